@@ -1,0 +1,80 @@
+/* cordon — the user's configuration, as written in config.json.
+ *
+ * A config is parsed strictly: malformed JSON, trailing bytes, unknown keys,
+ * wrong types and bad enum values are errors whose message names the file and
+ * the key ("<file>: <key>: expected ..."). Every key is optional; see
+ * cordon_config_init() for the defaults. */
+#ifndef CORDON_CONFIG_H
+#define CORDON_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cordon/error.h"
+#include "cordon/strv.h"
+
+#define CORDON_CONFIG_MAX_BYTES (1024 * 1024) /* larger files are refused */
+
+/* The three path classes, shared by system_paths.* and additional_*_paths. */
+enum cordon_class {
+	CORDON_CLASS_EXEC = 0, /* read + execute */
+	CORDON_CLASS_RO,       /* read */
+	CORDON_CLASS_RW,       /* read + write + create + remove */
+	CORDON_CLASS_COUNT
+};
+
+/* The kinds of session a config can apply to (a bitmask). */
+enum cordon_kind {
+	CORDON_KIND_TERMINAL = 1u << 0,
+	CORDON_KIND_TOOL = 1u << 1,
+};
+
+enum cordon_on_unsupported {
+	CORDON_UNSUPPORTED_REFUSE = 0,
+	CORDON_UNSUPPORTED_WARN,
+};
+
+struct cordon_config {
+	char *origin;      /* file it came from, or "(built-in defaults)" */
+	bool enabled;      /* default true */
+	unsigned apply_to; /* mask of enum cordon_kind; default both */
+	/* system_paths.*: has_system[c] false means "null: the OS default list". */
+	bool has_system[CORDON_CLASS_COUNT];
+	struct cordon_strv system[CORDON_CLASS_COUNT];
+	struct cordon_strv additional[CORDON_CLASS_COUNT];
+	bool allow_network; /* default true */
+	bool has_env;       /* false: the default allowlist */
+	struct cordon_strv allowed_env;
+	enum cordon_on_unsupported on_unsupported;
+};
+
+/* Set every key to its default. ORIGIN is copied. Returns 0 or -ENOMEM. */
+int cordon_config_init(struct cordon_config *cfg, const char *origin);
+void cordon_config_free(struct cordon_config *cfg);
+
+/* Parse LEN bytes of JSON TEXT into CFG (initialised here; freed on error).
+ * ORIGIN names the file in messages. */
+int cordon_config_parse(const char *text, size_t len, const char *origin,
+			struct cordon_config *cfg, struct cordon_error *err);
+
+/* Read and parse the file at PATH (at most CORDON_CONFIG_MAX_BYTES). */
+int cordon_config_load_file(const char *path, struct cordon_config *cfg,
+			    struct cordon_error *err);
+
+/* Which config file applies, in order: EXPLICIT (--config), $CORDON_CONFIG,
+ * $XDG_CONFIG_HOME/cordon/config.json, $HOME/.config/cordon/config.json.
+ * Explicit and $CORDON_CONFIG must exist; the XDG files are used when they
+ * exist. On success *PATH_OUT is a malloc'd path or NULL (built-in defaults).
+ * GETENV lets tests and the shim supply their own environment lookup. */
+int cordon_config_discover(const char *explicit_path, char *(*getenv_fn)(const char *),
+			   char **path_out, struct cordon_error *err);
+
+/* Discover and load in one step (defaults when no file applies). */
+int cordon_config_load(const char *explicit_path, char *(*getenv_fn)(const char *),
+		       struct cordon_config *cfg, struct cordon_error *err);
+
+/* Names used in messages and on the wire. */
+const char *cordon_class_key(enum cordon_class c);    /* "executable", ... */
+const char *cordon_class_extra_key(enum cordon_class c); /* "additional_..._paths" */
+
+#endif

@@ -1,0 +1,31 @@
+/* cordon — the environment a sandboxed shell sees. */
+#ifndef CORDON_ENV_H
+#define CORDON_ENV_H
+
+#include <stdbool.h>
+
+#include "cordon/strv.h"
+
+#define CORDON_ENV_SESSION "CORDON_SESSION"
+#define CORDON_ENV_SANDBOX "CORDON_SANDBOX"
+
+/* Build the environment for a session from ENVP into OUT (appended):
+ * - FILTER true: only names matching ALLOW (exact, or "PREFIX*"), plus TERM,
+ *   COLORTERM, TERM_PROGRAM, TERM_PROGRAM_VERSION;
+ * - FILTER false (enabled: false): everything;
+ * either way without LD_PRELOAD, DYLD_INSERT_LIBRARIES, CORDON_CONFIG_FD and
+ * any inherited CORDON_SESSION/CORDON_SANDBOX, then the markers
+ * CORDON_SESSION=SESSION and CORDON_SANDBOX=1 (or 0 when SANDBOX is false).
+ * Returns 0 or -ENOMEM. */
+int cordon_env_build(char *const *envp, bool filter, const struct cordon_strv *allow,
+		     const char *session, bool sandbox, struct cordon_strv *out);
+
+/* Whether NAME matches an entry of ALLOW. */
+bool cordon_env_allowed(const struct cordon_strv *allow, const char *name, size_t name_len);
+
+/* Remove every entry of LD_PRELOAD naming LIB (a path or basename match of
+ * "libcordon.so") from the value VAL. Returns a malloc'd string ("" when
+ * nothing is left) or NULL on allocation failure. */
+char *cordon_env_strip_preload(const char *val, const char *lib);
+
+#endif

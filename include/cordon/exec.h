@@ -1,0 +1,20 @@
+/* cordon — finding and inspecting the command a session runs. */
+#ifndef CORDON_EXEC_H
+#define CORDON_EXEC_H
+
+#include <stdbool.h>
+
+/* Find CMD like execvp would, searching PATH_ENV (NULL: the default
+ * "/usr/local/bin:/usr/bin:/bin"); a CMD with a '/' is taken as it is.
+ * Returns 0 with *OUT malloc'd, -ENOENT when nothing is found, -EACCES when a
+ * candidate exists but is not an executable regular file. */
+int cordon_exec_find(const char *cmd, const char *path_env, char **out);
+
+/* Whether the preloaded shim can be trusted to enter PATH before its code
+ * runs. False for: statically linked ELF (no PT_INTERP), ELF of another class
+ * or machine than ours, set-user/group-ID files (the loader drops LD_PRELOAD),
+ * files we cannot read, and scripts whose interpreter (followed up to 4 levels)
+ * is one of those. For false, *WHY says which (static string). */
+bool cordon_exec_preloadable(const char *path, const char **why);
+
+#endif

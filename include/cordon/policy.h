@@ -1,0 +1,97 @@
+/* cordon — the resolved policy: what the shim enforces.
+ *
+ * A policy is a config resolved against one session: the OS default lists
+ * filled in, "~" expanded, every path made absolute and canonical, paths that
+ * do not exist dropped (kept in `skipped` for explain), the project and the
+ * shell dotfiles added, and the config's apply_to matched against the kind of
+ * session. It is what crosses exec on CORDON_CONFIG_FD (see wire.h). */
+#ifndef CORDON_POLICY_H
+#define CORDON_POLICY_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "cordon/config.h"
+#include "cordon/error.h"
+#include "cordon/strv.h"
+
+enum cordon_access {
+	CORDON_ACCESS_READ = 1u << 0,
+	CORDON_ACCESS_WRITE = 1u << 1, /* write, create, remove, rename, truncate */
+	CORDON_ACCESS_EXEC = 1u << 2,
+};
+#define CORDON_ACCESS_ALL (CORDON_ACCESS_READ | CORDON_ACCESS_WRITE | CORDON_ACCESS_EXEC)
+
+enum cordon_os {
+	CORDON_OS_LINUX,
+	CORDON_OS_MACOS,
+};
+
+struct cordon_rule {
+	char *path;      /* absolute, canonical */
+	unsigned access; /* mask of enum cordon_access */
+	char *source;    /* the rule that granted it: "system_paths.executable",
+			    "additional_read_only_paths", "--allow-read", "project", ... */
+};
+
+struct cordon_policy {
+	bool sandbox;       /* restrictions apply (enabled and apply_to covers kind) */
+	bool allow_network;
+	enum cordon_on_unsupported on_unsupported;
+	char *project;      /* canonical */
+	char *home;         /* may be NULL */
+	char *session;      /* session id */
+	struct cordon_rule *rules;
+	size_t n_rules;
+	struct cordon_strv env_allow; /* names and PREFIX* patterns */
+	struct cordon_strv skipped;   /* "path (source): reason"; not sent on the wire */
+};
+
+/* Everything about the session that is not in the config file. */
+struct cordon_context {
+	const char *project; /* directory; must exist */
+	const char *home;    /* for "~"; NULL: "~" paths are skipped */
+	uid_t uid;           /* for /run/user/UID */
+	unsigned kind;       /* CORDON_KIND_TERMINAL or CORDON_KIND_TOOL */
+	enum cordon_os os;
+	const char *session;
+	/* Command-line additions (--allow-exec/--allow-read/--allow-write), resolved
+	 * against CWD, and --allow-env / --no-network. */
+	struct cordon_strv extra[CORDON_CLASS_COUNT];
+	struct cordon_strv extra_env;
+	bool no_network;
+	const char *cwd; /* base for relative command-line paths; NULL: getcwd */
+};
+
+/* The built-in defaults. */
+extern const char *const cordon_default_env[];
+/* The OS default list for class C, with "/run/user/UID" filled in. */
+int cordon_default_paths(enum cordon_os os, enum cordon_class c, uid_t uid,
+			 struct cordon_strv *out);
+/* Shell dotfiles under $HOME that are readable, never writable. */
+extern const char *const cordon_dotfiles[];
+
+/* Resolve CFG for CTX into OUT (zeroed first; freed on error). */
+int cordon_policy_resolve(const struct cordon_config *cfg, const struct cordon_context *ctx,
+			  struct cordon_policy *out, struct cordon_error *err);
+void cordon_policy_free(struct cordon_policy *p);
+
+/* Add a rule (copies PATH and SOURCE). Returns 0 or -ENOMEM. */
+int cordon_policy_add_rule(struct cordon_policy *p, const char *path, unsigned access,
+			   const char *source);
+
+/* Access PATH (absolute, canonical) gets: the union of every rule on it or on
+ * one of its parents. *WHY, if not NULL, is set to the rule granting the most
+ * (the first of the longest match), or NULL. */
+unsigned cordon_policy_access(const struct cordon_policy *p, const char *path,
+			      const struct cordon_rule **why);
+
+/* "rwx"-style text for an access mask ("r-x", "---"). BUF is at least 4 bytes. */
+const char *cordon_access_str(unsigned access, char buf[4]);
+
+/* Expand "~" / "~/..." with HOME, make IN absolute against BASE, and
+ * canonicalize it (realpath). Returns 0 with *OUT set, -ENOENT (or another
+ * -errno) when it cannot be resolved; *OUT untouched on failure. */
+int cordon_path_resolve(const char *in, const char *home, const char *base, char **out);
+
+#endif

@@ -1,0 +1,34 @@
+/* cordon — applying a policy to the calling process (one interface; the
+ * build picks shim/linux/ or shim/macos/). */
+#ifndef CORDON_SANDBOX_H
+#define CORDON_SANDBOX_H
+
+#include <stdbool.h>
+
+#include "cordon/error.h"
+#include "cordon/policy.h"
+
+/* What this kernel can enforce. */
+struct cordon_support {
+	int landlock_abi;      /* 0: no Landlock (err_landlock says why) */
+	int landlock_errno;    /* errno of the version query when abi is 0 */
+	bool seccomp;          /* seccomp filters available */
+	const char *platform;  /* "linux", "macos" */
+};
+
+void cordon_sandbox_probe(struct cordon_support *out);
+
+/* Names of the enforcement features POLICY needs that SUP lacks, joined with
+ * ", " into BUF (empty when everything is enforceable). Returns the count. */
+int cordon_sandbox_missing(const struct cordon_policy *policy, const struct cordon_support *sup,
+			   char *buf, size_t size);
+
+/* Restrict the calling process, irrevocably, to POLICY; every process it
+ * starts inherits the restriction. No-op (0) when policy->sandbox is false.
+ * Returns 0 when fully enforced; 1 when the kernel lacks something and
+ * policy->on_unsupported is "warn" (ERR holds the warning, what could be
+ * enforced is); -errno with ERR filled otherwise — the caller must then not
+ * run anything. */
+int cordon_sandbox_apply(const struct cordon_policy *policy, struct cordon_error *err);
+
+#endif

@@ -1,0 +1,247 @@
+#include "args.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char usage_main[] =
+	"Usage: cordon COMMAND [OPTIONS]\n"
+	"\n"
+	"Run a shell, and everything it starts, inside a kernel-enforced sandbox.\n"
+	"\n"
+	"Commands:\n"
+	"  run       run a command (default: your login shell) in a sandboxed session\n"
+	"  explain   show the resolved policy, and what access given paths get\n"
+	"  check     show what this machine can enforce\n"
+	"  help      show help for a command\n"
+	"\n"
+	"Run 'cordon COMMAND --help' for a command's options.\n";
+
+static const char usage_run[] =
+	"Usage: cordon run [OPTIONS] [--] [COMMAND [ARG...]]\n"
+	"\n"
+	"Run COMMAND (default: your login shell with -l) in a sandboxed session.\n"
+	"The project directory gets read, write and execute; the system paths, the\n"
+	"additional paths and the shell dotfiles get what the config gives them.\n"
+	"\n"
+	"Options:\n"
+	"  -c, --config FILE       config file (default: $CORDON_CONFIG, then\n"
+	"                          $XDG_CONFIG_HOME/cordon/config.json, then built-in)\n"
+	"  -p, --project DIR       project directory (default: current directory)\n"
+	"      --kind KIND         terminal (default) or tool; matched against apply_to\n"
+	"      --allow-read PATH   also allow reading PATH (repeatable)\n"
+	"      --allow-write PATH  also allow reading and writing PATH (repeatable)\n"
+	"      --allow-exec PATH   also allow reading and executing PATH (repeatable)\n"
+	"      --no-network        no network, whatever the config says\n"
+	"      --allow-env NAME    also pass the environment variable NAME (repeatable)\n"
+	"  -v, --verbose           say what cordon does on stderr\n"
+	"  -h, --help              show this help\n"
+	"\n"
+	"Exit status: the command's own; 125 if cordon failed (nothing was run),\n"
+	"126 if COMMAND is not executable, 127 if it was not found.\n";
+
+static const char usage_explain[] =
+	"Usage: cordon explain [OPTIONS] [PATH...]\n"
+	"\n"
+	"Print the resolved policy: every path with its access (r = read,\n"
+	"w = write, x = execute) and the rule it comes from. For each PATH given,\n"
+	"print the access it gets and which rule grants it, or the config line\n"
+	"that would allow it.\n"
+	"\n"
+	"Options: --config FILE, --project DIR, --kind KIND, --allow-read PATH,\n"
+	"--allow-write PATH, --allow-exec PATH, --no-network, --allow-env NAME, as\n"
+	"for 'cordon run'; -h, --help.\n";
+
+static const char usage_check[] =
+	"Usage: cordon check\n"
+	"\n"
+	"Show what this machine can enforce (Landlock ABI and rights, seccomp).\n"
+	"Exit 0 when the default policy can be fully enforced here, 1 otherwise.\n";
+
+const char *cordon_usage(enum cordon_cmd cmd)
+{
+	switch (cmd) {
+	case CORDON_CMD_RUN:
+		return usage_run;
+	case CORDON_CMD_EXPLAIN:
+		return usage_explain;
+	case CORDON_CMD_CHECK:
+		return usage_check;
+	case CORDON_CMD_NONE:
+	case CORDON_CMD_HELP:
+	case CORDON_CMD_VERSION:
+		break;
+	}
+	return usage_main;
+}
+
+static const struct {
+	const char *name;
+	enum cordon_cmd cmd;
+} commands[] = {
+	{"run", CORDON_CMD_RUN},
+	{"explain", CORDON_CMD_EXPLAIN},
+	{"check", CORDON_CMD_CHECK},
+	{"help", CORDON_CMD_HELP},
+	{"--help", CORDON_CMD_HELP},
+	{"-h", CORDON_CMD_HELP},
+	{"--version", CORDON_CMD_VERSION},
+	{"version", CORDON_CMD_VERSION},
+};
+
+enum {
+	OPT_KIND = 0x100,
+	OPT_ALLOW_READ,
+	OPT_ALLOW_WRITE,
+	OPT_ALLOW_EXEC,
+	OPT_NO_NETWORK,
+	OPT_ALLOW_ENV,
+};
+
+static const struct option run_options[] = {
+	{"config", required_argument, NULL, 'c'},
+	{"project", required_argument, NULL, 'p'},
+	{"kind", required_argument, NULL, OPT_KIND},
+	{"allow-read", required_argument, NULL, OPT_ALLOW_READ},
+	{"allow-write", required_argument, NULL, OPT_ALLOW_WRITE},
+	{"allow-exec", required_argument, NULL, OPT_ALLOW_EXEC},
+	{"no-network", no_argument, NULL, OPT_NO_NETWORK},
+	{"allow-env", required_argument, NULL, OPT_ALLOW_ENV},
+	{"verbose", no_argument, NULL, 'v'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+static int push_nonempty(struct cordon_strv *sv, const char *opt, const char *val,
+			 struct cordon_error *err)
+{
+	if (!val || !*val)
+		return cordon_err(err, EINVAL, "%s: expected a non-empty value", opt);
+	if (cordon_strv_push(sv, val) < 0)
+		return cordon_err(err, ENOMEM, "out of memory");
+	return 0;
+}
+
+static int parse_options(int argc, char **argv, struct cordon_args *a, struct cordon_error *err)
+{
+	/* '+': stop at the first non-option, so `cordon run ls -l` passes -l to ls.
+	 * ':': report missing arguments ourselves. */
+	const char *shortopts = a->cmd == CORDON_CMD_CHECK ? "+:vh" : "+:c:p:vh";
+	optind = 0; /* full re-initialisation (GNU), so parsing can run again */
+	opterr = 0;
+	for (;;) {
+		int longidx = -1;
+		int c = getopt_long(argc, argv, shortopts, run_options, &longidx);
+		if (c == -1)
+			break;
+		const char *opt = longidx >= 0 ? run_options[longidx].name : NULL;
+		char optbuf[64];
+		if (!opt) {
+			snprintf(optbuf, sizeof(optbuf), "-%c", optopt ? optopt : c);
+			opt = optbuf;
+		}
+		/* `check` takes none of the policy options. */
+		if (a->cmd == CORDON_CMD_CHECK && c != 'v' && c != 'h' && c != '?' && c != ':')
+			return cordon_err(err, EINVAL, "check: unknown option --%s", opt);
+		int r = 0;
+		switch (c) {
+		case 'c':
+			if (!*optarg)
+				return cordon_err(err, EINVAL, "--config: expected a file");
+			a->config = optarg;
+			break;
+		case 'p':
+			if (!*optarg)
+				return cordon_err(err, EINVAL, "--project: expected a directory");
+			a->project = optarg;
+			break;
+		case OPT_KIND:
+			if (strcmp(optarg, "terminal") == 0)
+				a->kind = CORDON_KIND_TERMINAL;
+			else if (strcmp(optarg, "tool") == 0)
+				a->kind = CORDON_KIND_TOOL;
+			else
+				return cordon_err(err, EINVAL,
+						  "--kind: expected \"terminal\" or \"tool\", got \"%s\"",
+						  optarg);
+			break;
+		case OPT_ALLOW_READ:
+			r = push_nonempty(&a->extra[CORDON_CLASS_RO], "--allow-read", optarg, err);
+			break;
+		case OPT_ALLOW_WRITE:
+			r = push_nonempty(&a->extra[CORDON_CLASS_RW], "--allow-write", optarg, err);
+			break;
+		case OPT_ALLOW_EXEC:
+			r = push_nonempty(&a->extra[CORDON_CLASS_EXEC], "--allow-exec", optarg, err);
+			break;
+		case OPT_NO_NETWORK:
+			a->no_network = true;
+			break;
+		case OPT_ALLOW_ENV:
+			r = push_nonempty(&a->extra_env, "--allow-env", optarg, err);
+			break;
+		case 'v':
+			a->verbose = true;
+			break;
+		case 'h':
+			a->help = true;
+			break;
+		case ':':
+			return cordon_err(err, EINVAL, "%s: missing argument", argv[optind - 1]);
+		case '?':
+		default:
+			return cordon_err(err, EINVAL, "unknown option '%s'", argv[optind - 1]);
+		}
+		if (r < 0)
+			return r;
+	}
+	a->rest = argv + optind;
+	a->n_rest = argc - optind;
+	if (a->cmd == CORDON_CMD_CHECK && a->n_rest > 0)
+		return cordon_err(err, EINVAL, "check: unexpected argument '%s'", a->rest[0]);
+	return 0;
+}
+
+int cordon_args_parse(int argc, char **argv, struct cordon_args *out, struct cordon_error *err)
+{
+	struct cordon_args a = {0};
+	a.kind = CORDON_KIND_TERMINAL;
+	if (argc < 2) {
+		*out = a;
+		return 0;
+	}
+	const char *name = argv[1];
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(name, commands[i].name) == 0)
+			a.cmd = commands[i].cmd;
+	if (a.cmd == CORDON_CMD_NONE)
+		return cordon_err(err, EINVAL, "unknown command '%s' (try 'cordon --help')", name);
+	if (a.cmd == CORDON_CMD_HELP || a.cmd == CORDON_CMD_VERSION) {
+		/* `cordon help run` is `cordon run --help`. */
+		if (a.cmd == CORDON_CMD_HELP && argc > 2) {
+			for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+				if (strcmp(argv[2], commands[i].name) == 0)
+					a.cmd = commands[i].cmd;
+			if (a.cmd == CORDON_CMD_HELP)
+				return cordon_err(err, EINVAL, "help: unknown command '%s'", argv[2]);
+			a.help = true;
+		}
+		*out = a;
+		return 0;
+	}
+	int r = parse_options(argc - 1, argv + 1, &a, err);
+	if (r < 0) {
+		cordon_args_free(&a);
+		return r;
+	}
+	*out = a;
+	return 0;
+}
+
+void cordon_args_free(struct cordon_args *a)
+{
+	for (int c = 0; c < CORDON_CLASS_COUNT; c++)
+		cordon_strv_free(&a->extra[c]);
+	cordon_strv_free(&a->extra_env);
+}

@@ -1,0 +1,107 @@
+/* cordon explain: the resolved policy, and what given paths get. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "launcher.h"
+#include "util.h"
+
+static const char *kind_name(unsigned kind)
+{
+	return kind == CORDON_KIND_TOOL ? "tool" : "terminal";
+}
+
+/* Absolute form of PATH: canonical if it exists, else its longest existing
+ * parent made canonical with the rest appended. */
+static char *absolute(const char *path, const char *home)
+{
+	char *canon = NULL;
+	if (cordon_path_resolve(path, home, NULL, &canon) == 0)
+		return canon;
+	_cleanup_free_ char *dir = strdup(path);
+	if (!dir)
+		return NULL;
+	char *slash = strrchr(dir, '/');
+	if (!slash || slash == dir)
+		return strdup(path);
+	*slash = '\0';
+	_cleanup_free_ char *parent = absolute(dir, home);
+	if (!parent)
+		return NULL;
+	char *out;
+	if (asprintf(&out, "%s%s%s", parent, strcmp(parent, "/") ? "/" : "", slash + 1) < 0)
+		return NULL;
+	return out;
+}
+
+static void explain_path(const struct cordon_policy *p, const char *arg)
+{
+	_cleanup_free_ char *abs = absolute(arg, p->home);
+	if (!abs) {
+		printf("%s: cannot resolve\n", arg);
+		return;
+	}
+	const struct cordon_rule *why = NULL;
+	unsigned acc = p->sandbox ? cordon_policy_access(p, abs, &why) : CORDON_ACCESS_ALL;
+	char buf[4];
+	printf("%s\n  access: %s", abs, cordon_access_str(acc, buf));
+	if (!p->sandbox)
+		printf(" (sandbox off)\n");
+	else if (why)
+		printf(" (from %s: %s)\n", why->source, why->path);
+	else
+		printf(" (no rule covers it)\n");
+	if (p->sandbox && acc != CORDON_ACCESS_ALL) {
+		const char *what = "executing", *key = "additional_executable_paths";
+		if (!(acc & CORDON_ACCESS_READ)) {
+			what = "reading";
+			key = "additional_read_only_paths";
+		} else if (!(acc & CORDON_ACCESS_WRITE)) {
+			what = "writing";
+			key = "additional_read_write_paths";
+		}
+		printf("  to allow %s, add to your config: \"%s\": [\"%s\"]\n", what, key, abs);
+	}
+}
+
+int cmd_explain(const struct cordon_args *a)
+{
+	struct cordon_error err = {0};
+	struct cordon_policy p = {0};
+	_cleanup_free_ char *origin = NULL;
+	if (launcher_policy(a, NULL, &p, &err, &origin) < 0) {
+		launcher_error(&err);
+		return CORDON_EXIT_FAILURE;
+	}
+	printf("config:         %s\n", origin);
+	printf("project:        %s\n", p.project);
+	printf("kind:           %s\n", kind_name(a->kind));
+	printf("sandbox:        %s\n", p.sandbox ? "on" : "off (enabled is false, or apply_to does not cover this kind)");
+	printf("network:        %s\n", p.allow_network ? "allowed" : "blocked");
+	printf("on_unsupported: %s\n",
+	       p.on_unsupported == CORDON_UNSUPPORTED_WARN ? "warn" : "refuse");
+	printf("environment:   ");
+	for (size_t i = 0; i < p.env_allow.n; i++)
+		printf(" %s", p.env_allow.v[i]);
+	printf(" (plus TERM COLORTERM TERM_PROGRAM TERM_PROGRAM_VERSION)\n");
+	if (p.sandbox) {
+		printf("\naccess  path  (rule)\n");
+		for (size_t i = 0; i < p.n_rules; i++) {
+			char buf[4];
+			printf("%s     %s  (%s)\n", cordon_access_str(p.rules[i].access, buf),
+			       p.rules[i].path, p.rules[i].source);
+		}
+		if (p.skipped.n) {
+			printf("\nskipped (cannot be resolved):\n");
+			for (size_t i = 0; i < p.skipped.n; i++)
+				printf("  %s\n", p.skipped.v[i]);
+		}
+	}
+	for (int i = 0; i < a->n_rest; i++) {
+		printf("\n");
+		explain_path(&p, a->rest[i]);
+	}
+	cordon_policy_free(&p);
+	return 0;
+}

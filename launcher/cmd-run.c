@@ -1,0 +1,220 @@
+/* cordon run: resolve the policy, build the environment, and exec the command
+ * with the shim preloaded (or, for targets the shim cannot enter, with the
+ * sandbox applied here first). The command keeps our pid. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include "cordon/env.h"
+#include "cordon/exec.h"
+#include "cordon/sandbox.h"
+#include "cordon/wire.h"
+#include "launcher.h"
+#include "util.h"
+
+extern char **environ;
+
+static int new_session_id(char out[17])
+{
+	unsigned char b[8];
+	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b))
+		return -errno;
+	for (int i = 0; i < 8; i++)
+		snprintf(out + 2 * i, 3, "%02x", b[i]);
+	return 0;
+}
+
+/* The user's login shell: $SHELL if absolute, else the passwd entry. */
+static const char *login_shell(void)
+{
+	const char *s = getenv("SHELL");
+	if (s && s[0] == '/')
+		return s;
+	struct passwd *pw = getpwuid(getuid());
+	if (pw && pw->pw_shell && pw->pw_shell[0] == '/')
+		return pw->pw_shell;
+	return "/bin/sh";
+}
+
+static bool file_exists(const char *p)
+{
+	return access(p, R_OK) == 0;
+}
+
+/* The shim: $CORDON_SHIM, ../lib/libcordon.so next to us, the install libdir. */
+static int find_shim(char **out, struct cordon_error *err)
+{
+	const char *env = getenv("CORDON_SHIM");
+	if (env && *env) {
+		if (env[0] != '/' || !file_exists(env))
+			return cordon_err(err, ENOENT, "%s: CORDON_SHIM: not a readable absolute path",
+					  env);
+		*out = strdup(env);
+		return *out ? 0 : -ENOMEM;
+	}
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		char *slash = strrchr(self, '/');
+		if (slash) {
+			*slash = '\0';
+			char *cand;
+			if (asprintf(&cand, "%s/../lib/libcordon.so", self) < 0)
+				return -ENOMEM;
+			char *canon = realpath(cand, NULL);
+			free(cand);
+			if (canon && file_exists(canon)) {
+				*out = canon;
+				return 0;
+			}
+			free(canon);
+		}
+	}
+	if (file_exists(CORDON_INSTALL_LIBDIR "/libcordon.so")) {
+		*out = strdup(CORDON_INSTALL_LIBDIR "/libcordon.so");
+		return *out ? 0 : -ENOMEM;
+	}
+	return cordon_err(err, ENOENT,
+			  "libcordon.so not found (looked at $CORDON_SHIM, ../lib next to cordon, "
+			  "%s)",
+			  CORDON_INSTALL_LIBDIR);
+}
+
+static const char *env_lookup(const struct cordon_strv *env, const char *name)
+{
+	size_t n = strlen(name);
+	for (size_t i = 0; i < env->n; i++)
+		if (strncmp(env->v[i], name, n) == 0 && env->v[i][n] == '=')
+			return env->v[i] + n + 1;
+	return NULL;
+}
+
+/* Put the policy on an inherited memfd and the shim in LD_PRELOAD. */
+static int prepare_preload(const struct cordon_policy *p, const char *shim,
+			   struct cordon_strv *env, struct cordon_error *err)
+{
+	int fd = cordon_wire_to_memfd(p, err);
+	if (fd < 0)
+		return fd;
+	if (fd < 3) { /* a closed stdio slot: keep 0-2 for stdio */
+		int hi = fcntl(fd, F_DUPFD, 3);
+		close(fd);
+		if (hi < 0)
+			return cordon_err(err, errno, "dup policy fd: %s", strerror(errno));
+		fd = hi;
+	}
+	char *s1, *s2;
+	if (asprintf(&s1, "LD_PRELOAD=%s", shim) < 0 ||
+	    asprintf(&s2, CORDON_ENV_CONFIG_FD "=%d", fd) < 0)
+		return cordon_err(err, ENOMEM, "out of memory");
+	if (cordon_strv_push_take(env, s1) < 0 || cordon_strv_push_take(env, s2) < 0)
+		return cordon_err(err, ENOMEM, "out of memory");
+	return 0;
+}
+
+/* chdir into the project when --project moved it away from the cwd. */
+static int enter_project(const struct cordon_policy *p, struct cordon_error *err)
+{
+	_cleanup_free_ char *cwd = getcwd(NULL, 0);
+	size_t n = strlen(p->project);
+	if (cwd && strncmp(cwd, p->project, n) == 0 && (cwd[n] == '\0' || cwd[n] == '/'))
+		return 0;
+	if (chdir(p->project) < 0)
+		return cordon_err(err, errno, "%s: cannot enter project: %s", p->project,
+				  strerror(errno));
+	return 0;
+}
+
+int cmd_run(const struct cordon_args *a)
+{
+	struct cordon_error err = {0};
+	struct cordon_policy p = {0};
+	struct cordon_strv env = {0};
+	_cleanup_free_ char *path = NULL;
+	_cleanup_free_ char *shim = NULL;
+	char session[17];
+	int r;
+
+	if ((r = new_session_id(session)) < 0) {
+		cordon_err(&err, r, "getrandom: %s", strerror(-r));
+		goto fail;
+	}
+	if ((r = launcher_policy(a, session, &p, &err, NULL)) < 0)
+		goto fail;
+	if (cordon_env_build(environ, p.sandbox, &p.env_allow, session, p.sandbox, &env) < 0) {
+		cordon_err(&err, ENOMEM, "out of memory");
+		goto fail;
+	}
+
+	char shell[PATH_MAX];
+	char login_flag[] = "-l";
+	snprintf(shell, sizeof(shell), "%s", login_shell());
+	char *shell_argv[] = {shell, login_flag, NULL};
+	char **argv = a->n_rest > 0 ? a->rest : shell_argv;
+	r = cordon_exec_find(argv[0], env_lookup(&env, "PATH"), &path);
+	if (r < 0) {
+		fprintf(stderr, "cordon: %s: %s\n", argv[0],
+			r == -ENOENT ? "command not found" : strerror(-r));
+		r = r == -ENOENT ? CORDON_EXIT_NOTFOUND : CORDON_EXIT_NOEXEC;
+		goto out;
+	}
+	if (a->project && (r = enter_project(&p, &err)) < 0)
+		goto fail;
+
+	if (p.sandbox) {
+		const char *why = NULL;
+		bool preload = cordon_exec_preloadable(path, &why);
+		if (preload) {
+			r = find_shim(&shim, &err);
+			if (r < 0)
+				goto fail;
+			if (strpbrk(shim, " :")) {
+				preload = false; /* ld.so would split the path */
+				why = "the shim's path contains a space or colon";
+			}
+		}
+		if (preload) {
+			if ((r = prepare_preload(&p, shim, &env, &err)) < 0)
+				goto fail;
+			if (a->verbose)
+				fprintf(stderr, "cordon: session %s: %s, sandbox applied by %s\n",
+					session, path, shim);
+		} else {
+			/* The shim cannot enter this target: apply the sandbox here, before
+			 * exec; it is inherited across exec all the same. */
+			r = cordon_sandbox_apply(&p, &err);
+			if (r < 0)
+				goto fail;
+			if (r > 0)
+				fprintf(stderr, "cordon: warning: %s\n", err.msg);
+			if (a->verbose)
+				fprintf(stderr,
+					"cordon: session %s: %s: %s, sandbox applied by the "
+					"launcher\n",
+					session, path, why);
+		}
+	} else if (a->verbose) {
+		fprintf(stderr, "cordon: session %s: sandbox off (%s), running %s\n", session,
+			"enabled is false or apply_to does not cover this kind", path);
+	}
+
+	execve(path, argv, env.v);
+	int e = errno;
+	fprintf(stderr, "cordon: %s: %s\n", argv[0], strerror(e));
+	r = e == ENOENT ? CORDON_EXIT_NOTFOUND : CORDON_EXIT_NOEXEC;
+	goto out;
+fail:
+	launcher_error(&err);
+	r = CORDON_EXIT_FAILURE;
+out:
+	cordon_strv_free(&env);
+	cordon_policy_free(&p);
+	return r;
+}

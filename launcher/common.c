@@ -1,0 +1,55 @@
+/* Policy set-up shared by `run` and `explain`. */
+#include <errno.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cordon/config.h"
+#include "launcher.h"
+#include "util.h"
+
+void launcher_error(const struct cordon_error *err)
+{
+	fprintf(stderr, "cordon: %s\n", err->msg[0] ? err->msg : "unknown error");
+}
+
+const char *launcher_home(void)
+{
+	const char *h = getenv("HOME");
+	if (h && h[0] == '/')
+		return h;
+	struct passwd *pw = getpwuid(getuid());
+	return pw && pw->pw_dir && pw->pw_dir[0] == '/' ? pw->pw_dir : NULL;
+}
+
+int launcher_policy(const struct cordon_args *a, const char *session, struct cordon_policy *p,
+		    struct cordon_error *err, char **origin)
+{
+	struct cordon_config cfg;
+	int r = cordon_config_load(a->config, getenv, &cfg, err);
+	if (r < 0)
+		return r;
+	struct cordon_context ctx = {
+		.project = a->project ? a->project : ".",
+		.home = launcher_home(),
+		.uid = getuid(),
+		.kind = a->kind ? a->kind : CORDON_KIND_TERMINAL,
+#ifdef __APPLE__
+		.os = CORDON_OS_MACOS,
+#else
+		.os = CORDON_OS_LINUX,
+#endif
+		.session = session,
+		.no_network = a->no_network,
+	};
+	for (int c = 0; c < CORDON_CLASS_COUNT; c++)
+		ctx.extra[c] = a->extra[c];
+	ctx.extra_env = a->extra_env;
+	r = cordon_policy_resolve(&cfg, &ctx, p, err);
+	if (r >= 0 && origin)
+		*origin = TAKE_PTR(cfg.origin);
+	cordon_config_free(&cfg);
+	return r;
+}

@@ -1,0 +1,341 @@
+/* Strict parsing of config.json into struct cordon_config. */
+#include "cordon/config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "jsonutil.h"
+#include "util.h"
+
+static const char *const class_keys[CORDON_CLASS_COUNT] = {"executable", "read_only",
+							    "read_write"};
+static const char *const class_extra_keys[CORDON_CLASS_COUNT] = {
+	"additional_executable_paths", "additional_read_only_paths",
+	"additional_read_write_paths"};
+
+const char *cordon_class_key(enum cordon_class c)
+{
+	return c < CORDON_CLASS_COUNT ? class_keys[c] : "?";
+}
+
+const char *cordon_class_extra_key(enum cordon_class c)
+{
+	return c < CORDON_CLASS_COUNT ? class_extra_keys[c] : "?";
+}
+
+int cordon_config_init(struct cordon_config *cfg, const char *origin)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->origin = strdup(origin ? origin : "(built-in defaults)");
+	if (!cfg->origin)
+		return -ENOMEM;
+	cfg->enabled = true;
+	cfg->apply_to = CORDON_KIND_TERMINAL | CORDON_KIND_TOOL;
+	cfg->allow_network = true;
+	cfg->on_unsupported = CORDON_UNSUPPORTED_REFUSE;
+	return 0;
+}
+
+void cordon_config_free(struct cordon_config *cfg)
+{
+	free(cfg->origin);
+	for (int c = 0; c < CORDON_CLASS_COUNT; c++) {
+		cordon_strv_free(&cfg->system[c]);
+		cordon_strv_free(&cfg->additional[c]);
+	}
+	cordon_strv_free(&cfg->allowed_env);
+	memset(cfg, 0, sizeof(*cfg));
+}
+
+/* An environment variable name or a "PREFIX*" pattern. */
+static bool valid_env_name(const char *s)
+{
+	if (!*s)
+		return false;
+	for (const char *p = s; *p; p++) {
+		if (*p == '*' && p[1] == '\0' && p != s)
+			return true;
+		if (!(*p == '_' || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+		      (p != s && *p >= '0' && *p <= '9')))
+			return false;
+	}
+	return true;
+}
+
+static int parse_apply_to(struct json_object *v, const char *origin, unsigned *out,
+			  struct cordon_error *err)
+{
+	static const struct {
+		const char *name;
+		unsigned mask;
+	} values[] = {
+		{"terminal", CORDON_KIND_TERMINAL},
+		{"tool", CORDON_KIND_TOOL},
+		{"both", CORDON_KIND_TERMINAL | CORDON_KIND_TOOL},
+		{"neither", 0},
+	};
+	const char *s;
+	int r = cordon_json_string(v, origin, "apply_to", &s, err);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < ARRAY_SIZE(values); i++)
+		if (strcmp(s, values[i].name) == 0) {
+			*out = values[i].mask;
+			return 0;
+		}
+	return cordon_err(err, EINVAL,
+			  "%s: apply_to: expected \"terminal\", \"tool\", \"both\" or \"neither\", "
+			  "got \"%s\"",
+			  origin, s);
+}
+
+static int parse_on_unsupported(struct json_object *v, const char *origin,
+				enum cordon_on_unsupported *out, struct cordon_error *err)
+{
+	const char *s;
+	int r = cordon_json_string(v, origin, "on_unsupported", &s, err);
+	if (r < 0)
+		return r;
+	if (strcmp(s, "refuse") == 0)
+		*out = CORDON_UNSUPPORTED_REFUSE;
+	else if (strcmp(s, "warn") == 0)
+		*out = CORDON_UNSUPPORTED_WARN;
+	else
+		return cordon_err(err, EINVAL,
+				  "%s: on_unsupported: expected \"refuse\" or \"warn\", got \"%s\"",
+				  origin, s);
+	return 0;
+}
+
+static int parse_env_list(struct json_object *v, const char *origin, struct cordon_strv *out,
+			  struct cordon_error *err)
+{
+	int r = cordon_json_strv(v, origin, "allowed_env_vars", out, err);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < out->n; i++)
+		if (!valid_env_name(out->v[i]))
+			return cordon_err(err, EINVAL,
+					  "%s: allowed_env_vars[%zu]: expected a variable name "
+					  "(letters, digits, _; optional trailing *), got \"%s\"",
+					  origin, i, out->v[i]);
+	return 0;
+}
+
+static int parse_system_paths(struct json_object *v, struct cordon_config *cfg,
+			      struct cordon_error *err)
+{
+	if (json_object_is_type(v, json_type_null))
+		return 0; /* all three classes use the OS defaults */
+	if (!json_object_is_type(v, json_type_object))
+		return cordon_err(err, EINVAL, "%s: system_paths: expected an object, got %s",
+				  cfg->origin, cordon_json_type_name(v));
+	json_object_object_foreach(v, key, val)
+	{
+		int c;
+		for (c = 0; c < CORDON_CLASS_COUNT; c++)
+			if (strcmp(key, class_keys[c]) == 0)
+				break;
+		if (c == CORDON_CLASS_COUNT)
+			return cordon_err(err, EINVAL,
+					  "%s: system_paths.%s: unknown key (expected executable, "
+					  "read_only or read_write)",
+					  cfg->origin, key);
+		if (json_object_is_type(val, json_type_null))
+			continue;
+		char name[64];
+		snprintf(name, sizeof(name), "system_paths.%s", key);
+		cordon_strv_free(&cfg->system[c]);
+		int r = cordon_json_paths(val, cfg->origin, name, &cfg->system[c], err);
+		if (r < 0)
+			return r;
+		cfg->has_system[c] = true;
+	}
+	return 0;
+}
+
+static int parse_key(const char *key, struct json_object *val, struct cordon_config *cfg,
+		     struct cordon_error *err)
+{
+	const char *origin = cfg->origin;
+	if (strcmp(key, "enabled") == 0)
+		return cordon_json_bool(val, origin, key, &cfg->enabled, err);
+	if (strcmp(key, "allow_network") == 0)
+		return cordon_json_bool(val, origin, key, &cfg->allow_network, err);
+	if (strcmp(key, "apply_to") == 0)
+		return parse_apply_to(val, origin, &cfg->apply_to, err);
+	if (strcmp(key, "on_unsupported") == 0)
+		return parse_on_unsupported(val, origin, &cfg->on_unsupported, err);
+	if (strcmp(key, "system_paths") == 0)
+		return parse_system_paths(val, cfg, err);
+	if (strcmp(key, "allowed_env_vars") == 0) {
+		cordon_strv_free(&cfg->allowed_env);
+		cfg->has_env = true;
+		return parse_env_list(val, origin, &cfg->allowed_env, err);
+	}
+	for (int c = 0; c < CORDON_CLASS_COUNT; c++)
+		if (strcmp(key, class_extra_keys[c]) == 0) {
+			cordon_strv_free(&cfg->additional[c]);
+			return cordon_json_paths(val, origin, key, &cfg->additional[c], err);
+		}
+	if (strcmp(key, "$schema") == 0) {
+		const char *ignored;
+		return cordon_json_string(val, origin, key, &ignored, err);
+	}
+	return cordon_err(err, EINVAL,
+			  "%s: %s: unknown key (expected one of enabled, apply_to, system_paths, "
+			  "additional_executable_paths, additional_read_only_paths, "
+			  "additional_read_write_paths, allow_network, allowed_env_vars, "
+			  "on_unsupported)",
+			  origin, key);
+}
+
+int cordon_config_apply_object(struct json_object *root, struct cordon_config *cfg,
+			       struct cordon_error *err)
+{
+	if (!json_object_is_type(root, json_type_object))
+		return cordon_err(err, EINVAL, "%s: (top level): expected an object, got %s",
+				  cfg->origin, cordon_json_type_name(root));
+	json_object_object_foreach(root, key, val)
+	{
+		int r = parse_key(key, val, cfg, err);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+int cordon_config_parse(const char *text, size_t len, const char *origin,
+			struct cordon_config *cfg, struct cordon_error *err)
+{
+	int r = cordon_config_init(cfg, origin);
+	if (r < 0)
+		return cordon_err(err, -r, "%s: out of memory", origin);
+	struct json_object *root = NULL;
+	r = cordon_json_parse_strict(text, len, cfg->origin, &root, err);
+	if (r >= 0)
+		r = cordon_config_apply_object(root, cfg, err);
+	json_object_put(root);
+	if (r < 0)
+		cordon_config_free(cfg);
+	return r;
+}
+
+int cordon_config_load_file(const char *path, struct cordon_config *cfg,
+			    struct cordon_error *err)
+{
+	_cleanup_free_ char *buf = NULL;
+	size_t len = 0;
+	int r = cordon_read_file(path, CORDON_CONFIG_MAX_BYTES, &buf, &len, err);
+	if (r < 0)
+		return r;
+	return cordon_config_parse(buf, len, path, cfg, err);
+}
+
+int cordon_read_file(const char *path, size_t max, char **out, size_t *len_out,
+		     struct cordon_error *err)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return cordon_err(err, errno, "%s: cannot open: %s", path, strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) < 0)
+		return cordon_err(err, errno, "%s: cannot stat: %s", path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return cordon_err(err, EINVAL, "%s: not a regular file", path);
+	if ((size_t)st.st_size > max)
+		return cordon_err(err, EFBIG, "%s: file too large (%lld bytes, at most %zu)", path,
+				  (long long)st.st_size, max);
+	/* Read up to max+1 so a file that grows under us is still caught. */
+	_cleanup_free_ char *buf = malloc(max + 1);
+	if (!buf)
+		return cordon_err(err, ENOMEM, "%s: out of memory", path);
+	size_t len = 0;
+	for (;;) {
+		ssize_t n = read(fd, buf + len, max + 1 - len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return cordon_err(err, errno, "%s: read error: %s", path, strerror(errno));
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (len > max)
+			return cordon_err(err, EFBIG, "%s: file too large (more than %zu bytes)",
+					  path, max);
+	}
+	buf[len] = '\0';
+	*out = TAKE_PTR(buf);
+	*len_out = len;
+	return 0;
+}
+
+static int discover_xdg(char *(*getenv_fn)(const char *), char **path_out)
+{
+	const char *xdg = getenv_fn("XDG_CONFIG_HOME");
+	const char *home = getenv_fn("HOME");
+	char *p = NULL;
+	/* XDG says a relative XDG_CONFIG_HOME is invalid and must be ignored. */
+	if (xdg && xdg[0] == '/') {
+		if (asprintf(&p, "%s/cordon/config.json", xdg) < 0)
+			return -ENOMEM;
+	} else if (home && home[0] == '/') {
+		if (asprintf(&p, "%s/.config/cordon/config.json", home) < 0)
+			return -ENOMEM;
+	} else {
+		*path_out = NULL;
+		return 0;
+	}
+	struct stat st;
+	if (stat(p, &st) < 0 && errno == ENOENT) {
+		free(p);
+		p = NULL;
+	}
+	*path_out = p; /* exists (or is unreadable: loading will say so) */
+	return 0;
+}
+
+int cordon_config_discover(const char *explicit_path, char *(*getenv_fn)(const char *),
+			   char **path_out, struct cordon_error *err)
+{
+	if (!getenv_fn)
+		getenv_fn = getenv;
+	const char *chosen = explicit_path;
+	const char *how = "--config";
+	if (!chosen || !*chosen) {
+		chosen = getenv_fn("CORDON_CONFIG");
+		how = "CORDON_CONFIG";
+	}
+	if (chosen && *chosen) {
+		/* Named explicitly: it must exist (a typo must not mean "defaults"). */
+		if (access(chosen, F_OK) < 0)
+			return cordon_err(err, errno, "%s: config file given by %s: %s", chosen,
+					  how, strerror(errno));
+		*path_out = strdup(chosen);
+		return *path_out ? 0 : cordon_err(err, ENOMEM, "out of memory");
+	}
+	int r = discover_xdg(getenv_fn, path_out);
+	if (r < 0)
+		return cordon_err(err, -r, "out of memory");
+	return 0;
+}
+
+int cordon_config_load(const char *explicit_path, char *(*getenv_fn)(const char *),
+		       struct cordon_config *cfg, struct cordon_error *err)
+{
+	_cleanup_free_ char *path = NULL;
+	int r = cordon_config_discover(explicit_path, getenv_fn, &path, err);
+	if (r < 0)
+		return r;
+	if (!path) {
+		r = cordon_config_init(cfg, NULL);
+		return r < 0 ? cordon_err(err, -r, "out of memory") : 0;
+	}
+	return cordon_config_load_file(path, cfg, err);
+}

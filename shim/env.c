@@ -1,0 +1,98 @@
+#include "cordon/env.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cordon/wire.h"
+
+static const char *const always_kept[] = {"TERM", "COLORTERM", "TERM_PROGRAM",
+					  "TERM_PROGRAM_VERSION", NULL};
+static const char *const never_kept[] = {"LD_PRELOAD", "DYLD_INSERT_LIBRARIES",
+					 CORDON_ENV_CONFIG_FD, CORDON_ENV_SESSION,
+					 CORDON_ENV_SANDBOX, NULL};
+
+static bool name_in(const char *const *list, const char *name, size_t len)
+{
+	for (size_t i = 0; list[i]; i++)
+		if (strlen(list[i]) == len && strncmp(list[i], name, len) == 0)
+			return true;
+	return false;
+}
+
+bool cordon_env_allowed(const struct cordon_strv *allow, const char *name, size_t len)
+{
+	for (size_t i = 0; i < allow->n; i++) {
+		const char *a = allow->v[i];
+		size_t al = strlen(a);
+		if (al > 0 && a[al - 1] == '*') {
+			if (len >= al - 1 && strncmp(name, a, al - 1) == 0)
+				return true;
+		} else if (al == len && strncmp(name, a, len) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+int cordon_env_build(char *const *envp, bool filter, const struct cordon_strv *allow,
+		     const char *session, bool sandbox, struct cordon_strv *out)
+{
+	for (size_t i = 0; envp && envp[i]; i++) {
+		const char *eq = strchr(envp[i], '=');
+		if (!eq || eq == envp[i])
+			continue; /* malformed entries never pass */
+		size_t len = (size_t)(eq - envp[i]);
+		if (name_in(never_kept, envp[i], len))
+			continue;
+		if (filter && !name_in(always_kept, envp[i], len) &&
+		    !cordon_env_allowed(allow, envp[i], len))
+			continue;
+		/* First occurrence wins, as getenv() would see it. */
+		bool dup = false;
+		for (size_t j = 0; j < out->n && !dup; j++)
+			dup = strncmp(out->v[j], envp[i], len + 1) == 0;
+		if (!dup && cordon_strv_push(out, envp[i]) < 0)
+			return -ENOMEM;
+	}
+	char *s;
+	if (asprintf(&s, CORDON_ENV_SESSION "=%s", session ? session : "") < 0)
+		return -ENOMEM;
+	if (cordon_strv_push_take(out, s) < 0)
+		return -ENOMEM;
+	return cordon_strv_push(out, sandbox ? CORDON_ENV_SANDBOX "=1" : CORDON_ENV_SANDBOX "=0");
+}
+
+char *cordon_env_strip_preload(const char *val, const char *lib)
+{
+	/* ld.so splits LD_PRELOAD on spaces and colons. */
+	size_t n = strlen(val);
+	char *out = malloc(n + 1);
+	if (!out)
+		return NULL;
+	size_t o = 0;
+	const char *p = val;
+	while (*p) {
+		size_t len = strcspn(p, " :");
+		if (len > 0) {
+			const char *base = memrchr(p, '/', len);
+			base = base ? base + 1 : p;
+			size_t blen = len - (size_t)(base - p);
+			bool drop = (strlen(lib) == len && strncmp(p, lib, len) == 0) ||
+				    (blen == strlen("libcordon.so") &&
+				     strncmp(base, "libcordon.so", blen) == 0);
+			if (!drop) {
+				if (o > 0)
+					out[o++] = ':';
+				memcpy(out + o, p, len);
+				o += len;
+			}
+		}
+		p += len;
+		if (*p)
+			p++;
+	}
+	out[o] = '\0';
+	return out;
+}

@@ -1,0 +1,40 @@
+/* Internal: strict, type-checked access to json-c values. json-c's getters
+ * coerce silently (get_int on a string parses it), so every read goes through
+ * these, which check the type first and name ORIGIN and KEY on failure. */
+#ifndef CORDON_JSONUTIL_H
+#define CORDON_JSONUTIL_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+
+#include "cordon/config.h"
+#include "cordon/error.h"
+#include "cordon/strv.h"
+
+/* Parse exactly LEN bytes as one JSON value (JSON_TOKENER_STRICT); only
+ * whitespace may follow it. *OUT is a new reference. */
+int cordon_json_parse_strict(const char *text, size_t len, const char *origin,
+			     struct json_object **out, struct cordon_error *err);
+const char *cordon_json_type_name(struct json_object *v);
+int cordon_json_bool(struct json_object *v, const char *origin, const char *key, bool *out,
+		     struct cordon_error *err);
+/* *OUT points into V; strings with an embedded NUL are refused. */
+int cordon_json_string(struct json_object *v, const char *origin, const char *key,
+		       const char **out, struct cordon_error *err);
+/* An array of strings, appended to OUT. */
+int cordon_json_strv(struct json_object *v, const char *origin, const char *key,
+		     struct cordon_strv *out, struct cordon_error *err);
+/* Like cordon_json_strv, each element a non-empty path: absolute, "~", "~/..."
+ * or relative. */
+int cordon_json_paths(struct json_object *v, const char *origin, const char *key,
+		      struct cordon_strv *out, struct cordon_error *err);
+
+/* Read a regular file of at most MAX bytes; *OUT is NUL-terminated. */
+int cordon_read_file(const char *path, size_t max, char **out, size_t *len_out,
+		     struct cordon_error *err);
+
+/* Apply the keys of ROOT (a parsed config object) to CFG. */
+int cordon_config_apply_object(struct json_object *root, struct cordon_config *cfg,
+			       struct cordon_error *err);
+
+#endif

@@ -1,0 +1,276 @@
+/* Resolving a config into the policy one session enforces. */
+#include "cordon/policy.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+const char *const cordon_default_env[] = {
+	"PATH", "HOME", "USER", "SHELL", "LANG", "TERM", "TERM_PROGRAM", "CARGO_HOME",
+	"RUSTUP_HOME", "GOPATH", "EDITOR", "VISUAL", "XDG_CONFIG_HOME", "XDG_DATA_HOME",
+	"XDG_RUNTIME_DIR", "SSH_AUTH_SOCK", "GPG_TTY", "COLORTERM", NULL};
+
+const char *const cordon_dotfiles[] = {
+	".profile", ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".bash_aliases",
+	".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout", ".inputrc", ".gitconfig",
+	".editorconfig", ".vimrc", ".nanorc", ".tmux.conf", ".terminfo", ".config", NULL};
+
+static const char *const linux_defaults[CORDON_CLASS_COUNT][24] = {
+	[CORDON_CLASS_EXEC] = {"/usr/bin", "/usr/sbin", "/usr/lib", "/usr/lib64", "/usr/libexec",
+			       "/lib", "/lib64", "/bin", "/sbin", NULL},
+	[CORDON_CLASS_RO] = {"/etc", "/usr/share", "/usr/include", "/usr/lib/locale", NULL},
+	[CORDON_CLASS_RW] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random",
+			     "/dev/urandom", "/dev/tty", "/dev/ptmx", "/dev/pts", "/dev/shm",
+			     "/dev/fd", "/tmp", "/var/tmp", "/run/user/%u", NULL},
+};
+
+static const char *const macos_defaults[CORDON_CLASS_COUNT][24] = {
+	[CORDON_CLASS_EXEC] = {"/bin", "/usr/bin", "/usr/sbin", "/sbin", "/usr/lib",
+			       "/usr/libexec", "/System/Library/dyld", "/System/Cryptexes",
+			       "/Library/Developer/CommandLineTools/usr/bin",
+			       "/Library/Developer/CommandLineTools/usr/lib",
+			       "/Library/Apple/usr/bin", "/opt/homebrew/bin", "/opt/homebrew/sbin",
+			       "/opt/homebrew/Cellar", "/opt/homebrew/lib", "/usr/local/bin",
+			       "/usr/local/lib", NULL},
+	[CORDON_CLASS_RO] = {"/private/etc", "/usr/share", "/System/Library/Keychains",
+			     "/Library/Developer/CommandLineTools/SDKs",
+			     "/Library/Preferences/SystemConfiguration", "/opt/homebrew/share",
+			     "/opt/homebrew/etc", "/usr/local/share", "/usr/local/etc", NULL},
+	[CORDON_CLASS_RW] = {"/dev", "/private/tmp", "/var/folders",
+			     "/private/var/run/mDNSResponder", NULL},
+};
+
+int cordon_default_paths(enum cordon_os os, enum cordon_class c, uid_t uid,
+			 struct cordon_strv *out)
+{
+	if (c >= CORDON_CLASS_COUNT)
+		return -EINVAL;
+	const char *const *list = os == CORDON_OS_MACOS ? macos_defaults[c] : linux_defaults[c];
+	for (size_t i = 0; list[i]; i++) {
+		char *s;
+		if (strcmp(list[i], "/run/user/%u") == 0) {
+			if (asprintf(&s, "/run/user/%u", (unsigned)uid) < 0)
+				return -ENOMEM;
+		} else {
+			s = strdup(list[i]);
+		}
+		int r = cordon_strv_push_take(out, s);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static const unsigned class_access[CORDON_CLASS_COUNT] = {
+	[CORDON_CLASS_EXEC] = CORDON_ACCESS_READ | CORDON_ACCESS_EXEC,
+	[CORDON_CLASS_RO] = CORDON_ACCESS_READ,
+	[CORDON_CLASS_RW] = CORDON_ACCESS_READ | CORDON_ACCESS_WRITE,
+};
+
+int cordon_policy_add_rule(struct cordon_policy *p, const char *path, unsigned access,
+			   const char *source)
+{
+	struct cordon_rule *nr = realloc(p->rules, (p->n_rules + 1) * sizeof(*nr));
+	if (!nr)
+		return -ENOMEM;
+	p->rules = nr;
+	struct cordon_rule *r = &p->rules[p->n_rules];
+	r->path = strdup(path);
+	r->source = strdup(source);
+	r->access = access;
+	if (!r->path || !r->source) {
+		free(r->path);
+		free(r->source);
+		return -ENOMEM;
+	}
+	p->n_rules++;
+	return 0;
+}
+
+/* Resolve each entry of LIST and add it with ACCESS; unresolvable ones are
+ * recorded in p->skipped. */
+static int add_list(struct cordon_policy *p, const struct cordon_strv *list, unsigned access,
+		    const char *source, const char *home, const char *base)
+{
+	for (size_t i = 0; i < list->n; i++) {
+		_cleanup_free_ char *canon = NULL;
+		int r = cordon_path_resolve(list->v[i], home, base, &canon);
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0) {
+			char *note;
+			if (asprintf(&note, "%s (%s): %s", list->v[i], source, strerror(-r)) < 0)
+				return -ENOMEM;
+			if (cordon_strv_push_take(&p->skipped, note) < 0)
+				return -ENOMEM;
+			continue;
+		}
+		r = cordon_policy_add_rule(p, canon, access, source);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int resolve_paths(const struct cordon_config *cfg, const struct cordon_context *ctx,
+			 struct cordon_policy *p)
+{
+	for (int c = 0; c < CORDON_CLASS_COUNT; c++) {
+		char source[64];
+		struct cordon_strv defaults = {0};
+		const struct cordon_strv *list = &cfg->system[c];
+		if (!cfg->has_system[c]) {
+			int r = cordon_default_paths(ctx->os, c, ctx->uid, &defaults);
+			if (r < 0) {
+				cordon_strv_free(&defaults);
+				return r;
+			}
+			list = &defaults;
+			snprintf(source, sizeof(source), "system_paths.%s (default)",
+				 cordon_class_key(c));
+		} else {
+			snprintf(source, sizeof(source), "system_paths.%s", cordon_class_key(c));
+		}
+		int r = add_list(p, list, class_access[c], source, ctx->home, p->project);
+		cordon_strv_free(&defaults);
+		if (r < 0)
+			return r;
+	}
+	for (int c = 0; c < CORDON_CLASS_COUNT; c++) {
+		int r = add_list(p, &cfg->additional[c], class_access[c], cordon_class_extra_key(c),
+				 ctx->home, p->project);
+		if (r < 0)
+			return r;
+	}
+	static const char *const cli_names[CORDON_CLASS_COUNT] = {"--allow-exec", "--allow-read",
+								  "--allow-write"};
+	for (int c = 0; c < CORDON_CLASS_COUNT; c++) {
+		int r = add_list(p, &ctx->extra[c], class_access[c], cli_names[c], ctx->home,
+				 ctx->cwd);
+		if (r < 0)
+			return r;
+	}
+	if (ctx->home) {
+		struct cordon_strv dots = {0};
+		for (size_t i = 0; cordon_dotfiles[i]; i++) {
+			char *s;
+			if (asprintf(&s, "~/%s", cordon_dotfiles[i]) < 0 ||
+			    cordon_strv_push_take(&dots, s) < 0) {
+				cordon_strv_free(&dots);
+				return -ENOMEM;
+			}
+		}
+		int r = add_list(p, &dots, CORDON_ACCESS_READ, "dotfiles", ctx->home, NULL);
+		cordon_strv_free(&dots);
+		if (r < 0)
+			return r;
+	}
+	return cordon_policy_add_rule(p, p->project, CORDON_ACCESS_ALL, "project");
+}
+
+static int resolve_env(const struct cordon_config *cfg, const struct cordon_context *ctx,
+		       struct cordon_policy *p)
+{
+	if (cfg->has_env) {
+		int r = cordon_strv_copy(&p->env_allow, &cfg->allowed_env);
+		if (r < 0)
+			return r;
+	} else {
+		for (size_t i = 0; cordon_default_env[i]; i++)
+			if (cordon_strv_push(&p->env_allow, cordon_default_env[i]) < 0)
+				return -ENOMEM;
+	}
+	for (size_t i = 0; i < ctx->extra_env.n; i++)
+		if (!cordon_strv_contains(&p->env_allow, ctx->extra_env.v[i]) &&
+		    cordon_strv_push(&p->env_allow, ctx->extra_env.v[i]) < 0)
+			return -ENOMEM;
+	return 0;
+}
+
+int cordon_policy_resolve(const struct cordon_config *cfg, const struct cordon_context *ctx,
+			  struct cordon_policy *out, struct cordon_error *err)
+{
+	struct cordon_policy p = {0};
+	p.sandbox = cfg->enabled && (cfg->apply_to & ctx->kind) != 0;
+	p.allow_network = cfg->allow_network && !ctx->no_network;
+	p.on_unsupported = cfg->on_unsupported;
+
+	int r = cordon_path_resolve(ctx->project, ctx->home, ctx->cwd, &p.project);
+	if (r < 0)
+		return cordon_err(err, r, "%s: project directory: %s", ctx->project, strerror(-r));
+	if (strcmp(p.project, "/") == 0) {
+		cordon_policy_free(&p);
+		return cordon_err(err, EINVAL,
+				  "%s: project directory is / — the sandbox would allow "
+				  "everything; choose a project with --project DIR",
+				  ctx->project);
+	}
+	if ((ctx->home && !(p.home = strdup(ctx->home))) ||
+	    !(p.session = strdup(ctx->session ? ctx->session : ""))) {
+		cordon_policy_free(&p);
+		return cordon_err(err, ENOMEM, "out of memory");
+	}
+	r = resolve_paths(cfg, ctx, &p);
+	if (r >= 0)
+		r = resolve_env(cfg, ctx, &p);
+	if (r < 0) {
+		cordon_policy_free(&p);
+		return cordon_err(err, r, "resolving %s: %s", cfg->origin, strerror(-r));
+	}
+	*out = p;
+	return 0;
+}
+
+void cordon_policy_free(struct cordon_policy *p)
+{
+	for (size_t i = 0; i < p->n_rules; i++) {
+		free(p->rules[i].path);
+		free(p->rules[i].source);
+	}
+	free(p->rules);
+	free(p->project);
+	free(p->home);
+	free(p->session);
+	cordon_strv_free(&p->env_allow);
+	cordon_strv_free(&p->skipped);
+	memset(p, 0, sizeof(*p));
+}
+
+static bool is_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	if (strcmp(dir, "/") == 0)
+		return true;
+	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+unsigned cordon_policy_access(const struct cordon_policy *p, const char *path,
+			      const struct cordon_rule **why)
+{
+	unsigned access = 0;
+	const struct cordon_rule *best = NULL;
+	for (size_t i = 0; i < p->n_rules; i++) {
+		const struct cordon_rule *r = &p->rules[i];
+		if (!is_under(path, r->path))
+			continue;
+		access |= r->access;
+		if (!best || __builtin_popcount(r->access) > __builtin_popcount(best->access) ||
+		    (r->access == best->access && strlen(r->path) > strlen(best->path)))
+			best = r;
+	}
+	if (why)
+		*why = best;
+	return access;
+}
+
+const char *cordon_access_str(unsigned access, char buf[4])
+{
+	buf[0] = access & CORDON_ACCESS_READ ? 'r' : '-';
+	buf[1] = access & CORDON_ACCESS_WRITE ? 'w' : '-';
+	buf[2] = access & CORDON_ACCESS_EXEC ? 'x' : '-';
+	buf[3] = '\0';
+	return buf;
+}

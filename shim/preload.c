@@ -1,0 +1,183 @@
+/* libcordon.so — the preloaded shim.
+ *
+ * DO NOT EXPORT ANY SYMBOLS FROM THIS LIBRARY. It is loaded into foreign
+ * programs (the user's shell); the version script hides everything, and the
+ * only code here is the constructor.
+ *
+ * Before the program's main runs, the constructor:
+ *   1. reads the policy from CORDON_CONFIG_FD and closes it (launcher mode), or
+ *      loads the config itself with the working directory as the project and
+ *      filters the environment (standalone mode: LD_PRELOAD in a terminal
+ *      profile);
+ *   2. applies the sandbox to this process (inherited by every descendant);
+ *   3. removes CORDON_CONFIG_FD and itself from LD_PRELOAD, so descendants
+ *      inherit the sandbox without loading the shim again.
+ * Any failure ends the process with status 125 before main: the program never
+ * runs unsandboxed (unless the policy says on_unsupported: "warn"). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include "cordon/config.h"
+#include "cordon/env.h"
+#include "cordon/sandbox.h"
+#include "cordon/wire.h"
+
+extern char **environ;
+
+__attribute__((noreturn)) static void die(const struct cordon_error *err)
+{
+	char line[sizeof(err->msg) + 16];
+	int n = snprintf(line, sizeof(line), "cordon: %s\n", err->msg);
+	if (n > 0)
+		(void)!write(STDERR_FILENO, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+	_exit(CORDON_EXIT_FAILURE);
+}
+
+static void warn(const struct cordon_error *err)
+{
+	char line[sizeof(err->msg) + 32];
+	int n = snprintf(line, sizeof(line), "cordon: warning: %s\n", err->msg);
+	if (n > 0)
+		(void)!write(STDERR_FILENO, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+}
+
+/* The environment is edited in place, in the array `environ` points to when
+ * the constructor runs: that is the array main() receives as envp, and some
+ * programs read only envp (bash does). Nor may we call setenv/unsetenv/getenv:
+ * bash exports its own versions, which interpose libc's and ignore the
+ * environment until the shell has initialised. */
+static char *env_get(const char *name)
+{
+	size_t n = strlen(name);
+	for (char **e = environ; e && *e; e++)
+		if (strncmp(*e, name, n) == 0 && (*e)[n] == '=')
+			return *e + n + 1;
+	return NULL;
+}
+
+/* Remove CORDON_CONFIG_FD, and ourselves from LD_PRELOAD (keeping anything
+ * else the user preloads). */
+static int scrub_env(void)
+{
+	static const char preload[] = "LD_PRELOAD=";
+	static const char fdvar[] = CORDON_ENV_CONFIG_FD "=";
+	char **env = environ;
+	size_t w = 0;
+	for (size_t r = 0; env && env[r]; r++) {
+		if (strncmp(env[r], fdvar, sizeof(fdvar) - 1) == 0)
+			continue;
+		if (strncmp(env[r], preload, sizeof(preload) - 1) == 0) {
+			char *rest = cordon_env_strip_preload(env[r] + sizeof(preload) - 1,
+							      "libcordon.so");
+			if (!rest)
+				return -ENOMEM;
+			if (!*rest) {
+				free(rest);
+				continue;
+			}
+			char *entry;
+			int n = asprintf(&entry, "LD_PRELOAD=%s", rest);
+			free(rest);
+			if (n < 0)
+				return -ENOMEM;
+			env[w++] = entry; /* owned by the environment from now on */
+			continue;
+		}
+		env[w++] = env[r];
+	}
+	if (env)
+		env[w] = NULL;
+	return 0;
+}
+
+static int launcher_mode(const char *fdstr, struct cordon_policy *p, struct cordon_error *err)
+{
+	int fd = cordon_wire_parse_fd(fdstr);
+	if (fd < 0)
+		return cordon_err(err, EINVAL, CORDON_ENV_CONFIG_FD ": invalid value \"%s\"", fdstr);
+	int r = cordon_wire_read_fd(fd, p, err);
+	close(fd);
+	return r;
+}
+
+/* Replace the environment with the filtered one, in place (see above). The
+ * filtered list is never longer than the original except for the two
+ * markers; if the original has no room for them (every variable allowed and
+ * nothing removed), the markers that do not fit are left out. */
+static int filter_env(const struct cordon_policy *p)
+{
+	struct cordon_strv env = {0};
+	if (cordon_env_build(environ, p->sandbox, &p->env_allow, p->session, p->sandbox, &env) < 0)
+		return -ENOMEM;
+	size_t room = 0;
+	while (environ[room])
+		room++;
+	size_t n = env.n < room ? env.n : room;
+	for (size_t i = 0; i < n; i++)
+		environ[i] = env.v[i]; /* the environment owns the strings */
+	environ[n] = NULL;
+	for (size_t i = n; i < env.n; i++)
+		free(env.v[i]);
+	free(env.v);
+	return 0;
+}
+
+static int standalone_mode(struct cordon_policy *p, struct cordon_error *err)
+{
+	struct cordon_config cfg;
+	int r = cordon_config_load(NULL, env_get, &cfg, err);
+	if (r < 0)
+		return r;
+	unsigned char b[8];
+	char session[17];
+	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b)) {
+		cordon_config_free(&cfg);
+		return cordon_err(err, errno, "getrandom: %s", strerror(errno));
+	}
+	for (int i = 0; i < 8; i++)
+		snprintf(session + 2 * i, 3, "%02x", b[i]);
+	const char *home = env_get("HOME");
+	struct cordon_context ctx = {
+		.project = ".",
+		.home = home && home[0] == '/' ? home : NULL,
+		.uid = getuid(),
+		.kind = CORDON_KIND_TERMINAL,
+#ifdef __APPLE__
+		.os = CORDON_OS_MACOS,
+#else
+		.os = CORDON_OS_LINUX,
+#endif
+		.session = session,
+	};
+	r = cordon_policy_resolve(&cfg, &ctx, p, err);
+	cordon_config_free(&cfg);
+	if (r < 0)
+		return r;
+	if (filter_env(p) < 0)
+		return cordon_err(err, ENOMEM, "filtering the environment: out of memory");
+	return 0;
+}
+
+__attribute__((constructor)) static void cordon_preload_init(void)
+{
+	struct cordon_error err = {0};
+	struct cordon_policy p = {0};
+	const char *fdstr = env_get(CORDON_ENV_CONFIG_FD);
+	int r = fdstr ? launcher_mode(fdstr, &p, &err) : standalone_mode(&p, &err);
+	if (r < 0)
+		die(&err);
+	r = cordon_sandbox_apply(&p, &err);
+	if (r < 0)
+		die(&err);
+	if (r > 0)
+		warn(&err);
+	if (scrub_env() < 0) {
+		cordon_err(&err, ENOMEM, "cleaning the environment: out of memory");
+		die(&err);
+	}
+	cordon_policy_free(&p);
+}

@@ -1,0 +1,41 @@
+/* Internal helpers: scope-bound cleanup (systemd/bubblewrap style). */
+#ifndef CORDON_UTIL_H
+#define CORDON_UTIL_H
+
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static inline void cordon_freep(void *p)
+{
+	free(*(void **)p);
+}
+static inline void cordon_closep(int *fd)
+{
+	if (*fd >= 0) {
+		int saved = errno;
+		close(*fd);
+		errno = saved;
+	}
+}
+
+#define _cleanup_free_ __attribute__((cleanup(cordon_freep)))
+#define _cleanup_close_ __attribute__((cleanup(cordon_closep)))
+
+/* Hand ownership out of a cleanup-managed variable. */
+#define TAKE_PTR(p)                                                                                \
+	({                                                                                         \
+		__typeof__(p) _tp = (p);                                                           \
+		(p) = NULL;                                                                        \
+		_tp;                                                                               \
+	})
+#define TAKE_FD(fd)                                                                                \
+	({                                                                                         \
+		int _tf = (fd);                                                                    \
+		(fd) = -1;                                                                         \
+		_tf;                                                                               \
+	})
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif

@@ -1,0 +1,120 @@
+/* Command-line parsing (launcher/args.c). */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "args.h"
+
+#define ARGV(...) ((char *[]){"cordon", __VA_ARGS__, NULL})
+#define ARGC(...) ((int)(sizeof((char *[]){"cordon", __VA_ARGS__}) / sizeof(char *)))
+#define PARSE(a, err, ...) cordon_args_parse(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), a, err)
+
+Test(args, run_with_everything)
+{
+	struct cordon_args a;
+	struct cordon_error err = {0};
+	cr_assert_eq(PARSE(&a, &err, "run", "--config", "/c.json", "-p", "/proj", "--kind", "tool",
+			   "--allow-read", "/r1", "--allow-read", "/r2", "--allow-write", "/w",
+			   "--allow-exec", "/x", "--no-network", "--allow-env", "TOKEN", "-v", "--",
+			   "ls", "-l"),
+		     0, "%s", err.msg);
+	cr_expect_eq(a.cmd, CORDON_CMD_RUN);
+	cr_expect_str_eq(a.config, "/c.json");
+	cr_expect_str_eq(a.project, "/proj");
+	cr_expect_eq(a.kind, CORDON_KIND_TOOL);
+	cr_expect_eq(a.extra[CORDON_CLASS_RO].n, 2);
+	cr_expect_str_eq(a.extra[CORDON_CLASS_RO].v[1], "/r2");
+	cr_expect_str_eq(a.extra[CORDON_CLASS_RW].v[0], "/w");
+	cr_expect_str_eq(a.extra[CORDON_CLASS_EXEC].v[0], "/x");
+	cr_expect(a.no_network);
+	cr_expect(a.verbose);
+	cr_expect_str_eq(a.extra_env.v[0], "TOKEN");
+	cr_assert_eq(a.n_rest, 2);
+	cr_expect_str_eq(a.rest[0], "ls");
+	cr_expect_str_eq(a.rest[1], "-l");
+	cordon_args_free(&a);
+}
+
+Test(args, run_defaults_and_no_command)
+{
+	struct cordon_args a;
+	struct cordon_error err = {0};
+	cr_assert_eq(PARSE(&a, &err, "run"), 0, "%s", err.msg);
+	cr_expect_eq(a.kind, CORDON_KIND_TERMINAL);
+	cr_expect_eq(a.n_rest, 0, "no command: the login shell");
+	cr_expect_null(a.config);
+	cordon_args_free(&a);
+}
+
+Test(args, options_after_the_command_belong_to_it)
+{
+	struct cordon_args a;
+	struct cordon_error err = {0};
+	cr_assert_eq(PARSE(&a, &err, "run", "grep", "--config", "x"), 0, "%s", err.msg);
+	cr_expect_null(a.config);
+	cr_assert_eq(a.n_rest, 3);
+	cr_expect_str_eq(a.rest[1], "--config");
+	cordon_args_free(&a);
+	cr_assert_eq(PARSE(&a, &err, "run", "--config=/c", "--", "--weird-cmd"), 0, "%s", err.msg);
+	cr_expect_str_eq(a.config, "/c");
+	cr_expect_str_eq(a.rest[0], "--weird-cmd");
+	cordon_args_free(&a);
+}
+
+Test(args, explain_paths)
+{
+	struct cordon_args a;
+	struct cordon_error err = {0};
+	cr_assert_eq(PARSE(&a, &err, "explain", "--project", "/p", "/etc/passwd", "~/.ssh"), 0, "%s", err.msg);
+	cr_expect_eq(a.cmd, CORDON_CMD_EXPLAIN);
+	cr_expect_eq(a.n_rest, 2);
+	cordon_args_free(&a);
+}
+
+Test(args, help_forms)
+{
+	struct cordon_args a;
+	struct cordon_error err = {0};
+	cr_assert_eq(PARSE(&a, &err, "run", "--help"), 0);
+	cr_expect(a.help);
+	cr_expect_eq(a.cmd, CORDON_CMD_RUN);
+	cordon_args_free(&a);
+	cr_assert_eq(PARSE(&a, &err, "help", "explain"), 0);
+	cr_expect(a.help);
+	cr_expect_eq(a.cmd, CORDON_CMD_EXPLAIN);
+	cr_assert_eq(PARSE(&a, &err, "--help"), 0);
+	cr_expect_eq(a.cmd, CORDON_CMD_HELP);
+	cr_assert_eq(PARSE(&a, &err, "check", "-h"), 0);
+	cr_expect(a.help);
+	cr_expect(strstr(cordon_usage(CORDON_CMD_RUN), "--allow-write") != NULL);
+	cr_expect(strstr(cordon_usage(CORDON_CMD_NONE), "explain") != NULL);
+}
+
+struct bad {
+	const char *argv[6];
+	int argc;
+	const char *expect;
+};
+
+Test(args, errors_name_the_option)
+{
+	static const struct bad cases[] = {
+		{{"cordon", "frobnicate"}, 2, "unknown command 'frobnicate'"},
+		{{"cordon", "run", "--kind", "daemon"}, 4, "--kind: expected \"terminal\" or \"tool\""},
+		{{"cordon", "run", "--bogus"}, 3, "unknown option '--bogus'"},
+		{{"cordon", "run", "--config"}, 3, "--config: missing argument"},
+		{{"cordon", "run", "--allow-read", ""}, 4, "--allow-read: expected a non-empty value"},
+		{{"cordon", "run", "--config", ""}, 4, "--config: expected a file"},
+		{{"cordon", "check", "--project", "/p"}, 4, "check: unknown option"},
+		{{"cordon", "check", "extra"}, 3, "check: unexpected argument 'extra'"},
+		{{"cordon", "help", "nope"}, 3, "help: unknown command 'nope'"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct cordon_args a;
+		struct cordon_error err = {0};
+		cr_expect_lt(cordon_args_parse(cases[i].argc, (char **)cases[i].argv, &a, &err), 0,
+			     "case %zu accepted", i);
+		cr_expect(strstr(err.msg, cases[i].expect) != NULL, "case %zu: got '%s', want '%s'", i,
+			  err.msg, cases[i].expect);
+	}
+}

@@ -1,0 +1,353 @@
+/* The cordon command end to end: exit statuses, config errors that stop the
+ * command before it runs (judged by a marker file it would have written), the
+ * environment the command sees. */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "helpers.h"
+
+struct world {
+	char *dir;     /* temp root */
+	char *home;    /* $HOME, with no cordon config unless a test writes one */
+	char *project; /* cwd for the command */
+	char *env[12];
+};
+
+static void world_init(struct world *w, const char *tag)
+{
+	memset(w, 0, sizeof(*w));
+	w->dir = tmp_dir(tag);
+	w->home = path_join(w->dir, "home");
+	w->project = path_join(w->dir, "proj");
+	mkdir(w->home, 0755);
+	mkdir(w->project, 0755);
+	int n = 0;
+	asprintf(&w->env[n++], "HOME=%s", w->home);
+	w->env[n++] = strdup("PATH=/usr/local/bin:/usr/bin:/bin");
+	w->env[n++] = strdup("TERM=xterm");
+	w->env[n++] = strdup("SECRET_TOKEN=hunter2");
+	w->env[n++] = strdup("SHELL=/bin/sh");
+	w->env[n] = NULL;
+}
+
+static void world_free(struct world *w)
+{
+	tmp_cleanup(w->dir);
+	for (int i = 0; w->env[i]; i++)
+		free(w->env[i]);
+	free(w->dir);
+	free(w->home);
+	free(w->project);
+}
+
+static void world_setenv(struct world *w, const char *kv)
+{
+	int i = 0;
+	while (w->env[i])
+		i++;
+	w->env[i] = strdup(kv);
+	w->env[i + 1] = NULL;
+}
+
+Test(cli, command_exit_status_is_passed_through)
+{
+	struct world w;
+	world_init(&w, "status");
+	struct run_result r = run_cordon(w.env, w.project, "run", "--", "/bin/sh", "-c", "exit 42", NULL);
+	cr_expect_eq(r.status, 42, "stderr: %s", r.err);
+	run_free(&r);
+	r = run_cordon(w.env, w.project, "run", "true", NULL);
+	cr_expect_eq(r.status, 0, "a command found in PATH, no --: %s", r.err);
+	run_free(&r);
+	world_free(&w);
+}
+
+Test(cli, not_found_is_127_not_executable_is_126)
+{
+	struct world w;
+	world_init(&w, "notfound");
+	struct run_result r = run_cordon(w.env, w.project, "run", "--", "no-such-command-xyz", NULL);
+	cr_expect_eq(r.status, 127);
+	cr_expect(strstr(r.err, "cordon: no-such-command-xyz: command not found") != NULL, "%s", r.err);
+	run_free(&r);
+	char *f = write_file(w.project, "notexec.sh", "#!/bin/sh\ntouch ran\n");
+	r = run_cordon(w.env, w.project, "run", "--", f, NULL);
+	cr_expect_eq(r.status, 126, "%s", r.err);
+	char *marker = path_join(w.project, "ran");
+	cr_expect_not(file_exists(marker));
+	run_free(&r);
+	r = run_cordon(w.env, w.project, "run", "--", w.project, NULL);
+	cr_expect_eq(r.status, 126, "a directory is not executable: %s", r.err);
+	run_free(&r);
+	free(f);
+	free(marker);
+	world_free(&w);
+}
+
+struct bad_cfg {
+	char json[128];
+	char key[64];
+};
+
+static struct bad_cfg bad_cfgs[] = {
+	{"{", "malformed JSON"},
+	{"{\"allow_network\": \"no\"}", "allow_network: expected true or false"},
+	{"{\"colour\": true}", "colour: unknown key"},
+	{"{\"apply_to\": \"everything\"}", "apply_to: expected"},
+	{"{\"system_paths\": {\"read_only\": [true]}}", "system_paths.read_only[0]: expected a string"},
+	{"{} trailing", "line 1, column 4: malformed JSON"},
+};
+
+ParameterizedTestParameters(cli, bad_config_stops_everything)
+{
+	return cr_make_param_array(struct bad_cfg, bad_cfgs, sizeof(bad_cfgs) / sizeof(bad_cfgs[0]));
+}
+
+ParameterizedTest(struct bad_cfg *c, cli, bad_config_stops_everything)
+{
+	struct world w;
+	world_init(&w, "badcfg");
+	char *cfg = write_file(w.dir, "config.json", c->json);
+	char *marker = path_join(w.project, "ran");
+	char *script;
+	asprintf(&script, "touch '%s'", marker);
+	struct run_result r = run_cordon(w.env, w.project, "run", "--config", cfg, "--", "/bin/sh", "-c",
+					 script, NULL);
+	cr_expect_eq(r.status, 125, "stderr: %s", r.err);
+	cr_expect_not(file_exists(marker), "the command ran despite a bad config");
+	char *want;
+	asprintf(&want, "cordon: %s: ", cfg);
+	cr_expect(strncmp(r.err, want, strlen(want)) == 0, "message names the file: %s", r.err);
+	cr_expect(strstr(r.err, c->key) != NULL, "message names the key: %s", r.err);
+	cr_expect_eq(strchr(r.err, '\n'), r.err + strlen(r.err) - 1, "one line: %s", r.err);
+	run_free(&r);
+	free(want);
+	free(script);
+	free(marker);
+	free(cfg);
+	world_free(&w);
+}
+
+Test(cli, bad_config_found_by_discovery_also_stops)
+{
+	struct world w;
+	world_init(&w, "baddisc");
+	char *cfg = write_file(w.home, ".config/cordon/config.json", "{\"enabled\": 1}");
+	char *marker = path_join(w.project, "ran");
+	char *script;
+	asprintf(&script, "touch '%s'", marker);
+	struct run_result r = run_cordon(w.env, w.project, "run", "--", "/bin/sh", "-c", script, NULL);
+	cr_expect_eq(r.status, 125);
+	cr_expect(strstr(r.err, cfg) && strstr(r.err, "enabled: expected true or false"), "%s", r.err);
+	cr_expect_not(file_exists(marker));
+	run_free(&r);
+	/* $CORDON_CONFIG naming a missing file is an error too, not "defaults". */
+	world_setenv(&w, "CORDON_CONFIG=/nonexistent/cordon.json");
+	r = run_cordon(w.env, w.project, "run", "--", "/bin/sh", "-c", script, NULL);
+	cr_expect_eq(r.status, 125);
+	cr_expect(strstr(r.err, "/nonexistent/cordon.json") != NULL, "%s", r.err);
+	cr_expect_not(file_exists(marker));
+	run_free(&r);
+	free(script);
+	free(marker);
+	free(cfg);
+	world_free(&w);
+}
+
+Test(cli, oversized_config_stops_everything)
+{
+	struct world w;
+	world_init(&w, "bigcfg");
+	size_t n = 2 * 1024 * 1024;
+	char *big = malloc(n + 1);
+	memset(big, ' ', n);
+	big[0] = '{';
+	big[n - 1] = '}';
+	big[n] = 0;
+	char *cfg = write_file(w.dir, "big.json", big);
+	struct run_result r = run_cordon(w.env, w.project, "run", "--config", cfg, "--", "/bin/true", NULL);
+	cr_expect_eq(r.status, 125);
+	cr_expect(strstr(r.err, "too large") != NULL, "%s", r.err);
+	run_free(&r);
+	free(big);
+	free(cfg);
+	world_free(&w);
+}
+
+/* Run by sh and by bash: bash interposes getenv/setenv/unsetenv and reads
+ * main's envp, so the shim must edit the environment array in place. */
+struct shell_case {
+	char path[32];
+};
+static struct shell_case shells[] = {{"/bin/sh"}, {"/bin/bash"}};
+
+ParameterizedTestParameters(cli, environment_is_filtered)
+{
+	return cr_make_param_array(struct shell_case, shells, sizeof(shells) / sizeof(shells[0]));
+}
+
+ParameterizedTest(struct shell_case *sh, cli, environment_is_filtered)
+{
+	struct world w;
+	world_init(&w, "env");
+	world_setenv(&w, "LD_PRELOAD=/nonexistent-preload.so");
+	char *out = path_join(w.project, "env.txt");
+	char *script;
+	/* The first process and a grandchild both write what they see. */
+	asprintf(&script, "env > '%s'; sh -c 'env' >> '%s'", out, out);
+	struct run_result r = run_cordon(w.env, w.project, "run", "--", sh->path, "-c", script, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_expect_null(strstr(r.err, "libcordon.so"), "a child tried to load the shim again: %s", r.err);
+	char *env = read_file(out);
+	cr_assert_not_null(env);
+	cr_expect_null(strstr(env, "SECRET_TOKEN"), "%s", env);
+	cr_expect_null(strstr(env, "LD_PRELOAD"), "%s", env);
+	cr_expect_null(strstr(env, "CORDON_CONFIG_FD"), "%s", env);
+	cr_expect(strstr(env, "HOME=") != NULL);
+	cr_expect(strstr(env, "TERM=xterm") != NULL);
+	cr_expect(strstr(env, "CORDON_SANDBOX=1") != NULL);
+	cr_expect(strstr(env, "CORDON_SESSION=") != NULL);
+	run_free(&r);
+	/* --allow-env adds a name. */
+	r = run_cordon(w.env, w.project, "run", "--allow-env", "SECRET_TOKEN", "--", sh->path, "-c", script, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	free(env);
+	env = read_file(out);
+	cr_expect(strstr(env, "SECRET_TOKEN=hunter2") != NULL, "%s", env);
+	run_free(&r);
+	free(env);
+	free(script);
+	free(out);
+	world_free(&w);
+}
+
+Test(cli, disabled_still_runs_with_marker)
+{
+	struct world w;
+	world_init(&w, "disabled");
+	char *cfg = write_file(w.dir, "c.json", "{\"enabled\": false}");
+	char *out = path_join(w.project, "env.txt");
+	char *script;
+	asprintf(&script, "env > '%s'", out);
+	struct run_result r = run_cordon(w.env, w.project, "run", "--config", cfg, "--", "/bin/sh", "-c", script, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	char *env = read_file(out);
+	cr_assert_not_null(env);
+	cr_expect(strstr(env, "CORDON_SANDBOX=0") != NULL, "%s", env);
+	cr_expect(strstr(env, "SECRET_TOKEN=hunter2") != NULL, "no restrictions: %s", env);
+	cr_expect(strstr(env, "CORDON_SESSION=") != NULL);
+	run_free(&r);
+	free(env);
+	free(script);
+	free(out);
+	free(cfg);
+	world_free(&w);
+}
+
+Test(cli, default_command_is_login_shell)
+{
+	struct world w;
+	world_init(&w, "shell");
+	char *marker = path_join(w.project, "args.txt");
+	char *body;
+	asprintf(&body, "#!/bin/sh\necho \"$0 $*\" > '%s'\n", marker);
+	char *shell = write_file(w.project, "myshell", body);
+	chmod(shell, 0755);
+	char *kv;
+	asprintf(&kv, "SHELL=%s", shell);
+	for (int i = 0; w.env[i]; i++)
+		if (strncmp(w.env[i], "SHELL=", 6) == 0) {
+			free(w.env[i]);
+			w.env[i] = kv;
+		}
+	struct run_result r = run_cordon(w.env, w.project, "run", NULL);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	char *got = read_file(marker);
+	cr_assert_not_null(got, "the login shell did not run: %s", r.err);
+	cr_expect(strstr(got, "myshell -l") != NULL, "%s", got);
+	run_free(&r);
+	free(got);
+	free(shell);
+	free(body);
+	free(marker);
+	world_free(&w);
+}
+
+Test(cli, project_option_moves_the_shell)
+{
+	struct world w;
+	world_init(&w, "projopt");
+	char *out = path_join(w.project, "pwd.txt");
+	char *script;
+	asprintf(&script, "pwd > '%s'", out);
+	struct run_result r = run_cordon(w.env, w.home, "run", "--project", w.project, "--", "/bin/sh", "-c", script, NULL);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	char *pwd = read_file(out);
+	cr_assert_not_null(pwd);
+	cr_expect(strncmp(pwd, w.project, strlen(w.project)) == 0, "%s", pwd);
+	run_free(&r);
+	r = run_cordon(w.env, w.home, "run", "--project", "/nonexistent-proj", "--", "/bin/true", NULL);
+	cr_expect_eq(r.status, 125);
+	cr_expect(strstr(r.err, "cordon: /nonexistent-proj: project directory") != NULL, "%s", r.err);
+	run_free(&r);
+	free(pwd);
+	free(script);
+	free(out);
+	world_free(&w);
+}
+
+Test(cli, usage_and_help)
+{
+	struct world w;
+	world_init(&w, "help");
+	struct run_result r = run_cordon(w.env, w.project, "--help", NULL);
+	cr_expect_eq(r.status, 0);
+	cr_expect(strstr(r.out, "Usage: cordon COMMAND") != NULL, "%s", r.out);
+	run_free(&r);
+	const char *cmds[] = {"run", "explain", "check"};
+	for (int i = 0; i < 3; i++) {
+		r = run_cordon(w.env, w.project, cmds[i], "--help", NULL);
+		cr_expect_eq(r.status, 0);
+		char want[64];
+		snprintf(want, sizeof(want), "Usage: cordon %s", cmds[i]);
+		cr_expect(strstr(r.out, want) != NULL, "%s", r.out);
+		run_free(&r);
+	}
+	r = run_cordon(w.env, w.project, NULL);
+	cr_expect_eq(r.status, 125);
+	cr_expect(strstr(r.err, "Usage:") != NULL);
+	run_free(&r);
+	r = run_cordon(w.env, w.project, "run", "--bogus", NULL);
+	cr_expect_eq(r.status, 125);
+	cr_expect(strstr(r.err, "cordon: unknown option '--bogus'") != NULL, "%s", r.err);
+	run_free(&r);
+	world_free(&w);
+}
+
+Test(cli, explain_lists_rules_and_paths)
+{
+	struct world w;
+	world_init(&w, "explain");
+	char *cfg = write_file(w.dir, "c.json", "{\"additional_read_only_paths\": [\"~/docs\", \"~/gone\"]}");
+	char *docs = path_join(w.home, "docs");
+	mkdir(docs, 0755);
+	struct run_result r = run_cordon(w.env, w.project, "explain", "--config", cfg, "/usr/bin/ls",
+					 "/root/.ssh/id_rsa", docs, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.out, cfg) != NULL, "names the config: %s", r.out);
+	cr_expect(strstr(r.out, "rwx     ") && strstr(r.out, "(project)"), "%s", r.out);
+	cr_expect(strstr(r.out, "r-x     /usr/bin  (system_paths.executable (default))") != NULL, "%s", r.out);
+	cr_expect(strstr(r.out, "~/gone (additional_read_only_paths)") != NULL, "skipped path listed: %s", r.out);
+	cr_expect(strstr(r.out, "/usr/bin/ls\n  access: r-x") != NULL, "%s", r.out);
+	cr_expect(strstr(r.out, "/root/.ssh/id_rsa\n  access: ---") != NULL, "%s", r.out);
+	cr_expect(strstr(r.out, "\"additional_read_only_paths\": [\"/root/.ssh/id_rsa\"]") != NULL, "%s", r.out);
+	run_free(&r);
+	free(docs);
+	free(cfg);
+	world_free(&w);
+}

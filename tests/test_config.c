@@ -1,0 +1,257 @@
+/* Config parsing: defaults, every kind of error, discovery order. */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <string.h>
+
+#include "cordon/config.h"
+#include "helpers.h"
+
+static int parse(const char *json, struct cordon_config *cfg, struct cordon_error *err)
+{
+	return cordon_config_parse(json, strlen(json), "/cfg.json", cfg, err);
+}
+
+Test(config, empty_object_gives_defaults)
+{
+	struct cordon_config cfg;
+	struct cordon_error err = {0};
+	cr_assert_eq(parse("{}", &cfg, &err), 0, "%s", err.msg);
+	cr_expect(cfg.enabled);
+	cr_expect_eq(cfg.apply_to, CORDON_KIND_TERMINAL | CORDON_KIND_TOOL);
+	cr_expect(cfg.allow_network);
+	cr_expect_eq(cfg.on_unsupported, CORDON_UNSUPPORTED_REFUSE);
+	for (int c = 0; c < CORDON_CLASS_COUNT; c++) {
+		cr_expect_not(cfg.has_system[c]);
+		cr_expect_eq(cfg.additional[c].n, 0);
+	}
+	cr_expect_not(cfg.has_env);
+	cr_expect_str_eq(cfg.origin, "/cfg.json");
+	cordon_config_free(&cfg);
+}
+
+Test(config, every_key)
+{
+	const char *json = "{\n"
+			   "  \"$schema\": \"https://example.invalid/cordon.schema.json\",\n"
+			   "  \"enabled\": false,\n"
+			   "  \"apply_to\": \"tool\",\n"
+			   "  \"system_paths\": {\"executable\": [\"/usr/bin\"], \"read_only\": [],"
+			   " \"read_write\": null},\n"
+			   "  \"additional_executable_paths\": [\"~/bin\"],\n"
+			   "  \"additional_read_only_paths\": [\"/opt/a\", \"/opt/b\"],\n"
+			   "  \"additional_read_write_paths\": [\"~\"],\n"
+			   "  \"allow_network\": false,\n"
+			   "  \"allowed_env_vars\": [\"PATH\", \"LC_*\"],\n"
+			   "  \"on_unsupported\": \"warn\"\n"
+			   "}\n";
+	struct cordon_config cfg;
+	struct cordon_error err = {0};
+	cr_assert_eq(parse(json, &cfg, &err), 0, "%s", err.msg);
+	cr_expect_not(cfg.enabled);
+	cr_expect_eq(cfg.apply_to, CORDON_KIND_TOOL);
+	cr_expect(cfg.has_system[CORDON_CLASS_EXEC]);
+	cr_expect_eq(cfg.system[CORDON_CLASS_EXEC].n, 1);
+	cr_expect(cfg.has_system[CORDON_CLASS_RO]);
+	cr_expect_eq(cfg.system[CORDON_CLASS_RO].n, 0);
+	cr_expect_not(cfg.has_system[CORDON_CLASS_RW]);
+	cr_expect_str_eq(cfg.additional[CORDON_CLASS_EXEC].v[0], "~/bin");
+	cr_expect_eq(cfg.additional[CORDON_CLASS_RO].n, 2);
+	cr_expect_str_eq(cfg.additional[CORDON_CLASS_RW].v[0], "~");
+	cr_expect_not(cfg.allow_network);
+	cr_expect(cfg.has_env);
+	cr_expect_str_eq(cfg.allowed_env.v[1], "LC_*");
+	cr_expect_eq(cfg.on_unsupported, CORDON_UNSUPPORTED_WARN);
+	cordon_config_free(&cfg);
+}
+
+Test(config, apply_to_values)
+{
+	static const struct {
+		const char *v;
+		unsigned mask;
+	} cases[] = {{"terminal", CORDON_KIND_TERMINAL},
+		     {"tool", CORDON_KIND_TOOL},
+		     {"both", CORDON_KIND_TERMINAL | CORDON_KIND_TOOL},
+		     {"neither", 0}};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char json[64];
+		snprintf(json, sizeof(json), "{\"apply_to\": \"%s\"}", cases[i].v);
+		struct cordon_config cfg;
+		struct cordon_error err = {0};
+		cr_assert_eq(parse(json, &cfg, &err), 0, "%s", err.msg);
+		cr_expect_eq(cfg.apply_to, cases[i].mask, "%s", cases[i].v);
+		cordon_config_free(&cfg);
+	}
+}
+
+struct bad_case {
+	char json[160];
+	char expect[96]; /* substring the one-line message must contain */
+};
+
+static struct bad_case bad_cases[] = {
+	{"{", "/cfg.json: line 1, column 2: malformed JSON"},
+	{"{\"enabled\": true,}", "malformed JSON"},
+	{"{\"enabled\": true} x", "line 1, column 19: malformed JSON"},
+	{"{\"enabled\": true}\n\n  {}", "line 3, column 3: malformed JSON"},
+	{"{'enabled': true}", "line 1, column 2: malformed JSON: single-quoted string"},
+	{"{\"additional_read_only_paths\": [\"/a\tb\"]}", "malformed JSON: control character inside a string"},
+	{"{\"enabled\": true /* c */}", "malformed JSON"},
+	{"", "unexpected end of input"},
+	{"[]", "/cfg.json: (top level): expected an object, got an array"},
+	{"{\"enabeld\": true}", "/cfg.json: enabeld: unknown key"},
+	{"{\"enabled\": \"yes\"}", "/cfg.json: enabled: expected true or false, got a string"},
+	{"{\"enabled\": 1}", "/cfg.json: enabled: expected true or false, got a number"},
+	{"{\"allow_network\": null}", "/cfg.json: allow_network: expected true or false, got null"},
+	{"{\"apply_to\": \"all\"}", "/cfg.json: apply_to: expected \"terminal\", \"tool\""},
+	{"{\"apply_to\": 3}", "/cfg.json: apply_to: expected a string, got a number"},
+	{"{\"on_unsupported\": \"ignore\"}", "/cfg.json: on_unsupported: expected \"refuse\" or \"warn\""},
+	{"{\"system_paths\": []}", "/cfg.json: system_paths: expected an object, got an array"},
+	{"{\"system_paths\": {\"exec\": []}}", "/cfg.json: system_paths.exec: unknown key"},
+	{"{\"system_paths\": {\"read_only\": \"/etc\"}}", "/cfg.json: system_paths.read_only: expected an array of strings, got a string"},
+	{"{\"system_paths\": {\"read_write\": [1]}}", "/cfg.json: system_paths.read_write[0]: expected a string, got a number"},
+	{"{\"additional_read_only_paths\": \"/x\"}", "/cfg.json: additional_read_only_paths: expected an array of strings"},
+	{"{\"additional_read_write_paths\": [\"/a\", null]}", "/cfg.json: additional_read_write_paths[1]: expected a string, got null"},
+	{"{\"additional_executable_paths\": [\"\"]}", "/cfg.json: additional_executable_paths[0]: expected a path"},
+	{"{\"additional_read_only_paths\": [\"~root/x\"]}", "/cfg.json: additional_read_only_paths[0]: expected an absolute path, ~ or ~/..."},
+	{"{\"additional_read_only_paths\": [\"/a\\u0000b\"]}", "additional_read_only_paths[0]: string contains a NUL character"},
+	{"{\"allowed_env_vars\": [\"A=B\"]}", "/cfg.json: allowed_env_vars[0]: expected a variable name"},
+	{"{\"allowed_env_vars\": [\"*\"]}", "/cfg.json: allowed_env_vars[0]: expected a variable name"},
+	{"{\"allowed_env_vars\": {}}", "/cfg.json: allowed_env_vars: expected an array of strings, got an object"},
+	{"{\"$schema\": 1}", "/cfg.json: $schema: expected a string"},
+};
+
+ParameterizedTestParameters(config, bad)
+{
+	return cr_make_param_array(struct bad_case, bad_cases, sizeof(bad_cases) / sizeof(bad_cases[0]));
+}
+
+ParameterizedTest(struct bad_case *c, config, bad)
+{
+	struct cordon_config cfg;
+	struct cordon_error err = {0};
+	int r = parse(c->json, &cfg, &err);
+	cr_assert_lt(r, 0, "accepted: %s", c->json);
+	cr_expect(strstr(err.msg, c->expect) != NULL, "for %s\n got: %s\n want: %s", c->json,
+		  err.msg, c->expect);
+	cr_expect_null(strchr(err.msg, '\n'), "message is not one line: %s", err.msg);
+}
+
+Test(config, embedded_nul_in_text)
+{
+	struct cordon_config cfg;
+	struct cordon_error err = {0};
+	cr_assert_lt(cordon_config_parse("{}\0{}", 5, "/c", &cfg, &err), 0);
+	cr_expect(strstr(err.msg, "NUL byte") != NULL, "%s", err.msg);
+}
+
+Test(config, oversized_file_refused)
+{
+	char *dir = tmp_dir("cfgbig");
+	size_t n = CORDON_CONFIG_MAX_BYTES + 10;
+	char *big = malloc(n + 1);
+	memset(big, ' ', n);
+	big[0] = '{';
+	big[n - 1] = '}';
+	big[n] = '\0';
+	char *path = write_file(dir, "config.json", big);
+	struct cordon_config cfg;
+	struct cordon_error err = {0};
+	cr_expect_lt(cordon_config_load_file(path, &cfg, &err), 0);
+	cr_expect(strstr(err.msg, path) && strstr(err.msg, "too large"), "%s", err.msg);
+	tmp_cleanup(dir);
+	free(big);
+	free(path);
+	free(dir);
+}
+
+Test(config, missing_and_non_regular_file)
+{
+	struct cordon_config cfg;
+	struct cordon_error err = {0};
+	cr_expect_lt(cordon_config_load_file("/nonexistent/cordon.json", &cfg, &err), 0);
+	cr_expect(strstr(err.msg, "/nonexistent/cordon.json: cannot open") != NULL, "%s", err.msg);
+	cr_expect_lt(cordon_config_load_file("/tmp", &cfg, &err), 0);
+	cr_expect(strstr(err.msg, "/tmp: not a regular file") != NULL, "%s", err.msg);
+}
+
+/* Discovery: a fake environment per test. */
+static const char *fake_env[8][2];
+static char *fake_getenv(const char *name)
+{
+	for (int i = 0; i < 8 && fake_env[i][0]; i++)
+		if (strcmp(fake_env[i][0], name) == 0)
+			return (char *)fake_env[i][1];
+	return NULL;
+}
+
+Test(config, discovery_order)
+{
+	char *dir = tmp_dir("disc");
+	char *explicit = write_file(dir, "explicit.json", "{}");
+	char *envcfg = write_file(dir, "env.json", "{}");
+	char *xdg = path_join(dir, "xdg");
+	char *xdgcfg = write_file(xdg, "cordon/config.json", "{}");
+	char *home = path_join(dir, "home");
+	char *homecfg = write_file(home, ".config/cordon/config.json", "{}");
+	char *found = NULL;
+	struct cordon_error err = {0};
+
+	fake_env[0][0] = "CORDON_CONFIG";
+	fake_env[0][1] = envcfg;
+	fake_env[1][0] = "XDG_CONFIG_HOME";
+	fake_env[1][1] = xdg;
+	fake_env[2][0] = "HOME";
+	fake_env[2][1] = home;
+
+	cr_assert_eq(cordon_config_discover(explicit, fake_getenv, &found, &err), 0, "%s", err.msg);
+	cr_expect_str_eq(found, explicit, "--config wins");
+	free(found);
+	cr_assert_eq(cordon_config_discover(NULL, fake_getenv, &found, &err), 0, "%s", err.msg);
+	cr_expect_str_eq(found, envcfg, "then $CORDON_CONFIG");
+	free(found);
+	fake_env[0][0] = "UNUSED";
+	cr_assert_eq(cordon_config_discover(NULL, fake_getenv, &found, &err), 0, "%s", err.msg);
+	cr_expect_str_eq(found, xdgcfg, "then $XDG_CONFIG_HOME/cordon/config.json");
+	free(found);
+	fake_env[1][0] = "UNUSED2";
+	cr_assert_eq(cordon_config_discover(NULL, fake_getenv, &found, &err), 0, "%s", err.msg);
+	cr_expect_str_eq(found, homecfg, "then ~/.config/cordon/config.json");
+	free(found);
+	unlink(homecfg);
+	cr_assert_eq(cordon_config_discover(NULL, fake_getenv, &found, &err), 0, "%s", err.msg);
+	cr_expect_null(found, "then built-in defaults");
+
+	/* A named file that does not exist is an error, never "use defaults". */
+	cr_expect_lt(cordon_config_discover("/nonexistent.json", fake_getenv, &found, &err), 0);
+	cr_expect(strstr(err.msg, "/nonexistent.json: config file given by --config") != NULL,
+		  "%s", err.msg);
+	fake_env[0][0] = "CORDON_CONFIG";
+	fake_env[0][1] = "/nonexistent2.json";
+	cr_expect_lt(cordon_config_discover(NULL, fake_getenv, &found, &err), 0);
+	cr_expect(strstr(err.msg, "/nonexistent2.json: config file given by CORDON_CONFIG") != NULL,
+		  "%s", err.msg);
+	tmp_cleanup(dir);
+	free(explicit);
+	free(envcfg);
+	free(xdg);
+	free(xdgcfg);
+	free(home);
+	free(homecfg);
+	free(dir);
+}
+
+Test(config, load_defaults_when_nothing_found)
+{
+	struct cordon_config cfg;
+	struct cordon_error err = {0};
+	fake_env[0][0] = "HOME";
+	fake_env[0][1] = "/nonexistent-home";
+	cr_assert_eq(cordon_config_load(NULL, fake_getenv, &cfg, &err), 0, "%s", err.msg);
+	cr_expect_str_eq(cfg.origin, "(built-in defaults)");
+	cr_expect(cfg.enabled);
+	cordon_config_free(&cfg);
+}

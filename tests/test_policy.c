@@ -1,0 +1,232 @@
+/* Resolving a config into a policy: defaults, ~, canonical paths, skipping. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cordon/config.h"
+#include "cordon/policy.h"
+#include "helpers.h"
+
+static const struct cordon_rule *find_rule(const struct cordon_policy *p, const char *path)
+{
+	for (size_t i = 0; i < p->n_rules; i++)
+		if (strcmp(p->rules[i].path, path) == 0)
+			return &p->rules[i];
+	return NULL;
+}
+
+static void resolve_json(const char *json, struct cordon_context *ctx, struct cordon_policy *p)
+{
+	struct cordon_config cfg;
+	struct cordon_error err = {0};
+	cr_assert_eq(cordon_config_parse(json, strlen(json), "/t.json", &cfg, &err), 0, "%s",
+		     err.msg);
+	cr_assert_eq(cordon_policy_resolve(&cfg, ctx, p, &err), 0, "%s", err.msg);
+	cordon_config_free(&cfg);
+}
+
+Test(policy, linux_defaults)
+{
+	char *dir = tmp_dir("pdef");
+	struct cordon_context ctx = {.project = dir, .home = dir, .uid = getuid(),
+				     .kind = CORDON_KIND_TERMINAL, .session = "s1"};
+	struct cordon_policy p;
+	resolve_json("{}", &ctx, &p);
+	cr_expect(p.sandbox);
+	cr_expect(p.allow_network);
+	cr_expect_str_eq(p.project, dir);
+	cr_expect_str_eq(p.session, "s1");
+	const struct cordon_rule *r = find_rule(&p, "/usr/bin");
+	cr_assert_not_null(r);
+	cr_expect_eq(r->access, CORDON_ACCESS_READ | CORDON_ACCESS_EXEC);
+	cr_expect_str_eq(r->source, "system_paths.executable (default)");
+	r = find_rule(&p, "/etc");
+	cr_assert_not_null(r);
+	cr_expect_eq(r->access, CORDON_ACCESS_READ);
+	r = find_rule(&p, "/tmp");
+	cr_assert_not_null(r);
+	cr_expect_eq(r->access, CORDON_ACCESS_READ | CORDON_ACCESS_WRITE);
+	r = find_rule(&p, dir);
+	cr_assert_not_null(r);
+	cr_expect_eq(r->access, CORDON_ACCESS_ALL);
+	/* Never all of /dev: only the nodes a shell needs. */
+	cr_expect_null(find_rule(&p, "/dev"));
+	cr_expect_not_null(find_rule(&p, "/dev/null"));
+	/* /dev/fd is /proc/self/fd, not pinned to this test's pid. */
+	cr_expect_not_null(find_rule(&p, "/proc/self/fd"));
+	/* The default env allowlist. */
+	cr_expect(cordon_strv_contains(&p.env_allow, "PATH"));
+	cr_expect(cordon_strv_contains(&p.env_allow, "SSH_AUTH_SOCK"));
+	cr_expect_not(cordon_strv_contains(&p.env_allow, "AWS_SECRET_ACCESS_KEY"));
+	cordon_policy_free(&p);
+	tmp_cleanup(dir);
+	free(dir);
+}
+
+Test(policy, default_path_lists_per_os)
+{
+	struct cordon_strv sv = {0};
+	cr_assert_eq(cordon_default_paths(CORDON_OS_LINUX, CORDON_CLASS_RW, 1234, &sv), 0);
+	cr_expect(cordon_strv_contains(&sv, "/run/user/1234"));
+	cr_expect(cordon_strv_contains(&sv, "/dev/pts"));
+	cordon_strv_free(&sv);
+	cr_assert_eq(cordon_default_paths(CORDON_OS_MACOS, CORDON_CLASS_EXEC, 501, &sv), 0);
+	cr_expect(cordon_strv_contains(&sv, "/System/Library/dyld"));
+	cr_expect(cordon_strv_contains(&sv, "/opt/homebrew/bin"));
+	cordon_strv_free(&sv);
+	cr_assert_eq(cordon_default_paths(CORDON_OS_MACOS, CORDON_CLASS_RO, 501, &sv), 0);
+	cr_expect(cordon_strv_contains(&sv, "/private/etc"));
+	cordon_strv_free(&sv);
+}
+
+Test(policy, tilde_canonical_and_skipped)
+{
+	char *dir = tmp_dir("ptilde");
+	char *home = path_join(dir, "home");
+	char *proj = path_join(dir, "proj");
+	free(write_file(home, "data/x", "x"));
+	free(write_file(proj, "f", "f"));
+	free(write_file(home, ".bashrc", "# rc"));
+	char *link = path_join(home, "link");
+	cr_assert_eq(symlink("data", link), 0);
+	char *data = path_join(home, "data");
+	char *bashrc = path_join(home, ".bashrc");
+	struct cordon_context ctx = {.project = proj, .home = home, .uid = 0,
+				     .kind = CORDON_KIND_TERMINAL, .session = "s"};
+	struct cordon_policy p;
+	resolve_json("{\"additional_read_only_paths\": [\"~/link\", \"~/missing\", \"~/data/../data\"],"
+		     " \"additional_read_write_paths\": [\"~\"],"
+		     " \"additional_executable_paths\": [\"f\"]}",
+		     &ctx, &p);
+	const struct cordon_rule *r = find_rule(&p, data);
+	cr_assert_not_null(r, "~/link resolves to its canonical target");
+	cr_expect_eq(r->access, CORDON_ACCESS_READ);
+	cr_expect_str_eq(r->source, "additional_read_only_paths");
+	r = find_rule(&p, home);
+	cr_assert_not_null(r, "~ alone expands to home");
+	cr_expect_eq(r->access, CORDON_ACCESS_READ | CORDON_ACCESS_WRITE);
+	r = find_rule(&p, bashrc);
+	cr_assert_not_null(r, "dotfiles are readable");
+	cr_expect_eq(r->access, CORDON_ACCESS_READ);
+	cr_expect_str_eq(r->source, "dotfiles");
+	/* Nonexistent: skipped, not an error, and noted for explain. */
+	bool noted = false;
+	for (size_t i = 0; i < p.skipped.n; i++)
+		noted |= strstr(p.skipped.v[i], "~/missing") != NULL;
+	cr_expect(noted);
+	for (size_t i = 0; i < p.n_rules; i++)
+		cr_expect(strstr(p.rules[i].path, "missing") == NULL);
+	/* Relative config paths are taken against the project. */
+	char *pf = path_join(proj, "f");
+	r = find_rule(&p, pf);
+	cr_assert_not_null(r, "a relative config path resolves against the project");
+	cr_expect_str_eq(r->source, "additional_executable_paths");
+	cordon_policy_free(&p);
+	tmp_cleanup(dir);
+	free(pf);
+	free(dir);
+	free(home);
+	free(proj);
+	free(link);
+	free(data);
+	free(bashrc);
+}
+
+Test(policy, system_paths_override_and_empty)
+{
+	char *dir = tmp_dir("psys");
+	struct cordon_context ctx = {.project = dir, .uid = 0, .kind = CORDON_KIND_TERMINAL};
+	struct cordon_policy p;
+	resolve_json("{\"system_paths\": {\"executable\": [\"/bin\"], \"read_only\": []}}", &ctx, &p);
+	cr_expect_null(find_rule(&p, "/usr/sbin"), "an array replaces the default list");
+	cr_expect_null(find_rule(&p, "/etc"), "[] denies the class");
+	cr_expect_not_null(find_rule(&p, "/tmp"), "null keeps the default");
+	const struct cordon_rule *r = find_rule(&p, "/usr/bin"); /* /bin -> usr/bin */
+	cr_assert_not_null(r);
+	cr_expect_str_eq(r->source, "system_paths.executable");
+	cordon_policy_free(&p);
+	tmp_cleanup(dir);
+	free(dir);
+}
+
+Test(policy, apply_to_and_kind)
+{
+	char *dir = tmp_dir("pkind");
+	struct cordon_policy p;
+	struct cordon_context ctx = {.project = dir, .kind = CORDON_KIND_TOOL};
+	resolve_json("{\"apply_to\": \"terminal\"}", &ctx, &p);
+	cr_expect_not(p.sandbox, "a tool session is not covered by apply_to terminal");
+	cordon_policy_free(&p);
+	resolve_json("{\"apply_to\": \"tool\"}", &ctx, &p);
+	cr_expect(p.sandbox);
+	cordon_policy_free(&p);
+	resolve_json("{\"apply_to\": \"neither\"}", &ctx, &p);
+	cr_expect_not(p.sandbox);
+	cordon_policy_free(&p);
+	resolve_json("{\"enabled\": false}", &ctx, &p);
+	cr_expect_not(p.sandbox);
+	cordon_policy_free(&p);
+	tmp_cleanup(dir);
+	free(dir);
+}
+
+Test(policy, command_line_additions)
+{
+	char *dir = tmp_dir("pcli");
+	char *extra = path_join(dir, "extra");
+	free(write_file(extra, "f", ""));
+	struct cordon_context ctx = {.project = dir, .kind = CORDON_KIND_TERMINAL, .no_network = true,
+				     .cwd = dir};
+	cordon_strv_push(&ctx.extra[CORDON_CLASS_RW], "extra");
+	cordon_strv_push(&ctx.extra_env, "MY_TOKEN");
+	struct cordon_policy p;
+	resolve_json("{\"allow_network\": true, \"allowed_env_vars\": [\"PATH\"]}", &ctx, &p);
+	cr_expect_not(p.allow_network, "--no-network wins over the config");
+	const struct cordon_rule *r = find_rule(&p, extra);
+	cr_assert_not_null(r, "relative --allow-write is taken against the cwd");
+	cr_expect_str_eq(r->source, "--allow-write");
+	cr_expect(cordon_strv_contains(&p.env_allow, "MY_TOKEN"));
+	cr_expect_not(cordon_strv_contains(&p.env_allow, "HOME"), "the config list replaces the default");
+	cordon_policy_free(&p);
+	cordon_strv_free(&ctx.extra[CORDON_CLASS_RW]);
+	cordon_strv_free(&ctx.extra_env);
+	tmp_cleanup(dir);
+	free(extra);
+	free(dir);
+}
+
+Test(policy, project_must_exist_and_not_be_root)
+{
+	struct cordon_config cfg;
+	cordon_config_init(&cfg, NULL);
+	struct cordon_policy p;
+	struct cordon_error err = {0};
+	struct cordon_context ctx = {.project = "/nonexistent-project", .kind = CORDON_KIND_TERMINAL};
+	cr_expect_lt(cordon_policy_resolve(&cfg, &ctx, &p, &err), 0);
+	cr_expect(strstr(err.msg, "/nonexistent-project: project directory") != NULL, "%s", err.msg);
+	ctx.project = "/";
+	cr_expect_lt(cordon_policy_resolve(&cfg, &ctx, &p, &err), 0);
+	cr_expect(strstr(err.msg, "project directory is /") != NULL, "%s", err.msg);
+	cordon_config_free(&cfg);
+}
+
+Test(policy, access_lookup)
+{
+	struct cordon_policy p = {0};
+	cordon_policy_add_rule(&p, "/usr", CORDON_ACCESS_READ | CORDON_ACCESS_EXEC, "exec");
+	cordon_policy_add_rule(&p, "/home/u/proj", CORDON_ACCESS_ALL, "project");
+	cordon_policy_add_rule(&p, "/home/u/.bashrc", CORDON_ACCESS_READ, "dotfiles");
+	const struct cordon_rule *why;
+	cr_expect_eq(cordon_policy_access(&p, "/usr/bin/ls", &why), CORDON_ACCESS_READ | CORDON_ACCESS_EXEC);
+	cr_expect_str_eq(why->source, "exec");
+	cr_expect_eq(cordon_policy_access(&p, "/usrx", &why), 0, "a prefix is not a parent");
+	cr_expect_null(why);
+	cr_expect_eq(cordon_policy_access(&p, "/home/u/proj", NULL), CORDON_ACCESS_ALL);
+	cr_expect_eq(cordon_policy_access(&p, "/home/u/.ssh/id_rsa", NULL), 0);
+	char buf[4];
+	cr_expect_str_eq(cordon_access_str(CORDON_ACCESS_READ | CORDON_ACCESS_EXEC, buf), "r-x");
+	cordon_policy_free(&p);
+}
