@@ -168,6 +168,18 @@ static int resolve_paths(const struct cordon_config *cfg, const struct cordon_co
 		if (r < 0)
 			return r;
 	}
+	if (ctx->os == CORDON_OS_LINUX) {
+		/* Every process must read its own /proc/self (a rule on /proc/self
+		 * would cover only the process that made the ruleset); outside
+		 * processes stay unreadable — see shim/linux/platform.c. */
+		int r = cordon_policy_add_rule(p, "/proc", CORDON_ACCESS_READ, "proc");
+		/* CPU topology, read by nproc, lscpu, and runtimes sizing thread pools. */
+		if (r >= 0)
+			r = cordon_policy_add_rule(p, "/sys/devices/system/cpu", CORDON_ACCESS_READ,
+						   "sys");
+		if (r < 0)
+			return r;
+	}
 	return cordon_policy_add_rule(p, p->project, CORDON_ACCESS_ALL, "project");
 }
 

@@ -1,0 +1,595 @@
+/* Enforcement end to end: real cordon runs on the real kernel, each in a
+ * temporary world, judged from outside — file contents, whether a file
+ * exists, whether a process is alive — never by the exit code of the command
+ * that was meant to fail.
+ *
+ * The world: DIR/proj (the project and cwd), DIR/outside (a secret and a
+ * victim tree), DIR/home ($HOME). The config narrows system_paths.read_write
+ * so that /tmp, where DIR lives, is not granted: "outside" is outside. */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "helpers.h"
+
+#define SECRET "s3cr3t-c0ntent"
+#define BASE_RW "\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/tty\", \"/dev/pts\", \"/dev/ptmx\", \"/dev/urandom\", \"/dev/zero\"]}"
+
+struct world {
+	char *dir, *proj, *outside, *home, *bin, *secret, *cfg;
+	char *env[12];
+};
+
+static void copy_exec(const char *src, const char *dst)
+{
+	char *data = NULL;
+	FILE *in = fopen(src, "rb");
+	cr_assert_not_null(in, "%s", src);
+	FILE *out = fopen(dst, "wb");
+	cr_assert_not_null(out, "%s", dst);
+	char buf[65536];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		fwrite(buf, 1, n, out);
+	fclose(in);
+	fclose(out);
+	chmod(dst, 0755);
+	free(data);
+}
+
+/* EXTRA: more top-level config keys (with a leading comma), or "". */
+static void world_init(struct world *w, const char *tag, const char *extra)
+{
+	memset(w, 0, sizeof(*w));
+	w->dir = tmp_dir(tag);
+	w->proj = path_join(w->dir, "proj");
+	w->outside = path_join(w->dir, "outside");
+	w->home = path_join(w->dir, "home");
+	w->bin = path_join(w->proj, "bin");
+	mkdir(w->proj, 0755);
+	mkdir(w->outside, 0755);
+	mkdir(w->home, 0755);
+	mkdir(w->bin, 0755);
+	w->secret = write_file(w->outside, "secret", SECRET);
+	free(write_file(w->outside, "victim/keep", "keep"));
+	char *p = path_join(w->bin, "cordon-probe");
+	copy_exec(CORDON_PROBE, p);
+	free(p);
+	p = path_join(w->bin, "cordon-probe-static");
+	copy_exec(CORDON_PROBE_STATIC, p);
+	free(p);
+	char *json;
+	asprintf(&json, "{" BASE_RW "%s}", extra);
+	w->cfg = write_file(w->proj, "cordon.json", json);
+	free(json);
+	int n = 0;
+	asprintf(&w->env[n++], "HOME=%s", w->home);
+	asprintf(&w->env[n++], "PATH=%s:/usr/bin:/bin", w->bin);
+	w->env[n++] = strdup("TERM=xterm");
+	w->env[n++] = strdup("SECRET_TOKEN=hunter2");
+	w->env[n] = NULL;
+}
+
+static void world_free(struct world *w)
+{
+	tmp_cleanup(w->dir);
+	for (int i = 0; w->env[i]; i++)
+		free(w->env[i]);
+	free(w->dir);
+	free(w->proj);
+	free(w->outside);
+	free(w->home);
+	free(w->bin);
+	free(w->secret);
+	free(w->cfg);
+}
+
+/* cordon run --config CFG [OPTS...] -- /bin/sh -c SCRIPT; SCRIPT is a format. */
+static struct run_result sh_in(struct world *w, const char *opts, const char *fmt, ...)
+{
+	char *script;
+	va_list ap;
+	va_start(ap, fmt);
+	vasprintf(&script, fmt, ap);
+	va_end(ap);
+	char *argv[16];
+	int n = 0;
+	argv[n++] = CORDON_BIN;
+	argv[n++] = "run";
+	argv[n++] = "--config";
+	argv[n++] = w->cfg;
+	char *optcopy = opts ? strdup(opts) : NULL;
+	for (char *tok = optcopy ? strtok(optcopy, " ") : NULL; tok; tok = strtok(NULL, " "))
+		argv[n++] = tok;
+	argv[n++] = "--";
+	argv[n++] = "/bin/sh";
+	argv[n++] = "-c";
+	argv[n++] = script;
+	argv[n] = NULL;
+	struct run_result r = run_cmd(argv, w->env, w->proj, 20000);
+	free(script);
+	free(optcopy);
+	return r;
+}
+
+static bool contains(const char *path, const char *needle)
+{
+	char *s = read_file(path);
+	bool found = s && strstr(s, needle);
+	free(s);
+	return found;
+}
+
+Test(sandbox, rm_rf_outside_is_blocked)
+{
+	struct world w;
+	world_init(&w, "rmrf", "");
+	struct run_result r = sh_in(&w, NULL, "rm -rf '%s'", w.outside);
+	char *keep = path_join(w.outside, "victim/keep");
+	cr_expect(file_exists(w.secret) && file_exists(keep), "rm -rf reached outside: %s", r.err);
+	cr_expect(strstr(r.err, "Permission denied") != NULL, "a denial is a permission error: %s", r.err);
+	run_free(&r);
+	free(keep);
+	world_free(&w);
+}
+
+Test(sandbox, rm_rf_outside_allowed_when_disabled)
+{
+	struct world w;
+	world_init(&w, "rmrfoff", ", \"enabled\": false");
+	struct run_result r = sh_in(&w, NULL, "rm -rf '%s'", w.outside);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_not(file_exists(w.outside), "enabled: false must not restrict");
+	run_free(&r);
+	world_free(&w);
+}
+
+Test(sandbox, project_is_writable)
+{
+	struct world w;
+	world_init(&w, "projw", "");
+	struct run_result r = sh_in(&w, NULL, "mkdir -p sub/dir && echo data > sub/dir/f && mv sub/dir/f sub/g && ln -s g sub/l && rm -r sub/dir");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	char *g = path_join(w.proj, "sub/g");
+	cr_expect(contains(g, "data"));
+	run_free(&r);
+	free(g);
+	world_free(&w);
+}
+
+Test(sandbox, reading_outside_is_blocked)
+{
+	struct world w;
+	world_init(&w, "readout", "");
+	char *copy = path_join(w.proj, "copy");
+	struct run_result r = sh_in(&w, NULL, "cat '%s' > copy; cordon-probe read '%s' >> copy; ls '%s' >> copy", w.secret, w.secret, w.outside);
+	cr_expect_not(contains(copy, SECRET), "the secret was read");
+	cr_expect_not(contains(copy, "victim"), "the outside directory was listed");
+	run_free(&r);
+	free(copy);
+	world_free(&w);
+}
+
+Test(sandbox, additional_read_write_grants_write)
+{
+	struct world w;
+	world_init(&w, "addrw", "");
+	char *json;
+	asprintf(&json, "{" BASE_RW ", \"additional_read_write_paths\": [\"%s\"]}", w.outside);
+	free(w.cfg);
+	w.cfg = write_file(w.proj, "cordon.json", json);
+	struct run_result r = sh_in(&w, NULL, "echo new > '%s/created' && rm '%s'", w.outside, w.secret);
+	char *created = path_join(w.outside, "created");
+	cr_expect(contains(created, "new"), "%s", r.err);
+	cr_expect_not(file_exists(w.secret));
+	run_free(&r);
+	free(created);
+	free(json);
+	world_free(&w);
+}
+
+Test(sandbox, additional_read_only_reads_but_does_not_write)
+{
+	struct world w;
+	world_init(&w, "addro", "");
+	char *json;
+	asprintf(&json, "{" BASE_RW ", \"additional_read_only_paths\": [\"%s\"]}", w.outside);
+	free(w.cfg);
+	w.cfg = write_file(w.proj, "cordon.json", json);
+	char *copy = path_join(w.proj, "copy");
+	char *created = path_join(w.outside, "created");
+	struct run_result r = sh_in(&w, NULL, "cat '%s' > copy; echo x > '%s'; echo y >> '%s'; : > '%s'; rm -f '%s'",
+				    w.secret, created, w.secret, w.secret, w.secret);
+	cr_expect(contains(copy, SECRET), "read-only must be readable: %s", r.err);
+	cr_expect_not(file_exists(created), "created a file in a read-only path");
+	cr_expect(contains(w.secret, SECRET), "appended to, truncated or removed a read-only file");
+	char *s = read_file(w.secret);
+	cr_expect_str_eq(s, SECRET);
+	run_free(&r);
+	free(s);
+	free(copy);
+	free(created);
+	free(json);
+	world_free(&w);
+}
+
+Test(sandbox, command_line_allow_write)
+{
+	struct world w;
+	world_init(&w, "cliallow", "");
+	char *opt;
+	asprintf(&opt, "--allow-write %s", w.outside);
+	struct run_result r = sh_in(&w, opt, "echo cli > '%s/cli'", w.outside);
+	char *f = path_join(w.outside, "cli");
+	cr_expect(contains(f, "cli"), "%s", r.err);
+	run_free(&r);
+	free(f);
+	free(opt);
+	world_free(&w);
+}
+
+Test(sandbox, symlink_route_out)
+{
+	struct world w;
+	world_init(&w, "symlink", "");
+	char *copy = path_join(w.proj, "copy");
+	struct run_result r = sh_in(&w, NULL, "ln -s '%s' link && cat link > copy; ln -s '%s' dirlink && echo x > dirlink/planted",
+				    w.secret, w.outside);
+	cr_expect_not(contains(copy, SECRET), "read through a symlink");
+	char *planted = path_join(w.outside, "planted");
+	cr_expect_not(file_exists(planted), "wrote through a directory symlink");
+	run_free(&r);
+	free(planted);
+	free(copy);
+	world_free(&w);
+}
+
+Test(sandbox, hardlink_route_out)
+{
+	struct world w;
+	world_init(&w, "hardlink", "");
+	char *hl = path_join(w.proj, "hl");
+	struct run_result r = sh_in(&w, NULL, "ln '%s' hl; cat hl > copy", w.secret);
+	struct stat st;
+	cr_assert_eq(stat(w.secret, &st), 0);
+	cr_expect_eq(st.st_nlink, 1, "a hard link to the secret was made");
+	cr_expect_not(file_exists(hl));
+	run_free(&r);
+	free(hl);
+	world_free(&w);
+}
+
+Test(sandbox, rename_routes)
+{
+	struct world w;
+	world_init(&w, "rename", "");
+	free(write_file(w.proj, "mine", "mine"));
+	struct run_result r = sh_in(&w, NULL, "mv '%s' stolen; mv mine '%s/mine'; mv '%s/victim' '%s/gone'",
+				    w.secret, w.outside, w.outside, w.outside);
+	char *stolen = path_join(w.proj, "stolen");
+	char *planted = path_join(w.outside, "mine");
+	char *victim = path_join(w.outside, "victim/keep");
+	cr_expect(file_exists(w.secret) && !file_exists(stolen), "renamed a file out of its directory into the project");
+	cr_expect_not(file_exists(planted), "renamed a project file to outside");
+	cr_expect(file_exists(victim), "renamed a directory outside");
+	run_free(&r);
+	free(stolen);
+	free(planted);
+	free(victim);
+	world_free(&w);
+}
+
+Test(sandbox, proc_self_root_route)
+{
+	struct world w;
+	world_init(&w, "procroot", "");
+	char *copy = path_join(w.proj, "copy");
+	struct run_result r = sh_in(&w, NULL, "cat /proc/self/root'%s' > copy; cat /proc/$$/root'%s' >> copy; cat /proc/self/cwd/../outside/secret >> copy",
+				    w.secret, w.secret);
+	cr_expect_not(contains(copy, SECRET));
+	run_free(&r);
+	free(copy);
+	world_free(&w);
+}
+
+/* A process outside the sandbox, started by the test, with a secret in its
+ * environment and on its command line. */
+static pid_t start_outside_process(void)
+{
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		char *argv[] = {CORDON_PROBE, "sleep", "30", "cmdline-" SECRET, NULL};
+		char *envp[] = {"OUTSIDE_TOKEN=env-" SECRET, NULL};
+		execve(CORDON_PROBE, argv, envp);
+		_exit(127);
+	}
+	/* Wait until it has exec'd (its cmdline shows the secret). */
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+	for (int i = 0; i < 200; i++) {
+		char *s = read_file(path);
+		bool ready = s && strstr(s, "sleep");
+		free(s);
+		if (ready)
+			break;
+		usleep(5000);
+	}
+	return pid;
+}
+
+static void stop_process(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+Test(sandbox, outside_process_proc_files)
+{
+	struct world w;
+	world_init(&w, "procpid", "");
+	pid_t pid = start_outside_process();
+	char *copy = path_join(w.proj, "copy");
+	struct run_result r = sh_in(&w, NULL,
+		"for f in environ cmdline maps mem status; do cordon-probe read /proc/%d/$f >> copy; done;"
+		"tr '\\0' ' ' < /proc/%d/environ >> copy; ps -ef >> copy; cat /proc/self/status > self.txt",
+		pid, pid);
+	cr_expect_not(contains(copy, "env-" SECRET), "outside environ was read");
+	cr_expect_not(contains(copy, "r-xp"), "outside maps were read");
+	if (geteuid() == 0)
+		cr_expect_not(contains(copy, "cmdline-" SECRET), "outside cmdline was read by root");
+	char *self = path_join(w.proj, "self.txt");
+	cr_expect(contains(self, "Name:"), "a process must read its own /proc/self: %s", r.err);
+	run_free(&r);
+	stop_process(pid);
+	free(self);
+	free(copy);
+	world_free(&w);
+}
+
+Test(sandbox, children_read_their_own_proc_self)
+{
+	struct world w;
+	world_init(&w, "procself", "");
+	struct run_result r = sh_in(&w, NULL, "sh -c 'sh -c \"cat /proc/self/maps > maps.txt; ls /proc/self/fd > fds.txt; cat /proc/self/mountinfo > mi.txt\"'");
+	char *maps = path_join(w.proj, "maps.txt");
+	char *mi = path_join(w.proj, "mi.txt");
+	cr_expect(contains(maps, "r-xp"), "a grandchild could not read its /proc/self/maps: %s", r.err);
+	cr_expect(contains(mi, " / "), "%s", r.err);
+	run_free(&r);
+	free(maps);
+	free(mi);
+	world_free(&w);
+}
+
+Test(sandbox, signals_to_outside_process)
+{
+	struct world w;
+	world_init(&w, "signal", "");
+	pid_t pid = start_outside_process();
+	struct run_result r = sh_in(&w, NULL, "kill -TERM %d; kill -KILL %d; cordon-probe kill %d", pid, pid, pid);
+	usleep(50000);
+	cr_expect_eq(waitpid(pid, NULL, WNOHANG), 0, "the outside process was killed from inside");
+	cr_expect_eq(kill(pid, 0), 0);
+	run_free(&r);
+	stop_process(pid);
+	world_free(&w);
+}
+
+Test(sandbox, static_binary_as_the_command)
+{
+	struct world w;
+	world_init(&w, "static", "");
+	char *probe = path_join(w.bin, "cordon-probe-static");
+	char *inside = path_join(w.proj, "inside");
+	char *out = path_join(w.outside, "x");
+	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--", probe, "write", out, "pwned", NULL};
+	struct run_result r = run_cmd(argv, w.env, w.proj, 20000);
+	cr_expect_not(file_exists(out), "a static binary wrote outside");
+	run_free(&r);
+	char *argv2[] = {CORDON_BIN, "run", "--config", w.cfg, "--", probe, "write", inside, "ok", NULL};
+	r = run_cmd(argv2, w.env, w.proj, 20000);
+	cr_expect(contains(inside, "ok"), "the static binary must still run: %s", r.err);
+	run_free(&r);
+	char *argv3[] = {CORDON_BIN, "run", "--config", w.cfg, "--", probe, "read", w.secret, NULL};
+	r = run_cmd(argv3, w.env, w.proj, 20000);
+	cr_expect_null(strstr(r.out, SECRET), "a static binary read outside");
+	run_free(&r);
+	free(probe);
+	free(inside);
+	free(out);
+	world_free(&w);
+}
+
+Test(sandbox, env_u_ld_preload_does_not_escape)
+{
+	struct world w;
+	world_init(&w, "envu", "");
+	char *out = path_join(w.outside, "x");
+	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "/usr/bin/env", "-u", "LD_PRELOAD",
+			"cordon-probe", "write", out, "pwned", NULL};
+	struct run_result r = run_cmd(argv, w.env, w.proj, 20000);
+	cr_expect_not(file_exists(out), "env -u LD_PRELOAD escaped");
+	run_free(&r);
+	free(out);
+	world_free(&w);
+}
+
+Test(sandbox, nested_cordon_cannot_widen)
+{
+	struct world w;
+	world_init(&w, "nested", "");
+	char *cordon = path_join(w.bin, "cordon");
+	copy_exec(CORDON_BIN, cordon);
+	char *lib = path_join(w.proj, "lib");
+	mkdir(lib, 0755);
+	char *shim = path_join(lib, "libcordon.so");
+	copy_exec(CORDON_SHIM_SO, shim);
+	char *nested_cfg = write_file(w.proj, "wide.json", "{\"enabled\": false}");
+	struct run_result r = sh_in(&w, NULL,
+		"cordon run --config cordon.json --allow-write '%s' -- cordon-probe write '%s/a' x;"
+		"cordon run --config wide.json -- cordon-probe write '%s/b' x; cordon run --config wide.json -- cat '%s' > copy",
+		w.outside, w.outside, w.outside, w.secret);
+	char *a = path_join(w.outside, "a");
+	char *b = path_join(w.outside, "b");
+	char *copy = path_join(w.proj, "copy");
+	cr_expect_not(file_exists(a), "a nested cordon widened write access");
+	cr_expect_not(file_exists(b), "a nested disabled cordon lifted the sandbox");
+	cr_expect_not(contains(copy, SECRET));
+	run_free(&r);
+	free(a);
+	free(b);
+	free(copy);
+	free(nested_cfg);
+	free(shim);
+	free(lib);
+	free(cordon);
+	world_free(&w);
+}
+
+Test(sandbox, policy_fd_is_closed_in_the_shell)
+{
+	struct world w;
+	world_init(&w, "fdclosed", "");
+	struct run_result r = sh_in(&w, NULL, "ls -l /proc/$$/fd/ > fds.txt; ls -l /proc/self/fd/ >> fds.txt");
+	char *fds = path_join(w.proj, "fds.txt");
+	cr_expect(contains(fds, "0 ->"), "%s", r.err);
+	cr_expect_not(contains(fds, "cordon-policy"), "the policy fd leaked into the shell");
+	run_free(&r);
+	free(fds);
+	world_free(&w);
+}
+
+Test(sandbox, standalone_preload_mode)
+{
+	struct world w;
+	world_init(&w, "standalone", "");
+	char *out = path_join(w.outside, "x");
+	char *inside = path_join(w.proj, "y");
+	char *envtxt = path_join(w.proj, "env.txt");
+	char *pre, *cfg;
+	asprintf(&pre, "LD_PRELOAD=%s", CORDON_SHIM_SO);
+	asprintf(&cfg, "CORDON_CONFIG=%s", w.cfg);
+	char *envp[] = {w.env[0], w.env[1], w.env[2], w.env[3], pre, cfg, NULL};
+	char *script;
+	asprintf(&script, "cordon-probe write '%s' pwned; cordon-probe write '%s' ok; env > env.txt", out, inside);
+	char *argv[] = {"/bin/sh", "-c", script, NULL};
+	struct run_result r = run_cmd(argv, envp, w.proj, 20000);
+	cr_expect_not(file_exists(out), "standalone mode did not sandbox: %s", r.err);
+	cr_expect(contains(inside, "ok"), "the cwd is the project: %s", r.err);
+	cr_expect_not(contains(envtxt, "SECRET_TOKEN"), "standalone mode did not filter the environment");
+	cr_expect_not(contains(envtxt, "LD_PRELOAD"));
+	cr_expect(contains(envtxt, "CORDON_SANDBOX=1"));
+	run_free(&r);
+	/* A bad config in standalone mode: exit 125 before main, nothing runs. */
+	free(write_file(w.proj, "cordon.json", "{\"nope\": 1}"));
+	unlink(inside);
+	r = run_cmd(argv, envp, w.proj, 20000);
+	cr_expect_eq(r.status, 125);
+	cr_expect(strstr(r.err, "nope: unknown key") != NULL, "%s", r.err);
+	cr_expect_not(file_exists(inside), "the program ran despite a bad config");
+	run_free(&r);
+	free(script);
+	free(pre);
+	free(cfg);
+	free(envtxt);
+	free(out);
+	free(inside);
+	world_free(&w);
+}
+
+struct nolandlock_case {
+	char on_unsupported[8];
+	char command[24]; /* "sh" or "static" */
+};
+
+static struct nolandlock_case nl_cases[] = {
+	{"refuse", "sh"}, {"refuse", "static"}, {"warn", "sh"}, {"warn", "static"}};
+
+ParameterizedTestParameters(sandbox, kernel_without_landlock)
+{
+	return cr_make_param_array(struct nolandlock_case, nl_cases, sizeof(nl_cases) / sizeof(nl_cases[0]));
+}
+
+ParameterizedTest(struct nolandlock_case *c, sandbox, kernel_without_landlock)
+{
+	struct world w;
+	char extra[64];
+	snprintf(extra, sizeof(extra), ", \"on_unsupported\": \"%s\"", c->on_unsupported);
+	world_init(&w, "nolandlock", extra);
+	char *out = path_join(w.outside, "x");
+	char *probe = path_join(w.bin, strcmp(c->command, "static") == 0 ? "cordon-probe-static" : "cordon-probe");
+	char *argv[] = {CORDON_NOLANDLOCK, CORDON_BIN, "run", "--config", w.cfg, "--", probe, "write", out, "ran", NULL};
+	struct run_result r = run_cmd(argv, w.env, w.proj, 20000);
+	if (strcmp(c->on_unsupported, "refuse") == 0) {
+		cr_expect_eq(r.status, 125, "%s", r.err);
+		cr_expect(strstr(r.err, "cordon: ") == r.err && strstr(r.err, "Landlock"), "must name Landlock: %s", r.err);
+		cr_expect_not(file_exists(out), "the command ran without a sandbox");
+	} else {
+		cr_expect_eq(r.status, 0, "%s", r.err);
+		cr_expect(strstr(r.err, "cordon: warning:") && strstr(r.err, "Landlock"), "must warn: %s", r.err);
+		cr_expect(contains(out, "ran"), "warn mode runs the command");
+	}
+	run_free(&r);
+	free(out);
+	free(probe);
+	world_free(&w);
+}
+
+/* The built-in defaults must keep a developer's shell working. Each tool
+ * writes "ok NAME" to a file in the project only if it did its job; the test
+ * reads that file from outside. */
+Test(sandbox, default_policy_keeps_tools_working, .timeout = 120)
+{
+	struct world w;
+	world_init(&w, "tools", "");
+	free(write_file(w.proj, "hello.c", "#include <stdio.h>\nint main(void){puts(\"hello\");return 0;}\n"));
+	free(write_file(w.proj, "Makefile", "hello: hello.c\n\tgcc -o hello hello.c\n"));
+	const char *script =
+		"r=$PWD/results.txt; : > $r\n"
+		"ok() { echo \"ok $1\" >> $r; }\n"
+		"bash -lc 'echo login' 2>/dev/null | grep -q login && ok bash\n"
+		"if command -v zsh >/dev/null; then zsh -lc 'echo login' | grep -q login && ok zsh; else ok zsh; fi\n"
+		"if command -v fish >/dev/null; then fish -lc 'echo login' | grep -q login && ok fish; else ok fish; fi\n"
+		"git init -q repo && cd repo && echo a > a && git add a && git -c user.name=t -c user.email=t@t commit -qm m && git log --oneline | grep -q m && ok git; cd ..\n"
+		"make -s >/dev/null && ./hello | grep -q hello && ok gcc_make\n"
+		"python3 -c 'import json,ssl,sqlite3; print(6*7)' | grep -q 42 && ok python\n"
+		"perl -MPOSIX -e 'print 6*7' | grep -q 42 && ok perl\n"
+		"if command -v node >/dev/null; then node -e 'console.log(6*7)' | grep -q 42 && ok node; else ok node; fi\n"
+		"ps -e -o pid,comm | grep -q ps && ok ps\n"
+		"top -bn1 | grep -q PID && ok top\n"
+		"[ \"$(nproc)\" -ge 1 ] && ok nproc\n"
+		"[ \"$(whoami)\" = \"$(id -un)\" ] && ok whoami\n"
+		"d=$(mktemp -d) && tar -cf \"$d/a.tar\" hello.c && tar -tf \"$d/a.tar\" | grep -q hello.c && rm -r \"$d\" && ok tar_tmp\n"
+		"ssh-keygen -q -t ed25519 -N '' -f ./key && [ -s key.pub ] && ok ssh_keygen\n"
+		"openssl rand -hex 4 | grep -Eq '^[0-9a-f]{8}$' && openssl sha256 hello.c | grep -q SHA2 && ok openssl\n"
+		"LANG=C.UTF-8 locale 2>&1 | grep -q 'LC_CTYPE=\"C.UTF-8\"' && ok locale\n"
+		"TZ=Europe/Paris date +%Z | grep -Eq 'CES?T' && ok timezone\n"
+		"infocmp xterm | grep -q xterm && [ \"$(TERM=xterm tput cols)\" -gt 0 ] && ok terminfo\n"
+		"ls -l /dev/null /dev/tty >/dev/null 2>&1; echo x > /dev/null && head -c4 /dev/urandom | wc -c | grep -q 4 && ok dev\n"
+		"echo t > /tmp/cordon-tools-$$ && rm /tmp/cordon-tools-$$ && ok tmp\n";
+	char *argv[] = {CORDON_BIN, "run", "--", "/bin/sh", "-c", (char *)script, NULL};
+	struct run_result r = run_cmd(argv, w.env, w.proj, 110000);
+	char *results_path = path_join(w.proj, "results.txt");
+	char *results = read_file(results_path);
+	cr_assert_not_null(results, "%s", r.err);
+	const char *tools[] = {"bash", "zsh", "fish", "git", "gcc_make", "python", "perl", "node", "ps",
+			       "top", "nproc", "whoami", "tar_tmp", "ssh_keygen", "openssl", "locale",
+			       "timezone", "terminfo", "dev", "tmp"};
+	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++) {
+		char want[64];
+		snprintf(want, sizeof(want), "ok %s\n", tools[i]);
+		cr_expect(strstr(results, want) != NULL, "%s failed inside the sandbox; stderr:\n%s", tools[i], r.err);
+	}
+	run_free(&r);
+	free(results);
+	free(results_path);
+	world_free(&w);
+}
