@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -203,4 +204,120 @@ struct run_result run_cordon(char *const envp[], const char *cwd, ...)
 	va_end(ap);
 	argv[n] = NULL;
 	return run_cmd(argv, envp, cwd, 20000);
+}
+
+
+void copy_exec(const char *src, const char *dst)
+{
+	FILE *in = fopen(src, "rb");
+	if (!in)
+		abort();
+	FILE *out = fopen(dst, "wb");
+	if (!out)
+		abort();
+	char buf[65536];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		fwrite(buf, 1, n, out);
+	fclose(in);
+	fclose(out);
+	chmod(dst, 0755);
+}
+
+/* EXTRA: more top-level config keys (with a leading comma), or "". */
+void world_init(struct world *w, const char *tag, const char *extra)
+{
+	memset(w, 0, sizeof(*w));
+	w->dir = tmp_dir(tag);
+	w->proj = path_join(w->dir, "proj");
+	w->outside = path_join(w->dir, "outside");
+	w->home = path_join(w->dir, "home");
+	w->bin = path_join(w->proj, "bin");
+	mkdir(w->proj, 0755);
+	mkdir(w->outside, 0755);
+	mkdir(w->home, 0755);
+	mkdir(w->bin, 0755);
+	w->secret = write_file(w->outside, "secret", SECRET);
+	free(write_file(w->outside, "victim/keep", "keep"));
+	char *p = path_join(w->bin, "cordon-probe");
+	copy_exec(CORDON_PROBE, p);
+	free(p);
+	p = path_join(w->bin, "cordon-probe-static");
+	copy_exec(CORDON_PROBE_STATIC, p);
+	free(p);
+	char *json;
+	asprintf(&json, "{" WORLD_BASE_RW "%s}", extra);
+	w->cfg = write_file(w->proj, "cordon.json", json);
+	free(json);
+	int n = 0;
+	asprintf(&w->env[n++], "HOME=%s", w->home);
+	asprintf(&w->env[n++], "PATH=%s:/usr/bin:/bin", w->bin);
+	w->env[n++] = strdup("TERM=xterm");
+	w->env[n++] = strdup("SECRET_TOKEN=hunter2");
+	w->env[n++] = strdup("SHELL=/bin/sh");
+	w->env[n] = NULL;
+}
+
+void world_free(struct world *w)
+{
+	tmp_cleanup(w->dir);
+	for (int i = 0; w->env[i]; i++)
+		free(w->env[i]);
+	free(w->dir);
+	free(w->proj);
+	free(w->outside);
+	free(w->home);
+	free(w->bin);
+	free(w->secret);
+	free(w->cfg);
+}
+
+/* cordon run --config CFG [OPTS...] -- /bin/sh -c SCRIPT; SCRIPT is a format. */
+struct run_result sh_in(struct world *w, const char *opts, const char *fmt, ...)
+{
+	char *script;
+	va_list ap;
+	va_start(ap, fmt);
+	vasprintf(&script, fmt, ap);
+	va_end(ap);
+	char *argv[16];
+	int n = 0;
+	argv[n++] = CORDON_BIN;
+	argv[n++] = "run";
+	argv[n++] = "--config";
+	argv[n++] = w->cfg;
+	char *optcopy = opts ? strdup(opts) : NULL;
+	for (char *tok = optcopy ? strtok(optcopy, " ") : NULL; tok; tok = strtok(NULL, " "))
+		argv[n++] = tok;
+	argv[n++] = "--";
+	argv[n++] = "/bin/sh";
+	argv[n++] = "-c";
+	argv[n++] = script;
+	argv[n] = NULL;
+	struct run_result r = run_cmd(argv, w->env, w->proj, 20000);
+	free(script);
+	free(optcopy);
+	return r;
+}
+
+bool contains(const char *path, const char *needle)
+{
+	char *s = read_file(path);
+	bool found = s && strstr(s, needle);
+	free(s);
+	return found;
+}
+
+void world_setenv(struct world *w, const char *kv)
+{
+	size_t n = strcspn(kv, "=") + 1;
+	int i = 0;
+	for (; w->env[i]; i++)
+		if (strncmp(w->env[i], kv, n) == 0) {
+			free(w->env[i]);
+			w->env[i] = strdup(kv);
+			return;
+		}
+	w->env[i] = strdup(kv);
+	w->env[i + 1] = NULL;
 }

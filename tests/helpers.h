@@ -32,4 +32,31 @@ void run_free(struct run_result *r);
 /* Convenience: run `cordon ARGS...` (NULL-terminated) in CWD with ENVP. */
 struct run_result run_cordon(char *const envp[], const char *cwd, ...);
 
+/* A temporary world for running cordon: DIR/proj (the project and cwd, with
+ * bin/ holding copies of the test probes), DIR/outside (a secret and a victim
+ * tree), DIR/home ($HOME, no cordon config). cfg is DIR/proj/cordon.json:
+ * WORLD_BASE_RW plus EXTRA, so that /tmp, where DIR lives, is not granted and
+ * "outside" is really outside. The environment has HOME, PATH (bin first),
+ * TERM, SHELL=/bin/sh and SECRET_TOKEN=hunter2. */
+#define SECRET "s3cr3t-c0ntent"
+#define WORLD_BASE_RW                                                                              \
+	"\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/tty\", \"/dev/pts\", "               \
+	"\"/dev/ptmx\", \"/dev/urandom\", \"/dev/zero\"]}"
+
+struct world {
+	char *dir, *proj, *outside, *home, *bin, *secret, *cfg;
+	char *env[16];
+};
+
+void world_init(struct world *w, const char *tag, const char *extra);
+void world_free(struct world *w);
+/* Add NAME=VALUE to the world's environment (replacing NAME if present). */
+void world_setenv(struct world *w, const char *kv);
+void copy_exec(const char *src, const char *dst);
+/* cordon run --config CFG [OPTS, split on spaces] -- /bin/sh -c SCRIPT (a format). */
+struct run_result sh_in(struct world *w, const char *opts, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Whether the file at PATH exists and contains NEEDLE. */
+bool contains(const char *path, const char *needle);
+
 #endif

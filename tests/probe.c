@@ -4,10 +4,29 @@
  *   cordon-probe read PATH          copy PATH to stdout
  *   cordon-probe write PATH TEXT    create/truncate PATH with TEXT
  *   cordon-probe kill PID           send SIGTERM to PID
- *   cordon-probe sleep SECONDS      sleep (a process that stays alive) */
+ *   cordon-probe sleep SECONDS      sleep (a process that stays alive)
+ *   cordon-probe tcp|udp|mptcp HOST PORT MSG   connect (or sendto) and send MSG
+ *   cordon-probe raw HOST MSG       ICMP echo request carrying MSG (raw socket)
+ *   cordon-probe uring HOST PORT MSG  create a UDP socket through io_uring, send MSG
+ *   cordon-probe unix PATH MSG      connect to a unix socket and send MSG
+ *   cordon-probe socketpair         create a unix socketpair and pass a byte
+ *   cordon-probe tiocsti TEXT       push TEXT into the input queue of fd 0
+ *   cordon-probe syscall NAME       call a dangerous syscall with harmless
+ *                                   arguments; prints the errno name */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <linux/io_uring.h>
+#include <netinet/in.h>
+#include <netinet/ip_icmp.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +38,224 @@ static int fail(const char *what, const char *arg)
 	return 1;
 }
 
+static socklen_t make_addr(const char *host, int port, struct sockaddr_storage *ss)
+{
+	memset(ss, 0, sizeof(*ss));
+	struct sockaddr_in *in4 = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
+	if (inet_pton(AF_INET, host, &in4->sin_addr) == 1) {
+		in4->sin_family = AF_INET;
+		in4->sin_port = htons((uint16_t)port);
+		return sizeof(*in4);
+	}
+	if (inet_pton(AF_INET6, host, &in6->sin6_addr) == 1) {
+		in6->sin6_family = AF_INET6;
+		in6->sin6_port = htons((uint16_t)port);
+		return sizeof(*in6);
+	}
+	return 0;
+}
+
+static int net_send(const char *kind, const char *host, int port, const char *msg)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = make_addr(host, port, &ss);
+	if (!len) {
+		errno = EINVAL;
+		return fail("address", host);
+	}
+	bool udp = strcmp(kind, "udp") == 0;
+	int proto = strcmp(kind, "mptcp") == 0 ? 262 /* IPPROTO_MPTCP */ : 0;
+	int fd = socket(ss.ss_family, udp ? SOCK_DGRAM : SOCK_STREAM, proto);
+	if (fd < 0)
+		return fail("socket", kind);
+	if (udp) {
+		if (sendto(fd, msg, strlen(msg), 0, (struct sockaddr *)&ss, len) < 0)
+			return fail("sendto", host);
+	} else {
+		if (connect(fd, (struct sockaddr *)&ss, len) < 0)
+			return fail("connect", host);
+		if (send(fd, msg, strlen(msg), 0) < 0)
+			return fail("send", host);
+	}
+	close(fd);
+	printf("sent\n");
+	return 0;
+}
+
+static uint16_t icmp_sum(const void *data, size_t len)
+{
+	const uint8_t *p = data;
+	uint32_t sum = 0;
+	for (size_t i = 0; i + 1 < len; i += 2)
+		sum += (uint32_t)(p[i] << 8 | p[i + 1]);
+	if (len & 1)
+		sum += (uint32_t)p[len - 1] << 8;
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return htons((uint16_t)~sum);
+}
+
+static int raw_ping(const char *host, const char *msg)
+{
+	struct sockaddr_storage ss;
+	if (!make_addr(host, 0, &ss) || ss.ss_family != AF_INET) {
+		errno = EINVAL;
+		return fail("address", host);
+	}
+	int fd = socket(AF_INET, SOCK_RAW, IPPROTO_ICMP);
+	if (fd < 0)
+		return fail("socket", "raw");
+	unsigned char pkt[256] = {0};
+	struct icmphdr *h = (struct icmphdr *)pkt;
+	h->type = ICMP_ECHO;
+	h->un.echo.id = htons(0x4242);
+	size_t n = strlen(msg) < 200 ? strlen(msg) : 200;
+	memcpy(pkt + sizeof(*h), msg, n);
+	h->checksum = icmp_sum(pkt, sizeof(*h) + n);
+	if (sendto(fd, pkt, sizeof(*h) + n, 0, (struct sockaddr *)&ss, sizeof(struct sockaddr_in)) < 0)
+		return fail("sendto", host);
+	printf("sent\n");
+	return 0;
+}
+
+/* Create a UDP socket without calling socket(): IORING_OP_SOCKET. */
+static int uring_send(const char *host, int port, const char *msg)
+{
+	struct io_uring_params p;
+	memset(&p, 0, sizeof(p));
+	int ring = (int)syscall(__NR_io_uring_setup, 4, &p);
+	if (ring < 0)
+		return fail("io_uring_setup", "");
+	size_t sqsz = p.sq_off.array + p.sq_entries * sizeof(unsigned);
+	size_t cqsz = p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe);
+	if (sqsz < cqsz)
+		sqsz = cqsz;
+	char *sq = mmap(NULL, sqsz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, ring, IORING_OFF_SQ_RING);
+	char *cq = (p.features & IORING_FEAT_SINGLE_MMAP)
+			   ? sq
+			   : mmap(NULL, cqsz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, ring, IORING_OFF_CQ_RING);
+	struct io_uring_sqe *sqes = mmap(NULL, p.sq_entries * sizeof(struct io_uring_sqe), PROT_READ | PROT_WRITE,
+					 MAP_SHARED | MAP_POPULATE, ring, IORING_OFF_SQES);
+	if (sq == MAP_FAILED || cq == MAP_FAILED || sqes == MAP_FAILED)
+		return fail("mmap", "io_uring");
+	unsigned *tail = (unsigned *)(sq + p.sq_off.tail);
+	unsigned mask = *(unsigned *)(sq + p.sq_off.ring_mask);
+	unsigned *array = (unsigned *)(sq + p.sq_off.array);
+	unsigned t = *tail, idx = t & mask;
+	struct sockaddr_storage ss;
+	socklen_t alen = make_addr(host, port, &ss);
+	memset(&sqes[idx], 0, sizeof(sqes[idx]));
+	sqes[idx].opcode = IORING_OP_SOCKET;
+	sqes[idx].fd = ss.ss_family;
+	sqes[idx].off = SOCK_DGRAM;
+	array[idx] = idx;
+	__atomic_store_n(tail, t + 1, __ATOMIC_RELEASE);
+	if (syscall(__NR_io_uring_enter, ring, 1, 1, IORING_ENTER_GETEVENTS, NULL, 0) < 0)
+		return fail("io_uring_enter", "");
+	unsigned *chead = (unsigned *)(cq + p.cq_off.head);
+	unsigned cmask = *(unsigned *)(cq + p.cq_off.ring_mask);
+	struct io_uring_cqe *cqes = (struct io_uring_cqe *)(cq + p.cq_off.cqes);
+	int res = cqes[*chead & cmask].res;
+	if (res < 0) {
+		errno = -res;
+		return fail("IORING_OP_SOCKET", "");
+	}
+	if (sendto(res, msg, strlen(msg), 0, (struct sockaddr *)&ss, alen) < 0)
+		return fail("sendto", host);
+	printf("sent\n");
+	return 0;
+}
+
+static int unix_send(const char *path, const char *msg)
+{
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (fd < 0)
+		return fail("socket", "unix");
+	struct sockaddr_un un = {.sun_family = AF_UNIX};
+	snprintf(un.sun_path, sizeof(un.sun_path), "%s", path);
+	if (connect(fd, (struct sockaddr *)&un, sizeof(un)) < 0)
+		return fail("connect", path);
+	if (send(fd, msg, strlen(msg), 0) < 0)
+		return fail("send", path);
+	printf("sent\n");
+	return 0;
+}
+
+static int pair(void)
+{
+	int sv[2];
+	char c = 0;
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) < 0)
+		return fail("socketpair", "unix");
+	if (write(sv[0], "p", 1) != 1 || read(sv[1], &c, 1) != 1 || c != 'p')
+		return fail("socketpair", "io");
+	printf("pair ok\n");
+	return 0;
+}
+
+static int tiocsti(const char *text)
+{
+	for (const char *p = text; *p; p++)
+		if (ioctl(0, TIOCSTI, p) < 0)
+			return fail("ioctl", "TIOCSTI");
+	printf("injected\n");
+	return 0;
+}
+
+static int dangerous(const char *name)
+{
+	static const struct {
+		const char *name;
+		long nr;
+	} calls[] = {
+		{"kexec_load", SYS_kexec_load}, {"kexec_file_load", SYS_kexec_file_load},
+		{"init_module", SYS_init_module}, {"finit_module", SYS_finit_module},
+		{"delete_module", SYS_delete_module}, {"bpf", SYS_bpf},
+		{"userfaultfd", SYS_userfaultfd}, {"reboot", SYS_reboot}, {"swapon", SYS_swapon},
+		{"swapoff", SYS_swapoff}, {"mount", SYS_mount}, {"umount2", SYS_umount2},
+		{"pivot_root", SYS_pivot_root}, {"move_mount", SYS_move_mount},
+		{"open_tree", SYS_open_tree}, {"fsopen", SYS_fsopen}, {"fsmount", SYS_fsmount},
+	};
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
+		if (strcmp(calls[i].name, name) != 0)
+			continue;
+		/* NULL pointers, fd -1, zero magic: harmless wherever the call is allowed. */
+		long r = syscall(calls[i].nr, strcmp(name, "fsmount") == 0 || strcmp(name, "move_mount") == 0 ||
+						       strcmp(name, "finit_module") == 0 || strcmp(name, "open_tree") == 0
+					       ? -1L : 0L,
+				 0L, 0L, 0L, 0L, 0L);
+		if (r >= 0) {
+			printf("%s: ok\n", name);
+			if (strcmp(name, "userfaultfd") == 0)
+				close((int)r);
+			return 0;
+		}
+		printf("%s: %s\n", name, errno == EPERM ? "EPERM" : strerror(errno));
+		return 0;
+	}
+	fprintf(stderr, "probe: unknown syscall %s\n", name);
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
+	setvbuf(stdout, NULL, _IONBF, 0);
+	if (argc >= 5 && (strcmp(argv[1], "tcp") == 0 || strcmp(argv[1], "udp") == 0 ||
+			  strcmp(argv[1], "mptcp") == 0))
+		return net_send(argv[1], argv[2], atoi(argv[3]), argv[4]);
+	if (argc >= 4 && strcmp(argv[1], "raw") == 0)
+		return raw_ping(argv[2], argv[3]);
+	if (argc >= 5 && strcmp(argv[1], "uring") == 0)
+		return uring_send(argv[2], atoi(argv[3]), argv[4]);
+	if (argc >= 4 && strcmp(argv[1], "unix") == 0)
+		return unix_send(argv[2], argv[3]);
+	if (argc >= 2 && strcmp(argv[1], "socketpair") == 0)
+		return pair();
+	if (argc >= 3 && strcmp(argv[1], "tiocsti") == 0)
+		return tiocsti(argv[2]);
+	if (argc >= 3 && strcmp(argv[1], "syscall") == 0)
+		return dangerous(argv[2]);
 	if (argc >= 3 && strcmp(argv[1], "read") == 0) {
 		int fd = open(argv[2], O_RDONLY);
 		if (fd < 0)

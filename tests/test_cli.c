@@ -11,57 +11,14 @@
 
 #include "helpers.h"
 
-struct world {
-	char *dir;     /* temp root */
-	char *home;    /* $HOME, with no cordon config unless a test writes one */
-	char *project; /* cwd for the command */
-	char *env[12];
-};
-
-static void world_init(struct world *w, const char *tag)
-{
-	memset(w, 0, sizeof(*w));
-	w->dir = tmp_dir(tag);
-	w->home = path_join(w->dir, "home");
-	w->project = path_join(w->dir, "proj");
-	mkdir(w->home, 0755);
-	mkdir(w->project, 0755);
-	int n = 0;
-	asprintf(&w->env[n++], "HOME=%s", w->home);
-	w->env[n++] = strdup("PATH=/usr/local/bin:/usr/bin:/bin");
-	w->env[n++] = strdup("TERM=xterm");
-	w->env[n++] = strdup("SECRET_TOKEN=hunter2");
-	w->env[n++] = strdup("SHELL=/bin/sh");
-	w->env[n] = NULL;
-}
-
-static void world_free(struct world *w)
-{
-	tmp_cleanup(w->dir);
-	for (int i = 0; w->env[i]; i++)
-		free(w->env[i]);
-	free(w->dir);
-	free(w->home);
-	free(w->project);
-}
-
-static void world_setenv(struct world *w, const char *kv)
-{
-	int i = 0;
-	while (w->env[i])
-		i++;
-	w->env[i] = strdup(kv);
-	w->env[i + 1] = NULL;
-}
-
 Test(cli, command_exit_status_is_passed_through)
 {
 	struct world w;
-	world_init(&w, "status");
-	struct run_result r = run_cordon(w.env, w.project, "run", "--", "/bin/sh", "-c", "exit 42", NULL);
+	world_init(&w, "status", "");
+	struct run_result r = run_cordon(w.env, w.proj, "run", "--", "/bin/sh", "-c", "exit 42", NULL);
 	cr_expect_eq(r.status, 42, "stderr: %s", r.err);
 	run_free(&r);
-	r = run_cordon(w.env, w.project, "run", "true", NULL);
+	r = run_cordon(w.env, w.proj, "run", "true", NULL);
 	cr_expect_eq(r.status, 0, "a command found in PATH, no --: %s", r.err);
 	run_free(&r);
 	world_free(&w);
@@ -70,18 +27,18 @@ Test(cli, command_exit_status_is_passed_through)
 Test(cli, not_found_is_127_not_executable_is_126)
 {
 	struct world w;
-	world_init(&w, "notfound");
-	struct run_result r = run_cordon(w.env, w.project, "run", "--", "no-such-command-xyz", NULL);
+	world_init(&w, "notfound", "");
+	struct run_result r = run_cordon(w.env, w.proj, "run", "--", "no-such-command-xyz", NULL);
 	cr_expect_eq(r.status, 127);
 	cr_expect(strstr(r.err, "cordon: no-such-command-xyz: command not found") != NULL, "%s", r.err);
 	run_free(&r);
-	char *f = write_file(w.project, "notexec.sh", "#!/bin/sh\ntouch ran\n");
-	r = run_cordon(w.env, w.project, "run", "--", f, NULL);
+	char *f = write_file(w.proj, "notexec.sh", "#!/bin/sh\ntouch ran\n");
+	r = run_cordon(w.env, w.proj, "run", "--", f, NULL);
 	cr_expect_eq(r.status, 126, "%s", r.err);
-	char *marker = path_join(w.project, "ran");
+	char *marker = path_join(w.proj, "ran");
 	cr_expect_not(file_exists(marker));
 	run_free(&r);
-	r = run_cordon(w.env, w.project, "run", "--", w.project, NULL);
+	r = run_cordon(w.env, w.proj, "run", "--", w.proj, NULL);
 	cr_expect_eq(r.status, 126, "a directory is not executable: %s", r.err);
 	run_free(&r);
 	free(f);
@@ -111,12 +68,12 @@ ParameterizedTestParameters(cli, bad_config_stops_everything)
 ParameterizedTest(struct bad_cfg *c, cli, bad_config_stops_everything)
 {
 	struct world w;
-	world_init(&w, "badcfg");
+	world_init(&w, "badcfg", "");
 	char *cfg = write_file(w.dir, "config.json", c->json);
-	char *marker = path_join(w.project, "ran");
+	char *marker = path_join(w.proj, "ran");
 	char *script;
 	asprintf(&script, "touch '%s'", marker);
-	struct run_result r = run_cordon(w.env, w.project, "run", "--config", cfg, "--", "/bin/sh", "-c",
+	struct run_result r = run_cordon(w.env, w.proj, "run", "--config", cfg, "--", "/bin/sh", "-c",
 					 script, NULL);
 	cr_expect_eq(r.status, 125, "stderr: %s", r.err);
 	cr_expect_not(file_exists(marker), "the command ran despite a bad config");
@@ -136,19 +93,19 @@ ParameterizedTest(struct bad_cfg *c, cli, bad_config_stops_everything)
 Test(cli, bad_config_found_by_discovery_also_stops)
 {
 	struct world w;
-	world_init(&w, "baddisc");
+	world_init(&w, "baddisc", "");
 	char *cfg = write_file(w.home, ".config/cordon/config.json", "{\"enabled\": 1}");
-	char *marker = path_join(w.project, "ran");
+	char *marker = path_join(w.proj, "ran");
 	char *script;
 	asprintf(&script, "touch '%s'", marker);
-	struct run_result r = run_cordon(w.env, w.project, "run", "--", "/bin/sh", "-c", script, NULL);
+	struct run_result r = run_cordon(w.env, w.proj, "run", "--", "/bin/sh", "-c", script, NULL);
 	cr_expect_eq(r.status, 125);
 	cr_expect(strstr(r.err, cfg) && strstr(r.err, "enabled: expected true or false"), "%s", r.err);
 	cr_expect_not(file_exists(marker));
 	run_free(&r);
 	/* $CORDON_CONFIG naming a missing file is an error too, not "defaults". */
 	world_setenv(&w, "CORDON_CONFIG=/nonexistent/cordon.json");
-	r = run_cordon(w.env, w.project, "run", "--", "/bin/sh", "-c", script, NULL);
+	r = run_cordon(w.env, w.proj, "run", "--", "/bin/sh", "-c", script, NULL);
 	cr_expect_eq(r.status, 125);
 	cr_expect(strstr(r.err, "/nonexistent/cordon.json") != NULL, "%s", r.err);
 	cr_expect_not(file_exists(marker));
@@ -162,7 +119,7 @@ Test(cli, bad_config_found_by_discovery_also_stops)
 Test(cli, oversized_config_stops_everything)
 {
 	struct world w;
-	world_init(&w, "bigcfg");
+	world_init(&w, "bigcfg", "");
 	size_t n = 2 * 1024 * 1024;
 	char *big = malloc(n + 1);
 	memset(big, ' ', n);
@@ -170,7 +127,7 @@ Test(cli, oversized_config_stops_everything)
 	big[n - 1] = '}';
 	big[n] = 0;
 	char *cfg = write_file(w.dir, "big.json", big);
-	struct run_result r = run_cordon(w.env, w.project, "run", "--config", cfg, "--", "/bin/true", NULL);
+	struct run_result r = run_cordon(w.env, w.proj, "run", "--config", cfg, "--", "/bin/true", NULL);
 	cr_expect_eq(r.status, 125);
 	cr_expect(strstr(r.err, "too large") != NULL, "%s", r.err);
 	run_free(&r);
@@ -194,13 +151,13 @@ ParameterizedTestParameters(cli, environment_is_filtered)
 ParameterizedTest(struct shell_case *sh, cli, environment_is_filtered)
 {
 	struct world w;
-	world_init(&w, "env");
+	world_init(&w, "env", "");
 	world_setenv(&w, "LD_PRELOAD=/nonexistent-preload.so");
-	char *out = path_join(w.project, "env.txt");
+	char *out = path_join(w.proj, "env.txt");
 	char *script;
 	/* The first process and a grandchild both write what they see. */
 	asprintf(&script, "env > '%s'; sh -c 'env' >> '%s'", out, out);
-	struct run_result r = run_cordon(w.env, w.project, "run", "--", sh->path, "-c", script, NULL);
+	struct run_result r = run_cordon(w.env, w.proj, "run", "--", sh->path, "-c", script, NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_expect_null(strstr(r.err, "libcordon.so"), "a child tried to load the shim again: %s", r.err);
 	char *env = read_file(out);
@@ -214,7 +171,7 @@ ParameterizedTest(struct shell_case *sh, cli, environment_is_filtered)
 	cr_expect(strstr(env, "CORDON_SESSION=") != NULL);
 	run_free(&r);
 	/* --allow-env adds a name. */
-	r = run_cordon(w.env, w.project, "run", "--allow-env", "SECRET_TOKEN", "--", sh->path, "-c", script, NULL);
+	r = run_cordon(w.env, w.proj, "run", "--allow-env", "SECRET_TOKEN", "--", sh->path, "-c", script, NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	free(env);
 	env = read_file(out);
@@ -229,12 +186,12 @@ ParameterizedTest(struct shell_case *sh, cli, environment_is_filtered)
 Test(cli, disabled_still_runs_with_marker)
 {
 	struct world w;
-	world_init(&w, "disabled");
+	world_init(&w, "disabled", "");
 	char *cfg = write_file(w.dir, "c.json", "{\"enabled\": false}");
-	char *out = path_join(w.project, "env.txt");
+	char *out = path_join(w.proj, "env.txt");
 	char *script;
 	asprintf(&script, "env > '%s'", out);
-	struct run_result r = run_cordon(w.env, w.project, "run", "--config", cfg, "--", "/bin/sh", "-c", script, NULL);
+	struct run_result r = run_cordon(w.env, w.proj, "run", "--config", cfg, "--", "/bin/sh", "-c", script, NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	char *env = read_file(out);
 	cr_assert_not_null(env);
@@ -252,20 +209,17 @@ Test(cli, disabled_still_runs_with_marker)
 Test(cli, default_command_is_login_shell)
 {
 	struct world w;
-	world_init(&w, "shell");
-	char *marker = path_join(w.project, "args.txt");
+	world_init(&w, "shell", "");
+	char *marker = path_join(w.proj, "args.txt");
 	char *body;
 	asprintf(&body, "#!/bin/sh\necho \"$0 $*\" > '%s'\n", marker);
-	char *shell = write_file(w.project, "myshell", body);
+	char *shell = write_file(w.proj, "myshell", body);
 	chmod(shell, 0755);
 	char *kv;
 	asprintf(&kv, "SHELL=%s", shell);
-	for (int i = 0; w.env[i]; i++)
-		if (strncmp(w.env[i], "SHELL=", 6) == 0) {
-			free(w.env[i]);
-			w.env[i] = kv;
-		}
-	struct run_result r = run_cordon(w.env, w.project, "run", NULL);
+	world_setenv(&w, kv);
+	free(kv);
+	struct run_result r = run_cordon(w.env, w.proj, "run", NULL);
 	cr_expect_eq(r.status, 0, "%s", r.err);
 	char *got = read_file(marker);
 	cr_assert_not_null(got, "the login shell did not run: %s", r.err);
@@ -281,15 +235,15 @@ Test(cli, default_command_is_login_shell)
 Test(cli, project_option_moves_the_shell)
 {
 	struct world w;
-	world_init(&w, "projopt");
-	char *out = path_join(w.project, "pwd.txt");
+	world_init(&w, "projopt", "");
+	char *out = path_join(w.proj, "pwd.txt");
 	char *script;
 	asprintf(&script, "pwd > '%s'", out);
-	struct run_result r = run_cordon(w.env, w.home, "run", "--project", w.project, "--", "/bin/sh", "-c", script, NULL);
+	struct run_result r = run_cordon(w.env, w.home, "run", "--project", w.proj, "--", "/bin/sh", "-c", script, NULL);
 	cr_expect_eq(r.status, 0, "%s", r.err);
 	char *pwd = read_file(out);
 	cr_assert_not_null(pwd);
-	cr_expect(strncmp(pwd, w.project, strlen(w.project)) == 0, "%s", pwd);
+	cr_expect(strncmp(pwd, w.proj, strlen(w.proj)) == 0, "%s", pwd);
 	run_free(&r);
 	r = run_cordon(w.env, w.home, "run", "--project", "/nonexistent-proj", "--", "/bin/true", NULL);
 	cr_expect_eq(r.status, 125);
@@ -304,25 +258,25 @@ Test(cli, project_option_moves_the_shell)
 Test(cli, usage_and_help)
 {
 	struct world w;
-	world_init(&w, "help");
-	struct run_result r = run_cordon(w.env, w.project, "--help", NULL);
+	world_init(&w, "help", "");
+	struct run_result r = run_cordon(w.env, w.proj, "--help", NULL);
 	cr_expect_eq(r.status, 0);
 	cr_expect(strstr(r.out, "Usage: cordon COMMAND") != NULL, "%s", r.out);
 	run_free(&r);
 	const char *cmds[] = {"run", "explain", "check"};
 	for (int i = 0; i < 3; i++) {
-		r = run_cordon(w.env, w.project, cmds[i], "--help", NULL);
+		r = run_cordon(w.env, w.proj, cmds[i], "--help", NULL);
 		cr_expect_eq(r.status, 0);
 		char want[64];
 		snprintf(want, sizeof(want), "Usage: cordon %s", cmds[i]);
 		cr_expect(strstr(r.out, want) != NULL, "%s", r.out);
 		run_free(&r);
 	}
-	r = run_cordon(w.env, w.project, NULL);
+	r = run_cordon(w.env, w.proj, NULL);
 	cr_expect_eq(r.status, 125);
 	cr_expect(strstr(r.err, "Usage:") != NULL);
 	run_free(&r);
-	r = run_cordon(w.env, w.project, "run", "--bogus", NULL);
+	r = run_cordon(w.env, w.proj, "run", "--bogus", NULL);
 	cr_expect_eq(r.status, 125);
 	cr_expect(strstr(r.err, "cordon: unknown option '--bogus'") != NULL, "%s", r.err);
 	run_free(&r);
@@ -332,11 +286,11 @@ Test(cli, usage_and_help)
 Test(cli, explain_lists_rules_and_paths)
 {
 	struct world w;
-	world_init(&w, "explain");
+	world_init(&w, "explain", "");
 	char *cfg = write_file(w.dir, "c.json", "{\"additional_read_only_paths\": [\"~/docs\", \"~/gone\"]}");
 	char *docs = path_join(w.home, "docs");
 	mkdir(docs, 0755);
-	struct run_result r = run_cordon(w.env, w.project, "explain", "--config", cfg, "/usr/bin/ls",
+	struct run_result r = run_cordon(w.env, w.proj, "explain", "--config", cfg, "/usr/bin/ls",
 					 "/root/.ssh/id_rsa", docs, NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_expect(strstr(r.out, cfg) != NULL, "names the config: %s", r.out);

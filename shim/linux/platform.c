@@ -8,6 +8,7 @@
 #include <sched.h>
 #include <sys/mount.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -16,6 +17,7 @@
 
 #include "cordon/sandbox.h"
 #include "landlock-compat.h"
+#include "linux.h"
 #include "util.h"
 
 #define FS_ABI1                                                                                    \
@@ -96,6 +98,8 @@ int cordon_sandbox_missing(const struct cordon_policy *policy, const struct cord
 	if (sup->landlock_abi < 6)
 		append(buf, size, &n,
 		       "Landlock signal and abstract-socket scoping (ABI 6, Linux 6.12)");
+	if (!sup->seccomp)
+		append(buf, size, &n, "seccomp (CONFIG_SECCOMP_FILTER)");
 	return n;
 }
 
@@ -256,10 +260,39 @@ static int landlock_apply(const struct cordon_policy *p, int abi, struct cordon_
 	return 0;
 }
 
+/* Landlock and seccomp apply to the calling thread; a thread started before
+ * (by another library's constructor) would stay unsandboxed. */
+static int single_threaded(struct cordon_error *err)
+{
+	_cleanup_close_ int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+	char buf[1024];
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return cordon_err(err, errno ? errno : EIO, "/proc/self/stat: cannot read: %s",
+				  strerror(errno ? errno : EIO));
+	buf[n] = '\0';
+	/* Field 20 (num_threads), counted after the ")" that ends the name. */
+	const char *p = strrchr(buf, ')');
+	int field = 2;
+	for (; p && *p && field < 20; p++)
+		if (*p == ' ')
+			field++;
+	long threads = p ? strtol(p, NULL, 10) : 0;
+	if (threads != 1)
+		return cordon_err(err, EBUSY,
+				  "this process already runs %ld threads; the sandbox can only be "
+				  "applied to a single-threaded process",
+				  threads);
+	return 0;
+}
+
 int cordon_sandbox_apply(const struct cordon_policy *p, struct cordon_error *err)
 {
 	if (!p->sandbox)
 		return 0;
+	int tr = single_threaded(err);
+	if (tr < 0)
+		return tr;
 	struct cordon_support sup;
 	cordon_sandbox_probe(&sup);
 	char missing[512];
@@ -273,6 +306,13 @@ int cordon_sandbox_apply(const struct cordon_policy *p, struct cordon_error *err
 				  sup.landlock_abi < 1 ? strerror(sup.landlock_errno) : "");
 	if (sup.landlock_abi >= 1) {
 		int r = landlock_apply(p, sup.landlock_abi, err);
+		if (r < 0)
+			return r;
+	} else if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
+		return cordon_err(err, errno, "prctl(PR_SET_NO_NEW_PRIVS): %s", strerror(errno));
+	}
+	if (sup.seccomp) {
+		int r = cordon_seccomp_apply(p, err);
 		if (r < 0)
 			return r;
 	}

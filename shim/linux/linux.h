@@ -1,0 +1,14 @@
+/* Internal interface between the Linux enforcement files. */
+#ifndef CORDON_LINUX_H
+#define CORDON_LINUX_H
+
+#include "cordon/error.h"
+#include "cordon/policy.h"
+
+/* Install the seccomp filter for POLICY in the calling process (after
+ * PR_SET_NO_NEW_PRIVS): always the terminal-injection ioctls and the
+ * dangerous-syscall blocklist; with the network off, every socket family but
+ * unix and netlink, and io_uring. */
+int cordon_seccomp_apply(const struct cordon_policy *policy, struct cordon_error *err);
+
+#endif
