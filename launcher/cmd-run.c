@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 #include "cordon/env.h"
@@ -19,16 +18,6 @@
 #include "util.h"
 
 extern char **environ;
-
-static int new_session_id(char out[17])
-{
-	unsigned char b[8];
-	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b))
-		return -errno;
-	for (int i = 0; i < 8; i++)
-		snprintf(out + 2 * i, 3, "%02x", b[i]);
-	return 0;
-}
 
 /* The user's login shell: $SHELL if absolute, else the passwd entry. */
 static const char *login_shell(void)
@@ -139,10 +128,10 @@ int cmd_run(const struct cordon_args *a)
 	struct cordon_strv env = {0};
 	_cleanup_free_ char *path = NULL;
 	_cleanup_free_ char *shim = NULL;
-	char session[17];
+	char session[CORDON_SESSION_ID_LEN + 1];
 	int r;
 
-	if ((r = new_session_id(session)) < 0) {
+	if ((r = cordon_session_id(session)) < 0) {
 		cordon_err(&err, r, "getrandom: %s", strerror(-r));
 		goto fail;
 	}

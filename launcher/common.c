@@ -36,11 +36,7 @@ int launcher_policy(const struct cordon_args *a, const char *session, struct cor
 		.home = launcher_home(),
 		.uid = getuid(),
 		.kind = a->kind ? a->kind : CORDON_KIND_TERMINAL,
-#ifdef __APPLE__
-		.os = CORDON_OS_MACOS,
-#else
-		.os = CORDON_OS_LINUX,
-#endif
+		.os = CORDON_OS_NATIVE,
 		.session = session,
 		.no_network = a->no_network,
 	};

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 
 #include "util.h"
 
@@ -61,6 +62,16 @@ int cordon_default_paths(enum cordon_os os, enum cordon_class c, uid_t uid,
 		if (r < 0)
 			return r;
 	}
+	return 0;
+}
+
+int cordon_session_id(char out[CORDON_SESSION_ID_LEN + 1])
+{
+	unsigned char b[CORDON_SESSION_ID_LEN / 2];
+	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b))
+		return errno ? -errno : -EIO;
+	for (size_t i = 0; i < sizeof(b); i++)
+		snprintf(out + 2 * i, 3, "%02x", b[i]);
 	return 0;
 }
 

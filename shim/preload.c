@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 #include "cordon/config.h"
@@ -132,25 +131,18 @@ static int standalone_mode(struct cordon_policy *p, struct cordon_error *err)
 	int r = cordon_config_load(NULL, env_get, &cfg, err);
 	if (r < 0)
 		return r;
-	unsigned char b[8];
-	char session[17];
-	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b)) {
+	char session[CORDON_SESSION_ID_LEN + 1];
+	if ((r = cordon_session_id(session)) < 0) {
 		cordon_config_free(&cfg);
-		return cordon_err(err, errno, "getrandom: %s", strerror(errno));
+		return cordon_err(err, r, "getrandom: %s", strerror(-r));
 	}
-	for (int i = 0; i < 8; i++)
-		snprintf(session + 2 * i, 3, "%02x", b[i]);
 	const char *home = env_get("HOME");
 	struct cordon_context ctx = {
 		.project = ".",
 		.home = home && home[0] == '/' ? home : NULL,
 		.uid = getuid(),
 		.kind = CORDON_KIND_TERMINAL,
-#ifdef __APPLE__
-		.os = CORDON_OS_MACOS,
-#else
-		.os = CORDON_OS_LINUX,
-#endif
+		.os = CORDON_OS_NATIVE,
 		.session = session,
 	};
 	r = cordon_policy_resolve(&cfg, &ctx, p, err);

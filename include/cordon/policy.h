@@ -26,6 +26,16 @@ enum cordon_os {
 	CORDON_OS_LINUX,
 	CORDON_OS_MACOS,
 };
+#ifdef __APPLE__
+#define CORDON_OS_NATIVE CORDON_OS_MACOS
+#else
+#define CORDON_OS_NATIVE CORDON_OS_LINUX
+#endif
+
+#define CORDON_SESSION_ID_LEN 16
+/* A fresh random session id: CORDON_SESSION_ID_LEN hex digits and a NUL.
+ * Returns 0 or -errno. */
+int cordon_session_id(char out[CORDON_SESSION_ID_LEN + 1]);
 
 struct cordon_rule {
 	char *path;      /* absolute, canonical */
