@@ -14,6 +14,9 @@ static const char usage_main[] =
 	"  run       run a command (default: your login shell) in a sandboxed session\n"
 	"  explain   show the resolved policy, and what access given paths get\n"
 	"  check     show what this machine can enforce\n"
+	"  list      list live sessions\n"
+	"  ps ID     list the processes of a session\n"
+	"  kill ID   end a session: every process in it is killed\n"
 	"  help      show help for a command\n"
 	"\n"
 	"Run 'cordon COMMAND --help' for a command's options.\n";
@@ -35,7 +38,9 @@ static const char usage_run[] =
 	"      --allow-exec PATH   also allow reading and executing PATH (repeatable)\n"
 	"      --no-network        no network, whatever the config says\n"
 	"      --allow-env NAME    also pass the environment variable NAME (repeatable)\n"
-	"  -v, --verbose           say what cordon does on stderr\n"
+	"      --tracking MODE     auto (default: a cgroup, else a subreaper),\n"
+	"                          cgroup or subreaper\n"
+	"  -v, --verbose           say what cordon does on stderr (sandbox, tracking)\n"
 	"  -h, --help              show this help\n"
 	"\n"
 	"Exit status: the command's own; 125 if cordon failed (nothing was run),\n"
@@ -59,9 +64,32 @@ static const char usage_check[] =
 	"Show what this machine can enforce (Landlock ABI and rights, seccomp).\n"
 	"Exit 0 when the default policy can be fully enforced here, 1 otherwise.\n";
 
+static const char usage_list[] =
+	"Usage: cordon list\n"
+	"\n"
+	"List your live sessions: id, the command's pid, the number of processes,\n"
+	"age, tracking (cgroup or subreaper) and project.\n";
+
+static const char usage_ps[] =
+	"Usage: cordon ps ID\n"
+	"\n"
+	"List every process of session ID: pid and command line.\n";
+
+static const char usage_kill[] =
+	"Usage: cordon kill ID\n"
+	"\n"
+	"End session ID: every process in it is killed, including those that\n"
+	"called setsid or double-forked.\n";
+
 const char *cordon_usage(enum cordon_cmd cmd)
 {
 	switch (cmd) {
+	case CORDON_CMD_LIST:
+		return usage_list;
+	case CORDON_CMD_PS:
+		return usage_ps;
+	case CORDON_CMD_KILL:
+		return usage_kill;
 	case CORDON_CMD_RUN:
 		return usage_run;
 	case CORDON_CMD_EXPLAIN:
@@ -83,6 +111,9 @@ static const struct {
 	{"run", CORDON_CMD_RUN},
 	{"explain", CORDON_CMD_EXPLAIN},
 	{"check", CORDON_CMD_CHECK},
+	{"list", CORDON_CMD_LIST},
+	{"ps", CORDON_CMD_PS},
+	{"kill", CORDON_CMD_KILL},
 	{"help", CORDON_CMD_HELP},
 	{"--help", CORDON_CMD_HELP},
 	{"-h", CORDON_CMD_HELP},
@@ -97,6 +128,7 @@ enum {
 	OPT_ALLOW_EXEC,
 	OPT_NO_NETWORK,
 	OPT_ALLOW_ENV,
+	OPT_TRACKING,
 };
 
 static const struct option run_options[] = {
@@ -108,6 +140,7 @@ static const struct option run_options[] = {
 	{"allow-exec", required_argument, NULL, OPT_ALLOW_EXEC},
 	{"no-network", no_argument, NULL, OPT_NO_NETWORK},
 	{"allow-env", required_argument, NULL, OPT_ALLOW_ENV},
+	{"tracking", required_argument, NULL, OPT_TRACKING},
 	{"verbose", no_argument, NULL, 'v'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
@@ -127,7 +160,9 @@ static int parse_options(int argc, char **argv, struct cordon_args *a, struct co
 {
 	/* '+': stop at the first non-option, so `cordon run ls -l` passes -l to ls.
 	 * ':': report missing arguments ourselves. */
-	const char *shortopts = a->cmd == CORDON_CMD_CHECK ? "+:vh" : "+:c:p:vh";
+	bool bare = a->cmd == CORDON_CMD_CHECK || a->cmd == CORDON_CMD_LIST ||
+		    a->cmd == CORDON_CMD_PS || a->cmd == CORDON_CMD_KILL;
+	const char *shortopts = bare ? "+:vh" : "+:c:p:vh";
 	optind = 0; /* full re-initialisation (GNU), so parsing can run again */
 	opterr = 0;
 	for (;;) {
@@ -141,9 +176,9 @@ static int parse_options(int argc, char **argv, struct cordon_args *a, struct co
 			snprintf(optbuf, sizeof(optbuf), "-%c", optopt ? optopt : c);
 			opt = optbuf;
 		}
-		/* `check` takes none of the policy options. */
-		if (a->cmd == CORDON_CMD_CHECK && c != 'v' && c != 'h' && c != '?' && c != ':')
-			return cordon_err(err, EINVAL, "check: unknown option --%s", opt);
+		/* check/list/ps/kill take none of the policy options. */
+		if (bare && c != 'v' && c != 'h' && c != '?' && c != ':')
+			return cordon_err(err, EINVAL, "%s: unknown option --%s", argv[0], opt);
 		int r = 0;
 		switch (c) {
 		case 'c':
@@ -181,6 +216,19 @@ static int parse_options(int argc, char **argv, struct cordon_args *a, struct co
 		case OPT_ALLOW_ENV:
 			r = push_nonempty(&a->extra_env, "--allow-env", optarg, err);
 			break;
+		case OPT_TRACKING:
+			if (strcmp(optarg, "auto") == 0)
+				a->tracking = CORDON_TRACKING_AUTO;
+			else if (strcmp(optarg, "cgroup") == 0)
+				a->tracking = CORDON_TRACKING_CGROUP;
+			else if (strcmp(optarg, "subreaper") == 0)
+				a->tracking = CORDON_TRACKING_SUBREAPER;
+			else
+				return cordon_err(err, EINVAL,
+						  "--tracking: expected \"auto\", \"cgroup\" or "
+						  "\"subreaper\", got \"%s\"",
+						  optarg);
+			break;
 		case 'v':
 			a->verbose = true;
 			break;
@@ -198,8 +246,10 @@ static int parse_options(int argc, char **argv, struct cordon_args *a, struct co
 	}
 	a->rest = argv + optind;
 	a->n_rest = argc - optind;
-	if (a->cmd == CORDON_CMD_CHECK && a->n_rest > 0)
-		return cordon_err(err, EINVAL, "check: unexpected argument '%s'", a->rest[0]);
+	if ((a->cmd == CORDON_CMD_CHECK || a->cmd == CORDON_CMD_LIST) && a->n_rest > 0 && !a->help)
+		return cordon_err(err, EINVAL, "%s: unexpected argument '%s'", argv[0], a->rest[0]);
+	if ((a->cmd == CORDON_CMD_PS || a->cmd == CORDON_CMD_KILL) && a->n_rest != 1 && !a->help)
+		return cordon_err(err, EINVAL, "%s: expected one session id", argv[0]);
 	return 0;
 }
 

@@ -6,6 +6,7 @@
 
 #include "cordon/config.h"
 #include "cordon/error.h"
+#include "cordon/session.h"
 #include "cordon/strv.h"
 
 enum cordon_cmd {
@@ -13,6 +14,9 @@ enum cordon_cmd {
 	CORDON_CMD_RUN,
 	CORDON_CMD_EXPLAIN,
 	CORDON_CMD_CHECK,
+	CORDON_CMD_LIST,
+	CORDON_CMD_PS,
+	CORDON_CMD_KILL,
 	CORDON_CMD_HELP,
 	CORDON_CMD_VERSION,
 };
@@ -27,6 +31,7 @@ struct cordon_args {
 	struct cordon_strv extra_env;
 	bool no_network;
 	bool verbose;
+	enum cordon_tracking tracking; /* --tracking; AUTO by default */
 	char **rest; /* the command (run) or the PATHs (explain); points into argv */
 	int n_rest;
 };

@@ -13,6 +13,7 @@
 #include "cordon/env.h"
 #include "cordon/exec.h"
 #include "cordon/sandbox.h"
+#include "cordon/session.h"
 #include "cordon/wire.h"
 #include "launcher.h"
 #include "util.h"
@@ -157,41 +158,72 @@ int cmd_run(const struct cordon_args *a)
 	if (a->project && (r = enter_project(&p, &err)) < 0)
 		goto fail;
 
+	/* Decide who applies the sandbox: the shim in the command's first
+	 * process, or this process before exec. */
+	bool preload = false;
+	const char *why = "sandbox off (enabled is false, or apply_to does not cover this kind)";
 	if (p.sandbox) {
-		const char *why = NULL;
-		bool preload = cordon_exec_preloadable(path, &why);
+		preload = cordon_exec_preloadable(path, &why);
 		if (preload) {
-			r = find_shim(&shim, &err);
-			if (r < 0)
+			if ((r = find_shim(&shim, &err)) < 0)
 				goto fail;
 			if (strpbrk(shim, " :")) {
 				preload = false; /* ld.so would split the path */
 				why = "the shim's path contains a space or colon";
 			}
 		}
-		if (preload) {
-			if ((r = prepare_preload(&p, shim, &env, &err)) < 0)
-				goto fail;
-			if (a->verbose)
-				fprintf(stderr, "cordon: session %s: %s, sandbox applied by %s\n",
-					session, path, shim);
-		} else {
-			/* The shim cannot enter this target: apply the sandbox here, before
-			 * exec; it is inherited across exec all the same. */
+	}
+
+	/* Every run is a session, sandboxed or not. The watcher is started
+	 * before anything is restricted: it must stay outside the sandbox. */
+	struct cordon_session sess = {0};
+	snprintf(sess.id, sizeof(sess.id), "%s", session);
+	/* How long the shim may take to confirm (slow machines, tests). */
+	const char *t = getenv("CORDON_ACK_TIMEOUT_MS");
+	if (t && *t) {
+		char *end;
+		long v = strtol(t, &end, 10);
+		if (*end || v < 1 || v > 600000) {
+			cordon_err(&err, EINVAL, "CORDON_ACK_TIMEOUT_MS: expected 1..600000, got \"%s\"", t);
+			goto fail;
+		}
+		sess.ack_timeout_ms = (int)v;
+	}
+	if ((r = cordon_session_start(&sess, a->tracking, p.project, true, &err)) < 0)
+		goto fail;
+	if (a->verbose)
+		fprintf(stderr, "cordon: session %s: tracked by %s%s\n", session,
+			sess.mode == CORDON_TRACKING_CGROUP ? "cgroup " : "subreaper supervisor",
+			sess.cgroup ? sess.cgroup : "");
+
+	if (preload) {
+		if ((r = prepare_preload(&p, shim, &env, &err)) < 0)
+			goto fail;
+		/* The shim confirms on this fd once the sandbox is applied. */
+		char *kv;
+		if (fcntl(sess.ack_fd, F_SETFD, 0) < 0 ||
+		    asprintf(&kv, CORDON_ENV_ACK_FD "=%d", sess.ack_fd) < 0 ||
+		    cordon_strv_push_take(&env, kv) < 0) {
+			cordon_err(&err, errno ? errno : ENOMEM, "passing the ack fd: %s", strerror(errno));
+			goto fail;
+		}
+		if (a->verbose)
+			fprintf(stderr, "cordon: session %s: %s, sandbox applied by %s\n", session, path,
+				shim);
+	} else {
+		if (p.sandbox) {
+			/* The shim cannot enter this target: apply the sandbox here; it
+			 * is inherited across exec all the same. */
 			r = cordon_sandbox_apply(&p, &err);
 			if (r < 0)
 				goto fail;
 			if (r > 0)
 				fprintf(stderr, "cordon: warning: %s\n", err.msg);
-			if (a->verbose)
-				fprintf(stderr,
-					"cordon: session %s: %s: %s, sandbox applied by the "
-					"launcher\n",
-					session, path, why);
 		}
-	} else if (a->verbose) {
-		fprintf(stderr, "cordon: session %s: sandbox off (%s), running %s\n", session,
-			"enabled is false or apply_to does not cover this kind", path);
+		cordon_session_ack(&sess);
+		if (a->verbose)
+			fprintf(stderr, "cordon: session %s: %s: %s%s\n", session, path, why,
+				p.sandbox ? ", sandbox applied by the launcher" : "");
 	}
 
 	execve(path, argv, env.v);

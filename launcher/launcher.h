@@ -19,6 +19,9 @@ const char *launcher_home(void);
 int cmd_run(const struct cordon_args *a);
 int cmd_explain(const struct cordon_args *a);
 int cmd_check(const struct cordon_args *a);
+int cmd_list(const struct cordon_args *a);
+int cmd_ps(const struct cordon_args *a);
+int cmd_kill(const struct cordon_args *a);
 
 /* Print "cordon: MSG" on stderr. */
 void launcher_error(const struct cordon_error *err);

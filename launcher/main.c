@@ -28,6 +28,15 @@ int main(int argc, char **argv)
 		case CORDON_CMD_CHECK:
 			rc = cmd_check(&a);
 			break;
+		case CORDON_CMD_LIST:
+			rc = cmd_list(&a);
+			break;
+		case CORDON_CMD_PS:
+			rc = cmd_ps(&a);
+			break;
+		case CORDON_CMD_KILL:
+			rc = cmd_kill(&a);
+			break;
 		case CORDON_CMD_VERSION:
 			printf("cordon %s\n", CORDON_VERSION);
 			rc = 0;

@@ -10,8 +10,10 @@
  *      filters the environment (standalone mode: LD_PRELOAD in a terminal
  *      profile);
  *   2. applies the sandbox to this process (inherited by every descendant);
- *   3. removes CORDON_CONFIG_FD and itself from LD_PRELOAD, so descendants
- *      inherit the sandbox without loading the shim again.
+ *   3. confirms on CORDON_ACK_FD (the session watcher kills a session whose
+ *      shell never confirms), then removes CORDON_CONFIG_FD, CORDON_ACK_FD
+ *      and itself from LD_PRELOAD, so descendants inherit the sandbox
+ *      without loading the shim again.
  * Any failure ends the process with status 125 before main: the program never
  * runs unsandboxed (unless the policy says on_unsupported: "warn"). */
 #include <errno.h>
@@ -23,6 +25,7 @@
 #include "cordon/config.h"
 #include "cordon/env.h"
 #include "cordon/sandbox.h"
+#include "cordon/session.h"
 #include "cordon/wire.h"
 
 extern char **environ;
@@ -64,10 +67,12 @@ static int scrub_env(void)
 {
 	static const char preload[] = "LD_PRELOAD=";
 	static const char fdvar[] = CORDON_ENV_CONFIG_FD "=";
+	static const char ackvar[] = CORDON_ENV_ACK_FD "=";
 	char **env = environ;
 	size_t w = 0;
 	for (size_t r = 0; env && env[r]; r++) {
-		if (strncmp(env[r], fdvar, sizeof(fdvar) - 1) == 0)
+		if (strncmp(env[r], fdvar, sizeof(fdvar) - 1) == 0 ||
+		    strncmp(env[r], ackvar, sizeof(ackvar) - 1) == 0)
 			continue;
 		if (strncmp(env[r], preload, sizeof(preload) - 1) == 0) {
 			char *rest = cordon_env_strip_preload(env[r] + sizeof(preload) - 1,
@@ -167,6 +172,13 @@ __attribute__((constructor)) static void cordon_preload_init(void)
 		die(&err);
 	if (r > 0)
 		warn(&err);
+	/* Tell the session watcher the sandbox is in place. */
+	int ack = cordon_wire_parse_fd(env_get(CORDON_ENV_ACK_FD));
+	if (ack >= 0) {
+		char c = CORDON_ACK_BYTE;
+		(void)!write(ack, &c, 1);
+		close(ack);
+	}
 	if (scrub_env() < 0) {
 		cordon_err(&err, ENOMEM, "cleaning the environment: out of memory");
 		die(&err);

@@ -1,0 +1,99 @@
+/* cordon — sessions: every process a `cordon run` starts, tracked so that all
+ * of them end with it.
+ *
+ * Linux: a cgroup v2 leaf named cordon-<id> below the caller's own cgroup,
+ * killed with cgroup.kill (freeze + SIGKILL where that is missing). Where no
+ * cgroup can be created, a subreaper supervisor (see cmd-run). */
+#ifndef CORDON_SESSION_H
+#define CORDON_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "cordon/error.h"
+
+#define CORDON_ENV_ACK_FD "CORDON_ACK_FD"
+#define CORDON_ACK_BYTE 'A'
+
+/* Find the cgroup2 mount (from /proc/self/mountinfo) and the caller's cgroup
+ * (the "0::" line of /proc/self/cgroup). Both malloc'd. */
+int cordon_cgroup_locate(char **mount, char **own, struct cordon_error *err);
+
+/* Create the leaf for session ID below the caller's cgroup. *PATH is the
+ * absolute directory (malloc'd). */
+int cordon_cgroup_create(const char *id, char **path, struct cordon_error *err);
+
+/* Move PID (0: the caller) into the cgroup at PATH. */
+int cordon_cgroup_enter(const char *path, pid_t pid, struct cordon_error *err);
+
+/* The pids in the cgroup at PATH (malloc'd array). */
+int cordon_cgroup_pids(const char *path, pid_t **pids, size_t *n, struct cordon_error *err);
+
+/* Kill every process in the cgroup at PATH, wait until it is empty, and
+ * remove it. cgroup.kill where the kernel has it (5.14+), else freeze, SIGKILL
+ * each pid and thaw, until empty. */
+int cordon_cgroup_destroy(const char *path, struct cordon_error *err);
+
+/* Kill without waiting or removing (for `cordon kill`: the watcher cleans up). */
+int cordon_cgroup_kill(const char *path, struct cordon_error *err);
+
+/* The registry of live sessions: one small file per session in a directory
+ * the sandbox cannot write (root: /run/cordon; others:
+ * $XDG_STATE_HOME/cordon/sessions or ~/.local/state/cordon/sessions). */
+struct cordon_session_info {
+	char id[40];
+	pid_t shell;
+	pid_t watcher;
+	long long started; /* unix seconds */
+	char cgroup[4096]; /* empty: subreaper tracking */
+	char project[4096];
+};
+
+int cordon_registry_dir(char **dir, struct cordon_error *err);
+int cordon_registry_write(const struct cordon_session_info *s, struct cordon_error *err);
+int cordon_registry_read(const char *id, struct cordon_session_info *s, struct cordon_error *err);
+int cordon_registry_remove(const char *id);
+/* Ids of every registered session (malloc'd strings in a NULL-terminated array). */
+int cordon_registry_list(char ***ids, size_t *n, struct cordon_error *err);
+
+/* ---- the session's lifetime ---------------------------------------------- */
+
+enum cordon_tracking {
+	CORDON_TRACKING_AUTO = 0, /* cgroup, else subreaper */
+	CORDON_TRACKING_CGROUP,
+	CORDON_TRACKING_SUBREAPER,
+};
+
+struct cordon_session {
+	char id[40];
+	enum cordon_tracking mode; /* what is in use: CGROUP or SUBREAPER */
+	char *cgroup;              /* CGROUP mode */
+	int ack_fd;                /* write end for the shim's confirmation, or -1 */
+	int ack_timeout_ms;
+};
+
+/* Start tracking the calling process (which is about to exec the command)
+ * as session ID for PROJECT.
+ *
+ * CGROUP: create the leaf, start a detached watcher outside it (double fork,
+ * so the command never sees it as a child), wait until the watcher is ready,
+ * then move the caller into the leaf. The caller keeps its pid.
+ *
+ * SUBREAPER (no cgroup can be created, or asked for): the caller becomes a
+ * supervisor with PR_SET_CHILD_SUBREAPER and returns in a forked child, which
+ * goes on to exec; the supervisor never returns. The command's pid differs.
+ *
+ * Either way, the watcher/supervisor kills every process of the session when
+ * the command exits, when the terminal on stdin hangs up, or when no
+ * confirmation byte arrives on the ack pipe within ack_timeout_ms (if
+ * WANT_ACK). S->ack_fd is the pipe's write end: the shim writes
+ * CORDON_ACK_BYTE to it once the sandbox is applied (CORDON_ACK_FD), or the
+ * caller does before exec when it applied the sandbox itself. */
+int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, const char *project,
+			 bool want_ack, struct cordon_error *err);
+
+/* Confirm on S's ack pipe and close it (the caller applied the sandbox). */
+void cordon_session_ack(struct cordon_session *s);
+
+#endif

@@ -1,0 +1,159 @@
+/* cordon list / ps / kill: live sessions, from the registry the watchers
+ * keep (see cordon/session.h). */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cordon/session.h"
+#include "launcher.h"
+
+static bool alive(pid_t pid)
+{
+	return pid > 0 && (kill(pid, 0) == 0 || errno == EPERM);
+}
+
+/* Every process of session S: the cgroup's, or for a subreaper session the
+ * supervisor's descendants. */
+static int session_pids(const struct cordon_session_info *s, pid_t **pids, size_t *n,
+			struct cordon_error *err)
+{
+	if (s->cgroup[0])
+		return cordon_cgroup_pids(s->cgroup, pids, n, err);
+	size_t cap = 64, cnt = 0, next = 0;
+	pid_t *out = malloc(cap * sizeof(*out));
+	if (!out)
+		return cordon_err(err, ENOMEM, "out of memory");
+	out[cnt++] = s->watcher;
+	while (next < cnt) {
+		char path[64];
+		pid_t parent = out[next++];
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/children", parent, parent);
+		FILE *f = fopen(path, "re");
+		int pid;
+		while (f && fscanf(f, "%d", &pid) == 1) {
+			if (cnt == cap) {
+				pid_t *nv = realloc(out, (cap *= 2) * sizeof(*out));
+				if (!nv) {
+					fclose(f);
+					free(out);
+					return cordon_err(err, ENOMEM, "out of memory");
+				}
+				out = nv;
+			}
+			out[cnt++] = pid;
+		}
+		if (f)
+			fclose(f);
+	}
+	memmove(out, out + 1, (cnt - 1) * sizeof(*out)); /* not the supervisor itself */
+	*pids = out;
+	*n = cnt - 1;
+	return 0;
+}
+
+/* Load session ID, dropping a record whose watcher is gone. */
+static int load(const char *id, struct cordon_session_info *s, struct cordon_error *err)
+{
+	int r = cordon_registry_read(id, s, err);
+	if (r < 0)
+		return r;
+	if (!alive(s->watcher)) {
+		cordon_registry_remove(id);
+		return cordon_err(err, ESRCH, "%s: no such session (it has ended)", id);
+	}
+	return 0;
+}
+
+static void age(long long started, char *buf, size_t size)
+{
+	long long s = (long long)time(NULL) - started;
+	if (s < 0)
+		s = 0;
+	if (s < 3600)
+		snprintf(buf, size, "%lldm%02llds", s / 60, s % 60);
+	else
+		snprintf(buf, size, "%lldh%02lldm", s / 3600, (s % 3600) / 60);
+}
+
+int cmd_list(const struct cordon_args *a)
+{
+	(void)a;
+	struct cordon_error err = {0};
+	char **ids;
+	size_t n;
+	if (cordon_registry_list(&ids, &n, &err) < 0) {
+		launcher_error(&err);
+		return CORDON_EXIT_FAILURE;
+	}
+	printf("%-16s %8s %6s %8s %-9s %s\n", "SESSION", "PID", "PROCS", "AGE", "TRACKING", "PROJECT");
+	for (size_t i = 0; i < n; i++) {
+		struct cordon_session_info s;
+		struct cordon_error e = {0};
+		if (load(ids[i], &s, &e) == 0) {
+			pid_t *pids = NULL;
+			size_t np = 0;
+			char buf[32];
+			session_pids(&s, &pids, &np, &e);
+			age(s.started, buf, sizeof(buf));
+			printf("%-16s %8d %6zu %8s %-9s %s\n", s.id, (int)s.shell, np, buf,
+			       s.cgroup[0] ? "cgroup" : "subreaper", s.project);
+			free(pids);
+		}
+		free(ids[i]);
+	}
+	free(ids);
+	return 0;
+}
+
+int cmd_ps(const struct cordon_args *a)
+{
+	struct cordon_error err = {0};
+	struct cordon_session_info s;
+	pid_t *pids = NULL;
+	size_t n = 0;
+	if (load(a->rest[0], &s, &err) < 0 || session_pids(&s, &pids, &n, &err) < 0) {
+		launcher_error(&err);
+		return CORDON_EXIT_FAILURE;
+	}
+	printf("%8s %s\n", "PID", "COMMAND");
+	for (size_t i = 0; i < n; i++) {
+		char path[64], cmd[4096] = "";
+		snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pids[i]);
+		FILE *f = fopen(path, "re");
+		size_t len = f ? fread(cmd, 1, sizeof(cmd) - 1, f) : 0;
+		if (f)
+			fclose(f);
+		for (size_t j = 0; j + 1 < len; j++)
+			if (cmd[j] == '\0')
+				cmd[j] = ' ';
+		cmd[len] = '\0';
+		printf("%8d %s\n", (int)pids[i], cmd);
+	}
+	free(pids);
+	return 0;
+}
+
+int cmd_kill(const struct cordon_args *a)
+{
+	struct cordon_error err = {0};
+	struct cordon_session_info s;
+	if (load(a->rest[0], &s, &err) < 0) {
+		launcher_error(&err);
+		return CORDON_EXIT_FAILURE;
+	}
+	/* cgroup: kill the whole tree at once; the watcher then sees the command
+	 * gone and removes the cgroup. subreaper: the supervisor does it all. */
+	int r = s.cgroup[0] ? cordon_cgroup_kill(s.cgroup, &err)
+			    : (kill(s.watcher, SIGTERM) < 0
+				       ? cordon_err(&err, errno, "%s: %s", s.id, strerror(errno))
+				       : 0);
+	if (r < 0) {
+		launcher_error(&err);
+		return CORDON_EXIT_FAILURE;
+	}
+	return 0;
+}

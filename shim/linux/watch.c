@@ -1,0 +1,311 @@
+/* The watcher (cgroup tracking) and the supervisor (subreaper fallback):
+ * the processes outside the sandbox that end a session. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cordon/session.h"
+#include "util.h"
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+
+static long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+__attribute__((format(printf, 1, 2))) static void say(const char *fmt, ...)
+{
+	char line[1200];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		(void)!write(STDERR_FILENO, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+}
+
+enum end_reason { END_EXIT, END_HANGUP, END_NO_ACK };
+
+/* Wait; EINTR (a signal the supervisor handles) only restarts the wait. */
+
+/* Wait until the session must end: PIDFD readable (the command exited),
+ * TTY hung up, or the ack did not come. */
+static enum end_reason wait_for_end(int pidfd, int ack_fd, int tty, int ack_timeout_ms,
+				    const char *id)
+{
+	long deadline = now_ms() + ack_timeout_ms;
+	for (;;) {
+		struct pollfd p[3] = {{.fd = pidfd, .events = POLLIN},
+				      {.fd = ack_fd, .events = POLLIN},
+				      {.fd = tty, .events = 0}};
+		int timeout = -1;
+		if (ack_fd >= 0) {
+			long left = deadline - now_ms();
+			timeout = left > 0 ? (int)left : 0;
+		}
+		int n = poll(p, 3, timeout);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (p[0].revents)
+			return END_EXIT;
+		if (p[2].revents & (POLLHUP | POLLERR | POLLNVAL))
+			return END_HANGUP;
+		if (ack_fd >= 0 && p[1].revents) {
+			char c = 0;
+			ssize_t r = read(ack_fd, &c, 1);
+			if (r == 1 && c == CORDON_ACK_BYTE) {
+				close(ack_fd);
+				ack_fd = -1;
+				continue;
+			}
+			/* Closed without confirming: the shim never ran. The command may
+			 * have exited already; only its exit is not a failure to report. */
+			struct pollfd q = {.fd = pidfd, .events = POLLIN};
+			if (poll(&q, 1, 0) > 0)
+				return END_EXIT;
+			say("cordon: session %s: the sandbox was not confirmed (the shim did not load); "
+			    "session killed\n", id);
+			return END_NO_ACK;
+		}
+		if (ack_fd >= 0 && n == 0) {
+			say("cordon: session %s: the sandbox was not confirmed within %d ms; session "
+			    "killed\n", id, ack_timeout_ms);
+			return END_NO_ACK;
+		}
+	}
+}
+
+/* Keep only the fds the watcher needs (and stderr for its one message). */
+static void close_others(const int *keep, size_t n)
+{
+	int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (devnull >= 0) {
+		dup2(devnull, STDIN_FILENO);
+		dup2(devnull, STDOUT_FILENO);
+	}
+	for (int fd = 3; fd < 1024; fd++) {
+		bool k = fd == devnull;
+		for (size_t i = 0; i < n && !k; i++)
+			k = keep[i] == fd;
+		if (!k)
+			close(fd);
+	}
+	if (devnull > STDERR_FILENO)
+		close(devnull);
+}
+
+static int open_tty_watch(void)
+{
+	/* A hangup of the terminal ends the session even if the command
+	 * ignores SIGHUP. Only a real terminal on stdin is watched. */
+	return isatty(STDIN_FILENO) ? fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3) : -1;
+}
+
+static void ignore_job_signals(void)
+{
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	signal(SIGTSTP, SIG_IGN);
+	signal(SIGTTIN, SIG_IGN);
+	signal(SIGTTOU, SIG_IGN);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static int start_cgroup(struct cordon_session *s, const char *project, bool want_ack,
+			struct cordon_error *err)
+{
+	int r = cordon_cgroup_create(s->id, &s->cgroup, err);
+	if (r < 0)
+		return r;
+	pid_t shell = getpid(); /* the command keeps this pid across exec */
+	_cleanup_close_ int pidfd = (int)syscall(SYS_pidfd_open, shell, 0);
+	if (pidfd < 0) {
+		r = cordon_err(err, errno, "pidfd_open: %s", strerror(errno));
+		goto undo;
+	}
+	int ack[2] = {-1, -1}, ready[2];
+	if ((want_ack && pipe2(ack, O_CLOEXEC) < 0) || pipe2(ready, O_CLOEXEC) < 0) {
+		r = cordon_err(err, errno, "pipe: %s", strerror(errno));
+		goto undo;
+	}
+	int tty = open_tty_watch();
+	pid_t mid = fork();
+	if (mid < 0) {
+		r = cordon_err(err, errno, "fork: %s", strerror(errno));
+		goto undo;
+	}
+	if (mid == 0) {
+		/* Detach twice: the command must never see the watcher as a child. */
+		setsid();
+		if (fork() != 0)
+			_exit(0);
+		ignore_job_signals();
+		close(ready[0]);
+		if (ack[1] >= 0)
+			close(ack[1]);
+		int keep[] = {pidfd, ack[0], tty, ready[1]};
+		close_others(keep, ARRAY_SIZE(keep));
+		struct cordon_session_info info = {.shell = shell, .watcher = getpid(),
+						   .started = (long long)time(NULL)};
+		snprintf(info.id, sizeof(info.id), "%s", s->id);
+		snprintf(info.cgroup, sizeof(info.cgroup), "%s", s->cgroup);
+		snprintf(info.project, sizeof(info.project), "%s", project);
+		struct cordon_error e = {0};
+		if (cordon_registry_write(&info, &e) < 0)
+			say("cordon: session %s: not listed: %s\n", s->id, e.msg);
+		(void)!write(ready[1], "R", 1);
+		close(ready[1]);
+		/* Whatever ended it, everything in the session dies. */
+		wait_for_end(pidfd, ack[0], tty, s->ack_timeout_ms, s->id);
+		if (cordon_cgroup_destroy(s->cgroup, &e) < 0)
+			say("cordon: session %s: cleanup failed: %s\n", s->id, e.msg);
+		cordon_registry_remove(s->id);
+		_exit(0);
+	}
+	close(ready[1]);
+	if (ack[0] >= 0)
+		close(ack[0]);
+	if (tty >= 0)
+		close(tty);
+	waitpid(mid, NULL, 0);
+	char c = 0;
+	ssize_t n;
+	do
+		n = read(ready[0], &c, 1);
+	while (n < 0 && errno == EINTR);
+	close(ready[0]);
+	if (n != 1) {
+		r = cordon_err(err, EIO, "the session watcher did not start");
+		goto undo;
+	}
+	/* Now enter the session: from here on the watcher owns the cleanup. */
+	r = cordon_cgroup_enter(s->cgroup, 0, err);
+	if (r < 0) {
+		if (ack[1] >= 0)
+			close(ack[1]);
+		return r; /* we exit 125; the watcher sees it and removes the cgroup */
+	}
+	s->ack_fd = ack[1];
+	s->mode = CORDON_TRACKING_CGROUP;
+	return 0;
+undo:
+	rmdir(s->cgroup);
+	return r;
+}
+
+/* Kill every descendant: with PR_SET_CHILD_SUBREAPER they all end up as our
+ * children; kill and reap until none is left. */
+static void kill_descendants(void)
+{
+	for (int round = 0; round < 10000; round++) {
+		char path[64];
+		snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)getpid());
+		FILE *f = fopen(path, "re");
+		int any = 0, pid;
+		while (f && fscanf(f, "%d", &pid) == 1) {
+			kill(pid, SIGKILL);
+			any = 1;
+		}
+		if (f)
+			fclose(f);
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			any = 1;
+		if (!any && waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD)
+			return;
+		if (!any)
+			usleep(1000);
+	}
+}
+
+static volatile pid_t supervised;
+static void on_term(int sig)
+{
+	(void)sig;
+	if (supervised > 0)
+		kill(supervised, SIGKILL);
+}
+
+static int start_subreaper(struct cordon_session *s, const char *project, bool want_ack,
+			   struct cordon_error *err)
+{
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
+		return cordon_err(err, errno, "PR_SET_CHILD_SUBREAPER: %s", strerror(errno));
+	int ack[2] = {-1, -1};
+	if (want_ack && pipe2(ack, O_CLOEXEC) < 0)
+		return cordon_err(err, errno, "pipe: %s", strerror(errno));
+	pid_t child = fork();
+	if (child < 0)
+		return cordon_err(err, errno, "fork: %s", strerror(errno));
+	if (child == 0) {
+		prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
+		if (ack[0] >= 0)
+			close(ack[0]);
+		s->ack_fd = ack[1];
+		s->mode = CORDON_TRACKING_SUBREAPER;
+		return 0; /* the child goes on to exec the command */
+	}
+	/* The supervisor. SIGTERM (cordon kill) ends the session: the handler
+	 * kills the command, which the pidfd then reports. */
+	if (ack[1] >= 0)
+		close(ack[1]);
+	ignore_job_signals();
+	supervised = child;
+	struct sigaction sa = {.sa_handler = on_term};
+	sigaction(SIGTERM, &sa, NULL);
+	int pidfd = (int)syscall(SYS_pidfd_open, child, 0);
+	int tty = open_tty_watch();
+	struct cordon_session_info info = {.shell = child, .watcher = getpid(),
+					   .started = (long long)time(NULL)};
+	snprintf(info.id, sizeof(info.id), "%s", s->id);
+	snprintf(info.project, sizeof(info.project), "%s", project);
+	cordon_registry_write(&info, NULL);
+	wait_for_end(pidfd, ack[0], tty, s->ack_timeout_ms, s->id);
+	int st = 0;
+	kill(child, SIGKILL);
+	waitpid(child, &st, 0);
+	kill_descendants();
+	cordon_registry_remove(s->id);
+	_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+}
+
+int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, const char *project,
+			 bool want_ack, struct cordon_error *err)
+{
+	s->ack_fd = -1;
+	if (s->ack_timeout_ms <= 0)
+		s->ack_timeout_ms = 5000;
+	if (want != CORDON_TRACKING_SUBREAPER) {
+		int r = start_cgroup(s, project, want_ack, err);
+		if (r >= 0 || want == CORDON_TRACKING_CGROUP)
+			return r;
+		free(s->cgroup);
+		s->cgroup = NULL;
+	}
+	return start_subreaper(s, project, want_ack, err);
+}
+
+void cordon_session_ack(struct cordon_session *s)
+{
+	if (s->ack_fd >= 0) {
+		char c = CORDON_ACK_BYTE;
+		(void)!write(s->ack_fd, &c, 1);
+		close(s->ack_fd);
+		s->ack_fd = -1;
+	}
+}
