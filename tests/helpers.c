@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <sys/types.h>
@@ -320,4 +321,89 @@ void world_setenv(struct world *w, const char *kv)
 		}
 	w->env[i] = strdup(kv);
 	w->env[i + 1] = NULL;
+}
+
+pid_t spawn_cmd(char *const argv[], char *const envp[], const char *cwd)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		abort();
+	if (pid == 0) {
+		int devnull = open("/dev/null", O_RDWR);
+		dup2(devnull, 0);
+		dup2(devnull, 1);
+		dup2(devnull, 2);
+		if (cwd && chdir(cwd) < 0)
+			_exit(121);
+		execve(argv[0], argv, envp);
+		_exit(122);
+	}
+	return pid;
+}
+
+pid_t pty_spawn(char *const argv[], char *const envp[], const char *cwd, int *master,
+		char **slave_name)
+{
+	int m = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (m < 0 || grantpt(m) < 0 || unlockpt(m) < 0)
+		abort();
+	char *name = strdup(ptsname(m));
+	pid_t pid = fork();
+	if (pid < 0)
+		abort();
+	if (pid == 0) {
+		setsid();
+		int slave = open(name, O_RDWR);
+		if (slave < 0 || ioctl(slave, TIOCSCTTY, 0) < 0)
+			_exit(120);
+		dup2(slave, 0);
+		dup2(slave, 1);
+		dup2(slave, 2);
+		if (cwd && chdir(cwd) < 0)
+			_exit(121);
+		execve(argv[0], argv, envp);
+		_exit(122);
+	}
+	*master = m;
+	*slave_name = name;
+	return pid;
+}
+
+static bool gone_now(pid_t pid)
+{
+	if (kill(pid, 0) < 0 && errno == ESRCH)
+		return true;
+	/* A zombie is dead: its parent (init, or a test) just has not reaped it. */
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return true;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	const char *p = strrchr(buf, ')');
+	return p && (p[2] == 'Z' || p[2] == 'X');
+}
+
+bool wait_gone(pid_t pid, int ms)
+{
+	long deadline = now_ms() + ms;
+	do {
+		if (gone_now(pid))
+			return true;
+		usleep(5000);
+	} while (now_ms() < deadline);
+	return gone_now(pid);
+}
+
+bool wait_exists(const char *path, int ms)
+{
+	long deadline = now_ms() + ms;
+	do {
+		if (file_exists(path))
+			return true;
+		usleep(5000);
+	} while (now_ms() < deadline);
+	return file_exists(path);
 }

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 /* A fresh directory under /tmp, unique per test; removed by tmp_cleanup. */
 char *tmp_dir(const char *tag);
@@ -31,6 +32,18 @@ void run_free(struct run_result *r);
 
 /* Convenience: run `cordon ARGS...` (NULL-terminated) in CWD with ENVP. */
 struct run_result run_cordon(char *const envp[], const char *cwd, ...);
+
+/* Start ARGV (envp, cwd) in the background, stdin from /dev/null and
+ * stdout/stderr to /dev/null. Returns the pid. */
+pid_t spawn_cmd(char *const argv[], char *const envp[], const char *cwd);
+/* Start ARGV with a new pty as its controlling terminal and stdio. *MASTER
+ * is the master side; *SLAVE_NAME (malloc'd) the slave's path. */
+pid_t pty_spawn(char *const argv[], char *const envp[], const char *cwd, int *master,
+		char **slave_name);
+/* Whether PID is gone (no such process, or a zombie), waiting up to MS. */
+bool wait_gone(pid_t pid, int ms);
+/* Wait up to MS for PATH to exist. */
+bool wait_exists(const char *path, int ms);
 
 /* A temporary world for running cordon: DIR/proj (the project and cwd, with
  * bin/ holding copies of the test probes), DIR/outside (a secret and a victim

@@ -274,26 +274,9 @@ Test(network, explain_shows_the_network_state)
  * a shell reading the terminal would take as typed. */
 static char *pty_input_after(char *const argv[], char *const envp[], const char *cwd)
 {
-	int master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
-	cr_assert_geq(master, 0);
-	cr_assert_eq(grantpt(master), 0);
-	cr_assert_eq(unlockpt(master), 0);
-	char *name = strdup(ptsname(master));
-	pid_t pid = fork();
-	cr_assert_geq(pid, 0);
-	if (pid == 0) {
-		setsid();
-		int slave = open(name, O_RDWR);
-		if (slave < 0 || ioctl(slave, TIOCSCTTY, 0) < 0)
-			_exit(120);
-		dup2(slave, 0);
-		dup2(slave, 1);
-		dup2(slave, 2);
-		if (chdir(cwd) < 0)
-			_exit(121);
-		execve(argv[0], argv, envp);
-		_exit(122);
-	}
+	int master;
+	char *name;
+	pid_t pid = pty_spawn(argv, envp, cwd, &master, &name);
 	int slave = open(name, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 	cr_assert_geq(slave, 0);
 	/* Drain the child's output so it never blocks on a full pty. */

@@ -1,0 +1,228 @@
+/* Session tracking and cleanup: every process a session started dies with
+ * it, however the session ends. Judged from outside: are the pids gone, is
+ * the cgroup directory gone, is the watcher gone. */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cordon/session.h"
+#include "helpers.h"
+
+/* Every kind of escapee writes its pid to PIDS; the shell writes its session
+ * id to SID and then exits (or waits for GO, when given). */
+#define ESCAPEES                                                                                   \
+	"echo $CORDON_SESSION > sid\n"                                                             \
+	"(setsid sh -c 'echo $$ >> pids; exec sleep 300' &)\n"                                     \
+	"(sh -c 'sh -c \"echo \\$\\$ >> pids; exec sleep 300\" &' &)\n"                            \
+	"nohup sh -c 'echo $$ >> pids; exec sleep 300' >/dev/null 2>&1 &\n"                       \
+	"sh -c 'trap \"\" HUP TERM INT; echo $$ >> pids; while :; do sleep 1; done' &\n"           \
+	"(setsid sh -c 'trap \"\" HUP TERM; echo $$ >> pids; exec sleep 300' &)\n"                \
+	"n=0; while [ $(wc -l < pids 2>/dev/null || echo 0) -lt 5 ] && [ $n -lt 200 ]; do sleep 0.01; n=$((n+1)); done\n"
+
+static size_t read_pids(const char *path, pid_t *out, size_t max)
+{
+	FILE *f = fopen(path, "r");
+	size_t n = 0;
+	int pid;
+	while (f && n < max && fscanf(f, "%d", &pid) == 1)
+		out[n++] = pid;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+static char *session_id(struct world *w)
+{
+	char *p = path_join(w->proj, "sid");
+	char *s = read_file(p);
+	free(p);
+	if (s)
+		s[strcspn(s, "\n")] = '\0';
+	return s;
+}
+
+static char *cgroup_of(const char *id)
+{
+	char *mount, *own, *path;
+	struct cordon_error err = {0};
+	if (cordon_cgroup_locate(&mount, &own, &err) < 0)
+		return NULL;
+	asprintf(&path, "%s%s/cordon-%s", mount, strcmp(own, "/") ? own : "", id);
+	free(mount);
+	free(own);
+	return path;
+}
+
+static void expect_session_gone(struct world *w, size_t want_pids)
+{
+	pid_t pids[512];
+	char *pf = path_join(w->proj, "pids");
+	size_t n = read_pids(pf, pids, 512);
+	cr_expect_geq(n, want_pids, "only %zu escapees started", n);
+	for (size_t i = 0; i < n; i++)
+		cr_expect(wait_gone(pids[i], 5000), "process %d survived the session", pids[i]);
+	char *id = session_id(w);
+	cr_assert_not_null(id, "the session did not record its id");
+	char *cg = cgroup_of(id);
+	if (cg) {
+		for (int i = 0; i < 500 && file_exists(cg); i++)
+			usleep(10000);
+		cr_expect_not(file_exists(cg), "cgroup %s left behind", cg);
+	}
+	struct cordon_session_info info;
+	for (int i = 0; i < 500 && cordon_registry_read(id, &info, NULL) == 0; i++)
+		usleep(10000);
+	cr_expect_neq(cordon_registry_read(id, &info, NULL), 0, "registry entry left behind");
+	free(cg);
+	free(id);
+	free(pf);
+}
+
+struct track_case {
+	char mode[16];
+};
+static struct track_case track_cases[] = {{"cgroup"}, {"subreaper"}};
+
+ParameterizedTestParameters(session, escapees_die_when_the_shell_exits)
+{
+	return cr_make_param_array(struct track_case, track_cases, 2);
+}
+
+ParameterizedTest(struct track_case *c, session, escapees_die_when_the_shell_exits, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "escape", "");
+	char opt[64];
+	snprintf(opt, sizeof(opt), "--tracking %s", c->mode);
+	struct run_result r = sh_in(&w, opt, "%s", ESCAPEES);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	expect_session_gone(&w, 5);
+	run_free(&r);
+	world_free(&w);
+}
+
+Test(session, disabled_sessions_are_tracked_and_cleaned, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "disabledtrack", ", \"enabled\": false");
+	struct run_result r = sh_in(&w, NULL, "%s", ESCAPEES);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	expect_session_gone(&w, 5);
+	run_free(&r);
+	world_free(&w);
+}
+
+Test(session, four_hundred_processes_half_escaped, .timeout = 120)
+{
+	struct world w;
+	world_init(&w, "fourhundred", "");
+	struct run_result r = sh_in(&w, NULL,
+		"echo $CORDON_SESSION > sid\n"
+		"i=0; while [ $i -lt 200 ]; do sleep 300 & echo $! >> pids; setsid sleep 300 & echo $! >> pids; i=$((i+1)); done\n");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	expect_session_gone(&w, 400);
+	run_free(&r);
+	world_free(&w);
+}
+
+/* The terminal closes: the master side of the pty goes away. The shell and
+ * an escapee both ignore SIGHUP, so only the watcher can end them. */
+Test(session, terminal_close_ends_the_session, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "ttyclose", "");
+	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "/bin/sh", "-c",
+			"trap '' HUP; echo $$ > shell; echo $CORDON_SESSION > sid;"
+			"(setsid sh -c 'trap \"\" HUP TERM; echo $$ >> pids; exec sleep 300' &);"
+			"exec sleep 300",
+			NULL};
+	int master;
+	char *name;
+	pid_t pid = pty_spawn(argv, w.env, w.proj, &master, &name);
+	char *pids = path_join(w.proj, "pids");
+	cr_assert(wait_exists(pids, 5000), "the session did not start");
+	usleep(100000);
+	close(master);
+	cr_expect(wait_gone(pid, 5000), "the shell survived the terminal closing");
+	int st;
+	waitpid(pid, &st, 0);
+	expect_session_gone(&w, 1);
+	free(pids);
+	free(name);
+	world_free(&w);
+}
+
+Test(session, cordon_list_ps_and_kill, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "kill", "");
+	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "/bin/sh", "-c",
+			"echo $CORDON_SESSION > sid;"
+			"(setsid sh -c 'trap \"\" HUP TERM; echo $$ >> pids; exec sleep 300' &);"
+			"exec sleep 300",
+			NULL};
+	pid_t pid = spawn_cmd(argv, w.env, w.proj);
+	char *pids = path_join(w.proj, "pids");
+	cr_assert(wait_exists(pids, 5000), "the session did not start");
+	usleep(50000);
+	char *id = session_id(&w);
+	cr_assert_not_null(id);
+
+	struct run_result r = run_cordon(w.env, w.proj, "list", NULL);
+	cr_expect(strstr(r.out, id) && strstr(r.out, w.proj), "list: %s", r.out);
+	run_free(&r);
+	pid_t esc[4];
+	cr_assert_eq(read_pids(pids, esc, 4), 1);
+	r = run_cordon(w.env, w.proj, "ps", id, NULL);
+	char want[32];
+	snprintf(want, sizeof(want), "%8d sleep 300", esc[0]);
+	cr_expect(strstr(r.out, want) != NULL, "ps shows the escapee: %s", r.out);
+	run_free(&r);
+
+	/* The watcher, for the check that it goes too. */
+	struct cordon_session_info info;
+	cr_assert_eq(cordon_registry_read(id, &info, NULL), 0);
+	r = run_cordon(w.env, w.proj, "kill", id, NULL);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+	cr_expect(wait_gone(pid, 5000), "the shell survived cordon kill");
+	int st;
+	waitpid(pid, &st, 0);
+	expect_session_gone(&w, 1);
+	cr_expect(wait_gone(info.watcher, 5000), "the watcher outlived its session");
+	r = run_cordon(w.env, w.proj, "kill", id, NULL);
+	cr_expect_eq(r.status, 125, "killing an ended session is an error");
+	run_free(&r);
+	free(id);
+	free(pids);
+	world_free(&w);
+}
+
+/* The promise behind the ack: if the shim does not confirm, nothing runs on
+ * unsandboxed. A library that loads but does nothing stands in for it. */
+Test(session, unconfirmed_sandbox_kills_the_session, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "noack", "");
+	char *shim;
+	asprintf(&shim, "CORDON_SHIM=%s", CORDON_FAKESHIM);
+	world_setenv(&w, shim);
+	world_setenv(&w, "CORDON_ACK_TIMEOUT_MS=300");
+	char *marker = path_join(w.outside, "ran-unsandboxed");
+	struct run_result r = sh_in(&w, NULL, "echo $CORDON_SESSION > sid; echo $$ >> pids; sleep 3; touch '%s'", marker);
+	cr_expect_not(file_exists(marker), "the command ran on without a confirmed sandbox");
+	cr_expect(strstr(r.err, "not confirmed") != NULL, "the user must see why: %s", r.err);
+	cr_expect_eq(r.status, 128 + SIGKILL, "%s", r.err);
+	expect_session_gone(&w, 1);
+	run_free(&r);
+	free(marker);
+	free(shim);
+	world_free(&w);
+}
