@@ -305,3 +305,22 @@ Test(cli, explain_lists_rules_and_paths)
 	free(cfg);
 	world_free(&w);
 }
+
+Test(cli, check_reports_what_is_enforceable)
+{
+	struct world w;
+	world_init(&w, "check", "");
+	struct run_result r = run_cordon(w.env, w.proj, "check", NULL);
+	cr_expect_eq(r.status, 0, "this machine enforces the default policy: %s", r.out);
+	cr_expect(strstr(r.out, "landlock:  ABI ") != NULL, "%s", r.out);
+	cr_expect(strstr(r.out, "seccomp:   available") != NULL, "%s", r.out);
+	cr_expect(strstr(r.out, "tracking:  cgroup") != NULL, "%s", r.out);
+	run_free(&r);
+	/* Without Landlock: not enforceable, and it says what is missing. */
+	char *argv[] = {CORDON_NOLANDLOCK, CORDON_BIN, "check", NULL};
+	r = run_cmd(argv, w.env, w.proj, 20000);
+	cr_expect_eq(r.status, 1);
+	cr_expect(strstr(r.out, "NOT fully enforceable") && strstr(r.out, "missing Landlock"), "%s", r.out);
+	run_free(&r);
+	world_free(&w);
+}
