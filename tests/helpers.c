@@ -274,30 +274,37 @@ void world_free(struct world *w)
 }
 
 /* cordon run --config CFG [OPTS...] -- /bin/sh -c SCRIPT; SCRIPT is a format. */
-struct run_result sh_in(struct world *w, const char *opts, const char *fmt, ...)
+struct run_result run_in(struct world *w, const char *opts, char *const cmd[])
 {
-	char *script;
-	va_list ap;
-	va_start(ap, fmt);
-	vasprintf(&script, fmt, ap);
-	va_end(ap);
-	char *argv[16];
+	char *argv[64];
 	int n = 0;
 	argv[n++] = CORDON_BIN;
 	argv[n++] = "run";
 	argv[n++] = "--config";
 	argv[n++] = w->cfg;
 	char *optcopy = opts ? strdup(opts) : NULL;
-	for (char *tok = optcopy ? strtok(optcopy, " ") : NULL; tok; tok = strtok(NULL, " "))
+	for (char *tok = optcopy ? strtok(optcopy, " ") : NULL; tok && n < 40; tok = strtok(NULL, " "))
 		argv[n++] = tok;
 	argv[n++] = "--";
-	argv[n++] = "/bin/sh";
-	argv[n++] = "-c";
-	argv[n++] = script;
+	for (int i = 0; cmd[i] && n < 63; i++)
+		argv[n++] = cmd[i];
 	argv[n] = NULL;
 	struct run_result r = run_cmd(argv, w->env, w->proj, 20000);
-	free(script);
 	free(optcopy);
+	return r;
+}
+
+struct run_result sh_in(struct world *w, const char *opts, const char *fmt, ...)
+{
+	char *script;
+	va_list ap;
+	va_start(ap, fmt);
+	if (vasprintf(&script, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	char *cmd[] = {"/bin/sh", "-c", script, NULL};
+	struct run_result r = run_in(w, opts, cmd);
+	free(script);
 	return r;
 }
 

@@ -66,7 +66,9 @@ void world_free(struct world *w);
 /* Add NAME=VALUE to the world's environment (replacing NAME if present). */
 void world_setenv(struct world *w, const char *kv);
 void copy_exec(const char *src, const char *dst);
-/* cordon run --config CFG [OPTS, split on spaces] -- /bin/sh -c SCRIPT (a format). */
+/* cordon run --config CFG [OPTS, split on spaces] -- CMD... in the project. */
+struct run_result run_in(struct world *w, const char *opts, char *const cmd[]);
+/* run_in with /bin/sh -c SCRIPT (a format). */
 struct run_result sh_in(struct world *w, const char *opts, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Whether the file at PATH exists and contains NEEDLE. */

@@ -91,19 +91,7 @@ static char *received(struct listener *l, int wait_ms)
 
 static struct run_result probe_in(struct world *w, bool offline, char *const args[])
 {
-	char *argv[16];
-	int n = 0;
-	argv[n++] = CORDON_BIN;
-	argv[n++] = "run";
-	argv[n++] = "--config";
-	argv[n++] = w->cfg;
-	if (offline)
-		argv[n++] = "--no-network";
-	argv[n++] = "--";
-	for (int i = 0; args[i] && n < 15; i++)
-		argv[n++] = args[i];
-	argv[n] = NULL;
-	return run_cmd(argv, w->env, w->proj, 20000);
+	return run_in(w, offline ? "--no-network" : NULL, args);
 }
 
 struct net_case {
