@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cordon/policy.h"
 #include "cordon/session.h"
 #include "helpers.h"
 
@@ -225,4 +226,58 @@ Test(session, unconfirmed_sandbox_kills_the_session, .timeout = 60)
 	free(marker);
 	free(shim);
 	world_free(&w);
+}
+
+/* The path for kernels without cgroup.kill (before 5.14), tested directly:
+ * this kernel has cgroup.kill, so cordon itself never takes it here. */
+Test(session, freeze_and_kill_without_cgroup_kill, .timeout = 60)
+{
+	char id[CORDON_SESSION_ID_LEN + 1], *cg;
+	struct cordon_error err = {0};
+	cr_assert_eq(cordon_session_id(id), 0);
+	cr_assert_eq(cordon_cgroup_create(id, &cg, &err), 0, "%s", err.msg);
+	pid_t child = fork();
+	cr_assert_geq(child, 0);
+	if (child == 0) {
+		if (cordon_cgroup_enter(cg, 0, &err) < 0)
+			_exit(1);
+		execl("/bin/sh", "sh", "-c",
+		      "i=0; while [ $i -lt 50 ]; do sleep 300 & setsid sleep 300 & i=$((i+1)); done;"
+		      "(sh -c 'trap \"\" TERM HUP; exec sleep 300' &); exec sleep 300",
+		      (char *)NULL);
+		_exit(127);
+	}
+	pid_t *pids = NULL;
+	size_t n = 0;
+	for (int i = 0; i < 500 && n < 102; i++) {
+		free(pids);
+		pids = NULL;
+		usleep(10000);
+		cr_assert_eq(cordon_cgroup_pids(cg, &pids, &n, &err), 0, "%s", err.msg);
+	}
+	cr_assert_geq(n, 102, "the tree did not start: %zu", n);
+	/* Repeat passes until empty, as the watcher does. */
+	for (int pass = 0; pass < 20; pass++) {
+		cr_assert_eq(cordon_cgroup_freeze_kill(cg, &err), 0, "%s", err.msg);
+		size_t left;
+		pid_t *rest;
+		cr_assert_eq(cordon_cgroup_pids(cg, &rest, &left, &err), 0);
+		free(rest);
+		if (left == 0)
+			break;
+		usleep(20000);
+	}
+	waitpid(child, NULL, 0);
+	for (size_t i = 0; i < n; i++)
+		cr_expect(wait_gone(pids[i], 5000), "pid %d survived freeze + kill", pids[i]);
+	char *frozen = path_join(cg, "cgroup.freeze");
+	char *state = read_file(frozen);
+	cr_expect(state && state[0] == '0', "the cgroup was left frozen");
+	for (int i = 0; i < 500 && rmdir(cg) < 0; i++)
+		usleep(10000);
+	cr_expect_not(file_exists(cg), "cgroup %s left behind", cg);
+	free(state);
+	free(frozen);
+	free(pids);
+	free(cg);
 }

@@ -35,8 +35,13 @@ int cordon_cgroup_pids(const char *path, pid_t **pids, size_t *n, struct cordon_
  * each pid and thaw, until empty. */
 int cordon_cgroup_destroy(const char *path, struct cordon_error *err);
 
-/* Kill without waiting or removing (for `cordon kill`: the watcher cleans up). */
+/* Kill without waiting or removing (for `cordon kill`: the watcher cleans up).
+ * Uses cgroup.kill, or cordon_cgroup_freeze_kill where the kernel lacks it. */
 int cordon_cgroup_kill(const char *path, struct cordon_error *err);
+
+/* The pre-5.14 way: freeze the cgroup (nothing in it can fork), SIGKILL
+ * every pid in it (fatal signals reach frozen tasks), thaw. One pass. */
+int cordon_cgroup_freeze_kill(const char *path, struct cordon_error *err);
 
 /* The registry of live sessions: one small file per session in a directory
  * the sandbox cannot write (root: /run/cordon; others:

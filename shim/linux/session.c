@@ -186,11 +186,12 @@ static int populated(int events_fd)
 int cordon_cgroup_kill(const char *path, struct cordon_error *err)
 {
 	int r = write_file_str(path, "cgroup.kill", "1", err);
-	if (r != -ENOENT)
-		return r;
-	/* Before 5.14: freeze, so nothing can fork while we kill, then SIGKILL
-	 * each process (fatal signals reach frozen tasks) and thaw. */
-	r = write_file_str(path, "cgroup.freeze", "1", err);
+	return r == -ENOENT ? cordon_cgroup_freeze_kill(path, err) : r;
+}
+
+int cordon_cgroup_freeze_kill(const char *path, struct cordon_error *err)
+{
+	int r = write_file_str(path, "cgroup.freeze", "1", err);
 	if (r < 0)
 		return r;
 	pid_t *pids;
