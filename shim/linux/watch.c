@@ -90,23 +90,39 @@ static enum end_reason wait_for_end(int pidfd, int ack_fd, int tty, int ack_time
 	}
 }
 
-/* Keep only the fds the watcher needs (and stderr for its one message). */
-static void close_others(const int *keep, size_t n)
+static int cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+/* Keep only the fds the watcher needs (and stderr for its one message):
+ * close_range over the gaps between them — a loop of close() over every
+ * possible fd was a thousand syscalls on the launch's critical path. */
+static void close_others(const int *keep_in, size_t n)
 {
 	int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (devnull >= 0) {
 		dup2(devnull, STDIN_FILENO);
 		dup2(devnull, STDOUT_FILENO);
-	}
-	for (int fd = 3; fd < 1024; fd++) {
-		bool k = fd == devnull;
-		for (size_t i = 0; i < n && !k; i++)
-			k = keep[i] == fd;
-		if (!k)
-			close(fd);
-	}
-	if (devnull > STDERR_FILENO)
 		close(devnull);
+	}
+	int keep[8];
+	size_t k = 0;
+	for (size_t i = 0; i < n && k < ARRAY_SIZE(keep); i++)
+		if (keep_in[i] > STDERR_FILENO)
+			keep[k++] = keep_in[i];
+	qsort(keep, k, sizeof(int), cmp_int);
+	unsigned from = 3;
+	for (size_t i = 0; i <= k; i++) {
+		unsigned to = i < k ? (unsigned)keep[i] - 1 : ~0U;
+		if (i < k && (unsigned)keep[i] < from)
+			continue;
+		if (from <= to && close_range(from, to, 0) < 0 && errno == ENOSYS)
+			for (unsigned fd = from; fd <= to && fd < 1024; fd++)
+				close((int)fd);
+		if (i < k)
+			from = (unsigned)keep[i] + 1;
+	}
 }
 
 static int open_tty_watch(void)
