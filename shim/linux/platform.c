@@ -1,6 +1,6 @@
 /* Linux enforcement: Landlock (best available ABI) after PR_SET_NO_NEW_PRIVS,
  * plus, for a caller with CAP_SYS_ADMIN (root), a private /proc and dropped
- * capabilities — see protect_proc(). */
+ * capabilities — see private_proc() and drop_caps(). */
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -151,13 +151,17 @@ static int add_path_rule(int ruleset, const char *path, uint64_t allowed,
  * below are dropped, the kernel's ptrace check (now refused by Landlock) hides
  * every process outside the sandbox — /proc/<pid>, cmdline included — while
  * every process inside still sees itself and the session. */
-static int have_effective_cap(int cap)
+static int capget3(struct __user_cap_data_struct data[2])
 {
 	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
+	return syscall(SYS_capget, &hdr, data) < 0 ? -errno : 0;
+}
+
+static int have_effective_cap(int cap)
+{
 	struct __user_cap_data_struct data[2] = {{0}};
-	if (syscall(SYS_capget, &hdr, data) < 0)
-		return -errno;
-	return (data[cap / 32].effective >> (cap % 32)) & 1;
+	int r = capget3(data);
+	return r < 0 ? r : (int)((data[cap / 32].effective >> (cap % 32)) & 1);
 }
 
 /* A group id the caller is not a member of, for procfs's hidepid exemption. */
@@ -198,16 +202,17 @@ static int drop_caps(struct cordon_error *err)
 		    prctl(PR_CAPBSET_DROP, caps[i], 0, 0, 0) < 0 && errno != EPERM)
 			return cordon_err(err, errno, "dropping capability %d from the bounding set: %s",
 					  caps[i], strerror(errno));
-	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
 	struct __user_cap_data_struct data[2] = {{0}};
-	if (syscall(SYS_capget, &hdr, data) < 0)
-		return cordon_err(err, errno, "capget: %s", strerror(errno));
+	int r = capget3(data);
+	if (r < 0)
+		return cordon_err(err, -r, "capget: %s", strerror(-r));
 	for (size_t i = 0; i < ARRAY_SIZE(caps); i++) {
 		uint32_t bit = 1u << (caps[i] % 32);
 		data[caps[i] / 32].effective &= ~bit;
 		data[caps[i] / 32].permitted &= ~bit;
 		data[caps[i] / 32].inheritable &= ~bit;
 	}
+	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
 	if (syscall(SYS_capset, &hdr, data) < 0)
 		return cordon_err(err, errno, "capset: %s", strerror(errno));
 	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
