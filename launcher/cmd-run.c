@@ -189,7 +189,7 @@ int cmd_run(const struct cordon_args *a)
 		}
 		sess.ack_timeout_ms = (int)v;
 	}
-	if ((r = cordon_session_start(&sess, a->tracking, p.project, true, &err)) < 0)
+	if ((r = cordon_session_start(&sess, a->tracking, p.project, &err)) < 0)
 		goto fail;
 	if (a->verbose)
 		fprintf(stderr, "cordon: session %s: tracked by %s%s\n", session,

@@ -91,12 +91,12 @@ struct cordon_session {
  *
  * Either way, the watcher/supervisor kills every process of the session when
  * the command exits, when the terminal on stdin hangs up, or when no
- * confirmation byte arrives on the ack pipe within ack_timeout_ms (if
- * WANT_ACK). S->ack_fd is the pipe's write end: the shim writes
- * CORDON_ACK_BYTE to it once the sandbox is applied (CORDON_ACK_FD), or the
- * caller does before exec when it applied the sandbox itself. */
+ * confirmation byte arrives on the ack pipe within ack_timeout_ms. S->ack_fd
+ * is the pipe's write end: the shim writes CORDON_ACK_BYTE to it once the
+ * sandbox is applied (CORDON_ACK_FD), or the caller does before exec when it
+ * applied the sandbox itself (or none applies: enabled is false). */
 int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, const char *project,
-			 bool want_ack, struct cordon_error *err);
+			 struct cordon_error *err);
 
 /* Confirm on S's ack pipe and close it (the caller applied the sandbox). */
 void cordon_session_ack(struct cordon_session *s);

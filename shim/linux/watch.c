@@ -39,13 +39,11 @@ __attribute__((format(printf, 1, 2))) static void say(const char *fmt, ...)
 		(void)!write(STDERR_FILENO, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
 }
 
-enum end_reason { END_EXIT, END_HANGUP, END_NO_ACK };
-
-/* Wait; EINTR (a signal the supervisor handles) only restarts the wait. */
 
 /* Wait until the session must end: PIDFD readable (the command exited),
- * TTY hung up, or the ack did not come. */
-static enum end_reason wait_for_end(int pidfd, int ack_fd, int tty, int ack_timeout_ms,
+ * TTY hung up, or the ack did not come (said on stderr). EINTR — a signal the
+ * supervisor handles — only restarts the wait. */
+static void wait_for_end(int pidfd, int ack_fd, int tty, int ack_timeout_ms,
 				    const char *id)
 {
 	long deadline = now_ms() + ack_timeout_ms;
@@ -62,9 +60,9 @@ static enum end_reason wait_for_end(int pidfd, int ack_fd, int tty, int ack_time
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (p[0].revents)
-			return END_EXIT;
+			return;
 		if (p[2].revents & (POLLHUP | POLLERR | POLLNVAL))
-			return END_HANGUP;
+			return;
 		if (ack_fd >= 0 && p[1].revents) {
 			char c = 0;
 			ssize_t r = read(ack_fd, &c, 1);
@@ -77,15 +75,15 @@ static enum end_reason wait_for_end(int pidfd, int ack_fd, int tty, int ack_time
 			 * have exited already; only its exit is not a failure to report. */
 			struct pollfd q = {.fd = pidfd, .events = POLLIN};
 			if (poll(&q, 1, 0) > 0)
-				return END_EXIT;
+				return;
 			say("cordon: session %s: the sandbox was not confirmed (the shim did not load); "
 			    "session killed\n", id);
-			return END_NO_ACK;
+			return;
 		}
 		if (ack_fd >= 0 && n == 0) {
 			say("cordon: session %s: the sandbox was not confirmed within %d ms; session "
 			    "killed\n", id, ack_timeout_ms);
-			return END_NO_ACK;
+			return;
 		}
 	}
 }
@@ -143,8 +141,7 @@ static void ignore_job_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-static int start_cgroup(struct cordon_session *s, const char *project, bool want_ack,
-			struct cordon_error *err)
+static int start_cgroup(struct cordon_session *s, const char *project, struct cordon_error *err)
 {
 	int r = cordon_cgroup_create(s->id, &s->cgroup, err);
 	if (r < 0)
@@ -155,8 +152,8 @@ static int start_cgroup(struct cordon_session *s, const char *project, bool want
 		r = cordon_err(err, errno, "pidfd_open: %s", strerror(errno));
 		goto undo;
 	}
-	int ack[2] = {-1, -1}, ready[2];
-	if ((want_ack && pipe2(ack, O_CLOEXEC) < 0) || pipe2(ready, O_CLOEXEC) < 0) {
+	int ack[2], ready[2];
+	if (pipe2(ack, O_CLOEXEC) < 0 || pipe2(ready, O_CLOEXEC) < 0) {
 		r = cordon_err(err, errno, "pipe: %s", strerror(errno));
 		goto undo;
 	}
@@ -173,8 +170,7 @@ static int start_cgroup(struct cordon_session *s, const char *project, bool want
 			_exit(0);
 		ignore_job_signals();
 		close(ready[0]);
-		if (ack[1] >= 0)
-			close(ack[1]);
+		close(ack[1]);
 		int keep[] = {pidfd, ack[0], tty, ready[1]};
 		close_others(keep, ARRAY_SIZE(keep));
 		struct cordon_session_info info = {.shell = shell, .watcher = getpid(),
@@ -195,8 +191,7 @@ static int start_cgroup(struct cordon_session *s, const char *project, bool want
 		_exit(0);
 	}
 	close(ready[1]);
-	if (ack[0] >= 0)
-		close(ack[0]);
+	close(ack[0]);
 	if (tty >= 0)
 		close(tty);
 	waitpid(mid, NULL, 0);
@@ -213,8 +208,7 @@ static int start_cgroup(struct cordon_session *s, const char *project, bool want
 	/* Now enter the session: from here on the watcher owns the cleanup. */
 	r = cordon_cgroup_enter(s->cgroup, 0, err);
 	if (r < 0) {
-		if (ack[1] >= 0)
-			close(ack[1]);
+		close(ack[1]);
 		return r; /* we exit 125; the watcher sees it and removes the cgroup */
 	}
 	s->ack_fd = ack[1];
@@ -257,29 +251,27 @@ static void on_term(int sig)
 		kill(supervised, SIGKILL);
 }
 
-static int start_subreaper(struct cordon_session *s, const char *project, bool want_ack,
+static int start_subreaper(struct cordon_session *s, const char *project,
 			   struct cordon_error *err)
 {
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
 		return cordon_err(err, errno, "PR_SET_CHILD_SUBREAPER: %s", strerror(errno));
-	int ack[2] = {-1, -1};
-	if (want_ack && pipe2(ack, O_CLOEXEC) < 0)
+	int ack[2];
+	if (pipe2(ack, O_CLOEXEC) < 0)
 		return cordon_err(err, errno, "pipe: %s", strerror(errno));
 	pid_t child = fork();
 	if (child < 0)
 		return cordon_err(err, errno, "fork: %s", strerror(errno));
 	if (child == 0) {
 		prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
-		if (ack[0] >= 0)
-			close(ack[0]);
+		close(ack[0]);
 		s->ack_fd = ack[1];
 		s->mode = CORDON_TRACKING_SUBREAPER;
 		return 0; /* the child goes on to exec the command */
 	}
 	/* The supervisor. SIGTERM (cordon kill) ends the session: the handler
 	 * kills the command, which the pidfd then reports. */
-	if (ack[1] >= 0)
-		close(ack[1]);
+	close(ack[1]);
 	ignore_job_signals();
 	supervised = child;
 	struct sigaction sa = {.sa_handler = on_term};
@@ -301,19 +293,19 @@ static int start_subreaper(struct cordon_session *s, const char *project, bool w
 }
 
 int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, const char *project,
-			 bool want_ack, struct cordon_error *err)
+			 struct cordon_error *err)
 {
 	s->ack_fd = -1;
 	if (s->ack_timeout_ms <= 0)
 		s->ack_timeout_ms = 5000;
 	if (want != CORDON_TRACKING_SUBREAPER) {
-		int r = start_cgroup(s, project, want_ack, err);
+		int r = start_cgroup(s, project, err);
 		if (r >= 0 || want == CORDON_TRACKING_CGROUP)
 			return r;
 		free(s->cgroup);
 		s->cgroup = NULL;
 	}
-	return start_subreaper(s, project, want_ack, err);
+	return start_subreaper(s, project, err);
 }
 
 void cordon_session_ack(struct cordon_session *s)
