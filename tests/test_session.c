@@ -281,3 +281,21 @@ Test(session, freeze_and_kill_without_cgroup_kill, .timeout = 60)
 	free(pids);
 	free(cg);
 }
+
+/* Without pidfd_open (Linux < 5.3) the subreaper supervisor could not see
+ * its command end: cordon must refuse up front, not hang or run untracked. */
+Test(session, subreaper_without_pidfd_refuses, .timeout = 30)
+{
+	struct world w;
+	world_init(&w, "nopidfd", "");
+	char *marker = path_join(w.proj, "ran");
+	char *argv[] = {CORDON_NOLANDLOCK, "--enosys", "pidfd_open", CORDON_BIN, "run", "--config", w.cfg,
+			"--tracking", "subreaper", "--", "/usr/bin/touch", marker, NULL};
+	struct run_result r = run_cmd(argv, w.env, w.proj, 20000);
+	cr_expect_eq(r.status, 125, "%s", r.err);
+	cr_expect(strstr(r.err, "cordon: pidfd_open") != NULL, "%s", r.err);
+	cr_expect_not(file_exists(marker), "the command ran without a supervisor that can follow it");
+	run_free(&r);
+	free(marker);
+	world_free(&w);
+}

@@ -254,6 +254,14 @@ static void on_term(int sig)
 static int start_subreaper(struct cordon_session *s, const char *project,
 			   struct cordon_error *err)
 {
+	/* The supervisor follows the command by pidfd; without one it could
+	 * never see the command end, so refuse before anything starts. */
+	int probe = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	if (probe < 0)
+		return cordon_err(err, errno,
+				  "pidfd_open: %s (Linux 5.3+ is needed to follow the command)",
+				  strerror(errno));
+	close(probe);
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
 		return cordon_err(err, errno, "PR_SET_CHILD_SUBREAPER: %s", strerror(errno));
 	int ack[2];
