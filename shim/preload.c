@@ -17,6 +17,8 @@
  * Any failure ends the process with status 125 before main: the program never
  * runs unsandboxed (unless the policy says on_unsupported: "warn"). */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +63,44 @@ static char *env_get(const char *name)
 	return NULL;
 }
 
+/* The kernel's copy of the initial environment, [env_start, env_end) from
+ * /proc/self/stat: what /proc/PID/environ shows to every process in the
+ * session, whatever the environ array says later. */
+static char *env_start, *env_end;
+
+static void env_area(void)
+{
+	char buf[2048];
+	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	/* Fields after the command name, which may hold spaces and ')'. */
+	char *f = strrchr(buf, ')');
+	unsigned long v[52] = {0};
+	int i = 2;
+	char *save = NULL;
+	for (char *t = f ? strtok_r(f + 1, " ", &save) : NULL; t && i < 51; t = strtok_r(NULL, " ", &save))
+		v[++i] = strtoul(t, NULL, 10);
+	if (i >= 51 && v[50] && v[51] > v[50]) {
+		env_start = (char *)v[50];
+		env_end = (char *)v[51];
+	}
+}
+
+/* A variable removed from the environment is also wiped from the initial
+ * environment area, so that /proc/self/environ no longer shows it (the
+ * secrets standalone mode filters out, the shim's own variables). */
+static void wipe(char *entry)
+{
+	if (entry >= env_start && entry < env_end)
+		explicit_bzero(entry, strnlen(entry, (size_t)(env_end - entry)));
+}
+
 /* Remove CORDON_CONFIG_FD, and ourselves from LD_PRELOAD (keeping anything
  * else the user preloads). */
 static int scrub_env(void)
@@ -72,8 +112,10 @@ static int scrub_env(void)
 	size_t w = 0;
 	for (size_t r = 0; env && env[r]; r++) {
 		if (strncmp(env[r], fdvar, sizeof(fdvar) - 1) == 0 ||
-		    strncmp(env[r], ackvar, sizeof(ackvar) - 1) == 0)
+		    strncmp(env[r], ackvar, sizeof(ackvar) - 1) == 0) {
+			wipe(env[r]);
 			continue;
+		}
 		if (strncmp(env[r], preload, sizeof(preload) - 1) == 0) {
 			char *rest = cordon_env_strip_preload(env[r] + sizeof(preload) - 1,
 							      "libcordon.so");
@@ -81,6 +123,7 @@ static int scrub_env(void)
 				return -ENOMEM;
 			if (!*rest) {
 				free(rest);
+				wipe(env[r]);
 				continue;
 			}
 			char *entry;
@@ -88,6 +131,7 @@ static int scrub_env(void)
 			free(rest);
 			if (n < 0)
 				return -ENOMEM;
+			wipe(env[r]);
 			env[w++] = entry; /* owned by the environment from now on */
 			continue;
 		}
@@ -121,6 +165,14 @@ static int filter_env(const struct cordon_policy *p)
 	while (environ[room])
 		room++;
 	size_t n = env.n < room ? env.n : room;
+	/* Every string was copied: wipe the originals that were dropped. */
+	for (size_t i = 0; i < room; i++) {
+		bool kept = false;
+		for (size_t j = 0; j < n && !kept; j++)
+			kept = strcmp(environ[i], env.v[j]) == 0;
+		if (!kept)
+			wipe(environ[i]);
+	}
 	for (size_t i = 0; i < n; i++)
 		environ[i] = env.v[i]; /* the environment owns the strings */
 	environ[n] = NULL;
@@ -163,6 +215,7 @@ __attribute__((constructor)) static void cordon_preload_init(void)
 {
 	struct cordon_error err = {0};
 	struct cordon_policy p = {0};
+	env_area();
 	const char *fdstr = env_get(CORDON_ENV_CONFIG_FD);
 	int r = fdstr ? launcher_mode(fdstr, &p, &err) : standalone_mode(&p, &err);
 	if (r < 0)

@@ -1,5 +1,14 @@
 #include "helpers.h"
 
+#include <criterion/criterion.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <termios.h>
+
+#include "cordon/error.h"
+#include "cordon/session.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -413,4 +422,197 @@ bool wait_exists(const char *path, int ms)
 		usleep(5000);
 	} while (now_ms() < deadline);
 	return file_exists(path);
+}
+
+/* ---- loopback listeners ---- */
+
+struct listener listen_on(int family, bool stream)
+{
+	struct listener l = {.stream = stream};
+	l.fd = socket(family, (stream ? SOCK_STREAM : SOCK_DGRAM) | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	cr_assert_geq(l.fd, 0, "listener socket: %s", strerror(errno));
+	struct sockaddr_storage ss = {0};
+	socklen_t len;
+	if (family == AF_INET) {
+		struct sockaddr_in *a = (struct sockaddr_in *)&ss;
+		a->sin_family = AF_INET;
+		a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		len = sizeof(*a);
+	} else {
+		struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
+		a->sin6_family = AF_INET6;
+		a->sin6_addr = in6addr_loopback;
+		len = sizeof(*a);
+	}
+	cr_assert_eq(bind(l.fd, (struct sockaddr *)&ss, len), 0, "bind: %s", strerror(errno));
+	if (stream)
+		cr_assert_eq(listen(l.fd, 16), 0);
+	cr_assert_eq(getsockname(l.fd, (struct sockaddr *)&ss, &len), 0);
+	l.port = ntohs(family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port
+					 : ((struct sockaddr_in6 *)&ss)->sin6_port);
+	return l;
+}
+
+/* Everything the listener got within WAIT_MS (connections already queued
+ * are accepted and drained). */
+char *received(struct listener *l, int wait_ms)
+{
+	char *out = calloc(1, 8192);
+	size_t len = 0;
+	struct pollfd p = {.fd = l->fd, .events = POLLIN};
+	while (poll(&p, 1, wait_ms) > 0) {
+		if (l->stream) {
+			int c = accept4(l->fd, NULL, NULL, SOCK_CLOEXEC);
+			if (c < 0)
+				break;
+			struct pollfd pc = {.fd = c, .events = POLLIN};
+			while (poll(&pc, 1, 500) > 0) {
+				ssize_t n = read(c, out + len, 8191 - len);
+				if (n <= 0)
+					break;
+				len += (size_t)n;
+			}
+			close(c);
+		} else {
+			ssize_t n = recv(l->fd, out + len, 8191 - len, 0);
+			if (n <= 0)
+				break;
+			len += (size_t)n;
+		}
+		wait_ms = 50;
+	}
+	out[len] = '\0';
+	return out;
+}
+
+/* ---- the terminal ---- */
+
+/* Run ARGV with a new pty as its controlling terminal (stdin/out/err); after
+ * it exits, return whatever is waiting in the terminal's input queue — what
+ * a shell reading the terminal would take as typed. */
+char *pty_input_after(char *const argv[], char *const envp[], const char *cwd)
+{
+	int master;
+	char *name;
+	pid_t pid = pty_spawn(argv, envp, cwd, &master, &name);
+	int slave = open(name, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	cr_assert_geq(slave, 0);
+	/* Drain the child's output so it never blocks on a full pty. */
+	int st;
+	char sink[4096];
+	for (int i = 0; i < 400 && waitpid(pid, &st, WNOHANG) == 0; i++) {
+		struct pollfd p = {.fd = master, .events = POLLIN};
+		if (poll(&p, 1, 25) > 0)
+			(void)!read(master, sink, sizeof(sink));
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	struct termios t;
+	tcgetattr(slave, &t);
+	t.c_lflag &= ~(tcflag_t)ICANON;
+	tcsetattr(slave, TCSANOW, &t);
+	char *out = calloc(1, 4096);
+	ssize_t n = read(slave, out, 4095);
+	if (n < 0)
+		n = 0;
+	out[n] = '\0';
+	close(slave);
+	close(master);
+	free(name);
+	return out;
+}
+
+/* ---- processes outside the sandbox ---- */
+
+/* A process outside the sandbox, started by the test, with a secret in its
+ * environment and on its command line. */
+pid_t start_outside_process(void)
+{
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		char *argv[] = {CORDON_PROBE, "sleep", "30", "cmdline-" SECRET, NULL};
+		char *envp[] = {"OUTSIDE_TOKEN=env-" SECRET, NULL};
+		execve(CORDON_PROBE, argv, envp);
+		_exit(127);
+	}
+	/* Wait until it has exec'd (its cmdline shows the secret). */
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+	for (int i = 0; i < 200; i++) {
+		char *s = read_file(path);
+		bool ready = s && strstr(s, "sleep");
+		free(s);
+		if (ready)
+			break;
+		usleep(5000);
+	}
+	return pid;
+}
+
+void stop_process(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+/* ---- sessions ---- */
+
+size_t read_pids(const char *path, pid_t *out, size_t max)
+{
+	FILE *f = fopen(path, "r");
+	size_t n = 0;
+	int pid;
+	while (f && n < max && fscanf(f, "%d", &pid) == 1)
+		out[n++] = pid;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+char *session_id(struct world *w)
+{
+	char *p = path_join(w->proj, "sid");
+	char *s = read_file(p);
+	free(p);
+	if (s)
+		s[strcspn(s, "\n")] = '\0';
+	return s;
+}
+
+char *cgroup_of(const char *id)
+{
+	char *mount, *own, *path;
+	struct cordon_error err = {0};
+	if (cordon_cgroup_locate(&mount, &own, &err) < 0)
+		return NULL;
+	asprintf(&path, "%s%s/cordon-%s", mount, strcmp(own, "/") ? own : "", id);
+	free(mount);
+	free(own);
+	return path;
+}
+
+void expect_session_gone(struct world *w, size_t want_pids)
+{
+	pid_t pids[512];
+	char *pf = path_join(w->proj, "pids");
+	size_t n = read_pids(pf, pids, 512);
+	cr_expect_geq(n, want_pids, "only %zu escapees started", n);
+	for (size_t i = 0; i < n; i++)
+		cr_expect(wait_gone(pids[i], 5000), "process %d survived the session", pids[i]);
+	char *id = session_id(w);
+	cr_assert_not_null(id, "the session did not record its id");
+	char *cg = cgroup_of(id);
+	if (cg) {
+		for (int i = 0; i < 500 && file_exists(cg); i++)
+			usleep(10000);
+		cr_expect_not(file_exists(cg), "cgroup %s left behind", cg);
+	}
+	struct cordon_session_info info;
+	for (int i = 0; i < 500 && cordon_registry_read(id, &info, NULL) == 0; i++)
+		usleep(10000);
+	cr_expect_neq(cordon_registry_read(id, &info, NULL), 0, "registry entry left behind");
+	free(cg);
+	free(id);
+	free(pf);
 }

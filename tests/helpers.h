@@ -74,4 +74,47 @@ struct run_result sh_in(struct world *w, const char *opts, const char *fmt, ...)
 /* Whether the file at PATH exists and contains NEEDLE. */
 bool contains(const char *path, const char *needle);
 
+/* A loopback listener outside the sandbox (TCP or UDP, IPv4 or IPv6, an
+ * ephemeral port). */
+struct listener {
+	int fd;
+	int port;
+	bool stream;
+};
+struct listener listen_on(int family, bool stream);
+/* Everything the listener got within WAIT_MS (queued connections are accepted
+ * and drained). malloc'd, NUL-terminated. */
+char *received(struct listener *l, int wait_ms);
+
+/* Run ARGV with a new pty as its controlling terminal; after it exits, what
+ * waits in the terminal's input queue (what a shell would read as typed). */
+char *pty_input_after(char *const argv[], char *const envp[], const char *cwd);
+
+/* A process outside the sandbox (cordon-probe sleep) with a secret in its
+ * environment ("env-" SECRET) and on its command line ("cmdline-" SECRET). */
+pid_t start_outside_process(void);
+/* SIGKILL and reap PID. */
+void stop_process(pid_t pid);
+
+/* Every kind of escapee writes its pid to PIDS; the shell writes its session
+ * id to SID and then exits (or waits for GO, when given). */
+#define ESCAPEES                                                                                   \
+	"echo $CORDON_SESSION > sid\n"                                                             \
+	"(setsid sh -c 'echo $$ >> pids; exec sleep 300' &)\n"                                     \
+	"(sh -c 'sh -c \"echo \\$\\$ >> pids; exec sleep 300\" &' &)\n"                            \
+	"nohup sh -c 'echo $$ >> pids; exec sleep 300' >/dev/null 2>&1 &\n"                       \
+	"sh -c 'trap \"\" HUP TERM INT; echo $$ >> pids; while :; do sleep 1; done' &\n"           \
+	"(setsid sh -c 'trap \"\" HUP TERM; echo $$ >> pids; exec sleep 300' &)\n"                \
+	"n=0; while [ $(wc -l < pids 2>/dev/null || echo 0) -lt 5 ] && [ $n -lt 200 ]; do sleep 0.01; n=$((n+1)); done\n"
+
+/* The pids in the file PATH, one per line. */
+size_t read_pids(const char *path, pid_t *out, size_t max);
+/* The session id the shell wrote to the project's "sid" file. */
+char *session_id(struct world *w);
+/* The cgroup directory of session ID (NULL if no cgroup2 mount). */
+char *cgroup_of(const char *id);
+/* Every pid in the project's "pids" file is gone (at least WANT_PIDS of
+ * them), and so are the session's cgroup and registry entry. */
+void expect_session_gone(struct world *w, size_t want_pids);
+
 #endif

@@ -12,7 +12,15 @@
  *   cordon-probe socketpair         create a unix socketpair and pass a byte
  *   cordon-probe tiocsti TEXT       push TEXT into the input queue of fd 0
  *   cordon-probe syscall NAME       call a dangerous syscall with harmless
- *                                   arguments; prints the errno name */
+ *                                   arguments; prints the errno name
+ *   cordon-probe abstract NAME MSG  connect to the abstract unix socket @NAME, send MSG
+ *   cordon-probe recvfd PATH NAME   connect to the unix socket PATH, receive a
+ *                                   directory fd, read NAME under it to stdout
+ *                                   and create "planted" next to it
+ *   cordon-probe hold TEXT          keep TEXT in a global buffer and sleep
+ *   cordon-probe peek PID           read a "hold" process's buffer through
+ *                                   ptrace and process_vm_readv (both run
+ *                                   without address randomisation) */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <linux/io_uring.h>
@@ -20,12 +28,17 @@
 #include <netinet/ip_icmp.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/personality.h>
+#include <sys/ptrace.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -238,6 +251,123 @@ static int dangerous(const char *name)
 	return 2;
 }
 
+static int abstract_send(const char *name, const char *msg)
+{
+	int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		return fail("socket", "AF_UNIX");
+	struct sockaddr_un un = {.sun_family = AF_UNIX};
+	size_t n = strlen(name);
+	if (n + 1 > sizeof(un.sun_path))
+		n = sizeof(un.sun_path) - 1;
+	memcpy(un.sun_path + 1, name, n);
+	socklen_t len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n);
+	if (connect(s, (struct sockaddr *)&un, len) < 0)
+		return fail("connect", name);
+	if (write(s, msg, strlen(msg)) < 0)
+		return fail("write", name);
+	printf("abstract: sent\n");
+	return 0;
+}
+
+static int recv_fd(const char *path, const char *name)
+{
+	int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	struct sockaddr_un un = {.sun_family = AF_UNIX};
+	snprintf(un.sun_path, sizeof(un.sun_path), "%s", path);
+	if (s < 0 || connect(s, (struct sockaddr *)&un, sizeof(un)) < 0)
+		return fail("connect", path);
+	char byte;
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct iovec io = {.iov_base = &byte, .iov_len = 1};
+	struct msghdr m = {.msg_iov = &io, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof(u.buf)};
+	if (recvmsg(s, &m, 0) <= 0)
+		return fail("recvmsg", path);
+	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+	if (!c || c->cmsg_type != SCM_RIGHTS) {
+		fprintf(stderr, "probe: no fd received\n");
+		return 1;
+	}
+	int dir;
+	memcpy(&dir, CMSG_DATA(c), sizeof(int));
+	printf("recvfd: got fd %d\n", dir);
+	int rc = 0;
+	int fd = openat(dir, name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		rc = fail("openat", name);
+	} else {
+		char buf[4096];
+		ssize_t n;
+		while ((n = read(fd, buf, sizeof(buf))) > 0)
+			fwrite(buf, 1, (size_t)n, stdout);
+		close(fd);
+	}
+	fd = openat(dir, "planted", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		rc = fail("openat", "planted");
+	else if (write(fd, "pwned", 5) < 0 || close(fd) < 0)
+		rc = fail("write", "planted");
+	if (fchdir(dir) < 0)
+		rc = fail("fchdir", "received fd");
+	else if (unlink(name) < 0)
+		rc = fail("unlink", name);
+	return rc;
+}
+
+static char held[64];
+
+static int hold(const char *text)
+{
+	snprintf(held, sizeof(held), "%s", text);
+	printf("hold: %p\n", (void *)held);
+	for (int i = 0; i < 600 && held[0]; i++)
+		usleep(50000);
+	return 0;
+}
+
+/* Re-exec without address randomisation, so that &held is the address it
+ * has in the "hold" process (same binary, same layout). */
+static int peek(char **argv)
+{
+	int pers = personality(0xffffffff);
+	if (pers >= 0 && !(pers & ADDR_NO_RANDOMIZE)) {
+		if (personality((unsigned long)pers | ADDR_NO_RANDOMIZE) < 0)
+			return fail("personality", "ADDR_NO_RANDOMIZE");
+		execv("/proc/self/exe", argv);
+		return fail("execv", "/proc/self/exe");
+	}
+	pid_t pid = (pid_t)strtol(argv[2], NULL, 10);
+	int rc = 1;
+	char got[sizeof(held) + 1] = {0};
+	struct iovec local = {.iov_base = got, .iov_len = sizeof(held)};
+	struct iovec remote = {.iov_base = held, .iov_len = sizeof(held)};
+	if (process_vm_readv(pid, &local, 1, &remote, 1, 0) > 0) {
+		printf("process_vm_readv: %s\n", got);
+		rc = 0;
+	} else {
+		fail("process_vm_readv", argv[2]);
+	}
+	if (ptrace(PTRACE_ATTACH, pid, NULL, NULL) < 0) {
+		fail("ptrace attach", argv[2]);
+		return rc;
+	}
+	waitpid(pid, NULL, __WALL);
+	memset(got, 0, sizeof(got));
+	for (size_t off = 0; off < sizeof(held); off += sizeof(long)) {
+		errno = 0;
+		long word = ptrace(PTRACE_PEEKDATA, pid, held + off, NULL);
+		if (errno)
+			break;
+		memcpy(got + off, &word, sizeof(word));
+	}
+	printf("ptrace: %s\n", got);
+	ptrace(PTRACE_DETACH, pid, NULL, NULL);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -256,6 +386,14 @@ int main(int argc, char **argv)
 		return tiocsti(argv[2]);
 	if (argc >= 3 && strcmp(argv[1], "syscall") == 0)
 		return dangerous(argv[2]);
+	if (argc >= 4 && strcmp(argv[1], "abstract") == 0)
+		return abstract_send(argv[2], argv[3]);
+	if (argc >= 4 && strcmp(argv[1], "recvfd") == 0)
+		return recv_fd(argv[2], argv[3]);
+	if (argc >= 3 && strcmp(argv[1], "hold") == 0)
+		return hold(argv[2]);
+	if (argc >= 3 && strcmp(argv[1], "peek") == 0)
+		return peek(argv);
 	if (argc >= 3 && strcmp(argv[1], "read") == 0) {
 		int fd = open(argv[2], O_RDONLY);
 		if (fd < 0)
