@@ -184,7 +184,7 @@ static int decode_key(enum wire_key k, struct json_object *v, struct cordon_poli
 	case K_HOME:
 		if (json_object_is_type(v, json_type_null))
 			return 0;
-		/* fall through */
+		__attribute__((fallthrough));
 	case K_PROJECT:
 	case K_SESSION:
 		if ((r = cordon_json_string(v, ORIGIN, name, &s, err)) < 0)
