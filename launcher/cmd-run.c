@@ -127,6 +127,7 @@ int cmd_run(const struct cordon_args *a)
 	struct cordon_error err = {0};
 	struct cordon_policy p = {0};
 	struct cordon_strv env = {0};
+	struct cordon_session sess = {.ack_fd = -1};
 	_cleanup_free_ char *path = NULL;
 	_cleanup_free_ char *shim = NULL;
 	char session[CORDON_SESSION_ID_LEN + 1];
@@ -176,7 +177,6 @@ int cmd_run(const struct cordon_args *a)
 
 	/* Every run is a session, sandboxed or not. The watcher is started
 	 * before anything is restricted: it must stay outside the sandbox. */
-	struct cordon_session sess = {0};
 	snprintf(sess.id, sizeof(sess.id), "%s", session);
 	/* How long the shim may take to confirm (slow machines, tests). */
 	const char *t = getenv("CORDON_ACK_TIMEOUT_MS");
@@ -233,8 +233,10 @@ int cmd_run(const struct cordon_args *a)
 	goto out;
 fail:
 	launcher_error(&err);
+	cordon_session_fail(&sess);
 	r = CORDON_EXIT_FAILURE;
 out:
+	free(sess.cgroup);
 	cordon_strv_free(&env);
 	cordon_policy_free(&p);
 	return r;

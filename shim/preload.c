@@ -32,12 +32,21 @@
 
 extern char **environ;
 
+static char *env_get(const char *name);
+
+/* Say why, tell the session watcher (if any) that the refusal is already
+ * reported, and end before main with exit status 125. */
 __attribute__((noreturn)) static void die(const struct cordon_error *err)
 {
 	char line[sizeof(err->msg) + 16];
 	int n = snprintf(line, sizeof(line), "cordon: %s\n", err->msg);
 	if (n > 0)
 		(void)!write(STDERR_FILENO, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+	int ack = cordon_wire_parse_fd(env_get(CORDON_ENV_ACK_FD));
+	if (ack >= 0) {
+		char c = CORDON_FAIL_BYTE;
+		(void)!write(ack, &c, 1);
+	}
 	_exit(CORDON_EXIT_FAILURE);
 }
 

@@ -5,9 +5,13 @@
 
 #include "args.h"
 
-#define ARGV(...) ((char *[]){"cordon", __VA_ARGS__, NULL})
-#define ARGC(...) ((int)(sizeof((char *[]){"cordon", __VA_ARGS__}) / sizeof(char *)))
-#define PARSE(a, err, ...) cordon_args_parse(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), a, err)
+/* The parsed arguments point into argv, so argv must outlive the assertion
+ * the call sits in: a static array per call site, not a compound literal. */
+#define PARSE(a, err, ...)                                                                         \
+	({                                                                                         \
+		static char *argv_[] = {"cordon", __VA_ARGS__, NULL};                              \
+		cordon_args_parse((int)(sizeof(argv_) / sizeof(argv_[0])) - 1, argv_, a, err);    \
+	})
 
 Test(args, run_with_everything)
 {

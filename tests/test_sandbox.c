@@ -208,6 +208,7 @@ ParameterizedTest(struct nolandlock_case *c, sandbox, kernel_without_landlock)
 	if (strcmp(c->on_unsupported, "refuse") == 0) {
 		cr_expect_eq(r.status, 125, "%s", r.err);
 		cr_expect(strstr(r.err, "cordon: ") == r.err && strstr(r.err, "Landlock"), "must name Landlock: %s", r.err);
+		cr_expect_eq(strchr(r.err, '\n'), r.err + strlen(r.err) - 1, "one line, not a second from the watcher: %s", r.err);
 		cr_expect_not(file_exists(out), "the command ran without a sandbox");
 	} else {
 		cr_expect_eq(r.status, 0, "%s", r.err);

@@ -15,6 +15,9 @@
 
 #define CORDON_ENV_ACK_FD "CORDON_ACK_FD"
 #define CORDON_ACK_BYTE 'A'
+/* Written instead by a shim or launcher that refused and has said why: the
+ * watcher ends the session without a second message. */
+#define CORDON_FAIL_BYTE 'F'
 
 /* Find the cgroup2 mount (from /proc/self/mountinfo) and the caller's cgroup
  * (the "0::" line of /proc/self/cgroup). Both malloc'd. */
@@ -100,5 +103,8 @@ int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, co
 
 /* Confirm on S's ack pipe and close it (the caller applied the sandbox). */
 void cordon_session_ack(struct cordon_session *s);
+/* The launcher refused after the session started and has reported why: the
+ * watcher ends the session quietly. Closes the ack fd. */
+void cordon_session_fail(struct cordon_session *s);
 
 #endif

@@ -1,6 +1,7 @@
 /* The watcher (cgroup tracking) and the supervisor (subreaper fallback):
  * the processes outside the sandbox that end a session. */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -47,12 +48,13 @@ static void wait_for_end(int pidfd, int ack_fd, int tty, int ack_timeout_ms,
 				    const char *id)
 {
 	long deadline = now_ms() + ack_timeout_ms;
+	bool refused = false; /* the refusal is said; the command is exiting */
 	for (;;) {
 		struct pollfd p[3] = {{.fd = pidfd, .events = POLLIN},
 				      {.fd = ack_fd, .events = POLLIN},
 				      {.fd = tty, .events = 0}};
 		int timeout = -1;
-		if (ack_fd >= 0) {
+		if (ack_fd >= 0 || refused) {
 			long left = deadline - now_ms();
 			timeout = left > 0 ? (int)left : 0;
 		}
@@ -63,12 +65,20 @@ static void wait_for_end(int pidfd, int ack_fd, int tty, int ack_timeout_ms,
 			return;
 		if (p[2].revents & (POLLHUP | POLLERR | POLLNVAL))
 			return;
+		if (refused && n == 0)
+			return; /* it said it refused but did not exit: end it */
 		if (ack_fd >= 0 && p[1].revents) {
 			char c = 0;
 			ssize_t r = read(ack_fd, &c, 1);
-			if (r == 1 && c == CORDON_ACK_BYTE) {
+			if (r == 1 && (c == CORDON_ACK_BYTE || c == CORDON_FAIL_BYTE)) {
 				close(ack_fd);
 				ack_fd = -1;
+				/* A refusal: let the process exit with its own status
+				 * (the killing would replace 125), for at most a second. */
+				if (c == CORDON_FAIL_BYTE) {
+					refused = true;
+					deadline = now_ms() + 1000;
+				}
 				continue;
 			}
 			/* Closed without confirming: the shim never ran. The command may
@@ -316,12 +326,21 @@ int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, co
 	return start_subreaper(s, project, err);
 }
 
-void cordon_session_ack(struct cordon_session *s)
+static void send_ack(struct cordon_session *s, char c)
 {
 	if (s->ack_fd >= 0) {
-		char c = CORDON_ACK_BYTE;
 		(void)!write(s->ack_fd, &c, 1);
 		close(s->ack_fd);
 		s->ack_fd = -1;
 	}
+}
+
+void cordon_session_ack(struct cordon_session *s)
+{
+	send_ack(s, CORDON_ACK_BYTE);
+}
+
+void cordon_session_fail(struct cordon_session *s)
+{
+	send_ack(s, CORDON_FAIL_BYTE);
 }
