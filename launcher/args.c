@@ -70,10 +70,9 @@ static const char usage_list[] =
 	"List your live sessions: id, the command's pid, the number of processes,\n"
 	"age, tracking (cgroup or subreaper) and project.\n";
 
-static const char usage_ps[] =
-	"Usage: cordon ps ID\n"
-	"\n"
-	"List every process of session ID: pid and command line.\n";
+static const char usage_ps[] = "Usage: cordon ps ID\n"
+			       "\n"
+			       "List every process of session ID: pid and command line.\n";
 
 static const char usage_kill[] =
 	"Usage: cordon kill ID\n"
@@ -108,16 +107,11 @@ static const struct {
 	const char *name;
 	enum cordon_cmd cmd;
 } commands[] = {
-	{"run", CORDON_CMD_RUN},
-	{"explain", CORDON_CMD_EXPLAIN},
-	{"check", CORDON_CMD_CHECK},
-	{"list", CORDON_CMD_LIST},
-	{"ps", CORDON_CMD_PS},
-	{"kill", CORDON_CMD_KILL},
-	{"help", CORDON_CMD_HELP},
-	{"--help", CORDON_CMD_HELP},
-	{"-h", CORDON_CMD_HELP},
-	{"--version", CORDON_CMD_VERSION},
+	{"run", CORDON_CMD_RUN},         {"explain", CORDON_CMD_EXPLAIN},
+	{"check", CORDON_CMD_CHECK},     {"list", CORDON_CMD_LIST},
+	{"ps", CORDON_CMD_PS},           {"kill", CORDON_CMD_KILL},
+	{"help", CORDON_CMD_HELP},       {"--help", CORDON_CMD_HELP},
+	{"-h", CORDON_CMD_HELP},         {"--version", CORDON_CMD_VERSION},
 	{"version", CORDON_CMD_VERSION},
 };
 
@@ -197,9 +191,10 @@ static int parse_options(int argc, char **argv, struct cordon_args *a, struct co
 			else if (strcmp(optarg, "tool") == 0)
 				a->kind = CORDON_KIND_TOOL;
 			else
-				return cordon_err(err, EINVAL,
-						  "--kind: expected \"terminal\" or \"tool\", got \"%s\"",
-						  optarg);
+				return cordon_err(
+					err, EINVAL,
+					"--kind: expected \"terminal\" or \"tool\", got \"%s\"",
+					optarg);
 			break;
 		case OPT_ALLOW_READ:
 			r = push_nonempty(&a->extra[CORDON_CLASS_RO], "--allow-read", optarg, err);
@@ -208,7 +203,8 @@ static int parse_options(int argc, char **argv, struct cordon_args *a, struct co
 			r = push_nonempty(&a->extra[CORDON_CLASS_RW], "--allow-write", optarg, err);
 			break;
 		case OPT_ALLOW_EXEC:
-			r = push_nonempty(&a->extra[CORDON_CLASS_EXEC], "--allow-exec", optarg, err);
+			r = push_nonempty(&a->extra[CORDON_CLASS_EXEC], "--allow-exec", optarg,
+					  err);
 			break;
 		case OPT_NO_NETWORK:
 			a->no_network = true;
@@ -274,7 +270,8 @@ int cordon_args_parse(int argc, char **argv, struct cordon_args *out, struct cor
 				if (strcmp(argv[2], commands[i].name) == 0)
 					a.cmd = commands[i].cmd;
 			if (a.cmd == CORDON_CMD_HELP)
-				return cordon_err(err, EINVAL, "help: unknown command '%s'", argv[2]);
+				return cordon_err(err, EINVAL, "help: unknown command '%s'",
+						  argv[2]);
 			a.help = true;
 		}
 		*out = a;

@@ -39,7 +39,7 @@ int cmd_check(const struct cordon_args *a)
 			printf("           (%s)\n", err.msg);
 	}
 	printf("tracking:  %s\n", cgroup_ok ? "cgroup (cgroup.kill)"
-					  : "subreaper supervisor (the command gets a new pid)");
+					    : "subreaper supervisor (the command gets a new pid)");
 	free(mount);
 	free(own);
 	free(leaf);

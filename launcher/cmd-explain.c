@@ -77,7 +77,8 @@ int cmd_explain(const struct cordon_args *a)
 	printf("config:         %s\n", origin);
 	printf("project:        %s\n", p.project);
 	printf("kind:           %s\n", kind_name(a->kind));
-	printf("sandbox:        %s\n", p.sandbox ? "on" : "off (enabled is false, or apply_to does not cover this kind)");
+	printf("sandbox:        %s\n",
+	       p.sandbox ? "on" : "off (enabled is false, or apply_to does not cover this kind)");
 	printf("network:        %s\n", p.allow_network ? "allowed" : "blocked");
 	printf("on_unsupported: %s\n",
 	       p.on_unsupported == CORDON_UNSUPPORTED_WARN ? "warn" : "refuse");

@@ -43,8 +43,8 @@ static int find_shim(char **out, struct cordon_error *err)
 	const char *env = getenv("CORDON_SHIM");
 	if (env && *env) {
 		if (env[0] != '/' || !file_exists(env))
-			return cordon_err(err, ENOENT, "%s: CORDON_SHIM: not a readable absolute path",
-					  env);
+			return cordon_err(err, ENOENT,
+					  "%s: CORDON_SHIM: not a readable absolute path", env);
 		*out = strdup(env);
 		return *out ? 0 : -ENOMEM;
 	}
@@ -87,8 +87,8 @@ static const char *env_lookup(const struct cordon_strv *env, const char *name)
 }
 
 /* Put the policy on an inherited memfd and the shim in LD_PRELOAD. */
-static int prepare_preload(const struct cordon_policy *p, const char *shim,
-			   struct cordon_strv *env, struct cordon_error *err)
+static int prepare_preload(const struct cordon_policy *p, const char *shim, struct cordon_strv *env,
+			   struct cordon_error *err)
 {
 	int fd = cordon_wire_to_memfd(p, err);
 	if (fd < 0)
@@ -184,7 +184,8 @@ int cmd_run(const struct cordon_args *a)
 		char *end;
 		long v = strtol(t, &end, 10);
 		if (*end || v < 1 || v > 600000) {
-			cordon_err(&err, EINVAL, "CORDON_ACK_TIMEOUT_MS: expected 1..600000, got \"%s\"", t);
+			cordon_err(&err, EINVAL,
+				   "CORDON_ACK_TIMEOUT_MS: expected 1..600000, got \"%s\"", t);
 			goto fail;
 		}
 		sess.ack_timeout_ms = (int)v;
@@ -204,12 +205,13 @@ int cmd_run(const struct cordon_args *a)
 		if (fcntl(sess.ack_fd, F_SETFD, 0) < 0 ||
 		    asprintf(&kv, CORDON_ENV_ACK_FD "=%d", sess.ack_fd) < 0 ||
 		    cordon_strv_push_take(&env, kv) < 0) {
-			cordon_err(&err, errno ? errno : ENOMEM, "passing the ack fd: %s", strerror(errno));
+			cordon_err(&err, errno ? errno : ENOMEM, "passing the ack fd: %s",
+				   strerror(errno));
 			goto fail;
 		}
 		if (a->verbose)
-			fprintf(stderr, "cordon: session %s: %s, sandbox applied by %s\n", session, path,
-				shim);
+			fprintf(stderr, "cordon: session %s: %s, sandbox applied by %s\n", session,
+				path, shim);
 	} else {
 		if (p.sandbox) {
 			/* The shim cannot enter this target: apply the sandbox here; it

@@ -89,7 +89,8 @@ int cmd_list(const struct cordon_args *a)
 		launcher_error(&err);
 		return CORDON_EXIT_FAILURE;
 	}
-	printf("%-16s %8s %6s %8s %-9s %s\n", "SESSION", "PID", "PROCS", "AGE", "TRACKING", "PROJECT");
+	printf("%-16s %8s %6s %8s %-9s %s\n", "SESSION", "PID", "PROCS", "AGE", "TRACKING",
+	       "PROJECT");
 	for (size_t i = 0; i < n; i++) {
 		struct cordon_session_info s;
 		struct cordon_error e = {0};

@@ -12,11 +12,9 @@
 #include "jsonutil.h"
 #include "util.h"
 
-static const char *const class_keys[CORDON_CLASS_COUNT] = {"executable", "read_only",
-							    "read_write"};
+static const char *const class_keys[CORDON_CLASS_COUNT] = {"executable", "read_only", "read_write"};
 static const char *const class_extra_keys[CORDON_CLASS_COUNT] = {
-	"additional_executable_paths", "additional_read_only_paths",
-	"additional_read_write_paths"};
+	"additional_executable_paths", "additional_read_only_paths", "additional_read_write_paths"};
 
 const char *cordon_class_key(enum cordon_class c)
 {
@@ -210,8 +208,8 @@ int cordon_config_apply_object(struct json_object *root, struct cordon_config *c
 	return 0;
 }
 
-int cordon_config_parse(const char *text, size_t len, const char *origin,
-			struct cordon_config *cfg, struct cordon_error *err)
+int cordon_config_parse(const char *text, size_t len, const char *origin, struct cordon_config *cfg,
+			struct cordon_error *err)
 {
 	int r = cordon_config_init(cfg, origin);
 	if (r < 0)
@@ -226,8 +224,7 @@ int cordon_config_parse(const char *text, size_t len, const char *origin,
 	return r;
 }
 
-int cordon_config_load_file(const char *path, struct cordon_config *cfg,
-			    struct cordon_error *err)
+int cordon_config_load_file(const char *path, struct cordon_config *cfg, struct cordon_error *err)
 {
 	_cleanup_free_ char *buf = NULL;
 	size_t len = 0;

@@ -83,8 +83,8 @@ int cordon_json_parse_strict(const char *text, size_t len, const char *origin,
 	if (lenient) {
 		size_t line, col;
 		line_col(text, bad, &line, &col);
-		return cordon_err(err, EINVAL, "%s: line %zu, column %zu: malformed JSON: %s", origin,
-				  line, col, lenient);
+		return cordon_err(err, EINVAL, "%s: line %zu, column %zu: malformed JSON: %s",
+				  origin, line, col, lenient);
 	}
 	struct json_tokener *tok = json_tokener_new();
 	if (!tok)
@@ -130,8 +130,8 @@ int cordon_json_bool(struct json_object *v, const char *origin, const char *key,
 	return 0;
 }
 
-int cordon_json_string(struct json_object *v, const char *origin, const char *key,
-		       const char **out, struct cordon_error *err)
+int cordon_json_string(struct json_object *v, const char *origin, const char *key, const char **out,
+		       struct cordon_error *err)
 {
 	if (!json_object_is_type(v, json_type_string))
 		return cordon_err(err, EINVAL, "%s: %s: expected a string, got %s", origin, key,

@@ -19,8 +19,8 @@ const char *cordon_json_type_name(struct json_object *v);
 int cordon_json_bool(struct json_object *v, const char *origin, const char *key, bool *out,
 		     struct cordon_error *err);
 /* *OUT points into V; strings with an embedded NUL are refused. */
-int cordon_json_string(struct json_object *v, const char *origin, const char *key,
-		       const char **out, struct cordon_error *err);
+int cordon_json_string(struct json_object *v, const char *origin, const char *key, const char **out,
+		       struct cordon_error *err);
 /* An array of strings, appended to OUT. */
 int cordon_json_strv(struct json_object *v, const char *origin, const char *key,
 		     struct cordon_strv *out, struct cordon_error *err);

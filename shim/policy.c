@@ -9,28 +9,44 @@
 
 #include "util.h"
 
-const char *const cordon_default_env[] = {
-	"PATH", "HOME", "USER", "SHELL", "LANG", "TERM", "TERM_PROGRAM", "CARGO_HOME",
-	"RUSTUP_HOME", "GOPATH", "EDITOR", "VISUAL", "XDG_CONFIG_HOME", "XDG_DATA_HOME",
-	"XDG_RUNTIME_DIR", "SSH_AUTH_SOCK", "GPG_TTY", "COLORTERM", NULL};
+const char *const cordon_default_env[] = {"PATH",
+					  "HOME",
+					  "USER",
+					  "SHELL",
+					  "LANG",
+					  "TERM",
+					  "TERM_PROGRAM",
+					  "CARGO_HOME",
+					  "RUSTUP_HOME",
+					  "GOPATH",
+					  "EDITOR",
+					  "VISUAL",
+					  "XDG_CONFIG_HOME",
+					  "XDG_DATA_HOME",
+					  "XDG_RUNTIME_DIR",
+					  "SSH_AUTH_SOCK",
+					  "GPG_TTY",
+					  "COLORTERM",
+					  NULL};
 
 const char *const cordon_dotfiles[] = {
-	".profile", ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".bash_aliases",
-	".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout", ".inputrc", ".gitconfig",
-	".editorconfig", ".vimrc", ".nanorc", ".tmux.conf", ".terminfo", ".config", NULL};
+	".profile",      ".bashrc",    ".bash_profile", ".bash_login",   ".bash_logout",
+	".bash_aliases", ".zshrc",     ".zshenv",       ".zprofile",     ".zlogin",
+	".zlogout",      ".inputrc",   ".gitconfig",    ".editorconfig", ".vimrc",
+	".nanorc",       ".tmux.conf", ".terminfo",     ".config",       NULL};
 
 static const char *const linux_defaults[CORDON_CLASS_COUNT][24] = {
 	[CORDON_CLASS_EXEC] = {"/usr/bin", "/usr/sbin", "/usr/lib", "/usr/lib64", "/usr/libexec",
 			       "/lib", "/lib64", "/bin", "/sbin", NULL},
 	[CORDON_CLASS_RO] = {"/etc", "/usr/share", "/usr/include", "/usr/lib/locale", NULL},
-	[CORDON_CLASS_RW] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random",
-			     "/dev/urandom", "/dev/tty", "/dev/ptmx", "/dev/pts", "/dev/shm",
-			     "/dev/fd", "/tmp", "/var/tmp", "/run/user/%u", NULL},
+	[CORDON_CLASS_RW] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
+			     "/dev/tty", "/dev/ptmx", "/dev/pts", "/dev/shm", "/dev/fd", "/tmp",
+			     "/var/tmp", "/run/user/%u", NULL},
 };
 
 static const char *const macos_defaults[CORDON_CLASS_COUNT][24] = {
-	[CORDON_CLASS_EXEC] = {"/bin", "/usr/bin", "/usr/sbin", "/sbin", "/usr/lib",
-			       "/usr/libexec", "/System/Library/dyld", "/System/Cryptexes",
+	[CORDON_CLASS_EXEC] = {"/bin", "/usr/bin", "/usr/sbin", "/sbin", "/usr/lib", "/usr/libexec",
+			       "/System/Library/dyld", "/System/Cryptexes",
 			       "/Library/Developer/CommandLineTools/usr/bin",
 			       "/Library/Developer/CommandLineTools/usr/lib",
 			       "/Library/Apple/usr/bin", "/opt/homebrew/bin", "/opt/homebrew/sbin",
@@ -44,8 +60,7 @@ static const char *const macos_defaults[CORDON_CLASS_COUNT][24] = {
 			     "/private/var/run/mDNSResponder", NULL},
 };
 
-int cordon_default_paths(enum cordon_os os, enum cordon_class c, uid_t uid,
-			 struct cordon_strv *out)
+int cordon_default_paths(enum cordon_os os, enum cordon_class c, uid_t uid, struct cordon_strv *out)
 {
 	if (c >= CORDON_CLASS_COUNT)
 		return -EINVAL;

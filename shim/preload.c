@@ -41,7 +41,8 @@ __attribute__((noreturn)) static void die(const struct cordon_error *err)
 	char line[sizeof(err->msg) + 16];
 	int n = snprintf(line, sizeof(line), "cordon: %s\n", err->msg);
 	if (n > 0)
-		(void)!write(STDERR_FILENO, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+		(void)!write(STDERR_FILENO, line,
+			     (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
 	int ack = cordon_wire_parse_fd(env_get(CORDON_ENV_ACK_FD));
 	if (ack >= 0) {
 		char c = CORDON_FAIL_BYTE;
@@ -55,7 +56,8 @@ static void warn(const struct cordon_error *err)
 	char line[sizeof(err->msg) + 32];
 	int n = snprintf(line, sizeof(line), "cordon: warning: %s\n", err->msg);
 	if (n > 0)
-		(void)!write(STDERR_FILENO, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+		(void)!write(STDERR_FILENO, line,
+			     (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
 }
 
 /* The environment is edited in place, in the array `environ` points to when
@@ -93,7 +95,8 @@ static void env_area(void)
 	unsigned long v[52] = {0};
 	int i = 2;
 	char *save = NULL;
-	for (char *t = f ? strtok_r(f + 1, " ", &save) : NULL; t && i < 51; t = strtok_r(NULL, " ", &save))
+	for (char *t = f ? strtok_r(f + 1, " ", &save) : NULL; t && i < 51;
+	     t = strtok_r(NULL, " ", &save))
 		v[++i] = strtoul(t, NULL, 10);
 	if (i >= 51 && v[50] && v[51] > v[50]) {
 		env_start = (char *)v[50];
@@ -155,7 +158,8 @@ static int launcher_mode(const char *fdstr, struct cordon_policy *p, struct cord
 {
 	int fd = cordon_wire_parse_fd(fdstr);
 	if (fd < 0)
-		return cordon_err(err, EINVAL, CORDON_ENV_CONFIG_FD ": invalid value \"%s\"", fdstr);
+		return cordon_err(err, EINVAL, CORDON_ENV_CONFIG_FD ": invalid value \"%s\"",
+				  fdstr);
 	int r = cordon_wire_read_fd(fd, p, err);
 	close(fd);
 	return r;

@@ -19,7 +19,7 @@ static inline void cordon_closep(int *fd)
 	}
 }
 
-#define _cleanup_free_ __attribute__((cleanup(cordon_freep)))
+#define _cleanup_free_  __attribute__((cleanup(cordon_freep)))
 #define _cleanup_close_ __attribute__((cleanup(cordon_closep)))
 
 /* Hand ownership out of a cleanup-managed variable. */

@@ -51,8 +51,9 @@ int cordon_wire_encode(const struct cordon_policy *p, char **buf, size_t *len,
 		struct json_object *r = json_object_new_object();
 		char acc[4];
 		json_object_object_add(r, "path", json_object_new_string(p->rules[i].path));
-		json_object_object_add(r, "access", json_object_new_string(
-							    cordon_access_str(p->rules[i].access, acc)));
+		json_object_object_add(
+			r, "access",
+			json_object_new_string(cordon_access_str(p->rules[i].access, acc)));
 		json_object_object_add(r, "source", json_object_new_string(p->rules[i].source));
 		json_object_array_add(rules, r);
 	}
@@ -135,23 +136,37 @@ static int decode_rule(struct json_object *r, size_t idx, struct cordon_policy *
 	}
 	if (!path || !access || !source)
 		return cordon_err(err, EINVAL, ORIGIN ": %s: missing %s", key,
-				  !path ? "path" : !access ? "access" : "source");
+				  !path     ? "path"
+				  : !access ? "access"
+					    : "source");
 	int ret = abs_path(path, key, err);
 	if (ret < 0)
 		return ret;
 	unsigned a;
 	if (parse_access(access, &a) < 0)
-		return cordon_err(err, EINVAL, ORIGIN ": %s.access: expected \"rwx\"-style, got \"%s\"",
-				  key, access);
+		return cordon_err(err, EINVAL,
+				  ORIGIN ": %s.access: expected \"rwx\"-style, got \"%s\"", key,
+				  access);
 	if (cordon_policy_add_rule(p, path, a, source) < 0)
 		return cordon_err(err, ENOMEM, "out of memory");
 	return 0;
 }
 
-enum wire_key { K_VERSION, K_SANDBOX, K_NET, K_UNSUP, K_PROJECT, K_HOME, K_SESSION, K_RULES, K_ENV, K_COUNT };
-static const char *const wire_keys[K_COUNT] = {"version", "sandbox", "allow_network",
-					       "on_unsupported", "project", "home", "session",
-					       "rules", "env"};
+enum wire_key {
+	K_VERSION,
+	K_SANDBOX,
+	K_NET,
+	K_UNSUP,
+	K_PROJECT,
+	K_HOME,
+	K_SESSION,
+	K_RULES,
+	K_ENV,
+	K_COUNT
+};
+static const char *const wire_keys[K_COUNT] = {"version",        "sandbox", "allow_network",
+					       "on_unsupported", "project", "home",
+					       "session",        "rules",   "env"};
 
 static int decode_key(enum wire_key k, struct json_object *v, struct cordon_policy *p,
 		      struct cordon_error *err)
@@ -179,7 +194,8 @@ static int decode_key(enum wire_key k, struct json_object *v, struct cordon_poli
 			p->on_unsupported = CORDON_UNSUPPORTED_WARN;
 		else
 			return cordon_err(err, EINVAL,
-					  ORIGIN ": on_unsupported: expected \"refuse\" or \"warn\"");
+					  ORIGIN
+					  ": on_unsupported: expected \"refuse\" or \"warn\"");
 		return 0;
 	case K_HOME:
 		if (json_object_is_type(v, json_type_null))
@@ -217,14 +233,15 @@ int cordon_wire_decode(const char *buf, size_t len, struct cordon_policy *out,
 	if (len < 4)
 		return cordon_err(err, EINVAL, ORIGIN ": truncated length prefix (%zu bytes)", len);
 	const unsigned char *u = (const unsigned char *)buf;
-	uint32_t n = (uint32_t)u[0] | (uint32_t)u[1] << 8 | (uint32_t)u[2] << 16 |
-		     (uint32_t)u[3] << 24;
+	uint32_t n =
+		(uint32_t)u[0] | (uint32_t)u[1] << 8 | (uint32_t)u[2] << 16 | (uint32_t)u[3] << 24;
 	if (n > CORDON_WIRE_MAX)
 		return cordon_err(err, EFBIG, ORIGIN ": length %u exceeds the limit of %u", n,
 				  CORDON_WIRE_MAX);
 	if ((size_t)n != len - 4)
-		return cordon_err(err, EINVAL, ORIGIN ": length prefix says %u bytes, frame has %zu",
-				  n, len - 4);
+		return cordon_err(err, EINVAL,
+				  ORIGIN ": length prefix says %u bytes, frame has %zu", n,
+				  len - 4);
 	struct json_object *root = NULL;
 	int r = cordon_json_parse_strict(buf + 4, n, ORIGIN, &root, err);
 	if (r < 0)

@@ -120,14 +120,15 @@ static double cordon_round(int n, const char *cordon, const char *dir)
 	snprintf(ready, sizeof(ready), "%s/ready-cordon", dir);
 	unlink(ready);
 	/* The shell writes its session id, builds the tree, then exits. */
-	snprintf(script, sizeof(script), "echo $CORDON_SESSION > %s/sid; %s; date +%%s%%N > %s/t0", dir,
-		 tree_script(n, ready), dir);
+	snprintf(script, sizeof(script), "echo $CORDON_SESSION > %s/sid; %s; date +%%s%%N > %s/t0",
+		 dir, tree_script(n, ready), dir);
 	pid_t pid = fork();
 	if (pid == 0) {
 		int dn = open("/dev/null", O_RDWR);
 		dup2(dn, 0);
 		dup2(dn, 1);
-		execl(cordon, cordon, "run", "--project", dir, "--", "/bin/sh", "-c", script, (char *)NULL);
+		execl(cordon, cordon, "run", "--project", dir, "--", "/bin/sh", "-c", script,
+		      (char *)NULL);
 		_exit(127);
 	}
 	waitpid(pid, NULL, 0); /* the shell has exited */
@@ -185,7 +186,8 @@ int main(int argc, char **argv)
 	report("cordon", cor, rounds);
 	qsort(raw, (size_t)rounds, sizeof(double), cmp);
 	qsort(cor, (size_t)rounds, sizeof(double), cmp);
-	printf("ratio    %.2fx the raw cgroup.kill time (goal <= 1.2x)\n", cor[rounds / 2] / raw[rounds / 2]);
+	printf("ratio    %.2fx the raw cgroup.kill time (goal <= 1.2x)\n",
+	       cor[rounds / 2] / raw[rounds / 2]);
 	char cmd[200];
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	return system(cmd) == 0 ? 0 : 1;

@@ -127,8 +127,7 @@ static long now_ms(void)
 	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-struct run_result run_cmd(char *const argv[], char *const envp[], const char *cwd,
-			  int timeout_ms)
+struct run_result run_cmd(char *const argv[], char *const envp[], const char *cwd, int timeout_ms)
 {
 	int out[2], err[2];
 	if (pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0)
@@ -216,7 +215,6 @@ struct run_result run_cordon(char *const envp[], const char *cwd, ...)
 	return run_cmd(argv, envp, cwd, 20000);
 }
 
-
 void copy_exec(const char *src, const char *dst)
 {
 	FILE *in = fopen(src, "rb");
@@ -292,7 +290,8 @@ struct run_result run_in(struct world *w, const char *opts, char *const cmd[])
 	argv[n++] = "--config";
 	argv[n++] = w->cfg;
 	char *optcopy = opts ? strdup(opts) : NULL;
-	for (char *tok = optcopy ? strtok(optcopy, " ") : NULL; tok && n < 40; tok = strtok(NULL, " "))
+	for (char *tok = optcopy ? strtok(optcopy, " ") : NULL; tok && n < 40;
+	     tok = strtok(NULL, " "))
 		argv[n++] = tok;
 	argv[n++] = "--";
 	for (int i = 0; cmd[i] && n < 63; i++)
@@ -429,7 +428,8 @@ bool wait_exists(const char *path, int ms)
 struct listener listen_on(int family, bool stream)
 {
 	struct listener l = {.stream = stream};
-	l.fd = socket(family, (stream ? SOCK_STREAM : SOCK_DGRAM) | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	l.fd = socket(family, (stream ? SOCK_STREAM : SOCK_DGRAM) | SOCK_NONBLOCK | SOCK_CLOEXEC,
+		      0);
 	cr_assert_geq(l.fd, 0, "listener socket: %s", strerror(errno));
 	struct sockaddr_storage ss = {0};
 	socklen_t len;

@@ -18,16 +18,15 @@ bool file_exists(const char *path);
 char *path_join(const char *a, const char *b);
 
 struct run_result {
-	int status;  /* exit status, or 128+signal */
-	char *out;   /* captured stdout */
-	char *err;   /* captured stderr */
+	int status; /* exit status, or 128+signal */
+	char *out;  /* captured stdout */
+	char *err;  /* captured stderr */
 };
 
 /* Run ARGV (argv[0] is a path) with environment ENVP (NULL: inherit) in CWD
  * (NULL: inherit), stdin from /dev/null, capturing stdout and stderr. Kills
  * the child after TIMEOUT_MS (status 128+SIGKILL). */
-struct run_result run_cmd(char *const argv[], char *const envp[], const char *cwd,
-			  int timeout_ms);
+struct run_result run_cmd(char *const argv[], char *const envp[], const char *cwd, int timeout_ms);
 void run_free(struct run_result *r);
 
 /* Convenience: run `cordon ARGS...` (NULL-terminated) in CWD with ENVP. */
@@ -53,7 +52,7 @@ bool wait_exists(const char *path, int ms);
  * TERM, SHELL=/bin/sh and SECRET_TOKEN=hunter2. */
 #define SECRET "s3cr3t-c0ntent"
 #define WORLD_BASE_RW                                                                              \
-	"\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/tty\", \"/dev/pts\", "               \
+	"\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/tty\", \"/dev/pts\", "          \
 	"\"/dev/ptmx\", \"/dev/urandom\", \"/dev/zero\"]}"
 
 struct world {
@@ -102,9 +101,9 @@ void stop_process(pid_t pid);
 	"echo $CORDON_SESSION > sid\n"                                                             \
 	"(setsid sh -c 'echo $$ >> pids; exec sleep 300' &)\n"                                     \
 	"(sh -c 'sh -c \"echo \\$\\$ >> pids; exec sleep 300\" &' &)\n"                            \
-	"nohup sh -c 'echo $$ >> pids; exec sleep 300' >/dev/null 2>&1 &\n"                       \
+	"nohup sh -c 'echo $$ >> pids; exec sleep 300' >/dev/null 2>&1 &\n"                        \
 	"sh -c 'trap \"\" HUP TERM INT; echo $$ >> pids; while :; do sleep 1; done' &\n"           \
-	"(setsid sh -c 'trap \"\" HUP TERM; echo $$ >> pids; exec sleep 300' &)\n"                \
+	"(setsid sh -c 'trap \"\" HUP TERM; echo $$ >> pids; exec sleep 300' &)\n"                 \
 	"n=0; while [ $(wc -l < pids 2>/dev/null || echo 0) -lt 5 ] && [ $n -lt 200 ]; do sleep 0.01; n=$((n+1)); done\n"
 
 /* The pids in the file PATH, one per line. */

@@ -34,7 +34,8 @@ int main(int argc, char **argv)
 	}
 	for (int i = 0; i < ncalls; i++) {
 		int nr = seccomp_syscall_resolve_name(calls[i]);
-		if (nr == __NR_SCMP_ERROR || seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), nr, 0) < 0) {
+		if (nr == __NR_SCMP_ERROR ||
+		    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), nr, 0) < 0) {
 			fprintf(stderr, "nolandlock: cannot filter %s\n", calls[i]);
 			return 1;
 		}

@@ -126,7 +126,8 @@ static int raw_ping(const char *host, const char *msg)
 	size_t n = strlen(msg) < 200 ? strlen(msg) : 200;
 	memcpy(pkt + sizeof(*h), msg, n);
 	h->checksum = icmp_sum(pkt, sizeof(*h) + n);
-	if (sendto(fd, pkt, sizeof(*h) + n, 0, (struct sockaddr *)&ss, sizeof(struct sockaddr_in)) < 0)
+	if (sendto(fd, pkt, sizeof(*h) + n, 0, (struct sockaddr *)&ss, sizeof(struct sockaddr_in)) <
+	    0)
 		return fail("sendto", host);
 	printf("sent\n");
 	return 0;
@@ -144,12 +145,15 @@ static int uring_send(const char *host, int port, const char *msg)
 	size_t cqsz = p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe);
 	if (sqsz < cqsz)
 		sqsz = cqsz;
-	char *sq = mmap(NULL, sqsz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, ring, IORING_OFF_SQ_RING);
+	char *sq = mmap(NULL, sqsz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, ring,
+			IORING_OFF_SQ_RING);
 	char *cq = (p.features & IORING_FEAT_SINGLE_MMAP)
 			   ? sq
-			   : mmap(NULL, cqsz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, ring, IORING_OFF_CQ_RING);
-	struct io_uring_sqe *sqes = mmap(NULL, p.sq_entries * sizeof(struct io_uring_sqe), PROT_READ | PROT_WRITE,
-					 MAP_SHARED | MAP_POPULATE, ring, IORING_OFF_SQES);
+			   : mmap(NULL, cqsz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+				  ring, IORING_OFF_CQ_RING);
+	struct io_uring_sqe *sqes =
+		mmap(NULL, p.sq_entries * sizeof(struct io_uring_sqe), PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_POPULATE, ring, IORING_OFF_SQES);
 	if (sq == MAP_FAILED || cq == MAP_FAILED || sqes == MAP_FAILED)
 		return fail("mmap", "io_uring");
 	unsigned *tail = (unsigned *)(sq + p.sq_off.tail);
@@ -222,21 +226,34 @@ static int dangerous(const char *name)
 		const char *name;
 		long nr;
 	} calls[] = {
-		{"kexec_load", SYS_kexec_load}, {"kexec_file_load", SYS_kexec_file_load},
-		{"init_module", SYS_init_module}, {"finit_module", SYS_finit_module},
-		{"delete_module", SYS_delete_module}, {"bpf", SYS_bpf},
-		{"userfaultfd", SYS_userfaultfd}, {"reboot", SYS_reboot}, {"swapon", SYS_swapon},
-		{"swapoff", SYS_swapoff}, {"mount", SYS_mount}, {"umount2", SYS_umount2},
-		{"pivot_root", SYS_pivot_root}, {"move_mount", SYS_move_mount},
-		{"open_tree", SYS_open_tree}, {"fsopen", SYS_fsopen}, {"fsmount", SYS_fsmount},
+		{"kexec_load", SYS_kexec_load},
+		{"kexec_file_load", SYS_kexec_file_load},
+		{"init_module", SYS_init_module},
+		{"finit_module", SYS_finit_module},
+		{"delete_module", SYS_delete_module},
+		{"bpf", SYS_bpf},
+		{"userfaultfd", SYS_userfaultfd},
+		{"reboot", SYS_reboot},
+		{"swapon", SYS_swapon},
+		{"swapoff", SYS_swapoff},
+		{"mount", SYS_mount},
+		{"umount2", SYS_umount2},
+		{"pivot_root", SYS_pivot_root},
+		{"move_mount", SYS_move_mount},
+		{"open_tree", SYS_open_tree},
+		{"fsopen", SYS_fsopen},
+		{"fsmount", SYS_fsmount},
 	};
 	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
 		if (strcmp(calls[i].name, name) != 0)
 			continue;
 		/* NULL pointers, fd -1, zero magic: harmless wherever the call is allowed. */
-		long r = syscall(calls[i].nr, strcmp(name, "fsmount") == 0 || strcmp(name, "move_mount") == 0 ||
-						       strcmp(name, "finit_module") == 0 || strcmp(name, "open_tree") == 0
-					       ? -1L : 0L,
+		long r = syscall(calls[i].nr,
+				 strcmp(name, "fsmount") == 0 || strcmp(name, "move_mount") == 0 ||
+						 strcmp(name, "finit_module") == 0 ||
+						 strcmp(name, "open_tree") == 0
+					 ? -1L
+					 : 0L,
 				 0L, 0L, 0L, 0L, 0L);
 		if (r >= 0) {
 			printf("%s: ok\n", name);
@@ -283,7 +300,10 @@ static int recv_fd(const char *path, const char *name)
 		struct cmsghdr align;
 	} u;
 	struct iovec io = {.iov_base = &byte, .iov_len = 1};
-	struct msghdr m = {.msg_iov = &io, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof(u.buf)};
+	struct msghdr m = {.msg_iov = &io,
+			   .msg_iovlen = 1,
+			   .msg_control = u.buf,
+			   .msg_controllen = sizeof(u.buf)};
 	if (recvmsg(s, &m, 0) <= 0)
 		return fail("recvmsg", path);
 	struct cmsghdr *c = CMSG_FIRSTHDR(&m);

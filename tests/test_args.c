@@ -10,7 +10,7 @@
 #define PARSE(a, err, ...)                                                                         \
 	({                                                                                         \
 		static char *argv_[] = {"cordon", __VA_ARGS__, NULL};                              \
-		cordon_args_parse((int)(sizeof(argv_) / sizeof(argv_[0])) - 1, argv_, a, err);    \
+		cordon_args_parse((int)(sizeof(argv_) / sizeof(argv_[0])) - 1, argv_, a, err);     \
 	})
 
 Test(args, run_with_everything)
@@ -69,7 +69,8 @@ Test(args, explain_paths)
 {
 	struct cordon_args a;
 	struct cordon_error err = {0};
-	cr_assert_eq(PARSE(&a, &err, "explain", "--project", "/p", "/etc/passwd", "~/.ssh"), 0, "%s", err.msg);
+	cr_assert_eq(PARSE(&a, &err, "explain", "--project", "/p", "/etc/passwd", "~/.ssh"), 0,
+		     "%s", err.msg);
 	cr_expect_eq(a.cmd, CORDON_CMD_EXPLAIN);
 	cr_expect_eq(a.n_rest, 2);
 	cordon_args_free(&a);
@@ -104,10 +105,14 @@ Test(args, errors_name_the_option)
 {
 	static const struct bad cases[] = {
 		{{"cordon", "frobnicate"}, 2, "unknown command 'frobnicate'"},
-		{{"cordon", "run", "--kind", "daemon"}, 4, "--kind: expected \"terminal\" or \"tool\""},
+		{{"cordon", "run", "--kind", "daemon"},
+		 4,
+		 "--kind: expected \"terminal\" or \"tool\""},
 		{{"cordon", "run", "--bogus"}, 3, "unknown option '--bogus'"},
 		{{"cordon", "run", "--config"}, 3, "--config: missing argument"},
-		{{"cordon", "run", "--allow-read", ""}, 4, "--allow-read: expected a non-empty value"},
+		{{"cordon", "run", "--allow-read", ""},
+		 4,
+		 "--allow-read: expected a non-empty value"},
 		{{"cordon", "run", "--config", ""}, 4, "--config: expected a file"},
 		{{"cordon", "check", "--project", "/p"}, 4, "check: unknown option"},
 		{{"cordon", "check", "extra"}, 3, "check: unexpected argument 'extra'"},
@@ -118,7 +123,7 @@ Test(args, errors_name_the_option)
 		struct cordon_error err = {0};
 		cr_expect_lt(cordon_args_parse(cases[i].argc, (char **)cases[i].argv, &a, &err), 0,
 			     "case %zu accepted", i);
-		cr_expect(strstr(err.msg, cases[i].expect) != NULL, "case %zu: got '%s', want '%s'", i,
-			  err.msg, cases[i].expect);
+		cr_expect(strstr(err.msg, cases[i].expect) != NULL, "case %zu: got '%s', want '%s'",
+			  i, err.msg, cases[i].expect);
 	}
 }

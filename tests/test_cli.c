@@ -15,7 +15,8 @@ Test(cli, command_exit_status_is_passed_through)
 {
 	struct world w;
 	world_init(&w, "status", "");
-	struct run_result r = run_cordon(w.env, w.proj, "run", "--", "/bin/sh", "-c", "exit 42", NULL);
+	struct run_result r =
+		run_cordon(w.env, w.proj, "run", "--", "/bin/sh", "-c", "exit 42", NULL);
 	cr_expect_eq(r.status, 42, "stderr: %s", r.err);
 	run_free(&r);
 	r = run_cordon(w.env, w.proj, "run", "true", NULL);
@@ -30,7 +31,8 @@ Test(cli, not_found_is_127_not_executable_is_126)
 	world_init(&w, "notfound", "");
 	struct run_result r = run_cordon(w.env, w.proj, "run", "--", "no-such-command-xyz", NULL);
 	cr_expect_eq(r.status, 127);
-	cr_expect(strstr(r.err, "cordon: no-such-command-xyz: command not found") != NULL, "%s", r.err);
+	cr_expect(strstr(r.err, "cordon: no-such-command-xyz: command not found") != NULL, "%s",
+		  r.err);
 	run_free(&r);
 	char *f = write_file(w.proj, "notexec.sh", "#!/bin/sh\ntouch ran\n");
 	r = run_cordon(w.env, w.proj, "run", "--", f, NULL);
@@ -56,13 +58,15 @@ static struct bad_cfg bad_cfgs[] = {
 	{"{\"allow_network\": \"no\"}", "allow_network: expected true or false"},
 	{"{\"colour\": true}", "colour: unknown key"},
 	{"{\"apply_to\": \"everything\"}", "apply_to: expected"},
-	{"{\"system_paths\": {\"read_only\": [true]}}", "system_paths.read_only[0]: expected a string"},
+	{"{\"system_paths\": {\"read_only\": [true]}}",
+	 "system_paths.read_only[0]: expected a string"},
 	{"{} trailing", "line 1, column 4: malformed JSON"},
 };
 
 ParameterizedTestParameters(cli, bad_config_stops_everything)
 {
-	return cr_make_param_array(struct bad_cfg, bad_cfgs, sizeof(bad_cfgs) / sizeof(bad_cfgs[0]));
+	return cr_make_param_array(struct bad_cfg, bad_cfgs,
+				   sizeof(bad_cfgs) / sizeof(bad_cfgs[0]));
 }
 
 ParameterizedTest(struct bad_cfg *c, cli, bad_config_stops_everything)
@@ -73,8 +77,8 @@ ParameterizedTest(struct bad_cfg *c, cli, bad_config_stops_everything)
 	char *marker = path_join(w.proj, "ran");
 	char *script;
 	asprintf(&script, "touch '%s'", marker);
-	struct run_result r = run_cordon(w.env, w.proj, "run", "--config", cfg, "--", "/bin/sh", "-c",
-					 script, NULL);
+	struct run_result r = run_cordon(w.env, w.proj, "run", "--config", cfg, "--", "/bin/sh",
+					 "-c", script, NULL);
 	cr_expect_eq(r.status, 125, "stderr: %s", r.err);
 	cr_expect_not(file_exists(marker), "the command ran despite a bad config");
 	char *want;
@@ -100,7 +104,8 @@ Test(cli, bad_config_found_by_discovery_also_stops)
 	asprintf(&script, "touch '%s'", marker);
 	struct run_result r = run_cordon(w.env, w.proj, "run", "--", "/bin/sh", "-c", script, NULL);
 	cr_expect_eq(r.status, 125);
-	cr_expect(strstr(r.err, cfg) && strstr(r.err, "enabled: expected true or false"), "%s", r.err);
+	cr_expect(strstr(r.err, cfg) && strstr(r.err, "enabled: expected true or false"), "%s",
+		  r.err);
 	cr_expect_not(file_exists(marker));
 	run_free(&r);
 	/* $CORDON_CONFIG naming a missing file is an error too, not "defaults". */
@@ -127,7 +132,8 @@ Test(cli, oversized_config_stops_everything)
 	big[n - 1] = '}';
 	big[n] = 0;
 	char *cfg = write_file(w.dir, "big.json", big);
-	struct run_result r = run_cordon(w.env, w.proj, "run", "--config", cfg, "--", "/bin/true", NULL);
+	struct run_result r =
+		run_cordon(w.env, w.proj, "run", "--config", cfg, "--", "/bin/true", NULL);
 	cr_expect_eq(r.status, 125);
 	cr_expect(strstr(r.err, "too large") != NULL, "%s", r.err);
 	run_free(&r);
@@ -159,7 +165,8 @@ ParameterizedTest(struct shell_case *sh, cli, environment_is_filtered)
 	asprintf(&script, "env > '%s'; sh -c 'env' >> '%s'", out, out);
 	struct run_result r = run_cordon(w.env, w.proj, "run", "--", sh->path, "-c", script, NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	cr_expect_null(strstr(r.err, "libcordon.so"), "a child tried to load the shim again: %s", r.err);
+	cr_expect_null(strstr(r.err, "libcordon.so"), "a child tried to load the shim again: %s",
+		       r.err);
 	char *env = read_file(out);
 	cr_assert_not_null(env);
 	cr_expect_null(strstr(env, "SECRET_TOKEN"), "%s", env);
@@ -171,7 +178,8 @@ ParameterizedTest(struct shell_case *sh, cli, environment_is_filtered)
 	cr_expect(strstr(env, "CORDON_SESSION=") != NULL);
 	run_free(&r);
 	/* --allow-env adds a name. */
-	r = run_cordon(w.env, w.proj, "run", "--allow-env", "SECRET_TOKEN", "--", sh->path, "-c", script, NULL);
+	r = run_cordon(w.env, w.proj, "run", "--allow-env", "SECRET_TOKEN", "--", sh->path, "-c",
+		       script, NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	free(env);
 	env = read_file(out);
@@ -191,7 +199,8 @@ Test(cli, disabled_still_runs_with_marker)
 	char *out = path_join(w.proj, "env.txt");
 	char *script;
 	asprintf(&script, "env > '%s'", out);
-	struct run_result r = run_cordon(w.env, w.proj, "run", "--config", cfg, "--", "/bin/sh", "-c", script, NULL);
+	struct run_result r = run_cordon(w.env, w.proj, "run", "--config", cfg, "--", "/bin/sh",
+					 "-c", script, NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	char *env = read_file(out);
 	cr_assert_not_null(env);
@@ -239,15 +248,18 @@ Test(cli, project_option_moves_the_shell)
 	char *out = path_join(w.proj, "pwd.txt");
 	char *script;
 	asprintf(&script, "pwd > '%s'", out);
-	struct run_result r = run_cordon(w.env, w.home, "run", "--project", w.proj, "--", "/bin/sh", "-c", script, NULL);
+	struct run_result r = run_cordon(w.env, w.home, "run", "--project", w.proj, "--", "/bin/sh",
+					 "-c", script, NULL);
 	cr_expect_eq(r.status, 0, "%s", r.err);
 	char *pwd = read_file(out);
 	cr_assert_not_null(pwd);
 	cr_expect(strncmp(pwd, w.proj, strlen(w.proj)) == 0, "%s", pwd);
 	run_free(&r);
-	r = run_cordon(w.env, w.home, "run", "--project", "/nonexistent-proj", "--", "/bin/true", NULL);
+	r = run_cordon(w.env, w.home, "run", "--project", "/nonexistent-proj", "--", "/bin/true",
+		       NULL);
 	cr_expect_eq(r.status, 125);
-	cr_expect(strstr(r.err, "cordon: /nonexistent-proj: project directory") != NULL, "%s", r.err);
+	cr_expect(strstr(r.err, "cordon: /nonexistent-proj: project directory") != NULL, "%s",
+		  r.err);
 	run_free(&r);
 	free(pwd);
 	free(script);
@@ -287,7 +299,8 @@ Test(cli, explain_lists_rules_and_paths)
 {
 	struct world w;
 	world_init(&w, "explain", "");
-	char *cfg = write_file(w.dir, "c.json", "{\"additional_read_only_paths\": [\"~/docs\", \"~/gone\"]}");
+	char *cfg = write_file(w.dir, "c.json",
+			       "{\"additional_read_only_paths\": [\"~/docs\", \"~/gone\"]}");
 	char *docs = path_join(w.home, "docs");
 	mkdir(docs, 0755);
 	struct run_result r = run_cordon(w.env, w.proj, "explain", "--config", cfg, "/usr/bin/ls",
@@ -295,11 +308,14 @@ Test(cli, explain_lists_rules_and_paths)
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_expect(strstr(r.out, cfg) != NULL, "names the config: %s", r.out);
 	cr_expect(strstr(r.out, "rwx     ") && strstr(r.out, "(project)"), "%s", r.out);
-	cr_expect(strstr(r.out, "r-x     /usr/bin  (system_paths.executable (default))") != NULL, "%s", r.out);
-	cr_expect(strstr(r.out, "~/gone (additional_read_only_paths)") != NULL, "skipped path listed: %s", r.out);
+	cr_expect(strstr(r.out, "r-x     /usr/bin  (system_paths.executable (default))") != NULL,
+		  "%s", r.out);
+	cr_expect(strstr(r.out, "~/gone (additional_read_only_paths)") != NULL,
+		  "skipped path listed: %s", r.out);
 	cr_expect(strstr(r.out, "/usr/bin/ls\n  access: r-x") != NULL, "%s", r.out);
 	cr_expect(strstr(r.out, "/root/.ssh/id_rsa\n  access: ---") != NULL, "%s", r.out);
-	cr_expect(strstr(r.out, "\"additional_read_only_paths\": [\"/root/.ssh/id_rsa\"]") != NULL, "%s", r.out);
+	cr_expect(strstr(r.out, "\"additional_read_only_paths\": [\"/root/.ssh/id_rsa\"]") != NULL,
+		  "%s", r.out);
 	run_free(&r);
 	free(docs);
 	free(cfg);
@@ -320,7 +336,8 @@ Test(cli, check_reports_what_is_enforceable)
 	char *argv[] = {CORDON_NOLANDLOCK, CORDON_BIN, "check", NULL};
 	r = run_cmd(argv, w.env, w.proj, 20000);
 	cr_expect_eq(r.status, 1);
-	cr_expect(strstr(r.out, "NOT fully enforceable") && strstr(r.out, "missing Landlock"), "%s", r.out);
+	cr_expect(strstr(r.out, "NOT fully enforceable") && strstr(r.out, "missing Landlock"), "%s",
+		  r.out);
 	run_free(&r);
 	world_free(&w);
 }

@@ -98,7 +98,8 @@ static struct bad_case bad_cases[] = {
 	{"{\"enabled\": true} x", "line 1, column 19: malformed JSON"},
 	{"{\"enabled\": true}\n\n  {}", "line 3, column 3: malformed JSON"},
 	{"{'enabled': true}", "line 1, column 2: malformed JSON: single-quoted string"},
-	{"{\"additional_read_only_paths\": [\"/a\tb\"]}", "malformed JSON: control character inside a string"},
+	{"{\"additional_read_only_paths\": [\"/a\tb\"]}",
+	 "malformed JSON: control character inside a string"},
 	{"{\"enabled\": true /* c */}", "malformed JSON"},
 	{"", "unexpected end of input"},
 	{"[]", "/cfg.json: (top level): expected an object, got an array"},
@@ -108,25 +109,37 @@ static struct bad_case bad_cases[] = {
 	{"{\"allow_network\": null}", "/cfg.json: allow_network: expected true or false, got null"},
 	{"{\"apply_to\": \"all\"}", "/cfg.json: apply_to: expected \"terminal\", \"tool\""},
 	{"{\"apply_to\": 3}", "/cfg.json: apply_to: expected a string, got a number"},
-	{"{\"on_unsupported\": \"ignore\"}", "/cfg.json: on_unsupported: expected \"refuse\" or \"warn\""},
+	{"{\"on_unsupported\": \"ignore\"}",
+	 "/cfg.json: on_unsupported: expected \"refuse\" or \"warn\""},
 	{"{\"system_paths\": []}", "/cfg.json: system_paths: expected an object, got an array"},
 	{"{\"system_paths\": {\"exec\": []}}", "/cfg.json: system_paths.exec: unknown key"},
-	{"{\"system_paths\": {\"read_only\": \"/etc\"}}", "/cfg.json: system_paths.read_only: expected an array of strings, got a string"},
-	{"{\"system_paths\": {\"read_write\": [1]}}", "/cfg.json: system_paths.read_write[0]: expected a string, got a number"},
-	{"{\"additional_read_only_paths\": \"/x\"}", "/cfg.json: additional_read_only_paths: expected an array of strings"},
-	{"{\"additional_read_write_paths\": [\"/a\", null]}", "/cfg.json: additional_read_write_paths[1]: expected a string, got null"},
-	{"{\"additional_executable_paths\": [\"\"]}", "/cfg.json: additional_executable_paths[0]: expected a path"},
-	{"{\"additional_read_only_paths\": [\"~root/x\"]}", "/cfg.json: additional_read_only_paths[0]: expected an absolute path, ~ or ~/..."},
-	{"{\"additional_read_only_paths\": [\"/a\\u0000b\"]}", "additional_read_only_paths[0]: string contains a NUL character"},
-	{"{\"allowed_env_vars\": [\"A=B\"]}", "/cfg.json: allowed_env_vars[0]: expected a variable name"},
-	{"{\"allowed_env_vars\": [\"*\"]}", "/cfg.json: allowed_env_vars[0]: expected a variable name"},
-	{"{\"allowed_env_vars\": {}}", "/cfg.json: allowed_env_vars: expected an array of strings, got an object"},
+	{"{\"system_paths\": {\"read_only\": \"/etc\"}}",
+	 "/cfg.json: system_paths.read_only: expected an array of strings, got a string"},
+	{"{\"system_paths\": {\"read_write\": [1]}}",
+	 "/cfg.json: system_paths.read_write[0]: expected a string, got a number"},
+	{"{\"additional_read_only_paths\": \"/x\"}",
+	 "/cfg.json: additional_read_only_paths: expected an array of strings"},
+	{"{\"additional_read_write_paths\": [\"/a\", null]}",
+	 "/cfg.json: additional_read_write_paths[1]: expected a string, got null"},
+	{"{\"additional_executable_paths\": [\"\"]}",
+	 "/cfg.json: additional_executable_paths[0]: expected a path"},
+	{"{\"additional_read_only_paths\": [\"~root/x\"]}",
+	 "/cfg.json: additional_read_only_paths[0]: expected an absolute path, ~ or ~/..."},
+	{"{\"additional_read_only_paths\": [\"/a\\u0000b\"]}",
+	 "additional_read_only_paths[0]: string contains a NUL character"},
+	{"{\"allowed_env_vars\": [\"A=B\"]}",
+	 "/cfg.json: allowed_env_vars[0]: expected a variable name"},
+	{"{\"allowed_env_vars\": [\"*\"]}",
+	 "/cfg.json: allowed_env_vars[0]: expected a variable name"},
+	{"{\"allowed_env_vars\": {}}",
+	 "/cfg.json: allowed_env_vars: expected an array of strings, got an object"},
 	{"{\"$schema\": 1}", "/cfg.json: $schema: expected a string"},
 };
 
 ParameterizedTestParameters(config, bad)
 {
-	return cr_make_param_array(struct bad_case, bad_cases, sizeof(bad_cases) / sizeof(bad_cases[0]));
+	return cr_make_param_array(struct bad_case, bad_cases,
+				   sizeof(bad_cases) / sizeof(bad_cases[0]));
 }
 
 ParameterizedTest(struct bad_case *c, config, bad)
@@ -227,8 +240,8 @@ Test(config, discovery_order)
 
 	/* A named file that does not exist is an error, never "use defaults". */
 	cr_expect_lt(cordon_config_discover("/nonexistent.json", fake_getenv, &found, &err), 0);
-	cr_expect(strstr(err.msg, "/nonexistent.json: config file given by --config") != NULL,
-		  "%s", err.msg);
+	cr_expect(strstr(err.msg, "/nonexistent.json: config file given by --config") != NULL, "%s",
+		  err.msg);
 	fake_env[0][0] = "CORDON_CONFIG";
 	fake_env[0][1] = "/nonexistent2.json";
 	cr_expect_lt(cordon_config_discover(NULL, fake_getenv, &found, &err), 0);

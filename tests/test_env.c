@@ -17,12 +17,25 @@ static const char *get(const struct cordon_strv *env, const char *name)
 	return NULL;
 }
 
-static char *input[] = {
-	"PATH=/usr/bin", "HOME=/home/u", "AWS_SECRET_ACCESS_KEY=hunter2", "GITHUB_TOKEN=ghp_x",
-	"TERM=xterm-256color", "COLORTERM=truecolor", "TERM_PROGRAM=vscode",
-	"TERM_PROGRAM_VERSION=1.9", "LD_PRELOAD=/evil.so", "DYLD_INSERT_LIBRARIES=/evil.dylib",
-	"CORDON_CONFIG_FD=9", "CORDON_SESSION=outer", "CORDON_SANDBOX=0", "LC_ALL=C",
-	"LC_CTYPE=UTF-8", "PATH=/second", "noequals", "=novalue", NULL};
+static char *input[] = {"PATH=/usr/bin",
+			"HOME=/home/u",
+			"AWS_SECRET_ACCESS_KEY=hunter2",
+			"GITHUB_TOKEN=ghp_x",
+			"TERM=xterm-256color",
+			"COLORTERM=truecolor",
+			"TERM_PROGRAM=vscode",
+			"TERM_PROGRAM_VERSION=1.9",
+			"LD_PRELOAD=/evil.so",
+			"DYLD_INSERT_LIBRARIES=/evil.dylib",
+			"CORDON_CONFIG_FD=9",
+			"CORDON_SESSION=outer",
+			"CORDON_SANDBOX=0",
+			"LC_ALL=C",
+			"LC_CTYPE=UTF-8",
+			"PATH=/second",
+			"noequals",
+			"=novalue",
+			NULL};
 
 Test(env, default_allowlist)
 {
@@ -36,7 +49,8 @@ Test(env, default_allowlist)
 	cr_expect_null(get(&out, "GITHUB_TOKEN"));
 	cr_expect_str_eq(get(&out, "TERM"), "xterm-256color");
 	cr_expect_str_eq(get(&out, "COLORTERM"), "truecolor");
-	cr_expect_str_eq(get(&out, "TERM_PROGRAM_VERSION"), "1.9", "terminal variables always pass");
+	cr_expect_str_eq(get(&out, "TERM_PROGRAM_VERSION"), "1.9",
+			 "terminal variables always pass");
 	cr_expect_null(get(&out, "LD_PRELOAD"));
 	cr_expect_null(get(&out, "DYLD_INSERT_LIBRARIES"));
 	cr_expect_null(get(&out, "CORDON_CONFIG_FD"));
@@ -98,7 +112,8 @@ Test(env, strip_preload)
 	char *s = cordon_env_strip_preload("/a/libcordon.so", "/a/libcordon.so");
 	cr_expect_str_eq(s, "");
 	free(s);
-	s = cordon_env_strip_preload("/x/libfoo.so:/b/libcordon.so /y/libbar.so", "/a/libcordon.so");
+	s = cordon_env_strip_preload("/x/libfoo.so:/b/libcordon.so /y/libbar.so",
+				     "/a/libcordon.so");
 	cr_expect_str_eq(s, "/x/libfoo.so:/y/libbar.so");
 	free(s);
 	s = cordon_env_strip_preload("libcordon.so.evil::/b/libcordon.so", "libcordon.so");

@@ -102,7 +102,8 @@ Test(network, explain_shows_the_network_state)
 {
 	struct world w;
 	world_init(&w, "netexplain", "");
-	struct run_result r = run_cordon(w.env, w.proj, "explain", "--config", w.cfg, "--no-network", NULL);
+	struct run_result r =
+		run_cordon(w.env, w.proj, "explain", "--config", w.cfg, "--no-network", NULL);
 	cr_expect(strstr(r.out, "network:        blocked") != NULL, "%s", r.out);
 	run_free(&r);
 	r = run_cordon(w.env, w.proj, "explain", "--config", w.cfg, NULL);
@@ -117,13 +118,15 @@ struct sys_case {
 
 static struct sys_case sys_cases[] = {
 	{"kexec_load"}, {"kexec_file_load"}, {"init_module"}, {"finit_module"}, {"delete_module"},
-	{"bpf"}, {"userfaultfd"}, {"reboot"}, {"swapon"}, {"swapoff"}, {"mount"}, {"umount2"},
-	{"pivot_root"}, {"move_mount"}, {"open_tree"}, {"fsopen"}, {"fsmount"},
+	{"bpf"},        {"userfaultfd"},     {"reboot"},      {"swapon"},       {"swapoff"},
+	{"mount"},      {"umount2"},         {"pivot_root"},  {"move_mount"},   {"open_tree"},
+	{"fsopen"},     {"fsmount"},
 };
 
 ParameterizedTestParameters(syscalls, blocklisted_return_eperm)
 {
-	return cr_make_param_array(struct sys_case, sys_cases, sizeof(sys_cases) / sizeof(sys_cases[0]));
+	return cr_make_param_array(struct sys_case, sys_cases,
+				   sizeof(sys_cases) / sizeof(sys_cases[0]));
 }
 
 ParameterizedTest(struct sys_case *c, syscalls, blocklisted_return_eperm)
@@ -136,7 +139,8 @@ ParameterizedTest(struct sys_case *c, syscalls, blocklisted_return_eperm)
 	/* Control: outside, the harmless arguments give another answer. */
 	char *plain[] = {probe, "syscall", c->name, NULL};
 	struct run_result r = run_cmd(plain, w.env, w.proj, 20000);
-	cr_assert_null(strstr(r.out, want), "control: %s already refused outside: %s", c->name, r.out);
+	cr_assert_null(strstr(r.out, want), "control: %s already refused outside: %s", c->name,
+		       r.out);
 	run_free(&r);
 	char *args[] = {"cordon-probe", "syscall", c->name, NULL};
 	r = probe_in(&w, false, args);
@@ -153,8 +157,9 @@ Test(syscalls, debuggers_still_work_inside, .timeout = 60)
 	free(write_file(w.proj, "t.c", "int main(void){return 3;}\n"));
 	/* The built-in defaults (gcc needs /tmp). */
 	struct run_result r = run_cordon(w.env, w.proj, "run", "--", "/bin/sh", "-c",
-		"gcc -g -o t t.c && strace -f -o trace.txt ./t; "
-		"gdb -q -batch -ex run ./t > gdb.txt 2>&1", NULL);
+					 "gcc -g -o t t.c && strace -f -o trace.txt ./t; "
+					 "gdb -q -batch -ex run ./t > gdb.txt 2>&1",
+					 NULL);
 	char *trace = path_join(w.proj, "trace.txt");
 	char *gdb = path_join(w.proj, "gdb.txt");
 	cr_expect(contains(trace, "exit_group(3)"), "strace inside: %s", r.err);

@@ -31,8 +31,11 @@ static void resolve_json(const char *json, struct cordon_context *ctx, struct co
 Test(policy, linux_defaults)
 {
 	char *dir = tmp_dir("pdef");
-	struct cordon_context ctx = {.project = dir, .home = dir, .uid = getuid(),
-				     .kind = CORDON_KIND_TERMINAL, .session = "s1"};
+	struct cordon_context ctx = {.project = dir,
+				     .home = dir,
+				     .uid = getuid(),
+				     .kind = CORDON_KIND_TERMINAL,
+				     .session = "s1"};
 	struct cordon_policy p;
 	resolve_json("{}", &ctx, &p);
 	cr_expect(p.sandbox);
@@ -94,13 +97,17 @@ Test(policy, tilde_canonical_and_skipped)
 	cr_assert_eq(symlink("data", link), 0);
 	char *data = path_join(home, "data");
 	char *bashrc = path_join(home, ".bashrc");
-	struct cordon_context ctx = {.project = proj, .home = home, .uid = 0,
-				     .kind = CORDON_KIND_TERMINAL, .session = "s"};
+	struct cordon_context ctx = {.project = proj,
+				     .home = home,
+				     .uid = 0,
+				     .kind = CORDON_KIND_TERMINAL,
+				     .session = "s"};
 	struct cordon_policy p;
-	resolve_json("{\"additional_read_only_paths\": [\"~/link\", \"~/missing\", \"~/data/../data\"],"
-		     " \"additional_read_write_paths\": [\"~\"],"
-		     " \"additional_executable_paths\": [\"f\"]}",
-		     &ctx, &p);
+	resolve_json(
+		"{\"additional_read_only_paths\": [\"~/link\", \"~/missing\", \"~/data/../data\"],"
+		" \"additional_read_write_paths\": [\"~\"],"
+		" \"additional_executable_paths\": [\"f\"]}",
+		&ctx, &p);
 	const struct cordon_rule *r = find_rule(&p, data);
 	cr_assert_not_null(r, "~/link resolves to its canonical target");
 	cr_expect_eq(r->access, CORDON_ACCESS_READ);
@@ -140,7 +147,8 @@ Test(policy, system_paths_override_and_empty)
 	char *dir = tmp_dir("psys");
 	struct cordon_context ctx = {.project = dir, .uid = 0, .kind = CORDON_KIND_TERMINAL};
 	struct cordon_policy p;
-	resolve_json("{\"system_paths\": {\"executable\": [\"/bin\"], \"read_only\": []}}", &ctx, &p);
+	resolve_json("{\"system_paths\": {\"executable\": [\"/bin\"], \"read_only\": []}}", &ctx,
+		     &p);
 	cr_expect_null(find_rule(&p, "/usr/sbin"), "an array replaces the default list");
 	cr_expect_null(find_rule(&p, "/etc"), "[] denies the class");
 	cr_expect_not_null(find_rule(&p, "/tmp"), "null keeps the default");
@@ -178,8 +186,8 @@ Test(policy, command_line_additions)
 	char *dir = tmp_dir("pcli");
 	char *extra = path_join(dir, "extra");
 	free(write_file(extra, "f", ""));
-	struct cordon_context ctx = {.project = dir, .kind = CORDON_KIND_TERMINAL, .no_network = true,
-				     .cwd = dir};
+	struct cordon_context ctx = {
+		.project = dir, .kind = CORDON_KIND_TERMINAL, .no_network = true, .cwd = dir};
 	cordon_strv_push(&ctx.extra[CORDON_CLASS_RW], "extra");
 	cordon_strv_push(&ctx.extra_env, "MY_TOKEN");
 	struct cordon_policy p;
@@ -189,7 +197,8 @@ Test(policy, command_line_additions)
 	cr_assert_not_null(r, "relative --allow-write is taken against the cwd");
 	cr_expect_str_eq(r->source, "--allow-write");
 	cr_expect(cordon_strv_contains(&p.env_allow, "MY_TOKEN"));
-	cr_expect_not(cordon_strv_contains(&p.env_allow, "HOME"), "the config list replaces the default");
+	cr_expect_not(cordon_strv_contains(&p.env_allow, "HOME"),
+		      "the config list replaces the default");
 	cordon_policy_free(&p);
 	cordon_strv_free(&ctx.extra[CORDON_CLASS_RW]);
 	cordon_strv_free(&ctx.extra_env);
@@ -204,9 +213,11 @@ Test(policy, project_must_exist_and_not_be_root)
 	cordon_config_init(&cfg, NULL);
 	struct cordon_policy p;
 	struct cordon_error err = {0};
-	struct cordon_context ctx = {.project = "/nonexistent-project", .kind = CORDON_KIND_TERMINAL};
+	struct cordon_context ctx = {.project = "/nonexistent-project",
+				     .kind = CORDON_KIND_TERMINAL};
 	cr_expect_lt(cordon_policy_resolve(&cfg, &ctx, &p, &err), 0);
-	cr_expect(strstr(err.msg, "/nonexistent-project: project directory") != NULL, "%s", err.msg);
+	cr_expect(strstr(err.msg, "/nonexistent-project: project directory") != NULL, "%s",
+		  err.msg);
 	ctx.project = "/";
 	cr_expect_lt(cordon_policy_resolve(&cfg, &ctx, &p, &err), 0);
 	cr_expect(strstr(err.msg, "project directory is /") != NULL, "%s", err.msg);
@@ -220,7 +231,8 @@ Test(policy, access_lookup)
 	cordon_policy_add_rule(&p, "/home/u/proj", CORDON_ACCESS_ALL, "project");
 	cordon_policy_add_rule(&p, "/home/u/.bashrc", CORDON_ACCESS_READ, "dotfiles");
 	const struct cordon_rule *why;
-	cr_expect_eq(cordon_policy_access(&p, "/usr/bin/ls", &why), CORDON_ACCESS_READ | CORDON_ACCESS_EXEC);
+	cr_expect_eq(cordon_policy_access(&p, "/usr/bin/ls", &why),
+		     CORDON_ACCESS_READ | CORDON_ACCESS_EXEC);
 	cr_expect_str_eq(why->source, "exec");
 	cr_expect_eq(cordon_policy_access(&p, "/usrx", &why), 0, "a prefix is not a parent");
 	cr_expect_null(why);

@@ -28,7 +28,8 @@ Test(sandbox, rm_rf_outside_is_blocked)
 	struct run_result r = sh_in(&w, NULL, "rm -rf '%s'", w.outside);
 	char *keep = path_join(w.outside, "victim/keep");
 	cr_expect(file_exists(w.secret) && file_exists(keep), "rm -rf reached outside: %s", r.err);
-	cr_expect(strstr(r.err, "Permission denied") != NULL, "a denial is a permission error: %s", r.err);
+	cr_expect(strstr(r.err, "Permission denied") != NULL, "a denial is a permission error: %s",
+		  r.err);
 	run_free(&r);
 	free(keep);
 	world_free(&w);
@@ -49,7 +50,9 @@ Test(sandbox, project_is_writable)
 {
 	struct world w;
 	world_init(&w, "projw", "");
-	struct run_result r = sh_in(&w, NULL, "mkdir -p sub/dir && echo data > sub/dir/f && mv sub/dir/f sub/g && ln -s g sub/l && rm -r sub/dir");
+	struct run_result r = sh_in(
+		&w, NULL,
+		"mkdir -p sub/dir && echo data > sub/dir/f && mv sub/dir/f sub/g && ln -s g sub/l && rm -r sub/dir");
 	cr_expect_eq(r.status, 0, "%s", r.err);
 	char *g = path_join(w.proj, "sub/g");
 	cr_expect(contains(g, "data"));
@@ -63,7 +66,9 @@ Test(sandbox, reading_outside_is_blocked)
 	struct world w;
 	world_init(&w, "readout", "");
 	char *copy = path_join(w.proj, "copy");
-	struct run_result r = sh_in(&w, NULL, "cat '%s' > copy; cordon-probe read '%s' >> copy; ls '%s' >> copy", w.secret, w.secret, w.outside);
+	struct run_result r =
+		sh_in(&w, NULL, "cat '%s' > copy; cordon-probe read '%s' >> copy; ls '%s' >> copy",
+		      w.secret, w.secret, w.outside);
 	cr_expect_not(contains(copy, SECRET), "the secret was read");
 	cr_expect_not(contains(copy, "victim"), "the outside directory was listed");
 	run_free(&r);
@@ -79,7 +84,8 @@ Test(sandbox, additional_read_write_grants_write)
 	asprintf(&json, "{" BASE_RW ", \"additional_read_write_paths\": [\"%s\"]}", w.outside);
 	free(w.cfg);
 	w.cfg = write_file(w.proj, "cordon.json", json);
-	struct run_result r = sh_in(&w, NULL, "echo new > '%s/created' && rm '%s'", w.outside, w.secret);
+	struct run_result r =
+		sh_in(&w, NULL, "echo new > '%s/created' && rm '%s'", w.outside, w.secret);
 	char *created = path_join(w.outside, "created");
 	cr_expect(contains(created, "new"), "%s", r.err);
 	cr_expect_not(file_exists(w.secret));
@@ -99,8 +105,9 @@ Test(sandbox, additional_read_only_reads_but_does_not_write)
 	w.cfg = write_file(w.proj, "cordon.json", json);
 	char *copy = path_join(w.proj, "copy");
 	char *created = path_join(w.outside, "created");
-	struct run_result r = sh_in(&w, NULL, "cat '%s' > copy; echo x > '%s'; echo y >> '%s'; : > '%s'; rm -f '%s'",
-				    w.secret, created, w.secret, w.secret, w.secret);
+	struct run_result r = sh_in(
+		&w, NULL, "cat '%s' > copy; echo x > '%s'; echo y >> '%s'; : > '%s'; rm -f '%s'",
+		w.secret, created, w.secret, w.secret, w.secret);
 	cr_expect(contains(copy, SECRET), "read-only must be readable: %s", r.err);
 	cr_expect_not(file_exists(created), "created a file in a read-only path");
 	cr_expect(contains(w.secret, SECRET), "appended to, truncated or removed a read-only file");
@@ -133,10 +140,13 @@ Test(sandbox, children_read_their_own_proc_self)
 {
 	struct world w;
 	world_init(&w, "procself", "");
-	struct run_result r = sh_in(&w, NULL, "sh -c 'sh -c \"cat /proc/self/maps > maps.txt; ls /proc/self/fd > fds.txt; cat /proc/self/mountinfo > mi.txt\"'");
+	struct run_result r = sh_in(
+		&w, NULL,
+		"sh -c 'sh -c \"cat /proc/self/maps > maps.txt; ls /proc/self/fd > fds.txt; cat /proc/self/mountinfo > mi.txt\"'");
 	char *maps = path_join(w.proj, "maps.txt");
 	char *mi = path_join(w.proj, "mi.txt");
-	cr_expect(contains(maps, "r-xp"), "a grandchild could not read its /proc/self/maps: %s", r.err);
+	cr_expect(contains(maps, "r-xp"), "a grandchild could not read its /proc/self/maps: %s",
+		  r.err);
 	cr_expect(contains(mi, " / "), "%s", r.err);
 	run_free(&r);
 	free(maps);
@@ -156,12 +166,15 @@ Test(sandbox, standalone_preload_mode)
 	asprintf(&cfg, "CORDON_CONFIG=%s", w.cfg);
 	char *envp[] = {w.env[0], w.env[1], w.env[2], w.env[3], pre, cfg, NULL};
 	char *script;
-	asprintf(&script, "cordon-probe write '%s' pwned; cordon-probe write '%s' ok; env > env.txt", out, inside);
+	asprintf(&script,
+		 "cordon-probe write '%s' pwned; cordon-probe write '%s' ok; env > env.txt", out,
+		 inside);
 	char *argv[] = {"/bin/sh", "-c", script, NULL};
 	struct run_result r = run_cmd(argv, envp, w.proj, 20000);
 	cr_expect_not(file_exists(out), "standalone mode did not sandbox: %s", r.err);
 	cr_expect(contains(inside, "ok"), "the cwd is the project: %s", r.err);
-	cr_expect_not(contains(envtxt, "SECRET_TOKEN"), "standalone mode did not filter the environment");
+	cr_expect_not(contains(envtxt, "SECRET_TOKEN"),
+		      "standalone mode did not filter the environment");
 	cr_expect_not(contains(envtxt, "LD_PRELOAD"));
 	cr_expect(contains(envtxt, "CORDON_SANDBOX=1"));
 	run_free(&r);
@@ -192,7 +205,8 @@ static struct nolandlock_case nl_cases[] = {
 
 ParameterizedTestParameters(sandbox, kernel_without_landlock)
 {
-	return cr_make_param_array(struct nolandlock_case, nl_cases, sizeof(nl_cases) / sizeof(nl_cases[0]));
+	return cr_make_param_array(struct nolandlock_case, nl_cases,
+				   sizeof(nl_cases) / sizeof(nl_cases[0]));
 }
 
 ParameterizedTest(struct nolandlock_case *c, sandbox, kernel_without_landlock)
@@ -202,17 +216,22 @@ ParameterizedTest(struct nolandlock_case *c, sandbox, kernel_without_landlock)
 	snprintf(extra, sizeof(extra), ", \"on_unsupported\": \"%s\"", c->on_unsupported);
 	world_init(&w, "nolandlock", extra);
 	char *out = path_join(w.outside, "x");
-	char *probe = path_join(w.bin, strcmp(c->command, "static") == 0 ? "cordon-probe-static" : "cordon-probe");
-	char *argv[] = {CORDON_NOLANDLOCK, CORDON_BIN, "run", "--config", w.cfg, "--", probe, "write", out, "ran", NULL};
+	char *probe = path_join(w.bin, strcmp(c->command, "static") == 0 ? "cordon-probe-static"
+									 : "cordon-probe");
+	char *argv[] = {CORDON_NOLANDLOCK, CORDON_BIN, "run", "--config", w.cfg, "--", probe,
+			"write",           out,        "ran", NULL};
 	struct run_result r = run_cmd(argv, w.env, w.proj, 20000);
 	if (strcmp(c->on_unsupported, "refuse") == 0) {
 		cr_expect_eq(r.status, 125, "%s", r.err);
-		cr_expect(strstr(r.err, "cordon: ") == r.err && strstr(r.err, "Landlock"), "must name Landlock: %s", r.err);
-		cr_expect_eq(strchr(r.err, '\n'), r.err + strlen(r.err) - 1, "one line, not a second from the watcher: %s", r.err);
+		cr_expect(strstr(r.err, "cordon: ") == r.err && strstr(r.err, "Landlock"),
+			  "must name Landlock: %s", r.err);
+		cr_expect_eq(strchr(r.err, '\n'), r.err + strlen(r.err) - 1,
+			     "one line, not a second from the watcher: %s", r.err);
 		cr_expect_not(file_exists(out), "the command ran without a sandbox");
 	} else {
 		cr_expect_eq(r.status, 0, "%s", r.err);
-		cr_expect(strstr(r.err, "cordon: warning:") && strstr(r.err, "Landlock"), "must warn: %s", r.err);
+		cr_expect(strstr(r.err, "cordon: warning:") && strstr(r.err, "Landlock"),
+			  "must warn: %s", r.err);
 		cr_expect(contains(out, "ran"), "warn mode runs the command");
 	}
 	run_free(&r);
@@ -228,7 +247,8 @@ Test(sandbox, default_policy_keeps_tools_working, .timeout = 120)
 {
 	struct world w;
 	world_init(&w, "tools", "");
-	free(write_file(w.proj, "hello.c", "#include <stdio.h>\nint main(void){puts(\"hello\");return 0;}\n"));
+	free(write_file(w.proj, "hello.c",
+			"#include <stdio.h>\nint main(void){puts(\"hello\");return 0;}\n"));
 	free(write_file(w.proj, "Makefile", "hello: hello.c\n\tgcc -o hello hello.c\n"));
 	const char *script =
 		"r=$PWD/results.txt; : > $r\n"
@@ -258,13 +278,15 @@ Test(sandbox, default_policy_keeps_tools_working, .timeout = 120)
 	char *results_path = path_join(w.proj, "results.txt");
 	char *results = read_file(results_path);
 	cr_assert_not_null(results, "%s", r.err);
-	const char *tools[] = {"bash", "zsh", "fish", "git", "gcc_make", "python", "perl", "node", "ps",
-			       "top", "nproc", "whoami", "tar_tmp", "ssh_keygen", "openssl", "locale",
-			       "timezone", "terminfo", "dev", "tmp"};
+	const char *tools[] = {"bash",   "zsh",      "fish",     "git",        "gcc_make",
+			       "python", "perl",     "node",     "ps",         "top",
+			       "nproc",  "whoami",   "tar_tmp",  "ssh_keygen", "openssl",
+			       "locale", "timezone", "terminfo", "dev",        "tmp"};
 	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++) {
 		char want[64];
 		snprintf(want, sizeof(want), "ok %s\n", tools[i]);
-		cr_expect(strstr(results, want) != NULL, "%s failed inside the sandbox; stderr:\n%s", tools[i], r.err);
+		cr_expect(strstr(results, want) != NULL,
+			  "%s failed inside the sandbox; stderr:\n%s", tools[i], r.err);
 	}
 	run_free(&r);
 	free(results);

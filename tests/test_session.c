@@ -31,7 +31,8 @@ Test(session, four_hundred_processes_half_escaped, .timeout = 120)
 {
 	struct world w;
 	world_init(&w, "fourhundred", "");
-	struct run_result r = sh_in(&w, NULL,
+	struct run_result r = sh_in(
+		&w, NULL,
 		"echo $CORDON_SESSION > sid\n"
 		"i=0; while [ $i -lt 200 ]; do sleep 300 & echo $! >> pids; setsid sleep 300 & echo $! >> pids; i=$((i+1)); done\n");
 	cr_expect_eq(r.status, 0, "%s", r.err);
@@ -46,7 +47,13 @@ Test(session, terminal_close_ends_the_session, .timeout = 60)
 {
 	struct world w;
 	world_init(&w, "ttyclose", "");
-	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "/bin/sh", "-c",
+	char *argv[] = {CORDON_BIN,
+			"run",
+			"--config",
+			w.cfg,
+			"--",
+			"/bin/sh",
+			"-c",
 			"trap '' HUP; echo $$ > shell; echo $CORDON_SESSION > sid;"
 			"(setsid sh -c 'trap \"\" HUP TERM; echo $$ >> pids; exec sleep 300' &);"
 			"exec sleep 300",
@@ -71,7 +78,13 @@ Test(session, cordon_list_ps_and_kill, .timeout = 60)
 {
 	struct world w;
 	world_init(&w, "kill", "");
-	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "/bin/sh", "-c",
+	char *argv[] = {CORDON_BIN,
+			"run",
+			"--config",
+			w.cfg,
+			"--",
+			"/bin/sh",
+			"-c",
 			"echo $CORDON_SESSION > sid;"
 			"(setsid sh -c 'trap \"\" HUP TERM; echo $$ >> pids; exec sleep 300' &);"
 			"exec sleep 300",
@@ -124,7 +137,9 @@ Test(session, unconfirmed_sandbox_kills_the_session, .timeout = 60)
 	world_setenv(&w, shim);
 	world_setenv(&w, "CORDON_ACK_TIMEOUT_MS=300");
 	char *marker = path_join(w.outside, "ran-unsandboxed");
-	struct run_result r = sh_in(&w, NULL, "echo $CORDON_SESSION > sid; echo $$ >> pids; sleep 3; touch '%s'", marker);
+	struct run_result r =
+		sh_in(&w, NULL, "echo $CORDON_SESSION > sid; echo $$ >> pids; sleep 3; touch '%s'",
+		      marker);
 	cr_expect_not(file_exists(marker), "the command ran on without a confirmed sandbox");
 	cr_expect(strstr(r.err, "not confirmed") != NULL, "the user must see why: %s", r.err);
 	cr_expect_eq(r.status, 128 + SIGKILL, "%s", r.err);
@@ -196,12 +211,14 @@ Test(session, subreaper_without_pidfd_refuses, .timeout = 30)
 	struct world w;
 	world_init(&w, "nopidfd", "");
 	char *marker = path_join(w.proj, "ran");
-	char *argv[] = {CORDON_NOLANDLOCK, "--enosys", "pidfd_open", CORDON_BIN, "run", "--config", w.cfg,
-			"--tracking", "subreaper", "--", "/usr/bin/touch", marker, NULL};
+	char *argv[] = {CORDON_NOLANDLOCK, "--enosys", "pidfd_open", CORDON_BIN,  "run",
+			"--config",        w.cfg,      "--tracking", "subreaper", "--",
+			"/usr/bin/touch",  marker,     NULL};
 	struct run_result r = run_cmd(argv, w.env, w.proj, 20000);
 	cr_expect_eq(r.status, 125, "%s", r.err);
 	cr_expect(strstr(r.err, "cordon: pidfd_open") != NULL, "%s", r.err);
-	cr_expect_not(file_exists(marker), "the command ran without a supervisor that can follow it");
+	cr_expect_not(file_exists(marker),
+		      "the command ran without a supervisor that can follow it");
 	run_free(&r);
 	free(marker);
 	world_free(&w);

@@ -21,8 +21,10 @@ static void sample(struct cordon_policy *p)
 	p->project = strdup("/home/u/proj \"quoted\"\\ ünï");
 	p->home = strdup("/home/u");
 	p->session = strdup("0123456789abcdef");
-	cordon_policy_add_rule(p, "/usr/bin", CORDON_ACCESS_READ | CORDON_ACCESS_EXEC, "system_paths.executable (default)");
-	cordon_policy_add_rule(p, "/tmp", CORDON_ACCESS_READ | CORDON_ACCESS_WRITE, "system_paths.read_write");
+	cordon_policy_add_rule(p, "/usr/bin", CORDON_ACCESS_READ | CORDON_ACCESS_EXEC,
+			       "system_paths.executable (default)");
+	cordon_policy_add_rule(p, "/tmp", CORDON_ACCESS_READ | CORDON_ACCESS_WRITE,
+			       "system_paths.read_write");
 	cordon_policy_add_rule(p, p->project, CORDON_ACCESS_ALL, "project");
 	cordon_strv_push(&p->env_allow, "PATH");
 	cordon_strv_push(&p->env_allow, "LC_*");
@@ -122,7 +124,8 @@ Test(wire, truncated_frames)
 	size_t len;
 	cr_assert_eq(cordon_wire_encode(&p, &buf, &len, &err), 0);
 	for (size_t cut = 0; cut < len; cut += (cut < 8 ? 1 : 37)) {
-		cr_expect_lt(cordon_wire_decode(buf, cut, &q, &err), 0, "accepted %zu of %zu bytes", cut, len);
+		cr_expect_lt(cordon_wire_decode(buf, cut, &q, &err), 0, "accepted %zu of %zu bytes",
+			     cut, len);
 		int fds[2];
 		cr_assert_eq(pipe(fds), 0);
 		cr_assert_eq(write(fds[1], buf, cut), (ssize_t)cut);
@@ -160,26 +163,47 @@ struct hostile {
 };
 
 #define RULE "{\"path\":\"/usr\",\"access\":\"r-x\",\"source\":\"s\"}"
-#define GOOD_REST "\"on_unsupported\":\"refuse\",\"project\":\"/p\",\"home\":null,\"session\":\"x\",\"env\":[]"
+#define GOOD_REST                                                                                  \
+	"\"on_unsupported\":\"refuse\",\"project\":\"/p\",\"home\":null,\"session\":\"x\",\"env\":[]"
 
 static struct hostile hostile_cases[] = {
 	{"[]", "expected an object"},
 	{"{\"version\":1}", "missing"},
-	{"{\"version\":2,\"sandbox\":true,\"allow_network\":true," GOOD_REST ",\"rules\":[]}", "version: expected 1"},
-	{"{\"version\":\"1\",\"sandbox\":true,\"allow_network\":true," GOOD_REST ",\"rules\":[]}", "version: expected 1"},
-	{"{\"version\":1,\"sandbox\":\"true\",\"allow_network\":true," GOOD_REST ",\"rules\":[]}", "sandbox: expected true or false"},
-	{"{\"version\":1,\"sandbox\":1,\"allow_network\":true," GOOD_REST ",\"rules\":[]}", "sandbox: expected true or false"},
-	{"{\"version\":1,\"sandbox\":true,\"allow_network\":true," GOOD_REST ",\"rules\":{}}", "rules: expected an array"},
-	{"{\"version\":1,\"sandbox\":true,\"allow_network\":true," GOOD_REST ",\"rules\":[1]}", "rules[0]: expected an object"},
-	{"{\"version\":1,\"sandbox\":true,\"allow_network\":true," GOOD_REST ",\"rules\":[{\"path\":\"/usr\",\"access\":\"rwz\",\"source\":\"s\"}]}", "rules[0].access"},
-	{"{\"version\":1,\"sandbox\":true,\"allow_network\":true," GOOD_REST ",\"rules\":[{\"path\":\"usr\",\"access\":\"r--\",\"source\":\"s\"}]}", "expected an absolute path"},
-	{"{\"version\":1,\"sandbox\":true,\"allow_network\":true," GOOD_REST ",\"rules\":[{\"path\":\"/usr\",\"access\":\"r--\"}]}", "rules[0]: missing source"},
-	{"{\"version\":1,\"sandbox\":true,\"allow_network\":true," GOOD_REST ",\"rules\":[{\"path\":\"/u\",\"access\":\"r--\",\"source\":\"s\",\"x\":1}]}", "rules[0].x: unknown key"},
-	{"{\"version\":1,\"sandbox\":true,\"allow_network\":true," GOOD_REST ",\"rules\":[" RULE "],\"extra\":0}", "extra: unknown key"},
-	{"{\"version\":1,\"sandbox\":true,\"allow_network\":true,\"on_unsupported\":\"maybe\",\"project\":\"/p\",\"home\":null,\"session\":\"x\",\"env\":[],\"rules\":[]}", "on_unsupported"},
-	{"{\"version\":1,\"sandbox\":true,\"allow_network\":true,\"on_unsupported\":\"refuse\",\"project\":\"p\",\"home\":null,\"session\":\"x\",\"env\":[],\"rules\":[]}", "project: expected an absolute path"},
-	{"{\"version\":1,\"sandbox\":true,\"allow_network\":true,\"on_unsupported\":\"refuse\",\"project\":\"/p\",\"home\":null,\"session\":\"x\",\"env\":[7],\"rules\":[]}", "env[0]: expected a string"},
-	{"{\"version\":1,\"sandbox\":true,\"allow_network\":true," GOOD_REST ",\"rules\":[]", "malformed JSON"},
+	{"{\"version\":2,\"sandbox\":true,\"allow_network\":true," GOOD_REST ",\"rules\":[]}",
+	 "version: expected 1"},
+	{"{\"version\":\"1\",\"sandbox\":true,\"allow_network\":true," GOOD_REST ",\"rules\":[]}",
+	 "version: expected 1"},
+	{"{\"version\":1,\"sandbox\":\"true\",\"allow_network\":true," GOOD_REST ",\"rules\":[]}",
+	 "sandbox: expected true or false"},
+	{"{\"version\":1,\"sandbox\":1,\"allow_network\":true," GOOD_REST ",\"rules\":[]}",
+	 "sandbox: expected true or false"},
+	{"{\"version\":1,\"sandbox\":true,\"allow_network\":true," GOOD_REST ",\"rules\":{}}",
+	 "rules: expected an array"},
+	{"{\"version\":1,\"sandbox\":true,\"allow_network\":true," GOOD_REST ",\"rules\":[1]}",
+	 "rules[0]: expected an object"},
+	{"{\"version\":1,\"sandbox\":true,\"allow_network\":true," GOOD_REST
+	 ",\"rules\":[{\"path\":\"/usr\",\"access\":\"rwz\",\"source\":\"s\"}]}",
+	 "rules[0].access"},
+	{"{\"version\":1,\"sandbox\":true,\"allow_network\":true," GOOD_REST
+	 ",\"rules\":[{\"path\":\"usr\",\"access\":\"r--\",\"source\":\"s\"}]}",
+	 "expected an absolute path"},
+	{"{\"version\":1,\"sandbox\":true,\"allow_network\":true," GOOD_REST
+	 ",\"rules\":[{\"path\":\"/usr\",\"access\":\"r--\"}]}",
+	 "rules[0]: missing source"},
+	{"{\"version\":1,\"sandbox\":true,\"allow_network\":true," GOOD_REST
+	 ",\"rules\":[{\"path\":\"/u\",\"access\":\"r--\",\"source\":\"s\",\"x\":1}]}",
+	 "rules[0].x: unknown key"},
+	{"{\"version\":1,\"sandbox\":true,\"allow_network\":true," GOOD_REST ",\"rules\":[" RULE
+	 "],\"extra\":0}",
+	 "extra: unknown key"},
+	{"{\"version\":1,\"sandbox\":true,\"allow_network\":true,\"on_unsupported\":\"maybe\",\"project\":\"/p\",\"home\":null,\"session\":\"x\",\"env\":[],\"rules\":[]}",
+	 "on_unsupported"},
+	{"{\"version\":1,\"sandbox\":true,\"allow_network\":true,\"on_unsupported\":\"refuse\",\"project\":\"p\",\"home\":null,\"session\":\"x\",\"env\":[],\"rules\":[]}",
+	 "project: expected an absolute path"},
+	{"{\"version\":1,\"sandbox\":true,\"allow_network\":true,\"on_unsupported\":\"refuse\",\"project\":\"/p\",\"home\":null,\"session\":\"x\",\"env\":[7],\"rules\":[]}",
+	 "env[0]: expected a string"},
+	{"{\"version\":1,\"sandbox\":true,\"allow_network\":true," GOOD_REST ",\"rules\":[]",
+	 "malformed JSON"},
 };
 
 ParameterizedTestParameters(wire, hostile)
@@ -230,7 +254,8 @@ Test(wire, length_mismatch)
 	struct cordon_error err = {0};
 	(void)json;
 	cr_expect_lt(cordon_wire_decode(frame, 6, &q, &err), 0);
-	cr_expect(strstr(err.msg, "length prefix says 5 bytes, frame has 2") != NULL, "%s", err.msg);
+	cr_expect(strstr(err.msg, "length prefix says 5 bytes, frame has 2") != NULL, "%s",
+		  err.msg);
 }
 
 Test(wire, fd_number_parsing)

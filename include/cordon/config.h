@@ -54,12 +54,11 @@ void cordon_config_free(struct cordon_config *cfg);
 
 /* Parse LEN bytes of JSON TEXT into CFG (initialised here; freed on error).
  * ORIGIN names the file in messages. */
-int cordon_config_parse(const char *text, size_t len, const char *origin,
-			struct cordon_config *cfg, struct cordon_error *err);
+int cordon_config_parse(const char *text, size_t len, const char *origin, struct cordon_config *cfg,
+			struct cordon_error *err);
 
 /* Read and parse the file at PATH (at most CORDON_CONFIG_MAX_BYTES). */
-int cordon_config_load_file(const char *path, struct cordon_config *cfg,
-			    struct cordon_error *err);
+int cordon_config_load_file(const char *path, struct cordon_config *cfg, struct cordon_error *err);
 
 /* Which config file applies, in order: EXPLICIT (--config), $CORDON_CONFIG,
  * $XDG_CONFIG_HOME/cordon/config.json, $HOME/.config/cordon/config.json.
@@ -74,7 +73,7 @@ int cordon_config_load(const char *explicit_path, char *(*getenv_fn)(const char 
 		       struct cordon_config *cfg, struct cordon_error *err);
 
 /* Names used in messages and on the wire. */
-const char *cordon_class_key(enum cordon_class c);    /* "executable", ... */
+const char *cordon_class_key(enum cordon_class c);       /* "executable", ... */
 const char *cordon_class_extra_key(enum cordon_class c); /* "additional_..._paths" */
 
 #endif

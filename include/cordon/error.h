@@ -9,8 +9,8 @@
 
 #include <stddef.h>
 
-#define CORDON_EXIT_FAILURE 125 /* cordon itself failed; nothing ran */
-#define CORDON_EXIT_NOEXEC 126  /* command found but not executable */
+#define CORDON_EXIT_FAILURE  125 /* cordon itself failed; nothing ran */
+#define CORDON_EXIT_NOEXEC   126 /* command found but not executable */
 #define CORDON_EXIT_NOTFOUND 127
 
 struct cordon_error {

@@ -45,12 +45,12 @@ struct cordon_rule {
 };
 
 struct cordon_policy {
-	bool sandbox;       /* restrictions apply (enabled and apply_to covers kind) */
+	bool sandbox; /* restrictions apply (enabled and apply_to covers kind) */
 	bool allow_network;
 	enum cordon_on_unsupported on_unsupported;
-	char *project;      /* canonical */
-	char *home;         /* may be NULL */
-	char *session;      /* session id */
+	char *project; /* canonical */
+	char *home;    /* may be NULL */
+	char *session; /* session id */
 	struct cordon_rule *rules;
 	size_t n_rules;
 	struct cordon_strv env_allow; /* names and PREFIX* patterns */

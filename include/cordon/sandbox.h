@@ -10,10 +10,10 @@
 
 /* What this kernel can enforce. */
 struct cordon_support {
-	int landlock_abi;      /* 0: no Landlock (err_landlock says why) */
-	int landlock_errno;    /* errno of the version query when abi is 0 */
-	bool seccomp;          /* seccomp filters available */
-	const char *platform;  /* "linux", "macos" */
+	int landlock_abi;     /* 0: no Landlock (err_landlock says why) */
+	int landlock_errno;   /* errno of the version query when abi is 0 */
+	bool seccomp;         /* seccomp filters available */
+	const char *platform; /* "linux", "macos" */
 };
 
 void cordon_sandbox_probe(struct cordon_support *out);

@@ -14,7 +14,7 @@
 #include "cordon/error.h"
 
 #define CORDON_ENV_ACK_FD "CORDON_ACK_FD"
-#define CORDON_ACK_BYTE 'A'
+#define CORDON_ACK_BYTE   'A'
 /* Written instead by a shim or launcher that refused and has said why: the
  * watcher ends the session without a second message. */
 #define CORDON_FAIL_BYTE 'F'

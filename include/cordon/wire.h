@@ -13,8 +13,8 @@
 #include "cordon/error.h"
 #include "cordon/policy.h"
 
-#define CORDON_WIRE_VERSION 1
-#define CORDON_WIRE_MAX (4u * 1024 * 1024)
+#define CORDON_WIRE_VERSION  1
+#define CORDON_WIRE_MAX      (4u * 1024 * 1024)
 #define CORDON_ENV_CONFIG_FD "CORDON_CONFIG_FD"
 
 /* Serialize P into a malloc'd frame (*BUF, *LEN include the length prefix). */

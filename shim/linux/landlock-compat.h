@@ -11,8 +11,8 @@
 
 #ifndef __NR_landlock_create_ruleset
 #define __NR_landlock_create_ruleset 444
-#define __NR_landlock_add_rule 445
-#define __NR_landlock_restrict_self 446
+#define __NR_landlock_add_rule       445
+#define __NR_landlock_restrict_self  446
 #endif
 
 #ifndef LANDLOCK_CREATE_RULESET_VERSION
@@ -29,13 +29,13 @@
 #endif
 /* ABI 4 */
 #ifndef LANDLOCK_ACCESS_NET_BIND_TCP
-#define LANDLOCK_ACCESS_NET_BIND_TCP (1ULL << 0)
+#define LANDLOCK_ACCESS_NET_BIND_TCP    (1ULL << 0)
 #define LANDLOCK_ACCESS_NET_CONNECT_TCP (1ULL << 1)
 #endif
 /* ABI 6 */
 #ifndef LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET
 #define LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)
-#define LANDLOCK_SCOPE_SIGNAL (1ULL << 1)
+#define LANDLOCK_SCOPE_SIGNAL               (1ULL << 1)
 #endif
 
 /* The ruleset attribute as of ABI 6 (handled_access_net since 4, scoped

@@ -32,7 +32,8 @@
 /* Rights that make sense on a file (the rest only on directories). */
 #define FS_FILE_RIGHTS                                                                             \
 	(LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE |                              \
-	 LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_TRUNCATE | LANDLOCK_ACCESS_FS_IOCTL_DEV)
+	 LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_TRUNCATE |                              \
+	 LANDLOCK_ACCESS_FS_IOCTL_DEV)
 
 #define FS_READ (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
 /* Write never includes MAKE_CHAR/MAKE_BLOCK: a root shell could otherwise
@@ -115,8 +116,7 @@ static uint64_t landlock_access(unsigned access)
 	return r;
 }
 
-static int add_path_rule(int ruleset, const char *path, uint64_t allowed,
-			 struct cordon_error *err)
+static int add_path_rule(int ruleset, const char *path, uint64_t allowed, struct cordon_error *err)
 {
 	_cleanup_close_ int fd = open(path, O_PATH | O_CLOEXEC);
 	if (fd < 0) {
@@ -200,7 +200,8 @@ static int drop_caps(struct cordon_error *err)
 	for (size_t i = 0; i < ARRAY_SIZE(caps); i++)
 		if (prctl(PR_CAPBSET_READ, caps[i], 0, 0, 0) == 1 &&
 		    prctl(PR_CAPBSET_DROP, caps[i], 0, 0, 0) < 0 && errno != EPERM)
-			return cordon_err(err, errno, "dropping capability %d from the bounding set: %s",
+			return cordon_err(err, errno,
+					  "dropping capability %d from the bounding set: %s",
 					  caps[i], strerror(errno));
 	struct __user_cap_data_struct data[2] = {{0}};
 	int r = capget3(data);
@@ -220,7 +221,8 @@ static int drop_caps(struct cordon_error *err)
 	/* Verify, rather than trust: a capability still effective is a leak. */
 	for (size_t i = 0; i < ARRAY_SIZE(caps); i++)
 		if (have_effective_cap(caps[i]) != 0)
-			return cordon_err(err, EPERM, "capability %d could not be dropped", caps[i]);
+			return cordon_err(err, EPERM, "capability %d could not be dropped",
+					  caps[i]);
 	return 0;
 }
 
@@ -304,11 +306,12 @@ int cordon_sandbox_apply(const struct cordon_policy *p, struct cordon_error *err
 	int n = cordon_sandbox_missing(p, &sup, missing, sizeof(missing));
 	bool warn = p->on_unsupported == CORDON_UNSUPPORTED_WARN;
 	if (n > 0 && !warn)
-		return cordon_err(err, ENOTSUP,
-				  "this kernel cannot enforce the sandbox: missing %s%s%s; refusing "
-				  "to start (set \"on_unsupported\": \"warn\" to run anyway)",
-				  missing, sup.landlock_abi < 1 ? ": " : "",
-				  sup.landlock_abi < 1 ? strerror(sup.landlock_errno) : "");
+		return cordon_err(
+			err, ENOTSUP,
+			"this kernel cannot enforce the sandbox: missing %s%s%s; refusing "
+			"to start (set \"on_unsupported\": \"warn\" to run anyway)",
+			missing, sup.landlock_abi < 1 ? ": " : "",
+			sup.landlock_abi < 1 ? strerror(sup.landlock_errno) : "");
 	if (sup.landlock_abi >= 1) {
 		int r = landlock_apply(p, sup.landlock_abi, err);
 		if (r < 0)

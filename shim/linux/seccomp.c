@@ -23,10 +23,11 @@
  * checks (perf_event_paranoid, CAP_PERFMON dropped) cover perf, so gdb,
  * strace and perf on one's own programs keep working. */
 static const char *const blocked[] = {
-	"kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module",
-	"bpf", "userfaultfd", "reboot", "swapon", "swapoff",
-	"mount", "umount", "umount2", "pivot_root", "move_mount", "open_tree", "fsopen",
-	"fsmount", "fsconfig", "fspick", "mount_setattr",
+	"kexec_load",    "kexec_file_load", "init_module", "finit_module", "delete_module",
+	"bpf",           "userfaultfd",     "reboot",      "swapon",       "swapoff",
+	"mount",         "umount",          "umount2",     "pivot_root",   "move_mount",
+	"open_tree",     "fsopen",          "fsmount",     "fsconfig",     "fspick",
+	"mount_setattr",
 };
 
 static const char *const io_uring[] = {"io_uring_setup", "io_uring_enter", "io_uring_register"};
@@ -43,7 +44,8 @@ static int deny_names(scmp_filter_ctx ctx, const char *const *names, size_t n, i
 			continue; /* not a syscall on this architecture */
 		int r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(errnum), nr, 0);
 		if (r < 0)
-			return cordon_err(err, -r, "seccomp: refusing %s: %s", names[i], strerror(-r));
+			return cordon_err(err, -r, "seccomp: refusing %s: %s", names[i],
+					  strerror(-r));
 	}
 	return 0;
 }
@@ -54,10 +56,12 @@ static int deny_families(scmp_filter_ctx ctx, int nr, const char *name, struct c
 		if (fam == AF_UNIX || fam == AF_NETLINK)
 			continue;
 		/* The kernel takes the family as an int: compare the low 32 bits. */
-		int r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), nr, 1,
-					 SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, (scmp_datum_t)fam));
+		int r = seccomp_rule_add(
+			ctx, SCMP_ACT_ERRNO(EACCES), nr, 1,
+			SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, (scmp_datum_t)fam));
 		if (r < 0)
-			return cordon_err(err, -r, "seccomp: %s family %d: %s", name, fam, strerror(-r));
+			return cordon_err(err, -r, "seccomp: %s family %d: %s", name, fam,
+					  strerror(-r));
 	}
 	return 0;
 }

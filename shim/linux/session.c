@@ -380,8 +380,10 @@ int cordon_registry_read(const char *id, struct cordon_session_info *s, struct c
 		const char *base = strrchr(s->cgroup, '/');
 		char want[64];
 		snprintf(want, sizeof(want), "/cordon-%s", id);
-		if (s->cgroup[0] != '/' || !base || strcmp(base, want) != 0 || strstr(s->cgroup, "/.."))
-			r = cordon_err(err, EINVAL, "%s: session record names an unexpected cgroup", path);
+		if (s->cgroup[0] != '/' || !base || strcmp(base, want) != 0 ||
+		    strstr(s->cgroup, "/.."))
+			r = cordon_err(err, EINVAL, "%s: session record names an unexpected cgroup",
+				       path);
 	}
 	return r;
 }

@@ -37,15 +37,14 @@ __attribute__((format(printf, 1, 2))) static void say(const char *fmt, ...)
 	int n = vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	if (n > 0)
-		(void)!write(STDERR_FILENO, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+		(void)!write(STDERR_FILENO, line,
+			     (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
 }
-
 
 /* Wait until the session must end: PIDFD readable (the command exited),
  * TTY hung up, or the ack did not come (said on stderr). EINTR — a signal the
  * supervisor handles — only restarts the wait. */
-static void wait_for_end(int pidfd, int ack_fd, int tty, int ack_timeout_ms,
-				    const char *id)
+static void wait_for_end(int pidfd, int ack_fd, int tty, int ack_timeout_ms, const char *id)
 {
 	long deadline = now_ms() + ack_timeout_ms;
 	bool refused = false; /* the refusal is said; the command is exiting */
@@ -87,12 +86,14 @@ static void wait_for_end(int pidfd, int ack_fd, int tty, int ack_timeout_ms,
 			if (poll(&q, 1, 0) > 0)
 				return;
 			say("cordon: session %s: the sandbox was not confirmed (the shim did not load); "
-			    "session killed\n", id);
+			    "session killed\n",
+			    id);
 			return;
 		}
 		if (ack_fd >= 0 && n == 0) {
 			say("cordon: session %s: the sandbox was not confirmed within %d ms; session "
-			    "killed\n", id, ack_timeout_ms);
+			    "killed\n",
+			    id, ack_timeout_ms);
 			return;
 		}
 	}
@@ -183,8 +184,8 @@ static int start_cgroup(struct cordon_session *s, const char *project, struct co
 		close(ack[1]);
 		int keep[] = {pidfd, ack[0], tty, ready[1]};
 		close_others(keep, ARRAY_SIZE(keep));
-		struct cordon_session_info info = {.shell = shell, .watcher = getpid(),
-						   .started = (long long)time(NULL)};
+		struct cordon_session_info info = {
+			.shell = shell, .watcher = getpid(), .started = (long long)time(NULL)};
 		snprintf(info.id, sizeof(info.id), "%s", s->id);
 		snprintf(info.cgroup, sizeof(info.cgroup), "%s", s->cgroup);
 		snprintf(info.project, sizeof(info.project), "%s", project);
@@ -261,8 +262,7 @@ static void on_term(int sig)
 		kill(supervised, SIGKILL);
 }
 
-static int start_subreaper(struct cordon_session *s, const char *project,
-			   struct cordon_error *err)
+static int start_subreaper(struct cordon_session *s, const char *project, struct cordon_error *err)
 {
 	/* The supervisor follows the command by pidfd; without one it could
 	 * never see the command end, so refuse before anything starts. */
@@ -296,8 +296,8 @@ static int start_subreaper(struct cordon_session *s, const char *project,
 	sigaction(SIGTERM, &sa, NULL);
 	int pidfd = (int)syscall(SYS_pidfd_open, child, 0);
 	int tty = open_tty_watch();
-	struct cordon_session_info info = {.shell = child, .watcher = getpid(),
-					   .started = (long long)time(NULL)};
+	struct cordon_session_info info = {
+		.shell = child, .watcher = getpid(), .started = (long long)time(NULL)};
 	snprintf(info.id, sizeof(info.id), "%s", s->id);
 	snprintf(info.project, sizeof(info.project), "%s", project);
 	cordon_registry_write(&info, NULL);

@@ -52,7 +52,8 @@ Test(escape, cgroup_migration_out_of_the_session, .timeout = 60)
 	world_init(&w, "cgmove", "");
 	char procs[4096];
 	snprintf(procs, sizeof(procs), "%s%s/cgroup.procs", mount, strcmp(own, "/") ? own : "");
-	struct run_result r = sh_in(&w, NULL,
+	struct run_result r = sh_in(
+		&w, NULL,
 		"echo $CORDON_SESSION > sid\n"
 		"sh -c 'echo $$ > \"%s\"; echo $$ > \"%s/cgroup.procs\"; echo $$ >> pids; exec sleep 300' &\n"
 		"n=0; while [ ! -s pids ] && [ $n -lt 200 ]; do sleep 0.01; n=$((n+1)); done\n",

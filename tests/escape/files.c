@@ -23,8 +23,10 @@ Test(escape, symlink_route_out)
 	struct world w;
 	world_init(&w, "symlink", "");
 	char *copy = path_join(w.proj, "copy");
-	struct run_result r = sh_in(&w, NULL, "ln -s '%s' link && cat link > copy; ln -s '%s' dirlink && echo x > dirlink/planted",
-				    w.secret, w.outside);
+	struct run_result r = sh_in(
+		&w, NULL,
+		"ln -s '%s' link && cat link > copy; ln -s '%s' dirlink && echo x > dirlink/planted",
+		w.secret, w.outside);
 	cr_expect_not(contains(copy, SECRET), "read through a symlink");
 	char *planted = path_join(w.outside, "planted");
 	cr_expect_not(file_exists(planted), "wrote through a directory symlink");
@@ -54,12 +56,14 @@ Test(escape, rename_routes)
 	struct world w;
 	world_init(&w, "rename", "");
 	free(write_file(w.proj, "mine", "mine"));
-	struct run_result r = sh_in(&w, NULL, "mv '%s' stolen; mv mine '%s/mine'; mv '%s/victim' '%s/gone'",
-				    w.secret, w.outside, w.outside, w.outside);
+	struct run_result r =
+		sh_in(&w, NULL, "mv '%s' stolen; mv mine '%s/mine'; mv '%s/victim' '%s/gone'",
+		      w.secret, w.outside, w.outside, w.outside);
 	char *stolen = path_join(w.proj, "stolen");
 	char *planted = path_join(w.outside, "mine");
 	char *victim = path_join(w.outside, "victim/keep");
-	cr_expect(file_exists(w.secret) && !file_exists(stolen), "renamed a file out of its directory into the project");
+	cr_expect(file_exists(w.secret) && !file_exists(stolen),
+		  "renamed a file out of its directory into the project");
 	cr_expect_not(file_exists(planted), "renamed a project file to outside");
 	cr_expect(file_exists(victim), "renamed a directory outside");
 	run_free(&r);
@@ -74,8 +78,10 @@ Test(escape, proc_self_root_route)
 	struct world w;
 	world_init(&w, "procroot", "");
 	char *copy = path_join(w.proj, "copy");
-	struct run_result r = sh_in(&w, NULL, "cat /proc/self/root'%s' > copy; cat /proc/$$/root'%s' >> copy; cat /proc/self/cwd/../outside/secret >> copy",
-				    w.secret, w.secret);
+	struct run_result r = sh_in(
+		&w, NULL,
+		"cat /proc/self/root'%s' > copy; cat /proc/$$/root'%s' >> copy; cat /proc/self/cwd/../outside/secret >> copy",
+		w.secret, w.secret);
 	cr_expect_not(contains(copy, SECRET));
 	run_free(&r);
 	free(copy);
@@ -88,14 +94,16 @@ Test(escape, outside_process_proc_files)
 	world_init(&w, "procpid", "");
 	pid_t pid = start_outside_process();
 	char *copy = path_join(w.proj, "copy");
-	struct run_result r = sh_in(&w, NULL,
+	struct run_result r = sh_in(
+		&w, NULL,
 		"for f in environ cmdline maps mem status; do cordon-probe read /proc/%d/$f >> copy; done;"
 		"tr '\\0' ' ' < /proc/%d/environ >> copy; ps -ef >> copy; cat /proc/self/status > self.txt",
 		pid, pid);
 	cr_expect_not(contains(copy, "env-" SECRET), "outside environ was read");
 	cr_expect_not(contains(copy, "r-xp"), "outside maps were read");
 	if (geteuid() == 0)
-		cr_expect_not(contains(copy, "cmdline-" SECRET), "outside cmdline was read by root");
+		cr_expect_not(contains(copy, "cmdline-" SECRET),
+			      "outside cmdline was read by root");
 	char *self = path_join(w.proj, "self.txt");
 	cr_expect(contains(self, "Name:"), "a process must read its own /proc/self: %s", r.err);
 	run_free(&r);
@@ -109,7 +117,8 @@ Test(escape, policy_fd_is_closed_in_the_shell)
 {
 	struct world w;
 	world_init(&w, "fdclosed", "");
-	struct run_result r = sh_in(&w, NULL, "ls -l /proc/$$/fd/ > fds.txt; ls -l /proc/self/fd/ >> fds.txt");
+	struct run_result r =
+		sh_in(&w, NULL, "ls -l /proc/$$/fd/ > fds.txt; ls -l /proc/self/fd/ >> fds.txt");
 	char *fds = path_join(w.proj, "fds.txt");
 	cr_expect(contains(fds, "0 ->"), "%s", r.err);
 	cr_expect_not(contains(fds, "cordon-policy"), "the policy fd leaked into the shell");
@@ -126,7 +135,8 @@ static pid_t serve_dir_fd(const char *path, const char *dir)
 	struct sockaddr_un un = {.sun_family = AF_UNIX};
 	snprintf(un.sun_path, sizeof(un.sun_path), "%s", path);
 	unlink(path);
-	cr_assert_eq(bind(s, (struct sockaddr *)&un, sizeof(un)), 0, "bind %s: %s", path, strerror(errno));
+	cr_assert_eq(bind(s, (struct sockaddr *)&un, sizeof(un)), 0, "bind %s: %s", path,
+		     strerror(errno));
 	cr_assert_eq(listen(s, 1), 0);
 	pid_t pid = fork();
 	cr_assert_geq(pid, 0);
@@ -141,7 +151,10 @@ static pid_t serve_dir_fd(const char *path, const char *dir)
 		} u;
 		memset(&u, 0, sizeof(u));
 		struct iovec io = {.iov_base = &byte, .iov_len = 1};
-		struct msghdr m = {.msg_iov = &io, .msg_iovlen = 1, .msg_control = u.buf, .msg_controllen = sizeof(u.buf)};
+		struct msghdr m = {.msg_iov = &io,
+				   .msg_iovlen = 1,
+				   .msg_control = u.buf,
+				   .msg_controllen = sizeof(u.buf)};
 		struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
 		cm->cmsg_level = SOL_SOCKET;
 		cm->cmsg_type = SCM_RIGHTS;
@@ -166,7 +179,8 @@ Test(escape, directory_fd_passed_in_from_outside)
 	pid_t server = serve_dir_fd(sock, w.outside);
 	char *plain[] = {CORDON_PROBE, "recvfd", sock, "secret", NULL};
 	struct run_result r = run_cmd(plain, w.env, w.proj, 20000);
-	cr_assert(strstr(r.out, SECRET) && file_exists(planted), "control: the route must work unsandboxed: %s", r.err);
+	cr_assert(strstr(r.out, SECRET) && file_exists(planted),
+		  "control: the route must work unsandboxed: %s", r.err);
 	waitpid(server, NULL, 0);
 	run_free(&r);
 	unlink(planted);
@@ -175,7 +189,8 @@ Test(escape, directory_fd_passed_in_from_outside)
 	server = serve_dir_fd(sock, w.outside);
 	char *args[] = {"cordon-probe", "recvfd", sock, "secret", NULL};
 	r = run_in(&w, NULL, args);
-	cr_expect(strstr(r.out, "got fd") != NULL, "the fd must arrive (else the test proves nothing): %s", r.err);
+	cr_expect(strstr(r.out, "got fd") != NULL,
+		  "the fd must arrive (else the test proves nothing): %s", r.err);
 	cr_expect_null(strstr(r.out, SECRET), "read the secret through a passed fd");
 	cr_expect_not(file_exists(planted), "created a file through a passed fd");
 	cr_expect(contains(w.secret, SECRET), "removed the secret through a passed fd");
@@ -197,9 +212,11 @@ Test(escape, config_tampering_from_inside)
 	char *cfgdir = path_join(w.home, ".config/cordon");
 	char *json = read_file(w.cfg);
 	char *user_cfg = write_file(cfgdir, "config.json", json);
-	const char *wide = "{\"enabled\": false, \"terminal\": {\"sandbox\": {\"enabled\": false}}}";
+	const char *wide =
+		"{\"enabled\": false, \"terminal\": {\"sandbox\": {\"enabled\": false}}}";
 	char *a = path_join(w.outside, "a");
-	struct run_result r = sh_in(&w, NULL,
+	struct run_result r = sh_in(
+		&w, NULL,
 		"echo '%s' > '%s'; for f in cordon.json .cordon.json .config/cordon/config.json "
 		".vscode/settings.json .zed/settings.json; do mkdir -p \"$(dirname $f)\"; echo '%s' > $f; done;"
 		"cordon-probe write '%s' pwned",

@@ -39,7 +39,8 @@ static struct net_case net_cases[] = {
 
 ParameterizedTestParameters(escape, offline_means_offline)
 {
-	return cr_make_param_array(struct net_case, net_cases, sizeof(net_cases) / sizeof(net_cases[0]));
+	return cr_make_param_array(struct net_case, net_cases,
+				   sizeof(net_cases) / sizeof(net_cases[0]));
 }
 
 ParameterizedTest(struct net_case *c, escape, offline_means_offline)
@@ -55,12 +56,15 @@ ParameterizedTest(struct net_case *c, escape, offline_means_offline)
 		struct run_result r = probe_in(&w, offline, args);
 		char *got = received(&l, offline ? 300 : 2000);
 		if (offline) {
-			cr_expect_null(strstr(got, msg), "%s to %s got through offline", c->kind, c->host);
-			cr_expect(strstr(r.err, "Permission denied") || strstr(r.err, "Operation not permitted"),
+			cr_expect_null(strstr(got, msg), "%s to %s got through offline", c->kind,
+				       c->host);
+			cr_expect(strstr(r.err, "Permission denied") ||
+					  strstr(r.err, "Operation not permitted"),
 				  "a refused call fails at once with EACCES/EPERM: %s", r.err);
 			cr_expect_lt(r.status, 128, "the probe was killed, not refused");
 		} else {
-			cr_expect(strstr(got, msg) != NULL, "%s to %s must work online: %s", c->kind, c->host, r.err);
+			cr_expect(strstr(got, msg) != NULL, "%s to %s must work online: %s",
+				  c->kind, c->host, r.err);
 		}
 		run_free(&r);
 		free(got);
@@ -113,11 +117,15 @@ Test(escape, tiocsti_cannot_type_into_the_terminal)
 	/* Unsandboxed, the same probe does inject: the test can fail. */
 	char *plain[] = {probe, "tiocsti", "echo PWNED-OUTSIDE\n", NULL};
 	char *got = pty_input_after(plain, w.env, w.proj);
-	cr_assert(strstr(got, "PWNED-OUTSIDE") != NULL, "control: TIOCSTI should work unsandboxed, got '%s'", got);
+	cr_assert(strstr(got, "PWNED-OUTSIDE") != NULL,
+		  "control: TIOCSTI should work unsandboxed, got '%s'", got);
 	free(got);
-	char *sandboxed[] = {CORDON_BIN, "run", "--config", w.cfg, "--", probe, "tiocsti", "echo PWNED-INSIDE\n", NULL};
+	char *sandboxed[] = {CORDON_BIN, "run", "--config", w.cfg,
+			     "--",       probe, "tiocsti",  "echo PWNED-INSIDE\n",
+			     NULL};
 	got = pty_input_after(sandboxed, w.env, w.proj);
-	cr_expect_null(strstr(got, "PWNED-INSIDE"), "a sandboxed process typed into the terminal: '%s'", got);
+	cr_expect_null(strstr(got, "PWNED-INSIDE"),
+		       "a sandboxed process typed into the terminal: '%s'", got);
 	free(got);
 	free(probe);
 	world_free(&w);
@@ -136,7 +144,8 @@ Test(escape, abstract_unix_socket_outside)
 	struct sockaddr_un un = {.sun_family = AF_UNIX};
 	memcpy(un.sun_path + 1, name, strlen(name));
 	socklen_t len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + strlen(name));
-	cr_assert_eq(bind(s, (struct sockaddr *)&un, len), 0, "bind @%s: %s", name, strerror(errno));
+	cr_assert_eq(bind(s, (struct sockaddr *)&un, len), 0, "bind @%s: %s", name,
+		     strerror(errno));
 	cr_assert_eq(listen(s, 4), 0);
 	struct listener l = {.fd = s, .stream = true};
 	/* Control: unsandboxed, the bytes arrive. */
@@ -151,7 +160,8 @@ Test(escape, abstract_unix_socket_outside)
 		char *args[] = {"cordon-probe", "abstract", name, "abstract-inside", NULL};
 		r = probe_in(&w, offline, args);
 		got = received(&l, 300);
-		cr_expect_null(strstr(got, "abstract-inside"), "reached an abstract socket outside (offline=%d)", offline);
+		cr_expect_null(strstr(got, "abstract-inside"),
+			       "reached an abstract socket outside (offline=%d)", offline);
 		run_free(&r);
 		free(got);
 	}

@@ -21,7 +21,8 @@ Test(escape, signals_to_outside_process)
 	struct world w;
 	world_init(&w, "signal", "");
 	pid_t pid = start_outside_process();
-	struct run_result r = sh_in(&w, NULL, "kill -TERM %d; kill -KILL %d; cordon-probe kill %d", pid, pid, pid);
+	struct run_result r = sh_in(&w, NULL, "kill -TERM %d; kill -KILL %d; cordon-probe kill %d",
+				    pid, pid, pid);
 	usleep(50000);
 	cr_expect_eq(waitpid(pid, NULL, WNOHANG), 0, "the outside process was killed from inside");
 	cr_expect_eq(kill(pid, 0), 0);
@@ -37,11 +38,13 @@ Test(escape, static_binary_as_the_command)
 	char *probe = path_join(w.bin, "cordon-probe-static");
 	char *inside = path_join(w.proj, "inside");
 	char *out = path_join(w.outside, "x");
-	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--", probe, "write", out, "pwned", NULL};
+	char *argv[] = {CORDON_BIN, "run",   "--config", w.cfg,   "--",
+			probe,      "write", out,        "pwned", NULL};
 	struct run_result r = run_cmd(argv, w.env, w.proj, 20000);
 	cr_expect_not(file_exists(out), "a static binary wrote outside");
 	run_free(&r);
-	char *argv2[] = {CORDON_BIN, "run", "--config", w.cfg, "--", probe, "write", inside, "ok", NULL};
+	char *argv2[] = {CORDON_BIN, "run",   "--config", w.cfg, "--",
+			 probe,      "write", inside,     "ok",  NULL};
 	r = run_cmd(argv2, w.env, w.proj, 20000);
 	cr_expect(contains(inside, "ok"), "the static binary must still run: %s", r.err);
 	run_free(&r);
@@ -60,8 +63,9 @@ Test(escape, env_u_ld_preload_does_not_escape)
 	struct world w;
 	world_init(&w, "envu", "");
 	char *out = path_join(w.outside, "x");
-	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "/usr/bin/env", "-u", "LD_PRELOAD",
-			"cordon-probe", "write", out, "pwned", NULL};
+	char *argv[] = {CORDON_BIN, "run",        "--config",     w.cfg,   "--", "/usr/bin/env",
+			"-u",       "LD_PRELOAD", "cordon-probe", "write", out,  "pwned",
+			NULL};
 	struct run_result r = run_cmd(argv, w.env, w.proj, 20000);
 	cr_expect_not(file_exists(out), "env -u LD_PRELOAD escaped");
 	run_free(&r);
@@ -80,7 +84,8 @@ Test(escape, nested_cordon_cannot_widen)
 	char *shim = path_join(lib, "libcordon.so");
 	copy_exec(CORDON_SHIM_SO, shim);
 	char *nested_cfg = write_file(w.proj, "wide.json", "{\"enabled\": false}");
-	struct run_result r = sh_in(&w, NULL,
+	struct run_result r = sh_in(
+		&w, NULL,
 		"cordon run --config cordon.json --allow-write '%s' -- cordon-probe write '%s/a' x;"
 		"cordon run --config wide.json -- cordon-probe write '%s/b' x; cordon run --config wide.json -- cat '%s' > copy",
 		w.outside, w.outside, w.outside, w.secret);
@@ -153,7 +158,8 @@ Test(escape, ptrace_and_process_vm_readv_of_outside_process)
 	snprintf(pidstr, sizeof(pidstr), "%d", holder);
 	plain[2] = pidstr;
 	struct run_result r = run_cmd(plain, w.env, w.proj, 20000);
-	cr_assert(strstr(r.out, "mem-" SECRET) != NULL, "control: peek must work unsandboxed: %s%s", r.out, r.err);
+	cr_assert(strstr(r.out, "mem-" SECRET) != NULL, "control: peek must work unsandboxed: %s%s",
+		  r.out, r.err);
 	run_free(&r);
 	char *args[] = {"cordon-probe", "peek", pidstr, NULL};
 	r = run_in(&w, NULL, args);
@@ -174,9 +180,10 @@ Test(escape, environment_leakage)
 	struct world w;
 	world_init(&w, "envleak", "");
 	/* /proc environ files are NUL-separated: tr, so that the check sees it all. */
-	const char *script = "env > e.txt; tr '\\0' '\\n' < /proc/$$/environ >> e.txt;"
-			     "tr '\\0' '\\n' < /proc/self/environ >> e.txt;"
-			     "sh -c 'env; tr \"\\0\" \"\\n\" < /proc/$PPID/environ' >> e.txt; bash -c env >> e.txt";
+	const char *script =
+		"env > e.txt; tr '\\0' '\\n' < /proc/$$/environ >> e.txt;"
+		"tr '\\0' '\\n' < /proc/self/environ >> e.txt;"
+		"sh -c 'env; tr \"\\0\" \"\\n\" < /proc/$PPID/environ' >> e.txt; bash -c env >> e.txt";
 	char *out = path_join(w.proj, "e.txt");
 	struct run_result r = sh_in(&w, NULL, "%s", script);
 	cr_assert(contains(out, "CORDON_SESSION="), "%s", r.err);
