@@ -167,7 +167,7 @@ static int parse_options(int argc, char **argv, struct cordon_args *a, struct co
 		const char *opt = longidx >= 0 ? run_options[longidx].name : NULL;
 		char optbuf[64];
 		if (!opt) {
-			snprintf(optbuf, sizeof(optbuf), "-%c", optopt ? optopt : c);
+			(void)snprintf(optbuf, sizeof(optbuf), "-%c", optopt ? optopt : c);
 			opt = optbuf;
 		}
 		/* check/list/ps/kill take none of the policy options. */

@@ -19,14 +19,14 @@ static char *absolute(const char *path, const char *home)
 	char *canon = NULL;
 	if (cordon_path_resolve(path, home, NULL, &canon) == 0)
 		return canon;
-	_cleanup_free_ char *dir = strdup(path);
+	cleanup_free char *dir = strdup(path);
 	if (!dir)
 		return NULL;
 	char *slash = strrchr(dir, '/');
 	if (!slash || slash == dir)
 		return strdup(path);
 	*slash = '\0';
-	_cleanup_free_ char *parent = absolute(dir, home);
+	cleanup_free char *parent = absolute(dir, home);
 	if (!parent)
 		return NULL;
 	char *out;
@@ -37,7 +37,7 @@ static char *absolute(const char *path, const char *home)
 
 static void explain_path(const struct cordon_policy *p, const char *arg)
 {
-	_cleanup_free_ char *abs = absolute(arg, p->home);
+	cleanup_free char *abs = absolute(arg, p->home);
 	if (!abs) {
 		printf("%s: cannot resolve\n", arg);
 		return;
@@ -69,7 +69,7 @@ int cmd_explain(const struct cordon_args *a)
 {
 	struct cordon_error err = {0};
 	struct cordon_policy p = {0};
-	_cleanup_free_ char *origin = NULL;
+	cleanup_free char *origin = NULL;
 	if (launcher_policy(a, NULL, &p, &err, &origin) < 0) {
 		launcher_error(&err);
 		return CORDON_EXIT_FAILURE;

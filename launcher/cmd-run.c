@@ -46,7 +46,7 @@ static int find_shim(char **out, struct cordon_error *err)
 			return cordon_err(err, ENOENT,
 					  "%s: CORDON_SHIM: not a readable absolute path", env);
 		*out = strdup(env);
-		return *out ? 0 : -ENOMEM;
+		return *out ? 0 : cordon_err(err, ENOMEM, "out of memory");
 	}
 	char self[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
@@ -57,7 +57,7 @@ static int find_shim(char **out, struct cordon_error *err)
 			*slash = '\0';
 			char *cand;
 			if (asprintf(&cand, "%s/../lib/libcordon.so", self) < 0)
-				return -ENOMEM;
+				return cordon_err(err, ENOMEM, "out of memory");
 			char *canon = realpath(cand, NULL);
 			free(cand);
 			if (canon && file_exists(canon)) {
@@ -112,7 +112,7 @@ static int prepare_preload(const struct cordon_policy *p, const char *shim, stru
 /* chdir into the project when --project moved it away from the cwd. */
 static int enter_project(const struct cordon_policy *p, struct cordon_error *err)
 {
-	_cleanup_free_ char *cwd = getcwd(NULL, 0);
+	cleanup_free char *cwd = getcwd(NULL, 0);
 	size_t n = strlen(p->project);
 	if (cwd && strncmp(cwd, p->project, n) == 0 && (cwd[n] == '\0' || cwd[n] == '/'))
 		return 0;
@@ -128,8 +128,8 @@ int cmd_run(const struct cordon_args *a)
 	struct cordon_policy p = {0};
 	struct cordon_strv env = {0};
 	struct cordon_session sess = {.ack_fd = -1};
-	_cleanup_free_ char *path = NULL;
-	_cleanup_free_ char *shim = NULL;
+	cleanup_free char *path = NULL;
+	cleanup_free char *shim = NULL;
 	char session[CORDON_SESSION_ID_LEN + 1];
 	int r;
 
@@ -137,7 +137,7 @@ int cmd_run(const struct cordon_args *a)
 		cordon_err(&err, r, "getrandom: %s", strerror(-r));
 		goto fail;
 	}
-	if ((r = launcher_policy(a, session, &p, &err, NULL)) < 0)
+	if (launcher_policy(a, session, &p, &err, NULL) < 0)
 		goto fail;
 	if (cordon_env_build(environ, p.sandbox, &p.env_allow, session, p.sandbox, &env) < 0) {
 		cordon_err(&err, ENOMEM, "out of memory");
@@ -156,7 +156,7 @@ int cmd_run(const struct cordon_args *a)
 		r = r == -ENOENT ? CORDON_EXIT_NOTFOUND : CORDON_EXIT_NOEXEC;
 		goto out;
 	}
-	if (a->project && (r = enter_project(&p, &err)) < 0)
+	if (a->project && enter_project(&p, &err) < 0)
 		goto fail;
 
 	/* Decide who applies the sandbox: the shim in the command's first
@@ -166,7 +166,7 @@ int cmd_run(const struct cordon_args *a)
 	if (p.sandbox) {
 		preload = cordon_exec_preloadable(path, &why);
 		if (preload) {
-			if ((r = find_shim(&shim, &err)) < 0)
+			if (find_shim(&shim, &err) < 0 || !shim)
 				goto fail;
 			if (strpbrk(shim, " :")) {
 				preload = false; /* ld.so would split the path */
@@ -190,7 +190,7 @@ int cmd_run(const struct cordon_args *a)
 		}
 		sess.ack_timeout_ms = (int)v;
 	}
-	if ((r = cordon_session_start(&sess, a->tracking, p.project, &err)) < 0)
+	if (cordon_session_start(&sess, a->tracking, p.project, &err) < 0)
 		goto fail;
 	if (a->verbose)
 		fprintf(stderr, "cordon: session %s: tracked by %s%s\n", session,
@@ -198,7 +198,7 @@ int cmd_run(const struct cordon_args *a)
 			sess.cgroup ? sess.cgroup : "");
 
 	if (preload) {
-		if ((r = prepare_preload(&p, shim, &env, &err)) < 0)
+		if (prepare_preload(&p, shim, &env, &err) < 0)
 			goto fail;
 		/* The shim confirms on this fd once the sandbox is applied. */
 		char *kv;

@@ -32,22 +32,25 @@ static int session_pids(const struct cordon_session_info *s, pid_t **pids, size_
 		char path[64];
 		pid_t parent = out[next++];
 		snprintf(path, sizeof(path), "/proc/%d/task/%d/children", parent, parent);
-		FILE *f = fopen(path, "re");
-		int pid;
-		while (f && fscanf(f, "%d", &pid) == 1) {
-			if (cnt == cap) {
-				pid_t *nv = realloc(out, (cap *= 2) * sizeof(*out));
-				if (!nv) {
-					fclose(f);
-					free(out);
-					return cordon_err(err, ENOMEM, "out of memory");
-				}
-				out = nv;
+		pid_t *kids = NULL;
+		size_t nk = 0;
+		if (cordon_read_pids(path, &kids, &nk) < 0)
+			continue; /* it exited meanwhile */
+		if (cnt + nk > cap) {
+			while (cnt + nk > cap)
+				cap *= 2;
+			pid_t *nv = realloc(out, cap * sizeof(*out));
+			if (!nv) {
+				free(kids);
+				free(out);
+				return cordon_err(err, ENOMEM, "out of memory");
 			}
-			out[cnt++] = pid;
+			out = nv;
 		}
-		if (f)
-			fclose(f);
+		if (nk)
+			memcpy(out + cnt, kids, nk * sizeof(*kids));
+		cnt += nk;
+		free(kids);
 	}
 	memmove(out, out + 1, (cnt - 1) * sizeof(*out)); /* not the supervisor itself */
 	*pids = out;
@@ -127,7 +130,7 @@ int cmd_ps(const struct cordon_args *a)
 		FILE *f = fopen(path, "re");
 		size_t len = f ? fread(cmd, 1, sizeof(cmd) - 1, f) : 0;
 		if (f)
-			fclose(f);
+			(void)fclose(f); /* read only */
 		for (size_t j = 0; j + 1 < len; j++)
 			if (cmd[j] == '\0')
 				cmd[j] = ' ';

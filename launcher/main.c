@@ -15,7 +15,7 @@ int main(int argc, char **argv)
 	}
 	int rc;
 	if (a.help || a.cmd == CORDON_CMD_HELP) {
-		fputs(cordon_usage(a.cmd), stdout);
+		(void)fputs(cordon_usage(a.cmd), stdout);
 		rc = 0;
 	} else {
 		switch (a.cmd) {
@@ -44,7 +44,7 @@ int main(int argc, char **argv)
 		case CORDON_CMD_NONE:
 		case CORDON_CMD_HELP:
 		default:
-			fputs(cordon_usage(CORDON_CMD_NONE), stderr);
+			(void)fputs(cordon_usage(CORDON_CMD_NONE), stderr);
 			rc = CORDON_EXIT_FAILURE;
 			break;
 		}

@@ -226,7 +226,7 @@ int cordon_config_parse(const char *text, size_t len, const char *origin, struct
 
 int cordon_config_load_file(const char *path, struct cordon_config *cfg, struct cordon_error *err)
 {
-	_cleanup_free_ char *buf = NULL;
+	cleanup_free char *buf = NULL;
 	size_t len = 0;
 	int r = cordon_read_file(path, CORDON_CONFIG_MAX_BYTES, &buf, &len, err);
 	if (r < 0)
@@ -237,7 +237,7 @@ int cordon_config_load_file(const char *path, struct cordon_config *cfg, struct 
 int cordon_read_file(const char *path, size_t max, char **out, size_t *len_out,
 		     struct cordon_error *err)
 {
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	cleanup_close int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return cordon_err(err, errno, "%s: cannot open: %s", path, strerror(errno));
 	struct stat st;
@@ -249,7 +249,7 @@ int cordon_read_file(const char *path, size_t max, char **out, size_t *len_out,
 		return cordon_err(err, EFBIG, "%s: file too large (%lld bytes, at most %zu)", path,
 				  (long long)st.st_size, max);
 	/* Read up to max+1 so a file that grows under us is still caught. */
-	_cleanup_free_ char *buf = malloc(max + 1);
+	cleanup_free char *buf = malloc(max + 1);
 	if (!buf)
 		return cordon_err(err, ENOMEM, "%s: out of memory", path);
 	size_t len = 0;
@@ -326,7 +326,7 @@ int cordon_config_discover(const char *explicit_path, char *(*getenv_fn)(const c
 int cordon_config_load(const char *explicit_path, char *(*getenv_fn)(const char *),
 		       struct cordon_config *cfg, struct cordon_error *err)
 {
-	_cleanup_free_ char *path = NULL;
+	cleanup_free char *path = NULL;
 	int r = cordon_config_discover(explicit_path, getenv_fn, &path, err);
 	if (r < 0)
 		return r;

@@ -110,7 +110,7 @@ static bool preloadable(const char *path, int depth, const char **why)
 		*why = "set-user/group-ID program (the loader ignores LD_PRELOAD)";
 		return false;
 	}
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	cleanup_close int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
 		*why = "command is not readable";
 		return false;

@@ -154,7 +154,7 @@ int cordon_json_strv(struct json_object *v, const char *origin, const char *key,
 	for (size_t i = 0; i < n; i++) {
 		char name[160];
 		snprintf(name, sizeof(name), "%s[%zu]", key, i);
-		const char *s;
+		const char *s = NULL;
 		int r = cordon_json_string(json_object_array_get_idx(v, i), origin, name, &s, err);
 		if (r < 0)
 			return r;

@@ -29,7 +29,7 @@ static int unpin_proc_self(char **path)
 
 int cordon_path_resolve(const char *in, const char *home, const char *base, char **out)
 {
-	_cleanup_free_ char *abs = NULL;
+	cleanup_free char *abs = NULL;
 	if (in[0] == '~' && (in[1] == '\0' || in[1] == '/')) {
 		if (!home || home[0] != '/')
 			return -ENOENT; /* no home: nothing to expand to */
@@ -38,7 +38,7 @@ int cordon_path_resolve(const char *in, const char *home, const char *base, char
 	} else if (in[0] == '/') {
 		abs = strdup(in);
 	} else {
-		_cleanup_free_ char *cwd = NULL;
+		cleanup_free char *cwd = NULL;
 		if (!base) {
 			cwd = getcwd(NULL, 0);
 			if (!cwd)

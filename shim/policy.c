@@ -122,7 +122,7 @@ static int add_list(struct cordon_policy *p, const struct cordon_strv *list, uns
 		    const char *source, const char *home, const char *base)
 {
 	for (size_t i = 0; i < list->n; i++) {
-		_cleanup_free_ char *canon = NULL;
+		cleanup_free char *canon = NULL;
 		int r = cordon_path_resolve(list->v[i], home, base, &canon);
 		if (r == -ENOMEM)
 			return r;

@@ -19,8 +19,8 @@ static inline void cordon_closep(int *fd)
 	}
 }
 
-#define _cleanup_free_  __attribute__((cleanup(cordon_freep)))
-#define _cleanup_close_ __attribute__((cleanup(cordon_closep)))
+#define cleanup_free  __attribute__((cleanup(cordon_freep)))
+#define cleanup_close __attribute__((cleanup(cordon_closep)))
 
 /* Hand ownership out of a cleanup-managed variable. */
 #define TAKE_PTR(p)                                                                                \

@@ -282,13 +282,13 @@ out:
 
 int cordon_wire_to_memfd(const struct cordon_policy *p, struct cordon_error *err)
 {
-	_cleanup_free_ char *buf = NULL;
-	size_t len;
+	cleanup_free char *buf = NULL;
+	size_t len = 0;
 	int r = cordon_wire_encode(p, &buf, &len, err);
 	if (r < 0)
 		return r;
 	/* Not MFD_CLOEXEC: this is the one fd that crosses exec. */
-	_cleanup_close_ int fd = memfd_create("cordon-policy", MFD_ALLOW_SEALING);
+	cleanup_close int fd = memfd_create("cordon-policy", MFD_ALLOW_SEALING);
 	if (fd < 0)
 		return cordon_err(err, errno, "memfd_create: %s", strerror(errno));
 	for (size_t off = 0; off < len;) {
@@ -335,7 +335,7 @@ int cordon_wire_read_fd(int fd, struct cordon_policy *out, struct cordon_error *
 	if (n > CORDON_WIRE_MAX)
 		return cordon_err(err, EFBIG, ORIGIN ": length %u exceeds the limit of %u", n,
 				  CORDON_WIRE_MAX);
-	_cleanup_free_ char *buf = malloc((size_t)n + 4);
+	cleanup_free char *buf = malloc((size_t)n + 4);
 	if (!buf)
 		return cordon_err(err, ENOMEM, "out of memory");
 	memcpy(buf, hdr, 4);

@@ -174,9 +174,11 @@ int main(int argc, char **argv)
 	char dir[] = "/tmp/cordon-bench-XXXXXX";
 	if (!mkdtemp(dir))
 		return 1;
-	double raw[64], cor[64];
+	double raw[64] = {0}, cor[64] = {0};
 	if (rounds > 64)
 		rounds = 64;
+	if (rounds < 1)
+		rounds = 1;
 	for (int i = 0; i < rounds; i++) {
 		raw[i] = raw_round(n, dir);
 		cor[i] = cordon_round(n, cordon, dir);

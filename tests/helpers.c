@@ -91,10 +91,18 @@ char *read_file(const char *path)
 	size_t cap = 4096, len = 0;
 	char *buf = malloc(cap);
 	size_t n;
-	while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+	while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
 		len += n;
-		if (cap - len < 2)
-			buf = realloc(buf, cap *= 2);
+		if (cap - len < 2) {
+			char *nb = realloc(buf, cap *= 2);
+			if (!nb)
+				free(buf);
+			buf = nb;
+		}
+	}
+	if (!buf) {
+		fclose(f);
+		return NULL;
 	}
 	buf[len] = '\0';
 	fclose(f);

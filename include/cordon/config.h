@@ -13,7 +13,7 @@
 #include "cordon/error.h"
 #include "cordon/strv.h"
 
-#define CORDON_CONFIG_MAX_BYTES (1024 * 1024) /* larger files are refused */
+#define CORDON_CONFIG_MAX_BYTES ((size_t)1 << 20) /* larger files are refused */
 
 /* The three path classes, shared by system_paths.* and additional_*_paths. */
 enum cordon_class {

@@ -32,6 +32,10 @@ int cordon_cgroup_enter(const char *path, pid_t pid, struct cordon_error *err);
 
 /* The pids in the cgroup at PATH (malloc'd array). */
 int cordon_cgroup_pids(const char *path, pid_t **pids, size_t *n, struct cordon_error *err);
+/* The pids listed in FILE (cgroup.procs, /proc/PID/task/TID/children): decimal
+ * numbers separated by white space, each checked with strtol. *PIDS is
+ * malloc'd (NULL when empty). Returns 0 or -errno (the file's open error). */
+int cordon_read_pids(const char *file, pid_t **pids, size_t *n);
 
 /* Kill every process in the cgroup at PATH, wait until it is empty, and
  * remove it. cgroup.kill where the kernel has it (5.14+), else freeze, SIGKILL

@@ -14,7 +14,7 @@
 #include "cordon/policy.h"
 
 #define CORDON_WIRE_VERSION  1
-#define CORDON_WIRE_MAX      (4u * 1024 * 1024)
+#define CORDON_WIRE_MAX      (1u << 22) /* 4 MiB */
 #define CORDON_ENV_CONFIG_FD "CORDON_CONFIG_FD"
 
 /* Serialize P into a malloc'd frame (*BUF, *LEN include the length prefix). */

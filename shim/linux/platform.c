@@ -118,7 +118,7 @@ static uint64_t landlock_access(unsigned access)
 
 static int add_path_rule(int ruleset, const char *path, uint64_t allowed, struct cordon_error *err)
 {
-	_cleanup_close_ int fd = open(path, O_PATH | O_CLOEXEC);
+	cleanup_close int fd = open(path, O_PATH | O_CLOEXEC);
 	if (fd < 0) {
 		/* Gone since the policy was resolved: no rule only means less access. */
 		if (errno == ENOENT || errno == ENOTDIR || errno == EACCES || errno == ELOOP)
@@ -248,7 +248,7 @@ static int landlock_apply(const struct cordon_policy *p, int abi, struct cordon_
 		if (r < 0)
 			return r;
 	}
-	_cleanup_close_ int ruleset = (int)cordon_landlock_create_ruleset(&attr, size, 0);
+	cleanup_close int ruleset = (int)cordon_landlock_create_ruleset(&attr, size, 0);
 	if (ruleset < 0)
 		return cordon_err(err, errno, "landlock_create_ruleset: %s", strerror(errno));
 	for (size_t i = 0; i < p->n_rules; i++) {
@@ -271,7 +271,7 @@ static int landlock_apply(const struct cordon_policy *p, int abi, struct cordon_
  * (by another library's constructor) would stay unsandboxed. */
 static int single_threaded(struct cordon_error *err)
 {
-	_cleanup_close_ int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+	cleanup_close int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
 	char buf[1024];
 	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
 	if (n <= 0)

@@ -2,6 +2,7 @@
 #include "cordon/session.h"
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -58,7 +59,7 @@ static int find_mount(char **mount, struct cordon_error *err)
 		break;
 	}
 	free(line);
-	fclose(f);
+	(void)fclose(f); /* read only */
 	return r;
 }
 
@@ -81,7 +82,7 @@ static int own_cgroup(char **own, struct cordon_error *err)
 		break;
 	}
 	free(line);
-	fclose(f);
+	(void)fclose(f); /* read only */
 	return r;
 }
 
@@ -100,10 +101,10 @@ int cordon_cgroup_locate(char **mount, char **own, struct cordon_error *err)
 
 int cordon_cgroup_create(const char *id, char **path, struct cordon_error *err)
 {
-	_cleanup_free_ char *mount = NULL, *own = NULL;
+	cleanup_free char *mount = NULL, *own = NULL;
 	int r = cordon_cgroup_locate(&mount, &own, err);
-	if (r < 0)
-		return r;
+	if (r < 0 || !mount || !own)
+		return r < 0 ? r : cordon_err(err, ENOENT, "no cgroup2 mount");
 	/* A process in "/" of a nested namespace may see "/.." style paths; only
 	 * plain absolute paths are used. */
 	if (own[0] != '/' || strstr(own, "/.."))
@@ -126,7 +127,7 @@ static int write_file_str(const char *dir, const char *name, const char *val,
 {
 	char path[PATH_MAX];
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	_cleanup_close_ int fd = open(path, O_WRONLY | O_CLOEXEC);
+	cleanup_close int fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return cordon_err(err, errno, "%s: %s", path, strerror(errno));
 	size_t len = strlen(val);
@@ -142,33 +143,66 @@ int cordon_cgroup_enter(const char *path, pid_t pid, struct cordon_error *err)
 	return write_file_str(path, "cgroup.procs", buf, err);
 }
 
-int cordon_cgroup_pids(const char *path, pid_t **pids, size_t *n, struct cordon_error *err)
+int cordon_read_pids(const char *file, pid_t **pids, size_t *n)
 {
-	char file[PATH_MAX];
-	snprintf(file, sizeof(file), "%s/cgroup.procs", path);
-	FILE *f = fopen(file, "re");
-	if (!f)
-		return cordon_err(err, errno, "%s: %s", file, strerror(errno));
+	cleanup_close int fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	cleanup_free char *text = NULL;
+	size_t len = 0, cap = 0;
+	for (;;) {
+		if (cap - len < 4096) {
+			cap = cap ? cap * 2 : 8192;
+			char *nt = realloc(text, cap + 1);
+			if (!nt)
+				return -ENOMEM;
+			text = nt;
+		}
+		ssize_t r = read(fd, text + len, cap - len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
 	pid_t *out = NULL;
-	size_t cnt = 0, cap = 0;
-	long v;
-	while (fscanf(f, "%ld", &v) == 1) {
-		if (cnt == cap) {
-			cap = cap ? cap * 2 : 64;
-			pid_t *nv = realloc(out, cap * sizeof(*nv));
+	size_t cnt = 0, room = 0;
+	char *s = text;
+	if (text)
+		text[len] = '\0';
+	while (s && *s) {
+		char *end;
+		errno = 0;
+		long v = strtol(s, &end, 10);
+		if (end == s)
+			break;
+		s = end;
+		if (errno || v <= 0 || v > INT_MAX)
+			continue;
+		if (cnt == room) {
+			room = room ? room * 2 : 64;
+			pid_t *nv = realloc(out, room * sizeof(*nv));
 			if (!nv) {
 				free(out);
-				fclose(f);
-				return cordon_err(err, ENOMEM, "out of memory");
+				return -ENOMEM;
 			}
 			out = nv;
 		}
 		out[cnt++] = (pid_t)v;
 	}
-	fclose(f);
 	*pids = out;
 	*n = cnt;
 	return 0;
+}
+
+int cordon_cgroup_pids(const char *path, pid_t **pids, size_t *n, struct cordon_error *err)
+{
+	char file[PATH_MAX];
+	snprintf(file, sizeof(file), "%s/cgroup.procs", path);
+	int r = cordon_read_pids(file, pids, n);
+	return r < 0 ? cordon_err(err, r, "%s: %s", file, strerror(-r)) : 0;
 }
 
 /* Whether the cgroup still has processes (cgroup.events "populated 0/1"). */
@@ -194,8 +228,8 @@ int cordon_cgroup_freeze_kill(const char *path, struct cordon_error *err)
 	int r = write_file_str(path, "cgroup.freeze", "1", err);
 	if (r < 0)
 		return r;
-	pid_t *pids;
-	size_t n;
+	pid_t *pids = NULL;
+	size_t n = 0;
 	r = cordon_cgroup_pids(path, &pids, &n, err);
 	if (r >= 0) {
 		for (size_t i = 0; i < n; i++)
@@ -210,7 +244,7 @@ int cordon_cgroup_destroy(const char *path, struct cordon_error *err)
 {
 	char events[PATH_MAX];
 	snprintf(events, sizeof(events), "%s/cgroup.events", path);
-	_cleanup_close_ int fd = open(events, O_RDONLY | O_CLOEXEC);
+	cleanup_close int fd = open(events, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return cordon_err(err, errno, "%s: %s", events, strerror(errno));
 	for (int round = 0;; round++) {
@@ -294,7 +328,7 @@ static int registry_path(const char *id, char *out, size_t size, struct cordon_e
 {
 	if (!valid_id(id))
 		return cordon_err(err, EINVAL, "\"%s\": not a session id", id);
-	_cleanup_free_ char *dir = NULL;
+	cleanup_free char *dir = NULL;
 	int r = cordon_registry_dir(&dir, err);
 	if (r < 0)
 		return r;
@@ -322,10 +356,13 @@ int cordon_registry_write(const struct cordon_session_info *s, struct cordon_err
 		json_object_put(o);
 		return cordon_err(err, errno, "%s: %s", tmp, strerror(errno));
 	}
-	fputs(text, f);
+	bool written = fputs(text, f) != EOF;
 	json_object_put(o);
-	if (fclose(f) != 0 || rename(tmp, path) < 0)
-		return cordon_err(err, errno, "%s: %s", path, strerror(errno));
+	if (fclose(f) != 0 || !written || rename(tmp, path) < 0) {
+		int e = errno ? errno : EIO;
+		(void)unlink(tmp);
+		return cordon_err(err, e, "%s: %s", path, strerror(e));
+	}
 	return 0;
 }
 
@@ -354,9 +391,9 @@ int cordon_registry_read(const char *id, struct cordon_session_info *s, struct c
 	int r = registry_path(id, path, sizeof(path), err);
 	if (r < 0)
 		return r;
-	_cleanup_free_ char *buf = NULL;
+	cleanup_free char *buf = NULL;
 	size_t len;
-	r = cordon_read_file(path, 64 * 1024, &buf, &len, err);
+	r = cordon_read_file(path, (size_t)64 * 1024, &buf, &len, err);
 	if (r < 0)
 		return r == -ENOENT ? cordon_err(err, ENOENT, "%s: no such session", id) : r;
 	struct json_object *o = NULL;
@@ -398,10 +435,10 @@ int cordon_registry_remove(const char *id)
 
 int cordon_registry_list(char ***ids, size_t *n, struct cordon_error *err)
 {
-	_cleanup_free_ char *dir = NULL;
+	cleanup_free char *dir = NULL;
 	int r = cordon_registry_dir(&dir, err);
-	if (r < 0)
-		return r;
+	if (r < 0 || !dir)
+		return r < 0 ? r : cordon_err(err, ENOENT, "no registry directory");
 	DIR *d = opendir(dir);
 	if (!d)
 		return cordon_err(err, errno, "%s: %s", dir, strerror(errno));

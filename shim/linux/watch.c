@@ -34,6 +34,7 @@ __attribute__((format(printf, 1, 2))) static void say(const char *fmt, ...)
 	char line[1200];
 	va_list ap;
 	va_start(ap, fmt);
+	/* NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized): a clang 14 false positive */
 	int n = vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	if (n > 0)
@@ -115,7 +116,7 @@ static void close_others(const int *keep_in, size_t n)
 		dup2(devnull, STDOUT_FILENO);
 		close(devnull);
 	}
-	int keep[8];
+	int keep[8] = {0};
 	size_t k = 0;
 	for (size_t i = 0; i < n && k < ARRAY_SIZE(keep); i++)
 		if (keep_in[i] > STDERR_FILENO)
@@ -143,13 +144,13 @@ static int open_tty_watch(void)
 
 static void ignore_job_signals(void)
 {
-	signal(SIGHUP, SIG_IGN);
-	signal(SIGINT, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
-	signal(SIGTSTP, SIG_IGN);
-	signal(SIGTTIN, SIG_IGN);
-	signal(SIGTTOU, SIG_IGN);
-	signal(SIGPIPE, SIG_IGN);
+	(void)signal(SIGHUP, SIG_IGN);
+	(void)signal(SIGINT, SIG_IGN);
+	(void)signal(SIGQUIT, SIG_IGN);
+	(void)signal(SIGTSTP, SIG_IGN);
+	(void)signal(SIGTTIN, SIG_IGN);
+	(void)signal(SIGTTOU, SIG_IGN);
+	(void)signal(SIGPIPE, SIG_IGN);
 }
 
 static int start_cgroup(struct cordon_session *s, const char *project, struct cordon_error *err)
@@ -158,7 +159,7 @@ static int start_cgroup(struct cordon_session *s, const char *project, struct co
 	if (r < 0)
 		return r;
 	pid_t shell = getpid(); /* the command keeps this pid across exec */
-	_cleanup_close_ int pidfd = (int)syscall(SYS_pidfd_open, shell, 0);
+	cleanup_close int pidfd = (int)syscall(SYS_pidfd_open, shell, 0);
 	if (pidfd < 0) {
 		r = cordon_err(err, errno, "pidfd_open: %s", strerror(errno));
 		goto undo;
@@ -237,14 +238,15 @@ static void kill_descendants(void)
 	for (int round = 0; round < 10000; round++) {
 		char path[64];
 		snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)getpid());
-		FILE *f = fopen(path, "re");
-		int any = 0, pid;
-		while (f && fscanf(f, "%d", &pid) == 1) {
-			kill(pid, SIGKILL);
-			any = 1;
+		pid_t *pids = NULL;
+		size_t n = 0;
+		int any = 0;
+		if (cordon_read_pids(path, &pids, &n) == 0) {
+			for (size_t i = 0; i < n; i++)
+				kill(pids[i], SIGKILL);
+			any = n > 0;
+			free(pids);
 		}
-		if (f)
-			fclose(f);
 		while (waitpid(-1, NULL, WNOHANG) > 0)
 			any = 1;
 		if (!any && waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD)
