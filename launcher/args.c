@@ -12,6 +12,7 @@ static const char usage_main[] =
 	"\n"
 	"Commands:\n"
 	"  run       run a command (default: your login shell) in a sandboxed session\n"
+	"  learn     run a command sandboxed, then list what the sandbox denied\n"
 	"  explain   show the resolved policy, and what access given paths get\n"
 	"  check     show what this machine can enforce\n"
 	"  list      list live sessions\n"
@@ -70,6 +71,22 @@ static const char usage_list[] =
 	"List your live sessions: id, the command's pid, the number of processes,\n"
 	"age, tracking (cgroup or subreaper) and project.\n";
 
+static const char usage_learn[] =
+	"Usage: cordon learn [RUN OPTIONS] [--] COMMAND [ARG...]\n"
+	"\n"
+	"Run COMMAND sandboxed exactly as `cordon run` would, then list on stderr every\n"
+	"file access the sandbox denied: the path, the kind (read, write, execute) and\n"
+	"the config key that would allow it, grouped by directory, followed by the\n"
+	"lines to add to your config. File contents are never printed. Accesses that\n"
+	"failed for ordinary permission reasons are left out.\n"
+	"\n"
+	"Seen: programs linked against the C library (open, fopen, opendir, mkdir,\n"
+	"rename, unlink, exec and the like). Not seen: statically linked programs and\n"
+	"what libc does internally.\n"
+	"\n"
+	"Options: those of `cordon run` (see cordon run --help).\n"
+	"Exit status: the command's own; 125 if cordon failed.\n";
+
 static const char usage_ps[] = "Usage: cordon ps ID\n"
 			       "\n"
 			       "List every process of session ID: pid and command line.\n";
@@ -91,6 +108,8 @@ const char *cordon_usage(enum cordon_cmd cmd)
 		return usage_kill;
 	case CORDON_CMD_RUN:
 		return usage_run;
+	case CORDON_CMD_LEARN:
+		return usage_learn;
 	case CORDON_CMD_EXPLAIN:
 		return usage_explain;
 	case CORDON_CMD_CHECK:
@@ -107,7 +126,7 @@ static const struct {
 	const char *name;
 	enum cordon_cmd cmd;
 } commands[] = {
-	{"run", CORDON_CMD_RUN},         {"explain", CORDON_CMD_EXPLAIN},
+	{"run", CORDON_CMD_RUN},         {"learn", CORDON_CMD_LEARN},         {"explain", CORDON_CMD_EXPLAIN},
 	{"check", CORDON_CMD_CHECK},     {"list", CORDON_CMD_LIST},
 	{"ps", CORDON_CMD_PS},           {"kill", CORDON_CMD_KILL},
 	{"help", CORDON_CMD_HELP},       {"--help", CORDON_CMD_HELP},

@@ -12,6 +12,7 @@
 enum cordon_cmd {
 	CORDON_CMD_NONE = 0, /* no subcommand: print usage */
 	CORDON_CMD_RUN,
+	CORDON_CMD_LEARN,
 	CORDON_CMD_EXPLAIN,
 	CORDON_CMD_CHECK,
 	CORDON_CMD_LIST,

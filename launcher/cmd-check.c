@@ -1,13 +1,52 @@
-/* cordon check: what this machine can enforce. */
+/* cordon check: what this machine can enforce, on one screen. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "cordon/config.h"
 #include "cordon/policy.h"
 #include "cordon/sandbox.h"
 #include "cordon/session.h"
 #include "launcher.h"
+
+/* Session tracking: can a session cgroup be created here, and killed with
+ * cgroup.kill? Prints its lines; returns whether cgroups work. */
+static bool check_tracking(void)
+{
+	struct cordon_error err = {0};
+	char *mount = NULL, *own = NULL, *leaf = NULL;
+	char id[CORDON_SESSION_ID_LEN + 1];
+	bool cgroup_ok = false, kill_file = false;
+	if (cordon_cgroup_locate(&mount, &own, &err) < 0) {
+		printf("cgroup v2: unavailable (%s)\n", err.msg);
+	} else {
+		printf("cgroup v2: %s, this process in %s\n", mount, own);
+		if (cordon_session_id(id) == 0 && cordon_cgroup_create(id, &leaf, &err) == 0) {
+			cgroup_ok = true;
+			char kill_path[4096];
+			snprintf(kill_path, sizeof(kill_path), "%s/cgroup.kill", leaf);
+			struct stat st;
+			kill_file = stat(kill_path, &st) == 0;
+			rmdir(leaf);
+		}
+		if (cgroup_ok)
+			printf("           session cgroups can be created\n");
+		else
+			printf("           session cgroups cannot be created here (%s)\n", err.msg);
+	}
+	if (cgroup_ok)
+		printf("tracking:  cgroup (%s)\n",
+		       kill_file ? "cgroup.kill" : "freeze + kill: cgroup.kill needs Linux 5.14");
+	else
+		printf("tracking:  subreaper supervisor (the command gets a new pid; a process "
+		       "that escapes to another subreaper is not tracked)\n");
+	free(mount);
+	free(own);
+	free(leaf);
+	return cgroup_ok;
+}
 
 int cmd_check(const struct cordon_args *a)
 {
@@ -19,40 +58,29 @@ int cmd_check(const struct cordon_args *a)
 	else
 		printf("landlock:  unavailable (%s)\n", strerror(sup.landlock_errno));
 	printf("seccomp:   %s\n", sup.seccomp ? "available" : "unavailable");
+	char what[2048];
+	cordon_sandbox_describe(&sup, what, sizeof(what));
+	fputs(what, stdout);
+	check_tracking();
 
-	/* Session tracking: can a session cgroup be created here? */
+	/* Which config a `cordon run` here would use. */
+	char *path = NULL;
 	struct cordon_error err = {0};
-	char *mount = NULL, *own = NULL, *leaf = NULL;
-	char id[CORDON_SESSION_ID_LEN + 1];
-	bool cgroup_ok = false;
-	if (cordon_cgroup_locate(&mount, &own, &err) < 0) {
-		printf("cgroup v2: unavailable (%s)\n", err.msg);
-	} else {
-		printf("cgroup v2: %s, this process in %s\n", mount, own);
-		if (cordon_session_id(id) == 0 && cordon_cgroup_create(id, &leaf, &err) == 0) {
-			cgroup_ok = true;
-			rmdir(leaf);
-		}
-		printf("           session cgroups %s\n",
-		       cgroup_ok ? "can be created" : "cannot be created here");
-		if (!cgroup_ok)
-			printf("           (%s)\n", err.msg);
-	}
-	printf("tracking:  %s\n", cgroup_ok ? "cgroup (cgroup.kill)"
-					    : "subreaper supervisor (the command gets a new pid)");
-	free(mount);
-	free(own);
-	free(leaf);
+	if (cordon_config_discover(a->config, getenv, &path, &err) < 0)
+		printf("config:    %s\n", err.msg);
+	else
+		printf("config:    %s\n", path ? path : "none found: the built-in defaults");
+	free(path);
 
 	/* The default policy: built-in config, the sandbox on, the network on. */
 	struct cordon_policy def = {.sandbox = true, .allow_network = true};
 	char missing[512];
 	int n = cordon_sandbox_missing(&def, &sup, missing, sizeof(missing));
 	if (n > 0) {
-		printf("default policy: NOT fully enforceable here: missing %s\n", missing);
+		printf("result:    the default policy is NOT fully enforceable here: missing %s\n",
+		       missing);
 		return 1;
 	}
-	printf("default policy: fully enforceable\n");
-	(void)a;
+	printf("result:    the default policy is fully enforceable here\n");
 	return 0;
 }

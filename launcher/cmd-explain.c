@@ -53,15 +53,15 @@ static void explain_path(const struct cordon_policy *p, const char *arg)
 	else
 		printf(" (no rule covers it)\n");
 	if (p->sandbox && acc != CORDON_ACCESS_ALL) {
-		const char *what = "executing", *key = "additional_executable_paths";
-		if (!(acc & CORDON_ACCESS_READ)) {
-			what = "reading";
-			key = "additional_read_only_paths";
-		} else if (!(acc & CORDON_ACCESS_WRITE)) {
-			what = "writing";
-			key = "additional_read_write_paths";
-		}
-		printf("  to allow %s, add to your config: \"%s\": [\"%s\"]\n", what, key, abs);
+		unsigned want = !(acc & CORDON_ACCESS_READ)	 ? CORDON_ACCESS_READ
+				: !(acc & CORDON_ACCESS_WRITE) ? CORDON_ACCESS_WRITE
+							       : CORDON_ACCESS_EXEC;
+		const char *what = want == CORDON_ACCESS_READ	 ? "reading"
+				   : want == CORDON_ACCESS_WRITE ? "writing"
+								 : "executing";
+		printf("  to allow %s, add to your config: ", what);
+		launcher_print_config_line(stdout, cordon_config_key_for(want), abs);
+		printf("\n");
 	}
 }
 

@@ -38,7 +38,7 @@ static bool file_exists(const char *p)
 }
 
 /* The shim: $CORDON_SHIM, ../lib/libcordon.so next to us, the install libdir. */
-static int find_shim(char **out, struct cordon_error *err)
+int launcher_find_shim(char **out, struct cordon_error *err)
 {
 	const char *env = getenv("CORDON_SHIM");
 	if (env && *env) {
@@ -86,9 +86,10 @@ static const char *env_lookup(const struct cordon_strv *env, const char *name)
 	return NULL;
 }
 
-/* Put the policy on an inherited memfd and the shim in LD_PRELOAD. */
-static int prepare_preload(const struct cordon_policy *p, const char *shim, struct cordon_strv *env,
-			   struct cordon_error *err)
+/* Put the policy on an inherited memfd and the shim in LD_PRELOAD (before
+ * EXTRA, a library the shim leaves in place for the descendants, if any). */
+static int prepare_preload(const struct cordon_policy *p, const char *shim, const char *extra,
+			   struct cordon_strv *env, struct cordon_error *err)
 {
 	int fd = cordon_wire_to_memfd(p, err);
 	if (fd < 0)
@@ -101,7 +102,7 @@ static int prepare_preload(const struct cordon_policy *p, const char *shim, stru
 		fd = hi;
 	}
 	char *s1, *s2;
-	if (asprintf(&s1, "LD_PRELOAD=%s", shim) < 0 ||
+	if (asprintf(&s1, "LD_PRELOAD=%s%s%s", shim, extra ? ":" : "", extra ? extra : "") < 0 ||
 	    asprintf(&s2, CORDON_ENV_CONFIG_FD "=%d", fd) < 0)
 		return cordon_err(err, ENOMEM, "out of memory");
 	if (cordon_strv_push_take(env, s1) < 0 || cordon_strv_push_take(env, s2) < 0)
@@ -122,7 +123,26 @@ static int enter_project(const struct cordon_policy *p, struct cordon_error *err
 	return 0;
 }
 
+/* Learn mode: the recorder library in LD_PRELOAD for every process (readable
+ * and executable inside), and the fd it records to. */
+static int prepare_learn(const struct run_learn *learn, struct cordon_policy *p,
+			 struct cordon_strv *env, struct cordon_error *err)
+{
+	char *kv;
+	if (p->sandbox && cordon_policy_add_rule(p, learn->lib, CORDON_ACCESS_READ | CORDON_ACCESS_EXEC,
+						 "cordon learn") < 0)
+		return cordon_err(err, ENOMEM, "out of memory");
+	if (asprintf(&kv, "CORDON_LEARN_FD=%d", learn->fd) < 0 || cordon_strv_push_take(env, kv) < 0)
+		return cordon_err(err, ENOMEM, "out of memory");
+	return 0;
+}
+
 int cmd_run(const struct cordon_args *a)
+{
+	return cmd_run_learn(a, NULL);
+}
+
+int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 {
 	struct cordon_error err = {0};
 	struct cordon_policy p = {0};
@@ -143,6 +163,8 @@ int cmd_run(const struct cordon_args *a)
 		cordon_err(&err, ENOMEM, "out of memory");
 		goto fail;
 	}
+	if (learn && prepare_learn(learn, &p, &env, &err) < 0)
+		goto fail;
 
 	char shell[PATH_MAX];
 	char login_flag[] = "-l";
@@ -166,7 +188,7 @@ int cmd_run(const struct cordon_args *a)
 	if (p.sandbox) {
 		preload = cordon_exec_preloadable(path, &why);
 		if (preload) {
-			if (find_shim(&shim, &err) < 0 || !shim)
+			if (launcher_find_shim(&shim, &err) < 0 || !shim)
 				goto fail;
 			if (strpbrk(shim, " :")) {
 				preload = false; /* ld.so would split the path */
@@ -198,7 +220,7 @@ int cmd_run(const struct cordon_args *a)
 			sess.cgroup ? sess.cgroup : "");
 
 	if (preload) {
-		if (prepare_preload(&p, shim, &env, &err) < 0)
+		if (prepare_preload(&p, shim, learn ? learn->lib : NULL, &env, &err) < 0)
 			goto fail;
 		/* The shim confirms on this fd once the sandbox is applied. */
 		char *kv;
@@ -223,6 +245,12 @@ int cmd_run(const struct cordon_args *a)
 				fprintf(stderr, "cordon: warning: %s\n", err.msg);
 		}
 		cordon_session_ack(&sess);
+		char *kv;
+		if (learn && (asprintf(&kv, "LD_PRELOAD=%s", learn->lib) < 0 ||
+			      cordon_strv_push_take(&env, kv) < 0)) {
+			cordon_err(&err, ENOMEM, "out of memory");
+			goto fail;
+		}
 		if (a->verbose)
 			fprintf(stderr, "cordon: session %s: %s: %s%s\n", session, path, why,
 				p.sandbox ? ", sandbox applied by the launcher" : "");

@@ -3,6 +3,8 @@
 #ifndef CORDON_LAUNCHER_H
 #define CORDON_LAUNCHER_H
 
+#include <stdio.h>
+
 #include "args.h"
 #include "cordon/error.h"
 #include "cordon/policy.h"
@@ -17,6 +19,17 @@ int launcher_policy(const struct cordon_args *a, const char *session, struct cor
 const char *launcher_home(void);
 
 int cmd_run(const struct cordon_args *a);
+/* cmd_run in learn mode: LIB (libcordon-learn.so) is preloaded into every
+ * process and records denied accesses to FD. */
+struct run_learn {
+	const char *lib;
+	int fd;
+};
+int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn);
+int cmd_learn(const struct cordon_args *a);
+/* The shim's path: $CORDON_SHIM, ../lib/libcordon.so next to this program,
+ * or the install libdir. *OUT is malloc'd. */
+int launcher_find_shim(char **out, struct cordon_error *err);
 int cmd_explain(const struct cordon_args *a);
 int cmd_check(const struct cordon_args *a);
 int cmd_list(const struct cordon_args *a);
@@ -25,5 +38,9 @@ int cmd_kill(const struct cordon_args *a);
 
 /* Print "cordon: MSG" on stderr. */
 void launcher_error(const struct cordon_error *err);
+
+/* Print `"KEY": ["PATH"]` with PATH as a JSON string (quotes, backslashes
+ * and control characters escaped): a line to paste into a config. */
+void launcher_print_config_line(FILE *f, const char *key, const char *path);
 
 #endif

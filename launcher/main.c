@@ -22,6 +22,9 @@ int main(int argc, char **argv)
 		case CORDON_CMD_RUN:
 			rc = cmd_run(&a);
 			break;
+		case CORDON_CMD_LEARN:
+			rc = cmd_learn(&a);
+			break;
 		case CORDON_CMD_EXPLAIN:
 			rc = cmd_explain(&a);
 			break;

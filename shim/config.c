@@ -208,20 +208,85 @@ int cordon_config_apply_object(struct json_object *root, struct cordon_config *c
 	return 0;
 }
 
+/* An editor settings file keeps cordon's keys in a terminal.sandbox block,
+ * nested ({"terminal": {"sandbox": {...}}}, Zed) or as a dotted key
+ * ({"terminal.sandbox": {...}}, VS Code style). Returns the block (borrowed),
+ * NULL when ROOT is not an editor settings file, or sets *MISSING when it is
+ * one without a block. */
+static struct json_object *editor_block(struct json_object *root, bool *missing)
+{
+	struct json_object *t, *b;
+	*missing = false;
+	if (!json_object_is_type(root, json_type_object))
+		return NULL;
+	if (json_object_object_get_ex(root, "terminal.sandbox", &b))
+		return b;
+	if (!json_object_object_get_ex(root, "terminal", &t))
+		return NULL;
+	if (json_object_is_type(t, json_type_object) &&
+	    json_object_object_get_ex(t, "sandbox", &b))
+		return b;
+	*missing = true;
+	return NULL;
+}
+
+/* Parse TEXT as JSONC; if it is an editor settings file, apply its block to
+ * CFG and return 1; 0 if it is not one (CFG untouched); -errno on error. */
+static int parse_editor_settings(const char *text, size_t len, struct cordon_config *cfg,
+				 struct cordon_error *err)
+{
+	cleanup_free char *copy = malloc(len ? len : 1);
+	if (!copy)
+		return cordon_err(err, ENOMEM, "%s: out of memory", cfg->origin);
+	memcpy(copy, text, len);
+	size_t bad = 0;
+	if (cordon_jsonc_blank(copy, len, &bad) < 0)
+		return 0; /* an unterminated comment: the strict parse says where */
+	struct json_object *root = NULL;
+	if (cordon_json_parse_strict(copy, len, cfg->origin, &root, err) < 0)
+		return 0;
+	bool missing;
+	struct json_object *block = editor_block(root, &missing);
+	int r = 0;
+	if (missing) {
+		r = cordon_err(err, EINVAL,
+			       "%s: terminal.sandbox: missing (an editor settings file: cordon "
+			       "reads only its terminal.sandbox block)",
+			       cfg->origin);
+	} else if (block) {
+		char *origin;
+		if (asprintf(&origin, "%s: terminal.sandbox", cfg->origin) < 0) {
+			r = cordon_err(err, ENOMEM, "out of memory");
+		} else {
+			free(cfg->origin);
+			cfg->origin = origin;
+			r = cordon_config_apply_object(block, cfg, err);
+			if (r == 0)
+				r = 1;
+		}
+	}
+	json_object_put(root);
+	return r;
+}
+
 int cordon_config_parse(const char *text, size_t len, const char *origin, struct cordon_config *cfg,
 			struct cordon_error *err)
 {
 	int r = cordon_config_init(cfg, origin);
 	if (r < 0)
 		return cordon_err(err, -r, "%s: out of memory", origin);
-	struct json_object *root = NULL;
-	r = cordon_json_parse_strict(text, len, cfg->origin, &root, err);
-	if (r >= 0)
-		r = cordon_config_apply_object(root, cfg, err);
-	json_object_put(root);
+	r = parse_editor_settings(text, len, cfg, err);
+	if (r == 0) {
+		/* A cordon config: strict JSON, no comments. */
+		struct json_object *root = NULL;
+		r = cordon_json_parse_strict(text, len, cfg->origin, &root, err);
+		if (r >= 0)
+			r = cordon_config_apply_object(root, cfg, err);
+		json_object_put(root);
+	}
 	if (r < 0)
 		cordon_config_free(cfg);
-	return r;
+	return r < 0 ? r : 0;
 }
 
 int cordon_config_load_file(const char *path, struct cordon_config *cfg, struct cordon_error *err)

@@ -184,3 +184,58 @@ int cordon_json_paths(struct json_object *v, const char *origin, const char *key
 	}
 	return 0;
 }
+
+/* Skip a string starting at TEXT[I] == '"'; returns the index after it. */
+static size_t skip_string(const char *text, size_t len, size_t i)
+{
+	for (i++; i < len; i++) {
+		if (text[i] == '\\')
+			i++;
+		else if (text[i] == '"')
+			return i + 1;
+	}
+	return len;
+}
+
+int cordon_jsonc_blank(char *text, size_t len, size_t *bad)
+{
+	/* Comments first, so that a comma before a comment and a closing
+	 * bracket is seen as trailing. */
+	for (size_t i = 0; i < len;) {
+		if (text[i] == '"') {
+			i = skip_string(text, len, i);
+		} else if (text[i] == '/' && i + 1 < len && text[i + 1] == '/') {
+			for (; i < len && text[i] != '\n'; i++)
+				text[i] = ' ';
+		} else if (text[i] == '/' && i + 1 < len && text[i + 1] == '*') {
+			size_t start = i;
+			for (i += 2; i + 1 < len && !(text[i] == '*' && text[i + 1] == '/'); i++)
+				;
+			if (i + 1 >= len) {
+				*bad = start;
+				return -EINVAL;
+			}
+			for (size_t j = start; j <= i + 1; j++)
+				if (text[j] != '\n')
+					text[j] = ' ';
+			i += 2;
+		} else {
+			i++;
+		}
+	}
+	for (size_t i = 0; i < len;) {
+		if (text[i] == '"') {
+			i = skip_string(text, len, i);
+			continue;
+		}
+		if (text[i] == ',') {
+			size_t j = i + 1;
+			while (j < len && strchr(" \t\r\n", text[j]))
+				j++;
+			if (j < len && (text[j] == '}' || text[j] == ']'))
+				text[i] = ' ';
+		}
+		i++;
+	}
+	return 0;
+}

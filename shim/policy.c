@@ -312,3 +312,12 @@ const char *cordon_access_str(unsigned access, char buf[4])
 	buf[3] = '\0';
 	return buf;
 }
+
+const char *cordon_config_key_for(unsigned want)
+{
+	if (want & CORDON_ACCESS_WRITE)
+		return "additional_read_write_paths";
+	if (want & CORDON_ACCESS_EXEC)
+		return "additional_executable_paths";
+	return "additional_read_only_paths";
+}

@@ -30,6 +30,11 @@ enum cordon_os {
 #define CORDON_OS_NATIVE CORDON_OS_MACOS
 #else
 #define CORDON_OS_NATIVE CORDON_OS_LINUX
+/* The config key whose paths grant WANT (one CORDON_ACCESS_* bit): READ →
+ * additional_read_only_paths, WRITE → additional_read_write_paths, EXEC →
+ * additional_executable_paths. */
+const char *cordon_config_key_for(unsigned want);
+
 #endif
 
 #define CORDON_SESSION_ID_LEN 16

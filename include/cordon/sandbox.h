@@ -23,6 +23,11 @@ void cordon_sandbox_probe(struct cordon_support *out);
 int cordon_sandbox_missing(const struct cordon_policy *policy, const struct cordon_support *sup,
 			   char *buf, size_t size);
 
+/* What SUP lets cordon enforce, one "label: text" line per area (files,
+ * network, scopes, syscalls, /proc), for `cordon check`. Written to BUF
+ * (NUL-terminated, truncated to SIZE). */
+void cordon_sandbox_describe(const struct cordon_support *sup, char *buf, size_t size);
+
 /* Restrict the calling process, irrevocably, to POLICY; every process it
  * starts inherits the restriction. No-op (0) when policy->sandbox is false.
  * Returns 0 when fully enforced; 1 when the kernel lacks something and

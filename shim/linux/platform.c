@@ -104,6 +104,45 @@ int cordon_sandbox_missing(const struct cordon_policy *policy, const struct cord
 	return n;
 }
 
+static int have_effective_cap(int cap);
+
+void cordon_sandbox_describe(const struct cordon_support *sup, char *buf, size_t size)
+{
+	int abi = sup->landlock_abi;
+	size_t len = 0;
+#define LINE(...)                                                                                  \
+	do {                                                                                       \
+		if (len < size)                                                                    \
+			len += (size_t)snprintf(buf + len, size - len, __VA_ARGS__);               \
+	} while (0)
+	if (size)
+		buf[0] = '\0';
+	if (abi < 1) {
+		LINE("files:     nothing (no Landlock)\n");
+	} else {
+		LINE("files:     read, write, execute, create/remove, read directories%s%s%s\n",
+		     abi >= 2 ? ", link/rename across directories" : "",
+		     abi >= 3 ? ", truncate" : " (NOT truncate: ABI 3)",
+		     abi >= 5 ? ", device ioctls" : "");
+	}
+	LINE("network:   %s%s\n",
+	     abi >= 4 ? "TCP bind/connect (Landlock)" : "TCP (seccomp only: Landlock ABI < 4)",
+	     sup->seccomp ? "; other families and io_uring refused by seccomp when offline"
+			  : "; NOT UDP/raw/other families (no seccomp)");
+	LINE("scopes:    %s\n", abi >= 6 ? "signals and abstract unix sockets stay inside"
+				       : "NONE (Landlock ABI 6): a process inside can signal and "
+					 "connect to abstract sockets outside");
+	LINE("syscalls:  %s\n", sup->seccomp ? "TIOCSTI/TIOCLINUX, kexec, modules, bpf, "
+						  "userfaultfd, mount, swap, reboot refused"
+						: "NOT filtered (no seccomp)");
+	LINE("/proc:     %s\n",
+	     have_effective_cap(CAP_SYS_ADMIN) == 1
+		     ? "a private /proc with only the session's processes (root)"
+		     : "other users' processes hidden by Landlock's ptrace rule; "
+		       "command lines of your own processes outside stay readable");
+#undef LINE
+}
+
 static uint64_t landlock_access(unsigned access)
 {
 	uint64_t r = 0;

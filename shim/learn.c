@@ -1,0 +1,354 @@
+/* libcordon-learn.so: the recorder behind `cordon learn`. Preloaded next to
+ * the shim (and kept in LD_PRELOAD for every descendant), it wraps the libc
+ * functions through which programs touch files and, when one fails with
+ * EACCES or EPERM, appends "KIND<TAB>ABSOLUTE-PATH\n" to the file descriptor
+ * named by CORDON_LEARN_FD (KIND: r read, w write, x execute). It records
+ * paths only, never contents, and changes no result: errno is preserved.
+ *
+ * `cordon learn` decides afterwards which of these the sandbox caused (the
+ * policy denies that kind of access) and which were ordinary permission
+ * errors. This library is loaded only by `cordon learn`; it is not part of
+ * the sandbox and grants nothing. Statically linked programs, and calls that
+ * libc makes internally, are not seen. */
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define EXPORT __attribute__((visibility("default")))
+
+extern char **environ;
+static int learn_fd = -1;
+
+__attribute__((constructor)) static void learn_init(void)
+{
+	static const char name[] = "CORDON_LEARN_FD=";
+	for (char **e = environ; e && *e; e++) {
+		if (strncmp(*e, name, sizeof(name) - 1) == 0) {
+			char *end;
+			errno = 0;
+			long v = strtol(*e + sizeof(name) - 1, &end, 10);
+			if (!errno && *end == '\0' && v > 2 && v < INT_MAX &&
+			    fcntl((int)v, F_GETFD) >= 0)
+				learn_fd = (int)v;
+			return;
+		}
+	}
+}
+
+static void record(char kind, int dirfd, const char *path)
+{
+	if (learn_fd < 0 || !path || !*path || strchr(path, '\n'))
+		return;
+	char base[PATH_MAX] = "";
+	if (path[0] != '/') {
+		if (dirfd == AT_FDCWD) {
+			if (!getcwd(base, sizeof(base)))
+				return;
+		} else {
+			char link[64];
+			snprintf(link, sizeof(link), "/proc/self/fd/%d", dirfd);
+			ssize_t n = readlink(link, base, sizeof(base) - 1);
+			if (n <= 0)
+				return;
+			base[n] = '\0';
+		}
+	}
+	char line[PATH_MAX * 2 + 8];
+	int n = snprintf(line, sizeof(line), "%c\t%s%s%s\n", kind, base,
+			 base[0] && path[0] != '/' ? "/" : "", path);
+	if (n > 0 && (size_t)n < sizeof(line))
+		(void)!write(learn_fd, line, (size_t)n); /* one write: lines never interleave */
+}
+
+/* Record when R (the wrapped call's result) says a permission error. */
+#define DENIED(failed) ((failed) && (errno == EACCES || errno == EPERM))
+#define NOTE(failed, kind, dirfd, path)                                                            \
+	do {                                                                                       \
+		if (DENIED(failed)) {                                                              \
+			int saved_ = errno;                                                        \
+			record(kind, dirfd, path);                                                 \
+			errno = saved_;                                                            \
+		}                                                                                  \
+	} while (0)
+#define REAL(type, name, ...)                                                                      \
+	static type (*real)(__VA_ARGS__);                                                          \
+	if (!real)                                                                                 \
+		real = (type(*)(__VA_ARGS__))dlsym(RTLD_NEXT, name);                               \
+	if (!real) {                                                                               \
+		errno = ENOSYS;                                                                    \
+		return (type)-1;                                                                   \
+	}
+
+static char open_kind(int flags)
+{
+	return (flags & (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC)) ? 'w' : 'r';
+}
+
+static mode_t open_mode(int flags, va_list ap)
+{
+	return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? va_arg(ap, mode_t) : 0;
+}
+
+#define WRAP_OPEN(name)                                                                            \
+	EXPORT int name(const char *path, int flags, ...)                                          \
+	{                                                                                          \
+		va_list ap;                                                                        \
+		va_start(ap, flags);                                                               \
+		mode_t mode = open_mode(flags, ap);                                                \
+		va_end(ap);                                                                        \
+		REAL(int, #name, const char *, int, ...)                                           \
+		int r = real(path, flags, mode);                                                   \
+		NOTE(r < 0, open_kind(flags), AT_FDCWD, path);                                     \
+		return r;                                                                          \
+	}
+#define WRAP_OPENAT(name)                                                                          \
+	EXPORT int name(int dirfd, const char *path, int flags, ...)                               \
+	{                                                                                          \
+		va_list ap;                                                                        \
+		va_start(ap, flags);                                                               \
+		mode_t mode = open_mode(flags, ap);                                                \
+		va_end(ap);                                                                        \
+		REAL(int, #name, int, const char *, int, ...)                                      \
+		int r = real(dirfd, path, flags, mode);                                            \
+		NOTE(r < 0, open_kind(flags), dirfd, path);                                        \
+		return r;                                                                          \
+	}
+WRAP_OPEN(open)
+WRAP_OPEN(open64)
+WRAP_OPENAT(openat)
+WRAP_OPENAT(openat64)
+
+/* _FORTIFY_SOURCE builds call these when the flags are not constant. */
+#define WRAP_OPEN_2(name)                                                                          \
+	EXPORT int name(const char *path, int flags)                                               \
+	{                                                                                          \
+		REAL(int, #name, const char *, int)                                                \
+		int r = real(path, flags);                                                         \
+		NOTE(r < 0, open_kind(flags), AT_FDCWD, path);                                     \
+		return r;                                                                          \
+	}
+WRAP_OPEN_2(__open_2)
+WRAP_OPEN_2(__open64_2)
+
+EXPORT int creat(const char *path, mode_t mode)
+{
+	REAL(int, "creat", const char *, mode_t)
+	int r = real(path, mode);
+	NOTE(r < 0, 'w', AT_FDCWD, path);
+	return r;
+}
+
+#define WRAP_FOPEN(name)                                                                           \
+	EXPORT FILE *name(const char *path, const char *mode)                                      \
+	{                                                                                          \
+		static FILE *(*real)(const char *, const char *);                                  \
+		if (!real)                                                                         \
+			real = (FILE * (*)(const char *, const char *)) dlsym(RTLD_NEXT, #name);   \
+		if (!real) {                                                                       \
+			errno = ENOSYS;                                                            \
+			return NULL;                                                               \
+		}                                                                                  \
+		FILE *f = real(path, mode);                                                        \
+		NOTE(!f, strpbrk(mode, "wa+") ? 'w' : 'r', AT_FDCWD, path);                        \
+		return f;                                                                          \
+	}
+WRAP_FOPEN(fopen)
+WRAP_FOPEN(fopen64)
+
+EXPORT DIR *opendir(const char *path)
+{
+	static DIR *(*real)(const char *);
+	if (!real)
+		real = (DIR * (*)(const char *)) dlsym(RTLD_NEXT, "opendir");
+	if (!real) {
+		errno = ENOSYS;
+		return NULL;
+	}
+	DIR *d = real(path);
+	NOTE(!d, 'r', AT_FDCWD, path);
+	return d;
+}
+
+/* Changes to names: the directory is written. */
+#define WRAP_PATH1(name, kind)                                                                     \
+	EXPORT int name(const char *path)                                                          \
+	{                                                                                          \
+		REAL(int, #name, const char *)                                                     \
+		int r = real(path);                                                                \
+		NOTE(r < 0, kind, AT_FDCWD, path);                                                 \
+		return r;                                                                          \
+	}
+WRAP_PATH1(unlink, 'w')
+WRAP_PATH1(rmdir, 'w')
+
+EXPORT int mkdir(const char *path, mode_t mode)
+{
+	REAL(int, "mkdir", const char *, mode_t)
+	int r = real(path, mode);
+	NOTE(r < 0, 'w', AT_FDCWD, path);
+	return r;
+}
+
+EXPORT int mkdirat(int dirfd, const char *path, mode_t mode)
+{
+	REAL(int, "mkdirat", int, const char *, mode_t)
+	int r = real(dirfd, path, mode);
+	NOTE(r < 0, 'w', dirfd, path);
+	return r;
+}
+
+EXPORT int unlinkat(int dirfd, const char *path, int flags)
+{
+	REAL(int, "unlinkat", int, const char *, int)
+	int r = real(dirfd, path, flags);
+	NOTE(r < 0, 'w', dirfd, path);
+	return r;
+}
+
+#define WRAP_PATH2(name)                                                                           \
+	EXPORT int name(const char *from, const char *to)                                          \
+	{                                                                                          \
+		REAL(int, #name, const char *, const char *)                                       \
+		int r = real(from, to);                                                            \
+		NOTE(r < 0, 'w', AT_FDCWD, to);                                                    \
+		return r;                                                                          \
+	}
+WRAP_PATH2(rename)
+WRAP_PATH2(link)
+WRAP_PATH2(symlink)
+
+EXPORT int renameat(int olddirfd, const char *from, int newdirfd, const char *to)
+{
+	REAL(int, "renameat", int, const char *, int, const char *)
+	int r = real(olddirfd, from, newdirfd, to);
+	NOTE(r < 0, 'w', newdirfd, to);
+	return r;
+}
+
+EXPORT int renameat2(int olddirfd, const char *from, int newdirfd, const char *to, unsigned flags)
+{
+	REAL(int, "renameat2", int, const char *, int, const char *, unsigned)
+	int r = real(olddirfd, from, newdirfd, to, flags);
+	NOTE(r < 0, 'w', newdirfd, to);
+	return r;
+}
+
+EXPORT int linkat(int olddirfd, const char *from, int newdirfd, const char *to, int flags)
+{
+	REAL(int, "linkat", int, const char *, int, const char *, int)
+	int r = real(olddirfd, from, newdirfd, to, flags);
+	NOTE(r < 0, 'w', newdirfd, to);
+	return r;
+}
+
+EXPORT int symlinkat(const char *target, int dirfd, const char *path)
+{
+	REAL(int, "symlinkat", const char *, int, const char *)
+	int r = real(target, dirfd, path);
+	NOTE(r < 0, 'w', dirfd, path);
+	return r;
+}
+
+#define WRAP_TRUNCATE(name)                                                                        \
+	EXPORT int name(const char *path, off_t len)                                               \
+	{                                                                                          \
+		REAL(int, #name, const char *, off_t)                                              \
+		int r = real(path, len);                                                           \
+		NOTE(r < 0, 'w', AT_FDCWD, path);                                                  \
+		return r;                                                                          \
+	}
+WRAP_TRUNCATE(truncate)
+WRAP_TRUNCATE(truncate64)
+
+/* Execution. execvp and friends search PATH; record the file they would
+ * have run (the first candidate that exists). */
+static void note_exec(const char *file, int search)
+{
+	if (!search || strchr(file, '/')) {
+		record('x', AT_FDCWD, file);
+		return;
+	}
+	const char *path = getenv("PATH");
+	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+		const char *colon = strchrnul(p, ':');
+		char cand[PATH_MAX];
+		snprintf(cand, sizeof(cand), "%.*s/%s", (int)(colon - p), p, file);
+		struct stat st;
+		if (stat(cand, &st) == 0 && S_ISREG(st.st_mode)) {
+			record('x', AT_FDCWD, cand);
+			return;
+		}
+		p = *colon ? colon + 1 : colon;
+	}
+}
+
+#define NOTE_EXEC(failed, file, search)                                                            \
+	do {                                                                                       \
+		if (DENIED(failed)) {                                                              \
+			int saved_ = errno;                                                        \
+			note_exec(file, search);                                                   \
+			errno = saved_;                                                            \
+		}                                                                                  \
+	} while (0)
+
+EXPORT int execve(const char *file, char *const argv[], char *const envp[])
+{
+	REAL(int, "execve", const char *, char *const[], char *const[])
+	int r = real(file, argv, envp);
+	NOTE_EXEC(1, file, 0);
+	return r;
+}
+
+EXPORT int execv(const char *file, char *const argv[])
+{
+	REAL(int, "execv", const char *, char *const[])
+	int r = real(file, argv);
+	NOTE_EXEC(1, file, 0);
+	return r;
+}
+
+EXPORT int execvp(const char *file, char *const argv[])
+{
+	REAL(int, "execvp", const char *, char *const[])
+	int r = real(file, argv);
+	NOTE_EXEC(1, file, 1);
+	return r;
+}
+
+EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
+{
+	REAL(int, "execvpe", const char *, char *const[], char *const[])
+	int r = real(file, argv, envp);
+	NOTE_EXEC(1, file, 1);
+	return r;
+}
+
+/* posix_spawn returns the error instead of setting errno. */
+#define WRAP_SPAWN(name, search)                                                                   \
+	EXPORT int name(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,        \
+			const posix_spawnattr_t *attr, char *const argv[], char *const envp[])     \
+	{                                                                                          \
+		static int (*real)(pid_t *, const char *, const posix_spawn_file_actions_t *,      \
+				   const posix_spawnattr_t *, char *const[], char *const[]);       \
+		if (!real)                                                                         \
+			real = (int (*)(pid_t *, const char *, const posix_spawn_file_actions_t *, \
+					const posix_spawnattr_t *, char *const[],                  \
+					char *const[]))dlsym(RTLD_NEXT, #name);                    \
+		if (!real)                                                                         \
+			return ENOSYS;                                                             \
+		int r = real(pid, file, fa, attr, argv, envp);                                     \
+		if (r == EACCES || r == EPERM)                                                     \
+			note_exec(file, search);                                                   \
+		return r;                                                                          \
+	}
+WRAP_SPAWN(posix_spawn, 0)
+WRAP_SPAWN(posix_spawnp, 1)
