@@ -126,12 +126,12 @@ static const struct {
 	const char *name;
 	enum cordon_cmd cmd;
 } commands[] = {
-	{"run", CORDON_CMD_RUN},         {"learn", CORDON_CMD_LEARN},         {"explain", CORDON_CMD_EXPLAIN},
-	{"check", CORDON_CMD_CHECK},     {"list", CORDON_CMD_LIST},
-	{"ps", CORDON_CMD_PS},           {"kill", CORDON_CMD_KILL},
-	{"help", CORDON_CMD_HELP},       {"--help", CORDON_CMD_HELP},
-	{"-h", CORDON_CMD_HELP},         {"--version", CORDON_CMD_VERSION},
-	{"version", CORDON_CMD_VERSION},
+	{"run", CORDON_CMD_RUN},           {"learn", CORDON_CMD_LEARN},
+	{"explain", CORDON_CMD_EXPLAIN},   {"check", CORDON_CMD_CHECK},
+	{"list", CORDON_CMD_LIST},         {"ps", CORDON_CMD_PS},
+	{"kill", CORDON_CMD_KILL},         {"help", CORDON_CMD_HELP},
+	{"--help", CORDON_CMD_HELP},       {"-h", CORDON_CMD_HELP},
+	{"--version", CORDON_CMD_VERSION}, {"version", CORDON_CMD_VERSION},
 };
 
 enum {

@@ -60,7 +60,7 @@ int cmd_check(const struct cordon_args *a)
 	printf("seccomp:   %s\n", sup.seccomp ? "available" : "unavailable");
 	char what[2048];
 	cordon_sandbox_describe(&sup, what, sizeof(what));
-	fputs(what, stdout);
+	(void)fputs(what, stdout);
 	check_tracking();
 
 	/* Which config a `cordon run` here would use. */

@@ -53,10 +53,10 @@ static void explain_path(const struct cordon_policy *p, const char *arg)
 	else
 		printf(" (no rule covers it)\n");
 	if (p->sandbox && acc != CORDON_ACCESS_ALL) {
-		unsigned want = !(acc & CORDON_ACCESS_READ)	 ? CORDON_ACCESS_READ
+		unsigned want = !(acc & CORDON_ACCESS_READ)    ? CORDON_ACCESS_READ
 				: !(acc & CORDON_ACCESS_WRITE) ? CORDON_ACCESS_WRITE
 							       : CORDON_ACCESS_EXEC;
-		const char *what = want == CORDON_ACCESS_READ	 ? "reading"
+		const char *what = want == CORDON_ACCESS_READ    ? "reading"
 				   : want == CORDON_ACCESS_WRITE ? "writing"
 								 : "executing";
 		printf("  to allow %s, add to your config: ", what);

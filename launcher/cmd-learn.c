@@ -20,10 +20,10 @@
 #include "util.h"
 
 struct denial {
-	unsigned want;  /* CORDON_ACCESS_READ / WRITE / EXEC */
-	char *path;     /* canonical where it exists, else its canonical directory + name */
-	char *target;   /* what to allow: the path, or its nearest existing ancestor */
-	bool missing;   /* the path does not exist (a create that was refused) */
+	unsigned want; /* CORDON_ACCESS_READ / WRITE / EXEC */
+	char *path;    /* canonical where it exists, else its canonical directory + name */
+	char *target;  /* what to allow: the path, or its nearest existing ancestor */
+	bool missing;  /* the path does not exist (a create that was refused) */
 };
 
 static int cmp_denial(const void *a, const void *b)
@@ -94,7 +94,7 @@ static size_t collect(int fd, const struct cordon_policy *p, struct denial **out
 	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (strlen(line) < 3 || line[1] != '\t' || line[2] != '/')
 			continue;
-		unsigned want = line[0] == 'r' ? CORDON_ACCESS_READ
+		unsigned want = line[0] == 'r'   ? CORDON_ACCESS_READ
 				: line[0] == 'w' ? CORDON_ACCESS_WRITE
 				: line[0] == 'x' ? CORDON_ACCESS_EXEC
 						 : 0;
@@ -140,14 +140,17 @@ static size_t collect(int fd, const struct cordon_policy *p, struct denial **out
 		n++;
 	}
 	free(text);
-	qsort(d, n, sizeof(*d), cmp_denial);
+	if (n > 1)
+		qsort(d, n, sizeof(*d), cmp_denial);
 	*out = d;
 	return n;
 }
 
 static const char *kind_word(unsigned want)
 {
-	return want == CORDON_ACCESS_READ ? "read" : want == CORDON_ACCESS_WRITE ? "write" : "execute";
+	return want == CORDON_ACCESS_READ    ? "read"
+	       : want == CORDON_ACCESS_WRITE ? "write"
+					     : "execute";
 }
 
 static void report(struct denial *d, size_t n)
@@ -157,7 +160,8 @@ static void report(struct denial *d, size_t n)
 				"(statically linked programs are not observed)\n");
 		return;
 	}
-	fprintf(stderr, "\ncordon learn: the sandbox denied %zu access%s:\n", n, n == 1 ? "" : "es");
+	fprintf(stderr, "\ncordon learn: the sandbox denied %zu access%s:\n", n,
+		n == 1 ? "" : "es");
 	/* Grouped by the directory of each path. */
 	char *last = NULL;
 	for (size_t i = 0; i < n; i++) {
@@ -178,7 +182,8 @@ static void report(struct denial *d, size_t n)
 	free(last);
 
 	/* The lines to paste: one array per key, each target once. */
-	static const unsigned order[] = {CORDON_ACCESS_READ, CORDON_ACCESS_WRITE, CORDON_ACCESS_EXEC};
+	static const unsigned order[] = {CORDON_ACCESS_READ, CORDON_ACCESS_WRITE,
+					 CORDON_ACCESS_EXEC};
 	fprintf(stderr, "\nto allow them, add to your config:\n");
 	bool first = true;
 	for (size_t k = 0; k < ARRAY_SIZE(order); k++) {
@@ -193,7 +198,8 @@ static void report(struct denial *d, size_t n)
 					  strcmp(d[j].target, d[i].target) == 0;
 			bool seen = false;
 			for (size_t j = 0; j < json_object_array_length(arr) && !seen; j++)
-				seen = strcmp(json_object_get_string(json_object_array_get_idx(arr, j)),
+				seen = strcmp(json_object_get_string(
+						      json_object_array_get_idx(arr, j)),
 					      d[i].target) == 0;
 			if (!covered && !seen)
 				json_object_array_add(arr, json_object_new_string(d[i].target));
@@ -201,8 +207,9 @@ static void report(struct denial *d, size_t n)
 		if (arr && json_object_array_length(arr) > 0) {
 			fprintf(stderr, "%s  \"%s\": %s", first ? "" : ",\n",
 				cordon_config_key_for(order[k]),
-				json_object_to_json_string_ext(arr, JSON_C_TO_STRING_SPACED |
-									    JSON_C_TO_STRING_NOSLASHESCAPE));
+				json_object_to_json_string_ext(
+					arr,
+					JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE));
 			first = false;
 		}
 		json_object_put(arr);

@@ -129,10 +129,12 @@ static int prepare_learn(const struct run_learn *learn, struct cordon_policy *p,
 			 struct cordon_strv *env, struct cordon_error *err)
 {
 	char *kv;
-	if (p->sandbox && cordon_policy_add_rule(p, learn->lib, CORDON_ACCESS_READ | CORDON_ACCESS_EXEC,
-						 "cordon learn") < 0)
+	if (p->sandbox &&
+	    cordon_policy_add_rule(p, learn->lib, CORDON_ACCESS_READ | CORDON_ACCESS_EXEC,
+				   "cordon learn") < 0)
 		return cordon_err(err, ENOMEM, "out of memory");
-	if (asprintf(&kv, "CORDON_LEARN_FD=%d", learn->fd) < 0 || cordon_strv_push_take(env, kv) < 0)
+	if (asprintf(&kv, "CORDON_LEARN_FD=%d", learn->fd) < 0 ||
+	    cordon_strv_push_take(env, kv) < 0)
 		return cordon_err(err, ENOMEM, "out of memory");
 	return 0;
 }

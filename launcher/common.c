@@ -55,7 +55,8 @@ int launcher_policy(const struct cordon_args *a, const char *session, struct cor
 void launcher_print_config_line(FILE *f, const char *key, const char *path)
 {
 	json_object *o = json_object_new_string(path);
-	const char *q = o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_NOSLASHESCAPE) : NULL;
+	const char *q =
+		o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_NOSLASHESCAPE) : NULL;
 	fprintf(f, "\"%s\": [%s]", key, q ? q : "\"?\"");
 	json_object_put(o);
 }

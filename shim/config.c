@@ -223,8 +223,7 @@ static struct json_object *editor_block(struct json_object *root, bool *missing)
 		return b;
 	if (!json_object_object_get_ex(root, "terminal", &t))
 		return NULL;
-	if (json_object_is_type(t, json_type_object) &&
-	    json_object_object_get_ex(t, "sandbox", &b))
+	if (json_object_is_type(t, json_type_object) && json_object_object_get_ex(t, "sandbox", &b))
 		return b;
 	*missing = true;
 	return NULL;
@@ -238,7 +237,8 @@ static int parse_editor_settings(const char *text, size_t len, struct cordon_con
 	cleanup_free char *copy = malloc(len ? len : 1);
 	if (!copy)
 		return cordon_err(err, ENOMEM, "%s: out of memory", cfg->origin);
-	memcpy(copy, text, len);
+	if (len)
+		memcpy(copy, text, len);
 	size_t bad = 0;
 	if (cordon_jsonc_blank(copy, len, &bad) < 0)
 		return 0; /* an unterminated comment: the strict parse says where */

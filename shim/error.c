@@ -13,7 +13,6 @@ int cordon_err(struct cordon_error *err, int code, const char *fmt, ...)
 	if (err) {
 		va_list ap;
 		va_start(ap, fmt);
-		/* NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized): va_start is right above; a clang 14 false positive */
 		(void)vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 		va_end(ap);
 		err->code = code;

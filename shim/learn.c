@@ -55,7 +55,7 @@ static void record(char kind, int dirfd, const char *path)
 				return;
 		} else {
 			char link[64];
-			snprintf(link, sizeof(link), "/proc/self/fd/%d", dirfd);
+			(void)snprintf(link, sizeof(link), "/proc/self/fd/%d", dirfd);
 			ssize_t n = readlink(link, base, sizeof(base) - 1);
 			if (n <= 0)
 				return;
@@ -93,9 +93,10 @@ static char open_kind(int flags)
 	return (flags & (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC)) ? 'w' : 'r';
 }
 
-static mode_t open_mode(int flags, va_list ap)
+/* Whether open's variadic mode argument is there. */
+static int has_mode(int flags)
 {
-	return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? va_arg(ap, mode_t) : 0;
+	return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE;
 }
 
 #define WRAP_OPEN(name)                                                                            \
@@ -103,7 +104,7 @@ static mode_t open_mode(int flags, va_list ap)
 	{                                                                                          \
 		va_list ap;                                                                        \
 		va_start(ap, flags);                                                               \
-		mode_t mode = open_mode(flags, ap);                                                \
+		mode_t mode = has_mode(flags) ? va_arg(ap, mode_t) : 0;                            \
 		va_end(ap);                                                                        \
 		REAL(int, #name, const char *, int, ...)                                           \
 		int r = real(path, flags, mode);                                                   \
@@ -115,7 +116,7 @@ static mode_t open_mode(int flags, va_list ap)
 	{                                                                                          \
 		va_list ap;                                                                        \
 		va_start(ap, flags);                                                               \
-		mode_t mode = open_mode(flags, ap);                                                \
+		mode_t mode = has_mode(flags) ? va_arg(ap, mode_t) : 0;                            \
 		va_end(ap);                                                                        \
 		REAL(int, #name, int, const char *, int, ...)                                      \
 		int r = real(dirfd, path, flags, mode);                                            \
@@ -281,7 +282,7 @@ static void note_exec(const char *file, int search)
 	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
 		const char *colon = strchrnul(p, ':');
 		char cand[PATH_MAX];
-		snprintf(cand, sizeof(cand), "%.*s/%s", (int)(colon - p), p, file);
+		(void)snprintf(cand, sizeof(cand), "%.*s/%s", (int)(colon - p), p, file);
 		struct stat st;
 		if (stat(cand, &st) == 0 && S_ISREG(st.st_mode)) {
 			record('x', AT_FDCWD, cand);

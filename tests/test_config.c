@@ -268,3 +268,71 @@ Test(config, load_defaults_when_nothing_found)
 	cr_expect(cfg.enabled);
 	cordon_config_free(&cfg);
 }
+
+/* Editor settings: JSON with comments and trailing commas; only the
+ * terminal.sandbox block counts, and inside it the usual strict rules. */
+Test(config, editor_settings_nested_block)
+{
+	const char *json = "// Zed settings\n"
+			   "{\n"
+			   "  \"theme\": \"http://example.invalid/*not-a-comment*/x\", // a URL\n"
+			   "  \"unknown_editor_key\": [1, 2, 3,],\n"
+			   "  \"terminal\": {\n"
+			   "    \"font_size\": 13, /* ignored: not in the block */\n"
+			   "    \"sandbox\": {\n"
+			   "      \"allow_network\": false,\n"
+			   "      \"additional_read_only_paths\": [\"/a//b\", \"c,]d\",],\n"
+			   "    },\n"
+			   "  },\n"
+			   "}\n";
+	struct cordon_config cfg;
+	struct cordon_error err = {0};
+	cr_assert_eq(parse(json, &cfg, &err), 0, "%s", err.msg);
+	cr_expect_not(cfg.allow_network);
+	cr_assert_eq(cfg.additional[CORDON_CLASS_RO].n, 2);
+	cr_expect_str_eq(cfg.additional[CORDON_CLASS_RO].v[1], "c,]d", "strings are left alone");
+	cr_expect_str_eq(cfg.origin, "/cfg.json: terminal.sandbox");
+	cordon_config_free(&cfg);
+}
+
+Test(config, editor_settings_dotted_key)
+{
+	const char *json =
+		"{\"editor.fontSize\": 12, \"terminal.sandbox\": {\"enabled\": false,},}";
+	struct cordon_config cfg;
+	struct cordon_error err = {0};
+	cr_assert_eq(parse(json, &cfg, &err), 0, "%s", err.msg);
+	cr_expect_not(cfg.enabled);
+	cordon_config_free(&cfg);
+}
+
+struct editor_bad {
+	char json[200];
+	char want[120];
+};
+static struct editor_bad editor_bad_cases[] = {
+	{"{\"terminal\": {\"sandbox\": {\"allow_network\": \"no\"}}}",
+	 "/cfg.json: terminal.sandbox: allow_network: expected true or false"},
+	{"{\"terminal\": {\"sandbox\": {\"font_size\": 3}}}",
+	 "/cfg.json: terminal.sandbox: font_size: unknown key"},
+	{"// no block\n{\"terminal\": {\"font_size\": 3}}", "/cfg.json: terminal.sandbox: missing"},
+	{"{\"terminal\": {\"sandbox\": []}}",
+	 "/cfg.json: terminal.sandbox: (top level): expected an object"},
+	{"{\"terminal\": {\"sandbox\": {}} /* unterminated", "malformed JSON"},
+	/* A cordon config (no terminal key) stays strict: no comments. */
+	{"{\"enabled\": true // comment\n}", "/cfg.json: line 1, column 18: malformed JSON"},
+};
+
+ParameterizedTestParameters(config, editor_settings_errors)
+{
+	return cr_make_param_array(struct editor_bad, editor_bad_cases,
+				   sizeof(editor_bad_cases) / sizeof(editor_bad_cases[0]));
+}
+
+ParameterizedTest(struct editor_bad *c, config, editor_settings_errors)
+{
+	struct cordon_config cfg;
+	struct cordon_error err = {0};
+	cr_assert_lt(parse(c->json, &cfg, &err), 0, "accepted: %s", c->json);
+	cr_expect(strstr(err.msg, c->want) != NULL, "message '%s' lacks '%s'", err.msg, c->want);
+}

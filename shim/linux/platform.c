@@ -130,11 +130,11 @@ void cordon_sandbox_describe(const struct cordon_support *sup, char *buf, size_t
 	     sup->seccomp ? "; other families and io_uring refused by seccomp when offline"
 			  : "; NOT UDP/raw/other families (no seccomp)");
 	LINE("scopes:    %s\n", abi >= 6 ? "signals and abstract unix sockets stay inside"
-				       : "NONE (Landlock ABI 6): a process inside can signal and "
-					 "connect to abstract sockets outside");
+					 : "NONE (Landlock ABI 6): a process inside can signal and "
+					   "connect to abstract sockets outside");
 	LINE("syscalls:  %s\n", sup->seccomp ? "TIOCSTI/TIOCLINUX, kexec, modules, bpf, "
-						  "userfaultfd, mount, swap, reboot refused"
-						: "NOT filtered (no seccomp)");
+					       "userfaultfd, mount, swap, reboot refused"
+					     : "NOT filtered (no seccomp)");
 	LINE("/proc:     %s\n",
 	     have_effective_cap(CAP_SYS_ADMIN) == 1
 		     ? "a private /proc with only the session's processes (root)"

@@ -34,7 +34,6 @@ __attribute__((format(printf, 1, 2))) static void say(const char *fmt, ...)
 	char line[1200];
 	va_list ap;
 	va_start(ap, fmt);
-	/* NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized): a clang 14 false positive */
 	int n = vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	if (n > 0)
