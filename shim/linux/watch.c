@@ -1,6 +1,7 @@
 /* The watcher (cgroup tracking) and the supervisor (subreaper fallback):
  * the processes outside the sandbox that end a session. */
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -152,6 +153,58 @@ static void ignore_job_signals(void)
 	(void)signal(SIGPIPE, SIG_IGN);
 }
 
+/* Move the calling process back to the cgroup above the session's. */
+static int leave_cgroup(const char *cgroup, struct cordon_error *err)
+{
+	char parent[PATH_MAX];
+	snprintf(parent, sizeof(parent), "%s", cgroup);
+	char *slash = strrchr(parent, '/');
+	if (!slash || slash == parent)
+		return cordon_err(err, EINVAL, "%s: no parent cgroup", cgroup);
+	*slash = '\0';
+	return cordon_cgroup_enter(parent, 0, err);
+}
+
+/* The watcher (never returns): out of the session's cgroup first, since it
+ * must survive the session's cgroup.kill; then listed in the registry; then
+ * it waits for the end and cleans up. */
+__attribute__((noreturn)) static void watcher_main(const struct cordon_session *s,
+						   const char *project, pid_t shell, int pidfd,
+						   int ack_fd, int tty)
+{
+	ignore_job_signals();
+	struct cordon_error e = {0};
+	if (leave_cgroup(s->cgroup, &e) < 0) {
+		/* It cannot watch from inside: end the session now (itself too). */
+		say("cordon: session %s: the watcher cannot leave the session: %s; session "
+		    "killed\n",
+		    s->id, e.msg);
+		(void)cordon_cgroup_kill(s->cgroup, &e);
+		_exit(1);
+	}
+	int keep[] = {pidfd, ack_fd, tty};
+	close_others(keep, ARRAY_SIZE(keep));
+	struct cordon_session_info info = {
+		.shell = shell, .watcher = getpid(), .started = (long long)time(NULL)};
+	snprintf(info.id, sizeof(info.id), "%s", s->id);
+	snprintf(info.cgroup, sizeof(info.cgroup), "%s", s->cgroup);
+	snprintf(info.project, sizeof(info.project), "%s", project);
+	if (cordon_registry_write(&info, &e) < 0)
+		say("cordon: session %s: not listed: %s\n", s->id, e.msg);
+	/* Whatever ended it, everything in the session dies. */
+	wait_for_end(pidfd, ack_fd, tty, s->ack_timeout_ms, s->id);
+	if (cordon_cgroup_destroy(s->cgroup, &e) < 0)
+		say("cordon: session %s: cleanup failed: %s\n", s->id, e.msg);
+	cordon_registry_remove(s->id);
+	_exit(0);
+}
+
+/* Order matters for speed: moving a process between cgroups waits for every
+ * concurrent fork and exit to leave the cgroup code (cgroup_threadgroup_rwsem),
+ * and measured 400+ us when done while the watcher was being forked, 30 us
+ * alone. So the caller enters the session first, then forks the watcher,
+ * which moves itself back out before it does anything else; nothing waits
+ * for the watcher to be ready (it writes the registry on its own time). */
 static int start_cgroup(struct cordon_session *s, const char *project, struct cordon_error *err)
 {
 	int r = cordon_cgroup_create(s->id, &s->cgroup, err);
@@ -163,68 +216,56 @@ static int start_cgroup(struct cordon_session *s, const char *project, struct co
 		r = cordon_err(err, errno, "pidfd_open: %s", strerror(errno));
 		goto undo;
 	}
-	int ack[2], ready[2];
-	if (pipe2(ack, O_CLOEXEC) < 0 || pipe2(ready, O_CLOEXEC) < 0) {
+	int ack[2];
+	if (pipe2(ack, O_CLOEXEC) < 0) {
 		r = cordon_err(err, errno, "pipe: %s", strerror(errno));
+		goto undo;
+	}
+	r = cordon_cgroup_enter(s->cgroup, 0, err);
+	if (r < 0) {
+		close(ack[0]);
+		close(ack[1]);
 		goto undo;
 	}
 	int tty = open_tty_watch();
 	pid_t mid = fork();
 	if (mid < 0) {
 		r = cordon_err(err, errno, "fork: %s", strerror(errno));
-		goto undo;
+		close(ack[0]);
+		close(ack[1]);
+		if (tty >= 0)
+			close(tty);
+		goto leave;
 	}
 	if (mid == 0) {
 		/* Detach twice: the command must never see the watcher as a child. */
 		setsid();
-		if (fork() != 0)
-			_exit(0);
-		ignore_job_signals();
-		close(ready[0]);
-		close(ack[1]);
-		int keep[] = {pidfd, ack[0], tty, ready[1]};
-		close_others(keep, ARRAY_SIZE(keep));
-		struct cordon_session_info info = {
-			.shell = shell, .watcher = getpid(), .started = (long long)time(NULL)};
-		snprintf(info.id, sizeof(info.id), "%s", s->id);
-		snprintf(info.cgroup, sizeof(info.cgroup), "%s", s->cgroup);
-		snprintf(info.project, sizeof(info.project), "%s", project);
-		struct cordon_error e = {0};
-		if (cordon_registry_write(&info, &e) < 0)
-			say("cordon: session %s: not listed: %s\n", s->id, e.msg);
-		(void)!write(ready[1], "R", 1);
-		close(ready[1]);
-		/* Whatever ended it, everything in the session dies. */
-		wait_for_end(pidfd, ack[0], tty, s->ack_timeout_ms, s->id);
-		if (cordon_cgroup_destroy(s->cgroup, &e) < 0)
-			say("cordon: session %s: cleanup failed: %s\n", s->id, e.msg);
-		cordon_registry_remove(s->id);
-		_exit(0);
+		pid_t w = fork();
+		if (w != 0)
+			_exit(w < 0 ? 1 : 0);
+		watcher_main(s, project, shell, pidfd, ack[0], tty);
 	}
-	close(ready[1]);
+	if (mid > 0) {
+		int st = 0;
+		while (waitpid(mid, &st, 0) < 0 && errno == EINTR)
+			;
+		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+			r = cordon_err(err, EAGAIN, "the session watcher could not be started");
+			close(ack[0]);
+			close(ack[1]);
+			if (tty >= 0)
+				close(tty);
+			goto leave;
+		}
+	}
 	close(ack[0]);
 	if (tty >= 0)
 		close(tty);
-	waitpid(mid, NULL, 0);
-	char c = 0;
-	ssize_t n;
-	do
-		n = read(ready[0], &c, 1);
-	while (n < 0 && errno == EINTR);
-	close(ready[0]);
-	if (n != 1) {
-		r = cordon_err(err, EIO, "the session watcher did not start");
-		goto undo;
-	}
-	/* Now enter the session: from here on the watcher owns the cleanup. */
-	r = cordon_cgroup_enter(s->cgroup, 0, err);
-	if (r < 0) {
-		close(ack[1]);
-		return r; /* we exit 125; the watcher sees it and removes the cgroup */
-	}
 	s->ack_fd = ack[1];
 	s->mode = CORDON_TRACKING_CGROUP;
 	return 0;
+leave:
+	(void)leave_cgroup(s->cgroup, err);
 undo:
 	rmdir(s->cgroup);
 	return r;
