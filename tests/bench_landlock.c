@@ -27,7 +27,8 @@
 	 LANDLOCK_ACCESS_FS_TRUNCATE | LANDLOCK_ACCESS_FS_IOCTL_DEV)
 #define FILE_RIGHTS                                                                                \
 	(LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE |                              \
-	 LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_TRUNCATE | LANDLOCK_ACCESS_FS_IOCTL_DEV)
+	 LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_TRUNCATE |                              \
+	 LANDLOCK_ACCESS_FS_IOCTL_DEV)
 
 int main(int argc, char **argv)
 {
@@ -42,8 +43,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s\n", err.msg);
 		return 125;
 	}
-	struct cordon_context ctx = {.project = ".", .home = getenv("HOME"), .uid = getuid(),
-				     .kind = CORDON_KIND_TERMINAL, .os = CORDON_OS_LINUX,
+	struct cordon_context ctx = {.project = ".",
+				     .home = getenv("HOME"),
+				     .uid = getuid(),
+				     .kind = CORDON_KIND_TERMINAL,
+				     .os = CORDON_OS_LINUX,
 				     .session = session};
 	struct cordon_policy p;
 	if (cordon_policy_resolve(&cfg, &ctx, &p, &err) < 0) {
@@ -73,7 +77,8 @@ int main(int argc, char **argv)
 			perror(p.rules[i].path);
 		close(pb.parent_fd);
 	}
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || cordon_landlock_restrict_self(rs, 0) < 0) {
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+	    cordon_landlock_restrict_self(rs, 0) < 0) {
 		perror("landlock_restrict_self");
 		return 125;
 	}
