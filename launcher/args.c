@@ -57,7 +57,9 @@ static const char usage_explain[] =
 	"\n"
 	"Options: --config FILE, --project DIR, --kind KIND, --allow-read PATH,\n"
 	"--allow-write PATH, --allow-exec PATH, --no-network, --allow-env NAME, as\n"
-	"for 'cordon run'; -h, --help.\n";
+	"for 'cordon run'; -h, --help.\n"
+	"  --format sbpl   print the macOS Seatbelt profile for this policy instead,\n"
+	"                  preceded by its parameter bindings as ';' comment lines\n";
 
 static const char usage_check[] =
 	"Usage: cordon check\n"
@@ -142,6 +144,7 @@ enum {
 	OPT_NO_NETWORK,
 	OPT_ALLOW_ENV,
 	OPT_TRACKING,
+	OPT_FORMAT,
 };
 
 static const struct option run_options[] = {
@@ -154,6 +157,7 @@ static const struct option run_options[] = {
 	{"no-network", no_argument, NULL, OPT_NO_NETWORK},
 	{"allow-env", required_argument, NULL, OPT_ALLOW_ENV},
 	{"tracking", required_argument, NULL, OPT_TRACKING},
+	{"format", required_argument, NULL, OPT_FORMAT},
 	{"verbose", no_argument, NULL, 'v'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
@@ -243,6 +247,17 @@ static int parse_options(int argc, char **argv, struct cordon_args *a, struct co
 						  "--tracking: expected \"auto\", \"cgroup\" or "
 						  "\"subreaper\", got \"%s\"",
 						  optarg);
+			break;
+		case OPT_FORMAT:
+			if (a->cmd != CORDON_CMD_EXPLAIN)
+				return cordon_err(err, EINVAL, "--format: only for cordon explain");
+			if (strcmp(optarg, "sbpl") == 0)
+				a->format_sbpl = true;
+			else if (strcmp(optarg, "text") != 0)
+				return cordon_err(
+					err, EINVAL,
+					"--format: expected \"text\" or \"sbpl\", got \"%s\"",
+					optarg);
 			break;
 		case 'v':
 			a->verbose = true;

@@ -32,6 +32,7 @@ struct cordon_args {
 	struct cordon_strv extra_env;
 	bool no_network;
 	bool verbose;
+	bool format_sbpl;              /* explain --format sbpl */
 	enum cordon_tracking tracking; /* --tracking; AUTO by default */
 	char **rest; /* the command (run) or the PATHs (explain); points into argv */
 	int n_rest;

@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
+#include "cordon/sbpl.h"
 #include "launcher.h"
 #include "util.h"
 
@@ -65,6 +68,25 @@ static void explain_path(const struct cordon_policy *p, const char *arg)
 	}
 }
 
+/* The Seatbelt profile, after its bindings as comment lines with JSON
+ * string values (a newline in a path stays inside its comment). */
+static int print_sbpl(const struct cordon_policy *p, struct cordon_error *err)
+{
+	struct cordon_sbpl s;
+	int r = cordon_sbpl_generate(p, NULL, &s, err);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < s.n_params; i++) {
+		json_object *v = json_object_new_string(s.params[2 * i + 1]);
+		printf("; %s = %s\n", s.params[2 * i],
+		       v ? json_object_to_json_string_ext(v, JSON_C_TO_STRING_NOSLASHESCAPE) : "?");
+		json_object_put(v);
+	}
+	(void)fputs(s.profile, stdout);
+	cordon_sbpl_free(&s);
+	return 0;
+}
+
 int cmd_explain(const struct cordon_args *a)
 {
 	struct cordon_error err = {0};
@@ -73,6 +95,15 @@ int cmd_explain(const struct cordon_args *a)
 	if (launcher_policy(a, NULL, &p, &err, &origin) < 0) {
 		launcher_error(&err);
 		return CORDON_EXIT_FAILURE;
+	}
+	if (a->format_sbpl) {
+		int r = print_sbpl(&p, &err);
+		cordon_policy_free(&p);
+		if (r < 0) {
+			launcher_error(&err);
+			return CORDON_EXIT_FAILURE;
+		}
+		return 0;
 	}
 	printf("config:         %s\n", origin);
 	printf("project:        %s\n", p.project);
