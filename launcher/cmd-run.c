@@ -188,7 +188,10 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 	bool preload = false;
 	const char *why = "sandbox off (enabled is false, or apply_to does not cover this kind)";
 	if (p.sandbox) {
-		preload = cordon_exec_preloadable(path, &why);
+		if (cordon_shim_enforces)
+			preload = cordon_exec_preloadable(path, &why);
+		else
+			why = "the launcher applies the sandbox on this platform";
 		if (preload) {
 			if (launcher_find_shim(&shim, &err) < 0 || !shim)
 				goto fail;
@@ -237,7 +240,7 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 			fprintf(stderr, "cordon: session %s: %s, sandbox applied by %s\n", session,
 				path, shim);
 	} else {
-		if (p.sandbox) {
+		if (p.sandbox || !cordon_shim_enforces) {
 			/* The shim cannot enter this target: apply the sandbox here; it
 			 * is inherited across exec all the same. */
 			r = cordon_sandbox_apply(&p, &err);

@@ -81,12 +81,14 @@ char *cordon_env_strip_preload(const char *val, const char *lib)
 	while (*p) {
 		size_t len = strcspn(p, " :");
 		if (len > 0) {
-			const char *base = memrchr(p, '/', len);
-			base = base ? base + 1 : p;
+			const char *base = p;
+			for (size_t k = 0; k < len; k++) /* memrchr is GNU-only */
+				if (p[k] == '/')
+					base = p + k + 1;
 			size_t blen = len - (size_t)(base - p);
 			bool drop = (strlen(lib) == len && strncmp(p, lib, len) == 0) ||
-				    (blen == strlen("libcordon.so") &&
-				     strncmp(base, "libcordon.so", blen) == 0);
+				    (blen == strlen(CORDON_SHIM_NAME) &&
+				     strncmp(base, CORDON_SHIM_NAME, blen) == 0);
 			if (!drop) {
 				if (o > 0)
 					out[o++] = ':';

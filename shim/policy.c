@@ -83,7 +83,7 @@ int cordon_default_paths(enum cordon_os os, enum cordon_class c, uid_t uid, stru
 int cordon_session_id(char out[CORDON_SESSION_ID_LEN + 1])
 {
 	unsigned char b[CORDON_SESSION_ID_LEN / 2];
-	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b))
+	if (getentropy(b, sizeof(b)) < 0) /* glibc 2.25+, macOS 10.12+ */
 		return errno ? -errno : -EIO;
 	for (size_t i = 0; i < sizeof(b); i++)
 		snprintf(out + 2 * i, 3, "%02x", b[i]);

@@ -109,15 +109,19 @@ static void env_area(void)
  * secrets standalone mode filters out, the shim's own variables). */
 static void wipe(char *entry)
 {
-	if (entry >= env_start && entry < env_end)
-		explicit_bzero(entry, strnlen(entry, (size_t)(env_end - entry)));
+	if (entry >= env_start && entry < env_end) {
+		/* volatile: a wipe of memory nobody reads must not be optimised out */
+		volatile char *v = entry;
+		for (size_t i = 0, n = strnlen(entry, (size_t)(env_end - entry)); i < n; i++)
+			v[i] = '\0';
+	}
 }
 
 /* Remove CORDON_CONFIG_FD, and ourselves from LD_PRELOAD (keeping anything
  * else the user preloads). */
 static int scrub_env(void)
 {
-	static const char preload[] = "LD_PRELOAD=";
+	static const char preload[] = CORDON_PRELOAD_VAR "=";
 	static const char fdvar[] = CORDON_ENV_CONFIG_FD "=";
 	static const char ackvar[] = CORDON_ENV_ACK_FD "=";
 	char **env = environ;
@@ -130,7 +134,7 @@ static int scrub_env(void)
 		}
 		if (strncmp(env[r], preload, sizeof(preload) - 1) == 0) {
 			char *rest = cordon_env_strip_preload(env[r] + sizeof(preload) - 1,
-							      "libcordon.so");
+							      CORDON_SHIM_NAME);
 			if (!rest)
 				return -ENOMEM;
 			if (!*rest) {
@@ -139,7 +143,7 @@ static int scrub_env(void)
 				continue;
 			}
 			char *entry;
-			int n = asprintf(&entry, "LD_PRELOAD=%s", rest);
+			int n = asprintf(&entry, CORDON_PRELOAD_VAR "=%s", rest);
 			free(rest);
 			if (n < 0)
 				return -ENOMEM;

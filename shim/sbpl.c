@@ -40,7 +40,7 @@ __attribute__((format(printf, 2, 3))) static void put(struct buf *b, const char 
 		b->cap = cap;
 	}
 	va_start(ap, fmt);
-	vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+	(void)vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
 	va_end(ap);
 	b->len += (size_t)n;
 }
@@ -147,21 +147,17 @@ int cordon_sbpl_generate(const struct cordon_policy *p, const struct cordon_fing
 		/* The DNS resolver's socket only with the network on. */
 		if (!p->allow_network && strstr(r->path, "/var/run/mDNSResponder"))
 			continue;
+		if (!(r->access & CORDON_ACCESS_ALL))
+			continue;
 		int k = add_param(&params, r->path);
 		if (k < 0) {
 			oom = true;
 			break;
 		}
-		char ops[96] = "";
-		if (r->access & CORDON_ACCESS_READ)
-			strcat(ops, " file-read*");
-		if (r->access & CORDON_ACCESS_WRITE)
-			strcat(ops, " file-write*");
-		if (r->access & CORDON_ACCESS_EXEC)
-			strcat(ops, " process-exec* file-map-executable");
-		if (!ops[0])
-			continue;
-		put(&b, "(allow%s (subpath (param \"P%d\")))\n", ops, k);
+		put(&b, "(allow%s%s%s (subpath (param \"P%d\")))\n",
+		    r->access & CORDON_ACCESS_READ ? " file-read*" : "",
+		    r->access & CORDON_ACCESS_WRITE ? " file-write*" : "",
+		    r->access & CORDON_ACCESS_EXEC ? " process-exec* file-map-executable" : "", k);
 	}
 	if (p->allow_network) {
 		put(&b, "; the network is on\n");

@@ -2,6 +2,15 @@
 #ifndef CORDON_ENV_H
 #define CORDON_ENV_H
 
+/* The loader's preload variable and the shim's file name on this platform. */
+#ifdef __APPLE__
+#define CORDON_PRELOAD_VAR "DYLD_INSERT_LIBRARIES"
+#define CORDON_SHIM_NAME   "libcordon.dylib"
+#else
+#define CORDON_PRELOAD_VAR "LD_PRELOAD"
+#define CORDON_SHIM_NAME   "libcordon.so"
+#endif
+
 #include <stdbool.h>
 
 #include "cordon/strv.h"

@@ -18,6 +18,13 @@ struct cordon_support {
 
 void cordon_sandbox_probe(struct cordon_support *out);
 
+/* Whether the preloaded shim can be the enforcement point for ordinary
+ * (dynamically linked) commands: true on Linux. False on macOS, where dyld
+ * strips DYLD_* from system binaries: the launcher always applies the
+ * sandbox itself there, and also when the sandbox is off (the session's
+ * fingerprint profile). */
+extern const bool cordon_shim_enforces;
+
 /* Names of the enforcement features POLICY needs that SUP lacks, joined with
  * ", " into BUF (empty when everything is enforceable). Returns the count. */
 int cordon_sandbox_missing(const struct cordon_policy *policy, const struct cordon_support *sup,

@@ -49,6 +49,8 @@
 /* The newest ABI this code knows; newer kernels are used at this level. */
 #define KNOWN_ABI 7
 
+const bool cordon_shim_enforces = true;
+
 void cordon_sandbox_probe(struct cordon_support *out)
 {
 	memset(out, 0, sizeof(*out));

@@ -1,0 +1,106 @@
+/* macOS enforcement: Seatbelt, applied by the launcher before exec (dyld
+ * strips DYLD_* for SIP-protected binaries, so the shim cannot be the
+ * enforcement point for /bin/zsh and friends), or by the DYLD shim in
+ * standalone mode for non-system shells. The profile comes from the portable
+ * generator (shim/sbpl.c); every path is a parameter. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cordon/sandbox.h"
+#include "cordon/sbpl.h"
+#include "cordon/wire.h"
+#include "macos.h"
+
+const bool cordon_shim_enforces = false;
+
+void cordon_macos_fp_paths(const char *session, uid_t uid, struct cordon_fp_paths *out)
+{
+	snprintf(out->dir, sizeof(out->dir), "/private/tmp/cordon-%u/fp-%s", (unsigned)uid,
+		 session ? session : "none");
+	snprintf(out->allow, sizeof(out->allow), "%s/allow", out->dir);
+	snprintf(out->deny, sizeof(out->deny), "%s/deny", out->dir);
+}
+
+int cordon_macos_in_session(pid_t pid, const struct cordon_fp_paths *fp)
+{
+	int flags = SANDBOX_FILTER_PATH | SANDBOX_CHECK_NO_REPORT;
+	/* sandbox_check returns 0 when allowed, 1 when denied, -1 on error. */
+	int allow =
+		sandbox_check(pid, "file-read-data", (enum sandbox_filter_type)flags, fp->allow);
+	int deny = sandbox_check(pid, "file-read-data", (enum sandbox_filter_type)flags, fp->deny);
+	return allow == 0 && deny == 1;
+}
+
+void cordon_sandbox_probe(struct cordon_support *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->platform = "macos";
+	/* Seatbelt is always there; report it through the Landlock slot as
+	 * "fully capable" so the shared checks pass. */
+	out->landlock_abi = 0;
+	out->seccomp = false;
+}
+
+int cordon_sandbox_missing(const struct cordon_policy *policy, const struct cordon_support *sup,
+			   char *buf, size_t size)
+{
+	(void)policy;
+	(void)sup;
+	if (size)
+		buf[0] = '\0';
+	return 0;
+}
+
+void cordon_sandbox_describe(const struct cordon_support *sup, char *buf, size_t size)
+{
+	(void)sup;
+	snprintf(buf, size,
+		 "files:     Seatbelt (sandbox_init_with_parameters): read, write, execute per "
+		 "path\n"
+		 "network:   Seatbelt: all of it, or unix sockets only\n"
+		 "signals:   to itself and its children only\n"
+		 "sessions:  a fingerprint in the profile, probed with sandbox_check\n");
+}
+
+static int already_sandboxed(void)
+{
+	/* With no operation, sandbox_check says whether PID has a sandbox. */
+	return sandbox_check(getpid(), NULL, SANDBOX_FILTER_NONE) == 1;
+}
+
+int cordon_sandbox_apply(const struct cordon_policy *p, struct cordon_error *err)
+{
+	if (already_sandboxed())
+		return cordon_err(
+			err, EPERM,
+			"this process is already in a macOS sandbox, and a sandbox cannot "
+			"be applied twice: start cordon from an unsandboxed terminal");
+	struct cordon_fp_paths fpp;
+	cordon_macos_fp_paths(p->session, getuid(), &fpp);
+	struct cordon_fingerprint fp = {.dir = fpp.dir, .allow = fpp.allow, .deny = fpp.deny};
+	struct cordon_sbpl s;
+	int r = cordon_sbpl_generate(p, p->session ? &fp : NULL, &s, err);
+	if (r < 0)
+		return r;
+	char *why = NULL;
+	r = sandbox_init_with_parameters(s.profile, 0, (const char *const *)s.params, &why);
+	if (r != 0) {
+		r = cordon_err(err, EPERM, "the Seatbelt profile was refused: %s",
+			       why ? why : "no reason given");
+		if (why)
+			sandbox_free_error(why);
+	}
+	cordon_sbpl_free(&s);
+	return r;
+}
+
+/* The launcher never preloads on macOS (cordon_shim_enforces is false), so
+ * the policy never travels on a memfd here; macOS has no memfd either. */
+int cordon_wire_to_memfd(const struct cordon_policy *p, struct cordon_error *err)
+{
+	(void)p;
+	return cordon_err(err, ENOTSUP, "the policy fd is not used on macOS");
+}

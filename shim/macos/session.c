@@ -1,0 +1,342 @@
+/* macOS session tracking. There are no cgroups: every process of a session
+ * carries the session's fingerprint in its Seatbelt profile (see
+ * cordon/sbpl.h), which a process can neither remove nor change. A detached
+ * watcher waits for the command with kqueue (EVFILT_PROC, NOTE_EXIT), for
+ * the terminal to hang up, or for the ack to time out, then runs the
+ * convergent loop: killpg the command's group, scan the user's processes
+ * (sysctl KERN_PROC_UID), skip zombies, SIGKILL every process whose sandbox
+ * matches the fingerprint, repeat until a scan finds none; and removes the
+ * fingerprint directory.
+ *
+ * The cgroup interface of cordon/session.h does not exist here: those
+ * functions fail with ENOTSUP (cordon check and ps say so). */
+#include "cordon/session.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/event.h>
+#include <sys/stat.h>
+#include <sys/sysctl.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "macos.h"
+#include "util.h"
+
+static int unsupported(struct cordon_error *err)
+{
+	return cordon_err(err, ENOTSUP,
+			  "cgroups: not on macOS (sessions use a sandbox fingerprint)");
+}
+
+int cordon_cgroup_locate(char **mount, char **own, struct cordon_error *err)
+{
+	(void)mount;
+	(void)own;
+	return unsupported(err);
+}
+
+int cordon_cgroup_create(const char *id, char **path, struct cordon_error *err)
+{
+	(void)id;
+	(void)path;
+	return unsupported(err);
+}
+
+int cordon_cgroup_enter(const char *path, pid_t pid, struct cordon_error *err)
+{
+	(void)path;
+	(void)pid;
+	return unsupported(err);
+}
+
+int cordon_cgroup_pids(const char *path, pid_t **pids, size_t *n, struct cordon_error *err)
+{
+	(void)path;
+	(void)pids;
+	(void)n;
+	return unsupported(err);
+}
+
+int cordon_read_pids(const char *file, pid_t **pids, size_t *n)
+{
+	(void)file;
+	(void)pids;
+	(void)n;
+	return -ENOTSUP;
+}
+
+int cordon_cgroup_destroy(const char *path, struct cordon_error *err)
+{
+	(void)path;
+	return unsupported(err);
+}
+
+int cordon_cgroup_kill(const char *path, struct cordon_error *err)
+{
+	(void)path;
+	return unsupported(err);
+}
+
+int cordon_cgroup_freeze_kill(const char *path, struct cordon_error *err)
+{
+	(void)path;
+	return unsupported(err);
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The fingerprint files: a directory only the launcher writes (the profile
+ * denies writes under it), an empty "allow" and an empty "deny" file. */
+static int make_fingerprint(const struct cordon_fp_paths *fp, struct cordon_error *err)
+{
+	char base[1024];
+	snprintf(base, sizeof(base), "%s", fp->dir);
+	char *slash = strrchr(base, '/');
+	if (slash)
+		*slash = '\0';
+	if (mkdir(base, 0700) < 0 && errno != EEXIST)
+		return cordon_err(err, errno, "%s: %s", base, strerror(errno));
+	struct stat st;
+	if (lstat(base, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid())
+		return cordon_err(err, EPERM, "%s: not a directory of yours", base);
+	if (mkdir(fp->dir, 0700) < 0)
+		return cordon_err(err, errno, "%s: %s", fp->dir, strerror(errno));
+	const char *files[] = {fp->allow, fp->deny};
+	for (size_t i = 0; i < 2; i++) {
+		int fd = open(files[i], O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (fd < 0)
+			return cordon_err(err, errno, "%s: %s", files[i], strerror(errno));
+		close(fd);
+	}
+	return 0;
+}
+
+static void remove_fingerprint(const struct cordon_fp_paths *fp)
+{
+	unlink(fp->allow);
+	unlink(fp->deny);
+	rmdir(fp->dir);
+}
+
+/* One scan of the user's processes; SIGKILL each live one in the session.
+ * Returns how many were found (0: the session is empty), or -1 when the
+ * process table could not be read. */
+static int kill_matches(const struct cordon_fp_paths *fp, pid_t self)
+{
+	int mib[4] = {CTL_KERN, KERN_PROC, KERN_PROC_UID, (int)getuid()};
+	size_t len = 0;
+	if (sysctl(mib, 4, NULL, &len, NULL, 0) < 0)
+		return -1;
+	len += len / 4 + 16 * sizeof(struct kinfo_proc); /* it grows meanwhile */
+	struct kinfo_proc *procs = malloc(len);
+	if (!procs)
+		return -1;
+	if (sysctl(mib, 4, procs, &len, NULL, 0) < 0) {
+		free(procs);
+		return -1;
+	}
+	int found = 0;
+	for (size_t i = 0; i < len / sizeof(struct kinfo_proc); i++) {
+		pid_t pid = procs[i].kp_proc.p_pid;
+		if (pid == self || pid <= 1 || procs[i].kp_proc.p_stat == SZOMB)
+			continue;
+		if (cordon_macos_in_session(pid, fp)) {
+			kill(pid, SIGKILL);
+			found++;
+		}
+	}
+	free(procs);
+	return found;
+}
+
+/* killpg, then scan and kill until a scan finds nobody. */
+static void end_session(pid_t shell, const struct cordon_fp_paths *fp)
+{
+	killpg(shell, SIGKILL);
+	kill(shell, SIGKILL);
+	for (int round = 0; round < 10000; round++) {
+		int n = kill_matches(fp, getpid());
+		if (n == 0)
+			break;
+		usleep(n < 0 ? 10000 : 1000);
+	}
+	remove_fingerprint(fp);
+}
+
+__attribute__((format(printf, 1, 2))) static void say(const char *fmt, ...)
+{
+	char line[1200];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		(void)!write(STDERR_FILENO, line,
+			     (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+}
+
+/* Until the command exits (kqueue NOTE_EXIT), the terminal hangs up, or the
+ * ack fails to come within the timeout. */
+static void wait_for_end(pid_t shell, int ack_fd, int tty, int ack_timeout_ms, const char *id)
+{
+	int kq = kqueue();
+	struct kevent ev;
+	EV_SET(&ev, (uintptr_t)shell, EVFILT_PROC, EV_ADD | EV_ONESHOT, NOTE_EXIT, 0, NULL);
+	if (kq < 0 || kevent(kq, &ev, 1, NULL, 0, NULL) < 0)
+		return; /* already gone (ESRCH), or no kqueue: end the session now */
+	long deadline = now_ms() + ack_timeout_ms;
+	bool refused = false;
+	for (;;) {
+		struct pollfd p[3] = {{.fd = kq, .events = POLLIN},
+				      {.fd = ack_fd, .events = POLLIN},
+				      {.fd = tty, .events = 0}};
+		int timeout = -1;
+		if (ack_fd >= 0 || refused) {
+			long left = deadline - now_ms();
+			timeout = left > 0 ? (int)left : 0;
+		}
+		int n = poll(p, 3, timeout);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (p[0].revents)
+			break;
+		if (p[2].revents & (POLLHUP | POLLERR | POLLNVAL))
+			break;
+		if (refused && n == 0)
+			break;
+		if (ack_fd >= 0 && p[1].revents) {
+			char c = 0;
+			ssize_t r = read(ack_fd, &c, 1);
+			if (r == 1 && (c == CORDON_ACK_BYTE || c == CORDON_FAIL_BYTE)) {
+				close(ack_fd);
+				ack_fd = -1;
+				if (c == CORDON_FAIL_BYTE) {
+					refused = true;
+					deadline = now_ms() + 1000;
+				}
+				continue;
+			}
+			say("cordon: session %s: the sandbox was not confirmed; session killed\n",
+			    id);
+			break;
+		}
+		if (ack_fd >= 0 && n == 0) {
+			say("cordon: session %s: the sandbox was not confirmed within %d ms; session "
+			    "killed\n",
+			    id, ack_timeout_ms);
+			break;
+		}
+	}
+	close(kq);
+}
+
+static int open_tty_watch(void)
+{
+	if (!isatty(STDIN_FILENO))
+		return -1;
+	int fd = dup(STDIN_FILENO);
+	if (fd >= 0)
+		(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+	return fd;
+}
+
+int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, const char *project,
+			 struct cordon_error *err)
+{
+	if (want == CORDON_TRACKING_CGROUP)
+		return cordon_err(err, ENOTSUP, "--tracking cgroup: not on macOS");
+	struct cordon_fp_paths fp;
+	cordon_macos_fp_paths(s->id, getuid(), &fp);
+	int r = make_fingerprint(&fp, err);
+	if (r < 0)
+		return r;
+	pid_t shell = getpid(); /* the command keeps this pid across exec */
+	int ack[2];
+	if (pipe(ack) < 0) {
+		r = cordon_err(err, errno, "pipe: %s", strerror(errno));
+		remove_fingerprint(&fp);
+		return r;
+	}
+	(void)fcntl(ack[0], F_SETFD, FD_CLOEXEC);
+	(void)fcntl(ack[1], F_SETFD, FD_CLOEXEC);
+	int tty = open_tty_watch();
+	pid_t mid = fork();
+	if (mid < 0) {
+		r = cordon_err(err, errno, "fork: %s", strerror(errno));
+		close(ack[0]);
+		close(ack[1]);
+		remove_fingerprint(&fp);
+		return r;
+	}
+	if (mid == 0) {
+		/* Detach twice: the command must never see the watcher as a child. */
+		setsid();
+		pid_t w = fork();
+		if (w != 0)
+			_exit(w < 0 ? 1 : 0);
+		signal(SIGHUP, SIG_IGN);
+		signal(SIGINT, SIG_IGN);
+		signal(SIGPIPE, SIG_IGN);
+		close(ack[1]);
+		struct cordon_session_info info = {
+			.shell = shell, .watcher = getpid(), .started = (long long)time(NULL)};
+		snprintf(info.id, sizeof(info.id), "%s", s->id);
+		snprintf(info.project, sizeof(info.project), "%s", project);
+		struct cordon_error e = {0};
+		if (cordon_registry_write(&info, &e) < 0)
+			say("cordon: session %s: not listed: %s\n", s->id, e.msg);
+		wait_for_end(shell, ack[0], tty, s->ack_timeout_ms, s->id);
+		end_session(shell, &fp);
+		cordon_registry_remove(s->id);
+		_exit(0);
+	}
+	int st = 0;
+	while (waitpid(mid, &st, 0) < 0 && errno == EINTR)
+		;
+	close(ack[0]);
+	if (tty >= 0)
+		close(tty);
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		close(ack[1]);
+		remove_fingerprint(&fp);
+		return cordon_err(err, EAGAIN, "the session watcher could not be started");
+	}
+	s->ack_fd = ack[1];
+	s->mode = CORDON_TRACKING_SUBREAPER; /* "not a cgroup": listed without one */
+	return 0;
+}
+
+static void send_ack(struct cordon_session *s, char c)
+{
+	if (s->ack_fd >= 0) {
+		(void)!write(s->ack_fd, &c, 1);
+		close(s->ack_fd);
+		s->ack_fd = -1;
+	}
+}
+
+void cordon_session_ack(struct cordon_session *s)
+{
+	send_ack(s, CORDON_ACK_BYTE);
+}
+
+void cordon_session_fail(struct cordon_session *s)
+{
+	send_ack(s, CORDON_FAIL_BYTE);
+}
