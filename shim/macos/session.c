@@ -3,7 +3,7 @@
  * cordon/sbpl.h), which a process can neither remove nor change. A detached
  * watcher waits for the command with kqueue (EVFILT_PROC, NOTE_EXIT), for
  * the terminal to hang up, or for the ack to time out, then runs the
- * convergent loop: killpg the command's group, scan the user's processes
+ * convergent loop (no blind killpg, see end_session): scan the user's processes
  * (sysctl KERN_PROC_UID), skip zombies, SIGKILL every process whose sandbox
  * matches the fingerprint, repeat until a scan finds none; and removes the
  * fingerprint directory.
@@ -165,11 +165,12 @@ static int kill_matches(const struct cordon_fp_paths *fp, pid_t self)
 	return found;
 }
 
-/* killpg, then scan and kill until a scan finds nobody. */
-static void end_session(pid_t shell, const struct cordon_fp_paths *fp)
+/* Scan and kill until a scan finds nobody. No blind killpg: the command's
+ * process group can be the host's own (a script that ran cordon), and the
+ * shell's pid may already belong to someone else; only processes whose
+ * sandbox carries the fingerprint are killed. */
+static void end_session(const struct cordon_fp_paths *fp)
 {
-	killpg(shell, SIGKILL);
-	kill(shell, SIGKILL);
 	for (int round = 0; round < 10000; round++) {
 		int n = kill_matches(fp, getpid());
 		if (n == 0)
@@ -191,14 +192,16 @@ __attribute__((format(printf, 1, 2))) static void say(const char *fmt, ...)
 			     (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
 }
 
-/* Until the command exits (kqueue NOTE_EXIT), the terminal hangs up, or the
- * ack fails to come within the timeout. */
+/* Until the command exits (kqueue NOTE_EXIT), `cordon kill` sends SIGTERM
+ * (ignored as a signal, seen by kqueue's EVFILT_SIGNAL), the terminal hangs
+ * up, or the ack fails to come within the timeout. */
 static void wait_for_end(pid_t shell, int ack_fd, int tty, int ack_timeout_ms, const char *id)
 {
 	int kq = kqueue();
-	struct kevent ev;
-	EV_SET(&ev, (uintptr_t)shell, EVFILT_PROC, EV_ADD | EV_ONESHOT, NOTE_EXIT, 0, NULL);
-	if (kq < 0 || kevent(kq, &ev, 1, NULL, 0, NULL) < 0)
+	struct kevent ev[2];
+	EV_SET(&ev[0], (uintptr_t)shell, EVFILT_PROC, EV_ADD | EV_ONESHOT, NOTE_EXIT, 0, NULL);
+	EV_SET(&ev[1], (uintptr_t)SIGTERM, EVFILT_SIGNAL, EV_ADD, 0, 0, NULL);
+	if (kq < 0 || kevent(kq, ev, 2, NULL, 0, NULL) < 0)
 		return; /* already gone (ESRCH), or no kqueue: end the session now */
 	long deadline = now_ms() + ack_timeout_ms;
 	bool refused = false;
@@ -290,9 +293,10 @@ int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, co
 		pid_t w = fork();
 		if (w != 0)
 			_exit(w < 0 ? 1 : 0);
-		signal(SIGHUP, SIG_IGN);
-		signal(SIGINT, SIG_IGN);
-		signal(SIGPIPE, SIG_IGN);
+		(void)signal(SIGHUP, SIG_IGN);
+		(void)signal(SIGINT, SIG_IGN);
+		(void)signal(SIGPIPE, SIG_IGN);
+		(void)signal(SIGTERM, SIG_IGN); /* cordon kill: seen through kqueue */
 		close(ack[1]);
 		struct cordon_session_info info = {
 			.shell = shell, .watcher = getpid(), .started = (long long)time(NULL)};
@@ -302,7 +306,7 @@ int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, co
 		if (cordon_registry_write(&info, &e) < 0)
 			say("cordon: session %s: not listed: %s\n", s->id, e.msg);
 		wait_for_end(shell, ack[0], tty, s->ack_timeout_ms, s->id);
-		end_session(shell, &fp);
+		end_session(&fp);
 		cordon_registry_remove(s->id);
 		_exit(0);
 	}
