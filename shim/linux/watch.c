@@ -18,87 +18,11 @@
 
 #include "cordon/session.h"
 #include "util.h"
+#include "watchwait.h"
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
 #endif
-
-static long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-__attribute__((format(printf, 1, 2))) static void say(const char *fmt, ...)
-{
-	char line[1200];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		(void)!write(STDERR_FILENO, line,
-			     (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
-}
-
-/* Wait until the session must end: PIDFD readable (the command exited),
- * TTY hung up, or the ack did not come (said on stderr). EINTR — a signal the
- * supervisor handles — only restarts the wait. */
-static void wait_for_end(int pidfd, int ack_fd, int tty, int ack_timeout_ms, const char *id)
-{
-	long deadline = now_ms() + ack_timeout_ms;
-	bool refused = false; /* the refusal is said; the command is exiting */
-	for (;;) {
-		struct pollfd p[3] = {{.fd = pidfd, .events = POLLIN},
-				      {.fd = ack_fd, .events = POLLIN},
-				      {.fd = tty, .events = 0}};
-		int timeout = -1;
-		if (ack_fd >= 0 || refused) {
-			long left = deadline - now_ms();
-			timeout = left > 0 ? (int)left : 0;
-		}
-		int n = poll(p, 3, timeout);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (p[0].revents)
-			return;
-		if (p[2].revents & (POLLHUP | POLLERR | POLLNVAL))
-			return;
-		if (refused && n == 0)
-			return; /* it said it refused but did not exit: end it */
-		if (ack_fd >= 0 && p[1].revents) {
-			char c = 0;
-			ssize_t r = read(ack_fd, &c, 1);
-			if (r == 1 && (c == CORDON_ACK_BYTE || c == CORDON_FAIL_BYTE)) {
-				close(ack_fd);
-				ack_fd = -1;
-				/* A refusal: let the process exit with its own status
-				 * (the killing would replace 125), for at most a second. */
-				if (c == CORDON_FAIL_BYTE) {
-					refused = true;
-					deadline = now_ms() + 1000;
-				}
-				continue;
-			}
-			/* Closed without confirming: the shim never ran. The command may
-			 * have exited already; only its exit is not a failure to report. */
-			struct pollfd q = {.fd = pidfd, .events = POLLIN};
-			if (poll(&q, 1, 0) > 0)
-				return;
-			say("cordon: session %s: the sandbox was not confirmed (the shim did not load); "
-			    "session killed\n",
-			    id);
-			return;
-		}
-		if (ack_fd >= 0 && n == 0) {
-			say("cordon: session %s: the sandbox was not confirmed within %d ms; session "
-			    "killed\n",
-			    id, ack_timeout_ms);
-			return;
-		}
-	}
-}
 
 static int cmp_int(const void *a, const void *b)
 {
@@ -176,9 +100,9 @@ __attribute__((noreturn)) static void watcher_main(const struct cordon_session *
 	struct cordon_error e = {0};
 	if (leave_cgroup(s->cgroup, &e) < 0) {
 		/* It cannot watch from inside: end the session now (itself too). */
-		say("cordon: session %s: the watcher cannot leave the session: %s; session "
-		    "killed\n",
-		    s->id, e.msg);
+		cordon_say("cordon: session %s: the watcher cannot leave the session: %s; session "
+			   "killed\n",
+			   s->id, e.msg);
 		(void)cordon_cgroup_kill(s->cgroup, &e);
 		_exit(1);
 	}
@@ -190,11 +114,11 @@ __attribute__((noreturn)) static void watcher_main(const struct cordon_session *
 	snprintf(info.cgroup, sizeof(info.cgroup), "%s", s->cgroup);
 	snprintf(info.project, sizeof(info.project), "%s", project);
 	if (cordon_registry_write(&info, &e) < 0)
-		say("cordon: session %s: not listed: %s\n", s->id, e.msg);
+		cordon_say("cordon: session %s: not listed: %s\n", s->id, e.msg);
 	/* Whatever ended it, everything in the session dies. */
-	wait_for_end(pidfd, ack_fd, tty, s->ack_timeout_ms, s->id);
+	cordon_wait_for_end(pidfd, ack_fd, tty, s->ack_timeout_ms, s->id);
 	if (cordon_cgroup_destroy(s->cgroup, &e) < 0)
-		say("cordon: session %s: cleanup failed: %s\n", s->id, e.msg);
+		cordon_say("cordon: session %s: cleanup failed: %s\n", s->id, e.msg);
 	cordon_registry_remove(s->id);
 	_exit(0);
 }
@@ -343,7 +267,7 @@ static int start_subreaper(struct cordon_session *s, const char *project, struct
 	snprintf(info.id, sizeof(info.id), "%s", s->id);
 	snprintf(info.project, sizeof(info.project), "%s", project);
 	cordon_registry_write(&info, NULL);
-	wait_for_end(pidfd, ack[0], tty, s->ack_timeout_ms, s->id);
+	cordon_wait_for_end(pidfd, ack[0], tty, s->ack_timeout_ms, s->id);
 	int st = 0;
 	kill(child, SIGKILL);
 	waitpid(child, &st, 0);

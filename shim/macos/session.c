@@ -32,6 +32,7 @@
 
 #include "macos.h"
 #include "util.h"
+#include "watchwait.h"
 
 static int unsupported(struct cordon_error *err)
 {
@@ -92,13 +93,6 @@ int cordon_cgroup_freeze_kill(const char *path, struct cordon_error *err)
 {
 	(void)path;
 	return unsupported(err);
-}
-
-static long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* The fingerprint files: a directory only the launcher writes (the profile
@@ -180,72 +174,21 @@ static void end_session(const struct cordon_fp_paths *fp)
 	remove_fingerprint(fp);
 }
 
-__attribute__((format(printf, 1, 2))) static void say(const char *fmt, ...)
-{
-	char line[1200];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		(void)!write(STDERR_FILENO, line,
-			     (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
-}
-
 /* Until the command exits (kqueue NOTE_EXIT), `cordon kill` sends SIGTERM
  * (ignored as a signal, seen by kqueue's EVFILT_SIGNAL), the terminal hangs
- * up, or the ack fails to come within the timeout. */
+ * up, or the ack fails to come: the shared wait, on a kqueue. */
 static void wait_for_end(pid_t shell, int ack_fd, int tty, int ack_timeout_ms, const char *id)
 {
 	int kq = kqueue();
 	struct kevent ev[2];
 	EV_SET(&ev[0], (uintptr_t)shell, EVFILT_PROC, EV_ADD | EV_ONESHOT, NOTE_EXIT, 0, NULL);
 	EV_SET(&ev[1], (uintptr_t)SIGTERM, EVFILT_SIGNAL, EV_ADD, 0, 0, NULL);
-	if (kq < 0 || kevent(kq, ev, 2, NULL, 0, NULL) < 0)
+	if (kq < 0 || kevent(kq, ev, 2, NULL, 0, NULL) < 0) {
+		if (kq >= 0)
+			close(kq);
 		return; /* already gone (ESRCH), or no kqueue: end the session now */
-	long deadline = now_ms() + ack_timeout_ms;
-	bool refused = false;
-	for (;;) {
-		struct pollfd p[3] = {{.fd = kq, .events = POLLIN},
-				      {.fd = ack_fd, .events = POLLIN},
-				      {.fd = tty, .events = 0}};
-		int timeout = -1;
-		if (ack_fd >= 0 || refused) {
-			long left = deadline - now_ms();
-			timeout = left > 0 ? (int)left : 0;
-		}
-		int n = poll(p, 3, timeout);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (p[0].revents)
-			break;
-		if (p[2].revents & (POLLHUP | POLLERR | POLLNVAL))
-			break;
-		if (refused && n == 0)
-			break;
-		if (ack_fd >= 0 && p[1].revents) {
-			char c = 0;
-			ssize_t r = read(ack_fd, &c, 1);
-			if (r == 1 && (c == CORDON_ACK_BYTE || c == CORDON_FAIL_BYTE)) {
-				close(ack_fd);
-				ack_fd = -1;
-				if (c == CORDON_FAIL_BYTE) {
-					refused = true;
-					deadline = now_ms() + 1000;
-				}
-				continue;
-			}
-			say("cordon: session %s: the sandbox was not confirmed; session killed\n",
-			    id);
-			break;
-		}
-		if (ack_fd >= 0 && n == 0) {
-			say("cordon: session %s: the sandbox was not confirmed within %d ms; session "
-			    "killed\n",
-			    id, ack_timeout_ms);
-			break;
-		}
 	}
+	cordon_wait_for_end(kq, ack_fd, tty, ack_timeout_ms, id);
 	close(kq);
 }
 
@@ -304,7 +247,7 @@ int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, co
 		snprintf(info.project, sizeof(info.project), "%s", project);
 		struct cordon_error e = {0};
 		if (cordon_registry_write(&info, &e) < 0)
-			say("cordon: session %s: not listed: %s\n", s->id, e.msg);
+			cordon_say("cordon: session %s: not listed: %s\n", s->id, e.msg);
 		wait_for_end(shell, ack[0], tty, s->ack_timeout_ms, s->id);
 		end_session(&fp);
 		cordon_registry_remove(s->id);

@@ -1,0 +1,89 @@
+/* The watcher's wait, shared by the platforms: until the command exits
+ * (PROC_FD readable: a pidfd on Linux, a kqueue with EVFILT_PROC/NOTE_EXIT
+ * on macOS), the terminal hangs up, or the shim's ack does not come. */
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cordon/session.h"
+#include "watchwait.h"
+
+static long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void cordon_say(const char *fmt, ...)
+{
+	char line[1200];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		(void)!write(STDERR_FILENO, line,
+			     (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+}
+
+void cordon_wait_for_end(int pidfd, int ack_fd, int tty, int ack_timeout_ms, const char *id)
+{
+	long deadline = now_ms() + ack_timeout_ms;
+	bool refused = false; /* the refusal is said; the command is exiting */
+	for (;;) {
+		struct pollfd p[3] = {{.fd = pidfd, .events = POLLIN},
+				      {.fd = ack_fd, .events = POLLIN},
+				      {.fd = tty, .events = 0}};
+		int timeout = -1;
+		if (ack_fd >= 0 || refused) {
+			long left = deadline - now_ms();
+			timeout = left > 0 ? (int)left : 0;
+		}
+		int n = poll(p, 3, timeout);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (p[0].revents)
+			return;
+		if (p[2].revents & (POLLHUP | POLLERR | POLLNVAL))
+			return;
+		if (refused && n == 0)
+			return; /* it said it refused but did not exit: end it */
+		if (ack_fd >= 0 && p[1].revents) {
+			char c = 0;
+			ssize_t r = read(ack_fd, &c, 1);
+			if (r == 1 && (c == CORDON_ACK_BYTE || c == CORDON_FAIL_BYTE)) {
+				close(ack_fd);
+				ack_fd = -1;
+				/* A refusal: let the process exit with its own status
+				 * (the killing would replace 125), for at most a second. */
+				if (c == CORDON_FAIL_BYTE) {
+					refused = true;
+					deadline = now_ms() + 1000;
+				}
+				continue;
+			}
+			/* Closed without confirming: the shim never ran. The command may
+			 * have exited already; only its exit is not a failure to report. */
+			struct pollfd q = {.fd = pidfd, .events = POLLIN};
+			if (poll(&q, 1, 0) > 0)
+				return;
+			cordon_say(
+				"cordon: session %s: the sandbox was not confirmed (the shim did not load); "
+				"session killed\n",
+				id);
+			return;
+		}
+		if (ack_fd >= 0 && n == 0) {
+			cordon_say(
+				"cordon: session %s: the sandbox was not confirmed within %d ms; session "
+				"killed\n",
+				id, ack_timeout_ms);
+			return;
+		}
+	}
+}
