@@ -544,18 +544,25 @@ pid_t start_outside_process(void)
 		execve(CORDON_PROBE, argv, envp);
 		_exit(127);
 	}
-	/* Wait until it has exec'd (its cmdline shows the secret). */
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
-	for (int i = 0; i < 200; i++) {
-		char *s = read_file(path);
-		bool ready = s && strstr(s, "sleep");
-		free(s);
-		if (ready)
-			break;
-		usleep(5000);
-	}
+	wait_exec(pid, CORDON_PROBE);
 	return pid;
+}
+
+void wait_exec(pid_t pid, const char *exe)
+{
+	/* /proc/PID/cmdline is NUL-separated (a string search sees argv[0]
+	 * only): compare the executable instead. */
+	char path[64], target[4096];
+	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+	for (int i = 0; i < 400; i++) {
+		ssize_t n = readlink(path, target, sizeof(target) - 1);
+		if (n > 0) {
+			target[n] = '\0';
+			if (strcmp(target, exe) == 0)
+				return;
+		}
+		usleep(2500);
+	}
 }
 
 void stop_process(pid_t pid)

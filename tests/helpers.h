@@ -92,6 +92,8 @@ char *pty_input_after(char *const argv[], char *const envp[], const char *cwd);
 /* A process outside the sandbox (cordon-probe sleep) with a secret in its
  * environment ("env-" SECRET) and on its command line ("cmdline-" SECRET). */
 pid_t start_outside_process(void);
+/* Wait (up to 1 s) until PID runs the executable EXE (absolute). */
+void wait_exec(pid_t pid, const char *exe);
 /* SIGKILL and reap PID. */
 void stop_process(pid_t pid);
 

@@ -122,17 +122,8 @@ static pid_t start_holder(const char *text)
 		execve(CORDON_PROBE, argv, envp);
 		_exit(127);
 	}
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
-	for (int i = 0; i < 200; i++) {
-		char *s = read_file(path);
-		bool ready = s && strstr(s, "hold");
-		free(s);
-		if (ready)
-			break;
-		usleep(5000);
-	}
-	usleep(20000);
+	wait_exec(pid, CORDON_PROBE);
+	usleep(20000); /* and has copied the text into its buffer */
 	return pid;
 }
 
