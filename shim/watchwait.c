@@ -2,6 +2,9 @@
  * (PROC_FD readable: a pidfd on Linux, a kqueue with EVFILT_PROC/NOTE_EXIT
  * on macOS), the terminal hangs up, or the shim's ack does not come. */
 #include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/wait.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -86,4 +89,29 @@ void cordon_wait_for_end(int pidfd, int ack_fd, int tty, int ack_timeout_ms, con
 			return;
 		}
 	}
+}
+
+int cordon_tty_watch_fd(void)
+{
+	return isatty(STDIN_FILENO) ? fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3) : -1;
+}
+
+int cordon_fork_detached(struct cordon_error *err)
+{
+	pid_t mid = fork();
+	if (mid < 0)
+		return cordon_err(err, errno, "fork: %s", strerror(errno));
+	if (mid == 0) {
+		setsid();
+		pid_t w = fork();
+		if (w != 0)
+			_exit(w < 0 ? 1 : 0);
+		return 0;
+	}
+	int st = 0;
+	while (waitpid(mid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		return cordon_err(err, EAGAIN, "the session watcher could not be started");
+	return 1;
 }

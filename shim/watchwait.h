@@ -2,6 +2,8 @@
 #ifndef CORDON_WATCHWAIT_H
 #define CORDON_WATCHWAIT_H
 
+#include "cordon/error.h"
+
 /* Write one formatted line to stderr with a single write(2). */
 __attribute__((format(printf, 1, 2))) void cordon_say(const char *fmt, ...);
 
@@ -11,5 +13,14 @@ __attribute__((format(printf, 1, 2))) void cordon_say(const char *fmt, ...);
  * A refusal byte means the refusal is already said: wait at most 1 s more.
  * EINTR only restarts the wait. */
 void cordon_wait_for_end(int proc_fd, int ack_fd, int tty, int ack_timeout_ms, const char *id);
+
+/* A dup of stdin (close-on-exec, above 2) when it is a terminal, else -1:
+ * its hang-up ends the session even if the command ignores SIGHUP. */
+int cordon_tty_watch_fd(void);
+
+/* Fork a process the caller will never see as a child (fork, setsid, fork
+ * again, the middle one exits and is reaped here). Returns 0 in the detached
+ * process, 1 in the caller once it exists, or -errno (ERR filled). */
+int cordon_fork_detached(struct cordon_error *err);
 
 #endif

@@ -59,13 +59,6 @@ static void close_others(const int *keep_in, size_t n)
 	}
 }
 
-static int open_tty_watch(void)
-{
-	/* A hangup of the terminal ends the session even if the command
-	 * ignores SIGHUP. Only a real terminal on stdin is watched. */
-	return isatty(STDIN_FILENO) ? fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3) : -1;
-}
-
 static void ignore_job_signals(void)
 {
 	(void)signal(SIGHUP, SIG_IGN);
@@ -151,36 +144,16 @@ static int start_cgroup(struct cordon_session *s, const char *project, struct co
 		close(ack[1]);
 		goto undo;
 	}
-	int tty = open_tty_watch();
-	pid_t mid = fork();
-	if (mid < 0) {
-		r = cordon_err(err, errno, "fork: %s", strerror(errno));
+	int tty = cordon_tty_watch_fd();
+	r = cordon_fork_detached(err);
+	if (r == 0)
+		watcher_main(s, project, shell, pidfd, ack[0], tty);
+	if (r < 0) {
 		close(ack[0]);
 		close(ack[1]);
 		if (tty >= 0)
 			close(tty);
 		goto leave;
-	}
-	if (mid == 0) {
-		/* Detach twice: the command must never see the watcher as a child. */
-		setsid();
-		pid_t w = fork();
-		if (w != 0)
-			_exit(w < 0 ? 1 : 0);
-		watcher_main(s, project, shell, pidfd, ack[0], tty);
-	}
-	if (mid > 0) {
-		int st = 0;
-		while (waitpid(mid, &st, 0) < 0 && errno == EINTR)
-			;
-		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-			r = cordon_err(err, EAGAIN, "the session watcher could not be started");
-			close(ack[0]);
-			close(ack[1]);
-			if (tty >= 0)
-				close(tty);
-			goto leave;
-		}
 	}
 	close(ack[0]);
 	if (tty >= 0)
@@ -261,7 +234,7 @@ static int start_subreaper(struct cordon_session *s, const char *project, struct
 	struct sigaction sa = {.sa_handler = on_term};
 	sigaction(SIGTERM, &sa, NULL);
 	int pidfd = (int)syscall(SYS_pidfd_open, child, 0);
-	int tty = open_tty_watch();
+	int tty = cordon_tty_watch_fd();
 	struct cordon_session_info info = {
 		.shell = child, .watcher = getpid(), .started = (long long)time(NULL)};
 	snprintf(info.id, sizeof(info.id), "%s", s->id);

@@ -192,16 +192,6 @@ static void wait_for_end(pid_t shell, int ack_fd, int tty, int ack_timeout_ms, c
 	close(kq);
 }
 
-static int open_tty_watch(void)
-{
-	if (!isatty(STDIN_FILENO))
-		return -1;
-	int fd = dup(STDIN_FILENO);
-	if (fd >= 0)
-		(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
-	return fd;
-}
-
 int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, const char *project,
 			 struct cordon_error *err)
 {
@@ -221,21 +211,9 @@ int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, co
 	}
 	(void)fcntl(ack[0], F_SETFD, FD_CLOEXEC);
 	(void)fcntl(ack[1], F_SETFD, FD_CLOEXEC);
-	int tty = open_tty_watch();
-	pid_t mid = fork();
-	if (mid < 0) {
-		r = cordon_err(err, errno, "fork: %s", strerror(errno));
-		close(ack[0]);
-		close(ack[1]);
-		remove_fingerprint(&fp);
-		return r;
-	}
-	if (mid == 0) {
-		/* Detach twice: the command must never see the watcher as a child. */
-		setsid();
-		pid_t w = fork();
-		if (w != 0)
-			_exit(w < 0 ? 1 : 0);
+	int tty = cordon_tty_watch_fd();
+	r = cordon_fork_detached(err);
+	if (r == 0) {
 		(void)signal(SIGHUP, SIG_IGN);
 		(void)signal(SIGINT, SIG_IGN);
 		(void)signal(SIGPIPE, SIG_IGN);
@@ -253,16 +231,13 @@ int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, co
 		cordon_registry_remove(s->id);
 		_exit(0);
 	}
-	int st = 0;
-	while (waitpid(mid, &st, 0) < 0 && errno == EINTR)
-		;
 	close(ack[0]);
 	if (tty >= 0)
 		close(tty);
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+	if (r < 0) {
 		close(ack[1]);
 		remove_fingerprint(&fp);
-		return cordon_err(err, EAGAIN, "the session watcher could not be started");
+		return r;
 	}
 	s->ack_fd = ack[1];
 	s->mode = CORDON_TRACKING_SUBREAPER; /* "not a cgroup": listed without one */
