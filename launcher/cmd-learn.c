@@ -106,17 +106,20 @@ static size_t collect(int fd, const struct cordon_policy *p, struct denial **out
 			continue;
 		/* A create needs write on the directory; anything else, the right
 		 * on the file. Granted by the policy: an ordinary permission error. */
-		unsigned need = missing ? CORDON_ACCESS_WRITE : want;
-		if (cordon_policy_access(p, target, NULL) & need) {
+		if (missing)
+			want = CORDON_ACCESS_WRITE;
+		char *path = NULL;
+		if ((cordon_policy_access(p, target, NULL) & want) ||
+		    !(path = display_path(line + 2, target, missing))) {
 			free(target);
 			continue;
 		}
+		/* The shown path determines the target: dedup on it and the kind. */
 		bool dup = false;
 		for (size_t i = 0; i < n && !dup; i++)
-			dup = d[i].want == (missing ? CORDON_ACCESS_WRITE : want) &&
-			      strcmp(d[i].target, target) == 0 && d[i].missing == missing &&
-			      strcmp(strrchr(d[i].path, '/'), strrchr(line + 2, '/')) == 0;
+			dup = d[i].want == want && strcmp(d[i].path, path) == 0;
 		if (dup) {
+			free(path);
 			free(target);
 			continue;
 		}
@@ -124,19 +127,16 @@ static size_t collect(int fd, const struct cordon_policy *p, struct denial **out
 			cap = cap ? cap * 2 : 16;
 			struct denial *nd = realloc(d, cap * sizeof(*d));
 			if (!nd) {
+				free(path);
 				free(target);
 				break;
 			}
 			d = nd;
 		}
-		d[n].want = missing ? CORDON_ACCESS_WRITE : want;
-		d[n].path = display_path(line + 2, target, missing);
+		d[n].want = want;
+		d[n].path = path;
 		d[n].target = target;
 		d[n].missing = missing;
-		if (!d[n].path) {
-			free(target);
-			break;
-		}
 		n++;
 	}
 	free(text);

@@ -102,7 +102,8 @@ static int prepare_preload(const struct cordon_policy *p, const char *shim, cons
 		fd = hi;
 	}
 	char *s1, *s2;
-	if (asprintf(&s1, "LD_PRELOAD=%s%s%s", shim, extra ? ":" : "", extra ? extra : "") < 0 ||
+	if (asprintf(&s1, CORDON_PRELOAD_VAR "=%s%s%s", shim, extra ? ":" : "",
+		     extra ? extra : "") < 0 ||
 	    asprintf(&s2, CORDON_ENV_CONFIG_FD "=%d", fd) < 0)
 		return cordon_err(err, ENOMEM, "out of memory");
 	if (cordon_strv_push_take(env, s1) < 0 || cordon_strv_push_take(env, s2) < 0)
@@ -251,7 +252,7 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 		}
 		cordon_session_ack(&sess);
 		char *kv;
-		if (learn && (asprintf(&kv, "LD_PRELOAD=%s", learn->lib) < 0 ||
+		if (learn && (asprintf(&kv, CORDON_PRELOAD_VAR "=%s", learn->lib) < 0 ||
 			      cordon_strv_push_take(&env, kv) < 0)) {
 			cordon_err(&err, ENOMEM, "out of memory");
 			goto fail;
