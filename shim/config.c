@@ -229,61 +229,55 @@ static struct json_object *editor_block(struct json_object *root, bool *missing)
 	return NULL;
 }
 
-/* Parse TEXT as JSONC; if it is an editor settings file, apply its block to
- * CFG and return 1; 0 if it is not one (CFG untouched); -errno on error. */
-static int parse_editor_settings(const char *text, size_t len, struct cordon_config *cfg,
-				 struct cordon_error *err)
-{
-	cleanup_free char *copy = malloc(len ? len : 1);
-	if (!copy)
-		return cordon_err(err, ENOMEM, "%s: out of memory", cfg->origin);
-	if (len)
-		memcpy(copy, text, len);
-	size_t bad = 0;
-	if (cordon_jsonc_blank(copy, len, &bad) < 0)
-		return 0; /* an unterminated comment: the strict parse says where */
-	struct json_object *root = NULL;
-	if (cordon_json_parse_strict(copy, len, cfg->origin, &root, err) < 0)
-		return 0;
-	bool missing;
-	struct json_object *block = editor_block(root, &missing);
-	int r = 0;
-	if (missing) {
-		r = cordon_err(err, EINVAL,
-			       "%s: terminal.sandbox: missing (an editor settings file: cordon "
-			       "reads only its terminal.sandbox block)",
-			       cfg->origin);
-	} else if (block) {
-		char *origin;
-		if (asprintf(&origin, "%s: terminal.sandbox", cfg->origin) < 0) {
-			r = cordon_err(err, ENOMEM, "out of memory");
-		} else {
-			free(cfg->origin);
-			cfg->origin = origin;
-			r = cordon_config_apply_object(block, cfg, err);
-			if (r == 0)
-				r = 1;
-		}
-	}
-	json_object_put(root);
-	return r;
-}
-
+/* TEXT is parsed once, as JSONC. An editor settings file (a "terminal" key)
+ * gives its terminal.sandbox block; anything else is a cordon config, which
+ * must be strict JSON: if the JSONC pass had to blank anything (or could
+ * not parse), the strict parser runs on the original text to say where. */
 int cordon_config_parse(const char *text, size_t len, const char *origin, struct cordon_config *cfg,
 			struct cordon_error *err)
 {
 	int r = cordon_config_init(cfg, origin);
 	if (r < 0)
 		return cordon_err(err, -r, "%s: out of memory", origin);
-	r = parse_editor_settings(text, len, cfg, err);
-	if (r == 0) {
-		/* A cordon config: strict JSON, no comments. */
-		struct json_object *root = NULL;
+	cleanup_free char *copy = malloc(len ? len : 1);
+	if (!copy) {
+		cordon_config_free(cfg);
+		return cordon_err(err, ENOMEM, "%s: out of memory", origin);
+	}
+	if (len)
+		memcpy(copy, text, len);
+	size_t bad = 0;
+	int blanked = cordon_jsonc_blank(copy, len, &bad);
+	struct json_object *root = NULL;
+	if (blanked < 0 || cordon_json_parse_strict(copy, len, cfg->origin, &root, err) < 0)
+		root = NULL;
+	bool missing = false;
+	struct json_object *block = root ? editor_block(root, &missing) : NULL;
+	if (missing) {
+		r = cordon_err(err, EINVAL,
+			       "%s: terminal.sandbox: missing (an editor settings file: cordon "
+			       "reads only its terminal.sandbox block)",
+			       cfg->origin);
+	} else if (block) {
+		char *o;
+		if (asprintf(&o, "%s: terminal.sandbox", cfg->origin) < 0) {
+			r = cordon_err(err, ENOMEM, "out of memory");
+		} else {
+			free(cfg->origin);
+			cfg->origin = o;
+			r = cordon_config_apply_object(block, cfg, err);
+		}
+	} else if (root && blanked == 0) {
+		r = cordon_config_apply_object(root, cfg, err);
+	} else {
+		/* Not plain JSON: the strict parse fails and says where. */
+		json_object_put(root);
+		root = NULL;
 		r = cordon_json_parse_strict(text, len, cfg->origin, &root, err);
 		if (r >= 0)
 			r = cordon_config_apply_object(root, cfg, err);
-		json_object_put(root);
 	}
+	json_object_put(root);
 	if (r < 0)
 		cordon_config_free(cfg);
 	return r < 0 ? r : 0;

@@ -199,6 +199,7 @@ static size_t skip_string(const char *text, size_t len, size_t i)
 
 int cordon_jsonc_blank(char *text, size_t len, size_t *bad)
 {
+	int blanked = 0;
 	/* Comments first, so that a comma before a comment and a closing
 	 * bracket is seen as trailing. */
 	for (size_t i = 0; i < len;) {
@@ -207,6 +208,7 @@ int cordon_jsonc_blank(char *text, size_t len, size_t *bad)
 		} else if (text[i] == '/' && i + 1 < len && text[i + 1] == '/') {
 			for (; i < len && text[i] != '\n'; i++)
 				text[i] = ' ';
+			blanked++;
 		} else if (text[i] == '/' && i + 1 < len && text[i + 1] == '*') {
 			size_t start = i;
 			for (i += 2; i + 1 < len && !(text[i] == '*' && text[i + 1] == '/'); i++)
@@ -219,6 +221,7 @@ int cordon_jsonc_blank(char *text, size_t len, size_t *bad)
 				if (text[j] != '\n')
 					text[j] = ' ';
 			i += 2;
+			blanked++;
 		} else {
 			i++;
 		}
@@ -232,10 +235,12 @@ int cordon_jsonc_blank(char *text, size_t len, size_t *bad)
 			size_t j = i + 1;
 			while (j < len && strchr(" \t\r\n", text[j]))
 				j++;
-			if (j < len && (text[j] == '}' || text[j] == ']'))
+			if (j < len && (text[j] == '}' || text[j] == ']')) {
 				text[i] = ' ';
+				blanked++;
+			}
 		}
 		i++;
 	}
-	return 0;
+	return blanked;
 }

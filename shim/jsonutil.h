@@ -29,13 +29,15 @@ int cordon_json_strv(struct json_object *v, const char *origin, const char *key,
 int cordon_json_paths(struct json_object *v, const char *origin, const char *key,
 		      struct cordon_strv *out, struct cordon_error *err);
 
-/* Read a regular file of at most MAX bytes; *OUT is NUL-terminated. */
 /* Editor settings are JSON with comments and trailing commas ("JSONC"):
  * blank every // and block comment and every trailing comma in TEXT with
  * spaces (newlines kept, so line and column numbers still point into the
- * file). Strings are left alone. Returns 0, or -EINVAL with *BAD the offset
- * of an unterminated block comment. */
+ * file). Strings are left alone. Returns how many comments and commas were
+ * blanked (0: TEXT was plain JSON), or -EINVAL with *BAD the offset of an
+ * unterminated block comment. */
 int cordon_jsonc_blank(char *text, size_t len, size_t *bad);
+
+/* Read a regular file of at most MAX bytes; *OUT is NUL-terminated. */
 
 int cordon_read_file(const char *path, size_t max, char **out, size_t *len_out,
 		     struct cordon_error *err);
