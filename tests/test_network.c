@@ -23,6 +23,8 @@
 #include <unistd.h>
 
 #include "helpers.h"
+#include "linux/linux.h"
+#include "linux/seccomp-rules.h"
 
 static struct run_result probe_in(struct world *w, bool offline, char *const args[])
 {
@@ -168,4 +170,38 @@ Test(syscalls, debuggers_still_work_inside, .timeout = 60)
 	free(trace);
 	free(gdb);
 	world_free(&w);
+}
+
+/* The shim loads a BPF program compiled at build time: it must be exactly
+ * what libseccomp makes of the rules now, for both network settings. */
+Test(syscalls, embedded_filter_matches_the_rules)
+{
+	for (int online = 0; online <= 1; online++) {
+		const char *what = "";
+		int errnum = 0;
+		scmp_filter_ctx ctx = cordon_seccomp_rules(online, &what, &errnum);
+		cr_assert_not_null(ctx, "%s: %s", what, strerror(errnum));
+		FILE *tmp = tmpfile();
+		cr_assert_not_null(tmp);
+		cr_assert_eq(seccomp_export_bpf(ctx, fileno(tmp)), 0);
+		seccomp_release(ctx);
+		long size = lseek(fileno(tmp), 0, SEEK_END);
+		struct sock_fprog prog;
+		cordon_seccomp_program(online, &prog);
+		cr_assert_gt(prog.len, 20, "a filter of %u instructions", prog.len);
+		cr_assert_eq(size, (long)(prog.len * sizeof(struct sock_filter)),
+			     "online=%d: %ld bytes from libseccomp, %u instructions embedded",
+			     online, size, prog.len);
+		struct sock_filter *fresh = malloc((size_t)size);
+		cr_assert_eq(pread(fileno(tmp), fresh, (size_t)size, 0), size);
+		cr_expect_eq(memcmp(fresh, prog.filter, (size_t)size), 0, "online=%d differs",
+			     online);
+		free(fresh);
+		fclose(tmp);
+	}
+	/* Offline adds the socket-family and io_uring rules. */
+	struct sock_fprog on, off;
+	cordon_seccomp_program(true, &on);
+	cordon_seccomp_program(false, &off);
+	cr_expect_gt(off.len, on.len + 60);
 }

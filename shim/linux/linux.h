@@ -2,6 +2,9 @@
 #ifndef CORDON_LINUX_H
 #define CORDON_LINUX_H
 
+#include <linux/filter.h>
+#include <stdbool.h>
+
 #include "cordon/error.h"
 #include "cordon/policy.h"
 
@@ -10,5 +13,9 @@
  * dangerous-syscall blocklist; with the network off, every socket family but
  * unix and netlink, and io_uring. */
 int cordon_seccomp_apply(const struct cordon_policy *policy, struct cordon_error *err);
+
+/* The BPF program cordon_seccomp_apply loads (compiled at build time from
+ * seccomp-rules.c). */
+void cordon_seccomp_program(bool allow_network, struct sock_fprog *out);
 
 #endif

@@ -1,0 +1,119 @@
+/* The syscall filter's rules (see seccomp-rules.h).
+ *
+ * Landlock covers files, TCP bind/connect and (ABI 6) signals and abstract
+ * sockets. It does not cover UDP, raw, SCTP, MPTCP or packet sockets, nor
+ * io_uring (which can create and connect sockets without calling socket()),
+ * nor the ioctls that push characters into a terminal's input queue. A
+ * refused call fails at once with an errno; nothing is killed. */
+#include "seccomp-rules.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+
+#ifndef TIOCLINUX
+#define TIOCLINUX 0x541C
+#endif
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Refused with EPERM whenever the sandbox is on. ptrace and perf_event_open
+ * are not here: Landlock scopes ptrace to the session and the kernel's own
+ * checks (perf_event_paranoid, CAP_PERFMON dropped) cover perf, so gdb,
+ * strace and perf on one's own programs keep working. */
+static const char *const blocked[] = {
+	"kexec_load",    "kexec_file_load", "init_module", "finit_module", "delete_module",
+	"bpf",           "userfaultfd",     "reboot",      "swapon",       "swapoff",
+	"mount",         "umount",          "umount2",     "pivot_root",   "move_mount",
+	"open_tree",     "fsopen",          "fsmount",     "fsconfig",     "fspick",
+	"mount_setattr",
+};
+
+static const char *const io_uring[] = {"io_uring_setup", "io_uring_enter", "io_uring_register"};
+
+/* Socket families above this are refused by the kernel (EAFNOSUPPORT). */
+#define FAMILY_LIMIT 64
+
+static int deny_names(scmp_filter_ctx ctx, const char *const *names, size_t n, int errnum,
+		      const char **what)
+{
+	for (size_t i = 0; i < n; i++) {
+		int nr = seccomp_syscall_resolve_name(names[i]);
+		if (nr == __NR_SCMP_ERROR)
+			continue; /* not a syscall on this architecture */
+		int r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(errnum), nr, 0);
+		if (r < 0) {
+			*what = names[i];
+			return r;
+		}
+	}
+	return 0;
+}
+
+static int deny_families(scmp_filter_ctx ctx, int nr, const char *name, const char **what)
+{
+	for (int fam = 0; fam < FAMILY_LIMIT; fam++) {
+		if (fam == AF_UNIX || fam == AF_NETLINK)
+			continue;
+		/* The kernel takes the family as an int: compare the low 32 bits. */
+		int r = seccomp_rule_add(
+			ctx, SCMP_ACT_ERRNO(EACCES), nr, 1,
+			SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, (scmp_datum_t)fam));
+		if (r < 0) {
+			*what = name;
+			return r;
+		}
+	}
+	return 0;
+}
+
+static int build(scmp_filter_ctx ctx, bool allow_network, const char **what)
+{
+	/* Cover the other ABIs a 64-bit x86 process can enter the kernel by. */
+#if defined(__x86_64__)
+	*what = "adding the x86 and x32 ABIs";
+	int r = seccomp_arch_add(ctx, SCMP_ARCH_X86);
+	if (r < 0 && r != -EEXIST)
+		return r;
+	r = seccomp_arch_add(ctx, SCMP_ARCH_X32);
+	if (r < 0 && r != -EEXIST)
+		return r;
+#endif
+	static const unsigned long ioctls[] = {TIOCSTI, TIOCLINUX};
+	for (size_t i = 0; i < COUNT(ioctls); i++) {
+		int ret = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
+					   SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, ioctls[i]));
+		if (ret < 0) {
+			*what = "ioctl";
+			return ret;
+		}
+	}
+	int ret = deny_names(ctx, blocked, COUNT(blocked), EPERM, what);
+	if (ret < 0)
+		return ret;
+	if (!allow_network) {
+		if ((ret = deny_families(ctx, SCMP_SYS(socket), "socket", what)) < 0 ||
+		    (ret = deny_families(ctx, SCMP_SYS(socketpair), "socketpair", what)) < 0 ||
+		    (ret = deny_names(ctx, io_uring, COUNT(io_uring), EPERM, what)) < 0)
+			return ret;
+	}
+	return 0;
+}
+
+scmp_filter_ctx cordon_seccomp_rules(bool allow_network, const char **what, int *errnum)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+	if (!ctx) {
+		*what = "seccomp_init";
+		*errnum = ENOMEM;
+		return NULL;
+	}
+	int r = build(ctx, allow_network, what);
+	if (r < 0) {
+		seccomp_release(ctx);
+		*errnum = -r;
+		return NULL;
+	}
+	return ctx;
+}
