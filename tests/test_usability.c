@@ -32,6 +32,19 @@ Test(usability, check_fits_one_screen_and_names_each_area)
 	for (size_t i = 0; i < sizeof(labels) / sizeof(labels[0]); i++)
 		cr_expect(strstr(r.out, labels[i]) != NULL, "no '%s' line:\n%s", labels[i], r.out);
 	cr_expect(strstr(r.out, cfg) != NULL, "names the config in use:\n%s", r.out);
+	/* A real move was timed, and the advice matches the mount's options. */
+	const char *mv = strstr(r.out, "moving the shell in took ");
+	double ms = -1;
+	cr_expect(mv && sscanf(mv, "moving the shell in took %lf ms", &ms) == 1 && ms > 0 &&
+			  ms < 10000,
+		  "no timed move:\n%s", r.out);
+	struct run_result mi = run_cmd((char *[]){"grep", " - cgroup2 ", "/proc/self/mountinfo", NULL},
+				      w.env, w.proj, 5000);
+	bool favor = strstr(mi.out, "favordynmods") != NULL;
+	cr_expect_eq(strstr(r.out, "remount,favordynmods") != NULL, !favor,
+		     "favordynmods %s in the mount options, advice %s:\n%s", favor ? "is" : "is not",
+		     favor ? "given" : "missing", r.out);
+	run_free(&mi);
 	int lines = 0;
 	for (const char *p = r.out; *p; p++)
 		lines += *p == '\n';
