@@ -1,19 +1,158 @@
-/* Path resolution: "~" expansion, absolute, canonical. */
+/* Path resolution: "~" expansion, absolute, canonical.
+ *
+ * Canonical as realpath(3) makes it: every symlink followed, "." and ".."
+ * applied to the resolved prefix, the path must exist. realpath asks the
+ * kernel about every prefix of every path (readlink on /usr, then on
+ * /usr/lib, ...): 107 readlink calls and ~120 us for the default policy,
+ * most of them for the same few directories (/usr, /dev, $HOME). The
+ * resolver below does the same walk but remembers, for one batch of paths,
+ * the prefixes it has already found to be real directories. */
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cordon/policy.h"
 #include "util.h"
 
-/* realpath() resolves /dev/fd to /proc/<our pid>/fd. Our pid is the shell's
- * (the launcher execs it), but a policy must not depend on it: map it back to
- * /proc/self so the rule means "the process itself" wherever it is applied. */
+/* Symlinks followed per path before giving up (ELOOP), as the kernel. */
+#define MAX_LINKS 40
+
+static bool cache_has(const struct cordon_path_cache *c, const char *path)
+{
+	for (size_t i = 0; c && i < c->n; i++)
+		if (strcmp(c->v[i], path) == 0)
+			return true;
+	return false;
+}
+
+static void cache_add(struct cordon_path_cache *c, const char *path)
+{
+	if (!c || c->n == ARRAY_SIZE(c->v))
+		return; /* full: only slower */
+	char *s = strdup(path);
+	if (s)
+		c->v[c->n++] = s;
+}
+
+void cordon_path_cache_free(struct cordon_path_cache *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		free(c->v[i]);
+	c->n = 0;
+}
+
+/* Is the resolved prefix RES a directory? Known from CACHE, else asked (and
+ * remembered). */
+static int check_dir(struct cordon_path_cache *cache, const char *res)
+{
+	if (!*res || cache_has(cache, res))
+		return 0;
+	struct stat st;
+	if (stat(res, &st) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	cache_add(cache, res);
+	return 0;
+}
+
+/* realpath(ABS) for an absolute ABS, with CACHE (may be NULL). A prefix goes
+ * into the cache once the kernel has walked through it (a readlink below it
+ * that did not fail with ENOTDIR) or a stat said it is a directory. */
+static int canonicalize(const char *abs, struct cordon_path_cache *cache, char **out)
+{
+	char res[PATH_MAX] = "";     /* the resolved prefix, "" standing for "/" */
+	char rest[2 * PATH_MAX + 1]; /* what is left to resolve */
+	size_t rlen = 0;
+	int links = 0;
+	size_t alen = strlen(abs);
+	if (alen >= PATH_MAX)
+		return -ENAMETOOLONG;
+	bool want_dir = abs[alen - 1] == '/';
+	memcpy(rest, abs, alen + 1);
+	char *p = rest;
+	while (*p) {
+		while (*p == '/')
+			p++;
+		size_t n = strcspn(p, "/");
+		if (n == 0)
+			break;
+		if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.')) {
+			int r = check_dir(cache, res); /* "file/.." is ENOTDIR */
+			if (r < 0)
+				return r;
+			if (n == 2) {
+				char *slash = strrchr(res, '/');
+				rlen = slash ? (size_t)(slash - res) : 0;
+				res[rlen] = '\0';
+			}
+			p += n;
+			continue;
+		}
+		if (rlen + 1 + n >= PATH_MAX)
+			return -ENAMETOOLONG;
+		size_t parent = rlen;
+		res[rlen] = '/';
+		memcpy(res + rlen + 1, p, n);
+		res[rlen + 1 + n] = '\0';
+		p += n;
+		if (cache_has(cache, res)) {
+			rlen += 1 + n;
+			continue;
+		}
+		char target[PATH_MAX];
+		ssize_t tl = readlink(res, target, sizeof(target) - 1);
+		int e = tl < 0 ? errno : 0;
+		if (e != ENOTDIR && parent > 0) {
+			/* The kernel walked through the parent: a directory. */
+			res[parent] = '\0';
+			if (!cache_has(cache, res))
+				cache_add(cache, res);
+			res[parent] = '/';
+		}
+		if (tl < 0) {
+			if (e != EINVAL)
+				return -e; /* ENOENT, ENOTDIR, EACCES, ... */
+			rlen += 1 + n; /* exists, not a symlink */
+			continue;
+		}
+		if (++links > MAX_LINKS)
+			return -ELOOP;
+		target[tl] = '\0';
+		/* Splice: the target, then what was left after this component. */
+		char next[2 * PATH_MAX + 1];
+		size_t plen = strlen(p);
+		if ((size_t)tl + plen + 1 > sizeof(next))
+			return -ENAMETOOLONG;
+		memcpy(next, target, (size_t)tl);
+		memcpy(next + tl, p, plen + 1);
+		memcpy(rest, next, (size_t)tl + plen + 1);
+		p = rest;
+		rlen = target[0] == '/' ? 0 : parent; /* relative: from the link's directory */
+		res[rlen] = '\0';
+	}
+	if (want_dir) {
+		int r = check_dir(cache, res);
+		if (r < 0)
+			return r;
+	}
+	*out = strdup(rlen ? res : "/");
+	return *out ? 0 : -ENOMEM;
+}
+
+/* A path through /dev/fd resolves to /proc/<our pid>/fd. Our pid is the
+ * shell's (the launcher execs it), but a policy must not depend on it: map it
+ * back to /proc/self so the rule means "the process itself" wherever it is
+ * applied. */
 static int unpin_proc_self(char **path)
 {
+	if (strncmp(*path, "/proc/", 6) != 0)
+		return 0;
 	char prefix[32];
 	int n = snprintf(prefix, sizeof(prefix), "/proc/%d", (int)getpid());
 	size_t len = (size_t)n;
@@ -27,7 +166,8 @@ static int unpin_proc_self(char **path)
 	return 0;
 }
 
-int cordon_path_resolve(const char *in, const char *home, const char *base, char **out)
+int cordon_path_resolve_cached(const char *in, const char *home, const char *base,
+			       struct cordon_path_cache *cache, char **out)
 {
 	cleanup_free char *abs = NULL;
 	if (in[0] == '~' && (in[1] == '\0' || in[1] == '/')) {
@@ -50,14 +190,22 @@ int cordon_path_resolve(const char *in, const char *home, const char *base, char
 	}
 	if (!abs)
 		return -ENOMEM;
-	char *canon = realpath(abs, NULL);
-	if (!canon)
-		return -errno;
-	int r = unpin_proc_self(&canon);
+	if (abs[0] != '/')
+		return -ENOENT; /* a relative base or home */
+	char *canon = NULL;
+	int r = canonicalize(abs, cache, &canon);
+	if (r < 0)
+		return r;
+	r = unpin_proc_self(&canon);
 	if (r < 0) {
 		free(canon);
 		return r;
 	}
 	*out = canon;
 	return 0;
+}
+
+int cordon_path_resolve(const char *in, const char *home, const char *base, char **out)
+{
+	return cordon_path_resolve_cached(in, home, base, NULL, out);
 }

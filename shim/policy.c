@@ -119,11 +119,12 @@ int cordon_policy_add_rule(struct cordon_policy *p, const char *path, unsigned a
 /* Resolve each entry of LIST and add it with ACCESS; unresolvable ones are
  * recorded in p->skipped. */
 static int add_list(struct cordon_policy *p, const struct cordon_strv *list, unsigned access,
-		    const char *source, const char *home, const char *base)
+		    const char *source, const char *home, const char *base,
+		    struct cordon_path_cache *cache)
 {
 	for (size_t i = 0; i < list->n; i++) {
 		cleanup_free char *canon = NULL;
-		int r = cordon_path_resolve(list->v[i], home, base, &canon);
+		int r = cordon_path_resolve_cached(list->v[i], home, base, cache, &canon);
 		if (r == -ENOMEM)
 			return r;
 		if (r < 0) {
@@ -141,8 +142,8 @@ static int add_list(struct cordon_policy *p, const struct cordon_strv *list, uns
 	return 0;
 }
 
-static int resolve_paths(const struct cordon_config *cfg, const struct cordon_context *ctx,
-			 struct cordon_policy *p)
+static int resolve_paths_with(const struct cordon_config *cfg, const struct cordon_context *ctx,
+			      struct cordon_policy *p, struct cordon_path_cache *cache)
 {
 	for (int c = 0; c < CORDON_CLASS_COUNT; c++) {
 		char source[64];
@@ -160,14 +161,14 @@ static int resolve_paths(const struct cordon_config *cfg, const struct cordon_co
 		} else {
 			snprintf(source, sizeof(source), "system_paths.%s", cordon_class_key(c));
 		}
-		int r = add_list(p, list, class_access[c], source, ctx->home, p->project);
+		int r = add_list(p, list, class_access[c], source, ctx->home, p->project, cache);
 		cordon_strv_free(&defaults);
 		if (r < 0)
 			return r;
 	}
 	for (int c = 0; c < CORDON_CLASS_COUNT; c++) {
 		int r = add_list(p, &cfg->additional[c], class_access[c], cordon_class_extra_key(c),
-				 ctx->home, p->project);
+				 ctx->home, p->project, cache);
 		if (r < 0)
 			return r;
 	}
@@ -175,7 +176,7 @@ static int resolve_paths(const struct cordon_config *cfg, const struct cordon_co
 								  "--allow-write"};
 	for (int c = 0; c < CORDON_CLASS_COUNT; c++) {
 		int r = add_list(p, &ctx->extra[c], class_access[c], cli_names[c], ctx->home,
-				 ctx->cwd);
+				 ctx->cwd, cache);
 		if (r < 0)
 			return r;
 	}
@@ -189,7 +190,7 @@ static int resolve_paths(const struct cordon_config *cfg, const struct cordon_co
 				return -ENOMEM;
 			}
 		}
-		int r = add_list(p, &dots, CORDON_ACCESS_READ, "dotfiles", ctx->home, NULL);
+		int r = add_list(p, &dots, CORDON_ACCESS_READ, "dotfiles", ctx->home, NULL, cache);
 		cordon_strv_free(&dots);
 		if (r < 0)
 			return r;
@@ -207,6 +208,15 @@ static int resolve_paths(const struct cordon_config *cfg, const struct cordon_co
 			return r;
 	}
 	return cordon_policy_add_rule(p, p->project, CORDON_ACCESS_ALL, "project");
+}
+
+static int resolve_paths(const struct cordon_config *cfg, const struct cordon_context *ctx,
+			 struct cordon_policy *p)
+{
+	struct cordon_path_cache cache = {0};
+	int r = resolve_paths_with(cfg, ctx, p, &cache);
+	cordon_path_cache_free(&cache);
+	return r;
 }
 
 static int resolve_env(const struct cordon_config *cfg, const struct cordon_context *ctx,

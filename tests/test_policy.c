@@ -1,5 +1,6 @@
 /* Resolving a config into a policy: defaults, ~, canonical paths, skipping. */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -241,4 +242,71 @@ Test(policy, access_lookup)
 	char buf[4];
 	cr_expect_str_eq(cordon_access_str(CORDON_ACCESS_READ | CORDON_ACCESS_EXEC, buf), "r-x");
 	cordon_policy_free(&p);
+}
+
+/* The cached resolver must agree with realpath(3) on every path, success or
+ * errno, with one cache shared by all of them (as a policy resolution does). */
+Test(policy, resolver_matches_realpath)
+{
+	char tmpl[] = "/tmp/cordon-resolve-XXXXXX";
+	char *d = mkdtemp(tmpl);
+	cr_assert_not_null(d);
+	char cmd[4096];
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s && mkdir -p a/b/c real/x && touch a/file real/x/f && "
+		 "ln -s a/b lb && ln -s ../real a/up && ln -s /usr/bin abs && ln -s lb/c chain && "
+		 "ln -s loop1 loop2 && ln -s loop2 loop1 && ln -s missing dangling && "
+		 "ln -s file a/flink && ln -s . here",
+		 d);
+	cr_assert_eq(system(cmd), 0);
+	const char *rel[] = {
+		"a",	   "a/",	"a/b/c",     "a/./b//c/",  "a/b/..",	 "a/b/../../a/b",
+		"lb",	   "lb/c",	"lb/../file", "a/up/x/f",   "a/up/../a",	 "abs",
+		"abs/..",  "chain",	"chain/..",  "loop1",      "loop1/x",	 "dangling",
+		"a/file",  "a/file/",	"a/file/..", "a/file/x",   "a/flink",	 "a/flink/",
+		"here/a",  "here/here/lb/c", "nope", "nope/..",   "a/nope/..",	 "..",
+		"/",	   "/..",	"/usr/./lib/../bin", "/dev/fd", "/proc/self/fd/../exe",
+	};
+	struct cordon_path_cache cache = {0};
+	for (int round = 0; round < 2; round++) { /* the second round from the cache */
+		for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+			char full[4096];
+			if (rel[i][0] == '/')
+				snprintf(full, sizeof(full), "%s", rel[i]);
+			else
+				snprintf(full, sizeof(full), "%s/%s", d, rel[i]);
+			errno = 0;
+			char *want = realpath(full, NULL);
+			int want_err = want ? 0 : errno;
+			/* The resolver maps /proc/<own pid> back to /proc/self. */
+			if (want) {
+				char self[64];
+				int n = snprintf(self, sizeof(self), "/proc/%d", (int)getpid());
+				if (strncmp(want, self, (size_t)n) == 0 &&
+				    (want[n] == '/' || want[n] == '\0')) {
+					char *m;
+					cr_assert_geq(asprintf(&m, "/proc/self%s", want + n), 0);
+					free(want);
+					want = m;
+				}
+			}
+			char *got = NULL;
+			int r = cordon_path_resolve_cached(full, NULL, NULL, &cache, &got);
+			if (want) {
+				cr_expect_eq(r, 0, "%s: realpath %s, resolver %s", full, want,
+					     strerror(-r));
+				if (r == 0)
+					cr_expect_str_eq(got, want, "%s (round %d)", full, round);
+			} else {
+				cr_expect_eq(r, -want_err, "%s: realpath %s, resolver %s", full,
+					     strerror(want_err), r == 0 ? got : strerror(-r));
+			}
+			free(want);
+			free(got);
+		}
+	}
+	cr_expect_gt(cache.n, 3, "the cache was used");
+	cordon_path_cache_free(&cache);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", d);
+	cr_assert_eq(system(cmd), 0);
 }

@@ -109,4 +109,16 @@ const char *cordon_access_str(unsigned access, char buf[4]);
  * -errno) when it cannot be resolved; *OUT untouched on failure. */
 int cordon_path_resolve(const char *in, const char *home, const char *base, char **out);
 
+/* Directories already found to be real (not symlinks) while resolving one
+ * batch of paths: each is asked about once, not once per path under it. */
+struct cordon_path_cache {
+	char *v[64];
+	size_t n;
+};
+void cordon_path_cache_free(struct cordon_path_cache *c);
+
+/* cordon_path_resolve, remembering directories in CACHE (NULL: none). */
+int cordon_path_resolve_cached(const char *in, const char *home, const char *base,
+			       struct cordon_path_cache *cache, char **out);
+
 #endif
