@@ -98,7 +98,16 @@ int cordon_tty_watch_fd(void)
 
 int cordon_fork_detached(struct cordon_error *err)
 {
+#ifdef __linux__
+	/* The middle process only forks and exits: on Linux it borrows the
+	 * caller's memory (vfork) instead of copying it, which took ~100 us of the
+	 * launch in page-table copies and copy-on-write faults. It touches
+	 * nothing but its own return value before _exit; the watcher is a real
+	 * fork with its own copy. */
+	pid_t mid = vfork();
+#else
 	pid_t mid = fork();
+#endif
 	if (mid < 0)
 		return cordon_err(err, errno, "fork: %s", strerror(errno));
 	if (mid == 0) {
