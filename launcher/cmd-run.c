@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,18 +18,6 @@
 #include "util.h"
 
 extern char **environ;
-
-/* The user's login shell: $SHELL if absolute, else the passwd entry. */
-static const char *login_shell(void)
-{
-	const char *s = getenv("SHELL");
-	if (s && s[0] == '/')
-		return s;
-	struct passwd *pw = getpwuid(getuid());
-	if (pw && pw->pw_shell && pw->pw_shell[0] == '/')
-		return pw->pw_shell;
-	return "/bin/sh";
-}
 
 static bool file_exists(const char *p)
 {
@@ -171,7 +158,7 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 
 	char shell[PATH_MAX];
 	char login_flag[] = "-l";
-	snprintf(shell, sizeof(shell), "%s", login_shell());
+	snprintf(shell, sizeof(shell), "%s", launcher_login_shell());
 	char *shell_argv[] = {shell, login_flag, NULL};
 	char **argv = a->n_rest > 0 ? a->rest : shell_argv;
 	r = cordon_exec_find(argv[0], env_lookup(&env, "PATH"), &path);

@@ -1,6 +1,7 @@
 /* Policy set-up shared by `run` and `explain`. */
 #include <errno.h>
 #include <pwd.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,13 +18,53 @@ void launcher_error(const struct cordon_error *err)
 	fprintf(stderr, "cordon: %s\n", err->msg[0] ? err->msg : "unknown error");
 }
 
+/* The caller's /etc/passwd entry, read directly: the launcher is a static
+ * binary on Linux, and glibc's NSS (getpwuid) would dlopen modules of the
+ * glibc it was built with. Only a fallback for an unset $HOME or $SHELL, which
+ * terminals and login sessions always set. The strings live until exit. */
+static const struct passwd *own_passwd(void)
+{
+	static struct passwd entry;
+	static bool looked;
+	static char *dir, *shell;
+	if (looked)
+		return dir || shell ? &entry : NULL;
+	looked = true;
+	FILE *f = fopen("/etc/passwd", "re");
+	if (!f)
+		return NULL;
+	uid_t uid = getuid();
+	struct passwd *pw;
+	while ((pw = fgetpwent(f)))
+		if (pw->pw_uid == uid) {
+			dir = pw->pw_dir ? strdup(pw->pw_dir) : NULL;
+			shell = pw->pw_shell ? strdup(pw->pw_shell) : NULL;
+			entry.pw_dir = dir;
+			entry.pw_shell = shell;
+			break;
+		}
+	(void)fclose(f); /* read only */
+	return dir || shell ? &entry : NULL;
+}
+
 const char *launcher_home(void)
 {
 	const char *h = getenv("HOME");
 	if (h && h[0] == '/')
 		return h;
-	struct passwd *pw = getpwuid(getuid());
+	const struct passwd *pw = own_passwd();
 	return pw && pw->pw_dir && pw->pw_dir[0] == '/' ? pw->pw_dir : NULL;
+}
+
+const char *launcher_login_shell(void)
+{
+	const char *s = getenv("SHELL");
+	if (s && s[0] == '/')
+		return s;
+	const struct passwd *pw = own_passwd();
+	if (pw && pw->pw_shell && pw->pw_shell[0] == '/')
+		return pw->pw_shell;
+	return "/bin/sh";
 }
 
 int launcher_policy(const struct cordon_args *a, const char *session, struct cordon_policy *p,

@@ -17,6 +17,8 @@ int launcher_policy(const struct cordon_args *a, const char *session, struct cor
 
 /* The user's home: $HOME if absolute, else the passwd entry. NULL if none. */
 const char *launcher_home(void);
+/* $SHELL if absolute, else the passwd entry's shell, else /bin/sh. */
+const char *launcher_login_shell(void);
 
 int cmd_run(const struct cordon_args *a);
 /* cmd_run in learn mode: LIB (libcordon-learn.so) is preloaded into every

@@ -2,6 +2,7 @@
  * command before it runs (judged by a marker file it would have written), the
  * environment the command sees. */
 #include <criterion/criterion.h>
+#include <pwd.h>
 #include <criterion/parameterized.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -238,6 +239,23 @@ Test(cli, default_command_is_login_shell)
 	free(shell);
 	free(body);
 	free(marker);
+	world_free(&w);
+}
+
+/* No usable $SHELL: the login shell comes from /etc/passwd (read directly:
+ * the launcher is static). */
+Test(cli, default_shell_from_passwd_without_SHELL)
+{
+	struct passwd *pw = getpwuid(getuid());
+	cr_assert(pw && pw->pw_shell && pw->pw_shell[0] == '/');
+	struct world w;
+	world_init(&w, "pwshell", "");
+	world_setenv(&w, "SHELL=");
+	struct run_result r = run_cordon(w.env, w.proj, "run", "-v", NULL);
+	char want[512];
+	snprintf(want, sizeof(want), ": %s", pw->pw_shell);
+	cr_expect(strstr(r.err, want) != NULL, "%s not started:\n%s", pw->pw_shell, r.err);
+	run_free(&r);
 	world_free(&w);
 }
 
