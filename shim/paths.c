@@ -118,7 +118,7 @@ static int canonicalize(const char *abs, struct cordon_path_cache *cache, char *
 		if (tl < 0) {
 			if (e != EINVAL)
 				return -e; /* ENOENT, ENOTDIR, EACCES, ... */
-			rlen += 1 + n; /* exists, not a symlink */
+			rlen += 1 + n;     /* exists, not a symlink */
 			continue;
 		}
 		if (++links > MAX_LINKS)
@@ -151,7 +151,7 @@ static int canonicalize(const char *abs, struct cordon_path_cache *cache, char *
  * applied. */
 static int unpin_proc_self(char **path)
 {
-	if (strncmp(*path, "/proc/", 6) != 0)
+	if (!*path || strncmp(*path, "/proc/", 6) != 0)
 		return 0;
 	char prefix[32];
 	int n = snprintf(prefix, sizeof(prefix), "/proc/%d", (int)getpid());

@@ -38,12 +38,13 @@ Test(usability, check_fits_one_screen_and_names_each_area)
 	cr_expect(mv && sscanf(mv, "moving the shell in took %lf ms", &ms) == 1 && ms > 0 &&
 			  ms < 10000,
 		  "no timed move:\n%s", r.out);
-	struct run_result mi = run_cmd((char *[]){"grep", " - cgroup2 ", "/proc/self/mountinfo", NULL},
-				      w.env, w.proj, 5000);
+	struct run_result mi =
+		run_cmd((char *[]){"grep", " - cgroup2 ", "/proc/self/mountinfo", NULL}, w.env,
+			w.proj, 5000);
 	bool favor = strstr(mi.out, "favordynmods") != NULL;
 	cr_expect_eq(strstr(r.out, "remount,favordynmods") != NULL, !favor,
-		     "favordynmods %s in the mount options, advice %s:\n%s", favor ? "is" : "is not",
-		     favor ? "given" : "missing", r.out);
+		     "favordynmods %s in the mount options, advice %s:\n%s",
+		     favor ? "is" : "is not", favor ? "given" : "missing", r.out);
 	run_free(&mi);
 	int lines = 0;
 	for (const char *p = r.out; *p; p++)

@@ -19,30 +19,31 @@ static int emit(FILE *out, const char *name, bool allow_network)
 	int errnum = 0;
 	scmp_filter_ctx ctx = cordon_seccomp_rules(allow_network, &what, &errnum);
 	if (!ctx) {
-		fprintf(stderr, "seccomp-gen: %s: %s\n", what, strerror(errnum));
+		(void)fprintf(stderr, "seccomp-gen: %s: %s\n", what, strerror(errnum));
 		return -1;
 	}
 	FILE *tmp = tmpfile();
 	int r = tmp ? seccomp_export_bpf(ctx, fileno(tmp)) : -errno;
 	seccomp_release(ctx);
 	if (r < 0) {
-		fprintf(stderr, "seccomp-gen: exporting the filter: %s\n", strerror(-r));
+		(void)fprintf(stderr, "seccomp-gen: exporting the filter: %s\n", strerror(-r));
 		if (tmp)
-			fclose(tmp);
+			(void)fclose(tmp);
 		return -1;
 	}
 	rewind(tmp);
 	struct sock_filter insn;
 	size_t n = 0;
-	fprintf(out, "static const struct sock_filter %s[] = {\n", name);
+	(void)fprintf(out, "static const struct sock_filter %s[] = {\n", name);
 	while (fread(&insn, sizeof(insn), 1, tmp) == 1) {
-		fprintf(out, "\t{0x%04x, %u, %u, 0x%08xu},\n", insn.code, insn.jt, insn.jf, insn.k);
+		(void)fprintf(out, "\t{0x%04x, %u, %u, 0x%08xu},\n", insn.code, insn.jt, insn.jf,
+			      insn.k);
 		n++;
 	}
-	fprintf(out, "};\n\n");
-	fclose(tmp);
+	(void)fprintf(out, "};\n\n");
+	(void)fclose(tmp);
 	if (n == 0 || n > BPF_MAXINSNS) {
-		fprintf(stderr, "seccomp-gen: %s: %zu instructions\n", name, n);
+		(void)fprintf(stderr, "seccomp-gen: %s: %zu instructions\n", name, n);
 		return -1;
 	}
 	return 0;
@@ -51,23 +52,24 @@ static int emit(FILE *out, const char *name, bool allow_network)
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
-		fprintf(stderr, "usage: seccomp-gen OUT.h\n");
+		(void)fprintf(stderr, "usage: seccomp-gen OUT.h\n");
 		return 2;
 	}
 	FILE *out = fopen(argv[1], "w");
 	if (!out) {
-		fprintf(stderr, "seccomp-gen: %s: %s\n", argv[1], strerror(errno));
+		(void)fprintf(stderr, "seccomp-gen: %s: %s\n", argv[1], strerror(errno));
 		return 1;
 	}
 	uint32_t arch = seccomp_arch_native();
-	fprintf(out, "/* Generated at build time by seccomp-gen from shim/linux/seccomp-rules.c\n"
-		     " * (libseccomp %u.%u.%u). Do not edit. */\n\n",
-		seccomp_version()->major, seccomp_version()->minor, seccomp_version()->micro);
-	fprintf(out, "#define CORDON_SECCOMP_BUILD_ARCH 0x%08xu\n\n", arch);
+	(void)fprintf(out,
+		      "/* Generated at build time by seccomp-gen from shim/linux/seccomp-rules.c\n"
+		      " * (libseccomp %u.%u.%u). Do not edit. */\n\n",
+		      seccomp_version()->major, seccomp_version()->minor, seccomp_version()->micro);
+	(void)fprintf(out, "#define CORDON_SECCOMP_BUILD_ARCH 0x%08xu\n\n", arch);
 	int r = emit(out, "cordon_filter_online", true);
 	if (r == 0)
 		r = emit(out, "cordon_filter_offline", false);
-	if (fclose(out) != 0 || r < 0) {
+	if (ferror(out) || fclose(out) != 0 || r < 0) {
 		unlink(argv[1]);
 		return 1;
 	}

@@ -36,8 +36,10 @@ _Static_assert(CORDON_SECCOMP_BUILD_ARCH == TARGET_ARCH,
 	       "the seccomp filter was generated for another architecture (cross-compiling?)");
 
 #define PROGRAM(a)                                                                                 \
-	{.len = (unsigned short)(sizeof(a) / sizeof((a)[0])),                                      \
-	 .filter = (struct sock_filter *)(uintptr_t)(a)}
+	{                                                                                          \
+		.len = (unsigned short)(sizeof(a) / sizeof((a)[0])),                               \
+		.filter = (struct sock_filter *)(uintptr_t)(a)                                     \
+	}
 
 void cordon_seccomp_program(bool allow_network, struct sock_fprog *out)
 {

@@ -73,8 +73,9 @@ static int drop_segment_pages(struct dl_phdr_info *info, size_t size, void *data
 		if (ph->p_type != PT_LOAD || (ph->p_flags & PF_W) || page <= 0)
 			continue;
 		uintptr_t start = (info->dlpi_addr + ph->p_vaddr) & ~(uintptr_t)(page - 1);
-		uintptr_t end = (info->dlpi_addr + ph->p_vaddr + ph->p_memsz + (uintptr_t)page - 1) &
-				~(uintptr_t)(page - 1);
+		uintptr_t end =
+			(info->dlpi_addr + ph->p_vaddr + ph->p_memsz + (uintptr_t)page - 1) &
+			~(uintptr_t)(page - 1);
 		(void)madvise((void *)start, end - start, MADV_DONTNEED);
 	}
 	return 0;
