@@ -51,14 +51,9 @@ static int find_mount(char **mount, char **opts, struct cordon_error *err)
 		char *sep = strstr(line, " - ");
 		if (!sep || strncmp(sep + 3, "cgroup2 ", 8) != 0)
 			continue;
-		if (opts) {
-			char *last = strrchr(sep, ' ');
-			*opts = strndup(last + 1, strcspn(last + 1, "\n"));
-			if (!*opts) {
-				r = cordon_err(err, ENOMEM, "out of memory");
-				break;
-			}
-		}
+		/* The superblock options end the line; tokenizing the first five
+		 * fields below leaves everything after " - " intact. */
+		char *last = strrchr(sep, ' ');
 		char *save = NULL, *tok = strtok_r(line, " ", &save);
 		for (int i = 1; tok && i < 5; i++)
 			tok = strtok_r(NULL, " ", &save);
@@ -66,6 +61,10 @@ static int find_mount(char **mount, char **opts, struct cordon_error *err)
 			continue;
 		unescape(tok);
 		*mount = strdup(tok);
+		if (*mount && opts && !(*opts = strndup(last + 1, strcspn(last + 1, "\n")))) {
+			free(*mount);
+			*mount = NULL;
+		}
 		r = *mount ? 0 : cordon_err(err, ENOMEM, "out of memory");
 		break;
 	}

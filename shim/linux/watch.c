@@ -65,6 +65,8 @@ static int drop_segment_pages(struct dl_phdr_info *info, size_t size, void *data
 {
 	(void)size;
 	(void)data;
+	if (info->dlpi_name && strstr(info->dlpi_name, "vdso"))
+		return 0; /* the kernel's own mapping: leave it */
 	long page = sysconf(_SC_PAGESIZE);
 	for (int i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
