@@ -32,7 +32,7 @@ static bool cache_has(const struct cordon_path_cache *c, const char *path)
 
 static void cache_add(struct cordon_path_cache *c, const char *path)
 {
-	if (!c || c->n == ARRAY_SIZE(c->v))
+	if (!c || c->n == ARRAY_SIZE(c->v) || cache_has(c, path))
 		return; /* full: only slower */
 	char *s = strdup(path);
 	if (s)
@@ -111,8 +111,7 @@ static int canonicalize(const char *abs, struct cordon_path_cache *cache, char *
 		if (e != ENOTDIR && parent > 0) {
 			/* The kernel walked through the parent: a directory. */
 			res[parent] = '\0';
-			if (!cache_has(cache, res))
-				cache_add(cache, res);
+			cache_add(cache, res);
 			res[parent] = '/';
 		}
 		if (tl < 0) {

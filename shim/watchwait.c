@@ -126,3 +126,24 @@ int cordon_fork_detached(struct cordon_error *err)
 		return cordon_err(err, EAGAIN, "the session watcher could not be started");
 	return 1;
 }
+
+/* The launcher's word to the watcher, on either platform: the sandbox is in
+ * place (ACK) or it refused and has said why (FAIL). */
+static void send_ack(struct cordon_session *s, char c)
+{
+	if (s->ack_fd >= 0) {
+		(void)!write(s->ack_fd, &c, 1);
+		close(s->ack_fd);
+		s->ack_fd = -1;
+	}
+}
+
+void cordon_session_ack(struct cordon_session *s)
+{
+	send_ack(s, CORDON_ACK_BYTE);
+}
+
+void cordon_session_fail(struct cordon_session *s)
+{
+	send_ack(s, CORDON_FAIL_BYTE);
+}

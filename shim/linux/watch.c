@@ -299,22 +299,3 @@ int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, co
 	}
 	return start_subreaper(s, project, err);
 }
-
-static void send_ack(struct cordon_session *s, char c)
-{
-	if (s->ack_fd >= 0) {
-		(void)!write(s->ack_fd, &c, 1);
-		close(s->ack_fd);
-		s->ack_fd = -1;
-	}
-}
-
-void cordon_session_ack(struct cordon_session *s)
-{
-	send_ack(s, CORDON_ACK_BYTE);
-}
-
-void cordon_session_fail(struct cordon_session *s)
-{
-	send_ack(s, CORDON_FAIL_BYTE);
-}

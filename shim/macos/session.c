@@ -243,22 +243,3 @@ int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, co
 	s->mode = CORDON_TRACKING_SUBREAPER; /* "not a cgroup": listed without one */
 	return 0;
 }
-
-static void send_ack(struct cordon_session *s, char c)
-{
-	if (s->ack_fd >= 0) {
-		(void)!write(s->ack_fd, &c, 1);
-		close(s->ack_fd);
-		s->ack_fd = -1;
-	}
-}
-
-void cordon_session_ack(struct cordon_session *s)
-{
-	send_ack(s, CORDON_ACK_BYTE);
-}
-
-void cordon_session_fail(struct cordon_session *s)
-{
-	send_ack(s, CORDON_FAIL_BYTE);
-}
