@@ -122,8 +122,8 @@ struct in {
 
 static int truncated(struct in *in, const char *what)
 {
-	return cordon_err(in->err, EINVAL, ORIGIN ": truncated at byte %zu (reading %s)",
-			  in->off, what);
+	return cordon_err(in->err, EINVAL, ORIGIN ": truncated at byte %zu (reading %s)", in->off,
+			  what);
 }
 
 static int get(struct in *in, void *dst, size_t n, const char *what)
@@ -149,7 +149,7 @@ static int get_u32(struct in *in, uint32_t *v, const char *what)
  * must be an absolute path. *OUT is malloc'd. */
 static int get_str(struct in *in, const char *what, bool abs, char **out)
 {
-	uint32_t n;
+	uint32_t n = 0;
 	int r = get_u32(in, &n, what);
 	if (r < 0)
 		return r;
@@ -170,11 +170,11 @@ static int get_str(struct in *in, const char *what, bool abs, char **out)
 
 static int decode_rules(struct in *in, struct cordon_policy *p)
 {
-	uint32_t n;
+	uint32_t n = 0;
 	int r = get_u32(in, &n, "the number of rules");
 	for (uint32_t i = 0; r >= 0 && i < n; i++) {
 		char what[48];
-		unsigned char a;
+		unsigned char a = 0;
 		cleanup_free char *path = NULL, *source = NULL;
 		snprintf(what, sizeof(what), "rules[%u]", i);
 		if ((r = get(in, &a, 1, what)) < 0)
@@ -196,11 +196,11 @@ static int decode_rules(struct in *in, struct cordon_policy *p)
 
 static int decode_env(struct in *in, struct cordon_policy *p)
 {
-	uint32_t n;
+	uint32_t n = 0;
 	int r = get_u32(in, &n, "the number of env names");
 	for (uint32_t i = 0; r >= 0 && i < n; i++) {
 		char what[32];
-		char *name;
+		char *name = NULL;
 		snprintf(what, sizeof(what), "env[%u]", i);
 		if ((r = get_str(in, what, false, &name)) < 0)
 			break;
@@ -212,7 +212,7 @@ static int decode_env(struct in *in, struct cordon_policy *p)
 
 static int decode_payload(struct in *in, struct cordon_policy *p)
 {
-	unsigned char head[2];
+	unsigned char head[2] = {0};
 	int r = get(in, head, sizeof(head), "the version");
 	if (r < 0)
 		return r;
@@ -229,8 +229,8 @@ static int decode_payload(struct in *in, struct cordon_policy *p)
 	p->on_unsupported = head[1] & F_WARN ? CORDON_UNSUPPORTED_WARN : CORDON_UNSUPPORTED_REFUSE;
 	if ((r = get_str(in, "project", true, &p->project)) < 0 ||
 	    ((head[1] & F_HOME) && (r = get_str(in, "home", true, &p->home)) < 0) ||
-	    (r = get_str(in, "session", false, &p->session)) < 0 ||
-	    (r = decode_rules(in, p)) < 0 || (r = decode_env(in, p)) < 0)
+	    (r = get_str(in, "session", false, &p->session)) < 0 || (r = decode_rules(in, p)) < 0 ||
+	    (r = decode_env(in, p)) < 0)
 		return r;
 	if (in->off != in->len)
 		return cordon_err(in->err, EINVAL, ORIGIN ": %zu unexpected bytes after the policy",

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -222,4 +224,74 @@ Test(session, subreaper_without_pidfd_refuses, .timeout = 30)
 	run_free(&r);
 	free(marker);
 	world_free(&w);
+}
+
+/* The watcher is started before the launcher resolves its policy; a launcher
+ * that gives up before entering the session's cgroup (a broken config, a
+ * command that is not there) must not leave the leaf behind. Judged in a
+ * parent cgroup of the test's own: empty afterwards. */
+static size_t subgroups(const char *dir)
+{
+	size_t n = 0;
+	DIR *d = opendir(dir);
+	for (struct dirent *e; d && (e = readdir(d));)
+		n += e->d_type == DT_DIR && e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return n;
+}
+
+Test(session, a_launcher_that_gives_up_leaves_no_cgroup, .timeout = 60)
+{
+	char *mount, *own, *parent;
+	struct cordon_error err = {0};
+	if (cordon_cgroup_locate(&mount, &own, &err) < 0)
+		cr_skip_test("no cgroup2: %s", err.msg);
+	cr_assert(asprintf(&parent, "%s%s/cordon-test-giveup-%d", mount,
+			   strcmp(own, "/") ? own : "", (int)getpid()) > 0);
+	cr_assert_eq(mkdir(parent, 0755), 0, "%s: %s", parent, strerror(errno));
+	struct world w;
+	world_init(&w, "giveup", "");
+	char *broken = path_join(w.proj, "broken.json");
+	FILE *f = fopen(broken, "w");
+	fputs("{\"enabled\": ", f);
+	fclose(f);
+	char *const cases[][6] = {
+		{CORDON_BIN, "run", "--config", broken, "--", "/bin/true"},
+		{CORDON_BIN, "run", "--", "/nonexistent/command", NULL, NULL},
+	};
+	const int want[] = {125, 127};
+	for (size_t c = 0; c < 2; c++) {
+		pid_t pid = fork();
+		cr_assert_geq(pid, 0);
+		if (pid == 0) {
+			char *procs = path_join(parent, "cgroup.procs");
+			int fd = open(procs, O_WRONLY);
+			if (fd < 0 || write(fd, "0", 1) != 1)
+				_exit(99);
+			close(fd);
+			int null = open("/dev/null", O_WRONLY);
+			dup2(null, 1);
+			dup2(null, 2);
+			if (chdir(w.proj) < 0)
+				_exit(98);
+			execv(CORDON_BIN, cases[c]);
+			_exit(97);
+		}
+		int st = 0;
+		waitpid(pid, &st, 0);
+		cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == want[c], "case %zu: status %d", c,
+			  WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+		for (int i = 0; i < 500 && subgroups(parent) > 0; i++)
+			usleep(10000);
+		cr_expect_eq(subgroups(parent), 0, "case %zu: a session cgroup was left in %s", c,
+			     parent);
+	}
+	for (int i = 0; i < 100 && rmdir(parent) < 0; i++)
+		usleep(10000);
+	world_free(&w);
+	free(broken);
+	free(parent);
+	free(mount);
+	free(own);
 }

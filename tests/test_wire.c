@@ -321,20 +321,9 @@ static void h_no_env(struct frame *f)
 }
 
 static void (*const builders[])(struct frame *f) = {
-	h_empty,
-	h_version,
-	h_flags,
-	h_project,
-	h_home_missing,
-	h_session_nul,
-	h_access,
-	h_rule_relative,
-	h_rule_empty,
-	h_rule_count,
-	h_string_past_end,
-	h_env_count,
-	h_trailing,
-	h_no_env,
+	h_empty,           h_version,   h_flags,         h_project,    h_home_missing,
+	h_session_nul,     h_access,    h_rule_relative, h_rule_empty, h_rule_count,
+	h_string_past_end, h_env_count, h_trailing,      h_no_env,
 };
 
 static struct hostile hostile_cases[] = {

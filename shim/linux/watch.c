@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -104,103 +105,132 @@ static void ignore_job_signals(void)
 	(void)signal(SIGPIPE, SIG_IGN);
 }
 
-/* Move the calling process back to the cgroup above the session's. */
-static int leave_cgroup(const char *cgroup, struct cordon_error *err)
-{
-	char parent[PATH_MAX];
-	snprintf(parent, sizeof(parent), "%s", cgroup);
-	char *slash = strrchr(parent, '/');
-	if (!slash || slash == parent)
-		return cordon_err(err, EINVAL, "%s: no parent cgroup", cgroup);
-	*slash = '\0';
-	return cordon_cgroup_enter(parent, 0, err);
-}
-
-/* The watcher (never returns): out of the session's cgroup first, since it
- * must survive the session's cgroup.kill; then listed in the registry; then
- * it waits for the end and cleans up. */
-__attribute__((noreturn)) static void watcher_main(const struct cordon_session *s,
-						   const char *project, pid_t shell, int pidfd,
-						   int ack_fd, int tty)
+/* The watcher (never returns). It is forked before the launcher resolves
+ * its policy: locating cgroup2 and creating the session's leaf (~120 us,
+ * measured) then run on another CPU while the launcher works. It is never in
+ * the session's cgroup itself, so the session's cgroup.kill cannot end it,
+ * and a launch costs one migration, the launcher's own (a migration can wait
+ * for an RCU grace period: see cordon_cgroup_enter).
+ *
+ * On SOCK it reports "R<path>" or "F<errno> <why>", then waits for the
+ * project (for the registry), which the launcher sends once it has moved
+ * itself in. End of file instead: the launcher gave up before entering (or
+ * could not enter); the leaf is removed and that is all. */
+__attribute__((noreturn)) static void watcher_main(const struct cordon_session *s, pid_t shell,
+						   int pidfd, int ack_fd, int sock, int tty)
 {
 	ignore_job_signals();
 	struct cordon_error e = {0};
-	if (leave_cgroup(s->cgroup, &e) < 0) {
-		/* It cannot watch from inside: end the session now (itself too). */
-		cordon_say("cordon: session %s: the watcher cannot leave the session: %s; session "
-			   "killed\n",
-			   s->id, e.msg);
-		(void)cordon_cgroup_kill(s->cgroup, &e);
-		_exit(1);
+	char *cgroup = NULL;
+	char report[PATH_MAX + sizeof(e.msg) + 16];
+	int r = cordon_cgroup_create(s->id, &cgroup, &e);
+	int n = r < 0 ? snprintf(report, sizeof(report), "F%d %s", -r, e.msg)
+		      : snprintf(report, sizeof(report), "R%s", cgroup);
+	(void)!send(sock, report, n > 0 && (size_t)n < sizeof(report) ? (size_t)n : 0,
+		    MSG_NOSIGNAL);
+	if (r < 0)
+		_exit(0);
+	char project[PATH_MAX];
+	ssize_t got;
+	do
+		got = recv(sock, project, sizeof(project) - 1, 0);
+	while (got < 0 && errno == EINTR);
+	close(sock);
+	if (got <= 0) {
+		(void)cordon_cgroup_destroy(cgroup, &e);
+		_exit(0);
 	}
+	project[got] = '\0';
 	int keep[] = {pidfd, ack_fd, tty};
 	close_others(keep, ARRAY_SIZE(keep));
 	struct cordon_session_info info = {
 		.shell = shell, .watcher = getpid(), .started = (long long)time(NULL)};
 	snprintf(info.id, sizeof(info.id), "%s", s->id);
-	snprintf(info.cgroup, sizeof(info.cgroup), "%s", s->cgroup);
+	snprintf(info.cgroup, sizeof(info.cgroup), "%s", cgroup);
 	snprintf(info.project, sizeof(info.project), "%s", project);
 	if (cordon_registry_write(&info, &e) < 0)
 		cordon_say("cordon: session %s: not listed: %s\n", s->id, e.msg);
 	drop_code_pages();
 	/* Whatever ended it, everything in the session dies. */
 	cordon_wait_for_end(pidfd, ack_fd, tty, s->ack_timeout_ms, s->id);
-	if (cordon_cgroup_destroy(s->cgroup, &e) < 0)
+	if (cordon_cgroup_destroy(cgroup, &e) < 0)
 		cordon_say("cordon: session %s: cleanup failed: %s\n", s->id, e.msg);
 	cordon_registry_remove(s->id);
 	_exit(0);
 }
 
-/* Order matters for speed: moving a process between cgroups waits for every
- * concurrent fork and exit to leave the cgroup code (cgroup_threadgroup_rwsem),
- * and measured 400+ us when done while the watcher was being forked, 30 us
- * alone. So the caller enters the session first, then forks the watcher,
- * which moves itself back out before it does anything else; nothing waits
- * for the watcher to be ready (it writes the registry on its own time). */
-static int start_cgroup(struct cordon_session *s, const char *project, struct cordon_error *err)
+static int begin_cgroup(struct cordon_session *s, struct cordon_error *err)
 {
-	int r = cordon_cgroup_create(s->id, &s->cgroup, err);
-	if (r < 0)
-		return r;
 	pid_t shell = getpid(); /* the command keeps this pid across exec */
 	cleanup_close int pidfd = (int)syscall(SYS_pidfd_open, shell, 0);
-	if (pidfd < 0) {
-		r = cordon_err(err, errno, "pidfd_open: %s", strerror(errno));
-		goto undo;
-	}
-	int ack[2];
-	if (pipe2(ack, O_CLOEXEC) < 0) {
-		r = cordon_err(err, errno, "pipe: %s", strerror(errno));
-		goto undo;
-	}
-	r = cordon_cgroup_enter(s->cgroup, 0, err);
-	if (r < 0) {
+	if (pidfd < 0)
+		return cordon_err(err, errno, "pidfd_open: %s", strerror(errno));
+	int ack[2], sv[2];
+	if (pipe2(ack, O_CLOEXEC) < 0)
+		return cordon_err(err, errno, "pipe: %s", strerror(errno));
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
+		int r = cordon_err(err, errno, "socketpair: %s", strerror(errno));
 		close(ack[0]);
 		close(ack[1]);
-		goto undo;
+		return r;
 	}
 	int tty = cordon_tty_watch_fd();
-	r = cordon_fork_detached(err);
-	if (r == 0)
-		watcher_main(s, project, shell, pidfd, ack[0], tty);
-	if (r < 0) {
-		close(ack[0]);
+	int r = cordon_fork_detached(err);
+	if (r == 0) {
 		close(ack[1]);
-		if (tty >= 0)
-			close(tty);
-		goto leave;
+		close(sv[0]);
+		watcher_main(s, shell, pidfd, ack[0], sv[1], tty);
 	}
 	close(ack[0]);
+	close(sv[1]);
 	if (tty >= 0)
 		close(tty);
+	if (r < 0) {
+		close(ack[1]);
+		close(sv[0]);
+		return r;
+	}
 	s->ack_fd = ack[1];
+	s->watcher_fd = sv[0];
+	return 0;
+}
+
+/* The watcher's report; then in we go, and the watcher learns the project. */
+static int join_cgroup(struct cordon_session *s, const char *project, struct cordon_error *err)
+{
+	char report[PATH_MAX + sizeof(err->msg) + 16];
+	ssize_t n;
+	do
+		n = recv(s->watcher_fd, report, sizeof(report) - 1, 0);
+	while (n < 0 && errno == EINTR);
+	int r;
+	if (n > 1 && report[0] == 'R') {
+		report[n] = '\0';
+		r = cordon_cgroup_enter(report + 1, 0, err);
+		if (r >= 0 && !(s->cgroup = strdup(report + 1)))
+			r = cordon_err(err, ENOMEM, "out of memory");
+		if (r >= 0 && send(s->watcher_fd, project, strlen(project), MSG_NOSIGNAL) < 0)
+			r = cordon_err(err, errno, "session watcher: %s", strerror(errno));
+	} else if (n > 1 && report[0] == 'F') {
+		report[n] = '\0';
+		char *why;
+		long e = strtol(report + 1, &why, 10);
+		r = cordon_err(err, e > 0 && e < 4096 ? (int)e : EIO, "%s",
+			       *why == ' ' ? why + 1 : why);
+	} else {
+		r = cordon_err(err, EIO, "the session watcher ended before it reported");
+	}
+	close(s->watcher_fd); /* on failure: the watcher removes the leaf */
+	s->watcher_fd = -1;
+	if (r < 0) {
+		close(s->ack_fd);
+		s->ack_fd = -1;
+		free(s->cgroup);
+		s->cgroup = NULL;
+		return r;
+	}
 	s->mode = CORDON_TRACKING_CGROUP;
 	return 0;
-leave:
-	(void)leave_cgroup(s->cgroup, err);
-undo:
-	rmdir(s->cgroup);
-	return r;
 }
 
 /* Kill every descendant: with PR_SET_CHILD_SUBREAPER they all end up as our
@@ -284,18 +314,29 @@ static int start_subreaper(struct cordon_session *s, const char *project, struct
 	_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
 }
 
-int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, const char *project,
+int cordon_session_begin(struct cordon_session *s, enum cordon_tracking want,
 			 struct cordon_error *err)
 {
 	s->ack_fd = -1;
+	s->watcher_fd = -1;
 	if (s->ack_timeout_ms <= 0)
 		s->ack_timeout_ms = 5000;
-	if (want != CORDON_TRACKING_SUBREAPER) {
-		int r = start_cgroup(s, project, err);
+	if (want == CORDON_TRACKING_SUBREAPER)
+		return 0;
+	int r = begin_cgroup(s, err);
+	/* auto: no watcher now means the subreaper fallback at start */
+	return want == CORDON_TRACKING_CGROUP ? r : 0;
+}
+
+int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, const char *project,
+			 struct cordon_error *err)
+{
+	if (want != CORDON_TRACKING_SUBREAPER && s->watcher_fd >= 0) {
+		int r = join_cgroup(s, project, err);
 		if (r >= 0 || want == CORDON_TRACKING_CGROUP)
 			return r;
-		free(s->cgroup);
-		s->cgroup = NULL;
+	} else if (want == CORDON_TRACKING_CGROUP) {
+		return cordon_err(err, EINVAL, "session: cordon_session_begin was not called");
 	}
 	return start_subreaper(s, project, err);
 }

@@ -192,6 +192,19 @@ static void wait_for_end(pid_t shell, int ack_fd, int tty, int ack_timeout_ms, c
 	close(kq);
 }
 
+/* Nothing to prepare ahead on macOS: the watcher is forked at start. */
+int cordon_session_begin(struct cordon_session *s, enum cordon_tracking want,
+			 struct cordon_error *err)
+{
+	(void)want;
+	(void)err;
+	s->ack_fd = -1;
+	s->watcher_fd = -1;
+	if (s->ack_timeout_ms <= 0)
+		s->ack_timeout_ms = 5000;
+	return 0;
+}
+
 int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, const char *project,
 			 struct cordon_error *err)
 {
