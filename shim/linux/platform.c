@@ -171,7 +171,8 @@ static int add_path_rule(int ruleset, const char *path, uint64_t allowed, struct
 	 * rule with the file rights alone. (Most rules are directories; this is
 	 * cheaper than an fstat per rule.) */
 	struct landlock_path_beneath_attr pb = {.allowed_access = allowed, .parent_fd = fd};
-	int r = allowed ? cordon_landlock_add_rule(ruleset, LANDLOCK_RULE_PATH_BENEATH, &pb, 0) : 0;
+	long r =
+		allowed ? cordon_landlock_add_rule(ruleset, LANDLOCK_RULE_PATH_BENEATH, &pb, 0) : 0;
 	if (r < 0 && errno == EINVAL && (allowed & ~(uint64_t)FS_FILE_RIGHTS)) {
 		pb.allowed_access = allowed & FS_FILE_RIGHTS;
 		r = pb.allowed_access
