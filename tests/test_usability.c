@@ -334,6 +334,9 @@ Test(usability, tmux_default_command_snippet, .timeout = 60)
 		run_free(&r);
 		wait_exists(marker, 3000);
 	}
+	/* The shell creates the marker before it writes to it: wait for the write. */
+	for (int i = 0; i < 300 && file_exists(marker) && !contains(marker, "1"); i++)
+		usleep(10000);
 	cr_expect(contains(marker, "1"), "the tmux pane is not a sandboxed cordon session");
 	cr_expect_not(file_exists(x), "the pane wrote outside the project");
 	char *stop[] = {"/usr/bin/tmux", "-L", sock, "kill-server", NULL};
