@@ -1,5 +1,6 @@
 /* Seatbelt profile generation (see cordon/sbpl.h). Portable: no macOS API. */
 #include "cordon/sbpl.h"
+#include "util.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -27,17 +28,9 @@ __attribute__((format(printf, 2, 3))) static void put(struct buf *b, const char 
 		b->oom = true;
 		return;
 	}
-	if (b->len + (size_t)n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 1024;
-		while (b->len + (size_t)n + 1 > cap)
-			cap *= 2;
-		char *ns = realloc(b->s, cap);
-		if (!ns) {
-			b->oom = true;
-			return;
-		}
-		b->s = ns;
-		b->cap = cap;
+	if (!cordon_reserve(&b->s, &b->cap, b->len + (size_t)n + 1, 1024)) {
+		b->oom = true;
+		return;
 	}
 	va_start(ap, fmt);
 	(void)vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);

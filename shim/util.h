@@ -3,6 +3,8 @@
 #define CORDON_UTIL_H
 
 #include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -37,5 +39,22 @@ static inline void cordon_closep(int *fd)
 	})
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Make room for NEED bytes in the growing buffer *BUF of capacity *CAP
+ * (doubling from FIRST). False when out of memory; *BUF is then unchanged. */
+static inline bool cordon_reserve(char **buf, size_t *cap, size_t need, size_t first)
+{
+	if (need <= *cap)
+		return true;
+	size_t c = *cap ? *cap : first;
+	while (c < need)
+		c *= 2;
+	char *b = realloc(*buf, c);
+	if (!b)
+		return false;
+	*buf = b;
+	*cap = c;
+	return true;
+}
 
 #endif

@@ -34,17 +34,9 @@ static void put(struct out *o, const void *data, size_t n)
 {
 	if (o->failed)
 		return;
-	if (o->len + n > o->cap) {
-		size_t cap = o->cap ? o->cap : 4096;
-		while (cap < o->len + n)
-			cap *= 2;
-		char *b = realloc(o->buf, cap);
-		if (!b) {
-			o->failed = true;
-			return;
-		}
-		o->buf = b;
-		o->cap = cap;
+	if (!cordon_reserve(&o->buf, &o->cap, o->len + n, 4096)) {
+		o->failed = true;
+		return;
 	}
 	memcpy(o->buf + o->len, data, n);
 	o->len += n;
