@@ -22,6 +22,18 @@ enum wire_flag {
 	F_ALL = F_SANDBOX | F_NETWORK | F_WARN | F_HOME,
 };
 
+/* Every integer on the wire is little-endian. */
+static uint32_t le32_get(const unsigned char b[4])
+{
+	return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+static void le32_put(unsigned char b[4], uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		b[i] = (v >> (8 * i)) & 0xff;
+}
+
 /* ---- encoding ------------------------------------------------------------ */
 
 struct out {
@@ -44,7 +56,8 @@ static void put(struct out *o, const void *data, size_t n)
 
 static void put_u32(struct out *o, uint32_t v)
 {
-	unsigned char b[4] = {v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff, v >> 24};
+	unsigned char b[4];
+	le32_put(b, v);
 	put(o, b, 4);
 }
 
@@ -94,11 +107,7 @@ int cordon_wire_encode(const struct cordon_policy *p, char **buf, size_t *len,
 		return cordon_err(err, EFBIG, "policy too large (%zu bytes, at most %u)", plen,
 				  CORDON_WIRE_MAX);
 	}
-	unsigned char *u = (unsigned char *)o.buf;
-	u[0] = plen & 0xff;
-	u[1] = (plen >> 8) & 0xff;
-	u[2] = (plen >> 16) & 0xff;
-	u[3] = (plen >> 24) & 0xff;
+	le32_put((unsigned char *)o.buf, (uint32_t)plen);
 	*buf = o.buf;
 	*len = o.len;
 	return 0;
@@ -133,7 +142,7 @@ static int get_u32(struct in *in, uint32_t *v, const char *what)
 	int r = get(in, b, 4, what);
 	if (r < 0)
 		return r;
-	*v = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+	*v = le32_get(b);
 	return 0;
 }
 
@@ -236,8 +245,7 @@ int cordon_wire_decode(const char *buf, size_t len, struct cordon_policy *out,
 	if (len < 4)
 		return cordon_err(err, EINVAL, ORIGIN ": truncated length prefix (%zu bytes)", len);
 	const unsigned char *u = (const unsigned char *)buf;
-	uint32_t n =
-		(uint32_t)u[0] | (uint32_t)u[1] << 8 | (uint32_t)u[2] << 16 | (uint32_t)u[3] << 24;
+	uint32_t n = le32_get(u);
 	if (n > CORDON_WIRE_MAX)
 		return cordon_err(err, EFBIG, ORIGIN ": length %u exceeds the limit of %u", n,
 				  CORDON_WIRE_MAX);
@@ -279,8 +287,7 @@ int cordon_wire_read_fd(int fd, struct cordon_policy *out, struct cordon_error *
 	if (r < 0)
 		return cordon_err(err, r, ORIGIN ": reading length prefix: %s",
 				  r == -EPIPE ? "truncated" : strerror(-r));
-	uint32_t n = (uint32_t)hdr[0] | (uint32_t)hdr[1] << 8 | (uint32_t)hdr[2] << 16 |
-		     (uint32_t)hdr[3] << 24;
+	uint32_t n = le32_get(hdr);
 	if (n > CORDON_WIRE_MAX)
 		return cordon_err(err, EFBIG, ORIGIN ": length %u exceeds the limit of %u", n,
 				  CORDON_WIRE_MAX);
