@@ -39,7 +39,8 @@ static void le32_put(unsigned char b[4], uint32_t v)
 struct out {
 	char *buf;
 	size_t len, cap;
-	bool failed;
+	bool failed; /* out of memory */
+	bool big;    /* a string longer than a whole frame may be */
 };
 
 static void put(struct out *o, const void *data, size_t n)
@@ -65,7 +66,7 @@ static void put_str(struct out *o, const char *s)
 {
 	size_t n = strlen(s);
 	if (n > CORDON_WIRE_MAX) {
-		o->failed = true;
+		o->big = true;
 		return;
 	}
 	put_u32(o, (uint32_t)n);
@@ -102,10 +103,12 @@ int cordon_wire_encode(const struct cordon_policy *p, char **buf, size_t *len,
 		return cordon_err(err, ENOMEM, "encoding policy: out of memory");
 	}
 	size_t plen = o.len - 4;
-	if (plen > CORDON_WIRE_MAX) {
+	if (o.big || plen > CORDON_WIRE_MAX) {
 		free(o.buf);
-		return cordon_err(err, EFBIG, "policy too large (%zu bytes, at most %u)", plen,
-				  CORDON_WIRE_MAX);
+		return o.big ? cordon_err(err, EFBIG, "policy too large (more than %u bytes)",
+					  CORDON_WIRE_MAX)
+			     : cordon_err(err, EFBIG, "policy too large (%zu bytes, at most %u)",
+					  plen, CORDON_WIRE_MAX);
 	}
 	le32_put((unsigned char *)o.buf, (uint32_t)plen);
 	*buf = o.buf;

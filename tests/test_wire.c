@@ -1,6 +1,7 @@
 /* The policy on the FD: round trip and hostile input. */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -409,4 +410,25 @@ Test(wire, fd_number_parsing)
 	cr_expect_lt(cordon_wire_parse_fd(" 4"), 0);
 	cr_expect_lt(cordon_wire_parse_fd("99999999999999999999"), 0);
 	cr_expect_lt(cordon_wire_parse_fd(NULL), 0);
+}
+
+Test(wire, oversized_policy_refused_when_encoding)
+{
+	/* One string longer than a whole frame: "too large", not "out of memory". */
+	struct cordon_policy p;
+	struct cordon_error err = {0};
+	sample(&p);
+	size_t n = CORDON_WIRE_MAX + 1;
+	char *huge = malloc(n + 1);
+	memset(huge, 's', n);
+	huge[n] = '\0';
+	cordon_policy_add_rule(&p, "/opt", CORDON_ACCESS_READ, huge);
+	char *buf = NULL;
+	size_t len = 0;
+	cr_expect_lt(cordon_wire_encode(&p, &buf, &len, &err), 0);
+	cr_expect_eq(err.code, EFBIG, "%s", err.msg);
+	cr_expect(strstr(err.msg, "policy too large") != NULL, "%s", err.msg);
+	cr_expect_null(buf);
+	free(huge);
+	cordon_policy_free(&p);
 }
