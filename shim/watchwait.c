@@ -127,6 +127,14 @@ int cordon_fork_detached(struct cordon_error *err)
 	return 1;
 }
 
+void cordon_session_defaults(struct cordon_session *s)
+{
+	s->ack_fd = -1;
+	s->watcher_fd = -1;
+	if (s->ack_timeout_ms <= 0)
+		s->ack_timeout_ms = 5000;
+}
+
 /* The launcher's word to the watcher, on either platform: the sandbox is in
  * place (ACK) or it refused and has said why (FAIL). */
 static void send_ack(struct cordon_session *s, char c)

@@ -23,4 +23,9 @@ int cordon_tty_watch_fd(void);
  * process, 1 in the caller once it exists, or -errno (ERR filled). */
 int cordon_fork_detached(struct cordon_error *err);
 
+struct cordon_session;
+/* What every cordon_session_begin does first, on either platform: no fds
+ * yet, and the default ack timeout (5 s) unless one is set. */
+void cordon_session_defaults(struct cordon_session *s);
+
 #endif

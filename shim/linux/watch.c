@@ -317,10 +317,7 @@ static int start_subreaper(struct cordon_session *s, const char *project, struct
 int cordon_session_begin(struct cordon_session *s, enum cordon_tracking want,
 			 struct cordon_error *err)
 {
-	s->ack_fd = -1;
-	s->watcher_fd = -1;
-	if (s->ack_timeout_ms <= 0)
-		s->ack_timeout_ms = 5000;
+	cordon_session_defaults(s);
 	if (want == CORDON_TRACKING_SUBREAPER)
 		return 0;
 	int r = begin_cgroup(s, err);

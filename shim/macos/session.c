@@ -198,10 +198,7 @@ int cordon_session_begin(struct cordon_session *s, enum cordon_tracking want,
 {
 	(void)want;
 	(void)err;
-	s->ack_fd = -1;
-	s->watcher_fd = -1;
-	if (s->ack_timeout_ms <= 0)
-		s->ack_timeout_ms = 5000;
+	cordon_session_defaults(s);
 	return 0;
 }
 
