@@ -195,8 +195,11 @@ static int begin_cgroup(struct cordon_session *s, struct cordon_error *err)
 	return 0;
 }
 
-/* The watcher's report; then in we go, and the watcher learns the project. */
-static int join_cgroup(struct cordon_session *s, const char *project, struct cordon_error *err)
+/* The watcher's report; then in we go, and the watcher learns the project.
+ * *ENTERED: the caller is in the leaf (a failure after that must not fall
+ * back to a subreaper: the watcher removes the leaf, killing what is in it). */
+static int join_cgroup(struct cordon_session *s, const char *project, bool *entered,
+		       struct cordon_error *err)
 {
 	char report[PATH_MAX + sizeof(err->msg) + 16];
 	ssize_t n;
@@ -207,6 +210,7 @@ static int join_cgroup(struct cordon_session *s, const char *project, struct cor
 	if (n > 1 && report[0] == 'R') {
 		report[n] = '\0';
 		r = cordon_cgroup_enter(report + 1, 0, err);
+		*entered = r >= 0;
 		if (r >= 0 && !(s->cgroup = strdup(report + 1)))
 			r = cordon_err(err, ENOMEM, "out of memory");
 		if (r >= 0 && send(s->watcher_fd, project, strlen(project), MSG_NOSIGNAL) < 0)
@@ -329,8 +333,9 @@ int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, co
 			 struct cordon_error *err)
 {
 	if (want != CORDON_TRACKING_SUBREAPER && s->watcher_fd >= 0) {
-		int r = join_cgroup(s, project, err);
-		if (r >= 0 || want == CORDON_TRACKING_CGROUP)
+		bool entered = false;
+		int r = join_cgroup(s, project, &entered, err);
+		if (r >= 0 || want == CORDON_TRACKING_CGROUP || entered)
 			return r;
 	} else if (want == CORDON_TRACKING_CGROUP) {
 		return cordon_err(err, EINVAL, "session: cordon_session_begin was not called");
