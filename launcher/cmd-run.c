@@ -137,7 +137,7 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 	struct cordon_error err = {0};
 	struct cordon_policy p = {0};
 	struct cordon_strv env = {0};
-	struct cordon_session sess = {.ack_fd = -1, .watcher_fd = -1};
+	struct cordon_session sess = {.ack_fd = -1};
 	cleanup_free char *path = NULL;
 	cleanup_free char *shim = NULL;
 	char session[CORDON_SESSION_ID_LEN + 1];
@@ -147,9 +147,8 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 		cordon_err(&err, r, "getrandom: %s", strerror(-r));
 		goto fail;
 	}
-	/* Every run is a session, sandboxed or not. The watcher is started
-	 * first: it must stay outside the sandbox, and it sets up the session's
-	 * cgroup while the policy is resolved here. */
+	/* Every run is a session, sandboxed or not (started below, once the
+	 * project is known). */
 	snprintf(sess.id, sizeof(sess.id), "%s", session);
 	/* How long the shim may take to confirm (slow machines, tests). */
 	const char *t = getenv("CORDON_ACK_TIMEOUT_MS");
@@ -163,8 +162,6 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 		}
 		sess.ack_timeout_ms = (int)v;
 	}
-	if (cordon_session_begin(&sess, a->tracking, &err) < 0)
-		goto fail;
 	if (launcher_policy(a, session, &p, &err, NULL) < 0)
 		goto fail;
 	if (cordon_env_build(environ, p.sandbox, &p.env_allow, session, p.sandbox, &env) < 0) {

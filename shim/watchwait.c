@@ -34,22 +34,36 @@ void cordon_say(const char *fmt, ...)
 			     (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
 }
 
-void cordon_wait_for_end(int pidfd, int ack_fd, int tty, int ack_timeout_ms, const char *id)
+void cordon_list_session(void *info)
+{
+	const struct cordon_session_info *s = info;
+	struct cordon_error e = {0};
+	if (cordon_registry_write(s, &e) < 0)
+		cordon_say("cordon: session %s: not listed: %s\n", s->id, e.msg);
+}
+
+void cordon_wait_for_end(int pidfd, int ack_fd, int tty, int ack_timeout_ms, const char *id,
+			 void (*confirmed)(void *), void *arg)
 {
 	long deadline = now_ms() + ack_timeout_ms;
+	long confirm_at = -1; /* when to call CONFIRMED, once the ack has come */
 	bool refused = false; /* the refusal is said; the command is exiting */
 	for (;;) {
 		struct pollfd p[3] = {{.fd = pidfd, .events = POLLIN},
 				      {.fd = ack_fd, .events = POLLIN},
 				      {.fd = tty, .events = 0}};
 		int timeout = -1;
-		if (ack_fd >= 0 || refused) {
-			long left = deadline - now_ms();
+		if (ack_fd >= 0 || refused || confirm_at >= 0) {
+			long left = (confirm_at >= 0 ? confirm_at : deadline) - now_ms();
 			timeout = left > 0 ? (int)left : 0;
 		}
 		int n = poll(p, 3, timeout);
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (confirm_at >= 0 && now_ms() >= confirm_at) {
+			confirm_at = -1;
+			confirmed(arg);
+		}
 		if (p[0].revents)
 			return;
 		if (p[2].revents & (POLLHUP | POLLERR | POLLNVAL))
@@ -62,6 +76,8 @@ void cordon_wait_for_end(int pidfd, int ack_fd, int tty, int ack_timeout_ms, con
 			if (r == 1 && (c == CORDON_ACK_BYTE || c == CORDON_FAIL_BYTE)) {
 				close(ack_fd);
 				ack_fd = -1;
+				if (c == CORDON_ACK_BYTE)
+					confirm_at = now_ms() + CORDON_CONFIRM_DELAY_MS;
 				/* A refusal: let the process exit with its own status
 				 * (the killing would replace 125), for at most a second. */
 				if (c == CORDON_FAIL_BYTE) {
@@ -96,41 +112,9 @@ int cordon_tty_watch_fd(void)
 	return isatty(STDIN_FILENO) ? fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3) : -1;
 }
 
-int cordon_fork_detached(struct cordon_error *err)
-{
-#ifdef __linux__
-	/* The middle process only forks and exits: on Linux it borrows the
-	 * caller's memory (vfork) instead of copying it, which took ~100 us of the
-	 * launch in page-table copies and copy-on-write faults. It touches
-	 * nothing but its own return value before _exit; the watcher is a real
-	 * fork with its own copy. (Calling setsid and fork in a vfork child is
-	 * outside POSIX but sound on Linux: the parent is suspended and holds no
-	 * lock at this point, and the middle only returns through _exit.) */
-	pid_t mid = vfork(); // NOLINT(clang-analyzer-security.insecureAPI.vfork)
-#else
-	pid_t mid = fork();
-#endif
-	if (mid < 0)
-		return cordon_err(err, errno, "fork: %s", strerror(errno));
-	if (mid == 0) {
-		setsid(); // NOLINT(clang-analyzer-unix.Vfork): see above
-		pid_t w = fork();
-		if (w != 0)
-			_exit(w < 0 ? 1 : 0);
-		return 0;
-	}
-	int st = 0;
-	while (waitpid(mid, &st, 0) < 0 && errno == EINTR)
-		;
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-		return cordon_err(err, EAGAIN, "the session watcher could not be started");
-	return 1;
-}
-
 void cordon_session_defaults(struct cordon_session *s)
 {
 	s->ack_fd = -1;
-	s->watcher_fd = -1;
 	if (s->ack_timeout_ms <= 0)
 		s->ack_timeout_ms = 5000;
 }

@@ -11,20 +11,27 @@ __attribute__((format(printf, 1, 2))) void cordon_say(const char *fmt, ...);
  * on macOS `cordon kill`'s SIGTERM), TTY (may be -1) hung up, or the ack on
  * ACK_FD (may be -1) not confirmed within ACK_TIMEOUT_MS (said on stderr).
  * A refusal byte means the refusal is already said: wait at most 1 s more.
- * EINTR only restarts the wait. */
-void cordon_wait_for_end(int proc_fd, int ack_fd, int tty, int ack_timeout_ms, const char *id);
+ * CONFIRMED(ARG) runs once, CORDON_CONFIRM_DELAY_MS after the ack, if the
+ * session is still on: whatever the watcher has to do (list the session,
+ * let go of its code pages) waits until the command is well under way, so
+ * that it takes no CPU from the launcher, the shim, or a command that is
+ * done in a moment (measured: listing at the ack itself cost a short command
+ * ~0.1 ms here, the watcher preempting it on its CPU). EINTR only restarts
+ * the wait. */
+#define CORDON_CONFIRM_DELAY_MS 20
+void cordon_wait_for_end(int proc_fd, int ack_fd, int tty, int ack_timeout_ms, const char *id,
+			 void (*confirmed)(void *), void *arg);
+
+/* A CONFIRMED for cordon_wait_for_end: list the session (a struct
+ * cordon_session_info *) in the registry, or say why not. */
+void cordon_list_session(void *info);
 
 /* A dup of stdin (close-on-exec, above 2) when it is a terminal, else -1:
  * its hang-up ends the session even if the command ignores SIGHUP. */
 int cordon_tty_watch_fd(void);
 
-/* Fork a process the caller will never see as a child (fork, setsid, fork
- * again, the middle one exits and is reaped here). Returns 0 in the detached
- * process, 1 in the caller once it exists, or -errno (ERR filled). */
-int cordon_fork_detached(struct cordon_error *err);
-
 struct cordon_session;
-/* What every cordon_session_begin does first, on either platform: no fds
+/* What every cordon_session_start does first, on either platform: no fds
  * yet, and the default ack timeout (5 s) unless one is set. */
 void cordon_session_defaults(struct cordon_session *s);
 

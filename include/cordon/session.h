@@ -95,37 +95,33 @@ struct cordon_session {
 	char *cgroup;              /* CGROUP mode */
 	int ack_fd;                /* write end for the shim's confirmation, or -1 */
 	int ack_timeout_ms;
-	int watcher_fd; /* between begin and start: the watcher's socket */
 };
 
 /* Start a session for the calling process (which is about to exec the
- * command) in two steps, with the launcher's own work in between: BEGIN as
- * early as possible (S->id and S->ack_timeout_ms set), START once the
- * project is known.
+ * command), with S->id set and S->ack_timeout_ms set or 0 (the default, 5 s),
+ * as late as possible before exec.
  *
- * CGROUP: BEGIN forks the detached watcher (double fork, so the command
- * never sees it as a child), which creates the session's leaf on another CPU
- * meanwhile; START moves the caller into it. The caller keeps its pid; the
- * watcher is never inside.
+ * CGROUP: START creates the session's leaf, starts the watcher outside it
+ * (Linux: a child without an exit signal, which the command's wait() never
+ * sees; macOS has no cgroup), then moves the caller in. The caller keeps its
+ * pid; the watcher is never inside. Nothing waits for the watcher.
  *
  * SUBREAPER (no cgroup can be created, or asked for): START makes the caller
  * a supervisor with PR_SET_CHILD_SUBREAPER and returns in a forked child,
  * which goes on to exec; the supervisor never returns. The command's pid
  * differs.
  *
- * AUTO: CGROUP, and SUBREAPER where BEGIN or START could not set up the
- * cgroup.
+ * AUTO: CGROUP, and SUBREAPER where START could not set up the cgroup (it
+ * leaves nothing behind when it fails).
  *
  * Either way, the watcher/supervisor kills every process of the session when
  * the command exits, when the terminal on stdin hangs up, or when no
- * confirmation byte arrives on the ack pipe within ack_timeout_ms. S->ack_fd
- * is the pipe's write end: the shim writes CORDON_ACK_BYTE to it once the
- * sandbox is applied (CORDON_ACK_FD), or the caller does before exec when it
- * applied the sandbox itself (or none applies: enabled is false). A caller
- * that gives up between BEGIN and START just exits (or calls
- * cordon_session_fail): the watcher removes the empty leaf. */
-int cordon_session_begin(struct cordon_session *s, enum cordon_tracking want,
-			 struct cordon_error *err);
+ * confirmation byte arrives on the ack pipe within ack_timeout_ms; it lists
+ * the session in the registry once the confirmation comes. S->ack_fd is the
+ * pipe's write end: the shim writes CORDON_ACK_BYTE to it once the sandbox is
+ * applied (CORDON_ACK_FD), or the caller does before exec when it applied the
+ * sandbox itself (or none applies: enabled is false). A caller that gives up
+ * after START calls cordon_session_fail. */
 int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, const char *project,
 			 struct cordon_error *err);
 

@@ -174,10 +174,34 @@ static void end_session(const struct cordon_fp_paths *fp)
 	remove_fingerprint(fp);
 }
 
+/* Fork a process the caller will never see as a child: fork, setsid, fork
+ * again; the middle one exits and is reaped here. Returns 0 in the detached
+ * process, 1 in the caller once it exists, or -errno (ERR filled). */
+static int fork_detached(struct cordon_error *err)
+{
+	pid_t mid = fork();
+	if (mid < 0)
+		return cordon_err(err, errno, "fork: %s", strerror(errno));
+	if (mid == 0) {
+		setsid();
+		pid_t w = fork();
+		if (w != 0)
+			_exit(w < 0 ? 1 : 0);
+		return 0;
+	}
+	int st = 0;
+	while (waitpid(mid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		return cordon_err(err, EAGAIN, "the session watcher could not be started");
+	return 1;
+}
+
 /* Until the command exits (kqueue NOTE_EXIT), `cordon kill` sends SIGTERM
  * (ignored as a signal, seen by kqueue's EVFILT_SIGNAL), the terminal hangs
  * up, or the ack fails to come: the shared wait, on a kqueue. */
-static void wait_for_end(pid_t shell, int ack_fd, int tty, int ack_timeout_ms, const char *id)
+static void wait_for_end(pid_t shell, int ack_fd, int tty, int ack_timeout_ms,
+			 struct cordon_session_info *list)
 {
 	int kq = kqueue();
 	struct kevent ev[2];
@@ -188,23 +212,14 @@ static void wait_for_end(pid_t shell, int ack_fd, int tty, int ack_timeout_ms, c
 			close(kq);
 		return; /* already gone (ESRCH), or no kqueue: end the session now */
 	}
-	cordon_wait_for_end(kq, ack_fd, tty, ack_timeout_ms, id);
+	cordon_wait_for_end(kq, ack_fd, tty, ack_timeout_ms, list->id, cordon_list_session, list);
 	close(kq);
-}
-
-/* Nothing to prepare ahead on macOS: the watcher is forked at start. */
-int cordon_session_begin(struct cordon_session *s, enum cordon_tracking want,
-			 struct cordon_error *err)
-{
-	(void)want;
-	(void)err;
-	cordon_session_defaults(s);
-	return 0;
 }
 
 int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, const char *project,
 			 struct cordon_error *err)
 {
+	cordon_session_defaults(s);
 	if (want == CORDON_TRACKING_CGROUP)
 		return cordon_err(err, ENOTSUP, "--tracking cgroup: not on macOS");
 	struct cordon_fp_paths fp;
@@ -222,7 +237,7 @@ int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, co
 	(void)fcntl(ack[0], F_SETFD, FD_CLOEXEC);
 	(void)fcntl(ack[1], F_SETFD, FD_CLOEXEC);
 	int tty = cordon_tty_watch_fd();
-	r = cordon_fork_detached(err);
+	r = fork_detached(err);
 	if (r == 0) {
 		(void)signal(SIGHUP, SIG_IGN);
 		(void)signal(SIGINT, SIG_IGN);
@@ -233,10 +248,7 @@ int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, co
 			.shell = shell, .watcher = getpid(), .started = (long long)time(NULL)};
 		snprintf(info.id, sizeof(info.id), "%s", s->id);
 		snprintf(info.project, sizeof(info.project), "%s", project);
-		struct cordon_error e = {0};
-		if (cordon_registry_write(&info, &e) < 0)
-			cordon_say("cordon: session %s: not listed: %s\n", s->id, e.msg);
-		wait_for_end(shell, ack[0], tty, s->ack_timeout_ms, s->id);
+		wait_for_end(shell, ack[0], tty, s->ack_timeout_ms, &info);
 		end_session(&fp);
 		cordon_registry_remove(s->id);
 		_exit(0);
