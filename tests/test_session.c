@@ -10,6 +10,10 @@
 #include <string.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -294,4 +298,80 @@ Test(session, a_launcher_that_gives_up_leaves_no_cgroup, .timeout = 60)
 	free(parent);
 	free(mount);
 	free(own);
+}
+
+/* The first cgroup2 mount point in mountinfo (octal escapes left alone:
+ * none on the machines this runs on), or NULL. */
+static char *first_cgroup2_in_mountinfo(void)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[4096], *found = NULL;
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		char *sep = strstr(line, " - ");
+		if (!sep || strncmp(sep + 3, "cgroup2 ", 8) != 0)
+			continue;
+		char *save = NULL, *tok = strtok_r(line, " ", &save);
+		for (int i = 1; tok && i < 5; i++)
+			tok = strtok_r(NULL, " ", &save);
+		found = tok ? strdup(tok) : NULL;
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* cordon_cgroup_locate's mount point, found in a child; with HIDE_LISTMOUNT
+ * the child's seccomp filter makes listmount fail with ENOSYS, as on a kernel
+ * before 6.8 (or under a container's filter). */
+static char *locate_in_child(bool hide_listmount)
+{
+	int fds[2];
+	cr_assert_eq(pipe(fds), 0);
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		close(fds[0]);
+		if (hide_listmount) {
+			struct sock_filter f[] = {
+				BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+				BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 458 /* listmount */, 0, 1),
+				BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+				BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+			};
+			struct sock_fprog prog = {.len = sizeof(f) / sizeof(f[0]), .filter = f};
+			if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+			    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
+				_exit(2);
+		}
+		char *mount = NULL, *own = NULL;
+		struct cordon_error err = {0};
+		if (cordon_cgroup_locate(&mount, &own, &err) < 0)
+			_exit(1);
+		(void)!write(fds[1], mount, strlen(mount));
+		_exit(0);
+	}
+	close(fds[1]);
+	char buf[4096];
+	ssize_t n = read(fds[0], buf, sizeof(buf) - 1);
+	close(fds[0]);
+	int st;
+	waitpid(pid, &st, 0);
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "locate failed in the child (%d)", st);
+	buf[n > 0 ? n : 0] = '\0';
+	return strdup(buf);
+}
+
+/* listmount/statmount (Linux 6.8+) find the mount point mountinfo lists first
+ * for cgroup2; without listmount, mountinfo itself is read. */
+Test(session, cgroup2_mount_found_with_and_without_listmount)
+{
+	char *want = first_cgroup2_in_mountinfo();
+	cr_assert_not_null(want, "no cgroup2 mount on this machine");
+	char *fast = locate_in_child(false);
+	char *slow = locate_in_child(true);
+	cr_expect_str_eq(fast, want);
+	cr_expect_str_eq(slow, want);
+	free(want);
+	free(fast);
+	free(slow);
 }
