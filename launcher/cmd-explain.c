@@ -92,7 +92,7 @@ int cmd_explain(const struct cordon_args *a)
 	struct cordon_error err = {0};
 	struct cordon_policy p = {0};
 	cleanup_free char *origin = NULL;
-	if (launcher_policy(a, NULL, &p, &err, &origin) < 0) {
+	if (launcher_policy(a, NULL, false, &p, &err, &origin) < 0) {
 		launcher_error(&err);
 		return CORDON_EXIT_FAILURE;
 	}

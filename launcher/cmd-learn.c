@@ -221,7 +221,7 @@ int cmd_learn(const struct cordon_args *a)
 {
 	struct cordon_error err = {0};
 	struct cordon_policy p = {0};
-	if (launcher_policy(a, NULL, &p, &err, NULL) < 0) {
+	if (launcher_policy(a, NULL, false, &p, &err, NULL) < 0) {
 		launcher_error(&err);
 		return CORDON_EXIT_FAILURE;
 	}

@@ -162,7 +162,7 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 		}
 		sess.ack_timeout_ms = (int)v;
 	}
-	if (launcher_policy(a, session, &p, &err, NULL) < 0)
+	if (launcher_policy(a, session, true, &p, &err, NULL) < 0)
 		goto fail;
 	if (cordon_env_build(environ, p.sandbox, &p.env_allow, session, p.sandbox, &env) < 0) {
 		cordon_err(&err, ENOMEM, "out of memory");

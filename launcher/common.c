@@ -67,8 +67,8 @@ const char *launcher_login_shell(void)
 	return "/bin/sh";
 }
 
-int launcher_policy(const struct cordon_args *a, const char *session, struct cordon_policy *p,
-		    struct cordon_error *err, char **origin)
+int launcher_policy(const struct cordon_args *a, const char *session, bool enforce,
+		    struct cordon_policy *p, struct cordon_error *err, char **origin)
 {
 	struct cordon_config cfg;
 	int r = cordon_config_load(a->config, getenv, &cfg, err);
@@ -82,6 +82,7 @@ int launcher_policy(const struct cordon_args *a, const char *session, struct cor
 		.os = CORDON_OS_NATIVE,
 		.session = session,
 		.no_network = a->no_network,
+		.kernel_resolves = enforce && CORDON_OS_NATIVE == CORDON_OS_LINUX,
 	};
 	for (int c = 0; c < CORDON_CLASS_COUNT; c++)
 		ctx.extra[c] = a->extra[c];

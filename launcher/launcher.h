@@ -11,9 +11,12 @@
 
 /* Load the config the arguments select and resolve it for this session into
  * P (kind, project, command-line additions). SESSION may be NULL. ORIGIN, if
- * not NULL, receives the config's file name (malloc'd). */
-int launcher_policy(const struct cordon_args *a, const char *session, struct cordon_policy *p,
-		    struct cordon_error *err, char **origin);
+ * not NULL, receives the config's file name (malloc'd). ENFORCE: the policy
+ * only goes to the sandbox (run), so on Linux the kernel may resolve rule
+ * paths itself (see cordon_context.kernel_resolves); explain and learn show
+ * and compare canonical paths. */
+int launcher_policy(const struct cordon_args *a, const char *session, bool enforce,
+		    struct cordon_policy *p, struct cordon_error *err, char **origin);
 
 /* The user's home: $HOME if absolute, else the passwd entry. NULL if none. */
 const char *launcher_home(void);

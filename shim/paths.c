@@ -165,10 +165,9 @@ static int unpin_proc_self(char **path)
 	return 0;
 }
 
-int cordon_path_resolve_cached(const char *in, const char *home, const char *base,
-			       struct cordon_path_cache *cache, char **out)
+int cordon_path_absolute(const char *in, const char *home, const char *base, char **out)
 {
-	cleanup_free char *abs = NULL;
+	char *abs = NULL;
 	if (in[0] == '~' && (in[1] == '\0' || in[1] == '/')) {
 		if (!home || home[0] != '/')
 			return -ENOENT; /* no home: nothing to expand to */
@@ -189,10 +188,23 @@ int cordon_path_resolve_cached(const char *in, const char *home, const char *bas
 	}
 	if (!abs)
 		return -ENOMEM;
-	if (abs[0] != '/')
+	if (abs[0] != '/') {
+		free(abs);
 		return -ENOENT; /* a relative base or home */
+	}
+	*out = abs;
+	return 0;
+}
+
+int cordon_path_resolve_cached(const char *in, const char *home, const char *base,
+			       struct cordon_path_cache *cache, char **out)
+{
+	cleanup_free char *abs = NULL;
+	int r = cordon_path_absolute(in, home, base, &abs);
+	if (r < 0)
+		return r;
 	char *canon = NULL;
-	int r = canonicalize(abs, cache, &canon);
+	r = canonicalize(abs, cache, &canon);
 	if (r < 0)
 		return r;
 	r = unpin_proc_self(&canon);

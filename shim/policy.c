@@ -124,7 +124,8 @@ static int add_list(struct cordon_policy *p, const struct cordon_strv *list, uns
 {
 	for (size_t i = 0; i < list->n; i++) {
 		cleanup_free char *canon = NULL;
-		int r = cordon_path_resolve_cached(list->v[i], home, base, cache, &canon);
+		int r = cache ? cordon_path_resolve_cached(list->v[i], home, base, cache, &canon)
+			      : cordon_path_absolute(list->v[i], home, base, &canon);
 		if (r == -ENOMEM)
 			return r;
 		if (r < 0) {
@@ -214,7 +215,7 @@ static int resolve_paths(const struct cordon_config *cfg, const struct cordon_co
 			 struct cordon_policy *p)
 {
 	struct cordon_path_cache cache = {0};
-	int r = resolve_paths_with(cfg, ctx, p, &cache);
+	int r = resolve_paths_with(cfg, ctx, p, ctx->kernel_resolves ? NULL : &cache);
 	cordon_path_cache_free(&cache);
 	return r;
 }

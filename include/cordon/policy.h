@@ -76,6 +76,13 @@ struct cordon_context {
 	struct cordon_strv extra_env;
 	bool no_network;
 	const char *cwd; /* base for relative command-line paths; NULL: getcwd */
+	/* Rule paths only expanded and made absolute (the project stays
+	 * canonical): the kernel resolves their symlinks when the sandbox opens
+	 * each one, and skips those that do not exist then. Landlock works on
+	 * what a path opens to, so the rules are the same; resolving them here
+	 * as well cost a launch ~60 readlinks. Never for Seatbelt, whose rules
+	 * are paths, nor where rules are compared as text (explain, learn). */
+	bool kernel_resolves;
 };
 
 /* The built-in defaults. */
@@ -116,6 +123,11 @@ struct cordon_path_cache {
 	size_t n;
 };
 void cordon_path_cache_free(struct cordon_path_cache *c);
+
+/* Only the first steps of cordon_path_resolve: "~" expanded and IN made
+ * absolute against BASE (a fresh string in *OUT); nothing is asked of the
+ * kernel. -ENOENT where there is no home to expand or no absolute base. */
+int cordon_path_absolute(const char *in, const char *home, const char *base, char **out);
 
 /* cordon_path_resolve, remembering directories in CACHE (NULL: none). */
 int cordon_path_resolve_cached(const char *in, const char *home, const char *base,
