@@ -195,6 +195,40 @@ Test(sandbox, standalone_preload_mode)
 	world_free(&w);
 }
 
+/* Landlock and seccomp bind the calling thread only: a process in which an
+ * earlier constructor has already started a thread is refused (125) before
+ * main, not half sandboxed. In a single-threaded one (the library left out),
+ * the same command runs. */
+Test(sandbox, a_second_thread_before_the_shim_is_refused)
+{
+	struct world w;
+	world_init(&w, "threads", "");
+	char *marker = path_join(w.proj, "ran");
+	char *pre, *pre_alone, *cfg, *script;
+	asprintf(&pre, "LD_PRELOAD=%s:%s", CORDON_SHIM_SO, CORDON_THREADER);
+	asprintf(&pre_alone, "LD_PRELOAD=%s", CORDON_SHIM_SO);
+	asprintf(&cfg, "CORDON_CONFIG=%s", w.cfg);
+	asprintf(&script, "echo yes > '%s'", marker);
+	char *argv[] = {"/bin/sh", "-c", script, NULL};
+	char *envp[] = {w.env[0], w.env[1], w.env[2], w.env[3], pre, cfg, NULL};
+	struct run_result r = run_cmd(argv, envp, w.proj, 20000);
+	cr_expect_eq(r.status, 125, "%s", r.err);
+	cr_expect(strstr(r.err, "already runs 2 threads") != NULL, "%s", r.err);
+	cr_expect_not(file_exists(marker), "the command ran with a thread outside the sandbox");
+	run_free(&r);
+	envp[4] = pre_alone;
+	r = run_cmd(argv, envp, w.proj, 20000);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(contains(marker, "yes"), "%s", r.err);
+	run_free(&r);
+	free(script);
+	free(cfg);
+	free(pre_alone);
+	free(pre);
+	free(marker);
+	world_free(&w);
+}
+
 struct nolandlock_case {
 	char on_unsupported[8];
 	char command[24]; /* "sh" or "static" */
