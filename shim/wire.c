@@ -122,12 +122,27 @@ struct in {
 	const unsigned char *p;
 	size_t off, len;
 	struct cordon_error *err;
+	/* The list entry being read ("rules", 3): a WHAT of NULL names it
+	 * ("rules[3]"), one starting with '.' a field of it ("rules[3].path").
+	 * Formatted only for a message: a label per field cost every launch
+	 * three snprintf calls a rule. */
+	const char *item;
+	uint32_t index;
 };
+
+static const char *label(const struct in *in, const char *what, char buf[64])
+{
+	if (what && what[0] != '.')
+		return what;
+	snprintf(buf, 64, "%s[%u]%s", in->item, in->index, what ? what : "");
+	return buf;
+}
 
 static int truncated(struct in *in, const char *what)
 {
+	char buf[64];
 	return cordon_err(in->err, EINVAL, ORIGIN ": truncated at byte %zu (reading %s)", in->off,
-			  what);
+			  label(in, what, buf));
 }
 
 static int get(struct in *in, void *dst, size_t n, const char *what)
@@ -160,53 +175,71 @@ static int get_str(struct in *in, const char *what, bool abs, char **out)
 	if (n > in->len - in->off)
 		return truncated(in, what);
 	const char *s = (const char *)in->p + in->off;
+	char buf[64];
 	if (memchr(s, '\0', n))
-		return cordon_err(in->err, EINVAL, ORIGIN ": %s: contains a NUL byte", what);
+		return cordon_err(in->err, EINVAL, ORIGIN ": %s: contains a NUL byte",
+				  label(in, what, buf));
 	if (abs && (n == 0 || s[0] != '/'))
 		return cordon_err(in->err, EINVAL,
-				  ORIGIN ": %s: expected an absolute path, got \"%.*s\"", what,
-				  (int)(n < 200 ? n : 200), s);
+				  ORIGIN ": %s: expected an absolute path, got \"%.*s\"",
+				  label(in, what, buf), (int)(n < 200 ? n : 200), s);
 	if (!(*out = strndup(s, n)))
 		return cordon_err(in->err, ENOMEM, "out of memory");
 	in->off += n;
 	return 0;
 }
 
+/* Each rule takes at least 10 bytes (access, two lengths, a path of one
+ * byte): a count the rest of the frame cannot hold is refused before the
+ * array for it is allocated. */
+#define MIN_RULE_BYTES 10
+
 static int decode_rules(struct in *in, struct cordon_policy *p)
 {
 	uint32_t n = 0;
 	int r = get_u32(in, &n, "the number of rules");
-	for (uint32_t i = 0; r >= 0 && i < n; i++) {
-		char what[48];
+	if (r < 0 || n == 0)
+		return r;
+	if (n > (in->len - in->off) / MIN_RULE_BYTES)
+		return cordon_err(in->err, EINVAL,
+				  ORIGIN ": %u rules cannot fit in the %zu bytes left", n,
+				  in->len - in->off);
+	if (!(p->rules = calloc(n, sizeof(*p->rules))))
+		return cordon_err(in->err, ENOMEM, "out of memory");
+	in->item = "rules";
+	for (uint32_t i = 0; i < n; i++) {
+		struct cordon_rule *rule = &p->rules[i];
 		unsigned char a = 0;
-		cleanup_free char *path = NULL, *source = NULL;
-		snprintf(what, sizeof(what), "rules[%u]", i);
-		if ((r = get(in, &a, 1, what)) < 0)
-			break;
+		in->index = i;
+		if ((r = get(in, &a, 1, ".access")) < 0)
+			return r;
 		if (a & ~CORDON_ACCESS_ALL)
-			return cordon_err(in->err, EINVAL, ORIGIN ": %s.access: unknown bits 0x%x",
-					  what, a);
-		snprintf(what, sizeof(what), "rules[%u].path", i);
-		if ((r = get_str(in, what, true, &path)) < 0)
-			break;
-		snprintf(what, sizeof(what), "rules[%u].source", i);
-		if ((r = get_str(in, what, false, &source)) < 0)
-			break;
-		if (cordon_policy_add_rule(p, path, a, source) < 0)
-			return cordon_err(in->err, ENOMEM, "out of memory");
+			return cordon_err(in->err, EINVAL,
+					  ORIGIN ": rules[%u].access: unknown bits 0x%x", i, a);
+		rule->access = a;
+		/* Counted once both strings are in: cordon_policy_free frees
+		 * n_rules rules, and this one's path on its own. */
+		if ((r = get_str(in, ".path", true, &rule->path)) < 0)
+			return r;
+		if ((r = get_str(in, ".source", false, &rule->source)) < 0) {
+			free(rule->path);
+			rule->path = NULL;
+			return r;
+		}
+		p->n_rules = i + 1;
 	}
-	return r;
+	return 0;
 }
 
 static int decode_env(struct in *in, struct cordon_policy *p)
 {
 	uint32_t n = 0;
 	int r = get_u32(in, &n, "the number of env names");
+	in->item = "env";
 	for (uint32_t i = 0; r >= 0 && i < n; i++) {
-		char what[32];
 		char *name = NULL;
-		snprintf(what, sizeof(what), "env[%u]", i);
-		if ((r = get_str(in, what, false, &name)) < 0)
+		in->index = i;
+		if ((r = get_str(in, NULL, false, &name)) < 0)
 			break;
 		if (cordon_strv_push_take(&p->env_allow, name) < 0)
 			return cordon_err(in->err, ENOMEM, "out of memory");

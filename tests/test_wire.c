@@ -295,6 +295,16 @@ static void h_rule_count(struct frame *f)
 	f_u32(f, 2);
 	f_rule(f, 1, "/usr");
 }
+static void h_rule_truncated(struct frame *f)
+{
+	f_head(f, CORDON_WIRE_VERSION, 1, "/p");
+	f_u32(f, 2);
+	f_rule(f, 1, "/usr");
+	f_u8(f, 1);
+	f_u32(f, 500); /* rules[1].path claims more than is left */
+	for (int i = 0; i < 6; i++)
+		f_u8(f, '/');
+}
 static void h_string_past_end(struct frame *f)
 {
 	f_head(f, CORDON_WIRE_VERSION, 1, "/p");
@@ -324,7 +334,7 @@ static void h_no_env(struct frame *f)
 static void (*const builders[])(struct frame *f) = {
 	h_empty,           h_version,   h_flags,         h_project,    h_home_missing,
 	h_session_nul,     h_access,    h_rule_relative, h_rule_empty, h_rule_count,
-	h_string_past_end, h_env_count, h_trailing,      h_no_env,
+	h_string_past_end, h_env_count, h_trailing,      h_no_env,     h_rule_truncated,
 };
 
 static struct hostile hostile_cases[] = {
@@ -337,11 +347,12 @@ static struct hostile hostile_cases[] = {
 	{6, "rules[0].access: unknown bits 0x9"},
 	{7, "rules[0].path: expected an absolute path"},
 	{8, "rules[0].path: expected an absolute path"},
-	{9, "(reading rules[1])"},
+	{9, "2 rules cannot fit in the 14 bytes left"},
 	{10, "(reading rules[0].source)"},
 	{11, "(reading env[0])"},
 	{12, "1 unexpected bytes after the policy"},
 	{13, "(reading the number of env names)"},
+	{14, "(reading rules[1].path)"},
 };
 
 ParameterizedTestParameters(wire, hostile)
