@@ -201,8 +201,8 @@ int cordon_path_resolve_cached(const char *in, const char *home, const char *bas
 {
 	cleanup_free char *abs = NULL;
 	int r = cordon_path_absolute(in, home, base, &abs);
-	if (r < 0)
-		return r;
+	if (r < 0 || !abs)
+		return r < 0 ? r : -ENOMEM;
 	char *canon = NULL;
 	r = canonicalize(abs, cache, &canon);
 	if (r < 0)

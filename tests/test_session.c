@@ -333,7 +333,8 @@ static char *locate_in_child(bool hide_listmount)
 		close(fds[0]);
 		if (hide_listmount) {
 			struct sock_filter f[] = {
-				BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+				BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+					 offsetof(struct seccomp_data, nr)),
 				BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 458 /* listmount */, 0, 1),
 				BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
 				BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),

@@ -104,10 +104,10 @@ static int own_cgroup(char **own, struct cordon_error *err)
  * Declared here: the build machine's headers may predate them. */
 #define SYS_statmount_nr 457 /* the same number on every architecture */
 #define SYS_listmount_nr 458
-#define LSMT_ROOT_ID 0xffffffffffffffffULL
-#define SM_SB_BASIC 0x1U
-#define SM_MNT_POINT 0x10U
-#define CGROUP2_MAGIC 0x63677270ULL
+#define LSMT_ROOT_ID     0xffffffffffffffffULL
+#define SM_SB_BASIC      0x1U
+#define SM_MNT_POINT     0x10U
+#define CGROUP2_MAGIC    0x63677270ULL
 
 struct mnt_req {
 	uint32_t size; /* 24: the first version */
@@ -147,7 +147,8 @@ static int find_mount_by_id(char **mount)
 		if (n < 0)
 			return -errno;
 		for (long i = 0; i < n; i++) {
-			struct mnt_req q = {.size = sizeof(q), .mnt_id = ids[i], .param = SM_SB_BASIC};
+			struct mnt_req q = {
+				.size = sizeof(q), .mnt_id = ids[i], .param = SM_SB_BASIC};
 			if (syscall(SYS_statmount_nr, &q, &st, sizeof(st), 0) < 0)
 				continue; /* gone since it was listed */
 			if (st.s.sb_magic != CGROUP2_MAGIC)
@@ -155,8 +156,8 @@ static int find_mount_by_id(char **mount)
 			q.param = SM_MNT_POINT;
 			if (syscall(SYS_statmount_nr, &q, &st, sizeof(st), 0) < 0)
 				return -errno;
-			if (!(st.s.mask & SM_MNT_POINT) || st.s.mnt_point >= sizeof(st.bytes) -
-									      sizeof(st.s))
+			if (!(st.s.mask & SM_MNT_POINT) ||
+			    st.s.mnt_point >= sizeof(st.bytes) - sizeof(st.s))
 				return -EIO;
 			st.bytes[sizeof(st.bytes) - 1] = '\0';
 			*mount = strdup(st.s.str + st.s.mnt_point);

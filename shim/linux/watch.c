@@ -114,10 +114,10 @@ static struct watcher {
 	pid_t shell;
 	int ack_timeout_ms;
 	long long started;
-	int keep[3];                     /* pidfd, ack (read end), tty */
-	int ack_w, gate_r, gate_w;       /* the launcher's ends, and the gate */
-	cpu_set_t cpus;                  /* the launcher's CPUs */
-	bool moved_away;                 /* kept off the launcher's own CPU */
+	int keep[3];                    /* pidfd, ack (read end), tty */
+	int ack_w, gate_r, gate_w;      /* the launcher's ends, and the gate */
+	cpu_set_t cpus;                 /* the launcher's CPUs */
+	bool moved_away;                /* kept off the launcher's own CPU */
 	_Alignas(16) char stack[16384]; /* until the gate opens */
 } watcher;
 
@@ -158,8 +158,8 @@ static int watcher_main(void *arg)
 	close_others(watcher.keep, ARRAY_SIZE(watcher.keep));
 	int *k = watcher.keep;
 	/* Whatever ended it, everything in the session dies. */
-	cordon_wait_for_end(k[0], k[1], k[2], watcher.ack_timeout_ms, watcher.id,
-			    watcher_confirmed, NULL);
+	cordon_wait_for_end(k[0], k[1], k[2], watcher.ack_timeout_ms, watcher.id, watcher_confirmed,
+			    NULL);
 	struct cordon_error e = {0};
 	if (cordon_cgroup_destroy(watcher.cgroup, &e) < 0)
 		cordon_say("cordon: session %s: cleanup failed: %s\n", watcher.id, e.msg);
