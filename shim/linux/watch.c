@@ -114,12 +114,18 @@ static struct watcher {
 	pid_t shell;
 	int ack_timeout_ms;
 	long long started;
-	int keep[3];                    /* pidfd, ack (read end), tty */
-	int ack_w, gate_r, gate_w;      /* the launcher's ends, and the gate */
-	cpu_set_t cpus;                 /* the launcher's CPUs */
-	bool moved_away;                /* kept off the launcher's own CPU */
-	_Alignas(16) char stack[16384]; /* until the gate opens */
+	int keep[3];               /* pidfd, ack (read end), tty */
+	int ack_w, gate_r, gate_w; /* the launcher's ends, and the gate */
+	cpu_set_t cpus;            /* the launcher's CPUs */
+	bool moved_away;           /* kept off the launcher's own CPU */
 } watcher;
+
+/* The watcher's stack, for its whole life: the launcher's stays the
+ * launcher's until exec. Deep enough for the registry's two PATH_MAX buffers
+ * under a session record (21 KiB at the deepest, measured: a 16 KiB stack
+ * overflowed into the fields above) and
+ * json-c, many times over; pages it never touches cost nothing. */
+static _Alignas(16) char watcher_stack[256 * 1024];
 
 /* The session is confirmed and under way: list it, and let go of the code. */
 static void watcher_confirmed(void *arg)
@@ -203,7 +209,7 @@ static pid_t spawn_watcher(void)
 		watcher_main(NULL);
 	return pid;
 #else
-	return (pid_t)clone(watcher_main, watcher.stack + sizeof(watcher.stack), CLONE_VM, NULL);
+	return (pid_t)clone(watcher_main, watcher_stack + sizeof(watcher_stack), CLONE_VM, NULL);
 #endif
 }
 
