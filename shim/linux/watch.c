@@ -120,11 +120,11 @@ static struct watcher {
 	bool moved_away;           /* kept off the launcher's own CPU */
 } watcher;
 
-/* The watcher's stack, for its whole life: the launcher's stays the
- * launcher's until exec. Deep enough for the registry's two PATH_MAX buffers
- * under a session record (21 KiB at the deepest, measured: a 16 KiB stack
- * overflowed into the fields above) and
- * json-c, many times over; pages it never touches cost nothing. */
+/* The watcher's stack, for its whole life (the launcher's own stays the
+ * launcher's until exec). Listing a session reaches 21 KiB (a session record
+ * and the registry's two PATH_MAX buffers; measured by scanning the stack
+ * afterwards): an earlier 16 KiB stack overflowed into the watcher's fields
+ * below it. Pages never touched cost nothing. */
 static _Alignas(16) char watcher_stack[256 * 1024];
 
 /* The session is confirmed and under way: list it, and let go of the code. */
