@@ -120,12 +120,22 @@ static struct watcher {
 	bool moved_away;           /* kept off the launcher's own CPU */
 } watcher;
 
+#if defined(__SANITIZE_ADDRESS__)
+#define CORDON_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CORDON_ASAN 1
+#endif
+#endif
+
+#ifndef CORDON_ASAN
 /* The watcher's stack, for its whole life (the launcher's own stays the
  * launcher's until exec). Listing a session reaches 21 KiB (a session record
  * and the registry's two PATH_MAX buffers; measured by scanning the stack
  * afterwards): an earlier 16 KiB stack overflowed into the watcher's fields
  * below it. Pages never touched cost nothing. */
 static _Alignas(16) char watcher_stack[256 * 1024];
+#endif
 
 /* The session is confirmed and under way: list it, and let go of the code. */
 static void watcher_confirmed(void *arg)
@@ -191,14 +201,6 @@ static int watcher_main(void *arg)
  * only the launcher holds open. When the gate hangs up, the launcher has
  * left the memory: exec switches to the new memory before it closes
  * close-on-exec fds, exit releases it before it closes fds. */
-#if defined(__SANITIZE_ADDRESS__)
-#define CORDON_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define CORDON_ASAN 1
-#endif
-#endif
-
 static pid_t spawn_watcher(void)
 {
 #ifdef CORDON_ASAN
