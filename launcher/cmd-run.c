@@ -73,12 +73,18 @@ static const char *env_lookup(const struct cordon_strv *env, const char *name)
 	return NULL;
 }
 
-/* Put the policy on an inherited memfd and the shim in LD_PRELOAD (before
- * EXTRA, a library the shim leaves in place for the descendants, if any). */
-static int prepare_preload(const struct cordon_policy *p, const char *shim, const char *extra,
-			   struct cordon_strv *env, struct cordon_error *err)
+/* Hand the policy over (through the session watcher, or on an inherited
+ * memfd) and put the shim in LD_PRELOAD (before EXTRA, a library the shim
+ * leaves in place for the descendants, if any). */
+static int prepare_preload(struct cordon_session *sess, const struct cordon_policy *p,
+			   const char *shim, const char *extra, struct cordon_strv *env,
+			   struct cordon_error *err)
 {
-	int fd = cordon_wire_to_memfd(p, err);
+	int fd = cordon_session_pass_policy(sess, p, err);
+	if (fd == -ENOTSUP)
+		fd = cordon_wire_to_memfd(p, err);
+	else if (fd >= 0 && fcntl(fd, F_SETFD, 0) < 0)
+		return cordon_err(err, errno, "policy channel: %s", strerror(errno));
 	if (fd < 0)
 		return fd;
 	if (fd < 3) { /* a closed stdio slot: keep 0-2 for stdio */
@@ -137,7 +143,7 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 	struct cordon_error err = {0};
 	struct cordon_policy p = {0};
 	struct cordon_strv env = {0};
-	struct cordon_session sess = {.ack_fd = -1};
+	struct cordon_session sess = {.ack_fd = -1, .policy_fd = -1};
 	cleanup_free char *path = NULL;
 	cleanup_free char *shim = NULL;
 	char session[CORDON_SESSION_ID_LEN + 1];
@@ -213,7 +219,7 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 			sess.cgroup ? sess.cgroup : "");
 
 	if (preload) {
-		if (prepare_preload(&p, shim, learn ? learn->lib : NULL, &env, &err) < 0)
+		if (prepare_preload(&sess, &p, shim, learn ? learn->lib : NULL, &env, &err) < 0)
 			goto fail;
 		/* The shim confirms on this fd once the sandbox is applied. */
 		char *kv;

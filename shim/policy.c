@@ -107,6 +107,7 @@ int cordon_policy_add_rule(struct cordon_policy *p, const char *path, unsigned a
 	r->path = strdup(path);
 	r->source = strdup(source);
 	r->access = access;
+	r->prepared = false;
 	if (!r->path || !r->source) {
 		free(r->path);
 		free(r->source);

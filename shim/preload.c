@@ -149,13 +149,15 @@ static int scrub_env(void)
 	return 0;
 }
 
-static int launcher_mode(const char *fdstr, struct cordon_policy *p, struct cordon_error *err)
+/* *RULESET: the Landlock ruleset the session watcher built ahead, or -1. */
+static int launcher_mode(const char *fdstr, struct cordon_policy *p, int *ruleset,
+			 struct cordon_error *err)
 {
 	int fd = cordon_wire_parse_fd(fdstr);
 	if (fd < 0)
 		return cordon_err(err, EINVAL, CORDON_ENV_CONFIG_FD ": invalid value \"%s\"",
 				  fdstr);
-	int r = cordon_wire_read_fd(fd, p, err);
+	int r = cordon_wire_recv_fd(fd, p, ruleset, err);
 	close(fd);
 	return r;
 }
@@ -225,10 +227,11 @@ __attribute__((constructor)) static void cordon_preload_init(void)
 	struct cordon_policy p = {0};
 	env_area();
 	const char *fdstr = env_get(CORDON_ENV_CONFIG_FD);
-	int r = fdstr ? launcher_mode(fdstr, &p, &err) : standalone_mode(&p, &err);
+	int ruleset = -1;
+	int r = fdstr ? launcher_mode(fdstr, &p, &ruleset, &err) : standalone_mode(&p, &err);
 	if (r < 0)
 		die(&err);
-	r = cordon_sandbox_apply(&p, &err);
+	r = cordon_sandbox_apply_prepared(&p, ruleset, &err);
 	if (r < 0)
 		die(&err);
 	if (r > 0)

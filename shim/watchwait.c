@@ -115,6 +115,7 @@ int cordon_tty_watch_fd(void)
 void cordon_session_defaults(struct cordon_session *s)
 {
 	s->ack_fd = -1;
+	s->policy_fd = -1;
 	if (s->ack_timeout_ms <= 0)
 		s->ack_timeout_ms = 5000;
 }

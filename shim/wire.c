@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
+#include <sys/socket.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -21,6 +23,9 @@ enum wire_flag {
 	F_HOME = 1u << 3,
 	F_ALL = F_SANDBOX | F_NETWORK | F_WARN | F_HOME,
 };
+
+/* In a rule's access byte, beside the rwx bits. */
+#define A_PREPARED 0x80u
 
 /* Every integer on the wire is little-endian. */
 static uint32_t le32_get(const unsigned char b[4])
@@ -90,7 +95,8 @@ int cordon_wire_encode(const struct cordon_policy *p, char **buf, size_t *len,
 	put_str(&o, p->session ? p->session : "");
 	put_u32(&o, (uint32_t)p->n_rules);
 	for (size_t i = 0; i < p->n_rules; i++) {
-		unsigned char a = (unsigned char)(p->rules[i].access & CORDON_ACCESS_ALL);
+		unsigned char a = (unsigned char)((p->rules[i].access & CORDON_ACCESS_ALL) |
+						  (p->rules[i].prepared ? A_PREPARED : 0));
 		put(&o, &a, 1);
 		put_str(&o, p->rules[i].path);
 		put_str(&o, p->rules[i].source);
@@ -213,10 +219,11 @@ static int decode_rules(struct in *in, struct cordon_policy *p)
 		in->index = i;
 		if ((r = get(in, &a, 1, ".access")) < 0)
 			return r;
-		if (a & ~CORDON_ACCESS_ALL)
+		if (a & ~(CORDON_ACCESS_ALL | A_PREPARED))
 			return cordon_err(in->err, EINVAL,
 					  ORIGIN ": rules[%u].access: unknown bits 0x%x", i, a);
-		rule->access = a;
+		rule->access = a & CORDON_ACCESS_ALL;
+		rule->prepared = a & A_PREPARED;
 		/* Counted once both strings are in: cordon_policy_free frees
 		 * n_rules rules, and this one's path on its own. */
 		if ((r = get_str(in, ".path", true, &rule->path)) < 0)
@@ -316,10 +323,67 @@ static int read_full(int fd, char *buf, size_t len)
 	return (int)(off == len ? 0 : -EPIPE);
 }
 
+#ifndef MSG_CMSG_CLOEXEC
+#define MSG_CMSG_CLOEXEC 0
+#endif
+
+/* The length prefix, and on a socket a descriptor sent with it (*PASSED). */
+static int read_head(int fd, unsigned char hdr[4], int *passed)
+{
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} c;
+	struct iovec iov = {.iov_base = hdr, .iov_len = 4};
+	struct msghdr m = {.msg_iov = &iov,
+			   .msg_iovlen = 1,
+			   .msg_control = c.buf,
+			   .msg_controllen = sizeof(c.buf)};
+	ssize_t n;
+	do
+		n = recvmsg(fd, &m, MSG_CMSG_CLOEXEC | MSG_WAITALL);
+	while (n < 0 && errno == EINTR);
+	if (n < 0 && errno == ENOTSOCK) /* a memfd or a pipe */
+		return read_full(fd, (char *)hdr, 4);
+	if (n < 0)
+		return -errno;
+	for (struct cmsghdr *h = CMSG_FIRSTHDR(&m); h; h = CMSG_NXTHDR(&m, h)) {
+		if (h->cmsg_level != SOL_SOCKET || h->cmsg_type != SCM_RIGHTS)
+			continue;
+		size_t k = (h->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (size_t i = 0; i < k; i++) {
+			int got;
+			memcpy(&got, CMSG_DATA(h) + i * sizeof(int), sizeof(int));
+			if (*passed < 0 && k == 1)
+				*passed = got;
+			else
+				close(got); /* more than one: none is trusted */
+		}
+	}
+	if ((m.msg_flags & MSG_CTRUNC) && *passed >= 0) {
+		close(*passed);
+		*passed = -1;
+	}
+	if (n == 4)
+		return 0;
+	int r = read_full(fd, (char *)hdr + n, 4 - (size_t)n);
+	return r;
+}
+
 int cordon_wire_read_fd(int fd, struct cordon_policy *out, struct cordon_error *err)
 {
+	int passed = -1;
+	int r = cordon_wire_recv_fd(fd, out, &passed, err);
+	if (passed >= 0)
+		close(passed);
+	return r;
+}
+
+int cordon_wire_recv_fd(int fd, struct cordon_policy *out, int *passed, struct cordon_error *err)
+{
 	unsigned char hdr[4];
-	int r = read_full(fd, (char *)hdr, sizeof(hdr));
+	*passed = -1;
+	int r = read_head(fd, hdr, passed);
 	if (r < 0)
 		return cordon_err(err, r, ORIGIN ": reading length prefix: %s",
 				  r == -EPIPE ? "truncated" : strerror(-r));

@@ -8,6 +8,8 @@
  * so that /tmp, where DIR lives, is not granted: "outside" is outside. */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cordon/sandbox.h"
 #include "helpers.h"
 
 #define BASE_RW WORLD_BASE_RW
@@ -226,6 +229,67 @@ Test(sandbox, a_second_thread_before_the_shim_is_refused)
 	free(pre_alone);
 	free(pre);
 	free(marker);
+	world_free(&w);
+}
+
+/* Open PATH read-only in a child that first applies P with PREPARED (built
+ * there too when PREPARE): 0 if it opened, else the errno. */
+static int open_sandboxed(struct cordon_policy *p, bool prepare, const char *path)
+{
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		struct cordon_error err = {0};
+		int ruleset = prepare ? cordon_sandbox_prepare(p) : -1;
+		if (prepare && ruleset < 0)
+			_exit(100);
+		if (cordon_sandbox_apply_prepared(p, ruleset, &err) != 0)
+			_exit(101);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		_exit(fd >= 0 ? 0 : errno);
+	}
+	int st;
+	waitpid(pid, &st, 0);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 200;
+}
+
+/* The session watcher builds the Landlock ruleset ahead and marks the rules
+ * it holds; the shim adds only the others. Marks without a ruleset (the
+ * watcher could not build one) must not drop a rule: every rule is added. */
+Test(sandbox, prepared_ruleset_and_marks_without_one)
+{
+	struct world w;
+	world_init(&w, "prepared", "");
+	char *in = write_file(w.proj, "in", "inside");
+	char *out = write_file(w.outside, "out", "outside");
+	struct cordon_policy p = {.sandbox = true, .allow_network = true};
+	cr_assert_eq(cordon_policy_add_rule(&p, w.proj, CORDON_ACCESS_READ, "project"), 0);
+	cr_assert_eq(cordon_policy_add_rule(&p, "/proc", CORDON_ACCESS_READ, "proc"), 0);
+	/* Built ahead: the project is in the ruleset, /proc left to the applier. */
+	cr_expect_eq(open_sandboxed(&p, true, in), 0);
+	cr_expect_eq(open_sandboxed(&p, true, out), EACCES);
+	cr_expect_eq(open_sandboxed(&p, true, "/proc/self/status"), 0);
+	/* What the watcher leaves to the shim: /proc, and whatever opens into a
+	 * procfs (/dev/fd is /proc/self/fd: in the watcher, its own). */
+	struct cordon_policy q = {.sandbox = true, .allow_network = true};
+	cr_assert_eq(cordon_policy_add_rule(&q, w.proj, CORDON_ACCESS_READ, "project"), 0);
+	cr_assert_eq(cordon_policy_add_rule(&q, "/dev/fd", CORDON_ACCESS_WRITE, "dev"), 0);
+	cr_assert_eq(cordon_policy_add_rule(&q, "/proc/self", CORDON_ACCESS_READ, "proc"), 0);
+	int ruleset = cordon_sandbox_prepare(&q);
+	cr_assert_geq(ruleset, 0);
+	close(ruleset);
+	cr_expect(q.rules[0].prepared);
+	cr_expect_not(q.rules[1].prepared, "/dev/fd resolved in the watcher");
+	cr_expect_not(q.rules[2].prepared);
+	cordon_policy_free(&q);
+	/* Marked, but no ruleset comes with the marks. */
+	for (size_t i = 0; i < p.n_rules; i++)
+		p.rules[i].prepared = true;
+	cr_expect_eq(open_sandboxed(&p, false, in), 0, "a marked rule was dropped");
+	cr_expect_eq(open_sandboxed(&p, false, out), EACCES);
+	cordon_policy_free(&p);
+	free(in);
+	free(out);
 	world_free(&w);
 }
 

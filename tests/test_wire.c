@@ -208,8 +208,9 @@ static void f_rule(struct frame *f, unsigned access, const char *path)
 static void good(struct frame *f)
 {
 	f_head(f, CORDON_WIRE_VERSION, 1 | 2 | 8, "/p");
-	f_u32(f, 1);
+	f_u32(f, 2);
 	f_rule(f, 5, "/usr");
+	f_rule(f, 0x80 | 1, "/etc"); /* already in the watcher's ruleset */
 	f_u32(f, 1);
 	f_str(f, "PATH");
 }
@@ -339,7 +340,7 @@ static void (*const builders[])(struct frame *f) = {
 
 static struct hostile hostile_cases[] = {
 	{0, "truncated at byte 0 (reading the version)"},
-	{1, "version: expected 2, got 1"},
+	{1, "version: expected 3, got 1"},
 	{2, "flags: unknown bits 0x10"},
 	{3, "project: expected an absolute path, got \"p\""},
 	{4, "(reading home)"},
@@ -384,10 +385,14 @@ Test(wire, valid_hand_written_frame)
 	cr_expect_str_eq(q.project, "/p");
 	cr_expect_str_eq(q.home, "/home/u");
 	cr_expect_str_eq(q.session, "0123456789abcdef");
-	cr_assert_eq(q.n_rules, 1);
+	cr_assert_eq(q.n_rules, 2);
 	cr_expect_str_eq(q.rules[0].path, "/usr");
 	cr_expect_eq(q.rules[0].access, CORDON_ACCESS_READ | CORDON_ACCESS_EXEC);
 	cr_expect_str_eq(q.rules[0].source, "s");
+	cr_expect_not(q.rules[0].prepared);
+	cr_expect_str_eq(q.rules[1].path, "/etc");
+	cr_expect_eq(q.rules[1].access, CORDON_ACCESS_READ);
+	cr_expect(q.rules[1].prepared);
 	cr_assert_eq(q.env_allow.n, 1);
 	cr_expect_str_eq(q.env_allow.v[0], "PATH");
 	/* Encoding it again gives the hand-written frame, byte for byte. */

@@ -47,6 +47,8 @@ struct cordon_rule {
 	unsigned access; /* mask of enum cordon_access */
 	char *source;    /* the rule that granted it: "system_paths.executable",
 			    "additional_read_only_paths", "--allow-read", "project", ... */
+	bool prepared;   /* Linux: already in the Landlock ruleset the session
+			    watcher built and passed along (cordon_sandbox_prepare) */
 };
 
 struct cordon_policy {

@@ -43,4 +43,18 @@ void cordon_sandbox_describe(const struct cordon_support *sup, char *buf, size_t
  * run anything. */
 int cordon_sandbox_apply(const struct cordon_policy *policy, struct cordon_error *err);
 
+/* cordon_sandbox_apply, with PREPARED (or -1): a Landlock ruleset that
+ * cordon_sandbox_prepare built for POLICY in another process; the rules not
+ * marked prepared are added to it here. Closes PREPARED. */
+int cordon_sandbox_apply_prepared(const struct cordon_policy *policy, int prepared,
+				  struct cordon_error *err);
+
+/* Linux: build POLICY's Landlock ruleset ahead, in the session watcher, and
+ * mark the rules it holds as prepared: every rule but those under /proc or
+ * that open into a procfs (the shim adds those, after its private /proc).
+ * Returns the ruleset's fd, or -1 with no rule marked (sandbox off, no
+ * Landlock, or an error: the shim then does it all and reports the error).
+ * Elsewhere: -1. */
+int cordon_sandbox_prepare(struct cordon_policy *policy);
+
 #endif

@@ -95,6 +95,8 @@ struct cordon_session {
 	char *cgroup;              /* CGROUP mode */
 	int ack_fd;                /* write end for the shim's confirmation, or -1 */
 	int ack_timeout_ms;
+	int policy_fd; /* CGROUP on Linux: the shell's end of the policy channel
+			  (close-on-exec until passed), or -1 */
 };
 
 /* Start a session for the calling process (which is about to exec the
@@ -124,6 +126,15 @@ struct cordon_session {
  * after START calls cordon_session_fail. */
 int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, const char *project,
 			 struct cordon_error *err);
+
+/* Hand P to the watcher, which sends it to the shim on S->policy_fd after
+ * the exec, with the Landlock ruleset built ahead on its own CPU (see
+ * cordon_sandbox_prepare). Returns S->policy_fd (still close-on-exec) for
+ * CORDON_CONFIG_FD, -ENOTSUP where there is no such channel (subreaper,
+ * macOS: use cordon_wire_to_memfd), or -errno. */
+struct cordon_policy;
+int cordon_session_pass_policy(struct cordon_session *s, const struct cordon_policy *p,
+			       struct cordon_error *err);
 
 /* Confirm on S's ack pipe and close it (the caller applied the sandbox). */
 void cordon_session_ack(struct cordon_session *s);

@@ -5,14 +5,15 @@
  * integers little-endian, a string being a u32 length and its bytes:
  *   u8 version, u8 flags (1 sandbox, 2 allow_network, 4 on_unsupported warn,
  *   8 home present), str project, [str home], str session,
- *   u32 n, n x (u8 access rwx bits, str path, str source),
+ *   u32 n, n x (u8 access rwx bits + 0x80 prepared, str path, str source),
  *   u32 n, n x str env name.
  * Both ends are the same build (the launcher finds the shim beside it), so
  * there is no negotiation: another version is refused. Decoding is strict:
  * every read is bounds-checked, unknown flag or access bits, NUL bytes in a
  * string, a relative path where an absolute one belongs and bytes after the
- * last field are errors. The launcher puts the frame in a sealed memfd whose
- * number it passes in CORDON_CONFIG_FD. (It was JSON: parsing it was ~85 us
+ * last field are errors. CORDON_CONFIG_FD names where the frame is: a socket
+ * on which the session watcher sends it after the exec, with the Landlock
+ * ruleset it built ahead (Linux, cgroup sessions), or a sealed memfd. (It was JSON: parsing it was ~85 us
  * of every launch, in the shell's first process.) */
 #ifndef CORDON_WIRE_H
 #define CORDON_WIRE_H
@@ -22,7 +23,7 @@
 #include "cordon/error.h"
 #include "cordon/policy.h"
 
-#define CORDON_WIRE_VERSION  2
+#define CORDON_WIRE_VERSION  3
 #define CORDON_WIRE_MAX      (1u << 22) /* 4 MiB */
 #define CORDON_ENV_CONFIG_FD "CORDON_CONFIG_FD"
 
@@ -38,6 +39,10 @@ int cordon_wire_decode(const char *buf, size_t len, struct cordon_policy *out,
 int cordon_wire_to_memfd(const struct cordon_policy *p, struct cordon_error *err);
 /* Read one frame from FD (pipe or memfd) and decode it. Does not close FD. */
 int cordon_wire_read_fd(int fd, struct cordon_policy *out, struct cordon_error *err);
+/* The same on the session watcher's channel (a socket), which may pass a
+ * descriptor with the frame's first bytes (SCM_RIGHTS): *PASSED (close-on-
+ * exec), or -1. It is the caller's, also when decoding fails. */
+int cordon_wire_recv_fd(int fd, struct cordon_policy *out, int *passed, struct cordon_error *err);
 
 /* Parse the value of CORDON_CONFIG_FD: a decimal fd number >= 3 (strtol with
  * end-pointer checks). Returns the fd or -EINVAL. */

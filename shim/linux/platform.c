@@ -13,6 +13,8 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
 #include <unistd.h>
 
 #include "cordon/sandbox.h"
@@ -157,8 +159,14 @@ static uint64_t landlock_access(unsigned access)
 	return r;
 }
 
-static int add_path_rule(int ruleset, const char *path, uint64_t allowed, struct cordon_error *err)
+/* Add PATH's rule to RULESET. FOR_SHIM: built in the session watcher
+ * (cordon_sandbox_prepare): a path that opens into a procfs is left alone,
+ * *DONE false — the shell's /proc may be a private one (root), and
+ * /proc/self would be the watcher's. */
+static int add_path_rule(int ruleset, const char *path, uint64_t allowed, bool for_shim, bool *done,
+			 struct cordon_error *err)
 {
+	*done = true;
 	cleanup_close int fd = open(path, O_PATH | O_CLOEXEC);
 	if (fd < 0) {
 		/* Gone since the policy was resolved: no rule only means less access. */
@@ -166,6 +174,11 @@ static int add_path_rule(int ruleset, const char *path, uint64_t allowed, struct
 			return 0;
 		return cordon_err(err, errno, "%s: cannot open for a Landlock rule: %s", path,
 				  strerror(errno));
+	}
+	struct statfs fs;
+	if (for_shim && (fstatfs(fd, &fs) < 0 || fs.f_type == PROC_SUPER_MAGIC)) {
+		*done = false;
+		return 0;
 	}
 	/* Directory rights on a file are refused with EINVAL: then the same
 	 * rule with the file rights alone. (Most rules are directories; this is
@@ -271,34 +284,55 @@ static int drop_caps(struct cordon_error *err)
 	return 0;
 }
 
-static int landlock_apply(const struct cordon_policy *p, int abi, struct cordon_error *err)
+/* The ruleset's attributes for P at ABI (at most KNOWN_ABI). */
+static size_t ruleset_attr(const struct cordon_policy *p, int abi,
+			   struct cordon_landlock_ruleset_attr *attr)
 {
-	if (abi > KNOWN_ABI)
-		abi = KNOWN_ABI;
-	struct cordon_landlock_ruleset_attr attr = {.handled_access_fs = fs_rights(abi)};
-	size_t size = sizeof(attr.handled_access_fs);
+	memset(attr, 0, sizeof(*attr));
+	attr->handled_access_fs = fs_rights(abi);
+	size_t size = sizeof(attr->handled_access_fs);
 	if (abi >= 4) {
 		size = offsetof(struct cordon_landlock_ruleset_attr, scoped);
 		if (!p->allow_network)
-			attr.handled_access_net =
+			attr->handled_access_net =
 				LANDLOCK_ACCESS_NET_BIND_TCP | LANDLOCK_ACCESS_NET_CONNECT_TCP;
 	}
 	if (abi >= 6) {
-		size = sizeof(attr);
-		attr.scoped = LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL;
+		size = sizeof(*attr);
+		attr->scoped = LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL;
 	}
+	return size;
+}
+
+static bool under_proc(const char *path)
+{
+	return strncmp(path, "/proc", 5) == 0 && (path[5] == '\0' || path[5] == '/');
+}
+
+/* PREPARED: the ruleset the session watcher built (cordon_sandbox_prepare),
+ * or -1; either way the rules not marked prepared are added here. */
+static int landlock_apply(const struct cordon_policy *p, int abi, int prepared,
+			  struct cordon_error *err)
+{
+	cleanup_close int ruleset = prepared;
+	if (abi > KNOWN_ABI)
+		abi = KNOWN_ABI;
+	struct cordon_landlock_ruleset_attr attr;
+	size_t size = ruleset_attr(p, abi, &attr);
 	/* Before the rules are opened: the /proc rule must name the new procfs. */
 	if (have_effective_cap(CAP_SYS_ADMIN) == 1) {
 		int r = private_proc(err);
 		if (r < 0)
 			return r;
 	}
-	cleanup_close int ruleset = (int)cordon_landlock_create_ruleset(&attr, size, 0);
-	if (ruleset < 0)
+	if (ruleset < 0 && (ruleset = (int)cordon_landlock_create_ruleset(&attr, size, 0)) < 0)
 		return cordon_err(err, errno, "landlock_create_ruleset: %s", strerror(errno));
 	for (size_t i = 0; i < p->n_rules; i++) {
+		if (prepared >= 0 && p->rules[i].prepared)
+			continue;
 		uint64_t allowed = landlock_access(p->rules[i].access) & attr.handled_access_fs;
-		int r = add_path_rule(ruleset, p->rules[i].path, allowed, err);
+		bool done;
+		int r = add_path_rule(ruleset, p->rules[i].path, allowed, false, &done, err);
 		if (r < 0)
 			return r;
 	}
@@ -310,6 +344,36 @@ static int landlock_apply(const struct cordon_policy *p, int abi, struct cordon_
 	if (cordon_landlock_restrict_self(ruleset, 0) < 0)
 		return cordon_err(err, errno, "landlock_restrict_self: %s", strerror(errno));
 	return 0;
+}
+
+int cordon_sandbox_prepare(struct cordon_policy *p)
+{
+	if (!p->sandbox)
+		return -1;
+	long abi = cordon_landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+	if (abi < 1)
+		return -1;
+	struct cordon_landlock_ruleset_attr attr;
+	size_t size = ruleset_attr(p, abi > KNOWN_ABI ? KNOWN_ABI : (int)abi, &attr);
+	int ruleset = (int)cordon_landlock_create_ruleset(&attr, size, 0);
+	if (ruleset < 0)
+		return -1;
+	for (size_t i = 0; i < p->n_rules; i++) {
+		struct cordon_rule *rule = &p->rules[i];
+		struct cordon_error ignored;
+		bool done = false;
+		uint64_t allowed = landlock_access(rule->access) & attr.handled_access_fs;
+		if (!under_proc(rule->path) &&
+		    add_path_rule(ruleset, rule->path, allowed, true, &done, &ignored) < 0) {
+			/* The shim meets the same error and says so. */
+			for (size_t j = 0; j < i; j++)
+				p->rules[j].prepared = false;
+			close(ruleset);
+			return -1;
+		}
+		rule->prepared = done && !under_proc(rule->path);
+	}
+	return ruleset;
 }
 
 /* Landlock and seccomp apply to the calling thread; a thread started before
@@ -348,6 +412,13 @@ static int single_threaded(struct cordon_error *err)
 
 int cordon_sandbox_apply(const struct cordon_policy *p, struct cordon_error *err)
 {
+	return cordon_sandbox_apply_prepared(p, -1, err);
+}
+
+int cordon_sandbox_apply_prepared(const struct cordon_policy *p, int prepared,
+				  struct cordon_error *err)
+{
+	cleanup_close int ruleset = prepared;
 	if (!p->sandbox)
 		return 0;
 	int tr = single_threaded(err);
@@ -366,7 +437,7 @@ int cordon_sandbox_apply(const struct cordon_policy *p, struct cordon_error *err
 			missing, sup.landlock_abi < 1 ? ": " : "",
 			sup.landlock_abi < 1 ? strerror(sup.landlock_errno) : "");
 	if (sup.landlock_abi >= 1) {
-		int r = landlock_apply(p, sup.landlock_abi, err);
+		int r = landlock_apply(p, sup.landlock_abi, TAKE_FD(ruleset), err);
 		if (r < 0)
 			return r;
 	} else if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {

@@ -265,3 +265,12 @@ int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, co
 	s->mode = CORDON_TRACKING_SUBREAPER; /* "not a cgroup": listed without one */
 	return 0;
 }
+
+int cordon_session_pass_policy(struct cordon_session *s, const struct cordon_policy *p,
+			       struct cordon_error *err)
+{
+	(void)s;
+	(void)p;
+	(void)err;
+	return -ENOTSUP; /* the launcher applies the sandbox on macOS */
+}
