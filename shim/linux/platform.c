@@ -348,22 +348,22 @@ static int landlock_apply(const struct cordon_policy *p, int abi, int prepared,
 
 int cordon_sandbox_prepare(struct cordon_policy *p)
 {
-	if (!p->sandbox)
-		return -1;
-	long abi = cordon_landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
-	if (abi < 1)
+	struct cordon_support sup;
+	cordon_sandbox_probe(&sup);
+	if (!p->sandbox || sup.landlock_abi < 1)
 		return -1;
 	struct cordon_landlock_ruleset_attr attr;
-	size_t size = ruleset_attr(p, abi > KNOWN_ABI ? KNOWN_ABI : (int)abi, &attr);
+	size_t size =
+		ruleset_attr(p, sup.landlock_abi > KNOWN_ABI ? KNOWN_ABI : sup.landlock_abi, &attr);
 	int ruleset = (int)cordon_landlock_create_ruleset(&attr, size, 0);
 	if (ruleset < 0)
 		return -1;
 	for (size_t i = 0; i < p->n_rules; i++) {
 		struct cordon_rule *rule = &p->rules[i];
 		struct cordon_error ignored;
-		bool done = false;
+		bool done = false, proc = under_proc(rule->path);
 		uint64_t allowed = landlock_access(rule->access) & attr.handled_access_fs;
-		if (!under_proc(rule->path) &&
+		if (!proc &&
 		    add_path_rule(ruleset, rule->path, allowed, true, &done, &ignored) < 0) {
 			/* The shim meets the same error and says so. */
 			for (size_t j = 0; j < i; j++)
@@ -371,7 +371,7 @@ int cordon_sandbox_prepare(struct cordon_policy *p)
 			close(ruleset);
 			return -1;
 		}
-		rule->prepared = done && !under_proc(rule->path);
+		rule->prepared = done && !proc;
 	}
 	return ruleset;
 }
