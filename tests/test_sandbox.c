@@ -8,7 +8,6 @@
  * so that /tmp, where DIR lives, is not granted: "outside" is outside. */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
-#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -232,25 +231,45 @@ Test(sandbox, a_second_thread_before_the_shim_is_refused)
 	world_free(&w);
 }
 
-/* Open PATH read-only in a child that first applies P with PREPARED (built
- * there too when PREPARE): 0 if it opened, else the errno. */
-static int open_sandboxed(struct cordon_policy *p, bool prepare, const char *path)
+/* Read PATH in a child that first applies P with a ruleset built there too
+ * (PREPARE) or none: what reached this process through a pipe, judged here,
+ * outside the sandbox ("" when nothing did). */
+static char *read_sandboxed(struct cordon_policy *p, bool prepare, const char *path)
 {
+	int fds[2];
+	cr_assert_eq(pipe(fds), 0);
 	pid_t pid = fork();
 	cr_assert_geq(pid, 0);
 	if (pid == 0) {
+		close(fds[0]);
 		struct cordon_error err = {0};
 		int ruleset = prepare ? cordon_sandbox_prepare(p) : -1;
-		if (prepare && ruleset < 0)
-			_exit(100);
-		if (cordon_sandbox_apply_prepared(p, ruleset, &err) != 0)
-			_exit(101);
+		if ((prepare && ruleset < 0) ||
+		    cordon_sandbox_apply_prepared(p, ruleset, &err) != 0)
+			_exit(1);
+		char buf[256];
 		int fd = open(path, O_RDONLY | O_CLOEXEC);
-		_exit(fd >= 0 ? 0 : errno);
+		ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf));
+		if (n > 0)
+			(void)!write(fds[1], buf, (size_t)n);
+		_exit(0);
 	}
+	close(fds[1]);
+	char buf[256];
+	ssize_t n = read(fds[0], buf, sizeof(buf) - 1);
+	close(fds[0]);
 	int st;
 	waitpid(pid, &st, 0);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 200;
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the sandbox was not applied (%d)", st);
+	buf[n > 0 ? n : 0] = '\0';
+	return strdup(buf);
+}
+
+static void expect_read(struct cordon_policy *p, bool prepare, const char *path, const char *want)
+{
+	char *got = read_sandboxed(p, prepare, path);
+	cr_expect_str_eq(got, want, "%s (ruleset built ahead: %d)", path, prepare);
+	free(got);
 }
 
 /* The session watcher builds the Landlock ruleset ahead and marks the rules
@@ -266,9 +285,11 @@ Test(sandbox, prepared_ruleset_and_marks_without_one)
 	cr_assert_eq(cordon_policy_add_rule(&p, w.proj, CORDON_ACCESS_READ, "project"), 0);
 	cr_assert_eq(cordon_policy_add_rule(&p, "/proc", CORDON_ACCESS_READ, "proc"), 0);
 	/* Built ahead: the project is in the ruleset, /proc left to the applier. */
-	cr_expect_eq(open_sandboxed(&p, true, in), 0);
-	cr_expect_eq(open_sandboxed(&p, true, out), EACCES);
-	cr_expect_eq(open_sandboxed(&p, true, "/proc/self/status"), 0);
+	expect_read(&p, true, in, "inside");
+	expect_read(&p, true, out, "");
+	char *status = read_sandboxed(&p, true, "/proc/self/status");
+	cr_expect(strncmp(status, "Name:", 5) == 0, "/proc left unreadable: \"%s\"", status);
+	free(status);
 	/* What the watcher leaves to the shim: /proc, and whatever opens into a
 	 * procfs (/dev/fd is /proc/self/fd: in the watcher, its own). */
 	struct cordon_policy q = {.sandbox = true, .allow_network = true};
@@ -285,8 +306,8 @@ Test(sandbox, prepared_ruleset_and_marks_without_one)
 	/* Marked, but no ruleset comes with the marks. */
 	for (size_t i = 0; i < p.n_rules; i++)
 		p.rules[i].prepared = true;
-	cr_expect_eq(open_sandboxed(&p, false, in), 0, "a marked rule was dropped");
-	cr_expect_eq(open_sandboxed(&p, false, out), EACCES);
+	expect_read(&p, false, in, "inside"); /* a marked rule dropped: "" */
+	expect_read(&p, false, out, "");
 	cordon_policy_free(&p);
 	free(in);
 	free(out);

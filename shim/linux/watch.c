@@ -109,8 +109,10 @@ static void ignore_job_signals(void)
 	(void)signal(SIGPIPE, SIG_IGN);
 }
 
-/* What the watcher starts with: copied here by the launcher before the
- * watcher exists and never touched by it again (see spawn_watcher). */
+/* What the watcher works from: filled in by the launcher before the clone,
+ * except the frame, handed over before exec (cordon_session_pass_policy);
+ * the watcher reads all of it only once the gate has closed (see
+ * spawn_watcher), and the launcher never changes it after that. */
 static struct watcher {
 	char id[40];
 	char cgroup[PATH_MAX];
@@ -224,8 +226,9 @@ static void send_policy(void)
 
 /* The watcher (never returns; see spawn_watcher for how it starts). It is
  * never in the session's cgroup, so the session's cgroup.kill cannot end it.
- * Until the shim confirms, it only waits: it must not take a CPU from the
- * launcher and the shim on their way to the command's main. */
+ * After the gate it sends the policy (on another CPU than the shell's), then
+ * only waits until the session is confirmed and under way: it must not take
+ * a CPU from the launcher and the shim on their way to the command's main. */
 static int watcher_main(void *arg)
 {
 	(void)arg;
