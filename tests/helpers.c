@@ -631,3 +631,28 @@ void expect_session_gone(struct world *w, size_t want_pids)
 	free(id);
 	free(pf);
 }
+
+char *child_output(void (*fn)(void *arg, int fd), void *arg, const char *what)
+{
+	int fds[2];
+	cr_assert_eq(pipe(fds), 0);
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		close(fds[0]);
+		fn(arg, fds[1]);
+		_exit(0);
+	}
+	close(fds[1]);
+	char buf[4096];
+	size_t got = 0;
+	ssize_t n;
+	while (got < sizeof(buf) - 1 && (n = read(fds[0], buf + got, sizeof(buf) - 1 - got)) > 0)
+		got += (size_t)n;
+	close(fds[0]);
+	int st;
+	waitpid(pid, &st, 0);
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: the child failed (%d)", what, st);
+	buf[got] = '\0';
+	return strdup(buf);
+}

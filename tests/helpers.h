@@ -14,6 +14,11 @@ void tmp_cleanup(const char *dir);
 char *write_file(const char *dir, const char *name, const char *content);
 /* Contents of PATH (NUL-terminated) or NULL if it cannot be read. */
 char *read_file(const char *path);
+/* Run FN(ARG, FD) in a forked child and return what it wrote to FD
+ * (malloc'd, NUL-terminated, at most 4 KiB): the verdict is taken out here,
+ * not from inside. The child must exit 0 (asserted, with WHAT in the
+ * message); FN returning is a 0 exit. */
+char *child_output(void (*fn)(void *arg, int fd), void *arg, const char *what);
 bool file_exists(const char *path);
 char *path_join(const char *a, const char *b);
 

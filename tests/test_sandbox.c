@@ -231,43 +231,38 @@ Test(sandbox, a_second_thread_before_the_shim_is_refused)
 	world_free(&w);
 }
 
-/* Read PATH in a child that first applies P with a ruleset built there too
- * (PREPARE) or none: what reached this process through a pipe, judged here,
- * outside the sandbox ("" when nothing did). */
-static char *read_sandboxed(struct cordon_policy *p, bool prepare, const char *path)
+struct sandboxed_read {
+	struct cordon_policy *p;
+	bool prepare; /* the ruleset built ahead, in the child too */
+	const char *path;
+};
+
+/* In a child: apply the policy, read the path, send what was read. */
+static void read_sandboxed(void *arg, int out)
 {
-	int fds[2];
-	cr_assert_eq(pipe(fds), 0);
-	pid_t pid = fork();
-	cr_assert_geq(pid, 0);
-	if (pid == 0) {
-		close(fds[0]);
-		struct cordon_error err = {0};
-		int ruleset = prepare ? cordon_sandbox_prepare(p) : -1;
-		if ((prepare && ruleset < 0) ||
-		    cordon_sandbox_apply_prepared(p, ruleset, &err) != 0)
-			_exit(1);
-		char buf[256];
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
-		ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf));
-		if (n > 0)
-			(void)!write(fds[1], buf, (size_t)n);
-		_exit(0);
-	}
-	close(fds[1]);
+	const struct sandboxed_read *a = arg;
+	struct cordon_error err = {0};
+	int ruleset = a->prepare ? cordon_sandbox_prepare(a->p) : -1;
+	if ((a->prepare && ruleset < 0) || cordon_sandbox_apply_prepared(a->p, ruleset, &err) != 0)
+		_exit(1);
 	char buf[256];
-	ssize_t n = read(fds[0], buf, sizeof(buf) - 1);
-	close(fds[0]);
-	int st;
-	waitpid(pid, &st, 0);
-	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the sandbox was not applied (%d)", st);
-	buf[n > 0 ? n : 0] = '\0';
-	return strdup(buf);
+	int fd = open(a->path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf));
+	if (n > 0)
+		(void)!write(out, buf, (size_t)n);
+}
+
+/* What a child sandboxed by P (with or without the ruleset built ahead)
+ * read of PATH, judged here: "" when nothing reached us. */
+static char *sandboxed(struct cordon_policy *p, bool prepare, const char *path)
+{
+	struct sandboxed_read a = {.p = p, .prepare = prepare, .path = path};
+	return child_output(read_sandboxed, &a, path);
 }
 
 static void expect_read(struct cordon_policy *p, bool prepare, const char *path, const char *want)
 {
-	char *got = read_sandboxed(p, prepare, path);
+	char *got = sandboxed(p, prepare, path);
 	cr_expect_str_eq(got, want, "%s (ruleset built ahead: %d)", path, prepare);
 	free(got);
 }
@@ -287,7 +282,7 @@ Test(sandbox, prepared_ruleset_and_marks_without_one)
 	/* Built ahead: the project is in the ruleset, /proc left to the applier. */
 	expect_read(&p, true, in, "inside");
 	expect_read(&p, true, out, "");
-	char *status = read_sandboxed(&p, true, "/proc/self/status");
+	char *status = sandboxed(&p, true, "/proc/self/status");
 	cr_expect(strncmp(status, "Name:", 5) == 0, "/proc left unreadable: \"%s\"", status);
 	free(status);
 	/* What the watcher leaves to the shim: /proc, and whatever opens into a

@@ -321,45 +321,27 @@ static char *first_cgroup2_in_mountinfo(void)
 }
 
 /* cordon_cgroup_locate's mount point, found in a child; with HIDE_LISTMOUNT
- * the child's seccomp filter makes listmount fail with ENOSYS, as on a kernel
- * before 6.8 (or under a container's filter). */
-static char *locate_in_child(bool hide_listmount)
+ * (non-NULL) the child's seccomp filter makes listmount fail with ENOSYS, as
+ * on a kernel before 6.8 (or under a container's filter). */
+static void locate(void *hide_listmount, int out)
 {
-	int fds[2];
-	cr_assert_eq(pipe(fds), 0);
-	pid_t pid = fork();
-	cr_assert_geq(pid, 0);
-	if (pid == 0) {
-		close(fds[0]);
-		if (hide_listmount) {
-			struct sock_filter f[] = {
-				BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-					 offsetof(struct seccomp_data, nr)),
-				BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 458 /* listmount */, 0, 1),
-				BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
-				BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-			};
-			struct sock_fprog prog = {.len = sizeof(f) / sizeof(f[0]), .filter = f};
-			if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
-			    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
-				_exit(2);
-		}
-		char *mount = NULL, *own = NULL;
-		struct cordon_error err = {0};
-		if (cordon_cgroup_locate(&mount, &own, &err) < 0)
-			_exit(1);
-		(void)!write(fds[1], mount, strlen(mount));
-		_exit(0);
+	if (hide_listmount) {
+		struct sock_filter f[] = {
+			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 458 /* listmount */, 0, 1),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		};
+		struct sock_fprog prog = {.len = sizeof(f) / sizeof(f[0]), .filter = f};
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+		    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
+			_exit(2);
 	}
-	close(fds[1]);
-	char buf[4096];
-	ssize_t n = read(fds[0], buf, sizeof(buf) - 1);
-	close(fds[0]);
-	int st;
-	waitpid(pid, &st, 0);
-	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "locate failed in the child (%d)", st);
-	buf[n > 0 ? n : 0] = '\0';
-	return strdup(buf);
+	char *mount = NULL, *own = NULL;
+	struct cordon_error err = {0};
+	if (cordon_cgroup_locate(&mount, &own, &err) < 0)
+		_exit(1);
+	(void)!write(out, mount, strlen(mount));
 }
 
 /* listmount/statmount (Linux 6.8+) find the mount point mountinfo lists first
@@ -368,8 +350,8 @@ Test(session, cgroup2_mount_found_with_and_without_listmount)
 {
 	char *want = first_cgroup2_in_mountinfo();
 	cr_assert_not_null(want, "no cgroup2 mount on this machine");
-	char *fast = locate_in_child(false);
-	char *slow = locate_in_child(true);
+	char *fast = child_output(locate, NULL, "locate");
+	char *slow = child_output(locate, "hide", "locate without listmount");
 	cr_expect_str_eq(fast, want);
 	cr_expect_str_eq(slow, want);
 	free(want);
