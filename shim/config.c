@@ -307,13 +307,25 @@ int cordon_read_file(const char *path, size_t max, char **out, size_t *len_out,
 	if ((size_t)st.st_size > max)
 		return cordon_err(err, EFBIG, "%s: file too large (%lld bytes, at most %zu)", path,
 				  (long long)st.st_size, max);
-	/* Read up to max+1 so a file that grows under us is still caught. */
-	cleanup_free char *buf = malloc(max + 1);
+	/* A buffer of the size fstat gave and one byte more, so that a file
+	 * that grew under us is seen and read on (never beyond max+1 bytes,
+	 * which is caught). Not max+1 from the start: that was a 1 MiB mapping
+	 * made and unmapped on every launch. */
+	size_t cap = (size_t)st.st_size + 1;
+	cleanup_free char *buf = malloc(cap + 1);
 	if (!buf)
 		return cordon_err(err, ENOMEM, "%s: out of memory", path);
 	size_t len = 0;
 	for (;;) {
-		ssize_t n = read(fd, buf + len, max + 1 - len);
+		if (len == cap) {
+			size_t more = cap * 2 < max + 1 ? cap * 2 : max + 1;
+			char *nb = realloc(buf, more + 1);
+			if (!nb)
+				return cordon_err(err, ENOMEM, "%s: out of memory", path);
+			buf = nb;
+			cap = more;
+		}
+		ssize_t n = read(fd, buf + len, cap - len);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;

@@ -8,14 +8,23 @@ int cordon_strv_push_take(struct cordon_strv *sv, char *s)
 {
 	if (!s)
 		return -ENOMEM;
-	char **nv = realloc(sv->v, (sv->n + 2) * sizeof(*nv));
-	if (!nv) {
-		free(s);
-		return -ENOMEM;
+	/* Doubling: a launch pushes a few hundred strings, and growing by one
+	 * slot each time moved the vector through every allocator size class
+	 * on the way (musl maps and unmaps a page for some of them). */
+	if (sv->n + 2 > sv->cap) {
+		size_t cap = sv->cap ? sv->cap * 2 : 8;
+		if (cap < sv->n + 2)
+			cap = sv->n + 2;
+		char **nv = reallocarray(sv->v, cap, sizeof(*nv));
+		if (!nv) {
+			free(s);
+			return -ENOMEM;
+		}
+		sv->v = nv;
+		sv->cap = cap;
 	}
-	nv[sv->n++] = s;
-	nv[sv->n] = NULL;
-	sv->v = nv;
+	sv->v[sv->n++] = s;
+	sv->v[sv->n] = NULL;
 	return 0;
 }
 
@@ -54,4 +63,5 @@ void cordon_strv_free(struct cordon_strv *sv)
 	free(sv->v);
 	sv->v = NULL;
 	sv->n = 0;
+	sv->cap = 0;
 }

@@ -212,6 +212,7 @@ static int decode_rules(struct in *in, struct cordon_policy *p)
 				  in->len - in->off);
 	if (!(p->rules = calloc(n, sizeof(*p->rules))))
 		return cordon_err(in->err, ENOMEM, "out of memory");
+	p->rules_cap = n;
 	in->item = "rules";
 	for (uint32_t i = 0; i < n; i++) {
 		struct cordon_rule *rule = &p->rules[i];

@@ -60,6 +60,7 @@ struct cordon_policy {
 	char *session; /* session id */
 	struct cordon_rule *rules;
 	size_t n_rules;
+	size_t rules_cap; /* slots in rules, when grown by cordon_policy_add_rule (else 0) */
 	struct cordon_strv env_allow; /* names and PREFIX* patterns */
 	struct cordon_strv skipped;   /* "path (source): reason"; not sent on the wire */
 };

@@ -8,6 +8,7 @@
 struct cordon_strv {
 	char **v; /* NULL-terminated when n > 0 or after any push */
 	size_t n;
+	size_t cap; /* slots in v, when it grew by a push (else 0: the next push grows it) */
 };
 
 /* Append a copy of S. Returns 0 or -ENOMEM. */
