@@ -30,6 +30,9 @@
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
 #endif
+#ifndef SYS_close_range
+#define SYS_close_range 436
+#endif
 
 static int cmp_int(const void *a, const void *b)
 {
@@ -58,7 +61,8 @@ static void close_others(const int *keep_in, size_t n)
 		unsigned to = i < k ? (unsigned)keep[i] - 1 : ~0U;
 		if (i < k && (unsigned)keep[i] < from)
 			continue;
-		if (from <= to && close_range(from, to, 0) < 0 && errno == ENOSYS)
+		/* The raw syscall: musl has no close_range() wrapper. */
+		if (from <= to && syscall(SYS_close_range, from, to, 0) < 0 && errno == ENOSYS)
 			for (unsigned fd = from; fd <= to && fd < 1024; fd++)
 				close((int)fd);
 		if (i < k)
