@@ -41,22 +41,19 @@ static void le32_put(unsigned char b[4], uint32_t v)
 
 /* ---- encoding ------------------------------------------------------------ */
 
+/* Encoding runs twice: once with no buffer, counting, then into a buffer
+ * of exactly that size (one allocation of the frame's size: growing one by
+ * doubling took the launcher's allocator to a fresh 16 KiB mapping). */
 struct out {
-	char *buf;
+	char *buf; /* NULL: count only */
 	size_t len, cap;
-	bool failed; /* out of memory */
-	bool big;    /* a string longer than a whole frame may be */
+	bool big; /* a string longer than a whole frame may be */
 };
 
 static void put(struct out *o, const void *data, size_t n)
 {
-	if (o->failed)
-		return;
-	if (!cordon_reserve(&o->buf, &o->cap, o->len + n, 4096)) {
-		o->failed = true;
-		return;
-	}
-	memcpy(o->buf + o->len, data, n);
+	if (o->buf && n <= o->cap - o->len)
+		memcpy(o->buf + o->len, data, n);
 	o->len += n;
 }
 
@@ -78,43 +75,53 @@ static void put_str(struct out *o, const char *s)
 	put(o, s, n);
 }
 
-int cordon_wire_encode(const struct cordon_policy *p, char **buf, size_t *len,
-		       struct cordon_error *err)
+static void emit(struct out *o, const struct cordon_policy *p)
 {
-	struct out o = {0};
-	put_u32(&o, 0); /* the length, filled in below */
+	put_u32(o, 0); /* the length, filled in below */
 	unsigned char head[2] = {
 		CORDON_WIRE_VERSION,
 		(unsigned char)((p->sandbox ? F_SANDBOX : 0) | (p->allow_network ? F_NETWORK : 0) |
 				(p->on_unsupported == CORDON_UNSUPPORTED_WARN ? F_WARN : 0) |
 				(p->home ? F_HOME : 0))};
-	put(&o, head, sizeof(head));
-	put_str(&o, p->project ? p->project : "");
+	put(o, head, sizeof(head));
+	put_str(o, p->project ? p->project : "");
 	if (p->home)
-		put_str(&o, p->home);
-	put_str(&o, p->session ? p->session : "");
-	put_u32(&o, (uint32_t)p->n_rules);
+		put_str(o, p->home);
+	put_str(o, p->session ? p->session : "");
+	put_u32(o, (uint32_t)p->n_rules);
 	for (size_t i = 0; i < p->n_rules; i++) {
 		unsigned char a = (unsigned char)((p->rules[i].access & CORDON_ACCESS_ALL) |
 						  (p->rules[i].prepared ? A_PREPARED : 0));
-		put(&o, &a, 1);
-		put_str(&o, p->rules[i].path);
-		put_str(&o, p->rules[i].source);
+		put(o, &a, 1);
+		put_str(o, p->rules[i].path);
+		put_str(o, p->rules[i].source);
 	}
-	put_u32(&o, (uint32_t)p->env_allow.n);
+	put_u32(o, (uint32_t)p->env_allow.n);
 	for (size_t i = 0; i < p->env_allow.n; i++)
-		put_str(&o, p->env_allow.v[i]);
-	if (o.failed) {
-		free(o.buf);
-		return cordon_err(err, ENOMEM, "encoding policy: out of memory");
-	}
+		put_str(o, p->env_allow.v[i]);
+}
+
+int cordon_wire_encode(const struct cordon_policy *p, char **buf, size_t *len,
+		       struct cordon_error *err)
+{
+	struct out o = {0};
+	emit(&o, p);
 	size_t plen = o.len - 4;
 	if (o.big || plen > CORDON_WIRE_MAX) {
-		free(o.buf);
 		return o.big ? cordon_err(err, EFBIG, "policy too large (more than %u bytes)",
 					  CORDON_WIRE_MAX)
 			     : cordon_err(err, EFBIG, "policy too large (%zu bytes, at most %u)",
 					  plen, CORDON_WIRE_MAX);
+	}
+	o.cap = o.len;
+	o.len = 0;
+	if (!(o.buf = malloc(o.cap)))
+		return cordon_err(err, ENOMEM, "encoding policy: out of memory");
+	emit(&o, p);
+	if (o.len != o.cap) { /* cannot happen: the same policy, counted twice */
+		free(o.buf);
+		return cordon_err(err, EINVAL, "encoding policy: %zu bytes, counted %zu", o.len,
+				  o.cap);
 	}
 	le32_put((unsigned char *)o.buf, (uint32_t)plen);
 	*buf = o.buf;
