@@ -33,6 +33,57 @@ char *path_join(const char *a, const char *b)
 	return p;
 }
 
+/* Every directory tmp_dir made and tmp_cleanup has not removed yet, removed
+ * at exit: a failed assertion leaves the test function at once (Criterion
+ * jumps out of it), past its cleanup, and the directory used to stay in
+ * /tmp. Only the process that made them removes them: a forked child that
+ * calls exit() must not delete its parent's directories. */
+#define MADE_MAX 16
+static struct {
+	char *dirs[MADE_MAX];
+	pid_t owner;
+} made;
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw);
+
+static void remove_made(void)
+{
+	if (getpid() != made.owner)
+		return;
+	for (size_t i = 0; i < MADE_MAX; i++)
+		if (made.dirs[i]) {
+			nftw(made.dirs[i], rm_one, 16, FTW_DEPTH | FTW_PHYS);
+			free(made.dirs[i]);
+			made.dirs[i] = NULL;
+		}
+}
+
+static void remember(const char *dir)
+{
+	if (made.owner != getpid()) { /* first in this process (a Criterion worker) */
+		memset(made.dirs, 0, sizeof(made.dirs));
+		made.owner = getpid();
+		atexit(remove_made);
+	}
+	for (size_t i = 0; i < MADE_MAX; i++)
+		if (!made.dirs[i]) {
+			made.dirs[i] = strdup(dir);
+			return;
+		}
+}
+
+static void forget(const char *dir)
+{
+	if (made.owner != getpid())
+		return;
+	for (size_t i = 0; i < MADE_MAX; i++)
+		if (made.dirs[i] && strcmp(made.dirs[i], dir) == 0) {
+			free(made.dirs[i]);
+			made.dirs[i] = NULL;
+			return; /* DIR may be this very string */
+		}
+}
+
 char *tmp_dir(const char *tag)
 {
 	char *tmpl;
@@ -43,6 +94,8 @@ char *tmp_dir(const char *tag)
 	/* Canonical, so tests can compare with resolved policy paths. */
 	char *canon = realpath(tmpl, NULL);
 	free(tmpl);
+	if (canon)
+		remember(canon);
 	return canon;
 }
 
@@ -56,8 +109,10 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
 
 void tmp_cleanup(const char *dir)
 {
-	if (dir && strncmp(dir, "/tmp/cordon-test-", 17) == 0)
+	if (dir && strncmp(dir, "/tmp/cordon-test-", 17) == 0) {
 		nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+		forget(dir);
+	}
 }
 
 static void mkparents(char *path)
