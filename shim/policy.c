@@ -99,16 +99,11 @@ static const unsigned class_access[CORDON_CLASS_COUNT] = {
 int cordon_policy_add_rule(struct cordon_policy *p, const char *path, unsigned access,
 			   const char *source)
 {
-	if (p->n_rules >= p->rules_cap) { /* doubling, as cordon_strv */
-		size_t cap = p->rules_cap ? p->rules_cap * 2 : 32;
-		if (cap <= p->n_rules)
-			cap = p->n_rules + 1;
-		struct cordon_rule *nr = reallocarray(p->rules, cap, sizeof(*nr));
-		if (!nr)
-			return -ENOMEM;
-		p->rules = nr;
-		p->rules_cap = cap;
-	}
+	struct cordon_rule *nr =
+		cordon_grow(p->rules, &p->rules_cap, p->n_rules + 1, sizeof(*nr), 32);
+	if (!nr)
+		return -ENOMEM;
+	p->rules = nr;
 	struct cordon_rule *r = &p->rules[p->n_rules];
 	r->path = strdup(path);
 	r->source = strdup(source);

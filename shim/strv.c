@@ -4,25 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util.h"
+
 int cordon_strv_push_take(struct cordon_strv *sv, char *s)
 {
 	if (!s)
 		return -ENOMEM;
-	/* Doubling: a launch pushes a few hundred strings, and growing by one
-	 * slot each time moved the vector through every allocator size class
-	 * on the way (musl maps and unmaps a page for some of them). */
-	if (sv->n + 2 > sv->cap) {
-		size_t cap = sv->cap ? sv->cap * 2 : 8;
-		if (cap < sv->n + 2)
-			cap = sv->n + 2;
-		char **nv = reallocarray(sv->v, cap, sizeof(*nv));
-		if (!nv) {
-			free(s);
-			return -ENOMEM;
-		}
-		sv->v = nv;
-		sv->cap = cap;
+	char **nv = cordon_grow(sv->v, &sv->cap, sv->n + 2, sizeof(*nv), 8);
+	if (!nv) {
+		free(s);
+		return -ENOMEM;
 	}
+	sv->v = nv;
 	sv->v[sv->n++] = s;
 	sv->v[sv->n] = NULL;
 	return 0;

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -40,20 +41,37 @@ static inline void cordon_closep(int *fd)
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* An array BUF of *CAP elements of ELEM bytes that must hold NEED: BUF when
+ * it does, else BUF reallocated to the next doubling from FIRST, *CAP
+ * updated. NULL when out of memory (or the size overflows); BUF is then
+ * unchanged. Growing one slot at a time moved a launch's vectors through
+ * every allocator size class on the way. */
+static inline void *cordon_grow(void *buf, size_t *cap, size_t need, size_t elem, size_t first)
+{
+	if (need <= *cap)
+		return buf;
+	size_t c = *cap ? *cap : first;
+	while (c < need) {
+		if (c > SIZE_MAX / 2)
+			return NULL;
+		c *= 2;
+	}
+	if (c > SIZE_MAX / elem)
+		return NULL;
+	void *b = realloc(buf, c * elem);
+	if (b)
+		*cap = c;
+	return b;
+}
+
 /* Make room for NEED bytes in the growing buffer *BUF of capacity *CAP
  * (doubling from FIRST). False when out of memory; *BUF is then unchanged. */
 static inline bool cordon_reserve(char **buf, size_t *cap, size_t need, size_t first)
 {
-	if (need <= *cap)
-		return true;
-	size_t c = *cap ? *cap : first;
-	while (c < need)
-		c *= 2;
-	char *b = realloc(*buf, c);
+	char *b = cordon_grow(*buf, cap, need, 1, first);
 	if (!b)
 		return false;
 	*buf = b;
-	*cap = c;
 	return true;
 }
 
