@@ -1,9 +1,13 @@
-/* cordon-bench-landlock COMMAND [ARG...]: the kernel's floor for the
- * benchmarks. It resolves the same policy cordon would (the config found as
- * usual, the current directory as the project), applies ONLY a Landlock
+/* cordon-bench-landlock [--seccomp] COMMAND [ARG...]: the kernel's floor for
+ * the benchmarks. It resolves the same policy cordon would (the config found
+ * as usual, the current directory as the project), applies ONLY a Landlock
  * ruleset with those rules (ABI 5 file rights, no network rules, no seccomp,
  * no session, no environment filtering), and execs COMMAND. Whatever cordon
- * costs beyond this is cordon's own overhead. */
+ * costs beyond this is cordon's own overhead.
+ *
+ * --seccomp also loads cordon's own syscall filter (the same BPF program the
+ * shim loads), so the bench can tell the kernel's per-syscall cost of any
+ * seccomp filter apart from the rest of cordon's overhead. */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/landlock.h>
@@ -16,6 +20,7 @@
 
 #include "cordon/config.h"
 #include "cordon/policy.h"
+#include "linux.h"
 #include "landlock-compat.h"
 
 #define READ_RIGHTS (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
@@ -32,8 +37,11 @@
 
 int main(int argc, char **argv)
 {
+	int with_seccomp = argc > 1 && strcmp(argv[1], "--seccomp") == 0;
+	argv += with_seccomp;
+	argc -= with_seccomp;
 	if (argc < 2) {
-		fprintf(stderr, "usage: cordon-bench-landlock COMMAND [ARG...]\n");
+		fprintf(stderr, "usage: cordon-bench-landlock [--seccomp] COMMAND [ARG...]\n");
 		return 2;
 	}
 	struct cordon_config cfg;
@@ -83,6 +91,10 @@ int main(int argc, char **argv)
 		return 125;
 	}
 	close(rs);
+	if (with_seccomp && cordon_seccomp_apply(&p, &err) < 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		return 125;
+	}
 	execvp(argv[1], argv + 1);
 	perror(argv[1]);
 	return 127;
