@@ -16,6 +16,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cordon/policy.h"
@@ -245,15 +246,48 @@ static size_t subgroups(const char *dir)
 	return n;
 }
 
-Test(session, a_launcher_that_gives_up_leaves_no_cgroup, .timeout = 60)
+/* Start ARGV in the cgroup CG (moved there before the exec), in CWD, its
+ * output discarded. */
+static pid_t spawn_in_cgroup(const char *cg, char *const argv[], const char *cwd)
+{
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		char *procs = path_join(cg, "cgroup.procs");
+		int fd = open(procs, O_WRONLY);
+		if (fd < 0 || write(fd, "0", 1) != 1)
+			_exit(99);
+		close(fd);
+		int null = open("/dev/null", O_WRONLY);
+		dup2(null, 1);
+		dup2(null, 2);
+		if (chdir(cwd) < 0)
+			_exit(98);
+		execv(argv[0], argv);
+		_exit(97);
+	}
+	return pid;
+}
+
+/* A test's own parent cgroup below the runner's, for sessions to start in:
+ * cordon-test-TAG-PID. NULL (the test skipped) without cgroup2. */
+static char *test_parent_cgroup(const char *tag)
 {
 	char *mount, *own, *parent;
 	struct cordon_error err = {0};
 	if (cordon_cgroup_locate(&mount, &own, &err) < 0)
 		cr_skip_test("no cgroup2: %s", err.msg);
-	cr_assert(asprintf(&parent, "%s%s/cordon-test-giveup-%d", mount,
-			   strcmp(own, "/") ? own : "", (int)getpid()) > 0);
+	cr_assert(asprintf(&parent, "%s%s/cordon-test-%s-%d", mount, strcmp(own, "/") ? own : "",
+			   tag, (int)getpid()) > 0);
 	cr_assert_eq(mkdir(parent, 0755), 0, "%s: %s", parent, strerror(errno));
+	free(mount);
+	free(own);
+	return parent;
+}
+
+Test(session, a_launcher_that_gives_up_leaves_no_cgroup, .timeout = 60)
+{
+	char *parent = test_parent_cgroup("giveup");
 	struct world w;
 	world_init(&w, "giveup", "");
 	char *broken = path_join(w.proj, "broken.json");
@@ -266,22 +300,7 @@ Test(session, a_launcher_that_gives_up_leaves_no_cgroup, .timeout = 60)
 	};
 	const int want[] = {125, 127};
 	for (size_t c = 0; c < 2; c++) {
-		pid_t pid = fork();
-		cr_assert_geq(pid, 0);
-		if (pid == 0) {
-			char *procs = path_join(parent, "cgroup.procs");
-			int fd = open(procs, O_WRONLY);
-			if (fd < 0 || write(fd, "0", 1) != 1)
-				_exit(99);
-			close(fd);
-			int null = open("/dev/null", O_WRONLY);
-			dup2(null, 1);
-			dup2(null, 2);
-			if (chdir(w.proj) < 0)
-				_exit(98);
-			execv(CORDON_BIN, cases[c]);
-			_exit(97);
-		}
+		pid_t pid = spawn_in_cgroup(parent, cases[c], w.proj);
 		int st = 0;
 		waitpid(pid, &st, 0);
 		cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == want[c], "case %zu: status %d", c,
@@ -296,8 +315,63 @@ Test(session, a_launcher_that_gives_up_leaves_no_cgroup, .timeout = 60)
 	world_free(&w);
 	free(broken);
 	free(parent);
-	free(mount);
-	free(own);
+}
+
+/* Set the modification time of PATH to AGO seconds in the past. */
+static void age_by(const char *path, long ago)
+{
+	struct timespec t[2] = {{.tv_nsec = UTIME_OMIT}, {.tv_sec = time(NULL) - ago}};
+	cr_assert_eq(utimensat(AT_FDCWD, path, t, 0), 0, "%s: %s", path, strerror(errno));
+}
+
+/* A watcher killed outright (SIGKILL, or gdb's breakpoints in its shared
+ * memory) leaves its session's empty cgroup. The next session to end beside
+ * it removes it; not a young one (a launcher may be between its mkdir and its
+ * move), not one with a process in it, not one named unlike a session. */
+Test(session, an_ending_session_removes_what_killed_watchers_left, .timeout = 60)
+{
+	char *parent = test_parent_cgroup("sweep");
+	char *stale = path_join(parent, "cordon-0123456789abcdef");
+	char *young = path_join(parent, "cordon-fedcba9876543210");
+	char *busy = path_join(parent, "cordon-00000000000000aa");
+	char *other = path_join(parent, "cordon-notasession0000");
+	char *const dirs[] = {stale, young, busy, other};
+	for (size_t i = 0; i < 4; i++)
+		cr_assert_eq(mkdir(dirs[i], 0755), 0, "%s: %s", dirs[i], strerror(errno));
+	age_by(stale, 7200);
+	age_by(busy, 7200);
+	age_by(other, 7200);
+	char *const sleeper_argv[] = {"/bin/sleep", "300", NULL};
+	pid_t sleeper = spawn_in_cgroup(busy, sleeper_argv, "/");
+	wait_exec(sleeper, "/usr/bin/sleep");
+	age_by(busy, 7200); /* the move may have touched it */
+
+	struct world w;
+	world_init(&w, "sweep", "");
+	char *const run[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "/bin/true", NULL};
+	int st = 0;
+	waitpid(spawn_in_cgroup(parent, run, w.proj), &st, 0);
+	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "cordon run: status %d", st);
+	/* The session's own cgroup goes, then the watcher sweeps. */
+	for (int i = 0; i < 500 && (subgroups(parent) > 3 || file_exists(stale)); i++)
+		usleep(10000);
+	cr_expect_not(file_exists(stale), "the stale session cgroup was left");
+	cr_expect(file_exists(young), "a young session cgroup was removed");
+	cr_expect(file_exists(busy), "a session cgroup with a process in it was removed");
+	cr_expect(file_exists(other), "a cgroup not named like a session was removed");
+	cr_expect_eq(kill(sleeper, 0), 0, "the process in the busy cgroup is gone");
+	cr_expect_eq(subgroups(parent), 3, "the session's own cgroup was left");
+
+	stop_process(sleeper);
+	for (size_t i = 0; i < 4; i++)
+		for (int k = 0; k < 100 && rmdir(dirs[i]) < 0 && errno == EBUSY; k++)
+			usleep(10000);
+	for (int i = 0; i < 100 && rmdir(parent) < 0; i++)
+		usleep(10000);
+	world_free(&w);
+	for (size_t i = 0; i < 4; i++)
+		free(dirs[i]);
+	free(parent);
 }
 
 /* The first cgroup2 mount point in mountinfo (octal escapes left alone:

@@ -18,4 +18,13 @@ int cordon_seccomp_apply(const struct cordon_policy *policy, struct cordon_error
  * seccomp-rules.c). */
 void cordon_seccomp_program(bool allow_network, struct sock_fprog *out);
 
+/* Remove the session cgroups beside PATH (cordon-<16 hex digits>, PATH's
+ * own excepted) that are empty and at least MIN_AGE_S seconds old by their
+ * modification time: the ones a watcher that was killed outright could not
+ * remove. The age keeps clear of a launcher between its mkdir and its move
+ * (microseconds apart); the kernel itself refuses to remove a cgroup with a
+ * process in it. Returns how many were removed, or -errno. */
+int cordon_cgroup_sweep(const char *path, int min_age_s);
+#define CORDON_SWEEP_AGE_S 60
+
 #endif

@@ -20,6 +20,7 @@
 
 #include "cordon/strv.h"
 #include "jsonutil.h"
+#include "linux.h"
 #include "util.h"
 
 /* Field 5 of a mountinfo line is the mount point, and after " - " comes the
@@ -376,6 +377,10 @@ int cordon_cgroup_destroy(const char *path, struct cordon_error *err)
 	char events[PATH_MAX];
 	snprintf(events, sizeof(events), "%s/cgroup.events", path);
 	cleanup_close int fd = open(events, O_RDONLY | O_CLOEXEC);
+	/* Gone already (cordon_cgroup_sweep, from another session's watcher):
+	 * the kernel removes only an empty cgroup, so nothing is left to end. */
+	if (fd < 0 && errno == ENOENT && access(path, F_OK) < 0 && errno == ENOENT)
+		return 0;
 	if (fd < 0)
 		return cordon_err(err, errno, "%s: %s", events, strerror(errno));
 	for (int round = 0;; round++) {
@@ -405,4 +410,49 @@ int cordon_cgroup_destroy(const char *path, struct cordon_error *err)
 		usleep(100); /* exiting tasks leave the cgroup a moment after "populated 0" */
 	}
 	return cordon_err(err, errno, "%s: cannot remove: %s", path, strerror(errno));
+}
+
+/* A session cgroup's name: "cordon-" and the 16 hex digits of a session id. */
+static bool session_cgroup_name(const char *name)
+{
+	if (strncmp(name, "cordon-", 7) != 0 || strlen(name) != 7 + 16)
+		return false;
+	for (const char *c = name + 7; *c; c++)
+		if (!((*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'f')))
+			return false;
+	return true;
+}
+
+int cordon_cgroup_sweep(const char *path, int min_age_s)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash || slash == path)
+		return -EINVAL;
+	char parent[PATH_MAX];
+	snprintf(parent, sizeof(parent), "%.*s", (int)(slash - path), path);
+	int fd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	time_t now = time(NULL);
+	int removed = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		struct stat st;
+		if (!session_cgroup_name(e->d_name) || strcmp(e->d_name, slash + 1) == 0 ||
+		    fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode) ||
+		    now - st.st_mtime < min_age_s)
+			continue;
+		/* The kernel refuses (EBUSY) while a process or a child cgroup is
+		 * in it: a live session is never touched. */
+		if (unlinkat(fd, e->d_name, AT_REMOVEDIR) == 0)
+			removed++;
+	}
+	closedir(d);
+	return removed;
 }

@@ -24,6 +24,7 @@
 #include "cordon/sandbox.h"
 #include "cordon/session.h"
 #include "cordon/wire.h"
+#include "linux.h"
 #include "util.h"
 #include "watchwait.h"
 
@@ -262,6 +263,8 @@ static int watcher_main(void *arg)
 	if (cordon_cgroup_destroy(watcher.cgroup, &e) < 0)
 		cordon_say("cordon: session %s: cleanup failed: %s\n", watcher.id, e.msg);
 	cordon_registry_remove(watcher.id);
+	/* Off every session's path now: clear what killed watchers left. */
+	(void)cordon_cgroup_sweep(watcher.cgroup, CORDON_SWEEP_AGE_S);
 	_exit(0);
 }
 
