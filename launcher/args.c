@@ -71,7 +71,8 @@ static const char usage_list[] =
 	"Usage: cordon list\n"
 	"\n"
 	"List your live sessions: id, the command's pid, the number of processes,\n"
-	"age, tracking (cgroup or subreaper) and project.\n";
+	"age, tracking (cgroup or subreaper; orphaned: its watcher was killed, and\n"
+	"only `cordon kill` ends it) and project.\n";
 
 static const char usage_learn[] =
 	"Usage: cordon learn [RUN OPTIONS] [--] COMMAND [ARG...]\n"

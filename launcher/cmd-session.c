@@ -11,9 +11,37 @@
 #include "cordon/session.h"
 #include "launcher.h"
 
+/* Whether PID is a live process. A watcher that was killed stays a zombie
+ * until its parent (the session's shell) exits: kill(pid, 0) still succeeds
+ * for it, so its state is read too. A pid taken again by another process
+ * looks alive: the safe way round. */
 static bool alive(pid_t pid)
 {
-	return pid > 0 && (kill(pid, 0) == 0 || errno == EPERM);
+	if (pid <= 0 || (kill(pid, 0) < 0 && errno != EPERM))
+		return false;
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return true; /* no procfs: kill() said it is there */
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	(void)fclose(f); /* read only */
+	buf[n] = '\0';
+	const char *state = strrchr(buf, ')'); /* after the command name */
+	return !(state && state[1] == ' ' && (state[2] == 'Z' || state[2] == 'X'));
+}
+
+/* A cgroup session whose watcher is gone while processes remain in its
+ * cgroup (the watcher was killed outright): nothing else will end them. */
+static bool orphaned(const struct cordon_session_info *s)
+{
+	if (!s->cgroup[0] || alive(s->watcher))
+		return false;
+	pid_t *pids = NULL;
+	size_t n = 0;
+	bool some = cordon_cgroup_pids(s->cgroup, &pids, &n, NULL) == 0 && n > 0;
+	free(pids);
+	return some;
 }
 
 /* Every process of session S: the cgroup's, or for a subreaper session the
@@ -58,13 +86,18 @@ static int session_pids(const struct cordon_session_info *s, pid_t **pids, size_
 	return 0;
 }
 
-/* Load session ID, dropping a record whose watcher is gone. */
-static int load(const char *id, struct cordon_session_info *s, struct cordon_error *err)
+/* Load session ID, dropping a record whose watcher is gone, unless the
+ * session is orphaned (*ORPHAN set then; ORPHAN may be NULL). */
+static int load(const char *id, struct cordon_session_info *s, bool *orphan,
+		struct cordon_error *err)
 {
 	int r = cordon_registry_read(id, s, err);
 	if (r < 0)
 		return r;
-	if (!alive(s->watcher)) {
+	bool o = orphaned(s);
+	if (orphan)
+		*orphan = o;
+	if (!o && !alive(s->watcher)) {
 		cordon_registry_remove(id);
 		return cordon_err(err, ESRCH, "%s: no such session (it has ended)", id);
 	}
@@ -97,14 +130,18 @@ int cmd_list(const struct cordon_args *a)
 	for (size_t i = 0; i < n; i++) {
 		struct cordon_session_info s;
 		struct cordon_error e = {0};
-		if (load(ids[i], &s, &e) == 0) {
+		bool orphan = false;
+		if (load(ids[i], &s, &orphan, &e) == 0) {
 			pid_t *pids = NULL;
 			size_t np = 0;
 			char buf[32];
 			session_pids(&s, &pids, &np, &e);
 			age(s.started, buf, sizeof(buf));
+			const char *tracking = s.cgroup[0] ? "cgroup" : "subreaper";
+			if (orphan)
+				tracking = "orphaned";
 			printf("%-16s %8d %6zu %8s %-9s %s\n", s.id, (int)s.shell, np, buf,
-			       s.cgroup[0] ? "cgroup" : "subreaper", s.project);
+			       tracking, s.project);
 			free(pids);
 		}
 		free(ids[i]);
@@ -119,7 +156,7 @@ int cmd_ps(const struct cordon_args *a)
 	struct cordon_session_info s;
 	pid_t *pids = NULL;
 	size_t n = 0;
-	if (load(a->rest[0], &s, &err) < 0 || session_pids(&s, &pids, &n, &err) < 0) {
+	if (load(a->rest[0], &s, NULL, &err) < 0 || session_pids(&s, &pids, &n, &err) < 0) {
 		launcher_error(&err);
 		return CORDON_EXIT_FAILURE;
 	}
@@ -145,16 +182,27 @@ int cmd_kill(const struct cordon_args *a)
 {
 	struct cordon_error err = {0};
 	struct cordon_session_info s;
-	if (load(a->rest[0], &s, &err) < 0) {
+	bool orphan = false;
+	if (load(a->rest[0], &s, &orphan, &err) < 0) {
 		launcher_error(&err);
 		return CORDON_EXIT_FAILURE;
 	}
 	/* cgroup: kill the whole tree at once; the watcher then sees the command
-	 * gone and removes the cgroup. subreaper: the supervisor does it all. */
-	int r = s.cgroup[0] ? cordon_cgroup_kill(s.cgroup, &err)
-			    : (kill(s.watcher, SIGTERM) < 0
-				       ? cordon_err(&err, errno, "%s: %s", s.id, strerror(errno))
-				       : 0);
+	 * gone and removes the cgroup. subreaper: the supervisor does it all.
+	 * Orphaned: no watcher, so kill, wait for the cgroup to empty and remove
+	 * it and the record here. */
+	int r;
+	if (orphan) {
+		r = cordon_cgroup_destroy(s.cgroup, &err);
+		if (r >= 0)
+			cordon_registry_remove(s.id);
+	} else if (s.cgroup[0]) {
+		r = cordon_cgroup_kill(s.cgroup, &err);
+	} else {
+		r = kill(s.watcher, SIGTERM) < 0
+			    ? cordon_err(&err, errno, "%s: %s", s.id, strerror(errno))
+			    : 0;
+	}
 	if (r < 0) {
 		launcher_error(&err);
 		return CORDON_EXIT_FAILURE;

@@ -23,6 +23,21 @@
 #include "cordon/session.h"
 #include "helpers.h"
 
+/* Whether /proc/PID/stat shows STATE (Z for a zombie). */
+static bool proc_state_is(pid_t pid, char state)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return false;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	const char *p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] == state;
+}
+
 Test(session, disabled_sessions_are_tracked_and_cleaned, .timeout = 60)
 {
 	struct world w;
@@ -128,6 +143,59 @@ Test(session, cordon_list_ps_and_kill, .timeout = 60)
 	r = run_cordon(w.env, w.proj, "kill", id, NULL);
 	cr_expect_eq(r.status, 125, "killing an ended session is an error");
 	run_free(&r);
+	free(id);
+	free(pids);
+	world_free(&w);
+}
+
+/* A watcher killed outright (as root can; nothing inside the sandbox can
+ * signal it) leaves processes that nothing will end. cordon list shows the
+ * session as orphaned and cordon kill ends it: processes, cgroup, record. */
+Test(session, an_orphaned_session_is_listed_and_killed, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "orphan", "");
+	char *argv[] = {CORDON_BIN,
+			"run",
+			"--config",
+			w.cfg,
+			"--",
+			"/bin/sh",
+			"-c",
+			"echo $CORDON_SESSION > sid;"
+			"(setsid sh -c 'trap \"\" HUP TERM; echo $$ >> pids; exec sleep 300' &);"
+			"exec sleep 300",
+			NULL};
+	pid_t pid = spawn_cmd(argv, w.env, w.proj);
+	char *pids = path_join(w.proj, "pids");
+	cr_assert(wait_exists(pids, 5000), "the session did not start");
+	char *id = session_id(&w);
+	cr_assert_not_null(id);
+	struct cordon_session_info info;
+	for (int i = 0; i < 500 && cordon_registry_read(id, &info, NULL) < 0; i++)
+		usleep(10000);
+	cr_assert_eq(cordon_registry_read(id, &info, NULL), 0, "the session was never listed");
+	cr_assert_eq(kill(info.watcher, SIGKILL), 0);
+	for (int i = 0; i < 500 && !proc_state_is(info.watcher, 'Z'); i++)
+		usleep(10000);
+
+	struct run_result r = run_cordon(w.env, w.proj, "list", NULL);
+	char *line = strstr(r.out, id);
+	cr_expect(line && strstr(line, "orphaned"), "list: %s", r.out);
+	run_free(&r);
+	cr_expect(kill(pid, 0) == 0, "the shell ended with its watcher");
+	r = run_cordon(w.env, w.proj, "kill", id, NULL);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+	cr_expect(wait_gone(pid, 5000), "the shell survived cordon kill");
+	expect_session_gone(&w, 1);
+	/* Not a check: what a failed run left must not outlive the test. */
+	char *cg = cgroup_of(id);
+	if (cg && file_exists(cg))
+		(void)cordon_cgroup_destroy(cg, NULL);
+	int st;
+	waitpid(pid, &st, 0);
+	free(cg);
 	free(id);
 	free(pids);
 	world_free(&w);
