@@ -19,16 +19,8 @@ static bool alive(pid_t pid)
 {
 	if (pid <= 0 || (kill(pid, 0) < 0 && errno != EPERM))
 		return false;
-	char path[64], buf[512];
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return true; /* no procfs: kill() said it is there */
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	(void)fclose(f); /* read only */
-	buf[n] = '\0';
-	const char *state = strrchr(buf, ')'); /* after the command name */
-	return !(state && state[1] == ' ' && (state[2] == 'Z' || state[2] == 'X'));
+	char state = cordon_proc_state(pid); /* 0 without procfs: kill() said it is there */
+	return state != 'Z' && state != 'X';
 }
 
 /* A cgroup session whose watcher is gone while processes remain in its

@@ -165,6 +165,22 @@ int cordon_registry_read(const char *id, struct cordon_session_info *s, struct c
 	return r;
 }
 
+char cordon_proc_state(pid_t pid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return 0;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	(void)fclose(f); /* read only */
+	buf[n] = '\0';
+	const char *p = strrchr(buf, ')'); /* after the command name, which may hold ')' */
+	if (!p || p[1] != ' ')
+		return 0;
+	return p[2];
+}
+
 int cordon_registry_remove(const char *id)
 {
 	char path[PATH_MAX];

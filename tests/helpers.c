@@ -452,16 +452,8 @@ static bool gone_now(pid_t pid)
 	if (kill(pid, 0) < 0 && errno == ESRCH)
 		return true;
 	/* A zombie is dead: its parent (init, or a test) just has not reaped it. */
-	char path[64], buf[512];
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return true;
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	const char *p = strrchr(buf, ')');
-	return p && (p[2] == 'Z' || p[2] == 'X');
+	char state = cordon_proc_state(pid);
+	return state == 0 || state == 'Z' || state == 'X';
 }
 
 bool wait_gone(pid_t pid, int ms)

@@ -23,19 +23,29 @@
 #include "cordon/session.h"
 #include "helpers.h"
 
-/* Whether /proc/PID/stat shows STATE (Z for a zombie). */
-static bool proc_state_is(pid_t pid, char state)
+/* Start a session in W whose shell sleeps, with one setsid escapee that
+ * ignores HUP and TERM; once it runs, *ID is the session's id and the
+ * escapee's pid is in W's "pids". Returns the shell's pid. */
+static pid_t start_sleeping_session(struct world *w, char **id)
 {
-	char path[64], buf[512];
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return false;
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	const char *p = strrchr(buf, ')');
-	return p && p[1] == ' ' && p[2] == state;
+	char *argv[] = {CORDON_BIN,
+			"run",
+			"--config",
+			w->cfg,
+			"--",
+			"/bin/sh",
+			"-c",
+			"echo $CORDON_SESSION > sid;"
+			"(setsid sh -c 'trap \"\" HUP TERM; echo $$ >> pids; exec sleep 300' &);"
+			"exec sleep 300",
+			NULL};
+	pid_t pid = spawn_cmd(argv, w->env, w->proj);
+	char *pids = path_join(w->proj, "pids");
+	cr_assert(wait_exists(pids, 5000), "the session did not start");
+	free(pids);
+	*id = session_id(w);
+	cr_assert_not_null(*id);
+	return pid;
 }
 
 Test(session, disabled_sessions_are_tracked_and_cleaned, .timeout = 60)
@@ -100,23 +110,10 @@ Test(session, cordon_list_ps_and_kill, .timeout = 60)
 {
 	struct world w;
 	world_init(&w, "kill", "");
-	char *argv[] = {CORDON_BIN,
-			"run",
-			"--config",
-			w.cfg,
-			"--",
-			"/bin/sh",
-			"-c",
-			"echo $CORDON_SESSION > sid;"
-			"(setsid sh -c 'trap \"\" HUP TERM; echo $$ >> pids; exec sleep 300' &);"
-			"exec sleep 300",
-			NULL};
-	pid_t pid = spawn_cmd(argv, w.env, w.proj);
+	char *id;
+	pid_t pid = start_sleeping_session(&w, &id);
 	char *pids = path_join(w.proj, "pids");
-	cr_assert(wait_exists(pids, 5000), "the session did not start");
 	usleep(50000);
-	char *id = session_id(&w);
-	cr_assert_not_null(id);
 
 	struct run_result r = run_cordon(w.env, w.proj, "list", NULL);
 	cr_expect(strstr(r.out, id) && strstr(r.out, w.proj), "list: %s", r.out);
@@ -155,28 +152,14 @@ Test(session, an_orphaned_session_is_listed_and_killed, .timeout = 60)
 {
 	struct world w;
 	world_init(&w, "orphan", "");
-	char *argv[] = {CORDON_BIN,
-			"run",
-			"--config",
-			w.cfg,
-			"--",
-			"/bin/sh",
-			"-c",
-			"echo $CORDON_SESSION > sid;"
-			"(setsid sh -c 'trap \"\" HUP TERM; echo $$ >> pids; exec sleep 300' &);"
-			"exec sleep 300",
-			NULL};
-	pid_t pid = spawn_cmd(argv, w.env, w.proj);
-	char *pids = path_join(w.proj, "pids");
-	cr_assert(wait_exists(pids, 5000), "the session did not start");
-	char *id = session_id(&w);
-	cr_assert_not_null(id);
+	char *id;
+	pid_t pid = start_sleeping_session(&w, &id);
 	struct cordon_session_info info;
 	for (int i = 0; i < 500 && cordon_registry_read(id, &info, NULL) < 0; i++)
 		usleep(10000);
 	cr_assert_eq(cordon_registry_read(id, &info, NULL), 0, "the session was never listed");
 	cr_assert_eq(kill(info.watcher, SIGKILL), 0);
-	for (int i = 0; i < 500 && !proc_state_is(info.watcher, 'Z'); i++)
+	for (int i = 0; i < 500 && cordon_proc_state(info.watcher) != 'Z'; i++)
 		usleep(10000);
 
 	struct run_result r = run_cordon(w.env, w.proj, "list", NULL);
@@ -197,7 +180,6 @@ Test(session, an_orphaned_session_is_listed_and_killed, .timeout = 60)
 	waitpid(pid, &st, 0);
 	free(cg);
 	free(id);
-	free(pids);
 	world_free(&w);
 }
 

@@ -78,6 +78,10 @@ int cordon_registry_dir(char **dir, struct cordon_error *err);
 int cordon_registry_write(const struct cordon_session_info *s, struct cordon_error *err);
 int cordon_registry_read(const char *id, struct cordon_session_info *s, struct cordon_error *err);
 int cordon_registry_remove(const char *id);
+
+/* The state letter of process PID in /proc/PID/stat ('R', 'S', 'Z' for a
+ * zombie, ...), or 0 where it cannot be read (no such process, no procfs). */
+char cordon_proc_state(pid_t pid);
 /* Ids of every registered session (malloc'd strings in a NULL-terminated array). */
 int cordon_registry_list(char ***ids, size_t *n, struct cordon_error *err);
 
