@@ -90,6 +90,10 @@ static int load(const char *id, struct cordon_session_info *s, bool *orphan,
 	if (orphan)
 		*orphan = o;
 	if (!o && !alive(s->watcher)) {
+		/* Ended; a killed watcher also left its (empty) cgroup. The kernel
+		 * removes only an empty one, and the record names only its own. */
+		if (s->cgroup[0])
+			(void)rmdir(s->cgroup);
 		cordon_registry_remove(id);
 		return cordon_err(err, ESRCH, "%s: no such session (it has ended)", id);
 	}

@@ -18,7 +18,7 @@
 #include "jsonutil.h"
 #include "util.h"
 
-static bool valid_id(const char *id)
+bool cordon_session_id_valid(const char *id)
 {
 	size_t n = strlen(id);
 	if (n == 0 || n >= sizeof(((struct cordon_session_info *)0)->id))
@@ -66,7 +66,7 @@ int cordon_registry_dir(char **dir, struct cordon_error *err)
 
 static int registry_path(const char *id, char *out, size_t size, struct cordon_error *err)
 {
-	if (!valid_id(id))
+	if (!cordon_session_id_valid(id))
 		return cordon_err(err, EINVAL, "\"%s\": not a session id", id);
 	cleanup_free char *dir = NULL;
 	int r = cordon_registry_dir(&dir, err);
@@ -206,7 +206,7 @@ int cordon_registry_list(char ***ids, size_t *n, struct cordon_error *err)
 			continue;
 		char id[64];
 		snprintf(id, sizeof(id), "%.*s", (int)(len - 5), e->d_name);
-		if (valid_id(id) && cordon_strv_push(&sv, id) < 0) {
+		if (cordon_session_id_valid(id) && cordon_strv_push(&sv, id) < 0) {
 			closedir(d);
 			cordon_strv_free(&sv);
 			return cordon_err(err, ENOMEM, "out of memory");

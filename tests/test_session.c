@@ -145,6 +145,19 @@ Test(session, cordon_list_ps_and_kill, .timeout = 60)
 	world_free(&w);
 }
 
+/* Kill session ID's watcher outright, once the session is listed, and wait
+ * until it is a zombie (its parent, the shell, does not reap it). */
+static void kill_watcher(const char *id)
+{
+	struct cordon_session_info info;
+	for (int i = 0; i < 500 && cordon_registry_read(id, &info, NULL) < 0; i++)
+		usleep(10000);
+	cr_assert_eq(cordon_registry_read(id, &info, NULL), 0, "the session was never listed");
+	cr_assert_eq(kill(info.watcher, SIGKILL), 0);
+	for (int i = 0; i < 500 && cordon_proc_state(info.watcher) != 'Z'; i++)
+		usleep(10000);
+}
+
 /* A watcher killed outright (as root can; nothing inside the sandbox can
  * signal it) leaves processes that nothing will end. cordon list shows the
  * session as orphaned and cordon kill ends it: processes, cgroup, record. */
@@ -154,13 +167,7 @@ Test(session, an_orphaned_session_is_listed_and_killed, .timeout = 60)
 	world_init(&w, "orphan", "");
 	char *id;
 	pid_t pid = start_sleeping_session(&w, &id);
-	struct cordon_session_info info;
-	for (int i = 0; i < 500 && cordon_registry_read(id, &info, NULL) < 0; i++)
-		usleep(10000);
-	cr_assert_eq(cordon_registry_read(id, &info, NULL), 0, "the session was never listed");
-	cr_assert_eq(kill(info.watcher, SIGKILL), 0);
-	for (int i = 0; i < 500 && cordon_proc_state(info.watcher) != 'Z'; i++)
-		usleep(10000);
+	kill_watcher(id);
 
 	struct run_result r = run_cordon(w.env, w.proj, "list", NULL);
 	char *line = strstr(r.out, id);
@@ -178,6 +185,38 @@ Test(session, an_orphaned_session_is_listed_and_killed, .timeout = 60)
 		(void)cordon_cgroup_destroy(cg, NULL);
 	int st;
 	waitpid(pid, &st, 0);
+	free(cg);
+	free(id);
+	world_free(&w);
+}
+
+/* The watcher killed, then the session's processes ended some other way:
+ * the cgroup stays, empty. cordon list drops the record and removes it. */
+Test(session, list_clears_an_ended_session_a_killed_watcher_left, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "orphanended", "");
+	char *id;
+	pid_t pid = start_sleeping_session(&w, &id);
+	kill_watcher(id);
+	char *cg = cgroup_of(id);
+	cr_assert_not_null(cg);
+	cr_assert_eq(cordon_cgroup_kill(cg, NULL), 0);
+	int st;
+	waitpid(pid, &st, 0);
+	pid_t esc[1];
+	char *pids = path_join(w.proj, "pids");
+	cr_assert_eq(read_pids(pids, esc, 1), 1);
+	free(pids);
+	cr_expect(wait_gone(esc[0], 5000), "the escapee survived cgroup.kill");
+	cr_expect(file_exists(cg), "nothing should have removed the cgroup yet");
+
+	struct run_result r = run_cordon(w.env, w.proj, "list", NULL);
+	cr_expect(strstr(r.out, id) == NULL, "an ended session is listed: %s", r.out);
+	run_free(&r);
+	expect_session_gone(&w, 1);
+	if (file_exists(cg)) /* not a check: nothing outlives the test */
+		(void)cordon_cgroup_destroy(cg, NULL);
 	free(cg);
 	free(id);
 	world_free(&w);

@@ -79,6 +79,10 @@ int cordon_registry_write(const struct cordon_session_info *s, struct cordon_err
 int cordon_registry_read(const char *id, struct cordon_session_info *s, struct cordon_error *err);
 int cordon_registry_remove(const char *id);
 
+/* Whether ID looks like a session id: lowercase hex digits, short enough
+ * for cordon_session_info.id. */
+bool cordon_session_id_valid(const char *id);
+
 /* The state letter of process PID in /proc/PID/stat ('R', 'S', 'Z' for a
  * zombie, ...), or 0 where it cannot be read (no such process, no procfs). */
 char cordon_proc_state(pid_t pid);

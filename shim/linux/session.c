@@ -415,12 +415,8 @@ int cordon_cgroup_destroy(const char *path, struct cordon_error *err)
 /* A session cgroup's name: "cordon-" and the 16 hex digits of a session id. */
 static bool session_cgroup_name(const char *name)
 {
-	if (strncmp(name, "cordon-", 7) != 0 || strlen(name) != 7 + 16)
-		return false;
-	for (const char *c = name + 7; *c; c++)
-		if (!((*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'f')))
-			return false;
-	return true;
+	return strncmp(name, "cordon-", 7) == 0 && strlen(name) == 7 + 16 &&
+	       cordon_session_id_valid(name + 7);
 }
 
 int cordon_cgroup_sweep(const char *path, int min_age_s)
