@@ -23,11 +23,11 @@ static bool alive(pid_t pid)
 	return state != 'Z' && state != 'X';
 }
 
-/* A cgroup session whose watcher is gone while processes remain in its
+/* Whether cgroup session S, its watcher gone, still has processes in its
  * cgroup (the watcher was killed outright): nothing else will end them. */
 static bool orphaned(const struct cordon_session_info *s)
 {
-	if (!s->cgroup[0] || alive(s->watcher))
+	if (!s->cgroup[0])
 		return false;
 	pid_t *pids = NULL;
 	size_t n = 0;
@@ -86,10 +86,11 @@ static int load(const char *id, struct cordon_session_info *s, bool *orphan,
 	int r = cordon_registry_read(id, s, err);
 	if (r < 0)
 		return r;
-	bool o = orphaned(s);
+	bool live = alive(s->watcher);
+	bool o = !live && orphaned(s);
 	if (orphan)
 		*orphan = o;
-	if (!o && !alive(s->watcher)) {
+	if (!live && !o) {
 		/* Ended; a killed watcher also left its (empty) cgroup. The kernel
 		 * removes only an empty one, and the record names only its own. */
 		if (s->cgroup[0])
