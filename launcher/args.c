@@ -39,6 +39,9 @@ static const char usage_run[] =
 	"      --allow-exec PATH   also allow reading and executing PATH (repeatable)\n"
 	"      --no-network        no network, whatever the config says\n"
 	"      --allow-env NAME    also pass the environment variable NAME (repeatable)\n"
+	"      --allow-socket PATH also allow connecting to the unix socket PATH outside\n"
+	"                          the session; '$SSH_AUTH_SOCK' names the ssh agent's\n"
+	"                          (repeatable; sockets made inside are always reachable)\n"
 	"      --tracking MODE     auto (default: a cgroup, else a subreaper),\n"
 	"                          cgroup or subreaper\n"
 	"  -v, --verbose           say what cordon does on stderr (sandbox, tracking)\n"
@@ -56,8 +59,8 @@ static const char usage_explain[] =
 	"that would allow it.\n"
 	"\n"
 	"Options: --config FILE, --project DIR, --kind KIND, --allow-read PATH,\n"
-	"--allow-write PATH, --allow-exec PATH, --no-network, --allow-env NAME, as\n"
-	"for 'cordon run'; -h, --help.\n"
+	"--allow-write PATH, --allow-exec PATH, --no-network, --allow-env NAME,\n"
+	"--allow-socket PATH, as for 'cordon run'; -h, --help.\n"
 	"  --format sbpl   print the macOS Seatbelt profile for this policy instead,\n"
 	"                  preceded by its parameter bindings as ';' comment lines\n";
 
@@ -144,6 +147,7 @@ enum {
 	OPT_ALLOW_EXEC,
 	OPT_NO_NETWORK,
 	OPT_ALLOW_ENV,
+	OPT_ALLOW_SOCKET,
 	OPT_TRACKING,
 	OPT_FORMAT,
 };
@@ -157,6 +161,7 @@ static const struct option run_options[] = {
 	{"allow-exec", required_argument, NULL, OPT_ALLOW_EXEC},
 	{"no-network", no_argument, NULL, OPT_NO_NETWORK},
 	{"allow-env", required_argument, NULL, OPT_ALLOW_ENV},
+	{"allow-socket", required_argument, NULL, OPT_ALLOW_SOCKET},
 	{"tracking", required_argument, NULL, OPT_TRACKING},
 	{"format", required_argument, NULL, OPT_FORMAT},
 	{"verbose", no_argument, NULL, 'v'},
@@ -235,6 +240,9 @@ static int parse_options(int argc, char **argv, struct cordon_args *a, struct co
 			break;
 		case OPT_ALLOW_ENV:
 			r = push_nonempty(&a->extra_env, "--allow-env", optarg, err);
+			break;
+		case OPT_ALLOW_SOCKET:
+			r = push_nonempty(&a->extra_sockets, "--allow-socket", optarg, err);
 			break;
 		case OPT_TRACKING:
 			if (strcmp(optarg, "auto") == 0)
@@ -326,4 +334,5 @@ void cordon_args_free(struct cordon_args *a)
 	for (int c = 0; c < CORDON_CLASS_COUNT; c++)
 		cordon_strv_free(&a->extra[c]);
 	cordon_strv_free(&a->extra_env);
+	cordon_strv_free(&a->extra_sockets);
 }

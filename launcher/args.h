@@ -30,6 +30,7 @@ struct cordon_args {
 	unsigned kind; /* CORDON_KIND_TERMINAL unless --kind tool */
 	struct cordon_strv extra[CORDON_CLASS_COUNT];
 	struct cordon_strv extra_env;
+	struct cordon_strv extra_sockets; /* --allow-socket */
 	bool no_network;
 	bool verbose;
 	bool format_sbpl;              /* explain --format sbpl */

@@ -87,6 +87,8 @@ int launcher_policy(const struct cordon_args *a, const char *session, bool enfor
 	for (int c = 0; c < CORDON_CLASS_COUNT; c++)
 		ctx.extra[c] = a->extra[c];
 	ctx.extra_env = a->extra_env;
+	ctx.extra_sockets = a->extra_sockets;
+	ctx.getenv_fn = getenv;
 	r = cordon_policy_resolve(&cfg, &ctx, p, err);
 	if (r >= 0 && origin)
 		*origin = TAKE_PTR(cfg.origin);

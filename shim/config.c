@@ -47,6 +47,7 @@ void cordon_config_free(struct cordon_config *cfg)
 		cordon_strv_free(&cfg->additional[c]);
 	}
 	cordon_strv_free(&cfg->allowed_env);
+	cordon_strv_free(&cfg->unix_sockets);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -125,6 +126,27 @@ static int parse_env_list(struct json_object *v, const char *origin, struct cord
 	return 0;
 }
 
+/* allowed_unix_sockets: paths, or "$NAME" for the socket an environment
+ * variable names when the session starts ("$SSH_AUTH_SOCK"). */
+static int parse_sockets(struct json_object *v, const char *origin, struct cordon_strv *out,
+			 struct cordon_error *err)
+{
+	static const char key[] = "allowed_unix_sockets";
+	size_t first = out->n;
+	int r = cordon_json_paths(v, origin, key, out, err);
+	if (r < 0)
+		return r;
+	for (size_t i = first; i < out->n; i++) {
+		const char *s = out->v[i];
+		if (s[0] == '$' && (!valid_env_name(s + 1) || strchr(s, '*')))
+			return cordon_err(err, EINVAL,
+					  "%s: %s[%zu]: expected a path or \"$NAME\" (an environment "
+					  "variable holding a socket path), got \"%s\"",
+					  origin, key, i - first, s);
+	}
+	return 0;
+}
+
 static int parse_system_paths(struct json_object *v, struct cordon_config *cfg,
 			      struct cordon_error *err)
 {
@@ -176,6 +198,10 @@ static int parse_key(const char *key, struct json_object *val, struct cordon_con
 		cfg->has_env = true;
 		return parse_env_list(val, origin, &cfg->allowed_env, err);
 	}
+	if (strcmp(key, "allowed_unix_sockets") == 0) {
+		cordon_strv_free(&cfg->unix_sockets);
+		return parse_sockets(val, origin, &cfg->unix_sockets, err);
+	}
 	for (int c = 0; c < CORDON_CLASS_COUNT; c++)
 		if (strcmp(key, class_extra_keys[c]) == 0) {
 			cordon_strv_free(&cfg->additional[c]);
@@ -189,7 +215,7 @@ static int parse_key(const char *key, struct json_object *val, struct cordon_con
 			  "%s: %s: unknown key (expected one of enabled, apply_to, system_paths, "
 			  "additional_executable_paths, additional_read_only_paths, "
 			  "additional_read_write_paths, allow_network, allowed_env_vars, "
-			  "on_unsupported)",
+			  "allowed_unix_sockets, on_unsupported)",
 			  origin, key);
 }
 

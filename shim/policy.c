@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 
 #include "util.h"
 
@@ -115,6 +116,73 @@ int cordon_policy_add_rule(struct cordon_policy *p, const char *path, unsigned a
 		return -ENOMEM;
 	}
 	p->n_rules++;
+	return 0;
+}
+
+int cordon_policy_add_socket(struct cordon_policy *p, const char *path, const char *source)
+{
+	struct cordon_socket *ns =
+		cordon_grow(p->sockets, &p->sockets_cap, p->n_sockets + 1, sizeof(*ns), 4);
+	if (!ns)
+		return -ENOMEM;
+	p->sockets = ns;
+	struct cordon_socket *s = &p->sockets[p->n_sockets];
+	s->path = strdup(path);
+	s->source = strdup(source);
+	if (!s->path || !s->source) {
+		free(s->path);
+		free(s->source);
+		return -ENOMEM;
+	}
+	p->n_sockets++;
+	return 0;
+}
+
+static int skip(struct cordon_policy *p, const char *what, const char *source, const char *why)
+{
+	char *note;
+	if (asprintf(&note, "%s (%s): %s", what, source, why) < 0)
+		return -ENOMEM;
+	return cordon_strv_push_take(&p->skipped, note);
+}
+
+/* The allowed sockets of LIST (from SOURCE): "$NAME" read from the
+ * environment, paths made canonical; what does not exist or is not a
+ * socket now is skipped (and said in explain). Sockets are few, and the
+ * supervisor compares what a connect reaches with them: always canonical. */
+static int add_sockets(struct cordon_policy *p, const struct cordon_strv *list, const char *source,
+		       const struct cordon_context *ctx)
+{
+	for (size_t i = 0; i < list->n; i++) {
+		const char *entry = list->v[i];
+		const char *path = entry;
+		cleanup_free char *src = NULL;
+		if (entry[0] == '$') {
+			path = ctx->getenv_fn ? ctx->getenv_fn(entry + 1) : NULL;
+			if (asprintf(&src, "%s (%s)", source, entry) < 0)
+				return -ENOMEM;
+			if (!path || !*path) {
+				if (skip(p, entry, source, "not set") < 0)
+					return -ENOMEM;
+				continue;
+			}
+		}
+		cleanup_free char *canon = NULL;
+		int r = cordon_path_resolve(path, ctx->home, p->project, &canon);
+		if (r == -ENOMEM)
+			return r;
+		struct stat st;
+		const char *why = r < 0 ? strerror(-r) : NULL;
+		if (!why && (stat(canon, &st) < 0 || !S_ISSOCK(st.st_mode)))
+			why = "not a socket";
+		if (why) {
+			if (skip(p, path, src ? src : source, why) < 0)
+				return -ENOMEM;
+			continue;
+		}
+		if (cordon_policy_add_socket(p, canon, src ? src : source) < 0)
+			return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -267,6 +335,10 @@ int cordon_policy_resolve(const struct cordon_config *cfg, const struct cordon_c
 	r = resolve_paths(cfg, ctx, &p);
 	if (r >= 0)
 		r = resolve_env(cfg, ctx, &p);
+	if (r >= 0)
+		r = add_sockets(&p, &cfg->unix_sockets, "allowed_unix_sockets", ctx);
+	if (r >= 0)
+		r = add_sockets(&p, &ctx->extra_sockets, "--allow-socket", ctx);
 	if (r < 0) {
 		cordon_policy_free(&p);
 		return cordon_err(err, r, "resolving %s: %s", cfg->origin, strerror(-r));
@@ -282,6 +354,12 @@ void cordon_policy_free(struct cordon_policy *p)
 		free(p->rules[i].source);
 	}
 	free(p->rules);
+	for (size_t i = 0; i < p->n_sockets; i++) {
+		free(p->sockets[i].path);
+		free(p->sockets[i].source);
+	}
+	free(p->sockets);
+	free(p->socket_dir);
 	free(p->project);
 	free(p->home);
 	free(p->session);

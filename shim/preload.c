@@ -211,6 +211,7 @@ static int standalone_mode(struct cordon_policy *p, struct cordon_error *err)
 		.kind = CORDON_KIND_TERMINAL,
 		.os = CORDON_OS_NATIVE,
 		.session = session,
+		.getenv_fn = env_get,
 	};
 	r = cordon_policy_resolve(&cfg, &ctx, p, err);
 	cordon_config_free(&cfg);

@@ -46,6 +46,9 @@ struct cordon_config {
 	bool has_env;       /* false: the default allowlist */
 	struct cordon_strv allowed_env;
 	enum cordon_on_unsupported on_unsupported;
+	/* allowed_unix_sockets: paths ("~", relative to the project) or "$NAME"
+	 * (the path in environment variable NAME when the session starts). */
+	struct cordon_strv unix_sockets;
 };
 
 /* Set every key to its default. ORIGIN is copied. Returns 0 or -ENOMEM. */

@@ -51,6 +51,14 @@ struct cordon_rule {
 			    watcher built and passed along (cordon_sandbox_prepare) */
 };
 
+/* A pathname unix socket outside the session that may be connected to
+ * (allowed_unix_sockets, --allow-socket). */
+struct cordon_socket {
+	char *path;   /* absolute, canonical; a socket when the policy was resolved */
+	char *source; /* "allowed_unix_sockets", "--allow-socket", with "($NAME)" when
+			 it came from an environment variable */
+};
+
 struct cordon_policy {
 	bool sandbox; /* restrictions apply (enabled and apply_to covers kind) */
 	bool allow_network;
@@ -63,6 +71,13 @@ struct cordon_policy {
 	size_t rules_cap; /* slots in rules, when grown by cordon_policy_add_rule (else 0) */
 	struct cordon_strv env_allow; /* names and PREFIX* patterns */
 	struct cordon_strv skipped;   /* "path (source): reason"; not sent on the wire */
+	struct cordon_socket *sockets; /* not sent on the wire: the supervisor, outside, */
+	size_t n_sockets;              /* decides (Linux); the profile (macOS) */
+	size_t sockets_cap;
+	/* macOS: the session's own directory for unix sockets made inside (the
+	 * profile lets them be connected to), or NULL. Not on Linux, where the
+	 * supervisor asks whether the listener is held inside the session. */
+	char *socket_dir;
 };
 
 /* Everything about the session that is not in the config file. */
@@ -77,6 +92,10 @@ struct cordon_context {
 	 * against CWD, and --allow-env / --no-network. */
 	struct cordon_strv extra[CORDON_CLASS_COUNT];
 	struct cordon_strv extra_env;
+	struct cordon_strv extra_sockets; /* --allow-socket */
+	/* For "$NAME" socket entries: the environment the session starts from
+	 * (NULL: such entries are skipped). */
+	char *(*getenv_fn)(const char *);
 	bool no_network;
 	const char *cwd; /* base for relative command-line paths; NULL: getcwd */
 	/* Rule paths only expanded and made absolute (the project stays
@@ -100,6 +119,9 @@ extern const char *const cordon_dotfiles[];
 int cordon_policy_resolve(const struct cordon_config *cfg, const struct cordon_context *ctx,
 			  struct cordon_policy *out, struct cordon_error *err);
 void cordon_policy_free(struct cordon_policy *p);
+
+/* Add an allowed socket (copies PATH and SOURCE). Returns 0 or -ENOMEM. */
+int cordon_policy_add_socket(struct cordon_policy *p, const char *path, const char *source);
 
 /* Add a rule (copies PATH and SOURCE). Returns 0 or -ENOMEM. */
 int cordon_policy_add_rule(struct cordon_policy *p, const char *path, unsigned access,
