@@ -103,6 +103,94 @@ static void fingerprint(struct buf *b, struct cordon_strv *params,
 	put(b, "(deny file-write* (subpath (param \"P%d\")))\n", dir);
 }
 
+/* The DNS resolver's socket: getaddrinfo() asks mDNSResponder through it
+ * (libsystem_info → libsystem_dnssd ConnectToServer → connect(2) to
+ * /var/run/mDNSResponder, MDNS_UDS_SERVERPATH in Apple's mDNSResponder
+ * dnssd_ipc.h). Chromium's network service allows exactly this path
+ * (sandbox/policy/mac/network.sb). Written canonical: the kernel resolves
+ * the path before the sandbox sees it (below). */
+#define MDNS_SOCKET "/private/var/run/mDNSResponder"
+
+/* Unix sockets: connecting to one outside the session (a tmux server,
+ * docker.sock, an editor's control socket) runs commands outside it, so
+ * only these are reachable: the policy's allowed sockets (one exact path
+ * each), the sockets made inside under the session's socket directory, and,
+ * with the network on, the DNS resolver's. Abstract sockets do not exist on
+ * macOS.
+ *
+ * What the kernel asks (XNU bsd/kern/uipc_usrreq.c): connect(2), and
+ * sendto(2) with an address, resolve sun_path with namei(FOLLOW) and call
+ * mac_vnode_check_uipc_connect on the socket's vnode: Seatbelt's
+ * network-outbound with a (remote unix-socket) filter. bind(2) calls
+ * mac_vnode_check_create (file-write-create) and mac_vnode_check_uipc_bind
+ * (network-bind, (local unix-socket)) on the directory and the new name:
+ * binding needs both, in the socket directory only.
+ *
+ * Spelling, as in openai/codex (codex-rs/sandboxing/src/seatbelt.rs,
+ * unix_socket_policy), anthropic-experimental/sandbox-runtime
+ * (src/sandbox/macos-sandbox-utils.ts; nolabs-ai/nono#703 grants connect
+ * and bind separately the same way): (allow system-socket (socket-domain AF_UNIX)) to create the socket,
+ * (allow network-bind (local unix-socket (subpath DIR))),
+ * (allow network-outbound (remote unix-socket (path-literal PATH) or
+ * (subpath DIR))): one path filter per rule. Seatbelt takes the last rule
+ * that matches (the fingerprint below relies on it too), so the denials come
+ * after (allow network*) and after system.sb's own
+ * (allow network-outbound (literal "/private/var/run/syslog")), and the
+ * exceptions after the denials. socketpair(2) and sends on a connected
+ * socket need no network rule (Codex's (deny default) profile has none at
+ * all without the network, and runs node, whose child stdio is a
+ * socketpair). */
+static void unix_sockets(struct buf *b, struct cordon_strv *params, const struct cordon_policy *p,
+			 bool *oom)
+{
+	put(b, "; unix sockets: none but those allowed below\n");
+	put(b, "(deny network-outbound (remote unix-socket))\n");
+	put(b, "(deny network-bind (local unix-socket))\n");
+	if (p->allow_network) {
+		put(b, "; name lookups: getaddrinfo asks mDNSResponder on this socket\n");
+		put(b, "(allow network-outbound (remote unix-socket (path-literal \"" MDNS_SOCKET
+		       "\")))\n");
+	}
+	for (size_t i = 0; i < p->n_sockets && !*oom; i++) {
+		const char *path = p->sockets[i].path;
+		bool seen = p->allow_network && strcmp(path, MDNS_SOCKET) == 0;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = strcmp(p->sockets[j].path, path) == 0;
+		if (seen)
+			continue; /* one rule per path */
+		int k = add_param(params, path);
+		if (k < 0) {
+			*oom = true;
+			return;
+		}
+		put(b,
+		    "(allow network-outbound (remote unix-socket (path-literal (param \"P%d\"))))\n",
+		    k);
+	}
+	if (!p->socket_dir || *oom)
+		return;
+	int d = add_param(params, p->socket_dir);
+	if (d < 0) {
+		*oom = true;
+		return;
+	}
+	put(b, "; the session's socket directory: servers started inside bind here\n");
+	put(b, "(allow file-read* file-write* (subpath (param \"P%d\")))\n", d);
+	put(b,
+	    "(allow network-bind network-inbound (local unix-socket (subpath (param \"P%d\"))))\n",
+	    d);
+	put(b, "(allow network-outbound (remote unix-socket (subpath (param \"P%d\"))))\n", d);
+	/* Nothing inside may make a name in it lead to a socket outside: no
+	 * symbolic links (should the kernel ever match the name rather than the
+	 * resolved vnode) and no hard links (a second name for an outside
+	 * socket's vnode). file-link names the new link's path. */
+	put(b,
+	    "(deny file-write-create (require-all (subpath (param \"P%d\")) "
+	    "(vnode-type SYMLINK)))\n",
+	    d);
+	put(b, "(deny file-link (subpath (param \"P%d\")))\n", d);
+}
+
 int cordon_sbpl_generate(const struct cordon_policy *p, const struct cordon_fingerprint *fp,
 			 struct cordon_sbpl *out, struct cordon_error *err)
 {
@@ -153,16 +241,17 @@ int cordon_sbpl_generate(const struct cordon_policy *p, const struct cordon_fing
 		    r->access & CORDON_ACCESS_EXEC ? " process-exec* file-map-executable" : "", k);
 	}
 	if (p->allow_network) {
-		put(&b, "; the network is on\n");
+		put(&b, "; the network is on (unix sockets: below)\n");
 		put(&b, "(allow network*)\n");
 		put(&b, "(allow system-socket)\n");
 		put(&b, "(allow mach-lookup (global-name \"com.apple.dnssd.service\" "
 			"\"com.apple.SystemConfiguration.configd\" \"com.apple.networkd\"))\n");
 	} else {
-		put(&b, "; the network is off: unix sockets only\n");
-		put(&b, "(allow network* (remote unix-socket))\n");
-		put(&b, "(allow network* (local unix-socket))\n");
+		put(&b, "; the network is off: unix sockets only, those below\n");
+		put(&b, "(allow system-socket (socket-domain AF_UNIX))\n");
 	}
+	if (!oom)
+		unix_sockets(&b, &params, p, &oom);
 	if (fp)
 		fingerprint(&b, &params, fp, &oom);
 done:

@@ -126,10 +126,11 @@ Test(sbpl, paths_are_parameters_never_text)
 		 "(allow file-read* process-exec* file-map-executable (subpath (param \"%s\")))",
 		 param_named(&s, odd_paths[2]));
 	cr_expect_not_null(strstr(s.profile, line), "%s", s.profile);
-	/* Offline: no network rule but unix sockets, and no DNS socket. */
+	/* Offline: no network rule, not every unix socket, and no DNS socket. */
 	cr_expect_null(strstr(s.profile, "(allow network*)\n"));
-	cr_expect_not_null(strstr(s.profile, "(allow network* (remote unix-socket))"));
+	cr_expect_null(strstr(s.profile, "(allow network* (remote unix-socket))"));
 	cr_expect_null(param_named(&s, "/private/var/run/mDNSResponder"));
+	cr_expect_null(strstr(s.profile, "mDNSResponder"), "%s", s.profile);
 	cr_expect_not_null(strstr(s.profile, "(allow signal (target self) (target children))"));
 	cr_expect_not_null(strstr(s.profile, "(allow process-fork)"));
 	cordon_sbpl_free(&s);
@@ -219,4 +220,235 @@ Test(sbpl, explain_prints_the_profile)
 	free(json);
 	free(odd);
 	world_free(&w);
+}
+
+/* ---- unix sockets ---------------------------------------------------------- */
+
+static const char *const allowed_sockets[] = {
+	"/Users/me/.ssh/agent-sock-1",                  /* an ssh agent's */
+	"/private/tmp/com.apple.launchd.abc/Listeners", /* launchd's agent */
+	"/Users/me/odd \"sock\" (x)\nline",             /* quotes, parentheses, newline */
+	"/Users/me/.ssh/agent-sock-1",                  /* listed twice: still one rule */
+};
+#define N_ALLOWED        (sizeof(allowed_sockets) / sizeof(allowed_sockets[0]))
+#define SOCKET_DIR       "/var/folders/zz/abc/T/cordon-0123456789abcdef"
+#define SOCKET_DIR_CANON "/private" SOCKET_DIR
+
+static void generate(bool network, bool sockets, bool dir, struct cordon_sbpl *s)
+{
+	struct cordon_policy p;
+	make_policy(&p, true, network);
+	for (size_t i = 0; sockets && i < N_ALLOWED; i++)
+		cr_assert_eq(cordon_policy_add_socket(&p, allowed_sockets[i], "test"), 0);
+	if (dir)
+		cr_assert_not_null(p.socket_dir = strdup(SOCKET_DIR));
+	struct cordon_fingerprint fp = {.dir = "/private/tmp/cordon-1/fp-x",
+					.allow = "/private/tmp/cordon-1/fp-x/allow",
+					.deny = "/private/tmp/cordon-1/fp-x/deny"};
+	struct cordon_error err = {0};
+	cr_assert_eq(cordon_sbpl_generate(&p, &fp, s, &err), 0, "%s", err.msg);
+	expect_well_formed(s);
+	cordon_policy_free(&p);
+}
+
+/* How many times NEEDLE occurs in HAY. */
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+	for (const char *c = hay; (c = strstr(c, needle)); c += strlen(needle))
+		n++;
+	return n;
+}
+
+/* The profile's rules (lines that are not comments), one at a time: *LINE
+ * is set to a malloc'd copy of the next one; false at the end. */
+static bool next_rule(const char **cur, char **line)
+{
+	while (**cur) {
+		const char *end = strchr(*cur, '\n');
+		size_t n = end ? (size_t)(end - *cur) : strlen(*cur);
+		const char *start = *cur;
+		*cur += n + (end ? 1 : 0);
+		if (n == 0 || *start == ';')
+			continue;
+		*line = strndup(start, n);
+		return true;
+	}
+	return false;
+}
+
+/* Whether RULE allows something to every unix socket: a unix-socket filter
+ * without a path, or a network rule with no filter at all. */
+static bool allows_every_unix_socket(const char *rule)
+{
+	if (strncmp(rule, "(allow ", 7) != 0 || !strstr(rule, "network"))
+		return false;
+	if (strcmp(rule, "(allow network*)") == 0 ||
+	    strcmp(rule, "(allow network-outbound)") == 0 ||
+	    strcmp(rule, "(allow network-bind)") == 0)
+		return true;
+	for (const char *c = rule; (c = strstr(c, "unix-socket")); c++) {
+		const char *f = c + strlen("unix-socket");
+		if (strncmp(f, " (path-literal ", 15) != 0 && strncmp(f, " (subpath ", 10) != 0)
+			return true;
+	}
+	return false;
+}
+
+/* The rules in effect for unix sockets: those after the last
+ * "(deny network-outbound (remote unix-socket))" (Seatbelt: the last match
+ * wins), which must also deny binding. */
+static const char *unix_section(const struct cordon_sbpl *s)
+{
+	const char *deny = "(deny network-outbound (remote unix-socket))\n";
+	const char *at = strstr(s->profile, deny);
+	cr_assert_not_null(at, "no denial of unix sockets:\n%s", s->profile);
+	cr_assert_eq(count(s->profile, deny), 1);
+	cr_expect_not_null(strstr(at, "(deny network-bind (local unix-socket))\n"), "%s",
+			   s->profile);
+	const char *any = strstr(s->profile, "(allow network*)");
+	cr_expect(!any || any < at, "a broad network rule after the denial:\n%s", s->profile);
+	return at;
+}
+
+Test(sbpl, no_rule_lets_every_unix_socket_through)
+{
+	for (int network = 0; network < 2; network++)
+		for (int with = 0; with < 2; with++) {
+			struct cordon_sbpl s;
+			generate(network, with, with, &s);
+			const char *section = unix_section(&s);
+			const char *cur = section;
+			char *rule;
+			while (next_rule(&cur, &rule)) {
+				cr_expect_not(
+					allows_every_unix_socket(rule),
+					"network %d: '%s' lets every unix socket through:\n%s",
+					network, rule, s.profile);
+				free(rule);
+			}
+			/* Before the denial, only (allow network*) may cover them, and
+			 * only with the network on. */
+			cur = s.profile;
+			while (next_rule(&cur, &rule) && cur <= section) {
+				if (allows_every_unix_socket(rule))
+					cr_expect(network && strcmp(rule, "(allow network*)") == 0,
+						  "'%s' before the denial:\n%s", rule, s.profile);
+				free(rule);
+			}
+			cordon_sbpl_free(&s);
+		}
+}
+
+Test(sbpl, allowed_sockets_are_one_path_literal_rule_each)
+{
+	for (int network = 0; network < 2; network++) {
+		struct cordon_sbpl s;
+		generate(network, true, false, &s);
+		const char *section = unix_section(&s);
+		for (size_t i = 0; i < N_ALLOWED; i++) {
+			char *canon = cordon_sbpl_canonical(allowed_sockets[i]);
+			const char *name = param_named(&s, canon);
+			cr_assert_not_null(name, "no parameter holds %s", canon);
+			/* The path is a parameter, never text. */
+			const char *tail = strrchr(allowed_sockets[i], '/') + 1;
+			cr_expect_null(strstr(s.profile, tail), "'%s' spliced into:\n%s", tail,
+				       s.profile);
+			char ref[64], rule[160];
+			snprintf(ref, sizeof(ref), "(param \"%s\")", name);
+			snprintf(
+				rule, sizeof(rule),
+				"(allow network-outbound (remote unix-socket (path-literal %s)))\n",
+				ref);
+			cr_expect_eq(count(s.profile, rule), 1, "%s", s.profile);
+			cr_expect_eq(count(s.profile, ref), 1, "%s used by another rule:\n%s", ref,
+				     s.profile);
+			cr_expect(strstr(s.profile, rule) > section,
+				  "the allow must follow the deny");
+			/* Connect only: never bound, read or written. */
+			free(canon);
+		}
+		/* The duplicate got no second parameter. */
+		size_t n = 0;
+		for (size_t i = 0; i < s.n_params; i++)
+			n += strcmp(s.params[2 * i + 1], allowed_sockets[0]) == 0;
+		cr_expect_eq(n, 1);
+		cr_expect_eq(count(s.profile, "(local unix-socket (path-literal"), 0);
+		cordon_sbpl_free(&s);
+	}
+}
+
+Test(sbpl, session_socket_dir_connect_and_bind)
+{
+	for (int network = 0; network < 2; network++) {
+		struct cordon_sbpl s;
+		generate(network, false, true, &s);
+		const char *section = unix_section(&s);
+		const char *name = param_named(&s, SOCKET_DIR_CANON);
+		cr_assert_not_null(name, "the socket dir must be canonical (/private): %s",
+				   s.profile);
+		cr_expect_null(param_named(&s, SOCKET_DIR));
+		cr_expect_null(strstr(s.profile, "cordon-0123456789abcdef"));
+		/* Each rule as the text around the parameter. */
+		const char *rules[][2] = {
+			{"(allow network-outbound (remote unix-socket (subpath ", ")))\n"},
+			{"(allow network-bind network-inbound (local unix-socket (subpath ",
+			 ")))\n"},
+			{"(allow file-read* file-write* (subpath ", "))\n"},
+			{"(deny file-write-create (require-all (subpath ",
+			 ") (vnode-type SYMLINK)))\n"},
+			{"(deny file-link (subpath ", "))\n"},
+		};
+		for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+			char want[256];
+			snprintf(want, sizeof(want), "%s(param \"%s\")%s", rules[i][0], name,
+				 rules[i][1]);
+			const char *at = strstr(s.profile, want);
+			cr_expect_not_null(at, "missing %s in:\n%s", want, s.profile);
+			cr_expect(at > section, "%s must follow the unix-socket denial", want);
+		}
+		/* Binding is allowed there and nowhere else. */
+		const char *cur = s.profile;
+		char *rule;
+		while (next_rule(&cur, &rule)) {
+			if (strncmp(rule, "(allow", 6) == 0 && strstr(rule, "local unix-socket"))
+				cr_expect_not_null(strstr(rule, name), "%s", rule);
+			free(rule);
+		}
+		/* Creating sockets needs AF_UNIX sockets (system.sb does not grant them). */
+		cr_expect(strstr(s.profile, "(allow system-socket (socket-domain AF_UNIX))\n") ||
+				  (network && strstr(s.profile, "(allow system-socket)\n")),
+			  "%s", s.profile);
+		cordon_sbpl_free(&s);
+	}
+}
+
+Test(sbpl, no_unix_socket_allowed_without_sockets_or_dir)
+{
+	for (int network = 0; network < 2; network++) {
+		struct cordon_sbpl s;
+		generate(network, false, false, &s);
+		(void)unix_section(&s);
+		const char *cur = s.profile;
+		char *rule;
+		size_t n = 0;
+		while (next_rule(&cur, &rule)) {
+			if (strncmp(rule, "(allow", 6) == 0 && strstr(rule, "unix-socket")) {
+				/* With the network on, name lookups need mDNSResponder's
+				 * socket: that exact path, nothing else. */
+				cr_expect(network &&
+						  strcmp(rule,
+							 "(allow network-outbound (remote "
+							 "unix-socket (path-literal "
+							 "\"/private/var/run/mDNSResponder\")))") ==
+							  0,
+					  "network %d: %s", network, rule);
+				n++;
+			}
+			free(rule);
+		}
+		cr_expect_eq(n, network ? 1u : 0u, "%s", s.profile);
+		cr_expect_null(strstr(s.profile, "network-bind (local unix-socket (subpath"));
+		cordon_sbpl_free(&s);
+	}
 }

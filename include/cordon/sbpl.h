@@ -33,7 +33,14 @@ struct cordon_sbpl {
  * paths; signals to itself and its children; the rules of P (read, write,
  * execute, canonical paths); the network only when P allows it; and the
  * fingerprint FP (may be NULL). When P->sandbox is false, a fingerprint-only
- * profile: (allow default) and the fingerprint's deny. Returns 0 or -errno. */
+ * profile: (allow default) and the fingerprint's deny. Returns 0 or -errno.
+ *
+ * Unix sockets, with the network on or off: connect (and sendto with an
+ * address) only to each of P->sockets (one path-literal rule each), under
+ * P->socket_dir when set, and to the DNS resolver's socket
+ * (/private/var/run/mDNSResponder) with the network on; bind only under
+ * P->socket_dir, which the profile also makes readable and writable (no
+ * symbolic or hard links in it). Nothing else. */
 int cordon_sbpl_generate(const struct cordon_policy *p, const struct cordon_fingerprint *fp,
 			 struct cordon_sbpl *out, struct cordon_error *err);
 void cordon_sbpl_free(struct cordon_sbpl *s);

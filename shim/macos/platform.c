@@ -4,9 +4,11 @@
  * standalone mode for non-system shells. The profile comes from the portable
  * generator (shim/sbpl.c); every path is a parameter. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cordon/sandbox.h"
@@ -22,6 +24,35 @@ void cordon_macos_fp_paths(const char *session, uid_t uid, struct cordon_fp_path
 		 session ? session : "none");
 	snprintf(out->allow, sizeof(out->allow), "%s/allow", out->dir);
 	snprintf(out->deny, sizeof(out->deny), "%s/deny", out->dir);
+}
+
+int cordon_macos_socket_dir(const char *session, char *out, size_t size)
+{
+	/* The first that exists, made canonical. confstr is asked only when
+	 * $TMPDIR will not do: it may ask opendirectoryd for the user's UUID. */
+	char canon[PATH_MAX];
+	const char *env = getenv("TMPDIR");
+	bool found = env && env[0] == '/' && realpath(env, canon);
+	if (!found) {
+		char user_tmp[PATH_MAX];
+		size_t n = confstr(_CS_DARWIN_USER_TEMP_DIR, user_tmp, sizeof(user_tmp));
+		found = n > 0 && n <= sizeof(user_tmp) && realpath(user_tmp, canon);
+	}
+	if (!found && !realpath("/private/tmp", canon))
+		return -errno;
+	int n = snprintf(out, size, "%s/cordon-%s", strcmp(canon, "/") == 0 ? "" : canon,
+			 session ? session : "none");
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+int cordon_macos_own_dir(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode) || st.st_uid != getuid() || (st.st_mode & 07777) != 0700)
+		return -EPERM;
+	return 0;
 }
 
 int cordon_macos_in_session(pid_t pid, const struct cordon_fp_paths *fp)
@@ -60,7 +91,8 @@ void cordon_sandbox_describe(const struct cordon_support *sup, char *buf, size_t
 	snprintf(buf, size,
 		 "files:     Seatbelt (sandbox_init_with_parameters): read, write, execute per "
 		 "path\n"
-		 "network:   Seatbelt: all of it, or unix sockets only\n"
+		 "network:   Seatbelt: all of it, or none\n"
+		 "sockets:   unix sockets: the allowed ones and the session's own directory\n"
 		 "signals:   to itself and its children only\n"
 		 "sessions:  a fingerprint in the profile, probed with sandbox_check\n");
 }
@@ -71,22 +103,30 @@ static int already_sandboxed(void)
 	return sandbox_check(getpid(), NULL, SANDBOX_FILTER_NONE) == 1;
 }
 
+bool cordon_sandbox_needs_supervisor(const struct cordon_support *sup)
+{
+	(void)sup;
+	return false; /* the profile decides unix sockets */
+}
+
 int cordon_sandbox_prepare(struct cordon_policy *p)
 {
 	(void)p;
 	return -1;
 }
 
-int cordon_sandbox_apply_prepared(const struct cordon_policy *p, int prepared,
+int cordon_sandbox_apply_prepared(const struct cordon_policy *p, int prepared, int *listener,
 				  struct cordon_error *err)
 {
 	if (prepared >= 0)
 		close(prepared);
-	return cordon_sandbox_apply(p, err);
+	return cordon_sandbox_apply(p, listener, err);
 }
 
-int cordon_sandbox_apply(const struct cordon_policy *p, struct cordon_error *err)
+int cordon_sandbox_apply(const struct cordon_policy *p, int *listener, struct cordon_error *err)
 {
+	if (listener)
+		*listener = -1; /* no supervisor on macOS */
 	if (already_sandboxed())
 		return cordon_err(
 			err, EPERM,
@@ -95,8 +135,24 @@ int cordon_sandbox_apply(const struct cordon_policy *p, struct cordon_error *err
 	struct cordon_fp_paths fpp;
 	cordon_macos_fp_paths(p->session, getuid(), &fpp);
 	struct cordon_fingerprint fp = {.dir = fpp.dir, .allow = fpp.allow, .deny = fpp.deny};
+	/* The session's socket directory, which cordon_session_start made, when
+	 * the caller has not named one: the profile lets the session bind and
+	 * connect there. None when there is none (standalone, no session). */
+	struct cordon_policy q = *p; /* shallow: only socket_dir differs, and q is not freed */
+	char dir[PATH_MAX];
+	if (p->sandbox && !p->socket_dir && p->session &&
+	    cordon_macos_socket_dir(p->session, dir, sizeof(dir)) == 0) {
+		int r = cordon_macos_own_dir(dir);
+		if (r == 0)
+			q.socket_dir = dir;
+		else if (r != -ENOENT)
+			return cordon_err(err, -r,
+					  "%s: the session's socket directory is not a directory "
+					  "of yours with mode 0700",
+					  dir);
+	}
 	struct cordon_sbpl s;
-	int r = cordon_sbpl_generate(p, p->session ? &fp : NULL, &s, err);
+	int r = cordon_sbpl_generate(&q, p->session ? &fp : NULL, &s, err);
 	if (r < 0)
 		return r;
 	char *why = NULL;

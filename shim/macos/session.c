@@ -6,7 +6,8 @@
  * convergent loop (no blind killpg, see end_session): scan the user's processes
  * (sysctl KERN_PROC_UID), skip zombies, SIGKILL every process whose sandbox
  * matches the fingerprint, repeat until a scan finds none; and removes the
- * fingerprint directory.
+ * fingerprint directory and the session's socket directory (see
+ * cordon_macos_socket_dir), which START makes beside it.
  *
  * The cgroup interface of cordon/session.h does not exist here: those
  * functions fail with ENOTSUP (cordon check and ps say so). */
@@ -14,6 +15,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <fts.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -128,6 +131,67 @@ static void remove_fingerprint(const struct cordon_fp_paths *fp)
 	rmdir(fp->dir);
 }
 
+/* The session's socket directory DIR (cordon_macos_socket_dir): made here,
+ * fresh (the id is random: an existing one is not ours to use), mode 0700
+ * whatever the umask, owned by the caller. */
+static int make_socket_dir(const char *dir, struct cordon_error *err)
+{
+	if (mkdir(dir, 0700) < 0)
+		return cordon_err(err, errno, "%s: %s", dir, strerror(errno));
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return cordon_err(err, errno, "%s: %s", dir, strerror(errno));
+	struct stat st;
+	int e = 0;
+	if (fstat(fd, &st) < 0)
+		e = errno;
+	else if (st.st_uid != getuid())
+		e = EPERM;
+	else if (fchmod(fd, 0700) < 0)
+		e = errno;
+	close(fd);
+	if (e) {
+		(void)rmdir(dir);
+		return cordon_err(err, e, "%s: not a directory of yours: %s", dir, strerror(e));
+	}
+	return 0;
+}
+
+/* Remove DIR and everything in it (sockets, tmux's tmux-UID/, whatever the
+ * session left), once no process of the session is left. fts(3) with
+ * FTS_PHYSICAL never follows a symbolic link (one is removed, not what it
+ * names), and without FTS_NOCHDIR it checks each directory it enters is the
+ * one it listed; FTS_XDEV keeps it on DIR's file system. */
+static void remove_socket_dir(const char *dir)
+{
+	char path[PATH_MAX];
+	if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path))
+		return;
+	char *const roots[] = {path, NULL};
+	FTS *fts = fts_open(roots, FTS_PHYSICAL | FTS_XDEV, NULL);
+	if (!fts)
+		return;
+	FTSENT *e;
+	while ((e = fts_read(fts))) {
+		switch (e->fts_info) {
+		case FTS_D:
+			(void)chmod(e->fts_accpath, 0700); /* so that it can be listed */
+			break;
+		case FTS_DP:
+			(void)rmdir(e->fts_accpath);
+			break;
+		case FTS_DC:
+		case FTS_DOT:
+			break;
+		default: /* files, sockets, links; what could not be stat'ed or read */
+			if (unlink(e->fts_accpath) < 0)
+				(void)rmdir(e->fts_accpath);
+			break;
+		}
+	}
+	fts_close(fts);
+}
+
 /* One scan of the user's processes; SIGKILL each live one in the session.
  * Returns how many were found (0: the session is empty), or -1 when the
  * process table could not be read. */
@@ -163,7 +227,7 @@ static int kill_matches(const struct cordon_fp_paths *fp, pid_t self)
  * process group can be the host's own (a script that ran cordon), and the
  * shell's pid may already belong to someone else; only processes whose
  * sandbox carries the fingerprint are killed. */
-static void end_session(const struct cordon_fp_paths *fp)
+static void end_session(const struct cordon_fp_paths *fp, const char *socket_dir)
 {
 	for (int round = 0; round < 10000; round++) {
 		int n = kill_matches(fp, getpid());
@@ -172,6 +236,8 @@ static void end_session(const struct cordon_fp_paths *fp)
 		usleep(n < 0 ? 10000 : 1000);
 	}
 	remove_fingerprint(fp);
+	/* Last: nothing of the session is left to bind in it meanwhile. */
+	remove_socket_dir(socket_dir);
 }
 
 /* Fork a process the caller will never see as a child: fork, setsid, fork
@@ -224,14 +290,24 @@ int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, co
 		return cordon_err(err, ENOTSUP, "--tracking cgroup: not on macOS");
 	struct cordon_fp_paths fp;
 	cordon_macos_fp_paths(s->id, getuid(), &fp);
-	int r = make_fingerprint(&fp, err);
+	char socket_dir[PATH_MAX];
+	int r = cordon_macos_socket_dir(s->id, socket_dir, sizeof(socket_dir));
+	if (r < 0)
+		return cordon_err(err, -r, "the session's socket directory: %s", strerror(-r));
+	r = make_fingerprint(&fp, err);
 	if (r < 0)
 		return r;
+	r = make_socket_dir(socket_dir, err);
+	if (r < 0) {
+		remove_fingerprint(&fp);
+		return r;
+	}
 	pid_t shell = getpid(); /* the command keeps this pid across exec */
 	int ack[2];
 	if (pipe(ack) < 0) {
 		r = cordon_err(err, errno, "pipe: %s", strerror(errno));
 		remove_fingerprint(&fp);
+		remove_socket_dir(socket_dir);
 		return r;
 	}
 	(void)fcntl(ack[0], F_SETFD, FD_CLOEXEC);
@@ -249,7 +325,7 @@ int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, co
 		snprintf(info.id, sizeof(info.id), "%s", s->id);
 		snprintf(info.project, sizeof(info.project), "%s", project);
 		wait_for_end(shell, ack[0], tty, s->ack_timeout_ms, &info);
-		end_session(&fp);
+		end_session(&fp, socket_dir);
 		cordon_registry_remove(s->id);
 		_exit(0);
 	}
@@ -259,6 +335,7 @@ int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, co
 	if (r < 0) {
 		close(ack[1]);
 		remove_fingerprint(&fp);
+		remove_socket_dir(socket_dir);
 		return r;
 	}
 	s->ack_fd = ack[1];
