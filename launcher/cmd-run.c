@@ -1,6 +1,8 @@
-/* cordon run: resolve the policy, build the environment, and exec the command
- * with the shim preloaded (or, for targets the shim cannot enter, with the
- * sandbox applied here first). The command keeps our pid. */
+/* cordon run: resolve the policy, build the environment, and run the command
+ * as a session with the shim preloaded (or, for targets the shim cannot
+ * enter, with the sandbox applied before its exec). On Linux this process
+ * stays the session's parent and supervisor and exits with the command's
+ * status; on macOS the command is exec'd in place. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -73,33 +75,16 @@ static const char *env_lookup(const struct cordon_strv *env, const char *name)
 	return NULL;
 }
 
-/* Hand the policy over (through the session watcher, or on an inherited
- * memfd) and put the shim in LD_PRELOAD (before EXTRA, a library the shim
- * leaves in place for the descendants, if any). */
-static int prepare_preload(struct cordon_session *sess, const struct cordon_policy *p,
-			   const char *shim, const char *extra, struct cordon_strv *env,
+/* Put the shim in LD_PRELOAD (before EXTRA, a library the shim leaves in
+ * place for the descendants, if any). The policy goes on the channel the
+ * session sets up (CORDON_CONFIG_FD). */
+static int prepare_preload(const char *shim, const char *extra, struct cordon_strv *env,
 			   struct cordon_error *err)
 {
-	int fd = cordon_session_pass_policy(sess, p, err);
-	if (fd == -ENOTSUP)
-		fd = cordon_wire_to_memfd(p, err);
-	else if (fd >= 0 && fcntl(fd, F_SETFD, 0) < 0)
-		return cordon_err(err, errno, "policy channel: %s", strerror(errno));
-	if (fd < 0)
-		return fd;
-	if (fd < 3) { /* a closed stdio slot: keep 0-2 for stdio */
-		int hi = fcntl(fd, F_DUPFD, 3);
-		close(fd);
-		if (hi < 0)
-			return cordon_err(err, errno, "dup policy fd: %s", strerror(errno));
-		fd = hi;
-	}
-	char *s1, *s2;
+	char *s1;
 	if (asprintf(&s1, CORDON_PRELOAD_VAR "=%s%s%s", shim, extra ? ":" : "",
 		     extra ? extra : "") < 0 ||
-	    asprintf(&s2, CORDON_ENV_CONFIG_FD "=%d", fd) < 0)
-		return cordon_err(err, ENOMEM, "out of memory");
-	if (cordon_strv_push_take(env, s1) < 0 || cordon_strv_push_take(env, s2) < 0)
+	    cordon_strv_push_take(env, s1) < 0)
 		return cordon_err(err, ENOMEM, "out of memory");
 	return 0;
 }
@@ -153,8 +138,7 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 		cordon_err(&err, r, "getrandom: %s", strerror(-r));
 		goto fail;
 	}
-	/* Every run is a session, sandboxed or not (started below, once the
-	 * project is known). */
+	/* Every run is a session, sandboxed or not. */
 	snprintf(sess.id, sizeof(sess.id), "%s", session);
 	/* How long the shim may take to confirm (slow machines, tests). */
 	const char *t = getenv("CORDON_ACK_TIMEOUT_MS");
@@ -193,7 +177,7 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 		goto fail;
 
 	/* Decide who applies the sandbox: the shim in the command's first
-	 * process, or this process before exec. */
+	 * process, or the session before the command's exec. */
 	bool preload = false;
 	const char *why = "sandbox off (enabled is false, or apply_to does not cover this kind)";
 	if (p.sandbox) {
@@ -210,40 +194,13 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 			}
 		}
 	}
-
-	if (cordon_session_start(&sess, a->tracking, p.project, &err) < 0)
-		goto fail;
-	if (a->verbose)
-		fprintf(stderr, "cordon: session %s: tracked by %s%s\n", session,
-			sess.mode == CORDON_TRACKING_CGROUP ? "cgroup " : "subreaper supervisor",
-			sess.cgroup ? sess.cgroup : "");
-
 	if (preload) {
-		if (prepare_preload(&sess, &p, shim, learn ? learn->lib : NULL, &env, &err) < 0)
+		if (prepare_preload(shim, learn ? learn->lib : NULL, &env, &err) < 0)
 			goto fail;
-		/* The shim confirms on this fd once the sandbox is applied. */
-		char *kv;
-		if (fcntl(sess.ack_fd, F_SETFD, 0) < 0 ||
-		    asprintf(&kv, CORDON_ENV_ACK_FD "=%d", sess.ack_fd) < 0 ||
-		    cordon_strv_push_take(&env, kv) < 0) {
-			cordon_err(&err, errno ? errno : ENOMEM, "passing the ack fd: %s",
-				   strerror(errno));
-			goto fail;
-		}
 		if (a->verbose)
 			fprintf(stderr, "cordon: session %s: %s, sandbox applied by %s\n", session,
 				path, shim);
 	} else {
-		if (p.sandbox || !cordon_shim_enforces) {
-			/* The shim cannot enter this target: apply the sandbox here; it
-			 * is inherited across exec all the same. */
-			r = cordon_sandbox_apply(&p, &err);
-			if (r < 0)
-				goto fail;
-			if (r > 0)
-				fprintf(stderr, "cordon: warning: %s\n", err.msg);
-		}
-		cordon_session_ack(&sess);
 		char *kv;
 		if (learn && (asprintf(&kv, CORDON_PRELOAD_VAR "=%s", learn->lib) < 0 ||
 			      cordon_strv_push_take(&env, kv) < 0)) {
@@ -252,17 +209,31 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 		}
 		if (a->verbose)
 			fprintf(stderr, "cordon: session %s: %s: %s%s\n", session, path, why,
-				p.sandbox ? ", sandbox applied by the launcher" : "");
+				p.sandbox ? ", sandbox applied before exec" : "");
 	}
 
-	execve(path, argv, env.v);
-	int e = errno;
-	fprintf(stderr, "cordon: %s: %s\n", argv[0], strerror(e));
-	r = e == ENOENT ? CORDON_EXIT_NOTFOUND : CORDON_EXIT_NOEXEC;
+	struct cordon_launch launch = {
+		.path = path,
+		.argv = argv,
+		.envp = env.v,
+		.policy = &p,
+		.preload = preload,
+		.learn_fd = learn ? learn->fd : -1,
+		.verbose = a->verbose,
+	};
+	int status = 0;
+	if (cordon_session_run(&sess, a->tracking, &launch, &status, &err) < 0) {
+		if (sess.exec_errno) {
+			fprintf(stderr, "cordon: %s: %s\n", argv[0], strerror(sess.exec_errno));
+			r = sess.exec_errno == ENOENT ? CORDON_EXIT_NOTFOUND : CORDON_EXIT_NOEXEC;
+			goto out;
+		}
+		goto fail;
+	}
+	r = status;
 	goto out;
 fail:
 	launcher_error(&err);
-	cordon_session_fail(&sess);
 	r = CORDON_EXIT_FAILURE;
 out:
 	free(sess.cgroup);

@@ -184,10 +184,11 @@ int cmd_kill(const struct cordon_args *a)
 		launcher_error(&err);
 		return CORDON_EXIT_FAILURE;
 	}
-	/* cgroup: kill the whole tree at once; the watcher then sees the command
-	 * gone and removes the cgroup. subreaper: the supervisor does it all.
-	 * Orphaned: no watcher, so kill, wait for the cgroup to empty and remove
-	 * it and the record here. */
+	/* cgroup: kill the whole tree at once; the supervisor then sees the
+	 * command gone and removes the cgroup. subreaper: the supervisor ends
+	 * the session on SIGUSR1 (its keeper kills every descendant).
+	 * Orphaned: no supervisor, so kill, wait for the cgroup to empty and
+	 * remove it and the record here. */
 	int r;
 	if (orphan) {
 		r = cordon_cgroup_destroy(s.cgroup, &err);
@@ -196,7 +197,7 @@ int cmd_kill(const struct cordon_args *a)
 	} else if (s.cgroup[0]) {
 		r = cordon_cgroup_kill(s.cgroup, &err);
 	} else {
-		r = kill(s.watcher, SIGTERM) < 0
+		r = kill(s.watcher, SIGUSR1) < 0
 			    ? cordon_err(&err, errno, "%s: %s", s.id, strerror(errno))
 			    : 0;
 	}

@@ -139,10 +139,11 @@ static int parse_sockets(struct json_object *v, const char *origin, struct cordo
 	for (size_t i = first; i < out->n; i++) {
 		const char *s = out->v[i];
 		if (s[0] == '$' && (!valid_env_name(s + 1) || strchr(s, '*')))
-			return cordon_err(err, EINVAL,
-					  "%s: %s[%zu]: expected a path or \"$NAME\" (an environment "
-					  "variable holding a socket path), got \"%s\"",
-					  origin, key, i - first, s);
+			return cordon_err(
+				err, EINVAL,
+				"%s: %s[%zu]: expected a path or \"$NAME\" (an environment "
+				"variable holding a socket path), got \"%s\"",
+				origin, key, i - first, s);
 	}
 	return 0;
 }

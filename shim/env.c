@@ -13,7 +13,6 @@ static const char *const always_kept[] = {"TERM", "COLORTERM", "TERM_PROGRAM",
 static const char *const never_kept[] = {"LD_PRELOAD",
 					 "DYLD_INSERT_LIBRARIES",
 					 CORDON_ENV_CONFIG_FD,
-					 CORDON_ENV_ACK_FD,
 					 CORDON_ENV_SESSION,
 					 CORDON_ENV_SANDBOX,
 					 NULL};

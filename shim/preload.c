@@ -5,15 +5,18 @@
  * only code here is the constructor.
  *
  * Before the program's main runs, the constructor:
- *   1. reads the policy from CORDON_CONFIG_FD and closes it (launcher mode), or
- *      loads the config itself with the working directory as the project and
- *      filters the environment (standalone mode: LD_PRELOAD in a terminal
- *      profile);
+ *   1. reads the policy from CORDON_CONFIG_FD, the channel to the launcher,
+ *      which stays this session's parent and supervisor (launcher mode); or
+ *      loads the config itself with the working directory as the project,
+ *      filters the environment and forks: the original process becomes the
+ *      supervisor, and the program goes on in the child (standalone mode:
+ *      LD_PRELOAD in a terminal profile);
  *   2. applies the sandbox to this process (inherited by every descendant);
- *   3. confirms on CORDON_ACK_FD (the session watcher kills a session whose
- *      shell never confirms), then removes CORDON_CONFIG_FD, CORDON_ACK_FD
- *      and itself from LD_PRELOAD, so descendants inherit the sandbox
- *      without loading the shim again.
+ *   3. hands the seccomp listener to the supervisor on the channel and waits
+ *      until it is taken (the supervisor kills a session that never
+ *      confirms), closes its own copy and the channel, then removes
+ *      CORDON_CONFIG_FD and itself from LD_PRELOAD, so descendants inherit
+ *      the sandbox without loading the shim again.
  * Any failure ends the process with status 125 before main: the program never
  * runs unsandboxed (unless the policy says on_unsupported: "warn"). */
 #include <errno.h>
@@ -32,9 +35,10 @@
 
 extern char **environ;
 
-static char *env_get(const char *name);
+/* The channel to the supervisor, or -1 (no supervisor). */
+static int channel = -1;
 
-/* Say why, tell the session watcher (if any) that the refusal is already
+/* Say why, tell the supervisor (if any) that the refusal is already
  * reported, and end before main with exit status 125. */
 __attribute__((noreturn)) static void die(const struct cordon_error *err)
 {
@@ -43,11 +47,8 @@ __attribute__((noreturn)) static void die(const struct cordon_error *err)
 	if (n > 0)
 		(void)!write(STDERR_FILENO, line,
 			     (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
-	int ack = cordon_wire_parse_fd(env_get(CORDON_ENV_ACK_FD));
-	if (ack >= 0) {
-		char c = CORDON_FAIL_BYTE;
-		(void)!write(ack, &c, 1);
-	}
+	if (channel >= 0)
+		cordon_session_refuse(channel);
 	_exit(CORDON_EXIT_FAILURE);
 }
 
@@ -114,12 +115,10 @@ static int scrub_env(void)
 {
 	static const char preload[] = CORDON_PRELOAD_VAR "=";
 	static const char fdvar[] = CORDON_ENV_CONFIG_FD "=";
-	static const char ackvar[] = CORDON_ENV_ACK_FD "=";
 	char **env = environ;
 	size_t w = 0;
 	for (size_t r = 0; env && env[r]; r++) {
-		if (strncmp(env[r], fdvar, sizeof(fdvar) - 1) == 0 ||
-		    strncmp(env[r], ackvar, sizeof(ackvar) - 1) == 0) {
+		if (strncmp(env[r], fdvar, sizeof(fdvar) - 1) == 0) {
 			wipe(env[r]);
 			continue;
 		}
@@ -149,7 +148,8 @@ static int scrub_env(void)
 	return 0;
 }
 
-/* *RULESET: the Landlock ruleset the session watcher built ahead, or -1. */
+/* *RULESET: the Landlock ruleset the supervisor built ahead, or -1. The
+ * channel stays open for the hand-over. */
 static int launcher_mode(const char *fdstr, struct cordon_policy *p, int *ruleset,
 			 struct cordon_error *err)
 {
@@ -157,9 +157,10 @@ static int launcher_mode(const char *fdstr, struct cordon_policy *p, int *rulese
 	if (fd < 0)
 		return cordon_err(err, EINVAL, CORDON_ENV_CONFIG_FD ": invalid value \"%s\"",
 				  fdstr);
-	int r = cordon_wire_recv_fd(fd, p, ruleset, err);
-	close(fd);
-	return r;
+	/* Ours alone from here: no program started later inherits it. */
+	(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+	channel = fd;
+	return cordon_wire_recv_fd(fd, p, ruleset, err);
 }
 
 /* Replace the environment with the filtered one, in place (see above). The
@@ -219,6 +220,14 @@ static int standalone_mode(struct cordon_policy *p, struct cordon_error *err)
 		return r;
 	if (filter_env(p) < 0)
 		return cordon_err(err, ENOMEM, "filtering the environment: out of memory");
+	if (!p->sandbox)
+		return 0;
+	/* A supervisor where the kernel needs one (Linux before Landlock ABI
+	 * 9): this process becomes it, and the program goes on in a child. */
+	struct cordon_support sup;
+	cordon_sandbox_probe(&sup);
+	if (sup.notify && cordon_sandbox_needs_supervisor(&sup))
+		return cordon_session_supervise_fork(p, &channel, err);
 	return 0;
 }
 
@@ -232,17 +241,22 @@ __attribute__((constructor)) static void cordon_preload_init(void)
 	int r = fdstr ? launcher_mode(fdstr, &p, &ruleset, &err) : standalone_mode(&p, &err);
 	if (r < 0)
 		die(&err);
-	r = cordon_sandbox_apply_prepared(&p, ruleset, &err);
+	int listener = -1;
+	r = cordon_sandbox_apply_prepared(&p, ruleset, channel >= 0 ? &listener : NULL, &err);
 	if (r < 0)
 		die(&err);
 	if (r > 0)
 		warn(&err);
-	/* Tell the session watcher the sandbox is in place. */
-	int ack = cordon_wire_parse_fd(env_get(CORDON_ENV_ACK_FD));
-	if (ack >= 0) {
-		char c = CORDON_ACK_BYTE;
-		(void)!write(ack, &c, 1);
-		close(ack);
+	/* The supervisor takes the listener; the program runs once it has. */
+	if (channel >= 0) {
+		if (cordon_session_confirm(channel, listener) < 0) {
+			cordon_err(&err, EPIPE, "the session's supervisor is gone");
+			close(channel);
+			channel = -1;
+			die(&err);
+		}
+		close(channel);
+		channel = -1;
 	}
 	if (scrub_env() < 0) {
 		cordon_err(&err, ENOMEM, "cleaning the environment: out of memory");

@@ -86,6 +86,7 @@ int cordon_registry_write(const struct cordon_session_info *s, struct cordon_err
 	json_object_object_add(o, "id", json_object_new_string(s->id));
 	json_object_object_add(o, "shell", json_object_new_int64(s->shell));
 	json_object_object_add(o, "watcher", json_object_new_int64(s->watcher));
+	json_object_object_add(o, "keeper", json_object_new_int64(s->keeper));
 	json_object_object_add(o, "started", json_object_new_int64(s->started));
 	json_object_object_add(o, "cgroup", json_object_new_string(s->cgroup));
 	json_object_object_add(o, "project", json_object_new_string(s->project));
@@ -140,16 +141,18 @@ int cordon_registry_read(const char *id, struct cordon_session_info *s, struct c
 	r = cordon_json_parse_strict(buf, len, path, &o, err);
 	if (r < 0)
 		return r;
-	long long shell = 0, watcher = 0, started = 0;
+	long long shell = 0, watcher = 0, keeper = 0, started = 0;
 	memset(s, 0, sizeof(*s));
 	if (get_str(o, "id", s->id, sizeof(s->id)) < 0 || get_int(o, "shell", &shell) < 0 ||
 	    get_int(o, "watcher", &watcher) < 0 || get_int(o, "started", &started) < 0 ||
 	    get_str(o, "cgroup", s->cgroup, sizeof(s->cgroup)) < 0 ||
 	    get_str(o, "project", s->project, sizeof(s->project)) < 0 || strcmp(s->id, id) != 0)
 		r = cordon_err(err, EINVAL, "%s: malformed session record", path);
+	(void)get_int(o, "keeper", &keeper); /* absent on macOS */
 	json_object_put(o);
 	s->shell = (pid_t)shell;
 	s->watcher = (pid_t)watcher;
+	s->keeper = (pid_t)keeper;
 	s->started = started;
 	/* The record names a cgroup that cordon will kill: accept only a leaf
 	 * named after this very session. */

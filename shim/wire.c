@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -378,16 +379,27 @@ static int read_head(int fd, unsigned char hdr[4], int *passed)
 	return r;
 }
 
+static int recv_frame(int fd, bool whole, struct cordon_policy *out, int *passed,
+		      struct cordon_error *err);
+
 int cordon_wire_read_fd(int fd, struct cordon_policy *out, struct cordon_error *err)
 {
 	int passed = -1;
-	int r = cordon_wire_recv_fd(fd, out, &passed, err);
+	int r = recv_frame(fd, true, out, &passed, err);
 	if (passed >= 0)
 		close(passed);
 	return r;
 }
 
 int cordon_wire_recv_fd(int fd, struct cordon_policy *out, int *passed, struct cordon_error *err)
+{
+	return recv_frame(fd, false, out, passed, err);
+}
+
+/* WHOLE: the frame is all FD holds (a memfd, a pipe): anything after it is
+ * an error. On the supervisor's channel the hand-over follows it. */
+static int recv_frame(int fd, bool whole, struct cordon_policy *out, int *passed,
+		      struct cordon_error *err)
 {
 	unsigned char hdr[4];
 	*passed = -1;
@@ -409,10 +421,9 @@ int cordon_wire_recv_fd(int fd, struct cordon_policy *out, int *passed, struct c
 				  r == -EPIPE ? "truncated" : strerror(-r));
 	/* Nothing may follow the frame. */
 	char extra;
-	ssize_t more;
-	do
-		more = read(fd, &extra, 1);
-	while (more < 0 && errno == EINTR);
+	ssize_t more = 0;
+	while (whole && (more = read(fd, &extra, 1)) < 0 && errno == EINTR)
+		;
 	if (more > 0)
 		return cordon_err(err, EINVAL, ORIGIN ": unexpected bytes after the frame");
 	return cordon_wire_decode(buf, (size_t)n + 4, out, err);

@@ -76,7 +76,8 @@ Test(network, unix_sockets_and_netlink_work_offline)
 	struct run_result r = probe_in(&w, true, args);
 	cr_expect(strstr(r.out, "pair ok") != NULL, "socketpair offline: %s", r.err);
 	run_free(&r);
-	/* A unix listener in the project, outside the sandbox: it gets the bytes. */
+	/* A unix listener in the project, outside the sandbox, that the user
+	 * allowed: it gets the bytes offline too. */
 	char *path = path_join(w.proj, "sock");
 	int s = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	struct sockaddr_un un = {.sun_family = AF_UNIX};
@@ -84,7 +85,10 @@ Test(network, unix_sockets_and_netlink_work_offline)
 	cr_assert_eq(bind(s, (struct sockaddr *)&un, sizeof(un)), 0);
 	cr_assert_eq(listen(s, 4), 0);
 	char *args2[] = {"cordon-probe", "unix", path, "unix-hello", NULL};
-	r = probe_in(&w, true, args2);
+	char *opt;
+	asprintf(&opt, "--no-network --allow-socket %s", path);
+	r = run_in(&w, opt, args2);
+	free(opt);
 	struct listener l = {.fd = s, .stream = true};
 	char *got = received(&l, 2000);
 	cr_expect(strstr(got, "unix-hello") != NULL, "unix socket offline: %s", r.err);
@@ -173,13 +177,17 @@ Test(syscalls, debuggers_still_work_inside, .timeout = 60)
 }
 
 /* The shim loads a BPF program compiled at build time: it must be exactly
- * what libseccomp makes of the rules now, for both network settings. */
+ * what libseccomp makes of the rules now, for both network settings, with
+ * and without the supervisor. */
 Test(syscalls, embedded_filter_matches_the_rules)
 {
-	for (int online = 0; online <= 1; online++) {
+	for (int v = 0; v < 4; v++) {
+		bool online = v & 1, supervised = v & 2;
+		unsigned flags = (online ? CORDON_SECCOMP_NETWORK : 0) |
+				 (supervised ? CORDON_SECCOMP_SUPERVISED : 0);
 		const char *what = "";
 		int errnum = 0;
-		scmp_filter_ctx ctx = cordon_seccomp_rules(online, &what, &errnum);
+		scmp_filter_ctx ctx = cordon_seccomp_rules(flags, &what, &errnum);
 		cr_assert_not_null(ctx, "%s: %s", what, strerror(errnum));
 		FILE *tmp = tmpfile();
 		cr_assert_not_null(tmp);
@@ -187,21 +195,24 @@ Test(syscalls, embedded_filter_matches_the_rules)
 		seccomp_release(ctx);
 		long size = lseek(fileno(tmp), 0, SEEK_END);
 		struct sock_fprog prog;
-		cordon_seccomp_program(online, &prog);
+		cordon_seccomp_program(online, supervised, &prog);
 		cr_assert_gt(prog.len, 20, "a filter of %u instructions", prog.len);
 		cr_assert_eq(size, (long)(prog.len * sizeof(struct sock_filter)),
-			     "online=%d: %ld bytes from libseccomp, %u instructions embedded",
-			     online, size, prog.len);
+			     "flags=%u: %ld bytes from libseccomp, %u instructions embedded", flags,
+			     size, prog.len);
 		struct sock_filter *fresh = malloc((size_t)size);
 		cr_assert_eq(pread(fileno(tmp), fresh, (size_t)size, 0), size);
-		cr_expect_eq(memcmp(fresh, prog.filter, (size_t)size), 0, "online=%d differs",
-			     online);
+		cr_expect_eq(memcmp(fresh, prog.filter, (size_t)size), 0, "flags=%u differs",
+			     flags);
 		free(fresh);
 		fclose(tmp);
 	}
-	/* Offline adds the socket-family and io_uring rules. */
-	struct sock_fprog on, off;
-	cordon_seccomp_program(true, &on);
-	cordon_seccomp_program(false, &off);
+	/* Offline adds the socket-family and io_uring rules; the supervised
+	 * programs add the traps. */
+	struct sock_fprog on, off, on_sup;
+	cordon_seccomp_program(true, false, &on);
+	cordon_seccomp_program(false, false, &off);
+	cordon_seccomp_program(true, true, &on_sup);
 	cr_expect_gt(off.len, on.len + 60);
+	cr_expect_gt(on_sup.len, on.len);
 }

@@ -243,7 +243,7 @@ static void read_sandboxed(void *arg, int out)
 	const struct sandboxed_read *a = arg;
 	struct cordon_error err = {0};
 	int ruleset = a->prepare ? cordon_sandbox_prepare(a->p) : -1;
-	if ((a->prepare && ruleset < 0) || cordon_sandbox_apply_prepared(a->p, ruleset, &err) != 0)
+	if ((a->prepare && ruleset < 0) || cordon_sandbox_apply_prepared(a->p, ruleset, NULL, &err) != 0)
 		_exit(1);
 	char buf[256];
 	int fd = open(a->path, O_RDONLY | O_CLOEXEC);

@@ -145,65 +145,99 @@ Test(session, cordon_list_ps_and_kill, .timeout = 60)
 	world_free(&w);
 }
 
-/* Kill session ID's watcher outright, once the session is listed, and wait
- * until it is a zombie (its parent, the shell, does not reap it). */
-static void kill_watcher(const char *id)
+/* Session ID's record, once the session is listed. */
+static struct cordon_session_info listed(const char *id)
 {
 	struct cordon_session_info info;
 	for (int i = 0; i < 500 && cordon_registry_read(id, &info, NULL) < 0; i++)
 		usleep(10000);
 	cr_assert_eq(cordon_registry_read(id, &info, NULL), 0, "the session was never listed");
-	cr_assert_eq(kill(info.watcher, SIGKILL), 0);
-	for (int i = 0; i < 500 && cordon_proc_state(info.watcher) != 'Z'; i++)
-		usleep(10000);
+	cr_assert_gt(info.keeper, 0);
+	return info;
 }
 
-/* A watcher killed outright (as root can; nothing inside the sandbox can
- * signal it) leaves processes that nothing will end. cordon list shows the
- * session as orphaned and cordon kill ends it: processes, cgroup, record. */
+/* Both processes outside the session killed outright (as root can; nothing
+ * inside can signal them): the keeper stopped first so that it cannot end
+ * the session when the supervisor goes. The command dies with its parent;
+ * what it started is left with nothing to end it. LAUNCHER is the
+ * supervisor's pid, reaped here. */
+static void orphan_session(const char *id, pid_t launcher)
+{
+	struct cordon_session_info info = listed(id);
+	cr_assert_eq(info.watcher, launcher);
+	cr_assert_eq(kill(info.keeper, SIGSTOP), 0);
+	cr_assert_eq(kill(info.watcher, SIGKILL), 0);
+	int st;
+	waitpid(launcher, &st, 0);
+	cr_assert_eq(kill(info.keeper, SIGKILL), 0);
+	cr_assert(wait_gone(info.keeper, 5000));
+}
+
+/* The supervisor killed outright: the keeper ends the session at once, and
+ * removes the cgroup and the record the supervisor would have. */
+Test(session, killing_the_supervisor_ends_the_session, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "killsup", "");
+	char *id;
+	pid_t pid = start_sleeping_session(&w, &id);
+	struct cordon_session_info info = listed(id);
+	cr_assert_eq(info.watcher, pid);
+	cr_assert_eq(kill(pid, SIGKILL), 0);
+	int st;
+	waitpid(pid, &st, 0);
+	cr_expect(wait_gone(info.shell, 5000), "the command outlived its supervisor");
+	cr_expect(wait_gone(info.keeper, 5000), "the keeper outlived the session");
+	expect_session_gone(&w, 1);
+	free(id);
+	world_free(&w);
+}
+
+/* cordon list shows such a session as orphaned and cordon kill ends it:
+ * processes, cgroup, record. */
 Test(session, an_orphaned_session_is_listed_and_killed, .timeout = 60)
 {
 	struct world w;
 	world_init(&w, "orphan", "");
 	char *id;
 	pid_t pid = start_sleeping_session(&w, &id);
-	kill_watcher(id);
+	orphan_session(id, pid);
 
 	struct run_result r = run_cordon(w.env, w.proj, "list", NULL);
 	char *line = strstr(r.out, id);
 	cr_expect(line && strstr(line, "orphaned"), "list: %s", r.out);
 	run_free(&r);
-	cr_expect(kill(pid, 0) == 0, "the shell ended with its watcher");
+	pid_t esc[1];
+	char *pids = path_join(w.proj, "pids");
+	cr_assert_eq(read_pids(pids, esc, 1), 1);
+	cr_expect(kill(esc[0], 0) == 0, "the escapee should still be there");
 	r = run_cordon(w.env, w.proj, "kill", id, NULL);
 	cr_expect_eq(r.status, 0, "%s", r.err);
 	run_free(&r);
-	cr_expect(wait_gone(pid, 5000), "the shell survived cordon kill");
+	cr_expect(wait_gone(esc[0], 5000), "the escapee survived cordon kill");
 	expect_session_gone(&w, 1);
 	/* Not a check: what a failed run left must not outlive the test. */
 	char *cg = cgroup_of(id);
 	if (cg && file_exists(cg))
 		(void)cordon_cgroup_destroy(cg, NULL);
-	int st;
-	waitpid(pid, &st, 0);
 	free(cg);
+	free(pids);
 	free(id);
 	world_free(&w);
 }
 
-/* The watcher killed, then the session's processes ended some other way:
- * the cgroup stays, empty. cordon list drops the record and removes it. */
+/* Orphaned, then the session's processes ended some other way: the cgroup
+ * stays, empty. cordon list drops the record and removes it. */
 Test(session, list_clears_an_ended_session_a_killed_watcher_left, .timeout = 60)
 {
 	struct world w;
 	world_init(&w, "orphanended", "");
 	char *id;
 	pid_t pid = start_sleeping_session(&w, &id);
-	kill_watcher(id);
+	orphan_session(id, pid);
 	char *cg = cgroup_of(id);
 	cr_assert_not_null(cg);
 	cr_assert_eq(cordon_cgroup_kill(cg, NULL), 0);
-	int st;
-	waitpid(pid, &st, 0);
 	pid_t esc[1];
 	char *pids = path_join(w.proj, "pids");
 	cr_assert_eq(read_pids(pids, esc, 1), 1);
@@ -238,7 +272,7 @@ Test(session, unconfirmed_sandbox_kills_the_session, .timeout = 60)
 		      marker);
 	cr_expect_not(file_exists(marker), "the command ran on without a confirmed sandbox");
 	cr_expect(strstr(r.err, "not confirmed") != NULL, "the user must see why: %s", r.err);
-	cr_expect_eq(r.status, 128 + SIGKILL, "%s", r.err);
+	cr_expect_eq(r.status, 125, "%s", r.err);
 	expect_session_gone(&w, 1);
 	run_free(&r);
 	free(marker);

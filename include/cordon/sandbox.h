@@ -13,6 +13,7 @@ struct cordon_support {
 	int landlock_abi;     /* 0: no Landlock (err_landlock says why) */
 	int landlock_errno;   /* errno of the version query when abi is 0 */
 	bool seccomp;         /* seccomp filters available */
+	bool notify;          /* seccomp user notification: the supervisor */
 	const char *platform; /* "linux", "macos" */
 };
 
@@ -35,18 +36,32 @@ int cordon_sandbox_missing(const struct cordon_policy *policy, const struct cord
  * (NUL-terminated, truncated to SIZE). */
 void cordon_sandbox_describe(const struct cordon_support *sup, char *buf, size_t size);
 
+/* Whether unix sockets outside the session need the supervisor on a kernel
+ * with SUP: Linux before Landlock ABI 9 (whose RESOLVE_UNIX right decides
+ * them in the kernel); never on macOS (Seatbelt's profile decides). */
+bool cordon_sandbox_needs_supervisor(const struct cordon_support *sup);
+
 /* Restrict the calling process, irrevocably, to POLICY; every process it
  * starts inherits the restriction. No-op (0) when policy->sandbox is false.
  * Returns 0 when fully enforced; 1 when the kernel lacks something and
  * policy->on_unsupported is "warn" (ERR holds the warning, what could be
  * enforced is); -errno with ERR filled otherwise — the caller must then not
- * run anything. */
-int cordon_sandbox_apply(const struct cordon_policy *policy, struct cordon_error *err);
+ * run anything.
+ *
+ * LISTENER: where the supervisor's end goes when the policy needs one (Linux,
+ * see cordon_sandbox_needs_supervisor): the seccomp listener, close-on-exec,
+ * which the caller hands to the session's supervisor and closes before
+ * anything else runs (a copy left in the session would let it answer its own
+ * calls). *LISTENER is -1 when no supervisor is needed. LISTENER NULL: the
+ * caller has no supervisor; the calls it would judge (connect, sendmsg,
+ * sendto with an address) then fail with ENOSYS. */
+int cordon_sandbox_apply(const struct cordon_policy *policy, int *listener,
+			 struct cordon_error *err);
 
 /* cordon_sandbox_apply, with PREPARED (or -1): a Landlock ruleset that
  * cordon_sandbox_prepare built for POLICY in another process; the rules not
  * marked prepared are added to it here. Closes PREPARED. */
-int cordon_sandbox_apply_prepared(const struct cordon_policy *policy, int prepared,
+int cordon_sandbox_apply_prepared(const struct cordon_policy *policy, int prepared, int *listener,
 				  struct cordon_error *err);
 
 /* Linux: build POLICY's Landlock ruleset ahead, in the session watcher, and

@@ -13,10 +13,9 @@
 
 #include "cordon/error.h"
 
-#define CORDON_ENV_ACK_FD "CORDON_ACK_FD"
-#define CORDON_ACK_BYTE   'A'
-/* Written instead by a shim or launcher that refused and has said why: the
- * watcher ends the session without a second message. */
+/* macOS's watcher: the confirmation byte on its ack pipe, or the refusal
+ * (the launcher refused and has said why: no second message). */
+#define CORDON_ACK_BYTE  'A'
 #define CORDON_FAIL_BYTE 'F'
 
 /* Find the cgroup2 mount (from /proc/self/mountinfo) and the caller's cgroup
@@ -67,8 +66,9 @@ int cordon_cgroup_freeze_kill(const char *path, struct cordon_error *err);
  * $XDG_STATE_HOME/cordon/sessions or ~/.local/state/cordon/sessions). */
 struct cordon_session_info {
 	char id[40];
-	pid_t shell;
-	pid_t watcher;
+	pid_t shell;       /* the command */
+	pid_t watcher;     /* the supervisor (the launcher) */
+	pid_t keeper;      /* Linux: the command's parent (spawn.h), or 0 */
 	long long started; /* unix seconds */
 	char cgroup[4096]; /* empty: subreaper tracking */
 	char project[4096];
@@ -101,49 +101,87 @@ struct cordon_session {
 	char id[40];
 	enum cordon_tracking mode; /* what is in use: CGROUP or SUBREAPER */
 	char *cgroup;              /* CGROUP mode */
-	int ack_fd;                /* write end for the shim's confirmation, or -1 */
-	int ack_timeout_ms;
-	int policy_fd; /* CGROUP on Linux: the shell's end of the policy channel
-			  (close-on-exec until passed), or -1 */
+	int ack_timeout_ms;        /* how long the sandbox may take to confirm; 0: 5 s */
+	int exec_errno;            /* set by cordon_session_run when exec itself failed */
+	/* macOS (the watcher of shim/macos/session.c): */
+	int ack_fd;    /* write end for the confirmation, or -1 */
+	int policy_fd; /* unused there: -1 */
 };
 
-/* Start a session for the calling process (which is about to exec the
- * command), with S->id set and S->ack_timeout_ms set or 0 (the default, 5 s),
- * as late as possible before exec.
+struct cordon_policy;
+
+/* What a session runs. */
+struct cordon_launch {
+	const char *path; /* the command, as found on PATH */
+	char **argv;
+	char **envp; /* its environment: the filtered one, with LD_PRELOAD when PRELOAD */
+	struct cordon_policy *policy;
+	/* Linux: the shim enters the command and applies the policy in its first
+	 * process; else (a statically linked command; macOS always) it is
+	 * applied before exec. */
+	bool preload;
+	/* cordon learn's log, or -1: the command inherits it, and the
+	 * supervisor records the sockets it refused in it ("s\tPATH"). */
+	int learn_fd;
+	bool verbose; /* say on stderr how the session is tracked */
+};
+
+/* Run L as session S (S->id set, S->ack_timeout_ms set or 0) and wait for
+ * its end.
  *
- * CGROUP: START creates the session's leaf, starts the watcher outside it
- * (Linux: a child without an exit signal, which the command's wait() never
- * sees; macOS has no cgroup), then moves the caller in. The caller keeps its
- * pid; the watcher is never inside. Nothing waits for the watcher.
+ * Linux: this process stays the session's parent and its supervisor. It
+ * creates the session's cgroup (tracking CGROUP; AUTO: else SUBREAPER) and a
+ * keeper process, which creates the command straight into the cgroup (see
+ * shim/linux/spawn.h). The sandbox is confirmed on the policy channel (the
+ * shim's CORDON_CONFIG_FD) within ack_timeout_ms, together with the seccomp
+ * listener the supervisor answers on; without it, the session is killed.
+ * Then it answers the session's calls (supervisor.h), forwards HUP, INT,
+ * TERM and QUIT sent to it to the command, and ends the session (every
+ * process killed, the cgroup removed) when the command exits, the terminal
+ * on stdin hangs up, or the keeper dies. *STATUS is the command's exit
+ * status (128 + N when signal N ended it).
  *
- * SUBREAPER (no cgroup can be created, or asked for): START makes the caller
- * a supervisor with PR_SET_CHILD_SUBREAPER and returns in a forked child,
- * which goes on to exec; the supervisor never returns. The command's pid
- * differs.
+ * macOS: the sandbox is applied here and the command exec'd in place (a
+ * watcher, see shim/macos/session.c): returns only on failure.
  *
- * AUTO: CGROUP, and SUBREAPER where START could not set up the cgroup (it
- * leaves nothing behind when it fails).
- *
- * Either way, the watcher/supervisor kills every process of the session when
- * the command exits, when the terminal on stdin hangs up, or when no
- * confirmation byte arrives on the ack pipe within ack_timeout_ms; it lists
- * the session in the registry once the confirmation comes. S->ack_fd is the
- * pipe's write end: the shim writes CORDON_ACK_BYTE to it once the sandbox is
- * applied (CORDON_ACK_FD), or the caller does before exec when it applied the
- * sandbox itself (or none applies: enabled is false). A caller that gives up
- * after START calls cordon_session_fail. */
+ * Returns 0, or -errno with ERR when the command never ran, or ran
+ * unconfirmed and was killed (then exit 125); S->exec_errno is set when the
+ * exec itself failed (exit 127 for ENOENT, else 126). */
+int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
+		       const struct cordon_launch *l, int *status, struct cordon_error *err);
+
+/* ---- the hand-over on the policy channel (Linux) --------------------------
+ * The shim (or the launcher's child, for a command the shim cannot enter),
+ * once the sandbox is in place, writes one message on the channel and waits
+ * for CORDON_HANDOVER_OK before the command runs. */
+#define CORDON_HANDOVER_LISTENER 'L' /* value: the seccomp listener's fd number */
+#define CORDON_HANDOVER_APPLIED  'A' /* no supervisor needed (sandbox off, ABI 9) */
+#define CORDON_HANDOVER_FAILED   'F' /* refused, and said why on stderr */
+#define CORDON_HANDOVER_OK       'K' /* the supervisor's answer */
+
+/* Confirm on CHANNEL: hand over LISTENER (or -1: none is needed), wait for
+ * the supervisor to take it, then close LISTENER. Returns 0, or -errno when
+ * the supervisor is gone or said nothing (the caller must not run
+ * anything). */
+int cordon_session_confirm(int channel, int listener);
+/* Say on CHANNEL that the sandbox was refused (the reason is printed). */
+void cordon_session_refuse(int channel);
+
+/* Standalone mode (the shim without a launcher, Linux): fork; the parent
+ * becomes the session's supervisor and subreaper and never returns (it exits
+ * with the child's status); the child returns 0 with *CHANNEL, on which it
+ * confirms (cordon_session_confirm) once it has applied P. -errno: no fork
+ * happened (nothing can be mediated). */
+int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
+				  struct cordon_error *err);
+
+/* ---- macOS: the watcher (shim/macos/session.c) ----------------------------
+ * cordon_session_run there: START creates nothing on Linux's terms; it
+ * starts a detached watcher that ends the session when the command exits,
+ * the terminal hangs up or no confirmation arrives on S->ack_fd within
+ * ack_timeout_ms. */
 int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, const char *project,
 			 struct cordon_error *err);
-
-/* Hand P to the watcher, which sends it to the shim on S->policy_fd after
- * the exec, with the Landlock ruleset built ahead on its own CPU (see
- * cordon_sandbox_prepare). Returns S->policy_fd (still close-on-exec) for
- * CORDON_CONFIG_FD, -ENOTSUP where there is no such channel (subreaper,
- * macOS: use cordon_wire_to_memfd), or -errno. */
-struct cordon_policy;
-int cordon_session_pass_policy(struct cordon_session *s, const struct cordon_policy *p,
-			       struct cordon_error *err);
-
 /* Confirm on S's ack pipe and close it (the caller applied the sandbox). */
 void cordon_session_ack(struct cordon_session *s);
 /* The launcher refused after the session started and has reported why: the

@@ -39,9 +39,10 @@ int cordon_wire_decode(const char *buf, size_t len, struct cordon_policy *out,
 int cordon_wire_to_memfd(const struct cordon_policy *p, struct cordon_error *err);
 /* Read one frame from FD (pipe or memfd) and decode it. Does not close FD. */
 int cordon_wire_read_fd(int fd, struct cordon_policy *out, struct cordon_error *err);
-/* The same on the session watcher's channel (a socket), which may pass a
+/* The same on the supervisor's channel (a socket), which may pass a
  * descriptor with the frame's first bytes (SCM_RIGHTS): *PASSED (close-on-
- * exec), or -1. It is the caller's, also when decoding fails. */
+ * exec), or -1. It is the caller's, also when decoding fails. The channel
+ * stays open after the frame (the hand-over, cordon_session_confirm). */
 int cordon_wire_recv_fd(int fd, struct cordon_policy *out, int *passed, struct cordon_error *err);
 
 /* Parse the value of CORDON_CONFIG_FD: a decimal fd number >= 3 (strtol with

@@ -38,6 +38,12 @@
 #define LANDLOCK_SCOPE_SIGNAL               (1ULL << 1)
 #endif
 
+/* ABI 9 (Linux 7.1): looking up a pathname unix socket (connect, sendmsg
+ * with an address) to a server created outside the domain. */
+#ifndef LANDLOCK_ACCESS_FS_RESOLVE_UNIX
+#define LANDLOCK_ACCESS_FS_RESOLVE_UNIX (1ULL << 16)
+#endif
+
 /* The ruleset attribute as of ABI 6 (handled_access_net since 4, scoped
  * since 6). Passing its full size to an older kernel fails with E2BIG only if
  * the extra fields are non-zero, so the size is trimmed per ABI. */

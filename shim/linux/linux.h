@@ -4,6 +4,7 @@
 
 #include <linux/filter.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "cordon/error.h"
 #include "cordon/policy.h"
@@ -11,12 +12,31 @@
 /* Install the seccomp filter for POLICY in the calling process (after
  * PR_SET_NO_NEW_PRIVS): always the terminal-injection ioctls and the
  * dangerous-syscall blocklist; with the network off, every socket family but
- * unix and netlink, and io_uring. */
-int cordon_seccomp_apply(const struct cordon_policy *policy, struct cordon_error *err);
+ * unix and netlink, and io_uring. LISTENER not NULL: the supervised filter
+ * (seccomp-rules.h), *LISTENER its listener (close-on-exec): the caller hands
+ * it to the supervisor and closes its own copy before anything else runs. */
+int cordon_seccomp_apply(const struct cordon_policy *policy, int *listener,
+			 struct cordon_error *err);
+
+/* Whether the kernel has seccomp user notification (SECCOMP_RET_USER_NOTIF). */
+bool cordon_seccomp_notify_available(void);
 
 /* The BPF program cordon_seccomp_apply loads (compiled at build time from
  * seccomp-rules.c). */
-void cordon_seccomp_program(bool allow_network, struct sock_fprog *out);
+void cordon_seccomp_program(bool allow_network, bool supervised, struct sock_fprog *out);
+
+/* 0 when the calling process runs one thread, else -EBUSY with ERR: Landlock
+ * and seccomp bind the calling thread, and a fork keeps only it (the others
+ * would live on, unsandboxed, in the parent). */
+int cordon_single_threaded(struct cordon_error *err);
+
+/* Landlock's RESOLVE_UNIX (ABI 9) decides unix sockets in the kernel. */
+bool cordon_landlock_unix_in_kernel(int abi);
+/* The Landlock rights a rule of ACCESS (cordon_access bits) gets at ABI, and
+ * those an allowed socket gets (RESOLVE_UNIX at ABI 9, else none): no class
+ * carries RESOLVE_UNIX. Exposed for the tests. */
+uint64_t cordon_landlock_rights(int abi, unsigned access);
+uint64_t cordon_landlock_socket_rights(int abi);
 
 /* Remove the session cgroups beside PATH (cordon-<16 hex digits>, PATH's
  * own excepted) that are empty and at least MIN_AGE_S seconds old by their

@@ -35,7 +35,7 @@
 #define FS_FILE_RIGHTS                                                                             \
 	(LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE |                              \
 	 LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_TRUNCATE |                              \
-	 LANDLOCK_ACCESS_FS_IOCTL_DEV)
+	 LANDLOCK_ACCESS_FS_IOCTL_DEV | LANDLOCK_ACCESS_FS_RESOLVE_UNIX)
 
 #define FS_READ (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
 /* Write never includes MAKE_CHAR/MAKE_BLOCK: a root shell could otherwise
@@ -65,6 +65,12 @@ void cordon_sandbox_probe(struct cordon_support *out)
 		out->landlock_abi = (int)abi;
 	}
 	out->seccomp = prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0;
+	out->notify = out->seccomp && cordon_seccomp_notify_available();
+}
+
+bool cordon_sandbox_needs_supervisor(const struct cordon_support *sup)
+{
+	return sup->landlock_abi < 9;
 }
 
 static uint64_t fs_rights(int abi)
@@ -105,6 +111,10 @@ int cordon_sandbox_missing(const struct cordon_policy *policy, const struct cord
 		       "Landlock signal and abstract-socket scoping (ABI 6, Linux 6.12)");
 	if (!sup->seccomp)
 		append(buf, size, &n, "seccomp (CONFIG_SECCOMP_FILTER)");
+	else if (!sup->notify && cordon_sandbox_needs_supervisor(sup))
+		append(buf, size, &n,
+		       "seccomp user notification (Linux 5.0; the supervisor that keeps unix "
+		       "sockets outside the session out of reach)");
 	return n;
 }
 
@@ -147,6 +157,14 @@ void cordon_sandbox_describe(const struct cordon_support *sup, char *buf, size_t
 #undef LINE
 }
 
+bool cordon_landlock_unix_in_kernel(int abi)
+{
+	return abi >= 9;
+}
+
+/* No class ever carries RESOLVE_UNIX: a read-write /tmp or /run/user/UID
+ * would make the tmux, D-Bus and agent sockets there reachable again. Only
+ * the allowed sockets get it (cordon_landlock_socket_rights). */
 static uint64_t landlock_access(unsigned access)
 {
 	uint64_t r = 0;
@@ -157,6 +175,17 @@ static uint64_t landlock_access(unsigned access)
 	if (access & CORDON_ACCESS_EXEC)
 		r |= FS_EXEC;
 	return r;
+}
+
+uint64_t cordon_landlock_rights(int abi, unsigned access)
+{
+	uint64_t handled = fs_rights(abi > KNOWN_ABI ? KNOWN_ABI : abi);
+	return landlock_access(access) & handled;
+}
+
+uint64_t cordon_landlock_socket_rights(int abi)
+{
+	return cordon_landlock_unix_in_kernel(abi) ? LANDLOCK_ACCESS_FS_RESOLVE_UNIX : 0;
 }
 
 /* Add PATH's rule to RULESET. FOR_SHIM: built in the session watcher
@@ -284,12 +313,17 @@ static int drop_caps(struct cordon_error *err)
 	return 0;
 }
 
-/* The ruleset's attributes for P at ABI (at most KNOWN_ABI). */
+/* The ruleset's attributes for P at ABI (at most KNOWN_ABI; RESOLVE_UNIX at
+ * ABI 9 and above, see unix_in_kernel). */
 static size_t ruleset_attr(const struct cordon_policy *p, int abi,
 			   struct cordon_landlock_ruleset_attr *attr)
 {
 	memset(attr, 0, sizeof(*attr));
 	attr->handled_access_fs = fs_rights(abi);
+	if (cordon_landlock_unix_in_kernel(abi))
+		attr->handled_access_fs |= LANDLOCK_ACCESS_FS_RESOLVE_UNIX;
+	if (abi > KNOWN_ABI)
+		abi = KNOWN_ABI;
 	size_t size = sizeof(attr->handled_access_fs);
 	if (abi >= 4) {
 		size = offsetof(struct cordon_landlock_ruleset_attr, scoped);
@@ -315,8 +349,6 @@ static int landlock_apply(const struct cordon_policy *p, int abi, int prepared,
 			  struct cordon_error *err)
 {
 	cleanup_close int ruleset = prepared;
-	if (abi > KNOWN_ABI)
-		abi = KNOWN_ABI;
 	struct cordon_landlock_ruleset_attr attr;
 	size_t size = ruleset_attr(p, abi, &attr);
 	/* Before the rules are opened: the /proc rule must name the new procfs. */
@@ -333,6 +365,15 @@ static int landlock_apply(const struct cordon_policy *p, int abi, int prepared,
 		uint64_t allowed = landlock_access(p->rules[i].access) & attr.handled_access_fs;
 		bool done;
 		int r = add_path_rule(ruleset, p->rules[i].path, allowed, false, &done, err);
+		if (r < 0)
+			return r;
+	}
+	/* ABI 9: the kernel itself keeps outside sockets out of reach but for
+	 * these (never the prepared ruleset's: the watcher leaves them here). */
+	for (size_t i = 0; i < p->n_sockets && cordon_landlock_socket_rights(abi); i++) {
+		bool done;
+		int r = add_path_rule(ruleset, p->sockets[i].path,
+				      cordon_landlock_socket_rights(abi), false, &done, err);
 		if (r < 0)
 			return r;
 	}
@@ -353,8 +394,7 @@ int cordon_sandbox_prepare(struct cordon_policy *p)
 	if (!p->sandbox || sup.landlock_abi < 1)
 		return -1;
 	struct cordon_landlock_ruleset_attr attr;
-	size_t size =
-		ruleset_attr(p, sup.landlock_abi > KNOWN_ABI ? KNOWN_ABI : sup.landlock_abi, &attr);
+	size_t size = ruleset_attr(p, sup.landlock_abi, &attr);
 	int ruleset = (int)cordon_landlock_create_ruleset(&attr, size, 0);
 	if (ruleset < 0)
 		return -1;
@@ -383,7 +423,7 @@ int cordon_sandbox_prepare(struct cordon_policy *p)
  * number of threads (proc_task_getattr, since Linux 2.6), so 3 is one thread;
  * a stat is ~2 us where reading /proc/self/stat is ~15 us. Any other count
  * (other threads, or a procfs that counts differently) takes the exact way. */
-static int single_threaded(struct cordon_error *err)
+int cordon_single_threaded(struct cordon_error *err)
 {
 	struct stat task;
 	if (stat("/proc/self/task", &task) == 0 && task.st_nlink == 3)
@@ -410,18 +450,20 @@ static int single_threaded(struct cordon_error *err)
 	return 0;
 }
 
-int cordon_sandbox_apply(const struct cordon_policy *p, struct cordon_error *err)
+int cordon_sandbox_apply(const struct cordon_policy *p, int *listener, struct cordon_error *err)
 {
-	return cordon_sandbox_apply_prepared(p, -1, err);
+	return cordon_sandbox_apply_prepared(p, -1, listener, err);
 }
 
-int cordon_sandbox_apply_prepared(const struct cordon_policy *p, int prepared,
+int cordon_sandbox_apply_prepared(const struct cordon_policy *p, int prepared, int *listener,
 				  struct cordon_error *err)
 {
 	cleanup_close int ruleset = prepared;
+	if (listener)
+		*listener = -1;
 	if (!p->sandbox)
 		return 0;
-	int tr = single_threaded(err);
+	int tr = cordon_single_threaded(err);
 	if (tr < 0)
 		return tr;
 	struct cordon_support sup;
@@ -444,9 +486,25 @@ int cordon_sandbox_apply_prepared(const struct cordon_policy *p, int prepared,
 		return cordon_err(err, errno, "prctl(PR_SET_NO_NEW_PRIVS): %s", strerror(errno));
 	}
 	if (sup.seccomp) {
-		int r = cordon_seccomp_apply(p, err);
+		/* The supervised filter wherever a supervisor is needed and the
+		 * kernel has one (else "warn" took us here: the plain filter). */
+		bool supervised = sup.notify && cordon_sandbox_needs_supervisor(&sup);
+		int fd = -1;
+		int r = cordon_seccomp_apply(p, supervised ? &fd : NULL, err);
+		if (r == -EBUSY && warn) {
+			/* Inside another supervisor (a sandbox in a sandbox): "warn"
+			 * runs without cordon's, and says so below. */
+			r = cordon_seccomp_apply(p, NULL, err);
+			append(missing, sizeof(missing), &n,
+			       "the supervisor (another one already watches this process): unix "
+			       "sockets outside the session are NOT mediated");
+		}
 		if (r < 0)
 			return r;
+		if (listener)
+			*listener = fd;
+		else if (fd >= 0)
+			close(fd); /* no supervisor: its calls fail with ENOSYS */
 	}
 	if (n > 0) {
 		cordon_err(err, ENOTSUP, "sandbox not fully enforced: missing %s%s", missing,

@@ -1,5 +1,5 @@
 /* seccomp-gen OUT.h: compile the syscall filter's rules (seccomp-rules.c) to
- * classic BPF with libseccomp, once per network setting, and write them as C
+ * classic BPF with libseccomp, once per network setting and supervision, and write them as C
  * arrays for the shim. Run at build time, so the shim loads a ready program
  * with one seccomp() call instead of compiling ~130 rules in every shell it
  * starts (about 250 us per launch, measured) — and carries no libseccomp. */
@@ -13,11 +13,11 @@
 
 #include "seccomp-rules.h"
 
-static int emit(FILE *out, const char *name, bool allow_network)
+static int emit(FILE *out, const char *name, unsigned flags)
 {
 	const char *what = "";
 	int errnum = 0;
-	scmp_filter_ctx ctx = cordon_seccomp_rules(allow_network, &what, &errnum);
+	scmp_filter_ctx ctx = cordon_seccomp_rules(flags, &what, &errnum);
 	if (!ctx) {
 		(void)fprintf(stderr, "seccomp-gen: %s: %s\n", what, strerror(errnum));
 		return -1;
@@ -66,9 +66,18 @@ int main(int argc, char **argv)
 		      " * (libseccomp %u.%u.%u). Do not edit. */\n\n",
 		      seccomp_version()->major, seccomp_version()->minor, seccomp_version()->micro);
 	(void)fprintf(out, "#define CORDON_SECCOMP_BUILD_ARCH 0x%08xu\n\n", arch);
-	int r = emit(out, "cordon_filter_online", true);
-	if (r == 0)
-		r = emit(out, "cordon_filter_offline", false);
+	static const struct {
+		const char *name;
+		unsigned flags;
+	} programs[] = {
+		{"cordon_filter_online", CORDON_SECCOMP_NETWORK},
+		{"cordon_filter_offline", 0},
+		{"cordon_filter_online_supervised", CORDON_SECCOMP_NETWORK | CORDON_SECCOMP_SUPERVISED},
+		{"cordon_filter_offline_supervised", CORDON_SECCOMP_SUPERVISED},
+	};
+	int r = 0;
+	for (size_t i = 0; r == 0 && i < sizeof(programs) / sizeof(programs[0]); i++)
+		r = emit(out, programs[i].name, programs[i].flags);
 	if (ferror(out) || fclose(out) != 0 || r < 0) {
 		unlink(argv[1]);
 		return 1;

@@ -3,8 +3,10 @@
  * Landlock covers files, TCP bind/connect and (ABI 6) signals and abstract
  * sockets. It does not cover UDP, raw, SCTP, MPTCP or packet sockets, nor
  * io_uring (which can create and connect sockets without calling socket()),
- * nor the ioctls that push characters into a terminal's input queue. A
- * refused call fails at once with an errno; nothing is killed. */
+ * nor the ioctls that push characters into a terminal's input queue, nor
+ * pathname unix sockets (before Landlock ABI 9): those calls go to the
+ * session's supervisor (supervisor.c). A refused call fails at once with an
+ * errno; nothing is killed. */
 #include "seccomp-rules.h"
 
 #include <errno.h>
@@ -68,7 +70,29 @@ static int deny_families(scmp_filter_ctx ctx, int nr, const char *name, const ch
 	return 0;
 }
 
-static int build(scmp_filter_ctx ctx, bool allow_network, const char **what)
+/* The calls whose pointed-to arguments decide where a socket leads: the
+ * supervisor reads them once and performs the call itself. sendto without an
+ * address (send) goes where the socket is already connected, and is left
+ * alone: decided on a register. */
+static int supervise(scmp_filter_ctx ctx, const char **what)
+{
+	static const char *const always[] = {"connect", "sendmsg", "sendmmsg"};
+	for (size_t i = 0; i < COUNT(always); i++) {
+		int nr = seccomp_syscall_resolve_name(always[i]);
+		int r = nr == __NR_SCMP_ERROR ? 0 : seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 0);
+		if (r < 0) {
+			*what = always[i];
+			return r;
+		}
+	}
+	int r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendto), 1,
+				 SCMP_A4(SCMP_CMP_NE, 0));
+	if (r < 0)
+		*what = "sendto";
+	return r;
+}
+
+static int build(scmp_filter_ctx ctx, unsigned flags, const char **what)
 {
 	/* Cover the other ABIs a 64-bit x86 process can enter the kernel by. */
 #if defined(__x86_64__)
@@ -92,16 +116,20 @@ static int build(scmp_filter_ctx ctx, bool allow_network, const char **what)
 	int ret = deny_names(ctx, blocked, COUNT(blocked), EPERM, what);
 	if (ret < 0)
 		return ret;
-	if (!allow_network) {
+	bool supervised = flags & CORDON_SECCOMP_SUPERVISED;
+	if (!(flags & CORDON_SECCOMP_NETWORK)) {
 		if ((ret = deny_families(ctx, SCMP_SYS(socket), "socket", what)) < 0 ||
-		    (ret = deny_families(ctx, SCMP_SYS(socketpair), "socketpair", what)) < 0 ||
-		    (ret = deny_names(ctx, io_uring, COUNT(io_uring), EPERM, what)) < 0)
+		    (ret = deny_families(ctx, SCMP_SYS(socketpair), "socketpair", what)) < 0)
 			return ret;
 	}
-	return 0;
+	if (supervised || !(flags & CORDON_SECCOMP_NETWORK)) {
+		if ((ret = deny_names(ctx, io_uring, COUNT(io_uring), EPERM, what)) < 0)
+			return ret;
+	}
+	return supervised ? supervise(ctx, what) : 0;
 }
 
-scmp_filter_ctx cordon_seccomp_rules(bool allow_network, const char **what, int *errnum)
+scmp_filter_ctx cordon_seccomp_rules(unsigned flags, const char **what, int *errnum)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 	if (!ctx) {
@@ -117,7 +145,7 @@ scmp_filter_ctx cordon_seccomp_rules(bool allow_network, const char **what, int 
 	if (r < 0)
 		*what = "SCMP_FLTATR_CTL_OPTIMIZE";
 	else
-		r = build(ctx, allow_network, what);
+		r = build(ctx, flags, what);
 	if (r < 0) {
 		seccomp_release(ctx);
 		*errnum = -r;

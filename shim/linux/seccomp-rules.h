@@ -8,10 +8,19 @@
 #include <seccomp.h>
 #include <stdbool.h>
 
-/* A filter context with every rule for the given network setting: the
- * terminal-injection ioctls and the dangerous-syscall blocklist always; with
- * the network off, every socket family but unix and netlink, and io_uring.
+/* What a filter is built for (a mask). */
+enum cordon_seccomp_flags {
+	CORDON_SECCOMP_NETWORK = 1u << 0,    /* allow_network */
+	CORDON_SECCOMP_SUPERVISED = 1u << 1, /* the calls the supervisor judges go to it */
+};
+
+/* A filter context with every rule for FLAGS: the terminal-injection ioctls
+ * and the dangerous-syscall blocklist always; with the network off, every
+ * socket family but unix and netlink, and io_uring. SUPERVISED: connect,
+ * sendto with an address, sendmsg and sendmmsg notify the supervisor
+ * (SECCOMP_RET_USER_NOTIF), and io_uring (whose requests connect and send
+ * past this filter) is refused whatever the network setting.
  * Returns NULL with *what naming the failing step and *errnum set. */
-scmp_filter_ctx cordon_seccomp_rules(bool allow_network, const char **what, int *errnum);
+scmp_filter_ctx cordon_seccomp_rules(unsigned flags, const char **what, int *errnum);
 
 #endif

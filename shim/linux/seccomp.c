@@ -41,18 +41,47 @@ _Static_assert(CORDON_SECCOMP_BUILD_ARCH == TARGET_ARCH,
 		.filter = (struct sock_filter *)(uintptr_t)(a)                                     \
 	}
 
-void cordon_seccomp_program(bool allow_network, struct sock_fprog *out)
+void cordon_seccomp_program(bool allow_network, bool supervised, struct sock_fprog *out)
 {
-	static const struct sock_fprog online = PROGRAM(cordon_filter_online);
-	static const struct sock_fprog offline = PROGRAM(cordon_filter_offline);
-	*out = allow_network ? online : offline;
+	static const struct sock_fprog programs[2][2] = {
+		{PROGRAM(cordon_filter_offline), PROGRAM(cordon_filter_offline_supervised)},
+		{PROGRAM(cordon_filter_online), PROGRAM(cordon_filter_online_supervised)},
+	};
+	*out = programs[allow_network][supervised];
 }
 
-int cordon_seccomp_apply(const struct cordon_policy *p, struct cordon_error *err)
+bool cordon_seccomp_notify_available(void)
+{
+	unsigned action = SECCOMP_RET_USER_NOTIF;
+	return syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) == 0;
+}
+
+int cordon_seccomp_apply(const struct cordon_policy *p, int *listener, struct cordon_error *err)
 {
 	struct sock_fprog prog;
-	cordon_seccomp_program(p->allow_network, &prog);
-	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
-		return cordon_err(err, errno, "seccomp: loading the filter: %s", strerror(errno));
+	cordon_seccomp_program(p->allow_network, listener != NULL, &prog);
+	if (!listener) {
+		if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
+			return cordon_err(err, errno, "seccomp: loading the filter: %s",
+					  strerror(errno));
+		return 0;
+	}
+	/* WAIT_KILLABLE_RECV (5.19): once the supervisor has taken a call, only
+	 * a fatal signal interrupts the caller, so a call the supervisor
+	 * performed is never performed twice by a restart (SA_RESTART). The
+	 * supervisor keeps its own waits interruptible (supervisor.c). */
+	unsigned flags = SECCOMP_FILTER_FLAG_NEW_LISTENER | SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV;
+	long fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
+	if (fd < 0 && errno == EINVAL)
+		fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER,
+			     &prog);
+	if (fd < 0 && errno == EBUSY)
+		return cordon_err(err, EBUSY,
+				  "seccomp: another supervisor already watches this process (a "
+				  "sandbox inside a sandbox?): cordon's cannot be attached");
+	if (fd < 0)
+		return cordon_err(err, errno, "seccomp: loading the supervised filter: %s",
+				  strerror(errno));
+	*listener = (int)fd;
 	return 0;
 }

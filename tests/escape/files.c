@@ -188,7 +188,10 @@ Test(escape, directory_fd_passed_in_from_outside)
 
 	server = serve_dir_fd(sock, w.outside);
 	char *args[] = {"cordon-probe", "recvfd", sock, "secret", NULL};
-	r = run_in(&w, NULL, args);
+	char *opt;
+	asprintf(&opt, "--allow-socket %s", sock); /* the user lets it in */
+	r = run_in(&w, opt, args);
+	free(opt);
 	cr_expect(strstr(r.out, "got fd") != NULL,
 		  "the fd must arrive (else the test proves nothing): %s", r.err);
 	cr_expect_null(strstr(r.out, SECRET), "read the secret through a passed fd");

@@ -34,7 +34,7 @@ struct net_case {
 static struct net_case net_cases[] = {
 	{"tcp", AF_INET, true, "127.0.0.1"},   {"tcp", AF_INET6, true, "::1"},
 	{"udp", AF_INET, false, "127.0.0.1"},  {"udp", AF_INET6, false, "::1"},
-	{"mptcp", AF_INET, true, "127.0.0.1"}, {"uring", AF_INET, false, "127.0.0.1"},
+	{"mptcp", AF_INET, true, "127.0.0.1"},
 };
 
 ParameterizedTestParameters(escape, offline_means_offline)
@@ -70,6 +70,37 @@ ParameterizedTest(struct net_case *c, escape, offline_means_offline)
 		free(got);
 		close(l.fd);
 	}
+	world_free(&w);
+}
+
+/* io_uring creates, connects and sends on sockets without the system calls
+ * the filter sees (a connect to an outside unix socket included): refused,
+ * online too. The control: the same probe outside cordon gets through. */
+Test(escape, io_uring_refused_online_and_offline)
+{
+	struct world w;
+	world_init(&w, "uring", "");
+	struct listener l = listen_on(AF_INET, false);
+	char port[16];
+	snprintf(port, sizeof(port), "%d", l.port);
+	char *plain[] = {CORDON_PROBE, "uring", "127.0.0.1", port, "uring-outside", NULL};
+	struct run_result r = run_cmd(plain, w.env, w.proj, 20000);
+	char *got = received(&l, 2000);
+	cr_assert(strstr(got, "uring-outside") != NULL, "control: io_uring must work: %s", r.err);
+	run_free(&r);
+	free(got);
+	for (int offline = 0; offline <= 1; offline++) {
+		char msg[32];
+		snprintf(msg, sizeof(msg), "uring-inside-%d", offline);
+		char *args[] = {"cordon-probe", "uring", "127.0.0.1", port, msg, NULL};
+		r = probe_in(&w, offline, args);
+		got = received(&l, 300);
+		cr_expect_null(strstr(got, msg), "io_uring got through (offline=%d)", offline);
+		cr_expect(strstr(r.err, "Operation not permitted") != NULL, "%s", r.err);
+		run_free(&r);
+		free(got);
+	}
+	close(l.fd);
 	world_free(&w);
 }
 

@@ -1,0 +1,827 @@
+/* A session's life on Linux, from the supervisor's side (the launcher's
+ * process, which stays the session's parent): set-up, the hand-over of the
+ * seccomp listener, the wait, the end. See cordon/session.h
+ * (cordon_session_run) and spawn.h for the processes. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <link.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cordon/sandbox.h"
+#include "cordon/session.h"
+#include "cordon/wire.h"
+#include "linux.h"
+#include "spawn.h"
+#include "supervisor.h"
+#include "unixsock.h"
+#include "util.h"
+#include "watchwait.h"
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_pidfd_getfd
+#define SYS_pidfd_getfd 438
+#endif
+#ifndef P_PIDFD
+#define P_PIDFD 3
+#endif
+
+static long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ---- the hand-over ----------------------------------------------------------- */
+
+static int write_full(int fd, const void *buf, size_t len)
+{
+	for (size_t off = 0; off < len;) {
+		ssize_t n = write(fd, (const char *)buf + off, len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EPIPE;
+		off += (size_t)n;
+	}
+	return 0;
+}
+
+static int read_full(int fd, void *buf, size_t len)
+{
+	for (size_t off = 0; off < len;) {
+		ssize_t n = read(fd, (char *)buf + off, len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EPIPE;
+		off += (size_t)n;
+	}
+	return 0;
+}
+
+int cordon_session_confirm(int channel, int listener)
+{
+	struct cordon_event_msg m = {
+		.tag = listener >= 0 ? CORDON_HANDOVER_LISTENER : CORDON_HANDOVER_APPLIED,
+		.value = listener,
+	};
+	int r = write_full(channel, &m, sizeof(m));
+	char ok = 0;
+	if (r >= 0)
+		r = read_full(channel, &ok, 1);
+	/* Taken or not, this process's copy goes now: a listener left here
+	 * would let the session answer its own calls. */
+	if (listener >= 0)
+		close(listener);
+	if (r < 0)
+		return r;
+	return ok == CORDON_HANDOVER_OK ? 0 : -EPROTO;
+}
+
+void cordon_session_refuse(int channel)
+{
+	struct cordon_event_msg m = {.tag = CORDON_HANDOVER_FAILED};
+	(void)write_full(channel, &m, sizeof(m));
+}
+
+/* ---- state --------------------------------------------------------------------- */
+
+struct run {
+	struct cordon_session *s;
+	const struct cordon_launch *l;
+	pid_t command;  /* its pid, once started */
+	int command_fd; /* a pidfd of it (not our child: the keeper's) */
+	pid_t keeper;
+	int keeper_fd;
+	int event_r;    /* from the keeper */
+	int control_w;  /* closed: the keeper ends the session */
+	int chan;       /* our end of the policy channel */
+	int chan_child; /* the command's end */
+	int report_r;   /* errno of a failed exec */
+	int listener;   /* the seccomp listener, once handed over */
+	int tty;        /* stdin's terminal, watched for the hang-up */
+	int sig;        /* signalfd: HUP INT TERM QUIT */
+	int status;     /* the command's, once it has exited */
+	bool exited;
+	bool keeper_died;
+	bool direct; /* standalone: the command is our own child, no keeper */
+	struct cordon_unix_policy sockets;
+};
+
+/* The command's end: from the keeper (one event), or (direct) our child's. */
+static void take_event(struct run *r)
+{
+	if (r->direct) {
+		siginfo_t si = {0};
+		if (waitid(P_PIDFD, (id_t)r->command_fd, &si, WEXITED | WNOHANG) == 0 &&
+		    si.si_pid) {
+			r->status = si.si_code == CLD_EXITED ? si.si_status : 128 + si.si_status;
+			r->exited = true;
+		}
+		return;
+	}
+	struct cordon_event_msg m;
+	if (read_full(r->event_r, &m, sizeof(m)) < 0) {
+		r->keeper_died = !r->exited;
+		return;
+	}
+	if (m.tag == CORDON_EV_EXITED) {
+		r->status = m.value;
+		r->exited = true;
+	}
+}
+
+/* The fd that becomes readable when the command ends. */
+static int end_fd(const struct run *r)
+{
+	return r->direct ? r->command_fd : r->event_r;
+}
+
+/* The launcher's child applies the policy (a command the shim cannot enter),
+ * in the command's process before its exec, with the launcher waiting. */
+static int apply_here(void *arg)
+{
+	struct run *r = arg;
+	struct cordon_error e = {0};
+	int listener = -1;
+	int rc = cordon_sandbox_apply(r->l->policy, &listener, &e);
+	if (rc < 0) {
+		cordon_say("cordon: %s\n", e.msg);
+		cordon_session_refuse(r->chan_child);
+		return CORDON_EXIT_FAILURE;
+	}
+	if (rc > 0)
+		cordon_say("cordon: warning: %s\n", e.msg);
+	if (cordon_session_confirm(r->chan_child, listener) < 0)
+		return CORDON_EXIT_FAILURE;
+	close(r->chan_child);
+	return 0;
+}
+
+/* Send the frame, with the Landlock ruleset built here meanwhile. */
+static void send_policy(struct run *r, const char *frame, size_t len, int ruleset)
+{
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} c;
+	struct iovec iov = {.iov_base = (void *)(uintptr_t)frame, .iov_len = len};
+	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1};
+	if (ruleset >= 0) {
+		memset(&c, 0, sizeof(c));
+		m.msg_control = c.buf;
+		m.msg_controllen = sizeof(c.buf);
+		struct cmsghdr *h = CMSG_FIRSTHDR(&m);
+		h->cmsg_level = SOL_SOCKET;
+		h->cmsg_type = SCM_RIGHTS;
+		h->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(h), &ruleset, sizeof(int));
+	}
+	for (size_t off = 0; off < len;) {
+		ssize_t n = sendmsg(r->chan, &m, MSG_NOSIGNAL);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return; /* the command is gone: its exit says so next */
+		off += (size_t)n;
+		iov.iov_base = (char *)(uintptr_t)frame + off;
+		iov.iov_len = len - off;
+		m.msg_control = NULL; /* the ruleset went with the first bytes */
+		m.msg_controllen = 0;
+	}
+}
+
+/* Wait for the keeper's first word: the command started. */
+static int wait_started(struct run *r, struct cordon_error *err)
+{
+	struct cordon_event_msg m;
+	int rc = read_full(r->event_r, &m, sizeof(m));
+	if (rc < 0)
+		return cordon_err(err, EIO, "the session keeper died before the command started");
+	if (m.tag == CORDON_EV_FAILED)
+		return cordon_err(err, m.value, "starting the command: %s", strerror(m.value));
+	r->command = m.value;
+	r->command_fd = (int)syscall(SYS_pidfd_open, r->command, 0);
+	if (r->command_fd < 0)
+		return cordon_err(err, errno, "pidfd_open: %s", strerror(errno));
+	return 0;
+}
+
+/* Why a command ended before confirming: its exec failed (S->exec_errno), or
+ * it ran without the sandbox (killed: say so). 1: it refused, and said why
+ * (its status is the refusal's). */
+static int unconfirmed(struct run *r, const char *why, struct cordon_error *err)
+{
+	int e = 0;
+	if (r->report_r >= 0 && read(r->report_r, &e, sizeof(e)) == (ssize_t)sizeof(e) && e > 0) {
+		r->s->exec_errno = e;
+		return cordon_err(err, e, "%s: %s", r->l->path, strerror(e));
+	}
+	if (r->exited && r->status == CORDON_EXIT_FAILURE)
+		return 1;
+	return cordon_err(err, EPROTO,
+			  "session %s: the sandbox was not confirmed (%s); session killed",
+			  r->s->id, why);
+}
+
+/* The hand-over: the shim (or our child) says the sandbox is in place and
+ * passes the listener's number; it is taken with pidfd_getfd (the command
+ * is our descendant: Yama's scope 1 allows it) and confirmed. */
+static int handover(struct run *r, struct cordon_error *err)
+{
+	long deadline = now_ms() + r->s->ack_timeout_ms;
+	struct cordon_event_msg m;
+	size_t got = 0;
+	while (got < sizeof(m)) {
+		long left = deadline - now_ms();
+		if (left <= 0)
+			return cordon_err(err, ETIMEDOUT,
+					  "session %s: the sandbox was not confirmed within %d ms; "
+					  "session killed",
+					  r->s->id, r->s->ack_timeout_ms);
+		struct pollfd p[2] = {{.fd = r->chan, .events = POLLIN},
+				      {.fd = end_fd(r), .events = POLLIN}};
+		int n = poll(p, 2, (int)left);
+		if (n < 0 && errno != EINTR)
+			return cordon_err(err, errno, "poll: %s", strerror(errno));
+		if (n <= 0)
+			continue;
+		if (p[0].revents) {
+			ssize_t k = read(r->chan, (char *)&m + got, sizeof(m) - got);
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k <= 0) {
+				/* Closed: the command exited or exec'd without the shim. */
+				struct pollfd q = {.fd = end_fd(r), .events = POLLIN};
+				if (poll(&q, 1, 200) == 1)
+					take_event(r);
+				return unconfirmed(r, "the shim did not load", err);
+			}
+			got += (size_t)k;
+		} else if (p[1].revents) {
+			take_event(r);
+			return unconfirmed(r, "the command exited first", err);
+		}
+	}
+	if (m.tag == CORDON_HANDOVER_FAILED) {
+		/* Said already: its own exit status (125) is the session's. */
+		struct pollfd q = {.fd = end_fd(r), .events = POLLIN};
+		if (poll(&q, 1, 1000) == 1)
+			take_event(r);
+		if (!r->exited) {
+			r->status = CORDON_EXIT_FAILURE;
+			r->exited = true;
+		}
+		return 1;
+	}
+	if (m.tag == CORDON_HANDOVER_LISTENER) {
+		int fd = (int)syscall(SYS_pidfd_getfd, r->command_fd, m.value, 0);
+		if (fd < 0)
+			return cordon_err(err, errno,
+					  "session %s: cannot take the supervisor's end from the "
+					  "command (pidfd_getfd: %s); session killed",
+					  r->s->id, strerror(errno));
+		r->listener = fd;
+	} else if (m.tag != CORDON_HANDOVER_APPLIED) {
+		return cordon_err(err, EPROTO, "session %s: unexpected hand-over; session killed",
+				  r->s->id);
+	}
+	char ok = CORDON_HANDOVER_OK;
+	if (write_full(r->chan, &ok, 1) < 0)
+		return unconfirmed(r, "the command exited first", err);
+	return 0;
+}
+
+/* ---- the wait --------------------------------------------------------------------- */
+
+static int drop_segment_pages(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	(void)data;
+	if (info->dlpi_name && strstr(info->dlpi_name, "vdso"))
+		return 0; /* the kernel's own mapping: leave it */
+	long page = sysconf(_SC_PAGESIZE);
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		/* Only segments never written: code and read-only data. */
+		if (ph->p_type != PT_LOAD || (ph->p_flags & PF_W) || page <= 0)
+			continue;
+		uintptr_t start = (info->dlpi_addr + ph->p_vaddr) & ~(uintptr_t)(page - 1);
+		uintptr_t end =
+			(info->dlpi_addr + ph->p_vaddr + ph->p_memsz + (uintptr_t)page - 1) &
+			~(uintptr_t)(page - 1);
+		(void)madvise((void *)start, end - start, MADV_DONTNEED);
+	}
+	return 0;
+}
+
+/* The supervisor waits for the whole session (hours) and needs little of
+ * the code it has run: let go of the pages of every read-only segment
+ * (demand-paged back from the page cache when needed; nothing is lost). */
+static void drop_code_pages(void)
+{
+	dl_iterate_phdr(drop_segment_pages, NULL);
+}
+
+static void list_session(struct run *r)
+{
+	struct cordon_session_info info = {.shell = r->command,
+					   .watcher = getpid(),
+					   .keeper = r->keeper,
+					   .started = (long long)time(NULL)};
+	snprintf(info.id, sizeof(info.id), "%s", r->s->id);
+	snprintf(info.cgroup, sizeof(info.cgroup), "%s", r->s->cgroup ? r->s->cgroup : "");
+	snprintf(info.project, sizeof(info.project), "%s",
+		 r->l->policy->project ? r->l->policy->project : "");
+	cordon_list_session(&info);
+	drop_code_pages();
+}
+
+/* Until the command exits, the terminal hangs up or the keeper dies; the
+ * terminating signals sent to us go on to the command. */
+static void wait_for_end(struct run *r)
+{
+	long list_at = now_ms() + CORDON_CONFIRM_DELAY_MS;
+	bool listed = false;
+	while (!r->exited && !r->keeper_died) {
+		struct pollfd p[4] = {{.fd = end_fd(r), .events = POLLIN},
+				      {.fd = r->keeper_fd, .events = POLLIN},
+				      {.fd = r->tty, .events = 0},
+				      {.fd = r->sig, .events = POLLIN}};
+		int timeout = listed ? -1 : (int)(list_at - now_ms() > 0 ? list_at - now_ms() : 0);
+		int n = poll(p, 4, timeout);
+		if (n < 0 && errno != EINTR)
+			break;
+		if (!listed && now_ms() >= list_at) {
+			listed = true;
+			list_session(r);
+		}
+		if (n <= 0)
+			continue;
+		if (p[0].revents)
+			take_event(r);
+		if (p[1].revents && !r->exited) {
+			/* The keeper is gone: the command died with it. */
+			struct pollfd q = {.fd = end_fd(r), .events = POLLIN};
+			if (poll(&q, 1, 0) == 1)
+				take_event(r);
+			r->keeper_died = !r->exited;
+		}
+		if (p[2].revents & (POLLHUP | POLLERR | POLLNVAL)) {
+			/* The terminal is gone: the command first hears of it as a
+			 * shell would, then the whole session ends. */
+			kill(r->command, SIGHUP);
+			struct pollfd q = {.fd = end_fd(r), .events = POLLIN};
+			if (!r->exited && poll(&q, 1, 100) == 1)
+				take_event(r);
+			if (!r->exited) {
+				r->status = 128 + SIGHUP;
+				r->exited = true;
+			}
+		}
+		if (p[3].revents) {
+			struct signalfd_siginfo si;
+			while (read(r->sig, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+				if (si.ssi_signo == SIGUSR1) { /* cordon kill */
+					r->status = 128 + SIGKILL;
+					r->exited = true;
+					continue;
+				}
+				/* Sent by a process (kill): for the command. From the
+				 * terminal (^C, ^\): the command's group had it already. */
+				if (si.ssi_code != SI_KERNEL)
+					kill(r->command, (int)si.ssi_signo);
+			}
+		}
+	}
+}
+
+/* Every process that came to us as their subreaper (standalone mode, or
+ * the keeper died): kill and reap until none is left. Orphans hang on any
+ * thread of the subreaper: every task's children are read. */
+static void kill_descendants(void)
+{
+	for (int round = 0; round < 10000; round++) {
+		pid_t *pids = NULL;
+		size_t n = 0;
+		int any = 0;
+		if (cordon_unix_session_pids(&(struct cordon_unix_policy){.root = getpid()}, &pids,
+					     &n) == 0) {
+			for (size_t i = 0; i < n; i++)
+				kill(pids[i], SIGKILL);
+			any = n > 0;
+			free(pids);
+		}
+		while (waitpid(-1, NULL, WNOHANG | __WALL) > 0)
+			any = 1;
+		if (!any && waitpid(-1, NULL, WNOHANG | __WALL) < 0 && errno == ECHILD)
+			return;
+		if (!any)
+			usleep(1000);
+	}
+}
+
+static void end_session(struct run *r)
+{
+	if (r->control_w >= 0) {
+		close(r->control_w); /* the keeper kills everything it has */
+		r->control_w = -1;
+	}
+	struct cordon_error e = {0};
+	if (r->s->cgroup && cordon_cgroup_destroy(r->s->cgroup, &e) < 0)
+		cordon_say("cordon: session %s: cleanup failed: %s\n", r->s->id, e.msg);
+	if (r->keeper > 0) {
+		siginfo_t si;
+		while (waitid(P_PIDFD, (id_t)r->keeper_fd, &si, WEXITED) < 0 && errno == EINTR)
+			;
+	}
+	kill_descendants();
+	cordon_registry_remove(r->s->id);
+	if (r->s->cgroup)
+		(void)cordon_cgroup_sweep(r->s->cgroup, CORDON_SWEEP_AGE_S);
+}
+
+/* ---- set-up ------------------------------------------------------------------------ */
+
+static int fd_above_stdio(int fd)
+{
+	if (fd < 0 || fd > STDERR_FILENO)
+		return fd;
+	int hi = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	close(fd);
+	return hi;
+}
+
+static int start_tracking(struct cordon_session *s, enum cordon_tracking want, int *cgroup_fd,
+			  struct cordon_error *err)
+{
+	*cgroup_fd = -1;
+	s->mode = CORDON_TRACKING_SUBREAPER;
+	if (want != CORDON_TRACKING_SUBREAPER) {
+		struct cordon_error e = {0};
+		int r = cordon_cgroup_create(s->id, &s->cgroup, &e);
+		if (r >= 0) {
+			*cgroup_fd = open(s->cgroup, O_PATH | O_DIRECTORY | O_CLOEXEC);
+			if (*cgroup_fd < 0) {
+				r = cordon_err(&e, errno, "%s: %s", s->cgroup, strerror(errno));
+				(void)rmdir(s->cgroup);
+				free(s->cgroup);
+				s->cgroup = NULL;
+			}
+		}
+		if (r >= 0)
+			s->mode = CORDON_TRACKING_CGROUP;
+		else if (want == CORDON_TRACKING_CGROUP)
+			return cordon_err(err, -r, "%s", e.msg);
+	}
+	/* Orphans come to the keeper; should it die, to us. */
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
+		return cordon_err(err, errno, "PR_SET_CHILD_SUBREAPER: %s", strerror(errno));
+	return 0;
+}
+
+static int block_signals(struct run *r, struct cordon_error *err)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGQUIT);
+	sigaddset(&set, SIGUSR1); /* cordon kill: end the session */
+	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0 ||
+	    (r->sig = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK)) < 0)
+		return cordon_err(err, errno, "signalfd: %s", strerror(errno));
+	return 0;
+}
+
+/* The command's environment: L's, with CORDON_CONFIG_FD for the shim. */
+static char **command_env(const struct cordon_launch *l, int chan_child)
+{
+	size_t n = 0;
+	while (l->envp[n])
+		n++;
+	char **env = calloc(n + 2, sizeof(*env));
+	if (!env)
+		return NULL;
+	memcpy(env, l->envp, n * sizeof(*env));
+	if (l->preload && asprintf(&env[n], CORDON_ENV_CONFIG_FD "=%d", chan_child) < 0) {
+		free(env);
+		return NULL;
+	}
+	return env;
+}
+
+static void run_free(struct run *r)
+{
+	int *fds[] = {&r->command_fd, &r->keeper_fd, &r->event_r,  &r->control_w, &r->chan,
+		      &r->chan_child, &r->report_r,  &r->listener, &r->tty,       &r->sig};
+	for (size_t i = 0; i < ARRAY_SIZE(fds); i++)
+		if (*fds[i] >= 0) {
+			close(*fds[i]);
+			*fds[i] = -1;
+		}
+}
+
+int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
+		       const struct cordon_launch *l, int *status, struct cordon_error *err)
+{
+	if (s->ack_timeout_ms <= 0)
+		s->ack_timeout_ms = 5000;
+	s->exec_errno = 0;
+	struct run r = {.s = s,
+			.l = l,
+			.command_fd = -1,
+			.keeper_fd = -1,
+			.event_r = -1,
+			.control_w = -1,
+			.chan = -1,
+			.chan_child = -1,
+			.report_r = -1,
+			.listener = -1,
+			.tty = -1,
+			.sig = -1};
+	bool sandbox = l->policy->sandbox;
+	int cgroup_fd = -1, event[2] = {-1, -1}, control[2] = {-1, -1}, report[2] = {-1, -1};
+	int chan[2] = {-1, -1}, self = -1, registry_fd = -1, cgroup_parent_fd = -1, rc;
+	char **env = NULL;
+	cleanup_free char *frame = NULL;
+	size_t frame_len = 0;
+
+	if ((rc = start_tracking(s, want, &cgroup_fd, err)) < 0)
+		return rc;
+	if (l->verbose)
+		cordon_say("cordon: session %s: tracked by %s%s\n", s->id,
+			   s->mode == CORDON_TRACKING_CGROUP ? "cgroup " : "a subreaper keeper",
+			   s->cgroup ? s->cgroup : "");
+	/* The keeper follows us, and we the command, by pidfd. */
+	if ((self = (int)syscall(SYS_pidfd_open, getpid(), 0)) < 0) {
+		rc = cordon_err(err, errno,
+				"pidfd_open: %s (Linux 5.3+ is needed to follow the session)",
+				strerror(errno));
+		goto fail;
+	}
+	if (pipe2(event, O_CLOEXEC) < 0 || pipe2(control, O_CLOEXEC) < 0 ||
+	    pipe2(report, O_CLOEXEC) < 0 ||
+	    (sandbox && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, chan) < 0)) {
+		rc = cordon_err(err, errno, "setting up the session: %s", strerror(errno));
+		goto fail;
+	}
+	r.event_r = event[0];
+	r.control_w = control[1];
+	r.report_r = report[0];
+	r.chan = chan[0];
+	r.chan_child = chan[1] = fd_above_stdio(chan[1]);
+	if (!(env = command_env(l, r.chan_child))) {
+		rc = cordon_err(err, ENOMEM, "out of memory");
+		goto fail;
+	}
+	/* Where the keeper cleans up if we are killed. */
+	char record[64];
+	snprintf(record, sizeof(record), "%s.json", s->id);
+	cleanup_free char *regdir = NULL;
+	struct cordon_error ignored;
+	if (cordon_registry_dir(&regdir, &ignored) == 0)
+		registry_fd = open(regdir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	const char *leaf = s->cgroup ? strrchr(s->cgroup, '/') : NULL;
+	if (leaf) {
+		char parent[PATH_MAX];
+		snprintf(parent, sizeof(parent), "%.*s", (int)(leaf - s->cgroup), s->cgroup);
+		cgroup_parent_fd = open(parent, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	}
+	struct cordon_spawn sp = {
+		.cgroup_parent_fd = cgroup_parent_fd,
+		.cgroup_name = leaf ? leaf + 1 : NULL,
+		.registry_fd = registry_fd,
+		.record = record,
+		.path = l->path,
+		.argv = l->argv,
+		.envp = env,
+		.keep = {l->preload ? r.chan_child : -1, l->learn_fd, -1, -1},
+		.apply = sandbox && !l->preload ? apply_here : NULL,
+		.apply_arg = &r,
+		.cgroup_fd = cgroup_fd,
+		.report_w = report[1],
+		.event_w = event[1],
+		.control_r = control[0],
+		.parent_fd = self,
+	};
+	/* The frame first: the keeper shares this memory and the command's
+	 * copy of it is taken any moment now. */
+	if (sandbox && l->preload && cordon_wire_encode(l->policy, &frame, &frame_len, err) < 0) {
+		rc = -ENOMEM;
+		goto fail;
+	}
+	r.keeper = cordon_spawn_keeper(&sp, &r.keeper_fd);
+	if (r.keeper < 0) {
+		rc = cordon_err(err, -r.keeper, "starting the session keeper: %s",
+				strerror(-r.keeper));
+		goto fail;
+	}
+	/* The keeper's and the command's ends are theirs now. */
+	close(event[1]);
+	close(control[0]);
+	close(report[1]);
+	close(self);
+	event[1] = control[0] = report[1] = self = -1;
+
+	int ruleset = -1;
+	if (sandbox && l->preload) {
+		/* While the command's loader runs: the ruleset, built here. */
+		ruleset = cordon_sandbox_prepare(l->policy);
+		if (ruleset >= 0) {
+			char *marked = NULL;
+			size_t mlen;
+			if (cordon_wire_encode(l->policy, &marked, &mlen, err) == 0) {
+				free(frame);
+				frame = marked;
+				frame_len = mlen;
+			} else {
+				close(ruleset);
+				ruleset = -1;
+			}
+		}
+	}
+	/* For a command that applies the policy before exec, this waits with
+	 * nothing else running: its copy of our memory must be whole. */
+	rc = wait_started(&r, err);
+	if (rc >= 0 && sandbox && l->preload)
+		send_policy(&r, frame, frame_len, ruleset);
+	if (ruleset >= 0)
+		close(ruleset);
+	if (r.chan_child >= 0) {
+		close(r.chan_child);
+		r.chan_child = -1;
+	}
+	if (rc >= 0 && (rc = block_signals(&r, err)) >= 0)
+		r.tty = cordon_tty_watch_fd();
+	bool refused = false;
+	if (rc >= 0 && sandbox && (rc = handover(&r, err)) == 1)
+		refused = true; /* said why; it exits with 125 */
+	if (rc >= 0 && !refused && r.listener >= 0) {
+		rc = cordon_unix_policy_init(&r.sockets, l->policy, s->cgroup, r.keeper, err);
+		struct cordon_supervisor_config cfg = {.listener = r.listener,
+						       .allow_network = l->policy->allow_network,
+						       .sockets = &r.sockets,
+						       .learn_fd = l->learn_fd};
+		if (rc >= 0)
+			rc = cordon_supervisor_start(&cfg, err);
+		if (rc < 0)
+			cordon_err(err, -rc, "session %s: %s; session killed", s->id, err->msg);
+	}
+	if (r.chan >= 0) {
+		close(r.chan);
+		r.chan = -1;
+	}
+	if (rc >= 0 && !refused)
+		wait_for_end(&r);
+	/* A command sandboxed before its exec confirms first: its exec can
+	 * still fail afterwards. */
+	int e = 0;
+	if (rc >= 0 && r.exited && r.status == 127 && r.report_r >= 0 &&
+	    read(r.report_r, &e, sizeof(e)) == (ssize_t)sizeof(e) && e > 0) {
+		s->exec_errno = e;
+		rc = cordon_err(err, e, "%s: %s", l->path, strerror(e));
+	}
+	if (r.keeper_died)
+		cordon_say("cordon: session %s: its keeper process was killed; session ended\n",
+			   s->id);
+	end_session(&r);
+	free(env);
+	run_free(&r);
+	if (cgroup_fd >= 0)
+		close(cgroup_fd);
+	if (cgroup_parent_fd >= 0)
+		close(cgroup_parent_fd);
+	if (registry_fd >= 0)
+		close(registry_fd);
+	if (rc < 0)
+		return rc;
+	*status = r.exited ? r.status : 128 + SIGKILL;
+	return 0;
+
+fail:
+	for (int i = 0; i < 2; i++) {
+		int *fds[] = {&event[i], &control[i], &report[i], &chan[i]};
+		for (size_t k = 0; k < ARRAY_SIZE(fds); k++)
+			if (*fds[k] >= 0)
+				close(*fds[k]);
+	}
+	if (self >= 0)
+		close(self);
+	if (cgroup_fd >= 0)
+		close(cgroup_fd);
+	if (cgroup_parent_fd >= 0)
+		close(cgroup_parent_fd);
+	if (registry_fd >= 0)
+		close(registry_fd);
+	if (s->cgroup) {
+		(void)rmdir(s->cgroup);
+		free(s->cgroup);
+		s->cgroup = NULL;
+	}
+	free(env);
+	return rc;
+}
+
+/* ---- standalone mode ------------------------------------------------------------------ */
+
+int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
+				  struct cordon_error *err)
+{
+	/* A thread an earlier constructor started would go on in the parent,
+	 * outside the sandbox, for the whole session. */
+	int rc = cordon_single_threaded(err);
+	if (rc < 0)
+		return rc;
+	int chan[2];
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, chan) < 0)
+		return cordon_err(err, errno, "socketpair: %s", strerror(errno));
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0) {
+		close(chan[0]);
+		close(chan[1]);
+		return cordon_err(err, errno, "PR_SET_CHILD_SUBREAPER: %s", strerror(errno));
+	}
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		close(chan[0]);
+		close(chan[1]);
+		return cordon_err(err, e, "fork: %s", strerror(e));
+	}
+	if (pid == 0) {
+		/* The program goes on here, sandboxed; it dies with its supervisor. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+		if (getppid() != parent)
+			_exit(CORDON_EXIT_FAILURE);
+		close(chan[0]);
+		*channel = chan[1];
+		return 0;
+	}
+	/* The supervisor: this process, the terminal's child, until the end. */
+	close(chan[1]);
+	struct cordon_session s = {.ack_timeout_ms = 5000};
+	snprintf(s.id, sizeof(s.id), "%s", p->session ? p->session : "");
+	struct cordon_launch l = {.path = "the program",
+				  .policy = (struct cordon_policy *)(uintptr_t)p};
+	struct run r = {.s = &s,
+			.l = &l,
+			.command = pid,
+			.keeper_fd = -1,
+			.event_r = -1,
+			.control_w = -1,
+			.chan = chan[0],
+			.chan_child = -1,
+			.report_r = -1,
+			.listener = -1,
+			.tty = -1,
+			.sig = -1,
+			.direct = true};
+	struct cordon_error e = {0};
+	r.command_fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	rc = r.command_fd < 0 ? cordon_err(&e, errno, "pidfd_open: %s", strerror(errno)) : 0;
+	if (rc >= 0 && (rc = block_signals(&r, &e)) >= 0)
+		r.tty = cordon_tty_watch_fd();
+	bool refused = false;
+	if (rc >= 0 && (rc = handover(&r, &e)) == 1)
+		refused = true;
+	if (rc >= 0 && !refused && r.listener >= 0) {
+		rc = cordon_unix_policy_init(&r.sockets, p, NULL, getpid(), &e);
+		struct cordon_supervisor_config cfg = {.listener = r.listener,
+						       .allow_network = p->allow_network,
+						       .sockets = &r.sockets,
+						       .learn_fd = -1};
+		if (rc >= 0)
+			rc = cordon_supervisor_start(&cfg, &e);
+	}
+	close(r.chan);
+	r.chan = -1;
+	if (rc < 0) {
+		cordon_say("cordon: %s\n", e.msg);
+		kill(pid, SIGKILL);
+	} else if (!refused) {
+		wait_for_end(&r);
+	}
+	kill_descendants();
+	cordon_registry_remove(s.id);
+	_exit(rc < 0 ? CORDON_EXIT_FAILURE : r.exited ? r.status : 128 + SIGKILL);
+}

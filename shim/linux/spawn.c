@@ -1,0 +1,340 @@
+/* The keeper and the command's start (see spawn.h). Everything the keeper
+ * runs, and the command until its exec, is a raw system call: the keeper
+ * shares the launcher's memory and thread area (errno included), and the
+ * command's copy of that memory was taken while the launcher ran on. */
+#include "spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef SYS_clone3
+#define SYS_clone3 435
+#endif
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_close_range
+#define SYS_close_range 436
+#endif
+#ifndef CLONE_PIDFD
+#define CLONE_PIDFD 0x00001000
+#endif
+#define CLONE_INTO_CGROUP_FLAG 0x200000000ULL
+
+/* clone3's argument (Linux 5.7 with cgroup), declared here: <linux/sched.h>
+ * clashes with the C library's <sched.h>. */
+struct clone3_args {
+	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls, set_tid,
+		set_tid_size, cgroup;
+};
+
+/* A system call that returns -errno and never touches errno. */
+static inline long rsys(long n, long a, long b, long c, long d, long e, long f)
+{
+#if defined(__x86_64__)
+	register long r10 __asm__("r10") = d;
+	register long r8 __asm__("r8") = e;
+	register long r9 __asm__("r9") = f;
+	long ret;
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
+			 : "rcx", "r11", "memory");
+	return ret;
+#elif defined(__aarch64__)
+	register long x8 __asm__("x8") = n;
+	register long x0 __asm__("x0") = a;
+	register long x1 __asm__("x1") = b;
+	register long x2 __asm__("x2") = c;
+	register long x3 __asm__("x3") = d;
+	register long x4 __asm__("x4") = e;
+	register long x5 __asm__("x5") = f;
+	__asm__ volatile("svc 0"
+			 : "+r"(x0)
+			 : "r"(x8), "r"(x1), "r"(x2), "r"(x3), "r"(x4), "r"(x5)
+			 : "memory", "cc");
+	return x0;
+#else
+	/* Elsewhere the C library's: errno may be written (the launcher's),
+	 * which only ever follows a failed call here. */
+	long r = syscall(n, a, b, c, d, e, f);
+	return r < 0 ? -errno : r;
+#endif
+}
+#define SYS0(n)             rsys(SYS_##n, 0, 0, 0, 0, 0, 0)
+#define SYS1(n, a)          rsys(SYS_##n, (long)(a), 0, 0, 0, 0, 0)
+#define SYS2(n, a, b)       rsys(SYS_##n, (long)(a), (long)(b), 0, 0, 0, 0)
+#define SYS3(n, a, b, c)    rsys(SYS_##n, (long)(a), (long)(b), (long)(c), 0, 0, 0)
+#define SYS4(n, a, b, c, d) rsys(SYS_##n, (long)(a), (long)(b), (long)(c), (long)(d), 0, 0)
+#define SYS5(n, a, b, c, d, e)                                                                     \
+	rsys(SYS_##n, (long)(a), (long)(b), (long)(c), (long)(d), (long)(e), 0)
+
+static __attribute__((noreturn)) void die(int status)
+{
+	for (;;)
+		SYS1(exit_group, status);
+}
+
+static void put(int fd, const void *buf, size_t len)
+{
+	while (SYS3(write, fd, buf, len) == -EINTR)
+		;
+}
+
+static void event(const struct cordon_spawn *sp, int tag, int value)
+{
+	struct cordon_event_msg m = {.tag = tag, .value = value};
+	put(sp->event_w, &m, sizeof(m));
+}
+
+/* ---- the command ------------------------------------------------------------ */
+
+static __attribute__((noreturn)) void command(struct cordon_spawn *sp, long keeper)
+{
+	/* Dies with the keeper; and if the keeper is gone already, goes. */
+	SYS2(prctl, PR_SET_PDEATHSIG, SIGKILL);
+	if (SYS0(getppid) != keeper)
+		die(127);
+	for (size_t i = 0; i < sizeof(sp->keep) / sizeof(sp->keep[0]); i++)
+		if (sp->keep[i] >= 0)
+			SYS3(fcntl, sp->keep[i], F_SETFD, 0);
+	if (sp->apply) {
+		int st = sp->apply(sp->apply_arg);
+		if (st)
+			die(st);
+	}
+	long r = SYS3(execve, sp->path, sp->argv, sp->envp);
+	int e = (int)-r;
+	put(sp->report_w, &e, sizeof(e));
+	die(127);
+}
+
+/* ---- the keeper --------------------------------------------------------------- */
+
+/* The pids in /proc/SELF/task/SELF/children (the keeper is one thread: its
+ * children, and the orphans it took, hang on it). Returns how many. */
+static size_t children(long self, int *out, size_t max)
+{
+	char path[64] = "/proc/";
+	size_t p = 6;
+	char num[24];
+	int d = 0;
+	for (long v = self; v > 0 || d == 0; v /= 10)
+		num[d++] = (char)('0' + v % 10);
+	for (int j = 0; j < 2; j++) {
+		for (int i = d - 1; i >= 0; i--)
+			path[p++] = num[i];
+		const char *mid = j == 0 ? "/task/" : "/children";
+		for (const char *m = mid; *m; m++)
+			path[p++] = *m;
+	}
+	path[p] = '\0';
+	long fd = SYS4(openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return 0;
+	char buf[4096];
+	long n = SYS3(read, fd, buf, sizeof(buf) - 1);
+	SYS1(close, fd);
+	size_t cnt = 0;
+	long v = -1;
+	for (long i = 0; i < (n > 0 ? n : 0) + 1 && cnt < max; i++) {
+		char ch = i < n ? buf[i] : ' ';
+		if (ch >= '0' && ch <= '9') {
+			v = (v < 0 ? 0 : v * 10) + (ch - '0');
+		} else if (v > 0) {
+			out[cnt++] = (int)v;
+			v = -1;
+		}
+	}
+	return cnt;
+}
+
+/* Reap what has exited; the command's end is reported. */
+static void reap(const struct cordon_spawn *sp, long cmd)
+{
+	for (;;) {
+		siginfo_t si;
+		memset(&si, 0, sizeof(si));
+		if (SYS5(waitid, P_ALL, 0, &si, WEXITED | WNOHANG, 0) < 0 || si.si_pid == 0)
+			return;
+		if (si.si_pid == cmd)
+			event(sp, CORDON_EV_EXITED,
+			      si.si_code == CLD_EXITED ? si.si_status : 128 + si.si_status);
+	}
+}
+
+/* Kill every descendant (they are all the keeper's, as it is their
+ * subreaper) until none is left; in a cgroup, the whole cgroup first. */
+static void end_session(const struct cordon_spawn *sp, long self, long cmd)
+{
+	if (sp->cgroup_fd >= 0) {
+		long fd = SYS4(openat, sp->cgroup_fd, "cgroup.kill", O_WRONLY | O_CLOEXEC, 0);
+		if (fd >= 0) {
+			put((int)fd, "1", 1);
+			SYS1(close, fd);
+		}
+	}
+	for (int round = 0; round < 100000; round++) {
+		int pids[512];
+		size_t n = children(self, pids, sizeof(pids) / sizeof(pids[0]));
+		for (size_t i = 0; i < n; i++)
+			SYS2(kill, pids[i], SIGKILL);
+		reap(sp, cmd);
+		siginfo_t si;
+		memset(&si, 0, sizeof(si));
+		if (n == 0 && SYS5(waitid, P_ALL, 0, &si, WEXITED | WNOHANG, 0) == -ECHILD)
+			return;
+		struct timespec ts = {0, 1000 * 1000};
+		SYS4(clock_nanosleep, CLOCK_MONOTONIC, 0, &ts, 0);
+	}
+}
+
+/* Close every fd but the KEEP ones: the keeper has a copy of the
+ * supervisor's table, and a copy of a pipe's write end held here would keep
+ * the supervisor's own end from ever closing. close_range over the gaps. */
+static void keep_only(const int *keep, size_t n)
+{
+	int sorted[8];
+	size_t k = 0;
+	for (size_t i = 0; i < n && k < 8; i++)
+		if (keep[i] >= 0)
+			sorted[k++] = keep[i];
+	for (size_t i = 1; i < k; i++)
+		for (size_t j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
+			int t = sorted[j];
+			sorted[j] = sorted[j - 1];
+			sorted[j - 1] = t;
+		}
+	unsigned from = 0;
+	for (size_t i = 0; i <= k; i++) {
+		unsigned to = i < k ? (unsigned)sorted[i] : ~0U;
+		if (to > from)
+			SYS3(close_range, from, to - 1, 0);
+		if (i < k)
+			from = (unsigned)sorted[i] + 1;
+	}
+}
+
+/* The supervisor was killed: remove what it would have (the cgroup, now
+ * empty: every descendant is gone; the registry record). */
+static void clean_up_after(const struct cordon_spawn *sp)
+{
+	for (int i = 0; sp->cgroup_parent_fd >= 0 && sp->cgroup_name && i < 1000; i++) {
+		long r = SYS3(unlinkat, sp->cgroup_parent_fd, sp->cgroup_name, AT_REMOVEDIR);
+		if (r != -EBUSY)
+			break;
+		struct timespec ts = {0, 100 * 1000}; /* exiting tasks leave it a moment later */
+		SYS4(clock_nanosleep, CLOCK_MONOTONIC, 0, &ts, 0);
+	}
+	if (sp->registry_fd >= 0 && sp->record)
+		SYS3(unlinkat, sp->registry_fd, sp->record, 0);
+}
+
+static int keeper(void *arg)
+{
+	struct cordon_spawn *sp = arg;
+	long self = SYS0(getpid);
+	SYS2(prctl, PR_SET_CHILD_SUBREAPER, 1);
+	struct clone3_args ca = {
+		.flags = sp->cgroup_fd >= 0 ? CLONE_INTO_CGROUP_FLAG : 0,
+		.exit_signal = SIGCHLD,
+		.cgroup = (uint64_t)(sp->cgroup_fd >= 0 ? sp->cgroup_fd : 0),
+	};
+	long cmd = SYS2(clone3, &ca, sizeof(ca));
+	if (cmd == -ENOSYS || cmd == -E2BIG) {
+		/* Before Linux 5.7 (no clone3 with a cgroup): a plain fork in
+		 * the supervisor's cgroup. cordon check says so. */
+		cmd = SYS5(clone, SIGCHLD, 0, 0, 0, 0);
+	}
+	if (cmd == 0)
+		command(sp, self);
+	if (cmd < 0) {
+		event(sp, CORDON_EV_FAILED, (int)-cmd);
+		die(0);
+	}
+	event(sp, CORDON_EV_STARTED, (int)cmd);
+	int mine[] = {sp->event_w,   sp->control_r,        sp->parent_fd,
+		      sp->cgroup_fd, sp->cgroup_parent_fd, sp->registry_fd};
+	keep_only(mine, sizeof(mine) / sizeof(mine[0]));
+	/* From now on nothing interrupts the keeper but SIGKILL: a terminal's
+	 * ^C or a group kill is for the command; SIGCHLD is read below. */
+	uint64_t all = ~0ULL;
+	SYS4(rt_sigprocmask, SIG_SETMASK, &all, 0, sizeof(all));
+	uint64_t chld = 1ULL << (SIGCHLD - 1);
+	long sfd = SYS4(signalfd4, -1, &chld, sizeof(chld), SFD_CLOEXEC | SFD_NONBLOCK);
+	for (;;) {
+		struct pollfd p[3] = {{.fd = sp->parent_fd, .events = POLLIN},
+				      {.fd = sp->control_r, .events = POLLIN},
+				      {.fd = (int)sfd, .events = POLLIN}};
+		/* Without a signalfd (it failed): look every 10 ms instead. */
+		struct timespec tick = {0, 10 * 1000 * 1000};
+		long n = SYS5(ppoll, p, sfd >= 0 ? 3 : 2, sfd >= 0 ? NULL : &tick, NULL, 0);
+		if (sfd >= 0 && (p[2].revents & POLLIN)) {
+			char buf[128 * 8];
+			SYS3(read, sfd, buf, sizeof(buf));
+		}
+		reap(sp, cmd);
+		if (n > 0 && (p[0].revents || p[1].revents))
+			break; /* the supervisor ended the session, or is gone */
+	}
+	/* Told to (the control pipe closed), or the supervisor died: it can no
+	 * longer answer the session's calls (they now fail with ENOSYS), and
+	 * the session must not outlive it. */
+	struct pollfd gone = {.fd = sp->parent_fd, .events = POLLIN};
+	struct timespec now = {0, 0};
+	bool orphaned = SYS5(ppoll, &gone, 1, &now, NULL, 0) == 1;
+	end_session(sp, self, cmd);
+	if (orphaned)
+		clean_up_after(sp);
+	die(0);
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define KEEPER_FORKS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define KEEPER_FORKS 1
+#endif
+#endif
+
+#ifndef KEEPER_FORKS
+/* The keeper's stack, for its whole life; the command's copy of it is
+ * where a command that is sandboxed before exec runs the C library (see
+ * APPLY): room for that too. Pages never touched cost nothing. */
+static _Alignas(16) char keeper_stack[256 * 1024];
+#endif
+
+pid_t cordon_spawn_keeper(struct cordon_spawn *sp, int *keeper_fd)
+{
+#ifdef KEEPER_FORKS
+	/* ASan cannot follow a process onto a stack of its own: in a sanitizer
+	 * build the keeper is a copy (a fork) instead. */
+	pid_t pid = (pid_t)syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
+	if (pid == 0)
+		die(keeper(sp));
+	if (pid < 0)
+		return -errno;
+	*keeper_fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	return pid;
+#else
+	int pidfd = -1;
+	pid_t pid = clone(keeper, keeper_stack + sizeof(keeper_stack),
+			  CLONE_VM | CLONE_PIDFD | SIGCHLD, sp, &pidfd);
+	if (pid < 0)
+		return -errno;
+	*keeper_fd = pidfd;
+	return pid;
+#endif
+}

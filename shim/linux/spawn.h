@@ -1,0 +1,73 @@
+/* Internal: how a session's processes are made (spawn.c).
+ *
+ *   launcher (supervisor) ── clone(CLONE_VM) ──> keeper ── clone3 ──> command
+ *
+ * The keeper is a small process between the supervisor and the command. It
+ * is the command's parent and the session's child subreaper: every process
+ * of the session that loses its parent comes to it, so the supervisor stays
+ * an ancestor of each (Yama's ptrace_scope=1 lets only an ancestor read a
+ * caller's memory or take its fds). It reaps, reports the command's exit on
+ * the event pipe, and ends the session when told to, or on its own when the
+ * supervisor dies (killed outright: the session must not outlive it).
+ * Should the keeper die instead, the command dies by its parent-death
+ * signal, the orphans come to the supervisor (a subreaper too), and the
+ * supervisor ends the session.
+ *
+ * The keeper shares the launcher's memory (no copy of its pages on the
+ * launch's path) and so uses raw system calls only, on a stack of its own:
+ * errno and everything else of the C library is the launcher's. The command
+ * is created with the fork semantics of clone3 (a copy), in the session's
+ * cgroup (CLONE_INTO_CGROUP: no move, no wait on the cgroup lock), and
+ * either execs at once (raw calls again) or, for a command the shim cannot
+ * enter, first runs APPLY while the launcher waits (its copy of the memory
+ * is then whole, and the C library usable). */
+#ifndef CORDON_SPAWN_H
+#define CORDON_SPAWN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* Messages on the event pipe (keeper -> supervisor). */
+enum cordon_event {
+	CORDON_EV_STARTED = 'C', /* value: the command's pid */
+	CORDON_EV_FAILED = 'E',  /* value: errno of the clone */
+	CORDON_EV_EXITED = 'X',  /* value: its status (code, or 128 + signal) */
+};
+struct cordon_event_msg {
+	int32_t tag;
+	int32_t value;
+};
+
+struct cordon_spawn {
+	/* The command. */
+	const char *path;
+	char *const *argv;
+	char *const *envp;
+	int keep[4]; /* fds that cross exec (the policy channel, learn's), -1 */
+	/* NULL: exec at once. Else run in the command's process first, with
+	 * the C library (the supervisor waits): non-zero means do not exec, and
+	 * exit with that status. */
+	int (*apply)(void *arg);
+	void *apply_arg;
+	int cgroup_fd; /* the session's cgroup (O_PATH directory), or -1 */
+	/* What the keeper removes when the supervisor was killed: the cgroup
+	 * (NAME in the directory PARENT_FD) and the registry record (RECORD in
+	 * REGISTRY_FD), once the session is gone. -1/NULL: nothing. */
+	int cgroup_parent_fd;
+	const char *cgroup_name;
+	int registry_fd;
+	const char *record;
+	int report_w; /* write end: errno of a failed exec */
+	/* The keeper. */
+	int event_w;   /* write end of the event pipe */
+	int control_r; /* read end: closed by the supervisor to end the session */
+	int parent_fd; /* a pidfd of the supervisor */
+};
+
+/* Start the keeper, which starts the command. *KEEPER_FD: a pidfd of the
+ * keeper. Returns its pid or -errno. SP must stay untouched until the
+ * keeper has reported CORDON_EV_STARTED (or EV_FAILED). */
+pid_t cordon_spawn_keeper(struct cordon_spawn *sp, int *keeper_fd);
+
+#endif

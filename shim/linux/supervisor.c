@@ -1,0 +1,793 @@
+/* The supervisor: answers the calls the session's filter sends it (see
+ * supervisor.h). Threads of the process that supervises (the launcher, or
+ * in standalone mode the shell's original process), each blocked in
+ * SECCOMP_IOCTL_NOTIF_RECV; a call that may wait (a blocking connect, a send
+ * to a full socket) first makes sure another thread is receiving.
+ *
+ * Rules kept on every path (seccomp_unotify(2), the kernel's user-trap
+ * sample):
+ *   - the caller's memory is read once, and SECCOMP_IOCTL_NOTIF_ID_VALID is
+ *     asked after reading and before acting on it;
+ *   - the call is performed here, from that one copy, on the caller's own
+ *     socket taken with pidfd_getfd; never answered with CONTINUE;
+ *   - every notification is answered, with an errno where nothing else fits.
+ * The filter has WAIT_KILLABLE_RECV: once a call is here only a fatal signal
+ * interrupts its caller, so nothing performed here is performed twice by a
+ * restart. Waits here look at the caller's pending signals every
+ * WAIT_SLICE_MS and give the call back with -ERESTARTSYS, which the kernel
+ * turns into a restart or EINTR as it would for the call itself. */
+#include "supervisor.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/audit.h>
+#include <linux/seccomp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_pidfd_getfd
+#define SYS_pidfd_getfd 438
+#endif
+#ifndef SYS_pidfd_send_signal
+#define SYS_pidfd_send_signal 424
+#endif
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL /* Linux 6.9: a pidfd for one thread */
+#endif
+#define ERESTARTSYS 512 /* the kernel's: restart, or EINTR (no SA_RESTART) */
+
+/* The most a send copies at once: a datagram larger fails (EMSGSIZE, above
+ * any socket's buffer anyway), a stream send is cut there (the caller's
+ * write loop sends the rest). */
+#define SEND_MAX      (1u << 20)
+#define CONTROL_MAX   (64u << 10)
+#define IOV_MAX_CALL  1024 /* UIO_MAXIOV */
+#define WAIT_SLICE_MS 50
+#define MAX_THREADS   64
+
+static struct sup {
+	struct cordon_supervisor_config cfg;
+	struct seccomp_notif_sizes sizes;
+	atomic_int idle;    /* threads waiting in NOTIF_RECV */
+	atomic_int threads; /* threads started */
+} S;
+
+struct call {
+	const struct seccomp_notif *req;
+	pid_t tid;
+	int pidfd; /* the caller's (thread) pidfd, or -1 until needed */
+};
+
+enum kind { OTHER, CONNECT, SENDTO, SENDMSG, SENDMMSG };
+
+static enum kind kind_of(const struct seccomp_data *d)
+{
+#if defined(__x86_64__)
+	if (d->arch == AUDIT_ARCH_I386)         /* 32-bit processes: only the calls whose */
+		return d->nr == 362   ? CONNECT /* layout is the same; their msghdr */
+		       : d->nr == 369 ? SENDTO  /* is not (refused) */
+				      : OTHER;
+	if (d->arch != AUDIT_ARCH_X86_64)
+		return OTHER;
+	if (d->nr & 0x40000000) { /* x32 */
+		int nr = d->nr & ~0x40000000;
+		return nr == 42 ? CONNECT : nr == 44 ? SENDTO : OTHER;
+	}
+#endif
+	switch (d->nr) {
+	case SYS_connect:
+		return CONNECT;
+	case SYS_sendto:
+		return SENDTO;
+	case SYS_sendmsg:
+		return SENDMSG;
+	case SYS_sendmmsg:
+		return SENDMMSG;
+	default:
+		return OTHER;
+	}
+}
+
+static bool still_waiting(const struct call *c)
+{
+	uint64_t id = c->req->id;
+	return ioctl(S.cfg.listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) == 0;
+}
+
+static int peek(const struct call *c, uint64_t addr, void *buf, size_t len)
+{
+	if (!len)
+		return 0;
+	struct iovec l = {.iov_base = buf, .iov_len = len};
+	struct iovec r = {.iov_base = (void *)(uintptr_t)addr, .iov_len = len};
+	ssize_t n = process_vm_readv(c->tid, &l, 1, &r, 1, 0);
+	if (n < 0)
+		return errno == ESRCH ? -ESRCH : errno == EFAULT ? -EFAULT : -EACCES;
+	return (size_t)n == len ? 0 : -EFAULT;
+}
+
+static int poke(const struct call *c, uint64_t addr, const void *buf, size_t len)
+{
+	struct iovec l = {.iov_base = (void *)(uintptr_t)buf, .iov_len = len};
+	struct iovec r = {.iov_base = (void *)(uintptr_t)addr, .iov_len = len};
+	ssize_t n = process_vm_writev(c->tid, &l, 1, &r, 1, 0);
+	return n == (ssize_t)len ? 0 : -EFAULT;
+}
+
+/* The caller's thread group id, from /proc (kernels before PIDFD_THREAD). */
+static pid_t tgid_of(pid_t tid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	cleanup_close int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	const char *t = strstr(buf, "\nTgid:");
+	return t ? (pid_t)strtol(t + 6, NULL, 10) : -1;
+}
+
+/* A copy of the caller's fd FD (close-on-exec), or -errno. */
+static int take_fd(struct call *c, int fd)
+{
+	if (c->pidfd < 0) {
+		int p = (int)syscall(SYS_pidfd_open, c->tid, PIDFD_THREAD);
+		if (p < 0 && errno == EINVAL) {
+			pid_t tgid = tgid_of(c->tid);
+			p = tgid > 0 ? (int)syscall(SYS_pidfd_open, tgid, 0) : -1;
+		}
+		if (p < 0)
+			return errno == ESRCH ? -ESRCH : -EACCES;
+		c->pidfd = p;
+		/* While the call waits its thread cannot exit, so the id was not
+		 * reused: the pidfd is the caller's. */
+		if (!still_waiting(c))
+			return -ESRCH;
+	}
+	int r = (int)syscall(SYS_pidfd_getfd, c->pidfd, fd, 0);
+	if (r >= 0)
+		return r;
+	return errno == EBADF ? -EBADF : errno == ESRCH ? -ESRCH : -EACCES;
+}
+
+/* Whether the caller has a signal to handle (pending, not blocked, not
+ * ignored; a fatal one has already ended the wait: WAIT_KILLABLE_RECV), as
+ * the errno to give the call back with: -ERESTARTSYS when the signal will be
+ * handled by this very thread (the kernel then restarts the call or says
+ * EINTR, as for the call itself), -EINTR when another thread of the process
+ * may take it (-ERESTARTSYS would then reach the program as errno 512), 0
+ * when there is none. */
+static int signal_pending(pid_t tid)
+{
+	char path[64], buf[2048];
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	cleanup_close int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	static const char *const names[] = {"\nSigPnd:", "\nShdPnd:", "\nSigBlk:", "\nSigIgn:"};
+	unsigned long long v[4] = {0};
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		const char *t = strstr(buf, names[i]);
+		if (t)
+			v[i] = strtoull(t + strlen(names[i]), NULL, 16);
+	}
+	const char *t = strstr(buf, "\nThreads:");
+	long threads = t ? strtol(t + 9, NULL, 10) : 0;
+	unsigned long long mine = v[0] & ~v[2] & ~v[3], shared = v[1] & ~v[2] & ~v[3];
+	if (mine || (shared && threads == 1))
+		return -ERESTARTSYS;
+	return shared ? -EINTR : 0;
+}
+
+/* Between two tries of a call that waits: 0 to go on, -ESRCH when the caller
+ * is gone, or the errno signal_pending gives (nothing has been done yet). */
+static int caller_still_waits(const struct call *c)
+{
+	if (!still_waiting(c))
+		return -ESRCH;
+	return signal_pending(c->tid);
+}
+
+static void *receiver(void *arg);
+
+/* Before a wait: keep one thread receiving, so that one slow call never
+ * holds up the session's others. */
+static void ensure_spare(void)
+{
+	if (atomic_load(&S.idle) > 0 || atomic_load(&S.threads) >= MAX_THREADS)
+		return;
+	pthread_attr_t a;
+	pthread_t t;
+	pthread_attr_init(&a);
+	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&a, 128 * 1024);
+	atomic_fetch_add(&S.threads, 1);
+	if (pthread_create(&t, &a, receiver, NULL) != 0)
+		atomic_fetch_sub(&S.threads, 1);
+	pthread_attr_destroy(&a);
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The socket's SO_SNDTIMEO (connect and send time out on it) in ms, 0: none. */
+static long send_timeout_ms(int sock)
+{
+	struct timeval tv = {0};
+	socklen_t len = sizeof(tv);
+	if (getsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &tv, &len) < 0)
+		return 0;
+	return tv.tv_sec * 1000 + tv.tv_usec / 1000;
+}
+
+/* Wait up to one slice for EVENTS on SOCK (or just sleep a few ms when
+ * SPIN, for what poll cannot see). */
+static void wait_slice(int sock, short events, bool spin)
+{
+	if (spin) {
+		struct timespec ts = {0, 5 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+		return;
+	}
+	struct pollfd p = {.fd = sock, .events = events};
+	(void)poll(&p, 1, WAIT_SLICE_MS);
+}
+
+/* ---- where a call may lead ------------------------------------------------ */
+
+struct dest {
+	struct sockaddr_storage ss;
+	socklen_t len;
+	int pin; /* a pathname socket, pinned (its address rewritten to it), or -1 */
+};
+
+static void note_refused(const char *what)
+{
+	if (S.cfg.learn_fd < 0)
+		return;
+	char line[PATH_MAX + 8];
+	int n = snprintf(line, sizeof(line), "s\t%s\n", what);
+	if (n > 0 && (size_t)n < sizeof(line))
+		(void)!write(S.cfg.learn_fd, line, (size_t)n);
+}
+
+static int judge_unix(const struct call *c, struct dest *d)
+{
+	struct sockaddr_un *un = (struct sockaddr_un *)&d->ss;
+	size_t off = offsetof(struct sockaddr_un, sun_path);
+	if (d->len <= off)
+		return 0; /* no name: the kernel refuses it */
+	size_t plen = d->len - off;
+	if (plen > sizeof(un->sun_path))
+		plen = sizeof(un->sun_path);
+	if (un->sun_path[0] == '\0') {
+		char name[sizeof(un->sun_path) + 2];
+		int r = cordon_unix_judge_abstract(S.cfg.sockets, un->sun_path + 1, plen - 1);
+		if (r == -EPERM) {
+			snprintf(name, sizeof(name), "@%.*s", (int)(plen - 1), un->sun_path + 1);
+			note_refused(name);
+		}
+		return r;
+	}
+	char path[sizeof(un->sun_path) + 1];
+	memcpy(path, un->sun_path, plen);
+	path[plen] = '\0'; /* the kernel, too, ends the name at its first NUL */
+	if (!still_waiting(c))
+		return -ESRCH;
+	int pin = cordon_unix_open(c->tid, path);
+	if (pin < 0)
+		return pin;
+	int r = cordon_unix_judge(S.cfg.sockets, pin);
+	if (r < 0) {
+		if (r == -EACCES)
+			note_refused(path);
+		close(pin);
+		return r;
+	}
+	/* Connect to the inode that was judged, not to the path again. */
+	memset(un->sun_path, 0, sizeof(un->sun_path));
+	int n = snprintf(un->sun_path, sizeof(un->sun_path), "/proc/self/fd/%d", pin);
+	d->len = (socklen_t)(off + (size_t)n + 1);
+	d->pin = pin;
+	return 0;
+}
+
+/* Read the address the caller gave (ULEN bytes at UADDR) into D and decide:
+ * 0 allowed (D is what to use), -errno refused. */
+static int judge_addr(const struct call *c, uint64_t uaddr, uint64_t ulen, struct dest *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->pin = -1;
+	if (ulen > sizeof(d->ss))
+		return -EINVAL; /* as the kernel (move_addr_to_kernel) */
+	int r = peek(c, uaddr, &d->ss, (size_t)ulen);
+	if (r < 0)
+		return r;
+	d->len = (socklen_t)ulen;
+	if (ulen < sizeof(sa_family_t))
+		return 0;
+	switch (d->ss.ss_family) {
+	case AF_UNIX:
+		return judge_unix(c, d);
+	case AF_INET:
+	case AF_INET6:
+		/* The call happens here, out of Landlock's sight: the network
+		 * setting is applied here too (offline, IP sockets only come in
+		 * from outside: seccomp refuses to create them). */
+		return S.cfg.allow_network ? 0 : -EACCES;
+	default:
+		return 0; /* AF_UNSPEC, netlink, ...: no destination outside */
+	}
+}
+
+static void dest_free(struct dest *d)
+{
+	if (d->pin >= 0)
+		close(d->pin);
+	d->pin = -1;
+}
+
+/* ---- performing the calls ------------------------------------------------- */
+
+static int64_t connect_here(const struct call *c, int sock, const struct dest *d)
+{
+	int fl = fcntl(sock, F_GETFL);
+	if (fl < 0)
+		return -errno;
+	const struct sockaddr *sa = (const struct sockaddr *)&d->ss;
+	if (fl & O_NONBLOCK)
+		return connect(sock, sa, d->len) < 0 ? -errno : 0;
+	/* A blocking connect, started without blocking (the flag is the
+	 * caller's too, for these few instructions) and then waited for here,
+	 * where the caller's signals can be seen. */
+	long timeout = send_timeout_ms(sock);
+	long deadline = timeout ? now_ms() + timeout : 0;
+	for (;;) {
+		(void)fcntl(sock, F_SETFL, fl | O_NONBLOCK);
+		int r = connect(sock, sa, d->len) < 0 ? -errno : 0;
+		(void)fcntl(sock, F_SETFL, fl);
+		/* EAGAIN: a unix listener's backlog is full; try again.
+		 * EINPROGRESS/EALREADY: an IP connect under way; wait for it. */
+		if (r != -EAGAIN && r != -EINPROGRESS && r != -EALREADY)
+			return r;
+		ensure_spare();
+		for (;;) {
+			wait_slice(sock, POLLOUT, r == -EAGAIN);
+			if (r != -EAGAIN) {
+				struct pollfd p = {.fd = sock, .events = POLLOUT};
+				if (poll(&p, 1, 0) == 1) {
+					int e = 0;
+					socklen_t el = sizeof(e);
+					if (getsockopt(sock, SOL_SOCKET, SO_ERROR, &e, &el) < 0)
+						return -errno;
+					return -e;
+				}
+			}
+			int w = caller_still_waits(c);
+			if (w < 0)
+				return w;
+			if (deadline && now_ms() >= deadline)
+				return r == -EAGAIN ? -EAGAIN : -EINPROGRESS;
+			if (r == -EAGAIN)
+				break; /* try the connect again */
+		}
+	}
+}
+
+static void raise_sigpipe(const struct call *c)
+{
+	if (c->pidfd >= 0)
+		(void)syscall(SYS_pidfd_send_signal, c->pidfd, SIGPIPE, NULL, 0);
+}
+
+/* sendmsg(SOCK, M, FLAGS) for the caller, waiting as a blocking socket would
+ * (unless MSG_DONTWAIT or O_NONBLOCK) while looking at its signals. */
+static int64_t send_here(const struct call *c, int sock, struct msghdr *m, int flags)
+{
+	int fl = fcntl(sock, F_GETFL);
+	if (fl < 0)
+		return -errno;
+	bool wait = !(flags & MSG_DONTWAIT) && !(fl & O_NONBLOCK);
+	long timeout = wait ? send_timeout_ms(sock) : 0;
+	long deadline = timeout ? now_ms() + timeout : 0;
+	bool spin = false;
+	for (;;) {
+		ssize_t n = sendmsg(sock, m, flags | MSG_DONTWAIT | MSG_NOSIGNAL);
+		int e = n < 0 ? errno : 0;
+		if (n >= 0)
+			return n;
+		if (e == EPIPE && !(flags & MSG_NOSIGNAL))
+			raise_sigpipe(c);
+		if (!wait || (e != EAGAIN && e != EWOULDBLOCK))
+			return -e;
+		ensure_spare();
+		wait_slice(sock, POLLOUT, spin);
+		/* Writable but refused again: a datagram to a full queue poll
+		 * cannot see; sleep between the next tries. */
+		spin = true;
+		int w = caller_still_waits(c);
+		if (w < 0)
+			return w;
+		if (deadline && now_ms() >= deadline)
+			return -EAGAIN;
+	}
+}
+
+/* The caller's data: the iovecs at UIOV (IOVLEN of them), copied into *BUF.
+ * STREAM: more than SEND_MAX is cut there; else it is refused. */
+static int64_t copy_data(const struct call *c, uint64_t uiov, uint64_t iovlen, bool stream,
+			 char **buf, size_t *len)
+{
+	*buf = NULL;
+	*len = 0;
+	if (iovlen > IOV_MAX_CALL)
+		return -EMSGSIZE;
+	if (!iovlen)
+		return 0;
+	cleanup_free struct iovec *riov = calloc((size_t)iovlen, sizeof(*riov));
+	if (!riov)
+		return -ENOMEM;
+	int r = peek(c, uiov, riov, (size_t)iovlen * sizeof(*riov));
+	if (r < 0)
+		return r;
+	size_t total = 0;
+	for (size_t i = 0; i < iovlen; i++) {
+		if (riov[i].iov_len > SSIZE_MAX - total)
+			return -EINVAL;
+		total += riov[i].iov_len;
+	}
+	if (total > SEND_MAX) {
+		if (!stream)
+			return -EMSGSIZE;
+		total = SEND_MAX;
+	}
+	if (!total)
+		return 0;
+	char *b = malloc(total);
+	if (!b)
+		return -ENOMEM;
+	struct iovec l = {.iov_base = b, .iov_len = total};
+	ssize_t n = process_vm_readv(c->tid, &l, 1, riov, (unsigned long)iovlen, 0);
+	if (n != (ssize_t)total) {
+		free(b);
+		return n < 0 && errno == ESRCH ? -ESRCH : -EFAULT;
+	}
+	*buf = b;
+	*len = total;
+	return 0;
+}
+
+struct control {
+	char *buf;
+	size_t len;
+	int *fds; /* our copies of the fds in SCM_RIGHTS, to close */
+	size_t n_fds;
+};
+
+static void control_free(struct control *k)
+{
+	for (size_t i = 0; i < k->n_fds; i++)
+		close(k->fds[i]);
+	free(k->fds);
+	free(k->buf);
+	memset(k, 0, sizeof(*k));
+}
+
+/* The caller's ancillary data, with the fds of SCM_RIGHTS replaced by copies
+ * of them (the receiver gets the same open files). */
+static int copy_control(struct call *c, uint64_t uctl, uint64_t len, struct control *k)
+{
+	memset(k, 0, sizeof(*k));
+	if (!uctl || !len)
+		return 0;
+	if (len > CONTROL_MAX)
+		return -ENOBUFS;
+	if (!(k->buf = malloc((size_t)len)))
+		return -ENOMEM;
+	k->len = (size_t)len;
+	int r = peek(c, uctl, k->buf, k->len);
+	if (r < 0)
+		return r;
+	struct msghdr m = {.msg_control = k->buf, .msg_controllen = k->len};
+	for (struct cmsghdr *h = CMSG_FIRSTHDR(&m); h; h = CMSG_NXTHDR(&m, h)) {
+		if (h->cmsg_len < CMSG_LEN(0) || (char *)h + h->cmsg_len > k->buf + k->len)
+			return -EINVAL;
+		if (h->cmsg_level != SOL_SOCKET || h->cmsg_type != SCM_RIGHTS)
+			continue;
+		size_t n = (h->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		int *nf = realloc(k->fds, (k->n_fds + n) * sizeof(int));
+		if (!nf)
+			return -ENOMEM;
+		k->fds = nf;
+		for (size_t i = 0; i < n; i++) {
+			int theirs;
+			memcpy(&theirs, CMSG_DATA(h) + i * sizeof(int), sizeof(int));
+			int ours = take_fd(c, theirs);
+			if (ours < 0)
+				return ours == -ESRCH ? -ESRCH : -EBADF;
+			k->fds[k->n_fds++] = ours;
+			memcpy(CMSG_DATA(h) + i * sizeof(int), &ours, sizeof(int));
+		}
+	}
+	return 0;
+}
+
+static bool is_stream(int sock)
+{
+	int type = 0;
+	socklen_t len = sizeof(type);
+	return getsockopt(sock, SOL_SOCKET, SO_TYPE, &type, &len) == 0 && type == SOCK_STREAM;
+}
+
+/* One message of sendmsg/sendmmsg: the msghdr at UMSG, on SOCK. */
+static int64_t send_one(struct call *c, int sock, uint64_t umsg, int flags)
+{
+	struct msghdr um;
+	int64_t r = peek(c, umsg, &um, sizeof(um));
+	if (r < 0)
+		return r;
+	struct dest d = {.pin = -1};
+	bool named = um.msg_name && um.msg_namelen;
+	if (named && (r = judge_addr(c, (uint64_t)(uintptr_t)um.msg_name, um.msg_namelen, &d)) < 0)
+		return r;
+	char *data = NULL;
+	size_t len = 0;
+	struct control k = {0};
+	r = copy_data(c, (uint64_t)(uintptr_t)um.msg_iov, um.msg_iovlen, is_stream(sock), &data,
+		      &len);
+	if (r >= 0)
+		r = copy_control(c, (uint64_t)(uintptr_t)um.msg_control, um.msg_controllen, &k);
+	if (r >= 0 && !still_waiting(c))
+		r = -ESRCH;
+	if (r >= 0) {
+		struct iovec iov = {.iov_base = data, .iov_len = len};
+		struct msghdr m = {
+			.msg_name = named ? &d.ss : NULL,
+			.msg_namelen = named ? d.len : 0,
+			.msg_iov = &iov,
+			.msg_iovlen = 1,
+			.msg_control = k.len ? k.buf : NULL,
+			.msg_controllen = k.len,
+		};
+		r = send_here(c, sock, &m, flags);
+	}
+	control_free(&k);
+	free(data);
+	dest_free(&d);
+	return r;
+}
+
+static int64_t do_connect(struct call *c)
+{
+	const __u64 *a = c->req->data.args;
+	struct dest d;
+	int64_t r = judge_addr(c, a[1], (uint32_t)a[2], &d);
+	if (r < 0)
+		return r;
+	int sock = take_fd(c, (int)a[0]);
+	r = sock < 0 ? sock : connect_here(c, sock, &d);
+	if (sock >= 0)
+		close(sock);
+	dest_free(&d);
+	return r;
+}
+
+static int64_t do_sendto(struct call *c)
+{
+	const __u64 *a = c->req->data.args;
+	struct dest d;
+	int64_t r = judge_addr(c, a[4], (uint32_t)a[5], &d);
+	if (r < 0)
+		return r;
+	int sock = take_fd(c, (int)a[0]);
+	char *data = NULL;
+	if (sock < 0) {
+		r = sock;
+	} else {
+		struct iovec one = {.iov_base = (void *)(uintptr_t)a[1], .iov_len = (size_t)a[2]};
+		/* One remote iovec, read straight from the caller's buffer. */
+		bool stream = is_stream(sock);
+		size_t want = one.iov_len > SEND_MAX ? SEND_MAX : one.iov_len;
+		if (one.iov_len > SEND_MAX && !stream)
+			r = -EMSGSIZE;
+		else if (want && !(data = malloc(want)))
+			r = -ENOMEM;
+		if (r >= 0 && want) {
+			struct iovec l = {.iov_base = data, .iov_len = want};
+			one.iov_len = want;
+			if (process_vm_readv(c->tid, &l, 1, &one, 1, 0) != (ssize_t)want)
+				r = -EFAULT;
+		}
+		if (r >= 0 && !still_waiting(c))
+			r = -ESRCH;
+		if (r >= 0) {
+			struct iovec iov = {.iov_base = data, .iov_len = want};
+			struct msghdr m = {.msg_name = &d.ss,
+					   .msg_namelen = d.len,
+					   .msg_iov = &iov,
+					   .msg_iovlen = 1};
+			r = send_here(c, sock, &m, (int)a[3]);
+		}
+		close(sock);
+	}
+	free(data);
+	dest_free(&d);
+	return r;
+}
+
+static int64_t do_sendmsg(struct call *c)
+{
+	const __u64 *a = c->req->data.args;
+	int sock = take_fd(c, (int)a[0]);
+	if (sock < 0)
+		return sock;
+	int64_t r = send_one(c, sock, a[1], (int)a[2]);
+	close(sock);
+	return r;
+}
+
+static int64_t do_sendmmsg(struct call *c)
+{
+	const __u64 *a = c->req->data.args;
+	unsigned vlen = (unsigned)a[2];
+	if (vlen > IOV_MAX_CALL)
+		vlen = IOV_MAX_CALL; /* as the kernel */
+	int sock = take_fd(c, (int)a[0]);
+	if (sock < 0)
+		return sock;
+	int64_t sent = 0, r = 0;
+	for (unsigned i = 0; i < vlen; i++) {
+		uint64_t at = a[1] + (uint64_t)i * sizeof(struct mmsghdr);
+		r = send_one(c, sock, at + offsetof(struct mmsghdr, msg_hdr), (int)a[3]);
+		if (r < 0)
+			break;
+		unsigned len = (unsigned)r;
+		if (poke(c, at + offsetof(struct mmsghdr, msg_len), &len, sizeof(len)) < 0) {
+			r = -EFAULT;
+			break;
+		}
+		sent++;
+	}
+	close(sock);
+	/* As the kernel: the count once anything went, else the error. */
+	return sent > 0 ? sent : r;
+}
+
+static void handle(const struct seccomp_notif *req, struct seccomp_notif_resp *resp)
+{
+	struct call c = {.req = req, .tid = (pid_t)req->pid, .pidfd = -1};
+	int64_t r;
+	switch (kind_of(&req->data)) {
+	case CONNECT:
+		r = do_connect(&c);
+		break;
+	case SENDTO:
+		r = do_sendto(&c);
+		break;
+	case SENDMSG:
+		r = do_sendmsg(&c);
+		break;
+	case SENDMMSG:
+		r = do_sendmmsg(&c);
+		break;
+	case OTHER:
+	default:
+		r = -EACCES; /* a 32-bit msghdr, socketcall: not taken */
+		break;
+	}
+	if (c.pidfd >= 0)
+		close(c.pidfd);
+	if (r == -ESRCH)
+		r = -EACCES; /* the caller is gone (nobody sees it), or unreadable */
+	resp->id = req->id;
+	resp->flags = 0;
+	if (r < 0) {
+		resp->error = (int32_t)r;
+		resp->val = 0;
+	} else {
+		resp->error = 0;
+		resp->val = r;
+	}
+}
+
+static void *receiver(void *arg)
+{
+	(void)arg;
+	size_t nsz = S.sizes.seccomp_notif > sizeof(struct seccomp_notif)
+			     ? S.sizes.seccomp_notif
+			     : sizeof(struct seccomp_notif);
+	size_t rsz = S.sizes.seccomp_notif_resp > sizeof(struct seccomp_notif_resp)
+			     ? S.sizes.seccomp_notif_resp
+			     : sizeof(struct seccomp_notif_resp);
+	struct seccomp_notif *req = malloc(nsz);
+	struct seccomp_notif_resp *resp = malloc(rsz);
+	if (!req || !resp) {
+		free(req);
+		free(resp);
+		atomic_fetch_sub(&S.threads, 1);
+		return NULL;
+	}
+	for (;;) {
+		memset(req, 0, nsz);
+		atomic_fetch_add(&S.idle, 1);
+		int r = ioctl(S.cfg.listener, SECCOMP_IOCTL_NOTIF_RECV, req);
+		atomic_fetch_sub(&S.idle, 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 && errno == ENOENT) {
+			/* The caller was gone before it could be read; or nobody is
+			 * left under the filter (the listener then hangs up). */
+			struct pollfd p = {.fd = S.cfg.listener, .events = POLLIN};
+			if (poll(&p, 1, 0) == 1 && (p.revents & POLLHUP))
+				break;
+			continue;
+		}
+		if (r < 0)
+			break; /* the listener is gone: nothing left to answer */
+		memset(resp, 0, rsz);
+		handle(req, resp);
+		/* ENOENT: the caller was interrupted (a fatal signal) meanwhile. */
+		(void)ioctl(S.cfg.listener, SECCOMP_IOCTL_NOTIF_SEND, resp);
+	}
+	free(req);
+	free(resp);
+	atomic_fetch_sub(&S.threads, 1);
+	return NULL;
+}
+
+int cordon_supervisor_start(const struct cordon_supervisor_config *cfg, struct cordon_error *err)
+{
+	S.cfg = *cfg;
+	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &S.sizes) < 0)
+		return cordon_err(err, errno, "seccomp(SECCOMP_GET_NOTIF_SIZES): %s",
+				  strerror(errno));
+	/* A send to a peer that is gone must come back as EPIPE here, and be
+	 * raised in the caller instead (send_here). */
+	(void)signal(SIGPIPE, SIG_IGN);
+	/* Two receivers from the start: one call that waits never leaves the
+	 * next without a thread while the spare starts. */
+	for (int i = 0; i < 2; i++) {
+		pthread_attr_t a;
+		pthread_t t;
+		pthread_attr_init(&a);
+		pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+		pthread_attr_setstacksize(&a, 128 * 1024);
+		atomic_fetch_add(&S.threads, 1);
+		int r = pthread_create(&t, &a, receiver, NULL);
+		pthread_attr_destroy(&a);
+		if (r != 0) {
+			atomic_fetch_sub(&S.threads, 1);
+			if (i == 0)
+				return cordon_err(err, r, "starting the supervisor: %s",
+						  strerror(r));
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,30 @@
+/* Internal: the session's supervisor (supervisor.c), outside the sandbox.
+ *
+ * The supervised seccomp filter (seccomp-rules.h) sends connect, sendto
+ * with an address, sendmsg and sendmmsg to it. For each it reads the
+ * caller's arguments once, decides (the unix-socket policy of unixsock.h;
+ * the network setting for IP), and performs the call itself on a copy of the
+ * caller's socket (pidfd_getfd) with its own copy of the arguments: the
+ * kernel never re-reads what was checked, and nothing is answered with
+ * "continue". A call it cannot judge (memory unreadable, the caller gone) is
+ * refused. */
+#ifndef CORDON_SUPERVISOR_H
+#define CORDON_SUPERVISOR_H
+
+#include <stdbool.h>
+
+#include "cordon/error.h"
+#include "unixsock.h"
+
+struct cordon_supervisor_config {
+	int listener;                       /* the seccomp listener; taken */
+	bool allow_network;                 /* else IP destinations are refused */
+	struct cordon_unix_policy *sockets; /* borrowed: lives as long as the process */
+	int learn_fd; /* -1, or where refused sockets are recorded ("s\tPATH\n") */
+};
+
+/* Start answering (threads of this process, until it exits; at most one
+ * supervisor per process). Signals are left blocked in its threads. */
+int cordon_supervisor_start(const struct cordon_supervisor_config *cfg, struct cordon_error *err);
+
+#endif
