@@ -160,6 +160,18 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 	}
 	if (learn && prepare_learn(learn, &p, &env, &err) < 0)
 		goto fail;
+	if (p.sandbox) {
+		/* Servers started inside put their sockets there (tmux), out of
+		 * the way of the user's own outside. */
+		char dir[PATH_MAX];
+		char *kv;
+		if (cordon_session_socket_dir(session, dir, sizeof(dir)) == 0 &&
+		    (!(p.socket_dir = strdup(dir)) || asprintf(&kv, "TMUX_TMPDIR=%s", dir) < 0 ||
+		     cordon_strv_push_take(&env, kv) < 0)) {
+			cordon_err(&err, ENOMEM, "out of memory");
+			goto fail;
+		}
+	}
 
 	char shell[PATH_MAX];
 	char login_flag[] = "-l";

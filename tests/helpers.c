@@ -84,10 +84,30 @@ static void forget(const char *dir)
 		}
 }
 
+/* Where the worlds live: not /tmp, which the default policy makes read-write
+ * (a world there would be "inside" for any test that uses the defaults).
+ * /run/cordon-tests for root (a tmpfs, short paths for unix sockets), else
+ * the caller's runtime directory; /tmp only as a last resort. */
+static const char *worlds_base(void)
+{
+	static char base[256];
+	if (base[0])
+		return base;
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	if ((mkdir("/run/cordon-tests", 0755) == 0 || errno == EEXIST) &&
+	    access("/run/cordon-tests", W_OK) == 0)
+		snprintf(base, sizeof(base), "/run/cordon-tests");
+	else if (xdg && xdg[0] == '/' && access(xdg, W_OK) == 0)
+		snprintf(base, sizeof(base), "%s", xdg);
+	else
+		snprintf(base, sizeof(base), "/tmp");
+	return base;
+}
+
 char *tmp_dir(const char *tag)
 {
 	char *tmpl;
-	if (asprintf(&tmpl, "/tmp/cordon-test-%s-XXXXXX", tag) < 0)
+	if (asprintf(&tmpl, "%s/cordon-test-%s-XXXXXX", worlds_base(), tag) < 0)
 		abort();
 	if (!mkdtemp(tmpl))
 		abort();
@@ -109,7 +129,9 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
 
 void tmp_cleanup(const char *dir)
 {
-	if (dir && strncmp(dir, "/tmp/cordon-test-", 17) == 0) {
+	char prefix[300];
+	snprintf(prefix, sizeof(prefix), "%s/cordon-test-", worlds_base());
+	if (dir && strncmp(dir, prefix, strlen(prefix)) == 0) {
 		nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 		forget(dir);
 	}

@@ -6,7 +6,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* A fresh directory under /tmp, unique per test; removed by tmp_cleanup. */
+/* A fresh directory (under /run/cordon-tests for root, never where the
+ * default policy grants access), unique per test; removed by tmp_cleanup. */
 char *tmp_dir(const char *tag);
 /* rm -rf DIR (no symlink following). */
 void tmp_cleanup(const char *dir);

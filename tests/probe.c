@@ -20,7 +20,22 @@
  *   cordon-probe hold TEXT          keep TEXT in a global buffer and sleep
  *   cordon-probe peek PID           read a "hold" process's buffer through
  *                                   ptrace and process_vm_readv (both run
- *                                   without address randomisation) */
+ *                                   without address randomisation)
+ *   cordon-probe dgram PATH MSG     sendto MSG on an unconnected unix datagram
+ *                                   socket to PATH
+ *   cordon-probe dgrammsg PATH MSG  the same with sendmsg (msg_name)
+ *   cordon-probe race-addr ALLOWED TARGET SECONDS
+ *                                   connect (and send "race") in a loop while a
+ *                                   second thread flips the address between the
+ *                                   unix sockets ALLOWED and TARGET
+ *   cordon-probe race-fd PORT TARGET SECONDS
+ *                                   connect in a loop while a second thread
+ *                                   dup2s a TCP and a unix socket onto the fd
+ *                                   and flips the address between
+ *                                   127.0.0.1:PORT and the unix socket TARGET
+ *   cordon-probe wait-connect FILE PATH  wait for FILE to exist, then connect
+ *                                   to the unix socket PATH and send "late";
+ *                                   prints the errno name */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <linux/io_uring.h>
@@ -36,7 +51,9 @@
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
+#include <time.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -388,6 +405,134 @@ static int peek(char **argv)
 	return 0;
 }
 
+static socklen_t unix_addr(const char *path, struct sockaddr_un *un)
+{
+	memset(un, 0, sizeof(*un));
+	un->sun_family = AF_UNIX;
+	snprintf(un->sun_path, sizeof(un->sun_path), "%s", path);
+	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(un->sun_path) + 1);
+}
+
+static int dgram_send(const char *path, const char *msg, bool use_sendmsg)
+{
+	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return fail("socket", "dgram");
+	struct sockaddr_un un;
+	socklen_t len = unix_addr(path, &un);
+	struct iovec io = {.iov_base = (void *)(uintptr_t)msg, .iov_len = strlen(msg)};
+	struct msghdr m = {.msg_name = &un, .msg_namelen = len, .msg_iov = &io, .msg_iovlen = 1};
+	ssize_t n = use_sendmsg ? sendmsg(fd, &m, 0)
+				: sendto(fd, msg, strlen(msg), 0, (struct sockaddr *)&un, len);
+	if (n < 0)
+		return fail(use_sendmsg ? "sendmsg" : "sendto", path);
+	printf("sent\n");
+	return 0;
+}
+
+/* The races: a second thread rewrites what the main thread's connect
+ * reads, as fast as it can. */
+static struct {
+	union {
+		struct sockaddr_un un;
+		struct sockaddr_in in;
+		struct sockaddr_storage ss;
+	} addr, a, b;
+	socklen_t len_a, len_b;
+	volatile int fd_no, fd_a, fd_b;
+	volatile bool stop;
+} race;
+
+static void *flip(void *arg)
+{
+	bool with_fds = arg != NULL;
+	for (unsigned long i = 0; !race.stop; i++) {
+		memcpy(&race.addr, i & 1 ? &race.a : &race.b, sizeof(race.addr));
+		if (with_fds && race.fd_a >= 0)
+			dup2(i & 1 ? race.fd_a : race.fd_b, race.fd_no);
+	}
+	return NULL;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static int race_addr(const char *allowed, const char *target, double seconds)
+{
+	race.len_a = unix_addr(allowed, &race.a.un);
+	race.len_b = unix_addr(target, &race.b.un);
+	socklen_t len = sizeof(struct sockaddr_un);
+	memcpy(&race.addr, &race.a, sizeof(race.addr));
+	pthread_t t;
+	pthread_create(&t, NULL, flip, NULL);
+	unsigned long tries = 0, ok = 0;
+	for (double end = now_s() + seconds; now_s() < end; tries++) {
+		int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (connect(s, (struct sockaddr *)&race.addr, len) == 0) {
+			ok++;
+			(void)!write(s, "race", 4);
+		}
+		close(s);
+	}
+	race.stop = true;
+	pthread_join(t, NULL);
+	printf("attempts %lu connected %lu\n", tries, ok);
+	return 0;
+}
+
+static int race_fd(int port, const char *target, double seconds)
+{
+	race.a.in.sin_family = AF_INET;
+	race.a.in.sin_port = htons((uint16_t)port);
+	race.a.in.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	race.len_a = sizeof(race.a.in);
+	race.len_b = unix_addr(target, &race.b.un);
+	memcpy(&race.addr, &race.a, sizeof(race.addr));
+	race.fd_no = 100;
+	race.fd_a = race.fd_b = -1;
+	pthread_t t;
+	pthread_create(&t, NULL, flip, &race);
+	unsigned long tries = 0, ok = 0;
+	for (double end = now_s() + seconds; now_s() < end; tries++) {
+		int u = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		int i = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		race.fd_b = u;
+		race.fd_a = i;
+		socklen_t len = tries & 1 ? race.len_a : race.len_b;
+		if (connect(race.fd_no, (struct sockaddr *)&race.addr, len) == 0) {
+			ok++;
+			(void)!write(race.fd_no, "race-fd", 7);
+		}
+		race.fd_a = race.fd_b = -1;
+		close(u);
+		close(i);
+	}
+	race.stop = true;
+	pthread_join(t, NULL);
+	printf("attempts %lu connected %lu\n", tries, ok);
+	return 0;
+}
+
+static int wait_connect(const char *file, const char *path)
+{
+	while (access(file, F_OK) < 0)
+		usleep(10000);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	struct sockaddr_un un;
+	socklen_t len = unix_addr(path, &un);
+	if (connect(fd, (struct sockaddr *)&un, len) < 0) {
+		printf("connect: %s\n", errno == ENOSYS ? "ENOSYS" : strerror(errno));
+		return 1;
+	}
+	(void)!write(fd, "late", 4);
+	printf("connect: ok\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -412,6 +557,16 @@ int main(int argc, char **argv)
 		return recv_fd(argv[2], argv[3]);
 	if (argc >= 3 && strcmp(argv[1], "hold") == 0)
 		return hold(argv[2]);
+	if (argc >= 4 && strcmp(argv[1], "dgram") == 0)
+		return dgram_send(argv[2], argv[3], false);
+	if (argc >= 4 && strcmp(argv[1], "dgrammsg") == 0)
+		return dgram_send(argv[2], argv[3], true);
+	if (argc >= 5 && strcmp(argv[1], "race-addr") == 0)
+		return race_addr(argv[2], argv[3], atof(argv[4]));
+	if (argc >= 5 && strcmp(argv[1], "race-fd") == 0)
+		return race_fd(atoi(argv[2]), argv[3], atof(argv[4]));
+	if (argc >= 4 && strcmp(argv[1], "wait-connect") == 0)
+		return wait_connect(argv[2], argv[3]);
 	if (argc >= 3 && strcmp(argv[1], "peek") == 0)
 		return peek(argv);
 	if (argc >= 3 && strcmp(argv[1], "read") == 0) {

@@ -150,6 +150,14 @@ struct cordon_launch {
 int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		       const struct cordon_launch *l, int *status, struct cordon_error *err);
 
+/* The session's own directory for unix sockets made inside, for ID:
+ * $XDG_RUNTIME_DIR/cordon-ID when that is the caller's private runtime
+ * directory, else /tmp/cordon-ID (Linux); under the user's temporary
+ * directory on macOS. The session makes it (mode 0700, read-write inside)
+ * and removes it at its end; TMUX_TMPDIR points there, so that a tmux
+ * started inside never meets a server outside on its default socket. */
+int cordon_session_socket_dir(const char *id, char *out, size_t size);
+
 /* ---- the hand-over on the policy channel (Linux) --------------------------
  * The shim (or the launcher's child, for a command the shim cannot enter),
  * once the sandbox is in place, writes one message on the channel and waits

@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -442,7 +443,10 @@ static void kill_descendants(void)
 static void end_session(struct run *r)
 {
 	if (r->control_w >= 0) {
-		close(r->control_w); /* the keeper kills everything it has */
+		/* The keeper kills everything it has; told in words, so that it
+		 * can tell this from our death (the pipe closing alone). */
+		(void)!write(r->control_w, "E", 1);
+		close(r->control_w);
 		r->control_w = -1;
 	}
 	struct cordon_error e = {0};
@@ -566,8 +570,23 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	cleanup_free char *frame = NULL;
 	size_t frame_len = 0;
 
-	if ((rc = start_tracking(s, want, &cgroup_fd, err)) < 0)
+	const char *sockdir = sandbox ? l->policy->socket_dir : NULL;
+	if (sockdir) {
+		/* Its name is random: one that exists was put there. */
+		if (mkdir(sockdir, 0700) < 0)
+			return cordon_err(err, errno, "%s: the session's socket directory: %s",
+					  sockdir, strerror(errno));
+		if (cordon_policy_add_rule(l->policy, sockdir, CORDON_ACCESS_READ | CORDON_ACCESS_WRITE,
+					   "session sockets") < 0) {
+			(void)rmdir(sockdir);
+			return cordon_err(err, ENOMEM, "out of memory");
+		}
+	}
+	if ((rc = start_tracking(s, want, &cgroup_fd, err)) < 0) {
+		if (sockdir)
+			(void)rmdir(sockdir);
 		return rc;
+	}
 	if (l->verbose)
 		cordon_say("cordon: session %s: tracked by %s%s\n", s->id,
 			   s->mode == CORDON_TRACKING_CGROUP ? "cgroup " : "a subreaper keeper",
@@ -705,6 +724,8 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		cordon_say("cordon: session %s: its keeper process was killed; session ended\n",
 			   s->id);
 	end_session(&r);
+	if (sockdir)
+		cordon_remove_tree(sockdir);
 	free(env);
 	run_free(&r);
 	if (cgroup_fd >= 0)
@@ -738,6 +759,8 @@ fail:
 		free(s->cgroup);
 		s->cgroup = NULL;
 	}
+	if (sockdir)
+		cordon_remove_tree(sockdir);
 	free(env);
 	return rc;
 }

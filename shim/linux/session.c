@@ -452,3 +452,46 @@ int cordon_cgroup_sweep(const char *path, int min_age_s)
 	closedir(d);
 	return removed;
 }
+
+int cordon_session_socket_dir(const char *id, char *out, size_t size)
+{
+	const char *base = "/tmp";
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	struct stat st;
+	if (xdg && xdg[0] == '/' && stat(xdg, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    st.st_uid == geteuid() && (st.st_mode & 077) == 0)
+		base = xdg;
+	int n = snprintf(out, size, "%s/cordon-%s", base, id);
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+/* rm -rf below the directory fd DIR (closed here), never following a link. */
+static void remove_below(int dir)
+{
+	DIR *d = fdopendir(dir);
+	if (!d) {
+		close(dir);
+		return;
+	}
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if (unlinkat(dirfd(d), e->d_name, 0) == 0 || errno != EISDIR)
+			continue;
+		int sub = openat(dirfd(d), e->d_name,
+				 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub >= 0)
+			remove_below(sub);
+		(void)unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
+	}
+	closedir(d);
+}
+
+void cordon_remove_tree(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0)
+		remove_below(fd);
+	(void)rmdir(path);
+}

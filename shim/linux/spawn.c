@@ -289,12 +289,12 @@ static int keeper(void *arg)
 		if (n > 0 && (p[0].revents || p[1].revents))
 			break; /* the supervisor ended the session, or is gone */
 	}
-	/* Told to (the control pipe closed), or the supervisor died: it can no
-	 * longer answer the session's calls (they now fail with ENOSYS), and
-	 * the session must not outlive it. */
-	struct pollfd gone = {.fd = sp->parent_fd, .events = POLLIN};
-	struct timespec now = {0, 0};
-	bool orphaned = SYS5(ppoll, &gone, 1, &now, NULL, 0) == 1;
+	/* Told to (a word on the control pipe), or the supervisor died (its end
+	 * closed with nothing said, or its pidfd says so): it can no longer
+	 * answer the session's calls (they now fail with ENOSYS), and the
+	 * session must not outlive it. */
+	char word = 0;
+	bool orphaned = SYS3(read, sp->control_r, &word, 1) != 1 || word != 'E';
 	end_session(sp, self, cmd);
 	if (orphaned)
 		clean_up_after(sp);
