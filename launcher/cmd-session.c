@@ -95,6 +95,8 @@ static int load(const char *id, struct cordon_session_info *s, bool *orphan,
 		 * removes only an empty one, and the record names only its own. */
 		if (s->cgroup[0])
 			(void)rmdir(s->cgroup);
+		if (s->sockets[0])
+			cordon_session_remove_socket_dir(s->sockets);
 		cordon_registry_remove(id);
 		return cordon_err(err, ESRCH, "%s: no such session (it has ended)", id);
 	}
@@ -192,6 +194,8 @@ int cmd_kill(const struct cordon_args *a)
 	int r;
 	if (orphan) {
 		r = cordon_cgroup_destroy(s.cgroup, &err);
+		if (r >= 0 && s.sockets[0])
+			cordon_session_remove_socket_dir(s.sockets);
 		if (r >= 0)
 			cordon_registry_remove(s.id);
 	} else if (s.cgroup[0]) {

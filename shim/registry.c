@@ -90,6 +90,7 @@ int cordon_registry_write(const struct cordon_session_info *s, struct cordon_err
 	json_object_object_add(o, "started", json_object_new_int64(s->started));
 	json_object_object_add(o, "cgroup", json_object_new_string(s->cgroup));
 	json_object_object_add(o, "project", json_object_new_string(s->project));
+	json_object_object_add(o, "sockets", json_object_new_string(s->sockets));
 	const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	FILE *f = fopen(tmp, "we");
@@ -149,6 +150,7 @@ int cordon_registry_read(const char *id, struct cordon_session_info *s, struct c
 	    get_str(o, "project", s->project, sizeof(s->project)) < 0 || strcmp(s->id, id) != 0)
 		r = cordon_err(err, EINVAL, "%s: malformed session record", path);
 	(void)get_int(o, "keeper", &keeper); /* absent on macOS */
+	(void)get_str(o, "sockets", s->sockets, sizeof(s->sockets));
 	json_object_put(o);
 	s->shell = (pid_t)shell;
 	s->watcher = (pid_t)watcher;

@@ -4,6 +4,8 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/un.h>
+#include <pwd.h>
 #include <termios.h>
 
 #include "cordon/error.h"
@@ -382,9 +384,100 @@ struct run_result run_in(struct world *w, const char *opts, char *const cmd[])
 	for (int i = 0; cmd[i] && n < 63; i++)
 		argv[n++] = cmd[i];
 	argv[n] = NULL;
-	struct run_result r = run_cmd(argv, w->env, w->proj, 20000);
+	struct run_result r = world_run(w, argv, w->proj);
 	free(optcopy);
 	return r;
+}
+
+void test_user(uid_t *uid, gid_t *gid)
+{
+	struct passwd *pw = getpwnam("cordon-test");
+	if (!pw) {
+		/* Concurrent tests may both try: one wins, the other finds it. */
+		(void)!system("useradd --system --no-create-home --user-group "
+			      "--shell /usr/sbin/nologin cordon-test >/dev/null 2>&1");
+		pw = getpwnam("cordon-test");
+	}
+	cr_assert_not_null(pw, "no test user (useradd cordon-test failed)");
+	*uid = pw->pw_uid;
+	*gid = pw->pw_gid;
+}
+
+static uid_t chown_uid;
+static gid_t chown_gid;
+static int chown_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return lchown(path, chown_uid, chown_gid) < 0 ? -1 : 0;
+}
+
+void world_as_user(struct world *w)
+{
+	test_user(&w->uid, &w->gid);
+	chown_uid = w->uid;
+	chown_gid = w->gid;
+	cr_assert_eq(nftw(w->dir, chown_one, 16, FTW_PHYS), 0, "chown %s", w->dir);
+	w->as_user = true;
+}
+
+char **world_argv(const struct world *w, char *const argv[])
+{
+	size_t n = 0;
+	while (argv[n])
+		n++;
+	char **out = calloc(n + 8, sizeof(*out));
+	size_t k = 0;
+	if (w->as_user) {
+		static char reuid[32], regid[32];
+		snprintf(reuid, sizeof(reuid), "--reuid=%u", (unsigned)w->uid);
+		snprintf(regid, sizeof(regid), "--regid=%u", (unsigned)w->gid);
+		out[k++] = "/usr/bin/setpriv";
+		out[k++] = reuid;
+		out[k++] = regid;
+		out[k++] = "--clear-groups";
+		out[k++] = "--";
+	}
+	for (size_t i = 0; i < n; i++)
+		out[k++] = argv[i];
+	out[k] = NULL;
+	return out;
+}
+
+struct run_result world_run(const struct world *w, char *const argv[], const char *cwd)
+{
+	char **a = world_argv(w, argv);
+	struct run_result r = run_cmd(a, w->env, cwd, 20000);
+	free(a);
+	return r;
+}
+
+pid_t world_spawn(const struct world *w, char *const argv[], const char *cwd)
+{
+	char **a = world_argv(w, argv);
+	pid_t pid = spawn_cmd(a, w->env, cwd);
+	free(a);
+	return pid;
+}
+
+struct listener listen_unix(const struct world *w, const char *path, bool stream)
+{
+	struct listener l = {.stream = stream};
+	l.fd = socket(AF_UNIX, (stream ? SOCK_STREAM : SOCK_DGRAM) | SOCK_NONBLOCK | SOCK_CLOEXEC,
+		      0);
+	cr_assert_geq(l.fd, 0, "listener socket: %s", strerror(errno));
+	struct sockaddr_un un = {.sun_family = AF_UNIX};
+	cr_assert_lt(strlen(path), sizeof(un.sun_path), "socket path too long: %s", path);
+	snprintf(un.sun_path, sizeof(un.sun_path), "%s", path);
+	unlink(path);
+	cr_assert_eq(bind(l.fd, (struct sockaddr *)&un, sizeof(un)), 0, "bind %s: %s", path,
+		     strerror(errno));
+	if (stream)
+		cr_assert_eq(listen(l.fd, 64), 0);
+	if (w->as_user)
+		cr_assert_eq(lchown(path, w->uid, w->gid), 0);
+	return l;
 }
 
 struct run_result sh_in(struct world *w, const char *opts, const char *fmt, ...)

@@ -64,6 +64,9 @@ bool wait_exists(const char *path, int ms);
 struct world {
 	char *dir, *proj, *outside, *home, *bin, *secret, *cfg;
 	char *env[16];
+	bool as_user; /* world_as_user: its commands run as the test user */
+	uid_t uid;
+	gid_t gid;
 };
 
 void world_init(struct world *w, const char *tag, const char *extra);
@@ -76,6 +79,23 @@ struct run_result run_in(struct world *w, const char *opts, char *const cmd[]);
 /* run_in with /bin/sh -c SCRIPT (a format). */
 struct run_result sh_in(struct world *w, const char *opts, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The ordinary user the tests run cordon as ("cordon-test"), made with
+ * useradd (a system user, no home) where it is missing. */
+void test_user(uid_t *uid, gid_t *gid);
+/* From now on W's commands (run_in, sh_in, world_run, world_spawn) run as
+ * the test user, through setpriv; W's files become its own. */
+void world_as_user(struct world *w);
+/* ARGV as W's commands run (setpriv first, when as the user): a malloc'd
+ * array of borrowed strings. */
+char **world_argv(const struct world *w, char *const argv[]);
+/* run_cmd and spawn_cmd of ARGV as W's commands run, in CWD, with W's
+ * environment. */
+struct run_result world_run(const struct world *w, char *const argv[], const char *cwd);
+pid_t world_spawn(const struct world *w, char *const argv[], const char *cwd);
+/* A unix listener (stream or datagram) at PATH, outside the sandbox, that
+ * W's user may connect to (it is chowned to it). */
+struct listener listen_unix(const struct world *w, const char *path, bool stream);
+
 /* Whether the file at PATH exists and contains NEEDLE. */
 bool contains(const char *path, const char *needle);
 

@@ -463,6 +463,7 @@ static double now_s(void)
 
 static int race_addr(const char *allowed, const char *target, double seconds)
 {
+	signal(SIGPIPE, SIG_IGN); /* the listener closes at once */
 	race.len_a = unix_addr(allowed, &race.a.un);
 	race.len_b = unix_addr(target, &race.b.un);
 	socklen_t len = sizeof(struct sockaddr_un);
@@ -486,6 +487,7 @@ static int race_addr(const char *allowed, const char *target, double seconds)
 
 static int race_fd(int port, const char *target, double seconds)
 {
+	signal(SIGPIPE, SIG_IGN);
 	race.a.in.sin_family = AF_INET;
 	race.a.in.sin_port = htons((uint16_t)port);
 	race.a.in.sin_addr.s_addr = htonl(INADDR_LOOPBACK);

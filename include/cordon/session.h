@@ -72,6 +72,7 @@ struct cordon_session_info {
 	long long started; /* unix seconds */
 	char cgroup[4096]; /* empty: subreaper tracking */
 	char project[4096];
+	char sockets[4096]; /* the session's socket directory, or empty */
 };
 
 int cordon_registry_dir(char **dir, struct cordon_error *err);
@@ -157,6 +158,10 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
  * and removes it at its end; TMUX_TMPDIR points there, so that a tmux
  * started inside never meets a server outside on its default socket. */
 int cordon_session_socket_dir(const char *id, char *out, size_t size);
+/* Remove a socket directory a session left (its supervisor was killed):
+ * PATH must be one cordon_session_socket_dir gives; links are never
+ * followed. */
+void cordon_session_remove_socket_dir(const char *path);
 
 /* ---- the hand-over on the policy channel (Linux) --------------------------
  * The shim (or the launcher's child, for a command the shim cannot enter),

@@ -352,6 +352,8 @@ static void list_session(struct run *r)
 	snprintf(info.cgroup, sizeof(info.cgroup), "%s", r->s->cgroup ? r->s->cgroup : "");
 	snprintf(info.project, sizeof(info.project), "%s",
 		 r->l->policy->project ? r->l->policy->project : "");
+	snprintf(info.sockets, sizeof(info.sockets), "%s",
+		 r->l->policy->sandbox && r->l->policy->socket_dir ? r->l->policy->socket_dir : "");
 	cordon_list_session(&info);
 	drop_code_pages();
 }
@@ -576,7 +578,8 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		if (mkdir(sockdir, 0700) < 0)
 			return cordon_err(err, errno, "%s: the session's socket directory: %s",
 					  sockdir, strerror(errno));
-		if (cordon_policy_add_rule(l->policy, sockdir, CORDON_ACCESS_READ | CORDON_ACCESS_WRITE,
+		if (cordon_policy_add_rule(l->policy, sockdir,
+					   CORDON_ACCESS_READ | CORDON_ACCESS_WRITE,
 					   "session sockets") < 0) {
 			(void)rmdir(sockdir);
 			return cordon_err(err, ENOMEM, "out of memory");
@@ -631,6 +634,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		.cgroup_name = leaf ? leaf + 1 : NULL,
 		.registry_fd = registry_fd,
 		.record = record,
+		.socket_dir = sockdir,
 		.path = l->path,
 		.argv = l->argv,
 		.envp = env,

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 
 #ifndef TIOCLINUX
@@ -87,8 +88,21 @@ static int supervise(scmp_filter_ctx ctx, const char **what)
 	}
 	int r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendto), 1,
 				 SCMP_A4(SCMP_CMP_NE, 0));
-	if (r < 0)
+	if (r < 0) {
 		*what = "sendto";
+		return r;
+	}
+	/* A process that makes itself non-dumpable (ssh-agent, gpg-agent)
+	 * closes its memory and its /proc/PID/fd to a supervisor of the same
+	 * user: its own connects could not be judged, and a listener it holds
+	 * could not be seen as the session's (its clients would be refused).
+	 * The call succeeds and changes nothing. What it would guard against,
+	 * another process of the same user reading its memory, is left to
+	 * Landlock's scope inside; outside, that user is the owner anyway. */
+	r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(0), SCMP_SYS(prctl), 2,
+			     SCMP_A0(SCMP_CMP_EQ, PR_SET_DUMPABLE), SCMP_A1(SCMP_CMP_EQ, 0));
+	if (r < 0)
+		*what = "prctl";
 	return r;
 }
 

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cordon/policy.h"
 #include "cordon/strv.h"
 #include "jsonutil.h"
 #include "linux.h"
@@ -486,6 +487,16 @@ static void remove_below(int dir)
 		(void)unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
 	}
 	closedir(d);
+}
+
+void cordon_session_remove_socket_dir(const char *path)
+{
+	/* Only what the sessions make: .../cordon-<16 hex>. */
+	const char *base = strrchr(path, '/');
+	if (path[0] != '/' || !base || strncmp(base + 1, "cordon-", 7) != 0 ||
+	    strlen(base + 8) != CORDON_SESSION_ID_LEN || !cordon_session_id_valid(base + 8))
+		return;
+	cordon_remove_tree(path);
 }
 
 void cordon_remove_tree(const char *path)

@@ -227,10 +227,56 @@ static void keep_only(const int *keep, size_t n)
 	}
 }
 
+struct dirent64_raw {
+	uint64_t ino;
+	int64_t off;
+	unsigned short reclen;
+	unsigned char type;
+	char name[];
+};
+
+/* rm -rf NAME in the directory PARENT, never following a link (what the
+ * session left in its socket directory: tmux-UID/, sockets). */
+static void remove_tree(int parent, const char *name, int depth)
+{
+	long fd = depth < 16 ? SYS4(openat, parent, name,
+				    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0)
+			     : -ELOOP;
+	/* Entries removed while the directory is read may hide others: read
+	 * it again until a pass removes nothing. */
+	for (int pass = 0; fd >= 0 && pass < 64; pass++) {
+		bool removed = false;
+		SYS3(lseek, fd, 0, SEEK_SET);
+		char buf[2048] __attribute__((aligned(8)));
+		long n;
+		while ((n = SYS3(getdents64, fd, buf, sizeof(buf))) > 0) {
+			for (long off = 0; off < n;) {
+				struct dirent64_raw *d = (struct dirent64_raw *)(buf + off);
+				off += d->reclen;
+				if (d->name[0] == '.' &&
+				    (d->name[1] == '\0' ||
+				     (d->name[1] == '.' && d->name[2] == '\0')))
+					continue;
+				if (SYS3(unlinkat, fd, d->name, 0) == -EISDIR)
+					remove_tree((int)fd, d->name, depth + 1);
+				removed = true;
+			}
+		}
+		if (!removed)
+			break;
+	}
+	if (fd >= 0)
+		SYS1(close, fd);
+	SYS3(unlinkat, parent, name, AT_REMOVEDIR);
+}
+
 /* The supervisor was killed: remove what it would have (the cgroup, now
- * empty: every descendant is gone; the registry record). */
+ * empty: every descendant is gone; the registry record; the socket
+ * directory). */
 static void clean_up_after(const struct cordon_spawn *sp)
 {
+	if (sp->socket_dir)
+		remove_tree(AT_FDCWD, sp->socket_dir, 0);
 	for (int i = 0; sp->cgroup_parent_fd >= 0 && sp->cgroup_name && i < 1000; i++) {
 		long r = SYS3(unlinkat, sp->cgroup_parent_fd, sp->cgroup_name, AT_REMOVEDIR);
 		if (r != -EBUSY)

@@ -58,6 +58,7 @@ struct cordon_spawn {
 	const char *cgroup_name;
 	int registry_fd;
 	const char *record;
+	const char *socket_dir; /* the session's socket directory, or NULL */
 	int report_w; /* write end: errno of a failed exec */
 	/* The keeper. */
 	int event_w;   /* write end of the event pipe */

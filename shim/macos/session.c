@@ -12,6 +12,8 @@
  * The cgroup interface of cordon/session.h does not exist here: those
  * functions fail with ENOTSUP (cordon check and ps say so). */
 #include "cordon/session.h"
+#include "cordon/policy.h"
+#include "cordon/sandbox.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -324,6 +326,7 @@ int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, co
 			.shell = shell, .watcher = getpid(), .started = (long long)time(NULL)};
 		snprintf(info.id, sizeof(info.id), "%s", s->id);
 		snprintf(info.project, sizeof(info.project), "%s", project);
+		snprintf(info.sockets, sizeof(info.sockets), "%s", socket_dir);
 		wait_for_end(shell, ack[0], tty, s->ack_timeout_ms, &info);
 		end_session(&fp, socket_dir);
 		cordon_registry_remove(s->id);
@@ -343,11 +346,41 @@ int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, co
 	return 0;
 }
 
-int cordon_session_pass_policy(struct cordon_session *s, const struct cordon_policy *p,
-			       struct cordon_error *err)
+int cordon_session_socket_dir(const char *id, char *out, size_t size)
 {
-	(void)s;
-	(void)p;
-	(void)err;
-	return -ENOTSUP; /* the launcher applies the sandbox on macOS */
+	return cordon_macos_socket_dir(id, out, size);
+}
+
+void cordon_session_remove_socket_dir(const char *path)
+{
+	/* Only what the sessions make: .../cordon-<16 hex>. */
+	const char *base = strrchr(path, '/');
+	if (path[0] != '/' || !base || strncmp(base + 1, "cordon-", 7) != 0 ||
+	    strlen(base + 8) != CORDON_SESSION_ID_LEN || !cordon_session_id_valid(base + 8))
+		return;
+	remove_socket_dir(path);
+}
+
+/* macOS keeps the exec in place: dyld strips DYLD_* from the system's
+ * binaries, so the launcher applies the profile itself before exec (also
+ * when the sandbox is off: the fingerprint), with the watcher started above
+ * outside it. */
+int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
+		       const struct cordon_launch *l, int *status, struct cordon_error *err)
+{
+	(void)status; /* never returns on success */
+	int r = cordon_session_start(s, want, l->policy->project, err);
+	if (r < 0)
+		return r;
+	r = cordon_sandbox_apply(l->policy, NULL, err);
+	if (r < 0) {
+		cordon_session_fail(s);
+		return r;
+	}
+	if (r > 0)
+		fprintf(stderr, "cordon: warning: %s\n", err->msg);
+	cordon_session_ack(s);
+	execve(l->path, l->argv, l->envp);
+	s->exec_errno = errno;
+	return cordon_err(err, s->exec_errno, "%s: %s", l->path, strerror(s->exec_errno));
 }

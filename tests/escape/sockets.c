@@ -1,0 +1,533 @@
+/* Pathname unix sockets: a door to a process outside (a tmux server, D-Bus,
+ * an agent, any daemon that takes commands), which Landlock before ABI 9
+ * does not guard. From inside, only sockets whose listener the session
+ * holds, and those the user allowed, can be reached. Every route is judged
+ * from outside (did the listener get bytes, did the daemon run anything),
+ * each with a control that succeeds unsandboxed, as root and as an ordinary
+ * user (the "user" runs go through setpriv as cordon-test, tracked by the
+ * subreaper keeper). */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cordon/session.h"
+#include "helpers.h"
+
+struct who {
+	bool user;
+};
+
+static struct who both[] = {{false}, {true}};
+
+#define BOTH_USERS(suite, name, ...)                                                               \
+	ParameterizedTestParameters(suite, name)                                                   \
+	{                                                                                          \
+		return cr_make_param_array(struct who, both, 2);                                   \
+	}                                                                                          \
+	ParameterizedTest(struct who *who, suite, name, __VA_ARGS__)
+
+/* A world for WHO: its files the test user's when WHO->user. EXTRA as for
+ * world_init. */
+static void world_for(struct world *w, const struct who *who, const char *tag, const char *extra)
+{
+	world_init(w, tag, extra);
+	if (who->user)
+		world_as_user(w);
+}
+
+/* The probe, outside the sandbox (as W's user): the control. */
+static struct run_result probe_outside(struct world *w, char *const args[])
+{
+	char *argv[16];
+	argv[0] = CORDON_PROBE;
+	int n = 1;
+	for (int i = 1; args[i] && n < 15; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	return world_run(w, argv, w->proj);
+}
+
+/* ARGS (a probe command line) must get bytes to L outside, and nothing from
+ * inside the sandbox (OPTS for cordon run), where it fails with EACCES. */
+static void expect_refused(struct world *w, struct listener *l, const char *opts, char *args[],
+			   int msg_index)
+{
+	char *msg = args[msg_index];
+	struct run_result r = probe_outside(w, args);
+	char *got = received(l, 2000);
+	cr_assert(strstr(got, msg) != NULL, "control: %s must reach the listener outside: %s %s",
+		  args[1], r.out, r.err);
+	free(got);
+	run_free(&r);
+	char inside[64];
+	snprintf(inside, sizeof(inside), "%s-inside", msg);
+	args[msg_index] = inside;
+	r = run_in(w, opts, args);
+	got = received(l, 300);
+	cr_expect_null(strstr(got, inside), "%s %s reached a listener outside the session", args[1],
+		       args[2]);
+	cr_expect(strstr(r.err, "Permission denied") != NULL, "refused with EACCES: %s", r.err);
+	args[msg_index] = msg;
+	free(got);
+	run_free(&r);
+}
+
+/* A listener in a directory outside every rule, in /tmp and in the user's
+ * runtime directory (both read-write under the rules here), and in the
+ * project itself (read-write-execute): none is reachable. */
+BOTH_USERS(sockets, outside_listeners_get_nothing, .timeout = 90)
+{
+	struct world w;
+	char extra[256];
+	uid_t uid = 0;
+	gid_t gid = 0;
+	if (who->user)
+		test_user(&uid, &gid);
+	char run_user[64];
+	snprintf(run_user, sizeof(run_user), "/run/user/%u", (unsigned)uid);
+	bool made_run_user = mkdir("/run/user", 0755) == 0;
+	bool made_runtime = mkdir(run_user, 0700) == 0;
+	cr_assert(made_runtime || errno == EEXIST);
+	if (made_runtime)
+		cr_assert_eq(chown(run_user, uid, gid), 0);
+	snprintf(extra, sizeof(extra), ", \"additional_read_write_paths\": [\"/tmp\", \"%s\"]",
+		 run_user);
+	world_for(&w, who, "sockout", extra);
+	char tmpdir[] = "/tmp/cordon-socktest-XXXXXX";
+	cr_assert_not_null(mkdtemp(tmpdir));
+	if (who->user)
+		cr_assert_eq(chown(tmpdir, uid, gid), 0);
+	char *paths[4];
+	paths[0] = path_join(w.outside, "daemon.sock");
+	paths[1] = path_join(tmpdir, "daemon.sock");
+	asprintf(&paths[2], "%s/cordon-test-%d.sock", run_user, (int)getpid());
+	paths[3] = path_join(w.proj, "outside-made.sock");
+	for (int i = 0; i < 4; i++) {
+		struct listener l = listen_unix(&w, paths[i], true);
+		char *args[] = {"cordon-probe", "unix", paths[i], "hello", NULL};
+		expect_refused(&w, &l, NULL, args, 3);
+		close(l.fd);
+		unlink(paths[i]);
+		free(paths[i]);
+	}
+	rmdir(tmpdir);
+	if (made_runtime)
+		rmdir(run_user);
+	if (made_run_user)
+		rmdir("/run/user");
+	world_free(&w);
+}
+
+/* An unconnected datagram socket can send to any path, with sendto or with
+ * sendmsg's msg_name: the supervisor judges both. */
+BOTH_USERS(sockets, datagrams_outside_deliver_nothing, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "sockdgram", "");
+	char *path = path_join(w.outside, "log.sock");
+	struct listener l = listen_unix(&w, path, false);
+	char *a1[] = {"cordon-probe", "dgram", path, "dgram-sendto", NULL};
+	expect_refused(&w, &l, NULL, a1, 3);
+	char *a2[] = {"cordon-probe", "dgrammsg", path, "dgram-sendmsg", NULL};
+	expect_refused(&w, &l, NULL, a2, 3);
+	close(l.fd);
+	free(path);
+	world_free(&w);
+}
+
+/* A daemon outside that runs what it is sent: a stand-in for tmux
+ * run-shell, systemd-run, docker. Its child reads one line per connection
+ * and runs it with /bin/sh; returns its pid. */
+static pid_t command_daemon(const struct world *w, const char *path)
+{
+	struct listener l = listen_unix(w, path, true);
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		if (w->as_user && (setgid(w->gid) < 0 || setuid(w->uid) < 0))
+			_exit(1);
+		alarm(60);
+		int fl = fcntl(l.fd, F_GETFL);
+		fcntl(l.fd, F_SETFL, fl & ~O_NONBLOCK);
+		for (;;) {
+			int c = accept4(l.fd, NULL, NULL, SOCK_CLOEXEC);
+			if (c < 0)
+				continue;
+			char line[512] = {0};
+			ssize_t n = read(c, line, sizeof(line) - 1);
+			close(c);
+			if (n > 0 && fork() == 0)
+				execl("/bin/sh", "sh", "-c", line, (char *)NULL);
+			while (waitpid(-1, NULL, WNOHANG) > 0)
+				;
+		}
+	}
+	close(l.fd);
+	return pid;
+}
+
+BOTH_USERS(sockets, a_command_daemon_outside_runs_nothing, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "sockcmd", "");
+	char *path = path_join(w.outside, "cmd.sock");
+	pid_t daemon = command_daemon(&w, path);
+	char *control = path_join(w.outside, "ran-control");
+	char *marker = path_join(w.outside, "ran-inside");
+	char *cmd;
+	asprintf(&cmd, "touch %s", control);
+	char *args[] = {"cordon-probe", "unix", path, cmd, NULL};
+	struct run_result r = probe_outside(&w, args);
+	cr_assert(wait_exists(control, 3000), "control: the daemon must run commands: %s", r.err);
+	run_free(&r);
+	free(cmd);
+	asprintf(&cmd, "touch %s", marker);
+	args[3] = cmd;
+	r = run_in(&w, NULL, args);
+	usleep(300000);
+	cr_expect_not(file_exists(marker), "a command sent from inside ran outside");
+	cr_expect(strstr(r.err, "Permission denied") != NULL, "%s", r.err);
+	run_free(&r);
+	stop_process(daemon);
+	free(cmd);
+	free(control);
+	free(marker);
+	free(path);
+	world_free(&w);
+}
+
+/* The user's own tmux server, outside: driven from inside it would run any
+ * command unsandboxed and outlive the session. Through its socket, a
+ * symlink to it in the project, or a hard link: the window never opens. */
+BOTH_USERS(sockets, a_tmux_server_outside_cannot_be_driven, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "socktmux", "");
+	char *sock = path_join(w.outside, "tmux.sock");
+	char *start[] = {
+		"/usr/bin/tmux", "-f",        "/dev/null", "-S", sock, "new-session", "-d", "-s",
+		"outer",         "sleep 120", NULL};
+	struct run_result r = world_run(&w, start, w.proj);
+	cr_assert_eq(r.status, 0, "tmux outside: %s", r.err);
+	run_free(&r);
+	char *control = path_join(w.outside, "window-control");
+	char *win;
+	asprintf(&win, "touch %s", control);
+	char *drive[] = {"/usr/bin/tmux", "-S", sock, "new-window", "-t", "outer", win, NULL};
+	r = world_run(&w, drive, w.proj);
+	cr_assert(wait_exists(control, 3000), "control: tmux must run the window: %s", r.err);
+	run_free(&r);
+	free(win);
+
+	char *soft = path_join(w.proj, "tmux-symlink");
+	char *hard = path_join(w.proj, "tmux-hardlink");
+	cr_assert_eq(symlink(sock, soft), 0);
+	cr_assert_eq(link(sock, hard), 0, "link: %s", strerror(errno));
+	const char *via[] = {sock, soft, hard};
+	for (int i = 0; i < 3; i++) {
+		char *marker;
+		asprintf(&marker, "%s/window-inside-%d", w.outside, i);
+		asprintf(&win, "touch %s", marker);
+		char *inside[] = {"/usr/bin/tmux",
+				  "-S",
+				  (char *)via[i],
+				  "new-window",
+				  "-t",
+				  "outer",
+				  win,
+				  NULL};
+		r = run_in(&w, NULL, inside);
+		usleep(300000);
+		cr_expect_not(file_exists(marker), "tmux outside ran a window from inside (via %s)",
+			      via[i]);
+		cr_expect_neq(r.status, 0, "%s", r.err);
+		run_free(&r);
+		free(marker);
+		free(win);
+	}
+	char *kill_srv[] = {"/usr/bin/tmux", "-S", sock, "kill-server", NULL};
+	r = world_run(&w, kill_srv, w.proj);
+	run_free(&r);
+	free(soft);
+	free(hard);
+	free(control);
+	free(sock);
+	world_free(&w);
+}
+
+/* tmux started inside: a server in the session's socket directory
+ * (TMUX_TMPDIR), new windows, listing; attached on a terminal below. */
+BOTH_USERS(sockets, tmux_inside_works, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "socktmuxin", "");
+	struct run_result r = sh_in(&w, NULL,
+				    "tmux -f /dev/null new-session -d -s in 'sleep 30' && "
+				    "tmux new-window -t in 'touch win' && sleep 0.5 && "
+				    "tmux ls > ls.txt; tmux kill-server");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	char *win = path_join(w.proj, "win");
+	char *ls = path_join(w.proj, "ls.txt");
+	cr_expect(file_exists(win), "the window inside did not run: %s", r.err);
+	cr_expect(contains(ls, "in: "), "tmux ls inside: %s", r.err);
+	run_free(&r);
+	free(win);
+	free(ls);
+	world_free(&w);
+}
+
+Test(sockets, tmux_attach_inside_on_a_terminal, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "socktmuxattach", "");
+	char *script = "stty rows 24 cols 80; "
+		       "tmux -f /dev/null new-session -d -s in 'sleep 30' 2> attach.err || exit 1; "
+		       "(sleep 1; tmux detach-client -s in) & "
+		       "tmux attach -t in 2>> attach.err; echo \"attach=$?\" > attached.txt; "
+		       "tmux kill-server";
+	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "/bin/sh", "-c", script, NULL};
+	free(pty_input_after(argv, w.env, w.proj));
+	char *out = path_join(w.proj, "attached.txt");
+	char *errf = path_join(w.proj, "attach.err");
+	char *why = read_file(errf);
+	cr_expect(contains(out, "attach=0"), "tmux attach inside failed: %s", why ? why : "");
+	free(why);
+	free(errf);
+	free(out);
+	world_free(&w);
+}
+
+/* A D-Bus bus outside: systemd-run, terminals and portals listen there. */
+BOTH_USERS(sockets, a_dbus_bus_outside_cannot_be_reached, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "sockdbus", "");
+	char *sock = path_join(w.outside, "bus");
+	char *addr;
+	asprintf(&addr, "--address=unix:path=%s", sock);
+	char *daemon[] = {"/usr/bin/dbus-daemon", "--session", addr, "--nofork",
+			  "--nopidfile",          NULL};
+	pid_t pid = world_spawn(&w, daemon, w.proj);
+	cr_assert(wait_exists(sock, 5000), "dbus-daemon did not start");
+	char *bus;
+	asprintf(&bus, "--bus=unix:path=%s", sock);
+	char *call[] = {"/usr/bin/dbus-send",
+			bus,
+			"--print-reply",
+			"--dest=org.freedesktop.DBus",
+			"/org/freedesktop/DBus",
+			"org.freedesktop.DBus.ListNames",
+			NULL};
+	struct run_result r = world_run(&w, call, w.proj);
+	cr_assert(r.status == 0 && strstr(r.out, "array"), "control: the bus answers: %s", r.err);
+	run_free(&r);
+	r = run_in(&w, NULL, call);
+	cr_expect_neq(r.status, 0, "the bus answered from inside: %s", r.out);
+	cr_expect_null(strstr(r.out, "array"), "%s", r.out);
+	run_free(&r);
+	stop_process(pid);
+	free(bus);
+	free(addr);
+	free(sock);
+	world_free(&w);
+}
+
+/* The ssh agent signs as the user: out of reach by default, reachable once
+ * "$SSH_AUTH_SOCK" is allowed (the flag, and the config key). */
+BOTH_USERS(sockets, ssh_agent_outside_only_when_allowed, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "sockagent", "");
+	char *sock = path_join(w.outside, "agent.sock");
+	char *agent[] = {"/usr/bin/ssh-agent", "-D", "-a", sock, NULL};
+	pid_t pid = world_spawn(&w, agent, w.proj);
+	cr_assert(wait_exists(sock, 5000), "ssh-agent did not start");
+	char *kv;
+	asprintf(&kv, "SSH_AUTH_SOCK=%s", sock);
+	world_setenv(&w, kv);
+	char *list[] = {"/usr/bin/ssh-add", "-l", NULL};
+	struct run_result r = world_run(&w, list, w.proj);
+	cr_assert(strstr(r.out, "no identities") != NULL, "control: %s %s", r.out, r.err);
+	run_free(&r);
+	r = run_in(&w, NULL, list);
+	cr_expect_null(strstr(r.out, "no identities"), "the agent answered from inside");
+	cr_expect(strstr(r.err, "Permission denied") != NULL, "%s", r.err);
+	run_free(&r);
+	r = run_in(&w, "--allow-socket $SSH_AUTH_SOCK", list);
+	cr_expect(strstr(r.out, "no identities") != NULL, "allowed by flag: %s %s", r.out, r.err);
+	run_free(&r);
+	/* The same in the config. */
+	FILE *f = fopen(w.cfg, "w");
+	fprintf(f, "{" WORLD_BASE_RW ", \"allowed_unix_sockets\": [\"$SSH_AUTH_SOCK\"]}");
+	fclose(f);
+	r = run_in(&w, NULL, list);
+	cr_expect(strstr(r.out, "no identities") != NULL, "allowed by config: %s %s", r.out, r.err);
+	run_free(&r);
+	stop_process(pid);
+	free(kv);
+	free(sock);
+	world_free(&w);
+}
+
+/* An agent started inside is the session's own. */
+BOTH_USERS(sockets, ssh_agent_inside_works, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "sockagentin", "");
+	struct run_result r = sh_in(&w, NULL,
+				    "eval \"$(ssh-agent -s -a \"$PWD/a.sock\")\" >/dev/null && "
+				    "ssh-add -l; echo rc=$?; ssh-agent -k >/dev/null");
+	cr_expect(strstr(r.out, "no identities") != NULL, "ssh-add inside: %s %s", r.out, r.err);
+	cr_expect(strstr(r.out, "rc=1") != NULL, "%s", r.out);
+	run_free(&r);
+	world_free(&w);
+}
+
+/* A second thread rewrites the address between the supervisor's reading
+ * and the kernel's, or dup2s another socket onto the fd: decided on one
+ * copy and performed by the supervisor, neither reaches TARGET. ALLOWED
+ * (a socket the user let in) is reached: the race did run. */
+BOTH_USERS(sockets, races_never_reach_outside, .timeout = 120)
+{
+	struct world w;
+	world_for(&w, who, "sockrace", "");
+	char *target = path_join(w.outside, "target.sock");
+	char *allowed = path_join(w.outside, "allowed.sock");
+	struct listener t = listen_unix(&w, target, true);
+	struct listener a = listen_unix(&w, allowed, true);
+	struct listener tcp = listen_on(AF_INET, true);
+	char opt[512], port[16];
+	snprintf(opt, sizeof(opt), "--allow-socket %s", allowed);
+	snprintf(port, sizeof(port), "%d", tcp.port);
+	/* The listeners are drained meanwhile, or the backlogs fill. */
+	pid_t drain = fork();
+	cr_assert_geq(drain, 0);
+	if (drain == 0) {
+		alarm(60);
+		for (;;) {
+			struct pollfd p[2] = {{.fd = a.fd, .events = POLLIN},
+					      {.fd = tcp.fd, .events = POLLIN}};
+			if (poll(p, 2, -1) <= 0)
+				continue;
+			for (int i = 0; i < 2; i++) {
+				int c = accept4(p[i].fd, NULL, NULL, SOCK_CLOEXEC);
+				if (c >= 0)
+					close(c);
+			}
+		}
+	}
+	char *r1[] = {"cordon-probe", "race-addr", allowed, target, "3", NULL};
+	struct run_result r = run_in(&w, opt, r1);
+	unsigned long tries = 0, ok = 0;
+	cr_expect(sscanf(r.out, "attempts %lu connected %lu", &tries, &ok) == 2, "status %d: %s %s",
+		  r.status, r.out, r.err);
+	cr_expect_gt(tries, 1000, "the race hardly ran: %s", r.out);
+	cr_expect_gt(ok, 0, "no connect to the allowed socket succeeded: %s", r.out);
+	char *got = received(&t, 200);
+	cr_expect_eq(got[0], '\0', "the address race reached the target outside: %s", got);
+	free(got);
+	run_free(&r);
+	char *r2[] = {"cordon-probe", "race-fd", port, target, "3", NULL};
+	r = run_in(&w, opt, r2);
+	cr_expect(sscanf(r.out, "attempts %lu connected %lu", &tries, &ok) == 2, "status %d: %s %s",
+		  r.status, r.out, r.err);
+	cr_expect_gt(tries, 1000, "the race hardly ran: %s", r.out);
+	got = received(&t, 200);
+	cr_expect_eq(got[0], '\0', "the fd race reached the target outside: %s", got);
+	free(got);
+	run_free(&r);
+	stop_process(drain);
+	close(t.fd);
+	close(a.fd);
+	close(tcp.fd);
+	free(target);
+	free(allowed);
+	world_free(&w);
+}
+
+/* Kill the supervisor (the keeper held still meanwhile, so that the session
+ * lives on): no call it would have judged goes anywhere (ENOSYS: no copy of
+ * its listener is left), and once the keeper moves the session ends. */
+BOTH_USERS(sockets, a_dead_supervisor_leaves_nothing_connectable, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "sockdead", "");
+	char *sock = path_join(w.outside, "allowed.sock");
+	char *go = path_join(w.proj, "go");
+	char *out = path_join(w.proj, "late.txt");
+	struct listener l = listen_unix(&w, sock, true);
+	char *script;
+	asprintf(&script,
+		 "echo $CORDON_SESSION > sid; echo $$ >> pids; "
+		 "cordon-probe wait-connect '%s' '%s' > '%s' 2>&1; sleep 300",
+		 go, sock, out);
+	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--allow-socket", sock, "--",
+			"/bin/sh",  "-c",  script,     NULL};
+	pid_t pid = world_spawn(&w, argv, w.proj);
+	char *pids = path_join(w.proj, "pids");
+	cr_assert(wait_exists(pids, 5000), "the session did not start");
+	char *id = session_id(&w);
+	/* The supervisor is our child; its keeper, the shell's parent. */
+	pid_t shell[1];
+	cr_assert_eq(read_pids(pids, shell, 1), 1);
+	char stat[64];
+	snprintf(stat, sizeof(stat), "/proc/%d/stat", (int)shell[0]);
+	char *st = read_file(stat);
+	cr_assert_not_null(st);
+	int keeper = 0;
+	cr_assert_eq(sscanf(strrchr(st, ')') + 2, "%*c %d", &keeper), 1);
+	free(st);
+	cr_assert_eq(kill(keeper, SIGSTOP), 0);
+	cr_assert_eq(kill(pid, SIGKILL), 0);
+	int status;
+	waitpid(pid, &status, 0);
+	free(write_file(w.proj, "go", ""));
+	cr_expect(wait_exists(out, 5000), "the late connect never finished");
+	usleep(100000);
+	cr_expect(contains(out, "ENOSYS"), "a connect after the supervisor died: %s",
+		  read_file(out));
+	char *got = received(&l, 300);
+	cr_expect_eq(got[0], '\0', "the socket was reached without a supervisor: %s", got);
+	free(got);
+	cr_assert_eq(kill(keeper, SIGCONT), 0);
+	cr_expect(wait_gone(keeper, 5000), "the keeper outlived its supervisor");
+	cr_expect(wait_gone(shell[0], 5000), "the session outlived its supervisor");
+	close(l.fd);
+	free(id);
+	free(pids);
+	free(script);
+	free(out);
+	free(go);
+	free(sock);
+	world_free(&w);
+}
+
+/* An abstract socket made inside is the session's own; Landlock's scope no
+ * longer sees these connects (the supervisor makes them), so the supervisor
+ * asks who listens. */
+Test(sockets, abstract_socket_inside_works, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "sockabs", "");
+	char *py = "import socket\n"
+		   "s=socket.socket(socket.AF_UNIX); s.bind('\\0cordon-test-abstract-inside')\n"
+		   "s.listen(1)\n"
+		   "c=socket.socket(socket.AF_UNIX); c.connect('\\0cordon-test-abstract-inside')\n"
+		   "c.send(b'ok'); a,_=s.accept(); print('got', a.recv(2).decode())\n";
+	char *args[] = {"/usr/bin/python3", "-c", py, NULL};
+	struct run_result r = run_in(&w, NULL, args);
+	cr_expect(strstr(r.out, "got ok") != NULL, "%s %s", r.out, r.err);
+	run_free(&r);
+	world_free(&w);
+}
