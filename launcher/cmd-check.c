@@ -11,26 +11,6 @@
 #include "cordon/session.h"
 #include "launcher.h"
 
-/* How long moving the shell into its session takes here, and why. */
-static void move_line(const char *mount, const char *leaf)
-{
-	struct cordon_error err = {0};
-	double ms = 0;
-	if (cordon_cgroup_move_ms(leaf, &ms, &err) < 0) {
-		printf("           moving a process into it failed: %s\n", err.msg);
-		return;
-	}
-	if (cordon_cgroup_favordynmods() == 1) {
-		printf("           moving the shell in took %.2f ms (favordynmods)\n", ms);
-		return;
-	}
-	printf("           moving the shell in took %.2f ms; without the mount option\n"
-	       "           favordynmods, the first launch after an idle moment waits for\n"
-	       "           an RCU grace period (10-30 ms). As root, once per boot:\n"
-	       "           mount -o remount,favordynmods %s\n",
-	       ms, mount);
-}
-
 /* Session tracking: can a session cgroup be created here, and killed with
  * cgroup.kill? Prints its lines; returns whether cgroups work. */
 static bool check_tracking(void)
@@ -49,11 +29,11 @@ static bool check_tracking(void)
 			snprintf(kill_path, sizeof(kill_path), "%s/cgroup.kill", leaf);
 			struct stat st;
 			kill_file = stat(kill_path, &st) == 0;
-			move_line(mount, leaf);
 			rmdir(leaf);
 		}
 		if (cgroup_ok)
-			printf("           session cgroups can be created\n");
+			printf("           session cgroups can be created; the command starts in "
+			       "its own\n           (clone3 CLONE_INTO_CGROUP: no move, no wait)\n");
 		else
 			printf("           session cgroups cannot be created here (%s)\n", err.msg);
 	}
@@ -61,8 +41,8 @@ static bool check_tracking(void)
 		printf("tracking:  cgroup (%s)\n",
 		       kill_file ? "cgroup.kill" : "freeze + kill: cgroup.kill needs Linux 5.14");
 	else
-		printf("tracking:  subreaper supervisor (the command gets a new pid; a process "
-		       "that escapes to another subreaper is not tracked)\n");
+		printf("tracking:  a subreaper keeper (a process that escapes to another "
+		       "subreaper is not tracked)\n");
 	free(mount);
 	free(own);
 	free(leaf);
@@ -79,6 +59,17 @@ int cmd_check(const struct cordon_args *a)
 	else
 		printf("landlock:  unavailable (%s)\n", strerror(sup.landlock_errno));
 	printf("seccomp:   %s\n", sup.seccomp ? "available" : "unavailable");
+	if (!cordon_sandbox_needs_supervisor(&sup))
+		printf("sockets:   unix sockets decided by Landlock (RESOLVE_UNIX): the session's "
+		       "own and allowed_unix_sockets\n");
+	else if (sup.notify)
+		printf("sockets:   unix sockets only to the session's own and allowed_unix_sockets:\n"
+		       "           cordon run stays the session's parent and supervises connect,\n"
+		       "           sendmsg, sendmmsg and sendto with an address (seccomp user "
+		       "notification)\n");
+	else
+		printf("sockets:   NOT mediated: no seccomp user notification (Linux 5.0; the "
+		       "supervisor needs 5.6)\n");
 	char what[2048];
 	cordon_sandbox_describe(&sup, what, sizeof(what));
 	(void)fputs(what, stdout);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <json-c/json.h>
 
@@ -38,11 +39,51 @@ static char *absolute(const char *path, const char *home)
 	return out;
 }
 
+/* The unix-socket rules: the session's own, the allowed ones, and a word
+ * on the ssh agent, which is out of reach unless allowed. */
+static void explain_sockets(const struct cordon_policy *p)
+{
+	printf("\nunix sockets: those whose server runs inside the session, and\n");
+	for (size_t i = 0; i < p->n_sockets; i++)
+		printf("  %s  (%s)\n", p->sockets[i].path, p->sockets[i].source);
+	if (!p->n_sockets)
+		printf("  (no others: allowed_unix_sockets is empty)\n");
+	printf("  every other one is refused (EACCES), even under a read-write rule\n");
+	const char *agent = getenv("SSH_AUTH_SOCK");
+	bool allowed = false;
+	for (size_t i = 0; i < p->n_sockets; i++)
+		allowed |= strstr(p->sockets[i].source, "$SSH_AUTH_SOCK") != NULL;
+	if (agent && *agent && !allowed)
+		printf("  the ssh agent ($SSH_AUTH_SOCK) is not reachable; it signs as you (git push,\n"
+		       "  ssh logins, commit signatures). To allow it: "
+		       "\"allowed_unix_sockets\": [\"$SSH_AUTH_SOCK\"]\n");
+}
+
+/* What a connect from inside to the socket at ABS would get. */
+static void explain_socket(const struct cordon_policy *p, const char *abs)
+{
+	for (size_t i = 0; i < p->n_sockets; i++)
+		if (strcmp(p->sockets[i].path, abs) == 0) {
+			printf("  socket: reachable (from %s)\n", p->sockets[i].source);
+			return;
+		}
+	printf("  socket: refused unless its server runs inside the session\n"
+	       "  to allow connecting to it, add to your config: ");
+	launcher_print_config_line(stdout, "allowed_unix_sockets", abs);
+	printf("\n");
+}
+
 static void explain_path(const struct cordon_policy *p, const char *arg)
 {
 	cleanup_free char *abs = absolute(arg, p->home);
 	if (!abs) {
 		printf("%s: cannot resolve\n", arg);
+		return;
+	}
+	struct stat st;
+	if (p->sandbox && stat(abs, &st) == 0 && S_ISSOCK(st.st_mode)) {
+		printf("%s\n", abs);
+		explain_socket(p, abs);
 		return;
 	}
 	const struct cordon_rule *why = NULL;
@@ -124,6 +165,7 @@ int cmd_explain(const struct cordon_args *a)
 			printf("%s     %s  (%s)\n", cordon_access_str(p.rules[i].access, buf),
 			       p.rules[i].path, p.rules[i].source);
 		}
+		explain_sockets(&p);
 		if (p.skipped.n) {
 			printf("\nskipped (cannot be resolved):\n");
 			for (size_t i = 0; i < p.skipped.n; i++)

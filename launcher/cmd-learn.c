@@ -73,9 +73,27 @@ static char *display_path(const char *path, const char *target, bool missing)
 	return out;
 }
 
+/* The unix sockets the supervisor refused ("s\tPATH" records), once each. */
+static void collect_sockets(const char *text, struct cordon_strv *out)
+{
+	for (const char *line = text; line && *line;) {
+		const char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+		if (len > 2 && line[0] == 's' && line[1] == '\t') {
+			char *path = strndup(line + 2, len - 2);
+			if (path && !cordon_strv_contains(out, path))
+				(void)cordon_strv_push(out, path);
+			free(path);
+		}
+		line = end ? end + 1 : NULL;
+	}
+}
+
 /* Read the records; keep those the policy explains (the policy denies that
- * kind of access: the sandbox refused it), deduplicated. */
-static size_t collect(int fd, const struct cordon_policy *p, struct denial **out)
+ * kind of access: the sandbox refused it), deduplicated. The refused
+ * sockets go to SOCKETS. */
+static size_t collect(int fd, const struct cordon_policy *p, struct denial **out,
+		      struct cordon_strv *sockets)
 {
 	struct stat st;
 	*out = NULL;
@@ -88,6 +106,7 @@ static size_t collect(int fd, const struct cordon_policy *p, struct denial **out
 		return 0;
 	}
 	text[len] = '\0';
+	collect_sockets(text, sockets);
 	struct denial *d = NULL;
 	size_t n = 0, cap = 0;
 	char *save = NULL;
@@ -153,11 +172,55 @@ static const char *kind_word(unsigned want)
 					     : "execute";
 }
 
-static void report(struct denial *d, size_t n)
+/* The refused unix sockets, and the ssh agent's warning. */
+static void report_sockets(const struct cordon_strv *sockets)
 {
-	if (n == 0) {
+	if (!sockets->n)
+		return;
+	const char *agent = getenv("SSH_AUTH_SOCK");
+	fprintf(stderr,
+		"\ncordon learn: the supervisor refused %zu unix socket%s outside the "
+		"session:\n",
+		sockets->n, sockets->n == 1 ? "" : "s");
+	for (size_t i = 0; i < sockets->n; i++) {
+		bool is_agent = agent && strcmp(agent, sockets->v[i]) == 0;
+		fprintf(stderr, "    connect  %s%s  → allowed_unix_sockets\n", sockets->v[i],
+			is_agent ? " (the ssh agent: $SSH_AUTH_SOCK)" : "");
+		if (is_agent)
+			fprintf(stderr, "             the agent signs as you: allow it only if the "
+					"session may push, log in and sign as you\n");
+	}
+}
+
+/* The allowed_unix_sockets line: "$SSH_AUTH_SOCK" for the agent's socket
+ * (it moves with every login), the paths for the rest. */
+static void socket_line(const struct cordon_strv *sockets, bool first)
+{
+	const char *agent = getenv("SSH_AUTH_SOCK");
+	json_object *arr = json_object_new_array();
+	for (size_t i = 0; arr && i < sockets->n; i++) {
+		bool is_agent = agent && strcmp(agent, sockets->v[i]) == 0;
+		json_object_array_add(
+			arr, json_object_new_string(is_agent ? "$SSH_AUTH_SOCK" : sockets->v[i]));
+	}
+	fprintf(stderr, "%s  \"allowed_unix_sockets\": %s", first ? "" : ",\n",
+		json_object_to_json_string_ext(arr, JSON_C_TO_STRING_SPACED |
+							    JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(arr);
+}
+
+static void report(struct denial *d, size_t n, const struct cordon_strv *sockets)
+{
+	report_sockets(sockets);
+	if (n == 0 && !sockets->n) {
 		fprintf(stderr, "\ncordon learn: the sandbox denied nothing that was seen "
 				"(statically linked programs are not observed)\n");
+		return;
+	}
+	if (n == 0) {
+		fprintf(stderr, "\nto allow them, add to your config:\n");
+		socket_line(sockets, true);
+		fprintf(stderr, "\n");
 		return;
 	}
 	fprintf(stderr, "\ncordon learn: the sandbox denied %zu access%s:\n", n,
@@ -214,6 +277,8 @@ static void report(struct denial *d, size_t n)
 		}
 		json_object_put(arr);
 	}
+	if (sockets->n)
+		socket_line(sockets, first);
 	fprintf(stderr, "\n");
 }
 
@@ -280,8 +345,10 @@ int cmd_learn(const struct cordon_args *a)
 	int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	if (p.sandbox) {
 		struct denial *d;
-		size_t n = collect(fd, &p, &d);
-		report(d, n);
+		struct cordon_strv sockets = {0};
+		size_t n = collect(fd, &p, &d, &sockets);
+		report(d, n, &sockets);
+		cordon_strv_free(&sockets);
 		for (size_t i = 0; i < n; i++) {
 			free(d[i].path);
 			free(d[i].target);

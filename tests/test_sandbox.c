@@ -20,6 +20,8 @@
 
 #include "cordon/sandbox.h"
 #include "helpers.h"
+#include "linux/landlock-compat.h"
+#include "linux/linux.h"
 
 #define BASE_RW WORLD_BASE_RW
 
@@ -243,7 +245,8 @@ static void read_sandboxed(void *arg, int out)
 	const struct sandboxed_read *a = arg;
 	struct cordon_error err = {0};
 	int ruleset = a->prepare ? cordon_sandbox_prepare(a->p) : -1;
-	if ((a->prepare && ruleset < 0) || cordon_sandbox_apply_prepared(a->p, ruleset, NULL, &err) != 0)
+	if ((a->prepare && ruleset < 0) ||
+	    cordon_sandbox_apply_prepared(a->p, ruleset, NULL, &err) != 0)
 		_exit(1);
 	char buf[256];
 	int fd = open(a->path, O_RDONLY | O_CLOEXEC);
@@ -406,4 +409,35 @@ Test(sandbox, default_policy_keeps_tools_working, .timeout = 120)
 	free(results);
 	free(results_path);
 	world_free(&w);
+}
+
+/* Landlock ABI 9 (Linux 7.1, not on this machine) decides unix sockets in
+ * the kernel (RESOLVE_UNIX): the supervisor is not needed there, only the
+ * allowed sockets get the right, and no class of paths ever carries it (a
+ * read-write /tmp or /run/user/UID would reopen tmux, D-Bus and agents). */
+Test(sandbox, abi9_resolve_unix_only_on_allowed_sockets)
+{
+	struct cordon_support sup = {.landlock_abi = 7, .seccomp = true, .notify = true};
+	cr_expect(cordon_sandbox_needs_supervisor(&sup));
+	sup.landlock_abi = 9;
+	cr_expect_not(cordon_sandbox_needs_supervisor(&sup));
+	cr_expect_not(cordon_landlock_unix_in_kernel(8));
+	cr_expect(cordon_landlock_unix_in_kernel(9));
+	const unsigned classes[] = {CORDON_ACCESS_READ, CORDON_ACCESS_READ | CORDON_ACCESS_EXEC,
+				    CORDON_ACCESS_READ | CORDON_ACCESS_WRITE, CORDON_ACCESS_ALL};
+	for (int abi = 1; abi <= 10; abi++)
+		for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
+			cr_expect_eq(cordon_landlock_rights(abi, classes[i]) &
+					     LANDLOCK_ACCESS_FS_RESOLVE_UNIX,
+				     0, "ABI %d, access %u carries RESOLVE_UNIX", abi, classes[i]);
+	cr_expect_eq(cordon_landlock_socket_rights(7), 0);
+	cr_expect_eq(cordon_landlock_socket_rights(9), LANDLOCK_ACCESS_FS_RESOLVE_UNIX);
+	/* And without notification (before Linux 5.0) the default policy is
+	 * not enforceable: the supervisor is missing. */
+	sup.landlock_abi = 7;
+	sup.notify = false;
+	struct cordon_policy def = {.sandbox = true, .allow_network = true};
+	char missing[512];
+	cr_expect_gt(cordon_sandbox_missing(&def, &sup, missing, sizeof(missing)), 0);
+	cr_expect(strstr(missing, "user notification") != NULL, "%s", missing);
 }

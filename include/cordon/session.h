@@ -28,18 +28,12 @@ int cordon_cgroup_create(const char *id, char **path, struct cordon_error *err);
 
 /* Move PID (0: the caller) into the cgroup at PATH.
  *
- * Measured (Linux 6.18): without the cgroup2 mount option favordynmods, a
- * move takes a global lock whose write side waits for an RCU grace period
- * unless another move happened within the last one: 10-30 ms for the first
- * launch after an idle moment, 0.03 ms back to back. */
+ * Sessions do not: the command is created inside (clone3 CLONE_INTO_CGROUP,
+ * spawn.c). Measured (Linux 6.18): without the cgroup2 mount option
+ * favordynmods, a move takes a global lock whose write side waits for an RCU
+ * grace period unless another move happened within the last one: 10-30 ms
+ * for the first launch after an idle moment, 0.03 ms back to back. */
 int cordon_cgroup_enter(const char *path, pid_t pid, struct cordon_error *err);
-
-/* Whether the cgroup2 mount has favordynmods: 1, 0, or -1 (no cgroup2). */
-int cordon_cgroup_favordynmods(void);
-
-/* Time one move: a child process (forked here, ended before returning) is
- * moved into the empty cgroup at PATH; *MS is how long the write took. */
-int cordon_cgroup_move_ms(const char *path, double *ms, struct cordon_error *err);
 
 /* The pids in the cgroup at PATH (malloc'd array). */
 int cordon_cgroup_pids(const char *path, pid_t **pids, size_t *n, struct cordon_error *err);

@@ -141,7 +141,7 @@ void cordon_sandbox_describe(const struct cordon_support *sup, char *buf, size_t
 	}
 	LINE("network:   %s%s\n",
 	     abi >= 4 ? "TCP bind/connect (Landlock)" : "TCP (seccomp only: Landlock ABI < 4)",
-	     sup->seccomp ? "; other families and io_uring refused by seccomp when offline"
+	     sup->seccomp ? "; other families refused by seccomp when offline; io_uring refused"
 			  : "; NOT UDP/raw/other families (no seccomp)");
 	LINE("scopes:    %s\n", abi >= 6 ? "signals and abstract unix sockets stay inside"
 					 : "NONE (Landlock ABI 6): a process inside can signal and "

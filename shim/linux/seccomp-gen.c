@@ -72,7 +72,8 @@ int main(int argc, char **argv)
 	} programs[] = {
 		{"cordon_filter_online", CORDON_SECCOMP_NETWORK},
 		{"cordon_filter_offline", 0},
-		{"cordon_filter_online_supervised", CORDON_SECCOMP_NETWORK | CORDON_SECCOMP_SUPERVISED},
+		{"cordon_filter_online_supervised",
+		 CORDON_SECCOMP_NETWORK | CORDON_SECCOMP_SUPERVISED},
 		{"cordon_filter_offline_supervised", CORDON_SECCOMP_SUPERVISED},
 	};
 	int r = 0;

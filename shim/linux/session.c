@@ -41,9 +41,8 @@ static void unescape(char *s)
 	*w = '\0';
 }
 
-/* The first cgroup2 line of mountinfo: its mount point and, if OPTS is not
- * NULL, its superblock options (the last field). */
-static int find_mount(char **mount, char **opts, struct cordon_error *err)
+/* The first cgroup2 line of mountinfo: its mount point. */
+static int find_mount(char **mount, struct cordon_error *err)
 {
 	FILE *f = fopen("/proc/self/mountinfo", "re");
 	if (!f)
@@ -55,9 +54,6 @@ static int find_mount(char **mount, char **opts, struct cordon_error *err)
 		char *sep = strstr(line, " - ");
 		if (!sep || strncmp(sep + 3, "cgroup2 ", 8) != 0)
 			continue;
-		/* The superblock options end the line; tokenizing the first five
-		 * fields below leaves everything after " - " intact. */
-		char *last = strrchr(sep, ' ');
 		char *save = NULL, *tok = strtok_r(line, " ", &save);
 		for (int i = 1; tok && i < 5; i++)
 			tok = strtok_r(NULL, " ", &save);
@@ -65,10 +61,6 @@ static int find_mount(char **mount, char **opts, struct cordon_error *err)
 			continue;
 		unescape(tok);
 		*mount = strdup(tok);
-		if (*mount && opts && !(*opts = strndup(last + 1, strcspn(last + 1, "\n")))) {
-			free(*mount);
-			*mount = NULL;
-		}
 		r = *mount ? 0 : cordon_err(err, ENOMEM, "out of memory");
 		break;
 	}
@@ -179,7 +171,7 @@ int cordon_cgroup_locate(char **mount, char **own, struct cordon_error *err)
 	if (r == -ENOMEM)
 		return cordon_err(err, ENOMEM, "out of memory");
 	if (r < 0) /* no listmount here: the mount table as text */
-		r = find_mount(mount, NULL, err);
+		r = find_mount(mount, err);
 	if (r < 0)
 		return r;
 	r = own_cgroup(own, err);
@@ -187,48 +179,6 @@ int cordon_cgroup_locate(char **mount, char **own, struct cordon_error *err)
 		free(*mount);
 		*mount = NULL;
 	}
-	return r;
-}
-
-int cordon_cgroup_favordynmods(void)
-{
-	struct cordon_error err;
-	cleanup_free char *mount = NULL, *opts = NULL;
-	if (find_mount(&mount, &opts, &err) < 0)
-		return -1;
-	for (char *save = NULL, *o = strtok_r(opts, ",", &save); o; o = strtok_r(NULL, ",", &save))
-		if (strcmp(o, "favordynmods") == 0)
-			return 1;
-	return 0;
-}
-
-int cordon_cgroup_move_ms(const char *path, double *ms, struct cordon_error *err)
-{
-	int gate[2];
-	if (pipe2(gate, O_CLOEXEC) < 0)
-		return cordon_err(err, errno, "pipe: %s", strerror(errno));
-	pid_t child = fork();
-	if (child < 0) {
-		int e = errno;
-		close(gate[0]);
-		close(gate[1]);
-		return cordon_err(err, e, "fork: %s", strerror(e));
-	}
-	if (child == 0) {
-		char c;
-		close(gate[1]);
-		(void)!read(gate[0], &c, 1); /* until the parent closes its end */
-		_exit(0);
-	}
-	close(gate[0]);
-	struct timespec a, b;
-	clock_gettime(CLOCK_MONOTONIC, &a);
-	int r = cordon_cgroup_enter(path, child, err);
-	clock_gettime(CLOCK_MONOTONIC, &b);
-	close(gate[1]);
-	while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
-		;
-	*ms = (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
 	return r;
 }
 

@@ -59,7 +59,7 @@ struct cordon_spawn {
 	int registry_fd;
 	const char *record;
 	const char *socket_dir; /* the session's socket directory, or NULL */
-	int report_w; /* write end: errno of a failed exec */
+	int report_w;           /* write end: errno of a failed exec */
 	/* The keeper. */
 	int event_w;   /* write end of the event pipe */
 	int control_r; /* read end: closed by the supervisor to end the session */

@@ -1,0 +1,244 @@
+/* The launcher stays as the session's parent: what a terminal, a job-control
+ * shell and an agent harness see must not change. ^C reaches the command
+ * once, ^Z stops the whole job and fg resumes it, signals sent to cordon go
+ * on to the command, its exit status comes back (128+N for a signal), and
+ * closed stdio is no obstacle. Also standalone mode (LD_PRELOAD without the
+ * launcher), which forks a supervisor of its own. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "helpers.h"
+
+static long ms_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* Read the terminal until NEEDLE shows up (true) or MS pass. What was read
+ * is kept in BUF (for messages). */
+static bool expect_out(int master, const char *needle, int ms, char *buf, size_t size)
+{
+	size_t len = strlen(buf);
+	for (long end = ms_now() + ms; ms_now() < end;) {
+		if (strstr(buf, needle))
+			return true;
+		struct pollfd p = {.fd = master, .events = POLLIN};
+		if (poll(&p, 1, 50) <= 0)
+			continue;
+		ssize_t n = read(master, buf + len, size - 1 - len);
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+		buf[len] = '\0';
+		if (len > size / 2) { /* keep the tail */
+			memmove(buf, buf + len - size / 4, size / 4 + 1);
+			len = size / 4;
+		}
+	}
+	return strstr(buf, needle) != NULL;
+}
+
+static void type(int master, const char *s)
+{
+	cr_assert_eq(write(master, s, strlen(s)), (ssize_t)strlen(s));
+}
+
+/* ^C goes to the terminal's foreground group, which holds the command and
+ * cordon: the command gets it once (cordon does not pass on what the
+ * terminal sent), and ^\ ends it with 128+SIGQUIT. */
+Test(terminal, ctrl_c_reaches_the_command_once, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "ctrlc", "");
+	char *script = "echo $CORDON_SESSION > sid; trap 'echo INT >> ints' INT; echo ready; "
+		       "while :; do sleep 0.05; done";
+	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "/bin/sh", "-c", script, NULL};
+	int master;
+	char *name;
+	pid_t pid = pty_spawn(argv, w.env, w.proj, &master, &name);
+	char buf[8192] = "";
+	cr_assert(expect_out(master, "ready", 5000, buf, sizeof(buf)), "%s", buf);
+	type(master, "\x03");
+	char *ints = path_join(w.proj, "ints");
+	cr_assert(wait_exists(ints, 3000), "^C did not reach the command");
+	usleep(300000);
+	char *got = read_file(ints);
+	cr_expect_str_eq(got, "INT\n", "^C reached the command more than once");
+	free(got);
+	type(master, "\x1c"); /* ^\ */
+	int st = 0;
+	for (int i = 0; i < 500 && waitpid(pid, &st, WNOHANG) == 0; i++)
+		usleep(10000);
+	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 128 + SIGQUIT, "status %#x", st);
+	expect_session_gone(&w, 0);
+	close(master);
+	free(name);
+	free(ints);
+	world_free(&w);
+}
+
+/* A job-control shell outside runs cordon; ^Z stops the job (the shell says
+ * so and gets its prompt back), fg resumes it, ^C ends it. Inside, a shell
+ * of its own does the same with its jobs. */
+Test(terminal, ctrl_z_and_fg, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "ctrlz", "");
+	char *argv[] = {"/bin/bash", "--norc", "--noprofile", "-i", NULL};
+	int master;
+	char *name;
+	pid_t pid = pty_spawn(argv, w.env, w.proj, &master, &name);
+	char buf[16384] = "";
+	char *cmd;
+	asprintf(&cmd, "%s run --config %s -- /bin/sleep 30\n", CORDON_BIN, w.cfg);
+	type(master, "PS1='$ '\n");
+	type(master, cmd);
+	usleep(500000);
+	type(master, "\x1a"); /* ^Z */
+	cr_expect(expect_out(master, "Stopped", 5000, buf, sizeof(buf)), "no job stopped: %s", buf);
+	type(master, "echo outer-$((2+3))\n");
+	cr_expect(expect_out(master, "outer-5", 5000, buf, sizeof(buf)),
+		  "the shell did not get the terminal back: %s", buf);
+	buf[0] = '\0';
+	type(master, "fg\n");
+	usleep(300000);
+	type(master, "\x03");
+	type(master, "echo after-$((3+4))\n");
+	cr_expect(expect_out(master, "after-7", 5000, buf, sizeof(buf)), "%s", buf);
+	/* Inside: the sandboxed shell's own job control. */
+	buf[0] = '\0';
+	free(cmd);
+	asprintf(&cmd, "%s run --config %s -- /bin/bash --norc --noprofile -i\n", CORDON_BIN,
+		 w.cfg);
+	type(master, cmd);
+	type(master, "PS1='in$ '; sleep 30\n");
+	usleep(700000);
+	type(master, "\x1a");
+	cr_expect(expect_out(master, "Stopped", 5000, buf, sizeof(buf)), "inside: %s", buf);
+	type(master, "echo inner-$((4+5))\n");
+	cr_expect(expect_out(master, "inner-9", 5000, buf, sizeof(buf)), "inside: %s", buf);
+	type(master, "kill %1; exit\n");
+	type(master, "exit\n");
+	int st;
+	for (int i = 0; i < 500 && waitpid(pid, &st, WNOHANG) == 0; i++)
+		usleep(10000);
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	close(master);
+	free(cmd);
+	free(name);
+	world_free(&w);
+}
+
+/* An agent harness: the signal it sends cordon reaches the command (its
+ * handler runs and sets the status), a command killed by a signal gives
+ * 128+N, and closed stdin or stdout do not stop the command from running. */
+Test(terminal, harness_signals_statuses_and_closed_stdio, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "harness", "");
+	char *argv[] = {
+		CORDON_BIN, "run",
+		"--config", w.cfg,
+		"--",       "/bin/sh",
+		"-c",       "trap 'echo term > got; exit 3' TERM; echo $$ > pids; sleep 30 & wait",
+		NULL};
+	pid_t pid = spawn_cmd(argv, w.env, w.proj);
+	char *pids = path_join(w.proj, "pids");
+	cr_assert(wait_exists(pids, 5000));
+	usleep(100000);
+	cr_assert_eq(kill(pid, SIGTERM), 0);
+	int st;
+	waitpid(pid, &st, 0);
+	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 3, "status %#x", st);
+	char *got = path_join(w.proj, "got");
+	cr_expect(contains(got, "term"), "the command's handler did not run");
+
+	struct run_result r = sh_in(&w, NULL, "kill -9 $$");
+	cr_expect_eq(r.status, 128 + SIGKILL, "%s", r.err);
+	run_free(&r);
+	r = sh_in(&w, NULL, "exit 42");
+	cr_expect_eq(r.status, 42);
+	run_free(&r);
+
+	/* Closed stdin, then closed stdout. */
+	char *marker = path_join(w.proj, "ran");
+	char *script;
+	asprintf(&script, "exec %s run --config %s -- /bin/sh -c 'touch %s' %s", CORDON_BIN, w.cfg,
+		 marker, "<&-");
+	char *sh1[] = {"/bin/sh", "-c", script, NULL};
+	r = run_cmd(sh1, w.env, w.proj, 20000);
+	cr_expect_eq(r.status, 0, "closed stdin: %s", r.err);
+	cr_expect(file_exists(marker), "closed stdin: nothing ran: %s", r.err);
+	run_free(&r);
+	unlink(marker);
+	free(script);
+	asprintf(&script, "exec %s run --config %s -- /bin/sh -c 'touch %s' %s", CORDON_BIN, w.cfg,
+		 marker, ">&-");
+	char *sh2[] = {"/bin/sh", "-c", script, NULL};
+	r = run_cmd(sh2, w.env, w.proj, 20000);
+	cr_expect_eq(r.status, 0, "closed stdout: %s", r.err);
+	cr_expect(file_exists(marker), "closed stdout: nothing ran: %s", r.err);
+	run_free(&r);
+	free(script);
+	free(marker);
+	free(got);
+	free(pids);
+	world_free(&w);
+}
+
+/* Standalone mode: the shim in LD_PRELOAD, no launcher. The shell's own
+ * process becomes the supervisor, and its sandboxed child is refused an
+ * outside socket (the control: the same probe unsandboxed gets through). */
+Test(terminal, standalone_mode_mediates_sockets, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "standalone", "");
+	char *sock = path_join(w.outside, "daemon.sock");
+	struct listener l = listen_unix(&w, sock, true);
+	char *pre, *cfg, *cmd;
+	asprintf(&pre, "LD_PRELOAD=%s", CORDON_SHIM_SO);
+	asprintf(&cfg, "CORDON_CONFIG=%s", w.cfg);
+	asprintf(&cmd,
+		 "echo $CORDON_SANDBOX > mark; cordon-probe unix %s standalone-inside; "
+		 "cordon-probe socketpair",
+		 sock);
+	char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+	char *envp[] = {w.env[0], w.env[1], w.env[2], w.env[3], pre, cfg, NULL};
+	char *ctl[] = {CORDON_PROBE, "unix", sock, "standalone-control", NULL};
+	struct run_result r = run_cmd(ctl, w.env, w.proj, 20000);
+	char *got = received(&l, 2000);
+	cr_assert(strstr(got, "standalone-control"), "control: %s", r.err);
+	free(got);
+	run_free(&r);
+	r = run_cmd(argv, envp, w.proj, 20000);
+	got = received(&l, 300);
+	char *mark = path_join(w.proj, "mark");
+	cr_expect(contains(mark, "1"), "not sandboxed: %s", r.err);
+	cr_expect_null(strstr(got, "standalone-inside"),
+		       "standalone mode reached an outside socket");
+	cr_expect(strstr(r.err, "Permission denied") != NULL, "%s", r.err);
+	cr_expect(strstr(r.out, "pair ok") != NULL, "socketpair must work: %s", r.out);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	free(got);
+	run_free(&r);
+	close(l.fd);
+	free(mark);
+	free(cmd);
+	free(pre);
+	free(cfg);
+	free(sock);
+	world_free(&w);
+}
