@@ -10,12 +10,9 @@
 
 static const char *const always_kept[] = {"TERM", "COLORTERM", "TERM_PROGRAM",
 					  "TERM_PROGRAM_VERSION", NULL};
-static const char *const never_kept[] = {"LD_PRELOAD",
-					 "DYLD_INSERT_LIBRARIES",
-					 CORDON_ENV_CONFIG_FD,
-					 CORDON_ENV_SESSION,
-					 CORDON_ENV_SANDBOX,
-					 NULL};
+static const char *const never_kept[] = {"LD_PRELOAD",         "DYLD_INSERT_LIBRARIES",
+					 CORDON_ENV_CONFIG_FD, CORDON_ENV_SESSION,
+					 CORDON_ENV_SANDBOX,   NULL};
 
 static bool name_in(const char *const *list, const char *name, size_t len)
 {

@@ -69,8 +69,8 @@ struct cordon_policy {
 	struct cordon_rule *rules;
 	size_t n_rules;
 	size_t rules_cap; /* slots in rules, when grown by cordon_policy_add_rule (else 0) */
-	struct cordon_strv env_allow; /* names and PREFIX* patterns */
-	struct cordon_strv skipped;   /* "path (source): reason"; not sent on the wire */
+	struct cordon_strv env_allow;  /* names and PREFIX* patterns */
+	struct cordon_strv skipped;    /* "path (source): reason"; not sent on the wire */
 	struct cordon_socket *sockets; /* not sent on the wire: the supervisor, outside, */
 	size_t n_sockets;              /* decides (Linux); the profile (macOS) */
 	size_t sockets_cap;

@@ -249,7 +249,7 @@ static int unconfirmed(struct run *r, const char *why, struct cordon_error *err)
 static int handover(struct run *r, struct cordon_error *err)
 {
 	long deadline = now_ms() + r->s->ack_timeout_ms;
-	struct cordon_event_msg m;
+	struct cordon_event_msg m = {0};
 	size_t got = 0;
 	while (got < sizeof(m)) {
 		long left = deadline - now_ms();
@@ -570,6 +570,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	int chan[2] = {-1, -1}, self = -1, registry_fd = -1, cgroup_parent_fd = -1, rc;
 	char **env = NULL;
 	cleanup_free char *frame = NULL;
+	cleanup_free char *regdir = NULL;
 	size_t frame_len = 0;
 
 	const char *sockdir = sandbox ? l->policy->socket_dir : NULL;
@@ -619,7 +620,6 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	/* Where the keeper cleans up if we are killed. */
 	char record[64];
 	snprintf(record, sizeof(record), "%s.json", s->id);
-	cleanup_free char *regdir = NULL;
 	struct cordon_error ignored;
 	if (cordon_registry_dir(&regdir, &ignored) == 0)
 		registry_fd = open(regdir, O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -664,7 +664,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	close(control[0]);
 	close(report[1]);
 	close(self);
-	event[1] = control[0] = report[1] = self = -1;
+	event[1] = control[0] = report[1] = -1;
 
 	int ruleset = -1;
 	if (sandbox && l->preload) {

@@ -150,7 +150,7 @@ static size_t children(long self, int *out, size_t max)
 	size_t cnt = 0;
 	long v = -1;
 	for (long i = 0; i < (n > 0 ? n : 0) + 1 && cnt < max; i++) {
-		char ch = i < n ? buf[i] : ' ';
+		int ch = i < n ? (unsigned char)buf[i] : ' ';
 		if (ch >= '0' && ch <= '9') {
 			v = (v < 0 ? 0 : v * 10) + (ch - '0');
 		} else if (v > 0) {
@@ -196,7 +196,7 @@ static void end_session(const struct cordon_spawn *sp, long self, long cmd)
 		memset(&si, 0, sizeof(si));
 		if (n == 0 && SYS5(waitid, P_ALL, 0, &si, WEXITED | WNOHANG, 0) == -ECHILD)
 			return;
-		struct timespec ts = {0, 1000 * 1000};
+		struct timespec ts = {0, 1000L * 1000};
 		SYS4(clock_nanosleep, CLOCK_MONOTONIC, 0, &ts, 0);
 	}
 }
@@ -247,7 +247,7 @@ static void remove_tree(int parent, const char *name, int depth)
 	for (int pass = 0; fd >= 0 && pass < 64; pass++) {
 		bool removed = false;
 		SYS3(lseek, fd, 0, SEEK_SET);
-		char buf[2048] __attribute__((aligned(8)));
+		char buf[2048] __attribute__((aligned(8))) = {0};
 		long n;
 		while ((n = SYS3(getdents64, fd, buf, sizeof(buf))) > 0) {
 			for (long off = 0; off < n;) {
@@ -281,7 +281,7 @@ static void clean_up_after(const struct cordon_spawn *sp)
 		long r = SYS3(unlinkat, sp->cgroup_parent_fd, sp->cgroup_name, AT_REMOVEDIR);
 		if (r != -EBUSY)
 			break;
-		struct timespec ts = {0, 100 * 1000}; /* exiting tasks leave it a moment later */
+		struct timespec ts = {0, 100L * 1000}; /* exiting tasks leave it a moment later */
 		SYS4(clock_nanosleep, CLOCK_MONOTONIC, 0, &ts, 0);
 	}
 	if (sp->registry_fd >= 0 && sp->record)
@@ -299,13 +299,31 @@ static int keeper(void *arg)
 		.cgroup = (uint64_t)(sp->cgroup_fd >= 0 ? sp->cgroup_fd : 0),
 	};
 	long cmd = SYS2(clone3, &ca, sizeof(ca));
-	if (cmd == -ENOSYS || cmd == -E2BIG) {
-		/* Before Linux 5.7 (no clone3 with a cgroup): a plain fork in
-		 * the supervisor's cgroup. cordon check says so. */
+	bool move = false;
+	if (cmd == -ENOSYS || cmd == -E2BIG || cmd == -EINVAL) {
+		/* Before Linux 5.7 (no clone3 into a cgroup): a plain fork, moved
+		 * in before the supervisor hears of it, so before anything of the
+		 * command's own runs (the shim waits for the supervisor's frame;
+		 * a command sandboxed before exec, for its confirmation). */
 		cmd = SYS5(clone, SIGCHLD, 0, 0, 0, 0);
+		move = sp->cgroup_fd >= 0;
 	}
 	if (cmd == 0)
 		command(sp, self);
+	if (cmd > 0 && move) {
+		char num[24];
+		int d = 0;
+		for (long v = cmd; v > 0; v /= 10)
+			num[sizeof(num) - 1 - d++] = (char)('0' + v % 10);
+		long fd = SYS4(openat, sp->cgroup_fd, "cgroup.procs", O_WRONLY | O_CLOEXEC, 0);
+		long w = fd < 0 ? fd : SYS3(write, fd, num + sizeof(num) - d, d);
+		if (fd >= 0)
+			SYS1(close, fd);
+		if (w < 0) {
+			SYS2(kill, cmd, SIGKILL);
+			cmd = w;
+		}
+	}
 	if (cmd < 0) {
 		event(sp, CORDON_EV_FAILED, (int)-cmd);
 		die(0);
@@ -325,7 +343,7 @@ static int keeper(void *arg)
 				      {.fd = sp->control_r, .events = POLLIN},
 				      {.fd = (int)sfd, .events = POLLIN}};
 		/* Without a signalfd (it failed): look every 10 ms instead. */
-		struct timespec tick = {0, 10 * 1000 * 1000};
+		struct timespec tick = {0, 10L * 1000 * 1000};
 		long n = SYS5(ppoll, p, sfd >= 0 ? 3 : 2, sfd >= 0 ? NULL : &tick, NULL, 0);
 		if (sfd >= 0 && (p[2].revents & POLLIN)) {
 			char buf[128 * 8];

@@ -223,7 +223,7 @@ static void ensure_spare(void)
 	pthread_t t;
 	pthread_attr_init(&a);
 	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-	pthread_attr_setstacksize(&a, 128 * 1024);
+	pthread_attr_setstacksize(&a, (size_t)128 * 1024);
 	atomic_fetch_add(&S.threads, 1);
 	if (pthread_create(&t, &a, receiver, NULL) != 0)
 		atomic_fetch_sub(&S.threads, 1);
@@ -252,7 +252,7 @@ static long send_timeout_ms(int sock)
 static void wait_slice(int sock, short events, bool spin)
 {
 	if (spin) {
-		struct timespec ts = {0, 5 * 1000 * 1000};
+		struct timespec ts = {0, 5L * 1000 * 1000};
 		nanosleep(&ts, NULL);
 		return;
 	}
@@ -778,7 +778,7 @@ int cordon_supervisor_start(const struct cordon_supervisor_config *cfg, struct c
 		pthread_t t;
 		pthread_attr_init(&a);
 		pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-		pthread_attr_setstacksize(&a, 128 * 1024);
+		pthread_attr_setstacksize(&a, (size_t)128 * 1024);
 		atomic_fetch_add(&S.threads, 1);
 		int r = pthread_create(&t, &a, receiver, NULL);
 		pthread_attr_destroy(&a);

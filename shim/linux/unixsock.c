@@ -278,8 +278,11 @@ static bool held_inside(const struct cordon_unix_policy *u, const struct diag_qu
 			if (l < 9)
 				continue;
 			link[l] = '\0';
-			unsigned long ino;
-			if (sscanf(link, "socket:[%lu]", &ino) != 1)
+			if (strncmp(link, "socket:[", 8) != 0)
+				continue;
+			char *end;
+			unsigned long ino = strtoul(link + 8, &end, 10);
+			if (*end != ']')
 				continue;
 			for (size_t k = 0; k < q->n_socks; k++)
 				if (!found[k] && q->socks[k] == ino) {
