@@ -519,6 +519,17 @@ static int block_signals(struct run *r, struct cordon_error *err)
 	return 0;
 }
 
+static void env_free(char **env, const struct cordon_launch *l)
+{
+	if (!env)
+		return;
+	size_t n = 0;
+	while (l->envp[n])
+		n++;
+	free(env[n]); /* ours: CORDON_CONFIG_FD, or NULL */
+	free(env);
+}
+
 /* The command's environment: L's, with CORDON_CONFIG_FD for the shim. */
 static char **command_env(const struct cordon_launch *l, int chan_child)
 {
@@ -730,7 +741,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	end_session(&r);
 	if (sockdir)
 		cordon_remove_tree(sockdir);
-	free(env);
+	env_free(env, l);
 	run_free(&r);
 	if (cgroup_fd >= 0)
 		close(cgroup_fd);
@@ -765,7 +776,7 @@ fail:
 	}
 	if (sockdir)
 		cordon_remove_tree(sockdir);
-	free(env);
+	env_free(env, l);
 	return rc;
 }
 
