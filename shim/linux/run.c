@@ -442,27 +442,27 @@ static void kill_descendants(void)
 	}
 }
 
+/* The end: the keeper kills every process of the session and removes its
+ * cgroup, record and socket directory; we need not wait for it (the
+ * command's status is known), so the caller has it at once. Only when the
+ * keeper itself is gone do we do it all here. */
 static void end_session(struct run *r)
 {
-	if (r->control_w >= 0) {
-		/* The keeper kills everything it has; told in words, so that it
-		 * can tell this from our death (the pipe closing alone). */
+	if (r->control_w >= 0 && !r->keeper_died) {
+		/* Told in words, so that it can tell this from our death (the
+		 * pipe closing alone). */
 		(void)!write(r->control_w, "E", 1);
 		close(r->control_w);
 		r->control_w = -1;
+		return;
 	}
+	kill_descendants();
 	struct cordon_error e = {0};
 	if (r->s->cgroup && cordon_cgroup_destroy(r->s->cgroup, &e) < 0)
 		cordon_say("cordon: session %s: cleanup failed: %s\n", r->s->id, e.msg);
-	if (r->keeper > 0) {
-		siginfo_t si;
-		while (waitid(P_PIDFD, (id_t)r->keeper_fd, &si, WEXITED) < 0 && errno == EINTR)
-			;
-	}
-	kill_descendants();
 	cordon_registry_remove(r->s->id);
-	if (r->s->cgroup)
-		(void)cordon_cgroup_sweep(r->s->cgroup, CORDON_SWEEP_AGE_S);
+	if (r->l->policy->sandbox && r->l->policy->socket_dir)
+		cordon_remove_tree(r->l->policy->socket_dir);
 }
 
 /* ---- set-up ------------------------------------------------------------------------ */
@@ -725,6 +725,10 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		close(r.chan);
 		r.chan = -1;
 	}
+	/* While the command runs, off its path: the cgroups killed sessions
+	 * left beside ours. */
+	if (rc >= 0 && s->cgroup)
+		(void)cordon_cgroup_sweep(s->cgroup, CORDON_SWEEP_AGE_S);
 	if (rc >= 0 && !refused)
 		wait_for_end(&r);
 	/* A command sandboxed before its exec confirms first: its exec can
@@ -739,8 +743,6 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		cordon_say("cordon: session %s: its keeper process was killed; session ended\n",
 			   s->id);
 	end_session(&r);
-	if (sockdir)
-		cordon_remove_tree(sockdir);
 	env_free(env, l);
 	run_free(&r);
 	if (cgroup_fd >= 0)

@@ -33,6 +33,14 @@
 #endif
 #define CLONE_INTO_CGROUP_FLAG 0x200000000ULL
 
+#if defined(__SANITIZE_ADDRESS__)
+#define KEEPER_FORKS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define KEEPER_FORKS 1
+#endif
+#endif
+
 /* clone3's argument (Linux 5.7 with cgroup), declared here: <linux/sched.h>
  * clashes with the C library's <sched.h>. */
 struct clone3_args {
@@ -120,6 +128,67 @@ static __attribute__((noreturn)) void command(struct cordon_spawn *sp, long keep
 	put(sp->report_w, &e, sizeof(e));
 	die(127);
 }
+
+/* The command sharing the keeper's (the launcher's) memory until its exec:
+ * started on a stack of its own by clone3_vm, with only raw calls above. */
+static struct {
+	struct cordon_spawn *sp;
+	long keeper;
+} vm_child;
+
+static __attribute__((noreturn)) void command_vm(void *arg)
+{
+	(void)arg;
+	command(vm_child.sp, vm_child.keeper);
+}
+
+#if (defined(__x86_64__) || defined(__aarch64__)) && !defined(KEEPER_FORKS)
+#define CLONE3_VM 1
+/* Its stack: used by one command's start at a time (the keeper waits,
+ * CLONE_VFORK, until the exec). */
+static _Alignas(16) char command_stack[64 * 1024];
+
+/* clone3 with CLONE_VM: the child starts on CA's stack, where a C function
+ * cannot simply return from the system call; it calls FN there instead
+ * (FN never returns). */
+static long clone3_vm(struct clone3_args *ca, void (*fn)(void *))
+{
+#if defined(__x86_64__)
+	register long rax __asm__("rax") = SYS_clone3;
+	register struct clone3_args *rdi __asm__("rdi") = ca;
+	register long rsi __asm__("rsi") = (long)sizeof(*ca);
+	register void (*r12)(void *) __asm__("r12") = fn;
+	__asm__ volatile("syscall\n\t"
+			 "test %%rax, %%rax\n\t"
+			 "jnz 1f\n\t"
+			 "xor %%ebp, %%ebp\n\t"
+			 "xor %%edi, %%edi\n\t"
+			 "call *%%r12\n\t"
+			 "hlt\n"
+			 "1:"
+			 : "+r"(rax)
+			 : "r"(rdi), "r"(rsi), "r"(r12)
+			 : "rcx", "r11", "memory");
+	return rax;
+#else
+	register long x8 __asm__("x8") = SYS_clone3;
+	register long x0 __asm__("x0") = (long)ca;
+	register long x1 __asm__("x1") = (long)sizeof(*ca);
+	register void (*x19)(void *) __asm__("x19") = fn;
+	__asm__ volatile("svc 0\n\t"
+			 "cbnz x0, 1f\n\t"
+			 "mov x29, xzr\n\t"
+			 "mov x0, xzr\n\t"
+			 "blr x19\n\t"
+			 "brk #0\n"
+			 "1:"
+			 : "+r"(x0)
+			 : "r"(x8), "r"(x1), "r"(x19)
+			 : "memory", "cc");
+	return x0;
+#endif
+}
+#endif
 
 /* ---- the keeper --------------------------------------------------------------- */
 
@@ -270,9 +339,9 @@ static void remove_tree(int parent, const char *name, int depth)
 	SYS3(unlinkat, parent, name, AT_REMOVEDIR);
 }
 
-/* The supervisor was killed: remove what it would have (the cgroup, now
- * empty: every descendant is gone; the registry record; the socket
- * directory). */
+/* Once every descendant is gone: remove the session's cgroup (empty now),
+ * its registry record and its socket directory. The supervisor does not wait
+ * for this (nor can it, when it was killed). */
 static void clean_up_after(const struct cordon_spawn *sp)
 {
 	if (sp->socket_dir)
@@ -288,9 +357,32 @@ static void clean_up_after(const struct cordon_spawn *sp)
 		SYS3(unlinkat, sp->registry_fd, sp->record, 0);
 }
 
+/* A string of the launcher's, into the keeper's own BUF (empty if too long). */
+static const char *keep_string(const char *s, char *buf, size_t size)
+{
+	if (!s)
+		return NULL;
+	size_t n = 0;
+	while (s[n] && n < size)
+		n++;
+	if (n == size)
+		return NULL;
+	for (size_t i = 0; i <= n; i++)
+		buf[i] = s[i];
+	return buf;
+}
+
 static int keeper(void *arg)
 {
-	struct cordon_spawn *sp = arg;
+	/* The supervisor does not wait for the keeper's end, so its memory
+	 * (ARG lives on its stack) may be gone by then: what the keeper needs
+	 * after the command's start is copied onto its own stack. */
+	struct cordon_spawn own = *(struct cordon_spawn *)arg;
+	static char names[3][4096];
+	own.cgroup_name = keep_string(own.cgroup_name, names[0], sizeof(names[0]));
+	own.record = keep_string(own.record, names[1], sizeof(names[1]));
+	own.socket_dir = keep_string(own.socket_dir, names[2], sizeof(names[2]));
+	struct cordon_spawn *sp = &own;
 	long self = SYS0(getpid);
 	SYS2(prctl, PR_SET_CHILD_SUBREAPER, 1);
 	struct clone3_args ca = {
@@ -298,7 +390,24 @@ static int keeper(void *arg)
 		.exit_signal = SIGCHLD,
 		.cgroup = (uint64_t)(sp->cgroup_fd >= 0 ? sp->cgroup_fd : 0),
 	};
-	long cmd = SYS2(clone3, &ca, sizeof(ca));
+	long cmd = -ENOSYS;
+#ifdef CLONE3_VM
+	/* A command that execs at once shares this memory until then (no copy
+	 * of the launcher's pages: ~1-3 ms here, where a page fault is dear);
+	 * the keeper waits meanwhile. One sandboxed before exec needs a copy
+	 * of its own, made below. */
+	if (!sp->apply) {
+		struct clone3_args vm = ca;
+		vm.flags |= CLONE_VM | CLONE_VFORK;
+		vm.stack = (uint64_t)(uintptr_t)command_stack;
+		vm.stack_size = sizeof(command_stack);
+		vm_child.sp = sp;
+		vm_child.keeper = self;
+		cmd = clone3_vm(&vm, command_vm);
+	}
+#endif
+	if (cmd == -ENOSYS) /* sandboxed before exec, or not built for it: a copy */
+		cmd = SYS2(clone3, &ca, sizeof(ca));
 	bool move = false;
 	if (cmd == -ENOSYS || cmd == -E2BIG || cmd == -EINVAL) {
 		/* Before Linux 5.7 (no clone3 into a cgroup): a plain fork, moved
@@ -357,21 +466,10 @@ static int keeper(void *arg)
 	 * closed with nothing said, or its pidfd says so): it can no longer
 	 * answer the session's calls (they now fail with ENOSYS), and the
 	 * session must not outlive it. */
-	char word = 0;
-	bool orphaned = SYS3(read, sp->control_r, &word, 1) != 1 || word != 'E';
 	end_session(sp, self, cmd);
-	if (orphaned)
-		clean_up_after(sp);
+	clean_up_after(sp);
 	die(0);
 }
-
-#if defined(__SANITIZE_ADDRESS__)
-#define KEEPER_FORKS 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define KEEPER_FORKS 1
-#endif
-#endif
 
 #ifndef KEEPER_FORKS
 /* The keeper's stack, for its whole life; the command's copy of it is

@@ -7,7 +7,8 @@
  * of the session that loses its parent comes to it, so the supervisor stays
  * an ancestor of each (Yama's ptrace_scope=1 lets only an ancestor read a
  * caller's memory or take its fds). It reaps, reports the command's exit on
- * the event pipe, and ends the session when told to, or on its own when the
+ * the event pipe, and ends the session (every process, then its cgroup,
+ * record and socket directory) when told to, or on its own when the
  * supervisor dies (killed outright: the session must not outlive it).
  * Should the keeper die instead, the command dies by its parent-death
  * signal, the orphans come to the supervisor (a subreaper too), and the
@@ -51,9 +52,9 @@ struct cordon_spawn {
 	int (*apply)(void *arg);
 	void *apply_arg;
 	int cgroup_fd; /* the session's cgroup (O_PATH directory), or -1 */
-	/* What the keeper removes when the supervisor was killed: the cgroup
-	 * (NAME in the directory PARENT_FD) and the registry record (RECORD in
-	 * REGISTRY_FD), once the session is gone. -1/NULL: nothing. */
+	/* What the keeper removes once the session is gone: the cgroup (NAME
+	 * in the directory PARENT_FD) and the registry record (RECORD in
+	 * REGISTRY_FD). -1/NULL: nothing. */
 	int cgroup_parent_fd;
 	const char *cgroup_name;
 	int registry_fd;

@@ -54,7 +54,13 @@
 #ifndef PIDFD_THREAD
 #define PIDFD_THREAD O_EXCL /* Linux 6.9: a pidfd for one thread */
 #endif
-#define ERESTARTSYS 512 /* the kernel's: restart, or EINTR (no SA_RESTART) */
+#define ERESTARTSYS 512               /* the kernel's: restart, or EINTR (no SA_RESTART) */
+#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS /* Linux 6.6; Debian 12's headers are 6.1 */
+#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
+#endif
+#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
+#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
+#endif
 
 /* The most a send copies at once: a datagram larger fails (EMSGSIZE, above
  * any socket's buffer anyway), a stream send is cut there (the caller's
@@ -367,8 +373,7 @@ static int64_t connect_here(const struct call *c, int sock, const struct dest *d
 	/* A blocking connect, started without blocking (the flag is the
 	 * caller's too, for these few instructions) and then waited for here,
 	 * where the caller's signals can be seen. */
-	long timeout = send_timeout_ms(sock);
-	long deadline = timeout ? now_ms() + timeout : 0;
+	long deadline = -1; /* read when it first has to wait */
 	for (;;) {
 		(void)fcntl(sock, F_SETFL, fl | O_NONBLOCK);
 		int r = connect(sock, sa, d->len) < 0 ? -errno : 0;
@@ -377,6 +382,10 @@ static int64_t connect_here(const struct call *c, int sock, const struct dest *d
 		 * EINPROGRESS/EALREADY: an IP connect under way; wait for it. */
 		if (r != -EAGAIN && r != -EINPROGRESS && r != -EALREADY)
 			return r;
+		if (deadline < 0) {
+			long timeout = send_timeout_ms(sock);
+			deadline = timeout ? now_ms() + timeout : 0;
+		}
 		ensure_spare();
 		for (;;) {
 			wait_slice(sock, POLLOUT, r == -EAGAIN);
@@ -415,8 +424,7 @@ static int64_t send_here(const struct call *c, int sock, struct msghdr *m, int f
 	if (fl < 0)
 		return -errno;
 	bool wait = !(flags & MSG_DONTWAIT) && !(fl & O_NONBLOCK);
-	long timeout = wait ? send_timeout_ms(sock) : 0;
-	long deadline = timeout ? now_ms() + timeout : 0;
+	long deadline = -1; /* read when it first has to wait */
 	bool spin = false;
 	for (;;) {
 		ssize_t n = sendmsg(sock, m, flags | MSG_DONTWAIT | MSG_NOSIGNAL);
@@ -427,6 +435,10 @@ static int64_t send_here(const struct call *c, int sock, struct msghdr *m, int f
 			raise_sigpipe(c);
 		if (!wait || (e != EAGAIN && e != EWOULDBLOCK))
 			return -e;
+		if (deadline < 0) {
+			long timeout = send_timeout_ms(sock);
+			deadline = timeout ? now_ms() + timeout : 0;
+		}
 		ensure_spare();
 		wait_slice(sock, POLLOUT, spin);
 		/* Writable but refused again: a datagram to a full queue poll
@@ -768,6 +780,11 @@ int cordon_supervisor_start(const struct cordon_supervisor_config *cfg, struct c
 	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &S.sizes) < 0)
 		return cordon_err(err, errno, "seccomp(SECCOMP_GET_NOTIF_SIZES): %s",
 				  strerror(errno));
+	/* The caller sleeps while its call is answered: wake the receiver on
+	 * the caller's CPU, and the caller on ours (Linux 6.6; the flag is
+	 * passed by value). Where the kernel lacks it, nothing changes. */
+	(void)ioctl(S.cfg.listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS,
+		    SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP, 0);
 	/* A send to a peer that is gone must come back as EPIPE here, and be
 	 * raised in the caller instead (send_here). */
 	(void)signal(SIGPIPE, SIG_IGN);
