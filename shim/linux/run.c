@@ -707,19 +707,19 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	}
 	if (rc >= 0 && (rc = block_signals(&r, err)) >= 0)
 		r.tty = cordon_tty_watch_fd();
+	/* While the command's loader runs: the supervisor's threads and the
+	 * allowed sockets, pinned. */
+	if (rc >= 0 && sandbox && (rc = cordon_supervisor_prepare(err)) >= 0)
+		rc = cordon_unix_policy_init(&r.sockets, l->policy, s->cgroup, r.keeper, err);
 	bool refused = false;
 	if (rc >= 0 && sandbox && (rc = handover(&r, err)) == 1)
 		refused = true; /* said why; it exits with 125 */
 	if (rc >= 0 && !refused && r.listener >= 0) {
-		rc = cordon_unix_policy_init(&r.sockets, l->policy, s->cgroup, r.keeper, err);
 		struct cordon_supervisor_config cfg = {.listener = r.listener,
 						       .allow_network = l->policy->allow_network,
 						       .sockets = &r.sockets,
 						       .learn_fd = l->learn_fd};
-		if (rc >= 0)
-			rc = cordon_supervisor_start(&cfg, err);
-		if (rc < 0)
-			cordon_err(err, -rc, "session %s: %s; session killed", s->id, err->msg);
+		cordon_supervisor_start(&cfg);
 	}
 	if (r.chan >= 0) {
 		close(r.chan);
@@ -842,16 +842,16 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 	if (rc >= 0 && (rc = block_signals(&r, &e)) >= 0)
 		r.tty = cordon_tty_watch_fd();
 	bool refused = false;
+	if (rc >= 0 && (rc = cordon_supervisor_prepare(&e)) >= 0)
+		rc = cordon_unix_policy_init(&r.sockets, p, NULL, getpid(), &e);
 	if (rc >= 0 && (rc = handover(&r, &e)) == 1)
 		refused = true;
 	if (rc >= 0 && !refused && r.listener >= 0) {
-		rc = cordon_unix_policy_init(&r.sockets, p, NULL, getpid(), &e);
 		struct cordon_supervisor_config cfg = {.listener = r.listener,
 						       .allow_network = p->allow_network,
 						       .sockets = &r.sockets,
 						       .learn_fd = -1};
-		if (rc >= 0)
-			rc = cordon_supervisor_start(&cfg, &e);
+		cordon_supervisor_start(&cfg);
 	}
 	close(r.chan);
 	r.chan = -1;

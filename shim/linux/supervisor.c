@@ -76,7 +76,12 @@ static struct sup {
 	struct seccomp_notif_sizes sizes;
 	atomic_int idle;    /* threads waiting in NOTIF_RECV */
 	atomic_int threads; /* threads started */
-} S;
+	/* The receivers start before the listener is there (while the
+	 * command's loader runs) and wait for it here. */
+	pthread_mutex_t gate_lock;
+	pthread_cond_t gate;
+	bool open;
+} S = {.gate_lock = PTHREAD_MUTEX_INITIALIZER, .gate = PTHREAD_COND_INITIALIZER};
 
 struct call {
 	const struct seccomp_notif *req;
@@ -219,21 +224,28 @@ static int caller_still_waits(const struct call *c)
 
 static void *receiver(void *arg);
 
-/* Before a wait: keep one thread receiving, so that one slow call never
- * holds up the session's others. */
-static void ensure_spare(void)
+static int spawn_receiver(void)
 {
-	if (atomic_load(&S.idle) > 0 || atomic_load(&S.threads) >= MAX_THREADS)
-		return;
 	pthread_attr_t a;
 	pthread_t t;
 	pthread_attr_init(&a);
 	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
 	pthread_attr_setstacksize(&a, (size_t)128 * 1024);
 	atomic_fetch_add(&S.threads, 1);
-	if (pthread_create(&t, &a, receiver, NULL) != 0)
+	int r = pthread_create(&t, &a, receiver, NULL);
+	if (r != 0)
 		atomic_fetch_sub(&S.threads, 1);
 	pthread_attr_destroy(&a);
+	return r;
+}
+
+/* Before a wait: keep one thread receiving, so that one slow call never
+ * holds up the session's others. */
+static void ensure_spare(void)
+{
+	if (atomic_load(&S.idle) > 0 || atomic_load(&S.threads) >= MAX_THREADS)
+		return;
+	(void)spawn_receiver();
 }
 
 static long now_ms(void)
@@ -732,6 +744,10 @@ static void handle(const struct seccomp_notif *req, struct seccomp_notif_resp *r
 static void *receiver(void *arg)
 {
 	(void)arg;
+	pthread_mutex_lock(&S.gate_lock);
+	while (!S.open)
+		pthread_cond_wait(&S.gate, &S.gate_lock);
+	pthread_mutex_unlock(&S.gate_lock);
 	size_t nsz = S.sizes.seccomp_notif > sizeof(struct seccomp_notif)
 			     ? S.sizes.seccomp_notif
 			     : sizeof(struct seccomp_notif);
@@ -774,37 +790,33 @@ static void *receiver(void *arg)
 	return NULL;
 }
 
-int cordon_supervisor_start(const struct cordon_supervisor_config *cfg, struct cordon_error *err)
+int cordon_supervisor_prepare(struct cordon_error *err)
 {
-	S.cfg = *cfg;
 	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &S.sizes) < 0)
 		return cordon_err(err, errno, "seccomp(SECCOMP_GET_NOTIF_SIZES): %s",
 				  strerror(errno));
-	/* The caller sleeps while its call is answered: wake the receiver on
-	 * the caller's CPU, and the caller on ours (Linux 6.6; the flag is
-	 * passed by value). Where the kernel lacks it, nothing changes. */
-	(void)ioctl(S.cfg.listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS,
-		    SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP, 0);
 	/* A send to a peer that is gone must come back as EPIPE here, and be
 	 * raised in the caller instead (send_here). */
 	(void)signal(SIGPIPE, SIG_IGN);
-	/* Two receivers from the start: one call that waits never leaves the
-	 * next without a thread while the spare starts. */
-	for (int i = 0; i < 2; i++) {
-		pthread_attr_t a;
-		pthread_t t;
-		pthread_attr_init(&a);
-		pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-		pthread_attr_setstacksize(&a, (size_t)128 * 1024);
-		atomic_fetch_add(&S.threads, 1);
-		int r = pthread_create(&t, &a, receiver, NULL);
-		pthread_attr_destroy(&a);
-		if (r != 0) {
-			atomic_fetch_sub(&S.threads, 1);
-			if (i == 0)
-				return cordon_err(err, r, "starting the supervisor: %s",
-						  strerror(r));
-		}
-	}
+	/* One receiver: a call that has to wait starts another first
+	 * (ensure_spare). Every task costs a launch a kernel stack (measured:
+	 * clear_page in copy_process was 6 % of a launch's CPU with four). */
+	int r = spawn_receiver();
+	if (r != 0)
+		return cordon_err(err, r, "starting the supervisor: %s", strerror(r));
 	return 0;
+}
+
+void cordon_supervisor_start(const struct cordon_supervisor_config *cfg)
+{
+	/* The caller sleeps while its call is answered: wake the receiver on
+	 * the caller's CPU, and the caller on ours (Linux 6.6; the flag is
+	 * passed by value). Where the kernel lacks it, nothing changes. */
+	(void)ioctl(cfg->listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS,
+		    SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP, 0);
+	pthread_mutex_lock(&S.gate_lock);
+	S.cfg = *cfg;
+	S.open = true;
+	pthread_cond_broadcast(&S.gate);
+	pthread_mutex_unlock(&S.gate_lock);
 }

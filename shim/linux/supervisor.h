@@ -23,8 +23,12 @@ struct cordon_supervisor_config {
 	int learn_fd; /* -1, or where refused sockets are recorded ("s\tPATH\n") */
 };
 
-/* Start answering (threads of this process, until it exits; at most one
- * supervisor per process). Signals are left blocked in its threads. */
-int cordon_supervisor_start(const struct cordon_supervisor_config *cfg, struct cordon_error *err);
+/* Start the supervisor's threads (of this process, until it exits; at most
+ * one supervisor per process), which wait for cordon_supervisor_start: done
+ * ahead, while the command's loader runs. They keep the signal mask they
+ * were started with (the caller's). */
+int cordon_supervisor_prepare(struct cordon_error *err);
+/* Start answering on CFG's listener. */
+void cordon_supervisor_start(const struct cordon_supervisor_config *cfg);
 
 #endif
