@@ -123,10 +123,13 @@ struct sys_case {
 };
 
 static struct sys_case sys_cases[] = {
-	{"kexec_load"}, {"kexec_file_load"}, {"init_module"}, {"finit_module"}, {"delete_module"},
-	{"bpf"},        {"userfaultfd"},     {"reboot"},      {"swapon"},       {"swapoff"},
-	{"mount"},      {"umount2"},         {"pivot_root"},  {"move_mount"},   {"open_tree"},
-	{"fsopen"},     {"fsmount"},
+	{"kexec_load"},   {"kexec_file_load"}, {"init_module"},
+	{"finit_module"}, {"delete_module"},   {"bpf"},
+	{"userfaultfd"},  {"reboot"},          {"swapon"},
+	{"swapoff"},      {"mount"},           {"umount2"},
+	{"pivot_root"},   {"move_mount"},      {"open_tree"},
+	{"fsopen"},       {"fsmount"},         {"keyctl"},
+	{"add_key"},      {"request_key"},     {"fanotify_init"},
 };
 
 ParameterizedTestParameters(syscalls, blocklisted_return_eperm)

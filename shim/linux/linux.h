@@ -30,6 +30,10 @@ void cordon_seccomp_program(bool allow_network, bool supervised, struct sock_fpr
  * would live on, unsandboxed, in the parent). */
 int cordon_single_threaded(struct cordon_error *err);
 
+/* The capabilities a root session keeps (a mask of CAP_* bits); see
+ * platform.c for each one's reason. */
+uint64_t cordon_kept_caps(void);
+
 /* Landlock's RESOLVE_UNIX (ABI 9) decides unix sockets in the kernel. */
 bool cordon_landlock_unix_in_kernel(int abi);
 /* The Landlock rights a rule of ACCESS (cordon_access bits) gets at ABI, and

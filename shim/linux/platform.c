@@ -280,36 +280,80 @@ static int private_proc(struct cordon_error *err)
 	return 0;
 }
 
-/* Drop CAP_SYS_ADMIN and CAP_PERFMON from every set, for good. */
+/* What a root session keeps: Docker's default set without MKNOD (a disk's
+ * block device made in the project reads the disk), NET_RAW (packet sockets
+ * see the host's traffic) and SETFCAP (file capabilities planted in the
+ * project would work when run outside). Each acts within what Landlock and
+ * the supervisor allow:
+ *   CHOWN, DAC_OVERRIDE, FOWNER, FSETID  root's own files and the project's
+ *                                        (chown, chmod, reading what mode bits
+ *                                        would refuse): package builds, tar
+ *   SETUID, SETGID, SETPCAP              dropping privileges (su-style tools,
+ *                                        test suites); never gaining any back
+ *   KILL                                 signals: Landlock scopes them to the
+ *                                        session
+ *   NET_BIND_SERVICE                     dev servers on ports below 1024
+ *   SYS_CHROOT                           build tools (debootstrap, mock)
+ *   AUDIT_WRITE                          PAM-using tools that log
+ * Everything else is cleared from every set, bounding and ambient included:
+ * SYS_ADMIN, NET_ADMIN, SYS_TIME, SYS_MODULE, LINUX_IMMUTABLE, IPC_OWNER,
+ * SYS_NICE, SYS_RESOURCE, SYSLOG, SYS_TTY_CONFIG, SYS_PTRACE, PERFMON, BPF,
+ * ... */
+static const int kept_caps[] = {CAP_CHOWN,      CAP_DAC_OVERRIDE, CAP_FOWNER,
+				CAP_FSETID,     CAP_SETUID,       CAP_SETGID,
+				CAP_SETPCAP,    CAP_KILL,         CAP_NET_BIND_SERVICE,
+				CAP_SYS_CHROOT, CAP_AUDIT_WRITE};
+
+uint64_t cordon_kept_caps(void)
+{
+	uint64_t m = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(kept_caps); i++)
+		m |= 1ULL << kept_caps[i];
+	return m;
+}
+
+/* Clear every capability but the kept ones from every set, for good. A
+ * caller without capabilities (an ordinary user) has nothing to drop, and
+ * no_new_privs keeps file capabilities from adding any at exec. The
+ * securebits stay as they are: what they could keep across a setuid or put
+ * in the ambient set is bounded by the bounding set (locking KEEP_CAPS broke
+ * setpriv dropping to another user). */
 static int drop_caps(struct cordon_error *err)
 {
-	static const int caps[] = {CAP_SYS_ADMIN, CAP_PERFMON};
-	for (size_t i = 0; i < ARRAY_SIZE(caps); i++)
-		if (prctl(PR_CAPBSET_READ, caps[i], 0, 0, 0) == 1 &&
-		    prctl(PR_CAPBSET_DROP, caps[i], 0, 0, 0) < 0 && errno != EPERM)
+	uint64_t keep = cordon_kept_caps();
+	for (int cap = 0; cap < 64; cap++) {
+		int in = prctl(PR_CAPBSET_READ, cap, 0, 0, 0);
+		if (in < 0)
+			break; /* past the kernel's last capability */
+		if (in == 1 && !(keep & (1ULL << cap)) &&
+		    prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno != EPERM)
 			return cordon_err(err, errno,
-					  "dropping capability %d from the bounding set: %s",
-					  caps[i], strerror(errno));
+					  "dropping capability %d from the bounding set: %s", cap,
+					  strerror(errno));
+	}
 	struct __user_cap_data_struct data[2] = {{0}};
 	int r = capget3(data);
 	if (r < 0)
 		return cordon_err(err, -r, "capget: %s", strerror(-r));
-	for (size_t i = 0; i < ARRAY_SIZE(caps); i++) {
-		uint32_t bit = 1u << (caps[i] % 32);
-		data[caps[i] / 32].effective &= ~bit;
-		data[caps[i] / 32].permitted &= ~bit;
-		data[caps[i] / 32].inheritable &= ~bit;
+	for (int i = 0; i < 2; i++) {
+		uint32_t k = (uint32_t)(keep >> (32 * i));
+		data[i].effective &= k;
+		data[i].permitted &= k;
+		data[i].inheritable &= k;
 	}
 	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
 	if (syscall(SYS_capset, &hdr, data) < 0)
 		return cordon_err(err, errno, "capset: %s", strerror(errno));
 	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
 		return cordon_err(err, errno, "clearing ambient capabilities: %s", strerror(errno));
-	/* Verify, rather than trust: a capability still effective is a leak. */
-	for (size_t i = 0; i < ARRAY_SIZE(caps); i++)
-		if (have_effective_cap(caps[i]) != 0)
-			return cordon_err(err, EPERM, "capability %d could not be dropped",
-					  caps[i]);
+	/* Verify, rather than trust: a capability still there is a leak. */
+	r = capget3(data);
+	if (r < 0)
+		return cordon_err(err, -r, "capget: %s", strerror(-r));
+	uint64_t perm = data[0].permitted | (uint64_t)data[1].permitted << 32;
+	if (perm & ~keep)
+		return cordon_err(err, EPERM, "capabilities %#llx could not be dropped",
+				  (unsigned long long)(perm & ~keep));
 	return 0;
 }
 

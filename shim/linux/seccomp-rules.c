@@ -13,7 +13,10 @@
 #include <stddef.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <fcntl.h>
+#include <linux/netlink.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #ifndef TIOCLINUX
 #define TIOCLINUX 0x541C
@@ -26,11 +29,37 @@
  * checks (perf_event_paranoid, CAP_PERFMON dropped) cover perf, so gdb,
  * strace and perf on one's own programs keep working. */
 static const char *const blocked[] = {
-	"kexec_load",    "kexec_file_load", "init_module", "finit_module", "delete_module",
-	"bpf",           "userfaultfd",     "reboot",      "swapon",       "swapoff",
-	"mount",         "umount",          "umount2",     "pivot_root",   "move_mount",
-	"open_tree",     "fsopen",          "fsmount",     "fsconfig",     "fspick",
+	"kexec_load",
+	"kexec_file_load",
+	"init_module",
+	"finit_module",
+	"delete_module",
+	"bpf",
+	"userfaultfd",
+	"reboot",
+	"swapon",
+	"swapoff",
+	"mount",
+	"umount",
+	"umount2",
+	"pivot_root",
+	"move_mount",
+	"open_tree",
+	"fsopen",
+	"fsmount",
+	"fsconfig",
+	"fspick",
 	"mount_setattr",
+	/* Kernel keyrings: the user's and the inherited session keyring hold
+	 * secrets (keyctl read), and a key added inside would outlive the
+	 * session. */
+	"keyctl",
+	"add_key",
+	"request_key",
+	/* Hang up the terminal the session shares with the shell outside. */
+	"vhangup",
+	/* Watching whole mounts or file systems reports outside names. */
+	"fanotify_init",
 };
 
 static const char *const io_uring[] = {"io_uring_setup", "io_uring_enter", "io_uring_register"};
@@ -106,6 +135,95 @@ static int supervise(scmp_filter_ctx ctx, const char **what)
 	return r;
 }
 
+/* Rules that hold with or without the supervisor: decided on registers. */
+static int registers(scmp_filter_ctx ctx, bool network, const char **what)
+{
+	int r = 0;
+	/* chattr (immutable, append-only: outside files a root session may
+	 * not write), also through the 32-bit number. */
+	static const unsigned long flag_ioctls[] = {
+		0x40086602UL, /* FS_IOC_SETFLAGS */
+		0x40046602UL, /* FS_IOC32_SETFLAGS */
+		0x401c5820UL, /* FS_IOC_FSSETXATTR */
+	};
+	for (size_t i = 0; r >= 0 && i < COUNT(flag_ioctls); i++)
+		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
+				     SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, flag_ioctls[i]));
+	/* A read lease on a file the session may only read holds up every
+	 * writer outside. */
+	if (r >= 0)
+		r = seccomp_rule_add(
+			ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(fcntl), 1,
+			SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, 1024 /* F_SETLEASE */));
+	if (r < 0) {
+		*what = "ioctl/fcntl";
+		return r;
+	}
+	/* Set-user-ID and set-group-ID bits mean nothing under no_new_privs,
+	 * and take effect outside: never set from inside. The mode is a
+	 * register; with open/openat/creat only when a file is created. */
+	static const uint64_t id_bits[] = {S_ISUID, S_ISGID};
+	struct {
+		const char *name;
+		unsigned mode_arg;
+		int flags_arg; /* -1: the call always sets the mode */
+	} modes[] = {
+		{"chmod", 1, -1},   {"fchmod", 1, -1}, {"fchmodat", 2, -1}, {"mknod", 1, -1},
+		{"mknodat", 2, -1}, {"creat", 1, -1},  {"open", 2, 1},      {"openat", 3, 2},
+	};
+	/* A mode with O_CREAT or O_TMPFILE: without them the register holds
+	 * whatever the caller left there. */
+	static const uint64_t creating[] = {O_CREAT, 020000000 /* __O_TMPFILE */};
+	for (size_t i = 0; r >= 0 && i < COUNT(modes); i++) {
+		int nr = seccomp_syscall_resolve_name(modes[i].name);
+		for (size_t b = 0; r >= 0 && nr != __NR_SCMP_ERROR && b < COUNT(id_bits); b++) {
+			struct scmp_arg_cmp mode = {modes[i].mode_arg, SCMP_CMP_MASKED_EQ,
+						    id_bits[b], id_bits[b]};
+			if (modes[i].flags_arg < 0) {
+				r = seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(EPERM), nr, 1,
+							   &mode);
+				continue;
+			}
+			for (size_t k = 0; r >= 0 && k < COUNT(creating); k++) {
+				struct scmp_arg_cmp c[2] = {mode,
+							    {(unsigned)modes[i].flags_arg,
+							     SCMP_CMP_MASKED_EQ, creating[k],
+							     creating[k]}};
+				r = seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(EPERM), nr, 2, c);
+			}
+		}
+		if (r < 0)
+			*what = modes[i].name;
+	}
+	/* fchmodat2 (Linux 6.6, 452 on every architecture): libseccomp 2.5
+	 * does not know it by name. */
+	for (size_t b = 0; r >= 0 && b < COUNT(id_bits); b++)
+		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), 452, 1,
+				     SCMP_A2(SCMP_CMP_MASKED_EQ, id_bits[b], id_bits[b]));
+	/* openat2's mode is inside a struct no filter can read: callers fall
+	 * back to openat. */
+	int o2 = seccomp_syscall_resolve_name("openat2");
+	if (r >= 0 && o2 != __NR_SCMP_ERROR)
+		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), o2, 0);
+	if (r < 0) {
+		*what = "fchmodat2/openat2";
+		return r;
+	}
+	/* Netlink: the socket diagnostics list every socket of the host (an
+	 * outside listener's port or path); offline, only the routing family
+	 * (what getifaddrs and ip read) is left. */
+	for (int proto = 1; r >= 0 && proto < 32; proto++) {
+		if (network && proto != NETLINK_SOCK_DIAG)
+			continue;
+		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 2,
+				     SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, AF_NETLINK),
+				     SCMP_A2(SCMP_CMP_MASKED_EQ, 0xffffffffu, (scmp_datum_t)proto));
+		if (r < 0)
+			*what = "netlink";
+	}
+	return r;
+}
+
 static int build(scmp_filter_ctx ctx, unsigned flags, const char **what)
 {
 	/* Cover the other ABIs a 64-bit x86 process can enter the kernel by. */
@@ -129,6 +247,8 @@ static int build(scmp_filter_ctx ctx, unsigned flags, const char **what)
 	}
 	int ret = deny_names(ctx, blocked, COUNT(blocked), EPERM, what);
 	if (ret < 0)
+		return ret;
+	if ((ret = registers(ctx, flags & CORDON_SECCOMP_NETWORK, what)) < 0)
 		return ret;
 	bool supervised = flags & CORDON_SECCOMP_SUPERVISED;
 	if (!(flags & CORDON_SECCOMP_NETWORK)) {

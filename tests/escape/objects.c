@@ -1,0 +1,312 @@
+/* Beyond files: root's capabilities, set-id bits, kernel keyrings, file
+ * flags and leases, socket diagnostics, the shared terminal. Each route is
+ * judged from outside (the file's mode and flags, the key's contents, the
+ * packet that did or did not leave), with a control that succeeds
+ * unsandboxed; where the effect would change this machine (the clock, the
+ * network configuration) the capability bits stand in. */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "helpers.h"
+#include "linux/linux.h"
+
+struct who {
+	bool user;
+};
+static struct who both[] = {{false}, {true}};
+#define BOTH_USERS(suite, name, ...)                                                               \
+	ParameterizedTestParameters(suite, name)                                                   \
+	{                                                                                          \
+		return cr_make_param_array(struct who, both, 2);                                   \
+	}                                                                                          \
+	ParameterizedTest(struct who *who, suite, name, __VA_ARGS__)
+
+static void world_for(struct world *w, const struct who *who, const char *tag, const char *extra)
+{
+	world_init(w, tag, extra);
+	if (who->user)
+		world_as_user(w);
+}
+
+/* SCRIPT with /bin/sh, outside the sandbox as W's user: the control. */
+static struct run_result sh_outside(struct world *w, const char *script)
+{
+	char *argv[] = {"/bin/sh", "-c", (char *)script, NULL};
+	return world_run(w, argv, w->proj);
+}
+
+static unsigned long long status_field(const char *status, const char *name)
+{
+	const char *p = strstr(status, name);
+	return p ? strtoull(p + strlen(name), NULL, 16) : ~0ULL;
+}
+
+/* A root session keeps the short list and nothing else, in every set. */
+Test(objects, root_keeps_only_the_short_list)
+{
+	if (geteuid() != 0)
+		cr_skip_test("needs root");
+	struct world w;
+	world_init(&w, "caps", "");
+	struct run_result r = sh_in(&w, NULL, "cat /proc/self/status > status.txt");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+	char *path = path_join(w.proj, "status.txt");
+	char *st = read_file(path);
+	cr_assert_not_null(st);
+	uint64_t keep = cordon_kept_caps();
+	cr_expect_eq(status_field(st, "CapEff:\t"), keep, "%s", st);
+	cr_expect_eq(status_field(st, "CapPrm:\t"), keep, "%s", st);
+	cr_expect_eq(status_field(st, "CapBnd:\t"), keep, "%s", st);
+	cr_expect_eq(status_field(st, "CapInh:\t") & ~keep, 0, "%s", st);
+	cr_expect_eq(status_field(st, "CapAmb:\t"), 0, "%s", st);
+	/* Gone, among others: what a root shell used to reach outside with. */
+	const int gone[] = {CAP_SYS_ADMIN,    CAP_NET_ADMIN,       CAP_NET_RAW,
+			    CAP_SYS_TIME,     CAP_SETFCAP,         CAP_MKNOD,
+			    CAP_SYS_MODULE,   CAP_LINUX_IMMUTABLE, CAP_IPC_OWNER,
+			    CAP_SYS_NICE,     CAP_SYSLOG,          CAP_SYS_TTY_CONFIG,
+			    CAP_SYS_RESOURCE, CAP_SYS_PTRACE,      CAP_DAC_READ_SEARCH};
+	for (size_t i = 0; i < sizeof(gone) / sizeof(gone[0]); i++)
+		cr_expect_eq(keep & (1ULL << gone[i]), 0, "capability %d is kept", gone[i]);
+	free(st);
+	free(path);
+	world_free(&w);
+}
+
+/* What those capabilities did, done from inside and judged from outside:
+ * a file capability on a binary (SETFCAP), a packet socket (NET_RAW), a
+ * higher priority for an outside process (SYS_NICE). */
+Test(objects, root_capability_routes_are_closed, .timeout = 60)
+{
+	if (geteuid() != 0)
+		cr_skip_test("needs root");
+	struct world w;
+	world_init(&w, "caproutes", "");
+	char *bin = path_join(w.proj, "tool");
+	copy_exec("/bin/true", bin);
+	/* Control: outside, root can. */
+	struct run_result r =
+		sh_outside(&w, "/usr/sbin/setcap cap_net_raw+ep tool && /usr/sbin/getcap tool && "
+			       "/usr/sbin/setcap -r tool");
+	cr_assert(strstr(r.out, "cap_net_raw"), "control: setcap outside: %s %s", r.out, r.err);
+	run_free(&r);
+	r = sh_in(&w, NULL, "/usr/sbin/setcap cap_net_raw+ep tool");
+	cr_expect_neq(r.status, 0, "setcap inside succeeded");
+	run_free(&r);
+	char cap[64];
+	cr_expect_lt(getxattr(bin, "security.capability", cap, sizeof(cap)), 0,
+		     "a file capability was planted from inside");
+
+	const char *packet = "import socket; socket.socket(socket.AF_PACKET, socket.SOCK_RAW); "
+			     "print('packet socket')";
+	char *py[] = {"/usr/bin/python3", "-c", (char *)packet, NULL};
+	r = run_cmd(py, w.env, w.proj, 20000);
+	cr_assert(strstr(r.out, "packet socket"), "control: %s", r.err);
+	run_free(&r);
+	r = run_in(&w, NULL, py);
+	cr_expect_null(strstr(r.out, "packet socket"), "a packet socket was made inside");
+	run_free(&r);
+
+	pid_t victim = start_outside_process();
+	int before = getpriority(PRIO_PROCESS, (id_t)victim);
+	char *renice;
+	asprintf(&renice, "/usr/bin/renice -n -7 -p %d", (int)victim);
+	r = sh_in(&w, NULL, "%s", renice);
+	cr_expect_eq(getpriority(PRIO_PROCESS, (id_t)victim), before,
+		     "an outside process was reniced from inside: %s", r.out);
+	run_free(&r);
+	stop_process(victim);
+	free(renice);
+	free(bin);
+	world_free(&w);
+}
+
+/* Set-user-ID and set-group-ID bits are never set from inside, by chmod or
+ * when a file is created; ordinary modes still are. */
+BOTH_USERS(objects, setid_bits_are_never_set, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "setid", "");
+	char *f = write_file(w.proj, "f", "x");
+	char *g = path_join(w.proj, "g");
+	if (who->user)
+		cr_assert_eq(chown(f, w.uid, w.gid), 0);
+	struct run_result r = sh_outside(&w, "chmod u+s f && chmod 755 f");
+	cr_assert_eq(r.status, 0, "control: %s", r.err);
+	run_free(&r);
+	r = sh_in(
+		&w, NULL,
+		"chmod u+s f; chmod g+s f; chmod 6755 f; "
+		"python3 -c \"import os; os.close(os.open('g', os.O_CREAT|os.O_WRONLY, 0o4755))\"; "
+		"chmod 700 f");
+	struct stat st;
+	cr_assert_eq(stat(f, &st), 0);
+	cr_expect_eq(st.st_mode & (S_ISUID | S_ISGID), 0, "mode %o", st.st_mode);
+	cr_expect_eq(st.st_mode & 0777, 0700, "an ordinary chmod failed: %s", r.err);
+	cr_expect(stat(g, &st) < 0 || !(st.st_mode & (S_ISUID | S_ISGID)), "g: mode %o",
+		  st.st_mode);
+	run_free(&r);
+	free(f);
+	free(g);
+	world_free(&w);
+}
+
+/* The kernel keyrings: the user's and the inherited session keyring hold
+ * secrets (keyctl read), and a key added inside would outlive the session. */
+BOTH_USERS(objects, keyrings_are_out_of_reach, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "keys", "");
+	struct run_result r = sh_outside(&w, "keyctl add user cordon-test-key " SECRET " @u");
+	cr_assert_eq(r.status, 0, "control: keyctl add: %s", r.err);
+	long id = strtol(r.out, NULL, 10);
+	run_free(&r);
+	char *read_cmd;
+	asprintf(&read_cmd, "keyctl print %ld", id);
+	r = sh_outside(&w, read_cmd);
+	cr_assert(strstr(r.out, SECRET), "control: keyctl print outside: %s", r.err);
+	run_free(&r);
+	r = sh_in(&w, NULL, "%s; keyctl show @u; keyctl add user cordon-test-inside x @u",
+		  read_cmd);
+	cr_expect_null(strstr(r.out, SECRET), "a key was read from inside");
+	run_free(&r);
+	r = sh_outside(&w, "keyctl show @u");
+	cr_expect_null(strstr(r.out, "cordon-test-inside"), "a key added inside is there: %s",
+		       r.out);
+	run_free(&r);
+	char *unlink_cmd;
+	asprintf(&unlink_cmd, "keyctl unlink %ld @u", id);
+	r = sh_outside(&w, unlink_cmd);
+	run_free(&r);
+	free(unlink_cmd);
+	free(read_cmd);
+	world_free(&w);
+}
+
+/* chattr +i through a read-only descriptor, and a read lease that holds up
+ * every writer outside. */
+Test(objects, file_flags_and_leases_are_refused, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "flags", "");
+	/* The outside directory readable inside: only read-only rules. */
+	char *cfg;
+	asprintf(&cfg, "{" WORLD_BASE_RW ", \"additional_read_only_paths\": [\"%s\"]}", w.outside);
+	FILE *f = fopen(w.cfg, "w");
+	fputs(cfg, f);
+	fclose(f);
+	char *py;
+	asprintf(&py,
+		 "import fcntl, os, struct\n"
+		 "fd = os.open('%s', os.O_RDONLY)\n"
+		 "fcntl.ioctl(fd, 0x40086602, struct.pack('l', 0x10))\n"
+		 "print('immutable')\n",
+		 w.secret);
+	char *argv[] = {"/usr/bin/python3", "-c", py, NULL};
+	if (geteuid() == 0) {
+		/* Control: root outside sets it (and the test takes it off). */
+		struct run_result r = run_cmd(argv, w.env, w.proj, 20000);
+		bool set = strstr(r.out, "immutable") != NULL;
+		run_free(&r);
+		char *off[] = {"/usr/bin/chattr", "-i", w.secret, NULL};
+		r = run_cmd(off, w.env, w.proj, 20000);
+		run_free(&r);
+		cr_assert(set, "control: FS_IOC_SETFLAGS outside did not work");
+	}
+	struct run_result r = run_in(&w, NULL, argv);
+	cr_expect_null(strstr(r.out, "immutable"), "a file outside was made immutable");
+	run_free(&r);
+	int fd = open(w.secret, O_WRONLY | O_APPEND | O_CLOEXEC);
+	cr_expect_geq(fd, 0, "the file outside cannot be written: %s", strerror(errno));
+	if (fd >= 0)
+		close(fd);
+
+	free(py);
+	asprintf(&py,
+		 "import fcntl, os\n"
+		 "fd = os.open('%s', os.O_RDONLY)\n"
+		 "fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_RDLCK)\n"
+		 "print('leased')\n",
+		 w.secret);
+	argv[2] = py;
+	r = run_cmd(argv, w.env, w.proj, 20000);
+	cr_assert(strstr(r.out, "leased"), "control: F_SETLEASE outside: %s", r.err);
+	run_free(&r);
+	r = run_in(&w, NULL, argv);
+	cr_expect_null(strstr(r.out, "leased"), "a lease was taken inside");
+	run_free(&r);
+	free(py);
+	free(cfg);
+	world_free(&w);
+}
+
+/* Socket diagnostics list every socket of the host, an outside listener's
+ * port or path too: refused (ss inside shows nothing). */
+Test(objects, socket_diagnostics_are_refused)
+{
+	struct world w;
+	world_init(&w, "sockdiag", "");
+	const char *diag = "import socket; socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 4); "
+			   "print('sock_diag')";
+	char *argv[] = {"/usr/bin/python3", "-c", (char *)diag, NULL};
+	struct run_result r = run_cmd(argv, w.env, w.proj, 20000);
+	cr_assert(strstr(r.out, "sock_diag"), "control: %s", r.err);
+	run_free(&r);
+	for (int offline = 0; offline <= 1; offline++) {
+		r = run_in(&w, offline ? "--no-network" : NULL, argv);
+		cr_expect_null(strstr(r.out, "sock_diag"), "sock_diag inside (offline=%d)",
+			       offline);
+		run_free(&r);
+	}
+	/* Offline, the routing family stays (ip, getifaddrs); nothing else. */
+	const char *uevent =
+		"import socket; socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 15); "
+		"print('uevent')";
+	argv[2] = (char *)uevent;
+	r = run_in(&w, NULL, argv);
+	cr_expect(strstr(r.out, "uevent"), "online the other families stay: %s", r.err);
+	run_free(&r);
+	r = run_in(&w, "--no-network", argv);
+	cr_expect_null(strstr(r.out, "uevent"), "offline a uevent socket was made");
+	run_free(&r);
+	world_free(&w);
+}
+
+/* vhangup would hang up the terminal the session shares with the shell
+ * outside. Tried on a terminal of the test's own: the control hangs it up. */
+Test(objects, vhangup_is_refused, .timeout = 60)
+{
+	if (geteuid() != 0)
+		cr_skip_test("vhangup needs CAP_SYS_TTY_CONFIG outside");
+	struct world w;
+	world_init(&w, "vhangup", "");
+	char *out = path_join(w.proj, "out");
+	char *script;
+	asprintf(&script, "%s syscall vhangup > %s", CORDON_PROBE, out);
+	char *plain[] = {"/bin/sh", "-c", script, NULL};
+	free(pty_input_after(plain, w.env, w.proj));
+	cr_assert(contains(out, "vhangup: ok"), "control: vhangup outside");
+	unlink(out);
+	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "/bin/sh", "-c", script, NULL};
+	free(script);
+	asprintf(&script, "cordon-probe syscall vhangup > %s", out);
+	argv[7] = script;
+	free(pty_input_after(argv, w.env, w.proj));
+	cr_expect(contains(out, "vhangup: EPERM"), "vhangup inside was not refused");
+	free(script);
+	free(out);
+	world_free(&w);
+}
