@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char usage_main[] =
@@ -42,6 +43,8 @@ static const char usage_run[] =
 	"      --allow-socket PATH also allow connecting to the unix socket PATH outside\n"
 	"                          the session; '$SSH_AUTH_SOCK' names the ssh agent's\n"
 	"                          (repeatable; sockets made inside are always reachable)\n"
+	"      --pass-fd N         let the command keep the inherited file descriptor N\n"
+	"                          (repeatable; every other one above 2 is closed)\n"
 	"      --tracking MODE     auto (default: a cgroup, else a subreaper),\n"
 	"                          cgroup or subreaper\n"
 	"  -v, --verbose           say what cordon does on stderr (sandbox, tracking)\n"
@@ -148,6 +151,7 @@ enum {
 	OPT_NO_NETWORK,
 	OPT_ALLOW_ENV,
 	OPT_ALLOW_SOCKET,
+	OPT_PASS_FD,
 	OPT_TRACKING,
 	OPT_FORMAT,
 };
@@ -162,6 +166,7 @@ static const struct option run_options[] = {
 	{"no-network", no_argument, NULL, OPT_NO_NETWORK},
 	{"allow-env", required_argument, NULL, OPT_ALLOW_ENV},
 	{"allow-socket", required_argument, NULL, OPT_ALLOW_SOCKET},
+	{"pass-fd", required_argument, NULL, OPT_PASS_FD},
 	{"tracking", required_argument, NULL, OPT_TRACKING},
 	{"format", required_argument, NULL, OPT_FORMAT},
 	{"verbose", no_argument, NULL, 'v'},
@@ -244,6 +249,21 @@ static int parse_options(int argc, char **argv, struct cordon_args *a, struct co
 		case OPT_ALLOW_SOCKET:
 			r = push_nonempty(&a->extra_sockets, "--allow-socket", optarg, err);
 			break;
+		case OPT_PASS_FD: {
+			char *end;
+			errno = 0;
+			long fd = strtol(optarg, &end, 10);
+			if (!*optarg || *end || errno || fd < 3 || fd > 1 << 20)
+				return cordon_err(err, EINVAL,
+						  "--pass-fd: expected a file descriptor number above 2, "
+						  "got \"%s\"",
+						  optarg);
+			if (a->n_pass_fds == sizeof(a->pass_fds) / sizeof(a->pass_fds[0]))
+				return cordon_err(err, EINVAL, "--pass-fd: at most %zu",
+						  a->n_pass_fds);
+			a->pass_fds[a->n_pass_fds++] = (int)fd;
+			break;
+		}
 		case OPT_TRACKING:
 			if (strcmp(optarg, "auto") == 0)
 				a->tracking = CORDON_TRACKING_AUTO;

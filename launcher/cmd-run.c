@@ -224,7 +224,15 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 				p.sandbox ? ", sandbox applied before exec" : "");
 	}
 
+	for (size_t i = 0; i < a->n_pass_fds; i++)
+		if (fcntl(a->pass_fds[i], F_GETFD) < 0) {
+			cordon_err(&err, EBADF, "--pass-fd %d: not an open file descriptor",
+				   a->pass_fds[i]);
+			goto fail;
+		}
 	struct cordon_launch launch = {
+		.pass_fds = a->pass_fds,
+		.n_pass_fds = a->n_pass_fds,
 		.path = path,
 		.argv = argv,
 		.envp = env.v,

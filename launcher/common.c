@@ -84,6 +84,9 @@ int launcher_policy(const struct cordon_args *a, const char *session, bool enfor
 		.no_network = a->no_network,
 		.kernel_resolves = enforce && CORDON_OS_NATIVE == CORDON_OS_LINUX,
 	};
+	char *ttys[4];
+	cordon_session_ttys(ttys);
+	ctx.ttys = (const char *const *)ttys;
 	for (int c = 0; c < CORDON_CLASS_COUNT; c++)
 		ctx.extra[c] = a->extra[c];
 	ctx.extra_env = a->extra_env;
@@ -93,6 +96,8 @@ int launcher_policy(const struct cordon_args *a, const char *session, bool enfor
 	if (r >= 0 && origin)
 		*origin = TAKE_PTR(cfg.origin);
 	cordon_config_free(&cfg);
+	for (size_t i = 0; ttys[i]; i++)
+		free(ttys[i]);
 	return r;
 }
 

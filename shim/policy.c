@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -41,8 +42,8 @@ static const char *const linux_defaults[CORDON_CLASS_COUNT][24] = {
 			       "/lib", "/lib64", "/bin", "/sbin", NULL},
 	[CORDON_CLASS_RO] = {"/etc", "/usr/share", "/usr/include", "/usr/lib/locale", NULL},
 	[CORDON_CLASS_RW] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
-			     "/dev/tty", "/dev/ptmx", "/dev/pts", "/dev/shm", "/dev/fd", "/tmp",
-			     "/var/tmp", "/run/user/%u", NULL},
+			     "/dev/tty", "/dev/ptmx", "/dev/shm", "/dev/fd", "/tmp", "/var/tmp",
+			     "/run/user/%u", NULL},
 };
 
 static const char *const macos_defaults[CORDON_CLASS_COUNT][24] = {
@@ -79,6 +80,22 @@ int cordon_default_paths(enum cordon_os os, enum cordon_class c, uid_t uid, stru
 			return r;
 	}
 	return 0;
+}
+
+void cordon_session_ttys(char *out[4])
+{
+	size_t n = 0;
+	for (int fd = 0; fd <= 2; fd++) {
+		char name[64];
+		if (ttyname_r(fd, name, sizeof(name)) != 0 || strncmp(name, "/dev/pts/", 9) != 0)
+			continue;
+		bool seen = false;
+		for (size_t i = 0; i < n && !seen; i++)
+			seen = strcmp(out[i], name) == 0;
+		if (!seen && (out[n] = strdup(name)))
+			n++;
+	}
+	out[n] = NULL;
 }
 
 int cordon_session_id(char out[CORDON_SESSION_ID_LEN + 1])
@@ -266,6 +283,10 @@ static int resolve_paths_with(const struct cordon_config *cfg, const struct cord
 		if (r < 0)
 			return r;
 	}
+	for (size_t i = 0; ctx->ttys && ctx->ttys[i]; i++)
+		if (cordon_policy_add_rule(p, ctx->ttys[i], CORDON_ACCESS_READ | CORDON_ACCESS_WRITE,
+					   "the session's terminal") < 0)
+			return -ENOMEM;
 	if (ctx->os == CORDON_OS_LINUX) {
 		/* Every process must read its own /proc/self (a rule on /proc/self
 		 * would cover only the process that made the ruleset); outside

@@ -205,7 +205,10 @@ static int standalone_mode(struct cordon_policy *p, struct cordon_error *err)
 		return cordon_err(err, r, "getrandom: %s", strerror(-r));
 	}
 	const char *home = env_get("HOME");
+	char *ttys[4];
+	cordon_session_ttys(ttys);
 	struct cordon_context ctx = {
+		.ttys = (const char *const *)ttys,
 		.project = ".",
 		.home = home && home[0] == '/' ? home : NULL,
 		.uid = getuid(),
@@ -216,6 +219,8 @@ static int standalone_mode(struct cordon_policy *p, struct cordon_error *err)
 	};
 	r = cordon_policy_resolve(&cfg, &ctx, p, err);
 	cordon_config_free(&cfg);
+	for (size_t i = 0; ttys[i]; i++)
+		free(ttys[i]);
 	if (r < 0)
 		return r;
 	if (filter_env(p) < 0)

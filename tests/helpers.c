@@ -534,13 +534,15 @@ pid_t spawn_cmd(char *const argv[], char *const envp[], const char *cwd)
 	return pid;
 }
 
-pid_t pty_spawn(char *const argv[], char *const envp[], const char *cwd, int *master,
-		char **slave_name)
+static pid_t pty_spawn_owned(char *const argv[], char *const envp[], const char *cwd, int *master,
+			     char **slave_name, uid_t uid, gid_t gid)
 {
 	int m = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (m < 0 || grantpt(m) < 0 || unlockpt(m) < 0)
 		abort();
 	char *name = strdup(ptsname(m));
+	if (uid != (uid_t)-1 && chown(name, uid, gid) < 0)
+		abort();
 	pid_t pid = fork();
 	if (pid < 0)
 		abort();
@@ -559,6 +561,21 @@ pid_t pty_spawn(char *const argv[], char *const envp[], const char *cwd, int *ma
 	}
 	*master = m;
 	*slave_name = name;
+	return pid;
+}
+
+pid_t pty_spawn(char *const argv[], char *const envp[], const char *cwd, int *master,
+		char **slave_name)
+{
+	return pty_spawn_owned(argv, envp, cwd, master, slave_name, (uid_t)-1, (gid_t)-1);
+}
+
+pid_t world_pty_spawn(const struct world *w, char *const argv[], int *master, char **slave_name)
+{
+	char **args = world_argv(w, argv);
+	pid_t pid = pty_spawn_owned(args, (char *const *)w->env, w->proj, master, slave_name,
+				    w->as_user ? w->uid : (uid_t)-1, w->gid);
+	free(args);
 	return pid;
 }
 

@@ -58,8 +58,8 @@ bool wait_exists(const char *path, int ms);
  * TERM, SHELL=/bin/sh and SECRET_TOKEN=hunter2. */
 #define SECRET "s3cr3t-c0ntent"
 #define WORLD_BASE_RW                                                                              \
-	"\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/tty\", \"/dev/pts\", "          \
-	"\"/dev/ptmx\", \"/dev/urandom\", \"/dev/zero\"]}"
+	"\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/tty\", \"/dev/ptmx\", "           \
+	"\"/dev/urandom\", \"/dev/zero\"]}"
 
 struct world {
 	char *dir, *proj, *outside, *home, *bin, *secret, *cfg;
@@ -91,6 +91,9 @@ char **world_argv(const struct world *w, char *const argv[]);
 /* run_cmd and spawn_cmd of ARGV as W's commands run, in CWD, with W's
  * environment. */
 struct run_result world_run(const struct world *w, char *const argv[], const char *cwd);
+/* pty_spawn of ARGV as W's commands run, in W's project; the terminal is
+ * the test user's when W runs as it. */
+pid_t world_pty_spawn(const struct world *w, char *const argv[], int *master, char **slave_name);
 pid_t world_spawn(const struct world *w, char *const argv[], const char *cwd);
 /* A unix listener (stream or datagram) at PATH, outside the sandbox, that
  * W's user may connect to (it is chowned to it). */

@@ -105,6 +105,11 @@ struct cordon_context {
 	 * as well cost a launch ~60 readlinks. Never for Seatbelt, whose rules
 	 * are paths, nor where rules are compared as text (explain, learn). */
 	bool kernel_resolves;
+	/* The terminals the session starts on (ttyname of stdin, stdout and
+	 * stderr; NULL-terminated, may be NULL): read-write, and no other of
+	 * /dev/pts (Linux), so that nothing inside opens another terminal of
+	 * the user's. Ptys made inside come from the supervisor (TIOCGPTPEER). */
+	const char *const *ttys;
 };
 
 /* The built-in defaults. */
@@ -112,6 +117,11 @@ extern const char *const cordon_default_env[];
 /* The OS default list for class C, with "/run/user/UID" filled in. */
 int cordon_default_paths(enum cordon_os os, enum cordon_class c, uid_t uid,
 			 struct cordon_strv *out);
+/* The terminal on stdin, stdout or stderr of the calling process that is
+ * a pty (/dev/pts/N), each once, into OUT (at most 3; NULL-terminated,
+ * malloc'd strings). */
+void cordon_session_ttys(char *out[4]);
+
 /* Shell dotfiles under $HOME that are readable, never writable. */
 extern const char *const cordon_dotfiles[];
 

@@ -118,6 +118,10 @@ struct cordon_launch {
 	/* cordon learn's log, or -1: the command inherits it, and the
 	 * supervisor records the sockets it refused in it ("s\tPATH"). */
 	int learn_fd;
+	/* Inherited fds the command keeps (--pass-fd): every other fd above
+	 * stderr is closed before its exec (Linux). */
+	const int *pass_fds;
+	size_t n_pass_fds;
 	bool verbose; /* say on stderr how the session is tracked */
 };
 

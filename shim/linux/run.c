@@ -649,7 +649,8 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		.path = l->path,
 		.argv = l->argv,
 		.envp = env,
-		.keep = {l->preload ? r.chan_child : -1, l->learn_fd, -1, -1},
+		.keep = {l->preload ? r.chan_child : -1, l->learn_fd},
+		.hold = !l->preload ? r.chan_child : -1,
 		.apply = sandbox && !l->preload ? apply_here : NULL,
 		.apply_arg = &r,
 		.cgroup_fd = cgroup_fd,
@@ -658,6 +659,12 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		.control_r = control[0],
 		.parent_fd = self,
 	};
+	for (size_t i = 2; i < ARRAY_SIZE(sp.keep); i++)
+		sp.keep[i] = i - 2 < l->n_pass_fds ? l->pass_fds[i - 2] : -1;
+	if (l->n_pass_fds > ARRAY_SIZE(sp.keep) - 2) {
+		rc = cordon_err(err, EINVAL, "--pass-fd: at most %zu", ARRAY_SIZE(sp.keep) - 2);
+		goto fail;
+	}
 	/* The frame first: the keeper shares this memory and the command's
 	 * copy of it is taken any moment now. */
 	if (sandbox && l->preload && cordon_wire_encode(l->policy, &frame, &frame_len, err) < 0) {

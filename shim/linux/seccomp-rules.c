@@ -121,6 +121,15 @@ static int supervise(scmp_filter_ctx ctx, const char **what)
 		*what = "sendto";
 		return r;
 	}
+	/* A pty made inside: Landlock checks the open TIOCGPTPEER does, and
+	 * /dev/pts holds only the session's own terminal. The supervisor opens
+	 * the peer and hands it over (the caller's master decides which). */
+	r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(ioctl), 1,
+			     SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, 0x5441 /* TIOCGPTPEER */));
+	if (r < 0) {
+		*what = "ioctl TIOCGPTPEER";
+		return r;
+	}
 	/* A process that makes itself non-dumpable (ssh-agent, gpg-agent)
 	 * closes its memory and its /proc/PID/fd to a supervisor of the same
 	 * user: its own connects could not be judged, and a listener it holds

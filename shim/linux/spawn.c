@@ -107,6 +107,93 @@ static void event(const struct cordon_spawn *sp, int tag, int value)
 	put(sp->event_w, &m, sizeof(m));
 }
 
+/* Close every fd but the KEEP ones: the keeper has a copy of the
+ * supervisor's table, and a copy of a pipe's write end held here would keep
+ * the supervisor's own end from ever closing. close_range over the gaps. */
+static void keep_only(const int *keep, size_t n)
+{
+	int sorted[24];
+	size_t k = 0;
+	for (size_t i = 0; i < n && k < 24; i++)
+		if (keep[i] >= 0)
+			sorted[k++] = keep[i];
+	for (size_t i = 1; i < k; i++)
+		for (size_t j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
+			int t = sorted[j];
+			sorted[j] = sorted[j - 1];
+			sorted[j - 1] = t;
+		}
+	unsigned from = 0;
+	for (size_t i = 0; i <= k; i++) {
+		unsigned to = i < k ? (unsigned)sorted[i] : ~0U;
+		if (to > from)
+			SYS3(close_range, from, to - 1, 0);
+		if (i < k)
+			from = (unsigned)sorted[i] + 1;
+	}
+}
+
+struct dirent64_raw {
+	uint64_t ino;
+	int64_t off;
+	unsigned short reclen;
+	unsigned char type;
+	char name[];
+};
+
+/* rm -rf NAME in the directory PARENT, never following a link (what the
+ * session left in its socket directory: tmux-UID/, sockets). */
+static void remove_tree(int parent, const char *name, int depth)
+{
+	long fd = depth < 16 ? SYS4(openat, parent, name,
+				    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0)
+			     : -ELOOP;
+	/* Entries removed while the directory is read may hide others: read
+	 * it again until a pass removes nothing. */
+	for (int pass = 0; fd >= 0 && pass < 64; pass++) {
+		bool removed = false;
+		SYS3(lseek, fd, 0, SEEK_SET);
+		char buf[2048] __attribute__((aligned(8))) = {0};
+		long n;
+		while ((n = SYS3(getdents64, fd, buf, sizeof(buf))) > 0) {
+			for (long off = 0; off < n;) {
+				struct dirent64_raw *d = (struct dirent64_raw *)(buf + off);
+				off += d->reclen;
+				if (d->name[0] == '.' &&
+				    (d->name[1] == '\0' ||
+				     (d->name[1] == '.' && d->name[2] == '\0')))
+					continue;
+				if (SYS3(unlinkat, fd, d->name, 0) == -EISDIR)
+					remove_tree((int)fd, d->name, depth + 1);
+				removed = true;
+			}
+		}
+		if (!removed)
+			break;
+	}
+	if (fd >= 0)
+		SYS1(close, fd);
+	SYS3(unlinkat, parent, name, AT_REMOVEDIR);
+}
+
+/* Once every descendant is gone: remove the session's cgroup (empty now),
+ * its registry record and its socket directory. The supervisor does not wait
+ * for this (nor can it, when it was killed). */
+static void clean_up_after(const struct cordon_spawn *sp)
+{
+	if (sp->socket_dir)
+		remove_tree(AT_FDCWD, sp->socket_dir, 0);
+	for (int i = 0; sp->cgroup_parent_fd >= 0 && sp->cgroup_name && i < 1000; i++) {
+		long r = SYS3(unlinkat, sp->cgroup_parent_fd, sp->cgroup_name, AT_REMOVEDIR);
+		if (r != -EBUSY)
+			break;
+		struct timespec ts = {0, 100L * 1000}; /* exiting tasks leave it a moment later */
+		SYS4(clock_nanosleep, CLOCK_MONOTONIC, 0, &ts, 0);
+	}
+	if (sp->registry_fd >= 0 && sp->record)
+		SYS3(unlinkat, sp->registry_fd, sp->record, 0);
+}
+
 /* ---- the command ------------------------------------------------------------ */
 
 static __attribute__((noreturn)) void command(struct cordon_spawn *sp, long keeper)
@@ -115,9 +202,20 @@ static __attribute__((noreturn)) void command(struct cordon_spawn *sp, long keep
 	SYS2(prctl, PR_SET_PDEATHSIG, SIGKILL);
 	if (SYS0(getppid) != keeper)
 		die(127);
+	/* stdio, what crosses exec, and (for apply) the channel until then. */
+	int open_fds[3 + sizeof(sp->keep) / sizeof(sp->keep[0]) + 2];
+	size_t n = 0;
+	open_fds[n++] = 0;
+	open_fds[n++] = 1;
+	open_fds[n++] = 2;
 	for (size_t i = 0; i < sizeof(sp->keep) / sizeof(sp->keep[0]); i++)
-		if (sp->keep[i] >= 0)
+		if (sp->keep[i] >= 0) {
 			SYS3(fcntl, sp->keep[i], F_SETFD, 0);
+			open_fds[n++] = sp->keep[i];
+		}
+	open_fds[n++] = sp->hold;
+	open_fds[n++] = sp->report_w; /* close-on-exec: says why an exec failed */
+	keep_only(open_fds, n);
 	if (sp->apply) {
 		int st = sp->apply(sp->apply_arg);
 		if (st)
@@ -268,93 +366,6 @@ static void end_session(const struct cordon_spawn *sp, long self, long cmd)
 		struct timespec ts = {0, 1000L * 1000};
 		SYS4(clock_nanosleep, CLOCK_MONOTONIC, 0, &ts, 0);
 	}
-}
-
-/* Close every fd but the KEEP ones: the keeper has a copy of the
- * supervisor's table, and a copy of a pipe's write end held here would keep
- * the supervisor's own end from ever closing. close_range over the gaps. */
-static void keep_only(const int *keep, size_t n)
-{
-	int sorted[8];
-	size_t k = 0;
-	for (size_t i = 0; i < n && k < 8; i++)
-		if (keep[i] >= 0)
-			sorted[k++] = keep[i];
-	for (size_t i = 1; i < k; i++)
-		for (size_t j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
-			int t = sorted[j];
-			sorted[j] = sorted[j - 1];
-			sorted[j - 1] = t;
-		}
-	unsigned from = 0;
-	for (size_t i = 0; i <= k; i++) {
-		unsigned to = i < k ? (unsigned)sorted[i] : ~0U;
-		if (to > from)
-			SYS3(close_range, from, to - 1, 0);
-		if (i < k)
-			from = (unsigned)sorted[i] + 1;
-	}
-}
-
-struct dirent64_raw {
-	uint64_t ino;
-	int64_t off;
-	unsigned short reclen;
-	unsigned char type;
-	char name[];
-};
-
-/* rm -rf NAME in the directory PARENT, never following a link (what the
- * session left in its socket directory: tmux-UID/, sockets). */
-static void remove_tree(int parent, const char *name, int depth)
-{
-	long fd = depth < 16 ? SYS4(openat, parent, name,
-				    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0)
-			     : -ELOOP;
-	/* Entries removed while the directory is read may hide others: read
-	 * it again until a pass removes nothing. */
-	for (int pass = 0; fd >= 0 && pass < 64; pass++) {
-		bool removed = false;
-		SYS3(lseek, fd, 0, SEEK_SET);
-		char buf[2048] __attribute__((aligned(8))) = {0};
-		long n;
-		while ((n = SYS3(getdents64, fd, buf, sizeof(buf))) > 0) {
-			for (long off = 0; off < n;) {
-				struct dirent64_raw *d = (struct dirent64_raw *)(buf + off);
-				off += d->reclen;
-				if (d->name[0] == '.' &&
-				    (d->name[1] == '\0' ||
-				     (d->name[1] == '.' && d->name[2] == '\0')))
-					continue;
-				if (SYS3(unlinkat, fd, d->name, 0) == -EISDIR)
-					remove_tree((int)fd, d->name, depth + 1);
-				removed = true;
-			}
-		}
-		if (!removed)
-			break;
-	}
-	if (fd >= 0)
-		SYS1(close, fd);
-	SYS3(unlinkat, parent, name, AT_REMOVEDIR);
-}
-
-/* Once every descendant is gone: remove the session's cgroup (empty now),
- * its registry record and its socket directory. The supervisor does not wait
- * for this (nor can it, when it was killed). */
-static void clean_up_after(const struct cordon_spawn *sp)
-{
-	if (sp->socket_dir)
-		remove_tree(AT_FDCWD, sp->socket_dir, 0);
-	for (int i = 0; sp->cgroup_parent_fd >= 0 && sp->cgroup_name && i < 1000; i++) {
-		long r = SYS3(unlinkat, sp->cgroup_parent_fd, sp->cgroup_name, AT_REMOVEDIR);
-		if (r != -EBUSY)
-			break;
-		struct timespec ts = {0, 100L * 1000}; /* exiting tasks leave it a moment later */
-		SYS4(clock_nanosleep, CLOCK_MONOTONIC, 0, &ts, 0);
-	}
-	if (sp->registry_fd >= 0 && sp->record)
-		SYS3(unlinkat, sp->registry_fd, sp->record, 0);
 }
 
 /* A string of the launcher's, into the keeper's own BUF (empty if too long). */

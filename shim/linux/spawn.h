@@ -45,7 +45,13 @@ struct cordon_spawn {
 	const char *path;
 	char *const *argv;
 	char *const *envp;
-	int keep[4]; /* fds that cross exec (the policy channel, learn's), -1 */
+	/* The fds the command gets besides stdin, stdout and stderr (the policy
+	 * channel, learn's log, --pass-fd's): they cross exec. Every other fd
+	 * the launcher inherited or opened is closed before the exec: an fd
+	 * leaked by whoever started cordon (an open outside file, a socket)
+	 * would be a way out. -1: unused. */
+	int keep[16];
+	int hold; /* open in the command until its exec, not across it, or -1 */
 	/* NULL: exec at once. Else run in the command's process first, with
 	 * the C library (the supervisor waits): non-zero means do not exec, and
 	 * exit with that status. */

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <termios.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -42,6 +43,9 @@
 
 #include "util.h"
 
+#ifndef TIOCGPTPEER
+#define TIOCGPTPEER 0x5441
+#endif
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
 #endif
@@ -89,7 +93,7 @@ struct call {
 	int pidfd; /* the caller's (thread) pidfd, or -1 until needed */
 };
 
-enum kind { OTHER, CONNECT, SENDTO, SENDMSG, SENDMMSG };
+enum kind { OTHER, CONNECT, SENDTO, SENDMSG, SENDMMSG, PTY_PEER };
 
 static enum kind kind_of(const struct seccomp_data *d)
 {
@@ -114,6 +118,8 @@ static enum kind kind_of(const struct seccomp_data *d)
 		return SENDMSG;
 	case SYS_sendmmsg:
 		return SENDMMSG;
+	case SYS_ioctl:
+		return (d->args[1] & 0xffffffffu) == 0x5441 ? PTY_PEER : OTHER;
 	default:
 		return OTHER;
 	}
@@ -704,6 +710,44 @@ static int64_t do_sendmmsg(struct call *c)
 	return sent > 0 ? sent : r;
 }
 
+/* TIOCGPTPEER: the peer of the caller's pty master, opened here (outside
+ * Landlock, which allows the session's own terminal only) and placed in the
+ * caller's fd table; the reply is its number (SECCOMP_ADDFD_FLAG_SEND). 1:
+ * answered that way; else -errno to answer. */
+static int64_t do_pty_peer(struct call *c)
+{
+	const __u64 *a = c->req->data.args;
+	int master = take_fd(c, (int)a[0]);
+	if (master < 0)
+		return master;
+	int flags = (int)a[2];
+	if (flags & ~(O_ACCMODE | O_NOCTTY | O_CLOEXEC | O_NONBLOCK)) {
+		close(master);
+		return -EINVAL;
+	}
+	/* O_NOCTTY always: the terminal must never become this process's
+	 * controlling one; the caller can still take it with TIOCSCTTY. */
+	int peer = ioctl(master, TIOCGPTPEER, flags | O_NOCTTY | O_CLOEXEC);
+	int e = errno;
+	close(master);
+	if (peer < 0)
+		return -e;
+	if (!still_waiting(c)) {
+		close(peer);
+		return -ESRCH;
+	}
+	struct seccomp_notif_addfd add = {
+		.id = c->req->id,
+		.flags = SECCOMP_ADDFD_FLAG_SEND,
+		.srcfd = (__u32)peer,
+		.newfd_flags = (__u32)(flags & O_CLOEXEC),
+	};
+	int r = ioctl(S.cfg.listener, SECCOMP_IOCTL_NOTIF_ADDFD, &add);
+	e = errno;
+	close(peer);
+	return r >= 0 ? 1 : e == ENOENT ? 1 /* the caller is gone */ : -e;
+}
+
 static void handle(const struct seccomp_notif *req, struct seccomp_notif_resp *resp)
 {
 	struct call c = {.req = req, .tid = (pid_t)req->pid, .pidfd = -1};
@@ -720,6 +764,15 @@ static void handle(const struct seccomp_notif *req, struct seccomp_notif_resp *r
 		break;
 	case SENDMMSG:
 		r = do_sendmmsg(&c);
+		break;
+	case PTY_PEER:
+		r = do_pty_peer(&c);
+		if (r == 1) {
+			resp->id = 0; /* answered with the fd */
+			if (c.pidfd >= 0)
+				close(c.pidfd);
+			return;
+		}
 		break;
 	case OTHER:
 	default:
@@ -781,8 +834,10 @@ static void *receiver(void *arg)
 			break; /* the listener is gone: nothing left to answer */
 		memset(resp, 0, rsz);
 		handle(req, resp);
-		/* ENOENT: the caller was interrupted (a fatal signal) meanwhile. */
-		(void)ioctl(S.cfg.listener, SECCOMP_IOCTL_NOTIF_SEND, resp);
+		/* ENOENT: the caller was interrupted (a fatal signal) meanwhile.
+		 * id 0: answered already (an fd handed over). */
+		if (resp->id)
+			(void)ioctl(S.cfg.listener, SECCOMP_IOCTL_NOTIF_SEND, resp);
 	}
 	free(req);
 	free(resp);

@@ -6,40 +6,28 @@
  * network configuration) the capability bits stand in. */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
 #include <linux/fs.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
+#include <termios.h>
 #include <unistd.h>
 
+#include "both.h"
 #include "helpers.h"
 #include "linux/linux.h"
-
-struct who {
-	bool user;
-};
-static struct who both[] = {{false}, {true}};
-#define BOTH_USERS(suite, name, ...)                                                               \
-	ParameterizedTestParameters(suite, name)                                                   \
-	{                                                                                          \
-		return cr_make_param_array(struct who, both, 2);                                   \
-	}                                                                                          \
-	ParameterizedTest(struct who *who, suite, name, __VA_ARGS__)
-
-static void world_for(struct world *w, const struct who *who, const char *tag, const char *extra)
-{
-	world_init(w, tag, extra);
-	if (who->user)
-		world_as_user(w);
-}
 
 /* SCRIPT with /bin/sh, outside the sandbox as W's user: the control. */
 static struct run_result sh_outside(struct world *w, const char *script)
@@ -52,6 +40,11 @@ static unsigned long long status_field(const char *status, const char *name)
 {
 	const char *p = strstr(status, name);
 	return p ? strtoull(p + strlen(name), NULL, 16) : ~0ULL;
+}
+
+static void type_into(int master, const char *s)
+{
+	cr_assert_eq(write(master, s, strlen(s)), (ssize_t)strlen(s));
 }
 
 /* A root session keeps the short list and nothing else, in every set. */
@@ -308,5 +301,169 @@ Test(objects, vhangup_is_refused, .timeout = 60)
 	cr_expect(contains(out, "vhangup: EPERM"), "vhangup inside was not refused");
 	free(script);
 	free(out);
+	world_free(&w);
+}
+
+/* What waits on MASTER within MS (the terminal's output), NUL-terminated. */
+static char *drain_pty(int master, int ms)
+{
+	char *out = calloc(1, 8192);
+	size_t len = 0;
+	struct pollfd p = {.fd = master, .events = POLLIN};
+	while (len < 8191 && poll(&p, 1, ms) > 0) {
+		ssize_t n = read(master, out + len, 8191 - len);
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	out[len] = '\0';
+	return out;
+}
+
+/* Another terminal of the same user (here one the test made, the user's own
+ * when as the user): nothing inside writes to it, reads what is typed there
+ * or changes its settings. The control does all three from outside. */
+#define PTS_SCRIPT "echo planted-%s > %s; stty -echo < %s; head -n1 < %s > stolen"
+BOTH_USERS(objects, other_terminals_are_out_of_reach, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "pts", "");
+	int m = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	cr_assert(m >= 0 && grantpt(m) == 0 && unlockpt(m) == 0);
+	char *pts = strdup(ptsname(m));
+	if (who->user)
+		cr_assert_eq(chown(pts, w.uid, w.gid), 0);
+	char *stolen = path_join(w.proj, "stolen");
+
+	type_into(m, "typed-outside\n");
+	char *s;
+	asprintf(&s, PTS_SCRIPT, "outside", pts, pts, pts);
+	struct run_result r = sh_outside(&w, s);
+	free(s);
+	char *seen = drain_pty(m, 200);
+	cr_assert(strstr(seen, "planted-outside"), "control: nothing written: %s", r.err);
+	cr_assert(contains(stolen, "typed-outside"), "control: nothing read: %s", r.err);
+	struct termios t;
+	cr_assert_eq(tcgetattr(m, &t), 0);
+	cr_assert_eq(t.c_lflag & ECHO, 0, "control: echo still on");
+	t.c_lflag |= ECHO;
+	cr_assert_eq(tcsetattr(m, TCSANOW, &t), 0);
+	run_free(&r);
+	free(seen);
+	unlink(stolen);
+
+	type_into(m, "typed-inside\n");
+	r = sh_in(&w, NULL, PTS_SCRIPT, "inside", pts, pts, pts);
+	seen = drain_pty(m, 200);
+	cr_expect_null(strstr(seen, "planted-inside"), "the session wrote to another terminal");
+	cr_expect_not(contains(stolen, "typed-inside"), "the session read another terminal");
+	cr_assert_eq(tcgetattr(m, &t), 0);
+	cr_expect_neq(t.c_lflag & ECHO, 0, "the session turned another terminal's echo off");
+	cr_expect(strstr(r.err, "Permission denied"), "%s", r.err);
+	run_free(&r);
+	free(seen);
+	/* What was typed there still waits for its own reader. */
+	int slave = open(pts, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	cr_assert_geq(slave, 0);
+	char line[64] = "";
+	cr_expect_gt(read(slave, line, sizeof(line) - 1), 0);
+	cr_expect(strstr(line, "typed-inside"), "typed input went missing: %s", line);
+	close(slave);
+	close(m);
+	free(stolen);
+	free(pts);
+	world_free(&w);
+}
+
+/* The session's own terminal, and ptys made inside (python's pty module,
+ * glibc's openpty through TIOCGPTPEER, script), keep working. */
+BOTH_USERS(objects, own_terminal_and_ptys_inside_work, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "ownpty", "");
+	const char *script =
+		"echo own-$(tty | cut -c1-9) > $(tty); echo via-dev-tty > /dev/tty; "
+		"python3 -c 'import os, pty\n"
+		"pid, fd = pty.fork()\n"
+		"if pid == 0: os.execvp(\"sh\", [\"sh\", \"-c\", \"echo in-$(tty | cut -c1-9)\"])\n"
+		"print(\"py-\" + os.read(fd, 64).decode().strip())\n"
+		"a, b = os.openpty(); os.write(b, b\"ping\\n\"); print(\"openpty-\" + os.read(a, 64).decode().strip())'; "
+		"script -qec 'echo script-$(tty | cut -c1-9)' /dev/null; echo all-done";
+	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "/bin/sh", "-c", (char *)script, NULL};
+	int master;
+	char *name;
+	pid_t pid = world_pty_spawn(&w, argv, &master, &name);
+	char buf[8192] = "";
+	for (int i = 0; i < 100 && !strstr(buf, "all-done"); i++) {
+		char *more = drain_pty(master, 100);
+		strncat(buf, more, sizeof(buf) - strlen(buf) - 1);
+		free(more);
+	}
+	int st;
+	waitpid(pid, &st, 0);
+	cr_expect(strstr(buf, "own-/dev/pts/"), "%s", buf);
+	cr_expect(strstr(buf, "via-dev-tty"), "%s", buf);
+	cr_expect(strstr(buf, "py-in-/dev/pts/"), "%s", buf);
+	cr_expect(strstr(buf, "openpty-ping"), "%s", buf);
+	cr_expect(strstr(buf, "script-/dev/pts/"), "%s", buf);
+	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s", buf);
+	close(master);
+	free(name);
+	world_free(&w);
+}
+
+/* An fd the caller leaked (an outside file, a UDP socket) is closed before
+ * the command runs, with the network off too; --pass-fd keeps one. The
+ * control is the same fd used outside. */
+/* bash: dash takes single-digit fds only. */
+#define FD_SCRIPT "bash -c 'cat <&47 > got; echo leaked-%s >&48'"
+BOTH_USERS(objects, inherited_fds_are_closed, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "fds", "");
+	int file = open(w.secret, O_RDONLY);
+	cr_assert_geq(file, 0);
+	cr_assert_eq(dup2(file, 47), 47);
+	close(file);
+	struct listener l = listen_on(AF_INET, false);
+	int udp = socket(AF_INET, SOCK_DGRAM, 0);
+	struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons((uint16_t)l.port),
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	cr_assert_eq(connect(udp, (struct sockaddr *)&to, sizeof(to)), 0);
+	cr_assert_eq(dup2(udp, 48), 48);
+	close(udp);
+
+	char *s;
+	asprintf(&s, FD_SCRIPT, "outside");
+	struct run_result r = sh_outside(&w, s);
+	free(s);
+	char *got = path_join(w.proj, "got");
+	cr_assert(contains(got, SECRET), "control: the fd was not readable: %s", r.err);
+	char *heard = received(&l, 300);
+	cr_assert(strstr(heard, "leaked-outside"), "control: the socket sent nothing");
+	free(heard);
+	run_free(&r);
+	unlink(got);
+	cr_assert_eq(lseek(47, 0, SEEK_SET), 0);
+
+	r = sh_in(&w, "--no-network", FD_SCRIPT, "inside");
+	cr_expect_not(contains(got, SECRET), "an inherited fd was readable inside");
+	heard = received(&l, 300);
+	cr_expect_null(strstr(heard, "leaked-inside"), "an inherited socket sent from inside");
+	cr_expect(strstr(r.err, "Bad file descriptor"), "%s", r.err);
+	free(heard);
+	run_free(&r);
+
+	r = sh_in(&w, "--pass-fd 47", "bash -c 'cat <&47 > got'");
+	cr_expect(contains(got, SECRET), "--pass-fd 47 did not keep it: %s", r.err);
+	run_free(&r);
+	r = sh_in(&w, "--pass-fd 99", "true");
+	cr_expect_eq(r.status, 125);
+	cr_expect(strstr(r.err, "cordon: --pass-fd 99"), "%s", r.err);
+	run_free(&r);
+	close(47);
+	close(48);
+	close(l.fd);
+	free(got);
 	world_free(&w);
 }

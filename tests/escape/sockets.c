@@ -22,29 +22,8 @@
 #include <unistd.h>
 
 #include "cordon/session.h"
+#include "both.h"
 #include "helpers.h"
-
-struct who {
-	bool user;
-};
-
-static struct who both[] = {{false}, {true}};
-
-#define BOTH_USERS(suite, name, ...)                                                               \
-	ParameterizedTestParameters(suite, name)                                                   \
-	{                                                                                          \
-		return cr_make_param_array(struct who, both, 2);                                   \
-	}                                                                                          \
-	ParameterizedTest(struct who *who, suite, name, __VA_ARGS__)
-
-/* A world for WHO: its files the test user's when WHO->user. EXTRA as for
- * world_init. */
-static void world_for(struct world *w, const struct who *who, const char *tag, const char *extra)
-{
-	world_init(w, tag, extra);
-	if (who->user)
-		world_as_user(w);
-}
 
 /* The probe, outside the sandbox (as W's user): the control. */
 static struct run_result probe_outside(struct world *w, char *const args[])

@@ -1,0 +1,35 @@
+/* Escape tests that run once as root and once as the ordinary test user. */
+#ifndef CORDON_TEST_BOTH_H
+#define CORDON_TEST_BOTH_H
+
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+
+#include "helpers.h"
+
+struct who {
+	bool user;
+};
+
+static struct who both[] = {{false}, {true}};
+
+/* A parameterized test run as root ({false}) and as the test user ({true});
+ * its body sees WHO. */
+#define BOTH_USERS(suite, name, ...)                                                               \
+	ParameterizedTestParameters(suite, name)                                                   \
+	{                                                                                          \
+		return cr_make_param_array(struct who, both, 2);                                   \
+	}                                                                                          \
+	ParameterizedTest(struct who *who, suite, name, __VA_ARGS__)
+
+/* A world for WHO: its files the test user's when WHO->user. EXTRA as for
+ * world_init. */
+static inline void world_for(struct world *w, const struct who *who, const char *tag,
+			     const char *extra)
+{
+	world_init(w, tag, extra);
+	if (who->user)
+		world_as_user(w);
+}
+
+#endif
