@@ -233,6 +233,44 @@ static int registers(scmp_filter_ctx ctx, bool network, const char **what)
 	return r;
 }
 
+/* Calls that name another process by pid and ask only for its uid
+ * (pidcall.h): on the caller itself (pid 0, both registers zero) they go
+ * through; the rest go to the supervisor (ACTION), or without one are
+ * refused. A register compared whole: what the kernel reads as 0 from a
+ * register whose high half is not zero still goes to the supervisor, which
+ * reads it as the kernel does. */
+static int pid_calls(scmp_filter_ctx ctx, uint32_t action, const char **what)
+{
+	static const char *const by_pid[] = {"prlimit64", "sched_setaffinity",
+					     "sched_setscheduler", "sched_setparam",
+					     "sched_setattr"};
+	int r = 0;
+	for (size_t i = 0; r >= 0 && i < COUNT(by_pid); i++) {
+		int nr = seccomp_syscall_resolve_name(by_pid[i]);
+		if (nr != __NR_SCMP_ERROR)
+			r = seccomp_rule_add(ctx, action, nr, 1, SCMP_A0(SCMP_CMP_NE, 0));
+		if (r < 0)
+			*what = by_pid[i];
+	}
+	/* setpriority(PRIO_PROCESS = 0, 0) and ioprio_set(IOPRIO_WHO_PROCESS =
+	 * 1, 0) are the caller itself. */
+	struct {
+		const char *name;
+		scmp_datum_t self;
+	} which[] = {{"setpriority", 0}, {"ioprio_set", 1}};
+	for (size_t i = 0; r >= 0 && i < COUNT(which); i++) {
+		int nr = seccomp_syscall_resolve_name(which[i].name);
+		if (nr == __NR_SCMP_ERROR)
+			continue;
+		r = seccomp_rule_add(ctx, action, nr, 1, SCMP_A0(SCMP_CMP_NE, which[i].self));
+		if (r >= 0)
+			r = seccomp_rule_add(ctx, action, nr, 1, SCMP_A1(SCMP_CMP_NE, 0));
+		if (r < 0)
+			*what = which[i].name;
+	}
+	return r;
+}
+
 static int build(scmp_filter_ctx ctx, unsigned flags, const char **what)
 {
 	/* Cover the other ABIs a 64-bit x86 process can enter the kernel by. */
@@ -269,6 +307,9 @@ static int build(scmp_filter_ctx ctx, unsigned flags, const char **what)
 		if ((ret = deny_names(ctx, io_uring, COUNT(io_uring), EPERM, what)) < 0)
 			return ret;
 	}
+	ret = pid_calls(ctx, supervised ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO(EPERM), what);
+	if (ret < 0)
+		return ret;
 	return supervised ? supervise(ctx, what) : 0;
 }
 

@@ -9,7 +9,8 @@
  *   - the caller's memory is read once, and SECCOMP_IOCTL_NOTIF_ID_VALID is
  *     asked after reading and before acting on it;
  *   - the call is performed here, from that one copy, on the caller's own
- *     socket taken with pidfd_getfd; never answered with CONTINUE;
+ *     socket taken with pidfd_getfd; never answered with CONTINUE (only
+ *     the calls decided on registers alone go on: pidcall.h);
  *   - every notification is answered, with an errno where nothing else fits.
  * The filter has WAIT_KILLABLE_RECV: once a call is here only a fatal signal
  * interrupts its caller, so nothing performed here is performed twice by a
@@ -41,6 +42,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pidcall.h"
 #include "util.h"
 
 #ifndef TIOCGPTPEER
@@ -93,7 +95,7 @@ struct call {
 	int pidfd; /* the caller's (thread) pidfd, or -1 until needed */
 };
 
-enum kind { OTHER, CONNECT, SENDTO, SENDMSG, SENDMMSG, PTY_PEER };
+enum kind { OTHER, CONNECT, SENDTO, SENDMSG, SENDMMSG, PTY_PEER, PIDCALL };
 
 static enum kind kind_of(const struct seccomp_data *d)
 {
@@ -121,7 +123,7 @@ static enum kind kind_of(const struct seccomp_data *d)
 	case SYS_ioctl:
 		return (d->args[1] & 0xffffffffu) == 0x5441 ? PTY_PEER : OTHER;
 	default:
-		return OTHER;
+		return cordon_pidcall_is(d) ? PIDCALL : OTHER;
 	}
 }
 
@@ -771,6 +773,16 @@ static void handle(const struct seccomp_notif *req, struct seccomp_notif_resp *r
 			resp->id = 0; /* answered with the fd */
 			if (c.pidfd >= 0)
 				close(c.pidfd);
+			return;
+		}
+		break;
+	case PIDCALL:
+		r = cordon_pidcall_judge(S.cfg.sockets, c.tid, &req->data);
+		if (r == 0) { /* decided on a register: the call goes on */
+			resp->id = req->id;
+			resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+			resp->error = 0;
+			resp->val = 0;
 			return;
 		}
 		break;

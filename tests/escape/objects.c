@@ -13,6 +13,7 @@
 #include <linux/fs.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
 #include <termios.h>
@@ -465,5 +467,107 @@ BOTH_USERS(objects, inherited_fds_are_closed, .timeout = 60)
 	close(48);
 	close(l.fd);
 	free(got);
+	world_free(&w);
+}
+
+/* What the setters below change on PID, read from outside. */
+struct sched_view {
+	long nice;
+	bool cpu_limited;
+	bool one_cpu;
+	int ioprio_class;
+	int policy;
+};
+
+static struct sched_view sched_view(pid_t pid)
+{
+	struct sched_view v = {0};
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	char *st = read_file(path);
+	cr_assert_not_null(st);
+	char *p = strrchr(st, ')');
+	for (int i = 0; i < 17 && p; i++) /* field 19 is nice */
+		p = strchr(p + 1, ' ');
+	cr_assert_not_null(p);
+	v.nice = strtol(p + 1, NULL, 10);
+	free(st);
+	snprintf(path, sizeof(path), "/proc/%d/limits", (int)pid);
+	char *lim = read_file(path);
+	cr_assert_not_null(lim);
+	char *cpu = strstr(lim, "Max cpu time");
+	cr_assert_not_null(cpu);
+	*strchrnul(cpu, '\n') = '\0';
+	v.cpu_limited = !strstr(cpu, "unlimited");
+	free(lim);
+	cpu_set_t set;
+	cr_assert_eq(sched_getaffinity(pid, sizeof(set), &set), 0);
+	v.one_cpu = CPU_COUNT(&set) == 1;
+	long io = syscall(SYS_ioprio_get, 1 /* IOPRIO_WHO_PROCESS */, pid);
+	v.ioprio_class = (int)(io >> 13);
+	v.policy = sched_getscheduler(pid);
+	return v;
+}
+
+#define SETTERS                                                                                    \
+	"renice -n 5 -p %1$s; prlimit --cpu=1:1 -p %1$s; taskset -p 1 %1$s; "                      \
+	"ionice -c 3 -p %1$s; chrt -b -p 0 %1$s"
+
+/* prlimit (RLIMIT_CPU=1 kills), setpriority, sched_setaffinity,
+ * sched_setscheduler and ioprio_set on a process outside: refused, as root
+ * and as the user; on the session's own processes they work. The control
+ * changes all five on another outside process. */
+BOTH_USERS(objects, outside_processes_are_left_alone, .timeout = 60)
+{
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		cr_skip_test("affinity needs two CPUs to show");
+	struct world w;
+	world_for(&w, who, "prio", "");
+	char *sleeper[] = {CORDON_PROBE, "sleep", "30", NULL};
+	pid_t control = world_spawn(&w, sleeper, w.proj);
+	pid_t victim = world_spawn(&w, sleeper, w.proj);
+	wait_exec(control, CORDON_PROBE);
+	wait_exec(victim, CORDON_PROBE);
+	char *s;
+	char pid[2][16];
+	snprintf(pid[0], sizeof(pid[0]), "%d", (int)control);
+	snprintf(pid[1], sizeof(pid[1]), "%d", (int)victim);
+	asprintf(&s, SETTERS, pid[0]);
+	struct run_result r = sh_outside(&w, s);
+	free(s);
+	struct sched_view v = sched_view(control);
+	cr_assert_eq(v.nice, 5, "control: %s", r.err);
+	cr_assert(v.cpu_limited, "control: %s", r.err);
+	cr_assert(v.one_cpu, "control: %s", r.err);
+	cr_assert_eq(v.ioprio_class, 3, "control: %s", r.err);
+	cr_assert_eq(v.policy, SCHED_BATCH, "control: %s", r.err);
+	run_free(&r);
+
+	r = sh_in(&w, NULL, SETTERS "; renice -n 2 -u %2$d; renice -n 2 -g %1$s", pid[1],
+		  (int)w.uid);
+	v = sched_view(victim);
+	cr_expect_eq(v.nice, 0, "setpriority reached outside: %s", r.err);
+	cr_expect_not(v.cpu_limited, "prlimit reached outside: %s", r.err);
+	cr_expect_not(v.one_cpu, "sched_setaffinity reached outside: %s", r.err);
+	cr_expect_neq(v.ioprio_class, 3, "ioprio_set reached outside: %s", r.err);
+	cr_expect_eq(v.policy, SCHED_OTHER, "sched_setscheduler reached outside: %s", r.err);
+	cr_expect(strstr(r.err, "Operation not permitted"), "%s", r.err);
+	run_free(&r);
+	struct sched_view self = sched_view(getpid());
+	cr_expect_eq(self.nice, 0, "renice -u reached the test itself");
+
+	/* The session's own processes. */
+	r = sh_in(&w, NULL,
+		  "sleep 30 & p=$!; " SETTERS " >/dev/null; "
+		  "echo nice=$(ps -o ni= -p $p) policy=$(chrt -p $p | head -1) "
+		  "limit=$(prlimit --cpu -o SOFT --noheadings -p $p | xargs) io=$(ionice -p $p); kill $p",
+		  "$p");
+	cr_expect(strstr(r.out, "nice= 5") || strstr(r.out, "nice=5"), "%s%s", r.out, r.err);
+	cr_expect(strstr(r.out, "SCHED_BATCH"), "%s%s", r.out, r.err);
+	cr_expect(strstr(r.out, "limit=1"), "%s%s", r.out, r.err);
+	cr_expect(strstr(r.out, "io=idle"), "%s%s", r.out, r.err);
+	run_free(&r);
+	stop_process(control);
+	stop_process(victim);
 	world_free(&w);
 }
