@@ -125,6 +125,7 @@ struct run {
 	bool keeper_died;
 	bool direct; /* standalone: the command is our own child, no keeper */
 	struct cordon_unix_policy sockets;
+	struct cordon_ipc_set *ipc; /* the session's System V objects, or NULL */
 };
 
 /* The command's end: from the keeper (one event), or (direct) our child's. */
@@ -457,6 +458,7 @@ static void end_session(struct run *r)
 		return;
 	}
 	kill_descendants();
+	cordon_ipc_remove_all(r->ipc);
 	struct cordon_error e = {0};
 	if (r->s->cgroup && cordon_cgroup_destroy(r->s->cgroup, &e) < 0)
 		cordon_say("cordon: session %s: cleanup failed: %s\n", r->s->id, e.msg);
@@ -619,6 +621,12 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		rc = cordon_err(err, errno, "setting up the session: %s", strerror(errno));
 		goto fail;
 	}
+	/* Shared with the keeper, which removes what is in it at the end: never
+	 * unmapped here (with CLONE_VM that would unmap it for the keeper). */
+	if (sandbox && !(r.ipc = cordon_ipc_set_new())) {
+		rc = cordon_err(err, errno, "setting up the session: mmap: %s", strerror(errno));
+		goto fail;
+	}
 	r.event_r = event[0];
 	r.control_w = control[1];
 	r.report_r = report[0];
@@ -646,6 +654,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		.registry_fd = registry_fd,
 		.record = record,
 		.socket_dir = sockdir,
+		.ipc = r.ipc,
 		.path = l->path,
 		.argv = l->argv,
 		.envp = env,
@@ -725,7 +734,8 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		struct cordon_supervisor_config cfg = {.listener = r.listener,
 						       .allow_network = l->policy->allow_network,
 						       .sockets = &r.sockets,
-						       .learn_fd = l->learn_fd};
+						       .learn_fd = l->learn_fd,
+						       .ipc = r.ipc};
 		cordon_supervisor_start(&cfg);
 	}
 	if (r.chan >= 0) {
@@ -849,6 +859,8 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 	if (rc >= 0 && (rc = block_signals(&r, &e)) >= 0)
 		r.tty = cordon_tty_watch_fd();
 	bool refused = false;
+	if (rc >= 0 && !(r.ipc = cordon_ipc_set_new()))
+		rc = cordon_err(&e, errno, "mmap: %s", strerror(errno));
 	if (rc >= 0 && (rc = cordon_supervisor_prepare(&e)) >= 0)
 		rc = cordon_unix_policy_init(&r.sockets, p, NULL, getpid(), &e);
 	if (rc >= 0 && (rc = handover(&r, &e)) == 1)
@@ -857,7 +869,8 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 		struct cordon_supervisor_config cfg = {.listener = r.listener,
 						       .allow_network = p->allow_network,
 						       .sockets = &r.sockets,
-						       .learn_fd = -1};
+						       .learn_fd = -1,
+						       .ipc = r.ipc};
 		cordon_supervisor_start(&cfg);
 	}
 	close(r.chan);
@@ -869,6 +882,7 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 		wait_for_end(&r);
 	}
 	kill_descendants();
+	cordon_ipc_remove_all(r.ipc);
 	cordon_registry_remove(s.id);
 	_exit(rc < 0 ? CORDON_EXIT_FAILURE : r.exited ? r.status : 128 + SIGKILL);
 }

@@ -62,6 +62,10 @@ static const char *const blocked[] = {
 	"fanotify_init",
 };
 
+static const char *const sysv_ipc[] = {"shmget",    "shmat",  "shmctl", "semget",
+				       "semop",     "semctl", "msgget", "msgsnd",
+				       "msgrcv",    "msgctl", "semtimedop"};
+
 static const char *const io_uring[] = {"io_uring_setup", "io_uring_enter", "io_uring_register"};
 
 /* Socket families above this are refused by the kernel (EAFNOSUPPORT). */
@@ -75,6 +79,22 @@ static int deny_names(scmp_filter_ctx ctx, const char *const *names, size_t n, i
 		if (nr == __NR_SCMP_ERROR)
 			continue; /* not a syscall on this architecture */
 		int r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(errnum), nr, 0);
+		if (r < 0) {
+			*what = names[i];
+			return r;
+		}
+	}
+	return 0;
+}
+
+static int notify_names(scmp_filter_ctx ctx, const char *const *names, size_t n,
+			const char **what)
+{
+	for (size_t i = 0; i < n; i++) {
+		int nr = seccomp_syscall_resolve_name(names[i]);
+		if (nr == __NR_SCMP_ERROR)
+			continue;
+		int r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 0);
 		if (r < 0) {
 			*what = names[i];
 			return r;
@@ -107,15 +127,10 @@ static int deny_families(scmp_filter_ctx ctx, int nr, const char *name, const ch
 static int supervise(scmp_filter_ctx ctx, const char **what)
 {
 	static const char *const always[] = {"connect", "sendmsg", "sendmmsg"};
-	for (size_t i = 0; i < COUNT(always); i++) {
-		int nr = seccomp_syscall_resolve_name(always[i]);
-		int r = nr == __NR_SCMP_ERROR ? 0 : seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, nr, 0);
-		if (r < 0) {
-			*what = always[i];
-			return r;
-		}
-	}
-	int r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendto), 1,
+	int r = notify_names(ctx, always, COUNT(always), what);
+	if (r < 0)
+		return r;
+	r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendto), 1,
 				 SCMP_A4(SCMP_CMP_NE, 0));
 	if (r < 0) {
 		*what = "sendto";
@@ -308,6 +323,12 @@ static int build(scmp_filter_ctx ctx, unsigned flags, const char **what)
 			return ret;
 	}
 	ret = pid_calls(ctx, supervised ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO(EPERM), what);
+	if (ret < 0)
+		return ret;
+	/* System V IPC: the session's own objects only (sysvipc.h), which only
+	 * the supervisor can tell. */
+	ret = supervised ? notify_names(ctx, sysv_ipc, COUNT(sysv_ipc), what)
+			 : deny_names(ctx, sysv_ipc, COUNT(sysv_ipc), EPERM, what);
 	if (ret < 0)
 		return ret;
 	return supervised ? supervise(ctx, what) : 0;

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/ipc.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -192,6 +193,39 @@ static void clean_up_after(const struct cordon_spawn *sp)
 	}
 	if (sp->registry_fd >= 0 && sp->record)
 		SYS3(unlinkat, sp->registry_fd, sp->record, 0);
+}
+
+/* The System V objects the session made. After the supervisor is gone
+ * (it exits as soon as it has told us to end the session): none of its
+ * threads can be adding one meanwhile. */
+static void remove_ipc(const struct cordon_spawn *sp)
+{
+	struct cordon_ipc_set *set = sp->ipc;
+	if (!set)
+		return;
+	if (sp->parent_fd >= 0) {
+		struct pollfd p = {.fd = sp->parent_fd, .events = POLLIN};
+		struct timespec wait = {2, 0};
+		SYS5(ppoll, &p, 1, &wait, NULL, 0);
+	}
+	for (unsigned i = 0; i < set->n && i < CORDON_IPC_MAX; i++) {
+		int id = set->v[i].id;
+		switch (set->v[i].kind) {
+		case CORDON_IPC_SHM:
+			SYS3(shmctl, id, IPC_RMID, 0);
+			break;
+		case CORDON_IPC_SEM:
+			SYS4(semctl, id, 0, IPC_RMID, 0);
+			break;
+		case CORDON_IPC_MSG:
+			SYS3(msgctl, id, IPC_RMID, 0);
+			break;
+		default:
+			break;
+		}
+		set->v[i].kind = 0;
+	}
+	set->n = 0;
 }
 
 /* ---- the command ------------------------------------------------------------ */
@@ -479,6 +513,7 @@ static int keeper(void *arg)
 	 * session must not outlive it. */
 	end_session(sp, self, cmd);
 	clean_up_after(sp);
+	remove_ipc(sp);
 	die(0);
 }
 

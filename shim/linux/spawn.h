@@ -8,7 +8,7 @@
  * an ancestor of each (Yama's ptrace_scope=1 lets only an ancestor read a
  * caller's memory or take its fds). It reaps, reports the command's exit on
  * the event pipe, and ends the session (every process, then its cgroup,
- * record and socket directory) when told to, or on its own when the
+ * record, socket directory and System V objects) when told to, or on its own when the
  * supervisor dies (killed outright: the session must not outlive it).
  * Should the keeper die instead, the command dies by its parent-death
  * signal, the orphans come to the supervisor (a subreaper too), and the
@@ -28,6 +28,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+
+#include "sysvipc.h"
 
 /* Messages on the event pipe (keeper -> supervisor). */
 enum cordon_event {
@@ -66,6 +68,9 @@ struct cordon_spawn {
 	int registry_fd;
 	const char *record;
 	const char *socket_dir; /* the session's socket directory, or NULL */
+	/* The session's System V objects (shared with the supervisor), removed
+	 * once the supervisor is gone too, or NULL. */
+	struct cordon_ipc_set *ipc;
 	int report_w;           /* write end: errno of a failed exec */
 	/* The keeper. */
 	int event_w;   /* write end of the event pipe */

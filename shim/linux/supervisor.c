@@ -95,7 +95,7 @@ struct call {
 	int pidfd; /* the caller's (thread) pidfd, or -1 until needed */
 };
 
-enum kind { OTHER, CONNECT, SENDTO, SENDMSG, SENDMMSG, PTY_PEER, PIDCALL };
+enum kind { OTHER, CONNECT, SENDTO, SENDMSG, SENDMMSG, PTY_PEER, PIDCALL, IPC };
 
 static enum kind kind_of(const struct seccomp_data *d)
 {
@@ -123,7 +123,7 @@ static enum kind kind_of(const struct seccomp_data *d)
 	case SYS_ioctl:
 		return (d->args[1] & 0xffffffffu) == 0x5441 ? PTY_PEER : OTHER;
 	default:
-		return cordon_pidcall_is(d) ? PIDCALL : OTHER;
+		return cordon_pidcall_is(d) ? PIDCALL : cordon_ipc_is(d) ? IPC : OTHER;
 	}
 }
 
@@ -778,14 +778,16 @@ static void handle(const struct seccomp_notif *req, struct seccomp_notif_resp *r
 		break;
 	case PIDCALL:
 		r = cordon_pidcall_judge(S.cfg.sockets, c.tid, &req->data);
-		if (r == 0) { /* decided on a register: the call goes on */
-			resp->id = req->id;
-			resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-			resp->error = 0;
-			resp->val = 0;
-			return;
-		}
+		if (r == 0)
+			goto go_on;
 		break;
+	case IPC: {
+		bool on;
+		r = cordon_ipc_handle(S.cfg.ipc, c.tid, &req->data, &on);
+		if (on)
+			goto go_on;
+		break;
+	}
 	case OTHER:
 	default:
 		r = -EACCES; /* a 32-bit msghdr, socketcall: not taken */
@@ -804,6 +806,12 @@ static void handle(const struct seccomp_notif *req, struct seccomp_notif_resp *r
 		resp->error = 0;
 		resp->val = r;
 	}
+	return;
+go_on: /* decided on registers alone: the call goes on */
+	resp->id = req->id;
+	resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+	resp->error = 0;
+	resp->val = 0;
 }
 
 static void *receiver(void *arg)

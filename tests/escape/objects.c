@@ -18,6 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/msg.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -569,5 +572,136 @@ BOTH_USERS(objects, outside_processes_are_left_alone, .timeout = 60)
 	run_free(&r);
 	stop_process(control);
 	stop_process(victim);
+	world_free(&w);
+}
+
+/* System V objects, made and attacked with python's ctypes (as W's user). */
+#define IPC_PY                                                                                     \
+	"import ctypes, os, sys\n"                                                                 \
+	"c = ctypes.CDLL(None, use_errno=True)\n"                                                  \
+	"c.shmat.restype = ctypes.c_void_p\n"                                                      \
+	"def err(): return os.strerror(ctypes.get_errno())\n"                                      \
+	"what, base = sys.argv[1], int(sys.argv[2], 16)\n"                                         \
+	"if what == 'make':\n"                                                                     \
+	"    s = c.shmget(base, 4096, 0o1600); p = c.shmat(s, None, 0)\n"                           \
+	"    ctypes.memmove(p, b'" SECRET "', len('" SECRET "'))\n"                                 \
+	"    q = c.msgget(base + 1, 0o1600)\n"                                                     \
+	"    msg = ctypes.create_string_buffer(b'\\1\\0\\0\\0\\0\\0\\0\\0queued', 14)\n"           \
+	"    c.msgsnd(q, msg, 6, 0)\n"                                                             \
+	"    m = c.semget(base + 2, 1, 0o1600); c.semctl(m, 0, 16, 5)\n"                           \
+	"    print(s, q, m)\n"                                                                     \
+	"elif what == 'attack':\n"                                                                 \
+	"    s, q, m = (int(x) for x in sys.argv[3:6])\n"                                          \
+	"    p = c.shmat(s, None, 0)\n"                                                            \
+	"    if p and p != 2**64 - 1:\n"                                                           \
+	"        print('read', ctypes.string_at(p, 14)); ctypes.memmove(p, b'overwritten!!!', 14)\n" \
+	"    else: print('shmat', err(), file=sys.stderr)\n"                                       \
+	"    buf = ctypes.create_string_buffer(64)\n"                                              \
+	"    print('msgrcv', c.msgrcv(q, buf, 56, 0, 0o4000), err())\n"                            \
+	"    print('semctl', c.semctl(m, 0, 16, 0), err())\n"                                      \
+	"    print('bykey', c.shmget(base, 0, 0), err())\n"                                        \
+	"    print('index', c.shmctl(0, 13, buf), c.shmctl(1, 13, buf), err())\n"                  \
+	"else:\n"                                                                                  \
+	"    s = c.shmget(0, 4096, 0o1600); p = c.shmat(s, None, 0)\n"                              \
+	"    if os.fork() == 0:\n"                                                                 \
+	"        ctypes.memmove(c.shmat(s, None, 0), b'from-child', 10); os._exit(0)\n"            \
+	"    os.wait(); print('shared', ctypes.string_at(p, 10))\n"                                 \
+	"    print('left', c.shmget(base, 4096, 0o1600), c.msgget(base + 1, 0o1600), "             \
+	"c.semget(base + 2, 1, 0o1600), err())\n"
+
+struct ipc_ids {
+	int shm, msg, sem;
+};
+
+static struct ipc_ids ipc_make(struct world *w, int base)
+{
+	char key[16];
+	snprintf(key, sizeof(key), "%x", base);
+	char *argv[] = {"/usr/bin/python3", "-c", IPC_PY, "make", key, NULL};
+	struct run_result r = world_run(w, argv, w->proj);
+	struct ipc_ids ids = {-1, -1, -1};
+	cr_assert_eq(sscanf(r.out, "%d %d %d", &ids.shm, &ids.msg, &ids.sem), 3, "%s", r.err);
+	cr_assert(ids.shm >= 0 && ids.msg >= 0 && ids.sem >= 0, "%s %s", r.out, r.err);
+	run_free(&r);
+	return ids;
+}
+
+/* What the objects hold now, seen from outside: intact or not. */
+static bool ipc_intact(const struct ipc_ids *ids)
+{
+	void *p = shmat(ids->shm, NULL, SHM_RDONLY);
+	cr_assert_neq(p, (void *)-1);
+	bool shm = memcmp(p, SECRET, strlen(SECRET)) == 0;
+	shmdt(p);
+	struct msqid_ds q;
+	cr_assert_eq(msgctl(ids->msg, IPC_STAT, &q), 0);
+	return shm && q.msg_qnum == 1 && semctl(ids->sem, 0, GETVAL) == 5;
+}
+
+static void ipc_remove(const struct ipc_ids *ids)
+{
+	shmctl(ids->shm, IPC_RMID, NULL);
+	msgctl(ids->msg, IPC_RMID, NULL);
+	semctl(ids->sem, 0, IPC_RMID);
+}
+
+/* An outside process's shared memory, message queue and semaphores, named
+ * by id, by key or by index: not read, drained or set from inside. Inside,
+ * two processes share memory as usual, and what the session leaves is gone
+ * when it ends. */
+BOTH_USERS(objects, sysv_ipc_only_the_sessions_own, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "ipc", "");
+	int base = 0x5c0d0000 + (getpid() & 0xfff) * 16 + (who->user ? 8 : 0);
+	struct ipc_ids control = ipc_make(&w, base), target = ipc_make(&w, base + 4);
+	cr_assert(ipc_intact(&control) && ipc_intact(&target));
+
+	char key[16], ids[3][16];
+	snprintf(key, sizeof(key), "%x", base);
+	snprintf(ids[0], 16, "%d", control.shm);
+	snprintf(ids[1], 16, "%d", control.msg);
+	snprintf(ids[2], 16, "%d", control.sem);
+	char *attack[] = {"/usr/bin/python3", "-c", IPC_PY, "attack", key,
+			  ids[0], ids[1], ids[2], NULL};
+	struct run_result r = world_run(&w, attack, w.proj);
+	cr_assert(strstr(r.out, "read b'" SECRET), "control: %s %s", r.out, r.err);
+	cr_assert_not(ipc_intact(&control), "control: nothing changed: %s", r.out);
+	run_free(&r);
+
+	snprintf(key, sizeof(key), "%x", base + 4);
+	snprintf(ids[0], 16, "%d", target.shm);
+	snprintf(ids[1], 16, "%d", target.msg);
+	snprintf(ids[2], 16, "%d", target.sem);
+	r = run_in(&w, NULL, attack);
+	cr_expect(ipc_intact(&target), "an outside object changed: %s %s", r.out, r.err);
+	cr_expect_null(strstr(r.out, SECRET), "%s", r.out);
+	cr_expect(strstr(r.out, "bykey -1 No such file"), "%s", r.out);
+	cr_expect(strstr(r.out, "index -1 -1 Permission denied"), "%s", r.out);
+	run_free(&r);
+
+	snprintf(key, sizeof(key), "%x", base + 0x100000);
+	char *own[] = {"/usr/bin/python3", "-c", IPC_PY, "own", key, NULL};
+	r = run_in(&w, NULL, own);
+	cr_expect(strstr(r.out, "shared b'from-child'"), "%s %s", r.out, r.err);
+	int left[3];
+	cr_expect_eq(sscanf(strstr(r.out, "left ") ? strstr(r.out, "left ") : "", "left %d %d %d",
+			    &left[0], &left[1], &left[2]),
+		     3, "%s %s", r.out, r.err);
+	run_free(&r);
+	/* The keeper removes them as the session ends, after cordon has
+	 * returned the command's status. */
+	int k = (int)strtol(key, NULL, 16);
+	bool gone = false;
+	for (int i = 0; i < 200 && !gone; i++) {
+		gone = shmget(k, 0, 0) < 0 && msgget(k + 1, 0) < 0 && semget(k + 2, 0, 0) < 0;
+		if (!gone)
+			usleep(10 * 1000);
+	}
+	cr_expect(shmget(k, 0, 0) < 0 && errno == ENOENT, "the session's shm outlived it");
+	cr_expect(msgget(k + 1, 0) < 0 && errno == ENOENT, "its queue outlived it");
+	cr_expect(semget(k + 2, 0, 0) < 0 && errno == ENOENT, "its semaphores outlived it");
+	ipc_remove(&control);
+	ipc_remove(&target);
 	world_free(&w);
 }
