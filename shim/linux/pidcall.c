@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 
+#include "call.h"
 #include "cordon/session.h"
 
 /* setpriority's and ioprio_set's "which" (linux/ioprio.h). */
@@ -53,24 +54,6 @@ static long stat_field(pid_t pid, int field)
 	return p ? strtol(p + 1, NULL, 10) : -1;
 }
 
-/* The thread group (process) of TID, or -1. */
-static pid_t tgid_of(pid_t tid)
-{
-	char path[64], line[128];
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return -1;
-	pid_t tgid = -1;
-	while (fgets(line, sizeof(line), f))
-		if (strncmp(line, "Tgid:", 5) == 0) {
-			tgid = (pid_t)strtol(line + 5, NULL, 10);
-			break;
-		}
-	fclose(f);
-	return tgid;
-}
-
 static bool listed(const pid_t *pids, size_t n, pid_t pid)
 {
 	for (size_t i = 0; i < n; i++)
@@ -83,7 +66,7 @@ static bool listed(const pid_t *pids, size_t n, pid_t pid)
  * (U->root, outside the sandbox), nor a pid that is not there. */
 static bool member(const pid_t *pids, size_t n, pid_t root, pid_t id)
 {
-	pid_t tgid = id > 0 ? tgid_of(id) : -1;
+	pid_t tgid = id > 0 ? cordon_tgid_of(id) : -1;
 	return tgid > 0 && tgid != root && listed(pids, n, tgid);
 }
 

@@ -541,7 +541,9 @@ int cordon_sandbox_apply_prepared(const struct cordon_policy *p, int prepared, i
 			r = cordon_seccomp_apply(p, NULL, err);
 			append(missing, sizeof(missing), &n,
 			       "the supervisor (another one already watches this process): unix "
-			       "sockets outside the session are NOT mediated");
+			       "sockets outside the session, file metadata and watches are NOT "
+			       "mediated; System V IPC, calls on other processes and ptys made "
+			       "inside are refused");
 		}
 		if (r < 0)
 			return r;

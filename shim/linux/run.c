@@ -126,6 +126,7 @@ struct run {
 	bool direct; /* standalone: the command is our own child, no keeper */
 	struct cordon_unix_policy sockets;
 	struct cordon_ipc_set *ipc; /* the session's System V objects, or NULL */
+	struct cordon_meta meta;    /* the rules for metadata and watches */
 };
 
 /* The command's end: from the keeper (one event), or (direct) our child's. */
@@ -727,6 +728,8 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	 * allowed sockets, pinned. */
 	if (rc >= 0 && sandbox && (rc = cordon_supervisor_prepare(err)) >= 0)
 		rc = cordon_unix_policy_init(&r.sockets, l->policy, s->cgroup, r.keeper, err);
+	if (rc >= 0 && sandbox)
+		rc = cordon_meta_init(&r.meta, l->policy, err);
 	bool refused = false;
 	if (rc >= 0 && sandbox && (rc = handover(&r, err)) == 1)
 		refused = true; /* said why; it exits with 125 */
@@ -735,7 +738,8 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 						       .allow_network = l->policy->allow_network,
 						       .sockets = &r.sockets,
 						       .learn_fd = l->learn_fd,
-						       .ipc = r.ipc};
+						       .ipc = r.ipc,
+						       .meta = &r.meta};
 		cordon_supervisor_start(&cfg);
 	}
 	if (r.chan >= 0) {
@@ -863,6 +867,8 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 		rc = cordon_err(&e, errno, "mmap: %s", strerror(errno));
 	if (rc >= 0 && (rc = cordon_supervisor_prepare(&e)) >= 0)
 		rc = cordon_unix_policy_init(&r.sockets, p, NULL, getpid(), &e);
+	if (rc >= 0)
+		rc = cordon_meta_init(&r.meta, p, &e);
 	if (rc >= 0 && (rc = handover(&r, &e)) == 1)
 		refused = true;
 	if (rc >= 0 && !refused && r.listener >= 0) {
@@ -870,7 +876,8 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 						       .allow_network = p->allow_network,
 						       .sockets = &r.sockets,
 						       .learn_fd = -1,
-						       .ipc = r.ipc};
+						       .ipc = r.ipc,
+						       .meta = &r.meta};
 		cordon_supervisor_start(&cfg);
 	}
 	close(r.chan);

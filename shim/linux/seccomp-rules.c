@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <fcntl.h>
@@ -65,6 +66,19 @@ static const char *const blocked[] = {
 static const char *const sysv_ipc[] = {"shmget",    "shmat",  "shmctl", "semget",
 				       "semop",     "semctl", "msgget", "msgsnd",
 				       "msgrcv",    "msgctl", "semtimedop"};
+
+/* Metadata and watches (metadata.h); by number where libseccomp 2.5 has
+ * no name: fchmodat2 (Linux 6.6), setxattrat and removexattrat (6.13). */
+static const char *const metadata[] = {
+	"chmod",      "fchmod",       "fchmodat",     "chown",        "fchown",
+	"lchown",     "fchownat",     "utime",        "utimes",       "futimesat",
+	"utimensat",  "setxattr",     "lsetxattr",    "fsetxattr",    "removexattr",
+	"lremovexattr", "fremovexattr", "inotify_add_watch"};
+/* setxattrat and removexattrat: libseccomp 2.5 cannot place them in the
+ * x86 and x32 tables, so they are added to the native one only, before the
+ * other ABIs are (a 32-bit process can still set user.* attributes with
+ * them: docs/internals.md). */
+static const int metadata_native[] = {463, 466};
 
 static const char *const io_uring[] = {"io_uring_setup", "io_uring_enter", "io_uring_register"};
 
@@ -160,7 +174,7 @@ static int supervise(scmp_filter_ctx ctx, const char **what)
 }
 
 /* Rules that hold with or without the supervisor: decided on registers. */
-static int registers(scmp_filter_ctx ctx, bool network, const char **what)
+static int registers(scmp_filter_ctx ctx, bool network, bool supervised, const char **what)
 {
 	int r = 0;
 	/* chattr (immutable, append-only: outside files a root session may
@@ -185,7 +199,9 @@ static int registers(scmp_filter_ctx ctx, bool network, const char **what)
 	}
 	/* Set-user-ID and set-group-ID bits mean nothing under no_new_privs,
 	 * and take effect outside: never set from inside. The mode is a
-	 * register; with open/openat/creat only when a file is created. */
+	 * register; with open/openat/creat only when a file is created. The
+	 * chmod calls go to the supervisor when there is one (metadata.h),
+	 * which refuses these bits itself. */
 	static const uint64_t id_bits[] = {S_ISUID, S_ISGID};
 	struct {
 		const char *name;
@@ -199,6 +215,8 @@ static int registers(scmp_filter_ctx ctx, bool network, const char **what)
 	 * whatever the caller left there. */
 	static const uint64_t creating[] = {O_CREAT, 020000000 /* __O_TMPFILE */};
 	for (size_t i = 0; r >= 0 && i < COUNT(modes); i++) {
+		if (supervised && strstr(modes[i].name, "chmod"))
+			continue;
 		int nr = seccomp_syscall_resolve_name(modes[i].name);
 		for (size_t b = 0; r >= 0 && nr != __NR_SCMP_ERROR && b < COUNT(id_bits); b++) {
 			struct scmp_arg_cmp mode = {modes[i].mode_arg, SCMP_CMP_MASKED_EQ,
@@ -221,7 +239,7 @@ static int registers(scmp_filter_ctx ctx, bool network, const char **what)
 	}
 	/* fchmodat2 (Linux 6.6, 452 on every architecture): libseccomp 2.5
 	 * does not know it by name. */
-	for (size_t b = 0; r >= 0 && b < COUNT(id_bits); b++)
+	for (size_t b = 0; r >= 0 && !supervised && b < COUNT(id_bits); b++)
 		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), 452, 1,
 				     SCMP_A2(SCMP_CMP_MASKED_EQ, id_bits[b], id_bits[b]));
 	/* openat2's mode is inside a struct no filter can read: callers fall
@@ -288,6 +306,13 @@ static int pid_calls(scmp_filter_ctx ctx, uint32_t action, const char **what)
 
 static int build(scmp_filter_ctx ctx, unsigned flags, const char **what)
 {
+	for (size_t i = 0; (flags & CORDON_SECCOMP_SUPERVISED) && i < COUNT(metadata_native); i++) {
+		int r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, metadata_native[i], 0);
+		if (r < 0) {
+			*what = "setxattrat/removexattrat";
+			return r;
+		}
+	}
 	/* Cover the other ABIs a 64-bit x86 process can enter the kernel by. */
 #if defined(__x86_64__)
 	*what = "adding the x86 and x32 ABIs";
@@ -310,9 +335,9 @@ static int build(scmp_filter_ctx ctx, unsigned flags, const char **what)
 	int ret = deny_names(ctx, blocked, COUNT(blocked), EPERM, what);
 	if (ret < 0)
 		return ret;
-	if ((ret = registers(ctx, flags & CORDON_SECCOMP_NETWORK, what)) < 0)
-		return ret;
 	bool supervised = flags & CORDON_SECCOMP_SUPERVISED;
+	if ((ret = registers(ctx, flags & CORDON_SECCOMP_NETWORK, supervised, what)) < 0)
+		return ret;
 	if (!(flags & CORDON_SECCOMP_NETWORK)) {
 		if ((ret = deny_families(ctx, SCMP_SYS(socket), "socket", what)) < 0 ||
 		    (ret = deny_families(ctx, SCMP_SYS(socketpair), "socketpair", what)) < 0)
@@ -325,6 +350,13 @@ static int build(scmp_filter_ctx ctx, unsigned flags, const char **what)
 	ret = pid_calls(ctx, supervised ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO(EPERM), what);
 	if (ret < 0)
 		return ret;
+	if (supervised) {
+		ret = notify_names(ctx, metadata, COUNT(metadata), what);
+		if (ret >= 0 && (ret = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, 452, 0)) < 0)
+			*what = "fchmodat2";
+		if (ret < 0)
+			return ret;
+	}
 	/* System V IPC: the session's own objects only (sysvipc.h), which only
 	 * the supervisor can tell. */
 	ret = supervised ? notify_names(ctx, sysv_ipc, COUNT(sysv_ipc), what)

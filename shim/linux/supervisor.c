@@ -42,6 +42,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "call.h"
 #include "pidcall.h"
 #include "util.h"
 
@@ -89,13 +90,8 @@ static struct sup {
 	bool open;
 } S = {.gate_lock = PTHREAD_MUTEX_INITIALIZER, .gate = PTHREAD_COND_INITIALIZER};
 
-struct call {
-	const struct seccomp_notif *req;
-	pid_t tid;
-	int pidfd; /* the caller's (thread) pidfd, or -1 until needed */
-};
 
-enum kind { OTHER, CONNECT, SENDTO, SENDMSG, SENDMMSG, PTY_PEER, PIDCALL, IPC };
+enum kind { OTHER, CONNECT, SENDTO, SENDMSG, SENDMMSG, PTY_PEER, PIDCALL, IPC, META };
 
 static enum kind kind_of(const struct seccomp_data *d)
 {
@@ -123,17 +119,20 @@ static enum kind kind_of(const struct seccomp_data *d)
 	case SYS_ioctl:
 		return (d->args[1] & 0xffffffffu) == 0x5441 ? PTY_PEER : OTHER;
 	default:
-		return cordon_pidcall_is(d) ? PIDCALL : cordon_ipc_is(d) ? IPC : OTHER;
+		return cordon_pidcall_is(d) ? PIDCALL
+		       : cordon_ipc_is(d)   ? IPC
+		       : cordon_meta_is(d)  ? META
+					    : OTHER;
 	}
 }
 
-static bool still_waiting(const struct call *c)
+bool cordon_call_waiting(const struct cordon_call *c)
 {
 	uint64_t id = c->req->id;
 	return ioctl(S.cfg.listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) == 0;
 }
 
-static int peek(const struct call *c, uint64_t addr, void *buf, size_t len)
+int cordon_call_peek(const struct cordon_call *c, uint64_t addr, void *buf, size_t len)
 {
 	if (!len)
 		return 0;
@@ -145,7 +144,27 @@ static int peek(const struct call *c, uint64_t addr, void *buf, size_t len)
 	return (size_t)n == len ? 0 : -EFAULT;
 }
 
-static int poke(const struct call *c, uint64_t addr, const void *buf, size_t len)
+int cordon_call_string(const struct cordon_call *c, uint64_t addr, char *buf, size_t size)
+{
+	/* Page by page: the string may end just before an unmapped page. */
+	size_t got = 0;
+	while (got < size) {
+		uint64_t at = addr + got;
+		size_t chunk = 4096 - (size_t)(at & 4095);
+		if (chunk > size - got)
+			chunk = size - got;
+		int r = cordon_call_peek(c, at, buf + got, chunk);
+		if (r < 0)
+			return r;
+		char *nul = memchr(buf + got, '\0', chunk);
+		if (nul)
+			return 0;
+		got += chunk;
+	}
+	return -ENAMETOOLONG;
+}
+
+static int poke(const struct cordon_call *c, uint64_t addr, const void *buf, size_t len)
 {
 	struct iovec l = {.iov_base = (void *)(uintptr_t)buf, .iov_len = len};
 	struct iovec r = {.iov_base = (void *)(uintptr_t)addr, .iov_len = len};
@@ -154,7 +173,7 @@ static int poke(const struct call *c, uint64_t addr, const void *buf, size_t len
 }
 
 /* The caller's thread group id, from /proc (kernels before PIDFD_THREAD). */
-static pid_t tgid_of(pid_t tid)
+pid_t cordon_tgid_of(pid_t tid)
 {
 	char path[64], buf[512];
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
@@ -168,12 +187,12 @@ static pid_t tgid_of(pid_t tid)
 }
 
 /* A copy of the caller's fd FD (close-on-exec), or -errno. */
-static int take_fd(struct call *c, int fd)
+int cordon_call_take_fd(struct cordon_call *c, int fd)
 {
 	if (c->pidfd < 0) {
 		int p = (int)syscall(SYS_pidfd_open, c->tid, PIDFD_THREAD);
 		if (p < 0 && errno == EINVAL) {
-			pid_t tgid = tgid_of(c->tid);
+			pid_t tgid = cordon_tgid_of(c->tid);
 			p = tgid > 0 ? (int)syscall(SYS_pidfd_open, tgid, 0) : -1;
 		}
 		if (p < 0)
@@ -181,7 +200,7 @@ static int take_fd(struct call *c, int fd)
 		c->pidfd = p;
 		/* While the call waits its thread cannot exit, so the id was not
 		 * reused: the pidfd is the caller's. */
-		if (!still_waiting(c))
+		if (!cordon_call_waiting(c))
 			return -ESRCH;
 	}
 	int r = (int)syscall(SYS_pidfd_getfd, c->pidfd, fd, 0);
@@ -223,9 +242,9 @@ static int signal_pending(pid_t tid)
 
 /* Between two tries of a call that waits: 0 to go on, -ESRCH when the caller
  * is gone, or the errno signal_pending gives (nothing has been done yet). */
-static int caller_still_waits(const struct call *c)
+static int caller_still_waits(const struct cordon_call *c)
 {
-	if (!still_waiting(c))
+	if (!cordon_call_waiting(c))
 		return -ESRCH;
 	return signal_pending(c->tid);
 }
@@ -304,7 +323,7 @@ static void note_refused(const char *what)
 		(void)!write(S.cfg.learn_fd, line, (size_t)n);
 }
 
-static int judge_unix(const struct call *c, struct dest *d)
+static int judge_unix(const struct cordon_call *c, struct dest *d)
 {
 	struct sockaddr_un *un = (struct sockaddr_un *)&d->ss;
 	size_t off = offsetof(struct sockaddr_un, sun_path);
@@ -325,7 +344,7 @@ static int judge_unix(const struct call *c, struct dest *d)
 	char path[sizeof(un->sun_path) + 1];
 	memcpy(path, un->sun_path, plen);
 	path[plen] = '\0'; /* the kernel, too, ends the name at its first NUL */
-	if (!still_waiting(c))
+	if (!cordon_call_waiting(c))
 		return -ESRCH;
 	int pin = cordon_unix_open(c->tid, path);
 	if (pin < 0)
@@ -347,13 +366,13 @@ static int judge_unix(const struct call *c, struct dest *d)
 
 /* Read the address the caller gave (ULEN bytes at UADDR) into D and decide:
  * 0 allowed (D is what to use), -errno refused. */
-static int judge_addr(const struct call *c, uint64_t uaddr, uint64_t ulen, struct dest *d)
+static int judge_addr(const struct cordon_call *c, uint64_t uaddr, uint64_t ulen, struct dest *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->pin = -1;
 	if (ulen > sizeof(d->ss))
 		return -EINVAL; /* as the kernel (move_addr_to_kernel) */
-	int r = peek(c, uaddr, &d->ss, (size_t)ulen);
+	int r = cordon_call_peek(c, uaddr, &d->ss, (size_t)ulen);
 	if (r < 0)
 		return r;
 	d->len = (socklen_t)ulen;
@@ -382,7 +401,7 @@ static void dest_free(struct dest *d)
 
 /* ---- performing the calls ------------------------------------------------- */
 
-static int64_t connect_here(const struct call *c, int sock, const struct dest *d)
+static int64_t connect_here(const struct cordon_call *c, int sock, const struct dest *d)
 {
 	int fl = fcntl(sock, F_GETFL);
 	if (fl < 0)
@@ -430,7 +449,7 @@ static int64_t connect_here(const struct call *c, int sock, const struct dest *d
 	}
 }
 
-static void raise_sigpipe(const struct call *c)
+static void raise_sigpipe(const struct cordon_call *c)
 {
 	if (c->pidfd >= 0)
 		(void)syscall(SYS_pidfd_send_signal, c->pidfd, SIGPIPE, NULL, 0);
@@ -438,7 +457,7 @@ static void raise_sigpipe(const struct call *c)
 
 /* sendmsg(SOCK, M, FLAGS) for the caller, waiting as a blocking socket would
  * (unless MSG_DONTWAIT or O_NONBLOCK) while looking at its signals. */
-static int64_t send_here(const struct call *c, int sock, struct msghdr *m, int flags)
+static int64_t send_here(const struct cordon_call *c, int sock, struct msghdr *m, int flags)
 {
 	int fl = fcntl(sock, F_GETFL);
 	if (fl < 0)
@@ -474,7 +493,7 @@ static int64_t send_here(const struct call *c, int sock, struct msghdr *m, int f
 
 /* The caller's data: the iovecs at UIOV (IOVLEN of them), copied into *BUF.
  * STREAM: more than SEND_MAX is cut there; else it is refused. */
-static int64_t copy_data(const struct call *c, uint64_t uiov, uint64_t iovlen, bool stream,
+static int64_t copy_data(const struct cordon_call *c, uint64_t uiov, uint64_t iovlen, bool stream,
 			 char **buf, size_t *len)
 {
 	*buf = NULL;
@@ -486,7 +505,7 @@ static int64_t copy_data(const struct call *c, uint64_t uiov, uint64_t iovlen, b
 	cleanup_free struct iovec *riov = calloc((size_t)iovlen, sizeof(*riov));
 	if (!riov)
 		return -ENOMEM;
-	int r = peek(c, uiov, riov, (size_t)iovlen * sizeof(*riov));
+	int r = cordon_call_peek(c, uiov, riov, (size_t)iovlen * sizeof(*riov));
 	if (r < 0)
 		return r;
 	size_t total = 0;
@@ -534,7 +553,7 @@ static void control_free(struct control *k)
 
 /* The caller's ancillary data, with the fds of SCM_RIGHTS replaced by copies
  * of them (the receiver gets the same open files). */
-static int copy_control(struct call *c, uint64_t uctl, uint64_t len, struct control *k)
+static int copy_control(struct cordon_call *c, uint64_t uctl, uint64_t len, struct control *k)
 {
 	memset(k, 0, sizeof(*k));
 	if (!uctl || !len)
@@ -544,7 +563,7 @@ static int copy_control(struct call *c, uint64_t uctl, uint64_t len, struct cont
 	if (!(k->buf = malloc((size_t)len)))
 		return -ENOMEM;
 	k->len = (size_t)len;
-	int r = peek(c, uctl, k->buf, k->len);
+	int r = cordon_call_peek(c, uctl, k->buf, k->len);
 	if (r < 0)
 		return r;
 	struct msghdr m = {.msg_control = k->buf, .msg_controllen = k->len};
@@ -561,7 +580,7 @@ static int copy_control(struct call *c, uint64_t uctl, uint64_t len, struct cont
 		for (size_t i = 0; i < n; i++) {
 			int theirs;
 			memcpy(&theirs, CMSG_DATA(h) + i * sizeof(int), sizeof(int));
-			int ours = take_fd(c, theirs);
+			int ours = cordon_call_take_fd(c, theirs);
 			if (ours < 0)
 				return ours == -ESRCH ? -ESRCH : -EBADF;
 			k->fds[k->n_fds++] = ours;
@@ -579,10 +598,10 @@ static bool is_stream(int sock)
 }
 
 /* One message of sendmsg/sendmmsg: the msghdr at UMSG, on SOCK. */
-static int64_t send_one(struct call *c, int sock, uint64_t umsg, int flags)
+static int64_t send_one(struct cordon_call *c, int sock, uint64_t umsg, int flags)
 {
 	struct msghdr um;
-	int64_t r = peek(c, umsg, &um, sizeof(um));
+	int64_t r = cordon_call_peek(c, umsg, &um, sizeof(um));
 	if (r < 0)
 		return r;
 	struct dest d = {.pin = -1};
@@ -596,7 +615,7 @@ static int64_t send_one(struct call *c, int sock, uint64_t umsg, int flags)
 		      &len);
 	if (r >= 0)
 		r = copy_control(c, (uint64_t)(uintptr_t)um.msg_control, um.msg_controllen, &k);
-	if (r >= 0 && !still_waiting(c))
+	if (r >= 0 && !cordon_call_waiting(c))
 		r = -ESRCH;
 	if (r >= 0) {
 		struct iovec iov = {.iov_base = data, .iov_len = len};
@@ -616,14 +635,14 @@ static int64_t send_one(struct call *c, int sock, uint64_t umsg, int flags)
 	return r;
 }
 
-static int64_t do_connect(struct call *c)
+static int64_t do_connect(struct cordon_call *c)
 {
 	const __u64 *a = c->req->data.args;
 	struct dest d;
 	int64_t r = judge_addr(c, a[1], (uint32_t)a[2], &d);
 	if (r < 0)
 		return r;
-	int sock = take_fd(c, (int)a[0]);
+	int sock = cordon_call_take_fd(c, (int)a[0]);
 	r = sock < 0 ? sock : connect_here(c, sock, &d);
 	if (sock >= 0)
 		close(sock);
@@ -631,14 +650,14 @@ static int64_t do_connect(struct call *c)
 	return r;
 }
 
-static int64_t do_sendto(struct call *c)
+static int64_t do_sendto(struct cordon_call *c)
 {
 	const __u64 *a = c->req->data.args;
 	struct dest d;
 	int64_t r = judge_addr(c, a[4], (uint32_t)a[5], &d);
 	if (r < 0)
 		return r;
-	int sock = take_fd(c, (int)a[0]);
+	int sock = cordon_call_take_fd(c, (int)a[0]);
 	char *data = NULL;
 	if (sock < 0) {
 		r = sock;
@@ -657,7 +676,7 @@ static int64_t do_sendto(struct call *c)
 			if (process_vm_readv(c->tid, &l, 1, &one, 1, 0) != (ssize_t)want)
 				r = -EFAULT;
 		}
-		if (r >= 0 && !still_waiting(c))
+		if (r >= 0 && !cordon_call_waiting(c))
 			r = -ESRCH;
 		if (r >= 0) {
 			struct iovec iov = {.iov_base = data, .iov_len = want};
@@ -674,10 +693,10 @@ static int64_t do_sendto(struct call *c)
 	return r;
 }
 
-static int64_t do_sendmsg(struct call *c)
+static int64_t do_sendmsg(struct cordon_call *c)
 {
 	const __u64 *a = c->req->data.args;
-	int sock = take_fd(c, (int)a[0]);
+	int sock = cordon_call_take_fd(c, (int)a[0]);
 	if (sock < 0)
 		return sock;
 	int64_t r = send_one(c, sock, a[1], (int)a[2]);
@@ -685,13 +704,13 @@ static int64_t do_sendmsg(struct call *c)
 	return r;
 }
 
-static int64_t do_sendmmsg(struct call *c)
+static int64_t do_sendmmsg(struct cordon_call *c)
 {
 	const __u64 *a = c->req->data.args;
 	unsigned vlen = (unsigned)a[2];
 	if (vlen > IOV_MAX_CALL)
 		vlen = IOV_MAX_CALL; /* as the kernel */
-	int sock = take_fd(c, (int)a[0]);
+	int sock = cordon_call_take_fd(c, (int)a[0]);
 	if (sock < 0)
 		return sock;
 	int64_t sent = 0, r = 0;
@@ -716,10 +735,10 @@ static int64_t do_sendmmsg(struct call *c)
  * Landlock, which allows the session's own terminal only) and placed in the
  * caller's fd table; the reply is its number (SECCOMP_ADDFD_FLAG_SEND). 1:
  * answered that way; else -errno to answer. */
-static int64_t do_pty_peer(struct call *c)
+static int64_t do_pty_peer(struct cordon_call *c)
 {
 	const __u64 *a = c->req->data.args;
-	int master = take_fd(c, (int)a[0]);
+	int master = cordon_call_take_fd(c, (int)a[0]);
 	if (master < 0)
 		return master;
 	int flags = (int)a[2];
@@ -734,7 +753,7 @@ static int64_t do_pty_peer(struct call *c)
 	close(master);
 	if (peer < 0)
 		return -e;
-	if (!still_waiting(c)) {
+	if (!cordon_call_waiting(c)) {
 		close(peer);
 		return -ESRCH;
 	}
@@ -752,7 +771,7 @@ static int64_t do_pty_peer(struct call *c)
 
 static void handle(const struct seccomp_notif *req, struct seccomp_notif_resp *resp)
 {
-	struct call c = {.req = req, .tid = (pid_t)req->pid, .pidfd = -1};
+	struct cordon_call c = {.req = req, .tid = (pid_t)req->pid, .pidfd = -1};
 	int64_t r;
 	switch (kind_of(&req->data)) {
 	case CONNECT:
@@ -780,6 +799,9 @@ static void handle(const struct seccomp_notif *req, struct seccomp_notif_resp *r
 		r = cordon_pidcall_judge(S.cfg.sockets, c.tid, &req->data);
 		if (r == 0)
 			goto go_on;
+		break;
+	case META:
+		r = S.cfg.meta ? cordon_meta_handle(S.cfg.meta, &c) : -EPERM;
 		break;
 	case IPC: {
 		bool on;

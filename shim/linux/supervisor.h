@@ -14,6 +14,7 @@
 #include <stdbool.h>
 
 #include "cordon/error.h"
+#include "metadata.h"
 #include "sysvipc.h"
 #include "unixsock.h"
 
@@ -23,6 +24,7 @@ struct cordon_supervisor_config {
 	struct cordon_unix_policy *sockets; /* borrowed: lives as long as the process */
 	int learn_fd; /* -1, or where refused sockets are recorded ("s\tPATH\n") */
 	struct cordon_ipc_set *ipc; /* the session's System V objects (sysvipc.h) */
+	const struct cordon_meta *meta; /* the rules for metadata and watches */
 };
 
 /* Start the supervisor's threads (of this process, until it exits; at most

@@ -1,0 +1,510 @@
+/* File metadata and watches, judged by the supervisor (see metadata.h). */
+#include "metadata.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+#include <utime.h>
+
+#include "util.h"
+
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+/* Linux 6.6 and 6.13, the same number on every architecture; Debian 12's
+ * headers know neither. */
+#define SYS_FCHMODAT2 452
+#define SYS_SETXATTRAT 463
+#define SYS_REMOVEXATTRAT 466
+#ifndef AT_EMPTY_PATH
+#define AT_EMPTY_PATH 0x1000
+#endif
+
+struct xattr_args_k { /* the kernel's struct xattr_args */
+	uint64_t value;
+	uint32_t size;
+	uint32_t flags;
+};
+
+/* ---- the rules ------------------------------------------------------------------ */
+
+static int add_rule(struct cordon_meta_rule **v, size_t *n, const struct cordon_rule *r)
+{
+	struct cordon_meta_rule *nv = realloc(*v, (*n + 1) * sizeof(**v));
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	struct stat st;
+	nv[*n].dir = stat(r->path, &st) == 0 && S_ISDIR(st.st_mode);
+	if (!(nv[*n].path = strdup(r->path)))
+		return -ENOMEM;
+	(*n)++;
+	return 0;
+}
+
+int cordon_meta_init(struct cordon_meta *m, const struct cordon_policy *p,
+		     struct cordon_error *err)
+{
+	memset(m, 0, sizeof(*m));
+	for (size_t i = 0; i < p->n_rules; i++) {
+		const struct cordon_rule *r = &p->rules[i];
+		if (((r->access & CORDON_ACCESS_WRITE) && add_rule(&m->write, &m->n_write, r) < 0) ||
+		    ((r->access & CORDON_ACCESS_READ) && add_rule(&m->read, &m->n_read, r) < 0)) {
+			cordon_meta_free(m);
+			return cordon_err(err, ENOMEM, "out of memory");
+		}
+	}
+	return 0;
+}
+
+void cordon_meta_free(struct cordon_meta *m)
+{
+	for (size_t i = 0; i < m->n_write; i++)
+		free(m->write[i].path);
+	for (size_t i = 0; i < m->n_read; i++)
+		free(m->read[i].path);
+	free(m->write);
+	free(m->read);
+	memset(m, 0, sizeof(*m));
+}
+
+/* Whether PATH is one of RULES' files, or beneath one of its directories
+ * (the directory itself too when SELF). */
+static bool covered(const struct cordon_meta_rule *rules, size_t n, const char *path, bool self)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *r = rules[i].path;
+		size_t len = strlen(r);
+		if (strcmp(path, r) == 0) {
+			if (!rules[i].dir || self)
+				return true;
+			continue;
+		}
+		if (rules[i].dir && strncmp(path, r, len) == 0 &&
+		    (path[len] == '/' || (len == 1 && r[0] == '/')))
+			return true;
+	}
+	return false;
+}
+
+/* ---- the calls -------------------------------------------------------------------- */
+
+enum op { CHMOD, CHOWN, UTIMES, SETX, REMOVEX, WATCH };
+enum times { NOW, TIMESPEC, TIMEVAL, UTIMBUF };
+
+struct req {
+	enum op op;
+	bool by_fd;   /* the target is the fd FD (fchmod, ...) */
+	int fd;       /* by_fd: the fd; else the directory fd, or AT_FDCWD */
+	uint64_t path; /* 0: none (utimensat's and futimesat's NULL: FD itself) */
+	bool follow;  /* the last component, when a symlink */
+	bool empty;   /* AT_EMPTY_PATH */
+	uint64_t a, b, c, d; /* the call's own arguments, by op (see perform) */
+	enum times times;
+};
+
+bool cordon_meta_is(const struct seccomp_data *d)
+{
+	switch (d->nr) {
+#ifdef SYS_chmod
+	case SYS_chmod:
+	case SYS_chown:
+	case SYS_lchown:
+	case SYS_utime:
+	case SYS_utimes:
+	case SYS_futimesat:
+#endif
+	case SYS_fchmod:
+	case SYS_fchmodat:
+	case SYS_FCHMODAT2:
+	case SYS_fchown:
+	case SYS_fchownat:
+	case SYS_utimensat:
+	case SYS_setxattr:
+	case SYS_lsetxattr:
+	case SYS_fsetxattr:
+	case SYS_removexattr:
+	case SYS_lremovexattr:
+	case SYS_fremovexattr:
+	case SYS_SETXATTRAT:
+	case SYS_REMOVEXATTRAT:
+	case SYS_inotify_add_watch:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* *at flags: AT_SYMLINK_NOFOLLOW and AT_EMPTY_PATH, anything else EINVAL. */
+static int at_flags(struct req *q, uint64_t flags)
+{
+	if (flags & ~(uint64_t)(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	q->follow = !(flags & AT_SYMLINK_NOFOLLOW);
+	q->empty = flags & AT_EMPTY_PATH;
+	return 0;
+}
+
+static int decode(const struct seccomp_data *d, struct req *q)
+{
+	const __u64 *a = d->args;
+	*q = (struct req){.fd = AT_FDCWD, .follow = true};
+	switch (d->nr) {
+#ifdef SYS_chmod
+	case SYS_chmod:
+		*q = (struct req){.op = CHMOD, .fd = AT_FDCWD, .path = a[0], .follow = true, .a = a[1]};
+		return 0;
+	case SYS_chown:
+	case SYS_lchown:
+		*q = (struct req){.op = CHOWN, .fd = AT_FDCWD, .path = a[0],
+				  .follow = d->nr == SYS_chown, .a = a[1], .b = a[2]};
+		return 0;
+	case SYS_utime:
+	case SYS_utimes:
+		*q = (struct req){.op = UTIMES, .fd = AT_FDCWD, .path = a[0], .follow = true,
+				  .a = a[1], .times = d->nr == SYS_utime ? UTIMBUF : TIMEVAL};
+		return 0;
+	case SYS_futimesat:
+		*q = (struct req){.op = UTIMES, .fd = (int)a[0], .path = a[1], .follow = true,
+				  .a = a[2], .times = TIMEVAL};
+		q->by_fd = !q->path;
+		return 0;
+#endif
+	case SYS_fchmod:
+		*q = (struct req){.op = CHMOD, .by_fd = true, .fd = (int)a[0], .a = a[1]};
+		return 0;
+	case SYS_fchmodat:
+		*q = (struct req){.op = CHMOD, .fd = (int)a[0], .path = a[1], .follow = true,
+				  .a = a[2]};
+		return 0;
+	case SYS_FCHMODAT2:
+		*q = (struct req){.op = CHMOD, .fd = (int)a[0], .path = a[1], .a = a[2]};
+		return at_flags(q, a[3]);
+	case SYS_fchown:
+		*q = (struct req){.op = CHOWN, .by_fd = true, .fd = (int)a[0], .a = a[1], .b = a[2]};
+		return 0;
+	case SYS_fchownat:
+		*q = (struct req){.op = CHOWN, .fd = (int)a[0], .path = a[1], .a = a[2], .b = a[3]};
+		return at_flags(q, a[4]);
+	case SYS_utimensat:
+		*q = (struct req){.op = UTIMES, .fd = (int)a[0], .path = a[1], .a = a[2],
+				  .times = TIMESPEC};
+		if (!q->path) { /* futimens */
+			q->by_fd = true;
+			return a[3] ? -EINVAL : 0;
+		}
+		return at_flags(q, a[3]);
+	case SYS_setxattr:
+	case SYS_lsetxattr:
+		*q = (struct req){.op = SETX, .fd = AT_FDCWD, .path = a[0],
+				  .follow = d->nr == SYS_setxattr, .a = a[1], .b = a[2], .c = a[3],
+				  .d = a[4]};
+		return 0;
+	case SYS_fsetxattr:
+		*q = (struct req){.op = SETX, .by_fd = true, .fd = (int)a[0], .a = a[1], .b = a[2],
+				  .c = a[3], .d = a[4]};
+		return 0;
+	case SYS_removexattr:
+	case SYS_lremovexattr:
+		*q = (struct req){.op = REMOVEX, .fd = AT_FDCWD, .path = a[0],
+				  .follow = d->nr == SYS_removexattr, .a = a[1]};
+		return 0;
+	case SYS_fremovexattr:
+		*q = (struct req){.op = REMOVEX, .by_fd = true, .fd = (int)a[0], .a = a[1]};
+		return 0;
+	case SYS_SETXATTRAT:
+	case SYS_REMOVEXATTRAT:
+		*q = (struct req){.op = d->nr == SYS_SETXATTRAT ? SETX : REMOVEX, .fd = (int)a[0],
+				  .path = a[1], .a = a[3]};
+		if (d->nr == SYS_SETXATTRAT) {
+			if (a[5] != sizeof(struct xattr_args_k))
+				return -EINVAL;
+			q->d = ~0ULL; /* value, size and flags are in the struct at a[4] */
+			q->b = a[4];
+		}
+		return at_flags(q, a[2]);
+	case SYS_inotify_add_watch:
+		*q = (struct req){.op = WATCH, .fd = AT_FDCWD, .path = a[1],
+				  .follow = !(a[2] & IN_DONT_FOLLOW), .a = a[0], .b = a[2]};
+		return 0;
+	default:
+		return -ENOSYS;
+	}
+}
+
+/* "/proc/self/fd/N" (or thread-self, or the caller's own pid): N, else -1. */
+static int own_fd_link(const struct cordon_call *c, const char *path)
+{
+	const char *p;
+	if (strncmp(path, "/proc/", 6) != 0)
+		return -1;
+	p = path + 6;
+	char *end;
+	if (strncmp(p, "self/", 5) == 0)
+		p += 5;
+	else if (strncmp(p, "thread-self/", 12) == 0)
+		p += 12;
+	else {
+		long pid = strtol(p, &end, 10);
+		if (end == p || *end != '/' ||
+		    (pid != c->tid && pid != cordon_tgid_of(c->tid)))
+			return -1;
+		p = end + 1;
+	}
+	if (strncmp(p, "fd/", 3) != 0)
+		return -1;
+	long fd = strtol(p + 3, &end, 10);
+	return end != p + 3 && *end == '\0' && fd >= 0 && fd <= INT32_MAX ? (int)fd : -1;
+}
+
+/* The file Q names, as the caller sees it: an fd of ours on it (the
+ * caller's own open file for by_fd, else O_PATH), or -errno. */
+static int find(struct cordon_call *c, const struct req *q, char *path, size_t size)
+{
+	if (q->by_fd)
+		return cordon_call_take_fd(c, q->fd);
+	if (!q->path)
+		return -EFAULT;
+	int r = cordon_call_string(c, q->path, path, size);
+	if (r < 0)
+		return r == -ENAMETOOLONG ? r : -EFAULT;
+	if (!path[0]) {
+		if (!q->empty)
+			return -ENOENT;
+		if (q->fd != AT_FDCWD)
+			return cordon_call_take_fd(c, q->fd);
+	}
+	int own = own_fd_link(c, path);
+	if (own >= 0)
+		return cordon_call_take_fd(c, own);
+	bool abs = path[0] == '/';
+	int base;
+	if (abs || q->fd == AT_FDCWD) {
+		char dir[64];
+		snprintf(dir, sizeof(dir), "/proc/%d/%s", (int)c->tid, abs ? "root" : "cwd");
+		base = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (base < 0)
+			return errno == ENOENT ? -ESRCH : -EACCES;
+	} else if ((base = cordon_call_take_fd(c, q->fd)) < 0) {
+		return base;
+	}
+	if (!path[0]) /* AT_EMPTY_PATH on the working directory */
+		return base;
+	struct open_how how = {
+		.flags = O_PATH | O_CLOEXEC | (q->follow ? 0 : O_NOFOLLOW),
+		.resolve = RESOLVE_NO_MAGICLINKS | (abs ? RESOLVE_IN_ROOT : 0),
+	};
+	int fd = (int)syscall(SYS_openat2, base, path, &how, sizeof(how));
+	int e = errno;
+	close(base);
+	return fd >= 0 ? fd : e == ELOOP && q->follow ? -EACCES : -e;
+}
+
+/* Whether the change (or watch) Q may touch the file FD is on. */
+static int judge(const struct cordon_meta *m, const struct req *q, int fd)
+{
+	struct stat st;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (q->op == WATCH && (q->b & IN_ONLYDIR) && !S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	/* A device node is the host's (chmod 000 /dev/null): its times only. */
+	if ((S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) && q->op != UTIMES && q->op != WATCH)
+		return -EPERM;
+	char link[64], path[4096];
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	ssize_t n = readlink(link, path, sizeof(path) - 1);
+	if (n <= 0)
+		return -EACCES;
+	path[n] = '\0';
+	/* A pipe, a socket, an anonymous inode; an unlinked file: nothing
+	 * outside reaches it by a path. */
+	if (path[0] != '/' || (st.st_nlink == 0 && !S_ISDIR(st.st_mode)))
+		return 0;
+	if (q->op == WATCH)
+		return covered(m->read, m->n_read, path, true) ? 0 : -EACCES;
+	return covered(m->write, m->n_write, path, q->op == UTIMES) ? 0 : -EPERM;
+}
+
+/* Extended attributes the session may set: its own (user.*) and the POSIX
+ * ACLs; never security.* (file capabilities) or trusted.*. */
+static bool xattr_name_ok(const char *name)
+{
+	return strncmp(name, "user.", 5) == 0 || strcmp(name, "system.posix_acl_access") == 0 ||
+	       strcmp(name, "system.posix_acl_default") == 0;
+}
+
+static int read_times(struct cordon_call *c, const struct req *q, struct timespec ts[2],
+		      bool *now)
+{
+	*now = !q->a;
+	if (*now)
+		return 0;
+	switch (q->times) {
+	case TIMESPEC:
+		return cordon_call_peek(c, q->a, ts, 2 * sizeof(*ts));
+	case TIMEVAL: {
+		struct timeval tv[2];
+		int r = cordon_call_peek(c, q->a, tv, sizeof(tv));
+		for (int i = 0; r == 0 && i < 2; i++) {
+			if (tv[i].tv_usec < 0 || tv[i].tv_usec >= 1000000)
+				return -EINVAL;
+			ts[i] = (struct timespec){tv[i].tv_sec, tv[i].tv_usec * 1000};
+		}
+		return r;
+	}
+	case UTIMBUF: {
+		struct utimbuf u;
+		int r = cordon_call_peek(c, q->a, &u, sizeof(u));
+		ts[0] = (struct timespec){u.actime, 0};
+		ts[1] = (struct timespec){u.modtime, 0};
+		return r;
+	}
+	case NOW:
+	default:
+		*now = true;
+		return 0;
+	}
+}
+
+/* setxattr on the file FD is on (by_fd: the caller's open file). */
+static long set_xattr(const struct req *q, int fd, const char *name, const void *value,
+		      size_t size, int flags)
+{
+	if (q->by_fd)
+		return fsetxattr(fd, name, value, size, flags);
+	struct xattr_args_k args = {(uint64_t)(uintptr_t)value, (uint32_t)size, (uint32_t)flags};
+	long r = syscall(SYS_SETXATTRAT, fd, "", AT_EMPTY_PATH, name, &args, sizeof(args));
+	/* Before Linux 6.13, and on an O_PATH fd (which setxattrat does not
+	 * take): through the fd's link, which leads to the file itself. */
+	if (r < 0 && (errno == ENOSYS || errno == EBADF)) {
+		char link[64];
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		r = setxattr(link, name, value, size, flags);
+	}
+	return r;
+}
+
+static long remove_xattr(const struct req *q, int fd, const char *name)
+{
+	if (q->by_fd)
+		return fremovexattr(fd, name);
+	long r = syscall(SYS_REMOVEXATTRAT, fd, "", AT_EMPTY_PATH, name);
+	if (r < 0 && (errno == ENOSYS || errno == EBADF)) {
+		char link[64];
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		r = removexattr(link, name);
+	}
+	return r;
+}
+
+/* The call, performed here on FD, from the one copy of its arguments. */
+static long perform(struct cordon_call *c, const struct req *q, int fd)
+{
+	switch (q->op) {
+	case CHMOD: {
+		mode_t mode = (mode_t)q->a & 07777;
+		if (mode & (S_ISUID | S_ISGID))
+			return -EPERM; /* the filter refuses these already */
+		long r = q->by_fd ? fchmod(fd, mode)
+				  : syscall(SYS_FCHMODAT2, fd, "", mode, AT_EMPTY_PATH);
+		if (r < 0 && errno == ENOSYS) {
+			char link[64];
+			snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+			r = chmod(link, mode);
+		}
+		return r < 0 ? -errno : 0;
+	}
+	case CHOWN: {
+		long r = q->by_fd ? fchown(fd, (uid_t)q->a, (gid_t)q->b)
+				  : fchownat(fd, "", (uid_t)q->a, (gid_t)q->b, AT_EMPTY_PATH);
+		return r < 0 ? -errno : 0;
+	}
+	case UTIMES: {
+		struct timespec ts[2];
+		bool now;
+		int r = read_times(c, q, ts, &now);
+		if (r < 0)
+			return r;
+		if (!cordon_call_waiting(c))
+			return -ESRCH;
+		long k = q->by_fd ? futimens(fd, now ? NULL : ts)
+				  : utimensat(fd, "", now ? NULL : ts, AT_EMPTY_PATH);
+		return k < 0 ? -errno : 0;
+	}
+	case SETX:
+	case REMOVEX: {
+		char name[256];
+		int r = cordon_call_string(c, q->a, name, sizeof(name));
+		if (r < 0)
+			return r == -ENAMETOOLONG ? -ERANGE : r;
+		if (!xattr_name_ok(name))
+			return -EPERM;
+		if (q->op == REMOVEX) {
+			if (!cordon_call_waiting(c))
+				return -ESRCH;
+			return remove_xattr(q, fd, name) < 0 ? -errno : 0;
+		}
+		uint64_t value = q->b, size = q->c, flags = q->d;
+		if (q->d == ~0ULL) { /* setxattrat: a struct xattr_args */
+			struct xattr_args_k args;
+			if ((r = cordon_call_peek(c, q->b, &args, sizeof(args))) < 0)
+				return r;
+			value = args.value;
+			size = args.size;
+			flags = args.flags;
+		}
+		if (size > 65536)
+			return -E2BIG;
+		if (flags & ~(uint64_t)(XATTR_CREATE | XATTR_REPLACE))
+			return -EINVAL;
+		cleanup_free char *buf = malloc(size ? size : 1);
+		if (!buf)
+			return -ENOMEM;
+		if (size && (r = cordon_call_peek(c, value, buf, size)) < 0)
+			return r;
+		if (!cordon_call_waiting(c))
+			return -ESRCH;
+		return set_xattr(q, fd, name, buf, size, (int)flags) < 0 ? -errno : 0;
+	}
+	case WATCH: {
+		cleanup_close int ino = cordon_call_take_fd(c, (int)q->a);
+		if (ino < 0)
+			return ino;
+		char link[64];
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		/* The link leads to the file found (a symlink itself when the
+		 * caller asked for IN_DONT_FOLLOW). */
+		long wd = inotify_add_watch(ino, link, (uint32_t)q->b & ~(uint32_t)IN_DONT_FOLLOW);
+		return wd < 0 ? -errno : wd;
+	}
+	default:
+		return -ENOSYS;
+	}
+}
+
+long cordon_meta_handle(const struct cordon_meta *m, struct cordon_call *c)
+{
+	struct req q;
+	int r = decode(&c->req->data, &q);
+	if (r < 0)
+		return r;
+	char path[4096];
+	int fd = find(c, &q, path, sizeof(path));
+	if (fd < 0)
+		return fd;
+	r = judge(m, &q, fd);
+	long res = r < 0 ? r : cordon_call_waiting(c) ? perform(c, &q, fd) : -ESRCH;
+	close(fd);
+	return res;
+}
