@@ -9,10 +9,20 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/* The caller's credentials, from /proc/TID/status. */
+struct cordon_creds {
+	bool read;
+	unsigned uid[4], gid[4]; /* real, effective, saved, filesystem */
+	int n_groups;
+	gid_t groups[256];
+	unsigned long long cap_eff;
+};
+
 struct cordon_call {
 	const struct seccomp_notif *req;
 	pid_t tid;
 	int pidfd; /* the caller's (thread) pidfd, or -1 until needed */
+	struct cordon_creds creds;
 };
 
 /* Whether the caller still waits for this answer (its memory and fds are
@@ -25,6 +35,15 @@ int cordon_call_peek(const struct cordon_call *c, uint64_t addr, void *buf, size
 int cordon_call_string(const struct cordon_call *c, uint64_t addr, char *buf, size_t size);
 /* A copy of the caller's fd FD (close-on-exec), or -errno. */
 int cordon_call_take_fd(struct cordon_call *c, int fd);
+/* Perform what follows with the caller's credentials (uid, gids, groups,
+ * effective capabilities), on this thread, until cordon_call_restore: what
+ * the supervisor does for a caller must not be done with more than the
+ * caller has (a root supervisor, a caller that dropped root). Nothing when
+ * the supervisor itself is unprivileged: its caller has the same uid and no
+ * more. The caller's memory and fds are read outside (they need the
+ * supervisor's own rights). 0, or -errno (nothing to restore then). */
+int cordon_call_assume(struct cordon_call *c);
+void cordon_call_restore(void);
 /* The thread group (process) of TID, from /proc, or -1. */
 pid_t cordon_tgid_of(pid_t tid);
 

@@ -408,53 +408,36 @@ static long remove_xattr(const struct req *q, int fd, const char *name)
 	return r;
 }
 
-/* The call, performed here on FD, from the one copy of its arguments. */
-static long perform(struct cordon_call *c, const struct req *q, int fd)
+/* The call's arguments, read once from the caller. */
+struct args {
+	mode_t mode;
+	struct timespec ts[2];
+	bool now;
+	char name[256];
+	char *value;
+	size_t size;
+	int flags;
+	int inotify; /* WATCH: our copy of the caller's inotify fd */
+};
+
+static int gather(struct cordon_call *c, const struct req *q, struct args *x)
 {
+	int r = 0;
 	switch (q->op) {
-	case CHMOD: {
-		mode_t mode = (mode_t)q->a & 07777;
-		if (mode & (S_ISUID | S_ISGID))
-			return -EPERM; /* the filter refuses these already */
-		long r = q->by_fd ? fchmod(fd, mode)
-				  : syscall(SYS_FCHMODAT2, fd, "", mode, AT_EMPTY_PATH);
-		if (r < 0 && errno == ENOSYS) {
-			char link[64];
-			snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-			r = chmod(link, mode);
-		}
-		return r < 0 ? -errno : 0;
-	}
-	case CHOWN: {
-		long r = q->by_fd ? fchown(fd, (uid_t)q->a, (gid_t)q->b)
-				  : fchownat(fd, "", (uid_t)q->a, (gid_t)q->b, AT_EMPTY_PATH);
-		return r < 0 ? -errno : 0;
-	}
-	case UTIMES: {
-		struct timespec ts[2];
-		bool now;
-		int r = read_times(c, q, ts, &now);
-		if (r < 0)
-			return r;
-		if (!cordon_call_waiting(c))
-			return -ESRCH;
-		long k = q->by_fd ? futimens(fd, now ? NULL : ts)
-				  : utimensat(fd, "", now ? NULL : ts, AT_EMPTY_PATH);
-		return k < 0 ? -errno : 0;
-	}
+	case CHMOD:
+		x->mode = (mode_t)q->a & 07777;
+		return x->mode & (S_ISUID | S_ISGID) ? -EPERM : 0; /* the filter's too */
+	case UTIMES:
+		return read_times(c, q, x->ts, &x->now);
 	case SETX:
 	case REMOVEX: {
-		char name[256];
-		int r = cordon_call_string(c, q->a, name, sizeof(name));
+		r = cordon_call_string(c, q->a, x->name, sizeof(x->name));
 		if (r < 0)
 			return r == -ENAMETOOLONG ? -ERANGE : r;
-		if (!xattr_name_ok(name))
+		if (!xattr_name_ok(x->name))
 			return -EPERM;
-		if (q->op == REMOVEX) {
-			if (!cordon_call_waiting(c))
-				return -ESRCH;
-			return remove_xattr(q, fd, name) < 0 ? -errno : 0;
-		}
+		if (q->op == REMOVEX)
+			return 0;
 		uint64_t value = q->b, size = q->c, flags = q->d;
 		if (q->d == ~0ULL) { /* setxattrat: a struct xattr_args */
 			struct xattr_args_k args;
@@ -468,29 +451,70 @@ static long perform(struct cordon_call *c, const struct req *q, int fd)
 			return -E2BIG;
 		if (flags & ~(uint64_t)(XATTR_CREATE | XATTR_REPLACE))
 			return -EINVAL;
-		cleanup_free char *buf = malloc(size ? size : 1);
-		if (!buf)
+		if (!(x->value = malloc(size ? size : 1)))
 			return -ENOMEM;
-		if (size && (r = cordon_call_peek(c, value, buf, size)) < 0)
-			return r;
-		if (!cordon_call_waiting(c))
-			return -ESRCH;
-		return set_xattr(q, fd, name, buf, size, (int)flags) < 0 ? -errno : 0;
+		x->size = (size_t)size;
+		x->flags = (int)flags;
+		return size ? cordon_call_peek(c, value, x->value, x->size) : 0;
 	}
-	case WATCH: {
-		cleanup_close int ino = cordon_call_take_fd(c, (int)q->a);
-		if (ino < 0)
-			return ino;
-		char link[64];
-		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	case WATCH:
+		x->inotify = cordon_call_take_fd(c, (int)q->a);
+		return x->inotify < 0 ? x->inotify : 0;
+	case CHOWN:
+	default:
+		return 0;
+	}
+}
+
+/* The call itself, on FD: 0 (or a watch descriptor), or -1 with errno. */
+static long act(const struct req *q, const struct args *x, int fd)
+{
+	char link[64];
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	switch (q->op) {
+	case CHMOD: {
+		long r = q->by_fd ? fchmod(fd, x->mode)
+				  : syscall(SYS_FCHMODAT2, fd, "", x->mode, AT_EMPTY_PATH);
+		return r < 0 && errno == ENOSYS ? chmod(link, x->mode) : r;
+	}
+	case CHOWN:
+		return q->by_fd ? fchown(fd, (uid_t)q->a, (gid_t)q->b)
+				: fchownat(fd, "", (uid_t)q->a, (gid_t)q->b, AT_EMPTY_PATH);
+	case UTIMES:
+		return q->by_fd ? futimens(fd, x->now ? NULL : x->ts)
+				: utimensat(fd, "", x->now ? NULL : x->ts, AT_EMPTY_PATH);
+	case SETX:
+		return set_xattr(q, fd, x->name, x->value, x->size, x->flags);
+	case REMOVEX:
+		return remove_xattr(q, fd, x->name);
+	case WATCH:
 		/* The link leads to the file found (a symlink itself when the
 		 * caller asked for IN_DONT_FOLLOW). */
-		long wd = inotify_add_watch(ino, link, (uint32_t)q->b & ~(uint32_t)IN_DONT_FOLLOW);
-		return wd < 0 ? -errno : wd;
-	}
+		return inotify_add_watch(x->inotify, link, (uint32_t)q->b & ~(uint32_t)IN_DONT_FOLLOW);
 	default:
-		return -ENOSYS;
+		errno = ENOSYS;
+		return -1;
 	}
+}
+
+/* The call, performed here on FD, from the one copy of its arguments, with
+ * the caller's credentials. */
+static long perform(struct cordon_call *c, const struct req *q, int fd)
+{
+	struct args x = {.inotify = -1};
+	long r = gather(c, q, &x);
+	if (r >= 0 && !cordon_call_waiting(c))
+		r = -ESRCH;
+	if (r >= 0 && (r = cordon_call_assume(c)) >= 0) {
+		r = act(q, &x, fd);
+		if (r < 0)
+			r = -errno;
+		cordon_call_restore();
+	}
+	free(x.value);
+	if (x.inotify >= 0)
+		close(x.inotify);
+	return r;
 }
 
 long cordon_meta_handle(const struct cordon_meta *m, struct cordon_call *c)
@@ -504,7 +528,7 @@ long cordon_meta_handle(const struct cordon_meta *m, struct cordon_call *c)
 	if (fd < 0)
 		return fd;
 	r = judge(m, &q, fd);
-	long res = r < 0 ? r : cordon_call_waiting(c) ? perform(c, &q, fd) : -ESRCH;
+	long res = r < 0 ? r : perform(c, &q, fd);
 	close(fd);
 	return res;
 }

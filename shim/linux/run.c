@@ -124,9 +124,11 @@ struct run {
 	bool exited;
 	bool keeper_died;
 	bool direct; /* standalone: the command is our own child, no keeper */
-	struct cordon_unix_policy sockets;
+	/* Static (supervisor_state): the supervisor's threads use them until
+	 * the process exits, after cordon_session_run has returned. */
+	struct cordon_unix_policy *sockets;
 	struct cordon_ipc_set *ipc; /* the session's System V objects, or NULL */
-	struct cordon_meta meta;    /* the rules for metadata and watches */
+	struct cordon_meta *meta; /* the rules for metadata and watches */
 };
 
 /* The command's end: from the keeper (one event), or (direct) our child's. */
@@ -561,6 +563,10 @@ static void run_free(struct run *r)
 		}
 }
 
+/* One session per process: what its supervisor's threads read. */
+static struct cordon_unix_policy supervisor_sockets;
+static struct cordon_meta supervisor_meta;
+
 int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		       const struct cordon_launch *l, int *status, struct cordon_error *err)
 {
@@ -569,6 +575,8 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	s->exec_errno = 0;
 	struct run r = {.s = s,
 			.l = l,
+			.sockets = &supervisor_sockets,
+			.meta = &supervisor_meta,
 			.command_fd = -1,
 			.keeper_fd = -1,
 			.event_r = -1,
@@ -727,19 +735,19 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	/* While the command's loader runs: the supervisor's threads and the
 	 * allowed sockets, pinned. */
 	if (rc >= 0 && sandbox && (rc = cordon_supervisor_prepare(err)) >= 0)
-		rc = cordon_unix_policy_init(&r.sockets, l->policy, s->cgroup, r.keeper, err);
+		rc = cordon_unix_policy_init(r.sockets, l->policy, s->cgroup, r.keeper, err);
 	if (rc >= 0 && sandbox)
-		rc = cordon_meta_init(&r.meta, l->policy, err);
+		rc = cordon_meta_init(r.meta, l->policy, err);
 	bool refused = false;
 	if (rc >= 0 && sandbox && (rc = handover(&r, err)) == 1)
 		refused = true; /* said why; it exits with 125 */
 	if (rc >= 0 && !refused && r.listener >= 0) {
 		struct cordon_supervisor_config cfg = {.listener = r.listener,
 						       .allow_network = l->policy->allow_network,
-						       .sockets = &r.sockets,
+						       .sockets = r.sockets,
 						       .learn_fd = l->learn_fd,
 						       .ipc = r.ipc,
-						       .meta = &r.meta};
+						       .meta = r.meta};
 		cordon_supervisor_start(&cfg);
 	}
 	if (r.chan >= 0) {
@@ -846,6 +854,8 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 				  .policy = (struct cordon_policy *)(uintptr_t)p};
 	struct run r = {.s = &s,
 			.l = &l,
+			.sockets = &supervisor_sockets,
+			.meta = &supervisor_meta,
 			.command = pid,
 			.keeper_fd = -1,
 			.event_r = -1,
@@ -866,18 +876,18 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 	if (rc >= 0 && !(r.ipc = cordon_ipc_set_new()))
 		rc = cordon_err(&e, errno, "mmap: %s", strerror(errno));
 	if (rc >= 0 && (rc = cordon_supervisor_prepare(&e)) >= 0)
-		rc = cordon_unix_policy_init(&r.sockets, p, NULL, getpid(), &e);
+		rc = cordon_unix_policy_init(r.sockets, p, NULL, getpid(), &e);
 	if (rc >= 0)
-		rc = cordon_meta_init(&r.meta, p, &e);
+		rc = cordon_meta_init(r.meta, p, &e);
 	if (rc >= 0 && (rc = handover(&r, &e)) == 1)
 		refused = true;
 	if (rc >= 0 && !refused && r.listener >= 0) {
 		struct cordon_supervisor_config cfg = {.listener = r.listener,
 						       .allow_network = p->allow_network,
-						       .sockets = &r.sockets,
+						       .sockets = r.sockets,
 						       .learn_fd = -1,
 						       .ipc = r.ipc,
-						       .meta = &r.meta};
+						       .meta = r.meta};
 		cordon_supervisor_start(&cfg);
 	}
 	close(r.chan);

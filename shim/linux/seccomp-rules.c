@@ -304,25 +304,52 @@ static int pid_calls(scmp_filter_ctx ctx, uint32_t action, const char **what)
 	return r;
 }
 
-static int build(scmp_filter_ctx ctx, unsigned flags, const char **what)
+/* The rules for CTX's architectures: the native one (and on x86_64 x32,
+ * added here), or (COMPAT32) the 32-bit x86 ABI alone. */
+static int build(scmp_filter_ctx ctx, unsigned flags, bool compat32, const char **what)
 {
-	for (size_t i = 0; (flags & CORDON_SECCOMP_SUPERVISED) && i < COUNT(metadata_native); i++) {
+	for (size_t i = 0; !compat32 && (flags & CORDON_SECCOMP_SUPERVISED) &&
+			   i < COUNT(metadata_native);
+	     i++) {
 		int r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, metadata_native[i], 0);
 		if (r < 0) {
 			*what = "setxattrat/removexattrat";
 			return r;
 		}
 	}
-	/* Cover the other ABIs a 64-bit x86 process can enter the kernel by. */
 #if defined(__x86_64__)
-	*what = "adding the x86 and x32 ABIs";
-	int r = seccomp_arch_add(ctx, SCMP_ARCH_X86);
-	if (r < 0 && r != -EEXIST)
-		return r;
-	r = seccomp_arch_add(ctx, SCMP_ARCH_X32);
-	if (r < 0 && r != -EEXIST)
-		return r;
+	if (!compat32) {
+		*what = "adding the x32 ABI";
+		int r = seccomp_arch_add(ctx, SCMP_ARCH_X32);
+		if (r < 0 && r != -EEXIST)
+			return r;
+	} else {
+		/* socketcall and ipc take their arguments in memory, where no
+		 * rule can look (libseccomp would compare the wrong registers):
+		 * refused, so that 32-bit programs use the direct calls (Linux
+		 * 4.3 and 5.1), judged like the 64-bit ones. First, so that the
+		 * socket and IPC rules below go to the direct calls only. */
+		static const char *const multiplexed[] = {"socketcall", "ipc"};
+		int r = deny_names(ctx, multiplexed, COUNT(multiplexed), ENOSYS, what);
+		if (r < 0)
+			return r;
+	}
+#else
+	(void)compat32;
 #endif
+	/* A listener of the session's own would take the calls meant for the
+	 * supervisor once its listener is gone (the session's last moments),
+	 * and answer "continue"; and clone3's struct (in memory) could name
+	 * another cgroup (CLONE_INTO_CGROUP): callers fall back to clone. */
+	int r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(seccomp), 2,
+				 SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, 1 /* SET_MODE_FILTER */),
+				 SCMP_A1(SCMP_CMP_MASKED_EQ, 8, 8 /* FLAG_NEW_LISTENER */));
+	if (r >= 0 && seccomp_syscall_resolve_name("clone3") != __NR_SCMP_ERROR)
+		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+	if (r < 0) {
+		*what = "seccomp/clone3";
+		return r;
+	}
 	static const unsigned long ioctls[] = {TIOCSTI, TIOCLINUX};
 	for (size_t i = 0; i < COUNT(ioctls); i++) {
 		int ret = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
@@ -382,7 +409,26 @@ scmp_filter_ctx cordon_seccomp_rules(unsigned flags, const char **what, int *err
 	if (r < 0)
 		*what = "SCMP_FLTATR_CTL_OPTIMIZE";
 	else
-		r = build(ctx, flags, what);
+		r = build(ctx, flags, false, what);
+#if defined(__x86_64__)
+	/* The 32-bit ABI, built apart (its multiplexed calls are refused
+	 * before any other rule) and merged in. */
+	scmp_filter_ctx x86 = r < 0 ? NULL : seccomp_init(SCMP_ACT_ALLOW);
+	if (r >= 0 && !x86)
+		r = -ENOMEM;
+	if (r >= 0 && ((r = seccomp_attr_set(x86, SCMP_FLTATR_CTL_OPTIMIZE, 2)) < 0 ||
+		       (r = seccomp_arch_remove(x86, seccomp_arch_native())) < 0 ||
+		       (r = seccomp_arch_add(x86, SCMP_ARCH_X86)) < 0))
+		*what = "the x86 ABI";
+	if (r >= 0)
+		r = build(x86, flags, true, what);
+	if (r >= 0 && (r = seccomp_merge(ctx, x86)) < 0)
+		*what = "merging the x86 ABI";
+	if (r >= 0)
+		x86 = NULL; /* merged: CTX owns it */
+	if (x86)
+		seccomp_release(x86);
+#endif
 	if (r < 0) {
 		seccomp_release(ctx);
 		*errnum = -r;

@@ -23,6 +23,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/audit.h>
+#include <linux/capability.h>
 #include <linux/seccomp.h>
 #include <poll.h>
 #include <pthread.h>
@@ -45,6 +46,7 @@
 #include "call.h"
 #include "pidcall.h"
 #include "util.h"
+#include "watchwait.h"
 
 #ifndef TIOCGPTPEER
 #define TIOCGPTPEER 0x5441
@@ -88,6 +90,13 @@ static struct sup {
 	pthread_mutex_t gate_lock;
 	pthread_cond_t gate;
 	bool open;
+	/* Root, or holding capabilities: calls are performed with the caller's
+	 * credentials (cordon_call_assume), from these, to which each thread
+	 * returns. */
+	bool privileged;
+	gid_t gid;
+	int n_groups;
+	gid_t groups[256];
 } S = {.gate_lock = PTHREAD_MUTEX_INITIALIZER, .gate = PTHREAD_COND_INITIALIZER};
 
 
@@ -173,6 +182,98 @@ static int poke(const struct cordon_call *c, uint64_t addr, const void *buf, siz
 }
 
 /* The caller's thread group id, from /proc (kernels before PIDFD_THREAD). */
+/* ---- the caller's credentials ------------------------------------------------- */
+
+/* From /proc/TID/status: whom the call is from. 0 or -errno. */
+static int read_creds(struct cordon_call *c)
+{
+	if (c->creds.read)
+		return 0;
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)c->tid);
+	cleanup_close int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char buf[8192];
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return -ESRCH;
+	buf[n] = '\0';
+	struct cordon_creds *k = &c->creds;
+	const char *u = strstr(buf, "\nUid:"), *g = strstr(buf, "\nGid:");
+	const char *gs = strstr(buf, "\nGroups:"), *e = strstr(buf, "\nCapEff:");
+	if (!u || !g || !gs || !e ||
+	    sscanf(u + 5, "%u %u %u %u", &k->uid[0], &k->uid[1], &k->uid[2], &k->uid[3]) != 4 ||
+	    sscanf(g + 5, "%u %u %u %u", &k->gid[0], &k->gid[1], &k->gid[2], &k->gid[3]) != 4 ||
+	    sscanf(e + 8, "%llx", &k->cap_eff) != 1)
+		return -EACCES;
+	k->n_groups = 0;
+	for (const char *p = gs + 9; *p && *p != '\n' && k->n_groups < (int)ARRAY_SIZE(k->groups);) {
+		char *end;
+		unsigned long v = strtoul(p, &end, 10);
+		if (end == p)
+			break;
+		k->groups[k->n_groups++] = (gid_t)v;
+		p = end;
+		while (*p == ' ' || *p == '\t')
+			p++;
+	}
+	k->read = true;
+	return 0;
+}
+
+static int set_caps(unsigned long long eff)
+{
+	struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
+	struct __user_cap_data_struct d[2];
+	if (syscall(SYS_capget, &h, d) < 0)
+		return -errno;
+	d[0].effective = (uint32_t)eff & d[0].permitted;
+	d[1].effective = (uint32_t)(eff >> 32) & d[1].permitted;
+	return syscall(SYS_capset, &h, d) < 0 ? -errno : 0;
+}
+
+/* Back to the supervisor's own credentials, on this thread. Raw calls: the
+ * C library's would change every thread. */
+static void restore_creds(void)
+{
+	if (!S.privileged)
+		return;
+	/* The real and saved uids stayed 0: the effective one may return, and
+	 * with it the effective capabilities (the kernel's setuid fix-up). */
+	if (syscall(SYS_setresuid, -1, 0, -1) < 0 || syscall(SYS_setresgid, -1, S.gid, -1) < 0 ||
+	    syscall(SYS_setgroups, S.n_groups, S.groups) < 0 || set_caps(~0ULL) < 0) {
+		/* A thread stuck with a caller's credentials would answer the next
+		 * calls with them: better no supervisor (the session ends). */
+		cordon_say("cordon: the supervisor cannot return to its credentials: %s\n",
+			   strerror(errno));
+		_exit(CORDON_EXIT_FAILURE);
+	}
+}
+
+int cordon_call_assume(struct cordon_call *c)
+{
+	if (!S.privileged)
+		return 0; /* the caller's uid, and nothing the caller lacks */
+	int r = read_creds(c);
+	if (r < 0)
+		return r;
+	const struct cordon_creds *k = &c->creds;
+	/* Groups first (that needs CAP_SETGID), the uid last: the real and
+	 * saved uids stay, to come back by (restore_creds). */
+	if (syscall(SYS_setgroups, k->n_groups, k->groups) < 0 ||
+	    syscall(SYS_setresgid, -1, k->gid[1], -1) < 0 ||
+	    syscall(SYS_setresuid, -1, k->uid[1], -1) < 0 || set_caps(k->cap_eff) < 0) {
+		r = -errno;
+		restore_creds();
+		return r ? r : -EPERM;
+	}
+	return 0;
+}
+
+void cordon_call_restore(void)
+{
+	restore_creds();
+}
+
 pid_t cordon_tgid_of(pid_t tid)
 {
 	char path[64], buf[512];
@@ -392,6 +493,20 @@ static int judge_addr(const struct cordon_call *c, uint64_t uaddr, uint64_t ulen
 	}
 }
 
+/* Offline, no destination at all on an IP socket (one passed in with
+ * --pass-fd): the kernel reads an AF_UNSPEC address on a UDP socket as
+ * AF_INET. 0 or -EACCES. */
+static int offline_ip(int sock, bool named)
+{
+	if (S.cfg.allow_network || !named)
+		return 0;
+	int domain = 0;
+	socklen_t len = sizeof(domain);
+	if (getsockopt(sock, SOL_SOCKET, SO_DOMAIN, &domain, &len) < 0)
+		return -errno;
+	return domain == AF_UNIX || domain == AF_NETLINK ? 0 : -EACCES;
+}
+
 static void dest_free(struct dest *d)
 {
 	if (d->pin >= 0)
@@ -401,21 +516,32 @@ static void dest_free(struct dest *d)
 
 /* ---- performing the calls ------------------------------------------------- */
 
-static int64_t connect_here(const struct cordon_call *c, int sock, const struct dest *d)
+/* connect, as the caller: its peer sees the caller's credentials. */
+static int connect_as(struct cordon_call *c, int sock, const struct sockaddr *sa, socklen_t len)
+{
+	int r = cordon_call_assume(c);
+	if (r < 0)
+		return r;
+	r = connect(sock, sa, len) < 0 ? -errno : 0;
+	cordon_call_restore();
+	return r;
+}
+
+static int64_t connect_here(struct cordon_call *c, int sock, const struct dest *d)
 {
 	int fl = fcntl(sock, F_GETFL);
 	if (fl < 0)
 		return -errno;
 	const struct sockaddr *sa = (const struct sockaddr *)&d->ss;
 	if (fl & O_NONBLOCK)
-		return connect(sock, sa, d->len) < 0 ? -errno : 0;
+		return connect_as(c, sock, sa, d->len);
 	/* A blocking connect, started without blocking (the flag is the
 	 * caller's too, for these few instructions) and then waited for here,
 	 * where the caller's signals can be seen. */
 	long deadline = -1; /* read when it first has to wait */
 	for (;;) {
 		(void)fcntl(sock, F_SETFL, fl | O_NONBLOCK);
-		int r = connect(sock, sa, d->len) < 0 ? -errno : 0;
+		int r = connect_as(c, sock, sa, d->len);
 		(void)fcntl(sock, F_SETFL, fl);
 		/* EAGAIN: a unix listener's backlog is full; try again.
 		 * EINPROGRESS/EALREADY: an IP connect under way; wait for it. */
@@ -457,7 +583,7 @@ static void raise_sigpipe(const struct cordon_call *c)
 
 /* sendmsg(SOCK, M, FLAGS) for the caller, waiting as a blocking socket would
  * (unless MSG_DONTWAIT or O_NONBLOCK) while looking at its signals. */
-static int64_t send_here(const struct cordon_call *c, int sock, struct msghdr *m, int flags)
+static int64_t send_here(struct cordon_call *c, int sock, struct msghdr *m, int flags)
 {
 	int fl = fcntl(sock, F_GETFL);
 	if (fl < 0)
@@ -466,8 +592,15 @@ static int64_t send_here(const struct cordon_call *c, int sock, struct msghdr *m
 	long deadline = -1; /* read when it first has to wait */
 	bool spin = false;
 	for (;;) {
-		ssize_t n = sendmsg(sock, m, flags | MSG_DONTWAIT | MSG_NOSIGNAL);
-		int e = n < 0 ? errno : 0;
+		int e = cordon_call_assume(c);
+		ssize_t n = -1;
+		if (e == 0) {
+			n = sendmsg(sock, m, flags | MSG_DONTWAIT | MSG_NOSIGNAL);
+			e = n < 0 ? errno : 0;
+			cordon_call_restore();
+		} else {
+			e = -e;
+		}
 		if (n >= 0)
 			return n;
 		if (e == EPIPE && !(flags & MSG_NOSIGNAL))
@@ -551,6 +684,40 @@ static void control_free(struct control *k)
 	memset(k, 0, sizeof(*k));
 }
 
+static bool has_cap(const struct cordon_creds *k, int cap)
+{
+	return (k->cap_eff >> cap) & 1;
+}
+
+/* SCM_CREDENTIALS in H: only what the kernel would let the caller claim
+ * (its own pid, one of its uids and gids, unless its capabilities say
+ * otherwise); the caller's pid becomes ours, as the kernel requires of the
+ * process that sends (the receiver sees the supervisor's pid, outside). */
+static int own_credentials(struct cordon_call *c, struct cmsghdr *h)
+{
+	struct ucred u;
+	if (h->cmsg_len != CMSG_LEN(sizeof(u)))
+		return -EINVAL;
+	int r = read_creds(c);
+	if (r < 0)
+		return r;
+	memcpy(&u, CMSG_DATA(h), sizeof(u));
+	const struct cordon_creds *k = &c->creds;
+	pid_t tgid = cordon_tgid_of(c->tid);
+	bool pid_ok = u.pid == tgid || has_cap(k, CAP_SYS_ADMIN);
+	bool uid_ok = u.uid == k->uid[0] || u.uid == k->uid[1] || u.uid == k->uid[2] ||
+		      has_cap(k, CAP_SETUID);
+	bool gid_ok = u.gid == k->gid[0] || u.gid == k->gid[1] || u.gid == k->gid[2] ||
+		      has_cap(k, CAP_SETGID);
+	if (!pid_ok || !uid_ok || !gid_ok)
+		return -EPERM;
+	if (u.pid == tgid) {
+		u.pid = getpid();
+		memcpy(CMSG_DATA(h), &u, sizeof(u));
+	}
+	return 0;
+}
+
 /* The caller's ancillary data, with the fds of SCM_RIGHTS replaced by copies
  * of them (the receiver gets the same open files). */
 static int copy_control(struct cordon_call *c, uint64_t uctl, uint64_t len, struct control *k)
@@ -570,6 +737,12 @@ static int copy_control(struct cordon_call *c, uint64_t uctl, uint64_t len, stru
 	for (struct cmsghdr *h = CMSG_FIRSTHDR(&m); h; h = CMSG_NXTHDR(&m, h)) {
 		if (h->cmsg_len < CMSG_LEN(0) || (char *)h + h->cmsg_len > k->buf + k->len)
 			return -EINVAL;
+		if (h->cmsg_level == SOL_SOCKET && h->cmsg_type == SCM_CREDENTIALS) {
+			r = own_credentials(c, h);
+			if (r < 0)
+				return r;
+			continue;
+		}
 		if (h->cmsg_level != SOL_SOCKET || h->cmsg_type != SCM_RIGHTS)
 			continue;
 		size_t n = (h->cmsg_len - CMSG_LEN(0)) / sizeof(int);
@@ -608,6 +781,10 @@ static int64_t send_one(struct cordon_call *c, int sock, uint64_t umsg, int flag
 	bool named = um.msg_name && um.msg_namelen;
 	if (named && (r = judge_addr(c, (uint64_t)(uintptr_t)um.msg_name, um.msg_namelen, &d)) < 0)
 		return r;
+	if ((r = offline_ip(sock, named)) < 0) {
+		dest_free(&d);
+		return r;
+	}
 	char *data = NULL;
 	size_t len = 0;
 	struct control k = {0};
@@ -643,7 +820,9 @@ static int64_t do_connect(struct cordon_call *c)
 	if (r < 0)
 		return r;
 	int sock = cordon_call_take_fd(c, (int)a[0]);
-	r = sock < 0 ? sock : connect_here(c, sock, &d);
+	r = sock < 0 ? sock : offline_ip(sock, true);
+	if (r >= 0)
+		r = connect_here(c, sock, &d);
 	if (sock >= 0)
 		close(sock);
 	dest_free(&d);
@@ -661,6 +840,8 @@ static int64_t do_sendto(struct cordon_call *c)
 	char *data = NULL;
 	if (sock < 0) {
 		r = sock;
+	} else if ((r = offline_ip(sock, true)) < 0) {
+		close(sock);
 	} else {
 		struct iovec one = {.iov_base = (void *)(uintptr_t)a[1], .iov_len = (size_t)a[2]};
 		/* One remote iovec, read straight from the caller's buffer. */
@@ -720,7 +901,10 @@ static int64_t do_sendmmsg(struct cordon_call *c)
 		if (r < 0)
 			break;
 		unsigned len = (unsigned)r;
-		if (poke(c, at + offsetof(struct mmsghdr, msg_len), &len, sizeof(len)) < 0) {
+		/* Written by tid: only while that thread still waits (its pid
+		 * cannot have gone to another process). */
+		if (!cordon_call_waiting(c) ||
+		    poke(c, at + offsetof(struct mmsghdr, msg_len), &len, sizeof(len)) < 0) {
 			r = -EFAULT;
 			break;
 		}
@@ -748,8 +932,12 @@ static int64_t do_pty_peer(struct cordon_call *c)
 	}
 	/* O_NOCTTY always: the terminal must never become this process's
 	 * controlling one; the caller can still take it with TIOCSCTTY. */
-	int peer = ioctl(master, TIOCGPTPEER, flags | O_NOCTTY | O_CLOEXEC);
-	int e = errno;
+	int e = -cordon_call_assume(c), peer = -1;
+	if (e == 0) {
+		peer = ioctl(master, TIOCGPTPEER, flags | O_NOCTTY | O_CLOEXEC);
+		e = errno;
+		cordon_call_restore();
+	}
 	close(master);
 	if (peer < 0)
 		return -e;
@@ -772,6 +960,9 @@ static int64_t do_pty_peer(struct cordon_call *c)
 static void handle(const struct seccomp_notif *req, struct seccomp_notif_resp *resp)
 {
 	struct cordon_call c = {.req = req, .tid = (pid_t)req->pid, .pidfd = -1};
+	/* Judging may take a while (a session with many sockets to look
+	 * through): another thread takes the next call meanwhile. */
+	ensure_spare();
 	int64_t r;
 	switch (kind_of(&req->data)) {
 	case CONNECT:
@@ -805,7 +996,7 @@ static void handle(const struct seccomp_notif *req, struct seccomp_notif_resp *r
 		break;
 	case IPC: {
 		bool on;
-		r = cordon_ipc_handle(S.cfg.ipc, c.tid, &req->data, &on);
+		r = cordon_ipc_handle(S.cfg.ipc, &c, &on);
 		if (on)
 			goto go_on;
 		break;
@@ -857,6 +1048,8 @@ static void *receiver(void *arg)
 		atomic_fetch_sub(&S.threads, 1);
 		return NULL;
 	}
+	/* A thread starts with its creator's credentials: perhaps a caller's. */
+	restore_creds();
 	for (;;) {
 		memset(req, 0, nsz);
 		atomic_fetch_add(&S.idle, 1);
@@ -898,6 +1091,19 @@ int cordon_supervisor_prepare(struct cordon_error *err)
 	/* One receiver: a call that has to wait starts another first
 	 * (ensure_spare). Every task costs a launch a kernel stack (measured:
 	 * clear_page in copy_process was 6 % of a launch's CPU with four). */
+	struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
+	struct __user_cap_data_struct d[2] = {{0}};
+	S.privileged = geteuid() == 0 ||
+		       (syscall(SYS_capget, &h, d) == 0 && (d[0].permitted || d[1].permitted));
+	if (S.privileged) {
+		S.gid = getegid();
+		S.n_groups = getgroups((int)ARRAY_SIZE(S.groups), S.groups);
+		if (S.n_groups < 0 || geteuid() != 0)
+			return cordon_err(err, EPERM,
+					  "starting the supervisor: capabilities without root "
+					  "(or more than %zu groups) are not supported",
+					  ARRAY_SIZE(S.groups));
+	}
 	int r = spawn_receiver();
 	if (r != 0)
 		return cordon_err(err, r, "starting the supervisor: %s", strerror(r));

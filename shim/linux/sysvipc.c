@@ -12,6 +12,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "call.h"
+
 /* The kernel's command numbers, some missing from older headers. */
 #define CMD_IPC_64 0x0100
 #define CMD_SHM_STAT 13
@@ -133,7 +135,7 @@ static bool same_namespace(pid_t tid)
 	       theirs.st_ino == ours.st_ino && theirs.st_dev == ours.st_dev;
 }
 
-static long get(int kind, int key, long arg, int flags)
+static long get_here(int kind, int key, long arg, int flags)
 {
 	switch (kind) {
 	case CORDON_IPC_SHM:
@@ -143,6 +145,39 @@ static long get(int kind, int key, long arg, int flags)
 	default:
 		return syscall(SYS_msgget, key, flags);
 	}
+}
+
+/* The caller whose call is answered, for its credentials. */
+static __thread struct cordon_call *caller;
+
+/* get and ctl as the caller (its uid owns what it makes; its permissions,
+ * not the supervisor's, decide). -1 with errno, as the calls. */
+static long get(int kind, int key, long arg, int flags)
+{
+	int r = cordon_call_assume(caller);
+	if (r < 0) {
+		errno = -r;
+		return -1;
+	}
+	long id = get_here(kind, key, arg, flags);
+	int e = errno;
+	cordon_call_restore();
+	errno = e;
+	return id;
+}
+
+static long ctl_as_caller(int kind, int id, int cmd)
+{
+	int r = cordon_call_assume(caller);
+	if (r < 0) {
+		errno = -r;
+		return -1;
+	}
+	long k = ctl(kind, id, cmd);
+	int e = errno;
+	cordon_call_restore();
+	errno = e;
+	return k;
 }
 
 /* shmget, semget, msgget, performed here. */
@@ -160,7 +195,7 @@ static long do_get(struct cordon_ipc_set *s, int kind, int key, long arg, int fl
 	if (id >= 0) {
 		if (record(s, kind, (int)id))
 			return id;
-		(void)ctl(kind, (int)id, IPC_RMID);
+		(void)ctl_as_caller(kind, (int)id, IPC_RMID);
 		return -ENOSPC;
 	}
 	if (errno != EEXIST || key == IPC_PRIVATE)
@@ -175,9 +210,11 @@ static long do_get(struct cordon_ipc_set *s, int kind, int key, long arg, int fl
 	return flags & IPC_EXCL ? -EEXIST : id;
 }
 
-long cordon_ipc_handle(struct cordon_ipc_set *s, pid_t tid, const struct seccomp_data *d,
-		       bool *go_on)
+long cordon_ipc_handle(struct cordon_ipc_set *s, struct cordon_call *c, bool *go_on)
 {
+	const struct seccomp_data *d = &c->req->data;
+	pid_t tid = c->tid;
+	caller = c;
 	*go_on = false;
 	if (!s)
 		return -EACCES;
@@ -232,7 +269,7 @@ long cordon_ipc_handle(struct cordon_ipc_set *s, pid_t tid, const struct seccomp
 	if (!recorded(s, kind, id))
 		return -EACCES;
 	if (cmd == IPC_RMID) {
-		if (ctl(kind, id, IPC_RMID) < 0)
+		if (ctl_as_caller(kind, id, IPC_RMID) < 0)
 			return -errno;
 		forget(s, kind, id);
 		return 0;

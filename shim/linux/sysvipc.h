@@ -24,6 +24,8 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "call.h"
+
 #define CORDON_IPC_MAX 1024
 
 enum cordon_ipc_kind { CORDON_IPC_SHM = 1, CORDON_IPC_SEM, CORDON_IPC_MSG };
@@ -47,10 +49,9 @@ void cordon_ipc_remove_all(struct cordon_ipc_set *set);
 
 /* Whether D is one of the System V IPC calls. */
 bool cordon_ipc_is(const struct seccomp_data *d);
-/* Answer D from the caller TID: *GO_ON true means let the call go on
- * (CONTINUE); else the result (an id, 0) or -errno. SET may be NULL (all
- * refused). */
-long cordon_ipc_handle(struct cordon_ipc_set *set, pid_t tid, const struct seccomp_data *d,
-		       bool *go_on);
+/* Answer C's call: *GO_ON true means let the call go on (CONTINUE); else
+ * the result (an id, 0) or -errno, performed with C's credentials. SET may
+ * be NULL (all refused). */
+long cordon_ipc_handle(struct cordon_ipc_set *set, struct cordon_call *c, bool *go_on);
 
 #endif

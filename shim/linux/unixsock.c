@@ -31,7 +31,9 @@ int cordon_unix_policy_init(struct cordon_unix_policy *u, const struct cordon_po
 {
 	memset(u, 0, sizeof(*u));
 	pthread_mutex_init(&u->lock, NULL);
-	u->cgroup = cgroup;
+	/* A copy: the supervisor's threads outlive the caller's string. */
+	if (cgroup && !(u->cgroup = strdup(cgroup)))
+		return cordon_err(err, ENOMEM, "out of memory");
 	u->root = root;
 	if (p->n_sockets && !(u->allowed = calloc(p->n_sockets, sizeof(*u->allowed))))
 		return cordon_err(err, ENOMEM, "out of memory");
@@ -56,6 +58,7 @@ void cordon_unix_policy_free(struct cordon_unix_policy *u)
 	for (size_t i = 0; i < u->n_inside; i++)
 		close(u->inside[i].fd);
 	free(u->allowed);
+	free(u->cgroup);
 	pthread_mutex_destroy(&u->lock);
 	memset(u, 0, sizeof(*u));
 }
@@ -96,11 +99,10 @@ static bool pin_matches(const struct cordon_unix_pin *pins, size_t n, dev_t dev,
 
 /* ---- who listens: NETLINK_SOCK_DIAG ------------------------------------ */
 
-/* What to look for in the dump: sockets bound to a file (DEV, INO), or to the
+/* What to look for in the dump: sockets bound to a file (INO), or to the
  * abstract NAME. Found socket inodes go to SOCKS (at most ARRAY_SIZE). */
 struct diag_query {
 	bool abstract;
-	dev_t dev;
 	ino_t ino;
 	const char *name;
 	size_t name_len;
@@ -108,12 +110,6 @@ struct diag_query {
 	size_t n_socks;
 	bool overflow;
 };
-
-/* The kernel's dev_t in UNIX_DIAG_VFS (major << 20 | minor) as stat's. */
-static dev_t kernel_dev(uint32_t d)
-{
-	return makedev(d >> 20, d & 0xfffff);
-}
 
 static void diag_match(struct diag_query *q, const struct unix_diag_msg *m, size_t len)
 {
@@ -124,11 +120,12 @@ static void diag_match(struct diag_query *q, const struct unix_diag_msg *m, size
 		if (!q->abstract && a->rta_type == UNIX_DIAG_VFS &&
 		    RTA_PAYLOAD(a) >= sizeof(struct unix_diag_vfs)) {
 			const struct unix_diag_vfs *v = RTA_DATA(a);
-			/* The dump has 32 bits of the inode: a wider one that only
-			 * matches in those bits adds a candidate, which must then be
-			 * inside as well (cordon_unix_judge asks for all of them). */
-			hit = v->udiag_vfs_ino == (uint32_t)q->ino &&
-			      kernel_dev(v->udiag_vfs_dev) == q->dev;
+			/* The dump has 32 bits of the inode and the superblock's
+			 * device, which is not stat's on btrfs (a subvolume has a
+			 * device of its own): the inode alone. Another file's socket
+			 * that shares those bits adds a candidate, which must then
+			 * be inside as well (cordon_unix_judge asks for all). */
+			hit = v->udiag_vfs_ino == (uint32_t)q->ino;
 		}
 		if (q->abstract && a->rta_type == UNIX_DIAG_NAME) {
 			const char *nm = RTA_DATA(a);
@@ -137,7 +134,10 @@ static void diag_match(struct diag_query *q, const struct unix_diag_msg *m, size
 			      memcmp(nm + 1, q->name, q->name_len) == 0;
 		}
 	}
-	if (!hit)
+	/* The listener, not the connections it accepted (which carry its
+	 * name too: a busy server would overflow SOCKS). A datagram socket
+	 * has no listening state. */
+	if (!hit || (m->udiag_type != SOCK_DGRAM && m->udiag_state != 10 /* TCP_LISTEN */))
 		return;
 	if (q->n_socks < ARRAY_SIZE(q->socks))
 		q->socks[q->n_socks++] = m->udiag_ino;
@@ -326,7 +326,7 @@ int cordon_unix_judge(struct cordon_unix_policy *u, int pinned)
 	pthread_mutex_unlock(&u->lock);
 	if (known)
 		return 0;
-	struct diag_query q = {.dev = st.st_dev, .ino = st.st_ino};
+	struct diag_query q = {.ino = st.st_ino};
 	if (diag_dump(&q) < 0)
 		return -EACCES; /* cannot tell: refuse */
 	/* No socket of this network namespace is bound to it: nothing could

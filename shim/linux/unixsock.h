@@ -37,7 +37,7 @@ struct cordon_unix_policy {
 	size_t n_allowed;
 	/* Who is in the session: the cgroup directory, or (subreaper tracking)
 	 * the pid whose descendants are the session. */
-	const char *cgroup;
+	char *cgroup;
 	pid_t root;
 	/* Socket files found to have a listener inside the session, pinned: a
 	 * socket file is bound once, so the answer holds while the inode does. */
