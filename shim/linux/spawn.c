@@ -362,6 +362,17 @@ static size_t children(long self, int *out, size_t max)
 	return cnt;
 }
 
+/* SELF's descendants, as far as /proc/PID/task/PID/children shows them
+ * (children of a process's other threads come to the keeper when it dies:
+ * the next round). Breadth first into OUT. */
+static size_t tree(long self, int *out, size_t max)
+{
+	size_t n = children(self, out, max);
+	for (size_t i = 0; i < n && n < max; i++)
+		n += children(out[i], out + n, max - n);
+	return n;
+}
+
 /* Reap what has exited; the command's end is reported. */
 static void reap(const struct cordon_spawn *sp, long cmd)
 {
@@ -376,8 +387,8 @@ static void reap(const struct cordon_spawn *sp, long cmd)
 	}
 }
 
-/* Kill every descendant (they are all the keeper's, as it is their
- * subreaper) until none is left; in a cgroup, the whole cgroup first. */
+/* Kill every descendant (orphans come to the keeper, their subreaper)
+ * until none is left; in a cgroup, the whole cgroup first. */
 static void end_session(const struct cordon_spawn *sp, long self, long cmd)
 {
 	if (sp->cgroup_fd >= 0) {
@@ -388,8 +399,10 @@ static void end_session(const struct cordon_spawn *sp, long self, long cmd)
 		}
 	}
 	for (int round = 0; round < 100000; round++) {
-		int pids[512];
-		size_t n = children(self, pids, sizeof(pids) / sizeof(pids[0]));
+		/* The whole tree each round: a chain that forks as it dies is
+		 * not eaten one level at a time. */
+		int pids[4096];
+		size_t n = tree(self, pids, sizeof(pids) / sizeof(pids[0]));
 		for (size_t i = 0; i < n; i++)
 			SYS2(kill, pids[i], SIGKILL);
 		reap(sp, cmd);
