@@ -254,10 +254,11 @@ static int parse_options(int argc, char **argv, struct cordon_args *a, struct co
 			errno = 0;
 			long fd = strtol(optarg, &end, 10);
 			if (!*optarg || *end || errno || fd < 3 || fd > 1 << 20)
-				return cordon_err(err, EINVAL,
-						  "--pass-fd: expected a file descriptor number above 2, "
-						  "got \"%s\"",
-						  optarg);
+				return cordon_err(
+					err, EINVAL,
+					"--pass-fd: expected a file descriptor number above 2, "
+					"got \"%s\"",
+					optarg);
 			if (a->n_pass_fds == sizeof(a->pass_fds) / sizeof(a->pass_fds[0]))
 				return cordon_err(err, EINVAL, "--pass-fd: at most %zu",
 						  a->n_pass_fds);

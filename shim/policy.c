@@ -284,7 +284,8 @@ static int resolve_paths_with(const struct cordon_config *cfg, const struct cord
 			return r;
 	}
 	for (size_t i = 0; ctx->ttys && ctx->ttys[i]; i++)
-		if (cordon_policy_add_rule(p, ctx->ttys[i], CORDON_ACCESS_READ | CORDON_ACCESS_WRITE,
+		if (cordon_policy_add_rule(p, ctx->ttys[i],
+					   CORDON_ACCESS_READ | CORDON_ACCESS_WRITE,
 					   "the session's terminal") < 0)
 			return -ENOMEM;
 	if (ctx->os == CORDON_OS_LINUX) {

@@ -58,7 +58,7 @@ bool wait_exists(const char *path, int ms);
  * TERM, SHELL=/bin/sh and SECRET_TOKEN=hunter2. */
 #define SECRET "s3cr3t-c0ntent"
 #define WORLD_BASE_RW                                                                              \
-	"\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/tty\", \"/dev/ptmx\", "           \
+	"\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/tty\", \"/dev/ptmx\", "         \
 	"\"/dev/urandom\", \"/dev/zero\"]}"
 
 struct world {

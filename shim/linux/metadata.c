@@ -23,8 +23,8 @@
 #endif
 /* Linux 6.6 and 6.13, the same number on every architecture; Debian 12's
  * headers know neither. */
-#define SYS_FCHMODAT2 452
-#define SYS_SETXATTRAT 463
+#define SYS_FCHMODAT2     452
+#define SYS_SETXATTRAT    463
 #define SYS_REMOVEXATTRAT 466
 #ifndef AT_EMPTY_PATH
 #define AT_EMPTY_PATH 0x1000
@@ -52,13 +52,13 @@ static int add_rule(struct cordon_meta_rule **v, size_t *n, const struct cordon_
 	return 0;
 }
 
-int cordon_meta_init(struct cordon_meta *m, const struct cordon_policy *p,
-		     struct cordon_error *err)
+int cordon_meta_init(struct cordon_meta *m, const struct cordon_policy *p, struct cordon_error *err)
 {
 	memset(m, 0, sizeof(*m));
 	for (size_t i = 0; i < p->n_rules; i++) {
 		const struct cordon_rule *r = &p->rules[i];
-		if (((r->access & CORDON_ACCESS_WRITE) && add_rule(&m->write, &m->n_write, r) < 0) ||
+		if (((r->access & CORDON_ACCESS_WRITE) &&
+		     add_rule(&m->write, &m->n_write, r) < 0) ||
 		    ((r->access & CORDON_ACCESS_READ) && add_rule(&m->read, &m->n_read, r) < 0)) {
 			cordon_meta_free(m);
 			return cordon_err(err, ENOMEM, "out of memory");
@@ -104,11 +104,11 @@ enum times { NOW, TIMESPEC, TIMEVAL, UTIMBUF };
 
 struct req {
 	enum op op;
-	bool by_fd;   /* the target is the fd FD (fchmod, ...) */
-	int fd;       /* by_fd: the fd; else the directory fd, or AT_FDCWD */
-	uint64_t path; /* 0: none (utimensat's and futimesat's NULL: FD itself) */
-	bool follow;  /* the last component, when a symlink */
-	bool empty;   /* AT_EMPTY_PATH */
+	bool by_fd;          /* the target is the fd FD (fchmod, ...) */
+	int fd;              /* by_fd: the fd; else the directory fd, or AT_FDCWD */
+	uint64_t path;       /* 0: none (utimensat's and futimesat's NULL: FD itself) */
+	bool follow;         /* the last component, when a symlink */
+	bool empty;          /* AT_EMPTY_PATH */
 	uint64_t a, b, c, d; /* the call's own arguments, by op (see perform) */
 	enum times times;
 };
@@ -162,21 +162,34 @@ static int decode(const struct seccomp_data *d, struct req *q)
 	switch (d->nr) {
 #ifdef SYS_chmod
 	case SYS_chmod:
-		*q = (struct req){.op = CHMOD, .fd = AT_FDCWD, .path = a[0], .follow = true, .a = a[1]};
+		*q = (struct req){
+			.op = CHMOD, .fd = AT_FDCWD, .path = a[0], .follow = true, .a = a[1]};
 		return 0;
 	case SYS_chown:
 	case SYS_lchown:
-		*q = (struct req){.op = CHOWN, .fd = AT_FDCWD, .path = a[0],
-				  .follow = d->nr == SYS_chown, .a = a[1], .b = a[2]};
+		*q = (struct req){.op = CHOWN,
+				  .fd = AT_FDCWD,
+				  .path = a[0],
+				  .follow = d->nr == SYS_chown,
+				  .a = a[1],
+				  .b = a[2]};
 		return 0;
 	case SYS_utime:
 	case SYS_utimes:
-		*q = (struct req){.op = UTIMES, .fd = AT_FDCWD, .path = a[0], .follow = true,
-				  .a = a[1], .times = d->nr == SYS_utime ? UTIMBUF : TIMEVAL};
+		*q = (struct req){.op = UTIMES,
+				  .fd = AT_FDCWD,
+				  .path = a[0],
+				  .follow = true,
+				  .a = a[1],
+				  .times = d->nr == SYS_utime ? UTIMBUF : TIMEVAL};
 		return 0;
 	case SYS_futimesat:
-		*q = (struct req){.op = UTIMES, .fd = (int)a[0], .path = a[1], .follow = true,
-				  .a = a[2], .times = TIMEVAL};
+		*q = (struct req){.op = UTIMES,
+				  .fd = (int)a[0],
+				  .path = a[1],
+				  .follow = true,
+				  .a = a[2],
+				  .times = TIMEVAL};
 		q->by_fd = !q->path;
 		return 0;
 #endif
@@ -184,21 +197,22 @@ static int decode(const struct seccomp_data *d, struct req *q)
 		*q = (struct req){.op = CHMOD, .by_fd = true, .fd = (int)a[0], .a = a[1]};
 		return 0;
 	case SYS_fchmodat:
-		*q = (struct req){.op = CHMOD, .fd = (int)a[0], .path = a[1], .follow = true,
-				  .a = a[2]};
+		*q = (struct req){
+			.op = CHMOD, .fd = (int)a[0], .path = a[1], .follow = true, .a = a[2]};
 		return 0;
 	case SYS_FCHMODAT2:
 		*q = (struct req){.op = CHMOD, .fd = (int)a[0], .path = a[1], .a = a[2]};
 		return at_flags(q, a[3]);
 	case SYS_fchown:
-		*q = (struct req){.op = CHOWN, .by_fd = true, .fd = (int)a[0], .a = a[1], .b = a[2]};
+		*q = (struct req){
+			.op = CHOWN, .by_fd = true, .fd = (int)a[0], .a = a[1], .b = a[2]};
 		return 0;
 	case SYS_fchownat:
 		*q = (struct req){.op = CHOWN, .fd = (int)a[0], .path = a[1], .a = a[2], .b = a[3]};
 		return at_flags(q, a[4]);
 	case SYS_utimensat:
-		*q = (struct req){.op = UTIMES, .fd = (int)a[0], .path = a[1], .a = a[2],
-				  .times = TIMESPEC};
+		*q = (struct req){
+			.op = UTIMES, .fd = (int)a[0], .path = a[1], .a = a[2], .times = TIMESPEC};
 		if (!q->path) { /* futimens */
 			q->by_fd = true;
 			return a[3] ? -EINVAL : 0;
@@ -206,26 +220,41 @@ static int decode(const struct seccomp_data *d, struct req *q)
 		return at_flags(q, a[3]);
 	case SYS_setxattr:
 	case SYS_lsetxattr:
-		*q = (struct req){.op = SETX, .fd = AT_FDCWD, .path = a[0],
-				  .follow = d->nr == SYS_setxattr, .a = a[1], .b = a[2], .c = a[3],
+		*q = (struct req){.op = SETX,
+				  .fd = AT_FDCWD,
+				  .path = a[0],
+				  .follow = d->nr == SYS_setxattr,
+				  .a = a[1],
+				  .b = a[2],
+				  .c = a[3],
 				  .d = a[4]};
 		return 0;
 	case SYS_fsetxattr:
-		*q = (struct req){.op = SETX, .by_fd = true, .fd = (int)a[0], .a = a[1], .b = a[2],
-				  .c = a[3], .d = a[4]};
+		*q = (struct req){.op = SETX,
+				  .by_fd = true,
+				  .fd = (int)a[0],
+				  .a = a[1],
+				  .b = a[2],
+				  .c = a[3],
+				  .d = a[4]};
 		return 0;
 	case SYS_removexattr:
 	case SYS_lremovexattr:
-		*q = (struct req){.op = REMOVEX, .fd = AT_FDCWD, .path = a[0],
-				  .follow = d->nr == SYS_removexattr, .a = a[1]};
+		*q = (struct req){.op = REMOVEX,
+				  .fd = AT_FDCWD,
+				  .path = a[0],
+				  .follow = d->nr == SYS_removexattr,
+				  .a = a[1]};
 		return 0;
 	case SYS_fremovexattr:
 		*q = (struct req){.op = REMOVEX, .by_fd = true, .fd = (int)a[0], .a = a[1]};
 		return 0;
 	case SYS_SETXATTRAT:
 	case SYS_REMOVEXATTRAT:
-		*q = (struct req){.op = d->nr == SYS_SETXATTRAT ? SETX : REMOVEX, .fd = (int)a[0],
-				  .path = a[1], .a = a[3]};
+		*q = (struct req){.op = d->nr == SYS_SETXATTRAT ? SETX : REMOVEX,
+				  .fd = (int)a[0],
+				  .path = a[1],
+				  .a = a[3]};
 		if (d->nr == SYS_SETXATTRAT) {
 			if (a[5] != sizeof(struct xattr_args_k))
 				return -EINVAL;
@@ -234,8 +263,12 @@ static int decode(const struct seccomp_data *d, struct req *q)
 		}
 		return at_flags(q, a[2]);
 	case SYS_inotify_add_watch:
-		*q = (struct req){.op = WATCH, .fd = AT_FDCWD, .path = a[1],
-				  .follow = !(a[2] & IN_DONT_FOLLOW), .a = a[0], .b = a[2]};
+		*q = (struct req){.op = WATCH,
+				  .fd = AT_FDCWD,
+				  .path = a[1],
+				  .follow = !(a[2] & IN_DONT_FOLLOW),
+				  .a = a[0],
+				  .b = a[2]};
 		return 0;
 	default:
 		return -ENOSYS;
@@ -256,8 +289,7 @@ static int own_fd_link(const struct cordon_call *c, const char *path)
 		p += 12;
 	else {
 		long pid = strtol(p, &end, 10);
-		if (end == p || *end != '/' ||
-		    (pid != c->tid && pid != cordon_tgid_of(c->tid)))
+		if (end == p || *end != '/' || (pid != c->tid && pid != cordon_tgid_of(c->tid)))
 			return -1;
 		p = end + 1;
 	}
@@ -344,8 +376,7 @@ static bool xattr_name_ok(const char *name)
 	       strcmp(name, "system.posix_acl_default") == 0;
 }
 
-static int read_times(struct cordon_call *c, const struct req *q, struct timespec ts[2],
-		      bool *now)
+static int read_times(struct cordon_call *c, const struct req *q, struct timespec ts[2], bool *now)
 {
 	*now = !q->a;
 	if (*now)
@@ -378,8 +409,8 @@ static int read_times(struct cordon_call *c, const struct req *q, struct timespe
 }
 
 /* setxattr on the file FD is on (by_fd: the caller's open file). */
-static long set_xattr(const struct req *q, int fd, const char *name, const void *value,
-		      size_t size, int flags)
+static long set_xattr(const struct req *q, int fd, const char *name, const void *value, size_t size,
+		      int flags)
 {
 	if (q->by_fd)
 		return fsetxattr(fd, name, value, size, flags);
@@ -490,7 +521,8 @@ static long act(const struct req *q, const struct args *x, int fd)
 	case WATCH:
 		/* The link leads to the file found (a symlink itself when the
 		 * caller asked for IN_DONT_FOLLOW). */
-		return inotify_add_watch(x->inotify, link, (uint32_t)q->b & ~(uint32_t)IN_DONT_FOLLOW);
+		return inotify_add_watch(x->inotify, link,
+					 (uint32_t)q->b & ~(uint32_t)IN_DONT_FOLLOW);
 	default:
 		errno = ENOSYS;
 		return -1;

@@ -14,8 +14,8 @@
 
 /* setpriority's and ioprio_set's "which" (linux/ioprio.h). */
 #define IOPRIO_WHO_PROCESS 1
-#define IOPRIO_WHO_PGRP 2
-#define IOPRIO_WHO_USER 3
+#define IOPRIO_WHO_PGRP    2
+#define IOPRIO_WHO_USER    3
 
 bool cordon_pidcall_is(const struct seccomp_data *d)
 {
@@ -43,7 +43,7 @@ static long stat_field(pid_t pid, int field)
 	if (!f)
 		return -1;
 	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
+	(void)fclose(f);
 	buf[n] = '\0';
 	char *p = strrchr(buf, ')');
 	if (!p)
@@ -111,8 +111,7 @@ int cordon_pidcall_judge(const struct cordon_unix_policy *u, pid_t tid,
 		if (a0 == process)
 			ok = a1 == 0 || member(pids, n, u->root, a1);
 		else if (a0 == group)
-			ok = group_inside(pids, n, u->root,
-					  a1 ? a1 : (pid_t)stat_field(tid, 5));
+			ok = group_inside(pids, n, u->root, a1 ? a1 : (pid_t)stat_field(tid, 5));
 		else if (a0 == user)
 			ok = false; /* every process of a user: outside ones too */
 		else {

@@ -128,7 +128,7 @@ struct run {
 	 * the process exits, after cordon_session_run has returned. */
 	struct cordon_unix_policy *sockets;
 	struct cordon_ipc_set *ipc; /* the session's System V objects, or NULL */
-	struct cordon_meta *meta; /* the rules for metadata and watches */
+	struct cordon_meta *meta;   /* the rules for metadata and watches */
 };
 
 /* The command's end: from the keeper (one event), or (direct) our child's. */

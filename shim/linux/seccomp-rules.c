@@ -63,17 +63,18 @@ static const char *const blocked[] = {
 	"fanotify_init",
 };
 
-static const char *const sysv_ipc[] = {"shmget",    "shmat",  "shmctl", "semget",
-				       "semop",     "semctl", "msgget", "msgsnd",
-				       "msgrcv",    "msgctl", "semtimedop"};
+static const char *const sysv_ipc[] = {"shmget", "shmat",  "shmctl",    "semget",
+				       "semop",  "semctl", "msgget",    "msgsnd",
+				       "msgrcv", "msgctl", "semtimedop"};
 
 /* Metadata and watches (metadata.h); by number where libseccomp 2.5 has
  * no name: fchmodat2 (Linux 6.6), setxattrat and removexattrat (6.13). */
-static const char *const metadata[] = {
-	"chmod",      "fchmod",       "fchmodat",     "chown",        "fchown",
-	"lchown",     "fchownat",     "utime",        "utimes",       "futimesat",
-	"utimensat",  "setxattr",     "lsetxattr",    "fsetxattr",    "removexattr",
-	"lremovexattr", "fremovexattr", "inotify_add_watch"};
+static const char *const metadata[] = {"chmod",        "fchmod",       "fchmodat",
+				       "chown",        "fchown",       "lchown",
+				       "fchownat",     "utime",        "utimes",
+				       "futimesat",    "utimensat",    "setxattr",
+				       "lsetxattr",    "fsetxattr",    "removexattr",
+				       "lremovexattr", "fremovexattr", "inotify_add_watch"};
 /* setxattrat and removexattrat: libseccomp 2.5 cannot place them in the
  * x86 and x32 tables, so they are added to the native one only, before the
  * other ABIs are (a 32-bit process can still set user.* attributes with
@@ -101,8 +102,7 @@ static int deny_names(scmp_filter_ctx ctx, const char *const *names, size_t n, i
 	return 0;
 }
 
-static int notify_names(scmp_filter_ctx ctx, const char *const *names, size_t n,
-			const char **what)
+static int notify_names(scmp_filter_ctx ctx, const char *const *names, size_t n, const char **what)
 {
 	for (size_t i = 0; i < n; i++) {
 		int nr = seccomp_syscall_resolve_name(names[i]);
@@ -144,8 +144,7 @@ static int supervise(scmp_filter_ctx ctx, const char **what)
 	int r = notify_names(ctx, always, COUNT(always), what);
 	if (r < 0)
 		return r;
-	r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendto), 1,
-				 SCMP_A4(SCMP_CMP_NE, 0));
+	r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendto), 1, SCMP_A4(SCMP_CMP_NE, 0));
 	if (r < 0) {
 		*what = "sendto";
 		return r;
@@ -274,9 +273,8 @@ static int registers(scmp_filter_ctx ctx, bool network, bool supervised, const c
  * reads it as the kernel does. */
 static int pid_calls(scmp_filter_ctx ctx, uint32_t action, const char **what)
 {
-	static const char *const by_pid[] = {"prlimit64", "sched_setaffinity",
-					     "sched_setscheduler", "sched_setparam",
-					     "sched_setattr"};
+	static const char *const by_pid[] = {"prlimit64", "sched_setaffinity", "sched_setscheduler",
+					     "sched_setparam", "sched_setattr"};
 	int r = 0;
 	for (size_t i = 0; r >= 0 && i < COUNT(by_pid); i++) {
 		int nr = seccomp_syscall_resolve_name(by_pid[i]);
@@ -308,9 +306,8 @@ static int pid_calls(scmp_filter_ctx ctx, uint32_t action, const char **what)
  * added here), or (COMPAT32) the 32-bit x86 ABI alone. */
 static int build(scmp_filter_ctx ctx, unsigned flags, bool compat32, const char **what)
 {
-	for (size_t i = 0; !compat32 && (flags & CORDON_SECCOMP_SUPERVISED) &&
-			   i < COUNT(metadata_native);
-	     i++) {
+	for (size_t i = 0;
+	     !compat32 && (flags & CORDON_SECCOMP_SUPERVISED) && i < COUNT(metadata_native); i++) {
 		int r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, metadata_native[i], 0);
 		if (r < 0) {
 			*what = "setxattrat/removexattrat";

@@ -421,7 +421,7 @@ static const char *keep_string(const char *s, char *buf, size_t size)
 	if (!s)
 		return NULL;
 	size_t n = 0;
-	while (s[n] && n < size)
+	while (n < size && s[n])
 		n++;
 	if (n == size)
 		return NULL;

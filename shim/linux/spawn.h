@@ -71,7 +71,7 @@ struct cordon_spawn {
 	/* The session's System V objects (shared with the supervisor), removed
 	 * once the supervisor is gone too, or NULL. */
 	struct cordon_ipc_set *ipc;
-	int report_w;           /* write end: errno of a failed exec */
+	int report_w; /* write end: errno of a failed exec */
 	/* The keeper. */
 	int event_w;   /* write end of the event pipe */
 	int control_r; /* read end: closed by the supervisor to end the session */

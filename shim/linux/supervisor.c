@@ -99,7 +99,6 @@ static struct sup {
 	gid_t groups[256];
 } S = {.gate_lock = PTHREAD_MUTEX_INITIALIZER, .gate = PTHREAD_COND_INITIALIZER};
 
-
 enum kind { OTHER, CONNECT, SENDTO, SENDMSG, SENDMMSG, PTY_PEER, PIDCALL, IPC, META };
 
 static enum kind kind_of(const struct seccomp_data *d)
@@ -184,6 +183,21 @@ static int poke(const struct cordon_call *c, uint64_t addr, const void *buf, siz
 /* The caller's thread group id, from /proc (kernels before PIDFD_THREAD). */
 /* ---- the caller's credentials ------------------------------------------------- */
 
+/* The four ids after a "Uid:"/"Gid:" label at P. */
+static int numbers(const char *p, unsigned out[4])
+{
+	for (int i = 0; i < 4; i++) {
+		char *end;
+		errno = 0;
+		unsigned long v = strtoul(p, &end, 10);
+		if (errno || end == p || v > UINT32_MAX)
+			return -EINVAL;
+		out[i] = (unsigned)v;
+		p = end;
+	}
+	return 0;
+}
+
 /* From /proc/TID/status: whom the call is from. 0 or -errno. */
 static int read_creds(struct cordon_call *c)
 {
@@ -200,19 +214,22 @@ static int read_creds(struct cordon_call *c)
 	struct cordon_creds *k = &c->creds;
 	const char *u = strstr(buf, "\nUid:"), *g = strstr(buf, "\nGid:");
 	const char *gs = strstr(buf, "\nGroups:"), *e = strstr(buf, "\nCapEff:");
-	if (!u || !g || !gs || !e ||
-	    sscanf(u + 5, "%u %u %u %u", &k->uid[0], &k->uid[1], &k->uid[2], &k->uid[3]) != 4 ||
-	    sscanf(g + 5, "%u %u %u %u", &k->gid[0], &k->gid[1], &k->gid[2], &k->gid[3]) != 4 ||
-	    sscanf(e + 8, "%llx", &k->cap_eff) != 1)
+	if (!u || !g || !gs || !e || numbers(u + 5, k->uid) < 0 || numbers(g + 5, k->gid) < 0)
+		return -EACCES;
+	char *end;
+	errno = 0;
+	k->cap_eff = strtoull(e + 8, &end, 16);
+	if (errno || end == e + 8)
 		return -EACCES;
 	k->n_groups = 0;
-	for (const char *p = gs + 9; *p && *p != '\n' && k->n_groups < (int)ARRAY_SIZE(k->groups);) {
-		char *end;
-		unsigned long v = strtoul(p, &end, 10);
-		if (end == p)
+	for (const char *p = gs + 9;
+	     *p && *p != '\n' && k->n_groups < (int)ARRAY_SIZE(k->groups);) {
+		char *next;
+		unsigned long v = strtoul(p, &next, 10);
+		if (next == p)
 			break;
 		k->groups[k->n_groups++] = (gid_t)v;
-		p = end;
+		p = next;
 		while (*p == ' ' || *p == '\t')
 			p++;
 	}

@@ -22,7 +22,7 @@ struct cordon_supervisor_config {
 	int listener;                       /* the seccomp listener; taken */
 	bool allow_network;                 /* else IP destinations are refused */
 	struct cordon_unix_policy *sockets; /* borrowed: lives as long as the process */
-	int learn_fd; /* -1, or where refused sockets are recorded ("s\tPATH\n") */
+	int learn_fd;               /* -1, or where refused sockets are recorded ("s\tPATH\n") */
 	struct cordon_ipc_set *ipc; /* the session's System V objects (sysvipc.h) */
 	const struct cordon_meta *meta; /* the rules for metadata and watches */
 };

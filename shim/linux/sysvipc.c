@@ -15,21 +15,21 @@
 #include "call.h"
 
 /* The kernel's command numbers, some missing from older headers. */
-#define CMD_IPC_64 0x0100
-#define CMD_SHM_STAT 13
-#define CMD_SHM_INFO 14
+#define CMD_IPC_64       0x0100
+#define CMD_SHM_STAT     13
+#define CMD_SHM_INFO     14
 #define CMD_SHM_STAT_ANY 15
-#define CMD_MSG_STAT 11
-#define CMD_MSG_INFO 12
+#define CMD_MSG_STAT     11
+#define CMD_MSG_INFO     12
 #define CMD_MSG_STAT_ANY 13
-#define CMD_SEM_STAT 18
-#define CMD_SEM_INFO 19
+#define CMD_SEM_STAT     18
+#define CMD_SEM_INFO     19
 #define CMD_SEM_STAT_ANY 20
 
 struct cordon_ipc_set *cordon_ipc_set_new(void)
 {
-	struct cordon_ipc_set *s = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE,
-					MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	struct cordon_ipc_set *s =
+		mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	/* Zeroed already, and a zeroed mutex is an initialized one (glibc's
 	 * PTHREAD_MUTEX_INITIALIZER): nothing is touched until the session's
 	 * first object. */

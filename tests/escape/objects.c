@@ -394,7 +394,8 @@ BOTH_USERS(objects, own_terminal_and_ptys_inside_work, .timeout = 60)
 		"print(\"py-\" + os.read(fd, 64).decode().strip())\n"
 		"a, b = os.openpty(); os.write(b, b\"ping\\n\"); print(\"openpty-\" + os.read(a, 64).decode().strip())'; "
 		"script -qec 'echo script-$(tty | cut -c1-9)' /dev/null; echo all-done";
-	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "/bin/sh", "-c", (char *)script, NULL};
+	char *argv[] = {CORDON_BIN, "run", "--config",     w.cfg, "--",
+			"/bin/sh",  "-c",  (char *)script, NULL};
 	int master;
 	char *name;
 	pid_t pid = world_pty_spawn(&w, argv, &master, &name);
@@ -432,7 +433,8 @@ BOTH_USERS(objects, inherited_fds_are_closed, .timeout = 60)
 	close(file);
 	struct listener l = listen_on(AF_INET, false);
 	int udp = socket(AF_INET, SOCK_DGRAM, 0);
-	struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons((uint16_t)l.port),
+	struct sockaddr_in to = {.sin_family = AF_INET,
+				 .sin_port = htons((uint16_t)l.port),
 				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
 	cr_assert_eq(connect(udp, (struct sockaddr *)&to, sizeof(to)), 0);
 	cr_assert_eq(dup2(udp, 48), 48);
@@ -560,11 +562,12 @@ BOTH_USERS(objects, outside_processes_are_left_alone, .timeout = 60)
 	cr_expect_eq(self.nice, 0, "renice -u reached the test itself");
 
 	/* The session's own processes. */
-	r = sh_in(&w, NULL,
-		  "sleep 30 & p=$!; " SETTERS " >/dev/null; "
-		  "echo nice=$(ps -o ni= -p $p) policy=$(chrt -p $p | head -1) "
-		  "limit=$(prlimit --cpu -o SOFT --noheadings -p $p | xargs) io=$(ionice -p $p); kill $p",
-		  "$p");
+	r = sh_in(
+		&w, NULL,
+		"sleep 30 & p=$!; " SETTERS " >/dev/null; "
+		"echo nice=$(ps -o ni= -p $p) policy=$(chrt -p $p | head -1) "
+		"limit=$(prlimit --cpu -o SOFT --noheadings -p $p | xargs) io=$(ionice -p $p); kill $p",
+		"$p");
 	cr_expect(strstr(r.out, "nice= 5") || strstr(r.out, "nice=5"), "%s%s", r.out, r.err);
 	cr_expect(strstr(r.out, "SCHED_BATCH"), "%s%s", r.out, r.err);
 	cr_expect(strstr(r.out, "limit=1"), "%s%s", r.out, r.err);
@@ -576,37 +579,37 @@ BOTH_USERS(objects, outside_processes_are_left_alone, .timeout = 60)
 }
 
 /* System V objects, made and attacked with python's ctypes (as W's user). */
-#define IPC_PY                                                                                     \
-	"import ctypes, os, sys\n"                                                                 \
-	"c = ctypes.CDLL(None, use_errno=True)\n"                                                  \
-	"c.shmat.restype = ctypes.c_void_p\n"                                                      \
-	"def err(): return os.strerror(ctypes.get_errno())\n"                                      \
-	"what, base = sys.argv[1], int(sys.argv[2], 16)\n"                                         \
-	"if what == 'make':\n"                                                                     \
-	"    s = c.shmget(base, 4096, 0o1600); p = c.shmat(s, None, 0)\n"                           \
-	"    ctypes.memmove(p, b'" SECRET "', len('" SECRET "'))\n"                                 \
-	"    q = c.msgget(base + 1, 0o1600)\n"                                                     \
-	"    msg = ctypes.create_string_buffer(b'\\1\\0\\0\\0\\0\\0\\0\\0queued', 14)\n"           \
-	"    c.msgsnd(q, msg, 6, 0)\n"                                                             \
-	"    m = c.semget(base + 2, 1, 0o1600); c.semctl(m, 0, 16, 5)\n"                           \
-	"    print(s, q, m)\n"                                                                     \
-	"elif what == 'attack':\n"                                                                 \
-	"    s, q, m = (int(x) for x in sys.argv[3:6])\n"                                          \
-	"    p = c.shmat(s, None, 0)\n"                                                            \
-	"    if p and p != 2**64 - 1:\n"                                                           \
+#define IPC_PY                                                                                       \
+	"import ctypes, os, sys\n"                                                                   \
+	"c = ctypes.CDLL(None, use_errno=True)\n"                                                    \
+	"c.shmat.restype = ctypes.c_void_p\n"                                                        \
+	"def err(): return os.strerror(ctypes.get_errno())\n"                                        \
+	"what, base = sys.argv[1], int(sys.argv[2], 16)\n"                                           \
+	"if what == 'make':\n"                                                                       \
+	"    s = c.shmget(base, 4096, 0o1600); p = c.shmat(s, None, 0)\n"                            \
+	"    ctypes.memmove(p, b'" SECRET "', len('" SECRET "'))\n"                                  \
+	"    q = c.msgget(base + 1, 0o1600)\n"                                                       \
+	"    msg = ctypes.create_string_buffer(b'\\1\\0\\0\\0\\0\\0\\0\\0queued', 14)\n"             \
+	"    c.msgsnd(q, msg, 6, 0)\n"                                                               \
+	"    m = c.semget(base + 2, 1, 0o1600); c.semctl(m, 0, 16, 5)\n"                             \
+	"    print(s, q, m)\n"                                                                       \
+	"elif what == 'attack':\n"                                                                   \
+	"    s, q, m = (int(x) for x in sys.argv[3:6])\n"                                            \
+	"    p = c.shmat(s, None, 0)\n"                                                              \
+	"    if p and p != 2**64 - 1:\n"                                                             \
 	"        print('read', ctypes.string_at(p, 14)); ctypes.memmove(p, b'overwritten!!!', 14)\n" \
-	"    else: print('shmat', err(), file=sys.stderr)\n"                                       \
-	"    buf = ctypes.create_string_buffer(64)\n"                                              \
-	"    print('msgrcv', c.msgrcv(q, buf, 56, 0, 0o4000), err())\n"                            \
-	"    print('semctl', c.semctl(m, 0, 16, 0), err())\n"                                      \
-	"    print('bykey', c.shmget(base, 0, 0), err())\n"                                        \
-	"    print('index', c.shmctl(0, 13, buf), c.shmctl(1, 13, buf), err())\n"                  \
-	"else:\n"                                                                                  \
-	"    s = c.shmget(0, 4096, 0o1600); p = c.shmat(s, None, 0)\n"                              \
-	"    if os.fork() == 0:\n"                                                                 \
-	"        ctypes.memmove(c.shmat(s, None, 0), b'from-child', 10); os._exit(0)\n"            \
-	"    os.wait(); print('shared', ctypes.string_at(p, 10))\n"                                 \
-	"    print('left', c.shmget(base, 4096, 0o1600), c.msgget(base + 1, 0o1600), "             \
+	"    else: print('shmat', err(), file=sys.stderr)\n"                                         \
+	"    buf = ctypes.create_string_buffer(64)\n"                                                \
+	"    print('msgrcv', c.msgrcv(q, buf, 56, 0, 0o4000), err())\n"                              \
+	"    print('semctl', c.semctl(m, 0, 16, 0), err())\n"                                        \
+	"    print('bykey', c.shmget(base, 0, 0), err())\n"                                          \
+	"    print('index', c.shmctl(0, 13, buf), c.shmctl(1, 13, buf), err())\n"                    \
+	"else:\n"                                                                                    \
+	"    s = c.shmget(0, 4096, 0o1600); p = c.shmat(s, None, 0)\n"                               \
+	"    if os.fork() == 0:\n"                                                                   \
+	"        ctypes.memmove(c.shmat(s, None, 0), b'from-child', 10); os._exit(0)\n"              \
+	"    os.wait(); print('shared', ctypes.string_at(p, 10))\n"                                  \
+	"    print('left', c.shmget(base, 4096, 0o1600), c.msgget(base + 1, 0o1600), "               \
 	"c.semget(base + 2, 1, 0o1600), err())\n"
 
 struct ipc_ids {
@@ -662,8 +665,8 @@ BOTH_USERS(objects, sysv_ipc_only_the_sessions_own, .timeout = 60)
 	snprintf(ids[0], 16, "%d", control.shm);
 	snprintf(ids[1], 16, "%d", control.msg);
 	snprintf(ids[2], 16, "%d", control.sem);
-	char *attack[] = {"/usr/bin/python3", "-c", IPC_PY, "attack", key,
-			  ids[0], ids[1], ids[2], NULL};
+	char *attack[] = {
+		"/usr/bin/python3", "-c", IPC_PY, "attack", key, ids[0], ids[1], ids[2], NULL};
 	struct run_result r = world_run(&w, attack, w.proj);
 	cr_assert(strstr(r.out, "read b'" SECRET), "control: %s %s", r.out, r.err);
 	cr_assert_not(ipc_intact(&control), "control: nothing changed: %s", r.out);
