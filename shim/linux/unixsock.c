@@ -99,11 +99,13 @@ static bool pin_matches(const struct cordon_unix_pin *pins, size_t n, dev_t dev,
 
 /* ---- who listens: NETLINK_SOCK_DIAG ------------------------------------ */
 
-/* What to look for in the dump: sockets bound to a file (INO), or to the
+/* What to look for in the dump: sockets bound to a file (INO on the file
+ * system whose superblock device is SB_DEV), or to the
  * abstract NAME. Found socket inodes go to SOCKS (at most ARRAY_SIZE). */
 struct diag_query {
 	bool abstract;
 	ino_t ino;
+	dev_t sb_dev;
 	const char *name;
 	size_t name_len;
 	uint32_t socks[16];
@@ -121,11 +123,13 @@ static void diag_match(struct diag_query *q, const struct unix_diag_msg *m, size
 		    RTA_PAYLOAD(a) >= sizeof(struct unix_diag_vfs)) {
 			const struct unix_diag_vfs *v = RTA_DATA(a);
 			/* The dump has 32 bits of the inode and the superblock's
-			 * device, which is not stat's on btrfs (a subvolume has a
-			 * device of its own): the inode alone. Another file's socket
-			 * that shares those bits adds a candidate, which must then
-			 * be inside as well (cordon_unix_judge asks for all). */
-			hit = v->udiag_vfs_ino == (uint32_t)q->ino;
+			 * device (not stat's on btrfs, where a subvolume has one of
+			 * its own). Another file's socket that shares those bits
+			 * adds a candidate, which must then be inside as well
+			 * (cordon_unix_judge asks for all of them). */
+			hit = v->udiag_vfs_ino == (uint32_t)q->ino &&
+			      makedev(v->udiag_vfs_dev >> 20, v->udiag_vfs_dev & 0xfffff) ==
+				      q->sb_dev;
 		}
 		if (q->abstract && a->rta_type == UNIX_DIAG_NAME) {
 			const char *nm = RTA_DATA(a);
@@ -314,6 +318,47 @@ static void remember_inside(struct cordon_unix_policy *u, int pinned, dev_t dev,
 	pthread_mutex_unlock(&u->lock);
 }
 
+/* The device of the superblock FD's file is on, as the socket dump gives
+ * it: stat's, except where a file system gives its subvolumes devices of
+ * their own (btrfs); then mountinfo's, for FD's mount. */
+static int superblock_dev(int fd, dev_t *out)
+{
+	struct stat st;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	*out = st.st_dev;
+	/* FD's mount, from its fdinfo; then that mount's line. */
+	char path[64], line[4096];
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	FILE *f = fopen(path, "re");
+	long mnt = -1;
+	while (f && fgets(line, sizeof(line), f))
+		if (strncmp(line, "mnt_id:", 7) == 0)
+			mnt = strtol(line + 7, NULL, 10);
+	if (f)
+		(void)fclose(f);
+	if (mnt < 0 || !(f = fopen("/proc/self/mountinfo", "re")))
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *end;
+		long id = strtol(line, &end, 10);
+		if (end == line || id != mnt)
+			continue;
+		char *p = strchr(end + 1, ' '); /* past the parent's id */
+		unsigned long maj = 0, min = 0;
+		if (p) {
+			maj = strtoul(p + 1, &end, 10);
+			if (*end == ':')
+				min = strtoul(end + 1, &end, 10);
+			if (*end == ' ')
+				*out = makedev(maj, min);
+		}
+		break;
+	}
+	(void)fclose(f);
+	return 0;
+}
+
 int cordon_unix_judge(struct cordon_unix_policy *u, int pinned)
 {
 	struct stat st;
@@ -327,7 +372,7 @@ int cordon_unix_judge(struct cordon_unix_policy *u, int pinned)
 	if (known)
 		return 0;
 	struct diag_query q = {.ino = st.st_ino};
-	if (diag_dump(&q) < 0)
+	if (superblock_dev(pinned, &q.sb_dev) < 0 || diag_dump(&q) < 0)
 		return -EACCES; /* cannot tell: refuse */
 	/* No socket of this network namespace is bound to it: nothing could
 	 * answer (a dead server's file), and the kernel says so. */

@@ -29,13 +29,6 @@
 #define NEW_TIME    981173106 /* 2001-02-03 04:05:06 UTC: what the attempts set */
 #define ROOT_TARGET 4242      /* the owner root's chown attempts give */
 
-/* SCRIPT with /bin/sh, outside the sandbox as W's user: the control. */
-static struct run_result sh_outside(struct world *w, const char *script)
-{
-	char *argv[] = {"/bin/sh", "-c", (char *)script, NULL};
-	return world_run(w, argv, w->proj);
-}
-
 /* User xattrs on the filesystem the worlds live on: tried outside first. */
 static void need_user_xattrs(struct world *w)
 {

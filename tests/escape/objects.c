@@ -34,13 +34,6 @@
 #include "helpers.h"
 #include "linux/linux.h"
 
-/* SCRIPT with /bin/sh, outside the sandbox as W's user: the control. */
-static struct run_result sh_outside(struct world *w, const char *script)
-{
-	char *argv[] = {"/bin/sh", "-c", (char *)script, NULL};
-	return world_run(w, argv, w->proj);
-}
-
 static unsigned long long status_field(const char *status, const char *name)
 {
 	const char *p = strstr(status, name);
