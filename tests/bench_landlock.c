@@ -7,7 +7,9 @@
  *
  * --seccomp also loads cordon's own syscall filter (the same BPF program the
  * shim loads), so the bench can tell the kernel's per-syscall cost of any
- * seccomp filter apart from the rest of cordon's overhead. */
+ * seccomp filter apart from the rest of cordon's overhead. --seccomp-plain
+ * loads the program cordon uses without a supervisor instead: the calls the
+ * supervisor would judge (metadata, for the metadata row) go through. */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/landlock.h>
@@ -37,11 +39,12 @@
 
 int main(int argc, char **argv)
 {
-	int with_seccomp = argc > 1 && strcmp(argv[1], "--seccomp") == 0;
+	int plain = argc > 1 && strcmp(argv[1], "--seccomp-plain") == 0;
+	int with_seccomp = plain || (argc > 1 && strcmp(argv[1], "--seccomp") == 0);
 	argv += with_seccomp;
 	argc -= with_seccomp;
 	if (argc < 2) {
-		fprintf(stderr, "usage: cordon-bench-landlock [--seccomp] COMMAND [ARG...]\n");
+		fprintf(stderr, "usage: cordon-bench-landlock [--seccomp|--seccomp-plain] COMMAND [ARG...]\n");
 		return 2;
 	}
 	struct cordon_config cfg;
@@ -94,7 +97,7 @@ int main(int argc, char **argv)
 	/* The supervised program cordon loads, listener and all: the calls it
 	 * would hand to a supervisor (none in these benchmarks) fail here. */
 	int listener = -1;
-	if (with_seccomp && cordon_seccomp_apply(&p, &listener, &err) < 0) {
+	if (with_seccomp && cordon_seccomp_apply(&p, plain ? NULL : &listener, &err) < 0) {
 		fprintf(stderr, "%s\n", err.msg);
 		return 125;
 	}
