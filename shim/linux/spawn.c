@@ -261,6 +261,8 @@ static __attribute__((noreturn)) void command(struct cordon_spawn *sp, long keep
 	die(127);
 }
 
+#if (defined(__x86_64__) || defined(__aarch64__)) && !defined(KEEPER_FORKS)
+#define CLONE3_VM 1
 /* The command sharing the keeper's (the launcher's) memory until its exec:
  * started on a stack of its own by clone3_vm, with only raw calls above. */
 static struct {
@@ -274,8 +276,6 @@ static __attribute__((noreturn)) void command_vm(void *arg)
 	command(vm_child.sp, vm_child.keeper);
 }
 
-#if (defined(__x86_64__) || defined(__aarch64__)) && !defined(KEEPER_FORKS)
-#define CLONE3_VM 1
 /* Its stack: used by one command's start at a time (the keeper waits,
  * CLONE_VFORK, until the exec). */
 static _Alignas(16) char command_stack[64 * 1024];
