@@ -701,3 +701,48 @@ BOTH_USERS(objects, sysv_ipc_only_the_sessions_own, .timeout = 60)
 	ipc_remove(&target);
 	world_free(&w);
 }
+
+/* An ordinary user whom sudo lets do anything without a password: outside,
+ * sudo makes a root-owned file (the control); inside it is refused with a
+ * clear reason (no_new_privs), and nothing runs as root. */
+Test(objects, sudo_is_refused_clearly, .timeout = 60)
+{
+	if (geteuid() != 0)
+		cr_skip_test("needs root to grant the test user sudo");
+	if (access("/usr/bin/sudo", X_OK) != 0)
+		cr_skip_test("sudo is not installed (scripts/setup installs it)");
+	struct world w;
+	world_init(&w, "sudo", "");
+	world_as_user(&w);
+	char *rule = NULL;
+	asprintf(&rule, "/etc/sudoers.d/cordon-test-%d", (int)getpid());
+	char *line = NULL;
+	asprintf(&line, "#%u ALL=(ALL) NOPASSWD: ALL\n", (unsigned)w.uid);
+	FILE *f = fopen(rule, "w");
+	cr_assert_not_null(f);
+	fputs(line, f);
+	fclose(f);
+	chmod(rule, 0440);
+	char *made = path_join(w.dir, "by-root");
+	char *script;
+	asprintf(&script, "sudo -n touch %s", made);
+	struct run_result r = sh_outside(&w, script);
+	struct stat st;
+	bool control = stat(made, &st) == 0 && st.st_uid == 0;
+	unlink(made);
+	cr_expect(control, "control: sudo outside made nothing as root: %s", r.err);
+	run_free(&r);
+
+	r = sh_in(&w, NULL, "%s", script);
+	cr_expect_neq(stat(made, &st), 0, "sudo ran something as root from inside");
+	cr_expect(strstr(r.err, "no new privileges"), "the refusal is not clear: %s", r.err);
+	cr_expect_neq(r.status, 0);
+	run_free(&r);
+	unlink(made);
+	unlink(rule);
+	free(script);
+	free(made);
+	free(line);
+	free(rule);
+	world_free(&w);
+}
