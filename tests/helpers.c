@@ -365,6 +365,8 @@ void world_free(struct world *w)
 	free(w->bin);
 	free(w->secret);
 	free(w->cfg);
+	free(w->user_cordon);
+	free(w->user_preload);
 }
 
 /* cordon run --config CFG [OPTS...] -- /bin/sh -c SCRIPT; SCRIPT is a format. */
@@ -418,6 +420,18 @@ void world_as_user(struct world *w)
 	test_user(&w->uid, &w->gid);
 	chown_uid = w->uid;
 	chown_gid = w->gid;
+	char *inst = path_join(w->dir, "inst"), *ibin = path_join(inst, "bin"),
+	     *ilib = path_join(inst, "lib");
+	cr_assert(mkdir(inst, 0755) == 0 && mkdir(ibin, 0755) == 0 && mkdir(ilib, 0755) == 0);
+	w->user_cordon = path_join(ibin, "cordon");
+	copy_exec(CORDON_BIN, w->user_cordon);
+	char *lib = path_join(ilib, "libcordon.so");
+	copy_exec(CORDON_SHIM_SO, lib);
+	asprintf(&w->user_preload, "LD_PRELOAD=%s", lib);
+	free(lib);
+	free(inst);
+	free(ibin);
+	free(ilib);
 	cr_assert_eq(nftw(w->dir, chown_one, 16, FTW_PHYS), 0, "chown %s", w->dir);
 	w->as_user = true;
 }
@@ -439,8 +453,19 @@ char **world_argv(const struct world *w, char *const argv[])
 		out[k++] = "--clear-groups";
 		out[k++] = "--";
 	}
-	for (size_t i = 0; i < n; i++)
-		out[k++] = argv[i];
+	static char probe[4096];
+	for (size_t i = 0; i < n; i++) {
+		const char *a = argv[i];
+		if (w->as_user && strcmp(a, CORDON_BIN) == 0)
+			a = w->user_cordon;
+		else if (w->as_user && strcmp(a, CORDON_PROBE) == 0) {
+			snprintf(probe, sizeof(probe), "%s/cordon-probe", w->bin);
+			a = probe;
+		} else if (w->as_user && strncmp(a, "LD_PRELOAD=", 11) == 0 &&
+			   strcmp(a + 11, CORDON_SHIM_SO) == 0)
+			a = w->user_preload;
+		out[k++] = (char *)a;
+	}
 	out[k] = NULL;
 	return out;
 }

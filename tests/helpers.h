@@ -65,6 +65,10 @@ struct world {
 	char *dir, *proj, *outside, *home, *bin, *secret, *cfg;
 	char *env[16];
 	bool as_user; /* world_as_user: its commands run as the test user */
+	/* world_as_user: cordon and its shim copied into the world, where the
+	 * test user reaches them wherever the build tree is (it may be under a
+	 * directory only root may enter), and "LD_PRELOAD=" that shim. */
+	char *user_cordon, *user_preload;
 	uid_t uid;
 	gid_t gid;
 };
@@ -85,8 +89,9 @@ void test_user(uid_t *uid, gid_t *gid);
 /* From now on W's commands (run_in, sh_in, world_run, world_spawn) run as
  * the test user, through setpriv; W's files become its own. */
 void world_as_user(struct world *w);
-/* ARGV as W's commands run (setpriv first, when as the user): a malloc'd
- * array of borrowed strings. */
+/* ARGV as W's commands run (setpriv first, when as the user; then
+ * CORDON_BIN, CORDON_PROBE and "LD_PRELOAD=" CORDON_SHIM_SO stand for the
+ * world's copies): a malloc'd array of borrowed strings. */
 char **world_argv(const struct world *w, char *const argv[]);
 /* run_cmd and spawn_cmd of ARGV as W's commands run, in CWD, with W's
  * environment. */

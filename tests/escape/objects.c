@@ -524,8 +524,11 @@ BOTH_USERS(objects, outside_processes_are_left_alone, .timeout = 60)
 	char *sleeper[] = {CORDON_PROBE, "sleep", "30", NULL};
 	pid_t control = world_spawn(&w, sleeper, w.proj);
 	pid_t victim = world_spawn(&w, sleeper, w.proj);
-	wait_exec(control, CORDON_PROBE);
-	wait_exec(victim, CORDON_PROBE);
+	/* As the user, the world's copy of the probe runs (world_argv). */
+	char *exe = who->user ? path_join(w.bin, "cordon-probe") : strdup(CORDON_PROBE);
+	wait_exec(control, exe);
+	wait_exec(victim, exe);
+	free(exe);
 	char *s;
 	char pid[2][16];
 	snprintf(pid[0], sizeof(pid[0]), "%d", (int)control);
