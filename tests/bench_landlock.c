@@ -44,7 +44,8 @@ int main(int argc, char **argv)
 	argv += with_seccomp;
 	argc -= with_seccomp;
 	if (argc < 2) {
-		fprintf(stderr, "usage: cordon-bench-landlock [--seccomp|--seccomp-plain] COMMAND [ARG...]\n");
+		fprintf(stderr,
+			"usage: cordon-bench-landlock [--seccomp|--seccomp-plain] COMMAND [ARG...]\n");
 		return 2;
 	}
 	struct cordon_config cfg;

@@ -1,5 +1,6 @@
 /* File metadata and watches, judged by the supervisor (see metadata.h). */
 #include "metadata.h"
+#include "sysnums.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,9 +19,6 @@
 
 #include "util.h"
 
-#ifndef SYS_openat2
-#define SYS_openat2 437
-#endif
 /* Linux 6.6 and 6.13, the same number on every architecture; Debian 12's
  * headers know neither. */
 #define SYS_FCHMODAT2     452

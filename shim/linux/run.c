@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cordon/sandbox.h"
+#include "sysnums.h"
 #include "cordon/session.h"
 #include "cordon/wire.h"
 #include "linux.h"
@@ -33,12 +34,6 @@
 #include "util.h"
 #include "watchwait.h"
 
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open 434
-#endif
-#ifndef SYS_pidfd_getfd
-#define SYS_pidfd_getfd 438
-#endif
 #ifndef P_PIDFD
 #define P_PIDFD 3
 #endif

@@ -3,6 +3,7 @@
  * shares the launcher's memory and thread area (errno included), and the
  * command's copy of that memory was taken while the launcher ran on. */
 #include "spawn.h"
+#include "sysnums.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -20,15 +21,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef SYS_clone3
-#define SYS_clone3 435
-#endif
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open 434
-#endif
-#ifndef SYS_close_range
-#define SYS_close_range 436
-#endif
 #ifndef CLONE_PIDFD
 #define CLONE_PIDFD 0x00001000
 #endif

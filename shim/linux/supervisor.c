@@ -18,6 +18,7 @@
  * WAIT_SLICE_MS and give the call back with -ERESTARTSYS, which the kernel
  * turns into a restart or EINTR as it would for the call itself. */
 #include "supervisor.h"
+#include "sysnums.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -50,15 +51,6 @@
 
 #ifndef TIOCGPTPEER
 #define TIOCGPTPEER 0x5441
-#endif
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open 434
-#endif
-#ifndef SYS_pidfd_getfd
-#define SYS_pidfd_getfd 438
-#endif
-#ifndef SYS_pidfd_send_signal
-#define SYS_pidfd_send_signal 424
 #endif
 #ifndef PIDFD_THREAD
 #define PIDFD_THREAD O_EXCL /* Linux 6.9: a pidfd for one thread */

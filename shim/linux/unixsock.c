@@ -1,6 +1,7 @@
 /* The unix-socket policy (see unixsock.h): where a socket path leads, and
  * whether its listener is the session's own. */
 #include "unixsock.h"
+#include "sysnums.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -21,10 +22,6 @@
 
 #include "cordon/session.h"
 #include "util.h"
-
-#ifndef SYS_openat2
-#define SYS_openat2 437
-#endif
 
 int cordon_unix_policy_init(struct cordon_unix_policy *u, const struct cordon_policy *p,
 			    const char *cgroup, pid_t root, struct cordon_error *err)
