@@ -334,8 +334,14 @@ static int find(struct cordon_call *c, const struct req *q, char *path, size_t s
 		.flags = O_PATH | O_CLOEXEC | (q->follow ? 0 : O_NOFOLLOW),
 		.resolve = RESOLVE_NO_MAGICLINKS | (abs ? RESOLVE_IN_ROOT : 0),
 	};
-	int fd = (int)syscall(SYS_openat2, base, path, &how, sizeof(how));
-	int e = errno;
+	/* The walk with the caller's credentials: a directory it may not
+	 * search hides what is beneath, as for the call itself. */
+	int fd = -1, e = -cordon_call_assume(c);
+	if (e == 0) {
+		fd = (int)syscall(SYS_openat2, base, path, &how, sizeof(how));
+		e = errno;
+		cordon_call_restore();
+	}
 	close(base);
 	return fd >= 0 ? fd : e == ELOOP && q->follow ? -EACCES : -e;
 }

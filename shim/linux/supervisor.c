@@ -38,6 +38,7 @@
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/un.h>
@@ -45,6 +46,7 @@
 #include <unistd.h>
 
 #include "call.h"
+#include "linux.h"
 #include "pidcall.h"
 #include "util.h"
 #include "watchwait.h"
@@ -225,6 +227,16 @@ static int read_creds(struct cordon_call *c)
 		while (*p == ' ' || *p == '\t')
 			p++;
 	}
+	/* Capabilities count only in the supervisor's user namespace: a caller
+	 * that made one of its own shows a full set there, which means nothing
+	 * here. And never more than a session keeps. */
+	char ns[64];
+	snprintf(ns, sizeof(ns), "/proc/%d/ns/user", (int)c->tid);
+	struct stat theirs, ours;
+	if (stat(ns, &theirs) < 0 || stat("/proc/self/ns/user", &ours) < 0 ||
+	    theirs.st_ino != ours.st_ino || theirs.st_dev != ours.st_dev)
+		k->cap_eff = 0;
+	k->cap_eff &= cordon_kept_caps();
 	k->read = true;
 	return 0;
 }

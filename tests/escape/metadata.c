@@ -692,3 +692,66 @@ BOTH_USERS(metadata, inotify_watches_only_what_is_readable, .timeout = 60)
 		watcher_free(&x[i]);
 	world_free(&w);
 }
+
+/* A root session whose process drops to nobody (and makes a user namespace
+ * of its own, where it shows every capability): the supervisor performs its
+ * metadata calls as nobody, with no capability, and walks the path as
+ * nobody. The control is root inside doing the same, which works. */
+Test(metadata, a_process_that_dropped_root_gains_nothing, .timeout = 60)
+{
+	if (geteuid() != 0)
+		cr_skip_test("needs root");
+	struct world w;
+	world_init(&w, "metadrop", "");
+	char *f = write_file(w.proj, "f", "x");
+	char *g = path_join(w.proj, "g");
+	cr_assert_eq(mkdir(g, 0700), 0);
+	char *h = write_file(g, "h", "x");
+	cr_assert_eq(chmod(f, 0600), 0);
+	cr_assert_eq(chmod(h, 0666), 0);
+	struct timespec old[2] = {{978307200, 0}, {978307200, 0}}; /* 2001-01-01 */
+	cr_assert_eq(utimensat(AT_FDCWD, h, old, 0), 0);
+	const char *attempt = "chmod 0666 f; touch g/h; setfattr -n user.x -v y f; "
+			      "chown 65534 f";
+
+	/* In one process (an exec would drop the namespace's capabilities):
+	 * drop to nobody, make a user namespace, then the calls. */
+	const char *py =
+		"import ctypes, os\n"
+		"os.setgroups([]); os.setresgid(65534, 65534, 65534); os.setresuid(65534, 65534, 65534)\n"
+		"assert ctypes.CDLL(None, use_errno=True).unshare(0x10000000) == 0\n"
+		"for f in (lambda: os.chmod('f', 0o666), lambda: os.chown('f', 65534, -1),\n"
+		"          lambda: os.setxattr('f', 'user.x', b'y'), lambda: os.utime('g/h')):\n"
+		"    try: f(); print('changed?!')\n"
+		"    except OSError as e: print(e)\n";
+	char *argv[] = {"/usr/bin/python3", "-c", (char *)py, NULL};
+	struct run_result r = run_in(&w, NULL, argv);
+	cr_expect_null(strstr(r.out, "changed?!"), "%s", r.out);
+	cr_expect(strstr(r.err, "AssertionError") == NULL, "no user namespace: %s", r.err);
+	run_free(&r);
+	r = sh_in(&w, NULL, "setpriv --reuid=65534 --regid=65534 --clear-groups -- sh -c '%s'",
+		  attempt);
+	struct stat st;
+	cr_assert_eq(stat(f, &st), 0);
+	cr_expect_eq(st.st_mode & 07777, 0600, "chmod as nobody took effect: %s", r.err);
+	cr_expect_eq(st.st_uid, 0, "chown as nobody took effect: %s", r.err);
+	cr_expect_lt(getxattr(f, "user.x", NULL, 0), 0, "setfattr as nobody took effect");
+	cr_assert_eq(stat(h, &st), 0);
+	cr_expect_eq(st.st_mtim.tv_sec, 978307200,
+		     "touch as nobody behind a directory it cannot search took effect: %s", r.err);
+	run_free(&r);
+
+	/* Control: root inside changes all of them. */
+	r = sh_in(&w, NULL, "%s", attempt);
+	cr_assert_eq(stat(f, &st), 0);
+	cr_assert_eq(st.st_mode & 07777, 0666, "control: %s", r.err);
+	cr_assert_eq(st.st_uid, 65534, "control: %s", r.err);
+	cr_assert_gt(getxattr(f, "user.x", NULL, 0), 0, "control: %s", r.err);
+	cr_assert_eq(stat(h, &st), 0);
+	cr_assert_neq(st.st_mtim.tv_sec, 978307200, "control: %s", r.err);
+	run_free(&r);
+	free(f);
+	free(g);
+	free(h);
+	world_free(&w);
+}
