@@ -60,16 +60,26 @@ int cmd_check(const struct cordon_args *a)
 		printf("landlock:  unavailable (%s)\n", strerror(sup.landlock_errno));
 	printf("seccomp:   %s\n", sup.seccomp ? "available" : "unavailable");
 	if (!cordon_sandbox_needs_supervisor(&sup))
+		printf("sockets:   unix sockets decided by the sandbox profile\n");
+	else if (!sup.notify)
+		printf("sockets:   NOT mediated: no seccomp user notification (Linux 5.0; the "
+		       "supervisor needs 5.6)\n");
+	else if (cordon_sandbox_unix_in_kernel(&sup))
 		printf("sockets:   unix sockets decided by Landlock (RESOLVE_UNIX): the session's "
 		       "own and allowed_unix_sockets\n");
-	else if (sup.notify)
+	else
 		printf("sockets:   unix sockets only to the session's own and allowed_unix_sockets:\n"
 		       "           cordon run stays the session's parent and supervises connect,\n"
 		       "           sendmsg, sendmmsg and sendto with an address (seccomp user "
 		       "notification)\n");
-	else
-		printf("sockets:   NOT mediated: no seccomp user notification (Linux 5.0; the "
-		       "supervisor needs 5.6)\n");
+	if (sup.notify && cordon_sandbox_needs_supervisor(&sup))
+		printf("objects:   the supervisor also judges chmod/chown/utimes/xattrs (write "
+		       "rules),\n"
+		       "           inotify (read rules), System V IPC (the session's own), "
+		       "prlimit/renice/\n"
+		       "           sched/ioprio (the session's processes), ptys made inside; "
+		       "keyrings,\n"
+		       "           fanotify, chattr, leases, socket diagnostics refused\n");
 	char what[2048];
 	cordon_sandbox_describe(&sup, what, sizeof(what));
 	(void)fputs(what, stdout);

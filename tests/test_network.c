@@ -184,10 +184,13 @@ Test(syscalls, debuggers_still_work_inside, .timeout = 60)
  * and without the supervisor. */
 Test(syscalls, embedded_filter_matches_the_rules)
 {
-	for (int v = 0; v < 4; v++) {
-		bool online = v & 1, supervised = v & 2;
+	for (int v = 0; v < 6; v++) {
+		bool online = v & 1, supervised = v & 2, kunix = v & 4;
+		if (kunix)
+			supervised = true;
 		unsigned flags = (online ? CORDON_SECCOMP_NETWORK : 0) |
-				 (supervised ? CORDON_SECCOMP_SUPERVISED : 0);
+				 (supervised ? CORDON_SECCOMP_SUPERVISED : 0) |
+				 (kunix ? CORDON_SECCOMP_UNIX_IN_KERNEL : 0);
 		const char *what = "";
 		int errnum = 0;
 		scmp_filter_ctx ctx = cordon_seccomp_rules(flags, &what, &errnum);
@@ -198,7 +201,10 @@ Test(syscalls, embedded_filter_matches_the_rules)
 		seccomp_release(ctx);
 		long size = lseek(fileno(tmp), 0, SEEK_END);
 		struct sock_fprog prog;
-		cordon_seccomp_program(online, supervised, &prog);
+		if (kunix)
+			cordon_seccomp_program_kunix(online, &prog);
+		else
+			cordon_seccomp_program(online, supervised, &prog);
 		cr_assert_gt(prog.len, 20, "a filter of %u instructions", prog.len);
 		cr_assert_eq(size, (long)(prog.len * sizeof(struct sock_filter)),
 			     "flags=%u: %ld bytes from libseccomp, %u instructions embedded", flags,

@@ -9,6 +9,7 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <fcntl.h>
+#include <linux/filter.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -412,15 +413,25 @@ Test(sandbox, default_policy_keeps_tools_working, .timeout = 120)
 }
 
 /* Landlock ABI 9 (Linux 7.1, not on this machine) decides unix sockets in
- * the kernel (RESOLVE_UNIX): the supervisor is not needed there, only the
- * allowed sockets get the right, and no class of paths ever carries it (a
- * read-write /tmp or /run/user/UID would reopen tmux, D-Bus and agents). */
+ * the kernel (RESOLVE_UNIX): the supervised filter there leaves connect and
+ * the sends alone (the supervisor is still needed for metadata, SysV and
+ * the rest), only the allowed sockets get the right, and no class of paths
+ * ever carries it (a read-write /tmp or /run/user/UID would reopen tmux,
+ * D-Bus and agents). */
 Test(sandbox, abi9_resolve_unix_only_on_allowed_sockets)
 {
 	struct cordon_support sup = {.landlock_abi = 7, .seccomp = true, .notify = true};
 	cr_expect(cordon_sandbox_needs_supervisor(&sup));
+	cr_expect_not(cordon_sandbox_unix_in_kernel(&sup));
 	sup.landlock_abi = 9;
-	cr_expect_not(cordon_sandbox_needs_supervisor(&sup));
+	cr_expect(cordon_sandbox_needs_supervisor(&sup));
+	cr_expect(cordon_sandbox_unix_in_kernel(&sup));
+	for (int online = 0; online < 2; online++) {
+		struct sock_fprog sup_prog, kunix;
+		cordon_seccomp_program(online, true, &sup_prog);
+		cordon_seccomp_program_kunix(online, &kunix);
+		cr_expect_lt(kunix.len, sup_prog.len, "the ABI 9 program still traps sockets");
+	}
 	cr_expect_not(cordon_landlock_unix_in_kernel(8));
 	cr_expect(cordon_landlock_unix_in_kernel(9));
 	const unsigned classes[] = {CORDON_ACCESS_READ, CORDON_ACCESS_READ | CORDON_ACCESS_EXEC,

@@ -36,10 +36,14 @@ int cordon_sandbox_missing(const struct cordon_policy *policy, const struct cord
  * (NUL-terminated, truncated to SIZE). */
 void cordon_sandbox_describe(const struct cordon_support *sup, char *buf, size_t size);
 
-/* Whether unix sockets outside the session need the supervisor on a kernel
- * with SUP: Linux before Landlock ABI 9 (whose RESOLVE_UNIX right decides
- * them in the kernel); never on macOS (Seatbelt's profile decides). */
+/* Whether the session needs the supervisor on a kernel with SUP: always on
+ * Linux (metadata, watches, System V IPC, calls on other processes, ptys
+ * made inside; unix sockets too before Landlock ABI 9, whose RESOLVE_UNIX
+ * right decides them in the kernel); never on macOS (Seatbelt's profile
+ * decides). */
 bool cordon_sandbox_needs_supervisor(const struct cordon_support *sup);
+/* Whether the kernel itself decides unix sockets (Landlock ABI 9). */
+bool cordon_sandbox_unix_in_kernel(const struct cordon_support *sup);
 
 /* Restrict the calling process, irrevocably, to POLICY; every process it
  * starts inherits the restriction. No-op (0) when policy->sandbox is false.

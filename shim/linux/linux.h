@@ -14,8 +14,10 @@
  * dangerous-syscall blocklist; with the network off, every socket family but
  * unix and netlink, and io_uring. LISTENER not NULL: the supervised filter
  * (seccomp-rules.h), *LISTENER its listener (close-on-exec): the caller hands
- * it to the supervisor and closes its own copy before anything else runs. */
-int cordon_seccomp_apply(const struct cordon_policy *policy, int *listener,
+ * it to the supervisor and closes its own copy before anything else runs.
+ * UNIX_IN_KERNEL (Landlock ABI 9 decides unix sockets): the supervised filter
+ * leaves connect and the sends alone. */
+int cordon_seccomp_apply(const struct cordon_policy *policy, int *listener, bool unix_in_kernel,
 			 struct cordon_error *err);
 
 /* Whether the kernel has seccomp user notification (SECCOMP_RET_USER_NOTIF). */
@@ -24,6 +26,8 @@ bool cordon_seccomp_notify_available(void);
 /* The BPF program cordon_seccomp_apply loads (compiled at build time from
  * seccomp-rules.c). */
 void cordon_seccomp_program(bool allow_network, bool supervised, struct sock_fprog *out);
+/* The supervised program for a kernel whose Landlock decides unix sockets. */
+void cordon_seccomp_program_kunix(bool allow_network, struct sock_fprog *out);
 
 /* 0 when the calling process runs one thread, else -EBUSY with ERR: Landlock
  * and seccomp bind the calling thread, and a fork keeps only it (the others

@@ -68,9 +68,18 @@ void cordon_sandbox_probe(struct cordon_support *out)
 	out->notify = out->seccomp && cordon_seccomp_notify_available();
 }
 
+bool cordon_sandbox_unix_in_kernel(const struct cordon_support *sup)
+{
+	return cordon_landlock_unix_in_kernel(sup->landlock_abi);
+}
+
 bool cordon_sandbox_needs_supervisor(const struct cordon_support *sup)
 {
-	return sup->landlock_abi < 9;
+	/* Unix sockets move to the kernel with Landlock ABI 9; metadata,
+	 * watches, System V IPC, calls on other processes and ptys made inside
+	 * stay the supervisor's on every ABI. */
+	(void)sup;
+	return true;
 }
 
 static uint64_t fs_rights(int abi)
@@ -534,11 +543,12 @@ int cordon_sandbox_apply_prepared(const struct cordon_policy *p, int prepared, i
 		 * kernel has one (else "warn" took us here: the plain filter). */
 		bool supervised = sup.notify && cordon_sandbox_needs_supervisor(&sup);
 		int fd = -1;
-		int r = cordon_seccomp_apply(p, supervised ? &fd : NULL, err);
+		bool kunix = cordon_landlock_unix_in_kernel(sup.landlock_abi);
+		int r = cordon_seccomp_apply(p, supervised ? &fd : NULL, kunix, err);
 		if (r == -EBUSY && warn) {
 			/* Inside another supervisor (a sandbox in a sandbox): "warn"
 			 * runs without cordon's, and says so below. */
-			r = cordon_seccomp_apply(p, NULL, err);
+			r = cordon_seccomp_apply(p, NULL, false, err);
 			append(missing, sizeof(missing), &n,
 			       "the supervisor (another one already watches this process): unix "
 			       "sockets outside the session, file metadata and watches are NOT "

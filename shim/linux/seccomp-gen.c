@@ -75,6 +75,11 @@ int main(int argc, char **argv)
 		{"cordon_filter_online_supervised",
 		 CORDON_SECCOMP_NETWORK | CORDON_SECCOMP_SUPERVISED},
 		{"cordon_filter_offline_supervised", CORDON_SECCOMP_SUPERVISED},
+		{"cordon_filter_online_supervised_kunix", CORDON_SECCOMP_NETWORK |
+								  CORDON_SECCOMP_SUPERVISED |
+								  CORDON_SECCOMP_UNIX_IN_KERNEL},
+		{"cordon_filter_offline_supervised_kunix",
+		 CORDON_SECCOMP_SUPERVISED | CORDON_SECCOMP_UNIX_IN_KERNEL},
 	};
 	int r = 0;
 	for (size_t i = 0; r == 0 && i < sizeof(programs) / sizeof(programs[0]); i++)

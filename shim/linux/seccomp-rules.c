@@ -138,13 +138,15 @@ static int deny_families(scmp_filter_ctx ctx, int nr, const char *name, const ch
  * supervisor reads them once and performs the call itself. sendto without an
  * address (send) goes where the socket is already connected, and is left
  * alone: decided on a register. */
-static int supervise(scmp_filter_ctx ctx, const char **what)
+static int supervise(scmp_filter_ctx ctx, bool sockets, const char **what)
 {
 	static const char *const always[] = {"connect", "sendmsg", "sendmmsg"};
-	int r = notify_names(ctx, always, COUNT(always), what);
+	int r = sockets ? notify_names(ctx, always, COUNT(always), what) : 0;
 	if (r < 0)
 		return r;
-	r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendto), 1, SCMP_A4(SCMP_CMP_NE, 0));
+	if (sockets)
+		r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendto), 1,
+				     SCMP_A4(SCMP_CMP_NE, 0));
 	if (r < 0) {
 		*what = "sendto";
 		return r;
@@ -387,7 +389,7 @@ static int build(scmp_filter_ctx ctx, unsigned flags, bool compat32, const char 
 			 : deny_names(ctx, sysv_ipc, COUNT(sysv_ipc), EPERM, what);
 	if (ret < 0)
 		return ret;
-	return supervised ? supervise(ctx, what) : 0;
+	return supervised ? supervise(ctx, !(flags & CORDON_SECCOMP_UNIX_IN_KERNEL), what) : 0;
 }
 
 scmp_filter_ctx cordon_seccomp_rules(unsigned flags, const char **what, int *errnum)

@@ -12,6 +12,9 @@
 enum cordon_seccomp_flags {
 	CORDON_SECCOMP_NETWORK = 1u << 0,    /* allow_network */
 	CORDON_SECCOMP_SUPERVISED = 1u << 1, /* the calls the supervisor judges go to it */
+	/* With SUPERVISED: unix sockets are Landlock's (ABI 9 RESOLVE_UNIX), so
+	 * connect and the sends stay off the supervisor. */
+	CORDON_SECCOMP_UNIX_IN_KERNEL = 1u << 2,
 };
 
 /* A filter context with every rule for FLAGS: the terminal-injection ioctls

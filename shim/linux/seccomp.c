@@ -50,16 +50,29 @@ void cordon_seccomp_program(bool allow_network, bool supervised, struct sock_fpr
 	*out = programs[allow_network][supervised];
 }
 
+void cordon_seccomp_program_kunix(bool allow_network, struct sock_fprog *out)
+{
+	static const struct sock_fprog programs[2] = {
+		PROGRAM(cordon_filter_offline_supervised_kunix),
+		PROGRAM(cordon_filter_online_supervised_kunix),
+	};
+	*out = programs[allow_network];
+}
+
 bool cordon_seccomp_notify_available(void)
 {
 	unsigned action = SECCOMP_RET_USER_NOTIF;
 	return syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) == 0;
 }
 
-int cordon_seccomp_apply(const struct cordon_policy *p, int *listener, struct cordon_error *err)
+int cordon_seccomp_apply(const struct cordon_policy *p, int *listener, bool unix_in_kernel,
+			 struct cordon_error *err)
 {
 	struct sock_fprog prog;
-	cordon_seccomp_program(p->allow_network, listener != NULL, &prog);
+	if (listener && unix_in_kernel)
+		cordon_seccomp_program_kunix(p->allow_network, &prog);
+	else
+		cordon_seccomp_program(p->allow_network, listener != NULL, &prog);
 	if (!listener) {
 		if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
 			return cordon_err(err, errno, "seccomp: loading the filter: %s",

@@ -109,6 +109,12 @@ bool cordon_sandbox_needs_supervisor(const struct cordon_support *sup)
 	return false; /* the profile decides unix sockets */
 }
 
+bool cordon_sandbox_unix_in_kernel(const struct cordon_support *sup)
+{
+	(void)sup;
+	return false; /* Seatbelt's profile, not a kernel right */
+}
+
 int cordon_sandbox_prepare(struct cordon_policy *p)
 {
 	(void)p;
