@@ -208,6 +208,11 @@ BOTH_USERS(supervisor, standalone_no_listener_after_the_supervisor_dies, .timeou
 		kill(nest, SIGKILL);
 	kill(shell, SIGKILL);
 	cr_expect(wait_gone(shell, 5000));
+	/* The killed supervisor left its registry record: cordon list clears
+	 * records whose session is gone. */
+	char *list[] = {CORDON_BIN, "list", NULL};
+	struct run_result lr = world_run(&w, list, w.proj);
+	run_free(&lr);
 	close(l.fd);
 	free(mark);
 	free(pre);
