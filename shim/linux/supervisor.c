@@ -73,6 +73,7 @@
 #define IOV_MAX_CALL  1024 /* UIO_MAXIOV */
 #define WAIT_SLICE_MS 50
 #define MAX_THREADS   64
+#define STATUS_MAX    16384 /* /proc/PID/status, 65536 groups aside */
 
 static struct sup {
 	struct cordon_supervisor_config cfg;
@@ -192,19 +193,30 @@ static int numbers(const char *p, unsigned out[4])
 	return 0;
 }
 
+/* /proc/TID/status into BUF (NUL-terminated, from a newline so that every
+ * field can be found as "\nName:"). The whole file: a long Groups line
+ * comes before the signal masks. false when TID is gone. */
+static bool read_status(pid_t tid, char buf[STATUS_MAX])
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	cleanup_close int fd = open(path, O_RDONLY | O_CLOEXEC);
+	buf[0] = '\n';
+	ssize_t n = fd < 0 ? -1 : read(fd, buf + 1, STATUS_MAX - 2);
+	if (n <= 0)
+		return false;
+	buf[n + 1] = '\0';
+	return true;
+}
+
 /* From /proc/TID/status: whom the call is from. 0 or -errno. */
 static int read_creds(struct cordon_call *c)
 {
 	if (c->creds.read)
 		return 0;
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)c->tid);
-	cleanup_close int fd = open(path, O_RDONLY | O_CLOEXEC);
-	char buf[8192];
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-	if (n <= 0)
+	char buf[STATUS_MAX];
+	if (!read_status(c->tid, buf))
 		return -ESRCH;
-	buf[n] = '\0';
 	struct cordon_creds *k = &c->creds;
 	const char *u = strstr(buf, "\nUid:"), *g = strstr(buf, "\nGid:");
 	const char *gs = strstr(buf, "\nGroups:"), *e = strstr(buf, "\nCapEff:");
@@ -297,13 +309,9 @@ void cordon_call_restore(void)
 
 pid_t cordon_tgid_of(pid_t tid)
 {
-	char path[64], buf[512];
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
-	cleanup_close int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-	if (n <= 0)
+	char buf[STATUS_MAX];
+	if (!read_status(tid, buf))
 		return -1;
-	buf[n] = '\0';
 	const char *t = strstr(buf, "\nTgid:");
 	return t ? (pid_t)strtol(t + 6, NULL, 10) : -1;
 }
@@ -340,13 +348,9 @@ int cordon_call_take_fd(struct cordon_call *c, int fd)
  * when there is none. */
 static int signal_pending(pid_t tid)
 {
-	char path[64], buf[2048];
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
-	cleanup_close int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-	if (n <= 0)
+	char buf[STATUS_MAX];
+	if (!read_status(tid, buf))
 		return 0;
-	buf[n] = '\0';
 	static const char *const names[] = {"\nSigPnd:", "\nShdPnd:", "\nSigBlk:", "\nSigIgn:"};
 	unsigned long long v[4] = {0};
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
