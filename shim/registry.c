@@ -170,20 +170,39 @@ int cordon_registry_read(const char *id, struct cordon_session_info *s, struct c
 	return r;
 }
 
-char cordon_proc_state(pid_t pid)
+/* /proc/PID/stat from field 3 on (the state), after the command name, which
+ * may hold ')' and spaces; NULL where it cannot be read. */
+static const char *proc_stat(pid_t pid, char buf[512])
 {
-	char path[64], buf[512];
+	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	FILE *f = fopen(path, "re");
 	if (!f)
-		return 0;
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+		return NULL;
+	size_t n = fread(buf, 1, 511, f);
 	(void)fclose(f); /* read only */
 	buf[n] = '\0';
-	const char *p = strrchr(buf, ')'); /* after the command name, which may hold ')' */
-	if (!p || p[1] != ' ')
-		return 0;
-	return p[2];
+	const char *p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p + 2 : NULL;
+}
+
+char cordon_proc_state(pid_t pid)
+{
+	char buf[512];
+	const char *p = proc_stat(pid, buf);
+	if (!p)
+		return '\0';
+	return p[0];
+}
+
+long cordon_proc_stat_field(pid_t pid, int field)
+{
+	char buf[512];
+	const char *p = proc_stat(pid, buf);
+	for (int i = 3; p && i < field; i++)
+		if ((p = strchr(p, ' ')))
+			p++;
+	return p && field > 3 ? strtol(p, NULL, 10) : -1;
 }
 
 int cordon_registry_remove(const char *id)

@@ -81,6 +81,9 @@ bool cordon_session_id_valid(const char *id);
 /* The state letter of process PID in /proc/PID/stat ('R', 'S', 'Z' for a
  * zombie, ...), or 0 where it cannot be read (no such process, no procfs). */
 char cordon_proc_state(pid_t pid);
+/* Numeric field FIELD of /proc/PID/stat (1-based as in proc(5): 4 is the
+ * parent, 5 the process group), or -1. */
+long cordon_proc_stat_field(pid_t pid, int field);
 /* Ids of every registered session (malloc'd strings in a NULL-terminated array). */
 int cordon_registry_list(char ***ids, size_t *n, struct cordon_error *err);
 

@@ -33,27 +33,6 @@ bool cordon_pidcall_is(const struct seccomp_data *d)
 	}
 }
 
-/* Field FIELD (1-based, after the command name's closing parenthesis: 3 is
- * the state) of /proc/PID/stat, or -1. */
-static long stat_field(pid_t pid, int field)
-{
-	char path[64], buf[512];
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return -1;
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	(void)fclose(f);
-	buf[n] = '\0';
-	char *p = strrchr(buf, ')');
-	if (!p)
-		return -1;
-	p++;
-	for (int i = 3; i < field && p; i++)
-		p = strchr(p + 1, ' ');
-	return p ? strtol(p + 1, NULL, 10) : -1;
-}
-
 static bool listed(const pid_t *pids, size_t n, pid_t pid)
 {
 	for (size_t i = 0; i < n; i++)
@@ -82,7 +61,7 @@ static bool group_inside(const pid_t *pids, size_t n, pid_t root, pid_t pgrp)
 	while (!outside && (e = readdir(d))) {
 		char *end;
 		long pid = strtol(e->d_name, &end, 10);
-		if (*end || pid <= 0 || stat_field((pid_t)pid, 5) != pgrp)
+		if (*end || pid <= 0 || cordon_proc_stat_field((pid_t)pid, 5) != pgrp)
 			continue;
 		any = true;
 		outside = pid == root || !listed(pids, n, (pid_t)pid);
@@ -111,7 +90,8 @@ int cordon_pidcall_judge(const struct cordon_unix_policy *u, pid_t tid,
 		if (a0 == process)
 			ok = a1 == 0 || member(pids, n, u->root, a1);
 		else if (a0 == group)
-			ok = group_inside(pids, n, u->root, a1 ? a1 : (pid_t)stat_field(tid, 5));
+			ok = group_inside(pids, n, u->root,
+					  a1 ? a1 : (pid_t)cordon_proc_stat_field(tid, 5));
 		else if (a0 == user)
 			ok = false; /* every process of a user: outside ones too */
 		else {
