@@ -75,4 +75,32 @@ static inline bool cordon_reserve(char **buf, size_t *cap, size_t need, size_t f
 	return true;
 }
 
+/* read(2) and write(2) until LEN bytes are done, through EINTR: 0, -errno,
+ * or -EPIPE when the other end is gone first. */
+static inline int cordon_read_full(int fd, void *buf, size_t len)
+{
+	for (size_t off = 0; off < len;) {
+		ssize_t n = read(fd, (char *)buf + off, len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EPIPE;
+		off += (size_t)n;
+	}
+	return 0;
+}
+
+static inline int cordon_write_full(int fd, const void *buf, size_t len)
+{
+	for (size_t off = 0; off < len;) {
+		ssize_t n = write(fd, (const char *)buf + off, len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EPIPE;
+		off += (size_t)n;
+	}
+	return 0;
+}
+
 #endif

@@ -316,22 +316,6 @@ int cordon_wire_decode(const char *buf, size_t len, struct cordon_policy *out,
 	return 0;
 }
 
-static int read_full(int fd, char *buf, size_t len)
-{
-	size_t off = 0;
-	while (off < len) {
-		ssize_t n = read(fd, buf + off, len - off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			break;
-		off += (size_t)n;
-	}
-	return (int)(off == len ? 0 : -EPIPE);
-}
-
 #ifndef MSG_CMSG_CLOEXEC
 #define MSG_CMSG_CLOEXEC 0
 #endif
@@ -353,7 +337,7 @@ static int read_head(int fd, unsigned char hdr[4], int *passed)
 		n = recvmsg(fd, &m, MSG_CMSG_CLOEXEC | MSG_WAITALL);
 	while (n < 0 && errno == EINTR);
 	if (n < 0 && errno == ENOTSOCK) /* a memfd or a pipe */
-		return read_full(fd, (char *)hdr, 4);
+		return cordon_read_full(fd, (char *)hdr, 4);
 	if (n < 0)
 		return -errno;
 	for (struct cmsghdr *h = CMSG_FIRSTHDR(&m); h; h = CMSG_NXTHDR(&m, h)) {
@@ -375,7 +359,7 @@ static int read_head(int fd, unsigned char hdr[4], int *passed)
 	}
 	if (n == 4)
 		return 0;
-	int r = read_full(fd, (char *)hdr + n, 4 - (size_t)n);
+	int r = cordon_read_full(fd, (char *)hdr + n, 4 - (size_t)n);
 	return r;
 }
 
@@ -415,7 +399,7 @@ static int recv_frame(int fd, bool whole, struct cordon_policy *out, int *passed
 	if (!buf)
 		return cordon_err(err, ENOMEM, "out of memory");
 	memcpy(buf, hdr, 4);
-	r = read_full(fd, buf + 4, n);
+	r = cordon_read_full(fd, buf + 4, n);
 	if (r < 0)
 		return cordon_err(err, r, ORIGIN ": reading %u bytes: %s", n,
 				  r == -EPIPE ? "truncated" : strerror(-r));

@@ -47,42 +47,16 @@ static long now_ms(void)
 
 /* ---- the hand-over ----------------------------------------------------------- */
 
-static int write_full(int fd, const void *buf, size_t len)
-{
-	for (size_t off = 0; off < len;) {
-		ssize_t n = write(fd, (const char *)buf + off, len - off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EPIPE;
-		off += (size_t)n;
-	}
-	return 0;
-}
-
-static int read_full(int fd, void *buf, size_t len)
-{
-	for (size_t off = 0; off < len;) {
-		ssize_t n = read(fd, (char *)buf + off, len - off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EPIPE;
-		off += (size_t)n;
-	}
-	return 0;
-}
-
 int cordon_session_confirm(int channel, int listener)
 {
 	struct cordon_event_msg m = {
 		.tag = listener >= 0 ? CORDON_HANDOVER_LISTENER : CORDON_HANDOVER_APPLIED,
 		.value = listener,
 	};
-	int r = write_full(channel, &m, sizeof(m));
+	int r = cordon_write_full(channel, &m, sizeof(m));
 	char ok = 0;
 	if (r >= 0)
-		r = read_full(channel, &ok, 1);
+		r = cordon_read_full(channel, &ok, 1);
 	/* Taken or not, this process's copy goes now: a listener left here
 	 * would let the session answer its own calls. */
 	if (listener >= 0)
@@ -95,7 +69,7 @@ int cordon_session_confirm(int channel, int listener)
 void cordon_session_refuse(int channel)
 {
 	struct cordon_event_msg m = {.tag = CORDON_HANDOVER_FAILED};
-	(void)write_full(channel, &m, sizeof(m));
+	(void)cordon_write_full(channel, &m, sizeof(m));
 }
 
 /* ---- state --------------------------------------------------------------------- */
@@ -139,7 +113,7 @@ static void take_event(struct run *r)
 		return;
 	}
 	struct cordon_event_msg m;
-	if (read_full(r->event_r, &m, sizeof(m)) < 0) {
+	if (cordon_read_full(r->event_r, &m, sizeof(m)) < 0) {
 		r->keeper_died = !r->exited;
 		return;
 	}
@@ -213,7 +187,7 @@ static void send_policy(struct run *r, const char *frame, size_t len, int rulese
 static int wait_started(struct run *r, struct cordon_error *err)
 {
 	struct cordon_event_msg m;
-	int rc = read_full(r->event_r, &m, sizeof(m));
+	int rc = cordon_read_full(r->event_r, &m, sizeof(m));
 	if (rc < 0)
 		return cordon_err(err, EIO, "the session keeper died before the command started");
 	if (m.tag == CORDON_EV_FAILED)
@@ -305,7 +279,7 @@ static int handover(struct run *r, struct cordon_error *err)
 				  r->s->id);
 	}
 	char ok = CORDON_HANDOVER_OK;
-	if (write_full(r->chan, &ok, 1) < 0)
+	if (cordon_write_full(r->chan, &ok, 1) < 0)
 		return unconfirmed(r, "the command exited first", err);
 	return 0;
 }
