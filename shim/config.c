@@ -42,12 +42,15 @@ int cordon_config_init(struct cordon_config *cfg, const char *origin)
 void cordon_config_free(struct cordon_config *cfg)
 {
 	free(cfg->origin);
+	free(cfg->file);
 	for (int c = 0; c < CORDON_CLASS_COUNT; c++) {
 		cordon_strv_free(&cfg->system[c]);
 		cordon_strv_free(&cfg->additional[c]);
 	}
 	cordon_strv_free(&cfg->allowed_env);
 	cordon_strv_free(&cfg->unix_sockets);
+	cordon_strv_free(&cfg->protected_paths);
+	cordon_strv_free(&cfg->hidden_paths);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -203,6 +206,16 @@ static int parse_key(const char *key, struct json_object *val, struct cordon_con
 		cordon_strv_free(&cfg->unix_sockets);
 		return parse_sockets(val, origin, &cfg->unix_sockets, err);
 	}
+	if (strcmp(key, "protected_paths") == 0) {
+		cordon_strv_free(&cfg->protected_paths);
+		cfg->has_protected = true;
+		return cordon_json_paths(val, origin, key, &cfg->protected_paths, err);
+	}
+	if (strcmp(key, "hidden_paths") == 0) {
+		cordon_strv_free(&cfg->hidden_paths);
+		cfg->has_hidden = true;
+		return cordon_json_paths(val, origin, key, &cfg->hidden_paths, err);
+	}
 	for (int c = 0; c < CORDON_CLASS_COUNT; c++)
 		if (strcmp(key, class_extra_keys[c]) == 0) {
 			cordon_strv_free(&cfg->additional[c]);
@@ -216,7 +229,7 @@ static int parse_key(const char *key, struct json_object *val, struct cordon_con
 			  "%s: %s: unknown key (expected one of enabled, apply_to, system_paths, "
 			  "additional_executable_paths, additional_read_only_paths, "
 			  "additional_read_write_paths, allow_network, allowed_env_vars, "
-			  "allowed_unix_sockets, on_unsupported)",
+			  "allowed_unix_sockets, protected_paths, hidden_paths, on_unsupported)",
 			  origin, key);
 }
 
@@ -317,7 +330,12 @@ int cordon_config_load_file(const char *path, struct cordon_config *cfg, struct 
 	int r = cordon_read_file(path, CORDON_CONFIG_MAX_BYTES, &buf, &len, err);
 	if (r < 0)
 		return r;
-	return cordon_config_parse(buf, len, path, cfg, err);
+	r = cordon_config_parse(buf, len, path, cfg, err);
+	if (r >= 0 && !(cfg->file = strdup(path))) {
+		cordon_config_free(cfg);
+		return cordon_err(err, ENOMEM, "out of memory");
+	}
+	return r;
 }
 
 int cordon_read_file(const char *path, size_t max, char **out, size_t *len_out,

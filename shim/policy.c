@@ -37,6 +37,49 @@ const char *const cordon_dotfiles[] = {
 	".zlogout",      ".inputrc",   ".gitconfig",    ".editorconfig", ".vimrc",
 	".nanorc",       ".tmux.conf", ".terminfo",     ".config",       NULL};
 
+/* What unsandboxed programs later run or obey, relative to the project:
+ * git's hooks and config (followed into worktrees, submodules and the
+ * common dir, see shim/guard.c), direnv's .envrc, editors' settings. */
+const char *const cordon_default_protected[] = {".git/hooks", ".git/config", ".git/info", ".envrc",
+						".vscode",    ".idea",       NULL};
+
+/* Credentials a session has no business reading, though their parent is
+ * readable (the default ~/.config) or a user grants "~". */
+const char *const cordon_default_hidden[] = {"~/.ssh",
+					     "~/.gnupg",
+					     "~/.aws",
+					     "~/.azure",
+					     "~/.kube",
+					     "~/.docker",
+					     "~/.netrc",
+					     "~/.git-credentials",
+					     "~/.npmrc",
+					     "~/.pypirc",
+					     "~/.cargo/credentials.toml",
+					     "~/.cargo/credentials",
+					     "~/.config/gh",
+					     "~/.config/gcloud",
+					     "~/.config/hub",
+					     "~/.config/git/credentials",
+					     "~/.config/op",
+					     "~/.config/rclone",
+					     "~/.config/doctl",
+					     "~/.config/containers/auth.json",
+					     "~/.local/share/keyrings",
+					     "~/.password-store",
+					     "~/.vault-token",
+					     "~/.pgpass",
+					     "~/.my.cnf",
+					     "~/.terraform.d/credentials.tfrc.json",
+					     "~/.gem/credentials",
+					     "~/.oci",
+					     "~/.mozilla",
+					     "~/.config/google-chrome",
+					     "~/.config/chromium",
+					     "~/.config/BraveSoftware",
+					     "~/.thunderbird",
+					     NULL};
+
 static const char *const linux_defaults[CORDON_CLASS_COUNT][24] = {
 	[CORDON_CLASS_EXEC] = {"/usr/bin", "/usr/sbin", "/usr/lib", "/usr/lib64", "/usr/libexec",
 			       "/lib", "/lib64", "/bin", "/sbin", NULL},
@@ -152,6 +195,30 @@ int cordon_policy_add_socket(struct cordon_policy *p, const char *path, const ch
 		return -ENOMEM;
 	}
 	p->n_sockets++;
+	return 0;
+}
+
+int cordon_policy_add_guard(struct cordon_policy *p, const char *path, unsigned kind,
+			    const char *source)
+{
+	for (size_t i = 0; i < p->n_guards; i++)
+		if (strcmp(p->guards[i].path, path) == 0)
+			return 0;
+	struct cordon_guard *ng =
+		cordon_grow(p->guards, &p->guards_cap, p->n_guards + 1, sizeof(*ng), 16);
+	if (!ng)
+		return -ENOMEM;
+	p->guards = ng;
+	struct cordon_guard *g = &p->guards[p->n_guards];
+	g->path = strdup(path);
+	g->source = strdup(source);
+	g->kind = kind;
+	if (!g->path || !g->source) {
+		free(g->path);
+		free(g->source);
+		return -ENOMEM;
+	}
+	p->n_guards++;
 	return 0;
 }
 
@@ -312,6 +379,89 @@ static int resolve_paths(const struct cordon_config *cfg, const struct cordon_co
 	return r;
 }
 
+static int guard_list(struct cordon_policy *p, const char *const *list, unsigned kind,
+		      const char *source, const char *home)
+{
+	for (size_t i = 0; list && list[i]; i++) {
+		cleanup_free char *abs = NULL;
+		int r = cordon_path_absolute(list[i], home, p->project, &abs);
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0)
+			continue; /* "~/..." without a home */
+		if (kind == CORDON_GUARD_HIDE) {
+			/* Named by a rule itself: the user means it. */
+			cleanup_free char *canon = realpath(abs, NULL);
+			bool named = false;
+			for (size_t j = 0; j < p->n_rules && !named; j++)
+				named = strcmp(p->rules[j].path, abs) == 0 ||
+					(canon && strcmp(p->rules[j].path, canon) == 0);
+			if (named)
+				continue;
+		}
+		r = cordon_policy_add_guard(p, abs, kind, source);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* Where the config a later session reads lives: the file read now, and
+ * the directories a session with none would look in ($CORDON_CONFIG's file,
+ * $XDG_CONFIG_HOME/cordon, ~/.config/cordon). */
+static int guard_config(const struct cordon_config *cfg, const struct cordon_context *ctx,
+			struct cordon_policy *p)
+{
+	static const char source[] = "cordon's config";
+	int r = cfg->file ? guard_list(p, (const char *const[]){cfg->file, NULL},
+				       CORDON_GUARD_PROTECT, source, ctx->home)
+			  : 0;
+	const char *env = ctx->getenv_fn ? ctx->getenv_fn("CORDON_CONFIG") : NULL;
+	if (r >= 0 && env && env[0] == '/')
+		r = guard_list(p, (const char *const[]){env, NULL}, CORDON_GUARD_PROTECT, source,
+			       ctx->home);
+	const char *xdg = ctx->getenv_fn ? ctx->getenv_fn("XDG_CONFIG_HOME") : NULL;
+	cleanup_free char *xdir = NULL;
+	if (r >= 0 && xdg && xdg[0] == '/') {
+		if (asprintf(&xdir, "%s/cordon", xdg) < 0)
+			return -ENOMEM;
+		r = guard_list(p, (const char *const[]){xdir, NULL}, CORDON_GUARD_PROTECT, source,
+			       ctx->home);
+	}
+	if (r >= 0)
+		r = guard_list(p, (const char *const[]){"~/.config/cordon", NULL},
+			       CORDON_GUARD_PROTECT, source, ctx->home);
+	return r;
+}
+
+static int resolve_guards(const struct cordon_config *cfg, const struct cordon_context *ctx,
+			  struct cordon_policy *p)
+{
+	int r = guard_config(cfg, ctx, p);
+	if (r >= 0)
+		r = guard_list(p,
+			       cfg->has_protected ? (const char *const *)cfg->protected_paths.v
+						  : cordon_default_protected,
+			       CORDON_GUARD_PROTECT,
+			       cfg->has_protected ? "protected_paths" : "protected_paths (default)",
+			       ctx->home);
+	for (size_t i = 0; r >= 0 && ctx->home && cordon_dotfiles[i]; i++) {
+		cleanup_free char *s = NULL;
+		if (asprintf(&s, "~/%s", cordon_dotfiles[i]) < 0)
+			return -ENOMEM;
+		r = guard_list(p, (const char *const[]){s, NULL}, CORDON_GUARD_PROTECT, "dotfiles",
+			       ctx->home);
+	}
+	if (r >= 0)
+		r = guard_list(p,
+			       cfg->has_hidden ? (const char *const *)cfg->hidden_paths.v
+					       : cordon_default_hidden,
+			       CORDON_GUARD_HIDE,
+			       cfg->has_hidden ? "hidden_paths" : "hidden_paths (default)",
+			       ctx->home);
+	return r;
+}
+
 static int resolve_env(const struct cordon_config *cfg, const struct cordon_context *ctx,
 		       struct cordon_policy *p)
 {
@@ -361,6 +511,8 @@ int cordon_policy_resolve(const struct cordon_config *cfg, const struct cordon_c
 		r = add_sockets(&p, &cfg->unix_sockets, "allowed_unix_sockets", ctx);
 	if (r >= 0)
 		r = add_sockets(&p, &ctx->extra_sockets, "--allow-socket", ctx);
+	if (r >= 0)
+		r = resolve_guards(cfg, ctx, &p);
 	if (r < 0) {
 		cordon_policy_free(&p);
 		return cordon_err(err, r, "resolving %s: %s", cfg->origin, strerror(-r));
@@ -381,6 +533,11 @@ void cordon_policy_free(struct cordon_policy *p)
 		free(p->sockets[i].source);
 	}
 	free(p->sockets);
+	for (size_t i = 0; i < p->n_guards; i++) {
+		free(p->guards[i].path);
+		free(p->guards[i].source);
+	}
+	free(p->guards);
 	free(p->socket_dir);
 	free(p->project);
 	free(p->home);

@@ -100,6 +100,13 @@ static void emit(struct out *o, const struct cordon_policy *p)
 	put_u32(o, (uint32_t)p->env_allow.n);
 	for (size_t i = 0; i < p->env_allow.n; i++)
 		put_str(o, p->env_allow.v[i]);
+	put_u32(o, (uint32_t)p->n_guards);
+	for (size_t i = 0; i < p->n_guards; i++) {
+		unsigned char k = (unsigned char)p->guards[i].kind;
+		put(o, &k, 1);
+		put_str(o, p->guards[i].path);
+		put_str(o, p->guards[i].source);
+	}
 }
 
 int cordon_wire_encode(const struct cordon_policy *p, char **buf, size_t *len,
@@ -263,6 +270,28 @@ static int decode_env(struct in *in, struct cordon_policy *p)
 	return r;
 }
 
+static int decode_guards(struct in *in, struct cordon_policy *p)
+{
+	uint32_t n = 0;
+	int r = get_u32(in, &n, "the number of guards");
+	in->item = "guards";
+	for (uint32_t i = 0; r >= 0 && i < n; i++) {
+		unsigned char k = 0;
+		cleanup_free char *path = NULL, *source = NULL;
+		in->index = i;
+		if ((r = get(in, &k, 1, ".kind")) < 0 ||
+		    (r = get_str(in, ".path", true, &path)) < 0 ||
+		    (r = get_str(in, ".source", false, &source)) < 0)
+			break;
+		if (k != CORDON_GUARD_PROTECT && k != CORDON_GUARD_HIDE)
+			return cordon_err(in->err, EINVAL, ORIGIN ": guards[%u].kind: unknown %u",
+					  i, k);
+		if (cordon_policy_add_guard(p, path, k, source) < 0)
+			return cordon_err(in->err, ENOMEM, "out of memory");
+	}
+	return r;
+}
+
 static int decode_payload(struct in *in, struct cordon_policy *p)
 {
 	unsigned char head[2] = {0};
@@ -283,7 +312,7 @@ static int decode_payload(struct in *in, struct cordon_policy *p)
 	if ((r = get_str(in, "project", true, &p->project)) < 0 ||
 	    ((head[1] & F_HOME) && (r = get_str(in, "home", true, &p->home)) < 0) ||
 	    (r = get_str(in, "session", false, &p->session)) < 0 || (r = decode_rules(in, p)) < 0 ||
-	    (r = decode_env(in, p)) < 0)
+	    (r = decode_env(in, p)) < 0 || (r = decode_guards(in, p)) < 0)
 		return r;
 	if (in->off != in->len)
 		return cordon_err(in->err, EINVAL, ORIGIN ": %zu unexpected bytes after the policy",

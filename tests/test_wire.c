@@ -213,6 +213,10 @@ static void good(struct frame *f)
 	f_rule(f, 0x80 | 1, "/etc"); /* already in the watcher's ruleset */
 	f_u32(f, 1);
 	f_str(f, "PATH");
+	f_u32(f, 1);
+	f_u8(f, CORDON_GUARD_HIDE);
+	f_str(f, "/home/u/.ssh");
+	f_str(f, "hidden_paths");
 }
 
 static int decode_frame(const struct frame *f, struct cordon_policy *q, struct cordon_error *err)
@@ -331,16 +335,37 @@ static void h_no_env(struct frame *f)
 	f_head(f, CORDON_WIRE_VERSION, 1, "/p");
 	f_u32(f, 0);
 }
+static void h_guard_kind(struct frame *f)
+{
+	f_head(f, CORDON_WIRE_VERSION, 1, "/p");
+	f_u32(f, 0);
+	f_u32(f, 0);
+	f_u32(f, 1);
+	f_u8(f, 7);
+	f_str(f, "/p/.git/hooks");
+	f_str(f, "s");
+}
+static void h_guard_relative(struct frame *f)
+{
+	f_head(f, CORDON_WIRE_VERSION, 1, "/p");
+	f_u32(f, 0);
+	f_u32(f, 0);
+	f_u32(f, 1);
+	f_u8(f, CORDON_GUARD_PROTECT);
+	f_str(f, ".git/hooks");
+	f_str(f, "s");
+}
 
 static void (*const builders[])(struct frame *f) = {
-	h_empty,           h_version,   h_flags,         h_project,    h_home_missing,
-	h_session_nul,     h_access,    h_rule_relative, h_rule_empty, h_rule_count,
-	h_string_past_end, h_env_count, h_trailing,      h_no_env,     h_rule_truncated,
+	h_empty,           h_version,        h_flags,         h_project,    h_home_missing,
+	h_session_nul,     h_access,         h_rule_relative, h_rule_empty, h_rule_count,
+	h_string_past_end, h_env_count,      h_trailing,      h_no_env,     h_rule_truncated,
+	h_guard_kind,      h_guard_relative,
 };
 
 static struct hostile hostile_cases[] = {
 	{0, "truncated at byte 0 (reading the version)"},
-	{1, "version: expected 3, got 1"},
+	{1, "version: expected 4, got 1"},
 	{2, "flags: unknown bits 0x10"},
 	{3, "project: expected an absolute path, got \"p\""},
 	{4, "(reading home)"},
@@ -354,6 +379,8 @@ static struct hostile hostile_cases[] = {
 	{12, "1 unexpected bytes after the policy"},
 	{13, "(reading the number of env names)"},
 	{14, "(reading rules[1].path)"},
+	{15, "guards[0].kind: unknown 7"},
+	{16, "guards[0].path: expected an absolute path"},
 };
 
 ParameterizedTestParameters(wire, hostile)
@@ -395,6 +422,10 @@ Test(wire, valid_hand_written_frame)
 	cr_expect(q.rules[1].prepared);
 	cr_assert_eq(q.env_allow.n, 1);
 	cr_expect_str_eq(q.env_allow.v[0], "PATH");
+	cr_assert_eq(q.n_guards, 1);
+	cr_expect_str_eq(q.guards[0].path, "/home/u/.ssh");
+	cr_expect_eq(q.guards[0].kind, CORDON_GUARD_HIDE);
+	cr_expect_str_eq(q.guards[0].source, "hidden_paths");
 	/* Encoding it again gives the hand-written frame, byte for byte. */
 	char *buf;
 	size_t len;

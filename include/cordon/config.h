@@ -36,6 +36,7 @@ enum cordon_on_unsupported {
 
 struct cordon_config {
 	char *origin;      /* file it came from, or "(built-in defaults)" */
+	char *file;        /* the file read (NULL: built-in defaults) */
 	bool enabled;      /* default true */
 	unsigned apply_to; /* mask of enum cordon_kind; default both */
 	/* system_paths.*: has_system[c] false means "null: the OS default list". */
@@ -49,6 +50,15 @@ struct cordon_config {
 	/* allowed_unix_sockets: paths ("~", relative to the project) or "$NAME"
 	 * (the path in environment variable NAME when the session starts). */
 	struct cordon_strv unix_sockets;
+	/* protected_paths (relative to the project, "~" allowed): read-only
+	 * inside even beneath a writable rule. has_protected false: the
+	 * default list (cordon_default_protected). */
+	struct cordon_strv protected_paths;
+	/* hidden_paths: unreadable even beneath a readable rule, unless a rule
+	 * names the path itself. has_hidden false: cordon_default_hidden. */
+	struct cordon_strv hidden_paths;
+	bool has_protected;
+	bool has_hidden;
 };
 
 /* Set every key to its default. ORIGIN is copied. Returns 0 or -ENOMEM. */

@@ -59,6 +59,23 @@ struct cordon_socket {
 			 it came from an environment variable */
 };
 
+/* A path kept out of reach of the rules that would grant it (Linux: by the
+ * mounts of the session's own mount namespace, see shim/guard.c):
+ * PROTECT  read-only even beneath a writable rule, and not replaceable by
+ *          rename or unlink (protected_paths, the shell dotfiles, cordon's
+ *          own config);
+ * HIDE     unreadable even beneath a readable rule (hidden_paths). */
+enum cordon_guard_kind {
+	CORDON_GUARD_PROTECT = 1,
+	CORDON_GUARD_HIDE = 2,
+};
+
+struct cordon_guard {
+	char *path; /* absolute; not canonical: "/p/.git/hooks" stays what it names */
+	unsigned kind;
+	char *source; /* "protected_paths (default)", "hidden_paths", "cordon's config", ... */
+};
+
 struct cordon_policy {
 	bool sandbox; /* restrictions apply (enabled and apply_to covers kind) */
 	bool allow_network;
@@ -78,6 +95,9 @@ struct cordon_policy {
 	 * profile lets them be connected to), or NULL. Not on Linux, where the
 	 * supervisor asks whether the listener is held inside the session. */
 	char *socket_dir;
+	struct cordon_guard *guards;
+	size_t n_guards;
+	size_t guards_cap;
 };
 
 /* Everything about the session that is not in the config file. */
@@ -124,6 +144,15 @@ void cordon_session_ttys(char *out[4]);
 
 /* Shell dotfiles under $HOME that are readable, never writable. */
 extern const char *const cordon_dotfiles[];
+/* The defaults of protected_paths (relative to the project) and
+ * hidden_paths ("~/..."). NULL-terminated. */
+extern const char *const cordon_default_protected[];
+extern const char *const cordon_default_hidden[];
+
+/* Add a guard (copies PATH and SOURCE; a path already guarded keeps its
+ * first entry). Returns 0 or -ENOMEM. */
+int cordon_policy_add_guard(struct cordon_policy *p, const char *path, unsigned kind,
+			    const char *source);
 
 /* Resolve CFG for CTX into OUT (zeroed first; freed on error). */
 int cordon_policy_resolve(const struct cordon_config *cfg, const struct cordon_context *ctx,

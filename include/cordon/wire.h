@@ -6,7 +6,8 @@
  *   u8 version, u8 flags (1 sandbox, 2 allow_network, 4 on_unsupported warn,
  *   8 home present), str project, [str home], str session,
  *   u32 n, n x (u8 access rwx bits + 0x80 prepared, str path, str source),
- *   u32 n, n x str env name.
+ *   u32 n, n x str env name,
+ *   u32 n, n x (u8 guard kind, str path, str source).
  * Both ends are the same build (the launcher finds the shim beside it), so
  * there is no negotiation: another version is refused. Decoding is strict:
  * every read is bounds-checked, unknown flag or access bits, NUL bytes in a
@@ -23,7 +24,7 @@
 #include "cordon/error.h"
 #include "cordon/policy.h"
 
-#define CORDON_WIRE_VERSION  3
+#define CORDON_WIRE_VERSION  4
 #define CORDON_WIRE_MAX      (1u << 22) /* 4 MiB */
 #define CORDON_ENV_CONFIG_FD "CORDON_CONFIG_FD"
 

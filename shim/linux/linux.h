@@ -38,6 +38,14 @@ int cordon_single_threaded(struct cordon_error *err);
  * platform.c for each one's reason. */
 uint64_t cordon_kept_caps(void);
 
+/* Enter the session's mount namespace where one is needed: a caller with
+ * CAP_SYS_ADMIN (SYSADMIN) always (a private /proc), an ordinary user when
+ * a guard needs a mount, in a user namespace of its own (*USERNS set: its
+ * capabilities must all be dropped). Then make the guards' mounts (guard.h).
+ * -ENOTSUP when a guard cannot be kept (err says why). mountns.c */
+int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *userns,
+			 struct cordon_error *err);
+
 /* Landlock's RESOLVE_UNIX (ABI 9) decides unix sockets in the kernel. */
 bool cordon_landlock_unix_in_kernel(int abi);
 /* The Landlock rights a rule of ACCESS (cordon_access bits) gets at ABI, and

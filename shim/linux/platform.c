@@ -235,18 +235,6 @@ static int add_path_rule(int ruleset, const char *path, uint64_t allowed, bool f
 	return 0;
 }
 
-/* /proc, measured on this kernel with Landlock read on all of /proc:
- * - an ordinary user cannot open another process's environ, maps or mem
- *   (Landlock's ptrace rule), but can read its cmdline;
- * - a process holding CAP_SYS_ADMIN or CAP_PERFMON passes that rule for
- *   environ and maps: a root shell inside could read every outside process's
- *   environment.
- * So a caller with CAP_SYS_ADMIN gets a private mount namespace (slave, so
- * nothing mounted inside propagates out) with a fresh procfs mounted with
- * hidepid=invisible and an exempt group it is not in: after the capabilities
- * below are dropped, the kernel's ptrace check (now refused by Landlock) hides
- * every process outside the sandbox — /proc/<pid>, cmdline included — while
- * every process inside still sees itself and the session. */
 static int capget3(struct __user_cap_data_struct data[2])
 {
 	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
@@ -258,35 +246,6 @@ static int have_effective_cap(int cap)
 	struct __user_cap_data_struct data[2] = {{0}};
 	int r = capget3(data);
 	return r < 0 ? r : (int)((data[cap / 32].effective >> (cap % 32)) & 1);
-}
-
-/* A group id the caller is not a member of, for procfs's hidepid exemption. */
-static gid_t unused_gid(void)
-{
-	gid_t groups[256];
-	int n = getgroups(256, groups);
-	for (gid_t g = 65534; g > 60000; g--) {
-		bool member = g == getgid() || g == getegid();
-		for (int i = 0; i < n && !member; i++)
-			member = groups[i] == g;
-		if (!member)
-			return g;
-	}
-	return 65534;
-}
-
-static int private_proc(struct cordon_error *err)
-{
-	if (unshare(CLONE_NEWNS) < 0)
-		return cordon_err(err, errno, "/proc: unshare(CLONE_NEWNS): %s", strerror(errno));
-	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) < 0)
-		return cordon_err(err, errno, "/proc: making mounts private: %s", strerror(errno));
-	char opts[64];
-	snprintf(opts, sizeof(opts), "hidepid=invisible,gid=%u", (unsigned)unused_gid());
-	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, opts) < 0)
-		return cordon_err(err, errno, "/proc: mounting a private procfs (%s): %s", opts,
-				  strerror(errno));
-	return 0;
 }
 
 /* What a root session keeps: Docker's default set without MKNOD (a disk's
@@ -327,9 +286,8 @@ uint64_t cordon_kept_caps(void)
  * securebits stay as they are: what they could keep across a setuid or put
  * in the ambient set is bounded by the bounding set (locking KEEP_CAPS broke
  * setpriv dropping to another user). */
-static int drop_caps(struct cordon_error *err)
+static int drop_caps(uint64_t keep, struct cordon_error *err)
 {
-	uint64_t keep = cordon_kept_caps();
 	for (int cap = 0; cap < 64; cap++) {
 		int in = prctl(PR_CAPBSET_READ, cap, 0, 0, 0);
 		if (in < 0)
@@ -398,17 +356,22 @@ static bool under_proc(const char *path)
 
 /* PREPARED: the ruleset the session watcher built (cordon_sandbox_prepare),
  * or -1; either way the rules not marked prepared are added here. */
-static int landlock_apply(const struct cordon_policy *p, int abi, int prepared,
-			  struct cordon_error *err)
+static int landlock_apply(const struct cordon_policy *p, int abi, int prepared, char *missing,
+			  size_t size_missing, int *n_missing, struct cordon_error *err)
 {
 	cleanup_close int ruleset = prepared;
 	struct cordon_landlock_ruleset_attr attr;
 	size_t size = ruleset_attr(p, abi, &attr);
-	/* Before the rules are opened: the /proc rule must name the new procfs. */
-	if (have_effective_cap(CAP_SYS_ADMIN) == 1) {
-		int r = private_proc(err);
-		if (r < 0)
-			return r;
+	/* Before the rules are opened: they must name what the session sees
+	 * (the new procfs, the guards' mounts). */
+	bool userns = false;
+	int r = cordon_mountns_enter(p, have_effective_cap(CAP_SYS_ADMIN) == 1, &userns, err);
+	if (r == -ENOTSUP && p->on_unsupported == CORDON_UNSUPPORTED_WARN) {
+		char what[sizeof(err->msg) + 64];
+		snprintf(what, sizeof(what), "protected and hidden paths (%s)", err->msg);
+		append(missing, size_missing, n_missing, what);
+	} else if (r < 0) {
+		return r;
 	}
 	if (ruleset < 0 && (ruleset = (int)cordon_landlock_create_ruleset(&attr, size, 0)) < 0)
 		return cordon_err(err, errno, "landlock_create_ruleset: %s", strerror(errno));
@@ -417,7 +380,7 @@ static int landlock_apply(const struct cordon_policy *p, int abi, int prepared,
 			continue;
 		uint64_t allowed = landlock_access(p->rules[i].access) & attr.handled_access_fs;
 		bool done;
-		int r = add_path_rule(ruleset, p->rules[i].path, allowed, false, &done, err);
+		r = add_path_rule(ruleset, p->rules[i].path, allowed, false, &done, err);
 		if (r < 0)
 			return r;
 	}
@@ -425,12 +388,13 @@ static int landlock_apply(const struct cordon_policy *p, int abi, int prepared,
 	 * these (never the prepared ruleset's: the watcher leaves them here). */
 	for (size_t i = 0; i < p->n_sockets && cordon_landlock_socket_rights(abi); i++) {
 		bool done;
-		int r = add_path_rule(ruleset, p->sockets[i].path,
-				      cordon_landlock_socket_rights(abi), false, &done, err);
+		r = add_path_rule(ruleset, p->sockets[i].path, cordon_landlock_socket_rights(abi),
+				  false, &done, err);
 		if (r < 0)
 			return r;
 	}
-	int r = drop_caps(err);
+	/* In a user namespace of its own, every capability it gave goes. */
+	r = drop_caps(userns ? 0 : cordon_kept_caps(), err);
 	if (r < 0)
 		return r;
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
@@ -521,7 +485,7 @@ int cordon_sandbox_apply_prepared(const struct cordon_policy *p, int prepared, i
 		return tr;
 	struct cordon_support sup;
 	cordon_sandbox_probe(&sup);
-	char missing[512];
+	char missing[1536];
 	int n = cordon_sandbox_missing(p, &sup, missing, sizeof(missing));
 	bool warn = p->on_unsupported == CORDON_UNSUPPORTED_WARN;
 	if (n > 0 && !warn)
@@ -532,7 +496,8 @@ int cordon_sandbox_apply_prepared(const struct cordon_policy *p, int prepared, i
 			missing, sup.landlock_abi < 1 ? ": " : "",
 			sup.landlock_abi < 1 ? strerror(sup.landlock_errno) : "");
 	if (sup.landlock_abi >= 1) {
-		int r = landlock_apply(p, sup.landlock_abi, TAKE_FD(ruleset), err);
+		int r = landlock_apply(p, sup.landlock_abi, TAKE_FD(ruleset), missing,
+				       sizeof(missing), &n, err);
 		if (r < 0)
 			return r;
 	} else if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {

@@ -1,0 +1,58 @@
+/* cordon — the guards (protected and hidden paths) as mounts.
+ *
+ * Landlock can only add access: a rule granting the project write access
+ * cannot leave .git/hooks read-only, and one granting ~/.config read access
+ * cannot leave ~/.config/gh unreadable. The session therefore gets its own
+ * mount namespace (Linux) in which
+ *   RO    a protected path is a read-only bind of itself: nothing inside
+ *         writes it, and being a mount point it cannot be renamed, removed
+ *         or replaced either (EBUSY);
+ *   PIN   a directory above one is bound onto itself, so that it cannot be
+ *         renamed away and rebuilt (.git above .git/hooks, when the project
+ *         is writable);
+ *   HIDE  a hidden path is covered by an empty read-only directory or file.
+ * The plan is made from the policy and what is on disk when the session
+ * starts; only what a rule would otherwise reach is mounted. */
+#ifndef CORDON_GUARD_H
+#define CORDON_GUARD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cordon/policy.h"
+#include "cordon/strv.h"
+
+enum cordon_mount_op {
+	CORDON_MOUNT_PIN,
+	CORDON_MOUNT_RO,
+	CORDON_MOUNT_HIDE,
+};
+
+struct cordon_mount {
+	char *path; /* canonical mount point */
+	enum cordon_mount_op op;
+	bool dir;           /* HIDE: cover with a directory (else a file) */
+	const char *source; /* the guard's source (borrowed from the policy) */
+};
+
+struct cordon_guard_plan {
+	struct cordon_mount *v; /* parents before children */
+	size_t n, cap;
+	/* "path (source): why" for guards that need no mount or cannot have
+	 * one: absent, not reachable by any rule. For explain. */
+	struct cordon_strv notes;
+	/* Set when a guard cannot be kept (a protected path that is a symbolic
+	 * link in a writable directory): the one-line reason. */
+	char *refuse;
+};
+
+/* Plan the mounts for P's guards. CREATE: make what a guard needs that is
+ * missing and harmless to make (a git dir's hooks/ and info/, cordon's own
+ * config directory), as the session is about to start; explain passes
+ * false. Returns 0 or -ENOMEM. */
+int cordon_guard_plan(const struct cordon_policy *p, bool create, struct cordon_guard_plan *out);
+void cordon_guard_plan_free(struct cordon_guard_plan *plan);
+
+const char *cordon_mount_op_name(enum cordon_mount_op op); /* "read-only", "pinned", "hidden" */
+
+#endif

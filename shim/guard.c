@@ -1,0 +1,406 @@
+/* The guards' mount plan (see guard.h): which protected and hidden paths a
+ * rule would reach, git's directories followed, parents pinned. */
+#include "cordon/guard.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+#define MAX_GIT_DIRS 64
+#define MODULE_DEPTH 6
+
+/* The write and read rules, canonical: rule paths may be only absolute
+ * (the kernel resolves them at enforcement), and a guard is compared with
+ * what they open to. */
+struct reach {
+	struct cordon_strv write, read;
+	bool create; /* cordon_guard_plan's CREATE */
+};
+
+static int reach_init(const struct cordon_policy *p, struct reach *r)
+{
+	for (size_t i = 0; i < p->n_rules; i++) {
+		const struct cordon_rule *rule = &p->rules[i];
+		char *canon = realpath(rule->path, NULL);
+		const char *path = canon ? canon : rule->path;
+		int e = 0;
+		if (rule->access & CORDON_ACCESS_WRITE)
+			e = cordon_strv_push(&r->write, path);
+		if (e >= 0 && (rule->access & (CORDON_ACCESS_READ | CORDON_ACCESS_EXEC)))
+			e = cordon_strv_push(&r->read, path);
+		free(canon);
+		if (e < 0)
+			return e;
+	}
+	return 0;
+}
+
+static bool under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	if (strcmp(dir, "/") == 0)
+		return true;
+	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+/* A rule of LIST covers PATH, or (WITHIN) lies beneath it. */
+static bool reaches(const struct cordon_strv *list, const char *path, bool within)
+{
+	for (size_t i = 0; i < list->n; i++)
+		if (under(path, list->v[i]) || (within && under(list->v[i], path)))
+			return true;
+	return false;
+}
+
+static int note(struct cordon_guard_plan *plan, const char *path, const char *source,
+		const char *why)
+{
+	char *s;
+	if (asprintf(&s, "%s (%s): %s", path, source, why) < 0)
+		return -ENOMEM;
+	return cordon_strv_push_take(&plan->notes, s);
+}
+
+static int add_mount(struct cordon_guard_plan *plan, const char *path, enum cordon_mount_op op,
+		     bool dir, const char *source)
+{
+	for (size_t i = 0; i < plan->n; i++)
+		if (strcmp(plan->v[i].path, path) == 0) {
+			/* A pin gives way to a mount that also guards. */
+			if (plan->v[i].op == CORDON_MOUNT_PIN && op != CORDON_MOUNT_PIN) {
+				plan->v[i].op = op;
+				plan->v[i].dir = dir;
+				plan->v[i].source = source;
+			}
+			return 0;
+		}
+	struct cordon_mount *nv = cordon_grow(plan->v, &plan->cap, plan->n + 1, sizeof(*nv), 16);
+	if (!nv)
+		return -ENOMEM;
+	plan->v = nv;
+	char *s = strdup(path);
+	if (!s)
+		return -ENOMEM;
+	plan->v[plan->n++] = (struct cordon_mount){s, op, dir, source};
+	return 0;
+}
+
+/* Every directory above CANON that a writable parent would let be renamed
+ * away and rebuilt. */
+static int pin_parents(struct cordon_guard_plan *plan, const struct reach *r, const char *canon,
+		       const char *source)
+{
+	char buf[PATH_MAX];
+	snprintf(buf, sizeof(buf), "%s", canon);
+	for (char *slash = strrchr(buf, '/'); slash && slash != buf; slash = strrchr(buf, '/')) {
+		*slash = '\0'; /* buf: the next directory up */
+		char parent[PATH_MAX];
+		snprintf(parent, sizeof(parent), "%s", buf);
+		char *ps = strrchr(parent, '/');
+		if (ps == parent)
+			ps[1] = '\0';
+		else if (ps)
+			*ps = '\0';
+		if (reaches(&r->write, parent, false)) {
+			int e = add_mount(plan, buf, CORDON_MOUNT_PIN, true, source);
+			if (e < 0)
+				return e;
+		}
+	}
+	return 0;
+}
+
+static int refuse(struct cordon_guard_plan *plan, const char *path, const char *source)
+{
+	if (plan->refuse)
+		return 0;
+	return asprintf(&plan->refuse,
+			"%s (%s) is a symbolic link in a writable directory: cordon cannot keep "
+			"it from being replaced; remove it from protected_paths or replace the "
+			"link with what it points to",
+			path, source) < 0
+		       ? -ENOMEM
+		       : 0;
+}
+
+/* PATH made read-only where a rule would let it be written. MKDIR: make it
+ * (a directory) when it is missing and its parent exists. */
+static int protect(struct cordon_guard_plan *plan, const struct reach *r, const char *path,
+		   const char *source, bool mkdir_ok)
+{
+	struct stat st;
+	if (lstat(path, &st) < 0 && errno == ENOENT && mkdir_ok && r->create) {
+		cleanup_free char *parent = strdup(path);
+		if (!parent)
+			return -ENOMEM;
+		*strrchr(parent, '/') = '\0';
+		cleanup_free char *pc = realpath(parent, NULL);
+		if (pc && reaches(&r->write, pc, false))
+			(void)mkdir(path, 0755); /* checked by the lstat below */
+	}
+	if (lstat(path, &st) < 0)
+		return errno == ENOMEM ? -ENOMEM : note(plan, path, source, "absent");
+	cleanup_free char *canon = realpath(path, NULL);
+	if (!canon)
+		return note(plan, path, source, strerror(errno));
+	if (S_ISLNK(st.st_mode)) {
+		cleanup_free char *parent = strdup(path);
+		if (!parent)
+			return -ENOMEM;
+		*strrchr(parent, '/') = '\0';
+		cleanup_free char *pc = realpath(parent[0] ? parent : "/", NULL);
+		if (pc && reaches(&r->write, pc, false))
+			return refuse(plan, path, source);
+	}
+	bool dir = S_ISDIR(stat(canon, &st) == 0 ? st.st_mode : 0);
+	if (!reaches(&r->write, canon, dir))
+		return note(plan, path, source, "not writable by any rule: nothing to do");
+	int e = add_mount(plan, canon, CORDON_MOUNT_RO, dir, source);
+	return e < 0 ? e : pin_parents(plan, r, canon, source);
+}
+
+static int hide(struct cordon_guard_plan *plan, const struct reach *r, const char *path,
+		const char *source)
+{
+	struct stat st;
+	cleanup_free char *canon = realpath(path, NULL);
+	if (!canon || stat(canon, &st) < 0)
+		return errno == ENOMEM ? -ENOMEM : 0; /* absent: nothing to hide */
+	bool dir = S_ISDIR(st.st_mode);
+	if (!reaches(&r->read, canon, false) && !reaches(&r->write, canon, false)) {
+		if (reaches(&r->read, canon, true))
+			return note(plan, path, source,
+				    "a rule names a path beneath it; still hidden as a whole");
+		return 0; /* no rule reaches it: Landlock keeps it unreadable */
+	}
+	return add_mount(plan, canon, CORDON_MOUNT_HIDE, dir, source);
+}
+
+/* The first line of FILE, without "PREFIX" and the newline, resolved
+ * against BASE when relative. */
+static char *read_link_file(const char *file, const char *prefix, const char *base)
+{
+	char buf[PATH_MAX + 16];
+	FILE *f = fopen(file, "re");
+	if (!f)
+		return NULL;
+	char *line = fgets(buf, sizeof(buf), f);
+	(void)fclose(f); /* read only */
+	size_t n = strlen(prefix);
+	if (!line || strncmp(line, prefix, n) != 0)
+		return NULL;
+	line += n;
+	line[strcspn(line, "\r\n")] = '\0';
+	if (!*line)
+		return NULL;
+	char joined[PATH_MAX * 2];
+	if (line[0] == '/')
+		snprintf(joined, sizeof(joined), "%s", line);
+	else
+		snprintf(joined, sizeof(joined), "%s/%s", base, line);
+	return realpath(joined, NULL);
+}
+
+static int add_dir(struct cordon_strv *dirs, const char *d)
+{
+	if (!d || cordon_strv_contains(dirs, d) || dirs->n >= MAX_GIT_DIRS)
+		return 0;
+	return cordon_strv_push(dirs, d);
+}
+
+/* The git dirs of submodules beneath DIR/modules (git keeps them there,
+ * named by the submodule, which may hold slashes): a directory holding HEAD. */
+static int find_modules(struct cordon_strv *dirs, const char *dir, int depth)
+{
+	DIR *d = depth > MODULE_DEPTH ? NULL : opendir(dir);
+	if (!d)
+		return 0;
+	int e = 0;
+	for (struct dirent *de; e >= 0 && (de = readdir(d));) {
+		if (de->d_name[0] == '.' || (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN))
+			continue;
+		char sub[PATH_MAX], head[PATH_MAX + 8];
+		snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name);
+		snprintf(head, sizeof(head), "%s/HEAD", sub);
+		struct stat st;
+		if (stat(head, &st) == 0 && S_ISREG(st.st_mode)) {
+			e = add_dir(dirs, sub);
+			char mods[PATH_MAX + 8];
+			snprintf(mods, sizeof(mods), "%s/modules", sub);
+			if (e >= 0)
+				e = find_modules(dirs, mods, depth + 1);
+		} else {
+			e = find_modules(dirs, sub, depth + 1);
+		}
+	}
+	closedir(d);
+	return e;
+}
+
+/* The .git files of BASE's submodule checkouts (.gitmodules "path = X"):
+ * rewritten, one would send git outside to a planted git dir. */
+static int protect_submodule_links(struct cordon_guard_plan *plan, const struct reach *r,
+				   const char *base, const char *source)
+{
+	char file[PATH_MAX];
+	snprintf(file, sizeof(file), "%s/.gitmodules", base);
+	FILE *f = fopen(file, "re");
+	if (!f)
+		return 0;
+	char line[PATH_MAX];
+	int e = 0;
+	while (e >= 0 && fgets(line, sizeof(line), f)) {
+		char *s = line + strspn(line, " \t");
+		if (strncmp(s, "path", 4) != 0)
+			continue;
+		s += 4 + strspn(s + 4, " \t");
+		if (*s != '=')
+			continue;
+		s++;
+		s += strspn(s, " \t");
+		s[strcspn(s, "\r\n")] = '\0';
+		if (!*s || strstr(s, ".."))
+			continue;
+		char link[PATH_MAX * 2];
+		snprintf(link, sizeof(link), "%s/%s/.git", base, s);
+		struct stat st;
+		if (lstat(link, &st) == 0 && S_ISREG(st.st_mode))
+			e = protect(plan, r, link, source, false);
+	}
+	(void)fclose(f); /* read only */
+	return e;
+}
+
+/* PATH is "<base>/.git/<rest>": REST in every git dir the repository at
+ * BASE uses — its .git directory or the one a .git file names, the common
+ * dir of a worktree, and the submodules' — and the .git file itself. */
+static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, const char *path,
+		       const char *at, const char *source)
+{
+	cleanup_free char *base = strndup(path, (size_t)(at - path));
+	if (!base)
+		return -ENOMEM;
+	const char *rest = at + strlen("/.git/");
+	char dotgit[PATH_MAX];
+	snprintf(dotgit, sizeof(dotgit), "%s/.git", base);
+	struct cordon_strv dirs = {0};
+	struct stat st;
+	int e = 0;
+	if (lstat(dotgit, &st) < 0) {
+		e = note(plan, path, source, "absent (no .git)");
+	} else if (S_ISREG(st.st_mode)) {
+		e = protect(plan, r, dotgit, source, false);
+		cleanup_free char *gd = read_link_file(dotgit, "gitdir: ", base);
+		if (e >= 0)
+			e = add_dir(&dirs, gd);
+	} else {
+		cleanup_free char *gd = realpath(dotgit, NULL);
+		e = add_dir(&dirs, gd);
+	}
+	for (size_t i = 0; e >= 0 && i < dirs.n; i++) {
+		char f[PATH_MAX + 16];
+		snprintf(f, sizeof(f), "%s/commondir", dirs.v[i]);
+		cleanup_free char *common = read_link_file(f, "", dirs.v[i]);
+		if (common) {
+			e = protect(plan, r, f, source, false);
+			if (e >= 0)
+				e = add_dir(&dirs, common);
+		}
+		snprintf(f, sizeof(f), "%s/modules", dirs.v[i]);
+		if (e >= 0)
+			e = find_modules(&dirs, f, 0);
+	}
+	for (size_t i = 0; e >= 0 && i < dirs.n; i++) {
+		char t[PATH_MAX * 2];
+		snprintf(t, sizeof(t), "%s/%s", dirs.v[i], rest);
+		bool mk = strcmp(rest, "hooks") == 0 || strcmp(rest, "info") == 0;
+		e = protect(plan, r, t, source, mk);
+		if (e >= 0 && strcmp(rest, "config") == 0) {
+			snprintf(t, sizeof(t), "%s/config.worktree", dirs.v[i]);
+			e = protect(plan, r, t, source, false);
+		}
+	}
+	if (e >= 0)
+		e = protect_submodule_links(plan, r, base, source);
+	cordon_strv_free(&dirs);
+	return e;
+}
+
+static int depth_of(const char *path)
+{
+	int n = 0;
+	for (; *path; path++)
+		n += *path == '/';
+	return n;
+}
+
+static int by_depth(const void *a, const void *b)
+{
+	const struct cordon_mount *x = a, *y = b;
+	int d = depth_of(x->path) - depth_of(y->path);
+	return d ? d : strcmp(x->path, y->path);
+}
+
+int cordon_guard_plan(const struct cordon_policy *p, bool create, struct cordon_guard_plan *out)
+{
+	memset(out, 0, sizeof(*out));
+	struct reach r = {.create = create};
+	int e = reach_init(p, &r);
+	for (size_t i = 0; e >= 0 && i < p->n_guards; i++) {
+		const struct cordon_guard *g = &p->guards[i];
+		if (g->kind == CORDON_GUARD_HIDE) {
+			e = hide(out, &r, g->path, g->source);
+			continue;
+		}
+		const char *at = strstr(g->path, "/.git/");
+		/* cordon's own config directory, made so that none can be made
+		 * inside: a file of that name would switch a later session off. */
+		const char *slash = strrchr(g->path, '/');
+		bool mk = strcmp(g->source, "cordon's config") == 0 && slash &&
+			  strcmp(slash, "/cordon") == 0;
+		if (at)
+			e = protect_git(out, &r, g->path, at, g->source);
+		else
+			e = protect(out, &r, g->path, g->source, mk);
+	}
+	cordon_strv_free(&r.write);
+	cordon_strv_free(&r.read);
+	if (e < 0) {
+		cordon_guard_plan_free(out);
+		return e;
+	}
+	if (out->n)
+		qsort(out->v, out->n, sizeof(*out->v), by_depth);
+	return 0;
+}
+
+void cordon_guard_plan_free(struct cordon_guard_plan *plan)
+{
+	for (size_t i = 0; i < plan->n; i++)
+		free(plan->v[i].path);
+	free(plan->v);
+	cordon_strv_free(&plan->notes);
+	free(plan->refuse);
+	memset(plan, 0, sizeof(*plan));
+}
+
+const char *cordon_mount_op_name(enum cordon_mount_op op)
+{
+	switch (op) {
+	case CORDON_MOUNT_PIN:
+		return "pinned";
+	case CORDON_MOUNT_RO:
+		return "read-only";
+	case CORDON_MOUNT_HIDE:
+		return "hidden";
+	}
+	return "?";
+}

@@ -1,0 +1,192 @@
+/* The session's mount namespace: a private /proc for a caller holding
+ * CAP_SYS_ADMIN, and the guards' mounts (guard.h). An ordinary user gets
+ * the namespace inside a user namespace of its own, mapping only its own
+ * uid and gid; the capabilities that namespace gives are all dropped
+ * before the sandbox is applied (drop_caps, keep nothing). The mounts are
+ * made with the new mount API on file descriptors, so each lands on the
+ * inode that was planned, whatever a path names a moment later. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/mount.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "cordon/guard.h"
+#include "linux.h"
+#include "util.h"
+
+/* A group id the caller is not a member of, for procfs's hidepid exemption. */
+static gid_t unused_gid(void)
+{
+	gid_t groups[256];
+	int n = getgroups(256, groups);
+	for (gid_t g = 65534; g > 60000; g--) {
+		bool member = g == getgid() || g == getegid();
+		for (int i = 0; i < n && !member; i++)
+			member = groups[i] == g;
+		if (!member)
+			return g;
+	}
+	return 65534;
+}
+
+/* /proc, measured on this kernel with Landlock read on all of /proc:
+ * - an ordinary user cannot open another process's environ, maps or mem
+ *   (Landlock's ptrace rule), but can read its cmdline;
+ * - a process holding CAP_SYS_ADMIN or CAP_PERFMON passes that rule for
+ *   environ and maps: a root shell inside could read every outside process's
+ *   environment.
+ * So a caller with CAP_SYS_ADMIN gets a fresh procfs mounted with
+ * hidepid=invisible and an exempt group it is not in: after the
+ * capabilities are dropped, the kernel's ptrace check (now refused by
+ * Landlock) hides every process outside the sandbox — /proc/<pid>, cmdline
+ * included — while every process inside still sees itself and the session. */
+static int private_proc(struct cordon_error *err)
+{
+	char opts[64];
+	snprintf(opts, sizeof(opts), "hidepid=invisible,gid=%u", (unsigned)unused_gid());
+	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, opts) < 0)
+		return cordon_err(err, errno, "/proc: mounting a private procfs (%s): %s", opts,
+				  strerror(errno));
+	return 0;
+}
+
+static int write_text(const char *path, const char *text)
+{
+	cleanup_close int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	size_t n = strlen(text);
+	return write(fd, text, n) == (ssize_t)n ? 0 : -errno;
+}
+
+static int enter_userns(struct cordon_error *err)
+{
+	uid_t uid = getuid();
+	gid_t gid = getgid();
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNS) < 0)
+		return cordon_err(
+			err, ENOTSUP,
+			"protected_paths and hidden_paths need a mount namespace, and this "
+			"system refuses a user namespace to an ordinary user "
+			"(unshare: %s)",
+			strerror(errno));
+	char map[64];
+	int r = write_text("/proc/self/setgroups", "deny");
+	snprintf(map, sizeof(map), "%u %u 1\n", (unsigned)uid, (unsigned)uid);
+	if (r >= 0)
+		r = write_text("/proc/self/uid_map", map);
+	snprintf(map, sizeof(map), "%u %u 1\n", (unsigned)gid, (unsigned)gid);
+	if (r >= 0)
+		r = write_text("/proc/self/gid_map", map);
+	if (r < 0)
+		return cordon_err(err, -r, "mapping the user namespace's ids: %s", strerror(-r));
+	return 0;
+}
+
+static long open_tree_fd(int dfd, const char *path, unsigned flags)
+{
+	return syscall(SYS_open_tree, dfd, path, flags | OPEN_TREE_CLOEXEC);
+}
+
+static int set_readonly(int fd)
+{
+	struct mount_attr a = {.attr_set = MOUNT_ATTR_RDONLY};
+	return (int)syscall(SYS_mount_setattr, fd, "", AT_EMPTY_PATH | AT_RECURSIVE, &a, sizeof(a));
+}
+
+static int attach(int from, int to)
+{
+	return (int)syscall(SYS_move_mount, from, "", to, "",
+			    MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH);
+}
+
+/* An empty tmpfs holding "d" (a directory) and "f" (a file), both mode
+ * 0: what a hidden path is covered with. */
+static int empty_tree(struct cordon_error *err)
+{
+	cleanup_close int fs = (int)syscall(SYS_fsopen, "tmpfs", FSOPEN_CLOEXEC);
+	if (fs < 0 || syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "mode", "0700", 0) < 0 ||
+	    syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "nr_inodes", "8", 0) < 0 ||
+	    syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+		return cordon_err(err, errno, "hidden_paths: making an empty tmpfs: %s",
+				  strerror(errno));
+	int m = (int)syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC,
+			     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+	if (m < 0)
+		return cordon_err(err, errno, "hidden_paths: fsmount: %s", strerror(errno));
+	int f = mkdirat(m, "d", 0) < 0 ? -1 : openat(m, "f", O_CREAT | O_WRONLY | O_CLOEXEC, 0);
+	if (f < 0) {
+		int e = errno;
+		close(m);
+		return cordon_err(err, e, "hidden_paths: filling the empty tmpfs: %s", strerror(e));
+	}
+	close(f);
+	return m;
+}
+
+static int mount_one(const struct cordon_mount *m, int *empty, struct cordon_error *err)
+{
+	cleanup_close int to = open(m->path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (to < 0)
+		return cordon_err(err, errno, "%s (%s): cannot open to keep it %s: %s", m->path,
+				  m->source, cordon_mount_op_name(m->op), strerror(errno));
+	cleanup_close int from = -1;
+	if (m->op == CORDON_MOUNT_HIDE) {
+		if (*empty < 0 && (*empty = empty_tree(err)) < 0)
+			return *empty;
+		from = (int)open_tree_fd(*empty, m->dir ? "d" : "f", OPEN_TREE_CLONE);
+	} else {
+		from = (int)open_tree_fd(to, "", OPEN_TREE_CLONE | AT_EMPTY_PATH | AT_RECURSIVE);
+	}
+	if (from < 0 || (m->op != CORDON_MOUNT_PIN && set_readonly(from) < 0) ||
+	    attach(from, to) < 0)
+		return cordon_err(err, errno, "%s (%s): cannot keep it %s: %s", m->path, m->source,
+				  cordon_mount_op_name(m->op), strerror(errno));
+	return 0;
+}
+
+int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *userns,
+			 struct cordon_error *err)
+{
+	*userns = false;
+	struct cordon_guard_plan plan;
+	if (cordon_guard_plan(p, true, &plan) < 0)
+		return cordon_err(err, ENOMEM, "out of memory");
+	int r = 0;
+	if (plan.refuse) {
+		r = cordon_err(err, ENOTSUP, "%s", plan.refuse);
+		goto out;
+	}
+	if (!sysadmin && plan.n == 0)
+		goto out;
+	if (sysadmin) {
+		if (unshare(CLONE_NEWNS) < 0) {
+			r = cordon_err(err, errno, "unshare(CLONE_NEWNS): %s", strerror(errno));
+			goto out;
+		}
+	} else if ((r = enter_userns(err)) < 0) {
+		goto out;
+	}
+	*userns = !sysadmin;
+	/* Slave: nothing mounted here propagates out. */
+	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) < 0) {
+		r = cordon_err(err, errno, "making mounts private: %s", strerror(errno));
+		goto out;
+	}
+	if (sysadmin && (r = private_proc(err)) < 0)
+		goto out;
+	int empty = -1;
+	for (size_t i = 0; i < plan.n && r >= 0; i++)
+		r = mount_one(&plan.v[i], &empty, err);
+	if (empty >= 0)
+		close(empty);
+out:
+	cordon_guard_plan_free(&plan);
+	return r;
+}
