@@ -7,6 +7,7 @@
 
 #include <json-c/json.h>
 
+#include "cordon/guard.h"
 #include "cordon/sbpl.h"
 #include "launcher.h"
 #include "util.h"
@@ -59,6 +60,36 @@ static void explain_sockets(const struct cordon_policy *p)
 		       "\"allowed_unix_sockets\": [\"$SSH_AUTH_SOCK\"]\n");
 }
 
+/* The guards: what the session's mount namespace keeps read-only or
+ * hidden although a rule reaches it, and the guards with nothing to do. */
+static void explain_guards(const struct cordon_guard_plan *plan)
+{
+	printf("\nguarded (read-only or hidden although a rule reaches them):\n");
+	for (size_t i = 0; i < plan->n; i++)
+		printf("  %-9s %s  (%s)\n", cordon_mount_op_name(plan->v[i].op), plan->v[i].path,
+		       plan->v[i].source);
+	if (!plan->n)
+		printf("  (nothing: no rule reaches a protected or hidden path)\n");
+	if (plan->refuse)
+		printf("  REFUSED: %s\n", plan->refuse);
+	for (size_t i = 0; i < plan->notes.n; i++)
+		printf("  note: %s\n", plan->notes.v[i]);
+}
+
+/* The guard of PLAN on ABS or above it, if any. */
+static const struct cordon_mount *guarded(const struct cordon_guard_plan *plan, const char *abs)
+{
+	const struct cordon_mount *best = NULL;
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct cordon_mount *m = &plan->v[i];
+		size_t n = strlen(m->path);
+		if (m->op != CORDON_MOUNT_PIN && strncmp(abs, m->path, n) == 0 &&
+		    (abs[n] == '\0' || abs[n] == '/') && (!best || n > strlen(best->path)))
+			best = m;
+	}
+	return best;
+}
+
 /* What a connect from inside to the socket at ABS would get. */
 static void explain_socket(const struct cordon_policy *p, const char *abs)
 {
@@ -73,7 +104,8 @@ static void explain_socket(const struct cordon_policy *p, const char *abs)
 	printf("\n");
 }
 
-static void explain_path(const struct cordon_policy *p, const char *arg)
+static void explain_path(const struct cordon_policy *p, const struct cordon_guard_plan *plan,
+			 const char *arg)
 {
 	cleanup_free char *abs = absolute(arg, p->home);
 	if (!abs) {
@@ -88,6 +120,17 @@ static void explain_path(const struct cordon_policy *p, const char *arg)
 	}
 	const struct cordon_rule *why = NULL;
 	unsigned acc = p->sandbox ? cordon_policy_access(p, abs, &why) : CORDON_ACCESS_ALL;
+	const struct cordon_mount *g = p->sandbox ? guarded(plan, abs) : NULL;
+	if (g) {
+		char buf[4];
+		unsigned left = g->op == CORDON_MOUNT_HIDE ? 0 : acc & ~CORDON_ACCESS_WRITE;
+		printf("%s\n  access: %s (%s by %s: %s; a rule would give %s)\n", abs,
+		       cordon_access_str(left, buf), cordon_mount_op_name(g->op), g->source,
+		       g->path, cordon_access_str(acc, (char[4]){0}));
+		printf("  to change this, edit %s in your config\n",
+		       g->op == CORDON_MOUNT_HIDE ? "hidden_paths" : "protected_paths");
+		return;
+	}
 	char buf[4];
 	printf("%s\n  access: %s", abs, cordon_access_str(acc, buf));
 	if (!p->sandbox)
@@ -146,6 +189,12 @@ int cmd_explain(const struct cordon_args *a)
 		}
 		return 0;
 	}
+	struct cordon_guard_plan plan = {0};
+	if (p.sandbox && cordon_guard_plan(&p, false, &plan) < 0) {
+		cordon_policy_free(&p);
+		launcher_error(&(struct cordon_error){ENOMEM, "out of memory"});
+		return CORDON_EXIT_FAILURE;
+	}
 	printf("config:         %s\n", origin);
 	printf("project:        %s\n", p.project);
 	printf("kind:           %s\n", kind_name(a->kind));
@@ -166,6 +215,7 @@ int cmd_explain(const struct cordon_args *a)
 			       p.rules[i].path, p.rules[i].source);
 		}
 		explain_sockets(&p);
+		explain_guards(&plan);
 		if (p.skipped.n) {
 			printf("\nskipped (cannot be resolved):\n");
 			for (size_t i = 0; i < p.skipped.n; i++)
@@ -174,8 +224,9 @@ int cmd_explain(const struct cordon_args *a)
 	}
 	for (int i = 0; i < a->n_rest; i++) {
 		printf("\n");
-		explain_path(&p, a->rest[i]);
+		explain_path(&p, &plan, a->rest[i]);
 	}
+	cordon_guard_plan_free(&plan);
 	cordon_policy_free(&p);
 	return 0;
 }

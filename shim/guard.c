@@ -66,6 +66,10 @@ static int note(struct cordon_guard_plan *plan, const char *path, const char *so
 	char *s;
 	if (asprintf(&s, "%s (%s): %s", path, source, why) < 0)
 		return -ENOMEM;
+	if (cordon_strv_contains(&plan->notes, s)) {
+		free(s);
+		return 0;
+	}
 	return cordon_strv_push_take(&plan->notes, s);
 }
 
@@ -131,11 +135,30 @@ static int refuse(struct cordon_guard_plan *plan, const char *path, const char *
 		       : 0;
 }
 
-/* PATH made read-only where a rule would let it be written. MKDIR: make it
- * (a directory) when it is missing and its parent exists. */
-static int protect(struct cordon_guard_plan *plan, const struct reach *r, const char *path,
-		   const char *source, bool mkdir_ok)
+/* Whether something could be made at the missing PATH: its nearest
+ * existing parent is writable. */
+static bool creatable(const struct reach *r, const char *path)
 {
+	char buf[PATH_MAX];
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *slash = strrchr(buf, '/'); slash; slash = strrchr(buf, '/')) {
+		*slash = '\0';
+		cleanup_free char *canon = realpath(buf[0] ? buf : "/", NULL);
+		if (canon)
+			return reaches(&r->write, canon, false);
+	}
+	return false;
+}
+
+enum { MKDIR = 1, OPTIONAL = 2 };
+
+/* PATH made read-only where a rule would let it be written. FLAGS: MKDIR,
+ * make it (a directory) when it is missing and its parent exists;
+ * OPTIONAL, say nothing when it is missing. */
+static int protect(struct cordon_guard_plan *plan, const struct reach *r, const char *path,
+		   const char *source, int flags)
+{
+	bool mkdir_ok = flags & MKDIR;
 	struct stat st;
 	if (lstat(path, &st) < 0 && errno == ENOENT && mkdir_ok && r->create) {
 		cleanup_free char *parent = strdup(path);
@@ -146,8 +169,15 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 		if (pc && reaches(&r->write, pc, false))
 			(void)mkdir(path, 0755); /* checked by the lstat below */
 	}
-	if (lstat(path, &st) < 0)
-		return errno == ENOMEM ? -ENOMEM : note(plan, path, source, "absent");
+	if (lstat(path, &st) < 0) {
+		if (errno == ENOMEM)
+			return -ENOMEM;
+		if ((flags & OPTIONAL) || !creatable(r, path))
+			return 0;
+		return note(plan, path, source,
+			    "absent, in a writable directory: if made inside, it is NOT protected "
+			    "until the next session");
+	}
 	cleanup_free char *canon = realpath(path, NULL);
 	if (!canon)
 		return note(plan, path, source, strerror(errno));
@@ -162,7 +192,7 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 	}
 	bool dir = S_ISDIR(stat(canon, &st) == 0 ? st.st_mode : 0);
 	if (!reaches(&r->write, canon, dir))
-		return note(plan, path, source, "not writable by any rule: nothing to do");
+		return 0; /* Landlock keeps it read-only */
 	int e = add_mount(plan, canon, CORDON_MOUNT_RO, dir, source);
 	return e < 0 ? e : pin_parents(plan, r, canon, source);
 }
@@ -273,7 +303,7 @@ static int protect_submodule_links(struct cordon_guard_plan *plan, const struct 
 		snprintf(link, sizeof(link), "%s/%s/.git", base, s);
 		struct stat st;
 		if (lstat(link, &st) == 0 && S_ISREG(st.st_mode))
-			e = protect(plan, r, link, source, false);
+			e = protect(plan, r, link, source, 0);
 	}
 	(void)fclose(f); /* read only */
 	return e;
@@ -295,9 +325,12 @@ static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, co
 	struct stat st;
 	int e = 0;
 	if (lstat(dotgit, &st) < 0) {
-		e = note(plan, path, source, "absent (no .git)");
+		if (creatable(r, dotgit))
+			e = note(plan, dotgit, source,
+				 "absent: a repository made inside (git init, git clone) has "
+				 "hooks and config that are NOT protected until the next session");
 	} else if (S_ISREG(st.st_mode)) {
-		e = protect(plan, r, dotgit, source, false);
+		e = protect(plan, r, dotgit, source, 0);
 		cleanup_free char *gd = read_link_file(dotgit, "gitdir: ", base);
 		if (e >= 0)
 			e = add_dir(&dirs, gd);
@@ -310,7 +343,7 @@ static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, co
 		snprintf(f, sizeof(f), "%s/commondir", dirs.v[i]);
 		cleanup_free char *common = read_link_file(f, "", dirs.v[i]);
 		if (common) {
-			e = protect(plan, r, f, source, false);
+			e = protect(plan, r, f, source, 0);
 			if (e >= 0)
 				e = add_dir(&dirs, common);
 		}
@@ -322,10 +355,10 @@ static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, co
 		char t[PATH_MAX * 2];
 		snprintf(t, sizeof(t), "%s/%s", dirs.v[i], rest);
 		bool mk = strcmp(rest, "hooks") == 0 || strcmp(rest, "info") == 0;
-		e = protect(plan, r, t, source, mk);
+		e = protect(plan, r, t, source, mk ? MKDIR : 0);
 		if (e >= 0 && strcmp(rest, "config") == 0) {
 			snprintf(t, sizeof(t), "%s/config.worktree", dirs.v[i]);
-			e = protect(plan, r, t, source, false);
+			e = protect(plan, r, t, source, OPTIONAL);
 		}
 	}
 	if (e >= 0)
@@ -369,7 +402,7 @@ int cordon_guard_plan(const struct cordon_policy *p, bool create, struct cordon_
 		if (at)
 			e = protect_git(out, &r, g->path, at, g->source);
 		else
-			e = protect(out, &r, g->path, g->source, mk);
+			e = protect(out, &r, g->path, g->source, mk ? MKDIR : 0);
 	}
 	cordon_strv_free(&r.write);
 	cordon_strv_free(&r.read);

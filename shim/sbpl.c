@@ -240,6 +240,20 @@ int cordon_sbpl_generate(const struct cordon_policy *p, const struct cordon_fing
 		    r->access & CORDON_ACCESS_WRITE ? " file-write*" : "",
 		    r->access & CORDON_ACCESS_EXEC ? " process-exec* file-map-executable" : "", k);
 	}
+	/* The guards, by path (Seatbelt takes the last matching rule): a
+	 * protected path stays read-only and cannot be made either, a hidden
+	 * one is neither read nor written. */
+	if (p->n_guards)
+		put(&b, "; protected_paths, hidden_paths\n");
+	for (size_t i = 0; i < p->n_guards && !oom; i++) {
+		int k = add_param(&params, p->guards[i].path);
+		if (k < 0) {
+			oom = true;
+			break;
+		}
+		put(&b, "(deny%s file-write* (subpath (param \"P%d\")))\n",
+		    p->guards[i].kind == CORDON_GUARD_HIDE ? " file-read*" : "", k);
+	}
 	if (p->allow_network) {
 		put(&b, "; the network is on (unix sockets: below)\n");
 		put(&b, "(allow network*)\n");

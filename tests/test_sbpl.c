@@ -452,3 +452,35 @@ Test(sbpl, no_unix_socket_allowed_without_sockets_or_dir)
 		cordon_sbpl_free(&s);
 	}
 }
+
+/* The guards come after the rules (Seatbelt takes the last match): a
+ * protected path's writes, and a hidden path's reads and writes, denied
+ * beneath a rule that grants them. */
+Test(sbpl, guards_deny_after_the_rules)
+{
+	struct cordon_policy p;
+	make_policy(&p, true, true);
+	cr_assert_eq(cordon_policy_add_guard(&p, "/Users/me/spa ce/.git/hooks",
+					     CORDON_GUARD_PROTECT, "test"),
+		     0);
+	cr_assert_eq(
+		cordon_policy_add_guard(&p, "/Users/me/spa ce/.ssh", CORDON_GUARD_HIDE, "test"), 0);
+	struct cordon_sbpl s;
+	struct cordon_error err = {0};
+	cr_assert_eq(cordon_sbpl_generate(&p, NULL, &s, &err), 0, "%s", err.msg);
+	expect_well_formed(&s);
+	const char *hooks = param_named(&s, "/Users/me/spa ce/.git/hooks");
+	const char *ssh = param_named(&s, "/Users/me/spa ce/.ssh");
+	const char *proj = param_named(&s, "/Users/me/spa ce");
+	cr_assert(hooks && ssh && proj);
+	char want[128], grant[128];
+	snprintf(grant, sizeof(grant), "(subpath (param \"%s\")))", proj);
+	snprintf(want, sizeof(want), "(deny file-write* (subpath (param \"%s\")))", hooks);
+	const char *g = strstr(s.profile, grant), *w = strstr(s.profile, want);
+	cr_expect(g && w && w > g, "%s", s.profile);
+	snprintf(want, sizeof(want), "(deny file-read* file-write* (subpath (param \"%s\")))", ssh);
+	w = strstr(s.profile, want);
+	cr_expect(g && w && w > g, "%s", s.profile);
+	cordon_sbpl_free(&s);
+	cordon_policy_free(&p);
+}

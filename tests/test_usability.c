@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cordon/config.h"
+#include "cordon/policy.h"
 #include "helpers.h"
 
 #ifndef CORDON_SOURCE_DIR
@@ -247,6 +248,8 @@ Test(usability, man_page_covers_the_cli)
 			       "\\-\\-allow\\-env",
 			       "\\-\\-allow\\-socket",
 			       "allowed_unix_sockets",
+			       "protected_paths",
+			       "hidden_paths",
 			       "SSH_AUTH_SOCK",
 			       "\\-\\-tracking",
 			       "CORDON_CONFIG",
@@ -280,6 +283,8 @@ Test(usability, schema_lists_every_key)
 			      "allow_network",
 			      "allowed_env_vars",
 			      "allowed_unix_sockets",
+			      "protected_paths",
+			      "hidden_paths",
 			      "on_unsupported",
 			      "$schema"};
 	size_t nkeys = sizeof(keys) / sizeof(keys[0]);
@@ -300,6 +305,32 @@ Test(usability, schema_lists_every_key)
 	cr_expect(json_object_object_get_ex(schema, "additionalProperties", &extra) &&
 			  !json_object_get_boolean(extra),
 		  "unknown keys are errors: additionalProperties must be false");
+	json_object_put(schema);
+}
+
+/* The schema's defaults for protected_paths and hidden_paths are the
+ * built-in lists, entry for entry. */
+static void expect_default_list(struct json_object *props, const char *key, const char *const *list)
+{
+	struct json_object *k, *def;
+	cr_assert(json_object_object_get_ex(props, key, &k));
+	cr_assert(json_object_object_get_ex(k, "default", &def), "%s has no default", key);
+	size_t n = 0;
+	for (; list[n]; n++) {
+		cr_assert_lt(n, json_object_array_length(def), "%s: schema lacks %s", key, list[n]);
+		cr_expect_str_eq(json_object_get_string(json_object_array_get_idx(def, n)), list[n],
+				 "%s[%zu]", key, n);
+	}
+	cr_expect_eq(json_object_array_length(def), n, "%s: schema has more entries", key);
+}
+
+Test(usability, schema_defaults_are_the_built_in_lists)
+{
+	struct json_object *schema = json_object_from_file(CORDON_SOURCE_DIR "/cordon.schema.json");
+	struct json_object *props;
+	cr_assert(schema && json_object_object_get_ex(schema, "properties", &props));
+	expect_default_list(props, "protected_paths", cordon_default_protected);
+	expect_default_list(props, "hidden_paths", cordon_default_hidden);
 	json_object_put(schema);
 }
 

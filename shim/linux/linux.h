@@ -45,6 +45,9 @@ uint64_t cordon_kept_caps(void);
  * -ENOTSUP when a guard cannot be kept (err says why). mountns.c */
 int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *userns,
 			 struct cordon_error *err);
+/* Whether this process could make that namespace (a child tries); if not,
+ * WHY says why. */
+bool cordon_mountns_possible(bool sysadmin, char *why, size_t size);
 
 /* Landlock's RESOLVE_UNIX (ABI 9) decides unix sockets in the kernel. */
 bool cordon_landlock_unix_in_kernel(int abi);

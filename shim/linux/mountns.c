@@ -14,6 +14,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cordon/guard.h"
@@ -189,4 +190,21 @@ int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *use
 out:
 	cordon_guard_plan_free(&plan);
 	return r;
+}
+
+bool cordon_mountns_possible(bool sysadmin, char *why, size_t size)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		int flags = sysadmin ? CLONE_NEWNS : CLONE_NEWUSER | CLONE_NEWNS;
+		_exit(unshare(flags) < 0 ? (errno & 0x7f) : 0);
+	}
+	int status = 0;
+	if (pid < 0 || waitpid(pid, &status, 0) < 0) {
+		snprintf(why, size, "fork: %s", strerror(errno));
+		return false;
+	}
+	int e = WIFEXITED(status) ? WEXITSTATUS(status) : EIO;
+	snprintf(why, size, "%s", e ? strerror(e) : "");
+	return e == 0;
 }

@@ -158,11 +158,20 @@ void cordon_sandbox_describe(const struct cordon_support *sup, char *buf, size_t
 	LINE("syscalls:  %s\n", sup->seccomp ? "TIOCSTI/TIOCLINUX, kexec, modules, bpf, "
 					       "userfaultfd, mount, swap, reboot refused"
 					     : "NOT filtered (no seccomp)");
+	bool sysadmin = have_effective_cap(CAP_SYS_ADMIN) == 1;
+	char why[128];
+	if (cordon_mountns_possible(sysadmin, why, sizeof(why)))
+		LINE("guards:    protected_paths read-only and hidden_paths hidden by the "
+		     "session's\n           own mount namespace%s\n",
+		     sysadmin ? "" : " (in a user namespace of its own)");
+	else
+		LINE("guards:    NOT possible: no mount namespace (%s): protected_paths and\n"
+		     "           hidden_paths cannot be kept (on_unsupported decides)\n",
+		     why);
 	LINE("/proc:     %s\n",
-	     have_effective_cap(CAP_SYS_ADMIN) == 1
-		     ? "a private /proc with only the session's processes (root)"
-		     : "other users' processes hidden by Landlock's ptrace rule; "
-		       "command lines of your own processes outside stay readable");
+	     sysadmin ? "a private /proc with only the session's processes (root)"
+		      : "other users' processes hidden by Landlock's ptrace rule; "
+			"command lines of your own processes outside stay readable");
 #undef LINE
 }
 

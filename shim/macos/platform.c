@@ -94,7 +94,8 @@ void cordon_sandbox_describe(const struct cordon_support *sup, char *buf, size_t
 		 "network:   Seatbelt: all of it, or none\n"
 		 "sockets:   unix sockets: the allowed ones and the session's own directory\n"
 		 "signals:   to itself and its children only\n"
-		 "sessions:  a fingerprint in the profile, probed with sandbox_check\n");
+		 "sessions:  a fingerprint in the profile, probed with sandbox_check\n"
+		 "guards:    protected_paths and hidden_paths: deny rules in the profile\n");
 }
 
 static int already_sandboxed(void)

@@ -1,0 +1,246 @@
+/* protected_paths and hidden_paths: from config to guards to the mount
+ * plan, on a real directory tree (the mounts themselves are tested from
+ * outside in escape/guards.c). */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cordon/config.h"
+#include "cordon/guard.h"
+#include "cordon/policy.h"
+#include "helpers.h"
+
+struct tree {
+	char *root, *proj, *home;
+};
+
+static void tree_init(struct tree *t, const char *tag)
+{
+	t->root = tmp_dir(tag);
+	t->proj = path_join(t->root, "proj");
+	t->home = path_join(t->root, "home");
+	free(write_file(t->proj, ".git/config", "[core]\n"));
+	free(write_file(t->proj, ".git/HEAD", "ref: refs/heads/main\n"));
+	free(write_file(t->home, ".config/gh/hosts.yml", "token\n"));
+	free(write_file(t->home, ".config/other.conf", "x\n"));
+	free(write_file(t->home, ".ssh/id_test", "key\n"));
+}
+
+static void tree_free(struct tree *t)
+{
+	tmp_cleanup(t->root);
+	free(t->root);
+	free(t->proj);
+	free(t->home);
+}
+
+static void resolve(const struct tree *t, const char *json, struct cordon_policy *p)
+{
+	struct cordon_config cfg;
+	struct cordon_error err = {0};
+	cr_assert_eq(cordon_config_parse(json, strlen(json), "/t.json", &cfg, &err), 0, "%s",
+		     err.msg);
+	struct cordon_context ctx = {.project = t->proj,
+				     .home = t->home,
+				     .uid = getuid(),
+				     .kind = CORDON_KIND_TERMINAL,
+				     .session = "s"};
+	cr_assert_eq(cordon_policy_resolve(&cfg, &ctx, p, &err), 0, "%s", err.msg);
+	cordon_config_free(&cfg);
+}
+
+static const struct cordon_guard *guard(const struct cordon_policy *p, const char *path)
+{
+	for (size_t i = 0; i < p->n_guards; i++)
+		if (strcmp(p->guards[i].path, path) == 0)
+			return &p->guards[i];
+	return NULL;
+}
+
+static const struct cordon_mount *mount_at(const struct cordon_guard_plan *plan, const char *path)
+{
+	for (size_t i = 0; i < plan->n; i++)
+		if (strcmp(plan->v[i].path, path) == 0)
+			return &plan->v[i];
+	return NULL;
+}
+
+static char *at(const char *dir, const char *rel)
+{
+	return path_join(dir, rel);
+}
+
+Test(guard, defaults_and_turning_them_off)
+{
+	struct tree t;
+	tree_init(&t, "gdef");
+	struct cordon_policy p;
+	resolve(&t, "{}", &p);
+	char *hooks = at(t.proj, ".git/hooks"), *gh = at(t.home, ".config/gh"),
+	     *cfgdir = at(t.home, ".config/cordon"), *bashrc = at(t.home, ".bashrc");
+	const struct cordon_guard *g = guard(&p, hooks);
+	cr_assert_not_null(g);
+	cr_expect_eq(g->kind, CORDON_GUARD_PROTECT);
+	cr_expect_str_eq(g->source, "protected_paths (default)");
+	cr_assert_not_null(g = guard(&p, gh));
+	cr_expect_eq(g->kind, CORDON_GUARD_HIDE);
+	cr_expect_not_null(guard(&p, cfgdir), "cordon's own config directory is guarded");
+	cr_expect_not_null(guard(&p, bashrc), "dotfiles are guarded");
+	cordon_policy_free(&p);
+
+	resolve(&t, "{\"protected_paths\": [], \"hidden_paths\": []}", &p);
+	cr_expect_null(guard(&p, hooks));
+	cr_expect_null(guard(&p, gh));
+	cr_expect_not_null(guard(&p, cfgdir), "[] never unguards cordon's own config");
+	cordon_policy_free(&p);
+
+	/* A rule naming a hidden path exposes it; one naming its parent does not. */
+	resolve(&t, "{\"additional_read_only_paths\": [\"~/.config/gh\", \"~\"]}", &p);
+	cr_expect_null(guard(&p, gh));
+	char *ssh = at(t.home, ".ssh");
+	cr_expect_not_null(guard(&p, ssh));
+	cordon_policy_free(&p);
+
+	resolve(&t, "{\"protected_paths\": [\"build/out\"], \"hidden_paths\": [\"~/notes\"]}", &p);
+	char *out = at(t.proj, "build/out"), *notes = at(t.home, "notes");
+	cr_expect_not_null(guard(&p, out), "relative to the project");
+	cr_expect_not_null(guard(&p, notes));
+	cr_expect_null(guard(&p, hooks));
+	cordon_policy_free(&p);
+	free(hooks), free(gh), free(cfgdir), free(bashrc), free(ssh), free(out), free(notes);
+	tree_free(&t);
+}
+
+Test(guard, plan_mounts_only_what_a_rule_reaches)
+{
+	struct tree t;
+	tree_init(&t, "gplan");
+	struct cordon_policy p;
+	resolve(&t, "{}", &p);
+	struct cordon_guard_plan plan;
+	cr_assert_eq(cordon_guard_plan(&p, false, &plan), 0);
+	char *config = at(t.proj, ".git/config"), *dotgit = at(t.proj, ".git"),
+	     *hooks = at(t.proj, ".git/hooks"), *gh = at(t.home, ".config/gh"),
+	     *ssh = at(t.home, ".ssh"), *bashrc = at(t.home, ".bashrc");
+	const struct cordon_mount *m = mount_at(&plan, config);
+	cr_assert_not_null(m, ".git/config is writable by the project rule: made read-only");
+	cr_expect_eq(m->op, CORDON_MOUNT_RO);
+	cr_assert_not_null(m = mount_at(&plan, dotgit), ".git is pinned");
+	cr_expect_eq(m->op, CORDON_MOUNT_PIN);
+	cr_expect_null(mount_at(&plan, hooks), "not made without CREATE, so nothing to mount");
+	cr_assert_not_null(m = mount_at(&plan, gh), "~/.config is readable: gh is covered");
+	cr_expect_eq(m->op, CORDON_MOUNT_HIDE);
+	cr_expect(m->dir);
+	cr_expect_null(mount_at(&plan, ssh), "no rule reaches ~/.ssh: Landlock hides it");
+	cr_expect_null(mount_at(&plan, bashrc), "no dotfile is writable: nothing to mount");
+	/* Parents before children: .git before .git/config. */
+	size_t ig = (size_t)(mount_at(&plan, dotgit) - plan.v);
+	size_t ic = (size_t)(mount_at(&plan, config) - plan.v);
+	cr_expect_lt(ig, ic);
+	bool envrc = false;
+	for (size_t i = 0; i < plan.notes.n; i++)
+		envrc |= strstr(plan.notes.v[i], "/.envrc") &&
+			 strstr(plan.notes.v[i], "NOT protected");
+	cr_expect(envrc, "a missing protected path in the project is named");
+	cordon_guard_plan_free(&plan);
+
+	/* CREATE makes .git/hooks, which is then read-only. */
+	cr_assert_eq(cordon_guard_plan(&p, true, &plan), 0);
+	struct stat st;
+	cr_expect(stat(hooks, &st) == 0 && S_ISDIR(st.st_mode));
+	cr_expect_not_null(mount_at(&plan, hooks));
+	cordon_guard_plan_free(&plan);
+	cordon_policy_free(&p);
+
+	/* The home writable: dotfiles and cordon's config directory too. */
+	free(write_file(t.home, ".bashrc", "echo hi\n"));
+	resolve(&t, "{\"additional_read_write_paths\": [\"~\"]}", &p);
+	cr_assert_eq(cordon_guard_plan(&p, true, &plan), 0);
+	char *cfgdir = at(t.home, ".config/cordon"), *dotconfig = at(t.home, ".config");
+	cr_expect_not_null(mount_at(&plan, bashrc));
+	cr_expect(stat(cfgdir, &st) == 0 && S_ISDIR(st.st_mode), "made so none can be made");
+	cr_expect_not_null(m = mount_at(&plan, cfgdir));
+	cr_expect_not_null(m = mount_at(&plan, dotconfig));
+	cr_expect_eq(m->op, CORDON_MOUNT_RO);
+	cr_expect_not_null(m = mount_at(&plan, ssh), "~ granted: ~/.ssh is covered");
+	cr_expect_eq(m->op, CORDON_MOUNT_HIDE);
+	cordon_guard_plan_free(&plan);
+	cordon_policy_free(&p);
+	free(config), free(dotgit), free(hooks), free(gh), free(ssh), free(bashrc), free(cfgdir),
+		free(dotconfig);
+	tree_free(&t);
+}
+
+/* A worktree's .git file: the file itself, and the git dir it names with
+ * its common dir. */
+Test(guard, git_files_are_followed)
+{
+	struct tree t;
+	tree_init(&t, "gwt");
+	char *main_git = at(t.proj, ".git");
+	free(write_file(t.proj, ".git/worktrees/w/HEAD", "ref: refs/heads/w\n"));
+	free(write_file(t.proj, ".git/worktrees/w/commondir", "../..\n"));
+	free(write_file(t.proj, ".git/modules/lib/a/HEAD", "ref: refs/heads/main\n"));
+	free(write_file(t.proj, ".git/modules/lib/a/config", "[core]\n"));
+	char *wt = at(t.proj, "wt");
+	char *gitdir_line;
+	cr_assert(asprintf(&gitdir_line, "gitdir: %s/worktrees/w\n", main_git) > 0);
+	free(write_file(wt, ".git", gitdir_line));
+	struct cordon_policy p;
+	struct cordon_config cfg;
+	struct cordon_error err = {0};
+	cr_assert_eq(cordon_config_parse("{}", 2, "/t.json", &cfg, &err), 0);
+	struct cordon_context ctx = {.project = wt,
+				     .home = t.home,
+				     .uid = getuid(),
+				     .kind = CORDON_KIND_TERMINAL,
+				     .session = "s",
+				     .extra = {[CORDON_CLASS_RW] = {0}}};
+	char *extra[] = {t.proj, NULL};
+	ctx.extra[CORDON_CLASS_RW] = (struct cordon_strv){.v = extra, .n = 1};
+	cr_assert_eq(cordon_policy_resolve(&cfg, &ctx, &p, &err), 0, "%s", err.msg);
+	cordon_config_free(&cfg);
+	struct cordon_guard_plan plan;
+	cr_assert_eq(cordon_guard_plan(&p, false, &plan), 0);
+	char *dotgit_file = at(wt, ".git"), *commondir = at(t.proj, ".git/worktrees/w/commondir"),
+	     *common_config = at(t.proj, ".git/config"),
+	     *module_config = at(t.proj, ".git/modules/lib/a/config");
+	const struct cordon_mount *m = mount_at(&plan, dotgit_file);
+	cr_assert_not_null(m, "the worktree's .git file");
+	cr_expect_eq(m->op, CORDON_MOUNT_RO);
+	cr_expect_not(m->dir);
+	cr_expect_not_null(mount_at(&plan, commondir));
+	cr_expect_not_null(mount_at(&plan, common_config), "the common dir's config");
+	cr_expect_not_null(mount_at(&plan, module_config), "a submodule's config");
+	cordon_guard_plan_free(&plan);
+	cordon_policy_free(&p);
+	free(main_git), free(wt), free(gitdir_line), free(dotgit_file), free(commondir),
+		free(common_config), free(module_config);
+	tree_free(&t);
+}
+
+/* A protected path that is a symbolic link in a writable directory could
+ * be replaced: the plan refuses rather than guard its target only. */
+Test(guard, symlink_in_writable_dir_refuses)
+{
+	struct tree t;
+	tree_init(&t, "glink");
+	char *real = at(t.proj, "real-vscode");
+	cr_assert_eq(mkdir(real, 0755), 0);
+	char *link = at(t.proj, ".vscode");
+	cr_assert_eq(symlink(real, link), 0);
+	struct cordon_policy p;
+	resolve(&t, "{}", &p);
+	struct cordon_guard_plan plan;
+	cr_assert_eq(cordon_guard_plan(&p, false, &plan), 0);
+	cr_assert_not_null(plan.refuse);
+	cr_expect(strstr(plan.refuse, ".vscode") && strstr(plan.refuse, "symbolic link"), "%s",
+		  plan.refuse);
+	cordon_guard_plan_free(&plan);
+	cordon_policy_free(&p);
+	free(real), free(link);
+	tree_free(&t);
+}
