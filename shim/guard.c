@@ -122,6 +122,34 @@ static int pin_parents(struct cordon_guard_plan *plan, const struct reach *r, co
 	return 0;
 }
 
+/* The first symbolic link on the way to PATH (PATH itself included) that
+ * sits in a writable directory, into LINK: replaced by one pointing
+ * elsewhere, or by a real directory, it would take what is guarded away
+ * from PATH. */
+static bool replaceable_link(const struct reach *r, const char *path, char *link, size_t size)
+{
+	char buf[PATH_MAX];
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *slash = strchr(buf + 1, '/');; slash = strchr(slash + 1, '/')) {
+		if (slash)
+			*slash = '\0';
+		struct stat st;
+		if (lstat(buf, &st) == 0 && S_ISLNK(st.st_mode)) {
+			char *last = strrchr(buf, '/');
+			*last = '\0';
+			cleanup_free char *pc = realpath(buf[0] ? buf : "/", NULL);
+			*last = '/';
+			if (pc && reaches(&r->write, pc, false)) {
+				snprintf(link, size, "%s", buf);
+				return true;
+			}
+		}
+		if (!slash)
+			return false;
+		*slash = '/';
+	}
+}
+
 static int refuse(struct cordon_guard_plan *plan, const char *path, const char *source)
 {
 	if (plan->refuse)
@@ -181,15 +209,9 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 	cleanup_free char *canon = realpath(path, NULL);
 	if (!canon)
 		return note(plan, path, source, strerror(errno));
-	if (S_ISLNK(st.st_mode)) {
-		cleanup_free char *parent = strdup(path);
-		if (!parent)
-			return -ENOMEM;
-		*strrchr(parent, '/') = '\0';
-		cleanup_free char *pc = realpath(parent[0] ? parent : "/", NULL);
-		if (pc && reaches(&r->write, pc, false))
-			return refuse(plan, path, source);
-	}
+	char link[PATH_MAX];
+	if (replaceable_link(r, path, link, sizeof(link)))
+		return refuse(plan, link, source);
 	bool dir = S_ISDIR(stat(canon, &st) == 0 ? st.st_mode : 0);
 	if (!reaches(&r->write, canon, dir))
 		return 0; /* Landlock keeps it read-only */
@@ -324,6 +346,9 @@ static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, co
 	struct cordon_strv dirs = {0};
 	struct stat st;
 	int e = 0;
+	char link[PATH_MAX];
+	if (replaceable_link(r, dotgit, link, sizeof(link)))
+		return refuse(plan, link, source);
 	if (lstat(dotgit, &st) < 0) {
 		if (creatable(r, dotgit))
 			e = note(plan, dotgit, source,

@@ -241,6 +241,18 @@ Test(guard, symlink_in_writable_dir_refuses)
 		  plan.refuse);
 	cordon_guard_plan_free(&plan);
 	cordon_policy_free(&p);
-	free(real), free(link);
+	cr_assert_eq(unlink(link), 0);
+
+	/* .git itself a link to a git dir elsewhere in the project. */
+	char *dotgit = at(t.proj, ".git"), *moved = at(t.proj, "gitdir");
+	cr_assert_eq(rename(dotgit, moved), 0);
+	cr_assert_eq(symlink(moved, dotgit), 0);
+	resolve(&t, "{}", &p);
+	cr_assert_eq(cordon_guard_plan(&p, false, &plan), 0);
+	cr_assert_not_null(plan.refuse);
+	cr_expect(strstr(plan.refuse, "/.git ("), "%s", plan.refuse);
+	cordon_guard_plan_free(&plan);
+	cordon_policy_free(&p);
+	free(real), free(link), free(dotgit), free(moved);
 	tree_free(&t);
 }
