@@ -76,20 +76,6 @@ static void explain_guards(const struct cordon_guard_plan *plan)
 		printf("  note: %s\n", plan->notes.v[i]);
 }
 
-/* The guard of PLAN on ABS or above it, if any. */
-static const struct cordon_mount *guarded(const struct cordon_guard_plan *plan, const char *abs)
-{
-	const struct cordon_mount *best = NULL;
-	for (size_t i = 0; i < plan->n; i++) {
-		const struct cordon_mount *m = &plan->v[i];
-		size_t n = strlen(m->path);
-		if (m->op != CORDON_MOUNT_PIN && strncmp(abs, m->path, n) == 0 &&
-		    (abs[n] == '\0' || abs[n] == '/') && (!best || n > strlen(best->path)))
-			best = m;
-	}
-	return best;
-}
-
 /* What a connect from inside to the socket at ABS would get. */
 static void explain_socket(const struct cordon_policy *p, const char *abs)
 {
@@ -120,7 +106,7 @@ static void explain_path(const struct cordon_policy *p, const struct cordon_guar
 	}
 	const struct cordon_rule *why = NULL;
 	unsigned acc = p->sandbox ? cordon_policy_access(p, abs, &why) : CORDON_ACCESS_ALL;
-	const struct cordon_mount *g = p->sandbox ? guarded(plan, abs) : NULL;
+	const struct cordon_mount *g = p->sandbox ? cordon_guard_plan_find(plan, abs) : NULL;
 	if (g) {
 		char buf[4];
 		unsigned left = g->op == CORDON_MOUNT_HIDE ? 0 : acc & ~CORDON_ACCESS_WRITE;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cordon/policy.h"
+#include "cordon/guard.h"
 #include "launcher.h"
 #include "util.h"
 
@@ -89,11 +90,18 @@ static void collect_sockets(const char *text, struct cordon_strv *out)
 	}
 }
 
+static const char *kind_word(unsigned want)
+{
+	return want == CORDON_ACCESS_READ    ? "read"
+	       : want == CORDON_ACCESS_WRITE ? "write"
+					     : "execute";
+}
+
 /* Read the records; keep those the policy explains (the policy denies that
  * kind of access: the sandbox refused it), deduplicated. The refused
  * sockets go to SOCKETS. */
-static size_t collect(int fd, const struct cordon_policy *p, struct denial **out,
-		      struct cordon_strv *sockets)
+static size_t collect(int fd, const struct cordon_policy *p, const struct cordon_guard_plan *plan,
+		      struct denial **out, struct cordon_strv *sockets, struct cordon_strv *guarded)
 {
 	struct stat st;
 	*out = NULL;
@@ -127,6 +135,18 @@ static size_t collect(int fd, const struct cordon_policy *p, struct denial **out
 		 * on the file. Granted by the policy: an ordinary permission error. */
 		if (missing)
 			want = CORDON_ACCESS_WRITE;
+		/* Kept from the session on purpose: said, never proposed. */
+		const struct cordon_mount *g = cordon_guard_plan_find(plan, target);
+		if (g && (g->op == CORDON_MOUNT_HIDE || want == CORDON_ACCESS_WRITE)) {
+			char *s = NULL;
+			if (asprintf(&s, "    %-8s %s  (%s: %s)", kind_word(want), line + 2,
+				     cordon_mount_op_name(g->op), g->source) > 0 &&
+			    !cordon_strv_contains(guarded, s))
+				(void)cordon_strv_push(guarded, s);
+			free(s);
+			free(target);
+			continue;
+		}
 		char *path = NULL;
 		if ((cordon_policy_access(p, target, NULL) & want) ||
 		    !(path = display_path(line + 2, target, missing))) {
@@ -163,13 +183,6 @@ static size_t collect(int fd, const struct cordon_policy *p, struct denial **out
 		qsort(d, n, sizeof(*d), cmp_denial);
 	*out = d;
 	return n;
-}
-
-static const char *kind_word(unsigned want)
-{
-	return want == CORDON_ACCESS_READ    ? "read"
-	       : want == CORDON_ACCESS_WRITE ? "write"
-					     : "execute";
 }
 
 /* The refused unix sockets, and the ssh agent's warning. */
@@ -209,14 +222,25 @@ static void socket_line(const struct cordon_strv *sockets, bool first)
 	json_object_put(arr);
 }
 
-static void report(struct denial *d, size_t n, const struct cordon_strv *sockets)
+static void report(struct denial *d, size_t n, const struct cordon_strv *sockets,
+		   const struct cordon_strv *guarded)
 {
+	if (guarded->n) {
+		fprintf(stderr,
+			"\ncordon learn: %zu access%s refused by protected_paths or hidden_paths "
+			"(never proposed; `cordon explain PATH` says which entry):\n",
+			guarded->n, guarded->n == 1 ? "" : "es");
+		for (size_t i = 0; i < guarded->n; i++)
+			fprintf(stderr, "%s\n", guarded->v[i]);
+	}
 	report_sockets(sockets);
-	if (n == 0 && !sockets->n) {
+	if (n == 0 && !sockets->n && !guarded->n) {
 		fprintf(stderr, "\ncordon learn: the sandbox denied nothing that was seen "
 				"(statically linked programs are not observed)\n");
 		return;
 	}
+	if (n == 0 && !sockets->n)
+		return;
 	if (n == 0) {
 		fprintf(stderr, "\nto allow them, add to your config:\n");
 		socket_line(sockets, true);
@@ -345,10 +369,14 @@ int cmd_learn(const struct cordon_args *a)
 	int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	if (p.sandbox) {
 		struct denial *d;
-		struct cordon_strv sockets = {0};
-		size_t n = collect(fd, &p, &d, &sockets);
-		report(d, n, &sockets);
+		struct cordon_strv sockets = {0}, guarded = {0};
+		struct cordon_guard_plan plan = {0};
+		(void)cordon_guard_plan(&p, false, &plan); /* none on failure: only less said */
+		size_t n = collect(fd, &p, &plan, &d, &sockets, &guarded);
+		report(d, n, &sockets, &guarded);
+		cordon_guard_plan_free(&plan);
 		cordon_strv_free(&sockets);
+		cordon_strv_free(&guarded);
 		for (size_t i = 0; i < n; i++) {
 			free(d[i].path);
 			free(d[i].target);

@@ -213,7 +213,7 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 	if (replaceable_link(r, path, link, sizeof(link)))
 		return refuse(plan, link, source);
 	bool dir = S_ISDIR(stat(canon, &st) == 0 ? st.st_mode : 0);
-	if (!reaches(&r->write, canon, dir))
+	if (!reaches(&r->write, canon, false))
 		return 0; /* Landlock keeps it read-only */
 	int e = add_mount(plan, canon, CORDON_MOUNT_RO, dir, source);
 	return e < 0 ? e : pin_parents(plan, r, canon, source);
@@ -448,6 +448,19 @@ void cordon_guard_plan_free(struct cordon_guard_plan *plan)
 	cordon_strv_free(&plan->notes);
 	free(plan->refuse);
 	memset(plan, 0, sizeof(*plan));
+}
+
+const struct cordon_mount *cordon_guard_plan_find(const struct cordon_guard_plan *plan,
+						  const char *path)
+{
+	const struct cordon_mount *best = NULL;
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct cordon_mount *m = &plan->v[i];
+		if (m->op != CORDON_MOUNT_PIN && under(path, m->path) &&
+		    (!best || strlen(m->path) > strlen(best->path)))
+			best = m;
+	}
+	return best;
 }
 
 const char *cordon_mount_op_name(enum cordon_mount_op op)

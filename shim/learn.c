@@ -69,8 +69,9 @@ static void record(char kind, int dirfd, const char *path)
 		(void)!write(learn_fd, line, (size_t)n); /* one write: lines never interleave */
 }
 
-/* Record when R (the wrapped call's result) says a permission error. */
-#define DENIED(failed) ((failed) && (errno == EACCES || errno == EPERM))
+/* Record when R (the wrapped call's result) says a permission error (or
+ * a read-only file system: a protected path, which learn then names). */
+#define DENIED(failed) ((failed) && (errno == EACCES || errno == EPERM || errno == EROFS))
 #define NOTE(failed, kind, dirfd, path)                                                            \
 	do {                                                                                       \
 		if (DENIED(failed)) {                                                              \
@@ -347,7 +348,7 @@ EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 		if (!real)                                                                         \
 			return ENOSYS;                                                             \
 		int r = real(pid, file, fa, attr, argv, envp);                                     \
-		if (r == EACCES || r == EPERM)                                                     \
+		if (r == EACCES || r == EPERM || r == EROFS)                                       \
 			note_exec(file, search);                                                   \
 		return r;                                                                          \
 	}

