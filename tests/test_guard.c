@@ -155,6 +155,16 @@ Test(guard, plan_mounts_only_what_a_rule_reaches)
 	cordon_guard_plan_free(&plan);
 	cordon_policy_free(&p);
 
+	/* A rule beneath a protected directory is the user's: ~/.config stays
+	 * unmounted (Landlock keeps the rest of it read-only). */
+	resolve(&t, "{\"additional_read_write_paths\": [\"~/.config/other.conf\"]}", &p);
+	cr_assert_eq(cordon_guard_plan(&p, false, &plan), 0);
+	char *dotconf = at(t.home, ".config");
+	cr_expect_null(mount_at(&plan, dotconf));
+	free(dotconf);
+	cordon_guard_plan_free(&plan);
+	cordon_policy_free(&p);
+
 	/* The home writable: dotfiles and cordon's config directory too. */
 	free(write_file(t.home, ".bashrc", "echo hi\n"));
 	resolve(&t, "{\"additional_read_write_paths\": [\"~\"]}", &p);
