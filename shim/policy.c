@@ -331,11 +331,34 @@ static int resolve_env(const struct cordon_config *cfg, const struct cordon_cont
 	return 0;
 }
 
+/* --no-network asks the sandbox to block the network; with the sandbox off
+ * nothing would, and the command would reach the network the user said it
+ * must not. Refused, naming the setting that turned it off. */
+static int refuse_no_network(const struct cordon_config *cfg, unsigned kind,
+			     struct cordon_error *err)
+{
+	static const char *const apply_names[] = {"neither", "terminal", "tool", "both"};
+	const char *kind_name = kind == CORDON_KIND_TOOL ? "tool" : "terminal";
+	if (!cfg->enabled)
+		return cordon_err(err, EINVAL,
+				  "--no-network: the sandbox is off (%s: enabled is false), and "
+				  "nothing else would block the network; turn the sandbox on or "
+				  "drop --no-network",
+				  cfg->origin);
+	return cordon_err(err, EINVAL,
+			  "--no-network: the sandbox is off for a %s session (%s: apply_to is "
+			  "\"%s\"), and nothing else would block the network; turn the sandbox on "
+			  "or drop --no-network",
+			  kind_name, cfg->origin, apply_names[cfg->apply_to & 3]);
+}
+
 int cordon_policy_resolve(const struct cordon_config *cfg, const struct cordon_context *ctx,
 			  struct cordon_policy *out, struct cordon_error *err)
 {
 	struct cordon_policy p = {0};
 	p.sandbox = cfg->enabled && (cfg->apply_to & ctx->kind) != 0;
+	if (ctx->no_network && !p.sandbox)
+		return refuse_no_network(cfg, ctx->kind, err);
 	p.allow_network = cfg->allow_network && !ctx->no_network;
 	p.on_unsupported = cfg->on_unsupported;
 

@@ -185,6 +185,47 @@ Test(policy, apply_to_and_kind)
 	free(dir);
 }
 
+/* --no-network with the sandbox off would block nothing: refused, naming
+ * the config file and the setting that turned the sandbox off. */
+Test(policy, no_network_with_the_sandbox_off_is_refused)
+{
+	char *dir = tmp_dir("pnonet");
+	static const struct {
+		const char *json;
+		unsigned kind;
+		const char *want;
+	} cases[] = {
+		{"{\"enabled\": false}", CORDON_KIND_TERMINAL,
+		 "--no-network: the sandbox is off (/t.json: enabled is false)"},
+		{"{\"apply_to\": \"tool\"}", CORDON_KIND_TERMINAL,
+		 "--no-network: the sandbox is off for a terminal session (/t.json: apply_to is "
+		 "\"tool\")"},
+		{"{\"apply_to\": \"neither\"}", CORDON_KIND_TOOL,
+		 "--no-network: the sandbox is off for a tool session (/t.json: apply_to is "
+		 "\"neither\")"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct cordon_config cfg;
+		struct cordon_error err = {0};
+		cr_assert_eq(cordon_config_parse(cases[i].json, strlen(cases[i].json), "/t.json",
+						 &cfg, &err),
+			     0);
+		struct cordon_context ctx = {.project = dir, .kind = cases[i].kind};
+		struct cordon_policy p = {0};
+		cr_expect_eq(cordon_policy_resolve(&cfg, &ctx, &p, &err), 0, "%s", err.msg);
+		cordon_policy_free(&p);
+		ctx.no_network = true;
+		cr_expect_lt(cordon_policy_resolve(&cfg, &ctx, &p, &err), 0, "%s: accepted",
+			     cases[i].json);
+		cr_expect(strstr(err.msg, cases[i].want) == err.msg, "%s:\n got %s\n want %s",
+			  cases[i].json, err.msg, cases[i].want);
+		cr_expect_null(strchr(err.msg, '\n'));
+		cordon_config_free(&cfg);
+	}
+	tmp_cleanup(dir);
+	free(dir);
+}
+
 Test(policy, command_line_additions)
 {
 	char *dir = tmp_dir("pcli");
