@@ -147,7 +147,11 @@ int cmd_explain(const struct cordon_args *a)
 		return 0;
 	}
 	printf("config:         %s\n", origin);
-	printf("project:        %s\n", p.project);
+	if (p.project)
+		printf("project:        %s\n", p.project);
+	else
+		printf("project:        none (%s; pass --project DIR to choose one)\n",
+		       p.no_project ? p.no_project : "?");
 	printf("kind:           %s\n", kind_name(a->kind));
 	printf("sandbox:        %s\n",
 	       p.sandbox ? "on" : "off (enabled is false, or apply_to does not cover this kind)");
