@@ -203,3 +203,54 @@ BOTH_USERS(project, terminal_in_home_stays_usable, .timeout = 60)
 	free(kv);
 	world_free(&w);
 }
+
+/* Standalone mode (LD_PRELOAD in a terminal profile, which usually starts
+ * in ~): the cwd is the project, so the same rule holds. */
+BOTH_USERS(project, standalone_mode_in_home, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "alonehome", "");
+	char *kv;
+	asprintf(&kv, "HOME=%s", w.proj);
+	world_setenv(&w, kv);
+	char *marker = path_join(w.proj, "marker");
+	char *pre, *cfg;
+	asprintf(&pre, "LD_PRELOAD=%s", CORDON_SHIM_SO);
+	asprintf(&cfg, "CORDON_CONFIG=%s", w.cfg);
+	char *argv[] = {"/usr/bin/env",
+			pre,
+			cfg,
+			"/bin/sh",
+			"-c",
+			"echo sandbox=$CORDON_SANDBOX; " WRITE_AND_SAY,
+			NULL};
+	struct run_result r = world_run(&w, argv, w.proj);
+	cr_expect(strstr(r.out, "sandbox=1") && strstr(r.out, "ran-5"), "%s %s", r.out, r.err);
+	cr_expect_not(file_exists(marker), "the home was writable");
+	char *want;
+	asprintf(&want,
+		 "cordon: %s is your home directory; the session has no writable project — start "
+		 "the shell in a project directory\n",
+		 w.proj);
+	cr_expect_str_eq(r.err, want);
+	run_free(&r);
+	/* Control: in a directory below the home, that directory is the project. */
+	char *sub = path_join(w.proj, "sub");
+	cr_assert_eq(mkdir(sub, 0755), 0);
+	if (who->user)
+		cr_assert_eq(chown(sub, w.uid, w.gid), 0);
+	char *submarker = path_join(sub, "marker");
+	r = world_run(&w, argv, sub);
+	cr_expect(strstr(r.out, "ran-5"), "%s", r.err);
+	cr_expect(file_exists(submarker), "%s", r.err);
+	cr_expect_str_eq(r.err, "");
+	run_free(&r);
+	free(submarker);
+	free(sub);
+	free(want);
+	free(pre);
+	free(cfg);
+	free(marker);
+	free(kv);
+	world_free(&w);
+}
