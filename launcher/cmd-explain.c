@@ -182,11 +182,19 @@ int cmd_explain(const struct cordon_args *a)
 		return CORDON_EXIT_FAILURE;
 	}
 	printf("config:         %s\n", origin);
-	printf("project:        %s\n", p.project);
+	if (p.project)
+		printf("project:        %s\n", p.project);
+	else
+		printf("project:        none (%s; pass --project DIR to choose one)\n",
+		       p.no_project ? p.no_project : "?");
 	printf("kind:           %s\n", kind_name(a->kind));
 	printf("sandbox:        %s\n",
 	       p.sandbox ? "on" : "off (enabled is false, or apply_to does not cover this kind)");
-	printf("network:        %s\n", p.allow_network ? "allowed" : "blocked");
+	/* With the sandbox off nothing blocks it, whatever allow_network says
+	 * (--no-network is refused then: launcher_policy failed above). */
+	printf("network:        %s\n", !p.sandbox        ? "allowed (sandbox off)"
+				       : p.allow_network ? "allowed"
+							 : "blocked");
 	printf("on_unsupported: %s\n",
 	       p.on_unsupported == CORDON_UNSUPPORTED_WARN ? "warn" : "refuse");
 	printf("environment:   ");

@@ -92,6 +92,8 @@ static int prepare_preload(const char *shim, const char *extra, struct cordon_st
 /* chdir into the project when --project moved it away from the cwd. */
 static int enter_project(const struct cordon_policy *p, struct cordon_error *err)
 {
+	if (!p->project)
+		return 0;
 	cleanup_free char *cwd = getcwd(NULL, 0);
 	size_t n = strlen(p->project);
 	if (cwd && strncmp(cwd, p->project, n) == 0 && (cwd[n] == '\0' || cwd[n] == '/'))
@@ -154,6 +156,7 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 	}
 	if (launcher_policy(a, session, true, &p, &err, NULL) < 0)
 		goto fail;
+	launcher_say_no_project(&p);
 	if (cordon_env_build(environ, p.sandbox, &p.env_allow, session, p.sandbox, &env) < 0) {
 		cordon_err(&err, ENOMEM, "out of memory");
 		goto fail;

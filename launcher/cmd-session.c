@@ -140,7 +140,7 @@ int cmd_list(const struct cordon_args *a)
 			if (orphan)
 				tracking = "orphaned";
 			printf("%-16s %8d %6zu %8s %-9s %s\n", s.id, (int)s.shell, np, buf,
-			       tracking, s.project);
+			       tracking, s.project[0] ? s.project : "-");
 			free(pids);
 		}
 		free(ids[i]);

@@ -76,6 +76,7 @@ int launcher_policy(const struct cordon_args *a, const char *session, bool enfor
 		return r;
 	struct cordon_context ctx = {
 		.project = a->project ? a->project : ".",
+		.project_from_cwd = !a->project,
 		.home = launcher_home(),
 		.uid = getuid(),
 		.kind = a->kind ? a->kind : CORDON_KIND_TERMINAL,
@@ -99,6 +100,15 @@ int launcher_policy(const struct cordon_args *a, const char *session, bool enfor
 	for (size_t i = 0; ttys[i]; i++)
 		free(ttys[i]);
 	return r;
+}
+
+void launcher_say_no_project(const struct cordon_policy *p)
+{
+	if (p->sandbox && p->no_project)
+		fprintf(stderr,
+			"cordon: %s; the session has no writable project — start cordon in a "
+			"project directory or pass --project DIR\n",
+			p->no_project);
 }
 
 void launcher_print_config_line(FILE *f, const char *key, const char *path)

@@ -18,6 +18,10 @@
 int launcher_policy(const struct cordon_args *a, const char *session, bool enforce,
 		    struct cordon_policy *p, struct cordon_error *err, char **origin);
 
+/* When P is sandboxed without a project (the current directory is $HOME,
+ * contains it, or is a system directory), say so on stderr in one line. */
+void launcher_say_no_project(const struct cordon_policy *p);
+
 /* The user's home: $HOME if absolute, else the passwd entry. NULL if none. */
 const char *launcher_home(void);
 /* $SHELL if absolute, else the passwd entry's shell, else /bin/sh. */

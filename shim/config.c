@@ -293,6 +293,17 @@ int cordon_config_parse(const char *text, size_t len, const char *origin, struct
 		root = NULL;
 	bool missing = false;
 	struct json_object *block = root ? editor_block(root, &missing) : NULL;
+	/* Repeated keys: anywhere in a cordon config; in an editor settings
+	 * file, those that decide what cordon reads. */
+	if (root && (block || missing || blanked == 0)) {
+		r = cordon_json_check_duplicates(copy, len, cfg->origin,
+						 block || missing ? "terminal.sandbox" : NULL, err);
+		if (r < 0) {
+			json_object_put(root);
+			cordon_config_free(cfg);
+			return r;
+		}
+	}
 	if (missing) {
 		r = cordon_err(err, EINVAL,
 			       "%s: terminal.sandbox: missing (an editor settings file: cordon "
@@ -314,6 +325,8 @@ int cordon_config_parse(const char *text, size_t len, const char *origin, struct
 		json_object_put(root);
 		root = NULL;
 		r = cordon_json_parse_strict(text, len, cfg->origin, &root, err);
+		if (r >= 0)
+			r = cordon_json_check_duplicates(text, len, cfg->origin, NULL, err);
 		if (r >= 0)
 			r = cordon_config_apply_object(root, cfg, err);
 	}

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util.h"
+
 const char *cordon_json_type_name(struct json_object *v)
 {
 	switch (json_object_get_type(v)) {
@@ -118,6 +120,307 @@ int cordon_json_parse_strict(const char *text, size_t len, const char *origin,
 	}
 	*out = obj;
 	return 0;
+}
+
+/* ---- duplicate keys ----
+ *
+ * json-c keeps the last of two equal keys in an object and drops the first
+ * without a word; a config where that happens is refused instead. The scan
+ * runs over text the strict parser has already accepted, so it only has to
+ * follow strings (their escapes), nesting and which strings are keys. Keys
+ * are compared as json-c stores them: escapes decoded, a lone surrogate as
+ * U+FFFD, and cut at a \u0000 (json-c keeps the key as a C string). */
+
+struct dup_key {
+	size_t off; /* the decoded key in the scan's key bytes */
+	size_t len;
+	size_t at;     /* its opening quote in the text */
+	const char *s; /* set just before a sort */
+};
+
+struct dup_frame {
+	bool object;
+	bool expect_key;  /* object: the next string is a key */
+	size_t first;     /* object: its first entry in the scan's keys */
+	size_t key_bytes; /* the scan's key bytes when it opened */
+	size_t last;      /* object: the entry of the key whose value is open */
+	size_t index;     /* array: the element being read */
+};
+
+struct dup_scan {
+	const char *text;
+	size_t len;
+	const char *scope;
+	struct dup_frame *frames;
+	size_t n_frames, frames_cap;
+	struct dup_key *keys;
+	size_t n_keys, keys_cap;
+	char *bytes; /* the decoded keys of the open objects, back to back */
+	size_t n_bytes, bytes_cap;
+	size_t best_at; /* the earliest repeated key found so far, or SIZE_MAX */
+	char best[640]; /* its path ("system_paths.read_only") */
+};
+
+static bool dup_put(struct dup_scan *s, const void *b, size_t n)
+{
+	if (!cordon_reserve(&s->bytes, &s->bytes_cap, s->n_bytes + n, 256))
+		return false;
+	memcpy(s->bytes + s->n_bytes, b, n);
+	s->n_bytes += n;
+	return true;
+}
+
+static int hex4(const char *t, size_t len, size_t i)
+{
+	int v = 0;
+	if (i + 4 > len)
+		return -1;
+	for (size_t k = i; k < i + 4; k++) {
+		char c = t[k];
+		int d = c >= '0' && c <= '9'   ? c - '0'
+			: c >= 'a' && c <= 'f' ? c - 'a' + 10
+			: c >= 'A' && c <= 'F' ? c - 'A' + 10
+					       : -1;
+		if (d < 0)
+			return -1;
+		v = v * 16 + d;
+	}
+	return v;
+}
+
+static size_t utf8(unsigned cp, char out[4])
+{
+	if (cp < 0x80) {
+		out[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		out[0] = (char)(0xc0 | (cp >> 6));
+		out[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		out[0] = (char)(0xe0 | (cp >> 12));
+		out[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		out[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	out[0] = (char)(0xf0 | (cp >> 18));
+	out[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+	out[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+	out[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+/* The string whose opening quote is at TEXT[I]: decoded onto the scan's key
+ * bytes when KEEP. Returns the index after its closing quote (LEN if it has
+ * none), or 0 when out of memory. */
+static size_t dup_string(struct dup_scan *s, size_t i, bool keep)
+{
+	const char *t = s->text;
+	bool cut = false; /* a \u0000 ended the key as json-c keeps it */
+	for (i++; i < s->len && t[i] != '"'; i++) {
+		char out[8];
+		size_t n = 1;
+		out[0] = t[i];
+		if (t[i] == '\\' && i + 1 < s->len) {
+			char e = t[++i];
+			static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+			const char *f = e ? strchr(from, e) : NULL;
+			if (f) {
+				out[0] = to[f - from];
+			} else if (e == 'u') {
+				int cp = hex4(t, s->len, i + 1);
+				if (cp < 0)
+					return s->len;
+				i += 4;
+				if (cp >= 0xd800 && cp <= 0xdbff && i + 2 < s->len &&
+				    t[i + 1] == '\\' && t[i + 2] == 'u') {
+					int lo = hex4(t, s->len, i + 3);
+					if (lo >= 0xdc00 && lo <= 0xdfff) {
+						cp = 0x10000 + ((cp - 0xd800) << 10) +
+						     (lo - 0xdc00);
+						i += 6;
+					}
+				}
+				if (cp >= 0xd800 && cp <= 0xdfff)
+					cp = 0xfffd; /* a lone surrogate, as json-c */
+				if (cp == 0)
+					cut = true;
+				n = utf8((unsigned)cp, out);
+			}
+		}
+		if (keep && !cut && !dup_put(s, out, n))
+			return 0;
+	}
+	return i < s->len ? i + 1 : s->len;
+}
+
+/* Append KEY (LEN bytes) to BUF, control characters as \xNN. */
+static void dup_append(char *buf, size_t size, const char *key, size_t len)
+{
+	size_t at = strlen(buf);
+	for (size_t i = 0; i < len && at + 5 < size; i++) {
+		unsigned char c = (unsigned char)key[i];
+		if (c < 0x20 || c == 0x7f)
+			at += (size_t)snprintf(buf + at, size - at, "\\x%02x", c);
+		else
+			buf[at++] = (char)c;
+	}
+	buf[at] = '\0';
+}
+
+/* The path of the innermost open object, then KEY: "terminal.sandbox.enabled". */
+static void dup_path(const struct dup_scan *s, const struct dup_key *key, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	for (size_t f = 0; f + 1 < s->n_frames; f++) {
+		const struct dup_frame *fr = &s->frames[f];
+		if (fr->object) {
+			const struct dup_key *k = &s->keys[fr->last];
+			if (buf[0])
+				dup_append(buf, size, ".", 1);
+			dup_append(buf, size, s->bytes + k->off, k->len);
+		} else {
+			char idx[32];
+			snprintf(idx, sizeof(idx), "[%zu]", fr->index);
+			dup_append(buf, size, idx, strlen(idx));
+		}
+	}
+	if (buf[0])
+		dup_append(buf, size, ".", 1);
+	dup_append(buf, size, s->bytes + key->off, key->len);
+}
+
+/* PATH is SCOPE, inside it, or on the way to it. */
+static bool in_scope(const char *path, const char *scope)
+{
+	if (!scope)
+		return true;
+	size_t p = strlen(path), n = strlen(scope);
+	if (p <= n)
+		return strncmp(scope, path, p) == 0 && (scope[p] == '\0' || scope[p] == '.');
+	return strncmp(path, scope, n) == 0 && (path[n] == '.' || path[n] == '[');
+}
+
+static int dup_key_cmp(const void *a, const void *b)
+{
+	const struct dup_key *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->s, y->s, n);
+	if (c)
+		return c;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* The innermost object closes: its earliest repeated key, if it comes
+ * before the best found so far (and is in scope), becomes the best. */
+static void dup_close_object(struct dup_scan *s)
+{
+	struct dup_frame *fr = &s->frames[s->n_frames - 1];
+	size_t n = s->n_keys - fr->first;
+	if (n < 2)
+		return;
+	struct dup_key *k = s->keys + fr->first;
+	for (size_t i = 0; i < n; i++)
+		k[i].s = s->bytes + k[i].off;
+	qsort(k, n, sizeof(*k), dup_key_cmp);
+	const struct dup_key *rep = NULL;
+	for (size_t i = 1; i < n; i++)
+		if (k[i].len == k[i - 1].len && memcmp(k[i].s, k[i - 1].s, k[i].len) == 0 &&
+		    (!rep || k[i].at < rep->at))
+			rep = &k[i];
+	if (rep && rep->at < s->best_at) {
+		char path[sizeof(s->best)];
+		dup_path(s, rep, path, sizeof(path));
+		if (in_scope(path, s->scope)) {
+			s->best_at = rep->at;
+			memcpy(s->best, path, sizeof(path));
+		}
+	}
+}
+
+static bool dup_open(struct dup_scan *s, bool object)
+{
+	struct dup_frame *f =
+		cordon_grow(s->frames, &s->frames_cap, s->n_frames + 1, sizeof(*f), 16);
+	if (!f)
+		return false;
+	s->frames = f;
+	f[s->n_frames++] = (struct dup_frame){.object = object,
+					      .expect_key = object,
+					      .first = s->n_keys,
+					      .key_bytes = s->n_bytes,
+					      .last = SIZE_MAX};
+	return true;
+}
+
+static int dup_walk(struct dup_scan *s)
+{
+	const char *t = s->text;
+	for (size_t i = 0; i < s->len;) {
+		struct dup_frame *top = s->n_frames ? &s->frames[s->n_frames - 1] : NULL;
+		char c = t[i];
+		if (c == '"') {
+			bool key = top && top->object && top->expect_key;
+			size_t start = s->n_bytes;
+			if (key) {
+				struct dup_key *k = cordon_grow(s->keys, &s->keys_cap,
+								s->n_keys + 1, sizeof(*k), 32);
+				if (!k)
+					return -ENOMEM;
+				s->keys = k;
+			}
+			size_t next = dup_string(s, i, key);
+			if (!next)
+				return -ENOMEM;
+			if (key) {
+				top->last = s->n_keys;
+				top->expect_key = false;
+				s->keys[s->n_keys++] = (struct dup_key){
+					.off = start, .len = s->n_bytes - start, .at = i};
+			}
+			i = next;
+			continue;
+		}
+		if (c == '{' || c == '[') {
+			if (!dup_open(s, c == '{'))
+				return -ENOMEM;
+		} else if ((c == '}' || c == ']') && top) {
+			if (top->object)
+				dup_close_object(s);
+			s->n_keys = top->first;
+			s->n_bytes = top->key_bytes;
+			s->n_frames--;
+		} else if (c == ',' && top) {
+			if (top->object)
+				top->expect_key = true;
+			else
+				top->index++;
+		}
+		i++;
+	}
+	return 0;
+}
+
+int cordon_json_check_duplicates(const char *text, size_t len, const char *origin,
+				 const char *scope, struct cordon_error *err)
+{
+	struct dup_scan s = {.text = text, .len = len, .scope = scope, .best_at = SIZE_MAX};
+	/* Allocated up front: empty keys point into it too. */
+	int r = cordon_reserve(&s.bytes, &s.bytes_cap, 1, 256) ? dup_walk(&s) : -ENOMEM;
+	free(s.frames);
+	free(s.keys);
+	free(s.bytes);
+	if (r < 0)
+		return cordon_err(err, -r, "%s: out of memory", origin);
+	if (s.best_at == SIZE_MAX)
+		return 0;
+	size_t line, col;
+	line_col(text, s.best_at, &line, &col);
+	return cordon_err(err, EINVAL, "%s: %s: duplicate key (line %zu)", origin, s.best, line);
 }
 
 int cordon_json_bool(struct json_object *v, const char *origin, const char *key, bool *out,

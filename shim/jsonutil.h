@@ -15,6 +15,16 @@
  * whitespace may follow it. *OUT is a new reference. */
 int cordon_json_parse_strict(const char *text, size_t len, const char *origin,
 			     struct json_object **out, struct cordon_error *err);
+/* A key repeated in one object of TEXT (LEN bytes of JSON that
+ * cordon_json_parse_strict accepted) is an error: "ORIGIN: PATH: duplicate
+ * key (line N)", PATH the dotted path of the key ("system_paths.read_only"),
+ * N the line of its second occurrence. Keys compare as decoded ("a" and
+ * "\u0061" are the same). SCOPE NULL: every object counts; else only keys
+ * whose path is SCOPE, inside it, or on the way to it (for an editor
+ * settings file, "terminal.sandbox": the editor's own keys are its
+ * business). Returns 0 or a negative errno. */
+int cordon_json_check_duplicates(const char *text, size_t len, const char *origin,
+				 const char *scope, struct cordon_error *err);
 const char *cordon_json_type_name(struct json_object *v);
 int cordon_json_bool(struct json_object *v, const char *origin, const char *key, bool *out,
 		     struct cordon_error *err);

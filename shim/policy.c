@@ -230,12 +230,18 @@ static int skip(struct cordon_policy *p, const char *what, const char *source, c
 	return cordon_strv_push_take(&p->skipped, note);
 }
 
+/* A config path that is neither absolute nor "~": taken against the project. */
+static bool project_relative(const char *path)
+{
+	return path[0] != '/' && !(path[0] == '~' && (path[1] == '\0' || path[1] == '/'));
+}
+
 /* The allowed sockets of LIST (from SOURCE): "$NAME" read from the
  * environment, paths made canonical; what does not exist or is not a
  * socket now is skipped (and said in explain). Sockets are few, and the
  * supervisor compares what a connect reaches with them: always canonical. */
 static int add_sockets(struct cordon_policy *p, const struct cordon_strv *list, const char *source,
-		       const struct cordon_context *ctx)
+		       bool from_config, const struct cordon_context *ctx)
 {
 	for (size_t i = 0; i < list->n; i++) {
 		const char *entry = list->v[i];
@@ -250,6 +256,12 @@ static int add_sockets(struct cordon_policy *p, const struct cordon_strv *list, 
 					return -ENOMEM;
 				continue;
 			}
+		}
+		if (from_config && !p->project && entry[0] != '$' && project_relative(path)) {
+			if (skip(p, path, src ? src : source,
+				 "relative to the project, and there is none") < 0)
+				return -ENOMEM;
+			continue;
 		}
 		cleanup_free char *canon = NULL;
 		int r = cordon_path_resolve(path, ctx->home, p->project, &canon);
@@ -271,12 +283,20 @@ static int add_sockets(struct cordon_policy *p, const struct cordon_strv *list, 
 }
 
 /* Resolve each entry of LIST and add it with ACCESS; unresolvable ones are
- * recorded in p->skipped. */
+ * recorded in p->skipped. BASE NULL: relative entries are taken against the
+ * current directory, unless FROM_CONFIG (they are the project's, and there
+ * is none: skipped). */
 static int add_list(struct cordon_policy *p, const struct cordon_strv *list, unsigned access,
-		    const char *source, const char *home, const char *base,
+		    const char *source, const char *home, const char *base, bool from_config,
 		    struct cordon_path_cache *cache)
 {
 	for (size_t i = 0; i < list->n; i++) {
+		if (from_config && !base && project_relative(list->v[i])) {
+			if (skip(p, list->v[i], source,
+				 "relative to the project, and there is none") < 0)
+				return -ENOMEM;
+			continue;
+		}
 		cleanup_free char *canon = NULL;
 		int r = cache ? cordon_path_resolve_cached(list->v[i], home, base, cache, &canon)
 			      : cordon_path_absolute(list->v[i], home, base, &canon);
@@ -316,14 +336,15 @@ static int resolve_paths_with(const struct cordon_config *cfg, const struct cord
 		} else {
 			snprintf(source, sizeof(source), "system_paths.%s", cordon_class_key(c));
 		}
-		int r = add_list(p, list, class_access[c], source, ctx->home, p->project, cache);
+		int r = add_list(p, list, class_access[c], source, ctx->home, p->project, true,
+				 cache);
 		cordon_strv_free(&defaults);
 		if (r < 0)
 			return r;
 	}
 	for (int c = 0; c < CORDON_CLASS_COUNT; c++) {
 		int r = add_list(p, &cfg->additional[c], class_access[c], cordon_class_extra_key(c),
-				 ctx->home, p->project, cache);
+				 ctx->home, p->project, true, cache);
 		if (r < 0)
 			return r;
 	}
@@ -331,7 +352,7 @@ static int resolve_paths_with(const struct cordon_config *cfg, const struct cord
 								  "--allow-write"};
 	for (int c = 0; c < CORDON_CLASS_COUNT; c++) {
 		int r = add_list(p, &ctx->extra[c], class_access[c], cli_names[c], ctx->home,
-				 ctx->cwd, cache);
+				 ctx->cwd, false, cache);
 		if (r < 0)
 			return r;
 	}
@@ -345,7 +366,8 @@ static int resolve_paths_with(const struct cordon_config *cfg, const struct cord
 				return -ENOMEM;
 			}
 		}
-		int r = add_list(p, &dots, CORDON_ACCESS_READ, "dotfiles", ctx->home, NULL, cache);
+		int r = add_list(p, &dots, CORDON_ACCESS_READ, "dotfiles", ctx->home, NULL, false,
+				 cache);
 		cordon_strv_free(&dots);
 		if (r < 0)
 			return r;
@@ -367,7 +389,7 @@ static int resolve_paths_with(const struct cordon_config *cfg, const struct cord
 		if (r < 0)
 			return r;
 	}
-	return cordon_policy_add_rule(p, p->project, CORDON_ACCESS_ALL, "project");
+	return p->project ? cordon_policy_add_rule(p, p->project, CORDON_ACCESS_ALL, "project") : 0;
 }
 
 static int resolve_paths(const struct cordon_config *cfg, const struct cordon_context *ctx,
@@ -481,18 +503,84 @@ static int resolve_env(const struct cordon_config *cfg, const struct cordon_cont
 	return 0;
 }
 
+static bool is_under(const char *path, const char *dir);
+
+/* Never the project by accident: a project is read-write-execute as a
+ * whole, and these hold what a later session, the system or the user's
+ * other work depends on. At or under: */
+static const char *const system_trees[] = {
+	"/usr",         "/etc",     "/proc",      "/sys",         "/dev",       "/boot",
+	"/bin",         "/sbin",    "/lib",       "/lib32",       "/lib64",     "/libx32",
+	"/snap",        "/var/lib", "/var/cache", "/var/log",     "/var/spool", "/var/mail",
+	"/var/backups", "/System",  "/Library",   "/private/etc", NULL};
+/* Exactly (below them are the places projects live: /home/me/src, /opt/app,
+ * /srv/site, /mnt/data/..., /run/user/UID is read-write anyway): */
+static const char *const system_dirs[] = {"/",        "/var",     "/opt",         "/srv",  "/run",
+					  "/home",    "/mnt",     "/media",       "/root", "/Users",
+					  "/Volumes", "/private", "/private/var", NULL};
+
+const char *cordon_never_project(const char *dir, const char *home)
+{
+	cleanup_free char *canon_home = home ? realpath(home, NULL) : NULL;
+	const char *h = canon_home ? canon_home : home;
+	if (h && strcmp(dir, h) == 0)
+		return "is your home directory";
+	for (size_t i = 0; system_dirs[i]; i++)
+		if (strcmp(dir, system_dirs[i]) == 0)
+			return "is a system directory";
+	for (size_t i = 0; system_trees[i]; i++)
+		if (is_under(dir, system_trees[i]))
+			return "is a system directory";
+	if (h && h[0] == '/' && is_under(h, dir))
+		return "contains your home directory";
+	return NULL;
+}
+
+/* --no-network asks the sandbox to block the network; with the sandbox off
+ * nothing would, and the command would reach the network the user said it
+ * must not. Refused, naming the setting that turned it off. */
+static int refuse_no_network(const struct cordon_config *cfg, unsigned kind,
+			     struct cordon_error *err)
+{
+	static const char *const apply_names[] = {"neither", "terminal", "tool", "both"};
+	const char *kind_name = kind == CORDON_KIND_TOOL ? "tool" : "terminal";
+	if (!cfg->enabled)
+		return cordon_err(err, EINVAL,
+				  "--no-network: the sandbox is off (%s: enabled is false), and "
+				  "nothing else would block the network; turn the sandbox on or "
+				  "drop --no-network",
+				  cfg->origin);
+	return cordon_err(err, EINVAL,
+			  "--no-network: the sandbox is off for a %s session (%s: apply_to is "
+			  "\"%s\"), and nothing else would block the network; turn the sandbox on "
+			  "or drop --no-network",
+			  kind_name, cfg->origin, apply_names[cfg->apply_to & 3]);
+}
+
 int cordon_policy_resolve(const struct cordon_config *cfg, const struct cordon_context *ctx,
 			  struct cordon_policy *out, struct cordon_error *err)
 {
 	struct cordon_policy p = {0};
 	p.sandbox = cfg->enabled && (cfg->apply_to & ctx->kind) != 0;
+	if (ctx->no_network && !p.sandbox)
+		return refuse_no_network(cfg, ctx->kind, err);
 	p.allow_network = cfg->allow_network && !ctx->no_network;
 	p.on_unsupported = cfg->on_unsupported;
 
 	int r = cordon_path_resolve(ctx->project, ctx->home, ctx->cwd, &p.project);
 	if (r < 0)
 		return cordon_err(err, r, "%s: project directory: %s", ctx->project, strerror(-r));
-	if (strcmp(p.project, "/") == 0) {
+	const char *never =
+		ctx->project_from_cwd ? cordon_never_project(p.project, ctx->home) : NULL;
+	if (never) {
+		if (asprintf(&p.no_project, "%s %s", p.project, never) < 0) {
+			p.no_project = NULL;
+			cordon_policy_free(&p);
+			return cordon_err(err, ENOMEM, "out of memory");
+		}
+		free(p.project);
+		p.project = NULL;
+	} else if (strcmp(p.project, "/") == 0) {
 		cordon_policy_free(&p);
 		return cordon_err(err, EINVAL,
 				  "%s: project directory is / — the sandbox would allow "
@@ -508,9 +596,9 @@ int cordon_policy_resolve(const struct cordon_config *cfg, const struct cordon_c
 	if (r >= 0)
 		r = resolve_env(cfg, ctx, &p);
 	if (r >= 0)
-		r = add_sockets(&p, &cfg->unix_sockets, "allowed_unix_sockets", ctx);
+		r = add_sockets(&p, &cfg->unix_sockets, "allowed_unix_sockets", true, ctx);
 	if (r >= 0)
-		r = add_sockets(&p, &ctx->extra_sockets, "--allow-socket", ctx);
+		r = add_sockets(&p, &ctx->extra_sockets, "--allow-socket", false, ctx);
 	if (r >= 0)
 		r = resolve_guards(cfg, ctx, &p);
 	if (r < 0) {
@@ -540,6 +628,7 @@ void cordon_policy_free(struct cordon_policy *p)
 	free(p->guards);
 	free(p->socket_dir);
 	free(p->project);
+	free(p->no_project);
 	free(p->home);
 	free(p->session);
 	cordon_strv_free(&p->env_allow);

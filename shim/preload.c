@@ -210,6 +210,7 @@ static int standalone_mode(struct cordon_policy *p, struct cordon_error *err)
 	struct cordon_context ctx = {
 		.ttys = (const char *const *)ttys,
 		.project = ".",
+		.project_from_cwd = true,
 		.home = home && home[0] == '/' ? home : NULL,
 		.uid = getuid(),
 		.kind = CORDON_KIND_TERMINAL,
@@ -227,6 +228,18 @@ static int standalone_mode(struct cordon_policy *p, struct cordon_error *err)
 		return cordon_err(err, ENOMEM, "filtering the environment: out of memory");
 	if (!p->sandbox)
 		return 0;
+	if (p->no_project) {
+		/* Started in $HOME (a terminal profile usually is): the shell
+		 * goes on, with nothing of the home writable. */
+		char line[sizeof(err->msg) + 128];
+		int n = snprintf(line, sizeof(line),
+				 "cordon: %s; the session has no writable project — start the "
+				 "shell in a project directory\n",
+				 p->no_project);
+		if (n > 0)
+			(void)!write(STDERR_FILENO, line,
+				     (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+	}
 	/* A supervisor where the kernel needs one (Linux before Landlock ABI
 	 * 9): this process becomes it, and the program goes on in a child. */
 	struct cordon_support sup;

@@ -309,8 +309,12 @@ static int decode_payload(struct in *in, struct cordon_policy *p)
 	p->sandbox = head[1] & F_SANDBOX;
 	p->allow_network = head[1] & F_NETWORK;
 	p->on_unsupported = head[1] & F_WARN ? CORDON_UNSUPPORTED_WARN : CORDON_UNSUPPORTED_REFUSE;
-	if ((r = get_str(in, "project", true, &p->project)) < 0 ||
-	    ((head[1] & F_HOME) && (r = get_str(in, "home", true, &p->home)) < 0) ||
+	/* The project: "" when the session has none (p->project NULL). */
+	if (in->len - in->off >= 4 && le32_get(in->p + in->off) == 0)
+		in->off += 4;
+	else if ((r = get_str(in, "project", true, &p->project)) < 0)
+		return r;
+	if (((head[1] & F_HOME) && (r = get_str(in, "home", true, &p->home)) < 0) ||
 	    (r = get_str(in, "session", false, &p->session)) < 0 || (r = decode_rules(in, p)) < 0 ||
 	    (r = decode_env(in, p)) < 0 || (r = decode_guards(in, p)) < 0)
 		return r;

@@ -62,6 +62,9 @@ static struct bad_cfg bad_cfgs[] = {
 	{"{\"system_paths\": {\"read_only\": [true]}}",
 	 "system_paths.read_only[0]: expected a string"},
 	{"{} trailing", "line 1, column 4: malformed JSON"},
+	/* Before, json-c kept the last value: the sandbox went off. */
+	{"{\"enabled\": true,\n \"allow_network\": false,\n \"enabled\": false}",
+	 "enabled: duplicate key (line 3)"},
 };
 
 ParameterizedTestParameters(cli, bad_config_stops_everything)

@@ -336,3 +336,133 @@ ParameterizedTest(struct editor_bad *c, config, editor_settings_errors)
 	cr_assert_lt(parse(c->json, &cfg, &err), 0, "accepted: %s", c->json);
 	cr_expect(strstr(err.msg, c->want) != NULL, "message '%s' lacks '%s'", err.msg, c->want);
 }
+
+/* Duplicate keys: json-c keeps the last value and drops the first; a
+ * pasted block must not silently replace the user's own list. */
+struct dup_case {
+	char json[240];
+	char want[120]; /* the whole message */
+};
+
+static struct dup_case dup_cases[] = {
+	{"{\n  \"additional_read_only_paths\": [\"/a\"],\n  \"enabled\": true,\n"
+	 "  \"additional_read_only_paths\": [\"/b\"]\n}",
+	 "/cfg.json: additional_read_only_paths: duplicate key (line 4)"},
+	/* Nested: system_paths.read_only twice. */
+	{"{\"system_paths\": {\"read_only\": [],\n\"read_only\": [\"/etc\"]}}",
+	 "/cfg.json: system_paths.read_only: duplicate key (line 2)"},
+	/* Decoded keys: \u0061 is "a", \/ is "/", a surrogate pair is one code point. */
+	{"{\"en\\u0061bled\": true, \"enabled\": false}",
+	 "/cfg.json: enabled: duplicate key (line 1)"},
+	{"{\"$schema\": \"x\", \"\\u0024schema\": \"y\"}",
+	 "/cfg.json: $schema: duplicate key (line 1)"},
+	{"{\"a\\/b\": 1, \"a/b\": 2}", "/cfg.json: a/b: duplicate key (line 1)"},
+	{"{\"\\ud83d\\ude00\": 1, \"\xf0\x9f\x98\x80\": 2}",
+	 "/cfg.json: \xf0\x9f\x98\x80: duplicate key (line 1)"},
+	/* json-c keeps a key only up to a \u0000, and lone surrogates as U+FFFD. */
+	{"{\"x\\u0000a\": 1, \"x\\u0000b\": 2}", "/cfg.json: x: duplicate key (line 1)"},
+	{"{\"\\ud800\": 1, \"\\udc00\": 2}", "/cfg.json: \xef\xbf\xbd: duplicate key (line 1)"},
+	/* A control character in a key is shown escaped: the message stays one line. */
+	{"{\"a\\nb\": 1, \"a\\u000ab\": 2}", "/cfg.json: a\\x0ab: duplicate key (line 1)"},
+	/* The first repeat in the text is named, inner or outer. */
+	{"{\"enabled\": true,\n\"system_paths\": {\"executable\": [], \"executable\": []},\n"
+	 "\"enabled\": false}",
+	 "/cfg.json: system_paths.executable: duplicate key (line 2)"},
+	{"{\"enabled\": true, \"enabled\": false,\n"
+	 "\"system_paths\": {\"executable\": [], \"executable\": []}}",
+	 "/cfg.json: enabled: duplicate key (line 1)"},
+	/* Three times: the second is named. */
+	{"{\"apply_to\": \"tool\",\n\"apply_to\": \"both\",\n\"apply_to\": \"neither\"}",
+	 "/cfg.json: apply_to: duplicate key (line 2)"},
+	/* Editor settings: inside the block, in either style, and the keys
+	 * that lead to it. */
+	{"// zed\n{\"terminal\": {\"sandbox\": {\n  \"enabled\": true, // on\n"
+	 "  \"enabled\": false,\n}}}",
+	 "/cfg.json: terminal.sandbox.enabled: duplicate key (line 4)"},
+	{"{\"terminal.sandbox\": {\"system_paths\": {\"read_write\": [], \"read_write\": []}}}",
+	 "/cfg.json: terminal.sandbox.system_paths.read_write: duplicate key (line 1)"},
+	{"{\"terminal\": {\"sandbox\": {\"enabled\": false}},\n\"terminal\": {\"font_size\": 3}}",
+	 "/cfg.json: terminal: duplicate key (line 2)"},
+	{"{\"terminal\": {\"sandbox\": {}, /* c */ \"sandbox\": {\"enabled\": false}}}",
+	 "/cfg.json: terminal.sandbox: duplicate key (line 1)"},
+	{"{\"terminal.sandbox\": {}, \"terminal.sandbox\": {\"enabled\": false},}",
+	 "/cfg.json: terminal.sandbox: duplicate key (line 1)"},
+};
+
+ParameterizedTestParameters(config, duplicate_keys)
+{
+	return cr_make_param_array(struct dup_case, dup_cases,
+				   sizeof(dup_cases) / sizeof(dup_cases[0]));
+}
+
+ParameterizedTest(struct dup_case *c, config, duplicate_keys)
+{
+	struct cordon_config cfg;
+	struct cordon_error err = {0};
+	cr_assert_lt(parse(c->json, &cfg, &err), 0, "accepted: %s", c->json);
+	cr_expect_str_eq(err.msg, c->want, "for %s", c->json);
+}
+
+/* The same key in two objects, a key's name as a string value, quotes and
+ * braces inside strings, and keys that only look alike are no duplicates. */
+static struct dup_case no_dup_cases[] = {
+	{"{\"system_paths\": {\"read_only\": [\"/etc\"], \"read_write\": [\"read_only\"]},"
+	 " \"additional_read_only_paths\": [\"read_only\", \"{\\\"read_only\\\": 1}\"]}",
+	 ""},
+	{"{\"allowed_env_vars\": [\"enabled\", \"enabled\"], \"enabled\": true}", ""},
+	{"{\"additional_read_only_paths\": [\"\\\"enabled\\\": 1, \\\"enabled\\\"\"],"
+	 " \"enabled\": true}",
+	 ""},
+	{"{\"additional_read_only_paths\": [\"a\\\\\"], \"additional_read_write_paths\": "
+	 "[\"\\\\\", \"enabled\"], \"enabled\": true}",
+	 ""},
+	{"{\"enabled\": true, \"system_paths\": {\"executable\": null, \"read_only\": null,"
+	 " \"read_write\": null}}",
+	 ""},
+	/* An editor's own keys may repeat: they are its business, not cordon's. */
+	{"// vscode\n{\"editor.fontSize\": 12, \"editor.fontSize\": 13,\n"
+	 " \"terminal.integrated\": {\"a\": 1, \"a\": 2},\n"
+	 " \"terminal.sandbox\": {\"enabled\": false}}",
+	 ""},
+	{"{\"terminal\": {\"font_size\": 1, \"font_size\": 2, \"sandbox\": {\"enabled\": false}},"
+	 " \"terminals\": 1, \"terminals\": 2}",
+	 ""},
+};
+
+ParameterizedTestParameters(config, no_false_duplicates)
+{
+	return cr_make_param_array(struct dup_case, no_dup_cases,
+				   sizeof(no_dup_cases) / sizeof(no_dup_cases[0]));
+}
+
+ParameterizedTest(struct dup_case *c, config, no_false_duplicates)
+{
+	struct cordon_config cfg;
+	struct cordon_error err = {0};
+	cr_assert_eq(parse(c->json, &cfg, &err), 0, "refused %s: %s", c->json, err.msg);
+	cordon_config_free(&cfg);
+}
+
+/* A file read from disk names its path; the earlier list is not silently
+ * kept or dropped either way. */
+Test(config, duplicate_key_in_a_file)
+{
+	char *dir = tmp_dir("cfgdup");
+	char *path = write_file(dir, "config.json",
+				"{\n"
+				"  \"additional_read_only_paths\": [\"~/notes\"],\n"
+				"  \"allow_network\": false,\n"
+				"  \"additional_read_only_paths\": [\"/opt/sdk\"]\n"
+				"}\n");
+	struct cordon_config cfg;
+	struct cordon_error err = {0};
+	cr_assert_lt(cordon_config_load_file(path, &cfg, &err), 0);
+	char *want;
+	cr_assert(asprintf(&want, "%s: additional_read_only_paths: duplicate key (line 4)", path) >
+		  0);
+	cr_expect_str_eq(err.msg, want);
+	free(want);
+	tmp_cleanup(dir);
+	free(path);
+	free(dir);
+}

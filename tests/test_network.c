@@ -22,6 +22,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "escape/both.h"
 #include "helpers.h"
 #include "linux/linux.h"
 #include "linux/seccomp-rules.h"
@@ -115,6 +116,88 @@ Test(network, explain_shows_the_network_state)
 	r = run_cordon(w.env, w.proj, "explain", "--config", w.cfg, NULL);
 	cr_expect(strstr(r.out, "network:        allowed") != NULL, "%s", r.out);
 	run_free(&r);
+	/* The sandbox off: explain says what run says, never "blocked". */
+	free(write_file(w.proj, "cordon.json",
+			"{" WORLD_BASE_RW ", \"enabled\": false, \"allow_network\": false}"));
+	r = run_cordon(w.env, w.proj, "explain", "--config", w.cfg, "--no-network", NULL);
+	cr_expect_eq(r.status, 125);
+	cr_expect(strstr(r.err, "cordon: --no-network: the sandbox is off") && strstr(r.err, w.cfg),
+		  "%s", r.err);
+	cr_expect_null(strstr(r.out, "blocked"), "%s", r.out);
+	run_free(&r);
+	r = run_cordon(w.env, w.proj, "explain", "--config", w.cfg, NULL);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "network:        allowed (sandbox off)") != NULL, "%s", r.out);
+	run_free(&r);
+	world_free(&w);
+}
+
+/* Whether the listener has a connection (or a datagram) waiting. */
+static bool pending(const struct listener *l, int ms)
+{
+	struct pollfd p = {.fd = l->fd, .events = POLLIN};
+	return poll(&p, 1, ms) > 0;
+}
+
+/* --no-network where the config turns the sandbox off (enabled: false, or
+ * apply_to not covering the kind): nothing would block the network, so
+ * cordon refuses with 125 before the command starts. The command would
+ * first leave a marker, then connect and write to a listener outside. The
+ * same command without --no-network reaches the listener (the probe
+ * works), and with the sandbox on --no-network blocks it. */
+BOTH_USERS(network, no_network_with_the_sandbox_off_is_refused, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "nonetoff", ", \"enabled\": false");
+	struct listener l = listen_on(AF_INET, true);
+	char *marker = path_join(w.proj, "ran");
+	char *script;
+	asprintf(&script, "touch '%s'; echo probe-$$ > /dev/tcp/127.0.0.1/%d", marker, l.port);
+	char *args[] = {"/bin/bash", "-c", script, NULL};
+
+	struct run_result r = run_in(&w, "--no-network", args);
+	cr_expect_eq(r.status, 125, "stderr: %s", r.err);
+	char *want;
+	asprintf(&want, "cordon: --no-network: the sandbox is off (%s: enabled is false)", w.cfg);
+	cr_expect(strncmp(r.err, want, strlen(want)) == 0, "%s", r.err);
+	cr_expect_eq(strchr(r.err, '\n'), r.err + strlen(r.err) - 1, "one line: %s", r.err);
+	cr_expect_not(file_exists(marker), "the command ran");
+	cr_expect_not(pending(&l, 300), "the listener got a connection");
+	run_free(&r);
+	free(want);
+
+	/* apply_to "tool" for a terminal session: the same refusal. */
+	free(write_file(w.proj, "cordon.json", "{" WORLD_BASE_RW ", \"apply_to\": \"tool\"}"));
+	r = run_in(&w, "--no-network", args);
+	cr_expect_eq(r.status, 125, "stderr: %s", r.err);
+	cr_expect(
+		strstr(r.err, "cordon: --no-network: the sandbox is off for a terminal session") &&
+			strstr(r.err, "apply_to is \"tool\""),
+		"%s", r.err);
+	cr_expect_not(file_exists(marker), "the command ran");
+	cr_expect_not(pending(&l, 300), "the listener got a connection");
+	run_free(&r);
+
+	/* Control: without --no-network the command runs and gets through. */
+	r = run_in(&w, NULL, args);
+	char *got = received(&l, 2000);
+	cr_expect(strstr(got, "probe-") != NULL, "the probe did not reach the listener: %s", r.err);
+	cr_expect(file_exists(marker));
+	run_free(&r);
+	free(got);
+	unlink(marker);
+
+	/* The sandbox on: --no-network runs the command and blocks it. */
+	free(write_file(w.proj, "cordon.json", "{" WORLD_BASE_RW "}"));
+	r = run_in(&w, "--no-network", args);
+	cr_expect(file_exists(marker), "the command did not run: %s", r.err);
+	got = received(&l, 300);
+	cr_expect_null(strstr(got, "probe-"), "got through with --no-network");
+	run_free(&r);
+	free(got);
+	close(l.fd);
+	free(script);
+	free(marker);
 	world_free(&w);
 }
 

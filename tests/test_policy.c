@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cordon/config.h"
@@ -185,6 +186,47 @@ Test(policy, apply_to_and_kind)
 	free(dir);
 }
 
+/* --no-network with the sandbox off would block nothing: refused, naming
+ * the config file and the setting that turned the sandbox off. */
+Test(policy, no_network_with_the_sandbox_off_is_refused)
+{
+	char *dir = tmp_dir("pnonet");
+	static const struct {
+		const char *json;
+		unsigned kind;
+		const char *want;
+	} cases[] = {
+		{"{\"enabled\": false}", CORDON_KIND_TERMINAL,
+		 "--no-network: the sandbox is off (/t.json: enabled is false)"},
+		{"{\"apply_to\": \"tool\"}", CORDON_KIND_TERMINAL,
+		 "--no-network: the sandbox is off for a terminal session (/t.json: apply_to is "
+		 "\"tool\")"},
+		{"{\"apply_to\": \"neither\"}", CORDON_KIND_TOOL,
+		 "--no-network: the sandbox is off for a tool session (/t.json: apply_to is "
+		 "\"neither\")"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct cordon_config cfg;
+		struct cordon_error err = {0};
+		cr_assert_eq(cordon_config_parse(cases[i].json, strlen(cases[i].json), "/t.json",
+						 &cfg, &err),
+			     0);
+		struct cordon_context ctx = {.project = dir, .kind = cases[i].kind};
+		struct cordon_policy p = {0};
+		cr_expect_eq(cordon_policy_resolve(&cfg, &ctx, &p, &err), 0, "%s", err.msg);
+		cordon_policy_free(&p);
+		ctx.no_network = true;
+		cr_expect_lt(cordon_policy_resolve(&cfg, &ctx, &p, &err), 0, "%s: accepted",
+			     cases[i].json);
+		cr_expect(strstr(err.msg, cases[i].want) == err.msg, "%s:\n got %s\n want %s",
+			  cases[i].json, err.msg, cases[i].want);
+		cr_expect_null(strchr(err.msg, '\n'));
+		cordon_config_free(&cfg);
+	}
+	tmp_cleanup(dir);
+	free(dir);
+}
+
 Test(policy, command_line_additions)
 {
 	char *dir = tmp_dir("pcli");
@@ -209,6 +251,144 @@ Test(policy, command_line_additions)
 	tmp_cleanup(dir);
 	free(extra);
 	free(dir);
+}
+
+/* Which directories are never the project when they are only the cwd. */
+Test(policy, never_project)
+{
+	static const struct {
+		const char *dir, *home, *want;
+	} cases[] = {
+		{"/", NULL, "is a system directory"},
+		{"/usr", NULL, "is a system directory"},
+		{"/usr/local/src/x", NULL, "is a system directory"},
+		{"/etc/ssh", NULL, "is a system directory"},
+		{"/dev/shm", NULL, "is a system directory"},
+		{"/proc/1", NULL, "is a system directory"},
+		{"/sys", NULL, "is a system directory"},
+		{"/boot", NULL, "is a system directory"},
+		{"/var/lib/dpkg", NULL, "is a system directory"},
+		{"/var/log", NULL, "is a system directory"},
+		{"/var", NULL, "is a system directory"},
+		{"/opt", NULL, "is a system directory"},
+		{"/srv", NULL, "is a system directory"},
+		{"/run", NULL, "is a system directory"},
+		{"/home", NULL, "is a system directory"},
+		{"/mnt", NULL, "is a system directory"},
+		{"/media", NULL, "is a system directory"},
+		{"/root", NULL, "is a system directory"},
+		{"/root", "/root", "is your home directory"},
+		{"/home/me", "/home/me", "is your home directory"},
+		{"/data", "/data/users/me", "contains your home directory"},
+		{"/data/users", "/data/users/me", "contains your home directory"},
+		/* Projects live below the exact ones, and beside the home. */
+		{"/root/src", "/root", NULL},
+		{"/home/me/src", "/home/me", NULL},
+		{"/home/me2", "/home/me", NULL},
+		{"/var/www/site", NULL, NULL},
+		{"/var/tmp", NULL, NULL},
+		{"/opt/app", NULL, NULL},
+		{"/srv/site", NULL, NULL},
+		{"/run/user/1000/x", NULL, NULL},
+		{"/mnt/data/proj", NULL, NULL},
+		{"/tmp", NULL, NULL},
+		{"/usrlocal", NULL, NULL},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *got = cordon_never_project(cases[i].dir, cases[i].home);
+		if (cases[i].want)
+			cr_expect(got && strcmp(got, cases[i].want) == 0,
+				  "%s (home %s): %s, want %s", cases[i].dir, cases[i].home, got,
+				  cases[i].want);
+		else
+			cr_expect_null(got, "%s (home %s): %s", cases[i].dir, cases[i].home, got);
+	}
+}
+
+/* The project from the cwd: $HOME, a directory above it, or a system
+ * directory give a session with no project at all (no "project" rule,
+ * relative config paths skipped, not taken against the cwd); a named one,
+ * even $HOME, stays the project. */
+Test(policy, project_from_cwd)
+{
+	char *dir = tmp_dir("pcwd");
+	char *home = path_join(dir, "home");
+	char *proj = path_join(home, "proj");
+	char *link = path_join(dir, "homelink");
+	cr_assert_eq(mkdir(home, 0755), 0);
+	cr_assert_eq(mkdir(proj, 0755), 0);
+	cr_assert_eq(symlink(home, link), 0);
+	free(write_file(home, "build/x", ""));
+	const char *json = "{\"additional_read_write_paths\": [\"build\", \"~/proj\"],"
+			   " \"allowed_unix_sockets\": [\"sock\"]}";
+	struct {
+		const char *cwd, *home;
+		const char *none; /* NULL: CWD is the project */
+	} cases[] = {
+		{home, home, "is your home directory"},
+		{home, link, "is your home directory"}, /* $HOME through a symlink */
+		{dir, home, "contains your home directory"},
+		{"/", home, "is a system directory"}, /* was an error */
+		{"/usr/share", home, "is a system directory"},
+		{proj, home, NULL},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct cordon_context ctx = {.project = cases[i].cwd,
+					     .project_from_cwd = true,
+					     .home = cases[i].home,
+					     .kind = CORDON_KIND_TERMINAL};
+		struct cordon_policy p;
+		resolve_json(json, &ctx, &p);
+		if (!cases[i].none) {
+			cr_expect_str_eq(p.project, cases[i].cwd);
+			cr_expect_null(p.no_project);
+			cr_expect_not_null(find_rule(&p, cases[i].cwd));
+			cordon_policy_free(&p);
+			continue;
+		}
+		cr_expect_null(p.project, "%s is the project", cases[i].cwd);
+		char *why;
+		cr_assert(asprintf(&why, "%s %s", cases[i].cwd, cases[i].none) > 0);
+		cr_expect(p.no_project && strcmp(p.no_project, why) == 0, "%s, want %s",
+			  p.no_project, why);
+		free(why);
+		for (size_t k = 0; k < p.n_rules; k++) {
+			cr_expect_str_neq(p.rules[k].source, "project");
+			const char *rp = p.rules[k].path;
+			bool in_home =
+				strncmp(rp, home, strlen(home)) == 0 && strcmp(rp, proj) != 0;
+			if (p.rules[k].access & CORDON_ACCESS_WRITE)
+				cr_expect_not(strcmp(rp, cases[i].cwd) == 0 || in_home,
+					      "%s is writable (%s)", rp, p.rules[k].source);
+		}
+		bool skipped_build = false, skipped_sock = false;
+		for (size_t k = 0; k < p.skipped.n; k++) {
+			skipped_build |=
+				strstr(p.skipped.v[k], "build (additional_read_write_paths)"
+						       ": relative to the project") != NULL;
+			skipped_sock |=
+				strstr(p.skipped.v[k], "sock (allowed_unix_sockets): relative "
+						       "to the project") != NULL;
+		}
+		cr_expect(skipped_build && skipped_sock, "relative config paths not skipped (%s)",
+			  cases[i].cwd);
+		cr_expect_not_null(find_rule(&p, proj), "~/proj, named, is still granted");
+		cordon_policy_free(&p);
+	}
+	/* Named (--project): $HOME is the project, as before. */
+	struct cordon_context ctx = {.project = home, .home = home, .kind = CORDON_KIND_TERMINAL};
+	struct cordon_policy p;
+	resolve_json(json, &ctx, &p);
+	cr_expect_str_eq(p.project, home);
+	cr_expect_null(p.no_project);
+	const struct cordon_rule *r = find_rule(&p, home);
+	cr_expect(r && strcmp(r->source, "project") == 0);
+	cordon_policy_free(&p);
+	tmp_cleanup(dir);
+	free(dir);
+	free(home);
+	free(proj);
+	free(link);
 }
 
 Test(policy, project_must_exist_and_not_be_root)

@@ -70,6 +70,16 @@ Test(wire, round_trip_buffer)
 	cr_assert_eq(cordon_wire_decode(buf, len, &q, &err), 0, "%s", err.msg);
 	cr_expect_null(q.home);
 	cordon_policy_free(&q);
+	/* so may the project (started in $HOME: none) */
+	free(p.project);
+	p.project = NULL;
+	free(buf);
+	cr_assert_eq(cordon_wire_encode(&p, &buf, &len, &err), 0, "%s", err.msg);
+	cr_assert_eq(cordon_wire_decode(buf, len, &q, &err), 0, "%s", err.msg);
+	cr_expect_null(q.project);
+	cr_expect_str_eq(q.session, p.session);
+	cr_expect_eq(q.n_rules, p.n_rules);
+	cordon_policy_free(&q);
 	cordon_policy_free(&p);
 	free(buf);
 }

@@ -1,8 +1,8 @@
 /* cordon — the user's configuration, as written in config.json.
  *
  * A config is parsed strictly: malformed JSON, trailing bytes, unknown keys,
- * wrong types and bad enum values are errors whose message names the file and
- * the key ("<file>: <key>: expected ..."). Every key is optional; see
+ * a key repeated in one object, wrong types and bad enum values are errors
+ * whose message names the file and the key ("<file>: <key>: expected ..."). Every key is optional; see
  * cordon_config_init() for the defaults. */
 #ifndef CORDON_CONFIG_H
 #define CORDON_CONFIG_H

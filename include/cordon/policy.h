@@ -80,7 +80,11 @@ struct cordon_policy {
 	bool sandbox; /* restrictions apply (enabled and apply_to covers kind) */
 	bool allow_network;
 	enum cordon_on_unsupported on_unsupported;
-	char *project; /* canonical */
+	char *project; /* canonical; NULL: the session has no project */
+	/* Why there is no project ("/home/me is your home directory"), when
+	 * the current directory was not taken as one; else NULL. Not sent on
+	 * the wire: the launcher says it once. */
+	char *no_project;
 	char *home;    /* may be NULL */
 	char *session; /* session id */
 	struct cordon_rule *rules;
@@ -103,9 +107,15 @@ struct cordon_policy {
 /* Everything about the session that is not in the config file. */
 struct cordon_context {
 	const char *project; /* directory; must exist */
-	const char *home;    /* for "~"; NULL: "~" paths are skipped */
-	uid_t uid;           /* for /run/user/UID */
-	unsigned kind;       /* CORDON_KIND_TERMINAL or CORDON_KIND_TOOL */
+	/* PROJECT is the current directory, not one the user named (no
+	 * --project): if it is $HOME, contains $HOME, or is a system directory
+	 * (cordon_never_project), the session gets no project at all rather
+	 * than all of it writable, and cordon_policy.no_project says why. A
+	 * named project is taken as it is (only "/" is refused). */
+	bool project_from_cwd;
+	const char *home; /* for "~"; NULL: "~" paths are skipped */
+	uid_t uid;        /* for /run/user/UID */
+	unsigned kind;    /* CORDON_KIND_TERMINAL or CORDON_KIND_TOOL */
 	enum cordon_os os;
 	const char *session;
 	/* Command-line additions (--allow-exec/--allow-read/--allow-write), resolved
@@ -153,6 +163,15 @@ extern const char *const cordon_default_hidden[];
  * first entry). Returns 0 or -ENOMEM. */
 int cordon_policy_add_guard(struct cordon_policy *p, const char *path, unsigned kind,
 			    const char *source);
+
+/* Why DIR (absolute, canonical) is never the project when it is only the
+ * current directory: "is your home directory", "contains your home
+ * directory", "is a system directory"; NULL when it may be. HOME may be
+ * NULL. System directories are, at or under: /usr /etc /proc /sys /dev
+ * /boot /bin /sbin /lib* /snap and /var/{lib,cache,log,spool,mail,backups}
+ * (macOS: /System /Library /private/etc); exactly: / /var /opt /srv /run
+ * /home /mnt /media /root (macOS: /Users /Volumes /private /private/var). */
+const char *cordon_never_project(const char *dir, const char *home);
 
 /* Resolve CFG for CTX into OUT (zeroed first; freed on error). */
 int cordon_policy_resolve(const struct cordon_config *cfg, const struct cordon_context *ctx,

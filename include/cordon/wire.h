@@ -4,7 +4,7 @@
  * CORDON_WIRE_MAX before anything is allocated), then the payload, binary,
  * integers little-endian, a string being a u32 length and its bytes:
  *   u8 version, u8 flags (1 sandbox, 2 allow_network, 4 on_unsupported warn,
- *   8 home present), str project, [str home], str session,
+ *   8 home present), str project ("": none), [str home], str session,
  *   u32 n, n x (u8 access rwx bits + 0x80 prepared, str path, str source),
  *   u32 n, n x str env name,
  *   u32 n, n x (u8 guard kind, str path, str source).

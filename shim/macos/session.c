@@ -325,7 +325,7 @@ int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, co
 		struct cordon_session_info info = {
 			.shell = shell, .watcher = getpid(), .started = (long long)time(NULL)};
 		snprintf(info.id, sizeof(info.id), "%s", s->id);
-		snprintf(info.project, sizeof(info.project), "%s", project);
+		snprintf(info.project, sizeof(info.project), "%s", project ? project : "");
 		snprintf(info.sockets, sizeof(info.sockets), "%s", socket_dir);
 		wait_for_end(shell, ack[0], tty, s->ack_timeout_ms, &info);
 		end_session(&fp, socket_dir);

@@ -1,0 +1,256 @@
+/* The project from the current directory: a session started in $HOME, above
+ * it, or in a system directory (a terminal opened there, tmux's
+ * default-command in a pane opened there) gets no writable project, says so
+ * in one line, and still runs; --project names one explicitly. Judged from
+ * outside: which marker files exist afterwards, and what the command
+ * printed (it ran). As root and as the ordinary test user. */
+#include <criterion/criterion.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "both.h"
+#include "helpers.h"
+
+/* Writes ./marker (failing silently where it may not), then says it ran. */
+#define WRITE_AND_SAY "{ echo x > marker; } 2>/dev/null; echo ran-$((2+3))"
+
+static char *no_project_line(const char *dir, const char *why)
+{
+	char *s;
+	cr_assert(asprintf(&s,
+			   "cordon: %s %s; the session has no writable project — start cordon in "
+			   "a project directory or pass --project DIR\n",
+			   dir, why) > 0);
+	return s;
+}
+
+/* The world's home is its project directory: cordon runs there with no
+ * --project, as a terminal opened in ~ would. */
+BOTH_USERS(project, cwd_home_is_not_the_project, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "cwdhome", "");
+	char *kv;
+	asprintf(&kv, "HOME=%s", w.proj);
+	world_setenv(&w, kv);
+	char *marker = path_join(w.proj, "marker");
+
+	struct run_result r = sh_in(&w, NULL, WRITE_AND_SAY);
+	cr_expect_eq(r.status, 0, "stderr: %s", r.err);
+	cr_expect(strstr(r.out, "ran-5") != NULL, "the command did not run: %s", r.err);
+	cr_expect_not(file_exists(marker), "the home was writable");
+	char *want = no_project_line(w.proj, "is your home directory");
+	cr_expect_str_eq(r.err, want, "not the one line");
+	run_free(&r);
+
+	/* explain says the same. */
+	char *explain[] = {CORDON_BIN, "explain", "--config", w.cfg, NULL};
+	r = world_run(&w, explain, w.proj);
+	char *line;
+	asprintf(&line, "project:        none (%s is your home directory", w.proj);
+	cr_expect(strstr(r.out, line) != NULL, "%s", r.out);
+	run_free(&r);
+
+	/* Control: named with --project, the home is the project, as before. */
+	char *opt;
+	asprintf(&opt, "--project %s", w.proj);
+	r = sh_in(&w, opt, WRITE_AND_SAY);
+	cr_expect(strstr(r.out, "ran-5") != NULL, "%s", r.err);
+	cr_expect(file_exists(marker), "--project $HOME: the marker was not written: %s", r.err);
+	cr_expect_null(strstr(r.err, "no writable project"), "%s", r.err);
+	run_free(&r);
+	free(opt);
+	free(line);
+	free(want);
+	free(marker);
+	free(kv);
+	world_free(&w);
+}
+
+/* A directory above $HOME: the project directory holds the home. */
+BOTH_USERS(project, cwd_above_home_is_not_the_project, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "cwdabove", "");
+	char *home = path_join(w.proj, "me");
+	cr_assert_eq(mkdir(home, 0755), 0);
+	if (who->user)
+		cr_assert_eq(chown(home, w.uid, w.gid), 0);
+	char *kv;
+	asprintf(&kv, "HOME=%s", home);
+	world_setenv(&w, kv);
+	char *marker = path_join(w.proj, "marker");
+	char *in_home = path_join(home, "marker2");
+
+	struct run_result r =
+		sh_in(&w, NULL, WRITE_AND_SAY "; { echo x > me/marker2; } 2>/dev/null");
+	cr_expect(strstr(r.out, "ran-5") != NULL, "the command did not run: %s", r.err);
+	cr_expect_not(file_exists(marker), "the directory above the home was writable");
+	cr_expect_not(file_exists(in_home), "the home was writable");
+	char *want = no_project_line(w.proj, "contains your home directory");
+	cr_expect_str_eq(r.err, want);
+	run_free(&r);
+
+	char *opt;
+	asprintf(&opt, "--project %s", w.proj);
+	r = sh_in(&w, opt, WRITE_AND_SAY);
+	cr_expect(file_exists(marker), "--project: the marker was not written: %s", r.err);
+	run_free(&r);
+	free(opt);
+	free(want);
+	free(in_home);
+	free(marker);
+	free(home);
+	free(kv);
+	world_free(&w);
+}
+
+/* Started in /: it used to be refused (exit 125); now the command runs
+ * without a project. Named with --project, / is still refused. */
+BOTH_USERS(project, cwd_root_runs_without_a_project, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "cwdroot", "");
+	char *argv[] = {CORDON_BIN, "run",     "--config", w.cfg,
+			"--",       "/bin/sh", "-c",       "echo ran-$((1+1)) $(pwd)",
+			NULL};
+	struct run_result r = world_run(&w, argv, "/");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "ran-2 /") != NULL, "%s", r.err);
+	char *want = no_project_line("/", "is a system directory");
+	cr_expect_str_eq(r.err, want);
+	run_free(&r);
+	char *named[] = {CORDON_BIN, "run", "--config",          w.cfg, "--project", "/", "--",
+			 "/bin/sh",  "-c",  "echo ran-$((1+1))", NULL};
+	r = world_run(&w, named, "/");
+	cr_expect_eq(r.status, 125, "%s", r.err);
+	cr_expect_null(strstr(r.out, "ran-2"));
+	cr_expect(strstr(r.err, "project directory is /") != NULL, "%s", r.err);
+	run_free(&r);
+	free(want);
+	world_free(&w);
+}
+
+static long ms_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* Read the terminal into BUF until NEEDLE shows up or MS pass. */
+static bool expect_out(int master, const char *needle, int ms, char *buf, size_t size)
+{
+	size_t len = strlen(buf);
+	for (long end = ms_now() + ms; ms_now() < end && !strstr(buf, needle);) {
+		struct pollfd p = {.fd = master, .events = POLLIN};
+		if (poll(&p, 1, 50) <= 0)
+			continue;
+		ssize_t n = read(master, buf + len, size - 1 - len);
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+		buf[len] = '\0';
+	}
+	return strstr(buf, needle) != NULL;
+}
+
+/* A terminal opened in ~ (the login shell, no command): it says why once,
+ * and the shell works; only the home is not writable. */
+BOTH_USERS(project, terminal_in_home_stays_usable, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "termhome", "");
+	char *kv;
+	asprintf(&kv, "HOME=%s", w.proj);
+	world_setenv(&w, kv);
+	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, NULL};
+	int master;
+	char *name;
+	pid_t pid = world_pty_spawn(&w, argv, &master, &name);
+	char buf[16384] = "";
+	cr_assert(expect_out(master, "the session has no writable project", 5000, buf, sizeof(buf)),
+		  "%s", buf);
+	const char *cmd = "touch pmarker 2>/dev/null || echo denied-$((3+4)); "
+			  "echo alive-$((6*7))\n";
+	cr_assert_eq(write(master, cmd, strlen(cmd)), (ssize_t)strlen(cmd));
+	cr_expect(expect_out(master, "alive-42", 5000, buf, sizeof(buf)), "%s", buf);
+	cr_expect(strstr(buf, "denied-7") != NULL, "%s", buf);
+	cr_assert_eq(write(master, "exit\n", 5), 5);
+	int st = 0;
+	for (int i = 0; i < 500 && waitpid(pid, &st, WNOHANG) == 0; i++)
+		usleep(10000);
+	if (waitpid(pid, &st, WNOHANG) == 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+	}
+	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %#x: %s", st, buf);
+	char *pmarker = path_join(w.proj, "pmarker");
+	cr_expect_not(file_exists(pmarker));
+	/* Said once. */
+	char *first = strstr(buf, "no writable project");
+	cr_expect(first && !strstr(first + 1, "no writable project"), "%s", buf);
+	free(pmarker);
+	close(master);
+	free(name);
+	free(kv);
+	world_free(&w);
+}
+
+/* Standalone mode (LD_PRELOAD in a terminal profile, which usually starts
+ * in ~): the cwd is the project, so the same rule holds. */
+BOTH_USERS(project, standalone_mode_in_home, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "alonehome", "");
+	char *kv;
+	asprintf(&kv, "HOME=%s", w.proj);
+	world_setenv(&w, kv);
+	char *marker = path_join(w.proj, "marker");
+	char *pre, *cfg;
+	asprintf(&pre, "LD_PRELOAD=%s", CORDON_SHIM_SO);
+	asprintf(&cfg, "CORDON_CONFIG=%s", w.cfg);
+	char *argv[] = {"/usr/bin/env",
+			pre,
+			cfg,
+			"/bin/sh",
+			"-c",
+			"echo sandbox=$CORDON_SANDBOX; " WRITE_AND_SAY,
+			NULL};
+	struct run_result r = world_run(&w, argv, w.proj);
+	cr_expect(strstr(r.out, "sandbox=1") && strstr(r.out, "ran-5"), "%s %s", r.out, r.err);
+	cr_expect_not(file_exists(marker), "the home was writable");
+	char *want;
+	asprintf(&want,
+		 "cordon: %s is your home directory; the session has no writable project — start "
+		 "the shell in a project directory\n",
+		 w.proj);
+	cr_expect_str_eq(r.err, want);
+	run_free(&r);
+	/* Control: in a directory below the home, that directory is the project. */
+	char *sub = path_join(w.proj, "sub");
+	cr_assert_eq(mkdir(sub, 0755), 0);
+	if (who->user)
+		cr_assert_eq(chown(sub, w.uid, w.gid), 0);
+	char *submarker = path_join(sub, "marker");
+	r = world_run(&w, argv, sub);
+	cr_expect(strstr(r.out, "ran-5"), "%s", r.err);
+	cr_expect(file_exists(submarker), "%s", r.err);
+	cr_expect_str_eq(r.err, "");
+	run_free(&r);
+	free(submarker);
+	free(sub);
+	free(want);
+	free(pre);
+	free(cfg);
+	free(marker);
+	free(kv);
+	world_free(&w);
+}
