@@ -560,6 +560,7 @@ static const char busy_py[] = "import os, socket, sys\n"
 			      "n, path = int(sys.argv[1]), os.path.abspath('busy.sock')\n"
 			      "srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)\n"
 			      "srv.bind(path); srv.listen(128); srv.settimeout(10)\n"
+			      "open('listening', 'w').close()\n"
 			      "held = [srv.accept()[0] for i in range(n)]\n"
 			      "open('ready', 'w').close()\n"
 			      "try:\n"
@@ -578,6 +579,7 @@ static bool busy_round(struct world *w, bool inside, char **said)
 	char *go = path_join(w->proj, "go");
 	char *late = path_join(w->proj, "late.txt");
 	char *client = path_join(w->proj, "client.txt");
+	char *listening = path_join(w->proj, "listening");
 	char *script;
 	asprintf(&script,
 		 "/usr/bin/python3 busy.py %d > server.txt 2>&1 & "
@@ -587,7 +589,8 @@ static bool busy_round(struct world *w, bool inside, char **said)
 	char *sandboxed[] = {CORDON_BIN, "run", "--config", w->cfg, "--",
 			     "/bin/sh",  "-c",  script,     NULL};
 	pid_t pid = world_spawn(w, inside ? sandboxed : plain, w->proj);
-	cr_assert(wait_exists(sock, 5000), "the server did not start");
+	/* Not the socket file: it exists from bind, before listen. */
+	cr_assert(wait_exists(listening, 5000), "the server did not start");
 	int held[BUSY];
 	for (int i = 0; i < BUSY; i++) {
 		held[i] = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -613,6 +616,8 @@ static bool busy_round(struct world *w, bool inside, char **said)
 	unlink(go);
 	unlink(late);
 	unlink(client);
+	unlink(listening);
+	free(listening);
 	free(script);
 	free(client);
 	free(late);
