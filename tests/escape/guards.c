@@ -1,0 +1,381 @@
+/* protected_paths and hidden_paths: the session's own mount namespace keeps
+ * git's hooks and config (followed into worktrees and submodules), the
+ * shell dotfiles and cordon's own config read-only and unreplaceable where
+ * a rule would let them be written, and credentials unreadable where a
+ * rule would let them be read. A hostile command tries to plant something
+ * that runs later, outside (a hook, core.fsmonitor, a config that switches
+ * the next session off), or to read a token. Everything is judged from
+ * outside: the bytes, inode and mode of the files after the session,
+ * whether a planted hook exists, whether a planted command ran when git was
+ * used outside afterwards (a marker it would make), whether a secret's
+ * bytes appear in the output. Each refusal has a control that makes the
+ * same attempt land: unsandboxed, or with the guard turned off. */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "both.h"
+#include "helpers.h"
+
+#define OLD_TIME 946684800 /* 2000-01-01 00:00:00 UTC */
+#define TOKEN    "gho_T0ken-7d1e5ea9"
+#define SSH_KEY  "PRIVATE-KEY-b2c9f1"
+#define DISABLE  "{\"enabled\": false}"
+
+/* ---- helpers ---- */
+
+static uid_t give_uid;
+static gid_t give_gid;
+static int give_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return lchown(path, give_uid, give_gid) < 0 ? -1 : 0;
+}
+
+/* Everything in W made here so far becomes W's user's: a victim the
+ * session's user may not write by its mode would prove nothing. */
+static void give(struct world *w)
+{
+	if (!w->as_user)
+		return;
+	give_uid = w->uid;
+	give_gid = w->gid;
+	cr_assert_eq(nftw(w->dir, give_one, 16, FTW_PHYS), 0, "chown %s", w->dir);
+}
+
+/* W's config becomes WORLD_BASE_RW plus EXTRA (a leading comma). */
+static void set_config(struct world *w, const char *extra)
+{
+	FILE *f = fopen(w->cfg, "w");
+	cr_assert_not_null(f, "%s: %s", w->cfg, strerror(errno));
+	fprintf(f, "{" WORLD_BASE_RW "%s}", extra);
+	cr_assert_eq(fclose(f), 0);
+}
+
+/* What PATH holds, or "(absent)". */
+static char *slurp(const char *path)
+{
+	char *s = read_file(path);
+	return s ? s : strdup("(absent)");
+}
+
+static char *at(const char *dir, const char *name)
+{
+	return path_join(dir, name);
+}
+
+static bool present(const char *dir, const char *name)
+{
+	char *p = at(dir, name);
+	struct stat st;
+	bool r = lstat(p, &st) == 0;
+	free(p);
+	return r;
+}
+
+static ino_t inode(const char *dir, const char *name)
+{
+	char *p = at(dir, name);
+	struct stat st;
+	ino_t r = lstat(p, &st) == 0 ? st.st_ino : 0;
+	free(p);
+	return r;
+}
+
+static char *content(const char *dir, const char *name)
+{
+	char *p = at(dir, name);
+	char *s = slurp(p);
+	free(p);
+	return s;
+}
+
+/* FMT outside, as W's user, in the project; it must succeed. */
+__attribute__((format(printf, 2, 3))) static struct run_result outside(struct world *w,
+								       const char *fmt, ...)
+{
+	char *script;
+	va_list ap;
+	va_start(ap, fmt);
+	if (vasprintf(&script, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	struct run_result r = sh_outside(w, script);
+	cr_assert_eq(r.status, 0, "outside: %s\n%s%s", script, r.out, r.err);
+	free(script);
+	return r;
+}
+
+/* A world whose home has a git identity (the user runs git outside with
+ * it, the session inside), its project a git repository with one commit. */
+static void git_world(struct world *w, const struct who *who, const char *tag)
+{
+	world_for(w, who, tag, "");
+	free(write_file(w->home, ".gitconfig",
+			"[user]\n\tname = t\n\temail = t@example.com\n"
+			"[init]\n\tdefaultBranch = main\n"
+			"[protocol \"file\"]\n\tallow = always\n"
+			"[advice]\n\tdetachedHead = false\n"));
+	give(w);
+	struct run_result r = outside(w, "git init -q && echo a > a && git add a && "
+					 "git commit -qm first");
+	run_free(&r);
+}
+
+/* The marker a command planted for TAG would make, outside. */
+static char *marker(const struct world *w, const char *tag, const char *what)
+{
+	char *s;
+	if (asprintf(&s, "%s/pwned-%s-%s", w->outside, tag, what) < 0)
+		abort();
+	return s;
+}
+
+static bool marked(const struct world *w, const char *tag, const char *what)
+{
+	char *m = marker(w, tag, what);
+	bool r = access(m, F_OK) == 0;
+	free(m);
+	return r;
+}
+
+/* Each of STEPS reported "STEP 0" in R's output (the control: it lands). */
+static void expect_all_landed(const char *const steps[], const struct run_result *r,
+			      const char *what)
+{
+	for (size_t i = 0; steps[i]; i++) {
+		char want[64];
+		snprintf(want, sizeof(want), "%s 0\n", steps[i]);
+		cr_assert(strstr(r->out, want), "control (%s): %s did not land: %s%s", what,
+			  steps[i], r->out, r->err);
+	}
+}
+
+/* A plant: BODY, a shell script, with M the prefix of TAG's markers,
+ * "hook WHAT" printing a hook that makes $M-WHAT, "fsmon" a config section
+ * whose core.fsmonitor makes $M-fsmonitor (git status runs it), and VARS
+ * (more assignments, or ""). */
+static char *plant(const struct world *w, const char *tag, const char *vars, const char *body)
+{
+	char *s;
+	if (asprintf(&s,
+		     "M=%s/pwned-%s\n%s\n"
+		     "hook() { printf '#!/bin/sh\\ntouch %%s\\n' \"$M-$1\"; }\n"
+		     "fsmon() { printf '[core]\\n\\tfsmonitor = \"touch %%s; false\"\\n' "
+		     "\"$M-fsmonitor\"; }\n%s",
+		     w->outside, tag, vars, body) < 0)
+		abort();
+	return s;
+}
+
+/* ---- git: the repository's hooks and config ---- */
+
+/* Every way the session might plant something git runs outside later: in
+ * .git/config (appended; replaced by rename), in .git/hooks (written;
+ * linked; the directory removed or moved aside and rebuilt), and .git
+ * itself moved away and rebuilt. Each prints its exit status. */
+static const char plant_git[] =
+	"cp .git/config evilcfg && printf '[alias]\\n\\treplaced = status\\n' >> evilcfg\n"
+	"hook post-commit > evilhook && chmod +x evilhook\n"
+	"rm -rf .git/hooks && mkdir .git/hooks; echo rm-hooks $?\n"
+	"mv .git/hooks .git/hooks.old && mkdir .git/hooks; echo move-hooks $?\n"
+	"mv evilcfg .git/config; echo replace-config $?\n"
+	"fsmon >> .git/config; echo append-config $?\n"
+	"hook pre-commit > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit; "
+	"echo write-hook $?\n"
+	"ln -sf \"$PWD/evilhook\" .git/hooks/post-commit; echo link-hook $?\n"
+	"mv .git .g && cp -a .g .git && rm -rf .g; echo rebuild $?\n";
+
+static const char *const plant_steps[] = {"rm-hooks",      "move-hooks", "replace-config",
+					  "append-config", "write-hook", "link-hook",
+					  "rebuild",       NULL};
+
+/* git status and a commit, outside: what runs core.fsmonitor and the
+ * commit hooks. */
+static void git_outside(struct world *w, const char *dir, const char *msg)
+{
+	char *script;
+	asprintf(&script,
+		 "cd '%s' && git status >/dev/null 2>&1; git commit -q --allow-empty -m %s", dir,
+		 msg);
+	struct run_result r = sh_outside(w, script);
+	free(script);
+	run_free(&r);
+}
+
+BOTH_USERS(guards, git_plant_runs_nothing_outside, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gplant");
+	char *config = content(w.proj, ".git/config");
+	ino_t git_ino = inode(w.proj, ".git"), hooks_ino = inode(w.proj, ".git/hooks");
+	cr_assert(present(w.proj, ".git/hooks/pre-commit.sample"), "git init made no sample hooks");
+
+	char *script = plant(&w, "deny", "", plant_git);
+	struct run_result r = sh_in(&w, NULL, "%s", script);
+	char *diag;
+	asprintf(&diag, "inside (%d): %s%s", r.status, r.out, r.err);
+	char *now = content(w.proj, ".git/config");
+	cr_expect_str_eq(now, config, ".git/config was changed from inside\n%s", diag);
+	free(now);
+	cr_expect_not(present(w.proj, ".git/hooks/pre-commit"), "a pre-commit hook was planted\n%s",
+		      diag);
+	cr_expect_not(present(w.proj, ".git/hooks/post-commit"),
+		      "a post-commit hook was linked in\n%s", diag);
+	cr_expect(present(w.proj, ".git/hooks/pre-commit.sample"), ".git/hooks was emptied\n%s",
+		  diag);
+	cr_expect_not(present(w.proj, ".git/hooks.old"), ".git/hooks was moved aside\n%s", diag);
+	cr_expect_eq(inode(w.proj, ".git/hooks"), hooks_ino, ".git/hooks was replaced\n%s", diag);
+	cr_expect_eq(inode(w.proj, ".git"), git_ino, ".git was replaced\n%s", diag);
+	cr_expect_not(present(w.proj, ".g"), ".git was moved away\n%s", diag);
+	run_free(&r);
+
+	/* Outside afterwards: git works and runs nothing planted. */
+	git_outside(&w, w.proj, "outside-deny");
+	r = outside(&w, "git log -1 --format=%%s");
+	cr_expect(strstr(r.out, "outside-deny"), "git no longer works outside: %s", r.out);
+	run_free(&r);
+	cr_expect_not(marked(&w, "deny", "fsmonitor"), "a planted core.fsmonitor ran outside\n%s",
+		      diag);
+	cr_expect_not(marked(&w, "deny", "pre-commit"), "a planted pre-commit ran outside\n%s",
+		      diag);
+	cr_expect_not(marked(&w, "deny", "post-commit"), "a planted post-commit ran outside\n%s",
+		      diag);
+	free(diag);
+	free(script);
+
+	/* Control: protected_paths [] lets every attempt land, and git
+	 * outside then runs what was planted. */
+	set_config(&w, ", \"protected_paths\": []");
+	script = plant(&w, "ctl", "", plant_git);
+	r = sh_in(&w, NULL, "%s", script);
+	expect_all_landed(plant_steps, &r, "protected_paths []");
+	now = content(w.proj, ".git/config");
+	cr_assert(strstr(now, "replaced = status") && strstr(now, "pwned-ctl-fsmonitor"),
+		  "control: .git/config was not changed: %s", now);
+	free(now);
+	cr_assert_neq(inode(w.proj, ".git"), git_ino, "control: .git was not rebuilt");
+	run_free(&r);
+	git_outside(&w, w.proj, "outside-ctl");
+	cr_assert(marked(&w, "ctl", "fsmonitor") && marked(&w, "ctl", "pre-commit") &&
+			  marked(&w, "ctl", "post-commit"),
+		  "control: git outside did not run what was planted");
+	free(script);
+	free(config);
+	world_free(&w);
+}
+
+/* What a session does with git in the project keeps working: add, commit,
+ * branch, checkout -b, stash, status; the results are there outside. */
+BOTH_USERS(guards, git_keeps_working_inside, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gwork");
+	struct run_result r = sh_in(&w, NULL,
+				    "set -e; echo b > b; git add b; git commit -qm inside-commit; "
+				    "git branch x; git checkout -q -b y; echo more >> a; "
+				    "git stash -q; git status --short >/dev/null; echo done");
+	char *diag;
+	asprintf(&diag, "inside (%d): %s%s", r.status, r.out, r.err);
+	cr_expect_eq(r.status, 0, "git failed inside\n%s", diag);
+	cr_expect(strstr(r.out, "done"), "git failed inside\n%s", diag);
+	run_free(&r);
+	r = outside(&w, "git log -1 --format=%%s x; git rev-parse --abbrev-ref HEAD; "
+			"git stash list | wc -l; cat a");
+	cr_expect_str_eq(r.out, "inside-commit\ny\n1\na\n",
+			 "outside, the repository does not show what was done inside\n%s", diag);
+	run_free(&r);
+	free(diag);
+	world_free(&w);
+}
+
+/* ---- metadata ---- */
+
+static const char meta_script[] =
+	"chmod +x .git/hooks/post-checkout; echo chmod $?\n"
+	"touch -d @981173106 .git/config; echo touch $?\n"
+	"setfattr -n user.x -v y .git/config; echo setfattr $?\n"
+	"python3 - <<'EOF'\n"
+	"import ctypes, os\n"
+	"c = ctypes.CDLL(None, use_errno=True)\n"
+	"def attempt(what, f):\n"
+	"    try:\n"
+	"        r = f()\n"
+	"        print(what, os.strerror(ctypes.get_errno()) if isinstance(r, int) and r < 0 "
+	"else 0)\n"
+	"    except OSError as e: print(what, e)\n"
+	"h, g = '.git/hooks/post-checkout', '.git/config'\n"
+	"attempt('fchmod', lambda: os.fchmod(os.open(h, os.O_RDONLY), 0o755))\n"
+	"attempt('procchmod', lambda: os.chmod('/proc/self/fd/%d' % os.open(h, os.O_PATH), "
+	"0o755))\n"
+	"attempt('pchmod', lambda: c.syscall(452, os.open(h, os.O_PATH), b'', 0o755, 0x1000))\n"
+	"attempt('futime', lambda: os.utime(os.open(g, os.O_RDONLY), (981173106, 981173106)))\n"
+	"attempt('fsetx', lambda: os.setxattr(os.open(g, os.O_RDONLY), 'user.y', b'y'))\n"
+	"EOF\n";
+
+static const char *const meta_steps[] = {"chmod",  "touch",  "setfattr", "fchmod", "procchmod",
+					 "pchmod", "futime", "fsetx",    NULL};
+
+static void need_user_xattrs(struct world *w)
+{
+	char *f = write_file(w->dir, "xattr-probe", "x");
+	int r = setxattr(f, "user.probe", "1", 1, 0);
+	int e = errno;
+	unlink(f);
+	free(f);
+	if (r < 0)
+		cr_skip_test("%s does not take user xattrs (%s)", w->dir, strerror(e));
+}
+
+/* chmod +x on a hook file placed (not executable) in .git/hooks, touch and
+ * setfattr on .git/config, by path and through descriptors: the mode, the
+ * mtime and the xattrs stay. Control: protected_paths [] lets each land. */
+BOTH_USERS(guards, git_metadata_stays, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gmeta");
+	need_user_xattrs(&w);
+	char *hook = at(w.proj, ".git/hooks/post-checkout"), *config = at(w.proj, ".git/config");
+	free(write_file(w.proj, ".git/hooks/post-checkout", "#!/bin/sh\ntrue\n"));
+	give(&w);
+	cr_assert_eq(chmod(hook, 0644), 0);
+	struct timespec old[2] = {{OLD_TIME, 0}, {OLD_TIME, 0}};
+	cr_assert_eq(utimensat(AT_FDCWD, config, old, 0), 0);
+
+	struct run_result r = sh_in(&w, NULL, "%s", meta_script);
+	struct stat st;
+	cr_assert_eq(stat(hook, &st), 0);
+	cr_expect_eq(st.st_mode & 07777, 0644, "the hook was made executable (%o)\ninside: %s%s",
+		     st.st_mode & 07777, r.out, r.err);
+	cr_assert_eq(stat(config, &st), 0);
+	cr_expect_eq(st.st_mtime, OLD_TIME, ".git/config's mtime was changed\ninside: %s%s", r.out,
+		     r.err);
+	cr_expect_lt(getxattr(config, "user.x", NULL, 0), 0,
+		     ".git/config got an xattr by path\ninside: %s%s", r.out, r.err);
+	cr_expect_lt(getxattr(config, "user.y", NULL, 0), 0,
+		     ".git/config got an xattr by descriptor\ninside: %s%s", r.out, r.err);
+	run_free(&r);
+
+	set_config(&w, ", \"protected_paths\": []");
+	r = sh_in(&w, NULL, "%s", meta_script);
+	expect_all_landed(meta_steps, &r, "protected_paths []");
+	cr_assert_eq(stat(hook, &st), 0);
+	cr_assert_eq(st.st_mode & 0111, 0111, "control: the hook was not made executable");
+	cr_assert_gt(getxattr(config, "user.x", NULL, 0), 0, "control: no xattr");
+	run_free(&r);
+	free(hook);
+	free(config);
+	world_free(&w);
+}
