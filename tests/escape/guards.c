@@ -301,6 +301,166 @@ BOTH_USERS(guards, git_keeps_working_inside, .timeout = 60)
 	world_free(&w);
 }
 
+/* ---- git: a worktree and a submodule ---- */
+
+static const char plant_worktree[] =
+	"cd \"$WT\" || exit 1\n"
+	"printf 'gitdir: %s/evilgit\\n' \"$PWD\" > .git; echo write-dotgit $?\n"
+	"printf 'gitdir: %s/evilgit\\n' \"$PWD\" > g2 && mv g2 .git; echo replace-dotgit $?\n"
+	"fsmon >> \"$MAIN/.git/config\"; echo append-config $?\n"
+	"hook pre-commit > \"$MAIN/.git/hooks/pre-commit\" && "
+	"chmod +x \"$MAIN/.git/hooks/pre-commit\"; echo write-hook $?\n"
+	"echo \"$PWD/evil\" > \"$MAIN/.git/worktrees/wt/commondir\"; echo commondir $?\n";
+
+/* The project is a worktree of a repository the session may also write
+ * (--allow-write): the worktree's .git file, its commondir, and the common
+ * dir's config and hooks stay as they were; git commits inside. Control:
+ * protected_paths [] lets them be written. */
+BOTH_USERS(guards, git_worktree_stays_unplanted, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "gworktree", "");
+	free(write_file(w.home, ".gitconfig", "[user]\n\tname = t\n\temail = t@example.com\n"));
+	give(&w);
+	char *main = at(w.dir, "main"), *wt = at(w.dir, "wt");
+	struct run_result r =
+		outside(&w,
+			"git init -q '%1$s' && cd '%1$s' && echo a > a && "
+			"git add a && git commit -qm first && git worktree add -q '%2$s'",
+			main, wt);
+	run_free(&r);
+	char *dotgit = content(wt, ".git"), *config = content(main, ".git/config");
+	char *commondir = content(main, ".git/worktrees/wt/commondir");
+	cr_assert(strstr(dotgit, "gitdir: "), "the worktree has no .git file: %s", dotgit);
+
+	char *opts, *vars;
+	asprintf(&opts, "-p %s --allow-write %s", wt, main);
+	asprintf(&vars, "WT='%s' MAIN='%s'", wt, main);
+	char *script = plant(&w, "deny", vars, plant_worktree);
+	r = sh_in(&w, opts,
+		  "cd '%s' && git commit -q --allow-empty -m inside-wt && echo committed; %s", wt,
+		  script);
+	char *diag;
+	asprintf(&diag, "inside (%d): %s%s", r.status, r.out, r.err);
+	cr_expect(strstr(r.out, "committed"), "git commit failed in the worktree\n%s", diag);
+	char *now = content(wt, ".git");
+	cr_expect_str_eq(now, dotgit, "the worktree's .git file was rewritten\n%s", diag);
+	free(now);
+	now = content(main, ".git/config");
+	cr_expect_str_eq(now, config, "the common dir's config was changed\n%s", diag);
+	free(now);
+	now = content(main, ".git/worktrees/wt/commondir");
+	cr_expect_str_eq(now, commondir, "the worktree's commondir was rewritten\n%s", diag);
+	free(now);
+	cr_expect_not(present(main, ".git/hooks/pre-commit"),
+		      "a hook was planted in the common dir\n%s", diag);
+	run_free(&r);
+	git_outside(&w, wt, "outside-wt");
+	cr_expect_not(marked(&w, "deny", "fsmonitor"), "a planted core.fsmonitor ran outside\n%s",
+		      diag);
+	cr_expect_not(marked(&w, "deny", "pre-commit"), "a planted pre-commit ran outside\n%s",
+		      diag);
+	r = outside(&w, "git -C '%s' log --format=%%s wt", main);
+	cr_expect(strstr(r.out, "outside-wt") && strstr(r.out, "inside-wt"),
+		  "the worktree's commits are not there outside: %s\n%s", r.out, diag);
+	run_free(&r);
+	free(diag);
+	free(script);
+
+	/* Control: without the guard the same attempts land. */
+	set_config(&w, ", \"protected_paths\": []");
+	script = plant(&w, "ctl", vars, plant_worktree);
+	r = sh_in(&w, opts, "%s", script);
+	now = content(main, ".git/config");
+	cr_assert(strstr(now, "pwned-ctl-fsmonitor"), "control: the append did not land: %s%s",
+		  r.out, r.err);
+	free(now);
+	now = content(wt, ".git");
+	cr_assert(strstr(now, "evilgit"), "control: the .git file was not rewritten: %s%s", r.out,
+		  r.err);
+	free(now);
+	cr_assert(present(main, ".git/hooks/pre-commit"), "control: no hook was written: %s%s",
+		  r.out, r.err);
+	run_free(&r);
+	free(script);
+	free(opts);
+	free(vars);
+	free(dotgit);
+	free(config);
+	free(commondir);
+	free(main);
+	free(wt);
+	world_free(&w);
+}
+
+static const char plant_submodule[] =
+	"fsmon >> .git/modules/mod/config; echo append-config $?\n"
+	"hook pre-commit > .git/modules/mod/hooks/pre-commit && "
+	"chmod +x .git/modules/mod/hooks/pre-commit; echo write-hook $?\n"
+	"printf 'gitdir: %s/evilgit\\n' \"$PWD\" > mod/.git; echo write-dotgit $?\n"
+	"mv .git/modules/mod .git/modules/mod.old; echo move-module $?\n";
+
+static const char *const submodule_steps[] = {"append-config", "write-hook", "write-dotgit",
+					      "move-module", NULL};
+
+/* A submodule's git dir (.git/modules/mod) keeps its config and hooks, its
+ * checkout's .git file stays, and the git dir cannot be moved away. */
+BOTH_USERS(guards, git_submodule_stays_unplanted, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gsub");
+	char *src = at(w.dir, "subsrc");
+	struct run_result r =
+		outside(&w,
+			"git init -q '%1$s' && git -C '%1$s' commit -q --allow-empty "
+			"-m s && git submodule add -q '%1$s' mod && git commit -qm mod",
+			src);
+	run_free(&r);
+	char *config = content(w.proj, ".git/modules/mod/config");
+	char *dotgit = content(w.proj, "mod/.git");
+	ino_t mod_ino = inode(w.proj, ".git/modules/mod");
+	cr_assert(strstr(dotgit, "gitdir: "), "the submodule has no .git file: %s", dotgit);
+
+	char *script = plant(&w, "deny", "", plant_submodule);
+	r = sh_in(&w, NULL, "%s", script);
+	char *diag;
+	asprintf(&diag, "inside (%d): %s%s", r.status, r.out, r.err);
+	char *now = content(w.proj, ".git/modules/mod/config");
+	cr_expect_str_eq(now, config, "the submodule's config was changed\n%s", diag);
+	free(now);
+	now = content(w.proj, "mod/.git");
+	cr_expect_str_eq(now, dotgit, "the submodule's .git file was rewritten\n%s", diag);
+	free(now);
+	cr_expect_not(present(w.proj, ".git/modules/mod/hooks/pre-commit"),
+		      "a hook was planted in the submodule\n%s", diag);
+	cr_expect_eq(inode(w.proj, ".git/modules/mod"), mod_ino,
+		     "the submodule's git dir was moved away\n%s", diag);
+	run_free(&r);
+	char *mod = at(w.proj, "mod");
+	git_outside(&w, mod, "outside-mod");
+	cr_expect_not(marked(&w, "deny", "fsmonitor"), "a planted core.fsmonitor ran outside\n%s",
+		      diag);
+	cr_expect_not(marked(&w, "deny", "pre-commit"), "a planted pre-commit ran outside\n%s",
+		      diag);
+	free(diag);
+	free(script);
+
+	set_config(&w, ", \"protected_paths\": []");
+	script = plant(&w, "ctl", "", plant_submodule);
+	r = sh_in(&w, NULL, "%s", script);
+	expect_all_landed(submodule_steps, &r, "protected_paths []");
+	now = content(w.proj, ".git/modules/mod.old/config");
+	cr_assert(strstr(now, "pwned-ctl-fsmonitor"), "control: the append did not land: %s", now);
+	free(now);
+	run_free(&r);
+	free(script);
+	free(mod);
+	free(config);
+	free(dotgit);
+	free(src);
+	world_free(&w);
+}
+
 /* ---- metadata ---- */
 
 static const char meta_script[] =
