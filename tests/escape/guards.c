@@ -539,3 +539,63 @@ BOTH_USERS(guards, git_metadata_stays, .timeout = 60)
 	free(config);
 	world_free(&w);
 }
+
+/* ---- hidden paths ---- */
+
+static const char read_secrets[] =
+	"cat ~/.config/gh/hosts.yml; cat ~/.config/other.conf; grep -rs . ~/.config\n"
+	"ls -la ~/.config/gh; umount -l ~/.config/gh\n"
+	"unshare -Urm sh -c 'umount -l ~/.config/gh; cat ~/.config/gh/hosts.yml'\n"
+	"cat ~/.ssh/id_test; grep -rs . ~/.ssh; cat ~/notes.txt\n";
+
+/* A token under ~/.config/gh and a key in ~/.ssh are not printed inside,
+ * though ~/.config is readable by default (another file there is) and
+ * though "~" is granted (~/notes.txt is printed); a rule naming
+ * ~/.config/gh exposes it, and so does hidden_paths []. Control: outside,
+ * both are printed. */
+BOTH_USERS(guards, hidden_credentials_stay_unread, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "hidden", "");
+	free(write_file(w.home, ".config/gh/hosts.yml", "github.com:\n  oauth_token: " TOKEN "\n"));
+	free(write_file(w.home, ".config/other.conf", "other-visible"));
+	free(write_file(w.home, ".ssh/id_test", SSH_KEY));
+	free(write_file(w.home, "notes.txt", "notes-visible"));
+	give(&w);
+
+	struct run_result r = sh_outside(&w, read_secrets);
+	cr_assert(strstr(r.out, TOKEN) && strstr(r.out, SSH_KEY), "control: outside: %s%s", r.out,
+		  r.err);
+	run_free(&r);
+
+	/* The default config: ~/.config readable, ~/.config/gh hidden. */
+	r = sh_in(&w, NULL, "%s", read_secrets);
+	cr_expect(strstr(r.out, "other-visible"), "~/.config is not readable inside: %s%s", r.out,
+		  r.err);
+	cr_expect_null(strstr(r.out, TOKEN), "the gh token was read inside: %s", r.out);
+	cr_expect_null(strstr(r.out, SSH_KEY), "the ssh key was read inside: %s", r.out);
+	run_free(&r);
+
+	/* "~" readable: everything in it but the hidden paths. */
+	set_config(&w, ", \"additional_read_only_paths\": [\"~\"]");
+	r = sh_in(&w, NULL, "%s", read_secrets);
+	cr_expect(strstr(r.out, "notes-visible"), "~ is not readable inside: %s%s", r.out, r.err);
+	cr_expect_null(strstr(r.out, SSH_KEY), "the ssh key was read beneath \"~\": %s", r.out);
+	cr_expect_null(strstr(r.out, TOKEN), "the gh token was read beneath \"~\": %s", r.out);
+	run_free(&r);
+
+	/* A rule naming the hidden path itself: the user means it. */
+	set_config(&w, ", \"additional_read_only_paths\": [\"~/.config/gh\"]");
+	r = sh_in(&w, NULL, "%s", read_secrets);
+	cr_expect(strstr(r.out, TOKEN), "a rule naming ~/.config/gh did not expose it: %s%s", r.out,
+		  r.err);
+	cr_expect_null(strstr(r.out, SSH_KEY), "the ssh key was read: %s", r.out);
+	run_free(&r);
+
+	/* The guard off. */
+	set_config(&w, ", \"hidden_paths\": []");
+	r = sh_in(&w, NULL, "%s", read_secrets);
+	cr_expect(strstr(r.out, TOKEN), "hidden_paths [] still hid the token: %s%s", r.out, r.err);
+	run_free(&r);
+	world_free(&w);
+}
