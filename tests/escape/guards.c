@@ -599,3 +599,157 @@ BOTH_USERS(guards, hidden_credentials_stay_unread, .timeout = 60)
 	run_free(&r);
 	world_free(&w);
 }
+
+/* ---- a writable home ---- */
+
+/* SCRIPT outside, with HOME=HOME: the control. */
+static struct run_result outside_with_home(struct world *w, const char *home, const char *script)
+{
+	char *s;
+	asprintf(&s, "HOME='%s'; export HOME\n%s", home, script);
+	struct run_result r = sh_outside(w, s);
+	free(s);
+	return r;
+}
+
+static const char home_plant[] =
+	"cd ~ || exit 1\n"
+	"echo evil >> .bashrc; echo append-bashrc $?\n"
+	"echo evil > nb && mv nb .bashrc; echo replace-bashrc $?\n"
+	"rm -f .bashrc; echo rm-bashrc $?\n"
+	"mkdir -p .config/cordon && echo '" DISABLE "' > .config/cordon/config.json; "
+	"echo cordon-config $?\n"
+	"mv .config .c2 && mkdir -p .config/cordon && "
+	"echo '" DISABLE "' > .config/cordon/config.json; echo move-config $?\n"
+	"mkdir -p .ssh && echo ssh-ed25519 AAAA evil >> .ssh/authorized_keys; "
+	"echo authorized-keys $?\n"
+	"mv .ssh .s2 && mkdir .ssh && echo ssh-ed25519 AAAA evil > .ssh/authorized_keys; "
+	"echo move-ssh $?\n"
+	"echo new > newfile; echo newfile $?\n";
+
+static const char *const home_steps[] = {"append-bashrc", "replace-bashrc", "rm-bashrc",
+					 "cordon-config", "move-config",    "authorized-keys",
+					 "move-ssh",      "newfile",        NULL};
+
+/* A home with a .bashrc, a .config and a .ssh, made here. */
+static void furnish_home(const char *home)
+{
+	free(write_file(home, ".bashrc", "orig-bashrc\n"));
+	free(write_file(home, ".config/other.conf", "x"));
+	free(write_file(home, ".ssh/known_hosts", "x"));
+}
+
+/* --project ~ (the home writable): ~/.bashrc is not written, replaced or
+ * removed; no cordon config appears in ~/.config/cordon, not even by moving
+ * ~/.config away; no ~/.ssh/authorized_keys; an ordinary new file can be
+ * made (the home is writable). Control: the same script, outside, in a
+ * home furnished alike, does all of it. */
+BOTH_USERS(guards, home_project_keeps_dotfiles_and_config, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "homeproj", "");
+	char *home2 = at(w.dir, "home2");
+	furnish_home(w.home);
+	furnish_home(home2);
+	give(&w);
+	ino_t bashrc_ino = inode(w.home, ".bashrc");
+
+	char *opts;
+	asprintf(&opts, "-p %s", w.home);
+	struct run_result r = sh_in(&w, opts, "%s", home_plant);
+	char *diag;
+	asprintf(&diag, "inside (%d): %s%s", r.status, r.out, r.err);
+	cr_assert(strstr(r.out, "newfile 0") && present(w.home, "newfile"),
+		  "control: the home is not writable inside\n%s", diag);
+	char *now = content(w.home, ".bashrc");
+	cr_expect_str_eq(now, "orig-bashrc\n", "~/.bashrc was changed\n%s", diag);
+	free(now);
+	cr_expect_eq(inode(w.home, ".bashrc"), bashrc_ino, "~/.bashrc was replaced\n%s", diag);
+	cr_expect_not(present(w.home, ".config/cordon/config.json"),
+		      "a cordon config was planted in ~/.config/cordon\n%s", diag);
+	cr_expect_not(present(w.home, ".c2"), "~/.config was moved away\n%s", diag);
+	cr_expect_not(present(w.home, ".ssh/authorized_keys"),
+		      "~/.ssh/authorized_keys was created\n%s", diag);
+	cr_expect_not(present(w.home, ".s2"), "~/.ssh was moved away\n%s", diag);
+	run_free(&r);
+
+	r = outside_with_home(&w, home2, home_plant);
+	expect_all_landed(home_steps, &r, "outside");
+	cr_assert(present(home2, ".config/cordon/config.json") &&
+			  present(home2, ".ssh/authorized_keys"),
+		  "control: outside, the plant left nothing");
+	run_free(&r);
+	free(diag);
+	free(opts);
+	free(home2);
+	world_free(&w);
+}
+
+/* ---- cordon's own config ---- */
+
+static const char config_plant[] =
+	"echo '{}' > evil.json\n"
+	"chmod 666 cordon.json; echo chmod $?\n"
+	"echo '" DISABLE "' > cordon.json; echo write $?\n"
+	"echo '" DISABLE "' > new.json && mv new.json cordon.json; "
+	"echo replace $?\n"
+	"ln -sf evil.json cordon.json; echo link $?\n"
+	"rm -f cordon.json; echo rm $?\n"
+	"mkdir -p xdg/cordon && echo '" DISABLE "' > xdg/cordon/config.json; echo xdg $?\n"
+	"echo beside > beside.json; echo beside $?\n";
+
+static const char *const config_steps[] = {"chmod", "write", "replace", "link",
+					   "rm",    "xdg",   "beside",  NULL};
+
+/* The session's config is the project's cordon.json (--config), and
+ * $XDG_CONFIG_HOME is a directory in the project: the config cannot be
+ * chmodded, written, replaced, linked over or removed, and no config
+ * appears in $XDG_CONFIG_HOME/cordon; a file beside it is written (the
+ * project is writable). Control: the same script outside, in a copy of the
+ * project, does all of it. */
+BOTH_USERS(guards, own_config_in_the_project_stays, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "owncfg", "");
+	char *xdg = at(w.proj, "xdg");
+	cr_assert_eq(mkdir(xdg, 0755), 0);
+	char *config = read_file(w.cfg);
+	char *copy = at(w.dir, "copy");
+	free(write_file(copy, "cordon.json", config));
+	give(&w);
+	char *kv;
+	asprintf(&kv, "XDG_CONFIG_HOME=%s", xdg);
+	world_setenv(&w, kv);
+	struct stat before, after;
+	cr_assert_eq(lstat(w.cfg, &before), 0);
+
+	struct run_result r = sh_in(&w, NULL, "%s", config_plant);
+	char *diag;
+	asprintf(&diag, "inside (%d): %s%s", r.status, r.out, r.err);
+	char *beside = content(w.proj, "beside.json");
+	cr_assert_str_eq(beside, "beside\n", "control: the project is not writable\n%s", diag);
+	free(beside);
+	char *now = slurp(w.cfg);
+	cr_expect_str_eq(now, config, "the session's config was changed\n%s", diag);
+	free(now);
+	cr_assert_eq(lstat(w.cfg, &after), 0, "the session's config was removed\n%s", diag);
+	cr_expect_eq(after.st_ino, before.st_ino, "the session's config was replaced\n%s", diag);
+	cr_expect_eq(after.st_mode, before.st_mode, "the session's config was chmodded\n%s", diag);
+	cr_expect_not(present(xdg, "cordon/config.json"),
+		      "a config was planted in $XDG_CONFIG_HOME/cordon\n%s", diag);
+	run_free(&r);
+
+	char *script;
+	asprintf(&script, "cd '%s' || exit 1\n%s", copy, config_plant);
+	r = sh_outside(&w, script);
+	expect_all_landed(config_steps, &r, "outside");
+	cr_assert_not(present(copy, "cordon.json"), "control: outside, the config stayed");
+	run_free(&r);
+	free(script);
+	free(diag);
+	free(config);
+	free(copy);
+	free(kv);
+	free(xdg);
+	world_free(&w);
+}
