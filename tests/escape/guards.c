@@ -277,6 +277,45 @@ BOTH_USERS(guards, git_plant_runs_nothing_outside, .timeout = 60)
 	world_free(&w);
 }
 
+/* A git dir's commondir file sends git to another directory for its
+ * config and hooks: one written into .git by the session would make git,
+ * outside, run a planted core.fsmonitor and pre-commit from a directory in
+ * the project. The control plants the same outside (unsandboxed). */
+static const char plant_commondir[] =
+	"rm -rf evil && mkdir evil && cp -r .git/. evil/ && rm -rf evil/hooks && mkdir evil/hooks\n"
+	"hook pre-commit > evil/hooks/pre-commit && chmod +x evil/hooks/pre-commit\n"
+	"fsmon >> evil/config\n"
+	"echo \"$PWD/evil\" > .git/commondir; echo commondir $?\n";
+
+BOTH_USERS(guards, git_commondir_plant_runs_nothing_outside, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gcommon");
+	char *script = plant(&w, "deny", "", plant_commondir);
+	struct run_result r = sh_in(&w, NULL, "%s", script);
+	char *diag;
+	asprintf(&diag, "inside (%d): %s%s", r.status, r.out, r.err);
+	run_free(&r);
+	cr_expect_not(present(w.proj, ".git/commondir"), "a .git/commondir was planted\n%s", diag);
+	git_outside(&w, w.proj, "outside-deny");
+	cr_expect_not(marked(&w, "deny", "fsmonitor"),
+		      "a core.fsmonitor planted through .git/commondir ran outside\n%s", diag);
+	cr_expect_not(marked(&w, "deny", "pre-commit"),
+		      "a pre-commit planted through .git/commondir ran outside\n%s", diag);
+	free(diag);
+	free(script);
+
+	/* Control: the same plant, unsandboxed, makes git run both. */
+	script = plant(&w, "ctl", "", plant_commondir);
+	r = outside(&w, "%s", script);
+	run_free(&r);
+	git_outside(&w, w.proj, "outside-ctl");
+	cr_assert(marked(&w, "ctl", "fsmonitor") && marked(&w, "ctl", "pre-commit"),
+		  "control: git outside did not follow the planted commondir");
+	free(script);
+	world_free(&w);
+}
+
 /* What a session does with git in the project keeps working: add, commit,
  * branch, checkout -b, stash, status; the results are there outside. */
 BOTH_USERS(guards, git_keeps_working_inside, .timeout = 60)
