@@ -724,6 +724,83 @@ BOTH_USERS(guards, home_project_keeps_dotfiles_and_config, .timeout = 60)
 	world_free(&w);
 }
 
+static const char bare_plant[] =
+	"cd ~ || exit 1\n"
+	"echo evil > .bashrc; echo bashrc $?\n"
+	"echo evil > .profile; echo profile $?\n"
+	"mkdir -p .config/cordon && echo '" DISABLE "' > .config/cordon/config.json; "
+	"echo cordon-config $?\n"
+	"mkdir -p .ssh && echo ssh-ed25519 AAAA evil > .ssh/authorized_keys; "
+	"echo authorized-keys $?\n"
+	"echo new > newfile; echo newfile $?\n";
+
+static const char *const bare_steps[] = {"bashrc",          "profile", "cordon-config",
+					 "authorized-keys", "newfile", NULL};
+
+/* cordon run -- cat SECRET, started outside in HOME (as its $HOME, and the
+ * project) with no --config: what discovery finds there governs it. */
+static struct run_result next_session(struct world *w, const char *home)
+{
+	char *kv;
+	asprintf(&kv, "HOME=%s", home);
+	world_setenv(w, kv);
+	char *argv[] = {CORDON_BIN, "run", "--", "/bin/cat", w->secret, NULL};
+	struct run_result r = world_run(w, argv, home);
+	free(kv);
+	asprintf(&kv, "HOME=%s", w->home);
+	world_setenv(w, kv);
+	free(kv);
+	return r;
+}
+
+/* The same with a bare home (no dotfile, no ~/.config, no ~/.ssh): the
+ * session must not create a ~/.bashrc or ~/.profile the next shell runs, a
+ * ~/.config/cordon/config.json that switches the next session off, or a
+ * ~/.ssh/authorized_keys. Judged also by the next session, started outside
+ * in the home with no --config: it is still sandboxed (the world's secret,
+ * outside, unread). Control: outside, in another bare home, the same
+ * script lands, and the next session started there reads the secret. */
+BOTH_USERS(guards, home_project_cannot_create_missing_dotfiles_or_config, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "homebare", "");
+	char *home2 = at(w.dir, "home2");
+	cr_assert_eq(mkdir(home2, 0755), 0);
+	give(&w);
+
+	char *opts;
+	asprintf(&opts, "-p %s", w.home);
+	struct run_result r = sh_in(&w, opts, "%s", bare_plant);
+	char *diag;
+	asprintf(&diag, "inside (%d): %s%s", r.status, r.out, r.err);
+	cr_assert(strstr(r.out, "newfile 0") && present(w.home, "newfile"),
+		  "control: the home is not writable inside\n%s", diag);
+	cr_expect_not(present(w.home, ".bashrc"), "a ~/.bashrc was created\n%s", diag);
+	cr_expect_not(present(w.home, ".profile"), "a ~/.profile was created\n%s", diag);
+	cr_expect_not(present(w.home, ".config/cordon/config.json"),
+		      "a cordon config was planted in ~/.config/cordon\n%s", diag);
+	cr_expect_not(present(w.home, ".ssh/authorized_keys"),
+		      "~/.ssh/authorized_keys was created\n%s", diag);
+	run_free(&r);
+	r = next_session(&w, w.home);
+	cr_expect_null(strstr(r.out, SECRET),
+		       "the next session, started in the home, was not sandboxed\n%s", diag);
+	run_free(&r);
+
+	r = outside_with_home(&w, home2, bare_plant);
+	expect_all_landed(bare_steps, &r, "outside");
+	run_free(&r);
+	r = next_session(&w, home2);
+	cr_assert(strstr(r.out, SECRET),
+		  "control: the planted config did not switch the next session off: %s%s", r.out,
+		  r.err);
+	run_free(&r);
+	free(diag);
+	free(opts);
+	free(home2);
+	world_free(&w);
+}
+
 /* ---- cordon's own config ---- */
 
 static const char config_plant[] =
