@@ -1,0 +1,871 @@
+/* protected_paths and hidden_paths: the session's own mount namespace keeps
+ * git's hooks and config (followed into worktrees and submodules), the
+ * shell dotfiles and cordon's own config read-only and unreplaceable where
+ * a rule would let them be written, and credentials unreadable where a
+ * rule would let them be read. A hostile command tries to plant something
+ * that runs later, outside (a hook, core.fsmonitor, a config that switches
+ * the next session off), or to read a token. Everything is judged from
+ * outside: the bytes, inode and mode of the files after the session,
+ * whether a planted hook exists, whether a planted command ran when git was
+ * used outside afterwards (a marker it would make), whether a secret's
+ * bytes appear in the output. Each refusal has a control that makes the
+ * same attempt land: unsandboxed, or with the guard turned off. */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "both.h"
+#include "helpers.h"
+
+#define OLD_TIME 946684800 /* 2000-01-01 00:00:00 UTC */
+#define TOKEN    "gho_T0ken-7d1e5ea9"
+#define SSH_KEY  "PRIVATE-KEY-b2c9f1"
+#define DISABLE  "{\"enabled\": false}"
+
+/* ---- helpers ---- */
+
+static uid_t give_uid;
+static gid_t give_gid;
+static int give_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return lchown(path, give_uid, give_gid) < 0 ? -1 : 0;
+}
+
+/* Everything in W made here so far becomes W's user's: a victim the
+ * session's user may not write by its mode would prove nothing. */
+static void give(struct world *w)
+{
+	if (!w->as_user)
+		return;
+	give_uid = w->uid;
+	give_gid = w->gid;
+	cr_assert_eq(nftw(w->dir, give_one, 16, FTW_PHYS), 0, "chown %s", w->dir);
+}
+
+/* W's config becomes WORLD_BASE_RW plus EXTRA (a leading comma). */
+static void set_config(struct world *w, const char *extra)
+{
+	FILE *f = fopen(w->cfg, "w");
+	cr_assert_not_null(f, "%s: %s", w->cfg, strerror(errno));
+	fprintf(f, "{" WORLD_BASE_RW "%s}", extra);
+	cr_assert_eq(fclose(f), 0);
+}
+
+/* What PATH holds, or "(absent)". */
+static char *slurp(const char *path)
+{
+	char *s = read_file(path);
+	return s ? s : strdup("(absent)");
+}
+
+static char *at(const char *dir, const char *name)
+{
+	return path_join(dir, name);
+}
+
+static bool present(const char *dir, const char *name)
+{
+	char *p = at(dir, name);
+	struct stat st;
+	bool r = lstat(p, &st) == 0;
+	free(p);
+	return r;
+}
+
+static ino_t inode(const char *dir, const char *name)
+{
+	char *p = at(dir, name);
+	struct stat st;
+	ino_t r = lstat(p, &st) == 0 ? st.st_ino : 0;
+	free(p);
+	return r;
+}
+
+static char *content(const char *dir, const char *name)
+{
+	char *p = at(dir, name);
+	char *s = slurp(p);
+	free(p);
+	return s;
+}
+
+/* FMT outside, as W's user, in the project; it must succeed. */
+__attribute__((format(printf, 2, 3))) static struct run_result outside(struct world *w,
+								       const char *fmt, ...)
+{
+	char *script;
+	va_list ap;
+	va_start(ap, fmt);
+	if (vasprintf(&script, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	struct run_result r = sh_outside(w, script);
+	cr_assert_eq(r.status, 0, "outside: %s\n%s%s", script, r.out, r.err);
+	free(script);
+	return r;
+}
+
+/* A world whose home has a git identity (the user runs git outside with
+ * it, the session inside), its project a git repository with one commit. */
+static void git_world(struct world *w, const struct who *who, const char *tag)
+{
+	world_for(w, who, tag, "");
+	free(write_file(w->home, ".gitconfig",
+			"[user]\n\tname = t\n\temail = t@example.com\n"
+			"[init]\n\tdefaultBranch = main\n"
+			"[protocol \"file\"]\n\tallow = always\n"
+			"[advice]\n\tdetachedHead = false\n"));
+	give(w);
+	struct run_result r = outside(w, "git init -q && echo a > a && git add a && "
+					 "git commit -qm first");
+	run_free(&r);
+}
+
+/* The marker a command planted for TAG would make, outside. */
+static char *marker(const struct world *w, const char *tag, const char *what)
+{
+	char *s;
+	if (asprintf(&s, "%s/pwned-%s-%s", w->outside, tag, what) < 0)
+		abort();
+	return s;
+}
+
+static bool marked(const struct world *w, const char *tag, const char *what)
+{
+	char *m = marker(w, tag, what);
+	bool r = access(m, F_OK) == 0;
+	free(m);
+	return r;
+}
+
+/* Each of STEPS reported "STEP 0" in R's output (the control: it lands). */
+static void expect_all_landed(const char *const steps[], const struct run_result *r,
+			      const char *what)
+{
+	for (size_t i = 0; steps[i]; i++) {
+		char want[64];
+		snprintf(want, sizeof(want), "%s 0\n", steps[i]);
+		cr_assert(strstr(r->out, want), "control (%s): %s did not land: %s%s", what,
+			  steps[i], r->out, r->err);
+	}
+}
+
+/* A plant: BODY, a shell script, with M the prefix of TAG's markers,
+ * "hook WHAT" printing a hook that makes $M-WHAT, "fsmon" a config section
+ * whose core.fsmonitor makes $M-fsmonitor (git status runs it), and VARS
+ * (more assignments, or ""). */
+static char *plant(const struct world *w, const char *tag, const char *vars, const char *body)
+{
+	char *s;
+	if (asprintf(&s,
+		     "M=%s/pwned-%s\n%s\n"
+		     "hook() { printf '#!/bin/sh\\ntouch %%s\\n' \"$M-$1\"; }\n"
+		     "fsmon() { printf '[core]\\n\\tfsmonitor = \"touch %%s; false\"\\n' "
+		     "\"$M-fsmonitor\"; }\n%s",
+		     w->outside, tag, vars, body) < 0)
+		abort();
+	return s;
+}
+
+/* ---- git: the repository's hooks and config ---- */
+
+/* Every way the session might plant something git runs outside later: in
+ * .git/config (appended; replaced by rename), in .git/hooks (written;
+ * linked; the directory removed or moved aside and rebuilt), and .git
+ * itself moved away and rebuilt. Each prints its exit status. */
+static const char plant_git[] =
+	"cp .git/config evilcfg && printf '[alias]\\n\\treplaced = status\\n' >> evilcfg\n"
+	"hook post-commit > evilhook && chmod +x evilhook\n"
+	"rm -rf .git/hooks && mkdir .git/hooks; echo rm-hooks $?\n"
+	"mv .git/hooks .git/hooks.old && mkdir .git/hooks; echo move-hooks $?\n"
+	"mv evilcfg .git/config; echo replace-config $?\n"
+	"fsmon >> .git/config; echo append-config $?\n"
+	"hook pre-commit > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit; "
+	"echo write-hook $?\n"
+	"ln -sf \"$PWD/evilhook\" .git/hooks/post-commit; echo link-hook $?\n"
+	"mv .git .g && cp -a .g .git && rm -rf .g; echo rebuild $?\n";
+
+static const char *const plant_steps[] = {"rm-hooks",      "move-hooks", "replace-config",
+					  "append-config", "write-hook", "link-hook",
+					  "rebuild",       NULL};
+
+/* git status and a commit, outside: what runs core.fsmonitor and the
+ * commit hooks. */
+static void git_outside(struct world *w, const char *dir, const char *msg)
+{
+	char *script;
+	asprintf(&script,
+		 "cd '%s' && git status >/dev/null 2>&1; git commit -q --allow-empty -m %s", dir,
+		 msg);
+	struct run_result r = sh_outside(w, script);
+	free(script);
+	run_free(&r);
+}
+
+BOTH_USERS(guards, git_plant_runs_nothing_outside, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gplant");
+	char *config = content(w.proj, ".git/config");
+	ino_t git_ino = inode(w.proj, ".git"), hooks_ino = inode(w.proj, ".git/hooks");
+	cr_assert(present(w.proj, ".git/hooks/pre-commit.sample"), "git init made no sample hooks");
+
+	char *script = plant(&w, "deny", "", plant_git);
+	struct run_result r = sh_in(&w, NULL, "%s", script);
+	char *diag;
+	asprintf(&diag, "inside (%d): %s%s", r.status, r.out, r.err);
+	char *now = content(w.proj, ".git/config");
+	cr_expect_str_eq(now, config, ".git/config was changed from inside\n%s", diag);
+	free(now);
+	cr_expect_not(present(w.proj, ".git/hooks/pre-commit"), "a pre-commit hook was planted\n%s",
+		      diag);
+	cr_expect_not(present(w.proj, ".git/hooks/post-commit"),
+		      "a post-commit hook was linked in\n%s", diag);
+	cr_expect(present(w.proj, ".git/hooks/pre-commit.sample"), ".git/hooks was emptied\n%s",
+		  diag);
+	cr_expect_not(present(w.proj, ".git/hooks.old"), ".git/hooks was moved aside\n%s", diag);
+	cr_expect_eq(inode(w.proj, ".git/hooks"), hooks_ino, ".git/hooks was replaced\n%s", diag);
+	cr_expect_eq(inode(w.proj, ".git"), git_ino, ".git was replaced\n%s", diag);
+	cr_expect_not(present(w.proj, ".g"), ".git was moved away\n%s", diag);
+	run_free(&r);
+
+	/* Outside afterwards: git works and runs nothing planted. */
+	git_outside(&w, w.proj, "outside-deny");
+	r = outside(&w, "git log -1 --format=%%s");
+	cr_expect(strstr(r.out, "outside-deny"), "git no longer works outside: %s", r.out);
+	run_free(&r);
+	cr_expect_not(marked(&w, "deny", "fsmonitor"), "a planted core.fsmonitor ran outside\n%s",
+		      diag);
+	cr_expect_not(marked(&w, "deny", "pre-commit"), "a planted pre-commit ran outside\n%s",
+		      diag);
+	cr_expect_not(marked(&w, "deny", "post-commit"), "a planted post-commit ran outside\n%s",
+		      diag);
+	free(diag);
+	free(script);
+
+	/* Control: protected_paths [] lets every attempt land, and git
+	 * outside then runs what was planted. */
+	set_config(&w, ", \"protected_paths\": []");
+	script = plant(&w, "ctl", "", plant_git);
+	r = sh_in(&w, NULL, "%s", script);
+	expect_all_landed(plant_steps, &r, "protected_paths []");
+	now = content(w.proj, ".git/config");
+	cr_assert(strstr(now, "replaced = status") && strstr(now, "pwned-ctl-fsmonitor"),
+		  "control: .git/config was not changed: %s", now);
+	free(now);
+	cr_assert_neq(inode(w.proj, ".git"), git_ino, "control: .git was not rebuilt");
+	run_free(&r);
+	git_outside(&w, w.proj, "outside-ctl");
+	cr_assert(marked(&w, "ctl", "fsmonitor") && marked(&w, "ctl", "pre-commit") &&
+			  marked(&w, "ctl", "post-commit"),
+		  "control: git outside did not run what was planted");
+	free(script);
+	free(config);
+	world_free(&w);
+}
+
+/* A git dir's commondir file sends git to another directory for its
+ * config and hooks: one written into .git by the session would make git,
+ * outside, run a planted core.fsmonitor and pre-commit from a directory in
+ * the project. The control plants the same outside (unsandboxed). */
+static const char plant_commondir[] =
+	"rm -rf evil && mkdir evil && cp -r .git/. evil/ && rm -rf evil/hooks && mkdir evil/hooks\n"
+	"hook pre-commit > evil/hooks/pre-commit && chmod +x evil/hooks/pre-commit\n"
+	"fsmon >> evil/config\n"
+	"echo \"$PWD/evil\" > .git/commondir; echo commondir $?\n";
+
+BOTH_USERS(guards, git_commondir_plant_runs_nothing_outside, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gcommon");
+	char *script = plant(&w, "deny", "", plant_commondir);
+	struct run_result r = sh_in(&w, NULL, "%s", script);
+	char *diag;
+	asprintf(&diag, "inside (%d): %s%s", r.status, r.out, r.err);
+	run_free(&r);
+	cr_expect_not(present(w.proj, ".git/commondir"), "a .git/commondir was planted\n%s", diag);
+	git_outside(&w, w.proj, "outside-deny");
+	cr_expect_not(marked(&w, "deny", "fsmonitor"),
+		      "a core.fsmonitor planted through .git/commondir ran outside\n%s", diag);
+	cr_expect_not(marked(&w, "deny", "pre-commit"),
+		      "a pre-commit planted through .git/commondir ran outside\n%s", diag);
+	free(diag);
+	free(script);
+
+	/* Control: the same plant, unsandboxed, makes git run both. */
+	script = plant(&w, "ctl", "", plant_commondir);
+	r = outside(&w, "%s", script);
+	run_free(&r);
+	git_outside(&w, w.proj, "outside-ctl");
+	cr_assert(marked(&w, "ctl", "fsmonitor") && marked(&w, "ctl", "pre-commit"),
+		  "control: git outside did not follow the planted commondir");
+	free(script);
+	world_free(&w);
+}
+
+/* What a session does with git in the project keeps working: add, commit,
+ * branch, checkout -b, stash, status; the results are there outside. */
+BOTH_USERS(guards, git_keeps_working_inside, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gwork");
+	struct run_result r = sh_in(&w, NULL,
+				    "set -e; echo b > b; git add b; git commit -qm inside-commit; "
+				    "git branch x; git checkout -q -b y; echo more >> a; "
+				    "git stash -q; git status --short >/dev/null; echo done");
+	char *diag;
+	asprintf(&diag, "inside (%d): %s%s", r.status, r.out, r.err);
+	cr_expect_eq(r.status, 0, "git failed inside\n%s", diag);
+	cr_expect(strstr(r.out, "done"), "git failed inside\n%s", diag);
+	run_free(&r);
+	r = outside(&w, "git log -1 --format=%%s x; git rev-parse --abbrev-ref HEAD; "
+			"git stash list | wc -l; cat a");
+	cr_expect_str_eq(r.out, "inside-commit\ny\n1\na\n",
+			 "outside, the repository does not show what was done inside\n%s", diag);
+	run_free(&r);
+	free(diag);
+	world_free(&w);
+}
+
+/* ---- git: a worktree and a submodule ---- */
+
+static const char plant_worktree[] =
+	"cd \"$WT\" || exit 1\n"
+	"printf 'gitdir: %s/evilgit\\n' \"$PWD\" > .git; echo write-dotgit $?\n"
+	"printf 'gitdir: %s/evilgit\\n' \"$PWD\" > g2 && mv g2 .git; echo replace-dotgit $?\n"
+	"fsmon >> \"$MAIN/.git/config\"; echo append-config $?\n"
+	"hook pre-commit > \"$MAIN/.git/hooks/pre-commit\" && "
+	"chmod +x \"$MAIN/.git/hooks/pre-commit\"; echo write-hook $?\n"
+	"echo \"$PWD/evil\" > \"$MAIN/.git/worktrees/wt/commondir\"; echo commondir $?\n";
+
+/* The project is a worktree of a repository the session may also write
+ * (--allow-write): the worktree's .git file, its commondir, and the common
+ * dir's config and hooks stay as they were; git commits inside. Control:
+ * protected_paths [] lets them be written. */
+BOTH_USERS(guards, git_worktree_stays_unplanted, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "gworktree", "");
+	free(write_file(w.home, ".gitconfig", "[user]\n\tname = t\n\temail = t@example.com\n"));
+	give(&w);
+	char *main = at(w.dir, "main"), *wt = at(w.dir, "wt");
+	struct run_result r =
+		outside(&w,
+			"git init -q '%1$s' && cd '%1$s' && echo a > a && "
+			"git add a && git commit -qm first && git worktree add -q '%2$s'",
+			main, wt);
+	run_free(&r);
+	char *dotgit = content(wt, ".git"), *config = content(main, ".git/config");
+	char *commondir = content(main, ".git/worktrees/wt/commondir");
+	cr_assert(strstr(dotgit, "gitdir: "), "the worktree has no .git file: %s", dotgit);
+
+	char *opts, *vars;
+	asprintf(&opts, "-p %s --allow-write %s", wt, main);
+	asprintf(&vars, "WT='%s' MAIN='%s'", wt, main);
+	char *script = plant(&w, "deny", vars, plant_worktree);
+	r = sh_in(&w, opts,
+		  "cd '%s' && git commit -q --allow-empty -m inside-wt && echo committed; %s", wt,
+		  script);
+	char *diag;
+	asprintf(&diag, "inside (%d): %s%s", r.status, r.out, r.err);
+	cr_expect(strstr(r.out, "committed"), "git commit failed in the worktree\n%s", diag);
+	char *now = content(wt, ".git");
+	cr_expect_str_eq(now, dotgit, "the worktree's .git file was rewritten\n%s", diag);
+	free(now);
+	now = content(main, ".git/config");
+	cr_expect_str_eq(now, config, "the common dir's config was changed\n%s", diag);
+	free(now);
+	now = content(main, ".git/worktrees/wt/commondir");
+	cr_expect_str_eq(now, commondir, "the worktree's commondir was rewritten\n%s", diag);
+	free(now);
+	cr_expect_not(present(main, ".git/hooks/pre-commit"),
+		      "a hook was planted in the common dir\n%s", diag);
+	run_free(&r);
+	git_outside(&w, wt, "outside-wt");
+	cr_expect_not(marked(&w, "deny", "fsmonitor"), "a planted core.fsmonitor ran outside\n%s",
+		      diag);
+	cr_expect_not(marked(&w, "deny", "pre-commit"), "a planted pre-commit ran outside\n%s",
+		      diag);
+	r = outside(&w, "git -C '%s' log --format=%%s wt", main);
+	cr_expect(strstr(r.out, "outside-wt") && strstr(r.out, "inside-wt"),
+		  "the worktree's commits are not there outside: %s\n%s", r.out, diag);
+	run_free(&r);
+	free(diag);
+	free(script);
+
+	/* Control: without the guard the same attempts land. */
+	set_config(&w, ", \"protected_paths\": []");
+	script = plant(&w, "ctl", vars, plant_worktree);
+	r = sh_in(&w, opts, "%s", script);
+	now = content(main, ".git/config");
+	cr_assert(strstr(now, "pwned-ctl-fsmonitor"), "control: the append did not land: %s%s",
+		  r.out, r.err);
+	free(now);
+	now = content(wt, ".git");
+	cr_assert(strstr(now, "evilgit"), "control: the .git file was not rewritten: %s%s", r.out,
+		  r.err);
+	free(now);
+	cr_assert(present(main, ".git/hooks/pre-commit"), "control: no hook was written: %s%s",
+		  r.out, r.err);
+	run_free(&r);
+	free(script);
+	free(opts);
+	free(vars);
+	free(dotgit);
+	free(config);
+	free(commondir);
+	free(main);
+	free(wt);
+	world_free(&w);
+}
+
+static const char plant_submodule[] =
+	"fsmon >> .git/modules/mod/config; echo append-config $?\n"
+	"hook pre-commit > .git/modules/mod/hooks/pre-commit && "
+	"chmod +x .git/modules/mod/hooks/pre-commit; echo write-hook $?\n"
+	"printf 'gitdir: %s/evilgit\\n' \"$PWD\" > mod/.git; echo write-dotgit $?\n"
+	"mv .git/modules/mod .git/modules/mod.old; echo move-module $?\n";
+
+static const char *const submodule_steps[] = {"append-config", "write-hook", "write-dotgit",
+					      "move-module", NULL};
+
+/* A submodule's git dir (.git/modules/mod) keeps its config and hooks, its
+ * checkout's .git file stays, and the git dir cannot be moved away. */
+BOTH_USERS(guards, git_submodule_stays_unplanted, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gsub");
+	char *src = at(w.dir, "subsrc");
+	struct run_result r =
+		outside(&w,
+			"git init -q '%1$s' && git -C '%1$s' commit -q --allow-empty "
+			"-m s && git submodule add -q '%1$s' mod && git commit -qm mod",
+			src);
+	run_free(&r);
+	char *config = content(w.proj, ".git/modules/mod/config");
+	char *dotgit = content(w.proj, "mod/.git");
+	ino_t mod_ino = inode(w.proj, ".git/modules/mod");
+	cr_assert(strstr(dotgit, "gitdir: "), "the submodule has no .git file: %s", dotgit);
+
+	char *script = plant(&w, "deny", "", plant_submodule);
+	r = sh_in(&w, NULL, "%s", script);
+	char *diag;
+	asprintf(&diag, "inside (%d): %s%s", r.status, r.out, r.err);
+	char *now = content(w.proj, ".git/modules/mod/config");
+	cr_expect_str_eq(now, config, "the submodule's config was changed\n%s", diag);
+	free(now);
+	now = content(w.proj, "mod/.git");
+	cr_expect_str_eq(now, dotgit, "the submodule's .git file was rewritten\n%s", diag);
+	free(now);
+	cr_expect_not(present(w.proj, ".git/modules/mod/hooks/pre-commit"),
+		      "a hook was planted in the submodule\n%s", diag);
+	cr_expect_eq(inode(w.proj, ".git/modules/mod"), mod_ino,
+		     "the submodule's git dir was moved away\n%s", diag);
+	run_free(&r);
+	char *mod = at(w.proj, "mod");
+	git_outside(&w, mod, "outside-mod");
+	cr_expect_not(marked(&w, "deny", "fsmonitor"), "a planted core.fsmonitor ran outside\n%s",
+		      diag);
+	cr_expect_not(marked(&w, "deny", "pre-commit"), "a planted pre-commit ran outside\n%s",
+		      diag);
+	free(diag);
+	free(script);
+
+	set_config(&w, ", \"protected_paths\": []");
+	script = plant(&w, "ctl", "", plant_submodule);
+	r = sh_in(&w, NULL, "%s", script);
+	expect_all_landed(submodule_steps, &r, "protected_paths []");
+	now = content(w.proj, ".git/modules/mod.old/config");
+	cr_assert(strstr(now, "pwned-ctl-fsmonitor"), "control: the append did not land: %s", now);
+	free(now);
+	run_free(&r);
+	free(script);
+	free(mod);
+	free(config);
+	free(dotgit);
+	free(src);
+	world_free(&w);
+}
+
+/* ---- metadata ---- */
+
+static const char meta_script[] =
+	"chmod +x .git/hooks/post-checkout; echo chmod $?\n"
+	"touch -d @981173106 .git/config; echo touch $?\n"
+	"setfattr -n user.x -v y .git/config; echo setfattr $?\n"
+	"python3 - <<'EOF'\n"
+	"import ctypes, os\n"
+	"c = ctypes.CDLL(None, use_errno=True)\n"
+	"def attempt(what, f):\n"
+	"    try:\n"
+	"        r = f()\n"
+	"        print(what, os.strerror(ctypes.get_errno()) if isinstance(r, int) and r < 0 "
+	"else 0)\n"
+	"    except OSError as e: print(what, e)\n"
+	"h, g = '.git/hooks/post-checkout', '.git/config'\n"
+	"attempt('fchmod', lambda: os.fchmod(os.open(h, os.O_RDONLY), 0o755))\n"
+	"attempt('procchmod', lambda: os.chmod('/proc/self/fd/%d' % os.open(h, os.O_PATH), "
+	"0o755))\n"
+	"attempt('pchmod', lambda: c.syscall(452, os.open(h, os.O_PATH), b'', 0o755, 0x1000))\n"
+	"attempt('futime', lambda: os.utime(os.open(g, os.O_RDONLY), (981173106, 981173106)))\n"
+	"attempt('fsetx', lambda: os.setxattr(os.open(g, os.O_RDONLY), 'user.y', b'y'))\n"
+	"EOF\n";
+
+static const char *const meta_steps[] = {"chmod",  "touch",  "setfattr", "fchmod", "procchmod",
+					 "pchmod", "futime", "fsetx",    NULL};
+
+static void need_user_xattrs(struct world *w)
+{
+	char *f = write_file(w->dir, "xattr-probe", "x");
+	int r = setxattr(f, "user.probe", "1", 1, 0);
+	int e = errno;
+	unlink(f);
+	free(f);
+	if (r < 0)
+		cr_skip_test("%s does not take user xattrs (%s)", w->dir, strerror(e));
+}
+
+/* chmod +x on a hook file placed (not executable) in .git/hooks, touch and
+ * setfattr on .git/config, by path and through descriptors: the mode, the
+ * mtime and the xattrs stay. Control: protected_paths [] lets each land. */
+BOTH_USERS(guards, git_metadata_stays, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gmeta");
+	need_user_xattrs(&w);
+	char *hook = at(w.proj, ".git/hooks/post-checkout"), *config = at(w.proj, ".git/config");
+	free(write_file(w.proj, ".git/hooks/post-checkout", "#!/bin/sh\ntrue\n"));
+	give(&w);
+	cr_assert_eq(chmod(hook, 0644), 0);
+	struct timespec old[2] = {{OLD_TIME, 0}, {OLD_TIME, 0}};
+	cr_assert_eq(utimensat(AT_FDCWD, config, old, 0), 0);
+
+	struct run_result r = sh_in(&w, NULL, "%s", meta_script);
+	struct stat st;
+	cr_assert_eq(stat(hook, &st), 0);
+	cr_expect_eq(st.st_mode & 07777, 0644, "the hook was made executable (%o)\ninside: %s%s",
+		     st.st_mode & 07777, r.out, r.err);
+	cr_assert_eq(stat(config, &st), 0);
+	cr_expect_eq(st.st_mtime, OLD_TIME, ".git/config's mtime was changed\ninside: %s%s", r.out,
+		     r.err);
+	cr_expect_lt(getxattr(config, "user.x", NULL, 0), 0,
+		     ".git/config got an xattr by path\ninside: %s%s", r.out, r.err);
+	cr_expect_lt(getxattr(config, "user.y", NULL, 0), 0,
+		     ".git/config got an xattr by descriptor\ninside: %s%s", r.out, r.err);
+	run_free(&r);
+
+	set_config(&w, ", \"protected_paths\": []");
+	r = sh_in(&w, NULL, "%s", meta_script);
+	expect_all_landed(meta_steps, &r, "protected_paths []");
+	cr_assert_eq(stat(hook, &st), 0);
+	cr_assert_eq(st.st_mode & 0111, 0111, "control: the hook was not made executable");
+	cr_assert_gt(getxattr(config, "user.x", NULL, 0), 0, "control: no xattr");
+	run_free(&r);
+	free(hook);
+	free(config);
+	world_free(&w);
+}
+
+/* ---- hidden paths ---- */
+
+static const char read_secrets[] =
+	"cat ~/.config/gh/hosts.yml; cat ~/.config/other.conf; grep -rs . ~/.config\n"
+	"ls -la ~/.config/gh; umount -l ~/.config/gh\n"
+	"unshare -Urm sh -c 'umount -l ~/.config/gh; cat ~/.config/gh/hosts.yml'\n"
+	"cat ~/.ssh/id_test; grep -rs . ~/.ssh; cat ~/notes.txt\n";
+
+/* A token under ~/.config/gh and a key in ~/.ssh are not printed inside,
+ * though ~/.config is readable by default (another file there is) and
+ * though "~" is granted (~/notes.txt is printed); a rule naming
+ * ~/.config/gh exposes it, and so does hidden_paths []. Control: outside,
+ * both are printed. */
+BOTH_USERS(guards, hidden_credentials_stay_unread, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "hidden", "");
+	free(write_file(w.home, ".config/gh/hosts.yml", "github.com:\n  oauth_token: " TOKEN "\n"));
+	free(write_file(w.home, ".config/other.conf", "other-visible"));
+	free(write_file(w.home, ".ssh/id_test", SSH_KEY));
+	free(write_file(w.home, "notes.txt", "notes-visible"));
+	give(&w);
+
+	struct run_result r = sh_outside(&w, read_secrets);
+	cr_assert(strstr(r.out, TOKEN) && strstr(r.out, SSH_KEY), "control: outside: %s%s", r.out,
+		  r.err);
+	run_free(&r);
+
+	/* The default config: ~/.config readable, ~/.config/gh hidden. */
+	r = sh_in(&w, NULL, "%s", read_secrets);
+	cr_expect(strstr(r.out, "other-visible"), "~/.config is not readable inside: %s%s", r.out,
+		  r.err);
+	cr_expect_null(strstr(r.out, TOKEN), "the gh token was read inside: %s", r.out);
+	cr_expect_null(strstr(r.out, SSH_KEY), "the ssh key was read inside: %s", r.out);
+	run_free(&r);
+
+	/* "~" readable: everything in it but the hidden paths. */
+	set_config(&w, ", \"additional_read_only_paths\": [\"~\"]");
+	r = sh_in(&w, NULL, "%s", read_secrets);
+	cr_expect(strstr(r.out, "notes-visible"), "~ is not readable inside: %s%s", r.out, r.err);
+	cr_expect_null(strstr(r.out, SSH_KEY), "the ssh key was read beneath \"~\": %s", r.out);
+	cr_expect_null(strstr(r.out, TOKEN), "the gh token was read beneath \"~\": %s", r.out);
+	run_free(&r);
+
+	/* A rule naming the hidden path itself: the user means it. */
+	set_config(&w, ", \"additional_read_only_paths\": [\"~/.config/gh\"]");
+	r = sh_in(&w, NULL, "%s", read_secrets);
+	cr_expect(strstr(r.out, TOKEN), "a rule naming ~/.config/gh did not expose it: %s%s", r.out,
+		  r.err);
+	cr_expect_null(strstr(r.out, SSH_KEY), "the ssh key was read: %s", r.out);
+	run_free(&r);
+
+	/* The guard off. */
+	set_config(&w, ", \"hidden_paths\": []");
+	r = sh_in(&w, NULL, "%s", read_secrets);
+	cr_expect(strstr(r.out, TOKEN), "hidden_paths [] still hid the token: %s%s", r.out, r.err);
+	run_free(&r);
+	world_free(&w);
+}
+
+/* ---- a writable home ---- */
+
+/* SCRIPT outside, with HOME=HOME: the control. */
+static struct run_result outside_with_home(struct world *w, const char *home, const char *script)
+{
+	char *s;
+	asprintf(&s, "HOME='%s'; export HOME\n%s", home, script);
+	struct run_result r = sh_outside(w, s);
+	free(s);
+	return r;
+}
+
+static const char home_plant[] =
+	"cd ~ || exit 1\n"
+	"echo evil >> .bashrc; echo append-bashrc $?\n"
+	"echo evil > nb && mv nb .bashrc; echo replace-bashrc $?\n"
+	"rm -f .bashrc; echo rm-bashrc $?\n"
+	"mkdir -p .config/cordon && echo '" DISABLE "' > .config/cordon/config.json; "
+	"echo cordon-config $?\n"
+	"mv .config .c2 && mkdir -p .config/cordon && "
+	"echo '" DISABLE "' > .config/cordon/config.json; echo move-config $?\n"
+	"mkdir -p .ssh && echo ssh-ed25519 AAAA evil >> .ssh/authorized_keys; "
+	"echo authorized-keys $?\n"
+	"mv .ssh .s2 && mkdir .ssh && echo ssh-ed25519 AAAA evil > .ssh/authorized_keys; "
+	"echo move-ssh $?\n"
+	"echo new > newfile; echo newfile $?\n";
+
+static const char *const home_steps[] = {"append-bashrc", "replace-bashrc", "rm-bashrc",
+					 "cordon-config", "move-config",    "authorized-keys",
+					 "move-ssh",      "newfile",        NULL};
+
+/* A home with a .bashrc, a .config and a .ssh, made here. */
+static void furnish_home(const char *home)
+{
+	free(write_file(home, ".bashrc", "orig-bashrc\n"));
+	free(write_file(home, ".config/other.conf", "x"));
+	free(write_file(home, ".ssh/known_hosts", "x"));
+}
+
+/* --project ~ (the home writable): ~/.bashrc is not written, replaced or
+ * removed; no cordon config appears in ~/.config/cordon, not even by moving
+ * ~/.config away; no ~/.ssh/authorized_keys; an ordinary new file can be
+ * made (the home is writable). Control: the same script, outside, in a
+ * home furnished alike, does all of it. */
+BOTH_USERS(guards, home_project_keeps_dotfiles_and_config, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "homeproj", "");
+	char *home2 = at(w.dir, "home2");
+	furnish_home(w.home);
+	furnish_home(home2);
+	give(&w);
+	ino_t bashrc_ino = inode(w.home, ".bashrc");
+
+	char *opts;
+	asprintf(&opts, "-p %s", w.home);
+	struct run_result r = sh_in(&w, opts, "%s", home_plant);
+	char *diag;
+	asprintf(&diag, "inside (%d): %s%s", r.status, r.out, r.err);
+	cr_assert(strstr(r.out, "newfile 0") && present(w.home, "newfile"),
+		  "control: the home is not writable inside\n%s", diag);
+	char *now = content(w.home, ".bashrc");
+	cr_expect_str_eq(now, "orig-bashrc\n", "~/.bashrc was changed\n%s", diag);
+	free(now);
+	cr_expect_eq(inode(w.home, ".bashrc"), bashrc_ino, "~/.bashrc was replaced\n%s", diag);
+	cr_expect_not(present(w.home, ".config/cordon/config.json"),
+		      "a cordon config was planted in ~/.config/cordon\n%s", diag);
+	cr_expect_not(present(w.home, ".c2"), "~/.config was moved away\n%s", diag);
+	cr_expect_not(present(w.home, ".ssh/authorized_keys"),
+		      "~/.ssh/authorized_keys was created\n%s", diag);
+	cr_expect_not(present(w.home, ".s2"), "~/.ssh was moved away\n%s", diag);
+	run_free(&r);
+
+	r = outside_with_home(&w, home2, home_plant);
+	expect_all_landed(home_steps, &r, "outside");
+	cr_assert(present(home2, ".config/cordon/config.json") &&
+			  present(home2, ".ssh/authorized_keys"),
+		  "control: outside, the plant left nothing");
+	run_free(&r);
+	free(diag);
+	free(opts);
+	free(home2);
+	world_free(&w);
+}
+
+static const char bare_plant[] =
+	"cd ~ || exit 1\n"
+	"echo evil > .bashrc; echo bashrc $?\n"
+	"echo evil > .profile; echo profile $?\n"
+	"mkdir -p .config/cordon && echo '" DISABLE "' > .config/cordon/config.json; "
+	"echo cordon-config $?\n"
+	"mkdir -p .ssh && echo ssh-ed25519 AAAA evil > .ssh/authorized_keys; "
+	"echo authorized-keys $?\n"
+	"echo new > newfile; echo newfile $?\n";
+
+static const char *const bare_steps[] = {"bashrc",          "profile", "cordon-config",
+					 "authorized-keys", "newfile", NULL};
+
+/* cordon run -- cat SECRET, started outside in HOME (as its $HOME, and the
+ * project) with no --config: what discovery finds there governs it. */
+static struct run_result next_session(struct world *w, const char *home)
+{
+	char *kv;
+	asprintf(&kv, "HOME=%s", home);
+	world_setenv(w, kv);
+	char *argv[] = {CORDON_BIN, "run", "--", "/bin/cat", w->secret, NULL};
+	struct run_result r = world_run(w, argv, home);
+	free(kv);
+	asprintf(&kv, "HOME=%s", w->home);
+	world_setenv(w, kv);
+	free(kv);
+	return r;
+}
+
+/* The same with a bare home (no dotfile, no ~/.config, no ~/.ssh): the
+ * session must not create a ~/.bashrc or ~/.profile the next shell runs, a
+ * ~/.config/cordon/config.json that switches the next session off, or a
+ * ~/.ssh/authorized_keys. Judged also by the next session, started outside
+ * in the home with no --config: it is still sandboxed (the world's secret,
+ * outside, unread). Control: outside, in another bare home, the same
+ * script lands, and the next session started there reads the secret. */
+BOTH_USERS(guards, home_project_cannot_create_missing_dotfiles_or_config, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "homebare", "");
+	char *home2 = at(w.dir, "home2");
+	cr_assert_eq(mkdir(home2, 0755), 0);
+	give(&w);
+
+	char *opts;
+	asprintf(&opts, "-p %s", w.home);
+	struct run_result r = sh_in(&w, opts, "%s", bare_plant);
+	char *diag;
+	asprintf(&diag, "inside (%d): %s%s", r.status, r.out, r.err);
+	cr_assert(strstr(r.out, "newfile 0") && present(w.home, "newfile"),
+		  "control: the home is not writable inside\n%s", diag);
+	cr_expect_not(present(w.home, ".bashrc"), "a ~/.bashrc was created\n%s", diag);
+	cr_expect_not(present(w.home, ".profile"), "a ~/.profile was created\n%s", diag);
+	cr_expect_not(present(w.home, ".config/cordon/config.json"),
+		      "a cordon config was planted in ~/.config/cordon\n%s", diag);
+	cr_expect_not(present(w.home, ".ssh/authorized_keys"),
+		      "~/.ssh/authorized_keys was created\n%s", diag);
+	run_free(&r);
+	r = next_session(&w, w.home);
+	cr_expect_null(strstr(r.out, SECRET),
+		       "the next session, started in the home, was not sandboxed\n%s", diag);
+	run_free(&r);
+
+	r = outside_with_home(&w, home2, bare_plant);
+	expect_all_landed(bare_steps, &r, "outside");
+	run_free(&r);
+	r = next_session(&w, home2);
+	cr_assert(strstr(r.out, SECRET),
+		  "control: the planted config did not switch the next session off: %s%s", r.out,
+		  r.err);
+	run_free(&r);
+	free(diag);
+	free(opts);
+	free(home2);
+	world_free(&w);
+}
+
+/* ---- cordon's own config ---- */
+
+static const char config_plant[] =
+	"echo '{}' > evil.json\n"
+	"chmod 666 cordon.json; echo chmod $?\n"
+	"echo '" DISABLE "' > cordon.json; echo write $?\n"
+	"echo '" DISABLE "' > new.json && mv new.json cordon.json; "
+	"echo replace $?\n"
+	"ln -sf evil.json cordon.json; echo link $?\n"
+	"rm -f cordon.json; echo rm $?\n"
+	"mkdir -p xdg/cordon && echo '" DISABLE "' > xdg/cordon/config.json; echo xdg $?\n"
+	"echo beside > beside.json; echo beside $?\n";
+
+static const char *const config_steps[] = {"chmod", "write", "replace", "link",
+					   "rm",    "xdg",   "beside",  NULL};
+
+/* The session's config is the project's cordon.json (--config), and
+ * $XDG_CONFIG_HOME is a directory in the project: the config cannot be
+ * chmodded, written, replaced, linked over or removed, and no config
+ * appears in $XDG_CONFIG_HOME/cordon; a file beside it is written (the
+ * project is writable). Control: the same script outside, in a copy of the
+ * project, does all of it. */
+BOTH_USERS(guards, own_config_in_the_project_stays, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "owncfg", "");
+	char *xdg = at(w.proj, "xdg");
+	cr_assert_eq(mkdir(xdg, 0755), 0);
+	char *config = read_file(w.cfg);
+	char *copy = at(w.dir, "copy");
+	free(write_file(copy, "cordon.json", config));
+	give(&w);
+	char *kv;
+	asprintf(&kv, "XDG_CONFIG_HOME=%s", xdg);
+	world_setenv(&w, kv);
+	struct stat before, after;
+	cr_assert_eq(lstat(w.cfg, &before), 0);
+
+	struct run_result r = sh_in(&w, NULL, "%s", config_plant);
+	char *diag;
+	asprintf(&diag, "inside (%d): %s%s", r.status, r.out, r.err);
+	char *beside = content(w.proj, "beside.json");
+	cr_assert_str_eq(beside, "beside\n", "control: the project is not writable\n%s", diag);
+	free(beside);
+	char *now = slurp(w.cfg);
+	cr_expect_str_eq(now, config, "the session's config was changed\n%s", diag);
+	free(now);
+	cr_assert_eq(lstat(w.cfg, &after), 0, "the session's config was removed\n%s", diag);
+	cr_expect_eq(after.st_ino, before.st_ino, "the session's config was replaced\n%s", diag);
+	cr_expect_eq(after.st_mode, before.st_mode, "the session's config was chmodded\n%s", diag);
+	cr_expect_not(present(xdg, "cordon/config.json"),
+		      "a config was planted in $XDG_CONFIG_HOME/cordon\n%s", diag);
+	run_free(&r);
+
+	char *script;
+	asprintf(&script, "cd '%s' || exit 1\n%s", copy, config_plant);
+	r = sh_outside(&w, script);
+	expect_all_landed(config_steps, &r, "outside");
+	cr_assert_not(present(copy, "cordon.json"), "control: outside, the config stayed");
+	run_free(&r);
+	free(script);
+	free(diag);
+	free(config);
+	free(copy);
+	free(kv);
+	free(xdg);
+	world_free(&w);
+}
