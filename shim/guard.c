@@ -194,6 +194,26 @@ static bool creatable(const struct reach *r, const char *path)
 
 enum { MKDIR = 1, OPTIONAL = 2 };
 
+/* mkdir -p PATH, when a rule would let the session make it (its nearest
+ * existing parent is writable): made now, it can be guarded; made inside,
+ * it could not. Failures show in the lstat that follows. */
+static void make_dirs(const struct reach *r, const char *path, mode_t mode)
+{
+	if (!creatable(r, path))
+		return;
+	char buf[PATH_MAX];
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *slash = strchr(buf + 1, '/');; slash = strchr(slash + 1, '/')) {
+		if (slash)
+			*slash = '\0';
+		if (mkdir(buf, slash ? 0755 : mode) < 0 && errno != EEXIST)
+			return;
+		if (!slash)
+			return;
+		*slash = '/';
+	}
+}
+
 /* PATH made read-only where a rule would let it be written. FLAGS: MKDIR,
  * make it (a directory) when it is missing and its parent exists;
  * OPTIONAL, say nothing when it is missing. */
@@ -202,15 +222,8 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 {
 	bool mkdir_ok = flags & MKDIR;
 	struct stat st;
-	if (lstat(path, &st) < 0 && errno == ENOENT && mkdir_ok && r->create) {
-		cleanup_free char *parent = strdup(path);
-		if (!parent)
-			return -ENOMEM;
-		*strrchr(parent, '/') = '\0';
-		cleanup_free char *pc = canon_of(r, parent);
-		if (pc && reaches(&r->write, pc, false))
-			(void)mkdir(path, 0755); /* checked by the lstat below */
-	}
+	if (lstat(path, &st) < 0 && errno == ENOENT && mkdir_ok && r->create)
+		make_dirs(r, path, 0755);
 	if (lstat(path, &st) < 0) {
 		if (errno == ENOMEM)
 			return -ENOMEM;
@@ -237,6 +250,12 @@ static int hide(struct cordon_guard_plan *plan, const struct reach *r, const cha
 		const char *source)
 {
 	struct stat st;
+	/* A missing ~/.ssh in a writable home: made (as ssh would) and hidden,
+	 * so that no authorized_keys can be planted in it. */
+	const char *base = strrchr(path, '/');
+	if (r->create && base && strcmp(base, "/.ssh") == 0 && lstat(path, &st) < 0 &&
+	    errno == ENOENT)
+		make_dirs(r, path, 0700);
 	cleanup_free char *canon = canon_of(r, path);
 	if (!canon || stat(canon, &st) < 0)
 		return errno == ENOMEM ? -ENOMEM : 0; /* absent: nothing to hide */
