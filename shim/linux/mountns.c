@@ -183,8 +183,16 @@ int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *use
 	if (sysadmin && (r = private_proc(err)) < 0)
 		goto out;
 	int empty = -1;
-	for (size_t i = 0; i < plan.n && r >= 0; i++)
+	for (size_t i = 0; i < plan.n && r >= 0; i++) {
 		r = mount_one(&plan.v[i], &empty, err);
+		/* Carved out of a rule the user wrote: said, once, where it happens. */
+		if (r >= 0 && plan.v[i].op == CORDON_MOUNT_RO &&
+		    strcmp(plan.v[i].source, "cordon's config") == 0)
+			fprintf(stderr,
+				"cordon: %s stays read-only inside: it is cordon's own config, "
+				"and a rule would make it writable\n",
+				plan.v[i].path);
+	}
 	if (empty >= 0)
 		close(empty);
 out:

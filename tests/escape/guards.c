@@ -715,6 +715,9 @@ BOTH_USERS(guards, home_project_keeps_dotfiles_and_config, .timeout = 60)
 	cr_expect_not(present(w.home, ".ssh/authorized_keys"),
 		      "~/.ssh/authorized_keys was created\n%s", diag);
 	cr_expect_not(present(w.home, ".s2"), "~/.ssh was moved away\n%s", diag);
+	cr_expect(
+		strstr(r.err, "/.config/cordon stays read-only inside: it is cordon's own config"),
+		"the carve-out was not said\n%s", diag);
 	run_free(&r);
 
 	r = outside_with_home(&w, home2, home_plant);
