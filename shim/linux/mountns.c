@@ -85,8 +85,12 @@ static int enter_userns(struct cordon_error *err)
 	snprintf(map, sizeof(map), "%u %u 1\n", (unsigned)gid, (unsigned)gid);
 	if (r >= 0)
 		r = write_text("/proc/self/gid_map", map);
-	if (r < 0)
-		return cordon_err(err, -r, "mapping the user namespace's ids: %s", strerror(-r));
+	if (r < 0) /* e.g. uid 0 without CAP_SETFCAP, which mapping root needs */
+		return cordon_err(
+			err, ENOTSUP,
+			"protected_paths and hidden_paths need a mount namespace, and the "
+			"user namespace made for it cannot map uid %u and gid %u (%s)",
+			(unsigned)uid, (unsigned)gid, strerror(-r));
 	return 0;
 }
 

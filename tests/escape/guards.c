@@ -899,3 +899,69 @@ BOTH_USERS(guards, own_config_in_the_project_stays, .timeout = 60)
 	free(xdg);
 	world_free(&w);
 }
+
+/* ---- no mount namespace to be had ---- */
+
+/* Where user namespaces are refused, the guards cannot be kept:
+ * on_unsupported "refuse" (the default) starts nothing and says why; "warn"
+ * runs and says what is missing. Stand-in for such a system: a user
+ * namespace of the test's own whose max_user_namespaces leaves no room for
+ * cordon's, with cordon run in it as uid 1000 without capabilities (an
+ * ordinary user needing a namespace). Control: the same without the limit, where the guard holds. */
+static struct run_result in_limited_userns(struct world *w, bool limited, const char *opts)
+{
+	/* Root in the outer namespace may set its limit; one namespace more
+	 * (the inner one, where cordon runs as uid 1000 without capabilities)
+	 * fits in it, cordon's own would not. */
+	char *script;
+	asprintf(&script,
+		 "%s exec unshare -U --map-user=1000 --map-group=1000 setpriv --inh-caps=-all "
+		 "--ambient-caps=-all --bounding-set=-all \"$1\" run %s -- "
+		 "sh -c 'echo ran > ran; echo x >> .git/config'",
+		 limited ? "echo 1 > /proc/sys/user/max_user_namespaces || exit 99;" : "", opts);
+	char *argv[] = {"/usr/bin/unshare", "-Ur", "/bin/sh", "-c", script, "sh", CORDON_BIN, NULL};
+	struct run_result r = world_run(w, argv, w->proj);
+	free(script);
+	return r;
+}
+
+BOTH_USERS(guards, no_user_namespace_refuses_or_warns, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gnouserns");
+	char *ran = at(w.proj, "ran");
+	char *config = at(w.proj, ".git/config");
+	char *before = read_file(config);
+
+	struct run_result r = in_limited_userns(&w, false, "");
+	cr_assert(file_exists(ran), "control: cordon did not run in the test's user namespace: %s",
+		  r.err);
+	char *now = read_file(config);
+	cr_expect_str_eq(now, before, "control: the guard did not hold");
+	free(now);
+	run_free(&r);
+	unlink(ran);
+
+	r = in_limited_userns(&w, true, "");
+	cr_assert_neq(r.status, 99, "could not limit user namespaces: %s", r.err);
+	cr_expect_eq(r.status, 125, "%s", r.err);
+	cr_expect(strstr(r.err, "need a mount namespace") != NULL, "%s", r.err);
+	cr_expect_not(file_exists(ran), "the command ran without its guards");
+	run_free(&r);
+
+	char *warn = write_file(w.dir, "warn.json", "{\"on_unsupported\": \"warn\"}");
+	if (w.as_user)
+		cr_assert_eq(chown(warn, w.uid, w.gid), 0);
+	char *opts;
+	asprintf(&opts, "--config %s", warn);
+	r = in_limited_userns(&w, true, opts);
+	cr_expect(file_exists(ran), "warn: the command did not run: %s", r.err);
+	cr_expect(strstr(r.err, "missing protected and hidden paths") != NULL, "%s", r.err);
+	run_free(&r);
+	free(opts);
+	free(warn);
+	free(before);
+	free(config);
+	free(ran);
+	world_free(&w);
+}
