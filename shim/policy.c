@@ -82,7 +82,8 @@ const char *const cordon_default_hidden[] = {"~/.ssh",
 
 static const char *const linux_defaults[CORDON_CLASS_COUNT][24] = {
 	[CORDON_CLASS_EXEC] = {"/usr/bin", "/usr/sbin", "/usr/lib", "/usr/lib64", "/usr/libexec",
-			       "/lib", "/lib64", "/bin", "/sbin", NULL},
+			       "/usr/local/bin", "/usr/local/sbin", "/usr/local/lib", "/lib",
+			       "/lib64", "/bin", "/sbin", NULL},
 	[CORDON_CLASS_RO] = {"/etc", "/usr/share", "/usr/include", "/usr/lib/locale", NULL},
 	[CORDON_CLASS_RW] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
 			     "/dev/tty", "/dev/ptmx", "/dev/shm", "/dev/fd", "/tmp", "/var/tmp",
@@ -151,10 +152,14 @@ int cordon_session_id(char out[CORDON_SESSION_ID_LEN + 1])
 	return 0;
 }
 
+/* Read-write grants execute too: what a session may write it could run
+ * anyway (through an interpreter, or by copying it into the project, which
+ * is executable), so refusing execute on /tmp only broke `gcc -o /tmp/a.out`,
+ * `go run` and `go test`, and protected nothing. */
 static const unsigned class_access[CORDON_CLASS_COUNT] = {
 	[CORDON_CLASS_EXEC] = CORDON_ACCESS_READ | CORDON_ACCESS_EXEC,
 	[CORDON_CLASS_RO] = CORDON_ACCESS_READ,
-	[CORDON_CLASS_RW] = CORDON_ACCESS_READ | CORDON_ACCESS_WRITE,
+	[CORDON_CLASS_RW] = CORDON_ACCESS_ALL,
 };
 
 int cordon_policy_add_rule(struct cordon_policy *p, const char *path, unsigned access,

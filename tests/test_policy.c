@@ -51,9 +51,17 @@ Test(policy, linux_defaults)
 	r = find_rule(&p, "/etc");
 	cr_assert_not_null(r);
 	cr_expect_eq(r->access, CORDON_ACCESS_READ);
+	/* Read-write grants execute too (gcc -o /tmp/a.out, go run). */
 	r = find_rule(&p, "/tmp");
 	cr_assert_not_null(r);
-	cr_expect_eq(r->access, CORDON_ACCESS_READ | CORDON_ACCESS_WRITE);
+	cr_expect_eq(r->access, CORDON_ACCESS_ALL);
+	/* What `make install` and `pip install --user`-less tools put there. */
+	struct stat st;
+	if (stat("/usr/local/bin", &st) == 0) {
+		r = find_rule(&p, "/usr/local/bin");
+		cr_assert_not_null(r, "/usr/local/bin is in the default executable list");
+		cr_expect_eq(r->access, CORDON_ACCESS_READ | CORDON_ACCESS_EXEC);
+	}
 	r = find_rule(&p, dir);
 	cr_assert_not_null(r);
 	cr_expect_eq(r->access, CORDON_ACCESS_ALL);
@@ -119,7 +127,7 @@ Test(policy, tilde_canonical_and_skipped)
 	cr_expect_str_eq(r->source, "additional_read_only_paths");
 	r = find_rule(&p, home);
 	cr_assert_not_null(r, "~ alone expands to home");
-	cr_expect_eq(r->access, CORDON_ACCESS_READ | CORDON_ACCESS_WRITE);
+	cr_expect_eq(r->access, CORDON_ACCESS_ALL);
 	r = find_rule(&p, bashrc);
 	cr_assert_not_null(r, "dotfiles are readable");
 	cr_expect_eq(r->access, CORDON_ACCESS_READ);

@@ -1,0 +1,118 @@
+/* A developer's first day (issue 21): what a new user runs into, judged from
+ * outside — files the command wrote (or did not), what it printed of its
+ * environment, cordon's one-line messages and exit statuses. As root and as
+ * the ordinary test user where that could differ. */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "escape/both.h"
+#include "cordon/error.h"
+#include "helpers.h"
+
+static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+static char *fmt(const char *f, ...)
+{
+	va_list ap;
+	va_start(ap, f);
+	char *s;
+	if (vasprintf(&s, f, ap) < 0)
+		abort();
+	va_end(ap);
+	return s;
+}
+
+/* The world, with DIR/rw (read-write by the config), DIR/ro (read-only,
+ * holding a copy of /bin/true) and DIR/rw2 (for --allow-write), made before
+ * the files become the test user's. RW_BY: the config key that makes rw
+ * read-write, "system" for system_paths.read_write, or "" for none. */
+static void rw_world(struct world *w, const struct who *who, const char *tag, const char *rw_by)
+{
+	world_init(w, tag, "");
+	char *rw = path_join(w->dir, "rw"), *rw2 = path_join(w->dir, "rw2"),
+	     *ro = path_join(w->dir, "ro");
+	cr_assert(mkdir(rw, 0755) == 0 && mkdir(rw2, 0755) == 0 && mkdir(ro, 0755) == 0);
+	char *t = path_join(ro, "t");
+	copy_exec("/bin/true", t);
+	char *json;
+	if (strcmp(rw_by, "system") == 0)
+		json = fmt("{\"system_paths\": {\"read_write\": [\"/dev/null\", \"%s\"]},"
+			   " \"additional_read_only_paths\": [\"%s\"]}",
+			   rw, ro);
+	else if (*rw_by)
+		json = fmt("{" WORLD_BASE_RW ", \"%s\": [\"%s\"], \"additional_read_only_paths\": "
+			   "[\"%s\"]}",
+			   rw_by, rw, ro);
+	else
+		json = fmt("{" WORLD_BASE_RW ", \"additional_read_only_paths\": [\"%s\"]}", ro);
+	free(write_file(w->proj, "cordon.json", json));
+	free(json);
+	free(t);
+	free(rw);
+	free(rw2);
+	free(ro);
+	if (who->user)
+		world_as_user(w);
+}
+
+/* What a compiler does in /tmp (`gcc -o /tmp/a.out x.c && /tmp/a.out`, `go
+ * run`): write an executable into a read-write directory and run it. Every
+ * way of granting read-write grants execute; a read-only directory still
+ * does not (the control). */
+BOTH_USERS(firstday, built_program_runs_from_a_read_write_dir, .timeout = 90)
+{
+	const char *ways[] = {"additional_read_write_paths", "system", "--allow-write"};
+	for (size_t i = 0; i < 3; i++) {
+		struct world w;
+		bool cli = strcmp(ways[i], "--allow-write") == 0;
+		rw_world(&w, who, "rwexec", cli ? "" : ways[i]);
+		char *rw = path_join(w.dir, cli ? "rw2" : "rw");
+		char *opt = cli ? fmt("--allow-write %s", rw) : NULL;
+		struct run_result r =
+			sh_in(&w, opt,
+			      "cp /bin/true '%s/a.out' && '%s/a.out' && echo built > ran-rw;"
+			      "'%s/ro/t' && echo ran > ran-ro; true",
+			      rw, rw, w.dir);
+		char *ran_rw = path_join(w.proj, "ran-rw"), *ran_ro = path_join(w.proj, "ran-ro");
+		cr_expect(contains(ran_rw, "built"),
+			  "%s: a program built in a read-write dir did not run: %s", ways[i],
+			  r.err);
+		cr_expect_not(file_exists(ran_ro), "%s: a read-only dir let a program execute",
+			      ways[i]);
+		cr_expect(strstr(r.err, "Permission denied") != NULL, "%s", r.err);
+		run_free(&r);
+		free(ran_rw);
+		free(ran_ro);
+		free(opt);
+		free(rw);
+		world_free(&w);
+	}
+}
+
+/* /usr/local/{bin,sbin,lib} are in the default executable list: `make
+ * install`, pip and npm put programs there. */
+Test(firstday, usr_local_is_executable_by_default)
+{
+	struct world w;
+	world_init(&w, "usrlocal", "");
+	char *cfg = write_file(w.dir, "empty.json", "{}");
+	struct run_result r =
+		run_cordon(w.env, w.proj, "explain", "--config", cfg, "/usr/local/bin/x",
+			   "/usr/local/sbin/x", "/usr/local/lib/x", NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	const char *dirs[] = {"bin", "sbin", "lib"};
+	for (size_t i = 0; i < 3; i++) {
+		char *want = fmt("/usr/local/%s/x\n  access: r-x", dirs[i]);
+		cr_expect(strstr(r.out, want) != NULL, "%s\n%s", want, r.out);
+		free(want);
+	}
+	run_free(&r);
+	free(cfg);
+	world_free(&w);
+}
