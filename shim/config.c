@@ -48,6 +48,7 @@ void cordon_config_free(struct cordon_config *cfg)
 		cordon_strv_free(&cfg->additional[c]);
 	}
 	cordon_strv_free(&cfg->allowed_env);
+	cordon_strv_free(&cfg->additional_env);
 	cordon_strv_free(&cfg->unix_sockets);
 	cordon_strv_free(&cfg->protected_paths);
 	cordon_strv_free(&cfg->hidden_paths);
@@ -114,18 +115,19 @@ static int parse_on_unsupported(struct json_object *v, const char *origin,
 	return 0;
 }
 
-static int parse_env_list(struct json_object *v, const char *origin, struct cordon_strv *out,
-			  struct cordon_error *err)
+/* allowed_env_vars or additional_env_vars (KEY): names and PREFIX* patterns. */
+static int parse_env_list(struct json_object *v, const char *origin, const char *key,
+			  struct cordon_strv *out, struct cordon_error *err)
 {
-	int r = cordon_json_strv(v, origin, "allowed_env_vars", out, err);
+	int r = cordon_json_strv(v, origin, key, out, err);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < out->n; i++)
 		if (!valid_env_name(out->v[i]))
 			return cordon_err(err, EINVAL,
-					  "%s: allowed_env_vars[%zu]: expected a variable name "
+					  "%s: %s[%zu]: expected a variable name "
 					  "(letters, digits, _; optional trailing *), got \"%s\"",
-					  origin, i, out->v[i]);
+					  origin, key, i, out->v[i]);
 	return 0;
 }
 
@@ -200,7 +202,11 @@ static int parse_key(const char *key, struct json_object *val, struct cordon_con
 	if (strcmp(key, "allowed_env_vars") == 0) {
 		cordon_strv_free(&cfg->allowed_env);
 		cfg->has_env = true;
-		return parse_env_list(val, origin, &cfg->allowed_env, err);
+		return parse_env_list(val, origin, key, &cfg->allowed_env, err);
+	}
+	if (strcmp(key, "additional_env_vars") == 0) {
+		cordon_strv_free(&cfg->additional_env);
+		return parse_env_list(val, origin, key, &cfg->additional_env, err);
 	}
 	if (strcmp(key, "allowed_unix_sockets") == 0) {
 		cordon_strv_free(&cfg->unix_sockets);
@@ -225,12 +231,14 @@ static int parse_key(const char *key, struct json_object *val, struct cordon_con
 		const char *ignored;
 		return cordon_json_string(val, origin, key, &ignored, err);
 	}
-	return cordon_err(err, EINVAL,
-			  "%s: %s: unknown key (expected one of enabled, apply_to, system_paths, "
-			  "additional_executable_paths, additional_read_only_paths, "
-			  "additional_read_write_paths, allow_network, allowed_env_vars, "
-			  "allowed_unix_sockets, protected_paths, hidden_paths, on_unsupported)",
-			  origin, key);
+	return cordon_err(
+		err, EINVAL,
+		"%s: %s: unknown key (expected one of enabled, apply_to, system_paths, "
+		"additional_executable_paths, additional_read_only_paths, "
+		"additional_read_write_paths, allow_network, allowed_env_vars, "
+		"additional_env_vars, allowed_unix_sockets, protected_paths, hidden_paths, "
+		"on_unsupported)",
+		origin, key);
 }
 
 int cordon_config_apply_object(struct json_object *root, struct cordon_config *cfg,

@@ -11,11 +11,18 @@
 
 #include "util.h"
 
+/* What tools need to find themselves, show time and language right, and
+ * reach the network on managed machines (a CA bundle, who bypasses the
+ * proxy). Not the proxies themselves: HTTP_PROXY, HTTPS_PROXY and ALL_PROXY
+ * often carry user:password (additional_env_vars passes them). */
 const char *const cordon_default_env[] = {"PATH",
 					  "HOME",
 					  "USER",
 					  "SHELL",
 					  "LANG",
+					  "LANGUAGE",
+					  "LC_*",
+					  "TZ",
 					  "TERM",
 					  "TERM_PROGRAM",
 					  "CARGO_HOME",
@@ -29,6 +36,14 @@ const char *const cordon_default_env[] = {"PATH",
 					  "SSH_AUTH_SOCK",
 					  "GPG_TTY",
 					  "COLORTERM",
+					  "SSL_CERT_FILE",
+					  "SSL_CERT_DIR",
+					  "NODE_EXTRA_CA_CERTS",
+					  "REQUESTS_CA_BUNDLE",
+					  "CURL_CA_BUNDLE",
+					  "GIT_SSL_CAINFO",
+					  "NO_PROXY",
+					  "no_proxy",
 					  NULL};
 
 const char *const cordon_dotfiles[] = {
@@ -489,6 +504,17 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 	return r;
 }
 
+static int add_env(struct cordon_policy *p, const struct cordon_strv *names)
+{
+	for (size_t i = 0; i < names->n; i++)
+		if (!cordon_strv_contains(&p->env_allow, names->v[i]) &&
+		    cordon_strv_push(&p->env_allow, names->v[i]) < 0)
+			return -ENOMEM;
+	return 0;
+}
+
+/* allowed_env_vars replaces the default list; additional_env_vars and
+ * --allow-env extend whichever list that is. */
 static int resolve_env(const struct cordon_config *cfg, const struct cordon_context *ctx,
 		       struct cordon_policy *p)
 {
@@ -501,11 +527,8 @@ static int resolve_env(const struct cordon_config *cfg, const struct cordon_cont
 			if (cordon_strv_push(&p->env_allow, cordon_default_env[i]) < 0)
 				return -ENOMEM;
 	}
-	for (size_t i = 0; i < ctx->extra_env.n; i++)
-		if (!cordon_strv_contains(&p->env_allow, ctx->extra_env.v[i]) &&
-		    cordon_strv_push(&p->env_allow, ctx->extra_env.v[i]) < 0)
-			return -ENOMEM;
-	return 0;
+	int r = add_env(p, &cfg->additional_env);
+	return r < 0 ? r : add_env(p, &ctx->extra_env);
 }
 
 static bool is_under(const char *path, const char *dir);

@@ -133,6 +133,10 @@ static struct bad_case bad_cases[] = {
 	 "/cfg.json: allowed_env_vars[0]: expected a variable name"},
 	{"{\"allowed_env_vars\": {}}",
 	 "/cfg.json: allowed_env_vars: expected an array of strings, got an object"},
+	{"{\"additional_env_vars\": [\"OK\", \"NOT-OK\"]}",
+	 "/cfg.json: additional_env_vars[1]: expected a variable name"},
+	{"{\"additional_env_vars\": \"TZ\"}",
+	 "/cfg.json: additional_env_vars: expected an array of strings, got a string"},
 	{"{\"$schema\": 1}", "/cfg.json: $schema: expected a string"},
 };
 

@@ -116,3 +116,55 @@ Test(firstday, usr_local_is_executable_by_default)
 	free(cfg);
 	world_free(&w);
 }
+
+/* The environment a program prints: additional_env_vars adds a variable and
+ * keeps PATH and HOME; TZ and LC_* pass by default; the proxies (which
+ * often carry user:password) do not, and allowed_env_vars still replaces. */
+BOTH_USERS(firstday, additional_env_vars_extend_the_defaults, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "addenv", ", \"additional_env_vars\": [\"SECRET_TOKEN\", \"MY_*\"]");
+	world_setenv(&w, "TZ=Asia/Tokyo");
+	world_setenv(&w, "LC_TIME=de_DE.UTF-8");
+	world_setenv(&w, "MY_TOOL_HOME=/opt/my");
+	world_setenv(&w, "NODE_EXTRA_CA_CERTS=/etc/corp-ca.pem");
+	world_setenv(&w, "HTTPS_PROXY=http://user:pass@proxy:3128");
+	char *out = path_join(w.proj, "env.txt");
+	struct run_result r = sh_in(&w, NULL, "env > env.txt");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	char *env = read_file(out);
+	cr_assert_not_null(env);
+	const char *want[] = {"SECRET_TOKEN=hunter2",
+			      "MY_TOOL_HOME=/opt/my",
+			      "\nPATH=",
+			      "\nHOME=",
+			      "TZ=Asia/Tokyo",
+			      "LC_TIME=de_DE.UTF-8",
+			      "NODE_EXTRA_CA_CERTS=/etc/corp-ca.pem"};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		cr_expect(strstr(env, want[i]) != NULL, "%s missing:\n%s", want[i], env);
+	cr_expect_null(strstr(env, "PROXY"), "a proxy with a password passed:\n%s", env);
+	run_free(&r);
+	free(env);
+
+	/* allowed_env_vars replaces the list (additional_env_vars extends it). */
+	char *cfg = write_file(w.dir, "replace.json",
+			       "{" WORLD_BASE_RW ", \"allowed_env_vars\": [\"PATH\"],"
+			       " \"additional_env_vars\": [\"TZ\"]}");
+	if (who->user)
+		cr_assert_eq(chown(cfg, w.uid, w.gid), 0);
+	char *opt = fmt("--config %s", cfg);
+	r = sh_in(&w, opt, "env > env.txt");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	env = read_file(out);
+	cr_assert_not_null(env);
+	cr_expect(strstr(env, "TZ=Asia/Tokyo") && strstr(env, "PATH="), "%s", env);
+	cr_expect_null(strstr(env, "HOME="), "allowed_env_vars no longer replaces:\n%s", env);
+	cr_expect_null(strstr(env, "SECRET_TOKEN"), "%s", env);
+	run_free(&r);
+	free(env);
+	free(opt);
+	free(cfg);
+	free(out);
+	world_free(&w);
+}

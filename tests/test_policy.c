@@ -74,6 +74,12 @@ Test(policy, linux_defaults)
 	cr_expect(cordon_strv_contains(&p.env_allow, "PATH"));
 	cr_expect(cordon_strv_contains(&p.env_allow, "SSH_AUTH_SOCK"));
 	cr_expect_not(cordon_strv_contains(&p.env_allow, "AWS_SECRET_ACCESS_KEY"));
+	/* Time, language, CA bundles; not the proxies (user:password). */
+	cr_expect(cordon_strv_contains(&p.env_allow, "TZ"));
+	cr_expect(cordon_strv_contains(&p.env_allow, "LC_*"));
+	cr_expect(cordon_strv_contains(&p.env_allow, "NODE_EXTRA_CA_CERTS"));
+	cr_expect(cordon_strv_contains(&p.env_allow, "NO_PROXY"));
+	cr_expect_not(cordon_strv_contains(&p.env_allow, "HTTPS_PROXY"));
 	cordon_policy_free(&p);
 	tmp_cleanup(dir);
 	free(dir);
@@ -168,6 +174,29 @@ Test(policy, system_paths_override_and_empty)
 	const struct cordon_rule *r = find_rule(&p, "/usr/bin"); /* /bin -> usr/bin */
 	cr_assert_not_null(r);
 	cr_expect_str_eq(r->source, "system_paths.executable");
+	cordon_policy_free(&p);
+	tmp_cleanup(dir);
+	free(dir);
+}
+
+/* allowed_env_vars replaces the default list; additional_env_vars extends
+ * it (adding one variable must not lose PATH and HOME). */
+Test(policy, additional_env_vars_extend)
+{
+	char *dir = tmp_dir("penv");
+	struct cordon_context ctx = {.project = dir, .uid = 0, .kind = CORDON_KIND_TERMINAL};
+	struct cordon_policy p;
+	resolve_json("{\"additional_env_vars\": [\"MY_TOKEN\", \"npm_config_*\"]}", &ctx, &p);
+	cr_expect(cordon_strv_contains(&p.env_allow, "MY_TOKEN"));
+	cr_expect(cordon_strv_contains(&p.env_allow, "npm_config_*"));
+	cr_expect(cordon_strv_contains(&p.env_allow, "PATH"));
+	cr_expect(cordon_strv_contains(&p.env_allow, "HOME"));
+	cordon_policy_free(&p);
+	resolve_json("{\"allowed_env_vars\": [\"PATH\"], \"additional_env_vars\": [\"X\"]}", &ctx,
+		     &p);
+	cr_expect_eq(p.env_allow.n, 2);
+	cr_expect(cordon_strv_contains(&p.env_allow, "X"));
+	cr_expect_not(cordon_strv_contains(&p.env_allow, "HOME"));
 	cordon_policy_free(&p);
 	tmp_cleanup(dir);
 	free(dir);
