@@ -180,6 +180,25 @@ static const unsigned class_access[CORDON_CLASS_COUNT] = {
 int cordon_policy_add_rule(struct cordon_policy *p, const char *path, unsigned access,
 			   const char *source)
 {
+	/* A path already ruled: one rule with the union (explain listed /usr/bin
+	 * twice, once as itself and once through /bin). Its source is the rule
+	 * that grants the most, the first of equals. */
+	for (size_t i = 0; i < p->n_rules; i++) {
+		struct cordon_rule *old = &p->rules[i];
+		if (strcmp(old->path, path) != 0)
+			continue;
+		if ((access & ~old->access) && !(old->access & ~access)) {
+			char *s = strdup(source);
+			if (!s)
+				return -ENOMEM;
+			free(old->source);
+			old->source = s;
+		}
+		if (access & ~old->access)
+			old->prepared = false; /* a prepared ruleset lacks the new rights */
+		old->access |= access;
+		return 0;
+	}
 	struct cordon_rule *nr =
 		cordon_grow(p->rules, &p->rules_cap, p->n_rules + 1, sizeof(*nr), 32);
 	if (!nr)

@@ -168,3 +168,26 @@ BOTH_USERS(firstday, additional_env_vars_extend_the_defaults, .timeout = 60)
 	free(out);
 	world_free(&w);
 }
+
+/* explain lists each directory once, not once more through a symlink to it
+ * (/bin -> usr/bin, /lib -> usr/lib on a merged-/usr system). */
+Test(firstday, explain_lists_each_directory_once)
+{
+	struct world w;
+	world_init(&w, "explonce", "");
+	char *cfg = write_file(w.dir, "empty.json", "{}");
+	struct run_result r = run_cordon(w.env, w.proj, "explain", "--config", cfg, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	const char *dirs[] = {"/usr/bin", "/usr/sbin", "/usr/lib", "/usr/lib64"};
+	for (size_t i = 0; i < 4; i++) {
+		char *rule = fmt("     %s  (", dirs[i]);
+		size_t count = 0;
+		for (const char *p = r.out; (p = strstr(p, rule)); p++)
+			count++;
+		cr_expect_leq(count, 1, "%s listed %zu times:\n%s", dirs[i], count, r.out);
+		free(rule);
+	}
+	run_free(&r);
+	free(cfg);
+	world_free(&w);
+}

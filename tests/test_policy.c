@@ -179,6 +179,61 @@ Test(policy, system_paths_override_and_empty)
 	free(dir);
 }
 
+/* /bin and /usr/bin are one directory here (usrmerge): one rule, not two
+ * (explain listed both), with the union of their accesses and the source
+ * that grants the most. */
+Test(policy, one_rule_per_canonical_path)
+{
+	char *dir = tmp_dir("pdedup");
+	char *data = path_join(dir, "data");
+	char *link = path_join(dir, "link");
+	cr_assert_eq(mkdir(data, 0755), 0);
+	cr_assert_eq(symlink("data", link), 0);
+	struct cordon_context ctx = {.project = dir, .uid = 0, .kind = CORDON_KIND_TERMINAL};
+	struct cordon_policy p;
+	char *json;
+	cr_assert(asprintf(&json,
+			   "{\"additional_read_only_paths\": [\"%s\", \"%s\"],"
+			   " \"additional_executable_paths\": [\"%s\"],"
+			   " \"additional_read_write_paths\": [\"%s\"]}",
+			   data, link, link, data) > 0);
+	resolve_json(json, &ctx, &p);
+	size_t n = 0;
+	const struct cordon_rule *r = NULL;
+	for (size_t i = 0; i < p.n_rules; i++)
+		if (strcmp(p.rules[i].path, data) == 0) {
+			n++;
+			r = &p.rules[i];
+		}
+	cr_expect_eq(n, 1, "%zu rules for %s", n, data);
+	cr_assert_not_null(r);
+	cr_expect_eq(r->access, CORDON_ACCESS_ALL);
+	cr_expect_str_eq(r->source, "additional_read_write_paths");
+	struct stat st;
+	if (lstat("/bin", &st) == 0 && S_ISLNK(st.st_mode)) {
+		n = 0;
+		for (size_t i = 0; i < p.n_rules; i++)
+			n += strcmp(p.rules[i].path, "/usr/bin") == 0;
+		cr_expect_eq(n, 1, "/usr/bin listed %zu times", n);
+	}
+	cordon_policy_free(&p);
+	/* Where the kernel resolves, rules stay as written: /bin is not made
+	 * /usr/bin, and a path named twice is still one rule. */
+	ctx.kernel_resolves = true;
+	resolve_json("{\"additional_read_only_paths\": [\"/bin\", \"/bin\"]}", &ctx, &p);
+	n = 0;
+	for (size_t i = 0; i < p.n_rules; i++)
+		n += strcmp(p.rules[i].path, "/bin") == 0;
+	cr_expect_eq(n, 1);
+	cr_expect_not_null(find_rule(&p, "/bin"));
+	cordon_policy_free(&p);
+	free(json);
+	tmp_cleanup(dir);
+	free(data);
+	free(link);
+	free(dir);
+}
+
 /* allowed_env_vars replaces the default list; additional_env_vars extends
  * it (adding one variable must not lose PATH and HOME). */
 Test(policy, additional_env_vars_extend)
