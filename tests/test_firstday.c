@@ -191,3 +191,58 @@ Test(firstday, explain_lists_each_directory_once)
 	free(cfg);
 	world_free(&w);
 }
+
+/* An agent harness closes stdin or stdout (`<&-`): the command runs all
+ * the same (it was SIGKILLed, 137, before it ran), and starts with that
+ * descriptor closed, as its caller meant. */
+struct closed_case {
+	char redir[8];
+	char fd[4];
+	bool user;
+};
+static struct closed_case closed_cases[] = {
+	{"<&-", "0", false}, {">&-", "1", false}, {"2>&-", "2", false},
+	{"<&-", "0", true},  {">&-", "1", true},  {"2>&-", "2", true},
+};
+
+ParameterizedTestParameters(firstday, closed_stdio_runs)
+{
+	return cr_make_param_array(struct closed_case, closed_cases,
+				   sizeof(closed_cases) / sizeof(closed_cases[0]));
+}
+
+ParameterizedTest(struct closed_case *c, firstday, closed_stdio_runs, .timeout = 60)
+{
+	struct world w;
+	struct who who = {c->user};
+	world_for(&w, &who, "closed", "");
+	/* Which of 0, 1 and 2 the command's shell has open, one per line (each
+	 * looked at before the echo's own redirection). */
+	char *script = fmt("'%s' run --config '%s' -- /bin/sh -c 'echo hi > out; for f in 0 1 2; "
+			   "do [ -e /proc/$$/fd/$f ] && echo $f >> fds; done; true' %s; "
+			   "echo \"rc=$?\" > rc",
+			   w.as_user ? w.user_cordon : CORDON_BIN, w.cfg, c->redir);
+	struct run_result r = sh_outside(&w, script);
+	char *out = path_join(w.proj, "out"), *rc = path_join(w.proj, "rc"),
+	     *fds = path_join(w.proj, "fds");
+	char *got = read_file(out);
+	cr_expect(got && strcmp(got, "hi\n") == 0, "%s: out is '%s'; rc: %s; stderr: %s", c->redir,
+		  got ? got : "(none)", read_file(rc), r.err);
+	cr_expect(contains(rc, "rc=0"), "%s", read_file(rc));
+	char *list = read_file(fds);
+	cr_assert_not_null(list);
+	char *line = fmt("\n%s\n", c->fd);
+	char *padded = fmt("\n%s", list);
+	cr_expect_null(strstr(padded, line), "%s: fd %s is open in the command:\n%s", c->redir,
+		       c->fd, list);
+	run_free(&r);
+	free(padded);
+	free(line);
+	free(list);
+	free(got);
+	free(out);
+	free(rc);
+	free(fds);
+	free(script);
+	world_free(&w);
+}
