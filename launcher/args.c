@@ -73,10 +73,13 @@ static const char usage_explain[] =
 	"                  preceded by its parameter bindings as ';' comment lines\n";
 
 static const char usage_check[] =
-	"Usage: cordon check\n"
+	"Usage: cordon check [--config FILE]\n"
 	"\n"
-	"Show what this machine can enforce (Landlock ABI and rights, seccomp).\n"
-	"Exit 0 when the default policy can be fully enforced here, 1 otherwise.\n";
+	"Show what this machine can enforce (Landlock ABI and rights, seccomp), and\n"
+	"parse the config a `cordon run` here would use (or FILE).\n"
+	"Exit 0 when the config parses and the default policy can be fully enforced\n"
+	"here, 1 when it cannot be enforced, 125 when the config does not parse (the\n"
+	"error is the last line, on stderr).\n";
 
 static const char usage_list[] =
 	"Usage: cordon list\n"
@@ -195,7 +198,9 @@ static int parse_options(int argc, char **argv, struct cordon_args *a, struct co
 	 * ':': report missing arguments ourselves. */
 	bool bare = a->cmd == CORDON_CMD_CHECK || a->cmd == CORDON_CMD_LIST ||
 		    a->cmd == CORDON_CMD_PS || a->cmd == CORDON_CMD_KILL;
-	const char *shortopts = bare ? "+:vh" : "+:c:p:vh";
+	/* check takes --config: it parses the config a run would use. */
+	bool check = a->cmd == CORDON_CMD_CHECK;
+	const char *shortopts = check ? "+:c:vh" : bare ? "+:vh" : "+:c:p:vh";
 	optind = 0; /* full re-initialisation (GNU), so parsing can run again */
 	opterr = 0;
 	for (;;) {
@@ -210,7 +215,7 @@ static int parse_options(int argc, char **argv, struct cordon_args *a, struct co
 			opt = optbuf;
 		}
 		/* check/list/ps/kill take none of the policy options. */
-		if (bare && c != 'v' && c != 'h' && c != '?' && c != ':')
+		if (bare && c != 'v' && c != 'h' && c != '?' && c != ':' && !(check && c == 'c'))
 			return cordon_err(err, EINVAL, "%s: unknown option --%s", argv[0], opt);
 		int r = 0;
 		switch (c) {

@@ -101,6 +101,20 @@ struct bad {
 	const char *expect;
 };
 
+/* check parses the config a run would use, or the one --config names. */
+Test(args, check_takes_a_config)
+{
+	struct cordon_args a;
+	struct cordon_error err = {0};
+	cr_assert_eq(PARSE(&a, &err, "check", "--config", "/c.json"), 0, "%s", err.msg);
+	cr_expect_eq(a.cmd, CORDON_CMD_CHECK);
+	cr_expect_str_eq(a.config, "/c.json");
+	cordon_args_free(&a);
+	cr_assert_eq(PARSE(&a, &err, "check", "-c", "/d.json"), 0, "%s", err.msg);
+	cr_expect_str_eq(a.config, "/d.json");
+	cordon_args_free(&a);
+}
+
 Test(args, errors_name_the_option)
 {
 	static const struct bad cases[] = {

@@ -246,3 +246,54 @@ ParameterizedTest(struct closed_case *c, firstday, closed_stdio_runs, .timeout =
 	free(script);
 	world_free(&w);
 }
+
+/* cordon check parses the config a run would use (or --config FILE): a
+ * broken one is said in one line and exits 125, where it used to say the
+ * policy was fully enforceable. */
+BOTH_USERS(firstday, check_parses_the_config, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "checkcfg", "");
+	char *bad = write_file(w.dir, "bad.json", "{\"allow_network\": \"no\"}");
+	char *good = write_file(w.dir, "good.json", "{\"allow_network\": false}");
+	if (who->user)
+		cr_assert(chown(bad, w.uid, w.gid) == 0 && chown(good, w.uid, w.gid) == 0);
+	char *check_bad[] = {CORDON_BIN, "check", "--config", bad, NULL};
+	struct run_result r = world_run(&w, check_bad, w.proj);
+	cr_expect_eq(r.status, 125, "%s%s", r.out, r.err);
+	char *want = fmt("cordon: %s: allow_network: expected true or false, got a string\n", bad);
+	cr_expect_str_eq(r.err, want);
+	cr_expect(strstr(r.out, "config:    does not parse") != NULL, "%s", r.out);
+	cr_expect_null(strstr(r.out, "config:    none found"), "%s", r.out);
+	run_free(&r);
+
+	char *check_good[] = {CORDON_BIN, "check", "--config", good, NULL};
+	r = world_run(&w, check_good, w.proj);
+	cr_expect_neq(r.status, 125, "%s%s", r.out, r.err);
+	char *line = fmt("config:    %s\n", good);
+	cr_expect(strstr(r.out, line) != NULL, "%s", r.out);
+	cr_expect_str_eq(r.err, "");
+	run_free(&r);
+
+	/* The config found by discovery, as a terminal's `cordon run` finds it. */
+	char *found = write_file(w.home, ".config/cordon/config.json", "{\"enabled\": 1}");
+	if (who->user) {
+		char *d1 = path_join(w.home, ".config"), *d2 = path_join(w.home, ".config/cordon");
+		cr_assert(chown(d1, w.uid, w.gid) == 0 && chown(d2, w.uid, w.gid) == 0 &&
+			  chown(found, w.uid, w.gid) == 0);
+		free(d1);
+		free(d2);
+	}
+	char *check[] = {CORDON_BIN, "check", NULL};
+	r = world_run(&w, check, w.proj);
+	cr_expect_eq(r.status, 125, "%s%s", r.out, r.err);
+	cr_expect(strstr(r.err, found) && strstr(r.err, "enabled: expected true or false"), "%s",
+		  r.err);
+	run_free(&r);
+	free(found);
+	free(line);
+	free(want);
+	free(bad);
+	free(good);
+	world_free(&w);
+}
