@@ -55,8 +55,11 @@ static const char usage_run[] =
 	"  -v, --verbose           say what cordon does on stderr (sandbox, tracking)\n"
 	"  -h, --help              show this help\n"
 	"\n"
-	"Exit status: the command's own; 125 if cordon failed (nothing was run),\n"
-	"126 if COMMAND is not executable, 127 if it was not found.\n";
+	"A COMMAND in no directory the policy lets execute is refused before it\n"
+	"starts, with the config line that allows it.\n"
+	"\n"
+	"Exit status: the command's own; 125 if cordon failed or refused (nothing\n"
+	"was run), 126 if COMMAND is not executable, 127 if it was not found.\n";
 
 static const char usage_explain[] =
 	"Usage: cordon explain [OPTIONS] [PATH...]\n"

@@ -297,3 +297,77 @@ BOTH_USERS(firstday, check_parses_the_config, .timeout = 60)
 	free(good);
 	world_free(&w);
 }
+
+/* `cordon run -- X` where nothing gives X execute: refused before X starts
+ * (it used to run, its exec coming before the sandbox), 125, one line that
+ * names X and the line to add. X found through PATH too; a static X (the
+ * sandbox applied before its exec) the same. Controls: --allow-exec, and
+ * an allowed command, run. */
+BOTH_USERS(firstday, unexecutable_command_is_refused_up_front, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "noexec", "");
+	char *obin = path_join(w.outside, "bin");
+	cr_assert_eq(mkdir(obin, 0755), 0);
+	char *body = fmt("#!/bin/sh\necho ran > '%s/ran'\n", w.proj);
+	char *script = write_file(obin, "marker.sh", body);
+	cr_assert_eq(chmod(script, 0755), 0);
+	char *stat_probe = path_join(obin, "pstatic");
+	copy_exec(CORDON_PROBE_STATIC, stat_probe);
+	if (who->user)
+		world_as_user(&w);
+	char *kv = fmt("PATH=%s:%s:/usr/bin:/bin", w.bin, obin);
+	world_setenv(&w, kv);
+	char *ran = path_join(w.proj, "ran");
+	char *line = fmt("to allow it, add to your config: \"additional_executable_paths\": "
+			 "[\"%s\"] (or pass --allow-exec %s)\n",
+			 obin, obin);
+
+	char *by_path[] = {script, NULL};
+	struct run_result r = run_in(&w, NULL, by_path);
+	cr_expect_eq(r.status, 125, "%s", r.err);
+	char *head = fmt("cordon: %s: not executable in this session (%s: no rule gives it "
+			 "execute); ",
+			 script, script);
+	cr_expect(strncmp(r.err, head, strlen(head)) == 0, "%s", r.err);
+	cr_expect(strstr(r.err, line) != NULL, "%s", r.err);
+	cr_expect_eq(strchr(r.err, '\n'), r.err + strlen(r.err) - 1, "one line: %s", r.err);
+	cr_expect_not(file_exists(ran), "the command ran");
+	run_free(&r);
+
+	char *by_name[] = {"marker.sh", NULL};
+	r = run_in(&w, NULL, by_name);
+	cr_expect_eq(r.status, 125, "%s", r.err);
+	cr_expect(strncmp(r.err, "cordon: marker.sh: not executable", 33) == 0, "%s", r.err);
+	cr_expect(strstr(r.err, line) != NULL, "%s", r.err);
+	cr_expect_not(file_exists(ran), "the command found in PATH ran");
+	run_free(&r);
+
+	char *stat_cmd[] = {"pstatic", "write", ran, "x", NULL};
+	r = run_in(&w, NULL, stat_cmd);
+	cr_expect_eq(r.status, 125, "%s", r.err);
+	cr_expect(strstr(r.err, "pstatic: not executable") != NULL, "%s", r.err);
+	cr_expect_not(file_exists(ran), "the static command ran");
+	run_free(&r);
+
+	char *opt = fmt("--allow-exec %s", obin);
+	r = run_in(&w, opt, by_name);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(contains(ran, "ran"), "allowed, it did not run: %s", r.err);
+	run_free(&r);
+	unlink(ran);
+	r = sh_in(&w, NULL, "echo ran > ran");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(contains(ran, "ran"), "an allowed command did not run: %s", r.err);
+	run_free(&r);
+	free(opt);
+	free(head);
+	free(line);
+	free(ran);
+	free(kv);
+	free(stat_probe);
+	free(script);
+	free(body);
+	free(obin);
+	world_free(&w);
+}
