@@ -371,3 +371,68 @@ BOTH_USERS(firstday, unexecutable_command_is_refused_up_front, .timeout = 60)
 	free(obin);
 	world_free(&w);
 }
+
+/* Config files that used to get the wrong message, or none. */
+struct cfg_case {
+	char name[40];
+	char text[200];
+	char want[100];
+};
+static struct cfg_case cfg_cases[] = {
+	/* VS Code's settings.json with no sandbox block: plain, and with
+	 * JSONC comments and trailing commas. */
+	{"settings.json", "{\"editor.fontSize\": 14, \"files.autoSave\": \"off\"}",
+	 "settings.json: no terminal.sandbox block"},
+	{"settings.json",
+	 "// VS Code\n{\n  \"editor.fontSize\": 14, /* big */\n  \"workbench.x\": 1,\n}\n",
+	 "settings.json: no terminal.sandbox block"},
+	{"config.json", "null", "config.json: (top level): expected an object, got null"},
+};
+
+ParameterizedTestParameters(firstday, config_errors_say_what_is_wrong)
+{
+	return cr_make_param_array(struct cfg_case, cfg_cases,
+				   sizeof(cfg_cases) / sizeof(cfg_cases[0]));
+}
+
+ParameterizedTest(struct cfg_case *c, firstday, config_errors_say_what_is_wrong)
+{
+	struct world w;
+	world_init(&w, "cfgmsg", "");
+	char *cfg = write_file(w.dir, c->name, c->text);
+	char *ran = path_join(w.proj, "ran");
+	struct run_result r = run_cordon(w.env, w.proj, "run", "--config", cfg, "--", "/bin/sh",
+					 "-c", "echo x > ran", NULL);
+	cr_expect_eq(r.status, 125, "%s", r.err);
+	cr_expect(strstr(r.err, c->want) != NULL, "got '%s', want '%s'", r.err, c->want);
+	cr_expect_eq(strchr(r.err, '\n'), r.err + strlen(r.err) - 1, "one line: %s", r.err);
+	cr_expect_not(file_exists(ran));
+	run_free(&r);
+	free(ran);
+	free(cfg);
+	world_free(&w);
+}
+
+/* A FIFO given as the config: refused at once (opening it waited for a
+ * writer, forever), by run and by check. */
+Test(firstday, fifo_config_is_refused_at_once, .timeout = 30)
+{
+	struct world w;
+	world_init(&w, "fifo", "");
+	char *fifo = path_join(w.dir, "config.json");
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	char *run[] = {CORDON_BIN, "run", "--config", fifo, "--", "/bin/true", NULL};
+	struct run_result r = run_cmd(run, w.env, w.proj, 5000);
+	cr_expect_eq(r.status, 125, "status %d (137: it hung): %s", r.status, r.err);
+	char *want = fmt("cordon: %s: not a regular file\n", fifo);
+	cr_expect_str_eq(r.err, want);
+	run_free(&r);
+	char *check[] = {CORDON_BIN, "check", "--config", fifo, NULL};
+	r = run_cmd(check, w.env, w.proj, 5000);
+	cr_expect_eq(r.status, 125, "status %d (137: it hung): %s", r.status, r.err);
+	cr_expect_str_eq(r.err, want);
+	run_free(&r);
+	free(want);
+	free(fifo);
+	world_free(&w);
+}
