@@ -195,6 +195,30 @@ static int push_nonempty(struct cordon_strv *sv, const char *opt, const char *va
 	return 0;
 }
 
+/* The option whose argument is missing, as the user wrote it: getopt
+ * leaves optind past argc when a short option ends the line (argv[optind - 1]
+ * was NULL: "(null): missing argument"), and a long option's val may be no
+ * character at all. */
+static const char *missing_name(int argc, char **argv, int opt, char *buf, size_t size)
+{
+	if (optind >= 1 && optind <= argc && argv[optind - 1] &&
+	    strncmp(argv[optind - 1], "--", 2) == 0) {
+		(void)snprintf(buf, size, "%.*s", (int)strcspn(argv[optind - 1], "="),
+			       argv[optind - 1]);
+		return buf;
+	}
+	if (opt > 0 && opt < 0x100) {
+		(void)snprintf(buf, size, "-%c", opt);
+		return buf;
+	}
+	for (size_t i = 0; run_options[i].name; i++)
+		if (run_options[i].val == opt) {
+			(void)snprintf(buf, size, "--%s", run_options[i].name);
+			return buf;
+		}
+	return "an option";
+}
+
 static int parse_options(int argc, char **argv, struct cordon_args *a, struct cordon_error *err)
 {
 	/* '+': stop at the first non-option, so `cordon run ls -l` passes -l to ls.
@@ -309,7 +333,8 @@ static int parse_options(int argc, char **argv, struct cordon_args *a, struct co
 			a->help = true;
 			break;
 		case ':':
-			return cordon_err(err, EINVAL, "%s: missing argument", argv[optind - 1]);
+			return cordon_err(err, EINVAL, "%s: missing argument",
+					  missing_name(argc, argv, optopt, optbuf, sizeof(optbuf)));
 		case '?':
 		default:
 			return cordon_err(err, EINVAL, "unknown option '%s'", argv[optind - 1]);

@@ -124,6 +124,15 @@ Test(args, errors_name_the_option)
 		 "--kind: expected \"terminal\" or \"tool\""},
 		{{"cordon", "run", "--bogus"}, 3, "unknown option '--bogus'"},
 		{{"cordon", "run", "--config"}, 3, "--config: missing argument"},
+		/* A short option last on the line: getopt leaves nothing to name
+		 * it by ("(null): missing argument" before). */
+		{{"cordon", "run", "-p"}, 3, "-p: missing argument"},
+		{{"cordon", "run", "-c"}, 3, "-c: missing argument"},
+		{{"cordon", "run", "-vp"}, 3, "-p: missing argument"},
+		{{"cordon", "explain", "-p"}, 3, "-p: missing argument"},
+		{{"cordon", "learn", "--project"}, 3, "--project: missing argument"},
+		{{"cordon", "run", "--pass-fd"}, 3, "--pass-fd: missing argument"},
+		{{"cordon", "check", "-c"}, 3, "-c: missing argument"},
 		{{"cordon", "run", "--allow-read", ""},
 		 4,
 		 "--allow-read: expected a non-empty value"},

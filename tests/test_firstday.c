@@ -436,3 +436,20 @@ Test(firstday, fifo_config_is_refused_at_once, .timeout = 30)
 	free(fifo);
 	world_free(&w);
 }
+
+/* An option missing its value is named ("(null): missing argument"). */
+Test(firstday, missing_option_value_is_named)
+{
+	struct world w;
+	world_init(&w, "missarg", "");
+	const char *opts[] = {"-p", "--project", "-c", "--config"};
+	for (size_t i = 0; i < 4; i++) {
+		struct run_result r = run_cordon(w.env, w.proj, "run", opts[i], NULL);
+		cr_expect_eq(r.status, 125);
+		char *want = fmt("cordon: %s: missing argument\n", opts[i]);
+		cr_expect_str_eq(r.err, want);
+		free(want);
+		run_free(&r);
+	}
+	world_free(&w);
+}
