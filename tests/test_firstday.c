@@ -453,3 +453,48 @@ Test(firstday, missing_option_value_is_named)
 	}
 	world_free(&w);
 }
+
+/* An error about a 10 kB path keeps what is wrong: the path is cut in its
+ * middle, and the message still ends with the reason. */
+Test(firstday, long_path_error_keeps_the_reason)
+{
+	struct world w;
+	world_init(&w, "longpath", "");
+	size_t n = 10 * 1024;
+	char *path = malloc(n + 1);
+	for (size_t i = 0; i < n; i++)
+		path[i] = i % 64 == 0 ? '/' : (char)('a' + i % 26);
+	path[n] = '\0';
+	struct run_result r =
+		run_cordon(w.env, w.proj, "run", "--config", path, "--", "/bin/true", NULL);
+	cr_expect_eq(r.status, 125);
+	/* ENAMETOOLONG: "File name too long" (glibc), "Filename too long" (musl). */
+	const char *tail = " too long\n";
+	size_t len = strlen(r.err);
+	cr_expect(len > strlen(tail) && strcmp(r.err + len - strlen(tail), tail) == 0 &&
+			  strstr(r.err, ": config file given by --config: "),
+		  "the reason was cut: ...%s", len > 200 ? r.err + len - 200 : r.err);
+	char *head = fmt("cordon: %.190s", path);
+	cr_expect(strncmp(r.err, head, strlen(head)) == 0 && strstr(r.err, "\xe2\x80\xa6"),
+		  "%.300s", r.err);
+	free(head);
+	cr_expect_lt(len, 1100);
+	cr_expect_eq(strchr(r.err, '\n'), r.err + len - 1, "one line");
+	run_free(&r);
+
+	/* The same for the library's messages in general. */
+	struct cordon_error err = {0};
+	cordon_err(&err, ENOENT, "%s: cannot open: %s", path, strerror(ENOENT));
+	cr_expect(strlen(err.msg) < sizeof(err.msg));
+	const char *why = ": cannot open: No such file or directory";
+	cr_expect_str_eq(err.msg + strlen(err.msg) - strlen(why), why);
+	cr_expect(strncmp(err.msg, path, 200) == 0, "the path's beginning is kept");
+	/* Two long words: each is cut, the short ones between stay. */
+	cordon_err(&err, EINVAL, "%s and %s: both wrong", path, path);
+	cr_expect(strstr(err.msg, " and ") && strstr(err.msg, ": both wrong"), "%s", err.msg);
+	/* Short messages are as they were. */
+	cordon_err(&err, EINVAL, "%s: %s", "/short", "fine");
+	cr_expect_str_eq(err.msg, "/short: fine");
+	free(path);
+	world_free(&w);
+}
