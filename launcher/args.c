@@ -39,7 +39,8 @@ static const char usage_run[] =
 	"                          unless it is $HOME, above it or a system directory)\n"
 	"      --kind KIND         terminal (default) or tool; matched against apply_to\n"
 	"      --allow-read PATH   also allow reading PATH (repeatable)\n"
-	"      --allow-write PATH  also allow reading and writing PATH (repeatable)\n"
+	"      --allow-write PATH  also allow reading, writing and executing PATH\n"
+	"                          (repeatable)\n"
 	"      --allow-exec PATH   also allow reading and executing PATH (repeatable)\n"
 	"      --no-network        no network, whatever the config says (refused when\n"
 	"                          the config turns the sandbox off for this session)\n"
@@ -54,8 +55,11 @@ static const char usage_run[] =
 	"  -v, --verbose           say what cordon does on stderr (sandbox, tracking)\n"
 	"  -h, --help              show this help\n"
 	"\n"
-	"Exit status: the command's own; 125 if cordon failed (nothing was run),\n"
-	"126 if COMMAND is not executable, 127 if it was not found.\n";
+	"A COMMAND in no directory the policy lets execute is refused before it\n"
+	"starts, with the config line that allows it.\n"
+	"\n"
+	"Exit status: the command's own; 125 if cordon failed or refused (nothing\n"
+	"was run), 126 if COMMAND is not executable, 127 if it was not found.\n";
 
 static const char usage_explain[] =
 	"Usage: cordon explain [OPTIONS] [PATH...]\n"
@@ -72,10 +76,13 @@ static const char usage_explain[] =
 	"                  preceded by its parameter bindings as ';' comment lines\n";
 
 static const char usage_check[] =
-	"Usage: cordon check\n"
+	"Usage: cordon check [--config FILE]\n"
 	"\n"
-	"Show what this machine can enforce (Landlock ABI and rights, seccomp).\n"
-	"Exit 0 when the default policy can be fully enforced here, 1 otherwise.\n";
+	"Show what this machine can enforce (Landlock ABI and rights, seccomp), and\n"
+	"parse the config a `cordon run` here would use (or FILE).\n"
+	"Exit 0 when the config parses and the default policy can be fully enforced\n"
+	"here, 1 when it cannot be enforced, 125 when the config does not parse (the\n"
+	"error is the last line, on stderr).\n";
 
 static const char usage_list[] =
 	"Usage: cordon list\n"
@@ -188,13 +195,39 @@ static int push_nonempty(struct cordon_strv *sv, const char *opt, const char *va
 	return 0;
 }
 
+/* The option whose argument is missing, as the user wrote it: getopt
+ * leaves optind past argc when a short option ends the line (argv[optind - 1]
+ * was NULL: "(null): missing argument"), and a long option's val may be no
+ * character at all. */
+static const char *missing_name(int argc, char **argv, int opt, char *buf, size_t size)
+{
+	if (optind >= 1 && optind <= argc && argv[optind - 1] &&
+	    strncmp(argv[optind - 1], "--", 2) == 0) {
+		(void)snprintf(buf, size, "%.*s", (int)strcspn(argv[optind - 1], "="),
+			       argv[optind - 1]);
+		return buf;
+	}
+	if (opt > 0 && opt < 0x100) {
+		(void)snprintf(buf, size, "-%c", opt);
+		return buf;
+	}
+	for (size_t i = 0; run_options[i].name; i++)
+		if (run_options[i].val == opt) {
+			(void)snprintf(buf, size, "--%s", run_options[i].name);
+			return buf;
+		}
+	return "an option";
+}
+
 static int parse_options(int argc, char **argv, struct cordon_args *a, struct cordon_error *err)
 {
 	/* '+': stop at the first non-option, so `cordon run ls -l` passes -l to ls.
 	 * ':': report missing arguments ourselves. */
 	bool bare = a->cmd == CORDON_CMD_CHECK || a->cmd == CORDON_CMD_LIST ||
 		    a->cmd == CORDON_CMD_PS || a->cmd == CORDON_CMD_KILL;
-	const char *shortopts = bare ? "+:vh" : "+:c:p:vh";
+	/* check takes --config: it parses the config a run would use. */
+	bool check = a->cmd == CORDON_CMD_CHECK;
+	const char *shortopts = check ? "+:c:vh" : bare ? "+:vh" : "+:c:p:vh";
 	optind = 0; /* full re-initialisation (GNU), so parsing can run again */
 	opterr = 0;
 	for (;;) {
@@ -209,7 +242,7 @@ static int parse_options(int argc, char **argv, struct cordon_args *a, struct co
 			opt = optbuf;
 		}
 		/* check/list/ps/kill take none of the policy options. */
-		if (bare && c != 'v' && c != 'h' && c != '?' && c != ':')
+		if (bare && c != 'v' && c != 'h' && c != '?' && c != ':' && !(check && c == 'c'))
 			return cordon_err(err, EINVAL, "%s: unknown option --%s", argv[0], opt);
 		int r = 0;
 		switch (c) {
@@ -300,7 +333,8 @@ static int parse_options(int argc, char **argv, struct cordon_args *a, struct co
 			a->help = true;
 			break;
 		case ':':
-			return cordon_err(err, EINVAL, "%s: missing argument", argv[optind - 1]);
+			return cordon_err(err, EINVAL, "%s: missing argument",
+					  missing_name(argc, argv, optopt, optbuf, sizeof(optbuf)));
 		case '?':
 		default:
 			return cordon_err(err, EINVAL, "unknown option '%s'", argv[optind - 1]);

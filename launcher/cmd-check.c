@@ -85,24 +85,33 @@ int cmd_check(const struct cordon_args *a)
 	(void)fputs(what, stdout);
 	check_tracking();
 
-	/* Which config a `cordon run` here would use. */
-	char *path = NULL;
+	/* Which config a `cordon run` here would use, parsed as it would be:
+	 * one that does not parse stops every session. */
+	struct cordon_config cfg;
 	struct cordon_error err = {0};
-	if (cordon_config_discover(a->config, getenv, &path, &err) < 0)
-		printf("config:    %s\n", err.msg);
-	else
-		printf("config:    %s\n", path ? path : "none found: the built-in defaults");
-	free(path);
+	bool cfg_ok = cordon_config_load(a->config, getenv, &cfg, &err) >= 0;
+	if (cfg_ok) {
+		printf("config:    %s\n",
+		       cfg.file ? cfg.file : "none found: the built-in defaults");
+		cordon_config_free(&cfg);
+	} else {
+		printf("config:    does not parse: every `cordon run` stops (exit 125); the "
+		       "error is below\n");
+	}
 
 	/* The default policy: built-in config, the sandbox on, the network on. */
 	struct cordon_policy def = {.sandbox = true, .allow_network = true};
 	char missing[512];
 	int n = cordon_sandbox_missing(&def, &sup, missing, sizeof(missing));
-	if (n > 0) {
+	if (n > 0)
 		printf("result:    the default policy is NOT fully enforceable here: missing %s\n",
 		       missing);
-		return 1;
+	else
+		printf("result:    the default policy is fully enforceable here\n");
+	if (!cfg_ok) {
+		(void)fflush(stdout);
+		launcher_error(&err);
+		return CORDON_EXIT_FAILURE;
 	}
-	printf("result:    the default policy is fully enforceable here\n");
-	return 0;
+	return n > 0 ? 1 : 0;
 }

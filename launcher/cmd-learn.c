@@ -278,9 +278,11 @@ static void report(struct denial *d, size_t n, const struct cordon_strv *sockets
 		for (size_t i = 0; arr && i < n; i++) {
 			if (d[i].want != order[k])
 				continue;
-			/* Reading is implied by a write rule on the same target. */
+			/* Reading and executing are implied by a write rule on the
+			 * same target (read-write grants execute). */
 			bool covered = false;
-			for (size_t j = 0; j < n && order[k] == CORDON_ACCESS_READ && !covered; j++)
+			for (size_t j = 0; j < n && order[k] != CORDON_ACCESS_WRITE && !covered;
+			     j++)
 				covered = d[j].want == CORDON_ACCESS_WRITE &&
 					  strcmp(d[j].target, d[i].target) == 0;
 			bool seen = false;

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "cordon/env.h"
 #include "cordon/exec.h"
 #include "cordon/sandbox.h"
@@ -120,6 +122,58 @@ static int prepare_learn(const struct run_learn *learn, struct cordon_policy *p,
 	return 0;
 }
 
+/* Whether P lets the file CANON (canonical) be executed: a rule with
+ * execute on it or a directory above it. A run's rules are only made
+ * absolute (the kernel resolves them): one that is a prefix of CANON names
+ * real directories all the way, so it is exact; the others are resolved
+ * only when that found nothing (a rule written through a symlink, /bin). */
+static bool policy_executes(const struct cordon_policy *p, const char *canon)
+{
+	if (cordon_policy_access(p, canon, NULL) & CORDON_ACCESS_EXEC)
+		return true;
+	struct cordon_policy one = {0};
+	for (size_t i = 0; i < p->n_rules; i++) {
+		if (!(p->rules[i].access & CORDON_ACCESS_EXEC))
+			continue;
+		cleanup_free char *rc = realpath(p->rules[i].path, NULL);
+		struct cordon_rule rule = {.path = rc, .access = CORDON_ACCESS_EXEC};
+		one.rules = &rule;
+		one.n_rules = 1;
+		if (rc && cordon_policy_access(&one, canon, NULL))
+			return true;
+	}
+	return false;
+}
+
+/* A command the policy gives no execute right would still start: in a
+ * preloaded run its exec comes before the sandbox. Refused here instead,
+ * with the line that allows it, and 125: nothing ran. */
+static int refuse_unexecutable(const struct cordon_policy *p, const char *cmd, const char *path,
+			       struct cordon_error *err)
+{
+	if (!p->sandbox)
+		return 0;
+	cleanup_free char *canon = realpath(path, NULL);
+	if (!canon || policy_executes(p, canon))
+		return 0; /* gone meanwhile: exec says so */
+	cleanup_free char *dir = strdup(canon);
+	if (!dir)
+		return cordon_err(err, ENOMEM, "out of memory");
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		slash[slash == dir ? 1 : 0] = '\0';
+	json_object *o = json_object_new_string(dir);
+	const char *q =
+		o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_NOSLASHESCAPE) : NULL;
+	int r = cordon_err(err, EACCES,
+			   "%s: not executable in this session (%s: no rule gives it execute); "
+			   "to allow it, add to your config: \"additional_executable_paths\": [%s] "
+			   "(or pass --allow-exec %s)",
+			   cmd, canon, q ? q : "\"?\"", dir);
+	json_object_put(o);
+	return r;
+}
+
 int cmd_run(const struct cordon_args *a)
 {
 	return cmd_run_learn(a, NULL);
@@ -189,6 +243,8 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 		goto out;
 	}
 	if (a->project && enter_project(&p, &err) < 0)
+		goto fail;
+	if (refuse_unexecutable(&p, argv[0], path, &err) < 0)
 		goto fail;
 
 	/* Decide who applies the sandbox: the shim in the command's first

@@ -1,12 +1,35 @@
 /* cordon — entry point: parse the command line and dispatch. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "launcher.h"
 
+/* Started with stdin, stdout or stderr closed (`<&-`, an agent harness):
+ * the next files cordon opens would take those numbers — its config, the
+ * session's pipes — and be taken for stdio (read, written to, kept open for
+ * the command). Each closed one holds /dev/null here instead, close-on-exec:
+ * cordon's own files land above 2, and the command still starts with that
+ * number closed, as its caller meant. */
+static void hold_closed_stdio(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		int n = open("/dev/null", O_RDWR | O_CLOEXEC);
+		if (n >= 0 && n != fd) { /* not so: the lower ones are open, n is fd */
+			(void)dup3(n, fd, O_CLOEXEC);
+			close(n);
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
+	hold_closed_stdio();
 	struct cordon_args a;
 	struct cordon_error err = {0};
 	if (cordon_args_parse(argc, argv, &a, &err) < 0) {

@@ -48,6 +48,7 @@ void cordon_config_free(struct cordon_config *cfg)
 		cordon_strv_free(&cfg->additional[c]);
 	}
 	cordon_strv_free(&cfg->allowed_env);
+	cordon_strv_free(&cfg->additional_env);
 	cordon_strv_free(&cfg->unix_sockets);
 	cordon_strv_free(&cfg->protected_paths);
 	cordon_strv_free(&cfg->hidden_paths);
@@ -114,18 +115,19 @@ static int parse_on_unsupported(struct json_object *v, const char *origin,
 	return 0;
 }
 
-static int parse_env_list(struct json_object *v, const char *origin, struct cordon_strv *out,
-			  struct cordon_error *err)
+/* allowed_env_vars or additional_env_vars (KEY): names and PREFIX* patterns. */
+static int parse_env_list(struct json_object *v, const char *origin, const char *key,
+			  struct cordon_strv *out, struct cordon_error *err)
 {
-	int r = cordon_json_strv(v, origin, "allowed_env_vars", out, err);
+	int r = cordon_json_strv(v, origin, key, out, err);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < out->n; i++)
 		if (!valid_env_name(out->v[i]))
 			return cordon_err(err, EINVAL,
-					  "%s: allowed_env_vars[%zu]: expected a variable name "
+					  "%s: %s[%zu]: expected a variable name "
 					  "(letters, digits, _; optional trailing *), got \"%s\"",
-					  origin, i, out->v[i]);
+					  origin, key, i, out->v[i]);
 	return 0;
 }
 
@@ -200,7 +202,11 @@ static int parse_key(const char *key, struct json_object *val, struct cordon_con
 	if (strcmp(key, "allowed_env_vars") == 0) {
 		cordon_strv_free(&cfg->allowed_env);
 		cfg->has_env = true;
-		return parse_env_list(val, origin, &cfg->allowed_env, err);
+		return parse_env_list(val, origin, key, &cfg->allowed_env, err);
+	}
+	if (strcmp(key, "additional_env_vars") == 0) {
+		cordon_strv_free(&cfg->additional_env);
+		return parse_env_list(val, origin, key, &cfg->additional_env, err);
 	}
 	if (strcmp(key, "allowed_unix_sockets") == 0) {
 		cordon_strv_free(&cfg->unix_sockets);
@@ -225,12 +231,14 @@ static int parse_key(const char *key, struct json_object *val, struct cordon_con
 		const char *ignored;
 		return cordon_json_string(val, origin, key, &ignored, err);
 	}
-	return cordon_err(err, EINVAL,
-			  "%s: %s: unknown key (expected one of enabled, apply_to, system_paths, "
-			  "additional_executable_paths, additional_read_only_paths, "
-			  "additional_read_write_paths, allow_network, allowed_env_vars, "
-			  "allowed_unix_sockets, protected_paths, hidden_paths, on_unsupported)",
-			  origin, key);
+	return cordon_err(
+		err, EINVAL,
+		"%s: %s: unknown key (expected one of enabled, apply_to, system_paths, "
+		"additional_executable_paths, additional_read_only_paths, "
+		"additional_read_write_paths, allow_network, allowed_env_vars, "
+		"additional_env_vars, allowed_unix_sockets, protected_paths, hidden_paths, "
+		"on_unsupported)",
+		origin, key);
 }
 
 int cordon_config_apply_object(struct json_object *root, struct cordon_config *cfg,
@@ -248,12 +256,53 @@ int cordon_config_apply_object(struct json_object *root, struct cordon_config *c
 	return 0;
 }
 
+static const char *const top_keys[] = {"enabled",
+				       "apply_to",
+				       "system_paths",
+				       "additional_executable_paths",
+				       "additional_read_only_paths",
+				       "additional_read_write_paths",
+				       "allow_network",
+				       "allowed_env_vars",
+				       "additional_env_vars",
+				       "allowed_unix_sockets",
+				       "protected_paths",
+				       "hidden_paths",
+				       "on_unsupported",
+				       "$schema",
+				       NULL};
+
+static bool cordon_key(const char *key)
+{
+	for (size_t i = 0; top_keys[i]; i++)
+		if (strcmp(key, top_keys[i]) == 0)
+			return true;
+	return false;
+}
+
+/* ROOT (an object without a terminal block) is an editor's settings, not a
+ * cordon config with a typo: a key of VS Code's kind ("editor.fontSize",
+ * "[python]": cordon's keys have no dots), or a file named settings.json
+ * (VS Code, Zed, Cursor) with a key cordon does not know. */
+static bool editor_settings(struct json_object *root, const char *origin)
+{
+	const char *base = strrchr(origin, '/');
+	bool named = strcmp(base ? base + 1 : origin, "settings.json") == 0;
+	json_object_object_foreach(root, key, val)
+	{
+		(void)val;
+		if (strchr(key, '.') || key[0] == '[' || (named && !cordon_key(key)))
+			return true;
+	}
+	return false;
+}
+
 /* An editor settings file keeps cordon's keys in a terminal.sandbox block,
  * nested ({"terminal": {"sandbox": {...}}}, Zed) or as a dotted key
  * ({"terminal.sandbox": {...}}, VS Code style). Returns the block (borrowed),
  * NULL when ROOT is not an editor settings file, or sets *MISSING when it is
  * one without a block. */
-static struct json_object *editor_block(struct json_object *root, bool *missing)
+static struct json_object *editor_block(struct json_object *root, const char *origin, bool *missing)
 {
 	struct json_object *t, *b;
 	*missing = false;
@@ -261,8 +310,10 @@ static struct json_object *editor_block(struct json_object *root, bool *missing)
 		return NULL;
 	if (json_object_object_get_ex(root, "terminal.sandbox", &b))
 		return b;
-	if (!json_object_object_get_ex(root, "terminal", &t))
+	if (!json_object_object_get_ex(root, "terminal", &t)) {
+		*missing = editor_settings(root, origin);
 		return NULL;
+	}
 	if (json_object_is_type(t, json_type_object) && json_object_object_get_ex(t, "sandbox", &b))
 		return b;
 	*missing = true;
@@ -289,13 +340,14 @@ int cordon_config_parse(const char *text, size_t len, const char *origin, struct
 	size_t bad = 0;
 	int blanked = cordon_jsonc_blank(copy, len, &bad);
 	struct json_object *root = NULL;
-	if (blanked < 0 || cordon_json_parse_strict(copy, len, cfg->origin, &root, err) < 0)
-		root = NULL;
+	/* PARSED with ROOT NULL: the text is `null`. */
+	bool parsed =
+		blanked >= 0 && cordon_json_parse_strict(copy, len, cfg->origin, &root, err) >= 0;
 	bool missing = false;
-	struct json_object *block = root ? editor_block(root, &missing) : NULL;
+	struct json_object *block = root ? editor_block(root, cfg->origin, &missing) : NULL;
 	/* Repeated keys: anywhere in a cordon config; in an editor settings
 	 * file, those that decide what cordon reads. */
-	if (root && (block || missing || blanked == 0)) {
+	if (parsed && (block || missing || blanked == 0)) {
 		r = cordon_json_check_duplicates(copy, len, cfg->origin,
 						 block || missing ? "terminal.sandbox" : NULL, err);
 		if (r < 0) {
@@ -306,8 +358,8 @@ int cordon_config_parse(const char *text, size_t len, const char *origin, struct
 	}
 	if (missing) {
 		r = cordon_err(err, EINVAL,
-			       "%s: terminal.sandbox: missing (an editor settings file: cordon "
-			       "reads only its terminal.sandbox block)",
+			       "%s: no terminal.sandbox block (an editor settings file: cordon "
+			       "reads only that block; \"terminal.sandbox\": {} is the defaults)",
 			       cfg->origin);
 	} else if (block) {
 		char *o;
@@ -318,7 +370,7 @@ int cordon_config_parse(const char *text, size_t len, const char *origin, struct
 			cfg->origin = o;
 			r = cordon_config_apply_object(block, cfg, err);
 		}
-	} else if (root && blanked == 0) {
+	} else if (parsed && blanked == 0) {
 		r = cordon_config_apply_object(root, cfg, err);
 	} else {
 		/* Not plain JSON: the strict parse fails and says where. */
@@ -354,7 +406,9 @@ int cordon_config_load_file(const char *path, struct cordon_config *cfg, struct 
 int cordon_read_file(const char *path, size_t max, char **out, size_t *len_out,
 		     struct cordon_error *err)
 {
-	cleanup_close int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	/* O_NONBLOCK: opening a FIFO for reading would wait for a writer
+	 * (forever); a regular file ignores the flag. */
+	cleanup_close int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return cordon_err(err, errno, "%s: cannot open: %s", path, strerror(errno));
 	struct stat st;

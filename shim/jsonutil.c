@@ -95,10 +95,22 @@ int cordon_json_parse_strict(const char *text, size_t len, const char *origin,
 	struct json_object *obj = json_tokener_parse_ex(tok, text, (int)len);
 	enum json_tokener_error jerr = json_tokener_get_error(tok);
 	size_t end = json_tokener_get_parse_end(tok);
+	if (jerr == json_tokener_continue) {
+		/* A bare literal at the very end ("null", "true", "1") is only
+		 * complete once the tokener sees the end: tell it with a NUL. */
+		struct json_object *last = json_tokener_parse_ex(tok, "", 1);
+		if (json_tokener_get_error(tok) == json_tokener_success) {
+			obj = last;
+			jerr = json_tokener_success;
+		}
+	}
 	json_tokener_free(tok);
 
 	const char *what = NULL;
-	if (jerr == json_tokener_continue || (!obj && jerr == json_tokener_success))
+	bool empty = true; /* nothing but whitespace before END: no value at all */
+	for (size_t i = 0; i < end && i < len && empty; i++)
+		empty = strchr(" \t\r\n", text[i]) != NULL;
+	if (jerr == json_tokener_continue || (!obj && jerr == json_tokener_success && empty))
 		what = "unexpected end of input";
 	else if (jerr != json_tokener_success)
 		what = json_tokener_error_desc(jerr);

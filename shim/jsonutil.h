@@ -12,7 +12,7 @@
 #include "cordon/strv.h"
 
 /* Parse exactly LEN bytes as one JSON value (JSON_TOKENER_STRICT); only
- * whitespace may follow it. *OUT is a new reference. */
+ * whitespace may follow it. *OUT is a new reference, or NULL for `null`. */
 int cordon_json_parse_strict(const char *text, size_t len, const char *origin,
 			     struct json_object **out, struct cordon_error *err);
 /* A key repeated in one object of TEXT (LEN bytes of JSON that

@@ -11,11 +11,18 @@
 
 #include "util.h"
 
+/* What tools need to find themselves, show time and language right, and
+ * reach the network on managed machines (a CA bundle, who bypasses the
+ * proxy). Not the proxies themselves: HTTP_PROXY, HTTPS_PROXY and ALL_PROXY
+ * often carry user:password (additional_env_vars passes them). */
 const char *const cordon_default_env[] = {"PATH",
 					  "HOME",
 					  "USER",
 					  "SHELL",
 					  "LANG",
+					  "LANGUAGE",
+					  "LC_*",
+					  "TZ",
 					  "TERM",
 					  "TERM_PROGRAM",
 					  "CARGO_HOME",
@@ -29,6 +36,14 @@ const char *const cordon_default_env[] = {"PATH",
 					  "SSH_AUTH_SOCK",
 					  "GPG_TTY",
 					  "COLORTERM",
+					  "SSL_CERT_FILE",
+					  "SSL_CERT_DIR",
+					  "NODE_EXTRA_CA_CERTS",
+					  "REQUESTS_CA_BUNDLE",
+					  "CURL_CA_BUNDLE",
+					  "GIT_SSL_CAINFO",
+					  "NO_PROXY",
+					  "no_proxy",
 					  NULL};
 
 const char *const cordon_dotfiles[] = {
@@ -82,7 +97,8 @@ const char *const cordon_default_hidden[] = {"~/.ssh",
 
 static const char *const linux_defaults[CORDON_CLASS_COUNT][24] = {
 	[CORDON_CLASS_EXEC] = {"/usr/bin", "/usr/sbin", "/usr/lib", "/usr/lib64", "/usr/libexec",
-			       "/lib", "/lib64", "/bin", "/sbin", NULL},
+			       "/usr/local/bin", "/usr/local/sbin", "/usr/local/lib", "/lib",
+			       "/lib64", "/bin", "/sbin", NULL},
 	[CORDON_CLASS_RO] = {"/etc", "/usr/share", "/usr/include", "/usr/lib/locale", NULL},
 	[CORDON_CLASS_RW] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
 			     "/dev/tty", "/dev/ptmx", "/dev/shm", "/dev/fd", "/tmp", "/var/tmp",
@@ -151,15 +167,38 @@ int cordon_session_id(char out[CORDON_SESSION_ID_LEN + 1])
 	return 0;
 }
 
+/* Read-write grants execute too: what a session may write it could run
+ * anyway (through an interpreter, or by copying it into the project, which
+ * is executable), so refusing execute on /tmp only broke `gcc -o /tmp/a.out`,
+ * `go run` and `go test`, and protected nothing. */
 static const unsigned class_access[CORDON_CLASS_COUNT] = {
 	[CORDON_CLASS_EXEC] = CORDON_ACCESS_READ | CORDON_ACCESS_EXEC,
 	[CORDON_CLASS_RO] = CORDON_ACCESS_READ,
-	[CORDON_CLASS_RW] = CORDON_ACCESS_READ | CORDON_ACCESS_WRITE,
+	[CORDON_CLASS_RW] = CORDON_ACCESS_ALL,
 };
 
 int cordon_policy_add_rule(struct cordon_policy *p, const char *path, unsigned access,
 			   const char *source)
 {
+	/* A path already ruled: one rule with the union (explain listed /usr/bin
+	 * twice, once as itself and once through /bin). Its source is the rule
+	 * that grants the most, the first of equals. */
+	for (size_t i = 0; i < p->n_rules; i++) {
+		struct cordon_rule *old = &p->rules[i];
+		if (strcmp(old->path, path) != 0)
+			continue;
+		if ((access & ~old->access) && !(old->access & ~access)) {
+			char *s = strdup(source);
+			if (!s)
+				return -ENOMEM;
+			free(old->source);
+			old->source = s;
+		}
+		if (access & ~old->access)
+			old->prepared = false; /* a prepared ruleset lacks the new rights */
+		old->access |= access;
+		return 0;
+	}
 	struct cordon_rule *nr =
 		cordon_grow(p->rules, &p->rules_cap, p->n_rules + 1, sizeof(*nr), 32);
 	if (!nr)
@@ -484,6 +523,17 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 	return r;
 }
 
+static int add_env(struct cordon_policy *p, const struct cordon_strv *names)
+{
+	for (size_t i = 0; i < names->n; i++)
+		if (!cordon_strv_contains(&p->env_allow, names->v[i]) &&
+		    cordon_strv_push(&p->env_allow, names->v[i]) < 0)
+			return -ENOMEM;
+	return 0;
+}
+
+/* allowed_env_vars replaces the default list; additional_env_vars and
+ * --allow-env extend whichever list that is. */
 static int resolve_env(const struct cordon_config *cfg, const struct cordon_context *ctx,
 		       struct cordon_policy *p)
 {
@@ -496,11 +546,8 @@ static int resolve_env(const struct cordon_config *cfg, const struct cordon_cont
 			if (cordon_strv_push(&p->env_allow, cordon_default_env[i]) < 0)
 				return -ENOMEM;
 	}
-	for (size_t i = 0; i < ctx->extra_env.n; i++)
-		if (!cordon_strv_contains(&p->env_allow, ctx->extra_env.v[i]) &&
-		    cordon_strv_push(&p->env_allow, ctx->extra_env.v[i]) < 0)
-			return -ENOMEM;
-	return 0;
+	int r = add_env(p, &cfg->additional_env);
+	return r < 0 ? r : add_env(p, &ctx->extra_env);
 }
 
 static bool is_under(const char *path, const char *dir);

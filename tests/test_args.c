@@ -101,6 +101,20 @@ struct bad {
 	const char *expect;
 };
 
+/* check parses the config a run would use, or the one --config names. */
+Test(args, check_takes_a_config)
+{
+	struct cordon_args a;
+	struct cordon_error err = {0};
+	cr_assert_eq(PARSE(&a, &err, "check", "--config", "/c.json"), 0, "%s", err.msg);
+	cr_expect_eq(a.cmd, CORDON_CMD_CHECK);
+	cr_expect_str_eq(a.config, "/c.json");
+	cordon_args_free(&a);
+	cr_assert_eq(PARSE(&a, &err, "check", "-c", "/d.json"), 0, "%s", err.msg);
+	cr_expect_str_eq(a.config, "/d.json");
+	cordon_args_free(&a);
+}
+
 Test(args, errors_name_the_option)
 {
 	static const struct bad cases[] = {
@@ -110,6 +124,15 @@ Test(args, errors_name_the_option)
 		 "--kind: expected \"terminal\" or \"tool\""},
 		{{"cordon", "run", "--bogus"}, 3, "unknown option '--bogus'"},
 		{{"cordon", "run", "--config"}, 3, "--config: missing argument"},
+		/* A short option last on the line: getopt leaves nothing to name
+		 * it by ("(null): missing argument" before). */
+		{{"cordon", "run", "-p"}, 3, "-p: missing argument"},
+		{{"cordon", "run", "-c"}, 3, "-c: missing argument"},
+		{{"cordon", "run", "-vp"}, 3, "-p: missing argument"},
+		{{"cordon", "explain", "-p"}, 3, "-p: missing argument"},
+		{{"cordon", "learn", "--project"}, 3, "--project: missing argument"},
+		{{"cordon", "run", "--pass-fd"}, 3, "--pass-fd: missing argument"},
+		{{"cordon", "check", "-c"}, 3, "-c: missing argument"},
 		{{"cordon", "run", "--allow-read", ""},
 		 4,
 		 "--allow-read: expected a non-empty value"},

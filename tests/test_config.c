@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cordon/config.h"
 #include "helpers.h"
@@ -102,6 +103,11 @@ static struct bad_case bad_cases[] = {
 	 "malformed JSON: control character inside a string"},
 	{"{\"enabled\": true /* c */}", "malformed JSON"},
 	{"", "unexpected end of input"},
+	{" \n", "unexpected end of input"},
+	/* A value, only not an object: said as such. */
+	{"null", "/cfg.json: (top level): expected an object, got null"},
+	{" null\n", "/cfg.json: (top level): expected an object, got null"},
+	{"true", "/cfg.json: (top level): expected an object, got a boolean"},
 	{"[]", "/cfg.json: (top level): expected an object, got an array"},
 	{"{\"enabeld\": true}", "/cfg.json: enabeld: unknown key"},
 	{"{\"enabled\": \"yes\"}", "/cfg.json: enabled: expected true or false, got a string"},
@@ -133,6 +139,10 @@ static struct bad_case bad_cases[] = {
 	 "/cfg.json: allowed_env_vars[0]: expected a variable name"},
 	{"{\"allowed_env_vars\": {}}",
 	 "/cfg.json: allowed_env_vars: expected an array of strings, got an object"},
+	{"{\"additional_env_vars\": [\"OK\", \"NOT-OK\"]}",
+	 "/cfg.json: additional_env_vars[1]: expected a variable name"},
+	{"{\"additional_env_vars\": \"TZ\"}",
+	 "/cfg.json: additional_env_vars: expected an array of strings, got a string"},
 	{"{\"$schema\": 1}", "/cfg.json: $schema: expected a string"},
 };
 
@@ -178,6 +188,45 @@ Test(config, oversized_file_refused)
 	tmp_cleanup(dir);
 	free(big);
 	free(path);
+	free(dir);
+}
+
+/* Any settings.json (Zed's keys have no dots) without the block is an
+ * editor's file; a cordon config named otherwise keeps "unknown key". */
+Test(config, settings_json_without_a_block)
+{
+	struct cordon_config cfg;
+	struct cordon_error err = {0};
+	const char *zed = "{\"theme\": \"One Dark\", \"ui_font_size\": 16}";
+	cr_assert_lt(
+		cordon_config_parse(zed, strlen(zed), "/u/.config/zed/settings.json", &cfg, &err),
+		0);
+	cr_expect_str_eq(err.msg,
+			 "/u/.config/zed/settings.json: no terminal.sandbox block (an editor "
+			 "settings file: cordon reads only that block; \"terminal.sandbox\": {} "
+			 "is the defaults)");
+	cr_assert_lt(cordon_config_parse(zed, strlen(zed), "/u/cordon.json", &cfg, &err), 0);
+	cr_expect(strstr(err.msg, "/u/cordon.json: theme: unknown key") != NULL, "%s", err.msg);
+	const char *ok = "{\"allow_network\": false}";
+	cr_assert_eq(cordon_config_parse(ok, strlen(ok), "/u/settings.json", &cfg, &err), 0, "%s",
+		     err.msg);
+	cr_expect_not(cfg.allow_network, "a cordon config named settings.json still works");
+	cordon_config_free(&cfg);
+}
+
+/* A FIFO given as the config: refused at once, never waited on (opening it
+ * for reading blocked until a writer came). */
+Test(config, fifo_is_refused_without_waiting, .timeout = 10)
+{
+	char *dir = tmp_dir("cfgfifo");
+	char *fifo = path_join(dir, "config.json");
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	struct cordon_config cfg;
+	struct cordon_error err = {0};
+	cr_expect_lt(cordon_config_load_file(fifo, &cfg, &err), 0);
+	cr_expect(strstr(err.msg, "not a regular file") != NULL, "%s", err.msg);
+	tmp_cleanup(dir);
+	free(fifo);
 	free(dir);
 }
 
@@ -315,7 +364,13 @@ static struct editor_bad editor_bad_cases[] = {
 	 "/cfg.json: terminal.sandbox: allow_network: expected true or false"},
 	{"{\"terminal\": {\"sandbox\": {\"font_size\": 3}}}",
 	 "/cfg.json: terminal.sandbox: font_size: unknown key"},
-	{"// no block\n{\"terminal\": {\"font_size\": 3}}", "/cfg.json: terminal.sandbox: missing"},
+	{"// no block\n{\"terminal\": {\"font_size\": 3}}", "/cfg.json: no terminal.sandbox block"},
+	/* VS Code settings with no block at all: not "malformed JSON" (its
+	 * comments) nor "editor.fontSize: unknown key". */
+	{"{\"editor.fontSize\": 12}", "/cfg.json: no terminal.sandbox block"},
+	{"// VS Code\n{\n  \"editor.fontSize\": 12, /* big */\n  \"files.exclude\": {},\n}",
+	 "/cfg.json: no terminal.sandbox block"},
+	{"{\"[python]\": {\"editor.tabSize\": 4}}", "/cfg.json: no terminal.sandbox block"},
 	{"{\"terminal\": {\"sandbox\": []}}",
 	 "/cfg.json: terminal.sandbox: (top level): expected an object"},
 	{"{\"terminal\": {\"sandbox\": {}} /* unterminated", "malformed JSON"},

@@ -51,9 +51,17 @@ Test(policy, linux_defaults)
 	r = find_rule(&p, "/etc");
 	cr_assert_not_null(r);
 	cr_expect_eq(r->access, CORDON_ACCESS_READ);
+	/* Read-write grants execute too (gcc -o /tmp/a.out, go run). */
 	r = find_rule(&p, "/tmp");
 	cr_assert_not_null(r);
-	cr_expect_eq(r->access, CORDON_ACCESS_READ | CORDON_ACCESS_WRITE);
+	cr_expect_eq(r->access, CORDON_ACCESS_ALL);
+	/* What `make install` and `pip install --user`-less tools put there. */
+	struct stat st;
+	if (stat("/usr/local/bin", &st) == 0) {
+		r = find_rule(&p, "/usr/local/bin");
+		cr_assert_not_null(r, "/usr/local/bin is in the default executable list");
+		cr_expect_eq(r->access, CORDON_ACCESS_READ | CORDON_ACCESS_EXEC);
+	}
 	r = find_rule(&p, dir);
 	cr_assert_not_null(r);
 	cr_expect_eq(r->access, CORDON_ACCESS_ALL);
@@ -66,6 +74,12 @@ Test(policy, linux_defaults)
 	cr_expect(cordon_strv_contains(&p.env_allow, "PATH"));
 	cr_expect(cordon_strv_contains(&p.env_allow, "SSH_AUTH_SOCK"));
 	cr_expect_not(cordon_strv_contains(&p.env_allow, "AWS_SECRET_ACCESS_KEY"));
+	/* Time, language, CA bundles; not the proxies (user:password). */
+	cr_expect(cordon_strv_contains(&p.env_allow, "TZ"));
+	cr_expect(cordon_strv_contains(&p.env_allow, "LC_*"));
+	cr_expect(cordon_strv_contains(&p.env_allow, "NODE_EXTRA_CA_CERTS"));
+	cr_expect(cordon_strv_contains(&p.env_allow, "NO_PROXY"));
+	cr_expect_not(cordon_strv_contains(&p.env_allow, "HTTPS_PROXY"));
 	cordon_policy_free(&p);
 	tmp_cleanup(dir);
 	free(dir);
@@ -119,7 +133,7 @@ Test(policy, tilde_canonical_and_skipped)
 	cr_expect_str_eq(r->source, "additional_read_only_paths");
 	r = find_rule(&p, home);
 	cr_assert_not_null(r, "~ alone expands to home");
-	cr_expect_eq(r->access, CORDON_ACCESS_READ | CORDON_ACCESS_WRITE);
+	cr_expect_eq(r->access, CORDON_ACCESS_ALL);
 	r = find_rule(&p, bashrc);
 	cr_assert_not_null(r, "dotfiles are readable");
 	cr_expect_eq(r->access, CORDON_ACCESS_READ);
@@ -160,6 +174,84 @@ Test(policy, system_paths_override_and_empty)
 	const struct cordon_rule *r = find_rule(&p, "/usr/bin"); /* /bin -> usr/bin */
 	cr_assert_not_null(r);
 	cr_expect_str_eq(r->source, "system_paths.executable");
+	cordon_policy_free(&p);
+	tmp_cleanup(dir);
+	free(dir);
+}
+
+/* /bin and /usr/bin are one directory here (usrmerge): one rule, not two
+ * (explain listed both), with the union of their accesses and the source
+ * that grants the most. */
+Test(policy, one_rule_per_canonical_path)
+{
+	char *dir = tmp_dir("pdedup");
+	char *data = path_join(dir, "data");
+	char *link = path_join(dir, "link");
+	cr_assert_eq(mkdir(data, 0755), 0);
+	cr_assert_eq(symlink("data", link), 0);
+	struct cordon_context ctx = {.project = dir, .uid = 0, .kind = CORDON_KIND_TERMINAL};
+	struct cordon_policy p;
+	char *json;
+	cr_assert(asprintf(&json,
+			   "{\"additional_read_only_paths\": [\"%s\", \"%s\"],"
+			   " \"additional_executable_paths\": [\"%s\"],"
+			   " \"additional_read_write_paths\": [\"%s\"]}",
+			   data, link, link, data) > 0);
+	resolve_json(json, &ctx, &p);
+	size_t n = 0;
+	const struct cordon_rule *r = NULL;
+	for (size_t i = 0; i < p.n_rules; i++)
+		if (strcmp(p.rules[i].path, data) == 0) {
+			n++;
+			r = &p.rules[i];
+		}
+	cr_expect_eq(n, 1, "%zu rules for %s", n, data);
+	cr_assert_not_null(r);
+	cr_expect_eq(r->access, CORDON_ACCESS_ALL);
+	cr_expect_str_eq(r->source, "additional_read_write_paths");
+	struct stat st;
+	if (lstat("/bin", &st) == 0 && S_ISLNK(st.st_mode)) {
+		n = 0;
+		for (size_t i = 0; i < p.n_rules; i++)
+			n += strcmp(p.rules[i].path, "/usr/bin") == 0;
+		cr_expect_eq(n, 1, "/usr/bin listed %zu times", n);
+	}
+	cordon_policy_free(&p);
+	/* Where the kernel resolves, rules stay as written: /bin is not made
+	 * /usr/bin, and a path named twice is still one rule. */
+	ctx.kernel_resolves = true;
+	resolve_json("{\"additional_read_only_paths\": [\"/bin\", \"/bin\"]}", &ctx, &p);
+	n = 0;
+	for (size_t i = 0; i < p.n_rules; i++)
+		n += strcmp(p.rules[i].path, "/bin") == 0;
+	cr_expect_eq(n, 1);
+	cr_expect_not_null(find_rule(&p, "/bin"));
+	cordon_policy_free(&p);
+	free(json);
+	tmp_cleanup(dir);
+	free(data);
+	free(link);
+	free(dir);
+}
+
+/* allowed_env_vars replaces the default list; additional_env_vars extends
+ * it (adding one variable must not lose PATH and HOME). */
+Test(policy, additional_env_vars_extend)
+{
+	char *dir = tmp_dir("penv");
+	struct cordon_context ctx = {.project = dir, .uid = 0, .kind = CORDON_KIND_TERMINAL};
+	struct cordon_policy p;
+	resolve_json("{\"additional_env_vars\": [\"MY_TOKEN\", \"npm_config_*\"]}", &ctx, &p);
+	cr_expect(cordon_strv_contains(&p.env_allow, "MY_TOKEN"));
+	cr_expect(cordon_strv_contains(&p.env_allow, "npm_config_*"));
+	cr_expect(cordon_strv_contains(&p.env_allow, "PATH"));
+	cr_expect(cordon_strv_contains(&p.env_allow, "HOME"));
+	cordon_policy_free(&p);
+	resolve_json("{\"allowed_env_vars\": [\"PATH\"], \"additional_env_vars\": [\"X\"]}", &ctx,
+		     &p);
+	cr_expect_eq(p.env_allow.n, 2);
+	cr_expect(cordon_strv_contains(&p.env_allow, "X"));
+	cr_expect_not(cordon_strv_contains(&p.env_allow, "HOME"));
 	cordon_policy_free(&p);
 	tmp_cleanup(dir);
 	free(dir);

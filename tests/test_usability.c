@@ -260,7 +260,9 @@ Test(usability, man_page_covers_the_cli)
 			       "126",
 			       "127",
 			       "terminal.sandbox",
-			       "LD_PRELOAD"};
+			       "LD_PRELOAD",
+			       "additional_env_vars",
+			       "/usr/local/bin"};
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		cr_expect(strstr(man, words[i]) != NULL, "cordon.1 does not mention %s", words[i]);
 	cr_expect(strncmp(man, ".TH CORDON 1", 12) == 0 || strstr(man, "\n.TH CORDON 1"),
@@ -282,6 +284,7 @@ Test(usability, schema_lists_every_key)
 			      "additional_read_write_paths",
 			      "allow_network",
 			      "allowed_env_vars",
+			      "additional_env_vars",
 			      "allowed_unix_sockets",
 			      "protected_paths",
 			      "hidden_paths",

@@ -46,6 +46,8 @@ struct cordon_config {
 	bool allow_network; /* default true */
 	bool has_env;       /* false: the default allowlist */
 	struct cordon_strv allowed_env;
+	/* additional_env_vars: added to allowed_env or the default list. */
+	struct cordon_strv additional_env;
 	enum cordon_on_unsupported on_unsupported;
 	/* allowed_unix_sockets: paths ("~", relative to the project) or "$NAME"
 	 * (the path in environment variable NAME when the session starts). */

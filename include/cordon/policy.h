@@ -181,7 +181,10 @@ void cordon_policy_free(struct cordon_policy *p);
 /* Add an allowed socket (copies PATH and SOURCE). Returns 0 or -ENOMEM. */
 int cordon_policy_add_socket(struct cordon_policy *p, const char *path, const char *source);
 
-/* Add a rule (copies PATH and SOURCE). Returns 0 or -ENOMEM. */
+/* Add a rule (copies PATH and SOURCE). A PATH already ruled (the same
+ * string: with canonical paths, the same file) gets the union of the
+ * accesses, and the source of the rule that grants the most. Returns 0 or
+ * -ENOMEM. */
 int cordon_policy_add_rule(struct cordon_policy *p, const char *path, unsigned access,
 			   const char *source);
 
