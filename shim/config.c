@@ -256,26 +256,26 @@ int cordon_config_apply_object(struct json_object *root, struct cordon_config *c
 	return 0;
 }
 
-static const char *const top_keys[] = {"enabled",
-				       "apply_to",
-				       "system_paths",
-				       "additional_executable_paths",
-				       "additional_read_only_paths",
-				       "additional_read_write_paths",
-				       "allow_network",
-				       "allowed_env_vars",
-				       "additional_env_vars",
-				       "allowed_unix_sockets",
-				       "protected_paths",
-				       "hidden_paths",
-				       "on_unsupported",
-				       "$schema",
-				       NULL};
+const char *const cordon_config_keys[] = {"enabled",
+					  "apply_to",
+					  "system_paths",
+					  "additional_executable_paths",
+					  "additional_read_only_paths",
+					  "additional_read_write_paths",
+					  "allow_network",
+					  "allowed_env_vars",
+					  "additional_env_vars",
+					  "allowed_unix_sockets",
+					  "protected_paths",
+					  "hidden_paths",
+					  "on_unsupported",
+					  "$schema",
+					  NULL};
 
 static bool cordon_key(const char *key)
 {
-	for (size_t i = 0; top_keys[i]; i++)
-		if (strcmp(key, top_keys[i]) == 0)
+	for (size_t i = 0; cordon_config_keys[i]; i++)
+		if (strcmp(key, cordon_config_keys[i]) == 0)
 			return true;
 	return false;
 }

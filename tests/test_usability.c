@@ -276,28 +276,29 @@ Test(usability, schema_lists_every_key)
 	cr_assert_not_null(schema, "cordon.schema.json is missing or not JSON");
 	struct json_object *props, *sys, *sysprops;
 	cr_assert(json_object_object_get_ex(schema, "properties", &props));
-	const char *keys[] = {"enabled",
-			      "apply_to",
-			      "system_paths",
-			      "additional_executable_paths",
-			      "additional_read_only_paths",
-			      "additional_read_write_paths",
-			      "allow_network",
-			      "allowed_env_vars",
-			      "additional_env_vars",
-			      "allowed_unix_sockets",
-			      "protected_paths",
-			      "hidden_paths",
-			      "on_unsupported",
-			      "$schema"};
-	size_t nkeys = sizeof(keys) / sizeof(keys[0]);
+	const char *const *keys = cordon_config_keys;
+	size_t nkeys = 0;
+	while (keys[nkeys])
+		nkeys++;
 	for (size_t i = 0; i < nkeys; i++) {
-		struct json_object *v;
+		struct json_object *v, *def;
 		cr_expect(json_object_object_get_ex(props, keys[i], &v), "schema lacks %s",
 			  keys[i]);
-		/* And the parser knows it: a config with just that key at its
-		 * schema default or a plain value is accepted (unknown keys are
-		 * errors). */
+		/* And the parser takes it: a config with just that key at its
+		 * schema default is accepted (unknown keys are errors). */
+		if (!v || !json_object_object_get_ex(v, "default", &def))
+			continue;
+		struct json_object *one = json_object_new_object();
+		json_object_object_add(one, keys[i], json_object_get(def));
+		const char *text = json_object_to_json_string(one);
+		struct cordon_config cfg;
+		struct cordon_error err = {0};
+		cr_expect_eq(
+			cordon_config_parse(text, strlen(text), "/schema-default.json", &cfg, &err),
+			0, "%s: %s", keys[i], err.msg);
+		if (err.code == 0)
+			cordon_config_free(&cfg);
+		json_object_put(one);
 	}
 	cr_expect_eq((size_t)json_object_object_length(props), nkeys,
 		     "the schema has keys the parser does not know");

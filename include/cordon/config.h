@@ -87,6 +87,9 @@ int cordon_config_discover(const char *explicit_path, char *(*getenv_fn)(const c
 int cordon_config_load(const char *explicit_path, char *(*getenv_fn)(const char *),
 		       struct cordon_config *cfg, struct cordon_error *err);
 
+/* Every top-level key a config may have ("$schema" included), NULL-terminated. */
+extern const char *const cordon_config_keys[];
+
 /* Names used in messages and on the wire. */
 const char *cordon_class_key(enum cordon_class c);       /* "executable", ... */
 const char *cordon_class_extra_key(enum cordon_class c); /* "additional_..._paths" */
