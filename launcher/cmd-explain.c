@@ -125,6 +125,13 @@ static void explain_path(const struct cordon_policy *p, const struct cordon_guar
 		printf(" (from %s: %s)\n", why->source, why->path);
 	else
 		printf(" (no rule covers it)\n");
+	const struct cordon_guard *secret = p->sandbox ? cordon_policy_hidden(p, abs) : NULL;
+	if (secret) {
+		printf("  in hidden_paths (%s): a credential store; cordon does not propose it.\n"
+		       "  Only if the session must read it: name %s in a rule yourself\n",
+		       secret->path, secret->path);
+		return;
+	}
 	if (p->sandbox && acc != CORDON_ACCESS_ALL) {
 		unsigned want = !(acc & CORDON_ACCESS_READ)    ? CORDON_ACCESS_READ
 				: !(acc & CORDON_ACCESS_WRITE) ? CORDON_ACCESS_WRITE

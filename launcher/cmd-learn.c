@@ -135,12 +135,15 @@ static size_t collect(int fd, const struct cordon_policy *p, const struct cordon
 		 * on the file. Granted by the policy: an ordinary permission error. */
 		if (missing)
 			want = CORDON_ACCESS_WRITE;
-		/* Kept from the session on purpose: said, never proposed. */
+		/* Kept from the session on purpose: said, never proposed. A
+		 * credential store too, though no mount was needed to hide it. */
 		const struct cordon_mount *g = cordon_guard_plan_find(plan, target);
-		if (g && (g->op == CORDON_MOUNT_HIDE || want == CORDON_ACCESS_WRITE)) {
+		const struct cordon_guard *secret = cordon_policy_hidden(p, line + 2);
+		if ((g && (g->op == CORDON_MOUNT_HIDE || want == CORDON_ACCESS_WRITE)) || secret) {
 			char *s = NULL;
 			if (asprintf(&s, "    %-8s %s  (%s: %s)", kind_word(want), line + 2,
-				     cordon_mount_op_name(g->op), g->source) > 0 &&
+				     g ? cordon_mount_op_name(g->op) : "hidden",
+				     g ? g->source : secret->source) > 0 &&
 			    !cordon_strv_contains(guarded, s))
 				(void)cordon_strv_push(guarded, s);
 			free(s);

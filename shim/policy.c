@@ -261,6 +261,18 @@ int cordon_policy_add_guard(struct cordon_policy *p, const char *path, unsigned 
 	return 0;
 }
 
+const struct cordon_guard *cordon_policy_hidden(const struct cordon_policy *p, const char *path)
+{
+	for (size_t i = 0; i < p->n_guards; i++) {
+		const struct cordon_guard *g = &p->guards[i];
+		size_t n = strlen(g->path);
+		if (g->kind == CORDON_GUARD_HIDE && strncmp(path, g->path, n) == 0 &&
+		    (path[n] == '\0' || path[n] == '/'))
+			return g;
+	}
+	return NULL;
+}
+
 static int skip(struct cordon_policy *p, const char *what, const char *source, const char *why)
 {
 	char *note;

@@ -339,6 +339,36 @@ Test(usability, learn_names_protected_paths_and_never_proposes_them, .timeout = 
 	world_free(&w);
 }
 
+/* A credential store (hidden_paths) is never proposed, by learn or by
+ * explain, even where no mount was needed to keep it out of reach; and its
+ * contents are never printed. */
+Test(usability, credentials_are_never_proposed, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "learncred", "");
+	char *npmrc = write_file(w.home, ".npmrc", "//registry/:_authToken=" SECRET "\n");
+	char *argv[] = {
+		CORDON_BIN, "learn",   "--config", w.cfg,
+		"--",       "/bin/sh", "-c",       "cat ~/.npmrc; cat ~/.ssh/id_test; echo done",
+		NULL};
+	free(write_file(w.home, ".ssh/id_test", "key\n"));
+	struct run_result r = run_cmd(argv, w.env, w.proj, 30000);
+	cr_expect(strstr(r.out, "done") != NULL, "the command did not run: %s", r.err);
+	cr_expect(strstr(r.err, "Permission denied") != NULL, "the control: %s", r.err);
+	cr_expect_null(strstr(r.out, SECRET), "the token was read");
+	cr_expect_null(strstr(r.err, SECRET), "learn printed the token");
+	cr_expect(strstr(r.err, "/.npmrc  (hidden: hidden_paths (default))") != NULL, "%s", r.err);
+	cr_expect_null(strstr(r.err, "to allow them"), "proposed a credential: %s", r.err);
+	run_free(&r);
+	r = run_cordon(w.env, w.proj, "explain", "--config", w.cfg, npmrc, NULL);
+	cr_expect(strstr(r.out, "a credential store; cordon does not propose it") != NULL, "%s",
+		  r.out);
+	cr_expect_null(strstr(r.out, "to allow reading"), "%s", r.out);
+	run_free(&r);
+	free(npmrc);
+	world_free(&w);
+}
+
 /* The schema's defaults for protected_paths and hidden_paths are the
  * built-in lists, entry for entry. */
 static void expect_default_list(struct json_object *props, const char *key, const char *const *list)

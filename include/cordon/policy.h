@@ -163,6 +163,9 @@ extern const char *const cordon_default_hidden[];
  * first entry). Returns 0 or -ENOMEM. */
 int cordon_policy_add_guard(struct cordon_policy *p, const char *path, unsigned kind,
 			    const char *source);
+/* The hidden_paths entry PATH (absolute) is, or is beneath, or NULL: a
+ * credential store, which explain and learn never propose to allow. */
+const struct cordon_guard *cordon_policy_hidden(const struct cordon_policy *p, const char *path);
 
 /* Why DIR (absolute, canonical) is never the project when it is only the
  * current directory: "is your home directory", "contains your home
