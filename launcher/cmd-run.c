@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -18,6 +19,7 @@
 #include "cordon/sandbox.h"
 #include "cordon/session.h"
 #include "cordon/wire.h"
+#include "cordon/guard.h"
 #include "launcher.h"
 #include "util.h"
 
@@ -174,6 +176,32 @@ static int refuse_unexecutable(const struct cordon_policy *p, const char *cmd, c
 	return r;
 }
 
+/* The protected names that do not exist yet and that no mount can guard
+ * (guard.h): looked at again when the session ends, and each one the
+ * session made is said, since git, direnv or an editor outside may obey it. */
+static void unguarded_before(const struct cordon_policy *p, struct cordon_strv *out)
+{
+	struct cordon_guard_plan plan;
+	if (!p->sandbox || cordon_guard_plan(p, false, &plan) < 0)
+		return;
+	*out = plan.unguarded;
+	plan.unguarded = (struct cordon_strv){0};
+	cordon_guard_plan_free(&plan);
+}
+
+static void unguarded_after(const struct cordon_strv *names)
+{
+	for (size_t i = 0; i < names->n; i++) {
+		struct stat st;
+		if (lstat(names->v[i], &st) == 0)
+			fprintf(stderr,
+				"cordon: this session made %s, which cordon cannot guard yet: git, "
+				"direnv or an editor outside may obey it; review it before they "
+				"run\n",
+				names->v[i]);
+	}
+}
+
 int cmd_run(const struct cordon_args *a)
 {
 	return cmd_run_learn(a, NULL);
@@ -183,7 +211,7 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 {
 	struct cordon_error err = {0};
 	struct cordon_policy p = {0};
-	struct cordon_strv env = {0};
+	struct cordon_strv env = {0}, unguarded = {0};
 	struct cordon_session sess = {.ack_fd = -1, .policy_fd = -1};
 	cleanup_free char *path = NULL;
 	cleanup_free char *shim = NULL;
@@ -301,7 +329,10 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 		.verbose = a->verbose,
 	};
 	int status = 0;
-	if (cordon_session_run(&sess, a->tracking, &launch, &status, &err) < 0) {
+	unguarded_before(&p, &unguarded);
+	int ran = cordon_session_run(&sess, a->tracking, &launch, &status, &err);
+	unguarded_after(&unguarded);
+	if (ran < 0) {
 		if (sess.exec_errno) {
 			fprintf(stderr, "cordon: %s: %s\n", argv[0], strerror(sess.exec_errno));
 			r = sess.exec_errno == ENOENT ? CORDON_EXIT_NOTFOUND : CORDON_EXIT_NOEXEC;
@@ -317,6 +348,7 @@ fail:
 out:
 	free(sess.cgroup);
 	cordon_strv_free(&env);
+	cordon_strv_free(&unguarded);
 	cordon_policy_free(&p);
 	return r;
 }

@@ -229,6 +229,10 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 			return -ENOMEM;
 		if ((flags & OPTIONAL) || !creatable(r, path))
 			return 0;
+		/* MKDIR: the session's own plan makes and guards it. */
+		if (!(flags & MKDIR) && !cordon_strv_contains(&plan->unguarded, path) &&
+		    cordon_strv_push(&plan->unguarded, path) < 0)
+			return -ENOMEM;
 		return note(plan, path, source,
 			    "absent, in a writable directory: if made inside, it is NOT protected "
 			    "until the next session");
@@ -383,7 +387,9 @@ static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, co
 	if (replaceable_link(r, dotgit, link, sizeof(link)))
 		return refuse(plan, link, source);
 	if (lstat(dotgit, &st) < 0) {
-		if (creatable(r, dotgit))
+		if (creatable(r, dotgit) && !cordon_strv_contains(&plan->unguarded, dotgit))
+			e = cordon_strv_push(&plan->unguarded, dotgit);
+		if (e >= 0 && creatable(r, dotgit))
 			e = note(plan, dotgit, source,
 				 "absent: a repository made inside (git init, git clone) has "
 				 "hooks and config that are NOT protected until the next session");
@@ -400,10 +406,16 @@ static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, co
 		char f[PATH_MAX + 16];
 		snprintf(f, sizeof(f), "%s/commondir", dirs.v[i]);
 		cleanup_free char *common = read_link_file(f, "", dirs.v[i]);
+		struct stat cst;
 		if (common) {
 			e = protect(plan, r, f, source, 0);
 			if (e >= 0)
 				e = add_dir(&dirs, common);
+		} else if (lstat(f, &cst) < 0 && creatable(r, f) &&
+			   !cordon_strv_contains(&plan->unguarded, f)) {
+			/* git reads it in every git dir: one written inside would
+			 * send git to another git dir's config and hooks. */
+			e = cordon_strv_push(&plan->unguarded, f);
 		}
 		snprintf(f, sizeof(f), "%s/modules", dirs.v[i]);
 		if (e >= 0)
@@ -481,6 +493,7 @@ void cordon_guard_plan_free(struct cordon_guard_plan *plan)
 		free(plan->v[i].path);
 	free(plan->v);
 	cordon_strv_free(&plan->notes);
+	cordon_strv_free(&plan->unguarded);
 	free(plan->refuse);
 	memset(plan, 0, sizeof(*plan));
 }

@@ -44,6 +44,10 @@ struct cordon_guard_plan {
 	/* Set when a guard cannot be kept (a protected path that is a symbolic
 	 * link in a writable directory): the one-line reason. */
 	char *refuse;
+	/* Protected names that do not exist and could be made inside, where no
+	 * mount can guard them (a missing .envrc, .git, a git dir's commondir):
+	 * the launcher looks at them again when the session ends. */
+	struct cordon_strv unguarded;
 };
 
 /* Plan the mounts for P's guards. CREATE: make what a guard needs that is

@@ -965,3 +965,32 @@ BOTH_USERS(guards, no_user_namespace_refuses_or_warns, .timeout = 60)
 	free(ran);
 	world_free(&w);
 }
+
+/* ---- names made inside ---- */
+
+/* What no mount can guard yet (a name that did not exist: .envrc, a git
+ * dir's commondir) is at least said when the session ends, each once,
+ * naming the path; a session that made none says nothing. */
+BOTH_USERS(guards, names_made_inside_are_said_at_the_end, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gsaid");
+	struct run_result r = sh_in(&w, NULL, "%s", "echo quiet > quiet.txt");
+	cr_expect_null(strstr(r.err, "cannot guard yet"), "a session that made none: %s", r.err);
+	run_free(&r);
+	r = sh_in(&w, NULL, "%s", "echo 'echo hi' > .envrc; echo .. > .git/commondir; true");
+	char *envrc = at(w.proj, ".envrc"), *common = at(w.proj, ".git/commondir");
+	cr_assert(file_exists(envrc) && file_exists(common),
+		  "control: the session could not make them: %s", r.err);
+	char *want;
+	asprintf(&want, "this session made %s, which cordon cannot guard yet", envrc);
+	cr_expect(strstr(r.err, want) != NULL, "%s", r.err);
+	free(want);
+	asprintf(&want, "this session made %s, which cordon cannot guard yet", common);
+	cr_expect(strstr(r.err, want) != NULL, "%s", r.err);
+	free(want);
+	run_free(&r);
+	free(envrc);
+	free(common);
+	world_free(&w);
+}
