@@ -114,11 +114,11 @@ static int project_name(const char *project, char **out)
 	base = base && base[1] ? base + 1 : "root";
 	char name[33];
 	size_t n = 0;
-	for (; base[n] && n < sizeof(name) - 1; n++) {
+	for (; n < sizeof(name) - 1 && base[n]; n++) {
 		char c = base[n];
 		bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 			    (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
-		name[n] = keep ? c : '_';
+		name[n] = (char)(keep ? c : '_');
 	}
 	name[n] = '\0';
 	if (name[0] == '.')
