@@ -274,6 +274,12 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 		goto fail;
 	if (refuse_unexecutable(&p, argv[0], path, &err) < 0)
 		goto fail;
+	if (p.sandbox) {
+		struct cordon_error herr = {0};
+		if (launcher_history(&p, path, &env, &herr) < 0)
+			fprintf(stderr, "cordon: %s; shell history is not kept in this session\n",
+				herr.msg);
+	}
 
 	/* Decide who applies the sandbox: the shim in the command's first
 	 * process, or the session before the command's exec. */

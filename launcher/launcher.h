@@ -27,6 +27,16 @@ const char *launcher_home(void);
 /* $SHELL if absolute, else the passwd entry's shell, else /bin/sh. */
 const char *launcher_login_shell(void);
 
+/* Keep shell history per project: make (0700) the project's directory under
+ * $XDG_STATE_HOME/cordon/history (~/.local/state by default; "no-project"
+ * when P has none), grant it read-write ("history"), and point the shells
+ * at it in ENV: HISTFILE (bash, zsh; named after CMD's shell, else the
+ * login shell), ZDOTDIR (a .zshenv that reads the user's own and keeps
+ * compinit's dump there), CORDON_HISTORY_DIR, and XDG_DATA_HOME when CMD is
+ * fish. Returns 0 or a negative errno with ERR filled. */
+int launcher_history(struct cordon_policy *p, const char *cmd, struct cordon_strv *env,
+		     struct cordon_error *err);
+
 int cmd_run(const struct cordon_args *a);
 /* cmd_run in learn mode: LIB (libcordon-learn.so) is preloaded into every
  * process and records denied accesses to FD. */

@@ -1,0 +1,215 @@
+/* Shell history and shell state that survive a session: a directory per
+ * project under $XDG_STATE_HOME/cordon/history (outside the project, apart
+ * from the user's own history), read-write to the session, and the
+ * environment that points bash, zsh and fish at it. Inside, the home and
+ * the dotfiles are read-only, so without it bash silently saved nothing,
+ * zsh and fish complained, and zsh's compinit printed 30 lines at every
+ * start (it could not write ~/.zcompdump). */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "launcher.h"
+#include "util.h"
+
+/* zsh reads $ZDOTDIR/.zshenv first: this one hands startup back to the
+ * user's own files (~/.zshrc is read as always) and makes compinit keep its
+ * dump in the project's state directory unless the caller names one (-d).
+ * Plain compinit takes no variable for its dump file, and writes it next
+ * to ~/.zshrc. */
+static const char zshenv[] =
+	"# Written by cordon at every session start; zsh in a cordon session reads it\n"
+	"# first (ZDOTDIR points here). It hands startup back to your own files and\n"
+	"# keeps compinit's dump in the project's state directory, $CORDON_HISTORY_DIR.\n"
+	"if [[ -n ${CORDON_USER_ZDOTDIR-} ]]; then\n"
+	"\tZDOTDIR=$CORDON_USER_ZDOTDIR\n"
+	"else\n"
+	"\tunset ZDOTDIR\n"
+	"fi\n"
+	"unset CORDON_USER_ZDOTDIR\n"
+	"compinit() {\n"
+	"\tunfunction compinit\n"
+	"\tautoload -Uz compinit\n"
+	"\tif [[ -n ${CORDON_HISTORY_DIR-} && ${@[(I)-d]} -eq 0 ]]; then\n"
+	"\t\tcompinit -d \"$CORDON_HISTORY_DIR/zcompdump\" \"$@\"\n"
+	"\telse\n"
+	"\t\tcompinit \"$@\"\n"
+	"\tfi\n"
+	"}\n"
+	"if [[ -r ${ZDOTDIR:-$HOME}/.zshenv ]]; then\n"
+	"\tbuiltin source \"${ZDOTDIR:-$HOME}/.zshenv\"\n"
+	"fi\n";
+
+/* mkdir -p PATH, each directory made 0700 (the XDG base directory spec's
+ * mode for $XDG_STATE_HOME; history is private). */
+static int make_dirs(char *path)
+{
+	for (char *s = strchr(path + 1, '/');; s = strchr(s + 1, '/')) {
+		if (s)
+			*s = '\0';
+		int r = mkdir(path, 0700);
+		int e = errno;
+		if (s)
+			*s = '/';
+		if (r < 0 && e != EEXIST)
+			return -e;
+		if (!s)
+			return 0;
+	}
+}
+
+/* PATH holds CONTENT, rewritten (through a temporary and a rename) when it
+ * does not. */
+static int write_if_changed(const char *path, const char *content)
+{
+	size_t n = strlen(content);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd >= 0) {
+		char buf[sizeof(zshenv) + 1];
+		ssize_t got = read(fd, buf, sizeof(buf));
+		close(fd);
+		if (got == (ssize_t)n && memcmp(buf, content, n) == 0)
+			return 0;
+	}
+	cleanup_free char *tmp = NULL;
+	if (asprintf(&tmp, "%s.%ld", path, (long)getpid()) < 0)
+		return -ENOMEM;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0)
+		return -errno;
+	bool ok = write(fd, content, n) == (ssize_t)n;
+	int e = errno;
+	if (close(fd) < 0 && ok) {
+		ok = false;
+		e = errno;
+	}
+	if (ok && rename(tmp, path) < 0) {
+		ok = false;
+		e = errno;
+	}
+	if (!ok) {
+		unlink(tmp);
+		return -(e ? e : EIO);
+	}
+	return 0;
+}
+
+/* The project's directory name: its last component (letters, digits, ".",
+ * "_", "-"; the rest "_"; at most 32) and 12 hex digits of a 64-bit FNV-1a
+ * hash of its canonical path, so two projects named alike stay apart. */
+static int project_name(const char *project, char **out)
+{
+	if (!project)
+		return (*out = strdup("no-project")) ? 0 : -ENOMEM;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	for (const char *c = project; *c; c++)
+		h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
+	const char *base = strrchr(project, '/');
+	base = base && base[1] ? base + 1 : "root";
+	char name[33];
+	size_t n = 0;
+	for (; n < sizeof(name) - 1 && base[n]; n++) {
+		char c = base[n];
+		bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			    (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+		name[n] = (char)(keep ? c : '_');
+	}
+	name[n] = '\0';
+	if (name[0] == '.')
+		name[0] = '_'; /* not hidden */
+	return asprintf(out, "%s-%012llx", name, (unsigned long long)(h >> 16)) < 0 ? -ENOMEM : 0;
+}
+
+/* NAME=VALUE in ENV, replacing NAME if it passed the filter. */
+static int env_set(struct cordon_strv *env, const char *name, const char *value)
+{
+	char *kv;
+	if (asprintf(&kv, "%s=%s", name, value) < 0)
+		return -ENOMEM;
+	size_t n = strlen(name);
+	for (size_t i = 0; i < env->n; i++)
+		if (strncmp(env->v[i], name, n) == 0 && env->v[i][n] == '=') {
+			free(env->v[i]);
+			env->v[i] = kv;
+			return 0;
+		}
+	return cordon_strv_push_take(env, kv);
+}
+
+static const char *env_get(const struct cordon_strv *env, const char *name)
+{
+	size_t n = strlen(name);
+	for (size_t i = 0; i < env->n; i++)
+		if (strncmp(env->v[i], name, n) == 0 && env->v[i][n] == '=')
+			return env->v[i] + n + 1;
+	return NULL;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+int launcher_history(struct cordon_policy *p, const char *cmd, struct cordon_strv *env,
+		     struct cordon_error *err)
+{
+	const char *home = launcher_home();
+	const char *xdg = getenv("XDG_STATE_HOME");
+	cleanup_free char *state = NULL;
+	if (xdg && xdg[0] == '/') {
+		if (!(state = strdup(xdg)))
+			return cordon_err(err, ENOMEM, "out of memory");
+	} else if (!home || asprintf(&state, "%s/.local/state", home) < 0) {
+		return 0; /* no home: nowhere to keep it; the shells say so */
+	}
+	cleanup_free char *name = NULL;
+	cleanup_free char *dir = NULL;
+	cleanup_free char *zdot = NULL;
+	cleanup_free char *zshenv_path = NULL;
+	if (project_name(p->project, &name) < 0 ||
+	    asprintf(&dir, "%s/cordon/history/%s", state, name) < 0 ||
+	    asprintf(&zdot, "%s/cordon/zsh", state) < 0 ||
+	    asprintf(&zshenv_path, "%s/.zshenv", zdot) < 0)
+		return cordon_err(err, ENOMEM, "out of memory");
+	int r = make_dirs(dir);
+	if (r < 0)
+		return cordon_err(err, -r, "%s: cannot make the session's history directory: %s",
+				  dir, strerror(-r));
+	r = make_dirs(zdot);
+	if (r >= 0)
+		r = write_if_changed(zshenv_path, zshenv);
+	if (r < 0)
+		return cordon_err(err, -r, "%s: cannot write: %s", zshenv_path, strerror(-r));
+
+	/* Which shell's history file: the command's when it is a shell, else
+	 * the login shell's (what `bash` or `zsh` typed inside falls back on). */
+	const char *shell = base_name(cmd);
+	bool is_shell = strcmp(shell, "bash") == 0 || strcmp(shell, "zsh") == 0 ||
+			strcmp(shell, "fish") == 0;
+	if (!is_shell)
+		shell = base_name(launcher_login_shell());
+	cleanup_free char *histfile = NULL;
+	if (asprintf(&histfile, "%s/%s_history", dir, shell) < 0)
+		return cordon_err(err, ENOMEM, "out of memory");
+	const char *user_zdotdir = env_get(env, "ZDOTDIR");
+	if ((user_zdotdir && env_set(env, "CORDON_USER_ZDOTDIR", user_zdotdir) < 0) ||
+	    env_set(env, "ZDOTDIR", zdot) < 0 || env_set(env, "HISTFILE", histfile) < 0 ||
+	    env_set(env, "CORDON_HISTORY_DIR", dir) < 0)
+		return cordon_err(err, ENOMEM, "out of memory");
+	/* fish keeps its history in $XDG_DATA_HOME/fish and takes no other
+	 * place: moved for a session that starts fish, only (the other tools'
+	 * data stays where it is). */
+	if (strcmp(base_name(cmd), "fish") == 0 && env_set(env, "XDG_DATA_HOME", dir) < 0)
+		return cordon_err(err, ENOMEM, "out of memory");
+	if (cordon_policy_add_rule(p, dir, CORDON_ACCESS_ALL, "history") < 0 ||
+	    cordon_policy_add_rule(p, zdot, CORDON_ACCESS_READ, "history") < 0)
+		return cordon_err(err, ENOMEM, "out of memory");
+	return 0;
+}
