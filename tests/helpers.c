@@ -129,6 +129,31 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
 	return remove(path) < 0 && errno != ENOENT ? -1 : 0;
 }
 
+/* Sessions a test starts with the runner's own environment would keep
+ * their shell history (launcher/history.c) under the runner's home: the
+ * runner gets an XDG_STATE_HOME of its own instead, removed when the runner
+ * itself exits (not when one of Criterion's workers, its forks, does). */
+static char state_home[300];
+static pid_t state_owner;
+
+static void remove_state_home(void)
+{
+	if (state_home[0] && getpid() == state_owner)
+		tmp_cleanup(state_home);
+}
+
+__attribute__((constructor)) static void own_state_home(void)
+{
+	snprintf(state_home, sizeof(state_home), "%s/cordon-test-state-XXXXXX", worlds_base());
+	if (!mkdtemp(state_home)) {
+		state_home[0] = '\0';
+		return;
+	}
+	state_owner = getpid();
+	setenv("XDG_STATE_HOME", state_home, 1);
+	atexit(remove_state_home);
+}
+
 void tmp_cleanup(const char *dir)
 {
 	char prefix[300];
