@@ -181,12 +181,8 @@ static int refuse_unexecutable(const struct cordon_policy *p, const char *cmd, c
  * session made is said, since git, direnv or an editor outside may obey it. */
 static void unguarded_before(const struct cordon_policy *p, struct cordon_strv *out)
 {
-	struct cordon_guard_plan plan;
-	if (!p->sandbox || cordon_guard_plan(p, false, &plan) < 0)
-		return;
-	*out = plan.unguarded;
-	plan.unguarded = (struct cordon_strv){0};
-	cordon_guard_plan_free(&plan);
+	if (p->sandbox)
+		(void)cordon_guard_unguarded(p, out); /* none on failure: only less said */
 }
 
 static void unguarded_after(const struct cordon_strv *names)

@@ -452,7 +452,10 @@ static int by_depth(const void *a, const void *b)
 	return d ? d : strcmp(x->path, y->path);
 }
 
-int cordon_guard_plan(const struct cordon_policy *p, bool create, struct cordon_guard_plan *out)
+/* The plan; PROTECTED_ONLY: the protected guards only (what is missing
+ * and unguarded comes from them alone). */
+static int plan_with(const struct cordon_policy *p, bool create, bool protected_only,
+		     struct cordon_guard_plan *out)
 {
 	memset(out, 0, sizeof(*out));
 	struct cordon_path_cache cache = {0};
@@ -461,7 +464,8 @@ int cordon_guard_plan(const struct cordon_policy *p, bool create, struct cordon_
 	for (size_t i = 0; e >= 0 && i < p->n_guards; i++) {
 		const struct cordon_guard *g = &p->guards[i];
 		if (g->kind == CORDON_GUARD_HIDE) {
-			e = hide(out, &r, g->path, g->source);
+			if (!protected_only)
+				e = hide(out, &r, g->path, g->source);
 			continue;
 		}
 		const char *at = strstr(g->path, "/.git/");
@@ -484,6 +488,23 @@ int cordon_guard_plan(const struct cordon_policy *p, bool create, struct cordon_
 	}
 	if (out->n)
 		qsort(out->v, out->n, sizeof(*out->v), by_depth);
+	return 0;
+}
+
+int cordon_guard_plan(const struct cordon_policy *p, bool create, struct cordon_guard_plan *out)
+{
+	return plan_with(p, create, false, out);
+}
+
+int cordon_guard_unguarded(const struct cordon_policy *p, struct cordon_strv *out)
+{
+	struct cordon_guard_plan plan;
+	int e = plan_with(p, false, true, &plan);
+	if (e < 0)
+		return e;
+	*out = plan.unguarded;
+	plan.unguarded = (struct cordon_strv){0};
+	cordon_guard_plan_free(&plan);
 	return 0;
 }
 

@@ -56,6 +56,9 @@ struct cordon_guard_plan {
  * false. Returns 0 or -ENOMEM. */
 int cordon_guard_plan(const struct cordon_policy *p, bool create, struct cordon_guard_plan *out);
 void cordon_guard_plan_free(struct cordon_guard_plan *plan);
+/* Only the plan's `unguarded` names (the protected guards alone are
+ * looked at: what the launcher needs, at half the cost). */
+int cordon_guard_unguarded(const struct cordon_policy *p, struct cordon_strv *out);
 
 const char *cordon_mount_op_name(enum cordon_mount_op op);
 
