@@ -117,14 +117,19 @@ static int notify_names(scmp_filter_ctx ctx, const char *const *names, size_t n,
 	return 0;
 }
 
-static int deny_families(scmp_filter_ctx ctx, int nr, const char *name, const char **what)
+/* NOTIFY_INET: AF_INET and AF_INET6 go to the supervisor, which refuses
+ * them the same way and says once that the network is off (decided on a
+ * register: nothing is read from the caller). */
+static int deny_families(scmp_filter_ctx ctx, int nr, const char *name, bool notify_inet,
+			 const char **what)
 {
 	for (int fam = 0; fam < FAMILY_LIMIT; fam++) {
 		if (fam == AF_UNIX || fam == AF_NETLINK)
 			continue;
+		bool inet = fam == AF_INET || fam == AF_INET6;
 		/* The kernel takes the family as an int: compare the low 32 bits. */
 		int r = seccomp_rule_add(
-			ctx, SCMP_ACT_ERRNO(EACCES), nr, 1,
+			ctx, notify_inet && inet ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO(EACCES), nr, 1,
 			SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, (scmp_datum_t)fam));
 		if (r < 0) {
 			*what = name;
@@ -365,8 +370,8 @@ static int build(scmp_filter_ctx ctx, unsigned flags, bool compat32, const char 
 	if ((ret = registers(ctx, flags & CORDON_SECCOMP_NETWORK, supervised, what)) < 0)
 		return ret;
 	if (!(flags & CORDON_SECCOMP_NETWORK)) {
-		if ((ret = deny_families(ctx, SCMP_SYS(socket), "socket", what)) < 0 ||
-		    (ret = deny_families(ctx, SCMP_SYS(socketpair), "socketpair", what)) < 0)
+		if ((ret = deny_families(ctx, SCMP_SYS(socket), "socket", supervised, what)) < 0 ||
+		    (ret = deny_families(ctx, SCMP_SYS(socketpair), "socketpair", false, what)) < 0)
 			return ret;
 	}
 	if (supervised || !(flags & CORDON_SECCOMP_NETWORK)) {

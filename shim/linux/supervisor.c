@@ -94,7 +94,7 @@ static struct sup {
 	gid_t groups[256];
 } S = {.gate_lock = PTHREAD_MUTEX_INITIALIZER, .gate = PTHREAD_COND_INITIALIZER};
 
-enum kind { OTHER, CONNECT, SENDTO, SENDMSG, SENDMMSG, PTY_PEER, PIDCALL, IPC, META };
+enum kind { OTHER, CONNECT, SENDTO, SENDMSG, SENDMMSG, PTY_PEER, PIDCALL, IPC, META, OFFLINE };
 
 static enum kind kind_of(const struct seccomp_data *d)
 {
@@ -121,12 +121,28 @@ static enum kind kind_of(const struct seccomp_data *d)
 		return SENDMMSG;
 	case SYS_ioctl:
 		return (d->args[1] & 0xffffffffu) == 0x5441 ? PTY_PEER : OTHER;
+	case SYS_socket: /* only AF_INET and AF_INET6, only offline (seccomp-rules.c) */
+		return OFFLINE;
 	default:
 		return cordon_pidcall_is(d) ? PIDCALL
 		       : cordon_ipc_is(d)   ? IPC
 		       : cordon_meta_is(d)  ? META
 					    : OTHER;
 	}
+}
+
+/* The first internet socket refused offline is said, once a session: a
+ * name lookup's failure looks like flaky DNS (glibc turns any send error
+ * into EAI_AGAIN), and tools retry it for minutes. */
+static void say_offline(void)
+{
+	static atomic_flag said = ATOMIC_FLAG_INIT;
+	if (atomic_flag_test_and_set(&said))
+		return;
+	static const char msg[] =
+		"cordon: the network is off in this session (--no-network or \"allow_network\": "
+		"false): internet sockets are refused, so name lookups and connections fail\n";
+	(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
 }
 
 bool cordon_call_waiting(const struct cordon_call *c)
@@ -1026,6 +1042,10 @@ static void handle(const struct seccomp_notif *req, struct seccomp_notif_resp *r
 			goto go_on;
 		break;
 	}
+	case OFFLINE:
+		say_offline();
+		r = -EACCES;
+		break;
 	case OTHER:
 	default:
 		r = -EACCES; /* a 32-bit msghdr, socketcall: not taken */

@@ -17,7 +17,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "both.h"
 #include "helpers.h"
+
+/* What the session says, once, at the first internet socket refused offline. */
+#define OFFLINE_SAID "cordon: the network is off in this session"
 
 static struct run_result probe_in(struct world *w, bool offline, char *const args[])
 {
@@ -58,6 +62,7 @@ ParameterizedTest(struct net_case *c, escape, offline_means_offline)
 		if (offline) {
 			cr_expect_null(strstr(got, msg), "%s to %s got through offline", c->kind,
 				       c->host);
+			cr_expect(strstr(r.err, OFFLINE_SAID) != NULL, "not said: %s", r.err);
 			cr_expect(strstr(r.err, "Permission denied") ||
 					  strstr(r.err, "Operation not permitted"),
 				  "a refused call fails at once with EACCES/EPERM: %s", r.err);
@@ -65,6 +70,7 @@ ParameterizedTest(struct net_case *c, escape, offline_means_offline)
 		} else {
 			cr_expect(strstr(got, msg) != NULL, "%s to %s must work online: %s",
 				  c->kind, c->host, r.err);
+			cr_expect_null(strstr(r.err, OFFLINE_SAID), "said online: %s", r.err);
 		}
 		run_free(&r);
 		free(got);
@@ -201,5 +207,40 @@ Test(escape, abstract_unix_socket_outside)
 	}
 	close(s);
 	free(probe);
+	world_free(&w);
+}
+
+/* Offline, name lookups and connects fail at once, and the session says
+ * why exactly once, however many sockets are refused (a lookup's failure
+ * alone looks like flaky DNS). Online (the control), a loopback listener
+ * gets the connection and nothing is said. */
+BOTH_USERS(escape, offline_is_said_once, .timeout = 30)
+{
+	struct world w;
+	world_for(&w, who, "netsaid", "");
+	struct listener l = listen_on(AF_INET, true);
+	char *script;
+	asprintf(&script,
+		 "getent hosts example.invalid; python3 -c 'import socket; "
+		 "s = socket.create_connection((\"127.0.0.1\", %d), timeout=2); "
+		 "s.sendall(b\"reached\")'; getent hosts other.invalid; echo done",
+		 l.port);
+	struct run_result r = sh_in(&w, NULL, "%s", script);
+	char *got = received(&l, 2000);
+	cr_assert(strstr(got, "reached") != NULL, "control: online, nothing arrived: %s", r.err);
+	cr_expect_null(strstr(r.err, OFFLINE_SAID), "said online: %s", r.err);
+	free(got);
+	run_free(&r);
+	r = sh_in(&w, "--no-network", "%s", script);
+	got = received(&l, 300);
+	cr_expect_null(strstr(got, "reached"), "connected offline");
+	cr_expect(strstr(r.out, "done") != NULL, "the script did not finish: %s", r.err);
+	const char *first = strstr(r.err, OFFLINE_SAID);
+	cr_expect(first != NULL, "not said: %s", r.err);
+	cr_expect(!first || !strstr(first + 1, OFFLINE_SAID), "said more than once: %s", r.err);
+	free(got);
+	run_free(&r);
+	free(script);
+	close(l.fd);
 	world_free(&w);
 }
