@@ -1,6 +1,7 @@
 #include "helpers.h"
 
 #include <criterion/criterion.h>
+#include <sys/xattr.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -440,6 +441,62 @@ static int chown_one(const char *path, const struct stat *st, int flag, struct F
 	return lchown(path, chown_uid, chown_gid) < 0 ? -1 : 0;
 }
 
+void world_give(struct world *w)
+{
+	if (!w->as_user)
+		return;
+	chown_uid = w->uid;
+	chown_gid = w->gid;
+	cr_assert_eq(nftw(w->dir, chown_one, 16, FTW_PHYS), 0, "chown %s", w->dir);
+}
+
+void need_user_xattrs(struct world *w)
+{
+	char *f = write_file(w->dir, "xattr-probe", "x");
+	int r = setxattr(f, "user.probe", "1", 1, 0);
+	int e = errno;
+	unlink(f);
+	free(f);
+	if (r < 0)
+		cr_skip_test("%s does not take user xattrs (%s)", w->dir, strerror(e));
+}
+
+long ms_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+bool pty_read_until(int master, const char *needle, int ms, char *buf, size_t size, bool keep_tail)
+{
+	size_t len = strlen(buf);
+	for (long end = ms_now() + ms; ms_now() < end;) {
+		if (needle && strstr(buf, needle))
+			return true;
+		struct pollfd p = {.fd = master, .events = POLLIN};
+		if (poll(&p, 1, 50) <= 0)
+			continue;
+		/* KEEP_TAIL: never more than fits (the rest waits for the next
+		 * read); else what does not fit is read and dropped. */
+		char chunk[4096];
+		size_t room = size - 1 - len;
+		ssize_t n = read(master, chunk,
+				 keep_tail && room < sizeof(chunk) ? room : sizeof(chunk));
+		if (n <= 0)
+			break;
+		size_t k = (size_t)n < room ? (size_t)n : room;
+		memcpy(buf + len, chunk, k);
+		len += k;
+		buf[len] = '\0';
+		if (keep_tail && len > size / 2) {
+			memmove(buf, buf + len - size / 4, size / 4 + 1);
+			len = size / 4;
+		}
+	}
+	return needle && strstr(buf, needle);
+}
+
 void world_as_user(struct world *w)
 {
 	test_user(&w->uid, &w->gid);
@@ -457,8 +514,8 @@ void world_as_user(struct world *w)
 	free(inst);
 	free(ibin);
 	free(ilib);
-	cr_assert_eq(nftw(w->dir, chown_one, 16, FTW_PHYS), 0, "chown %s", w->dir);
 	w->as_user = true;
+	world_give(w);
 }
 
 char **world_argv(const struct world *w, char *const argv[])

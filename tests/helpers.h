@@ -93,6 +93,19 @@ void world_as_user(struct world *w);
  * CORDON_BIN, CORDON_PROBE and "LD_PRELOAD=" CORDON_SHIM_SO stand for the
  * world's copies): a malloc'd array of borrowed strings. */
 char **world_argv(const struct world *w, char *const argv[]);
+/* Everything in W made so far becomes W's user's, when W runs as it: a
+ * victim the session's user may not write by its mode would prove nothing. */
+void world_give(struct world *w);
+/* Skip the test where W's filesystem takes no user.* xattrs. */
+void need_user_xattrs(struct world *w);
+/* CLOCK_MONOTONIC in milliseconds. */
+long ms_now(void);
+/* Read the terminal MASTER into BUF (NUL-terminated, appended to, at most
+ * SIZE - 1 bytes) until NEEDLE shows up (true) or MS pass; NEEDLE NULL:
+ * until MS pass or the terminal closes. KEEP_TAIL: past half of SIZE, keep
+ * only the last quarter (long sessions); else what does not fit is read
+ * and dropped. */
+bool pty_read_until(int master, const char *needle, int ms, char *buf, size_t size, bool keep_tail);
 /* run_cmd and spawn_cmd of ARGV as W's commands run, in CWD, with W's
  * environment. */
 struct run_result world_run(const struct world *w, char *const argv[], const char *cwd);

@@ -17,36 +17,6 @@
 #include "escape/both.h"
 #include "helpers.h"
 
-static long ms_now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
-/* Read MASTER into OUT (appending, at most SIZE - 1 bytes kept) until
- * NEEDLE shows up or MS pass. */
-static bool read_until(int master, const char *needle, int ms, char *out, size_t size)
-{
-	size_t len = strlen(out);
-	for (long end = ms_now() + ms; ms_now() < end;) {
-		if (needle && strstr(out, needle))
-			return true;
-		struct pollfd p = {.fd = master, .events = POLLIN};
-		if (poll(&p, 1, 50) <= 0)
-			continue;
-		char buf[4096];
-		ssize_t n = read(master, buf, sizeof(buf));
-		if (n <= 0)
-			break;
-		size_t k = (size_t)n < size - 1 - len ? (size_t)n : size - 1 - len;
-		memcpy(out + len, buf, k);
-		len += k;
-		out[len] = '\0';
-	}
-	return needle && strstr(out, needle);
-}
-
 /* An interactive SHELL in a cordon session on a terminal (in W's project,
  * or in PROJECT with --project): types each of CMDS, waits for MARK (what
  * the last prints), then exits. Returns all the terminal showed. */
@@ -66,15 +36,15 @@ static char *session(struct world *w, const char *project, const char *shell,
 	pid_t pid = world_pty_spawn(w, argv, &master, &name);
 	size_t size = 1 << 16;
 	char *out = calloc(1, size);
-	read_until(master, NULL, 800, out, size); /* its start-up */
+	pty_read_until(master, NULL, 800, out, size, false); /* its start-up */
 	for (size_t i = 0; cmds[i]; i++)
 		cr_assert_eq(write(master, cmds[i], strlen(cmds[i])), (ssize_t)strlen(cmds[i]));
-	cr_expect(read_until(master, mark, 15000, out, size), "%s: no \"%s\" in: %s", shell, mark,
-		  out);
+	cr_expect(pty_read_until(master, mark, 15000, out, size, false), "%s: no \"%s\" in: %s",
+		  shell, mark, out);
 	cr_assert_eq(write(master, "exit\n", 5), 5);
 	int st = 0;
 	for (long end = ms_now() + 10000; ms_now() < end && waitpid(pid, &st, WNOHANG) == 0;)
-		read_until(master, NULL, 50, out, size);
+		pty_read_until(master, NULL, 50, out, size, false);
 	cr_expect(WIFEXITED(st), "%s did not exit: %s", shell, out);
 	close(master);
 	free(name);
@@ -209,11 +179,11 @@ BOTH_USERS(history, fish_kept_without_errors, .timeout = 120)
 	char *name;
 	pid_t pid = world_pty_spawn(&w, argv, &master, &name);
 	char buf[8192] = "";
-	read_until(master, NULL, 1500, buf, sizeof(buf));
+	pty_read_until(master, NULL, 1500, buf, sizeof(buf), false);
 	cr_assert_eq(write(master, "exit\n", 5), 5);
 	int st = 0;
 	for (long end = ms_now() + 10000; ms_now() < end && waitpid(pid, &st, WNOHANG) == 0;)
-		read_until(master, NULL, 50, buf, sizeof(buf));
+		pty_read_until(master, NULL, 50, buf, sizeof(buf), false);
 	close(master);
 	free(name);
 

@@ -19,37 +19,6 @@
 
 #include "helpers.h"
 
-static long ms_now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
-/* Read the terminal until NEEDLE shows up (true) or MS pass. What was read
- * is kept in BUF (for messages). */
-static bool expect_out(int master, const char *needle, int ms, char *buf, size_t size)
-{
-	size_t len = strlen(buf);
-	for (long end = ms_now() + ms; ms_now() < end;) {
-		if (strstr(buf, needle))
-			return true;
-		struct pollfd p = {.fd = master, .events = POLLIN};
-		if (poll(&p, 1, 50) <= 0)
-			continue;
-		ssize_t n = read(master, buf + len, size - 1 - len);
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-		buf[len] = '\0';
-		if (len > size / 2) { /* keep the tail */
-			memmove(buf, buf + len - size / 4, size / 4 + 1);
-			len = size / 4;
-		}
-	}
-	return strstr(buf, needle) != NULL;
-}
-
 static void type(int master, const char *s)
 {
 	cr_assert_eq(write(master, s, strlen(s)), (ssize_t)strlen(s));
@@ -69,7 +38,7 @@ Test(terminal, ctrl_c_reaches_the_command_once, .timeout = 60)
 	char *name;
 	pid_t pid = pty_spawn(argv, w.env, w.proj, &master, &name);
 	char buf[8192] = "";
-	cr_assert(expect_out(master, "ready", 5000, buf, sizeof(buf)), "%s", buf);
+	cr_assert(pty_read_until(master, "ready", 5000, buf, sizeof(buf), true), "%s", buf);
 	type(master, "\x03");
 	char *ints = path_join(w.proj, "ints");
 	cr_assert(wait_exists(ints, 3000), "^C did not reach the command");
@@ -107,16 +76,17 @@ Test(terminal, ctrl_z_and_fg, .timeout = 60)
 	type(master, cmd);
 	usleep(500000);
 	type(master, "\x1a"); /* ^Z */
-	cr_expect(expect_out(master, "Stopped", 5000, buf, sizeof(buf)), "no job stopped: %s", buf);
+	cr_expect(pty_read_until(master, "Stopped", 5000, buf, sizeof(buf), true),
+		  "no job stopped: %s", buf);
 	type(master, "echo outer-$((2+3))\n");
-	cr_expect(expect_out(master, "outer-5", 5000, buf, sizeof(buf)),
+	cr_expect(pty_read_until(master, "outer-5", 5000, buf, sizeof(buf), true),
 		  "the shell did not get the terminal back: %s", buf);
 	buf[0] = '\0';
 	type(master, "fg\n");
 	usleep(300000);
 	type(master, "\x03");
 	type(master, "echo after-$((3+4))\n");
-	cr_expect(expect_out(master, "after-7", 5000, buf, sizeof(buf)), "%s", buf);
+	cr_expect(pty_read_until(master, "after-7", 5000, buf, sizeof(buf), true), "%s", buf);
 	/* Inside: the sandboxed shell's own job control. */
 	buf[0] = '\0';
 	free(cmd);
@@ -126,9 +96,11 @@ Test(terminal, ctrl_z_and_fg, .timeout = 60)
 	type(master, "PS1='in$ '; sleep 30\n");
 	usleep(700000);
 	type(master, "\x1a");
-	cr_expect(expect_out(master, "Stopped", 5000, buf, sizeof(buf)), "inside: %s", buf);
+	cr_expect(pty_read_until(master, "Stopped", 5000, buf, sizeof(buf), true), "inside: %s",
+		  buf);
 	type(master, "echo inner-$((4+5))\n");
-	cr_expect(expect_out(master, "inner-9", 5000, buf, sizeof(buf)), "inside: %s", buf);
+	cr_expect(pty_read_until(master, "inner-9", 5000, buf, sizeof(buf), true), "inside: %s",
+		  buf);
 	type(master, "kill %1; exit\n");
 	type(master, "exit\n");
 	int st;

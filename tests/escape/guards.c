@@ -34,27 +34,6 @@
 
 /* ---- helpers ---- */
 
-static uid_t give_uid;
-static gid_t give_gid;
-static int give_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return lchown(path, give_uid, give_gid) < 0 ? -1 : 0;
-}
-
-/* Everything in W made here so far becomes W's user's: a victim the
- * session's user may not write by its mode would prove nothing. */
-static void give(struct world *w)
-{
-	if (!w->as_user)
-		return;
-	give_uid = w->uid;
-	give_gid = w->gid;
-	cr_assert_eq(nftw(w->dir, give_one, 16, FTW_PHYS), 0, "chown %s", w->dir);
-}
-
 /* W's config becomes WORLD_BASE_RW plus EXTRA (a leading comma). */
 static void set_config(struct world *w, const char *extra)
 {
@@ -128,7 +107,7 @@ static void git_world(struct world *w, const struct who *who, const char *tag)
 			"[init]\n\tdefaultBranch = main\n"
 			"[protocol \"file\"]\n\tallow = always\n"
 			"[advice]\n\tdetachedHead = false\n"));
-	give(w);
+	world_give(w);
 	struct run_result r = outside(w, "git init -q && echo a > a && git add a && "
 					 "git commit -qm first");
 	run_free(&r);
@@ -365,7 +344,7 @@ BOTH_USERS(guards, git_worktree_stays_unplanted, .timeout = 60)
 	struct world w;
 	world_for(&w, who, "gworktree", "");
 	free(write_file(w.home, ".gitconfig", "[user]\n\tname = t\n\temail = t@example.com\n"));
-	give(&w);
+	world_give(&w);
 	char *main = at(w.dir, "main"), *wt = at(w.dir, "wt");
 	struct run_result r =
 		outside(&w,
@@ -532,17 +511,6 @@ static const char meta_script[] =
 static const char *const meta_steps[] = {"chmod",  "touch",  "setfattr", "fchmod", "procchmod",
 					 "pchmod", "futime", "fsetx",    NULL};
 
-static void need_user_xattrs(struct world *w)
-{
-	char *f = write_file(w->dir, "xattr-probe", "x");
-	int r = setxattr(f, "user.probe", "1", 1, 0);
-	int e = errno;
-	unlink(f);
-	free(f);
-	if (r < 0)
-		cr_skip_test("%s does not take user xattrs (%s)", w->dir, strerror(e));
-}
-
 /* chmod +x on a hook file placed (not executable) in .git/hooks, touch and
  * setfattr on .git/config, by path and through descriptors: the mode, the
  * mtime and the xattrs stay. Control: protected_paths [] lets each land. */
@@ -553,7 +521,7 @@ BOTH_USERS(guards, git_metadata_stays, .timeout = 60)
 	need_user_xattrs(&w);
 	char *hook = at(w.proj, ".git/hooks/post-checkout"), *config = at(w.proj, ".git/config");
 	free(write_file(w.proj, ".git/hooks/post-checkout", "#!/bin/sh\ntrue\n"));
-	give(&w);
+	world_give(&w);
 	cr_assert_eq(chmod(hook, 0644), 0);
 	struct timespec old[2] = {{OLD_TIME, 0}, {OLD_TIME, 0}};
 	cr_assert_eq(utimensat(AT_FDCWD, config, old, 0), 0);
@@ -605,7 +573,7 @@ BOTH_USERS(guards, hidden_credentials_stay_unread, .timeout = 60)
 	free(write_file(w.home, ".config/other.conf", "other-visible"));
 	free(write_file(w.home, ".ssh/id_test", SSH_KEY));
 	free(write_file(w.home, "notes.txt", "notes-visible"));
-	give(&w);
+	world_give(&w);
 
 	struct run_result r = sh_outside(&w, read_secrets);
 	cr_assert(strstr(r.out, TOKEN) && strstr(r.out, SSH_KEY), "control: outside: %s%s", r.out,
@@ -695,7 +663,7 @@ BOTH_USERS(guards, home_project_keeps_dotfiles_and_config, .timeout = 60)
 	char *home2 = at(w.dir, "home2");
 	furnish_home(w.home);
 	furnish_home(home2);
-	give(&w);
+	world_give(&w);
 	ino_t bashrc_ino = inode(w.home, ".bashrc");
 
 	char *opts;
@@ -775,7 +743,7 @@ BOTH_USERS(guards, home_project_cannot_plant_a_config_or_authorized_keys, .timeo
 	world_for(&w, who, "homebare", "");
 	char *home2 = at(w.dir, "home2");
 	cr_assert_eq(mkdir(home2, 0755), 0);
-	give(&w);
+	world_give(&w);
 
 	char *opts;
 	asprintf(&opts, "-p %s", w.home);
@@ -818,7 +786,7 @@ BOTH_USERS(guards, home_project_cannot_create_missing_dotfiles, .timeout = 60, .
 {
 	struct world w;
 	world_for(&w, who, "homedots", "");
-	give(&w);
+	world_give(&w);
 	char *opts;
 	asprintf(&opts, "-p %s", w.home);
 	struct run_result r = sh_in(&w, opts, "%s", bare_plant);
@@ -862,7 +830,7 @@ BOTH_USERS(guards, own_config_in_the_project_stays, .timeout = 60)
 	char *config = read_file(w.cfg);
 	char *copy = at(w.dir, "copy");
 	free(write_file(copy, "cordon.json", config));
-	give(&w);
+	world_give(&w);
 	char *kv;
 	asprintf(&kv, "XDG_CONFIG_HOME=%s", xdg);
 	world_setenv(&w, kv);

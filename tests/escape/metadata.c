@@ -29,18 +29,6 @@
 #define NEW_TIME    981173106 /* 2001-02-03 04:05:06 UTC: what the attempts set */
 #define ROOT_TARGET 4242      /* the owner root's chown attempts give */
 
-/* User xattrs on the filesystem the worlds live on: tried outside first. */
-static void need_user_xattrs(struct world *w)
-{
-	char *f = write_file(w->dir, "xattr-probe", "x");
-	int r = setxattr(f, "user.probe", "1", 1, 0);
-	int e = errno;
-	unlink(f);
-	free(f);
-	if (r < 0)
-		cr_skip_test("%s does not take user xattrs (%s)", w->dir, strerror(e));
-}
-
 static void set_mtime(const char *path, time_t t, bool nofollow)
 {
 	struct timespec ts[2] = {{t, 0}, {t, 0}};

@@ -138,30 +138,6 @@ BOTH_USERS(project, cwd_root_runs_without_a_project, .timeout = 60)
 	world_free(&w);
 }
 
-static long ms_now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
-/* Read the terminal into BUF until NEEDLE shows up or MS pass. */
-static bool expect_out(int master, const char *needle, int ms, char *buf, size_t size)
-{
-	size_t len = strlen(buf);
-	for (long end = ms_now() + ms; ms_now() < end && !strstr(buf, needle);) {
-		struct pollfd p = {.fd = master, .events = POLLIN};
-		if (poll(&p, 1, 50) <= 0)
-			continue;
-		ssize_t n = read(master, buf + len, size - 1 - len);
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-		buf[len] = '\0';
-	}
-	return strstr(buf, needle) != NULL;
-}
-
 /* A terminal opened in ~ (the login shell, no command): it says why once,
  * and the shell works; only the home is not writable. */
 BOTH_USERS(project, terminal_in_home_stays_usable, .timeout = 60)
@@ -176,12 +152,13 @@ BOTH_USERS(project, terminal_in_home_stays_usable, .timeout = 60)
 	char *name;
 	pid_t pid = world_pty_spawn(&w, argv, &master, &name);
 	char buf[16384] = "";
-	cr_assert(expect_out(master, "the session has no writable project", 5000, buf, sizeof(buf)),
+	cr_assert(pty_read_until(master, "the session has no writable project", 5000, buf,
+				 sizeof(buf), false),
 		  "%s", buf);
 	const char *cmd = "touch pmarker 2>/dev/null || echo denied-$((3+4)); "
 			  "echo alive-$((6*7))\n";
 	cr_assert_eq(write(master, cmd, strlen(cmd)), (ssize_t)strlen(cmd));
-	cr_expect(expect_out(master, "alive-42", 5000, buf, sizeof(buf)), "%s", buf);
+	cr_expect(pty_read_until(master, "alive-42", 5000, buf, sizeof(buf), false), "%s", buf);
 	cr_expect(strstr(buf, "denied-7") != NULL, "%s", buf);
 	cr_assert_eq(write(master, "exit\n", 5), 5);
 	int st = 0;
