@@ -24,6 +24,8 @@ struct reach {
 	struct cordon_strv write, read;
 	bool create;                     /* cordon_guard_plan's CREATE */
 	struct cordon_path_cache *cache; /* each real directory asked about once */
+	struct cordon_strv
+		*made; /* what MKDIR makes (or will make) when missing, parents included */
 };
 
 /* realpath(PATH), remembering real directories: ~200 readlinks fewer a
@@ -222,15 +224,30 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 {
 	bool mkdir_ok = flags & MKDIR;
 	struct stat st;
-	if (lstat(path, &st) < 0 && errno == ENOENT && mkdir_ok && r->create)
-		make_dirs(r, path, 0755);
+	if (lstat(path, &st) < 0 && errno == ENOENT && mkdir_ok && creatable(r, path)) {
+		/* Made by the session's own plan, parents included: never
+		 * something the session made. */
+		char buf[PATH_MAX];
+		snprintf(buf, sizeof(buf), "%s", path);
+		for (char *slash = buf; slash; slash = strrchr(buf, '/')) {
+			struct stat pst;
+			if (slash != buf)
+				*slash = '\0';
+			if (!buf[0] || lstat(buf, &pst) == 0)
+				break;
+			if (cordon_strv_push(r->made, buf) < 0)
+				return -ENOMEM;
+		}
+		if (r->create)
+			make_dirs(r, path, 0755);
+	}
 	if (lstat(path, &st) < 0) {
 		if (errno == ENOMEM)
 			return -ENOMEM;
-		if ((flags & OPTIONAL) || !creatable(r, path))
+		if ((flags & OPTIONAL) || !creatable(r, path) ||
+		    cordon_strv_contains(r->made, path))
 			return 0;
-		/* MKDIR: the session's own plan makes and guards it. */
-		if (!(flags & MKDIR) && !cordon_strv_contains(&plan->unguarded, path) &&
+		if (!cordon_strv_contains(&plan->unguarded, path) &&
 		    cordon_strv_push(&plan->unguarded, path) < 0)
 			return -ENOMEM;
 		return note(plan, path, source,
@@ -459,7 +476,8 @@ static int plan_with(const struct cordon_policy *p, bool create, bool protected_
 {
 	memset(out, 0, sizeof(*out));
 	struct cordon_path_cache cache = {0};
-	struct reach r = {.create = create, .cache = &cache};
+	struct cordon_strv made = {0};
+	struct reach r = {.create = create, .cache = &cache, .made = &made};
 	int e = reach_init(p, &r);
 	for (size_t i = 0; e >= 0 && i < p->n_guards; i++) {
 		const struct cordon_guard *g = &p->guards[i];
@@ -481,6 +499,7 @@ static int plan_with(const struct cordon_policy *p, bool create, bool protected_
 	}
 	cordon_strv_free(&r.write);
 	cordon_strv_free(&r.read);
+	cordon_strv_free(&made);
 	cordon_path_cache_free(&cache);
 	if (e < 0) {
 		cordon_guard_plan_free(out);

@@ -756,6 +756,16 @@ BOTH_USERS(guards, home_project_cannot_plant_a_config_or_authorized_keys, .timeo
 		      "a cordon config was planted in ~/.config/cordon\n%s", diag);
 	cr_expect_not(present(w.home, ".ssh/authorized_keys"),
 		      "~/.ssh/authorized_keys was created\n%s", diag);
+	/* What cordon made itself is never blamed on the session; what the
+	 * session made (the dotfiles, the known gap) is said. */
+	char *said;
+	asprintf(&said, "this session made %s/.config, which", w.home);
+	cr_expect_null(strstr(r.err, said), "cordon's own ~/.config blamed on the session\n%s",
+		       diag);
+	free(said);
+	asprintf(&said, "this session made %s/.bashrc, which", w.home);
+	cr_expect(strstr(r.err, said) != NULL, "a dotfile made inside was not said\n%s", diag);
+	free(said);
 	run_free(&r);
 	r = next_session(&w, w.home);
 	cr_expect_null(strstr(r.out, SECRET),
