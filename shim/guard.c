@@ -59,19 +59,12 @@ static int reach_init(const struct cordon_policy *p, struct reach *r)
 	return 0;
 }
 
-static bool under(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-	if (strcmp(dir, "/") == 0)
-		return true;
-	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
-}
-
 /* A rule of LIST covers PATH, or (WITHIN) lies beneath it. */
 static bool reaches(const struct cordon_strv *list, const char *path, bool within)
 {
 	for (size_t i = 0; i < list->n; i++)
-		if (under(path, list->v[i]) || (within && under(list->v[i], path)))
+		if (cordon_path_under(path, list->v[i]) ||
+		    (within && cordon_path_under(list->v[i], path)))
 			return true;
 	return false;
 }
@@ -544,7 +537,7 @@ const struct cordon_mount *cordon_guard_plan_find(const struct cordon_guard_plan
 	const struct cordon_mount *best = NULL;
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct cordon_mount *m = &plan->v[i];
-		if (m->op != CORDON_MOUNT_PIN && under(path, m->path) &&
+		if (m->op != CORDON_MOUNT_PIN && cordon_path_under(path, m->path) &&
 		    (!best || strlen(m->path) > strlen(best->path)))
 			best = m;
 	}

@@ -265,9 +265,7 @@ const struct cordon_guard *cordon_policy_hidden(const struct cordon_policy *p, c
 {
 	for (size_t i = 0; i < p->n_guards; i++) {
 		const struct cordon_guard *g = &p->guards[i];
-		size_t n = strlen(g->path);
-		if (g->kind == CORDON_GUARD_HIDE && strncmp(path, g->path, n) == 0 &&
-		    (path[n] == '\0' || path[n] == '/'))
+		if (g->kind == CORDON_GUARD_HIDE && cordon_path_under(path, g->path))
 			return g;
 	}
 	return NULL;
@@ -562,8 +560,6 @@ static int resolve_env(const struct cordon_config *cfg, const struct cordon_cont
 	return r < 0 ? r : add_env(p, &ctx->extra_env);
 }
 
-static bool is_under(const char *path, const char *dir);
-
 /* Never the project by accident: a project is read-write-execute as a
  * whole, and these hold what a later session, the system or the user's
  * other work depends on. At or under: */
@@ -588,9 +584,9 @@ const char *cordon_never_project(const char *dir, const char *home)
 		if (strcmp(dir, system_dirs[i]) == 0)
 			return "is a system directory";
 	for (size_t i = 0; system_trees[i]; i++)
-		if (is_under(dir, system_trees[i]))
+		if (cordon_path_under(dir, system_trees[i]))
 			return "is a system directory";
-	if (h && h[0] == '/' && is_under(h, dir))
+	if (h && h[0] == '/' && cordon_path_under(h, dir))
 		return "contains your home directory";
 	return NULL;
 }
@@ -695,7 +691,7 @@ void cordon_policy_free(struct cordon_policy *p)
 	memset(p, 0, sizeof(*p));
 }
 
-static bool is_under(const char *path, const char *dir)
+bool cordon_path_under(const char *path, const char *dir)
 {
 	size_t n = strlen(dir);
 	if (strcmp(dir, "/") == 0)
@@ -710,7 +706,7 @@ unsigned cordon_policy_access(const struct cordon_policy *p, const char *path,
 	const struct cordon_rule *best = NULL;
 	for (size_t i = 0; i < p->n_rules; i++) {
 		const struct cordon_rule *r = &p->rules[i];
-		if (!is_under(path, r->path))
+		if (!cordon_path_under(path, r->path))
 			continue;
 		access |= r->access;
 		if (!best || __builtin_popcount(r->access) > __builtin_popcount(best->access) ||

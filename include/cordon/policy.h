@@ -197,6 +197,9 @@ int cordon_policy_add_rule(struct cordon_policy *p, const char *path, unsigned a
 unsigned cordon_policy_access(const struct cordon_policy *p, const char *path,
 			      const struct cordon_rule **why);
 
+/* Whether PATH is DIR or beneath it (both absolute; "/" holds everything). */
+bool cordon_path_under(const char *path, const char *dir);
+
 /* "rwx"-style text for an access mask ("r-x", "---"). BUF is at least 4 bytes. */
 const char *cordon_access_str(unsigned access, char buf[4]);
 
