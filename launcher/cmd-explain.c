@@ -201,7 +201,8 @@ int cmd_explain(const struct cordon_args *a)
 	 * (--no-network is refused then: launcher_policy failed above). */
 	printf("network:        %s\n", !p.sandbox        ? "allowed (sandbox off)"
 				       : p.allow_network ? "allowed"
-							 : "blocked");
+							 : "blocked (npm, cargo, go, pip, uv and "
+							   "yarn are told to work offline)");
 	printf("on_unsupported: %s\n",
 	       p.on_unsupported == CORDON_UNSUPPORTED_WARN ? "warn" : "refuse");
 	printf("environment:   ");

@@ -235,7 +235,8 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 	if (launcher_policy(a, session, true, &p, &err, NULL) < 0)
 		goto fail;
 	launcher_say_no_project(&p);
-	if (cordon_env_build(environ, p.sandbox, &p.env_allow, session, p.sandbox, &env) < 0) {
+	if (cordon_env_build(environ, p.sandbox, &p.env_allow, session, p.sandbox, &env) < 0 ||
+	    (p.sandbox && !p.allow_network && cordon_env_offline(&env) < 0)) {
 		cordon_err(&err, ENOMEM, "out of memory");
 		goto fail;
 	}

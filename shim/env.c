@@ -65,6 +65,23 @@ int cordon_env_build(char *const *envp, bool filter, const struct cordon_strv *a
 	return cordon_strv_push(out, sandbox ? CORDON_ENV_SANDBOX "=1" : CORDON_ENV_SANDBOX "=0");
 }
 
+int cordon_env_offline(struct cordon_strv *out)
+{
+	static const char *const offline[] = {
+		"npm_config_offline=true", "CARGO_NET_OFFLINE=true", "GOPROXY=off",
+		"PIP_RETRIES=0",	   "UV_OFFLINE=1",	     "YARN_ENABLE_OFFLINE_MODE=1",
+		NULL};
+	for (size_t i = 0; offline[i]; i++) {
+		size_t len = strcspn(offline[i], "=") + 1;
+		bool set = false;
+		for (size_t j = 0; j < out->n && !set; j++)
+			set = strncmp(out->v[j], offline[i], len) == 0;
+		if (!set && cordon_strv_push(out, offline[i]) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 char *cordon_env_strip_preload(const char *val, const char *lib)
 {
 	/* ld.so splits LD_PRELOAD on spaces and colons. */

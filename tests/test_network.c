@@ -308,3 +308,72 @@ Test(syscalls, embedded_filter_matches_the_rules)
 	cr_expect_gt(off.len, on.len + 60);
 	cr_expect_gt(on_sup.len, on.len);
 }
+
+/* Offline, the package managers that retry for minutes on a refused lookup
+ * (npm retried every error for 70 s) are told to work offline: they use
+ * their caches and fail at once otherwise. Online nothing is added; a value
+ * the user lets through (a local GOPROXY) wins. */
+Test(network, offline_tells_package_managers_to_work_offline)
+{
+	static const char *const said[] = {"npm_config_offline=true", "CARGO_NET_OFFLINE=true",
+					   "GOPROXY=off",	      "PIP_RETRIES=0",
+					   "UV_OFFLINE=1",	      "YARN_ENABLE_OFFLINE_MODE=1"};
+	struct world w;
+	world_init(&w, "offenv", "");
+	char *args[] = {"/usr/bin/env", NULL};
+	for (int offline = 0; offline <= 1; offline++) {
+		struct run_result r = probe_in(&w, offline, args);
+		cr_assert_eq(r.status, 0, "%s", r.err);
+		for (size_t i = 0; i < sizeof(said) / sizeof(said[0]); i++) {
+			char *line;
+			cr_assert(asprintf(&line, "\n%s\n", said[i]) > 0);
+			if (offline)
+				cr_expect(strstr(r.out, line) != NULL, "offline: %s missing", said[i]);
+			else
+				cr_expect_null(strstr(r.out, line), "online: %s set", said[i]);
+			free(line);
+		}
+		run_free(&r);
+	}
+	world_setenv(&w, "GOPROXY=file:///srv/goproxy");
+	struct run_result r = run_in(&w, "--no-network --allow-env GOPROXY", args);
+	cr_expect(strstr(r.out, "\nGOPROXY=file:///srv/goproxy\n") != NULL, "%s", r.out);
+	cr_expect_null(strstr(r.out, "GOPROXY=off"), "%s", r.out);
+	run_free(&r);
+	world_free(&w);
+}
+
+/* npm itself, where it is installed: offline it fails at once from its
+ * (empty) cache and never tries the registry; online (the control) it asks
+ * the registry, a listener here. */
+Test(network, offline_npm_fails_at_once, .timeout = 120)
+{
+	if (access("/usr/bin/npm", X_OK) != 0)
+		cr_skip_test("npm is not installed");
+	struct world w;
+	world_init(&w, "offnpm", "");
+	write_file(w.proj, "package.json",
+		   "{\"name\": \"x\", \"version\": \"1.0.0\", \"dependencies\": {\"left-pad\": "
+		   "\"1.3.0\"}}\n");
+	struct listener l = listen_on(AF_INET, true);
+	for (int offline = 1; offline >= 0; offline--) {
+		struct run_result r = sh_in(
+			&w, offline ? "--no-network --allow-env npm_config_*" : "--allow-env npm_config_*",
+			"npm_config_registry=http://127.0.0.1:%d/ npm_config_cache=%s/.npmcache "
+			"npm_config_fetch_timeout=3000 timeout 20 npm install --loglevel=http 2>&1",
+			l.port, w.proj);
+		char *got = received(&l, offline ? 300 : 3000);
+		if (offline) {
+			cr_expect(strstr(r.out, "ENOTCACHED") != NULL, "npm offline: %s", r.out);
+			cr_expect_null(strstr(r.out, "attempt 2"), "npm retried offline: %s", r.out);
+			cr_expect_null(strstr(got, "left-pad"), "npm reached the registry offline");
+		} else {
+			cr_expect(strstr(got, "left-pad") != NULL, "control: npm must ask the registry: %s",
+				  r.out);
+		}
+		free(got);
+		run_free(&r);
+	}
+	close(l.fd);
+	world_free(&w);
+}

@@ -29,6 +29,14 @@
 int cordon_env_build(char *const *envp, bool filter, const struct cordon_strv *allow,
 		     const char *session, bool sandbox, struct cordon_strv *out);
 
+/* With the network off: tell the package managers that retry for minutes
+ * on a refused lookup (npm retries every error for 70 s) to work offline,
+ * from their caches, and fail at once otherwise: npm_config_offline,
+ * CARGO_NET_OFFLINE, GOPROXY=off, PIP_RETRIES=0, UV_OFFLINE,
+ * YARN_ENABLE_OFFLINE_MODE, each unless OUT already sets it (a value the
+ * user let through, such as a local GOPROXY, wins). Returns 0 or -ENOMEM. */
+int cordon_env_offline(struct cordon_strv *out);
+
 /* Whether NAME matches an entry of ALLOW. */
 bool cordon_env_allowed(const struct cordon_strv *allow, const char *name, size_t name_len);
 
