@@ -347,6 +347,8 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 	goto out;
 fail:
 	launcher_error(&err);
+	if (!learn && a->n_rest == 0)
+		launcher_hold_terminal(); /* an interactive shell that never started */
 	r = CORDON_EXIT_FAILURE;
 out:
 	free(sess.cgroup);

@@ -18,6 +18,18 @@ void launcher_error(const struct cordon_error *err)
 	fprintf(stderr, "cordon: %s\n", err->msg[0] ? err->msg : "unknown error");
 }
 
+void launcher_hold_terminal(void)
+{
+	if (!isatty(STDIN_FILENO) || !isatty(STDERR_FILENO))
+		return;
+	fputs("cordon: the shell did not start; press Enter to close this terminal\n", stderr);
+	char c;
+	ssize_t n;
+	while ((n = read(STDIN_FILENO, &c, 1)) > 0 || (n < 0 && errno == EINTR))
+		if (n > 0 && (c == '\n' || c == '\r'))
+			break;
+}
+
 /* The caller's /etc/passwd entry, read directly: the launcher is a static
  * binary on Linux, and glibc's NSS (getpwuid) would dlopen modules of the
  * glibc it was built with. Only a fallback for an unset $HOME or $SHELL, which

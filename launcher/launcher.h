@@ -58,6 +58,12 @@ int cmd_kill(const struct cordon_args *a);
 /* Print "cordon: MSG" on stderr. */
 void launcher_error(const struct cordon_error *err);
 
+/* A terminal whose shell could not start (a broken config, a refusal) would
+ * close before its message can be read: tmux, an editor's panel. When both
+ * stdin and stderr are a terminal, say so and wait for Enter (or the
+ * terminal closing) before the caller exits. */
+void launcher_hold_terminal(void);
+
 /* Print `"KEY": ["PATH"]` with PATH as a JSON string (quotes, backslashes
  * and control characters escaped): a line to paste into a config. */
 void launcher_print_config_line(FILE *f, const char *key, const char *path);

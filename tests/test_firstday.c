@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "escape/both.h"
@@ -496,5 +497,51 @@ Test(firstday, long_path_error_keeps_the_reason)
 	cordon_err(&err, EINVAL, "%s: %s", "/short", "fine");
 	cr_expect_str_eq(err.msg, "/short: fine");
 	free(path);
+	world_free(&w);
+}
+
+/* A terminal whose config is broken: the message stays on the screen until
+ * Enter (tmux closed every pane at once, before it could be read); then
+ * 125. With a command, or without a terminal (an agent), no wait. */
+Test(firstday, broken_config_in_a_terminal_waits_for_enter, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "holdtty", "");
+	char *bad = write_file(w.dir, "bad.json", "{\"allow_network\": ");
+	char *argv[] = {CORDON_BIN, "run", "--config", bad, NULL};
+	int master;
+	char *name;
+	pid_t pid = world_pty_spawn(&w, argv, &master, &name);
+	char out[8192] = "";
+	cr_expect(pty_read_until(master, "press Enter", 10000, out, sizeof(out), false), "%s",
+		  out);
+	cr_expect(strstr(out, bad) != NULL, "the error names the file: %s", out);
+	int st = 0;
+	pty_read_until(master, NULL, 500, out, sizeof(out), false);
+	cr_expect_eq(waitpid(pid, &st, WNOHANG), 0, "closed before Enter: %s", out);
+	cr_assert_eq(write(master, "\r", 1), 1);
+	for (long end = ms_now() + 10000; ms_now() < end && waitpid(pid, &st, WNOHANG) == 0;)
+		pty_read_until(master, NULL, 50, out, sizeof(out), false);
+	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 125, "status %d: %s", st, out);
+	close(master);
+	free(name);
+
+	/* No terminal: at once, no prompt. */
+	struct run_result r = world_run(&w, argv, w.proj);
+	cr_expect_eq(r.status, 125, "%s", r.err);
+	cr_expect_null(strstr(r.err, "press Enter"), "%s", r.err);
+	run_free(&r);
+	/* A command in a terminal: no wait either. */
+	char *cmd[] = {CORDON_BIN, "run", "--config", bad, "--", "/bin/true", NULL};
+	pid = world_pty_spawn(&w, cmd, &master, &name);
+	out[0] = '\0';
+	st = 0;
+	for (long end = ms_now() + 10000; ms_now() < end && waitpid(pid, &st, WNOHANG) == 0;)
+		pty_read_until(master, NULL, 50, out, sizeof(out), false);
+	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 125, "status %d: %s", st, out);
+	cr_expect_null(strstr(out, "press Enter"), "%s", out);
+	close(master);
+	free(name);
+	free(bad);
 	world_free(&w);
 }
