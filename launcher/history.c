@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cordon/sandbox.h"
 #include "launcher.h"
 #include "util.h"
 
@@ -157,9 +158,32 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
+/* Inside another session, whose state directory is read-only: the outer
+ * session's history directory (CORDON_HISTORY_DIR, where it passed), the
+ * one the user's history of this project already is in. */
+static int nested_history(struct cordon_policy *p, const char *cmd, struct cordon_strv *env)
+{
+	const char *dir = getenv("CORDON_HISTORY_DIR");
+	if (!dir || dir[0] != '/')
+		return 0;
+	const char *shell = base_name(cmd);
+	if (strcmp(shell, "bash") != 0 && strcmp(shell, "zsh") != 0 && strcmp(shell, "fish") != 0)
+		shell = base_name(launcher_login_shell());
+	cleanup_free char *histfile = NULL;
+	if (asprintf(&histfile, "%s/%s_history", dir, shell) < 0 ||
+	    env_set(env, "HISTFILE", histfile) < 0 || env_set(env, "CORDON_HISTORY_DIR", dir) < 0 ||
+	    (strcmp(base_name(cmd), "fish") == 0 && env_set(env, "XDG_DATA_HOME", dir) < 0) ||
+	    cordon_policy_add_rule(p, dir, CORDON_ACCESS_ALL, "history") < 0)
+		return -ENOMEM;
+	return 0;
+}
+
 int launcher_history(struct cordon_policy *p, const char *cmd, struct cordon_strv *env,
 		     struct cordon_error *err)
 {
+	if (cordon_sandbox_nested())
+		return nested_history(p, cmd, env) < 0 ? cordon_err(err, ENOMEM, "out of memory")
+							: 0;
 	const char *home = launcher_home();
 	const char *xdg = getenv("XDG_STATE_HOME");
 	cleanup_free char *state = NULL;

@@ -45,6 +45,15 @@ bool cordon_sandbox_needs_supervisor(const struct cordon_support *sup);
 /* Whether the kernel itself decides unix sockets (Landlock ABI 9). */
 bool cordon_sandbox_unix_in_kernel(const struct cordon_support *sup);
 
+/* Whether this process runs inside a cordon session, judged by the kernel:
+ * the session's filter answers a request for a second supervisor, and only
+ * that, with EPERM (outside one, the kernel answers EINVAL or EACCES for the
+ * same invalid requests; nothing is ever loaded). A session started there
+ * (`cordon run` in a cordon session) stacks its Landlock rules and its
+ * filter on the outer session's, whose supervisor keeps judging what only a
+ * supervisor can (a process has one at most). Linux only. */
+bool cordon_sandbox_nested(void);
+
 /* Restrict the calling process, irrevocably, to POLICY; every process it
  * starts inherits the restriction. No-op (0) when policy->sandbox is false.
  * Returns 0 when fully enforced; 1 when the kernel lacks something and

@@ -5,6 +5,8 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <linux/capability.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <sched.h>
 #include <sys/mount.h>
 #include <stddef.h>
@@ -13,6 +15,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/vfs.h>
 #include <linux/magic.h>
 #include <unistd.h>
@@ -80,6 +83,23 @@ bool cordon_sandbox_needs_supervisor(const struct cordon_support *sup)
 	 * stay the supervisor's on every ABI. */
 	(void)sup;
 	return true;
+}
+
+/* seccomp(SET_MODE_FILTER, FLAGS, an empty program): the kernel refuses it
+ * (EINVAL, or EACCES without no_new_privs) after the filters have had their
+ * say. Nothing is ever loaded. */
+static int seccomp_probe(unsigned flags)
+{
+	struct sock_fprog empty = {0};
+	errno = 0;
+	return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &empty) < 0 ? errno : 0;
+}
+
+bool cordon_sandbox_nested(void)
+{
+	/* cordon's filter refuses a listener, and only that, with EPERM; a
+	 * sandbox that refuses seccomp as a whole is not a session. */
+	return seccomp_probe(SECCOMP_FILTER_FLAG_NEW_LISTENER) == EPERM && seccomp_probe(0) != EPERM;
 }
 
 static uint64_t fs_rights(int abi)
@@ -365,8 +385,9 @@ static bool under_proc(const char *path)
 
 /* PREPARED: the ruleset the session watcher built (cordon_sandbox_prepare),
  * or -1; either way the rules not marked prepared are added here. */
-static int landlock_apply(const struct cordon_policy *p, int abi, int prepared, char *missing,
-			  size_t size_missing, int *n_missing, struct cordon_error *err)
+static int landlock_apply(const struct cordon_policy *p, int abi, int prepared, bool nested,
+			  char *missing, size_t size_missing, int *n_missing,
+			  struct cordon_error *err)
 {
 	cleanup_close int ruleset = prepared;
 	struct cordon_landlock_ruleset_attr attr;
@@ -375,7 +396,12 @@ static int landlock_apply(const struct cordon_policy *p, int abi, int prepared, 
 	 * (the new procfs, the guards' mounts). */
 	bool userns = false;
 	int r = cordon_mountns_enter(p, have_effective_cap(CAP_SYS_ADMIN) == 1, &userns, err);
-	if (r == -ENOTSUP && p->on_unsupported == CORDON_UNSUPPORTED_WARN) {
+	if (r < 0 && nested) {
+		/* Root without its capabilities cannot map uid 0 into a user
+		 * namespace: the outer session's guards stay, in the mount
+		 * namespace this process already has. */
+		r = 0;
+	} else if (r == -ENOTSUP && p->on_unsupported == CORDON_UNSUPPORTED_WARN) {
 		char what[sizeof(err->msg) + 64];
 		snprintf(what, sizeof(what), "protected and hidden paths (%s)", err->msg);
 		append(missing, size_missing, n_missing, what);
@@ -504,8 +530,15 @@ int cordon_sandbox_apply_prepared(const struct cordon_policy *p, int prepared, i
 			"to start (set \"on_unsupported\": \"warn\" to run anyway)",
 			missing, sup.landlock_abi < 1 ? ": " : "",
 			sup.landlock_abi < 1 ? strerror(sup.landlock_errno) : "");
+	bool nested = cordon_sandbox_nested();
+	if (nested)
+		fprintf(stderr,
+			"cordon: inside another cordon session: this one's file and network rules "
+			"apply on top of it; unix sockets, file metadata and watches stay judged by "
+			"the outer session, whose guards stay; System V IPC and calls on other "
+			"processes are refused\n");
 	if (sup.landlock_abi >= 1) {
-		int r = landlock_apply(p, sup.landlock_abi, TAKE_FD(ruleset), missing,
+		int r = landlock_apply(p, sup.landlock_abi, TAKE_FD(ruleset), nested, missing,
 				       sizeof(missing), &n, err);
 		if (r < 0)
 			return r;
@@ -518,7 +551,8 @@ int cordon_sandbox_apply_prepared(const struct cordon_policy *p, int prepared, i
 		bool supervised = sup.notify && cordon_sandbox_needs_supervisor(&sup);
 		int fd = -1;
 		bool kunix = cordon_landlock_unix_in_kernel(sup.landlock_abi);
-		int r = cordon_seccomp_apply(p, supervised ? &fd : NULL, kunix, err);
+		/* Nested: one supervisor per process, the outer session's. */
+		int r = cordon_seccomp_apply(p, supervised && !nested ? &fd : NULL, kunix, err);
 		if (r == -EBUSY && warn) {
 			/* Inside another supervisor (a sandbox in a sandbox): "warn"
 			 * runs without cordon's, and says so below. */

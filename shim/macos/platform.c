@@ -116,6 +116,11 @@ bool cordon_sandbox_unix_in_kernel(const struct cordon_support *sup)
 	return false; /* Seatbelt's profile, not a kernel right */
 }
 
+bool cordon_sandbox_nested(void)
+{
+	return false; /* Seatbelt profiles stack; there is no supervisor to share */
+}
+
 int cordon_sandbox_prepare(struct cordon_policy *p)
 {
 	(void)p;

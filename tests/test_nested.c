@@ -1,0 +1,149 @@
+/* cordon inside its own sessions: an installed cordon runs there (a tmux
+ * started in a session opens every pane with `cordon run`; an agent wraps
+ * its commands). The inner session stacks its rules on the outer one's,
+ * whose supervisor keeps judging; judged from outside, with controls, as
+ * root and as the test user. */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "escape/both.h"
+#include "helpers.h"
+
+#define NESTED_SAID "cordon: inside another cordon session"
+
+/* The installed layout (DIR/inst/bin/cordon, DIR/inst/lib/libcordon.so):
+ * world_as_user made it; for root, made here. Returns DIR/inst/bin/cordon. */
+static char *installed(struct world *w)
+{
+	char *inst = path_join(w->dir, "inst");
+	char *bin = path_join(inst, "bin/cordon");
+	if (!w->as_user) {
+		char *ibin = path_join(inst, "bin"), *ilib = path_join(inst, "lib");
+		char *lib = path_join(ilib, "libcordon.so");
+		cr_assert(mkdir(inst, 0755) == 0 && mkdir(ibin, 0755) == 0 &&
+			  mkdir(ilib, 0755) == 0);
+		copy_exec(CORDON_BIN, bin);
+		copy_exec(CORDON_SHIM_SO, lib);
+		free(ibin);
+		free(ilib);
+		free(lib);
+	}
+	free(inst);
+	return bin;
+}
+
+static char *allow_inst(struct world *w)
+{
+	char *opt;
+	cr_assert(asprintf(&opt, "--allow-exec %s/inst", w->dir) > 0);
+	return opt;
+}
+
+/* The inner session runs, writes in the project, and the outer walls stay:
+ * the secret outside is not read. Control: it is readable outside. */
+BOTH_USERS(nested, inner_session_runs_within_the_outer_walls, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "nestrun", "");
+	char *cordon = installed(&w);
+	char *opt = allow_inst(&w);
+	struct run_result r = sh_in(&w, opt,
+				    "%s run --config %s -- /bin/sh -c 'echo inner-wrote > inner.txt; "
+				    "cat %s'",
+				    cordon, w.cfg, w.secret);
+	char *inner = path_join(w.proj, "inner.txt");
+	cr_expect(contains(inner, "inner-wrote"), "the inner session did not run: %s", r.err);
+	cr_expect_null(strstr(r.out, SECRET), "the inner session read the secret");
+	cr_expect(strstr(r.err, NESTED_SAID) != NULL, "not said: %s", r.err);
+	run_free(&r);
+	char script[512];
+	snprintf(script, sizeof(script), "cat %s", w.secret);
+	r = sh_outside(&w, script);
+	cr_expect(strstr(r.out, SECRET) != NULL, "control: the secret must be readable outside");
+	run_free(&r);
+	/* Outside any session, nothing is said about nesting. */
+	char *plain[] = {"/bin/true", NULL};
+	r = run_in(&w, NULL, plain);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_null(strstr(r.err, NESTED_SAID), "said outside: %s", r.err);
+	run_free(&r);
+	free(inner);
+	free(opt);
+	free(cordon);
+	world_free(&w);
+}
+
+/* The inner session's own rules hold on top: --no-network blocks a connect
+ * the outer session lets through, and a project below the outer one keeps
+ * the inner session from writing beside it. Controls: the outer session
+ * alone does both. */
+BOTH_USERS(nested, inner_rules_stack_on_the_outer, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "neststack", "");
+	char *cordon = installed(&w);
+	char *opt = allow_inst(&w);
+	char *sub = path_join(w.proj, "sub");
+	cr_assert(mkdir(sub, 0755) == 0);
+	world_give(&w);
+	struct listener l = listen_on(AF_INET, true);
+
+	struct run_result r = sh_in(&w, opt,
+				    "cordon-probe tcp 127.0.0.1 %d outer-conn; echo o > outer.txt",
+				    l.port);
+	char *got = received(&l, 2000);
+	cr_expect(strstr(got, "outer-conn") != NULL, "control: the outer session connects: %s",
+		  r.err);
+	char *outer = path_join(w.proj, "outer.txt");
+	cr_expect(file_exists(outer), "control: the outer session writes the project: %s", r.err);
+	free(got);
+	run_free(&r);
+
+	r = sh_in(&w, opt,
+		  "%s run --config %s --project %s --no-network -- /bin/sh -c "
+		  "'cordon-probe tcp 127.0.0.1 %d inner-conn; echo i > %s/inner-beside.txt; "
+		  "echo i > %s/inner-in.txt'",
+		  cordon, w.cfg, sub, l.port, w.proj, sub);
+	got = received(&l, 500);
+	cr_expect_null(strstr(got, "inner-conn"), "the inner --no-network session connected");
+	char *beside = path_join(w.proj, "inner-beside.txt");
+	char *in = path_join(sub, "inner-in.txt");
+	cr_expect(!file_exists(beside), "the inner session wrote outside its project");
+	cr_expect(file_exists(in), "the inner session did not run: %s", r.err);
+	free(got);
+	run_free(&r);
+	close(l.fd);
+	free(beside);
+	free(in);
+	free(outer);
+	free(sub);
+	free(opt);
+	free(cordon);
+	world_free(&w);
+}
+
+/* check and explain answer inside a session. */
+BOTH_USERS(nested, check_and_explain_work_inside, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "nestcheck", "");
+	char *cordon = installed(&w);
+	char *opt = allow_inst(&w);
+	struct run_result r = sh_in(&w, opt, "%s check --config %s", cordon, w.cfg);
+	cr_expect(strstr(r.out, "landlock:") != NULL && r.status != 125, "%d %s%s", r.status,
+		  r.out, r.err);
+	run_free(&r);
+	r = sh_in(&w, opt, "%s explain --config %s %s", cordon, w.cfg, w.proj);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.out, w.proj) != NULL, "%s", r.out);
+	run_free(&r);
+	free(opt);
+	free(cordon);
+	world_free(&w);
+}
