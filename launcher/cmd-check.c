@@ -80,6 +80,10 @@ int cmd_check(const struct cordon_args *a)
 		       "           sched/ioprio (the session's processes), ptys made inside; "
 		       "keyrings,\n"
 		       "           fanotify, chattr, leases, socket diagnostics refused\n");
+	if (cordon_sandbox_nested())
+		printf("nested:    this shell is inside a cordon session: a session started here\n"
+		       "           stacks its file and network rules on it; the outer supervisor\n"
+		       "           keeps judging sockets, metadata and watches\n");
 	char what[2048];
 	cordon_sandbox_describe(&sup, what, sizeof(what));
 	(void)fputs(what, stdout);

@@ -138,6 +138,14 @@ BOTH_USERS(nested, check_and_explain_work_inside, .timeout = 60)
 	struct run_result r = sh_in(&w, opt, "%s check --config %s", cordon, w.cfg);
 	cr_expect(strstr(r.out, "landlock:") != NULL && r.status != 125, "%d %s%s", r.status,
 		  r.out, r.err);
+	cr_expect(strstr(r.out, "nested:    this shell is inside a cordon session") != NULL, "%s",
+		  r.out);
+	run_free(&r);
+	/* Control: outside, check says nothing of it. */
+	char *check[] = {CORDON_BIN, "check", "--config", w.cfg, NULL};
+	r = world_run(&w, check, w.proj);
+	cr_expect(strstr(r.out, "landlock:") != NULL, "%s", r.out);
+	cr_expect_null(strstr(r.out, "nested:"), "%s", r.out);
 	run_free(&r);
 	r = sh_in(&w, opt, "%s explain --config %s %s", cordon, w.cfg, w.proj);
 	cr_expect_eq(r.status, 0, "%s", r.err);
