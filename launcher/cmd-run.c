@@ -251,9 +251,10 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 		char *kv;
 		struct stat st;
 		if (outer && outer[0] == '/' && stat(outer, &st) == 0 && S_ISDIR(st.st_mode) &&
-		    (asprintf(&kv, "TMUX_TMPDIR=%s", outer) < 0 || cordon_strv_push_take(&env, kv) < 0 ||
-		     cordon_policy_add_rule(&p, outer, CORDON_ACCESS_ALL, "the outer session's sockets") <
-			     0)) {
+		    (asprintf(&kv, "TMUX_TMPDIR=%s", outer) < 0 ||
+		     cordon_strv_push_take(&env, kv) < 0 ||
+		     cordon_policy_add_rule(&p, outer, CORDON_ACCESS_ALL,
+					    "the outer session's sockets") < 0)) {
 			cordon_err(&err, ENOMEM, "out of memory");
 			goto fail;
 		}

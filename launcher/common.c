@@ -22,7 +22,8 @@ void launcher_hold_terminal(void)
 {
 	if (!isatty(STDIN_FILENO) || !isatty(STDERR_FILENO))
 		return;
-	fputs("cordon: the shell did not start; press Enter to close this terminal\n", stderr);
+	(void)fputs("cordon: the shell did not start; press Enter to close this terminal\n",
+		    stderr);
 	char c;
 	ssize_t n;
 	while ((n = read(STDIN_FILENO, &c, 1)) > 0 || (n < 0 && errno == EINTR))

@@ -183,7 +183,7 @@ int launcher_history(struct cordon_policy *p, const char *cmd, struct cordon_str
 {
 	if (cordon_sandbox_nested())
 		return nested_history(p, cmd, env) < 0 ? cordon_err(err, ENOMEM, "out of memory")
-							: 0;
+						       : 0;
 	const char *home = launcher_home();
 	const char *xdg = getenv("XDG_STATE_HOME");
 	cleanup_free char *state = NULL;

@@ -67,10 +67,13 @@ int cordon_env_build(char *const *envp, bool filter, const struct cordon_strv *a
 
 int cordon_env_offline(struct cordon_strv *out)
 {
-	static const char *const offline[] = {
-		"npm_config_offline=true", "CARGO_NET_OFFLINE=true", "GOPROXY=off",
-		"PIP_RETRIES=0",	   "UV_OFFLINE=1",	     "YARN_ENABLE_OFFLINE_MODE=1",
-		NULL};
+	static const char *const offline[] = {"npm_config_offline=true",
+					      "CARGO_NET_OFFLINE=true",
+					      "GOPROXY=off",
+					      "PIP_RETRIES=0",
+					      "UV_OFFLINE=1",
+					      "YARN_ENABLE_OFFLINE_MODE=1",
+					      NULL};
 	for (size_t i = 0; offline[i]; i++) {
 		size_t len = strcspn(offline[i], "=") + 1;
 		bool set = false;

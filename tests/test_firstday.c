@@ -513,8 +513,7 @@ Test(firstday, broken_config_in_a_terminal_waits_for_enter, .timeout = 60)
 	char *name;
 	pid_t pid = world_pty_spawn(&w, argv, &master, &name);
 	char out[8192] = "";
-	cr_expect(pty_read_until(master, "press Enter", 10000, out, sizeof(out), false), "%s",
-		  out);
+	cr_expect(pty_read_until(master, "press Enter", 10000, out, sizeof(out), false), "%s", out);
 	cr_expect(strstr(out, bad) != NULL, "the error names the file: %s", out);
 	int st = 0;
 	pty_read_until(master, NULL, 500, out, sizeof(out), false);

@@ -53,10 +53,11 @@ BOTH_USERS(nested, inner_session_runs_within_the_outer_walls, .timeout = 60)
 	world_for(&w, who, "nestrun", "");
 	char *cordon = installed(&w);
 	char *opt = allow_inst(&w);
-	struct run_result r = sh_in(&w, opt,
-				    "%s run --config %s -- /bin/sh -c 'echo inner-wrote > inner.txt; "
-				    "cat %s'",
-				    cordon, w.cfg, w.secret);
+	struct run_result r =
+		sh_in(&w, opt,
+		      "%s run --config %s -- /bin/sh -c 'echo inner-wrote > inner.txt; "
+		      "cat %s'",
+		      cordon, w.cfg, w.secret);
 	char *inner = path_join(w.proj, "inner.txt");
 	cr_expect(contains(inner, "inner-wrote"), "the inner session did not run: %s", r.err);
 	cr_expect_null(strstr(r.out, SECRET), "the inner session read the secret");
@@ -94,9 +95,8 @@ BOTH_USERS(nested, inner_rules_stack_on_the_outer, .timeout = 60)
 	world_give(&w);
 	struct listener l = listen_on(AF_INET, true);
 
-	struct run_result r = sh_in(&w, opt,
-				    "cordon-probe tcp 127.0.0.1 %d outer-conn; echo o > outer.txt",
-				    l.port);
+	struct run_result r = sh_in(
+		&w, opt, "cordon-probe tcp 127.0.0.1 %d outer-conn; echo o > outer.txt", l.port);
 	char *got = received(&l, 2000);
 	cr_expect(strstr(got, "outer-conn") != NULL, "control: the outer session connects: %s",
 		  r.err);
@@ -136,8 +136,8 @@ BOTH_USERS(nested, check_and_explain_work_inside, .timeout = 60)
 	char *cordon = installed(&w);
 	char *opt = allow_inst(&w);
 	struct run_result r = sh_in(&w, opt, "%s check --config %s", cordon, w.cfg);
-	cr_expect(strstr(r.out, "landlock:") != NULL && r.status != 125, "%d %s%s", r.status,
-		  r.out, r.err);
+	cr_expect(strstr(r.out, "landlock:") != NULL && r.status != 125, "%d %s%s", r.status, r.out,
+		  r.err);
 	cr_expect(strstr(r.out, "nested:    this shell is inside a cordon session") != NULL, "%s",
 		  r.out);
 	run_free(&r);

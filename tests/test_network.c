@@ -315,9 +315,9 @@ Test(syscalls, embedded_filter_matches_the_rules)
  * the user lets through (a local GOPROXY) wins. */
 Test(network, offline_tells_package_managers_to_work_offline)
 {
-	static const char *const said[] = {"npm_config_offline=true", "CARGO_NET_OFFLINE=true",
-					   "GOPROXY=off",	      "PIP_RETRIES=0",
-					   "UV_OFFLINE=1",	      "YARN_ENABLE_OFFLINE_MODE=1"};
+	static const char *const said[] = {
+		"npm_config_offline=true", "CARGO_NET_OFFLINE=true", "GOPROXY=off",
+		"PIP_RETRIES=0",           "UV_OFFLINE=1",           "YARN_ENABLE_OFFLINE_MODE=1"};
 	struct world w;
 	world_init(&w, "offenv", "");
 	char *args[] = {"/usr/bin/env", NULL};
@@ -328,7 +328,8 @@ Test(network, offline_tells_package_managers_to_work_offline)
 			char *line;
 			cr_assert(asprintf(&line, "\n%s\n", said[i]) > 0);
 			if (offline)
-				cr_expect(strstr(r.out, line) != NULL, "offline: %s missing", said[i]);
+				cr_expect(strstr(r.out, line) != NULL, "offline: %s missing",
+					  said[i]);
 			else
 				cr_expect_null(strstr(r.out, line), "online: %s set", said[i]);
 			free(line);
@@ -358,18 +359,21 @@ Test(network, offline_npm_fails_at_once, .timeout = 120)
 	struct listener l = listen_on(AF_INET, true);
 	for (int offline = 1; offline >= 0; offline--) {
 		struct run_result r = sh_in(
-			&w, offline ? "--no-network --allow-env npm_config_*" : "--allow-env npm_config_*",
+			&w,
+			offline ? "--no-network --allow-env npm_config_*"
+				: "--allow-env npm_config_*",
 			"npm_config_registry=http://127.0.0.1:%d/ npm_config_cache=%s/.npmcache "
 			"npm_config_fetch_timeout=3000 timeout 20 npm install --loglevel=http 2>&1",
 			l.port, w.proj);
 		char *got = received(&l, offline ? 300 : 3000);
 		if (offline) {
 			cr_expect(strstr(r.out, "ENOTCACHED") != NULL, "npm offline: %s", r.out);
-			cr_expect_null(strstr(r.out, "attempt 2"), "npm retried offline: %s", r.out);
+			cr_expect_null(strstr(r.out, "attempt 2"), "npm retried offline: %s",
+				       r.out);
 			cr_expect_null(strstr(got, "left-pad"), "npm reached the registry offline");
 		} else {
-			cr_expect(strstr(got, "left-pad") != NULL, "control: npm must ask the registry: %s",
-				  r.out);
+			cr_expect(strstr(got, "left-pad") != NULL,
+				  "control: npm must ask the registry: %s", r.out);
 		}
 		free(got);
 		run_free(&r);

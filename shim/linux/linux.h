@@ -43,6 +43,9 @@ uint64_t cordon_kept_caps(void);
  * a guard needs a mount, in a user namespace of its own (*USERNS set: its
  * capabilities must all be dropped). Then make the guards' mounts (guard.h).
  * -ENOTSUP when a guard cannot be kept (err says why). mountns.c */
+/* Whether CAP is in this thread's effective set: 1, 0, or -errno. */
+int cordon_effective_cap(int cap);
+
 int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *userns,
 			 struct cordon_error *err);
 /* Whether this process could make that namespace (a child tries); if not,

@@ -7,6 +7,7 @@
  * inode that was planned, whatever a path names a moment later. */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <linux/mount.h>
 #include <sched.h>
 #include <stdio.h>
@@ -70,6 +71,14 @@ static int enter_userns(struct cordon_error *err)
 {
 	uid_t uid = getuid();
 	gid_t gid = getgid();
+	/* Mapping uid 0 needs CAP_SETFCAP here (a root session has dropped
+	 * it): known before, since a user namespace entered cannot be left,
+	 * and one without a map would leave this process "nobody". */
+	if (uid == 0 && cordon_effective_cap(CAP_SETFCAP) != 1)
+		return cordon_err(
+			err, ENOTSUP,
+			"protected_paths and hidden_paths need a mount namespace, and the "
+			"user namespace made for it cannot map uid 0 without CAP_SETFCAP");
 	if (unshare(CLONE_NEWUSER | CLONE_NEWNS) < 0)
 		return cordon_err(
 			err, ENOTSUP,
@@ -206,6 +215,10 @@ out:
 
 bool cordon_mountns_possible(bool sysadmin, char *why, size_t size)
 {
+	if (!sysadmin && getuid() == 0 && cordon_effective_cap(CAP_SETFCAP) != 1) {
+		snprintf(why, size, "uid 0 cannot be mapped without CAP_SETFCAP");
+		return false;
+	}
 	pid_t pid = fork();
 	if (pid == 0) {
 		int flags = sysadmin ? CLONE_NEWNS : CLONE_NEWUSER | CLONE_NEWNS;

@@ -99,7 +99,8 @@ bool cordon_sandbox_nested(void)
 {
 	/* cordon's filter refuses a listener, and only that, with EPERM; a
 	 * sandbox that refuses seccomp as a whole is not a session. */
-	return seccomp_probe(SECCOMP_FILTER_FLAG_NEW_LISTENER) == EPERM && seccomp_probe(0) != EPERM;
+	return seccomp_probe(SECCOMP_FILTER_FLAG_NEW_LISTENER) == EPERM &&
+	       seccomp_probe(0) != EPERM;
 }
 
 static uint64_t fs_rights(int abi)
@@ -147,8 +148,6 @@ int cordon_sandbox_missing(const struct cordon_policy *policy, const struct cord
 	return n;
 }
 
-static int have_effective_cap(int cap);
-
 void cordon_sandbox_describe(const struct cordon_support *sup, char *buf, size_t size)
 {
 	int abi = sup->landlock_abi;
@@ -178,7 +177,7 @@ void cordon_sandbox_describe(const struct cordon_support *sup, char *buf, size_t
 	LINE("syscalls:  %s\n", sup->seccomp ? "TIOCSTI/TIOCLINUX, kexec, modules, bpf, "
 					       "userfaultfd, mount, swap, reboot refused"
 					     : "NOT filtered (no seccomp)");
-	bool sysadmin = have_effective_cap(CAP_SYS_ADMIN) == 1;
+	bool sysadmin = cordon_effective_cap(CAP_SYS_ADMIN) == 1;
 	char why[128];
 	if (cordon_mountns_possible(sysadmin, why, sizeof(why)))
 		LINE("guards:    protected_paths read-only and hidden_paths hidden by the "
@@ -270,7 +269,7 @@ static int capget3(struct __user_cap_data_struct data[2])
 	return syscall(SYS_capget, &hdr, data) < 0 ? -errno : 0;
 }
 
-static int have_effective_cap(int cap)
+int cordon_effective_cap(int cap)
 {
 	struct __user_cap_data_struct data[2] = {{0}};
 	int r = capget3(data);
@@ -395,17 +394,15 @@ static int landlock_apply(const struct cordon_policy *p, int abi, int prepared, 
 	/* Before the rules are opened: they must name what the session sees
 	 * (the new procfs, the guards' mounts). */
 	bool userns = false;
-	int r = cordon_mountns_enter(p, have_effective_cap(CAP_SYS_ADMIN) == 1, &userns, err);
-	if (r < 0 && nested) {
-		/* Root without its capabilities cannot map uid 0 into a user
-		 * namespace: the outer session's guards stay, in the mount
-		 * namespace this process already has. */
-		r = 0;
-	} else if (r == -ENOTSUP && p->on_unsupported == CORDON_UNSUPPORTED_WARN) {
+	int r = cordon_mountns_enter(p, cordon_effective_cap(CAP_SYS_ADMIN) == 1, &userns, err);
+	/* Nested, root without its capabilities cannot map uid 0 into a user
+	 * namespace: the outer session's guards stay, in the mount namespace
+	 * this process already has. */
+	if (r == -ENOTSUP && !nested && p->on_unsupported == CORDON_UNSUPPORTED_WARN) {
 		char what[sizeof(err->msg) + 64];
 		snprintf(what, sizeof(what), "protected and hidden paths (%s)", err->msg);
 		append(missing, size_missing, n_missing, what);
-	} else if (r < 0) {
+	} else if (r < 0 && !nested) {
 		return r;
 	}
 	if (ruleset < 0 && (ruleset = (int)cordon_landlock_create_ruleset(&attr, size, 0)) < 0)

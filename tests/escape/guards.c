@@ -944,6 +944,51 @@ BOTH_USERS(guards, no_user_namespace_refuses_or_warns, .timeout = 60)
 	world_free(&w);
 }
 
+/* Root without CAP_SETFCAP (and CAP_SYS_ADMIN) cannot map uid 0 into a user
+ * namespace: that is known before one is entered, so "refuse" refuses and
+ * "warn" runs the command as uid 0 (an entered namespace without a map
+ * would have left it "nobody", 65534). Control: with its capabilities,
+ * root's session keeps .git/config read-only. */
+Test(guards, root_without_setfcap_refuses_or_warns_as_itself, .timeout = 60)
+{
+	struct who who = {false};
+	struct world w;
+	git_world(&w, &who, "gnosetfcap");
+	char *id = at(w.proj, "id");
+	char *warn = write_file(w.dir, "warn.json", "{\"on_unsupported\": \"warn\"}");
+	for (int warned = 0; warned <= 1; warned++) {
+		char *script;
+		cr_assert(
+			asprintf(
+				&script,
+				"exec /usr/sbin/capsh --drop=cap_setfcap,cap_sys_admin -- -c '%s run "
+				"%s%s -- /bin/sh -c \"id -u > id\"'",
+				CORDON_BIN, warned ? "--config " : "", warned ? warn : "") > 0);
+		char *argv[] = {"/bin/sh", "-c", script, NULL};
+		struct run_result r = world_run(&w, argv, w.proj);
+		if (warned) {
+			cr_expect(contains(id, "0\n") && !contains(id, "65534"),
+				  "warn: not run as uid 0: %s", r.err);
+			cr_expect(strstr(r.err, "without CAP_SETFCAP") != NULL, "%s", r.err);
+		} else {
+			cr_expect_eq(r.status, 125, "%s", r.err);
+			cr_expect(strstr(r.err, "without CAP_SETFCAP") != NULL, "%s", r.err);
+			cr_expect_not(file_exists(id), "refuse: the command ran");
+		}
+		run_free(&r);
+		free(script);
+	}
+	struct run_result r = sh_in(&w, NULL, "echo x >> .git/config; id -u > id");
+	cr_expect(contains(id, "0\n"), "control: %s", r.err);
+	char *config = at(w.proj, ".git/config");
+	cr_expect_not(contains(config, "\nx\n"), "control: the guard did not hold");
+	free(config);
+	run_free(&r);
+	free(warn);
+	free(id);
+	world_free(&w);
+}
+
 /* ---- names made inside ---- */
 
 /* What no mount can guard yet (a name that did not exist: .envrc, a git
