@@ -366,3 +366,69 @@ Test(learn, converges_for_nvm_node_as_user, .timeout = 90)
 {
 	converges("learnnvmu", fake_nvm, true, nvm_expect);
 }
+
+/* explain /usr/bin/python3 (a symlink to python3.11, r-x by default) never
+ * proposes making the program writable; the control: a plain file outside
+ * gets its line. */
+Test(learn, explain_never_proposes_writing_a_system_program)
+{
+	struct world w;
+	world_init(&w, "explainprog", "");
+	struct run_result r =
+		run_cordon(w.env, w.proj, "explain", "--config", w.cfg, "/usr/bin/python3", NULL);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_null(strstr(r.out, "additional_read_write_paths\": [\"/usr"), "%s", r.out);
+	cr_expect(strstr(r.out, "cordon does not propose writing it") != NULL, "%s", r.out);
+	run_free(&r);
+	r = run_cordon(w.env, w.proj, "explain", "--config", w.cfg, w.secret, NULL);
+	cr_expect(strstr(r.out, "to allow reading, add to your config: ") != NULL, "%s", r.out);
+	run_free(&r);
+	world_free(&w);
+}
+
+/* learn --write puts the merged keys into the config file itself: the
+ * user's entries and other keys stay, no key twice, and the command then
+ * works with plain run. */
+Test(learn, write_updates_the_config_keeping_the_users_entries, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "learnwrite", "");
+	char *mine = path_join(w.outside, "mine");
+	mkdirs(mine);
+	char *cfg_text;
+	asprintf(&cfg_text,
+		 "{" WORLD_BASE_RW ", \"additional_read_only_paths\": [\"%s\"], "
+		 "\"allow_network\": false}",
+		 mine);
+	char *cfg = write_file(w.dir, "mine.json", cfg_text);
+	char *script;
+	asprintf(&script, "cat '%s' > /dev/null && echo ok > done", w.secret);
+	char *argv[] = {CORDON_BIN, "learn", "--write", "--config", cfg,
+			"--",       "/bin/sh", "-c",      script, NULL};
+	struct run_result r = world_run(&w, argv, w.proj);
+	cr_expect(strstr(r.err, "cordon learn: updated ") != NULL, "%s", r.err);
+	run_free(&r);
+	struct json_object *o = json_object_from_file(cfg);
+	cr_assert_not_null(o, "the config is no longer JSON");
+	struct json_object *ro, *net;
+	cr_assert(json_object_object_get_ex(o, "additional_read_only_paths", &ro));
+	cr_expect_eq(json_object_array_length(ro), 2, "%s", json_object_to_json_string(ro));
+	cr_expect_str_eq(json_object_get_string(json_object_array_get_idx(ro, 0)), mine);
+	cr_expect(json_object_object_get_ex(o, "allow_network", &net) &&
+			  !json_object_get_boolean(net),
+		  "another key was lost or changed");
+	cr_expect(json_object_object_get_ex(o, "system_paths", NULL));
+	json_object_put(o);
+	char *done = path_join(w.proj, "done");
+	unlink(done);
+	char *run[] = {CORDON_BIN, "run", "--config", cfg, "--", "/bin/sh", "-c", script, NULL};
+	r = world_run(&w, run, w.proj);
+	cr_expect(file_exists(done), "the written config does not work: %s", r.err);
+	run_free(&r);
+	free(done);
+	free(script);
+	free(cfg);
+	free(cfg_text);
+	free(mine);
+	world_free(&w);
+}
