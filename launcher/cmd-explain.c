@@ -148,9 +148,9 @@ static void explain_proposal(const struct cordon_policy *p, const char *abs, uns
 	struct stat st = {0};
 	bool program = stat(abs, &st) == 0 && S_ISREG(st.st_mode) &&
 		       ((st.st_mode & 0111) || suggest_is_library(abs));
-	unsigned want = !(acc & CORDON_ACCESS_READ)		  ? CORDON_ACCESS_READ
+	unsigned want = !(acc & CORDON_ACCESS_READ)              ? CORDON_ACCESS_READ
 			: program && !(acc & CORDON_ACCESS_EXEC) ? CORDON_ACCESS_EXEC
-								  : CORDON_ACCESS_WRITE;
+								 : CORDON_ACCESS_WRITE;
 	if (want == CORDON_ACCESS_READ && program)
 		want = CORDON_ACCESS_EXEC;
 	cleanup_free char *dir = strdup(abs);

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
+#include <json-c/json_object_iterator.h>
 #include <libgen.h>
 #include <limits.h>
 #include <signal.h>
@@ -270,9 +271,9 @@ static bool looks_like_file(const char *path)
 	       strstr(base, "history");
 }
 
-#define ACC_RO CORDON_ACCESS_READ
+#define ACC_RO   CORDON_ACCESS_READ
 #define ACC_EXEC (CORDON_ACCESS_READ | CORDON_ACCESS_EXEC)
-#define ACC_RW CORDON_ACCESS_ALL
+#define ACC_RW   CORDON_ACCESS_ALL
 
 /* The rule for one write denial of PATH: the tool root when nothing in it
  * runs outside the session (a cache: ~/.npm), else the root's child that
@@ -293,8 +294,8 @@ static void propose_write(const struct cordon_policy *p, const char *config, con
 		if (asprintf(&rule, "%s/%.*s", root, (int)n, rest) < 0)
 			return;
 		struct stat st;
-		file = !rest[n] && (lstat(rule, &st) == 0 ? !S_ISDIR(st.st_mode)
-							  : looks_like_file(rule));
+		file = !rest[n] &&
+		       (lstat(rule, &st) == 0 ? !S_ISDIR(st.st_mode) : looks_like_file(rule));
 	} else if (tool) {
 		rule = strdup(root);
 		struct stat st;
@@ -410,8 +411,9 @@ static int write_config(const char *path, json_object *update)
 	if (access(path, F_OK) == 0) {
 		root = json_object_from_file(path);
 		if (!root || !config_object(root)) {
-			fprintf(stderr, "cordon: %s: cannot parse it to update; paste the block "
-					"above instead\n",
+			fprintf(stderr,
+				"cordon: %s: cannot parse it to update; paste the block "
+				"above instead\n",
 				path);
 			json_object_put(root);
 			return -1;
@@ -425,8 +427,11 @@ static int write_config(const char *path, json_object *update)
 		root = json_object_new_object();
 	}
 	json_object *obj = config_object(root);
-	json_object_object_foreach(update, key, val)
-		json_object_object_add(obj, key, json_object_get(val));
+	for (struct json_object_iterator it = json_object_iter_begin(update),
+					 end = json_object_iter_end(update);
+	     !json_object_iter_equal(&it, &end); json_object_iter_next(&it))
+		json_object_object_add(obj, json_object_iter_peek_name(&it),
+				       json_object_get(json_object_iter_peek_value(&it)));
 	cleanup_free char *tmp = NULL;
 	int r = -1;
 	if (asprintf(&tmp, "%s.cordon-learn.XXXXXX", path) > 0) {
@@ -575,7 +580,8 @@ static void report(const struct cordon_args *a, const struct cordon_policy *p, s
 	for (size_t i = 0; i < ps.n; i++)
 		if (ps.v[i].missing) {
 			if (!created)
-				fprintf(stderr, "\ncreate first (a rule needs an existing path):\n");
+				fprintf(stderr,
+					"\ncreate first (a rule needs an existing path):\n");
 			created = true;
 			fprintf(stderr, "    %s %s\n", ps.v[i].file ? "touch" : "mkdir -p",
 				ps.v[i].path);
@@ -595,8 +601,9 @@ static void report(const struct cordon_args *a, const struct cordon_policy *p, s
 	for (size_t k = 0; k < ARRAY_SIZE(classes); k++) {
 		struct cordon_strv add = {0};
 		for (size_t i = 0; i < ps.n; i++) {
-			char *e = ps.v[i].access == classes[k] ? suggest_entry(p->home, ps.v[i].path)
-							       : NULL;
+			char *e = ps.v[i].access == classes[k]
+					  ? suggest_entry(p->home, ps.v[i].path)
+					  : NULL;
 			if (e)
 				(void)cordon_strv_push_take(&add, e);
 		}
@@ -633,11 +640,14 @@ static void report(const struct cordon_args *a, const struct cordon_policy *p, s
 		config ? config : "your config");
 	fprintf(stderr, "to allow them, add to your config:\n");
 	bool first = true;
-	json_object_object_foreach(update, key, val)
-	{
-		fprintf(stderr, "%s  \"%s\": %s", first ? "" : ",\n", key,
-			json_object_to_json_string_ext(val, JSON_C_TO_STRING_SPACED |
-								    JSON_C_TO_STRING_NOSLASHESCAPE));
+	for (struct json_object_iterator it = json_object_iter_begin(update),
+					 end = json_object_iter_end(update);
+	     !json_object_iter_equal(&it, &end); json_object_iter_next(&it)) {
+		fprintf(stderr, "%s  \"%s\": %s", first ? "" : ",\n",
+			json_object_iter_peek_name(&it),
+			json_object_to_json_string_ext(json_object_iter_peek_value(&it),
+						       JSON_C_TO_STRING_SPACED |
+							       JSON_C_TO_STRING_NOSLASHESCAPE));
 		first = false;
 	}
 	fprintf(stderr, "\n");

@@ -54,8 +54,8 @@ const char *suggest_never(const struct cordon_policy *p, const char *config, con
 		   comp_is(top, "run") || comp_is(top, "boot");
 	bool two = comp_is(top, "usr") || comp_is(top, "var") || comp_is(top, "run") ||
 		   comp_is(top, "boot");
-	if (sys && (*rest == '\0' || (two &&
-				      !strchr(rest + 1, '/') && !comp_is(rest + 1, "local"))))
+	if (sys &&
+	    (*rest == '\0' || (two && !strchr(rest + 1, '/') && !comp_is(rest + 1, "local"))))
 		return "a system directory";
 	const char *rel = home_rel(p->home, path);
 	if (rel && (strcmp(rel, ".config") == 0 || strcmp(rel, ".cache") == 0 ||
@@ -162,10 +162,9 @@ const char *suggest_holds_programs(const char *dir, bool look_inside)
 		struct stat st;
 		if (fstatat(dirfd(d), e->d_name, &st, 0) < 0)
 			continue;
-		if (S_ISDIR(st.st_mode) && (strcmp(e->d_name, "bin") == 0 ||
-					    strcmp(e->d_name, "shims") == 0))
-			found = why;
-		else if (S_ISREG(st.st_mode) && (st.st_mode & 0111))
+		bool programs = S_ISDIR(st.st_mode) &&
+				(strcmp(e->d_name, "bin") == 0 || strcmp(e->d_name, "shims") == 0);
+		if (programs || (S_ISREG(st.st_mode) && (st.st_mode & 0111)))
 			found = why;
 	}
 	closedir(d);

@@ -417,8 +417,7 @@ WRAP_SPAWN(posix_spawnp, 1)
 EXPORT int getaddrinfo(const char *node, const char *service, const struct addrinfo *hints,
 		       struct addrinfo **res)
 {
-	static int (*real)(const char *, const char *, const struct addrinfo *,
-			   struct addrinfo **);
+	static int (*real)(const char *, const char *, const struct addrinfo *, struct addrinfo **);
 	if (!real)
 		real = (int (*)(const char *, const char *, const struct addrinfo *,
 				struct addrinfo **))dlsym(RTLD_NEXT, "getaddrinfo");

@@ -28,8 +28,8 @@ static void learn_through_close_fds(bool as_user)
 	char *code;
 	asprintf(&code, "import subprocess; subprocess.run(['cat', '%s'], close_fds=True)",
 		 w.secret);
-	char *argv[] = {CORDON_BIN, "learn", "--config", w.cfg, "--", "/usr/bin/python3", "-c",
-			code,       NULL};
+	char *argv[] = {CORDON_BIN,         "learn", "--config", w.cfg, "--",
+			"/usr/bin/python3", "-c",    code,       NULL};
 	struct run_result r = world_run(&w, argv, w.proj);
 	cr_expect(strstr(r.err, "secret: Permission denied") != NULL, "the child was refused: %s",
 		  r.err);
@@ -73,8 +73,8 @@ static void learn_network(bool as_user)
 		 "except OSError: pass\n"
 		 "s = socket.create_connection(('127.0.0.1', %d)); s.sendall(b'reached')\n",
 		 l.port);
-	char *argv[] = {CORDON_BIN, "learn", "--config", w.cfg, "--", "/usr/bin/python3", "-c",
-			code,       NULL};
+	char *argv[] = {CORDON_BIN,         "learn", "--config", w.cfg, "--",
+			"/usr/bin/python3", "-c",    code,       NULL};
 	struct run_result r = world_run(&w, argv, w.proj);
 	char *got = received(&l, 300);
 	cr_expect_null(strstr(got, "reached"), "offline, yet it connected");
@@ -90,8 +90,8 @@ static void learn_network(bool as_user)
 	free(write_file(w.dir, "online.json", "{" WORLD_BASE_RW ", \"allow_network\": true}"));
 	if (as_user)
 		world_give(&w);
-	char *argv2[] = {CORDON_BIN, "learn", "--config", on, "--", "/usr/bin/python3", "-c",
-			 code,       NULL};
+	char *argv2[] = {CORDON_BIN,         "learn", "--config", on,  "--",
+			 "/usr/bin/python3", "-c",    code,       NULL};
 	r = world_run(&w, argv2, w.proj);
 	got = received(&l, 3000);
 	cr_expect(strstr(got, "reached") != NULL, "the control did not connect: %s", r.err);
@@ -242,9 +242,8 @@ static void never_proposed(const struct world *w, const char *err)
 	const char *b = strstr(err, BLOCK);
 	if (!b)
 		return;
-	const char *bad[] = {"\"~\"",           "\"/\"",       "\"/root\"",
-			     "\"/usr\"",        "\"/etc\"",    "~/.config\"",
-			     "credentials",     "/sys/fs/cgroup"};
+	const char *bad[] = {"\"~\"",    "\"/\"",       "\"/root\"",   "\"/usr\"",
+			     "\"/etc\"", "~/.config\"", "credentials", "/sys/fs/cgroup"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		cr_expect_null(strstr(b, bad[i]), "proposed %s: %s", bad[i], b);
 	char *home;
@@ -333,7 +332,7 @@ static void converges(const char *tag, const char *(*make)(const char *), bool a
 }
 
 static const char *const pyenv_expect[] = {"\"additional_executable_paths\": [ \"~/.pyenv\" ]",
-					    NULL};
+					   NULL};
 static const char *const cargo_expect[] = {"\"~/.cargo\"", "\"~/.cargo/registry\"", NULL};
 static const char *const nvm_expect[] = {"\"~/.nvm\"", "\"~/.npm\"", NULL};
 
@@ -403,8 +402,8 @@ Test(learn, write_updates_the_config_keeping_the_users_entries, .timeout = 60)
 	char *cfg = write_file(w.dir, "mine.json", cfg_text);
 	char *script;
 	asprintf(&script, "cat '%s' > /dev/null && echo ok > done", w.secret);
-	char *argv[] = {CORDON_BIN, "learn", "--write", "--config", cfg,
-			"--",       "/bin/sh", "-c",      script, NULL};
+	char *argv[] = {CORDON_BIN, "learn",   "--write", "--config", cfg,
+			"--",       "/bin/sh", "-c",      script,     NULL};
 	struct run_result r = world_run(&w, argv, w.proj);
 	cr_expect(strstr(r.err, "cordon learn: updated ") != NULL, "%s", r.err);
 	run_free(&r);

@@ -1078,7 +1078,8 @@ static void handle(const struct seccomp_notif *req, struct seccomp_notif_resp *r
 	}
 	case OFFLINE:
 		say_offline();
-		note_learn('n', req->data.args[0] == AF_INET6 ? "socket AF_INET6" : "socket AF_INET");
+		note_learn('n',
+			   req->data.args[0] == AF_INET6 ? "socket AF_INET6" : "socket AF_INET");
 		r = -EACCES;
 		break;
 	case OTHER:
