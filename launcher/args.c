@@ -94,17 +94,24 @@ static const char usage_list[] =
 static const char usage_learn[] =
 	"Usage: cordon learn [RUN OPTIONS] [--] COMMAND [ARG...]\n"
 	"\n"
-	"Run COMMAND sandboxed exactly as `cordon run` would, then list on stderr every\n"
-	"file access the sandbox denied: the path, the kind (read, write, execute) and\n"
-	"the config key that would allow it, grouped by directory, followed by the\n"
-	"lines to add to your config. File contents are never printed. Accesses that\n"
-	"failed for ordinary permission reasons are left out.\n"
+	"Run COMMAND sandboxed as `cordon run` would, then list on stderr every file\n"
+	"access the sandbox denied (path, kind, key), the unix sockets and network it\n"
+	"refused, and one block to put in your config: each key once, with the\n"
+	"config's current entries, proposing tool roots (~/.pyenv, ~/.cargo/registry,\n"
+	"/opt/X) in the right class, never $HOME, /, a system directory, cordon's own\n"
+	"config or a credential store. Paths that do not exist yet are listed to\n"
+	"create first. File contents are never printed; ordinary permission errors\n"
+	"are left out. A COMMAND the policy does not let execute runs as if its\n"
+	"proposed rule were there, so one round sees what it does next.\n"
 	"\n"
 	"Seen: programs linked against the C library (open, fopen, opendir, mkdir,\n"
-	"rename, unlink, exec and the like). Not seen: statically linked programs and\n"
-	"what libc does internally.\n"
+	"rename, unlink, exec, getaddrinfo and the like), in every child, also those\n"
+	"started with their inherited fds closed. Not seen: statically linked\n"
+	"programs and what libc does internally.\n"
 	"\n"
-	"Options: those of `cordon run` (see cordon run --help).\n"
+	"Options: those of `cordon run` (see cordon run --help), and\n"
+	"      --write             also update the config file itself (its other keys\n"
+	"                          and entries stay); refused inside a session\n"
 	"Exit status: the command's own; 125 if cordon failed.\n";
 
 static const char usage_ps[] = "Usage: cordon ps ID\n"
@@ -165,6 +172,7 @@ enum {
 	OPT_PASS_FD,
 	OPT_TRACKING,
 	OPT_FORMAT,
+	OPT_WRITE,
 };
 
 static const struct option run_options[] = {
@@ -180,6 +188,7 @@ static const struct option run_options[] = {
 	{"pass-fd", required_argument, NULL, OPT_PASS_FD},
 	{"tracking", required_argument, NULL, OPT_TRACKING},
 	{"format", required_argument, NULL, OPT_FORMAT},
+	{"write", no_argument, NULL, OPT_WRITE},
 	{"verbose", no_argument, NULL, 'v'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
@@ -314,6 +323,11 @@ static int parse_options(int argc, char **argv, struct cordon_args *a, struct co
 						  "--tracking: expected \"auto\", \"cgroup\" or "
 						  "\"subreaper\", got \"%s\"",
 						  optarg);
+			break;
+		case OPT_WRITE:
+			if (a->cmd != CORDON_CMD_LEARN)
+				return cordon_err(err, EINVAL, "--write: only for cordon learn");
+			a->learn_write = true;
 			break;
 		case OPT_FORMAT:
 			if (a->cmd != CORDON_CMD_EXPLAIN)

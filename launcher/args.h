@@ -35,6 +35,7 @@ struct cordon_args {
 	size_t n_pass_fds;
 	bool no_network;
 	bool verbose;
+	bool learn_write;              /* learn --write: update the config file */
 	bool format_sbpl;              /* explain --format sbpl */
 	enum cordon_tracking tracking; /* --tracking; AUTO by default */
 	char **rest; /* the command (run) or the PATHs (explain); points into argv */

@@ -10,6 +10,7 @@
 #include "cordon/guard.h"
 #include "cordon/sbpl.h"
 #include "launcher.h"
+#include "suggest.h"
 #include "util.h"
 
 static const char *kind_name(unsigned kind)
@@ -90,6 +91,8 @@ static void explain_socket(const struct cordon_policy *p, const char *abs)
 	printf("\n");
 }
 
+static void explain_proposal(const struct cordon_policy *p, const char *abs, unsigned acc);
+
 static void explain_path(const struct cordon_policy *p, const struct cordon_guard_plan *plan,
 			 const char *arg)
 {
@@ -132,17 +135,49 @@ static void explain_path(const struct cordon_policy *p, const struct cordon_guar
 		       secret->path, secret->path);
 		return;
 	}
-	if (p->sandbox && acc != CORDON_ACCESS_ALL) {
-		unsigned want = !(acc & CORDON_ACCESS_READ)    ? CORDON_ACCESS_READ
-				: !(acc & CORDON_ACCESS_WRITE) ? CORDON_ACCESS_WRITE
-							       : CORDON_ACCESS_EXEC;
-		const char *what = want == CORDON_ACCESS_READ    ? "reading"
-				   : want == CORDON_ACCESS_WRITE ? "writing"
-								 : "executing";
-		printf("  to allow %s, add to your config: ", what);
-		launcher_print_config_line(stdout, cordon_config_key_for(want), abs);
-		printf("\n");
+	if (p->sandbox && acc != CORDON_ACCESS_ALL)
+		explain_proposal(p, abs, acc);
+}
+
+/* The one line that gives ABS (absolute) the next right it lacks: read (as
+ * executable when it is a program or a library), execute for a program,
+ * else write; never for what learn would never propose (suggest.h), and
+ * never write on a program, a library or a system path. */
+static void explain_proposal(const struct cordon_policy *p, const char *abs, unsigned acc)
+{
+	struct stat st = {0};
+	bool program = stat(abs, &st) == 0 && S_ISREG(st.st_mode) &&
+		       ((st.st_mode & 0111) || suggest_is_library(abs));
+	unsigned want = !(acc & CORDON_ACCESS_READ)              ? CORDON_ACCESS_READ
+			: program && !(acc & CORDON_ACCESS_EXEC) ? CORDON_ACCESS_EXEC
+								 : CORDON_ACCESS_WRITE;
+	if (want == CORDON_ACCESS_READ && program)
+		want = CORDON_ACCESS_EXEC;
+	cleanup_free char *dir = strdup(abs);
+	char *slash = dir ? strrchr(dir, '/') : NULL;
+	if (slash)
+		slash[slash == dir ? 1 : 0] = '\0';
+	const char *why = suggest_never(p, NULL, abs);
+	if (!why && want == CORDON_ACCESS_WRITE) {
+		if (program)
+			why = "a program or library: making it writable would let the session "
+			      "change what runs outside";
+		else if (dir && suggest_never(p, NULL, dir))
+			why = "it is in a system directory";
+		else if (suggest_holds_programs(S_ISDIR(st.st_mode) ? abs : dir, false))
+			why = suggest_holds_programs(S_ISDIR(st.st_mode) ? abs : dir, false);
 	}
+	if (why) {
+		printf("  cordon does not propose %s it: %s\n",
+		       want == CORDON_ACCESS_WRITE ? "writing" : "allowing", why);
+		return;
+	}
+	const char *what = want == CORDON_ACCESS_READ    ? "reading"
+			   : want == CORDON_ACCESS_WRITE ? "writing"
+							 : "executing";
+	printf("  to allow %s, add to your config: ", what);
+	launcher_print_config_line(stdout, cordon_config_key_for(want), abs);
+	printf("\n");
 }
 
 /* The Seatbelt profile, after its bindings as comment lines with JSON

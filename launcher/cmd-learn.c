@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
+#include <json-c/json_object_iterator.h>
 #include <libgen.h>
 #include <limits.h>
 #include <signal.h>
@@ -16,8 +17,10 @@
 #include <unistd.h>
 
 #include "cordon/policy.h"
+#include "cordon/env.h"
 #include "cordon/guard.h"
 #include "launcher.h"
+#include "suggest.h"
 #include "util.h"
 
 struct denial {
@@ -74,13 +77,14 @@ static char *display_path(const char *path, const char *target, bool missing)
 	return out;
 }
 
-/* The unix sockets the supervisor refused ("s\tPATH" records), once each. */
-static void collect_sockets(const char *text, struct cordon_strv *out)
+/* The records of KIND ("K\tWHAT" lines: s a unix socket the supervisor
+ * refused, n the network), once each. */
+static void collect_kind(const char *text, char kind, struct cordon_strv *out)
 {
 	for (const char *line = text; line && *line;) {
 		const char *end = strchr(line, '\n');
 		size_t len = end ? (size_t)(end - line) : strlen(line);
-		if (len > 2 && line[0] == 's' && line[1] == '\t') {
+		if (len > 2 && line[0] == kind && line[1] == '\t') {
 			char *path = strndup(line + 2, len - 2);
 			if (path && !cordon_strv_contains(out, path))
 				(void)cordon_strv_push(out, path);
@@ -101,7 +105,8 @@ static const char *kind_word(unsigned want)
  * kind of access: the sandbox refused it), deduplicated. The refused
  * sockets go to SOCKETS. */
 static size_t collect(int fd, const struct cordon_policy *p, const struct cordon_guard_plan *plan,
-		      struct denial **out, struct cordon_strv *sockets, struct cordon_strv *guarded)
+		      struct denial **out, struct cordon_strv *sockets, struct cordon_strv *network,
+		      struct cordon_strv *guarded)
 {
 	struct stat st;
 	*out = NULL;
@@ -114,7 +119,8 @@ static size_t collect(int fd, const struct cordon_policy *p, const struct cordon
 		return 0;
 	}
 	text[len] = '\0';
-	collect_sockets(text, sockets);
+	collect_kind(text, 's', sockets);
+	collect_kind(text, 'n', network);
 	struct denial *d = NULL;
 	size_t n = 0, cap = 0;
 	char *save = NULL;
@@ -188,44 +194,329 @@ static size_t collect(int fd, const struct cordon_policy *p, const struct cordon
 	return n;
 }
 
-/* The refused unix sockets, and the ssh agent's warning. */
-static void report_sockets(const struct cordon_strv *sockets)
+/* What learn proposes: one rule (a CORDON_ACCESS_* mask: r, r-x or rwx)
+ * per path. */
+struct prop {
+	unsigned access;
+	char *path;
+	bool missing; /* does not exist yet: to create first */
+	bool file;    /* a missing file (touch), not a directory (mkdir -p) */
+};
+
+struct props {
+	struct prop *v;
+	size_t n, cap;
+	struct cordon_strv never; /* "    PATH: not proposed: why" */
+};
+
+static void props_free(struct props *ps)
 {
-	if (!sockets->n)
+	for (size_t i = 0; i < ps->n; i++)
+		free(ps->v[i].path);
+	free(ps->v);
+	cordon_strv_free(&ps->never);
+}
+
+static void props_add(struct props *ps, const char *path, unsigned access, bool file)
+{
+	for (size_t i = 0; i < ps->n; i++)
+		if (strcmp(ps->v[i].path, path) == 0) {
+			ps->v[i].access |= access;
+			return;
+		}
+	if (ps->n == ps->cap) {
+		size_t cap = ps->cap ? ps->cap * 2 : 16;
+		struct prop *nv = realloc(ps->v, cap * sizeof(*nv));
+		if (!nv)
+			return; /* only less proposed */
+		ps->v = nv;
+		ps->cap = cap;
+	}
+	struct stat st;
+	struct prop *q = &ps->v[ps->n];
+	if (!(q->path = strdup(path)))
 		return;
+	q->access = access;
+	q->missing = lstat(path, &st) < 0;
+	q->file = file;
+	ps->n++;
+}
+
+static void props_never(struct props *ps, const char *path, const char *why)
+{
+	char *s = NULL;
+	if (asprintf(&s, "    %s: not proposed: %s", path, why) > 0 &&
+	    !cordon_strv_contains(&ps->never, s))
+		(void)cordon_strv_push(&ps->never, s);
+	free(s);
+}
+
+static char *parent_of(const char *path)
+{
+	char *dir = strdup(path);
+	char *slash = dir ? strrchr(dir, '/') : NULL;
+	if (slash)
+		slash[slash == dir ? 1 : 0] = '\0';
+	return dir;
+}
+
+/* A missing name that is likely a file (a dotfile like ~/.npmrc,
+ * ~/.bash_history; a name with an extension). */
+static bool looks_like_file(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	size_t n = strlen(base);
+	return strchr(base + 1, '.') || (n > 2 && strcmp(base + n - 2, "rc") == 0) ||
+	       strstr(base, "history");
+}
+
+#define ACC_RO   CORDON_ACCESS_READ
+#define ACC_EXEC (CORDON_ACCESS_READ | CORDON_ACCESS_EXEC)
+#define ACC_RW   CORDON_ACCESS_ALL
+
+/* The rule for one write denial of PATH: the tool root when nothing in it
+ * runs outside the session (a cache: ~/.npm), else the root's child that
+ * was written (~/.cargo/registry), never a directory of programs; outside
+ * a tool, PATH's directory. */
+static void propose_write(const struct cordon_policy *p, const char *config, const char *path,
+			  struct props *ps)
+{
+	bool tool;
+	cleanup_free char *root = suggest_root(p->home, path, &tool);
+	if (!root)
+		return;
+	cleanup_free char *rule = NULL;
+	bool file = false;
+	if (tool && strcmp(root, path) != 0 && suggest_holds_programs(root, true)) {
+		const char *rest = path + strlen(root) + 1;
+		size_t n = strcspn(rest, "/");
+		if (asprintf(&rule, "%s/%.*s", root, (int)n, rest) < 0)
+			return;
+		struct stat st;
+		file = !rest[n] &&
+		       (lstat(rule, &st) == 0 ? !S_ISDIR(st.st_mode) : looks_like_file(rule));
+	} else if (tool) {
+		rule = strdup(root);
+		struct stat st;
+		file = strcmp(root, path) == 0 &&
+		       (lstat(root, &st) == 0 ? !S_ISDIR(st.st_mode) : looks_like_file(root));
+	} else {
+		rule = parent_of(path);
+	}
+	if (!rule)
+		return;
+	const char *why = suggest_never(p, config, rule);
+	if (!why && !file)
+		why = suggest_holds_programs(rule, tool);
+	if (why) {
+		props_never(ps, rule, why);
+		return;
+	}
+	props_add(ps, rule, ACC_RW, file);
+}
+
+/* The rule for a read or execute denial of PATH: the tool root (executable
+ * when anything under it is executed or it holds programs), else PATH's
+ * directory, else PATH alone. */
+static void propose_read(const struct cordon_policy *p, const char *config, const char *path,
+			 unsigned want, struct props *ps)
+{
+	bool tool;
+	cleanup_free char *root = suggest_root(p->home, path, &tool);
+	if (!root)
+		return;
+	bool exec = want == CORDON_ACCESS_EXEC || suggest_is_library(path) ||
+		    (tool && suggest_holds_programs(root, true));
+	const char *why = suggest_never(p, config, root);
+	if (why && !tool && strcmp(root, path) != 0 && !suggest_never(p, config, path)) {
+		props_add(ps, path, exec ? ACC_EXEC : ACC_RO, false); /* the file alone */
+		return;
+	}
+	if (why) {
+		props_never(ps, strcmp(root, path) == 0 || tool ? root : path, why);
+		return;
+	}
+	props_add(ps, root, exec ? ACC_EXEC : ACC_RO, false);
+}
+
+/* Collapse: a rule already covered by another (the same or a parent path,
+ * at least the same access), or granted by the policy, goes. */
+static void props_collapse(const struct cordon_policy *p, struct props *ps)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < ps->n; i++) {
+		bool covered = (cordon_policy_access(p, ps->v[i].path, NULL) & ps->v[i].access) ==
+			       ps->v[i].access;
+		for (size_t j = 0; j < ps->n && !covered; j++)
+			covered = j != i && cordon_path_under(ps->v[i].path, ps->v[j].path) &&
+				  strcmp(ps->v[i].path, ps->v[j].path) != 0 &&
+				  (ps->v[i].access & ~ps->v[j].access) == 0;
+		if (covered)
+			free(ps->v[i].path);
+		else
+			ps->v[k++] = ps->v[i];
+	}
+	ps->n = k;
+}
+
+/* The config's own object for cordon's keys (the terminal.sandbox block of
+ * an editor's settings), borrowed from ROOT; NULL if none. */
+static json_object *config_object(json_object *root)
+{
+	json_object *b;
+	if (!root || !json_object_is_type(root, json_type_object))
+		return NULL;
+	if (json_object_object_get_ex(root, "terminal.sandbox", &b))
+		return json_object_is_type(b, json_type_object) ? b : NULL;
+	return root;
+}
+
+/* KEY's merged array: the config's current entries, then ADD's new ones. */
+static json_object *merged(json_object *obj, const char *key, const struct cordon_strv *add)
+{
+	json_object *have = NULL, *arr = json_object_new_array();
+	if (!arr)
+		return NULL;
+	if (obj && json_object_object_get_ex(obj, key, &have) &&
+	    json_object_is_type(have, json_type_array))
+		for (size_t i = 0; i < json_object_array_length(have); i++)
+			json_object_array_add(arr,
+					      json_object_get(json_object_array_get_idx(have, i)));
+	for (size_t i = 0; i < add->n; i++) {
+		bool seen = false;
+		for (size_t j = 0; j < json_object_array_length(arr) && !seen; j++) {
+			const char *s = json_object_get_string(json_object_array_get_idx(arr, j));
+			seen = s && strcmp(s, add->v[i]) == 0;
+		}
+		if (!seen)
+			json_object_array_add(arr, json_object_new_string(add->v[i]));
+	}
+	return arr;
+}
+
+/* Replace (or add) the keys of UPDATE in the config file PATH (or, when it
+ * does not exist, make it), through a temp file renamed over it. The
+ * user's other keys and entries stay. 0 or -1 (said). */
+static int write_config(const char *path, json_object *update)
+{
+	if (getenv(CORDON_ENV_SESSION) && strstr(path, "/cordon/")) {
+		fprintf(stderr,
+			"cordon: %s: cordon's own config is read-only inside a session; run "
+			"`cordon learn --write` outside, or paste the block above\n",
+			path);
+		return -1;
+	}
+	json_object *root = NULL;
+	if (access(path, F_OK) == 0) {
+		root = json_object_from_file(path);
+		if (!root || !config_object(root)) {
+			fprintf(stderr,
+				"cordon: %s: cannot parse it to update; paste the block "
+				"above instead\n",
+				path);
+			json_object_put(root);
+			return -1;
+		}
+	} else {
+		cleanup_free char *dir = parent_of(path);
+		if (dir && mkdir(dir, 0700) < 0 && errno != EEXIST) {
+			fprintf(stderr, "cordon: %s: %s\n", dir, strerror(errno));
+			return -1;
+		}
+		root = json_object_new_object();
+	}
+	json_object *obj = config_object(root);
+	for (struct json_object_iterator it = json_object_iter_begin(update),
+					 end = json_object_iter_end(update);
+	     !json_object_iter_equal(&it, &end); json_object_iter_next(&it))
+		json_object_object_add(obj, json_object_iter_peek_name(&it),
+				       json_object_get(json_object_iter_peek_value(&it)));
+	cleanup_free char *tmp = NULL;
+	int r = -1;
+	if (asprintf(&tmp, "%s.cordon-learn.XXXXXX", path) > 0) {
+		int fd = mkstemp(tmp);
+		const char *text = json_object_to_json_string_ext(
+			root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+		struct stat st;
+		if (fd >= 0) {
+			if (stat(path, &st) == 0)
+				(void)fchmod(fd, st.st_mode & 07777);
+			size_t len = strlen(text);
+			r = write(fd, text, len) == (ssize_t)len && write(fd, "\n", 1) == 1 &&
+					    fsync(fd) == 0
+				    ? 0
+				    : -1;
+			close(fd);
+			if (r == 0 && rename(tmp, path) < 0)
+				r = -1;
+			if (r < 0) {
+				fprintf(stderr, "cordon: %s: %s\n", path, strerror(errno));
+				(void)unlink(tmp);
+			}
+		} else {
+			fprintf(stderr, "cordon: %s: %s\n", tmp, strerror(errno));
+		}
+	}
+	json_object_put(root);
+	if (r == 0)
+		fprintf(stderr, "cordon learn: updated %s\n", path);
+	return r;
+}
+
+/* Where cordon looks for its config when none is given and none exists. */
+static char *default_config(void)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	const char *home = getenv("HOME");
+	char *out = NULL;
+	if (xdg && xdg[0] == '/')
+		return asprintf(&out, "%s/cordon/config.json", xdg) < 0 ? NULL : out;
+	if (home && home[0] == '/')
+		return asprintf(&out, "%s/.config/cordon/config.json", home) < 0 ? NULL : out;
+	return NULL;
+}
+
+/* The refused unix sockets and network, said. */
+static void report_network(const struct cordon_policy *p, bool no_network,
+			   const struct cordon_strv *sockets, const struct cordon_strv *network)
+{
 	const char *agent = getenv("SSH_AUTH_SOCK");
-	fprintf(stderr,
-		"\ncordon learn: the supervisor refused %zu unix socket%s outside the "
-		"session:\n",
-		sockets->n, sockets->n == 1 ? "" : "s");
+	if (sockets->n)
+		fprintf(stderr,
+			"\ncordon learn: the supervisor refused %zu unix socket%s outside the "
+			"session:\n",
+			sockets->n, sockets->n == 1 ? "" : "s");
 	for (size_t i = 0; i < sockets->n; i++) {
 		bool is_agent = agent && strcmp(agent, sockets->v[i]) == 0;
-		fprintf(stderr, "    connect  %s%s  → allowed_unix_sockets\n", sockets->v[i],
-			is_agent ? " (the ssh agent: $SSH_AUTH_SOCK)" : "");
+		fprintf(stderr, "    network: refused connect to %s%s  → allowed_unix_sockets\n",
+			sockets->v[i], is_agent ? " (the ssh agent: $SSH_AUTH_SOCK)" : "");
 		if (is_agent)
 			fprintf(stderr, "             the agent signs as you: allow it only if the "
 					"session may push, log in and sign as you\n");
 	}
-}
-
-/* The allowed_unix_sockets line: "$SSH_AUTH_SOCK" for the agent's socket
- * (it moves with every login), the paths for the rest. */
-static void socket_line(const struct cordon_strv *sockets, bool first)
-{
-	const char *agent = getenv("SSH_AUTH_SOCK");
-	json_object *arr = json_object_new_array();
-	for (size_t i = 0; arr && i < sockets->n; i++) {
-		bool is_agent = agent && strcmp(agent, sockets->v[i]) == 0;
-		json_object_array_add(
-			arr, json_object_new_string(is_agent ? "$SSH_AUTH_SOCK" : sockets->v[i]));
+	if (!network->n || p->allow_network)
+		return;
+	fprintf(stderr, "\ncordon learn: the network is off in this session%s:\n",
+		no_network ? " (--no-network)" : "");
+	for (size_t i = 0; i < network->n; i++) {
+		const char *what = network->v[i];
+		if (strncmp(what, "socket ", 7) == 0)
+			fprintf(stderr, "    network: refused an internet socket (%s)\n", what + 7);
+		else if (strncmp(what, "lookup ", 7) == 0)
+			fprintf(stderr, "    network: refused name lookup of %s\n", what + 7);
+		else
+			fprintf(stderr, "    network: refused %s\n", what);
 	}
-	fprintf(stderr, "%s  \"allowed_unix_sockets\": %s", first ? "" : ",\n",
-		json_object_to_json_string_ext(arr, JSON_C_TO_STRING_SPACED |
-							    JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(arr);
+	if (no_network)
+		fprintf(stderr, "  to allow it: drop --no-network (it wins over "
+				"\"allow_network\": true)\n");
+	else
+		fprintf(stderr, "  to allow it: \"allow_network\": true\n");
 }
 
-static void report(struct denial *d, size_t n, const struct cordon_strv *sockets,
+static void report(const struct cordon_args *a, const struct cordon_policy *p, struct denial *d,
+		   size_t n, const struct cordon_strv *sockets, const struct cordon_strv *network,
 		   const struct cordon_strv *guarded)
 {
 	if (guarded->n) {
@@ -236,22 +527,16 @@ static void report(struct denial *d, size_t n, const struct cordon_strv *sockets
 		for (size_t i = 0; i < guarded->n; i++)
 			fprintf(stderr, "%s\n", guarded->v[i]);
 	}
-	report_sockets(sockets);
-	if (n == 0 && !sockets->n && !guarded->n) {
+	report_network(p, a->no_network, sockets, network);
+	bool net = network->n && !p->allow_network && !a->no_network;
+	if (n == 0 && !sockets->n && !guarded->n && !(network->n && !p->allow_network)) {
 		fprintf(stderr, "\ncordon learn: the sandbox denied nothing that was seen "
 				"(statically linked programs are not observed)\n");
 		return;
 	}
-	if (n == 0 && !sockets->n)
-		return;
-	if (n == 0) {
-		fprintf(stderr, "\nto allow them, add to your config:\n");
-		socket_line(sockets, true);
-		fprintf(stderr, "\n");
-		return;
-	}
-	fprintf(stderr, "\ncordon learn: the sandbox denied %zu access%s:\n", n,
-		n == 1 ? "" : "es");
+	if (n)
+		fprintf(stderr, "\ncordon learn: the sandbox denied %zu access%s:\n", n,
+			n == 1 ? "" : "es");
 	/* Grouped by the directory of each path. */
 	char *last = NULL;
 	for (size_t i = 0; i < n; i++) {
@@ -265,50 +550,165 @@ static void report(struct denial *d, size_t n, const struct cordon_strv *sockets
 		const char *base = strrchr(d[i].path, '/');
 		fprintf(stderr, "    %-8s %s", kind_word(d[i].want), base ? base + 1 : d[i].path);
 		if (d[i].missing)
-			fprintf(stderr, "  (does not exist: allow %s)", d[i].target);
+			fprintf(stderr, "  (does not exist yet)");
 		fprintf(stderr, "  → %s\n", cordon_config_key_for(d[i].want));
 		free(copy);
 	}
 	free(last);
 
-	/* The lines to paste: one array per key, each target once. */
-	static const unsigned order[] = {CORDON_ACCESS_READ, CORDON_ACCESS_WRITE,
-					 CORDON_ACCESS_EXEC};
-	fprintf(stderr, "\nto allow them, add to your config:\n");
-	bool first = true;
-	for (size_t k = 0; k < ARRAY_SIZE(order); k++) {
-		json_object *arr = json_object_new_array();
-		for (size_t i = 0; arr && i < n; i++) {
-			if (d[i].want != order[k])
-				continue;
-			/* Reading and executing are implied by a write rule on the
-			 * same target (read-write grants execute). */
-			bool covered = false;
-			for (size_t j = 0; j < n && order[k] != CORDON_ACCESS_WRITE && !covered;
-			     j++)
-				covered = d[j].want == CORDON_ACCESS_WRITE &&
-					  strcmp(d[j].target, d[i].target) == 0;
-			bool seen = false;
-			for (size_t j = 0; j < json_object_array_length(arr) && !seen; j++)
-				seen = strcmp(json_object_get_string(
-						      json_object_array_get_idx(arr, j)),
-					      d[i].target) == 0;
-			if (!covered && !seen)
-				json_object_array_add(arr, json_object_new_string(d[i].target));
-		}
-		if (arr && json_object_array_length(arr) > 0) {
-			fprintf(stderr, "%s  \"%s\": %s", first ? "" : ",\n",
-				cordon_config_key_for(order[k]),
-				json_object_to_json_string_ext(
-					arr,
-					JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE));
-			first = false;
-		}
-		json_object_put(arr);
+	/* The rules: tool roots, the right class, never what must not be. */
+	cleanup_free char *config = NULL;
+	struct cordon_error err = {0};
+	(void)cordon_config_discover(a->config, getenv, &config, &err);
+	struct props ps = {0};
+	for (size_t i = 0; i < n; i++) {
+		if (d[i].want == CORDON_ACCESS_WRITE)
+			propose_write(p, config, d[i].path, &ps);
+		else
+			propose_read(p, config, d[i].path, d[i].want, &ps);
 	}
-	if (sockets->n)
-		socket_line(sockets, first);
+	props_collapse(p, &ps);
+	/* PRESETS: where a `toolchains` preset covers a proposed root
+	 * (cordon_toolchain_for_path), say "prefer the preset" here and leave
+	 * the root out of the block below. Nothing yet. */
+	if (ps.never.n) {
+		fprintf(stderr, "\n");
+		for (size_t i = 0; i < ps.never.n; i++)
+			fprintf(stderr, "%s\n", ps.never.v[i]);
+	}
+	bool created = false;
+	for (size_t i = 0; i < ps.n; i++)
+		if (ps.v[i].missing) {
+			if (!created)
+				fprintf(stderr,
+					"\ncreate first (a rule needs an existing path):\n");
+			created = true;
+			fprintf(stderr, "    %s %s\n", ps.v[i].file ? "touch" : "mkdir -p",
+				ps.v[i].path);
+		}
+	if (!ps.n && !sockets->n && !net) {
+		props_free(&ps);
+		return;
+	}
+
+	/* One block, each key once, merged with the config's own entries. */
+	json_object *root = config ? json_object_from_file(config) : NULL;
+	json_object *obj = config_object(root);
+	json_object *update = json_object_new_object();
+	static const unsigned classes[] = {ACC_RO, ACC_RW, ACC_EXEC};
+	static const unsigned keys[] = {CORDON_ACCESS_READ, CORDON_ACCESS_WRITE,
+					CORDON_ACCESS_EXEC};
+	for (size_t k = 0; k < ARRAY_SIZE(classes); k++) {
+		struct cordon_strv add = {0};
+		for (size_t i = 0; i < ps.n; i++) {
+			char *e = ps.v[i].access == classes[k]
+					  ? suggest_entry(p->home, ps.v[i].path)
+					  : NULL;
+			if (e)
+				(void)cordon_strv_push_take(&add, e);
+		}
+		if (add.n)
+			json_object_object_add(update, cordon_config_key_for(keys[k]),
+					       merged(obj, cordon_config_key_for(keys[k]), &add));
+		cordon_strv_free(&add);
+	}
+	if (sockets->n) {
+		struct cordon_strv add = {0};
+		const char *agent = getenv("SSH_AUTH_SOCK");
+		for (size_t i = 0; i < sockets->n; i++)
+			(void)cordon_strv_push(&add, agent && strcmp(agent, sockets->v[i]) == 0
+							     ? "$SSH_AUTH_SOCK"
+							     : sockets->v[i]);
+		json_object_object_add(update, "allowed_unix_sockets",
+				       merged(obj, "allowed_unix_sockets", &add));
+		cordon_strv_free(&add);
+	}
+	if (net)
+		json_object_object_add(update, "allow_network", json_object_new_boolean(true));
+	if (a->learn_write) {
+		if (!config)
+			config = default_config();
+		if (!config)
+			fprintf(stderr, "cordon: --write: no config file to update ($HOME is not "
+					"set); paste the block below\n");
+		else
+			(void)write_config(config, update);
+	}
+	fprintf(stderr,
+		"\n(each key below lists the current entries of %s too: replace a key that is "
+		"there, never add it twice)\n",
+		config ? config : "your config");
+	fprintf(stderr, "to allow them, add to your config:\n");
+	bool first = true;
+	for (struct json_object_iterator it = json_object_iter_begin(update),
+					 end = json_object_iter_end(update);
+	     !json_object_iter_equal(&it, &end); json_object_iter_next(&it)) {
+		fprintf(stderr, "%s  \"%s\": %s", first ? "" : ",\n",
+			json_object_iter_peek_name(&it),
+			json_object_to_json_string_ext(json_object_iter_peek_value(&it),
+						       JSON_C_TO_STRING_SPACED |
+							       JSON_C_TO_STRING_NOSLASHESCAPE));
+		first = false;
+	}
 	fprintf(stderr, "\n");
+	json_object_put(update);
+	json_object_put(root);
+	props_free(&ps);
+}
+
+int learn_allow_command(struct cordon_policy *p, const char *canon, int fd)
+{
+	char line[PATH_MAX + 8];
+	int n = snprintf(line, sizeof(line), "x\t%s\n", canon);
+	if (n > 0 && (size_t)n < sizeof(line) && !strchr(canon, '\n'))
+		(void)!write(fd, line, (size_t)n);
+	bool tool;
+	cleanup_free char *rule = suggest_root(p->home, canon, &tool);
+	cleanup_free char *config = NULL;
+	struct cordon_error err = {0};
+	(void)cordon_config_discover(NULL, getenv, &config, &err);
+	if (!rule || suggest_never(p, config, rule) ||
+	    cordon_policy_add_rule(p, rule, CORDON_ACCESS_READ | CORDON_ACCESS_EXEC,
+				   "cordon learn: proposed") < 0)
+		return -1;
+	fprintf(stderr,
+		"cordon learn: %s is not executable in this session; learning as if %s were in "
+		"additional_executable_paths (proposed below)\n",
+		canon, rule);
+	return 0;
+}
+
+/* A fresh private directory (mode 0700, in $XDG_RUNTIME_DIR when it is the
+ * user's own, else /tmp) holding the empty record; its path in FILE, the
+ * directory's in DIR. Returns a read descriptor of it or -errno. */
+static int learn_record_open(char *dir, size_t dsize, char *file, size_t fsize)
+{
+	const char *base = "/tmp";
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	struct stat st;
+	if (xdg && xdg[0] == '/' && stat(xdg, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    st.st_uid == geteuid() && (st.st_mode & 077) == 0)
+		base = xdg;
+	int n = snprintf(dir, dsize, "%s/cordon-learn-XXXXXX", base);
+	if (n < 0 || (size_t)n + sizeof("/record") > fsize || (size_t)n >= dsize)
+		return -ENAMETOOLONG;
+	if (!mkdtemp(dir))
+		return -errno;
+	memcpy(file, dir, (size_t)n);
+	memcpy(file + n, "/record", sizeof("/record"));
+	int fd = open(file, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0) {
+		int e = errno;
+		(void)rmdir(dir);
+		return -e;
+	}
+	return fd;
+}
+
+static void learn_record_remove(const char *dir, const char *file)
+{
+	(void)unlink(file);
+	(void)rmdir(dir);
 }
 
 int cmd_learn(const struct cordon_args *a)
@@ -333,19 +733,23 @@ int cmd_learn(const struct cordon_args *a)
 		cordon_policy_free(&p);
 		return CORDON_EXIT_FAILURE;
 	}
-	/* The records: a memfd this process reads afterwards; the command writes
-	 * through its own O_APPEND description of it. */
-	int fd = memfd_create("cordon-learn", MFD_CLOEXEC);
-	char self[64];
-	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
-	int wfd = fd < 0 ? -1 : open(self, O_WRONLY | O_APPEND);
+	/* The record: a file in a fresh private directory, read back afterwards.
+	 * The command inherits a write descriptor; processes that lost it open
+	 * the file again (the session may write it: a single-file rule). */
+	char dir[PATH_MAX], file[PATH_MAX];
+	int fd = learn_record_open(dir, sizeof(dir), file, sizeof(file));
+	int wfd = fd < 0 ? -1 : open(file, O_WRONLY | O_APPEND | O_NOFOLLOW);
 	if (wfd >= 0 && wfd < 3) {
 		int hi = fcntl(wfd, F_DUPFD, 3);
 		close(wfd);
 		wfd = hi;
 	}
 	if (fd < 0 || wfd < 0) {
-		fprintf(stderr, "cordon: the learn log: %s\n", strerror(errno));
+		fprintf(stderr, "cordon: the learn record: %s\n", strerror(fd < 0 ? -fd : errno));
+		if (fd >= 0) {
+			close(fd);
+			learn_record_remove(dir, file);
+		}
 		cordon_policy_free(&p);
 		return CORDON_EXIT_FAILURE;
 	}
@@ -362,7 +766,7 @@ int cmd_learn(const struct cordon_args *a)
 	if (pid == 0) {
 		sigaction(SIGINT, &old_int, NULL);
 		sigaction(SIGQUIT, &old_quit, NULL);
-		struct run_learn learn = {.lib = lib, .fd = wfd};
+		struct run_learn learn = {.lib = lib, .fd = wfd, .file = file};
 		_exit(cmd_run_learn(a, &learn));
 	}
 	close(wfd);
@@ -374,13 +778,14 @@ int cmd_learn(const struct cordon_args *a)
 	int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	if (p.sandbox) {
 		struct denial *d;
-		struct cordon_strv sockets = {0}, guarded = {0};
+		struct cordon_strv sockets = {0}, guarded = {0}, network = {0};
 		struct cordon_guard_plan plan = {0};
 		(void)cordon_guard_plan(&p, false, &plan); /* none on failure: only less said */
-		size_t n = collect(fd, &p, &plan, &d, &sockets, &guarded);
-		report(d, n, &sockets, &guarded);
+		size_t n = collect(fd, &p, &plan, &d, &sockets, &network, &guarded);
+		report(a, &p, d, n, &sockets, &network, &guarded);
 		cordon_guard_plan_free(&plan);
 		cordon_strv_free(&sockets);
+		cordon_strv_free(&network);
 		cordon_strv_free(&guarded);
 		for (size_t i = 0; i < n; i++) {
 			free(d[i].path);
@@ -391,6 +796,7 @@ int cmd_learn(const struct cordon_args *a)
 		fprintf(stderr, "\ncordon learn: the sandbox is off for this config and kind\n");
 	}
 	close(fd);
+	learn_record_remove(dir, file);
 	cordon_policy_free(&p);
 	return rc;
 }

@@ -109,7 +109,9 @@ static int enter_project(const struct cordon_policy *p, struct cordon_error *err
 }
 
 /* Learn mode: the recorder library in LD_PRELOAD for every process (readable
- * and executable inside), and the fd it records to. */
+ * and executable inside), the fd it records to, and the record's path with a
+ * single-file write rule on it (only in learn mode, and only that file), for
+ * the processes whose inherited fd was closed. */
 static int prepare_learn(const struct run_learn *learn, struct cordon_policy *p,
 			 struct cordon_strv *env, struct cordon_error *err)
 {
@@ -118,7 +120,13 @@ static int prepare_learn(const struct run_learn *learn, struct cordon_policy *p,
 	    cordon_policy_add_rule(p, learn->lib, CORDON_ACCESS_READ | CORDON_ACCESS_EXEC,
 				   "cordon learn") < 0)
 		return cordon_err(err, ENOMEM, "out of memory");
+	if (p->sandbox &&
+	    cordon_policy_add_rule(p, learn->file, CORDON_ACCESS_WRITE, "cordon learn") < 0)
+		return cordon_err(err, ENOMEM, "out of memory");
 	if (asprintf(&kv, "CORDON_LEARN_FD=%d", learn->fd) < 0 ||
+	    cordon_strv_push_take(env, kv) < 0)
+		return cordon_err(err, ENOMEM, "out of memory");
+	if (asprintf(&kv, "CORDON_LEARN_FILE=%s", learn->file) < 0 ||
 	    cordon_strv_push_take(env, kv) < 0)
 		return cordon_err(err, ENOMEM, "out of memory");
 	return 0;
@@ -285,6 +293,11 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 	}
 	if (a->project && enter_project(&p, &err) < 0)
 		goto fail;
+	if (learn && p.sandbox) {
+		cleanup_free char *canon = realpath(path, NULL);
+		if (canon && !policy_executes(&p, canon))
+			(void)learn_allow_command(&p, canon, learn->fd);
+	}
 	if (refuse_unexecutable(&p, argv[0], path, &err) < 0)
 		goto fail;
 	if (p.sandbox) {

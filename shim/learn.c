@@ -1,9 +1,17 @@
 /* libcordon-learn.so: the recorder behind `cordon learn`. Preloaded next to
  * the shim (and kept in LD_PRELOAD for every descendant), it wraps the libc
  * functions through which programs touch files and, when one fails with
- * EACCES or EPERM, appends "KIND<TAB>ABSOLUTE-PATH\n" to the file descriptor
- * named by CORDON_LEARN_FD (KIND: r read, w write, x execute). It records
- * paths only, never contents, and changes no result: errno is preserved.
+ * EACCES or EPERM, appends "KIND<TAB>ABSOLUTE-PATH\n" to the record (KIND: r
+ * read, w write, x execute; n a failed name lookup: "n<TAB>lookup HOST"). It
+ * records paths only, never contents, and changes no result: errno is
+ * preserved.
+ *
+ * The record is a file `cordon learn` made for this run, named by
+ * CORDON_LEARN_FILE; the session may write that one file and nothing more
+ * (a single-file rule). CORDON_LEARN_FD is learn's inherited descriptor of
+ * it: used while it is still that file (same device and inode). A process
+ * whose parent closed it (Python's subprocess closes every fd above 2), or
+ * that reused its number, reopens the file O_WRONLY|O_APPEND|O_CLOEXEC.
  *
  * `cordon learn` decides afterwards which of these the sandbox caused (the
  * policy denies that kind of access) and which were ordinary permission
@@ -21,32 +29,80 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <netdb.h>
+#include <stdbool.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define EXPORT __attribute__((visibility("default")))
 
 extern char **environ;
 static int learn_fd = -1;
+static const char *learn_file; /* CORDON_LEARN_FILE: the record's path */
+static dev_t learn_dev;
+static ino_t learn_ino;
+
+static const char *env_value(const char *name)
+{
+	size_t n = strlen(name);
+	for (char **e = environ; e && *e; e++)
+		if (strncmp(*e, name, n) == 0 && (*e)[n] == '=')
+			return *e + n + 1;
+	return NULL;
+}
+
+/* Whether FD is the record (not a file that took its number). */
+static bool is_record(int fd)
+{
+	struct stat st;
+	return fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == learn_dev &&
+	       st.st_ino == learn_ino;
+}
 
 __attribute__((constructor)) static void learn_init(void)
 {
-	static const char name[] = "CORDON_LEARN_FD=";
-	for (char **e = environ; e && *e; e++) {
-		if (strncmp(*e, name, sizeof(name) - 1) == 0) {
-			char *end;
-			errno = 0;
-			long v = strtol(*e + sizeof(name) - 1, &end, 10);
-			if (!errno && *end == '\0' && v > 2 && v < INT_MAX &&
-			    fcntl((int)v, F_GETFD) >= 0)
-				learn_fd = (int)v;
+	const char *file = env_value("CORDON_LEARN_FILE");
+	struct stat st;
+	/* The file names the record; without it nothing is recorded. */
+	if (!file || file[0] != '/' || stat(file, &st) < 0 || !S_ISREG(st.st_mode))
+		return;
+	learn_file = file;
+	learn_dev = st.st_dev;
+	learn_ino = st.st_ino;
+	const char *v = env_value("CORDON_LEARN_FD");
+	if (v) {
+		char *end;
+		errno = 0;
+		long n = strtol(v, &end, 10);
+		if (!errno && end != v && *end == '\0' && n > 2 && n < INT_MAX && is_record((int)n))
+			learn_fd = (int)n;
+	}
+}
+
+/* One write of LINE to the record: the inherited fd while it is still the
+ * record, else the file opened again (and kept, close-on-exec). */
+static void put(const char *line, size_t n)
+{
+	if (!learn_file)
+		return;
+	if (!is_record(learn_fd)) {
+		/* A raw openat: the wrapped open would record its own failure. */
+		int fd = (int)syscall(SYS_openat, AT_FDCWD, learn_file,
+				      O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
+		if (fd < 0)
+			return;
+		if (!is_record(fd)) {
+			close(fd);
 			return;
 		}
+		learn_fd = fd;
 	}
+	(void)!write(learn_fd, line, n); /* one write: lines never interleave */
 }
 
 static void record(char kind, int dirfd, const char *path)
 {
-	if (learn_fd < 0 || !path || !*path || strchr(path, '\n'))
+	if (!learn_file || !path || !*path || strchr(path, '\n'))
 		return;
 	char base[PATH_MAX] = "";
 	if (path[0] != '/') {
@@ -66,7 +122,7 @@ static void record(char kind, int dirfd, const char *path)
 	int n = snprintf(line, sizeof(line), "%c\t%s%s%s\n", kind, base,
 			 base[0] && path[0] != '/' ? "/" : "", path);
 	if (n > 0 && (size_t)n < sizeof(line))
-		(void)!write(learn_fd, line, (size_t)n); /* one write: lines never interleave */
+		put(line, (size_t)n);
 }
 
 /* Record when R (the wrapped call's result) says a permission error (or
@@ -354,3 +410,28 @@ EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 	}
 WRAP_SPAWN(posix_spawn, 0)
 WRAP_SPAWN(posix_spawnp, 1)
+
+/* A name lookup that failed the way a refused socket makes it fail (glibc
+ * says EAI_AGAIN for any send error): learn names the host when the
+ * session's network is off. */
+EXPORT int getaddrinfo(const char *node, const char *service, const struct addrinfo *hints,
+		       struct addrinfo **res)
+{
+	static int (*real)(const char *, const char *, const struct addrinfo *, struct addrinfo **);
+	if (!real)
+		real = (int (*)(const char *, const char *, const struct addrinfo *,
+				struct addrinfo **))dlsym(RTLD_NEXT, "getaddrinfo");
+	if (!real)
+		return EAI_SYSTEM;
+	int r = real(node, service, hints, res);
+	if ((r == EAI_AGAIN || r == EAI_SYSTEM || r == EAI_FAIL) && node && *node &&
+	    !strpbrk(node, "\n\t") && strlen(node) < 256) {
+		char line[300];
+		int n = snprintf(line, sizeof(line), "n\tlookup %s\n", node);
+		int e = errno;
+		if (n > 0 && (size_t)n < sizeof(line))
+			put(line, (size_t)n);
+		errno = e;
+	}
+	return r;
+}

@@ -511,6 +511,16 @@ void world_as_user(struct world *w)
 	copy_exec(CORDON_SHIM_SO, lib);
 	asprintf(&w->user_preload, "LD_PRELOAD=%s", lib);
 	free(lib);
+	/* cordon learn's recorder, next to the shim as installed. */
+	char *learn_src = strdup(CORDON_SHIM_SO), *slash = strrchr(learn_src, '/');
+	char *learn_lib = path_join(ilib, "libcordon-learn.so");
+	*slash = '\0';
+	char *src = path_join(learn_src, "libcordon-learn.so");
+	if (file_exists(src))
+		copy_exec(src, learn_lib);
+	free(src);
+	free(learn_lib);
+	free(learn_src);
 	free(inst);
 	free(ibin);
 	free(ilib);

@@ -20,6 +20,7 @@
 #include "supervisor.h"
 #include "sysnums.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -455,14 +456,41 @@ struct dest {
 	int pin; /* a pathname socket, pinned (its address rewritten to it), or -1 */
 };
 
-static void note_refused(const char *what)
+/* cordon learn's record: "KIND\tWHAT\n" (s a unix socket, n the network). */
+static void note_learn(char kind, const char *what)
 {
 	if (S.cfg.learn_fd < 0)
 		return;
 	char line[PATH_MAX + 8];
-	int n = snprintf(line, sizeof(line), "s\t%s\n", what);
+	int n = snprintf(line, sizeof(line), "%c\t%s\n", kind, what);
 	if (n > 0 && (size_t)n < sizeof(line))
 		(void)!write(S.cfg.learn_fd, line, (size_t)n);
+}
+
+static void note_refused(const char *what)
+{
+	note_learn('s', what);
+}
+
+/* An internet connect or send refused offline, with its address. */
+static void note_offline_dest(const struct sockaddr_storage *ss)
+{
+	if (S.cfg.learn_fd < 0)
+		return;
+	char host[INET6_ADDRSTRLEN] = "?", what[INET6_ADDRSTRLEN + 32];
+	unsigned port = 0;
+	if (ss->ss_family == AF_INET) {
+		const struct sockaddr_in *in = (const struct sockaddr_in *)ss;
+		(void)inet_ntop(AF_INET, &in->sin_addr, host, sizeof(host));
+		port = ntohs(in->sin_port);
+		snprintf(what, sizeof(what), "connect %s:%u", host, port);
+	} else {
+		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)ss;
+		(void)inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof(host));
+		port = ntohs(in6->sin6_port);
+		snprintf(what, sizeof(what), "connect [%s]:%u", host, port);
+	}
+	note_learn('n', what);
 }
 
 static int judge_unix(const struct cordon_call *c, struct dest *d)
@@ -528,7 +556,10 @@ static int judge_addr(const struct cordon_call *c, uint64_t uaddr, uint64_t ulen
 		/* The call happens here, out of Landlock's sight: the network
 		 * setting is applied here too (offline, IP sockets only come in
 		 * from outside: seccomp refuses to create them). */
-		return S.cfg.allow_network ? 0 : -EACCES;
+		if (S.cfg.allow_network)
+			return 0;
+		note_offline_dest(&d->ss);
+		return -EACCES;
 	default:
 		return 0; /* AF_UNSPEC, netlink, ...: no destination outside */
 	}
@@ -545,7 +576,10 @@ static int offline_ip(int sock, bool named)
 	socklen_t len = sizeof(domain);
 	if (getsockopt(sock, SOL_SOCKET, SO_DOMAIN, &domain, &len) < 0)
 		return -errno;
-	return domain == AF_UNIX || domain == AF_NETLINK ? 0 : -EACCES;
+	if (domain == AF_UNIX || domain == AF_NETLINK)
+		return 0;
+	note_learn('n', "send on an internet socket");
+	return -EACCES;
 }
 
 static void dest_free(struct dest *d)
@@ -1044,6 +1078,8 @@ static void handle(const struct seccomp_notif *req, struct seccomp_notif_resp *r
 	}
 	case OFFLINE:
 		say_offline();
+		note_learn('n',
+			   req->data.args[0] == AF_INET6 ? "socket AF_INET6" : "socket AF_INET");
 		r = -EACCES;
 		break;
 	case OTHER:

@@ -1,0 +1,37 @@
+/* What cordon learn and cordon explain may propose: the root of the tool a
+ * denied path belongs to, and the paths they never propose. */
+#ifndef CORDON_LAUNCHER_SUGGEST_H
+#define CORDON_LAUNCHER_SUGGEST_H
+
+#include <stdbool.h>
+
+#include "cordon/policy.h"
+
+/* Why PATH (absolute) is never proposed: "/", $HOME, /root, a system
+ * directory (and one level below /usr, /var, /run, /boot), anything under
+ * /proc, /sys, /dev, a directory
+ * every program shares (~/.config, ~/.cache, ~/.local), cordon's own config
+ * (CONFIG, the file in use, may be NULL) or a credential store (hidden_paths
+ * of P). NULL: it may be proposed. */
+const char *suggest_never(const struct cordon_policy *p, const char *config, const char *path);
+
+/* The root of the tool PATH (absolute) belongs to, malloc'd: ~/.X for a
+ * path under a dot-directory of HOME (~/.config/X, ~/.cache/X,
+ * ~/.local/share/X, ~/.local/bin for the shared ones), /opt/X, /usr/local/X;
+ * *TOOL is then true. Else PATH's directory (PATH itself when it is one),
+ * *TOOL false. */
+char *suggest_root(const char *home, const char *path, bool *tool);
+
+/* Why DIR must not be made writable: it holds programs that run outside the
+ * session too (bin, sbin, shims, libexec, a PATH entry; with LOOK_INSIDE,
+ * for a tool's root, also executable files or a bin directory in it). NULL:
+ * none seen. */
+const char *suggest_holds_programs(const char *dir, bool look_inside);
+
+/* Whether PATH names a shared library (mapped executable). */
+bool suggest_is_library(const char *path);
+
+/* PATH as a config entry, malloc'd: "~/..." under HOME, else as is. */
+char *suggest_entry(const char *home, const char *path);
+
+#endif

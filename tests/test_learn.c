@@ -1,0 +1,433 @@
+/* cordon learn as a new user meets it: children that close their inherited
+ * fds are still seen, refused network is named with its line, and the
+ * proposals converge (tool roots, the right class, nothing risky) in at most
+ * two rounds on fake toolchain trees (pyenv, cargo, nvm) in the world's home.
+ * Judged from outside: what learn printed, the marker files the commands
+ * write, the listener's bytes. */
+#include <criterion/criterion.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "helpers.h"
+
+#define BLOCK "to allow them, add to your config:\n"
+
+/* Python's subprocess closes every fd above 2 in the child: the cat it runs
+ * is still recorded (through the record file), and was really refused. */
+static void learn_through_close_fds(bool as_user)
+{
+	struct world w;
+	world_init(&w, "learnfds", "");
+	if (as_user)
+		world_as_user(&w);
+	char *code;
+	asprintf(&code, "import subprocess; subprocess.run(['cat', '%s'], close_fds=True)",
+		 w.secret);
+	char *argv[] = {CORDON_BIN,         "learn", "--config", w.cfg, "--",
+			"/usr/bin/python3", "-c",    code,       NULL};
+	struct run_result r = world_run(&w, argv, w.proj);
+	cr_expect(strstr(r.err, "secret: Permission denied") != NULL, "the child was refused: %s",
+		  r.err);
+	cr_expect(strstr(r.err, "    read     secret") != NULL, "learn missed the child: %s",
+		  r.err);
+	cr_expect_null(strstr(r.out, SECRET), "the secret leaked");
+	run_free(&r);
+	/* The control: outside, the same child reads it. */
+	char *plain[] = {"/usr/bin/python3", "-c", code, NULL};
+	r = world_run(&w, plain, w.proj);
+	cr_expect(strstr(r.out, SECRET) != NULL, "the control failed: %s", r.err);
+	run_free(&r);
+	free(code);
+	world_free(&w);
+}
+
+Test(learn, sees_children_that_close_inherited_fds_as_root, .timeout = 60)
+{
+	learn_through_close_fds(false);
+}
+
+Test(learn, sees_children_that_close_inherited_fds_as_user, .timeout = 60)
+{
+	learn_through_close_fds(true);
+}
+
+/* Offline, the refused socket and name lookup are named, with the line; the
+ * control: online, the same connect reaches the listener and nothing is
+ * said about the network. */
+static void learn_network(bool as_user)
+{
+	struct world w;
+	world_init(&w, "learnnet", ", \"allow_network\": false");
+	if (as_user)
+		world_as_user(&w);
+	struct listener l = listen_on(AF_INET, true);
+	char *code;
+	asprintf(&code,
+		 "import socket\n"
+		 "try: socket.getaddrinfo('cordon-learn.invalid', 80)\n"
+		 "except OSError: pass\n"
+		 "s = socket.create_connection(('127.0.0.1', %d)); s.sendall(b'reached')\n",
+		 l.port);
+	char *argv[] = {CORDON_BIN,         "learn", "--config", w.cfg, "--",
+			"/usr/bin/python3", "-c",    code,       NULL};
+	struct run_result r = world_run(&w, argv, w.proj);
+	char *got = received(&l, 300);
+	cr_expect_null(strstr(got, "reached"), "offline, yet it connected");
+	free(got);
+	cr_expect(strstr(r.err, "network: refused an internet socket") != NULL, "%s", r.err);
+	cr_expect(strstr(r.err, "network: refused name lookup of cordon-learn.invalid") != NULL,
+		  "%s", r.err);
+	const char *block = strstr(r.err, BLOCK);
+	cr_expect(block && strstr(block, "\"allow_network\": true"), "%s", r.err);
+	run_free(&r);
+	/* The control: the network on. */
+	char *on = path_join(w.dir, "online.json");
+	free(write_file(w.dir, "online.json", "{" WORLD_BASE_RW ", \"allow_network\": true}"));
+	if (as_user)
+		world_give(&w);
+	char *argv2[] = {CORDON_BIN,         "learn", "--config", on,  "--",
+			 "/usr/bin/python3", "-c",    code,       NULL};
+	r = world_run(&w, argv2, w.proj);
+	got = received(&l, 3000);
+	cr_expect(strstr(got, "reached") != NULL, "the control did not connect: %s", r.err);
+	cr_expect_null(strstr(r.err, "network: refused"), "%s", r.err);
+	free(got);
+	run_free(&r);
+	close(l.fd);
+	free(on);
+	free(code);
+	world_free(&w);
+}
+
+Test(learn, names_refused_network_as_root, .timeout = 60)
+{
+	learn_network(false);
+}
+
+Test(learn, names_refused_network_as_user, .timeout = 60)
+{
+	learn_network(true);
+}
+
+/* ---- convergence on fake toolchains -------------------------------------- */
+
+static void mkdirs(const char *path)
+{
+	char *cmd;
+	asprintf(&cmd, "mkdir -p '%s'", path);
+	cr_assert_eq(system(cmd), 0);
+	free(cmd);
+}
+
+static void put(const char *home, const char *rel, const char *text, mode_t mode)
+{
+	char *path = path_join(home, rel);
+	char *dir = strdup(path);
+	*strrchr(dir, '/') = '\0';
+	mkdirs(dir);
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f, "%s", path);
+	fputs(text, f);
+	fclose(f);
+	chmod(path, mode);
+	free(dir);
+	free(path);
+}
+
+/* A pyenv layout: bin/pyenv, shims/python exec'ing versions/3.12/bin/python,
+ * which reads its lib and writes the marker. */
+static const char *fake_pyenv(const char *home)
+{
+	put(home, ".pyenv/bin/pyenv", "#!/bin/sh\necho 3.12\n", 0755);
+	put(home, ".pyenv/shims/python",
+	    "#!/bin/sh\nexec \"$HOME/.pyenv/versions/3.12/bin/python\" \"$@\"\n", 0755);
+	put(home, ".pyenv/versions/3.12/bin/python",
+	    "#!/bin/sh\nd=\"$HOME/.pyenv/versions/3.12/lib/python3.12\"\n"
+	    "cat \"$d/os.py\" \"$d/encodings/__init__.py\" >/dev/null || exit 1\n"
+	    "ls \"$d/lib-dynload\" >/dev/null || exit 1\n"
+	    "echo ok > \"$1\"\n",
+	    0755);
+	put(home, ".pyenv/versions/3.12/lib/python3.12/os.py", "# os\n", 0644);
+	put(home, ".pyenv/versions/3.12/lib/python3.12/encodings/__init__.py", "# enc\n", 0644);
+	put(home, ".pyenv/versions/3.12/lib/python3.12/lib-dynload/_ssl.so", "elf\n", 0755);
+	return ".pyenv/shims/python";
+}
+
+/* A cargo layout: bin/cargo writes its registry cache (created on first
+ * use) and never needs credentials.toml (hidden: tried, refused, fine). */
+static const char *fake_cargo(const char *home)
+{
+	put(home, ".cargo/bin/cargo",
+	    "#!/bin/sh\nc=\"$HOME/.cargo\"\ncat \"$c/credentials.toml\" 2>/dev/null\n"
+	    "cat \"$c/config.toml\" >/dev/null || exit 1\n"
+	    "mkdir -p \"$c/registry/cache/index\" || exit 1\n"
+	    "echo crate > \"$c/registry/cache/index/x.crate\" || exit 1\n"
+	    "mkdir -p \"$c/registry/index\" && echo i > \"$c/registry/index/i\" || exit 1\n"
+	    "echo ok > \"$1\"\n",
+	    0755);
+	put(home, ".cargo/config.toml", "[build]\n", 0644);
+	put(home, ".cargo/credentials.toml", "token = \"" SECRET "\"\n", 0600);
+	put(home, ".cargo/registry/.keep", "", 0644);
+	return ".cargo/bin/cargo";
+}
+
+/* An nvm layout: npm (in versions/node/v20/bin) runs node, which reads its
+ * lib and writes npm's cache ~/.npm, which does not exist yet. */
+static const char *fake_nvm(const char *home)
+{
+	put(home, ".nvm/nvm.sh", "# nvm\n", 0644);
+	put(home, ".nvm/versions/node/v20/bin/node",
+	    "#!/bin/sh\ncat \"$HOME/.nvm/versions/node/v20/lib/node_modules/npm/index.js\" "
+	    ">/dev/null || exit 1\nmkdir -p \"$HOME/.npm/_cacache\" \"$HOME/.npm/_logs\" || exit 1\n"
+	    "echo log > \"$HOME/.npm/_logs/debug.log\" || exit 1\necho ok > \"$1\"\n",
+	    0755);
+	put(home, ".nvm/versions/node/v20/bin/npm",
+	    "#!/bin/sh\nexec \"$(dirname \"$0\")/node\" \"$@\"\n", 0755);
+	put(home, ".nvm/versions/node/v20/lib/node_modules/npm/index.js", "//\n", 0644);
+	return ".nvm/versions/node/v20/bin/npm";
+}
+
+/* Put learn's block into CFG: each key replaced (the block carries the
+ * config's own entries too). */
+static void apply_block(struct json_object *cfg, const char *err)
+{
+	const char *b = strstr(err, BLOCK);
+	if (!b)
+		return;
+	char *text;
+	asprintf(&text, "{%s}", b + strlen(BLOCK));
+	struct json_object *add = json_tokener_parse(text);
+	cr_assert_not_null(add, "learn's block is not JSON: %s", text);
+	json_object_object_foreach(add, key, val)
+	{
+		cr_expect(!json_object_object_get_ex(cfg, key, NULL) ||
+				  json_object_is_type(val, json_type_array) ||
+				  json_object_is_type(val, json_type_boolean),
+			  "%s", key);
+		json_object_object_add(cfg, key, json_object_get(val));
+	}
+	json_object_put(add);
+	free(text);
+}
+
+/* The "create first" lines, done. */
+static void create_first(const char *err)
+{
+	const char *c = strstr(err, "create first");
+	for (const char *line = c ? strchr(c, '\n') + 1 : NULL;
+	     line && strncmp(line, "    ", 4) == 0;) {
+		const char *end = strchr(line, '\n');
+		char *cmd = strndup(line + 4, (size_t)(end - line - 4));
+		char *q;
+		const char *sp = strchr(cmd, ' ');
+		if (strncmp(cmd, "mkdir -p ", 9) == 0)
+			asprintf(&q, "mkdir -p '%s'", cmd + 9);
+		else
+			asprintf(&q, "touch '%s'", sp + 1);
+		cr_expect_eq(system(q), 0, "%s", q);
+		free(q);
+		free(cmd);
+		line = end + 1;
+	}
+}
+
+/* What learn must never propose, whatever it saw. */
+static void never_proposed(const struct world *w, const char *err)
+{
+	const char *b = strstr(err, BLOCK);
+	if (!b)
+		return;
+	const char *bad[] = {"\"~\"",    "\"/\"",       "\"/root\"",   "\"/usr\"",
+			     "\"/etc\"", "~/.config\"", "credentials", "/sys/fs/cgroup"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		cr_expect_null(strstr(b, bad[i]), "proposed %s: %s", bad[i], b);
+	char *home;
+	asprintf(&home, "\"%s\"", w->home);
+	cr_expect_null(strstr(b, home), "proposed $HOME: %s", b);
+	free(home);
+	const char *rw = strstr(b, "\"additional_read_write_paths\"");
+	if (rw) {
+		size_t n = strcspn(rw, "\n");
+		char *line = strndup(rw, n);
+		cr_expect_null(strstr(line, "/bin"), "a bin directory writable: %s", line);
+		cr_expect_null(strstr(line, "/shims"), "shims writable: %s", line);
+		cr_expect_null(strstr(line, "\"~/.cargo\""), "~/.cargo writable: %s", line);
+		cr_expect_null(strstr(line, "\"~/.pyenv\""), "~/.pyenv writable: %s", line);
+		free(line);
+	}
+	cr_expect_null(strstr(err, SECRET), "learn printed a credential");
+}
+
+static int rounds_until_it_works(struct world *w, const char *(*make)(const char *),
+				 char **last_block)
+{
+	const char *rel = make(w->home);
+	if (w->as_user)
+		world_give(w);
+	char *cmd = path_join(w->home, rel);
+	char *marker = path_join(w->proj, "marker");
+	char *cfg_path = path_join(w->dir, "learned.json");
+	struct json_object *cfg = json_tokener_parse("{" WORLD_BASE_RW "}");
+	int rounds = 0;
+	bool done = false;
+	*last_block = NULL;
+	/* A round: learn, then its block applied. Done when the command worked
+	 * and learn had nothing more to propose. */
+	while (rounds < 4 && !done) {
+		rounds++;
+		unlink(marker);
+		json_object_to_file(cfg_path, cfg);
+		if (w->as_user)
+			world_give(w);
+		char *argv[] = {CORDON_BIN, "learn", "--config", cfg_path, "--", cmd, marker, NULL};
+		struct run_result r = world_run(w, argv, w->proj);
+		never_proposed(w, r.err);
+		const char *b = strstr(r.err, BLOCK);
+		if (b) {
+			free(*last_block);
+			*last_block = strdup(b);
+			create_first(r.err);
+			apply_block(cfg, r.err);
+		}
+		done = file_exists(marker) && !b;
+		cr_expect(done || b, "round %d failed and learn proposed nothing: %s", rounds,
+			  r.err);
+		if (!done && !b)
+			rounds = 99;
+		run_free(&r);
+	}
+	/* And a plain run with the learned config works. */
+	unlink(marker);
+	char *argv[] = {CORDON_BIN, "run", "--config", cfg_path, "--", cmd, marker, NULL};
+	struct run_result r = world_run(w, argv, w->proj);
+	cr_expect(file_exists(marker), "cordon run with the learned config failed: %s", r.err);
+	run_free(&r);
+	json_object_put(cfg);
+	free(cfg_path);
+	free(marker);
+	free(cmd);
+	return rounds;
+}
+
+static void converges(const char *tag, const char *(*make)(const char *), bool as_user,
+		      const char *const expect[])
+{
+	struct world w;
+	world_init(&w, tag, "");
+	if (as_user)
+		world_as_user(&w);
+	char *block = NULL;
+	int rounds = rounds_until_it_works(&w, make, &block);
+	cr_expect_leq(rounds, 2, "%d rounds; the last block: %s", rounds, block ? block : "-");
+	for (size_t i = 0; expect[i]; i++)
+		cr_expect(block && strstr(block, expect[i]), "no %s in %s", expect[i],
+			  block ? block : "-");
+	free(block);
+	world_free(&w);
+}
+
+static const char *const pyenv_expect[] = {"\"additional_executable_paths\": [ \"~/.pyenv\" ]",
+					   NULL};
+static const char *const cargo_expect[] = {"\"~/.cargo\"", "\"~/.cargo/registry\"", NULL};
+static const char *const nvm_expect[] = {"\"~/.nvm\"", "\"~/.npm\"", NULL};
+
+Test(learn, converges_for_pyenv_python_as_root, .timeout = 90)
+{
+	converges("learnpy", fake_pyenv, false, pyenv_expect);
+}
+
+Test(learn, converges_for_pyenv_python_as_user, .timeout = 90)
+{
+	converges("learnpyu", fake_pyenv, true, pyenv_expect);
+}
+
+Test(learn, converges_for_cargo_as_root, .timeout = 90)
+{
+	converges("learncargo", fake_cargo, false, cargo_expect);
+}
+
+Test(learn, converges_for_cargo_as_user, .timeout = 90)
+{
+	converges("learncargou", fake_cargo, true, cargo_expect);
+}
+
+Test(learn, converges_for_nvm_node_as_root, .timeout = 90)
+{
+	converges("learnnvm", fake_nvm, false, nvm_expect);
+}
+
+Test(learn, converges_for_nvm_node_as_user, .timeout = 90)
+{
+	converges("learnnvmu", fake_nvm, true, nvm_expect);
+}
+
+/* explain /usr/bin/python3 (a symlink to python3.11, r-x by default) never
+ * proposes making the program writable; the control: a plain file outside
+ * gets its line. */
+Test(learn, explain_never_proposes_writing_a_system_program)
+{
+	struct world w;
+	world_init(&w, "explainprog", "");
+	struct run_result r =
+		run_cordon(w.env, w.proj, "explain", "--config", w.cfg, "/usr/bin/python3", NULL);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_null(strstr(r.out, "additional_read_write_paths\": [\"/usr"), "%s", r.out);
+	cr_expect(strstr(r.out, "cordon does not propose writing it") != NULL, "%s", r.out);
+	run_free(&r);
+	r = run_cordon(w.env, w.proj, "explain", "--config", w.cfg, w.secret, NULL);
+	cr_expect(strstr(r.out, "to allow reading, add to your config: ") != NULL, "%s", r.out);
+	run_free(&r);
+	world_free(&w);
+}
+
+/* learn --write puts the merged keys into the config file itself: the
+ * user's entries and other keys stay, no key twice, and the command then
+ * works with plain run. */
+Test(learn, write_updates_the_config_keeping_the_users_entries, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "learnwrite", "");
+	char *mine = path_join(w.outside, "mine");
+	mkdirs(mine);
+	char *cfg_text;
+	asprintf(&cfg_text,
+		 "{" WORLD_BASE_RW ", \"additional_read_only_paths\": [\"%s\"], "
+		 "\"allow_network\": false}",
+		 mine);
+	char *cfg = write_file(w.dir, "mine.json", cfg_text);
+	char *script;
+	asprintf(&script, "cat '%s' > /dev/null && echo ok > done", w.secret);
+	char *argv[] = {CORDON_BIN, "learn",   "--write", "--config", cfg,
+			"--",       "/bin/sh", "-c",      script,     NULL};
+	struct run_result r = world_run(&w, argv, w.proj);
+	cr_expect(strstr(r.err, "cordon learn: updated ") != NULL, "%s", r.err);
+	run_free(&r);
+	struct json_object *o = json_object_from_file(cfg);
+	cr_assert_not_null(o, "the config is no longer JSON");
+	struct json_object *ro, *net;
+	cr_assert(json_object_object_get_ex(o, "additional_read_only_paths", &ro));
+	cr_expect_eq(json_object_array_length(ro), 2, "%s", json_object_to_json_string(ro));
+	cr_expect_str_eq(json_object_get_string(json_object_array_get_idx(ro, 0)), mine);
+	cr_expect(json_object_object_get_ex(o, "allow_network", &net) &&
+			  !json_object_get_boolean(net),
+		  "another key was lost or changed");
+	cr_expect(json_object_object_get_ex(o, "system_paths", NULL));
+	json_object_put(o);
+	char *done = path_join(w.proj, "done");
+	unlink(done);
+	char *run[] = {CORDON_BIN, "run", "--config", cfg, "--", "/bin/sh", "-c", script, NULL};
+	r = world_run(&w, run, w.proj);
+	cr_expect(file_exists(done), "the written config does not work: %s", r.err);
+	run_free(&r);
+	free(done);
+	free(script);
+	free(cfg);
+	free(cfg_text);
+	free(mine);
+	world_free(&w);
+}
