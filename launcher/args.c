@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cordon/toolchain.h"
+
 static const char usage_main[] =
 	"Usage: cordon COMMAND [OPTIONS]\n"
 	"\n"
@@ -45,6 +47,9 @@ static const char usage_run[] =
 	"      --no-network        no network, whatever the config says (refused when\n"
 	"                          the config turns the sandbox off for this session)\n"
 	"      --allow-env NAME    also pass the environment variable NAME (repeatable)\n"
+	"      --toolchain NAME    also grant toolchain NAME's directories, as the\n"
+	"                          config's toolchains key: python, rust, node, go,\n"
+	"                          local-bin (repeatable)\n"
 	"      --allow-socket PATH also allow connecting to the unix socket PATH outside\n"
 	"                          the session; '$SSH_AUTH_SOCK' names the ssh agent's\n"
 	"                          (repeatable; sockets made inside are always reachable)\n"
@@ -71,7 +76,7 @@ static const char usage_explain[] =
 	"\n"
 	"Options: --config FILE, --project DIR, --kind KIND, --allow-read PATH,\n"
 	"--allow-write PATH, --allow-exec PATH, --no-network, --allow-env NAME,\n"
-	"--allow-socket PATH, as for 'cordon run'; -h, --help.\n"
+	"--toolchain NAME, --allow-socket PATH, as for 'cordon run'; -h, --help.\n"
 	"  --format sbpl   print the macOS Seatbelt profile for this policy instead,\n"
 	"                  preceded by its parameter bindings as ';' comment lines\n";
 
@@ -165,6 +170,7 @@ enum {
 	OPT_PASS_FD,
 	OPT_TRACKING,
 	OPT_FORMAT,
+	OPT_TOOLCHAIN,
 };
 
 static const struct option run_options[] = {
@@ -180,6 +186,7 @@ static const struct option run_options[] = {
 	{"pass-fd", required_argument, NULL, OPT_PASS_FD},
 	{"tracking", required_argument, NULL, OPT_TRACKING},
 	{"format", required_argument, NULL, OPT_FORMAT},
+	{"toolchain", required_argument, NULL, OPT_TOOLCHAIN},
 	{"verbose", no_argument, NULL, 'v'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
@@ -282,6 +289,14 @@ static int parse_options(int argc, char **argv, struct cordon_args *a, struct co
 			break;
 		case OPT_ALLOW_ENV:
 			r = push_nonempty(&a->extra_env, "--allow-env", optarg, err);
+			break;
+		case OPT_TOOLCHAIN:
+			if (!cordon_toolchain_known(optarg))
+				return cordon_err(err, EINVAL,
+						  "--toolchain: unknown toolchain \"%s\" (expected one "
+						  "of %s)",
+						  optarg, cordon_toolchain_names_text());
+			r = push_nonempty(&a->toolchains, "--toolchain", optarg, err);
 			break;
 		case OPT_ALLOW_SOCKET:
 			r = push_nonempty(&a->extra_sockets, "--allow-socket", optarg, err);
@@ -394,4 +409,5 @@ void cordon_args_free(struct cordon_args *a)
 		cordon_strv_free(&a->extra[c]);
 	cordon_strv_free(&a->extra_env);
 	cordon_strv_free(&a->extra_sockets);
+	cordon_strv_free(&a->toolchains);
 }

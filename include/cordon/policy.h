@@ -140,6 +140,12 @@ struct cordon_context {
 	 * /dev/pts (Linux), so that nothing inside opens another terminal of
 	 * the user's. Ptys made inside come from the supervisor (TIOCGPTPEER). */
 	const char *const *ttys;
+	/* --toolchain NAME: presets added to the config's toolchains. */
+	struct cordon_strv extra_toolchains;
+	/* Make a preset's read-write paths that are missing (under the home,
+	 * in a tool home that exists) before resolving: `cordon run` sets it;
+	 * explain and check only show. See cordon_toolchain_make. */
+	bool make_toolchain_dirs;
 };
 
 /* The built-in defaults. */
