@@ -84,10 +84,13 @@ static const char usage_check[] =
 	"Usage: cordon check [--config FILE]\n"
 	"\n"
 	"Show what this machine can enforce (Landlock ABI and rights, seccomp), and\n"
-	"parse the config a `cordon run` here would use (or FILE).\n"
+	"parse the config a `cordon run` here would use (or FILE). Then list the PATH\n"
+	"entries and what your shell rc files source or run that would not execute\n"
+	"in a session under that config, and the config line that fixes them (a\n"
+	"toolchain preset where one fits); nothing when everything executes.\n"
 	"Exit 0 when the config parses and the default policy can be fully enforced\n"
 	"here, 1 when it cannot be enforced, 125 when the config does not parse (the\n"
-	"error is the last line, on stderr).\n";
+	"error is the last line, on stderr). The list above never changes it.\n";
 
 static const char usage_list[] =
 	"Usage: cordon list\n"
