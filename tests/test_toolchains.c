@@ -95,6 +95,8 @@ BOTH_USERS(toolchains, python_preset_runs_pyenv_shims, .timeout = 120)
 	r = run_in(&w, NULL, (char *[]){shim, marker, NULL});
 	cr_expect_not(file_exists(marker), "python ran without the preset");
 	cr_expect_eq(r.status, 125, "status %d: %s", r.status, r.err);
+	cr_expect(strstr(r.err, "add to your config: \"toolchains\": [\"python\"]"),
+		  "the refusal does not name the preset: %s", r.err);
 	run_free(&r);
 	r = sh_in(&w, NULL, "'%s' '%s'", shim, marker);
 	cr_expect_not(file_exists(marker), "python ran through a shell without the preset");
@@ -107,11 +109,10 @@ BOTH_USERS(toolchains, python_preset_runs_pyenv_shims, .timeout = 120)
 		w.cfg = i == 0 ? with : without;
 		r = sh_in(&w, i == 0 ? NULL : "--toolchain python",
 			  "'%s' '%s' && echo cached > \"$HOME/.cache/pip/wheel\"", shim, marker);
-		cr_expect(contains(marker, "python"), "%s: python did not run: %s", ways[i],
-			  r.err);
+		cr_expect(contains(marker, "python"), "%s: python did not run: %s", ways[i], r.err);
 		char *wheel = path_join(cache, "wheel");
-		cr_expect(contains(wheel, "cached"), "%s: pip's cache is not writable: %s",
-			  ways[i], r.err);
+		cr_expect(contains(wheel, "cached"), "%s: pip's cache is not writable: %s", ways[i],
+			  r.err);
 		struct stat st;
 		cr_expect(stat(cache, &st) == 0 && (st.st_mode & 0777) == 0700 &&
 				  st.st_uid == (who->user ? w.uid : 0),
@@ -252,9 +253,12 @@ Test(toolchains, go_preset_passes_go_env)
 	struct world w;
 	world_init(&w, "tcgo", "");
 	char *with = config(&w, "with.json", ", \"toolchains\": [\"go\"]");
-	const char *vars[] = {"GOROOT=/usr/local/go", "GOFLAGS=-mod=mod",
-			      "GOPROXY=https://proxy.golang.org", "GOPRIVATE=example.com/*",
-			      "GONOSUMDB=example.com", "GONOPROXY=example.com",
+	const char *vars[] = {"GOROOT=/usr/local/go",
+			      "GOFLAGS=-mod=mod",
+			      "GOPROXY=https://proxy.golang.org",
+			      "GOPRIVATE=example.com/*",
+			      "GONOSUMDB=example.com",
+			      "GONOPROXY=example.com",
 			      "GOTOOLCHAIN=local"};
 	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
 		world_setenv(&w, vars[i]);
@@ -272,7 +276,8 @@ Test(toolchains, go_preset_passes_go_env)
 			if (k)
 				cr_expect(strstr(env_nl, line), "go preset: %s missing", vars[i]);
 			else
-				cr_expect_not(strstr(env_nl, line), "without it: %s passed", vars[i]);
+				cr_expect_not(strstr(env_nl, line), "without it: %s passed",
+					      vars[i]);
 			free(env_nl);
 			free(line);
 		}
@@ -294,8 +299,7 @@ Test(toolchains, explain_names_the_preset)
 	char *shim = fmt("%s/.pyenv/shims/python", w.home);
 	struct run_result r = run_cordon(w.env, w.proj, "explain", "--config", w.cfg, shim, NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	cr_expect(strstr(r.out, "access: r-x") && strstr(r.out, "toolchains: python"), "%s",
-		  r.out);
+	cr_expect(strstr(r.out, "access: r-x") && strstr(r.out, "toolchains: python"), "%s", r.out);
 	run_free(&r);
 	free(shim);
 	world_free(&w);
@@ -349,8 +353,8 @@ BOTH_USERS(toolchains, check_lists_what_will_not_execute, .timeout = 90)
 				cr_expect(strstr(r.out, want[i]), "missing %s:\n%s", want[i],
 					  r.out);
 			else
-				cr_expect_not(strstr(r.out, want[i]),
-					      "with the presets: %s\n%s", want[i], r.out);
+				cr_expect_not(strstr(r.out, want[i]), "with the presets: %s\n%s",
+					      want[i], r.out);
 		char *tool_line = fmt("\"additional_executable_paths\": [\"%s\"]", tools);
 		char *home_line = fmt("PATH has ~: does not execute in a session (---); no line "
 				      "suggested");
