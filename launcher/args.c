@@ -295,10 +295,11 @@ static int parse_options(int argc, char **argv, struct cordon_args *a, struct co
 			break;
 		case OPT_TOOLCHAIN:
 			if (!cordon_toolchain_known(optarg))
-				return cordon_err(err, EINVAL,
-						  "--toolchain: unknown toolchain \"%s\" (expected one "
-						  "of %s)",
-						  optarg, cordon_toolchain_names_text());
+				return cordon_err(
+					err, EINVAL,
+					"--toolchain: unknown toolchain \"%s\" (expected one "
+					"of %s)",
+					optarg, cordon_toolchain_names_text());
 			r = push_nonempty(&a->toolchains, "--toolchain", optarg, err);
 			break;
 		case OPT_ALLOW_SOCKET:

@@ -20,21 +20,21 @@
 #include "util.h"
 
 /* The rc files a login or interactive shell reads, under the home. */
-static const char *const rc_files[] = {".bashrc", ".profile",      ".bash_profile",
-				       ".zshrc",  ".zshenv",       ".config/fish/config.fish",
+static const char *const rc_files[] = {".bashrc", ".profile", ".bash_profile",
+				       ".zshrc",  ".zshenv",  ".config/fish/config.fish",
 				       NULL};
 
-#define MAX_VARS 32
+#define MAX_VARS     32
 #define MAX_RC_BYTES ((size_t)256 << 10)
 
 /* What one scan found and what it suggests. */
 struct findings {
 	const struct cordon_policy *p;
 	const char *home;
-	struct cordon_strv seen;     /* canonical paths already reported */
-	struct cordon_strv presets;  /* preset names that fix something */
-	struct cordon_strv dirs;     /* directories for additional_executable_paths */
-	size_t n;                    /* lines printed */
+	struct cordon_strv seen;    /* canonical paths already reported */
+	struct cordon_strv presets; /* preset names that fix something */
+	struct cordon_strv dirs;    /* directories for additional_executable_paths */
+	size_t n;                   /* lines printed */
 };
 
 /* Variables an rc file sets to a path (export NAME=..., set -gx NAME ...),
@@ -124,7 +124,9 @@ static void note_assignment(struct vars *v, const char *line)
 	if (!len || s[len] != (fish ? ' ' : '='))
 		return;
 	const char *val = s + len + 1;
-	char quote = *val == '"' || *val == '\'' ? *val : 0;
+	char quote = '\0';
+	if (*val == '"' || *val == '\'')
+		quote = *val;
 	val += quote != 0;
 	size_t vlen = quote ? strcspn(val, (char[]){quote, 0}) : strcspn(val, " \t;");
 	if (!vlen || val[0] != '/' || memchr(val, '$', vlen) || v->n == MAX_VARS)
@@ -227,7 +229,7 @@ static void judge(struct findings *f, const char *where, const char *how, const 
 	       tilde(f, path, tb, sizeof(tb)),
 	       need & CORDON_ACCESS_EXEC ? "does not execute" : "not readable",
 	       cordon_access_str(acc, buf), preset ? "; toolchain " : "", preset ? preset : "",
-	       hidden ? "; a hidden path (credentials): no line suggested"
+	       hidden             ? "; a hidden path (credentials): no line suggested"
 	       : !preset && !sugg ? "; no line suggested for a system directory or your home"
 				  : "");
 	f->n++;
@@ -242,7 +244,8 @@ static void scan_path(struct findings *f)
 	const char *env = getenv("PATH");
 	cleanup_free char *copy = env ? strdup(env) : NULL;
 	char *save = NULL;
-	for (char *d = copy ? strtok_r(copy, ":", &save) : NULL; d; d = strtok_r(NULL, ":", &save)) {
+	for (char *d = copy ? strtok_r(copy, ":", &save) : NULL; d;
+	     d = strtok_r(NULL, ":", &save)) {
 		struct stat st;
 		if (d[0] == '/' && stat(d, &st) == 0 && S_ISDIR(st.st_mode))
 			judge(f, "PATH", "has", d, CORDON_ACCESS_EXEC, true);
@@ -329,7 +332,8 @@ static void scan_rc(struct findings *f, const char *rel)
 }
 
 /* `"KEY": [A, B]`: OLD's entries, then NEW's not in it, as JSON strings. */
-static void print_list(const char *key, const struct cordon_strv *old, const struct cordon_strv *add)
+static void print_list(const char *key, const struct cordon_strv *old,
+		       const struct cordon_strv *add)
 {
 	printf("\"%s\": [", key);
 	size_t k = 0;
@@ -371,8 +375,8 @@ void check_toolchains(const struct cordon_args *a, const struct cordon_config *c
 		}
 		if (f.dirs.n) {
 			printf("%s", lead);
-			print_list("additional_executable_paths", &cfg->additional[CORDON_CLASS_EXEC],
-				   &f.dirs);
+			print_list("additional_executable_paths",
+				   &cfg->additional[CORDON_CLASS_EXEC], &f.dirs);
 			printf("\n");
 		}
 	}

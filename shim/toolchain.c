@@ -139,8 +139,8 @@ static char *join(const char *dir, const char *rel)
  * known: no home), *VAR the variable it came from (or NULL), *TOOL whether
  * it is a tool home (an entry below it is made only if it exists).
  * Returns 0 or -ENOMEM. */
-static int root_dir(enum root root, const char *home, char *(*getenv_fn)(const char *),
-		    char **out, const char **var, bool *tool)
+static int root_dir(enum root root, const char *home, char *(*getenv_fn)(const char *), char **out,
+		    const char **var, bool *tool)
 {
 	static const struct {
 		enum root root;
@@ -210,8 +210,7 @@ static int root_dir(enum root root, const char *home, char *(*getenv_fn)(const c
 }
 
 int cordon_toolchain_each(const char *name, const char *home, char *(*getenv_fn)(const char *),
-			  int (*fn)(const struct cordon_toolchain_entry *e, void *data),
-			  void *data)
+			  int (*fn)(const struct cordon_toolchain_entry *e, void *data), void *data)
 {
 	const struct preset *p = find(name);
 	if (!p)
@@ -226,7 +225,8 @@ int cordon_toolchain_each(const char *name, const char *home, char *(*getenv_fn)
 			return r;
 		if (en->root != ROOT_ABS && !root)
 			continue; /* "~/..." without a home */
-		cleanup_free char *path = en->root == ROOT_ABS ? strdup(en->rel) : join(root, en->rel);
+		cleanup_free char *path =
+			en->root == ROOT_ABS ? strdup(en->rel) : join(root, en->rel);
 		if (!path)
 			return -ENOMEM;
 		struct cordon_toolchain_entry e = {

@@ -25,9 +25,9 @@ bool cordon_toolchain_known(const char *name);
 
 /* One path a preset grants. */
 struct cordon_toolchain_entry {
-	const char *path;   /* absolute ("~" expanded), not canonical */
+	const char *path; /* absolute ("~" expanded), not canonical */
 	enum cordon_class cls;
-	bool file;          /* a read-write lock file, not a directory */
+	bool file; /* a read-write lock file, not a directory */
 	/* The environment variable the path (or the tool home it is in) was
 	 * taken from ("CARGO_HOME"), or NULL for the default. */
 	const char *var;
