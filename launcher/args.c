@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cordon/toolchain.h"
+
 static const char usage_main[] =
 	"Usage: cordon COMMAND [OPTIONS]\n"
 	"\n"
@@ -45,6 +47,9 @@ static const char usage_run[] =
 	"      --no-network        no network, whatever the config says (refused when\n"
 	"                          the config turns the sandbox off for this session)\n"
 	"      --allow-env NAME    also pass the environment variable NAME (repeatable)\n"
+	"      --toolchain NAME    also grant toolchain NAME's directories, as the\n"
+	"                          config's toolchains key: python, rust, node, go,\n"
+	"                          local-bin (repeatable)\n"
 	"      --allow-socket PATH also allow connecting to the unix socket PATH outside\n"
 	"                          the session; '$SSH_AUTH_SOCK' names the ssh agent's\n"
 	"                          (repeatable; sockets made inside are always reachable)\n"
@@ -71,7 +76,7 @@ static const char usage_explain[] =
 	"\n"
 	"Options: --config FILE, --project DIR, --kind KIND, --allow-read PATH,\n"
 	"--allow-write PATH, --allow-exec PATH, --no-network, --allow-env NAME,\n"
-	"--allow-socket PATH, as for 'cordon run'; -h, --help.\n"
+	"--toolchain NAME, --allow-socket PATH, as for 'cordon run'; -h, --help.\n"
 	"  --format sbpl   print the macOS Seatbelt profile for this policy instead,\n"
 	"                  preceded by its parameter bindings as ';' comment lines\n";
 
@@ -79,10 +84,13 @@ static const char usage_check[] =
 	"Usage: cordon check [--config FILE]\n"
 	"\n"
 	"Show what this machine can enforce (Landlock ABI and rights, seccomp), and\n"
-	"parse the config a `cordon run` here would use (or FILE).\n"
+	"parse the config a `cordon run` here would use (or FILE). Then list the PATH\n"
+	"entries and what your shell rc files source or run that would not execute\n"
+	"in a session under that config, and the config line that fixes them (a\n"
+	"toolchain preset where one fits); nothing when everything executes.\n"
 	"Exit 0 when the config parses and the default policy can be fully enforced\n"
 	"here, 1 when it cannot be enforced, 125 when the config does not parse (the\n"
-	"error is the last line, on stderr).\n";
+	"error is the last line, on stderr). The list above never changes it.\n";
 
 static const char usage_list[] =
 	"Usage: cordon list\n"
@@ -173,6 +181,7 @@ enum {
 	OPT_TRACKING,
 	OPT_FORMAT,
 	OPT_WRITE,
+	OPT_TOOLCHAIN,
 };
 
 static const struct option run_options[] = {
@@ -189,6 +198,7 @@ static const struct option run_options[] = {
 	{"tracking", required_argument, NULL, OPT_TRACKING},
 	{"format", required_argument, NULL, OPT_FORMAT},
 	{"write", no_argument, NULL, OPT_WRITE},
+	{"toolchain", required_argument, NULL, OPT_TOOLCHAIN},
 	{"verbose", no_argument, NULL, 'v'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
@@ -291,6 +301,15 @@ static int parse_options(int argc, char **argv, struct cordon_args *a, struct co
 			break;
 		case OPT_ALLOW_ENV:
 			r = push_nonempty(&a->extra_env, "--allow-env", optarg, err);
+			break;
+		case OPT_TOOLCHAIN:
+			if (!cordon_toolchain_known(optarg))
+				return cordon_err(
+					err, EINVAL,
+					"--toolchain: unknown toolchain \"%s\" (expected one "
+					"of %s)",
+					optarg, cordon_toolchain_names_text());
+			r = push_nonempty(&a->toolchains, "--toolchain", optarg, err);
 			break;
 		case OPT_ALLOW_SOCKET:
 			r = push_nonempty(&a->extra_sockets, "--allow-socket", optarg, err);
@@ -408,4 +427,5 @@ void cordon_args_free(struct cordon_args *a)
 		cordon_strv_free(&a->extra[c]);
 	cordon_strv_free(&a->extra_env);
 	cordon_strv_free(&a->extra_sockets);
+	cordon_strv_free(&a->toolchains);
 }

@@ -97,7 +97,6 @@ int cmd_check(const struct cordon_args *a)
 	if (cfg_ok) {
 		printf("config:    %s\n",
 		       cfg.file ? cfg.file : "none found: the built-in defaults");
-		cordon_config_free(&cfg);
 	} else {
 		printf("config:    does not parse: every `cordon run` stops (exit 125); the "
 		       "error is below\n");
@@ -112,6 +111,11 @@ int cmd_check(const struct cordon_args *a)
 		       missing);
 	else
 		printf("result:    the default policy is fully enforceable here\n");
+	if (cfg_ok) {
+		/* Advice: what of the user's tools will not execute. */
+		check_toolchains(a, &cfg);
+		cordon_config_free(&cfg);
+	}
 	if (!cfg_ok) {
 		(void)fflush(stdout);
 		launcher_error(&err);

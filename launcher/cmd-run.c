@@ -20,6 +20,7 @@
 #include "cordon/session.h"
 #include "cordon/wire.h"
 #include "cordon/guard.h"
+#include "cordon/toolchain.h"
 #include "launcher.h"
 #include "util.h"
 
@@ -166,6 +167,16 @@ static int refuse_unexecutable(const struct cordon_policy *p, const char *cmd, c
 	cleanup_free char *canon = realpath(path, NULL);
 	if (!canon || policy_executes(p, canon))
 		return 0; /* gone meanwhile: exec says so */
+	/* Under a toolchain preset's directories: the preset is the line. */
+	const char *preset = cordon_toolchain_for_path(path, p->home, getenv);
+	if (!preset)
+		preset = cordon_toolchain_for_path(canon, p->home, getenv);
+	if (preset && !cordon_policy_hidden(p, canon))
+		return cordon_err(err, EACCES,
+				  "%s: not executable in this session (%s: no rule gives it "
+				  "execute); to allow it, add to your config: \"toolchains\": "
+				  "[\"%s\"] (or pass --toolchain %s)",
+				  cmd, canon, preset, preset);
 	cleanup_free char *dir = strdup(canon);
 	if (!dir)
 		return cordon_err(err, ENOMEM, "out of memory");

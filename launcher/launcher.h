@@ -57,6 +57,11 @@ int learn_allow_command(struct cordon_policy *p, const char *canon, int fd);
 int launcher_find_shim(char **out, struct cordon_error *err);
 int cmd_explain(const struct cordon_args *a);
 int cmd_check(const struct cordon_args *a);
+/* For cmd_check: the PATH entries and shell rc references (~/.bashrc, ...)
+ * that will not execute under the policy A selects, one line each, and the
+ * config line that fixes them (CFG: the config it came from, whose lists
+ * the line extends). Prints nothing when everything executes. */
+void check_toolchains(const struct cordon_args *a, const struct cordon_config *cfg);
 int cmd_list(const struct cordon_args *a);
 int cmd_ps(const struct cordon_args *a);
 int cmd_kill(const struct cordon_args *a);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cordon/toolchain.h"
 #include "jsonutil.h"
 #include "util.h"
 
@@ -52,6 +53,7 @@ void cordon_config_free(struct cordon_config *cfg)
 	cordon_strv_free(&cfg->unix_sockets);
 	cordon_strv_free(&cfg->protected_paths);
 	cordon_strv_free(&cfg->hidden_paths);
+	cordon_strv_free(&cfg->toolchains);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -153,6 +155,23 @@ static int parse_sockets(struct json_object *v, const char *origin, struct cordo
 	return 0;
 }
 
+/* toolchains: preset names (shim/toolchain.c), each known. */
+static int parse_toolchains(struct json_object *v, const char *origin, struct cordon_strv *out,
+			    struct cordon_error *err)
+{
+	static const char key[] = "toolchains";
+	int r = cordon_json_strv(v, origin, key, out, err);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < out->n; i++)
+		if (!cordon_toolchain_known(out->v[i]))
+			return cordon_err(err, EINVAL,
+					  "%s: %s[%zu]: unknown toolchain \"%s\" (expected one of "
+					  "%s)",
+					  origin, key, i, out->v[i], cordon_toolchain_names_text());
+	return 0;
+}
+
 static int parse_system_paths(struct json_object *v, struct cordon_config *cfg,
 			      struct cordon_error *err)
 {
@@ -222,6 +241,10 @@ static int parse_key(const char *key, struct json_object *val, struct cordon_con
 		cfg->has_hidden = true;
 		return cordon_json_paths(val, origin, key, &cfg->hidden_paths, err);
 	}
+	if (strcmp(key, "toolchains") == 0) {
+		cordon_strv_free(&cfg->toolchains);
+		return parse_toolchains(val, origin, &cfg->toolchains, err);
+	}
 	for (int c = 0; c < CORDON_CLASS_COUNT; c++)
 		if (strcmp(key, class_extra_keys[c]) == 0) {
 			cordon_strv_free(&cfg->additional[c]);
@@ -237,7 +260,7 @@ static int parse_key(const char *key, struct json_object *val, struct cordon_con
 		"additional_executable_paths, additional_read_only_paths, "
 		"additional_read_write_paths, allow_network, allowed_env_vars, "
 		"additional_env_vars, allowed_unix_sockets, protected_paths, hidden_paths, "
-		"on_unsupported)",
+		"toolchains, on_unsupported)",
 		origin, key);
 }
 
@@ -268,6 +291,7 @@ const char *const cordon_config_keys[] = {"enabled",
 					  "allowed_unix_sockets",
 					  "protected_paths",
 					  "hidden_paths",
+					  "toolchains",
 					  "on_unsupported",
 					  "$schema",
 					  NULL};

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cordon/toolchain.h"
 #include "util.h"
 
 /* What tools need to find themselves, show time and language right, and
@@ -366,6 +367,111 @@ static int add_list(struct cordon_policy *p, const struct cordon_strv *list, uns
 	return 0;
 }
 
+/* The toolchain presets being resolved: where their rules go, and what
+ * keeps a preset path out. */
+struct presets {
+	struct cordon_policy *p;
+	const struct cordon_context *ctx;
+	struct cordon_path_cache *cache;
+	struct cordon_strv hidden; /* hidden_paths, absolute (and canonical where they exist) */
+	const char *source;        /* "toolchains: NAME" or "--toolchain NAME" */
+};
+
+/* Why preset path PATH is not granted: a credential store (at or under a
+ * hidden path), or, taken from $VAR, the home, a directory above it or a
+ * system directory; NULL when it may be. */
+static const char *preset_refusal(const struct presets *ps, const char *path, const char *var)
+{
+	cleanup_free char *canon = realpath(path, NULL);
+	for (size_t i = 0; i < ps->hidden.n; i++)
+		if (cordon_path_under(path, ps->hidden.v[i]) ||
+		    (canon && cordon_path_under(canon, ps->hidden.v[i])))
+			return "a hidden path (credentials): not granted";
+	if (var && (cordon_never_project(path, ps->ctx->home) ||
+		    (canon && cordon_never_project(canon, ps->ctx->home))))
+		return "your home, above it or a system directory: not granted";
+	return NULL;
+}
+
+static int add_preset_entry(const struct cordon_toolchain_entry *e, void *data)
+{
+	struct presets *ps = data;
+	cleanup_free char *src = NULL;
+	if (e->var && asprintf(&src, "%s ($%s)", ps->source, e->var) < 0)
+		return -ENOMEM;
+	const char *source = src ? src : ps->source;
+	const char *why = preset_refusal(ps, e->path, e->var);
+	if (why)
+		return skip(ps->p, e->path, source, why);
+	if (ps->ctx->make_toolchain_dirs)
+		(void)cordon_toolchain_make(e, ps->ctx->home, false); /* not made: skipped */
+	else if (cordon_toolchain_make(e, ps->ctx->home, true) == 1)
+		return skip(ps->p, e->path, source,
+			    "absent; made (0700) when a session starts"); /* explain */
+	cleanup_free char *path = strdup(e->path);
+	if (!path)
+		return -ENOMEM;
+	struct cordon_strv one = {.v = (char *[]){path, NULL}, .n = 1};
+	return add_list(ps->p, &one, class_access[e->cls], source, ps->ctx->home, NULL, false,
+			ps->cache);
+}
+
+static int add_presets(struct presets *ps, const struct cordon_strv *names, const char *how,
+		       struct cordon_strv *done)
+{
+	for (size_t i = 0; i < names->n; i++) {
+		if (cordon_strv_contains(done, names->v[i]))
+			continue;
+		cleanup_free char *source = NULL;
+		if (asprintf(&source, "%s%s", how, names->v[i]) < 0 ||
+		    cordon_strv_push(done, names->v[i]) < 0)
+			return -ENOMEM;
+		ps->source = source;
+		int r = cordon_toolchain_each(names->v[i], ps->ctx->home, ps->ctx->getenv_fn,
+					      add_preset_entry, ps);
+		if (r == -EINVAL) /* --toolchain is checked as it is parsed, the config too */
+			r = skip(ps->p, names->v[i], how, "unknown toolchain");
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* toolchains and --toolchain: each preset's paths as rules (shim/toolchain.c),
+ * none at or under a hidden path. */
+static int resolve_toolchains(const struct cordon_config *cfg, const struct cordon_context *ctx,
+			      struct cordon_policy *p, struct cordon_path_cache *cache)
+{
+	if (!cfg->toolchains.n && !ctx->extra_toolchains.n)
+		return 0;
+	struct presets ps = {.p = p, .ctx = ctx, .cache = cache};
+	struct cordon_strv done = {0};
+	const char *const *hidden =
+		cfg->has_hidden ? (const char *const *)cfg->hidden_paths.v : cordon_default_hidden;
+	int r = 0;
+	for (size_t i = 0; hidden && hidden[i] && r >= 0; i++) {
+		char *abs = NULL;
+		int e = cordon_path_absolute(hidden[i], ctx->home, p->project, &abs);
+		if (e == -ENOMEM)
+			r = e;
+		if (e < 0)
+			continue;
+		char *canon = realpath(abs, NULL);
+		r = cordon_strv_push_take(&ps.hidden, abs);
+		if (r >= 0 && canon)
+			r = cordon_strv_push_take(&ps.hidden, canon);
+		else
+			free(canon);
+	}
+	if (r >= 0)
+		r = add_presets(&ps, &cfg->toolchains, "toolchains: ", &done);
+	if (r >= 0)
+		r = add_presets(&ps, &ctx->extra_toolchains, "--toolchain ", &done);
+	cordon_strv_free(&ps.hidden);
+	cordon_strv_free(&done);
+	return r;
+}
+
 static int resolve_paths_with(const struct cordon_config *cfg, const struct cordon_context *ctx,
 			      struct cordon_policy *p, struct cordon_path_cache *cache)
 {
@@ -405,6 +511,9 @@ static int resolve_paths_with(const struct cordon_config *cfg, const struct cord
 		if (r < 0)
 			return r;
 	}
+	int tr = resolve_toolchains(cfg, ctx, p, cache);
+	if (tr < 0)
+		return tr;
 	if (ctx->home) {
 		struct cordon_strv dots = {0};
 		for (size_t i = 0; cordon_dotfiles[i]; i++) {
@@ -450,6 +559,13 @@ static int resolve_paths(const struct cordon_config *cfg, const struct cordon_co
 	return r;
 }
 
+/* A rule a preset made: it never names a hidden path for the user. */
+static bool toolchain_rule(const struct cordon_rule *r)
+{
+	return strncmp(r->source, "toolchains: ", 12) == 0 ||
+	       strncmp(r->source, "--toolchain ", 12) == 0;
+}
+
 static int guard_list(struct cordon_policy *p, const char *const *list, unsigned kind,
 		      const char *source, const char *home)
 {
@@ -465,8 +581,9 @@ static int guard_list(struct cordon_policy *p, const char *const *list, unsigned
 			cleanup_free char *canon = realpath(abs, NULL);
 			bool named = false;
 			for (size_t j = 0; j < p->n_rules && !named; j++)
-				named = strcmp(p->rules[j].path, abs) == 0 ||
-					(canon && strcmp(p->rules[j].path, canon) == 0);
+				named = !toolchain_rule(&p->rules[j]) &&
+					(strcmp(p->rules[j].path, abs) == 0 ||
+					 (canon && strcmp(p->rules[j].path, canon) == 0));
 			if (named)
 				continue;
 		}
@@ -557,6 +674,15 @@ static int resolve_env(const struct cordon_config *cfg, const struct cordon_cont
 				return -ENOMEM;
 	}
 	int r = add_env(p, &cfg->additional_env);
+	for (int k = 0; k < 2 && r >= 0; k++) {
+		const struct cordon_strv *names = k ? &ctx->extra_toolchains : &cfg->toolchains;
+		for (size_t i = 0; i < names->n && r >= 0; i++) {
+			const char *const *vars = cordon_toolchain_env(names->v[i]);
+			for (size_t j = 0; vars[j] && r >= 0; j++)
+				if (!cordon_strv_contains(&p->env_allow, vars[j]))
+					r = cordon_strv_push(&p->env_allow, vars[j]);
+		}
+	}
 	return r < 0 ? r : add_env(p, &ctx->extra_env);
 }
 

@@ -262,6 +262,8 @@ Test(usability, man_page_covers_the_cli)
 			       "terminal.sandbox",
 			       "LD_PRELOAD",
 			       "additional_env_vars",
+			       "toolchains",
+			       "\\-\\-toolchain",
 			       "/usr/local/bin"};
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		cr_expect(strstr(man, words[i]) != NULL, "cordon.1 does not mention %s", words[i]);

@@ -61,6 +61,8 @@ struct cordon_config {
 	struct cordon_strv hidden_paths;
 	bool has_protected;
 	bool has_hidden;
+	/* toolchains: preset names, each one cordon_toolchain_known. */
+	struct cordon_strv toolchains;
 };
 
 /* Set every key to its default. ORIGIN is copied. Returns 0 or -ENOMEM. */

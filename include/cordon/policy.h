@@ -123,6 +123,8 @@ struct cordon_context {
 	struct cordon_strv extra[CORDON_CLASS_COUNT];
 	struct cordon_strv extra_env;
 	struct cordon_strv extra_sockets; /* --allow-socket */
+	/* --toolchain NAME: presets added to the config's toolchains. */
+	struct cordon_strv extra_toolchains;
 	/* For "$NAME" socket entries: the environment the session starts from
 	 * (NULL: such entries are skipped). */
 	char *(*getenv_fn)(const char *);
@@ -135,6 +137,10 @@ struct cordon_context {
 	 * as well cost a launch ~60 readlinks. Never for Seatbelt, whose rules
 	 * are paths, nor where rules are compared as text (explain, learn). */
 	bool kernel_resolves;
+	/* Make a preset's read-write paths that are missing (under the home,
+	 * in a tool home that exists) before resolving: `cordon run` sets it;
+	 * explain and check only show. See cordon_toolchain_make. */
+	bool make_toolchain_dirs;
 	/* The terminals the session starts on (ttyname of stdin, stdout and
 	 * stderr; NULL-terminated, may be NULL): read-write, and no other of
 	 * /dev/pts (Linux), so that nothing inside opens another terminal of
