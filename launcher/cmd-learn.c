@@ -19,6 +19,7 @@
 #include "cordon/policy.h"
 #include "cordon/env.h"
 #include "cordon/guard.h"
+#include "cordon/toolchain.h"
 #include "launcher.h"
 #include "suggest.h"
 #include "util.h"
@@ -568,9 +569,26 @@ static void report(const struct cordon_args *a, const struct cordon_policy *p, s
 			propose_read(p, config, d[i].path, d[i].want, &ps);
 	}
 	props_collapse(p, &ps);
-	/* PRESETS: where a `toolchains` preset covers a proposed root
-	 * (cordon_toolchain_for_path), say "prefer the preset" here and leave
-	 * the root out of the block below. Nothing yet. */
+	/* A root a `toolchains` preset covers becomes the preset's name, one
+	 * line instead of a list of directories (a preset grants its tree
+	 * executable and its caches read-write; a write under the tree was
+	 * never proposed, see propose_write). */
+	struct cordon_strv presets = {0};
+	for (size_t i = 0; i < ps.n; i++) {
+		const char *tc = cordon_toolchain_for_path(ps.v[i].path, p->home, getenv);
+		if (!tc)
+			continue;
+		bool seen = false;
+		for (size_t j = 0; j < presets.n && !seen; j++)
+			seen = strcmp(presets.v[j], tc) == 0;
+		if (!seen)
+			(void)cordon_strv_push(&presets, tc);
+		fprintf(stderr, "\n%s: the \"%s\" toolchain preset covers it", ps.v[i].path, tc);
+		ps.v[i].access = 0; /* in no key below */
+		ps.v[i].missing = false;
+	}
+	if (presets.n)
+		fprintf(stderr, "\n");
 	if (ps.never.n) {
 		fprintf(stderr, "\n");
 		for (size_t i = 0; i < ps.never.n; i++)
@@ -588,6 +606,7 @@ static void report(const struct cordon_args *a, const struct cordon_policy *p, s
 		}
 	if (!ps.n && !sockets->n && !net) {
 		props_free(&ps);
+		cordon_strv_free(&presets);
 		return;
 	}
 
@@ -612,6 +631,9 @@ static void report(const struct cordon_args *a, const struct cordon_policy *p, s
 					       merged(obj, cordon_config_key_for(keys[k]), &add));
 		cordon_strv_free(&add);
 	}
+	if (presets.n)
+		json_object_object_add(update, "toolchains", merged(obj, "toolchains", &presets));
+	cordon_strv_free(&presets);
 	if (sockets->n) {
 		struct cordon_strv add = {0};
 		const char *agent = getenv("SSH_AUTH_SOCK");

@@ -331,10 +331,9 @@ static void converges(const char *tag, const char *(*make)(const char *), bool a
 	world_free(&w);
 }
 
-static const char *const pyenv_expect[] = {"\"additional_executable_paths\": [ \"~/.pyenv\" ]",
-					   NULL};
-static const char *const cargo_expect[] = {"\"~/.cargo\"", "\"~/.cargo/registry\"", NULL};
-static const char *const nvm_expect[] = {"\"~/.nvm\"", "\"~/.npm\"", NULL};
+static const char *const pyenv_expect[] = {"\"toolchains\": [ \"python\" ]", NULL};
+static const char *const cargo_expect[] = {"\"toolchains\": [ \"rust\" ]", NULL};
+static const char *const nvm_expect[] = {"\"toolchains\": [ \"node\" ]", NULL};
 
 Test(learn, converges_for_pyenv_python_as_root, .timeout = 90)
 {
