@@ -35,6 +35,8 @@ struct findings {
 	struct cordon_strv presets; /* preset names that fix something */
 	struct cordon_strv dirs;    /* directories for additional_executable_paths */
 	size_t n;                   /* lines printed */
+	bool quiet;                 /* collect in NAMES instead of printing */
+	struct cordon_strv names;   /* quiet: the paths, as the user wrote them */
 };
 
 /* Variables an rc file sets to a path (export NAME=..., set -gx NAME ...),
@@ -225,13 +227,19 @@ static void judge(struct findings *f, const char *where, const char *how, const 
 			sugg = NULL;
 		}
 	}
-	printf("%-11s%s %s %s: %s in a session (%s)%s%s%s\n", f->n ? "" : "tools:", where, how,
-	       tilde(f, path, tb, sizeof(tb)),
-	       need & CORDON_ACCESS_EXEC ? "does not execute" : "not readable",
-	       cordon_access_str(acc, buf), preset ? "; toolchain " : "", preset ? preset : "",
-	       hidden             ? "; a hidden path (credentials): no line suggested"
-	       : !preset && !sugg ? "; no line suggested for a system directory or your home"
-				  : "");
+	if (f->quiet) {
+		if (preset || sugg)
+			(void)cordon_strv_push(&f->names, tilde(f, path, tb, sizeof(tb)));
+	} else
+		printf("%-11s%s %s %s: %s in a session (%s)%s%s%s\n", f->n ? "" : "tools:", where,
+		       how, tilde(f, path, tb, sizeof(tb)),
+		       need & CORDON_ACCESS_EXEC ? "does not execute" : "not readable",
+		       cordon_access_str(acc, buf), preset ? "; toolchain " : "",
+		       preset ? preset : "",
+		       hidden ? "; a hidden path (credentials): no line suggested"
+		       : !preset && !sugg
+			       ? "; no line suggested for a system directory or your home"
+			       : "");
 	f->n++;
 	if (preset && !cordon_strv_contains(&f->presets, preset))
 		(void)cordon_strv_push(&f->presets, preset);
@@ -353,6 +361,63 @@ static void print_list(const char *key, const struct cordon_strv *old,
 	printf("]");
 }
 
+/* Both scans: $PATH, then the rc files. */
+static void scan_all(struct findings *f)
+{
+	scan_path(f);
+	for (size_t i = 0; f->home && rc_files[i]; i++)
+		scan_rc(f, rc_files[i]);
+}
+
+static void findings_free(struct findings *f)
+{
+	cordon_strv_free(&f->seen);
+	cordon_strv_free(&f->presets);
+	cordon_strv_free(&f->dirs);
+	cordon_strv_free(&f->names);
+}
+
+/* KEY's entries as a JSON array, into F. */
+static void put_list(FILE *out, const char *key, const struct cordon_strv *sv)
+{
+	fprintf(out, "\"%s\": [", key);
+	for (size_t i = 0; i < sv->n; i++) {
+		json_object *o = json_object_new_string(sv->v[i]);
+		fprintf(out, "%s%s", i ? ", " : "",
+			o ? json_object_to_json_string_ext(o, JSON_C_TO_STRING_NOSLASHESCAPE)
+			  : "\"?\"");
+		json_object_put(o);
+	}
+	fprintf(out, "]");
+}
+
+void launcher_toolchain_hint(const struct cordon_policy *p)
+{
+	if (!p->sandbox)
+		return;
+	struct findings f = {.p = p, .home = launcher_home(), .quiet = true};
+	scan_all(&f);
+	if (f.names.n) {
+		fprintf(stderr, "cordon: ");
+		for (size_t i = 0; i < f.names.n && i < 3; i++)
+			fprintf(stderr, "%s%s", i ? ", " : "", f.names.v[i]);
+		if (f.names.n > 3)
+			fprintf(stderr, " and %zu more", f.names.n - 3);
+		fprintf(stderr,
+			" (your PATH and rc files) %s not execute in this session; to "
+			"allow %s, add to your config ",
+			f.names.n > 1 ? "do" : "does", f.names.n > 1 ? "them" : "it");
+		if (f.presets.n)
+			put_list(stderr, "toolchains", &f.presets);
+		if (f.presets.n && f.dirs.n)
+			fprintf(stderr, " and ");
+		if (f.dirs.n)
+			put_list(stderr, "additional_executable_paths", &f.dirs);
+		fprintf(stderr, " (cordon check lists them)\n");
+	}
+	findings_free(&f);
+}
+
 void check_toolchains(const struct cordon_args *a, const struct cordon_config *cfg)
 {
 	struct cordon_policy p;
@@ -360,11 +425,8 @@ void check_toolchains(const struct cordon_args *a, const struct cordon_config *c
 	if (launcher_policy(a, NULL, false, &p, &err, NULL) < 0)
 		return; /* the config parsed; a policy that cannot resolve shows in run */
 	struct findings f = {.p = &p, .home = launcher_home()};
-	if (p.sandbox) {
-		scan_path(&f);
-		for (size_t i = 0; f.home && rc_files[i]; i++)
-			scan_rc(&f, rc_files[i]);
-	}
+	if (p.sandbox)
+		scan_all(&f);
 	if (f.presets.n || f.dirs.n) {
 		const char *lead = "to fix:    add to your config (merged with its own): ";
 		if (f.presets.n) {
@@ -380,8 +442,6 @@ void check_toolchains(const struct cordon_args *a, const struct cordon_config *c
 			printf("\n");
 		}
 	}
-	cordon_strv_free(&f.seen);
-	cordon_strv_free(&f.presets);
-	cordon_strv_free(&f.dirs);
+	findings_free(&f);
 	cordon_policy_free(&p);
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "escape/both.h"
@@ -377,5 +378,63 @@ BOTH_USERS(toolchains, check_lists_what_will_not_execute, .timeout = 90)
 	free(plain);
 	free(fixed);
 	free(tools);
+	world_free(&w);
+}
+
+/* An interactive shell says, in one line before its rc files complain, what
+ * on PATH does not execute and the line that fixes it; with the preset it
+ * says nothing of it, and a command (an agent's) never hears it. */
+BOTH_USERS(toolchains, terminal_start_names_what_will_not_execute, .timeout = 90)
+{
+	struct world w;
+	world_init(&w, "tchint", "");
+	fake_pyenv(&w);
+	char *plain = config(&w, "plain.json", "");
+	char *fixed = config(&w, "fixed.json", ", \"toolchains\": [\"python\"]");
+	if (who->user)
+		world_as_user(&w);
+	char *path = fmt("PATH=%s/.pyenv/shims:/usr/bin:/bin", w.home);
+	world_setenv(&w, path);
+	const char *hint = "cordon: ~/.pyenv/shims (your PATH and rc files) does not execute "
+			   "in this session; to allow it, add to your config \"toolchains\": "
+			   "[\"python\"]";
+	char *cfgs[] = {plain, fixed};
+	for (int k = 0; k < 2; k++) {
+		char *argv[] = {CORDON_BIN, "run", "--config", cfgs[k], "--", NULL};
+		/* An interactive shell: no command after "--" is not allowed, so
+		 * none at all. */
+		argv[4] = NULL;
+		int master;
+		char *name;
+		pid_t pid = world_pty_spawn(&w, argv, &master, &name);
+		char out[16384] = "";
+		pty_read_until(master, "$ ", 10000, out, sizeof(out), false);
+		cr_assert_eq(write(master, "exit\n", 5), 5);
+		int st = 0;
+		for (long end = ms_now() + 10000;
+		     ms_now() < end && waitpid(pid, &st, WNOHANG) == 0;)
+			pty_read_until(master, NULL, 50, out, sizeof(out), false);
+		if (k == 0)
+			cr_expect(strstr(out, hint) != NULL, "not said:\n%s", out);
+		else
+			cr_expect_null(strstr(out, "does not execute"), "said with the preset:\n%s",
+				       out);
+		close(master);
+		free(name);
+	}
+	char *argv[] = {CORDON_BIN, "run", "--config", plain, "--", "/bin/true", NULL};
+	int master;
+	char *name;
+	pid_t pid = world_pty_spawn(&w, argv, &master, &name);
+	char out[8192] = "";
+	int st = 0;
+	for (long end = ms_now() + 10000; ms_now() < end && waitpid(pid, &st, WNOHANG) == 0;)
+		pty_read_until(master, NULL, 50, out, sizeof(out), false);
+	cr_expect_null(strstr(out, "does not execute"), "said to a command:\n%s", out);
+	close(master);
+	free(name);
+	free(path);
+	free(plain);
+	free(fixed);
 	world_free(&w);
 }
