@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cordon/domains.h"
+
 static const char usage_main[] =
 	"Usage: cordon COMMAND [OPTIONS]\n"
 	"\n"
@@ -48,6 +50,9 @@ static const char usage_run[] =
 	"      --allow-socket PATH also allow connecting to the unix socket PATH outside\n"
 	"                          the session; '$SSH_AUTH_SOCK' names the ssh agent's\n"
 	"                          (repeatable; sockets made inside are always reachable)\n"
+	"      --allow-domain NAME reach only the hosts of allowed_domains and NAME, through\n"
+	"                          cordon's proxy ('*.example.com': the names below it;\n"
+	"                          repeatable; refused when the sandbox is off)\n"
 	"      --pass-fd N         let the command keep the inherited file descriptor N\n"
 	"                          (repeatable; every other one above 2 is closed)\n"
 	"      --tracking MODE     auto (default: a cgroup, else a subreaper),\n"
@@ -71,7 +76,7 @@ static const char usage_explain[] =
 	"\n"
 	"Options: --config FILE, --project DIR, --kind KIND, --allow-read PATH,\n"
 	"--allow-write PATH, --allow-exec PATH, --no-network, --allow-env NAME,\n"
-	"--allow-socket PATH, as for 'cordon run'; -h, --help.\n"
+	"--allow-socket PATH, --allow-domain NAME, as for 'cordon run'; -h, --help.\n"
 	"  --format sbpl   print the macOS Seatbelt profile for this policy instead,\n"
 	"                  preceded by its parameter bindings as ';' comment lines\n";
 
@@ -163,6 +168,7 @@ enum {
 	OPT_ALLOW_ENV,
 	OPT_ALLOW_SOCKET,
 	OPT_PASS_FD,
+	OPT_ALLOW_DOMAIN,
 	OPT_TRACKING,
 	OPT_FORMAT,
 };
@@ -177,6 +183,7 @@ static const struct option run_options[] = {
 	{"no-network", no_argument, NULL, OPT_NO_NETWORK},
 	{"allow-env", required_argument, NULL, OPT_ALLOW_ENV},
 	{"allow-socket", required_argument, NULL, OPT_ALLOW_SOCKET},
+	{"allow-domain", required_argument, NULL, OPT_ALLOW_DOMAIN},
 	{"pass-fd", required_argument, NULL, OPT_PASS_FD},
 	{"tracking", required_argument, NULL, OPT_TRACKING},
 	{"format", required_argument, NULL, OPT_FORMAT},
@@ -286,6 +293,14 @@ static int parse_options(int argc, char **argv, struct cordon_args *a, struct co
 		case OPT_ALLOW_SOCKET:
 			r = push_nonempty(&a->extra_sockets, "--allow-socket", optarg, err);
 			break;
+		case OPT_ALLOW_DOMAIN: {
+			const char *why = optarg ? cordon_domain_invalid(optarg) : NULL;
+			if (why)
+				return cordon_err(err, EINVAL, "--allow-domain: %s, got \"%s\"", why,
+						  optarg);
+			r = push_nonempty(&a->extra_domains, "--allow-domain", optarg, err);
+			break;
+		}
 		case OPT_PASS_FD: {
 			char *end;
 			errno = 0;
@@ -394,4 +409,5 @@ void cordon_args_free(struct cordon_args *a)
 		cordon_strv_free(&a->extra[c]);
 	cordon_strv_free(&a->extra_env);
 	cordon_strv_free(&a->extra_sockets);
+	cordon_strv_free(&a->extra_domains);
 }
