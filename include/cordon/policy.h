@@ -84,6 +84,7 @@ struct cordon_policy {
 	 * DENIED_DOMAINS. Only the flag crosses the wire: the lists stay with
 	 * the proxy, outside. */
 	bool domains;
+	unsigned proxy_port; /* the proxy's, on loopback, once started (macOS profile); 0: none */
 	struct cordon_strv allowed_domains;
 	struct cordon_strv denied_domains;
 	enum cordon_on_unsupported on_unsupported;
