@@ -202,6 +202,19 @@ static int push_nonempty(struct cordon_strv *sv, const char *opt, const char *va
 	return 0;
 }
 
+/* --allow-domain VAL: a rule of cordon/domains.h. */
+static int push_domain(struct cordon_strv *sv, const char *val, struct cordon_error *err)
+{
+	int r = push_nonempty(sv, "--allow-domain", val, err);
+	if (r < 0)
+		return r;
+	const char *why = cordon_domain_invalid(sv->v[sv->n - 1]);
+	if (why)
+		return cordon_err(err, EINVAL, "--allow-domain: %s, got \"%s\"", why,
+				  sv->v[sv->n - 1]);
+	return 0;
+}
+
 /* The option whose argument is missing, as the user wrote it: getopt
  * leaves optind past argc when a short option ends the line (argv[optind - 1]
  * was NULL: "(null): missing argument"), and a long option's val may be no
@@ -293,14 +306,9 @@ static int parse_options(int argc, char **argv, struct cordon_args *a, struct co
 		case OPT_ALLOW_SOCKET:
 			r = push_nonempty(&a->extra_sockets, "--allow-socket", optarg, err);
 			break;
-		case OPT_ALLOW_DOMAIN: {
-			const char *why = optarg ? cordon_domain_invalid(optarg) : NULL;
-			if (why)
-				return cordon_err(err, EINVAL, "--allow-domain: %s, got \"%s\"", why,
-						  optarg);
-			r = push_nonempty(&a->extra_domains, "--allow-domain", optarg, err);
+		case OPT_ALLOW_DOMAIN:
+			r = push_domain(&a->extra_domains, optarg, err);
 			break;
-		}
 		case OPT_PASS_FD: {
 			char *end;
 			errno = 0;

@@ -174,8 +174,7 @@ static void allowed_and_refused(bool as_user)
 	/* Said once, with the line that allows it. */
 	const char *said = strstr(r.err, "cordon: evil.test: not in allowed_domains; to allow it");
 	cr_expect(said != NULL, "%s", r.err);
-	cr_expect(said && !strstr(said + 1, "cordon: evil.test: not in"), "said twice: %s",
-		  r.err);
+	cr_expect(said && !strstr(said + 1, "cordon: evil.test: not in"), "said twice: %s", r.err);
 	cr_expect(strstr(r.err, "--allow-domain evil.test") != NULL, "%s", r.err);
 	run_free(&r);
 	httpd_stop(&h);
@@ -203,10 +202,10 @@ struct bypass {
 };
 
 static struct bypass bypasses[] = {
-	{"tcp", AF_INET, true, "127.0.0.1", false},  {"tcp", AF_INET6, true, "::1", false},
-	{"udp", AF_INET, false, "127.0.0.1", false}, {"udp", AF_INET6, false, "::1", false},
+	{"tcp", AF_INET, true, "127.0.0.1", false},   {"tcp", AF_INET6, true, "::1", false},
+	{"udp", AF_INET, false, "127.0.0.1", false},  {"udp", AF_INET6, false, "::1", false},
 	{"mptcp", AF_INET, true, "127.0.0.1", false}, {"tcp", AF_INET, true, "127.0.0.1", true},
-	{"udp", AF_INET, false, "127.0.0.1", true},  {"tcp", AF_INET6, true, "::1", true},
+	{"udp", AF_INET, false, "127.0.0.1", true},   {"tcp", AF_INET6, true, "::1", true},
 };
 
 ParameterizedTestParameters(proxy, direct_connections_refused)
@@ -238,7 +237,8 @@ ParameterizedTest(struct bypass *c, proxy, direct_connections_refused)
 		else if (strcmp(c->kind, "mptcp") != 0 || strstr(r.out, "sent"))
 			cr_expect(strstr(got, want) != NULL, "control: %s %s", r.out, r.err);
 		if (limited && strcmp(c->kind, "mptcp") != 0)
-			cr_expect(strstr(r.err, "only through cordon's proxy") != NULL, "%s", r.err);
+			cr_expect(strstr(r.err, "only through cordon's proxy") != NULL, "%s",
+				  r.err);
 		run_free(&r);
 		free(got);
 		free(script);
@@ -258,18 +258,18 @@ static void through_the_proxy(bool as_user)
 	proxy_world(&w, "pxvia", as_user, 0);
 	struct listener l4 = listen_on(AF_INET, true);
 	struct listener l6 = listen_on(AF_INET6, true);
-	struct run_result r = sh_in(
-		&w, DOMAINS " --allow-domain localhost",
-		"curl --noproxy '' -sS -m 5 http://127.0.0.1:%d/ip-literal; "
-		"curl --noproxy '' -sS -m 5 -p http://127.0.0.1:%d/ip-literal-connect; "
-		"curl --noproxy '' -sS -m 5 'http://[::1]:%d/v6-literal'; "
-		"curl --noproxy '' -sS -m 5 -p 'http://[::1]:%d/v6-literal-connect'; "
-		"curl --noproxy '' -sS -m 5 -x \"$ALL_PROXY\" 'http://[::1]:%d/v6-socks'; "
-		"curl --noproxy '' -sS -m 5 http://localhost:%d/localhost; "
-		"curl --noproxy '' -sS -m 5 -p http://localhost:%d/localhost-connect; "
-		"curl --noproxy '' -sS -m 5 -p http://127.0.0.1:${HTTP_PROXY##*:}/self; "
-		"true",
-		l4.port, l4.port, l6.port, l6.port, l6.port, l4.port, l4.port);
+	struct run_result r =
+		sh_in(&w, DOMAINS " --allow-domain localhost",
+		      "curl --noproxy '' -sS -m 5 http://127.0.0.1:%d/ip-literal; "
+		      "curl --noproxy '' -sS -m 5 -p http://127.0.0.1:%d/ip-literal-connect; "
+		      "curl --noproxy '' -sS -m 5 'http://[::1]:%d/v6-literal'; "
+		      "curl --noproxy '' -sS -m 5 -p 'http://[::1]:%d/v6-literal-connect'; "
+		      "curl --noproxy '' -sS -m 5 -x \"$ALL_PROXY\" 'http://[::1]:%d/v6-socks'; "
+		      "curl --noproxy '' -sS -m 5 http://localhost:%d/localhost; "
+		      "curl --noproxy '' -sS -m 5 -p http://localhost:%d/localhost-connect; "
+		      "curl --noproxy '' -sS -m 5 -p http://127.0.0.1:${HTTP_PROXY##*:}/self; "
+		      "true",
+		      l4.port, l4.port, l6.port, l6.port, l6.port, l4.port, l4.port);
 	char *got4 = received(&l4, 300), *got6 = received(&l6, 100);
 	cr_expect_eq(got4[0], '\0', "reached 127.0.0.1: %s / %s", got4, r.err);
 	cr_expect_eq(got6[0], '\0', "reached ::1: %s / %s", got6, r.err);
@@ -377,13 +377,15 @@ Test(proxy, dns_lookups_refused)
 			limited, u.port, t.port,
 			/* Only where it cannot leave: the control has no proxy. */
 			limited ? "curl -sS -m 5 http://secret-1-abc.example/" : "true");
-		char *gu = received(&u, limited ? 300 : 2000), *gt = received(&t, limited ? 100 : 2000);
+		char *gu = received(&u, limited ? 300 : 2000),
+		     *gt = received(&t, limited ? 100 : 2000);
 		char want[32];
 		snprintf(want, sizeof(want), "secret-%d-xyz", limited);
 		if (limited) {
 			cr_expect_null(strstr(gu, want), "UDP query got through");
 			cr_expect_null(strstr(gt, want), "TCP query got through");
-			cr_expect(strstr(r.err, "secret-1-abc.example: not in allowed_domains") != NULL,
+			cr_expect(strstr(r.err, "secret-1-abc.example: not in allowed_domains") !=
+					  NULL,
 				  "%s", r.err);
 		} else {
 			cr_expect(strstr(gu, want) != NULL, "control (UDP): %s", r.err);
@@ -403,8 +405,9 @@ Test(proxy, dns_lookups_refused)
 Test(proxy, config_lists_and_explain)
 {
 	struct world w;
-	world_init(&w, "pxcfg", ", \"allowed_domains\": [\"*.test\"], \"denied_domains\": "
-				"[\"evil.test\"]");
+	world_init(&w, "pxcfg",
+		   ", \"allowed_domains\": [\"*.test\"], \"denied_domains\": "
+		   "[\"evil.test\"]");
 	world_setenv(&w, "CORDON_TEST_HOSTS=good.test=127.0.0.2,evil.test=127.0.0.2");
 	struct httpd h = httpd_start("127.0.0.2", w.dir, "log");
 	struct run_result r = sh_in(&w, NULL,
@@ -440,8 +443,8 @@ Test(proxy, bad_names_refused)
 		  r.err);
 	cr_expect(!file_exists(path_join(w.proj, "ran")));
 	run_free(&r);
-	const char *bad[] = {"*", "a.*.example", "[::1]", "::1", "x.example:443", "EXAMPLE.com",
-			     "-a.example", "*.10.0.0.1", "127.1"};
+	const char *bad[] = {"*",           "a.*.example", "[::1]",      "::1",  "x.example:443",
+			     "EXAMPLE.com", "-a.example",  "*.10.0.0.1", "127.1"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char *opt;
 		cr_assert(asprintf(&opt, "--allow-domain %s", bad[i]) > 0);
@@ -462,18 +465,18 @@ Test(proxy, sni_parser_bounds)
 {
 	/* A minimal ClientHello with server_name "good.test". */
 	unsigned char h[] = {
-		0x16, 0x03, 0x01, 0x00, 0x41,                   /* record, 65 bytes */
-		0x01, 0x00, 0x00, 0x3d,                         /* ClientHello, 61 bytes */
-		0x03, 0x03,                                     /* version */
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* random */
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* */
-		0x00,                                           /* session id */
-		0x00, 0x02, 0x13, 0x01,                         /* suites */
-		0x01, 0x00,                                     /* compression */
-		0x00, 0x12,                                     /* extensions: 18 */
-		0x00, 0x00, 0x00, 0x0e,                         /* server_name, 14 */
-		0x00, 0x0c, 0x00, 0x00, 0x09,                   /* list, host_name, 9 */
-		'g', 'o', 'o', 'd', '.', 't', 'e', 's', 't',
+		0x16, 0x03, 0x01, 0x00, 0x41, /* record, 65 bytes */
+		0x01, 0x00, 0x00, 0x3d,       /* ClientHello, 61 bytes */
+		0x03, 0x03,                   /* version */
+		0,    0,    0,    0,    0,    0,   0,   0,   0,   0, 0, 0, 0, 0, 0, 0, /* random */
+		0,    0,    0,    0,    0,    0,   0,   0,   0,   0, 0, 0, 0, 0, 0, 0, /* */
+		0x00,                         /* session id */
+		0x00, 0x02, 0x13, 0x01,       /* suites */
+		0x01, 0x00,                   /* compression */
+		0x00, 0x12,                   /* extensions: 18 */
+		0x00, 0x00, 0x00, 0x0e,       /* server_name, 14 */
+		0x00, 0x0c, 0x00, 0x00, 0x09, /* list, host_name, 9 */
+		'g',  'o',  'o',  'd',  '.',  't', 'e', 's', 't',
 	};
 	char out[64];
 	cr_assert_eq(cordon_tls_sni(h, sizeof(h), out, sizeof(out)), 1);
@@ -500,10 +503,9 @@ Test(proxy, embedded_filter_matches_the_rules)
 {
 	const char *what = "";
 	int errnum = 0;
-	scmp_filter_ctx ctx = cordon_seccomp_rules(CORDON_SECCOMP_NETWORK |
-							   CORDON_SECCOMP_SUPERVISED |
-							   CORDON_SECCOMP_DOMAINS,
-						   &what, &errnum);
+	scmp_filter_ctx ctx = cordon_seccomp_rules(
+		CORDON_SECCOMP_NETWORK | CORDON_SECCOMP_SUPERVISED | CORDON_SECCOMP_DOMAINS, &what,
+		&errnum);
 	cr_assert_not_null(ctx, "%s: %s", what, strerror(errnum));
 	FILE *tmp = tmpfile();
 	cr_assert_eq(seccomp_export_bpf(ctx, fileno(tmp)), 0);

@@ -50,7 +50,7 @@ struct cordon_config {
 	bool has_domains;
 	struct cordon_strv allowed_domains;
 	struct cordon_strv denied_domains;
-	bool has_env;       /* false: the default allowlist */
+	bool has_env; /* false: the default allowlist */
 	struct cordon_strv allowed_env;
 	/* additional_env_vars: added to allowed_env or the default list. */
 	struct cordon_strv additional_env;

@@ -26,12 +26,12 @@
 #include "util.h"
 #include "watchwait.h"
 
-#define HEAD_MAX      8192   /* an HTTP request's head, a SOCKS5 request */
-#define TLS_PEEK_MAX  16389  /* one TLS record: 5 bytes of header, 2^14 of payload */
-#define READ_MS       10000  /* a client has this long to say where it goes */
-#define CONNECT_S     15     /* and the destination this long to answer */
-#define PIPE_SIZE     (1 << 16)
-#define TOLD_MAX      64     /* refused hosts said on stderr */
+#define HEAD_MAX       8192  /* an HTTP request's head, a SOCKS5 request */
+#define TLS_PEEK_MAX   16389 /* one TLS record: 5 bytes of header, 2^14 of payload */
+#define READ_MS        10000 /* a client has this long to say where it goes */
+#define CONNECT_S      15    /* and the destination this long to answer */
+#define PIPE_SIZE      (1 << 16)
+#define TOLD_MAX       64 /* refused hosts said on stderr */
 #define TEST_HOSTS_MAX 16
 
 static struct {
@@ -96,7 +96,8 @@ static int load_test_hosts(struct cordon_error *err)
 		char ip[32];
 		size_t il = eq ? len - (size_t)(eq + 1 - v) : 0;
 		if (!eq || il >= sizeof(ip) || P.n_test_hosts == TEST_HOSTS_MAX)
-			return cordon_err(err, EINVAL, "CORDON_TEST_HOSTS: expected name=127.x.y.z,...");
+			return cordon_err(err, EINVAL,
+					  "CORDON_TEST_HOSTS: expected name=127.x.y.z,...");
 		memcpy(ip, eq + 1, il);
 		ip[il] = '\0';
 		struct in_addr a;
@@ -104,8 +105,8 @@ static int load_test_hosts(struct cordon_error *err)
 					   P.test_hosts[P.n_test_hosts].name) ||
 		    inet_pton(AF_INET, ip, &a) != 1 || (ntohl(a.s_addr) >> 24) != 127)
 			return cordon_err(err, EINVAL,
-					  "CORDON_TEST_HOSTS: %.*s: expected name=127.x.y.z", (int)len,
-					  v);
+					  "CORDON_TEST_HOSTS: %.*s: expected name=127.x.y.z",
+					  (int)len, v);
 		P.test_hosts[P.n_test_hosts++].addr = a;
 		v = end ? end + 1 : NULL;
 	}
@@ -413,7 +414,7 @@ static bool sni_matches(int client, int upstream, const char *host, long deadlin
 		if (r == -EAGAIN && n < TLS_PEEK_MAX && now_ms() < deadline) {
 			/* The rest of the record is coming: wait a moment for it
 			 * (a peek leaves the socket readable: no busy poll). */
-			struct timespec ts = {0, 2 * 1000 * 1000};
+			struct timespec ts = {0, 2L * 1000 * 1000};
 			nanosleep(&ts, NULL);
 			continue;
 		}
@@ -423,9 +424,10 @@ static bool sni_matches(int client, int upstream, const char *host, long deadlin
 			ok = cordon_host_canonical(sni, strlen(sni), canon) &&
 			     strcmp(canon, host) == 0;
 		if (!ok)
-			say_refused(host, CORDON_DOMAIN_ALLOWED,
-				    r == 1 ? "the TLS server name (SNI) differs from the CONNECT host"
-					   : "an unreadable TLS ClientHello");
+			say_refused(
+				host, CORDON_DOMAIN_ALLOWED,
+				r == 1 ? "the TLS server name (SNI) differs from the CONNECT host"
+				       : "an unreadable TLS ClientHello");
 		break;
 	}
 	free(buf);
@@ -512,8 +514,7 @@ out:
 
 /* ---- the three ways to ask ------------------------------------------------------ */
 
-static void http_answer(int client, int code, const char *reason, const char *host,
-			const char *why)
+static void http_answer(int client, int code, const char *reason, const char *host, const char *why)
 {
 	char body[512], head[768];
 	int bl = snprintf(body, sizeof(body), "cordon: %s: %s\n", host, why);
@@ -590,7 +591,8 @@ static void serve_http(int client, char *buf, size_t got, long deadline)
 	char *end;
 	while (!(end = memmem(buf, got, "\r\n\r\n", 4))) {
 		if (got >= HEAD_MAX - 1 || !wait_in(client, deadline))
-			return http_answer(client, 400, "Bad Request", "request", "incomplete head");
+			return http_answer(client, 400, "Bad Request", "request",
+					   "incomplete head");
 		ssize_t n = recv(client, buf + got, HEAD_MAX - 1 - got, MSG_DONTWAIT);
 		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
 			return;
@@ -613,12 +615,14 @@ static void serve_http(int client, char *buf, size_t got, long deadline)
 	unsigned port;
 	if (connect) {
 		if (!split_hostport(target, tlen, 0, &hl, &port) || port == 0)
-			return http_answer(client, 400, "Bad Request", "CONNECT", "expected host:port");
+			return http_answer(client, 400, "Bad Request", "CONNECT",
+					   "expected host:port");
 		char host[CORDON_HOST_MAX + 1];
 		int up = open_upstream(target, hl, port, &why);
 		if (up < 0)
 			return http_answer(client, up == -EACCES ? 403 : 502,
-					   up == -EACCES ? "Forbidden" : "Bad Gateway", "CONNECT", why);
+					   up == -EACCES ? "Forbidden" : "Bad Gateway", "CONNECT",
+					   why);
 		(void)cordon_host_canonical(target, hl, host);
 		static const char ok[] = "HTTP/1.1 200 Connection established\r\n\r\n";
 		/* Bytes the client sent after the head (it should have waited):

@@ -150,7 +150,8 @@ static int domain_families(scmp_filter_ctx ctx, const char **what)
 	for (int fam = 0; r >= 0 && fam < FAMILY_LIMIT; fam++) {
 		if (fam == AF_UNIX || fam == AF_NETLINK)
 			continue;
-		struct scmp_arg_cmp a0 = SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, (scmp_datum_t)fam);
+		struct scmp_arg_cmp a0 =
+			SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, (scmp_datum_t)fam);
 		if (fam != AF_INET && fam != AF_INET6) {
 			r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 1, a0);
 			continue;
@@ -158,8 +159,9 @@ static int domain_families(scmp_filter_ctx ctx, const char **what)
 		/* The type's low four bits (the rest are SOCK_NONBLOCK, SOCK_CLOEXEC). */
 		for (int type = 0; r >= 0 && type < 16; type++)
 			if (type != SOCK_STREAM)
-				r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(socket), 2, a0,
-						     SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, (scmp_datum_t)type));
+				r = seccomp_rule_add(
+					ctx, SCMP_ACT_NOTIFY, SCMP_SYS(socket), 2, a0,
+					SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, (scmp_datum_t)type));
 		static const scmp_datum_t protos[] = {132 /* SCTP */, 262 /* MPTCP */};
 		for (size_t i = 0; r >= 0 && i < COUNT(protos); i++)
 			r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 3, a0,
@@ -401,10 +403,10 @@ static int build(scmp_filter_ctx ctx, unsigned flags, bool compat32, const char 
 	bool supervised = flags & CORDON_SECCOMP_SUPERVISED;
 	/* By domain: the supervised filter only (the proxy is the
 	 * supervisor's); offline's netlink and families, TCP aside. */
-	bool domains = supervised && (flags & CORDON_SECCOMP_NETWORK) &&
-		       (flags & CORDON_SECCOMP_DOMAINS);
-	if ((ret = registers(ctx, (flags & CORDON_SECCOMP_NETWORK) && !domains, supervised,
-			     what)) < 0)
+	bool domains =
+		supervised && (flags & CORDON_SECCOMP_NETWORK) && (flags & CORDON_SECCOMP_DOMAINS);
+	if ((ret = registers(ctx, (flags & CORDON_SECCOMP_NETWORK) && !domains, supervised, what)) <
+	    0)
 		return ret;
 	if (domains) {
 		if ((ret = domain_families(ctx, what)) < 0 ||
@@ -435,8 +437,9 @@ static int build(scmp_filter_ctx ctx, unsigned flags, bool compat32, const char 
 			 : deny_names(ctx, sysv_ipc, COUNT(sysv_ipc), EPERM, what);
 	if (ret < 0)
 		return ret;
-	return supervised ? supervise(ctx, domains || !(flags & CORDON_SECCOMP_UNIX_IN_KERNEL), what)
-			  : 0;
+	return supervised
+		       ? supervise(ctx, domains || !(flags & CORDON_SECCOMP_UNIX_IN_KERNEL), what)
+		       : 0;
 }
 
 scmp_filter_ctx cordon_seccomp_rules(unsigned flags, const char **what, int *errnum)

@@ -466,7 +466,7 @@ static void wait_slice(int sock, short events, bool spin)
 struct dest {
 	struct sockaddr_storage ss;
 	socklen_t len;
-	int pin; /* a pathname socket, pinned (its address rewritten to it), or -1 */
+	int pin;    /* a pathname socket, pinned (its address rewritten to it), or -1 */
 	bool proxy; /* by domain: the proxy's address (allowed on a TCP socket only) */
 };
 

@@ -20,8 +20,8 @@
 #include "unixsock.h"
 
 struct cordon_supervisor_config {
-	int listener;                       /* the seccomp listener; taken */
-	bool allow_network;                 /* else IP destinations are refused */
+	int listener;       /* the seccomp listener; taken */
+	bool allow_network; /* else IP destinations are refused */
 	/* Network by domain: an IP destination must be PROXY exactly, on a TCP
 	 * socket (proxy.h); every other is refused. */
 	bool domains;
