@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cordon/toolchain.h"
+#include "cordon/domains.h"
 
 static const char usage_main[] =
 	"Usage: cordon COMMAND [OPTIONS]\n"
@@ -53,6 +54,9 @@ static const char usage_run[] =
 	"      --allow-socket PATH also allow connecting to the unix socket PATH outside\n"
 	"                          the session; '$SSH_AUTH_SOCK' names the ssh agent's\n"
 	"                          (repeatable; sockets made inside are always reachable)\n"
+	"      --allow-domain NAME reach only the hosts of allowed_domains and NAME, through\n"
+	"                          cordon's proxy ('*.example.com': the names below it;\n"
+	"                          repeatable; refused when the sandbox is off)\n"
 	"      --pass-fd N         let the command keep the inherited file descriptor N\n"
 	"                          (repeatable; every other one above 2 is closed)\n"
 	"      --tracking MODE     auto (default: a cgroup, else a subreaper),\n"
@@ -76,7 +80,7 @@ static const char usage_explain[] =
 	"\n"
 	"Options: --config FILE, --project DIR, --kind KIND, --allow-read PATH,\n"
 	"--allow-write PATH, --allow-exec PATH, --no-network, --allow-env NAME,\n"
-	"--toolchain NAME, --allow-socket PATH, as for 'cordon run'; -h, --help.\n"
+	"--toolchain NAME, --allow-socket PATH, --allow-domain NAME, as for 'cordon run'; -h, --help.\n"
 	"  --format sbpl   print the macOS Seatbelt profile for this policy instead,\n"
 	"                  preceded by its parameter bindings as ';' comment lines\n";
 
@@ -178,6 +182,7 @@ enum {
 	OPT_ALLOW_ENV,
 	OPT_ALLOW_SOCKET,
 	OPT_PASS_FD,
+	OPT_ALLOW_DOMAIN,
 	OPT_TRACKING,
 	OPT_FORMAT,
 	OPT_WRITE,
@@ -194,6 +199,7 @@ static const struct option run_options[] = {
 	{"no-network", no_argument, NULL, OPT_NO_NETWORK},
 	{"allow-env", required_argument, NULL, OPT_ALLOW_ENV},
 	{"allow-socket", required_argument, NULL, OPT_ALLOW_SOCKET},
+	{"allow-domain", required_argument, NULL, OPT_ALLOW_DOMAIN},
 	{"pass-fd", required_argument, NULL, OPT_PASS_FD},
 	{"tracking", required_argument, NULL, OPT_TRACKING},
 	{"format", required_argument, NULL, OPT_FORMAT},
@@ -211,6 +217,19 @@ static int push_nonempty(struct cordon_strv *sv, const char *opt, const char *va
 		return cordon_err(err, EINVAL, "%s: expected a non-empty value", opt);
 	if (cordon_strv_push(sv, val) < 0)
 		return cordon_err(err, ENOMEM, "out of memory");
+	return 0;
+}
+
+/* --allow-domain VAL: a rule of cordon/domains.h. */
+static int push_domain(struct cordon_strv *sv, const char *val, struct cordon_error *err)
+{
+	int r = push_nonempty(sv, "--allow-domain", val, err);
+	if (r < 0)
+		return r;
+	const char *why = cordon_domain_invalid(sv->v[sv->n - 1]);
+	if (why)
+		return cordon_err(err, EINVAL, "--allow-domain: %s, got \"%s\"", why,
+				  sv->v[sv->n - 1]);
 	return 0;
 }
 
@@ -313,6 +332,9 @@ static int parse_options(int argc, char **argv, struct cordon_args *a, struct co
 			break;
 		case OPT_ALLOW_SOCKET:
 			r = push_nonempty(&a->extra_sockets, "--allow-socket", optarg, err);
+			break;
+		case OPT_ALLOW_DOMAIN:
+			r = push_domain(&a->extra_domains, optarg, err);
 			break;
 		case OPT_PASS_FD: {
 			char *end;
@@ -428,4 +450,5 @@ void cordon_args_free(struct cordon_args *a)
 	cordon_strv_free(&a->extra_env);
 	cordon_strv_free(&a->extra_sockets);
 	cordon_strv_free(&a->toolchains);
+	cordon_strv_free(&a->extra_domains);
 }

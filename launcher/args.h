@@ -32,6 +32,7 @@ struct cordon_args {
 	struct cordon_strv extra_env;
 	struct cordon_strv extra_sockets; /* --allow-socket */
 	struct cordon_strv toolchains;    /* --toolchain */
+	struct cordon_strv extra_domains; /* --allow-domain */
 	int pass_fds[14];                 /* --pass-fd */
 	size_t n_pass_fds;
 	bool no_network;

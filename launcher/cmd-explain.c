@@ -199,6 +199,23 @@ static int print_sbpl(const struct cordon_policy *p, struct cordon_error *err)
 	return 0;
 }
 
+/* The domain rules, in the order they are judged. */
+static void explain_domains(const struct cordon_policy *p)
+{
+	printf("domains:        ");
+	if (!p->allowed_domains.n)
+		printf("none allowed (allowed_domains is empty)");
+	for (size_t i = 0; i < p->allowed_domains.n; i++)
+		printf("%s%s", i ? " " : "", p->allowed_domains.v[i]);
+	printf("\n");
+	if (p->denied_domains.n) {
+		printf("denied (wins):  ");
+		for (size_t i = 0; i < p->denied_domains.n; i++)
+			printf("%s%s", i ? " " : "", p->denied_domains.v[i]);
+		printf("\n");
+	}
+}
+
 int cmd_explain(const struct cordon_args *a)
 {
 	struct cordon_error err = {0};
@@ -234,10 +251,14 @@ int cmd_explain(const struct cordon_args *a)
 	       p.sandbox ? "on" : "off (enabled is false, or apply_to does not cover this kind)");
 	/* With the sandbox off nothing blocks it, whatever allow_network says
 	 * (--no-network is refused then: launcher_policy failed above). */
-	printf("network:        %s\n", !p.sandbox        ? "allowed (sandbox off)"
-				       : p.allow_network ? "allowed"
-							 : "blocked (npm, cargo, go, pip, uv and "
-							   "yarn are told to work offline)");
+	printf("network:        %s\n", !p.sandbox         ? "allowed (sandbox off)"
+				       : !p.allow_network ? "blocked (npm, cargo, go, pip, uv and yarn are told to work offline)"
+				       : p.domains
+					       ? "by domain (TCP only through cordon's proxy; UDP, "
+						 "direct connections and name lookups refused)"
+					       : "allowed");
+	if (p.sandbox && p.allow_network && p.domains)
+		explain_domains(&p);
 	printf("on_unsupported: %s\n",
 	       p.on_unsupported == CORDON_UNSUPPORTED_WARN ? "warn" : "refuse");
 	printf("environment:   ");

@@ -496,6 +496,21 @@ static void report_network(const struct cordon_policy *p, bool no_network,
 			fprintf(stderr, "             the agent signs as you: allow it only if the "
 					"session may push, log in and sign as you\n");
 	}
+	if (network->n && p->allow_network && p->domains) {
+		fprintf(stderr, "\ncordon learn: the network is reachable by domain only "
+				"(allowed_domains):\n");
+		for (size_t i = 0; i < network->n; i++) {
+			const char *what = network->v[i];
+			if (strncmp(what, "host ", 5) == 0)
+				fprintf(stderr, "    network: refused %s  → allowed_domains\n",
+					what + 5);
+			else
+				fprintf(stderr, "    network: refused %s (only cordon's proxy is "
+						"reachable; use the proxy variables)\n",
+					what);
+		}
+		return;
+	}
 	if (!network->n || p->allow_network)
 		return;
 	fprintf(stderr, "\ncordon learn: the network is off in this session%s:\n",
@@ -530,7 +545,15 @@ static void report(const struct cordon_args *a, const struct cordon_policy *p, s
 	}
 	report_network(p, a->no_network, sockets, network);
 	bool net = network->n && !p->allow_network && !a->no_network;
-	if (n == 0 && !sockets->n && !guarded->n && !(network->n && !p->allow_network)) {
+	/* By domain: the hosts the proxy refused, for allowed_domains. */
+	struct cordon_strv hosts = {0};
+	for (size_t i = 0; p->allow_network && p->domains && i < network->n; i++)
+		if (strncmp(network->v[i], "host ", 5) == 0 &&
+		    !cordon_strv_contains(&hosts, network->v[i] + 5))
+			(void)cordon_strv_push(&hosts, network->v[i] + 5);
+	if (n == 0 && !sockets->n && !guarded->n && !hosts.n &&
+	    !(network->n && !p->allow_network)) {
+		cordon_strv_free(&hosts);
 		fprintf(stderr, "\ncordon learn: the sandbox denied nothing that was seen "
 				"(statically linked programs are not observed)\n");
 		return;
@@ -604,9 +627,10 @@ static void report(const struct cordon_args *a, const struct cordon_policy *p, s
 			fprintf(stderr, "    %s %s\n", ps.v[i].file ? "touch" : "mkdir -p",
 				ps.v[i].path);
 		}
-	if (!ps.n && !sockets->n && !net) {
+	if (!ps.n && !sockets->n && !net && !hosts.n) {
 		props_free(&ps);
 		cordon_strv_free(&presets);
+		cordon_strv_free(&hosts);
 		return;
 	}
 
@@ -647,6 +671,10 @@ static void report(const struct cordon_args *a, const struct cordon_policy *p, s
 	}
 	if (net)
 		json_object_object_add(update, "allow_network", json_object_new_boolean(true));
+	if (hosts.n)
+		json_object_object_add(update, "allowed_domains",
+				       merged(obj, "allowed_domains", &hosts));
+	cordon_strv_free(&hosts);
 	if (a->learn_write) {
 		if (!config)
 			config = default_config();

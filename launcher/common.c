@@ -107,6 +107,7 @@ int launcher_policy(const struct cordon_args *a, const char *session, bool enfor
 	ctx.extra_sockets = a->extra_sockets;
 	ctx.extra_toolchains = a->toolchains;
 	ctx.make_toolchain_dirs = enforce;
+	ctx.extra_domains = a->extra_domains;
 	ctx.getenv_fn = getenv;
 	r = cordon_policy_resolve(&cfg, &ctx, p, err);
 	if (r >= 0 && origin)

@@ -1,5 +1,6 @@
 /* Strict parsing of config.json into struct cordon_config. */
 #include "cordon/config.h"
+#include "cordon/domains.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -51,6 +52,8 @@ void cordon_config_free(struct cordon_config *cfg)
 	cordon_strv_free(&cfg->allowed_env);
 	cordon_strv_free(&cfg->additional_env);
 	cordon_strv_free(&cfg->unix_sockets);
+	cordon_strv_free(&cfg->allowed_domains);
+	cordon_strv_free(&cfg->denied_domains);
 	cordon_strv_free(&cfg->protected_paths);
 	cordon_strv_free(&cfg->hidden_paths);
 	cordon_strv_free(&cfg->toolchains);
@@ -172,6 +175,22 @@ static int parse_toolchains(struct json_object *v, const char *origin, struct co
 	return 0;
 }
 
+/* allowed_domains or denied_domains (KEY): rules of cordon/domains.h. */
+static int parse_domains(struct json_object *v, const char *origin, const char *key,
+			 struct cordon_strv *out, struct cordon_error *err)
+{
+	int r = cordon_json_strv(v, origin, key, out, err);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < out->n; i++) {
+		const char *why = cordon_domain_invalid(out->v[i]);
+		if (why)
+			return cordon_err(err, EINVAL, "%s: %s[%zu]: %s, got \"%s\"", origin, key,
+					  i, why, out->v[i]);
+	}
+	return 0;
+}
+
 static int parse_system_paths(struct json_object *v, struct cordon_config *cfg,
 			      struct cordon_error *err)
 {
@@ -231,6 +250,15 @@ static int parse_key(const char *key, struct json_object *val, struct cordon_con
 		cordon_strv_free(&cfg->unix_sockets);
 		return parse_sockets(val, origin, &cfg->unix_sockets, err);
 	}
+	if (strcmp(key, "allowed_domains") == 0) {
+		cordon_strv_free(&cfg->allowed_domains);
+		cfg->has_domains = true;
+		return parse_domains(val, origin, key, &cfg->allowed_domains, err);
+	}
+	if (strcmp(key, "denied_domains") == 0) {
+		cordon_strv_free(&cfg->denied_domains);
+		return parse_domains(val, origin, key, &cfg->denied_domains, err);
+	}
 	if (strcmp(key, "protected_paths") == 0) {
 		cordon_strv_free(&cfg->protected_paths);
 		cfg->has_protected = true;
@@ -259,8 +287,8 @@ static int parse_key(const char *key, struct json_object *val, struct cordon_con
 		"%s: %s: unknown key (expected one of enabled, apply_to, system_paths, "
 		"additional_executable_paths, additional_read_only_paths, "
 		"additional_read_write_paths, allow_network, allowed_env_vars, "
-		"additional_env_vars, allowed_unix_sockets, protected_paths, hidden_paths, "
-		"toolchains, on_unsupported)",
+		"additional_env_vars, allowed_unix_sockets, allowed_domains, denied_domains, "
+		"protected_paths, hidden_paths, toolchains, on_unsupported)",
 		origin, key);
 }
 
@@ -289,6 +317,8 @@ const char *const cordon_config_keys[] = {"enabled",
 					  "allowed_env_vars",
 					  "additional_env_vars",
 					  "allowed_unix_sockets",
+					  "allowed_domains",
+					  "denied_domains",
 					  "protected_paths",
 					  "hidden_paths",
 					  "toolchains",

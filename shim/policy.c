@@ -738,6 +738,34 @@ static int refuse_no_network(const struct cordon_config *cfg, unsigned kind,
 			  kind_name, cfg->origin, apply_names[cfg->apply_to & 3]);
 }
 
+/* --allow-domain with the sandbox off: nothing would hold the session to
+ * the domains. Refused, as --no-network is. */
+static int refuse_allow_domain(const struct cordon_config *cfg, unsigned kind,
+			       struct cordon_error *err)
+{
+	const char *kind_name = kind == CORDON_KIND_TOOL ? "tool" : "terminal";
+	return cordon_err(err, EINVAL,
+			  "--allow-domain: the sandbox is off for a %s session (%s: enabled is "
+			  "false or apply_to does not cover it), and nothing else would limit the "
+			  "network to domains; turn the sandbox on or drop --allow-domain",
+			  kind_name, cfg->origin);
+}
+
+/* The domain lists: the config's, and --allow-domain's added (checked as
+ * the config's are: a bad one is refused, naming the flag). */
+static int resolve_domains(const struct cordon_config *cfg, const struct cordon_context *ctx,
+			   struct cordon_policy *p)
+{
+	if (cordon_strv_copy(&p->allowed_domains, &cfg->allowed_domains) < 0 ||
+	    cordon_strv_copy(&p->denied_domains, &cfg->denied_domains) < 0)
+		return -ENOMEM;
+	for (size_t i = 0; i < ctx->extra_domains.n; i++)
+		if (!cordon_strv_contains(&p->allowed_domains, ctx->extra_domains.v[i]) &&
+		    cordon_strv_push(&p->allowed_domains, ctx->extra_domains.v[i]) < 0)
+			return -ENOMEM;
+	return 0;
+}
+
 int cordon_policy_resolve(const struct cordon_config *cfg, const struct cordon_context *ctx,
 			  struct cordon_policy *out, struct cordon_error *err)
 {
@@ -746,6 +774,9 @@ int cordon_policy_resolve(const struct cordon_config *cfg, const struct cordon_c
 	if (ctx->no_network && !p.sandbox)
 		return refuse_no_network(cfg, ctx->kind, err);
 	p.allow_network = cfg->allow_network && !ctx->no_network;
+	if (ctx->extra_domains.n && !p.sandbox)
+		return refuse_allow_domain(cfg, ctx->kind, err);
+	p.domains = p.allow_network && (cfg->has_domains || ctx->extra_domains.n);
 	p.on_unsupported = cfg->on_unsupported;
 
 	int r = cordon_path_resolve(ctx->project, ctx->home, ctx->cwd, &p.project);
@@ -782,6 +813,8 @@ int cordon_policy_resolve(const struct cordon_config *cfg, const struct cordon_c
 		r = add_sockets(&p, &ctx->extra_sockets, "--allow-socket", false, ctx);
 	if (r >= 0)
 		r = resolve_guards(cfg, ctx, &p);
+	if (r >= 0 && p.domains)
+		r = resolve_domains(cfg, ctx, &p);
 	if (r < 0) {
 		cordon_policy_free(&p);
 		return cordon_err(err, r, "resolving %s: %s", cfg->origin, strerror(-r));
@@ -792,6 +825,8 @@ int cordon_policy_resolve(const struct cordon_config *cfg, const struct cordon_c
 
 void cordon_policy_free(struct cordon_policy *p)
 {
+	cordon_strv_free(&p->allowed_domains);
+	cordon_strv_free(&p->denied_domains);
 	for (size_t i = 0; i < p->n_rules; i++) {
 		free(p->rules[i].path);
 		free(p->rules[i].source);

@@ -146,14 +146,14 @@ static void unix_sockets(struct buf *b, struct cordon_strv *params, const struct
 	put(b, "; unix sockets: none but those allowed below\n");
 	put(b, "(deny network-outbound (remote unix-socket))\n");
 	put(b, "(deny network-bind (local unix-socket))\n");
-	if (p->allow_network) {
+	if (p->allow_network && !p->domains) {
 		put(b, "; name lookups: getaddrinfo asks mDNSResponder on this socket\n");
 		put(b, "(allow network-outbound (remote unix-socket (path-literal \"" MDNS_SOCKET
 		       "\")))\n");
 	}
 	for (size_t i = 0; i < p->n_sockets && !*oom; i++) {
 		const char *path = p->sockets[i].path;
-		bool seen = p->allow_network && strcmp(path, MDNS_SOCKET) == 0;
+		bool seen = p->allow_network && !p->domains && strcmp(path, MDNS_SOCKET) == 0;
 		for (size_t j = 0; j < i && !seen; j++)
 			seen = strcmp(p->sockets[j].path, path) == 0;
 		if (seen)
@@ -254,7 +254,18 @@ int cordon_sbpl_generate(const struct cordon_policy *p, const struct cordon_fing
 		put(&b, "(deny%s file-write* (subpath (param \"P%d\")))\n",
 		    p->guards[i].kind == CORDON_GUARD_HIDE ? " file-read*" : "", k);
 	}
-	if (p->allow_network) {
+	if (p->allow_network && p->domains) {
+		/* By domain: out only to cordon's proxy on loopback (no name
+		 * lookups of the session's own: the proxy resolves). No proxy
+		 * started: no way out at all. */
+		put(&b, "; the network by domain: only cordon's proxy (unix sockets: below)\n");
+		put(&b, "(allow system-socket (socket-domain AF_UNIX))\n");
+		if (p->proxy_port) {
+			put(&b, "(allow system-socket (socket-domain AF_INET))\n");
+			put(&b, "(allow network-outbound (remote ip \"localhost:%u\"))\n",
+			    p->proxy_port);
+		}
+	} else if (p->allow_network) {
 		put(&b, "; the network is on (unix sockets: below)\n");
 		put(&b, "(allow network*)\n");
 		put(&b, "(allow system-socket)\n");

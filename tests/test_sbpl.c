@@ -167,6 +167,38 @@ Test(sbpl, network_on_and_the_fingerprint_last)
 	cordon_policy_free(&p);
 }
 
+/* Network by domain: out only to the proxy's loopback port; no name
+ * lookups of the session's own (no mDNSResponder), no network* at all.
+ * Without a proxy port, no internet socket either. */
+Test(sbpl, domains_reach_only_the_proxy)
+{
+	for (unsigned port = 0; port <= 43210; port += 43210) {
+		struct cordon_policy p;
+		make_policy(&p, true, true);
+		p.domains = true;
+		p.proxy_port = port;
+		struct cordon_sbpl s;
+		struct cordon_error err = {0};
+		cr_assert_eq(cordon_sbpl_generate(&p, NULL, &s, &err), 0, "%s", err.msg);
+		expect_well_formed(&s);
+		cr_expect_null(strstr(s.profile, "(allow network*)"), "%s", s.profile);
+		cr_expect_null(strstr(s.profile, "mDNSResponder\")))"), "%s", s.profile);
+		cr_expect_null(strstr(s.profile, "com.apple.dnssd.service"), "%s", s.profile);
+		cr_expect_null(strstr(s.profile, "(allow system-socket)\n"), "%s", s.profile);
+		if (port) {
+			cr_expect_not_null(strstr(s.profile, "(allow network-outbound (remote ip "
+							     "\"localhost:43210\"))\n"),
+					   "%s", s.profile);
+			cr_expect_not_null(strstr(s.profile, "(socket-domain AF_INET))"));
+		} else {
+			cr_expect_null(strstr(s.profile, "remote ip"), "%s", s.profile);
+			cr_expect_null(strstr(s.profile, "AF_INET)"), "%s", s.profile);
+		}
+		cordon_sbpl_free(&s);
+		cordon_policy_free(&p);
+	}
+}
+
 Test(sbpl, disabled_is_fingerprint_only)
 {
 	struct cordon_policy p;

@@ -44,7 +44,13 @@ struct cordon_config {
 	struct cordon_strv system[CORDON_CLASS_COUNT];
 	struct cordon_strv additional[CORDON_CLASS_COUNT];
 	bool allow_network; /* default true */
-	bool has_env;       /* false: the default allowlist */
+	/* allowed_domains (cordon/domains.h): has_domains false when unset (the
+	 * network, if on, is the whole network); set, even to [], TCP leaves
+	 * only through cordon's proxy, to these hosts. denied_domains wins. */
+	bool has_domains;
+	struct cordon_strv allowed_domains;
+	struct cordon_strv denied_domains;
+	bool has_env; /* false: the default allowlist */
 	struct cordon_strv allowed_env;
 	/* additional_env_vars: added to allowed_env or the default list. */
 	struct cordon_strv additional_env;

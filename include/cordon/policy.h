@@ -79,6 +79,14 @@ struct cordon_guard {
 struct cordon_policy {
 	bool sandbox; /* restrictions apply (enabled and apply_to covers kind) */
 	bool allow_network;
+	/* Network by domain (cordon/domains.h): with allow_network, TCP leaves
+	 * only through the proxy the supervisor runs, to ALLOWED_DOMAINS less
+	 * DENIED_DOMAINS. Only the flag crosses the wire: the lists stay with
+	 * the proxy, outside. */
+	bool domains;
+	unsigned proxy_port; /* the proxy's, on loopback, once started (macOS profile); 0: none */
+	struct cordon_strv allowed_domains;
+	struct cordon_strv denied_domains;
 	enum cordon_on_unsupported on_unsupported;
 	char *project; /* canonical; NULL: the session has no project */
 	/* Why there is no project ("/home/me is your home directory"), when
@@ -129,6 +137,9 @@ struct cordon_context {
 	 * (NULL: such entries are skipped). */
 	char *(*getenv_fn)(const char *);
 	bool no_network;
+	/* --allow-domain: added to allowed_domains (and the session is limited
+	 * to domains, even when the config lists none). */
+	struct cordon_strv extra_domains;
 	const char *cwd; /* base for relative command-line paths; NULL: getcwd */
 	/* Rule paths only expanded and made absolute (the project stays
 	 * canonical): the kernel resolves their symlinks when the sandbox opens

@@ -28,6 +28,9 @@ bool cordon_seccomp_notify_available(void);
 void cordon_seccomp_program(bool allow_network, bool supervised, struct sock_fprog *out);
 /* The supervised program for a kernel whose Landlock decides unix sockets. */
 void cordon_seccomp_program_kunix(bool allow_network, struct sock_fprog *out);
+/* The supervised program for network by domain (whatever decides unix
+ * sockets: every connect goes to the supervisor). */
+void cordon_seccomp_program_domains(struct sock_fprog *out);
 
 /* 0 when the calling process runs one thread, else -EBUSY with ERR: Landlock
  * and seccomp bind the calling thread, and a fork keeps only it (the others

@@ -369,6 +369,11 @@ static size_t ruleset_attr(const struct cordon_policy *p, int abi,
 		if (!p->allow_network)
 			attr->handled_access_net =
 				LANDLOCK_ACCESS_NET_BIND_TCP | LANDLOCK_ACCESS_NET_CONNECT_TCP;
+		else if (p->domains)
+			/* By domain: no TCP connect of the session's own at all; the
+			 * supervisor (outside the domain) makes the one to the proxy
+			 * on the caller's socket. A second wall behind seccomp's. */
+			attr->handled_access_net = LANDLOCK_ACCESS_NET_CONNECT_TCP;
 	}
 	if (abi >= 6) {
 		size = sizeof(*attr);

@@ -29,6 +29,7 @@
 #include "cordon/wire.h"
 #include "linux.h"
 #include "spawn.h"
+#include "proxy.h"
 #include "supervisor.h"
 #include "unixsock.h"
 #include "util.h"
@@ -493,31 +494,40 @@ static int block_signals(struct run *r, struct cordon_error *err)
 	return 0;
 }
 
-static void env_free(char **env, const struct cordon_launch *l)
+static void env_free(char **env, char *owned)
 {
-	if (!env)
-		return;
-	size_t n = 0;
-	while (l->envp[n])
-		n++;
-	free(env[n]); /* ours: CORDON_CONFIG_FD, or NULL */
+	free(owned); /* CORDON_CONFIG_FD=N, or NULL */
 	free(env);
 }
 
-/* The command's environment: L's, with CORDON_CONFIG_FD for the shim. */
-static char **command_env(const struct cordon_launch *l, int chan_child)
+/* The command's environment: L's, with CORDON_CONFIG_FD for the shim (in
+ * *OWNED) and, by domain, the proxy's variables in place of any the
+ * environment had (PROXY: its address, or NULL). */
+static char **command_env(const struct cordon_launch *l, int chan_child,
+			  const struct sockaddr_in *proxy, char **owned)
 {
-	size_t n = 0;
+	size_t n = 0, k = 0;
 	while (l->envp[n])
 		n++;
-	char **env = calloc(n + 2, sizeof(*env));
+	const char *const *pv = proxy ? cordon_proxy_env(proxy) : NULL;
+	size_t np = 0;
+	while (pv && pv[np])
+		np++;
+	char **env = calloc(n + np + 2, sizeof(*env));
 	if (!env)
 		return NULL;
-	memcpy(env, l->envp, n * sizeof(*env));
-	if (l->preload && asprintf(&env[n], CORDON_ENV_CONFIG_FD "=%d", chan_child) < 0) {
+	for (size_t i = 0; i < n; i++)
+		if (!proxy || !cordon_proxy_env_name(l->envp[i]))
+			env[k++] = l->envp[i];
+	for (size_t i = 0; i < np; i++)
+		env[k++] = (char *)(uintptr_t)pv[i];
+	*owned = NULL;
+	if (l->preload && asprintf(owned, CORDON_ENV_CONFIG_FD "=%d", chan_child) < 0) {
 		free(env);
+		*owned = NULL;
 		return NULL;
 	}
+	env[k] = *owned;
 	return env;
 }
 
@@ -559,8 +569,10 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	bool sandbox = l->policy->sandbox;
 	int cgroup_fd = -1, event[2] = {-1, -1}, control[2] = {-1, -1}, report[2] = {-1, -1};
 	int chan[2] = {-1, -1}, self = -1, registry_fd = -1, cgroup_parent_fd = -1, rc;
-	char **env = NULL;
+	char **env = NULL, *env_owned = NULL;
 	cleanup_free char *frame = NULL;
+	struct sockaddr_in proxy = {0};
+	bool domains = sandbox && l->policy->domains && l->policy->allow_network;
 	cleanup_free char *regdir = NULL;
 	size_t frame_len = 0;
 
@@ -610,7 +622,14 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	r.report_r = report[0];
 	r.chan = chan[0];
 	r.chan_child = chan[1] = fd_above_stdio(chan[1]);
-	if (!(env = command_env(l, r.chan_child))) {
+	/* By domain: the proxy first, its address goes into the environment. */
+	if (domains && (rc = cordon_proxy_start(l->policy, l->learn_fd, &proxy, err)) < 0)
+		goto fail;
+	if (domains && l->verbose)
+		cordon_say("cordon: session %s: network by domain, through cordon's proxy on "
+			   "127.0.0.1:%u\n",
+			   s->id, (unsigned)ntohs(proxy.sin_port));
+	if (!(env = command_env(l, r.chan_child, domains ? &proxy : NULL, &env_owned))) {
 		rc = cordon_err(err, ENOMEM, "out of memory");
 		goto fail;
 	}
@@ -713,6 +732,8 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	if (rc >= 0 && !refused && r.listener >= 0) {
 		struct cordon_supervisor_config cfg = {.listener = r.listener,
 						       .allow_network = l->policy->allow_network,
+						       .domains = domains,
+						       .proxy = proxy,
 						       .sockets = r.sockets,
 						       .learn_fd = l->learn_fd,
 						       .ipc = r.ipc,
@@ -741,7 +762,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		cordon_say("cordon: session %s: its keeper process was killed; session ended\n",
 			   s->id);
 	end_session(&r);
-	env_free(env, l);
+	env_free(env, env_owned);
 	run_free(&r);
 	if (cgroup_fd >= 0)
 		close(cgroup_fd);
@@ -776,7 +797,7 @@ fail:
 	}
 	if (sockdir)
 		cordon_remove_tree(sockdir);
-	env_free(env, l);
+	env_free(env, env_owned);
 	return rc;
 }
 
@@ -785,6 +806,12 @@ fail:
 int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 				  struct cordon_error *err)
 {
+	/* By domain, the proxy is the launcher's: started before the
+	 * environment is made, which here is already the program's. */
+	if (p->sandbox && p->domains && p->allow_network)
+		return cordon_err(err, ENOTSUP,
+				  "allowed_domains needs the launcher: start the shell with "
+				  "`cordon run` rather than LD_PRELOAD alone");
 	/* A thread an earlier constructor started would go on in the parent,
 	 * outside the sandbox, for the whole session. */
 	int rc = cordon_single_threaded(err);
@@ -853,6 +880,7 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 	if (rc >= 0 && !refused && r.listener >= 0) {
 		struct cordon_supervisor_config cfg = {.listener = r.listener,
 						       .allow_network = p->allow_network,
+						       .domains = p->domains, /* refused above */
 						       .sockets = r.sockets,
 						       .learn_fd = -1,
 						       .ipc = r.ipc,

@@ -80,6 +80,8 @@ int main(int argc, char **argv)
 								  CORDON_SECCOMP_UNIX_IN_KERNEL},
 		{"cordon_filter_offline_supervised_kunix",
 		 CORDON_SECCOMP_SUPERVISED | CORDON_SECCOMP_UNIX_IN_KERNEL},
+		{"cordon_filter_domains_supervised",
+		 CORDON_SECCOMP_NETWORK | CORDON_SECCOMP_SUPERVISED | CORDON_SECCOMP_DOMAINS},
 	};
 	int r = 0;
 	for (size_t i = 0; r == 0 && i < sizeof(programs) / sizeof(programs[0]); i++)

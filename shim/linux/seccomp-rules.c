@@ -139,6 +139,40 @@ static int deny_families(scmp_filter_ctx ctx, int nr, const char *name, bool not
 	return 0;
 }
 
+/* Network by domain: socket() for the internet families makes a TCP socket
+ * (SOCK_STREAM, any protocol number but SCTP's and MPTCP's, whose own
+ * calls could connect past connect()); every other type goes to the
+ * supervisor, which refuses it and says once why. The families other than
+ * unix and netlink are refused as offline. Registers only. */
+static int domain_families(scmp_filter_ctx ctx, const char **what)
+{
+	int r = 0;
+	for (int fam = 0; r >= 0 && fam < FAMILY_LIMIT; fam++) {
+		if (fam == AF_UNIX || fam == AF_NETLINK)
+			continue;
+		struct scmp_arg_cmp a0 =
+			SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, (scmp_datum_t)fam);
+		if (fam != AF_INET && fam != AF_INET6) {
+			r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 1, a0);
+			continue;
+		}
+		/* The type's low four bits (the rest are SOCK_NONBLOCK, SOCK_CLOEXEC). */
+		for (int type = 0; r >= 0 && type < 16; type++)
+			if (type != SOCK_STREAM)
+				r = seccomp_rule_add(
+					ctx, SCMP_ACT_NOTIFY, SCMP_SYS(socket), 2, a0,
+					SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, (scmp_datum_t)type));
+		static const scmp_datum_t protos[] = {132 /* SCTP */, 262 /* MPTCP */};
+		for (size_t i = 0; r >= 0 && i < COUNT(protos); i++)
+			r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 3, a0,
+					     SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_STREAM),
+					     SCMP_A2(SCMP_CMP_MASKED_EQ, 0xffffffffu, protos[i]));
+	}
+	if (r < 0)
+		*what = "socket (allowed_domains)";
+	return r;
+}
+
 /* The calls whose pointed-to arguments decide where a socket leads: the
  * supervisor reads them once and performs the call itself. sendto without an
  * address (send) goes where the socket is already connected, and is left
@@ -367,9 +401,18 @@ static int build(scmp_filter_ctx ctx, unsigned flags, bool compat32, const char 
 	if (ret < 0)
 		return ret;
 	bool supervised = flags & CORDON_SECCOMP_SUPERVISED;
-	if ((ret = registers(ctx, flags & CORDON_SECCOMP_NETWORK, supervised, what)) < 0)
+	/* By domain: the supervised filter only (the proxy is the
+	 * supervisor's); offline's netlink and families, TCP aside. */
+	bool domains =
+		supervised && (flags & CORDON_SECCOMP_NETWORK) && (flags & CORDON_SECCOMP_DOMAINS);
+	if ((ret = registers(ctx, (flags & CORDON_SECCOMP_NETWORK) && !domains, supervised, what)) <
+	    0)
 		return ret;
-	if (!(flags & CORDON_SECCOMP_NETWORK)) {
+	if (domains) {
+		if ((ret = domain_families(ctx, what)) < 0 ||
+		    (ret = deny_families(ctx, SCMP_SYS(socketpair), "socketpair", false, what)) < 0)
+			return ret;
+	} else if (!(flags & CORDON_SECCOMP_NETWORK)) {
 		if ((ret = deny_families(ctx, SCMP_SYS(socket), "socket", supervised, what)) < 0 ||
 		    (ret = deny_families(ctx, SCMP_SYS(socketpair), "socketpair", false, what)) < 0)
 			return ret;
@@ -394,7 +437,9 @@ static int build(scmp_filter_ctx ctx, unsigned flags, bool compat32, const char 
 			 : deny_names(ctx, sysv_ipc, COUNT(sysv_ipc), EPERM, what);
 	if (ret < 0)
 		return ret;
-	return supervised ? supervise(ctx, !(flags & CORDON_SECCOMP_UNIX_IN_KERNEL), what) : 0;
+	return supervised
+		       ? supervise(ctx, domains || !(flags & CORDON_SECCOMP_UNIX_IN_KERNEL), what)
+		       : 0;
 }
 
 scmp_filter_ctx cordon_seccomp_rules(unsigned flags, const char **what, int *errnum)

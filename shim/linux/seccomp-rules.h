@@ -15,6 +15,12 @@ enum cordon_seccomp_flags {
 	/* With SUPERVISED: unix sockets are Landlock's (ABI 9 RESOLVE_UNIX), so
 	 * connect and the sends stay off the supervisor. */
 	CORDON_SECCOMP_UNIX_IN_KERNEL = 1u << 2,
+	/* With NETWORK and SUPERVISED: network by domain (allowed_domains). TCP
+	 * sockets may be made, and every connect and addressed send goes to the
+	 * supervisor (UNIX_IN_KERNEL or not), which lets one reach the proxy
+	 * alone; other internet sockets go to it to be refused (and said once);
+	 * every other family and netlink as offline. */
+	CORDON_SECCOMP_DOMAINS = 1u << 3,
 };
 
 /* A filter context with every rule for FLAGS: the terminal-injection ioctls

@@ -59,6 +59,12 @@ void cordon_seccomp_program_kunix(bool allow_network, struct sock_fprog *out)
 	*out = programs[allow_network];
 }
 
+void cordon_seccomp_program_domains(struct sock_fprog *out)
+{
+	static const struct sock_fprog program = PROGRAM(cordon_filter_domains_supervised);
+	*out = program;
+}
+
 bool cordon_seccomp_notify_available(void)
 {
 	unsigned action = SECCOMP_RET_USER_NOTIF;
@@ -69,7 +75,15 @@ int cordon_seccomp_apply(const struct cordon_policy *p, int *listener, bool unix
 			 struct cordon_error *err)
 {
 	struct sock_fprog prog;
-	if (listener && unix_in_kernel)
+	/* By domain, connects must reach the supervisor, which the proxy is
+	 * part of: without one nothing would hold TCP to it. */
+	if (p->domains && p->allow_network && !listener)
+		return cordon_err(err, ENOTSUP,
+				  "allowed_domains needs cordon's supervisor (seccomp user "
+				  "notification), which this session cannot have");
+	if (p->domains && p->allow_network)
+		cordon_seccomp_program_domains(&prog);
+	else if (listener && unix_in_kernel)
 		cordon_seccomp_program_kunix(p->allow_network, &prog);
 	else
 		cordon_seccomp_program(p->allow_network, listener != NULL, &prog);

@@ -146,6 +146,20 @@ static void say_offline(void)
 	(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
 }
 
+/* By domain, the first direct internet connection, lookup or UDP socket
+ * refused is said once a session. */
+static void say_domains(void)
+{
+	static atomic_flag said = ATOMIC_FLAG_INIT;
+	if (atomic_flag_test_and_set(&said))
+		return;
+	static const char msg[] =
+		"cordon: this session reaches the network only through cordon's proxy "
+		"(allowed_domains): direct connections, UDP and name lookups are refused; "
+		"HTTP_PROXY, HTTPS_PROXY and ALL_PROXY point at the proxy\n";
+	(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
+}
+
 bool cordon_call_waiting(const struct cordon_call *c)
 {
 	uint64_t id = c->req->id;
@@ -453,7 +467,8 @@ static void wait_slice(int sock, short events, bool spin)
 struct dest {
 	struct sockaddr_storage ss;
 	socklen_t len;
-	int pin; /* a pathname socket, pinned (its address rewritten to it), or -1 */
+	int pin;    /* a pathname socket, pinned (its address rewritten to it), or -1 */
+	bool proxy; /* by domain: the proxy's address (allowed on a TCP socket only) */
 };
 
 /* cordon learn's record: "KIND\tWHAT\n" (s a unix socket, n the network). */
@@ -556,10 +571,25 @@ static int judge_addr(const struct cordon_call *c, uint64_t uaddr, uint64_t ulen
 		/* The call happens here, out of Landlock's sight: the network
 		 * setting is applied here too (offline, IP sockets only come in
 		 * from outside: seccomp refuses to create them). */
-		if (S.cfg.allow_network)
+		if (!S.cfg.allow_network) {
+			note_offline_dest(&d->ss);
+			return -EACCES;
+		}
+		if (!S.cfg.domains)
 			return 0;
-		note_offline_dest(&d->ss);
-		return -EACCES;
+		/* By domain: the proxy, its exact address and port, and nothing
+		 * else (a name that resolves to the proxy's port elsewhere, an
+		 * IPv6 form of it: refused). */
+		if (d->ss.ss_family == AF_INET && ulen >= sizeof(struct sockaddr_in)) {
+			const struct sockaddr_in *in = (const struct sockaddr_in *)&d->ss;
+			d->proxy = in->sin_addr.s_addr == S.cfg.proxy.sin_addr.s_addr &&
+				   in->sin_port == S.cfg.proxy.sin_port;
+		}
+		if (!d->proxy) {
+			say_domains();
+			note_offline_dest(&d->ss);
+		}
+		return d->proxy ? 0 : -EACCES;
 	default:
 		return 0; /* AF_UNSPEC, netlink, ...: no destination outside */
 	}
@@ -568,18 +598,30 @@ static int judge_addr(const struct cordon_call *c, uint64_t uaddr, uint64_t ulen
 /* Offline, no destination at all on an IP socket (one passed in with
  * --pass-fd): the kernel reads an AF_UNSPEC address on a UDP socket as
  * AF_INET. 0 or -EACCES. */
-static int offline_ip(int sock, bool named)
+static int offline_ip(int sock, bool named, const struct dest *d)
 {
-	if (S.cfg.allow_network || !named)
+	if ((S.cfg.allow_network && !S.cfg.domains) || !named)
 		return 0;
-	int domain = 0;
+	int domain = 0, proto = 0;
 	socklen_t len = sizeof(domain);
 	if (getsockopt(sock, SOL_SOCKET, SO_DOMAIN, &domain, &len) < 0)
 		return -errno;
 	if (domain == AF_UNIX || domain == AF_NETLINK)
 		return 0;
-	note_learn('n', "send on an internet socket");
-	return -EACCES;
+	if (!S.cfg.allow_network) {
+		note_learn('n', "send on an internet socket");
+		return -EACCES;
+	}
+	/* By domain: to the proxy, on a TCP socket only (a UDP socket passed
+	 * in takes an AF_UNSPEC or unix address as an internet one). */
+	len = sizeof(proto);
+	if (!d->proxy || getsockopt(sock, SOL_SOCKET, SO_PROTOCOL, &proto, &len) < 0 ||
+	    proto != IPPROTO_TCP || (domain != AF_INET && domain != AF_INET6)) {
+		say_domains();
+		note_learn('n', "send on an internet socket");
+		return -EACCES;
+	}
+	return 0;
 }
 
 static void dest_free(struct dest *d)
@@ -856,7 +898,7 @@ static int64_t send_one(struct cordon_call *c, int sock, uint64_t umsg, int flag
 	bool named = um.msg_name && um.msg_namelen;
 	if (named && (r = judge_addr(c, (uint64_t)(uintptr_t)um.msg_name, um.msg_namelen, &d)) < 0)
 		return r;
-	if ((r = offline_ip(sock, named)) < 0) {
+	if ((r = offline_ip(sock, named, &d)) < 0) {
 		dest_free(&d);
 		return r;
 	}
@@ -895,7 +937,7 @@ static int64_t do_connect(struct cordon_call *c)
 	if (r < 0)
 		return r;
 	int sock = cordon_call_take_fd(c, (int)a[0]);
-	r = sock < 0 ? sock : offline_ip(sock, true);
+	r = sock < 0 ? sock : offline_ip(sock, true, &d);
 	if (r >= 0)
 		r = connect_here(c, sock, &d);
 	if (sock >= 0)
@@ -915,7 +957,7 @@ static int64_t do_sendto(struct cordon_call *c)
 	char *data = NULL;
 	if (sock < 0) {
 		r = sock;
-	} else if ((r = offline_ip(sock, true)) < 0) {
+	} else if ((r = offline_ip(sock, true, &d)) < 0) {
 		close(sock);
 	} else {
 		struct iovec one = {.iov_base = (void *)(uintptr_t)a[1], .iov_len = (size_t)a[2]};
@@ -1077,7 +1119,10 @@ static void handle(const struct seccomp_notif *req, struct seccomp_notif_resp *r
 		break;
 	}
 	case OFFLINE:
-		say_offline();
+		if (S.cfg.domains)
+			say_domains(); /* a socket other than TCP */
+		else
+			say_offline();
 		note_learn('n',
 			   req->data.args[0] == AF_INET6 ? "socket AF_INET6" : "socket AF_INET");
 		r = -EACCES;

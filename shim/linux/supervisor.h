@@ -11,6 +11,7 @@
 #ifndef CORDON_SUPERVISOR_H
 #define CORDON_SUPERVISOR_H
 
+#include <netinet/in.h>
 #include <stdbool.h>
 
 #include "cordon/error.h"
@@ -19,8 +20,12 @@
 #include "unixsock.h"
 
 struct cordon_supervisor_config {
-	int listener;                       /* the seccomp listener; taken */
-	bool allow_network;                 /* else IP destinations are refused */
+	int listener;       /* the seccomp listener; taken */
+	bool allow_network; /* else IP destinations are refused */
+	/* Network by domain: an IP destination must be PROXY exactly, on a TCP
+	 * socket (proxy.h); every other is refused. */
+	bool domains;
+	struct sockaddr_in proxy;
 	struct cordon_unix_policy *sockets; /* borrowed: lives as long as the process */
 	int learn_fd;               /* -1, or where refused sockets are recorded ("s\tPATH\n") */
 	struct cordon_ipc_set *ipc; /* the session's System V objects (sysvipc.h) */

@@ -1,0 +1,522 @@
+/* Network by domain: cordon's proxy and the enforcement around it. Every
+ * server here is the test's own, on 127.0.0.x, started and stopped by the
+ * test; names reach them through the test-only name map (CORDON_TEST_HOSTS,
+ * in CORDON_TEST_HOOKS builds). The verdict is what the servers received;
+ * every refusal has its control (the same attempt allowed, or with the
+ * network whole, gets through). As root and as the test user. */
+#include <arpa/inet.h>
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/filter.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "helpers.h"
+#include "linux/linux.h"
+#include "linux/proxy.h"
+#include "linux/seccomp-rules.h"
+
+/* ---- a tiny HTTP server outside: logs every request head it gets -------- */
+
+struct httpd {
+	pid_t pid;
+	int port;
+	char *log; /* every byte received, appended */
+};
+
+static void httpd_loop(int ls, const char *log)
+{
+	for (;;) {
+		int c = accept(ls, NULL, NULL);
+		if (c < 0)
+			continue;
+		char buf[4096];
+		size_t got = 0;
+		struct pollfd p = {.fd = c, .events = POLLIN};
+		while (got < sizeof(buf) - 1 && poll(&p, 1, 2000) > 0) {
+			ssize_t n = read(c, buf + got, sizeof(buf) - 1 - got);
+			if (n <= 0)
+				break;
+			got += (size_t)n;
+			buf[got] = '\0';
+			if (strstr(buf, "\r\n\r\n") || buf[0] == 0x16)
+				break;
+		}
+		for (size_t i = 0; i < got; i++)
+			if (buf[i] == '\0')
+				buf[i] = '.'; /* a TLS hello, kept searchable */
+		int fd = open(log, O_WRONLY | O_APPEND | O_CREAT, 0644);
+		if (fd >= 0) {
+			(void)!write(fd, buf, got);
+			(void)!write(fd, "\n--\n", 4);
+			close(fd);
+		}
+		static const char reply[] = "HTTP/1.0 200 OK\r\nContent-Length: 11\r\n"
+					    "Connection: close\r\n\r\nhello-proxy";
+		if (got && buf[0] != 0x16)
+			(void)!write(c, reply, sizeof(reply) - 1);
+		close(c);
+	}
+}
+
+static struct httpd httpd_start(const char *ip, const char *dir, const char *tag)
+{
+	struct httpd h = {0};
+	int ls = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	struct sockaddr_in a = {.sin_family = AF_INET};
+	inet_pton(AF_INET, ip, &a.sin_addr);
+	int one = 1;
+	setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	cr_assert_eq(bind(ls, (struct sockaddr *)&a, sizeof(a)), 0, "bind %s: %s", ip,
+		     strerror(errno));
+	cr_assert_eq(listen(ls, 16), 0);
+	socklen_t len = sizeof(a);
+	getsockname(ls, (struct sockaddr *)&a, &len);
+	h.port = ntohs(a.sin_port);
+	h.log = path_join(dir, tag);
+	h.pid = fork();
+	cr_assert_geq(h.pid, 0);
+	if (h.pid == 0) {
+		httpd_loop(ls, h.log);
+		_exit(0);
+	}
+	close(ls);
+	return h;
+}
+
+static void httpd_stop(struct httpd *h)
+{
+	stop_process(h->pid);
+	free(h->log);
+}
+
+/* Whether the server's log has NEEDLE (waiting a moment for its write). */
+static bool httpd_got(const struct httpd *h, const char *needle, int ms)
+{
+	long end = ms_now() + ms;
+	do {
+		if (contains(h->log, needle))
+			return true;
+		usleep(20 * 1000);
+	} while (ms_now() < end);
+	return false;
+}
+
+/* A world limited to good.test (127.0.0.2) by --allow-domain, evil.test
+ * mapped too (to the same server) but not allowed; as the test user when
+ * AS_USER. */
+static void proxy_world(struct world *w, const char *tag, bool as_user, int good_port)
+{
+	(void)good_port;
+	world_init(w, tag, "");
+	world_setenv(w, "CORDON_TEST_HOSTS=good.test=127.0.0.2,evil.test=127.0.0.2,"
+			"tls.test=127.0.0.3,loop.test=127.0.0.1");
+	if (as_user)
+		world_as_user(w);
+}
+
+#define DOMAINS "--allow-domain good.test --allow-domain tls.test"
+
+Test(proxy, built_with_the_test_name_map)
+{
+	/* Every test below relies on it: a build without it must fail here
+	 * rather than pass below for the wrong reason. */
+	struct world w;
+	proxy_world(&w, "pxhooks", false, 0);
+	struct run_result r = sh_in(&w, DOMAINS " -v", "true");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.err, "network by domain, through cordon's proxy on 127.0.0.1:") != NULL,
+		  "%s", r.err);
+	run_free(&r);
+	world_free(&w);
+}
+
+/* curl and python's urllib, by plain HTTP, CONNECT and SOCKS5: the allowed
+ * name reaches the server, the refused one does not (the same server). */
+static void allowed_and_refused(bool as_user)
+{
+	struct world w;
+	proxy_world(&w, "pxallow", as_user, 0);
+	struct httpd h = httpd_start("127.0.0.2", w.dir, "log");
+	struct run_result r = sh_in(
+		&w, DOMAINS,
+		"curl -sS http://good.test:%d/curl-allowed; echo; "
+		"curl -sS http://evil.test:%d/curl-refused; echo; "
+		"curl -sS -p http://good.test:%d/connect-allowed; echo; "
+		"curl -sS -p http://evil.test:%d/connect-refused; echo; "
+		"curl -sS -x \"$ALL_PROXY\" http://good.test:%d/socks-allowed; echo; "
+		"curl -sS -x \"$ALL_PROXY\" http://evil.test:%d/socks-refused; echo; "
+		"curl -sS -x \"socks5://${ALL_PROXY#socks5h://}\" http://127.0.0.2:%d/socks-ip; echo; "
+		"/usr/bin/python3 -c 'import urllib.request as u; "
+		"print(u.urlopen(\"http://good.test:%d/py-allowed\").read())'; "
+		"/usr/bin/python3 -c 'import urllib.request as u; "
+		"print(u.urlopen(\"http://evil.test:%d/py-refused\").read())'; true",
+		h.port, h.port, h.port, h.port, h.port, h.port, h.port, h.port, h.port);
+	const char *ok[] = {"GET /curl-allowed", "GET /socks-allowed", "GET /py-allowed",
+			    "GET /connect-allowed"};
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		cr_expect(httpd_got(&h, ok[i], 2000), "%s did not arrive: %s %s", ok[i], r.out,
+			  r.err);
+	cr_expect(strstr(r.out, "hello-proxy") != NULL, "%s", r.out);
+	const char *no[] = {"curl-refused", "connect-refused", "socks-refused", "socks-ip",
+			    "py-refused"};
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		cr_expect(!httpd_got(&h, no[i], 10), "%s got through", no[i]);
+	/* Said once, with the line that allows it. */
+	const char *said = strstr(r.err, "cordon: evil.test: not in allowed_domains; to allow it");
+	cr_expect(said != NULL, "%s", r.err);
+	cr_expect(said && !strstr(said + 1, "cordon: evil.test: not in"), "said twice: %s", r.err);
+	cr_expect(strstr(r.err, "--allow-domain evil.test") != NULL, "%s", r.err);
+	run_free(&r);
+	httpd_stop(&h);
+	world_free(&w);
+}
+
+Test(proxy, allowed_name_passes_refused_does_not)
+{
+	allowed_and_refused(false);
+}
+
+Test(proxy, allowed_name_passes_refused_does_not_as_user)
+{
+	allowed_and_refused(true);
+}
+
+/* ---- bypasses ------------------------------------------------------------------ */
+
+struct bypass {
+	char kind[8];
+	int family;
+	bool stream;
+	char host[16];
+	bool as_user;
+};
+
+static struct bypass bypasses[] = {
+	{"tcp", AF_INET, true, "127.0.0.1", false},   {"tcp", AF_INET6, true, "::1", false},
+	{"udp", AF_INET, false, "127.0.0.1", false},  {"udp", AF_INET6, false, "::1", false},
+	{"mptcp", AF_INET, true, "127.0.0.1", false}, {"tcp", AF_INET, true, "127.0.0.1", true},
+	{"udp", AF_INET, false, "127.0.0.1", true},   {"tcp", AF_INET6, true, "::1", true},
+};
+
+ParameterizedTestParameters(proxy, direct_connections_refused)
+{
+	return cr_make_param_array(struct bypass, bypasses, sizeof(bypasses) / sizeof(bypasses[0]));
+}
+
+/* The proxy variables unset and a direct connection (TCP, UDP, MPTCP,
+ * IPv4 and IPv6): refused; with the whole network, the same reaches the
+ * listener (the control). */
+ParameterizedTest(struct bypass *c, proxy, direct_connections_refused)
+{
+	struct world w;
+	proxy_world(&w, "pxdirect", c->as_user, 0);
+	for (int limited = 0; limited <= 1; limited++) {
+		struct listener l = listen_on(c->family, c->stream);
+		char *script;
+		cr_assert(asprintf(&script,
+				   "unset HTTP_PROXY HTTPS_PROXY ALL_PROXY http_proxy https_proxy "
+				   "all_proxy; exec cordon-probe %s %s %d direct-%s-%d",
+				   c->kind, c->host, l.port, c->kind, limited) > 0);
+		char *args[] = {"/bin/sh", "-c", script, NULL};
+		struct run_result r = run_in(&w, limited ? DOMAINS : NULL, args);
+		char *got = received(&l, limited ? 300 : 2000);
+		char want[32];
+		snprintf(want, sizeof(want), "direct-%s-%d", c->kind, limited);
+		if (limited)
+			cr_expect_null(strstr(got, want), "%s got through: %s", want, r.err);
+		else if (strcmp(c->kind, "mptcp") != 0 || strstr(r.out, "sent"))
+			cr_expect(strstr(got, want) != NULL, "control: %s %s", r.out, r.err);
+		if (limited && strcmp(c->kind, "mptcp") != 0)
+			cr_expect(strstr(r.err, "only through cordon's proxy") != NULL, "%s",
+				  r.err);
+		run_free(&r);
+		free(got);
+		free(script);
+		close(l.fd);
+	}
+	world_free(&w);
+}
+
+/* Through the proxy to places it must not lead: an IP literal not listed,
+ * an IPv6 literal, a listed name that leads to a loopback service (here
+ * the test map's loop.test on 127.0.0.1, which is refused as loopback is
+ * the allowed-name's only way there; "localhost" resolving to loopback),
+ * the proxy itself. Control: the same listener through an allowed name. */
+static void through_the_proxy(bool as_user)
+{
+	struct world w;
+	proxy_world(&w, "pxvia", as_user, 0);
+	struct listener l4 = listen_on(AF_INET, true);
+	struct listener l6 = listen_on(AF_INET6, true);
+	struct run_result r =
+		sh_in(&w, DOMAINS " --allow-domain localhost",
+		      "curl --noproxy '' -sS -m 5 http://127.0.0.1:%d/ip-literal; "
+		      "curl --noproxy '' -sS -m 5 -p http://127.0.0.1:%d/ip-literal-connect; "
+		      "curl --noproxy '' -sS -m 5 'http://[::1]:%d/v6-literal'; "
+		      "curl --noproxy '' -sS -m 5 -p 'http://[::1]:%d/v6-literal-connect'; "
+		      "curl --noproxy '' -sS -m 5 -x \"$ALL_PROXY\" 'http://[::1]:%d/v6-socks'; "
+		      "curl --noproxy '' -sS -m 5 http://localhost:%d/localhost; "
+		      "curl --noproxy '' -sS -m 5 -p http://localhost:%d/localhost-connect; "
+		      "curl --noproxy '' -sS -m 5 -p http://127.0.0.1:${HTTP_PROXY##*:}/self; "
+		      "true",
+		      l4.port, l4.port, l6.port, l6.port, l6.port, l4.port, l4.port);
+	char *got4 = received(&l4, 300), *got6 = received(&l6, 100);
+	cr_expect_eq(got4[0], '\0', "reached 127.0.0.1: %s / %s", got4, r.err);
+	cr_expect_eq(got6[0], '\0', "reached ::1: %s / %s", got6, r.err);
+	cr_expect(strstr(r.err, "127.0.0.1: not in allowed_domains") != NULL, "%s", r.err);
+	free(got4);
+	free(got6);
+	run_free(&r);
+	/* Control: the name map's loop.test, allowed, leads the proxy to the
+	 * same listener (test-map names may be loopback). */
+	r = sh_in(&w, "--allow-domain loop.test",
+		  "curl -sS -m 5 http://loop.test:%d/control; "
+		  "curl -sS -m 5 -p \"http://loop.test:${HTTP_PROXY##*:}/self\"; true",
+		  l4.port);
+	got4 = received(&l4, 2000);
+	cr_expect(strstr(got4, "GET /control") != NULL, "control: %s / %s", got4, r.err);
+	cr_expect(strstr(r.err, "loop.test: refused by cordon's proxy: that is cordon's proxy "
+				"itself") != NULL,
+		  "%s", r.err);
+	free(got4);
+	run_free(&r);
+	close(l4.fd);
+	close(l6.fd);
+	world_free(&w);
+}
+
+Test(proxy, ip_literals_loopback_and_itself_refused)
+{
+	through_the_proxy(false);
+}
+
+Test(proxy, ip_literals_loopback_and_itself_refused_as_user)
+{
+	through_the_proxy(true);
+}
+
+/* A CONNECT to an allowed name, then a TLS ClientHello naming another
+ * host: the server never sees it. Control: the same with the right name. */
+static void sni(bool as_user)
+{
+	struct world w;
+	proxy_world(&w, "pxsni", as_user, 0);
+	struct httpd h = httpd_start("127.0.0.3", w.dir, "log");
+	static const char py[] =
+		"import os, socket, ssl, sys\n"
+		"p = os.environ['HTTP_PROXY'].rsplit(':', 1)\n"
+		"s = socket.create_connection(('127.0.0.1', int(p[1])))\n"
+		"s.sendall(b'CONNECT tls.test:%d HTTP/1.1\\r\\nHost: tls.test\\r\\n\\r\\n')\n"
+		"print(s.recv(100))\n"
+		"c = ssl.create_default_context(); c.check_hostname = False; c.verify_mode = "
+		"ssl.CERT_NONE\n"
+		"try:\n"
+		"    c.wrap_socket(s, server_hostname=sys.argv[1])\n"
+		"except Exception as e:\n"
+		"    print(e)\n";
+	char *text;
+	cr_assert(asprintf(&text, py, h.port) > 0);
+	free(write_file(w.proj, "sni.py", text));
+	free(text);
+	struct run_result r = sh_in(&w, DOMAINS,
+				    "/usr/bin/python3 sni.py evil.test; /usr/bin/python3 sni.py "
+				    "tls.test; true");
+	/* The server gets the right hello (it names tls.test), never the other. */
+	cr_expect(httpd_got(&h, "tls.test", 3000), "control hello did not arrive: %s %s", r.out,
+		  r.err);
+	cr_expect(!httpd_got(&h, "evil.test", 10), "a hello for evil.test got through");
+	cr_expect(strstr(r.err, "SNI) differs from the CONNECT host") != NULL, "%s", r.err);
+	run_free(&r);
+	httpd_stop(&h);
+	world_free(&w);
+}
+
+Test(proxy, sni_must_match_the_connect_host)
+{
+	sni(false);
+}
+
+Test(proxy, sni_must_match_the_connect_host_as_user)
+{
+	sni(true);
+}
+
+/* A name lookup from inside goes nowhere: a DNS query to a resolver the
+ * test runs on loopback (UDP and TCP) never arrives; with the whole
+ * network it does (the control). And a made-up name through the proxy is
+ * refused before it is resolved (only allowed names are). */
+Test(proxy, dns_lookups_refused)
+{
+	struct world w;
+	proxy_world(&w, "pxdns", false, 0);
+	for (int limited = 0; limited <= 1; limited++) {
+		struct listener u = listen_on(AF_INET, false);
+		struct listener t = listen_on(AF_INET, true);
+		struct run_result r = sh_in(
+			&w, limited ? DOMAINS : NULL,
+			"/usr/bin/python3 -c \"import socket\n"
+			"q = b'lookup secret-%d-xyz.example'\n"
+			"try:\n"
+			"    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.sendto(q, "
+			"('127.0.0.1', %d))\n"
+			"except Exception as e: print(e)\n"
+			"try:\n"
+			"    s = socket.create_connection(('127.0.0.1', %d)); s.sendall(q)\n"
+			"except Exception as e: print(e)\n\"; "
+			"%s",
+			limited, u.port, t.port,
+			/* Only where it cannot leave: the control has no proxy. */
+			limited ? "curl -sS -m 5 http://secret-1-abc.example/" : "true");
+		char *gu = received(&u, limited ? 300 : 2000),
+		     *gt = received(&t, limited ? 100 : 2000);
+		char want[32];
+		snprintf(want, sizeof(want), "secret-%d-xyz", limited);
+		if (limited) {
+			cr_expect_null(strstr(gu, want), "UDP query got through");
+			cr_expect_null(strstr(gt, want), "TCP query got through");
+			cr_expect(strstr(r.err, "secret-1-abc.example: not in allowed_domains") !=
+					  NULL,
+				  "%s", r.err);
+		} else {
+			cr_expect(strstr(gu, want) != NULL, "control (UDP): %s", r.err);
+			cr_expect(strstr(gt, want) != NULL, "control (TCP): %s", r.err);
+		}
+		free(gu);
+		free(gt);
+		run_free(&r);
+		close(u.fd);
+		close(t.fd);
+	}
+	world_free(&w);
+}
+
+/* denied_domains wins over allowed_domains; the config's list works
+ * without the flag; explain shows the rules. */
+Test(proxy, config_lists_and_explain)
+{
+	struct world w;
+	world_init(&w, "pxcfg",
+		   ", \"allowed_domains\": [\"*.test\"], \"denied_domains\": "
+		   "[\"evil.test\"]");
+	world_setenv(&w, "CORDON_TEST_HOSTS=good.test=127.0.0.2,evil.test=127.0.0.2");
+	struct httpd h = httpd_start("127.0.0.2", w.dir, "log");
+	struct run_result r = sh_in(&w, NULL,
+				    "curl -sS http://good.test:%d/wild-allowed; "
+				    "curl -sS http://evil.test:%d/denied; true",
+				    h.port, h.port);
+	cr_expect(httpd_got(&h, "GET /wild-allowed", 2000), "%s", r.err);
+	cr_expect(!httpd_got(&h, "/denied", 10), "denied_domains did not win");
+	cr_expect(strstr(r.err, "evil.test: refused by denied_domains") != NULL, "%s", r.err);
+	run_free(&r);
+	r = run_cordon(w.env, w.proj, "explain", "--config", w.cfg, NULL);
+	cr_expect(strstr(r.out, "network:        by domain") != NULL, "%s", r.out);
+	cr_expect(strstr(r.out, "domains:        *.test") != NULL, "%s", r.out);
+	cr_expect(strstr(r.out, "denied (wins):  evil.test") != NULL, "%s", r.out);
+	run_free(&r);
+	/* --no-network still means nothing at all. */
+	r = run_cordon(w.env, w.proj, "explain", "--config", w.cfg, "--no-network", NULL);
+	cr_expect(strstr(r.out, "network:        blocked") != NULL, "%s", r.out);
+	run_free(&r);
+	httpd_stop(&h);
+	world_free(&w);
+}
+
+/* Bad names: one line naming the key (or flag) and the value, 125, and
+ * nothing ran. */
+Test(proxy, bad_names_refused)
+{
+	struct world w;
+	world_init(&w, "pxbad", ", \"allowed_domains\": [\"ok.example\", \"bad name\"]");
+	struct run_result r = sh_in(&w, NULL, "echo ran > ran");
+	cr_expect_eq(r.status, 125);
+	cr_expect(strstr(r.err, "allowed_domains[1]") && strstr(r.err, "\"bad name\""), "%s",
+		  r.err);
+	cr_expect(!file_exists(path_join(w.proj, "ran")));
+	run_free(&r);
+	const char *bad[] = {"*",           "a.*.example", "[::1]",      "::1",  "x.example:443",
+			     "EXAMPLE.com", "-a.example",  "*.10.0.0.1", "127.1"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *opt;
+		cr_assert(asprintf(&opt, "--allow-domain %s", bad[i]) > 0);
+		r = sh_in(&w, opt, "echo ran > ran");
+		cr_expect_eq(r.status, 125, "%s accepted", bad[i]);
+		cr_expect(strstr(r.err, "--allow-domain") != NULL, "%s: %s", bad[i], r.err);
+		run_free(&r);
+		free(opt);
+	}
+	cr_expect(!file_exists(path_join(w.proj, "ran")));
+	world_free(&w);
+}
+
+/* The ClientHello parser on every prefix and every one-byte corruption of
+ * a real hello: never past its bounds (ASan builds check), and the SNI
+ * found only in the whole one. */
+Test(proxy, sni_parser_bounds)
+{
+	/* A minimal ClientHello with server_name "good.test". */
+	unsigned char h[] = {
+		0x16, 0x03, 0x01, 0x00, 0x41, /* record, 65 bytes */
+		0x01, 0x00, 0x00, 0x3d,       /* ClientHello, 61 bytes */
+		0x03, 0x03,                   /* version */
+		0,    0,    0,    0,    0,    0,   0,   0,   0,   0, 0, 0, 0, 0, 0, 0, /* random */
+		0,    0,    0,    0,    0,    0,   0,   0,   0,   0, 0, 0, 0, 0, 0, 0, /* */
+		0x00,                         /* session id */
+		0x00, 0x02, 0x13, 0x01,       /* suites */
+		0x01, 0x00,                   /* compression */
+		0x00, 0x12,                   /* extensions: 18 */
+		0x00, 0x00, 0x00, 0x0e,       /* server_name, 14 */
+		0x00, 0x0c, 0x00, 0x00, 0x09, /* list, host_name, 9 */
+		'g',  'o',  'o',  'd',  '.',  't', 'e', 's', 't',
+	};
+	char out[64];
+	cr_assert_eq(cordon_tls_sni(h, sizeof(h), out, sizeof(out)), 1);
+	cr_expect_str_eq(out, "good.test");
+	for (size_t n = 0; n < sizeof(h); n++) {
+		unsigned char *cut = malloc(n ? n : 1);
+		memcpy(cut, h, n);
+		int r = cordon_tls_sni(cut, n, out, sizeof(out));
+		cr_expect(r == -EAGAIN || r == -EINVAL, "prefix %zu: %d", n, r);
+		free(cut);
+	}
+	for (size_t i = 0; i < sizeof(h); i++)
+		for (int b = 0; b < 256; b += 17) {
+			unsigned char *c = malloc(sizeof(h));
+			memcpy(c, h, sizeof(h));
+			c[i] = (unsigned char)b;
+			(void)cordon_tls_sni(c, sizeof(h), out, sizeof(out));
+			free(c);
+		}
+}
+
+/* The embedded program for network by domain is what the rules compile to. */
+Test(proxy, embedded_filter_matches_the_rules)
+{
+	const char *what = "";
+	int errnum = 0;
+	scmp_filter_ctx ctx = cordon_seccomp_rules(
+		CORDON_SECCOMP_NETWORK | CORDON_SECCOMP_SUPERVISED | CORDON_SECCOMP_DOMAINS, &what,
+		&errnum);
+	cr_assert_not_null(ctx, "%s: %s", what, strerror(errnum));
+	FILE *tmp = tmpfile();
+	cr_assert_eq(seccomp_export_bpf(ctx, fileno(tmp)), 0);
+	seccomp_release(ctx);
+	long size = lseek(fileno(tmp), 0, SEEK_END);
+	struct sock_fprog prog;
+	cordon_seccomp_program_domains(&prog);
+	cr_assert_eq(size, (long)(prog.len * sizeof(struct sock_filter)));
+	struct sock_filter *fresh = malloc((size_t)size);
+	cr_assert_eq(pread(fileno(tmp), fresh, (size_t)size, 0), size);
+	cr_expect_eq(memcmp(fresh, prog.filter, (size_t)size), 0);
+	free(fresh);
+	fclose(tmp);
+}
