@@ -505,8 +505,9 @@ static void report_network(const struct cordon_policy *p, bool no_network,
 				fprintf(stderr, "    network: refused %s  → allowed_domains\n",
 					what + 5);
 			else
-				fprintf(stderr, "    network: refused %s (only cordon's proxy is "
-						"reachable; use the proxy variables)\n",
+				fprintf(stderr,
+					"    network: refused %s (only cordon's proxy is "
+					"reachable; use the proxy variables)\n",
 					what);
 		}
 		return;

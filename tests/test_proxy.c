@@ -520,3 +520,97 @@ Test(proxy, embedded_filter_matches_the_rules)
 	free(fresh);
 	fclose(tmp);
 }
+
+/* A TCP listener inside would let anyone in, and the project out: by
+ * domain, bind is refused and so is listen (which binds a socket that is
+ * not, on every address). Judged from outside: the test connects to the
+ * port the listener got and sends bytes, which the listener inside would
+ * write to a file. Control: with the network whole the same listener gets
+ * them. A unix listener keeps working. */
+static void no_tcp_listener(bool as_user)
+{
+	struct world w;
+	proxy_world(&w, "pxlisten", as_user, 0);
+	const char *py =
+		"import socket,sys,os\n"
+		"port=os.path.join(sys.argv[1],'port'); got=os.path.join(sys.argv[1],'got')\n"
+		"s=socket.socket()\n"
+		"try:\n"
+		"  s.bind(('127.0.0.1',0)) if sys.argv[2]=='bind' else None\n"
+		"  s.listen(1)\n"
+		"except OSError as e:\n"
+		"  print('refused', e); sys.exit(0)\n"
+		"open(port+'.tmp','w').write(str(s.getsockname()[1])); os.rename(port+'.tmp',port)\n"
+		"s.settimeout(10); c,_=s.accept(); open(got,'wb').write(c.recv(64))\n";
+	char *pyfile = write_file(w.proj, "listen.py", py);
+	char *u = path_join(w.proj, "u.sock");
+	char *script = NULL;
+	cr_assert(asprintf(&script,
+			   "python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); "
+			   "s.bind(sys.argv[1]); s.listen(1); print(\"unix-ok\")' %s",
+			   u) > 0);
+	if (as_user)
+		world_give(&w);
+	const char *modes[] = {"bind", "listen"};
+	for (size_t m = 0; m < 2; m++)
+		for (int limited = 0; limited <= 1; limited++) {
+			char *portf = path_join(w.proj, "port"), *gotf = path_join(w.proj, "got");
+			unlink(portf);
+			unlink(gotf);
+			char *args[] = {"/usr/bin/python3", pyfile, w.proj, (char *)modes[m], NULL};
+			char *full[] = {CORDON_BIN,       "run",       "--config", w.cfg,
+					"--allow-domain", "good.test", "--",       args[0],
+					args[1],          args[2],     args[3],    NULL};
+			if (!limited) {
+				full[4] = "--";
+				for (int i = 5; i < 9; i++)
+					full[i] = args[i - 5];
+				full[9] = NULL;
+			}
+			pid_t pid = world_spawn(&w, full, w.proj);
+			bool listening = wait_exists(portf, 8000);
+			if (listening) {
+				char *p = read_file(portf);
+				struct sockaddr_in sa = {.sin_family = AF_INET,
+							 .sin_port = htons((uint16_t)atoi(p)),
+							 .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+				int fd = socket(AF_INET, SOCK_STREAM, 0);
+				if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0)
+					(void)!write(fd, "came-in", 7);
+				close(fd);
+				free(p);
+				wait_exists(gotf, 5000);
+			}
+			wait_gone(pid, 15000);
+			if (limited)
+				cr_expect_not(contains(gotf, "came-in"),
+					      "%s: a listener inside took a "
+					      "connection by domain",
+					      modes[m]);
+			else
+				cr_expect(contains(gotf, "came-in"),
+					  "control (%s): the listener "
+					  "did not get the bytes",
+					  modes[m]);
+			free(portf);
+			free(gotf);
+		}
+	char *args[] = {"/bin/sh", "-c", script, NULL};
+	struct run_result r = run_in(&w, DOMAINS, args);
+	cr_expect(strstr(r.out, "unix-ok") != NULL, "a unix listener by domain: %s", r.err);
+	run_free(&r);
+	free(script);
+	free(u);
+	free(pyfile);
+	world_free(&w);
+}
+
+Test(proxy, no_tcp_listener_by_domain, .timeout = 90)
+{
+	no_tcp_listener(false);
+}
+
+Test(proxy, no_tcp_listener_by_domain_as_user, .timeout = 90)
+{
+	no_tcp_listener(true);
+}

@@ -370,10 +370,14 @@ static size_t ruleset_attr(const struct cordon_policy *p, int abi,
 			attr->handled_access_net =
 				LANDLOCK_ACCESS_NET_BIND_TCP | LANDLOCK_ACCESS_NET_CONNECT_TCP;
 		else if (p->domains)
-			/* By domain: no TCP connect of the session's own at all; the
-			 * supervisor (outside the domain) makes the one to the proxy
-			 * on the caller's socket. A second wall behind seccomp's. */
-			attr->handled_access_net = LANDLOCK_ACCESS_NET_CONNECT_TCP;
+			/* By domain: no TCP connect or bind of the session's own at
+			 * all; the supervisor (outside the domain) makes the one
+			 * connect to the proxy on the caller's socket, and refuses
+			 * listen on an internet socket (listen binds one that is
+			 * not, out of Landlock's sight). A second wall behind
+			 * seccomp's. */
+			attr->handled_access_net =
+				LANDLOCK_ACCESS_NET_BIND_TCP | LANDLOCK_ACCESS_NET_CONNECT_TCP;
 	}
 	if (abi >= 6) {
 		size = sizeof(*attr);

@@ -409,7 +409,12 @@ static int build(scmp_filter_ctx ctx, unsigned flags, bool compat32, const char 
 	    0)
 		return ret;
 	if (domains) {
-		if ((ret = domain_families(ctx, what)) < 0 ||
+		/* A listener on an internet socket is a way in from anywhere:
+		 * listen goes to the supervisor, which refuses it there (the
+		 * socket's family is not in a register). */
+		static const char *const inbound[] = {"listen"};
+		if ((ret = notify_names(ctx, inbound, COUNT(inbound), what)) < 0 ||
+		    (ret = domain_families(ctx, what)) < 0 ||
 		    (ret = deny_families(ctx, SCMP_SYS(socketpair), "socketpair", false, what)) < 0)
 			return ret;
 	} else if (!(flags & CORDON_SECCOMP_NETWORK)) {

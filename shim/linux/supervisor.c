@@ -95,7 +95,19 @@ static struct sup {
 	gid_t groups[256];
 } S = {.gate_lock = PTHREAD_MUTEX_INITIALIZER, .gate = PTHREAD_COND_INITIALIZER};
 
-enum kind { OTHER, CONNECT, SENDTO, SENDMSG, SENDMMSG, PTY_PEER, PIDCALL, IPC, META, OFFLINE };
+enum kind {
+	OTHER,
+	CONNECT,
+	SENDTO,
+	SENDMSG,
+	SENDMMSG,
+	PTY_PEER,
+	PIDCALL,
+	IPC,
+	META,
+	OFFLINE,
+	LISTEN
+};
 
 static enum kind kind_of(const struct seccomp_data *d)
 {
@@ -103,12 +115,13 @@ static enum kind kind_of(const struct seccomp_data *d)
 	if (d->arch == AUDIT_ARCH_I386)         /* 32-bit processes: only the calls whose */
 		return d->nr == 362   ? CONNECT /* layout is the same; their msghdr */
 		       : d->nr == 369 ? SENDTO  /* is not (refused) */
+		       : d->nr == 363 ? LISTEN
 				      : OTHER;
 	if (d->arch != AUDIT_ARCH_X86_64)
 		return OTHER;
 	if (d->nr & 0x40000000) { /* x32 */
 		int nr = d->nr & ~0x40000000;
-		return nr == 42 ? CONNECT : nr == 44 ? SENDTO : OTHER;
+		return nr == 42 ? CONNECT : nr == 44 ? SENDTO : nr == 50 ? LISTEN : OTHER;
 	}
 #endif
 	switch (d->nr) {
@@ -120,6 +133,8 @@ static enum kind kind_of(const struct seccomp_data *d)
 		return SENDMSG;
 	case SYS_sendmmsg:
 		return SENDMMSG;
+	case SYS_listen: /* only by domain (seccomp-rules.c) */
+		return LISTEN;
 	case SYS_ioctl:
 		return (d->args[1] & 0xffffffffu) == 0x5441 ? PTY_PEER : OTHER;
 	case SYS_socket: /* only AF_INET and AF_INET6, only offline (seccomp-rules.c) */
@@ -155,7 +170,8 @@ static void say_domains(void)
 		return;
 	static const char msg[] =
 		"cordon: this session reaches the network only through cordon's proxy "
-		"(allowed_domains): direct connections, UDP and name lookups are refused; "
+		"(allowed_domains): direct connections, TCP listeners, UDP and name lookups are "
+		"refused; "
 		"HTTP_PROXY, HTTPS_PROXY and ALL_PROXY point at the proxy\n";
 	(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
 }
@@ -929,6 +945,30 @@ static int64_t send_one(struct cordon_call *c, int sock, uint64_t umsg, int flag
 	return r;
 }
 
+/* By domain: listen on the caller's socket, performed here on the socket
+ * itself (the number may name another one by the time the caller would
+ * run it), unless it is an internet socket: a listener there is reachable
+ * from anywhere, and the project with it. */
+static int64_t do_listen(struct cordon_call *c)
+{
+	const __u64 *a = c->req->data.args;
+	int sock = cordon_call_take_fd(c, (int)a[0]);
+	if (sock < 0)
+		return sock;
+	int domain = 0;
+	socklen_t len = sizeof(domain);
+	int64_t r = getsockopt(sock, SOL_SOCKET, SO_DOMAIN, &domain, &len) < 0 ? -errno : 0;
+	if (r >= 0 && (domain == AF_INET || domain == AF_INET6)) {
+		say_domains();
+		note_learn('n', "listen on an internet socket");
+		r = -EACCES;
+	} else if (r >= 0) {
+		r = listen(sock, (int)a[1]) < 0 ? -errno : 0;
+	}
+	close(sock);
+	return r;
+}
+
 static int64_t do_connect(struct cordon_call *c)
 {
 	const __u64 *a = c->req->data.args;
@@ -1084,6 +1124,9 @@ static void handle(const struct seccomp_notif *req, struct seccomp_notif_resp *r
 	switch (kind_of(&req->data)) {
 	case CONNECT:
 		r = do_connect(&c);
+		break;
+	case LISTEN:
+		r = do_listen(&c);
 		break;
 	case SENDTO:
 		r = do_sendto(&c);
