@@ -614,3 +614,30 @@ Test(proxy, no_tcp_listener_by_domain_as_user, .timeout = 90)
 {
 	no_tcp_listener(true);
 }
+
+/* learn lists the host the proxy refused, with the allowed_domains line;
+ * an allowed one is not listed. */
+Test(proxy, learn_lists_refused_hosts, .timeout = 60)
+{
+	struct world w;
+	proxy_world(&w, "pxlearn", false, 0);
+	struct httpd h = httpd_start("127.0.0.2", w.dir, "pxlearn");
+	char *script;
+	cr_assert(asprintf(&script,
+			   "curl -s -m 5 http://good.test:%d/ok >/dev/null; "
+			   "curl -s -m 5 http://evil.test:%d/no >/dev/null; true",
+			   h.port, h.port) > 0);
+	char *argv[] = {CORDON_BIN, "learn", "--config", w.cfg, "--allow-domain", "good.test", "--",
+			"/bin/sh",  "-c",    script,     NULL};
+	struct run_result r = world_run(&w, argv, w.proj);
+	cr_expect(httpd_got(&h, "GET /ok", 3000), "control: the allowed host: %s", r.err);
+	cr_expect_not(httpd_got(&h, "GET /no", 300), "the refused host got the request");
+	cr_expect(strstr(r.err, "network: refused evil.test  → allowed_domains") != NULL, "%s",
+		  r.err);
+	cr_expect(strstr(r.err, "\"allowed_domains\": [ \"evil.test\" ]") != NULL, "%s", r.err);
+	cr_expect_null(strstr(r.err, "refused good.test"), "%s", r.err);
+	run_free(&r);
+	free(script);
+	httpd_stop(&h);
+	world_free(&w);
+}
