@@ -251,12 +251,13 @@ int cmd_explain(const struct cordon_args *a)
 	       p.sandbox ? "on" : "off (enabled is false, or apply_to does not cover this kind)");
 	/* With the sandbox off nothing blocks it, whatever allow_network says
 	 * (--no-network is refused then: launcher_policy failed above). */
-	printf("network:        %s\n", !p.sandbox         ? "allowed (sandbox off)"
-				       : !p.allow_network ? "blocked (npm, cargo, go, pip, uv and yarn are told to work offline)"
-				       : p.domains
-					       ? "by domain (TCP only through cordon's proxy; UDP, "
-						 "direct connections and name lookups refused)"
-					       : "allowed");
+	printf("network:        %s\n",
+	       !p.sandbox ? "allowed (sandbox off)"
+	       : !p.allow_network
+		       ? "blocked (npm, cargo, go, pip, uv and yarn are told to work offline)"
+	       : p.domains ? "by domain (TCP only through cordon's proxy; UDP, "
+			     "direct connections and name lookups refused)"
+			   : "allowed");
 	if (p.sandbox && p.allow_network && p.domains)
 		explain_domains(&p);
 	printf("on_unsupported: %s\n",

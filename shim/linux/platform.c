@@ -366,16 +366,12 @@ static size_t ruleset_attr(const struct cordon_policy *p, int abi,
 	size_t size = sizeof(attr->handled_access_fs);
 	if (abi >= 4) {
 		size = offsetof(struct cordon_landlock_ruleset_attr, scoped);
-		if (!p->allow_network)
-			attr->handled_access_net =
-				LANDLOCK_ACCESS_NET_BIND_TCP | LANDLOCK_ACCESS_NET_CONNECT_TCP;
-		else if (p->domains)
-			/* By domain: no TCP connect or bind of the session's own at
-			 * all; the supervisor (outside the domain) makes the one
-			 * connect to the proxy on the caller's socket, and refuses
-			 * listen on an internet socket (listen binds one that is
-			 * not, out of Landlock's sight). A second wall behind
-			 * seccomp's. */
+		/* Offline; or by domain: no TCP connect or bind of the session's
+		 * own at all; the supervisor (outside the domain) makes the one
+		 * connect to the proxy on the caller's socket, and refuses listen
+		 * on an internet socket (listen binds one that is not, out of
+		 * Landlock's sight). A second wall behind seccomp's. */
+		if (!p->allow_network || p->domains)
 			attr->handled_access_net =
 				LANDLOCK_ACCESS_NET_BIND_TCP | LANDLOCK_ACCESS_NET_CONNECT_TCP;
 	}
