@@ -36,6 +36,7 @@ struct findings {
 	struct cordon_strv dirs;    /* directories for additional_executable_paths */
 	size_t n;                   /* lines printed */
 	bool quiet;                 /* collect in NAMES instead of printing */
+	bool pyenv_rehash;          /* an rc file runs `pyenv init` with its rehash */
 	struct cordon_strv names;   /* quiet: the paths, as the user wrote them */
 };
 
@@ -278,6 +279,8 @@ static void scan_line(struct findings *f, const char *name, unsigned no, const c
 			break;
 		}
 	note_assignment(vars, x);
+	if (strstr(x, "pyenv init") && !strstr(x, "--path") && !strstr(x, "--no-rehash"))
+		f->pyenv_rehash = true;
 	bool sets_path = strstr(x, "PATH") || strstr(x, "path+=") || strstr(x, "fish_add_path");
 	for (char *s = x; *s; s++) {
 		if (*s != '/' || (s > x && !strchr(" \t\"'=:(`", s[-1])))
@@ -391,10 +394,19 @@ static void put_list(FILE *out, const char *key, const struct cordon_strv *sv)
 	fprintf(out, "]");
 }
 
-void launcher_toolchain_hint(const struct cordon_policy *p)
+void launcher_toolchain_hint(const struct cordon_args *a)
 {
-	if (!p->sandbox)
+	/* Resolved here as check does (canonical rules; the session's own
+	 * leave symlinked paths for the kernel to resolve). */
+	struct cordon_policy pol;
+	struct cordon_error err = {0};
+	if (launcher_policy(a, NULL, false, &pol, &err, NULL) < 0)
 		return;
+	const struct cordon_policy *p = &pol;
+	if (!p->sandbox) {
+		cordon_policy_free(&pol);
+		return;
+	}
 	struct findings f = {.p = p, .home = launcher_home(), .quiet = true};
 	scan_all(&f);
 	if (f.names.n) {
@@ -415,7 +427,24 @@ void launcher_toolchain_hint(const struct cordon_policy *p)
 			put_list(stderr, "additional_executable_paths", &f.dirs);
 		fprintf(stderr, " (cordon check lists them)\n");
 	}
+	/* pyenv's rehash writes ~/.pyenv/shims, which runs outside later: never
+	 * writable, so `pyenv init -` complains at every start. */
+	const char *root = getenv("PYENV_ROOT");
+	cleanup_free char *shims = NULL;
+	if (f.pyenv_rehash &&
+	    ((root && root[0] == '/' && asprintf(&shims, "%s/shims", root) >= 0) ||
+	     (!(root && root[0] == '/') && f.home &&
+	      asprintf(&shims, "%s/.pyenv/shims", f.home) >= 0))) {
+		cleanup_free char *canon = realpath(shims, NULL);
+		if (canon && (cordon_policy_access(p, canon, NULL) & CORDON_ACCESS_EXEC) &&
+		    !(cordon_policy_access(p, canon, NULL) & CORDON_ACCESS_WRITE))
+			fprintf(stderr,
+				"cordon: \"pyenv: cannot rehash\" is expected: pyenv's shims run "
+				"outside later, so they stay read-only; in your rc file, skip the "
+				"rehash inside: eval \"$(pyenv init - ${CORDON_SANDBOX:+--no-rehash})\"\n");
+	}
 	findings_free(&f);
+	cordon_policy_free(&pol);
 }
 
 void check_toolchains(const struct cordon_args *a, const struct cordon_config *cfg)

@@ -312,7 +312,7 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 	if (refuse_unexecutable(&p, argv[0], path, &err) < 0)
 		goto fail;
 	if (!learn && a->n_rest == 0 && isatty(STDERR_FILENO))
-		launcher_toolchain_hint(&p);
+		launcher_toolchain_hint(a);
 	if (p.sandbox) {
 		struct cordon_error herr = {0};
 		if (launcher_history(&p, path, &env, &herr) < 0)

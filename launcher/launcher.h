@@ -63,10 +63,10 @@ int cmd_check(const struct cordon_args *a);
  * the line extends). Prints nothing when everything executes. */
 void check_toolchains(const struct cordon_args *a, const struct cordon_config *cfg);
 /* For an interactive shell: one line on stderr naming the PATH entries and
- * rc-file references P does not let execute (the shell's rc files would say
+ * rc-file references the policy of A does not let execute (the shell's rc files would say
  * "Permission denied" next), with the config line that fixes them; nothing
  * when all execute or none can be suggested. */
-void launcher_toolchain_hint(const struct cordon_policy *p);
+void launcher_toolchain_hint(const struct cordon_args *a);
 int cmd_list(const struct cordon_args *a);
 int cmd_ps(const struct cordon_args *a);
 int cmd_kill(const struct cordon_args *a);
