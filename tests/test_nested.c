@@ -155,3 +155,38 @@ BOTH_USERS(nested, check_and_explain_work_inside, .timeout = 60)
 	free(cordon);
 	world_free(&w);
 }
+
+/* By domain inside a session: refused (125), never run with the outer
+ * session's supervisor performing any connect its policy allows. Control:
+ * the outer session connects. */
+BOTH_USERS(nested, inner_by_domain_is_refused, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "nestdom", "");
+	char *cordon = installed(&w);
+	char *opt = allow_inst(&w);
+	struct listener l = listen_on(AF_INET, true);
+	struct run_result r =
+		sh_in(&w, opt,
+		      "%s run --config %s --allow-domain good.test -- cordon-probe tcp "
+		      "127.0.0.1 %d inner-dom; echo rc=$?",
+		      cordon, w.cfg, l.port);
+	char *got = received(&l, 500);
+	cr_expect_null(strstr(got, "inner-dom"), "the inner by-domain session connected");
+	cr_expect(strstr(r.out, "rc=125") != NULL, "%s%s", r.out, r.err);
+	cr_expect(strstr(r.err, "allowed_domains cannot be kept inside another cordon session") !=
+			  NULL,
+		  "%s", r.err);
+	free(got);
+	run_free(&r);
+	r = sh_in(&w, opt, "cordon-probe tcp 127.0.0.1 %d outer-dom", l.port);
+	got = received(&l, 2000);
+	cr_expect(strstr(got, "outer-dom") != NULL, "control: the outer session connects: %s",
+		  r.err);
+	free(got);
+	run_free(&r);
+	close(l.fd);
+	free(opt);
+	free(cordon);
+	world_free(&w);
+}

@@ -533,6 +533,14 @@ int cordon_sandbox_apply_prepared(const struct cordon_policy *p, int prepared, i
 			missing, sup.landlock_abi < 1 ? ": " : "",
 			sup.landlock_abi < 1 ? strerror(sup.landlock_errno) : "");
 	bool nested = cordon_sandbox_nested();
+	/* By domain, only the session's own supervisor performs the one
+	 * connect to the proxy; the outer one would perform any its policy
+	 * allows. */
+	if (nested && p->allow_network && p->domains)
+		return cordon_err(err, ENOTSUP,
+				  "allowed_domains cannot be kept inside another cordon session (a "
+				  "process has one supervisor, the outer session's): start this "
+				  "session outside it, or use --no-network");
 	if (nested)
 		fprintf(stderr,
 			"cordon: inside another cordon session: this one's file and network rules "
