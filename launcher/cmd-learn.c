@@ -826,6 +826,10 @@ int cmd_learn(const struct cordon_args *a)
 		;
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
+	/* The report may go to a pipe closed early (`learn … 2>&1 | head`):
+	 * a write then fails instead of killing learn before the record is
+	 * removed. The command has ended; nothing inherits this. */
+	(void)signal(SIGPIPE, SIG_IGN);
 	int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	if (p.sandbox) {
 		struct denial *d;

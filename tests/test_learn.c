@@ -430,3 +430,43 @@ Test(learn, write_updates_the_config_keeping_the_users_entries, .timeout = 60)
 	free(mine);
 	world_free(&w);
 }
+
+/* A report piped into a reader that stops early (`learn … 2>&1 | head -1`)
+ * still removes learn's record: the record directory (in $XDG_RUNTIME_DIR,
+ * here the world's) is empty afterwards. Control: the record was made
+ * there (the session read a denied file, so there was a report to cut). */
+Test(learn, record_removed_when_the_report_pipe_closes, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "learnpipe", "");
+	char *run = path_join(w.dir, "xdg-run");
+	cr_assert_eq(mkdir(run, 0700), 0);
+	char *kv;
+	cr_assert(asprintf(&kv, "XDG_RUNTIME_DIR=%s", run) > 0);
+	world_setenv(&w, kv);
+	char *script;
+	cr_assert(
+		asprintf(
+			&script,
+			"%s learn --config %s -- /bin/sh -c 'echo $CORDON_LEARN_FILE > %s/seen; cat %s' "
+			"2>&1 | head -c 1 >/dev/null; sleep 1",
+			CORDON_BIN, w.cfg, w.proj, w.secret) > 0);
+	char *argv[] = {"/bin/sh", "-c", script, NULL};
+	struct run_result r = world_run(&w, argv, w.proj);
+	char *seen = path_join(w.proj, "seen");
+	cr_expect(contains(seen, run) && contains(seen, "/record"), "control: no record in %s: %s",
+		  run, r.err);
+	char *ls;
+	cr_assert(asprintf(&ls, "ls -A %s | wc -l", run) > 0);
+	char *lsargv[] = {"/bin/sh", "-c", ls, NULL};
+	struct run_result l = run_cmd(lsargv, NULL, NULL, 10000);
+	cr_expect(strncmp(l.out, "0", 1) == 0, "learn left its record: %s entries", l.out);
+	run_free(&l);
+	run_free(&r);
+	free(ls);
+	free(seen);
+	free(script);
+	free(kv);
+	free(run);
+	world_free(&w);
+}
