@@ -19,6 +19,7 @@
 #include "cordon/policy.h"
 #include "cordon/env.h"
 #include "cordon/guard.h"
+#include "cordon/session.h"
 #include "cordon/toolchain.h"
 #include "launcher.h"
 #include "suggest.h"
@@ -734,13 +735,7 @@ int learn_allow_command(struct cordon_policy *p, const char *canon, int fd)
  * directory's in DIR. Returns a read descriptor of it or -errno. */
 static int learn_record_open(char *dir, size_t dsize, char *file, size_t fsize)
 {
-	const char *base = "/tmp";
-	const char *xdg = getenv("XDG_RUNTIME_DIR");
-	struct stat st;
-	if (xdg && xdg[0] == '/' && stat(xdg, &st) == 0 && S_ISDIR(st.st_mode) &&
-	    st.st_uid == geteuid() && (st.st_mode & 077) == 0)
-		base = xdg;
-	int n = snprintf(dir, dsize, "%s/cordon-learn-XXXXXX", base);
+	int n = snprintf(dir, dsize, "%s/cordon-learn-XXXXXX", cordon_private_base());
 	if (n < 0 || (size_t)n + sizeof("/record") > fsize || (size_t)n >= dsize)
 		return -ENAMETOOLONG;
 	if (!mkdtemp(dir))

@@ -159,6 +159,10 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
  * and removes it at its end; TMUX_TMPDIR points there, so that a tmux
  * started inside never meets a server outside on its default socket. */
 int cordon_session_socket_dir(const char *id, char *out, size_t size);
+
+/* Where cordon makes its private directories (Linux): $XDG_RUNTIME_DIR when
+ * it is the user's own (a directory, mode 0700), else /tmp. */
+const char *cordon_private_base(void);
 /* Remove a socket directory a session left (its supervisor was killed):
  * PATH must be one cordon_session_socket_dir gives; links are never
  * followed. */

@@ -404,15 +404,19 @@ int cordon_cgroup_sweep(const char *path, int min_age_s)
 	return removed;
 }
 
-int cordon_session_socket_dir(const char *id, char *out, size_t size)
+const char *cordon_private_base(void)
 {
-	const char *base = "/tmp";
 	const char *xdg = getenv("XDG_RUNTIME_DIR");
 	struct stat st;
 	if (xdg && xdg[0] == '/' && stat(xdg, &st) == 0 && S_ISDIR(st.st_mode) &&
 	    st.st_uid == geteuid() && (st.st_mode & 077) == 0)
-		base = xdg;
-	int n = snprintf(out, size, "%s/cordon-%s", base, id);
+		return xdg;
+	return "/tmp";
+}
+
+int cordon_session_socket_dir(const char *id, char *out, size_t size)
+{
+	int n = snprintf(out, size, "%s/cordon-%s", cordon_private_base(), id);
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
