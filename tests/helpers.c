@@ -952,3 +952,14 @@ char *child_output(void (*fn)(void *arg, int fd), void *arg, const char *what)
 	buf[got] = '\0';
 	return strdup(buf);
 }
+
+char *fmt(const char *f, ...)
+{
+	va_list ap;
+	va_start(ap, f);
+	char *s;
+	if (vasprintf(&s, f, ap) < 0)
+		abort();
+	va_end(ap);
+	return s;
+}

@@ -98,6 +98,8 @@ char **world_argv(const struct world *w, char *const argv[]);
 void world_give(struct world *w);
 /* Skip the test where W's filesystem takes no user.* xattrs. */
 void need_user_xattrs(struct world *w);
+/* A malloc'd printf (aborts when out of memory). */
+char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
 /* CLOCK_MONOTONIC in milliseconds. */
 long ms_now(void);
 /* Read the terminal MASTER into BUF (NUL-terminated, appended to, at most

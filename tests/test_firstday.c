@@ -17,18 +17,6 @@
 #include "cordon/error.h"
 #include "helpers.h"
 
-static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static char *fmt(const char *f, ...)
-{
-	va_list ap;
-	va_start(ap, f);
-	char *s;
-	if (vasprintf(&s, f, ap) < 0)
-		abort();
-	va_end(ap);
-	return s;
-}
-
 /* The world, with DIR/rw (read-write by the config), DIR/ro (read-only,
  * holding a copy of /bin/true) and DIR/rw2 (for --allow-write), made before
  * the files become the test user's. RW_BY: the config key that makes rw

@@ -14,18 +14,6 @@
 #include "escape/both.h"
 #include "helpers.h"
 
-static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static char *fmt(const char *f, ...)
-{
-	va_list ap;
-	va_start(ap, f);
-	char *s;
-	if (vasprintf(&s, f, ap) < 0)
-		abort();
-	va_end(ap);
-	return s;
-}
-
 /* DIR/NAME with CONTENT, mode 0755. */
 static void script(const char *dir, const char *name, const char *content)
 {
