@@ -297,12 +297,17 @@ static int own_fd_link(const struct cordon_call *c, const char *path)
 	return end != p + 3 && *end == '\0' && fd >= 0 && fd <= INT32_MAX ? (int)fd : -1;
 }
 
-/* The file Q names, as the caller sees it: an fd of ours on it (the
- * caller's own open file for by_fd, else O_PATH), or -errno. */
-static int find(struct cordon_call *c, const struct req *q, char *path, size_t size)
+/* Where the file Q names is looked up, as the caller sees it, taken before
+ * the caller's credentials are (they need the supervisor's own rights):
+ * *FD an fd of ours on the file itself (the caller's own open file, for
+ * by_fd, AT_EMPTY_PATH or its /proc/self/fd/N), or *BASE the directory PATH
+ * is resolved from. 0 or -errno. */
+static int find_base(struct cordon_call *c, const struct req *q, char *path, size_t size, int *fd,
+		     int *base)
 {
+	*fd = *base = -1;
 	if (q->by_fd)
-		return cordon_call_take_fd(c, q->fd);
+		return (*fd = cordon_call_take_fd(c, q->fd)) < 0 ? *fd : 0;
 	if (!q->path)
 		return -EFAULT;
 	int r = cordon_call_string(c, q->path, path, size);
@@ -312,38 +317,41 @@ static int find(struct cordon_call *c, const struct req *q, char *path, size_t s
 		if (!q->empty)
 			return -ENOENT;
 		if (q->fd != AT_FDCWD)
-			return cordon_call_take_fd(c, q->fd);
+			return (*fd = cordon_call_take_fd(c, q->fd)) < 0 ? *fd : 0;
 	}
 	int own = own_fd_link(c, path);
 	if (own >= 0)
-		return cordon_call_take_fd(c, own);
+		return (*fd = cordon_call_take_fd(c, own)) < 0 ? *fd : 0;
 	bool abs = path[0] == '/';
-	int base;
 	if (abs || q->fd == AT_FDCWD) {
 		char dir[64];
 		snprintf(dir, sizeof(dir), "/proc/%d/%s", (int)c->tid, abs ? "root" : "cwd");
-		base = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (base < 0)
+		*base = openat(AT_FDCWD, dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (*base < 0)
 			return errno == ENOENT ? -ESRCH : -EACCES;
-	} else if ((base = cordon_call_take_fd(c, q->fd)) < 0) {
-		return base;
+	} else if ((*base = cordon_call_take_fd(c, q->fd)) < 0) {
+		return *base;
 	}
-	if (!path[0]) /* AT_EMPTY_PATH on the working directory */
-		return base;
+	if (!path[0]) { /* AT_EMPTY_PATH on the working directory */
+		*fd = *base;
+		*base = -1;
+	}
+	return 0;
+}
+
+/* PATH from BASE, with the caller's credentials (already taken): a
+ * directory it may not search hides what is beneath, as for the call
+ * itself. An O_PATH fd, or -errno. */
+static int walk(const struct req *q, int base, const char *path)
+{
 	struct open_how how = {
 		.flags = O_PATH | O_CLOEXEC | (q->follow ? 0 : O_NOFOLLOW),
-		.resolve = RESOLVE_NO_MAGICLINKS | (abs ? RESOLVE_IN_ROOT : 0),
+		.resolve = RESOLVE_NO_MAGICLINKS | (path[0] == '/' ? RESOLVE_IN_ROOT : 0),
 	};
-	/* The walk with the caller's credentials: a directory it may not
-	 * search hides what is beneath, as for the call itself. */
-	int fd = -1, e = -cordon_call_assume(c);
-	if (e == 0) {
-		fd = (int)syscall(SYS_openat2, base, path, &how, sizeof(how));
-		e = errno;
-		cordon_call_restore();
-	}
-	close(base);
-	return fd >= 0 ? fd : e == ELOOP && q->follow ? -EACCES : -e;
+	int fd = (int)syscall(SYS_openat2, base, path, &how, sizeof(how));
+	if (fd >= 0)
+		return fd;
+	return errno == ELOOP && q->follow ? -EACCES : -errno;
 }
 
 /* Whether the change (or watch) Q may touch the file FD is on. */
@@ -533,38 +541,36 @@ static long act(const struct req *q, const struct args *x, int fd)
 	}
 }
 
-/* The call, performed here on FD, from the one copy of its arguments, with
- * the caller's credentials. */
-static long perform(struct cordon_call *c, const struct req *q, int fd)
-{
-	struct args x = {.inotify = -1};
-	long r = gather(c, q, &x);
-	if (r >= 0 && !cordon_call_waiting(c))
-		r = -ESRCH;
-	if (r >= 0 && (r = cordon_call_assume(c)) >= 0) {
-		r = act(q, &x, fd);
-		if (r < 0)
-			r = -errno;
-		cordon_call_restore();
-	}
-	free(x.value);
-	if (x.inotify >= 0)
-		close(x.inotify);
-	return r;
-}
-
 long cordon_meta_handle(const struct cordon_meta *m, struct cordon_call *c)
 {
 	struct req q;
 	int r = decode(&c->req->data, &q);
 	if (r < 0)
 		return r;
+	/* Everything read from the caller first, once; then, with its
+	 * credentials (one switch), the file is found, judged and changed. */
 	char path[4096];
-	int fd = find(c, &q, path, sizeof(path));
-	if (fd < 0)
-		return fd;
-	r = judge(m, &q, fd);
-	long res = r < 0 ? r : perform(c, &q, fd);
-	close(fd);
+	struct args x = {.inotify = -1};
+	int fd = -1, base = -1;
+	long res = find_base(c, &q, path, sizeof(path), &fd, &base);
+	if (res >= 0)
+		res = gather(c, &q, &x);
+	if (res >= 0 && !cordon_call_waiting(c))
+		res = -ESRCH;
+	if (res >= 0 && (res = cordon_call_assume(c)) >= 0) {
+		if (fd < 0)
+			fd = walk(&q, base, path);
+		res = fd < 0 ? fd : judge(m, &q, fd);
+		if (res >= 0 && (res = act(&q, &x, fd)) < 0)
+			res = -errno;
+		cordon_call_restore();
+	}
+	free(x.value);
+	if (x.inotify >= 0)
+		close(x.inotify);
+	if (fd >= 0)
+		close(fd);
+	if (base >= 0)
+		close(base);
 	return res;
 }

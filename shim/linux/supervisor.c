@@ -90,6 +90,8 @@ static struct sup {
 	 * credentials (cordon_call_assume), from these, to which each thread
 	 * returns. */
 	bool privileged;
+	unsigned long long permitted;
+	struct stat userns; /* the supervisor's user namespace */
 	gid_t gid;
 	int n_groups;
 	gid_t groups[256];
@@ -247,7 +249,7 @@ static bool read_status(pid_t tid, char buf[STATUS_MAX])
 {
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
-	cleanup_close int fd = open(path, O_RDONLY | O_CLOEXEC);
+	cleanup_close int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 	buf[0] = '\n';
 	ssize_t n = fd < 0 ? -1 : read(fd, buf + 1, STATUS_MAX - 2);
 	if (n <= 0)
@@ -291,23 +293,29 @@ static int read_creds(struct cordon_call *c)
 	 * here. And never more than a session keeps. */
 	char ns[64];
 	snprintf(ns, sizeof(ns), "/proc/%d/ns/user", (int)c->tid);
-	struct stat theirs, ours;
-	if (stat(ns, &theirs) < 0 || stat("/proc/self/ns/user", &ours) < 0 ||
-	    theirs.st_ino != ours.st_ino || theirs.st_dev != ours.st_dev)
+	struct stat theirs;
+	if (stat(ns, &theirs) < 0 || theirs.st_ino != S.userns.st_ino ||
+	    theirs.st_dev != S.userns.st_dev)
 		k->cap_eff = 0;
 	k->cap_eff &= cordon_kept_caps();
 	k->read = true;
 	return 0;
 }
 
+/* What this thread changed for its caller, to be undone (restore_creds):
+ * only what differs from the supervisor's own is switched, each a system
+ * call (a root caller with root's groups costs two capsets). */
+enum { MINE_GROUPS = 1, MINE_GID = 2, MINE_UID = 4, MINE_CAPS = 8 };
+static __thread unsigned switched;
+
+/* Effective capabilities EFF (within the supervisor's permitted set, read
+ * once by cordon_supervisor_prepare), on this thread. */
 static int set_caps(unsigned long long eff)
 {
 	struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
-	struct __user_cap_data_struct d[2];
-	if (syscall(SYS_capget, &h, d) < 0)
-		return -errno;
-	d[0].effective = (uint32_t)eff & d[0].permitted;
-	d[1].effective = (uint32_t)(eff >> 32) & d[1].permitted;
+	struct __user_cap_data_struct d[2] = {
+		{(uint32_t)(eff & S.permitted), (uint32_t)S.permitted, 0},
+		{(uint32_t)((eff & S.permitted) >> 32), (uint32_t)(S.permitted >> 32), 0}};
 	return syscall(SYS_capset, &h, d) < 0 ? -errno : 0;
 }
 
@@ -315,18 +323,27 @@ static int set_caps(unsigned long long eff)
  * C library's would change every thread. */
 static void restore_creds(void)
 {
-	if (!S.privileged)
+	if (!S.privileged || !switched)
 		return;
 	/* The real and saved uids stayed 0: the effective one may return, and
 	 * with it the effective capabilities (the kernel's setuid fix-up). */
-	if (syscall(SYS_setresuid, -1, 0, -1) < 0 || syscall(SYS_setresgid, -1, S.gid, -1) < 0 ||
-	    syscall(SYS_setgroups, S.n_groups, S.groups) < 0 || set_caps(~0ULL) < 0) {
+	if (((switched & MINE_UID) && syscall(SYS_setresuid, -1, 0, -1) < 0) ||
+	    ((switched & MINE_GID) && syscall(SYS_setresgid, -1, S.gid, -1) < 0) ||
+	    ((switched & MINE_GROUPS) && syscall(SYS_setgroups, S.n_groups, S.groups) < 0) ||
+	    set_caps(~0ULL) < 0) {
 		/* A thread stuck with a caller's credentials would answer the next
 		 * calls with them: better no supervisor (the session ends). */
 		cordon_say("cordon: the supervisor cannot return to its credentials: %s\n",
 			   strerror(errno));
 		_exit(CORDON_EXIT_FAILURE);
 	}
+	switched = 0;
+}
+
+static bool same_groups(const struct cordon_creds *k)
+{
+	return k->n_groups == S.n_groups &&
+	       memcmp(k->groups, S.groups, (size_t)S.n_groups * sizeof(gid_t)) == 0;
 }
 
 int cordon_call_assume(struct cordon_call *c)
@@ -338,15 +355,34 @@ int cordon_call_assume(struct cordon_call *c)
 		return r;
 	const struct cordon_creds *k = &c->creds;
 	/* Groups first (that needs CAP_SETGID), the uid last: the real and
-	 * saved uids stay, to come back by (restore_creds). */
-	if (syscall(SYS_setgroups, k->n_groups, k->groups) < 0 ||
-	    syscall(SYS_setresgid, -1, k->gid[1], -1) < 0 ||
-	    syscall(SYS_setresuid, -1, k->uid[1], -1) < 0 || set_caps(k->cap_eff) < 0) {
-		r = -errno;
-		restore_creds();
-		return r ? r : -EPERM;
+	 * saved uids stay, to come back by (restore_creds). Whatever is set,
+	 * the capabilities are always set (a switch to another uid has
+	 * cleared them; root keeps its own otherwise). */
+	switched = MINE_CAPS;
+	if (!same_groups(k)) {
+		switched |= MINE_GROUPS;
+		if (syscall(SYS_setgroups, k->n_groups, k->groups) < 0)
+			goto fail;
+	}
+	if (k->gid[1] != S.gid) {
+		switched |= MINE_GID;
+		if (syscall(SYS_setresgid, -1, k->gid[1], -1) < 0)
+			goto fail;
+	}
+	if (k->uid[1] != 0) {
+		switched |= MINE_UID;
+		if (syscall(SYS_setresuid, -1, k->uid[1], -1) < 0)
+			goto fail;
+	}
+	if ((r = set_caps(k->cap_eff)) < 0) {
+		errno = -r;
+		goto fail;
 	}
 	return 0;
+fail:
+	r = -errno;
+	restore_creds();
+	return r ? r : -EPERM;
 }
 
 void cordon_call_restore(void)
@@ -1218,6 +1254,7 @@ static void *receiver(void *arg)
 		return NULL;
 	}
 	/* A thread starts with its creator's credentials: perhaps a caller's. */
+	switched = MINE_GROUPS | MINE_GID | MINE_UID | MINE_CAPS;
 	restore_creds();
 	for (;;) {
 		memset(req, 0, nsz);
@@ -1262,9 +1299,13 @@ int cordon_supervisor_prepare(struct cordon_error *err)
 	 * clear_page in copy_process was 6 % of a launch's CPU with four). */
 	struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
 	struct __user_cap_data_struct d[2] = {{0}};
-	S.privileged = geteuid() == 0 ||
-		       (syscall(SYS_capget, &h, d) == 0 && (d[0].permitted || d[1].permitted));
+	bool caps = syscall(SYS_capget, &h, d) == 0 && (d[0].permitted || d[1].permitted);
+	S.privileged = geteuid() == 0 || caps;
 	if (S.privileged) {
+		S.permitted = (unsigned long long)d[1].permitted << 32 | d[0].permitted;
+		if (stat("/proc/self/ns/user", &S.userns) < 0)
+			return cordon_err(err, errno, "starting the supervisor: /proc/self/ns/user: %s",
+					  strerror(errno));
 		S.gid = getegid();
 		S.n_groups = getgroups((int)ARRAY_SIZE(S.groups), S.groups);
 		if (S.n_groups < 0 || geteuid() != 0)

@@ -65,7 +65,7 @@ int cordon_unix_open(pid_t tid, const char *sun_path)
 	bool abs = sun_path[0] == '/';
 	char dir[64];
 	snprintf(dir, sizeof(dir), "/proc/%d/%s", (int)tid, abs ? "root" : "cwd");
-	cleanup_close int base = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	cleanup_close int base = openat(AT_FDCWD, dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (base < 0)
 		return errno == ENOENT ? -ESRCH : -errno;
 	/* In the caller's root (a private mount namespace, a chroot): absolute
