@@ -74,7 +74,9 @@ int cmd_check(const struct cordon_args *a)
 		       "notification)\n");
 	if (sup.notify && cordon_sandbox_needs_supervisor(&sup))
 		printf("objects:   the supervisor also judges chmod/chown/utimes/xattrs (write "
-		       "rules),\n"
+		       "rules;\n"
+		       "           as root the kernel does chmod/chown/utimes: every mount is\n"
+		       "           read-only but the write rules),\n"
 		       "           inotify (read rules), System V IPC (the session's own), "
 		       "prlimit/renice/\n"
 		       "           sched/ioprio (the session's processes), ptys made inside; "

@@ -265,39 +265,57 @@ Test(syscalls, debuggers_still_work_inside, .timeout = 60)
 /* The shim loads a BPF program compiled at build time: it must be exactly
  * what libseccomp makes of the rules now, for both network settings, with
  * and without the supervisor. */
+/* PROG, as embedded, is what libseccomp compiles the rules for FLAGS to. */
+static void expect_embedded(unsigned flags, const struct sock_fprog *prog)
+{
+	const char *what = "";
+	int errnum = 0;
+	scmp_filter_ctx ctx = cordon_seccomp_rules(flags, &what, &errnum);
+	cr_assert_not_null(ctx, "%s: %s", what, strerror(errnum));
+	FILE *tmp = tmpfile();
+	cr_assert_not_null(tmp);
+	cr_assert_eq(seccomp_export_bpf(ctx, fileno(tmp)), 0);
+	seccomp_release(ctx);
+	long size = lseek(fileno(tmp), 0, SEEK_END);
+	cr_assert_gt(prog->len, 20, "a filter of %u instructions", prog->len);
+	cr_assert_eq(size, (long)(prog->len * sizeof(struct sock_filter)),
+		     "flags=%u: %ld bytes from libseccomp, %u instructions embedded", flags, size,
+		     prog->len);
+	struct sock_filter *fresh = malloc((size_t)size);
+	cr_assert_eq(pread(fileno(tmp), fresh, (size_t)size, 0), size);
+	cr_expect_eq(memcmp(fresh, prog->filter, (size_t)size), 0, "flags=%u differs", flags);
+	free(fresh);
+	fclose(tmp);
+}
+
 Test(syscalls, embedded_filter_matches_the_rules)
 {
-	for (int v = 0; v < 6; v++) {
-		bool online = v & 1, supervised = v & 2, kunix = v & 4;
-		if (kunix)
+	/* v & 8: the supervised ones with metadata left to the kernel. */
+	for (int v = 0; v < 16; v++) {
+		bool online = v & 1, supervised = v & 2, kunix = v & 4, kmeta = v & 8;
+		if (kunix || kmeta)
 			supervised = true;
+		if ((v & 6) == 6)
+			continue; /* the same as without 2 */
 		unsigned flags = (online ? CORDON_SECCOMP_NETWORK : 0) |
 				 (supervised ? CORDON_SECCOMP_SUPERVISED : 0) |
-				 (kunix ? CORDON_SECCOMP_UNIX_IN_KERNEL : 0);
-		const char *what = "";
-		int errnum = 0;
-		scmp_filter_ctx ctx = cordon_seccomp_rules(flags, &what, &errnum);
-		cr_assert_not_null(ctx, "%s: %s", what, strerror(errnum));
-		FILE *tmp = tmpfile();
-		cr_assert_not_null(tmp);
-		cr_assert_eq(seccomp_export_bpf(ctx, fileno(tmp)), 0);
-		seccomp_release(ctx);
-		long size = lseek(fileno(tmp), 0, SEEK_END);
+				 (kunix ? CORDON_SECCOMP_UNIX_IN_KERNEL : 0) |
+				 (kmeta ? CORDON_SECCOMP_META_IN_KERNEL : 0);
 		struct sock_fprog prog;
-		if (kunix)
-			cordon_seccomp_program_kunix(online, &prog);
+		if (supervised)
+			cordon_seccomp_program_supervised(online, kunix, false, kmeta, &prog);
 		else
-			cordon_seccomp_program(online, supervised, &prog);
-		cr_assert_gt(prog.len, 20, "a filter of %u instructions", prog.len);
-		cr_assert_eq(size, (long)(prog.len * sizeof(struct sock_filter)),
-			     "flags=%u: %ld bytes from libseccomp, %u instructions embedded", flags,
-			     size, prog.len);
-		struct sock_filter *fresh = malloc((size_t)size);
-		cr_assert_eq(pread(fileno(tmp), fresh, (size_t)size, 0), size);
-		cr_expect_eq(memcmp(fresh, prog.filter, (size_t)size), 0, "flags=%u differs",
-			     flags);
-		free(fresh);
-		fclose(tmp);
+			cordon_seccomp_program(online, false, &prog);
+		expect_embedded(flags, &prog);
+	}
+	/* By domain, both ways. */
+	for (int kmeta = 0; kmeta < 2; kmeta++) {
+		struct sock_fprog prog;
+		cordon_seccomp_program_supervised(true, false, true, kmeta, &prog);
+		expect_embedded(CORDON_SECCOMP_NETWORK | CORDON_SECCOMP_SUPERVISED |
+					CORDON_SECCOMP_DOMAINS |
+					(kmeta ? CORDON_SECCOMP_META_IN_KERNEL : 0),
+				&prog);
 	}
 	/* Offline adds the socket-family and io_uring rules; the supervised
 	 * programs add the traps. */
@@ -307,6 +325,10 @@ Test(syscalls, embedded_filter_matches_the_rules)
 	cordon_seccomp_program(true, true, &on_sup);
 	cr_expect_gt(off.len, on.len + 60);
 	cr_expect_gt(on_sup.len, on.len);
+	/* Under the read-only view chmod, chown and utimes are not trapped. */
+	struct sock_fprog on_kmeta;
+	cordon_seccomp_program_supervised(true, false, false, true, &on_kmeta);
+	cr_expect_lt(on_kmeta.len, on_sup.len);
 }
 
 /* Offline, the package managers that retry for minutes on a refused lookup

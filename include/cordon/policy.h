@@ -85,6 +85,11 @@ struct cordon_policy {
 	 * the proxy, outside. */
 	bool domains;
 	unsigned proxy_port; /* the proxy's, on loopback, once started (macOS profile); 0: none */
+	/* Linux: the launcher started the command in a mount namespace of its
+	 * own (root: clone with CLONE_NEWNS), so that the command's executable
+	 * is seen through that namespace's mounts; the shim sets it up there
+	 * instead of unsharing one (mountns.c, the read-only view). */
+	bool mountns_made;
 	struct cordon_strv allowed_domains;
 	struct cordon_strv denied_domains;
 	enum cordon_on_unsupported on_unsupported;

@@ -16,9 +16,15 @@
  * (seccomp-rules.h), *LISTENER its listener (close-on-exec): the caller hands
  * it to the supervisor and closes its own copy before anything else runs.
  * UNIX_IN_KERNEL (Landlock ABI 9 decides unix sockets): the supervised filter
- * leaves connect and the sends alone. */
+ * leaves connect and the sends alone. META_IN_KERNEL (the read-only view
+ * holds): it leaves chmod, chown and utimes to the kernel. */
 int cordon_seccomp_apply(const struct cordon_policy *policy, int *listener, bool unix_in_kernel,
-			 struct cordon_error *err);
+			 bool meta_in_kernel, struct cordon_error *err);
+/* The supervised program cordon_seccomp_apply picks: by domain (DOMAINS,
+ * which implies the network), else for ALLOW_NETWORK and UNIX_IN_KERNEL;
+ * META_IN_KERNEL as above. */
+void cordon_seccomp_program_supervised(bool allow_network, bool unix_in_kernel, bool domains,
+				       bool meta_in_kernel, struct sock_fprog *out);
 
 /* Whether the kernel has seccomp user notification (SECCOMP_RET_USER_NOTIF). */
 bool cordon_seccomp_notify_available(void);
@@ -49,8 +55,16 @@ uint64_t cordon_kept_caps(void);
 /* Whether CAP is in this thread's effective set: 1, 0, or -errno. */
 int cordon_effective_cap(int cap);
 
-int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *userns,
+/* *VIEW: a root session started in its namespace (mountns_made) also got
+ * the read-only view: every mount read-only but the paths a rule lets it
+ * write, so that the kernel refuses chmod, chown and utimes elsewhere. */
+int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *userns, bool *view,
 			 struct cordon_error *err);
+/* Whether none of this process's open files leads through the host's
+ * mounts to what the view keeps read-only: a directory (".." from it walks
+ * the host's tree), or a file beneath no write rule (stdin from an outside
+ * file, a --pass-fd). Else the supervisor keeps judging metadata. */
+bool cordon_mountns_view_holds(const struct cordon_policy *p);
 /* Whether this process could make that namespace (a child tries); if not,
  * WHY says why. */
 bool cordon_mountns_possible(bool sysadmin, char *why, size_t size);

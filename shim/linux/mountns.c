@@ -5,15 +5,20 @@
  * before the sandbox is applied (drop_caps, keep nothing). The mounts are
  * made with the new mount API on file descriptors, so each lands on the
  * inode that was planned, whatever a path names a moment later. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/capability.h>
+#include <linux/magic.h>
 #include <linux/mount.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -165,10 +170,135 @@ static int mount_one(const struct cordon_mount *m, int *empty, struct cordon_err
 	return 0;
 }
 
-int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *userns,
+#ifndef MQUEUE_MAGIC
+#define MQUEUE_MAGIC 0x19800202 /* linux/magic.h has it only from Linux 6.x */
+#endif
+
+/* ---- the read-only view ---------------------------------------------------------- */
+
+/* Whether a write rule on PATH (whose stat is ST) gets a read-write mount
+ * in the view. Not a device node (written through the node, which needs no
+ * writable mount, while its mode is the host's), nothing in /proc (magic
+ * links: the files they lead to keep their own mounts) or /sys, and in /dev
+ * only a file system of its own (/dev/shm), not /dev and its nodes. */
+static bool view_writable(const char *path, const struct stat *st)
+{
+	if (!S_ISDIR(st->st_mode) && !S_ISREG(st->st_mode))
+		return false;
+	if (cordon_path_under(path, "/proc") || cordon_path_under(path, "/sys"))
+		return false;
+	struct statfs fs;
+	return !cordon_path_under(path, "/dev") ||
+	       (S_ISDIR(st->st_mode) && statfs(path, &fs) == 0 &&
+		(fs.f_type == TMPFS_MAGIC || fs.f_type == MQUEUE_MAGIC) && strcmp(path, "/dev") != 0);
+}
+
+struct view_mount {
+	const char *path;
+	int tree;
+};
+
+static int by_length(const void *a, const void *b)
+{
+	size_t x = strlen(((const struct view_mount *)a)->path);
+	size_t y = strlen(((const struct view_mount *)b)->path);
+	return x < y ? -1 : x > y;
+}
+
+/* Every mount read-only, but for a copy of each path a rule lets the
+ * session write, attached over it as it was (its guards' mounts inside
+ * it, read-only, come with it). The kernel then refuses a change of
+ * metadata outside those paths (EROFS) with no supervisor: chmod, chown
+ * and utimes, which Landlock does not cover. Sound only when nothing in
+ * this process leads to a file through the host's mounts: its executable
+ * (the launcher started it in this namespace: mountns_made) and its open
+ * files (cordon_mountns_view_fds). Returns 1 when made, 0 when not
+ * possible here (the supervisor judges those calls then), -errno. */
+static int readonly_view(const struct cordon_policy *p, struct cordon_error *err)
+{
+	struct view_mount *v = calloc(p->n_rules ? p->n_rules : 1, sizeof(*v));
+	if (!v)
+		return cordon_err(err, ENOMEM, "out of memory");
+	size_t n = 0;
+	int r = 0;
+	for (size_t i = 0; i < p->n_rules && r == 0; i++) {
+		const struct cordon_rule *rule = &p->rules[i];
+		struct stat st;
+		if (!(rule->access & CORDON_ACCESS_WRITE) || stat(rule->path, &st) < 0 ||
+		    !view_writable(rule->path, &st))
+			continue;
+		if (strcmp(rule->path, "/") == 0) { /* everything writable: no view */
+			for (size_t k = 0; k < n; k++)
+				close(v[k].tree);
+			free(v);
+			return 0;
+		}
+		int t = (int)open_tree_fd(AT_FDCWD, rule->path, OPEN_TREE_CLONE | AT_RECURSIVE);
+		if (t < 0)
+			r = cordon_err(err, errno, "%s: copying its mount for the read-only view: %s",
+				       rule->path, strerror(errno));
+		else
+			v[n++] = (struct view_mount){rule->path, t};
+	}
+	struct mount_attr ro = {.attr_set = MOUNT_ATTR_RDONLY};
+	if (r == 0 && syscall(SYS_mount_setattr, AT_FDCWD, "/", AT_RECURSIVE, &ro, sizeof(ro)) < 0)
+		r = cordon_err(err, errno, "making every mount read-only: %s", strerror(errno));
+	/* The outer copies first: an inner one lands on top of them. */
+	qsort(v, n, sizeof(*v), by_length);
+	for (size_t i = 0; i < n && r == 0; i++) {
+		cleanup_close int to = open(v[i].path, O_PATH | O_CLOEXEC);
+		if (to < 0 || attach(v[i].tree, to) < 0)
+			r = cordon_err(err, errno, "%s: attaching its read-write copy: %s", v[i].path,
+				       strerror(errno));
+	}
+	for (size_t i = 0; i < n; i++)
+		close(v[i].tree);
+	free(v);
+	if (r < 0)
+		return r;
+	/* The working directory was the mount now covered. */
+	char cwd[PATH_MAX];
+	if (getcwd(cwd, sizeof(cwd)) && chdir(cwd) < 0)
+		return cordon_err(err, errno, "%s: back into the working directory: %s", cwd,
+				  strerror(errno));
+	return 1;
+}
+
+bool cordon_mountns_view_holds(const struct cordon_policy *p)
+{
+	DIR *d = opendir("/proc/self/fd");
+	if (!d)
+		return false;
+	bool holds = true;
+	struct dirent *e;
+	while (holds && (e = readdir(d))) {
+		char *end;
+		long fd = strtol(e->d_name, &end, 10);
+		struct stat st;
+		if (end == e->d_name || *end || fd == dirfd(d) || fstat((int)fd, &st) < 0 ||
+		    (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)))
+			continue;
+		char link[64], path[PATH_MAX];
+		snprintf(link, sizeof(link), "/proc/self/fd/%ld", fd);
+		ssize_t n = readlink(link, path, sizeof(path) - 1);
+		if (n <= 0)
+			continue; /* no path: nothing outside reaches it by one */
+		path[n] = '\0';
+		/* An unlinked file shows " (deleted)": nothing reaches it by a path. */
+		if (path[0] != '/' || (st.st_nlink == 0 && !S_ISDIR(st.st_mode)))
+			continue;
+		/* A directory leads anywhere by "..", through the host's mounts. */
+		holds = !S_ISDIR(st.st_mode) &&
+			(cordon_policy_access(p, path, NULL) & CORDON_ACCESS_WRITE) != 0;
+	}
+	closedir(d);
+	return holds;
+}
+
+int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *userns, bool *view,
 			 struct cordon_error *err)
 {
-	*userns = false;
+	*userns = *view = false;
 	struct cordon_guard_plan plan;
 	if (cordon_guard_plan(p, true, &plan) < 0)
 		return cordon_err(err, ENOMEM, "out of memory");
@@ -180,7 +310,7 @@ int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *use
 	if (!sysadmin && plan.n == 0)
 		goto out;
 	if (sysadmin) {
-		if (unshare(CLONE_NEWNS) < 0) {
+		if (!p->mountns_made && unshare(CLONE_NEWNS) < 0) {
 			r = cordon_err(err, errno, "unshare(CLONE_NEWNS): %s", strerror(errno));
 			goto out;
 		}
@@ -208,6 +338,15 @@ int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *use
 	}
 	if (empty >= 0)
 		close(empty);
+	/* Root started in this namespace: its metadata calls need no
+	 * supervisor (an ordinary user's namespace is unshared here, after the
+	 * exec, and its executable stays the host's). */
+	if (r >= 0 && sysadmin && p->mountns_made) {
+		int v = readonly_view(p, err);
+		if (v < 0)
+			r = v;
+		*view = v > 0;
+	}
 out:
 	cordon_guard_plan_free(&plan);
 	return r;

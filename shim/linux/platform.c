@@ -390,7 +390,7 @@ static bool under_proc(const char *path)
 /* PREPARED: the ruleset the session watcher built (cordon_sandbox_prepare),
  * or -1; either way the rules not marked prepared are added here. */
 static int landlock_apply(const struct cordon_policy *p, int abi, int prepared, bool nested,
-			  char *missing, size_t size_missing, int *n_missing,
+			  char *missing, size_t size_missing, int *n_missing, bool *view,
 			  struct cordon_error *err)
 {
 	cleanup_close int ruleset = prepared;
@@ -399,7 +399,8 @@ static int landlock_apply(const struct cordon_policy *p, int abi, int prepared, 
 	/* Before the rules are opened: they must name what the session sees
 	 * (the new procfs, the guards' mounts). */
 	bool userns = false;
-	int r = cordon_mountns_enter(p, cordon_effective_cap(CAP_SYS_ADMIN) == 1, &userns, err);
+	int r = cordon_mountns_enter(p, cordon_effective_cap(CAP_SYS_ADMIN) == 1, &userns, view,
+				     err);
 	/* Nested, root without its capabilities cannot map uid 0 into a user
 	 * namespace: the outer session's guards stay, in the mount namespace
 	 * this process already has. */
@@ -533,6 +534,7 @@ int cordon_sandbox_apply_prepared(const struct cordon_policy *p, int prepared, i
 			missing, sup.landlock_abi < 1 ? ": " : "",
 			sup.landlock_abi < 1 ? strerror(sup.landlock_errno) : "");
 	bool nested = cordon_sandbox_nested();
+	bool view = false; /* the read-only view (mountns.c) */
 	/* By domain, only the session's own supervisor performs the one
 	 * connect to the proxy; the outer one would perform any its policy
 	 * allows. */
@@ -549,7 +551,7 @@ int cordon_sandbox_apply_prepared(const struct cordon_policy *p, int prepared, i
 			"processes are refused\n");
 	if (sup.landlock_abi >= 1) {
 		int r = landlock_apply(p, sup.landlock_abi, TAKE_FD(ruleset), nested, missing,
-				       sizeof(missing), &n, err);
+				       sizeof(missing), &n, &view, err);
 		if (r < 0)
 			return r;
 	} else if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
@@ -562,11 +564,14 @@ int cordon_sandbox_apply_prepared(const struct cordon_policy *p, int prepared, i
 		int fd = -1;
 		bool kunix = cordon_landlock_unix_in_kernel(sup.landlock_abi);
 		/* Nested: one supervisor per process, the outer session's. */
-		int r = cordon_seccomp_apply(p, supervised && !nested ? &fd : NULL, kunix, err);
+		/* chmod, chown and utimes: the kernel's, where the view holds. */
+		bool kmeta = view && cordon_mountns_view_holds(p);
+		int r = cordon_seccomp_apply(p, supervised && !nested ? &fd : NULL, kunix, kmeta,
+					     err);
 		if (r == -EBUSY && warn) {
 			/* Inside another supervisor (a sandbox in a sandbox): "warn"
 			 * runs without cordon's, and says so below. */
-			r = cordon_seccomp_apply(p, NULL, false, err);
+			r = cordon_seccomp_apply(p, NULL, false, false, err);
 			append(missing, sizeof(missing), &n,
 			       "the supervisor (another one already watches this process): unix "
 			       "sockets outside the session, file metadata and watches are NOT "

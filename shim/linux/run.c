@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <link.h>
+#include <linux/capability.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -645,6 +646,11 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		snprintf(parent, sizeof(parent), "%.*s", (int)(leaf - s->cgroup), s->cgroup);
 		cgroup_parent_fd = open(parent, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	}
+	/* Root: the command starts in its mount namespace, which the shim
+	 * then sets up (mountns.c). Its executable is that namespace's file,
+	 * which the read-only view covers; one exec'd before an unshare would
+	 * stay the host's (chmod /proc/self/exe). */
+	l->policy->mountns_made = sandbox && cordon_effective_cap(CAP_SYS_ADMIN) == 1;
 	struct cordon_spawn sp = {
 		.cgroup_parent_fd = cgroup_parent_fd,
 		.cgroup_name = leaf ? leaf + 1 : NULL,
@@ -660,6 +666,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		.apply = sandbox && !l->preload ? apply_here : NULL,
 		.apply_arg = &r,
 		.cgroup_fd = cgroup_fd,
+		.newns = l->policy->mountns_made,
 		.report_w = report[1],
 		.event_w = event[1],
 		.control_r = control[0],

@@ -84,8 +84,15 @@ int main(int argc, char **argv)
 		 CORDON_SECCOMP_NETWORK | CORDON_SECCOMP_SUPERVISED | CORDON_SECCOMP_DOMAINS},
 	};
 	int r = 0;
-	for (size_t i = 0; r == 0 && i < sizeof(programs) / sizeof(programs[0]); i++)
+	for (size_t i = 0; r == 0 && i < sizeof(programs) / sizeof(programs[0]); i++) {
 		r = emit(out, programs[i].name, programs[i].flags);
+		/* Each supervised one again, with metadata left to the kernel. */
+		if (r == 0 && (programs[i].flags & CORDON_SECCOMP_SUPERVISED)) {
+			char name[96];
+			(void)snprintf(name, sizeof(name), "%s_kmeta", programs[i].name);
+			r = emit(out, name, programs[i].flags | CORDON_SECCOMP_META_IN_KERNEL);
+		}
+	}
 	if (ferror(out) || fclose(out) != 0 || r < 0) {
 		unlink(argv[1]);
 		return 1;

@@ -68,13 +68,18 @@ static const char *const sysv_ipc[] = {"shmget", "shmat",  "shmctl",     "semget
 				       "msgrcv", "msgctl", "semtimedop", "semtimedop_time64"};
 
 /* Metadata and watches (metadata.h); by number where libseccomp 2.5 has
- * no name: fchmodat2 (Linux 6.6), setxattrat and removexattrat (6.13). */
+ * no name: fchmodat2 (Linux 6.6), setxattrat and removexattrat (6.13).
+ * Mode, owner and times (to the kernel under the read-only view): */
 static const char *const metadata[] = {
 	"chmod", "fchmod", "fchmodat", "chown", "fchown", "lchown", "fchownat", "utime", "utimes",
-	"futimesat", "utimensat", "setxattr", "lsetxattr", "fsetxattr", "removexattr",
-	"lremovexattr", "fremovexattr", "inotify_add_watch",
+	"futimesat", "utimensat",
 	/* The 32-bit ABI's own names (the supervisor refuses them: EACCES). */
 	"chown32", "lchown32", "fchown32", "utimensat_time64"};
+/* Extended attributes (a name to judge: only user.* and the ACLs) and
+ * watches (what may be read), always the supervisor's. */
+static const char *const attributes[] = {"setxattr",     "lsetxattr",    "fsetxattr",
+					 "removexattr",  "lremovexattr", "fremovexattr",
+					 "inotify_add_watch"};
 /* setxattrat and removexattrat: libseccomp 2.5 cannot place them in the
  * x86 and x32 tables, so they are added to the native one only, before the
  * other ABIs are (a 32-bit process can still set user.* attributes with
@@ -214,7 +219,7 @@ static int supervise(scmp_filter_ctx ctx, bool sockets, const char **what)
 }
 
 /* Rules that hold with or without the supervisor: decided on registers. */
-static int registers(scmp_filter_ctx ctx, bool network, bool supervised, const char **what)
+static int registers(scmp_filter_ctx ctx, bool network, bool chmod_notified, const char **what)
 {
 	int r = 0;
 	/* chattr (immutable, append-only: outside files a root session may
@@ -255,7 +260,7 @@ static int registers(scmp_filter_ctx ctx, bool network, bool supervised, const c
 	 * whatever the caller left there. */
 	static const uint64_t creating[] = {O_CREAT, 020000000 /* __O_TMPFILE */};
 	for (size_t i = 0; r >= 0 && i < COUNT(modes); i++) {
-		if (supervised && strstr(modes[i].name, "chmod"))
+		if (chmod_notified && strstr(modes[i].name, "chmod"))
 			continue;
 		int nr = seccomp_syscall_resolve_name(modes[i].name);
 		for (size_t b = 0; r >= 0 && nr != __NR_SCMP_ERROR && b < COUNT(id_bits); b++) {
@@ -279,7 +284,7 @@ static int registers(scmp_filter_ctx ctx, bool network, bool supervised, const c
 	}
 	/* fchmodat2 (Linux 6.6, 452 on every architecture): libseccomp 2.5
 	 * does not know it by name. */
-	for (size_t b = 0; r >= 0 && !supervised && b < COUNT(id_bits); b++)
+	for (size_t b = 0; r >= 0 && !chmod_notified && b < COUNT(id_bits); b++)
 		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), 452, 1,
 				     SCMP_A2(SCMP_CMP_MASKED_EQ, id_bits[b], id_bits[b]));
 	/* openat2's mode is inside a struct no filter can read: callers fall
@@ -401,12 +406,15 @@ static int build(scmp_filter_ctx ctx, unsigned flags, bool compat32, const char 
 	if (ret < 0)
 		return ret;
 	bool supervised = flags & CORDON_SECCOMP_SUPERVISED;
+	/* Mode, owner and times: the supervisor's, or the kernel's under the
+	 * read-only view. */
+	bool kmeta = supervised && (flags & CORDON_SECCOMP_META_IN_KERNEL);
 	/* By domain: the supervised filter only (the proxy is the
 	 * supervisor's); offline's netlink and families, TCP aside. */
 	bool domains =
 		supervised && (flags & CORDON_SECCOMP_NETWORK) && (flags & CORDON_SECCOMP_DOMAINS);
-	if ((ret = registers(ctx, (flags & CORDON_SECCOMP_NETWORK) && !domains, supervised, what)) <
-	    0)
+	if ((ret = registers(ctx, (flags & CORDON_SECCOMP_NETWORK) && !domains,
+			     supervised && !kmeta, what)) < 0)
 		return ret;
 	if (domains) {
 		/* A listener on an internet socket is a way in from anywhere:
@@ -430,8 +438,10 @@ static int build(scmp_filter_ctx ctx, unsigned flags, bool compat32, const char 
 	if (ret < 0)
 		return ret;
 	if (supervised) {
-		ret = notify_names(ctx, metadata, COUNT(metadata), what);
-		if (ret >= 0 && (ret = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, 452, 0)) < 0)
+		ret = notify_names(ctx, attributes, COUNT(attributes), what);
+		if (ret >= 0 && !kmeta)
+			ret = notify_names(ctx, metadata, COUNT(metadata), what);
+		if (ret >= 0 && !kmeta && (ret = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, 452, 0)) < 0)
 			*what = "fchmodat2";
 		if (ret < 0)
 			return ret;

@@ -21,6 +21,11 @@ enum cordon_seccomp_flags {
 	 * alone; other internet sockets go to it to be refused (and said once);
 	 * every other family and netlink as offline. */
 	CORDON_SECCOMP_DOMAINS = 1u << 3,
+	/* With SUPERVISED: chmod, chown and utimes are the kernel's (the
+	 * read-only view of mountns.c refuses them outside the write rules),
+	 * with the set-id bits refused here as without a supervisor; extended
+	 * attributes and watches still go to the supervisor. */
+	CORDON_SECCOMP_META_IN_KERNEL = 1u << 4,
 };
 
 /* A filter context with every rule for FLAGS: the terminal-injection ioctls

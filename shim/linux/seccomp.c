@@ -65,6 +65,29 @@ void cordon_seccomp_program_domains(struct sock_fprog *out)
 	*out = program;
 }
 
+void cordon_seccomp_program_supervised(bool allow_network, bool unix_in_kernel, bool domains,
+				       bool meta_in_kernel, struct sock_fprog *out)
+{
+	/* [kmeta][network][kunix], and by domain [kmeta] */
+	static const struct sock_fprog programs[2][2][2] = {
+		{{PROGRAM(cordon_filter_offline_supervised),
+		  PROGRAM(cordon_filter_offline_supervised_kunix)},
+		 {PROGRAM(cordon_filter_online_supervised),
+		  PROGRAM(cordon_filter_online_supervised_kunix)}},
+		{{PROGRAM(cordon_filter_offline_supervised_kmeta),
+		  PROGRAM(cordon_filter_offline_supervised_kunix_kmeta)},
+		 {PROGRAM(cordon_filter_online_supervised_kmeta),
+		  PROGRAM(cordon_filter_online_supervised_kunix_kmeta)}},
+	};
+	static const struct sock_fprog by_domain[2] = {
+		PROGRAM(cordon_filter_domains_supervised),
+		PROGRAM(cordon_filter_domains_supervised_kmeta),
+	};
+	*out = domains && allow_network
+		       ? by_domain[meta_in_kernel]
+		       : programs[meta_in_kernel][allow_network][unix_in_kernel];
+}
+
 bool cordon_seccomp_notify_available(void)
 {
 	unsigned action = SECCOMP_RET_USER_NOTIF;
@@ -72,7 +95,7 @@ bool cordon_seccomp_notify_available(void)
 }
 
 int cordon_seccomp_apply(const struct cordon_policy *p, int *listener, bool unix_in_kernel,
-			 struct cordon_error *err)
+			 bool meta_in_kernel, struct cordon_error *err)
 {
 	struct sock_fprog prog;
 	/* By domain, connects must reach the supervisor, which the proxy is
@@ -81,12 +104,11 @@ int cordon_seccomp_apply(const struct cordon_policy *p, int *listener, bool unix
 		return cordon_err(err, ENOTSUP,
 				  "allowed_domains needs cordon's supervisor (seccomp user "
 				  "notification), which this session cannot have");
-	if (p->domains && p->allow_network)
-		cordon_seccomp_program_domains(&prog);
-	else if (listener && unix_in_kernel)
-		cordon_seccomp_program_kunix(p->allow_network, &prog);
+	if (listener)
+		cordon_seccomp_program_supervised(p->allow_network, unix_in_kernel, p->domains,
+						  meta_in_kernel, &prog);
 	else
-		cordon_seccomp_program(p->allow_network, listener != NULL, &prog);
+		cordon_seccomp_program(p->allow_network, false, &prog);
 	if (!listener) {
 		if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
 			return cordon_err(err, errno, "seccomp: loading the filter: %s",

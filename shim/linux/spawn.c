@@ -436,7 +436,8 @@ static int keeper(void *arg)
 	long self = SYS0(getpid);
 	SYS2(prctl, PR_SET_CHILD_SUBREAPER, 1);
 	struct clone3_args ca = {
-		.flags = sp->cgroup_fd >= 0 ? CLONE_INTO_CGROUP_FLAG : 0,
+		.flags = (sp->cgroup_fd >= 0 ? CLONE_INTO_CGROUP_FLAG : 0) |
+			 (sp->newns ? (uint64_t)CLONE_NEWNS : 0),
 		.exit_signal = SIGCHLD,
 		.cgroup = (uint64_t)(sp->cgroup_fd >= 0 ? sp->cgroup_fd : 0),
 	};
@@ -464,7 +465,7 @@ static int keeper(void *arg)
 		 * in before the supervisor hears of it, so before anything of the
 		 * command's own runs (the shim waits for the supervisor's frame;
 		 * a command sandboxed before exec, for its confirmation). */
-		cmd = SYS5(clone, SIGCHLD, 0, 0, 0, 0);
+		cmd = SYS5(clone, SIGCHLD | (sp->newns ? CLONE_NEWNS : 0), 0, 0, 0, 0);
 		move = sp->cgroup_fd >= 0;
 	}
 	if (cmd == 0)

@@ -60,6 +60,9 @@ struct cordon_spawn {
 	int (*apply)(void *arg);
 	void *apply_arg;
 	int cgroup_fd; /* the session's cgroup (O_PATH directory), or -1 */
+	/* The command starts in a mount namespace of its own (CLONE_NEWNS;
+	 * root): its executable is then one of that namespace's files. */
+	bool newns;
 	/* What the keeper removes once the session is gone: the cgroup (NAME
 	 * in the directory PARENT_FD) and the registry record (RECORD in
 	 * REGISTRY_FD). -1/NULL: nothing. */

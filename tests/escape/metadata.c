@@ -743,3 +743,111 @@ Test(metadata, a_process_that_dropped_root_gains_nothing, .timeout = 60)
 	free(h);
 	world_free(&w);
 }
+
+/* ---- what was opened before the sandbox ---- */
+
+/* The session's first program was started outside the sandbox, and an fd
+ * the caller passes (--pass-fd) was opened there too: the files they name
+ * stay outside the rules. As root the kernel refuses metadata outside the
+ * write rules (the read-only view, when nothing of the caller's leads out),
+ * as the user the supervisor does; either way the executable, reached by
+ * /proc/PID/exe, and the passed file and directory stay as they were. The
+ * control makes every change outside. */
+static const char exe_attempts[] =
+	"chmod 700 /proc/$$/exe; touch -d @981173106 /proc/$$/exe; "
+	"/usr/bin/python3 -c \"import os; os.fchmod(os.open('/proc/%%d/exe' %% os.getppid(), "
+	"os.O_RDONLY), 0o700)\"; chmod 600 %s/outside-file";
+static const char fd_attempts[] =
+	"/usr/bin/python3 -c 'import os; os.fchmod(47, 0o600)'; "
+	"/usr/bin/python3 -c 'import os; os.chmod(\"/proc/self/fd/47\", 0o600)'; "
+	"/usr/bin/python3 -c 'import os; os.chmod(\"inner\", 0o600, dir_fd=48)'; "
+	"/usr/bin/python3 -c 'import os; os.utime(\"inner\", (981173106, 981173106), dir_fd=48)'";
+
+static mode_t mode_of(const char *path)
+{
+	struct stat st;
+	cr_assert_eq(stat(path, &st), 0, "%s: %s", path, strerror(errno));
+	return st.st_mode & 07777;
+}
+
+BOTH_USERS(metadata, what_was_opened_outside_stays_the_hosts, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "metaout", "");
+	char *exe = path_join(w.outside, "dash-copy");
+	copy_exec("/bin/dash", exe);
+	char *file = path_join(w.outside, "outside-file");
+	char *dir = path_join(w.outside, "passdir");
+	cr_assert_eq(mkdir(dir, 0755), 0);
+	char *inner = path_join(dir, "inner");
+	free(write_file(w.outside, "outside-file", "x"));
+	free(write_file(dir, "inner", "x"));
+	cr_assert_eq(chmod(exe, 0755), 0);
+	cr_assert_eq(chmod(file, 0644), 0);
+	cr_assert_eq(chmod(inner, 0644), 0);
+	set_mtime(exe, OLD_TIME, false);
+	set_mtime(inner, OLD_TIME, false);
+	world_give(&w);
+	int f = open(file, O_RDONLY);
+	int d = open(dir, O_RDONLY | O_DIRECTORY);
+	cr_assert(f >= 0 && d >= 0);
+	cr_assert_eq(dup2(f, 47), 47);
+	cr_assert_eq(dup2(d, 48), 48);
+	close(f);
+	close(d);
+
+	/* Control: every attempt takes effect outside. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	char *exe_script = fmt(exe_attempts, w.outside);
+#pragma GCC diagnostic pop
+	char *argv[] = {exe, "-c", exe_script, NULL};
+	struct run_result r = world_run(&w, argv, w.proj);
+	cr_assert_eq(mode_of(exe), 0700, "control: %s", r.err);
+	cr_assert_eq(mode_of(file), 0600, "control: %s", r.err);
+	run_free(&r);
+	char *fd_script = fmt("%s", fd_attempts);
+	char *sh_argv[] = {"/bin/sh", "-c", fd_script, NULL};
+	r = world_run(&w, sh_argv, w.proj);
+	cr_assert_eq(mode_of(inner), 0600, "control: %s", r.err);
+	run_free(&r);
+	cr_assert_eq(chmod(exe, 0755), 0);
+	cr_assert_eq(chmod(file, 0644), 0);
+	cr_assert_eq(chmod(inner, 0644), 0);
+	set_mtime(exe, OLD_TIME, false);
+	set_mtime(inner, OLD_TIME, false);
+
+	/* Inside, the first program being the copy: its executable stays. */
+	char *opts = fmt("--allow-exec %s", w.outside);
+	r = run_in(&w, opts, argv);
+	struct stat st;
+	cr_assert_eq(stat(exe, &st), 0);
+	cr_expect_eq(st.st_mode & 07777, 0755, "%s: the first program's executable changed: %s",
+		     as(who), r.err);
+	cr_expect_eq(st.st_mtime, OLD_TIME, "%s: its times changed: %s", as(who), r.err);
+	cr_expect_eq(mode_of(file), 0644, "%s: %s", as(who), r.err);
+	/* As root, that was the kernel refusing, not the supervisor. */
+	if (!who->user)
+		cr_expect(strstr(r.err, "Read-only file system"),
+			  "as root, the read-only view did not decide: %s", r.err);
+	run_free(&r);
+	free(opts);
+
+	/* Inside, with the outside file and directory passed. */
+	r = sh_in(&w, "--pass-fd 47 --pass-fd 48", "%s", fd_attempts);
+	cr_expect_eq(mode_of(file), 0644, "%s: the passed file changed: %s", as(who), r.err);
+	cr_assert_eq(stat(inner, &st), 0);
+	cr_expect_eq(st.st_mode & 07777, 0644, "%s: a file beside the passed directory changed: %s",
+		     as(who), r.err);
+	cr_expect_eq(st.st_mtime, OLD_TIME, "%s: its times changed: %s", as(who), r.err);
+	run_free(&r);
+	close(47);
+	close(48);
+	free(exe_script);
+	free(fd_script);
+	free(exe);
+	free(file);
+	free(dir);
+	free(inner);
+	world_free(&w);
+}
