@@ -16,7 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -33,7 +35,46 @@ struct httpd {
 	char *log; /* every byte received, appended */
 };
 
-static void httpd_loop(int ls, const char *log)
+/* ROOT: serve the files under it (GET only; a directory's index.html),
+ * for clients that speak their own protocol over HTTP (git, npm, pip). */
+static void httpd_serve_file(int c, const char *root, const char *head)
+{
+	char path[4096];
+	size_t n = strncmp(head, "GET /", 5) == 0 ? strcspn(head + 4, " ?\r\n") : 0;
+	int fd = -1;
+	struct stat st;
+	if (n && n < sizeof(path) - strlen(root) - 16 && !memmem(head + 4, n, "..", 2)) {
+		snprintf(path, sizeof(path), "%s%.*s", root, (int)n, head + 4);
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			strcat(path, "/index.html");
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	}
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		static const char nf[] = "HTTP/1.0 404 Not Found\r\nContent-Length: 0\r\n"
+					 "Connection: close\r\n\r\n";
+		(void)!send(c, nf, sizeof(nf) - 1, MSG_NOSIGNAL);
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	const char *dot = strrchr(path, '.');
+	const char *type =
+		dot && strcmp(dot, ".html") == 0 ? "text/html" : "application/octet-stream";
+	char hdr[256];
+	int len = snprintf(hdr, sizeof(hdr),
+			   "HTTP/1.0 200 OK\r\nContent-Length: %lld\r\nContent-Type: %s\r\n"
+			   "Connection: close\r\n\r\n",
+			   (long long)st.st_size, type);
+	(void)!send(c, hdr, (size_t)len, MSG_NOSIGNAL);
+	char buf[16384];
+	ssize_t got;
+	while ((got = read(fd, buf, sizeof(buf))) > 0)
+		if (send(c, buf, (size_t)got, MSG_NOSIGNAL) != got)
+			break;
+	close(fd);
+}
+
+static void httpd_loop(int ls, const char *log, const char *root)
 {
 	for (;;) {
 		int c = accept(ls, NULL, NULL);
@@ -62,13 +103,15 @@ static void httpd_loop(int ls, const char *log)
 		}
 		static const char reply[] = "HTTP/1.0 200 OK\r\nContent-Length: 11\r\n"
 					    "Connection: close\r\n\r\nhello-proxy";
-		if (got && buf[0] != 0x16)
+		if (got && root)
+			httpd_serve_file(c, root, buf);
+		else if (got && buf[0] != 0x16)
 			(void)!write(c, reply, sizeof(reply) - 1);
 		close(c);
 	}
 }
 
-static struct httpd httpd_start(const char *ip, const char *dir, const char *tag)
+static struct httpd httpd_files(const char *ip, const char *dir, const char *tag, const char *root)
 {
 	struct httpd h = {0};
 	int ls = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -83,14 +126,24 @@ static struct httpd httpd_start(const char *ip, const char *dir, const char *tag
 	getsockname(ls, (struct sockaddr *)&a, &len);
 	h.port = ntohs(a.sin_port);
 	h.log = path_join(dir, tag);
+	pid_t parent = getpid();
 	h.pid = fork();
 	cr_assert_geq(h.pid, 0);
 	if (h.pid == 0) {
-		httpd_loop(ls, h.log);
+		/* Gone with the test, even one that failed before httpd_stop. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(0);
+		httpd_loop(ls, h.log, root);
 		_exit(0);
 	}
 	close(ls);
 	return h;
+}
+
+static struct httpd httpd_start(const char *ip, const char *dir, const char *tag)
+{
+	return httpd_files(ip, dir, tag, NULL);
 }
 
 static void httpd_stop(struct httpd *h)
@@ -189,6 +242,240 @@ Test(proxy, allowed_name_passes_refused_does_not)
 Test(proxy, allowed_name_passes_refused_does_not_as_user)
 {
 	allowed_and_refused(true);
+}
+
+/* ---- git, npm and pip, each against a server of its own protocol ---------------- */
+
+/* A client of the proxy: the files its server holds, and what it runs
+ * inside. SCRIPT gets the host as $1, the server's port as $2 and the
+ * attempt's label as $3; it leaves MADE under got-$3 when it got through. */
+struct client {
+	const char *name;  /* the allowed name */
+	const char *stock; /* makes srv/ in the world's directory ($1: port, $2: name) */
+	const char *script;
+	const char *made;
+	const char *want; /* in MADE; NULL: MADE is srv/SERVED byte for byte */
+	const char *served;
+	const char *first; /* a request the allowed attempt makes */
+};
+
+static const struct client git_client = {
+	.name = "git.test",
+	.stock =
+		"git init -q src && cd src && echo cordon-proxy-commit > README && git add README && "
+		"git -c user.name=cordon-tests -c user.email=tests@cordon.invalid commit -qm one && cd .. "
+		"&& git clone -q --bare src srv/repo.git && git -C srv/repo.git update-server-info",
+	.script = "git clone -q \"http://$1:$2/repo.git\" \"got-$3\"",
+	.made = "README",
+	.want = "cordon-proxy-commit",
+	.served = NULL,
+	.first = "GET /repo.git/info/refs?service=git-upload-pack",
+};
+
+/* A registry of one package: its metadata at /cordon-stub, its tarball
+ * (made with tar, as npm pack would) at a URL on npm.test, the registry's
+ * own name. */
+static const struct client npm_client = {
+	.name = "npm.test",
+	.stock =
+		"mkdir -p pkg/package srv/tarballs && "
+		"echo '{\"name\": \"cordon-stub\", \"version\": \"1.0.0\"}' > pkg/package/package.json && "
+		"tar czf srv/tarballs/cordon-stub-1.0.0.tgz -C pkg package && "
+		"printf '{\"name\": \"cordon-stub\", \"dist-tags\": {\"latest\": \"1.0.0\"}, \"versions\": "
+		"{\"1.0.0\": {\"name\": \"cordon-stub\", \"version\": \"1.0.0\", \"dist\": {\"tarball\": "
+		"\"http://%s:%s/tarballs/cordon-stub-1.0.0.tgz\"}}}}' \"$2\" \"$1\" > srv/cordon-stub",
+	.script =
+		"mkdir -p \"got-$3\" && npm install --prefix \"got-$3\" --cache \"$PWD/npm-cache-$3\" "
+		"--registry \"http://$1:$2/\" --no-audit --no-fund --no-update-notifier --fetch-retries 0 "
+		"cordon-stub",
+	.made = "node_modules/cordon-stub/package.json",
+	.want = "\"version\": \"1.0.0\"",
+	.served = NULL,
+	.first = "GET /cordon-stub ",
+};
+
+/* A simple index (PEP 503) of one wheel, made with python's zipfile. */
+static const struct client pip_client = {
+	.name = "pypi.test",
+	.stock =
+		"mkdir -p whl/cordon_stub whl/cordon_stub-1.0.dist-info srv/simple/cordon-stub srv/files && "
+		": > whl/cordon_stub/__init__.py && "
+		"printf 'Metadata-Version: 2.1\\nName: cordon-stub\\nVersion: 1.0\\n' "
+		"> whl/cordon_stub-1.0.dist-info/METADATA && "
+		"printf 'Wheel-Version: 1.0\\nGenerator: cordon-tests\\nRoot-Is-Purelib: true\\n"
+		"Tag: py3-none-any\\n' > whl/cordon_stub-1.0.dist-info/WHEEL && "
+		": > whl/cordon_stub-1.0.dist-info/RECORD && "
+		"(cd whl && /usr/bin/python3 -m zipfile -c ../srv/files/cordon_stub-1.0-py3-none-any.whl "
+		"cordon_stub cordon_stub-1.0.dist-info) && "
+		"echo '<a href=\"../../files/cordon_stub-1.0-py3-none-any.whl\">cordon_stub-1.0</a>' "
+		"> srv/simple/cordon-stub/index.html",
+	.script =
+		"/usr/bin/python3 -m pip download --no-deps --no-cache-dir --disable-pip-version-check "
+		"--retries 0 --timeout 5 --trusted-host \"$1\" --index-url \"http://$1:$2/simple/\" "
+		"-d \"got-$3\" cordon-stub",
+	.made = "cordon_stub-1.0-py3-none-any.whl",
+	.want = NULL,
+	.served = "files/cordon_stub-1.0-py3-none-any.whl",
+	.first = "GET /simple/cordon-stub/ ",
+};
+
+/* C's script inside, on HOST, allowing ALLOW (and C's name). */
+static struct run_result client_in(struct world *w, const struct client *c, const char *host,
+				   int port, const char *label, const char *allow)
+{
+	char portstr[16];
+	snprintf(portstr, sizeof(portstr), "%d", port);
+	char *opts = fmt("--allow-domain %s%s%s", c->name, allow ? " --allow-domain " : "",
+			 allow ? allow : "");
+	char *cmd[] = {"/bin/sh",    "-c",    (char *)c->script, "sh",
+		       (char *)host, portstr, (char *)label,     NULL};
+	struct run_result r = run_in(w, opts, cmd);
+	free(opts);
+	return r;
+}
+
+/* Whether the files A and B exist and hold the same bytes. */
+static bool same_bytes(const char *a, const char *b)
+{
+	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+	bool same = fa && fb;
+	while (same) {
+		int x = getc(fa), y = getc(fb);
+		same = x == y;
+		if (x == EOF)
+			break;
+	}
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	return same;
+}
+
+/* Whether C's attempt LABEL left what it fetches in the project. */
+static bool client_made(const struct world *w, const struct client *c, const char *label)
+{
+	char *p = fmt("%s/got-%s/%s", w->proj, label, c->made);
+	char *served = c->served ? fmt("%s/srv/%s", w->dir, c->served) : NULL;
+	bool ok = served ? same_bytes(p, served) : contains(p, c->want);
+	free(served);
+	free(p);
+	return ok;
+}
+
+/* C through the proxy to its own server on 127.0.0.4: its allowed name
+ * gets through (what it fetched is in the project, the server logged the
+ * request with that Host); evil.test, mapped to the same server but not
+ * allowed, fails and the server never hears of it; the control is the
+ * same attempt with evil.test allowed, which gets through. */
+static void client_by_domain(const struct client *c, bool as_user)
+{
+	struct world w;
+	world_init(&w, "pxclient", "");
+	char *hosts = fmt("CORDON_TEST_HOSTS=%s=127.0.0.4,evil.test=127.0.0.4", c->name);
+	world_setenv(&w, hosts);
+	free(hosts);
+	if (as_user)
+		world_as_user(&w);
+	/* The server's files: outside the project, made as root (the server
+	 * reads them as root). */
+	char *root = path_join(w.dir, "srv");
+	struct httpd h = httpd_files("127.0.0.4", w.dir, "log", root);
+	char portstr[16];
+	snprintf(portstr, sizeof(portstr), "%d", h.port);
+	char *home = fmt("HOME=%s", w.dir);
+	char *stock_env[] = {"PATH=/usr/bin:/bin", home, "GIT_CONFIG_NOSYSTEM=1", NULL};
+	char *stock[] = {"/bin/sh", "-c", (char *)c->stock, "sh", portstr, (char *)c->name, NULL};
+	struct run_result r = run_cmd(stock, stock_env, w.dir, 20000);
+	if (r.status != 0)
+		httpd_stop(&h);
+	cr_assert_eq(r.status, 0, "stocking the server: %s", r.err);
+	run_free(&r);
+
+	r = client_in(&w, c, c->name, h.port, "allowed", NULL);
+	cr_expect_eq(r.status, 0, "%s: %s %s", c->name, r.out, r.err);
+	cr_expect(client_made(&w, c, "allowed"), "%s: nothing fetched: %s", c->name, r.err);
+	char *host_hdr = fmt("%s:%d", c->name, h.port);
+	cr_expect(httpd_got(&h, c->first, 2000), "%s: no %s: %s", c->name, c->first, r.err);
+	cr_expect(httpd_got(&h, host_hdr, 10), "%s: not named in the request", c->name);
+	free(host_hdr);
+	run_free(&r);
+
+	r = client_in(&w, c, "evil.test", h.port, "refused", NULL);
+	cr_expect_neq(r.status, 0, "evil.test: %s %s", r.out, r.err);
+	cr_expect_not(client_made(&w, c, "refused"), "evil.test: fetched");
+	cr_expect_not(httpd_got(&h, "evil.test", 300), "evil.test: the server got a request");
+	cr_expect(strstr(r.err, "cordon: evil.test: not in allowed_domains") != NULL, "%s", r.err);
+	run_free(&r);
+
+	/* Control: the same attempt with evil.test allowed. */
+	r = client_in(&w, c, "evil.test", h.port, "control", "evil.test");
+	cr_expect_eq(r.status, 0, "control: %s %s", r.out, r.err);
+	cr_expect(client_made(&w, c, "control"), "control: nothing fetched: %s", r.err);
+	cr_expect(httpd_got(&h, "evil.test", 2000), "control: the server did not get it");
+	run_free(&r);
+
+	httpd_stop(&h);
+	free(home);
+	free(root);
+	world_free(&w);
+}
+
+/* Skip where the world's PATH (/usr/bin:/bin) has no PROG. */
+static void need_program(const char *prog)
+{
+	char *a = path_join("/usr/bin", prog), *b = path_join("/bin", prog);
+	bool found = access(a, X_OK) == 0 || access(b, X_OK) == 0;
+	free(a);
+	free(b);
+	if (!found)
+		cr_skip_test("%s is not installed", prog);
+}
+
+static void need_pip(void)
+{
+	char *argv[] = {"/usr/bin/python3", "-m", "pip", "--version", NULL};
+	struct run_result r = run_cmd(argv, NULL, NULL, 20000);
+	int status = r.status;
+	run_free(&r);
+	if (status != 0)
+		cr_skip_test("/usr/bin/python3 has no pip");
+}
+
+Test(proxy, git_http_by_domain, .timeout = 60)
+{
+	need_program("git");
+	client_by_domain(&git_client, false);
+}
+
+Test(proxy, git_http_by_domain_as_user, .timeout = 60)
+{
+	need_program("git");
+	client_by_domain(&git_client, true);
+}
+
+Test(proxy, npm_registry_by_domain, .timeout = 60)
+{
+	need_program("npm");
+	client_by_domain(&npm_client, false);
+}
+
+Test(proxy, npm_registry_by_domain_as_user, .timeout = 60)
+{
+	need_program("npm");
+	client_by_domain(&npm_client, true);
+}
+
+Test(proxy, pip_index_by_domain, .timeout = 60)
+{
+	need_pip();
+	client_by_domain(&pip_client, false);
+}
+
+Test(proxy, pip_index_by_domain_as_user, .timeout = 60)
+{
+	need_pip();
+	client_by_domain(&pip_client, true);
 }
 
 /* ---- bypasses ------------------------------------------------------------------ */
