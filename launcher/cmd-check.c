@@ -73,10 +73,8 @@ int cmd_check(const struct cordon_args *a)
 		       "           sendmsg, sendmmsg and sendto with an address (seccomp user "
 		       "notification)\n");
 	if (sup.notify && cordon_sandbox_needs_supervisor(&sup))
-		printf("objects:   the supervisor also judges chmod/chown/utimes/xattrs (write "
-		       "rules;\n"
-		       "           as root the kernel does chmod/chown/utimes: every mount is\n"
-		       "           read-only but the write rules),\n"
+		printf("objects:   chmod/chown/utimes only under write rules (read-only mounts), "
+		       "xattrs,\n"
 		       "           inotify (read rules), System V IPC (the session's own), "
 		       "prlimit/renice/\n"
 		       "           sched/ioprio (the session's processes), ptys made inside; "

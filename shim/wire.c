@@ -24,7 +24,8 @@ enum wire_flag {
 	F_HOME = 1u << 3,
 	F_DOMAINS = 1u << 4, /* TCP only to the supervisor's proxy (the lists stay outside) */
 	F_MOUNTNS = 1u << 5, /* the command started in a mount namespace of its own */
-	F_ALL = F_SANDBOX | F_NETWORK | F_WARN | F_HOME | F_DOMAINS | F_MOUNTNS,
+	F_USERNS = 1u << 6,  /* ... and a user namespace (an ordinary user), if it could */
+	F_ALL = F_SANDBOX | F_NETWORK | F_WARN | F_HOME | F_DOMAINS | F_MOUNTNS | F_USERNS,
 };
 
 /* In a rule's access byte, beside the rwx bits. */
@@ -86,6 +87,7 @@ static void emit(struct out *o, const struct cordon_policy *p)
 		(unsigned char)((p->sandbox ? F_SANDBOX : 0) | (p->allow_network ? F_NETWORK : 0) |
 				(p->on_unsupported == CORDON_UNSUPPORTED_WARN ? F_WARN : 0) |
 				(p->home ? F_HOME : 0) | (p->mountns_made ? F_MOUNTNS : 0) |
+				(p->userns_made ? F_USERNS : 0) |
 				(p->domains && p->allow_network ? F_DOMAINS : 0))};
 	put(o, head, sizeof(head));
 	put_str(o, p->project ? p->project : "");
@@ -313,6 +315,7 @@ static int decode_payload(struct in *in, struct cordon_policy *p)
 	p->allow_network = head[1] & F_NETWORK;
 	p->domains = (head[1] & F_DOMAINS) && p->allow_network;
 	p->mountns_made = head[1] & F_MOUNTNS;
+	p->userns_made = head[1] & F_USERNS;
 	p->on_unsupported = head[1] & F_WARN ? CORDON_UNSUPPORTED_WARN : CORDON_UNSUPPORTED_REFUSE;
 	/* The project: "" when the session has none (p->project NULL). */
 	if (in->len - in->off >= 4 && le32_get(in->p + in->off) == 0)

@@ -258,7 +258,7 @@ static void h_version(struct frame *f)
 }
 static void h_flags(struct frame *f)
 {
-	f_head(f, CORDON_WIRE_VERSION, 1 | 0x40, "/p");
+	f_head(f, CORDON_WIRE_VERSION, 1 | 0x80, "/p");
 	f_u32(f, 0);
 	f_u32(f, 0);
 }
@@ -376,7 +376,7 @@ static void (*const builders[])(struct frame *f) = {
 static struct hostile hostile_cases[] = {
 	{0, "truncated at byte 0 (reading the version)"},
 	{1, "version: expected 4, got 1"},
-	{2, "flags: unknown bits 0x40"},
+	{2, "flags: unknown bits 0x80"},
 	{3, "project: expected an absolute path, got \"p\""},
 	{4, "(reading home)"},
 	{5, "session: contains a NUL byte"},

@@ -90,6 +90,12 @@ struct cordon_policy {
 	 * is seen through that namespace's mounts; the shim sets it up there
 	 * instead of unsharing one (mountns.c, the read-only view). */
 	bool mountns_made;
+	/* Linux, an ordinary user: asked to start the command in a user and
+	 * mount namespace of its own (mapping only its uid and gid), holding
+	 * CAP_SYS_ADMIN there across its exec for the shim, which drops it
+	 * (where the system refuses the namespace, the command starts without
+	 * it, and the shim falls back to unsharing one). */
+	bool userns_made;
 	struct cordon_strv allowed_domains;
 	struct cordon_strv denied_domains;
 	enum cordon_on_unsupported on_unsupported;

@@ -299,6 +299,13 @@ int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *use
 			 struct cordon_error *err)
 {
 	*userns = *view = false;
+	/* An ordinary user's command started in its own user and mount
+	 * namespace (userns_made), holding CAP_SYS_ADMIN there only: where the
+	 * system refused them, it holds nothing and is where it was. */
+	bool made_user = p->userns_made && p->mountns_made && sysadmin && getuid() != 0;
+	if (made_user)
+		sysadmin = false;
+	bool made = p->mountns_made && (sysadmin || made_user);
 	struct cordon_guard_plan plan;
 	if (cordon_guard_plan(p, true, &plan) < 0)
 		return cordon_err(err, ENOMEM, "out of memory");
@@ -307,10 +314,12 @@ int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *use
 		r = cordon_err(err, ENOTSUP, "%s", plan.refuse);
 		goto out;
 	}
-	if (!sysadmin && plan.n == 0)
+	if (!sysadmin && !made && plan.n == 0)
 		goto out;
-	if (sysadmin) {
-		if (!p->mountns_made && unshare(CLONE_NEWNS) < 0) {
+	if (made) {
+		/* the namespace is there */
+	} else if (sysadmin) {
+		if (unshare(CLONE_NEWNS) < 0) {
 			r = cordon_err(err, errno, "unshare(CLONE_NEWNS): %s", strerror(errno));
 			goto out;
 		}
@@ -338,10 +347,10 @@ int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *use
 	}
 	if (empty >= 0)
 		close(empty);
-	/* Root started in this namespace: its metadata calls need no
-	 * supervisor (an ordinary user's namespace is unshared here, after the
-	 * exec, and its executable stays the host's). */
-	if (r >= 0 && sysadmin && p->mountns_made) {
+	/* Started in this namespace: its metadata calls need no supervisor
+	 * (one unshared here, after the exec, leaves the executable the
+	 * host's). */
+	if (r >= 0 && made) {
 		int v = readonly_view(p, err);
 		if (v < 0)
 			r = v;

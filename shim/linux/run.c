@@ -650,7 +650,11 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	 * then sets up (mountns.c). Its executable is that namespace's file,
 	 * which the read-only view covers; one exec'd before an unshare would
 	 * stay the host's (chmod /proc/self/exe). */
-	l->policy->mountns_made = sandbox && cordon_effective_cap(CAP_SYS_ADMIN) == 1;
+	bool sysadmin = cordon_effective_cap(CAP_SYS_ADMIN) == 1;
+	l->policy->mountns_made = sandbox && (sysadmin || (geteuid() != 0 && !cordon_sandbox_nested()));
+	/* An ordinary user: in a user namespace of its own, made by the same
+	 * clone (the shim would otherwise unshare one after the exec). */
+	l->policy->userns_made = l->policy->mountns_made && !sysadmin;
 	struct cordon_spawn sp = {
 		.cgroup_parent_fd = cgroup_parent_fd,
 		.cgroup_name = leaf ? leaf + 1 : NULL,
@@ -667,11 +671,16 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		.apply_arg = &r,
 		.cgroup_fd = cgroup_fd,
 		.newns = l->policy->mountns_made,
+		.newuser = l->policy->userns_made,
 		.report_w = report[1],
 		.event_w = event[1],
 		.control_r = control[0],
 		.parent_fd = self,
 	};
+	snprintf(sp.uid_map, sizeof(sp.uid_map), "%u %u 1\n", (unsigned)geteuid(),
+		 (unsigned)geteuid());
+	snprintf(sp.gid_map, sizeof(sp.gid_map), "%u %u 1\n", (unsigned)getegid(),
+		 (unsigned)getegid());
 	for (size_t i = 2; i < ARRAY_SIZE(sp.keep); i++)
 		sp.keep[i] = i - 2 < l->n_pass_fds ? l->pass_fds[i - 2] : -1;
 	if (l->n_pass_fds > ARRAY_SIZE(sp.keep) - 2) {

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -222,6 +223,47 @@ static void remove_ipc(const struct cordon_spawn *sp)
 
 /* ---- the command ------------------------------------------------------------ */
 
+static long write_proc(const char *path, const char *text)
+{
+	long fd = SYS4(openat, AT_FDCWD, path, O_WRONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return fd;
+	size_t n = 0;
+	while (text[n])
+		n++;
+	long r = SYS3(write, fd, text, n);
+	SYS1(close, fd);
+	return r < 0 ? r : 0;
+}
+
+/* In the user namespace the clone made: the caller's own uid and gid
+ * mapped (no other), and CAP_SYS_ADMIN there kept across the exec
+ * (inheritable and ambient: no secure-exec, LD_PRELOAD holds), for the
+ * shim's mounts, with CAP_SETPCAP, for it to empty the bounding set as it
+ * drops them all. 0 or -errno. */
+static long enter_own_userns(const struct cordon_spawn *sp)
+{
+	long r = write_proc("/proc/self/setgroups", "deny");
+	if (r == 0)
+		r = write_proc("/proc/self/uid_map", sp->uid_map);
+	if (r == 0)
+		r = write_proc("/proc/self/gid_map", sp->gid_map);
+	if (r < 0)
+		return r;
+	struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
+	struct __user_cap_data_struct d[2];
+	if ((r = SYS2(capget, &h, d)) < 0)
+		return r;
+	static const int keep[] = {CAP_SYS_ADMIN, CAP_SETPCAP};
+	for (size_t i = 0; i < 2; i++)
+		d[keep[i] / 32].inheritable |= 1u << (keep[i] % 32);
+	if ((r = SYS2(capset, &h, d)) < 0)
+		return r;
+	for (size_t i = 0; i < 2 && r == 0; i++)
+		r = SYS5(prctl, PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, keep[i], 0, 0);
+	return r;
+}
+
 static __attribute__((noreturn)) void command(struct cordon_spawn *sp, long keeper)
 {
 	/* Dies with the keeper; and if the keeper is gone already, goes. */
@@ -242,6 +284,12 @@ static __attribute__((noreturn)) void command(struct cordon_spawn *sp, long keep
 	open_fds[n++] = sp->hold;
 	open_fds[n++] = sp->report_w; /* close-on-exec: says why an exec failed */
 	keep_only(open_fds, n);
+	long u = sp->in_userns ? enter_own_userns(sp) : 0;
+	if (u < 0) {
+		int e = (int)-u;
+		put(sp->report_w, &e, sizeof(e));
+		die(127);
+	}
 	if (sp->apply) {
 		int st = sp->apply(sp->apply_arg);
 		if (st)
@@ -437,11 +485,13 @@ static int keeper(void *arg)
 	SYS2(prctl, PR_SET_CHILD_SUBREAPER, 1);
 	struct clone3_args ca = {
 		.flags = (sp->cgroup_fd >= 0 ? CLONE_INTO_CGROUP_FLAG : 0) |
-			 (sp->newns ? (uint64_t)CLONE_NEWNS : 0),
+			 (sp->newns ? (uint64_t)CLONE_NEWNS : 0) |
+			 (sp->newns && sp->newuser ? (uint64_t)CLONE_NEWUSER : 0),
 		.exit_signal = SIGCHLD,
 		.cgroup = (uint64_t)(sp->cgroup_fd >= 0 ? sp->cgroup_fd : 0),
 	};
 	long cmd = -ENOSYS;
+	sp->in_userns = sp->newns && sp->newuser;
 #ifdef CLONE3_VM
 	/* A command that execs at once shares this memory until then (no copy
 	 * of the launcher's pages: ~1-3 ms here, where a page fault is dear);
@@ -455,17 +505,30 @@ static int keeper(void *arg)
 		vm_child.sp = sp;
 		vm_child.keeper = self;
 		cmd = clone3_vm(&vm, command_vm);
+		if (cmd < 0 && cmd != -ENOSYS && sp->in_userns) {
+			/* No user namespace here: the shim unshares what it can. */
+			sp->in_userns = false;
+			vm.flags &= ~(uint64_t)(CLONE_NEWUSER | CLONE_NEWNS);
+			ca.flags &= ~(uint64_t)(CLONE_NEWUSER | CLONE_NEWNS);
+			cmd = clone3_vm(&vm, command_vm);
+		}
 	}
 #endif
 	if (cmd == -ENOSYS) /* sandboxed before exec, or not built for it: a copy */
 		cmd = SYS2(clone3, &ca, sizeof(ca));
+	if (cmd < 0 && cmd != -ENOSYS && sp->in_userns) {
+		sp->in_userns = false;
+		ca.flags &= ~(uint64_t)(CLONE_NEWUSER | CLONE_NEWNS);
+		cmd = SYS2(clone3, &ca, sizeof(ca));
+	}
 	bool move = false;
 	if (cmd == -ENOSYS || cmd == -E2BIG || cmd == -EINVAL) {
 		/* Before Linux 5.7 (no clone3 into a cgroup): a plain fork, moved
 		 * in before the supervisor hears of it, so before anything of the
 		 * command's own runs (the shim waits for the supervisor's frame;
 		 * a command sandboxed before exec, for its confirmation). */
-		cmd = SYS5(clone, SIGCHLD | (sp->newns ? CLONE_NEWNS : 0), 0, 0, 0, 0);
+		sp->in_userns = false;
+		cmd = SYS5(clone, SIGCHLD | (sp->newns && !sp->newuser ? CLONE_NEWNS : 0), 0, 0, 0, 0);
 		move = sp->cgroup_fd >= 0;
 	}
 	if (cmd == 0)

@@ -63,6 +63,12 @@ struct cordon_spawn {
 	/* The command starts in a mount namespace of its own (CLONE_NEWNS;
 	 * root): its executable is then one of that namespace's files. */
 	bool newns;
+	/* With NEWNS, an ordinary user: in a user namespace too, mapping
+	 * UID_MAP and GID_MAP ("ID ID 1"), CAP_SYS_ADMIN kept across the exec
+	 * (ambient) for the shim's mounts. Without it if the system refuses. */
+	bool newuser;
+	char uid_map[32], gid_map[32];
+	bool in_userns; /* the keeper's: whether the command's clone made one */
 	/* What the keeper removes once the session is gone: the cgroup (NAME
 	 * in the directory PARENT_FD) and the registry record (RECORD in
 	 * REGISTRY_FD). -1/NULL: nothing. */
