@@ -264,7 +264,8 @@ struct proxy {
 	char *err; /* where its stderr goes */
 };
 
-/* The proxy for RULES ("--deny" RULE for a denied one), with HOSTS mapped. */
+/* The proxy for RULES ("--deny" RULE for a denied one; first "--fork": served
+ * by a child, as macOS's watcher serves it), with HOSTS mapped. */
 static struct proxy proxy_start(const char *dir, const char *const rules[])
 {
 	struct proxy px = {.err = path_join(dir, "proxy.err")};
@@ -629,6 +630,28 @@ Test(proxy_portable, relays_16_mib_both_ways_intact, .timeout = 60)
 	cr_expect_eq(down, BULK, "%zu bytes came back", down);
 	cr_expect_eq(down_hash, stream_hash(SEED_DOWN), "what came back differs");
 	free(want);
+	proxy_stop(&px);
+	server_stop(&s);
+	tmp_cleanup(dir);
+	free(dir);
+}
+
+/* As macOS's session runs it: the socket made in one process (the
+ * launcher), served by a forked child (the watcher) after the first closed
+ * its copy. The same verdicts, and bytes both ways. */
+Test(proxy_portable, served_by_a_forked_process)
+{
+	char *dir = tmp_dir("pxpfork");
+	struct server s = server_start("127.0.0.2", dir, "log", false);
+	const char *rules[] = {"--fork", "good.test", NULL};
+	struct proxy px = proxy_start(dir, rules);
+	cr_expect_str_eq(px.relay, "poll");
+	cr_expect_eq(through_connect(&px, "good.test", s.port, "PING fork-allowed"), 200);
+	cr_expect_eq(through_socks(&px, "good.test", NULL, s.port, "PING fork-socks-allowed"), 0);
+	cr_expect_eq(through_connect(&px, "evil.test", s.port, "PING fork-refused"), 403);
+	cr_expect(logged(&s, "PING fork-allowed", 3000), "the allowed CONNECT did not arrive");
+	cr_expect(logged(&s, "PING fork-socks-allowed", 3000), "the allowed SOCKS5 did not arrive");
+	cr_expect(!logged(&s, "refused", 0), "a refused CONNECT got through");
 	proxy_stop(&px);
 	server_stop(&s);
 	tmp_cleanup(dir);
