@@ -507,21 +507,12 @@ static void env_free(char **env, char *owned)
 static char **command_env(const struct cordon_launch *l, int chan_child,
 			  const struct sockaddr_in *proxy, char **owned)
 {
-	size_t n = 0, k = 0;
-	while (l->envp[n])
-		n++;
-	const char *const *pv = proxy ? cordon_proxy_env(proxy) : NULL;
-	size_t np = 0;
-	while (pv && pv[np])
-		np++;
-	char **env = calloc(n + np + 2, sizeof(*env));
+	char **env = cordon_proxy_environ(l->envp, proxy, 1);
 	if (!env)
 		return NULL;
-	for (size_t i = 0; i < n; i++)
-		if (!proxy || !cordon_proxy_env_name(l->envp[i]))
-			env[k++] = l->envp[i];
-	for (size_t i = 0; i < np; i++)
-		env[k++] = (char *)(uintptr_t)pv[i];
+	size_t k = 0;
+	while (env[k])
+		k++;
 	*owned = NULL;
 	if (l->preload && asprintf(owned, CORDON_ENV_CONFIG_FD "=%d", chan_child) < 0) {
 		free(env);

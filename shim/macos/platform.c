@@ -91,7 +91,7 @@ void cordon_sandbox_describe(const struct cordon_support *sup, char *buf, size_t
 	snprintf(buf, size,
 		 "files:     Seatbelt (sandbox_init_with_parameters): read, write, execute per "
 		 "path\n"
-		 "network:   Seatbelt: all of it, or none\n"
+		 "network:   Seatbelt: all of it, none, or by domain (only cordon's proxy)\n"
 		 "sockets:   unix sockets: the allowed ones and the session's own directory\n"
 		 "signals:   to itself and its children only\n"
 		 "sessions:  a fingerprint in the profile, probed with sandbox_check\n"
@@ -144,6 +144,13 @@ int cordon_sandbox_apply(const struct cordon_policy *p, int *listener, struct co
 			err, EPERM,
 			"this process is already in a macOS sandbox, and a sandbox cannot "
 			"be applied twice: start cordon from an unsandboxed terminal");
+	/* By domain, the proxy is the launcher's session's (session.c), which
+	 * set its port: the shim alone (DYLD_INSERT_LIBRARIES) has none to
+	 * start before the program's environment exists, as on Linux. */
+	if (p->sandbox && p->allow_network && p->domains && !p->proxy_port)
+		return cordon_err(err, ENOTSUP,
+				  "allowed_domains needs the launcher: start the shell with "
+				  "`cordon run` rather than DYLD_INSERT_LIBRARIES alone");
 	struct cordon_fp_paths fpp;
 	cordon_macos_fp_paths(p->session, getuid(), &fpp);
 	struct cordon_fingerprint fp = {.dir = fpp.dir, .allow = fpp.allow, .deny = fpp.deny};

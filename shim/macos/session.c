@@ -9,12 +9,20 @@
  * fingerprint directory and the session's socket directory (see
  * cordon_macos_socket_dir), which START makes beside it.
  *
+ * Network by domain: the launcher becomes the command (exec in place), so
+ * cordon's proxy (shim/proxy.c) runs in the watcher, which lives outside
+ * the sandbox as long as the session does. The launcher makes its
+ * listening socket (its port goes into the profile and the environment),
+ * the watcher serves it, and says on a pipe that it does before the
+ * launcher goes on.
+ *
  * The cgroup interface of cordon/session.h does not exist here: those
  * functions fail with ENOTSUP (cordon check and ps say so). */
 #include "cordon/session.h"
 #include "cordon/policy.h"
 #include "cordon/sandbox.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fts.h>
@@ -36,6 +44,7 @@
 #include <unistd.h>
 
 #include "macos.h"
+#include "proxy.h"
 #include "util.h"
 #include "watchwait.h"
 
@@ -284,8 +293,20 @@ static void wait_for_end(pid_t shell, int ack_fd, int tty, int ack_timeout_ms,
 	close(kq);
 }
 
-int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, const char *project,
-			 struct cordon_error *err)
+/* In the watcher, by domain: serve the proxy cordon_proxy_listen set up in
+ * the launcher, and say on READY whether it runs (0 or an errno). */
+static void serve_proxy(int ready)
+{
+	struct cordon_error e = {0};
+	int code = cordon_proxy_serve(&e) < 0 ? (e.code ? e.code : EAGAIN) : 0;
+	(void)cordon_write_full(ready, &code, sizeof(code));
+	close(ready);
+}
+
+/* cordon_session_start; PROXY: the watcher also serves cordon's proxy
+ * (cordon_proxy_listen was called), and this returns once it does. */
+static int start(struct cordon_session *s, enum cordon_tracking want, const char *project,
+		 bool proxy, struct cordon_error *err)
 {
 	cordon_session_defaults(s);
 	if (want == CORDON_TRACKING_CGROUP)
@@ -314,6 +335,17 @@ int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, co
 	}
 	(void)fcntl(ack[0], F_SETFD, FD_CLOEXEC);
 	(void)fcntl(ack[1], F_SETFD, FD_CLOEXEC);
+	int ready[2] = {-1, -1}; /* by domain: the watcher's word that the proxy runs */
+	if (proxy && pipe(ready) < 0) {
+		r = cordon_err(err, errno, "pipe: %s", strerror(errno));
+		close(ack[0]);
+		close(ack[1]);
+		remove_fingerprint(&fp);
+		remove_socket_dir(socket_dir);
+		return r;
+	}
+	for (int i = 0; proxy && i < 2; i++)
+		(void)fcntl(ready[i], F_SETFD, FD_CLOEXEC);
 	int tty = cordon_tty_watch_fd();
 	r = fork_detached(err);
 	if (r == 0) {
@@ -322,6 +354,10 @@ int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, co
 		(void)signal(SIGPIPE, SIG_IGN);
 		(void)signal(SIGTERM, SIG_IGN); /* cordon kill: seen through kqueue */
 		close(ack[1]);
+		if (proxy) {
+			close(ready[0]);
+			serve_proxy(ready[1]);
+		}
 		struct cordon_session_info info = {
 			.shell = shell, .watcher = getpid(), .started = (long long)time(NULL)};
 		snprintf(info.id, sizeof(info.id), "%s", s->id);
@@ -335,15 +371,40 @@ int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, co
 	close(ack[0]);
 	if (tty >= 0)
 		close(tty);
+	if (proxy)
+		close(ready[1]);
 	if (r < 0) {
 		close(ack[1]);
+		if (proxy)
+			close(ready[0]);
 		remove_fingerprint(&fp);
 		remove_socket_dir(socket_dir);
 		return r;
 	}
 	s->ack_fd = ack[1];
 	s->mode = CORDON_TRACKING_SUBREAPER; /* "not a cgroup": listed without one */
+	if (proxy) {
+		int code = 0;
+		int rr = cordon_read_full(ready[0], &code, sizeof(code));
+		close(ready[0]);
+		if (rr < 0 || code) {
+			/* The watcher ends the session quietly, and removes what
+			 * was made for it. */
+			cordon_session_fail(s);
+			code = code ? code : -rr;
+			return cordon_err(err, code,
+					  "starting cordon's proxy in the session's "
+					  "watcher: %s",
+					  strerror(code));
+		}
+	}
 	return 0;
+}
+
+int cordon_session_start(struct cordon_session *s, enum cordon_tracking want, const char *project,
+			 struct cordon_error *err)
+{
+	return start(s, want, project, false, err);
 }
 
 int cordon_session_socket_dir(const char *id, char *out, size_t size)
@@ -369,10 +430,36 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		       const struct cordon_launch *l, int *status, struct cordon_error *err)
 {
 	(void)status; /* never returns on success */
-	int r = cordon_session_start(s, want, l->policy->project, err);
+	struct cordon_policy *p = l->policy;
+	/* By domain (as on Linux: a sandbox, the network on, allowed_domains):
+	 * the proxy's socket first, since its port goes into the profile and
+	 * its address into the command's environment. */
+	bool domains = p->sandbox && p->domains && p->allow_network;
+	char **envp = l->envp;
+	cleanup_free char **env = NULL;
+	int r;
+	if (domains) {
+		struct sockaddr_in addr;
+		if ((r = cordon_proxy_listen(p, l->learn_fd, &addr, err)) < 0)
+			return r;
+		p->proxy_port = ntohs(addr.sin_port);
+		if (!(env = cordon_proxy_environ(l->envp, &addr, 0))) {
+			cordon_proxy_close();
+			return cordon_err(err, ENOMEM, "out of memory");
+		}
+		envp = env;
+	}
+	r = start(s, want, p->project, domains, err);
+	/* The watcher serves it now (or nothing does): not this process, which
+	 * becomes the command. */
+	cordon_proxy_close();
 	if (r < 0)
 		return r;
-	r = cordon_sandbox_apply(l->policy, NULL, err);
+	if (domains && l->verbose)
+		cordon_say("cordon: session %s: network by domain, through cordon's proxy on "
+			   "127.0.0.1:%u\n",
+			   s->id, p->proxy_port);
+	r = cordon_sandbox_apply(p, NULL, err);
 	if (r < 0) {
 		cordon_session_fail(s);
 		return r;
@@ -380,7 +467,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	if (r > 0)
 		fprintf(stderr, "cordon: warning: %s\n", err->msg);
 	cordon_session_ack(s);
-	execve(l->path, l->argv, l->envp);
+	execve(l->path, l->argv, envp);
 	s->exec_errno = errno;
 	return cordon_err(err, s->exec_errno, "%s: %s", l->path, strerror(s->exec_errno));
 }

@@ -1,9 +1,17 @@
-/* Network by domain's proxy (see proxy.h). One listening socket on
- * 127.0.0.1, watched by one thread with epoll; each accepted client is
- * served by a small thread of its own (64 KiB stack): it reads the request
- * (bounded, with a deadline), judges, resolves and connects, then relays
- * with splice through a pipe per direction, waiting in poll on the two
- * non-blocking sockets. */
+/* Network by domain's proxy (see proxy.h): the part every platform shares.
+ * One listening socket on 127.0.0.1, watched by one thread in poll; each
+ * accepted client is served by a small thread of its own: it reads the
+ * request (bounded, with a deadline), judges, resolves and connects, then
+ * hands both sockets to the relay the build picked (cordon_proxy_relay:
+ * linux/proxy-splice.c or proxy-relay.c).
+ *
+ * POSIX plus what Linux and macOS both have (memmem, MSG_DONTWAIT,
+ * getaddrinfo's AI_ADDRCONFIG). Where they differ, the Linux calls are
+ * kept on Linux (SOCK_CLOEXEC and SOCK_NONBLOCK at socket(), accept4: no
+ * moment where a socket lacks close-on-exec while the launcher starts the
+ * session's processes) and the others are used elsewhere and in a
+ * CORDON_PROXY_PORTABLE build (fcntl after socket() and accept(); macOS
+ * has no MSG_NOSIGNAL on every version: SO_NOSIGPIPE on each socket). */
 #include "proxy.h"
 
 #include <arpa/inet.h>
@@ -13,12 +21,13 @@
 #include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/epoll.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,8 +39,7 @@
 #define TLS_PEEK_MAX   16389 /* one TLS record: 5 bytes of header, 2^14 of payload */
 #define READ_MS        10000 /* a client has this long to say where it goes */
 #define CONNECT_S      15    /* and the destination this long to answer */
-#define PIPE_SIZE      (1 << 16)
-#define TOLD_MAX       64 /* refused hosts said on stderr */
+#define TOLD_MAX       64    /* refused hosts said on stderr */
 #define TEST_HOSTS_MAX 16
 
 static struct {
@@ -47,7 +55,94 @@ static struct {
 		struct in_addr addr;
 	} test_hosts[TEST_HOSTS_MAX];
 	size_t n_test_hosts;
-} P = {.lock = PTHREAD_MUTEX_INITIALIZER, .learn_fd = -1};
+	int ls; /* the listening socket, from cordon_proxy_listen */
+} P = {.lock = PTHREAD_MUTEX_INITIALIZER, .learn_fd = -1, .ls = -1};
+
+/* ---- what differs between the platforms ------------------------------------ */
+
+#if defined(__linux__) && !defined(CORDON_PROXY_PORTABLE)
+#define LINUX_SOCKETS /* socket() and accept4() take SOCK_CLOEXEC */
+#endif
+
+#ifdef MSG_NOSIGNAL
+#define SEND_FLAGS MSG_NOSIGNAL
+#else
+#define SEND_FLAGS 0 /* SO_NOSIGPIPE on each socket instead (sock_setup) */
+#endif
+
+static long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Detached threads; on Linux with a 64 KiB stack (glibc's getaddrinfo
+ * fits). Elsewhere the system's default: not measured there. */
+static void thread_attr(pthread_attr_t *a)
+{
+	pthread_attr_init(a);
+	pthread_attr_setdetachstate(a, PTHREAD_CREATE_DETACHED);
+#ifdef __linux__
+	pthread_attr_setstacksize(a, (size_t)64 * 1024);
+#endif
+}
+
+#ifndef LINUX_SOCKETS
+/* What each socket gets where socket() and accept() cannot ask for it:
+ * close-on-exec, O_NONBLOCK set or cleared as NONBLOCK says (BSD's accept
+ * passes the listener's on), and no SIGPIPE where SO_NOSIGPIPE exists.
+ * false with errno on an error. */
+static bool sock_setup(int s, bool nonblock)
+{
+	int fl = fcntl(s, F_GETFL);
+	if (fl < 0 || fcntl(s, F_SETFD, FD_CLOEXEC) < 0 ||
+	    fcntl(s, F_SETFL, nonblock ? fl | O_NONBLOCK : fl & ~O_NONBLOCK) < 0)
+		return false;
+#ifdef SO_NOSIGPIPE
+	int one = 1;
+	if (setsockopt(s, SOL_SOCKET, SO_NOSIGPIPE, &one, sizeof(one)) < 0)
+		return false;
+#endif
+	return true;
+}
+#endif
+
+/* A TCP socket of FAMILY, close-on-exec, non-blocking when NONBLOCK; or
+ * -errno. */
+static int new_socket(int family, bool nonblock)
+{
+#ifdef LINUX_SOCKETS
+	int s = socket(family, SOCK_STREAM | SOCK_CLOEXEC | (nonblock ? SOCK_NONBLOCK : 0), 0);
+	return s < 0 ? -errno : s;
+#else
+	int s = socket(family, SOCK_STREAM, 0);
+	if (s < 0)
+		return -errno;
+	if (!sock_setup(s, nonblock)) {
+		int e = errno;
+		close(s);
+		return -e;
+	}
+	return s;
+#endif
+}
+
+/* The next client waiting on the listener LS, blocking and close-on-exec;
+ * -1 with errno when none is (EAGAIN) or on an error. */
+static int accept_client(int ls)
+{
+#ifdef LINUX_SOCKETS
+	return accept4(ls, NULL, NULL, SOCK_CLOEXEC);
+#else
+	for (;;) {
+		int c = accept(ls, NULL, NULL);
+		if (c < 0 || sock_setup(c, false))
+			return c;
+		close(c); /* that one cannot be served: the next */
+	}
+#endif
+}
 
 /* ---- what the client is told, and what is recorded ------------------------ */
 
@@ -146,16 +241,44 @@ static bool forbidden_addr(const struct sockaddr *sa)
 	return true;
 }
 
-/* Connect to SA (blocking, with a deadline); the socket or -errno. */
+/* The outcome of S's connect in progress, within CONNECT_S: 0 or an errno. */
+static int connect_wait(int s)
+{
+	long deadline = now_ms() + CONNECT_S * 1000L;
+	for (;;) {
+		long left = deadline - now_ms();
+		if (left <= 0)
+			return ETIMEDOUT;
+		struct pollfd p = {.fd = s, .events = POLLOUT};
+		int r = poll(&p, 1, (int)left);
+		if (r < 0 && errno != EINTR)
+			return errno;
+		if (r > 0)
+			break;
+	}
+	int e = 0;
+	socklen_t len = sizeof(e);
+	if (getsockopt(s, SOL_SOCKET, SO_ERROR, &e, &len) < 0)
+		return errno;
+	return e;
+}
+
+/* Connect to SA within CONNECT_S; the socket (blocking, CONNECT_S its send
+ * timeout) or -errno. Not a blocking connect bounded by SO_SNDTIMEO: that
+ * bound is Linux's, not POSIX's. */
 static int connect_to(const struct sockaddr *sa, socklen_t len)
 {
-	int s = socket(sa->sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int s = new_socket(sa->sa_family, true);
 	if (s < 0)
-		return -errno;
+		return s;
 	struct timeval tv = {.tv_sec = CONNECT_S};
 	(void)setsockopt(s, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	if (connect(s, sa, len) < 0) {
-		int e = errno;
+	int e = connect(s, sa, len) < 0 ? errno : 0;
+	if (e == EINPROGRESS || e == EINTR)
+		e = connect_wait(s);
+	if (!e && fcntl(s, F_SETFL, fcntl(s, F_GETFL) & ~O_NONBLOCK) < 0)
+		e = errno;
+	if (e) {
 		close(s);
 		return -e;
 	}
@@ -238,13 +361,6 @@ static int open_upstream(const char *raw, size_t raw_len, unsigned port, const c
 
 /* ---- reading what the client asks ------------------------------------------ */
 
-static long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Wait for FD to be readable until DEADLINE; false when it is not. */
 static bool wait_in(int fd, long deadline)
 {
@@ -281,7 +397,7 @@ static bool send_all(int fd, const void *buf, size_t len)
 {
 	size_t done = 0;
 	while (done < len) {
-		ssize_t n = send(fd, (const char *)buf + done, len - done, MSG_NOSIGNAL);
+		ssize_t n = send(fd, (const char *)buf + done, len - done, SEND_FLAGS);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -434,84 +550,6 @@ static bool sni_matches(int client, int upstream, const char *host, long deadlin
 	return ok;
 }
 
-/* ---- relaying ------------------------------------------------------------------ */
-
-struct way {
-	int from, to;
-	int pipe[2];
-	size_t queued; /* in the pipe */
-	bool eof;      /* FROM said all; TO told once the pipe is empty */
-	bool done;
-};
-
-/* Move what can be moved on W without waiting; false on an error. */
-static bool pump(struct way *w)
-{
-	for (;;) {
-		if (!w->eof && w->queued < PIPE_SIZE) {
-			ssize_t n = splice(w->from, NULL, w->pipe[1], NULL, PIPE_SIZE - w->queued,
-					   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
-			if (n == 0)
-				w->eof = true;
-			else if (n > 0)
-				w->queued += (size_t)n;
-			else if (errno != EAGAIN && errno != EINTR)
-				return false;
-		}
-		if (w->queued) {
-			ssize_t n = splice(w->pipe[0], NULL, w->to, NULL, w->queued,
-					   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
-			if (n > 0) {
-				w->queued -= (size_t)n;
-				continue;
-			}
-			if (n < 0 && errno != EAGAIN && errno != EINTR)
-				return false;
-		}
-		if (w->eof && !w->queued && !w->done) {
-			(void)shutdown(w->to, SHUT_WR);
-			w->done = true;
-		}
-		return true;
-	}
-}
-
-static void relay(int client, int upstream)
-{
-	struct way w[2] = {{.from = client, .to = upstream, .pipe = {-1, -1}},
-			   {.from = upstream, .to = client, .pipe = {-1, -1}}};
-	for (int i = 0; i < 2; i++)
-		if (pipe2(w[i].pipe, O_CLOEXEC | O_NONBLOCK) < 0)
-			goto out;
-	(void)fcntl(w[0].pipe[1], F_SETPIPE_SZ, PIPE_SIZE);
-	(void)fcntl(w[1].pipe[1], F_SETPIPE_SZ, PIPE_SIZE);
-	(void)fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK);
-	(void)fcntl(upstream, F_SETFL, fcntl(upstream, F_GETFL) | O_NONBLOCK);
-	while (!(w[0].done && w[1].done)) {
-		if (!pump(&w[0]) || !pump(&w[1]))
-			break;
-		struct pollfd p[2] = {{.fd = client}, {.fd = upstream}};
-		for (int i = 0; i < 2; i++) {
-			short *from = &p[i].events, *to = &p[1 - i].events;
-			if (!w[i].eof && w[i].queued < PIPE_SIZE)
-				*from |= POLLIN;
-			if (w[i].queued)
-				*to |= POLLOUT;
-		}
-		if (!p[0].events && !p[1].events)
-			break;
-		if (poll(p, 2, -1) < 0 && errno != EINTR)
-			break;
-		if ((p[0].revents | p[1].revents) & (POLLERR | POLLNVAL))
-			break;
-	}
-out:
-	for (int i = 0; i < 2; i++)
-		for (int k = 0; k < 2; k++)
-			if (w[i].pipe[k] >= 0)
-				close(w[i].pipe[k]);
-}
-
 /* ---- the three ways to ask ------------------------------------------------------ */
 
 static void http_answer(int client, int code, const char *reason, const char *host, const char *why)
@@ -539,7 +577,9 @@ static bool split_hostport(const char *s, size_t len, unsigned def, size_t *hl, 
 			return false;
 		colon = (size_t)(rb + 1 - s) < len && rb[1] == ':' ? rb + 1 : NULL;
 	} else {
-		colon = memrchr(s, ':', len);
+		for (size_t i = len; i > 0 && !colon; i--)
+			if (s[i - 1] == ':')
+				colon = s + i - 1;
 	}
 	*hl = colon ? (size_t)(colon - s) : len;
 	*port = def;
@@ -632,7 +672,7 @@ static void serve_http(int client, char *buf, size_t got, long deadline)
 			close(up);
 			return;
 		}
-		relay(client, up);
+		cordon_proxy_relay(client, up);
 		close(up);
 		return;
 	}
@@ -664,7 +704,7 @@ static void serve_http(int client, char *buf, size_t got, long deadline)
 	bool ok = send_all(up, buf, (size_t)(sp1 + 1 - buf)) && send_all(up, rest, rest_len) &&
 		  send_all(up, sp2, got - (size_t)(sp2 - buf));
 	if (ok)
-		relay(client, up);
+		cordon_proxy_relay(client, up);
 	close(up);
 }
 
@@ -716,7 +756,7 @@ static void serve_socks5(int client, long deadline)
 	if (up < 0)
 		return socks_reply(client, up == -EACCES ? 2 : up == -EHOSTUNREACH ? 4 : 5);
 	socks_reply(client, 0);
-	relay(client, up);
+	cordon_proxy_relay(client, up);
 	close(up);
 }
 
@@ -745,21 +785,14 @@ static void *serve(void *arg)
 static void *accept_loop(void *arg)
 {
 	int ls = (int)(intptr_t)arg;
-	int ep = epoll_create1(EPOLL_CLOEXEC);
-	struct epoll_event ev = {.events = EPOLLIN};
-	if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, ls, &ev) < 0)
-		return NULL;
 	pthread_attr_t a;
-	pthread_attr_init(&a);
-	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-	pthread_attr_setstacksize(&a, (size_t)64 * 1024);
+	thread_attr(&a);
 	for (;;) {
-		struct epoll_event got;
-		int n = epoll_wait(ep, &got, 1, -1);
-		if (n < 0 && errno != EINTR)
+		struct pollfd p = {.fd = ls, .events = POLLIN};
+		if (poll(&p, 1, -1) < 0 && errno != EINTR)
 			break;
 		for (;;) {
-			int c = accept4(ls, NULL, NULL, SOCK_CLOEXEC);
+			int c = accept_client(ls);
 			if (c < 0)
 				break;
 			pthread_t t;
@@ -768,13 +801,14 @@ static void *accept_loop(void *arg)
 		}
 	}
 	pthread_attr_destroy(&a);
-	close(ep);
 	return NULL;
 }
 
-int cordon_proxy_start(const struct cordon_policy *p, int learn_fd, struct sockaddr_in *addr,
-		       struct cordon_error *err)
+int cordon_proxy_listen(const struct cordon_policy *p, int learn_fd, struct sockaddr_in *addr,
+			struct cordon_error *err)
 {
+	if (P.ls >= 0)
+		return cordon_err(err, EBUSY, "cordon's proxy: already listening");
 	if (cordon_strv_copy(&P.allowed, &p->allowed_domains) < 0 ||
 	    cordon_strv_copy(&P.denied, &p->denied_domains) < 0)
 		return cordon_err(err, ENOMEM, "out of memory");
@@ -784,30 +818,50 @@ int cordon_proxy_start(const struct cordon_policy *p, int learn_fd, struct socka
 	if (tr < 0)
 		return tr;
 #endif
-	int ls = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	int ls = new_socket(AF_INET, true);
 	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
 	socklen_t len = sizeof(sa);
 	if (ls < 0 || bind(ls, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(ls, 128) < 0 ||
 	    getsockname(ls, (struct sockaddr *)&sa, &len) < 0) {
-		int e = errno;
+		int e = ls < 0 ? -ls : errno;
 		if (ls >= 0)
 			close(ls);
 		return cordon_err(err, e, "starting cordon's proxy on 127.0.0.1: %s", strerror(e));
 	}
 	P.self = sa;
-	pthread_attr_t a;
-	pthread_t t;
-	pthread_attr_init(&a);
-	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-	pthread_attr_setstacksize(&a, (size_t)64 * 1024);
-	int r = pthread_create(&t, &a, accept_loop, (void *)(intptr_t)ls);
-	pthread_attr_destroy(&a);
-	if (r != 0) {
-		close(ls);
-		return cordon_err(err, r, "starting cordon's proxy: %s", strerror(r));
-	}
+	P.ls = ls;
 	*addr = sa;
 	return 0;
+}
+
+int cordon_proxy_serve(struct cordon_error *err)
+{
+	if (P.ls < 0)
+		return cordon_err(err, EBADF, "cordon's proxy: not listening");
+	pthread_attr_t a;
+	pthread_t t;
+	thread_attr(&a);
+	int r = pthread_create(&t, &a, accept_loop, (void *)(intptr_t)P.ls);
+	pthread_attr_destroy(&a);
+	if (r != 0)
+		return cordon_err(err, r, "starting cordon's proxy: %s", strerror(r));
+	return 0;
+}
+
+void cordon_proxy_close(void)
+{
+	if (P.ls >= 0)
+		close(P.ls);
+	P.ls = -1;
+}
+
+int cordon_proxy_start(const struct cordon_policy *p, int learn_fd, struct sockaddr_in *addr,
+		       struct cordon_error *err)
+{
+	int r = cordon_proxy_listen(p, learn_fd, addr, err);
+	if (r >= 0 && (r = cordon_proxy_serve(err)) < 0)
+		cordon_proxy_close();
+	return r;
 }
 
 static const char *const env_names[] = {"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY",
@@ -842,4 +896,23 @@ bool cordon_proxy_env_name(const char *entry)
 			return true;
 	}
 	return false;
+}
+
+char **cordon_proxy_environ(char *const *envp, const struct sockaddr_in *addr, size_t spare)
+{
+	size_t n = 0, k = 0, np = 0;
+	while (envp[n])
+		n++;
+	const char *const *pv = addr ? cordon_proxy_env(addr) : NULL;
+	while (pv && pv[np])
+		np++;
+	char **env = calloc(n + np + spare + 1, sizeof(*env));
+	if (!env)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (!addr || !cordon_proxy_env_name(envp[i]))
+			env[k++] = envp[i];
+	for (size_t i = 0; i < np; i++)
+		env[k++] = (char *)(uintptr_t)pv[i];
+	return env;
 }
