@@ -234,15 +234,23 @@ static int readonly_view(const struct cordon_policy *p, struct cordon_error *err
 			return 0;
 		}
 		int t = (int)open_tree_fd(AT_FDCWD, rule->path, OPEN_TREE_CLONE | AT_RECURSIVE);
-		if (t < 0)
-			r = cordon_err(err, errno, "%s: copying its mount for the read-only view: %s",
-				       rule->path, strerror(errno));
-		else
-			v[n++] = (struct view_mount){rule->path, t};
+		if (t < 0) { /* nothing changed yet: no view, the supervisor judges */
+			r = 1;
+			break;
+		}
+		v[n++] = (struct view_mount){rule->path, t};
 	}
+	/* All or nothing (the kernel prepares every mount first): a refusal
+	 * changes nothing either. */
 	struct mount_attr ro = {.attr_set = MOUNT_ATTR_RDONLY};
 	if (r == 0 && syscall(SYS_mount_setattr, AT_FDCWD, "/", AT_RECURSIVE, &ro, sizeof(ro)) < 0)
-		r = cordon_err(err, errno, "making every mount read-only: %s", strerror(errno));
+		r = 1;
+	if (r == 1) {
+		for (size_t i = 0; i < n; i++)
+			close(v[i].tree);
+		free(v);
+		return 0;
+	}
 	/* The outer copies first: an inner one lands on top of them. */
 	qsort(v, n, sizeof(*v), by_length);
 	for (size_t i = 0; i < n && r == 0; i++) {
