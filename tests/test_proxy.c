@@ -724,11 +724,12 @@ Test(proxy, bad_names_refused)
 {
 	struct world w;
 	world_init(&w, "pxbad", ", \"allowed_domains\": [\"ok.example\", \"bad name\"]");
+	char *ran = path_join(w.proj, "ran");
 	struct run_result r = sh_in(&w, NULL, "echo ran > ran");
 	cr_expect_eq(r.status, 125);
 	cr_expect(strstr(r.err, "allowed_domains[1]") && strstr(r.err, "\"bad name\""), "%s",
 		  r.err);
-	cr_expect(!file_exists(path_join(w.proj, "ran")));
+	cr_expect(!file_exists(ran));
 	run_free(&r);
 	const char *bad[] = {"*",           "a.*.example", "[::1]",      "::1",  "x.example:443",
 			     "EXAMPLE.com", "-a.example",  "*.10.0.0.1", "127.1"};
@@ -741,7 +742,8 @@ Test(proxy, bad_names_refused)
 		run_free(&r);
 		free(opt);
 	}
-	cr_expect(!file_exists(path_join(w.proj, "ran")));
+	cr_expect(!file_exists(ran));
+	free(ran);
 	world_free(&w);
 }
 
