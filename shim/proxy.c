@@ -146,7 +146,8 @@ static int accept_client(int ls)
 
 /* ---- what the client is told, and what is recorded ------------------------ */
 
-static void say_refused(const char *host, enum cordon_domain_verdict v, const char *why)
+/* Whether HOST was already spoken of on stderr (then remembered). */
+static bool told_before(const char *host)
 {
 	pthread_mutex_lock(&P.lock);
 	bool told = false;
@@ -155,6 +156,21 @@ static void say_refused(const char *host, enum cordon_domain_verdict v, const ch
 	if (!told && P.n_told < TOLD_MAX)
 		snprintf(P.told[P.n_told++], sizeof(P.told[0]), "%s", host);
 	pthread_mutex_unlock(&P.lock);
+	return told;
+}
+
+/* An allowed host the proxy could not reach: the client gets a 502 (or
+ * SOCKS "host unreachable"), which says little; the session is told once. */
+static void say_unreachable(const char *host, const char *why)
+{
+	if (!told_before(host))
+		cordon_say("cordon: %s: allowed, but cordon's proxy cannot reach it: %s\n", host,
+			   why);
+}
+
+static void say_refused(const char *host, enum cordon_domain_verdict v, const char *why)
+{
+	bool told = told_before(host);
 	if (P.learn_fd >= 0 && v != CORDON_DOMAIN_ALLOWED) { /* a name to add */
 		char line[CORDON_HOST_MAX + 8];
 		int n = snprintf(line, sizeof(line), "n\thost %s\n", host);
@@ -325,6 +341,8 @@ static int open_upstream(const char *raw, size_t raw_len, unsigned port, const c
 		}
 		int s = connect_to((struct sockaddr *)&a, sizeof(a));
 		*why = s == -ECONNREFUSED ? "connection refused" : "cannot connect";
+		if (s < 0)
+			say_unreachable(host, *why);
 		return s == -EACCES ? -ECONNREFUSED : s;
 	}
 	struct addrinfo hints = {.ai_family = AF_UNSPEC,
@@ -335,6 +353,7 @@ static int open_upstream(const char *raw, size_t raw_len, unsigned port, const c
 	struct addrinfo *res = NULL;
 	if (getaddrinfo(host, service, &hints, &res) != 0 || !res) {
 		*why = "the name does not resolve";
+		say_unreachable(host, *why);
 		return -EHOSTUNREACH;
 	}
 	int s = -EHOSTUNREACH;
@@ -356,6 +375,8 @@ static int open_upstream(const char *raw, size_t raw_len, unsigned port, const c
 	freeaddrinfo(res);
 	if (s == -EACCES)
 		say_refused(host, CORDON_DOMAIN_ALLOWED, *why);
+	else if (s < 0)
+		say_unreachable(host, *why);
 	return s;
 }
 

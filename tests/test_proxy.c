@@ -234,6 +234,33 @@ static void allowed_and_refused(bool as_user)
 	world_free(&w);
 }
 
+/* An allowed host the proxy cannot reach: the client only gets a 502, so
+ * the session is told once why. The control: while a server listens there
+ * the same request arrives and nothing is said. */
+Test(proxy, allowed_but_unreachable_is_said_once)
+{
+	struct world w;
+	world_init(&w, "pxdead", "");
+	world_setenv(&w, "CORDON_TEST_HOSTS=dead.test=127.0.0.5");
+	struct httpd h = httpd_start("127.0.0.5", w.dir, "log");
+	int port = h.port;
+	struct run_result r = sh_in(&w, "--allow-domain dead.test",
+				    "curl -sS -p http://dead.test:%d/alive; echo", port);
+	cr_assert(httpd_got(&h, "GET /alive", 2000), "control: %s %s", r.out, r.err);
+	cr_expect_null(strstr(r.err, "cannot reach"), "%s", r.err);
+	run_free(&r);
+	httpd_stop(&h);
+	r = sh_in(&w, "--allow-domain dead.test",
+		  "curl -sS -p http://dead.test:%1$d/a; curl -sS http://dead.test:%1$d/b; true", port);
+	const char *said =
+		strstr(r.err, "cordon: dead.test: allowed, but cordon's proxy cannot reach it: "
+			      "connection refused");
+	cr_expect(said != NULL, "%s", r.err);
+	cr_expect(said && !strstr(said + 1, "cordon: dead.test: allowed"), "said twice: %s", r.err);
+	run_free(&r);
+	world_free(&w);
+}
+
 Test(proxy, allowed_name_passes_refused_does_not)
 {
 	allowed_and_refused(false);
