@@ -98,7 +98,8 @@ int main(int argc, char **argv)
 	/* The supervised program cordon loads, listener and all: the calls it
 	 * would hand to a supervisor (none in these benchmarks) fail here. */
 	int listener = -1;
-	if (with_seccomp && cordon_seccomp_apply(&p, plain ? NULL : &listener, false, false, &err) < 0) {
+	if (with_seccomp &&
+	    cordon_seccomp_apply(&p, plain ? NULL : &listener, false, false, &err) < 0) {
 		fprintf(stderr, "%s\n", err.msg);
 		return 125;
 	}

@@ -251,7 +251,8 @@ Test(proxy, allowed_but_unreachable_is_said_once)
 	run_free(&r);
 	httpd_stop(&h);
 	r = sh_in(&w, "--allow-domain dead.test",
-		  "curl -sS -p http://dead.test:%1$d/a; curl -sS http://dead.test:%1$d/b; true", port);
+		  "curl -sS -p http://dead.test:%1$d/a; curl -sS http://dead.test:%1$d/b; true",
+		  port);
 	const char *said =
 		strstr(r.err, "cordon: dead.test: allowed, but cordon's proxy cannot reach it: "
 			      "connection refused");

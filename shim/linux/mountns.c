@@ -190,7 +190,8 @@ static bool view_writable(const char *path, const struct stat *st)
 	struct statfs fs;
 	return !cordon_path_under(path, "/dev") ||
 	       (S_ISDIR(st->st_mode) && statfs(path, &fs) == 0 &&
-		(fs.f_type == TMPFS_MAGIC || fs.f_type == MQUEUE_MAGIC) && strcmp(path, "/dev") != 0);
+		(fs.f_type == TMPFS_MAGIC || fs.f_type == MQUEUE_MAGIC) &&
+		strcmp(path, "/dev") != 0);
 }
 
 struct view_mount {
@@ -256,8 +257,8 @@ static int readonly_view(const struct cordon_policy *p, struct cordon_error *err
 	for (size_t i = 0; i < n && r == 0; i++) {
 		cleanup_close int to = open(v[i].path, O_PATH | O_CLOEXEC);
 		if (to < 0 || attach(v[i].tree, to) < 0)
-			r = cordon_err(err, errno, "%s: attaching its read-write copy: %s", v[i].path,
-				       strerror(errno));
+			r = cordon_err(err, errno, "%s: attaching its read-write copy: %s",
+				       v[i].path, strerror(errno));
 	}
 	for (size_t i = 0; i < n; i++)
 		close(v[i].tree);

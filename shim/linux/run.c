@@ -642,7 +642,8 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	 * which the read-only view covers; one exec'd before an unshare would
 	 * stay the host's (chmod /proc/self/exe). */
 	bool sysadmin = cordon_effective_cap(CAP_SYS_ADMIN) == 1;
-	l->policy->mountns_made = sandbox && (sysadmin || (geteuid() != 0 && !cordon_sandbox_nested()));
+	l->policy->mountns_made =
+		sandbox && (sysadmin || (geteuid() != 0 && !cordon_sandbox_nested()));
 	/* An ordinary user: in a user namespace of its own, made by the same
 	 * clone (the shim would otherwise unshare one after the exec). */
 	l->policy->userns_made = l->policy->mountns_made && !sysadmin;

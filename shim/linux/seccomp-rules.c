@@ -77,8 +77,8 @@ static const char *const metadata[] = {
 	"chown32", "lchown32", "fchown32", "utimensat_time64"};
 /* Extended attributes (a name to judge: only user.* and the ACLs) and
  * watches (what may be read), always the supervisor's. */
-static const char *const attributes[] = {"setxattr",     "lsetxattr",    "fsetxattr",
-					 "removexattr",  "lremovexattr", "fremovexattr",
+static const char *const attributes[] = {"setxattr",         "lsetxattr",    "fsetxattr",
+					 "removexattr",      "lremovexattr", "fremovexattr",
 					 "inotify_add_watch"};
 /* setxattrat and removexattrat: libseccomp 2.5 cannot place them in the
  * x86 and x32 tables, so they are added to the native one only, before the
@@ -441,7 +441,8 @@ static int build(scmp_filter_ctx ctx, unsigned flags, bool compat32, const char 
 		ret = notify_names(ctx, attributes, COUNT(attributes), what);
 		if (ret >= 0 && !kmeta)
 			ret = notify_names(ctx, metadata, COUNT(metadata), what);
-		if (ret >= 0 && !kmeta && (ret = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, 452, 0)) < 0)
+		if (ret >= 0 && !kmeta &&
+		    (ret = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, 452, 0)) < 0)
 			*what = "fchmodat2";
 		if (ret < 0)
 			return ret;

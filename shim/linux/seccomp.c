@@ -83,9 +83,8 @@ void cordon_seccomp_program_supervised(bool allow_network, bool unix_in_kernel, 
 		PROGRAM(cordon_filter_domains_supervised),
 		PROGRAM(cordon_filter_domains_supervised_kmeta),
 	};
-	*out = domains && allow_network
-		       ? by_domain[meta_in_kernel]
-		       : programs[meta_in_kernel][allow_network][unix_in_kernel];
+	*out = domains && allow_network ? by_domain[meta_in_kernel]
+					: programs[meta_in_kernel][allow_network][unix_in_kernel];
 }
 
 bool cordon_seccomp_notify_available(void)

@@ -528,7 +528,8 @@ static int keeper(void *arg)
 		 * command's own runs (the shim waits for the supervisor's frame;
 		 * a command sandboxed before exec, for its confirmation). */
 		sp->in_userns = false;
-		cmd = SYS5(clone, SIGCHLD | (sp->newns && !sp->newuser ? CLONE_NEWNS : 0), 0, 0, 0, 0);
+		cmd = SYS5(clone, SIGCHLD | (sp->newns && !sp->newuser ? CLONE_NEWNS : 0), 0, 0, 0,
+			   0);
 		move = sp->cgroup_fd >= 0;
 	}
 	if (cmd == 0)

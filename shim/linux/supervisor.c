@@ -1304,7 +1304,8 @@ int cordon_supervisor_prepare(struct cordon_error *err)
 	if (S.privileged) {
 		S.permitted = (unsigned long long)d[1].permitted << 32 | d[0].permitted;
 		if (stat("/proc/self/ns/user", &S.userns) < 0)
-			return cordon_err(err, errno, "starting the supervisor: /proc/self/ns/user: %s",
+			return cordon_err(err, errno,
+					  "starting the supervisor: /proc/self/ns/user: %s",
 					  strerror(errno));
 		S.gid = getegid();
 		S.n_groups = getgroups((int)ARRAY_SIZE(S.groups), S.groups);
