@@ -251,7 +251,7 @@ static long enter_own_userns(const struct cordon_spawn *sp)
 	if (r < 0)
 		return r;
 	struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
-	struct __user_cap_data_struct d[2];
+	struct __user_cap_data_struct d[2] = {{0}};
 	if ((r = SYS2(capget, &h, d)) < 0)
 		return r;
 	static const int keep[] = {CAP_SYS_ADMIN, CAP_SETPCAP};
