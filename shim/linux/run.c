@@ -664,6 +664,10 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		.cgroup_fd = cgroup_fd,
 		.newns = l->policy->mountns_made,
 		.newuser = l->policy->userns_made,
+#ifdef CORDON_TEST_HOOKS
+		.refuse_userns = getenv("CORDON_TEST_REFUSE_USERNS") &&
+				 strcmp(getenv("CORDON_TEST_REFUSE_USERNS"), "1") == 0,
+#endif
 		.report_w = report[1],
 		.event_w = event[1],
 		.control_r = control[0],

@@ -492,6 +492,13 @@ static int keeper(void *arg)
 	};
 	long cmd = -ENOSYS;
 	sp->in_userns = sp->newns && sp->newuser;
+	/* A pid asked for (set_tid) without CAP_CHECKPOINT_RESTORE: EPERM, a
+	 * refusal like the system's. */
+	static const int32_t asked_tid = 1;
+	if (sp->in_userns && sp->refuse_userns) {
+		ca.set_tid = (uint64_t)(uintptr_t)&asked_tid;
+		ca.set_tid_size = 1;
+	}
 #ifdef CLONE3_VM
 	/* A command that execs at once shares this memory until then (no copy
 	 * of the launcher's pages: ~1-3 ms here, where a page fault is dear);
@@ -510,6 +517,7 @@ static int keeper(void *arg)
 			sp->in_userns = false;
 			vm.flags &= ~(uint64_t)(CLONE_NEWUSER | CLONE_NEWNS);
 			ca.flags &= ~(uint64_t)(CLONE_NEWUSER | CLONE_NEWNS);
+			vm.set_tid = ca.set_tid = vm.set_tid_size = ca.set_tid_size = 0;
 			cmd = clone3_vm(&vm, command_vm);
 		}
 	}
@@ -519,6 +527,7 @@ static int keeper(void *arg)
 	if (cmd < 0 && cmd != -ENOSYS && sp->in_userns) {
 		sp->in_userns = false;
 		ca.flags &= ~(uint64_t)(CLONE_NEWUSER | CLONE_NEWNS);
+		ca.set_tid = ca.set_tid_size = 0;
 		cmd = SYS2(clone3, &ca, sizeof(ca));
 	}
 	bool move = false;

@@ -69,6 +69,9 @@ struct cordon_spawn {
 	bool newuser;
 	char uid_map[32], gid_map[32];
 	bool in_userns; /* the keeper's: whether the command's clone made one */
+	/* Test builds (CORDON_TEST_HOOKS, CORDON_TEST_REFUSE_USERNS): the first
+	 * clone with a user namespace fails, as where the system refuses one. */
+	bool refuse_userns;
 	/* What the keeper removes once the session is gone: the cgroup (NAME
 	 * in the directory PARENT_FD) and the registry record (RECORD in
 	 * REGISTRY_FD). -1/NULL: nothing. */

@@ -851,3 +851,51 @@ BOTH_USERS(metadata, what_was_opened_outside_stays_the_hosts, .timeout = 60)
 	free(inner);
 	world_free(&w);
 }
+
+/* Where the system refuses an ordinary user the user namespace (here a
+ * test build's hook makes the keeper's first clone fail as it would), the
+ * command starts without it: the shim unshares one after its exec, as
+ * before the read-only view, so there is no view and the supervisor judges
+ * (EPERM, not EROFS). The executable and an outside file stay as they
+ * were; the project still changes. */
+Test(metadata, without_a_user_namespace_the_supervisor_judges, .timeout = 60)
+{
+#ifndef CORDON_TEST_HOOKS
+	cr_skip_test("needs a CORDON_TEST_HOOKS build (scripts/build)");
+#endif
+	struct world w;
+	struct who user = {true};
+	world_for(&w, &user, "metanons", "");
+	world_setenv(&w, "CORDON_TEST_REFUSE_USERNS=1");
+	char *exe = path_join(w.outside, "dash-copy");
+	copy_exec("/bin/dash", exe);
+	char *file = path_join(w.outside, "outside-file");
+	free(write_file(w.outside, "outside-file", "x"));
+	free(write_file(w.proj, "mine", "x"));
+	cr_assert_eq(chmod(exe, 0755), 0);
+	cr_assert_eq(chmod(file, 0644), 0);
+	world_give(&w);
+	char *exe_script = fmt("chmod 700 /proc/$$/exe; chmod 600 %s; chmod 600 mine", file);
+	char *argv[] = {exe, "-c", exe_script, NULL};
+	char *opts = fmt("--allow-exec %s", w.outside);
+	struct run_result r = run_in(&w, opts, argv);
+	cr_expect_eq(mode_of(exe), 0755, "the executable changed: %s", r.err);
+	cr_expect_eq(mode_of(file), 0644, "the outside file changed: %s", r.err);
+	char *mine = path_join(w.proj, "mine");
+	cr_expect_eq(mode_of(mine), 0600, "the project's file did not change: %s", r.err);
+	cr_expect(strstr(r.err, "Operation not permitted") != NULL, "%s", r.err);
+	cr_expect_null(strstr(r.err, "Read-only file system"), "a view without the namespace: %s",
+		       r.err);
+	run_free(&r);
+	/* The control: without the hook the same session has the view. */
+	world_setenv(&w, "CORDON_TEST_REFUSE_USERNS=");
+	r = run_in(&w, opts, argv);
+	cr_expect(strstr(r.err, "Read-only file system") != NULL, "control: %s", r.err);
+	run_free(&r);
+	free(opts);
+	free(exe_script);
+	free(exe);
+	free(file);
+	free(mine);
+	world_free(&w);
+}
