@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <linux/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -199,6 +200,40 @@ struct view_mount {
 	int tree;
 };
 
+/* The id of the mount PATH is on (statx, Linux 5.8), or 0. */
+static uint64_t mount_id(const char *path)
+{
+	struct statx sx;
+	if (syscall(SYS_statx, AT_FDCWD, path, 0, STATX_MNT_ID, &sx) < 0 ||
+	    !(sx.stx_mask & STATX_MNT_ID))
+		return 0;
+	return sx.stx_mnt_id;
+}
+
+/* Whether write rule I of P lies beneath another write rule on the same
+ * mount: that one's copy holds it already, and a copy of its own would be a
+ * mount boundary between the two (a rename from /tmp into a project in
+ * /tmp/p would fail with EXDEV). */
+static bool within_another(const struct cordon_policy *p, size_t i)
+{
+	const char *path = p->rules[i].path;
+	uint64_t mine = 0;
+	for (size_t k = 0; k < p->n_rules; k++) {
+		const struct cordon_rule *o = &p->rules[k];
+		if (k == i || !(o->access & CORDON_ACCESS_WRITE) || strcmp(o->path, path) == 0 ||
+		    !cordon_path_under(path, o->path) || strcmp(o->path, "/") == 0)
+			continue;
+		struct stat st;
+		if (stat(o->path, &st) < 0 || !view_writable(o->path, &st))
+			continue;
+		if (!mine && !(mine = mount_id(path)))
+			return false;
+		if (mount_id(o->path) == mine)
+			return true;
+	}
+	return false;
+}
+
 static int by_length(const void *a, const void *b)
 {
 	size_t x = strlen(((const struct view_mount *)a)->path);
@@ -234,6 +269,8 @@ static int readonly_view(const struct cordon_policy *p, struct cordon_error *err
 			free(v);
 			return 0;
 		}
+		if (within_another(p, i))
+			continue;
 		int t = (int)open_tree_fd(AT_FDCWD, rule->path, OPEN_TREE_CLONE | AT_RECURSIVE);
 		if (t < 0) { /* nothing changed yet: no view, the supervisor judges */
 			r = 1;

@@ -899,3 +899,31 @@ Test(metadata, without_a_user_namespace_the_supervisor_judges, .timeout = 60)
 	free(mine);
 	world_free(&w);
 }
+
+/* A write rule beneath another on the same file system (a directory of
+ * the project named again, a project in /tmp with /tmp read-write) is one
+ * mount with it in the read-only view: a rename from one into the other
+ * works, as it does without the view (a mount boundary between them would
+ * make it EXDEV). (A project whose parent is writable and that holds a
+ * protected path is pinned, a mount boundary of the guards' own.) */
+BOTH_USERS(metadata, nested_write_rules_are_one_mount, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "metanest", "");
+	char *sub = path_join(w.proj, "sub");
+	cr_assert_eq(mkdir(sub, 0755), 0);
+	free(write_file(w.proj, "moved", "x"));
+	world_give(&w);
+	char *opts = fmt("--allow-write %s", sub);
+	struct run_result r = sh_in(&w, opts,
+				    "/usr/bin/python3 -c 'import os; os.rename(\"moved\", "
+				    "\"sub/here\"); print(\"renamed\")'");
+	cr_expect(strstr(r.out, "renamed") != NULL, "%s: %s", as(who), r.err);
+	char *here = path_join(sub, "here");
+	cr_expect(file_exists(here), "%s: %s", as(who), r.err);
+	run_free(&r);
+	free(here);
+	free(sub);
+	free(opts);
+	world_free(&w);
+}
