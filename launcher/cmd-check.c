@@ -73,8 +73,7 @@ int cmd_check(const struct cordon_args *a)
 		       "           sendmsg, sendmmsg and sendto with an address (seccomp user "
 		       "notification)\n");
 	if (sup.notify && cordon_sandbox_needs_supervisor(&sup))
-		printf("objects:   chmod/chown/utimes only under write rules (read-only mounts), "
-		       "xattrs,\n"
+		printf("objects:   chmod/chown/utimes/xattrs only under write rules (see guards),\n"
 		       "           inotify (read rules), System V IPC (the session's own), "
 		       "prlimit/renice/\n"
 		       "           sched/ioprio (the session's processes), ptys made inside; "

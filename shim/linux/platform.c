@@ -180,12 +180,14 @@ void cordon_sandbox_describe(const struct cordon_support *sup, char *buf, size_t
 	bool sysadmin = cordon_effective_cap(CAP_SYS_ADMIN) == 1;
 	char why[128];
 	if (cordon_mountns_possible(sysadmin, why, sizeof(why)))
-		LINE("guards:    protected_paths read-only and hidden_paths hidden by the "
-		     "session's\n           own mount namespace%s\n",
+		LINE("guards:    the session's own mount namespace%s: protected_paths "
+		     "read-only,\n           hidden_paths hidden, every mount read-only but the "
+		     "write rules\n",
 		     sysadmin ? "" : " (in a user namespace of its own)");
 	else
 		LINE("guards:    NOT possible: no mount namespace (%s): protected_paths and\n"
-		     "           hidden_paths cannot be kept (on_unsupported decides)\n",
+		     "           hidden_paths cannot be kept (on_unsupported decides); the\n"
+		     "           supervisor judges chmod/chown/utimes\n",
 		     why);
 	LINE("/proc:     %s\n",
 	     sysadmin ? "a private /proc with only the session's processes (root)"
