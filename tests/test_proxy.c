@@ -829,7 +829,7 @@ Test(proxy, embedded_filter_matches_the_rules)
 	seccomp_release(ctx);
 	long size = lseek(fileno(tmp), 0, SEEK_END);
 	struct sock_fprog prog;
-	cordon_seccomp_program_domains(&prog);
+	cordon_seccomp_program_supervised(true, false, true, false, &prog);
 	cr_assert_eq(size, (long)(prog.len * sizeof(struct sock_filter)));
 	struct sock_filter *fresh = malloc((size_t)size);
 	cr_assert_eq(pread(fileno(tmp), fresh, (size_t)size, 0), size);

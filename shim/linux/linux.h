@@ -30,13 +30,9 @@ void cordon_seccomp_program_supervised(bool allow_network, bool unix_in_kernel, 
 bool cordon_seccomp_notify_available(void);
 
 /* The BPF program cordon_seccomp_apply loads (compiled at build time from
- * seccomp-rules.c). */
+ * seccomp-rules.c): SUPERVISED, the plain supervised one of
+ * cordon_seccomp_program_supervised. */
 void cordon_seccomp_program(bool allow_network, bool supervised, struct sock_fprog *out);
-/* The supervised program for a kernel whose Landlock decides unix sockets. */
-void cordon_seccomp_program_kunix(bool allow_network, struct sock_fprog *out);
-/* The supervised program for network by domain (whatever decides unix
- * sockets: every connect goes to the supervisor). */
-void cordon_seccomp_program_domains(struct sock_fprog *out);
 
 /* 0 when the calling process runs one thread, else -EBUSY with ERR: Landlock
  * and seccomp bind the calling thread, and a fork keeps only it (the others
@@ -65,6 +61,11 @@ int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *use
  * the host's tree), or a file beneath no write rule (stdin from an outside
  * file, a --pass-fd). Else the supervisor keeps judging metadata. */
 bool cordon_mountns_view_holds(const struct cordon_policy *p);
+/* The path the file FD (whose fstat is ST) is reached by, into PATH (SIZE
+ * bytes): 1; 0 when no path reaches it (a pipe, a socket, an anonymous
+ * inode, an unlinked file); -1 when its link cannot be read. metadata.c */
+struct stat;
+int cordon_fd_path(int fd, const struct stat *st, char *path, size_t size);
 /* Whether this process could make that namespace (a child tries); if not,
  * WHY says why. */
 bool cordon_mountns_possible(bool sysadmin, char *why, size_t size);

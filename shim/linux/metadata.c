@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <utime.h>
 
+#include "linux.h"
 #include "util.h"
 
 /* Linux 6.6 and 6.13, the same number on every architecture; Debian 12's
@@ -354,6 +355,19 @@ static int walk(const struct req *q, int base, const char *path)
 	return errno == ELOOP && q->follow ? -EACCES : -errno;
 }
 
+int cordon_fd_path(int fd, const struct stat *st, char *path, size_t size)
+{
+	char link[64];
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	ssize_t n = readlink(link, path, size - 1);
+	if (n <= 0)
+		return -1;
+	path[n] = '\0';
+	/* A pipe, a socket, an anonymous inode; an unlinked file ("PATH
+	 * (deleted)"): nothing outside reaches it by a path. */
+	return path[0] == '/' && (st->st_nlink != 0 || S_ISDIR(st->st_mode));
+}
+
 /* Whether the change (or watch) Q may touch the file FD is on. */
 static int judge(const struct cordon_meta *m, const struct req *q, int fd)
 {
@@ -365,15 +379,11 @@ static int judge(const struct cordon_meta *m, const struct req *q, int fd)
 	/* A device node is the host's (chmod 000 /dev/null): its times only. */
 	if ((S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) && q->op != UTIMES && q->op != WATCH)
 		return -EPERM;
-	char link[64], path[4096];
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	ssize_t n = readlink(link, path, sizeof(path) - 1);
-	if (n <= 0)
+	char path[4096];
+	int named = cordon_fd_path(fd, &st, path, sizeof(path));
+	if (named < 0)
 		return -EACCES;
-	path[n] = '\0';
-	/* A pipe, a socket, an anonymous inode; an unlinked file: nothing
-	 * outside reaches it by a path. */
-	if (path[0] != '/' || (st.st_nlink == 0 && !S_ISDIR(st.st_mode)))
+	if (!named)
 		return 0;
 	if (q->op == WATCH)
 		return covered(m->read, m->n_read, path, true) ? 0 : -EACCES;

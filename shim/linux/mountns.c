@@ -197,7 +197,8 @@ static bool view_writable(const char *path, const struct stat *st)
 
 struct view_mount {
 	const char *path;
-	int tree;
+	uint64_t mount; /* the id of the mount it is on (0: unknown) */
+	int tree;       /* its copy, or -1 */
 };
 
 /* The id of the mount PATH is on (statx, Linux 5.8), or 0. */
@@ -210,27 +211,16 @@ static uint64_t mount_id(const char *path)
 	return sx.stx_mnt_id;
 }
 
-/* Whether write rule I of P lies beneath another write rule on the same
- * mount: that one's copy holds it already, and a copy of its own would be a
- * mount boundary between the two (a rename from /tmp into a project in
- * /tmp/p would fail with EXDEV). */
-static bool within_another(const struct cordon_policy *p, size_t i)
+/* Whether V[I] lies beneath another of V on the same mount: that one's
+ * copy holds it already, and a copy of its own would be a mount boundary
+ * between the two (a rename from /tmp into a project in /tmp/p would fail
+ * with EXDEV). */
+static bool within_another(const struct view_mount *v, size_t n, size_t i)
 {
-	const char *path = p->rules[i].path;
-	uint64_t mine = 0;
-	for (size_t k = 0; k < p->n_rules; k++) {
-		const struct cordon_rule *o = &p->rules[k];
-		if (k == i || !(o->access & CORDON_ACCESS_WRITE) || strcmp(o->path, path) == 0 ||
-		    !cordon_path_under(path, o->path) || strcmp(o->path, "/") == 0)
-			continue;
-		struct stat st;
-		if (stat(o->path, &st) < 0 || !view_writable(o->path, &st))
-			continue;
-		if (!mine && !(mine = mount_id(path)))
-			return false;
-		if (mount_id(o->path) == mine)
+	for (size_t k = 0; k < n && v[i].mount; k++)
+		if (k != i && v[k].mount == v[i].mount && strcmp(v[k].path, v[i].path) != 0 &&
+		    cordon_path_under(v[i].path, v[k].path))
 			return true;
-	}
 	return false;
 }
 
@@ -248,66 +238,59 @@ static int by_length(const void *a, const void *b)
  * and utimes, which Landlock does not cover. Sound only when nothing in
  * this process leads to a file through the host's mounts: its executable
  * (the launcher started it in this namespace: mountns_made) and its open
- * files (cordon_mountns_view_fds). Returns 1 when made, 0 when not
+ * files (cordon_mountns_view_holds). Returns 1 when made, 0 when not
  * possible here (the supervisor judges those calls then), -errno. */
 static int readonly_view(const struct cordon_policy *p, struct cordon_error *err)
 {
 	struct view_mount *v = calloc(p->n_rules ? p->n_rules : 1, sizeof(*v));
 	if (!v)
 		return cordon_err(err, ENOMEM, "out of memory");
+	/* The write rules that get a copy; a rule on / means no view. */
 	size_t n = 0;
-	int r = 0;
-	for (size_t i = 0; i < p->n_rules && r == 0; i++) {
+	bool none = false;
+	for (size_t i = 0; i < p->n_rules && !none; i++) {
 		const struct cordon_rule *rule = &p->rules[i];
 		struct stat st;
 		if (!(rule->access & CORDON_ACCESS_WRITE) || stat(rule->path, &st) < 0 ||
 		    !view_writable(rule->path, &st))
 			continue;
-		if (strcmp(rule->path, "/") == 0) { /* everything writable: no view */
-			for (size_t k = 0; k < n; k++)
-				close(v[k].tree);
-			free(v);
-			return 0;
-		}
-		if (within_another(p, i))
-			continue;
-		int t = (int)open_tree_fd(AT_FDCWD, rule->path, OPEN_TREE_CLONE | AT_RECURSIVE);
-		if (t < 0) { /* nothing changed yet: no view, the supervisor judges */
-			r = 1;
-			break;
-		}
-		v[n++] = (struct view_mount){rule->path, t};
+		none = strcmp(rule->path, "/") == 0;
+		v[n++] = (struct view_mount){rule->path, mount_id(rule->path), -1};
 	}
+	/* The copies first: nothing has changed yet if the kernel refuses one
+	 * (no view then, the supervisor judges). */
+	for (size_t i = 0; i < n && !none; i++)
+		if (!within_another(v, n, i) &&
+		    (v[i].tree = (int)open_tree_fd(AT_FDCWD, v[i].path,
+						   OPEN_TREE_CLONE | AT_RECURSIVE)) < 0)
+			none = true;
 	/* All or nothing (the kernel prepares every mount first): a refusal
 	 * changes nothing either. */
 	struct mount_attr ro = {.attr_set = MOUNT_ATTR_RDONLY};
-	if (r == 0 && syscall(SYS_mount_setattr, AT_FDCWD, "/", AT_RECURSIVE, &ro, sizeof(ro)) < 0)
-		r = 1;
-	if (r == 1) {
-		for (size_t i = 0; i < n; i++)
-			close(v[i].tree);
-		free(v);
-		return 0;
-	}
+	if (!none && syscall(SYS_mount_setattr, AT_FDCWD, "/", AT_RECURSIVE, &ro, sizeof(ro)) < 0)
+		none = true;
 	/* The outer copies first: an inner one lands on top of them. */
-	qsort(v, n, sizeof(*v), by_length);
-	for (size_t i = 0; i < n && r == 0; i++) {
+	int r = none ? 0 : 1;
+	if (!none)
+		qsort(v, n, sizeof(*v), by_length);
+	for (size_t i = 0; i < n && r > 0; i++) {
+		if (v[i].tree < 0)
+			continue;
 		cleanup_close int to = open(v[i].path, O_PATH | O_CLOEXEC);
 		if (to < 0 || attach(v[i].tree, to) < 0)
 			r = cordon_err(err, errno, "%s: attaching its read-write copy: %s",
 				       v[i].path, strerror(errno));
 	}
 	for (size_t i = 0; i < n; i++)
-		close(v[i].tree);
+		if (v[i].tree >= 0)
+			close(v[i].tree);
 	free(v);
-	if (r < 0)
-		return r;
 	/* The working directory was the mount now covered. */
 	char cwd[PATH_MAX];
-	if (getcwd(cwd, sizeof(cwd)) && chdir(cwd) < 0)
+	if (r > 0 && getcwd(cwd, sizeof(cwd)) && chdir(cwd) < 0)
 		return cordon_err(err, errno, "%s: back into the working directory: %s", cwd,
 				  strerror(errno));
-	return 1;
+	return r;
 }
 
 bool cordon_mountns_view_holds(const struct cordon_policy *p)
@@ -324,15 +307,9 @@ bool cordon_mountns_view_holds(const struct cordon_policy *p)
 		if (end == e->d_name || *end || fd == dirfd(d) || fstat((int)fd, &st) < 0 ||
 		    (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)))
 			continue;
-		char link[64], path[PATH_MAX];
-		snprintf(link, sizeof(link), "/proc/self/fd/%ld", fd);
-		ssize_t n = readlink(link, path, sizeof(path) - 1);
-		if (n <= 0)
+		char path[PATH_MAX];
+		if (cordon_fd_path((int)fd, &st, path, sizeof(path)) <= 0)
 			continue; /* no path: nothing outside reaches it by one */
-		path[n] = '\0';
-		/* An unlinked file shows " (deleted)": nothing reaches it by a path. */
-		if (path[0] != '/' || (st.st_nlink == 0 && !S_ISDIR(st.st_mode)))
-			continue;
 		/* A directory leads anywhere by "..", through the host's mounts. */
 		holds = !S_ISDIR(st.st_mode) &&
 			(cordon_policy_access(p, path, NULL) & CORDON_ACCESS_WRITE) != 0;
@@ -348,10 +325,9 @@ int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *use
 	/* An ordinary user's command started in its own user and mount
 	 * namespace (userns_made), holding CAP_SYS_ADMIN there only: where the
 	 * system refused them, it holds nothing and is where it was. */
-	bool made_user = p->userns_made && p->mountns_made && sysadmin && getuid() != 0;
-	if (made_user)
+	bool made = p->mountns_made && sysadmin;
+	if (made && p->userns_made && getuid() != 0)
 		sysadmin = false;
-	bool made = p->mountns_made && (sysadmin || made_user);
 	struct cordon_guard_plan plan;
 	if (cordon_guard_plan(p, true, &plan) < 0)
 		return cordon_err(err, ENOMEM, "out of memory");

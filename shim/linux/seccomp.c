@@ -43,26 +43,12 @@ _Static_assert(CORDON_SECCOMP_BUILD_ARCH == TARGET_ARCH,
 
 void cordon_seccomp_program(bool allow_network, bool supervised, struct sock_fprog *out)
 {
-	static const struct sock_fprog programs[2][2] = {
-		{PROGRAM(cordon_filter_offline), PROGRAM(cordon_filter_offline_supervised)},
-		{PROGRAM(cordon_filter_online), PROGRAM(cordon_filter_online_supervised)},
-	};
-	*out = programs[allow_network][supervised];
-}
-
-void cordon_seccomp_program_kunix(bool allow_network, struct sock_fprog *out)
-{
-	static const struct sock_fprog programs[2] = {
-		PROGRAM(cordon_filter_offline_supervised_kunix),
-		PROGRAM(cordon_filter_online_supervised_kunix),
-	};
-	*out = programs[allow_network];
-}
-
-void cordon_seccomp_program_domains(struct sock_fprog *out)
-{
-	static const struct sock_fprog program = PROGRAM(cordon_filter_domains_supervised);
-	*out = program;
+	static const struct sock_fprog plain[2] = {PROGRAM(cordon_filter_offline),
+						   PROGRAM(cordon_filter_online)};
+	if (supervised)
+		cordon_seccomp_program_supervised(allow_network, false, false, false, out);
+	else
+		*out = plain[allow_network];
 }
 
 void cordon_seccomp_program_supervised(bool allow_network, bool unix_in_kernel, bool domains,

@@ -470,6 +470,15 @@ static const char *keep_string(const char *s, char *buf, size_t size)
 	return buf;
 }
 
+/* The clone made no user namespace (the system refused one): CA tries
+ * again without it, and the shim unshares what it can after the exec. */
+static void without_userns(struct cordon_spawn *sp, struct clone3_args *ca)
+{
+	sp->in_userns = false;
+	ca->flags &= ~(uint64_t)(CLONE_NEWUSER | CLONE_NEWNS);
+	ca->set_tid = ca->set_tid_size = 0;
+}
+
 static int keeper(void *arg)
 {
 	/* The supervisor does not wait for the keeper's end, so its memory
@@ -483,15 +492,15 @@ static int keeper(void *arg)
 	struct cordon_spawn *sp = &own;
 	long self = SYS0(getpid);
 	SYS2(prctl, PR_SET_CHILD_SUBREAPER, 1);
+	sp->in_userns = sp->newns && sp->newuser;
 	struct clone3_args ca = {
 		.flags = (sp->cgroup_fd >= 0 ? CLONE_INTO_CGROUP_FLAG : 0) |
 			 (sp->newns ? (uint64_t)CLONE_NEWNS : 0) |
-			 (sp->newns && sp->newuser ? (uint64_t)CLONE_NEWUSER : 0),
+			 (sp->in_userns ? (uint64_t)CLONE_NEWUSER : 0),
 		.exit_signal = SIGCHLD,
 		.cgroup = (uint64_t)(sp->cgroup_fd >= 0 ? sp->cgroup_fd : 0),
 	};
 	long cmd = -ENOSYS;
-	sp->in_userns = sp->newns && sp->newuser;
 	/* A pid asked for (set_tid) without CAP_CHECKPOINT_RESTORE: EPERM, a
 	 * refusal like the system's. */
 	static const int32_t asked_tid = 1;
@@ -513,11 +522,8 @@ static int keeper(void *arg)
 		vm_child.keeper = self;
 		cmd = clone3_vm(&vm, command_vm);
 		if (cmd < 0 && cmd != -ENOSYS && sp->in_userns) {
-			/* No user namespace here: the shim unshares what it can. */
-			sp->in_userns = false;
-			vm.flags &= ~(uint64_t)(CLONE_NEWUSER | CLONE_NEWNS);
-			ca.flags &= ~(uint64_t)(CLONE_NEWUSER | CLONE_NEWNS);
-			vm.set_tid = ca.set_tid = vm.set_tid_size = ca.set_tid_size = 0;
+			without_userns(sp, &vm);
+			without_userns(sp, &ca);
 			cmd = clone3_vm(&vm, command_vm);
 		}
 	}
@@ -525,9 +531,7 @@ static int keeper(void *arg)
 	if (cmd == -ENOSYS) /* sandboxed before exec, or not built for it: a copy */
 		cmd = SYS2(clone3, &ca, sizeof(ca));
 	if (cmd < 0 && cmd != -ENOSYS && sp->in_userns) {
-		sp->in_userns = false;
-		ca.flags &= ~(uint64_t)(CLONE_NEWUSER | CLONE_NEWNS);
-		ca.set_tid = ca.set_tid_size = 0;
+		without_userns(sp, &ca);
 		cmd = SYS2(clone3, &ca, sizeof(ca));
 	}
 	bool move = false;

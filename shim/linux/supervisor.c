@@ -90,7 +90,7 @@ static struct sup {
 	 * credentials (cordon_call_assume), from these, to which each thread
 	 * returns. */
 	bool privileged;
-	unsigned long long permitted;
+	unsigned long long permitted, inheritable;
 	struct stat userns; /* the supervisor's user namespace */
 	gid_t gid;
 	int n_groups;
@@ -309,13 +309,15 @@ enum { MINE_GROUPS = 1, MINE_GID = 2, MINE_UID = 4, MINE_CAPS = 8 };
 static __thread unsigned switched;
 
 /* Effective capabilities EFF (within the supervisor's permitted set, read
- * once by cordon_supervisor_prepare), on this thread. */
+ * once by cordon_supervisor_prepare, as its inheritable set), on this
+ * thread. */
 static int set_caps(unsigned long long eff)
 {
 	struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
 	struct __user_cap_data_struct d[2] = {
-		{(uint32_t)(eff & S.permitted), (uint32_t)S.permitted, 0},
-		{(uint32_t)((eff & S.permitted) >> 32), (uint32_t)(S.permitted >> 32), 0}};
+		{(uint32_t)(eff & S.permitted), (uint32_t)S.permitted, (uint32_t)S.inheritable},
+		{(uint32_t)((eff & S.permitted) >> 32), (uint32_t)(S.permitted >> 32),
+		 (uint32_t)(S.inheritable >> 32)}};
 	return syscall(SYS_capset, &h, d) < 0 ? -errno : 0;
 }
 
@@ -1303,6 +1305,7 @@ int cordon_supervisor_prepare(struct cordon_error *err)
 	S.privileged = geteuid() == 0 || caps;
 	if (S.privileged) {
 		S.permitted = (unsigned long long)d[1].permitted << 32 | d[0].permitted;
+		S.inheritable = (unsigned long long)d[1].inheritable << 32 | d[0].inheritable;
 		if (stat("/proc/self/ns/user", &S.userns) < 0)
 			return cordon_err(err, errno,
 					  "starting the supervisor: /proc/self/ns/user: %s",
