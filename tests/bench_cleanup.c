@@ -20,6 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
+
 #include "cordon/policy.h"
 #include "cordon/session.h"
 
@@ -37,15 +39,9 @@ static double wall(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
 static void report(const char *name, double *v, int n)
 {
-	qsort(v, (size_t)n, sizeof(*v), cmp);
+	qsort(v, (size_t)n, sizeof(*v), bench_cmp_double);
 	printf("%-8s median %8.2f ms  (min %.2f, max %.2f, %d rounds)\n", name, v[n / 2], v[0],
 	       v[n - 1], n);
 }
@@ -194,8 +190,8 @@ int main(int argc, char **argv)
 	printf("cleanup of %d processes (%d setsid escapees):\n", n, n / 2);
 	report("raw", raw, rounds);
 	report("cordon", cor, rounds);
-	qsort(raw, (size_t)rounds, sizeof(double), cmp);
-	qsort(cor, (size_t)rounds, sizeof(double), cmp);
+	qsort(raw, (size_t)rounds, sizeof(double), bench_cmp_double);
+	qsort(cor, (size_t)rounds, sizeof(double), bench_cmp_double);
 	printf("ratio    %.2fx the raw cgroup.kill time (goal <= 1.2x)\n",
 	       cor[rounds / 2] / raw[rounds / 2]);
 	char cmd[200];

@@ -20,18 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now_us(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
+#include "bench.h"
 
 static void *acceptor(void *arg)
 {
@@ -80,17 +69,17 @@ int main(int argc, char **argv)
 	}
 	double *us = malloc((size_t)n * sizeof(*us));
 	for (int i = 0; i < n; i++) {
-		double a = now_us();
+		double a = bench_now_us();
 		int s = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		int r = connect(s, (struct sockaddr *)&ss, len);
 		close(s);
-		us[i] = now_us() - a;
+		us[i] = bench_now_us() - a;
 		if (r < 0) {
 			fprintf(stderr, "connect %s: %s\n", argv[2], strerror(errno));
 			return 1;
 		}
 	}
-	qsort(us, (size_t)n, sizeof(*us), cmp);
+	qsort(us, (size_t)n, sizeof(*us), bench_cmp_double);
 	printf("median %.1f us p90 %.1f us\n", us[n / 2], us[n * 9 / 10]);
 	if (strcmp(argv[1], "inside") == 0)
 		unlink(argv[2]);

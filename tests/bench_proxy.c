@@ -18,18 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now_us(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
+#include "bench.h"
 
 static void *feed(void *arg)
 {
@@ -129,9 +118,9 @@ int main(int argc, char **argv)
 		int n = atoi(argv[4]);
 		double *us = malloc((size_t)n * sizeof(*us));
 		for (int i = 0; i < n; i++) {
-			double t = now_us();
+			double t = bench_now_us();
 			int s = open_one(argv[2], port);
-			us[i] = now_us() - t;
+			us[i] = bench_now_us() - t;
 			if (s < 0) {
 				fprintf(stderr, "connect %s:%d: %s\n", argv[2], port,
 					strerror(errno));
@@ -139,7 +128,7 @@ int main(int argc, char **argv)
 			}
 			close(s);
 		}
-		qsort(us, (size_t)n, sizeof(*us), cmp);
+		qsort(us, (size_t)n, sizeof(*us), bench_cmp_double);
 		printf("median %.1f us p90 %.1f us\n", us[n / 2], us[n * 9 / 10]);
 		free(us);
 		return 0;
@@ -151,7 +140,7 @@ int main(int argc, char **argv)
 		perror("connect");
 		return 1;
 	}
-	double t = now_us();
+	double t = bench_now_us();
 	while (got < want) {
 		ssize_t r = recv(s, buf, sizeof(buf), 0);
 		if (r <= 0) {
@@ -160,7 +149,7 @@ int main(int argc, char **argv)
 		}
 		got += r;
 	}
-	t = now_us() - t;
+	t = bench_now_us() - t;
 	close(s);
 	printf("rate %.1f MB/s\n", (double)got / t);
 	return 0;
