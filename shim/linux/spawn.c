@@ -5,6 +5,8 @@
 #include "spawn.h"
 #include "sysnums.h"
 
+#include "cordon/error.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
@@ -284,11 +286,15 @@ static __attribute__((noreturn)) void command(struct cordon_spawn *sp, long keep
 	open_fds[n++] = sp->hold;
 	open_fds[n++] = sp->report_w; /* close-on-exec: says why an exec failed */
 	keep_only(open_fds, n);
-	long u = sp->in_userns ? enter_own_userns(sp) : 0;
-	if (u < 0) {
-		int e = (int)-u;
-		put(sp->report_w, &e, sizeof(e));
-		die(127);
+	if (sp->in_userns && enter_own_userns(sp) < 0) {
+		/* Not the command's fault (a caller that forbids ambient
+		 * capabilities, say): cordon's failure, 125, never a start
+		 * without the sandbox. */
+		static const char msg[] = "cordon: cannot set up the session's user namespace "
+					  "(its uid map or the capabilities the shim needs there); "
+					  "refusing to start\n";
+		put(2, msg, sizeof(msg) - 1);
+		die(CORDON_EXIT_FAILURE);
 	}
 	if (sp->apply) {
 		int st = sp->apply(sp->apply_arg);
