@@ -667,6 +667,8 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 #ifdef CORDON_TEST_HOOKS
 		.refuse_userns = getenv("CORDON_TEST_REFUSE_USERNS") &&
 				 strcmp(getenv("CORDON_TEST_REFUSE_USERNS"), "1") == 0,
+		.slow_keeper = getenv("CORDON_TEST_SLOW_KEEPER") &&
+			       strcmp(getenv("CORDON_TEST_SLOW_KEEPER"), "1") == 0,
 #endif
 		.report_w = report[1],
 		.event_w = event[1],

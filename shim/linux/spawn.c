@@ -575,12 +575,19 @@ static int keeper(void *arg)
 	int mine[] = {sp->event_w,   sp->control_r,        sp->parent_fd,
 		      sp->cgroup_fd, sp->cgroup_parent_fd, sp->registry_fd};
 	keep_only(mine, sizeof(mine) / sizeof(mine[0]));
+	if (sp->slow_keeper) {
+		struct timespec look_away = {0, 200L * 1000 * 1000};
+		SYS4(clock_nanosleep, CLOCK_MONOTONIC, 0, &look_away, 0);
+	}
 	/* From now on nothing interrupts the keeper but SIGKILL: a terminal's
 	 * ^C or a group kill is for the command; SIGCHLD is read below. */
 	uint64_t all = ~0ULL;
 	SYS4(rt_sigprocmask, SIG_SETMASK, &all, 0, sizeof(all));
 	uint64_t chld = 1ULL << (SIGCHLD - 1);
 	long sfd = SYS4(signalfd4, -1, &chld, sizeof(chld), SFD_CLOEXEC | SFD_NONBLOCK);
+	/* A command that ended before SIGCHLD was blocked left no signal to
+	 * read (its default is to be dropped): look once before waiting. */
+	reap(sp, cmd);
 	for (;;) {
 		struct pollfd p[3] = {{.fd = sp->parent_fd, .events = POLLIN},
 				      {.fd = sp->control_r, .events = POLLIN},
