@@ -378,6 +378,33 @@ static int protect_submodule_links(struct cordon_guard_plan *plan, const struct 
 	return e;
 }
 
+/* FILE, a git dir's missing commondir, made holding "." (this git dir:
+ * what git takes without one) so that it exists to be kept read-only.
+ * Nothing else can guard a name that is missing: a mount needs something
+ * to mount on. If it cannot be made, it stays in the unguarded list. */
+static int keep_commondir(struct cordon_guard_plan *plan, const struct reach *r, const char *file,
+			  const char *source)
+{
+	if (cordon_strv_push(r->made, file) < 0)
+		return -ENOMEM;
+	if (r->create) {
+		int fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd >= 0) {
+			bool whole = write(fd, ".\n", 2) == 2;
+			if (close(fd) < 0 || !whole)
+				(void)unlink(file); /* git would die on a file it cannot read */
+		}
+		struct stat st;
+		if (lstat(file, &st) < 0) {
+			if (!cordon_strv_contains(&plan->unguarded, file) &&
+			    cordon_strv_push(&plan->unguarded, file) < 0)
+				return -ENOMEM;
+			return 0;
+		}
+	}
+	return protect(plan, r, file, source, 0);
+}
+
 /* PATH is "<base>/.git/<rest>": REST in every git dir the repository at
  * BASE uses — its .git directory or the one a .git file names, the common
  * dir of a worktree, and the submodules' — and the .git file itself. */
@@ -421,11 +448,10 @@ static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, co
 			e = protect(plan, r, f, source, 0);
 			if (e >= 0)
 				e = add_dir(&dirs, common);
-		} else if (lstat(f, &cst) < 0 && creatable(r, f) &&
-			   !cordon_strv_contains(&plan->unguarded, f)) {
+		} else if (lstat(f, &cst) < 0 && errno == ENOENT && creatable(r, f)) {
 			/* git reads it in every git dir: one written inside would
 			 * send git to another git dir's config and hooks. */
-			e = cordon_strv_push(&plan->unguarded, f);
+			e = keep_commondir(plan, r, f, source);
 		}
 		snprintf(f, sizeof(f), "%s/modules", dirs.v[i]);
 		if (e >= 0)

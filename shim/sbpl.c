@@ -243,6 +243,7 @@ int cordon_sbpl_generate(const struct cordon_policy *p, const struct cordon_fing
 	/* The guards, by path (Seatbelt takes the last matching rule): a
 	 * protected path stays read-only and cannot be made either, a hidden
 	 * one is neither read nor written. */
+	struct cordon_strv commondirs = {0};
 	if (p->n_guards)
 		put(&b, "; protected_paths, hidden_paths\n");
 	for (size_t i = 0; i < p->n_guards && !oom; i++) {
@@ -253,7 +254,24 @@ int cordon_sbpl_generate(const struct cordon_policy *p, const struct cordon_fing
 		}
 		put(&b, "(deny%s file-write* (subpath (param \"P%d\")))\n",
 		    p->guards[i].kind == CORDON_GUARD_HIDE ? " file-read*" : "", k);
+		/* git follows a git dir's commondir to another config and
+		 * hooks: with any .git entry protected, it cannot be made. */
+		const char *git = strstr(p->guards[i].path, "/.git/");
+		cleanup_free char *common = NULL;
+		if (p->guards[i].kind == CORDON_GUARD_PROTECT && git &&
+		    asprintf(&common, "%.*s/.git/commondir", (int)(git - p->guards[i].path),
+			     p->guards[i].path) < 0)
+			common = NULL, oom = true;
+		if (common && !cordon_strv_contains(&commondirs, common)) {
+			k = add_param(&params, common);
+			if (k < 0 || cordon_strv_push(&commondirs, common) < 0) {
+				oom = true;
+				break;
+			}
+			put(&b, "(deny file-write* (literal (param \"P%d\")))\n", k);
+		}
 	}
+	cordon_strv_free(&commondirs);
 	if (p->allow_network && p->domains) {
 		/* By domain: out only to cordon's proxy on loopback (no name
 		 * lookups of the session's own: the proxy resolves). No proxy

@@ -513,6 +513,13 @@ Test(sbpl, guards_deny_after_the_rules)
 	snprintf(want, sizeof(want), "(deny file-read* file-write* (subpath (param \"%s\")))", ssh);
 	w = strstr(s.profile, want);
 	cr_expect(g && w && w > g, "%s", s.profile);
+	/* The git dir's commondir (git follows it to another config and
+	 * hooks) cannot be made either. */
+	const char *common = param_named(&s, "/Users/me/spa ce/.git/commondir");
+	cr_assert(common, "%s", s.profile);
+	snprintf(want, sizeof(want), "(deny file-write* (literal (param \"%s\")))", common);
+	w = strstr(s.profile, want);
+	cr_expect(g && w && w > g, "%s", s.profile);
 	cordon_sbpl_free(&s);
 	cordon_policy_free(&p);
 }

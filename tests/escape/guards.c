@@ -266,21 +266,28 @@ static const char plant_commondir[] =
 	"fsmon >> evil/config\n"
 	"echo \"$PWD/evil\" > .git/commondir; echo commondir $?\n";
 
-/* KNOWN GAP (issue 20 left open): git reads $GIT_DIR/commondir in every git
- * dir, and none exists to be mounted over in an ordinary .git; one written
- * inside sends git outside to a planted config and hooks. Needs the
- * creation guard described above home_project_cannot_create_missing_dotfiles.
- * Enable this test when that lands. */
-BOTH_USERS(guards, git_commondir_plant_runs_nothing_outside, .timeout = 60, .disabled = true)
+/* git reads $GIT_DIR/commondir in every git dir, and an ordinary .git has
+ * none to be mounted over: the session's plan makes one holding "." (this
+ * git dir, git's meaning without one) and keeps it read-only. The plant
+ * cannot replace it, and git outside runs nothing planted. */
+BOTH_USERS(guards, git_commondir_plant_runs_nothing_outside, .timeout = 60)
 {
 	struct world w;
 	git_world(&w, who, "gcommon");
+	cr_assert_not(present(w.proj, ".git/commondir"), "the repository has a commondir already");
 	char *script = plant(&w, "deny", "", plant_commondir);
 	struct run_result r = sh_in(&w, NULL, "%s", script);
 	char *diag;
 	asprintf(&diag, "inside (%d): %s%s", r.status, r.out, r.err);
 	run_free(&r);
-	cr_expect_not(present(w.proj, ".git/commondir"), "a .git/commondir was planted\n%s", diag);
+	char *now = content(w.proj, ".git/commondir");
+	cr_expect(now && strcmp(now, ".\n") == 0, "the .git/commondir is not the session's \".\": %s\n%s",
+		  now ? now : "(none)", diag);
+	free(now);
+	/* What the session left is git's own meaning: git outside works. */
+	r = outside(&w, "git status --short && git rev-parse --show-toplevel");
+	cr_expect(strstr(r.out, w.proj), "git outside: %s%s", r.out, r.err);
+	run_free(&r);
 	git_outside(&w, w.proj, "outside-deny");
 	cr_expect_not(marked(&w, "deny", "fsmonitor"),
 		      "a core.fsmonitor planted through .git/commondir ran outside\n%s", diag);
@@ -991,9 +998,9 @@ Test(guards, root_without_setfcap_refuses_or_warns_as_itself, .timeout = 60)
 
 /* ---- names made inside ---- */
 
-/* What no mount can guard yet (a name that did not exist: .envrc, a git
- * dir's commondir) is at least said when the session ends, each once,
- * naming the path; a session that made none says nothing. */
+/* What no mount can guard yet (a name that did not exist: .envrc, .idea)
+ * is at least said when the session ends, each once, naming the path; a
+ * session that made none says nothing. */
 BOTH_USERS(guards, names_made_inside_are_said_at_the_end, .timeout = 60)
 {
 	struct world w;
@@ -1001,8 +1008,8 @@ BOTH_USERS(guards, names_made_inside_are_said_at_the_end, .timeout = 60)
 	struct run_result r = sh_in(&w, NULL, "%s", "echo quiet > quiet.txt");
 	cr_expect_null(strstr(r.err, "cannot guard yet"), "a session that made none: %s", r.err);
 	run_free(&r);
-	r = sh_in(&w, NULL, "%s", "echo 'echo hi' > .envrc; echo .. > .git/commondir; true");
-	char *envrc = at(w.proj, ".envrc"), *common = at(w.proj, ".git/commondir");
+	r = sh_in(&w, NULL, "%s", "echo 'echo hi' > .envrc; mkdir .idea; true");
+	char *envrc = at(w.proj, ".envrc"), *common = at(w.proj, ".idea");
 	cr_assert(file_exists(envrc) && file_exists(common),
 		  "control: the session could not make them: %s", r.err);
 	char *want;
