@@ -185,6 +185,15 @@ static void send_policy(struct run *r, const char *frame, size_t len, int rulese
 	}
 }
 
+#ifdef CORDON_TEST_HOOKS
+/* Test builds: CORDON_TEST_LOOK_AWAY=1 (see struct cordon_spawn). */
+static bool look_away(void)
+{
+	const char *v = getenv("CORDON_TEST_LOOK_AWAY");
+	return v && strcmp(v, "1") == 0;
+}
+#endif
+
 /* Wait for the keeper's first word: the command started. */
 static int wait_started(struct run *r, struct cordon_error *err)
 {
@@ -195,10 +204,24 @@ static int wait_started(struct run *r, struct cordon_error *err)
 	if (m.tag == CORDON_EV_FAILED)
 		return cordon_err(err, m.value, "starting the command: %s", strerror(m.value));
 	r->command = m.value;
+#ifdef CORDON_TEST_HOOKS
+	if (look_away())
+		usleep(400 * 1000);
+#endif
 	r->command_fd = (int)syscall(SYS_pidfd_open, r->command, 0);
-	if (r->command_fd < 0)
+	/* ESRCH: it ended already, and the keeper reaped it (its exit is
+	 * the keeper's next word). */
+	if (r->command_fd < 0 && errno != ESRCH)
 		return cordon_err(err, errno, "pidfd_open: %s", strerror(errno));
 	return 0;
+}
+
+/* SIG for the command, by its pidfd: never a pid the kernel gave out again
+ * after the keeper reaped it. Nothing once it is gone. */
+static void signal_command(const struct run *r, int sig)
+{
+	if (r->command_fd >= 0)
+		(void)syscall(SYS_pidfd_send_signal, r->command_fd, sig, NULL, 0);
 }
 
 /* Why a command ended before confirming: its exec failed (S->exec_errno), or
@@ -269,6 +292,8 @@ static int handover(struct run *r, struct cordon_error *err)
 		return 1;
 	}
 	if (m.tag == CORDON_HANDOVER_LISTENER) {
+		if (r->command_fd < 0)
+			return unconfirmed(r, "the command exited first", err);
 		int fd = (int)syscall(SYS_pidfd_getfd, r->command_fd, m.value, 0);
 		if (fd < 0)
 			return cordon_err(err, errno,
@@ -366,7 +391,7 @@ static void wait_for_end(struct run *r)
 		if (p[2].revents & (POLLHUP | POLLERR | POLLNVAL)) {
 			/* The terminal is gone: the command first hears of it as a
 			 * shell would, then the whole session ends. */
-			kill(r->command, SIGHUP);
+			signal_command(r, SIGHUP);
 			struct pollfd q = {.fd = end_fd(r), .events = POLLIN};
 			if (!r->exited && poll(&q, 1, 100) == 1)
 				take_event(r);
@@ -386,7 +411,7 @@ static void wait_for_end(struct run *r)
 				/* Sent by a process (kill): for the command. From the
 				 * terminal (^C, ^\): the command's group had it already. */
 				if (si.ssi_code != SI_KERNEL)
-					kill(r->command, (int)si.ssi_signo);
+					signal_command(r, (int)si.ssi_signo);
 			}
 		}
 	}
@@ -667,8 +692,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 #ifdef CORDON_TEST_HOOKS
 		.refuse_userns = getenv("CORDON_TEST_REFUSE_USERNS") &&
 				 strcmp(getenv("CORDON_TEST_REFUSE_USERNS"), "1") == 0,
-		.slow_keeper = getenv("CORDON_TEST_SLOW_KEEPER") &&
-			       strcmp(getenv("CORDON_TEST_SLOW_KEEPER"), "1") == 0,
+		.look_away = look_away(),
 #endif
 		.report_w = report[1],
 		.event_w = event[1],

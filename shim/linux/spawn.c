@@ -575,7 +575,7 @@ static int keeper(void *arg)
 	int mine[] = {sp->event_w,   sp->control_r,        sp->parent_fd,
 		      sp->cgroup_fd, sp->cgroup_parent_fd, sp->registry_fd};
 	keep_only(mine, sizeof(mine) / sizeof(mine[0]));
-	if (sp->slow_keeper) {
+	if (sp->look_away) {
 		struct timespec look_away = {0, 200L * 1000 * 1000};
 		SYS4(clock_nanosleep, CLOCK_MONOTONIC, 0, &look_away, 0);
 	}

@@ -72,10 +72,11 @@ struct cordon_spawn {
 	/* Test builds (CORDON_TEST_HOOKS, CORDON_TEST_REFUSE_USERNS): the first
 	 * clone with a user namespace fails, as where the system refuses one. */
 	bool refuse_userns;
-	/* Test builds (CORDON_TEST_SLOW_KEEPER): the keeper looks away for
+	/* Test builds (CORDON_TEST_LOOK_AWAY): the keeper looks away for
 	 * 200 ms after the command starts, so a command that ends at once ends
-	 * before the keeper blocks SIGCHLD. */
-	bool slow_keeper;
+	 * before the keeper blocks SIGCHLD (and the launcher, 400 ms: it is
+	 * reaped before the launcher opens its pidfd). */
+	bool look_away;
 	/* What the keeper removes once the session is gone: the cgroup (NAME
 	 * in the directory PARENT_FD) and the registry record (RECORD in
 	 * REGISTRY_FD). -1/NULL: nothing. */
