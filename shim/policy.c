@@ -567,7 +567,7 @@ static bool toolchain_rule(const struct cordon_rule *r)
 }
 
 static int guard_list(struct cordon_policy *p, const char *const *list, unsigned kind,
-		      const char *source, const char *home)
+		      const char *source, const char *home, struct cordon_path_cache *cache)
 {
 	for (size_t i = 0; list && list[i]; i++) {
 		cleanup_free char *abs = NULL;
@@ -578,7 +578,9 @@ static int guard_list(struct cordon_policy *p, const char *const *list, unsigned
 			continue; /* "~/..." without a home */
 		if (kind == CORDON_GUARD_HIDE) {
 			/* Named by a rule itself: the user means it. */
-			cleanup_free char *canon = realpath(abs, NULL);
+			cleanup_free char *canon = NULL;
+			if (cordon_path_resolve_cached(abs, NULL, NULL, cache, &canon) == -ENOMEM)
+				return -ENOMEM;
 			bool named = false;
 			for (size_t j = 0; j < p->n_rules && !named; j++)
 				named = !toolchain_rule(&p->rules[j]) &&
@@ -598,47 +600,48 @@ static int guard_list(struct cordon_policy *p, const char *const *list, unsigned
  * the directories a session with none would look in ($CORDON_CONFIG's file,
  * $XDG_CONFIG_HOME/cordon, ~/.config/cordon). */
 static int guard_config(const struct cordon_config *cfg, const struct cordon_context *ctx,
-			struct cordon_policy *p)
+			struct cordon_policy *p, struct cordon_path_cache *cache)
 {
 	static const char source[] = "cordon's config";
 	int r = cfg->file ? guard_list(p, (const char *const[]){cfg->file, NULL},
-				       CORDON_GUARD_PROTECT, source, ctx->home)
+				       CORDON_GUARD_PROTECT, source, ctx->home, cache)
 			  : 0;
 	const char *env = ctx->getenv_fn ? ctx->getenv_fn("CORDON_CONFIG") : NULL;
 	if (r >= 0 && env && env[0] == '/')
 		r = guard_list(p, (const char *const[]){env, NULL}, CORDON_GUARD_PROTECT, source,
-			       ctx->home);
+			       ctx->home, cache);
 	const char *xdg = ctx->getenv_fn ? ctx->getenv_fn("XDG_CONFIG_HOME") : NULL;
 	cleanup_free char *xdir = NULL;
 	if (r >= 0 && xdg && xdg[0] == '/') {
 		if (asprintf(&xdir, "%s/cordon", xdg) < 0)
 			return -ENOMEM;
 		r = guard_list(p, (const char *const[]){xdir, NULL}, CORDON_GUARD_PROTECT, source,
-			       ctx->home);
+			       ctx->home, cache);
 	}
 	if (r >= 0)
 		r = guard_list(p, (const char *const[]){"~/.config/cordon", NULL},
-			       CORDON_GUARD_PROTECT, source, ctx->home);
+			       CORDON_GUARD_PROTECT, source, ctx->home, cache);
 	return r;
 }
 
 static int resolve_guards(const struct cordon_config *cfg, const struct cordon_context *ctx,
 			  struct cordon_policy *p)
 {
-	int r = guard_config(cfg, ctx, p);
+	struct cordon_path_cache cache = {0};
+	int r = guard_config(cfg, ctx, p, &cache);
 	if (r >= 0)
 		r = guard_list(p,
 			       cfg->has_protected ? (const char *const *)cfg->protected_paths.v
 						  : cordon_default_protected,
 			       CORDON_GUARD_PROTECT,
 			       cfg->has_protected ? "protected_paths" : "protected_paths (default)",
-			       ctx->home);
+			       ctx->home, &cache);
 	for (size_t i = 0; r >= 0 && ctx->home && cordon_dotfiles[i]; i++) {
 		cleanup_free char *s = NULL;
 		if (asprintf(&s, "~/%s", cordon_dotfiles[i]) < 0)
 			return -ENOMEM;
 		r = guard_list(p, (const char *const[]){s, NULL}, CORDON_GUARD_PROTECT, "dotfiles",
-			       ctx->home);
+			       ctx->home, &cache);
 	}
 	if (r >= 0)
 		r = guard_list(p,
@@ -646,7 +649,8 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 					       : cordon_default_hidden,
 			       CORDON_GUARD_HIDE,
 			       cfg->has_hidden ? "hidden_paths" : "hidden_paths (default)",
-			       ctx->home);
+			       ctx->home, &cache);
+	cordon_path_cache_free(&cache);
 	return r;
 }
 
