@@ -86,6 +86,52 @@ Test(session, a_command_that_ends_at_once_is_seen_to_end, .timeout = 60)
 	}
 }
 
+/* A cordon started inside a session that is not sandboxed ("enabled":
+ * false) makes its own cgroup beneath the session's; when the session ends,
+ * the group kill ends that inner keeper before it can remove it. The
+ * session's keeper removes it, then its own: before, the session's cgroup
+ * was left behind (rmdir: EBUSY) with the inner one in it. */
+Test(session, a_cordon_started_inside_leaves_no_cgroup, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "innercg", ", \"enabled\": false");
+	struct run_result r = sh_in(&w, NULL,
+				    "echo $CORDON_SESSION > sid\n"
+				    "%s run --config %s -- sh -c 'cat /proc/self/cgroup > innercg; "
+				    "echo $CORDON_SESSION > inner; exec sleep 300' &\n"
+				    "echo $! > pids\n"
+				    "i=0; while [ ! -s inner ] && [ $i -lt 200 ]; do sleep 0.05; "
+				    "i=$((i+1)); done\n",
+				    CORDON_BIN, w.cfg);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+	char *inner_file = path_join(w.proj, "inner");
+	char *inner = read_file(inner_file);
+	cr_assert(inner && inner[0], "control: the inner session did not start");
+	inner[strcspn(inner, "\n")] = '\0';
+	char *outer = session_id(&w);
+	char *outer_cg = cgroup_of(outer);
+	/* Control: the inner session's cgroup was made beneath the session's. */
+	cr_assert(outer_cg, "no cgroup2 here");
+	char *cg_file = path_join(w.proj, "innercg");
+	char *cg = read_file(cg_file);
+	char *want = fmt("/cordon-%s/cordon-%s\n", outer, inner);
+	cr_assert(cg && strstr(cg, want), "control: the inner session is not beneath: %s",
+		  cg ? cg : "(none)");
+	free(want);
+	free(cg);
+	free(cg_file);
+	expect_session_gone(&w, 1);
+	char *nested = fmt("%s/cordon-%s", outer_cg, inner);
+	cr_expect_not(file_exists(nested), "the inner session's cgroup %s was left behind", nested);
+	free(nested);
+	free(outer_cg);
+	free(outer);
+	free(inner);
+	free(inner_file);
+	world_free(&w);
+}
+
 Test(session, four_hundred_processes_half_escaped, .timeout = 120)
 {
 	struct world w;

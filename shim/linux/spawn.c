@@ -7,6 +7,7 @@
 
 #include "cordon/error.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
@@ -172,6 +173,37 @@ static void remove_tree(int parent, const char *name, int depth)
 	SYS3(unlinkat, parent, name, AT_REMOVEDIR);
 }
 
+/* rmdir NAME, a cgroup in the directory PARENT, its child cgroups first: a
+ * cordon started inside the session made one of its own beneath ours, and
+ * the group kill may have ended its keeper before that keeper removed it.
+ * Cgroup directories hold only interface files and child cgroups. */
+static long remove_cgroup(int parent, const char *name, int depth)
+{
+	long r = SYS3(unlinkat, parent, name, AT_REMOVEDIR);
+	if (r != -EBUSY || depth >= 16)
+		return r;
+	long fd = SYS4(openat, parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+	if (fd < 0)
+		return r;
+	char buf[2048] __attribute__((aligned(8)));
+	long n;
+	bool any = false;
+	while ((n = SYS3(getdents64, fd, buf, sizeof(buf))) > 0) {
+		for (long off = 0; off < n;) {
+			struct dirent64_raw *d = (struct dirent64_raw *)(buf + off);
+			off += d->reclen;
+			if (d->type != DT_DIR || (d->name[0] == '.' &&
+						  (d->name[1] == '\0' ||
+						   (d->name[1] == '.' && d->name[2] == '\0'))))
+				continue;
+			any = true;
+			(void)remove_cgroup((int)fd, d->name, depth + 1);
+		}
+	}
+	SYS1(close, fd);
+	return any ? SYS3(unlinkat, parent, name, AT_REMOVEDIR) : r;
+}
+
 /* Once every descendant is gone: remove the session's cgroup (empty now),
  * its registry record and its socket directory. The supervisor does not wait
  * for this (nor can it, when it was killed). */
@@ -180,7 +212,7 @@ static void clean_up_after(const struct cordon_spawn *sp)
 	if (sp->socket_dir)
 		remove_tree(AT_FDCWD, sp->socket_dir, 0);
 	for (int i = 0; sp->cgroup_parent_fd >= 0 && sp->cgroup_name && i < 1000; i++) {
-		long r = SYS3(unlinkat, sp->cgroup_parent_fd, sp->cgroup_name, AT_REMOVEDIR);
+		long r = remove_cgroup(sp->cgroup_parent_fd, sp->cgroup_name, 0);
 		if (r != -EBUSY)
 			break;
 		struct timespec ts = {0, 100L * 1000}; /* exiting tasks leave it a moment later */
