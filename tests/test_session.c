@@ -124,6 +124,9 @@ Test(session, a_cordon_started_inside_leaves_no_cgroup, .timeout = 60)
 	expect_session_gone(&w, 1);
 	char *nested = fmt("%s/cordon-%s", outer_cg, inner);
 	cr_expect_not(file_exists(nested), "the inner session's cgroup %s was left behind", nested);
+	struct cordon_session_info info;
+	cr_expect_neq(cordon_registry_read(inner, &info, NULL), 0,
+		      "the inner session's registry record was left behind");
 	free(nested);
 	free(outer_cg);
 	free(outer);

@@ -175,9 +175,11 @@ static void remove_tree(int parent, const char *name, int depth)
 
 /* rmdir NAME, a cgroup in the directory PARENT, its child cgroups first: a
  * cordon started inside the session made one of its own beneath ours, and
- * the group kill may have ended its keeper before that keeper removed it.
- * Cgroup directories hold only interface files and child cgroups. */
-static long remove_cgroup(int parent, const char *name, int depth)
+ * the group kill may have ended its keeper before that keeper removed it
+ * (or its registry record: ID.json in REGISTRY, for a child cgroup named
+ * cordon-ID). Cgroup directories hold only interface files and child
+ * cgroups. */
+static long remove_cgroup(int parent, const char *name, int registry, int depth)
 {
 	long r = SYS3(unlinkat, parent, name, AT_REMOVEDIR);
 	if (r != -EBUSY || depth >= 16)
@@ -197,7 +199,16 @@ static long remove_cgroup(int parent, const char *name, int depth)
 						   (d->name[1] == '.' && d->name[2] == '\0'))))
 				continue;
 			any = true;
-			(void)remove_cgroup((int)fd, d->name, depth + 1);
+			(void)remove_cgroup((int)fd, d->name, registry, depth + 1);
+			size_t len = 0;
+			while (d->name[len])
+				len++;
+			char record[300];
+			if (registry >= 0 && len > 7 && len < 250 && !memcmp(d->name, "cordon-", 7)) {
+				memcpy(record, d->name + 7, len - 7);
+				memcpy(record + len - 7, ".json", 6);
+				SYS3(unlinkat, registry, record, 0);
+			}
 		}
 	}
 	SYS1(close, fd);
@@ -212,7 +223,7 @@ static void clean_up_after(const struct cordon_spawn *sp)
 	if (sp->socket_dir)
 		remove_tree(AT_FDCWD, sp->socket_dir, 0);
 	for (int i = 0; sp->cgroup_parent_fd >= 0 && sp->cgroup_name && i < 1000; i++) {
-		long r = remove_cgroup(sp->cgroup_parent_fd, sp->cgroup_name, 0);
+		long r = remove_cgroup(sp->cgroup_parent_fd, sp->cgroup_name, sp->registry_fd, 0);
 		if (r != -EBUSY)
 			break;
 		struct timespec ts = {0, 100L * 1000}; /* exiting tasks leave it a moment later */
