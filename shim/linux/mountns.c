@@ -171,6 +171,31 @@ static int mount_one(const struct cordon_mount *m, int *empty, struct cordon_err
 	return 0;
 }
 
+/* POSIX shared memory is files in /dev/shm: the host's are other
+ * programs' (a database's, a browser's), read and written through the
+ * default read-write rule. The session gets a /dev/shm of its own, a fresh
+ * tmpfs (mode 1777, as the host's), shared by its processes and gone with
+ * its namespace. Only where a rule grants /dev/shm and it is a directory. */
+static int private_shm(const struct cordon_policy *p, struct cordon_error *err)
+{
+	struct stat st;
+	if (!cordon_policy_access(p, "/dev/shm", NULL) || lstat("/dev/shm", &st) < 0 ||
+	    !S_ISDIR(st.st_mode))
+		return 0;
+	cleanup_close int fs = (int)syscall(SYS_fsopen, "tmpfs", FSOPEN_CLOEXEC);
+	if (fs < 0 || syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "mode", "1777", 0) < 0 ||
+	    syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+		return cordon_err(err, errno, "/dev/shm: making the session's own tmpfs: %s",
+				  strerror(errno));
+	cleanup_close int m =
+		(int)syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+	cleanup_close int to = open("/dev/shm", O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
+	if (m < 0 || to < 0 || attach(m, to) < 0)
+		return cordon_err(err, errno, "/dev/shm: mounting the session's own tmpfs: %s",
+				  strerror(errno));
+	return 0;
+}
+
 #ifndef MQUEUE_MAGIC
 #define MQUEUE_MAGIC 0x19800202 /* linux/magic.h has it only from Linux 6.x */
 #endif
@@ -369,6 +394,8 @@ int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *use
 	}
 	if (empty >= 0)
 		close(empty);
+	if (r >= 0)
+		r = private_shm(p, err);
 	/* Started in this namespace: its metadata calls need no supervisor
 	 * (one unshared here, after the exec, leaves the executable the
 	 * host's). */

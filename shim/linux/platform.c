@@ -458,7 +458,10 @@ int cordon_sandbox_prepare(struct cordon_policy *p)
 	for (size_t i = 0; i < p->n_rules; i++) {
 		struct cordon_rule *rule = &p->rules[i];
 		struct cordon_error ignored;
-		bool done = false, proc = under_proc(rule->path);
+		/* /proc and /dev/shm may be the session's own (mountns.c):
+		 * their rules are the shim's, on what it mounted. */
+		bool done = false,
+		     proc = under_proc(rule->path) || strcmp(rule->path, "/dev/shm") == 0;
 		uint64_t allowed = landlock_access(rule->access) & attr.handled_access_fs;
 		if (!proc &&
 		    add_path_rule(ruleset, rule->path, allowed, true, &done, &ignored) < 0) {

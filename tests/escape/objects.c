@@ -705,6 +705,60 @@ BOTH_USERS(objects, sysv_ipc_only_the_sessions_own, .timeout = 60)
 	world_free(&w);
 }
 
+/* POSIX shared memory is files in /dev/shm, which the default rules grant
+ * read-write: an outside program's object (a database's, a browser's) is
+ * neither read nor changed from inside, because the session has a /dev/shm
+ * of its own. Inside, processes share objects there (shm_open too), and
+ * none outlives the session. The control reads and overwrites the same
+ * object unsandboxed. */
+BOTH_USERS(objects, posix_shm_only_the_sessions_own, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "pshm", ", \"additional_read_write_paths\": [\"/dev/shm\"]");
+	char *name = fmt("cordon-test-%d-%d", (int)getpid(), who->user ? 1 : 0);
+	char *path = fmt("/dev/shm/%s", name);
+	char *make = fmt("printf '%s' > %s && chmod 600 %s", SECRET, path, path);
+	char *attack = fmt("cat %s; echo; printf pwned > %s; echo write=$?", path, path);
+	struct run_result r = sh_outside(&w, make);
+	run_free(&r);
+	cr_assert(contains(path, SECRET), "control: the outside object was not made");
+
+	r = sh_outside(&w, attack);
+	cr_assert(strstr(r.out, SECRET) && contains(path, "pwned"),
+		  "control: the object was not read and overwritten outside: %s%s", r.out, r.err);
+	run_free(&r);
+	r = sh_outside(&w, make);
+	run_free(&r);
+
+	r = sh_in(&w, NULL, "%s", attack);
+	cr_expect_null(strstr(r.out, SECRET), "an outside object was read inside: %s", r.out);
+	cr_expect(contains(path, SECRET) && !contains(path, "pwned"),
+		  "an outside object was changed inside: %s%s", r.out, r.err);
+	run_free(&r);
+
+	char *own = fmt("/dev/shm/%s-own", name);
+	r = sh_in(&w, NULL,
+		  "printf shared > %s && sh -c 'cat %s'; echo; /usr/bin/python3 -c '"
+		  "from multiprocessing import shared_memory as m\n"
+		  "s = m.SharedMemory(name=\"%s-py\", create=True, size=8)\n"
+		  "s.buf[:2] = b\"ok\"; print(\"shm_open\", bytes(s.buf[:2]).decode())\n"
+		  "s.close(); s.unlink()'",
+		  own, own, name);
+	cr_expect(strstr(r.out, "shared\n"), "two processes inside could not share: %s%s", r.out,
+		  r.err);
+	cr_expect(strstr(r.out, "shm_open ok"), "shm_open inside failed: %s%s", r.out, r.err);
+	run_free(&r);
+	cr_expect_not(file_exists(own), "the session's own object is visible outside");
+	unlink(path);
+	unlink(own);
+	free(own);
+	free(attack);
+	free(make);
+	free(path);
+	free(name);
+	world_free(&w);
+}
+
 /* An ordinary user whom sudo lets do anything without a password: outside,
  * sudo makes a root-owned file (the control); inside it is refused with a
  * clear reason (no_new_privs), and nothing runs as root. */
