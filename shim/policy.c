@@ -643,6 +643,21 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 		r = guard_list(p, (const char *const[]){s, NULL}, CORDON_GUARD_PROTECT, "dotfiles",
 			       ctx->home, &cache);
 	}
+	/* The runtime directory, read-write by default: the systemd user
+	 * manager loads units and drop-ins from its systemd/ (planted, they
+	 * would run outside at the next daemon-reload or login), and podman
+	 * keeps its registry logins in containers/auth.json. */
+	if (r >= 0 && ctx->os == CORDON_OS_LINUX) {
+		char units[64], logins[80];
+		snprintf(units, sizeof(units), "/run/user/%u/systemd", (unsigned)ctx->uid);
+		snprintf(logins, sizeof(logins), "/run/user/%u/containers/auth.json",
+			 (unsigned)ctx->uid);
+		r = guard_list(p, (const char *const[]){units, NULL}, CORDON_GUARD_PROTECT,
+			       "the runtime directory", ctx->home, &cache);
+		if (r >= 0)
+			r = guard_list(p, (const char *const[]){logins, NULL}, CORDON_GUARD_HIDE,
+				       "the runtime directory", ctx->home, &cache);
+	}
 	if (r >= 0)
 		r = guard_list(p,
 			       cfg->has_hidden ? (const char *const *)cfg->hidden_paths.v

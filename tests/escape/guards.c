@@ -1024,3 +1024,104 @@ BOTH_USERS(guards, names_made_inside_are_said_at_the_end, .timeout = 60)
 	free(common);
 	world_free(&w);
 }
+
+/* ---- the runtime directory ---- */
+
+/* What the test made in the runtime directory, removed at the end. */
+struct runtime {
+	char *rt, *units, *logins_dir, *logins;
+	bool made_run_user, made_rt, made_units, made_logins;
+};
+
+static void runtime_make(struct runtime *x, uid_t uid, gid_t gid)
+{
+	x->rt = fmt("/run/user/%u", (unsigned)uid);
+	x->units = fmt("%s/systemd", x->rt);
+	x->logins_dir = fmt("%s/containers", x->rt);
+	x->logins = fmt("%s/auth.json", x->logins_dir);
+	struct stat st;
+	x->made_run_user = mkdir("/run/user", 0755) == 0;
+	x->made_rt = stat(x->rt, &st) < 0 && mkdir(x->rt, 0700) == 0;
+	x->made_units = mkdir(x->units, 0755) == 0;
+	x->made_logins = mkdir(x->logins_dir, 0700) == 0;
+	if (stat(x->logins, &st) == 0)
+		cr_skip_test("%s exists (a real podman login): not touched", x->logins);
+	free(write_file(x->logins_dir, "auth.json", "{\"auths\": {\"r\": {\"auth\": \"" SECRET "\"}}}"));
+	const char *mine[] = {x->rt, x->units, x->logins_dir, x->logins};
+	for (size_t i = 0; i < 4; i++)
+		cr_assert_eq(chown(mine[i], uid, gid), 0, "%s", mine[i]);
+}
+
+static void runtime_remove(struct runtime *x)
+{
+	char *left[] = {fmt("%s/user/cordon-test.service", x->units), fmt("%s/user", x->units),
+			fmt("%s/user.control", x->units), fmt("%s/cordon-test-ok", x->rt)};
+	for (size_t i = 0; i < 4; i++) {
+		if (unlink(left[i]) < 0)
+			(void)rmdir(left[i]);
+		free(left[i]);
+	}
+	unlink(x->logins);
+	if (x->made_logins)
+		rmdir(x->logins_dir);
+	if (x->made_units)
+		rmdir(x->units);
+	if (x->made_rt)
+		rmdir(x->rt);
+	if (x->made_run_user)
+		rmdir("/run/user"); /* only if the other user's run is done with it */
+	free(x->rt);
+	free(x->units);
+	free(x->logins_dir);
+	free(x->logins);
+}
+
+/* The runtime directory (/run/user/UID) is read-write by default. The
+ * systemd user manager loads units and drop-ins from its systemd/: one
+ * planted there would run outside at the next daemon-reload or login. And
+ * podman keeps its registry logins in containers/auth.json. Neither is
+ * planted nor read from inside; the rest of the directory stays writable.
+ * The control does all of it outside. (The test makes the runtime
+ * directory where the machine has none, and removes what it made.) */
+BOTH_USERS(guards, runtime_dir_keeps_units_and_logins, .timeout = 60)
+{
+	uid_t uid = 0;
+	gid_t gid = 0;
+	if (who->user)
+		test_user(&uid, &gid);
+	struct runtime x;
+	runtime_make(&x, uid, gid);
+	char *extra = fmt(", \"additional_read_write_paths\": [\"%s\"]", x.rt);
+	struct world w;
+	world_for(&w, who, "runtime", extra);
+	char *plant = fmt("cat %s; echo\n"
+			  "mkdir -p %s/user && echo '[Service]' > %s/user/cordon-test.service; "
+			  "echo unit=$?\n"
+			  "mkdir %s/user.control; echo dropin=$?\n"
+			  "echo ok > %s/cordon-test-ok; echo other=$?\n",
+			  x.logins, x.units, x.units, x.units, x.rt);
+	char *unit = fmt("%s/user/cordon-test.service", x.units);
+	char *dropin = fmt("%s/user.control", x.units);
+	char *other = fmt("%s/cordon-test-ok", x.rt);
+
+	struct run_result r = sh_in(&w, NULL, "%s", plant);
+	cr_expect_null(strstr(r.out, SECRET), "podman's logins were read inside: %s", r.out);
+	cr_expect_not(file_exists(unit), "a systemd user unit was planted\n%s%s", r.out, r.err);
+	cr_expect_not(file_exists(dropin), "a systemd drop-in dir was planted\n%s%s", r.out,
+		      r.err);
+	cr_expect(strstr(r.out, "other=0") && file_exists(other),
+		  "the rest of the runtime directory is not writable: %s%s", r.out, r.err);
+	run_free(&r);
+
+	r = sh_outside(&w, plant);
+	cr_assert(strstr(r.out, SECRET) && file_exists(unit) && file_exists(dropin),
+		  "control: outside, the plant failed: %s%s", r.out, r.err);
+	run_free(&r);
+	free(other);
+	free(dropin);
+	free(unit);
+	free(plant);
+	world_free(&w);
+	free(extra);
+	runtime_remove(&x);
+}
