@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,6 +23,7 @@
  * what they open to. */
 struct reach {
 	struct cordon_strv write, read;
+	const char *home;                /* the policy's, or NULL */
 	bool create;                     /* cordon_guard_plan's CREATE */
 	struct cordon_path_cache *cache; /* each real directory asked about once */
 	struct cordon_strv
@@ -405,6 +407,94 @@ static int keep_commondir(struct cordon_guard_plan *plan, const struct reach *r,
 	return protect(plan, r, file, source, 0);
 }
 
+/* The last core.hooksPath set in the git config file FILE into *VALUE
+ * (replaced, freed by the caller); nothing when none. A small reader: a
+ * [core] section's hookspath key, any case, its value unquoted; include
+ * directives are not followed. */
+static void read_hooks_path(const char *file, char **value)
+{
+	FILE *f = fopen(file, "re");
+	if (!f)
+		return;
+	char line[PATH_MAX + 64];
+	bool core = false;
+	while (fgets(line, sizeof(line), f)) {
+		char *s = line + strspn(line, " \t");
+		if (*s == '[') {
+			core = strncasecmp(s, "[core]", 6) == 0;
+			continue;
+		}
+		if (!core || strncasecmp(s, "hookspath", 9) != 0)
+			continue;
+		s += 9;
+		s += strspn(s, " \t");
+		if (*s++ != '=')
+			continue;
+		s += strspn(s, " \t");
+		size_t n;
+		if (*s == '"') {
+			s++;
+			n = strcspn(s, "\"");
+		} else {
+			n = strcspn(s, "#;\r\n");
+			while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+				n--;
+		}
+		char *v = strndup(s, n);
+		if (v) {
+			free(*value);
+			*value = v;
+		}
+	}
+	(void)fclose(f); /* read only */
+}
+
+/* git runs hooks from core.hooksPath when it is set (husky, .githooks): the
+ * same guard as .git/hooks, for the path the config names (system, global,
+ * then the repository's own config files, the last one set winning).
+ * Relative paths are the worktree's (BASE). */
+static int protect_hooks_path(struct cordon_guard_plan *plan, const struct reach *r,
+			      const struct cordon_strv *dirs, const char *base, const char *source)
+{
+	cleanup_free char *value = NULL;
+	read_hooks_path("/etc/gitconfig", &value);
+	if (r->home) {
+		char f[PATH_MAX];
+		snprintf(f, sizeof(f), "%s/.gitconfig", r->home);
+		read_hooks_path(f, &value);
+		const char *xdg = getenv("XDG_CONFIG_HOME");
+		if (xdg && xdg[0] == '/')
+			snprintf(f, sizeof(f), "%s/git/config", xdg);
+		else
+			snprintf(f, sizeof(f), "%s/.config/git/config", r->home);
+		read_hooks_path(f, &value);
+	}
+	for (size_t i = 0; i < dirs->n; i++) {
+		char f[PATH_MAX + 32];
+		snprintf(f, sizeof(f), "%s/config", dirs->v[i]);
+		read_hooks_path(f, &value);
+		snprintf(f, sizeof(f), "%s/config.worktree", dirs->v[i]);
+		read_hooks_path(f, &value);
+	}
+	if (!value || !value[0])
+		return 0;
+	char path[PATH_MAX * 2];
+	if (value[0] == '~' && value[1] == '/' && r->home)
+		snprintf(path, sizeof(path), "%s%s", r->home, value + 1);
+	else if (value[0] == '/')
+		snprintf(path, sizeof(path), "%s", value);
+	else
+		snprintf(path, sizeof(path), "%s/%s", base, value);
+	/* husky (9+) points git at .husky/_, whose scripts run the hooks
+	 * written in .husky: the guard is .husky. */
+	size_t n = strlen(path);
+	while (n > 1 && path[n - 1] == '/')
+		path[--n] = '\0';
+	if (n > 2 && strcmp(path + n - 2, "/_") == 0)
+		path[n - 2] = '\0';
+	return protect(plan, r, path, source, MKDIR);
+}
+
 /* PATH is "<base>/.git/<rest>": REST in every git dir the repository at
  * BASE uses — its .git directory or the one a .git file names, the common
  * dir of a worktree, and the submodules' — and the .git file itself. */
@@ -467,6 +557,8 @@ static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, co
 			e = protect(plan, r, t, source, OPTIONAL);
 		}
 	}
+	if (e >= 0 && strcmp(rest, "hooks") == 0)
+		e = protect_hooks_path(plan, r, &dirs, base, source);
 	if (e >= 0)
 		e = protect_submodule_links(plan, r, base, source);
 	cordon_strv_free(&dirs);
@@ -496,7 +588,7 @@ static int plan_with(const struct cordon_policy *p, bool create, bool protected_
 	memset(out, 0, sizeof(*out));
 	struct cordon_path_cache cache = {0};
 	struct cordon_strv made = {0};
-	struct reach r = {.create = create, .cache = &cache, .made = &made};
+	struct reach r = {.create = create, .cache = &cache, .made = &made, .home = p->home};
 	int e = reach_init(p, &r);
 	for (size_t i = 0; e >= 0 && i < p->n_guards; i++) {
 		const struct cordon_guard *g = &p->guards[i];

@@ -307,6 +307,59 @@ BOTH_USERS(guards, git_commondir_plant_runs_nothing_outside, .timeout = 60)
 	world_free(&w);
 }
 
+/* A repository whose hooks live in the worktree (core.hooksPath, as husky
+ * and .githooks set it): that directory is guarded as .git/hooks is, made
+ * when it is missing. A hook planted there does not run at the next commit
+ * outside; the control plants it unsandboxed and it runs. */
+static const char plant_hooks_path[] =
+	"hook pre-commit > .githooks/pre-commit && chmod +x .githooks/pre-commit; "
+	"echo write-hook $?\n"
+	"rm -rf .githooks; mkdir .githooks; echo rebuild $?\n"
+	"hook pre-commit > .githooks/pre-commit && chmod +x .githooks/pre-commit; "
+	"echo rewrite-hook $?\n";
+
+BOTH_USERS(guards, hooks_path_plant_runs_nothing_outside, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "ghookspath");
+	struct run_result r = outside(&w, "git config core.hooksPath .githooks");
+	run_free(&r);
+	char *script = plant(&w, "deny", "", plant_hooks_path);
+	r = sh_in(&w, NULL, "%s", script);
+	char *diag;
+	asprintf(&diag, "inside (%d): %s%s", r.status, r.out, r.err);
+	run_free(&r);
+	cr_expect(present(w.proj, ".githooks"), "the hooks directory was not made to guard\n%s",
+		  diag);
+	cr_expect_not(present(w.proj, ".githooks/pre-commit"), "a hook was planted\n%s", diag);
+	git_outside(&w, w.proj, "outside-deny");
+	cr_expect_not(marked(&w, "deny", "pre-commit"),
+		      "a pre-commit planted in core.hooksPath ran outside\n%s", diag);
+	free(diag);
+	free(script);
+
+	/* husky 9 sets .husky/_, whose scripts run the hooks in .husky:
+	 * .husky itself is the guard. */
+	r = outside(&w, "git config core.hooksPath .husky/_ && mkdir -p .husky/_");
+	run_free(&r);
+	r = sh_in(&w, NULL, "%s", "echo x > .husky/pre-commit; echo husky $?");
+	cr_expect_not(present(w.proj, ".husky/pre-commit"), "a husky hook was planted: %s%s", r.out,
+		      r.err);
+	run_free(&r);
+	r = outside(&w, "git config core.hooksPath .githooks");
+	run_free(&r);
+
+	/* Control: the same plant, unsandboxed, runs at the commit. */
+	script = plant(&w, "ctl", "", plant_hooks_path);
+	r = outside(&w, "%s", script);
+	run_free(&r);
+	git_outside(&w, w.proj, "outside-ctl");
+	cr_assert(marked(&w, "ctl", "pre-commit"),
+		  "control: git outside did not run the hook in core.hooksPath");
+	free(script);
+	world_free(&w);
+}
+
 /* What a session does with git in the project keeps working: add, commit,
  * branch, checkout -b, stash, status; the results are there outside. */
 BOTH_USERS(guards, git_keeps_working_inside, .timeout = 60)
