@@ -198,6 +198,10 @@ int cordon_policy_add_rule(struct cordon_policy *p, const char *path, unsigned a
 		if (access & ~old->access)
 			old->prepared = false; /* a prepared ruleset lacks the new rights */
 		old->access |= access;
+		if (old->shared && (access & CORDON_ACCESS_WRITE)) {
+			old->shared = false; /* another grant: sockets too */
+			old->prepared = false;
+		}
 		return 0;
 	}
 	struct cordon_rule *nr =
@@ -210,6 +214,7 @@ int cordon_policy_add_rule(struct cordon_policy *p, const char *path, unsigned a
 	r->source = strdup(source);
 	r->access = access;
 	r->prepared = false;
+	r->shared = false;
 	if (!r->path || !r->source) {
 		free(r->path);
 		free(r->source);
@@ -496,6 +501,12 @@ static int resolve_paths_with(const struct cordon_config *cfg, const struct cord
 		cordon_strv_free(&defaults);
 		if (r < 0)
 			return r;
+		/* Read-write system directories are the outside's too: no
+		 * socket of the session's there (a server squatting where an
+		 * outside client looks for its own: tmux, ssh-agent, D-Bus). */
+		for (size_t i = 0; c == CORDON_CLASS_RW && i < p->n_rules; i++)
+			if (strcmp(p->rules[i].source, source) == 0)
+				p->rules[i].shared = true;
 	}
 	for (int c = 0; c < CORDON_CLASS_COUNT; c++) {
 		int r = add_list(p, &cfg->additional[c], class_access[c], cordon_class_extra_key(c),

@@ -49,6 +49,11 @@ struct cordon_rule {
 			    "additional_read_only_paths", "--allow-read", "project", ... */
 	bool prepared;   /* Linux: already in the Landlock ruleset the session
 			    watcher built and passed along (cordon_sandbox_prepare) */
+	/* A system directory shared with the programs outside (system_paths
+	 * read_write: /tmp, /run/user/UID): no socket is made or moved in
+	 * there, where outside clients look for their servers. Any other
+	 * grant of the same path clears it. */
+	bool shared;
 };
 
 /* A pathname unix socket outside the session that may be connected to

@@ -216,6 +216,14 @@ static uint64_t landlock_access(unsigned access)
 	return r;
 }
 
+/* RULE's rights; a directory shared with the outside makes no sockets
+ * (bind, or a rename or link of one into it: Landlock's MAKE_SOCK). */
+static uint64_t rule_access(const struct cordon_rule *rule)
+{
+	uint64_t r = landlock_access(rule->access);
+	return rule->shared ? r & ~(uint64_t)LANDLOCK_ACCESS_FS_MAKE_SOCK : r;
+}
+
 uint64_t cordon_landlock_rights(int abi, unsigned access)
 {
 	uint64_t handled = fs_rights(abi > KNOWN_ABI ? KNOWN_ABI : abi);
@@ -418,7 +426,7 @@ static int landlock_apply(const struct cordon_policy *p, int abi, int prepared, 
 	for (size_t i = 0; i < p->n_rules; i++) {
 		if (prepared >= 0 && p->rules[i].prepared)
 			continue;
-		uint64_t allowed = landlock_access(p->rules[i].access) & attr.handled_access_fs;
+		uint64_t allowed = rule_access(&p->rules[i]) & attr.handled_access_fs;
 		bool done;
 		r = add_path_rule(ruleset, p->rules[i].path, allowed, false, &done, err);
 		if (r < 0)
@@ -462,7 +470,7 @@ int cordon_sandbox_prepare(struct cordon_policy *p)
 		 * their rules are the shim's, on what it mounted. */
 		bool done = false,
 		     proc = under_proc(rule->path) || strcmp(rule->path, "/dev/shm") == 0;
-		uint64_t allowed = landlock_access(rule->access) & attr.handled_access_fs;
+		uint64_t allowed = rule_access(rule) & attr.handled_access_fs;
 		if (!proc &&
 		    add_path_rule(ruleset, rule->path, allowed, true, &done, &ignored) < 0) {
 			/* The shim meets the same error and says so. */

@@ -510,3 +510,79 @@ Test(sockets, abstract_socket_inside_works, .timeout = 60)
 	run_free(&r);
 	world_free(&w);
 }
+
+/* Makes sockets where DIR (argv[1]) is, as a server squatting there would:
+ * bound there, bound in the project and renamed there, linked there; and
+ * one in the project and one in the session's socket directory. */
+static const char squat_py[] =
+	"import os, socket, sys\n"
+	"d = sys.argv[1]\n"
+	"def bind(p):\n"
+	"    s = socket.socket(socket.AF_UNIX)\n"
+	"    try:\n"
+	"        s.bind(p); s.listen(1); return 'ok'\n"
+	"    except OSError as e:\n"
+	"        return e.strerror\n"
+	"def step(name, f):\n"
+	"    try:\n"
+	"        f(); print(name, 'ok')\n"
+	"    except OSError as e:\n"
+	"        print(name, e.strerror)\n"
+	"print('bind', bind(d + '/squat.sock'))\n"
+	"print('project', bind('p1.sock'), bind('p2.sock'))\n"
+	"step('rename', lambda: os.rename('p1.sock', d + '/moved.sock'))\n"
+	"step('link', lambda: os.link('p2.sock', d + '/linked.sock'))\n"
+	"own = os.environ.get('TMUX_TMPDIR')\n"
+	"print('own', bind(own + '/own.sock') if own else 'none')\n"
+	"open(d + '/file', 'w').write('x'); print('file ok')\n";
+
+static const char *const squat_names[] = {"squat.sock", "moved.sock", "linked.sock", NULL};
+
+/* A directory the session shares with the programs outside (a read-write
+ * system path: /tmp, /run/user/UID) is where outside clients look for their
+ * servers: tmux, ssh-agent, D-Bus. No socket of the session's is made
+ * there (bound, or renamed or linked in), so none can squat such a path and
+ * take what an outside client sends (a tmux client sends its terminal).
+ * Files are still written there; sockets are made in the project and the
+ * session's socket directory. Here the world's directory (the project's
+ * parent) is that system path. (A rename or link from the project fails
+ * here on its own, EXDEV; one from the socket directory into /tmp, on the
+ * same mount, is Landlock's MAKE_SOCK too.) Control: the same script
+ * unsandboxed. */
+BOTH_USERS(sockets, no_socket_is_made_where_outside_clients_look, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "sockshared", "");
+	FILE *f = fopen(w.cfg, "w");
+	cr_assert_not_null(f);
+	fprintf(f,
+		"{\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/tty\", "
+		"\"/dev/ptmx\", \"/dev/urandom\", \"/dev/zero\", \"%s\"]}}",
+		w.dir);
+	cr_assert_eq(fclose(f), 0);
+	char *script[] = {"/usr/bin/python3", "-c", (char *)squat_py, w.outside, NULL};
+	struct run_result r = run_in(&w, NULL, script);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	for (size_t i = 0; squat_names[i]; i++) {
+		char *p = path_join(w.outside, squat_names[i]);
+		struct stat st;
+		cr_expect_neq(lstat(p, &st), 0, "a socket was made at %s\n%s", p, diag);
+		free(p);
+	}
+	cr_expect(strstr(r.out, "project ok ok") && strstr(r.out, "own ok") &&
+			  strstr(r.out, "file ok"),
+		  "sockets in the project or the session's directory, or files, failed\n%s", diag);
+	run_free(&r);
+
+	r = world_run(&w, script, w.proj);
+	for (size_t i = 0; squat_names[i]; i++) {
+		char *p = path_join(w.outside, squat_names[i]);
+		struct stat st;
+		cr_assert(lstat(p, &st) == 0 && S_ISSOCK(st.st_mode),
+			  "control: no socket at %s unsandboxed: %s%s", p, r.out, r.err);
+		free(p);
+	}
+	run_free(&r);
+	free(diag);
+	world_free(&w);
+}
