@@ -189,7 +189,7 @@ static bool creatable(const struct reach *r, const char *path)
 	return false;
 }
 
-enum { MKDIR = 1, OPTIONAL = 2 };
+enum { MKDIR = 1, OPTIONAL = 2, PRIVATE = 4 /* MKDIR with mode 0700 */ };
 
 /* mkdir -p PATH, when a rule would let the session make it (its nearest
  * existing parent is writable): made now, it can be guarded; made inside,
@@ -234,7 +234,7 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 				return -ENOMEM;
 		}
 		if (r->create)
-			make_dirs(r, path, 0755);
+			make_dirs(r, path, (flags & PRIVATE) ? 0700 : 0755);
 	}
 	if (lstat(path, &st) < 0) {
 		if (errno == ENOMEM)
@@ -603,10 +603,15 @@ static int plan_with(const struct cordon_policy *p, bool create, bool protected_
 		const char *slash = strrchr(g->path, '/');
 		bool mk = strcmp(g->source, "cordon's config") == 0 && slash &&
 			  strcmp(slash, "/cordon") == 0;
+		/* tmux's socket directory in /tmp, made as tmux would (it
+		 * refuses one that others may enter). */
+		bool servers = strcmp(g->source, CORDON_GUARD_SERVERS) == 0;
+		bool tmux = servers && slash && strncmp(slash, "/tmux-", 6) == 0;
 		if (at)
 			e = protect_git(out, &r, g->path, at, g->source);
 		else
-			e = protect(out, &r, g->path, g->source, mk ? MKDIR : 0);
+			e = protect(out, &r, g->path, g->source,
+				    mk ? MKDIR : tmux ? MKDIR | PRIVATE : servers ? OPTIONAL : 0);
 	}
 	cordon_strv_free(&r.write);
 	cordon_strv_free(&r.read);

@@ -501,11 +501,15 @@ static int resolve_paths_with(const struct cordon_config *cfg, const struct cord
 		cordon_strv_free(&defaults);
 		if (r < 0)
 			return r;
-		/* Read-write system directories are the outside's too: no
-		 * socket of the session's there (a server squatting where an
-		 * outside client looks for its own: tmux, ssh-agent, D-Bus). */
+		/* The runtime directory is where the desktop's servers listen
+		 * (D-Bus, Wayland, PulseAudio, gpg-agent, keyring agents): no
+		 * socket of the session's there, where an outside client would
+		 * find it in its server's place. (/tmp keeps sockets, for test
+		 * suites and multiprocessing; its servers' directories are
+		 * guards: resolve_guards.) */
 		for (size_t i = 0; c == CORDON_CLASS_RW && i < p->n_rules; i++)
-			if (strcmp(p->rules[i].source, source) == 0)
+			if (strcmp(p->rules[i].source, source) == 0 &&
+			    cordon_path_under(p->rules[i].path, "/run/user"))
 				p->rules[i].shared = true;
 	}
 	for (int c = 0; c < CORDON_CLASS_COUNT; c++) {
@@ -668,6 +672,27 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 		if (r >= 0)
 			r = guard_list(p, (const char *const[]){logins, NULL}, CORDON_GUARD_HIDE,
 				       "the runtime directory", ctx->home, &cache);
+	}
+	/* Where servers outside keep their sockets in /tmp (which takes the
+	 * session's sockets too): read-only, so that none is unlinked there and
+	 * replaced by a server of the session's, which an outside client would
+	 * then reach (a tmux client sends it its terminal). tmux's is made
+	 * (mode 0700) when missing. */
+	if (r >= 0 && ctx->os == CORDON_OS_LINUX) {
+		char tmux[64];
+		snprintf(tmux, sizeof(tmux), "/tmp/tmux-%u", (unsigned)ctx->uid);
+		const char *agent = ctx->getenv_fn ? ctx->getenv_fn("SSH_AUTH_SOCK") : NULL;
+		cleanup_free char *agent_dir = agent && agent[0] == '/' ? strdup(agent) : NULL;
+		char *slash = agent_dir ? strrchr(agent_dir, '/') : NULL;
+		if (slash)
+			*slash = '\0';
+		bool own_dir = agent_dir && (cordon_path_under(agent_dir, "/tmp") ||
+					     cordon_path_under(agent_dir, "/var/tmp")) &&
+			       strcmp(agent_dir, "/tmp") != 0 && strcmp(agent_dir, "/var/tmp") != 0;
+		r = guard_list(p,
+			       (const char *const[]){tmux, "/tmp/.X11-unix", "/tmp/.ICE-unix",
+						     own_dir ? agent_dir : NULL, NULL},
+			       CORDON_GUARD_PROTECT, CORDON_GUARD_SERVERS, ctx->home, &cache);
 	}
 	if (r >= 0)
 		r = guard_list(p,

@@ -473,6 +473,10 @@ Test(usability, tmux_default_command_snippet, .timeout = 60)
 	char *stop[] = {"/usr/bin/tmux", "-L", sock, "kill-server", NULL};
 	r = run_cmd(stop, w.env, w.proj, 20000);
 	run_free(&r);
+	/* The server's socket stays behind in tmux's directory. */
+	char *left = fmt("/tmp/tmux-%u/%s", (unsigned)getuid(), sock);
+	unlink(left);
+	free(left);
 	expect_session_gone(&w, 2);
 	free(keys);
 	free(marker);

@@ -233,6 +233,10 @@ unsigned cordon_policy_access(const struct cordon_policy *p, const char *path,
 /* Whether PATH is DIR or beneath it (both absolute; "/" holds everything). */
 bool cordon_path_under(const char *path, const char *dir);
 
+/* The source of the guards on outside servers' socket directories in /tmp
+ * (tmux's is made, mode 0700, when missing: shim/guard.c). */
+#define CORDON_GUARD_SERVERS "outside servers' sockets"
+
 /* "rwx"-style text for an access mask ("r-x", "---"). BUF is at least 4 bytes. */
 const char *cordon_access_str(unsigned access, char buf[4]);
 

@@ -511,78 +511,102 @@ Test(sockets, abstract_socket_inside_works, .timeout = 60)
 	world_free(&w);
 }
 
-/* Makes sockets where DIR (argv[1]) is, as a server squatting there would:
- * bound there, bound in the project and renamed there, linked there; and
- * one in the project and one in the session's socket directory. */
-static const char squat_py[] =
-	"import os, socket, sys\n"
-	"d = sys.argv[1]\n"
-	"def bind(p):\n"
+/* Binds a listening unix socket at each of argv[1:], printing "PATH ok"
+ * or "PATH <error>". */
+static const char bind_py[] =
+	"import socket, sys\n"
+	"for p in sys.argv[1:]:\n"
 	"    s = socket.socket(socket.AF_UNIX)\n"
 	"    try:\n"
-	"        s.bind(p); s.listen(1); return 'ok'\n"
+	"        s.bind(p); s.listen(1); print(p, 'ok')\n"
 	"    except OSError as e:\n"
-	"        return e.strerror\n"
-	"def step(name, f):\n"
-	"    try:\n"
-	"        f(); print(name, 'ok')\n"
-	"    except OSError as e:\n"
-	"        print(name, e.strerror)\n"
-	"print('bind', bind(d + '/squat.sock'))\n"
-	"print('project', bind('p1.sock'), bind('p2.sock'))\n"
-	"step('rename', lambda: os.rename('p1.sock', d + '/moved.sock'))\n"
-	"step('link', lambda: os.link('p2.sock', d + '/linked.sock'))\n"
-	"own = os.environ.get('TMUX_TMPDIR')\n"
-	"print('own', bind(own + '/own.sock') if own else 'none')\n"
-	"open(d + '/file', 'w').write('x'); print('file ok')\n";
+	"        print(p, e.strerror)\n";
 
-static const char *const squat_names[] = {"squat.sock", "moved.sock", "linked.sock", NULL};
-
-/* A directory the session shares with the programs outside (a read-write
- * system path: /tmp, /run/user/UID) is where outside clients look for their
- * servers: tmux, ssh-agent, D-Bus. No socket of the session's is made
- * there (bound, or renamed or linked in), so none can squat such a path and
- * take what an outside client sends (a tmux client sends its terminal).
- * Files are still written there; sockets are made in the project and the
- * session's socket directory. Here the world's directory (the project's
- * parent) is that system path. (A rename or link from the project fails
- * here on its own, EXDEV; one from the socket directory into /tmp, on the
- * same mount, is Landlock's MAKE_SOCK too.) Control: the same script
- * unsandboxed. */
-BOTH_USERS(sockets, no_socket_is_made_where_outside_clients_look, .timeout = 60)
+/* Where servers outside listen, no server of the session's takes their
+ * place: an outside client would reach it instead (a tmux client sends it
+ * its terminal; D-Bus clients, what they store in the keyring). In the
+ * runtime directory (/run/user/UID: D-Bus, Wayland, gpg-agent) no socket is
+ * made at all; in /tmp, tmux's directory (made, mode 0700, when missing) and
+ * the ssh agent's are read-only, while /tmp itself, the project and the
+ * session's socket directory take sockets (test suites, multiprocessing).
+ * Judged from outside: is there a socket at the path afterwards? Control:
+ * the same binds unsandboxed. (The test makes the runtime directory where
+ * the machine has none, and removes what it made.) */
+BOTH_USERS(sockets, no_server_takes_an_outside_servers_place, .timeout = 60)
 {
+	uid_t uid = 0;
+	gid_t gid = 0;
+	if (who->user)
+		test_user(&uid, &gid);
+	char *rt = fmt("/run/user/%u", (unsigned)uid), *tmux = fmt("/tmp/tmux-%u", (unsigned)uid);
+	struct stat st;
+	bool made_run_user = mkdir("/run/user", 0755) == 0;
+	bool made_rt = stat(rt, &st) < 0 && mkdir(rt, 0700) == 0;
+	bool had_tmux = stat(tmux, &st) == 0;
+	cr_assert(!made_rt || chown(rt, uid, gid) == 0);
 	struct world w;
-	world_for(&w, who, "sockshared", "");
+	world_for(&w, who, "sockplace", "");
+	char *rt_dir = fmt("%s/cordon-test-%d", rt, (int)getpid());
+	cr_assert(mkdir(rt_dir, 0700) == 0 && chown(rt_dir, uid, gid) == 0);
+	char *agent_sock = fmt("/tmp/cordon-test-agent-%d-%u/agent.1", (int)getpid(), (unsigned)uid);
+	char *agent_d = strdup(agent_sock);
+	*strrchr(agent_d, '/') = '\0';
+	cr_assert(mkdir(agent_d, 0700) == 0 && chown(agent_d, uid, gid) == 0);
 	FILE *f = fopen(w.cfg, "w");
 	cr_assert_not_null(f);
 	fprintf(f,
 		"{\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/tty\", "
-		"\"/dev/ptmx\", \"/dev/urandom\", \"/dev/zero\", \"%s\"]}}",
-		w.dir);
+		"\"/dev/ptmx\", \"/dev/urandom\", \"/dev/zero\", \"/tmp\", \"%s\"]}}",
+		rt);
 	cr_assert_eq(fclose(f), 0);
-	char *script[] = {"/usr/bin/python3", "-c", (char *)squat_py, w.outside, NULL};
+	char *kv = fmt("SSH_AUTH_SOCK=%s", agent_sock);
+	world_setenv(&w, kv);
+	/* Refused inside: the runtime directory, tmux's, the agent's. */
+	char *in_rt = fmt("%s/bus", rt_dir), *in_tmux = fmt("%s/cordon-test-%d", tmux, (int)getpid());
+	char *in_agent = fmt("%s/agent.2", agent_d);
+	/* Taken: /tmp itself. */
+	char *in_tmp = fmt("/tmp/cordon-test-%d-%u.sock", (int)getpid(), (unsigned)uid);
+	char *script[] = {"/usr/bin/python3", "-c", (char *)bind_py, in_rt, in_tmux, in_agent, in_tmp,
+			  NULL};
 	struct run_result r = run_in(&w, NULL, script);
 	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
-	for (size_t i = 0; squat_names[i]; i++) {
-		char *p = path_join(w.outside, squat_names[i]);
-		struct stat st;
-		cr_expect_neq(lstat(p, &st), 0, "a socket was made at %s\n%s", p, diag);
-		free(p);
-	}
-	cr_expect(strstr(r.out, "project ok ok") && strstr(r.out, "own ok") &&
-			  strstr(r.out, "file ok"),
-		  "sockets in the project or the session's directory, or files, failed\n%s", diag);
+	const char *refused[] = {in_rt, in_tmux, in_agent};
+	for (size_t i = 0; i < 3; i++)
+		cr_expect_neq(lstat(refused[i], &st), 0, "a socket was made at %s\n%s", refused[i],
+			      diag);
+	cr_expect(lstat(in_tmp, &st) == 0 && S_ISSOCK(st.st_mode), "/tmp took no socket\n%s",
+		  diag);
+	cr_expect(stat(tmux, &st) == 0 && (st.st_mode & 0777) == 0700,
+		  "tmux's directory was not made 0700\n%s", diag);
 	run_free(&r);
+	unlink(in_tmp);
 
 	r = world_run(&w, script, w.proj);
-	for (size_t i = 0; squat_names[i]; i++) {
-		char *p = path_join(w.outside, squat_names[i]);
-		struct stat st;
-		cr_assert(lstat(p, &st) == 0 && S_ISSOCK(st.st_mode),
-			  "control: no socket at %s unsandboxed: %s%s", p, r.out, r.err);
-		free(p);
-	}
+	for (size_t i = 0; i < 3; i++)
+		cr_assert(lstat(refused[i], &st) == 0 && S_ISSOCK(st.st_mode),
+			  "control: no socket at %s unsandboxed: %s%s", refused[i], r.out, r.err);
 	run_free(&r);
+	for (size_t i = 0; i < 3; i++)
+		unlink(refused[i]);
+	unlink(in_tmp);
+	rmdir(rt_dir);
+	rmdir(agent_d);
+	if (!had_tmux)
+		rmdir(tmux);
+	if (made_rt)
+		rmdir(rt);
+	if (made_run_user)
+		rmdir("/run/user");
 	free(diag);
+	free(in_rt);
+	free(in_tmux);
+	free(in_agent);
+	free(in_tmp);
+	free(kv);
+	free(agent_sock);
+	free(agent_d);
+	free(rt_dir);
+	free(rt);
+	free(tmux);
 	world_free(&w);
 }
