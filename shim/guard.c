@@ -611,7 +611,10 @@ static int plan_with(const struct cordon_policy *p, bool create, bool protected_
 			e = protect_git(out, &r, g->path, at, g->source);
 		else
 			e = protect(out, &r, g->path, g->source,
-				    mk ? MKDIR : tmux ? MKDIR | PRIVATE : servers ? OPTIONAL : 0);
+				    mk        ? MKDIR
+				    : tmux    ? MKDIR | PRIVATE
+				    : servers ? OPTIONAL
+					      : 0);
 	}
 	cordon_strv_free(&r.write);
 	cordon_strv_free(&r.read);

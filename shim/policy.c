@@ -686,8 +686,9 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 		char *slash = agent_dir ? strrchr(agent_dir, '/') : NULL;
 		if (slash)
 			*slash = '\0';
-		bool own_dir = agent_dir && (cordon_path_under(agent_dir, "/tmp") ||
-					     cordon_path_under(agent_dir, "/var/tmp")) &&
+		bool own_dir = agent_dir &&
+			       (cordon_path_under(agent_dir, "/tmp") ||
+				cordon_path_under(agent_dir, "/var/tmp")) &&
 			       strcmp(agent_dir, "/tmp") != 0 && strcmp(agent_dir, "/var/tmp") != 0;
 		r = guard_list(p,
 			       (const char *const[]){tmux, "/tmp/.X11-unix", "/tmp/.ICE-unix",

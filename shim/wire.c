@@ -30,7 +30,7 @@ enum wire_flag {
 
 /* In a rule's access byte, beside the rwx bits. */
 #define A_PREPARED 0x80u
-#define A_SHARED 0x40u
+#define A_SHARED   0x40u
 
 /* Every integer on the wire is little-endian. */
 static uint32_t le32_get(const unsigned char b[4])

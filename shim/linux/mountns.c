@@ -187,8 +187,8 @@ static int private_shm(const struct cordon_policy *p, struct cordon_error *err)
 	    syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
 		return cordon_err(err, errno, "/dev/shm: making the session's own tmpfs: %s",
 				  strerror(errno));
-	cleanup_close int m =
-		(int)syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+	cleanup_close int m = (int)syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC,
+					   MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
 	cleanup_close int to = open("/dev/shm", O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
 	if (m < 0 || to < 0 || attach(m, to) < 0)
 		return cordon_err(err, errno, "/dev/shm: mounting the session's own tmpfs: %s",

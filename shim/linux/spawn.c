@@ -187,16 +187,16 @@ static long remove_cgroup(int parent, const char *name, int registry, int depth)
 	long fd = SYS4(openat, parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
 	if (fd < 0)
 		return r;
-	char buf[2048] __attribute__((aligned(8)));
+	char buf[2048] __attribute__((aligned(8))) = {0};
 	long n;
 	bool any = false;
 	while ((n = SYS3(getdents64, fd, buf, sizeof(buf))) > 0) {
 		for (long off = 0; off < n;) {
 			struct dirent64_raw *d = (struct dirent64_raw *)(buf + off);
 			off += d->reclen;
-			if (d->type != DT_DIR || (d->name[0] == '.' &&
-						  (d->name[1] == '\0' ||
-						   (d->name[1] == '.' && d->name[2] == '\0'))))
+			if (d->type != DT_DIR ||
+			    (d->name[0] == '.' &&
+			     (d->name[1] == '\0' || (d->name[1] == '.' && d->name[2] == '\0'))))
 				continue;
 			any = true;
 			(void)remove_cgroup((int)fd, d->name, registry, depth + 1);
@@ -204,7 +204,8 @@ static long remove_cgroup(int parent, const char *name, int registry, int depth)
 			while (d->name[len])
 				len++;
 			char record[300];
-			if (registry >= 0 && len > 7 && len < 250 && !memcmp(d->name, "cordon-", 7)) {
+			if (registry >= 0 && len > 7 && len < 250 &&
+			    !memcmp(d->name, "cordon-", 7)) {
 				memcpy(record, d->name + 7, len - 7);
 				memcpy(record + len - 7, ".json", 6);
 				SYS3(unlinkat, registry, record, 0);

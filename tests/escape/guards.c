@@ -281,8 +281,9 @@ BOTH_USERS(guards, git_commondir_plant_runs_nothing_outside, .timeout = 60)
 	asprintf(&diag, "inside (%d): %s%s", r.status, r.out, r.err);
 	run_free(&r);
 	char *now = content(w.proj, ".git/commondir");
-	cr_expect(now && strcmp(now, ".\n") == 0, "the .git/commondir is not the session's \".\": %s\n%s",
-		  now ? now : "(none)", diag);
+	cr_expect(now && strcmp(now, ".\n") == 0,
+		  "the .git/commondir is not the session's \".\": %s\n%s", now ? now : "(none)",
+		  diag);
 	free(now);
 	/* What the session left is git's own meaning: git outside works. */
 	r = outside(&w, "git status --short && git rev-parse --show-toplevel");
@@ -1099,7 +1100,8 @@ static void runtime_make(struct runtime *x, uid_t uid, gid_t gid)
 	x->made_logins = mkdir(x->logins_dir, 0700) == 0;
 	if (stat(x->logins, &st) == 0)
 		cr_skip_test("%s exists (a real podman login): not touched", x->logins);
-	free(write_file(x->logins_dir, "auth.json", "{\"auths\": {\"r\": {\"auth\": \"" SECRET "\"}}}"));
+	free(write_file(x->logins_dir, "auth.json",
+			"{\"auths\": {\"r\": {\"auth\": \"" SECRET "\"}}}"));
 	const char *mine[] = {x->rt, x->units, x->logins_dir, x->logins};
 	for (size_t i = 0; i < 4; i++)
 		cr_assert_eq(chown(mine[i], uid, gid), 0, "%s", mine[i]);
@@ -1160,8 +1162,7 @@ BOTH_USERS(guards, runtime_dir_keeps_units_and_logins, .timeout = 60)
 	struct run_result r = sh_in(&w, NULL, "%s", plant);
 	cr_expect_null(strstr(r.out, SECRET), "podman's logins were read inside: %s", r.out);
 	cr_expect_not(file_exists(unit), "a systemd user unit was planted\n%s%s", r.out, r.err);
-	cr_expect_not(file_exists(dropin), "a systemd drop-in dir was planted\n%s%s", r.out,
-		      r.err);
+	cr_expect_not(file_exists(dropin), "a systemd drop-in dir was planted\n%s%s", r.out, r.err);
 	cr_expect(strstr(r.out, "other=0") && file_exists(other),
 		  "the rest of the runtime directory is not writable: %s%s", r.out, r.err);
 	run_free(&r);

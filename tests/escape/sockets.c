@@ -513,14 +513,13 @@ Test(sockets, abstract_socket_inside_works, .timeout = 60)
 
 /* Binds a listening unix socket at each of argv[1:], printing "PATH ok"
  * or "PATH <error>". */
-static const char bind_py[] =
-	"import socket, sys\n"
-	"for p in sys.argv[1:]:\n"
-	"    s = socket.socket(socket.AF_UNIX)\n"
-	"    try:\n"
-	"        s.bind(p); s.listen(1); print(p, 'ok')\n"
-	"    except OSError as e:\n"
-	"        print(p, e.strerror)\n";
+static const char bind_py[] = "import socket, sys\n"
+			      "for p in sys.argv[1:]:\n"
+			      "    s = socket.socket(socket.AF_UNIX)\n"
+			      "    try:\n"
+			      "        s.bind(p); s.listen(1); print(p, 'ok')\n"
+			      "    except OSError as e:\n"
+			      "        print(p, e.strerror)\n";
 
 /* Where servers outside listen, no server of the session's takes their
  * place: an outside client would reach it instead (a tmux client sends it
@@ -548,7 +547,8 @@ BOTH_USERS(sockets, no_server_takes_an_outside_servers_place, .timeout = 60)
 	world_for(&w, who, "sockplace", "");
 	char *rt_dir = fmt("%s/cordon-test-%d", rt, (int)getpid());
 	cr_assert(mkdir(rt_dir, 0700) == 0 && chown(rt_dir, uid, gid) == 0);
-	char *agent_sock = fmt("/tmp/cordon-test-agent-%d-%u/agent.1", (int)getpid(), (unsigned)uid);
+	char *agent_sock =
+		fmt("/tmp/cordon-test-agent-%d-%u/agent.1", (int)getpid(), (unsigned)uid);
 	char *agent_d = strdup(agent_sock);
 	*strrchr(agent_d, '/') = '\0';
 	cr_assert(mkdir(agent_d, 0700) == 0 && chown(agent_d, uid, gid) == 0);
@@ -562,20 +562,20 @@ BOTH_USERS(sockets, no_server_takes_an_outside_servers_place, .timeout = 60)
 	char *kv = fmt("SSH_AUTH_SOCK=%s", agent_sock);
 	world_setenv(&w, kv);
 	/* Refused inside: the runtime directory, tmux's, the agent's. */
-	char *in_rt = fmt("%s/bus", rt_dir), *in_tmux = fmt("%s/cordon-test-%d", tmux, (int)getpid());
+	char *in_rt = fmt("%s/bus", rt_dir),
+	     *in_tmux = fmt("%s/cordon-test-%d", tmux, (int)getpid());
 	char *in_agent = fmt("%s/agent.2", agent_d);
 	/* Taken: /tmp itself. */
 	char *in_tmp = fmt("/tmp/cordon-test-%d-%u.sock", (int)getpid(), (unsigned)uid);
-	char *script[] = {"/usr/bin/python3", "-c", (char *)bind_py, in_rt, in_tmux, in_agent, in_tmp,
-			  NULL};
+	char *script[] = {
+		"/usr/bin/python3", "-c", (char *)bind_py, in_rt, in_tmux, in_agent, in_tmp, NULL};
 	struct run_result r = run_in(&w, NULL, script);
 	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
 	const char *refused[] = {in_rt, in_tmux, in_agent};
 	for (size_t i = 0; i < 3; i++)
 		cr_expect_neq(lstat(refused[i], &st), 0, "a socket was made at %s\n%s", refused[i],
 			      diag);
-	cr_expect(lstat(in_tmp, &st) == 0 && S_ISSOCK(st.st_mode), "/tmp took no socket\n%s",
-		  diag);
+	cr_expect(lstat(in_tmp, &st) == 0 && S_ISSOCK(st.st_mode), "/tmp took no socket\n%s", diag);
 	cr_expect(stat(tmux, &st) == 0 && (st.st_mode & 0777) == 0700,
 		  "tmux's directory was not made 0700\n%s", diag);
 	run_free(&r);
