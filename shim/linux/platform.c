@@ -216,12 +216,20 @@ static uint64_t landlock_access(unsigned access)
 	return r;
 }
 
-/* RULE's rights; a directory shared with the outside makes no sockets
- * (bind, or a rename or link of one into it: Landlock's MAKE_SOCK). */
+/* What a directory shared with the outside's servers (the runtime
+ * directory) does not take: a socket (bind, or a rename or link of one
+ * into it), a symlink (one in a socket's place, leading to a socket of the
+ * session's elsewhere), or anything moved in from another directory
+ * (REFER: a directory holding such a socket, from the session's socket
+ * directory on the same file system). Renames within one directory stay. */
+#define FS_NOT_SHARED                                                                              \
+	(LANDLOCK_ACCESS_FS_MAKE_SOCK | LANDLOCK_ACCESS_FS_MAKE_SYM | LANDLOCK_ACCESS_FS_REFER)
+
+/* RULE's rights. */
 static uint64_t rule_access(const struct cordon_rule *rule)
 {
 	uint64_t r = landlock_access(rule->access);
-	return rule->shared ? r & ~(uint64_t)LANDLOCK_ACCESS_FS_MAKE_SOCK : r;
+	return rule->shared ? r & ~(uint64_t)FS_NOT_SHARED : r;
 }
 
 uint64_t cordon_landlock_rights(int abi, unsigned access)

@@ -521,6 +521,21 @@ static const char bind_py[] = "import socket, sys\n"
 			      "    except OSError as e:\n"
 			      "        print(p, e.strerror)\n";
 
+/* Binds a socket in a directory made in argv[2], then moves that directory
+ * into argv[1] as "pulse" and links argv[1]/bus to the socket. */
+static const char moves_py[] =
+	"import os, socket, sys\n"
+	"d, t = sys.argv[1], sys.argv[2]\n"
+	"os.mkdir(t + '/d')\n"
+	"s = socket.socket(socket.AF_UNIX); s.bind(t + '/d/native'); s.listen(1)\n"
+	"print('bound ok')\n"
+	"for name, f in [('symlink', lambda: os.symlink(t + '/d/native', d + '/bus')),\n"
+	"                ('move', lambda: os.rename(t + '/d', d + '/pulse'))]:\n"
+	"    try:\n"
+	"        f(); print(name, 'ok')\n"
+	"    except OSError as e:\n"
+	"        print(name, e.strerror)\n";
+
 /* Where servers outside listen, no server of the session's takes their
  * place: an outside client would reach it instead (a tmux client sends it
  * its terminal; D-Bus clients, what they store in the keyring). In the
@@ -561,6 +576,10 @@ BOTH_USERS(sockets, no_server_takes_an_outside_servers_place, .timeout = 60)
 	cr_assert_eq(fclose(f), 0);
 	char *kv = fmt("SSH_AUTH_SOCK=%s", agent_sock);
 	world_setenv(&w, kv);
+	/* The session's socket directory in the runtime directory, as on a
+	 * desktop: one file system, so only Landlock stops a move from it. */
+	char *xdg = fmt("XDG_RUNTIME_DIR=%s", rt);
+	world_setenv(&w, xdg);
 	/* Refused inside: the runtime directory, tmux's, the agent's. */
 	char *in_rt = fmt("%s/bus", rt_dir),
 	     *in_tmux = fmt("%s/cordon-test-%d", tmux, (int)getpid());
@@ -580,6 +599,34 @@ BOTH_USERS(sockets, no_server_takes_an_outside_servers_place, .timeout = 60)
 		  "tmux's directory was not made 0700\n%s", diag);
 	run_free(&r);
 	unlink(in_tmp);
+
+	/* A socket's place taken without making one there: a symlink to one
+	 * of the session's, or a directory holding one moved in. */
+	free(write_file(w.proj, "moves.py", moves_py));
+	char *moved = fmt("%s/pulse", rt_dir), *linked = fmt("%s/bus", rt_dir);
+	r = sh_in(&w, NULL, "/usr/bin/python3 moves.py %s \"$TMUX_TMPDIR\"", rt_dir);
+	char *mdiag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_expect(strstr(r.out, "bound ok"), "no socket in the session's directory\n%s", mdiag);
+	cr_expect_neq(lstat(moved, &st), 0, "a directory holding a socket was moved in\n%s", mdiag);
+	cr_expect_neq(lstat(linked, &st), 0, "a symlink took a socket's place\n%s", mdiag);
+	run_free(&r);
+	char *src = fmt("%s/cordon-test-src-%d", rt, (int)getpid());
+	char *ctl = fmt("mkdir -p %s && /usr/bin/python3 moves.py %s %s", src, rt_dir, src);
+	r = sh_outside(&w, ctl);
+	free(ctl);
+	cr_assert(lstat(moved, &st) == 0 && lstat(linked, &st) == 0,
+		  "control: the move and the link failed unsandboxed: %s%s", r.out, r.err);
+	run_free(&r);
+	unlink(linked);
+	char *native = fmt("%s/native", moved);
+	unlink(native);
+	rmdir(moved);
+	rmdir(src);
+	free(native);
+	free(src);
+	free(mdiag);
+	free(moved);
+	free(linked);
 
 	r = world_run(&w, script, w.proj);
 	for (size_t i = 0; i < 3; i++)
@@ -603,6 +650,7 @@ BOTH_USERS(sockets, no_server_takes_an_outside_servers_place, .timeout = 60)
 	free(in_agent);
 	free(in_tmp);
 	free(kv);
+	free(xdg);
 	free(agent_sock);
 	free(agent_d);
 	free(rt_dir);
