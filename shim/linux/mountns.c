@@ -126,20 +126,28 @@ static int attach(int from, int to)
 			    MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH);
 }
 
+/* A new tmpfs, not attached anywhere: its root of mode MODE, at most
+ * NR_INODES inodes (NULL: the kernel's default), mounted with ATTRS. Its
+ * mount fd, or -errno. */
+static int new_tmpfs(const char *mode, const char *nr_inodes, unsigned attrs)
+{
+	cleanup_close int fs = (int)syscall(SYS_fsopen, "tmpfs", FSOPEN_CLOEXEC);
+	if (fs < 0 || syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "mode", mode, 0) < 0 ||
+	    (nr_inodes &&
+	     syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "nr_inodes", nr_inodes, 0) < 0) ||
+	    syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+		return -errno;
+	int m = (int)syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC, attrs);
+	return m < 0 ? -errno : m;
+}
+
 /* An empty tmpfs holding "d" (a directory) and "f" (a file), both mode
  * 0: what a hidden path is covered with. */
 static int empty_tree(struct cordon_error *err)
 {
-	cleanup_close int fs = (int)syscall(SYS_fsopen, "tmpfs", FSOPEN_CLOEXEC);
-	if (fs < 0 || syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "mode", "0700", 0) < 0 ||
-	    syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "nr_inodes", "8", 0) < 0 ||
-	    syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
-		return cordon_err(err, errno, "hidden_paths: making an empty tmpfs: %s",
-				  strerror(errno));
-	int m = (int)syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC,
-			     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+	int m = new_tmpfs("0700", "8", MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
 	if (m < 0)
-		return cordon_err(err, errno, "hidden_paths: fsmount: %s", strerror(errno));
+		return cordon_err(err, -m, "hidden_paths: making an empty tmpfs: %s", strerror(-m));
 	int f = mkdirat(m, "d", 0) < 0 ? -1 : openat(m, "f", O_CREAT | O_WRONLY | O_CLOEXEC, 0);
 	if (f < 0) {
 		int e = errno;
@@ -182,15 +190,12 @@ static int private_shm(const struct cordon_policy *p, struct cordon_error *err)
 	if (!cordon_policy_access(p, "/dev/shm", NULL) || lstat("/dev/shm", &st) < 0 ||
 	    !S_ISDIR(st.st_mode))
 		return 0;
-	cleanup_close int fs = (int)syscall(SYS_fsopen, "tmpfs", FSOPEN_CLOEXEC);
-	if (fs < 0 || syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "mode", "1777", 0) < 0 ||
-	    syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
-		return cordon_err(err, errno, "/dev/shm: making the session's own tmpfs: %s",
-				  strerror(errno));
-	cleanup_close int m = (int)syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC,
-					   MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+	cleanup_close int m = new_tmpfs("1777", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+	if (m < 0)
+		return cordon_err(err, -m, "/dev/shm: making the session's own tmpfs: %s",
+				  strerror(-m));
 	cleanup_close int to = open("/dev/shm", O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
-	if (m < 0 || to < 0 || attach(m, to) < 0)
+	if (to < 0 || attach(m, to) < 0)
 		return cordon_err(err, errno, "/dev/shm: mounting the session's own tmpfs: %s",
 				  strerror(errno));
 	return 0;
