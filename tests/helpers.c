@@ -450,6 +450,26 @@ void world_give(struct world *w)
 	cr_assert_eq(nftw(w->dir, chown_one, 16, FTW_PHYS), 0, "chown %s", w->dir);
 }
 
+void runtime_dir_make(struct runtime_dir *r, uid_t uid, gid_t gid)
+{
+	r->path = fmt("/run/user/%u", (unsigned)uid);
+	r->made_base = mkdir("/run/user", 0755) == 0;
+	r->made = mkdir(r->path, 0700) == 0;
+	cr_assert(r->made || errno == EEXIST, "%s: %s", r->path, strerror(errno));
+	if (r->made)
+		cr_assert_eq(chown(r->path, uid, gid), 0);
+}
+
+void runtime_dir_free(struct runtime_dir *r)
+{
+	if (r->made)
+		rmdir(r->path);
+	if (r->made_base)
+		rmdir("/run/user"); /* only once every test is done with it */
+	free(r->path);
+	r->path = NULL;
+}
+
 void need_user_xattrs(struct world *w)
 {
 	char *f = write_file(w->dir, "xattr-probe", "x");

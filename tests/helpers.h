@@ -98,6 +98,16 @@ char **world_argv(const struct world *w, char *const argv[]);
 void world_give(struct world *w);
 /* Skip the test where W's filesystem takes no user.* xattrs. */
 void need_user_xattrs(struct world *w);
+
+/* UID's runtime directory, /run/user/UID (owned by UID:GID, mode 0700),
+ * made when the machine has none; runtime_dir_free removes what was made,
+ * once empty, and frees PATH. */
+struct runtime_dir {
+	char *path;
+	bool made_base, made;
+};
+void runtime_dir_make(struct runtime_dir *r, uid_t uid, gid_t gid);
+void runtime_dir_free(struct runtime_dir *r);
 /* A malloc'd printf (aborts when out of memory). */
 char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
 /* CLOCK_MONOTONIC in milliseconds. */

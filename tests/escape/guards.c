@@ -1083,27 +1083,28 @@ BOTH_USERS(guards, names_made_inside_are_said_at_the_end, .timeout = 60)
 
 /* What the test made in the runtime directory, removed at the end. */
 struct runtime {
-	char *rt, *units, *logins_dir, *logins;
-	bool made_run_user, made_rt, made_units, made_logins;
+	struct runtime_dir dir;
+	const char *rt; /* dir.path */
+	char *units, *logins_dir, *logins;
+	bool made_units, made_logins;
 };
 
 static void runtime_make(struct runtime *x, uid_t uid, gid_t gid)
 {
-	x->rt = fmt("/run/user/%u", (unsigned)uid);
+	runtime_dir_make(&x->dir, uid, gid);
+	x->rt = x->dir.path;
 	x->units = fmt("%s/systemd", x->rt);
 	x->logins_dir = fmt("%s/containers", x->rt);
 	x->logins = fmt("%s/auth.json", x->logins_dir);
 	struct stat st;
-	x->made_run_user = mkdir("/run/user", 0755) == 0;
-	x->made_rt = stat(x->rt, &st) < 0 && mkdir(x->rt, 0700) == 0;
 	x->made_units = mkdir(x->units, 0755) == 0;
 	x->made_logins = mkdir(x->logins_dir, 0700) == 0;
 	if (stat(x->logins, &st) == 0)
 		cr_skip_test("%s exists (a real podman login): not touched", x->logins);
 	free(write_file(x->logins_dir, "auth.json",
 			"{\"auths\": {\"r\": {\"auth\": \"" SECRET "\"}}}"));
-	const char *mine[] = {x->rt, x->units, x->logins_dir, x->logins};
-	for (size_t i = 0; i < 4; i++)
+	const char *mine[] = {x->units, x->logins_dir, x->logins};
+	for (size_t i = 0; i < 3; i++)
 		cr_assert_eq(chown(mine[i], uid, gid), 0, "%s", mine[i]);
 }
 
@@ -1121,11 +1122,7 @@ static void runtime_remove(struct runtime *x)
 		rmdir(x->logins_dir);
 	if (x->made_units)
 		rmdir(x->units);
-	if (x->made_rt)
-		rmdir(x->rt);
-	if (x->made_run_user)
-		rmdir("/run/user"); /* only if the other user's run is done with it */
-	free(x->rt);
+	runtime_dir_free(&x->dir);
 	free(x->units);
 	free(x->logins_dir);
 	free(x->logins);

@@ -73,15 +73,10 @@ BOTH_USERS(sockets, outside_listeners_get_nothing, .timeout = 90)
 	gid_t gid = 0;
 	if (who->user)
 		test_user(&uid, &gid);
-	char run_user[64];
-	snprintf(run_user, sizeof(run_user), "/run/user/%u", (unsigned)uid);
-	bool made_run_user = mkdir("/run/user", 0755) == 0;
-	bool made_runtime = mkdir(run_user, 0700) == 0;
-	cr_assert(made_runtime || errno == EEXIST);
-	if (made_runtime)
-		cr_assert_eq(chown(run_user, uid, gid), 0);
+	struct runtime_dir rt;
+	runtime_dir_make(&rt, uid, gid);
 	snprintf(extra, sizeof(extra), ", \"additional_read_write_paths\": [\"/tmp\", \"%s\"]",
-		 run_user);
+		 rt.path);
 	world_for(&w, who, "sockout", extra);
 	char tmpdir[] = "/tmp/cordon-socktest-XXXXXX";
 	cr_assert_not_null(mkdtemp(tmpdir));
@@ -90,7 +85,7 @@ BOTH_USERS(sockets, outside_listeners_get_nothing, .timeout = 90)
 	char *paths[4];
 	paths[0] = path_join(w.outside, "daemon.sock");
 	paths[1] = path_join(tmpdir, "daemon.sock");
-	asprintf(&paths[2], "%s/cordon-test-%d.sock", run_user, (int)getpid());
+	asprintf(&paths[2], "%s/cordon-test-%d.sock", rt.path, (int)getpid());
 	paths[3] = path_join(w.proj, "outside-made.sock");
 	for (int i = 0; i < 4; i++) {
 		struct listener l = listen_unix(&w, paths[i], true);
@@ -101,10 +96,7 @@ BOTH_USERS(sockets, outside_listeners_get_nothing, .timeout = 90)
 		free(paths[i]);
 	}
 	rmdir(tmpdir);
-	if (made_runtime)
-		rmdir(run_user);
-	if (made_run_user)
-		rmdir("/run/user");
+	runtime_dir_free(&rt);
 	world_free(&w);
 }
 
@@ -552,12 +544,12 @@ BOTH_USERS(sockets, no_server_takes_an_outside_servers_place, .timeout = 60)
 	gid_t gid = 0;
 	if (who->user)
 		test_user(&uid, &gid);
-	char *rt = fmt("/run/user/%u", (unsigned)uid), *tmux = fmt("/tmp/tmux-%u", (unsigned)uid);
+	struct runtime_dir runtime;
+	runtime_dir_make(&runtime, uid, gid);
+	const char *rt = runtime.path;
+	char *tmux = fmt("/tmp/tmux-%u", (unsigned)uid);
 	struct stat st;
-	bool made_run_user = mkdir("/run/user", 0755) == 0;
-	bool made_rt = stat(rt, &st) < 0 && mkdir(rt, 0700) == 0;
 	bool had_tmux = stat(tmux, &st) == 0;
-	cr_assert(!made_rt || chown(rt, uid, gid) == 0);
 	struct world w;
 	world_for(&w, who, "sockplace", "");
 	char *rt_dir = fmt("%s/cordon-test-%d", rt, (int)getpid());
@@ -640,10 +632,7 @@ BOTH_USERS(sockets, no_server_takes_an_outside_servers_place, .timeout = 60)
 	rmdir(agent_d);
 	if (!had_tmux)
 		rmdir(tmux);
-	if (made_rt)
-		rmdir(rt);
-	if (made_run_user)
-		rmdir("/run/user");
+	runtime_dir_free(&runtime);
 	free(diag);
 	free(in_rt);
 	free(in_tmux);
@@ -654,7 +643,6 @@ BOTH_USERS(sockets, no_server_takes_an_outside_servers_place, .timeout = 60)
 	free(agent_sock);
 	free(agent_d);
 	free(rt_dir);
-	free(rt);
 	free(tmux);
 	world_free(&w);
 }
