@@ -194,6 +194,29 @@ static void git_outside(struct world *w, const char *dir, const char *msg)
 	run_free(&r);
 }
 
+/* BODY planted inside (markers "deny"): what the session said, for the
+ * messages (malloc'd). */
+static char *plant_inside(struct world *w, const char *body)
+{
+	char *script = plant(w, "deny", "", body);
+	struct run_result r = sh_in(w, NULL, "%s", script);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	run_free(&r);
+	free(script);
+	return diag;
+}
+
+/* The control: BODY planted outside, unsandboxed (markers "ctl"), then git
+ * status and a commit outside. */
+static void plant_outside_then_git(struct world *w, const char *body)
+{
+	char *script = plant(w, "ctl", "", body);
+	struct run_result r = outside(w, "%s", script);
+	run_free(&r);
+	free(script);
+	git_outside(w, w->proj, "outside-ctl");
+}
+
 BOTH_USERS(guards, git_plant_runs_nothing_outside, .timeout = 60)
 {
 	struct world w;
@@ -275,18 +298,14 @@ BOTH_USERS(guards, git_commondir_plant_runs_nothing_outside, .timeout = 60)
 	struct world w;
 	git_world(&w, who, "gcommon");
 	cr_assert_not(present(w.proj, ".git/commondir"), "the repository has a commondir already");
-	char *script = plant(&w, "deny", "", plant_commondir);
-	struct run_result r = sh_in(&w, NULL, "%s", script);
-	char *diag;
-	asprintf(&diag, "inside (%d): %s%s", r.status, r.out, r.err);
-	run_free(&r);
+	char *diag = plant_inside(&w, plant_commondir);
 	char *now = content(w.proj, ".git/commondir");
 	cr_expect(now && strcmp(now, ".\n") == 0,
 		  "the .git/commondir is not the session's \".\": %s\n%s", now ? now : "(none)",
 		  diag);
 	free(now);
 	/* What the session left is git's own meaning: git outside works. */
-	r = outside(&w, "git status --short && git rev-parse --show-toplevel");
+	struct run_result r = outside(&w, "git status --short && git rev-parse --show-toplevel");
 	cr_expect(strstr(r.out, w.proj), "git outside: %s%s", r.out, r.err);
 	run_free(&r);
 	git_outside(&w, w.proj, "outside-deny");
@@ -295,16 +314,11 @@ BOTH_USERS(guards, git_commondir_plant_runs_nothing_outside, .timeout = 60)
 	cr_expect_not(marked(&w, "deny", "pre-commit"),
 		      "a pre-commit planted through .git/commondir ran outside\n%s", diag);
 	free(diag);
-	free(script);
 
 	/* Control: the same plant, unsandboxed, makes git run both. */
-	script = plant(&w, "ctl", "", plant_commondir);
-	r = outside(&w, "%s", script);
-	run_free(&r);
-	git_outside(&w, w.proj, "outside-ctl");
+	plant_outside_then_git(&w, plant_commondir);
 	cr_assert(marked(&w, "ctl", "fsmonitor") && marked(&w, "ctl", "pre-commit"),
 		  "control: git outside did not follow the planted commondir");
-	free(script);
 	world_free(&w);
 }
 
@@ -325,11 +339,7 @@ BOTH_USERS(guards, hooks_path_plant_runs_nothing_outside, .timeout = 60)
 	git_world(&w, who, "ghookspath");
 	struct run_result r = outside(&w, "git config core.hooksPath .githooks");
 	run_free(&r);
-	char *script = plant(&w, "deny", "", plant_hooks_path);
-	r = sh_in(&w, NULL, "%s", script);
-	char *diag;
-	asprintf(&diag, "inside (%d): %s%s", r.status, r.out, r.err);
-	run_free(&r);
+	char *diag = plant_inside(&w, plant_hooks_path);
 	cr_expect(present(w.proj, ".githooks"), "the hooks directory was not made to guard\n%s",
 		  diag);
 	cr_expect_not(present(w.proj, ".githooks/pre-commit"), "a hook was planted\n%s", diag);
@@ -337,7 +347,6 @@ BOTH_USERS(guards, hooks_path_plant_runs_nothing_outside, .timeout = 60)
 	cr_expect_not(marked(&w, "deny", "pre-commit"),
 		      "a pre-commit planted in core.hooksPath ran outside\n%s", diag);
 	free(diag);
-	free(script);
 
 	/* husky 9 sets .husky/_, whose scripts run the hooks in .husky:
 	 * .husky itself is the guard. */
@@ -351,13 +360,9 @@ BOTH_USERS(guards, hooks_path_plant_runs_nothing_outside, .timeout = 60)
 	run_free(&r);
 
 	/* Control: the same plant, unsandboxed, runs at the commit. */
-	script = plant(&w, "ctl", "", plant_hooks_path);
-	r = outside(&w, "%s", script);
-	run_free(&r);
-	git_outside(&w, w.proj, "outside-ctl");
+	plant_outside_then_git(&w, plant_hooks_path);
 	cr_assert(marked(&w, "ctl", "pre-commit"),
 		  "control: git outside did not run the hook in core.hooksPath");
-	free(script);
 	world_free(&w);
 }
 
