@@ -71,6 +71,10 @@ static void explain_guards(const struct cordon_guard_plan *plan)
 		       plan->v[i].source);
 	if (!plan->n)
 		printf("  (nothing: no rule reaches a protected or hidden path)\n");
+	if (plan->closed)
+		printf("  %-9s %s  (the home, writable: no new name is made directly in it, so "
+		       "that no missing dotfile is; its directories take new files)\n",
+		       "closed", plan->closed);
 	if (plan->refuse)
 		printf("  REFUSED: %s\n", plan->refuse);
 	for (size_t i = 0; i < plan->notes.n; i++)

@@ -147,11 +147,19 @@ static size_t collect(int fd, const struct cordon_policy *p, const struct cordon
 		 * credential store too, though no mount was needed to hide it. */
 		const struct cordon_mount *g = cordon_guard_plan_find(plan, target);
 		const struct cordon_guard *secret = cordon_policy_hidden(p, line + 2);
-		if ((g && (g->op == CORDON_MOUNT_HIDE || want == CORDON_ACCESS_WRITE)) || secret) {
+		bool closed = missing && plan->closed && strcmp(target, plan->closed) == 0;
+		if ((g && (g->op == CORDON_MOUNT_HIDE || want == CORDON_ACCESS_WRITE)) || secret ||
+		    closed) {
 			char *s = NULL;
-			if (asprintf(&s, "    %-8s %s  (%s: %s)", kind_word(want), line + 2,
-				     g ? cordon_mount_op_name(g->op) : "hidden",
-				     g ? g->source : secret->source) > 0 &&
+			if (asprintf(
+				    &s, "    %-8s %s  (%s: %s)",
+				    closed ? "create" : kind_word(want), line + 2,
+				    closed ? "closed"
+				    : g    ? cordon_mount_op_name(g->op)
+					   : "hidden",
+				    closed ? "the home, writable; make it in a directory of the home"
+				    : g    ? g->source
+					   : secret->source) > 0 &&
 			    !cordon_strv_contains(guarded, s))
 				(void)cordon_strv_push(guarded, s);
 			free(s);

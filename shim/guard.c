@@ -28,6 +28,7 @@ struct reach {
 	struct cordon_path_cache *cache; /* each real directory asked about once */
 	struct cordon_strv
 		*made; /* what MKDIR makes (or will make) when missing, parents included */
+	char *closed;  /* cordon_guard_closed_dir's, or NULL */
 };
 
 /* realpath(PATH), remembering real directories: ~200 readlinks fewer a
@@ -174,19 +175,34 @@ static int refuse(struct cordon_guard_plan *plan, const char *path, const char *
 		       : 0;
 }
 
-/* Whether something could be made at the missing PATH: its nearest
- * existing parent is writable. */
-static bool creatable(const struct reach *r, const char *path)
+/* The nearest existing parent of the missing PATH, canonical, or NULL. */
+static char *nearest_parent(const struct reach *r, const char *path)
 {
 	char buf[PATH_MAX];
 	snprintf(buf, sizeof(buf), "%s", path);
 	for (char *slash = strrchr(buf, '/'); slash; slash = strrchr(buf, '/')) {
 		*slash = '\0';
-		cleanup_free char *canon = canon_of(r, buf[0] ? buf : "/");
+		char *canon = canon_of(r, buf[0] ? buf : "/");
 		if (canon)
-			return reaches(&r->write, canon, false);
+			return canon;
 	}
-	return false;
+	return NULL;
+}
+
+/* Whether something could be made at the missing PATH: its nearest
+ * existing parent is writable. */
+static bool creatable(const struct reach *r, const char *path)
+{
+	cleanup_free char *parent = nearest_parent(r, path);
+	return parent && reaches(&r->write, parent, false);
+}
+
+/* Whether the session cannot make the missing PATH: its nearest existing
+ * parent is the closed directory (cordon's plan may still make it). */
+static bool made_only_outside(const struct reach *r, const char *path)
+{
+	cleanup_free char *parent = r->closed ? nearest_parent(r, path) : NULL;
+	return parent && strcmp(parent, r->closed) == 0;
 }
 
 enum { MKDIR = 1, OPTIONAL = 2, PRIVATE = 4 /* MKDIR with mode 0700 */ };
@@ -242,6 +258,8 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 		if ((flags & OPTIONAL) || !creatable(r, path) ||
 		    cordon_strv_contains(r->made, path))
 			return 0;
+		if (made_only_outside(r, path))
+			return 0; /* explain says "closed" once */
 		if (!cordon_strv_contains(&plan->unguarded, path) &&
 		    cordon_strv_push(&plan->unguarded, path) < 0)
 			return -ENOMEM;
@@ -514,9 +532,10 @@ static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, co
 	if (replaceable_link(r, dotgit, link, sizeof(link)))
 		return refuse(plan, link, source);
 	if (lstat(dotgit, &st) < 0) {
-		if (creatable(r, dotgit) && !cordon_strv_contains(&plan->unguarded, dotgit))
+		bool unguarded = creatable(r, dotgit) && !made_only_outside(r, dotgit);
+		if (unguarded && !cordon_strv_contains(&plan->unguarded, dotgit))
 			e = cordon_strv_push(&plan->unguarded, dotgit);
-		if (e >= 0 && creatable(r, dotgit))
+		if (e >= 0 && unguarded)
 			e = note(plan, dotgit, source,
 				 "absent: a repository made inside (git init, git clone) has "
 				 "hooks and config that are NOT protected until the next session");
@@ -590,6 +609,10 @@ static int plan_with(const struct cordon_policy *p, bool create, bool protected_
 	struct cordon_strv made = {0};
 	struct reach r = {.create = create, .cache = &cache, .made = &made, .home = p->home};
 	int e = reach_init(p, &r);
+	if (e >= 0 && !(r.closed = cordon_guard_closed_dir(p)) && errno == ENOMEM)
+		e = -ENOMEM;
+	if (e >= 0 && r.closed && !(out->closed = strdup(r.closed)))
+		e = -ENOMEM;
 	for (size_t i = 0; e >= 0 && i < p->n_guards; i++) {
 		const struct cordon_guard *g = &p->guards[i];
 		if (g->kind == CORDON_GUARD_HIDE) {
@@ -619,6 +642,7 @@ static int plan_with(const struct cordon_policy *p, bool create, bool protected_
 	cordon_strv_free(&r.write);
 	cordon_strv_free(&r.read);
 	cordon_strv_free(&made);
+	free(r.closed);
 	cordon_path_cache_free(&cache);
 	if (e < 0) {
 		cordon_guard_plan_free(out);
@@ -627,6 +651,27 @@ static int plan_with(const struct cordon_policy *p, bool create, bool protected_
 	if (out->n)
 		qsort(out->v, out->n, sizeof(*out->v), by_depth);
 	return 0;
+}
+
+char *cordon_guard_closed_dir(const struct cordon_policy *p)
+{
+	if (!p->home || !p->sandbox || CORDON_OS_NATIVE != CORDON_OS_LINUX) {
+		errno = 0;
+		return NULL;
+	}
+	char *home = realpath(p->home, NULL);
+	if (!home) {
+		if (errno != ENOMEM)
+			errno = 0;
+		return NULL;
+	}
+	for (size_t i = 0; i < p->n_rules; i++)
+		if ((p->rules[i].access & CORDON_ACCESS_WRITE) &&
+		    cordon_path_under(home, p->rules[i].path))
+			return home;
+	free(home);
+	errno = 0;
+	return NULL;
 }
 
 int cordon_guard_plan(const struct cordon_policy *p, bool create, struct cordon_guard_plan *out)
@@ -653,6 +698,7 @@ void cordon_guard_plan_free(struct cordon_guard_plan *plan)
 	free(plan->v);
 	cordon_strv_free(&plan->notes);
 	cordon_strv_free(&plan->unguarded);
+	free(plan->closed);
 	free(plan->refuse);
 	memset(plan, 0, sizeof(*plan));
 }

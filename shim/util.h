@@ -41,6 +41,12 @@ static inline void cordon_closep(int *fd)
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* NAME is "." or "..", a directory entry no walk takes. */
+static inline bool cordon_dot_or_dotdot(const char *name)
+{
+	return name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'));
+}
+
 /* An array BUF of *CAP elements of ELEM bytes that must hold NEED: BUF when
  * it does, else BUF reallocated to the next doubling from FIRST, *CAP
  * updated. NULL when out of memory (or the size overflows); BUF is then

@@ -341,6 +341,39 @@ Test(usability, learn_names_protected_paths_and_never_proposes_them, .timeout = 
 	world_free(&w);
 }
 
+/* In a writable home (--project ~), a new name made directly in it is
+ * refused, said as such by learn and never proposed; explain says the home
+ * is closed. Judged from outside: nothing was made, and a file in a
+ * directory of the home was. */
+Test(usability, learn_and_explain_say_the_home_is_closed, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "learnclosed", "");
+	free(write_file(w.home, "work/keep", "x"));
+	char *argv[] = {
+		CORDON_BIN, "learn", "--config", w.cfg, "-p",
+		w.home,     "--",    "/bin/sh",  "-c",  "cd ~; echo x > newf; echo y > work/newf",
+		NULL};
+	struct run_result r = run_cmd(argv, w.env, w.proj, 30000);
+	char *newf = path_join(w.home, "newf"), *inwork = path_join(w.home, "work/newf");
+	cr_expect(file_exists(inwork), "control: nothing was made in ~/work: %s", r.err);
+	cr_expect_not(file_exists(newf), "~/newf was made: %s", r.err);
+	char *said = fmt("create   %s  (closed: the home", newf);
+	cr_expect(strstr(r.err, said) != NULL, "%s", r.err);
+	cr_expect_null(strstr(r.err, "to allow them"), "proposed a rule: %s", r.err);
+	run_free(&r);
+	char *explain[] = {CORDON_BIN, "explain", "--config", w.cfg, "-p", w.home, NULL};
+	r = run_cmd(explain, w.env, w.proj, 30000);
+	char *closed = fmt("closed    %s  (the home", w.home);
+	cr_expect(strstr(r.out, closed) != NULL, "%s", r.out);
+	run_free(&r);
+	free(closed);
+	free(said);
+	free(newf);
+	free(inwork);
+	world_free(&w);
+}
+
 /* A credential store (hidden_paths) is never proposed, by learn or by
  * explain, even where no mount was needed to keep it out of reach; and its
  * contents are never printed. */

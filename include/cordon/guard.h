@@ -48,6 +48,8 @@ struct cordon_guard_plan {
 	 * mount can guard them (a missing .envrc, .git, a git dir's commondir):
 	 * the launcher looks at them again when the session ends. */
 	struct cordon_strv unguarded;
+	/* cordon_guard_closed_dir's, or NULL. */
+	char *closed;
 };
 
 /* Plan the mounts for P's guards. CREATE: make what a guard needs that is
@@ -56,6 +58,15 @@ struct cordon_guard_plan {
  * false. Returns 0 or -ENOMEM. */
 int cordon_guard_plan(const struct cordon_policy *p, bool create, struct cordon_guard_plan *out);
 void cordon_guard_plan_free(struct cordon_guard_plan *plan);
+/* Linux: the directory in which the session makes no new name, canonical
+ * (malloc'd), or NULL (errno ENOMEM, or 0: none). It is the home, when a
+ * write rule covers it (--project ~, "additional_read_write_paths": ["~"]):
+ * a missing shell dotfile made there would run at the next login outside,
+ * and no mount can guard what does not exist. Landlock leaves that one
+ * directory without the rights to make a name, and gives them back to each
+ * directory in it (shim/linux/platform.c). macOS denies the missing
+ * dotfiles by path instead. */
+char *cordon_guard_closed_dir(const struct cordon_policy *p);
 /* Only the plan's `unguarded` names (the protected guards alone are
  * looked at: what the launcher needs, at half the cost). */
 int cordon_guard_unguarded(const struct cordon_policy *p, struct cordon_strv *out);

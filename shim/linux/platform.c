@@ -17,9 +17,12 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/vfs.h>
+#include <dirent.h>
+#include <limits.h>
 #include <linux/magic.h>
 #include <unistd.h>
 
+#include "cordon/guard.h"
 #include "cordon/sandbox.h"
 #include "landlock-compat.h"
 #include "linux.h"
@@ -243,27 +246,10 @@ uint64_t cordon_landlock_socket_rights(int abi)
 	return cordon_landlock_unix_in_kernel(abi) ? LANDLOCK_ACCESS_FS_RESOLVE_UNIX : 0;
 }
 
-/* Add PATH's rule to RULESET. FOR_SHIM: built in the session watcher
- * (cordon_sandbox_prepare): a path that opens into a procfs is left alone,
- * *DONE false — the shell's /proc may be a private one (root), and
- * /proc/self would be the watcher's. */
-static int add_path_rule(int ruleset, const char *path, uint64_t allowed, bool for_shim, bool *done,
-			 struct cordon_error *err)
+/* Add the rule of FD (opened O_PATH from PATH) to RULESET. */
+static int add_fd_rule(int ruleset, int fd, const char *path, uint64_t allowed,
+		       struct cordon_error *err)
 {
-	*done = true;
-	cleanup_close int fd = open(path, O_PATH | O_CLOEXEC);
-	if (fd < 0) {
-		/* Gone since the policy was resolved: no rule only means less access. */
-		if (errno == ENOENT || errno == ENOTDIR || errno == EACCES || errno == ELOOP)
-			return 0;
-		return cordon_err(err, errno, "%s: cannot open for a Landlock rule: %s", path,
-				  strerror(errno));
-	}
-	struct statfs fs;
-	if (for_shim && (fstatfs(fd, &fs) < 0 || fs.f_type == PROC_SUPER_MAGIC)) {
-		*done = false;
-		return 0;
-	}
 	/* Directory rights on a file are refused with EINVAL: then the same
 	 * rule with the file rights alone. (Most rules are directories; this is
 	 * cheaper than an fstat per rule.) */
@@ -279,6 +265,106 @@ static int add_path_rule(int ruleset, const char *path, uint64_t allowed, bool f
 	if (r < 0)
 		return cordon_err(err, errno, "%s: landlock_add_rule: %s", path, strerror(errno));
 	return 0;
+}
+
+/* Opening PATH for a rule failed: gone since the policy was resolved (no
+ * rule only means less access), or an error. */
+static int open_failed(const char *path, struct cordon_error *err)
+{
+	if (errno == ENOENT || errno == ENOTDIR || errno == EACCES || errno == ELOOP)
+		return 0;
+	return cordon_err(err, errno, "%s: cannot open for a Landlock rule: %s", path,
+			  strerror(errno));
+}
+
+/* Add PATH's rule to RULESET. FOR_SHIM: built in the session watcher
+ * (cordon_sandbox_prepare): a path that opens into a procfs is left alone,
+ * *DONE false — the shell's /proc may be a private one (root), and
+ * /proc/self would be the watcher's. */
+static int add_path_rule(int ruleset, const char *path, uint64_t allowed, bool for_shim, bool *done,
+			 struct cordon_error *err)
+{
+	*done = true;
+	cleanup_close int fd = open(path, O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return open_failed(path, err);
+	struct statfs fs;
+	if (for_shim && (fstatfs(fd, &fs) < 0 || fs.f_type == PROC_SUPER_MAGIC)) {
+		*done = false;
+		return 0;
+	}
+	return add_fd_rule(ruleset, fd, path, allowed, err);
+}
+
+/* The rights that make a name in a directory. */
+#define FS_MAKE                                                                                    \
+	(LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR |                              \
+	 LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_MAKE_SOCK |                              \
+	 LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK |                            \
+	 LANDLOCK_ACCESS_FS_MAKE_SYM)
+
+/* DIR lies on the way from a rule to CLOSED (or is CLOSED): no name may be
+ * made in it, so each directory in it gets the rule's ALLOWED rights of
+ * its own, but for the one on the way to CLOSED, which is walked the same.
+ * Symbolic links are left alone (a rule follows them; Landlock judges the
+ * path a link leads to anyway), files need none (theirs come from the
+ * parent). */
+static int give_back(int ruleset, const char *dir, const char *closed, uint64_t allowed,
+		     struct cordon_error *err)
+{
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = dfd < 0 ? NULL : fdopendir(dfd);
+	if (!d) {
+		if (dfd >= 0)
+			close(dfd);
+		return open_failed(dir, err);
+	}
+	int r = 0;
+	struct dirent *e;
+	while (r >= 0 && (e = readdir(d))) {
+		if (cordon_dot_or_dotdot(e->d_name))
+			continue;
+		char path[PATH_MAX];
+		if (snprintf(path, sizeof(path), "%s/%s", strcmp(dir, "/") ? dir : "", e->d_name) >=
+		    (int)sizeof(path))
+			continue;
+		if (cordon_path_under(closed, path)) {
+			if (strcmp(closed, path) != 0)
+				r = give_back(ruleset, path, closed, allowed, err);
+			continue;
+		}
+		struct stat st;
+		if (e->d_type != DT_DIR &&
+		    (e->d_type != DT_UNKNOWN ||
+		     fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode)))
+			continue;
+		int fd = openat(dfd, e->d_name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		r = fd < 0 ? open_failed(path, err) : add_fd_rule(ruleset, fd, path, allowed, err);
+		if (fd >= 0)
+			close(fd);
+	}
+	closedir(d);
+	return r;
+}
+
+/* Whether RULE covers the closed directory (cordon_guard_closed_dir). */
+static bool covers_closed(const struct cordon_rule *rule, const char *closed)
+{
+	return closed && (rule->access & CORDON_ACCESS_WRITE) &&
+	       cordon_path_under(closed, rule->path);
+}
+
+/* RULE's rule, and where it covers CLOSED: without the rights to make a
+ * name in CLOSED and in the directories on the way to it, each directory
+ * beside them keeping them. */
+static int add_rule(int ruleset, const struct cordon_rule *rule, uint64_t allowed,
+		    const char *closed, struct cordon_error *err)
+{
+	bool done;
+	if (!covers_closed(rule, closed))
+		return add_path_rule(ruleset, rule->path, allowed, false, &done, err);
+	int r = add_path_rule(ruleset, rule->path, allowed & ~(uint64_t)FS_MAKE, false, &done, err);
+	return r < 0 ? r : give_back(ruleset, rule->path, closed, allowed, err);
 }
 
 static int capget3(struct __user_cap_data_struct data[2])
@@ -431,12 +517,21 @@ static int landlock_apply(const struct cordon_policy *p, int abi, int prepared, 
 	}
 	if (ruleset < 0 && (ruleset = (int)cordon_landlock_create_ruleset(&attr, size, 0)) < 0)
 		return cordon_err(err, errno, "landlock_create_ruleset: %s", strerror(errno));
+	cleanup_free char *closed = cordon_guard_closed_dir(p);
+	if (!closed && errno == ENOMEM)
+		return cordon_err(err, ENOMEM, "out of memory");
 	for (size_t i = 0; i < p->n_rules; i++) {
-		if (prepared >= 0 && p->rules[i].prepared)
+		if (prepared >= 0 && p->rules[i].prepared) {
+			/* The watcher saw no closed directory: never its whole rule. */
+			if (covers_closed(&p->rules[i], closed))
+				return cordon_err(
+					err, EINVAL,
+					"%s: the prepared Landlock rules make names in %s",
+					p->rules[i].path, closed);
 			continue;
+		}
 		uint64_t allowed = rule_access(&p->rules[i]) & attr.handled_access_fs;
-		bool done;
-		r = add_path_rule(ruleset, p->rules[i].path, allowed, false, &done, err);
+		r = add_rule(ruleset, &p->rules[i], allowed, closed, err);
 		if (r < 0)
 			return r;
 	}
@@ -471,13 +566,21 @@ int cordon_sandbox_prepare(struct cordon_policy *p)
 	int ruleset = (int)cordon_landlock_create_ruleset(&attr, size, 0);
 	if (ruleset < 0)
 		return -1;
+	cleanup_free char *closed = cordon_guard_closed_dir(p);
+	if (!closed && errno == ENOMEM) {
+		close(ruleset);
+		return -1;
+	}
 	for (size_t i = 0; i < p->n_rules; i++) {
 		struct cordon_rule *rule = &p->rules[i];
 		struct cordon_error ignored;
 		/* /proc and /dev/shm may be the session's own (mountns.c):
-		 * their rules are the shim's, on what it mounted. */
-		bool done = false,
-		     proc = under_proc(rule->path) || strcmp(rule->path, "/dev/shm") == 0;
+		 * their rules are the shim's, on what it mounted. A rule over
+		 * the closed directory is the shim's too: it looks in there
+		 * as the session starts. */
+		bool done = false, proc = under_proc(rule->path) ||
+					  strcmp(rule->path, "/dev/shm") == 0 ||
+					  covers_closed(rule, closed);
 		uint64_t allowed = rule_access(rule) & attr.handled_access_fs;
 		if (!proc &&
 		    add_path_rule(ruleset, rule->path, allowed, true, &done, &ignored) < 0) {

@@ -4,6 +4,7 @@
  * command's copy of that memory was taken while the launcher ran on. */
 #include "spawn.h"
 #include "sysnums.h"
+#include "util.h"
 
 #include "cordon/error.h"
 
@@ -138,11 +139,6 @@ struct dirent64_raw {
 	char name[];
 };
 
-static bool dot_or_dotdot(const char *name)
-{
-	return name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'));
-}
-
 /* rm -rf NAME in the directory PARENT, never following a link (what the
  * session left in its socket directory: tmux-UID/, sockets). */
 static void remove_tree(int parent, const char *name, int depth)
@@ -161,7 +157,7 @@ static void remove_tree(int parent, const char *name, int depth)
 			for (long off = 0; off < n;) {
 				struct dirent64_raw *d = (struct dirent64_raw *)(buf + off);
 				off += d->reclen;
-				if (dot_or_dotdot(d->name))
+				if (cordon_dot_or_dotdot(d->name))
 					continue;
 				if (SYS3(unlinkat, fd, d->name, 0) == -EISDIR)
 					remove_tree((int)fd, d->name, depth + 1);
@@ -197,7 +193,7 @@ static long remove_cgroup(int parent, const char *name, int registry, int depth)
 		for (long off = 0; off < n;) {
 			struct dirent64_raw *d = (struct dirent64_raw *)(buf + off);
 			off += d->reclen;
-			if (d->type != DT_DIR || dot_or_dotdot(d->name))
+			if (d->type != DT_DIR || cordon_dot_or_dotdot(d->name))
 				continue;
 			any = true;
 			(void)remove_cgroup((int)fd, d->name, registry, depth + 1);

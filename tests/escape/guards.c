@@ -703,15 +703,16 @@ static const char home_plant[] =
 	"echo authorized-keys $?\n"
 	"mv .ssh .s2 && mkdir .ssh && echo ssh-ed25519 AAAA evil > .ssh/authorized_keys; "
 	"echo move-ssh $?\n"
-	"echo new > newfile; echo newfile $?\n";
+	"echo new > work/newfile; echo newfile $?\n";
 
 static const char *const home_steps[] = {"append-bashrc", "replace-bashrc", "rm-bashrc",
 					 "cordon-config", "move-config",    "authorized-keys",
 					 "move-ssh",      "newfile",        NULL};
 
-/* A home with a .bashrc, a .config and a .ssh, made here. */
+/* A home with a .bashrc, a .config, a .ssh and a work/, made here. */
 static void furnish_home(const char *home)
 {
+	free(write_file(home, "work/keep", "x"));
 	free(write_file(home, ".bashrc", "orig-bashrc\n"));
 	free(write_file(home, ".config/other.conf", "x"));
 	free(write_file(home, ".ssh/known_hosts", "x"));
@@ -720,7 +721,7 @@ static void furnish_home(const char *home)
 /* --project ~ (the home writable): ~/.bashrc is not written, replaced or
  * removed; no cordon config appears in ~/.config/cordon, not even by moving
  * ~/.config away; no ~/.ssh/authorized_keys; an ordinary new file can be
- * made (the home is writable). Control: the same script, outside, in a
+ * made in a directory of the home (it is writable). Control: the same script, outside, in a
  * home furnished alike, does all of it. */
 BOTH_USERS(guards, home_project_keeps_dotfiles_and_config, .timeout = 60)
 {
@@ -737,7 +738,7 @@ BOTH_USERS(guards, home_project_keeps_dotfiles_and_config, .timeout = 60)
 	struct run_result r = sh_in(&w, opts, "%s", home_plant);
 	char *diag;
 	asprintf(&diag, "inside (%d): %s%s", r.status, r.out, r.err);
-	cr_assert(strstr(r.out, "newfile 0") && present(w.home, "newfile"),
+	cr_assert(strstr(r.out, "newfile 0") && present(w.home, "work/newfile"),
 		  "control: the home is not writable inside\n%s", diag);
 	char *now = content(w.home, ".bashrc");
 	cr_expect_str_eq(now, "orig-bashrc\n", "~/.bashrc was changed\n%s", diag);
@@ -774,7 +775,7 @@ static const char bare_plant[] =
 	"echo cordon-config $?\n"
 	"mkdir -p .ssh && echo ssh-ed25519 AAAA evil > .ssh/authorized_keys; "
 	"echo authorized-keys $?\n"
-	"echo new > newfile; echo newfile $?\n";
+	"echo new > work/newfile; echo newfile $?\n";
 
 static const char *const bare_steps[] = {"bashrc",          "profile", "cordon-config",
 					 "authorized-keys", "newfile", NULL};
@@ -798,8 +799,8 @@ static struct run_result next_session(struct world *w, const char *home)
 /* The same with a bare home (no dotfile, no ~/.config, no ~/.ssh): the
  * session must not create a ~/.config/cordon/config.json that switches the
  * next session off, or a ~/.ssh/authorized_keys (cordon makes both
- * directories before the session starts, and guards them; missing dotfiles
- * are the known gap below). Judged also by the next session, started outside
+ * directories before the session starts, and guards them), or a missing
+ * dotfile. Judged also by the next session, started outside
  * in the home with no --config: it is still sandboxed (the world's secret,
  * outside, unread). Control: outside, in another bare home, the same
  * script lands, and the next session started there reads the secret. */
@@ -808,7 +809,8 @@ BOTH_USERS(guards, home_project_cannot_plant_a_config_or_authorized_keys, .timeo
 	struct world w;
 	world_for(&w, who, "homebare", "");
 	char *home2 = at(w.dir, "home2");
-	cr_assert_eq(mkdir(home2, 0755), 0);
+	free(write_file(w.home, "work/keep", "x"));
+	free(write_file(home2, "work/keep", "x"));
 	world_give(&w);
 
 	char *opts;
@@ -816,22 +818,17 @@ BOTH_USERS(guards, home_project_cannot_plant_a_config_or_authorized_keys, .timeo
 	struct run_result r = sh_in(&w, opts, "%s", bare_plant);
 	char *diag;
 	asprintf(&diag, "inside (%d): %s%s", r.status, r.out, r.err);
-	cr_assert(strstr(r.out, "newfile 0") && present(w.home, "newfile"),
+	cr_assert(strstr(r.out, "newfile 0") && present(w.home, "work/newfile"),
 		  "control: the home is not writable inside\n%s", diag);
 	cr_expect_not(present(w.home, ".config/cordon/config.json"),
 		      "a cordon config was planted in ~/.config/cordon\n%s", diag);
 	cr_expect_not(present(w.home, ".ssh/authorized_keys"),
 		      "~/.ssh/authorized_keys was created\n%s", diag);
-	/* What cordon made itself is never blamed on the session; what the
-	 * session made (the dotfiles, the known gap) is said. */
-	char *said;
-	asprintf(&said, "this session made %s/.config, which", w.home);
-	cr_expect_null(strstr(r.err, said), "cordon's own ~/.config blamed on the session\n%s",
-		       diag);
-	free(said);
-	asprintf(&said, "this session made %s/.bashrc, which", w.home);
-	cr_expect(strstr(r.err, said) != NULL, "a dotfile made inside was not said\n%s", diag);
-	free(said);
+	cr_expect_not(present(w.home, ".bashrc"), "a ~/.bashrc was created\n%s", diag);
+	cr_expect_not(present(w.home, ".profile"), "a ~/.profile was created\n%s", diag);
+	/* What cordon made itself is never blamed on the session. */
+	cr_expect_null(strstr(r.err, "this session made"),
+		       "cordon's own ~/.config blamed on the session\n%s", diag);
 	run_free(&r);
 	r = next_session(&w, w.home);
 	cr_expect_null(strstr(r.out, SECRET),
@@ -852,26 +849,90 @@ BOTH_USERS(guards, home_project_cannot_plant_a_config_or_authorized_keys, .timeo
 	world_free(&w);
 }
 
-/* KNOWN GAP (issue 20 left open): a shell dotfile that does not exist
- * when the session starts cannot be guarded by a mount, and one made inside
- * a writable home (--project ~) runs at the next login outside. Guarding
- * creation needs the supervisor to judge and perform every call that makes
- * a name (O_CREAT opens, mkdir, link, symlink, rename, mknod): see the notes
- * in docs/internals.md. Enable this test when that lands. */
-BOTH_USERS(guards, home_project_cannot_create_missing_dotfiles, .timeout = 60, .disabled = true)
+/* Every way of making a missing dotfile in a writable home, where no
+ * mount can guard it: a new file, a file moved or hard-linked in from a
+ * directory of the home, a symbolic link, a directory, a fifo, a socket.
+ * With the home the project (--project ~) and with "~" granted from a
+ * project elsewhere. Meanwhile a directory of the home takes new files and
+ * directories, an existing file in the home is written, and a file of the
+ * home is removed. Control: the same script, outside, in another home,
+ * makes them all. */
+static const char dots_plant[] =
+	"cd ~ || exit 1\n"
+	"echo evil > .bashrc; echo new-file $?\n"
+	"echo evil > work/p && mv work/p .profile; echo move-in $?\n"
+	"ln work/keep .bash_login; echo hard-link $?\n"
+	"ln -s work/keep .zshrc; echo symlink $?\n"
+	"mkdir .terminfo; echo mkdir $?\n"
+	"mkfifo .zshenv; echo fifo $?\n"
+	"python3 -c 'import socket; socket.socket(socket.AF_UNIX).bind(\".zlogin\")'; "
+	"echo socket $?\n"
+	"rm -rf work/d; mkdir work/d && echo new > work/d/newfile; echo newfile $?\n"
+	"echo more >> notes; echo existing $?\n"
+	"rm old; echo remove $?\n";
+
+static const char *const dots_steps[] = {"new-file", "move-in", "hard-link", "symlink",
+					 "mkdir",    "fifo",    "socket",    NULL};
+static const char *const dots_made[] = {".bashrc",   ".profile", ".bash_login", ".zshrc",
+					".terminfo", ".zshenv",  ".zlogin",     NULL};
+
+static void furnish_dots(const char *home)
+{
+	free(write_file(home, "work/keep", "x"));
+	free(write_file(home, "notes", "notes\n"));
+	free(write_file(home, "old", "x"));
+}
+
+static void expect_no_dots(const char *home, const struct run_result *r, const char *how)
+{
+	char *diag;
+	asprintf(&diag, "%s (%d): %s%s", how, r->status, r->out, r->err);
+	cr_assert(strstr(r->out, "newfile 0") && present(home, "work/d/newfile"),
+		  "control: a directory of the home is not writable inside\n%s", diag);
+	char *notes = content(home, "notes");
+	cr_assert_str_eq(notes, "notes\nmore\n", "control: ~/notes was not written\n%s", diag);
+	free(notes);
+	cr_assert(strstr(r->out, "remove 0") && !present(home, "old"),
+		  "control: ~/old was not removed\n%s", diag);
+	for (size_t i = 0; dots_made[i]; i++)
+		cr_expect_not(present(home, dots_made[i]), "~/%s was made inside\n%s", dots_made[i],
+			      diag);
+	cr_expect_null(strstr(r->err, "this session made"),
+		       "a name cordon guards was said to be unguarded\n%s", diag);
+	free(diag);
+}
+
+BOTH_USERS(guards, home_writable_takes_no_missing_dotfile, .timeout = 60)
 {
 	struct world w;
-	world_for(&w, who, "homedots", "");
+	world_for(&w, who, "homedots", ", \"additional_read_write_paths\": [\"~\"]");
+	char *home2 = at(w.dir, "home2");
+	furnish_dots(w.home);
+	furnish_dots(home2);
+	world_give(&w);
+
+	/* "~" granted, from the world's project. */
+	struct run_result r = sh_in(&w, NULL, "%s", dots_plant);
+	expect_no_dots(w.home, &r, "~ granted");
+	run_free(&r);
+
+	/* The home, the project. */
+	furnish_dots(w.home);
 	world_give(&w);
 	char *opts;
 	asprintf(&opts, "-p %s", w.home);
-	struct run_result r = sh_in(&w, opts, "%s", bare_plant);
-	cr_assert(strstr(r.out, "newfile 0"), "control: the home is not writable inside: %s",
-		  r.err);
-	cr_expect_not(present(w.home, ".bashrc"), "a ~/.bashrc was created");
-	cr_expect_not(present(w.home, ".profile"), "a ~/.profile was created");
+	r = sh_in(&w, opts, "%s", dots_plant);
+	expect_no_dots(w.home, &r, "--project ~");
+	run_free(&r);
+
+	r = outside_with_home(&w, home2, dots_plant);
+	expect_all_landed(dots_steps, &r, "outside");
+	for (size_t i = 0; dots_made[i]; i++)
+		cr_assert(present(home2, dots_made[i]), "control: outside, ~/%s was not made",
+			  dots_made[i]);
 	run_free(&r);
 	free(opts);
+	free(home2);
 	world_free(&w);
 }
 
