@@ -398,19 +398,20 @@ static int protect_submodule_links(struct cordon_guard_plan *plan, const struct 
 	return e;
 }
 
-/* FILE, a git dir's missing commondir, made holding "." (this git dir:
- * what git takes without one) so that it exists to be kept read-only.
- * Nothing else can guard a name that is missing: a mount needs something
- * to mount on. If it cannot be made, it stays in the unguarded list. */
-static int keep_commondir(struct cordon_guard_plan *plan, const struct reach *r, const char *file,
-			  const char *source)
+/* FILE, a missing file git reads in a git dir, made holding CONTENT (what
+ * git takes without one) so that it exists to be kept read-only. Nothing
+ * else can guard a name that is missing: a mount needs something to mount
+ * on. If it cannot be made, it stays in the unguarded list. */
+static int keep_file(struct cordon_guard_plan *plan, const struct reach *r, const char *file,
+		     const char *content, const char *source)
 {
 	if (cordon_strv_push(r->made, file) < 0)
 		return -ENOMEM;
 	if (r->create) {
 		int fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 		if (fd >= 0) {
-			bool whole = write(fd, ".\n", 2) == 2;
+			size_t n = strlen(content);
+			bool whole = write(fd, content, n) == (ssize_t)n;
 			if (close(fd) < 0 || !whole)
 				(void)unlink(file); /* git would die on a file it cannot read */
 		}
@@ -425,26 +426,27 @@ static int keep_commondir(struct cordon_guard_plan *plan, const struct reach *r,
 	return protect(plan, r, file, source, 0);
 }
 
-/* The last core.hooksPath set in the git config file FILE into *VALUE
- * (replaced, freed by the caller); nothing when none. A small reader: a
- * [core] section's hookspath key, any case, its value unquoted; include
- * directives are not followed. */
-static void read_hooks_path(const char *file, char **value)
+/* The last SECTION.KEY set in the git config file FILE into *VALUE
+ * (replaced, freed by the caller); nothing when none. A small reader: the
+ * section ("[core]", no subsection) and the key in any case, the value
+ * unquoted; include directives are not followed. */
+static void read_config_value(const char *file, const char *section, const char *key, char **value)
 {
 	FILE *f = fopen(file, "re");
 	if (!f)
 		return;
 	char line[PATH_MAX + 64];
-	bool core = false;
+	size_t sn = strlen(section), kn = strlen(key);
+	bool in = false;
 	while (fgets(line, sizeof(line), f)) {
 		char *s = line + strspn(line, " \t");
 		if (*s == '[') {
-			core = strncasecmp(s, "[core]", 6) == 0;
+			in = strncasecmp(s + 1, section, sn) == 0 && s[1 + sn] == ']';
 			continue;
 		}
-		if (!core || strncasecmp(s, "hookspath", 9) != 0)
+		if (!in || strncasecmp(s, key, kn) != 0)
 			continue;
-		s += 9;
+		s += kn;
 		s += strspn(s, " \t");
 		if (*s++ != '=')
 			continue;
@@ -465,6 +467,97 @@ static void read_hooks_path(const char *file, char **value)
 		}
 	}
 	(void)fclose(f); /* read only */
+}
+
+static void read_hooks_path(const char *file, char **value)
+{
+	read_config_value(file, "core", "hookspath", value);
+}
+
+/* The files git config FILE includes ([include] and [includeIf "…"]
+ * path), as absolute paths into OUT, and theirs, DEPTH levels down:
+ * relative to the including file's directory, "~/" the home. */
+static int read_includes(const char *file, const char *home, int depth, struct cordon_strv *out)
+{
+	FILE *f = depth > 3 ? NULL : fopen(file, "re");
+	if (!f)
+		return 0;
+	char line[PATH_MAX + 64];
+	bool in = false;
+	int e = 0;
+	while (e >= 0 && fgets(line, sizeof(line), f)) {
+		char *s = line + strspn(line, " \t");
+		if (*s == '[') {
+			in = strncasecmp(s, "[include]", 9) == 0 ||
+			     strncasecmp(s, "[includeif ", 11) == 0;
+			continue;
+		}
+		if (!in || strncasecmp(s, "path", 4) != 0)
+			continue;
+		s += 4 + strspn(s + 4, " \t");
+		if (*s++ != '=')
+			continue;
+		s += strspn(s, " \t");
+		size_t n = *s == '"' ? strcspn(++s, "\"") : strcspn(s, "#;\r\n");
+		while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+			n--;
+		s[n] = '\0';
+		char path[PATH_MAX * 2];
+		if (s[0] == '~' && s[1] == '/' && home)
+			snprintf(path, sizeof(path), "%s%s", home, s + 1);
+		else if (s[0] == '/')
+			snprintf(path, sizeof(path), "%s", s);
+		else if (s[0] && s[0] != '~') {
+			const char *slash = strrchr(file, '/');
+			snprintf(path, sizeof(path), "%.*s/%s", (int)(slash ? slash - file : 0),
+				 file, s);
+		} else
+			continue;
+		if (cordon_strv_contains(out, path))
+			continue;
+		e = cordon_strv_push(out, path);
+		if (e >= 0)
+			e = read_includes(path, home, depth + 1, out);
+	}
+	(void)fclose(f); /* read only */
+	return e;
+}
+
+/* What git's config files include is config too: an include of a file in
+ * the project (git config include.path ../.gitconfig) or in a writable
+ * home (~/.gitconfig.local) is guarded as .git/config is. The system and
+ * global files, then the repository's (DIRS). */
+static int protect_includes(struct cordon_guard_plan *plan, const struct reach *r,
+			    const struct cordon_strv *dirs, const char *source)
+{
+	struct cordon_strv files = {0}, inc = {0};
+	int e = cordon_strv_push(&files, "/etc/gitconfig");
+	char f[PATH_MAX + 32];
+	if (e >= 0 && r->home) {
+		snprintf(f, sizeof(f), "%s/.gitconfig", r->home);
+		e = cordon_strv_push(&files, f);
+		const char *xdg = getenv("XDG_CONFIG_HOME");
+		if (xdg && xdg[0] == '/')
+			snprintf(f, sizeof(f), "%s/git/config", xdg);
+		else
+			snprintf(f, sizeof(f), "%s/.config/git/config", r->home);
+		if (e >= 0)
+			e = cordon_strv_push(&files, f);
+	}
+	for (size_t i = 0; e >= 0 && i < dirs->n; i++) {
+		snprintf(f, sizeof(f), "%s/config", dirs->v[i]);
+		e = cordon_strv_push(&files, f);
+		snprintf(f, sizeof(f), "%s/config.worktree", dirs->v[i]);
+		if (e >= 0)
+			e = cordon_strv_push(&files, f);
+	}
+	for (size_t i = 0; e >= 0 && i < files.n; i++)
+		e = read_includes(files.v[i], r->home, 0, &inc);
+	for (size_t i = 0; e >= 0 && i < inc.n; i++)
+		e = protect(plan, r, inc.v[i], source, 0);
+	cordon_strv_free(&files);
+	cordon_strv_free(&inc);
+	return e;
 }
 
 /* git runs hooks from core.hooksPath when it is set (husky, .githooks): the
@@ -513,6 +606,41 @@ static int protect_hooks_path(struct cordon_guard_plan *plan, const struct reach
 	return protect(plan, r, path, source, MKDIR);
 }
 
+/* The git dirs of DIR's linked worktrees (DIR/worktrees/NAME, holding a
+ * commondir): git in such a worktree, outside, follows that commondir to
+ * the config and hooks it obeys. */
+static int find_worktrees(struct cordon_strv *wts, const char *dir)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/worktrees", dir);
+	DIR *d = opendir(path);
+	if (!d)
+		return 0;
+	int e = 0;
+	for (struct dirent *de; e >= 0 && (de = readdir(d));) {
+		if (de->d_name[0] == '.' || (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN))
+			continue;
+		char sub[PATH_MAX * 2], common[PATH_MAX * 2 + 16];
+		snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name);
+		snprintf(common, sizeof(common), "%s/commondir", sub);
+		struct stat st;
+		if (lstat(common, &st) == 0)
+			e = add_dir(wts, sub);
+	}
+	closedir(d);
+	return e;
+}
+
+/* Whether the repository whose common git dir holds CONFIG reads each
+ * worktree's config.worktree (extensions.worktreeConfig). */
+static bool worktree_config(const char *config)
+{
+	cleanup_free char *v = NULL;
+	read_config_value(config, "extensions", "worktreeconfig", &v);
+	return v && (strcasecmp(v, "true") == 0 || strcasecmp(v, "yes") == 0 ||
+		     strcasecmp(v, "on") == 0 || strcmp(v, "1") == 0);
+}
+
 /* PATH is "<base>/.git/<rest>": REST in every git dir the repository at
  * BASE uses — its .git directory or the one a .git file names, the common
  * dir of a worktree, and the submodules' — and the .git file itself. */
@@ -559,25 +687,53 @@ static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, co
 				e = add_dir(&dirs, common);
 		} else if (lstat(f, &cst) < 0 && errno == ENOENT && creatable(r, f)) {
 			/* git reads it in every git dir: one written inside would
-			 * send git to another git dir's config and hooks. */
-			e = keep_commondir(plan, r, f, source);
+			 * send git to another git dir's config and hooks. "."
+			 * is this git dir, git's meaning without one. */
+			e = keep_file(plan, r, f, ".\n", source);
 		}
 		snprintf(f, sizeof(f), "%s/modules", dirs.v[i]);
 		if (e >= 0)
 			e = find_modules(&dirs, f, 0);
+	}
+	/* Linked worktrees' git dirs: their commondir, rewritten inside,
+	 * would send git in the worktree, outside, to a planted config. */
+	struct cordon_strv wts = {0};
+	bool wt_config = false;
+	for (size_t i = 0; e >= 0 && i < dirs.n; i++) {
+		char f[PATH_MAX + 16];
+		snprintf(f, sizeof(f), "%s/config", dirs.v[i]);
+		wt_config = wt_config || worktree_config(f);
+		e = find_worktrees(&wts, dirs.v[i]);
+	}
+	for (size_t i = 0; e >= 0 && i < wts.n; i++) {
+		char f[PATH_MAX + 16];
+		snprintf(f, sizeof(f), "%s/commondir", wts.v[i]);
+		e = protect(plan, r, f, source, 0);
 	}
 	for (size_t i = 0; e >= 0 && i < dirs.n; i++) {
 		char t[PATH_MAX * 2];
 		snprintf(t, sizeof(t), "%s/%s", dirs.v[i], rest);
 		bool mk = strcmp(rest, "hooks") == 0 || strcmp(rest, "info") == 0;
 		e = protect(plan, r, t, source, mk ? MKDIR : 0);
-		if (e >= 0 && strcmp(rest, "config") == 0) {
-			snprintf(t, sizeof(t), "%s/config.worktree", dirs.v[i]);
-			e = protect(plan, r, t, source, OPTIONAL);
-		}
 	}
+	/* Each git dir's config.worktree, read (extensions.worktreeConfig)
+	 * after the config: one missing is made empty, git's meaning
+	 * without one. */
+	for (size_t i = 0; e >= 0 && strcmp(rest, "config") == 0 && i < dirs.n + wts.n; i++) {
+		char t[PATH_MAX * 2];
+		snprintf(t, sizeof(t), "%s/config.worktree",
+			 i < dirs.n ? dirs.v[i] : wts.v[i - dirs.n]);
+		struct stat wst;
+		if (wt_config && lstat(t, &wst) < 0 && errno == ENOENT && creatable(r, t))
+			e = keep_file(plan, r, t, "", source);
+		else
+			e = protect(plan, r, t, source, OPTIONAL);
+	}
+	cordon_strv_free(&wts);
 	if (e >= 0 && strcmp(rest, "hooks") == 0)
 		e = protect_hooks_path(plan, r, &dirs, base, source);
+	if (e >= 0 && strcmp(rest, "config") == 0)
+		e = protect_includes(plan, r, &dirs, source);
 	if (e >= 0)
 		e = protect_submodule_links(plan, r, base, source);
 	cordon_strv_free(&dirs);

@@ -322,6 +322,90 @@ BOTH_USERS(guards, git_commondir_plant_runs_nothing_outside, .timeout = 60)
 	world_free(&w);
 }
 
+/* A linked worktree outside the project (git worktree add ../feature)
+ * keeps its git dir in the project's .git/worktrees/feature: its commondir
+ * sends git there to a config and hooks, and with
+ * extensions.worktreeConfig its config.worktree is read after the config.
+ * Rewritten inside, git in the worktree, outside, would run a planted
+ * pre-commit (through the commondir) and core.fsmonitor (through
+ * config.worktree). */
+static const char plant_linked[] =
+	"rm -rf evil && mkdir evil && cp -r .git/. evil/ && rm -rf evil/hooks evil/worktrees && "
+	"mkdir evil/hooks\n"
+	"hook pre-commit > evil/hooks/pre-commit && chmod +x evil/hooks/pre-commit\n"
+	"echo \"$PWD/evil\" > .git/worktrees/feature/commondir; echo wt-commondir $?\n"
+	"printf '[core]\\n\\tfsmonitor = \"touch %s; false\"\\n' \"$M-wtconfig\" "
+	"> .git/worktrees/feature/config.worktree; echo wt-config $?\n";
+
+BOTH_USERS(guards, linked_worktree_plant_runs_nothing_outside, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gworktrees");
+	char *feature = at(w.dir, "feature");
+	struct run_result r = outside(&w, "git config extensions.worktreeConfig true && "
+					  "git worktree add -q ../feature");
+	cr_assert_eq(r.status, 0, "git worktree add: %s", r.err);
+	run_free(&r);
+	cr_assert_not(present(w.proj, ".git/worktrees/feature/config.worktree"));
+
+	char *diag = plant_inside(&w, plant_linked);
+	r = outside(&w, "cd ../feature && git status --short && git rev-parse --git-common-dir");
+	cr_expect(r.status == 0 && strstr(r.out, w.proj), "git in the worktree, outside: %s%s",
+		  r.out, r.err);
+	run_free(&r);
+	git_outside(&w, feature, "outside-deny");
+	cr_expect_not(marked(&w, "deny", "pre-commit"),
+		      "a pre-commit planted through the worktree's commondir ran outside\n%s",
+		      diag);
+	cr_expect_not(marked(&w, "deny", "wtconfig"),
+		      "a core.fsmonitor planted in the worktree's config.worktree ran outside\n%s",
+		      diag);
+	free(diag);
+
+	/* Control: the same plant, unsandboxed; git in the worktree runs both. */
+	char *script = plant(&w, "ctl", "", plant_linked);
+	r = outside(&w, "%s", script);
+	run_free(&r);
+	free(script);
+	git_outside(&w, feature, "outside-ctl");
+	cr_assert(marked(&w, "ctl", "pre-commit") && marked(&w, "ctl", "wtconfig"),
+		  "control: git in the worktree did not follow the plant");
+	free(feature);
+	world_free(&w);
+}
+
+/* A repository whose config includes a file of the project (git config
+ * include.path ../shared.gitconfig, a way to share config in the
+ * repository): that file is config too. A core.fsmonitor appended to it
+ * inside does not run at git status outside; planted unsandboxed, it runs. */
+static const char plant_include[] = "fsmon >> shared.gitconfig; echo include $?\n";
+
+BOTH_USERS(guards, config_include_plant_runs_nothing_outside, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "ginclude");
+	struct run_result r =
+		outside(&w, "printf '[alias]\\n\\tst = status\\n' > shared.gitconfig "
+			    "&& git config include.path ../shared.gitconfig && git st");
+	cr_assert_eq(r.status, 0, "git with the include: %s", r.err);
+	run_free(&r);
+	char *before = content(w.proj, "shared.gitconfig");
+	char *diag = plant_inside(&w, plant_include);
+	char *now = content(w.proj, "shared.gitconfig");
+	cr_expect_str_eq(now, before, "the included config was changed inside\n%s", diag);
+	free(now);
+	git_outside(&w, w.proj, "outside-deny");
+	cr_expect_not(marked(&w, "deny", "fsmonitor"),
+		      "a core.fsmonitor planted in an included config ran outside\n%s", diag);
+	free(diag);
+	free(before);
+
+	plant_outside_then_git(&w, plant_include);
+	cr_assert(marked(&w, "ctl", "fsmonitor"),
+		  "control: git outside did not run the included config's fsmonitor");
+	world_free(&w);
+}
+
 /* A repository whose hooks live in the worktree (core.hooksPath, as husky
  * and .githooks set it): that directory is guarded as .git/hooks is, made
  * when it is missing. A hook planted there does not run at the next commit
