@@ -20,6 +20,9 @@
 
 /* Writes ./marker (failing silently where it may not), then says it ran. */
 #define WRITE_AND_SAY "{ echo x > marker; } 2>/dev/null; echo ran-$((2+3))"
+/* The same, in the directory d: a writable home, or a project above it,
+ * takes no new name at its top (or on the way down to the home). */
+#define WRITE_IN_D_AND_SAY "{ echo x > d/marker; } 2>/dev/null; echo ran-$((2+3))"
 
 static char *no_project_line(const char *dir, const char *why)
 {
@@ -37,12 +40,14 @@ BOTH_USERS(project, cwd_home_is_not_the_project, .timeout = 60)
 {
 	struct world w;
 	world_for(&w, who, "cwdhome", "");
+	free(write_file(w.proj, "d/keep", "x"));
+	world_give(&w);
 	char *kv;
 	asprintf(&kv, "HOME=%s", w.proj);
 	world_setenv(&w, kv);
-	char *marker = path_join(w.proj, "marker");
+	char *marker = path_join(w.proj, "d/marker");
 
-	struct run_result r = sh_in(&w, NULL, WRITE_AND_SAY);
+	struct run_result r = sh_in(&w, NULL, WRITE_IN_D_AND_SAY);
 	cr_expect_eq(r.status, 0, "stderr: %s", r.err);
 	cr_expect(strstr(r.out, "ran-5") != NULL, "the command did not run: %s", r.err);
 	cr_expect_not(file_exists(marker), "the home was writable");
@@ -61,7 +66,7 @@ BOTH_USERS(project, cwd_home_is_not_the_project, .timeout = 60)
 	/* Control: named with --project, the home is the project, as before. */
 	char *opt;
 	asprintf(&opt, "--project %s", w.proj);
-	r = sh_in(&w, opt, WRITE_AND_SAY);
+	r = sh_in(&w, opt, WRITE_IN_D_AND_SAY);
 	cr_expect(strstr(r.out, "ran-5") != NULL, "%s", r.err);
 	cr_expect(file_exists(marker), "--project $HOME: the marker was not written: %s", r.err);
 	cr_expect_null(strstr(r.err, "no writable project"), "%s", r.err);
@@ -86,11 +91,13 @@ BOTH_USERS(project, cwd_above_home_is_not_the_project, .timeout = 60)
 	char *kv;
 	asprintf(&kv, "HOME=%s", home);
 	world_setenv(&w, kv);
-	char *marker = path_join(w.proj, "marker");
+	free(write_file(w.proj, "d/keep", "x"));
+	world_give(&w);
+	char *marker = path_join(w.proj, "d/marker");
 	char *in_home = path_join(home, "marker2");
 
 	struct run_result r =
-		sh_in(&w, NULL, WRITE_AND_SAY "; { echo x > me/marker2; } 2>/dev/null");
+		sh_in(&w, NULL, WRITE_IN_D_AND_SAY "; { echo x > me/marker2; } 2>/dev/null");
 	cr_expect(strstr(r.out, "ran-5") != NULL, "the command did not run: %s", r.err);
 	cr_expect_not(file_exists(marker), "the directory above the home was writable");
 	cr_expect_not(file_exists(in_home), "the home was writable");
@@ -100,7 +107,7 @@ BOTH_USERS(project, cwd_above_home_is_not_the_project, .timeout = 60)
 
 	char *opt;
 	asprintf(&opt, "--project %s", w.proj);
-	r = sh_in(&w, opt, WRITE_AND_SAY);
+	r = sh_in(&w, opt, WRITE_IN_D_AND_SAY);
 	cr_expect(file_exists(marker), "--project: the marker was not written: %s", r.err);
 	run_free(&r);
 	free(opt);
