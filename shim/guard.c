@@ -782,16 +782,16 @@ static int plan_with(const struct cordon_policy *p, bool create, bool protected_
 		const char *slash = strrchr(g->path, '/');
 		bool mk = strcmp(g->source, "cordon's config") == 0 && slash &&
 			  strcmp(slash, "/cordon") == 0;
-		/* tmux's socket directory in /tmp, made as tmux would (it
-		 * refuses one that others may enter). */
+		/* Made as their owners would (tmux refuses a socket
+		 * directory others may enter). */
 		bool servers = strcmp(g->source, CORDON_GUARD_SERVERS) == 0;
-		bool tmux = servers && slash && strncmp(slash, "/tmux-", 6) == 0;
+		bool make = g->kind & CORDON_GUARD_MAKE;
 		if (at)
 			e = protect_git(out, &r, g->path, at, g->source);
 		else
 			e = protect(out, &r, g->path, g->source,
 				    mk        ? MKDIR
-				    : tmux    ? MKDIR | PRIVATE
+				    : make    ? MKDIR | PRIVATE
 				    : servers ? OPTIONAL
 					      : 0);
 	}

@@ -663,15 +663,28 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 	 * would run outside at the next daemon-reload or login), and podman
 	 * keeps its registry logins in containers/auth.json. */
 	if (r >= 0 && ctx->os == CORDON_OS_LINUX) {
-		char units[64], logins[80];
-		snprintf(units, sizeof(units), "/run/user/%u/systemd", (unsigned)ctx->uid);
-		snprintf(logins, sizeof(logins), "/run/user/%u/containers/auth.json",
-			 (unsigned)ctx->uid);
-		r = guard_list(p, (const char *const[]){units, NULL}, CORDON_GUARD_PROTECT,
-			       "the runtime directory", ctx->home, &cache);
+		static const char source[] = "the runtime directory";
+		char units[64], logins[80], dbus[64], gvfs[64], doc[64];
+		unsigned uid = (unsigned)ctx->uid;
+		snprintf(units, sizeof(units), "/run/user/%u/systemd", uid);
+		snprintf(logins, sizeof(logins), "/run/user/%u/containers/auth.json", uid);
+		snprintf(dbus, sizeof(dbus), "/run/user/%u/dbus-1", uid);
+		snprintf(gvfs, sizeof(gvfs), "/run/user/%u/gvfs", uid);
+		snprintf(doc, sizeof(doc), "/run/user/%u/doc", uid);
+		r = guard_list(p, (const char *const[]){units, NULL}, CORDON_GUARD_PROTECT, source,
+			       ctx->home, &cache);
+		/* The session bus takes services from dbus-1/services here
+		 * before any other directory: one planted there would run
+		 * outside when an outside program asks for its name. */
 		if (r >= 0)
-			r = guard_list(p, (const char *const[]){logins, NULL}, CORDON_GUARD_HIDE,
-				       "the runtime directory", ctx->home, &cache);
+			r = guard_list(p, (const char *const[]){dbus, NULL},
+				       CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE, source, ctx->home,
+				       &cache);
+		/* podman's registry logins; GVfs's mounts of the user's remote
+		 * shares, and the document portal's files: both outside. */
+		if (r >= 0)
+			r = guard_list(p, (const char *const[]){logins, gvfs, doc, NULL},
+				       CORDON_GUARD_HIDE, source, ctx->home, &cache);
 	}
 	/* Where servers outside keep their sockets in /tmp (which takes the
 	 * session's sockets too): read-only, so that none is unlinked there and
@@ -690,10 +703,15 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 			       (cordon_path_under(agent_dir, "/tmp") ||
 				cordon_path_under(agent_dir, "/var/tmp")) &&
 			       strcmp(agent_dir, "/tmp") != 0 && strcmp(agent_dir, "/var/tmp") != 0;
-		r = guard_list(p,
-			       (const char *const[]){tmux, "/tmp/.X11-unix", "/tmp/.ICE-unix",
-						     own_dir ? agent_dir : NULL, NULL},
-			       CORDON_GUARD_PROTECT, CORDON_GUARD_SERVERS, ctx->home, &cache);
+		r = guard_list(p, (const char *const[]){tmux, NULL},
+			       CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE, CORDON_GUARD_SERVERS,
+			       ctx->home, &cache);
+		if (r >= 0)
+			r = guard_list(p,
+				       (const char *const[]){"/tmp/.X11-unix", "/tmp/.ICE-unix",
+							     own_dir ? agent_dir : NULL, NULL},
+				       CORDON_GUARD_PROTECT, CORDON_GUARD_SERVERS, ctx->home,
+				       &cache);
 	}
 	if (r >= 0)
 		r = guard_list(p,

@@ -462,8 +462,13 @@ void runtime_dir_make(struct runtime_dir *r, uid_t uid, gid_t gid)
 
 void runtime_dir_free(struct runtime_dir *r)
 {
-	if (r->made)
+	if (r->made) {
+		/* What sessions make there (empty) to guard it. */
+		char *dbus = fmt("%s/dbus-1", r->path);
+		rmdir(dbus);
+		free(dbus);
 		rmdir(r->path);
+	}
 	if (r->made_base)
 		rmdir("/run/user"); /* only once every test is done with it */
 	free(r->path);

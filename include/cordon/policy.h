@@ -73,6 +73,10 @@ struct cordon_socket {
 enum cordon_guard_kind {
 	CORDON_GUARD_PROTECT = 1,
 	CORDON_GUARD_HIDE = 2,
+	/* With PROTECT: a directory made (mode 0700) when missing, where the
+	 * session could otherwise make it and fill it (tmux's socket
+	 * directory, D-Bus's service directory in the runtime directory). */
+	CORDON_GUARD_MAKE = 4,
 };
 
 struct cordon_guard {

@@ -1278,6 +1278,173 @@ static void runtime_remove(struct runtime *x)
 	free(x->logins);
 }
 
+/* A session bus outside takes services from $XDG_RUNTIME_DIR/dbus-1/services
+ * before any other directory, and looks there again when a name it does
+ * not know is asked for: a service planted there would run outside when
+ * an outside program asks for its name (one nobody serves yet, like
+ * org.freedesktop.Notifications without a notification daemon). The test
+ * starts a real dbus-daemon with the standard session service directories,
+ * plants a service inside, and asks for its name outside: nothing runs.
+ * Control: planted outside, the same request runs it. */
+BOTH_USERS(guards, runtime_dir_takes_no_dbus_service, .timeout = 60)
+{
+	uid_t uid = 0;
+	gid_t gid = 0;
+	if (who->user)
+		test_user(&uid, &gid);
+	struct runtime_dir rd;
+	runtime_dir_make(&rd, uid, gid);
+	char *dbus1 = fmt("%s/dbus-1", rd.path), *services = fmt("%s/services", dbus1);
+	char *service = fmt("%s/org.cordontest.Evil.service", services);
+	struct stat st;
+	if (lstat(services, &st) == 0)
+		cr_skip_test("%s exists (a real session bus's): not touched", services);
+	char *extra = fmt(", \"additional_read_write_paths\": [\"%s\"]", rd.path);
+	struct world w;
+	world_for(&w, who, "rtdbus", extra);
+	char *rtenv = fmt("XDG_RUNTIME_DIR=%s", rd.path);
+	world_setenv(&w, rtenv);
+	char *sock = path_join(w.outside, "bus");
+	char *conf = fmt("<!DOCTYPE busconfig PUBLIC \"-//freedesktop//DTD D-Bus Bus Configuration "
+			 "1.0//EN\" \"http://www.freedesktop.org/standards/dbus/1.0/"
+			 "busconfig.dtd\">\n<busconfig><type>session</type>"
+			 "<listen>unix:path=%s</listen><standard_session_servicedirs/>"
+			 "<policy context=\"default\"><allow send_destination=\"*\" "
+			 "eavesdrop=\"true\"/><allow eavesdrop=\"true\"/><allow own=\"*\"/>"
+			 "</policy></busconfig>\n",
+			 sock);
+	char *conf_file = write_file(w.outside, "bus.conf", conf);
+	world_give(&w);
+	char *conf_arg = fmt("--config-file=%s", conf_file);
+	char *daemon[] = {"/usr/bin/dbus-daemon", conf_arg, "--nofork", "--nopidfile", NULL};
+	pid_t pid = world_spawn(&w, daemon, w.proj);
+	cr_assert(wait_exists(sock, 5000), "dbus-daemon did not start");
+	char *bus = fmt("--bus=unix:path=%s", sock);
+	/* An activated service that never takes its name is waited for until
+	 * the reply times out; what it ran shows at once. */
+	char *ask[] = {"/usr/bin/dbus-send",
+		       bus,
+		       "--print-reply",
+		       "--reply-timeout=1000",
+		       "--dest=org.cordontest.Evil",
+		       "/",
+		       "org.cordontest.Evil.Hello",
+		       NULL};
+	char *deny = fmt("%s/pwned-deny-dbus", w.outside),
+	     *ctl = fmt("%s/pwned-ctl-dbus", w.outside);
+#define PLANT_DBUS                                                                                 \
+	"mkdir -p %s && printf '[D-BUS Service]\\nName=org.cordontest.Evil"                        \
+	"\\nExec=/usr/bin/touch %s/pwned-%s-dbus\\n' > %s; echo plant $?\n"
+	char *plant = fmt(PLANT_DBUS, services, w.outside, "deny", service);
+	char *other = fmt("%s/cordon-test-other", rd.path);
+	struct run_result r = sh_in(&w, NULL, "%secho ok > '%s'", plant, other);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	run_free(&r);
+	cr_assert(file_exists(other), "control: the runtime directory is not writable inside\n%s",
+		  diag);
+	unlink(other);
+	free(other);
+	r = world_run(&w, ask, w.proj);
+	run_free(&r);
+	cr_expect_not(file_exists(service), "a D-Bus service was planted\n%s", diag);
+	cr_expect_not(wait_exists(deny, 1000), "a service planted inside ran outside\n%s", diag);
+	free(plant);
+
+	plant = fmt(PLANT_DBUS, services, w.outside, "ctl", service);
+	r = sh_outside(&w, plant);
+	run_free(&r);
+	r = world_run(&w, ask, w.proj);
+	cr_assert(wait_exists(ctl, 5000), "control: the bus did not run a planted service: %s%s",
+		  r.out, r.err);
+	run_free(&r);
+	free(deny);
+	free(ctl);
+	stop_process(pid);
+	unlink(service);
+	rmdir(services);
+	rmdir(dbus1);
+	runtime_dir_free(&rd);
+	free(plant);
+	free(diag);
+	free(ask[1]);
+	free(conf_arg);
+	free(conf_file);
+	free(conf);
+	free(sock);
+	free(rtenv);
+	free(service);
+	free(services);
+	free(dbus1);
+	free(extra);
+	world_free(&w);
+}
+
+/* GVfs mounts the user's remote shares (sftp, smb) in $XDG_RUNTIME_DIR/gvfs
+ * and the document portal serves files given to sandboxed apps in
+ * $XDG_RUNTIME_DIR/doc: both outside, though beneath the writable runtime
+ * directory. Stand-ins (plain directories of the same names) are neither
+ * read nor written from inside; outside, they are. */
+BOTH_USERS(guards, runtime_dir_hides_remote_shares_and_portal, .timeout = 60)
+{
+	uid_t uid = 0;
+	gid_t gid = 0;
+	if (who->user)
+		test_user(&uid, &gid);
+	struct runtime_dir rd;
+	runtime_dir_make(&rd, uid, gid);
+	char *gvfs = fmt("%s/gvfs", rd.path), *doc = fmt("%s/doc", rd.path);
+	struct stat st;
+	if (lstat(gvfs, &st) == 0 || lstat(doc, &st) == 0)
+		cr_skip_test("%s or %s exists (real): not touched", gvfs, doc);
+	char *share = write_file(gvfs, "sftp:host=server/notes", SECRET "\n");
+	char *given = write_file(doc, "1a2b/report.txt", SECRET "\n");
+	const char *mine[] = {gvfs, doc, share, given};
+	for (size_t i = 0; i < 4; i++)
+		cr_assert_eq(chown(mine[i], uid, gid), 0);
+	char *dirs[] = {fmt("%s/sftp:host=server", gvfs), fmt("%s/1a2b", doc)};
+	for (size_t i = 0; i < 2; i++)
+		cr_assert_eq(chown(dirs[i], uid, gid), 0);
+	char *extra = fmt(", \"additional_read_write_paths\": [\"%s\"]", rd.path);
+	struct world w;
+	world_for(&w, who, "rtshares", extra);
+	char *other = fmt("%s/cordon-test-other", rd.path);
+	char *script = fmt("cat '%s' '%s'; echo changed >> '%s'; echo changed >> '%s'; "
+			   "echo ok > '%s'; true",
+			   share, given, share, given, other);
+	struct run_result r = sh_in(&w, NULL, "%s", script);
+	cr_assert(file_exists(other), "control: the runtime directory is not writable inside: %s",
+		  r.err);
+	unlink(other);
+	free(other);
+	cr_expect_null(strstr(r.out, SECRET), "a remote share or a portal file was read: %s",
+		       r.out);
+	char *now = slurp(share), *now2 = slurp(given);
+	cr_expect(now && strcmp(now, SECRET "\n") == 0, "a remote share's file was written");
+	cr_expect(now2 && strcmp(now2, SECRET "\n") == 0, "a portal file was written");
+	free(now);
+	free(now2);
+	run_free(&r);
+	r = sh_outside(&w, script);
+	cr_assert(strstr(r.out, SECRET), "control: outside, nothing was read: %s%s", r.out, r.err);
+	run_free(&r);
+	unlink(share);
+	unlink(given);
+	for (size_t i = 0; i < 2; i++) {
+		rmdir(dirs[i]);
+		free(dirs[i]);
+	}
+	rmdir(gvfs);
+	rmdir(doc);
+	runtime_dir_free(&rd);
+	free(script);
+	free(share);
+	free(given);
+	free(gvfs);
+	free(doc);
+	free(extra);
+	world_free(&w);
+}
+
 /* The runtime directory (/run/user/UID) is read-write by default. The
  * systemd user manager loads units and drop-ins from its systemd/: one
  * planted there would run outside at the next daemon-reload or login. And
