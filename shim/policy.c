@@ -1,7 +1,9 @@
 /* Resolving a config into the policy one session enforces. */
 #include "cordon/policy.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -639,6 +641,58 @@ static int guard_config(const struct cordon_config *cfg, const struct cordon_con
 	return r;
 }
 
+static bool guarded(const struct cordon_policy *p, const char *path)
+{
+	for (size_t i = 0; i < p->n_guards; i++)
+		if (strcmp(p->guards[i].path, path) == 0)
+			return true;
+	return false;
+}
+
+enum { MAX_SERVER_SOCKETS = 128, MAX_ENTRIES_LOOKED_AT = 4096 };
+
+/* The sockets servers outside listen on in DIR (/tmp, /var/tmp), and in
+ * the directories there that UID keeps to itself (mode 0700: emacs's
+ * server directory, an ssh agent's): each kept in its place (a mount point
+ * is neither removed nor renamed over), so that no server of the session's
+ * takes the name of one that runs (a postgres in /tmp would get psql's
+ * password). *N counts them. */
+static int guard_sockets_in(struct cordon_policy *p, const struct cordon_context *ctx,
+			    const char *dir, int depth, size_t *n, struct cordon_path_cache *cache)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	int r = 0;
+	size_t seen = 0;
+	for (struct dirent *e; r >= 0 && *n < MAX_SERVER_SOCKETS &&
+			       seen++ < MAX_ENTRIES_LOOKED_AT && (e = readdir(d));) {
+		char path[PATH_MAX];
+		if (cordon_dot_or_dotdot(e->d_name) ||
+		    snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) >= (int)sizeof(path))
+			continue;
+		unsigned char type = e->d_type;
+		struct stat st = {0};
+		if (type == DT_UNKNOWN || (type == DT_DIR && depth == 0)) {
+			if (lstat(path, &st) < 0)
+				continue;
+			type = S_ISSOCK(st.st_mode)  ? DT_SOCK
+			       : S_ISDIR(st.st_mode) ? DT_DIR
+						     : DT_REG;
+		}
+		if (type == DT_SOCK) {
+			r = guard_list(p, (const char *const[]){path, NULL}, CORDON_GUARD_PROTECT,
+				       CORDON_GUARD_SERVERS, ctx->home, cache);
+			(*n)++;
+		} else if (type == DT_DIR && depth == 0 && st.st_uid == ctx->uid &&
+			   (st.st_mode & 07777) == 0700 && !guarded(p, path)) {
+			r = guard_sockets_in(p, ctx, path, 1, n, cache);
+		}
+	}
+	closedir(d);
+	return r;
+}
+
 static int resolve_guards(const struct cordon_config *cfg, const struct cordon_context *ctx,
 			  struct cordon_policy *p)
 {
@@ -712,6 +766,11 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 							     own_dir ? agent_dir : NULL, NULL},
 				       CORDON_GUARD_PROTECT, CORDON_GUARD_SERVERS, ctx->home,
 				       &cache);
+		size_t n = 0;
+		if (r >= 0)
+			r = guard_sockets_in(p, ctx, "/tmp", 0, &n, &cache);
+		if (r >= 0)
+			r = guard_sockets_in(p, ctx, "/var/tmp", 0, &n, &cache);
 	}
 	if (r >= 0)
 		r = guard_list(p,

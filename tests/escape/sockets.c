@@ -314,6 +314,113 @@ BOTH_USERS(sockets, a_dbus_bus_outside_cannot_be_reached, .timeout = 60)
 	world_free(&w);
 }
 
+/* Takes each path in argv[1:] for a server of its own: removes what is
+ * there (or renames it away), then binds. */
+static const char squat_py[] = "import os, socket, sys\n"
+			       "for p in sys.argv[1:]:\n"
+			       "    for how in (os.unlink, lambda q: os.rename(q, q + '.old')):\n"
+			       "        try:\n"
+			       "            how(p); break\n"
+			       "        except OSError as e:\n"
+			       "            print(p, 'stays:', e.strerror)\n"
+			       "    try:\n"
+			       "        socket.socket(socket.AF_UNIX).bind(p); print(p, 'taken')\n"
+			       "    except OSError as e:\n"
+			       "        print(p, 'not taken:', e.strerror)\n";
+
+/* Servers the user runs outside often listen directly in /tmp (postgres's
+ * .s.PGSQL.5432, mysql.sock) or in a directory of their own there (emacs's
+ * /tmp/emacsUID/server): a server of the session's in one's place would
+ * get what outside clients send (psql sends its password). Two real
+ * dbus-daemons listen at such places; the session cannot remove or rename
+ * their sockets, or bind in their place, and an outside client still
+ * reaches each real bus. Control: the same, unsandboxed, takes both. */
+BOTH_USERS(sockets, no_server_takes_a_tmp_servers_place, .timeout = 60)
+{
+	uid_t uid = 0;
+	gid_t gid = 0;
+	if (who->user)
+		test_user(&uid, &gid);
+	struct world w;
+	world_for(&w, who, "socktmp", "");
+	FILE *f = fopen(w.cfg, "w");
+	cr_assert_not_null(f);
+	fprintf(f, "{\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/urandom\", "
+		   "\"/tmp\"]}}");
+	cr_assert_eq(fclose(f), 0);
+	/* Taken: a name no server has. */
+	char *free_name = fmt("/tmp/cordon-test-free-%d-%u", (int)getpid(), (unsigned)uid);
+	char *direct = fmt("/tmp/.s.CORDONTEST.%d.%u", (int)getpid(), (unsigned)uid);
+	char *own_dir = fmt("/tmp/cordon-test-emacs-%d-%u", (int)getpid(), (unsigned)uid);
+	cr_assert(mkdir(own_dir, 0700) == 0 && chown(own_dir, uid, gid) == 0);
+	char *in_dir = fmt("%s/server", own_dir);
+	const char *socks[] = {direct, in_dir};
+	pid_t pids[2];
+	ino_t inos[2];
+	for (size_t i = 0; i < 2; i++) {
+		char *addr = fmt("--address=unix:path=%s", socks[i]);
+		char *daemon[] = {"/usr/bin/dbus-daemon", "--session", addr, "--nofork",
+				  "--nopidfile",          NULL};
+		pids[i] = world_spawn(&w, daemon, w.proj);
+		cr_assert(wait_exists(socks[i], 5000), "dbus-daemon did not start at %s", socks[i]);
+		struct stat st;
+		cr_assert_eq(lstat(socks[i], &st), 0);
+		inos[i] = st.st_ino;
+		free(addr);
+	}
+	char *squat[] = {"/usr/bin/python3", "-c", (char *)squat_py, direct, in_dir,
+			 free_name,          NULL};
+	struct run_result r = run_in(&w, NULL, squat);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	struct stat fst;
+	cr_assert(lstat(free_name, &fst) == 0 && S_ISSOCK(fst.st_mode),
+		  "control: /tmp takes no socket inside\n%s", diag);
+	unlink(free_name);
+	run_free(&r);
+	for (size_t i = 0; i < 2; i++) {
+		struct stat st;
+		cr_expect(lstat(socks[i], &st) == 0 && st.st_ino == inos[i],
+			  "the server's socket at %s was replaced\n%s", socks[i], diag);
+		char *bus = fmt("--bus=unix:path=%s", socks[i]);
+		char *call[] = {"/usr/bin/dbus-send",
+				bus,
+				"--print-reply",
+				"--dest=org.freedesktop.DBus",
+				"/org/freedesktop/DBus",
+				"org.freedesktop.DBus.ListNames",
+				NULL};
+		r = world_run(&w, call, w.proj);
+		cr_expect(r.status == 0 && strstr(r.out, "array"),
+			  "outside, the bus at %s is not the real one: %s\n%s", socks[i], r.err,
+			  diag);
+		run_free(&r);
+		free(bus);
+	}
+	free(diag);
+
+	r = world_run(&w, squat, w.proj);
+	for (size_t i = 0; i < 2; i++) {
+		struct stat st;
+		cr_assert(lstat(socks[i], &st) == 0 && st.st_ino != inos[i],
+			  "control: unsandboxed, %s was not taken: %s%s", socks[i], r.out, r.err);
+	}
+	run_free(&r);
+	for (size_t i = 0; i < 2; i++) {
+		stop_process(pids[i]);
+		unlink(socks[i]);
+		char *old = fmt("%s.old", socks[i]);
+		unlink(old);
+		free(old);
+	}
+	unlink(free_name);
+	rmdir(own_dir);
+	free(free_name);
+	free(in_dir);
+	free(own_dir);
+	free(direct);
+	world_free(&w);
+}
+
 /* The ssh agent signs as the user: out of reach by default, reachable once
  * "$SSH_AUTH_SOCK" is allowed (the flag, and the config key). */
 BOTH_USERS(sockets, ssh_agent_outside_only_when_allowed, .timeout = 60)
