@@ -718,13 +718,15 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 	 * keeps its registry logins in containers/auth.json. */
 	if (r >= 0 && ctx->os == CORDON_OS_LINUX) {
 		static const char source[] = "the runtime directory";
-		char units[64], logins[80], dbus[64], gvfs[64], doc[64];
+		char units[64], logins[80], dbus[64], gvfs[64], doc[64], psd[64], creds[64];
 		unsigned uid = (unsigned)ctx->uid;
 		snprintf(units, sizeof(units), "/run/user/%u/systemd", uid);
 		snprintf(logins, sizeof(logins), "/run/user/%u/containers/auth.json", uid);
 		snprintf(dbus, sizeof(dbus), "/run/user/%u/dbus-1", uid);
 		snprintf(gvfs, sizeof(gvfs), "/run/user/%u/gvfs", uid);
 		snprintf(doc, sizeof(doc), "/run/user/%u/doc", uid);
+		snprintf(psd, sizeof(psd), "/run/user/%u/psd", uid);
+		snprintf(creds, sizeof(creds), "/run/user/%u/credentials", uid);
 		r = guard_list(p, (const char *const[]){units, NULL}, CORDON_GUARD_PROTECT, source,
 			       ctx->home, &cache);
 		/* The session bus takes services from dbus-1/services here
@@ -735,9 +737,13 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 				       CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE, source, ctx->home,
 				       &cache);
 		/* podman's registry logins; GVfs's mounts of the user's remote
-		 * shares, and the document portal's files: both outside. */
+		 * shares, and the document portal's files: both outside; the
+		 * browser profiles profile-sync-daemon keeps here (what
+		 * ~/.mozilla and ~/.config/chromium lead to: cookies, saved
+		 * passwords); the credentials systemd gives user services. */
 		if (r >= 0)
-			r = guard_list(p, (const char *const[]){logins, gvfs, doc, NULL},
+			r = guard_list(p,
+				       (const char *const[]){logins, gvfs, doc, psd, creds, NULL},
 				       CORDON_GUARD_HIDE, source, ctx->home, &cache);
 	}
 	/* Where servers outside keep their sockets in /tmp (which takes the

@@ -1382,9 +1382,10 @@ BOTH_USERS(guards, runtime_dir_takes_no_dbus_service, .timeout = 60)
 /* GVfs mounts the user's remote shares (sftp, smb) in $XDG_RUNTIME_DIR/gvfs
  * and the document portal serves files given to sandboxed apps in
  * $XDG_RUNTIME_DIR/doc: both outside, though beneath the writable runtime
- * directory. Stand-ins (plain directories of the same names) are neither
- * read nor written from inside; outside, they are. */
-BOTH_USERS(guards, runtime_dir_hides_remote_shares_and_portal, .timeout = 60)
+ * directory; profile-sync-daemon keeps the browser profiles in psd/.
+ * Stand-ins (plain directories of the same names) are neither read nor
+ * written from inside; outside, they are. */
+BOTH_USERS(guards, runtime_dir_hides_shares_portal_and_profiles, .timeout = 60)
 {
 	uid_t uid = 0;
 	gid_t gid = 0;
@@ -1392,55 +1393,63 @@ BOTH_USERS(guards, runtime_dir_hides_remote_shares_and_portal, .timeout = 60)
 		test_user(&uid, &gid);
 	struct runtime_dir rd;
 	runtime_dir_make(&rd, uid, gid);
-	char *gvfs = fmt("%s/gvfs", rd.path), *doc = fmt("%s/doc", rd.path);
-	struct stat st;
-	if (lstat(gvfs, &st) == 0 || lstat(doc, &st) == 0)
-		cr_skip_test("%s or %s exists (real): not touched", gvfs, doc);
-	char *share = write_file(gvfs, "sftp:host=server/notes", SECRET "\n");
-	char *given = write_file(doc, "1a2b/report.txt", SECRET "\n");
-	const char *mine[] = {gvfs, doc, share, given};
-	for (size_t i = 0; i < 4; i++)
-		cr_assert_eq(chown(mine[i], uid, gid), 0);
-	char *dirs[] = {fmt("%s/sftp:host=server", gvfs), fmt("%s/1a2b", doc)};
-	for (size_t i = 0; i < 2; i++)
-		cr_assert_eq(chown(dirs[i], uid, gid), 0);
+	/* Each: the directory, the one in it, the file in that. */
+	static const char *const stand_in[][3] = {{"gvfs", "sftp:host=server", "notes"},
+						  {"doc", "1a2b", "report.txt"},
+						  {"psd", "me-firefox-abc", "cookies.sqlite"}};
+	enum { N = 3 };
+	char *top[N], *mid[N], *file[N];
+	for (size_t i = 0; i < N; i++) {
+		top[i] = fmt("%s/%s", rd.path, stand_in[i][0]);
+		mid[i] = fmt("%s/%s", top[i], stand_in[i][1]);
+		file[i] = fmt("%s/%s", mid[i], stand_in[i][2]);
+		struct stat st;
+		if (lstat(top[i], &st) == 0)
+			cr_skip_test("%s exists (real): not touched", top[i]);
+	}
+	char *script = strdup("");
+	for (size_t i = 0; i < N; i++) {
+		free(write_file(mid[i], stand_in[i][2], SECRET "\n"));
+		const char *mine[] = {top[i], mid[i], file[i]};
+		for (size_t k = 0; k < 3; k++)
+			cr_assert_eq(chown(mine[k], uid, gid), 0);
+		char *more = fmt("%scat '%s'; echo changed >> '%s'\n", script, file[i], file[i]);
+		free(script);
+		script = more;
+	}
 	char *extra = fmt(", \"additional_read_write_paths\": [\"%s\"]", rd.path);
 	struct world w;
 	world_for(&w, who, "rtshares", extra);
 	char *other = fmt("%s/cordon-test-other", rd.path);
-	char *script = fmt("cat '%s' '%s'; echo changed >> '%s'; echo changed >> '%s'; "
-			   "echo ok > '%s'; true",
-			   share, given, share, given, other);
-	struct run_result r = sh_in(&w, NULL, "%s", script);
+	struct run_result r = sh_in(&w, NULL, "%secho ok > '%s'; true", script, other);
 	cr_assert(file_exists(other), "control: the runtime directory is not writable inside: %s",
 		  r.err);
 	unlink(other);
 	free(other);
-	cr_expect_null(strstr(r.out, SECRET), "a remote share or a portal file was read: %s",
+	cr_expect_null(strstr(r.out, SECRET), "a file beneath gvfs/, doc/ or psd/ was read: %s",
 		       r.out);
-	char *now = slurp(share), *now2 = slurp(given);
-	cr_expect(now && strcmp(now, SECRET "\n") == 0, "a remote share's file was written");
-	cr_expect(now2 && strcmp(now2, SECRET "\n") == 0, "a portal file was written");
-	free(now);
-	free(now2);
+	for (size_t i = 0; i < N; i++) {
+		char *now = slurp(file[i]);
+		cr_expect(now && strcmp(now, SECRET "\n") == 0, "%s was written", file[i]);
+		free(now);
+	}
 	run_free(&r);
 	r = sh_outside(&w, script);
-	cr_assert(strstr(r.out, SECRET), "control: outside, nothing was read: %s%s", r.out, r.err);
+	size_t read = 0;
+	for (const char *at = r.out; (at = strstr(at, SECRET)); at++)
+		read++;
+	cr_assert_eq(read, N, "control: outside, not each was read: %s%s", r.out, r.err);
 	run_free(&r);
-	unlink(share);
-	unlink(given);
-	for (size_t i = 0; i < 2; i++) {
-		rmdir(dirs[i]);
-		free(dirs[i]);
+	for (size_t i = 0; i < N; i++) {
+		unlink(file[i]);
+		rmdir(mid[i]);
+		rmdir(top[i]);
+		free(file[i]);
+		free(mid[i]);
+		free(top[i]);
 	}
-	rmdir(gvfs);
-	rmdir(doc);
 	runtime_dir_free(&rd);
 	free(script);
-	free(share);
-	free(given);
-	free(gvfs);
-	free(doc);
 	free(extra);
 	world_free(&w);
 }
