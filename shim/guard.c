@@ -15,7 +15,7 @@
 
 #include "util.h"
 
-#define MAX_GIT_DIRS 64
+#define MAX_GIT_DIRS 256
 #define MODULE_DEPTH 6
 
 /* The write and read rules, canonical: rule paths may be only absolute
@@ -151,7 +151,10 @@ static bool replaceable_link(const struct reach *r, const char *path, char *link
 			*last = '\0';
 			cleanup_free char *pc = canon_of(r, buf[0] ? buf : "/");
 			*last = '/';
-			if (pc && reaches(&r->write, pc, false)) {
+			/* In the closed directory a link can be removed, but
+			 * nothing made in its place. */
+			bool closed = pc && r->closed && strcmp(pc, r->closed) == 0;
+			if (pc && reaches(&r->write, pc, false) && !closed) {
 				snprintf(link, size, "%s", buf);
 				return true;
 			}
@@ -328,11 +331,13 @@ static char *read_link_file(const char *file, const char *prefix, const char *ba
 	return realpath(joined, NULL);
 }
 
+/* -E2BIG past MAX_GIT_DIRS: never a silent cut (a session could make
+ * dummies until the real ones fell past it); protect_git refuses. */
 static int add_dir(struct cordon_strv *dirs, const char *d)
 {
-	if (!d || cordon_strv_contains(dirs, d) || dirs->n >= MAX_GIT_DIRS)
+	if (!d || cordon_strv_contains(dirs, d))
 		return 0;
-	return cordon_strv_push(dirs, d);
+	return dirs->n >= MAX_GIT_DIRS ? -E2BIG : cordon_strv_push(dirs, d);
 }
 
 /* The git dirs of submodules beneath DIR/modules (git keeps them there,
@@ -426,6 +431,17 @@ static int keep_file(struct cordon_guard_plan *plan, const struct reach *r, cons
 	return protect(plan, r, file, source, 0);
 }
 
+/* Whether the config line S (its blanks skipped) sets KEY (KN bytes, any
+ * case): the key and then a blank, "=", a comment or the end. */
+static bool config_key(const char *s, const char *key, size_t kn)
+{
+	if (strncasecmp(s, key, kn) != 0)
+		return false;
+	char c = s[kn];
+	return c == ' ' || c == '\t' || c == '=' || c == '\r' || c == '\n' || c == '\0' ||
+	       c == '#' || c == ';';
+}
+
 /* The last SECTION.KEY set in the git config file FILE into *VALUE
  * (replaced, freed by the caller); nothing when none. A small reader: the
  * section ("[core]", no subsection) and the key in any case, the value
@@ -444,12 +460,19 @@ static void read_config_value(const char *file, const char *section, const char 
 			in = strncasecmp(s + 1, section, sn) == 0 && s[1 + sn] == ']';
 			continue;
 		}
-		if (!in || strncasecmp(s, key, kn) != 0)
+		if (!in || !config_key(s, key, kn))
 			continue;
 		s += kn;
 		s += strspn(s, " \t");
-		if (*s++ != '=')
+		if (*s++ != '=') {
+			/* A key alone is true. */
+			char *t = strdup("true");
+			if (t) {
+				free(*value);
+				*value = t;
+			}
 			continue;
+		}
 		s += strspn(s, " \t");
 		size_t n;
 		if (*s == '"') {
@@ -492,13 +515,13 @@ static int read_includes(const char *file, const char *home, int depth, struct c
 			     strncasecmp(s, "[includeif ", 11) == 0;
 			continue;
 		}
-		if (!in || strncasecmp(s, "path", 4) != 0)
+		if (!in || !config_key(s, "path", 4))
 			continue;
 		s += 4 + strspn(s + 4, " \t");
 		if (*s++ != '=')
 			continue;
 		s += strspn(s, " \t");
-		size_t n = *s == '"' ? strcspn(++s, "\"") : strcspn(s, "#;\r\n");
+		size_t n = *s == '"' ? strcspn(++s, "\"\r\n") : strcspn(s, "#;\r\n");
 		while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
 			n--;
 		s[n] = '\0';
@@ -729,11 +752,22 @@ static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, co
 		else
 			e = protect(plan, r, t, source, OPTIONAL);
 	}
-	cordon_strv_free(&wts);
 	if (e >= 0 && strcmp(rest, "hooks") == 0)
 		e = protect_hooks_path(plan, r, &dirs, base, source);
+	/* The linked worktrees' config.worktree files include too. */
+	for (size_t i = 0; e >= 0 && strcmp(rest, "config") == 0 && i < wts.n; i++)
+		e = add_dir(&dirs, wts.v[i]);
 	if (e >= 0 && strcmp(rest, "config") == 0)
 		e = protect_includes(plan, r, &dirs, source);
+	cordon_strv_free(&wts);
+	if (e == -E2BIG && !plan->refuse &&
+	    asprintf(&plan->refuse,
+		     "%s: more than %d git directories (worktrees, submodules): cordon cannot "
+		     "guard them all; remove the stale ones (git worktree prune)",
+		     dotgit, MAX_GIT_DIRS) < 0)
+		return -ENOMEM;
+	if (e == -E2BIG)
+		e = 0;
 	if (e >= 0)
 		e = protect_submodule_links(plan, r, base, source);
 	cordon_strv_free(&dirs);
@@ -821,10 +855,20 @@ char *cordon_guard_closed_dir(const struct cordon_policy *p)
 			errno = 0;
 		return NULL;
 	}
+	/* A home beneath a system directory shared with outside programs
+	 * (HOME=/tmp/ci in a container): closing it would close that
+	 * directory's top too (Landlock adds the rights of every rule above a
+	 * name), so it stays open, and its missing names are said when the
+	 * session ends. */
+	bool covered = false, shared = false;
 	for (size_t i = 0; i < p->n_rules; i++)
 		if ((p->rules[i].access & CORDON_ACCESS_WRITE) &&
-		    cordon_path_under(home, p->rules[i].path))
-			return home;
+		    cordon_path_under(home, p->rules[i].path)) {
+			covered = true;
+			shared = shared || strncmp(p->rules[i].source, "system_paths", 12) == 0;
+		}
+	if (covered && !shared)
+		return home;
 	free(home);
 	errno = 0;
 	return NULL;

@@ -649,24 +649,25 @@ static bool guarded(const struct cordon_policy *p, const char *path)
 	return false;
 }
 
-enum { MAX_SERVER_SOCKETS = 128, MAX_ENTRIES_LOOKED_AT = 4096 };
+enum { MAX_ENTRIES_LOOKED_AT = 16384, UNIX_ACCEPTCON = 0x10000 };
 
-/* The sockets servers outside listen on in DIR (/tmp, /var/tmp), and in
- * the directories there that UID keeps to itself (mode 0700: emacs's
- * server directory, an ssh agent's): each kept in its place (a mount point
- * is neither removed nor renamed over), so that no server of the session's
- * takes the name of one that runs (a postgres in /tmp would get psql's
- * password). *N counts them. */
-static int guard_sockets_in(struct cordon_policy *p, const struct cordon_context *ctx,
-			    const char *dir, int depth, size_t *n, struct cordon_path_cache *cache)
+/* The sockets in DIR (/tmp, /var/tmp) and, DEPTH 0, in the directories
+ * there that the session's user keeps to itself (mode 0700: emacs's server
+ * directory, an ssh agent's), into OUT. *MORE: a directory had more
+ * entries than are looked at. */
+static int sockets_in(const struct cordon_policy *p, const struct cordon_context *ctx,
+		      const char *dir, int depth, struct cordon_strv *out, bool *more)
 {
 	DIR *d = opendir(dir);
 	if (!d)
 		return 0;
 	int r = 0;
 	size_t seen = 0;
-	for (struct dirent *e; r >= 0 && *n < MAX_SERVER_SOCKETS &&
-			       seen++ < MAX_ENTRIES_LOOKED_AT && (e = readdir(d));) {
+	for (struct dirent *e; r >= 0 && (e = readdir(d));) {
+		if (++seen > MAX_ENTRIES_LOOKED_AT) {
+			*more = true;
+			break;
+		}
 		char path[PATH_MAX];
 		if (cordon_dot_or_dotdot(e->d_name) ||
 		    snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) >= (int)sizeof(path))
@@ -680,16 +681,72 @@ static int guard_sockets_in(struct cordon_policy *p, const struct cordon_context
 			       : S_ISDIR(st.st_mode) ? DT_DIR
 						     : DT_REG;
 		}
-		if (type == DT_SOCK) {
-			r = guard_list(p, (const char *const[]){path, NULL}, CORDON_GUARD_PROTECT,
-				       CORDON_GUARD_SERVERS, ctx->home, cache);
-			(*n)++;
-		} else if (type == DT_DIR && depth == 0 && st.st_uid == ctx->uid &&
-			   (st.st_mode & 07777) == 0700 && !guarded(p, path)) {
-			r = guard_sockets_in(p, ctx, path, 1, n, cache);
-		}
+		if (type == DT_SOCK)
+			r = cordon_strv_push(out, path);
+		else if (type == DT_DIR && depth == 0 && st.st_uid == ctx->uid &&
+			 (st.st_mode & 07777) == 0700 && !guarded(p, path))
+			r = sockets_in(p, ctx, path, 1, out, more);
 	}
 	closedir(d);
+	return r;
+}
+
+/* Of the sockets FOUND, those a server listens on (/proc/net/unix), into
+ * OUT; with ANY (a directory was too big to look through), every socket
+ * listened on beneath /tmp or /var/tmp. Without /proc/net/unix, all FOUND. */
+static int listened_on(const struct cordon_strv *found, bool any, struct cordon_strv *out)
+{
+	FILE *f = fopen("/proc/net/unix", "re");
+	if (!f) {
+		for (size_t i = 0; i < found->n; i++)
+			if (cordon_strv_push(out, found->v[i]) < 0)
+				return -ENOMEM;
+		return 0;
+	}
+	char line[PATH_MAX + 128];
+	int r = 0;
+	while (r >= 0 && fgets(line, sizeof(line), f)) {
+		unsigned long flags = 0;
+		int at = 0;
+		if (sscanf(line, "%*s %*x %*x %lx %*x %*x %*u %n", &flags, &at) < 1 || !at ||
+		    !(flags & UNIX_ACCEPTCON))
+			continue;
+		char *path = line + at;
+		path[strcspn(path, "\n")] = '\0';
+		bool beneath =
+			cordon_path_under(path, "/tmp") || cordon_path_under(path, "/var/tmp");
+		if (path[0] == '/' && beneath && (any || cordon_strv_contains(found, path)) &&
+		    !cordon_strv_contains(out, path))
+			r = cordon_strv_push(out, path);
+	}
+	(void)fclose(f); /* read only */
+	return r;
+}
+
+/* Each socket a server outside listens on in /tmp and /var/tmp is kept in
+ * its place (a mount point is neither removed nor renamed over), so that
+ * no server of the session's takes its name (a postgres in /tmp would get
+ * psql's password). Only the ones listened on: sockets a session left
+ * behind would otherwise be mounts in every later session. */
+static int guard_servers_sockets(struct cordon_policy *p, const struct cordon_context *ctx,
+				 struct cordon_path_cache *cache)
+{
+	struct cordon_strv found = {0}, live = {0};
+	bool more = false;
+	int r = sockets_in(p, ctx, "/tmp", 0, &found, &more);
+	if (r >= 0)
+		r = sockets_in(p, ctx, "/var/tmp", 0, &found, &more);
+	if (r >= 0 && (found.n || more))
+		r = listened_on(&found, more, &live);
+	for (size_t i = 0; r >= 0 && i < live.n; i++) {
+		struct stat st;
+		if (lstat(live.v[i], &st) == 0 && S_ISSOCK(st.st_mode))
+			r = guard_list(p, (const char *const[]){live.v[i], NULL},
+				       CORDON_GUARD_PROTECT, CORDON_GUARD_SERVERS, ctx->home,
+				       cache);
+	}
+	cordon_strv_free(&found);
+	cordon_strv_free(&live);
 	return r;
 }
 
@@ -712,6 +769,23 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 		r = guard_list(p, (const char *const[]){s, NULL}, CORDON_GUARD_PROTECT, "dotfiles",
 			       ctx->home, &cache);
 	}
+	/* What runs outside from a writable home: the directories a login puts
+	 * on PATH (Debian's ~/.profile adds ~/.local/bin and ~/bin when they
+	 * exist: an `ls` planted there runs at the next one), the systemd user
+	 * manager's and the session bus's units and services, desktop entries
+	 * (run when a file is opened). Made (0700) when missing, where the
+	 * session could make them; ~/bin cannot be made in the closed home.
+	 * Mounted only where a rule makes them writable. */
+	if (r >= 0 && ctx->home)
+		r = guard_list(p,
+			       (const char *const[]){"~/.local/bin", "~/.local/share/systemd",
+						     "~/.local/share/dbus-1",
+						     "~/.local/share/applications", NULL},
+			       CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE, "what runs from the home",
+			       ctx->home, &cache);
+	if (r >= 0 && ctx->home)
+		r = guard_list(p, (const char *const[]){"~/bin", NULL}, CORDON_GUARD_PROTECT,
+			       "what runs from the home", ctx->home, &cache);
 	/* The runtime directory, read-write by default: the systemd user
 	 * manager loads units and drop-ins from its systemd/ (planted, they
 	 * would run outside at the next daemon-reload or login), and podman
@@ -772,11 +846,8 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 							     own_dir ? agent_dir : NULL, NULL},
 				       CORDON_GUARD_PROTECT, CORDON_GUARD_SERVERS, ctx->home,
 				       &cache);
-		size_t n = 0;
 		if (r >= 0)
-			r = guard_sockets_in(p, ctx, "/tmp", 0, &n, &cache);
-		if (r >= 0)
-			r = guard_sockets_in(p, ctx, "/var/tmp", 0, &n, &cache);
+			r = guard_servers_sockets(p, ctx, &cache);
 	}
 	if (r >= 0)
 		r = guard_list(p,

@@ -17,6 +17,7 @@
 #include <ftw.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -568,6 +569,7 @@ char **world_argv(const struct world *w, char *const argv[])
 		out[k++] = reuid;
 		out[k++] = regid;
 		out[k++] = "--clear-groups";
+		out[k++] = "--pdeathsig=keep";
 		out[k++] = "--";
 	}
 	static char probe[4096];
@@ -664,6 +666,9 @@ pid_t spawn_cmd(char *const argv[], char *const envp[], const char *cwd)
 	if (pid < 0)
 		abort();
 	if (pid == 0) {
+		/* A daemon the test started goes with the test, even when an
+		 * assertion ends it before its clean-up. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		int devnull = open("/dev/null", O_RDWR);
 		dup2(devnull, 0);
 		dup2(devnull, 1);

@@ -266,3 +266,45 @@ Test(guard, symlink_in_writable_dir_refuses)
 	free(real), free(link), free(dotgit), free(moved);
 	tree_free(&t);
 }
+
+/* The home is closed when a rule makes it writable, and only then; not
+ * when a system_paths rule covers it (HOME=/tmp/x would close /tmp's top,
+ * where every program makes its temporary files). */
+Test(guard, the_home_is_closed_when_a_rule_makes_it_writable)
+{
+	struct tree t;
+	tree_init(&t, "closed");
+	char *home = realpath(t.home, NULL);
+	struct cordon_policy p;
+	resolve(&t, "{}", &p);
+	char *closed = cordon_guard_closed_dir(&p);
+	cr_expect_null(closed, "closed without a rule over the home: %s", closed);
+	free(closed);
+	cordon_policy_free(&p);
+
+	resolve(&t, "{\"additional_read_write_paths\": [\"~\"]}", &p);
+	closed = cordon_guard_closed_dir(&p);
+	cr_expect(closed && strcmp(closed, home) == 0, "not closed: %s", closed);
+	free(closed);
+	struct cordon_guard_plan plan;
+	cr_assert_eq(cordon_guard_plan(&p, false, &plan), 0);
+	cr_expect(plan.closed && strcmp(plan.closed, home) == 0);
+	for (size_t i = 0; i < plan.unguarded.n; i++)
+		cr_expect_not(strncmp(plan.unguarded.v[i], home, strlen(home)) == 0,
+			      "a missing name in the closed home is said to be unguarded: %s",
+			      plan.unguarded.v[i]);
+	cordon_guard_plan_free(&plan);
+	cordon_policy_free(&p);
+
+	char *json = fmt("{\"system_paths\": {\"read_write\": [\"%s\"]}, "
+			 "\"additional_read_write_paths\": [\"~\"]}",
+			 t.root);
+	resolve(&t, json, &p);
+	closed = cordon_guard_closed_dir(&p);
+	cr_expect_null(closed, "closed beneath a system_paths rule: %s", closed);
+	free(closed);
+	cordon_policy_free(&p);
+	free(json);
+	free(home);
+	tree_free(&t);
+}

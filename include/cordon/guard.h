@@ -60,7 +60,8 @@ int cordon_guard_plan(const struct cordon_policy *p, bool create, struct cordon_
 void cordon_guard_plan_free(struct cordon_guard_plan *plan);
 /* Linux: the directory in which the session makes no new name, canonical
  * (malloc'd), or NULL (errno ENOMEM, or 0: none). It is the home, when a
- * write rule covers it (--project ~, "additional_read_write_paths": ["~"]):
+ * write rule covers it (--project ~, "additional_read_write_paths": ["~"])
+ * and no system_paths rule does (HOME=/tmp/x would close /tmp's top):
  * a missing shell dotfile made there would run at the next login outside,
  * and no mount can guard what does not exist. Landlock leaves that one
  * directory without the rights to make a name, and gives them back to each

@@ -329,8 +329,9 @@ static int give_back(int ruleset, const char *dir, const char *closed, uint64_t 
 		    (int)sizeof(path))
 			continue;
 		if (cordon_path_under(closed, path)) {
-			if (strcmp(closed, path) != 0)
-				r = give_back(ruleset, path, closed, allowed, err);
+			/* On the way (or CLOSED itself, whose directories
+			 * get theirs there). */
+			r = give_back(ruleset, path, closed, allowed, err);
 			continue;
 		}
 		struct stat st;

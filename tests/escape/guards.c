@@ -342,8 +342,9 @@ BOTH_USERS(guards, linked_worktree_plant_runs_nothing_outside, .timeout = 60)
 	struct world w;
 	git_world(&w, who, "gworktrees");
 	char *feature = at(w.dir, "feature");
-	struct run_result r = outside(&w, "git config extensions.worktreeConfig true && "
-					  "git worktree add -q ../feature");
+	/* The extension as a key alone, which git takes as true. */
+	struct run_result r = outside(&w, "printf '[extensions]\\n\\tworktreeConfig\\n' >> "
+					  ".git/config && git worktree add -q ../feature");
 	cr_assert_eq(r.status, 0, "git worktree add: %s", r.err);
 	run_free(&r);
 	cr_assert_not(present(w.proj, ".git/worktrees/feature/config.worktree"));
@@ -371,6 +372,32 @@ BOTH_USERS(guards, linked_worktree_plant_runs_nothing_outside, .timeout = 60)
 	cr_assert(marked(&w, "ctl", "pre-commit") && marked(&w, "ctl", "wtconfig"),
 		  "control: git in the worktree did not follow the plant");
 	free(feature);
+	world_free(&w);
+}
+
+/* A session could make dummy git dirs until the real ones fall past the
+ * number cordon looks at (a linked worktree's commondir left writable):
+ * past it, the next session is refused, naming the repository. Control:
+ * with the dummies gone, it runs. */
+BOTH_USERS(guards, too_many_git_dirs_refuse_the_session, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gmany");
+	struct run_result r = outside(&w, "for i in $(seq 300); do mkdir -p .git/worktrees/d$i && "
+					  "echo ../.. > .git/worktrees/d$i/commondir; done");
+	run_free(&r);
+	r = sh_in(&w, NULL, "echo ran");
+	cr_expect_eq(r.status, 125, "the session ran: %s%s", r.out, r.err);
+	cr_expect_null(strstr(r.out, "ran"), "the command ran: %s", r.out);
+	char *want = fmt("cordon: %s/.git: more than 256 git directories", w.proj);
+	cr_expect(strstr(r.err, want), "not said: %s", r.err);
+	run_free(&r);
+	r = outside(&w, "rm -rf .git/worktrees");
+	run_free(&r);
+	r = sh_in(&w, NULL, "echo ran");
+	cr_assert(r.status == 0 && strstr(r.out, "ran"), "control: %s%s", r.out, r.err);
+	run_free(&r);
+	free(want);
 	world_free(&w);
 }
 
@@ -951,17 +978,37 @@ static const char dots_plant[] =
 	"mkfifo .zshenv; echo fifo $?\n"
 	"python3 -c 'import socket; socket.socket(socket.AF_UNIX).bind(\".zlogin\")'; "
 	"echo socket $?\n"
+	"mkdir -p .local/bin && printf '#!/bin/sh\\n' > .local/bin/ls; echo path-bin $?\n"
+	"mkdir -p .local/share/systemd/user && echo '[Service]' > "
+	".local/share/systemd/user/x.service; echo user-unit $?\n"
+	"mkdir -p .local/share/dbus-1/services && echo '[D-BUS Service]' > "
+	".local/share/dbus-1/services/x.service; echo bus-service $?\n"
+	"mkdir -p .local/share/applications && echo '[Desktop Entry]' > "
+	".local/share/applications/x.desktop; echo desktop-entry $?\n"
 	"rm -rf work/d; mkdir work/d && echo new > work/d/newfile; echo newfile $?\n"
 	"echo more >> notes; echo existing $?\n"
 	"rm old; echo remove $?\n";
 
-static const char *const dots_steps[] = {"new-file", "move-in", "hard-link", "symlink",
-					 "mkdir",    "fifo",    "socket",    NULL};
-static const char *const dots_made[] = {".bashrc",   ".profile", ".bash_login", ".zshrc",
-					".terminfo", ".zshenv",  ".zlogin",     NULL};
+static const char *const dots_steps[] = {"new-file",  "move-in",     "hard-link",     "symlink",
+					 "mkdir",     "fifo",        "socket",        "path-bin",
+					 "user-unit", "bus-service", "desktop-entry", NULL};
+/* What a login, the user manager, the bus or the desktop outside would run. */
+static const char *const dots_made[] = {".bashrc",
+					".profile",
+					".bash_login",
+					".zshrc",
+					".terminfo",
+					".zshenv",
+					".zlogin",
+					".local/bin/ls",
+					".local/share/systemd/user/x.service",
+					".local/share/dbus-1/services/x.service",
+					".local/share/applications/x.desktop",
+					NULL};
 
 static void furnish_dots(const char *home)
 {
+	free(write_file(home, ".local/share/keep", "x"));
 	free(write_file(home, "work/keep", "x"));
 	free(write_file(home, "notes", "notes\n"));
 	free(write_file(home, "old", "x"));
@@ -1015,6 +1062,60 @@ BOTH_USERS(guards, home_writable_takes_no_missing_dotfile, .timeout = 60)
 		cr_assert(present(home2, dots_made[i]), "control: outside, ~/%s was not made",
 			  dots_made[i]);
 	run_free(&r);
+	free(opts);
+	free(home2);
+	world_free(&w);
+}
+
+/* Dotfiles kept in a directory of their own and linked from the home
+ * (~/.bashrc -> dotfiles/bashrc): a link directly in the closed home can
+ * be removed but nothing can be made in its place, so the session runs
+ * (it used to be refused), the file the link leads to stays read-only, and
+ * no link to a planted file takes its place. Control: outside, the link is
+ * replaced. */
+static const char relink_plant[] = "cd ~ || exit 1\n"
+				   "echo evil >> .bashrc; echo append $?\n"
+				   "echo 'echo pwned' > work/evil\n"
+				   "rm -f .bashrc && ln -s work/evil .bashrc; echo relink $?\n";
+
+BOTH_USERS(guards, home_dotfile_links_are_kept, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "homelinks", "");
+	char *home2 = at(w.dir, "home2");
+	const char *homes[] = {w.home, home2};
+	for (size_t i = 0; i < 2; i++) {
+		free(write_file(homes[i], "dotfiles/bashrc", "orig\n"));
+		free(write_file(homes[i], "work/keep", "x"));
+		char *link = at(homes[i], ".bashrc");
+		cr_assert_eq(symlink("dotfiles/bashrc", link), 0);
+		free(link);
+	}
+	world_give(&w);
+	char *opts = fmt("-p %s", w.home);
+	struct run_result r = sh_in(&w, opts, "%s", relink_plant);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_assert_neq(r.status, 125, "the session was refused\n%s", diag);
+	char *now = content(w.home, "dotfiles/bashrc");
+	cr_expect_str_eq(now, "orig\n", "the dotfile was changed\n%s", diag);
+	free(now);
+	char target[256] = "";
+	char *link = at(w.home, ".bashrc");
+	ssize_t n = readlink(link, target, sizeof(target) - 1);
+	target[n > 0 ? n : 0] = '\0';
+	cr_expect_null(strstr(target, "evil"), "~/.bashrc leads to a planted file\n%s", diag);
+	free(link);
+	run_free(&r);
+
+	r = outside_with_home(&w, home2, relink_plant);
+	link = at(home2, ".bashrc");
+	n = readlink(link, target, sizeof(target) - 1);
+	target[n > 0 ? n : 0] = '\0';
+	cr_assert(strstr(target, "evil"), "control: outside, the link was not replaced: %s%s",
+		  r.out, r.err);
+	run_free(&r);
+	free(link);
+	free(diag);
 	free(opts);
 	free(home2);
 	world_free(&w);

@@ -110,6 +110,17 @@ BOTH_USERS(project, cwd_above_home_is_not_the_project, .timeout = 60)
 	r = sh_in(&w, opt, WRITE_IN_D_AND_SAY);
 	cr_expect(file_exists(marker), "--project: the marker was not written: %s", r.err);
 	run_free(&r);
+	/* The home beneath the project is closed (no new name at its top),
+	 * and its directories take new files. */
+	free(write_file(home, "work/keep", "x"));
+	world_give(&w);
+	char *in_work = path_join(home, "work/marker3"), *at_top = path_join(home, "marker4");
+	r = sh_in(&w, opt, "echo x > me/work/marker3; echo x > me/marker4; true");
+	cr_expect(file_exists(in_work), "a directory of the home took no file: %s", r.err);
+	cr_expect_not(file_exists(at_top), "a new name was made at the home's top: %s", r.err);
+	run_free(&r);
+	free(in_work);
+	free(at_top);
 	free(opt);
 	free(want);
 	free(in_home);
