@@ -691,6 +691,21 @@ static int sockets_in(const struct cordon_policy *p, const struct cordon_context
 	return r;
 }
 
+/* Field N (from 0) of a /proc/net/unix LINE, or NULL; the last, the path,
+ * runs to the end of the line. */
+static char *unix_field(char *line, int n)
+{
+	char *s = line;
+	for (int i = 0;; i++) {
+		s += strspn(s, " ");
+		if (!*s || *s == '\n')
+			return NULL;
+		if (i == n)
+			return s;
+		s += strcspn(s, " \n");
+	}
+}
+
 /* Of the sockets FOUND, those a server listens on (/proc/net/unix), into
  * OUT; with ANY (a directory was too big to look through), every socket
  * listened on beneath /tmp or /var/tmp. Without /proc/net/unix, all FOUND. */
@@ -706,12 +721,10 @@ static int listened_on(const struct cordon_strv *found, bool any, struct cordon_
 	char line[PATH_MAX + 128];
 	int r = 0;
 	while (r >= 0 && fgets(line, sizeof(line), f)) {
-		unsigned long flags = 0;
-		int at = 0;
-		if (sscanf(line, "%*s %*x %*x %lx %*x %*x %*u %n", &flags, &at) < 1 || !at ||
-		    !(flags & UNIX_ACCEPTCON))
+		/* "Num: RefCount Protocol Flags Type St Inode Path" */
+		char *flags = unix_field(line, 3), *path = unix_field(line, 7);
+		if (!flags || !path || !(strtoul(flags, NULL, 16) & UNIX_ACCEPTCON))
 			continue;
-		char *path = line + at;
 		path[strcspn(path, "\n")] = '\0';
 		bool beneath =
 			cordon_path_under(path, "/tmp") || cordon_path_under(path, "/var/tmp");
