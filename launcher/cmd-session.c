@@ -1,6 +1,10 @@
 /* cordon list / ps / kill: live sessions, from the registry the watchers
  * keep (see cordon/session.h). */
 #include <errno.h>
+#include <limits.h>
+#ifdef __APPLE__
+#include <libproc.h>
+#endif
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,6 +181,32 @@ int cmd_ps(const struct cordon_args *a)
 	return 0;
 }
 
+/* Whether PID runs cordon: a session's supervisor, as its record says.
+ * The record is a file a session with a writable home could have written;
+ * SIGUSR1 ends any other process. */
+static bool runs_cordon(pid_t pid)
+{
+	char exe[PATH_MAX];
+#ifdef __APPLE__
+	int n = proc_pidpath(pid, exe, sizeof(exe));
+	if (n <= 0)
+		return false;
+	exe[n < (int)sizeof(exe) ? n : (int)sizeof(exe) - 1] = '\0';
+#else
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
+	ssize_t n = readlink(path, exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return false;
+	exe[n] = '\0';
+#endif
+	char *deleted = strstr(exe, " (deleted)"); /* upgraded since it started */
+	if (deleted && deleted[10] == '\0')
+		*deleted = '\0';
+	const char *base = strrchr(exe, '/');
+	return base && strcmp(base + 1, "cordon") == 0;
+}
+
 int cmd_kill(const struct cordon_args *a)
 {
 	struct cordon_error err = {0};
@@ -200,6 +230,11 @@ int cmd_kill(const struct cordon_args *a)
 			cordon_registry_remove(s.id);
 	} else if (s.cgroup[0]) {
 		r = cordon_cgroup_kill(s.cgroup, &err);
+	} else if (!runs_cordon(s.watcher)) {
+		r = cordon_err(&err, EPERM,
+			       "%s: its record names process %d as its supervisor, which is not "
+			       "cordon: not signalled",
+			       s.id, (int)s.watcher);
 	} else {
 		r = kill(s.watcher, SIGUSR1) < 0
 			    ? cordon_err(&err, errno, "%s: %s", s.id, strerror(errno))

@@ -16,10 +16,12 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <stdarg.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
@@ -1327,6 +1329,79 @@ BOTH_USERS(guards, names_made_inside_are_said_at_the_end, .timeout = 60)
 	run_free(&r);
 	free(envrc);
 	free(common);
+	world_free(&w);
+}
+
+/* ---- cordon's session registry ---- */
+
+#define FORGED_ID "0123456789abcdef"
+
+/* A record of a live session (no cgroup: a subreaper one) whose supervisor
+ * is process WATCHER. */
+static char *forged_record(pid_t watcher)
+{
+	return fmt("{\"id\": \"" FORGED_ID "\", \"shell\": %d, \"watcher\": %d, \"keeper\": 0, "
+		   "\"started\": 1, \"cgroup\": \"\", \"project\": \"/\", \"sockets\": \"\"}",
+		   (int)watcher, (int)watcher);
+}
+
+/* cordon list and kill, run outside, act on the records in the session
+ * registry (an ordinary user's is in ~/.local/state/cordon/sessions, which
+ * a writable home makes writable; root's is /run/cordon). No record is
+ * planted there from inside; and a record naming a process that is not
+ * cordon as a session's supervisor does not have cordon kill signal it.
+ * Controls: outside, the record is written, and SIGUSR1 (what cordon kill
+ * sends) ends the process it named. */
+BOTH_USERS(guards, session_registry_takes_no_planted_record, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "registry", "");
+	free(write_file(w.home, "work/keep", "x"));
+	world_give(&w);
+	char *dir =
+		who->user ? fmt("%s/.local/state/cordon/sessions", w.home) : strdup("/run/cordon");
+	char *record = fmt("%s/" FORGED_ID ".json", dir);
+	struct stat st;
+	cr_assert_neq(lstat(record, &st), 0, "%s exists", record);
+	char *body = forged_record(1);
+	char *plant = fmt("mkdir -p '%s' && echo '%s' > '%s'; echo plant $?", dir, body, record);
+	char *opts = fmt("-p %s", w.home);
+	struct run_result r = sh_in(&w, opts, "%s", plant);
+	cr_expect_neq(lstat(record, &st), 0, "a session record was planted: %s%s", r.out, r.err);
+	run_free(&r);
+	unlink(record);
+	r = sh_outside(&w, plant);
+	cr_assert(lstat(record, &st) == 0, "control: outside, no record: %s%s", r.out, r.err);
+	run_free(&r);
+	unlink(record);
+
+	/* A record naming an ordinary process of the user's. */
+	char *sleeper[] = {"/bin/sleep", "60", NULL};
+	pid_t victim = world_spawn(&w, sleeper, w.proj);
+	usleep(100000);
+	free(body);
+	body = forged_record(victim);
+	free(write_file(dir, FORGED_ID ".json", body));
+	if (who->user)
+		cr_assert_eq(chown(record, w.uid, w.gid), 0);
+	char *kill_it[] = {CORDON_BIN, "kill", FORGED_ID, NULL};
+	r = world_run(&w, kill_it, w.proj);
+	usleep(200000);
+	int status = 0;
+	cr_expect_eq(waitpid(victim, &status, WNOHANG), 0,
+		     "cordon kill signalled a process that is not cordon: %s", r.err);
+	cr_expect(strstr(r.err, "which is not cordon"), "not said: %s", r.err);
+	run_free(&r);
+	unlink(record);
+	cr_assert_eq(kill(victim, SIGUSR1), 0);
+	cr_assert_eq(waitpid(victim, &status, 0), victim);
+	cr_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGUSR1,
+		  "control: SIGUSR1 did not end the process");
+	free(plant);
+	free(opts);
+	free(body);
+	free(record);
+	free(dir);
 	world_free(&w);
 }
 
