@@ -806,15 +806,15 @@ static struct run_result outside_with_home(struct world *w, const char *home, co
 static const char home_plant[] =
 	"cd ~ || exit 1\n"
 	"echo evil >> .bashrc; echo append-bashrc $?\n"
-	"echo evil > nb && mv nb .bashrc; echo replace-bashrc $?\n"
+	"echo evil > work/nb && mv work/nb .bashrc; echo replace-bashrc $?\n"
 	"rm -f .bashrc; echo rm-bashrc $?\n"
 	"mkdir -p .config/cordon && echo '" DISABLE "' > .config/cordon/config.json; "
 	"echo cordon-config $?\n"
-	"mv .config .c2 && mkdir -p .config/cordon && "
+	"mv .config work/c2 && mkdir -p .config/cordon && "
 	"echo '" DISABLE "' > .config/cordon/config.json; echo move-config $?\n"
 	"mkdir -p .ssh && echo ssh-ed25519 AAAA evil >> .ssh/authorized_keys; "
 	"echo authorized-keys $?\n"
-	"mv .ssh .s2 && mkdir .ssh && echo ssh-ed25519 AAAA evil > .ssh/authorized_keys; "
+	"mv .ssh work/s2 && mkdir .ssh && echo ssh-ed25519 AAAA evil > .ssh/authorized_keys; "
 	"echo move-ssh $?\n"
 	"echo new > work/newfile; echo newfile $?\n";
 
@@ -844,7 +844,7 @@ BOTH_USERS(guards, home_project_keeps_dotfiles_and_config, .timeout = 60)
 	furnish_home(w.home);
 	furnish_home(home2);
 	world_give(&w);
-	ino_t bashrc_ino = inode(w.home, ".bashrc");
+	ino_t bashrc_ino = inode(w.home, ".bashrc"), config_ino = inode(w.home, ".config");
 
 	char *opts;
 	asprintf(&opts, "-p %s", w.home);
@@ -859,10 +859,13 @@ BOTH_USERS(guards, home_project_keeps_dotfiles_and_config, .timeout = 60)
 	cr_expect_eq(inode(w.home, ".bashrc"), bashrc_ino, "~/.bashrc was replaced\n%s", diag);
 	cr_expect_not(present(w.home, ".config/cordon/config.json"),
 		      "a cordon config was planted in ~/.config/cordon\n%s", diag);
-	cr_expect_not(present(w.home, ".c2"), "~/.config was moved away\n%s", diag);
+	/* Moved into a directory of the home, which the closed home allows:
+	 * the guards' mounts keep them in place (mv then copies what it sees
+	 * and fails to remove the original). */
+	cr_expect_eq(inode(w.home, ".config"), config_ino, "~/.config was moved away\n%s", diag);
 	cr_expect_not(present(w.home, ".ssh/authorized_keys"),
 		      "~/.ssh/authorized_keys was created\n%s", diag);
-	cr_expect_not(present(w.home, ".s2"), "~/.ssh was moved away\n%s", diag);
+	cr_expect(present(w.home, ".ssh/known_hosts"), "~/.ssh was moved away\n%s", diag);
 	cr_expect(
 		strstr(r.err, "/.config/cordon stays read-only inside: it is cordon's own config"),
 		"the carve-out was not said\n%s", diag);
