@@ -662,12 +662,14 @@ static bool guarded(const struct cordon_policy *p, const char *path)
 	return false;
 }
 
-enum { MAX_ENTRIES_LOOKED_AT = 16384, UNIX_ACCEPTCON = 0x10000 };
+enum { MAX_ENTRIES_LOOKED_AT = 512, UNIX_ACCEPTCON = 0x10000 };
 
 /* The sockets in DIR (/tmp, /var/tmp) and, DEPTH 0, in the directories
  * there that the session's user keeps to itself (mode 0700: emacs's server
  * directory, an ssh agent's), into OUT. *MORE: a directory had more
- * entries than are looked at. */
+ * entries than are looked at (each directory costs an lstat: a /tmp full
+ * of build directories would cost a launch milliseconds; /proc/net/unix
+ * is read instead). */
 static int sockets_in(const struct cordon_policy *p, const struct cordon_context *ctx,
 		      const char *dir, int depth, struct cordon_strv *out, bool *more)
 {
