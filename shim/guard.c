@@ -492,11 +492,6 @@ static void read_config_value(const char *file, const char *section, const char 
 	(void)fclose(f); /* read only */
 }
 
-static void read_hooks_path(const char *file, char **value)
-{
-	read_config_value(file, "core", "hookspath", value);
-}
-
 /* The files git config FILE includes ([include] and [includeIf "…"]
  * path), as absolute paths into OUT, and theirs, DEPTH levels down:
  * relative to the including file's directory, "~/" the home. */
@@ -550,30 +545,40 @@ static int read_includes(const char *file, const char *home, int depth, struct c
  * the project (git config include.path ../.gitconfig) or in a writable
  * home (~/.gitconfig.local) is guarded as .git/config is. The system and
  * global files, then the repository's (DIRS). */
-static int protect_includes(struct cordon_guard_plan *plan, const struct reach *r,
-			    const struct cordon_strv *dirs, const char *source)
+/* The git config files, in the order git reads them (a later one wins):
+ * the system's, the global ones, then each of DIRS' config and
+ * config.worktree. */
+static int git_config_files(const struct reach *r, const struct cordon_strv *dirs,
+			    struct cordon_strv *files)
 {
-	struct cordon_strv files = {0}, inc = {0};
-	int e = cordon_strv_push(&files, "/etc/gitconfig");
+	int e = cordon_strv_push(files, "/etc/gitconfig");
 	char f[PATH_MAX + 32];
 	if (e >= 0 && r->home) {
 		snprintf(f, sizeof(f), "%s/.gitconfig", r->home);
-		e = cordon_strv_push(&files, f);
+		e = cordon_strv_push(files, f);
 		const char *xdg = getenv("XDG_CONFIG_HOME");
 		if (xdg && xdg[0] == '/')
 			snprintf(f, sizeof(f), "%s/git/config", xdg);
 		else
 			snprintf(f, sizeof(f), "%s/.config/git/config", r->home);
 		if (e >= 0)
-			e = cordon_strv_push(&files, f);
+			e = cordon_strv_push(files, f);
 	}
 	for (size_t i = 0; e >= 0 && i < dirs->n; i++) {
 		snprintf(f, sizeof(f), "%s/config", dirs->v[i]);
-		e = cordon_strv_push(&files, f);
+		e = cordon_strv_push(files, f);
 		snprintf(f, sizeof(f), "%s/config.worktree", dirs->v[i]);
 		if (e >= 0)
-			e = cordon_strv_push(&files, f);
+			e = cordon_strv_push(files, f);
 	}
+	return e;
+}
+
+static int protect_includes(struct cordon_guard_plan *plan, const struct reach *r,
+			    const struct cordon_strv *dirs, const char *source)
+{
+	struct cordon_strv files = {0}, inc = {0};
+	int e = git_config_files(r, dirs, &files);
 	for (size_t i = 0; e >= 0 && i < files.n; i++)
 		e = read_includes(files.v[i], r->home, 0, &inc);
 	for (size_t i = 0; e >= 0 && i < inc.n; i++)
@@ -591,25 +596,13 @@ static int protect_hooks_path(struct cordon_guard_plan *plan, const struct reach
 			      const struct cordon_strv *dirs, const char *base, const char *source)
 {
 	cleanup_free char *value = NULL;
-	read_hooks_path("/etc/gitconfig", &value);
-	if (r->home) {
-		char f[PATH_MAX];
-		snprintf(f, sizeof(f), "%s/.gitconfig", r->home);
-		read_hooks_path(f, &value);
-		const char *xdg = getenv("XDG_CONFIG_HOME");
-		if (xdg && xdg[0] == '/')
-			snprintf(f, sizeof(f), "%s/git/config", xdg);
-		else
-			snprintf(f, sizeof(f), "%s/.config/git/config", r->home);
-		read_hooks_path(f, &value);
-	}
-	for (size_t i = 0; i < dirs->n; i++) {
-		char f[PATH_MAX + 32];
-		snprintf(f, sizeof(f), "%s/config", dirs->v[i]);
-		read_hooks_path(f, &value);
-		snprintf(f, sizeof(f), "%s/config.worktree", dirs->v[i]);
-		read_hooks_path(f, &value);
-	}
+	struct cordon_strv files = {0};
+	int e = git_config_files(r, dirs, &files);
+	for (size_t i = 0; e >= 0 && i < files.n; i++)
+		read_config_value(files.v[i], "core", "hookspath", &value);
+	cordon_strv_free(&files);
+	if (e < 0)
+		return e;
 	if (!value || !value[0])
 		return 0;
 	char path[PATH_MAX * 2];
