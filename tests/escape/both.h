@@ -32,6 +32,15 @@ static inline void world_for(struct world *w, const struct who *who, const char 
 		world_as_user(w);
 }
 
+/* The ids WHO runs as: root's, or the test user's. */
+static inline void who_ids(const struct who *who, uid_t *uid, gid_t *gid)
+{
+	*uid = 0;
+	*gid = 0;
+	if (who->user)
+		test_user(uid, gid);
+}
+
 /* SCRIPT with /bin/sh, outside the sandbox as W's user: the control. */
 static inline struct run_result sh_outside(struct world *w, const char *script)
 {

@@ -1467,10 +1467,9 @@ static void runtime_remove(struct runtime *x)
  * Control: planted outside, the same request runs it. */
 BOTH_USERS(guards, runtime_dir_takes_no_dbus_service, .timeout = 60)
 {
-	uid_t uid = 0;
-	gid_t gid = 0;
-	if (who->user)
-		test_user(&uid, &gid);
+	uid_t uid;
+	gid_t gid;
+	who_ids(who, &uid, &gid);
 	struct runtime_dir rd;
 	runtime_dir_make(&rd, uid, gid);
 	char *dbus1 = fmt("%s/dbus-1", rd.path), *services = fmt("%s/services", dbus1);
@@ -1566,10 +1565,9 @@ BOTH_USERS(guards, runtime_dir_takes_no_dbus_service, .timeout = 60)
  * written from inside; outside, they are. */
 BOTH_USERS(guards, runtime_dir_hides_shares_portal_and_profiles, .timeout = 60)
 {
-	uid_t uid = 0;
-	gid_t gid = 0;
-	if (who->user)
-		test_user(&uid, &gid);
+	uid_t uid;
+	gid_t gid;
+	who_ids(who, &uid, &gid);
 	struct runtime_dir rd;
 	runtime_dir_make(&rd, uid, gid);
 	/* Each: the directory, the one in it, the file in that. */
@@ -1642,10 +1640,9 @@ BOTH_USERS(guards, runtime_dir_hides_shares_portal_and_profiles, .timeout = 60)
  * directory where the machine has none, and removes what it made.) */
 BOTH_USERS(guards, runtime_dir_keeps_units_and_logins, .timeout = 60)
 {
-	uid_t uid = 0;
-	gid_t gid = 0;
-	if (who->user)
-		test_user(&uid, &gid);
+	uid_t uid;
+	gid_t gid;
+	who_ids(who, &uid, &gid);
 	struct runtime x;
 	runtime_make(&x, uid, gid);
 	char *extra = fmt(", \"additional_read_write_paths\": [\"%s\"]", x.rt);

@@ -69,10 +69,9 @@ BOTH_USERS(sockets, outside_listeners_get_nothing, .timeout = 90)
 {
 	struct world w;
 	char extra[256];
-	uid_t uid = 0;
-	gid_t gid = 0;
-	if (who->user)
-		test_user(&uid, &gid);
+	uid_t uid;
+	gid_t gid;
+	who_ids(who, &uid, &gid);
 	struct runtime_dir rt;
 	runtime_dir_make(&rt, uid, gid);
 	snprintf(extra, sizeof(extra), ", \"additional_read_write_paths\": [\"/tmp\", \"%s\"]",
@@ -337,10 +336,9 @@ static const char squat_py[] = "import os, socket, sys\n"
  * reaches each real bus. Control: the same, unsandboxed, takes both. */
 BOTH_USERS(sockets, no_server_takes_a_tmp_servers_place, .timeout = 60)
 {
-	uid_t uid = 0;
-	gid_t gid = 0;
-	if (who->user)
-		test_user(&uid, &gid);
+	uid_t uid;
+	gid_t gid;
+	who_ids(who, &uid, &gid);
 	struct world w;
 	world_for(&w, who, "socktmp", "");
 	FILE *f = fopen(w.cfg, "w");
@@ -647,10 +645,9 @@ static const char moves_py[] =
  * the machine has none, and removes what it made.) */
 BOTH_USERS(sockets, no_server_takes_an_outside_servers_place, .timeout = 60)
 {
-	uid_t uid = 0;
-	gid_t gid = 0;
-	if (who->user)
-		test_user(&uid, &gid);
+	uid_t uid;
+	gid_t gid;
+	who_ids(who, &uid, &gid);
 	struct runtime_dir runtime;
 	runtime_dir_make(&runtime, uid, gid);
 	const char *rt = runtime.path;
