@@ -197,11 +197,20 @@ static int refuse_unexecutable(const struct cordon_policy *p, const char *cmd, c
 
 /* The protected names that do not exist yet and that no mount can guard
  * (guard.h): looked at again when the session ends, and each one the
- * session made is said, since git, direnv or an editor outside may obey it. */
-static void unguarded_before(const struct cordon_policy *p, struct cordon_strv *out)
+ * session made is said, since git, direnv or an editor outside may obey it.
+ * The protected directories that do not exist are made now and held for
+ * the session (placeholders), so that they can be guarded. */
+static int unguarded_before(const struct cordon_policy *p, struct cordon_strv *out,
+			    struct cordon_placeholders *held)
 {
-	if (p->sandbox)
-		(void)cordon_guard_unguarded(p, out); /* none on failure: only less said */
+	struct cordon_strv placeholders = {0};
+	int r = 0;
+	if (p->sandbox && cordon_guard_unguarded(p, out, &placeholders) >= 0)
+		r = cordon_placeholders_hold(&placeholders, held, out);
+	cordon_strv_free(&placeholders);
+	if (r < 0)
+		cordon_placeholders_release(held);
+	return r;
 }
 
 static void unguarded_after(const struct cordon_strv *names)
@@ -374,8 +383,13 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 		.verbose = a->verbose,
 	};
 	int status = 0;
-	unguarded_before(&p, &unguarded);
+	struct cordon_placeholders held = {0};
+	if (unguarded_before(&p, &unguarded, &held) < 0) {
+		cordon_err(&err, ENOMEM, "out of memory");
+		goto fail;
+	}
 	int ran = cordon_session_run(&sess, a->tracking, &launch, &status, &err);
+	cordon_placeholders_release(&held);
 	unguarded_after(&unguarded);
 	if (ran < 0) {
 		if (sess.exec_errno) {

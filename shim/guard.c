@@ -208,7 +208,25 @@ static bool made_only_outside(const struct reach *r, const char *path)
 	return parent && strcmp(parent, r->closed) == 0;
 }
 
-enum { MKDIR = 1, OPTIONAL = 2, PRIVATE = 4 /* MKDIR with mode 0700 */ };
+enum {
+	MKDIR = 1,
+	OPTIONAL = 2,
+	PRIVATE = 4,     /* MKDIR with mode 0700 */
+	PLACEHOLDER = 8, /* CORDON_GUARD_PLACEHOLDER */
+};
+
+/* Whether PATH is a directory with nothing in it. */
+static bool empty_dir(const char *path)
+{
+	DIR *d = opendir(path);
+	if (!d)
+		return false;
+	bool empty = true;
+	for (struct dirent *de; empty && (de = readdir(d));)
+		empty = cordon_dot_or_dotdot(de->d_name);
+	closedir(d);
+	return empty;
+}
 
 /* mkdir -p PATH, when a rule would let the session make it (its nearest
  * existing parent is writable): made now, it can be guarded; made inside,
@@ -263,6 +281,13 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 			return 0;
 		if (made_only_outside(r, path))
 			return 0; /* explain says "closed" once */
+		if (flags & PLACEHOLDER) {
+			if (!cordon_strv_contains(&plan->placeholders, path) &&
+			    cordon_strv_push(&plan->placeholders, path) < 0)
+				return -ENOMEM;
+			return note(plan, path, source,
+				    "absent: made empty while a session runs, and kept read-only");
+		}
 		if (!cordon_strv_contains(&plan->unguarded, path) &&
 		    cordon_strv_push(&plan->unguarded, path) < 0)
 			return -ENOMEM;
@@ -279,6 +304,12 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 	bool dir = S_ISDIR(stat(canon, &st) == 0 ? st.st_mode : 0);
 	if (!reaches(&r->write, canon, false))
 		return 0; /* Landlock keeps it read-only */
+	/* Perhaps another session's placeholder: held, so that it is not
+	 * removed under this session. */
+	if ((flags & PLACEHOLDER) && dir && empty_dir(path) &&
+	    !cordon_strv_contains(&plan->placeholders, path) &&
+	    cordon_strv_push(&plan->placeholders, path) < 0)
+		return -ENOMEM;
 	int e = add_mount(plan, canon, CORDON_MOUNT_RO, dir, source);
 	return e < 0 ? e : pin_parents(plan, r, canon, source);
 }
@@ -813,14 +844,17 @@ static int plan_with(const struct cordon_policy *p, bool create, bool protected_
 		 * directory others may enter). */
 		bool servers = strcmp(g->source, CORDON_GUARD_SERVERS) == 0;
 		bool make = g->kind & CORDON_GUARD_MAKE;
+		bool placeholder =
+			(g->kind & CORDON_GUARD_PLACEHOLDER) && CORDON_OS_NATIVE == CORDON_OS_LINUX;
 		if (at)
 			e = protect_git(out, &r, g->path, at, g->source);
 		else
 			e = protect(out, &r, g->path, g->source,
-				    mk        ? MKDIR
-				    : make    ? MKDIR | PRIVATE
-				    : servers ? OPTIONAL
-					      : 0);
+				    mk            ? MKDIR
+				    : make        ? MKDIR | PRIVATE
+				    : servers     ? OPTIONAL
+				    : placeholder ? PLACEHOLDER
+						  : 0);
 	}
 	cordon_strv_free(&r.write);
 	cordon_strv_free(&r.read);
@@ -872,7 +906,8 @@ int cordon_guard_plan(const struct cordon_policy *p, bool create, struct cordon_
 	return plan_with(p, create, false, out);
 }
 
-int cordon_guard_unguarded(const struct cordon_policy *p, struct cordon_strv *out)
+int cordon_guard_unguarded(const struct cordon_policy *p, struct cordon_strv *out,
+			   struct cordon_strv *placeholders)
 {
 	struct cordon_guard_plan plan;
 	int e = plan_with(p, false, true, &plan);
@@ -880,6 +915,8 @@ int cordon_guard_unguarded(const struct cordon_policy *p, struct cordon_strv *ou
 		return e;
 	*out = plan.unguarded;
 	plan.unguarded = (struct cordon_strv){0};
+	*placeholders = plan.placeholders;
+	plan.placeholders = (struct cordon_strv){0};
 	cordon_guard_plan_free(&plan);
 	return 0;
 }
@@ -891,6 +928,7 @@ void cordon_guard_plan_free(struct cordon_guard_plan *plan)
 	free(plan->v);
 	cordon_strv_free(&plan->notes);
 	cordon_strv_free(&plan->unguarded);
+	cordon_strv_free(&plan->placeholders);
 	free(plan->closed);
 	free(plan->refuse);
 	memset(plan, 0, sizeof(*plan));

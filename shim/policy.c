@@ -57,9 +57,14 @@ const char *const cordon_dotfiles[] = {
 
 /* What unsandboxed programs later run or obey, relative to the project:
  * git's hooks and config (followed into worktrees, submodules and the
- * common dir, see shim/guard.c), direnv's .envrc, editors' settings. */
-const char *const cordon_default_protected[] = {".git/hooks", ".git/config", ".git/info", ".envrc",
-						".vscode",    ".idea",       NULL};
+ * common dir, see shim/guard.c), direnv's .envrc, editors' and agents'
+ * settings (tasks, hooks, language servers and MCP servers they start).
+ * A trailing "/": a directory, made empty while a session runs when it is
+ * missing (CORDON_GUARD_PLACEHOLDER). */
+const char *const cordon_default_protected[] = {
+	".git/hooks", ".git/config",    ".git/info",          ".envrc",   ".vscode/",
+	".idea/",     ".claude/",       ".mcp.json",          ".cursor/", ".gemini/",
+	".zed/",      ".devcontainer/", ".devcontainer.json", NULL};
 
 /* Credentials a session has no business reading, though their parent is
  * readable (the default ~/.config) or a user grants "~". */
@@ -593,6 +598,14 @@ static int guard_list(struct cordon_policy *p, const char *const *list, unsigned
 			return r;
 		if (r < 0)
 			continue; /* "~/..." without a home */
+		/* ".vscode/": a directory, with a placeholder while missing. */
+		unsigned k = kind;
+		size_t n = strlen(abs);
+		if (kind == CORDON_GUARD_PROTECT && n > 1 && abs[n - 1] == '/') {
+			while (n > 1 && abs[n - 1] == '/')
+				abs[--n] = '\0';
+			k |= CORDON_GUARD_PLACEHOLDER;
+		}
 		if (kind == CORDON_GUARD_HIDE) {
 			/* Named by a rule itself: the user means it. */
 			cleanup_free char *canon = NULL;
@@ -606,7 +619,7 @@ static int guard_list(struct cordon_policy *p, const char *const *list, unsigned
 			if (named)
 				continue;
 		}
-		r = cordon_policy_add_guard(p, abs, kind, source);
+		r = cordon_policy_add_guard(p, abs, k, source);
 		if (r < 0)
 			return r;
 	}

@@ -292,7 +292,8 @@ static int decode_guards(struct in *in, struct cordon_policy *p)
 		    (r = get_str(in, ".source", false, &source)) < 0)
 			break;
 		if (k != CORDON_GUARD_PROTECT && k != CORDON_GUARD_HIDE &&
-		    k != (CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE))
+		    k != (CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE) &&
+		    k != (CORDON_GUARD_PROTECT | CORDON_GUARD_PLACEHOLDER))
 			return cordon_err(in->err, EINVAL, ORIGIN ": guards[%u].kind: unknown %u",
 					  i, k);
 		if (cordon_policy_add_guard(p, path, k, source) < 0)

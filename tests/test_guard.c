@@ -308,3 +308,46 @@ Test(guard, the_home_is_closed_when_a_rule_makes_it_writable)
 	free(home);
 	tree_free(&t);
 }
+
+/* A trailing "/" makes a protected path a directory with a placeholder:
+ * the slash is gone from the guard, and the plan lists it (missing, or
+ * empty) among the placeholders, not among the unguarded names; a
+ * non-empty one is simply read-only, a missing file stays unguarded. */
+Test(guard, a_trailing_slash_asks_for_a_placeholder)
+{
+	struct tree t;
+	tree_init(&t, "gslash");
+	free(write_file(t.proj, ".full/settings.json", "{}\n"));
+	char *empty = at(t.proj, ".empty");
+	cr_assert_eq(mkdir(empty, 0755), 0);
+	struct cordon_policy p;
+	resolve(&t,
+		"{\"protected_paths\": [\".missing/\", \".empty/\", \".full//\", \".rc\"], "
+		"\"additional_read_write_paths\": [\".\"]}",
+		&p);
+	char *missing = at(t.proj, ".missing"), *full = at(t.proj, ".full"),
+	     *rc = at(t.proj, ".rc");
+	const struct cordon_guard *g = guard(&p, missing);
+	cr_assert_not_null(g, "the slash was kept in the guard's path");
+	cr_expect_eq(g->kind, CORDON_GUARD_PROTECT | CORDON_GUARD_PLACEHOLDER);
+	cr_assert_not_null(g = guard(&p, full));
+	cr_expect_eq(g->kind, CORDON_GUARD_PROTECT | CORDON_GUARD_PLACEHOLDER);
+	cr_assert_not_null(g = guard(&p, rc));
+	cr_expect_eq(g->kind, CORDON_GUARD_PROTECT);
+	struct cordon_guard_plan plan;
+	cr_assert_eq(cordon_guard_plan(&p, false, &plan), 0);
+	cr_expect(cordon_strv_contains(&plan.placeholders, missing));
+	cr_expect(cordon_strv_contains(&plan.placeholders, empty));
+	cr_expect_not(cordon_strv_contains(&plan.placeholders, full));
+	cr_expect_not(cordon_strv_contains(&plan.unguarded, missing));
+	cr_expect(cordon_strv_contains(&plan.unguarded, rc));
+	cr_expect_not_null(mount_at(&plan, empty), "an empty one is bound read-only");
+	cr_expect_not_null(mount_at(&plan, full));
+	cr_expect_null(mount_at(&plan, missing));
+	struct stat st;
+	cr_expect_neq(lstat(missing, &st), 0, "the plan made a placeholder itself");
+	cordon_guard_plan_free(&plan);
+	cordon_policy_free(&p);
+	free(empty), free(missing), free(full), free(rc);
+	tree_free(&t);
+}

@@ -48,6 +48,11 @@ struct cordon_guard_plan {
 	 * mount can guard them (a missing .envrc, .git, a git dir's commondir):
 	 * the launcher looks at them again when the session ends. */
 	struct cordon_strv unguarded;
+	/* Linux: the placeholder guards (CORDON_GUARD_PLACEHOLDER) the session
+	 * could make inside: missing, or an empty directory (another session's
+	 * placeholder, perhaps). cordon_placeholders_hold makes and holds them
+	 * for the session. */
+	struct cordon_strv placeholders;
 	/* cordon_guard_closed_dir's, or NULL. */
 	char *closed;
 };
@@ -68,9 +73,34 @@ void cordon_guard_plan_free(struct cordon_guard_plan *plan);
  * directory in it (shim/linux/platform.c). macOS denies the missing
  * dotfiles by path instead. */
 char *cordon_guard_closed_dir(const struct cordon_policy *p);
-/* Only the plan's `unguarded` names (the protected guards alone are
- * looked at: what the launcher needs, at half the cost). */
-int cordon_guard_unguarded(const struct cordon_policy *p, struct cordon_strv *out);
+/* Only the plan's `unguarded` names and its `placeholders` (the protected
+ * guards alone are looked at: what the launcher needs, at half the cost). */
+int cordon_guard_unguarded(const struct cordon_policy *p, struct cordon_strv *out,
+			   struct cordon_strv *placeholders);
+
+/* The placeholders a session holds (shim/linux/placeholder.c). */
+struct cordon_placeholder {
+	char *path;
+	int fd;    /* the directory, flock(LOCK_SH) held for the session */
+	bool made; /* made by this session */
+};
+struct cordon_placeholders {
+	struct cordon_placeholder *v;
+	size_t n;
+};
+
+/* Make each of PATHS that is missing (an empty directory, marked as
+ * cordon's), and hold each with a shared lock, so that no other session
+ * removes it while this one runs. One that cannot be made or held is
+ * pushed to UNGUARDED (said when the session ends). Returns 0 or -ENOMEM. */
+int cordon_placeholders_hold(const struct cordon_strv *paths, struct cordon_placeholders *out,
+			     struct cordon_strv *unguarded);
+/* The session is over: each placeholder no other session holds, still
+ * empty and cordon's, is removed; the locks are let go. */
+void cordon_placeholders_release(struct cordon_placeholders *h);
+/* A child's copies of the held descriptors, closed (the locks stay with
+ * the holder's). */
+void cordon_placeholders_forget(struct cordon_placeholders *h);
 
 const char *cordon_mount_op_name(enum cordon_mount_op op);
 

@@ -26,6 +26,7 @@
 
 #include "cordon/sandbox.h"
 #include "sysnums.h"
+#include "cordon/guard.h"
 #include "cordon/session.h"
 #include "cordon/wire.h"
 #include "linux.h"
@@ -855,10 +856,21 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 	int rc = cordon_single_threaded(err);
 	if (rc < 0)
 		return rc;
+	/* The protected directories that are missing, made and held here,
+	 * for as long as this process supervises (see cmd-run.c). */
+	struct cordon_strv unguarded = {0}, placeholders = {0};
+	struct cordon_placeholders held = {0};
+	if (p->sandbox && cordon_guard_unguarded(p, &unguarded, &placeholders) >= 0)
+		(void)cordon_placeholders_hold(&placeholders, &held, &unguarded);
+	cordon_strv_free(&unguarded);
+	cordon_strv_free(&placeholders);
 	int chan[2];
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, chan) < 0)
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, chan) < 0) {
+		cordon_placeholders_release(&held);
 		return cordon_err(err, errno, "socketpair: %s", strerror(errno));
+	}
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0) {
+		cordon_placeholders_release(&held);
 		close(chan[0]);
 		close(chan[1]);
 		return cordon_err(err, errno, "PR_SET_CHILD_SUBREAPER: %s", strerror(errno));
@@ -869,6 +881,7 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 		int e = errno;
 		close(chan[0]);
 		close(chan[1]);
+		cordon_placeholders_release(&held);
 		return cordon_err(err, e, "fork: %s", strerror(e));
 	}
 	if (pid == 0) {
@@ -876,6 +889,7 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 		if (getppid() != parent)
 			_exit(CORDON_EXIT_FAILURE);
+		cordon_placeholders_forget(&held);
 		close(chan[0]);
 		*channel = chan[1];
 		return 0;
@@ -934,6 +948,7 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 		wait_for_end(&r);
 	}
 	kill_descendants();
+	cordon_placeholders_release(&held);
 	cordon_ipc_remove_all(r.ipc);
 	cordon_registry_remove(s.id);
 	_exit(rc < 0 ? CORDON_EXIT_FAILURE : r.exited ? r.status : 128 + SIGKILL);

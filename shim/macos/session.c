@@ -20,6 +20,7 @@
  * functions fail with ENOTSUP (cordon check and ps say so). */
 #include "cordon/session.h"
 #include "cordon/policy.h"
+#include "cordon/guard.h"
 #include "cordon/sandbox.h"
 
 #include <arpa/inet.h>
@@ -470,4 +471,25 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	execve(l->path, l->argv, envp);
 	s->exec_errno = errno;
 	return cordon_err(err, s->exec_errno, "%s: %s", l->path, strerror(s->exec_errno));
+}
+
+/* Seatbelt refuses a missing protected path by name: no placeholders
+ * (the guard plan lists none on macOS). */
+int cordon_placeholders_hold(const struct cordon_strv *paths, struct cordon_placeholders *out,
+			     struct cordon_strv *unguarded)
+{
+	(void)paths;
+	(void)unguarded;
+	memset(out, 0, sizeof(*out));
+	return 0;
+}
+
+void cordon_placeholders_release(struct cordon_placeholders *h)
+{
+	(void)h;
+}
+
+void cordon_placeholders_forget(struct cordon_placeholders *h)
+{
+	(void)h;
 }

@@ -1308,9 +1308,9 @@ Test(guards, root_without_setfcap_refuses_or_warns_as_itself, .timeout = 60)
 
 /* ---- names made inside ---- */
 
-/* What no mount can guard yet (a name that did not exist: .envrc, .idea)
- * is at least said when the session ends, each once, naming the path; a
- * session that made none says nothing. */
+/* What no mount can guard yet (a file that did not exist: .envrc,
+ * .mcp.json) is at least said when the session ends, each once, naming the
+ * path; a session that made none says nothing. */
 BOTH_USERS(guards, names_made_inside_are_said_at_the_end, .timeout = 60)
 {
 	struct world w;
@@ -1318,20 +1318,163 @@ BOTH_USERS(guards, names_made_inside_are_said_at_the_end, .timeout = 60)
 	struct run_result r = sh_in(&w, NULL, "%s", "echo quiet > quiet.txt");
 	cr_expect_null(strstr(r.err, "cannot guard yet"), "a session that made none: %s", r.err);
 	run_free(&r);
-	r = sh_in(&w, NULL, "%s", "echo 'echo hi' > .envrc; mkdir .idea; true");
-	char *envrc = at(w.proj, ".envrc"), *common = at(w.proj, ".idea");
-	cr_assert(file_exists(envrc) && file_exists(common),
+	r = sh_in(&w, NULL, "%s", "echo 'echo hi' > .envrc; echo '{}' > .mcp.json; true");
+	char *envrc = at(w.proj, ".envrc"), *mcp = at(w.proj, ".mcp.json");
+	cr_assert(file_exists(envrc) && file_exists(mcp),
 		  "control: the session could not make them: %s", r.err);
 	char *want;
 	asprintf(&want, "this session made %s, which cordon cannot guard yet", envrc);
 	cr_expect(strstr(r.err, want) != NULL, "%s", r.err);
 	free(want);
-	asprintf(&want, "this session made %s, which cordon cannot guard yet", common);
+	asprintf(&want, "this session made %s, which cordon cannot guard yet", mcp);
 	cr_expect(strstr(r.err, want) != NULL, "%s", r.err);
 	free(want);
 	run_free(&r);
 	free(envrc);
-	free(common);
+	free(mcp);
+	world_free(&w);
+}
+
+/* ---- settings directories (placeholders) ---- */
+
+static const char *const settings_dirs[] = {".vscode", ".idea", ".claude",       ".cursor",
+					    ".gemini", ".zed",  ".devcontainer", NULL};
+
+/* Every way to put an editor's or an agent's settings in place: write into
+ * the directory, make it, replace it, move one in. */
+#define PLANT_SETTINGS                                                                             \
+	"for d in .vscode .idea .claude .cursor .gemini .zed .devcontainer; do "                   \
+	"mkdir -p $d; echo '{\"planted\": 1}' > $d/settings.json; mkdir $d/sub; "                  \
+	"rmdir $d; mv $d $d.old; mkdir x; echo '{}' > x/settings.json; mv -T x $d; "               \
+	"mv x $d/; rm -rf x; done; ls -a; true"
+
+/* A missing settings directory (.vscode, .claude, ...) would be obeyed by
+ * the editor or agent outside once made inside (a task that runs on
+ * opening, an agent's hooks). While a session runs each is an empty
+ * directory, read-only inside; when it ends nothing is left, and nothing
+ * was planted. Control: with protected_paths [] the same script plants. */
+BOTH_USERS(guards, missing_settings_dirs_take_nothing_inside, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gdirs");
+	struct run_result r = sh_in(&w, NULL, "%s", PLANT_SETTINGS);
+	for (size_t i = 0; settings_dirs[i]; i++) {
+		cr_expect(strstr(r.out, settings_dirs[i]), "no %s inside while the session ran: %s",
+			  settings_dirs[i], r.out);
+		cr_expect_not(present(w.proj, settings_dirs[i]), "%s was left or planted: %s%s",
+			      settings_dirs[i], r.out, r.err);
+		char *old = fmt("%s.old", settings_dirs[i]);
+		cr_expect_not(present(w.proj, old), "%s was moved away inside", settings_dirs[i]);
+		free(old);
+	}
+	run_free(&r);
+	set_config(&w, ", \"protected_paths\": []");
+	r = sh_in(&w, NULL, "%s", PLANT_SETTINGS);
+	for (size_t i = 0; settings_dirs[i]; i++) {
+		char *planted = fmt("%s/settings.json", settings_dirs[i]);
+		char *moved = fmt("%s.old/settings.json", settings_dirs[i]);
+		cr_expect(present(w.proj, planted) || present(w.proj, moved),
+			  "control: no %s planted without the guard: %s", settings_dirs[i], r.err);
+		free(planted);
+		free(moved);
+	}
+	run_free(&r);
+	world_free(&w);
+}
+
+/* A session's placeholder is held while it runs: another session in the
+ * same project that ends first leaves it (removing it would take the
+ * guard away from the first: a directory removed outside loses the mounts
+ * on it). The last one to end removes it. */
+BOTH_USERS(guards, placeholders_outlive_a_shorter_session, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "gheld", "");
+	char *vscode = at(w.proj, ".vscode"), *go = at(w.proj, "go");
+	char *result = at(w.proj, "result"), *settings = at(w.proj, ".vscode/settings.json");
+	char *script = "while [ ! -e go ]; do sleep 0.05; done; "
+		       "echo '{}' > .vscode/settings.json; echo $? > result";
+	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "/bin/sh", "-c", script, NULL};
+	pid_t first = world_spawn(&w, argv, w.proj);
+	cr_assert(wait_exists(vscode, 10000), "the first session made no placeholder");
+	struct run_result r = sh_in(&w, NULL, "%s", "true");
+	cr_expect(present(w.proj, ".vscode"), "a shorter session removed the placeholder: %s",
+		  r.err);
+	run_free(&r);
+	free(write_file(w.proj, "go", ""));
+	cr_assert(wait_exists(result, 10000), "the first session did not try");
+	cr_expect(wait_gone(first, 10000), "the first session did not end");
+	char *rc = read_file(result);
+	cr_expect(rc && strcmp(rc, "0\n") != 0, "the write was not refused: %s", rc);
+	cr_expect_not(file_exists(settings), "settings were planted after the other session");
+	cr_expect_not(present(w.proj, ".vscode"), "the last session left its placeholder");
+	free(rc);
+	free(vscode);
+	free(go);
+	free(result);
+	free(settings);
+	world_free(&w);
+}
+
+/* Nothing of the user's is removed: an empty settings directory made
+ * outside before the session stays, and a placeholder filled outside while
+ * the session runs stays with what was put in it, no longer marked as
+ * cordon's. */
+BOTH_USERS(guards, placeholders_keep_what_the_user_made, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "gkeep", "");
+	need_user_xattrs(&w);
+	char *idea = at(w.proj, ".idea"), *vscode = at(w.proj, ".vscode");
+	char *go = at(w.proj, "go"), *mine = at(w.proj, ".vscode/mine.json");
+	cr_assert_eq(mkdir(idea, 0755), 0);
+	if (who->user)
+		cr_assert_eq(chown(idea, w.uid, w.gid), 0);
+	char *script = "while [ ! -e go ]; do sleep 0.05; done";
+	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "/bin/sh", "-c", script, NULL};
+	pid_t pid = world_spawn(&w, argv, w.proj);
+	cr_assert(wait_exists(vscode, 10000), "the session made no placeholder");
+	char v[4];
+	cr_expect_gt(getxattr(vscode, "user.cordon.placeholder", v, sizeof(v)), 0,
+		     "the placeholder is not marked as cordon's");
+	free(write_file(w.proj, ".vscode/mine.json", "{\"mine\": 1}"));
+	free(write_file(w.proj, "go", ""));
+	cr_expect(wait_gone(pid, 10000), "the session did not end");
+	cr_expect(present(w.proj, ".idea"), "the user's own empty .idea was removed");
+	cr_expect(contains(mine, "mine"), "what was put in the placeholder outside was lost");
+	cr_expect_lt(getxattr(vscode, "user.cordon.placeholder", v, sizeof(v)), 0,
+		     "a filled placeholder is still marked as cordon's");
+	free(idea);
+	free(vscode);
+	free(go);
+	free(mine);
+	world_free(&w);
+}
+
+/* Standalone mode (LD_PRELOAD in a terminal profile, no launcher): the
+ * shell's original process, which stays the supervisor, makes and holds
+ * the placeholders the same way, and removes them when the shell ends. */
+BOTH_USERS(guards, standalone_mode_keeps_settings_dirs_read_only, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "gstand", "");
+	char *pre = fmt("LD_PRELOAD=%s", CORDON_SHIM_SO), *cfg = fmt("CORDON_CONFIG=%s", w.cfg);
+	char *script = "ls -a; mkdir -p .claude; echo '{\"hooks\": 1}' > .claude/settings.json; "
+		       "echo \"$CORDON_SANDBOX\" > mark; true";
+	char *argv[] = {"/usr/bin/env", pre, cfg, "/bin/sh", "-c", script, NULL};
+	struct run_result r = world_run(&w, argv, w.proj);
+	char *mark = at(w.proj, "mark");
+	cr_assert(contains(mark, "1"), "not sandboxed in standalone mode: %s", r.err);
+	cr_expect(strstr(r.out, ".claude"), "no placeholder inside: %s", r.out);
+	cr_expect_not(present(w.proj, ".claude"), "planted or left: %s", r.err);
+	run_free(&r);
+	set_config(&w, ", \"protected_paths\": []");
+	r = world_run(&w, argv, w.proj);
+	cr_expect(present(w.proj, ".claude/settings.json"), "control: nothing planted: %s", r.err);
+	run_free(&r);
+	free(mark);
+	free(pre);
+	free(cfg);
 	world_free(&w);
 }
 
