@@ -201,15 +201,13 @@ static int refuse_unexecutable(const struct cordon_policy *p, const char *cmd, c
  * The protected directories that do not exist are made now and held for
  * the session (placeholders), so that they can be guarded. */
 static int unguarded_before(const struct cordon_policy *p, struct cordon_strv *out,
-			    struct cordon_placeholders *held)
+			    struct cordon_placeholders *held, struct cordon_error *err)
 {
 	struct cordon_strv placeholders = {0};
 	int r = 0;
 	if (p->sandbox && cordon_guard_unguarded(p, out, &placeholders) >= 0)
-		r = cordon_placeholders_hold(&placeholders, held, out);
+		r = cordon_placeholders_hold(&placeholders, held, out, err);
 	cordon_strv_free(&placeholders);
-	if (r < 0)
-		cordon_placeholders_release(held);
 	return r;
 }
 
@@ -384,10 +382,8 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 	};
 	int status = 0;
 	struct cordon_placeholders held = {0};
-	if (unguarded_before(&p, &unguarded, &held) < 0) {
-		cordon_err(&err, ENOMEM, "out of memory");
+	if (unguarded_before(&p, &unguarded, &held, &err) < 0)
 		goto fail;
-	}
 	int ran = cordon_session_run(&sess, a->tracking, &launch, &status, &err);
 	cordon_placeholders_release(&held);
 	unguarded_after(&unguarded);

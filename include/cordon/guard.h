@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cordon/error.h"
 #include "cordon/policy.h"
 #include "cordon/strv.h"
 
@@ -91,10 +92,12 @@ struct cordon_placeholders {
 
 /* Make each of PATHS that is missing (an empty directory, marked as
  * cordon's), and hold each with a shared lock, so that no other session
- * removes it while this one runs. One that cannot be made or held is
- * pushed to UNGUARDED (said when the session ends). Returns 0 or -ENOMEM. */
+ * removes it while this one runs. One that cannot be made is pushed to
+ * UNGUARDED (said when the session ends). Returns 0, or -errno with ERR
+ * set: out of memory, or a lock another process holds for longer than a
+ * second (then nothing is held). */
 int cordon_placeholders_hold(const struct cordon_strv *paths, struct cordon_placeholders *out,
-			     struct cordon_strv *unguarded);
+			     struct cordon_strv *unguarded, struct cordon_error *err);
 /* The session is over: each placeholder no other session holds, still
  * empty and cordon's, is removed; the locks are let go. */
 void cordon_placeholders_release(struct cordon_placeholders *h);

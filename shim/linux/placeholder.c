@@ -75,7 +75,24 @@ static void owned_as_parent(int fd, const char *path)
 		(void)!fchown(fd, st.st_uid, st.st_gid); /* best effort */
 }
 
-/* PATH made when missing, then held: its descriptor, or -1. */
+/* A shared lock on FD, waiting at most a second: an ending session holds
+ * the exclusive one for a few calls only. Longer, a process holds it on
+ * purpose (a session's own, which may open the directory to read): the
+ * session is refused rather than left waiting or unguarded. */
+static int lock_shared(int fd)
+{
+	for (int i = 0; i < 100; i++) {
+		if (flock(fd, LOCK_SH | LOCK_NB) == 0)
+			return 0;
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return -errno;
+		usleep(10000);
+	}
+	return -EWOULDBLOCK;
+}
+
+/* PATH made when missing, then held: its descriptor, -1 when it cannot
+ * be (not guarded then), or -EWOULDBLOCK. */
 static int hold_one(const char *path, bool *made)
 {
 	for (int tries = 0; tries < 4; tries++) {
@@ -91,27 +108,37 @@ static int hold_one(const char *path, bool *made)
 			(void)fsetxattr(fd, MARK, "1", 1, 0);
 			owned_as_parent(fd, path);
 		}
+		int e = lock_shared(fd);
 		struct stat st;
-		if (flock(fd, LOCK_SH) == 0 && fstat(fd, &st) == 0 && st.st_nlink > 0)
+		if (e == 0 && fstat(fd, &st) == 0 && st.st_nlink > 0)
 			return fd;
-		/* Removed meanwhile by the session that held it last. */
 		close(fd);
+		if (e == -EWOULDBLOCK)
+			return e;
+		/* Removed meanwhile by the session that held it last. */
 	}
 	return -1;
 }
 
 int cordon_placeholders_hold(const struct cordon_strv *paths, struct cordon_placeholders *out,
-			     struct cordon_strv *unguarded)
+			     struct cordon_strv *unguarded, struct cordon_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	if (!paths->n)
 		return 0;
 	out->v = calloc(paths->n, sizeof(*out->v));
 	if (!out->v)
-		return -ENOMEM;
+		return cordon_err(err, ENOMEM, "out of memory");
 	for (size_t i = 0; i < paths->n; i++) {
 		bool made = false;
 		int fd = hold_one(paths->v[i], &made);
+		if (fd == -EWOULDBLOCK) {
+			cordon_placeholders_release(out);
+			return cordon_err(err, EWOULDBLOCK,
+					  "%s: another process holds a lock on it (flock), so "
+					  "cordon cannot keep it guarded; end that process",
+					  paths->v[i]);
+		}
 		char *path = fd >= 0 ? strdup(paths->v[i]) : NULL;
 		if (fd >= 0 && path) {
 			out->v[out->n++] = (struct cordon_placeholder){path, fd, made};
@@ -121,8 +148,10 @@ int cordon_placeholders_hold(const struct cordon_strv *paths, struct cordon_plac
 			close(fd);
 		/* Not guarded then: said when the session ends, if made. */
 		if (!cordon_strv_contains(unguarded, paths->v[i]) &&
-		    cordon_strv_push(unguarded, paths->v[i]) < 0)
-			return -ENOMEM;
+		    cordon_strv_push(unguarded, paths->v[i]) < 0) {
+			cordon_placeholders_release(out);
+			return cordon_err(err, ENOMEM, "out of memory");
+		}
 	}
 	return 0;
 }

@@ -861,9 +861,11 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 	struct cordon_strv unguarded = {0}, placeholders = {0};
 	struct cordon_placeholders held = {0};
 	if (p->sandbox && cordon_guard_unguarded(p, &unguarded, &placeholders) >= 0)
-		(void)cordon_placeholders_hold(&placeholders, &held, &unguarded);
+		rc = cordon_placeholders_hold(&placeholders, &held, &unguarded, err);
 	cordon_strv_free(&unguarded);
 	cordon_strv_free(&placeholders);
+	if (rc < 0)
+		return rc;
 	int chan[2];
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, chan) < 0) {
 		cordon_placeholders_release(&held);

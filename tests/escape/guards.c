@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
@@ -1448,6 +1449,35 @@ BOTH_USERS(guards, placeholders_keep_what_the_user_made, .timeout = 60)
 	free(vscode);
 	free(go);
 	free(mine);
+	world_free(&w);
+}
+
+/* A placeholder another process keeps locked for long (flock LOCK_EX)
+ * could be removed under the session: it is refused, naming the path, and
+ * its command never runs. Control: once let go, the same session runs. */
+BOTH_USERS(guards, a_locked_placeholder_refuses_the_session, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "glock", "");
+	char *vscode = at(w.proj, ".vscode"), *ran = at(w.proj, "ran");
+	cr_assert_eq(mkdir(vscode, 0755), 0);
+	if (who->user)
+		cr_assert_eq(chown(vscode, w.uid, w.gid), 0);
+	int fd = open(vscode, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(flock(fd, LOCK_EX), 0);
+	struct run_result r = sh_in(&w, NULL, "%s", "echo yes > ran");
+	cr_expect_eq(r.status, 125, "%s", r.err);
+	cr_expect(strstr(r.err, vscode) && strstr(r.err, "lock"), "not said: %s", r.err);
+	cr_expect_not(file_exists(ran), "the command ran");
+	run_free(&r);
+	close(fd);
+	r = sh_in(&w, NULL, "%s", "echo yes > ran");
+	cr_expect_eq(r.status, 0, "control: %s", r.err);
+	cr_expect(contains(ran, "yes"), "control: the command did not run: %s", r.err);
+	run_free(&r);
+	free(vscode);
+	free(ran);
 	world_free(&w);
 }
 
