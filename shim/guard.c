@@ -29,6 +29,7 @@ struct reach {
 	struct cordon_strv
 		*made; /* what MKDIR makes (or will make) when missing, parents included */
 	char *closed;  /* cordon_guard_closed_dir's, or NULL */
+	bool held;     /* list the empty placeholders too (the launcher's plan) */
 };
 
 /* realpath(PATH), remembering real directories: ~200 readlinks fewer a
@@ -306,7 +307,7 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 		return 0; /* Landlock keeps it read-only */
 	/* Perhaps another session's placeholder: held, so that it is not
 	 * removed under this session. */
-	if ((flags & PLACEHOLDER) && dir && empty_dir(path) &&
+	if ((flags & PLACEHOLDER) && r->held && dir && empty_dir(path) &&
 	    !cordon_strv_contains(&plan->placeholders, path) &&
 	    cordon_strv_push(&plan->placeholders, path) < 0)
 		return -ENOMEM;
@@ -821,7 +822,11 @@ static int plan_with(const struct cordon_policy *p, bool create, bool protected_
 	memset(out, 0, sizeof(*out));
 	struct cordon_path_cache cache = {0};
 	struct cordon_strv made = {0};
-	struct reach r = {.create = create, .cache = &cache, .made = &made, .home = p->home};
+	struct reach r = {.create = create,
+			  .cache = &cache,
+			  .made = &made,
+			  .home = p->home,
+			  .held = protected_only};
 	int e = reach_init(p, &r);
 	if (e >= 0 && !(r.closed = cordon_guard_closed_dir(p)) && errno == ENOMEM)
 		e = -ENOMEM;

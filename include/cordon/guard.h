@@ -50,8 +50,9 @@ struct cordon_guard_plan {
 	 * the launcher looks at them again when the session ends. */
 	struct cordon_strv unguarded;
 	/* Linux: the placeholder guards (CORDON_GUARD_PLACEHOLDER) the session
-	 * could make inside: missing, or an empty directory (another session's
-	 * placeholder, perhaps). cordon_placeholders_hold makes and holds them
+	 * could make inside that are missing, and (cordon_guard_unguarded
+	 * only) those that are an empty directory, another session's
+	 * placeholder perhaps. cordon_placeholders_hold makes and holds them
 	 * for the session. */
 	struct cordon_strv placeholders;
 	/* cordon_guard_closed_dir's, or NULL. */

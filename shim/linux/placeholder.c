@@ -9,7 +9,6 @@
  * session's, or one left by a supervisor that was killed) holds it too, so
  * that it is never removed under a session that keeps it read-only (a
  * directory removed outside leaves the mounts on it in other namespaces). */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -31,23 +30,6 @@ static bool marked(int fd)
 {
 	char v[2];
 	return fgetxattr(fd, MARK, v, sizeof(v)) >= 0;
-}
-
-/* Whether the directory FD holds nothing. */
-static bool empty(int fd)
-{
-	int own = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = own >= 0 ? fdopendir(own) : NULL;
-	if (!d) {
-		if (own >= 0)
-			close(own);
-		return false;
-	}
-	bool e = true;
-	for (struct dirent *de; e && (de = readdir(d));)
-		e = cordon_dot_or_dotdot(de->d_name);
-	closedir(d);
-	return e;
 }
 
 /* Whether FD is still what PATH names. */
@@ -162,12 +144,10 @@ void cordon_placeholders_release(struct cordon_placeholders *h)
 		struct cordon_placeholder *p = &h->v[i];
 		/* No other session holds it, and it is still the one held. */
 		if (flock(p->fd, LOCK_EX | LOCK_NB) == 0 && still_at(p->fd, p->path) &&
-		    (p->made || marked(p->fd))) {
-			if (empty(p->fd))
-				(void)rmdir(p->path);
-			else /* filled outside while the session ran: the user's now */
-				(void)fremovexattr(p->fd, MARK);
-		}
+		    (p->made || marked(p->fd)) && rmdir(p->path) < 0 &&
+		    (errno == ENOTEMPTY || errno == EEXIST))
+			/* Filled outside while the session ran: the user's now. */
+			(void)fremovexattr(p->fd, MARK);
 	}
 	cordon_placeholders_forget(h);
 }
