@@ -36,7 +36,7 @@ static bool marked(int fd)
 static bool still_at(int fd, const char *path)
 {
 	struct stat a, b;
-	return fstat(fd, &a) == 0 && lstat(path, &b) == 0 && a.st_dev == b.st_dev &&
+	return path && fstat(fd, &a) == 0 && lstat(path, &b) == 0 && a.st_dev == b.st_dev &&
 	       a.st_ino == b.st_ino;
 }
 
