@@ -101,6 +101,19 @@ const char *const cordon_default_hidden[] = {"~/.ssh",
 					     "~/.config/chromium",
 					     "~/.config/BraveSoftware",
 					     "~/.thunderbird",
+					     "~/.config/github-copilot",
+					     "~/.claude/.credentials.json",
+					     "~/.codex/auth.json",
+					     "~/.gemini/oauth_creds.json",
+					     "~/.config/Slack",
+					     "~/.config/discord",
+					     "~/.config/Signal",
+					     "~/.config/Element",
+					     "~/.config/1Password",
+					     "~/.config/Bitwarden",
+					     "~/.config/Bitwarden CLI",
+					     "~/.config/hcloud",
+					     "~/.config/configstore",
 					     NULL};
 
 static const char *const linux_defaults[CORDON_CLASS_COUNT][24] = {
@@ -827,6 +840,17 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 	if (r >= 0 && ctx->home)
 		r = guard_list(p, (const char *const[]){"~/bin", NULL}, CORDON_GUARD_PROTECT,
 			       "what runs from the home", ctx->home, &cache);
+	/* The user-wide settings of coding agents and editors that keep them
+	 * outside ~/.config: hooks, MCP servers and notify commands they run,
+	 * editor extensions they load. A coding agent that starts cordon for
+	 * its commands would run them outside. */
+	if (r >= 0 && ctx->home)
+		r = guard_list(
+			p,
+			(const char *const[]){"~/.claude", "~/.claude.json", "~/.codex",
+					      "~/.gemini", "~/.cursor", "~/.vscode",
+					      "~/.vscode-server", "~/.local/share/JetBrains", NULL},
+			CORDON_GUARD_PROTECT, "agents' and editors' settings", ctx->home, &cache);
 	/* The runtime directory, read-write by default: the systemd user
 	 * manager loads units and drop-ins from its systemd/ (planted, they
 	 * would run outside at the next daemon-reload or login), and podman

@@ -792,6 +792,34 @@ BOTH_USERS(guards, hidden_credentials_stay_unread, .timeout = 60)
 	world_free(&w);
 }
 
+/* The tokens of coding agents, Copilot and chat apps: Copilot's and
+ * Slack's under the default ~/.config grant, an agent's credentials with
+ * "~" granted. Control: outside, all are printed. */
+BOTH_USERS(guards, hidden_agent_and_chat_tokens_stay_unread, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "hidtok", ", \"additional_read_only_paths\": [\"~\"]");
+	free(write_file(w.home, ".config/github-copilot/apps.json", "copilot-" TOKEN));
+	free(write_file(w.home, ".config/Slack/Cookies", "slack-" TOKEN));
+	free(write_file(w.home, ".claude/.credentials.json", "claude-" TOKEN));
+	free(write_file(w.home, ".codex/auth.json", "codex-" TOKEN));
+	free(write_file(w.home, ".claude/settings.json", "claude-settings-visible"));
+	world_give(&w);
+	const char *script = "grep -rsh . ~/.config ~/.claude ~/.codex; "
+			     "cat ~/.claude/.credentials.json ~/.codex/auth.json";
+	struct run_result r = sh_outside(&w, script);
+	cr_assert(strstr(r.out, "copilot-" TOKEN) && strstr(r.out, "slack-" TOKEN) &&
+			  strstr(r.out, "claude-" TOKEN) && strstr(r.out, "codex-" TOKEN),
+		  "control: outside: %s%s", r.out, r.err);
+	run_free(&r);
+	r = sh_in(&w, NULL, "%s", script);
+	cr_expect(strstr(r.out, "claude-settings-visible"), "~ is not readable inside: %s%s", r.out,
+		  r.err);
+	cr_expect_null(strstr(r.out, TOKEN), "a token was read inside: %s", r.out);
+	run_free(&r);
+	world_free(&w);
+}
+
 /* ---- a writable home ---- */
 
 /* SCRIPT outside, with HOME=HOME: the control. */
@@ -1069,6 +1097,47 @@ BOTH_USERS(guards, home_writable_takes_no_missing_dotfile, .timeout = 60)
 			  dots_made[i]);
 	run_free(&r);
 	free(opts);
+	free(home2);
+	world_free(&w);
+}
+
+/* With the home writable, the user-wide settings coding agents and
+ * editors keep outside ~/.config stay read-only: an agent's hooks, Codex's
+ * notify command, an editor extension. Control: outside, they land. */
+static const char agents_plant[] =
+	"cd ~ || exit 1\n"
+	"echo '{\"hooks\": \"evil\"}' > .claude/settings.json; echo claude $?\n"
+	"echo 'notify = [\"evil\"]' >> .codex/config.toml; echo codex $?\n"
+	"mkdir .vscode/extensions/evil; echo extension $?\n"
+	"mv .claude work/c2 && mkdir .claude; echo swap $?\n";
+
+BOTH_USERS(guards, home_writable_keeps_agents_settings, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "homeagents", ", \"additional_read_write_paths\": [\"~\"]");
+	char *home2 = at(w.dir, "home2");
+	const char *homes[] = {w.home, home2};
+	for (int i = 0; i < 2; i++) {
+		free(write_file(homes[i], ".claude/settings.json", "{}"));
+		free(write_file(homes[i], ".codex/config.toml", "model = \"x\"\n"));
+		free(write_file(homes[i], ".vscode/extensions/extensions.json", "[]"));
+		free(write_file(homes[i], "work/keep", "x"));
+	}
+	world_give(&w);
+	struct run_result r = sh_in(&w, NULL, "%s", agents_plant);
+	char *settings = content(w.home, ".claude/settings.json");
+	char *codex = content(w.home, ".codex/config.toml");
+	cr_expect_str_eq(settings, "{}", "agent settings written inside: %s", r.err);
+	cr_expect_str_eq(codex, "model = \"x\"\n", "codex config written inside: %s", r.err);
+	cr_expect_not(present(w.home, ".vscode/extensions/evil"), "an extension was planted");
+	cr_expect_not(present(w.home, "work/c2"), "~/.claude was moved away: %s", r.err);
+	free(settings);
+	free(codex);
+	run_free(&r);
+	r = outside_with_home(&w, home2, agents_plant);
+	expect_all_landed((const char *const[]){"claude", "codex", "extension", "swap", NULL}, &r,
+			  "outside");
+	run_free(&r);
 	free(home2);
 	world_free(&w);
 }
