@@ -384,9 +384,13 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 	struct cordon_placeholders held = {0};
 	if (unguarded_before(&p, &unguarded, &held, &err) < 0)
 		goto fail;
+	sess.wait_end = held.n > 0;
 	int ran = cordon_session_run(&sess, a->tracking, &launch, &status, &err);
-	cordon_placeholders_release(&held);
+	struct cordon_strv filled = {0};
+	cordon_placeholders_release(&held, sess.ended, &filled);
 	unguarded_after(&unguarded);
+	cordon_placeholders_say(&filled);
+	cordon_strv_free(&filled);
 	if (ran < 0) {
 		if (sess.exec_errno) {
 			fprintf(stderr, "cordon: %s: %s\n", argv[0], strerror(sess.exec_errno));

@@ -29,7 +29,7 @@ struct reach {
 	struct cordon_strv
 		*made; /* what MKDIR makes (or will make) when missing, parents included */
 	char *closed;  /* cordon_guard_closed_dir's, or NULL */
-	bool held;     /* list the empty placeholders too (the launcher's plan) */
+	bool held;     /* list the existing placeholders too (the launcher's plan) */
 };
 
 /* realpath(PATH), remembering real directories: ~200 readlinks fewer a
@@ -216,19 +216,6 @@ enum {
 	PLACEHOLDER = 8, /* CORDON_GUARD_PLACEHOLDER */
 };
 
-/* Whether PATH is a directory with nothing in it. */
-static bool empty_dir(const char *path)
-{
-	DIR *d = opendir(path);
-	if (!d)
-		return false;
-	bool empty = true;
-	for (struct dirent *de; empty && (de = readdir(d));)
-		empty = cordon_dot_or_dotdot(de->d_name);
-	closedir(d);
-	return empty;
-}
-
 /* mkdir -p PATH, when a rule would let the session make it (its nearest
  * existing parent is writable): made now, it can be guarded; made inside,
  * it could not. Failures show in the lstat that follows. */
@@ -287,7 +274,8 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 			    cordon_strv_push(&plan->placeholders, path) < 0)
 				return -ENOMEM;
 			return note(plan, path, source,
-				    "absent: made empty while a session runs, and kept read-only");
+				    "absent: an empty directory stands in for it while a session "
+				    "runs, kept read-only");
 		}
 		if (!cordon_strv_contains(&plan->unguarded, path) &&
 		    cordon_strv_push(&plan->unguarded, path) < 0)
@@ -305,9 +293,9 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 	bool dir = S_ISDIR(stat(canon, &st) == 0 ? st.st_mode : 0);
 	if (!reaches(&r->write, canon, false))
 		return 0; /* Landlock keeps it read-only */
-	/* Perhaps another session's placeholder: held, so that it is not
-	 * removed under this session. */
-	if ((flags & PLACEHOLDER) && r->held && dir && empty_dir(path) &&
+	/* Perhaps another session's placeholder (or filled since): held, so
+	 * that it is not removed under this session. */
+	if ((flags & PLACEHOLDER) && r->held && dir &&
 	    !cordon_strv_contains(&plan->placeholders, path) &&
 	    cordon_strv_push(&plan->placeholders, path) < 0)
 		return -ENOMEM;

@@ -59,10 +59,11 @@ const char *const cordon_dotfiles[] = {
  * git's hooks and config (followed into worktrees, submodules and the
  * common dir, see shim/guard.c), direnv's .envrc, editors' and agents'
  * settings (tasks, hooks, language servers and MCP servers they start).
- * A trailing "/": a directory, made empty while a session runs when it is
- * missing (CORDON_GUARD_PLACEHOLDER). */
+ * A trailing "/": while missing, an empty directory stands in for it as a
+ * session runs (CORDON_GUARD_PLACEHOLDER); direnv finds no .envrc in a
+ * directory, and git ignores an empty one. */
 const char *const cordon_default_protected[] = {
-	".git/hooks", ".git/config",    ".git/info",          ".envrc",   ".vscode/",
+	".git/hooks", ".git/config",    ".git/info",          ".envrc/",  ".vscode/",
 	".idea/",     ".claude/",       ".mcp.json",          ".cursor/", ".gemini/",
 	".zed/",      ".devcontainer/", ".devcontainer.json", NULL};
 
@@ -601,8 +602,12 @@ static bool toolchain_rule(const struct cordon_rule *r)
 	       strncmp(r->source, "--toolchain ", 12) == 0;
 }
 
-static int guard_list(struct cordon_policy *p, const char *const *list, unsigned kind,
-		      const char *source, const char *home, struct cordon_path_cache *cache)
+/* LIST's guards of KIND (with PLACEHOLDER: a trailing "/" asks for a
+ * stand-in); a hidden path, or (YIELD) a protected one, that a rule names
+ * itself is left out. */
+static int guard_list_yield(struct cordon_policy *p, const char *const *list, unsigned kind,
+			    bool yield, const char *source, const char *home,
+			    struct cordon_path_cache *cache)
 {
 	for (size_t i = 0; list && list[i]; i++) {
 		cleanup_free char *abs = NULL;
@@ -611,15 +616,15 @@ static int guard_list(struct cordon_policy *p, const char *const *list, unsigned
 			return r;
 		if (r < 0)
 			continue; /* "~/..." without a home */
-		/* ".vscode/": a directory, with a placeholder while missing. */
-		unsigned k = kind;
+		/* protected_paths' ".vscode/": a stand-in while missing. */
+		unsigned k = kind & ~(unsigned)CORDON_GUARD_PLACEHOLDER;
 		size_t n = strlen(abs);
-		if (kind == CORDON_GUARD_PROTECT && n > 1 && abs[n - 1] == '/') {
+		if ((kind & CORDON_GUARD_PLACEHOLDER) && n > 1 && abs[n - 1] == '/') {
 			while (n > 1 && abs[n - 1] == '/')
 				abs[--n] = '\0';
 			k |= CORDON_GUARD_PLACEHOLDER;
 		}
-		if (kind == CORDON_GUARD_HIDE) {
+		if (kind == CORDON_GUARD_HIDE || yield) {
 			/* Named by a rule itself: the user means it. */
 			cleanup_free char *canon = NULL;
 			if (cordon_path_resolve_cached(abs, NULL, NULL, cache, &canon) == -ENOMEM)
@@ -637,6 +642,12 @@ static int guard_list(struct cordon_policy *p, const char *const *list, unsigned
 			return r;
 	}
 	return 0;
+}
+
+static int guard_list(struct cordon_policy *p, const char *const *list, unsigned kind,
+		      const char *source, const char *home, struct cordon_path_cache *cache)
+{
+	return guard_list_yield(p, list, kind, false, source, home, cache);
 }
 
 /* Where the config a later session reads lives: the file read now, and
@@ -813,7 +824,7 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 		r = guard_list(p,
 			       cfg->has_protected ? (const char *const *)cfg->protected_paths.v
 						  : cordon_default_protected,
-			       CORDON_GUARD_PROTECT,
+			       CORDON_GUARD_PROTECT | CORDON_GUARD_PLACEHOLDER,
 			       cfg->has_protected ? "protected_paths" : "protected_paths (default)",
 			       ctx->home, &cache);
 	for (size_t i = 0; r >= 0 && ctx->home && cordon_dotfiles[i]; i++) {
@@ -843,14 +854,16 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 	/* The user-wide settings of coding agents and editors that keep them
 	 * outside ~/.config: hooks, MCP servers and notify commands they run,
 	 * editor extensions they load. A coding agent that starts cordon for
-	 * its commands would run them outside. */
+	 * its commands would run them outside. A rule naming one itself (to
+	 * run that agent inside) keeps it writable. */
 	if (r >= 0 && ctx->home)
-		r = guard_list(
-			p,
-			(const char *const[]){"~/.claude", "~/.claude.json", "~/.codex",
-					      "~/.gemini", "~/.cursor", "~/.vscode",
-					      "~/.vscode-server", "~/.local/share/JetBrains", NULL},
-			CORDON_GUARD_PROTECT, "agents' and editors' settings", ctx->home, &cache);
+		r = guard_list_yield(p,
+				     (const char *const[]){"~/.claude", "~/.claude.json",
+							   "~/.codex", "~/.gemini", "~/.cursor",
+							   "~/.vscode", "~/.vscode-server",
+							   "~/.local/share/JetBrains", NULL},
+				     CORDON_GUARD_PROTECT, true, "agents' and editors' settings",
+				     ctx->home, &cache);
 	/* The runtime directory, read-write by default: the systemd user
 	 * manager loads units and drop-ins from its systemd/ (planted, they
 	 * would run outside at the next daemon-reload or login), and podman

@@ -258,7 +258,7 @@ int cordon_sbpl_generate(const struct cordon_policy *p, const struct cordon_fing
 		 * hooks: with any .git entry protected, it cannot be made. */
 		const char *git = strstr(p->guards[i].path, "/.git/");
 		cleanup_free char *common = NULL;
-		if (p->guards[i].kind == CORDON_GUARD_PROTECT && git &&
+		if ((p->guards[i].kind & CORDON_GUARD_PROTECT) && git &&
 		    asprintf(&common, "%.*s/.git/commondir", (int)(git - p->guards[i].path),
 			     p->guards[i].path) < 0)
 			common = NULL, oom = true;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "cordon/config.h"
@@ -140,11 +141,14 @@ Test(guard, plan_mounts_only_what_a_rule_reaches)
 	size_t ig = (size_t)(mount_at(&plan, dotgit) - plan.v);
 	size_t ic = (size_t)(mount_at(&plan, config) - plan.v);
 	cr_expect_lt(ig, ic);
-	bool envrc = false;
-	for (size_t i = 0; i < plan.notes.n; i++)
-		envrc |= strstr(plan.notes.v[i], "/.envrc") &&
-			 strstr(plan.notes.v[i], "NOT protected");
-	cr_expect(envrc, "a missing protected path in the project is named");
+	bool mcp = false, envrc = false;
+	for (size_t i = 0; i < plan.notes.n; i++) {
+		mcp |= strstr(plan.notes.v[i], "/.mcp.json") &&
+		       strstr(plan.notes.v[i], "NOT protected");
+		envrc |= strstr(plan.notes.v[i], "/.envrc") && strstr(plan.notes.v[i], "stands in");
+	}
+	cr_expect(mcp, "a missing protected path in the project is named");
+	cr_expect(envrc, "a missing .envrc is said to have a stand-in");
 	cordon_guard_plan_free(&plan);
 
 	/* CREATE makes .git/hooks, which is then read-only. */
@@ -309,10 +313,10 @@ Test(guard, the_home_is_closed_when_a_rule_makes_it_writable)
 	tree_free(&t);
 }
 
-/* A trailing "/" makes a protected path a directory with a placeholder:
- * the slash is gone from the guard, and the plan lists it (missing, or
- * empty) among the placeholders, not among the unguarded names; a
- * non-empty one is simply read-only, a missing file stays unguarded. */
+/* A trailing "/" asks for a stand-in: the slash is gone from the guard,
+ * and the launcher's plan lists it (missing, or an existing directory, to
+ * be held) among the placeholders, not among the unguarded names; one
+ * without the slash that is missing stays unguarded. */
 Test(guard, a_trailing_slash_asks_for_a_placeholder)
 {
 	struct tree t;
@@ -338,7 +342,7 @@ Test(guard, a_trailing_slash_asks_for_a_placeholder)
 	cr_assert_eq(cordon_guard_unguarded(&p, &unguarded, &placeholders), 0);
 	cr_expect(cordon_strv_contains(&placeholders, missing));
 	cr_expect(cordon_strv_contains(&placeholders, empty));
-	cr_expect_not(cordon_strv_contains(&placeholders, full));
+	cr_expect(cordon_strv_contains(&placeholders, full), "an existing one is held too");
 	cr_expect_not(cordon_strv_contains(&unguarded, missing));
 	cr_expect(cordon_strv_contains(&unguarded, rc));
 	cordon_strv_free(&unguarded);
@@ -354,5 +358,55 @@ Test(guard, a_trailing_slash_asks_for_a_placeholder)
 	cordon_guard_plan_free(&plan);
 	cordon_policy_free(&p);
 	free(empty), free(missing), free(full), free(rc);
+	tree_free(&t);
+}
+
+/* The placeholders' life, on real directories: made, marked and held;
+ * nothing removed while the session may still run (ENDED false); once
+ * over, an empty one is removed, a filled one kept, unmarked and named;
+ * one held by another holder is left to it. */
+Test(guard, placeholders_are_removed_only_when_safe)
+{
+	struct tree t;
+	tree_init(&t, "gph");
+	char *a = at(t.proj, ".a"), *b = at(t.proj, ".b"), *f = at(t.proj, ".b/mine");
+	struct cordon_strv paths = {0}, unguarded = {0}, filled = {0};
+	cr_assert_eq(cordon_strv_push(&paths, a), 0);
+	cr_assert_eq(cordon_strv_push(&paths, b), 0);
+	struct cordon_placeholders h, other;
+	struct cordon_error err = {0};
+	cr_assert_eq(cordon_placeholders_hold(&paths, &h, &unguarded, &err), 0, "%s", err.msg);
+	cr_assert_eq(h.n, 2);
+	cr_expect_eq(unguarded.n, 0);
+	cr_expect(file_exists(a) && file_exists(b));
+	cordon_placeholders_release(&h, false, &filled);
+	cr_expect(file_exists(a) && file_exists(b), "removed while the session may still run");
+
+	/* Held again (found, marked); a second holder keeps them. */
+	cr_assert_eq(cordon_placeholders_hold(&paths, &h, &unguarded, &err), 0, "%s", err.msg);
+	cr_assert_eq(cordon_placeholders_hold(&paths, &other, &unguarded, &err), 0, "%s", err.msg);
+	cordon_placeholders_release(&h, true, &filled);
+	cr_expect(file_exists(a) && file_exists(b), "removed under another holder");
+	free(write_file(t.proj, ".b/mine", "x"));
+	cordon_placeholders_release(&other, true, &filled);
+	cr_expect_not(file_exists(a), "an empty one was kept");
+	cr_expect(file_exists(f), "a filled one lost its file");
+	char v[4];
+	cr_expect_lt(getxattr(b, "user.cordon.placeholder", v, sizeof(v)), 0,
+		     "a filled one is still marked");
+	cr_expect_eq(filled.n, 0, "named though this holder did not make it");
+	cordon_strv_free(&filled);
+
+	/* Made by this holder and filled: named. */
+	cr_assert_eq(unlink(f), 0);
+	cr_assert_eq(rmdir(b), 0);
+	cr_assert_eq(cordon_placeholders_hold(&paths, &h, &unguarded, &err), 0, "%s", err.msg);
+	free(write_file(t.proj, ".b/mine", "x"));
+	cordon_placeholders_release(&h, true, &filled);
+	cr_expect(filled.n == 1 && strcmp(filled.v[0], b) == 0, "a filled placeholder not named");
+	cordon_strv_free(&filled);
+	cordon_strv_free(&paths);
+	cordon_strv_free(&unguarded);
+	free(a), free(b), free(f);
 	tree_free(&t);
 }

@@ -51,9 +51,9 @@ struct cordon_guard_plan {
 	struct cordon_strv unguarded;
 	/* Linux: the placeholder guards (CORDON_GUARD_PLACEHOLDER) the session
 	 * could make inside that are missing, and (cordon_guard_unguarded
-	 * only) those that are an empty directory, another session's
-	 * placeholder perhaps. cordon_placeholders_hold makes and holds them
-	 * for the session. */
+	 * only) those that are a directory, another session's placeholder
+	 * perhaps. cordon_placeholders_hold makes and holds them for the
+	 * session. */
 	struct cordon_strv placeholders;
 	/* cordon_guard_closed_dir's, or NULL. */
 	char *closed;
@@ -83,8 +83,9 @@ int cordon_guard_unguarded(const struct cordon_policy *p, struct cordon_strv *ou
 /* The placeholders a session holds (shim/linux/placeholder.c). */
 struct cordon_placeholder {
 	char *path;
-	int fd;    /* the directory, flock(LOCK_SH) held for the session */
-	bool made; /* made by this session */
+	int fd;     /* the directory, flock(LOCK_SH) held for the session */
+	int parent; /* its parent directory (O_PATH) */
+	bool made;  /* made by this session */
 };
 struct cordon_placeholders {
 	struct cordon_placeholder *v;
@@ -99,9 +100,16 @@ struct cordon_placeholders {
  * second (then nothing is held). */
 int cordon_placeholders_hold(const struct cordon_strv *paths, struct cordon_placeholders *out,
 			     struct cordon_strv *unguarded, struct cordon_error *err);
-/* The session is over: each placeholder no other session holds, still
- * empty and cordon's, is removed; the locks are let go. */
-void cordon_placeholders_release(struct cordon_placeholders *h);
+/* The session is over (ENDED: every process of it is gone; else nothing
+ * is removed, and the next session sees to it): each placeholder no other
+ * session holds, still empty and cordon's, is removed; the locks are let
+ * go. One this session made that is no longer empty (filled outside, or
+ * inside where it could not be kept read-only) is pushed to FILLED, when
+ * given. */
+void cordon_placeholders_release(struct cordon_placeholders *h, bool ended,
+				 struct cordon_strv *filled);
+/* FILLED said on stderr, a line each. */
+void cordon_placeholders_say(const struct cordon_strv *filled);
 /* A child's copies of the held descriptors, closed (the locks stay with
  * the holder's). */
 void cordon_placeholders_forget(struct cordon_placeholders *h);

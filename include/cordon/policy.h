@@ -77,11 +77,12 @@ enum cordon_guard_kind {
 	 * session could otherwise make it and fill it (tmux's socket
 	 * directory, D-Bus's service directory in the runtime directory). */
 	CORDON_GUARD_MAKE = 4,
-	/* With PROTECT: a directory (written with a trailing "/" in
-	 * protected_paths, ".vscode/"), made empty while a session runs when
-	 * it is missing, so that it exists to be kept read-only, and removed
-	 * after when still empty (shim/linux/placeholder.c): an editor's or an
-	 * agent's settings made inside would be obeyed outside. */
+	/* With PROTECT: written with a trailing "/" in protected_paths
+	 * (".vscode/", ".envrc/"): while it is missing, an empty directory
+	 * stands in for it as a session runs, so that it exists to be kept
+	 * read-only, removed after when still empty
+	 * (shim/linux/placeholder.c): an editor's or an agent's settings, or
+	 * a .envrc, made inside would be obeyed outside. */
 	CORDON_GUARD_PLACEHOLDER = 8,
 };
 

@@ -101,6 +101,11 @@ struct cordon_session {
 	char *cgroup;              /* CGROUP mode */
 	int ack_timeout_ms;        /* how long the sandbox may take to confirm; 0: 5 s */
 	int exec_errno;            /* set by cordon_session_run when exec itself failed */
+	/* Linux: as the session ends, wait until every process of it is gone
+	 * (at most 10 s), and say in ENDED whether they are: what it left
+	 * read-only may be removed only then (placeholders, guard.h). */
+	bool wait_end;
+	bool ended;
 	/* macOS (the watcher of shim/macos/session.c): */
 	int ack_fd;    /* write end for the confirmation, or -1 */
 	int policy_fd; /* unused there: -1 */

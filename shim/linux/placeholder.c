@@ -32,35 +32,19 @@ static bool marked(int fd)
 	return fgetxattr(fd, MARK, v, sizeof(v)) >= 0;
 }
 
-/* Whether FD is still what PATH names. */
-static bool still_at(int fd, const char *path)
-{
-	struct stat a, b;
-	return path && fstat(fd, &a) == 0 && lstat(path, &b) == 0 && a.st_dev == b.st_dev &&
-	       a.st_ino == b.st_ino;
-}
-
 /* Root making one in a user's project: the project's owner's, so that the
  * user's editor outside can still fill it. */
-static void owned_as_parent(int fd, const char *path)
+static void owned_as_parent(int fd, int parent)
 {
-	if (geteuid() != 0)
-		return;
-	char parent[PATH_MAX];
-	snprintf(parent, sizeof(parent), "%s", path);
-	char *slash = strrchr(parent, '/');
-	if (!slash)
-		return;
-	*(slash == parent ? slash + 1 : slash) = '\0';
 	struct stat st;
-	if (stat(parent, &st) == 0 && (st.st_uid != 0 || st.st_gid != 0))
+	if (geteuid() == 0 && fstat(parent, &st) == 0 && (st.st_uid != 0 || st.st_gid != 0))
 		(void)!fchown(fd, st.st_uid, st.st_gid); /* best effort */
 }
 
 /* A shared lock on FD, waiting at most a second: an ending session holds
  * the exclusive one for a few calls only. Longer, a process holds it on
- * purpose (a session's own, which may open the directory to read): the
- * session is refused rather than left waiting or unguarded. */
+ * purpose: the session is refused rather than left waiting, or started
+ * without the lock (its placeholder could then be removed under it). */
 static int lock_shared(int fd)
 {
 	for (int i = 0; i < 100; i++) {
@@ -73,33 +57,49 @@ static int lock_shared(int fd)
 	return -EWOULDBLOCK;
 }
 
-/* PATH made when missing, then held: its descriptor, -1 when it cannot
- * be (not guarded then), or -EWOULDBLOCK. */
-static int hold_one(const char *path, bool *made)
+/* NAME in PARENT made when missing, then held: 0 with P filled, -1 when it
+ * cannot be (not guarded then), or -EWOULDBLOCK. */
+static int hold_one(int parent, const char *name, struct cordon_placeholder *p)
 {
 	for (int tries = 0; tries < 4; tries++) {
-		*made = mkdir(path, 0755) == 0;
-		if (!*made && errno != EEXIST)
+		p->made = mkdirat(parent, name, 0755) == 0;
+		if (!p->made && errno != EEXIST)
 			return -1;
-		int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0)
 			return -1;
-		if (*made) {
+		if (p->made) {
 			/* Without the mark (a file system with no user
 			 * attributes), only this session removes it. */
 			(void)fsetxattr(fd, MARK, "1", 1, 0);
-			owned_as_parent(fd, path);
+			owned_as_parent(fd, parent);
 		}
 		int e = lock_shared(fd);
 		struct stat st;
-		if (e == 0 && fstat(fd, &st) == 0 && st.st_nlink > 0)
-			return fd;
+		if (e == 0 && fstat(fd, &st) == 0 && st.st_nlink > 0) {
+			p->fd = fd;
+			return 0;
+		}
 		close(fd);
-		if (e == -EWOULDBLOCK)
-			return e;
+		if (p->made)
+			(void)unlinkat(parent, name, AT_REMOVEDIR);
+		if (e < 0)
+			return e == -EWOULDBLOCK ? e : -1;
 		/* Removed meanwhile by the session that held it last. */
 	}
 	return -1;
+}
+
+/* The parent directory of PATH (O_PATH), and its last name in *NAME. */
+static int parent_of(const char *path, const char **name)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash || !slash[1])
+		return -1;
+	*name = slash + 1;
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	return open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 }
 
 int cordon_placeholders_hold(const struct cordon_strv *paths, struct cordon_placeholders *out,
@@ -112,50 +112,84 @@ int cordon_placeholders_hold(const struct cordon_strv *paths, struct cordon_plac
 	if (!out->v)
 		return cordon_err(err, ENOMEM, "out of memory");
 	for (size_t i = 0; i < paths->n; i++) {
-		bool made = false;
-		int fd = hold_one(paths->v[i], &made);
-		if (fd == -EWOULDBLOCK) {
-			cordon_placeholders_release(out);
+		struct cordon_placeholder p = {.fd = -1};
+		const char *name = NULL;
+		p.parent = parent_of(paths->v[i], &name);
+		int e = p.parent >= 0 ? hold_one(p.parent, name, &p) : -1;
+		if (e == -EWOULDBLOCK) {
+			close(p.parent);
+			cordon_placeholders_release(out, true, NULL);
 			return cordon_err(err, EWOULDBLOCK,
 					  "%s: another process holds a lock on it (flock), so "
 					  "cordon cannot keep it guarded; end that process",
 					  paths->v[i]);
 		}
-		char *path = fd >= 0 ? strdup(paths->v[i]) : NULL;
-		if (fd >= 0 && path) {
-			out->v[out->n++] = (struct cordon_placeholder){path, fd, made};
+		if (e == 0 && (p.path = strdup(paths->v[i]))) {
+			out->v[out->n++] = p;
 			continue;
 		}
-		if (fd >= 0)
-			close(fd);
+		if (p.fd >= 0)
+			close(p.fd);
+		if (p.parent >= 0)
+			close(p.parent);
 		/* Not guarded then: said when the session ends, if made. */
 		if (!cordon_strv_contains(unguarded, paths->v[i]) &&
 		    cordon_strv_push(unguarded, paths->v[i]) < 0) {
-			cordon_placeholders_release(out);
+			cordon_placeholders_release(out, true, NULL);
 			return cordon_err(err, ENOMEM, "out of memory");
 		}
 	}
 	return 0;
 }
 
-void cordon_placeholders_release(struct cordon_placeholders *h)
+/* Whether P's descriptor is still what its name in its parent is. */
+static bool still_there(const struct cordon_placeholder *p, const char *name)
+{
+	struct stat a, b;
+	return fstat(p->fd, &a) == 0 && fstatat(p->parent, name, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+void cordon_placeholders_release(struct cordon_placeholders *h, bool ended,
+				 struct cordon_strv *filled)
 {
 	for (size_t i = 0; i < h->n; i++) {
 		struct cordon_placeholder *p = &h->v[i];
-		/* No other session holds it, and it is still the one held. */
-		if (flock(p->fd, LOCK_EX | LOCK_NB) == 0 && still_at(p->fd, p->path) &&
-		    (p->made || marked(p->fd)) && rmdir(p->path) < 0 &&
-		    (errno == ENOTEMPTY || errno == EEXIST))
-			/* Filled outside while the session ran: the user's now. */
-			(void)fremovexattr(p->fd, MARK);
+		if (!p->path)
+			continue;
+		const char *slash = strrchr(p->path, '/');
+		const char *name = slash ? slash + 1 : p->path;
+		/* Every process of the session gone, no other session holding
+		 * it, still the one held, and cordon's. */
+		if (!ended || flock(p->fd, LOCK_EX | LOCK_NB) < 0 || !still_there(p, name) ||
+		    !(p->made || marked(p->fd)))
+			continue;
+		if (unlinkat(p->parent, name, AT_REMOVEDIR) == 0 ||
+		    (errno != ENOTEMPTY && errno != EEXIST))
+			continue;
+		/* Something was put in it: the user's now. */
+		(void)fremovexattr(p->fd, MARK);
+		if (p->made && filled && !cordon_strv_contains(filled, p->path))
+			(void)cordon_strv_push(filled, p->path); /* only less said */
 	}
 	cordon_placeholders_forget(h);
+}
+
+void cordon_placeholders_say(const struct cordon_strv *filled)
+{
+	for (size_t i = 0; i < filled->n; i++)
+		fprintf(stderr,
+			"cordon: %s, made empty for this session, now holds files (put there "
+			"outside, or inside where it could not be kept read-only): review them "
+			"before an editor or agent outside obeys them\n",
+			filled->v[i]);
 }
 
 void cordon_placeholders_forget(struct cordon_placeholders *h)
 {
 	for (size_t i = 0; i < h->n; i++) {
 		close(h->v[i].fd);
+		close(h->v[i].parent);
 		free(h->v[i].path);
 	}
 	free(h->v);

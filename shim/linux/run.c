@@ -419,9 +419,10 @@ static void wait_for_end(struct run *r)
 }
 
 /* Every process that came to us as their subreaper (standalone mode, or
- * the keeper died): kill and reap until none is left. Orphans hang on any
- * thread of the subreaper: every task's children are read. */
-static void kill_descendants(void)
+ * the keeper died): kill and reap until none is left (true), or give up
+ * after some ten seconds (false). Orphans hang on any thread of the
+ * subreaper: every task's children are read. */
+static bool kill_descendants(void)
 {
 	for (int round = 0; round < 10000; round++) {
 		pid_t *pids = NULL;
@@ -437,16 +438,47 @@ static void kill_descendants(void)
 		while (waitpid(-1, NULL, WNOHANG | __WALL) > 0)
 			any = 1;
 		if (!any && waitpid(-1, NULL, WNOHANG | __WALL) < 0 && errno == ECHILD)
-			return;
+			return true;
 		if (!any)
 			usleep(1000);
 	}
+	return false;
+}
+
+/* Whether the keeper, told to end the session, says within 10 s that every
+ * process of it is gone: it closes the event pipe then, and lives on a
+ * while (a keeper already dead at that point was killed, and says
+ * nothing). */
+static bool keeper_done(struct run *r)
+{
+	long deadline = now_ms() + 10000;
+	while (r->event_r >= 0 && r->keeper_fd >= 0) {
+		long left = deadline - now_ms();
+		struct pollfd p = {.fd = r->event_r, .events = POLLIN};
+		int n = left > 0 ? poll(&p, 1, (int)left) : 0;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		char buf[256];
+		ssize_t got = read(r->event_r, buf, sizeof(buf));
+		if (got < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (got < 0)
+			return false;
+		if (got == 0) {
+			struct pollfd k = {.fd = r->keeper_fd, .events = POLLIN};
+			return poll(&k, 1, 0) == 0;
+		}
+	}
+	return false;
 }
 
 /* The end: the keeper kills every process of the session and removes its
  * cgroup, record and socket directory; we need not wait for it (the
- * command's status is known), so the caller has it at once. Only when the
- * keeper itself is gone do we do it all here. */
+ * command's status is known), so the caller has it at once, unless it
+ * asked to (wait_end: the keeper exits once it has reaped them all). Only
+ * when the keeper itself is gone do we do it all here. */
 static void end_session(struct run *r)
 {
 	if (r->control_w >= 0 && !r->keeper_died) {
@@ -455,9 +487,11 @@ static void end_session(struct run *r)
 		(void)!write(r->control_w, "E", 1);
 		close(r->control_w);
 		r->control_w = -1;
+		if (r->s->wait_end)
+			r->s->ended = keeper_done(r);
 		return;
 	}
-	kill_descendants();
+	r->s->ended = kill_descendants();
 	cordon_ipc_remove_all(r->ipc);
 	struct cordon_error e = {0};
 	if (r->s->cgroup && cordon_cgroup_destroy(r->s->cgroup, &e) < 0)
@@ -570,6 +604,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	if (s->ack_timeout_ms <= 0)
 		s->ack_timeout_ms = 5000;
 	s->exec_errno = 0;
+	s->ended = false;
 	struct run r = {.s = s,
 			.l = l,
 			.sockets = &supervisor_sockets,
@@ -815,6 +850,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	return 0;
 
 fail:
+	s->ended = true; /* nothing of it started */
 	for (int i = 0; i < 2; i++) {
 		int *fds[] = {&event[i], &control[i], &report[i], &chan[i]};
 		for (size_t k = 0; k < ARRAY_SIZE(fds); k++)
@@ -868,11 +904,11 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 		return rc;
 	int chan[2];
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, chan) < 0) {
-		cordon_placeholders_release(&held);
+		cordon_placeholders_release(&held, true, NULL);
 		return cordon_err(err, errno, "socketpair: %s", strerror(errno));
 	}
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0) {
-		cordon_placeholders_release(&held);
+		cordon_placeholders_release(&held, true, NULL);
 		close(chan[0]);
 		close(chan[1]);
 		return cordon_err(err, errno, "PR_SET_CHILD_SUBREAPER: %s", strerror(errno));
@@ -883,7 +919,7 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 		int e = errno;
 		close(chan[0]);
 		close(chan[1]);
-		cordon_placeholders_release(&held);
+		cordon_placeholders_release(&held, true, NULL);
 		return cordon_err(err, e, "fork: %s", strerror(e));
 	}
 	if (pid == 0) {
@@ -949,8 +985,10 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 	} else if (!refused) {
 		wait_for_end(&r);
 	}
-	kill_descendants();
-	cordon_placeholders_release(&held);
+	struct cordon_strv filled = {0};
+	cordon_placeholders_release(&held, kill_descendants(), &filled);
+	cordon_placeholders_say(&filled);
+	cordon_strv_free(&filled);
 	cordon_ipc_remove_all(r.ipc);
 	cordon_registry_remove(s.id);
 	_exit(rc < 0 ? CORDON_EXIT_FAILURE : r.exited ? r.status : 128 + SIGKILL);

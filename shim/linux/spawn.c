@@ -649,6 +649,10 @@ static int keeper(void *arg)
 	 * answer the session's calls (they now fail with ENOSYS), and the
 	 * session must not outlive it. */
 	end_session(sp, self, cmd);
+	/* Every process of the session is gone: said by closing the event
+	 * pipe, which the supervisor may wait for (wait_end) before it
+	 * removes what the session kept read-only. */
+	SYS1(close, sp->event_w);
 	clean_up_after(sp);
 	remove_ipc(sp);
 	die(0);

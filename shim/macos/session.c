@@ -485,9 +485,17 @@ int cordon_placeholders_hold(const struct cordon_strv *paths, struct cordon_plac
 	return 0;
 }
 
-void cordon_placeholders_release(struct cordon_placeholders *h)
+void cordon_placeholders_release(struct cordon_placeholders *h, bool ended,
+				 struct cordon_strv *filled)
 {
 	(void)h;
+	(void)ended;
+	(void)filled;
+}
+
+void cordon_placeholders_say(const struct cordon_strv *filled)
+{
+	(void)filled;
 }
 
 void cordon_placeholders_forget(struct cordon_placeholders *h)

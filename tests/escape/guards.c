@@ -1138,6 +1138,20 @@ BOTH_USERS(guards, home_writable_keeps_agents_settings, .timeout = 60)
 	expect_all_landed((const char *const[]){"claude", "codex", "extension", "swap", NULL}, &r,
 			  "outside");
 	run_free(&r);
+	/* Named by a rule itself (an agent run inside): writable, the rest
+	 * still not. */
+	set_config(&w, ", \"additional_read_write_paths\": [\"~\", \"~/.claude\"]");
+	r = sh_in(&w, NULL, "%s",
+		  "cd ~ && echo '{\"hooks\": \"evil\"}' > .claude/settings.json; "
+		  "echo 'notify = [\"evil\"]' >> .codex/config.toml");
+	settings = content(w.home, ".claude/settings.json");
+	codex = content(w.home, ".codex/config.toml");
+	cr_expect(strstr(settings, "evil"), "a rule naming ~/.claude did not make it writable: %s",
+		  r.err);
+	cr_expect_str_eq(codex, "model = \"x\"\n", "codex config written inside: %s", r.err);
+	free(settings);
+	free(codex);
+	run_free(&r);
 	free(home2);
 	world_free(&w);
 }
@@ -1378,9 +1392,10 @@ Test(guards, root_without_setfcap_refuses_or_warns_as_itself, .timeout = 60)
 
 /* ---- names made inside ---- */
 
-/* What no mount can guard yet (a file that did not exist: .envrc,
- * .mcp.json) is at least said when the session ends, each once, naming the
- * path; a session that made none says nothing. */
+/* What no mount can guard yet (a file that did not exist and has no
+ * stand-in: .mcp.json, .devcontainer.json) is at least said when the
+ * session ends, each once, naming the path; a session that made none says
+ * nothing. */
 BOTH_USERS(guards, names_made_inside_are_said_at_the_end, .timeout = 60)
 {
 	struct world w;
@@ -1388,8 +1403,8 @@ BOTH_USERS(guards, names_made_inside_are_said_at_the_end, .timeout = 60)
 	struct run_result r = sh_in(&w, NULL, "%s", "echo quiet > quiet.txt");
 	cr_expect_null(strstr(r.err, "cannot guard yet"), "a session that made none: %s", r.err);
 	run_free(&r);
-	r = sh_in(&w, NULL, "%s", "echo 'echo hi' > .envrc; echo '{}' > .mcp.json; true");
-	char *envrc = at(w.proj, ".envrc"), *mcp = at(w.proj, ".mcp.json");
+	r = sh_in(&w, NULL, "%s", "echo '{}' > .devcontainer.json; echo '{}' > .mcp.json; true");
+	char *envrc = at(w.proj, ".devcontainer.json"), *mcp = at(w.proj, ".mcp.json");
 	cr_assert(file_exists(envrc) && file_exists(mcp),
 		  "control: the session could not make them: %s", r.err);
 	char *want;
@@ -1452,6 +1467,46 @@ BOTH_USERS(guards, missing_settings_dirs_take_nothing_inside, .timeout = 60)
 	world_free(&w);
 }
 
+/* direnv runs a .envrc when the shell outside enters the directory; with
+ * a whitelist prefix (direnv.toml) it asks nothing. A .envrc planted inside
+ * where none was never runs through direnv outside: while the session
+ * runs an empty directory stands in for it (direnv finds no .envrc in a
+ * directory), and it is gone after. Control: with protected_paths [], the
+ * planted .envrc runs when direnv is used outside. */
+BOTH_USERS(guards, envrc_made_inside_never_runs_through_direnv, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "gdirenv", "");
+	cr_assert(file_exists("/usr/bin/direnv"), "direnv is missing: run scripts/setup");
+	char *toml = fmt("[whitelist]\nprefix = [\"%s\"]\n", w.proj);
+	free(write_file(w.home, ".config/direnv/direnv.toml", toml));
+	world_give(&w);
+	char *ran = marker(&w, "direnv", "envrc");
+	char *plant = fmt("echo 'touch %s' > .envrc; rmdir .envrc; mv .envrc x; "
+			  "echo 'touch %s' > y && mv -T y .envrc; ls -a; true",
+			  ran, ran);
+	char *use = fmt("direnv exec '%s' true", w.proj);
+	struct run_result r = sh_in(&w, NULL, "%s", plant);
+	cr_expect(strstr(r.out, ".envrc"), "no stand-in inside: %s", r.out);
+	cr_expect_not(present(w.proj, ".envrc"), "a .envrc was left or planted: %s", r.err);
+	run_free(&r);
+	r = sh_outside(&w, use);
+	cr_expect_not(file_exists(ran), "direnv ran a .envrc planted inside: %s", r.err);
+	run_free(&r);
+	set_config(&w, ", \"protected_paths\": []");
+	r = sh_in(&w, NULL, "%s", plant);
+	run_free(&r);
+	r = sh_outside(&w, use);
+	cr_expect(file_exists(ran), "control: direnv did not run the planted .envrc: %s%s", r.out,
+		  r.err);
+	run_free(&r);
+	free(toml);
+	free(ran);
+	free(plant);
+	free(use);
+	world_free(&w);
+}
+
 /* A session's placeholder is held while it runs: another session in the
  * same project that ends first leaves it (removing it would take the
  * guard away from the first: a directory removed outside loses the mounts
@@ -1483,6 +1538,46 @@ BOTH_USERS(guards, placeholders_outlive_a_shorter_session, .timeout = 60)
 	free(go);
 	free(result);
 	free(settings);
+	world_free(&w);
+}
+
+/* A process of the session that outlives its command: when the session
+ * holds placeholders, cordon returns only once every process of the
+ * session is gone, since removing a placeholder outside takes the
+ * read-only mount away inside (a process still running could then plant
+ * in its place). Judged at the moment cordon returns: the process is gone,
+ * nothing was planted, and the placeholder is removed. */
+BOTH_USERS(guards, placeholders_go_only_after_the_whole_session, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "gafter", "");
+	char *bgpid = at(w.proj, "bgpid");
+	const char *script =
+		"sh -c 'trap \"\" HUP TERM INT; while :; do mkdir .vscode 2>/dev/null; "
+		"echo planted > .vscode/settings.json 2>/dev/null; done' "
+		">/dev/null 2>&1 & echo $! > bgpid";
+	for (int i = 0; i < 5; i++) {
+		struct run_result r = sh_in(&w, NULL, "%s", script);
+		char *s = read_file(bgpid);
+		pid_t pid = s ? (pid_t)atoi(s) : 0;
+		bool alive = pid > 0 && kill(pid, 0) == 0;
+		cr_assert_gt(pid, 0, "the loop never started: %s", r.err);
+		cr_expect_not(alive,
+			      "a process of the session ran on after cordon returned (round %d)",
+			      i);
+		cr_expect_not(present(w.proj, ".vscode/settings.json"),
+			      "settings landed as the session ended (round %d)", i);
+		cr_expect_not(present(w.proj, ".vscode"), "the placeholder was left (round %d)", i);
+		free(s);
+		run_free(&r);
+		unlink(bgpid);
+		char *planted = at(w.proj, ".vscode/settings.json"), *dir = at(w.proj, ".vscode");
+		unlink(planted);
+		rmdir(dir);
+		free(planted);
+		free(dir);
+	}
+	free(bgpid);
 	world_free(&w);
 }
 
