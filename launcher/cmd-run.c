@@ -215,12 +215,32 @@ static void unguarded_after(const struct cordon_strv *names)
 {
 	for (size_t i = 0; i < names->n; i++) {
 		struct stat st;
-		if (lstat(names->v[i], &st) == 0)
-			fprintf(stderr,
-				"cordon: this session made %s, which cordon cannot guard yet: git, "
-				"direnv or an editor outside may obey it; review it before they "
-				"run\n",
-				names->v[i]);
+		if (lstat(names->v[i], &st) < 0)
+			continue;
+		size_t n = strlen(names->v[i]);
+		if (n >= 5 && strcmp(names->v[i] + n - 5, "/.git") == 0) {
+			/* A repository made inside: what git outside would run
+			 * there, now that nothing inside can change it. */
+			char risks[1200];
+			launcher_git_risks(names->v[i], risks, sizeof(risks));
+			if (risks[0])
+				fprintf(stderr,
+					"cordon: this session made the repository %s, which cordon "
+					"cannot guard yet, and %s: git outside runs them; review "
+					"them before you use git there\n",
+					names->v[i], risks);
+			else
+				fprintf(stderr,
+					"cordon: this session made the repository %s, which cordon "
+					"cannot guard yet; as the session ended, its config named "
+					"no program and it had no hooks\n",
+					names->v[i]);
+			continue;
+		}
+		fprintf(stderr,
+			"cordon: this session made %s, which cordon cannot guard yet: git, "
+			"direnv or an editor outside may obey it; review it before they run\n",
+			names->v[i]);
 	}
 }
 

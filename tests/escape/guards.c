@@ -1420,6 +1420,36 @@ BOTH_USERS(guards, names_made_inside_are_said_at_the_end, .timeout = 60)
 	world_free(&w);
 }
 
+/* A repository made inside a project that had none (git init) cannot be
+ * guarded yet: as the session ends, cordon says what its config and hooks
+ * would run when git is used there outside, read when nothing inside can
+ * change them any more; a plain git init is said to run nothing. */
+BOTH_USERS(guards, a_repository_made_inside_is_said_with_what_it_runs, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "grepo", "");
+	free(write_file(w.home, ".gitconfig", "[user]\n\tname = t\n\temail = t@example.com\n"));
+	world_give(&w);
+	char *dotgit = at(w.proj, ".git");
+	struct run_result r = sh_in(&w, NULL, "%s", "git init -q");
+	cr_assert(file_exists(dotgit), "control: git init failed inside: %s", r.err);
+	cr_expect(strstr(r.err, "its config named no program and it had no hooks"),
+		  "a plain git init: %s", r.err);
+	run_free(&r);
+	r = sh_outside(&w, "rm -rf .git");
+	run_free(&r);
+	r = sh_in(&w, NULL, "%s",
+		  "git init -q && git config core.fsmonitor 'touch x' && "
+		  "printf '[filter \"a\"]\n\tclean = x\n' >> .git/config && "
+		  "echo x > .git/hooks/pre-commit");
+	cr_expect(strstr(r.err, "its config sets core.fsmonitor, filter.*.clean, and it has hooks "
+				"(pre-commit)"),
+		  "what the planted repository runs was not said: %s", r.err);
+	run_free(&r);
+	free(dotgit);
+	world_free(&w);
+}
+
 /* ---- settings directories (placeholders) ---- */
 
 static const char *const settings_dirs[] = {".vscode", ".idea", ".claude",       ".cursor",

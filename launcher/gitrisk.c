@@ -1,0 +1,160 @@
+/* What a git directory a session made would run outside (see launcher.h):
+ * the config keys that name a program, and the hooks. Read once the
+ * session is over, when nothing inside can change them any more. */
+#include <ctype.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "launcher.h"
+
+/* "section.key" of git config keys that run a program; a "*" stands for
+ * a subsection ([filter "lfs"] clean = ...). */
+static const char *const running[] = {"core.fsmonitor",
+				      "core.hookspath",
+				      "core.sshcommand",
+				      "core.pager",
+				      "core.editor",
+				      "core.askpass",
+				      "core.gitproxy",
+				      "sequence.editor",
+				      "diff.external",
+				      "diff.*.textconv",
+				      "diff.*.command",
+				      "filter.*.clean",
+				      "filter.*.smudge",
+				      "filter.*.process",
+				      "merge.*.driver",
+				      "credential.helper",
+				      "credential.*.helper",
+				      "gpg.program",
+				      "gpg.*.program",
+				      "include.path",
+				      "includeif.*.path",
+				      "uploadpack.packobjectshook",
+				      "remote.*.uploadpack",
+				      "remote.*.receivepack",
+				      NULL};
+
+static bool matches(const char *section, bool sub, const char *key)
+{
+	char full[160];
+	for (size_t i = 0; running[i]; i++) {
+		const char *pat = running[i];
+		const char *star = strstr(pat, ".*.");
+		if (star) {
+			if (!sub)
+				continue;
+			snprintf(full, sizeof(full), "%.*s.%s", (int)(star - pat), pat, star + 3);
+		} else {
+			if (sub)
+				continue;
+			snprintf(full, sizeof(full), "%s", pat);
+		}
+		size_t sn = strlen(section);
+		if (strncasecmp(full, section, sn) == 0 && full[sn] == '.' &&
+		    strcasecmp(full + sn + 1, key) == 0)
+			return true;
+	}
+	return false;
+}
+
+static void add(char *out, size_t size, const char *what)
+{
+	size_t n = strlen(out);
+	if (strstr(out, what))
+		return;
+	snprintf(out + n, size - n, "%s%s", n ? ", " : "", what);
+}
+
+/* The keys of CONFIG that run a program, into OUT ("core.fsmonitor, ..."):
+ * a small reader (sections, subsections, "key = value" and bare keys). */
+static void config_risks(const char *config, char *out, size_t size)
+{
+	FILE *f = fopen(config, "re");
+	if (!f)
+		return;
+	char line[1024], section[64] = "";
+	bool sub = false;
+	while (fgets(line, sizeof(line), f)) {
+		char *s = line + strspn(line, " \t");
+		if (*s == '[') {
+			size_t n = strcspn(s + 1, " \t\"]");
+			snprintf(section, sizeof(section), "%.*s", (int)n, s + 1);
+			sub = s[1 + n] == ' ' || s[1 + n] == '\t' || s[1 + n] == '"' ||
+			      strchr(section, '.');
+			if (strchr(section, '.')) /* [section.sub] */
+				*strchr(section, '.') = '\0';
+			continue;
+		}
+		if (!isalpha((unsigned char)*s) || !section[0])
+			continue;
+		char key[64];
+		size_t k = 0;
+		while (k + 1 < sizeof(key) && (isalnum((unsigned char)s[k]) || s[k] == '-'))
+			key[k] = s[k], k++;
+		key[k] = '\0';
+		if (!matches(section, sub, key))
+			continue;
+		char what[160];
+		snprintf(what, sizeof(what), sub ? "%s.*.%s" : "%s.%s", section, key);
+		for (char *c = what; *c; c++)
+			*c = (char)tolower((unsigned char)*c);
+		add(out, size, what);
+	}
+	(void)fclose(f); /* read only */
+}
+
+/* A ".git" file's "gitdir: X", resolved against its directory, into DIR. */
+static bool gitdir_of(const char *file, char *dir, size_t size)
+{
+	FILE *f = fopen(file, "re");
+	char line[4096];
+	bool ok = f && fgets(line, sizeof(line), f) && strncmp(line, "gitdir: ", 8) == 0;
+	if (f)
+		(void)fclose(f); /* read only */
+	if (!ok)
+		return false;
+	char *g = line + 8;
+	g[strcspn(g, "\r\n")] = '\0';
+	const char *slash = strrchr(file, '/');
+	if (g[0] == '/' || !slash)
+		snprintf(dir, size, "%s", g);
+	else
+		snprintf(dir, size, "%.*s/%s", (int)(slash - file), file, g);
+	return true;
+}
+
+void launcher_git_risks(const char *dotgit, char *out, size_t size)
+{
+	out[0] = '\0';
+	char path[4200], linked[4096];
+	struct stat st;
+	if (lstat(dotgit, &st) == 0 && S_ISREG(st.st_mode) &&
+	    gitdir_of(dotgit, linked, sizeof(linked)))
+		dotgit = linked;
+	snprintf(path, sizeof(path), "%s/config", dotgit);
+	char keys[512] = "";
+	config_risks(path, keys, sizeof(keys));
+	snprintf(path, sizeof(path), "%s/config.worktree", dotgit);
+	config_risks(path, keys, sizeof(keys));
+	char hooks[512] = "";
+	snprintf(path, sizeof(path), "%s/hooks", dotgit);
+	DIR *d = opendir(path);
+	for (struct dirent *de; d && (de = readdir(d));) {
+		size_t n = strlen(de->d_name);
+		if (de->d_name[0] == '.' || (n > 7 && strcmp(de->d_name + n - 7, ".sample") == 0))
+			continue;
+		add(hooks, sizeof(hooks), de->d_name);
+	}
+	if (d)
+		closedir(d);
+	if (keys[0] && hooks[0])
+		snprintf(out, size, "its config sets %s, and it has hooks (%s)", keys, hooks);
+	else if (keys[0])
+		snprintf(out, size, "its config sets %s", keys);
+	else if (hooks[0])
+		snprintf(out, size, "it has hooks (%s)", hooks);
+}
