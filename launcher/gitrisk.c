@@ -3,10 +3,12 @@
  * session is over, when nothing inside can change them any more. */
 #include <ctype.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "launcher.h"
 
@@ -61,6 +63,25 @@ static bool matches(const char *section, bool sub, const char *key)
 	return false;
 }
 
+/* PATH opened for reading if it is a regular file (followed, as git
+ * does): the session wrote it, and a FIFO or a device would hang or flood
+ * the launcher. NULL otherwise. */
+static FILE *open_regular(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return NULL;
+	}
+	FILE *f = fdopen(fd, "r");
+	if (!f)
+		close(fd);
+	return f;
+}
+
 static void add(char *out, size_t size, const char *what)
 {
 	size_t n = strlen(out);
@@ -73,12 +94,13 @@ static void add(char *out, size_t size, const char *what)
  * a small reader (sections, subsections, "key = value" and bare keys). */
 static void config_risks(const char *config, char *out, size_t size)
 {
-	FILE *f = fopen(config, "re");
+	FILE *f = open_regular(config);
 	if (!f)
 		return;
 	char line[1024], section[64] = "";
 	bool sub = false;
-	while (fgets(line, sizeof(line), f)) {
+	/* At most a MiB of it: git would read more, and be told less. */
+	for (int lines = 0; lines < 1024 && fgets(line, sizeof(line), f); lines++) {
 		char *s = line + strspn(line, " \t");
 		if (*s == '[') {
 			size_t n = strcspn(s + 1, " \t\"]");
@@ -110,7 +132,7 @@ static void config_risks(const char *config, char *out, size_t size)
 /* A ".git" file's "gitdir: X", resolved against its directory, into DIR. */
 static bool gitdir_of(const char *file, char *dir, size_t size)
 {
-	FILE *f = fopen(file, "re");
+	FILE *f = open_regular(file);
 	char line[4096];
 	bool ok = f && fgets(line, sizeof(line), f) && strncmp(line, "gitdir: ", 8) == 0;
 	if (f)
@@ -143,7 +165,8 @@ void launcher_git_risks(const char *dotgit, char *out, size_t size)
 	char hooks[512] = "";
 	snprintf(path, sizeof(path), "%s/hooks", dotgit);
 	DIR *d = opendir(path);
-	for (struct dirent *de; d && (de = readdir(d));) {
+	int seen = 0;
+	for (struct dirent *de; d && seen++ < 256 && (de = readdir(d));) {
 		size_t n = strlen(de->d_name);
 		if (de->d_name[0] == '.' || (n > 7 && strcmp(de->d_name + n - 7, ".sample") == 0))
 			continue;

@@ -1446,6 +1446,13 @@ BOTH_USERS(guards, a_repository_made_inside_is_said_with_what_it_runs, .timeout 
 				"(pre-commit)"),
 		  "what the planted repository runs was not said: %s", r.err);
 	run_free(&r);
+	/* A config that is a FIFO (or a device) is not read: nothing hangs. */
+	r = sh_outside(&w, "rm -rf .git");
+	run_free(&r);
+	r = sh_in(&w, NULL, "%s", "git init -q && rm .git/config && mkfifo .git/config");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.err, "this session made the repository"), "%s", r.err);
+	run_free(&r);
 	free(dotgit);
 	world_free(&w);
 }
