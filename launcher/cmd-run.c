@@ -211,14 +211,27 @@ static int unguarded_before(const struct cordon_policy *p, struct cordon_strv *o
 	return r;
 }
 
+static bool is_dotgit(const char *path)
+{
+	size_t n = strlen(path);
+	return n >= 5 && strcmp(path + n - 5, "/.git") == 0;
+}
+
+static bool names_a_repository(const struct cordon_strv *names)
+{
+	for (size_t i = 0; i < names->n; i++)
+		if (is_dotgit(names->v[i]))
+			return true;
+	return false;
+}
+
 static void unguarded_after(const struct cordon_strv *names)
 {
 	for (size_t i = 0; i < names->n; i++) {
 		struct stat st;
 		if (lstat(names->v[i], &st) < 0)
 			continue;
-		size_t n = strlen(names->v[i]);
-		if (n >= 5 && strcmp(names->v[i] + n - 5, "/.git") == 0) {
+		if (is_dotgit(names->v[i])) {
 			/* A repository made inside: what git outside would run
 			 * there, now that nothing inside can change it. */
 			char risks[1200];
@@ -232,8 +245,9 @@ static void unguarded_after(const struct cordon_strv *names)
 			else
 				fprintf(stderr,
 					"cordon: this session made the repository %s, which cordon "
-					"cannot guard yet; as the session ended, its config named "
-					"no program and it had no hooks\n",
+					"cannot guard yet; as the session ended, it had no hooks, "
+					"and its config set none of the keys cordon knows to run "
+					"a program\n",
 					names->v[i]);
 			continue;
 		}
@@ -404,7 +418,8 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 	struct cordon_placeholders held = {0};
 	if (unguarded_before(&p, &unguarded, &held, &err) < 0)
 		goto fail;
-	sess.wait_end = held.n > 0;
+	/* What is removed, or read, once the whole session is gone. */
+	sess.wait_end = held.n > 0 || names_a_repository(&unguarded);
 	int ran = cordon_session_run(&sess, a->tracking, &launch, &status, &err);
 	struct cordon_strv filled = {0};
 	cordon_placeholders_release(&held, sess.ended, &filled);

@@ -14,7 +14,17 @@
 
 /* "section.key" of git config keys that run a program; a "*" stands for
  * a subsection ([filter "lfs"] clean = ...). */
-static const char *const running[] = {"core.fsmonitor",
+static const char *const running[] = {"pager.*", /* [pager] log = CMD: any key; see matches() */
+				      "interactive.difffilter",
+				      "difftool.*.cmd",
+				      "mergetool.*.cmd",
+				      "core.alternaterefscommand",
+				      "trailer.*.command",
+				      "trailer.*.cmd",
+				      "gpg.ssh.defaultkeycommand",
+				      "submodule.*.update",
+				      "hook.*.command",
+				      "core.fsmonitor",
 				      "core.hookspath",
 				      "core.sshcommand",
 				      "core.pager",
@@ -43,8 +53,12 @@ static const char *const running[] = {"core.fsmonitor",
 static bool matches(const char *section, bool sub, const char *key)
 {
 	char full[160];
+	if (!sub && strcasecmp(section, "pager") == 0)
+		return true;
 	for (size_t i = 0; running[i]; i++) {
 		const char *pat = running[i];
+		if (strcmp(pat, "pager.*") == 0)
+			continue;
 		const char *star = strstr(pat, ".*.");
 		if (star) {
 			if (!sub)
@@ -82,12 +96,22 @@ static FILE *open_regular(const char *path)
 	return f;
 }
 
+/* WHAT appended to the list OUT ("a, b"), once, its unprintable bytes as
+ * "?" (a hook's name is the session's: no escape sequence reaches the
+ * terminal). */
 static void add(char *out, size_t size, const char *what)
 {
+	char clean[160];
+	size_t k = 0;
+	for (; what[k] && k + 1 < sizeof(clean); k++)
+		clean[k] = isprint((unsigned char)what[k]) ? what[k] : '?';
+	clean[k] = '\0';
+	size_t cn = strlen(clean);
+	for (const char *p = out; (p = strstr(p, clean)); p += cn)
+		if ((p == out || p[-1] == ' ') && (p[cn] == ',' || p[cn] == '\0'))
+			return;
 	size_t n = strlen(out);
-	if (strstr(out, what))
-		return;
-	snprintf(out + n, size - n, "%s%s", n ? ", " : "", what);
+	snprintf(out + n, size - n, "%s%s", n ? ", " : "", clean);
 }
 
 /* The keys of CONFIG that run a program, into OUT ("core.fsmonitor, ..."):
@@ -101,7 +125,10 @@ static void config_risks(const char *config, char *out, size_t size)
 	bool sub = false;
 	/* At most a MiB of it: git would read more, and be told less. */
 	for (int lines = 0; lines < 1024 && fgets(line, sizeof(line), f); lines++) {
-		char *s = line + strspn(line, " \t");
+		char *s = line;
+		if (lines == 0 && strncmp(s, "\xef\xbb\xbf", 3) == 0)
+			s += 3; /* a byte order mark, which git skips */
+		s += strspn(s, " \t");
 		if (*s == '[') {
 			size_t n = strcspn(s + 1, " \t\"]");
 			snprintf(section, sizeof(section), "%.*s", (int)n, s + 1);
@@ -109,7 +136,11 @@ static void config_risks(const char *config, char *out, size_t size)
 			      strchr(section, '.');
 			if (strchr(section, '.')) /* [section.sub] */
 				*strchr(section, '.') = '\0';
-			continue;
+			/* A key may follow on the same line: "[core] fsmonitor = x". */
+			char *end = strchr(s, ']');
+			if (!end)
+				continue;
+			s = end + 1 + strspn(end + 1, " \t");
 		}
 		if (!isalpha((unsigned char)*s) || !section[0])
 			continue;
@@ -152,9 +183,9 @@ static bool gitdir_of(const char *file, char *dir, size_t size)
 void launcher_git_risks(const char *dotgit, char *out, size_t size)
 {
 	out[0] = '\0';
-	char path[4200], linked[4096];
+	char path[8500], linked[4096], shared[8400];
 	struct stat st;
-	if (lstat(dotgit, &st) == 0 && S_ISREG(st.st_mode) &&
+	if (stat(dotgit, &st) == 0 && S_ISREG(st.st_mode) &&
 	    gitdir_of(dotgit, linked, sizeof(linked)))
 		dotgit = linked;
 	snprintf(path, sizeof(path), "%s/config", dotgit);
@@ -162,6 +193,24 @@ void launcher_git_risks(const char *dotgit, char *out, size_t size)
 	config_risks(path, keys, sizeof(keys));
 	snprintf(path, sizeof(path), "%s/config.worktree", dotgit);
 	config_risks(path, keys, sizeof(keys));
+	/* A linked worktree's git dir: the config and hooks are in the
+	 * common dir its commondir file names. */
+	char common[4096];
+	snprintf(path, sizeof(path), "%s/commondir", dotgit);
+	FILE *f = open_regular(path);
+	bool has_common = f && fgets(common, sizeof(common), f);
+	if (f)
+		(void)fclose(f); /* read only */
+	if (has_common) {
+		common[strcspn(common, "\r\n")] = '\0';
+		if (common[0] == '/')
+			snprintf(shared, sizeof(shared), "%s", common);
+		else
+			snprintf(shared, sizeof(shared), "%s/%s", dotgit, common);
+		snprintf(path, sizeof(path), "%s/config", shared);
+		config_risks(path, keys, sizeof(keys));
+		dotgit = shared;
+	}
 	char hooks[512] = "";
 	snprintf(path, sizeof(path), "%s/hooks", dotgit);
 	DIR *d = opendir(path);

@@ -603,8 +603,8 @@ static bool toolchain_rule(const struct cordon_rule *r)
 }
 
 /* LIST's guards of KIND (with PLACEHOLDER: a trailing "/" asks for a
- * stand-in); a hidden path, or (YIELD) a protected one, that a rule names
- * itself is left out. */
+ * stand-in); a hidden path that a rule names itself is left out, and so
+ * (YIELD) is a protected one that a write rule names itself. */
 static int guard_list_yield(struct cordon_policy *p, const char *const *list, unsigned kind,
 			    bool yield, const char *source, const char *home,
 			    struct cordon_path_cache *cache)
@@ -632,6 +632,7 @@ static int guard_list_yield(struct cordon_policy *p, const char *const *list, un
 			bool named = false;
 			for (size_t j = 0; j < p->n_rules && !named; j++)
 				named = !toolchain_rule(&p->rules[j]) &&
+					(!yield || (p->rules[j].access & CORDON_ACCESS_WRITE)) &&
 					(strcmp(p->rules[j].path, abs) == 0 ||
 					 (canon && strcmp(p->rules[j].path, canon) == 0));
 			if (named)

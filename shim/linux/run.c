@@ -446,9 +446,8 @@ static bool kill_descendants(void)
 }
 
 /* Whether the keeper, told to end the session, says within 10 s that every
- * process of it is gone: it closes the event pipe then, and lives on a
- * while (a keeper already dead at that point was killed, and says
- * nothing). */
+ * process of it is gone (CORDON_EV_GONE; an EOF alone is a keeper that
+ * was killed, or gave up). */
 static bool keeper_done(struct run *r)
 {
 	long deadline = now_ms() + 10000;
@@ -460,16 +459,11 @@ static bool keeper_done(struct run *r)
 			continue;
 		if (n <= 0)
 			return false;
-		char buf[256];
-		ssize_t got = read(r->event_r, buf, sizeof(buf));
-		if (got < 0 && (errno == EINTR || errno == EAGAIN))
-			continue;
-		if (got < 0)
+		struct cordon_event_msg m;
+		if (cordon_read_full(r->event_r, &m, sizeof(m)) < 0)
 			return false;
-		if (got == 0) {
-			struct pollfd k = {.fd = r->keeper_fd, .events = POLLIN};
-			return poll(&k, 1, 0) == 0;
-		}
+		if (m.tag == CORDON_EV_GONE)
+			return true;
 	}
 	return false;
 }
@@ -487,8 +481,13 @@ static void end_session(struct run *r)
 		(void)!write(r->control_w, "E", 1);
 		close(r->control_w);
 		r->control_w = -1;
-		if (r->s->wait_end)
-			r->s->ended = keeper_done(r);
+		if (!r->s->wait_end)
+			return;
+		r->s->ended = keeper_done(r);
+		/* A keeper killed meanwhile left its orphans to us. */
+		struct pollfd k = {.fd = r->keeper_fd, .events = POLLIN};
+		if (!r->s->ended && r->keeper_fd >= 0 && poll(&k, 1, 0) > 0)
+			r->s->ended = kill_descendants();
 		return;
 	}
 	r->s->ended = kill_descendants();
@@ -604,7 +603,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	if (s->ack_timeout_ms <= 0)
 		s->ack_timeout_ms = 5000;
 	s->exec_errno = 0;
-	s->ended = false;
+	s->ended = true; /* until the keeper starts: nothing of it runs */
 	struct run r = {.s = s,
 			.l = l,
 			.sockets = &supervisor_sockets,
@@ -757,6 +756,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 				strerror(-r.keeper));
 		goto fail;
 	}
+	s->ended = false;
 	/* The keeper's and the command's ends are theirs now. */
 	close(event[1]);
 	close(control[0]);
@@ -850,7 +850,6 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	return 0;
 
 fail:
-	s->ended = true; /* nothing of it started */
 	for (int i = 0; i < 2; i++) {
 		int *fds[] = {&event[i], &control[i], &report[i], &chan[i]};
 		for (size_t k = 0; k < ARRAY_SIZE(fds); k++)

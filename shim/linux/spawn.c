@@ -476,7 +476,7 @@ static void reap(const struct cordon_spawn *sp, long cmd)
 
 /* Kill every descendant (orphans come to the keeper, their subreaper)
  * until none is left; in a cgroup, the whole cgroup first. */
-static void end_session(const struct cordon_spawn *sp, long self, long cmd)
+static bool end_session(const struct cordon_spawn *sp, long self, long cmd)
 {
 	if (sp->cgroup_fd >= 0) {
 		long fd = SYS4(openat, sp->cgroup_fd, "cgroup.kill", O_WRONLY | O_CLOEXEC, 0);
@@ -496,10 +496,11 @@ static void end_session(const struct cordon_spawn *sp, long self, long cmd)
 		siginfo_t si;
 		memset(&si, 0, sizeof(si));
 		if (n == 0 && SYS5(waitid, P_ALL, 0, &si, WEXITED | WNOHANG, 0) == -ECHILD)
-			return;
+			return true;
 		struct timespec ts = {0, 1000L * 1000};
 		SYS4(clock_nanosleep, CLOCK_MONOTONIC, 0, &ts, 0);
 	}
+	return false;
 }
 
 /* A string of the launcher's, into the keeper's own BUF (empty if too long). */
@@ -648,10 +649,11 @@ static int keeper(void *arg)
 	 * closed with nothing said, or its pidfd says so): it can no longer
 	 * answer the session's calls (they now fail with ENOSYS), and the
 	 * session must not outlive it. */
-	end_session(sp, self, cmd);
-	/* Every process of the session is gone: said by closing the event
-	 * pipe, which the supervisor may wait for (wait_end) before it
-	 * removes what the session kept read-only. */
+	/* Every process of the session is gone: said in words (an EOF alone
+	 * is also what a killed keeper leaves), which the supervisor may wait
+	 * for (wait_end) before it removes what the session kept read-only. */
+	if (end_session(sp, self, cmd))
+		event(sp, CORDON_EV_GONE, 0);
 	SYS1(close, sp->event_w);
 	clean_up_after(sp);
 	remove_ipc(sp);

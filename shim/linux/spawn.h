@@ -36,6 +36,7 @@ enum cordon_event {
 	CORDON_EV_STARTED = 'C', /* value: the command's pid */
 	CORDON_EV_FAILED = 'E',  /* value: errno of the clone */
 	CORDON_EV_EXITED = 'X',  /* value: its status (code, or 128 + signal) */
+	CORDON_EV_GONE = 'G',    /* every process of the session is reaped */
 };
 struct cordon_event_msg {
 	int32_t tag;

@@ -1433,7 +1433,7 @@ BOTH_USERS(guards, a_repository_made_inside_is_said_with_what_it_runs, .timeout 
 	char *dotgit = at(w.proj, ".git");
 	struct run_result r = sh_in(&w, NULL, "%s", "git init -q");
 	cr_assert(file_exists(dotgit), "control: git init failed inside: %s", r.err);
-	cr_expect(strstr(r.err, "its config named no program and it had no hooks"),
+	cr_expect(strstr(r.err, "it had no hooks, and its config set none of the keys"),
 		  "a plain git init: %s", r.err);
 	run_free(&r);
 	r = sh_outside(&w, "rm -rf .git");
@@ -1445,6 +1445,17 @@ BOTH_USERS(guards, a_repository_made_inside_is_said_with_what_it_runs, .timeout 
 	cr_expect(strstr(r.err, "its config sets core.fsmonitor, filter.*.clean, and it has hooks "
 				"(pre-commit)"),
 		  "what the planted repository runs was not said: %s", r.err);
+	run_free(&r);
+	/* What git reads that a naive reader would not: a byte order mark, a
+	 * key on the section's line, a pager. */
+	r = sh_outside(&w, "rm -rf .git");
+	run_free(&r);
+	r = sh_in(
+		&w, NULL, "%s",
+		"git init -q && printf '\\357\\273\\277[core] fsmonitor = x\\n[pager]\\n\\tlog = x\\n' "
+		"> .git/config");
+	cr_expect(strstr(r.err, "its config sets core.fsmonitor, pager.log:"),
+		  "a plant in git's own syntax was not seen: %s", r.err);
 	run_free(&r);
 	/* A config that is a FIFO (or a device) is not read: nothing hangs. */
 	r = sh_outside(&w, "rm -rf .git");
