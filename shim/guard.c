@@ -270,15 +270,13 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 		if (made_only_outside(r, path))
 			return 0; /* explain says "closed" once */
 		if (flags & PLACEHOLDER) {
-			if (!cordon_strv_contains(&plan->placeholders, path) &&
-			    cordon_strv_push(&plan->placeholders, path) < 0)
+			if (cordon_strv_push_new(&plan->placeholders, path) < 0)
 				return -ENOMEM;
 			return note(plan, path, source,
 				    "absent: an empty directory stands in for it while a session "
 				    "runs, kept read-only");
 		}
-		if (!cordon_strv_contains(&plan->unguarded, path) &&
-		    cordon_strv_push(&plan->unguarded, path) < 0)
+		if (cordon_strv_push_new(&plan->unguarded, path) < 0)
 			return -ENOMEM;
 		return note(plan, path, source,
 			    "absent, in a writable directory: if made inside, it is NOT protected "
@@ -296,8 +294,7 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 	/* Perhaps another session's placeholder (or filled since): held, so
 	 * that it is not removed under this session. */
 	if ((flags & PLACEHOLDER) && r->held && dir &&
-	    !cordon_strv_contains(&plan->placeholders, path) &&
-	    cordon_strv_push(&plan->placeholders, path) < 0)
+	    cordon_strv_push_new(&plan->placeholders, path) < 0)
 		return -ENOMEM;
 	int e = add_mount(plan, canon, CORDON_MOUNT_RO, dir, source);
 	return e < 0 ? e : pin_parents(plan, r, canon, source);
@@ -442,8 +439,7 @@ static int keep_file(struct cordon_guard_plan *plan, const struct reach *r, cons
 		}
 		struct stat st;
 		if (lstat(file, &st) < 0) {
-			if (!cordon_strv_contains(&plan->unguarded, file) &&
-			    cordon_strv_push(&plan->unguarded, file) < 0)
+			if (cordon_strv_push_new(&plan->unguarded, file) < 0)
 				return -ENOMEM;
 			return 0;
 		}
@@ -697,8 +693,8 @@ static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, co
 		return refuse(plan, link, source);
 	if (lstat(dotgit, &st) < 0) {
 		bool unguarded = creatable(r, dotgit) && !made_only_outside(r, dotgit);
-		if (unguarded && !cordon_strv_contains(&plan->unguarded, dotgit))
-			e = cordon_strv_push(&plan->unguarded, dotgit);
+		if (unguarded)
+			e = cordon_strv_push_new(&plan->unguarded, dotgit);
 		if (e >= 0 && unguarded)
 			e = note(plan, dotgit, source,
 				 "absent: a repository made inside (git init, git clone) has "

@@ -942,8 +942,7 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 static int add_env(struct cordon_policy *p, const struct cordon_strv *names)
 {
 	for (size_t i = 0; i < names->n; i++)
-		if (!cordon_strv_contains(&p->env_allow, names->v[i]) &&
-		    cordon_strv_push(&p->env_allow, names->v[i]) < 0)
+		if (cordon_strv_push_new(&p->env_allow, names->v[i]) < 0)
 			return -ENOMEM;
 	return 0;
 }
@@ -968,8 +967,7 @@ static int resolve_env(const struct cordon_config *cfg, const struct cordon_cont
 		for (size_t i = 0; i < names->n && r >= 0; i++) {
 			const char *const *vars = cordon_toolchain_env(names->v[i]);
 			for (size_t j = 0; vars[j] && r >= 0; j++)
-				if (!cordon_strv_contains(&p->env_allow, vars[j]))
-					r = cordon_strv_push(&p->env_allow, vars[j]);
+				r = cordon_strv_push_new(&p->env_allow, vars[j]);
 		}
 	}
 	return r < 0 ? r : add_env(p, &ctx->extra_env);
@@ -1049,8 +1047,7 @@ static int resolve_domains(const struct cordon_config *cfg, const struct cordon_
 	    cordon_strv_copy(&p->denied_domains, &cfg->denied_domains) < 0)
 		return -ENOMEM;
 	for (size_t i = 0; i < ctx->extra_domains.n; i++)
-		if (!cordon_strv_contains(&p->allowed_domains, ctx->extra_domains.v[i]) &&
-		    cordon_strv_push(&p->allowed_domains, ctx->extra_domains.v[i]) < 0)
+		if (cordon_strv_push_new(&p->allowed_domains, ctx->extra_domains.v[i]) < 0)
 			return -ENOMEM;
 	return 0;
 }

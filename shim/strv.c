@@ -34,6 +34,11 @@ bool cordon_strv_contains(const struct cordon_strv *sv, const char *s)
 	return false;
 }
 
+int cordon_strv_push_new(struct cordon_strv *sv, const char *s)
+{
+	return cordon_strv_contains(sv, s) ? 0 : cordon_strv_push(sv, s);
+}
+
 int cordon_strv_copy(struct cordon_strv *dst, const struct cordon_strv *src)
 {
 	struct cordon_strv out = {0};

@@ -133,8 +133,7 @@ int cordon_placeholders_hold(const struct cordon_strv *paths, struct cordon_plac
 		if (p.parent >= 0)
 			close(p.parent);
 		/* Not guarded then: said when the session ends, if made. */
-		if (!cordon_strv_contains(unguarded, paths->v[i]) &&
-		    cordon_strv_push(unguarded, paths->v[i]) < 0) {
+		if (cordon_strv_push_new(unguarded, paths->v[i]) < 0) {
 			cordon_placeholders_release(out, true, NULL);
 			return cordon_err(err, ENOMEM, "out of memory");
 		}
@@ -169,8 +168,8 @@ void cordon_placeholders_release(struct cordon_placeholders *h, bool ended,
 			continue;
 		/* Something was put in it: the user's now. */
 		(void)fremovexattr(p->fd, MARK);
-		if (p->made && filled && !cordon_strv_contains(filled, p->path))
-			(void)cordon_strv_push(filled, p->path); /* only less said */
+		if (p->made && filled)
+			(void)cordon_strv_push_new(filled, p->path); /* only less said */
 	}
 	cordon_placeholders_forget(h);
 }
