@@ -3,14 +3,15 @@
  * session is over, when nothing inside can change them any more. */
 #include <ctype.h>
 #include <dirent.h>
-#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
+#include "cordon/guard.h"
 #include "launcher.h"
+#include "util.h"
 
 /* "section.key" of git config keys that run a program; a "*" stands for
  * a subsection ([filter "lfs"] clean = ...). */
@@ -77,25 +78,6 @@ static bool matches(const char *section, bool sub, const char *key)
 	return false;
 }
 
-/* PATH opened for reading if it is a regular file (followed, as git
- * does): the session wrote it, and a FIFO or a device would hang or flood
- * the launcher. NULL otherwise. */
-static FILE *open_regular(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return NULL;
-	}
-	FILE *f = fdopen(fd, "r");
-	if (!f)
-		close(fd);
-	return f;
-}
-
 /* WHAT appended to the list OUT ("a, b"), once, its unprintable bytes as
  * "?" (a hook's name is the session's: no escape sequence reaches the
  * terminal). */
@@ -118,7 +100,7 @@ static void add(char *out, size_t size, const char *what)
  * a small reader (sections, subsections, "key = value" and bare keys). */
 static void config_risks(const char *config, char *out, size_t size)
 {
-	FILE *f = open_regular(config);
+	FILE *f = cordon_fopen_regular(config);
 	if (!f)
 		return;
 	char line[1024], section[64] = "";
@@ -160,34 +142,22 @@ static void config_risks(const char *config, char *out, size_t size)
 	(void)fclose(f); /* read only */
 }
 
-/* A ".git" file's "gitdir: X", resolved against its directory, into DIR. */
-static bool gitdir_of(const char *file, char *dir, size_t size)
-{
-	FILE *f = open_regular(file);
-	char line[4096];
-	bool ok = f && fgets(line, sizeof(line), f) && strncmp(line, "gitdir: ", 8) == 0;
-	if (f)
-		(void)fclose(f); /* read only */
-	if (!ok)
-		return false;
-	char *g = line + 8;
-	g[strcspn(g, "\r\n")] = '\0';
-	const char *slash = strrchr(file, '/');
-	if (g[0] == '/' || !slash)
-		snprintf(dir, size, "%s", g);
-	else
-		snprintf(dir, size, "%.*s/%s", (int)(slash - file), file, g);
-	return true;
-}
-
 void launcher_git_risks(const char *dotgit, char *out, size_t size)
 {
 	out[0] = '\0';
-	char path[8500], linked[4096], shared[8400];
+	char path[PATH_MAX + 32];
 	struct stat st;
-	if (stat(dotgit, &st) == 0 && S_ISREG(st.st_mode) &&
-	    gitdir_of(dotgit, linked, sizeof(linked)))
-		dotgit = linked;
+	cleanup_free char *linked = NULL, *shared = NULL;
+	if (stat(dotgit, &st) == 0 && S_ISREG(st.st_mode)) {
+		/* A .git file: the git dir it names, relative to its directory. */
+		char base[PATH_MAX];
+		snprintf(base, sizeof(base), "%s", dotgit);
+		char *slash = strrchr(base, '/');
+		if (slash)
+			*slash = '\0';
+		if ((linked = cordon_git_link_file(dotgit, "gitdir: ", base)))
+			dotgit = linked;
+	}
 	snprintf(path, sizeof(path), "%s/config", dotgit);
 	char keys[512] = "";
 	config_risks(path, keys, sizeof(keys));
@@ -195,18 +165,8 @@ void launcher_git_risks(const char *dotgit, char *out, size_t size)
 	config_risks(path, keys, sizeof(keys));
 	/* A linked worktree's git dir: the config and hooks are in the
 	 * common dir its commondir file names. */
-	char common[4096];
 	snprintf(path, sizeof(path), "%s/commondir", dotgit);
-	FILE *f = open_regular(path);
-	bool has_common = f && fgets(common, sizeof(common), f);
-	if (f)
-		(void)fclose(f); /* read only */
-	if (has_common) {
-		common[strcspn(common, "\r\n")] = '\0';
-		if (common[0] == '/')
-			snprintf(shared, sizeof(shared), "%s", common);
-		else
-			snprintf(shared, sizeof(shared), "%s/%s", dotgit, common);
+	if ((shared = cordon_git_link_file(path, "", dotgit))) {
 		snprintf(path, sizeof(path), "%s/config", shared);
 		config_risks(path, keys, sizeof(keys));
 		dotgit = shared;

@@ -323,12 +323,10 @@ static int hide(struct cordon_guard_plan *plan, const struct reach *r, const cha
 	return add_mount(plan, canon, CORDON_MOUNT_HIDE, dir, source);
 }
 
-/* The first line of FILE, without "PREFIX" and the newline, resolved
- * against BASE when relative. */
-static char *read_link_file(const char *file, const char *prefix, const char *base)
+char *cordon_git_link_file(const char *file, const char *prefix, const char *base)
 {
 	char buf[PATH_MAX + 16];
-	FILE *f = fopen(file, "re");
+	FILE *f = cordon_fopen_regular(file);
 	if (!f)
 		return NULL;
 	char *line = fgets(buf, sizeof(buf), f);
@@ -393,7 +391,7 @@ static int protect_submodule_links(struct cordon_guard_plan *plan, const struct 
 {
 	char file[PATH_MAX];
 	snprintf(file, sizeof(file), "%s/.gitmodules", base);
-	FILE *f = fopen(file, "re");
+	FILE *f = cordon_fopen_regular(file);
 	if (!f)
 		return 0;
 	char line[PATH_MAX];
@@ -464,7 +462,7 @@ static bool config_key(const char *s, const char *key, size_t kn)
  * unquoted; include directives are not followed. */
 static void read_config_value(const char *file, const char *section, const char *key, char **value)
 {
-	FILE *f = fopen(file, "re");
+	FILE *f = cordon_fopen_regular(file);
 	if (!f)
 		return;
 	char line[PATH_MAX + 64];
@@ -513,7 +511,7 @@ static void read_config_value(const char *file, const char *section, const char 
  * relative to the including file's directory, "~/" the home. */
 static int read_includes(const char *file, const char *home, int depth, struct cordon_strv *out)
 {
-	FILE *f = depth > 3 ? NULL : fopen(file, "re");
+	FILE *f = depth > 3 ? NULL : cordon_fopen_regular(file);
 	if (!f)
 		return 0;
 	char line[PATH_MAX + 64];
@@ -701,7 +699,7 @@ static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, co
 				 "hooks and config that are NOT protected until the next session");
 	} else if (S_ISREG(st.st_mode)) {
 		e = protect(plan, r, dotgit, source, 0);
-		cleanup_free char *gd = read_link_file(dotgit, "gitdir: ", base);
+		cleanup_free char *gd = cordon_git_link_file(dotgit, "gitdir: ", base);
 		if (e >= 0)
 			e = add_dir(&dirs, gd);
 	} else {
@@ -711,7 +709,7 @@ static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, co
 	for (size_t i = 0; e >= 0 && i < dirs.n; i++) {
 		char f[PATH_MAX + 16];
 		snprintf(f, sizeof(f), "%s/commondir", dirs.v[i]);
-		cleanup_free char *common = read_link_file(f, "", dirs.v[i]);
+		cleanup_free char *common = cordon_git_link_file(f, "", dirs.v[i]);
 		struct stat cst;
 		if (common) {
 			e = protect(plan, r, f, source, 0);

@@ -3,6 +3,9 @@
 #define CORDON_UTIL_H
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -83,6 +86,22 @@ static inline bool cordon_reserve(char **buf, size_t *cap, size_t need, size_t f
 
 /* read(2) and write(2) until LEN bytes are done, through EINTR: 0, -errno,
  * or -EPIPE when the other end is gone first. */
+/* PATH opened for reading if it is a regular file (a final link is
+ * followed), else NULL. For files a session may have written: a FIFO in
+ * their place would make an ordinary fopen wait for a writer forever, and
+ * a device would not end. */
+static inline FILE *cordon_fopen_regular(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0)
+		return NULL;
+	FILE *f = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? fdopen(fd, "r") : NULL;
+	if (!f)
+		close(fd);
+	return f;
+}
+
 static inline int cordon_read_full(int fd, void *buf, size_t len)
 {
 	for (size_t off = 0; off < len;) {

@@ -116,6 +116,12 @@ void cordon_placeholders_forget(struct cordon_placeholders *h);
 
 const char *cordon_mount_op_name(enum cordon_mount_op op);
 
+/* The first line of FILE (a regular file only: a session may have made it
+ * a FIFO), without "PREFIX" and the newline, resolved against BASE when
+ * relative, canonical (malloc'd); NULL when there is none or it does not
+ * resolve. git's ".git" files ("gitdir: ") and commondir files (""). */
+char *cordon_git_link_file(const char *file, const char *prefix, const char *base);
+
 /* The read-only or hidden mount of PLAN on PATH or above it (the deepest),
  * or NULL. */
 const struct cordon_mount *

@@ -1468,6 +1468,28 @@ BOTH_USERS(guards, a_repository_made_inside_is_said_with_what_it_runs, .timeout 
 	world_free(&w);
 }
 
+/* Files of the project that cordon reads as a session starts (.gitmodules,
+ * a repository's commondir, a .git file) may have been made FIFOs by an
+ * earlier session: the next session still starts and runs its command
+ * (an ordinary open would wait for a writer forever). */
+BOTH_USERS(guards, fifos_planted_for_the_next_launch_do_not_hang_it, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gfifo");
+	char *ran = at(w.proj, "ran");
+	struct run_result r = sh_in(&w, NULL, "%s",
+				    "rm -f .gitmodules && mkfifo .gitmodules && mkdir -p sub/.git "
+				    "&& mkfifo sub/.git/commondir && echo ok");
+	cr_assert(strstr(r.out, "ok"), "control: the FIFOs were not made: %s", r.err);
+	run_free(&r);
+	r = sh_in(&w, NULL, "%s", "echo yes > ran");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(contains(ran, "yes"), "the next session did not run: %s", r.err);
+	run_free(&r);
+	free(ran);
+	world_free(&w);
+}
+
 /* ---- settings directories (placeholders) ---- */
 
 static const char *const settings_dirs[] = {".vscode", ".idea", ".claude",       ".cursor",
