@@ -8,6 +8,7 @@
 #include <json-c/json.h>
 
 #include "cordon/guard.h"
+#include "cordon/sweep.h"
 #include "cordon/sbpl.h"
 #include "launcher.h"
 #include "suggest.h"
@@ -63,7 +64,7 @@ static void explain_sockets(const struct cordon_policy *p)
 
 /* The guards: what the session's mount namespace keeps read-only or
  * hidden although a rule reaches it, and the guards with nothing to do. */
-static void explain_guards(const struct cordon_guard_plan *plan)
+static void explain_guards(const struct cordon_policy *p, const struct cordon_guard_plan *plan)
 {
 	printf("\nguarded (read-only or hidden although a rule reaches them):\n");
 	for (size_t i = 0; i < plan->n; i++)
@@ -75,6 +76,10 @@ static void explain_guards(const struct cordon_guard_plan *plan)
 		printf("  %-9s %s  (the home, writable: no new name is made directly in it, so "
 		       "that no missing dotfile is; its directories take new files)\n",
 		       "closed", plan->closed);
+	if (cordon_sweep_applies(p))
+		printf("  %-9s %s  (as the session ends, each repository in it made or changed "
+		       "inside that would run a program outside is moved to .git.cordon-disarmed)\n",
+		       "swept", p->project);
 	if (plan->refuse)
 		printf("  REFUSED: %s\n", plan->refuse);
 	for (size_t i = 0; i < plan->notes.n; i++)
@@ -278,7 +283,7 @@ int cmd_explain(const struct cordon_args *a)
 			       p.rules[i].path, p.rules[i].source);
 		}
 		explain_sockets(&p);
-		explain_guards(&plan);
+		explain_guards(&p, &plan);
 		if (p.skipped.n) {
 			printf("\nskipped (cannot be resolved):\n");
 			for (size_t i = 0; i < p.skipped.n; i++)

@@ -20,6 +20,7 @@
 #include "cordon/session.h"
 #include "cordon/wire.h"
 #include "cordon/guard.h"
+#include "cordon/sweep.h"
 #include "cordon/toolchain.h"
 #include "launcher.h"
 #include "util.h"
@@ -197,63 +198,40 @@ static int refuse_unexecutable(const struct cordon_policy *p, const char *cmd, c
 
 /* The protected names that do not exist yet and that no mount can guard
  * (guard.h): looked at again when the session ends, and each one the
- * session made is said, since git, direnv or an editor outside may obey it.
+ * session made is said, since direnv or an editor outside may obey it.
  * The protected directories that do not exist are made now and held for
- * the session (placeholders), so that they can be guarded. */
+ * the session (placeholders), so that they can be guarded. SWEEP is set up
+ * for the repositories the guards do not cover (cordon/sweep.h). */
 static int unguarded_before(const struct cordon_policy *p, struct cordon_strv *out,
-			    struct cordon_placeholders *held, struct cordon_error *err)
+			    struct cordon_placeholders *held, struct cordon_sweep *sweep,
+			    struct cordon_error *err)
 {
-	struct cordon_strv placeholders = {0};
+	struct cordon_strv placeholders = {0}, guarded = {0};
 	int r = 0;
-	if (p->sandbox && cordon_guard_unguarded(p, out, &placeholders) >= 0)
-		r = cordon_placeholders_hold(&placeholders, held, out, err);
+	if (p->sandbox && cordon_guard_unguarded(p, out, &placeholders, &guarded) >= 0) {
+		if (cordon_sweep_begin(p, &guarded, sweep) < 0)
+			r = cordon_err(err, ENOMEM, "out of memory");
+		else
+			r = cordon_placeholders_hold(&placeholders, held, out, err);
+	}
+	cordon_strv_free(&guarded);
 	cordon_strv_free(&placeholders);
 	return r;
-}
-
-static bool is_dotgit(const char *path)
-{
-	size_t n = strlen(path);
-	return n >= 5 && strcmp(path + n - 5, "/.git") == 0;
-}
-
-static bool names_a_repository(const struct cordon_strv *names)
-{
-	for (size_t i = 0; i < names->n; i++)
-		if (is_dotgit(names->v[i]))
-			return true;
-	return false;
 }
 
 static void unguarded_after(const struct cordon_strv *names)
 {
 	for (size_t i = 0; i < names->n; i++) {
 		struct stat st;
-		if (lstat(names->v[i], &st) < 0)
+		size_t n = strlen(names->v[i]);
+		/* A .git: the sweep's. */
+		if ((n >= 5 && strcmp(names->v[i] + n - 5, "/.git") == 0) ||
+		    lstat(names->v[i], &st) < 0)
 			continue;
-		if (is_dotgit(names->v[i])) {
-			/* A repository made inside: what git outside would run
-			 * there, now that nothing inside can change it. */
-			char risks[1200];
-			launcher_git_risks(names->v[i], risks, sizeof(risks));
-			if (risks[0])
-				fprintf(stderr,
-					"cordon: this session made the repository %s, which cordon "
-					"cannot guard yet, and %s: git outside runs them; review "
-					"them before you use git there\n",
-					names->v[i], risks);
-			else
-				fprintf(stderr,
-					"cordon: this session made the repository %s, which cordon "
-					"cannot guard yet; as the session ended, it had no hooks, "
-					"and its config set none of the keys cordon knows to run "
-					"a program\n",
-					names->v[i]);
-			continue;
-		}
 		fprintf(stderr,
-			"cordon: this session made %s, which cordon cannot guard yet: git, "
-			"direnv or an editor outside may obey it; review it before they run\n",
+			"cordon: this session made %s, which cordon cannot guard yet: "
+			"an agent, direnv or an editor outside may obey it; review it before "
+			"they do\n",
 			names->v[i]);
 	}
 }
@@ -269,6 +247,7 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 	struct cordon_policy p = {0};
 	struct cordon_strv env = {0}, unguarded = {0};
 	struct cordon_session sess = {.ack_fd = -1, .policy_fd = -1};
+	struct cordon_sweep sweep = {0};
 	cleanup_free char *path = NULL;
 	cleanup_free char *shim = NULL;
 	char session[CORDON_SESSION_ID_LEN + 1];
@@ -416,16 +395,17 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 	};
 	int status = 0;
 	struct cordon_placeholders held = {0};
-	if (unguarded_before(&p, &unguarded, &held, &err) < 0)
+	if (unguarded_before(&p, &unguarded, &held, &sweep, &err) < 0)
 		goto fail;
 	/* What is removed, or read, once the whole session is gone. */
-	sess.wait_end = held.n > 0 || names_a_repository(&unguarded);
+	sess.wait_end = held.n > 0 || sweep.project;
 	int ran = cordon_session_run(&sess, a->tracking, &launch, &status, &err);
 	struct cordon_strv filled = {0};
 	cordon_placeholders_release(&held, sess.ended, &filled);
 	unguarded_after(&unguarded);
 	cordon_placeholders_say(&filled);
 	cordon_strv_free(&filled);
+	(void)cordon_sweep_end(&sweep);
 	if (ran < 0) {
 		if (sess.exec_errno) {
 			fprintf(stderr, "cordon: %s: %s\n", argv[0], strerror(sess.exec_errno));
@@ -445,6 +425,7 @@ out:
 	free(sess.cgroup);
 	cordon_strv_free(&env);
 	cordon_strv_free(&unguarded);
+	cordon_sweep_free(&sweep);
 	cordon_policy_free(&p);
 	return r;
 }

@@ -37,12 +37,6 @@ const char *launcher_login_shell(void);
 int launcher_history(struct cordon_policy *p, const char *cmd, struct cordon_strv *env,
 		     struct cordon_error *err);
 
-/* What the git directory at DOTGIT (a ".git" directory, or the one a
- * ".git" file names) would run when git is used there: "its config sets
- * core.fsmonitor, and it has hooks (pre-commit)", or "" for nothing
- * (launcher/gitrisk.c). */
-void launcher_git_risks(const char *dotgit, char *out, size_t size);
-
 int cmd_run(const struct cordon_args *a);
 /* cmd_run in learn mode: LIB (libcordon-learn.so) is preloaded into every
  * process and records denied accesses to FD. */

@@ -696,7 +696,9 @@ static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, co
 		if (e >= 0 && unguarded)
 			e = note(plan, dotgit, source,
 				 "absent: a repository made inside (git init, git clone) has "
-				 "hooks and config that are NOT protected until the next session");
+				 "hooks and config that are NOT protected while the session runs; "
+				 "as it ends, one that would run a program is moved aside "
+				 "(.git.cordon-disarmed)");
 	} else if (S_ISREG(st.st_mode)) {
 		e = protect(plan, r, dotgit, source, 0);
 		cleanup_free char *gd = cordon_git_link_file(dotgit, "gitdir: ", base);
@@ -894,12 +896,18 @@ int cordon_guard_plan(const struct cordon_policy *p, bool create, struct cordon_
 }
 
 int cordon_guard_unguarded(const struct cordon_policy *p, struct cordon_strv *out,
-			   struct cordon_strv *placeholders)
+			   struct cordon_strv *placeholders, struct cordon_strv *guarded)
 {
 	struct cordon_guard_plan plan;
 	int e = plan_with(p, false, true, &plan);
 	if (e < 0)
 		return e;
+	for (size_t i = 0; guarded && i < plan.n; i++)
+		if (plan.v[i].op == CORDON_MOUNT_RO &&
+		    cordon_strv_push(guarded, plan.v[i].path) < 0) {
+			cordon_guard_plan_free(&plan);
+			return -ENOMEM;
+		}
 	*out = plan.unguarded;
 	plan.unguarded = (struct cordon_strv){0};
 	*placeholders = plan.placeholders;

@@ -310,11 +310,9 @@ static int open_upstream(const char *raw, size_t raw_len, unsigned port, const c
 	if (!cordon_host_canonical(raw, raw_len, host)) {
 		*why = "not a host name or IPv4 address (IPv6 literals are refused)";
 		char shown[CORDON_HOST_MAX + 1];
-		snprintf(shown, sizeof(shown), "%.*s", (int)(raw_len < 200 ? raw_len : 200), raw);
-		for (char *c = shown; *c; c++)
-			if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
-				*c = '?';
-		say_refused(shown, CORDON_DOMAIN_ALLOWED, *why);
+		say_refused(
+			cordon_printable(raw, raw_len < 200 ? raw_len : 200, shown, sizeof(shown)),
+			CORDON_DOMAIN_ALLOWED, *why);
 		return -EACCES;
 	}
 	if (port == 0 || port > 65535) {

@@ -84,6 +84,19 @@ static inline bool cordon_reserve(char **buf, size_t *cap, size_t need, size_t f
 	return true;
 }
 
+/* At most LEN bytes of S (up to its NUL) into BUF (SIZE bytes, cut to
+ * fit), each one that is not printable ASCII as "?": a name a session
+ * chose, about to be shown on a terminal, carries no escape sequence.
+ * Returns BUF. */
+static inline char *cordon_printable(const char *s, size_t len, char *buf, size_t size)
+{
+	size_t k = 0;
+	for (; k < len && s[k] && k + 1 < size; k++)
+		buf[k] = (unsigned char)s[k] >= 0x20 && (unsigned char)s[k] < 0x7f ? s[k] : '?';
+	buf[k] = '\0';
+	return buf;
+}
+
 /* read(2) and write(2) until LEN bytes are done, through EINTR: 0, -errno,
  * or -EPIPE when the other end is gone first. */
 /* PATH opened for reading if it is a regular file (a final link is

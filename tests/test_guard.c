@@ -339,7 +339,7 @@ Test(guard, a_trailing_slash_asks_for_a_placeholder)
 	cr_assert_not_null(g = guard(&p, rc));
 	cr_expect_eq(g->kind, CORDON_GUARD_PROTECT);
 	struct cordon_strv unguarded = {0}, placeholders = {0};
-	cr_assert_eq(cordon_guard_unguarded(&p, &unguarded, &placeholders), 0);
+	cr_assert_eq(cordon_guard_unguarded(&p, &unguarded, &placeholders, NULL), 0);
 	cr_expect(cordon_strv_contains(&placeholders, missing));
 	cr_expect(cordon_strv_contains(&placeholders, empty));
 	cr_expect(cordon_strv_contains(&placeholders, full), "an existing one is held too");

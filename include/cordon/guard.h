@@ -76,9 +76,10 @@ void cordon_guard_plan_free(struct cordon_guard_plan *plan);
  * dotfiles by path instead. */
 char *cordon_guard_closed_dir(const struct cordon_policy *p);
 /* Only the plan's `unguarded` names and its `placeholders` (the protected
- * guards alone are looked at: what the launcher needs, at half the cost). */
+ * guards alone are looked at: what the launcher needs, at half the cost),
+ * and when GUARDED is not NULL, the paths it keeps read-only. */
 int cordon_guard_unguarded(const struct cordon_policy *p, struct cordon_strv *out,
-			   struct cordon_strv *placeholders);
+			   struct cordon_strv *placeholders, struct cordon_strv *guarded);
 
 /* The placeholders a session holds (shim/linux/placeholder.c). */
 struct cordon_placeholder {

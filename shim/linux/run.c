@@ -28,6 +28,7 @@
 #include "sysnums.h"
 #include "cordon/guard.h"
 #include "cordon/session.h"
+#include "cordon/sweep.h"
 #include "cordon/wire.h"
 #include "linux.h"
 #include "spawn.h"
@@ -893,21 +894,31 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 		return rc;
 	/* The protected directories that are missing, made and held here,
 	 * for as long as this process supervises (see cmd-run.c). */
-	struct cordon_strv unguarded = {0}, placeholders = {0};
+	struct cordon_strv unguarded = {0}, placeholders = {0}, guarded = {0};
 	struct cordon_placeholders held = {0};
-	if (p->sandbox && cordon_guard_unguarded(p, &unguarded, &placeholders) >= 0)
-		rc = cordon_placeholders_hold(&placeholders, &held, &unguarded, err);
+	struct cordon_sweep sweep = {0};
+	if (p->sandbox && cordon_guard_unguarded(p, &unguarded, &placeholders, &guarded) >= 0) {
+		if (cordon_sweep_begin(p, &guarded, &sweep) < 0)
+			rc = cordon_err(err, ENOMEM, "out of memory");
+		else
+			rc = cordon_placeholders_hold(&placeholders, &held, &unguarded, err);
+	}
 	cordon_strv_free(&unguarded);
 	cordon_strv_free(&placeholders);
-	if (rc < 0)
+	cordon_strv_free(&guarded);
+	if (rc < 0) {
+		cordon_sweep_free(&sweep);
 		return rc;
+	}
 	int chan[2];
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, chan) < 0) {
 		cordon_placeholders_release(&held, true, NULL);
+		cordon_sweep_free(&sweep);
 		return cordon_err(err, errno, "socketpair: %s", strerror(errno));
 	}
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0) {
 		cordon_placeholders_release(&held, true, NULL);
+		cordon_sweep_free(&sweep);
 		close(chan[0]);
 		close(chan[1]);
 		return cordon_err(err, errno, "PR_SET_CHILD_SUBREAPER: %s", strerror(errno));
@@ -919,6 +930,7 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 		close(chan[0]);
 		close(chan[1]);
 		cordon_placeholders_release(&held, true, NULL);
+		cordon_sweep_free(&sweep);
 		return cordon_err(err, e, "fork: %s", strerror(e));
 	}
 	if (pid == 0) {
@@ -927,6 +939,7 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 		if (getppid() != parent)
 			_exit(CORDON_EXIT_FAILURE);
 		cordon_placeholders_forget(&held);
+		cordon_sweep_free(&sweep);
 		close(chan[0]);
 		*channel = chan[1];
 		return 0;
@@ -988,6 +1001,7 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 	cordon_placeholders_release(&held, kill_descendants(), &filled);
 	cordon_placeholders_say(&filled);
 	cordon_strv_free(&filled);
+	(void)cordon_sweep_end(&sweep);
 	cordon_ipc_remove_all(r.ipc);
 	cordon_registry_remove(s.id);
 	_exit(rc < 0 ? CORDON_EXIT_FAILURE : r.exited ? r.status : 128 + SIGKILL);

@@ -1421,9 +1421,10 @@ BOTH_USERS(guards, names_made_inside_are_said_at_the_end, .timeout = 60)
 }
 
 /* A repository made inside a project that had none (git init) cannot be
- * guarded yet: as the session ends, cordon says what its config and hooks
- * would run when git is used there outside, read when nothing inside can
- * change them any more; a plain git init is said to run nothing. */
+ * guarded while the session runs. As the session ends, one whose config or
+ * hooks would run a program when git is used there outside is moved aside
+ * whole, to .git.cordon-disarmed, and the line says what it would have
+ * run; a plain git init is kept, and said to run nothing. */
 BOTH_USERS(guards, a_repository_made_inside_is_said_with_what_it_runs, .timeout = 60)
 {
 	struct world w;
@@ -1433,7 +1434,7 @@ BOTH_USERS(guards, a_repository_made_inside_is_said_with_what_it_runs, .timeout 
 	char *dotgit = at(w.proj, ".git");
 	struct run_result r = sh_in(&w, NULL, "%s", "git init -q");
 	cr_assert(file_exists(dotgit), "control: git init failed inside: %s", r.err);
-	cr_expect(strstr(r.err, "it had no hooks, and its config set none of the keys"),
+	cr_expect(strstr(r.err, "it has no hooks, and its config sets none of the keys"),
 		  "a plain git init: %s", r.err);
 	run_free(&r);
 	r = sh_outside(&w, "rm -rf .git");
@@ -1442,13 +1443,20 @@ BOTH_USERS(guards, a_repository_made_inside_is_said_with_what_it_runs, .timeout 
 		  "git init -q && git config core.fsmonitor 'touch x' && "
 		  "printf '[filter \"a\"]\n\tclean = x\n' >> .git/config && "
 		  "echo x > .git/hooks/pre-commit");
-	cr_expect(strstr(r.err, "its config sets core.fsmonitor, filter.*.clean, and it has hooks "
-				"(pre-commit)"),
-		  "what the planted repository runs was not said: %s", r.err);
+	char *want = fmt("its config sets core.fsmonitor, filter.*.clean, and it has hooks "
+			 "(pre-commit): git outside would run them, so cordon moved it to "
+			 "%s.cordon-disarmed",
+			 dotgit);
+	cr_expect(strstr(r.err, want), "what the planted repository runs was not said: %s", r.err);
+	cr_expect_not(present(w.proj, ".git"), "the planted repository was left in place");
+	char *kept = content(w.proj, ".git.cordon-disarmed/config");
+	cr_expect(kept && strstr(kept, "fsmonitor"), "what was moved aside was lost");
+	free(kept);
+	free(want);
 	run_free(&r);
 	/* What git reads that a naive reader would not: a byte order mark, a
 	 * key on the section's line, a pager. */
-	r = sh_outside(&w, "rm -rf .git");
+	r = sh_outside(&w, "rm -rf .git .git.cordon-disarmed");
 	run_free(&r);
 	r = sh_in(
 		&w, NULL, "%s",
@@ -1458,13 +1466,179 @@ BOTH_USERS(guards, a_repository_made_inside_is_said_with_what_it_runs, .timeout 
 		  "a plant in git's own syntax was not seen: %s", r.err);
 	run_free(&r);
 	/* A config that is a FIFO (or a device) is not read: nothing hangs. */
-	r = sh_outside(&w, "rm -rf .git");
+	r = sh_outside(&w, "rm -rf .git .git.cordon-disarmed");
 	run_free(&r);
 	r = sh_in(&w, NULL, "%s", "git init -q && rm .git/config && mkfifo .git/config");
 	cr_expect_eq(r.status, 0, "%s", r.err);
 	cr_expect(strstr(r.err, "this session made the repository"), "%s", r.err);
 	run_free(&r);
 	free(dotgit);
+	world_free(&w);
+}
+
+/* Repositories made inside, anywhere in the project: git init in a
+ * directory, a .git file naming a git dir made elsewhere in the project,
+ * the same for a git dir with hooks. None runs anything when git is used
+ * there outside after the session; each is moved aside whole (nothing in
+ * it is lost), and a clone that plants nothing is kept, and works outside.
+ * Control: the same plants made outside run. */
+static const char plant_repos[] =
+	"git init -q sub/a && fsmon >> sub/a/.git/config; echo nested $?\n"
+	"git init -q b && hook pre-commit > b/.git/hooks/pre-commit && "
+	"chmod +x b/.git/hooks/pre-commit; echo hooked $?\n"
+	"git init -q gd && mv gd/.git gdir && rmdir gd && fsmon >> gdir/config && mkdir -p c && "
+	"echo 'gitdir: ../gdir' > c/.git; echo linked $?\n";
+
+static const char *const repo_steps[] = {"nested", "hooked", "linked", NULL};
+
+/* git status and a commit outside in each of the planted repositories. */
+static void git_outside_in_repos(struct world *w, const char *tag)
+{
+	static const char *const dirs[] = {"sub/a", "b", "c", NULL};
+	for (size_t i = 0; dirs[i]; i++) {
+		char *dir = at(w->proj, dirs[i]);
+		git_outside(w, dir, tag);
+		free(dir);
+	}
+}
+
+BOTH_USERS(guards, repositories_made_inside_run_nothing_outside, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "gmade");
+	char *script = plant(&w, "deny", "", plant_repos);
+	struct run_result r =
+		sh_in(&w, NULL, "%s\ngit clone -q \"$PWD\" clone; echo cloned $?", script);
+	free(script);
+	expect_all_landed(repo_steps, &r, "inside");
+	cr_expect(strstr(r.out, "cloned 0"), "git clone failed inside: %s%s", r.out, r.err);
+	char *diag = fmt("%s%s", r.out, r.err);
+	run_free(&r);
+	git_outside_in_repos(&w, "after");
+	cr_expect_not(marked(&w, "deny", "fsmonitor"), "a planted fsmonitor ran outside: %s", diag);
+	cr_expect_not(marked(&w, "deny", "pre-commit"), "a planted hook ran outside: %s", diag);
+	for (const char *const *d = (const char *const[]){"sub/a", "b", "c", NULL}; *d; d++) {
+		char *aside = fmt("%s/.git.cordon-disarmed", *d),
+		     *line = fmt("%s/%s/.git", w.proj, *d);
+		cr_expect(present(w.proj, aside), "%s was not moved aside whole: %s", *d, diag);
+		cr_expect(strstr(diag, line), "%s was not said: %s", *d, diag);
+		free(aside);
+		free(line);
+	}
+	cr_expect(present(w.proj, "gdir/config"), "a git dir a .git file named was touched");
+	/* The clone planted nothing: kept, and usable outside. */
+	r = sh_outside(&w, "git -C clone log --oneline");
+	cr_expect(r.status == 0 && strstr(r.out, "first"), "the clone was not kept: %s%s%s", r.out,
+		  r.err, diag);
+	run_free(&r);
+	/* The control: planted outside, they run. */
+	r = sh_outside(&w, "rm -rf sub b c gdir clone");
+	run_free(&r);
+	script = plant(&w, "ctl", "", plant_repos);
+	r = outside(&w, "%s", script);
+	free(script);
+	expect_all_landed(repo_steps, &r, "outside");
+	run_free(&r);
+	git_outside_in_repos(&w, "ctl");
+	cr_expect(marked(&w, "ctl", "fsmonitor"), "control: the planted fsmonitor did not run");
+	cr_expect(marked(&w, "ctl", "pre-commit"), "control: the planted hook did not run");
+	free(diag);
+	world_free(&w);
+}
+
+/* A repository inside the project that the guards do not reach (a nested
+ * clone, not a submodule) is writable inside. One whose config or hooks
+ * were changed while the session ran, and now run a program, is moved
+ * aside as it ends; one the session left alone is kept as it is, its own
+ * hooks with it, even when the session ran git in it. Control: the same
+ * change made outside runs. */
+BOTH_USERS(guards, a_nested_repository_changed_inside_is_disarmed, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "gnested");
+	char *script = plant(&w, "own", "",
+			     "for d in vendor/lib vendor/mine; do git init -q $d && "
+			     "git -C $d commit -q --allow-empty -m first; done && "
+			     "hook pre-commit > vendor/mine/.git/hooks/pre-commit && "
+			     "chmod +x vendor/mine/.git/hooks/pre-commit");
+	struct run_result r = outside(&w, "%s", script);
+	free(script);
+	run_free(&r);
+	/* A change is told from what was there before by its time. */
+	usleep(1100 * 1000);
+	/* The project's own repository, guarded, changed outside just now: it
+	 * is the user's, and stays where it is. */
+	r = outside(&w, "git config core.pager cat");
+	run_free(&r);
+	script = plant(&w, "deny", "",
+		       "fsmon >> vendor/lib/.git/config; echo tampered $?\n"
+		       "git -C vendor/mine status >/dev/null; echo used $?\n");
+	r = sh_in(&w, NULL, "%s", script);
+	free(script);
+	expect_all_landed((const char *const[]){"tampered", "used", NULL}, &r, "inside");
+	char *diag = fmt("%s%s", r.out, r.err);
+	run_free(&r);
+	char *lib = at(w.proj, "vendor/lib"), *mine = at(w.proj, "vendor/mine");
+	git_outside(&w, lib, "after");
+	cr_expect_not(marked(&w, "deny", "fsmonitor"), "the planted fsmonitor ran outside: %s",
+		      diag);
+	cr_expect(present(w.proj, "vendor/lib/.git.cordon-disarmed/config"),
+		  "the changed repository was not moved aside: %s", diag);
+	cr_expect(strstr(diag, "changed, and its config sets core.fsmonitor"), "%s", diag);
+	cr_expect(present(w.proj, "vendor/mine/.git/hooks/pre-commit"),
+		  "a repository left alone was moved: %s", diag);
+	cr_expect(present(w.proj, ".git/config") && !present(w.proj, ".git.cordon-disarmed"),
+		  "the guarded repository was moved: %s", diag);
+	git_outside(&w, mine, "after");
+	cr_expect(marked(&w, "own", "pre-commit"), "the user's own hook no longer runs: %s", diag);
+	/* The control: the same change outside runs. */
+	r = sh_outside(&w, "rm -rf vendor/lib/.git.cordon-disarmed && git init -q vendor/lib");
+	run_free(&r);
+	script = plant(&w, "ctl", "", "fsmon >> vendor/lib/.git/config");
+	r = outside(&w, "%s", script);
+	free(script);
+	run_free(&r);
+	git_outside(&w, lib, "ctl");
+	cr_expect(marked(&w, "ctl", "fsmonitor"), "control: the planted fsmonitor did not run");
+	free(lib);
+	free(mine);
+	free(diag);
+	world_free(&w);
+}
+
+/* In standalone mode (LD_PRELOAD alone) the shell's original process, the
+ * supervisor, does the same as the launcher when the session ends.
+ * Control: with protected_paths [] the repository is left, and runs. */
+BOTH_USERS(guards, standalone_mode_disarms_repositories_made_inside, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gstandrepo");
+	char *pre = fmt("LD_PRELOAD=%s", CORDON_SHIM_SO), *cfg = fmt("CORDON_CONFIG=%s", w.cfg);
+	char *script = plant(&w, "deny", "",
+			     "git init -q sub && fsmon >> sub/.git/config; echo nested $?\n"
+			     "echo \"$CORDON_SANDBOX\" > mark\n");
+	char *argv[] = {"/usr/bin/env", pre, cfg, "/bin/sh", "-c", script, NULL};
+	struct run_result r = world_run(&w, argv, w.proj);
+	char *mark = at(w.proj, "mark"), *sub = at(w.proj, "sub");
+	cr_assert(contains(mark, "1"), "not sandboxed in standalone mode: %s", r.err);
+	expect_all_landed((const char *const[]){"nested", NULL}, &r, "inside");
+	cr_expect(present(w.proj, "sub/.git.cordon-disarmed"), "not moved aside: %s", r.err);
+	run_free(&r);
+	git_outside(&w, sub, "after");
+	cr_expect_not(marked(&w, "deny", "fsmonitor"), "the planted fsmonitor ran outside");
+	r = sh_outside(&w, "rm -rf sub");
+	run_free(&r);
+	set_config(&w, ", \"protected_paths\": []");
+	r = world_run(&w, argv, w.proj);
+	cr_expect(present(w.proj, "sub/.git/config"), "control: nothing planted: %s", r.err);
+	run_free(&r);
+	git_outside(&w, sub, "ctl");
+	cr_expect(marked(&w, "deny", "fsmonitor"), "control: the planted fsmonitor did not run");
+	free(mark);
+	free(sub);
+	free(script);
+	free(pre);
+	free(cfg);
 	world_free(&w);
 }
 

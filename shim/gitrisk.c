@@ -1,4 +1,4 @@
-/* What a git directory a session made would run outside (see launcher.h):
+/* What a git directory a session made would run outside (see cordon/sweep.h):
  * the config keys that name a program, and the hooks. Read once the
  * session is over, when nothing inside can change them any more. */
 #include <ctype.h>
@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 
 #include "cordon/guard.h"
-#include "launcher.h"
+#include "cordon/sweep.h"
 #include "util.h"
 
 /* "section.key" of git config keys that run a program; a "*" stands for
@@ -84,10 +84,7 @@ static bool matches(const char *section, bool sub, const char *key)
 static void add(char *out, size_t size, const char *what)
 {
 	char clean[160];
-	size_t k = 0;
-	for (; what[k] && k + 1 < sizeof(clean); k++)
-		clean[k] = isprint((unsigned char)what[k]) ? what[k] : '?';
-	clean[k] = '\0';
+	cordon_printable(what, SIZE_MAX, clean, sizeof(clean));
 	size_t cn = strlen(clean);
 	for (const char *p = out; (p = strstr(p, clean)); p += cn)
 		if ((p == out || p[-1] == ' ') && (p[cn] == ',' || p[cn] == '\0'))
@@ -142,7 +139,7 @@ static void config_risks(const char *config, char *out, size_t size)
 	(void)fclose(f); /* read only */
 }
 
-void launcher_git_risks(const char *dotgit, char *out, size_t size)
+void cordon_git_risks(const char *dotgit, char *out, size_t size)
 {
 	out[0] = '\0';
 	char path[PATH_MAX + 32];
