@@ -197,43 +197,26 @@ static int refuse_unexecutable(const struct cordon_policy *p, const char *cmd, c
 }
 
 /* The protected names that do not exist yet and that no mount can guard
- * (guard.h): looked at again when the session ends, and each one the
- * session made is said, since direnv or an editor outside may obey it.
- * The protected directories that do not exist are made now and held for
- * the session (placeholders), so that they can be guarded. SWEEP is set up
- * for the repositories the guards do not cover (cordon/sweep.h). */
-static int unguarded_before(const struct cordon_policy *p, struct cordon_strv *out,
-			    struct cordon_placeholders *held, struct cordon_sweep *sweep,
-			    struct cordon_error *err)
+ * (guard.h), and the repositories the guards do not cover: SWEEP looks at
+ * them again when the session ends (cordon/sweep.h). The protected
+ * directories that do not exist are made now and held for the session
+ * (placeholders), so that they can be guarded. */
+static int unguarded_before(const struct cordon_policy *p, struct cordon_placeholders *held,
+			    struct cordon_sweep *sweep, struct cordon_error *err)
 {
-	struct cordon_strv placeholders = {0}, guarded = {0};
+	struct cordon_strv names = {0}, placeholders = {0}, guarded = {0};
 	int r = 0;
-	if (p->sandbox && cordon_guard_unguarded(p, out, &placeholders, &guarded) >= 0) {
+	if (p->sandbox && cordon_guard_unguarded(p, &names, &placeholders, &guarded) >= 0) {
 		if (cordon_sweep_begin(p, &guarded, sweep) < 0)
 			r = cordon_err(err, ENOMEM, "out of memory");
 		else
-			r = cordon_placeholders_hold(&placeholders, held, out, err);
+			r = cordon_placeholders_hold(&placeholders, held, &names, err);
+		cordon_sweep_names(sweep, &names);
 	}
+	cordon_strv_free(&names);
 	cordon_strv_free(&guarded);
 	cordon_strv_free(&placeholders);
 	return r;
-}
-
-static void unguarded_after(const struct cordon_strv *names)
-{
-	for (size_t i = 0; i < names->n; i++) {
-		struct stat st;
-		size_t n = strlen(names->v[i]);
-		/* A .git: the sweep's. */
-		if ((n >= 5 && strcmp(names->v[i] + n - 5, "/.git") == 0) ||
-		    lstat(names->v[i], &st) < 0)
-			continue;
-		fprintf(stderr,
-			"cordon: this session made %s, which cordon cannot guard yet: "
-			"an agent, direnv or an editor outside may obey it; review it before "
-			"they do\n",
-			names->v[i]);
-	}
 }
 
 int cmd_run(const struct cordon_args *a)
@@ -245,7 +228,7 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 {
 	struct cordon_error err = {0};
 	struct cordon_policy p = {0};
-	struct cordon_strv env = {0}, unguarded = {0};
+	struct cordon_strv env = {0};
 	struct cordon_session sess = {.ack_fd = -1, .policy_fd = -1};
 	struct cordon_sweep sweep = {0};
 	cleanup_free char *path = NULL;
@@ -395,14 +378,13 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 	};
 	int status = 0;
 	struct cordon_placeholders held = {0};
-	if (unguarded_before(&p, &unguarded, &held, &sweep, &err) < 0)
+	if (unguarded_before(&p, &held, &sweep, &err) < 0)
 		goto fail;
 	/* What is removed, or read, once the whole session is gone. */
-	sess.wait_end = held.n > 0 || sweep.project;
+	sess.wait_end = held.n > 0 || sweep.project || sweep.names.n > 0;
 	int ran = cordon_session_run(&sess, a->tracking, &launch, &status, &err);
 	struct cordon_strv filled = {0};
 	cordon_placeholders_release(&held, sess.ended, &filled);
-	unguarded_after(&unguarded);
 	cordon_placeholders_say(&filled);
 	cordon_strv_free(&filled);
 	(void)cordon_sweep_end(&sweep);
@@ -424,7 +406,6 @@ fail:
 out:
 	free(sess.cgroup);
 	cordon_strv_free(&env);
-	cordon_strv_free(&unguarded);
 	cordon_sweep_free(&sweep);
 	cordon_policy_free(&p);
 	return r;

@@ -280,7 +280,8 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 			return -ENOMEM;
 		return note(plan, path, source,
 			    "absent, in a writable directory: if made inside, it is NOT protected "
-			    "until the next session");
+			    "while the session runs; as it ends, it is moved aside "
+			    "(NAME.cordon-disarmed)");
 	}
 	cleanup_free char *canon = canon_of(r, path);
 	if (!canon)

@@ -67,10 +67,18 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 	return 0;
 }
 
+void cordon_sweep_names(struct cordon_sweep *s, struct cordon_strv *names)
+{
+	cordon_strv_free(&s->names);
+	s->names = *names;
+	*names = (struct cordon_strv){0};
+}
+
 void cordon_sweep_free(struct cordon_sweep *s)
 {
 	free(s->project);
 	cordon_strv_free(&s->guarded);
+	cordon_strv_free(&s->names);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -165,7 +173,8 @@ static bool touched(const char *dotgit, const struct stat *st, const struct time
 	return (shared = cordon_git_link_file(path, "", dir)) && dir_changed(shared, since);
 }
 
-/* Move the .git at FROM aside, under a name git does not look for: TO.
+/* Move FROM aside, under a name no program looks for (".git" becomes
+ * ".git.cordon-disarmed"): TO.
  * 0 or -errno. */
 static int move_aside(const char *from, char *to, size_t size)
 {
@@ -311,17 +320,46 @@ static int find_dotgits(const char *project, struct cordon_strv *found)
 	return e;
 }
 
+/* A protected name that was missing as the session started, and that no
+ * mount could guard: made since, it is moved aside. */
+static int judge_name(const char *path)
+{
+	struct stat st;
+	size_t n = strlen(path);
+	if ((n >= 5 && strcmp(path + n - 5, "/.git") == 0) || lstat(path, &st) < 0)
+		return 0;
+	char shown[PATH_MAX], to[PATH_MAX + 32], shown_to[PATH_MAX + 32];
+	cordon_printable(path, SIZE_MAX, shown, sizeof(shown));
+	int e = move_aside(path, to, sizeof(to));
+	if (e < 0) {
+		fprintf(stderr,
+			"cordon: this session made %s, which cordon cannot guard while a session "
+			"runs, and cordon could not move it aside (%s): an agent, direnv or an "
+			"editor outside may obey it; review it before they do\n",
+			shown, strerror(-e));
+		return 0;
+	}
+	fprintf(stderr,
+		"cordon: this session made %s, which cordon cannot guard while a session runs "
+		"and an agent, direnv or an editor outside would obey, so cordon moved it to %s; "
+		"review it, then move it back\n",
+		shown, cordon_printable(to, SIZE_MAX, shown_to, sizeof(shown_to)));
+	return 1;
+}
+
 int cordon_sweep_end(struct cordon_sweep *s)
 {
+	int moved = 0;
+	for (size_t i = 0; i < s->names.n; i++)
+		moved += judge_name(s->names.v[i]);
 	if (!s->project)
-		return 0;
+		return moved;
 	struct cordon_strv found = {0};
 	if (find_dotgits(s->project, &found) < 0)
 		fprintf(stderr,
 			"cordon: out of memory looking for the repositories this session "
 			"made; review the .git directories in %s before you use git there\n",
 			s->project);
-	int moved = 0;
 	for (size_t i = 0; i < found.n; i++)
 		moved += judge(s, found.v[i]);
 	cordon_strv_free(&found);

@@ -11,7 +11,9 @@
  * or changed while the session ran and would now make git outside run a
  * program (a hook, core.fsmonitor, a filter, ...) is moved aside, whole,
  * to ".git.cordon-disarmed": git outside no longer finds it, nothing in
- * it is lost, and the user is told in one line what it would have run. */
+ * it is lost, and the user is told in one line what it would have run.
+ * A protected file with no stand-in that the session made (.mcp.json) is
+ * moved aside the same way. */
 #ifndef CORDON_SWEEP_H
 #define CORDON_SWEEP_H
 
@@ -31,6 +33,10 @@ struct cordon_sweep {
 	/* The read-only guards' paths: a .git one covers existed, and was
 	 * kept out of the session's reach. */
 	struct cordon_strv guarded;
+	/* Protected names missing as the session started that no mount could
+	 * guard (cordon_guard_plan.unguarded): one that exists as it ends was
+	 * made meanwhile, and is moved aside too (a .git: the walk's). */
+	struct cordon_strv names;
 };
 
 /* Whether a session under P is swept as it ends: sandboxed, with a
@@ -41,9 +47,11 @@ bool cordon_sweep_applies(const struct cordon_policy *p);
  * over (its strings move into S). Returns 0 or -ENOMEM. */
 int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarded,
 		       struct cordon_sweep *s);
+/* Take over NAMES (cordon_guard_plan.unguarded) for S. */
+void cordon_sweep_names(struct cordon_sweep *s, struct cordon_strv *names);
 /* As the session has ended (after every process of it is gone, where
  * that can be known): walk the project, move aside and say, on stderr.
- * Returns how many repositories were moved aside. */
+ * Returns how many names were moved aside. */
 int cordon_sweep_end(struct cordon_sweep *s);
 void cordon_sweep_free(struct cordon_sweep *s);
 

@@ -902,6 +902,7 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 			rc = cordon_err(err, ENOMEM, "out of memory");
 		else
 			rc = cordon_placeholders_hold(&placeholders, &held, &unguarded, err);
+		cordon_sweep_names(&sweep, &unguarded);
 	}
 	cordon_strv_free(&unguarded);
 	cordon_strv_free(&placeholders);

@@ -1392,31 +1392,39 @@ Test(guards, root_without_setfcap_refuses_or_warns_as_itself, .timeout = 60)
 
 /* ---- names made inside ---- */
 
-/* What no mount can guard yet (a file that did not exist and has no
- * stand-in: .mcp.json, .devcontainer.json) is at least said when the
- * session ends, each once, naming the path; a session that made none says
- * nothing. */
+/* What no mount can guard while a session runs (a file that did not exist
+ * and has no stand-in: .mcp.json, .devcontainer.json) is moved aside when
+ * the session ends, each said once, naming the path; nothing in it is
+ * lost. A session that made none says nothing. */
 BOTH_USERS(guards, names_made_inside_are_said_at_the_end, .timeout = 60)
 {
 	struct world w;
 	git_world(&w, who, "gsaid");
 	struct run_result r = sh_in(&w, NULL, "%s", "echo quiet > quiet.txt");
-	cr_expect_null(strstr(r.err, "cannot guard yet"), "a session that made none: %s", r.err);
+	cr_expect_null(strstr(r.err, "cannot guard"), "a session that made none: %s", r.err);
 	run_free(&r);
-	r = sh_in(&w, NULL, "%s", "echo '{}' > .devcontainer.json; echo '{}' > .mcp.json; true");
-	char *envrc = at(w.proj, ".devcontainer.json"), *mcp = at(w.proj, ".mcp.json");
-	cr_assert(file_exists(envrc) && file_exists(mcp),
-		  "control: the session could not make them: %s", r.err);
-	char *want;
-	asprintf(&want, "this session made %s, which cordon cannot guard yet", envrc);
-	cr_expect(strstr(r.err, want) != NULL, "%s", r.err);
-	free(want);
-	asprintf(&want, "this session made %s, which cordon cannot guard yet", mcp);
-	cr_expect(strstr(r.err, want) != NULL, "%s", r.err);
-	free(want);
+	r = sh_in(&w, NULL, "%s",
+		  "echo '{\"dc\": 1}' > .devcontainer.json; echo '{\"mcp\": 1}' > .mcp.json; "
+		  "ls -a");
+	cr_assert(strstr(r.out, ".devcontainer.json") && strstr(r.out, ".mcp.json"),
+		  "control: the session could not make them: %s%s", r.out, r.err);
+	static const char *const names[] = {".devcontainer.json", ".mcp.json", NULL};
+	for (size_t i = 0; names[i]; i++) {
+		char *path = at(w.proj, names[i]), *aside = fmt("%s.cordon-disarmed", names[i]);
+		char *want = fmt("this session made %s, which cordon cannot guard while a session "
+				 "runs and an agent, direnv or an editor outside would obey, so "
+				 "cordon moved it to %s.cordon-disarmed",
+				 path, path);
+		cr_expect(strstr(r.err, want) != NULL, "%s", r.err);
+		cr_expect_not(present(w.proj, names[i]), "%s was left in place", names[i]);
+		char *kept = content(w.proj, aside);
+		cr_expect(kept && strstr(kept, "1}"), "%s was lost", names[i]);
+		free(kept);
+		free(want);
+		free(aside);
+		free(path);
+	}
 	run_free(&r);
-	free(envrc);
-	free(mcp);
 	world_free(&w);
 }
 
@@ -1607,7 +1615,8 @@ BOTH_USERS(guards, a_nested_repository_changed_inside_is_disarmed, .timeout = 90
 }
 
 /* In standalone mode (LD_PRELOAD alone) the shell's original process, the
- * supervisor, does the same as the launcher when the session ends.
+ * supervisor, does the same as the launcher when the session ends (a
+ * repository and a .mcp.json made inside are moved aside).
  * Control: with protected_paths [] the repository is left, and runs. */
 BOTH_USERS(guards, standalone_mode_disarms_repositories_made_inside, .timeout = 60)
 {
@@ -1616,13 +1625,15 @@ BOTH_USERS(guards, standalone_mode_disarms_repositories_made_inside, .timeout = 
 	char *pre = fmt("LD_PRELOAD=%s", CORDON_SHIM_SO), *cfg = fmt("CORDON_CONFIG=%s", w.cfg);
 	char *script = plant(&w, "deny", "",
 			     "git init -q sub && fsmon >> sub/.git/config; echo nested $?\n"
-			     "echo \"$CORDON_SANDBOX\" > mark\n");
+			     "echo '{}' > .mcp.json; echo \"$CORDON_SANDBOX\" > mark\n");
 	char *argv[] = {"/usr/bin/env", pre, cfg, "/bin/sh", "-c", script, NULL};
 	struct run_result r = world_run(&w, argv, w.proj);
 	char *mark = at(w.proj, "mark"), *sub = at(w.proj, "sub");
 	cr_assert(contains(mark, "1"), "not sandboxed in standalone mode: %s", r.err);
 	expect_all_landed((const char *const[]){"nested", NULL}, &r, "inside");
 	cr_expect(present(w.proj, "sub/.git.cordon-disarmed"), "not moved aside: %s", r.err);
+	cr_expect(present(w.proj, ".mcp.json.cordon-disarmed") && !present(w.proj, ".mcp.json"),
+		  ".mcp.json was not moved aside: %s", r.err);
 	run_free(&r);
 	git_outside(&w, sub, "after");
 	cr_expect_not(marked(&w, "deny", "fsmonitor"), "the planted fsmonitor ran outside");
