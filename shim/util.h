@@ -91,8 +91,12 @@ static inline bool cordon_reserve(char **buf, size_t *cap, size_t need, size_t f
 static inline char *cordon_printable(const char *s, size_t len, char *buf, size_t size)
 {
 	size_t k = 0;
-	for (; k < len && s[k] && k + 1 < size; k++)
-		buf[k] = (unsigned char)s[k] >= 0x20 && (unsigned char)s[k] < 0x7f ? s[k] : '?';
+	for (; k < len && s[k] && k + 1 < size; k++) {
+		unsigned char c = (unsigned char)s[k];
+		buf[k] = s[k];
+		if (c < 0x20 || c >= 0x7f)
+			buf[k] = '?';
+	}
 	buf[k] = '\0';
 	return buf;
 }
