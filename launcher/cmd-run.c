@@ -387,7 +387,11 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 	cordon_placeholders_release(&held, sess.ended, &filled);
 	cordon_placeholders_say(&filled);
 	cordon_strv_free(&filled);
-	(void)cordon_sweep_end(&sweep);
+	struct cordon_strv said = {0};
+	cordon_sweep_end(&sweep, sess.ended, &said);
+	for (size_t i = 0; i < said.n; i++)
+		fprintf(stderr, "%s\n", said.v[i]);
+	cordon_strv_free(&said);
 	if (ran < 0) {
 		if (sess.exec_errno) {
 			fprintf(stderr, "cordon: %s: %s\n", argv[0], strerror(sess.exec_errno));

@@ -1,10 +1,15 @@
-/* What a git directory a session made would run outside (see cordon/sweep.h):
- * the config keys that name a program, and the hooks. Read once the
- * session is over, when nothing inside can change them any more. */
+/* What a git directory would make git run outside (see cordon/sweep.h):
+ * the config keys that are not known to be harmless, and the hooks. It
+ * fails closed: a config it cannot read to the end in git's own syntax
+ * counts as a risk, and so does a key it does not know, since git keeps
+ * adding keys that name a program (alias.X = !cmd, a protocol's helper,
+ * a mergetool's path). */
 #include <ctype.h>
 #include <dirent.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
@@ -13,74 +18,113 @@
 #include "cordon/sweep.h"
 #include "util.h"
 
-/* "section.key" of git config keys that run a program; a "*" stands for
- * a subsection ([filter "lfs"] clean = ...). */
-static const char *const running[] = {"pager.*", /* [pager] log = CMD: any key; see matches() */
-				      "interactive.difffilter",
-				      "difftool.*.cmd",
-				      "mergetool.*.cmd",
-				      "core.alternaterefscommand",
-				      "trailer.*.command",
-				      "trailer.*.cmd",
-				      "gpg.ssh.defaultkeycommand",
-				      "submodule.*.update",
-				      "hook.*.command",
-				      "core.fsmonitor",
-				      "core.hookspath",
-				      "core.sshcommand",
-				      "core.pager",
-				      "core.editor",
-				      "core.askpass",
-				      "core.gitproxy",
-				      "sequence.editor",
-				      "diff.external",
-				      "diff.*.textconv",
-				      "diff.*.command",
-				      "filter.*.clean",
-				      "filter.*.smudge",
-				      "filter.*.process",
-				      "merge.*.driver",
-				      "credential.helper",
-				      "credential.*.helper",
-				      "gpg.program",
-				      "gpg.*.program",
-				      "include.path",
-				      "includeif.*.path",
-				      "uploadpack.packobjectshook",
-				      "remote.*.uploadpack",
-				      "remote.*.receivepack",
-				      NULL};
+/* "section.key" git reads without running anything; "section.*.key" for
+ * any subsection, "section.*" for any key of the section without one.
+ * Everything else a repository's config sets is a risk. */
+static const char *const harmless[] = {"core.repositoryformatversion",
+				       "core.filemode",
+				       "core.bare",
+				       "core.logallrefupdates",
+				       "core.ignorecase",
+				       "core.precomposeunicode",
+				       "core.symlinks",
+				       "core.autocrlf",
+				       "core.eol",
+				       "core.safecrlf",
+				       "core.quotepath",
+				       "core.sharedrepository",
+				       "core.abbrev",
+				       "core.compression",
+				       "core.checkstat",
+				       "core.trustctime",
+				       "core.untrackedcache",
+				       "core.splitindex",
+				       "core.commitgraph",
+				       "core.multipackindex",
+				       "core.preloadindex",
+				       "core.commentchar",
+				       "core.whitespace",
+				       "extensions.objectformat",
+				       "extensions.worktreeconfig",
+				       "extensions.refstorage",
+				       "extensions.partialclone",
+				       "remote.*.url",
+				       "remote.*.pushurl",
+				       "remote.*.fetch",
+				       "remote.*.push",
+				       "remote.*.tagopt",
+				       "remote.*.prune",
+				       "remote.*.mirror",
+				       "remote.*.promisor",
+				       "remote.*.partialclonefilter",
+				       "remote.*.skipdefaultupdate",
+				       "remote.*.skipfetchall",
+				       "branch.*.remote",
+				       "branch.*.merge",
+				       "branch.*.rebase",
+				       "branch.*.pushremote",
+				       "branch.*.description",
+				       "submodule.*.url",
+				       "submodule.*.active",
+				       "submodule.*.branch",
+				       "submodule.*.ignore",
+				       "submodule.*.fetchrecursesubmodules",
+				       "user.name",
+				       "user.email",
+				       "init.defaultbranch",
+				       "pull.rebase",
+				       "pull.ff",
+				       "push.default",
+				       "push.autosetupremote",
+				       "fetch.prune",
+				       "fetch.prunetags",
+				       "fetch.recursesubmodules",
+				       "rebase.autostash",
+				       "rebase.autosquash",
+				       "merge.ff",
+				       "merge.conflictstyle",
+				       "color.*",
+				       "color.*.*",
+				       "advice.*",
+				       "i18n.commitencoding",
+				       "i18n.logoutputencoding",
+				       "gc.auto",
+				       "gc.autodetach",
+				       "maintenance.auto",
+				       "maintenance.strategy",
+				       "lfs.repositoryformatversion",
+				       "gui.wmstate",
+				       "gui.geometry",
+				       "index.version",
+				       "index.threads",
+				       "feature.manyfiles",
+				       "status.showuntrackedfiles",
+				       "diff.renames",
+				       "diff.algorithm",
+				       "log.date",
+				       "log.decorate",
+				       NULL};
 
-static bool matches(const char *section, bool sub, const char *key)
+static bool is_harmless(const char *section, bool sub, const char *key)
 {
-	char full[160];
-	if (!sub && strcasecmp(section, "pager") == 0)
-		return true;
-	for (size_t i = 0; running[i]; i++) {
-		const char *pat = running[i];
-		if (strcmp(pat, "pager.*") == 0)
+	for (size_t i = 0; harmless[i]; i++) {
+		const char *h = harmless[i], *dot = strchr(h, '.');
+		size_t sn = (size_t)(dot - h);
+		if (strlen(section) != sn || strncasecmp(h, section, sn) != 0)
 			continue;
-		const char *star = strstr(pat, ".*.");
-		if (star) {
-			if (!sub)
-				continue;
-			snprintf(full, sizeof(full), "%.*s.%s", (int)(star - pat), pat, star + 3);
-		} else {
-			if (sub)
-				continue;
-			snprintf(full, sizeof(full), "%s", pat);
-		}
-		size_t sn = strlen(section);
-		if (strncasecmp(full, section, sn) == 0 && full[sn] == '.' &&
-		    strcasecmp(full + sn + 1, key) == 0)
+		const char *rest = dot + 1;
+		bool h_sub = strncmp(rest, "*.", 2) == 0;
+		if (h_sub != sub)
+			continue;
+		if (h_sub)
+			rest += 2;
+		if (strcmp(rest, "*") == 0 || strcasecmp(rest, key) == 0)
 			return true;
 	}
 	return false;
 }
 
-/* WHAT appended to the list OUT ("a, b"), once, its unprintable bytes as
- * "?" (a hook's name is the session's: no escape sequence reaches the
- * terminal). */
+/* WHAT appended to the list OUT ("a, b"), once, printable. */
 static void add(char *out, size_t size, const char *what)
 {
 	char clean[160];
@@ -93,58 +137,177 @@ static void add(char *out, size_t size, const char *what)
 	snprintf(out + n, size - n, "%s%s", n ? ", " : "", clean);
 }
 
-/* The keys of CONFIG that run a program, into OUT ("core.fsmonitor, ..."):
- * a small reader (sections, subsections, "key = value" and bare keys). */
-static void config_risks(const char *config, char *out, size_t size)
+static bool blank(char c)
 {
-	FILE *f = cordon_fopen_regular(config);
-	if (!f)
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static const char *skip_blanks(const char *s)
+{
+	while (blank(*s))
+		s++;
+	return s;
+}
+
+/* A section header at S ("[name]", "[name \"sub\"]", "[name.sub]"), into
+ * SECTION and SUB; the rest of the line after it, or NULL when git would
+ * not read it as one. */
+static const char *header(const char *s, char *section, size_t size, bool *sub)
+{
+	size_t n = 0;
+	s++; /* '[' */
+	while (isalnum((unsigned char)s[n]) || s[n] == '-' || s[n] == '.')
+		n++;
+	if (n == 0 || n >= size)
+		return NULL;
+	snprintf(section, size, "%.*s", (int)n, s);
+	*sub = false;
+	char *dot = strchr(section, '.');
+	if (dot) { /* [section.sub], the old form */
+		*dot = '\0';
+		*sub = true;
+	}
+	s += n;
+	if (blank(*s)) {
+		s = skip_blanks(s);
+		if (*s != '"' || *sub)
+			return NULL;
+		for (s++; *s && *s != '"'; s++)
+			if (*s == '\\' && !*++s)
+				return NULL;
+		if (*s != '"')
+			return NULL;
+		s++;
+		*sub = true;
+	}
+	return *s == ']' ? s + 1 : NULL;
+}
+
+/* The value after "=" at S: true when it goes on on the next line (a
+ * final backslash), false at its end; *BAD when git would refuse it. */
+static bool value_goes_on(const char *s, bool *bad)
+{
+	bool quoted = false;
+	for (; *s && *s != '\n'; s++) {
+		if (*s == '\\') {
+			if (s[1] == '\n' || s[1] == '\0')
+				return true;
+			s++;
+		} else if (*s == '"') {
+			quoted = !quoted;
+		} else if (!quoted && (*s == '#' || *s == ';')) {
+			return false;
+		}
+	}
+	*bad = quoted; /* a newline inside quotes */
+	return false;
+}
+
+/* The keys of the config file CONFIG that are not harmless, into OUT
+ * ("core.fsmonitor, ..."); "an unreadable config" where it is not a
+ * regular file git would read to its end in a MiB and 8192 lines. A
+ * missing file adds nothing. */
+void cordon_git_config_risks(const char *config, char *out, size_t size)
+{
+	struct stat st;
+	if (lstat(config, &st) < 0 && stat(config, &st) < 0)
 		return;
-	char line[1024], section[64] = "";
-	bool sub = false;
-	/* At most a MiB of it: git would read more, and be told less. */
-	for (int lines = 0; lines < 1024 && fgets(line, sizeof(line), f); lines++) {
-		char *s = line;
+	FILE *f = cordon_fopen_regular(config);
+	if (!f) {
+		if (stat(config, &st) == 0)
+			add(out, size, "an unreadable config");
+		return;
+	}
+	char *line = NULL, section[128] = "";
+	size_t cap = 0;
+	bool sub = false, bad = false, more = false, read_all = false;
+	for (int lines = 0; !bad && lines < 8192; lines++) {
+		ssize_t len = getline(&line, &cap, f);
+		if (len < 0) {
+			read_all = !ferror(f);
+			break;
+		}
+		/* A NUL git would stop at, or a line longer than cordon reads. */
+		if (len > 4096 || strlen(line) != (size_t)len) {
+			bad = true;
+			break;
+		}
+		if (more) { /* a value's next line */
+			more = value_goes_on(line, &bad);
+			continue;
+		}
+		const char *s = line;
 		if (lines == 0 && strncmp(s, "\xef\xbb\xbf", 3) == 0)
 			s += 3; /* a byte order mark, which git skips */
-		s += strspn(s, " \t");
-		if (*s == '[') {
-			size_t n = strcspn(s + 1, " \t\"]");
-			snprintf(section, sizeof(section), "%.*s", (int)n, s + 1);
-			sub = s[1 + n] == ' ' || s[1 + n] == '\t' || s[1 + n] == '"' ||
-			      strchr(section, '.');
-			if (strchr(section, '.')) /* [section.sub] */
-				*strchr(section, '.') = '\0';
-			/* A key may follow on the same line: "[core] fsmonitor = x". */
-			char *end = strchr(s, ']');
-			if (!end)
-				continue;
-			s = end + 1 + strspn(end + 1, " \t");
-		}
-		if (!isalpha((unsigned char)*s) || !section[0])
+		for (s = skip_blanks(s); *s == '['; s = skip_blanks(s))
+			if (!(s = header(s, section, sizeof(section), &sub))) {
+				bad = true;
+				break;
+			}
+		if (bad || *s == '\0' || *s == '\n' || *s == '#' || *s == ';')
 			continue;
-		char key[64];
+		if (!isalpha((unsigned char)*s) || !section[0]) {
+			bad = true;
+			break;
+		}
+		char key[128];
 		size_t k = 0;
 		while (k + 1 < sizeof(key) && (isalnum((unsigned char)s[k]) || s[k] == '-'))
 			key[k] = s[k], k++;
 		key[k] = '\0';
-		if (!matches(section, sub, key))
-			continue;
-		char what[160];
-		snprintf(what, sizeof(what), sub ? "%s.*.%s" : "%s.%s", section, key);
-		for (char *c = what; *c; c++)
-			*c = (char)tolower((unsigned char)*c);
-		add(out, size, what);
+		s = skip_blanks(s + k);
+		if (*s == '=')
+			more = value_goes_on(s + 1, &bad);
+		else if (*s && *s != '\n' && *s != '#' && *s != ';')
+			bad = true;
+		if (!bad && !is_harmless(section, sub, key)) {
+			char what[300];
+			snprintf(what, sizeof(what), sub ? "%s.*.%s" : "%s.%s", section, key);
+			for (char *c = what; *c; c++)
+				*c = (char)tolower((unsigned char)*c);
+			add(out, size, what);
+		}
 	}
+	if (bad || !read_all || more)
+		add(out, size, "a config cordon cannot read");
+	free(line);
 	(void)fclose(f); /* read only */
 }
 
-void cordon_git_risks(const char *dotgit, char *out, size_t size)
+/* The hooks in DIR (hook files git would run: not .sample, not hidden),
+ * into OUT; those for which ONLY(PATH, ARG) is false are left out (ONLY
+ * may be NULL). More than 1024 entries: "more hooks than cordon reads". */
+void cordon_git_hook_risks(const char *dir, bool (*only)(const char *path, const void *arg),
+			   const void *arg, char *out, size_t size)
 {
-	out[0] = '\0';
-	char path[PATH_MAX + 32];
+	DIR *d = opendir(dir);
+	char names[512] = "";
+	int seen = 0;
+	for (struct dirent *de; d && (de = readdir(d));) {
+		if (++seen > 1024 + 2) {
+			add(out, size, "more hooks than cordon reads");
+			break;
+		}
+		size_t n = strlen(de->d_name);
+		if (de->d_name[0] == '.' || (n > 7 && strcmp(de->d_name + n - 7, ".sample") == 0))
+			continue;
+		char path[PATH_MAX + 300];
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (!only || only(path, arg))
+			add(names, sizeof(names), de->d_name);
+	}
+	if (d)
+		closedir(d);
+	if (names[0]) {
+		char what[600];
+		snprintf(what, sizeof(what), "hooks (%s)", names);
+		add(out, size, what);
+	}
+}
+
+char *cordon_git_dir_of(const char *dotgit)
+{
 	struct stat st;
-	cleanup_free char *linked = NULL, *shared = NULL;
 	if (stat(dotgit, &st) == 0 && S_ISREG(st.st_mode)) {
 		/* A .git file: the git dir it names, relative to its directory. */
 		char base[PATH_MAX];
@@ -152,38 +315,7 @@ void cordon_git_risks(const char *dotgit, char *out, size_t size)
 		char *slash = strrchr(base, '/');
 		if (slash)
 			*slash = '\0';
-		if ((linked = cordon_git_link_file(dotgit, "gitdir: ", base)))
-			dotgit = linked;
+		return cordon_git_link_file(dotgit, "gitdir: ", base);
 	}
-	snprintf(path, sizeof(path), "%s/config", dotgit);
-	char keys[512] = "";
-	config_risks(path, keys, sizeof(keys));
-	snprintf(path, sizeof(path), "%s/config.worktree", dotgit);
-	config_risks(path, keys, sizeof(keys));
-	/* A linked worktree's git dir: the config and hooks are in the
-	 * common dir its commondir file names. */
-	snprintf(path, sizeof(path), "%s/commondir", dotgit);
-	if ((shared = cordon_git_link_file(path, "", dotgit))) {
-		snprintf(path, sizeof(path), "%s/config", shared);
-		config_risks(path, keys, sizeof(keys));
-		dotgit = shared;
-	}
-	char hooks[512] = "";
-	snprintf(path, sizeof(path), "%s/hooks", dotgit);
-	DIR *d = opendir(path);
-	int seen = 0;
-	for (struct dirent *de; d && seen++ < 256 && (de = readdir(d));) {
-		size_t n = strlen(de->d_name);
-		if (de->d_name[0] == '.' || (n > 7 && strcmp(de->d_name + n - 7, ".sample") == 0))
-			continue;
-		add(hooks, sizeof(hooks), de->d_name);
-	}
-	if (d)
-		closedir(d);
-	if (keys[0] && hooks[0])
-		snprintf(out, size, "its config sets %s, and it has hooks (%s)", keys, hooks);
-	else if (keys[0])
-		snprintf(out, size, "its config sets %s", keys);
-	else if (hooks[0])
-		snprintf(out, size, "it has hooks (%s)", hooks);
+	return strdup(dotgit);
 }

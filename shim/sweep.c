@@ -1,25 +1,25 @@
 /* Repositories made or changed inside, looked at as a session ends (see
- * cordon/sweep.h). The walk and the moves run outside the sandbox, once
- * every process of the session is gone: nothing inside can swap a name
- * under them any more, so paths are enough; no link is followed into the
- * tree, and no file is opened but the ones gitrisk.c reads (regular files
- * only). */
+ * cordon/sweep.h). It runs outside the sandbox. Every directory of the
+ * project is opened beneath the project without following a link (so
+ * that a process of the session still alive, had one escaped the end,
+ * could not turn the walk elsewhere), and a name is moved aside within
+ * its own directory, never over another. */
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#ifdef __linux__
-#include <linux/stat.h>
-#include <sys/syscall.h>
-#endif
 
 #include "cordon/guard.h"
 #include "cordon/sweep.h"
+#include "sweep-fs.h"
 #include "util.h"
 
 #ifdef __APPLE__
@@ -28,7 +28,7 @@
 #define CTIME(st) ((st).st_ctim)
 #endif
 
-#define DISARMED ".cordon-disarmed" /* after ".git" */
+#define DISARMED ".cordon-disarmed"
 
 bool cordon_sweep_applies(const struct cordon_policy *p)
 {
@@ -88,280 +88,362 @@ static bool after(const struct timespec *t, const struct timespec *since)
 	       (t->tv_sec == since->tv_sec && t->tv_nsec >= since->tv_nsec);
 }
 
-/* PATH (a final link followed) changed since SINCE. */
+/* PATH, or what a final link in it leads to, changed since SINCE. */
 static bool changed(const char *path, const struct timespec *since)
 {
 	struct stat st;
-	return stat(path, &st) == 0 && after(&CTIME(st), since);
+	return (lstat(path, &st) == 0 && after(&CTIME(st), since)) ||
+	       (stat(path, &st) == 0 && after(&CTIME(st), since));
 }
 
-/* The .git entry at PATH itself was made since SINCE: a directory by its
- * birth time (its change time moves with every file git makes in it),
- * where the file system keeps one; anything else, or without a birth
- * time, by its change time (a rewritten .git file counts as made). */
-static bool made(const char *path, const struct stat *st, const struct timespec *since)
+__attribute__((format(printf, 2, 3))) static void say(struct cordon_strv *said, const char *fmt,
+						      ...)
 {
-	if (S_ISDIR(st->st_mode)) {
-#ifdef __linux__
-		struct statx sx;
-		/* The system call: the launcher's libc may not wrap it (musl). */
-		if (syscall(SYS_statx, AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_BTIME, &sx) ==
-			    0 &&
-		    (sx.stx_mask & STATX_BTIME)) {
-			struct timespec b = {(time_t)sx.stx_btime.tv_sec,
-					     (long)sx.stx_btime.tv_nsec};
-			return after(&b, since);
-		}
-#elif defined(__APPLE__)
-		return after(&st->st_birthtimespec, since);
-#endif
-	}
-	return after(&CTIME(*st), since);
+	char *line;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vasprintf(&line, fmt, ap);
+	va_end(ap);
+	if (n >= 0)
+		(void)cordon_strv_push_take(said, line); /* out of memory: unsaid */
 }
 
-/* Anything git reads in the git dir DIR to find a program changed since
- * SINCE: the config, the worktree's config, the commondir file, the hooks
- * directory and each hook. */
-static bool dir_changed(const char *dir, const struct timespec *since)
+/* ---- the walk ---- */
+
+/* What a git directory is to git (is_git_directory): HEAD, and objects
+ * and refs, or a commondir that has them. */
+enum { HAS_HEAD = 1, HAS_OBJECTS = 2, HAS_REFS = 4, HAS_COMMONDIR = 8 };
+
+struct walk {
+	const struct cordon_sweep *s;
+	int root;                 /* the project */
+	struct cordon_strv todo;  /* directories to list, relative */
+	struct cordon_strv found; /* git dirs and .git entries, relative */
+	struct cordon_strv shut;  /* directories that could not be read, relative */
+	size_t n_shut;
+	/* The directory being listed. */
+	const char *rel;
+	int fd;
+	unsigned has;
+	char *buf;
+};
+
+#define BUF_SIZE 65536
+
+/* REL/NAME pushed to V (NAME alone when REL is ""). A path too long for
+ * git to be used in (getcwd fails) is left out. 0 or -ENOMEM. */
+static int push_joined(struct cordon_strv *v, const char *rel, const char *name)
 {
-	static const char *const files[] = {"config", "config.worktree", "commondir", "hooks",
-					    NULL};
-	char path[PATH_MAX + 32];
-	for (size_t i = 0; files[i]; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
-		if (changed(path, since))
-			return true;
+	char *s;
+	if (asprintf(&s, "%s%s%s", rel, rel[0] ? "/" : "", name) < 0)
+		return -ENOMEM;
+	if (strlen(s) >= PATH_MAX - 64) {
+		free(s);
+		return 0;
 	}
-	snprintf(path, sizeof(path), "%s/hooks", dir);
-	DIR *d = opendir(path);
-	bool yes = false;
-	int seen = 0;
-	for (struct dirent *de; d && !yes && seen++ < 1024 && (de = readdir(d));) {
-		struct stat st;
-		yes = de->d_name[0] != '.' && fstatat(dirfd(d), de->d_name, &st, 0) == 0 &&
-		      after(&CTIME(st), since);
-	}
-	if (d)
-		closedir(d);
-	return yes;
+	return cordon_strv_push_take(v, s);
 }
 
-/* The repository whose .git is DOTGIT (ST: lstat) was made, or what git
- * reads in it to find a program was changed, since SINCE. */
-static bool touched(const char *dotgit, const struct stat *st, const struct timespec *since,
-		    bool *is_new)
+static int visit(const char *name, unsigned char type, void *arg)
 {
-	*is_new = made(dotgit, st, since);
-	if (*is_new)
-		return true;
-	cleanup_free char *linked = NULL, *shared = NULL;
-	const char *dir = dotgit;
-	if (S_ISREG(st->st_mode)) {
-		char base[PATH_MAX];
-		snprintf(base, sizeof(base), "%s", dotgit);
-		char *slash = strrchr(base, '/');
-		if (slash)
-			*slash = '\0';
-		if (!(linked = cordon_git_link_file(dotgit, "gitdir: ", base)))
-			return false;
-		dir = linked;
-	}
-	if (dir_changed(dir, since))
-		return true;
-	char path[PATH_MAX + 32];
-	snprintf(path, sizeof(path), "%s/commondir", dir);
-	return (shared = cordon_git_link_file(path, "", dir)) && dir_changed(shared, since);
+	struct walk *w = arg;
+	if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+		return 0;
+	if (strcmp(name, "HEAD") == 0)
+		w->has |= HAS_HEAD;
+	else if (strcmp(name, "objects") == 0)
+		w->has |= HAS_OBJECTS;
+	else if (strcmp(name, "refs") == 0)
+		w->has |= HAS_REFS;
+	else if (strcmp(name, "commondir") == 0)
+		w->has |= HAS_COMMONDIR;
+	struct stat st;
+	if (type == DT_UNKNOWN)
+		type = fstatat(w->fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)
+			       ? DT_DIR
+			       : DT_REG;
+	if (strcmp(name, ".git") != 0)
+		return type == DT_DIR ? push_joined(&w->todo, w->rel, name) : 0;
+	int e = push_joined(&w->found, w->rel, name);
+	if (e < 0 || type != DT_DIR)
+		return e;
+	/* Of a .git directory, only its submodules' git dirs. */
+	char *dotgit;
+	if (asprintf(&dotgit, "%s%s.git", w->rel, w->rel[0] ? "/" : "") < 0)
+		return -ENOMEM;
+	e = push_joined(&w->todo, dotgit, "modules");
+	free(dotgit);
+	return e;
 }
 
-/* Move FROM aside, under a name no program looks for (".git" becomes
- * ".git.cordon-disarmed"): TO.
- * 0 or -errno. */
-static int move_aside(const char *from, char *to, size_t size)
+/* A directory the walk could not read: said (the first few). */
+static int shut(struct walk *w, const char *rel, int e)
 {
-	for (int k = 1; k < 100; k++) {
-		if (k == 1)
-			snprintf(to, size, "%s" DISARMED, from);
-		else
-			snprintf(to, size, "%s" DISARMED "-%d", from, k);
-		struct stat st;
-		/* Only outside processes run now, the user's: no one races. */
-		if (lstat(to, &st) == 0)
-			continue;
-		if (errno != ENOENT)
-			return -errno;
-		return rename(from, to) < 0 ? -errno : 0;
-	}
-	return -EEXIST;
+	if (e == -ENOMEM)
+		return e;
+	if (e == -ENOENT || e == -ENOTDIR)
+		return 0; /* gone, or moved aside just now */
+	return w->n_shut++ < 3 ? cordon_strv_push(&w->shut, rel[0] ? rel : ".") : 0;
 }
 
-static bool is_guarded(const struct cordon_sweep *s, const char *dotgit)
+/* List the directory REL: its subdirectories to do, its .git entries
+ * found. A git dir itself (a bare repository, one in a git dir's
+ * modules/) is found instead, and only its modules/ looked into. */
+static int list_dir(struct walk *w, const char *rel)
+{
+	int fd = cordon_fs_open_beneath(w->root, rel);
+	if (fd < 0)
+		return shut(w, rel, fd);
+	size_t todo_before = w->todo.n;
+	w->rel = rel;
+	w->fd = fd;
+	w->has = 0;
+	int e = cordon_fs_list(fd, visit, w, w->buf, BUF_SIZE);
+	close(fd);
+	if (e < 0)
+		return shut(w, rel, e);
+	bool git_dir = (w->has & HAS_HEAD) &&
+		       ((w->has & HAS_COMMONDIR) ||
+			(w->has & (HAS_OBJECTS | HAS_REFS)) == (HAS_OBJECTS | HAS_REFS));
+	if (!git_dir || !rel[0])
+		return 0;
+	while (w->todo.n > todo_before) {
+		free(w->todo.v[--w->todo.n]);
+		w->todo.v[w->todo.n] = NULL;
+	}
+	e = cordon_strv_push(&w->found, rel);
+	return e < 0 ? e : push_joined(&w->todo, rel, "modules");
+}
+
+/* Every git dir and .git entry beneath the project, into W->found: no
+ * link is followed, and no git dir is walked but its modules/ (the git
+ * dirs of submodules, which git reuses), the project's own .git's too. */
+static int walk(struct walk *w)
+{
+	int e = cordon_strv_push(&w->todo, "");
+	while (e >= 0 && w->todo.n > 0) {
+		char *rel = w->todo.v[--w->todo.n];
+		w->todo.v[w->todo.n] = NULL;
+		e = list_dir(w, rel);
+		free(rel);
+	}
+	return e;
+}
+
+/* ---- judging what was found ---- */
+
+struct judge {
+	const struct cordon_sweep *s;
+	bool all; /* the repository is new here: all it holds counts */
+};
+
+static bool is_guarded(const struct cordon_sweep *s, const char *path)
 {
 	for (size_t i = 0; i < s->guarded.n; i++)
-		if (cordon_path_under(s->guarded.v[i], dotgit))
+		if (cordon_path_under(s->guarded.v[i], path) ||
+		    cordon_path_under(path, s->guarded.v[i]))
 			return true;
 	return false;
 }
 
-static int judge(struct cordon_sweep *s, const char *dotgit)
+/* PATH counts toward a repository's risks: not kept read-only by the
+ * guards, and new with the repository or changed since the session
+ * started. */
+static bool counts(const char *path, const void *arg)
 {
-	struct stat st;
-	bool is_new;
-	if (is_guarded(s, dotgit) || lstat(dotgit, &st) < 0 ||
-	    !touched(dotgit, &st, &s->since, &is_new))
-		return 0;
-	char risks[1200], shown[PATH_MAX], to[PATH_MAX + 32];
-	cordon_git_risks(dotgit, risks, sizeof(risks));
-	cordon_printable(dotgit, SIZE_MAX, shown, sizeof(shown));
-	const char *how = is_new ? "this session made the repository"
-				 : "while this session ran, the repository";
-	const char *did = is_new ? "" : " changed";
-	if (!risks[0]) {
-		if (is_new)
-			fprintf(stderr,
-				"cordon: %s %s: it has no hooks, and its config sets none of the keys "
-				"cordon knows to run a program\n",
-				how, shown);
-		return 0;
+	const struct judge *j = arg;
+	return !is_guarded(j->s, path) && (j->all || changed(path, &j->s->since));
+}
+
+/* The risks of the git dir DIR that count under J, into OUT. */
+static void risks_of(const struct judge *j, const char *dir, char *out, size_t size)
+{
+	char path[PATH_MAX + 32];
+	static const char *const configs[] = {"config", "config.worktree", NULL};
+	for (size_t i = 0; configs[i]; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, configs[i]);
+		if (counts(path, j))
+			cordon_git_config_risks(path, out, size);
 	}
-	int e = move_aside(dotgit, to, sizeof(to));
+	snprintf(path, sizeof(path), "%s/commondir", dir);
+	cleanup_free char *shared = cordon_git_link_file(path, "", dir);
+	struct judge there = *j;
+	/* A commondir written now makes all of the dir it names count. */
+	there.all = j->all || (shared && counts(path, j));
+	if (shared) {
+		snprintf(path, sizeof(path), "%s/config", shared);
+		if (counts(path, &there))
+			cordon_git_config_risks(path, out, size);
+	}
+	snprintf(path, sizeof(path), "%s/hooks", shared ? shared : dir);
+	/* A hooks directory replaced, or one hook more or less: each hook
+	 * in it counts. */
+	there.all = there.all || counts(path, &there);
+	if (!is_guarded(j->s, path))
+		cordon_git_hook_risks(path, counts, &there, out, size);
+}
+
+/* Move NAME in the directory DIR aside: to NAME.cordon-disarmed, or with
+ * a random tail where that is taken. The new name into TO. 0 or -errno. */
+static int move_aside(int dir, const char *name, char *to, size_t size)
+{
+	int e = -EEXIST;
+	for (int k = 0; k < 8 && e == -EEXIST; k++) {
+		uint32_t tail = 0;
+		if (k > 0 && getrandom(&tail, sizeof(tail), 0) != (ssize_t)sizeof(tail))
+			return -EIO;
+		if (k == 0)
+			snprintf(to, size, "%s" DISARMED, name);
+		else
+			snprintf(to, size, "%s" DISARMED "-%08x", name, (unsigned)tail);
+		e = cordon_fs_rename_new(dir, name, to);
+	}
+	return e;
+}
+
+/* The directory PATH is in, opened: beneath the project when PATH is in
+ * it (no link followed on the way), else as it is named (a protected
+ * name in the home, which the session could not have replaced by a
+ * link). -errno on failure. */
+static int parent_of(const struct walk *w, const char *path)
+{
+	size_t pn = w->s->project ? strlen(w->s->project) : 0;
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return -EINVAL;
+	cleanup_free char *dir = strndup(path, (size_t)(slash - path));
+	if (!dir)
+		return -ENOMEM;
+	if (w->root >= 0 && pn && strncmp(dir, w->s->project, pn) == 0 &&
+	    (dir[pn] == '/' || dir[pn] == '\0'))
+		return cordon_fs_open_beneath(w->root, dir[pn] ? dir + pn + 1 : "");
+	int fd = open(dir[0] ? dir : "/", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+/* Move PATH aside and say so: "HEAD PATH, WHY, so cordon moved it to
+ * ...". 1 if it was moved, else 0. */
+static int disarm(const struct walk *w, const char *path, const char *head, const char *why,
+		  struct cordon_strv *said)
+{
+	char shown[PATH_MAX + 8], to[NAME_MAX + 32], shown_to[NAME_MAX + 32];
+	cordon_printable(path, SIZE_MAX, shown, sizeof(shown));
+	int dir = parent_of(w, path), e = dir;
+	if (dir >= 0) {
+		e = move_aside(dir, strrchr(path, '/') + 1, to, sizeof(to));
+		close(dir);
+	}
 	if (e < 0) {
-		fprintf(stderr,
-			"cordon: %s %s%s, and %s: git outside runs them, and cordon could not move "
-			"it aside (%s); review them before you use git there\n",
-			how, shown, did, risks, strerror(-e));
+		say(said,
+		    "cordon: %s %s, %s, and cordon could not move it aside (%s): review it before "
+		    "that runs",
+		    head, shown, why, strerror(-e));
 		return 0;
 	}
-	char shown_to[PATH_MAX + 32];
-	fprintf(stderr,
-		"cordon: %s %s%s, and %s: git outside would run them, so cordon moved it to %s; "
-		"review them, then move it back\n",
-		how, shown, did, risks, cordon_printable(to, SIZE_MAX, shown_to, sizeof(shown_to)));
+	int dn = (int)(strrchr(shown, '/') - shown);
+	say(said, "cordon: %s %s, %s, so cordon moved it to %.*s/%s: review it, then move it back",
+	    head, shown, why, dn, shown,
+	    cordon_printable(to, SIZE_MAX, shown_to, sizeof(shown_to)));
 	return 1;
 }
 
-/* One entry NAME (its d_type TYPE) of the directory DIR (open as FD). */
-static int visit(const char *dir, int fd, const char *name, unsigned char type,
-		 struct cordon_strv *todo, struct cordon_strv *found)
+/* The git dir or .git entry REL: made or changed inside, and would make
+ * git run a program? Then moved aside. 1 if it was. */
+static int judge_repo(const struct walk *w, const char *rel, struct cordon_strv *said)
 {
-	if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
-	    strncmp(name, ".git" DISARMED, strlen(".git" DISARMED)) == 0)
+	const struct cordon_sweep *s = w->s;
+	char path[PATH_MAX + 8], parent[PATH_MAX + 8];
+	snprintf(path, sizeof(path), "%s/%s", s->project, rel);
+	struct stat st, up;
+	if (is_guarded(s, path) || lstat(path, &st) < 0)
 		return 0;
-	bool dotgit = strcmp(name, ".git") == 0;
-	struct stat st;
-	if (!dotgit && type == DT_UNKNOWN)
-		type = fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)
-			       ? DT_DIR
-			       : DT_REG;
-	if (!dotgit && type != DT_DIR)
+	snprintf(parent, sizeof(parent), "%s", path);
+	*strrchr(parent, '/') = '\0';
+	/* New here: made since (its birth time), or moved in (a rename
+	 * changes the moved entry and the directory it went to); a .git
+	 * file or link, written since. A directory's own change time alone
+	 * moves with every file git makes in it. */
+	struct timespec born;
+	bool has_birth = cordon_fs_birth(path, &born);
+	bool ctime_new = after(&CTIME(st), &s->since);
+	bool made = S_ISDIR(st.st_mode)
+			    ? (has_birth && after(&born, &s->since)) ||
+				      (ctime_new && (!has_birth || (stat(parent, &up) == 0 &&
+								    after(&CTIME(up), &s->since))))
+			    : ctime_new;
+	struct judge j = {.s = s, .all = made};
+	cleanup_free char *dir = cordon_git_dir_of(path);
+	char risks[1200] = "";
+	if (dir)
+		risks_of(&j, dir, risks, sizeof(risks));
+	if (!risks[0]) {
+		if (made) {
+			char shown[PATH_MAX + 8];
+			say(said,
+			    "cordon: this session made the repository %s: it has no hooks, and its "
+			    "config sets only keys cordon knows to run nothing",
+			    cordon_printable(path, SIZE_MAX, shown, sizeof(shown)));
+		}
 		return 0;
-	char child[PATH_MAX];
-	if ((size_t)snprintf(child, sizeof(child), "%s/%s", dir, name) >= sizeof(child))
-		return 0; /* no one can use git there: getcwd fails */
-	return cordon_strv_push(dotgit ? found : todo, child);
-}
-
-#ifdef __linux__
-/* The entries, raw: a directory stream costs musl three more system calls
- * a directory, and a project may hold tens of thousands. */
-struct dirent64_raw {
-	unsigned long long ino;
-	long long off;
-	unsigned short reclen;
-	unsigned char type;
-	char name[];
-};
-
-static int list(const char *dir, int fd, struct cordon_strv *todo, struct cordon_strv *found)
-{
-	static char buf[65536] __attribute__((aligned(8)));
-	int e = 0;
-	for (long got; e >= 0 && (got = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0;)
-		for (long at = 0; e >= 0 && at < got;) {
-			const struct dirent64_raw *de = (const void *)(buf + at);
-			at += de->reclen;
-			e = visit(dir, fd, de->name, de->type, todo, found);
-		}
-	return e;
-}
-#else
-static int list(const char *dir, int fd, struct cordon_strv *todo, struct cordon_strv *found)
-{
-	int e = 0, copy = dup(fd);
-	DIR *d = copy >= 0 ? fdopendir(copy) : NULL;
-	if (!d && copy >= 0)
-		close(copy);
-	for (struct dirent *de; e >= 0 && d && (de = readdir(d));)
-		e = visit(dir, fd, de->d_name, de->d_type, todo, found);
-	if (d)
-		closedir(d);
-	return e;
-}
-#endif
-
-/* Every .git under the project, without following a link, and without
- * going into a git dir (or one cordon moved aside). */
-static int find_dotgits(const char *project, struct cordon_strv *found)
-{
-	struct cordon_strv todo = {0};
-	int e = cordon_strv_push(&todo, project);
-	while (e >= 0 && todo.n > 0) {
-		char *dir = todo.v[--todo.n];
-		todo.v[todo.n] = NULL;
-		/* No O_CLOEXEC: musl adds a system call for it, and nothing is
-		 * started now. */
-		int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK);
-		if (fd >= 0) {
-			e = list(dir, fd, &todo, found);
-			close(fd);
-		}
-		free(dir);
 	}
-	cordon_strv_free(&todo);
-	return e;
+	char why[1400];
+	snprintf(why, sizeof(why), "where git outside would run programs (%s)", risks);
+	return disarm(w, path,
+		      made ? "this session made the repository"
+			   : "while this session ran, it changed the repository",
+		      why, said);
 }
 
-/* A protected name that was missing as the session started, and that no
- * mount could guard: made since, it is moved aside. */
-static int judge_name(const char *path)
+/* A protected name missing as the session started, that no mount could
+ * guard: made since, it is moved aside. 1 if it was. */
+static int judge_name(const struct walk *w, const char *path, struct cordon_strv *said)
 {
 	struct stat st;
 	size_t n = strlen(path);
 	if ((n >= 5 && strcmp(path + n - 5, "/.git") == 0) || lstat(path, &st) < 0)
 		return 0;
-	char shown[PATH_MAX], to[PATH_MAX + 32], shown_to[PATH_MAX + 32];
-	cordon_printable(path, SIZE_MAX, shown, sizeof(shown));
-	int e = move_aside(path, to, sizeof(to));
-	if (e < 0) {
-		fprintf(stderr,
-			"cordon: this session made %s, which cordon cannot guard while a session "
-			"runs, and cordon could not move it aside (%s): an agent, direnv or an "
-			"editor outside may obey it; review it before they do\n",
-			shown, strerror(-e));
-		return 0;
-	}
-	fprintf(stderr,
-		"cordon: this session made %s, which cordon cannot guard while a session runs "
-		"and an agent, direnv or an editor outside would obey, so cordon moved it to %s; "
-		"review it, then move it back\n",
-		shown, cordon_printable(to, SIZE_MAX, shown_to, sizeof(shown_to)));
-	return 1;
+	return disarm(w, path, "this session made",
+		      "which cordon cannot guard while a session runs and an agent, direnv or an "
+		      "editor outside would obey",
+		      said);
 }
 
-int cordon_sweep_end(struct cordon_sweep *s)
+int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *said)
 {
+	struct walk w = {.s = s, .root = -1};
 	int moved = 0;
+	if (s->project) {
+		w.root = open(s->project, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		w.buf = malloc(BUF_SIZE);
+	}
 	for (size_t i = 0; i < s->names.n; i++)
-		moved += judge_name(s->names.v[i]);
-	if (!s->project)
-		return moved;
-	struct cordon_strv found = {0};
-	if (find_dotgits(s->project, &found) < 0)
-		fprintf(stderr,
-			"cordon: out of memory looking for the repositories this session "
-			"made; review the .git directories in %s before you use git there\n",
-			s->project);
-	for (size_t i = 0; i < found.n; i++)
-		moved += judge(s, found.v[i]);
-	cordon_strv_free(&found);
+		moved += judge_name(&w, s->names.v[i], said);
+	if (w.root >= 0 && w.buf) {
+		int e = walk(&w);
+		for (size_t i = 0; i < w.found.n; i++)
+			moved += judge_repo(&w, w.found.v[i], said);
+		if (e < 0)
+			say(said,
+			    "cordon: out of memory looking for the repositories this session made in "
+			    "%s: review their hooks and config before you use git there",
+			    s->project);
+		for (size_t i = 0; i < w.shut.n; i++)
+			say(said,
+			    "cordon: could not look into %s/%s for repositories this session "
+			    "made: review them before you use git there",
+			    s->project, w.shut.v[i]);
+	} else if (s->project) {
+		say(said, "cordon: could not look for the repositories this session made in %s: %s",
+		    s->project, strerror(errno));
+	}
+	if (s->project && !ended)
+		say(said, "cordon: not every process of this session was seen to end: the "
+			  "repositories in it were looked at all the same");
+	if (w.root >= 0)
+		close(w.root);
+	free(w.buf);
+	cordon_strv_free(&w.todo);
+	cordon_strv_free(&w.found);
+	cordon_strv_free(&w.shut);
 	return moved;
 }

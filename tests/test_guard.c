@@ -12,6 +12,7 @@
 #include "cordon/config.h"
 #include "cordon/guard.h"
 #include "cordon/policy.h"
+#include "cordon/sweep.h"
 #include "helpers.h"
 
 struct tree {
@@ -409,4 +410,78 @@ Test(guard, placeholders_are_removed_only_when_safe)
 	cordon_strv_free(&unguarded);
 	free(a), free(b), free(f);
 	tree_free(&t);
+}
+
+/* The reader of a git config the sweep decides by (shim/gitrisk.c) fails
+ * closed: what git init, git clone and branch tracking write is harmless;
+ * a key it does not know, or git syntax it cannot read to the end, is a
+ * risk. Checked against real git for the harmless ones. */
+Test(guard, git_config_reader_fails_closed)
+{
+	char *dir = tmp_dir("gcfg");
+	char *cmd;
+	cr_assert(asprintf(&cmd,
+			   "cd '%s' && git init -q a && git -C a remote add origin https://x/y && "
+			   "git -C a config branch.main.remote origin && "
+			   "git -C a config branch.main.merge refs/heads/main && "
+			   "git -C a config user.name 'A B' && git -C a config color.ui auto",
+			   dir) > 0);
+	cr_assert_eq(system(cmd), 0);
+	free(cmd);
+	char out[512] = "";
+	char *real = path_join(dir, "a/.git/config");
+	cordon_git_config_risks(real, out, sizeof(out));
+	cr_expect_str_empty(out, "git's own config: %s", out);
+	free(real);
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		{"[core]\n\tfsmonitor = x\n", "core.fsmonitor"},
+		{"[x] [core] fsmonitor = x\n", "core.fsmonitor"},
+		{"[core]\r\tfsmonitor = x\n", "core.fsmonitor"},
+		{"[alias]\n\tst = !touch x\n", "alias.st"},
+		{"[remote \"o\"]\n\turl = a\n\tuploadpack = x\n", "remote.*.uploadpack"},
+		{"[include]\n\tpath = x\n", "include.path"},
+		{"[core]\n\tbare = false \\\n[core] fsmonitor = x\n", ""},
+		{"[core\n\tfsmonitor = x\n", "a config cordon cannot read"},
+		{"[core]\n\t\"fsmonitor\" = x\n", "a config cordon cannot read"},
+		{"[core]\n\tbare = \"x\n", "a config cordon cannot read"},
+		{"fsmonitor = x\n", "a config cordon cannot read"},
+		{"[user]\n\tname = a # b\n\temail = c ; d\n", ""},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *f = write_file(dir, "config", cases[i].text);
+		out[0] = '\0';
+		cordon_git_config_risks(f, out, sizeof(out));
+		if (cases[i].want[0])
+			cr_expect(strstr(out, cases[i].want), "case %zu: \"%s\" gave \"%s\"", i,
+				  cases[i].text, out);
+		else
+			cr_expect_str_empty(out, "case %zu: \"%s\" gave \"%s\"", i, cases[i].text,
+					    out);
+		free(f);
+	}
+	/* Longer than cordon reads, and a NUL in it. */
+	char *big = malloc(9000 * 3 + 64);
+	strcpy(big, "[core]\n");
+	for (int i = 0; i < 9000; i++)
+		strcat(big, "#\n");
+	strcat(big, "\tbare = true\n");
+	char *f = write_file(dir, "config", big);
+	out[0] = '\0';
+	cordon_git_config_risks(f, out, sizeof(out));
+	cr_expect(strstr(out, "cannot read"), "a long config: \"%s\"", out);
+	free(f);
+	free(big);
+	f = path_join(dir, "config");
+	FILE *fp = fopen(f, "w");
+	cr_assert(fp);
+	fwrite("[core]\n\tbare\0 = x\n", 1, 18, fp);
+	fclose(fp);
+	out[0] = '\0';
+	cordon_git_config_risks(f, out, sizeof(out));
+	cr_expect(strstr(out, "cannot read"), "a NUL: \"%s\"", out);
+	free(f);
+	tmp_cleanup(dir);
+	free(dir);
 }

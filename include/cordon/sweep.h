@@ -49,16 +49,26 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 		       struct cordon_sweep *s);
 /* Take over NAMES (cordon_guard_plan.unguarded) for S. */
 void cordon_sweep_names(struct cordon_sweep *s, struct cordon_strv *names);
-/* As the session has ended (after every process of it is gone, where
- * that can be known): walk the project, move aside and say, on stderr.
- * Returns how many names were moved aside. */
-int cordon_sweep_end(struct cordon_sweep *s);
+/* As the session has ended (ENDED: every process of it was seen to end;
+ * else that is said too): walk the project, move aside, and push what is
+ * to be said, a line each ("cordon: ..."), to SAID. Returns how many
+ * names were moved aside. */
+int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *said);
 void cordon_sweep_free(struct cordon_sweep *s);
 
-/* What the git directory at DOTGIT (a ".git" directory, or the one a
- * ".git" file names) would run when git is used there: "its config sets
- * core.fsmonitor, and it has hooks (pre-commit)", or "" for nothing
- * (shim/gitrisk.c). */
-void cordon_git_risks(const char *dotgit, char *out, size_t size);
+/* What git directories would make git run (shim/gitrisk.c). Each adds
+ * to the list OUT ("core.fsmonitor, hooks (pre-commit)"), which is
+ * empty when nothing would run. */
+/* The keys of the config file CONFIG that cordon does not know to be
+ * harmless; "a config cordon cannot read" where git's syntax is not read
+ * to its end (a missing file adds nothing). */
+void cordon_git_config_risks(const char *config, char *out, size_t size);
+/* The hooks in the directory DIR, those for which ONLY(PATH, ARG) is
+ * true (ONLY may be NULL). */
+void cordon_git_hook_risks(const char *dir, bool (*only)(const char *path, const void *arg),
+			   const void *arg, char *out, size_t size);
+/* The git dir of the .git entry DOTGIT: the one a .git file names, or
+ * DOTGIT itself (malloc'd; NULL when a .git file names none). */
+char *cordon_git_dir_of(const char *dotgit);
 
 #endif

@@ -998,11 +998,16 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 	} else if (!refused) {
 		wait_for_end(&r);
 	}
-	struct cordon_strv filled = {0};
-	cordon_placeholders_release(&held, kill_descendants(), &filled);
+	struct cordon_strv filled = {0}, said = {0};
+	bool ended = kill_descendants();
+	cordon_placeholders_release(&held, ended, &filled);
 	cordon_placeholders_say(&filled);
 	cordon_strv_free(&filled);
-	(void)cordon_sweep_end(&sweep);
+	cordon_sweep_end(&sweep, ended, &said);
+	for (size_t i = 0; i < said.n; i++)
+		cordon_say("%s\n", said.v[i]);
+	cordon_strv_free(&said);
+	cordon_sweep_free(&sweep);
 	cordon_ipc_remove_all(r.ipc);
 	cordon_registry_remove(s.id);
 	_exit(rc < 0 ? CORDON_EXIT_FAILURE : r.exited ? r.status : 128 + SIGKILL);

@@ -1442,7 +1442,8 @@ BOTH_USERS(guards, a_repository_made_inside_is_said_with_what_it_runs, .timeout 
 	char *dotgit = at(w.proj, ".git");
 	struct run_result r = sh_in(&w, NULL, "%s", "git init -q");
 	cr_assert(file_exists(dotgit), "control: git init failed inside: %s", r.err);
-	cr_expect(strstr(r.err, "it has no hooks, and its config sets none of the keys"),
+	cr_expect(strstr(r.err, "it has no hooks, and its config sets only keys cordon knows to "
+				"run nothing"),
 		  "a plain git init: %s", r.err);
 	run_free(&r);
 	r = sh_outside(&w, "rm -rf .git");
@@ -1451,9 +1452,8 @@ BOTH_USERS(guards, a_repository_made_inside_is_said_with_what_it_runs, .timeout 
 		  "git init -q && git config core.fsmonitor 'touch x' && "
 		  "printf '[filter \"a\"]\n\tclean = x\n' >> .git/config && "
 		  "echo x > .git/hooks/pre-commit");
-	char *want = fmt("its config sets core.fsmonitor, filter.*.clean, and it has hooks "
-			 "(pre-commit): git outside would run them, so cordon moved it to "
-			 "%s.cordon-disarmed",
+	char *want = fmt("where git outside would run programs (core.fsmonitor, filter.*.clean, "
+			 "hooks (pre-commit)), so cordon moved it to %s.cordon-disarmed",
 			 dotgit);
 	cr_expect(strstr(r.err, want), "what the planted repository runs was not said: %s", r.err);
 	cr_expect_not(present(w.proj, ".git"), "the planted repository was left in place");
@@ -1470,7 +1470,7 @@ BOTH_USERS(guards, a_repository_made_inside_is_said_with_what_it_runs, .timeout 
 		&w, NULL, "%s",
 		"git init -q && printf '\\357\\273\\277[core] fsmonitor = x\\n[pager]\\n\\tlog = x\\n' "
 		"> .git/config");
-	cr_expect(strstr(r.err, "its config sets core.fsmonitor, pager.log:"),
+	cr_expect(strstr(r.err, "would run programs (core.fsmonitor, pager.log)"),
 		  "a plant in git's own syntax was not seen: %s", r.err);
 	run_free(&r);
 	/* A config that is a FIFO (or a device) is not read: nothing hangs. */
@@ -1495,7 +1495,7 @@ static const char plant_repos[] =
 	"git init -q b && hook pre-commit > b/.git/hooks/pre-commit && "
 	"chmod +x b/.git/hooks/pre-commit; echo hooked $?\n"
 	"git init -q gd && mv gd/.git gdir && rmdir gd && fsmon >> gdir/config && mkdir -p c && "
-	"echo 'gitdir: ../gdir' > c/.git; echo linked $?\n";
+	"echo 'gitdir: ../gdir' > c/.git && mkdir -p e && ln -s ../gdir e/.git; echo linked $?\n";
 
 static const char *const repo_steps[] = {"nested", "hooked", "linked", NULL};
 
@@ -1533,14 +1533,18 @@ BOTH_USERS(guards, repositories_made_inside_run_nothing_outside, .timeout = 90)
 		free(aside);
 		free(line);
 	}
-	cr_expect(present(w.proj, "gdir/config"), "a git dir a .git file named was touched");
+	/* The git dir the .git file named is one itself: git used in it
+	 * would take it for a bare repository. */
+	cr_expect(present(w.proj, "gdir.cordon-disarmed/config"),
+		  "a git dir made inside was not moved aside: %s", diag);
+	cr_expect_null(strstr(diag, "could not look into"), "a link was walked into: %s", diag);
 	/* The clone planted nothing: kept, and usable outside. */
 	r = sh_outside(&w, "git -C clone log --oneline");
 	cr_expect(r.status == 0 && strstr(r.out, "first"), "the clone was not kept: %s%s%s", r.out,
 		  r.err, diag);
 	run_free(&r);
 	/* The control: planted outside, they run. */
-	r = sh_outside(&w, "rm -rf sub b c gdir clone");
+	r = sh_outside(&w, "rm -rf sub b c e gdir gdir.cordon-disarmed clone");
 	run_free(&r);
 	script = plant(&w, "ctl", "", plant_repos);
 	r = outside(&w, "%s", script);
@@ -1592,7 +1596,8 @@ BOTH_USERS(guards, a_nested_repository_changed_inside_is_disarmed, .timeout = 90
 		      diag);
 	cr_expect(present(w.proj, "vendor/lib/.git.cordon-disarmed/config"),
 		  "the changed repository was not moved aside: %s", diag);
-	cr_expect(strstr(diag, "changed, and its config sets core.fsmonitor"), "%s", diag);
+	cr_expect(strstr(diag, "it changed the repository"), "%s", diag);
+	cr_expect(strstr(diag, "would run programs (core.fsmonitor)"), "%s", diag);
 	cr_expect(present(w.proj, "vendor/mine/.git/hooks/pre-commit"),
 		  "a repository left alone was moved: %s", diag);
 	cr_expect(present(w.proj, ".git/config") && !present(w.proj, ".git.cordon-disarmed"),
@@ -1611,6 +1616,206 @@ BOTH_USERS(guards, a_nested_repository_changed_inside_is_disarmed, .timeout = 90
 	free(lib);
 	free(mine);
 	free(diag);
+	world_free(&w);
+}
+
+/* Plants in git's syntax that a simple reader misses, or that it cannot
+ * know: a second section header on a line, a carriage return as a blank,
+ * an alias that runs a command, a hook behind thousands of hidden files,
+ * a repository whose moved-aside name is taken, a bare repository. Each
+ * makes its own marker when git is used there. */
+static const char plant_tricks[] =
+	"t() { printf '\"touch %s-%s; false\"' \"$M\" \"$1\"; }\n"
+	"git init -q r1 && printf '[x] [core] fsmonitor = %s\\n' \"$(t r1)\" >> r1/.git/config; "
+	"echo r1 $?\n"
+	"git init -q r2 && printf '[core]\\r\\tfsmonitor = %s\\n' \"$(t r2)\" >> r2/.git/config; "
+	"echo r2 $?\n"
+	"git init -q r3 && printf '[alias]\\n\\tst = !touch %s-r3\\n' \"$M\" >> r3/.git/config; "
+	"echo r3 $?\n"
+	"git init -q r4 && (cd r4/.git/hooks && i=0; while [ $i -lt 3000 ]; do : > .h$i; "
+	"i=$((i+1)); done) && printf '#!/bin/sh\\ntouch %s-r4\\n' \"$M\" > "
+	"r4/.git/hooks/post-checkout && chmod +x r4/.git/hooks/post-checkout && "
+	"git -C r4 commit -q --allow-empty -m x; echo r4 $?\n"
+	"git init -q r5 && for i in '' $(seq 2 99); do mkdir -p r5/.git.cordon-disarmed${i:+-$i}; "
+	"done && printf '[core]\\n\\tfsmonitor = %s\\n' \"$(t r5)\" >> r5/.git/config; echo r5 $?\n"
+	"git init -q --bare r6 && printf '[alias]\\n\\tst = !touch %s-r6\\n' \"$M\" >> r6/config; "
+	"echo r6 $?\n";
+
+static const char *const trick_steps[] = {"r1", "r2", "r3", "r4", "r5", "r6", NULL};
+
+/* git status, an alias and a checkout, outside, in each of the tricks. */
+static void git_outside_in_tricks(struct world *w)
+{
+	struct run_result r = sh_outside(
+		w, "for d in r1 r2 r3 r4 r5 r6; do (cd $d && git status >/dev/null 2>&1; "
+		   "git st >/dev/null 2>&1; git checkout -q -b other >/dev/null 2>&1); done; true");
+	run_free(&r);
+}
+
+BOTH_USERS(guards, repositories_a_simple_reader_would_miss_are_moved_aside, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "gtricks");
+	char *script = plant(&w, "deny", "", plant_tricks);
+	struct run_result r = sh_in(&w, NULL, "%s", script);
+	free(script);
+	expect_all_landed(trick_steps, &r, "inside");
+	char *diag = fmt("%s%s", r.out, r.err);
+	run_free(&r);
+	git_outside_in_tricks(&w);
+	for (size_t i = 0; trick_steps[i]; i++) {
+		cr_expect_not(marked(&w, "deny", trick_steps[i]), "%s ran outside: %s",
+			      trick_steps[i], diag);
+		char *line = fmt("%s/%s", w.proj, trick_steps[i]);
+		cr_expect(strstr(diag, line), "%s was not said: %s", trick_steps[i], diag);
+		free(line);
+	}
+	cr_expect(strstr(diag, "alias.st"), "the alias was not named: %s", diag);
+	cr_expect(strstr(diag, "more hooks than cordon reads"), "%s", diag);
+	/* The control: planted outside, each runs. */
+	r = sh_outside(&w, "rm -rf r1 r2 r3 r4 r5 r6");
+	run_free(&r);
+	script = plant(&w, "ctl", "", plant_tricks);
+	r = outside(&w, "%s", script);
+	free(script);
+	expect_all_landed(trick_steps, &r, "outside");
+	run_free(&r);
+	git_outside_in_tricks(&w);
+	for (size_t i = 0; trick_steps[i]; i++)
+		cr_expect(marked(&w, "ctl", trick_steps[i]), "control: %s did not run",
+			  trick_steps[i]);
+	free(diag);
+	world_free(&w);
+}
+
+/* A plant laid in two sessions: the first leaves pieces that are no
+ * repository (a git dir without objects/, a config in a text file), the
+ * second only moves or links them into place, so that nothing it leaves
+ * is new but a rename or a link. Control: the same two steps outside
+ * run. */
+static const char plant_first[] =
+	"mkdir -p la stash/refs && echo 'ref: refs/heads/main' > stash/HEAD && "
+	"fsmon > stash/config; git init -q lb; fsmon > notes.txt; echo first $?\n";
+static const char plant_second[] = "mv stash la/.git && mkdir la/.git/objects; echo moved $?\n"
+				   "ln -sf ../../notes.txt lb/.git/config; echo linked $?\n";
+
+BOTH_USERS(guards, a_plant_laid_over_two_sessions_is_moved_aside, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "gtwice");
+	char *script = plant(&w, "deny", "", plant_first);
+	struct run_result r = sh_in(&w, NULL, "%s", script);
+	free(script);
+	expect_all_landed((const char *const[]){"first", NULL}, &r, "inside");
+	run_free(&r);
+	usleep(1100 * 1000); /* the second session starts a second later */
+	script = plant(&w, "deny", "", plant_second);
+	r = sh_in(&w, NULL, "%s", script);
+	free(script);
+	expect_all_landed((const char *const[]){"moved", "linked", NULL}, &r, "inside");
+	char *diag = fmt("%s%s", r.out, r.err);
+	run_free(&r);
+	char *a = at(w.proj, "la"), *b = at(w.proj, "lb");
+	git_outside(&w, a, "after");
+	git_outside(&w, b, "after");
+	cr_expect_not(marked(&w, "deny", "fsmonitor"), "the laid plant ran outside: %s", diag);
+	cr_expect(present(w.proj, "la/.git.cordon-disarmed") &&
+			  present(w.proj, "lb/.git.cordon-disarmed"),
+		  "not moved aside: %s", diag);
+	/* The control. */
+	r = sh_outside(&w, "rm -rf la lb notes.txt");
+	run_free(&r);
+	script = plant(&w, "ctl", "", plant_first);
+	r = outside(&w, "%s", script);
+	free(script);
+	run_free(&r);
+	script = plant(&w, "ctl", "", plant_second);
+	r = outside(&w, "%s", script);
+	free(script);
+	run_free(&r);
+	git_outside(&w, a, "ctl");
+	cr_expect(marked(&w, "ctl", "fsmonitor"), "control: the laid plant did not run");
+	free(a);
+	free(b);
+	free(diag);
+	world_free(&w);
+}
+
+/* A submodule's git dir planted under the project's own (guarded) .git,
+ * in .git/modules, with a hook: git submodule update outside would reuse
+ * it and run the hook. It is moved aside. A worktree added inside, whose
+ * git dir shares the guarded repository's hooks, is kept. Control: the
+ * same plant made outside runs. */
+static const char plant_module[] =
+	"mkdir -p .git/modules && git clone -q --separate-git-dir=.git/modules/evil \"$PWD\" evil_wt && rm -rf evil_wt && "
+	"hook post-checkout > .git/modules/evil/hooks/post-checkout && "
+	"chmod +x .git/modules/evil/hooks/post-checkout && "
+	"printf '[submodule \"evil\"]\\n\\tpath = evil\\n\\turl = %s\\n' \"$PWD\" > .gitmodules && "
+	"git update-index --add --cacheinfo 160000,$(git rev-parse HEAD),evil; echo module $?\n";
+
+BOTH_USERS(guards, a_submodule_git_dir_planted_in_dot_git_is_moved_aside, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "gmodule");
+	/* The user's own hook in the guarded repository. */
+	struct run_result r = outside(&w, "printf '#!/bin/sh\\ntrue\\n' > .git/hooks/pre-commit && "
+					  "chmod +x .git/hooks/pre-commit");
+	run_free(&r);
+	char *script = plant(&w, "deny", "", plant_module);
+	r = sh_in(&w, NULL, "%s\ngit worktree add -q wt -b feat; echo worktree $?", script);
+	free(script);
+	expect_all_landed((const char *const[]){"module", "worktree", NULL}, &r, "inside");
+	char *diag = fmt("%s%s", r.out, r.err);
+	run_free(&r);
+	r = sh_outside(&w, "git submodule update --init >/dev/null 2>&1; true");
+	run_free(&r);
+	cr_expect_not(marked(&w, "deny", "post-checkout"), "the planted hook ran outside: %s",
+		      diag);
+	cr_expect(present(w.proj, ".git/modules/evil.cordon-disarmed"), "not moved aside: %s",
+		  diag);
+	cr_expect(present(w.proj, "wt/.git"), "the worktree added inside was moved: %s", diag);
+	r = sh_outside(&w, "git -C wt status --short");
+	cr_expect_eq(r.status, 0, "the worktree does not work outside: %s", r.err);
+	run_free(&r);
+	/* The control. */
+	r = sh_outside(&w, "git worktree remove --force wt; git submodule deinit -qf evil; "
+			   "rm -rf evil .git/modules .gitmodules; git rm -q --cached evil; true");
+	run_free(&r);
+	script = plant(&w, "ctl", "", plant_module);
+	r = outside(&w, "%s", script);
+	free(script);
+	run_free(&r);
+	r = sh_outside(&w, "git submodule update --init >/dev/null 2>&1; true");
+	run_free(&r);
+	cr_expect(marked(&w, "ctl", "post-checkout"), "control: the planted hook did not run");
+	free(diag);
+	world_free(&w);
+}
+
+/* A directory the walk cannot read (made so inside) is said, naming it;
+ * root reads it all the same, and moves the repository in it aside. */
+BOTH_USERS(guards, a_directory_the_sweep_cannot_read_is_said, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gshut");
+	char *script = plant(&w, "deny", "",
+			     "mkdir -p d && git init -q d/sub && fsmon >> d/sub/.git/config && "
+			     "chmod 311 d; echo shut $?\n");
+	struct run_result r = sh_in(&w, NULL, "%s", script);
+	free(script);
+	expect_all_landed((const char *const[]){"shut", NULL}, &r, "inside");
+	char *d = at(w.proj, "d");
+	char *want = fmt("could not look into %s", d);
+	if (who->user)
+		cr_expect(strstr(r.err, want), "the unreadable directory was not said: %s", r.err);
+	else
+		cr_expect(present(w.proj, "d/sub/.git.cordon-disarmed"), "not moved aside: %s",
+			  r.err);
+	run_free(&r);
+	r = sh_outside(&w, "chmod 755 d");
+	run_free(&r);
+	free(want);
+	free(d);
 	world_free(&w);
 }
 

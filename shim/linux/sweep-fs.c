@@ -1,0 +1,72 @@
+/* The sweep's file system calls on Linux (see shim/sweep-fs.h): system
+ * calls the launcher's libc may not wrap (musl), made directly. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <linux/stat.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "../sweep-fs.h"
+#include "sysnums.h"
+
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE 1
+#endif
+
+bool cordon_fs_birth(const char *path, struct timespec *t)
+{
+	struct statx sx;
+	if (syscall(SYS_statx, AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_BTIME, &sx) < 0 ||
+	    !(sx.stx_mask & STATX_BTIME))
+		return false;
+	t->tv_sec = (time_t)sx.stx_btime.tv_sec;
+	t->tv_nsec = (long)sx.stx_btime.tv_nsec;
+	return true;
+}
+
+int cordon_fs_open_beneath(int root, const char *rel)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	long fd = syscall(SYS_openat2, root, rel[0] ? rel : ".", &how, sizeof(how));
+	return fd < 0 ? -errno : (int)fd;
+}
+
+/* The kernel's record (getdents(2)): what getdents64 fills BUF with. */
+struct linux_dirent64 {
+	unsigned long long d_ino;
+	long long d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+int cordon_fs_list(int fd, int (*each)(const char *name, unsigned char type, void *arg), void *arg,
+		   char *buf, size_t size)
+{
+	for (;;) {
+		long got = syscall(SYS_getdents64, fd, buf, size);
+		if (got < 0)
+			return -errno;
+		if (got == 0)
+			return 0;
+		for (long at = 0; at < got;) {
+			const struct linux_dirent64 *de = (const void *)(buf + at);
+			at += de->d_reclen;
+			int e = each(de->d_name, de->d_type, arg);
+			if (e < 0)
+				return e;
+		}
+	}
+}
+
+int cordon_fs_rename_new(int dir, const char *from, const char *to)
+{
+	return syscall(SYS_renameat2, dir, from, dir, to, RENAME_NOREPLACE) < 0 ? -errno : 0;
+}

@@ -1,0 +1,56 @@
+/* The sweep's file system calls on macOS (see shim/sweep-fs.h). Not built
+ * or tested here: written against the SDK's documentation. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../sweep-fs.h"
+
+bool cordon_fs_birth(const char *path, struct timespec *t)
+{
+	struct stat st;
+	if (lstat(path, &st) < 0)
+		return false;
+	*t = st.st_birthtimespec;
+	return true;
+}
+
+int cordon_fs_open_beneath(int root, const char *rel)
+{
+	/* O_NOFOLLOW_ANY (macOS 11): no link anywhere on the way. A relative
+	 * path without ".." stays beneath ROOT. */
+	if (strstr(rel, ".."))
+		return -EINVAL;
+	int fd = openat(root, rel[0] ? rel : ".",
+			O_RDONLY | O_DIRECTORY | O_NOFOLLOW_ANY | O_NONBLOCK | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+int cordon_fs_list(int fd, int (*each)(const char *name, unsigned char type, void *arg), void *arg,
+		   char *buf, size_t size)
+{
+	(void)buf;
+	(void)size;
+	int copy = dup(fd);
+	DIR *d = copy >= 0 ? fdopendir(copy) : NULL;
+	if (!d) {
+		int e = -errno;
+		if (copy >= 0)
+			close(copy);
+		return e;
+	}
+	int e = 0;
+	for (struct dirent *de; e >= 0 && (de = readdir(d));)
+		e = each(de->d_name, de->d_type, arg);
+	closedir(d);
+	return e;
+}
+
+int cordon_fs_rename_new(int dir, const char *from, const char *to)
+{
+	return renameatx_np(dir, from, dir, to, RENAME_EXCL) < 0 ? -errno : 0;
+}

@@ -1,0 +1,30 @@
+/* The file system calls the sweep (shim/sweep.c) needs that each system
+ * does its own way: shim/linux/sweep-fs.c, shim/macos/sweep-fs.c. */
+#ifndef CORDON_SWEEP_FS_H
+#define CORDON_SWEEP_FS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+/* PATH's birth time (a final link not followed) into *T: true, or false
+ * where the file system keeps none. */
+bool cordon_fs_birth(const char *path, struct timespec *t);
+
+/* The directory REL (relative, "" for ROOT itself) beneath the directory
+ * ROOT, opened for reading (O_CLOEXEC) without following a link anywhere
+ * on the way: a descriptor, or -errno. */
+int cordon_fs_open_beneath(int root, const char *rel);
+
+/* Each entry of the directory FD ("." and ".." too) to EACH, with its
+ * d_type (DT_UNKNOWN where the file system does not say), until EACH
+ * returns a negative errno, which is returned; BUF (SIZE bytes) holds the
+ * entries read at a time. 0, or -errno. */
+int cordon_fs_list(int fd, int (*each)(const char *name, unsigned char type, void *arg), void *arg,
+		   char *buf, size_t size);
+
+/* Rename FROM to TO in the directory DIR, never over an existing TO:
+ * 0 or -errno (EEXIST). */
+int cordon_fs_rename_new(int dir, const char *from, const char *to);
+
+#endif
