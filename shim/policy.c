@@ -676,14 +676,16 @@ static int guard_config(const struct cordon_config *cfg, const struct cordon_con
 	if (r >= 0)
 		r = guard_list(p, (const char *const[]){"~/.config/cordon", NULL},
 			       CORDON_GUARD_PROTECT, source, ctx->home, cache);
-	/* The session registry of an ordinary user (root's is /run/cordon):
-	 * cordon list and kill, run outside, act on its records, so one
-	 * planted there would have them signal or remove what it names. */
+	/* The session registry (root's is /run/cordon): cordon list and kill,
+	 * run outside, act on its records, so one planted there would have
+	 * them signal or remove what it names; and the sweep keeps its record
+	 * of each project's directories there (shim/sweep.c). */
 	const char *state = ctx->getenv_fn ? ctx->getenv_fn("XDG_STATE_HOME") : NULL;
 	cleanup_free char *registry = NULL;
-	if (r >= 0 && ctx->uid != 0 &&
-	    asprintf(&registry, "%s/cordon/sessions",
-		     state && state[0] == '/' ? state : "~/.local/state") < 0)
+	if (r >= 0 &&
+	    (ctx->uid == 0 ? (registry = strdup("/run/cordon")) == NULL
+			   : asprintf(&registry, "%s/cordon/sessions",
+				      state && state[0] == '/' ? state : "~/.local/state") < 0))
 		return -ENOMEM;
 	if (r >= 0 && registry)
 		r = guard_list(p, (const char *const[]){registry, NULL},

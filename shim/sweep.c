@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cordon/guard.h"
+#include "cordon/session.h"
 #include "cordon/sweep.h"
 #include "sweep-fs.h"
 #include "util.h"
@@ -114,13 +115,35 @@ __attribute__((format(printf, 2, 3))) static void say(struct cordon_strv *said, 
  * and refs, or a commondir that has them. */
 enum { HAS_HEAD = 1, HAS_OBJECTS = 2, HAS_REFS = 4, HAS_COMMONDIR = 8 };
 
+/* The walk's last result, kept for the next one (see cache_load): what
+ * each directory held when it was listed. A record is a kind and a path
+ * relative to the project: */
+enum {
+	REC_DIR = 'd',         /* a directory walked */
+	REC_GIT_DIR = 'b',     /* a directory git takes for a git dir (only its modules/) */
+	REC_DOTGIT = 'G',      /* a .git directory (only its modules/) */
+	REC_DOTGIT_FILE = 'g', /* a .git file, link, or anything else named .git */
+};
+
+struct cache {
+	char *data;        /* the file read; the records point into it */
+	const char **recs; /* sorted by path (after the kind) */
+	size_t n;
+	struct timespec at; /* the walk's start, to the second */
+	bool valid;
+};
+
 struct walk {
 	const struct cordon_sweep *s;
-	int root;                 /* the project */
+	int root; /* the project */
+	struct stat root_st;
 	struct cordon_strv todo;  /* directories to list, relative */
 	struct cordon_strv found; /* git dirs and .git entries, relative */
 	struct cordon_strv shut;  /* directories that could not be read, relative */
 	size_t n_shut;
+	struct cache cache;      /* the last walk's, or not valid */
+	struct cordon_strv recs; /* this walk's, for the next */
+	size_t listed;           /* directories read this time */
 	/* The directory being listed. */
 	const char *rel;
 	int fd;
@@ -144,6 +167,15 @@ static int push_joined(struct cordon_strv *v, const char *rel, const char *name)
 	return cordon_strv_push_take(v, s);
 }
 
+/* Record KIND for REL (REL/NAME when NAME is not NULL) for the next walk. */
+static int record(struct walk *w, char kind, const char *rel, const char *name)
+{
+	char *s;
+	int n = name ? asprintf(&s, "%c%s%s%s", kind, rel, rel[0] ? "/" : "", name)
+		     : asprintf(&s, "%c%s", kind, rel);
+	return n < 0 ? -ENOMEM : cordon_strv_push_take(&w->recs, s);
+}
+
 static int visit(const char *name, unsigned char type, void *arg)
 {
 	struct walk *w = arg;
@@ -165,6 +197,8 @@ static int visit(const char *name, unsigned char type, void *arg)
 	if (strcmp(name, ".git") != 0)
 		return type == DT_DIR ? push_joined(&w->todo, w->rel, name) : 0;
 	int e = push_joined(&w->found, w->rel, name);
+	if (e >= 0)
+		e = record(w, type == DT_DIR ? REC_DOTGIT : REC_DOTGIT_FILE, w->rel, name);
 	if (e < 0 || type != DT_DIR)
 		return e;
 	/* Of a .git directory, only its submodules' git dirs. */
@@ -189,11 +223,24 @@ static int shut(struct walk *w, const char *rel, int e)
 /* List the directory REL: its subdirectories to do, its .git entries
  * found. A git dir itself (a bare repository, one in a git dir's
  * modules/) is found instead, and only its modules/ looked into. */
+static int reuse(struct walk *w, const char *rel, char kind);
+static char cached_kind(const struct walk *w, const char *rel);
+
 static int list_dir(struct walk *w, const char *rel)
 {
+	/* Unchanged since the last walk read it (its change time is older
+	 * than that walk's start): it holds the same names, so the last
+	 * walk's record of it stands. */
+	char kind = cached_kind(w, rel);
+	struct stat st;
+	if (kind && fstatat(w->root, rel[0] ? rel : ".", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISDIR(st.st_mode) && st.st_dev == w->root_st.st_dev &&
+	    !after(&CTIME(st), &w->cache.at))
+		return reuse(w, rel, kind);
 	int fd = cordon_fs_open_beneath(w->root, rel);
 	if (fd < 0)
 		return shut(w, rel, fd);
+	w->listed++;
 	size_t todo_before = w->todo.n;
 	w->rel = rel;
 	w->fd = fd;
@@ -206,13 +253,188 @@ static int list_dir(struct walk *w, const char *rel)
 		       ((w->has & HAS_COMMONDIR) ||
 			(w->has & (HAS_OBJECTS | HAS_REFS)) == (HAS_OBJECTS | HAS_REFS));
 	if (!git_dir || !rel[0])
-		return 0;
+		return record(w, REC_DIR, rel, NULL);
 	while (w->todo.n > todo_before) {
 		free(w->todo.v[--w->todo.n]);
 		w->todo.v[w->todo.n] = NULL;
 	}
+	/* Its .git entries, if any, go with it: it is judged whole. */
 	e = cordon_strv_push(&w->found, rel);
+	if (e >= 0)
+		e = record(w, REC_GIT_DIR, rel, NULL);
 	return e < 0 ? e : push_joined(&w->todo, rel, "modules");
+}
+
+/* ---- the last walk's record ---- */
+
+static int by_path(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a + 1, *(const char *const *)b + 1);
+}
+
+/* The first record whose path is not below KEY in sort order. */
+static size_t lower_bound(const struct cache *c, const char *key)
+{
+	size_t lo = 0, hi = c->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(c->recs[mid] + 1, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The kind the last walk recorded REL as, if a directory it read. */
+static char cached_kind(const struct walk *w, const char *rel)
+{
+	const struct cache *c = &w->cache;
+	if (!c->valid)
+		return 0;
+	size_t i = lower_bound(c, rel);
+	if (i == c->n || strcmp(c->recs[i] + 1, rel) != 0)
+		return 0;
+	char kind = c->recs[i][0];
+	if (kind != REC_DIR && kind != REC_GIT_DIR)
+		kind = 0;
+	return kind;
+}
+
+/* REL, unchanged: what the last walk found in it, again. */
+static int reuse(struct walk *w, const char *rel, char kind)
+{
+	int e = record(w, kind, rel, NULL);
+	if (e >= 0 && kind == REC_GIT_DIR) {
+		e = cordon_strv_push(&w->found, rel);
+		return e < 0 ? e : push_joined(&w->todo, rel, "modules");
+	}
+	const struct cache *c = &w->cache;
+	size_t rn = strlen(rel);
+	cleanup_free char *prefix = NULL;
+	if (e < 0 || asprintf(&prefix, "%s%s", rel, rn ? "/" : "") < 0)
+		return -ENOMEM;
+	size_t pn = strlen(prefix);
+	for (size_t i = lower_bound(c, prefix); e >= 0 && i < c->n; i++) {
+		const char *path = c->recs[i] + 1;
+		if (strncmp(path, prefix, pn) != 0)
+			break;
+		if (!path[pn] || strchr(path + pn, '/'))
+			continue; /* REL itself, or deeper */
+		switch (c->recs[i][0]) {
+		case REC_DIR:
+		case REC_GIT_DIR:
+			e = cordon_strv_push(&w->todo, path);
+			break;
+		case REC_DOTGIT:
+		case REC_DOTGIT_FILE:
+			e = cordon_strv_push(&w->found, path);
+			if (e >= 0)
+				e = record(w, c->recs[i][0], path, NULL);
+			if (e >= 0 && c->recs[i][0] == REC_DOTGIT)
+				e = push_joined(&w->todo, path, "modules");
+			break;
+		default:
+			break;
+		}
+	}
+	return e;
+}
+
+/* The file the walk of S's project is kept in for the next one: in the
+ * session registry's directory, which the guards keep out of a session's
+ * reach (malloc'd, or NULL). */
+static char *cache_path(const struct cordon_sweep *s)
+{
+	cleanup_free char *dir = NULL;
+	struct cordon_error err = {0};
+	if (cordon_registry_dir(&dir, &err) < 0 || !dir)
+		return NULL;
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+	for (const char *p = s->project; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	char *path;
+	return asprintf(&path, "%s/sweep-%016llx", dir, (unsigned long long)h) < 0 ? NULL : path;
+}
+
+#define CACHE_MAGIC "cordon-sweep 1"
+#define CACHE_MAX   (256u << 20)
+
+/* The last walk's record of W's project, if there is one for this very
+ * directory (its path, device and inode) from a time not ahead of now. */
+static void cache_load(struct walk *w, const char *path)
+{
+	struct cache *c = &w->cache;
+	int fd = path ? open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) : -1;
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    (size_t)st.st_size > CACHE_MAX || !(c->data = malloc((size_t)st.st_size + 1))) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	size_t size = (size_t)st.st_size;
+	int e = cordon_read_full(fd, c->data, size);
+	close(fd);
+	if (e < 0)
+		return;
+	c->data[size] = '\0';
+	/* MAGIC \0 project \0 seconds \0 device \0 inode \0, then records. */
+	const char *field[5];
+	size_t at = 0;
+	for (int i = 0; i < 5; i++) {
+		if (at >= size)
+			return;
+		field[i] = c->data + at;
+		at += strlen(field[i]) + 1;
+	}
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	c->at.tv_sec = (time_t)strtoll(field[2], NULL, 10);
+	if (strcmp(field[0], CACHE_MAGIC) != 0 || strcmp(field[1], w->s->project) != 0 ||
+	    strtoull(field[3], NULL, 10) != (unsigned long long)w->root_st.st_dev ||
+	    strtoull(field[4], NULL, 10) != (unsigned long long)w->root_st.st_ino ||
+	    c->at.tv_sec <= 0 || c->at.tv_sec > now.tv_sec)
+		return;
+	size_t n = 0;
+	for (size_t i = at; i < size; i++)
+		n += c->data[i] == '\0';
+	if (!(c->recs = calloc(n + 1, sizeof(*c->recs))))
+		return;
+	while (at < size) {
+		const char *r = c->data + at;
+		at += strlen(r) + 1;
+		if (r[0] && at <= size + 1)
+			c->recs[c->n++] = r;
+	}
+	qsort(c->recs, c->n, sizeof(*c->recs), by_path);
+	c->valid = true;
+}
+
+/* This walk's record, for the next, written whole or not at all. AT: when
+ * this walk started, to the second. */
+static void cache_save(struct walk *w, const char *path, const struct timespec *at)
+{
+	qsort(w->recs.v, w->recs.n, sizeof(*w->recs.v), by_path);
+	cleanup_free char *tmp = NULL;
+	if (!path || asprintf(&tmp, "%s.%d.tmp", path, (int)getpid()) < 0)
+		return;
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	FILE *f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		unlink(tmp);
+		return;
+	}
+	fprintf(f, "%s%c%s%c%lld%c%llu%c%llu%c", CACHE_MAGIC, 0, w->s->project, 0,
+		(long long)at->tv_sec, 0, (unsigned long long)w->root_st.st_dev, 0,
+		(unsigned long long)w->root_st.st_ino, 0);
+	for (size_t i = 0; i < w->recs.n; i++)
+		fprintf(f, "%s%c", w->recs.v[i], 0);
+	if (fclose(f) != 0 || rename(tmp, path) < 0)
+		unlink(tmp);
 }
 
 /* Every git dir and .git entry beneath the project, into W->found: no
@@ -412,14 +634,30 @@ int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *sai
 {
 	struct walk w = {.s = s, .root = -1};
 	int moved = 0;
+	cleanup_free char *cache = NULL;
+	struct timespec at;
 	if (s->project) {
 		w.root = open(s->project, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		w.buf = malloc(BUF_SIZE);
+		if (w.root >= 0 && fstat(w.root, &w.root_st) < 0) {
+			close(w.root);
+			w.root = -1;
+		}
 	}
 	for (size_t i = 0; i < s->names.n; i++)
 		moved += judge_name(&w, s->names.v[i], said);
 	if (w.root >= 0 && w.buf) {
+#ifdef CLOCK_REALTIME_COARSE
+		clock_gettime(CLOCK_REALTIME_COARSE, &at);
+#else
+		clock_gettime(CLOCK_REALTIME, &at);
+#endif
+		at.tv_nsec = 0; /* a change in this second is read again next time */
+		cache = cache_path(s);
+		cache_load(&w, cache);
 		int e = walk(&w);
+		if (e >= 0 && w.n_shut == 0)
+			cache_save(&w, cache, &at);
 		for (size_t i = 0; i < w.found.n; i++)
 			moved += judge_repo(&w, w.found.v[i], said);
 		if (e < 0)
@@ -442,6 +680,9 @@ int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *sai
 	if (w.root >= 0)
 		close(w.root);
 	free(w.buf);
+	free(w.cache.data);
+	free(w.cache.recs);
+	cordon_strv_free(&w.recs);
 	cordon_strv_free(&w.todo);
 	cordon_strv_free(&w.found);
 	cordon_strv_free(&w.shut);

@@ -1741,6 +1741,53 @@ BOTH_USERS(guards, a_plant_laid_over_two_sessions_is_moved_aside, .timeout = 90)
 	world_free(&w);
 }
 
+/* The sweep keeps each walk's record of the project's directories for the
+ * next, and reads again only those changed since. A repository planted
+ * deep in a tree the last walk read, and one in a tree made outside
+ * between the two sessions, are found all the same. Control: the same
+ * plants made outside run. */
+static const char plant_deep[] =
+	"git init -q old/a/b/c && fsmon >> old/a/b/c/.git/config; echo old $?\n"
+	"git init -q new/x/y && fsmon >> new/x/y/.git/config; echo new $?\n";
+
+BOTH_USERS(guards, a_repository_planted_after_an_earlier_walk_is_found, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "gdeep");
+	struct run_result r = outside(&w, "mkdir -p old/a/b/c old/d/e");
+	run_free(&r);
+	r = sh_in(&w, NULL, "%s", "true"); /* the first walk, recorded */
+	run_free(&r);
+	usleep(1100 * 1000);
+	r = outside(&w, "mkdir -p new/x/y");
+	run_free(&r);
+	char *script = plant(&w, "deny", "", plant_deep);
+	r = sh_in(&w, NULL, "%s", script);
+	free(script);
+	expect_all_landed((const char *const[]){"old", "new", NULL}, &r, "inside");
+	char *diag = fmt("%s%s", r.out, r.err);
+	run_free(&r);
+	char *old = at(w.proj, "old/a/b/c"), *new = at(w.proj, "new/x/y");
+	git_outside(&w, old, "after");
+	git_outside(&w, new, "after");
+	cr_expect_not(marked(&w, "deny", "fsmonitor"), "a deep plant ran outside: %s", diag);
+	cr_expect(present(w.proj, "old/a/b/c/.git.cordon-disarmed"), "old: not found: %s", diag);
+	cr_expect(present(w.proj, "new/x/y/.git.cordon-disarmed"), "new: not found: %s", diag);
+	/* The control. */
+	r = sh_outside(&w, "rm -rf old/a/b/c/.git* new/x/y/.git*");
+	run_free(&r);
+	script = plant(&w, "ctl", "", plant_deep);
+	r = outside(&w, "%s", script);
+	free(script);
+	run_free(&r);
+	git_outside(&w, old, "ctl");
+	cr_expect(marked(&w, "ctl", "fsmonitor"), "control: the deep plant did not run");
+	free(old);
+	free(new);
+	free(diag);
+	world_free(&w);
+}
+
 /* A submodule's git dir planted under the project's own (guarded) .git,
  * in .git/modules, with a hook: git submodule update outside would reuse
  * it and run the hook. It is moved aside. A worktree added inside, whose
