@@ -6,6 +6,7 @@
  * a mergetool's path). */
 #include <ctype.h>
 #include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -184,14 +185,18 @@ static const char *header(const char *s, char *section, size_t size, bool *sub)
 }
 
 /* The value after "=" at S: true when it goes on on the next line (a
- * final backslash), false at its end; *BAD when git would refuse it. */
+ * final backslash), false at its end; *BAD when git would refuse it, or
+ * when it goes on (git carries quotes across the lines of a value, and
+ * git itself never writes one that does). */
 static bool value_goes_on(const char *s, bool *bad)
 {
 	bool quoted = false;
 	for (; *s && *s != '\n'; s++) {
 		if (*s == '\\') {
-			if (s[1] == '\n' || s[1] == '\0')
+			if (s[1] == '\n' || s[1] == '\0') {
+				*bad = true;
 				return true;
+			}
 			s++;
 		} else if (*s == '"') {
 			quoted = !quoted;
@@ -210,12 +215,14 @@ static bool value_goes_on(const char *s, bool *bad)
 void cordon_git_config_risks(const char *config, char *out, size_t size)
 {
 	struct stat st;
-	if (lstat(config, &st) < 0 && stat(config, &st) < 0)
+	/* Missing (or a link to nothing): git reads no config there. Not a
+	 * regular file (a device is not even opened), or out of reach: git
+	 * may read it all the same, so it counts. */
+	if (stat(config, &st) < 0 && (errno == ENOENT || errno == ENOTDIR))
 		return;
-	FILE *f = cordon_fopen_regular(config);
+	FILE *f = S_ISREG(st.st_mode) ? cordon_fopen_regular(config) : NULL;
 	if (!f) {
-		if (stat(config, &st) == 0)
-			add(out, size, "an unreadable config");
+		add(out, size, "a config cordon cannot read");
 		return;
 	}
 	char *line = NULL, section[128] = "";
@@ -281,6 +288,10 @@ void cordon_git_hook_risks(const char *dir, bool (*only)(const char *path, const
 			   const void *arg, char *out, size_t size)
 {
 	DIR *d = opendir(dir);
+	if (!d && errno != ENOENT && errno != ENOTDIR) {
+		add(out, size, "hooks cordon cannot read");
+		return;
+	}
 	char names[512] = "";
 	int seen = 0;
 	for (struct dirent *de; d && (de = readdir(d));) {

@@ -462,8 +462,7 @@ struct judge {
 static bool is_guarded(const struct cordon_sweep *s, const char *path)
 {
 	for (size_t i = 0; i < s->guarded.n; i++)
-		if (cordon_path_under(s->guarded.v[i], path) ||
-		    cordon_path_under(path, s->guarded.v[i]))
+		if (cordon_path_under(path, s->guarded.v[i]))
 			return true;
 	return false;
 }
@@ -475,6 +474,12 @@ static bool counts(const char *path, const void *arg)
 {
 	const struct judge *j = arg;
 	return !is_guarded(j->s, path) && (j->all || changed(path, &j->s->since));
+}
+
+static void add_risk(char *out, size_t size, const char *what)
+{
+	size_t n = strlen(out);
+	snprintf(out + n, size - n, "%s%s", n ? ", " : "", what);
 }
 
 /* The risks of the git dir DIR that count under J, into OUT. */
@@ -489,6 +494,9 @@ static void risks_of(const struct judge *j, const char *dir, char *out, size_t s
 	}
 	snprintf(path, sizeof(path), "%s/commondir", dir);
 	cleanup_free char *shared = cordon_git_link_file(path, "", dir);
+	struct stat st;
+	if (!shared && lstat(path, &st) == 0 && counts(path, j))
+		add_risk(out, size, "a commondir cordon cannot follow");
 	struct judge there = *j;
 	/* A commondir written now makes all of the dir it names count. */
 	there.all = j->all || (shared && counts(path, j));
@@ -598,6 +606,8 @@ static int judge_repo(const struct walk *w, const char *rel, struct cordon_strv 
 	char risks[1200] = "";
 	if (dir)
 		risks_of(&j, dir, risks, sizeof(risks));
+	else if (made) /* a .git file written since, naming nothing cordon finds */
+		add_risk(risks, sizeof(risks), "a .git file cordon cannot follow");
 	if (!risks[0]) {
 		if (made) {
 			char shown[PATH_MAX + 8];

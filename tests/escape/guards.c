@@ -1639,15 +1639,28 @@ static const char plant_tricks[] =
 	"git init -q r5 && for i in '' $(seq 2 99); do mkdir -p r5/.git.cordon-disarmed${i:+-$i}; "
 	"done && printf '[core]\\n\\tfsmonitor = %s\\n' \"$(t r5)\" >> r5/.git/config; echo r5 $?\n"
 	"git init -q --bare r6 && printf '[alias]\\n\\tst = !touch %s-r6\\n' \"$M\" >> r6/config; "
-	"echo r6 $?\n";
+	"echo r6 $?\n"
+	"g7=$(printf '.git/stash7/e\\nX') && git init -q r7 && mkdir -p .git/stash7 && "
+	"mv r7/.git \"$g7\" && printf '[core]\\n\\tfsmonitor = %s\\n' \"$(t r7)\" >> \"$g7/config\" && "
+	"printf 'gitdir: ../%s\\n' \"$g7\" > r7/.git; echo r7 $?\n"
+	"cp -r .git/HEAD .git/objects .git/refs r8/ && "
+	"printf '[alias]\\n\\tst = !touch %s-r8\\n' \"$M\" > r8/config; echo r8 $?\n";
 
-static const char *const trick_steps[] = {"r1", "r2", "r3", "r4", "r5", "r6", NULL};
+static const char *const trick_steps[] = {"r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", NULL};
+
+/* r8: the directory the project's core.hooksPath names lies in it (it is
+ * guarded itself, not what is around it). */
+static void hooks_path_world(struct world *w)
+{
+	struct run_result r = outside(w, "mkdir -p r8/hooks && git config core.hooksPath r8/hooks");
+	run_free(&r);
+}
 
 /* git status, an alias and a checkout, outside, in each of the tricks. */
 static void git_outside_in_tricks(struct world *w)
 {
 	struct run_result r = sh_outside(
-		w, "for d in r1 r2 r3 r4 r5 r6; do (cd $d && git status >/dev/null 2>&1; "
+		w, "for d in r1 r2 r3 r4 r5 r6 r7 r8; do (cd $d && git status >/dev/null 2>&1; "
 		   "git st >/dev/null 2>&1; git checkout -q -b other >/dev/null 2>&1); done; true");
 	run_free(&r);
 }
@@ -1656,6 +1669,7 @@ BOTH_USERS(guards, repositories_a_simple_reader_would_miss_are_moved_aside, .tim
 {
 	struct world w;
 	git_world(&w, who, "gtricks");
+	hooks_path_world(&w);
 	char *script = plant(&w, "deny", "", plant_tricks);
 	struct run_result r = sh_in(&w, NULL, "%s", script);
 	free(script);
@@ -1673,8 +1687,9 @@ BOTH_USERS(guards, repositories_a_simple_reader_would_miss_are_moved_aside, .tim
 	cr_expect(strstr(diag, "alias.st"), "the alias was not named: %s", diag);
 	cr_expect(strstr(diag, "more hooks than cordon reads"), "%s", diag);
 	/* The control: planted outside, each runs. */
-	r = sh_outside(&w, "rm -rf r1 r2 r3 r4 r5 r6");
+	r = sh_outside(&w, "rm -rf r1 r2 r3 r4 r5 r6 r7 r8* .git/stash7");
 	run_free(&r);
+	hooks_path_world(&w);
 	script = plant(&w, "ctl", "", plant_tricks);
 	r = outside(&w, "%s", script);
 	free(script);
@@ -1847,10 +1862,15 @@ BOTH_USERS(guards, a_directory_the_sweep_cannot_read_is_said, .timeout = 60)
 	git_world(&w, who, "gshut");
 	char *script = plant(&w, "deny", "",
 			     "mkdir -p d && git init -q d/sub && fsmon >> d/sub/.git/config && "
-			     "chmod 311 d; echo shut $?\n");
+			     "chmod 311 d; echo shut $?\n"
+			     "git init -q d2 && fsmon >> d2/.git/config && chmod 000 d2/.git; "
+			     "echo shut2 $?\n");
 	struct run_result r = sh_in(&w, NULL, "%s", script);
 	free(script);
-	expect_all_landed((const char *const[]){"shut", NULL}, &r, "inside");
+	expect_all_landed((const char *const[]){"shut", "shut2", NULL}, &r, "inside");
+	/* A git dir it cannot read counts as one that runs a program. */
+	cr_expect(present(w.proj, "d2/.git.cordon-disarmed"), "an unreadable .git was kept: %s",
+		  r.err);
 	char *d = at(w.proj, "d");
 	char *want = fmt("could not look into %s", d);
 	if (who->user)
@@ -1859,7 +1879,7 @@ BOTH_USERS(guards, a_directory_the_sweep_cannot_read_is_said, .timeout = 60)
 		cr_expect(present(w.proj, "d/sub/.git.cordon-disarmed"), "not moved aside: %s",
 			  r.err);
 	run_free(&r);
-	r = sh_outside(&w, "chmod 755 d");
+	r = sh_outside(&w, "chmod 755 d d2/.git*");
 	run_free(&r);
 	free(want);
 	free(d);
@@ -2107,6 +2127,10 @@ BOTH_USERS(guards, placeholders_keep_what_the_user_made, .timeout = 60)
 	pid_t pid = world_spawn(&w, argv, w.proj);
 	cr_assert(wait_exists(vscode, 10000), "the session made no placeholder");
 	char v[4];
+	/* It is made, then marked: the mark may come a moment later. */
+	for (int i = 0; i < 1000 && getxattr(vscode, "user.cordon.placeholder", v, sizeof(v)) <= 0;
+	     i++)
+		usleep(10000);
 	cr_expect_gt(getxattr(vscode, "user.cordon.placeholder", v, sizeof(v)), 0,
 		     "the placeholder is not marked as cordon's");
 	free(write_file(w.proj, ".vscode/mine.json", "{\"mine\": 1}"));
