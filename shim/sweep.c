@@ -123,6 +123,7 @@ enum {
 	REC_GIT_DIR = 'b',     /* a directory git takes for a git dir (only its modules/) */
 	REC_DOTGIT = 'G',      /* a .git directory (only its modules/) */
 	REC_DOTGIT_FILE = 'g', /* a .git file, link, or anything else named .git */
+	REC_UNREAD = 'x',      /* a directory it could not read: read again */
 };
 
 struct cache {
@@ -148,17 +149,27 @@ struct walk {
 	const char *rel;
 	int fd;
 	unsigned has;
+	bool fresh;   /* it, or a directory above it, was made or moved in since */
+	bool changed; /* its change time moved since the session started */
 	char *buf;
 };
 
 #define BUF_SIZE 65536
 
-/* REL/NAME pushed to V (NAME alone when REL is ""). A path too long for
- * git to be used in (getcwd fails) is left out. 0 or -ENOMEM. */
-static int push_joined(struct cordon_strv *v, const char *rel, const char *name)
+/* FLAG, then REL/NAME (NAME alone when REL is ""), pushed to V. A path
+ * too long for git to be used in (getcwd fails) is left out. 0 or
+ * -ENOMEM. The flag of a directory to walk, or a .git found, says what is
+ * above it: */
+enum {
+	ABOVE_OLD = '-',     /* nothing above it moved in or made since the start */
+	ABOVE_CHANGED = 'c', /* its directory changed since (only used with no record) */
+	ABOVE_NEW = 'n',     /* a directory above it was made or moved in since */
+};
+
+static int push_joined(struct cordon_strv *v, char flag, const char *rel, const char *name)
 {
 	char *s;
-	if (asprintf(&s, "%s%s%s", rel, rel[0] ? "/" : "", name) < 0)
+	if (asprintf(&s, "%c%s%s%s", flag, rel, rel[0] && name[0] ? "/" : "", name) < 0)
 		return -ENOMEM;
 	if (strlen(s) >= PATH_MAX - 64) {
 		free(s);
@@ -167,13 +178,33 @@ static int push_joined(struct cordon_strv *v, const char *rel, const char *name)
 	return cordon_strv_push_take(v, s);
 }
 
-/* Record KIND for REL (REL/NAME when NAME is not NULL) for the next walk. */
-static int record(struct walk *w, char kind, const char *rel, const char *name)
+/* The record's parts: its kind, the inode, the path. */
+#define REC_PATH(r) ((r) + 17)
+static unsigned long long rec_ino(const char *r)
+{
+	char hex[17];
+	memcpy(hex, r + 1, 16);
+	hex[16] = '\0';
+	return strtoull(hex, NULL, 16);
+}
+
+/* Record KIND and INO for REL (REL/NAME when NAME is not NULL) for the
+ * next walk. */
+static int record(struct walk *w, char kind, unsigned long long ino, const char *rel,
+		  const char *name)
 {
 	char *s;
-	int n = name ? asprintf(&s, "%c%s%s%s", kind, rel, rel[0] ? "/" : "", name)
-		     : asprintf(&s, "%c%s", kind, rel);
+	int n = name ? asprintf(&s, "%c%016llx%s%s%s", kind, ino, rel, rel[0] ? "/" : "", name)
+		     : asprintf(&s, "%c%016llx%s", kind, ino, rel);
 	return n < 0 ? -ENOMEM : cordon_strv_push_take(&w->recs, s);
+}
+
+/* The flag for what is found in the directory being listed. */
+static char below(const struct walk *w)
+{
+	if (w->fresh)
+		return (char)ABOVE_NEW;
+	return (char)(w->changed ? ABOVE_CHANGED : ABOVE_OLD);
 }
 
 static int visit(const char *name, unsigned char type, void *arg)
@@ -189,24 +220,27 @@ static int visit(const char *name, unsigned char type, void *arg)
 		w->has |= HAS_REFS;
 	else if (strcmp(name, "commondir") == 0)
 		w->has |= HAS_COMMONDIR;
-	struct stat st;
-	if (type == DT_UNKNOWN)
-		type = fstatat(w->fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)
-			       ? DT_DIR
-			       : DT_REG;
-	if (strcmp(name, ".git") != 0)
-		return type == DT_DIR ? push_joined(&w->todo, w->rel, name) : 0;
-	int e = push_joined(&w->found, w->rel, name);
+	bool dotgit = strcmp(name, ".git") == 0;
+	struct stat st = {0};
+	if (type == DT_UNKNOWN || dotgit) {
+		if (fstatat(w->fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			return 0; /* gone */
+		type = S_ISDIR(st.st_mode) ? DT_DIR : DT_REG;
+	}
+	if (!dotgit)
+		return type == DT_DIR ? push_joined(&w->todo, below(w), w->rel, name) : 0;
+	int e = push_joined(&w->found, below(w), w->rel, name);
 	if (e >= 0)
-		e = record(w, type == DT_DIR ? REC_DOTGIT : REC_DOTGIT_FILE, w->rel, name);
+		e = record(w, type == DT_DIR ? REC_DOTGIT : REC_DOTGIT_FILE,
+			   (unsigned long long)st.st_ino, w->rel, name);
 	if (e < 0 || type != DT_DIR)
 		return e;
 	/* Of a .git directory, only its submodules' git dirs. */
-	char *dotgit;
-	if (asprintf(&dotgit, "%s%s.git", w->rel, w->rel[0] ? "/" : "") < 0)
+	char *modules;
+	if (asprintf(&modules, "%s%s.git/modules", w->rel, w->rel[0] ? "/" : "") < 0)
 		return -ENOMEM;
-	e = push_joined(&w->todo, dotgit, "modules");
-	free(dotgit);
+	e = push_joined(&w->todo, below(w), modules, "");
+	free(modules);
 	return e;
 }
 
@@ -217,31 +251,60 @@ static int shut(struct walk *w, const char *rel, int e)
 		return e;
 	if (e == -ENOENT || e == -ENOTDIR)
 		return 0; /* gone, or moved aside just now */
+	/* Recorded as unread: the next walk reads it again. */
+	if (record(w, REC_UNREAD, 0, rel, NULL) < 0)
+		return -ENOMEM;
 	return w->n_shut++ < 3 ? cordon_strv_push(&w->shut, rel[0] ? rel : ".") : 0;
 }
 
 /* List the directory REL: its subdirectories to do, its .git entries
  * found. A git dir itself (a bare repository, one in a git dir's
  * modules/) is found instead, and only its modules/ looked into. */
-static int reuse(struct walk *w, const char *rel, char kind);
+static int reuse(struct walk *w, const char *rel, char kind, const struct stat *st);
 static char cached_kind(const struct walk *w, const char *rel);
+static bool cached_ino(const struct walk *w, const char *rel, unsigned long long *ino);
 
-static int list_dir(struct walk *w, const char *rel)
+/* The directory REL (ST), reached under FLAG: made or moved in since the
+ * session started? Made: its birth time. Moved in: its change time moved,
+ * and the last walk saw another directory at its path, or none (without
+ * a record: its parent changed too). A directory whose files change keeps
+ * its inode. */
+static bool arrived(const struct walk *w, const char *rel, const struct stat *st, char flag)
 {
+	const struct timespec *since = &w->s->since;
+	char path[PATH_MAX + 8];
+	struct timespec born;
+	/* Made since changes it too. */
+	if (!after(&CTIME(*st), since))
+		return false;
+	snprintf(path, sizeof(path), "%s/%s", w->s->project, rel);
+	if (cordon_fs_birth(path, &born) && after(&born, since))
+		return true;
+	unsigned long long ino;
+	if (w->cache.valid)
+		return !cached_ino(w, rel, &ino) || ino != (unsigned long long)st->st_ino;
+	return flag == ABOVE_CHANGED;
+}
+
+static int list_dir(struct walk *w, const char *rel, char flag)
+{
+	struct stat st;
+	if (fstatat(w->root, rel[0] ? rel : ".", &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return shut(w, rel, -errno);
+	w->fresh = rel[0] && (flag == ABOVE_NEW || arrived(w, rel, &st, flag));
+	w->changed = after(&CTIME(st), &w->s->since);
 	/* Unchanged since the last walk read it (its change time is older
 	 * than that walk's start): it holds the same names, so the last
 	 * walk's record of it stands. */
 	char kind = cached_kind(w, rel);
-	struct stat st;
-	if (kind && fstatat(w->root, rel[0] ? rel : ".", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-	    S_ISDIR(st.st_mode) && st.st_dev == w->root_st.st_dev &&
+	if (kind && S_ISDIR(st.st_mode) && st.st_dev == w->root_st.st_dev &&
 	    !after(&CTIME(st), &w->cache.at))
-		return reuse(w, rel, kind);
+		return reuse(w, rel, kind, &st);
 	int fd = cordon_fs_open_beneath(w->root, rel);
 	if (fd < 0)
 		return shut(w, rel, fd);
 	w->listed++;
-	size_t todo_before = w->todo.n;
+	size_t todo_before = w->todo.n, found_before = w->found.n;
 	w->rel = rel;
 	w->fd = fd;
 	w->has = 0;
@@ -253,23 +316,24 @@ static int list_dir(struct walk *w, const char *rel)
 		       ((w->has & HAS_COMMONDIR) ||
 			(w->has & (HAS_OBJECTS | HAS_REFS)) == (HAS_OBJECTS | HAS_REFS));
 	if (!git_dir || !rel[0])
-		return record(w, REC_DIR, rel, NULL);
+		return record(w, REC_DIR, (unsigned long long)st.st_ino, rel, NULL);
 	while (w->todo.n > todo_before) {
 		free(w->todo.v[--w->todo.n]);
 		w->todo.v[w->todo.n] = NULL;
 	}
-	/* Its .git entries, if any, go with it: it is judged whole. */
-	e = cordon_strv_push(&w->found, rel);
+	(void)found_before;
+	/* It is judged whole, as git would use it. */
+	e = push_joined(&w->found, flag, rel, "");
 	if (e >= 0)
-		e = record(w, REC_GIT_DIR, rel, NULL);
-	return e < 0 ? e : push_joined(&w->todo, rel, "modules");
+		e = record(w, REC_GIT_DIR, (unsigned long long)st.st_ino, rel, NULL);
+	return e < 0 ? e : push_joined(&w->todo, below(w), rel, "modules");
 }
 
 /* ---- the last walk's record ---- */
 
 static int by_path(const void *a, const void *b)
 {
-	return strcmp(*(const char *const *)a + 1, *(const char *const *)b + 1);
+	return strcmp(REC_PATH(*(const char *const *)a), REC_PATH(*(const char *const *)b));
 }
 
 /* The first record whose path is not below KEY in sort order. */
@@ -278,7 +342,7 @@ static size_t lower_bound(const struct cache *c, const char *key)
 	size_t lo = 0, hi = c->n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (strcmp(c->recs[mid] + 1, key) < 0)
+		if (strcmp(REC_PATH(c->recs[mid]), key) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -286,28 +350,40 @@ static size_t lower_bound(const struct cache *c, const char *key)
 	return lo;
 }
 
-/* The kind the last walk recorded REL as, if a directory it read. */
-static char cached_kind(const struct walk *w, const char *rel)
+static const char *cached(const struct walk *w, const char *rel)
 {
 	const struct cache *c = &w->cache;
 	if (!c->valid)
-		return 0;
+		return NULL;
 	size_t i = lower_bound(c, rel);
-	if (i == c->n || strcmp(c->recs[i] + 1, rel) != 0)
-		return 0;
-	char kind = c->recs[i][0];
-	if (kind != REC_DIR && kind != REC_GIT_DIR)
-		kind = 0;
-	return kind;
+	return i < c->n && strcmp(REC_PATH(c->recs[i]), rel) == 0 ? c->recs[i] : NULL;
 }
 
-/* REL, unchanged: what the last walk found in it, again. */
-static int reuse(struct walk *w, const char *rel, char kind)
+/* The kind the last walk recorded REL as, if a directory it read. */
+static char cached_kind(const struct walk *w, const char *rel)
 {
-	int e = record(w, kind, rel, NULL);
+	const char *r = cached(w, rel);
+	if (!r || (r[0] != REC_DIR && r[0] != REC_GIT_DIR))
+		return '\0';
+	return r[0];
+}
+
+/* The inode the last walk saw at REL. */
+static bool cached_ino(const struct walk *w, const char *rel, unsigned long long *ino)
+{
+	const char *r = cached(w, rel);
+	if (r)
+		*ino = rec_ino(r);
+	return r != NULL;
+}
+
+/* REL (ST), unchanged: what the last walk found in it, again. */
+static int reuse(struct walk *w, const char *rel, char kind, const struct stat *st)
+{
+	int e = record(w, kind, (unsigned long long)st->st_ino, rel, NULL);
 	if (e >= 0 && kind == REC_GIT_DIR) {
-		e = cordon_strv_push(&w->found, rel);
-		return e < 0 ? e : push_joined(&w->todo, rel, "modules");
+		e = push_joined(&w->found, (char)(w->fresh ? ABOVE_NEW : ABOVE_OLD), rel, "");
+		return e < 0 ? e : push_joined(&w->todo, below(w), rel, "modules");
 	}
 	const struct cache *c = &w->cache;
 	size_t rn = strlen(rel);
@@ -316,23 +392,24 @@ static int reuse(struct walk *w, const char *rel, char kind)
 		return -ENOMEM;
 	size_t pn = strlen(prefix);
 	for (size_t i = lower_bound(c, prefix); e >= 0 && i < c->n; i++) {
-		const char *path = c->recs[i] + 1;
+		const char *r = c->recs[i], *path = REC_PATH(r);
 		if (strncmp(path, prefix, pn) != 0)
 			break;
 		if (!path[pn] || strchr(path + pn, '/'))
 			continue; /* REL itself, or deeper */
-		switch (c->recs[i][0]) {
+		switch (r[0]) {
 		case REC_DIR:
 		case REC_GIT_DIR:
-			e = cordon_strv_push(&w->todo, path);
+		case REC_UNREAD:
+			e = push_joined(&w->todo, below(w), path, "");
 			break;
 		case REC_DOTGIT:
 		case REC_DOTGIT_FILE:
-			e = cordon_strv_push(&w->found, path);
+			e = push_joined(&w->found, below(w), path, "");
 			if (e >= 0)
-				e = record(w, c->recs[i][0], path, NULL);
-			if (e >= 0 && c->recs[i][0] == REC_DOTGIT)
-				e = push_joined(&w->todo, path, "modules");
+				e = record(w, r[0], rec_ino(r), path, NULL);
+			if (e >= 0 && r[0] == REC_DOTGIT)
+				e = push_joined(&w->todo, below(w), path, "modules");
 			break;
 		default:
 			break;
@@ -442,12 +519,12 @@ static void cache_save(struct walk *w, const char *path, const struct timespec *
  * dirs of submodules, which git reuses), the project's own .git's too. */
 static int walk(struct walk *w)
 {
-	int e = cordon_strv_push(&w->todo, "");
+	int e = push_joined(&w->todo, ABOVE_OLD, "", "");
 	while (e >= 0 && w->todo.n > 0) {
-		char *rel = w->todo.v[--w->todo.n];
+		char *entry = w->todo.v[--w->todo.n];
 		w->todo.v[w->todo.n] = NULL;
-		e = list_dir(w, rel);
-		free(rel);
+		e = list_dir(w, entry + 1, entry[0]);
+		free(entry);
 	}
 	return e;
 }
@@ -498,8 +575,9 @@ static void risks_of(const struct judge *j, const char *dir, char *out, size_t s
 	if (!shared && lstat(path, &st) == 0 && counts(path, j))
 		add_risk(out, size, "a commondir cordon cannot follow");
 	struct judge there = *j;
-	/* A commondir written now makes all of the dir it names count. */
-	there.all = j->all || (shared && counts(path, j));
+	/* All of the dir a commondir names counts: it may have been moved
+	 * into place without a change time of its own moving. */
+	there.all = j->all || shared;
 	if (shared) {
 		snprintf(path, sizeof(path), "%s/config", shared);
 		if (counts(path, &there))
@@ -579,29 +657,24 @@ static int disarm(const struct walk *w, const char *path, const char *head, cons
 
 /* The git dir or .git entry REL: made or changed inside, and would make
  * git run a program? Then moved aside. 1 if it was. */
-static int judge_repo(const struct walk *w, const char *rel, struct cordon_strv *said)
+static int judge_repo(const struct walk *w, const char *found, struct cordon_strv *said)
 {
 	const struct cordon_sweep *s = w->s;
-	char path[PATH_MAX + 8], parent[PATH_MAX + 8];
+	const char *rel = found + 1;
+	char path[PATH_MAX + 8];
 	snprintf(path, sizeof(path), "%s/%s", s->project, rel);
-	struct stat st, up;
+	struct stat st;
 	if (is_guarded(s, path) || lstat(path, &st) < 0)
 		return 0;
-	snprintf(parent, sizeof(parent), "%s", path);
-	*strrchr(parent, '/') = '\0';
-	/* New here: made since (its birth time), or moved in (a rename
-	 * changes the moved entry and the directory it went to); a .git
-	 * file or link, written since. A directory's own change time alone
-	 * moves with every file git makes in it. */
-	struct timespec born;
-	bool has_birth = cordon_fs_birth(path, &born);
-	bool ctime_new = after(&CTIME(st), &s->since);
-	bool made = S_ISDIR(st.st_mode)
-			    ? (has_birth && after(&born, &s->since)) ||
-				      (ctime_new && (!has_birth || (stat(parent, &up) == 0 &&
-								    after(&CTIME(up), &s->since))))
-			    : ctime_new;
-	struct judge j = {.s = s, .all = made};
+	/* New here: made or moved in since the session started (see
+	 * arrived), itself or a directory above it; a .git file or link,
+	 * written since. */
+	bool made = found[0] == ABOVE_NEW || (S_ISDIR(st.st_mode) ? arrived(w, rel, &st, found[0])
+								  : after(&CTIME(st), &s->since));
+	/* All it holds counts when it is new, and when git reaches its git
+	 * dir through a .git file or link: what that names may have been
+	 * moved into place without a change time of its own moving. */
+	struct judge j = {.s = s, .all = made || !S_ISDIR(st.st_mode)};
 	cleanup_free char *dir = cordon_git_dir_of(path);
 	char risks[1200] = "";
 	if (dir)

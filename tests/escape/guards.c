@@ -1756,6 +1756,65 @@ BOTH_USERS(guards, a_plant_laid_over_two_sessions_is_moved_aside, .timeout = 90)
 	world_free(&w);
 }
 
+/* A plant hidden where git outside never looks (inside a .git), then
+ * moved into place by a rename in a later session: a whole tree with a
+ * repository in it, and a git dir swapped in under the name a .git file
+ * made earlier names. A rename moves no change time in what it moves.
+ * Control: the same steps outside run. */
+static const char hide_first[] =
+	"git init -q junk && git init -q junk/.git/stash/vendor/lib && "
+	"fsmon >> junk/.git/stash/vendor/lib/.git/config; echo hid $?\n"
+	"git init -q sw && mkdir -p junk/.git/stash2 && mv sw/.git junk/.git/stash2/slot && "
+	"echo 'gitdir: ../junk/.git/stash2/slot' > sw/.git && git init -q bad && "
+	"hook pre-commit > bad/.git/hooks/pre-commit && chmod +x bad/.git/hooks/pre-commit && "
+	"mv bad/.git junk/.git/stash2/bad && rmdir bad; echo slot $?\n";
+static const char hide_second[] =
+	"mv junk/.git/stash/vendor vendor; echo moved $?\n"
+	"mv junk/.git/stash2/slot junk/.git/stash2/old && "
+	"mv junk/.git/stash2/bad junk/.git/stash2/slot; echo swapped $?\n";
+
+BOTH_USERS(guards, a_plant_moved_into_place_later_is_moved_aside, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "gmovein");
+	char *script = plant(&w, "deny", "", hide_first);
+	struct run_result r = sh_in(&w, NULL, "%s", script);
+	free(script);
+	expect_all_landed((const char *const[]){"hid", "slot", NULL}, &r, "inside");
+	run_free(&r);
+	usleep(1100 * 1000);
+	script = plant(&w, "deny", "", hide_second);
+	r = sh_in(&w, NULL, "%s", script);
+	free(script);
+	expect_all_landed((const char *const[]){"moved", "swapped", NULL}, &r, "inside");
+	char *diag = fmt("%s%s", r.out, r.err);
+	run_free(&r);
+	char *lib = at(w.proj, "vendor/lib"), *sw = at(w.proj, "sw");
+	git_outside(&w, lib, "after");
+	git_outside(&w, sw, "after");
+	cr_expect_not(marked(&w, "deny", "fsmonitor"), "the moved tree's plant ran: %s", diag);
+	cr_expect_not(marked(&w, "deny", "pre-commit"), "the swapped git dir's hook ran: %s", diag);
+	/* The control. */
+	r = sh_outside(&w, "rm -rf junk vendor sw");
+	run_free(&r);
+	script = plant(&w, "ctl", "", hide_first);
+	r = outside(&w, "%s", script);
+	free(script);
+	run_free(&r);
+	script = plant(&w, "ctl", "", hide_second);
+	r = outside(&w, "%s", script);
+	free(script);
+	run_free(&r);
+	git_outside(&w, lib, "ctl");
+	git_outside(&w, sw, "ctl");
+	cr_expect(marked(&w, "ctl", "fsmonitor"), "control: the moved tree's plant did not run");
+	cr_expect(marked(&w, "ctl", "pre-commit"), "control: the swapped hook did not run");
+	free(lib);
+	free(sw);
+	free(diag);
+	world_free(&w);
+}
+
 /* The sweep keeps each walk's record of the project's directories for the
  * next, and reads again only those changed since. A repository planted
  * deep in a tree the last walk read, and one in a tree made outside
