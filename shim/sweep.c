@@ -418,17 +418,14 @@ static int reuse(struct walk *w, const char *rel, char kind, const struct stat *
 	return e;
 }
 
-/* The file the walk of S's project is kept in for the next one: in the
- * session registry's directory, which the guards keep out of a session's
- * reach (malloc'd, or NULL). */
-static char *cache_path(const struct cordon_sweep *s)
+char *cordon_sweep_record_path(const char *project)
 {
 	cleanup_free char *dir = NULL;
 	struct cordon_error err = {0};
 	if (cordon_registry_dir(&dir, &err) < 0 || !dir)
 		return NULL;
 	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-	for (const char *p = s->project; *p; p++)
+	for (const char *p = project; *p; p++)
 		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
 	char *path;
 	return asprintf(&path, "%s/sweep-%016llx", dir, (unsigned long long)h) < 0 ? NULL : path;
@@ -736,7 +733,7 @@ int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *sai
 		clock_gettime(CLOCK_REALTIME, &at);
 #endif
 		at.tv_nsec = 0; /* a change in this second is read again next time */
-		cache = cache_path(s);
+		cache = cordon_sweep_record_path(s->project);
 		cache_load(&w, cache);
 		int e = walk(&w);
 		if (e >= 0 && w.n_shut == 0)

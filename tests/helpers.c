@@ -1,3 +1,4 @@
+#include "cordon/sweep.h"
 #include "helpers.h"
 
 #include <criterion/criterion.h>
@@ -382,6 +383,11 @@ void world_init(struct world *w, const char *tag, const char *extra)
 
 void world_free(struct world *w)
 {
+	/* The sweep's record of the project (root's is outside the world). */
+	char *record = w->proj ? cordon_sweep_record_path(w->proj) : NULL;
+	if (record)
+		unlink(record);
+	free(record);
 	tmp_cleanup(w->dir);
 	for (int i = 0; w->env[i]; i++)
 		free(w->env[i]);

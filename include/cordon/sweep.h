@@ -55,6 +55,9 @@ void cordon_sweep_names(struct cordon_sweep *s, struct cordon_strv *names);
  * names were moved aside. */
 int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *said);
 void cordon_sweep_free(struct cordon_sweep *s);
+/* The file the walk of PROJECT keeps for the next one, in the session
+ * registry's directory (malloc'd, or NULL). */
+char *cordon_sweep_record_path(const char *project);
 
 /* What git directories would make git run (shim/gitrisk.c). Each adds
  * to the list OUT ("core.fsmonitor, hooks (pre-commit)"), which is
