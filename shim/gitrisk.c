@@ -125,8 +125,7 @@ static bool is_harmless(const char *section, bool sub, const char *key)
 	return false;
 }
 
-/* WHAT appended to the list OUT ("a, b"), once, printable. */
-static void add(char *out, size_t size, const char *what)
+void cordon_git_risk_add(char *out, size_t size, const char *what)
 {
 	char clean[160];
 	cordon_printable(what, SIZE_MAX, clean, sizeof(clean));
@@ -222,7 +221,7 @@ void cordon_git_config_risks(const char *config, char *out, size_t size)
 		return;
 	FILE *f = S_ISREG(st.st_mode) ? cordon_fopen_regular(config) : NULL;
 	if (!f) {
-		add(out, size, "a config cordon cannot read");
+		cordon_git_risk_add(out, size, "a config cordon cannot read");
 		return;
 	}
 	char *line = NULL, section[128] = "";
@@ -272,11 +271,11 @@ void cordon_git_config_risks(const char *config, char *out, size_t size)
 			snprintf(what, sizeof(what), sub ? "%s.*.%s" : "%s.%s", section, key);
 			for (char *c = what; *c; c++)
 				*c = (char)tolower((unsigned char)*c);
-			add(out, size, what);
+			cordon_git_risk_add(out, size, what);
 		}
 	}
 	if (bad || !read_all || more)
-		add(out, size, "a config cordon cannot read");
+		cordon_git_risk_add(out, size, "a config cordon cannot read");
 	free(line);
 	(void)fclose(f); /* read only */
 }
@@ -289,14 +288,14 @@ void cordon_git_hook_risks(const char *dir, bool (*only)(const char *path, const
 {
 	DIR *d = opendir(dir);
 	if (!d && errno != ENOENT && errno != ENOTDIR) {
-		add(out, size, "hooks cordon cannot read");
+		cordon_git_risk_add(out, size, "hooks cordon cannot read");
 		return;
 	}
 	char names[512] = "";
 	int seen = 0;
 	for (struct dirent *de; d && (de = readdir(d));) {
 		if (++seen > 1024 + 2) {
-			add(out, size, "more hooks than cordon reads");
+			cordon_git_risk_add(out, size, "more hooks than cordon reads");
 			break;
 		}
 		size_t n = strlen(de->d_name);
@@ -305,14 +304,14 @@ void cordon_git_hook_risks(const char *dir, bool (*only)(const char *path, const
 		char path[PATH_MAX + 300];
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		if (!only || only(path, arg))
-			add(names, sizeof(names), de->d_name);
+			cordon_git_risk_add(names, sizeof(names), de->d_name);
 	}
 	if (d)
 		closedir(d);
 	if (names[0]) {
 		char what[600];
 		snprintf(what, sizeof(what), "hooks (%s)", names);
-		add(out, size, what);
+		cordon_git_risk_add(out, size, what);
 	}
 }
 

@@ -42,6 +42,19 @@ bool cordon_sweep_applies(const struct cordon_policy *p)
 	return false;
 }
 
+/* Now, by the clock the kernel stamps files with, to the second: file
+ * systems that keep times no finer (HFS+, ext3's small inodes) truncate
+ * them, so a change in this very second counts as after it. */
+static void this_second(struct timespec *t)
+{
+#ifdef CLOCK_REALTIME_COARSE
+	clock_gettime(CLOCK_REALTIME_COARSE, t);
+#else
+	clock_gettime(CLOCK_REALTIME, t);
+#endif
+	t->tv_nsec = 0;
+}
+
 int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarded,
 		       struct cordon_sweep *s)
 {
@@ -50,15 +63,7 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 		cordon_strv_free(guarded);
 		return 0;
 	}
-#ifdef CLOCK_REALTIME_COARSE
-	/* The clock the kernel stamps files with. */
-	clock_gettime(CLOCK_REALTIME_COARSE, &s->since);
-#else
-	clock_gettime(CLOCK_REALTIME, &s->since);
-#endif
-	/* To the second: file systems that keep times no finer (HFS+,
-	 * ext3's small inodes) truncate them. */
-	s->since.tv_nsec = 0;
+	this_second(&s->since);
 	s->guarded = *guarded;
 	*guarded = (struct cordon_strv){0};
 	if (!(s->project = strdup(p->project))) {
@@ -144,7 +149,6 @@ struct walk {
 	size_t n_shut;
 	struct cache cache;      /* the last walk's, or not valid */
 	struct cordon_strv recs; /* this walk's, for the next */
-	size_t listed;           /* directories read this time */
 	/* The directory being listed. */
 	const char *rel;
 	int fd;
@@ -303,8 +307,7 @@ static int list_dir(struct walk *w, const char *rel, char flag)
 	int fd = cordon_fs_open_beneath(w->root, rel);
 	if (fd < 0)
 		return shut(w, rel, fd);
-	w->listed++;
-	size_t todo_before = w->todo.n, found_before = w->found.n;
+	size_t todo_before = w->todo.n;
 	w->rel = rel;
 	w->fd = fd;
 	w->has = 0;
@@ -321,7 +324,6 @@ static int list_dir(struct walk *w, const char *rel, char flag)
 		free(w->todo.v[--w->todo.n]);
 		w->todo.v[w->todo.n] = NULL;
 	}
-	(void)found_before;
 	/* It is judged whole, as git would use it. */
 	e = push_joined(&w->found, flag, rel, "");
 	if (e >= 0)
@@ -550,12 +552,6 @@ static bool counts(const char *path, const void *arg)
 	return !is_guarded(j->s, path) && (j->all || changed(path, &j->s->since));
 }
 
-static void add_risk(char *out, size_t size, const char *what)
-{
-	size_t n = strlen(out);
-	snprintf(out + n, size - n, "%s%s", n ? ", " : "", what);
-}
-
 /* The risks of the git dir DIR that count under J, into OUT. */
 static void risks_of(const struct judge *j, const char *dir, char *out, size_t size)
 {
@@ -570,7 +566,7 @@ static void risks_of(const struct judge *j, const char *dir, char *out, size_t s
 	cleanup_free char *shared = cordon_git_link_file(path, "", dir);
 	struct stat st;
 	if (!shared && lstat(path, &st) == 0 && counts(path, j))
-		add_risk(out, size, "a commondir cordon cannot follow");
+		cordon_git_risk_add(out, size, "a commondir cordon cannot follow");
 	struct judge there = *j;
 	/* All of the dir a commondir names counts: it may have been moved
 	 * into place without a change time of its own moving. */
@@ -677,7 +673,7 @@ static int judge_repo(const struct walk *w, const char *found, struct cordon_str
 	if (dir)
 		risks_of(&j, dir, risks, sizeof(risks));
 	else if (made) /* a .git file written since, naming nothing cordon finds */
-		add_risk(risks, sizeof(risks), "a .git file cordon cannot follow");
+		cordon_git_risk_add(risks, sizeof(risks), "a .git file cordon cannot follow");
 	if (!risks[0]) {
 		if (made) {
 			char shown[PATH_MAX + 8];
@@ -727,12 +723,7 @@ int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *sai
 	for (size_t i = 0; i < s->names.n; i++)
 		moved += judge_name(&w, s->names.v[i], said);
 	if (w.root >= 0 && w.buf) {
-#ifdef CLOCK_REALTIME_COARSE
-		clock_gettime(CLOCK_REALTIME_COARSE, &at);
-#else
-		clock_gettime(CLOCK_REALTIME, &at);
-#endif
-		at.tv_nsec = 0; /* a change in this second is read again next time */
+		this_second(&at); /* a change in this second is read again next time */
 		cache = cordon_sweep_record_path(s->project);
 		cache_load(&w, cache);
 		int e = walk(&w);

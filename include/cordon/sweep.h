@@ -62,6 +62,8 @@ char *cordon_sweep_record_path(const char *project);
 /* What git directories would make git run (shim/gitrisk.c). Each adds
  * to the list OUT ("core.fsmonitor, hooks (pre-commit)"), which is
  * empty when nothing would run. */
+/* WHAT appended to the list OUT ("a, b"), once, printable. */
+void cordon_git_risk_add(char *out, size_t size, const char *what);
 /* The keys of the config file CONFIG that cordon does not know to be
  * harmless; "a config cordon cannot read" where git's syntax is not read
  * to its end (a missing file adds nothing). */
