@@ -209,14 +209,36 @@ static char *plant_inside(struct world *w, const char *body)
 	return diag;
 }
 
-/* The control: BODY planted outside, unsandboxed (markers "ctl"), then git
- * status and a commit outside. */
-static void plant_outside_then_git(struct world *w, const char *body)
+/* BODY planted inside (markers "deny"), each of STEPS landing (the
+ * control that the plant itself works): what the session said (malloc'd). */
+static char *plant_landed(struct world *w, const char *body, const char *const steps[])
+{
+	char *script = plant(w, "deny", "", body);
+	struct run_result r = sh_in(w, NULL, "%s", script);
+	free(script);
+	expect_all_landed(steps, &r, "inside");
+	char *diag = fmt("%s%s", r.out, r.err);
+	run_free(&r);
+	return diag;
+}
+
+/* The control: BODY planted outside, unsandboxed (markers "ctl"); each of
+ * STEPS (when not NULL) landing. */
+static void plant_outside(struct world *w, const char *body, const char *const steps[])
 {
 	char *script = plant(w, "ctl", "", body);
 	struct run_result r = outside(w, "%s", script);
-	run_free(&r);
 	free(script);
+	if (steps)
+		expect_all_landed(steps, &r, "outside");
+	run_free(&r);
+}
+
+/* The control: BODY planted outside, then git status and a commit
+ * outside. */
+static void plant_outside_then_git(struct world *w, const char *body)
+{
+	plant_outside(w, body, NULL);
 	git_outside(w, w->proj, "outside-ctl");
 }
 
@@ -1546,11 +1568,7 @@ BOTH_USERS(guards, repositories_made_inside_run_nothing_outside, .timeout = 90)
 	/* The control: planted outside, they run. */
 	r = sh_outside(&w, "rm -rf sub b c e gdir gdir.cordon-disarmed clone");
 	run_free(&r);
-	script = plant(&w, "ctl", "", plant_repos);
-	r = outside(&w, "%s", script);
-	free(script);
-	expect_all_landed(repo_steps, &r, "outside");
-	run_free(&r);
+	plant_outside(&w, plant_repos, repo_steps);
 	git_outside_in_repos(&w, "ctl");
 	cr_expect(marked(&w, "ctl", "fsmonitor"), "control: the planted fsmonitor did not run");
 	cr_expect(marked(&w, "ctl", "pre-commit"), "control: the planted hook did not run");
@@ -1607,10 +1625,7 @@ BOTH_USERS(guards, a_nested_repository_changed_inside_is_disarmed, .timeout = 90
 	/* The control: the same change outside runs. */
 	r = sh_outside(&w, "rm -rf vendor/lib/.git.cordon-disarmed && git init -q vendor/lib");
 	run_free(&r);
-	script = plant(&w, "ctl", "", "fsmon >> vendor/lib/.git/config");
-	r = outside(&w, "%s", script);
-	free(script);
-	run_free(&r);
+	plant_outside(&w, "fsmon >> vendor/lib/.git/config", NULL);
 	git_outside(&w, lib, "ctl");
 	cr_expect(marked(&w, "ctl", "fsmonitor"), "control: the planted fsmonitor did not run");
 	free(lib);
@@ -1670,12 +1685,8 @@ BOTH_USERS(guards, repositories_a_simple_reader_would_miss_are_moved_aside, .tim
 	struct world w;
 	git_world(&w, who, "gtricks");
 	hooks_path_world(&w);
-	char *script = plant(&w, "deny", "", plant_tricks);
-	struct run_result r = sh_in(&w, NULL, "%s", script);
-	free(script);
-	expect_all_landed(trick_steps, &r, "inside");
-	char *diag = fmt("%s%s", r.out, r.err);
-	run_free(&r);
+	struct run_result r;
+	char *diag = plant_landed(&w, plant_tricks, trick_steps);
 	git_outside_in_tricks(&w);
 	for (size_t i = 0; trick_steps[i]; i++) {
 		cr_expect_not(marked(&w, "deny", trick_steps[i]), "%s ran outside: %s",
@@ -1690,11 +1701,7 @@ BOTH_USERS(guards, repositories_a_simple_reader_would_miss_are_moved_aside, .tim
 	r = sh_outside(&w, "rm -rf r1 r2 r3 r4 r5 r6 r7 r8* .git/stash7");
 	run_free(&r);
 	hooks_path_world(&w);
-	script = plant(&w, "ctl", "", plant_tricks);
-	r = outside(&w, "%s", script);
-	free(script);
-	expect_all_landed(trick_steps, &r, "outside");
-	run_free(&r);
+	plant_outside(&w, plant_tricks, trick_steps);
 	git_outside_in_tricks(&w);
 	for (size_t i = 0; trick_steps[i]; i++)
 		cr_expect(marked(&w, "ctl", trick_steps[i]), "control: %s did not run",
@@ -1718,18 +1725,10 @@ BOTH_USERS(guards, a_plant_laid_over_two_sessions_is_moved_aside, .timeout = 90)
 {
 	struct world w;
 	git_world(&w, who, "gtwice");
-	char *script = plant(&w, "deny", "", plant_first);
-	struct run_result r = sh_in(&w, NULL, "%s", script);
-	free(script);
-	expect_all_landed((const char *const[]){"first", NULL}, &r, "inside");
-	run_free(&r);
+	struct run_result r;
+	free(plant_landed(&w, plant_first, (const char *const[]){"first", NULL}));
 	usleep(1100 * 1000); /* the second session starts a second later */
-	script = plant(&w, "deny", "", plant_second);
-	r = sh_in(&w, NULL, "%s", script);
-	free(script);
-	expect_all_landed((const char *const[]){"moved", "linked", NULL}, &r, "inside");
-	char *diag = fmt("%s%s", r.out, r.err);
-	run_free(&r);
+	char *diag = plant_landed(&w, plant_second, (const char *const[]){"moved", "linked", NULL});
 	char *a = at(w.proj, "la"), *b = at(w.proj, "lb");
 	git_outside(&w, a, "after");
 	git_outside(&w, b, "after");
@@ -1740,14 +1739,8 @@ BOTH_USERS(guards, a_plant_laid_over_two_sessions_is_moved_aside, .timeout = 90)
 	/* The control. */
 	r = sh_outside(&w, "rm -rf la lb notes.txt");
 	run_free(&r);
-	script = plant(&w, "ctl", "", plant_first);
-	r = outside(&w, "%s", script);
-	free(script);
-	run_free(&r);
-	script = plant(&w, "ctl", "", plant_second);
-	r = outside(&w, "%s", script);
-	free(script);
-	run_free(&r);
+	plant_outside(&w, plant_first, NULL);
+	plant_outside(&w, plant_second, NULL);
 	git_outside(&w, a, "ctl");
 	cr_expect(marked(&w, "ctl", "fsmonitor"), "control: the laid plant did not run");
 	free(a);
@@ -1777,18 +1770,10 @@ BOTH_USERS(guards, a_plant_moved_into_place_later_is_moved_aside, .timeout = 90)
 {
 	struct world w;
 	git_world(&w, who, "gmovein");
-	char *script = plant(&w, "deny", "", hide_first);
-	struct run_result r = sh_in(&w, NULL, "%s", script);
-	free(script);
-	expect_all_landed((const char *const[]){"hid", "slot", NULL}, &r, "inside");
-	run_free(&r);
+	struct run_result r;
+	free(plant_landed(&w, hide_first, (const char *const[]){"hid", "slot", NULL}));
 	usleep(1100 * 1000);
-	script = plant(&w, "deny", "", hide_second);
-	r = sh_in(&w, NULL, "%s", script);
-	free(script);
-	expect_all_landed((const char *const[]){"moved", "swapped", NULL}, &r, "inside");
-	char *diag = fmt("%s%s", r.out, r.err);
-	run_free(&r);
+	char *diag = plant_landed(&w, hide_second, (const char *const[]){"moved", "swapped", NULL});
 	char *lib = at(w.proj, "vendor/lib"), *sw = at(w.proj, "sw");
 	git_outside(&w, lib, "after");
 	git_outside(&w, sw, "after");
@@ -1797,14 +1782,8 @@ BOTH_USERS(guards, a_plant_moved_into_place_later_is_moved_aside, .timeout = 90)
 	/* The control. */
 	r = sh_outside(&w, "rm -rf junk vendor sw");
 	run_free(&r);
-	script = plant(&w, "ctl", "", hide_first);
-	r = outside(&w, "%s", script);
-	free(script);
-	run_free(&r);
-	script = plant(&w, "ctl", "", hide_second);
-	r = outside(&w, "%s", script);
-	free(script);
-	run_free(&r);
+	plant_outside(&w, hide_first, NULL);
+	plant_outside(&w, hide_second, NULL);
 	git_outside(&w, lib, "ctl");
 	git_outside(&w, sw, "ctl");
 	cr_expect(marked(&w, "ctl", "fsmonitor"), "control: the moved tree's plant did not run");
@@ -1835,12 +1814,7 @@ BOTH_USERS(guards, a_repository_planted_after_an_earlier_walk_is_found, .timeout
 	usleep(1100 * 1000);
 	r = outside(&w, "mkdir -p new/x/y");
 	run_free(&r);
-	char *script = plant(&w, "deny", "", plant_deep);
-	r = sh_in(&w, NULL, "%s", script);
-	free(script);
-	expect_all_landed((const char *const[]){"old", "new", NULL}, &r, "inside");
-	char *diag = fmt("%s%s", r.out, r.err);
-	run_free(&r);
+	char *diag = plant_landed(&w, plant_deep, (const char *const[]){"old", "new", NULL});
 	char *old = at(w.proj, "old/a/b/c"), *new = at(w.proj, "new/x/y");
 	git_outside(&w, old, "after");
 	git_outside(&w, new, "after");
@@ -1850,10 +1824,7 @@ BOTH_USERS(guards, a_repository_planted_after_an_earlier_walk_is_found, .timeout
 	/* The control. */
 	r = sh_outside(&w, "rm -rf old/a/b/c/.git* new/x/y/.git*");
 	run_free(&r);
-	script = plant(&w, "ctl", "", plant_deep);
-	r = outside(&w, "%s", script);
-	free(script);
-	run_free(&r);
+	plant_outside(&w, plant_deep, NULL);
 	git_outside(&w, old, "ctl");
 	cr_expect(marked(&w, "ctl", "fsmonitor"), "control: the deep plant did not run");
 	free(old);
@@ -1902,10 +1873,7 @@ BOTH_USERS(guards, a_submodule_git_dir_planted_in_dot_git_is_moved_aside, .timeo
 	r = sh_outside(&w, "git worktree remove --force wt; git submodule deinit -qf evil; "
 			   "rm -rf evil .git/modules .gitmodules; git rm -q --cached evil; true");
 	run_free(&r);
-	script = plant(&w, "ctl", "", plant_module);
-	r = outside(&w, "%s", script);
-	free(script);
-	run_free(&r);
+	plant_outside(&w, plant_module, NULL);
 	r = sh_outside(&w, "git submodule update --init >/dev/null 2>&1; true");
 	run_free(&r);
 	cr_expect(marked(&w, "ctl", "post-checkout"), "control: the planted hook did not run");
