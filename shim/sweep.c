@@ -727,7 +727,7 @@ int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *sai
 		cache = cordon_sweep_record_path(s->project);
 		cache_load(&w, cache);
 		int e = walk(&w);
-		if (e >= 0 && w.n_shut == 0)
+		if (e >= 0) /* a directory it could not read is recorded as such */
 			cache_save(&w, cache, &at);
 		for (size_t i = 0; i < w.found.n; i++)
 			moved += judge_repo(&w, w.found.v[i], said);
