@@ -315,6 +315,87 @@ void cordon_git_hook_risks(const char *dir, bool (*only)(const char *path, const
 	}
 }
 
+/* The first word of the line S, lowercased, into W (SIZE bytes). */
+static void first_word(const char *s, char *w, size_t size)
+{
+	s = skip_blanks(s);
+	size_t n = 0;
+	for (; s[n] && !blank(s[n]) && s[n] != '\n'; n++)
+		if (n + 1 < size)
+			w[n] = (char)tolower((unsigned char)s[n]);
+	w[n + 1 < size ? n : size - 1] = '\0';
+}
+
+/* The merge strategies git has built in: any other name is run as the
+ * program git-merge-NAME. */
+static bool builtin_strategy(const char *s)
+{
+	static const char *const known[] = {"ort",  "recursive", "resolve", "octopus",
+					    "ours", "subtree",   NULL};
+	for (size_t i = 0; known[i]; i++)
+		if (strcmp(s, known[i]) == 0)
+			return true;
+	return false;
+}
+
+void cordon_git_todo_risks(const char *file, const char *name, enum cordon_git_todo kind, char *out,
+			   size_t size)
+{
+	struct stat st;
+	if (lstat(file, &st) < 0 && (errno == ENOENT || errno == ENOTDIR))
+		return;
+	char what[300];
+	FILE *f = S_ISREG(st.st_mode) ? cordon_fopen_regular(file) : NULL;
+	if (!f) {
+		snprintf(what, sizeof(what), "a %s cordon cannot read", name);
+		cordon_git_risk_add(out, size, what);
+		return;
+	}
+	char *line = NULL;
+	size_t cap = 0;
+	bool read_all = false, ran = false, bad = false;
+	for (int lines = 0; lines < 65536; lines++) {
+		ssize_t len = getline(&line, &cap, f);
+		if (len < 0) {
+			read_all = !ferror(f);
+			break;
+		}
+		if (strlen(line) != (size_t)len) {
+			bad = true; /* a NUL: git would read past it */
+			break;
+		}
+		char w[32], v[64];
+		first_word(line, w, sizeof(w));
+		switch (kind) {
+		case CORDON_GIT_TODO: /* exec (x) lines: commands git runs */
+			ran = ran || strcmp(w, "exec") == 0 || strcmp(w, "x") == 0;
+			break;
+		case CORDON_GIT_STRATEGY: /* the strategy, a word alone */
+			if (lines == 0 && w[0] && !builtin_strategy(w))
+				ran = true;
+			break;
+		case CORDON_GIT_OPTS: /* strategy = NAME, in git's config syntax */
+			if (strcmp(w, "strategy") == 0 || strncmp(w, "strategy=", 9) == 0) {
+				const char *eq = strchr(line, '=');
+				first_word(eq ? eq + 1 : "", v, sizeof(v));
+				if (v[0] == '"' || !builtin_strategy(v))
+					ran = true;
+			}
+			break;
+		}
+	}
+	free(line);
+	(void)fclose(f); /* read only */
+	if (bad || !read_all)
+		snprintf(what, sizeof(what), "a %s cordon cannot read", name);
+	else if (kind == CORDON_GIT_TODO)
+		snprintf(what, sizeof(what), "exec lines in %s", name);
+	else
+		snprintf(what, sizeof(what), "a merge strategy in %s that is a program", name);
+	if (ran || bad || !read_all)
+		cordon_git_risk_add(out, size, what);
+}
+
 char *cordon_git_dir_of(const char *dotgit)
 {
 	struct stat st;

@@ -556,26 +556,22 @@ static int read_includes(const char *file, const char *home, int depth, struct c
 	return e;
 }
 
-/* What git's config files include is config too: an include of a file in
- * the project (git config include.path ../.gitconfig) or in a writable
- * home (~/.gitconfig.local) is guarded as .git/config is. The system and
- * global files, then the repository's (DIRS). */
 /* The git config files, in the order git reads them (a later one wins):
- * the system's, the global ones, then each of DIRS' config and
- * config.worktree. */
-static int git_config_files(const struct reach *r, const struct cordon_strv *dirs,
+ * the system's, the global ones (HOME's, which may be NULL), then each of
+ * DIRS' config and config.worktree. */
+static int git_config_files(const char *home, const struct cordon_strv *dirs,
 			    struct cordon_strv *files)
 {
 	int e = cordon_strv_push(files, "/etc/gitconfig");
 	char f[PATH_MAX + 32];
-	if (e >= 0 && r->home) {
-		snprintf(f, sizeof(f), "%s/.gitconfig", r->home);
+	if (e >= 0 && home) {
+		snprintf(f, sizeof(f), "%s/.gitconfig", home);
 		e = cordon_strv_push(files, f);
 		const char *xdg = getenv("XDG_CONFIG_HOME");
 		if (xdg && xdg[0] == '/')
 			snprintf(f, sizeof(f), "%s/git/config", xdg);
 		else
-			snprintf(f, sizeof(f), "%s/.config/git/config", r->home);
+			snprintf(f, sizeof(f), "%s/.config/git/config", home);
 		if (e >= 0)
 			e = cordon_strv_push(files, f);
 	}
@@ -589,17 +585,46 @@ static int git_config_files(const struct reach *r, const struct cordon_strv *dir
 	return e;
 }
 
+/* What git's config files include is config too: an include of a file in
+ * the project (git config include.path ../.gitconfig) or in a writable
+ * home (~/.gitconfig.local) is guarded as .git/config is. */
 static int protect_includes(struct cordon_guard_plan *plan, const struct reach *r,
 			    const struct cordon_strv *dirs, const char *source)
 {
 	struct cordon_strv files = {0}, inc = {0};
-	int e = git_config_files(r, dirs, &files);
+	int e = git_config_files(r->home, dirs, &files);
 	for (size_t i = 0; e >= 0 && i < files.n; i++)
 		e = read_includes(files.v[i], r->home, 0, &inc);
 	for (size_t i = 0; e >= 0 && i < inc.n; i++)
 		e = protect(plan, r, inc.v[i], source, 0);
 	cordon_strv_free(&files);
 	cordon_strv_free(&inc);
+	return e;
+}
+
+int cordon_git_hooks_paths(const char *home, const struct cordon_strv *dirs, const char *base,
+			   struct cordon_strv *out)
+{
+	struct cordon_strv files = {0};
+	int e = git_config_files(home, dirs, &files);
+	for (size_t i = 0; e >= 0 && i < files.n; i++) {
+		cleanup_free char *value = NULL;
+		read_config_value(files.v[i], "core", "hookspath", &value);
+		if (!value || !value[0])
+			continue;
+		char path[PATH_MAX * 2];
+		if (value[0] == '~' && value[1] == '/' && home)
+			snprintf(path, sizeof(path), "%s%s", home, value + 1);
+		else if (value[0] == '/')
+			snprintf(path, sizeof(path), "%s", value);
+		else
+			snprintf(path, sizeof(path), "%s/%s", base, value);
+		size_t n = strlen(path);
+		while (n > 1 && path[n - 1] == '/')
+			path[--n] = '\0';
+		e = cordon_strv_push(out, path);
+	}
+	cordon_strv_free(&files);
 	return e;
 }
 
@@ -610,31 +635,21 @@ static int protect_includes(struct cordon_guard_plan *plan, const struct reach *
 static int protect_hooks_path(struct cordon_guard_plan *plan, const struct reach *r,
 			      const struct cordon_strv *dirs, const char *base, const char *source)
 {
-	cleanup_free char *value = NULL;
-	struct cordon_strv files = {0};
-	int e = git_config_files(r, dirs, &files);
-	for (size_t i = 0; e >= 0 && i < files.n; i++)
-		read_config_value(files.v[i], "core", "hookspath", &value);
-	cordon_strv_free(&files);
-	if (e < 0)
+	struct cordon_strv paths = {0};
+	int e = cordon_git_hooks_paths(r->home, dirs, base, &paths);
+	if (e < 0 || paths.n == 0) {
+		cordon_strv_free(&paths);
 		return e;
-	if (!value || !value[0])
-		return 0;
-	char path[PATH_MAX * 2];
-	if (value[0] == '~' && value[1] == '/' && r->home)
-		snprintf(path, sizeof(path), "%s%s", r->home, value + 1);
-	else if (value[0] == '/')
-		snprintf(path, sizeof(path), "%s", value);
-	else
-		snprintf(path, sizeof(path), "%s/%s", base, value);
+	}
+	char *path = paths.v[paths.n - 1];
 	/* husky (9+) points git at .husky/_, whose scripts run the hooks
 	 * written in .husky: the guard is .husky. */
 	size_t n = strlen(path);
-	while (n > 1 && path[n - 1] == '/')
-		path[--n] = '\0';
 	if (n > 2 && strcmp(path + n - 2, "/_") == 0)
 		path[n - 2] = '\0';
-	return protect(plan, r, path, source, MKDIR);
+	e = protect(plan, r, path, source, MKDIR);
+	cordon_strv_free(&paths);
+	return e;
 }
 
 /* The git dirs of DIR's linked worktrees (DIR/worktrees/NAME, holding a

@@ -239,13 +239,26 @@ static int visit(const char *name, unsigned char type, void *arg)
 			   (unsigned long long)st.st_ino, w->rel, name);
 	if (e < 0 || type != DT_DIR)
 		return e;
-	/* Of a .git directory, only its submodules' git dirs. */
-	char *modules;
-	if (asprintf(&modules, "%s%s.git/modules", w->rel, w->rel[0] ? "/" : "") < 0)
-		return -ENOMEM;
-	e = push_joined(&w->todo, below(w), modules, "");
-	free(modules);
+	/* Of a .git directory, only the git dirs git keeps in it: its
+	 * submodules' and its linked worktrees' (whose worktree may lie
+	 * outside the project). */
+	static const char *const kept[] = {"modules", "worktrees", NULL};
+	for (size_t i = 0; e >= 0 && kept[i]; i++) {
+		char *sub;
+		if (asprintf(&sub, "%s%s.git/%s", w->rel, w->rel[0] ? "/" : "", kept[i]) < 0)
+			return -ENOMEM;
+		e = push_joined(&w->todo, below(w), sub, "");
+		free(sub);
+	}
 	return e;
+}
+
+/* REL lies in a .git directory: a git dir there is one git keeps (a
+ * submodule's, a linked worktree's), and nothing else in it is a place
+ * anyone runs git in. */
+static bool in_dotgit(const char *rel)
+{
+	return strncmp(rel, ".git/", 5) == 0 || strstr(rel, "/.git/") != NULL;
 }
 
 /* A directory the walk could not read: said (the first few). */
@@ -320,15 +333,17 @@ static int list_dir(struct walk *w, const char *rel, char flag)
 			(w->has & (HAS_OBJECTS | HAS_REFS)) == (HAS_OBJECTS | HAS_REFS));
 	if (!git_dir || !rel[0])
 		return record(w, REC_DIR, (unsigned long long)st.st_ino, rel, NULL);
-	while (w->todo.n > todo_before) {
-		free(w->todo.v[--w->todo.n]);
-		w->todo.v[w->todo.n] = NULL;
-	}
 	/* It is judged whole, as git would use it. */
 	e = push_joined(&w->found, flag, rel, "");
 	if (e >= 0)
 		e = record(w, REC_GIT_DIR, (unsigned long long)st.st_ino, rel, NULL);
-	return e < 0 ? e : push_joined(&w->todo, below(w), rel, "modules");
+	if (e < 0 || !in_dotgit(rel))
+		return e; /* a bare one: git may be run in any directory below */
+	while (w->todo.n > todo_before) {
+		free(w->todo.v[--w->todo.n]);
+		w->todo.v[w->todo.n] = NULL;
+	}
+	return push_joined(&w->todo, below(w), rel, "modules");
 }
 
 /* ---- the last walk's record ---- */
@@ -385,7 +400,8 @@ static int reuse(struct walk *w, const char *rel, char kind, const struct stat *
 	int e = record(w, kind, (unsigned long long)st->st_ino, rel, NULL);
 	if (e >= 0 && kind == REC_GIT_DIR) {
 		e = push_joined(&w->found, (char)(w->fresh ? ABOVE_NEW : ABOVE_OLD), rel, "");
-		return e < 0 ? e : push_joined(&w->todo, below(w), rel, "modules");
+		if (e >= 0 && in_dotgit(rel))
+			return push_joined(&w->todo, below(w), rel, "modules");
 	}
 	const struct cache *c = &w->cache;
 	size_t rn = strlen(rel);
@@ -433,7 +449,7 @@ char *cordon_sweep_record_path(const char *project)
 	return asprintf(&path, "%s/sweep-%016llx", dir, (unsigned long long)h) < 0 ? NULL : path;
 }
 
-#define CACHE_MAGIC "cordon-sweep 1"
+#define CACHE_MAGIC "cordon-sweep 2" /* 1: a bare git dir's subdirectories unrecorded */
 #define CACHE_MAX   (256u << 20)
 
 /* The last walk's record of W's project, if there is one for this very
@@ -552,36 +568,123 @@ static bool counts(const char *path, const void *arg)
 	return !is_guarded(j->s, path) && (j->all || changed(path, &j->s->since));
 }
 
-/* The risks of the git dir DIR that count under J, into OUT. */
-static void risks_of(const struct judge *j, const char *dir, char *out, size_t size)
+/* What a git dir would make git run: the whole list, and the files git
+ * writes itself that hold part of it (config.worktree, what a rebase
+ * resumes), which alone can be moved aside from a repository the guards
+ * keep. */
+struct risks {
+	char all[1200];
+	struct cordon_strv files; /* each a file with a risk, */
+	struct cordon_strv why;   /* and its risks */
+	bool other;               /* a risk held elsewhere */
+	bool guarded;             /* the repository's config is guarded */
+};
+
+/* The risks added to R since it held BEFORE bytes: those of PATH (a file
+ * that can be moved aside alone), or of something else (NULL). */
+static void held_by(struct risks *r, size_t before, const char *path)
+{
+	const char *added = r->all + before;
+	if (!*added)
+		return;
+	added += strspn(added, ", ");
+	if (!path || cordon_strv_push(&r->files, path) < 0 || cordon_strv_push(&r->why, added) < 0)
+		r->other = true;
+}
+
+/* The hooks in the directory core.hooksPath names for the repository
+ * whose git dirs are DIRS and whose worktree is BASE (or the git dir, for
+ * a bare one), into R. */
+static void hooks_path_risks(const struct judge *j, const struct cordon_strv *dirs,
+			     const char *base, struct risks *r)
+{
+	struct cordon_strv paths = {0};
+	if (cordon_git_hooks_paths(getenv("HOME"), dirs, base, &paths) < 0) {
+		r->other = true;
+		cordon_git_risk_add(r->all, sizeof(r->all), "hooks cordon cannot read");
+	}
+	if (paths.n) {
+		/* The one git uses; husky's .husky/_ runs what is in .husky. */
+		char *hp = paths.v[paths.n - 1];
+		size_t n = strlen(hp), before = strlen(r->all);
+		for (int k = 0; k < 2; k++) {
+			struct judge there = *j;
+			there.all = j->all || counts(hp, j);
+			if (!is_guarded(j->s, hp))
+				cordon_git_hook_risks(hp, counts, &there, r->all, sizeof(r->all));
+			if (n <= 2 || strcmp(hp + n - 2, "/_") != 0)
+				break;
+			hp[n - 2] = '\0';
+		}
+		held_by(r, before, NULL);
+	}
+	cordon_strv_free(&paths);
+}
+
+/* The risks of the git dir DIR that count under J, into R; BASE: the
+ * directory core.hooksPath is relative to (NULL: unknown, not looked
+ * at). */
+static void risks_of(const struct judge *j, const char *dir, const char *base, struct risks *r)
 {
 	char path[PATH_MAX + 32];
-	static const char *const configs[] = {"config", "config.worktree", NULL};
-	for (size_t i = 0; configs[i]; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, configs[i]);
+	size_t before = strlen(r->all);
+	snprintf(path, sizeof(path), "%s/config", dir);
+	if (counts(path, j))
+		cordon_git_config_risks(path, r->all, sizeof(r->all));
+	held_by(r, before, NULL);
+	before = strlen(r->all);
+	snprintf(path, sizeof(path), "%s/config.worktree", dir);
+	if (counts(path, j))
+		cordon_git_config_risks(path, r->all, sizeof(r->all));
+	held_by(r, before, path);
+	/* What git resumes (rebase --continue, cherry-pick --continue). */
+	static const struct {
+		const char *name;
+		enum cordon_git_todo kind;
+	} todos[] = {{"rebase-merge/git-rebase-todo", CORDON_GIT_TODO},
+		     {"sequencer/todo", CORDON_GIT_TODO},
+		     {"rebase-merge/strategy", CORDON_GIT_STRATEGY},
+		     {"sequencer/opts", CORDON_GIT_OPTS}};
+	for (size_t i = 0; i < sizeof(todos) / sizeof(todos[0]); i++) {
+		before = strlen(r->all);
+		snprintf(path, sizeof(path), "%s/%s", dir, todos[i].name);
 		if (counts(path, j))
-			cordon_git_config_risks(path, out, size);
+			cordon_git_todo_risks(path, todos[i].name, todos[i].kind, r->all,
+					      sizeof(r->all));
+		held_by(r, before, path);
 	}
+	before = strlen(r->all);
 	snprintf(path, sizeof(path), "%s/commondir", dir);
 	cleanup_free char *shared = cordon_git_link_file(path, "", dir);
 	struct stat st;
 	if (!shared && lstat(path, &st) == 0 && counts(path, j))
-		cordon_git_risk_add(out, size, "a commondir cordon cannot follow");
+		cordon_git_risk_add(r->all, sizeof(r->all), "a commondir cordon cannot follow");
 	struct judge there = *j;
 	/* All of the dir a commondir names counts: it may have been moved
 	 * into place without a change time of its own moving. */
 	there.all = j->all || shared;
-	if (shared) {
-		snprintf(path, sizeof(path), "%s/config", shared);
-		if (counts(path, &there))
-			cordon_git_config_risks(path, out, size);
-	}
+	snprintf(path, sizeof(path), "%s/config", shared ? shared : dir);
+	r->guarded = is_guarded(j->s, path);
+	if (shared && counts(path, &there))
+		cordon_git_config_risks(path, r->all, sizeof(r->all));
 	snprintf(path, sizeof(path), "%s/hooks", shared ? shared : dir);
 	/* A hooks directory replaced, or one hook more or less: each hook
 	 * in it counts. */
 	there.all = there.all || counts(path, &there);
 	if (!is_guarded(j->s, path))
-		cordon_git_hook_risks(path, counts, &there, out, size);
+		cordon_git_hook_risks(path, counts, &there, r->all, sizeof(r->all));
+	held_by(r, before, NULL);
+	if (base) {
+		struct cordon_strv dirs = {0};
+		if (cordon_strv_push(&dirs, shared ? shared : dir) < 0 ||
+		    (shared && cordon_strv_push(&dirs, dir) < 0)) {
+			r->other = true;
+			cordon_git_risk_add(r->all, sizeof(r->all), "hooks cordon cannot read");
+		} else {
+			hooks_path_risks(j, &dirs, base, r);
+		}
+		cordon_strv_free(&dirs);
+	}
 }
 
 /* Move NAME in the directory DIR aside: to NAME.cordon-disarmed, or with
@@ -669,27 +772,49 @@ static int judge_repo(const struct walk *w, const char *found, struct cordon_str
 	 * moved into place without a change time of its own moving. */
 	struct judge j = {.s = s, .all = made || !S_ISDIR(st.st_mode)};
 	cleanup_free char *dir = cordon_git_dir_of(path);
-	char risks[1200] = "";
+	/* core.hooksPath is relative to the worktree, or to a bare git dir;
+	 * the worktree of a git dir kept in a .git is found by its own
+	 * .git file. */
+	size_t pn = strlen(path);
+	cleanup_free char *base = NULL;
+	if (pn >= 5 && strcmp(path + pn - 5, "/.git") == 0)
+		base = strndup(path, pn - 5);
+	else if (!in_dotgit(rel))
+		base = strdup(path);
+	struct risks r = {.all = ""};
 	if (dir)
-		risks_of(&j, dir, risks, sizeof(risks));
+		risks_of(&j, dir, base, &r);
 	else if (made) /* a .git file written since, naming nothing cordon finds */
-		cordon_git_risk_add(risks, sizeof(risks), "a .git file cordon cannot follow");
-	if (!risks[0]) {
-		if (made) {
-			char shown[PATH_MAX + 8];
+		cordon_git_risk_add(r.all, sizeof(r.all), "a .git file cordon cannot follow");
+	int moved = 0;
+	char why[1400], shown[PATH_MAX + 8];
+	if (!r.all[0]) {
+		/* (A git dir kept in a .git: a submodule's or a linked
+		 * worktree's, said with the worktree it belongs to.) */
+		if (made && !in_dotgit(rel))
 			say(said,
 			    "cordon: this session made the repository %s: it has no hooks, and its "
 			    "config sets only keys cordon knows to run nothing",
 			    cordon_printable(path, SIZE_MAX, shown, sizeof(shown)));
+	} else if (r.guarded && !r.other) {
+		/* The guards keep the repository; only files git writes itself
+		 * are moved aside, and the repository stays usable. */
+		for (size_t i = 0; i < r.files.n; i++) {
+			snprintf(why, sizeof(why), "where git outside would run programs (%s)",
+				 r.why.v[i]);
+			moved += disarm(w, r.files.v[i], "while this session ran, it wrote", why,
+					said);
 		}
-		return 0;
+	} else {
+		snprintf(why, sizeof(why), "where git outside would run programs (%s)", r.all);
+		moved = disarm(w, path,
+			       made ? "this session made the repository"
+				    : "while this session ran, it changed the repository",
+			       why, said);
 	}
-	char why[1400];
-	snprintf(why, sizeof(why), "where git outside would run programs (%s)", risks);
-	return disarm(w, path,
-		      made ? "this session made the repository"
-			   : "while this session ran, it changed the repository",
-		      why, said);
+	cordon_strv_free(&r.files);
+	cordon_strv_free(&r.why);
+	return moved;
 }
 
 /* A protected name missing as the session started, that no mount could

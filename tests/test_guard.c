@@ -488,3 +488,72 @@ Test(guard, git_config_reader_fails_closed)
 	tmp_cleanup(dir);
 	free(dir);
 }
+
+/* What git resumes outside (shim/gitrisk.c): a todo list's exec lines, a
+ * merge strategy git would run as a program, in its own file or in
+ * sequencer/opts; a file it cannot read is a risk too. Checked against a
+ * real todo git wrote for the harmless ones. */
+Test(guard, git_todo_reader_finds_what_runs)
+{
+	char *dir = tmp_dir("gtodo");
+	char *cmd;
+	cr_assert(asprintf(&cmd,
+			   "cd '%s' && git init -q a && cd a && "
+			   "git -c user.name=a -c user.email=a@a commit -q --allow-empty -m 1 && "
+			   "git -c user.name=a -c user.email=a@a commit -q --allow-empty -m 2 && "
+			   "GIT_SEQUENCE_EDITOR=\"sed -i '1i break'\" git -c user.name=a "
+			   "-c user.email=a@a rebase -q -i --keep-empty HEAD~1 >/dev/null 2>&1; "
+			   "test -f .git/rebase-merge/git-rebase-todo",
+			   dir) > 0);
+	cr_assert_eq(system(cmd), 0, "git rebase -i did not stop");
+	free(cmd);
+	char out[512] = "";
+	char *real = path_join(dir, "a/.git/rebase-merge/git-rebase-todo");
+	cordon_git_todo_risks(real, "todo", CORDON_GIT_TODO, out, sizeof(out));
+	cr_expect_str_empty(out, "git's own todo: %s", out);
+	free(real);
+	static const struct {
+		const char *text;
+		enum cordon_git_todo kind;
+		const char *want;
+	} cases[] = {
+		{"pick abc x\nexec make\n", CORDON_GIT_TODO, "exec lines in f"},
+		{"  x make\n", CORDON_GIT_TODO, "exec lines in f"},
+		{"\tEXEC make\n", CORDON_GIT_TODO, "exec lines in f"},
+		{"# exec make\npick abc x\nbreak\n", CORDON_GIT_TODO, ""},
+		{"pick abc x\0exec make\n", CORDON_GIT_TODO, "a f cordon cannot read"},
+		{"ort\n", CORDON_GIT_STRATEGY, ""},
+		{"evil\n", CORDON_GIT_STRATEGY, "a merge strategy in f"},
+		{"[options]\n\tstrategy = recursive\n", CORDON_GIT_OPTS, ""},
+		{"[options]\n\tstrategy=evil\n", CORDON_GIT_OPTS, "a merge strategy in f"},
+		{"[options]\n\tStrategy = \"ort\"\n", CORDON_GIT_OPTS, "a merge strategy in f"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *f = path_join(dir, "f");
+		FILE *fp = fopen(f, "w");
+		cr_assert_not_null(fp);
+		size_t n = strlen(cases[i].text);
+		if (strcmp(cases[i].text, "pick abc x") == 0)
+			n += 1 + strlen("exec make\n"); /* past the NUL */
+		fwrite(cases[i].text, 1, n, fp);
+		fclose(fp);
+		out[0] = '\0';
+		cordon_git_todo_risks(f, "f", cases[i].kind, out, sizeof(out));
+		if (cases[i].want[0])
+			cr_expect(strstr(out, cases[i].want), "case %zu: \"%s\" gave \"%s\"", i,
+				  cases[i].text, out);
+		else
+			cr_expect_str_empty(out, "case %zu: \"%s\" gave \"%s\"", i, cases[i].text,
+					    out);
+		unlink(f);
+		/* A FIFO is not read, and counts. */
+		cr_assert_eq(mkfifo(f, 0600), 0);
+		out[0] = '\0';
+		cordon_git_todo_risks(f, "f", cases[i].kind, out, sizeof(out));
+		cr_expect(strstr(out, "a f cordon cannot read"), "a FIFO gave \"%s\"", out);
+		unlink(f);
+		free(f);
+	}
+	tmp_cleanup(dir);
+	free(dir);
+}

@@ -122,6 +122,14 @@ const char *cordon_mount_op_name(enum cordon_mount_op op);
  * relative, canonical (malloc'd); NULL when there is none or it does not
  * resolve. git's ".git" files ("gitdir: ") and commondir files (""). */
 char *cordon_git_link_file(const char *file, const char *prefix, const char *base);
+/* Each directory the git config files of the repository whose git dirs
+ * are DIRS (its git dir, then a common dir) name as core.hooksPath, in
+ * the order git reads them (the last one is the one git uses): the
+ * system's and HOME's (NULL: none), then the repository's; relative ones
+ * against its worktree BASE, "~/" against HOME; pushed to OUT. 0 or
+ * -ENOMEM. */
+int cordon_git_hooks_paths(const char *home, const struct cordon_strv *dirs, const char *base,
+			   struct cordon_strv *out);
 
 /* The read-only or hidden mount of PLAN on PATH or above it (the deepest),
  * or NULL. */

@@ -72,6 +72,14 @@ void cordon_git_config_risks(const char *config, char *out, size_t size);
  * true (ONLY may be NULL). */
 void cordon_git_hook_risks(const char *dir, bool (*only)(const char *path, const void *arg),
 			   const void *arg, char *out, size_t size);
+/* What git resumes when told to continue, outside: a rebase's or a
+ * cherry-pick's todo list (exec lines run commands), the merge strategy
+ * it uses (one not built in is run as the program git-merge-NAME), in a
+ * file of its own or in sequencer/opts. An unreadable one counts too.
+ * NAME: how the risk names FILE. */
+enum cordon_git_todo { CORDON_GIT_TODO, CORDON_GIT_STRATEGY, CORDON_GIT_OPTS };
+void cordon_git_todo_risks(const char *file, const char *name, enum cordon_git_todo kind, char *out,
+			   size_t size);
 /* The git dir of the .git entry DOTGIT: the one a .git file names, or
  * DOTGIT itself (malloc'd; NULL when a .git file names none). */
 char *cordon_git_dir_of(const char *dotgit);

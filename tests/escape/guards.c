@@ -1794,6 +1794,122 @@ BOTH_USERS(guards, a_plant_moved_into_place_later_is_moved_aside, .timeout = 90)
 	world_free(&w);
 }
 
+/* What the sweep of session 15 let through, or could not know: a rebase
+ * stopped inside, its todo given an exec line (git rebase --continue
+ * outside runs it); a config.worktree in the project's own repository,
+ * read once extensions.worktreeConfig is turned on outside (git
+ * sparse-checkout does); a repository below a directory that looks like
+ * a bare one; a hook written where a nested repository's core.hooksPath
+ * points; a linked worktree outside the project, its commondir sent to a
+ * git dir planted there. In the project's own repository, kept by the
+ * guards, only the files are moved aside, and it stays usable. Each
+ * makes its own marker when git is used there. $S: a writable directory
+ * outside the project. */
+static const char plant_resumed[] =
+	"t() { printf '[core]\\n\\tfsmonitor = \"touch %s-%s; false\"\\n' \"$M\" \"$1\"; }\n"
+	"git commit -q --allow-empty -m second && "
+	"GIT_SEQUENCE_EDITOR=\"sed -i '1i break'\" git rebase -q -i HEAD~1 >/dev/null 2>&1; "
+	"test -d .git/rebase-merge && printf 'exec touch %s-rebase\\n' \"$M\" >> "
+	".git/rebase-merge/git-rebase-todo; echo rebase $?\n"
+	"t cw > .git/config.worktree; echo worktree $?\n"
+	"mkdir -p ev/objects ev/refs && echo 'ref: refs/heads/main' > ev/HEAD && "
+	"git init -q ev/sub && t bare >> ev/sub/.git/config; echo bare $?\n"
+	"hook pre-commit > vendor/h/.githooks/pre-commit && "
+	"chmod +x vendor/h/.githooks/pre-commit; echo hookspath $?\n"
+	"git worktree add -q \"$S/wt\" 2>/dev/null && git init -q --bare \"$S/evil\" && "
+	"t wt >> \"$S/evil/config\" && echo \"$S/evil\" > .git/worktrees/wt/commondir; "
+	"echo linked $?\n";
+
+static const char *const resumed_steps[] = {"rebase", "hookspath", "worktree",
+					    "bare",   "linked",    NULL};
+static const char *const resumed_marks[] = {"rebase", "cw", "bare", "pre-commit", "wt", NULL};
+
+/* The nested repository with core.hooksPath, made outside before, and
+ * SIDE. */
+static void resumed_world(struct world *w, const char *side)
+{
+	struct run_result r =
+		outside(w,
+			"git init -q vendor/h && git -C vendor/h config core.hooksPath .githooks "
+			"&& mkdir -p vendor/h/.githooks '%s' && "
+			"git -C vendor/h commit -q --allow-empty -m first",
+			side);
+	run_free(&r);
+}
+
+/* Outside: the rebase continued, worktreeConfig turned on, git in each
+ * of the other places. */
+static void git_outside_resumed(struct world *w, const char *side)
+{
+	char *script =
+		fmt("git rebase --continue >/dev/null 2>&1; "
+		    "git config core.repositoryformatversion 1 && "
+		    "git config extensions.worktreeConfig true && git status >/dev/null 2>&1; "
+		    "(cd ev/sub && git status >/dev/null 2>&1); "
+		    "git -C vendor/h commit -q --allow-empty -m x >/dev/null 2>&1; "
+		    "(cd '%s/wt' && git status >/dev/null 2>&1); true",
+		    side);
+	struct run_result r = sh_outside(w, script);
+	free(script);
+	run_free(&r);
+}
+
+BOTH_USERS(guards, what_git_resumes_or_finds_around_is_moved_aside, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "gresume");
+	char *side = at(w.dir, "side"), *vars = fmt("S=%s", side),
+	     *rw = fmt(", \"additional_read_write_paths\": [\"%s\"]", side);
+	resumed_world(&w, side);
+	set_config(&w, rw);
+	usleep(1100 * 1000); /* a change is told from what was there by its time */
+	char *script = plant(&w, "deny", vars, plant_resumed);
+	struct run_result r = sh_in(&w, NULL, "%s", script);
+	free(script);
+	expect_all_landed(resumed_steps, &r, "inside");
+	char *diag = fmt("%s%s", r.out, r.err);
+	run_free(&r);
+	git_outside_resumed(&w, side);
+	for (size_t i = 0; resumed_marks[i]; i++)
+		cr_expect_not(marked(&w, "deny", resumed_marks[i]), "%s ran outside: %s",
+			      resumed_marks[i], diag);
+	static const char *const aside[] = {".git/rebase-merge/git-rebase-todo.cordon-disarmed",
+					    ".git/config.worktree.cordon-disarmed",
+					    "ev/sub/.git.cordon-disarmed",
+					    "vendor/h/.git.cordon-disarmed",
+					    ".git/worktrees/wt.cordon-disarmed",
+					    NULL};
+	for (size_t i = 0; aside[i]; i++)
+		cr_expect(present(w.proj, aside[i]), "%s is missing: %s", aside[i], diag);
+	cr_expect(strstr(diag, "exec lines in rebase-merge/git-rebase-todo"), "%s", diag);
+	cr_expect(present(w.proj, ".git/HEAD") && !present(w.proj, ".git.cordon-disarmed"),
+		  "the guarded repository was moved: %s", diag);
+	/* The control: the same, outside, runs. */
+	script = fmt("git rebase --abort; rm -rf ev vendor '%s' .git/config.worktree* "
+		     ".git/worktrees .git/rebase-merge; git worktree prune; "
+		     "git config --unset extensions.worktreeConfig; "
+		     "git config core.repositoryformatversion 0; true",
+		     side);
+	r = sh_outside(&w, script);
+	free(script);
+	run_free(&r);
+	resumed_world(&w, side);
+	script = plant(&w, "ctl", vars, plant_resumed);
+	r = outside(&w, "%s", script);
+	free(script);
+	expect_all_landed(resumed_steps, &r, "outside");
+	run_free(&r);
+	git_outside_resumed(&w, side);
+	for (size_t i = 0; resumed_marks[i]; i++)
+		cr_expect(marked(&w, "ctl", resumed_marks[i]), "control: %s did not run",
+			  resumed_marks[i]);
+	free(side);
+	free(vars);
+	free(rw);
+	free(diag);
+	world_free(&w);
+}
+
 /* The sweep keeps each walk's record of the project's directories for the
  * next, and reads again only those changed since. A repository planted
  * deep in a tree the last walk read, and one in a tree made outside
