@@ -76,10 +76,15 @@ static void explain_guards(const struct cordon_policy *p, const struct cordon_gu
 		printf("  %-9s %s  (the home, writable: no new name is made directly in it, so "
 		       "that no missing dotfile is; its directories take new files)\n",
 		       "closed", plan->closed);
-	if (cordon_sweep_applies(p))
+	if (cordon_sweep_applies(p)) {
 		printf("  %-9s %s  (as the session ends, each repository in it made or changed "
 		       "inside that would run a program outside is moved to .git.cordon-disarmed)\n",
 		       "swept", p->project);
+		for (size_t i = 0; i < p->n_rules; i++)
+			if (cordon_policy_writable_root(p, &p->rules[i]))
+				printf("  %-9s %s  (writable too: swept as the project is)\n",
+				       "swept", p->rules[i].path);
+	}
 	if (plan->refuse)
 		printf("  REFUSED: %s\n", plan->refuse);
 	for (size_t i = 0; i < plan->notes.n; i++)

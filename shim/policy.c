@@ -605,13 +605,14 @@ static bool toolchain_rule(const struct cordon_rule *r)
 /* LIST's guards of KIND (with PLACEHOLDER: a trailing "/" asks for a
  * stand-in); a hidden path that a rule names itself is left out, and so
  * (YIELD) is a protected one that a write rule names itself. */
-static int guard_list_yield(struct cordon_policy *p, const char *const *list, unsigned kind,
-			    bool yield, const char *source, const char *home,
-			    struct cordon_path_cache *cache)
+/* LIST's paths (relative ones against BASE) as guards of KIND. */
+static int guard_list_in(struct cordon_policy *p, const char *const *list, unsigned kind,
+			 bool yield, const char *source, const char *home, const char *base,
+			 struct cordon_path_cache *cache)
 {
 	for (size_t i = 0; list && list[i]; i++) {
 		cleanup_free char *abs = NULL;
-		int r = cordon_path_absolute(list[i], home, p->project, &abs);
+		int r = cordon_path_absolute(list[i], home, base, &abs);
 		if (r == -ENOMEM)
 			return r;
 		if (r < 0)
@@ -645,10 +646,28 @@ static int guard_list_yield(struct cordon_policy *p, const char *const *list, un
 	return 0;
 }
 
+static int guard_list_yield(struct cordon_policy *p, const char *const *list, unsigned kind,
+			    bool yield, const char *source, const char *home,
+			    struct cordon_path_cache *cache)
+{
+	return guard_list_in(p, list, kind, yield, source, home, p->project, cache);
+}
+
 static int guard_list(struct cordon_policy *p, const char *const *list, unsigned kind,
 		      const char *source, const char *home, struct cordon_path_cache *cache)
 {
 	return guard_list_yield(p, list, kind, false, source, home, cache);
+}
+
+bool cordon_policy_writable_root(const struct cordon_policy *p, const struct cordon_rule *r)
+{
+	struct stat st;
+	return (r->access & CORDON_ACCESS_WRITE) &&
+	       (strcmp(r->source, cordon_class_extra_key(CORDON_CLASS_RW)) == 0 ||
+		strcmp(r->source, "--allow-write") == 0) &&
+	       (!p->project || !cordon_path_under(r->path, p->project)) &&
+	       !cordon_never_project(r->path, p->home) && stat(r->path, &st) == 0 &&
+	       S_ISDIR(st.st_mode);
 }
 
 /* Where the config a later session reads lives: the file read now, and
@@ -823,13 +842,21 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 {
 	struct cordon_path_cache cache = {0};
 	int r = guard_config(cfg, ctx, p, &cache);
+	/* In the project, and in each directory the user made writable
+	 * besides it (a sibling repository): what runs outside is kept as
+	 * well there. */
+	const char *const *protected = cfg->has_protected
+					       ? (const char *const *)cfg->protected_paths.v
+					       : cordon_default_protected;
+	const char *psource = cfg->has_protected ? "protected_paths" : "protected_paths (default)";
 	if (r >= 0)
-		r = guard_list(p,
-			       cfg->has_protected ? (const char *const *)cfg->protected_paths.v
-						  : cordon_default_protected,
-			       CORDON_GUARD_PROTECT | CORDON_GUARD_PLACEHOLDER,
-			       cfg->has_protected ? "protected_paths" : "protected_paths (default)",
-			       ctx->home, &cache);
+		r = guard_list(p, protected, CORDON_GUARD_PROTECT | CORDON_GUARD_PLACEHOLDER,
+			       psource, ctx->home, &cache);
+	for (size_t i = 0, n = p->n_rules; r >= 0 && i < n; i++)
+		if (cordon_policy_writable_root(p, &p->rules[i]))
+			r = guard_list_in(p, protected,
+					  CORDON_GUARD_PROTECT | CORDON_GUARD_PLACEHOLDER, false,
+					  psource, ctx->home, p->rules[i].path, &cache);
 	for (size_t i = 0; r >= 0 && ctx->home && cordon_dotfiles[i]; i++) {
 		cleanup_free char *s = NULL;
 		if (asprintf(&s, "~/%s", cordon_dotfiles[i]) < 0)

@@ -66,7 +66,12 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 	this_second(&s->since);
 	s->guarded = *guarded;
 	*guarded = (struct cordon_strv){0};
-	if (!(s->project = strdup(p->project))) {
+	int e = (s->project = strdup(p->project)) ? cordon_strv_push(&s->roots, p->project)
+						  : -ENOMEM;
+	for (size_t i = 0; e >= 0 && i < p->n_rules; i++)
+		if (cordon_policy_writable_root(p, &p->rules[i]))
+			e = cordon_strv_push_new(&s->roots, p->rules[i].path);
+	if (e < 0) {
 		cordon_sweep_free(s);
 		return -ENOMEM;
 	}
@@ -83,6 +88,7 @@ void cordon_sweep_names(struct cordon_sweep *s, struct cordon_strv *names)
 void cordon_sweep_free(struct cordon_sweep *s)
 {
 	free(s->project);
+	cordon_strv_free(&s->roots);
 	cordon_strv_free(&s->guarded);
 	cordon_strv_free(&s->names);
 	memset(s, 0, sizeof(*s));
@@ -141,7 +147,8 @@ struct cache {
 
 struct walk {
 	const struct cordon_sweep *s;
-	int root; /* the project */
+	const char *top; /* what is walked: the project, or another writable root */
+	int root;        /* it, opened */
 	struct stat root_st;
 	struct cordon_strv todo;  /* directories to list, relative */
 	struct cordon_strv found; /* git dirs and .git entries, relative */
@@ -149,6 +156,7 @@ struct walk {
 	size_t n_shut;
 	struct cache cache;      /* the last walk's, or not valid */
 	struct cordon_strv recs; /* this walk's, for the next */
+	struct cordon_strv skip; /* the other roots below it, relative */
 	/* The directory being listed. */
 	const char *rel;
 	int fd;
@@ -211,6 +219,20 @@ static char below(const struct walk *w)
 	return (char)(w->changed ? ABOVE_CHANGED : ABOVE_OLD);
 }
 
+/* NAME, in the directory being listed, is another root, walked as
+ * such (the project, in a writable directory above it). */
+static bool skipped(const struct walk *w, const char *name)
+{
+	size_t rn = strlen(w->rel);
+	for (size_t i = 0; i < w->skip.n; i++) {
+		const char *k = w->skip.v[i];
+		if ((rn == 0 || (strncmp(k, w->rel, rn) == 0 && k[rn] == '/')) &&
+		    strcmp(k + (rn ? rn + 1 : 0), name) == 0)
+			return true;
+	}
+	return false;
+}
+
 static int visit(const char *name, unsigned char type, void *arg)
 {
 	struct walk *w = arg;
@@ -231,6 +253,8 @@ static int visit(const char *name, unsigned char type, void *arg)
 			return 0; /* gone */
 		type = S_ISDIR(st.st_mode) ? DT_DIR : DT_REG;
 	}
+	if (!dotgit && type == DT_DIR && w->skip.n && skipped(w, name))
+		return 0;
 	if (!dotgit)
 		return type == DT_DIR ? push_joined(&w->todo, below(w), w->rel, name) : 0;
 	int e = push_joined(&w->found, below(w), w->rel, name);
@@ -294,7 +318,7 @@ static bool arrived(const struct walk *w, const char *rel, const struct stat *st
 	/* Made since changes it too. */
 	if (!after(&CTIME(*st), since))
 		return false;
-	snprintf(path, sizeof(path), "%s/%s", w->s->project, rel);
+	snprintf(path, sizeof(path), "%s/%s", w->top, rel);
 	if (cordon_fs_birth(path, &born) && after(&born, since))
 		return true;
 	unsigned long long ino;
@@ -483,7 +507,7 @@ static void cache_load(struct walk *w, const char *path)
 	struct timespec now;
 	clock_gettime(CLOCK_REALTIME, &now);
 	c->at.tv_sec = (time_t)strtoll(field[2], NULL, 10);
-	if (strcmp(field[0], CACHE_MAGIC) != 0 || strcmp(field[1], w->s->project) != 0 ||
+	if (strcmp(field[0], CACHE_MAGIC) != 0 || strcmp(field[1], w->top) != 0 ||
 	    strtoull(field[3], NULL, 10) != (unsigned long long)w->root_st.st_dev ||
 	    strtoull(field[4], NULL, 10) != (unsigned long long)w->root_st.st_ino ||
 	    c->at.tv_sec <= 0 || c->at.tv_sec > now.tv_sec)
@@ -520,9 +544,9 @@ static void cache_save(struct walk *w, const char *path, const struct timespec *
 		unlink(tmp);
 		return;
 	}
-	fprintf(f, "%s%c%s%c%lld%c%llu%c%llu%c", CACHE_MAGIC, 0, w->s->project, 0,
-		(long long)at->tv_sec, 0, (unsigned long long)w->root_st.st_dev, 0,
-		(unsigned long long)w->root_st.st_ino, 0);
+	fprintf(f, "%s%c%s%c%lld%c%llu%c%llu%c", CACHE_MAGIC, 0, w->top, 0, (long long)at->tv_sec,
+		0, (unsigned long long)w->root_st.st_dev, 0, (unsigned long long)w->root_st.st_ino,
+		0);
 	for (size_t i = 0; i < w->recs.n; i++)
 		fprintf(f, "%s%c", w->recs.v[i], 0);
 	if (fclose(f) != 0 || rename(tmp, path) < 0)
@@ -705,34 +729,42 @@ static int move_aside(int dir, const char *name, char *to, size_t size)
 	return e;
 }
 
-/* The directory PATH is in, opened: beneath the project when PATH is in
- * it (no link followed on the way), else as it is named (a protected
- * name in the home, which the session could not have replaced by a
- * link). -errno on failure. */
-static int parent_of(const struct walk *w, const char *path)
+/* The directory PATH is in, opened: beneath the root it is in (no link
+ * followed on the way), else as it is named (a protected name in the
+ * home, which the session could not have replaced by a link). -errno on
+ * failure. */
+static int parent_of(const struct cordon_sweep *s, const char *path)
 {
-	size_t pn = w->s->project ? strlen(w->s->project) : 0;
 	const char *slash = strrchr(path, '/');
 	if (!slash)
 		return -EINVAL;
 	cleanup_free char *dir = strndup(path, (size_t)(slash - path));
 	if (!dir)
 		return -ENOMEM;
-	if (w->root >= 0 && pn && strncmp(dir, w->s->project, pn) == 0 &&
-	    (dir[pn] == '/' || dir[pn] == '\0'))
-		return cordon_fs_open_beneath(w->root, dir[pn] ? dir + pn + 1 : "");
+	for (size_t i = 0; i < s->roots.n; i++) {
+		const char *top = s->roots.v[i];
+		size_t tn = strlen(top);
+		if (strncmp(dir, top, tn) != 0 || (dir[tn] != '/' && dir[tn] != '\0'))
+			continue;
+		int root = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (root < 0)
+			return -errno;
+		int fd = cordon_fs_open_beneath(root, dir[tn] ? dir + tn + 1 : "");
+		close(root);
+		return fd;
+	}
 	int fd = open(dir[0] ? dir : "/", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	return fd < 0 ? -errno : fd;
 }
 
 /* Move PATH aside and say so: "HEAD PATH, WHY, so cordon moved it to
  * ...". 1 if it was moved, else 0. */
-static int disarm(const struct walk *w, const char *path, const char *head, const char *why,
+static int disarm(const struct cordon_sweep *s, const char *path, const char *head, const char *why,
 		  struct cordon_strv *said)
 {
 	char shown[PATH_MAX + 8], to[NAME_MAX + 32], shown_to[NAME_MAX + 32];
 	cordon_printable(path, SIZE_MAX, shown, sizeof(shown));
-	int dir = parent_of(w, path), e = dir;
+	int dir = parent_of(s, path), e = dir;
 	if (dir >= 0) {
 		e = move_aside(dir, strrchr(path, '/') + 1, to, sizeof(to));
 		close(dir);
@@ -758,7 +790,7 @@ static int judge_repo(const struct walk *w, const char *found, struct cordon_str
 	const struct cordon_sweep *s = w->s;
 	const char *rel = found + 1;
 	char path[PATH_MAX + 8];
-	snprintf(path, sizeof(path), "%s/%s", s->project, rel);
+	snprintf(path, sizeof(path), "%s/%s", w->top, rel);
 	struct stat st;
 	if (is_guarded(s, path) || lstat(path, &st) < 0)
 		return 0;
@@ -802,12 +834,12 @@ static int judge_repo(const struct walk *w, const char *found, struct cordon_str
 		for (size_t i = 0; i < r.files.n; i++) {
 			snprintf(why, sizeof(why), "where git outside would run programs (%s)",
 				 r.why.v[i]);
-			moved += disarm(w, r.files.v[i], "while this session ran, it wrote", why,
+			moved += disarm(s, r.files.v[i], "while this session ran, it wrote", why,
 					said);
 		}
 	} else {
 		snprintf(why, sizeof(why), "where git outside would run programs (%s)", r.all);
-		moved = disarm(w, path,
+		moved = disarm(s, path,
 			       made ? "this session made the repository"
 				    : "while this session ran, it changed the repository",
 			       why, said);
@@ -819,68 +851,91 @@ static int judge_repo(const struct walk *w, const char *found, struct cordon_str
 
 /* A protected name missing as the session started, that no mount could
  * guard: made since, it is moved aside. 1 if it was. */
-static int judge_name(const struct walk *w, const char *path, struct cordon_strv *said)
+static int judge_name(const struct cordon_sweep *s, const char *path, struct cordon_strv *said)
 {
 	struct stat st;
 	size_t n = strlen(path);
 	if ((n >= 5 && strcmp(path + n - 5, "/.git") == 0) || lstat(path, &st) < 0)
 		return 0;
-	return disarm(w, path, "this session made",
+	return disarm(s, path, "this session made",
 		      "which cordon cannot guard while a session runs and an agent, direnv or an "
 		      "editor outside would obey",
 		      said);
 }
 
-int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *said)
+/* Walk the root TOP, and judge what was found: how many were moved
+ * aside. */
+static int sweep_root(const struct cordon_sweep *s, const char *top, char *buf,
+		      struct cordon_strv *said)
 {
-	struct walk w = {.s = s, .root = -1};
+	struct walk w = {.s = s, .top = top, .buf = buf};
 	int moved = 0;
-	cleanup_free char *cache = NULL;
-	struct timespec at;
-	if (s->project) {
-		w.root = open(s->project, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		w.buf = malloc(BUF_SIZE);
-		if (w.root >= 0 && fstat(w.root, &w.root_st) < 0) {
+	w.root = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (w.root < 0 || fstat(w.root, &w.root_st) < 0) {
+		say(said, "cordon: could not look for the repositories this session made in %s: %s",
+		    top, strerror(errno));
+		if (w.root >= 0)
 			close(w.root);
-			w.root = -1;
+		return 0;
+	}
+	size_t tn = strlen(top);
+	for (size_t i = 0; i < s->roots.n; i++) {
+		const char *o = s->roots.v[i];
+		if (strcmp(o, top) != 0 && cordon_path_under(o, top) &&
+		    cordon_strv_push(&w.skip, o + tn + (tn > 1)) < 0) {
+			say(said, "cordon: out of memory looking for the repositories this session "
+				  "made: review their hooks and config before you use git there");
+			close(w.root);
+			cordon_strv_free(&w.skip);
+			return 0;
 		}
 	}
-	for (size_t i = 0; i < s->names.n; i++)
-		moved += judge_name(&w, s->names.v[i], said);
-	if (w.root >= 0 && w.buf) {
-		this_second(&at); /* a change in this second is read again next time */
-		cache = cordon_sweep_record_path(s->project);
-		cache_load(&w, cache);
-		int e = walk(&w);
-		if (e >= 0) /* a directory it could not read is recorded as such */
-			cache_save(&w, cache, &at);
-		for (size_t i = 0; i < w.found.n; i++)
-			moved += judge_repo(&w, w.found.v[i], said);
-		if (e < 0)
-			say(said,
-			    "cordon: out of memory looking for the repositories this session made in "
-			    "%s: review their hooks and config before you use git there",
-			    s->project);
-		for (size_t i = 0; i < w.shut.n; i++)
-			say(said,
-			    "cordon: could not look into %s/%s for repositories this session "
-			    "made: review them before you use git there",
-			    s->project, w.shut.v[i]);
-	} else if (s->project) {
-		say(said, "cordon: could not look for the repositories this session made in %s: %s",
-		    s->project, strerror(errno));
-	}
-	if (s->project && !ended)
-		say(said, "cordon: not every process of this session was seen to end: the "
-			  "repositories in it were looked at all the same");
-	if (w.root >= 0)
-		close(w.root);
-	free(w.buf);
+	struct timespec at;
+	this_second(&at); /* a change in this second is read again next time */
+	cleanup_free char *cache = cordon_sweep_record_path(top);
+	cache_load(&w, cache);
+	int e = walk(&w);
+	if (e >= 0) /* a directory it could not read is recorded as such */
+		cache_save(&w, cache, &at);
+	for (size_t i = 0; i < w.found.n; i++)
+		moved += judge_repo(&w, w.found.v[i], said);
+	if (e < 0)
+		say(said,
+		    "cordon: out of memory looking for the repositories this session made in "
+		    "%s: review their hooks and config before you use git there",
+		    top);
+	for (size_t i = 0; i < w.shut.n; i++)
+		say(said,
+		    "cordon: could not look into %s/%s for repositories this session "
+		    "made: review them before you use git there",
+		    top, w.shut.v[i]);
+	close(w.root);
 	free(w.cache.data);
 	free(w.cache.recs);
 	cordon_strv_free(&w.recs);
 	cordon_strv_free(&w.todo);
 	cordon_strv_free(&w.found);
 	cordon_strv_free(&w.shut);
+	cordon_strv_free(&w.skip);
+	return moved;
+}
+
+int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *said)
+{
+	int moved = 0;
+	for (size_t i = 0; i < s->names.n; i++)
+		moved += judge_name(s, s->names.v[i], said);
+	char *buf = s->roots.n ? malloc(BUF_SIZE) : NULL;
+	if (s->roots.n && !buf)
+		say(said,
+		    "cordon: out of memory looking for the repositories this session made in "
+		    "%s: review their hooks and config before you use git there",
+		    s->project);
+	for (size_t i = 0; buf && i < s->roots.n; i++)
+		moved += sweep_root(s, s->roots.v[i], buf, said);
+	free(buf);
+	if (s->project && !ended)
+		say(said, "cordon: not every process of this session was seen to end: the "
+			  "repositories in it were looked at all the same");
 	return moved;
 }

@@ -219,6 +219,11 @@ const struct cordon_guard *cordon_policy_hidden(const struct cordon_policy *p, c
  * (macOS: /System /Library /private/etc); exactly: / /var /opt /srv /run
  * /home /mnt /media /root (macOS: /Users /Volumes /private /private/var). */
 const char *cordon_never_project(const char *dir, const char *home);
+/* R is a directory the user made writable besides the project
+ * (additional_read_write_paths, --allow-write), not in the project,
+ * neither the home nor a system directory: the protected paths are kept
+ * in it, and the sweep walks it, as in the project. */
+bool cordon_policy_writable_root(const struct cordon_policy *p, const struct cordon_rule *r);
 
 /* Resolve CFG for CTX into OUT (zeroed first; freed on error). */
 int cordon_policy_resolve(const struct cordon_config *cfg, const struct cordon_context *ctx,

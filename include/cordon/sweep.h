@@ -26,6 +26,9 @@
 
 struct cordon_sweep {
 	char *project; /* canonical; NULL: nothing to look at */
+	/* What is walked: the project, then each directory the user made
+	 * writable besides it (cordon_policy_writable_root). */
+	struct cordon_strv roots;
 	/* The session's start, to the second (file systems that keep
 	 * coarser times truncate them): a change at or after it may have been
 	 * made inside. */
@@ -50,7 +53,8 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 /* Take over NAMES (cordon_guard_plan.unguarded) for S. */
 void cordon_sweep_names(struct cordon_sweep *s, struct cordon_strv *names);
 /* As the session has ended (ENDED: every process of it was seen to end;
- * else that is said too): walk the project, move aside, and push what is
+ * else that is said too): walk the project (and the other writable
+ * roots), move aside, and push what is
  * to be said, a line each ("cordon: ..."), to SAID. Returns how many
  * names were moved aside. */
 int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *said);

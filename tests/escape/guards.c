@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "both.h"
+#include "cordon/sweep.h"
 #include "helpers.h"
 
 #define OLD_TIME 946684800 /* 2000-01-01 00:00:00 UTC */
@@ -1903,6 +1904,79 @@ BOTH_USERS(guards, what_git_resumes_or_finds_around_is_moved_aside, .timeout = 9
 	for (size_t i = 0; resumed_marks[i]; i++)
 		cr_expect(marked(&w, "ctl", resumed_marks[i]), "control: %s did not run",
 			  resumed_marks[i]);
+	free(side);
+	free(vars);
+	free(rw);
+	free(diag);
+	world_free(&w);
+}
+
+/* A repository the user made writable besides the project (a sibling,
+ * through additional_read_write_paths) is kept as the project's is: its
+ * config and hooks are read-only inside, git still commits there, and a
+ * repository made in it is swept as the session ends. Control: the same
+ * plants made outside run. $S: the sibling. */
+static const char plant_sibling[] =
+	"git -C \"$S\" commit -q --allow-empty -m inside; echo commit $?\n"
+	"fsmon >> \"$S/.git/config\"; echo config $?\n"
+	"hook pre-commit > \"$S/.git/hooks/pre-commit\" && chmod +x \"$S/.git/hooks/pre-commit\"; "
+	"echo hook $?\n"
+	"git init -q \"$S/sub\" && fsmon >> \"$S/sub/.git/config\"; echo sub $?\n";
+
+static void git_outside_sibling(struct world *w, const char *side)
+{
+	char *sub = fmt("%s/sub", side);
+	git_outside(w, side, "after");
+	git_outside(w, sub, "after");
+	free(sub);
+}
+
+BOTH_USERS(guards, a_writable_sibling_repository_is_kept_like_the_project, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "gsibling");
+	char *side = at(w.dir, "side"), *vars = fmt("S=%s", side),
+	     *rw = fmt(", \"additional_read_write_paths\": [\"%s\"]", side);
+	struct run_result r = outside(&w,
+				      "git init -q '%s' && git -C '%s' commit -q "
+				      "--allow-empty -m first",
+				      side, side);
+	run_free(&r);
+	set_config(&w, rw);
+	usleep(1100 * 1000);
+	char *script = plant(&w, "deny", vars, plant_sibling);
+	r = sh_in(&w, NULL, "%s", script);
+	free(script);
+	expect_all_landed((const char *const[]){"commit", "sub", NULL}, &r, "inside");
+	char *diag = fmt("%s%s", r.out, r.err);
+	run_free(&r);
+	git_outside_sibling(&w, side);
+	cr_expect_not(marked(&w, "deny", "fsmonitor"), "a planted fsmonitor ran outside: %s", diag);
+	cr_expect_not(marked(&w, "deny", "pre-commit"), "a planted hook ran outside: %s", diag);
+	char *aside = fmt("%s/sub/.git.cordon-disarmed", side);
+	cr_expect(access(aside, F_OK) == 0, "the repository made in the sibling stayed: %s", diag);
+	free(aside);
+	r = sh_outside(&w, "git -C \"$PWD/../side\" log --oneline");
+	cr_expect(strstr(r.out, "inside"), "the commit inside is missing: %s%s", r.out, r.err);
+	run_free(&r);
+	/* The control. */
+	script = fmt("rm -rf '%s/sub'", side);
+	r = sh_outside(&w, script);
+	free(script);
+	run_free(&r);
+	script = plant(&w, "ctl", vars, plant_sibling);
+	r = outside(&w, "%s", script);
+	free(script);
+	expect_all_landed((const char *const[]){"config", "hook", "commit", "sub", NULL}, &r,
+			  "outside");
+	run_free(&r);
+	git_outside_sibling(&w, side);
+	cr_expect(marked(&w, "ctl", "fsmonitor"), "control: the planted fsmonitor did not run");
+	cr_expect(marked(&w, "ctl", "pre-commit"), "control: the planted hook did not run");
+	char *record = cordon_sweep_record_path(side);
+	if (record)
+		unlink(record);
+	free(record);
 	free(side);
 	free(vars);
 	free(rw);
