@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -233,20 +234,23 @@ static bool skipped(const struct walk *w, const char *name)
 	return false;
 }
 
+/* Names are matched as a volume that ignores case matches them (macOS's
+ * by default, a casefolded directory on Linux): git there takes .GIT for
+ * .git, and Head for HEAD. Elsewhere that only judges a few more. */
 static int visit(const char *name, unsigned char type, void *arg)
 {
 	struct walk *w = arg;
 	if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
 		return 0;
-	if (strcmp(name, "HEAD") == 0)
+	if (strcasecmp(name, "HEAD") == 0)
 		w->has |= HAS_HEAD;
-	else if (strcmp(name, "objects") == 0)
+	else if (strcasecmp(name, "objects") == 0)
 		w->has |= HAS_OBJECTS;
-	else if (strcmp(name, "refs") == 0)
+	else if (strcasecmp(name, "refs") == 0)
 		w->has |= HAS_REFS;
-	else if (strcmp(name, "commondir") == 0)
+	else if (strcasecmp(name, "commondir") == 0)
 		w->has |= HAS_COMMONDIR;
-	bool dotgit = strcmp(name, ".git") == 0;
+	bool dotgit = strcasecmp(name, ".git") == 0;
 	struct stat st = {0};
 	if (type == DT_UNKNOWN || dotgit) {
 		if (fstatat(w->fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
@@ -269,7 +273,7 @@ static int visit(const char *name, unsigned char type, void *arg)
 	static const char *const kept[] = {"modules", "worktrees", NULL};
 	for (size_t i = 0; e >= 0 && kept[i]; i++) {
 		char *sub;
-		if (asprintf(&sub, "%s%s.git/%s", w->rel, w->rel[0] ? "/" : "", kept[i]) < 0)
+		if (asprintf(&sub, "%s%s%s/%s", w->rel, w->rel[0] ? "/" : "", name, kept[i]) < 0)
 			return -ENOMEM;
 		e = push_joined(&w->todo, below(w), sub, "");
 		free(sub);
@@ -282,7 +286,12 @@ static int visit(const char *name, unsigned char type, void *arg)
  * anyone runs git in. */
 static bool in_dotgit(const char *rel)
 {
-	return strncmp(rel, ".git/", 5) == 0 || strstr(rel, "/.git/") != NULL;
+	for (const char *c = rel;; c++) {
+		if (strncasecmp(c, ".git/", 5) == 0)
+			return true;
+		if (!(c = strchr(c, '/')))
+			return false;
+	}
 }
 
 /* A directory the walk could not read: said (the first few). */
@@ -809,7 +818,7 @@ static int judge_repo(const struct walk *w, const char *found, struct cordon_str
 	 * .git file. */
 	size_t pn = strlen(path);
 	cleanup_free char *base = NULL;
-	if (pn >= 5 && strcmp(path + pn - 5, "/.git") == 0)
+	if (pn >= 5 && strcasecmp(path + pn - 5, "/.git") == 0)
 		base = strndup(path, pn - 5);
 	else if (!in_dotgit(rel))
 		base = strdup(path);
@@ -855,7 +864,7 @@ static int judge_name(const struct cordon_sweep *s, const char *path, struct cor
 {
 	struct stat st;
 	size_t n = strlen(path);
-	if ((n >= 5 && strcmp(path + n - 5, "/.git") == 0) || lstat(path, &st) < 0)
+	if ((n >= 5 && strcasecmp(path + n - 5, "/.git") == 0) || lstat(path, &st) < 0)
 		return 0;
 	return disarm(s, path, "this session made",
 		      "which cordon cannot guard while a session runs and an agent, direnv or an "

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cordon/config.h"
@@ -554,6 +555,54 @@ Test(guard, git_todo_reader_finds_what_runs)
 		unlink(f);
 		free(f);
 	}
+	tmp_cleanup(dir);
+	free(dir);
+}
+
+/* On a volume that ignores case (macOS's by default, a casefolded
+ * directory on Linux) git takes .GIT for .git and Head, OBJECTS and Refs
+ * for a git dir's names: the sweep matches them so everywhere (this
+ * machine's file systems keep case, where that only judges a few more). */
+Test(guard, the_sweep_matches_git_names_without_case)
+{
+	char *dir = tmp_dir("gcase");
+	char *cmd;
+	cr_assert(
+		asprintf(
+			&cmd,
+			"cd '%s' && mkdir -p r/a/.GIT/objects r/a/.GIT/Refs r/b/OBJECTS r/b/Refs "
+			"r/c gd/objects gd/refs && echo 'ref: refs/heads/main' > r/a/.GIT/HEAD && "
+			"echo 'ref: refs/heads/main' > r/b/Head && "
+			"echo 'ref: refs/heads/main' > gd/HEAD && echo 'gitdir: ../../gd' > r/c/.Git && "
+			"for f in r/a/.GIT r/b gd; do printf '[core]\\n\\tfsmonitor = x\\n' > $f/config; "
+			"done",
+			dir) > 0);
+	cr_assert_eq(system(cmd), 0);
+	free(cmd);
+	char *root = path_join(dir, "r");
+	struct cordon_sweep s = {0};
+	s.project = strdup(root);
+	cr_assert_eq(cordon_strv_push(&s.roots, root), 0);
+	clock_gettime(CLOCK_REALTIME, &s.since);
+	s.since.tv_sec -= 60; /* all of it made in the "session" */
+	struct cordon_strv said = {0};
+	int moved = cordon_sweep_end(&s, true, &said);
+	static const char *const aside[] = {"a/.GIT.cordon-disarmed", "b.cordon-disarmed",
+					    "c/.Git.cordon-disarmed", NULL};
+	for (size_t i = 0; aside[i]; i++) {
+		char *p = path_join(root, aside[i]);
+		struct stat st;
+		cr_expect(stat(p, &st) == 0 || lstat(p, &st) == 0, "%s is missing (%d moved)",
+			  aside[i], moved);
+		free(p);
+	}
+	char *record = cordon_sweep_record_path(root);
+	if (record)
+		unlink(record);
+	free(record);
+	free(root);
+	cordon_strv_free(&said);
+	cordon_sweep_free(&s);
 	tmp_cleanup(dir);
 	free(dir);
 }
