@@ -97,6 +97,9 @@ static const char *const harmless[] = {"core.repositoryformatversion",
 				       "gui.wmstate",
 				       "gui.geometry",
 				       "index.version",
+				       "core.sparsecheckout",
+				       "core.sparsecheckoutcone",
+				       "submodule.active",
 				       "index.threads",
 				       "feature.manyfiles",
 				       "status.showuntrackedfiles",
@@ -219,7 +222,9 @@ void cordon_git_config_risks(const char *config, char *out, size_t size)
 	 * may read it all the same, so it counts. */
 	if (stat(config, &st) < 0 && (errno == ENOENT || errno == ENOTDIR))
 		return;
-	FILE *f = S_ISREG(st.st_mode) ? cordon_fopen_regular(config) : NULL;
+	FILE *f = S_ISREG(st.st_mode) && st.st_size <= CORDON_GIT_CONFIG_MAX
+			  ? cordon_fopen_regular(config)
+			  : NULL;
 	if (!f) {
 		cordon_git_risk_add(out, size, "a config cordon cannot read");
 		return;
@@ -338,6 +343,47 @@ static bool builtin_strategy(const char *s)
 	return false;
 }
 
+/* The N bytes at S, less the blanks (and line ends) at their end, are a
+ * strategy git has built in. */
+static bool builtin_strategy_n(const char *s, size_t n)
+{
+	while (n && (blank(s[n - 1]) || s[n - 1] == '\n'))
+		n--;
+	char name[16];
+	if (n == 0 || n >= sizeof(name))
+		return false;
+	memcpy(name, s, n);
+	name[n] = '\0';
+	return builtin_strategy(name);
+}
+
+/* A line of rebase-merge/strategy that runs nothing: git takes all of the
+ * file, less the blanks at its end, for the strategy's name (a name with
+ * a blank or a slash in it is run as a program). FIRST: its first line;
+ * any other must be blank. */
+static bool strategy_line(const char *line, bool first)
+{
+	if (!first)
+		return *skip_blanks(line) == '\n' || *skip_blanks(line) == '\0';
+	return builtin_strategy_n(line, strlen(line));
+}
+
+/* A line of sequencer/opts that names no strategy but a built-in one: any
+ * "strategy" followed by "=" (a header before it on the line, any case)
+ * must give exactly such a name; quotes or anything else count. */
+static bool opts_line(const char *line)
+{
+	for (const char *at = line; (at = strcasestr(at, "strategy")); at++) {
+		const char *s = skip_blanks(at + strlen("strategy"));
+		if (*s != '=')
+			continue; /* strategy-option, a value's text */
+		s = skip_blanks(s + 1);
+		if (!builtin_strategy_n(s, strlen(s)))
+			return false;
+	}
+	return true;
+}
+
 void cordon_git_todo_risks(const char *file, const char *name, enum cordon_git_todo kind, char *out,
 			   size_t size)
 {
@@ -353,8 +399,10 @@ void cordon_git_todo_risks(const char *file, const char *name, enum cordon_git_t
 	}
 	char *line = NULL;
 	size_t cap = 0;
-	bool read_all = false, ran = false, bad = false;
-	for (int lines = 0; lines < 65536; lines++) {
+	/* Bigger than any git writes: not read (a sparse file of many GiB
+	 * would hold the sweep for hours). */
+	bool read_all = false, ran = false, bad = st.st_size > (8 << 20);
+	for (int lines = 0; !bad && lines < 131072; lines++) {
 		ssize_t len = getline(&line, &cap, f);
 		if (len < 0) {
 			read_all = !ferror(f);
@@ -364,23 +412,17 @@ void cordon_git_todo_risks(const char *file, const char *name, enum cordon_git_t
 			bad = true; /* a NUL: git would read past it */
 			break;
 		}
-		char w[32], v[64];
+		char w[32];
 		first_word(line, w, sizeof(w));
 		switch (kind) {
 		case CORDON_GIT_TODO: /* exec (x) lines: commands git runs */
 			ran = ran || strcmp(w, "exec") == 0 || strcmp(w, "x") == 0;
 			break;
-		case CORDON_GIT_STRATEGY: /* the strategy, a word alone */
-			if (lines == 0 && w[0] && !builtin_strategy(w))
-				ran = true;
+		case CORDON_GIT_STRATEGY: /* all of it, less the blanks at its end */
+			ran = ran || !strategy_line(line, lines == 0);
 			break;
 		case CORDON_GIT_OPTS: /* strategy = NAME, in git's config syntax */
-			if (strcmp(w, "strategy") == 0 || strncmp(w, "strategy=", 9) == 0) {
-				const char *eq = strchr(line, '=');
-				first_word(eq ? eq + 1 : "", v, sizeof(v));
-				if (v[0] == '"' || !builtin_strategy(v))
-					ran = true;
-			}
+			ran = ran || !opts_line(line);
 			break;
 		}
 	}

@@ -330,13 +330,20 @@ char *cordon_git_link_file(const char *file, const char *prefix, const char *bas
 	FILE *f = cordon_fopen_regular(file);
 	if (!f)
 		return NULL;
-	char *line = fgets(buf, sizeof(buf), f);
+	/* As git reads it: the whole file, less the line ends at its end (a
+	 * newline inside is part of the path). */
+	size_t got = fread(buf, 1, sizeof(buf), f);
 	(void)fclose(f); /* read only */
+	if (got == sizeof(buf) || memchr(buf, '\0', got))
+		return NULL; /* longer than a path, or one git would cut */
+	while (got && (buf[got - 1] == '\n' || buf[got - 1] == '\r'))
+		got--;
+	buf[got] = '\0';
 	size_t n = strlen(prefix);
-	if (!line || strncmp(line, prefix, n) != 0)
+	char *line = buf;
+	if (strncmp(line, prefix, n) != 0)
 		return NULL;
 	line += n;
-	line[strcspn(line, "\r\n")] = '\0';
 	if (!*line)
 		return NULL;
 	char joined[PATH_MAX * 2];
@@ -461,11 +468,27 @@ static bool config_key(const char *s, const char *key, size_t kn)
  * (replaced, freed by the caller); nothing when none. A small reader: the
  * section ("[core]", no subsection) and the key in any case, the value
  * unquoted; include directives are not followed. */
-static void read_config_value(const char *file, const char *section, const char *key, char **value)
+/* FILE, a git config to read: NULL when it is missing or not a regular
+ * file; *BIG when it is longer than git config files are (a sparse file
+ * of many GiB would hold its reader for hours), not read then. */
+static FILE *open_config(const char *file, bool *big)
 {
 	FILE *f = cordon_fopen_regular(file);
+	struct stat st;
+	if (f && fstat(fileno(f), &st) == 0 && st.st_size > CORDON_GIT_CONFIG_MAX) {
+		(void)fclose(f); /* read only */
+		*big = true;
+		return NULL;
+	}
+	return f;
+}
+
+static int read_config_value(const char *file, const char *section, const char *key, char **value)
+{
+	bool big = false;
+	FILE *f = open_config(file, &big);
 	if (!f)
-		return;
+		return big ? -EFBIG : 0;
 	char line[PATH_MAX + 64];
 	size_t sn = strlen(section), kn = strlen(key);
 	bool in = false;
@@ -505,6 +528,7 @@ static void read_config_value(const char *file, const char *section, const char 
 		}
 	}
 	(void)fclose(f); /* read only */
+	return 0;
 }
 
 /* The files git config FILE includes ([include] and [includeIf "…"]
@@ -512,9 +536,10 @@ static void read_config_value(const char *file, const char *section, const char 
  * relative to the including file's directory, "~/" the home. */
 static int read_includes(const char *file, const char *home, int depth, struct cordon_strv *out)
 {
-	FILE *f = depth > 3 ? NULL : cordon_fopen_regular(file);
+	bool big = false;
+	FILE *f = depth > 3 ? NULL : open_config(file, &big);
 	if (!f)
-		return 0;
+		return 0; /* one too big for any git writes: not followed */
 	char line[PATH_MAX + 64];
 	bool in = false;
 	int e = 0;
@@ -609,7 +634,7 @@ int cordon_git_hooks_paths(const char *home, const struct cordon_strv *dirs, con
 	int e = git_config_files(home, dirs, &files);
 	for (size_t i = 0; e >= 0 && i < files.n; i++) {
 		cleanup_free char *value = NULL;
-		read_config_value(files.v[i], "core", "hookspath", &value);
+		e = read_config_value(files.v[i], "core", "hookspath", &value);
 		if (!value || !value[0])
 			continue;
 		char path[PATH_MAX * 2];
@@ -637,6 +662,16 @@ static int protect_hooks_path(struct cordon_guard_plan *plan, const struct reach
 {
 	struct cordon_strv paths = {0};
 	int e = cordon_git_hooks_paths(r->home, dirs, base, &paths);
+	if (e == -EFBIG) {
+		cordon_strv_free(&paths);
+		if (!plan->refuse &&
+		    asprintf(&plan->refuse,
+			     "%s: a git config there is longer than cordon reads (%d KiB): cordon "
+			     "cannot tell where git takes its hooks from",
+			     base, CORDON_GIT_CONFIG_MAX >> 10) < 0)
+			return -ENOMEM;
+		return 0;
+	}
 	if (e < 0 || paths.n == 0) {
 		cordon_strv_free(&paths);
 		return e;

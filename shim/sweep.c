@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/random.h>
@@ -56,6 +57,131 @@ static void this_second(struct timespec *t)
 	t->tv_nsec = 0;
 }
 
+/* ---- sweeps that did not end ----
+ *
+ * As a session starts, a mark is left beside each root's record, named
+ * after the process that will sweep it (pid and start time), holding the
+ * session's start; the sweep removes it once it has judged all. A mark
+ * whose process is gone (killed, the machine restarted) is a sweep that
+ * never ran, or never ended: the next sweep of that root judges from the
+ * earliest such start, and removes it after. */
+
+#define PENDING ".pending-"
+
+/* The start time of PID (clock ticks since boot) into *START, and
+ * whether it is alive (a zombie is not). Without /proc: alive when it
+ * can be signalled, and a start of 0. */
+static bool alive(pid_t pid, unsigned long long *start)
+{
+	*start = 0;
+#ifdef __linux__
+	char path[40], buf[1024];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return !(kill(pid, 0) < 0 && errno == ESRCH);
+	buf[n] = '\0';
+	const char *p = strrchr(buf, ')');
+	if (!p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X')
+		return false;
+	/* Past the command's name: state is field 3, starttime field 22. */
+	for (int field = 2; p && field < 22; field++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		*start = strtoull(p + 1, NULL, 10);
+	return true;
+#else
+	return !(kill(pid, 0) < 0 && errno == ESRCH);
+#endif
+}
+
+static unsigned long long start_of(pid_t pid)
+{
+	unsigned long long t;
+	(void)alive(pid, &t);
+	return t;
+}
+
+/* The mark this process leaves for ROOT (malloc'd, or NULL). */
+static char *pending_path(const char *root, pid_t pid, unsigned long long start)
+{
+	cleanup_free char *record = cordon_sweep_record_path(root);
+	char *path;
+	if (!record || asprintf(&path, "%s" PENDING "%d-%llu", record, (int)pid, start) < 0)
+		return NULL;
+	return path;
+}
+
+static void pending_mark(const char *root, const struct timespec *since)
+{
+	cleanup_free char *path = pending_path(root, getpid(), start_of(getpid()));
+	int fd =
+		path ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600) : -1;
+	if (fd < 0)
+		return; /* (best effort: the sweep itself still runs) */
+	char line[32];
+	int n = snprintf(line, sizeof(line), "%lld\n", (long long)since->tv_sec);
+	(void)cordon_write_full(fd, line, (size_t)n);
+	close(fd);
+}
+
+/* The marks of ROOT that are this process's or a gone one's, into DONE
+ * (to remove once judged); the earliest start among them into *SINCE. */
+static void pending_collect(const char *root, struct timespec *since, struct cordon_strv *done)
+{
+	cleanup_free char *record = cordon_sweep_record_path(root);
+	char *slash = record ? strrchr(record, '/') : NULL;
+	if (!slash)
+		return;
+	*slash = '\0';
+	const char *base = slash + 1;
+	size_t bn = strlen(base), pn = strlen(PENDING);
+	DIR *d = opendir(record);
+	for (struct dirent *de; d && (de = readdir(d));) {
+		if (strncmp(de->d_name, base, bn) != 0 ||
+		    strncmp(de->d_name + bn, PENDING, pn) != 0)
+			continue;
+		/* PID-START */
+		char *end;
+		long pid_l = strtol(de->d_name + bn + pn, &end, 10);
+		if (pid_l <= 0 || pid_l > INT_MAX || *end != '-')
+			continue;
+		pid_t pid = (pid_t)pid_l;
+		unsigned long long start = strtoull(end + 1, &end, 10);
+		if (*end)
+			continue;
+		unsigned long long now_start;
+		bool live = alive(pid, &now_start);
+		bool mine = pid == getpid() && start == now_start;
+		/* Gone (a zombie too), or its pid another process's now. */
+		bool gone = !mine && (!live || start != now_start);
+		if (!mine && !gone)
+			continue; /* a session still running: its own sweep */
+		char path[PATH_MAX + 300];
+		snprintf(path, sizeof(path), "%s/%s", record, de->d_name);
+		int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		char text[32] = "";
+		ssize_t got = fd >= 0 ? read(fd, text, sizeof(text) - 1) : -1;
+		end = text;
+		long long t = got > 0 ? strtoll(text, &end, 10) : 0;
+		struct stat st;
+		if (end == text || *end != '\n') /* cut short: when it was made */
+			t = fd >= 0 && fstat(fd, &st) == 0 ? (long long)st.st_mtime : 0;
+		if (fd >= 0)
+			close(fd);
+		if (gone && t > 0 && t < since->tv_sec) {
+			since->tv_sec = t;
+			since->tv_nsec = 0;
+		}
+		(void)cordon_strv_push(done, path);
+	}
+	if (d)
+		closedir(d);
+}
+
 int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarded,
 		       struct cordon_sweep *s)
 {
@@ -76,6 +202,8 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 		cordon_sweep_free(s);
 		return -ENOMEM;
 	}
+	for (size_t i = 0; i < s->roots.n; i++)
+		pending_mark(s->roots.v[i], &s->since);
 	return 0;
 }
 
@@ -101,12 +229,25 @@ static bool after(const struct timespec *t, const struct timespec *since)
 	       (t->tv_sec == since->tv_sec && t->tv_nsec >= since->tv_nsec);
 }
 
-/* PATH, or what a final link in it leads to, changed since SINCE. */
+/* PATH, or what a final link in it leads to, changed since SINCE. For a
+ * link, the directory its target is in counts too: one swapped in by a
+ * rename has a change time of its own moving, what it holds not. */
 static bool changed(const char *path, const struct timespec *since)
 {
 	struct stat st;
-	return (lstat(path, &st) == 0 && after(&CTIME(st), since)) ||
-	       (stat(path, &st) == 0 && after(&CTIME(st), since));
+	if (lstat(path, &st) < 0)
+		return false;
+	if (after(&CTIME(st), since))
+		return true;
+	if (!S_ISLNK(st.st_mode))
+		return false;
+	if (stat(path, &st) == 0 && after(&CTIME(st), since))
+		return true;
+	cleanup_free char *target = realpath(path, NULL);
+	char *slash = target ? strrchr(target, '/') : NULL;
+	if (slash && slash != target)
+		*slash = '\0';
+	return !target || (stat(target, &st) == 0 && after(&CTIME(st), since));
 }
 
 __attribute__((format(printf, 2, 3))) static void say(struct cordon_strv *said, const char *fmt,
@@ -170,7 +311,8 @@ struct walk {
 #define BUF_SIZE 65536
 
 /* FLAG, then REL/NAME (NAME alone when REL is ""), pushed to V. A path
- * too long for git to be used in (getcwd fails) is left out. 0 or
+ * too long for git to be used in (getcwd fails past PATH_MAX, git with
+ * it) is left out. 0 or
  * -ENOMEM. The flag of a directory to walk, or a .git found, says what is
  * above it: */
 enum {
@@ -179,12 +321,14 @@ enum {
 	ABOVE_NEW = 'n',     /* a directory above it was made or moved in since */
 };
 
-static int push_joined(struct cordon_strv *v, char flag, const char *rel, const char *name)
+static int push_joined(const struct walk *w, struct cordon_strv *v, char flag, const char *rel,
+		       const char *name)
 {
 	char *s;
 	if (asprintf(&s, "%c%s%s%s", flag, rel, rel[0] && name[0] ? "/" : "", name) < 0)
 		return -ENOMEM;
-	if (strlen(s) >= PATH_MAX - 64) {
+	/* (The flag stands for the slash after the root.) */
+	if (strlen(w->top) + strlen(s) >= PATH_MAX) {
 		free(s);
 		return 0;
 	}
@@ -237,6 +381,18 @@ static bool skipped(const struct walk *w, const char *name)
 /* Names are matched as a volume that ignores case matches them (macOS's
  * by default, a casefolded directory on Linux): git there takes .GIT for
  * .git, and Head for HEAD. Elsewhere that only judges a few more. */
+/* Of the .git directory DOTGIT, only the git dirs git keeps in it are
+ * walked: its submodules' and its linked worktrees' (whose worktree may
+ * lie outside the project). */
+static int push_kept(struct walk *w, const char *dotgit)
+{
+	static const char *const kept[] = {"modules", "worktrees", NULL};
+	int e = 0;
+	for (size_t i = 0; e >= 0 && kept[i]; i++)
+		e = push_joined(w, &w->todo, below(w), dotgit, kept[i]);
+	return e;
+}
+
 static int visit(const char *name, unsigned char type, void *arg)
 {
 	struct walk *w = arg;
@@ -260,24 +416,18 @@ static int visit(const char *name, unsigned char type, void *arg)
 	if (!dotgit && type == DT_DIR && w->skip.n && skipped(w, name))
 		return 0;
 	if (!dotgit)
-		return type == DT_DIR ? push_joined(&w->todo, below(w), w->rel, name) : 0;
-	int e = push_joined(&w->found, below(w), w->rel, name);
+		return type == DT_DIR ? push_joined(w, &w->todo, below(w), w->rel, name) : 0;
+	int e = push_joined(w, &w->found, below(w), w->rel, name);
 	if (e >= 0)
 		e = record(w, type == DT_DIR ? REC_DOTGIT : REC_DOTGIT_FILE,
 			   (unsigned long long)st.st_ino, w->rel, name);
 	if (e < 0 || type != DT_DIR)
 		return e;
-	/* Of a .git directory, only the git dirs git keeps in it: its
-	 * submodules' and its linked worktrees' (whose worktree may lie
-	 * outside the project). */
-	static const char *const kept[] = {"modules", "worktrees", NULL};
-	for (size_t i = 0; e >= 0 && kept[i]; i++) {
-		char *sub;
-		if (asprintf(&sub, "%s%s%s/%s", w->rel, w->rel[0] ? "/" : "", name, kept[i]) < 0)
-			return -ENOMEM;
-		e = push_joined(&w->todo, below(w), sub, "");
-		free(sub);
-	}
+	char *at;
+	if (asprintf(&at, "%s%s%s", w->rel, w->rel[0] ? "/" : "", name) < 0)
+		return -ENOMEM;
+	e = push_kept(w, at);
+	free(at);
 	return e;
 }
 
@@ -367,7 +517,7 @@ static int list_dir(struct walk *w, const char *rel, char flag)
 	if (!git_dir || !rel[0])
 		return record(w, REC_DIR, (unsigned long long)st.st_ino, rel, NULL);
 	/* It is judged whole, as git would use it. */
-	e = push_joined(&w->found, flag, rel, "");
+	e = push_joined(w, &w->found, flag, rel, "");
 	if (e >= 0)
 		e = record(w, REC_GIT_DIR, (unsigned long long)st.st_ino, rel, NULL);
 	if (e < 0 || !in_dotgit(rel))
@@ -376,7 +526,7 @@ static int list_dir(struct walk *w, const char *rel, char flag)
 		free(w->todo.v[--w->todo.n]);
 		w->todo.v[w->todo.n] = NULL;
 	}
-	return push_joined(&w->todo, below(w), rel, "modules");
+	return push_joined(w, &w->todo, below(w), rel, "modules");
 }
 
 /* ---- the last walk's record ---- */
@@ -432,9 +582,9 @@ static int reuse(struct walk *w, const char *rel, char kind, const struct stat *
 {
 	int e = record(w, kind, (unsigned long long)st->st_ino, rel, NULL);
 	if (e >= 0 && kind == REC_GIT_DIR) {
-		e = push_joined(&w->found, (char)(w->fresh ? ABOVE_NEW : ABOVE_OLD), rel, "");
+		e = push_joined(w, &w->found, (char)(w->fresh ? ABOVE_NEW : ABOVE_OLD), rel, "");
 		if (e >= 0 && in_dotgit(rel))
-			return push_joined(&w->todo, below(w), rel, "modules");
+			return push_joined(w, &w->todo, below(w), rel, "modules");
 	}
 	const struct cache *c = &w->cache;
 	size_t rn = strlen(rel);
@@ -452,15 +602,15 @@ static int reuse(struct walk *w, const char *rel, char kind, const struct stat *
 		case REC_DIR:
 		case REC_GIT_DIR:
 		case REC_UNREAD:
-			e = push_joined(&w->todo, below(w), path, "");
+			e = push_joined(w, &w->todo, below(w), path, "");
 			break;
 		case REC_DOTGIT:
 		case REC_DOTGIT_FILE:
-			e = push_joined(&w->found, below(w), path, "");
+			e = push_joined(w, &w->found, below(w), path, "");
 			if (e >= 0)
 				e = record(w, r[0], rec_ino(r), path, NULL);
 			if (e >= 0 && r[0] == REC_DOTGIT)
-				e = push_joined(&w->todo, below(w), path, "modules");
+				e = push_kept(w, path);
 			break;
 		default:
 			break;
@@ -567,7 +717,7 @@ static void cache_save(struct walk *w, const char *path, const struct timespec *
  * dirs of submodules, which git reuses), the project's own .git's too. */
 static int walk(struct walk *w)
 {
-	int e = push_joined(&w->todo, ABOVE_OLD, "", "");
+	int e = push_joined(w, &w->todo, ABOVE_OLD, "", "");
 	while (e >= 0 && w->todo.n > 0) {
 		char *entry = w->todo.v[--w->todo.n];
 		w->todo.v[w->todo.n] = NULL;
@@ -634,7 +784,7 @@ static void hooks_path_risks(const struct judge *j, const struct cordon_strv *di
 	struct cordon_strv paths = {0};
 	if (cordon_git_hooks_paths(getenv("HOME"), dirs, base, &paths) < 0) {
 		r->other = true;
-		cordon_git_risk_add(r->all, sizeof(r->all), "hooks cordon cannot read");
+		cordon_git_risk_add(r->all, sizeof(r->all), "a config cordon cannot read");
 	}
 	if (paths.n) {
 		/* The one git uses; husky's .husky/_ runs what is in .husky. */
@@ -661,6 +811,13 @@ static void risks_of(const struct judge *j, const char *dir, const char *base, s
 {
 	char path[PATH_MAX + 32];
 	size_t before = strlen(r->all);
+	/* git reads its files relative to the worktree; cordon by their whole
+	 * path, which the kernel refuses past PATH_MAX. */
+	if (strlen(dir) + 64 >= PATH_MAX) {
+		r->other = true;
+		cordon_git_risk_add(r->all, sizeof(r->all), "a path too long for cordon to read");
+		return;
+	}
 	snprintf(path, sizeof(path), "%s/config", dir);
 	if (counts(path, j))
 		cordon_git_config_risks(path, r->all, sizeof(r->all));
@@ -680,8 +837,14 @@ static void risks_of(const struct judge *j, const char *dir, const char *base, s
 		     {"sequencer/opts", CORDON_GIT_OPTS}};
 	for (size_t i = 0; i < sizeof(todos) / sizeof(todos[0]); i++) {
 		before = strlen(r->all);
+		/* Its directory too: one moved into place whole (made in one
+		 * session, renamed to rebase-merge in the next) has a change
+		 * time of its own moving. */
 		snprintf(path, sizeof(path), "%s/%s", dir, todos[i].name);
-		if (counts(path, j))
+		*strrchr(path, '/') = '\0';
+		bool moved = counts(path, j);
+		snprintf(path, sizeof(path), "%s/%s", dir, todos[i].name);
+		if (moved || counts(path, j))
 			cordon_git_todo_risks(path, todos[i].name, todos[i].kind, r->all,
 					      sizeof(r->all));
 		held_by(r, before, path);
@@ -776,6 +939,16 @@ static int disarm(const struct cordon_sweep *s, const char *path, const char *he
 	int dir = parent_of(s, path), e = dir;
 	if (dir >= 0) {
 		e = move_aside(dir, strrchr(path, '/') + 1, to, sizeof(to));
+		/* A directory of the user's made read-only inside (chmod 555):
+		 * writable for the move, then as it was. */
+		struct stat st;
+		if ((e == -EACCES || e == -EPERM) && fstat(dir, &st) == 0 &&
+		    st.st_uid == geteuid() &&
+		    fchmod(dir, (st.st_mode & 07777) | S_IWUSR | S_IXUSR) == 0) {
+			e = move_aside(dir, strrchr(path, '/') + 1, to, sizeof(to));
+			(void)fchmod(dir,
+				     st.st_mode & 07777); /* as it was; failing, left writable */
+		}
 		close(dir);
 	}
 	if (e < 0) {
@@ -811,8 +984,15 @@ static int judge_repo(const struct walk *w, const char *found, struct cordon_str
 	/* All it holds counts when it is new, and when git reaches its git
 	 * dir through a .git file or link: what that names may have been
 	 * moved into place without a change time of its own moving. */
-	struct judge j = {.s = s, .all = made || !S_ISDIR(st.st_mode)};
 	cleanup_free char *dir = cordon_git_dir_of(path);
+	/* One whose config the guards keep was there as the session started
+	 * (its change time moves with the stand-ins the session makes in
+	 * it), and what leads to it is guarded too. */
+	char config[PATH_MAX + 16];
+	bool kept = dir && snprintf(config, sizeof(config), "%s/config", dir) > 0 &&
+		    is_guarded(s, config);
+	made = made && !kept;
+	struct judge j = {.s = s, .all = !kept && (made || !S_ISDIR(st.st_mode))};
 	/* core.hooksPath is relative to the worktree, or to a bare git dir;
 	 * the worktree of a git dir kept in a .git is found by its own
 	 * .git file. */
@@ -834,8 +1014,9 @@ static int judge_repo(const struct walk *w, const char *found, struct cordon_str
 		 * worktree's, said with the worktree it belongs to.) */
 		if (made && !in_dotgit(rel))
 			say(said,
-			    "cordon: this session made the repository %s: it has no hooks, and its "
+			    "cordon: %s made the repository %s: it has no hooks, and its "
 			    "config sets only keys cordon knows to run nothing",
+			    s->earlier ? "a session" : "this session",
 			    cordon_printable(path, SIZE_MAX, shown, sizeof(shown)));
 	} else if (r.guarded && !r.other) {
 		/* The guards keep the repository; only files git writes itself
@@ -843,15 +1024,20 @@ static int judge_repo(const struct walk *w, const char *found, struct cordon_str
 		for (size_t i = 0; i < r.files.n; i++) {
 			snprintf(why, sizeof(why), "where git outside would run programs (%s)",
 				 r.why.v[i]);
-			moved += disarm(s, r.files.v[i], "while this session ran, it wrote", why,
-					said);
+			moved += disarm(s, r.files.v[i],
+					s->earlier ? "while a session ran, it wrote"
+						   : "while this session ran, it wrote",
+					why, said);
 		}
 	} else {
 		snprintf(why, sizeof(why), "where git outside would run programs (%s)", r.all);
-		moved = disarm(s, path,
-			       made ? "this session made the repository"
-				    : "while this session ran, it changed the repository",
-			       why, said);
+		moved = disarm(
+			s, path,
+			made ? (s->earlier ? "a session made the repository"
+					   : "this session made the repository")
+			     : (s->earlier ? "while a session ran, it changed the repository"
+					   : "while this session ran, it changed the repository"),
+			why, said);
 	}
 	cordon_strv_free(&r.files);
 	cordon_strv_free(&r.why);
@@ -874,9 +1060,27 @@ static int judge_name(const struct cordon_sweep *s, const char *path, struct cor
 
 /* Walk the root TOP, and judge what was found: how many were moved
  * aside. */
-static int sweep_root(const struct cordon_sweep *s, const char *top, char *buf,
+static int sweep_root(const struct cordon_sweep *session, const char *top, char *buf,
 		      struct cordon_strv *said)
 {
+	/* Judged from the earliest start of a sweep of TOP that never ended. */
+	struct cordon_sweep from = *session;
+	const struct cordon_sweep *s = &from;
+	struct cordon_strv done = {0};
+	pending_collect(top, &from.since, &done);
+	from.earlier = from.since.tv_sec < session->since.tv_sec;
+	if (from.earlier) {
+		char when[32];
+		time_t t = from.since.tv_sec;
+		struct tm tm;
+		if (!localtime_r(&t, &tm) ||
+		    strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm) == 0)
+			snprintf(when, sizeof(when), "%lld", (long long)t);
+		say(said,
+		    "cordon: a session in %s that started at %s ended without looking at its "
+		    "repositories (killed?): this one looks at what changed since then",
+		    top, when);
+	}
 	struct walk w = {.s = s, .top = top, .buf = buf};
 	int moved = 0;
 	w.root = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -904,10 +1108,15 @@ static int sweep_root(const struct cordon_sweep *s, const char *top, char *buf,
 	cleanup_free char *cache = cordon_sweep_record_path(top);
 	cache_load(&w, cache);
 	int e = walk(&w);
-	if (e >= 0) /* a directory it could not read is recorded as such */
-		cache_save(&w, cache, &at);
 	for (size_t i = 0; i < w.found.n; i++)
 		moved += judge_repo(&w, w.found.v[i], said);
+	/* Only now, all judged: a sweep cut short leaves the last record, and
+	 * its mark. */
+	if (e >= 0) /* a directory it could not read is recorded as such */
+		cache_save(&w, cache, &at);
+	for (size_t i = 0; e >= 0 && i < done.n; i++)
+		(void)unlink(done.v[i]);
+	cordon_strv_free(&done);
 	if (e < 0)
 		say(said,
 		    "cordon: out of memory looking for the repositories this session made in "

@@ -101,24 +101,44 @@ static inline char *cordon_printable(const char *s, size_t len, char *buf, size_
 	return buf;
 }
 
-/* read(2) and write(2) until LEN bytes are done, through EINTR: 0, -errno,
- * or -EPIPE when the other end is gone first. */
 /* PATH opened for reading if it is a regular file (a final link is
  * followed), else NULL. For files a session may have written: a FIFO in
  * their place would make an ordinary fopen wait for a writer forever, and
  * a device would not end. */
 static inline FILE *cordon_fopen_regular(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	struct stat st;
+	/* Nothing else is opened, not even for a moment: opening a device
+	 * can act (a watchdog starts), and cordon may be root. */
+	struct stat before, st;
+#ifdef O_PATH
+	int at = open(path, O_PATH | O_CLOEXEC);
+	if (at < 0)
+		return NULL;
+	char proc[40];
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", at);
+	bool regular = fstat(at, &before) == 0 && S_ISREG(before.st_mode);
+	int fd = regular ? open(proc, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) : -1;
+	close(at);
+	if (regular && fd < 0 && errno == ENOENT) /* no /proc: checked after */
+		fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+#else
+	int fd = stat(path, &before) == 0 && S_ISREG(before.st_mode)
+			 ? open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+			 : -1;
+#endif
 	if (fd < 0)
 		return NULL;
-	FILE *f = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? fdopen(fd, "r") : NULL;
+	FILE *f = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_ino == before.st_ino &&
+				  st.st_dev == before.st_dev
+			  ? fdopen(fd, "r")
+			  : NULL;
 	if (!f)
 		close(fd);
 	return f;
 }
 
+/* read(2) and write(2) until LEN bytes are done, through EINTR: 0, -errno,
+ * or -EPIPE when the other end is gone first. */
 static inline int cordon_read_full(int fd, void *buf, size_t len)
 {
 	for (size_t off = 0; off < len;) {

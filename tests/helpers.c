@@ -14,6 +14,7 @@
 #include "cordon/session.h"
 
 #include <errno.h>
+#include <glob.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <poll.h>
@@ -387,6 +388,14 @@ void world_free(struct world *w)
 	char *record = w->proj ? cordon_sweep_record_path(w->proj) : NULL;
 	if (record)
 		unlink(record);
+	/* and the marks of sessions whose sweep never ran (killed ones) */
+	char *marks = record ? fmt("%s.pending-*", record) : NULL;
+	glob_t g = {0};
+	if (marks && glob(marks, 0, NULL, &g) == 0)
+		for (size_t i = 0; i < g.gl_pathc; i++)
+			unlink(g.gl_pathv[i]);
+	globfree(&g);
+	free(marks);
 	free(record);
 	tmp_cleanup(w->dir);
 	for (int i = 0; w->env[i]; i++)

@@ -528,6 +528,11 @@ Test(guard, git_todo_reader_finds_what_runs)
 		{"[options]\n\tstrategy = recursive\n", CORDON_GIT_OPTS, ""},
 		{"[options]\n\tstrategy=evil\n", CORDON_GIT_OPTS, "a merge strategy in f"},
 		{"[options]\n\tStrategy = \"ort\"\n", CORDON_GIT_OPTS, "a merge strategy in f"},
+		{"ort ../x\n", CORDON_GIT_STRATEGY, "a merge strategy in f"},
+		{"ort\n../x\n", CORDON_GIT_STRATEGY, "a merge strategy in f"},
+		{"[options] strategy=evil\n", CORDON_GIT_OPTS, "a merge strategy in f"},
+		{"[options]\n\tstrategy = ort ../x\n", CORDON_GIT_OPTS, "a merge strategy in f"},
+		{"[options]\n\tstrategy-option = theirs\n\tstrategy = ort\n", CORDON_GIT_OPTS, ""},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char *f = path_join(dir, "f");

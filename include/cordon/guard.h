@@ -117,17 +117,20 @@ void cordon_placeholders_forget(struct cordon_placeholders *h);
 
 const char *cordon_mount_op_name(enum cordon_mount_op op);
 
-/* The first line of FILE (a regular file only: a session may have made it
- * a FIFO), without "PREFIX" and the newline, resolved against BASE when
- * relative, canonical (malloc'd); NULL when there is none or it does not
- * resolve. git's ".git" files ("gitdir: ") and commondir files (""). */
+/* What FILE holds (a regular file only: a session may have made it a
+ * FIFO), as git reads it: all of it less "PREFIX" and the line ends at
+ * its end (a newline within is part of the path), resolved against BASE
+ * when relative, canonical (malloc'd); NULL when there is none or it does
+ * not resolve. git's ".git" files ("gitdir: ") and commondir files (""). */
 char *cordon_git_link_file(const char *file, const char *prefix, const char *base);
 /* Each directory the git config files of the repository whose git dirs
  * are DIRS (its git dir, then a common dir) name as core.hooksPath, in
  * the order git reads them (the last one is the one git uses): the
  * system's and HOME's (NULL: none), then the repository's; relative ones
- * against its worktree BASE, "~/" against HOME; pushed to OUT. 0 or
- * -ENOMEM. */
+ * against its worktree BASE, "~/" against HOME; pushed to OUT. 0,
+ * -ENOMEM, or -EFBIG when a config is longer than CORDON_GIT_CONFIG_MAX
+ * (not read). */
+#define CORDON_GIT_CONFIG_MAX (1 << 20) /* longer than any git config git writes */
 int cordon_git_hooks_paths(const char *home, const struct cordon_strv *dirs, const char *base,
 			   struct cordon_strv *out);
 

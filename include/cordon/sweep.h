@@ -40,6 +40,9 @@ struct cordon_sweep {
 	 * guard (cordon_guard_plan.unguarded): one that exists as it ends was
 	 * made meanwhile, and is moved aside too (a .git: the walk's). */
 	struct cordon_strv names;
+	/* (The walk's: judged from an earlier session's start, one whose
+	 * sweep never ended.) */
+	bool earlier;
 };
 
 /* Whether a session under P is swept as it ends: sandboxed, with a

@@ -1984,6 +1984,202 @@ BOTH_USERS(guards, a_writable_sibling_repository_is_kept_like_the_project, .time
 	world_free(&w);
 }
 
+/* What a review of the sweep found, each planted in one session or laid
+ * over two:
+ *   strategy: a rebase stopped in a nested repository, its merge strategy
+ *     "ort ../x", which git runs as the program "git-merge-ort ../x"
+ *     relative to the worktree;
+ *   newline: a .git file whose gitdir path holds a newline (git reads the
+ *     whole file; a reader of its first line judges another directory);
+ *   ro: a repository in a directory made read-only (chmod 555), which the
+ *     test user's sweep cannot rename in;
+ *   moved: the project's own rebase stopped with an exec line, its
+ *     rebase-merge moved away in the first session and back in the
+ *     second (a rename moves no change time in the todo);
+ *   swapped: a nested repository whose config is a link into a
+ *     directory that the second session swaps for another;
+ *   worktree: a nested repository's linked worktree outside the project,
+ *     its commondir sent to a planted git dir in the second session
+ *     (whose walk reuses the first's record).
+ * Control: the same steps outside run. */
+static const char review_first[] =
+	"t() { printf '[core]\\n\\tfsmonitor = \"touch %s-%s; false\"\\n' \"$M\" \"$1\"; }\n"
+	"cd vendor/s && GIT_SEQUENCE_EDITOR=\"sed -i '1i break'\" git rebase -q -i main "
+	">/dev/null 2>&1; printf 'ort ../x\\n' > .git/rebase-merge/strategy && "
+	"mkdir 'git-merge-ort ..' && printf '#!/bin/sh\\ntouch %s-strategy\\n' \"$M\" > "
+	"'git-merge-ort ../x' && chmod +x 'git-merge-ort ../x'; echo strategy $?; cd ../..\n"
+	"mkdir -p nl .git/gd && g=$(printf '.git/gd\\nx') && git init -q --bare \"$g\" && "
+	"git --git-dir=\"$g\" config core.bare false && t newline >> \"$g/config\" && "
+	"printf 'gitdir: ../.git/gd\\nx\\n' > nl/.git; echo newline $?\n"
+	"git init -q ro && t ro >> ro/.git/config && chmod 555 ro; echo ro $?\n"
+	"git commit -q --allow-empty -m second && "
+	"GIT_SEQUENCE_EDITOR=\"sed -i '1i break'\" git rebase -q -i HEAD~1 >/dev/null 2>&1; "
+	"printf 'exec touch %s-moved\\n' \"$M\" >> .git/rebase-merge/git-rebase-todo && "
+	"mv .git/rebase-merge .git/rm-planted; echo moved $?\n"
+	"git init -q sw && mkdir .git/cfg .git/cfg2 && cp sw/.git/config .git/cfg/ && "
+	"cp sw/.git/config .git/cfg2/ && t swapped >> .git/cfg2/config && "
+	"ln -sf ../../.git/cfg/config sw/.git/config; echo swapped $?\n";
+static const char review_second[] =
+	"mv .git/rm-planted .git/rebase-merge; echo moved $?\n"
+	"mv .git/cfg .git/cfg-old && mv .git/cfg2 .git/cfg; echo swapped $?\n"
+	"cp -a x/.git .git/ev && git --git-dir=.git/ev config core.fsmonitor "
+	"\"touch $M-worktree; false\" && echo \"$PWD/.git/ev\" > x/.git/worktrees/xwt/commondir; "
+	"echo worktree $?\n";
+static const char *const review_steps2[] = {"moved", "swapped", "worktree", NULL};
+static const char *const review_steps[] = {"strategy", "newline", "ro", "moved", "swapped", NULL};
+
+/* The nested repository the strategy is planted in: topic, off main,
+ * checked out. */
+static void review_world(struct world *w)
+{
+	struct run_result r = outside(
+		w, "git init -q vendor/s && cd vendor/s && git commit -q --allow-empty -m a && "
+		   "git checkout -q -b topic && git commit -q --allow-empty -m b && "
+		   "git commit -q --allow-empty -m c && git checkout -q main && "
+		   "git commit -q --allow-empty -m m && git checkout -q topic && cd ../.. && "
+		   "git init -q x && git -C x commit -q --allow-empty -m a && "
+		   "git -C x worktree add -q \"$(cd ..; pwd)/outside/xwt\" 2>/dev/null");
+	run_free(&r);
+}
+
+static void git_outside_review(struct world *w)
+{
+	struct run_result r = sh_outside(
+		w, "(cd vendor/s && git rebase --continue >/dev/null 2>&1); "
+		   "(cd nl && git status >/dev/null 2>&1); (cd ro && git status >/dev/null 2>&1); "
+		   "git rebase --continue >/dev/null 2>&1; (cd sw && git status >/dev/null 2>&1); "
+		   "(cd ../outside/xwt && git status >/dev/null 2>&1); true");
+	run_free(&r);
+}
+
+BOTH_USERS(guards, what_a_review_of_the_sweep_found_is_moved_aside, .timeout = 120)
+{
+	struct world w;
+	git_world(&w, who, "greview");
+	review_world(&w);
+	usleep(1100 * 1000);
+	char *diag = plant_landed(&w, review_first, review_steps);
+	usleep(1100 * 1000);
+	char *diag2 = plant_landed(&w, review_second, review_steps2);
+	git_outside_review(&w);
+	static const char *const marks[] = {"strategy", "newline",  "ro", "moved",
+					    "swapped",  "worktree", NULL};
+	for (size_t i = 0; marks[i]; i++)
+		cr_expect_not(marked(&w, "deny", marks[i]), "%s ran outside: %s%s", marks[i], diag,
+			      diag2);
+	/* The control. */
+	struct run_result r = sh_outside(
+		&w,
+		"chmod 755 ro; git rebase --abort; rm -rf vendor nl ro sw x ../outside/xwt "
+		".git/gd* .git/cfg* .git/ev .git/rebase-merge* .git/rm-planted; git reset -q --hard HEAD~1; true");
+	run_free(&r);
+	review_world(&w);
+	plant_outside(&w, review_first, review_steps);
+	plant_outside(&w, review_second, review_steps2);
+	git_outside_review(&w);
+	for (size_t i = 0; marks[i]; i++)
+		cr_expect(marked(&w, "ctl", marks[i]), "control: %s did not run", marks[i]);
+	r = sh_outside(&w, "chmod 755 ro; true");
+	run_free(&r);
+	free(diag);
+	free(diag2);
+	world_free(&w);
+}
+
+/* A session whose launcher is killed (kill -9: no sweep ever runs for
+ * it) leaves a mark; the next session in the project judges what changed
+ * since the killed one started, and says so. Control: the same plant,
+ * with no session after it, runs. */
+BOTH_USERS(guards, a_sweep_that_never_ran_is_done_by_the_next_session, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "gkilled");
+	usleep(1100 * 1000);
+	char *body = plant(&w, "deny", "",
+			   "git init -q sub && fsmon >> sub/.git/config && touch planted && "
+			   "sleep 60");
+	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "/bin/sh", "-c", body, NULL};
+	pid_t pid = world_spawn(&w, argv, w.proj);
+	char *planted = at(w.proj, "planted"), *sub = at(w.proj, "sub");
+	cr_assert(wait_exists(planted, 20000), "the plant did not land");
+	cr_assert_eq(kill(pid, SIGKILL), 0);
+	cr_expect(wait_gone(pid, 10000), "the launcher did not go");
+	usleep(1100 * 1000);
+	struct run_result r = sh_in(&w, NULL, "true");
+	char *diag = fmt("%s%s", r.out, r.err);
+	run_free(&r);
+	git_outside(&w, sub, "after");
+	cr_expect_not(marked(&w, "deny", "fsmonitor"), "the plant ran outside: %s", diag);
+	cr_expect(present(w.proj, "sub/.git.cordon-disarmed"), "not moved aside: %s", diag);
+	cr_expect(strstr(diag, "ended without looking at its repositories"), "%s", diag);
+	/* The control: no sweep, and it runs. */
+	r = sh_outside(&w, "rm -rf sub");
+	run_free(&r);
+	plant_outside(&w, "git init -q sub && fsmon >> sub/.git/config", NULL);
+	git_outside(&w, sub, "ctl");
+	cr_expect(marked(&w, "ctl", "fsmonitor"), "control: the plant did not run");
+	free(body);
+	free(planted);
+	free(sub);
+	free(diag);
+	world_free(&w);
+}
+
+/* A config that is a sparse file of many GiB held the sweep for hours
+ * (hooksPath was read from it with no limit), while the repository
+ * below it ran. Now it is not read past what git ever writes, the sweep
+ * ends at once, and what it cannot read counts. */
+BOTH_USERS(guards, a_huge_config_does_not_hold_the_sweep, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "ghuge");
+	usleep(1100 * 1000);
+	char *diag =
+		plant_landed(&w,
+			     "git init -q A && truncate -s 50G A/.git/config && git init -q A/B "
+			     "&& fsmon >> A/B/.git/config; echo huge $?\n",
+			     (const char *const[]){"huge", NULL});
+	char *ab = at(w.proj, "A/B");
+	git_outside(&w, ab, "after");
+	cr_expect_not(marked(&w, "deny", "fsmonitor"), "the plant ran outside: %s", diag);
+	cr_expect(present(w.proj, "A/.git.cordon-disarmed"), "the huge one stayed: %s", diag);
+	cr_expect(present(w.proj, "A/B/.git.cordon-disarmed"), "the one below stayed: %s", diag);
+	free(ab);
+	free(diag);
+	world_free(&w);
+}
+
+/* Ordinary git work is kept: the first session in a project does not
+ * take the project's own repository for one it made (the stand-ins it
+ * makes there change its times), so a rebase paused outside with exec
+ * lines of the user's own is left alone; a sparse checkout and
+ * submodule.active in a repository made inside run nothing. */
+BOTH_USERS(guards, ordinary_git_work_is_not_moved_aside, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gordinary");
+	struct run_result r =
+		outside(&w, "git commit -q --allow-empty -m second && "
+			    "GIT_SEQUENCE_EDITOR=\"sed -i -e '1i break' -e '\\$a exec true'\" "
+			    "git rebase -q -i HEAD~1 >/dev/null 2>&1; "
+			    "grep -q exec .git/rebase-merge/git-rebase-todo");
+	run_free(&r);
+	usleep(1100 * 1000);
+	char *diag = plant_landed(&w,
+				  "git init -q r && git -C r sparse-checkout set x && "
+				  "git -C r config submodule.active . ; echo work $?\n",
+				  (const char *const[]){"work", NULL});
+	cr_expect(present(w.proj, ".git/rebase-merge/git-rebase-todo"),
+		  "the user's own paused rebase was touched: %s", diag);
+	cr_expect(present(w.proj, "r/.git/config"), "ordinary work was moved aside: %s", diag);
+	char *own = fmt("made the repository %s/.git:", w.proj);
+	cr_expect_null(strstr(diag, own), "the project's own repository was taken as made: %s",
+		       diag);
+	free(own);
+	free(diag);
+	world_free(&w);
+}
+
 /* The sweep keeps each walk's record of the project's directories for the
  * next, and reads again only those changed since. A repository planted
  * deep in a tree the last walk read, and one in a tree made outside
