@@ -410,7 +410,7 @@ fail:
 out:
 	free(sess.cgroup);
 	cordon_strv_free(&env);
-	cordon_sweep_free(&sweep);
+	cordon_sweep_cancel(&sweep);
 	cordon_policy_free(&p);
 	return r;
 }

@@ -214,6 +214,16 @@ void cordon_sweep_names(struct cordon_sweep *s, struct cordon_strv *names)
 	*names = (struct cordon_strv){0};
 }
 
+void cordon_sweep_cancel(struct cordon_sweep *s)
+{
+	for (size_t i = 0; !s->swept && i < s->roots.n; i++) {
+		cleanup_free char *mark = pending_path(s->roots.v[i], getpid(), start_of(getpid()));
+		if (mark)
+			(void)unlink(mark);
+	}
+	cordon_sweep_free(s);
+}
+
 void cordon_sweep_free(struct cordon_sweep *s)
 {
 	free(s->project);
@@ -1141,6 +1151,7 @@ static int sweep_root(const struct cordon_sweep *session, const char *top, char 
 int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *said)
 {
 	int moved = 0;
+	s->swept = true;
 	for (size_t i = 0; i < s->names.n; i++)
 		moved += judge_name(s, s->names.v[i], said);
 	char *buf = s->roots.n ? malloc(BUF_SIZE) : NULL;

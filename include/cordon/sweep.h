@@ -43,6 +43,7 @@ struct cordon_sweep {
 	/* (The walk's: judged from an earlier session's start, one whose
 	 * sweep never ended.) */
 	bool earlier;
+	bool swept; /* cordon_sweep_end ran */
 };
 
 /* Whether a session under P is swept as it ends: sandboxed, with a
@@ -62,6 +63,10 @@ void cordon_sweep_names(struct cordon_sweep *s, struct cordon_strv *names);
  * names were moved aside. */
 int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *said);
 void cordon_sweep_free(struct cordon_sweep *s);
+/* cordon_sweep_free, and, when no sweep ran (the session never started),
+ * the marks cordon_sweep_begin left for one (see shim/sweep.c) go too.
+ * Not in a copy of the process that began it. */
+void cordon_sweep_cancel(struct cordon_sweep *s);
 /* The file the walk of PROJECT keeps for the next one, in the session
  * registry's directory (malloc'd, or NULL). */
 char *cordon_sweep_record_path(const char *project);

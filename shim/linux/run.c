@@ -908,18 +908,18 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 	cordon_strv_free(&placeholders);
 	cordon_strv_free(&guarded);
 	if (rc < 0) {
-		cordon_sweep_free(&sweep);
+		cordon_sweep_cancel(&sweep);
 		return rc;
 	}
 	int chan[2];
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, chan) < 0) {
 		cordon_placeholders_release(&held, true, NULL);
-		cordon_sweep_free(&sweep);
+		cordon_sweep_cancel(&sweep);
 		return cordon_err(err, errno, "socketpair: %s", strerror(errno));
 	}
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0) {
 		cordon_placeholders_release(&held, true, NULL);
-		cordon_sweep_free(&sweep);
+		cordon_sweep_cancel(&sweep);
 		close(chan[0]);
 		close(chan[1]);
 		return cordon_err(err, errno, "PR_SET_CHILD_SUBREAPER: %s", strerror(errno));
@@ -931,7 +931,7 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 		close(chan[0]);
 		close(chan[1]);
 		cordon_placeholders_release(&held, true, NULL);
-		cordon_sweep_free(&sweep);
+		cordon_sweep_cancel(&sweep);
 		return cordon_err(err, e, "fork: %s", strerror(e));
 	}
 	if (pid == 0) {
