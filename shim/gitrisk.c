@@ -210,6 +210,34 @@ static bool value_goes_on(const char *s, bool *bad)
 	return false;
 }
 
+/* core.worktree's VALUE (the rest of its line after "=") in the config
+ * CONFIG names a worktree whose .git file names this very git dir, as
+ * git submodule writes it (.git/modules/NAME and NAME/.git): git outside
+ * there works where it would work anyway. Elsewhere (the project's top,
+ * a .git/hooks) its checkout would write the repository's files. */
+static bool worktree_of_its_own(const char *config, const char *value)
+{
+	const char *v = skip_blanks(value);
+	size_t n = strcspn(v, "\n");
+	while (n && blank(v[n - 1]))
+		n--;
+	char dir[PATH_MAX], joined[PATH_MAX * 2 + 8];
+	const char *slash = strrchr(config, '/');
+	if (n == 0 || n >= PATH_MAX || !slash || (size_t)(slash - config) >= sizeof(dir) ||
+	    strcspn(v, "\"\\#;") < n)
+		return false;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - config), config);
+	if (v[0] == '/')
+		snprintf(joined, sizeof(joined), "%.*s/.git", (int)n, v);
+	else
+		snprintf(joined, sizeof(joined), "%s/%.*s/.git", dir, (int)n, v);
+	char *base = strndup(joined, strlen(joined) - 5);
+	cleanup_free char *named = base ? cordon_git_link_file(joined, "gitdir: ", base) : NULL;
+	cleanup_free char *self = realpath(dir, NULL);
+	free(base);
+	return named && self && strcmp(named, self) == 0;
+}
+
 /* The keys of the config file CONFIG that are not harmless, into OUT
  * ("core.fsmonitor, ..."); "an unreadable config" where it is not a
  * regular file git would read to its end in a MiB and 8192 lines. A
@@ -271,7 +299,10 @@ void cordon_git_config_risks(const char *config, char *out, size_t size)
 			more = value_goes_on(s + 1, &bad);
 		else if (*s && *s != '\n' && *s != '#' && *s != ';')
 			bad = true;
-		if (!bad && !is_harmless(section, sub, key)) {
+		if (!bad && !is_harmless(section, sub, key) &&
+		    !(!sub && strcasecmp(section, "core") == 0 &&
+		      strcasecmp(key, "worktree") == 0 && *s == '=' &&
+		      worktree_of_its_own(config, s + 1))) {
 			char what[300];
 			snprintf(what, sizeof(what), sub ? "%s.*.%s" : "%s.%s", section, key);
 			for (char *c = what; *c; c++)

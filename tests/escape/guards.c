@@ -2164,14 +2164,24 @@ BOTH_USERS(guards, ordinary_git_work_is_not_moved_aside, .timeout = 60)
 			    "git rebase -q -i HEAD~1 >/dev/null 2>&1; "
 			    "grep -q exec .git/rebase-merge/git-rebase-todo");
 	run_free(&r);
+	/* A repository with a submodule, to clone. */
+	r = outside(&w,
+		    "mkdir up && cd up && git init -q sm && "
+		    "git -C sm commit -q --allow-empty -m s && git init -q ws && "
+		    "git -C ws submodule add -q ../sm sm 2>/dev/null && git -C ws commit -qm sub");
+	run_free(&r);
 	usleep(1100 * 1000);
 	char *diag = plant_landed(&w,
 				  "git init -q r && git -C r sparse-checkout set x && "
-				  "git -C r config submodule.active . ; echo work $?\n",
-				  (const char *const[]){"work", NULL});
+				  "git -C r config submodule.active . ; echo work $?\n"
+				  "git clone -q --recurse-submodules up/ws cl 2>/dev/null; "
+				  "echo clone $?\n",
+				  (const char *const[]){"work", "clone", NULL});
 	cr_expect(present(w.proj, ".git/rebase-merge/git-rebase-todo"),
 		  "the user's own paused rebase was touched: %s", diag);
 	cr_expect(present(w.proj, "r/.git/config"), "ordinary work was moved aside: %s", diag);
+	cr_expect(present(w.proj, "cl/.git/modules/sm/config") && present(w.proj, "cl/sm/.git"),
+		  "a clone with its submodule was moved aside: %s", diag);
 	char *own = fmt("made the repository %s/.git:", w.proj);
 	cr_expect_null(strstr(diag, own), "the project's own repository was taken as made: %s",
 		       diag);
