@@ -630,8 +630,16 @@ static int protect_includes(struct cordon_guard_plan *plan, const struct reach *
 int cordon_git_hooks_paths(const char *home, const struct cordon_strv *dirs, const char *base,
 			   struct cordon_strv *out)
 {
-	struct cordon_strv files = {0};
-	int e = git_config_files(home, dirs, &files);
+	struct cordon_strv top = {0}, files = {0};
+	int e = git_config_files(home, dirs, &top);
+	/* Each file, then what it includes ([include], [includeIf] whatever
+	 * its condition), which git reads where the include stands. */
+	for (size_t i = 0; e >= 0 && i < top.n; i++) {
+		e = cordon_strv_push(&files, top.v[i]);
+		if (e >= 0)
+			e = read_includes(top.v[i], home, 0, &files);
+	}
+	cordon_strv_free(&top);
 	for (size_t i = 0; e >= 0 && i < files.n; i++) {
 		cleanup_free char *value = NULL;
 		e = read_config_value(files.v[i], "core", "hookspath", &value);
@@ -676,13 +684,18 @@ static int protect_hooks_path(struct cordon_guard_plan *plan, const struct reach
 		cordon_strv_free(&paths);
 		return e;
 	}
-	char *path = paths.v[paths.n - 1];
-	/* husky (9+) points git at .husky/_, whose scripts run the hooks
-	 * written in .husky: the guard is .husky. */
-	size_t n = strlen(path);
-	if (n > 2 && strcmp(path + n - 2, "/_") == 0)
-		path[n - 2] = '\0';
-	e = protect(plan, r, path, source, MKDIR);
+	/* Every one named: which one git ends with depends on where an
+	 * include stands, and on an includeIf's condition. The last one
+	 * is made when missing. */
+	for (size_t i = 0; e >= 0 && i < paths.n; i++) {
+		char *path = paths.v[i];
+		/* husky (9+) points git at .husky/_, whose scripts run the
+		 * hooks written in .husky: the guard is .husky. */
+		size_t n = strlen(path);
+		if (n > 2 && strcmp(path + n - 2, "/_") == 0)
+			path[n - 2] = '\0';
+		e = protect(plan, r, path, source, i + 1 == paths.n ? MKDIR : OPTIONAL);
+	}
 	cordon_strv_free(&paths);
 	return e;
 }

@@ -837,6 +837,47 @@ static int guard_servers_sockets(struct cordon_policy *p, const struct cordon_co
 	return r;
 }
 
+/* DIR is what git takes for a git dir: HEAD, and objects and refs, or a
+ * commondir. */
+static bool is_git_dir(const char *dir)
+{
+	char f[PATH_MAX + 16];
+	struct stat st;
+	snprintf(f, sizeof(f), "%s/HEAD", dir);
+	if (stat(f, &st) < 0)
+		return false;
+	snprintf(f, sizeof(f), "%s/commondir", dir);
+	if (stat(f, &st) == 0)
+		return true;
+	snprintf(f, sizeof(f), "%s/objects", dir);
+	bool objects = stat(f, &st) == 0;
+	snprintf(f, sizeof(f), "%s/refs", dir);
+	return objects && stat(f, &st) == 0;
+}
+
+/* PROTECTED kept in ROOT, a directory made writable besides the project,
+ * as in the project; in a root that is a git dir itself (a bare
+ * repository the session pushes to, a repository's .git), the .git
+ * entries are its own files (a .git one: with all protect_git follows). */
+static int guard_root(struct cordon_policy *p, const char *const *protected, const char *source,
+		      const char *home, const char *root, struct cordon_path_cache *cache)
+{
+	if (!is_git_dir(root))
+		return guard_list_in(p, protected, CORDON_GUARD_PROTECT | CORDON_GUARD_PLACEHOLDER,
+				     false, source, home, root, cache);
+	int r = 0;
+	for (size_t i = 0; r >= 0 && protected[i]; i++) {
+		if (strncmp(protected[i], ".git/", 5) != 0)
+			continue;
+		cleanup_free char *own = NULL;
+		if (asprintf(&own, "%s/%s", root, protected[i] + 5) < 0)
+			return -ENOMEM;
+		r = guard_list_in(p, (const char *const[]){own, NULL}, CORDON_GUARD_PROTECT, false,
+				  source, home, root, cache);
+	}
+	return r;
+}
+
 static int resolve_guards(const struct cordon_config *cfg, const struct cordon_context *ctx,
 			  struct cordon_policy *p)
 {
@@ -854,9 +895,7 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 			       psource, ctx->home, &cache);
 	for (size_t i = 0, n = p->n_rules; r >= 0 && i < n; i++)
 		if (cordon_policy_writable_root(p, &p->rules[i]))
-			r = guard_list_in(p, protected,
-					  CORDON_GUARD_PROTECT | CORDON_GUARD_PLACEHOLDER, false,
-					  psource, ctx->home, p->rules[i].path, &cache);
+			r = guard_root(p, protected, psource, ctx->home, p->rules[i].path, &cache);
 	for (size_t i = 0; r >= 0 && ctx->home && cordon_dotfiles[i]; i++) {
 		cleanup_free char *s = NULL;
 		if (asprintf(&s, "~/%s", cordon_dotfiles[i]) < 0)

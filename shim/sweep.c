@@ -239,6 +239,22 @@ static bool after(const struct timespec *t, const struct timespec *since)
 	       (t->tv_sec == since->tv_sec && t->tv_nsec >= since->tv_nsec);
 }
 
+/* The directory DIR may have been moved into place since SINCE: it, or
+ * the directory it is in, changed since (a rename moves the change time
+ * of what it moves and of both directories, never of what the moved one
+ * holds). */
+static bool moved_in(const char *dir, const struct timespec *since)
+{
+	struct stat st;
+	char parent[PATH_MAX];
+	snprintf(parent, sizeof(parent), "%s", dir);
+	char *slash = strrchr(parent, '/');
+	if (slash && slash != parent)
+		*slash = '\0';
+	return lstat(dir, &st) < 0 || after(&CTIME(st), since) || lstat(parent, &st) < 0 ||
+	       after(&CTIME(st), since);
+}
+
 /* PATH, or what a final link in it leads to, changed since SINCE. For a
  * link, the directory its target is in counts too: one swapped in by a
  * rename has a change time of its own moving, what it holds not. */
@@ -306,9 +322,10 @@ struct walk {
 	struct cordon_strv found; /* git dirs and .git entries, relative */
 	struct cordon_strv shut;  /* directories that could not be read, relative */
 	size_t n_shut;
-	struct cache cache;      /* the last walk's, or not valid */
-	struct cordon_strv recs; /* this walk's, for the next */
-	struct cordon_strv skip; /* the other roots below it, relative */
+	struct cache cache;        /* the last walk's, or not valid */
+	struct cordon_strv recs;   /* this walk's, for the next */
+	struct cordon_strv skip;   /* the other roots below it, relative */
+	struct cordon_strv opened; /* made readable to be walked: "MODE" then the path */
 	/* The directory being listed. */
 	const char *rel;
 	int fd;
@@ -511,6 +528,22 @@ static int list_dir(struct walk *w, const char *rel, char flag)
 	    !after(&CTIME(st), &w->cache.at))
 		return reuse(w, rel, kind, &st);
 	int fd = cordon_fs_open_beneath(w->root, rel);
+	/* One of the user's own made unreadable inside (chmod 0, 0311): the
+	 * sweep, running as its owner, reads it all the same, and leaves it
+	 * as it was. (Root reads it anyway.) */
+	if (fd == -EACCES && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+	    fchmodat(w->root, rel[0] ? rel : ".", (st.st_mode & 07777) | S_IRUSR | S_IXUSR, 0) ==
+		    0) {
+		/* (Its mode goes back once all is judged: what is below it is
+		 * reached through it.) */
+		char *undo;
+		if (asprintf(&undo, "%04o%s", (unsigned)(st.st_mode & 07777), rel) < 0 ||
+		    cordon_strv_push_take(&w->opened, undo) < 0) {
+			(void)!fchmodat(w->root, rel[0] ? rel : ".", st.st_mode & 07777, 0);
+			return -ENOMEM;
+		}
+		fd = cordon_fs_open_beneath(w->root, rel);
+	}
 	if (fd < 0)
 		return shut(w, rel, fd);
 	size_t todo_before = w->todo.n;
@@ -524,7 +557,7 @@ static int list_dir(struct walk *w, const char *rel, char flag)
 	bool git_dir = (w->has & HAS_HEAD) &&
 		       ((w->has & HAS_COMMONDIR) ||
 			(w->has & (HAS_OBJECTS | HAS_REFS)) == (HAS_OBJECTS | HAS_REFS));
-	if (!git_dir || !rel[0])
+	if (!git_dir) /* (a root that is one, a bare repository made writable, is judged too) */
 		return record(w, REC_DIR, (unsigned long long)st.st_ino, rel, NULL);
 	/* It is judged whole, as git would use it. */
 	e = push_joined(w, &w->found, flag, rel, "");
@@ -536,7 +569,7 @@ static int list_dir(struct walk *w, const char *rel, char flag)
 		free(w->todo.v[--w->todo.n]);
 		w->todo.v[w->todo.n] = NULL;
 	}
-	return push_joined(w, &w->todo, below(w), rel, "modules");
+	return push_kept(w, rel);
 }
 
 /* ---- the last walk's record ---- */
@@ -594,7 +627,7 @@ static int reuse(struct walk *w, const char *rel, char kind, const struct stat *
 	if (e >= 0 && kind == REC_GIT_DIR) {
 		e = push_joined(w, &w->found, (char)(w->fresh ? ABOVE_NEW : ABOVE_OLD), rel, "");
 		if (e >= 0 && in_dotgit(rel))
-			return push_joined(w, &w->todo, below(w), rel, "modules");
+			return push_kept(w, rel);
 	}
 	const struct cache *c = &w->cache;
 	size_t rn = strlen(rel);
@@ -796,10 +829,12 @@ static void hooks_path_risks(const struct judge *j, const struct cordon_strv *di
 		r->other = true;
 		cordon_git_risk_add(r->all, sizeof(r->all), "a config cordon cannot read");
 	}
-	if (paths.n) {
-		/* The one git uses; husky's .husky/_ runs what is in .husky. */
-		char *hp = paths.v[paths.n - 1];
-		size_t n = strlen(hp), before = strlen(r->all);
+	/* Each one named (which one git ends with depends on where an
+	 * include stands); husky's .husky/_ runs what is in .husky. */
+	size_t before = strlen(r->all);
+	for (size_t i = 0; i < paths.n; i++) {
+		char *hp = paths.v[i];
+		size_t n = strlen(hp);
 		for (int k = 0; k < 2; k++) {
 			struct judge there = *j;
 			there.all = j->all || counts(hp, j);
@@ -809,8 +844,8 @@ static void hooks_path_risks(const struct judge *j, const struct cordon_strv *di
 				break;
 			hp[n - 2] = '\0';
 		}
-		held_by(r, before, NULL);
 	}
+	held_by(r, before, NULL);
 	cordon_strv_free(&paths);
 }
 
@@ -866,9 +901,9 @@ static void risks_of(const struct judge *j, const char *dir, const char *base, s
 	if (!shared && lstat(path, &st) == 0 && counts(path, j))
 		cordon_git_risk_add(r->all, sizeof(r->all), "a commondir cordon cannot follow");
 	struct judge there = *j;
-	/* All of the dir a commondir names counts: it may have been moved
-	 * into place without a change time of its own moving. */
-	there.all = j->all || shared;
+	/* All of the dir a commondir names counts when it may have been moved
+	 * into place (what it holds keeps its change times then). */
+	there.all = j->all || (shared && moved_in(shared, &j->s->since));
 	snprintf(path, sizeof(path), "%s/config", shared ? shared : dir);
 	r->guarded = is_guarded(j->s, path);
 	if (shared && counts(path, &there))
@@ -906,6 +941,8 @@ static int move_aside(int dir, const char *name, char *to, size_t size)
 			snprintf(to, size, "%s" DISARMED, name);
 		else
 			snprintf(to, size, "%s" DISARMED "-%08x", name, (unsigned)tail);
+		if (strlen(to) > NAME_MAX) /* a long name: a short one of cordon's */
+			snprintf(to, size, "cordon-disarmed-%08x", (unsigned)tail);
 		e = cordon_fs_rename_new(dir, name, to);
 	}
 	return e;
@@ -982,7 +1019,7 @@ static int judge_repo(const struct walk *w, const char *found, struct cordon_str
 	const struct cordon_sweep *s = w->s;
 	const char *rel = found + 1;
 	char path[PATH_MAX + 8];
-	snprintf(path, sizeof(path), "%s/%s", w->top, rel);
+	snprintf(path, sizeof(path), rel[0] ? "%s/%s" : "%s", w->top, rel);
 	struct stat st;
 	if (is_guarded(s, path) || lstat(path, &st) < 0)
 		return 0;
@@ -991,9 +1028,6 @@ static int judge_repo(const struct walk *w, const char *found, struct cordon_str
 	 * written since. */
 	bool made = found[0] == ABOVE_NEW || (S_ISDIR(st.st_mode) ? arrived(w, rel, &st, found[0])
 								  : after(&CTIME(st), &s->since));
-	/* All it holds counts when it is new, and when git reaches its git
-	 * dir through a .git file or link: what that names may have been
-	 * moved into place without a change time of its own moving. */
 	cleanup_free char *dir = cordon_git_dir_of(path);
 	/* One whose config the guards keep was there as the session started
 	 * (its change time moves with the stand-ins the session makes in
@@ -1002,7 +1036,11 @@ static int judge_repo(const struct walk *w, const char *found, struct cordon_str
 	bool kept = dir && snprintf(config, sizeof(config), "%s/config", dir) > 0 &&
 		    is_guarded(s, config);
 	made = made && !kept;
-	struct judge j = {.s = s, .all = !kept && (made || !S_ISDIR(st.st_mode))};
+	/* All it holds counts when it is new, and when the git dir a .git
+	 * file or link names may have been moved into place. */
+	struct judge j = {.s = s,
+			  .all = !kept && (made || (!S_ISDIR(st.st_mode) &&
+						    (!dir || moved_in(dir, &s->since))))};
 	/* core.hooksPath is relative to the worktree, or to a bare git dir;
 	 * the worktree of a git dir kept in a .git is found by its own
 	 * .git file. */
@@ -1120,6 +1158,14 @@ static int sweep_root(const struct cordon_sweep *session, const char *top, char 
 	int e = walk(&w);
 	for (size_t i = 0; i < w.found.n; i++)
 		moved += judge_repo(&w, w.found.v[i], said);
+	for (size_t i = w.opened.n; i-- > 0;) { /* deepest first */
+		char mode[5];
+		memcpy(mode, w.opened.v[i], 4);
+		mode[4] = '\0';
+		(void)!fchmodat(w.root, w.opened.v[i][4] ? w.opened.v[i] + 4 : ".",
+				(mode_t)strtoul(mode, NULL, 8), 0);
+	}
+	cordon_strv_free(&w.opened);
 	/* Only now, all judged: a sweep cut short leaves the last record, and
 	 * its mark. */
 	if (e >= 0) /* a directory it could not read is recorded as such */
@@ -1137,6 +1183,8 @@ static int sweep_root(const struct cordon_sweep *session, const char *top, char 
 		    "cordon: could not look into %s/%s for repositories this session "
 		    "made: review them before you use git there",
 		    top, w.shut.v[i]);
+	if (w.n_shut > w.shut.n)
+		say(said, "cordon: ... and %zu more directories in %s", w.n_shut - w.shut.n, top);
 	close(w.root);
 	free(w.cache.data);
 	free(w.cache.recs);
