@@ -627,8 +627,8 @@ static int protect_includes(struct cordon_guard_plan *plan, const struct reach *
 	return e;
 }
 
-int cordon_git_hooks_paths(const char *home, const struct cordon_strv *dirs, const char *base,
-			   struct cordon_strv *out)
+int cordon_git_hooks_values(const char *home, const struct cordon_strv *dirs,
+			    struct cordon_strv *out)
 {
 	struct cordon_strv top = {0}, files = {0};
 	int e = git_config_files(home, dirs, &top);
@@ -643,8 +643,19 @@ int cordon_git_hooks_paths(const char *home, const struct cordon_strv *dirs, con
 	for (size_t i = 0; e >= 0 && i < files.n; i++) {
 		cleanup_free char *value = NULL;
 		e = read_config_value(files.v[i], "core", "hookspath", &value);
-		if (!value || !value[0])
-			continue;
+		if (e >= 0 && value && value[0])
+			e = cordon_strv_push(out, value);
+	}
+	cordon_strv_free(&files);
+	return e;
+}
+
+int cordon_git_hooks_resolve(const char *home, const char *base, const struct cordon_strv *values,
+			     struct cordon_strv *out)
+{
+	int e = 0;
+	for (size_t i = 0; e >= 0 && i < values->n; i++) {
+		const char *value = values->v[i];
 		char path[PATH_MAX * 2];
 		if (value[0] == '~' && value[1] == '/' && home)
 			snprintf(path, sizeof(path), "%s%s", home, value + 1);
@@ -657,7 +668,43 @@ int cordon_git_hooks_paths(const char *home, const struct cordon_strv *dirs, con
 			path[--n] = '\0';
 		e = cordon_strv_push(out, path);
 	}
-	cordon_strv_free(&files);
+	return e;
+}
+
+int cordon_git_hooks_paths(const char *home, const struct cordon_strv *dirs, const char *base,
+			   struct cordon_strv *out)
+{
+	struct cordon_strv values = {0};
+	int e = cordon_git_hooks_values(home, dirs, &values);
+	if (e >= 0)
+		e = cordon_git_hooks_resolve(home, base, &values, out);
+	cordon_strv_free(&values);
+	return e;
+}
+
+/* A hook that is a link (ln -s ../../tools/pre-commit .git/hooks/): the
+ * hooks directory read-only keeps the link, not the file it leads to,
+ * which git runs; that file is guarded too. */
+static int protect_hook_links(struct cordon_guard_plan *plan, const struct reach *r,
+			      const char *hooks, const char *source)
+{
+	DIR *d = opendir(hooks);
+	if (!d)
+		return 0;
+	int e = 0;
+	int n = 0;
+	for (struct dirent *de; e >= 0 && n < 1024 && (de = readdir(d)); n++) {
+		if (de->d_type != DT_LNK && de->d_type != DT_UNKNOWN)
+			continue;
+		char link[PATH_MAX * 2 + 8];
+		snprintf(link, sizeof(link), "%s/%s", hooks, de->d_name);
+		struct stat st;
+		cleanup_free char *target = NULL;
+		if (lstat(link, &st) == 0 && S_ISLNK(st.st_mode) && (target = canon_of(r, link)) &&
+		    stat(target, &st) == 0 && S_ISREG(st.st_mode))
+			e = protect(plan, r, target, source, OPTIONAL);
+	}
+	closedir(d);
 	return e;
 }
 
@@ -695,6 +742,8 @@ static int protect_hooks_path(struct cordon_guard_plan *plan, const struct reach
 		if (n > 2 && strcmp(path + n - 2, "/_") == 0)
 			path[n - 2] = '\0';
 		e = protect(plan, r, path, source, i + 1 == paths.n ? MKDIR : OPTIONAL);
+		if (e >= 0)
+			e = protect_hook_links(plan, r, path, source);
 	}
 	cordon_strv_free(&paths);
 	return e;
@@ -811,6 +860,8 @@ static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, co
 		snprintf(t, sizeof(t), "%s/%s", dirs.v[i], rest);
 		bool mk = strcmp(rest, "hooks") == 0 || strcmp(rest, "info") == 0;
 		e = protect(plan, r, t, source, mk ? MKDIR : 0);
+		if (e >= 0 && strcmp(rest, "hooks") == 0)
+			e = protect_hook_links(plan, r, t, source);
 	}
 	/* Each git dir's config.worktree, read (extensions.worktreeConfig)
 	 * after the config: one missing is made empty, git's meaning

@@ -326,6 +326,7 @@ struct walk {
 	struct cordon_strv recs;   /* this walk's, for the next */
 	struct cordon_strv skip;   /* the other roots below it, relative */
 	struct cordon_strv opened; /* made readable to be walked: "MODE" then the path */
+	struct cordon_strv memo;   /* see struct judge */
 	/* The directory being listed. */
 	const char *rel;
 	int fd;
@@ -775,7 +776,62 @@ static int walk(struct walk *w)
 struct judge {
 	const struct cordon_sweep *s;
 	bool all; /* the repository is new here: all it holds counts */
+	/* Large configs read already, "DEV:INO:CTIME\n" then their risks:
+	 * thousands of .git files naming one config of a MiB are read once. */
+	struct cordon_strv *memo;
 };
+
+#define MEMO_FROM (64u << 10) /* configs this long are remembered */
+#define MEMO_MAX  64          /* the last so many (a plant repeats one) */
+
+/* ENTRY (taken) into MEMO, the oldest let go past MEMO_MAX. */
+static void remember(struct cordon_strv *memo, char *entry)
+{
+	if (memo->n >= MEMO_MAX) {
+		free(memo->v[0]);
+		memmove(memo->v, memo->v + 1, (memo->n - 1) * sizeof(*memo->v));
+		memo->v[--memo->n] = NULL;
+	}
+	(void)cordon_strv_push_take(memo, entry); /* out of memory: read again */
+}
+
+/* Each of the list RISKS ("a, b") added to OUT. */
+static void add_each(char *out, size_t size, const char *risks)
+{
+	while (*risks) {
+		size_t n = strcspn(risks, ",");
+		char one[300];
+		snprintf(one, sizeof(one), "%.*s", (int)n, risks);
+		cordon_git_risk_add(out, size, one);
+		risks += n;
+		risks += strspn(risks, ", ");
+	}
+}
+
+/* cordon_git_config_risks, once for each large config. */
+static void config_risks(const struct judge *j, const char *path, char *out, size_t size)
+{
+	struct stat st;
+	if (!j->memo || stat(path, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < MEMO_FROM) {
+		cordon_git_config_risks(path, out, size);
+		return;
+	}
+	char key[96];
+	int kn = snprintf(key, sizeof(key), "%llu:%llu:%lld.%09ld\n", (unsigned long long)st.st_dev,
+			  (unsigned long long)st.st_ino, (long long)CTIME(st).tv_sec,
+			  (long)CTIME(st).tv_nsec);
+	for (size_t i = 0; i < j->memo->n; i++)
+		if (strncmp(j->memo->v[i], key, (size_t)kn) == 0) {
+			add_each(out, size, j->memo->v[i] + kn);
+			return;
+		}
+	char risks[1200] = "";
+	cordon_git_config_risks(path, risks, sizeof(risks));
+	char *entry;
+	if (asprintf(&entry, "%s%s", key, risks) >= 0)
+		remember(j->memo, entry);
+	add_each(out, size, risks);
+}
 
 static bool is_guarded(const struct cordon_sweep *s, const char *path)
 {
@@ -821,11 +877,66 @@ static void held_by(struct risks *r, size_t before, const char *path)
 /* The hooks in the directory core.hooksPath names for the repository
  * whose git dirs are DIRS and whose worktree is BASE (or the git dir, for
  * a bare one), into R. */
+/* cordon_git_hooks_paths, its config files read once for each
+ * repository (thousands of .git files may name one git dir). */
+static int hooks_paths(const struct judge *j, const struct cordon_strv *dirs, const char *base,
+		       struct cordon_strv *out)
+{
+	const char *home = getenv("HOME");
+	cleanup_free char *key = NULL;
+	const char *d1 = dirs->n > 1 ? dirs->v[1] : "";
+	/* (A key is one line: a git dir with a newline in its path is read
+	 * each time.) */
+	if (!j->memo || strchr(dirs->v[0], '\n') || strchr(d1, '\n') ||
+	    asprintf(&key, "hooks:%s|%s\n", dirs->v[0], d1) < 0)
+		return cordon_git_hooks_paths(home, dirs, base, out);
+	size_t kn = strlen(key);
+	struct cordon_strv values = {0};
+	int e = 0;
+	const char *held = NULL;
+	for (size_t i = 0; !held && i < j->memo->n; i++)
+		if (strncmp(j->memo->v[i], key, kn) == 0)
+			held = j->memo->v[i] + kn;
+	if (held) { /* the values, a line each */
+		for (const char *v = held; e >= 0 && *v;) {
+			size_t n = strcspn(v, "\n");
+			cleanup_free char *one = strndup(v, n);
+			e = one ? cordon_strv_push(&values, one) : -ENOMEM;
+			v += n + (v[n] == '\n');
+		}
+	} else {
+		e = cordon_git_hooks_values(home, dirs, &values);
+		size_t len = kn + 1;
+		bool plain = true; /* (a value with a newline is not remembered) */
+		for (size_t i = 0; i < values.n; i++) {
+			len += strlen(values.v[i]) + 1;
+			plain = plain && !strchr(values.v[i], '\n');
+		}
+		char *entry = e >= 0 && plain ? malloc(len) : NULL;
+		if (entry) {
+			size_t at = kn;
+			memcpy(entry, key, kn);
+			for (size_t i = 0; i < values.n; i++) {
+				size_t vn = strlen(values.v[i]);
+				memcpy(entry + at, values.v[i], vn);
+				at += vn;
+				entry[at++] = '\n';
+			}
+			entry[at] = '\0';
+			remember(j->memo, entry);
+		}
+	}
+	if (e >= 0)
+		e = cordon_git_hooks_resolve(home, base, &values, out);
+	cordon_strv_free(&values);
+	return e;
+}
+
 static void hooks_path_risks(const struct judge *j, const struct cordon_strv *dirs,
 			     const char *base, struct risks *r)
 {
 	struct cordon_strv paths = {0};
-	if (cordon_git_hooks_paths(getenv("HOME"), dirs, base, &paths) < 0) {
+	if (hooks_paths(j, dirs, base, &paths) < 0) {
 		r->other = true;
 		cordon_git_risk_add(r->all, sizeof(r->all), "a config cordon cannot read");
 	}
@@ -865,12 +976,12 @@ static void risks_of(const struct judge *j, const char *dir, const char *base, s
 	}
 	snprintf(path, sizeof(path), "%s/config", dir);
 	if (counts(path, j))
-		cordon_git_config_risks(path, r->all, sizeof(r->all));
+		config_risks(j, path, r->all, sizeof(r->all));
 	held_by(r, before, NULL);
 	before = strlen(r->all);
 	snprintf(path, sizeof(path), "%s/config.worktree", dir);
 	if (counts(path, j))
-		cordon_git_config_risks(path, r->all, sizeof(r->all));
+		config_risks(j, path, r->all, sizeof(r->all));
 	held_by(r, before, path);
 	/* What git resumes (rebase --continue, cherry-pick --continue). */
 	static const struct {
@@ -907,7 +1018,7 @@ static void risks_of(const struct judge *j, const char *dir, const char *base, s
 	snprintf(path, sizeof(path), "%s/config", shared ? shared : dir);
 	r->guarded = is_guarded(j->s, path);
 	if (shared && counts(path, &there))
-		cordon_git_config_risks(path, r->all, sizeof(r->all));
+		config_risks(j, path, r->all, sizeof(r->all));
 	snprintf(path, sizeof(path), "%s/hooks", shared ? shared : dir);
 	/* A hooks directory replaced, or one hook more or less: each hook
 	 * in it counts. */
@@ -1014,7 +1125,7 @@ static int disarm(const struct cordon_sweep *s, const char *path, const char *he
 
 /* The git dir or .git entry REL: made or changed inside, and would make
  * git run a program? Then moved aside. 1 if it was. */
-static int judge_repo(const struct walk *w, const char *found, struct cordon_strv *said)
+static int judge_repo(struct walk *w, const char *found, struct cordon_strv *said)
 {
 	const struct cordon_sweep *s = w->s;
 	const char *rel = found + 1;
@@ -1039,6 +1150,7 @@ static int judge_repo(const struct walk *w, const char *found, struct cordon_str
 	/* All it holds counts when it is new, and when the git dir a .git
 	 * file or link names may have been moved into place. */
 	struct judge j = {.s = s,
+			  .memo = &w->memo,
 			  .all = !kept && (made || (!S_ISDIR(st.st_mode) &&
 						    (!dir || moved_in(dir, &s->since))))};
 	/* core.hooksPath is relative to the worktree, or to a bare git dir;
@@ -1166,6 +1278,7 @@ static int sweep_root(const struct cordon_sweep *session, const char *top, char 
 				(mode_t)strtoul(mode, NULL, 8), 0);
 	}
 	cordon_strv_free(&w.opened);
+	cordon_strv_free(&w.memo);
 	/* Only now, all judged: a sweep cut short leaves the last record, and
 	 * its mark. */
 	if (e >= 0) /* a directory it could not read is recorded as such */

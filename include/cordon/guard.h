@@ -133,6 +133,13 @@ char *cordon_git_link_file(const char *file, const char *prefix, const char *bas
 #define CORDON_GIT_CONFIG_MAX (1 << 20) /* longer than any git config git writes */
 int cordon_git_hooks_paths(const char *home, const struct cordon_strv *dirs, const char *base,
 			   struct cordon_strv *out);
+/* The two halves of cordon_git_hooks_paths: the values as the config
+ * files hold them (the same for every worktree of a repository), and
+ * those values resolved against BASE. */
+int cordon_git_hooks_values(const char *home, const struct cordon_strv *dirs,
+			    struct cordon_strv *out);
+int cordon_git_hooks_resolve(const char *home, const char *base, const struct cordon_strv *values,
+			     struct cordon_strv *out);
 
 /* The read-only or hidden mount of PLAN on PATH or above it (the deepest),
  * or NULL. */

@@ -2067,6 +2067,30 @@ BOTH_USERS(guards, a_hooks_path_set_through_an_include_is_kept, .timeout = 60)
 	world_free(&w);
 }
 
+/* A hook that is a link to a file in the project (ln -s
+ * ../../tools/pre-commit .git/hooks/pre-commit, a common setup): the
+ * file git runs is kept read-only, not only the link. Control: the same
+ * line added outside runs at the next commit. */
+BOTH_USERS(guards, a_linked_hook_is_kept, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "glinkhook");
+	struct run_result r = outside(&w, "mkdir tools && printf '#!/bin/sh\\n' > tools/pre-commit "
+					  "&& chmod +x tools/pre-commit && "
+					  "ln -s ../../tools/pre-commit .git/hooks/pre-commit");
+	run_free(&r);
+	static const char body[] = "printf 'touch %s\\n' \"$M-pre-commit\" >> tools/pre-commit; "
+				   "echo append $?\n";
+	char *diag = plant_inside(&w, body);
+	git_outside(&w, w.proj, "after");
+	cr_expect_not(marked(&w, "deny", "pre-commit"), "the linked hook ran a plant: %s", diag);
+	plant_outside(&w, body, (const char *const[]){"append", NULL});
+	git_outside(&w, w.proj, "ctl");
+	cr_expect(marked(&w, "ctl", "pre-commit"), "control: the appended line did not run");
+	free(diag);
+	world_free(&w);
+}
+
 /* What a review of the sweep found, each planted in one session or laid
  * over two:
  *   strategy: a rebase stopped in a nested repository, its merge strategy
