@@ -464,10 +464,6 @@ static bool config_key(const char *s, const char *key, size_t kn)
 	       c == '#' || c == ';';
 }
 
-/* The last SECTION.KEY set in the git config file FILE into *VALUE
- * (replaced, freed by the caller); nothing when none. A small reader: the
- * section ("[core]", no subsection) and the key in any case, the value
- * unquoted; include directives are not followed. */
 /* FILE, a git config to read: NULL when it is missing or not a regular
  * file; *BIG when it is longer than git config files are (a sparse file
  * of many GiB would hold its reader for hours), not read then. */
@@ -483,6 +479,11 @@ static FILE *open_config(const char *file, bool *big)
 	return f;
 }
 
+/* The last SECTION.KEY set in the git config file FILE into *VALUE
+ * (replaced, freed by the caller); nothing when none. A small reader: the
+ * section ("[core]", no subsection) and the key in any case, the value
+ * unquoted; include directives are not followed. 0, or -EFBIG for a file
+ * too long to read (open_config). */
 static int read_config_value(const char *file, const char *section, const char *key, char **value)
 {
 	bool big = false;

@@ -602,10 +602,10 @@ static bool toolchain_rule(const struct cordon_rule *r)
 	       strncmp(r->source, "--toolchain ", 12) == 0;
 }
 
-/* LIST's guards of KIND (with PLACEHOLDER: a trailing "/" asks for a
- * stand-in); a hidden path that a rule names itself is left out, and so
- * (YIELD) is a protected one that a write rule names itself. */
-/* LIST's paths (relative ones against BASE) as guards of KIND. */
+/* LIST's guards of KIND, relative paths against BASE (with PLACEHOLDER:
+ * a trailing "/" asks for a stand-in); a hidden path that a rule names
+ * itself is left out, and so (YIELD) is a protected one that a write rule
+ * names itself. */
 static int guard_list_in(struct cordon_policy *p, const char *const *list, unsigned kind,
 			 bool yield, const char *source, const char *home, const char *base,
 			 struct cordon_path_cache *cache)

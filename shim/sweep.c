@@ -105,7 +105,8 @@ static unsigned long long start_of(pid_t pid)
 	return t;
 }
 
-/* The mark this process leaves for ROOT (malloc'd, or NULL). */
+/* The mark the process PID (started at START) leaves for ROOT (malloc'd,
+ * or NULL). */
 static char *pending_path(const char *root, pid_t pid, unsigned long long start)
 {
 	cleanup_free char *record = cordon_sweep_record_path(root);
@@ -115,9 +116,15 @@ static char *pending_path(const char *root, pid_t pid, unsigned long long start)
 	return path;
 }
 
+/* The mark this process leaves for ROOT (malloc'd, or NULL). */
+static char *own_mark(const char *root)
+{
+	return pending_path(root, getpid(), start_of(getpid()));
+}
+
 static void pending_mark(const char *root, const struct timespec *since)
 {
-	cleanup_free char *path = pending_path(root, getpid(), start_of(getpid()));
+	cleanup_free char *path = own_mark(root);
 	int fd =
 		path ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600) : -1;
 	if (fd < 0)
@@ -217,7 +224,7 @@ void cordon_sweep_names(struct cordon_sweep *s, struct cordon_strv *names)
 void cordon_sweep_cancel(struct cordon_sweep *s)
 {
 	for (size_t i = 0; !s->swept && i < s->roots.n; i++) {
-		cleanup_free char *mark = pending_path(s->roots.v[i], getpid(), start_of(getpid()));
+		cleanup_free char *mark = own_mark(s->roots.v[i]);
 		if (mark)
 			(void)unlink(mark);
 	}
@@ -239,6 +246,14 @@ static bool after(const struct timespec *t, const struct timespec *since)
 	       (t->tv_sec == since->tv_sec && t->tv_nsec >= since->tv_nsec);
 }
 
+/* PATH cut to the directory it is in (one directly under / is left whole). */
+static void to_parent(char *path)
+{
+	char *slash = strrchr(path, '/');
+	if (slash && slash != path)
+		*slash = '\0';
+}
+
 /* The directory DIR may have been moved into place since SINCE: it, or
  * the directory it is in, changed since (a rename moves the change time
  * of what it moves and of both directories, never of what the moved one
@@ -248,9 +263,7 @@ static bool moved_in(const char *dir, const struct timespec *since)
 	struct stat st;
 	char parent[PATH_MAX];
 	snprintf(parent, sizeof(parent), "%s", dir);
-	char *slash = strrchr(parent, '/');
-	if (slash && slash != parent)
-		*slash = '\0';
+	to_parent(parent);
 	return lstat(dir, &st) < 0 || after(&CTIME(st), since) || lstat(parent, &st) < 0 ||
 	       after(&CTIME(st), since);
 }
@@ -270,9 +283,8 @@ static bool changed(const char *path, const struct timespec *since)
 	if (stat(path, &st) == 0 && after(&CTIME(st), since))
 		return true;
 	cleanup_free char *target = realpath(path, NULL);
-	char *slash = target ? strrchr(target, '/') : NULL;
-	if (slash && slash != target)
-		*slash = '\0';
+	if (target)
+		to_parent(target);
 	return !target || (stat(target, &st) == 0 && after(&CTIME(st), since));
 }
 
@@ -299,8 +311,9 @@ enum { HAS_HEAD = 1, HAS_OBJECTS = 2, HAS_REFS = 4, HAS_COMMONDIR = 8 };
  * relative to the project: */
 enum {
 	REC_DIR = 'd',         /* a directory walked */
-	REC_GIT_DIR = 'b',     /* a directory git takes for a git dir (only its modules/) */
-	REC_DOTGIT = 'G',      /* a .git directory (only its modules/) */
+	REC_GIT_DIR = 'b',     /* a directory git takes for a git dir (in a .git: only its
+				  modules/ and worktrees/ walked) */
+	REC_DOTGIT = 'G',      /* a .git directory (only its modules/ and worktrees/) */
 	REC_DOTGIT_FILE = 'g', /* a .git file, link, or anything else named .git */
 	REC_UNREAD = 'x',      /* a directory it could not read: read again */
 };
@@ -486,8 +499,9 @@ static int shut(struct walk *w, const char *rel, int e)
 }
 
 /* List the directory REL: its subdirectories to do, its .git entries
- * found. A git dir itself (a bare repository, one in a git dir's
- * modules/) is found instead, and only its modules/ looked into. */
+ * found. A git dir itself is found too: a bare-looking one is walked
+ * on, one in a .git (a module's, a worktree's) only into its modules/
+ * and worktrees/. */
 static int reuse(struct walk *w, const char *rel, char kind, const struct stat *st);
 static char cached_kind(const struct walk *w, const char *rel);
 static bool cached_ino(const struct walk *w, const char *rel, unsigned long long *ino);
@@ -756,9 +770,9 @@ static void cache_save(struct walk *w, const char *path, const struct timespec *
 		unlink(tmp);
 }
 
-/* Every git dir and .git entry beneath the project, into W->found: no
- * link is followed, and no git dir is walked but its modules/ (the git
- * dirs of submodules, which git reuses), the project's own .git's too. */
+/* Every git dir and .git entry beneath the root, into W->found: no link
+ * is followed, and no .git is walked but its modules/ and worktrees/ (the
+ * git dirs git keeps there), the project's own .git's too. */
 static int walk(struct walk *w)
 {
 	int e = push_joined(w, &w->todo, ABOVE_OLD, "", "");
