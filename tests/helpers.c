@@ -382,10 +382,9 @@ void world_init(struct world *w, const char *tag, const char *extra)
 	w->env[n] = NULL;
 }
 
-void world_free(struct world *w)
+void sweep_forget(const char *root)
 {
-	/* The sweep's record of the project (root's is outside the world). */
-	char *record = w->proj ? cordon_sweep_record_path(w->proj) : NULL;
+	char *record = cordon_sweep_record_path(root);
 	if (record)
 		unlink(record);
 	/* and the marks of sessions whose sweep never ran (killed ones) */
@@ -397,6 +396,13 @@ void world_free(struct world *w)
 	globfree(&g);
 	free(marks);
 	free(record);
+}
+
+void world_free(struct world *w)
+{
+	/* The sweep's record of the project (root's is outside the world). */
+	if (w->proj)
+		sweep_forget(w->proj);
 	tmp_cleanup(w->dir);
 	for (int i = 0; w->env[i]; i++)
 		free(w->env[i]);

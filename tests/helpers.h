@@ -75,6 +75,9 @@ struct world {
 
 void world_init(struct world *w, const char *tag, const char *extra);
 void world_free(struct world *w);
+/* Remove the sweep's record of ROOT, and its marks (world_free does it
+ * for the project; a test that makes another root does it for that). */
+void sweep_forget(const char *root);
 /* Add NAME=VALUE to the world's environment (replacing NAME if present). */
 void world_setenv(struct world *w, const char *kv);
 void copy_exec(const char *src, const char *dst);

@@ -413,6 +413,16 @@ Test(guard, placeholders_are_removed_only_when_safe)
 	tree_free(&t);
 }
 
+/* Case I (TEXT) gave the risks OUT: holding WANT, or none when WANT is
+ * "". */
+static void expect_risks(size_t i, const char *text, const char *out, const char *want)
+{
+	if (want[0])
+		cr_expect(strstr(out, want), "case %zu: \"%s\" gave \"%s\"", i, text, out);
+	else
+		cr_expect_str_empty(out, "case %zu: \"%s\" gave \"%s\"", i, text, out);
+}
+
 /* The reader of a git config the sweep decides by (shim/gitrisk.c) fails
  * closed: what git init, git clone and branch tracking write is harmless;
  * a key it does not know, or git syntax it cannot read to the end, is a
@@ -457,12 +467,7 @@ Test(guard, git_config_reader_fails_closed)
 		char *f = write_file(dir, "config", cases[i].text);
 		out[0] = '\0';
 		cordon_git_config_risks(f, out, sizeof(out));
-		if (cases[i].want[0])
-			cr_expect(strstr(out, cases[i].want), "case %zu: \"%s\" gave \"%s\"", i,
-				  cases[i].text, out);
-		else
-			cr_expect_str_empty(out, "case %zu: \"%s\" gave \"%s\"", i, cases[i].text,
-					    out);
+		expect_risks(i, cases[i].text, out, cases[i].want);
 		free(f);
 	}
 	/* Longer than cordon reads, and a NUL in it. */
@@ -545,12 +550,7 @@ Test(guard, git_todo_reader_finds_what_runs)
 		fclose(fp);
 		out[0] = '\0';
 		cordon_git_todo_risks(f, "f", cases[i].kind, out, sizeof(out));
-		if (cases[i].want[0])
-			cr_expect(strstr(out, cases[i].want), "case %zu: \"%s\" gave \"%s\"", i,
-				  cases[i].text, out);
-		else
-			cr_expect_str_empty(out, "case %zu: \"%s\" gave \"%s\"", i, cases[i].text,
-					    out);
+		expect_risks(i, cases[i].text, out, cases[i].want);
 		unlink(f);
 		/* A FIFO is not read, and counts. */
 		cr_assert_eq(mkfifo(f, 0600), 0);

@@ -28,7 +28,6 @@
 #include <unistd.h>
 
 #include "both.h"
-#include "cordon/sweep.h"
 #include "helpers.h"
 
 #define OLD_TIME 946684800 /* 2000-01-01 00:00:00 UTC */
@@ -1973,10 +1972,7 @@ BOTH_USERS(guards, a_writable_sibling_repository_is_kept_like_the_project, .time
 	git_outside_sibling(&w, side);
 	cr_expect(marked(&w, "ctl", "fsmonitor"), "control: the planted fsmonitor did not run");
 	cr_expect(marked(&w, "ctl", "pre-commit"), "control: the planted hook did not run");
-	char *record = cordon_sweep_record_path(side);
-	if (record)
-		unlink(record);
-	free(record);
+	sweep_forget(side);
 	free(side);
 	free(vars);
 	free(rw);
@@ -2031,14 +2027,31 @@ BOTH_USERS(guards, a_writable_bare_repository_is_kept_like_the_project, .timeout
 	run_free(&r);
 	cr_expect(marked(&w, "ctl", "pre-receive"), "control: the planted hook did not run");
 	cr_expect(marked(&w, "ctl", "fsmonitor"), "control: the planted fsmonitor did not run");
-	char *record = cordon_sweep_record_path(bare);
-	if (record)
-		unlink(record);
-	free(record);
+	sweep_forget(bare);
 	free(push);
 	free(bare);
 	free(vars);
 	free(rw);
+	free(diag);
+	world_free(&w);
+}
+
+/* SETUP made outside, then BODY planted inside and outside: git commit
+ * outside runs no pre-commit planted inside (WHAT says how it would), and
+ * runs the one planted outside (the control; BODY prints "STEP 0"). */
+static void expect_pre_commit_kept(const struct who *who, const char *tag, const char *setup,
+				   const char *body, const char *step, const char *what)
+{
+	struct world w;
+	git_world(&w, who, tag);
+	struct run_result r = outside(&w, "%s", setup);
+	run_free(&r);
+	char *diag = plant_inside(&w, body);
+	git_outside(&w, w.proj, "after");
+	cr_expect_not(marked(&w, "deny", "pre-commit"), "%s: %s", what, diag);
+	plant_outside(&w, body, (const char *const[]){step, NULL});
+	git_outside(&w, w.proj, "ctl");
+	cr_expect(marked(&w, "ctl", "pre-commit"), "control: the plant did not run");
 	free(diag);
 	world_free(&w);
 }
@@ -2049,22 +2062,12 @@ BOTH_USERS(guards, a_writable_bare_repository_is_kept_like_the_project, .timeout
  * written outside runs at the next commit. */
 BOTH_USERS(guards, a_hooks_path_set_through_an_include_is_kept, .timeout = 60)
 {
-	struct world w;
-	git_world(&w, who, "ghpinc");
-	struct run_result r = outside(&w, "printf '[core]\\n\\thooksPath = .githooks\\n' > "
-					  ".gitconfig && git config include.path ../.gitconfig && "
-					  "mkdir .githooks");
-	run_free(&r);
-	static const char body[] = "hook pre-commit > .githooks/pre-commit && "
-				   "chmod +x .githooks/pre-commit; echo hook $?\n";
-	char *diag = plant_inside(&w, body);
-	git_outside(&w, w.proj, "after");
-	cr_expect_not(marked(&w, "deny", "pre-commit"), "a planted hook ran outside: %s", diag);
-	plant_outside(&w, body, (const char *const[]){"hook", NULL});
-	git_outside(&w, w.proj, "ctl");
-	cr_expect(marked(&w, "ctl", "pre-commit"), "control: the planted hook did not run");
-	free(diag);
-	world_free(&w);
+	expect_pre_commit_kept(who, "ghpinc",
+			       "printf '[core]\\n\\thooksPath = .githooks\\n' > .gitconfig && "
+			       "git config include.path ../.gitconfig && mkdir .githooks",
+			       "hook pre-commit > .githooks/pre-commit && "
+			       "chmod +x .githooks/pre-commit; echo hook $?\n",
+			       "hook", "a planted hook ran outside");
 }
 
 /* A hook that is a link to a file in the project (ln -s
@@ -2073,22 +2076,13 @@ BOTH_USERS(guards, a_hooks_path_set_through_an_include_is_kept, .timeout = 60)
  * line added outside runs at the next commit. */
 BOTH_USERS(guards, a_linked_hook_is_kept, .timeout = 60)
 {
-	struct world w;
-	git_world(&w, who, "glinkhook");
-	struct run_result r = outside(&w, "mkdir tools && printf '#!/bin/sh\\n' > tools/pre-commit "
-					  "&& chmod +x tools/pre-commit && "
-					  "ln -s ../../tools/pre-commit .git/hooks/pre-commit");
-	run_free(&r);
-	static const char body[] = "printf 'touch %s\\n' \"$M-pre-commit\" >> tools/pre-commit; "
-				   "echo append $?\n";
-	char *diag = plant_inside(&w, body);
-	git_outside(&w, w.proj, "after");
-	cr_expect_not(marked(&w, "deny", "pre-commit"), "the linked hook ran a plant: %s", diag);
-	plant_outside(&w, body, (const char *const[]){"append", NULL});
-	git_outside(&w, w.proj, "ctl");
-	cr_expect(marked(&w, "ctl", "pre-commit"), "control: the appended line did not run");
-	free(diag);
-	world_free(&w);
+	expect_pre_commit_kept(who, "glinkhook",
+			       "mkdir tools && printf '#!/bin/sh\\n' > tools/pre-commit && "
+			       "chmod +x tools/pre-commit && "
+			       "ln -s ../../tools/pre-commit .git/hooks/pre-commit",
+			       "printf 'touch %s\\n' \"$M-pre-commit\" >> tools/pre-commit; "
+			       "echo append $?\n",
+			       "append", "the linked hook ran a plant");
 }
 
 /* What a review of the sweep found, each planted in one session or laid
