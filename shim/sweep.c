@@ -946,11 +946,29 @@ static int hooks_paths(const struct judge *j, const struct cordon_strv *dirs, co
 	return e;
 }
 
+/* The config or config.worktree of any of DIRS counts under J. */
+static bool configs_count(const struct judge *j, const struct cordon_strv *dirs)
+{
+	static const char *const names[] = {"config", "config.worktree"};
+	for (size_t i = 0; i < dirs->n; i++)
+		for (size_t k = 0; k < 2; k++) {
+			char config[PATH_MAX + 32];
+			snprintf(config, sizeof(config), "%s/%s", dirs->v[i], names[k]);
+			if (counts(config, j))
+				return true;
+		}
+	return false;
+}
+
 static void hooks_path_risks(const struct judge *j, const struct cordon_strv *dirs,
 			     const char *base, struct risks *r)
 {
 	struct cordon_strv paths = {0};
-	if (hooks_paths(j, dirs, base, &paths) < 0) {
+	/* One it cannot read (past CORDON_GIT_CONFIG_MAX) counts when the
+	 * repository's config does: new, or changed since. (One the user
+	 * made that long outside is left be; on the project's own, the
+	 * guards refuse the launch.) */
+	if (hooks_paths(j, dirs, base, &paths) < 0 && configs_count(j, dirs)) {
 		r->other = true;
 		cordon_git_risk_add(r->all, sizeof(r->all), "a config cordon cannot read");
 	}

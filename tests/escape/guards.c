@@ -2250,6 +2250,34 @@ BOTH_USERS(guards, a_huge_config_does_not_hold_the_sweep, .timeout = 60)
 	world_free(&w);
 }
 
+/* A config of the project's own longer than cordon reads (1 MiB) hides
+ * where git takes its hooks from: the session is refused (125, naming
+ * the project), its command never runs, and the repository stays where
+ * it is. Control: with the config cut back, the same command runs. */
+BOTH_USERS(guards, a_config_too_long_to_read_refuses_the_session, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gbigcfg");
+	struct run_result r = outside(&w, "cp .git/config cfg.orig && i=0; while [ $i -lt 12 ]; do "
+					  "head -c 100000 /dev/zero | tr '\\0' '#' | fold -w 99 >> "
+					  ".git/config; i=$((i+1)); done");
+	run_free(&r);
+	usleep(1100 * 1000);
+	r = sh_in(&w, NULL, "touch ran");
+	cr_expect_eq(r.status, 125, "the session was not refused: %d %s", r.status, r.err);
+	cr_expect(strstr(r.err, "longer than cordon reads"), "%s", r.err);
+	cr_expect_not(present(w.proj, "ran"), "the command ran: %s", r.err);
+	cr_expect(present(w.proj, ".git/HEAD") && !present(w.proj, ".git.cordon-disarmed"),
+		  "the repository was moved: %s", r.err);
+	run_free(&r);
+	r = outside(&w, "cp cfg.orig .git/config");
+	run_free(&r);
+	r = sh_in(&w, NULL, "touch ran");
+	cr_expect(r.status == 0 && present(w.proj, "ran"), "control: %d %s", r.status, r.err);
+	run_free(&r);
+	world_free(&w);
+}
+
 /* Ordinary git work is kept: the first session in a project does not
  * take the project's own repository for one it made (the stand-ins it
  * makes there change its times), so a rebase paused outside with exec
