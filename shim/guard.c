@@ -375,7 +375,9 @@ static int find_modules(struct cordon_strv *dirs, const char *dir, int depth)
 		if (de->d_name[0] == '.' || (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN))
 			continue;
 		char sub[PATH_MAX], head[PATH_MAX + 8];
-		snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name);
+		int n = snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name);
+		if (n < 0 || (size_t)n >= sizeof(sub))
+			continue; /* past PATH_MAX: no path anything opens */
 		snprintf(head, sizeof(head), "%s/HEAD", sub);
 		struct stat st;
 		if (stat(head, &st) == 0 && S_ISREG(st.st_mode)) {

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cordon/strv.h"
@@ -224,8 +225,16 @@ int cordon_registry_list(char ***ids, size_t *n, struct cordon_error *err)
 		return cordon_err(err, errno, "%s: %s", dir, strerror(errno));
 	struct cordon_strv sv = {0};
 	struct dirent *e;
+	time_t now = time(NULL);
 	while ((e = readdir(d))) {
 		size_t len = strlen(e->d_name);
+		/* A record a killed launcher never finished (written and renamed
+		 * within microseconds otherwise): gone after a minute. */
+		struct stat st;
+		if (len > 9 && strcmp(e->d_name + len - 9, ".json.tmp") == 0 &&
+		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISREG(st.st_mode) && st.st_mtime < now - 60)
+			(void)unlinkat(dirfd(d), e->d_name, 0);
 		if (len < 6 || strcmp(e->d_name + len - 5, ".json") != 0)
 			continue;
 		char id[64];

@@ -336,6 +336,36 @@ Test(session, list_clears_an_ended_session_a_killed_watcher_left, .timeout = 60)
 	world_free(&w);
 }
 
+/* A launcher killed while it wrote its record leaves "<id>.json.tmp":
+ * cordon list removes one older than a minute, and leaves a fresh one
+ * (a launcher writing it now) alone. */
+Test(session, list_clears_a_record_a_killed_launcher_left_half_written, .timeout = 30)
+{
+	struct world w;
+	world_init(&w, "halfrecord", "");
+	char *dir = NULL;
+	cr_assert_eq(cordon_registry_dir(&dir, NULL), 0);
+	char name[64];
+	snprintf(name, sizeof(name), "%08x0a1d.json.tmp", (unsigned)getpid());
+	char *old = write_file(dir, name, "");
+	snprintf(name, sizeof(name), "%08x0f5e.json.tmp", (unsigned)getpid());
+	char *fresh = write_file(dir, name, "");
+	struct timespec ago[2] = {{.tv_sec = time(NULL) - 120}, {.tv_sec = time(NULL) - 120}};
+	cr_assert_eq(utimensat(AT_FDCWD, old, ago, 0), 0);
+
+	struct run_result r = run_cordon(w.env, w.proj, "list", NULL);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+	cr_expect(!file_exists(old), "a record a launcher left half-written a while ago stays");
+	cr_expect(file_exists(fresh), "a record being written now was removed");
+	(void)unlink(old);
+	(void)unlink(fresh);
+	free(old);
+	free(fresh);
+	free(dir);
+	world_free(&w);
+}
+
 /* The promise behind the ack: if the shim does not confirm, nothing runs on
  * unsandboxed. A library that loads but does nothing stands in for it. */
 Test(session, unconfirmed_sandbox_kills_the_session, .timeout = 60)
