@@ -242,28 +242,73 @@ static bool worktree_of_its_own(const char *config, const char *value)
 	return named && self && strcmp(named, self) == 0;
 }
 
-/* The keys of the config file CONFIG that are not harmless, into OUT
- * ("core.fsmonitor, ..."); "an unreadable config" where it is not a
- * regular file git would read to its end in a MiB and 8192 lines. A
- * missing file adds nothing. */
+static uint64_t fnv(uint64_t h, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	return h;
+}
+
+static bool entries_hold(const struct cordon_git_entries *e, uint64_t h)
+{
+	for (size_t i = 0; e && i < e->n; i++)
+		if (e->v[i] == h)
+			return true;
+	return false;
+}
+
+static void entries_add(struct cordon_git_entries *e, uint64_t h)
+{
+	if (entries_hold(e, h))
+		return;
+	uint64_t *nv = cordon_grow(e->v, &e->cap, e->n + 1, sizeof(*nv), 8);
+	if (!nv) {
+		e->whole = false; /* out of memory: a partial list is no list */
+		return;
+	}
+	e->v = nv;
+	e->v[e->n++] = h;
+}
+
+void cordon_git_entries_free(struct cordon_git_entries *e)
+{
+	free(e->v);
+	memset(e, 0, sizeof(*e));
+}
+
 void cordon_git_config_risks(const char *config, char *out, size_t size)
 {
+	(void)cordon_git_config_scan(config, NULL, NULL, out, size);
+}
+
+bool cordon_git_config_scan(const char *config, const struct cordon_git_entries *known,
+			    struct cordon_git_entries *seen, char *out, size_t size)
+{
 	struct stat st;
+	if (seen) {
+		memset(seen, 0, sizeof(*seen));
+		seen->whole = true;
+	}
 	/* Missing (or a link to nothing): git reads no config there. Not a
 	 * regular file (a device is not even opened), or out of reach: git
 	 * may read it all the same, so it counts. */
 	if (stat(config, &st) < 0 && (errno == ENOENT || errno == ENOTDIR))
-		return;
+		return true;
 	FILE *f = S_ISREG(st.st_mode) && st.st_size <= CORDON_GIT_CONFIG_MAX
 			  ? cordon_fopen_regular(config)
 			  : NULL;
 	if (!f) {
 		cordon_git_risk_add(out, size, "a config cordon cannot read");
-		return;
+		if (seen)
+			seen->whole = false;
+		return false;
 	}
 	char *line = NULL, section[128] = "";
 	size_t cap = 0;
 	bool sub = false, bad = false, more = false, read_all = false;
+	/* The section an entry is in, as written ("[remote \"o\"]"): an
+	 * entry is known by it and by its line. */
+	uint64_t in = 1469598103934665603ULL;
 	for (int lines = 0; !bad && lines < 8192; lines++) {
 		ssize_t len = getline(&line, &cap, f);
 		if (len < 0) {
@@ -282,11 +327,14 @@ void cordon_git_config_risks(const char *config, char *out, size_t size)
 		const char *s = line;
 		if (lines == 0 && strncmp(s, "\xef\xbb\xbf", 3) == 0)
 			s += 3; /* a byte order mark, which git skips */
-		for (s = skip_blanks(s); *s == '['; s = skip_blanks(s))
+		for (s = skip_blanks(s); *s == '['; s = skip_blanks(s)) {
+			const char *h = s;
 			if (!(s = header(s, section, sizeof(section), &sub))) {
 				bad = true;
 				break;
 			}
+			in = fnv(1469598103934665603ULL, h, (size_t)(s - h));
+		}
 		if (bad || *s == '\0' || *s == '\n' || *s == '#' || *s == ';')
 			continue;
 		if (!isalpha((unsigned char)*s) || !section[0]) {
@@ -295,6 +343,7 @@ void cordon_git_config_risks(const char *config, char *out, size_t size)
 		}
 		char key[128];
 		size_t k = 0;
+		const char *entry = s;
 		while (k + 1 < sizeof(key) && (isalnum((unsigned char)s[k]) || s[k] == '-'))
 			key[k] = s[k], k++;
 		key[k] = '\0';
@@ -307,6 +356,11 @@ void cordon_git_config_risks(const char *config, char *out, size_t size)
 		    !(!sub && strcasecmp(section, "core") == 0 &&
 		      strcasecmp(key, "worktree") == 0 && *s == '=' &&
 		      worktree_of_its_own(config, s + 1))) {
+			uint64_t h = fnv(in, entry, strcspn(entry, "\n"));
+			if (seen)
+				entries_add(seen, h);
+			if (entries_hold(known, h))
+				continue; /* as it was */
 			char what[300];
 			snprintf(what, sizeof(what), sub ? "%s.*.%s" : "%s.%s", section, key);
 			for (char *c = what; *c; c++)
@@ -314,10 +368,14 @@ void cordon_git_config_risks(const char *config, char *out, size_t size)
 			cordon_git_risk_add(out, size, what);
 		}
 	}
-	if (bad || !read_all || more)
+	bool whole = !(bad || !read_all || more);
+	if (!whole)
 		cordon_git_risk_add(out, size, "a config cordon cannot read");
+	if (seen)
+		seen->whole = seen->whole && whole;
 	free(line);
 	(void)fclose(f); /* read only */
+	return whole;
 }
 
 /* The hooks in DIR (hook files git would run: not .sample, not hidden),

@@ -189,6 +189,8 @@ static void pending_collect(const char *root, struct timespec *since, struct cor
 		closedir(d);
 }
 
+static void snapshot(struct cordon_sweep *s, const char *top);
+
 int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarded,
 		       struct cordon_sweep *s)
 {
@@ -209,8 +211,10 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 		cordon_sweep_free(s);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < s->roots.n; i++)
+	for (size_t i = 0; i < s->roots.n; i++) {
 		pending_mark(s->roots.v[i], &s->since);
+		snapshot(s, s->roots.v[i]);
+	}
 	return 0;
 }
 
@@ -233,6 +237,11 @@ void cordon_sweep_cancel(struct cordon_sweep *s)
 
 void cordon_sweep_free(struct cordon_sweep *s)
 {
+	for (size_t i = 0; i < s->n_configs; i++) {
+		free(s->configs[i].path);
+		cordon_git_entries_free(&s->configs[i].had);
+	}
+	free(s->configs);
 	free(s->project);
 	cordon_strv_free(&s->roots);
 	cordon_strv_free(&s->guarded);
@@ -316,6 +325,9 @@ enum {
 	REC_DOTGIT = 'G',      /* a .git directory (only its modules/ and worktrees/) */
 	REC_DOTGIT_FILE = 'g', /* a .git file, link, or anything else named .git */
 	REC_UNREAD = 'x',      /* a directory it could not read: read again */
+	REC_DISARMED = 'D',    /* a git dir a sweep moved aside, as REC_GIT_DIR */
+	REC_MOVED = 'T',       /* its path and "/": the change time the move gave it, in ns
+				  where the inode goes */
 };
 
 struct cache {
@@ -395,6 +407,15 @@ static int record(struct walk *w, char kind, unsigned long long ino, const char 
 	int n = name ? asprintf(&s, "%c%016llx%s%s%s", kind, ino, rel, rel[0] ? "/" : "", name)
 		     : asprintf(&s, "%c%016llx%s", kind, ino, rel);
 	return n < 0 ? -ENOMEM : cordon_strv_push_take(&w->recs, s);
+}
+
+/* REC_MOVED for the git dir REL, moved aside with the change time AT. */
+static int record_moved(struct walk *w, const char *rel, const struct timespec *at)
+{
+	return record(w, REC_MOVED,
+		      (unsigned long long)at->tv_sec * 1000000000ULL +
+			      (unsigned long long)at->tv_nsec,
+		      rel, "");
 }
 
 /* The flag for what is found in the directory being listed. */
@@ -505,6 +526,8 @@ static int shut(struct walk *w, const char *rel, int e)
 static int reuse(struct walk *w, const char *rel, char kind, const struct stat *st);
 static char cached_kind(const struct walk *w, const char *rel);
 static bool cached_ino(const struct walk *w, const char *rel, unsigned long long *ino);
+static bool cached_disarmed(const struct walk *w, const char *rel, unsigned long long ino,
+			    struct timespec *moved);
 
 /* The directory REL (ST), reached under FLAG: made or moved in since the
  * session started? Made: its birth time. Moved in: its change time moved,
@@ -576,8 +599,13 @@ static int list_dir(struct walk *w, const char *rel, char flag)
 		return record(w, REC_DIR, (unsigned long long)st.st_ino, rel, NULL);
 	/* It is judged whole, as git would use it. */
 	e = push_joined(w, &w->found, flag, rel, "");
+	struct timespec moved;
+	bool disarmed = cached_disarmed(w, rel, (unsigned long long)st.st_ino, &moved);
 	if (e >= 0)
-		e = record(w, REC_GIT_DIR, (unsigned long long)st.st_ino, rel, NULL);
+		e = record(w, disarmed ? REC_DISARMED : REC_GIT_DIR, (unsigned long long)st.st_ino,
+			   rel, NULL);
+	if (e >= 0 && disarmed)
+		e = record_moved(w, rel, &moved);
 	if (e < 0 || !in_dotgit(rel))
 		return e; /* a bare one: git may be run in any directory below */
 	while (w->todo.n > todo_before) {
@@ -626,6 +654,24 @@ static char cached_kind(const struct walk *w, const char *rel)
 	return r[0];
 }
 
+/* REL, the inode INO, is a git dir a sweep moved aside (and the last
+ * walk still found there), with the change time the move gave it into
+ * *MOVED. */
+static bool cached_disarmed(const struct walk *w, const char *rel, unsigned long long ino,
+			    struct timespec *moved)
+{
+	const char *r = cached(w, rel);
+	if (!r || r[0] != REC_DISARMED || rec_ino(r) != ino)
+		return false;
+	cleanup_free char *key = NULL;
+	if (asprintf(&key, "%s/", rel) < 0 || !(r = cached(w, key)) || r[0] != REC_MOVED)
+		return false;
+	unsigned long long ns = rec_ino(r);
+	moved->tv_sec = (time_t)(ns / 1000000000ULL);
+	moved->tv_nsec = (long)(ns % 1000000000ULL);
+	return true;
+}
+
 /* The inode the last walk saw at REL. */
 static bool cached_ino(const struct walk *w, const char *rel, unsigned long long *ino)
 {
@@ -659,6 +705,7 @@ static int reuse(struct walk *w, const char *rel, char kind, const struct stat *
 		switch (r[0]) {
 		case REC_DIR:
 		case REC_GIT_DIR:
+		case REC_DISARMED: /* (read again: its REC_MOVED goes with it) */
 		case REC_UNREAD:
 			e = push_joined(w, &w->todo, below(w), path, "");
 			break;
@@ -770,6 +817,82 @@ static void cache_save(struct walk *w, const char *path, const struct timespec *
 		unlink(tmp);
 }
 
+/* ---- what the repositories had as the session started ---- */
+
+#define SNAPSHOT_MAX 4096 /* configs; past it, the rest count as before */
+
+static bool is_guarded(const struct cordon_sweep *s, const char *path);
+
+/* The settings DIR/NAME has that would run something, kept in S. */
+static void had(struct cordon_sweep *s, const char *dir, const char *name)
+{
+	char path[PATH_MAX + 32];
+	if (s->n_configs >= SNAPSHOT_MAX ||
+	    snprintf(path, sizeof(path), "%s/%s", dir, name) >= PATH_MAX || is_guarded(s, path))
+		return;
+	for (size_t i = 0; i < s->n_configs; i++)
+		if (strcmp(s->configs[i].path, path) == 0)
+			return;
+	char ignored[64] = "";
+	struct cordon_git_entries e;
+	(void)cordon_git_config_scan(path, NULL, &e, ignored, sizeof(ignored));
+	struct cordon_sweep_config *nv =
+		e.whole && e.n
+			? cordon_grow(s->configs, &s->configs_cap, s->n_configs + 1, sizeof(*nv), 8)
+			: NULL;
+	char *copy = nv ? strdup(path) : NULL;
+	if (!copy) { /* none, or out of memory: all of it counts */
+		cordon_git_entries_free(&e);
+		return;
+	}
+	s->configs = nv;
+	s->configs[s->n_configs++] = (struct cordon_sweep_config){copy, e};
+}
+
+/* As the session starts: what the configs of the repositories the last
+ * walk of TOP found set (its record lists them; none without one). */
+static void snapshot(struct cordon_sweep *s, const char *top)
+{
+	struct walk w = {.s = s, .top = top};
+	int fd = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	bool ok = fstat(fd, &w.root_st) == 0;
+	close(fd);
+	cleanup_free char *record = ok ? cordon_sweep_record_path(top) : NULL;
+	if (record)
+		cache_load(&w, record);
+	for (size_t i = 0; w.cache.valid && i < w.cache.n; i++) {
+		const char *r = w.cache.recs[i], *rel = REC_PATH(r);
+		if (r[0] != REC_DOTGIT && r[0] != REC_DOTGIT_FILE && r[0] != REC_GIT_DIR)
+			continue;
+		char path[PATH_MAX + 8];
+		snprintf(path, sizeof(path), rel[0] ? "%s/%s" : "%s", top, rel);
+		/* As judge_repo finds them. */
+		cleanup_free char *dir = cordon_git_dir_of(path);
+		if (!dir)
+			continue;
+		had(s, dir, "config");
+		had(s, dir, "config.worktree");
+		char f[PATH_MAX + 16];
+		snprintf(f, sizeof(f), "%s/commondir", dir);
+		cleanup_free char *shared = cordon_git_link_file(f, "", dir);
+		if (shared)
+			had(s, shared, "config");
+	}
+	free(w.cache.data);
+	free(w.cache.recs);
+}
+
+/* What the config PATH had as the session started, if that was kept. */
+static const struct cordon_git_entries *had_at(const struct cordon_sweep *s, const char *path)
+{
+	for (size_t i = 0; i < s->n_configs; i++)
+		if (strcmp(s->configs[i].path, path) == 0)
+			return &s->configs[i].had;
+	return NULL;
+}
+
 /* Every git dir and .git entry beneath the root, into W->found: no link
  * is followed, and no .git is walked but its modules/ and worktrees/ (the
  * git dirs git keeps there), the project's own .git's too. */
@@ -822,9 +945,17 @@ static void add_each(char *out, size_t size, const char *risks)
 	}
 }
 
-/* cordon_git_config_risks, once for each large config. */
+/* cordon_git_config_risks, once for each large config. In a repository
+ * that was there as the session started, what its config already set
+ * then is not a risk of this session's (never when judged from an
+ * earlier session's start: that one may have set it). */
 static void config_risks(const struct judge *j, const char *path, char *out, size_t size)
 {
+	const struct cordon_git_entries *had = j->all || j->s->earlier ? NULL : had_at(j->s, path);
+	if (had) {
+		(void)cordon_git_config_scan(path, had, NULL, out, size);
+		return;
+	}
 	struct stat st;
 	if (!j->memo || stat(path, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < MEMO_FROM) {
 		cordon_git_config_risks(path, out, size);
@@ -1050,7 +1181,7 @@ static void risks_of(const struct judge *j, const char *dir, const char *base, s
 	snprintf(path, sizeof(path), "%s/config", shared ? shared : dir);
 	r->guarded = is_guarded(j->s, path);
 	if (shared && counts(path, &there))
-		config_risks(j, path, r->all, sizeof(r->all));
+		config_risks(&there, path, r->all, sizeof(r->all));
 	snprintf(path, sizeof(path), "%s/hooks", shared ? shared : dir);
 	/* A hooks directory replaced, or one hook more or less: each hook
 	 * in it counts. */
@@ -1121,8 +1252,19 @@ static int parent_of(const struct cordon_sweep *s, const char *path)
 
 /* Move PATH aside and say so: "HEAD PATH, WHY, so cordon moved it to
  * ...". 1 if it was moved, else 0. */
+static int disarm_to(const struct cordon_sweep *s, const char *path, const char *head,
+		     const char *why, struct cordon_strv *said, char *moved, size_t size);
+
 static int disarm(const struct cordon_sweep *s, const char *path, const char *head, const char *why,
 		  struct cordon_strv *said)
+{
+	return disarm_to(s, path, head, why, said, NULL, 0);
+}
+
+/* disarm, the name it was moved to into MOVED (SIZE bytes; may be
+ * NULL). */
+static int disarm_to(const struct cordon_sweep *s, const char *path, const char *head,
+		     const char *why, struct cordon_strv *said, char *moved, size_t size)
 {
 	char shown[PATH_MAX + 8], to[NAME_MAX + 32], shown_to[NAME_MAX + 32];
 	cordon_printable(path, SIZE_MAX, shown, sizeof(shown));
@@ -1148,6 +1290,8 @@ static int disarm(const struct cordon_sweep *s, const char *path, const char *he
 		    head, shown, why, strerror(-e));
 		return 0;
 	}
+	if (moved)
+		snprintf(moved, size, "%s", to);
 	int dn = (int)(strrchr(shown, '/') - shown);
 	say(said, "cordon: %s %s, %s, so cordon moved it to %.*s/%s: review it, then move it back",
 	    head, shown, why, dn, shown,
@@ -1159,18 +1303,35 @@ static int disarm(const struct cordon_sweep *s, const char *path, const char *he
  * git run a program? Then moved aside. 1 if it was. */
 static int judge_repo(struct walk *w, const char *found, struct cordon_strv *said)
 {
-	const struct cordon_sweep *s = w->s;
+	struct cordon_sweep from = *w->s;
+	const struct cordon_sweep *s = &from;
 	const char *rel = found + 1;
 	char path[PATH_MAX + 8];
 	snprintf(path, sizeof(path), rel[0] ? "%s/%s" : "%s", w->top, rel);
 	struct stat st;
 	if (is_guarded(s, path) || lstat(path, &st) < 0)
 		return 0;
+	/* One a sweep moved aside was judged then: what changed in it before
+	 * (in the second a session started just after, say) is not judged
+	 * again, what changed since is. The move set its change time, and
+	 * each name made in it since moves it on. */
+	struct timespec moved_at = {0};
+	bool disarmed = S_ISDIR(st.st_mode) && w->cache.valid &&
+			cached_disarmed(w, rel, (unsigned long long)st.st_ino, &moved_at);
+	/* (Strictly after the move: the plant it moved may bear the very
+	 * same coarse time.) */
+	if (disarmed && ++moved_at.tv_nsec >= 1000000000L) {
+		moved_at.tv_sec++;
+		moved_at.tv_nsec = 0;
+	}
+	if (disarmed && after(&moved_at, &from.since))
+		from.since = moved_at;
 	/* New here: made or moved in since the session started (see
 	 * arrived), itself or a directory above it; a .git file or link,
 	 * written since. */
-	bool made = found[0] == ABOVE_NEW || (S_ISDIR(st.st_mode) ? arrived(w, rel, &st, found[0])
-								  : after(&CTIME(st), &s->since));
+	bool made = !disarmed &&
+		    (found[0] == ABOVE_NEW || (S_ISDIR(st.st_mode) ? arrived(w, rel, &st, found[0])
+								   : after(&CTIME(st), &s->since)));
 	cleanup_free char *dir = cordon_git_dir_of(path);
 	/* One whose config the guards keep was there as the session started
 	 * (its change time moves with the stand-ins the session makes in
@@ -1223,13 +1384,28 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 		}
 	} else {
 		snprintf(why, sizeof(why), "where git outside would run programs (%s)", r.all);
-		moved = disarm(
+		char to[NAME_MAX + 32];
+		moved = disarm_to(
 			s, path,
 			made ? (s->earlier ? "a session made the repository"
 					   : "this session made the repository")
 			     : (s->earlier ? "while a session ran, it changed the repository"
 					   : "while this session ran, it changed the repository"),
-			why, said);
+			why, said, to, sizeof(to));
+		/* Recorded under its new name, with the change time the move
+		 * gave it: the next walk judges only what changed after. */
+		const char *slash = strrchr(rel, '/');
+		cleanup_free char *to_rel = NULL;
+		struct stat now;
+		char top_path[PATH_MAX + NAME_MAX + 8];
+		if (moved && S_ISDIR(st.st_mode) &&
+		    asprintf(&to_rel, "%.*s%s%s", slash ? (int)(slash - rel) : 0, rel,
+			     slash ? "/" : "", to) >= 0 &&
+		    snprintf(top_path, sizeof(top_path), "%s/%s", w->top, to_rel) <
+			    (int)sizeof(top_path) &&
+		    lstat(top_path, &now) == 0 && now.st_ino == st.st_ino &&
+		    record(w, REC_DISARMED, (unsigned long long)st.st_ino, to_rel, NULL) >= 0)
+			(void)!record_moved(w, to_rel, &CTIME(now)); /* else: judged again */
 	}
 	cordon_strv_free(&r.files);
 	cordon_strv_free(&r.why);

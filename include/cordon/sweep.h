@@ -19,10 +19,22 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <time.h>
 
 #include "cordon/policy.h"
 #include "cordon/strv.h"
+
+/* The settings of a config that are not harmless, each known by its
+ * section header and its line as written (git rewriting a config keeps
+ * the lines it does not change): what a repository already set as a
+ * session started. WHOLE: the config was read to its end (else nothing
+ * may be taken from the list). */
+struct cordon_git_entries {
+	uint64_t *v;
+	size_t n, cap;
+	bool whole;
+};
 
 struct cordon_sweep {
 	char *project; /* canonical; NULL: nothing to look at */
@@ -40,6 +52,16 @@ struct cordon_sweep {
 	 * guard (cordon_guard_plan.unguarded): one that exists as it ends was
 	 * made meanwhile, and is moved aside too (a .git: the walk's). */
 	struct cordon_strv names;
+	/* The configs of the repositories the last walk of each root found,
+	 * with the settings in them that would run something, as the session
+	 * started: the user's own (husky's core.hooksPath), which a git
+	 * command inside rewriting the file (git push -u) keeps as they were.
+	 * Those alone do not count as it ends. */
+	struct cordon_sweep_config {
+		char *path;
+		struct cordon_git_entries had;
+	} * configs;
+	size_t n_configs, configs_cap;
 	/* (The walk's: judged from an earlier session's start, one whose
 	 * sweep never ended.) */
 	bool earlier;
@@ -80,6 +102,12 @@ void cordon_git_risk_add(char *out, size_t size, const char *what);
  * harmless; "a config cordon cannot read" where git's syntax is not read
  * to its end (a missing file adds nothing). */
 void cordon_git_config_risks(const char *config, char *out, size_t size);
+void cordon_git_entries_free(struct cordon_git_entries *e);
+/* cordon_git_config_risks, but a setting in KNOWN (may be NULL) adds no
+ * risk; each setting that is not harmless into SEEN (may be NULL; set up
+ * here). Whether the config was read to its end (or is missing). */
+bool cordon_git_config_scan(const char *config, const struct cordon_git_entries *known,
+			    struct cordon_git_entries *seen, char *out, size_t size);
 /* The hooks in the directory DIR, those for which ONLY(PATH, ARG) is
  * true (ONLY may be NULL). */
 void cordon_git_hook_risks(const char *dir, bool (*only)(const char *path, const void *arg),

@@ -1634,6 +1634,136 @@ BOTH_USERS(guards, a_nested_repository_changed_inside_is_disarmed, .timeout = 90
 	world_free(&w);
 }
 
+/* A nested repository of the user's own that already runs something
+ * (husky's core.hooksPath) keeps it when a git command inside rewrites
+ * its config (branch tracking, as git push -u writes it): the settings it
+ * had as the session started are not the session's. One whose setting
+ * the session changed is moved aside, and so is one a killed session
+ * planted in before this one started. Control: the same changes outside
+ * run. */
+BOTH_USERS(guards, a_nested_repository_keeps_the_settings_it_had, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "ghad");
+	char *own = plant(&w, "own", "",
+			  "for d in app lib old; do git init -q $d && "
+			  "git -C $d commit -q --allow-empty -m first && "
+			  "git -C $d config core.hooksPath .husky && mkdir $d/.husky && "
+			  "hook pre-commit-$d > $d/.husky/pre-commit && "
+			  "chmod +x $d/.husky/pre-commit; done");
+	struct run_result r = outside(&w, "%s", own);
+	free(own);
+	run_free(&r);
+	/* The first session leaves the record the next one reads. */
+	usleep(1100 * 1000);
+	r = sh_in(&w, NULL, "true");
+	run_free(&r);
+	usleep(1100 * 1000);
+	char *diag = plant_landed(
+		&w,
+		"git -C app config branch.main.remote origin; echo track $?\n"
+		"mkdir -p lib/evil && hook pre-commit-lib > lib/evil/pre-commit && "
+		"chmod +x lib/evil/pre-commit && git -C lib config core.hooksPath evil; "
+		"echo lib $?\n",
+		(const char *const[]){"track", "lib", NULL});
+	char *app = at(w.proj, "app"), *lib = at(w.proj, "lib"), *old = at(w.proj, "old");
+	git_outside(&w, app, "after");
+	git_outside(&w, lib, "after");
+	cr_expect(present(w.proj, "app/.git/config") &&
+			  !present(w.proj, "app/.git.cordon-disarmed"),
+		  "the user's repository was moved aside: %s", diag);
+	cr_expect(marked(&w, "own", "pre-commit-app"), "the user's own hook no longer runs: %s",
+		  diag);
+	cr_expect_not(marked(&w, "deny", "pre-commit-lib"), "the changed hooksPath ran: %s", diag);
+	cr_expect(present(w.proj, "lib/.git.cordon-disarmed"), "lib was not moved aside: %s", diag);
+	free(diag);
+	/* A killed session adds an fsmonitor to old; the next one, started
+	 * with that setting in place, only rewrites old's config. */
+	usleep(1100 * 1000);
+	char *body = plant(&w, "deny", "", "fsmon >> old/.git/config && touch planted && sleep 60");
+	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "/bin/sh", "-c", body, NULL};
+	pid_t pid = world_spawn(&w, argv, w.proj);
+	char *planted = at(w.proj, "planted");
+	cr_assert(wait_exists(planted, 20000), "the killed session's plant did not land");
+	cr_assert_eq(kill(pid, SIGKILL), 0);
+	cr_expect(wait_gone(pid, 10000), "the launcher did not go");
+	usleep(1100 * 1000);
+	diag = plant_landed(&w, "git -C old config branch.main.remote origin; echo old $?\n",
+			    (const char *const[]){"old", NULL});
+	git_outside(&w, old, "after");
+	cr_expect_not(marked(&w, "deny", "fsmonitor"), "the killed session's fsmonitor ran: %s",
+		      diag);
+	cr_expect(present(w.proj, "old/.git.cordon-disarmed"), "old was not moved aside: %s", diag);
+	/* The control: the same change outside runs. */
+	r = sh_outside(&w, "rm -rf lib/.git && mv lib/.git.cordon-disarmed lib/.git");
+	run_free(&r);
+	plant_outside(&w,
+		      "hook pre-commit-lib > lib/evil/pre-commit && git -C lib config "
+		      "core.hooksPath evil",
+		      NULL);
+	git_outside(&w, lib, "ctl");
+	cr_expect(marked(&w, "ctl", "pre-commit-lib"),
+		  "control: the changed hooksPath did not run");
+	free(app);
+	free(lib);
+	free(old);
+	free(body);
+	free(planted);
+	free(diag);
+	world_free(&w);
+}
+
+/* An agent runs each command in a session of its own, one right after
+ * the other: a repository the first one's sweep moved aside is not moved
+ * again by the next one's (started in the same second, it would see the
+ * plant as changed since its start), and what a later session changes
+ * in it still is. */
+BOTH_USERS(guards, a_repository_moved_aside_is_not_moved_again, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "gagain");
+	usleep(1100 * 1000);
+	bool same = false;
+	char *diag = NULL, name[16] = "";
+	for (int k = 0; k < 5 && !same; k++) {
+		struct timespec t0, t1;
+		do { /* just after a second begins */
+			usleep(20 * 1000);
+			clock_gettime(CLOCK_REALTIME, &t0);
+		} while (t0.tv_nsec > 200 * 1000 * 1000);
+		snprintf(name, sizeof(name), "r%d", k);
+		char *script = plant(&w, "deny", "", "git init -q $1 && fsmon >> $1/.git/config");
+		struct run_result r = sh_in(&w, NULL, "set -- %s\n%s", name, script);
+		free(script);
+		clock_gettime(CLOCK_REALTIME, &t1);
+		struct run_result r2 = sh_in(&w, NULL, "true");
+		same = t1.tv_sec == t0.tv_sec;
+		free(diag);
+		diag = fmt("%s%s -- then: %s%s", r.out, r.err, r2.out, r2.err);
+		run_free(&r);
+		run_free(&r2);
+	}
+	cr_assert(same, "no two sessions in the same second: %s", diag);
+	char *first = fmt("%s/.git.cordon-disarmed", name);
+	char *again = fmt("%s/.git.cordon-disarmed.cordon-disarmed", name);
+	cr_expect(present(w.proj, first), "the plant was not moved aside: %s", diag);
+	cr_expect_not(present(w.proj, again), "moved aside again: %s", diag);
+	cr_expect_not(strstr(strstr(diag, "-- then:"), "cordon-disarmed"), "said again: %s", diag);
+	/* What a later session changes in it is judged, though a name made
+	 * in it after moves its change time on. */
+	usleep(1100 * 1000);
+	free(diag);
+	char *later = fmt("echo '[alias]' >> %s/config && sleep 0.1 && touch %s/x; echo later $?\n",
+			  first, first);
+	diag = plant_landed(&w, later, (const char *const[]){"later", NULL});
+	free(later);
+	cr_expect(present(w.proj, again), "a later change was not judged: %s", diag);
+	free(first);
+	free(again);
+	free(diag);
+	world_free(&w);
+}
+
 /* Plants in git's syntax that a simple reader misses, or that it cannot
  * know: a second section header on a line, a carriage return as a blank,
  * an alias that runs a command, a hook behind thousands of hidden files,
