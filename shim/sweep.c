@@ -741,8 +741,10 @@ char *cordon_sweep_record_path(const char *project)
 #define CACHE_MAX   (256u << 20)
 
 /* The last walk's record of W's project, if there is one for this very
- * directory (its path, device and inode) from a time not ahead of now. */
-static void cache_load(struct walk *w, const char *path)
+ * directory (its path, device and inode) from a time not ahead of now;
+ * SORTED: by path, to be looked up in (the snapshot only goes through
+ * it). */
+static void cache_load(struct walk *w, const char *path, bool sorted)
 {
 	struct cache *c = &w->cache;
 	int fd = path ? open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) : -1;
@@ -787,7 +789,8 @@ static void cache_load(struct walk *w, const char *path)
 		if (r[0] && at <= size + 1)
 			c->recs[c->n++] = r;
 	}
-	qsort(c->recs, c->n, sizeof(*c->recs), by_path);
+	if (sorted) /* (to be looked up in) */
+		qsort(c->recs, c->n, sizeof(*c->recs), by_path);
 	c->valid = true;
 }
 
@@ -861,7 +864,7 @@ static void snapshot(struct cordon_sweep *s, const char *top)
 	close(fd);
 	cleanup_free char *record = ok ? cordon_sweep_record_path(top) : NULL;
 	if (record)
-		cache_load(&w, record);
+		cache_load(&w, record, false);
 	for (size_t i = 0; w.cache.valid && i < w.cache.n; i++) {
 		const char *r = w.cache.recs[i], *rel = REC_PATH(r);
 		if (r[0] != REC_DOTGIT && r[0] != REC_DOTGIT_FILE && r[0] != REC_GIT_DIR)
@@ -1474,7 +1477,7 @@ static int sweep_root(const struct cordon_sweep *session, const char *top, char 
 	struct timespec at;
 	this_second(&at); /* a change in this second is read again next time */
 	cleanup_free char *cache = cordon_sweep_record_path(top);
-	cache_load(&w, cache);
+	cache_load(&w, cache, true);
 	int e = walk(&w);
 	for (size_t i = 0; i < w.found.n; i++)
 		moved += judge_repo(&w, w.found.v[i], said);
