@@ -737,7 +737,7 @@ char *cordon_sweep_record_path(const char *project)
 	return asprintf(&path, "%s/sweep-%016llx", dir, (unsigned long long)h) < 0 ? NULL : path;
 }
 
-#define CACHE_MAGIC "cordon-sweep 2" /* 1: a bare git dir's subdirectories unrecorded */
+#define CACHE_MAGIC "cordon-sweep 3" /* 2: no D, T; 1: a bare git dir's subdirectories unrecorded */
 #define CACHE_MAX   (256u << 20)
 
 /* The last walk's record of W's project, if there is one for this very
