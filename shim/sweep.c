@@ -336,6 +336,13 @@ struct cache {
 	size_t n;
 	struct timespec at; /* the walk's start, to the second */
 	bool valid;
+	/* Walked in a second before the one this session (or the earliest
+	 * it judges from) started: what it says of a directory that has not
+	 * changed since holds for the session. One walked after (another
+	 * session's sweep, while this one ran) recorded what this session
+	 * had moved in by then as if it had always been there; only what
+	 * sweeps moved aside is taken from it. */
+	bool current;
 };
 
 struct walk {
@@ -546,7 +553,7 @@ static bool arrived(const struct walk *w, const char *rel, const struct stat *st
 	if (cordon_fs_birth(path, &born) && after(&born, since))
 		return true;
 	unsigned long long ino;
-	if (w->cache.valid)
+	if (w->cache.current)
 		return !cached_ino(w, rel, &ino) || ino != (unsigned long long)st->st_ino;
 	return flag == ABOVE_CHANGED;
 }
@@ -561,7 +568,7 @@ static int list_dir(struct walk *w, const char *rel, char flag)
 	/* Unchanged since the last walk read it (its change time is older
 	 * than that walk's start): it holds the same names, so the last
 	 * walk's record of it stands. */
-	char kind = cached_kind(w, rel);
+	char kind = w->cache.current ? cached_kind(w, rel) : '\0';
 	if (kind && S_ISDIR(st.st_mode) && st.st_dev == w->root_st.st_dev &&
 	    !after(&CTIME(st), &w->cache.at))
 		return reuse(w, rel, kind, &st);
@@ -792,6 +799,7 @@ static void cache_load(struct walk *w, const char *path, bool sorted)
 	if (sorted) /* (to be looked up in) */
 		qsort(c->recs, c->n, sizeof(*c->recs), by_path);
 	c->valid = true;
+	c->current = c->at.tv_sec < w->s->since.tv_sec;
 }
 
 /* This walk's record, for the next, written whole or not at all. AT: when

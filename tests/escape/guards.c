@@ -1764,6 +1764,49 @@ BOTH_USERS(guards, a_repository_moved_aside_is_not_moved_again, .timeout = 90)
 	world_free(&w);
 }
 
+/* Two sessions at once: A moves a repository an earlier session hid
+ * where the walk does not look (in a .git, with its old times) into
+ * place; C starts after that and ends first, and its walk records the
+ * repository as it found it. A's sweep must still take it for one moved
+ * in: a record written after A started says nothing of what A did. */
+BOTH_USERS(guards, another_sessions_record_hides_nothing, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "gconc");
+	usleep(1100 * 1000);
+	/* (In a nested repository's .git, which is on the project's own
+	 * mount: moved out of the guarded .git, it would be copied.) */
+	char *diag = plant_landed(&w,
+				  "git init -q n && git init -q n/.git/stash/e && "
+				  "fsmon >> n/.git/stash/e/.git/config; echo hid $?\n",
+				  (const char *const[]){"hid", NULL});
+	free(diag);
+	usleep(1100 * 1000);
+	char *body = "mv n/.git/stash/e sub && touch moved && "
+		     "while [ ! -e c-done ]; do sleep 0.1; done";
+	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "/bin/sh", "-c", body, NULL};
+	pid_t a = world_spawn(&w, argv, w.proj);
+	char *moved = at(w.proj, "moved"), *sub = at(w.proj, "sub");
+	cr_assert(wait_exists(moved, 20000), "A did not move the repository in");
+	usleep(1100 * 1000);
+	struct run_result r = sh_in(&w, NULL, "true");
+	run_free(&r);
+	r = outside(&w, "touch c-done");
+	run_free(&r);
+	int st;
+	cr_expect(waitpid(a, &st, 0) == a, "A did not end");
+	git_outside(&w, sub, "after");
+	cr_expect_not(marked(&w, "deny", "fsmonitor"), "the moved-in repository ran outside");
+	cr_expect(present(w.proj, "sub/.git.cordon-disarmed"), "sub was not moved aside");
+	/* The control: the same repository moved in outside runs. */
+	plant_outside(&w, "rm -rf sub && git init -q sub && fsmon >> sub/.git/config", NULL);
+	git_outside(&w, sub, "ctl");
+	cr_expect(marked(&w, "ctl", "fsmonitor"), "control: the repository did not run");
+	free(moved);
+	free(sub);
+	world_free(&w);
+}
+
 /* Plants in git's syntax that a simple reader misses, or that it cannot
  * know: a second section header on a line, a carriage return as a blank,
  * an alias that runs a command, a hook behind thousands of hidden files,
