@@ -242,38 +242,26 @@ static bool worktree_of_its_own(const char *config, const char *value)
 	return named && self && strcmp(named, self) == 0;
 }
 
-static uint64_t fnv(uint64_t h, const char *s, size_t n)
+static bool entries_hold(const struct cordon_git_entries *e, const char *entry)
 {
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-	return h;
+	return e && cordon_strv_contains(&e->v, entry);
 }
 
-static bool entries_hold(const struct cordon_git_entries *e, uint64_t h)
+/* ENTRY (taken) into E, once. */
+static void entries_add(struct cordon_git_entries *e, char *entry)
 {
-	for (size_t i = 0; e && i < e->n; i++)
-		if (e->v[i] == h)
-			return true;
-	return false;
-}
-
-static void entries_add(struct cordon_git_entries *e, uint64_t h)
-{
-	if (entries_hold(e, h))
-		return;
-	uint64_t *nv = cordon_grow(e->v, &e->cap, e->n + 1, sizeof(*nv), 8);
-	if (!nv) {
-		e->whole = false; /* out of memory: a partial list is no list */
+	if (entry && entries_hold(e, entry)) {
+		free(entry);
 		return;
 	}
-	e->v = nv;
-	e->v[e->n++] = h;
+	if (cordon_strv_push_take(&e->v, entry) < 0)
+		e->whole = false; /* out of memory: a partial list is no list */
 }
 
 void cordon_git_entries_free(struct cordon_git_entries *e)
 {
-	free(e->v);
-	memset(e, 0, sizeof(*e));
+	cordon_strv_free(&e->v);
+	e->whole = false;
 }
 
 void cordon_git_config_risks(const char *config, char *out, size_t size)
@@ -307,8 +295,9 @@ bool cordon_git_config_scan(const char *config, const struct cordon_git_entries 
 	size_t cap = 0;
 	bool sub = false, bad = false, more = false, read_all = false;
 	/* The section an entry is in, as written ("[remote \"o\"]"): an
-	 * entry is known by it and by its line. */
-	uint64_t in = 1469598103934665603ULL;
+	 * entry is known by it and by its line, whole (no hash a plant could
+	 * be made to match). */
+	char *in = NULL;
 	for (int lines = 0; !bad && lines < 8192; lines++) {
 		ssize_t len = getline(&line, &cap, f);
 		if (len < 0) {
@@ -333,7 +322,12 @@ bool cordon_git_config_scan(const char *config, const struct cordon_git_entries 
 				bad = true;
 				break;
 			}
-			in = fnv(1469598103934665603ULL, h, (size_t)(s - h));
+			free(in);
+			in = strndup(h, (size_t)(s - h));
+			if (!in) {
+				bad = true;
+				break;
+			}
 		}
 		if (bad || *s == '\0' || *s == '\n' || *s == '#' || *s == ';')
 			continue;
@@ -356,11 +350,17 @@ bool cordon_git_config_scan(const char *config, const struct cordon_git_entries 
 		    !(!sub && strcasecmp(section, "core") == 0 &&
 		      strcasecmp(key, "worktree") == 0 && *s == '=' &&
 		      worktree_of_its_own(config, s + 1))) {
-			uint64_t h = fnv(in, entry, strcspn(entry, "\n"));
+			char *whole_entry = NULL;
+			if ((seen || known) && asprintf(&whole_entry, "%s\n%.*s", in ? in : "",
+							(int)strcspn(entry, "\n"), entry) < 0)
+				whole_entry = NULL;
+			bool as_it_was = whole_entry && entries_hold(known, whole_entry);
 			if (seen)
-				entries_add(seen, h);
-			if (entries_hold(known, h))
-				continue; /* as it was */
+				entries_add(seen, whole_entry);
+			else
+				free(whole_entry);
+			if (as_it_was)
+				continue;
 			char what[300];
 			snprintf(what, sizeof(what), sub ? "%s.*.%s" : "%s.%s", section, key);
 			for (char *c = what; *c; c++)
@@ -374,6 +374,7 @@ bool cordon_git_config_scan(const char *config, const struct cordon_git_entries 
 	if (seen)
 		seen->whole = seen->whole && whole;
 	free(line);
+	free(in);
 	(void)fclose(f); /* read only */
 	return whole;
 }

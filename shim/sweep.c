@@ -848,7 +848,7 @@ static void had(struct cordon_sweep *s, const char *dir, const char *name)
 	struct cordon_git_entries e;
 	(void)cordon_git_config_scan(path, NULL, &e, ignored, sizeof(ignored));
 	struct cordon_sweep_config *nv =
-		e.whole && e.n
+		e.whole && e.v.n
 			? cordon_grow(s->configs, &s->configs_cap, s->n_configs + 1, sizeof(*nv), 8)
 			: NULL;
 	char *copy = nv ? strdup(path) : NULL;

@@ -495,6 +495,47 @@ Test(guard, git_config_reader_fails_closed)
 	free(dir);
 }
 
+/* What a config already set (cordon_git_config_scan's SEEN) adds no
+ * risk when it is read again with it as KNOWN: a setting is known by its
+ * section header and its whole line (less the blanks before it), so a
+ * new key, a new value, the same line under another header, or a line
+ * with a comment added count. */
+Test(guard, git_config_scan_knows_what_was_there)
+{
+	char *dir = tmp_dir("gscan");
+	char *before = write_file(dir, "before",
+				  "[core]\n\thooksPath = .husky\n"
+				  "[alias]\n\tst = !git status\n");
+	struct cordon_git_entries had;
+	char out[256] = "";
+	cr_assert(cordon_git_config_scan(before, NULL, &had, out, sizeof(out)));
+	cr_expect_eq(had.v.n, 2, "%zu settings", had.v.n);
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		{"[core]\n\thooksPath = .husky\n[alias]\n\tst = !git status\n", ""},
+		{"[core]\n\tbare = false\n\thooksPath = .husky\n[branch \"main\"]\n\tremote = o\n"
+		 "[alias]\n\tst = !git status\n",
+		 ""},
+		{"[core]\n\thooksPath = evil\n", "core.hookspath"},
+		{"[core]\n\thooksPath = .husky\n\tfsmonitor = x\n", "core.fsmonitor"},
+		{"[x]\n\thooksPath = .husky\n", "x.hookspath"},
+		{"[core]\n\thooksPath = .husky # x\n", "core.hookspath"},
+		{"[core] hooksPath = .husky\n", ""}, /* the same header, the same setting */
+		{"[core]\n\thooksPath = .husky\n\x01", "a config cordon cannot read"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *f = write_file(dir, "after", cases[i].text);
+		out[0] = '\0';
+		(void)cordon_git_config_scan(f, &had, NULL, out, sizeof(out));
+		expect_risks(i, cases[i].text, out, cases[i].want);
+		free(f);
+	}
+	cordon_git_entries_free(&had);
+	free(before);
+	free(dir);
+}
+
 /* What git resumes outside (shim/gitrisk.c): a todo list's exec lines, a
  * merge strategy git would run as a program, in its own file or in
  * sequencer/opts; a file it cannot read is a risk too. Checked against a

@@ -19,20 +19,18 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 #include <time.h>
 
 #include "cordon/policy.h"
 #include "cordon/strv.h"
 
-/* The settings of a config that are not harmless, each known by its
- * section header and its line as written (git rewriting a config keeps
- * the lines it does not change): what a repository already set as a
- * session started. WHOLE: the config was read to its end (else nothing
- * may be taken from the list). */
+/* The settings of a config that are not harmless, each its section
+ * header and its line as written (git rewriting a config keeps the lines
+ * it does not change): what a repository already set as a session
+ * started. WHOLE: the config was read to its end (else nothing may be
+ * taken from the list). */
 struct cordon_git_entries {
-	uint64_t *v;
-	size_t n, cap;
+	struct cordon_strv v;
 	bool whole;
 };
 
