@@ -830,7 +830,8 @@ static void cache_save(struct walk *w, const char *path, const struct timespec *
 
 /* ---- what the repositories had as the session started ---- */
 
-#define SNAPSHOT_MAX 4096 /* configs; past it, the rest count as before */
+#define SNAPSHOT_MAX   4096        /* configs; past it, the rest count as before */
+#define SNAPSHOT_BYTES (16u << 20) /* and their settings' text */
 
 static bool is_guarded(const struct cordon_sweep *s, const char *path);
 
@@ -838,7 +839,7 @@ static bool is_guarded(const struct cordon_sweep *s, const char *path);
 static void had(struct cordon_sweep *s, const char *dir, const char *name)
 {
 	char path[PATH_MAX + 32];
-	if (s->n_configs >= SNAPSHOT_MAX ||
+	if (s->n_configs >= SNAPSHOT_MAX || s->configs_bytes > SNAPSHOT_BYTES ||
 	    snprintf(path, sizeof(path), "%s/%s", dir, name) >= PATH_MAX || is_guarded(s, path))
 		return;
 	for (size_t i = 0; i < s->n_configs; i++)
@@ -847,6 +848,10 @@ static void had(struct cordon_sweep *s, const char *dir, const char *name)
 	char ignored[64] = "";
 	struct cordon_git_entries e;
 	(void)cordon_git_config_scan(path, NULL, &e, ignored, sizeof(ignored));
+	for (size_t i = 0; i < e.v.n; i++)
+		s->configs_bytes += strlen(e.v.v[i]) + 1;
+	if (s->configs_bytes > SNAPSHOT_BYTES)
+		e.whole = false;
 	struct cordon_sweep_config *nv =
 		e.whole && e.v.n
 			? cordon_grow(s->configs, &s->configs_cap, s->n_configs + 1, sizeof(*nv), 8)

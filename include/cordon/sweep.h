@@ -59,7 +59,7 @@ struct cordon_sweep {
 		char *path;
 		struct cordon_git_entries had;
 	} * configs;
-	size_t n_configs, configs_cap;
+	size_t n_configs, configs_cap, configs_bytes;
 	/* (The walk's: judged from an earlier session's start, one whose
 	 * sweep never ended.) */
 	bool earlier;
