@@ -317,6 +317,8 @@ static void propose_write(const struct cordon_policy *p, const char *config, con
 	if (!rule)
 		return;
 	const char *why = suggest_never(p, config, rule);
+	if (!why)
+		why = suggest_never_write(p, rule);
 	if (!why && !file)
 		why = suggest_holds_programs(rule, tool);
 	if (why) {

@@ -86,6 +86,54 @@ const char *suggest_never(const struct cordon_policy *p, const char *config, con
 	return NULL;
 }
 
+/* Caches in the home: what a tool downloads and finds again (the
+ * toolchains' caches among them); a component named like one counts too
+ * (~/.gradle/caches). */
+static bool cache_like(const char *rel)
+{
+	static const char *const caches[] = {".cache",
+					     ".npm",
+					     ".cargo/registry",
+					     ".cargo/git",
+					     "go/pkg/mod",
+					     ".m2/repository",
+					     ".pnpm-store",
+					     ".yarn/cache",
+					     ".yarn/berry/cache",
+					     ".bun/install/cache",
+					     ".nuget/packages",
+					     ".ivy2/cache",
+					     ".gradle/caches",
+					     ".cpanm",
+					     ".gem/cache",
+					     ".composer/cache",
+					     ".ccache",
+					     NULL};
+	for (size_t i = 0; caches[i]; i++) {
+		size_t n = strlen(caches[i]);
+		if (strncmp(rel, caches[i], n) == 0 && (rel[n] == '\0' || rel[n] == '/'))
+			return true;
+	}
+	return false;
+}
+
+const char *suggest_never_write(const struct cordon_policy *p, const char *path)
+{
+	static const char *const sys[] = {"/etc",  "/usr",  "/opt",  "/var",   "/boot",  "/run",
+					  "/bin",  "/sbin", "/lib",  "/lib32", "/lib64", "/libx32",
+					  "/root", "/srv",  "/snap", "/nix",   NULL};
+	for (size_t i = 0; sys[i]; i++)
+		if (cordon_path_under(path, sys[i]) && !cordon_path_under(path, "/var/tmp") &&
+		    (!p->home || !cordon_path_under(path, p->home)))
+			return "a system directory: what programs outside the session read or run "
+			       "(make it writable by hand if you mean it)";
+	const char *rel = home_rel(p->home, path);
+	if (rel && !cache_like(rel))
+		return "programs outside the session read or run what is in your home: only "
+		       "caches are proposed (make it writable by hand if you mean it)";
+	return NULL;
+}
+
 static char *join_n(const char *base, const char *rel, size_t n)
 {
 	char *out;

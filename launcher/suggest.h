@@ -15,6 +15,15 @@
  * of P). NULL: it may be proposed. */
 const char *suggest_never(const struct cordon_policy *p, const char *config, const char *path);
 
+/* Why a read-write rule on PATH (absolute) is never proposed, beyond
+ * suggest_never: anything under a system directory (/etc, /usr, /opt,
+ * /var but /var/tmp, /boot, /run, /root, ...), where programs outside
+ * find their settings and code, and anything in the home but a cache
+ * (~/.cache, ~/.npm, ~/.cargo/registry, ...): shell startup files, git's
+ * and systemd's settings, editors' plugins, Python's user site all run
+ * outside later. NULL: it may be proposed. */
+const char *suggest_never_write(const struct cordon_policy *p, const char *path);
+
 /* The root of the tool PATH (absolute) belongs to, malloc'd: ~/.X for a
  * path under a dot-directory of HOME (~/.config/X, ~/.cache/X,
  * ~/.local/share/X, ~/.local/bin for the shared ones), /opt/X, /usr/local/X;

@@ -431,6 +431,67 @@ Test(learn, write_updates_the_config_keeping_the_users_entries, .timeout = 60)
 	world_free(&w);
 }
 
+/* learn --write never makes writable what programs outside the session
+ * obey or run: git's global config in the home (a planted fsmonitor runs
+ * at every git status), a system directory (a stand-in made under /etc
+ * for the test, as root). Each is said with its reason. Control: a
+ * cache in the home, written the same way, is proposed and written into
+ * the config. */
+static void learn_never_widens(bool as_user)
+{
+	struct world w;
+	world_init(&w, as_user ? "learnnwu" : "learnnw", "");
+	if (as_user)
+		world_as_user(&w);
+	char *gitdir = path_join(w.home, ".config/git");
+	mkdirs(gitdir);
+	free(write_file(gitdir, "config", "[user]\n\tname = t\n"));
+	char *data = path_join(w.home, ".cache/tool");
+	mkdirs(data);
+	char sys[64] = "";
+	if (!as_user) {
+		snprintf(sys, sizeof(sys), "/etc/cordon-test-learn-%d", (int)getpid());
+		mkdirs(sys);
+	}
+	if (as_user)
+		world_give(&w);
+	char *cfg = write_file(w.dir, "never.json", "{" WORLD_BASE_RW "}");
+	char *script;
+	asprintf(&script, "echo x >> '%s/config'; touch '%s/d'; %s%s%s true", gitdir, data,
+		 sys[0] ? "touch '" : "", sys, sys[0] ? "/x';" : "");
+	char *argv[] = {CORDON_BIN, "learn",   "--write", "--config", cfg,
+			"--",       "/bin/sh", "-c",      script,     NULL};
+	struct run_result r = world_run(&w, argv, w.proj);
+	char *text = read_file(cfg);
+	cr_assert_not_null(text);
+	cr_expect(strstr(text, "~/.cache/tool"), "control: the cache was not proposed: %s\n%s",
+		  text, r.err);
+	cr_expect_null(strstr(text, ".config/git"), "git's config made writable: %s", text);
+	cr_expect(strstr(r.err, ".config/git: not proposed: programs outside"), "%s", r.err);
+	if (sys[0]) {
+		cr_expect_null(strstr(text, sys), "a system directory made writable: %s", text);
+		cr_expect(strstr(r.err, "not proposed: a system directory"), "%s", r.err);
+		rmdir(sys);
+	}
+	run_free(&r);
+	free(text);
+	free(script);
+	free(cfg);
+	free(data);
+	free(gitdir);
+	world_free(&w);
+}
+
+Test(learn, write_never_widens_to_what_runs_outside_as_root, .timeout = 60)
+{
+	learn_never_widens(false);
+}
+
+Test(learn, write_never_widens_to_what_runs_outside_as_user, .timeout = 60)
+{
+	learn_never_widens(true);
+}
+
 /* A report piped into a reader that stops early (`learn … 2>&1 | head -1`)
  * still removes learn's record: the record directory (in $XDG_RUNTIME_DIR,
  * here the world's) is empty afterwards. Control: the record was made
