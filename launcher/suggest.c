@@ -119,9 +119,10 @@ static bool cache_like(const char *rel)
 
 const char *suggest_never_write(const struct cordon_policy *p, const char *path)
 {
-	static const char *const sys[] = {"/etc",  "/usr",  "/opt",  "/var",   "/boot",  "/run",
-					  "/bin",  "/sbin", "/lib",  "/lib32", "/lib64", "/libx32",
-					  "/root", "/srv",  "/snap", "/nix",   NULL};
+	static const char *const sys[] = {"/etc",      "/usr",         "/opt", "/var",   "/boot",
+					  "/bin",      "/sbin",        "/lib", "/lib32", "/lib64",
+					  "/libx32",   "/root",        "/srv", "/snap",  "/nix",
+					  "/run/user", "/run/systemd", NULL};
 	for (size_t i = 0; sys[i]; i++)
 		if (cordon_path_under(path, sys[i]) && !cordon_path_under(path, "/var/tmp") &&
 		    (!p->home || !cordon_path_under(path, p->home)))

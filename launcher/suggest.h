@@ -17,7 +17,7 @@ const char *suggest_never(const struct cordon_policy *p, const char *config, con
 
 /* Why a read-write rule on PATH (absolute) is never proposed, beyond
  * suggest_never: anything under a system directory (/etc, /usr, /opt,
- * /var but /var/tmp, /boot, /run, /root, ...), where programs outside
+ * /var but /var/tmp, /boot, /root, ..., a login's /run/user), where programs outside
  * find their settings and code, and anything in the home but a cache
  * (~/.cache, ~/.npm, ~/.cargo/registry, ...): shell startup files, git's
  * and systemd's settings, editors' plugins, Python's user site all run
