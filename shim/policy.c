@@ -55,6 +55,63 @@ const char *const cordon_dotfiles[] = {
 	".zlogout",      ".inputrc",   ".gitconfig",    ".editorconfig", ".vimrc",
 	".nanorc",       ".tmux.conf", ".terminfo",     ".config",       NULL};
 
+const char *const cordon_home_code[] = {"~/.cargo/bin",
+					"~/.cargo/env",
+					"~/.cargo/env.fish",
+					"~/.cargo/config",
+					"~/.cargo/config.toml",
+					"~/.rustup",
+					"~/.local/lib",
+					"~/.pyenv",
+					"~/.nvm",
+					"~/.rbenv",
+					"~/.asdf",
+					"~/.sdkman",
+					"~/.volta",
+					"~/.deno/bin",
+					"~/.bun/bin",
+					"~/go/bin",
+					"~/.yarn/bin",
+					"~/.local/share/pnpm",
+					"~/.npm-global",
+					"~/.gradle/init.d",
+					"~/.gradle/init.gradle",
+					"~/.gradle/init.gradle.kts",
+					"~/.gradle/gradle.properties",
+					"~/.m2/settings.xml",
+					"~/.terraformrc",
+					"~/.gdbinit",
+					"~/.lldbinit",
+					"~/.emacs",
+					"~/.emacs.d",
+					"~/.vim",
+					"~/.local/share/nvim",
+					"~/.screenrc",
+					"~/.curlrc",
+					"~/.wgetrc",
+					"~/.psqlrc",
+					"~/.irbrc",
+					"~/.pryrc",
+					"~/.Rprofile",
+					"~/.pythonrc",
+					"~/.ipython",
+					"~/.jupyter",
+					"~/.condarc",
+					"~/.xprofile",
+					"~/.xsessionrc",
+					"~/.xinitrc",
+					"~/.Xresources",
+					"~/.pam_environment",
+					"~/.mailcap",
+					"~/.tcshrc",
+					"~/.cshrc",
+					"~/.kshrc",
+					"~/.mkshrc",
+					"~/.bashrc.d",
+					"~/.oh-my-zsh",
+					"~/.zsh",
+					NULL};
+
 /* What unsandboxed programs later run or obey, relative to the project:
  * git's hooks and config (followed into worktrees, submodules and the
  * common dir, see shim/guard.c), direnv's .envrc, editors' and agents'
@@ -937,6 +994,9 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 	if (r >= 0 && ctx->home)
 		r = guard_list(p, (const char *const[]){"~/bin", NULL}, CORDON_GUARD_PROTECT,
 			       "what runs from the home", ctx->home, &cache);
+	if (r >= 0 && ctx->home)
+		r = guard_list_yield(p, cordon_home_code, CORDON_GUARD_PROTECT, true,
+				     "what runs from the home", ctx->home, &cache);
 	/* The user-wide settings of coding agents and editors that keep them
 	 * outside ~/.config: hooks, MCP servers and notify commands they run,
 	 * editor extensions they load. A coding agent that starts cordon for

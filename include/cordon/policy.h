@@ -198,6 +198,12 @@ void cordon_session_ttys(char *out[4]);
 
 /* Shell dotfiles under $HOME that are readable, never writable. */
 extern const char *const cordon_dotfiles[];
+/* What programs outside run or load from the home besides the dotfiles
+ * ("~/..."): startup files of debuggers, editors and REPLs, toolchains'
+ * program directories and the files a login sources from them, Python's
+ * user site. Read-only where a rule makes them writable, unless a write
+ * rule names one itself. */
+extern const char *const cordon_home_code[];
 /* The defaults of protected_paths (relative to the project) and
  * hidden_paths ("~/..."). NULL-terminated. */
 extern const char *const cordon_default_protected[];

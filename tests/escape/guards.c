@@ -1123,6 +1123,65 @@ BOTH_USERS(guards, home_writable_takes_no_missing_dotfile, .timeout = 60)
 	world_free(&w);
 }
 
+/* With the home writable, what programs outside run or load from it
+ * besides the dotfiles stays read-only: rustup's env (sourced by
+ * ~/.bashrc) and cargo's bin (on PATH), Python's user site (a .pth runs
+ * at every python start), gdb's startup file, Gradle's init scripts.
+ * Control: outside, in another home, each lands. */
+static const char code_plant[] = "cd ~ || exit 1\n"
+				 "echo evil >> .cargo/env; echo cargo-env $?\n"
+				 "printf '#!/bin/sh\\n' > .cargo/bin/ls; echo cargo-bin $?\n"
+				 "echo 'import os' > .local/lib/python3.11/site-packages/zz.pth; "
+				 "echo pth $?\n"
+				 "echo 'shell true' >> .gdbinit; echo gdbinit $?\n"
+				 "echo x > .gradle/init.d/x.gradle; echo gradle $?\n";
+
+static const char *const code_steps[] = {"cargo-env", "cargo-bin", "pth",
+					 "gdbinit",   "gradle",    NULL};
+
+static void furnish_code(const char *home)
+{
+	free(write_file(home, ".cargo/env", "# rustup\n"));
+	free(write_file(home, ".cargo/bin/cargo", "#!/bin/sh\n"));
+	free(write_file(home, ".local/lib/python3.11/site-packages/keep", "x"));
+	free(write_file(home, ".gdbinit", "set pagination off\n"));
+	free(write_file(home, ".gradle/init.d/keep", "x"));
+}
+
+static void expect_code_kept(const char *home, const struct run_result *r, const char *how)
+{
+	char *diag = fmt("%s (%d): %s%s", how, r->status, r->out, r->err);
+	char *env = content(home, ".cargo/env"), *gdb = content(home, ".gdbinit");
+	cr_expect_str_eq(env, "# rustup\n", "~/.cargo/env was written\n%s", diag);
+	cr_expect_str_eq(gdb, "set pagination off\n", "~/.gdbinit was written\n%s", diag);
+	cr_expect_not(present(home, ".cargo/bin/ls"), "~/.cargo/bin/ls was made\n%s", diag);
+	cr_expect_not(present(home, ".local/lib/python3.11/site-packages/zz.pth"),
+		      "a .pth was made\n%s", diag);
+	cr_expect_not(present(home, ".gradle/init.d/x.gradle"), "an init script was made\n%s",
+		      diag);
+	free(env);
+	free(gdb);
+	free(diag);
+}
+
+BOTH_USERS(guards, home_writable_keeps_what_runs_from_it, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "homecode", ", \"additional_read_write_paths\": [\"~\"]");
+	char *home2 = at(w.dir, "home2");
+	furnish_code(w.home);
+	furnish_code(home2);
+	world_give(&w);
+	struct run_result r = sh_in(&w, NULL, "%s", code_plant);
+	expect_code_kept(w.home, &r, "~ granted");
+	run_free(&r);
+	r = outside_with_home(&w, home2, code_plant);
+	expect_all_landed(code_steps, &r, "outside");
+	run_free(&r);
+	free(home2);
+	world_free(&w);
+}
+
 /* With the home writable, the user-wide settings coding agents and
  * editors keep outside ~/.config stay read-only: an agent's hooks, Codex's
  * notify command, an editor extension. Control: outside, they land. */
