@@ -219,6 +219,11 @@ static int unguarded_before(const struct cordon_policy *p, struct cordon_placeho
 	return r;
 }
 
+static bool writable_here(const char *canon, void *arg)
+{
+	return cordon_policy_access(arg, canon, NULL) & CORDON_ACCESS_WRITE;
+}
+
 int cmd_run(const struct cordon_args *a)
 {
 	return cmd_run_learn(a, NULL);
@@ -332,6 +337,16 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 			preload = cordon_exec_preloadable(path, &why);
 		else
 			why = "the launcher applies the sandbox on this platform";
+		/* The shim applies the sandbox in its constructor: the program's
+		 * own .preinit_array, its loader and the constructors of its
+		 * libraries run before that. One the session could have written
+		 * (built in the project, put in /tmp), or its interpreter, gets
+		 * the sandbox before its exec instead. */
+		if (preload && cordon_exec_chain_any(path, writable_here, &p)) {
+			preload = false;
+			why = "it lies where the session can write, so code of its own would run "
+			      "before the shim";
+		}
 		if (preload) {
 			if (launcher_find_shim(&shim, &err) < 0 || !shim)
 				goto fail;

@@ -17,4 +17,9 @@ int cordon_exec_find(const char *cmd, const char *path_env, char **out);
  * is one of those. For false, *WHY says which (static string). */
 bool cordon_exec_preloadable(const char *path, const char **why);
 
+/* Whether TEST(CANON, ARG) holds for the canonical path of PATH or of an
+ * interpreter its "#!" line names, followed up to 4 levels (and whether
+ * one of them cannot be resolved, or the chain goes deeper). */
+bool cordon_exec_chain_any(const char *path, bool (*test)(const char *canon, void *arg), void *arg);
+
 #endif

@@ -3,6 +3,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,4 +109,29 @@ bool cordon_exec_preloadable(const char *path, const char **why)
 {
 	const char *dummy;
 	return preloadable(path, 0, why ? why : &dummy);
+}
+
+bool cordon_exec_chain_any(const char *path, bool (*test)(const char *canon, void *arg), void *arg)
+{
+	char cur[PATH_MAX];
+	snprintf(cur, sizeof(cur), "%s", path);
+	for (int depth = 0; depth <= 4; depth++) {
+		cleanup_free char *canon = realpath(cur, NULL);
+		if (!canon || test(canon, arg))
+			return true;
+		cleanup_close int fd = open(canon, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+		char head[256];
+		ssize_t n = fd < 0 ? -1 : pread(fd, head, sizeof(head) - 1, 0);
+		if (n < 2 || head[0] != '#' || head[1] != '!')
+			return false;
+		head[n] = '\0';
+		char *p = head + 2;
+		p += strspn(p, " \t");
+		size_t len = strcspn(p, " \t\n");
+		if (len == 0 || p[0] != '/')
+			return false; /* not run at all (see preloadable) */
+		p[len] = '\0';
+		snprintf(cur, sizeof(cur), "%s", p);
+	}
+	return true; /* too deep to follow: as if it held */
 }

@@ -1,6 +1,7 @@
 /* Escape routes through other processes and through what the sandbox is
  * made of: signals and ptrace towards outside processes, the environment,
- * a static binary the shim cannot enter, a nested cordon. */
+ * a static binary the shim cannot enter, a program with code before main,
+ * a nested cordon. */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "both.h"
 #include "helpers.h"
 
 Test(escape, signals_to_outside_process)
@@ -55,6 +57,34 @@ Test(escape, static_binary_as_the_command)
 	free(probe);
 	free(inside);
 	free(out);
+	world_free(&w);
+}
+
+/* A program the session could have built (in the project) as the command:
+ * its .preinit_array runs before any library's constructor, the shim's
+ * included, so it gets the sandbox before its exec. Control: run outside,
+ * the same program writes outside. */
+BOTH_USERS(escape, a_project_program_runs_nothing_before_the_sandbox, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "early", "");
+	char *prog = path_join(w.proj, "early");
+	copy_exec(CORDON_EARLY, prog);
+	char *out = path_join(w.outside, "early-inside");
+	char *ctl = path_join(w.outside, "early-outside");
+	world_give(&w);
+	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--", prog, out, NULL};
+	struct run_result r = world_run(&w, argv, w.proj);
+	cr_expect(strstr(r.out, "main ran"), "the program did not run: %s%s", r.out, r.err);
+	cr_expect_not(file_exists(out), "code before main wrote outside: %s", r.err);
+	run_free(&r);
+	char *plain[] = {prog, ctl, NULL};
+	r = world_run(&w, plain, w.proj);
+	cr_expect(file_exists(ctl), "control: outside, it did not write: %s", r.err);
+	run_free(&r);
+	free(prog);
+	free(out);
+	free(ctl);
 	world_free(&w);
 }
 
