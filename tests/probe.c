@@ -38,6 +38,7 @@
  *                                   prints the errno name */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <mqueue.h>
 #include <linux/io_uring.h>
 #include <netinet/in.h>
 #include <netinet/ip_icmp.h>
@@ -542,6 +543,22 @@ static int wait_connect(const char *file, const char *path)
 	return 0;
 }
 
+/* mq create NAME (O_CREAT|O_EXCL) or mq unlink NAME: "mq 0" or the error. */
+static int mq(const char *op, const char *name)
+{
+	int r;
+	if (strcmp(op, "create") == 0) {
+		mqd_t q = mq_open(name, O_CREAT | O_EXCL | O_RDWR, 0600, NULL);
+		r = q == (mqd_t)-1 ? -1 : 0;
+		if (q != (mqd_t)-1)
+			mq_close(q);
+	} else {
+		r = mq_unlink(name);
+	}
+	printf("mq %s\n", r == 0 ? "0" : strerror(errno));
+	return r == 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -558,6 +575,8 @@ int main(int argc, char **argv)
 		return pair();
 	if (argc >= 3 && strcmp(argv[1], "tiocsti") == 0)
 		return tiocsti(argv[2]);
+	if (argc >= 4 && strcmp(argv[1], "mq") == 0)
+		return mq(argv[2], argv[3]);
 	if (argc >= 3 && strcmp(argv[1], "syscall") == 0)
 		return dangerous(argv[2]);
 	if (argc >= 4 && strcmp(argv[1], "abstract") == 0)

@@ -61,6 +61,15 @@ static const char *const blocked[] = {
 	"vhangup",
 	/* Watching whole mounts or file systems reports outside names. */
 	"fanotify_init",
+	/* POSIX message queues: the host's are other programs' (Landlock
+	 * refuses only the open, after mq_open has made a new queue, and never
+	 * sees mq_unlink); one made inside would outlive the session. */
+	"mq_open",
+	"mq_unlink",
+	"mq_timedsend",
+	"mq_timedreceive",
+	"mq_notify",
+	"mq_getsetattr",
 };
 
 static const char *const sysv_ipc[] = {"shmget", "shmat",  "shmctl",     "semget",

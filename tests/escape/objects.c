@@ -9,6 +9,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <mqueue.h>
 #include <linux/capability.h>
 #include <linux/fs.h>
 #include <netinet/in.h>
@@ -756,6 +757,51 @@ BOTH_USERS(objects, posix_shm_only_the_sessions_own, .timeout = 60)
 	free(make);
 	free(path);
 	free(name);
+	world_free(&w);
+}
+
+static bool mq_exists(const char *name)
+{
+	mqd_t q = mq_open(name, O_RDONLY);
+	if (q == (mqd_t)-1)
+		return false;
+	mq_close(q);
+	return true;
+}
+
+/* POSIX message queues are refused: an outside queue cannot be removed
+ * (mq_unlink never reaches Landlock), and none is made inside (mq_open
+ * made the queue before Landlock refused the open, and it outlived the
+ * session). Control: outside, the same probe makes and removes them. */
+BOTH_USERS(objects, posix_message_queues_are_refused, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "pmq", "");
+	char *out = fmt("/cordon-test-%d-%d-out", (int)getpid(), who->user ? 1 : 0);
+	char *made = fmt("/cordon-test-%d-%d-new", (int)getpid(), who->user ? 1 : 0);
+	char *script = fmt("cordon-probe mq create %s", out);
+	struct run_result r = sh_outside(&w, script);
+	free(script);
+	run_free(&r);
+	cr_assert(mq_exists(out), "control: no queue was made outside");
+	script = fmt("cordon-probe mq create %s && cordon-probe mq unlink %s", made, made);
+	r = sh_outside(&w, script);
+	free(script);
+	cr_assert(strstr(r.out, "mq 0\nmq 0\n") && !mq_exists(made),
+		  "control: outside, a queue was not made and removed: %s%s", r.out, r.err);
+	run_free(&r);
+
+	script = fmt("cordon-probe mq unlink %s; cordon-probe mq create %s", out, made);
+	r = sh_in(&w, NULL, "%s", script);
+	free(script);
+	cr_expect(mq_exists(out), "an outside queue was removed inside: %s%s", r.out, r.err);
+	cr_expect_not(mq_exists(made), "a queue made inside outlived the session: %s%s", r.out,
+		      r.err);
+	run_free(&r);
+	(void)mq_unlink(out);
+	(void)mq_unlink(made);
+	free(out);
+	free(made);
 	world_free(&w);
 }
 
