@@ -402,7 +402,12 @@ static int build(scmp_filter_ctx ctx, unsigned flags, bool compat32, const char 
 		*what = "seccomp/clone3";
 		return r;
 	}
-	static const unsigned long ioctls[] = {TIOCSTI, TIOCLINUX};
+	/* The terminal the session shares with the shell outside: typing into
+	 * it; the console's; its line discipline (N_NULL left the user's
+	 * terminal dead once the session ended, and a discipline may load a
+	 * module); exclusive mode (the user's next sudo or ssh prompt there
+	 * failed with EBUSY). */
+	static const unsigned long ioctls[] = {TIOCSTI, TIOCLINUX, TIOCSETD, TIOCEXCL};
 	for (size_t i = 0; i < COUNT(ioctls); i++) {
 		int ret = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
 					   SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, ioctls[i]));

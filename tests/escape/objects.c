@@ -303,6 +303,75 @@ Test(objects, vhangup_is_refused, .timeout = 60)
 	world_free(&w);
 }
 
+/* ARGV on a terminal of its own until it ends, the terminal held open
+ * meanwhile as the shell outside holds it: its line discipline then, and
+ * whether it is in exclusive mode, as root outside sees them (-1:
+ * unknown). */
+static void after_on_a_terminal(const struct world *w, char *const argv[], int *ldisc, int *excl,
+				char **out)
+{
+	int master;
+	char *slave;
+	pid_t pid = world_pty_spawn(w, argv, &master, &slave);
+	cr_assert_gt(pid, 0);
+	int held = open(slave, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	*out = calloc(1, 8192);
+	size_t len = 0;
+	struct pollfd p = {.fd = master, .events = POLLIN};
+	while (len < 8191 && poll(&p, 1, 20000) > 0) {
+		ssize_t n = read(master, *out + len, 8191 - len);
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	int st;
+	waitpid(pid, &st, 0);
+	*ldisc = *excl = -1;
+	if (held >= 0 && ioctl(held, TIOCGETD, ldisc) < 0)
+		*ldisc = -1;
+	if (held >= 0 && ioctl(held, TIOCGEXCL, excl) < 0)
+		*excl = -1;
+	if (held >= 0)
+		close(held);
+	close(master);
+	free(slave);
+}
+
+#define TTY_SCRIPT                                                                                 \
+	"import fcntl, termios, struct\n"                                                          \
+	"for name, req, arg in (('excl', termios.TIOCEXCL, 0),\n"                                  \
+	"                       ('setd', termios.TIOCSETD, struct.pack('i', 27))):\n"              \
+	"    try:\n"                                                                               \
+	"        fcntl.ioctl(0, req, arg)\n"                                                       \
+	"        print(name, 'ok')\n"                                                              \
+	"    except OSError as e:\n"                                                               \
+	"        print(name, e.errno)\n"
+
+/* The terminal the session shares with the shell outside keeps its line
+ * discipline (N_NULL would leave it dead once the session ended) and is
+ * not made exclusive (the user's next sudo or ssh prompt there would fail
+ * with EBUSY). Control: the same program outside changes both. */
+BOTH_USERS(objects, the_shared_terminal_keeps_its_discipline, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "ttyld", "");
+	int ldisc, excl;
+	char *out;
+	char *plain[] = {"/usr/bin/python3", "-c", TTY_SCRIPT, NULL};
+	after_on_a_terminal(&w, plain, &ldisc, &excl, &out);
+	cr_assert(ldisc == 27 && excl == 1, "control: outside, ldisc %d excl %d: %s", ldisc, excl,
+		  out);
+	free(out);
+	char *argv[] = {CORDON_BIN,         "run", "--config", w.cfg, "--",
+			"/usr/bin/python3", "-c",  TTY_SCRIPT, NULL};
+	after_on_a_terminal(&w, argv, &ldisc, &excl, &out);
+	cr_expect(strstr(out, "setd 1") && strstr(out, "excl 1"), "not refused: %s", out);
+	cr_expect_eq(ldisc, 0, "the terminal's line discipline changed: %s", out);
+	cr_expect_eq(excl, 0, "the terminal was left exclusive: %s", out);
+	free(out);
+	world_free(&w);
+}
+
 /* What waits on MASTER within MS (the terminal's output), NUL-terminated. */
 static char *drain_pty(int master, int ms)
 {
