@@ -543,6 +543,92 @@ static int wait_connect(const char *file, const char *path)
 	return 0;
 }
 
+#if defined(__x86_64__)
+/* A call through the 32-bit ABI (int 0x80): -errno or the result. Its
+ * pointers must lie below 4 GiB (low()). The sixth argument goes in ebp,
+ * saved around the call (past the red zone). */
+static long call32(long nr, long a, long b, long c, long d, long e, long f)
+{
+	long r;
+	register long r8 __asm__("r8") = f;
+	__asm__ volatile("sub $128, %%rsp\n\tpush %%rbp\n\tmov %%r8, %%rbp\n\tint $0x80\n\t"
+			 "pop %%rbp\n\tadd $128, %%rsp"
+			 : "=a"(r)
+			 : "a"(nr), "b"(a), "c"(b), "d"(c), "S"(d), "D"(e), "r"(r8)
+			 : "memory");
+	return r;
+}
+
+/* A page below 4 GiB, for the 32-bit calls' strings and structs. */
+static char *low(void)
+{
+	void *m = mmap(NULL, 65536, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT,
+		       -1, 0);
+	return m == MAP_FAILED ? NULL : m;
+}
+#endif
+
+struct cordon_file_attr {
+	uint64_t xflags;
+	uint32_t extsize, nextents, projid, cowextsize;
+};
+
+/* attrs OP FILE [...]: the calls a filter must judge on every ABI, each
+ * printing "OP 0" or "OP <errno text>":
+ * - lease32 FILE SECONDS: a read lease through the 32-bit fcntl64, held;
+ * - setattr FILE / setattr32 FILE: file_setattr adding FS_XFLAG_NODUMP;
+ * - xattr32 FILE NAME VALUE: the 32-bit setxattrat. */
+static int attrs(int argc, char **argv)
+{
+#if defined(__x86_64__)
+	const char *op = argv[2];
+	char *m = low();
+	if (!m || strlen(argv[3]) >= 4096)
+		return 2;
+	strcpy(m, argv[3]);
+	long r = -ENOSYS;
+	if (strcmp(op, "lease32") == 0 && argc >= 5) {
+		signal(SIGIO, SIG_IGN);
+		int fd = open(argv[3], O_RDONLY | O_CLOEXEC);
+		r = fd < 0 ? -errno
+			   : call32(221 /* fcntl64 */, fd, 1024 /* F_SETLEASE */, F_RDLCK, 0, 0, 0);
+		printf("%s %s\n", op, r == 0 ? "0" : strerror((int)-r));
+		if (r == 0)
+			sleep((unsigned)atoi(argv[4]));
+		return r == 0 ? 0 : 1;
+	}
+	if (strncmp(op, "setattr", 7) == 0) {
+		struct cordon_file_attr *fa = (void *)(m + 16384);
+		memset(fa, 0, sizeof(*fa));
+		if (syscall(468 /* file_getattr */, AT_FDCWD, m, fa, sizeof(*fa), 0) < 0) {
+			printf("%s %s\n", op, strerror(errno));
+			return 1;
+		}
+		fa->xflags |= 0x80; /* FS_XFLAG_NODUMP */
+		r = strcmp(op, "setattr32") == 0
+			    ? call32(469, AT_FDCWD, (long)m, (long)fa, sizeof(*fa), 0, 0)
+			    : (syscall(469, AT_FDCWD, m, fa, sizeof(*fa), 0) < 0 ? -errno : 0);
+	} else if (strcmp(op, "xattr32") == 0 && argc >= 6) {
+		char *name = m + 4096, *value = m + 8192;
+		uint32_t *args = (uint32_t *)(void *)(m + 12288);
+		snprintf(name, 4096, "%s", argv[4]);
+		snprintf(value, 4096, "%s", argv[5]);
+		/* struct xattr_args: value (u64), size, flags */
+		uint64_t v = (uintptr_t)value;
+		memcpy(args, &v, sizeof(v));
+		args[2] = (uint32_t)strlen(value);
+		args[3] = 0;
+		r = call32(463 /* setxattrat */, AT_FDCWD, (long)m, 0, (long)name, (long)args, 16);
+	}
+	printf("%s %s\n", op, r == 0 ? "0" : strerror((int)-r));
+	return r == 0 ? 0 : 1;
+#else
+	(void)argc;
+	printf("%s %s\n", argv[2], strerror(ENOSYS));
+	return 1;
+#endif
+}
+
 /* mq create NAME (O_CREAT|O_EXCL) or mq unlink NAME: "mq 0" or the error. */
 static int mq(const char *op, const char *name)
 {
@@ -575,6 +661,8 @@ int main(int argc, char **argv)
 		return pair();
 	if (argc >= 3 && strcmp(argv[1], "tiocsti") == 0)
 		return tiocsti(argv[2]);
+	if (argc >= 4 && strcmp(argv[1], "attrs") == 0)
+		return attrs(argc, argv);
 	if (argc >= 4 && strcmp(argv[1], "mq") == 0)
 		return mq(argv[2], argv[3]);
 	if (argc >= 3 && strcmp(argv[1], "syscall") == 0)

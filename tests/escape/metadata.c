@@ -16,7 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <linux/fs.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
 #include <time.h>
@@ -897,6 +899,119 @@ Test(metadata, without_a_user_namespace_the_supervisor_judges, .timeout = 60)
 	free(exe);
 	free(file);
 	free(mine);
+	world_free(&w);
+}
+
+/* FS_IOC_GETFLAGS of PATH, as outside sees it (-1: unknown). */
+static long flags_of(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	long flags = -1;
+	int f;
+	if (fd >= 0 && ioctl(fd, FS_IOC_GETFLAGS, &f) == 0)
+		flags = f;
+	if (fd >= 0)
+		close(fd);
+	return flags;
+}
+
+/* Whether /proc/locks holds a lease on PATH's inode. */
+static bool leased(const char *path)
+{
+	struct stat st;
+	char *locks = read_file("/proc/locks");
+	if (!locks || stat(path, &st) < 0) {
+		free(locks);
+		return false;
+	}
+	char ino[64];
+	snprintf(ino, sizeof(ino), ":%llu ", (unsigned long long)st.st_ino);
+	bool found = false;
+	for (char *line = locks; line && *line && !found;) {
+		char *end = strchr(line, '\n');
+		if (end)
+			*end = '\0';
+		found = strstr(line, "LEASE") && strstr(line, ino);
+		line = end ? end + 1 : NULL;
+	}
+	free(locks);
+	return found;
+}
+
+/* What the filter refuses through one ABI it refuses through the others:
+ * chattr's flags set with file_setattr (Linux 6.17), natively and through
+ * the 32-bit ABI (libseccomp 2.5 cannot name it there), and a read lease
+ * through the 32-bit fcntl64 (it held up every writer outside for 45 s).
+ * Control: outside, each lands. */
+BOTH_USERS(metadata, every_abi_is_judged, .timeout = 60)
+{
+#if !defined(__x86_64__)
+	cr_skip_test("the 32-bit ABI is x86's");
+#endif
+	struct world w;
+	world_for(&w, who, "abis", "");
+	static const char *const names[] = {"a", "b", "l", "ca", "cb", "cl", NULL};
+	for (size_t i = 0; names[i]; i++)
+		free(write_file(w.proj, names[i], "x"));
+	world_give(&w);
+	char *ca = path_join(w.proj, "ca"), *cb = path_join(w.proj, "cb"),
+	     *cl = path_join(w.proj, "cl"), *a = path_join(w.proj, "a"),
+	     *b = path_join(w.proj, "b"), *l = path_join(w.proj, "l");
+	struct run_result r =
+		sh_outside(&w, "cordon-probe attrs setattr ca; cordon-probe attrs setattr32 cb; "
+			       "(cordon-probe attrs lease32 cl 3 > lease.out 2>&1 &) ; sleep 1");
+	cr_assert(flags_of(ca) > 0 && (flags_of(ca) & FS_NODUMP_FL) &&
+			  (flags_of(cb) & FS_NODUMP_FL),
+		  "control: outside, the flags were not set: %s%s", r.out, r.err);
+	cr_assert(leased(cl), "control: outside, no lease was taken: %s%s", r.out, r.err);
+	run_free(&r);
+	char *body = "cordon-probe attrs setattr a; cordon-probe attrs setattr32 b; "
+		     "cordon-probe attrs lease32 l 3 & sleep 1; touch started; wait";
+	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "/bin/sh", "-c", body, NULL};
+	pid_t pid = world_spawn(&w, argv, w.proj);
+	char *started = path_join(w.proj, "started");
+	cr_assert(wait_exists(started, 20000), "the session did not start");
+	cr_expect_not(leased(l), "a lease was taken inside through fcntl64");
+	int st;
+	waitpid(pid, &st, 0);
+	cr_expect_eq(flags_of(a) & FS_NODUMP_FL, 0, "file_setattr set a flag inside");
+	cr_expect_eq(flags_of(b) & FS_NODUMP_FL, 0, "the 32-bit file_setattr set a flag inside");
+	free(started);
+	free(ca), free(cb), free(cl), free(a), free(b), free(l);
+	world_free(&w);
+}
+
+/* Where the supervisor judges metadata (an ordinary user refused the
+ * user namespace), the 32-bit setxattrat, which libseccomp 2.5 cannot
+ * give the supervisor, is refused: an attribute on an outside file (a
+ * POSIX ACL rewrites its mode) is not set. Control: outside it is. */
+Test(metadata, the_32bit_setxattrat_is_refused, .timeout = 60)
+{
+#if !defined(__x86_64__) || !defined(CORDON_TEST_HOOKS)
+	cr_skip_test("the 32-bit ABI is x86's; needs a CORDON_TEST_HOOKS build");
+#endif
+	struct world w;
+	struct who user = {true};
+	world_for(&w, &user, "xattr32", "");
+	world_setenv(&w, "CORDON_TEST_REFUSE_USERNS=1");
+	char *file = path_join(w.outside, "f"), *ctl = path_join(w.outside, "ctl");
+	free(write_file(w.outside, "f", "x"));
+	free(write_file(w.outside, "ctl", "x"));
+	world_give(&w);
+	char *script = fmt("cordon-probe attrs xattr32 %s user.t hi", ctl);
+	struct run_result r = sh_outside(&w, script);
+	free(script);
+	char v[8] = "";
+	cr_assert(getxattr(ctl, "user.t", v, sizeof(v)) == 2, "control: %s%s", r.out, r.err);
+	run_free(&r);
+	script = fmt("cordon-probe attrs xattr32 %s user.t hi", file);
+	r = sh_in(&w, NULL, "%s", script);
+	free(script);
+	cr_expect(getxattr(file, "user.t", v, sizeof(v)) < 0 && errno == ENODATA,
+		  "an attribute was set outside: %s%s", r.out, r.err);
+	run_free(&r);
+	free(file);
+	free(ctl);
 	world_free(&w);
 }
 
