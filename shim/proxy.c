@@ -775,7 +775,11 @@ static void serve_socks5(int client, long deadline)
 	if (up < 0)
 		return socks_reply(client, up == -EACCES ? 2 : up == -EHOSTUNREACH ? 4 : 5);
 	socks_reply(client, 0);
-	cordon_proxy_relay(client, up);
+	/* The TLS name must be the one asked for, as through CONNECT. */
+	char canon[CORDON_HOST_MAX + 1];
+	if (cordon_host_canonical(host, hl, canon) &&
+	    sni_matches(client, up, canon, now_ms() + READ_MS))
+		cordon_proxy_relay(client, up);
 	close(up);
 }
 

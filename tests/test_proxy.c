@@ -620,8 +620,9 @@ Test(proxy, ip_literals_loopback_and_itself_refused_as_user)
 	through_the_proxy(true);
 }
 
-/* A CONNECT to an allowed name, then a TLS ClientHello naming another
- * host: the server never sees it. Control: the same with the right name. */
+/* A CONNECT (or a SOCKS5 CONNECT) to an allowed name, then a TLS
+ * ClientHello naming another host: the server never sees it. Control:
+ * the same with the right name. */
 static void sni(bool as_user)
 {
 	struct world w;
@@ -631,8 +632,13 @@ static void sni(bool as_user)
 		"import os, socket, ssl, sys\n"
 		"p = os.environ['HTTP_PROXY'].rsplit(':', 1)\n"
 		"s = socket.create_connection(('127.0.0.1', int(p[1])))\n"
-		"s.sendall(b'CONNECT tls.test:%d HTTP/1.1\\r\\nHost: tls.test\\r\\n\\r\\n')\n"
-		"print(s.recv(100))\n"
+		"if sys.argv[2] == 'socks':\n"
+		"    s.sendall(b'\\x05\\x01\\x00'); print(s.recv(2))\n"
+		"    s.sendall(b'\\x05\\x01\\x00\\x03\\x08tls.test' + (%d).to_bytes(2, 'big'))\n"
+		"    print(s.recv(10))\n"
+		"else:\n"
+		"    s.sendall(b'CONNECT tls.test:%d HTTP/1.1\\r\\nHost: tls.test\\r\\n\\r\\n')\n"
+		"    print(s.recv(100))\n"
 		"c = ssl.create_default_context(); c.check_hostname = False; c.verify_mode = "
 		"ssl.CERT_NONE\n"
 		"try:\n"
@@ -640,12 +646,13 @@ static void sni(bool as_user)
 		"except Exception as e:\n"
 		"    print(e)\n";
 	char *text;
-	cr_assert(asprintf(&text, py, h.port) > 0);
+	cr_assert(asprintf(&text, py, h.port, h.port) > 0);
 	free(write_file(w.proj, "sni.py", text));
 	free(text);
-	struct run_result r = sh_in(&w, DOMAINS,
-				    "/usr/bin/python3 sni.py evil.test; /usr/bin/python3 sni.py "
-				    "tls.test; true");
+	struct run_result r =
+		sh_in(&w, DOMAINS,
+		      "for m in connect socks; do /usr/bin/python3 sni.py evil.test $m; "
+		      "done; /usr/bin/python3 sni.py tls.test socks; true");
 	/* The server gets the right hello (it names tls.test), never the other. */
 	cr_expect(httpd_got(&h, "tls.test", 3000), "control hello did not arrive: %s %s", r.out,
 		  r.err);
