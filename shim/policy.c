@@ -1044,6 +1044,12 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 				       (const char *const[]){logins, gvfs, doc, psd, creds, NULL},
 				       CORDON_GUARD_HIDE, source, ctx->home, &cache);
 	}
+	/* The kernel's list of the keys the user may view, and who holds
+	 * how many: keyctl is refused, but the names (a service, an account)
+	 * would still be read there. */
+	if (r >= 0 && ctx->os == CORDON_OS_LINUX)
+		r = guard_list(p, (const char *const[]){"/proc/keys", "/proc/key-users", NULL},
+			       CORDON_GUARD_HIDE, "kernel keyrings", ctx->home, &cache);
 	/* Where servers outside keep their sockets in /tmp (which takes the
 	 * session's sockets too): read-only, so that none is unlinked there and
 	 * replaced by a server of the session's, which an outside client would

@@ -171,9 +171,15 @@ BOTH_USERS(objects, keyrings_are_out_of_reach, .timeout = 60)
 	r = sh_outside(&w, read_cmd);
 	cr_assert(strstr(r.out, SECRET), "control: keyctl print outside: %s", r.err);
 	run_free(&r);
-	r = sh_in(&w, NULL, "%s; keyctl show @u; keyctl add user cordon-test-inside x @u",
+	/* Its name, listed in /proc/keys (the control: outside, it is). */
+	r = sh_outside(&w, "cat /proc/keys");
+	cr_assert(strstr(r.out, "cordon-test-key"), "control: /proc/keys outside: %s", r.out);
+	run_free(&r);
+	r = sh_in(&w, NULL,
+		  "%s; keyctl show @u; keyctl add user cordon-test-inside x @u; cat /proc/keys",
 		  read_cmd);
 	cr_expect_null(strstr(r.out, SECRET), "a key was read from inside");
+	cr_expect_null(strstr(r.out, "cordon-test-key"), "a key's name was read inside: %s", r.out);
 	run_free(&r);
 	r = sh_outside(&w, "keyctl show @u");
 	cr_expect_null(strstr(r.out, "cordon-test-inside"), "a key added inside is there: %s",
