@@ -191,10 +191,35 @@ static void pending_collect(const char *root, struct timespec *since, struct cor
 
 static void snapshot(struct cordon_sweep *s, const char *top);
 
+/* PATH, a regular file guarded as KIND, kept with its inode (see struct
+ * cordon_sweep_held). A directory's mount stays: renaming a new one over
+ * it needs it empty. */
+static void hold(struct cordon_sweep *s, const char *path, char kind)
+{
+	struct stat st;
+	if (lstat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return;
+	struct cordon_sweep_held *nv =
+		cordon_grow(s->held, &s->held_cap, s->n_held + 1, sizeof(*nv), 8);
+	char *copy = nv ? strdup(path) : NULL;
+	if (!copy)
+		return; /* out of memory: not told */
+	s->held = nv;
+	s->held[s->n_held++] = (struct cordon_sweep_held){copy, (unsigned long long)st.st_dev,
+							  (unsigned long long)st.st_ino, kind};
+}
+
 int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarded,
 		       struct cordon_sweep *s)
 {
 	memset(s, 0, sizeof(*s));
+	/* (Said at the end with or without a project.) */
+	for (size_t i = 0; p->sandbox && i < guarded->n; i++)
+		hold(s, guarded->v[i], 'r');
+	for (size_t i = 0; p->sandbox && i < p->n_guards; i++)
+		if (p->guards[i].kind == CORDON_GUARD_HIDE &&
+		    (cordon_policy_access(p, p->guards[i].path, NULL) & CORDON_ACCESS_READ))
+			hold(s, p->guards[i].path, 'h');
 	if (!cordon_sweep_applies(p)) {
 		cordon_strv_free(guarded);
 		return 0;
@@ -237,6 +262,9 @@ void cordon_sweep_cancel(struct cordon_sweep *s)
 
 void cordon_sweep_free(struct cordon_sweep *s)
 {
+	for (size_t i = 0; i < s->n_held; i++)
+		free(s->held[i].path);
+	free(s->held);
 	for (size_t i = 0; i < s->n_configs; i++) {
 		free(s->configs[i].path);
 		cordon_git_entries_free(&s->configs[i].had);
@@ -833,14 +861,13 @@ static void cache_save(struct walk *w, const char *path, const struct timespec *
 #define SNAPSHOT_MAX   4096        /* configs; past it, the rest count as before */
 #define SNAPSHOT_BYTES (16u << 20) /* and their settings' text */
 
-static bool is_guarded(const struct cordon_sweep *s, const char *path);
-
 /* The settings DIR/NAME has that would run something, kept in S. */
 static void had(struct cordon_sweep *s, const char *dir, const char *name)
 {
 	char path[PATH_MAX + 32];
+	/* (A guarded one too: see guard_lost.) */
 	if (s->n_configs >= SNAPSHOT_MAX || s->configs_bytes > SNAPSHOT_BYTES ||
-	    snprintf(path, sizeof(path), "%s/%s", dir, name) >= PATH_MAX || is_guarded(s, path))
+	    snprintf(path, sizeof(path), "%s/%s", dir, name) >= PATH_MAX)
 		return;
 	for (size_t i = 0; i < s->n_configs; i++)
 		if (strcmp(s->configs[i].path, path) == 0)
@@ -878,9 +905,13 @@ static void snapshot(struct cordon_sweep *s, const char *top)
 	cleanup_free char *record = ok ? cordon_sweep_record_path(top) : NULL;
 	if (record)
 		cache_load(&w, record, false);
-	for (size_t i = 0; w.cache.valid && i < w.cache.n; i++) {
-		const char *r = w.cache.recs[i], *rel = REC_PATH(r);
-		if (r[0] != REC_DOTGIT && r[0] != REC_DOTGIT_FILE && r[0] != REC_GIT_DIR)
+	/* The root's own repository, record or not (its config is the one a
+	 * program outside most often rewrites: see guard_lost), then those
+	 * the last walk found. */
+	for (size_t i = 0; i == 0 || (w.cache.valid && i <= w.cache.n); i++) {
+		const char *r = i ? w.cache.recs[i - 1] : NULL, *rel = r ? REC_PATH(r) : ".git";
+		if (r && (strcmp(rel, ".git") == 0 ||
+			  (r[0] != REC_DOTGIT && r[0] != REC_DOTGIT_FILE && r[0] != REC_GIT_DIR)))
 			continue;
 		char path[PATH_MAX + 8];
 		snprintf(path, sizeof(path), rel[0] ? "%s/%s" : "%s", top, rel);
@@ -1002,13 +1033,29 @@ static bool is_guarded(const struct cordon_sweep *s, const char *path)
 	return false;
 }
 
+/* PATH was a file the guards kept, and is now another (or gone): the
+ * mount that kept it ended when it was replaced outside. */
+static bool guard_lost(const struct cordon_sweep *s, const char *path)
+{
+	for (size_t i = 0; i < s->n_held; i++) {
+		const struct cordon_sweep_held *h = &s->held[i];
+		if (h->kind != 'r' || strcmp(h->path, path) != 0)
+			continue;
+		struct stat st;
+		return lstat(path, &st) == 0 && ((unsigned long long)st.st_dev != h->dev ||
+						 (unsigned long long)st.st_ino != h->ino);
+	}
+	return false;
+}
+
 /* PATH counts toward a repository's risks: not kept read-only by the
- * guards, and new with the repository or changed since the session
- * started. */
+ * guards (or no longer: guard_lost), and new with the repository or
+ * changed since the session started. */
 static bool counts(const char *path, const void *arg)
 {
 	const struct judge *j = arg;
-	return !is_guarded(j->s, path) && (j->all || changed(path, &j->s->since));
+	return (!is_guarded(j->s, path) || guard_lost(j->s, path)) &&
+	       (j->all || changed(path, &j->s->since));
 }
 
 /* What a git dir would make git run: the whole list, and the files git
@@ -1156,7 +1203,9 @@ static void risks_of(const struct judge *j, const char *dir, const char *base, s
 	snprintf(path, sizeof(path), "%s/config", dir);
 	if (counts(path, j))
 		config_risks(j, path, r->all, sizeof(r->all));
-	held_by(r, before, NULL);
+	/* (One whose guard was lost is moved aside alone, as config.worktree
+	 * is: the guards keep the rest of the repository.) */
+	held_by(r, before, guard_lost(j->s, path) ? path : NULL);
 	before = strlen(r->all);
 	snprintf(path, sizeof(path), "%s/config.worktree", dir);
 	if (counts(path, j))
@@ -1187,8 +1236,17 @@ static void risks_of(const struct judge *j, const char *dir, const char *base, s
 	before = strlen(r->all);
 	snprintf(path, sizeof(path), "%s/commondir", dir);
 	cleanup_free char *shared = cordon_git_link_file(path, "", dir);
+	/* "." (git's meaning without one; the guards write it): this very
+	 * git dir, judged above. */
+	cleanup_free char *self = shared ? realpath(dir, NULL) : NULL;
+	cleanup_free char *common = self ? realpath(shared, NULL) : NULL;
+	bool to_self = common && strcmp(common, self) == 0;
+	if (to_self) {
+		free(shared);
+		shared = NULL;
+	}
 	struct stat st;
-	if (!shared && lstat(path, &st) == 0 && counts(path, j))
+	if (!shared && !to_self && lstat(path, &st) == 0 && counts(path, j))
 		cordon_git_risk_add(r->all, sizeof(r->all), "a commondir cordon cannot follow");
 	struct judge there = *j;
 	/* All of the dir a commondir names counts when it may have been moved
@@ -1533,6 +1591,36 @@ static int sweep_root(const struct cordon_sweep *session, const char *top, char 
 	return moved;
 }
 
+/* The guarded and hidden files replaced outside while the session ran
+ * (see struct cordon_sweep_held), said: the session may have changed
+ * (read) them since. A git dir's are judged by the walk instead. */
+static void say_lost(const struct cordon_sweep *s, struct cordon_strv *said)
+{
+	for (size_t i = 0; i < s->n_held; i++) {
+		const struct cordon_sweep_held *h = &s->held[i];
+		struct stat st;
+		if (lstat(h->path, &st) < 0 ||
+		    ((unsigned long long)st.st_dev == h->dev &&
+		     (unsigned long long)st.st_ino == h->ino) ||
+		    (h->kind == 'r' && strstr(h->path, "/.git/")))
+			continue;
+		char shown[PATH_MAX + 8];
+		cordon_printable(h->path, SIZE_MAX, shown, sizeof(shown));
+		if (h->kind == 'h')
+			say(said,
+			    "cordon: %s was replaced outside while this session ran (a program saved "
+			    "it anew), which ends cordon's cover on it inside: the session could read "
+			    "the new one",
+			    shown);
+		else
+			say(said,
+			    "cordon: %s was replaced outside while this session ran (a program saved "
+			    "it anew), which ends cordon's guard on it inside: the session could change "
+			    "it since; check it before you rely on it",
+			    shown);
+	}
+}
+
 int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *said)
 {
 	int moved = 0;
@@ -1548,6 +1636,7 @@ int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *sai
 	for (size_t i = 0; buf && i < s->roots.n; i++)
 		moved += sweep_root(s, s->roots.v[i], buf, said);
 	free(buf);
+	say_lost(s, said);
 	if (s->project && !ended)
 		say(said, "cordon: not every process of this session was seen to end: the "
 			  "repositories in it were looked at all the same");

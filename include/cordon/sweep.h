@@ -60,6 +60,17 @@ struct cordon_sweep {
 		struct cordon_git_entries had;
 	} * configs;
 	size_t n_configs, configs_cap, configs_bytes;
+	/* The files kept read-only (KIND 'r') or hidden ('h') as the session
+	 * started, with their inodes. A program outside that saves one by
+	 * writing a new copy and renaming it into place (git config, an
+	 * editor) ends the mount that kept it, in every session already
+	 * running: the session could change (read) the new one. */
+	struct cordon_sweep_held {
+		char *path;
+		unsigned long long dev, ino;
+		char kind;
+	} * held;
+	size_t n_held, held_cap;
 	/* (The walk's: judged from an earlier session's start, one whose
 	 * sweep never ended.) */
 	bool earlier;

@@ -1866,6 +1866,61 @@ BOTH_USERS(guards, another_sessions_record_hides_nothing, .timeout = 90)
 	world_free(&w);
 }
 
+/* A program outside that saves a guarded file anew (git config writes a
+ * new file and renames it into place, as editors do) ends the mount that
+ * kept it read-only in a session already running. A plant the session
+ * then writes in the project's .git/config is moved aside as it ends
+ * (the config alone: the guards keep the rest), though the user's own
+ * core.hooksPath is left be; a harmless write is kept. Control: the same
+ * plant outside runs. */
+BOTH_USERS(guards, a_guard_an_outside_save_ended_is_judged, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "glost");
+	struct run_result r = outside(&w, "git config core.hooksPath .husky");
+	run_free(&r);
+	static const char *const bodies[] = {"echo '# harmless' >> .git/config",
+					     "fsmon >> .git/config"};
+	char *go = at(w.proj, "go"), *ready = at(w.proj, "ready"), *done = at(w.proj, "done");
+	for (int k = 0; k < 2; k++) {
+		usleep(1100 * 1000);
+		char *step = fmt("touch ready; while [ ! -e go ]; do sleep 0.05; done; %s; "
+				 "echo $? > done",
+				 bodies[k]);
+		char *body = plant(&w, "deny", "", step);
+		free(step);
+		char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--",
+				"/bin/sh",  "-c",  body,       NULL};
+		pid_t pid = world_spawn(&w, argv, w.proj);
+		cr_assert(wait_exists(ready, 20000), "the session did not start");
+		r = outside(&w, "git config user.name outside-%d && touch go", k);
+		run_free(&r);
+		int st;
+		cr_expect_eq(waitpid(pid, &st, 0), pid);
+		cr_expect(contains(done, "0"), "the write inside failed (%d)", k);
+		unlink(go), unlink(ready), unlink(done);
+		free(body);
+	}
+	git_outside(&w, w.proj, "after");
+	cr_expect_not(marked(&w, "deny", "fsmonitor"), "the plant ran outside");
+	cr_expect(present(w.proj, ".git/config.cordon-disarmed"), "the config was not moved aside");
+	cr_expect(present(w.proj, ".git/HEAD") && !present(w.proj, ".git.cordon-disarmed"),
+		  "the whole repository was moved");
+	char *kept = content(w.proj, ".git/config.cordon-disarmed");
+	cr_expect(strstr(kept, "# harmless") && strstr(kept, "hooksPath = .husky"),
+		  "the harmless write or the user's setting is gone: %s", kept);
+	free(kept);
+	/* The control: outside, the same plant runs. */
+	r = sh_outside(&w, "mv .git/config.cordon-disarmed .git/config && "
+			   "git config --unset-all core.fsmonitor; true");
+	run_free(&r);
+	plant_outside(&w, "fsmon >> .git/config", NULL);
+	git_outside(&w, w.proj, "ctl");
+	cr_expect(marked(&w, "ctl", "fsmonitor"), "control: the plant did not run");
+	free(go), free(ready), free(done);
+	world_free(&w);
+}
+
 /* Plants in git's syntax that a simple reader misses, or that it cannot
  * know: a second section header on a line, a carriage return as a blank,
  * an alias that runs a command, a hook behind thousands of hidden files,
