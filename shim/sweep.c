@@ -1608,15 +1608,15 @@ static void say_lost(const struct cordon_sweep *s, struct cordon_strv *said)
 		cordon_printable(h->path, SIZE_MAX, shown, sizeof(shown));
 		if (h->kind == 'h')
 			say(said,
-			    "cordon: %s was replaced outside while this session ran (a program saved "
-			    "it anew), which ends cordon's cover on it inside: the session could read "
-			    "the new one",
+			    "cordon: %s was saved anew outside while this session ran, which lifts "
+			    "cordon's cover on it inside until cordon puts it back (at once, where "
+			    "it can): the session may have read it in that moment",
 			    shown);
 		else
 			say(said,
-			    "cordon: %s was replaced outside while this session ran (a program saved "
-			    "it anew), which ends cordon's guard on it inside: the session could change "
-			    "it since; check it before you rely on it",
+			    "cordon: %s was saved anew outside while this session ran, which lifts "
+			    "cordon's guard on it inside until cordon puts it back (at once, where it "
+			    "can): check that it says what you meant",
 			    shown);
 	}
 }

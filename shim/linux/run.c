@@ -31,6 +31,7 @@
 #include "cordon/sweep.h"
 #include "cordon/wire.h"
 #include "linux.h"
+#include "reguard.h"
 #include "spawn.h"
 #include "proxy.h"
 #include "supervisor.h"
@@ -815,6 +816,9 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 						       .meta = r.meta};
 		cordon_supervisor_start(&cfg);
 	}
+	/* The guards a save outside may end, put back while it runs. */
+	if (rc >= 0 && !refused && sandbox)
+		(void)cordon_reguard_start(l->policy, r.command);
 	if (r.chan >= 0) {
 		close(r.chan);
 		r.chan = -1;
@@ -836,6 +840,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	if (r.keeper_died)
 		cordon_say("cordon: session %s: its keeper process was killed; session ended\n",
 			   s->id);
+	cordon_reguard_stop();
 	end_session(&r);
 	env_free(env, env_owned);
 	run_free(&r);

@@ -1868,15 +1868,21 @@ BOTH_USERS(guards, another_sessions_record_hides_nothing, .timeout = 90)
 
 /* A program outside that saves a guarded file anew (git config writes a
  * new file and renames it into place, as editors do) ends the mount that
- * kept it read-only in a session already running. A plant the session
- * then writes in the project's .git/config is moved aside as it ends
+ * kept it read-only in a session already running, until the launcher puts
+ * it back (below). A plant the session writes meanwhile in the project's .git/config is moved aside as it ends
  * (the config alone: the guards keep the rest), though the user's own
  * core.hooksPath is left be; a harmless write is kept. Control: the same
  * plant outside runs. */
 BOTH_USERS(guards, a_guard_an_outside_save_ended_is_judged, .timeout = 90)
 {
+#ifndef CORDON_TEST_HOOKS
+	cr_skip_test("needs a CORDON_TEST_HOOKS build (scripts/build)");
+#endif
 	struct world w;
 	git_world(&w, who, "glost");
+	/* Without the watch that puts the guard back at once (a session can
+	 * win that race): what the sweep does with what was written. */
+	world_setenv(&w, "CORDON_TEST_NO_REGUARD=1");
 	struct run_result r = outside(&w, "git config core.hooksPath .husky");
 	run_free(&r);
 	static const char *const bodies[] = {"echo '# harmless' >> .git/config",
@@ -1918,6 +1924,64 @@ BOTH_USERS(guards, a_guard_an_outside_save_ended_is_judged, .timeout = 90)
 	git_outside(&w, w.proj, "ctl");
 	cr_expect(marked(&w, "ctl", "fsmonitor"), "control: the plant did not run");
 	free(go), free(ready), free(done);
+	world_free(&w);
+}
+
+/* The guards an outside save lifts are put back at once: a moment after
+ * git config, an editor's save of cordon's config and a credential
+ * helper's save outside (each a new file renamed over the old), the
+ * session can write neither and read nothing; nor can it read a hidden
+ * directory made outside after it started (gh auth login). What was saved
+ * is said as the session ends. Control: outside, the same writes land and
+ * the same reads see the secrets. */
+BOTH_USERS(guards, a_guard_an_outside_save_lifted_is_put_back, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "gback");
+	free(write_file(w.proj, "mine.json", "{\"allow_network\": false}"));
+	free(write_file(w.home, ".config/git/credentials", "https://u:OLD-" SECRET "@x\n"));
+	world_give(&w);
+	usleep(1100 * 1000);
+	/* Outside, meanwhile: the saves, once the session is ready. */
+	char *saves =
+		fmt("while [ ! -e ready ]; do sleep 0.05; done; "
+		    "git config user.name saved && cp mine.json t && mv t mine.json && "
+		    "printf 'https://u:NEW-%s@x\\n' > c.tmp && mv c.tmp %s/.config/git/credentials "
+		    "&& mkdir %s/.config/gh && echo 'oauth_token: GH-%s' > %s/.config/gh/hosts.yml "
+		    "&& touch go",
+		    SECRET, w.home, w.home, SECRET, w.home);
+	char *outside_argv[] = {"/bin/sh", "-c", saves, NULL};
+	pid_t saver = world_spawn(&w, outside_argv, w.proj);
+	static const char body[] =
+		"touch ready; while [ ! -e go ]; do sleep 0.05; done; sleep 0.3\n"
+		"printf '[core]\\n\\tfsmonitor = x\\n' >> .git/config; echo config $?\n"
+		"echo '{\"enabled\": false}' > mine.json; echo mine $?\n"
+		"cat ~/.config/git/credentials ~/.config/gh/hosts.yml; echo read\n";
+	char *cfg = at(w.proj, "mine.json");
+	char *argv[] = {CORDON_BIN, "run", "--config",   cfg, "--",
+			"/bin/sh",  "-c",  (char *)body, NULL};
+	struct run_result r = world_run(&w, argv, w.proj);
+	int st;
+	cr_expect_eq(waitpid(saver, &st, 0), saver);
+	cr_assert(strstr(r.out, "read"), "the session did not get that far: %s%s", r.out, r.err);
+	char *config = content(w.proj, ".git/config"), *mine = content(w.proj, "mine.json");
+	cr_expect_null(strstr(config, "fsmonitor"), "the session wrote .git/config: %s", config);
+	cr_expect_str_eq(mine, "{\"allow_network\": false}", "the session wrote its config");
+	cr_expect_null(strstr(r.out, SECRET), "the session read a secret: %s", r.out);
+	cr_expect(strstr(r.err, "mine.json was saved anew outside"), "not said: %s", r.err);
+	free(config);
+	free(mine);
+	/* The control: outside, the same writes land and the reads see. */
+	r.out[0] = '\0';
+	run_free(&r);
+	r = sh_outside(&w, body + strlen("touch ready; while [ ! -e go ]; do sleep 0.05; done; "
+					 "sleep 0.3\n"));
+	cr_expect(strstr(r.out, "NEW-" SECRET) && strstr(r.out, "GH-" SECRET) &&
+			  strstr(r.out, "config 0") && strstr(r.out, "mine 0"),
+		  "control: %s%s", r.out, r.err);
+	run_free(&r);
+	free(saves);
+	free(cfg);
 	world_free(&w);
 }
 

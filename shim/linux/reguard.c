@@ -1,0 +1,252 @@
+/* Guards kept while the session runs. A guard is a mount on one inode: a
+ * program outside that saves a guarded file anew (writes a new file and
+ * renames it over the old one: git config, sed -i, an editor's or an
+ * agent's save) makes the kernel detach that mount in the session's
+ * namespace, and a hidden path made outside after the session started has
+ * none. A thread of the launcher watches their directories (inotify) and,
+ * when such a name is made or moved in, mounts the guard again on what is
+ * there now, from a child that enters the session's namespaces. What the
+ * session did in between (a millisecond or so) the sweep judges as the
+ * session ends (sweep.c, guard_lost), and says. */
+#include "reguard.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/mount.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cordon/guard.h"
+#include "cordon/strv.h"
+#include "util.h"
+
+struct kept {
+	char *path; /* as planned (canonical), or a hidden name not made yet */
+	const char *name;
+	int wd;
+	bool hide;
+};
+
+static struct {
+	struct kept *v;
+	size_t n, cap;
+	int inotify, stop, mnt, user;
+	pthread_t thread;
+	bool running;
+} g = {.inotify = -1, .stop = -1, .mnt = -1, .user = -1};
+
+static int add(const char *path, bool hide)
+{
+	for (size_t i = 0; i < g.n; i++)
+		if (strcmp(g.v[i].path, path) == 0)
+			return 0;
+	const char *slash = strrchr(path, '/');
+	if (!slash || slash == path || !slash[1])
+		return 0;
+	struct kept *nv = cordon_grow(g.v, &g.cap, g.n + 1, sizeof(*nv), 8);
+	if (!nv)
+		return -ENOMEM;
+	g.v = nv;
+	char *copy = strdup(path);
+	if (!copy)
+		return -ENOMEM;
+	char *dir = strndup(copy, (size_t)(slash - path));
+	int wd = dir ? inotify_add_watch(g.inotify, dir,
+					 IN_CREATE | IN_MOVED_TO | IN_ONLYDIR | IN_DONT_FOLLOW)
+		     : -1;
+	free(dir);
+	if (wd < 0) { /* a directory we cannot watch: nothing to put back */
+		free(copy);
+		return 0;
+	}
+	g.v[g.n++] = (struct kept){copy, copy + (slash - path) + 1, wd, hide};
+	return 0;
+}
+
+static long open_tree_fd(int dfd, const char *path, unsigned flags)
+{
+	return syscall(SYS_open_tree, dfd, path, flags | OPEN_TREE_CLOEXEC);
+}
+
+/* In the child, in the session's namespaces: K's mount on what is at its
+ * path now. Raw system calls only (the launcher has other threads). */
+static int put_back(const struct kept *k)
+{
+	int to = open(k->path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	if (to < 0 || fstat(to, &st) < 0 ||
+	    !(S_ISREG(st.st_mode) || (k->hide && S_ISDIR(st.st_mode))))
+		return 1; /* gone again, or a link: nothing to cover */
+	int from = -1;
+	if (k->hide) {
+		int fs = (int)syscall(SYS_fsopen, "tmpfs", FSOPEN_CLOEXEC);
+		if (fs < 0 ||
+		    syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "mode", "0700", 0) < 0 ||
+		    syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+			return 2;
+		int m = (int)syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC,
+				     MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+		if (m < 0)
+			return 2;
+		if (S_ISDIR(st.st_mode)) {
+			if (mkdirat(m, "d", 0) < 0)
+				return 2;
+		} else {
+			int f = openat(m, "f", O_CREAT | O_WRONLY | O_CLOEXEC, 0);
+			if (f < 0)
+				return 2;
+			close(f);
+		}
+		from = (int)open_tree_fd(m, S_ISDIR(st.st_mode) ? "d" : "f", OPEN_TREE_CLONE);
+	} else {
+		from = (int)open_tree_fd(to, "", OPEN_TREE_CLONE | AT_EMPTY_PATH);
+		struct mount_attr a = {.attr_set = MOUNT_ATTR_RDONLY};
+		if (from >= 0 &&
+		    syscall(SYS_mount_setattr, from, "", AT_EMPTY_PATH, &a, sizeof(a)) < 0)
+			return 3;
+	}
+	if (from < 0 || syscall(SYS_move_mount, from, "", to, "",
+				MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		return 4;
+	return 0;
+}
+
+static void reguard(const struct kept *k)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		if ((g.user >= 0 && setns(g.user, CLONE_NEWUSER) < 0) ||
+		    setns(g.mnt, CLONE_NEWNS) < 0)
+			_exit(5);
+		_exit(put_back(k));
+	}
+	int st;
+	while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+}
+
+static void *watch(void *arg)
+{
+	(void)arg;
+	_Alignas(struct inotify_event) char buf[8192];
+	struct pollfd p[2] = {{.fd = g.inotify, .events = POLLIN},
+			      {.fd = g.stop, .events = POLLIN}};
+	for (;;) {
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (p[1].revents)
+			break;
+		ssize_t n = read(g.inotify, buf, sizeof(buf));
+		if (n <= 0)
+			continue;
+		for (char *at = buf; at < buf + n;) {
+			const struct inotify_event *e = (const void *)at;
+			at += sizeof(*e) + e->len;
+			for (size_t i = 0; e->len && i < g.n; i++)
+				if (g.v[i].wd == e->wd && strcmp(g.v[i].name, e->name) == 0)
+					reguard(&g.v[i]);
+		}
+	}
+	return NULL;
+}
+
+/* The namespace NAME of PID, opened, when it is not this process's own;
+ * -1 otherwise (or when it cannot be opened). */
+static int other_ns(pid_t pid, const char *name)
+{
+	char path[64];
+	struct stat mine, theirs;
+	snprintf(path, sizeof(path), "/proc/%d/ns/%s", (int)pid, name);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	snprintf(path, sizeof(path), "/proc/self/ns/%s", name);
+	if (fd < 0 || fstat(fd, &theirs) < 0 || stat(path, &mine) < 0 ||
+	    (mine.st_ino == theirs.st_ino && mine.st_dev == theirs.st_dev)) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void forget(void)
+{
+	for (size_t i = 0; i < g.n; i++)
+		free(g.v[i].path);
+	free(g.v);
+	g.v = NULL;
+	g.n = g.cap = 0;
+	int *fds[] = {&g.inotify, &g.stop, &g.mnt, &g.user};
+	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
+		if (*fds[i] >= 0) {
+			close(*fds[i]);
+			*fds[i] = -1;
+		}
+}
+
+int cordon_reguard_start(const struct cordon_policy *p, pid_t command)
+{
+#ifdef CORDON_TEST_HOOKS
+	/* Test builds: the sweep's judging of what an outside save left
+	 * unguarded, without the race against this watch. */
+	const char *off = getenv("CORDON_TEST_NO_REGUARD");
+	if (off && strcmp(off, "1") == 0)
+		return 0;
+#endif
+	if (g.running || !p->sandbox || (g.mnt = other_ns(command, "mnt")) < 0)
+		return 0; /* no namespace of its own: no guard was mounted */
+	g.user = other_ns(command, "user");
+	g.inotify = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+	g.stop = eventfd(0, EFD_CLOEXEC);
+	struct cordon_guard_plan plan;
+	int e = g.inotify < 0 || g.stop < 0 ? -errno : cordon_guard_plan(p, false, &plan);
+	if (e < 0) {
+		forget();
+		return e;
+	}
+	/* The files it keeps read-only or hidden (a directory's mount stays:
+	 * renaming a new one over it needs it empty), and the hidden names a
+	 * rule would let the session read that do not exist yet. */
+	for (size_t i = 0; e >= 0 && i < plan.n; i++)
+		if (!plan.v[i].dir &&
+		    (plan.v[i].op == CORDON_MOUNT_RO || plan.v[i].op == CORDON_MOUNT_HIDE))
+			e = add(plan.v[i].path, plan.v[i].op == CORDON_MOUNT_HIDE);
+	cordon_guard_plan_free(&plan);
+	for (size_t i = 0; e >= 0 && i < p->n_guards; i++) {
+		const struct cordon_guard *gd = &p->guards[i];
+		struct stat st;
+		if (gd->kind == CORDON_GUARD_HIDE && lstat(gd->path, &st) < 0 && errno == ENOENT &&
+		    (cordon_policy_access(p, gd->path, NULL) & CORDON_ACCESS_READ))
+			e = add(gd->path, true);
+	}
+	if (e < 0 || g.n == 0 || pthread_create(&g.thread, NULL, watch, NULL) != 0) {
+		forget();
+		return e < 0 ? e : 0;
+	}
+	g.running = true;
+	return 0;
+}
+
+void cordon_reguard_stop(void)
+{
+	if (!g.running)
+		return;
+	uint64_t one = 1;
+	(void)!write(g.stop, &one, sizeof(one));
+	pthread_join(g.thread, NULL);
+	g.running = false;
+	forget();
+}

@@ -1,0 +1,18 @@
+/* Guards put back while the session runs (reguard.c). */
+#ifndef CORDON_LINUX_REGUARD_H
+#define CORDON_LINUX_REGUARD_H
+
+#include <sys/types.h>
+
+#include "cordon/policy.h"
+
+/* Once COMMAND runs sandboxed in a mount namespace of its own: watch the
+ * directories of the files P's guards keep read-only or hidden, and of the
+ * hidden names that do not exist yet; one made or moved in there (a save
+ * outside that renamed a new file over a guarded one) gets its guard
+ * again at once. 0, or -errno (nothing watched then). */
+int cordon_reguard_start(const struct cordon_policy *p, pid_t command);
+/* The watch ends (before the session's end is judged). */
+void cordon_reguard_stop(void);
+
+#endif
