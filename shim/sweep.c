@@ -596,7 +596,9 @@ static int list_dir(struct walk *w, const char *rel, char flag)
 	/* Unchanged since the last walk read it (its change time is older
 	 * than that walk's start): it holds the same names, so the last
 	 * walk's record of it stands. */
-	char kind = w->cache.current ? cached_kind(w, rel) : '\0';
+	char kind = '\0';
+	if (w->cache.current)
+		kind = cached_kind(w, rel);
 	if (kind && S_ISDIR(st.st_mode) && st.st_dev == w->root_st.st_dev &&
 	    !after(&CTIME(st), &w->cache.at))
 		return reuse(w, rel, kind, &st);

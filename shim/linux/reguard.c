@@ -211,8 +211,13 @@ int cordon_reguard_start(const struct cordon_policy *p, pid_t command)
 	g.user = other_ns(command, "user");
 	g.inotify = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
 	g.stop = eventfd(0, EFD_CLOEXEC);
+	if (g.inotify < 0 || g.stop < 0) {
+		int e = errno ? -errno : -EMFILE;
+		forget();
+		return e;
+	}
 	struct cordon_guard_plan plan;
-	int e = g.inotify < 0 || g.stop < 0 ? -errno : cordon_guard_plan(p, false, &plan);
+	int e = cordon_guard_plan(p, false, &plan);
 	if (e < 0) {
 		forget();
 		return e;
