@@ -11,11 +11,13 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <fcntl.h>
 #include <linux/netlink.h>
+#include <linux/seccomp.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 
@@ -531,3 +533,54 @@ scmp_filter_ctx cordon_seccomp_rules(unsigned flags, const char **what, int *err
 	}
 	return ctx;
 }
+
+#if defined(__x86_64__)
+/* Calls libseccomp 2.5 cannot place in the 32-bit x86 and x32 tables (it
+ * knows no number past 462 there), refused ahead of its program:
+ * setxattrat and removexattrat (which the native ABI gives the
+ * supervisor), file_setattr (chattr's flags). ARCH, then the numbers. */
+#define X32_BIT 0x40000000u
+static const struct {
+	uint32_t arch;
+	uint32_t nr[3];
+} ahead[] = {
+	{0x40000003u /* AUDIT_ARCH_I386 */, {463, 466, 469}},
+	{0xc000003eu /* AUDIT_ARCH_X86_64, the x32 numbers */,
+	 {X32_BIT | 463, X32_BIT | 466, X32_BIT | 469}},
+};
+
+size_t cordon_seccomp_ahead(struct sock_filter *out)
+{
+	size_t n = 0, na = sizeof(ahead) / sizeof(ahead[0]);
+	size_t per = 1 + sizeof(ahead[0].nr) / sizeof(ahead[0].nr[0]); /* jeq arch, then nr's */
+	/* 0: A = arch. Each arch: jeq ARCH ? its block : next arch. Then the
+	 * blocks: A = nr; jeq each ? deny : on; ja past deny. Then deny. */
+	out[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+						offsetof(struct seccomp_data, arch));
+	size_t blocks = n + na + 1; /* after the arch tests and a jump past all */
+	for (size_t i = 0; i < na; i++) {
+		size_t block = blocks + i * (per + 1);
+		out[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ahead[i].arch,
+						      (unsigned char)(block - n - 1), 0);
+		n++;
+	}
+	size_t deny = blocks + na * (per + 1);
+	out[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JA, (unsigned)(deny + 1 - n - 1), 0, 0);
+	n++;
+	for (size_t i = 0; i < na; i++) {
+		out[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+							offsetof(struct seccomp_data, nr));
+		for (size_t k = 0; k + 1 < per; k++) {
+			out[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+							      ahead[i].nr[k],
+							      (unsigned char)(deny - n - 1), 0);
+			n++;
+		}
+		out[n] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JA,
+						      (unsigned)(deny + 1 - n - 1), 0, 0);
+		n++;
+	}
+	out[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM);
+	return n;
+}
+#endif

@@ -37,4 +37,16 @@ enum cordon_seccomp_flags {
  * Returns NULL with *what naming the failing step and *errnum set. */
 scmp_filter_ctx cordon_seccomp_rules(unsigned flags, const char **what, int *errnum);
 
+#include <linux/filter.h>
+#include <stddef.h>
+#define CORDON_SECCOMP_AHEAD_MAX 32
+#if defined(__x86_64__)
+/* The instructions seccomp-gen puts ahead of libseccomp's program (x86_64):
+ * they refuse, with EPERM, the calls libseccomp 2.5 cannot place in the
+ * 32-bit and x32 tables (setxattrat, removexattrat, file_setattr), and
+ * otherwise fall through to what follows (jumps are relative: the program
+ * after them is unchanged). Into OUT (CORDON_SECCOMP_AHEAD_MAX); how many. */
+size_t cordon_seccomp_ahead(struct sock_filter *out);
+#endif
+
 #endif
