@@ -7,7 +7,14 @@
  * when such a name is made or moved in, mounts the guard again on what is
  * there now, from a child that enters the session's namespaces. What the
  * session did in between (a millisecond or so) the sweep judges as the
- * session ends (sweep.c, guard_lost), and says. */
+ * session ends (sweep.c, guard_lost), and says.
+ *
+ * The guards are listed LIST_AFTER_MS after the command started (with
+ * each file's inode), and watched WATCH_AFTER_MS after, when what was
+ * replaced meanwhile is put back first: closing an inotify instance waits
+ * for an SRCU grace period (~10 ms here), and a plan of the guards takes
+ * a millisecond, which a command of a moment (an agent's `ls`) would
+ * otherwise pay as it ends. */
 #include "reguard.h"
 
 #include <errno.h>
@@ -36,9 +43,15 @@ struct kept {
 	const char *name;
 	int wd;
 	bool hide;
+	dev_t dev; /* what was there as the command started (0: nothing) */
+	ino_t ino;
 };
 
+#define LIST_AFTER_MS  20
+#define WATCH_AFTER_MS 150
+
 static struct {
+	const struct cordon_policy *p; /* until cordon_reguard_stop */
 	struct kept *v;
 	size_t n, cap;
 	int inotify, stop, mnt, user;
@@ -61,17 +74,21 @@ static int add(const char *path, bool hide)
 	char *copy = strdup(path);
 	if (!copy)
 		return -ENOMEM;
-	char *dir = strndup(copy, (size_t)(slash - path));
-	int wd = dir ? inotify_add_watch(g.inotify, dir,
-					 IN_CREATE | IN_MOVED_TO | IN_ONLYDIR | IN_DONT_FOLLOW)
-		     : -1;
-	free(dir);
-	if (wd < 0) { /* a directory we cannot watch: nothing to put back */
-		free(copy);
-		return 0;
-	}
-	g.v[g.n++] = (struct kept){copy, copy + (slash - path) + 1, wd, hide};
+	struct stat st;
+	bool there = lstat(path, &st) == 0;
+	g.v[g.n++] = (struct kept){copy, copy + (slash - path) + 1, -1,
+				   hide, there ? st.st_dev : 0,     there ? st.st_ino : 0};
 	return 0;
+}
+
+/* K's directory, watched. */
+static void watch_dir(struct kept *k)
+{
+	char *dir = strndup(k->path, (size_t)(k->name - 1 - k->path));
+	k->wd = dir ? inotify_add_watch(g.inotify, dir,
+					IN_CREATE | IN_MOVED_TO | IN_ONLYDIR | IN_DONT_FOLLOW)
+		    : -1;
+	free(dir);
 }
 
 static long open_tree_fd(int dfd, const char *path, unsigned flags)
@@ -136,9 +153,37 @@ static void reguard(const struct kept *k)
 		;
 }
 
+static int list(const struct cordon_policy *p);
+
+/* Whether the stop came within MS. */
+static bool stopped_within(int ms)
+{
+	struct pollfd p = {.fd = g.stop, .events = POLLIN};
+	int r;
+	while ((r = poll(&p, 1, ms)) < 0 && errno == EINTR)
+		;
+	return r != 0;
+}
+
 static void *watch(void *arg)
 {
 	(void)arg;
+	/* A command of a moment ends before anything is looked at (what was
+	 * saved outside meanwhile is still judged and said as it ends). */
+	if (stopped_within(LIST_AFTER_MS) || list(g.p) < 0 || g.n == 0 ||
+	    stopped_within(WATCH_AFTER_MS - LIST_AFTER_MS))
+		return NULL;
+	g.inotify = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+	if (g.inotify < 0)
+		return NULL;
+	for (size_t i = 0; i < g.n; i++) {
+		watch_dir(&g.v[i]);
+		/* Made or replaced before the watch began. */
+		struct stat st;
+		if (lstat(g.v[i].path, &st) == 0 &&
+		    (st.st_dev != g.v[i].dev || st.st_ino != g.v[i].ino))
+			reguard(&g.v[i]);
+	}
 	_Alignas(struct inotify_event) char buf[8192];
 	struct pollfd p[2] = {{.fd = g.inotify, .events = POLLIN},
 			      {.fd = g.stop, .events = POLLIN}};
@@ -189,12 +234,45 @@ static void forget(void)
 	free(g.v);
 	g.v = NULL;
 	g.n = g.cap = 0;
-	int *fds[] = {&g.inotify, &g.stop, &g.mnt, &g.user};
+	/* (The inotify instance stays open: closing it waits for a grace
+	 * period; the launcher's exit pays that once the session is over.) */
+	int *fds[] = {&g.stop, &g.mnt, &g.user};
 	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
 		if (*fds[i] >= 0) {
 			close(*fds[i]);
 			*fds[i] = -1;
 		}
+}
+
+/* The files P's guards keep read-only or hidden (a directory's mount
+ * stays: renaming a new one over it needs it empty), and the hidden names
+ * a rule would let the session read that do not exist yet. */
+static int list(const struct cordon_policy *p)
+{
+	struct cordon_guard_plan plan;
+	int e = cordon_guard_plan(p, false, &plan);
+	if (e < 0)
+		return e;
+	for (size_t i = 0; e >= 0 && i < plan.n; i++)
+		if (!plan.v[i].dir &&
+		    (plan.v[i].op == CORDON_MOUNT_RO || plan.v[i].op == CORDON_MOUNT_HIDE))
+			e = add(plan.v[i].path, plan.v[i].op == CORDON_MOUNT_HIDE);
+	cordon_guard_plan_free(&plan);
+	for (size_t i = 0; e >= 0 && i < p->n_guards; i++) {
+		const struct cordon_guard *gd = &p->guards[i];
+		struct stat st;
+		const char *slash = strrchr(gd->path, '/');
+		char parent[PATH_MAX];
+		if (gd->kind != CORDON_GUARD_HIDE || !slash || lstat(gd->path, &st) == 0 ||
+		    errno != ENOENT ||
+		    !(cordon_policy_access(p, gd->path, NULL) & CORDON_ACCESS_READ))
+			continue;
+		/* (One whose directory is missing too is not watched.) */
+		snprintf(parent, sizeof(parent), "%.*s", (int)(slash - gd->path), gd->path);
+		if (stat(parent, &st) == 0 && S_ISDIR(st.st_mode))
+			e = add(gd->path, true);
+	}
+	return e;
 }
 
 int cordon_reguard_start(const struct cordon_policy *p, pid_t command)
@@ -209,37 +287,12 @@ int cordon_reguard_start(const struct cordon_policy *p, pid_t command)
 	if (g.running || !p->sandbox || (g.mnt = other_ns(command, "mnt")) < 0)
 		return 0; /* no namespace of its own: no guard was mounted */
 	g.user = other_ns(command, "user");
-	g.inotify = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
 	g.stop = eventfd(0, EFD_CLOEXEC);
-	if (g.inotify < 0 || g.stop < 0) {
-		int e = errno ? -errno : -EMFILE;
+	g.p = p;
+	if (g.stop < 0 || pthread_create(&g.thread, NULL, watch, NULL) != 0) {
+		int e = errno ? -errno : -EAGAIN;
 		forget();
 		return e;
-	}
-	struct cordon_guard_plan plan;
-	int e = cordon_guard_plan(p, false, &plan);
-	if (e < 0) {
-		forget();
-		return e;
-	}
-	/* The files it keeps read-only or hidden (a directory's mount stays:
-	 * renaming a new one over it needs it empty), and the hidden names a
-	 * rule would let the session read that do not exist yet. */
-	for (size_t i = 0; e >= 0 && i < plan.n; i++)
-		if (!plan.v[i].dir &&
-		    (plan.v[i].op == CORDON_MOUNT_RO || plan.v[i].op == CORDON_MOUNT_HIDE))
-			e = add(plan.v[i].path, plan.v[i].op == CORDON_MOUNT_HIDE);
-	cordon_guard_plan_free(&plan);
-	for (size_t i = 0; e >= 0 && i < p->n_guards; i++) {
-		const struct cordon_guard *gd = &p->guards[i];
-		struct stat st;
-		if (gd->kind == CORDON_GUARD_HIDE && lstat(gd->path, &st) < 0 && errno == ENOENT &&
-		    (cordon_policy_access(p, gd->path, NULL) & CORDON_ACCESS_READ))
-			e = add(gd->path, true);
-	}
-	if (e < 0 || g.n == 0 || pthread_create(&g.thread, NULL, watch, NULL) != 0) {
-		forget();
-		return e < 0 ? e : 0;
 	}
 	g.running = true;
 	return 0;
@@ -253,5 +306,6 @@ void cordon_reguard_stop(void)
 	(void)!write(g.stop, &one, sizeof(one));
 	pthread_join(g.thread, NULL);
 	g.running = false;
+	g.p = NULL;
 	forget();
 }
