@@ -224,6 +224,7 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 		cordon_strv_free(guarded);
 		return 0;
 	}
+	clock_gettime(CLOCK_REALTIME, &s->started);
 	this_second(&s->since);
 	s->guarded = *guarded;
 	*guarded = (struct cordon_strv){0};
@@ -364,12 +365,12 @@ struct cache {
 	size_t n;
 	struct timespec at; /* the walk's start, to the second */
 	bool valid;
-	/* Walked in a second before the one this session (or the earliest
-	 * it judges from) started: what it says of a directory that has not
-	 * changed since holds for the session. One walked after (another
-	 * session's sweep, while this one ran) recorded what this session
-	 * had moved in by then as if it had always been there; only what
-	 * sweeps moved aside is taken from it. */
+	/* Saved before this session (or the earliest it judges from)
+	 * started: what it says of a directory that has not changed since
+	 * holds for the session. One saved after (another session's sweep,
+	 * while this one ran) recorded what this session had moved in by then
+	 * as if it had always been there; only what sweeps moved aside is
+	 * taken from it. */
 	bool current;
 };
 
@@ -798,10 +799,11 @@ static void cache_load(struct walk *w, const char *path, bool sorted)
 	if (e < 0)
 		return;
 	c->data[size] = '\0';
-	/* MAGIC \0 project \0 seconds \0 device \0 inode \0, then records. */
-	const char *field[5];
+	/* MAGIC \0 project \0 seconds \0 device \0 inode \0 saved \0, then
+	 * records (saved: when the walk that wrote it was done, in ns). */
+	const char *field[6];
 	size_t at = 0;
-	for (int i = 0; i < 5; i++) {
+	for (int i = 0; i < 6; i++) {
 		if (at >= size)
 			return;
 		field[i] = c->data + at;
@@ -829,7 +831,12 @@ static void cache_load(struct walk *w, const char *path, bool sorted)
 	if (sorted) /* (to be looked up in) */
 		qsort(c->recs, c->n, sizeof(*c->recs), by_path);
 	c->valid = true;
-	c->current = c->at.tv_sec < w->s->since.tv_sec;
+	/* Saved before this session started (or the earliest it judges
+	 * from, to the second). */
+	unsigned long long saved = strtoull(field[5], NULL, 10);
+	const struct timespec *from = w->s->earlier ? &w->s->since : &w->s->started;
+	c->current = saved > 0 && saved < (unsigned long long)from->tv_sec * 1000000000ULL +
+						  (unsigned long long)from->tv_nsec;
 }
 
 /* This walk's record, for the next, written whole or not at all. AT: when
@@ -849,8 +856,12 @@ static void cache_save(struct walk *w, const char *path, const struct timespec *
 		unlink(tmp);
 		return;
 	}
-	fprintf(f, "%s%c%s%c%lld%c%llu%c%llu%c", CACHE_MAGIC, 0, w->top, 0, (long long)at->tv_sec,
-		0, (unsigned long long)w->root_st.st_dev, 0, (unsigned long long)w->root_st.st_ino,
+	struct timespec done;
+	clock_gettime(CLOCK_REALTIME, &done);
+	fprintf(f, "%s%c%s%c%lld%c%llu%c%llu%c%llu%c", CACHE_MAGIC, 0, w->top, 0,
+		(long long)at->tv_sec, 0, (unsigned long long)w->root_st.st_dev, 0,
+		(unsigned long long)w->root_st.st_ino, 0,
+		(unsigned long long)done.tv_sec * 1000000000ULL + (unsigned long long)done.tv_nsec,
 		0);
 	for (size_t i = 0; i < w->recs.n; i++)
 		fprintf(f, "%s%c", w->recs.v[i], 0);

@@ -43,6 +43,7 @@ struct cordon_sweep {
 	 * coarser times truncate them): a change at or after it may have been
 	 * made inside. */
 	struct timespec since;
+	struct timespec started; /* the same, to the nanosecond */
 	/* The read-only guards' paths: a .git one covers existed, and was
 	 * kept out of the session's reach. */
 	struct cordon_strv guarded;
