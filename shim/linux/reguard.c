@@ -308,4 +308,22 @@ void cordon_reguard_stop(void)
 	g.running = false;
 	g.p = NULL;
 	forget();
+	/* The inotify instance's last close waits for an SRCU grace period
+	 * (10-15 ms here), and the launcher's exit would: a child that holds
+	 * a copy until this process has let go of its own pays it. */
+	int hand[2];
+	if (g.inotify >= 0 && pipe2(hand, O_CLOEXEC) == 0) {
+		pid_t pid = fork();
+		if (pid == 0) {
+			char c;
+			close(hand[1]);
+			while (read(hand[0], &c, 1) < 0 && errno == EINTR)
+				;
+			_exit(0);
+		}
+		close(hand[0]);
+		close(g.inotify);
+		close(hand[1]);
+	}
+	g.inotify = -1;
 }
