@@ -180,4 +180,10 @@ char *cgroup_of(const char *id);
  * them), and so are the session's cgroup and registry entry. */
 void expect_session_gone(struct world *w, size_t want_pids);
 
+/* PROG, as embedded (seccomp-gen's instructions ahead, then libseccomp's
+ * program), is what libseccomp compiles the rules for FLAGS to now
+ * (test_network.c). */
+struct sock_fprog;
+void expect_embedded(unsigned flags, const struct sock_fprog *prog);
+
 #endif

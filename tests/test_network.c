@@ -265,8 +265,7 @@ Test(syscalls, debuggers_still_work_inside, .timeout = 60)
 /* The shim loads a BPF program compiled at build time: it must be exactly
  * what libseccomp makes of the rules now, for both network settings, with
  * and without the supervisor. */
-/* PROG, as embedded, is what libseccomp compiles the rules for FLAGS to. */
-static void expect_embedded(unsigned flags, const struct sock_fprog *prog)
+void expect_embedded(unsigned flags, const struct sock_fprog *prog)
 {
 	const char *what = "";
 	int errnum = 0;

@@ -825,30 +825,10 @@ Test(proxy, sni_parser_bounds)
 /* The embedded program for network by domain is what the rules compile to. */
 Test(proxy, embedded_filter_matches_the_rules)
 {
-	const char *what = "";
-	int errnum = 0;
-	scmp_filter_ctx ctx = cordon_seccomp_rules(
-		CORDON_SECCOMP_NETWORK | CORDON_SECCOMP_SUPERVISED | CORDON_SECCOMP_DOMAINS, &what,
-		&errnum);
-	cr_assert_not_null(ctx, "%s: %s", what, strerror(errnum));
-	FILE *tmp = tmpfile();
-	cr_assert_eq(seccomp_export_bpf(ctx, fileno(tmp)), 0);
-	seccomp_release(ctx);
-	long size = lseek(fileno(tmp), 0, SEEK_END);
 	struct sock_fprog prog;
 	cordon_seccomp_program_supervised(true, false, true, false, &prog);
-	struct sock_filter ahead[CORDON_SECCOMP_AHEAD_MAX];
-	size_t na = 0;
-#if defined(__x86_64__)
-	na = cordon_seccomp_ahead(ahead);
-#endif
-	cr_assert_eq(size + (long)(na * sizeof(*ahead)),
-		     (long)(prog.len * sizeof(struct sock_filter)));
-	struct sock_filter *fresh = malloc((size_t)size);
-	cr_assert_eq(pread(fileno(tmp), fresh, (size_t)size, 0), size);
-	cr_expect_eq(memcmp(fresh, prog.filter + na, (size_t)size), 0);
-	free(fresh);
-	fclose(tmp);
+	expect_embedded(CORDON_SECCOMP_NETWORK | CORDON_SECCOMP_SUPERVISED | CORDON_SECCOMP_DOMAINS,
+			&prog);
 }
 
 /* A TCP listener inside would let anyone in, and the project out: by
