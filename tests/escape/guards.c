@@ -222,6 +222,23 @@ static char *plant_landed(struct world *w, const char *body, const char *const s
 	return diag;
 }
 
+/* STEP planted inside (markers "deny") by a session whose launcher is
+ * then killed (kill -9) once STEP has landed: no sweep ran for it. */
+static void plant_then_kill(struct world *w, const char *step)
+{
+	char *then = fmt("%s && touch planted && sleep 60", step);
+	char *body = plant(w, "deny", "", then);
+	char *argv[] = {CORDON_BIN, "run", "--config", w->cfg, "--", "/bin/sh", "-c", body, NULL};
+	pid_t pid = world_spawn(w, argv, w->proj);
+	char *planted = at(w->proj, "planted");
+	cr_assert(wait_exists(planted, 20000), "the killed session's plant did not land");
+	cr_assert_eq(kill(pid, SIGKILL), 0);
+	cr_expect(wait_gone(pid, 10000), "the launcher did not go");
+	free(planted);
+	free(body);
+	free(then);
+}
+
 /* The control: BODY planted outside, unsandboxed (markers "ctl"); each of
  * STEPS (when not NULL) landing. */
 static void plant_outside(struct world *w, const char *body, const char *const steps[])
@@ -1739,13 +1756,7 @@ BOTH_USERS(guards, a_nested_repository_keeps_the_settings_it_had, .timeout = 90)
 	/* A killed session adds an fsmonitor to old; the next one, started
 	 * with that setting in place, only rewrites old's config. */
 	usleep(1100 * 1000);
-	char *body = plant(&w, "deny", "", "fsmon >> old/.git/config && touch planted && sleep 60");
-	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "/bin/sh", "-c", body, NULL};
-	pid_t pid = world_spawn(&w, argv, w.proj);
-	char *planted = at(w.proj, "planted");
-	cr_assert(wait_exists(planted, 20000), "the killed session's plant did not land");
-	cr_assert_eq(kill(pid, SIGKILL), 0);
-	cr_expect(wait_gone(pid, 10000), "the launcher did not go");
+	plant_then_kill(&w, "fsmon >> old/.git/config");
 	usleep(1100 * 1000);
 	diag = plant_landed(&w, "git -C old config branch.main.remote origin; echo old $?\n",
 			    (const char *const[]){"old", NULL});
@@ -1766,8 +1777,6 @@ BOTH_USERS(guards, a_nested_repository_keeps_the_settings_it_had, .timeout = 90)
 	free(app);
 	free(lib);
 	free(old);
-	free(body);
-	free(planted);
 	free(diag);
 	world_free(&w);
 }
@@ -2547,15 +2556,8 @@ BOTH_USERS(guards, a_sweep_that_never_ran_is_done_by_the_next_session, .timeout 
 	struct world w;
 	git_world(&w, who, "gkilled");
 	usleep(1100 * 1000);
-	char *body = plant(&w, "deny", "",
-			   "git init -q sub && fsmon >> sub/.git/config && touch planted && "
-			   "sleep 60");
-	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "/bin/sh", "-c", body, NULL};
-	pid_t pid = world_spawn(&w, argv, w.proj);
-	char *planted = at(w.proj, "planted"), *sub = at(w.proj, "sub");
-	cr_assert(wait_exists(planted, 20000), "the plant did not land");
-	cr_assert_eq(kill(pid, SIGKILL), 0);
-	cr_expect(wait_gone(pid, 10000), "the launcher did not go");
+	plant_then_kill(&w, "git init -q sub && fsmon >> sub/.git/config");
+	char *sub = at(w.proj, "sub");
 	usleep(1100 * 1000);
 	struct run_result r = sh_in(&w, NULL, "true");
 	char *diag = fmt("%s%s", r.out, r.err);
@@ -2570,8 +2572,6 @@ BOTH_USERS(guards, a_sweep_that_never_ran_is_done_by_the_next_session, .timeout 
 	plant_outside(&w, "git init -q sub && fsmon >> sub/.git/config", NULL);
 	git_outside(&w, sub, "ctl");
 	cr_expect(marked(&w, "ctl", "fsmonitor"), "control: the plant did not run");
-	free(body);
-	free(planted);
 	free(sub);
 	free(diag);
 	world_free(&w);
