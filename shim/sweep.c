@@ -1048,16 +1048,19 @@ static bool is_guarded(const struct cordon_sweep *s, const char *path)
 
 /* PATH was a file the guards kept, and is now another (or gone): the
  * mount that kept it ended when it was replaced outside. */
+/* H's path holds another file now than as the session started. */
+static bool replaced(const struct cordon_sweep_held *h)
+{
+	struct stat st;
+	return lstat(h->path, &st) == 0 &&
+	       ((unsigned long long)st.st_dev != h->dev || (unsigned long long)st.st_ino != h->ino);
+}
+
 static bool guard_lost(const struct cordon_sweep *s, const char *path)
 {
-	for (size_t i = 0; i < s->n_held; i++) {
-		const struct cordon_sweep_held *h = &s->held[i];
-		if (h->kind != 'r' || strcmp(h->path, path) != 0)
-			continue;
-		struct stat st;
-		return lstat(path, &st) == 0 && ((unsigned long long)st.st_dev != h->dev ||
-						 (unsigned long long)st.st_ino != h->ino);
-	}
+	for (size_t i = 0; i < s->n_held; i++)
+		if (s->held[i].kind == 'r' && strcmp(s->held[i].path, path) == 0)
+			return replaced(&s->held[i]);
 	return false;
 }
 
@@ -1611,11 +1614,7 @@ static void say_lost(const struct cordon_sweep *s, struct cordon_strv *said)
 {
 	for (size_t i = 0; i < s->n_held; i++) {
 		const struct cordon_sweep_held *h = &s->held[i];
-		struct stat st;
-		if (lstat(h->path, &st) < 0 ||
-		    ((unsigned long long)st.st_dev == h->dev &&
-		     (unsigned long long)st.st_ino == h->ino) ||
-		    (h->kind == 'r' && strstr(h->path, "/.git/")))
+		if (!replaced(h) || (h->kind == 'r' && strstr(h->path, "/.git/")))
 			continue;
 		char shown[PATH_MAX + 8];
 		cordon_printable(h->path, SIZE_MAX, shown, sizeof(shown));
