@@ -118,11 +118,14 @@ const char *const cordon_home_code[] = {"~/.cargo/bin",
  * settings (tasks, hooks, language servers and MCP servers they start).
  * A trailing "/": while missing, an empty directory stands in for it as a
  * session runs (CORDON_GUARD_PLACEHOLDER); direnv finds no .envrc in a
- * directory, and git ignores an empty one. */
+ * directory, and git ignores an empty one. .mcp.json and .devcontainer.json
+ * are files, but a directory stands in for them too: Claude Code 2.1 loads
+ * no project MCP server from one (it says the file is "not a regular file"),
+ * and the devcontainer CLI 0.89 finds no configuration in one. */
 const char *const cordon_default_protected[] = {
-	".git/hooks", ".git/config",    ".git/info",          ".envrc/",  ".vscode/",
-	".idea/",     ".claude/",       ".mcp.json",          ".cursor/", ".gemini/",
-	".zed/",      ".devcontainer/", ".devcontainer.json", NULL};
+	".git/hooks", ".git/config",    ".git/info",           ".envrc/",  ".vscode/",
+	".idea/",     ".claude/",       ".mcp.json/",          ".cursor/", ".gemini/",
+	".zed/",      ".devcontainer/", ".devcontainer.json/", NULL};
 
 /* Credentials a session has no business reading, though their parent is
  * readable (the default ~/.config) or a user grants "~". */

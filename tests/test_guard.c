@@ -146,10 +146,10 @@ Test(guard, plan_mounts_only_what_a_rule_reaches)
 	bool mcp = false, envrc = false;
 	for (size_t i = 0; i < plan.notes.n; i++) {
 		mcp |= strstr(plan.notes.v[i], "/.mcp.json") &&
-		       strstr(plan.notes.v[i], "NOT protected");
+		       strstr(plan.notes.v[i], "stands in");
 		envrc |= strstr(plan.notes.v[i], "/.envrc") && strstr(plan.notes.v[i], "stands in");
 	}
-	cr_expect(mcp, "a missing protected path in the project is named");
+	cr_expect(mcp, "a missing .mcp.json is said to have a stand-in");
 	cr_expect(envrc, "a missing .envrc is said to have a stand-in");
 	cordon_guard_plan_free(&plan);
 
@@ -158,6 +158,18 @@ Test(guard, plan_mounts_only_what_a_rule_reaches)
 	struct stat st;
 	cr_expect(stat(hooks, &st) == 0 && S_ISDIR(st.st_mode));
 	cr_expect_not_null(mount_at(&plan, hooks));
+	cordon_guard_plan_free(&plan);
+	cordon_policy_free(&p);
+
+	/* A missing protected file given without the trailing "/" has no
+	 * stand-in: it is named as not protected while the session runs. */
+	resolve(&t, "{\"protected_paths\": [\"notes.json\"]}", &p);
+	cr_assert_eq(cordon_guard_plan(&p, false, &plan), 0);
+	bool notes = false;
+	for (size_t i = 0; i < plan.notes.n; i++)
+		notes |= strstr(plan.notes.v[i], "/notes.json") &&
+			 strstr(plan.notes.v[i], "NOT protected");
+	cr_expect(notes, "a missing protected path with no stand-in is named");
 	cordon_guard_plan_free(&plan);
 	cordon_policy_free(&p);
 

@@ -12,8 +12,8 @@
  * program (a hook, core.fsmonitor, a filter, ...) is moved aside, whole,
  * to ".git.cordon-disarmed": git outside no longer finds it, nothing in
  * it is lost, and the user is told in one line what it would have run.
- * A protected file with no stand-in that the session made (.mcp.json) is
- * moved aside the same way. */
+ * A protected file with no stand-in that the session made (one listed
+ * without the trailing "/") is moved aside the same way. */
 #ifndef CORDON_SWEEP_H
 #define CORDON_SWEEP_H
 

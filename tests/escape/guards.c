@@ -1490,14 +1490,17 @@ Test(guards, root_without_setfcap_refuses_or_warns_as_itself, .timeout = 60)
 
 /* ---- names made inside ---- */
 
-/* What no mount can guard while a session runs (a file that did not exist
- * and has no stand-in: .mcp.json, .devcontainer.json) is moved aside when
+/* What no mount can guard while a session runs (a protected file that did
+ * not exist and has no stand-in: here .mcp.json and .devcontainer.json
+ * given without the trailing "/" that asks for one) is moved aside when
  * the session ends, each said once, naming the path; nothing in it is
  * lost. A session that made none says nothing. */
 BOTH_USERS(guards, names_made_inside_are_said_at_the_end, .timeout = 60)
 {
 	struct world w;
 	git_world(&w, who, "gsaid");
+	set_config(&w, ", \"protected_paths\": [\".git/hooks\", \".git/config\", \".git/info\", "
+		       "\".mcp.json\", \".devcontainer.json\"]");
 	struct run_result r = sh_in(&w, NULL, "%s", "echo quiet > quiet.txt");
 	cr_expect_null(strstr(r.err, "cannot guard"), "a session that made none: %s", r.err);
 	run_free(&r);
@@ -2790,13 +2793,16 @@ BOTH_USERS(guards, a_directory_the_sweep_cannot_read_is_said, .timeout = 60)
 
 /* In standalone mode (LD_PRELOAD alone) the shell's original process, the
  * supervisor, does the same as the launcher when the session ends (a
- * repository and a .mcp.json made inside are moved aside).
+ * repository and a .mcp.json made inside, protected without a stand-in,
+ * are moved aside).
  * Control: with protected_paths [] the repository is left, and runs. */
 BOTH_USERS(guards, standalone_mode_disarms_repositories_made_inside, .timeout = 60)
 {
 	struct world w;
 	git_world(&w, who, "gstandrepo");
 	char *pre = fmt("LD_PRELOAD=%s", CORDON_SHIM_SO), *cfg = fmt("CORDON_CONFIG=%s", w.cfg);
+	set_config(&w, ", \"protected_paths\": [\".git/hooks\", \".git/config\", \".git/info\", "
+		       "\".mcp.json\"]");
 	char *script = plant(&w, "deny", "",
 			     "git init -q sub && fsmon >> sub/.git/config; echo nested $?\n"
 			     "echo '{}' > .mcp.json; echo \"$CORDON_SANDBOX\" > mark\n");
@@ -2893,6 +2899,63 @@ BOTH_USERS(guards, missing_settings_dirs_take_nothing_inside, .timeout = 60)
 		free(moved);
 	}
 	run_free(&r);
+	world_free(&w);
+}
+
+/* Claude Code reads .mcp.json and the devcontainer CLI .devcontainer.json,
+ * files, at the project's top: a server or a postCreateCommand made inside
+ * would be started by the agent or editor outside while the session still
+ * runs. A directory stands in for each (neither program takes anything from
+ * one), so no way of making one lands: judged from outside while the
+ * session runs (each is still the empty stand-in) and after it (gone).
+ * Control: with protected_paths [] the same script leaves both files. */
+BOTH_USERS(guards, missing_settings_files_take_nothing_inside, .timeout = 60)
+{
+	static const char *const names[] = {".mcp.json", ".devcontainer.json", NULL};
+	struct world w;
+	git_world(&w, who, "gfiles");
+	char *go = at(w.proj, "go"), *tried = at(w.proj, "tried");
+	char *script = "for f in .mcp.json .devcontainer.json; do "
+		       "echo '{\"planted\": 1}' > $f; echo '{\"planted\": 2}' > $f/x; "
+		       "rmdir $f; mv $f $f.old; echo '{\"planted\": 3}' > y; mv -T y $f; "
+		       "ln -s y $f; ln y $f; rm -rf $f; done; ls -a > t && mv t tried; "
+		       "while [ ! -e go ]; do sleep 0.05; done";
+	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "/bin/sh", "-c", script, NULL};
+	pid_t pid = world_spawn(&w, argv, w.proj);
+	cr_assert(wait_exists(tried, 10000), "the session did not try");
+	char *listed = read_file(tried);
+	for (size_t i = 0; names[i]; i++) {
+		char *path = at(w.proj, names[i]);
+		struct stat st;
+		cr_expect(listed && strstr(listed, names[i]), "no stand-in for %s inside: %s",
+			  names[i], listed);
+		cr_expect(lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && st.st_nlink == 2,
+			  "%s is not the empty stand-in outside while the session runs", names[i]);
+		char *old = fmt("%s.old", names[i]);
+		cr_expect_not(present(w.proj, old), "%s was moved away inside", names[i]);
+		free(old);
+		free(path);
+	}
+	free(write_file(w.proj, "go", ""));
+	cr_expect(wait_gone(pid, 10000), "the session did not end");
+	for (size_t i = 0; names[i]; i++)
+		cr_expect_not(present(w.proj, names[i]), "%s was left or planted", names[i]);
+	free(listed);
+	unlink(go);
+	unlink(tried);
+	set_config(&w, ", \"protected_paths\": []");
+	struct run_result r = sh_in(&w, NULL, "%s",
+				    "echo '{\"planted\": 1}' > .mcp.json; "
+				    "echo '{\"planted\": 1}' > .devcontainer.json");
+	for (size_t i = 0; names[i]; i++) {
+		char *planted = content(w.proj, names[i]);
+		cr_expect(planted && strstr(planted, "planted"), "control: no %s planted: %s",
+			  names[i], r.err);
+		free(planted);
+	}
+	run_free(&r);
+	free(go);
+	free(tried);
 	world_free(&w);
 }
 
