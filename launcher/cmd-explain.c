@@ -76,6 +76,21 @@ static void explain_guards(const struct cordon_policy *p, const struct cordon_gu
 		printf("  %-9s %s  (the home, writable: no new name is made directly in it, so "
 		       "that no missing dotfile is; its directories take new files)\n",
 		       "closed", plan->closed);
+	struct cordon_sieve sieve;
+	if (CORDON_OS_NATIVE == CORDON_OS_LINUX && p->sandbox &&
+	    cordon_sieve_init(p, plan->closed, &sieve) == 0) {
+		for (size_t i = 0; i < p->n_rules; i++) {
+			const struct cordon_rule *r = &p->rules[i];
+			bool writes = r->access & CORDON_ACCESS_WRITE;
+			if (cordon_sieve_needed(&sieve, r) &&
+			    (!writes || cordon_sieve_toward_closed(&sieve, r->path, writes)))
+				printf("  %-9s %s  (%s: granted entry by entry, so that a name made "
+				       "in it after the session starts, outside, gets no access "
+				       "inside until the next session)\n",
+				       "sieved", r->path, r->source);
+		}
+		cordon_sieve_free(&sieve);
+	}
 	if (cordon_sweep_applies(p)) {
 		printf("  %-9s %s  (as the session ends, each repository in it made or changed "
 		       "inside that would run a program outside is moved to .git.cordon-disarmed)\n",

@@ -75,6 +75,33 @@ void cordon_guard_plan_free(struct cordon_guard_plan *plan);
  * directory in it (shim/linux/platform.c). macOS denies the missing
  * dotfiles by path instead. */
 char *cordon_guard_closed_dir(const struct cordon_policy *p);
+/* The sieve (Linux: shim/linux/landlock-sieve.c). Landlock only adds
+ * access, and a rule on a directory covers what is made in it later: a
+ * hidden path that appears outside while the session runs (made where it
+ * was missing, removed and made again, replaced by a rename) was reachable
+ * through the rule on its parent, whatever mount hid the old one. So a
+ * rule that reaches a hidden path, or a write rule that reaches the closed
+ * directory, is granted entry by entry: a directory on the way keeps only
+ * the rights on the names in it, each entry beside the hidden ones gets
+ * the rule's rights of its own, and a name made there later gets none.
+ * Only where the session makes no names itself (a read-only rule, a
+ * read-only mount, the closed directory and the way to it); elsewhere the
+ * rule stays whole and the mount and the watch keep the hidden path. */
+struct cordon_sieve {
+	const char *closed;        /* borrowed; NULL: none */
+	struct cordon_strv hidden; /* canonical directory, then the entry's own name */
+};
+/* From P's HIDE guards (but /proc's) and CLOSED (cordon_guard_closed_dir's,
+ * borrowed). 0 or -ENOMEM. */
+int cordon_sieve_init(const struct cordon_policy *p, const char *closed, struct cordon_sieve *s);
+void cordon_sieve_free(struct cordon_sieve *s);
+/* Whether RULE is to be sieved rather than granted whole. */
+bool cordon_sieve_needed(const struct cordon_sieve *s, const struct cordon_rule *rule);
+/* Whether a hidden path lies strictly beneath DIR; whether a write rule
+ * (WRITES) on DIR reaches the closed directory. */
+bool cordon_sieve_hides_beneath(const struct cordon_sieve *s, const char *dir);
+bool cordon_sieve_toward_closed(const struct cordon_sieve *s, const char *dir, bool writes);
+
 /* Only the plan's `unguarded` names and its `placeholders` (the protected
  * guards alone are looked at: what the launcher needs, at half the cost),
  * and when GUARDED is not NULL, the paths it keeps read-only. */

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "cordon/error.h"
+#include "cordon/guard.h"
 #include "cordon/policy.h"
 
 /* Install the seccomp filter for POLICY in the calling process (after
@@ -69,6 +70,18 @@ int cordon_fd_path(int fd, const struct stat *st, char *path, size_t size);
 /* Whether this process could make that namespace (a child tries); if not,
  * WHY says why. */
 bool cordon_mountns_possible(bool sysadmin, char *why, size_t size);
+
+/* Add the Landlock rule of FD (opened from PATH) with ALLOWED to RULESET;
+ * directory rights on a file fall back to the file rights alone. */
+int cordon_landlock_add_fd_rule(int ruleset, int fd, const char *path, uint64_t allowed,
+				struct cordon_error *err);
+/* Opening PATH for a rule failed: 0 when it is gone since the policy was
+ * resolved (no rule only means less access), else -errno with ERR. */
+int cordon_landlock_open_failed(const char *path, struct cordon_error *err);
+
+/* RULE's rule, sieved (landlock-sieve.c), with ALLOWED (its Landlock rights). */
+int cordon_sieve_add(int ruleset, const struct cordon_sieve *s, const struct cordon_rule *rule,
+		     uint64_t allowed, struct cordon_error *err);
 
 /* Landlock's RESOLVE_UNIX (ABI 9) decides unix sockets in the kernel. */
 bool cordon_landlock_unix_in_kernel(int abi);

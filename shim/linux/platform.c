@@ -246,9 +246,8 @@ uint64_t cordon_landlock_socket_rights(int abi)
 	return cordon_landlock_unix_in_kernel(abi) ? LANDLOCK_ACCESS_FS_RESOLVE_UNIX : 0;
 }
 
-/* Add the rule of FD (opened O_PATH from PATH) to RULESET. */
-static int add_fd_rule(int ruleset, int fd, const char *path, uint64_t allowed,
-		       struct cordon_error *err)
+int cordon_landlock_add_fd_rule(int ruleset, int fd, const char *path, uint64_t allowed,
+				struct cordon_error *err)
 {
 	/* Directory rights on a file are refused with EINVAL: then the same
 	 * rule with the file rights alone. (Most rules are directories; this is
@@ -267,9 +266,7 @@ static int add_fd_rule(int ruleset, int fd, const char *path, uint64_t allowed,
 	return 0;
 }
 
-/* Opening PATH for a rule failed: gone since the policy was resolved (no
- * rule only means less access), or an error. */
-static int open_failed(const char *path, struct cordon_error *err)
+int cordon_landlock_open_failed(const char *path, struct cordon_error *err)
 {
 	if (errno == ENOENT || errno == ENOTDIR || errno == EACCES || errno == ELOOP)
 		return 0;
@@ -287,85 +284,24 @@ static int add_path_rule(int ruleset, const char *path, uint64_t allowed, bool f
 	*done = true;
 	cleanup_close int fd = open(path, O_PATH | O_CLOEXEC);
 	if (fd < 0)
-		return open_failed(path, err);
+		return cordon_landlock_open_failed(path, err);
 	struct statfs fs;
 	if (for_shim && (fstatfs(fd, &fs) < 0 || fs.f_type == PROC_SUPER_MAGIC)) {
 		*done = false;
 		return 0;
 	}
-	return add_fd_rule(ruleset, fd, path, allowed, err);
+	return cordon_landlock_add_fd_rule(ruleset, fd, path, allowed, err);
 }
 
-/* The rights that make a name in a directory. */
-#define FS_MAKE                                                                                    \
-	(LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR |                              \
-	 LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_MAKE_SOCK |                              \
-	 LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK |                            \
-	 LANDLOCK_ACCESS_FS_MAKE_SYM)
-
-/* DIR lies on the way from a rule to CLOSED (or is CLOSED): no name may be
- * made in it, so each directory in it gets the rule's ALLOWED rights of
- * its own, but for the one on the way to CLOSED, which is walked the same.
- * Symbolic links are left alone (a rule follows them; Landlock judges the
- * path a link leads to anyway), files need none (theirs come from the
- * parent). */
-static int give_back(int ruleset, const char *dir, const char *closed, uint64_t allowed,
-		     struct cordon_error *err)
-{
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = dfd < 0 ? NULL : fdopendir(dfd);
-	if (!d) {
-		if (dfd >= 0)
-			close(dfd);
-		return open_failed(dir, err);
-	}
-	int r = 0;
-	struct dirent *e;
-	while (r >= 0 && (e = readdir(d))) {
-		if (cordon_dot_or_dotdot(e->d_name))
-			continue;
-		char path[PATH_MAX];
-		if (snprintf(path, sizeof(path), "%s/%s", strcmp(dir, "/") ? dir : "", e->d_name) >=
-		    (int)sizeof(path))
-			continue;
-		if (cordon_path_under(closed, path)) {
-			/* On the way (or CLOSED itself, whose directories
-			 * get theirs there). */
-			r = give_back(ruleset, path, closed, allowed, err);
-			continue;
-		}
-		struct stat st;
-		if (e->d_type != DT_DIR &&
-		    (e->d_type != DT_UNKNOWN ||
-		     fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode)))
-			continue;
-		int fd = openat(dfd, e->d_name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		r = fd < 0 ? open_failed(path, err) : add_fd_rule(ruleset, fd, path, allowed, err);
-		if (fd >= 0)
-			close(fd);
-	}
-	closedir(d);
-	return r;
-}
-
-/* Whether RULE covers the closed directory (cordon_guard_closed_dir). */
-static bool covers_closed(const struct cordon_rule *rule, const char *closed)
-{
-	return closed && (rule->access & CORDON_ACCESS_WRITE) &&
-	       cordon_path_under(closed, rule->path);
-}
-
-/* RULE's rule, and where it covers CLOSED: without the rights to make a
- * name in CLOSED and in the directories on the way to it, each directory
- * beside them keeping them. */
+/* RULE's rule: as a whole, or sieved (sieve.c) where it reaches a hidden
+ * path or the closed directory. */
 static int add_rule(int ruleset, const struct cordon_rule *rule, uint64_t allowed,
-		    const char *closed, struct cordon_error *err)
+		    const struct cordon_sieve *sieve, struct cordon_error *err)
 {
 	bool done;
-	if (!covers_closed(rule, closed))
-		return add_path_rule(ruleset, rule->path, allowed, false, &done, err);
-	int r = add_path_rule(ruleset, rule->path, allowed & ~(uint64_t)FS_MAKE, false, &done, err);
-	return r < 0 ? r : give_back(ruleset, rule->path, closed, allowed, err);
+	if (cordon_sieve_needed(sieve, rule))
+		return cordon_sieve_add(ruleset, sieve, rule, allowed, err);
+	return add_path_rule(ruleset, rule->path, allowed, false, &done, err);
 }
 
 static int capget3(struct __user_cap_data_struct data[2])
@@ -521,21 +457,27 @@ static int landlock_apply(const struct cordon_policy *p, int abi, int prepared, 
 	cleanup_free char *closed = cordon_guard_closed_dir(p);
 	if (!closed && errno == ENOMEM)
 		return cordon_err(err, ENOMEM, "out of memory");
-	for (size_t i = 0; i < p->n_rules; i++) {
+	struct cordon_sieve sieve;
+	if (cordon_sieve_init(p, closed, &sieve) < 0)
+		return cordon_err(err, ENOMEM, "out of memory");
+	r = 0; /* a namespace nested cannot make is not an error here */
+	for (size_t i = 0; r >= 0 && i < p->n_rules; i++) {
 		if (prepared >= 0 && p->rules[i].prepared) {
-			/* The watcher saw no closed directory: never its whole rule. */
-			if (covers_closed(&p->rules[i], closed))
-				return cordon_err(
+			/* The watcher sieved nothing: never such a rule whole. */
+			if (cordon_sieve_needed(&sieve, &p->rules[i]))
+				r = cordon_err(
 					err, EINVAL,
-					"%s: the prepared Landlock rules make names in %s",
-					p->rules[i].path, closed);
+					"%s: the prepared Landlock rule reaches a hidden path "
+					"or the closed directory %s",
+					p->rules[i].path, closed ? closed : "");
 			continue;
 		}
 		uint64_t allowed = rule_access(&p->rules[i]) & attr.handled_access_fs;
-		r = add_rule(ruleset, &p->rules[i], allowed, closed, err);
-		if (r < 0)
-			return r;
+		r = add_rule(ruleset, &p->rules[i], allowed, &sieve, err);
 	}
+	cordon_sieve_free(&sieve);
+	if (r < 0)
+		return r;
 	/* ABI 9: the kernel itself keeps outside sockets out of reach but for
 	 * these (never the prepared ruleset's: the watcher leaves them here). */
 	for (size_t i = 0; i < p->n_sockets && cordon_landlock_socket_rights(abi); i++) {
@@ -568,7 +510,8 @@ int cordon_sandbox_prepare(struct cordon_policy *p)
 	if (ruleset < 0)
 		return -1;
 	cleanup_free char *closed = cordon_guard_closed_dir(p);
-	if (!closed && errno == ENOMEM) {
+	struct cordon_sieve sieve;
+	if ((!closed && errno == ENOMEM) || cordon_sieve_init(p, closed, &sieve) < 0) {
 		close(ruleset);
 		return -1;
 	}
@@ -576,23 +519,25 @@ int cordon_sandbox_prepare(struct cordon_policy *p)
 		struct cordon_rule *rule = &p->rules[i];
 		struct cordon_error ignored;
 		/* /proc and /dev/shm may be the session's own (mountns.c):
-		 * their rules are the shim's, on what it mounted. A rule over
-		 * the closed directory is the shim's too: it looks in there
-		 * as the session starts. */
+		 * their rules are the shim's, on what it mounted. A sieved rule
+		 * is the shim's too: it looks in there once the session's
+		 * mounts (and what the plan made) are in place. */
 		bool done = false, proc = under_proc(rule->path) ||
 					  strcmp(rule->path, "/dev/shm") == 0 ||
-					  covers_closed(rule, closed);
+					  cordon_sieve_needed(&sieve, rule);
 		uint64_t allowed = rule_access(rule) & attr.handled_access_fs;
 		if (!proc &&
 		    add_path_rule(ruleset, rule->path, allowed, true, &done, &ignored) < 0) {
 			/* The shim meets the same error and says so. */
 			for (size_t j = 0; j < i; j++)
 				p->rules[j].prepared = false;
+			cordon_sieve_free(&sieve);
 			close(ruleset);
 			return -1;
 		}
 		rule->prepared = done && !proc;
 	}
+	cordon_sieve_free(&sieve);
 	return ruleset;
 }
 

@@ -831,6 +831,64 @@ BOTH_USERS(guards, hidden_credentials_stay_unread, .timeout = 60)
 	world_free(&w);
 }
 
+/* A hidden path that appears outside while the session runs: made where
+ * its parent was missing (~/.config/git/credentials, ~/.codex/auth.json
+ * when "~" is readable), removed and made again (rm -rf ~/.config/gh; gh
+ * auth login), or a hidden file replaced by a rename: none of it is read
+ * inside, whatever the watch that puts the guards back manages. The rule
+ * that reaches them is sieved: a name made in ~/.config, in a readable
+ * home, or at a writable home's top later has no rule of its own. In a
+ * writable home a dotfile saved anew outside is not written inside either.
+ * Control: outside, every one of them reads, and the dotfile is written. */
+static const char made_later_body[] =
+	"touch ready; while [ ! -e go ]; do sleep 0.05; done\n"
+	"cat ~/.config/gh/hosts.yml ~/.config/git/credentials ~/.codex/auth.json\n"
+	"echo planted >> ~/.bashrc; echo bashrc $?; echo read\n";
+
+BOTH_USERS(guards, hidden_paths_made_outside_later_stay_unread, .timeout = 90)
+{
+	static const char *const configs[] = {", \"additional_read_only_paths\": [\"~\"]",
+					      ", \"additional_read_write_paths\": [\"~\"]"};
+	for (size_t i = 0; i < sizeof(configs) / sizeof(configs[0]); i++) {
+		struct world w;
+		world_for(&w, who, "hlater", configs[i]);
+		free(write_file(w.home, ".config/gh/hosts.yml", "oauth_token: OLD\n"));
+		free(write_file(w.home, ".bashrc", "# mine\n"));
+		world_give(&w);
+		char *saves = fmt(
+			"while [ ! -e ready ]; do sleep 0.05; done; cd %s && "
+			"rm -rf .config/gh && mkdir .config/gh && echo GH-%s > .config/gh/hosts.yml && "
+			"mkdir -p .config/git && echo GIT-%s > .config/git/credentials && "
+			"mkdir .codex && echo CODEX-%s > .codex/auth.json && "
+			"echo '# saved' > b.tmp && mv b.tmp .bashrc && touch %s/go",
+			w.home, SECRET, SECRET, SECRET, w.proj);
+		char *outside_argv[] = {"/bin/sh", "-c", saves, NULL};
+		pid_t saver = world_spawn(&w, outside_argv, w.proj);
+		char *argv[] = {CORDON_BIN, "run",     "--config", w.cfg,
+				"--",       "/bin/sh", "-c",       (char *)made_later_body,
+				NULL};
+		struct run_result r = world_run(&w, argv, w.proj);
+		int st;
+		cr_expect_eq(waitpid(saver, &st, 0), saver);
+		cr_assert(strstr(r.out, "read"), "the session did not get that far: %s%s", r.out,
+			  r.err);
+		cr_expect_null(strstr(r.out, SECRET), "a hidden path made later was read (%s): %s",
+			       configs[i], r.out);
+		char *bashrc = content(w.home, ".bashrc");
+		cr_expect_str_eq(bashrc, "# saved\n", "a dotfile saved outside was written (%s)",
+				 configs[i]);
+		free(bashrc);
+		run_free(&r);
+		r = sh_outside(&w, strchr(made_later_body, '\n') + 1);
+		cr_expect(strstr(r.out, "GH-" SECRET) && strstr(r.out, "GIT-" SECRET) &&
+				  strstr(r.out, "CODEX-" SECRET) && strstr(r.out, "bashrc 0"),
+			  "control: %s%s", r.out, r.err);
+		run_free(&r);
+		free(saves);
+		world_free(&w);
+	}
+}
+
 /* The tokens of coding agents, Copilot and chat apps: Copilot's and
  * Slack's under the default ~/.config grant, an agent's credentials with
  * "~" granted. Control: outside, all are printed. */
@@ -1228,7 +1286,8 @@ BOTH_USERS(guards, home_writable_keeps_agents_settings, .timeout = 60)
 	cr_expect_str_eq(settings, "{}", "agent settings written inside: %s", r.err);
 	cr_expect_str_eq(codex, "model = \"x\"\n", "codex config written inside: %s", r.err);
 	cr_expect_not(present(w.home, ".vscode/extensions/evil"), "an extension was planted");
-	cr_expect_not(present(w.home, "work/c2"), "~/.claude was moved away: %s", r.err);
+	/* (mv may copy it, failing to remove the original: a copy is no swap.) */
+	cr_expect(present(w.home, ".claude/settings.json"), "~/.claude was moved away: %s", r.err);
 	free(settings);
 	free(codex);
 	run_free(&r);

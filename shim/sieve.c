@@ -1,0 +1,118 @@
+/* The sieve's plan (portable; the Landlock walk is shim/linux/landlock-sieve.c):
+ * which rules reach a hidden path or the closed directory, with the hidden
+ * paths made canonical as far as they exist. See cordon/guard.h. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cordon/guard.h"
+#include "util.h"
+
+static bool under_proc(const char *path)
+{
+	return strncmp(path, "/proc", 5) == 0 && (path[5] == '\0' || path[5] == '/');
+}
+
+/* PATH's directory canonical (or its nearest existing parent's, with the
+ * rest of the way after it), then PATH's own name: a hidden entry that is a
+ * link is skipped as a link, whatever it leads to. Each directory is
+ * resolved once (most hidden paths share ~ or ~/.config). NULL (errno
+ * set) when not even "/" resolves. */
+static char *canonical_entry(const char *path, struct cordon_strv *dirs,
+			     struct cordon_strv *canon_dirs, struct cordon_path_cache *cache)
+{
+	char buf[PATH_MAX];
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf)) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	for (char *slash = strrchr(buf, '/'); slash; slash = strrchr(buf, '/')) {
+		*slash = '\0';
+		const char *dir = buf[0] ? buf : "/";
+		const char *canon = NULL;
+		for (size_t i = 0; i < dirs->n && !canon; i++)
+			if (strcmp(dirs->v[i], dir) == 0)
+				canon = canon_dirs->v[i];
+		char *resolved = NULL;
+		if (!canon) {
+			int e = cordon_path_resolve_cached(dir, NULL, NULL, cache, &resolved);
+			if (e == -ENOMEM) {
+				errno = ENOMEM;
+				return NULL;
+			}
+			if (e < 0) {
+				if (!buf[0])
+					break;
+				continue;
+			}
+			if (cordon_strv_push(dirs, dir) < 0 ||
+			    cordon_strv_push_take(canon_dirs, resolved) < 0) {
+				errno = ENOMEM;
+				return NULL;
+			}
+			canon = resolved;
+		}
+		char *out;
+		if (asprintf(&out, "%s%s%s", canon, strcmp(canon, "/") ? "/" : "",
+			     path + (slash - buf) + 1) < 0)
+			return NULL;
+		return out;
+	}
+	errno = ENOENT;
+	return NULL;
+}
+
+int cordon_sieve_init(const struct cordon_policy *p, const char *closed, struct cordon_sieve *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->closed = closed;
+	struct cordon_path_cache cache = {0};
+	struct cordon_strv dirs = {0}, canon_dirs = {0};
+	int r = 0;
+	for (size_t i = 0; r >= 0 && i < p->n_guards; i++) {
+		const struct cordon_guard *g = &p->guards[i];
+		/* /proc/keys: the session's /proc is its own; never sieved. */
+		if (!(g->kind & CORDON_GUARD_HIDE) || under_proc(g->path))
+			continue;
+		char *canon = canonical_entry(g->path, &dirs, &canon_dirs, &cache);
+		if (!canon)
+			r = errno == ENOMEM ? -ENOMEM : 0;
+		else
+			r = cordon_strv_push_take(&s->hidden, canon);
+	}
+	cordon_strv_free(&dirs);
+	cordon_strv_free(&canon_dirs);
+	cordon_path_cache_free(&cache);
+	if (r < 0)
+		cordon_sieve_free(s);
+	return r;
+}
+
+void cordon_sieve_free(struct cordon_sieve *s)
+{
+	cordon_strv_free(&s->hidden);
+	s->closed = NULL;
+}
+
+bool cordon_sieve_hides_beneath(const struct cordon_sieve *s, const char *dir)
+{
+	for (size_t i = 0; i < s->hidden.n; i++)
+		if (strcmp(s->hidden.v[i], dir) != 0 && cordon_path_under(s->hidden.v[i], dir))
+			return true;
+	return false;
+}
+
+bool cordon_sieve_toward_closed(const struct cordon_sieve *s, const char *dir, bool writes)
+{
+	return writes && s->closed && cordon_path_under(s->closed, dir);
+}
+
+bool cordon_sieve_needed(const struct cordon_sieve *s, const struct cordon_rule *rule)
+{
+	if (under_proc(rule->path))
+		return false;
+	return cordon_sieve_toward_closed(s, rule->path, rule->access & CORDON_ACCESS_WRITE) ||
+	       cordon_sieve_hides_beneath(s, rule->path);
+}
