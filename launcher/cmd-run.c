@@ -207,9 +207,17 @@ static int unguarded_before(const struct cordon_policy *p, struct cordon_placeho
 	struct cordon_strv names = {0}, placeholders = {0}, guarded = {0};
 	int r = 0;
 	if (p->sandbox && cordon_guard_unguarded(p, &names, &placeholders, &guarded) >= 0) {
-		if (cordon_sweep_begin(p, &guarded, sweep) < 0)
+		/* Inside another session no mount can be made: a stand-in could
+		 * not be kept read-only, so the name is only looked at as the
+		 * session ends, as one with no stand-in is. */
+		bool nested = placeholders.n && cordon_sandbox_nested();
+		struct stat st;
+		for (size_t i = 0; nested && r >= 0 && i < placeholders.n; i++)
+			if (lstat(placeholders.v[i], &st) < 0)
+				r = cordon_strv_push(&names, placeholders.v[i]);
+		if (r < 0 || cordon_sweep_begin(p, &guarded, sweep) < 0)
 			r = cordon_err(err, ENOMEM, "out of memory");
-		else
+		else if (!nested)
 			r = cordon_placeholders_hold(&placeholders, held, &names, err);
 		cordon_sweep_names(sweep, &names);
 	}

@@ -190,3 +190,68 @@ BOTH_USERS(nested, inner_by_domain_is_refused, .timeout = 60)
 	free(cordon);
 	world_free(&w);
 }
+
+/* The inner session's own guards apply or it refuses: no mount can be made
+ * inside another session, so a protected path the outer session does not
+ * keep (the .git of a repository below its project) refuses the inner
+ * session (125, naming it) unless on_unsupported is "warn", which runs it
+ * and says so; a hidden path beneath the inner session's read rules stays
+ * hidden by its Landlock rules alone. Controls: the outer session alone
+ * writes that .git and reads that file. */
+BOTH_USERS(nested, inner_guards_apply_or_refuse, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "nestguard", ", \"additional_read_only_paths\": [\"~\"]");
+	char *cordon = installed(&w);
+	char *opt = allow_inst(&w);
+	free(write_file(w.home, "notes.txt", "notes-" SECRET));
+	char *strict = write_file(w.home, "inner.json",
+				  "{\"additional_read_only_paths\": [\"~\"], "
+				  "\"hidden_paths\": [\"~/notes.txt\"]}");
+	char *warn = write_file(w.home, "warn.json", "{\"on_unsupported\": \"warn\"}");
+	world_give(&w);
+	struct run_result r = sh_outside(&w, "git init -q sub");
+	run_free(&r);
+	char *hook = path_join(w.proj, "sub/.git/hooks/pre-commit");
+
+	r = sh_in(&w, opt, "echo x > sub/.git/hooks/outer.sample && cat ~/notes.txt");
+	char *outer = path_join(w.proj, "sub/.git/hooks/outer.sample");
+	cr_expect(file_exists(outer), "control: the outer session writes sub/.git: %s", r.err);
+	cr_expect(strstr(r.out, SECRET) != NULL, "control: the outer session reads it: %s", r.err);
+	run_free(&r);
+
+	r = sh_in(&w, opt,
+		  "%s run --config %s --project sub -- /bin/sh -c 'echo planted > "
+		  ".git/hooks/pre-commit'; echo rc=$?",
+		  cordon, strict);
+	cr_expect(strstr(r.out, "rc=125") != NULL, "%s%s", r.out, r.err);
+	cr_expect(strstr(r.err, "sub/.git") && strstr(r.err, "inside another cordon session"),
+		  "not said: %s", r.err);
+	/* (the outer session's sweep may have moved sub/.git aside since) */
+	char *aside = path_join(w.proj, "sub/.git.cordon-disarmed/hooks/pre-commit");
+	cr_expect_not(file_exists(hook) || file_exists(aside), "the inner session planted a hook");
+	free(aside);
+	run_free(&r);
+
+	r = sh_in(&w, opt, "%s run --config %s --project sub -- /bin/sh -c 'echo ran'", cordon,
+		  warn);
+	cr_expect(strstr(r.out, "ran") != NULL, "warn did not run it: %s", r.err);
+	cr_expect(strstr(r.err, "not fully enforced") != NULL, "not said: %s", r.err);
+	run_free(&r);
+
+	/* Where the inner session's guards are only hidden paths beneath read
+	 * rules, it runs, and they hold. */
+	r = sh_in(&w, opt, "rm -rf sub/.git; %s run --config %s -- /bin/sh -c 'cat ~/notes.txt'",
+		  cordon, strict);
+	cr_expect_null(strstr(r.out, SECRET), "the inner session read its hidden path: %s", r.out);
+	cr_expect_null(strstr(r.err, "inside another cordon session, whose guards"), "refused: %s",
+		       r.err);
+	run_free(&r);
+	free(outer);
+	free(hook);
+	free(strict);
+	free(warn);
+	free(opt);
+	free(cordon);
+	world_free(&w);
+}

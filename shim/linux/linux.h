@@ -67,6 +67,11 @@ bool cordon_mountns_view_holds(const struct cordon_policy *p);
  * inode, an unlinked file); -1 when its link cannot be read. metadata.c */
 struct stat;
 int cordon_fd_path(int fd, const struct stat *st, char *path, size_t size);
+/* Inside another session, which refuses every mount: 0 when each guard
+ * P's plan would mount is already kept by the outer session's mounts (or,
+ * hidden beneath read rules only, by the sieve), else -ENOTSUP with ERR
+ * naming the first one that is not. */
+int cordon_mountns_nested_check(const struct cordon_policy *p, struct cordon_error *err);
 /* Whether this process could make that namespace (a child tries); if not,
  * WHY says why. */
 bool cordon_mountns_possible(bool sysadmin, char *why, size_t size);

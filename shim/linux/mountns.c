@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <linux/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
@@ -415,6 +416,108 @@ int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *use
 		*view = v > 0;
 	}
 out:
+	cordon_guard_plan_free(&plan);
+	return r;
+}
+
+/* Whether PATH is the root of a mount here (and, RDONLY, a read-only one):
+ * what the outer session's guards are. */
+static bool outer_mount(const char *path, bool rdonly)
+{
+	struct statx stx;
+	struct statvfs vfs;
+	/* The system call: musl before 1.2.5 has no statx(). */
+	if (syscall(SYS_statx, AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, &stx) < 0 ||
+	    !(stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) ||
+	    !(stx.stx_attributes & STATX_ATTR_MOUNT_ROOT))
+		return false;
+	return !rdonly || (statvfs(path, &vfs) == 0 && (vfs.f_flag & ST_RDONLY));
+}
+
+/* Whether only read rules of P reach PATH: then the sieve hides it
+ * (landlock-sieve.c) without a mount. */
+static bool read_rules_only(const struct cordon_policy *p, const char *path)
+{
+	for (size_t i = 0; i < p->n_rules; i++)
+		if ((p->rules[i].access & CORDON_ACCESS_WRITE) &&
+		    cordon_path_under(path, p->rules[i].path))
+			return false;
+	return true;
+}
+
+/* Whether the outer session keeps PATH from being written (DIR: nothing
+ * can be made in it): a file is opened for writing, without truncating or
+ * writing; in a directory a name is made, and removed at once, only where
+ * the outer session lets it (and then the guard does not hold anyway). */
+static bool outer_refuses_writes(const char *path, bool dir)
+{
+	if (!dir) {
+		int fd = open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+		if (fd >= 0)
+			close(fd);
+		return fd < 0 && (errno == EACCES || errno == EROFS || errno == EPERM);
+	}
+	char probe[PATH_MAX];
+	if (snprintf(probe, sizeof(probe), "%s/.cordon-probe-%d", path, (int)getpid()) >=
+	    (int)sizeof(probe))
+		return false;
+	if (mkdir(probe, 0700) == 0) {
+		(void)rmdir(probe);
+		return false;
+	}
+	return errno == EACCES || errno == EROFS || errno == EPERM;
+}
+
+/* Whether the outer session keeps PATH from being read. */
+static bool outer_refuses_reads(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (fd >= 0)
+		close(fd);
+	return fd < 0 && (errno == EACCES || errno == EPERM);
+}
+
+/* Whether the outer session already keeps M as M's guard would. */
+static bool held_outside(const struct cordon_policy *p, const struct cordon_mount *m)
+{
+	switch (m->op) {
+	case CORDON_MOUNT_HIDE:
+		return outer_mount(m->path, false) || read_rules_only(p, m->path) ||
+		       outer_refuses_reads(m->path);
+	case CORDON_MOUNT_RO:
+		return outer_mount(m->path, true) || outer_refuses_writes(m->path, m->dir);
+	case CORDON_MOUNT_PIN: {
+		/* Not renamed away: a mount point, or in a directory nothing
+		 * can be made or removed in. */
+		char parent[PATH_MAX];
+		snprintf(parent, sizeof(parent), "%s", m->path);
+		char *slash = strrchr(parent, '/');
+		if (slash)
+			*(slash == parent ? slash + 1 : slash) = '\0';
+		return outer_mount(m->path, false) || outer_refuses_writes(parent, true);
+	}
+	}
+	return false;
+}
+
+int cordon_mountns_nested_check(const struct cordon_policy *p, struct cordon_error *err)
+{
+	struct cordon_guard_plan plan;
+	if (cordon_guard_plan(p, false, &plan) < 0)
+		return cordon_err(err, ENOMEM, "out of memory");
+	int r = plan.refuse ? cordon_err(err, ENOTSUP, "%s", plan.refuse) : 0;
+	for (size_t i = 0; i < plan.n && r >= 0; i++) {
+		const struct cordon_mount *m = &plan.v[i];
+		if (held_outside(p, m))
+			continue;
+		r = cordon_err(err, ENOTSUP,
+			       "%s (%s) cannot be kept %s inside another cordon session, whose "
+			       "guards do not cover it (no mount can be made here)",
+			       m->path, m->source,
+			       m->op == CORDON_MOUNT_HIDE ? "hidden"
+			       : m->op == CORDON_MOUNT_RO ? "read-only"
+							  : "in place");
+	}
 	cordon_guard_plan_free(&plan);
 	return r;
 }

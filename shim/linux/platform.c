@@ -440,16 +440,24 @@ static int landlock_apply(const struct cordon_policy *p, int abi, int prepared, 
 	/* Before the rules are opened: they must name what the session sees
 	 * (the new procfs, the guards' mounts). */
 	bool userns = false;
-	int r = cordon_mountns_enter(p, cordon_effective_cap(CAP_SYS_ADMIN) == 1, &userns, view,
-				     err);
-	/* Nested, root without its capabilities cannot map uid 0 into a user
-	 * namespace: the outer session's guards stay, in the mount namespace
-	 * this process already has. */
-	if (r == -ENOTSUP && !nested && p->on_unsupported == CORDON_UNSUPPORTED_WARN) {
+	/* Nested, the outer session refuses every mount: its guards stay, in
+	 * the mount namespace this process already has, and this session's
+	 * must be among them. */
+	int r = nested ? cordon_mountns_nested_check(p, err)
+		       : cordon_mountns_enter(p, cordon_effective_cap(CAP_SYS_ADMIN) == 1, &userns,
+					      view, err);
+	if (r == -ENOTSUP && p->on_unsupported == CORDON_UNSUPPORTED_WARN) {
 		char what[sizeof(err->msg) + 64];
 		snprintf(what, sizeof(what), "protected and hidden paths (%s)", err->msg);
 		append(missing, size_missing, n_missing, what);
-	} else if (r < 0 && !nested) {
+	} else if (r == -ENOTSUP && nested) {
+		char why[sizeof(err->msg)];
+		snprintf(why, sizeof(why), "%s", err->msg);
+		return cordon_err(err, ENOTSUP,
+				  "%s: start this session outside it, or set \"on_unsupported\": "
+				  "\"warn\" to run without that guard",
+				  why);
+	} else if (r < 0) {
 		return r;
 	}
 	if (ruleset < 0 && (ruleset = (int)cordon_landlock_create_ruleset(&attr, size, 0)) < 0)
@@ -617,8 +625,8 @@ int cordon_sandbox_apply_prepared(const struct cordon_policy *p, int prepared, i
 		fprintf(stderr,
 			"cordon: inside another cordon session: this one's file and network rules "
 			"apply on top of it; unix sockets, file metadata and watches stay judged by "
-			"the outer session, whose guards stay; System V IPC and calls on other "
-			"processes are refused\n");
+			"the outer session, whose guards stay (this one's must be among them); System "
+			"V IPC and calls on other processes are refused\n");
 	if (sup.landlock_abi >= 1) {
 		int r = landlock_apply(p, sup.landlock_abi, TAKE_FD(ruleset), nested, missing,
 				       sizeof(missing), &n, &view, err);
