@@ -399,8 +399,12 @@ int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *use
 		    strcmp(plan.v[i].source, "cordon's config") == 0)
 			fprintf(stderr,
 				"cordon: %s stays read-only inside: it is cordon's own config, "
-				"and a rule would make it writable\n",
-				plan.v[i].path);
+				"and a rule would make it writable%s\n",
+				plan.v[i].path,
+				plan.v[i].dir ? ""
+					      : " (save it while no session runs: an editor's "
+						"save replaces the file, and the session could "
+						"write the new one before cordon guards it again)");
 	}
 	if (empty >= 0)
 		close(empty);
