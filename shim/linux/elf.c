@@ -1,5 +1,7 @@
-/* Whether the shim can load into a target: ELF inspection (Linux). */
+/* Whether the shim can load into a target, and whether a library is the
+ * shim built with this cordon: ELF inspection (Linux). */
 #include "cordon/exec.h"
+#include "cordon/sandbox.h"
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -9,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "shim-note.h"
 #include "util.h"
 
 /* Our own ELF class and machine, the ones the shim is built for. */
@@ -33,6 +36,11 @@ typedef Elf32_Phdr Phdr;
 #define OUR_MACHINE EM_RISCV
 #else
 #define OUR_MACHINE EM_NONE
+#endif
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define OUR_DATA ELFDATA2LSB
+#else
+#define OUR_DATA ELFDATA2MSB
 #endif
 
 static bool elf_has_interp(int fd, const Ehdr *eh)
@@ -134,4 +142,86 @@ bool cordon_exec_chain_any(const char *path, bool (*test)(const char *canon, voi
 		snprintf(cur, sizeof(cur), "%s", p);
 	}
 	return true; /* too deep to follow: as if it held */
+}
+
+/* ---- the shim ------------------------------------------------------------------ */
+
+static const unsigned char our_token[CORDON_SHIM_TOKEN_LEN] = {CORDON_BUILD_TOKEN_BYTES};
+
+/* The notes in NOTES[0, LEN), padded to ALIGN (4, or 8 for an 8-aligned
+ * segment): 1 ours with our token, -1 ours with another token, 0 none. */
+static int scan_notes(const unsigned char *notes, size_t len, size_t align)
+{
+	int found = 0;
+	size_t off = 0;
+	while (len - off >= 3 * sizeof(uint32_t)) {
+		uint32_t h[3];
+		memcpy(h, notes + off, sizeof(h));
+		off += sizeof(h);
+		/* LEN is small (see cordon_shim_check): no sum below overflows. */
+		if (h[0] > len || h[1] > len)
+			break;
+		size_t name = off, namesz = (h[0] + align - 1) & ~(align - 1);
+		if (namesz > len - off)
+			break;
+		off += namesz;
+		size_t desc = off, descsz = (h[1] + align - 1) & ~(align - 1);
+		if (descsz > len - off)
+			break;
+		off += descsz;
+		if (h[0] != sizeof(CORDON_SHIM_NOTE_NAME) || h[2] != CORDON_SHIM_NOTE_TYPE ||
+		    memcmp(notes + name, CORDON_SHIM_NOTE_NAME, sizeof(CORDON_SHIM_NOTE_NAME)) != 0)
+			continue;
+		if (h[1] == CORDON_SHIM_TOKEN_LEN &&
+		    memcmp(notes + desc, our_token, CORDON_SHIM_TOKEN_LEN) == 0)
+			return 1;
+		found = -1;
+	}
+	return found;
+}
+
+int cordon_shim_check(const char *path, struct cordon_error *err)
+{
+	/* Non-blocking: a FIFO named here must not hang the launch. */
+	cleanup_close int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return cordon_err(err, errno, "%s: %s", path, strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) < 0)
+		return cordon_err(err, errno, "%s: %s", path, strerror(errno));
+	const char *why = NULL;
+	Ehdr eh;
+	if (!S_ISREG(st.st_mode))
+		why = "not a regular file";
+	else if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||
+		 memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0)
+		why = "not an ELF file";
+	else if (eh.e_ident[EI_CLASS] != OUR_CLASS || eh.e_ident[EI_DATA] != OUR_DATA ||
+		 eh.e_machine != OUR_MACHINE || eh.e_type != ET_DYN)
+		why = "not a shared library for this machine";
+	else if (eh.e_phentsize != sizeof(Phdr) || eh.e_phnum == 0 || eh.e_phnum > 512)
+		why = "no cordon build note in it";
+	int found = 0;
+	for (unsigned i = 0; !why && i < eh.e_phnum && found <= 0; i++) {
+		Phdr ph;
+		off_t off = (off_t)eh.e_phoff + (off_t)i * (off_t)sizeof(Phdr);
+		if (pread(fd, &ph, sizeof(ph), off) != (ssize_t)sizeof(ph))
+			break;
+		/* Ours is a few dozen bytes, in a segment of a few notes. */
+		if (ph.p_type != PT_NOTE || ph.p_filesz == 0 || ph.p_filesz > 4096)
+			continue;
+		unsigned char notes[4096];
+		if (pread(fd, notes, ph.p_filesz, (off_t)ph.p_offset) != (ssize_t)ph.p_filesz)
+			continue;
+		int r = scan_notes(notes, ph.p_filesz, ph.p_align == 8 ? 8 : 4);
+		if (r != 0)
+			found = r;
+	}
+	if (!why && found > 0)
+		return 0;
+	if (!why)
+		why = found < 0 ? "the shim of another build of cordon: its build token differs"
+				: "no cordon build note in it";
+	return cordon_err(err, ENOEXEC, "%s: not the libcordon.so built with this cordon (%s)",
+			  path, why);
 }

@@ -88,6 +88,112 @@ BOTH_USERS(escape, a_project_program_runs_nothing_before_the_sandbox, .timeout =
 	world_free(&w);
 }
 
+/* Whether TEXT is one line (ending in a newline) starting with "cordon: ". */
+static bool one_cordon_line(const char *text)
+{
+	const char *nl = strchr(text, '\n');
+	return strncmp(text, "cordon: ", 8) == 0 && nl && nl[1] == '\0';
+}
+
+/* PATH, a copy of the shim, made a shim of another build: its note's token
+ * changed (shim/linux/shim-note.h). */
+static void other_build(const char *path)
+{
+	static const unsigned char head[] = {7,   0,   0,   0,   16,  0,   0,   0,   's', 'h',
+					     'i', 'm', 'c', 'o', 'r', 'd', 'o', 'n', 0,   0};
+	FILE *f = fopen(path, "r+b");
+	cr_assert_not_null(f);
+	static unsigned char buf[4 << 20];
+	size_t n = fread(buf, 1, sizeof(buf), f);
+	unsigned char *at = memmem(buf, n, head, sizeof(head));
+	cr_assert_not_null(at, "%s: no cordon note", path);
+	cr_assert_eq(fseek(f, (long)(at - buf) + (long)sizeof(head), SEEK_SET), 0);
+	cr_assert_eq(fputc(at[sizeof(head)] ^ 0xff, f), at[sizeof(head)] ^ 0xff);
+	fclose(f);
+}
+
+/* CORDON_SHIM naming a library that is not the shim built with this cordon:
+ * one that loads (and does nothing), a file that is not ELF, the shim of
+ * another build. ld.so loads the first and skips the others, and the
+ * command used to run with no sandbox until the confirmation's timeout.
+ * Refused before anything starts, on one line naming it. Control: outside,
+ * the same command writes its marker. */
+BOTH_USERS(escape, a_wrong_shim_runs_nothing, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "wrongshim", "");
+	char *libs = path_join(w.dir, "libs");
+	cr_assert_eq(mkdir(libs, 0755), 0);
+	char *shims[3] = {path_join(libs, "libother.so"), write_file(libs, "libtext.so", "text\n"),
+			  path_join(libs, "libcordon.so")};
+	copy_exec(CORDON_NOTSHIM, shims[0]);
+	copy_exec(CORDON_SHIM_SO, shims[2]);
+	other_build(shims[2]);
+	world_give(&w);
+	for (size_t i = 0; i < 3; i++) {
+		char *marker = fmt("%s/ran-%zu", w.outside, i);
+		char *kv = fmt("CORDON_SHIM=%s", shims[i]);
+		world_setenv(&w, kv);
+		struct run_result r = sh_in(&w, NULL, "touch '%s'; echo command ran", marker);
+		cr_expect_not(file_exists(marker), "%s: the command ran unsandboxed", shims[i]);
+		cr_expect_null(strstr(r.out, "command ran"), "%s: the command ran", shims[i]);
+		cr_expect_eq(r.status, 125, "%s: %s", shims[i], r.err);
+		cr_expect(one_cordon_line(r.err) && strstr(r.err, shims[i]),
+			  "%s: not one line naming it: %s", shims[i], r.err);
+		run_free(&r);
+		free(kv);
+		free(marker);
+	}
+	char *ctl = path_join(w.outside, "control");
+	char *script = fmt("touch '%s'", ctl);
+	struct run_result r = sh_outside(&w, script);
+	cr_expect(file_exists(ctl), "control: outside, it did not write: %s", r.err);
+	run_free(&r);
+	free(script);
+	free(ctl);
+	for (size_t i = 0; i < 3; i++)
+		free(shims[i]);
+	free(libs);
+	world_free(&w);
+}
+
+/* No CORDON_SHIM, and ../lib/libcordon.so next to the launcher is another
+ * library (a launcher copied beside someone else's lib directory): refused
+ * the same way, never looked past. */
+BOTH_USERS(escape, a_wrong_library_beside_the_launcher_runs_nothing, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "besideshim", "");
+	char *inst = path_join(w.dir, "other"), *bin = path_join(inst, "bin"),
+	     *lib = path_join(inst, "lib");
+	cr_assert(mkdir(inst, 0755) == 0 && mkdir(bin, 0755) == 0 && mkdir(lib, 0755) == 0);
+	char *cordon = path_join(bin, "cordon"), *shim = path_join(lib, "libcordon.so");
+	copy_exec(CORDON_BIN, cordon);
+	copy_exec(CORDON_NOTSHIM, shim);
+	char *marker = path_join(w.outside, "ran");
+	char *script = fmt("touch '%s'; echo command ran", marker);
+	world_give(&w);
+	char *argv[] = {cordon, "run", "--config", w.cfg, "--", "/bin/sh", "-c", script, NULL};
+	struct run_result r = world_run(&w, argv, w.proj);
+	cr_expect_not(file_exists(marker), "the command ran unsandboxed");
+	cr_expect_null(strstr(r.out, "command ran"), "the command ran");
+	cr_expect_eq(r.status, 125, "%s", r.err);
+	cr_expect(one_cordon_line(r.err) && strstr(r.err, shim), "not one line naming %s: %s", shim,
+		  r.err);
+	run_free(&r);
+	r = sh_outside(&w, script);
+	cr_expect(file_exists(marker), "control: outside, it did not write: %s", r.err);
+	run_free(&r);
+	free(script);
+	free(marker);
+	free(cordon);
+	free(shim);
+	free(inst);
+	free(bin);
+	free(lib);
+	world_free(&w);
+}
+
 Test(escape, env_u_ld_preload_does_not_escape)
 {
 	struct world w;
