@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 #include "shim-note.h"
 #include "util.h"
@@ -73,6 +74,16 @@ static bool preloadable(const char *path, int depth, const char **why)
 		*why = "set-user/group-ID program (the loader ignores LD_PRELOAD)";
 		return false;
 	}
+	/* File capabilities make the exec a secure one as well (AT_SECURE, for
+	 * anyone but root): the loader skips LD_PRELOAD without a word, and
+	 * the program would run with no sandbox until the confirmation's
+	 * timeout. Any security.capability at all (an empty or malformed one
+	 * fails the exec), or one that cannot be read, counts. */
+	if (getxattr(path, "security.capability", NULL, 0) >= 0 ||
+	    (errno != ENODATA && errno != ENOTSUP)) {
+		*why = "program with file capabilities (the loader ignores LD_PRELOAD)";
+		return false;
+	}
 	cleanup_close int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
 		*why = "command is not readable";
@@ -116,7 +127,17 @@ static bool preloadable(const char *path, int depth, const char **why)
 bool cordon_exec_preloadable(const char *path, const char **why)
 {
 	const char *dummy;
-	return preloadable(path, 0, why ? why : &dummy);
+	if (!why)
+		why = &dummy;
+	/* Real and effective ids that differ (cordon started by a set-user-ID
+	 * program that kept both): every exec is then a secure one, whatever
+	 * the file, and the loader ignores LD_PRELOAD. */
+	if (getuid() != geteuid() || getgid() != getegid()) {
+		*why = "cordon runs with real and effective user or group IDs that differ (every "
+		       "program then starts in secure mode, where the loader ignores LD_PRELOAD)";
+		return false;
+	}
+	return preloadable(path, 0, why);
 }
 
 bool cordon_exec_chain_any(const char *path, bool (*test)(const char *canon, void *arg), void *arg)

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "both.h"
@@ -191,6 +192,96 @@ BOTH_USERS(escape, a_wrong_library_beside_the_launcher_runs_nothing, .timeout = 
 	free(inst);
 	free(bin);
 	free(lib);
+	world_free(&w);
+}
+
+/* setcap CAPS FILE, or skip where FILE's filesystem takes no capabilities. */
+static void need_setcap(const char *caps, const char *file)
+{
+	char *argv[] = {"/usr/sbin/setcap", (char *)caps, (char *)file, NULL};
+	char *envp[] = {"PATH=/usr/sbin:/usr/bin:/sbin:/bin", NULL};
+	struct run_result r = run_cmd(argv, envp, "/", 10000);
+	if (r.status != 0)
+		cr_skip_test("setcap %s %s: %s", caps, file, r.err);
+	run_free(&r);
+	cr_assert_gt(getxattr(file, "security.capability", NULL, 0), 0);
+}
+
+/* A program with file capabilities starts in secure mode (AT_SECURE) for an
+ * ordinary user: the loader skips LD_PRELOAD, the shim with it, and the
+ * program used to run with no sandbox until the confirmation's timeout. It
+ * gets the sandbox before its exec instead, and so does a script whose #!
+ * interpreter has capabilities. All lie outside the project, where the
+ * session cannot write: only the capability decides. With the effective bit
+ * (+ep) the kernel then refuses an ordinary user's exec (EPERM: the session
+ * has no capabilities to grant); with permitted only (+p) it runs, without
+ * them. Control: outside cordon each writes its marker. */
+BOTH_USERS(escape, a_program_with_file_capabilities_is_sandboxed, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "fcap", "");
+	char *xbin = path_join(w.dir, "xbin");
+	cr_assert_eq(mkdir(xbin, 0755), 0);
+	char *progs[2] = {path_join(xbin, "probe-ep"), path_join(xbin, "probe-p")};
+	static const char *const caps[2] = {"cap_net_bind_service+ep", "cap_net_bind_service+p"};
+	char *sh = path_join(xbin, "sh-fcap");
+	for (size_t i = 0; i < 2; i++)
+		copy_exec(CORDON_PROBE, progs[i]);
+	copy_exec("/bin/sh", sh);
+	char *body = fmt("#!%s\ntouch \"$1\"\necho script ran\n", sh);
+	char *script = write_file(xbin, "script", body);
+	chmod(script, 0755);
+	world_give(&w); /* a chown drops file capabilities: set them after it */
+	for (size_t i = 0; i < 2; i++)
+		need_setcap(caps[i], progs[i]);
+	need_setcap("cap_net_bind_service+p", sh);
+
+	for (size_t i = 0; i < 2; i++) {
+		char *out = fmt("%s/fcap-%zu", w.outside, i),
+		     *inside = fmt("%s/fcap-%zu", w.proj, i);
+		char *argv[] = {CORDON_BIN, "run",    "--config", w.cfg, "--allow-exec", xbin,
+				"--",       progs[i], "write",    out,   "pwned",        NULL};
+		struct run_result r = world_run(&w, argv, w.proj);
+		cr_expect_not(file_exists(out), "%s (%s) wrote outside: %s", progs[i], caps[i],
+			      r.err);
+		run_free(&r);
+		argv[9] = inside;
+		argv[10] = "ok";
+		r = world_run(&w, argv, w.proj);
+		if (!who->user || i == 1)
+			cr_expect(contains(inside, "ok"), "%s (%s) must still run: %s", progs[i],
+				  caps[i], r.err);
+		else
+			cr_expect(r.status == 126 && strstr(r.err, "Operation not permitted"),
+				  "%s (%s): %d %s", progs[i], caps[i], r.status, r.err);
+		run_free(&r);
+		char *ctl[] = {progs[i], "write", out, "control", NULL};
+		r = world_run(&w, ctl, w.proj);
+		cr_expect(file_exists(out), "control: outside, %s did not write: %s", progs[i],
+			  r.err);
+		run_free(&r);
+		free(out);
+		free(inside);
+	}
+
+	char *sout = path_join(w.outside, "fcap-script");
+	char *sargv[] = {CORDON_BIN, "run", "--config", w.cfg, "--allow-exec",
+			 xbin,       "--",  script,     sout,  NULL};
+	struct run_result r = world_run(&w, sargv, w.proj);
+	cr_expect(strstr(r.out, "script ran"), "the script did not run: %s", r.err);
+	cr_expect_not(file_exists(sout), "a script of a capable interpreter wrote outside");
+	run_free(&r);
+	char *sctl[] = {script, sout, NULL};
+	r = world_run(&w, sctl, w.proj);
+	cr_expect(file_exists(sout), "control: outside, the script did not write: %s", r.err);
+	run_free(&r);
+	free(sout);
+	free(body);
+	free(script);
+	for (size_t i = 0; i < 2; i++)
+		free(progs[i]);
+	free(sh);
+	free(xbin);
 	world_free(&w);
 }
 
