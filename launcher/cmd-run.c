@@ -362,9 +362,17 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 		if (preload) {
 			if (launcher_find_shim(&shim, &err) < 0 || !shim)
 				goto fail;
+			/* The build note is no secret: a library an earlier session
+			 * planted where this one may write could carry it, and its
+			 * constructor would run before any sandbox. */
+			cleanup_free char *shim_canon = realpath(shim, NULL);
 			if (strpbrk(shim, " :")) {
 				preload = false; /* ld.so would split the path */
 				why = "the shim's path contains a space or colon";
+			} else if (!shim_canon || writable_here(shim_canon, &p)) {
+				preload = false;
+				why = "the shim lies where the session can write, so a library planted "
+				      "there would run before the sandbox";
 			}
 		}
 	}

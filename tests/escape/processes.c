@@ -195,6 +195,40 @@ BOTH_USERS(escape, a_wrong_library_beside_the_launcher_runs_nothing, .timeout = 
 	world_free(&w);
 }
 
+/* The build note is no secret: a library that carries it, planted in the
+ * project by an earlier session and named by CORDON_SHIM, would have its
+ * constructor run before any sandbox. A shim the session could write is
+ * not preloaded; the command gets the sandbox before its exec. Control:
+ * preloaded outside cordon, its constructor writes its marker. */
+BOTH_USERS(escape, a_shim_the_session_could_write_is_not_preloaded, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "plantedshim", "");
+	char *lib = path_join(w.proj, "libcordon.so");
+	copy_exec(CORDON_PLANTEDSHIM, lib);
+	char *marker = path_join(w.outside, "planted-shim-ran");
+	char *inside = path_join(w.proj, "ran");
+	world_give(&w);
+	char *kv = fmt("CORDON_SHIM=%s", lib);
+	world_setenv(&w, kv);
+	struct run_result r = sh_in(&w, NULL, "echo ok > '%s'", inside);
+	cr_expect_not(file_exists(marker), "a planted shim's constructor ran unsandboxed");
+	cr_expect(contains(inside, "ok"), "the command must still run: %s", r.err);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+	char *preload = fmt("LD_PRELOAD=%s", lib);
+	char *argv[] = {"/usr/bin/env", preload, "/bin/true", NULL};
+	r = world_run(&w, argv, w.proj);
+	cr_expect(file_exists(marker), "control: preloaded outside, it did not write: %s", r.err);
+	run_free(&r);
+	free(preload);
+	free(kv);
+	free(inside);
+	free(marker);
+	free(lib);
+	world_free(&w);
+}
+
 /* setcap CAPS FILE, or skip where FILE's filesystem takes no capabilities. */
 static void need_setcap(const char *caps, const char *file)
 {
