@@ -352,12 +352,12 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 		/* The shim applies the sandbox in its constructor: the program's
 		 * own .preinit_array, its loader and the constructors of its
 		 * libraries run before that. One the session could have written
-		 * (built in the project, put in /tmp), or its interpreter, gets
-		 * the sandbox before its exec instead. */
+		 * (built in the project, put in /tmp), or its interpreter or
+		 * loader, gets the sandbox before its exec instead. */
 		if (preload && cordon_exec_chain_any(path, writable_here, &p)) {
 			preload = false;
-			why = "it lies where the session can write, so code of its own would run "
-			      "before the shim";
+			why = "it, its #! interpreter or its loader lies where the session can "
+			      "write, so code of its own would run before the shim";
 		}
 		if (preload) {
 			if (launcher_find_shim(&shim, &err) < 0 || !shim)

@@ -44,19 +44,26 @@ typedef Elf32_Phdr Phdr;
 #define OUR_DATA ELFDATA2MSB
 #endif
 
-static bool elf_has_interp(int fd, const Ehdr *eh)
+/* The program's loader (PT_INTERP) into BUF: 1, 0 when it has none
+ * (statically linked), -1 when it cannot be read or does not fit. */
+static int elf_interp(int fd, const Ehdr *eh, char *buf, size_t size)
 {
 	if (eh->e_phentsize != sizeof(Phdr) || eh->e_phnum == 0 || eh->e_phnum > 512)
-		return false;
+		return 0;
 	for (unsigned i = 0; i < eh->e_phnum; i++) {
 		Phdr ph;
 		off_t off = (off_t)eh->e_phoff + (off_t)i * (off_t)sizeof(Phdr);
 		if (pread(fd, &ph, sizeof(ph), off) != (ssize_t)sizeof(ph))
-			return false;
-		if (ph.p_type == PT_INTERP)
-			return true;
+			return 0;
+		if (ph.p_type != PT_INTERP)
+			continue;
+		if (ph.p_filesz < 2 || ph.p_filesz > size ||
+		    pread(fd, buf, ph.p_filesz, (off_t)ph.p_offset) != (ssize_t)ph.p_filesz)
+			return -1;
+		buf[ph.p_filesz - 1] = '\0';
+		return 1;
 	}
-	return false;
+	return 0;
 }
 
 static bool preloadable(const char *path, int depth, const char **why)
@@ -117,10 +124,27 @@ static bool preloadable(const char *path, int depth, const char **why)
 		*why = "program built for another architecture";
 		return false;
 	}
-	if (!elf_has_interp(fd, &eh)) {
+	char interp[PATH_MAX];
+	int k = elf_interp(fd, &eh, interp, sizeof(interp));
+	if (k == 0) {
 		*why = "statically linked program";
 		return false;
 	}
+	if (k < 0) {
+		*why = "its loader (PT_INTERP) cannot be read";
+		return false;
+	}
+#ifdef CORDON_SHIM_LOADER
+	/* Another C library's loader cannot load the shim (musl's stops at its
+	 * symbols; one that ignores LD_PRELOAD, or is no loader at all, would
+	 * run the program as it is). */
+	const char *base = strrchr(interp, '/');
+	base = base ? base + 1 : interp;
+	if (strncmp(base, CORDON_SHIM_LOADER, strlen(CORDON_SHIM_LOADER)) != 0) {
+		*why = "its loader (PT_INTERP) is not the one the shim is built for";
+		return false;
+	}
+#endif
 	return true;
 }
 
@@ -151,6 +175,24 @@ bool cordon_exec_chain_any(const char *path, bool (*test)(const char *canon, voi
 		cleanup_close int fd = open(canon, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 		char head[256];
 		ssize_t n = fd < 0 ? -1 : pread(fd, head, sizeof(head) - 1, 0);
+		if (n >= (ssize_t)sizeof(Ehdr) && memcmp(head, ELFMAG, SELFMAG) == 0) {
+			/* Its loader runs first, and the shim loads after it: the
+			 * loader is part of the chain (the kernel follows no
+			 * further). A relative one is found from the working
+			 * directory, the project: as if it held. */
+			Ehdr eh;
+			memcpy(&eh, head, sizeof(eh));
+			char interp[PATH_MAX];
+			int k = eh.e_ident[EI_CLASS] == OUR_CLASS
+					? elf_interp(fd, &eh, interp, sizeof(interp))
+					: 0;
+			if (k <= 0)
+				return false;
+			if (interp[0] != '/')
+				return true;
+			cleanup_free char *loader = realpath(interp, NULL);
+			return loader && test(loader, arg);
+		}
 		if (n < 2 || head[0] != '#' || head[1] != '!')
 			return false;
 		head[n] = '\0';

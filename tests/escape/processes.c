@@ -319,6 +319,120 @@ BOTH_USERS(escape, a_program_with_file_capabilities_is_sandboxed, .timeout = 90)
 	world_free(&w);
 }
 
+/* gcc SRC (C text, written to DIR/NAME.c) -o DIR/NAME with FLAGS (split on
+ * spaces); the test is skipped where that cannot be built. Returns the
+ * program's path. */
+static char *build_program(const char *dir, const char *name, const char *src, const char *flags)
+{
+	char *c = fmt("%s.c", name);
+	char *file = write_file(dir, c, src);
+	char *out = path_join(dir, name);
+	char *cmd = fmt("gcc %s -o '%s' '%s'", flags, out, file);
+	char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+	char *envp[] = {"PATH=/usr/bin:/bin", NULL};
+	struct run_result r = run_cmd(argv, envp, dir, 60000);
+	if (r.status != 0)
+		cr_skip_test("cannot build %s (%s): %s", name, flags, r.err);
+	run_free(&r);
+	unlink(file);
+	free(cmd);
+	free(file);
+	free(c);
+	return out;
+}
+
+/* Write argv[1] with "ok", print whether it could. */
+static const char writer_src[] = "#include <fcntl.h>\n#include <stdio.h>\n#include <unistd.h>\n"
+				 "int main(int c, char **v) {\n"
+				 "  int fd = c > 1 ? open(v[1], O_WRONLY | O_CREAT, 0644) : -1;\n"
+				 "  if (fd >= 0 && write(fd, \"ok\", 2) == 2) puts(\"wrote\");\n"
+				 "  return 0;\n}\n";
+
+/* A program whose loader (PT_INTERP) is another C library's: musl's cannot
+ * load the glibc shim (it stopped at the shim's symbols, and nothing ran),
+ * and a loader that ignored LD_PRELOAD would run the program as it is. It
+ * gets the sandbox before its exec: it runs, and what it writes outside is
+ * refused. Control: outside cordon it writes. */
+BOTH_USERS(escape, a_program_of_another_loader_is_sandboxed, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "musl", "");
+	char *xbin = path_join(w.dir, "xbin");
+	cr_assert_eq(mkdir(xbin, 0755), 0);
+	char *prog = build_program(xbin, "musl-writer", writer_src,
+				   "-specs /usr/lib/x86_64-linux-musl/musl-gcc.specs");
+	char *out = path_join(w.outside, "musl"), *inside = path_join(w.proj, "musl");
+	world_give(&w);
+	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--allow-exec",
+			xbin,       "--",  prog,       out,   NULL};
+	struct run_result r = world_run(&w, argv, w.proj);
+	cr_expect_not(file_exists(out), "a musl program wrote outside: %s", r.err);
+	run_free(&r);
+	argv[8] = inside;
+	r = world_run(&w, argv, w.proj);
+	cr_expect(contains(inside, "ok"), "the musl program must run: %s%s", r.out, r.err);
+	run_free(&r);
+	char *ctl[] = {prog, out, NULL};
+	r = world_run(&w, ctl, w.proj);
+	cr_expect(file_exists(out), "control: outside, it did not write: %s", r.err);
+	run_free(&r);
+	free(out);
+	free(inside);
+	free(prog);
+	free(xbin);
+	world_free(&w);
+}
+
+#if defined(__x86_64__)
+/* A "loader" that writes ../outside/planted-loader-ran (seen from the
+ * project, where the command starts) and exits: no C library, raw calls. */
+static const char planted_loader_src[] =
+	"void _start(void);\n"
+	"void _start(void) {\n"
+	"  static const char path[] = \"../outside/planted-loader-ran\";\n"
+	"  long r;\n"
+	"  __asm__ volatile(\"syscall\" : \"=a\"(r) : \"a\"(2L), \"D\"(path), \"S\"(0101L),"
+	" \"d\"(0644L) : \"rcx\", \"r11\", \"memory\");\n"
+	"  __asm__ volatile(\"syscall\" : : \"a\"(231L), \"D\"(0L) : \"rcx\", \"r11\", "
+	"\"memory\");\n"
+	"  for (;;) ;\n}\n";
+
+/* A program outside the project whose loader (PT_INTERP) lies in it: the
+ * kernel runs the loader first, before the shim could load, so one an
+ * earlier session planted there ran unsandboxed. The loader is part of the
+ * chain the launcher looks at: the program gets the sandbox before its
+ * exec, and the planted loader's write outside is refused. Control:
+ * outside cordon it writes. */
+BOTH_USERS(escape, a_loader_the_session_could_write_runs_sandboxed, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "plantedld", "");
+	char *xbin = path_join(w.dir, "xbin");
+	cr_assert_eq(mkdir(xbin, 0755), 0);
+	char *loader = build_program(w.proj, "ld-linux-x86-64.so.2", planted_loader_src,
+				     "-nostdlib -static-pie -fpie -O1");
+	char *flags = fmt("-Wl,--dynamic-linker=%s", loader);
+	char *prog = build_program(xbin, "planted-ld", writer_src, flags);
+	char *marker = path_join(w.outside, "planted-loader-ran");
+	world_give(&w);
+	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--allow-exec",
+			xbin,       "--",  prog,       NULL};
+	struct run_result r = world_run(&w, argv, w.proj);
+	cr_expect_not(file_exists(marker), "a planted loader ran unsandboxed: %s", r.err);
+	run_free(&r);
+	char *ctl[] = {prog, NULL};
+	r = world_run(&w, ctl, w.proj);
+	cr_expect(file_exists(marker), "control: outside, the loader did not write: %s", r.err);
+	run_free(&r);
+	free(marker);
+	free(prog);
+	free(flags);
+	free(loader);
+	free(xbin);
+	world_free(&w);
+}
+#endif
+
 Test(escape, env_u_ld_preload_does_not_escape)
 {
 	struct world w;
