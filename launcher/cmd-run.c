@@ -32,7 +32,24 @@ static bool file_exists(const char *p)
 	return access(p, R_OK) == 0;
 }
 
-/* The shim: $CORDON_SHIM, ../lib/libcordon.so next to us, the install libdir. */
+/* CAND (malloc'd, taken) as the shim in *OUT, if it is the one built with
+ * this launcher; else the one line saying what it is, LABEL before it. */
+static int take_shim(char *cand, const char *label, char **out, struct cordon_error *err)
+{
+	if (!cand)
+		return cordon_err(err, ENOMEM, "out of memory");
+	struct cordon_error why = {0};
+	int r = cordon_shim_check(cand, &why);
+	if (r < 0) {
+		free(cand);
+		return cordon_err(err, -r, "%s%s; nothing was started", label, why.msg);
+	}
+	*out = cand;
+	return 0;
+}
+
+/* The shim: $CORDON_SHIM, ../lib/libcordon.so next to us, the install
+ * libdir; the first that exists, which must then be ours. */
 int launcher_find_shim(char **out, struct cordon_error *err)
 {
 	const char *env = getenv("CORDON_SHIM");
@@ -40,8 +57,7 @@ int launcher_find_shim(char **out, struct cordon_error *err)
 		if (env[0] != '/' || !file_exists(env))
 			return cordon_err(err, ENOENT,
 					  "%s: CORDON_SHIM: not a readable absolute path", env);
-		*out = strdup(env);
-		return *out ? 0 : cordon_err(err, ENOMEM, "out of memory");
+		return take_shim(strdup(env), "CORDON_SHIM=", out, err);
 	}
 	char self[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
@@ -55,17 +71,13 @@ int launcher_find_shim(char **out, struct cordon_error *err)
 				return cordon_err(err, ENOMEM, "out of memory");
 			char *canon = realpath(cand, NULL);
 			free(cand);
-			if (canon && file_exists(canon)) {
-				*out = canon;
-				return 0;
-			}
+			if (canon && file_exists(canon))
+				return take_shim(canon, "", out, err);
 			free(canon);
 		}
 	}
-	if (file_exists(CORDON_INSTALL_LIBDIR "/libcordon.so")) {
-		*out = strdup(CORDON_INSTALL_LIBDIR "/libcordon.so");
-		return *out ? 0 : -ENOMEM;
-	}
+	if (file_exists(CORDON_INSTALL_LIBDIR "/libcordon.so"))
+		return take_shim(strdup(CORDON_INSTALL_LIBDIR "/libcordon.so"), "", out, err);
 	return cordon_err(err, ENOENT,
 			  "libcordon.so not found (looked at $CORDON_SHIM, ../lib next to cordon, "
 			  "%s)",
@@ -348,19 +360,27 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 		/* The shim applies the sandbox in its constructor: the program's
 		 * own .preinit_array, its loader and the constructors of its
 		 * libraries run before that. One the session could have written
-		 * (built in the project, put in /tmp), or its interpreter, gets
-		 * the sandbox before its exec instead. */
+		 * (built in the project, put in /tmp), or its interpreter or
+		 * loader, gets the sandbox before its exec instead. */
 		if (preload && cordon_exec_chain_any(path, writable_here, &p)) {
 			preload = false;
-			why = "it lies where the session can write, so code of its own would run "
-			      "before the shim";
+			why = "it, its #! interpreter or its loader lies where the session can "
+			      "write, so code of its own would run before the shim";
 		}
 		if (preload) {
 			if (launcher_find_shim(&shim, &err) < 0 || !shim)
 				goto fail;
+			/* The build note is no secret: a library an earlier session
+			 * planted where this one may write could carry it, and its
+			 * constructor would run before any sandbox. */
+			cleanup_free char *shim_canon = realpath(shim, NULL);
 			if (strpbrk(shim, " :")) {
 				preload = false; /* ld.so would split the path */
 				why = "the shim's path contains a space or colon";
+			} else if (!shim_canon || writable_here(shim_canon, &p)) {
+				preload = false;
+				why = "the shim lies where the session can write, so a library planted "
+				      "there would run before the sandbox";
 			}
 		}
 	}

@@ -32,6 +32,12 @@
 #include "cordon/sandbox.h"
 #include "cordon/session.h"
 #include "cordon/wire.h"
+#ifdef __linux__
+#include "linux/shim-note.h"
+
+/* What tells the launcher this library is the shim built with it. */
+CORDON_SHIM_NOTE;
+#endif
 
 extern char **environ;
 

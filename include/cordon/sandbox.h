@@ -26,6 +26,15 @@ void cordon_sandbox_probe(struct cordon_support *out);
  * fingerprint profile). */
 extern const bool cordon_shim_enforces;
 
+/* Whether PATH is the libcordon.so built with this program (Linux: an ELF
+ * note carrying the build tree's token; see shim/linux/shim-note.h). 0 if
+ * it is; -errno with ERR naming PATH and what it is instead (not an ELF
+ * shared library for this machine, another library, a shim of another
+ * build) otherwise. A library that is not the shim would load, or be
+ * skipped by the loader, and the command run before any sandbox: the
+ * caller must not preload it. Always 0 on macOS, which never preloads. */
+int cordon_shim_check(const char *path, struct cordon_error *err);
+
 /* Names of the enforcement features POLICY needs that SUP lacks, joined with
  * ", " into BUF (empty when everything is enforceable). Returns the count. */
 int cordon_sandbox_missing(const struct cordon_policy *policy, const struct cordon_support *sup,

@@ -1,5 +1,7 @@
-/* Whether the shim can load into a target: ELF inspection (Linux). */
+/* Whether the shim can load into a target, and whether a library is the
+ * shim built with this cordon: ELF inspection (Linux). */
 #include "cordon/exec.h"
+#include "cordon/sandbox.h"
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -8,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
+#include "shim-note.h"
 #include "util.h"
 
 /* Our own ELF class and machine, the ones the shim is built for. */
@@ -34,20 +38,32 @@ typedef Elf32_Phdr Phdr;
 #else
 #define OUR_MACHINE EM_NONE
 #endif
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define OUR_DATA ELFDATA2LSB
+#else
+#define OUR_DATA ELFDATA2MSB
+#endif
 
-static bool elf_has_interp(int fd, const Ehdr *eh)
+/* The program's loader (PT_INTERP) into BUF: 1, 0 when it has none
+ * (statically linked), -1 when it cannot be read or does not fit. */
+static int elf_interp(int fd, const Ehdr *eh, char *buf, size_t size)
 {
 	if (eh->e_phentsize != sizeof(Phdr) || eh->e_phnum == 0 || eh->e_phnum > 512)
-		return false;
+		return 0;
 	for (unsigned i = 0; i < eh->e_phnum; i++) {
 		Phdr ph;
 		off_t off = (off_t)eh->e_phoff + (off_t)i * (off_t)sizeof(Phdr);
 		if (pread(fd, &ph, sizeof(ph), off) != (ssize_t)sizeof(ph))
-			return false;
-		if (ph.p_type == PT_INTERP)
-			return true;
+			return 0;
+		if (ph.p_type != PT_INTERP)
+			continue;
+		if (ph.p_filesz < 2 || ph.p_filesz > size ||
+		    pread(fd, buf, ph.p_filesz, (off_t)ph.p_offset) != (ssize_t)ph.p_filesz)
+			return -1;
+		buf[ph.p_filesz - 1] = '\0';
+		return 1;
 	}
-	return false;
+	return 0;
 }
 
 static bool preloadable(const char *path, int depth, const char **why)
@@ -63,6 +79,16 @@ static bool preloadable(const char *path, int depth, const char **why)
 	}
 	if (st.st_mode & (S_ISUID | S_ISGID)) {
 		*why = "set-user/group-ID program (the loader ignores LD_PRELOAD)";
+		return false;
+	}
+	/* File capabilities make the exec a secure one as well (AT_SECURE, for
+	 * anyone but root): the loader skips LD_PRELOAD without a word, and
+	 * the program would run with no sandbox until the confirmation's
+	 * timeout. Any security.capability at all (an empty or malformed one
+	 * fails the exec), or one that cannot be read, counts. */
+	if (getxattr(path, "security.capability", NULL, 0) >= 0 ||
+	    (errno != ENODATA && errno != ENOTSUP)) {
+		*why = "program with file capabilities (the loader ignores LD_PRELOAD)";
 		return false;
 	}
 	cleanup_close int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
@@ -98,17 +124,44 @@ static bool preloadable(const char *path, int depth, const char **why)
 		*why = "program built for another architecture";
 		return false;
 	}
-	if (!elf_has_interp(fd, &eh)) {
+	char interp[PATH_MAX];
+	int k = elf_interp(fd, &eh, interp, sizeof(interp));
+	if (k == 0) {
 		*why = "statically linked program";
 		return false;
 	}
+	if (k < 0) {
+		*why = "its loader (PT_INTERP) cannot be read";
+		return false;
+	}
+#ifdef CORDON_SHIM_LOADER
+	/* Another C library's loader cannot load the shim (musl's stops at its
+	 * symbols; one that ignores LD_PRELOAD, or is no loader at all, would
+	 * run the program as it is). */
+	const char *base = strrchr(interp, '/');
+	base = base ? base + 1 : interp;
+	if (strncmp(base, CORDON_SHIM_LOADER, strlen(CORDON_SHIM_LOADER)) != 0) {
+		*why = "its loader (PT_INTERP) is not the one the shim is built for";
+		return false;
+	}
+#endif
 	return true;
 }
 
 bool cordon_exec_preloadable(const char *path, const char **why)
 {
 	const char *dummy;
-	return preloadable(path, 0, why ? why : &dummy);
+	if (!why)
+		why = &dummy;
+	/* Real and effective ids that differ (cordon started by a set-user-ID
+	 * program that kept both): every exec is then a secure one, whatever
+	 * the file, and the loader ignores LD_PRELOAD. */
+	if (getuid() != geteuid() || getgid() != getegid()) {
+		*why = "cordon runs with real and effective user or group IDs that differ (every "
+		       "program then starts in secure mode, where the loader ignores LD_PRELOAD)";
+		return false;
+	}
+	return preloadable(path, 0, why);
 }
 
 bool cordon_exec_chain_any(const char *path, bool (*test)(const char *canon, void *arg), void *arg)
@@ -122,6 +175,24 @@ bool cordon_exec_chain_any(const char *path, bool (*test)(const char *canon, voi
 		cleanup_close int fd = open(canon, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 		char head[256];
 		ssize_t n = fd < 0 ? -1 : pread(fd, head, sizeof(head) - 1, 0);
+		if (n >= (ssize_t)sizeof(Ehdr) && memcmp(head, ELFMAG, SELFMAG) == 0) {
+			/* Its loader runs first, and the shim loads after it: the
+			 * loader is part of the chain (the kernel follows no
+			 * further). A relative one is found from the working
+			 * directory, the project: as if it held. */
+			Ehdr eh;
+			memcpy(&eh, head, sizeof(eh));
+			char interp[PATH_MAX];
+			int k = eh.e_ident[EI_CLASS] == OUR_CLASS
+					? elf_interp(fd, &eh, interp, sizeof(interp))
+					: 0;
+			if (k <= 0)
+				return false;
+			if (interp[0] != '/')
+				return true;
+			cleanup_free char *loader = realpath(interp, NULL);
+			return loader && test(loader, arg);
+		}
 		if (n < 2 || head[0] != '#' || head[1] != '!')
 			return false;
 		head[n] = '\0';
@@ -134,4 +205,86 @@ bool cordon_exec_chain_any(const char *path, bool (*test)(const char *canon, voi
 		snprintf(cur, sizeof(cur), "%s", p);
 	}
 	return true; /* too deep to follow: as if it held */
+}
+
+/* ---- the shim ------------------------------------------------------------------ */
+
+static const unsigned char our_token[CORDON_SHIM_TOKEN_LEN] = {CORDON_BUILD_TOKEN_BYTES};
+
+/* The notes in NOTES[0, LEN), padded to ALIGN (4, or 8 for an 8-aligned
+ * segment): 1 ours with our token, -1 ours with another token, 0 none. */
+static int scan_notes(const unsigned char *notes, size_t len, size_t align)
+{
+	int found = 0;
+	size_t off = 0;
+	while (len - off >= 3 * sizeof(uint32_t)) {
+		uint32_t h[3];
+		memcpy(h, notes + off, sizeof(h));
+		off += sizeof(h);
+		/* LEN is small (see cordon_shim_check): no sum below overflows. */
+		if (h[0] > len || h[1] > len)
+			break;
+		size_t name = off, namesz = (h[0] + align - 1) & ~(align - 1);
+		if (namesz > len - off)
+			break;
+		off += namesz;
+		size_t desc = off, descsz = (h[1] + align - 1) & ~(align - 1);
+		if (descsz > len - off)
+			break;
+		off += descsz;
+		if (h[0] != sizeof(CORDON_SHIM_NOTE_NAME) || h[2] != CORDON_SHIM_NOTE_TYPE ||
+		    memcmp(notes + name, CORDON_SHIM_NOTE_NAME, sizeof(CORDON_SHIM_NOTE_NAME)) != 0)
+			continue;
+		if (h[1] == CORDON_SHIM_TOKEN_LEN &&
+		    memcmp(notes + desc, our_token, CORDON_SHIM_TOKEN_LEN) == 0)
+			return 1;
+		found = -1;
+	}
+	return found;
+}
+
+int cordon_shim_check(const char *path, struct cordon_error *err)
+{
+	/* Non-blocking: a FIFO named here must not hang the launch. */
+	cleanup_close int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return cordon_err(err, errno, "%s: %s", path, strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) < 0)
+		return cordon_err(err, errno, "%s: %s", path, strerror(errno));
+	const char *why = NULL;
+	Ehdr eh;
+	if (!S_ISREG(st.st_mode))
+		why = "not a regular file";
+	else if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||
+		 memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0)
+		why = "not an ELF file";
+	else if (eh.e_ident[EI_CLASS] != OUR_CLASS || eh.e_ident[EI_DATA] != OUR_DATA ||
+		 eh.e_machine != OUR_MACHINE || eh.e_type != ET_DYN)
+		why = "not a shared library for this machine";
+	else if (eh.e_phentsize != sizeof(Phdr) || eh.e_phnum == 0 || eh.e_phnum > 512)
+		why = "no cordon build note in it";
+	int found = 0;
+	for (unsigned i = 0; !why && i < eh.e_phnum && found <= 0; i++) {
+		Phdr ph;
+		off_t off = (off_t)eh.e_phoff + (off_t)i * (off_t)sizeof(Phdr);
+		if (pread(fd, &ph, sizeof(ph), off) != (ssize_t)sizeof(ph))
+			break;
+		/* Ours is a few dozen bytes, in a segment of a few notes. */
+		if (ph.p_type != PT_NOTE || ph.p_filesz == 0 || ph.p_filesz > 4096)
+			continue;
+		unsigned char notes[4096];
+		if (pread(fd, notes, ph.p_filesz, (off_t)ph.p_offset) != (ssize_t)ph.p_filesz)
+			continue;
+		int r = scan_notes(notes, ph.p_filesz, ph.p_align == 8 ? 8 : 4);
+		if (r != 0)
+			found = r;
+	}
+	if (!why && found > 0)
+		return 0;
+	if (!why)
+		why = found < 0 ? "the shim of another build of cordon: its build token differs"
+				: "no cordon build note in it";
+	return cordon_err(err, ENOEXEC, "%s: not the libcordon.so built with this cordon (%s)",
+			  path, why);
 }

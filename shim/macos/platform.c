@@ -186,6 +186,15 @@ int cordon_sandbox_apply(const struct cordon_policy *p, int *listener, struct co
 	return r;
 }
 
+/* The launcher never preloads on macOS (cordon_shim_enforces is false):
+ * nothing to check. */
+int cordon_shim_check(const char *path, struct cordon_error *err)
+{
+	(void)path;
+	(void)err;
+	return 0;
+}
+
 /* The launcher never preloads on macOS (cordon_shim_enforces is false), so
  * the policy never travels on a memfd here; macOS has no memfd either. */
 int cordon_wire_to_memfd(const struct cordon_policy *p, struct cordon_error *err)

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "both.h"
@@ -87,6 +88,350 @@ BOTH_USERS(escape, a_project_program_runs_nothing_before_the_sandbox, .timeout =
 	free(ctl);
 	world_free(&w);
 }
+
+/* Whether TEXT is one line (ending in a newline) starting with "cordon: ". */
+static bool one_cordon_line(const char *text)
+{
+	const char *nl = strchr(text, '\n');
+	return strncmp(text, "cordon: ", 8) == 0 && nl && nl[1] == '\0';
+}
+
+/* PATH, a copy of the shim, made a shim of another build: its note's token
+ * changed (shim/linux/shim-note.h). */
+static void other_build(const char *path)
+{
+	static const unsigned char head[] = {7,   0,   0,   0,   16,  0,   0,   0,   's', 'h',
+					     'i', 'm', 'c', 'o', 'r', 'd', 'o', 'n', 0,   0};
+	FILE *f = fopen(path, "r+b");
+	cr_assert_not_null(f);
+	static unsigned char buf[4 << 20];
+	size_t n = fread(buf, 1, sizeof(buf), f);
+	unsigned char *at = memmem(buf, n, head, sizeof(head));
+	cr_assert_not_null(at, "%s: no cordon note", path);
+	cr_assert_eq(fseek(f, (long)(at - buf) + (long)sizeof(head), SEEK_SET), 0);
+	cr_assert_eq(fputc(at[sizeof(head)] ^ 0xff, f), at[sizeof(head)] ^ 0xff);
+	fclose(f);
+}
+
+/* CORDON_SHIM naming a library that is not the shim built with this cordon:
+ * one that loads (and does nothing), a file that is not ELF, the shim of
+ * another build. ld.so loads the first and skips the others, and the
+ * command used to run with no sandbox until the confirmation's timeout.
+ * Refused before anything starts, on one line naming it. Control: outside,
+ * the same command writes its marker. */
+BOTH_USERS(escape, a_wrong_shim_runs_nothing, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "wrongshim", "");
+	char *libs = path_join(w.dir, "libs");
+	cr_assert_eq(mkdir(libs, 0755), 0);
+	char *shims[3] = {path_join(libs, "libother.so"), write_file(libs, "libtext.so", "text\n"),
+			  path_join(libs, "libcordon.so")};
+	copy_exec(CORDON_NOTSHIM, shims[0]);
+	copy_exec(CORDON_SHIM_SO, shims[2]);
+	other_build(shims[2]);
+	world_give(&w);
+	for (size_t i = 0; i < 3; i++) {
+		char *marker = fmt("%s/ran-%zu", w.outside, i);
+		char *kv = fmt("CORDON_SHIM=%s", shims[i]);
+		world_setenv(&w, kv);
+		struct run_result r = sh_in(&w, NULL, "touch '%s'; echo command ran", marker);
+		cr_expect_not(file_exists(marker), "%s: the command ran unsandboxed", shims[i]);
+		cr_expect_null(strstr(r.out, "command ran"), "%s: the command ran", shims[i]);
+		cr_expect_eq(r.status, 125, "%s: %s", shims[i], r.err);
+		cr_expect(one_cordon_line(r.err) && strstr(r.err, shims[i]),
+			  "%s: not one line naming it: %s", shims[i], r.err);
+		run_free(&r);
+		free(kv);
+		free(marker);
+	}
+	char *ctl = path_join(w.outside, "control");
+	char *script = fmt("touch '%s'", ctl);
+	struct run_result r = sh_outside(&w, script);
+	cr_expect(file_exists(ctl), "control: outside, it did not write: %s", r.err);
+	run_free(&r);
+	free(script);
+	free(ctl);
+	for (size_t i = 0; i < 3; i++)
+		free(shims[i]);
+	free(libs);
+	world_free(&w);
+}
+
+/* No CORDON_SHIM, and ../lib/libcordon.so next to the launcher is another
+ * library (a launcher copied beside someone else's lib directory): refused
+ * the same way, never looked past. */
+BOTH_USERS(escape, a_wrong_library_beside_the_launcher_runs_nothing, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "besideshim", "");
+	char *inst = path_join(w.dir, "other"), *bin = path_join(inst, "bin"),
+	     *lib = path_join(inst, "lib");
+	cr_assert(mkdir(inst, 0755) == 0 && mkdir(bin, 0755) == 0 && mkdir(lib, 0755) == 0);
+	char *cordon = path_join(bin, "cordon"), *shim = path_join(lib, "libcordon.so");
+	copy_exec(CORDON_BIN, cordon);
+	copy_exec(CORDON_NOTSHIM, shim);
+	char *marker = path_join(w.outside, "ran");
+	char *script = fmt("touch '%s'; echo command ran", marker);
+	world_give(&w);
+	char *argv[] = {cordon, "run", "--config", w.cfg, "--", "/bin/sh", "-c", script, NULL};
+	struct run_result r = world_run(&w, argv, w.proj);
+	cr_expect_not(file_exists(marker), "the command ran unsandboxed");
+	cr_expect_null(strstr(r.out, "command ran"), "the command ran");
+	cr_expect_eq(r.status, 125, "%s", r.err);
+	cr_expect(one_cordon_line(r.err) && strstr(r.err, shim), "not one line naming %s: %s", shim,
+		  r.err);
+	run_free(&r);
+	r = sh_outside(&w, script);
+	cr_expect(file_exists(marker), "control: outside, it did not write: %s", r.err);
+	run_free(&r);
+	free(script);
+	free(marker);
+	free(cordon);
+	free(shim);
+	free(inst);
+	free(bin);
+	free(lib);
+	world_free(&w);
+}
+
+/* The build note is no secret: a library that carries it, planted in the
+ * project by an earlier session and named by CORDON_SHIM, would have its
+ * constructor run before any sandbox. A shim the session could write is
+ * not preloaded; the command gets the sandbox before its exec. Control:
+ * preloaded outside cordon, its constructor writes its marker. */
+BOTH_USERS(escape, a_shim_the_session_could_write_is_not_preloaded, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "plantedshim", "");
+	char *lib = path_join(w.proj, "libcordon.so");
+	copy_exec(CORDON_PLANTEDSHIM, lib);
+	char *marker = path_join(w.outside, "planted-shim-ran");
+	char *inside = path_join(w.proj, "ran");
+	world_give(&w);
+	char *kv = fmt("CORDON_SHIM=%s", lib);
+	world_setenv(&w, kv);
+	struct run_result r = sh_in(&w, NULL, "echo ok > '%s'", inside);
+	cr_expect_not(file_exists(marker), "a planted shim's constructor ran unsandboxed");
+	cr_expect(contains(inside, "ok"), "the command must still run: %s", r.err);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+	char *preload = fmt("LD_PRELOAD=%s", lib);
+	char *argv[] = {"/usr/bin/env", preload, "/bin/true", NULL};
+	r = world_run(&w, argv, w.proj);
+	cr_expect(file_exists(marker), "control: preloaded outside, it did not write: %s", r.err);
+	run_free(&r);
+	free(preload);
+	free(kv);
+	free(inside);
+	free(marker);
+	free(lib);
+	world_free(&w);
+}
+
+/* setcap CAPS FILE, or skip where FILE's filesystem takes no capabilities. */
+static void need_setcap(const char *caps, const char *file)
+{
+	char *argv[] = {"/usr/sbin/setcap", (char *)caps, (char *)file, NULL};
+	char *envp[] = {"PATH=/usr/sbin:/usr/bin:/sbin:/bin", NULL};
+	struct run_result r = run_cmd(argv, envp, "/", 10000);
+	if (r.status != 0)
+		cr_skip_test("setcap %s %s: %s", caps, file, r.err);
+	run_free(&r);
+	cr_assert_gt(getxattr(file, "security.capability", NULL, 0), 0);
+}
+
+/* A program with file capabilities starts in secure mode (AT_SECURE) for an
+ * ordinary user: the loader skips LD_PRELOAD, the shim with it, and the
+ * program used to run with no sandbox until the confirmation's timeout. It
+ * gets the sandbox before its exec instead, and so does a script whose #!
+ * interpreter has capabilities. All lie outside the project, where the
+ * session cannot write: only the capability decides. With the effective bit
+ * (+ep) the kernel then refuses an ordinary user's exec (EPERM: the session
+ * has no capabilities to grant); with permitted only (+p) it runs, without
+ * them. Control: outside cordon each writes its marker. */
+BOTH_USERS(escape, a_program_with_file_capabilities_is_sandboxed, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "fcap", "");
+	char *xbin = path_join(w.dir, "xbin");
+	cr_assert_eq(mkdir(xbin, 0755), 0);
+	char *progs[2] = {path_join(xbin, "probe-ep"), path_join(xbin, "probe-p")};
+	static const char *const caps[2] = {"cap_net_bind_service+ep", "cap_net_bind_service+p"};
+	char *sh = path_join(xbin, "sh-fcap");
+	for (size_t i = 0; i < 2; i++)
+		copy_exec(CORDON_PROBE, progs[i]);
+	copy_exec("/bin/sh", sh);
+	char *body = fmt("#!%s\ntouch \"$1\"\necho script ran\n", sh);
+	char *script = write_file(xbin, "script", body);
+	chmod(script, 0755);
+	world_give(&w); /* a chown drops file capabilities: set them after it */
+	for (size_t i = 0; i < 2; i++)
+		need_setcap(caps[i], progs[i]);
+	need_setcap("cap_net_bind_service+p", sh);
+
+	for (size_t i = 0; i < 2; i++) {
+		char *out = fmt("%s/fcap-%zu", w.outside, i),
+		     *inside = fmt("%s/fcap-%zu", w.proj, i);
+		char *argv[] = {CORDON_BIN, "run",    "--config", w.cfg, "--allow-exec", xbin,
+				"--",       progs[i], "write",    out,   "pwned",        NULL};
+		struct run_result r = world_run(&w, argv, w.proj);
+		cr_expect_not(file_exists(out), "%s (%s) wrote outside: %s", progs[i], caps[i],
+			      r.err);
+		run_free(&r);
+		argv[9] = inside;
+		argv[10] = "ok";
+		r = world_run(&w, argv, w.proj);
+		if (!who->user || i == 1)
+			cr_expect(contains(inside, "ok"), "%s (%s) must still run: %s", progs[i],
+				  caps[i], r.err);
+		else
+			cr_expect(r.status == 126 && strstr(r.err, "Operation not permitted"),
+				  "%s (%s): %d %s", progs[i], caps[i], r.status, r.err);
+		run_free(&r);
+		char *ctl[] = {progs[i], "write", out, "control", NULL};
+		r = world_run(&w, ctl, w.proj);
+		cr_expect(file_exists(out), "control: outside, %s did not write: %s", progs[i],
+			  r.err);
+		run_free(&r);
+		free(out);
+		free(inside);
+	}
+
+	char *sout = path_join(w.outside, "fcap-script");
+	char *sargv[] = {CORDON_BIN, "run", "--config", w.cfg, "--allow-exec",
+			 xbin,       "--",  script,     sout,  NULL};
+	struct run_result r = world_run(&w, sargv, w.proj);
+	cr_expect(strstr(r.out, "script ran"), "the script did not run: %s", r.err);
+	cr_expect_not(file_exists(sout), "a script of a capable interpreter wrote outside");
+	run_free(&r);
+	char *sctl[] = {script, sout, NULL};
+	r = world_run(&w, sctl, w.proj);
+	cr_expect(file_exists(sout), "control: outside, the script did not write: %s", r.err);
+	run_free(&r);
+	free(sout);
+	free(body);
+	free(script);
+	for (size_t i = 0; i < 2; i++)
+		free(progs[i]);
+	free(sh);
+	free(xbin);
+	world_free(&w);
+}
+
+/* gcc SRC (C text, written to DIR/NAME.c) -o DIR/NAME with FLAGS (split on
+ * spaces); the test is skipped where that cannot be built. Returns the
+ * program's path. */
+static char *build_program(const char *dir, const char *name, const char *src, const char *flags)
+{
+	char *c = fmt("%s.c", name);
+	char *file = write_file(dir, c, src);
+	char *out = path_join(dir, name);
+	char *cmd = fmt("gcc %s -o '%s' '%s'", flags, out, file);
+	char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+	char *envp[] = {"PATH=/usr/bin:/bin", NULL};
+	struct run_result r = run_cmd(argv, envp, dir, 60000);
+	if (r.status != 0)
+		cr_skip_test("cannot build %s (%s): %s", name, flags, r.err);
+	run_free(&r);
+	unlink(file);
+	free(cmd);
+	free(file);
+	free(c);
+	return out;
+}
+
+/* Write argv[1] with "ok", print whether it could. */
+static const char writer_src[] = "#include <fcntl.h>\n#include <stdio.h>\n#include <unistd.h>\n"
+				 "int main(int c, char **v) {\n"
+				 "  int fd = c > 1 ? open(v[1], O_WRONLY | O_CREAT, 0644) : -1;\n"
+				 "  if (fd >= 0 && write(fd, \"ok\", 2) == 2) puts(\"wrote\");\n"
+				 "  return 0;\n}\n";
+
+/* A program whose loader (PT_INTERP) is another C library's: musl's cannot
+ * load the glibc shim (it stopped at the shim's symbols, and nothing ran),
+ * and a loader that ignored LD_PRELOAD would run the program as it is. It
+ * gets the sandbox before its exec: it runs, and what it writes outside is
+ * refused. Control: outside cordon it writes. */
+BOTH_USERS(escape, a_program_of_another_loader_is_sandboxed, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "musl", "");
+	char *xbin = path_join(w.dir, "xbin");
+	cr_assert_eq(mkdir(xbin, 0755), 0);
+	char *prog = build_program(xbin, "musl-writer", writer_src,
+				   "-specs /usr/lib/x86_64-linux-musl/musl-gcc.specs");
+	char *out = path_join(w.outside, "musl"), *inside = path_join(w.proj, "musl");
+	world_give(&w);
+	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--allow-exec",
+			xbin,       "--",  prog,       out,   NULL};
+	struct run_result r = world_run(&w, argv, w.proj);
+	cr_expect_not(file_exists(out), "a musl program wrote outside: %s", r.err);
+	run_free(&r);
+	argv[8] = inside;
+	r = world_run(&w, argv, w.proj);
+	cr_expect(contains(inside, "ok"), "the musl program must run: %s%s", r.out, r.err);
+	run_free(&r);
+	char *ctl[] = {prog, out, NULL};
+	r = world_run(&w, ctl, w.proj);
+	cr_expect(file_exists(out), "control: outside, it did not write: %s", r.err);
+	run_free(&r);
+	free(out);
+	free(inside);
+	free(prog);
+	free(xbin);
+	world_free(&w);
+}
+
+#if defined(__x86_64__)
+/* A "loader" that writes ../outside/planted-loader-ran (seen from the
+ * project, where the command starts) and exits: no C library, raw calls. */
+static const char planted_loader_src[] =
+	"void _start(void);\n"
+	"void _start(void) {\n"
+	"  static const char path[] = \"../outside/planted-loader-ran\";\n"
+	"  long r;\n"
+	"  __asm__ volatile(\"syscall\" : \"=a\"(r) : \"a\"(2L), \"D\"(path), \"S\"(0101L),"
+	" \"d\"(0644L) : \"rcx\", \"r11\", \"memory\");\n"
+	"  __asm__ volatile(\"syscall\" : : \"a\"(231L), \"D\"(0L) : \"rcx\", \"r11\", "
+	"\"memory\");\n"
+	"  for (;;) ;\n}\n";
+
+/* A program outside the project whose loader (PT_INTERP) lies in it: the
+ * kernel runs the loader first, before the shim could load, so one an
+ * earlier session planted there ran unsandboxed. The loader is part of the
+ * chain the launcher looks at: the program gets the sandbox before its
+ * exec, and the planted loader's write outside is refused. Control:
+ * outside cordon it writes. */
+BOTH_USERS(escape, a_loader_the_session_could_write_runs_sandboxed, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "plantedld", "");
+	char *xbin = path_join(w.dir, "xbin");
+	cr_assert_eq(mkdir(xbin, 0755), 0);
+	char *loader = build_program(w.proj, "ld-linux-x86-64.so.2", planted_loader_src,
+				     "-nostdlib -static-pie -fpie -O1");
+	char *flags = fmt("-Wl,--dynamic-linker=%s", loader);
+	char *prog = build_program(xbin, "planted-ld", writer_src, flags);
+	char *marker = path_join(w.outside, "planted-loader-ran");
+	world_give(&w);
+	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--allow-exec",
+			xbin,       "--",  prog,       NULL};
+	struct run_result r = world_run(&w, argv, w.proj);
+	cr_expect_not(file_exists(marker), "a planted loader ran unsandboxed: %s", r.err);
+	run_free(&r);
+	char *ctl[] = {prog, NULL};
+	r = world_run(&w, ctl, w.proj);
+	cr_expect(file_exists(marker), "control: outside, the loader did not write: %s", r.err);
+	run_free(&r);
+	free(marker);
+	free(prog);
+	free(flags);
+	free(loader);
+	free(xbin);
+	world_free(&w);
+}
+#endif
 
 Test(escape, env_u_ld_preload_does_not_escape)
 {
