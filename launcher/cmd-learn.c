@@ -581,6 +581,19 @@ static void report_network(const struct cordon_policy *p, bool no_network,
 		fprintf(stderr, "  to allow it: \"allow_network\": true\n");
 }
 
+/* What --write never writes, each with why: what a command the user
+ * does not trust would ask for to get out (learn runs `npm install`). */
+static const struct {
+	const char *key, *why;
+} never_written[] = {
+	{"allowed_unix_sockets",
+	 "a socket leads to the server behind it, outside the session: tmux, docker, D-Bus or "
+	 "an ssh agent runs commands or signs for whoever connects"},
+	{"allow_network",
+	 "the network for every later session: what the session reads could leave"},
+	{"allowed_domains", "hosts the command chose: what the session reads could go there"},
+};
+
 static void report(const struct cordon_args *a, const struct cordon_policy *p, struct denial *d,
 		   size_t n, const struct cordon_strv *sockets, const struct cordon_strv *network,
 		   const struct cordon_strv *lookups, const struct cordon_strv *guarded)
@@ -684,10 +697,12 @@ static void report(const struct cordon_args *a, const struct cordon_policy *p, s
 		return;
 	}
 
-	/* One block, each key once, merged with the config's own entries. */
+	/* One block, each key once, merged with the config's own entries; the
+	 * keys --write never writes apart (REVIEW). */
 	json_object *root = config ? json_object_from_file(config) : NULL;
 	json_object *obj = config_object(root);
 	json_object *update = json_object_new_object();
+	json_object *review = json_object_new_object();
 	static const unsigned classes[] = {ACC_RO, ACC_RW, ACC_EXEC};
 	static const unsigned keys[] = {CORDON_ACCESS_READ, CORDON_ACCESS_WRITE,
 					CORDON_ACCESS_EXEC};
@@ -715,19 +730,43 @@ static void report(const struct cordon_args *a, const struct cordon_policy *p, s
 			(void)cordon_strv_push(&add, agent && strcmp(agent, sockets->v[i]) == 0
 							     ? "$SSH_AUTH_SOCK"
 							     : sockets->v[i]);
-		json_object_object_add(update, "allowed_unix_sockets",
+		json_object_object_add(review, "allowed_unix_sockets",
 				       merged(obj, "allowed_unix_sockets", &add));
 		cordon_strv_free(&add);
 	}
 	if (net)
-		json_object_object_add(update, "allow_network", json_object_new_boolean(true));
+		json_object_object_add(review, "allow_network", json_object_new_boolean(true));
 	if (hosts.n)
-		json_object_object_add(update, "allowed_domains",
+		json_object_object_add(review, "allowed_domains",
 				       merged(obj, "allowed_domains", &hosts));
 	cordon_strv_free(&hosts);
+	if (json_object_object_length(review)) {
+		fprintf(stderr,
+			"\ncordon learn: never in the block below, and never written by "
+			"--write (add one by hand only if you trust all the command runs):\n");
+		for (size_t i = 0; i < ARRAY_SIZE(never_written); i++) {
+			json_object *v;
+			if (json_object_object_get_ex(review, never_written[i].key, &v))
+				fprintf(stderr, "  \"%s\": %s  (%s)\n", never_written[i].key,
+					json_object_to_json_string_ext(
+						v, JSON_C_TO_STRING_SPACED |
+							   JSON_C_TO_STRING_NOSLASHESCAPE),
+					never_written[i].why);
+		}
+	}
+	json_object_put(review);
+	if (!config && a->learn_write)
+		config = default_config();
+	if (!json_object_object_length(update)) {
+		if (a->learn_write)
+			fprintf(stderr, "cordon learn: --write: nothing written to %s\n",
+				config ? config : "the config");
+		json_object_put(update);
+		json_object_put(root);
+		props_free(&ps);
+		return;
+	}
 	if (a->learn_write) {
-		if (!config)
-			config = default_config();
 		if (!config)
 			fprintf(stderr, "cordon: --write: no config file to update ($HOME is not "
 					"set); paste the block below\n");
