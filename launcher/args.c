@@ -111,7 +111,8 @@ static const char usage_learn[] =
 	"refused, and one block to put in your config: each key once, with the\n"
 	"config's current entries, proposing tool roots (~/.pyenv, ~/.cargo/registry,\n"
 	"/opt/X) in the right class, never $HOME, /, a system directory, cordon's own\n"
-	"config or a credential store. Paths that do not exist yet are listed to\n"
+	"config or a credential store, never writing a repository's hooks or config\n"
+	"or what cordon keeps read-only. Paths that do not exist yet are listed to\n"
 	"create first. File contents are never printed; ordinary permission errors\n"
 	"are left out. A COMMAND the policy does not let execute runs as if its\n"
 	"proposed rule were there, so one round sees what it does next.\n"
@@ -123,7 +124,9 @@ static const char usage_learn[] =
 	"\n"
 	"Options: those of `cordon run` (see cordon run --help), and\n"
 	"      --write             also update the config file itself (its other keys\n"
-	"                          and entries stay); refused inside a session\n"
+	"                          and entries stay); never with a unix socket, the\n"
+	"                          network or a domain (printed apart, with why);\n"
+	"                          refused inside a session\n"
 	"Exit status: the command's own; 125 if cordon failed.\n";
 
 static const char usage_ps[] = "Usage: cordon ps ID\n"

@@ -80,20 +80,46 @@ static char *display_path(const char *path, const char *target, bool missing)
 }
 
 /* The records of KIND ("K\tWHAT" lines: s a unix socket the supervisor
- * refused, n the network), once each. */
-static void collect_kind(const char *text, char kind, struct cordon_strv *out)
+ * refused, n the network) that start with PREFIX, once each, without a
+ * control character (they are printed on the user's terminal). */
+static void collect_kind(const char *text, char kind, const char *prefix, struct cordon_strv *out)
 {
 	for (const char *line = text; line && *line;) {
 		const char *end = strchr(line, '\n');
 		size_t len = end ? (size_t)(end - line) : strlen(line);
-		if (len > 2 && line[0] == kind && line[1] == '\t') {
+		if (len > 2 && line[0] == kind && line[1] == '\t' &&
+		    strncmp(line + 2, prefix, strlen(prefix)) == 0) {
 			char *path = strndup(line + 2, len - 2);
-			if (path && !cordon_strv_contains(out, path))
+			bool plain = true;
+			for (const char *c = path; c && *c && plain; c++)
+				plain = (unsigned char)*c >= 0x20 && *c != 0x7f;
+			if (path && plain && !cordon_strv_contains(out, path))
 				(void)cordon_strv_push(out, path);
 			free(path);
 		}
 		line = end ? end + 1 : NULL;
 	}
+}
+
+/* At most this much of a record is read: the command can make its own as
+ * large as the file system lets it. */
+#define RECORD_MAX (16 << 20)
+
+/* What FD holds (NUL-terminated, malloc'd), or NULL. */
+static char *read_record(int fd)
+{
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0 || st.st_size <= 0)
+		return NULL;
+	size_t len = st.st_size > RECORD_MAX ? RECORD_MAX : (size_t)st.st_size;
+	char *text = malloc(len + 1);
+	ssize_t got = text ? pread(fd, text, len, 0) : -1;
+	if (got < 0) {
+		free(text);
+		return NULL;
+	}
+	text[got] = '\0';
+	return text;
 }
 
 static const char *kind_word(unsigned want)
@@ -103,32 +129,39 @@ static const char *kind_word(unsigned want)
 					     : "execute";
 }
 
-/* Read the records; keep those the policy explains (the policy denies that
- * kind of access: the sandbox refused it), deduplicated. The refused
- * sockets go to SOCKETS. */
-static size_t collect(int fd, const struct cordon_policy *p, const struct cordon_guard_plan *plan,
-		      struct denial **out, struct cordon_strv *sockets, struct cordon_strv *network,
-		      struct cordon_strv *guarded)
+/* Read the records: SUP_FD's, what the supervisor, the proxy and the
+ * launcher saw themselves (refused sockets to SOCKETS, the network to
+ * NETWORK, files), and FD's, what the command's processes say: files, and
+ * failed name lookups (LOOKUPS). Those the command says are only claims:
+ * kept when the policy explains them (the policy denies that kind of
+ * access: the sandbox refused it), deduplicated, and what may be
+ * proposed from them is limited (suggest.h); a socket or the network
+ * only the supervisor's own record names. */
+static size_t collect(int fd, int sup_fd, const struct cordon_policy *p,
+		      const struct cordon_guard_plan *plan, struct denial **out,
+		      struct cordon_strv *sockets, struct cordon_strv *network,
+		      struct cordon_strv *lookups, struct cordon_strv *guarded)
 {
-	struct stat st;
 	*out = NULL;
-	if (fstat(fd, &st) < 0 || st.st_size <= 0)
+	cleanup_free char *seen = read_record(sup_fd);
+	cleanup_free char *said = read_record(fd);
+	collect_kind(seen, 's', "", sockets);
+	collect_kind(seen, 'n', "", network);
+	collect_kind(said, 'n', "lookup ", lookups);
+	cleanup_free char *text = NULL;
+	if (asprintf(&text, "%s\n%s", seen ? seen : "", said ? said : "") < 0)
 		return 0;
-	size_t len = (size_t)st.st_size;
-	char *text = malloc(len + 1);
-	if (!text || pread(fd, text, len, 0) != (ssize_t)len) {
-		free(text);
-		return 0;
-	}
-	text[len] = '\0';
-	collect_kind(text, 's', sockets);
-	collect_kind(text, 'n', network);
 	struct denial *d = NULL;
 	size_t n = 0, cap = 0;
 	char *save = NULL;
 	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (strlen(line) < 3 || line[1] != '\t' || line[2] != '/')
 			continue;
+		bool plain = true;
+		for (const char *c = line + 2; *c && plain; c++)
+			plain = (unsigned char)*c >= 0x20 && *c != 0x7f;
+		if (!plain)
+			continue; /* printed on the user's terminal: no escape sequence */
 		unsigned want = line[0] == 'r'   ? CORDON_ACCESS_READ
 				: line[0] == 'w' ? CORDON_ACCESS_WRITE
 				: line[0] == 'x' ? CORDON_ACCESS_EXEC
@@ -147,6 +180,8 @@ static size_t collect(int fd, const struct cordon_policy *p, const struct cordon
 		 * credential store too, though no mount was needed to hide it. */
 		const struct cordon_mount *g = cordon_guard_plan_find(plan, target);
 		const struct cordon_guard *secret = cordon_policy_hidden(p, line + 2);
+		if (!secret)
+			secret = cordon_policy_hidden(p, target);
 		bool closed = missing && plan->closed && strcmp(target, plan->closed) == 0;
 		if ((g && (g->op == CORDON_MOUNT_HIDE || want == CORDON_ACCESS_WRITE)) || secret ||
 		    closed) {
@@ -197,7 +232,6 @@ static size_t collect(int fd, const struct cordon_policy *p, const struct cordon
 		d[n].missing = missing;
 		n++;
 	}
-	free(text);
 	if (n > 1)
 		qsort(d, n, sizeof(*d), cmp_denial);
 	*out = d;
@@ -489,9 +523,11 @@ static char *default_config(void)
 	return NULL;
 }
 
-/* The refused unix sockets and network, said. */
+/* The refused unix sockets and network, said; the name lookups the
+ * command says failed, with the network the supervisor refused. */
 static void report_network(const struct cordon_policy *p, bool no_network,
-			   const struct cordon_strv *sockets, const struct cordon_strv *network)
+			   const struct cordon_strv *sockets, const struct cordon_strv *network,
+			   const struct cordon_strv *lookups)
 {
 	const char *agent = getenv("SSH_AUTH_SOCK");
 	if (sockets->n)
@@ -536,6 +572,8 @@ static void report_network(const struct cordon_policy *p, bool no_network,
 		else
 			fprintf(stderr, "    network: refused %s\n", what);
 	}
+	for (size_t i = 0; i < lookups->n; i++)
+		fprintf(stderr, "    network: refused name lookup of %s\n", lookups->v[i] + 7);
 	if (no_network)
 		fprintf(stderr, "  to allow it: drop --no-network (it wins over "
 				"\"allow_network\": true)\n");
@@ -543,9 +581,22 @@ static void report_network(const struct cordon_policy *p, bool no_network,
 		fprintf(stderr, "  to allow it: \"allow_network\": true\n");
 }
 
+/* What --write never writes, each with why: what a command the user
+ * does not trust would ask for to get out (learn runs `npm install`). */
+static const struct {
+	const char *key, *why;
+} never_written[] = {
+	{"allowed_unix_sockets",
+	 "a socket leads to the server behind it, outside the session: tmux, docker, D-Bus or "
+	 "an ssh agent runs commands or signs for whoever connects"},
+	{"allow_network",
+	 "the network for every later session: what the session reads could leave"},
+	{"allowed_domains", "hosts the command chose: what the session reads could go there"},
+};
+
 static void report(const struct cordon_args *a, const struct cordon_policy *p, struct denial *d,
 		   size_t n, const struct cordon_strv *sockets, const struct cordon_strv *network,
-		   const struct cordon_strv *guarded)
+		   const struct cordon_strv *lookups, const struct cordon_strv *guarded)
 {
 	if (guarded->n) {
 		fprintf(stderr,
@@ -555,7 +606,7 @@ static void report(const struct cordon_args *a, const struct cordon_policy *p, s
 		for (size_t i = 0; i < guarded->n; i++)
 			fprintf(stderr, "%s\n", guarded->v[i]);
 	}
-	report_network(p, a->no_network, sockets, network);
+	report_network(p, a->no_network, sockets, network, lookups);
 	bool net = network->n && !p->allow_network && !a->no_network;
 	/* By domain: the hosts the proxy refused, for allowed_domains. */
 	struct cordon_strv hosts = {0};
@@ -646,10 +697,12 @@ static void report(const struct cordon_args *a, const struct cordon_policy *p, s
 		return;
 	}
 
-	/* One block, each key once, merged with the config's own entries. */
+	/* One block, each key once, merged with the config's own entries; the
+	 * keys --write never writes apart (REVIEW). */
 	json_object *root = config ? json_object_from_file(config) : NULL;
 	json_object *obj = config_object(root);
 	json_object *update = json_object_new_object();
+	json_object *review = json_object_new_object();
 	static const unsigned classes[] = {ACC_RO, ACC_RW, ACC_EXEC};
 	static const unsigned keys[] = {CORDON_ACCESS_READ, CORDON_ACCESS_WRITE,
 					CORDON_ACCESS_EXEC};
@@ -677,19 +730,43 @@ static void report(const struct cordon_args *a, const struct cordon_policy *p, s
 			(void)cordon_strv_push(&add, agent && strcmp(agent, sockets->v[i]) == 0
 							     ? "$SSH_AUTH_SOCK"
 							     : sockets->v[i]);
-		json_object_object_add(update, "allowed_unix_sockets",
+		json_object_object_add(review, "allowed_unix_sockets",
 				       merged(obj, "allowed_unix_sockets", &add));
 		cordon_strv_free(&add);
 	}
 	if (net)
-		json_object_object_add(update, "allow_network", json_object_new_boolean(true));
+		json_object_object_add(review, "allow_network", json_object_new_boolean(true));
 	if (hosts.n)
-		json_object_object_add(update, "allowed_domains",
+		json_object_object_add(review, "allowed_domains",
 				       merged(obj, "allowed_domains", &hosts));
 	cordon_strv_free(&hosts);
+	if (json_object_object_length(review)) {
+		fprintf(stderr,
+			"\ncordon learn: never in the block below, and never written by "
+			"--write (add one by hand only if you trust all the command runs):\n");
+		for (size_t i = 0; i < ARRAY_SIZE(never_written); i++) {
+			json_object *v;
+			if (json_object_object_get_ex(review, never_written[i].key, &v))
+				fprintf(stderr, "  \"%s\": %s  (%s)\n", never_written[i].key,
+					json_object_to_json_string_ext(
+						v, JSON_C_TO_STRING_SPACED |
+							   JSON_C_TO_STRING_NOSLASHESCAPE),
+					never_written[i].why);
+		}
+	}
+	json_object_put(review);
+	if (!config && a->learn_write)
+		config = default_config();
+	if (!json_object_object_length(update)) {
+		if (a->learn_write)
+			fprintf(stderr, "cordon learn: --write: nothing written to %s\n",
+				config ? config : "the config");
+		json_object_put(update);
+		json_object_put(root);
+		props_free(&ps);
+		return;
+	}
 	if (a->learn_write) {
-		if (!config)
-			config = default_config();
 		if (!config)
 			fprintf(stderr, "cordon: --write: no config file to update ($HOME is not "
 					"set); paste the block below\n");
@@ -800,8 +877,15 @@ int cmd_learn(const struct cordon_args *a)
 		close(wfd);
 		wfd = hi;
 	}
-	if (fd < 0 || wfd < 0) {
+	/* The supervisor's own record: a file with no name, which the command
+	 * never inherits (close-on-exec, and the session keeper closes every
+	 * fd it does not pass), so that what it says it was refused is never
+	 * taken for what the supervisor refused. */
+	int sup = wfd < 0 ? -1 : memfd_create("cordon-learn", MFD_CLOEXEC);
+	if (fd < 0 || wfd < 0 || sup < 0) {
 		fprintf(stderr, "cordon: the learn record: %s\n", strerror(fd < 0 ? -fd : errno));
+		if (wfd >= 0)
+			close(wfd);
 		if (fd >= 0) {
 			close(fd);
 			learn_record_remove(dir, file);
@@ -816,13 +900,17 @@ int cmd_learn(const struct cordon_args *a)
 	pid_t pid = fork();
 	if (pid < 0) {
 		fprintf(stderr, "cordon: fork: %s\n", strerror(errno));
+		close(wfd);
+		close(sup);
+		close(fd);
+		learn_record_remove(dir, file);
 		cordon_policy_free(&p);
 		return CORDON_EXIT_FAILURE;
 	}
 	if (pid == 0) {
 		sigaction(SIGINT, &old_int, NULL);
 		sigaction(SIGQUIT, &old_quit, NULL);
-		struct run_learn learn = {.lib = lib, .fd = wfd, .file = file};
+		struct run_learn learn = {.lib = lib, .fd = wfd, .file = file, .sup_fd = sup};
 		_exit(cmd_run_learn(a, &learn));
 	}
 	close(wfd);
@@ -838,14 +926,15 @@ int cmd_learn(const struct cordon_args *a)
 	int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	if (p.sandbox) {
 		struct denial *d;
-		struct cordon_strv sockets = {0}, guarded = {0}, network = {0};
+		struct cordon_strv sockets = {0}, guarded = {0}, network = {0}, lookups = {0};
 		struct cordon_guard_plan plan = {0};
 		(void)cordon_guard_plan(&p, false, &plan); /* none on failure: only less said */
-		size_t n = collect(fd, &p, &plan, &d, &sockets, &network, &guarded);
-		report(a, &p, d, n, &sockets, &network, &guarded);
+		size_t n = collect(fd, sup, &p, &plan, &d, &sockets, &network, &lookups, &guarded);
+		report(a, &p, d, n, &sockets, &network, &lookups, &guarded);
 		cordon_guard_plan_free(&plan);
 		cordon_strv_free(&sockets);
 		cordon_strv_free(&network);
+		cordon_strv_free(&lookups);
 		cordon_strv_free(&guarded);
 		for (size_t i = 0; i < n; i++) {
 			free(d[i].path);
@@ -856,6 +945,7 @@ int cmd_learn(const struct cordon_args *a)
 		fprintf(stderr, "\ncordon learn: the sandbox is off for this config and kind\n");
 	}
 	close(fd);
+	close(sup);
 	learn_record_remove(dir, file);
 	cordon_policy_free(&p);
 	return rc;

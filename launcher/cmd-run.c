@@ -335,7 +335,7 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 	if (learn && p.sandbox) {
 		cleanup_free char *canon = realpath(path, NULL);
 		if (canon && !policy_executes(&p, canon))
-			(void)learn_allow_command(&p, canon, learn->fd);
+			(void)learn_allow_command(&p, canon, learn->sup_fd);
 	}
 	if (refuse_unexecutable(&p, argv[0], path, &err) < 0)
 		goto fail;
@@ -417,6 +417,7 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 		.policy = &p,
 		.preload = preload,
 		.learn_fd = learn ? learn->fd : -1,
+		.learn_sup_fd = learn ? learn->sup_fd : -1,
 		.verbose = a->verbose,
 	};
 	int status = 0;

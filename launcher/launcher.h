@@ -44,11 +44,14 @@ struct run_learn {
 	const char *lib;
 	int fd;           /* the record, O_WRONLY|O_APPEND: the command inherits it */
 	const char *file; /* the record's path: the one file the session may write more */
+	/* What learn may trust: the supervisor's and the proxy's own record of
+	 * what they refused, and the launcher's; never the command's. */
+	int sup_fd;
 };
 int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn);
 int cmd_learn(const struct cordon_args *a);
 /* Learn mode, CANON (the command, canonical) not executable under P: record
- * the denial on FD and add the executable rule learn will propose for it,
+ * the denial on FD (the supervisor's record) and add the executable rule learn will propose for it,
  * so that this one run sees what the command does next. 0, or -1 when
  * nothing may be proposed (the command is then refused as in a run). */
 int learn_allow_command(struct cordon_policy *p, const char *canon, int fd);

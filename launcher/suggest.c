@@ -1,10 +1,16 @@
 /* What cordon learn and cordon explain may propose (suggest.h). */
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "cordon/guard.h"
+#include "cordon/sweep.h"
 #include "suggest.h"
 #include "util.h"
 
@@ -117,6 +123,256 @@ static bool cache_like(const char *rel)
 	return false;
 }
 
+/* The reason, when it names a path (the launcher is one thread). */
+static char why_buf[PATH_MAX + 256];
+
+static const char *why_path(const char *what, const char *path)
+{
+	snprintf(why_buf, sizeof(why_buf),
+		 "%s (%s): git, an editor or a login would run what "
+		 "the session puts there outside",
+		 what, path);
+	return why_buf;
+}
+
+static const char *why_guard(const struct cordon_guard *g)
+{
+	snprintf(why_buf, sizeof(why_buf), "it is, contains or lies under %s (%s: %s)",
+		 g->kind & CORDON_GUARD_HIDE ? "a credential store" : "a protected path", g->source,
+		 g->path);
+	return why_buf;
+}
+
+/* Whether the component NAME (LEN bytes) is where a repository keeps what
+ * runs outside: .git, or the first component of a protected path (the
+ * defaults, the project's own protected_paths), or of a relative
+ * core.hooksPath of the user's (EXTRA). */
+static bool protected_name(const struct cordon_policy *p, const struct cordon_strv *extra,
+			   const char *name, size_t len)
+{
+	if (len == 4 && strncmp(name, ".git", 4) == 0)
+		return true;
+	for (size_t i = 0; cordon_default_protected[i]; i++) {
+		const char *e = cordon_default_protected[i];
+		if (comp_len(e) == len && strncmp(e, name, len) == 0)
+			return true;
+	}
+	for (size_t i = 0; p->project && i < p->n_guards; i++) {
+		const struct cordon_guard *g = &p->guards[i];
+		size_t n = strlen(p->project);
+		if (!(g->kind & CORDON_GUARD_PROTECT) ||
+		    strncmp(g->source, "protected_paths", 15) != 0 ||
+		    strncmp(g->path, p->project, n) != 0 || g->path[n] != '/')
+			continue;
+		const char *rel = g->path + n + 1;
+		if (comp_len(rel) == len && strncmp(rel, name, len) == 0)
+			return true;
+	}
+	for (size_t i = 0; i < extra->n; i++)
+		if (comp_len(extra->v[i]) == len && strncmp(extra->v[i], name, len) == 0)
+			return true;
+	return false;
+}
+
+/* Whether DIR (an fd, or AT_FDCWD and a path) is a git directory, as git
+ * tells one: HEAD, objects and refs (a bare repository, a .git, a
+ * --separate-git-dir one). */
+static bool git_dir_at(int fd, const char *dir)
+{
+	static const char *const parts[] = {"HEAD", "objects", "refs"};
+	char f[PATH_MAX + 16];
+	for (size_t i = 0; i < ARRAY_SIZE(parts); i++) {
+		struct stat st;
+		snprintf(f, sizeof(f), "%s%s%s", dir, *dir ? "/" : "", parts[i]);
+		if (fstatat(fd, f, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			return false;
+	}
+	return true;
+}
+
+/* The directories core.hooksPath names for the repository whose worktree
+ * is BASE (the user's own, system and global, among them), pushed to OUT;
+ * -EFBIG when a config is longer than cordon reads. */
+static int repo_hooks(const char *home, const char *base, struct cordon_strv *out)
+{
+	char dotgit[PATH_MAX + 8];
+	snprintf(dotgit, sizeof(dotgit), "%s/.git", base);
+	struct cordon_strv dirs = {0};
+	cleanup_free char *gd = cordon_git_dir_of(dotgit);
+	int e = 0;
+	if (gd) {
+		char f[PATH_MAX + 16];
+		snprintf(f, sizeof(f), "%s/commondir", gd);
+		cleanup_free char *common = cordon_git_link_file(f, "", gd);
+		e = cordon_strv_push(&dirs, gd);
+		if (e >= 0 && common)
+			e = cordon_strv_push(&dirs, common);
+	}
+	if (e >= 0)
+		e = cordon_git_hooks_paths(home, &dirs, base, out);
+	cordon_strv_free(&dirs);
+	return e;
+}
+
+/* The worktree PATH lies in (the nearest directory above it, or it, with
+ * a .git entry), malloc'd, or NULL. */
+static char *worktree_of(const char *path)
+{
+	char *dir = strdup(path);
+	while (dir && dir[0] == '/') {
+		char f[PATH_MAX + 8];
+		struct stat st;
+		snprintf(f, sizeof(f), "%s/.git", strcmp(dir, "/") ? dir : "");
+		if (lstat(f, &st) == 0)
+			return dir;
+		char *slash = strrchr(dir, '/');
+		if (!slash || slash == dir)
+			break;
+		*slash = '\0';
+	}
+	free(dir);
+	return NULL;
+}
+
+/* Entries and levels looked at below a proposed directory (as said in walk). */
+#define WALK_MAX   20000
+#define WALK_DEPTH 64
+
+/* What below the directory FD (PATH) is a repository's: an entry named as
+ * protected_name, a git directory. BUDGET entries at most; past it, or
+ * past WALK_DEPTH, the walk says so (it cannot tell). Symbolic links are
+ * not followed: a rule reaches only what is beneath it. */
+static const char *walk(const struct cordon_policy *p, const struct cordon_strv *extra, int fd,
+			char *path, size_t *budget, int depth)
+{
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return NULL;
+	}
+	const char *why = NULL;
+	size_t len = strlen(path);
+	for (struct dirent *e; !why && (e = readdir(d));) {
+		if (e->d_name[0] == '.' && (!e->d_name[1] || strcmp(e->d_name, "..") == 0))
+			continue;
+		if (*budget == 0 || depth >= WALK_DEPTH) {
+			why = "it holds more than cordon looks through (20000 entries, 64 "
+			      "levels) for a repository's hooks and config";
+			break;
+		}
+		(*budget)--;
+		if (len + 1 + strlen(e->d_name) >= PATH_MAX)
+			continue;
+		snprintf(path + len, PATH_MAX - len, "/%s", e->d_name);
+		if (protected_name(p, extra, e->d_name, strlen(e->d_name))) {
+			why = why_path("it contains a protected path of a repository", path);
+			break;
+		}
+		bool dir = e->d_type == DT_DIR;
+		if (e->d_type == DT_UNKNOWN) {
+			struct stat st;
+			dir = fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			      S_ISDIR(st.st_mode);
+		}
+		if (!dir)
+			continue;
+		if (git_dir_at(dirfd(d), e->d_name)) {
+			why = why_path("it contains a git directory", path);
+			break;
+		}
+		int sub = openat(dirfd(d), e->d_name,
+				 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub >= 0)
+			why = walk(p, extra, sub, path, budget, depth + 1);
+		path[len] = '\0';
+	}
+	path[len] = '\0';
+	closedir(d);
+	return why;
+}
+
+/* Why a write rule on PATH would reach what runs outside later though no
+ * system directory or home rule says so: it is, contains or lies under a
+ * repository's protected path (a .git component anywhere, the defaults of
+ * protected_paths, a git directory, a directory core.hooksPath names), a
+ * guard of the policy (a dotfile, what runs from the home, a credential
+ * store, cordon's own config) or the home itself. WALK: what is in it is
+ * looked through too (not in a cache of the home, where a tool keeps its
+ * own clones, and often more files than are looked through). NULL: none
+ * seen. */
+static const char *reaches_code(const struct cordon_policy *p, const char *path, bool walk_in)
+{
+	/* The user's core.hooksPath (system, global): a relative one is one
+	 * in every repository. */
+	struct cordon_strv extra = {0}, mine = {0}, hooks = {0};
+	int e = cordon_git_hooks_values(p->home, &(struct cordon_strv){0}, &mine);
+	for (size_t i = 0; e >= 0 && i < mine.n; i++)
+		e = mine.v[i][0] == '/' || (mine.v[i][0] == '~' && p->home)
+			    ? cordon_git_hooks_resolve(
+				      p->home, "/", &(struct cordon_strv){.v = &mine.v[i], .n = 1},
+				      &hooks)
+			    : cordon_strv_push(&extra, mine.v[i]);
+	cordon_strv_free(&mine);
+	const char *why = NULL;
+	for (const char *c = path; !why && *c;) {
+		c += strspn(c, "/");
+		size_t n = comp_len(c);
+		if (n && protected_name(p, &extra, c, n))
+			why = why_path("it is or lies under a protected path of a repository",
+				       path);
+		c += n;
+	}
+	/* A git directory at or above it (a bare repository's hooks). */
+	cleanup_free char *up = strdup(path);
+	while (!why && up && up[0] == '/') {
+		if (git_dir_at(AT_FDCWD, up))
+			why = why_path("it is or lies in a git directory", up);
+		char *slash = strrchr(up, '/');
+		if (!slash || slash == up)
+			break;
+		*slash = '\0';
+	}
+	/* core.hooksPath: the repository's it lies in, the project's. */
+	cleanup_free char *wt = why ? NULL : worktree_of(path);
+	if (!why && e >= 0 && wt)
+		e = repo_hooks(p->home, wt, &hooks);
+	if (!why && e >= 0 && p->project)
+		e = repo_hooks(p->home, p->project, &hooks);
+	if (!why && e == -EFBIG)
+		why = "a git config there is longer than cordon reads: cordon cannot tell where "
+		      "git takes its hooks from";
+	else if (!why && e < 0)
+		why = "out of memory";
+	for (size_t i = 0; !why && i < hooks.n; i++) {
+		/* husky points git at .husky/_, whose scripts run .husky's. */
+		size_t n = strlen(hooks.v[i]);
+		if (n > 2 && strcmp(hooks.v[i] + n - 2, "/_") == 0)
+			hooks.v[i][n - 2] = '\0';
+		if (cordon_path_under(path, hooks.v[i]) || cordon_path_under(hooks.v[i], path))
+			why = why_path("core.hooksPath names it, or a directory in it", hooks.v[i]);
+	}
+	cordon_strv_free(&hooks);
+	if (!why && p->home && p->home[0] == '/' && cordon_path_under(p->home, path))
+		why = "it contains your home: its dotfiles, and what runs from it, run outside";
+	for (size_t i = 0; !why && i < p->n_guards; i++) {
+		const struct cordon_guard *g = &p->guards[i];
+		if (!(g->kind & (CORDON_GUARD_PROTECT | CORDON_GUARD_HIDE)) ||
+		    (!cordon_path_under(path, g->path) && !cordon_path_under(g->path, path)))
+			continue;
+		why = why_guard(g);
+	}
+	/* What is in it. */
+	int fd = why || !walk_in ? -1 : open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0) {
+		char buf[PATH_MAX];
+		size_t budget = WALK_MAX;
+		snprintf(buf, sizeof(buf), "%s", path);
+		why = walk(p, &extra, fd, buf, &budget, 0);
+	}
+	cordon_strv_free(&extra);
+	return why;
+}
+
 const char *suggest_never_write(const struct cordon_policy *p, const char *path)
 {
 	static const char *const sys[] = {"/etc",      "/usr",         "/opt", "/var",   "/boot",
@@ -132,7 +388,7 @@ const char *suggest_never_write(const struct cordon_policy *p, const char *path)
 	if (rel && !cache_like(rel))
 		return "programs outside the session read or run what is in your home: only "
 		       "caches are proposed (make it writable by hand if you mean it)";
-	return NULL;
+	return reaches_code(p, path, !rel);
 }
 
 static char *join_n(const char *base, const char *rel, size_t n)

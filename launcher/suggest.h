@@ -21,7 +21,14 @@ const char *suggest_never(const struct cordon_policy *p, const char *config, con
  * find their settings and code, and anything in the home but a cache
  * (~/.cache, ~/.npm, ~/.cargo/registry, ...): shell startup files, git's
  * and systemd's settings, editors' plugins, Python's user site all run
- * outside later. NULL: it may be proposed. */
+ * outside later. Anywhere: what is, contains or lies under a repository's
+ * protected path (a .git component, a protected_paths name, a git
+ * directory, a directory core.hooksPath names), a guard of P (dotfiles,
+ * what runs from the home, cordon's config, credential stores), or the
+ * home; and, outside the home, a directory holding more than cordon looks
+ * through for those.
+ * NULL: it may be proposed. The reason may be a static buffer, valid until
+ * the next call. */
 const char *suggest_never_write(const struct cordon_policy *p, const char *path);
 
 /* The root of the tool PATH (absolute) belongs to, malloc'd: ~/.X for a

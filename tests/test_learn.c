@@ -1,7 +1,8 @@
 /* cordon learn as a new user meets it: children that close their inherited
  * fds are still seen, refused network is named with its line, and the
  * proposals converge (tool roots, the right class, nothing risky) in at most
- * two rounds on fake toolchain trees (pyenv, cargo, nvm) in the world's home.
+ * two rounds on fake toolchain trees (pyenv, cargo, nvm) in the world's home;
+ * and what the learned command asks for to get out is never written.
  * Judged from outside: what learn printed, the marker files the commands
  * write, the listener's bytes. */
 #include <criterion/criterion.h>
@@ -15,7 +16,8 @@
 
 #include "helpers.h"
 
-#define BLOCK "to allow them, add to your config:\n"
+#define BLOCK  "to allow them, add to your config:\n"
+#define REVIEW "never in the block below, and never written by --write"
 
 /* Python's subprocess closes every fd above 2 in the child: the cat it runs
  * is still recorded (through the record file), and was really refused. */
@@ -56,9 +58,9 @@ Test(learn, sees_children_that_close_inherited_fds_as_user, .timeout = 60)
 	learn_through_close_fds(true);
 }
 
-/* Offline, the refused socket and name lookup are named, with the line; the
- * control: online, the same connect reaches the listener and nothing is
- * said about the network. */
+/* Offline, the refused socket and name lookup are named, with the line
+ * (apart from the block: never written); the control: online, the same
+ * connect reaches the listener and nothing is said about the network. */
 static void learn_network(bool as_user)
 {
 	struct world w;
@@ -82,8 +84,11 @@ static void learn_network(bool as_user)
 	cr_expect(strstr(r.err, "network: refused an internet socket") != NULL, "%s", r.err);
 	cr_expect(strstr(r.err, "network: refused name lookup of cordon-learn.invalid") != NULL,
 		  "%s", r.err);
+	/* Said with its line, for the user to add: never in the block. */
+	const char *review = strstr(r.err, REVIEW);
+	cr_expect(review && strstr(review, "\"allow_network\": true  ("), "%s", r.err);
 	const char *block = strstr(r.err, BLOCK);
-	cr_expect(block && strstr(block, "\"allow_network\": true"), "%s", r.err);
+	cr_expect(!block || !strstr(block, "allow_network"), "%s", r.err);
 	run_free(&r);
 	/* The control: the network on. */
 	char *on = path_join(w.dir, "online.json");
@@ -530,4 +535,173 @@ Test(learn, record_removed_when_the_report_pipe_closes, .timeout = 60)
 	free(kv);
 	free(run);
 	world_free(&w);
+}
+
+/* ---- what the learned command asks for ------------------------------------ */
+
+/* A script that connects to the unix socket SOCK and to PORT on loopback,
+ * sending WHAT on each, and writes the git hook HOOK. */
+static char *attempts(const char *sock, int port, const char *hook, const char *what)
+{
+	return fmt("/usr/bin/python3 -c 'import socket,sys\n"
+		   "try:\n"
+		   "  s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); "
+		   "s.sendall(sys.argv[3].encode())\n"
+		   "except OSError as e: print(e)\n"
+		   "try:\n"
+		   "  s = socket.create_connection((\"127.0.0.1\", int(sys.argv[2]))); "
+		   "s.sendall(sys.argv[3].encode())\n"
+		   "except OSError as e: print(e)' '%s' %d %s\n"
+		   "echo '#!/bin/sh' > '%s'\n",
+		   sock, port, what, hook);
+}
+
+/* A command learn runs is one the user does not trust yet (`npm install`).
+ * This one forges lines in learn's record (it may write that file) and
+ * makes real refused accesses: a unix socket outside (a server that would
+ * run commands, as tmux does), the network with allow_network false, a
+ * hook in another repository (and in a bare one, in the directory
+ * core.hooksPath names, in a directory holding a repository). After
+ * `learn --write`, the config (read here, outside) holds none of them, and
+ * a plain run with it still cannot reach the socket (judged by the server:
+ * it got nothing), the network or the hook. Controls: outside the sandbox
+ * each attempt works; a cache and a plain directory outside the command
+ * wrote are written into the config (--write did write). */
+static void learn_never_writes_escapes(bool as_user)
+{
+	struct world w;
+	world_init(&w, as_user ? "learnescu" : "learnesc", "");
+	if (as_user)
+		world_as_user(&w);
+	char *cache = path_join(w.home, ".cache/tool");
+	mkdirs(cache);
+	char *other = path_join(w.outside, "other");
+	char *cmd = fmt("git init -q '%s'", other);
+	cr_assert_eq(system(cmd), 0);
+	free(cmd);
+	char *hook = path_join(other, ".git/hooks/pre-commit");
+	/* More of what git runs outside, written the same way: a bare
+	 * repository's hooks, the directory core.hooksPath names (husky), a
+	 * directory holding a repository; and the control, a plain one. */
+	cmd = fmt("cd '%s' && git init -q --bare bare.git && git init -q husky && "
+		  "git -C husky config core.hooksPath .husky/_ && mkdir -p husky/.husky/_ "
+		  "repos/r data && git init -q repos/r",
+		  w.outside);
+	cr_assert_eq(system(cmd), 0);
+	free(cmd);
+	char *more = fmt("echo x > '%s/bare.git/hooks/pre-commit'\n"
+			 "echo x > '%s/husky/.husky/pre-commit'\n"
+			 "echo x > '%s/repos/f'\n"
+			 "echo x > '%s/data/f'\n",
+			 w.outside, w.outside, w.outside, w.outside);
+	char *sock = path_join(w.dir, "server.sock");
+	char *forged = path_join(w.dir, "forged.sock");
+	char *cfg =
+		write_file(w.dir, "learned.json", "{" WORLD_BASE_RW ", \"allow_network\": false}");
+	if (as_user)
+		world_give(&w);
+	struct listener server = listen_unix(&w, sock, true);
+	struct listener net = listen_on(AF_INET, true);
+	char *learned = attempts(sock, net.port, hook, "learned");
+	char *script = fmt("printf 's\\t%s\\ns\\t%s\\nn\\tsocket AF_INET\\n"
+			   "w\\t%s\\nw\\t%s/.bashrc\\n' >> \"$CORDON_LEARN_FILE\"\n"
+			   "touch '%s/x'\n%s%s",
+			   forged, sock, hook, w.home, cache, more, learned);
+	char *learn_argv[] = {CORDON_BIN, "learn",   "--write", "--config", cfg,
+			      "--",       "/bin/sh", "-c",      script,     NULL};
+	struct run_result r = world_run(&w, learn_argv, w.proj);
+	char *got = received(&server, 300);
+	cr_expect_eq(got[0], '\0', "the socket's server was reached while learning: %s", got);
+	free(got);
+	got = received(&net, 300);
+	cr_expect_eq(got[0], '\0', "the network was reached while learning: %s", got);
+	free(got);
+	/* What learn said: the real refusal, never the forged one. */
+	char *refused = fmt("refused connect to %s", sock);
+	cr_expect(strstr(r.err, refused) != NULL, "the real refusal was not seen: %s", r.err);
+	free(refused);
+	cr_expect(strstr(r.err, REVIEW) != NULL, "%s", r.err);
+	cr_expect_null(strstr(r.err, "forged.sock"), "a forged line was believed: %s", r.err);
+	cr_expect(strstr(r.err, "cordon learn: updated ") != NULL, "%s", r.err);
+	run_free(&r);
+
+	/* The config, from outside. */
+	char *text = read_file(cfg);
+	cr_assert_not_null(text);
+	cr_expect(strstr(text, "~/.cache/tool") != NULL, "control: the cache was not written: %s",
+		  text);
+	cr_expect_null(strstr(text, "server.sock"), "the socket was written: %s", text);
+	cr_expect_null(strstr(text, "allowed_unix_sockets"), "%s", text);
+	cr_expect_null(strstr(text, "allowed_domains"), "%s", text);
+	cr_expect_null(strstr(text, ".git"), "a repository's hooks were written: %s", text);
+	cr_expect_null(strstr(text, "other"), "the other repository was written: %s", text);
+	cr_expect_null(strstr(text, ".bashrc"), "%s", text);
+	cr_expect_null(strstr(text, "bare.git"), "a bare repository's hooks: %s", text);
+	cr_expect_null(strstr(text, "husky"), "core.hooksPath's directory: %s", text);
+	cr_expect_null(strstr(text, "repos"), "a directory holding a repository: %s", text);
+	char *data = fmt("\"%s/data\"", w.outside);
+	cr_expect(strstr(text, data) != NULL, "control: a plain directory was not written: %s",
+		  text);
+	free(data);
+	struct json_object *o = json_tokener_parse(text), *on;
+	cr_assert_not_null(o, "the config is no longer JSON: %s", text);
+	cr_expect(json_object_object_get_ex(o, "allow_network", &on) &&
+			  !json_object_get_boolean(on),
+		  "the network was turned on: %s", text);
+	json_object_put(o);
+	free(text);
+
+	/* A plain run with the learned config: the same attempts. */
+	char *after = attempts(sock, net.port, hook, "after");
+	char *run_argv[] = {CORDON_BIN, "run", "--config", cfg, "--", "/bin/sh", "-c", after, NULL};
+	r = world_run(&w, run_argv, w.proj);
+	got = received(&server, 300);
+	cr_expect_eq(got[0], '\0', "a later session reached the socket's server: %s\n%s", got,
+		     r.out);
+	free(got);
+	got = received(&net, 300);
+	cr_expect_eq(got[0], '\0', "a later session reached the network: %s", got);
+	free(got);
+	cr_expect(!file_exists(hook), "a later session wrote the other repository's hook: %s",
+		  r.err);
+	run_free(&r);
+
+	/* The controls: outside, each attempt works. */
+	char *control = attempts(sock, net.port, hook, "control");
+	char *plain[] = {"/bin/sh", "-c", control, NULL};
+	r = world_run(&w, plain, w.proj);
+	got = received(&server, 3000);
+	cr_expect(strstr(got, "control") != NULL, "control: the socket was not reached: %s", r.err);
+	free(got);
+	got = received(&net, 3000);
+	cr_expect(strstr(got, "control") != NULL, "control: the network was not reached: %s",
+		  r.err);
+	free(got);
+	cr_expect(file_exists(hook), "control: the hook was not written: %s", r.err);
+	run_free(&r);
+
+	close(server.fd);
+	close(net.fd);
+	free(script);
+	free(more);
+	free(learned);
+	free(after);
+	free(control);
+	free(cfg);
+	free(forged);
+	free(sock);
+	free(hook);
+	free(other);
+	free(cache);
+	world_free(&w);
+}
+
+Test(learn, write_never_takes_what_the_command_asks_for_as_root, .timeout = 90)
+{
+	learn_never_writes_escapes(false);
+}
+
+Test(learn, write_never_takes_what_the_command_asks_for_as_user, .timeout = 90)
+{
+	learn_never_writes_escapes(true);
 }

@@ -123,9 +123,13 @@ struct cordon_launch {
 	 * process; else (a statically linked command; macOS always) it is
 	 * applied before exec. */
 	bool preload;
-	/* cordon learn's log, or -1: the command inherits it, and the
-	 * supervisor records the sockets it refused in it ("s\tPATH"). */
+	/* cordon learn's log, or -1: the command inherits it (what its own
+	 * processes say they were refused: learn trusts none of it). */
 	int learn_fd;
+	/* cordon learn's other record, or -1: where the supervisor and the
+	 * proxy note what they refused themselves ("s\tPATH", "n\tWHAT"). The
+	 * command never holds it (not inherited, no name to open). */
+	int learn_sup_fd;
 	/* Inherited fds the command keeps (--pass-fd): every other fd above
 	 * stderr is closed before its exec (Linux). */
 	const int *pass_fds;

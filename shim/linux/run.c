@@ -677,7 +677,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	r.chan = chan[0];
 	r.chan_child = chan[1] = fd_above_stdio(chan[1]);
 	/* By domain: the proxy first, its address goes into the environment. */
-	if (domains && (rc = cordon_proxy_start(l->policy, l->learn_fd, &proxy, err)) < 0)
+	if (domains && (rc = cordon_proxy_start(l->policy, l->learn_sup_fd, &proxy, err)) < 0)
 		goto fail;
 	if (domains && l->verbose)
 		cordon_say("cordon: session %s: network by domain, through cordon's proxy on "
@@ -811,7 +811,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 						       .domains = domains,
 						       .proxy = proxy,
 						       .sockets = r.sockets,
-						       .learn_fd = l->learn_fd,
+						       .learn_fd = l->learn_sup_fd,
 						       .ipc = r.ipc,
 						       .meta = r.meta};
 		cordon_supervisor_start(&cfg);

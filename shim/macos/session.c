@@ -441,7 +441,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	int r;
 	if (domains) {
 		struct sockaddr_in addr;
-		if ((r = cordon_proxy_listen(p, l->learn_fd, &addr, err)) < 0)
+		if ((r = cordon_proxy_listen(p, l->learn_sup_fd, &addr, err)) < 0)
 			return r;
 		p->proxy_port = ntohs(addr.sin_port);
 		if (!(env = cordon_proxy_environ(l->envp, &addr, 0))) {
