@@ -357,6 +357,14 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 			preload = cordon_exec_preloadable(path, &why);
 		else
 			why = "the launcher applies the sandbox on this platform";
+		/* Libraries the loader finds through these (an allowed variable)
+		 * run their constructors before the shim's. */
+		if (preload &&
+		    (env_lookup(&env, "LD_LIBRARY_PATH") || env_lookup(&env, "LD_AUDIT"))) {
+			preload = false;
+			why = "LD_LIBRARY_PATH or LD_AUDIT is passed: what the loader finds through it "
+			      "would run before the shim";
+		}
 		/* The shim applies the sandbox in its constructor: the program's
 		 * own .preinit_array, its loader and the constructors of its
 		 * libraries run before that. One the session could have written

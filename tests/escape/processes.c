@@ -327,7 +327,7 @@ static char *build_program(const char *dir, const char *name, const char *src, c
 	char *c = fmt("%s.c", name);
 	char *file = write_file(dir, c, src);
 	char *out = path_join(dir, name);
-	char *cmd = fmt("gcc %s -o '%s' '%s'", flags, out, file);
+	char *cmd = fmt("gcc -o '%s' '%s' %s", out, file, flags); /* libraries after the source */
 	char *argv[] = {"/bin/sh", "-c", cmd, NULL};
 	char *envp[] = {"PATH=/usr/bin:/bin", NULL};
 	struct run_result r = run_cmd(argv, envp, dir, 60000);
@@ -379,6 +379,66 @@ BOTH_USERS(escape, a_program_of_another_loader_is_sandboxed, .timeout = 90)
 	free(out);
 	free(inside);
 	free(prog);
+	free(xbin);
+	world_free(&w);
+}
+
+/* A library whose constructor writes argv-less: ../outside/NAME (seen from
+ * the project, where the command starts). */
+static const char planted_lib_src[] =
+	"#include <fcntl.h>\n#include <unistd.h>\n"
+	"__attribute__((constructor)) static void planted(void) {\n"
+	"  int fd = open(\"../outside/planted-lib-ran\", O_WRONLY | O_CREAT, 0644);\n"
+	"  if (fd >= 0) close(fd);\n}\n"
+	"int planted_answer(void) { return 0; }\n";
+
+/* A program outside the project that needs a library the loader finds
+ * through LD_LIBRARY_PATH (a user who passes that variable): a library of
+ * that name an earlier session left in the project runs its constructor
+ * before the shim's. With the variable passed, the command gets the sandbox
+ * before its exec: the planted constructor's write outside is refused.
+ * Control: outside cordon it writes. */
+BOTH_USERS(escape, a_library_found_through_ld_library_path_runs_sandboxed, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "ldlib", "");
+	char *xbin = path_join(w.dir, "xbin");
+	cr_assert_eq(mkdir(xbin, 0755), 0);
+	char *lib = build_program(w.proj, "libplanted.so", planted_lib_src, "-shared -fPIC");
+	char *flags = fmt("-L'%s' -lplanted", w.proj);
+	char *prog = build_program(xbin, "needs-planted",
+				   "int planted_answer(void);\n"
+				   "int main(void) { return planted_answer(); }\n",
+				   flags);
+	char *ran = path_join(w.outside, "planted-lib-ran");
+	world_give(&w);
+	char *env = fmt("LD_LIBRARY_PATH=%s", w.proj);
+	char *argv[] = {"/usr/bin/env",
+			env,
+			CORDON_BIN,
+			"run",
+			"--config",
+			w.cfg,
+			"--allow-env",
+			"LD_LIBRARY_PATH",
+			"--allow-exec",
+			xbin,
+			"--",
+			prog,
+			NULL};
+	struct run_result r = world_run(&w, argv, w.proj);
+	cr_expect_not(file_exists(ran), "a planted library ran before the sandbox: %s", r.err);
+	cr_expect_eq(r.status, 0, "the program did not run: %s", r.err);
+	run_free(&r);
+	char *ctl[] = {"/usr/bin/env", env, prog, NULL};
+	r = world_run(&w, ctl, w.proj);
+	cr_expect(file_exists(ran), "control: outside, the library did not run: %s", r.err);
+	run_free(&r);
+	free(env);
+	free(ran);
+	free(prog);
+	free(flags);
+	free(lib);
 	free(xbin);
 	world_free(&w);
 }
