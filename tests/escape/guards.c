@@ -703,6 +703,132 @@ BOTH_USERS(guards, git_submodule_stays_unplanted, .timeout = 60)
 	world_free(&w);
 }
 
+/* BODY planted inside (markers TAG) by a session that then waits while
+ * git runs outside in each of DIRS (status, and a commit): what git
+ * outside obeys while the session still runs, before any sweep. */
+static void plant_during_git(struct world *w, const char *tag, const char *body,
+			     const char *const dirs[])
+{
+	char *then = fmt("%s\ntouch planted; n=0\n"
+			 "while [ ! -e go ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n+1)); done\n",
+			 body);
+	char *script = plant(w, tag, "", then);
+	char *argv[] = {CORDON_BIN, "run", "--config", w->cfg, "--", "/bin/sh", "-c", script, NULL};
+	pid_t pid = world_spawn(w, argv, w->proj);
+	char *planted = at(w->proj, "planted");
+	cr_assert(wait_exists(planted, 20000), "the session's plant did not end");
+	for (size_t i = 0; dirs[i]; i++)
+		git_outside(w, dirs[i], "during");
+	struct run_result r = outside(w, "touch go");
+	run_free(&r);
+	cr_expect(wait_gone(pid, 20000), "the session did not end");
+	r = outside(w, "rm -f go planted");
+	run_free(&r);
+	free(planted);
+	free(script);
+	free(then);
+}
+
+/* Hooks a submodule's git takes from its own checkout: "own", a relative
+ * core.hooksPath its config sets (husky in a submodule: mod/.githooks);
+ * "global", a relative one the global config sets, for a submodule that
+ * sets none (mod2/.ghooks, missing: made to be guarded). */
+static const char plant_sub_hooks[] =
+	"hook own > mod/.githooks/pre-commit && chmod +x mod/.githooks/pre-commit; echo own $?\n"
+	"mkdir -p mod2/.ghooks && hook global > mod2/.ghooks/pre-commit && "
+	"chmod +x mod2/.ghooks/pre-commit; echo global $?\n";
+
+/* A relative core.hooksPath is the worktree's where git runs: in a
+ * submodule, its checkout. Both kinds stay unplanted, and commits in the
+ * submodules, outside, during the session and after it, run nothing.
+ * Control: protected_paths [] lets both land, and the same commits run
+ * them. */
+BOTH_USERS(guards, a_submodules_hooks_path_is_kept, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gsubhooks");
+	char *src = at(w.dir, "subsrc");
+	struct run_result r =
+		outside(&w,
+			"git init -q '%1$s' && git -C '%1$s' commit -q --allow-empty -m s && "
+			"git submodule add -q '%1$s' mod && git submodule add -q '%1$s' mod2 && "
+			"git commit -qm mods && git -C mod config core.hooksPath .githooks && "
+			"mkdir mod/.githooks && git config --global core.hooksPath .ghooks",
+			src);
+	run_free(&r);
+	char *mod = at(w.proj, "mod"), *mod2 = at(w.proj, "mod2");
+	const char *const mods[] = {mod, mod2, NULL};
+	plant_during_git(&w, "deny", plant_sub_hooks, mods);
+	cr_expect_not(present(mod, ".githooks/pre-commit"), "a hook was planted in mod");
+	cr_expect(present(mod2, ".ghooks"), "the global hooks directory was not made");
+	cr_expect_not(present(mod2, ".ghooks/pre-commit"), "a hook was planted in mod2");
+	git_outside(&w, mod, "after-mod");
+	git_outside(&w, mod2, "after-mod2");
+	cr_expect_not(marked(&w, "deny", "own"),
+		      "a hook planted in the submodule's core.hooksPath ran outside");
+	cr_expect_not(marked(&w, "deny", "global"),
+		      "a hook planted in the global core.hooksPath of a submodule ran outside");
+
+	set_config(&w, ", \"protected_paths\": []");
+	plant_during_git(&w, "ctl", plant_sub_hooks, mods);
+	cr_assert(marked(&w, "ctl", "own"), "control: the submodule's hook did not run");
+	cr_assert(marked(&w, "ctl", "global"), "control: the global hooksPath did not run");
+	free(mod);
+	free(mod2);
+	free(src);
+	world_free(&w);
+}
+
+/* Linked worktrees in the project, made before the session: "dotgit"
+ * points wt2's .git file at a git dir planted in .git/objects, whose
+ * core.fsmonitor git status in wt2 runs; "hook" writes a hook in wt's
+ * .githooks (the repository's core.hooksPath, relative: each worktree's
+ * own). */
+static const char plant_inner_worktrees[] =
+	"git init -q ev && mv ev/.git .git/objects/ev && rmdir ev && fsmon >> .git/objects/ev/config "
+	"&& printf 'gitdir: %s/.git/objects/ev\\n' \"$PWD\" > wt2/.git; echo dotgit $?\n"
+	"mkdir -p wt/.githooks && hook hook > wt/.githooks/pre-commit && "
+	"chmod +x wt/.githooks/pre-commit; echo hook $?\n";
+
+/* The worktrees' .git files and their hooks directories stay as they
+ * were; git outside in them (status, commit), during the session and
+ * after it, runs nothing planted. Control: protected_paths [] lets both
+ * land, and git outside runs them while the session runs. */
+BOTH_USERS(guards, a_linked_worktree_in_the_project_is_kept, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "ginnerwt");
+	struct run_result r =
+		outside(&w, "git config core.hooksPath .githooks && "
+			    "git worktree add -q wt -b wt && git worktree add -q wt2 -b wt2");
+	run_free(&r);
+	char *wt = at(w.proj, "wt"), *wt2 = at(w.proj, "wt2");
+	const char *const wts[] = {wt, wt2, NULL};
+	char *dotgit = content(wt2, ".git");
+	plant_during_git(&w, "deny", plant_inner_worktrees, wts);
+	char *now = content(wt2, ".git");
+	cr_expect_str_eq(now, dotgit, "the worktree's .git file was rewritten");
+	free(now);
+	cr_expect(present(wt, ".githooks"), "the worktree's hooks directory was not made");
+	cr_expect_not(present(wt, ".githooks/pre-commit"), "a hook was planted");
+	git_outside(&w, wt, "after-wt");
+	git_outside(&w, wt2, "after-wt2");
+	cr_expect_not(marked(&w, "deny", "hook"), "a hook planted in the worktree ran outside");
+	cr_expect_not(marked(&w, "deny", "fsmonitor"),
+		      "a git dir planted through the worktree's .git file ran outside");
+
+	set_config(&w, ", \"protected_paths\": []");
+	r = outside(&w, "rm -rf .git/objects/ev");
+	run_free(&r);
+	plant_during_git(&w, "ctl", plant_inner_worktrees, wts);
+	cr_assert(marked(&w, "ctl", "hook"), "control: the worktree's hook did not run");
+	cr_assert(marked(&w, "ctl", "fsmonitor"), "control: the planted git dir was not used");
+	free(dotgit);
+	free(wt);
+	free(wt2);
+	world_free(&w);
+}
+
 /* ---- metadata ---- */
 
 static const char meta_script[] =
