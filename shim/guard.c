@@ -214,6 +214,7 @@ enum {
 	OPTIONAL = 2,
 	PRIVATE = 4,     /* MKDIR with mode 0700 */
 	PLACEHOLDER = 8, /* CORDON_GUARD_PLACEHOLDER */
+	IN_GUARDED = 16, /* in a directory the plan keeps read-only: not replaceable */
 };
 
 /* mkdir -p PATH, when a rule would let the session make it (its nearest
@@ -234,6 +235,85 @@ static void make_dirs(const struct reach *r, const char *path, mode_t mode)
 			return;
 		*slash = '/';
 	}
+}
+
+/* The name the symbolic link at PATH finally leads to, which does not
+ * exist, into OUT (SIZE bytes): each link of the chain followed as the
+ * kernel would (a relative one from its own directory). False when PATH
+ * is not such a link: it leads to something, or the chain loops. */
+static bool dangling_target(const char *path, char *out, size_t size)
+{
+	char cur[PATH_MAX], target[PATH_MAX];
+	snprintf(cur, sizeof(cur), "%s", path);
+	for (int hops = 0; hops < 40; hops++) { /* the kernel's limit */
+		struct stat st;
+		if (lstat(cur, &st) < 0) {
+			if (errno != ENOENT || hops == 0)
+				return false;
+			snprintf(out, size, "%s", cur);
+			return true;
+		}
+		if (!S_ISLNK(st.st_mode))
+			return false;
+		ssize_t n = readlink(cur, target, sizeof(target) - 1);
+		if (n <= 0)
+			return false;
+		target[n] = '\0';
+		char next[PATH_MAX * 2];
+		char *slash = strrchr(cur, '/');
+		if (target[0] == '/' || !slash)
+			snprintf(next, sizeof(next), "%s", target);
+		else
+			snprintf(next, sizeof(next), "%.*s/%s", (int)(slash - cur), cur, target);
+		if (strlen(next) >= sizeof(cur))
+			return false;
+		snprintf(cur, sizeof(cur), "%s", next);
+	}
+	return false;
+}
+
+/* PATH is a symbolic link to a name that does not exist (a dotfile or
+ * cordon's config linked into a dotfiles repository not filled yet):
+ * guarding the link guards nothing, and a session that can make the
+ * name makes what a later session or login obeys. With MKDIR (cordon's
+ * config directory) the name is made, as the guard would have made PATH:
+ * 1, guard PATH now. Else the session is refused where the name could be
+ * made inside; 0. */
+static int dangling(struct cordon_guard_plan *plan, const struct reach *r, const char *path,
+		    const char *source, int flags)
+{
+	char target[PATH_MAX];
+	if (!dangling_target(path, target, sizeof(target)))
+		return note(plan, path, source, strerror(ENOENT));
+	char link[PATH_MAX];
+	if (!(flags & IN_GUARDED) && replaceable_link(r, path, link, sizeof(link)))
+		return refuse(plan, link, source);
+	if (!creatable(r, target) || made_only_outside(r, target))
+		return note(plan, path, source,
+			    "a symbolic link to a name that does not exist, which no rule lets "
+			    "the session make");
+	if (flags & MKDIR) {
+		if (!cordon_strv_contains(r->made, target) && cordon_strv_push(r->made, target) < 0)
+			return -ENOMEM;
+		if (r->create)
+			make_dirs(r, target, (flags & PRIVATE) ? 0700 : 0755);
+		struct stat st;
+		if (stat(path, &st) == 0)
+			return 1;
+		if (!r->create)
+			return note(plan, path, source,
+				    "a symbolic link to a name that does not exist: made, and kept "
+				    "read-only, when a session starts");
+	}
+	if (plan->refuse)
+		return 0;
+	return asprintf(&plan->refuse,
+			"%s (%s) is a symbolic link to %s, which does not exist and which this "
+			"session could make: cordon cannot keep it read-only; make it outside "
+			"first, or remove the link",
+			path, source, target) < 0
+		       ? -ENOMEM
+		       : 0;
 }
 
 /* PATH made read-only where a rule would let it be written. FLAGS: MKDIR,
@@ -284,10 +364,16 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 			    "(NAME.cordon-disarmed)");
 	}
 	cleanup_free char *canon = canon_of(r, path);
+	if (!canon && errno == ENOENT) {
+		int d = dangling(plan, r, path, source, flags);
+		if (d <= 0)
+			return d;
+		canon = canon_of(r, path);
+	}
 	if (!canon)
-		return note(plan, path, source, strerror(errno));
+		return errno == ENOMEM ? -ENOMEM : note(plan, path, source, strerror(errno));
 	char link[PATH_MAX];
-	if (replaceable_link(r, path, link, sizeof(link)))
+	if (!(flags & IN_GUARDED) && replaceable_link(r, path, link, sizeof(link)))
 		return refuse(plan, link, source);
 	bool dir = S_ISDIR(stat(canon, &st) == 0 ? st.st_mode : 0);
 	if (!reaches(&r->write, canon, false))
@@ -1050,6 +1136,16 @@ static int plan_with(const struct cordon_policy *p, bool create, bool protected_
 				    : servers     ? OPTIONAL
 				    : placeholder ? PLACEHOLDER
 						  : 0);
+		/* The config file in it, when a link (to a dotfiles
+		 * repository): the directory read-only keeps the link, not
+		 * the file it leads to, which the next session reads. */
+		char file[PATH_MAX];
+		struct stat st;
+		if (e >= 0 && mk &&
+		    (size_t)snprintf(file, sizeof(file), "%s/config.json", g->path) <
+			    sizeof(file) &&
+		    lstat(file, &st) == 0 && S_ISLNK(st.st_mode))
+			e = protect(out, &r, file, g->source, IN_GUARDED);
 	}
 	cordon_strv_free(&r.write);
 	cordon_strv_free(&r.read);

@@ -1503,6 +1503,87 @@ BOTH_USERS(guards, own_config_in_the_project_stays, .timeout = 60)
 	world_free(&w);
 }
 
+/* What a session in a dotfiles repository that is not filled yet would
+ * write where links from the home lead: a config directory, a config
+ * file, a login file. */
+static const char dangling_plant[] =
+	"mkdir -p cfgdir && echo '" DISABLE "' > cfgdir/config.json; echo cfgdir $?\n"
+	"echo '" DISABLE "' > cfg.json; echo cfgfile $?\n"
+	"echo 'touch pwned' > profile; echo profile $?\n";
+
+/* Cordon's config and a dotfile that are symbolic links to names that do
+ * not exist yet, in the project: ~/.config/cordon leads to a directory,
+ * which cordon makes and keeps read-only (no config appears in it, and the
+ * next session is sandboxed); ~/.config/cordon/config.json and
+ * ~/.bash_profile lead to files, and the session is refused (125) naming
+ * the link and where it leads, and makes nothing. Controls: outside, the
+ * same plant switches the next session off; without the links, the
+ * session runs and makes the files. */
+BOTH_USERS(guards, a_dangling_link_to_what_runs_later_is_kept, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "dangling", "");
+	struct run_result r = outside(&w, "mkdir -p \"$HOME/.config\" && "
+					  "ln -s \"$PWD/cfgdir\" \"$HOME/.config/cordon\"");
+	run_free(&r);
+	r = sh_in(&w, NULL, "%s", dangling_plant);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_expect(present(w.proj, "cfgdir"), "the config directory was not made\n%s", diag);
+	cr_expect_not(present(w.proj, "cfgdir/config.json"), "a config was planted\n%s", diag);
+	run_free(&r);
+	r = next_session(&w, w.home);
+	cr_expect_null(strstr(r.out, SECRET), "the next session was not sandboxed\n%s", diag);
+	run_free(&r);
+	free(diag);
+
+	r = outside(&w, "rm -f cfg.json profile \"$HOME/.config/cordon\" && "
+			"mkdir \"$HOME/.config/cordon\" && "
+			"ln -s \"$PWD/cfg.json\" \"$HOME/.config/cordon/config.json\"");
+	run_free(&r);
+	r = sh_in(&w, NULL, "%s", dangling_plant);
+	diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_expect_eq(r.status, 125, "a config linked to a missing file did not refuse\n%s", diag);
+	cr_expect(strstr(r.err, "config.json (cordon's config) is a symbolic link to") &&
+			  strstr(r.err, "/cfg.json, which does not exist"),
+		  "the refusal does not name the link and its target\n%s", diag);
+	cr_expect_not(present(w.proj, "cfg.json"), "the linked config was made\n%s", diag);
+	run_free(&r);
+	free(diag);
+
+	r = outside(&w, "rm -f profile \"$HOME/.config/cordon/config.json\" && "
+			"ln -s \"$PWD/profile\" \"$HOME/.bash_profile\"");
+	run_free(&r);
+	r = sh_in(&w, NULL, "%s", dangling_plant);
+	diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_expect_eq(r.status, 125, "a dotfile linked to a missing file did not refuse\n%s", diag);
+	cr_expect(strstr(r.err, ".bash_profile (dotfiles) is a symbolic link to"),
+		  "the refusal does not name the dotfile\n%s", diag);
+	cr_expect_not(present(w.proj, "profile"), "the linked dotfile was made\n%s", diag);
+	run_free(&r);
+	free(diag);
+
+	/* Controls. */
+	r = outside(&w, "rm \"$HOME/.bash_profile\"");
+	run_free(&r);
+	r = sh_in(&w, NULL, "%s", dangling_plant);
+	cr_assert(strstr(r.out, "cfgfile 0") && strstr(r.out, "profile 0") &&
+			  present(w.proj, "cfg.json") && present(w.proj, "profile"),
+		  "control: without the links, the session did not make the files: %s%s", r.out,
+		  r.err);
+	run_free(&r);
+	r = outside(&w, "rm -rf \"$HOME/.config/cordon\" cfgdir && "
+			"ln -s \"$PWD/cfgdir\" \"$HOME/.config/cordon\"");
+	run_free(&r);
+	r = outside(&w, "%s", dangling_plant);
+	run_free(&r);
+	r = next_session(&w, w.home);
+	cr_assert(strstr(r.out, SECRET),
+		  "control: the config planted outside did not switch the next session off: %s%s",
+		  r.out, r.err);
+	run_free(&r);
+	world_free(&w);
+}
+
 /* ---- no mount namespace to be had ---- */
 
 /* Where user namespaces are refused, the guards cannot be kept:
