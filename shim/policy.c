@@ -1158,6 +1158,37 @@ const char *cordon_never_project(const char *dir, const char *home)
 	return NULL;
 }
 
+/* Why DIR, the current directory, is not taken for the project: it is at
+ * or beneath a hidden path (a terminal opened in ~/.ssh would make the
+ * keys readable and authorized_keys writable); NULL when it is not, into
+ * *WHY otherwise (malloc'd). Only --project names one on purpose. */
+static int hidden_cwd(const struct cordon_config *cfg, const struct cordon_context *ctx,
+		      const char *dir, char **why)
+{
+	*why = NULL;
+	const char *const *hidden =
+		cfg->has_hidden ? (const char *const *)cfg->hidden_paths.v : cordon_default_hidden;
+	for (size_t i = 0; hidden && hidden[i] && !*why; i++) {
+		if (project_relative(hidden[i]))
+			continue; /* the project's own: the cwd is the project */
+		cleanup_free char *abs = NULL;
+		int e = cordon_path_absolute(hidden[i], ctx->home, NULL, &abs);
+		if (e == -ENOMEM)
+			return e;
+		if (e < 0)
+			continue;
+		cleanup_free char *canon = realpath(abs, NULL);
+		if ((cordon_path_under(dir, abs) || (canon && cordon_path_under(dir, canon))) &&
+		    asprintf(why, "is %sa hidden path (%s)",
+			     strcmp(dir, canon ? canon : abs) == 0 ? "" : "beneath ",
+			     hidden[i]) < 0) {
+			*why = NULL;
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 /* --no-network asks the sandbox to block the network; with the sandbox off
  * nothing would, and the command would reach the network the user said it
  * must not. Refused, naming the setting that turned it off. */
@@ -1224,6 +1255,13 @@ int cordon_policy_resolve(const struct cordon_config *cfg, const struct cordon_c
 		return cordon_err(err, r, "%s: project directory: %s", ctx->project, strerror(-r));
 	const char *never =
 		ctx->project_from_cwd ? cordon_never_project(p.project, ctx->home) : NULL;
+	cleanup_free char *hidden = NULL;
+	if (!never && ctx->project_from_cwd && hidden_cwd(cfg, ctx, p.project, &hidden) < 0) {
+		cordon_policy_free(&p);
+		return cordon_err(err, ENOMEM, "out of memory");
+	}
+	if (hidden)
+		never = hidden;
 	if (never) {
 		if (asprintf(&p.no_project, "%s %s", p.project, never) < 0) {
 			p.no_project = NULL;

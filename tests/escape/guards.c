@@ -985,6 +985,51 @@ BOTH_USERS(guards, hidden_agent_and_chat_tokens_stay_unread, .timeout = 60)
 	world_free(&w);
 }
 
+/* A terminal opened in a hidden directory (a tmux pane split from one
+ * cd'd into ~/.ssh): read the key, plant an authorized key and an rc. */
+static const char in_hidden[] = "echo ran; cat id_test; echo k >> authorized_keys; echo x > rc\n";
+
+/* cordon run with no --project in ~/.ssh, and in a directory beneath it:
+ * the current directory is not taken for the project (one line says why),
+ * the shell runs, the key is not read and nothing is planted. Control:
+ * --project naming ~/.ssh itself, which the user means, reads and writes
+ * there. */
+BOTH_USERS(guards, a_terminal_opened_in_a_hidden_path_has_no_project, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "hidcwd", "");
+	free(write_file(w.home, ".ssh/id_test", SSH_KEY));
+	free(write_file(w.home, ".ssh/sub/keep", "x"));
+	world_give(&w);
+	char *ssh = at(w.home, ".ssh"), *sub = at(w.home, ".ssh/sub");
+	const char *dirs[] = {ssh, sub};
+	for (size_t i = 0; i < 2; i++) {
+		char *argv[] = {CORDON_BIN, "run", "--config",        w.cfg, "--",
+				"/bin/sh",  "-c",  (char *)in_hidden, NULL};
+		struct run_result r = world_run(&w, argv, dirs[i]);
+		char *diag = fmt("in %s (%d): %s%s", dirs[i], r.status, r.out, r.err);
+		cr_expect(strstr(r.out, "ran"), "the shell did not run\n%s", diag);
+		cr_expect(strstr(r.err,
+				 "a hidden path (~/.ssh); the session has no writable project"),
+			  "no line said why there is no project\n%s", diag);
+		cr_expect_null(strstr(r.out, SSH_KEY), "the key was read\n%s", diag);
+		cr_expect_not(present(ssh, "authorized_keys"), "an authorized key was planted\n%s",
+			      diag);
+		cr_expect_not(present(dirs[i], "rc"), "an rc was planted\n%s", diag);
+		run_free(&r);
+		free(diag);
+	}
+	char *argv[] = {CORDON_BIN, "run", "--config",        w.cfg, "--project", ssh, "--",
+			"/bin/sh",  "-c",  (char *)in_hidden, NULL};
+	struct run_result r = world_run(&w, argv, ssh);
+	cr_assert(strstr(r.out, SSH_KEY) && present(ssh, "authorized_keys"),
+		  "control: --project ~/.ssh did not read and write there: %s%s", r.out, r.err);
+	run_free(&r);
+	free(ssh);
+	free(sub);
+	world_free(&w);
+}
+
 /* ---- a writable home ---- */
 
 /* SCRIPT outside, with HOME=HOME: the control. */
