@@ -1237,9 +1237,35 @@ static int resolve_domains(const struct cordon_config *cfg, const struct cordon_
 	return 0;
 }
 
-int cordon_policy_resolve(const struct cordon_config *cfg, const struct cordon_context *ctx,
+/* HOME as the policy compares it with canonical paths: runs of slashes
+ * made one, a trailing one dropped. "//home/me" names /home/me on Linux,
+ * but musl's realpath (the launcher's) keeps the two slashes, and every
+ * session started in the home was refused (its prepared rules and the
+ * shim's disagreed on the closed home). */
+static char *normal_home(const char *home)
+{
+	char *out = malloc(strlen(home) + 1);
+	if (!out)
+		return NULL;
+	size_t n = 0;
+	for (const char *s = home; *s; s++)
+		if (*s != '/' || n == 0 || out[n - 1] != '/')
+			out[n++] = *s;
+	while (n > 1 && out[n - 1] == '/')
+		n--;
+	out[n] = '\0';
+	return out;
+}
+
+int cordon_policy_resolve(const struct cordon_config *cfg, const struct cordon_context *given,
 			  struct cordon_policy *out, struct cordon_error *err)
 {
+	struct cordon_context normal = *given;
+	cleanup_free char *home = given->home ? normal_home(given->home) : NULL;
+	if (given->home && !home)
+		return cordon_err(err, ENOMEM, "out of memory");
+	normal.home = home;
+	const struct cordon_context *ctx = &normal;
 	struct cordon_policy p = {0};
 	p.sandbox = cfg->enabled && (cfg->apply_to & ctx->kind) != 0;
 	if (ctx->no_network && !p.sandbox)

@@ -1425,6 +1425,51 @@ BOTH_USERS(guards, home_writable_keeps_agents_settings, .timeout = 60)
 	world_free(&w);
 }
 
+/* HOME spelled with a leading double slash (//home/me: the same
+ * directory on Linux) is the home: a session started in it runs, with no
+ * project, and one with --project naming it runs with the home writable
+ * and its dotfiles read-only, as with one slash. (Every such session was
+ * refused, exit 125.) Control for the dotfile: outside, it is written. */
+BOTH_USERS(guards, a_home_with_a_double_slash_is_the_home, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "homeslash", "");
+	free(write_file(w.home, ".bashrc", "orig\n"));
+	free(write_file(w.home, "work/keep", "x"));
+	world_give(&w);
+	char *kv = fmt("HOME=/%s", w.home);
+	world_setenv(&w, kv);
+	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--",
+			"/bin/sh",  "-c",  "echo ran", NULL};
+	struct run_result r = world_run(&w, argv, w.home);
+	char *diag = fmt("in the home (%d): %s%s", r.status, r.out, r.err);
+	cr_expect_eq(r.status, 0, "the session was refused\n%s", diag);
+	cr_expect(strstr(r.out, "ran"), "the command did not run\n%s", diag);
+	cr_expect(strstr(r.err, "is your home directory"), "the home was not taken for one\n%s",
+		  diag);
+	run_free(&r);
+	free(diag);
+	char *script = "echo evil >> ~/.bashrc; echo new > ~/work/new; echo ran";
+	char *argv2[] = {CORDON_BIN, "run",     "--config", w.cfg,          "--project", kv + 5,
+			 "--",       "/bin/sh", "-c",       (char *)script, NULL};
+	r = world_run(&w, argv2, w.home);
+	diag = fmt("--project ~ (%d): %s%s", r.status, r.out, r.err);
+	cr_expect_eq(r.status, 0, "the session was refused\n%s", diag);
+	cr_expect(present(w.home, "work/new"), "the home was not writable\n%s", diag);
+	char *now = content(w.home, ".bashrc");
+	cr_expect_str_eq(now, "orig\n", "~/.bashrc was written\n%s", diag);
+	free(now);
+	run_free(&r);
+	free(diag);
+	r = outside(&w, "%s", script);
+	now = content(w.home, ".bashrc");
+	cr_assert_str_eq(now, "orig\nevil\n", "control: outside, ~/.bashrc was not written");
+	free(now);
+	run_free(&r);
+	free(kv);
+	world_free(&w);
+}
+
 /* Dotfiles kept in a directory of their own and linked from the home
  * (~/.bashrc -> dotfiles/bashrc): a link directly in the closed home can
  * be removed but nothing can be made in its place, so the session runs
