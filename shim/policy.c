@@ -110,7 +110,50 @@ const char *const cordon_home_code[] = {"~/.cargo/bin",
 					"~/.bashrc.d",
 					"~/.oh-my-zsh",
 					"~/.zsh",
+					"~/.zprezto",
+					"~/.zinit",
+					"~/.local/share/zinit",
+					"~/.antigen",
+					"~/.zplug",
+					"~/.bash_it",
+					"~/.bash_completion",
+					"~/.tmux",
+					"~/.local/share/direnv",
+					"~/.local/share/gnome-shell",
+					"~/.local/share/nautilus/scripts",
+					"~/.local/share/nemo",
+					"~/.local/share/kservices5/ServiceMenus",
+					"~/.local/share/kio/servicemenus",
+					"~/.local/share/plasma",
+					"~/.local/share/konsole",
+					"~/.local/share/flatpak",
+					"~/.xsession",
+					"~/.xbindkeysrc",
+					"~/.selected_editor",
+					"~/.muttrc",
+					"~/.mutt",
+					"~/.hgrc",
+					"~/.yarnrc",
+					"~/.yarnrc.yml",
+					"~/.pip",
+					"~/.sbt",
+					"~/.lein",
+					"~/.julia/config",
+					"~/.spacemacs",
+					"~/.doom.d",
+					"~/.sqliterc",
+					"~/.pdbrc",
+					"~/.ghci",
+					"~/.sbclrc",
+					"~/.guile",
 					NULL};
+
+/* The directories fish loads code from in its user data directory, where
+ * it also keeps its history: made (0700) when missing where fish has one. */
+static const char *const fish_code[] = {"~/.local/share/fish/vendor_conf.d",
+					"~/.local/share/fish/vendor_functions.d",
+					"~/.local/share/fish/vendor_completions.d",
+					"~/.local/share/fish/generated_completions", NULL};
 
 /* What unsandboxed programs later run or obey, relative to the project:
  * git's hooks and config (followed into worktrees, submodules and the
@@ -997,6 +1040,27 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 	if (r >= 0 && ctx->home)
 		r = guard_list(p, (const char *const[]){"~/bin", NULL}, CORDON_GUARD_PROTECT,
 			       "what runs from the home", ctx->home, &cache);
+	/* bash-completion sources a user's completion for CMD from here at the
+	 * first CMD<TAB>, before the system's: made where it is installed. */
+	struct stat st;
+	bool completion = stat("/usr/share/bash-completion/bash_completion", &st) == 0 ||
+			  stat("/etc/bash_completion", &st) == 0;
+	if (r >= 0 && ctx->home)
+		r = guard_list_yield(p,
+				     (const char *const[]){"~/.local/share/bash-completion", NULL},
+				     CORDON_GUARD_PROTECT | (completion ? CORDON_GUARD_MAKE : 0),
+				     true, "what runs from the home", ctx->home, &cache);
+	/* fish sources vendor_conf.d at every start and loads functions and
+	 * completions from beside it: made where fish keeps its data. */
+	cleanup_free char *fish = NULL;
+	if (r >= 0 && ctx->home &&
+	    cordon_path_absolute("~/.local/share/fish", ctx->home, NULL, &fish) == -ENOMEM)
+		r = -ENOMEM;
+	bool has_fish = fish && stat(fish, &st) == 0 && S_ISDIR(st.st_mode);
+	if (r >= 0 && ctx->home)
+		r = guard_list_yield(p, fish_code,
+				     CORDON_GUARD_PROTECT | (has_fish ? CORDON_GUARD_MAKE : 0),
+				     true, "what runs from the home", ctx->home, &cache);
 	if (r >= 0 && ctx->home)
 		r = guard_list_yield(p, cordon_home_code, CORDON_GUARD_PROTECT, true,
 				     "what runs from the home", ctx->home, &cache);
@@ -1006,13 +1070,16 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 	 * its commands would run them outside. A rule naming one itself (to
 	 * run that agent inside) keeps it writable. */
 	if (r >= 0 && ctx->home)
-		r = guard_list_yield(p,
-				     (const char *const[]){"~/.claude", "~/.claude.json",
-							   "~/.codex", "~/.gemini", "~/.cursor",
-							   "~/.vscode", "~/.vscode-server",
-							   "~/.local/share/JetBrains", NULL},
-				     CORDON_GUARD_PROTECT, true, "agents' and editors' settings",
-				     ctx->home, &cache);
+		r = guard_list_yield(
+			p,
+			(const char *const[]){"~/.claude", "~/.claude.json", "~/.codex",
+					      "~/.gemini", "~/.cursor", "~/.cursor-server",
+					      "~/.continue", "~/.codeium", "~/.windsurf", "~/.kiro",
+					      "~/.qwen", "~/.opencode", "~/.aider.conf.yml",
+					      "~/.vscode", "~/.vscode-oss", "~/.vscode-insiders",
+					      "~/.vscode-server", "~/.local/share/JetBrains", NULL},
+			CORDON_GUARD_PROTECT, true, "agents' and editors' settings", ctx->home,
+			&cache);
 	/* The runtime directory, read-write by default: the systemd user
 	 * manager loads units and drop-ins from its systemd/ (planted, they
 	 * would run outside at the next daemon-reload or login), and podman

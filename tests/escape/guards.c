@@ -1372,12 +1372,15 @@ BOTH_USERS(guards, home_writable_keeps_what_runs_from_it, .timeout = 60)
 
 /* With the home writable, the user-wide settings coding agents and
  * editors keep outside ~/.config stay read-only: an agent's hooks, Codex's
- * notify command, an editor extension. Control: outside, they land. */
+ * notify command, an editor extension, Continue's and Kiro's MCP servers.
+ * Control: outside, they land. */
 static const char agents_plant[] =
 	"cd ~ || exit 1\n"
 	"echo '{\"hooks\": \"evil\"}' > .claude/settings.json; echo claude $?\n"
 	"echo 'notify = [\"evil\"]' >> .codex/config.toml; echo codex $?\n"
 	"mkdir .vscode/extensions/evil; echo extension $?\n"
+	"echo 'mcpServers: evil' >> .continue/config.yaml; echo continue $?\n"
+	"echo '{}' > .kiro/settings/mcp.json; echo kiro $?\n"
 	"mv .claude work/c2 && mkdir .claude; echo swap $?\n";
 
 BOTH_USERS(guards, home_writable_keeps_agents_settings, .timeout = 60)
@@ -1390,6 +1393,8 @@ BOTH_USERS(guards, home_writable_keeps_agents_settings, .timeout = 60)
 		free(write_file(homes[i], ".claude/settings.json", "{}"));
 		free(write_file(homes[i], ".codex/config.toml", "model = \"x\"\n"));
 		free(write_file(homes[i], ".vscode/extensions/extensions.json", "[]"));
+		free(write_file(homes[i], ".continue/config.yaml", "name: x\n"));
+		free(write_file(homes[i], ".kiro/settings/keep", ""));
 		free(write_file(homes[i], "work/keep", "x"));
 	}
 	world_give(&w);
@@ -1399,13 +1404,19 @@ BOTH_USERS(guards, home_writable_keeps_agents_settings, .timeout = 60)
 	cr_expect_str_eq(settings, "{}", "agent settings written inside: %s", r.err);
 	cr_expect_str_eq(codex, "model = \"x\"\n", "codex config written inside: %s", r.err);
 	cr_expect_not(present(w.home, ".vscode/extensions/evil"), "an extension was planted");
+	char *cont = content(w.home, ".continue/config.yaml");
+	cr_expect_str_eq(cont, "name: x\n", "Continue's settings written inside: %s", r.err);
+	free(cont);
+	cr_expect_not(present(w.home, ".kiro/settings/mcp.json"), "Kiro's settings planted: %s",
+		      r.err);
 	cr_expect_not(present(w.home, "work/c2"), "~/.claude was moved away: %s", r.err);
 	free(settings);
 	free(codex);
 	run_free(&r);
 	r = outside_with_home(&w, home2, agents_plant);
-	expect_all_landed((const char *const[]){"claude", "codex", "extension", "swap", NULL}, &r,
-			  "outside");
+	expect_all_landed((const char *const[]){"claude", "codex", "extension", "continue", "kiro",
+						"swap", NULL},
+			  &r, "outside");
 	run_free(&r);
 	/* Named by a rule itself (an agent run inside): writable, the rest
 	 * still not. */
@@ -1422,6 +1433,87 @@ BOTH_USERS(guards, home_writable_keeps_agents_settings, .timeout = 60)
 	free(codex);
 	run_free(&r);
 	free(home2);
+	world_free(&w);
+}
+
+/* Below a writable home, what a shell or a tool outside loads: fish's
+ * vendor_conf.d (made: fish keeps its data there), a bash-completion
+ * user completion, an .envrc approved in direnv's allow database, an
+ * existing ~/.hgrc. */
+static const char loaded_plant[] =
+	"cd ~ || exit 1\n"
+	"mkdir -p .local/share/fish/vendor_conf.d && "
+	"echo \"touch $M-fish\" > .local/share/fish/vendor_conf.d/zz.fish; echo fish $?\n"
+	"echo \"touch $M-bashcomp\" > .local/share/bash-completion/completions/git; "
+	"echo bashcomp $?\n"
+	"echo \"touch $M-direnv\" > src/app/.envrc && (cd src/app && direnv allow . 2>&1); "
+	"echo direnv $?\n"
+	"printf '[hooks]\\nupdate = touch %s-hg\\n' \"$M\" >> .hgrc; echo hgrc $?\n";
+
+static const char *const loaded_steps[] = {"fish", "bashcomp", "direnv", "hgrc", NULL};
+
+/* The real programs, outside, as they start: fish, bash-completion for
+ * git<TAB>, direnv entering the directory. */
+static void load_outside(struct world *w)
+{
+	struct run_result r = sh_outside(
+		w, "fish -c true; "
+		   "bash -c '. /usr/share/bash-completion/bash_completion; __load_completion git'; "
+		   "cd ~/src/app && eval \"$(direnv export bash 2>/dev/null)\"");
+	run_free(&r);
+}
+
+/* --project ~: none of them is planted, and fish, bash-completion and
+ * direnv outside run nothing. Control: with each named by a write rule,
+ * the same plant lands and the programs run it. */
+BOTH_USERS(guards, home_writable_keeps_what_shells_and_tools_load, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "homeload", "");
+	cr_assert(file_exists("/usr/share/bash-completion/bash_completion"),
+		  "bash-completion is not installed (scripts/setup installs it)");
+	free(write_file(w.home, ".local/share/fish/fish_history", ""));
+	free(write_file(w.home, ".local/share/bash-completion/completions/keep", ""));
+	free(write_file(w.home, ".local/share/direnv/allow/keep", ""));
+	free(write_file(w.home, "src/app/keep", ""));
+	free(write_file(w.home, ".hgrc", "[ui]\n"));
+	world_give(&w);
+	char *opts = fmt("-p %s", w.home);
+	char *script = plant(&w, "deny", "", loaded_plant);
+	struct run_result r = sh_in(&w, opts, "%s", script);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_assert(strstr(r.out, "fish ") && strstr(r.out, "hgrc "), "the plant did not run\n%s",
+		  diag);
+	cr_expect_not(present(w.home, ".local/share/fish/vendor_conf.d/zz.fish"),
+		      "fish's vendor_conf.d was planted\n%s", diag);
+	cr_expect_not(present(w.home, ".local/share/bash-completion/completions/git"),
+		      "a completion was planted\n%s", diag);
+	char *hgrc = content(w.home, ".hgrc");
+	cr_expect_str_eq(hgrc, "[ui]\n", "~/.hgrc was written\n%s", diag);
+	free(hgrc);
+	run_free(&r);
+	load_outside(&w);
+	cr_expect_not(marked(&w, "deny", "fish"), "fish outside ran the plant\n%s", diag);
+	cr_expect_not(marked(&w, "deny", "bashcomp"), "bash-completion outside ran the plant\n%s",
+		      diag);
+	cr_expect_not(marked(&w, "deny", "direnv"), "direnv outside ran the plant\n%s", diag);
+	free(diag);
+	free(script);
+
+	/* Control: each named by a write rule. */
+	set_config(&w, ", \"additional_read_write_paths\": [\"~/.local/share/fish/vendor_conf.d\", "
+		       "\"~/.local/share/bash-completion\", \"~/.local/share/direnv\", "
+		       "\"~/.hgrc\"]");
+	script = plant(&w, "ctl", "", loaded_plant);
+	r = sh_in(&w, opts, "%s", script);
+	expect_all_landed(loaded_steps, &r, "named by write rules");
+	run_free(&r);
+	load_outside(&w);
+	cr_assert(marked(&w, "ctl", "fish"), "control: fish did not run the plant");
+	cr_assert(marked(&w, "ctl", "bashcomp"), "control: bash-completion did not run the plant");
+	cr_assert(marked(&w, "ctl", "direnv"), "control: direnv did not run the plant");
+	free(script);
+	free(opts);
 	world_free(&w);
 }
 
