@@ -164,11 +164,40 @@ static const char *const fish_code[] = {"~/.local/share/fish/vendor_conf.d",
  * directory, and git ignores an empty one. .mcp.json and .devcontainer.json
  * are files, but a directory stands in for them too: Claude Code 2.1 loads
  * no project MCP server from one (it says the file is "not a regular file"),
- * and the devcontainer CLI 0.89 finds no configuration in one. */
-const char *const cordon_default_protected[] = {
-	".git/hooks", ".git/config",    ".git/info",           ".envrc/",  ".vscode/",
-	".idea/",     ".claude/",       ".mcp.json/",          ".cursor/", ".gemini/",
-	".zed/",      ".devcontainer/", ".devcontainer.json/", NULL};
+ * and the devcontainer CLI 0.89 finds no configuration in one. The agents'
+ * directories that name programs to start (MCP servers, hooks, plugins,
+ * language servers: Continue, Roo Code, Kiro, Amazon Q, Qwen Code,
+ * opencode, Helix) get a stand-in too (each costs a mkdir and a mount a
+ * launch, ~0.2 ms); .windsurf holds rules and workflows (text for the
+ * model; Windsurf's MCP servers are in ~/.codeium), and opencode.json(c)
+ * and .aider.conf.yml are files their programs would fail to read as a
+ * directory: those three have none, and one made inside is moved aside as
+ * the session ends. */
+const char *const cordon_default_protected[] = {".git/hooks",
+						".git/config",
+						".git/info",
+						".envrc/",
+						".vscode/",
+						".idea/",
+						".claude/",
+						".mcp.json/",
+						".cursor/",
+						".gemini/",
+						".zed/",
+						".devcontainer/",
+						".devcontainer.json/",
+						".continue/",
+						".roo/",
+						".kiro/",
+						".amazonq/",
+						".qwen/",
+						".opencode/",
+						".helix/",
+						".windsurf",
+						"opencode.json",
+						"opencode.jsonc",
+						".aider.conf.yml",
+						NULL};
 
 /* Credentials a session has no business reading, though their parent is
  * readable (the default ~/.config) or a user grants "~". */
@@ -235,6 +264,12 @@ const char *const cordon_default_hidden[] = {"~/.ssh",
 					     "~/.config/io.datasette.llm",
 					     "~/.cache/huggingface/token",
 					     "~/.huggingface",
+					     "~/.config/openstack",
+					     "~/.config/linode-cli",
+					     "~/.config/scaleway",
+					     "~/.config/helm/registry",
+					     "~/.qwen/oauth_creds.json",
+					     "~/.local/share/opencode/auth.json",
 					     NULL};
 
 static const char *const linux_defaults[CORDON_CLASS_COUNT][24] = {
@@ -1113,6 +1148,20 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 			r = guard_list(p,
 				       (const char *const[]){logins, gvfs, doc, psd, creds, NULL},
 				       CORDON_GUARD_HIDE, source, ctx->home, &cache);
+	}
+	/* Kerberos tickets: MIT's default file cache is in /tmp, which the
+	 * default rules grant (a ticket-granting ticket is a login), or where
+	 * KRB5CCNAME names a file or a directory. */
+	if (r >= 0 && ctx->os == CORDON_OS_LINUX) {
+		char krb[64];
+		snprintf(krb, sizeof(krb), "/tmp/krb5cc_%u", (unsigned)ctx->uid);
+		const char *cc = ctx->getenv_fn ? ctx->getenv_fn("KRB5CCNAME") : NULL;
+		if (cc && strncmp(cc, "FILE:", 5) == 0)
+			cc += 5;
+		else if (cc && strncmp(cc, "DIR:", 4) == 0)
+			cc += 4;
+		r = guard_list(p, (const char *const[]){krb, cc && cc[0] == '/' ? cc : NULL, NULL},
+			       CORDON_GUARD_HIDE, "Kerberos tickets", ctx->home, &cache);
 	}
 	/* The kernel's list of the keys the user may view, and who holds
 	 * how many: keyctl is refused, but the names (a service, an account)

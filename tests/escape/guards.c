@@ -985,6 +985,74 @@ BOTH_USERS(guards, hidden_agent_and_chat_tokens_stay_unread, .timeout = 60)
 	world_free(&w);
 }
 
+/* Cloud tools' credentials under the default ~/.config grant (OpenStack's
+ * clouds.yaml, linode-cli's, Scaleway's, Helm's registry logins) and
+ * Kerberos tickets: MIT's default cache in /tmp (granted here, as by
+ * default) and the file KRB5CCNAME names (under "~", granted). None is
+ * printed inside. Controls: outside all are; a rule naming the ticket
+ * cache itself exposes it. */
+BOTH_USERS(guards, hidden_cloud_logins_and_tickets_stay_unread, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "hidcloud",
+		  ", \"additional_read_write_paths\": [\"/tmp\"], "
+		  "\"additional_read_only_paths\": [\"~\"]");
+	free(write_file(w.home, ".config/openstack/clouds.yaml", "password: os-" TOKEN));
+	free(write_file(w.home, ".config/linode-cli", "token = linode-" TOKEN));
+	free(write_file(w.home, ".config/scaleway/config.yaml", "secret_key: scw-" TOKEN));
+	free(write_file(w.home, ".config/helm/registry/config.json",
+			"{\"auth\": \"helm-" TOKEN "\"}"));
+	free(write_file(w.home, "krb/cc", "env-tgt-" TOKEN));
+	free(write_file(w.home, ".config/other.conf", "other-visible"));
+	world_give(&w);
+	char *kv = fmt("KRB5CCNAME=FILE:%s/krb/cc", w.home);
+	world_setenv(&w, kv);
+	/* The default cache: made here only where the machine has none. */
+	char *tmpcc = fmt("/tmp/krb5cc_%u", (unsigned)(who->user ? w.uid : 0));
+	int fd = open(tmpcc, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	bool made = fd >= 0;
+	if (made) {
+		cr_assert_eq(write(fd, "tmp-tgt-" TOKEN, strlen("tmp-tgt-" TOKEN)),
+			     (ssize_t)strlen("tmp-tgt-" TOKEN));
+		close(fd);
+		if (who->user)
+			cr_assert_eq(chown(tmpcc, w.uid, w.gid), 0);
+	}
+	char *script = fmt("grep -rsh . ~/.config; cat ~/krb/cc; echo; cat %s", tmpcc);
+	/* Every run first, then the verdicts: the cache in /tmp goes before
+	 * an assertion can end the test. */
+	struct run_result out = sh_outside(&w, script), in = sh_in(&w, NULL, "%s", script);
+	struct run_result named = {0};
+	if (made) {
+		char *extra = fmt(", \"additional_read_write_paths\": [\"/tmp\"], "
+				  "\"additional_read_only_paths\": [\"%s\"]",
+				  tmpcc);
+		set_config(&w, extra);
+		named = sh_in(&w, NULL, "%s", script);
+		free(extra);
+		unlink(tmpcc);
+	}
+	cr_assert(strstr(out.out, "os-" TOKEN) && strstr(out.out, "linode-" TOKEN) &&
+			  strstr(out.out, "scw-" TOKEN) && strstr(out.out, "helm-" TOKEN) &&
+			  strstr(out.out, "env-tgt-" TOKEN) &&
+			  (!made || strstr(out.out, "tmp-tgt-" TOKEN)),
+		  "control: outside: %s%s", out.out, out.err);
+	cr_expect(strstr(in.out, "other-visible"), "~/.config is not readable inside: %s%s", in.out,
+		  in.err);
+	cr_expect_null(strstr(in.out, TOKEN), "a credential was read inside: %s%s", in.out, in.err);
+	cr_assert(!made || strstr(named.out, "tmp-tgt-" TOKEN),
+		  "control: a rule naming the ticket cache did not expose it: %s%s", named.out,
+		  named.err);
+	run_free(&out);
+	run_free(&in);
+	if (made)
+		run_free(&named);
+	free(script);
+	free(tmpcc);
+	free(kv);
+	world_free(&w);
+}
+
 /* A terminal opened in a hidden directory (a tmux pane split from one
  * cd'd into ~/.ssh): read the key, plant an authorized key and an rc. */
 static const char in_hidden[] = "echo ran; cat id_test; echo k >> authorized_keys; echo x > rc\n";
@@ -1914,6 +1982,56 @@ BOTH_USERS(guards, names_made_inside_are_said_at_the_end, .timeout = 60)
 		free(aside);
 		free(path);
 	}
+	run_free(&r);
+	world_free(&w);
+}
+
+/* The agents' settings that have no stand-in by default (Windsurf's
+ * rules, opencode's and aider's config files): one that exists stays as
+ * it was inside; one made inside is moved aside as the session ends, and
+ * said. Control: with protected_paths [] both land and stay. */
+static const char agents_files_plant[] = "echo evil >> opencode.json; echo opencode $?\n"
+					 "echo evil >> .windsurf/rules.md; echo windsurf $?\n"
+					 "echo 'model: evil' > .aider.conf.yml; echo aider $?\n"
+					 "echo '{}' > opencode.jsonc; echo opencodec $?\n";
+
+BOTH_USERS(guards, agents_settings_without_a_stand_in_are_kept, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gagents");
+	free(write_file(w.proj, "opencode.json", "{}\n"));
+	free(write_file(w.proj, ".windsurf/rules.md", "rules\n"));
+	world_give(&w);
+	struct run_result r = sh_in(&w, NULL, "%s", agents_files_plant);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	char *oc = content(w.proj, "opencode.json"), *ws = content(w.proj, ".windsurf/rules.md");
+	cr_expect_str_eq(oc, "{}\n", "opencode.json was written\n%s", diag);
+	cr_expect_str_eq(ws, "rules\n", "Windsurf's rules were written\n%s", diag);
+	free(oc);
+	free(ws);
+	static const char *const made[] = {".aider.conf.yml", "opencode.jsonc", NULL};
+	for (size_t i = 0; made[i]; i++) {
+		char *aside = fmt("%s.cordon-disarmed", made[i]);
+		cr_expect(strstr(r.out, made[i][1] == 'a' ? "aider 0" : "opencodec 0"),
+			  "control: the session could not make %s\n%s", made[i], diag);
+		cr_expect_not(present(w.proj, made[i]), "%s made inside was left\n%s", made[i],
+			      diag);
+		cr_expect(present(w.proj, aside), "%s was not moved aside\n%s", made[i], diag);
+		cr_expect(strstr(r.err, aside), "%s was not said\n%s", made[i], diag);
+		free(aside);
+	}
+	run_free(&r);
+	free(diag);
+
+	struct run_result c = outside(&w, "rm -f .aider.conf.yml.cordon-disarmed "
+					  "opencode.jsonc.cordon-disarmed");
+	run_free(&c);
+	set_config(&w, ", \"protected_paths\": []");
+	r = sh_in(&w, NULL, "%s", agents_files_plant);
+	expect_all_landed((const char *const[]){"opencode", "windsurf", "aider", "opencodec", NULL},
+			  &r, "protected_paths []");
+	cr_assert(present(w.proj, ".aider.conf.yml") && present(w.proj, "opencode.jsonc"),
+		  "control: what the session made did not stay");
 	run_free(&r);
 	world_free(&w);
 }
@@ -3246,13 +3364,16 @@ BOTH_USERS(guards, fifos_planted_for_the_next_launch_do_not_hang_it, .timeout = 
 
 /* ---- settings directories (placeholders) ---- */
 
-static const char *const settings_dirs[] = {".vscode", ".idea", ".claude",       ".cursor",
-					    ".gemini", ".zed",  ".devcontainer", NULL};
+static const char *const settings_dirs[] = {
+	".vscode",  ".idea",         ".claude",   ".cursor", ".gemini",
+	".zed",     ".devcontainer", ".continue", ".roo",    ".kiro",
+	".amazonq", ".qwen",         ".opencode", ".helix",  NULL};
 
 /* Every way to put an editor's or an agent's settings in place: write into
  * the directory, make it, replace it, move one in. */
 #define PLANT_SETTINGS                                                                             \
-	"for d in .vscode .idea .claude .cursor .gemini .zed .devcontainer; do "                   \
+	"for d in .vscode .idea .claude .cursor .gemini .zed .devcontainer .continue .roo .kiro "  \
+	".amazonq .qwen .opencode .helix; do "                                                     \
 	"mkdir -p $d; echo '{\"planted\": 1}' > $d/settings.json; mkdir $d/sub; "                  \
 	"rmdir $d; mv $d $d.old; mkdir x; echo '{}' > x/settings.json; mv -T x $d; "               \
 	"mv x $d/; rm -rf x; done; ls -a; true"
