@@ -1284,25 +1284,30 @@ static int hidden_cwd(const struct cordon_config *cfg, const struct cordon_conte
 	*why = NULL;
 	const char *const *hidden =
 		cfg->has_hidden ? (const char *const *)cfg->hidden_paths.v : cordon_default_hidden;
-	for (size_t i = 0; hidden && hidden[i] && !*why; i++) {
+	struct cordon_path_cache cache = {0}; /* the home's directories, resolved once */
+	int e = 0;
+	for (size_t i = 0; hidden && hidden[i] && !*why && e >= 0; i++) {
 		if (project_relative(hidden[i]))
 			continue; /* the project's own: the cwd is the project */
-		cleanup_free char *abs = NULL;
-		int e = cordon_path_absolute(hidden[i], ctx->home, NULL, &abs);
-		if (e == -ENOMEM)
-			return e;
-		if (e < 0)
+		cleanup_free char *abs = NULL, *canon = NULL;
+		e = cordon_path_absolute(hidden[i], ctx->home, NULL, &abs);
+		if (e < 0) {
+			e = e == -ENOMEM ? e : 0;
 			continue;
-		cleanup_free char *canon = realpath(abs, NULL);
-		if ((cordon_path_under(dir, abs) || (canon && cordon_path_under(dir, canon))) &&
+		}
+		e = cordon_path_resolve_cached(abs, NULL, NULL, &cache, &canon);
+		e = e == -ENOMEM ? e : 0;
+		if (e >= 0 &&
+		    (cordon_path_under(dir, abs) || (canon && cordon_path_under(dir, canon))) &&
 		    asprintf(why, "is %sa hidden path (%s)",
 			     strcmp(dir, canon ? canon : abs) == 0 ? "" : "beneath ",
 			     hidden[i]) < 0) {
 			*why = NULL;
-			return -ENOMEM;
+			e = -ENOMEM;
 		}
 	}
-	return 0;
+	cordon_path_cache_free(&cache);
+	return e;
 }
 
 /* --no-network asks the sandbox to block the network; with the sandbox off
