@@ -214,6 +214,7 @@ enum {
 	OPTIONAL = 2,
 	PRIVATE = 4,     /* MKDIR with mode 0700 */
 	PLACEHOLDER = 8, /* CORDON_GUARD_PLACEHOLDER */
+	IN_GUARDED = 16, /* in a directory the plan keeps read-only: not replaceable */
 };
 
 /* mkdir -p PATH, when a rule would let the session make it (its nearest
@@ -234,6 +235,85 @@ static void make_dirs(const struct reach *r, const char *path, mode_t mode)
 			return;
 		*slash = '/';
 	}
+}
+
+/* The name the symbolic link at PATH finally leads to, which does not
+ * exist, into OUT (SIZE bytes): each link of the chain followed as the
+ * kernel would (a relative one from its own directory). False when PATH
+ * is not such a link: it leads to something, or the chain loops. */
+static bool dangling_target(const char *path, char *out, size_t size)
+{
+	char cur[PATH_MAX], target[PATH_MAX];
+	snprintf(cur, sizeof(cur), "%s", path);
+	for (int hops = 0; hops < 40; hops++) { /* the kernel's limit */
+		struct stat st;
+		if (lstat(cur, &st) < 0) {
+			if (errno != ENOENT || hops == 0)
+				return false;
+			snprintf(out, size, "%s", cur);
+			return true;
+		}
+		if (!S_ISLNK(st.st_mode))
+			return false;
+		ssize_t n = readlink(cur, target, sizeof(target) - 1);
+		if (n <= 0)
+			return false;
+		target[n] = '\0';
+		char next[PATH_MAX * 2];
+		char *slash = strrchr(cur, '/');
+		if (target[0] == '/' || !slash)
+			snprintf(next, sizeof(next), "%s", target);
+		else
+			snprintf(next, sizeof(next), "%.*s/%s", (int)(slash - cur), cur, target);
+		if (strlen(next) >= sizeof(cur))
+			return false;
+		snprintf(cur, sizeof(cur), "%s", next);
+	}
+	return false;
+}
+
+/* PATH is a symbolic link to a name that does not exist (a dotfile or
+ * cordon's config linked into a dotfiles repository not filled yet):
+ * guarding the link guards nothing, and a session that can make the
+ * name makes what a later session or login obeys. With MKDIR (cordon's
+ * config directory) the name is made, as the guard would have made PATH:
+ * 1, guard PATH now. Else the session is refused where the name could be
+ * made inside; 0. */
+static int dangling(struct cordon_guard_plan *plan, const struct reach *r, const char *path,
+		    const char *source, int flags)
+{
+	char target[PATH_MAX];
+	if (!dangling_target(path, target, sizeof(target)))
+		return note(plan, path, source, strerror(ENOENT));
+	char link[PATH_MAX];
+	if (!(flags & IN_GUARDED) && replaceable_link(r, path, link, sizeof(link)))
+		return refuse(plan, link, source);
+	if (!creatable(r, target) || made_only_outside(r, target))
+		return note(plan, path, source,
+			    "a symbolic link to a name that does not exist, which no rule lets "
+			    "the session make");
+	if (flags & MKDIR) {
+		if (!cordon_strv_contains(r->made, target) && cordon_strv_push(r->made, target) < 0)
+			return -ENOMEM;
+		if (r->create)
+			make_dirs(r, target, (flags & PRIVATE) ? 0700 : 0755);
+		struct stat st;
+		if (stat(path, &st) == 0)
+			return 1;
+		if (!r->create)
+			return note(plan, path, source,
+				    "a symbolic link to a name that does not exist: made, and kept "
+				    "read-only, when a session starts");
+	}
+	if (plan->refuse)
+		return 0;
+	return asprintf(&plan->refuse,
+			"%s (%s) is a symbolic link to %s, which does not exist and which this "
+			"session could make: cordon cannot keep it read-only; make it outside "
+			"first, or remove the link",
+			path, source, target) < 0
+		       ? -ENOMEM
+		       : 0;
 }
 
 /* PATH made read-only where a rule would let it be written. FLAGS: MKDIR,
@@ -284,10 +364,16 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 			    "(NAME.cordon-disarmed)");
 	}
 	cleanup_free char *canon = canon_of(r, path);
+	if (!canon && errno == ENOENT) {
+		int d = dangling(plan, r, path, source, flags);
+		if (d <= 0)
+			return d;
+		canon = canon_of(r, path);
+	}
 	if (!canon)
-		return note(plan, path, source, strerror(errno));
+		return errno == ENOMEM ? -ENOMEM : note(plan, path, source, strerror(errno));
 	char link[PATH_MAX];
-	if (replaceable_link(r, path, link, sizeof(link)))
+	if (!(flags & IN_GUARDED) && replaceable_link(r, path, link, sizeof(link)))
 		return refuse(plan, link, source);
 	bool dir = S_ISDIR(stat(canon, &st) == 0 ? st.st_mode : 0);
 	if (!reaches(&r->write, canon, false))
@@ -324,33 +410,42 @@ static int hide(struct cordon_guard_plan *plan, const struct reach *r, const cha
 	return add_mount(plan, canon, CORDON_MOUNT_HIDE, dir, source);
 }
 
-char *cordon_git_link_file(const char *file, const char *prefix, const char *base)
+/* What FILE names, as cordon_git_link_file reads it, joined with BASE
+ * when relative but not resolved, into OUT (SIZE bytes): false when there
+ * is none. */
+static bool git_link_raw(const char *file, const char *prefix, const char *base, char *out,
+			 size_t size)
 {
 	char buf[PATH_MAX + 16];
 	FILE *f = cordon_fopen_regular(file);
 	if (!f)
-		return NULL;
+		return false;
 	/* As git reads it: the whole file, less the line ends at its end (a
 	 * newline inside is part of the path). */
 	size_t got = fread(buf, 1, sizeof(buf), f);
 	(void)fclose(f); /* read only */
 	if (got == sizeof(buf) || memchr(buf, '\0', got))
-		return NULL; /* longer than a path, or one git would cut */
+		return false; /* longer than a path, or one git would cut */
 	while (got && (buf[got - 1] == '\n' || buf[got - 1] == '\r'))
 		got--;
 	buf[got] = '\0';
 	size_t n = strlen(prefix);
 	char *line = buf;
 	if (strncmp(line, prefix, n) != 0)
-		return NULL;
+		return false;
 	line += n;
 	if (!*line)
-		return NULL;
+		return false;
+	int w = line[0] == '/' ? snprintf(out, size, "%s", line)
+			       : snprintf(out, size, "%s/%s", base, line);
+	return w > 0 && (size_t)w < size;
+}
+
+char *cordon_git_link_file(const char *file, const char *prefix, const char *base)
+{
 	char joined[PATH_MAX * 2];
-	if (line[0] == '/')
-		snprintf(joined, sizeof(joined), "%s", line);
-	else
-		snprintf(joined, sizeof(joined), "%s/%s", base, line);
+	if (!git_link_raw(file, prefix, base, joined, sizeof(joined)))
+		return NULL;
 	return realpath(joined, NULL);
 }
 
@@ -752,6 +847,76 @@ static int protect_hooks_path(struct cordon_guard_plan *plan, const struct reach
 	return e;
 }
 
+/* The git dirs whose config files git reads with the git dir D: its
+ * common dir (a linked worktree's, through its commondir), then D itself,
+ * in the order git reads them. */
+static int own_git_dirs(const char *d, struct cordon_strv *out)
+{
+	char f[PATH_MAX + 16];
+	snprintf(f, sizeof(f), "%s/commondir", d);
+	cleanup_free char *common = cordon_git_link_file(f, "", d);
+	int e = common && strcmp(common, d) != 0 ? cordon_strv_push(out, common) : 0;
+	return e < 0 ? e : cordon_strv_push(out, d);
+}
+
+/* The worktree of git dir D, which git runs its hooks in and takes a
+ * relative core.hooksPath against (malloc'd), or NULL: a linked
+ * worktree's (the directory of the .git file its gitdir names), a
+ * submodule's (its core.worktree, relative to D, as git writes it for
+ * one kept in modules/), the main one of a repository's ".git". */
+static char *worktree_of(const struct reach *r, const char *d)
+{
+	char f[PATH_MAX + 16], joined[PATH_MAX * 2];
+	snprintf(f, sizeof(f), "%s/gitdir", d);
+	if (git_link_raw(f, "", d, joined, sizeof(joined))) {
+		char *slash = strrchr(joined, '/');
+		if (!slash || slash == joined)
+			return NULL;
+		*slash = '\0';
+		return canon_of(r, joined);
+	}
+	snprintf(f, sizeof(f), "%s/config", d);
+	cleanup_free char *wt = NULL;
+	(void)read_config_value(f, "core", "worktree", &wt); /* too long: hooksPath says */
+	if (wt && wt[0]) {
+		int n = wt[0] == '/' ? snprintf(joined, sizeof(joined), "%s", wt)
+				     : snprintf(joined, sizeof(joined), "%s/%s", d, wt);
+		return n > 0 && (size_t)n < sizeof(joined) ? canon_of(r, joined) : NULL;
+	}
+	const char *slash = strrchr(d, '/');
+	if (slash && slash != d && strcmp(slash, "/.git") == 0)
+		return strndup(d, (size_t)(slash - d));
+	return NULL;
+}
+
+/* core.hooksPath in each worktree the repository has: the project's
+ * (BASE, for its git dir DIRS[0]), its submodules' and its common dir's
+ * (the rest of DIRS), its linked worktrees' (WTS). Each is read from that
+ * worktree's own config files, and a relative one is taken against that
+ * worktree: a submodule's .githooks (husky in a submodule), or a linked
+ * worktree's, is where git run there takes its hooks from. */
+static int protect_worktrees_hooks(struct cordon_guard_plan *plan, const struct reach *r,
+				   const struct cordon_strv *dirs, const struct cordon_strv *wts,
+				   const char *base, const char *source)
+{
+	int e = 0;
+	for (size_t i = 0; e >= 0 && i < dirs->n + wts->n; i++) {
+		const char *d = i < dirs->n ? dirs->v[i] : wts->v[i - dirs->n];
+		cleanup_free char *wt = i == 0 ? strdup(base) : worktree_of(r, d);
+		struct stat st;
+		if (!wt && i == 0)
+			return -ENOMEM;
+		if (!wt || stat(wt, &st) < 0 || !S_ISDIR(st.st_mode))
+			continue; /* no checkout: nothing runs its hooks */
+		struct cordon_strv own = {0};
+		e = own_git_dirs(d, &own);
+		if (e >= 0)
+			e = protect_hooks_path(plan, r, &own, wt, source);
+		cordon_strv_free(&own);
+	}
+	return e;
+}
+
 /* The git dirs of DIR's linked worktrees (DIR/worktrees/NAME, holding a
  * commondir): git in such a worktree, outside, follows that commondir to
  * the config and hooks it obeys. */
@@ -857,6 +1022,15 @@ static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, co
 		char f[PATH_MAX + 16];
 		snprintf(f, sizeof(f), "%s/commondir", wts.v[i]);
 		e = protect(plan, r, f, source, 0);
+		/* The worktree's .git file (its gitdir names it): rewritten,
+		 * git in that worktree, outside, would take a planted git
+		 * dir's config and hooks. */
+		char named[PATH_MAX * 2];
+		struct stat nst;
+		snprintf(f, sizeof(f), "%s/gitdir", wts.v[i]);
+		if (e >= 0 && git_link_raw(f, "", wts.v[i], named, sizeof(named)) &&
+		    stat(named, &nst) == 0 && S_ISREG(nst.st_mode))
+			e = protect(plan, r, named, source, 0);
 	}
 	for (size_t i = 0; e >= 0 && i < dirs.n; i++) {
 		char t[PATH_MAX * 2];
@@ -880,7 +1054,7 @@ static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, co
 			e = protect(plan, r, t, source, OPTIONAL);
 	}
 	if (e >= 0 && strcmp(rest, "hooks") == 0)
-		e = protect_hooks_path(plan, r, &dirs, base, source);
+		e = protect_worktrees_hooks(plan, r, &dirs, &wts, base, source);
 	/* The linked worktrees' config.worktree files include too. */
 	for (size_t i = 0; e >= 0 && strcmp(rest, "config") == 0 && i < wts.n; i++)
 		e = add_dir(&dirs, wts.v[i]);
@@ -962,6 +1136,16 @@ static int plan_with(const struct cordon_policy *p, bool create, bool protected_
 				    : servers     ? OPTIONAL
 				    : placeholder ? PLACEHOLDER
 						  : 0);
+		/* The config file in it, when a link (to a dotfiles
+		 * repository): the directory read-only keeps the link, not
+		 * the file it leads to, which the next session reads. */
+		char file[PATH_MAX];
+		struct stat st;
+		if (e >= 0 && mk &&
+		    (size_t)snprintf(file, sizeof(file), "%s/config.json", g->path) <
+			    sizeof(file) &&
+		    lstat(file, &st) == 0 && S_ISLNK(st.st_mode))
+			e = protect(out, &r, file, g->source, IN_GUARDED);
 	}
 	cordon_strv_free(&r.write);
 	cordon_strv_free(&r.read);

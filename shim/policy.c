@@ -110,7 +110,50 @@ const char *const cordon_home_code[] = {"~/.cargo/bin",
 					"~/.bashrc.d",
 					"~/.oh-my-zsh",
 					"~/.zsh",
+					"~/.zprezto",
+					"~/.zinit",
+					"~/.local/share/zinit",
+					"~/.antigen",
+					"~/.zplug",
+					"~/.bash_it",
+					"~/.bash_completion",
+					"~/.tmux",
+					"~/.local/share/direnv",
+					"~/.local/share/gnome-shell",
+					"~/.local/share/nautilus/scripts",
+					"~/.local/share/nemo",
+					"~/.local/share/kservices5/ServiceMenus",
+					"~/.local/share/kio/servicemenus",
+					"~/.local/share/plasma",
+					"~/.local/share/konsole",
+					"~/.local/share/flatpak",
+					"~/.xsession",
+					"~/.xbindkeysrc",
+					"~/.selected_editor",
+					"~/.muttrc",
+					"~/.mutt",
+					"~/.hgrc",
+					"~/.yarnrc",
+					"~/.yarnrc.yml",
+					"~/.pip",
+					"~/.sbt",
+					"~/.lein",
+					"~/.julia/config",
+					"~/.spacemacs",
+					"~/.doom.d",
+					"~/.sqliterc",
+					"~/.pdbrc",
+					"~/.ghci",
+					"~/.sbclrc",
+					"~/.guile",
 					NULL};
+
+/* The directories fish loads code from in its user data directory, where
+ * it also keeps its history: made (0700) when missing where fish has one. */
+static const char *const fish_code[] = {"~/.local/share/fish/vendor_conf.d",
+					"~/.local/share/fish/vendor_functions.d",
+					"~/.local/share/fish/vendor_completions.d",
+					"~/.local/share/fish/generated_completions", NULL};
 
 /* What unsandboxed programs later run or obey, relative to the project:
  * git's hooks and config (followed into worktrees, submodules and the
@@ -121,11 +164,40 @@ const char *const cordon_home_code[] = {"~/.cargo/bin",
  * directory, and git ignores an empty one. .mcp.json and .devcontainer.json
  * are files, but a directory stands in for them too: Claude Code 2.1 loads
  * no project MCP server from one (it says the file is "not a regular file"),
- * and the devcontainer CLI 0.89 finds no configuration in one. */
-const char *const cordon_default_protected[] = {
-	".git/hooks", ".git/config",    ".git/info",           ".envrc/",  ".vscode/",
-	".idea/",     ".claude/",       ".mcp.json/",          ".cursor/", ".gemini/",
-	".zed/",      ".devcontainer/", ".devcontainer.json/", NULL};
+ * and the devcontainer CLI 0.89 finds no configuration in one. The agents'
+ * directories that name programs to start (MCP servers, hooks, plugins,
+ * language servers: Continue, Roo Code, Kiro, Amazon Q, Qwen Code,
+ * opencode, Helix) get a stand-in too (each costs a mkdir and a mount a
+ * launch, ~0.2 ms); .windsurf holds rules and workflows (text for the
+ * model; Windsurf's MCP servers are in ~/.codeium), and opencode.json(c)
+ * and .aider.conf.yml are files their programs would fail to read as a
+ * directory: those three have none, and one made inside is moved aside as
+ * the session ends. */
+const char *const cordon_default_protected[] = {".git/hooks",
+						".git/config",
+						".git/info",
+						".envrc/",
+						".vscode/",
+						".idea/",
+						".claude/",
+						".mcp.json/",
+						".cursor/",
+						".gemini/",
+						".zed/",
+						".devcontainer/",
+						".devcontainer.json/",
+						".continue/",
+						".roo/",
+						".kiro/",
+						".amazonq/",
+						".qwen/",
+						".opencode/",
+						".helix/",
+						".windsurf",
+						"opencode.json",
+						"opencode.jsonc",
+						".aider.conf.yml",
+						NULL};
 
 /* Credentials a session has no business reading, though their parent is
  * readable (the default ~/.config) or a user grants "~". */
@@ -192,6 +264,12 @@ const char *const cordon_default_hidden[] = {"~/.ssh",
 					     "~/.config/io.datasette.llm",
 					     "~/.cache/huggingface/token",
 					     "~/.huggingface",
+					     "~/.config/openstack",
+					     "~/.config/linode-cli",
+					     "~/.config/scaleway",
+					     "~/.config/helm/registry",
+					     "~/.qwen/oauth_creds.json",
+					     "~/.local/share/opencode/auth.json",
 					     NULL};
 
 static const char *const linux_defaults[CORDON_CLASS_COUNT][24] = {
@@ -997,6 +1075,27 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 	if (r >= 0 && ctx->home)
 		r = guard_list(p, (const char *const[]){"~/bin", NULL}, CORDON_GUARD_PROTECT,
 			       "what runs from the home", ctx->home, &cache);
+	/* bash-completion sources a user's completion for CMD from here at the
+	 * first CMD<TAB>, before the system's: made where it is installed. */
+	struct stat st;
+	bool completion = stat("/usr/share/bash-completion/bash_completion", &st) == 0 ||
+			  stat("/etc/bash_completion", &st) == 0;
+	if (r >= 0 && ctx->home)
+		r = guard_list_yield(p,
+				     (const char *const[]){"~/.local/share/bash-completion", NULL},
+				     CORDON_GUARD_PROTECT | (completion ? CORDON_GUARD_MAKE : 0),
+				     true, "what runs from the home", ctx->home, &cache);
+	/* fish sources vendor_conf.d at every start and loads functions and
+	 * completions from beside it: made where fish keeps its data. */
+	cleanup_free char *fish = NULL;
+	if (r >= 0 && ctx->home &&
+	    cordon_path_absolute("~/.local/share/fish", ctx->home, NULL, &fish) == -ENOMEM)
+		r = -ENOMEM;
+	bool has_fish = fish && stat(fish, &st) == 0 && S_ISDIR(st.st_mode);
+	if (r >= 0 && ctx->home)
+		r = guard_list_yield(p, fish_code,
+				     CORDON_GUARD_PROTECT | (has_fish ? CORDON_GUARD_MAKE : 0),
+				     true, "what runs from the home", ctx->home, &cache);
 	if (r >= 0 && ctx->home)
 		r = guard_list_yield(p, cordon_home_code, CORDON_GUARD_PROTECT, true,
 				     "what runs from the home", ctx->home, &cache);
@@ -1006,13 +1105,16 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 	 * its commands would run them outside. A rule naming one itself (to
 	 * run that agent inside) keeps it writable. */
 	if (r >= 0 && ctx->home)
-		r = guard_list_yield(p,
-				     (const char *const[]){"~/.claude", "~/.claude.json",
-							   "~/.codex", "~/.gemini", "~/.cursor",
-							   "~/.vscode", "~/.vscode-server",
-							   "~/.local/share/JetBrains", NULL},
-				     CORDON_GUARD_PROTECT, true, "agents' and editors' settings",
-				     ctx->home, &cache);
+		r = guard_list_yield(
+			p,
+			(const char *const[]){"~/.claude", "~/.claude.json", "~/.codex",
+					      "~/.gemini", "~/.cursor", "~/.cursor-server",
+					      "~/.continue", "~/.codeium", "~/.windsurf", "~/.kiro",
+					      "~/.qwen", "~/.opencode", "~/.aider.conf.yml",
+					      "~/.vscode", "~/.vscode-oss", "~/.vscode-insiders",
+					      "~/.vscode-server", "~/.local/share/JetBrains", NULL},
+			CORDON_GUARD_PROTECT, true, "agents' and editors' settings", ctx->home,
+			&cache);
 	/* The runtime directory, read-write by default: the systemd user
 	 * manager loads units and drop-ins from its systemd/ (planted, they
 	 * would run outside at the next daemon-reload or login), and podman
@@ -1046,6 +1148,20 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 			r = guard_list(p,
 				       (const char *const[]){logins, gvfs, doc, psd, creds, NULL},
 				       CORDON_GUARD_HIDE, source, ctx->home, &cache);
+	}
+	/* Kerberos tickets: MIT's default file cache is in /tmp, which the
+	 * default rules grant (a ticket-granting ticket is a login), or where
+	 * KRB5CCNAME names a file or a directory. */
+	if (r >= 0 && ctx->os == CORDON_OS_LINUX) {
+		char krb[64];
+		snprintf(krb, sizeof(krb), "/tmp/krb5cc_%u", (unsigned)ctx->uid);
+		const char *cc = ctx->getenv_fn ? ctx->getenv_fn("KRB5CCNAME") : NULL;
+		if (cc && strncmp(cc, "FILE:", 5) == 0)
+			cc += 5;
+		else if (cc && strncmp(cc, "DIR:", 4) == 0)
+			cc += 4;
+		r = guard_list(p, (const char *const[]){krb, cc && cc[0] == '/' ? cc : NULL, NULL},
+			       CORDON_GUARD_HIDE, "Kerberos tickets", ctx->home, &cache);
 	}
 	/* The kernel's list of the keys the user may view, and who holds
 	 * how many: keyctl is refused, but the names (a service, an account)
@@ -1158,6 +1274,42 @@ const char *cordon_never_project(const char *dir, const char *home)
 	return NULL;
 }
 
+/* Why DIR, the current directory, is not taken for the project: it is at
+ * or beneath a hidden path (a terminal opened in ~/.ssh would make the
+ * keys readable and authorized_keys writable); NULL when it is not, into
+ * *WHY otherwise (malloc'd). Only --project names one on purpose. */
+static int hidden_cwd(const struct cordon_config *cfg, const struct cordon_context *ctx,
+		      const char *dir, char **why)
+{
+	*why = NULL;
+	const char *const *hidden =
+		cfg->has_hidden ? (const char *const *)cfg->hidden_paths.v : cordon_default_hidden;
+	struct cordon_path_cache cache = {0}; /* the home's directories, resolved once */
+	int e = 0;
+	for (size_t i = 0; hidden && hidden[i] && !*why && e >= 0; i++) {
+		if (project_relative(hidden[i]))
+			continue; /* the project's own: the cwd is the project */
+		cleanup_free char *abs = NULL, *canon = NULL;
+		e = cordon_path_absolute(hidden[i], ctx->home, NULL, &abs);
+		if (e < 0) {
+			e = e == -ENOMEM ? e : 0;
+			continue;
+		}
+		e = cordon_path_resolve_cached(abs, NULL, NULL, &cache, &canon);
+		e = e == -ENOMEM ? e : 0;
+		if (e >= 0 &&
+		    (cordon_path_under(dir, abs) || (canon && cordon_path_under(dir, canon))) &&
+		    asprintf(why, "is %sa hidden path (%s)",
+			     strcmp(dir, canon ? canon : abs) == 0 ? "" : "beneath ",
+			     hidden[i]) < 0) {
+			*why = NULL;
+			e = -ENOMEM;
+		}
+	}
+	cordon_path_cache_free(&cache);
+	return e;
+}
+
 /* --no-network asks the sandbox to block the network; with the sandbox off
  * nothing would, and the command would reach the network the user said it
  * must not. Refused, naming the setting that turned it off. */
@@ -1206,9 +1358,35 @@ static int resolve_domains(const struct cordon_config *cfg, const struct cordon_
 	return 0;
 }
 
-int cordon_policy_resolve(const struct cordon_config *cfg, const struct cordon_context *ctx,
+/* HOME as the policy compares it with canonical paths: runs of slashes
+ * made one, a trailing one dropped. "//home/me" names /home/me on Linux,
+ * but musl's realpath (the launcher's) keeps the two slashes, and every
+ * session started in the home was refused (its prepared rules and the
+ * shim's disagreed on the closed home). */
+static char *normal_home(const char *home)
+{
+	char *out = malloc(strlen(home) + 1);
+	if (!out)
+		return NULL;
+	size_t n = 0;
+	for (const char *s = home; *s; s++)
+		if (*s != '/' || n == 0 || out[n - 1] != '/')
+			out[n++] = *s;
+	while (n > 1 && out[n - 1] == '/')
+		n--;
+	out[n] = '\0';
+	return out;
+}
+
+int cordon_policy_resolve(const struct cordon_config *cfg, const struct cordon_context *given,
 			  struct cordon_policy *out, struct cordon_error *err)
 {
+	struct cordon_context normal = *given;
+	cleanup_free char *home = given->home ? normal_home(given->home) : NULL;
+	if (given->home && !home)
+		return cordon_err(err, ENOMEM, "out of memory");
+	normal.home = home;
+	const struct cordon_context *ctx = &normal;
 	struct cordon_policy p = {0};
 	p.sandbox = cfg->enabled && (cfg->apply_to & ctx->kind) != 0;
 	if (ctx->no_network && !p.sandbox)
@@ -1224,6 +1402,13 @@ int cordon_policy_resolve(const struct cordon_config *cfg, const struct cordon_c
 		return cordon_err(err, r, "%s: project directory: %s", ctx->project, strerror(-r));
 	const char *never =
 		ctx->project_from_cwd ? cordon_never_project(p.project, ctx->home) : NULL;
+	cleanup_free char *hidden = NULL;
+	if (!never && ctx->project_from_cwd && hidden_cwd(cfg, ctx, p.project, &hidden) < 0) {
+		cordon_policy_free(&p);
+		return cordon_err(err, ENOMEM, "out of memory");
+	}
+	if (hidden)
+		never = hidden;
 	if (never) {
 		if (asprintf(&p.no_project, "%s %s", p.project, never) < 0) {
 			p.no_project = NULL;

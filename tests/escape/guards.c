@@ -703,6 +703,132 @@ BOTH_USERS(guards, git_submodule_stays_unplanted, .timeout = 60)
 	world_free(&w);
 }
 
+/* BODY planted inside (markers TAG) by a session that then waits while
+ * git runs outside in each of DIRS (status, and a commit): what git
+ * outside obeys while the session still runs, before any sweep. */
+static void plant_during_git(struct world *w, const char *tag, const char *body,
+			     const char *const dirs[])
+{
+	char *then = fmt("%s\ntouch planted; n=0\n"
+			 "while [ ! -e go ] && [ $n -lt 300 ]; do sleep 0.1; n=$((n+1)); done\n",
+			 body);
+	char *script = plant(w, tag, "", then);
+	char *argv[] = {CORDON_BIN, "run", "--config", w->cfg, "--", "/bin/sh", "-c", script, NULL};
+	pid_t pid = world_spawn(w, argv, w->proj);
+	char *planted = at(w->proj, "planted");
+	cr_assert(wait_exists(planted, 20000), "the session's plant did not end");
+	for (size_t i = 0; dirs[i]; i++)
+		git_outside(w, dirs[i], "during");
+	struct run_result r = outside(w, "touch go");
+	run_free(&r);
+	cr_expect(wait_gone(pid, 20000), "the session did not end");
+	r = outside(w, "rm -f go planted");
+	run_free(&r);
+	free(planted);
+	free(script);
+	free(then);
+}
+
+/* Hooks a submodule's git takes from its own checkout: "own", a relative
+ * core.hooksPath its config sets (husky in a submodule: mod/.githooks);
+ * "global", a relative one the global config sets, for a submodule that
+ * sets none (mod2/.ghooks, missing: made to be guarded). */
+static const char plant_sub_hooks[] =
+	"hook own > mod/.githooks/pre-commit && chmod +x mod/.githooks/pre-commit; echo own $?\n"
+	"mkdir -p mod2/.ghooks && hook global > mod2/.ghooks/pre-commit && "
+	"chmod +x mod2/.ghooks/pre-commit; echo global $?\n";
+
+/* A relative core.hooksPath is the worktree's where git runs: in a
+ * submodule, its checkout. Both kinds stay unplanted, and commits in the
+ * submodules, outside, during the session and after it, run nothing.
+ * Control: protected_paths [] lets both land, and the same commits run
+ * them. */
+BOTH_USERS(guards, a_submodules_hooks_path_is_kept, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gsubhooks");
+	char *src = at(w.dir, "subsrc");
+	struct run_result r =
+		outside(&w,
+			"git init -q '%1$s' && git -C '%1$s' commit -q --allow-empty -m s && "
+			"git submodule add -q '%1$s' mod && git submodule add -q '%1$s' mod2 && "
+			"git commit -qm mods && git -C mod config core.hooksPath .githooks && "
+			"mkdir mod/.githooks && git config --global core.hooksPath .ghooks",
+			src);
+	run_free(&r);
+	char *mod = at(w.proj, "mod"), *mod2 = at(w.proj, "mod2");
+	const char *const mods[] = {mod, mod2, NULL};
+	plant_during_git(&w, "deny", plant_sub_hooks, mods);
+	cr_expect_not(present(mod, ".githooks/pre-commit"), "a hook was planted in mod");
+	cr_expect(present(mod2, ".ghooks"), "the global hooks directory was not made");
+	cr_expect_not(present(mod2, ".ghooks/pre-commit"), "a hook was planted in mod2");
+	git_outside(&w, mod, "after-mod");
+	git_outside(&w, mod2, "after-mod2");
+	cr_expect_not(marked(&w, "deny", "own"),
+		      "a hook planted in the submodule's core.hooksPath ran outside");
+	cr_expect_not(marked(&w, "deny", "global"),
+		      "a hook planted in the global core.hooksPath of a submodule ran outside");
+
+	set_config(&w, ", \"protected_paths\": []");
+	plant_during_git(&w, "ctl", plant_sub_hooks, mods);
+	cr_assert(marked(&w, "ctl", "own"), "control: the submodule's hook did not run");
+	cr_assert(marked(&w, "ctl", "global"), "control: the global hooksPath did not run");
+	free(mod);
+	free(mod2);
+	free(src);
+	world_free(&w);
+}
+
+/* Linked worktrees in the project, made before the session: "dotgit"
+ * points wt2's .git file at a git dir planted in .git/objects, whose
+ * core.fsmonitor git status in wt2 runs; "hook" writes a hook in wt's
+ * .githooks (the repository's core.hooksPath, relative: each worktree's
+ * own). */
+static const char plant_inner_worktrees[] =
+	"git init -q ev && mv ev/.git .git/objects/ev && rmdir ev && fsmon >> .git/objects/ev/config "
+	"&& printf 'gitdir: %s/.git/objects/ev\\n' \"$PWD\" > wt2/.git; echo dotgit $?\n"
+	"mkdir -p wt/.githooks && hook hook > wt/.githooks/pre-commit && "
+	"chmod +x wt/.githooks/pre-commit; echo hook $?\n";
+
+/* The worktrees' .git files and their hooks directories stay as they
+ * were; git outside in them (status, commit), during the session and
+ * after it, runs nothing planted. Control: protected_paths [] lets both
+ * land, and git outside runs them while the session runs. */
+BOTH_USERS(guards, a_linked_worktree_in_the_project_is_kept, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "ginnerwt");
+	struct run_result r =
+		outside(&w, "git config core.hooksPath .githooks && "
+			    "git worktree add -q wt -b wt && git worktree add -q wt2 -b wt2");
+	run_free(&r);
+	char *wt = at(w.proj, "wt"), *wt2 = at(w.proj, "wt2");
+	const char *const wts[] = {wt, wt2, NULL};
+	char *dotgit = content(wt2, ".git");
+	plant_during_git(&w, "deny", plant_inner_worktrees, wts);
+	char *now = content(wt2, ".git");
+	cr_expect_str_eq(now, dotgit, "the worktree's .git file was rewritten");
+	free(now);
+	cr_expect(present(wt, ".githooks"), "the worktree's hooks directory was not made");
+	cr_expect_not(present(wt, ".githooks/pre-commit"), "a hook was planted");
+	git_outside(&w, wt, "after-wt");
+	git_outside(&w, wt2, "after-wt2");
+	cr_expect_not(marked(&w, "deny", "hook"), "a hook planted in the worktree ran outside");
+	cr_expect_not(marked(&w, "deny", "fsmonitor"),
+		      "a git dir planted through the worktree's .git file ran outside");
+
+	set_config(&w, ", \"protected_paths\": []");
+	r = outside(&w, "rm -rf .git/objects/ev");
+	run_free(&r);
+	plant_during_git(&w, "ctl", plant_inner_worktrees, wts);
+	cr_assert(marked(&w, "ctl", "hook"), "control: the worktree's hook did not run");
+	cr_assert(marked(&w, "ctl", "fsmonitor"), "control: the planted git dir was not used");
+	free(dotgit);
+	free(wt);
+	free(wt2);
+	world_free(&w);
+}
+
 /* ---- metadata ---- */
 
 static const char meta_script[] =
@@ -914,6 +1040,119 @@ BOTH_USERS(guards, hidden_agent_and_chat_tokens_stay_unread, .timeout = 60)
 		  r.err);
 	cr_expect_null(strstr(r.out, TOKEN), "a token was read inside: %s", r.out);
 	run_free(&r);
+	world_free(&w);
+}
+
+/* Cloud tools' credentials under the default ~/.config grant (OpenStack's
+ * clouds.yaml, linode-cli's, Scaleway's, Helm's registry logins) and
+ * Kerberos tickets: MIT's default cache in /tmp (granted here, as by
+ * default) and the file KRB5CCNAME names (under "~", granted). None is
+ * printed inside. Controls: outside all are; a rule naming the ticket
+ * cache itself exposes it. */
+BOTH_USERS(guards, hidden_cloud_logins_and_tickets_stay_unread, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "hidcloud",
+		  ", \"additional_read_write_paths\": [\"/tmp\"], "
+		  "\"additional_read_only_paths\": [\"~\"]");
+	free(write_file(w.home, ".config/openstack/clouds.yaml", "password: os-" TOKEN));
+	free(write_file(w.home, ".config/linode-cli", "token = linode-" TOKEN));
+	free(write_file(w.home, ".config/scaleway/config.yaml", "secret_key: scw-" TOKEN));
+	free(write_file(w.home, ".config/helm/registry/config.json",
+			"{\"auth\": \"helm-" TOKEN "\"}"));
+	free(write_file(w.home, "krb/cc", "env-tgt-" TOKEN));
+	free(write_file(w.home, ".config/other.conf", "other-visible"));
+	world_give(&w);
+	char *kv = fmt("KRB5CCNAME=FILE:%s/krb/cc", w.home);
+	world_setenv(&w, kv);
+	/* The default cache: made here only where the machine has none. */
+	char *tmpcc = fmt("/tmp/krb5cc_%u", (unsigned)(who->user ? w.uid : 0));
+	int fd = open(tmpcc, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	bool made = fd >= 0;
+	if (made) {
+		cr_assert_eq(write(fd, "tmp-tgt-" TOKEN, strlen("tmp-tgt-" TOKEN)),
+			     (ssize_t)strlen("tmp-tgt-" TOKEN));
+		close(fd);
+		if (who->user)
+			cr_assert_eq(chown(tmpcc, w.uid, w.gid), 0);
+	}
+	char *script = fmt("grep -rsh . ~/.config; cat ~/krb/cc; echo; cat %s", tmpcc);
+	/* Every run first, then the verdicts: the cache in /tmp goes before
+	 * an assertion can end the test. */
+	struct run_result out = sh_outside(&w, script), in = sh_in(&w, NULL, "%s", script);
+	struct run_result named = {0};
+	if (made) {
+		char *extra = fmt(", \"additional_read_write_paths\": [\"/tmp\"], "
+				  "\"additional_read_only_paths\": [\"%s\"]",
+				  tmpcc);
+		set_config(&w, extra);
+		named = sh_in(&w, NULL, "%s", script);
+		free(extra);
+		unlink(tmpcc);
+	}
+	cr_assert(strstr(out.out, "os-" TOKEN) && strstr(out.out, "linode-" TOKEN) &&
+			  strstr(out.out, "scw-" TOKEN) && strstr(out.out, "helm-" TOKEN) &&
+			  strstr(out.out, "env-tgt-" TOKEN) &&
+			  (!made || strstr(out.out, "tmp-tgt-" TOKEN)),
+		  "control: outside: %s%s", out.out, out.err);
+	cr_expect(strstr(in.out, "other-visible"), "~/.config is not readable inside: %s%s", in.out,
+		  in.err);
+	cr_expect_null(strstr(in.out, TOKEN), "a credential was read inside: %s%s", in.out, in.err);
+	cr_assert(!made || strstr(named.out, "tmp-tgt-" TOKEN),
+		  "control: a rule naming the ticket cache did not expose it: %s%s", named.out,
+		  named.err);
+	run_free(&out);
+	run_free(&in);
+	if (made)
+		run_free(&named);
+	free(script);
+	free(tmpcc);
+	free(kv);
+	world_free(&w);
+}
+
+/* A terminal opened in a hidden directory (a tmux pane split from one
+ * cd'd into ~/.ssh): read the key, plant an authorized key and an rc. */
+static const char in_hidden[] = "echo ran; cat id_test; echo k >> authorized_keys; echo x > rc\n";
+
+/* cordon run with no --project in ~/.ssh, and in a directory beneath it:
+ * the current directory is not taken for the project (one line says why),
+ * the shell runs, the key is not read and nothing is planted. Control:
+ * --project naming ~/.ssh itself, which the user means, reads and writes
+ * there. */
+BOTH_USERS(guards, a_terminal_opened_in_a_hidden_path_has_no_project, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "hidcwd", "");
+	free(write_file(w.home, ".ssh/id_test", SSH_KEY));
+	free(write_file(w.home, ".ssh/sub/keep", "x"));
+	world_give(&w);
+	char *ssh = at(w.home, ".ssh"), *sub = at(w.home, ".ssh/sub");
+	const char *dirs[] = {ssh, sub};
+	for (size_t i = 0; i < 2; i++) {
+		char *argv[] = {CORDON_BIN, "run", "--config",        w.cfg, "--",
+				"/bin/sh",  "-c",  (char *)in_hidden, NULL};
+		struct run_result r = world_run(&w, argv, dirs[i]);
+		char *diag = fmt("in %s (%d): %s%s", dirs[i], r.status, r.out, r.err);
+		cr_expect(strstr(r.out, "ran"), "the shell did not run\n%s", diag);
+		cr_expect(strstr(r.err,
+				 "a hidden path (~/.ssh); the session has no writable project"),
+			  "no line said why there is no project\n%s", diag);
+		cr_expect_null(strstr(r.out, SSH_KEY), "the key was read\n%s", diag);
+		cr_expect_not(present(ssh, "authorized_keys"), "an authorized key was planted\n%s",
+			      diag);
+		cr_expect_not(present(dirs[i], "rc"), "an rc was planted\n%s", diag);
+		run_free(&r);
+		free(diag);
+	}
+	char *argv[] = {CORDON_BIN, "run", "--config",        w.cfg, "--project", ssh, "--",
+			"/bin/sh",  "-c",  (char *)in_hidden, NULL};
+	struct run_result r = world_run(&w, argv, ssh);
+	cr_assert(strstr(r.out, SSH_KEY) && present(ssh, "authorized_keys"),
+		  "control: --project ~/.ssh did not read and write there: %s%s", r.out, r.err);
+	run_free(&r);
+	free(ssh);
+	free(sub);
 	world_free(&w);
 }
 
@@ -1259,12 +1498,15 @@ BOTH_USERS(guards, home_writable_keeps_what_runs_from_it, .timeout = 60)
 
 /* With the home writable, the user-wide settings coding agents and
  * editors keep outside ~/.config stay read-only: an agent's hooks, Codex's
- * notify command, an editor extension. Control: outside, they land. */
+ * notify command, an editor extension, Continue's and Kiro's MCP servers.
+ * Control: outside, they land. */
 static const char agents_plant[] =
 	"cd ~ || exit 1\n"
 	"echo '{\"hooks\": \"evil\"}' > .claude/settings.json; echo claude $?\n"
 	"echo 'notify = [\"evil\"]' >> .codex/config.toml; echo codex $?\n"
 	"mkdir .vscode/extensions/evil; echo extension $?\n"
+	"echo 'mcpServers: evil' >> .continue/config.yaml; echo continue $?\n"
+	"echo '{}' > .kiro/settings/mcp.json; echo kiro $?\n"
 	"mv .claude work/c2 && mkdir .claude; echo swap $?\n";
 
 BOTH_USERS(guards, home_writable_keeps_agents_settings, .timeout = 60)
@@ -1277,6 +1519,8 @@ BOTH_USERS(guards, home_writable_keeps_agents_settings, .timeout = 60)
 		free(write_file(homes[i], ".claude/settings.json", "{}"));
 		free(write_file(homes[i], ".codex/config.toml", "model = \"x\"\n"));
 		free(write_file(homes[i], ".vscode/extensions/extensions.json", "[]"));
+		free(write_file(homes[i], ".continue/config.yaml", "name: x\n"));
+		free(write_file(homes[i], ".kiro/settings/keep", ""));
 		free(write_file(homes[i], "work/keep", "x"));
 	}
 	world_give(&w);
@@ -1286,14 +1530,20 @@ BOTH_USERS(guards, home_writable_keeps_agents_settings, .timeout = 60)
 	cr_expect_str_eq(settings, "{}", "agent settings written inside: %s", r.err);
 	cr_expect_str_eq(codex, "model = \"x\"\n", "codex config written inside: %s", r.err);
 	cr_expect_not(present(w.home, ".vscode/extensions/evil"), "an extension was planted");
+	char *cont = content(w.home, ".continue/config.yaml");
+	cr_expect_str_eq(cont, "name: x\n", "Continue's settings written inside: %s", r.err);
+	free(cont);
+	cr_expect_not(present(w.home, ".kiro/settings/mcp.json"), "Kiro's settings planted: %s",
+		      r.err);
 	/* (mv may copy it, failing to remove the original: a copy is no swap.) */
 	cr_expect(present(w.home, ".claude/settings.json"), "~/.claude was moved away: %s", r.err);
 	free(settings);
 	free(codex);
 	run_free(&r);
 	r = outside_with_home(&w, home2, agents_plant);
-	expect_all_landed((const char *const[]){"claude", "codex", "extension", "swap", NULL}, &r,
-			  "outside");
+	expect_all_landed((const char *const[]){"claude", "codex", "extension", "continue", "kiro",
+						"swap", NULL},
+			  &r, "outside");
 	run_free(&r);
 	/* Named by a rule itself (an agent run inside): writable, the rest
 	 * still not. */
@@ -1310,6 +1560,132 @@ BOTH_USERS(guards, home_writable_keeps_agents_settings, .timeout = 60)
 	free(codex);
 	run_free(&r);
 	free(home2);
+	world_free(&w);
+}
+
+/* Below a writable home, what a shell or a tool outside loads: fish's
+ * vendor_conf.d (made: fish keeps its data there), a bash-completion
+ * user completion, an .envrc approved in direnv's allow database, an
+ * existing ~/.hgrc. */
+static const char loaded_plant[] =
+	"cd ~ || exit 1\n"
+	"mkdir -p .local/share/fish/vendor_conf.d && "
+	"echo \"touch $M-fish\" > .local/share/fish/vendor_conf.d/zz.fish; echo fish $?\n"
+	"echo \"touch $M-bashcomp\" > .local/share/bash-completion/completions/git; "
+	"echo bashcomp $?\n"
+	"echo \"touch $M-direnv\" > src/app/.envrc && (cd src/app && direnv allow . 2>&1); "
+	"echo direnv $?\n"
+	"printf '[hooks]\\nupdate = touch %s-hg\\n' \"$M\" >> .hgrc; echo hgrc $?\n";
+
+static const char *const loaded_steps[] = {"fish", "bashcomp", "direnv", "hgrc", NULL};
+
+/* The real programs, outside, as they start: fish, bash-completion for
+ * git<TAB>, direnv entering the directory. */
+static void load_outside(struct world *w)
+{
+	struct run_result r = sh_outside(
+		w, "fish -c true; "
+		   "bash -c '. /usr/share/bash-completion/bash_completion; __load_completion git'; "
+		   "cd ~/src/app && eval \"$(direnv export bash 2>/dev/null)\"");
+	run_free(&r);
+}
+
+/* --project ~: none of them is planted, and fish, bash-completion and
+ * direnv outside run nothing. Control: with each named by a write rule,
+ * the same plant lands and the programs run it. */
+BOTH_USERS(guards, home_writable_keeps_what_shells_and_tools_load, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "homeload", "");
+	cr_assert(file_exists("/usr/share/bash-completion/bash_completion"),
+		  "bash-completion is not installed (scripts/setup installs it)");
+	free(write_file(w.home, ".local/share/fish/fish_history", ""));
+	free(write_file(w.home, ".local/share/bash-completion/completions/keep", ""));
+	free(write_file(w.home, ".local/share/direnv/allow/keep", ""));
+	free(write_file(w.home, "src/app/keep", ""));
+	free(write_file(w.home, ".hgrc", "[ui]\n"));
+	world_give(&w);
+	char *opts = fmt("-p %s", w.home);
+	char *script = plant(&w, "deny", "", loaded_plant);
+	struct run_result r = sh_in(&w, opts, "%s", script);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_assert(strstr(r.out, "fish ") && strstr(r.out, "hgrc "), "the plant did not run\n%s",
+		  diag);
+	cr_expect_not(present(w.home, ".local/share/fish/vendor_conf.d/zz.fish"),
+		      "fish's vendor_conf.d was planted\n%s", diag);
+	cr_expect_not(present(w.home, ".local/share/bash-completion/completions/git"),
+		      "a completion was planted\n%s", diag);
+	char *hgrc = content(w.home, ".hgrc");
+	cr_expect_str_eq(hgrc, "[ui]\n", "~/.hgrc was written\n%s", diag);
+	free(hgrc);
+	run_free(&r);
+	load_outside(&w);
+	cr_expect_not(marked(&w, "deny", "fish"), "fish outside ran the plant\n%s", diag);
+	cr_expect_not(marked(&w, "deny", "bashcomp"), "bash-completion outside ran the plant\n%s",
+		      diag);
+	cr_expect_not(marked(&w, "deny", "direnv"), "direnv outside ran the plant\n%s", diag);
+	free(diag);
+	free(script);
+
+	/* Control: each named by a write rule. */
+	set_config(&w, ", \"additional_read_write_paths\": [\"~/.local/share/fish/vendor_conf.d\", "
+		       "\"~/.local/share/bash-completion\", \"~/.local/share/direnv\", "
+		       "\"~/.hgrc\"]");
+	script = plant(&w, "ctl", "", loaded_plant);
+	r = sh_in(&w, opts, "%s", script);
+	expect_all_landed(loaded_steps, &r, "named by write rules");
+	run_free(&r);
+	load_outside(&w);
+	cr_assert(marked(&w, "ctl", "fish"), "control: fish did not run the plant");
+	cr_assert(marked(&w, "ctl", "bashcomp"), "control: bash-completion did not run the plant");
+	cr_assert(marked(&w, "ctl", "direnv"), "control: direnv did not run the plant");
+	free(script);
+	free(opts);
+	world_free(&w);
+}
+
+/* HOME spelled with a leading double slash (//home/me: the same
+ * directory on Linux) is the home: a session started in it runs, with no
+ * project, and one with --project naming it runs with the home writable
+ * and its dotfiles read-only, as with one slash. (Every such session was
+ * refused, exit 125.) Control for the dotfile: outside, it is written. */
+BOTH_USERS(guards, a_home_with_a_double_slash_is_the_home, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "homeslash", "");
+	free(write_file(w.home, ".bashrc", "orig\n"));
+	free(write_file(w.home, "work/keep", "x"));
+	world_give(&w);
+	char *kv = fmt("HOME=/%s", w.home);
+	world_setenv(&w, kv);
+	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--",
+			"/bin/sh",  "-c",  "echo ran", NULL};
+	struct run_result r = world_run(&w, argv, w.home);
+	char *diag = fmt("in the home (%d): %s%s", r.status, r.out, r.err);
+	cr_expect_eq(r.status, 0, "the session was refused\n%s", diag);
+	cr_expect(strstr(r.out, "ran"), "the command did not run\n%s", diag);
+	cr_expect(strstr(r.err, "is your home directory"), "the home was not taken for one\n%s",
+		  diag);
+	run_free(&r);
+	free(diag);
+	char *script = "echo evil >> ~/.bashrc; echo new > ~/work/new; echo ran";
+	char *argv2[] = {CORDON_BIN, "run",     "--config", w.cfg,          "--project", kv + 5,
+			 "--",       "/bin/sh", "-c",       (char *)script, NULL};
+	r = world_run(&w, argv2, w.home);
+	diag = fmt("--project ~ (%d): %s%s", r.status, r.out, r.err);
+	cr_expect_eq(r.status, 0, "the session was refused\n%s", diag);
+	cr_expect(present(w.home, "work/new"), "the home was not writable\n%s", diag);
+	char *now = content(w.home, ".bashrc");
+	cr_expect_str_eq(now, "orig\n", "~/.bashrc was written\n%s", diag);
+	free(now);
+	run_free(&r);
+	free(diag);
+	r = outside(&w, "%s", script);
+	now = content(w.home, ".bashrc");
+	cr_assert_str_eq(now, "orig\nevil\n", "control: outside, ~/.bashrc was not written");
+	free(now);
+	run_free(&r);
+	free(kv);
 	world_free(&w);
 }
 
@@ -1433,6 +1809,87 @@ BOTH_USERS(guards, own_config_in_the_project_stays, .timeout = 60)
 	free(copy);
 	free(kv);
 	free(xdg);
+	world_free(&w);
+}
+
+/* What a session in a dotfiles repository that is not filled yet would
+ * write where links from the home lead: a config directory, a config
+ * file, a login file. */
+static const char dangling_plant[] =
+	"mkdir -p cfgdir && echo '" DISABLE "' > cfgdir/config.json; echo cfgdir $?\n"
+	"echo '" DISABLE "' > cfg.json; echo cfgfile $?\n"
+	"echo 'touch pwned' > profile; echo profile $?\n";
+
+/* Cordon's config and a dotfile that are symbolic links to names that do
+ * not exist yet, in the project: ~/.config/cordon leads to a directory,
+ * which cordon makes and keeps read-only (no config appears in it, and the
+ * next session is sandboxed); ~/.config/cordon/config.json and
+ * ~/.bash_profile lead to files, and the session is refused (125) naming
+ * the link and where it leads, and makes nothing. Controls: outside, the
+ * same plant switches the next session off; without the links, the
+ * session runs and makes the files. */
+BOTH_USERS(guards, a_dangling_link_to_what_runs_later_is_kept, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "dangling", "");
+	struct run_result r = outside(&w, "mkdir -p \"$HOME/.config\" && "
+					  "ln -s \"$PWD/cfgdir\" \"$HOME/.config/cordon\"");
+	run_free(&r);
+	r = sh_in(&w, NULL, "%s", dangling_plant);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_expect(present(w.proj, "cfgdir"), "the config directory was not made\n%s", diag);
+	cr_expect_not(present(w.proj, "cfgdir/config.json"), "a config was planted\n%s", diag);
+	run_free(&r);
+	r = next_session(&w, w.home);
+	cr_expect_null(strstr(r.out, SECRET), "the next session was not sandboxed\n%s", diag);
+	run_free(&r);
+	free(diag);
+
+	r = outside(&w, "rm -f cfg.json profile \"$HOME/.config/cordon\" && "
+			"mkdir \"$HOME/.config/cordon\" && "
+			"ln -s \"$PWD/cfg.json\" \"$HOME/.config/cordon/config.json\"");
+	run_free(&r);
+	r = sh_in(&w, NULL, "%s", dangling_plant);
+	diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_expect_eq(r.status, 125, "a config linked to a missing file did not refuse\n%s", diag);
+	cr_expect(strstr(r.err, "config.json (cordon's config) is a symbolic link to") &&
+			  strstr(r.err, "/cfg.json, which does not exist"),
+		  "the refusal does not name the link and its target\n%s", diag);
+	cr_expect_not(present(w.proj, "cfg.json"), "the linked config was made\n%s", diag);
+	run_free(&r);
+	free(diag);
+
+	r = outside(&w, "rm -f profile \"$HOME/.config/cordon/config.json\" && "
+			"ln -s \"$PWD/profile\" \"$HOME/.bash_profile\"");
+	run_free(&r);
+	r = sh_in(&w, NULL, "%s", dangling_plant);
+	diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_expect_eq(r.status, 125, "a dotfile linked to a missing file did not refuse\n%s", diag);
+	cr_expect(strstr(r.err, ".bash_profile (dotfiles) is a symbolic link to"),
+		  "the refusal does not name the dotfile\n%s", diag);
+	cr_expect_not(present(w.proj, "profile"), "the linked dotfile was made\n%s", diag);
+	run_free(&r);
+	free(diag);
+
+	/* Controls. */
+	r = outside(&w, "rm \"$HOME/.bash_profile\"");
+	run_free(&r);
+	r = sh_in(&w, NULL, "%s", dangling_plant);
+	cr_assert(strstr(r.out, "cfgfile 0") && strstr(r.out, "profile 0") &&
+			  present(w.proj, "cfg.json") && present(w.proj, "profile"),
+		  "control: without the links, the session did not make the files: %s%s", r.out,
+		  r.err);
+	run_free(&r);
+	r = outside(&w, "rm -rf \"$HOME/.config/cordon\" cfgdir && "
+			"ln -s \"$PWD/cfgdir\" \"$HOME/.config/cordon\"");
+	run_free(&r);
+	r = outside(&w, "%s", dangling_plant);
+	run_free(&r);
+	r = next_session(&w, w.home);
+	cr_assert(strstr(r.out, SECRET),
+		  "control: the config planted outside did not switch the next session off: %s%s",
+		  r.out, r.err);
+	run_free(&r);
 	world_free(&w);
 }
 
@@ -1584,6 +2041,56 @@ BOTH_USERS(guards, names_made_inside_are_said_at_the_end, .timeout = 60)
 		free(aside);
 		free(path);
 	}
+	run_free(&r);
+	world_free(&w);
+}
+
+/* The agents' settings that have no stand-in by default (Windsurf's
+ * rules, opencode's and aider's config files): one that exists stays as
+ * it was inside; one made inside is moved aside as the session ends, and
+ * said. Control: with protected_paths [] both land and stay. */
+static const char agents_files_plant[] = "echo evil >> opencode.json; echo opencode $?\n"
+					 "echo evil >> .windsurf/rules.md; echo windsurf $?\n"
+					 "echo 'model: evil' > .aider.conf.yml; echo aider $?\n"
+					 "echo '{}' > opencode.jsonc; echo opencodec $?\n";
+
+BOTH_USERS(guards, agents_settings_without_a_stand_in_are_kept, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gagents");
+	free(write_file(w.proj, "opencode.json", "{}\n"));
+	free(write_file(w.proj, ".windsurf/rules.md", "rules\n"));
+	world_give(&w);
+	struct run_result r = sh_in(&w, NULL, "%s", agents_files_plant);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	char *oc = content(w.proj, "opencode.json"), *ws = content(w.proj, ".windsurf/rules.md");
+	cr_expect_str_eq(oc, "{}\n", "opencode.json was written\n%s", diag);
+	cr_expect_str_eq(ws, "rules\n", "Windsurf's rules were written\n%s", diag);
+	free(oc);
+	free(ws);
+	static const char *const made[] = {".aider.conf.yml", "opencode.jsonc", NULL};
+	for (size_t i = 0; made[i]; i++) {
+		char *aside = fmt("%s.cordon-disarmed", made[i]);
+		cr_expect(strstr(r.out, made[i][1] == 'a' ? "aider 0" : "opencodec 0"),
+			  "control: the session could not make %s\n%s", made[i], diag);
+		cr_expect_not(present(w.proj, made[i]), "%s made inside was left\n%s", made[i],
+			      diag);
+		cr_expect(present(w.proj, aside), "%s was not moved aside\n%s", made[i], diag);
+		cr_expect(strstr(r.err, aside), "%s was not said\n%s", made[i], diag);
+		free(aside);
+	}
+	run_free(&r);
+	free(diag);
+
+	struct run_result c = outside(&w, "rm -f .aider.conf.yml.cordon-disarmed "
+					  "opencode.jsonc.cordon-disarmed");
+	run_free(&c);
+	set_config(&w, ", \"protected_paths\": []");
+	r = sh_in(&w, NULL, "%s", agents_files_plant);
+	expect_all_landed((const char *const[]){"opencode", "windsurf", "aider", "opencodec", NULL},
+			  &r, "protected_paths []");
+	cr_assert(present(w.proj, ".aider.conf.yml") && present(w.proj, "opencode.jsonc"),
+		  "control: what the session made did not stay");
 	run_free(&r);
 	world_free(&w);
 }
@@ -2916,13 +3423,16 @@ BOTH_USERS(guards, fifos_planted_for_the_next_launch_do_not_hang_it, .timeout = 
 
 /* ---- settings directories (placeholders) ---- */
 
-static const char *const settings_dirs[] = {".vscode", ".idea", ".claude",       ".cursor",
-					    ".gemini", ".zed",  ".devcontainer", NULL};
+static const char *const settings_dirs[] = {
+	".vscode",  ".idea",         ".claude",   ".cursor", ".gemini",
+	".zed",     ".devcontainer", ".continue", ".roo",    ".kiro",
+	".amazonq", ".qwen",         ".opencode", ".helix",  NULL};
 
 /* Every way to put an editor's or an agent's settings in place: write into
  * the directory, make it, replace it, move one in. */
 #define PLANT_SETTINGS                                                                             \
-	"for d in .vscode .idea .claude .cursor .gemini .zed .devcontainer; do "                   \
+	"for d in .vscode .idea .claude .cursor .gemini .zed .devcontainer .continue .roo .kiro "  \
+	".amazonq .qwen .opencode .helix; do "                                                     \
 	"mkdir -p $d; echo '{\"planted\": 1}' > $d/settings.json; mkdir $d/sub; "                  \
 	"rmdir $d; mv $d $d.old; mkdir x; echo '{}' > x/settings.json; mv -T x $d; "               \
 	"mv x $d/; rm -rf x; done; ls -a; true"
