@@ -414,8 +414,18 @@ static struct dup_case dup_cases[] = {
 	{"{\"a\\/b\": 1, \"a/b\": 2}", "/cfg.json: a/b: duplicate key (line 1)"},
 	{"{\"\\ud83d\\ude00\": 1, \"\xf0\x9f\x98\x80\": 2}",
 	 "/cfg.json: \xf0\x9f\x98\x80: duplicate key (line 1)"},
-	/* json-c keeps a key only up to a \u0000, and lone surrogates as U+FFFD. */
-	{"{\"x\\u0000a\": 1, \"x\\u0000b\": 2}", "/cfg.json: x: duplicate key (line 1)"},
+	/* json-c keeps a key only up to a \u0000: such a key is refused, never
+	 * read as its prefix. Lone surrogates are U+FFFD. */
+	{"{\"x\\u0000a\": 1, \"x\\u0000b\": 2}",
+	 "/cfg.json: x: key contains a NUL character (\\u0000) (line 1)"},
+	{"{\"allow_network\": true,\n\"enabled\\u0000 (ignore me)\": false}",
+	 "/cfg.json: enabled: key contains a NUL character (\\u0000) (line 2)"},
+	{"{\"system_paths\": {\"read_only\\u0000\": []}}",
+	 "/cfg.json: system_paths.read_only: key contains a NUL character (\\u0000) (line 1)"},
+	{"{\"editor.x\": 1, \"terminal.sandbox\": {\"enabled\\u0000x\": false}}",
+	 "/cfg.json: terminal.sandbox.enabled: key contains a NUL character (\\u0000) (line 1)"},
+	{"{\"terminal\\u0000\": {\"sandbox\": {\"enabled\": false}}}",
+	 "/cfg.json: terminal: key contains a NUL character (\\u0000) (line 1)"},
 	{"{\"\\ud800\": 1, \"\\udc00\": 2}", "/cfg.json: \xef\xbf\xbd: duplicate key (line 1)"},
 	/* A control character in a key is shown escaped: the message stays one line. */
 	{"{\"a\\nb\": 1, \"a\\u000ab\": 2}", "/cfg.json: a\\x0ab: duplicate key (line 1)"},
@@ -442,6 +452,20 @@ static struct dup_case dup_cases[] = {
 	 "/cfg.json: terminal.sandbox: duplicate key (line 1)"},
 	{"{\"terminal.sandbox\": {}, \"terminal.sandbox\": {\"enabled\": false},}",
 	 "/cfg.json: terminal.sandbox: duplicate key (line 1)"},
+	/* An editor's own key repeated before the block's repeat: the block's
+	 * is still named (json-c kept the last block, and the first, with
+	 * allow_network false, was dropped without a word). */
+	{"// VS Code\n{\"editor.fontSize\": 12,\n\"terminal.sandbox\": {\"allow_network\": false},\n"
+	 "\"editor.fontSize\": 13,\n\"terminal.sandbox\": {}}",
+	 "/cfg.json: terminal.sandbox: duplicate key (line 5)"},
+	{"{\"terminal\": {\"fontSize\": 1, \"sandbox\": {\"allow_network\": false},"
+	 " \"fontSize\": 2, \"sandbox\": {}}}",
+	 "/cfg.json: terminal.sandbox: duplicate key (line 1)"},
+	{"{\"terminal.sandbox\": {\"enabled\": false}, \"editor.x\": 1, \"editor.x\": 2,\n"
+	 "\"terminal.sandbox\": {}}",
+	 "/cfg.json: terminal.sandbox: duplicate key (line 2)"},
+	/* Several in scope: the earliest in the text. */
+	{"{\"b\": 1, \"a\": 1,\n\"a\": 2,\n\"b\": 2}", "/cfg.json: a: duplicate key (line 2)"},
 };
 
 ParameterizedTestParameters(config, duplicate_keys)
@@ -482,6 +506,9 @@ static struct dup_case no_dup_cases[] = {
 	{"{\"terminal\": {\"font_size\": 1, \"font_size\": 2, \"sandbox\": {\"enabled\": false}},"
 	 " \"terminals\": 1, \"terminals\": 2}",
 	 ""},
+	/* An editor's own key with a \u0000, and a $schema beside the block:
+	 * the editor's business. */
+	{"{\"editor.x\\u0000y\": 1, \"$schema\": \"x\", \"terminal.sandbox\": {}}", ""},
 };
 
 ParameterizedTestParameters(config, no_false_duplicates)
