@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cordon/toolchain.h"
 #include "cordon/domains.h"
+#include "cordon/env.h"
+#include "cordon/toolchain.h"
 
 static const char usage_main[] =
 	"Usage: cordon COMMAND [OPTIONS]\n"
@@ -233,6 +234,29 @@ static int push_domain(struct cordon_strv *sv, const char *val, struct cordon_er
 	return 0;
 }
 
+/* --allow-env VAL: a name or a "PREFIX*" pattern, as the config's
+ * additional_env_vars takes ("*" alone would pass everything). */
+static int push_env(struct cordon_strv *sv, const char *val, struct cordon_error *err)
+{
+	if (!cordon_env_name_valid(val))
+		return cordon_err(err, EINVAL,
+				  "--allow-env: expected a variable name (letters, digits, _; "
+				  "optional trailing *), got \"%s\"",
+				  val);
+	if (cordon_env_never_passed(val))
+		return cordon_err(err, EINVAL,
+				  "--allow-env: %s never passes into a session (cordon removes it)",
+				  val);
+	return push_nonempty(sv, "--allow-env", val, err);
+}
+
+/* A single-valued option given again: the first one would be dropped
+ * without a word (a restrictive --config by a permissive one). */
+static int once(const void *set, const char *opt, struct cordon_error *err)
+{
+	return set ? cordon_err(err, EINVAL, "%s: given twice", opt) : 0;
+}
+
 /* The option whose argument is missing, as the user wrote it: getopt
  * leaves optind past argc when a short option ends the line (argv[optind - 1]
  * was NULL: "(null): missing argument"), and a long option's val may be no
@@ -268,6 +292,7 @@ static int parse_options(int argc, char **argv, struct cordon_args *a, struct co
 	const char *shortopts = check ? "+:c:vh" : bare ? "+:vh" : "+:c:p:vh";
 	optind = 0; /* full re-initialisation (GNU), so parsing can run again */
 	opterr = 0;
+	bool kind_set = false, tracking_set = false;
 	for (;;) {
 		int longidx = -1;
 		int c = getopt_long(argc, argv, shortopts, run_options, &longidx);
@@ -287,14 +312,21 @@ static int parse_options(int argc, char **argv, struct cordon_args *a, struct co
 		case 'c':
 			if (!*optarg)
 				return cordon_err(err, EINVAL, "--config: expected a file");
+			if (once(a->config, "--config", err) < 0)
+				return -EINVAL;
 			a->config = optarg;
 			break;
 		case 'p':
 			if (!*optarg)
 				return cordon_err(err, EINVAL, "--project: expected a directory");
+			if (once(a->project, "--project", err) < 0)
+				return -EINVAL;
 			a->project = optarg;
 			break;
 		case OPT_KIND:
+			if (once(kind_set ? "" : NULL, "--kind", err) < 0)
+				return -EINVAL;
+			kind_set = true;
 			if (strcmp(optarg, "terminal") == 0)
 				a->kind = CORDON_KIND_TERMINAL;
 			else if (strcmp(optarg, "tool") == 0)
@@ -319,7 +351,7 @@ static int parse_options(int argc, char **argv, struct cordon_args *a, struct co
 			a->no_network = true;
 			break;
 		case OPT_ALLOW_ENV:
-			r = push_nonempty(&a->extra_env, "--allow-env", optarg, err);
+			r = push_env(&a->extra_env, optarg, err);
 			break;
 		case OPT_TOOLCHAIN:
 			if (!cordon_toolchain_known(optarg))
@@ -353,6 +385,9 @@ static int parse_options(int argc, char **argv, struct cordon_args *a, struct co
 			break;
 		}
 		case OPT_TRACKING:
+			if (once(tracking_set ? "" : NULL, "--tracking", err) < 0)
+				return -EINVAL;
+			tracking_set = true;
 			if (strcmp(optarg, "auto") == 0)
 				a->tracking = CORDON_TRACKING_AUTO;
 			else if (strcmp(optarg, "cgroup") == 0)

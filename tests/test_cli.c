@@ -65,6 +65,21 @@ static struct bad_cfg bad_cfgs[] = {
 	/* Before, json-c kept the last value: the sandbox went off. */
 	{"{\"enabled\": true,\n \"allow_network\": false,\n \"enabled\": false}",
 	 "enabled: duplicate key (line 3)"},
+	/* Read as "enabled" before: the sandbox went off. */
+	{"{\"enabled\\u0000 (ignore me)\": false}",
+	 "enabled: key contains a NUL character (\\u0000) (line 1)"},
+	/* An editor's file: the first block, with allow_network false, was
+	 * dropped without a word behind the editor's own repeated key. */
+	{"{\"editor.a\": 1, \"terminal.sandbox\": {\"allow_network\": false},\n\"editor.a\": 2,\n"
+	 "\"terminal.sandbox\": {}}",
+	 "terminal.sandbox: duplicate key (line 3)"},
+	{"{\"terminal\": {\"sandbox\": {\"allow_network\": false}}, \"terminal.sandbox\": {}}",
+	 "both \"terminal.sandbox\" and \"terminal\": {\"sandbox\": ...}"},
+	{"{\"allow_network\": false, \"terminal.sandbox\": {}}",
+	 "allow_network: outside the terminal.sandbox block"},
+	{"{\"additional_env_vars\": [\"LD_PRELOAD\"]}",
+	 "additional_env_vars[0]: LD_PRELOAD never passes into a session"},
+	{"{\"toolchains\": [\"go\", \"go\"]}", "toolchains[1]: \"go\" is given twice"},
 };
 
 ParameterizedTestParameters(cli, bad_config_stops_everything)

@@ -144,6 +144,14 @@ static struct bad_case bad_cases[] = {
 	{"{\"additional_env_vars\": \"TZ\"}",
 	 "/cfg.json: additional_env_vars: expected an array of strings, got a string"},
 	{"{\"$schema\": 1}", "/cfg.json: $schema: expected a string"},
+	/* The schema says uniqueItems. */
+	{"{\"toolchains\": [\"python\", \"rust\", \"python\"]}",
+	 "/cfg.json: toolchains[2]: \"python\" is given twice (also toolchains[0])"},
+	/* Names cordon removes whatever the list says: listed, they passed nothing. */
+	{"{\"additional_env_vars\": [\"LD_PRELOAD\"]}",
+	 "/cfg.json: additional_env_vars[0]: LD_PRELOAD never passes into a session"},
+	{"{\"allowed_env_vars\": [\"PATH\", \"CORDON_CONFIG_FD\"]}",
+	 "/cfg.json: allowed_env_vars[1]: CORDON_CONFIG_FD never passes into a session"},
 };
 
 ParameterizedTestParameters(config, bad)
@@ -306,6 +314,53 @@ Test(config, discovery_order)
 	free(dir);
 }
 
+/* A link at the default path whose file is gone (a dotfiles repository
+ * moved away) is refused, naming it, as --config naming a missing file is;
+ * it never means the built-in defaults. A link to a file is followed. */
+Test(config, dangling_link_at_the_default_path_is_refused)
+{
+	char *dir = tmp_dir("dangle");
+	char *xdg = path_join(dir, "xdg");
+	char *home = path_join(dir, "home");
+	char *link = write_file(xdg, "cordon/config.json", "{}");
+	char *hlink = write_file(home, ".config/cordon/config.json", "{}");
+	char *gone = path_join(dir, "moved-away.json");
+	cr_assert_eq(unlink(link), 0);
+	cr_assert_eq(symlink(gone, link), 0);
+	cr_assert_eq(unlink(hlink), 0);
+	cr_assert_eq(symlink(gone, hlink), 0);
+	char *found = NULL;
+	struct cordon_error err = {0};
+	fake_env[0][0] = "XDG_CONFIG_HOME";
+	fake_env[0][1] = xdg;
+	fake_env[1][0] = "HOME";
+	fake_env[1][1] = home;
+	char *want = fmt("%s: a symbolic link to %s, which does not exist; fix or remove the link",
+			 link, gone);
+	cr_expect_lt(cordon_config_discover(NULL, fake_getenv, &found, &err), 0);
+	cr_expect_str_eq(err.msg, want);
+	struct cordon_config cfg;
+	cr_expect_lt(cordon_config_load(NULL, fake_getenv, &cfg, &err), 0, "loaded the defaults");
+	free(want);
+	fake_env[0][0] = "UNUSED";
+	want = fmt("%s: a symbolic link to %s", hlink, gone);
+	cr_expect_lt(cordon_config_discover(NULL, fake_getenv, &found, &err), 0);
+	cr_expect(strncmp(err.msg, want, strlen(want)) == 0, "%s", err.msg);
+	/* Control: the file back in place, the link is the config. */
+	free(write_file(dir, "moved-away.json", "{\"allow_network\": false}"));
+	cr_assert_eq(cordon_config_load(NULL, fake_getenv, &cfg, &err), 0, "%s", err.msg);
+	cr_expect_not(cfg.allow_network);
+	cordon_config_free(&cfg);
+	free(want);
+	tmp_cleanup(dir);
+	free(gone);
+	free(hlink);
+	free(link);
+	free(home);
+	free(xdg);
+	free(dir);
+}
+
 Test(config, load_defaults_when_nothing_found)
 {
 	struct cordon_config cfg;
@@ -374,6 +429,24 @@ static struct editor_bad editor_bad_cases[] = {
 	{"{\"terminal\": {\"sandbox\": []}}",
 	 "/cfg.json: terminal.sandbox: (top level): expected an object"},
 	{"{\"terminal\": {\"sandbox\": {}} /* unterminated", "malformed JSON"},
+	/* Both spellings of the block: one would be dropped without a word. */
+	{"{\"editor.tabSize\": 2, \"terminal\": {\"sandbox\": {\"allow_network\": false}},"
+	 " \"terminal.sandbox\": {}}",
+	 "/cfg.json: both \"terminal.sandbox\" and \"terminal\": {\"sandbox\": ...}"},
+	{"{\"terminal.sandbox\": {}, \"terminal\": {\"font_size\": 3, \"sandbox\": {}}}",
+	 "/cfg.json: both \"terminal.sandbox\" and \"terminal\": {\"sandbox\": ...}"},
+	/* cordon's keys beside the block, where cordon would not read them. */
+	{"{\"allow_network\": false, \"terminal.sandbox\": {}}",
+	 "/cfg.json: allow_network: outside the terminal.sandbox block"},
+	{"// zed\n{\"hidden_paths\": [], \"terminal\": {\"sandbox\": {}}}",
+	 "/cfg.json: hidden_paths: outside the terminal.sandbox block"},
+	{"{\"editor.x\": 1, \"terminal.sandbox.allow_network\": false, \"terminal.sandbox\": {}}",
+	 "/cfg.json: terminal.sandbox.allow_network: outside the terminal.sandbox block"},
+	/* A null block: not "editor.x: unknown key". */
+	{"{\"editor.x\": 1, \"terminal.sandbox\": null}",
+	 "/cfg.json: terminal.sandbox: (top level): expected an object, got null"},
+	{"{\"terminal\": {\"sandbox\": null}}",
+	 "/cfg.json: terminal.sandbox: (top level): expected an object, got null"},
 	/* A cordon config (no terminal key) stays strict: no comments. */
 	{"{\"enabled\": true // comment\n}", "/cfg.json: line 1, column 18: malformed JSON"},
 };
