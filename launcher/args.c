@@ -35,6 +35,8 @@ static const char usage_run[] =
 	"additional paths and the shell dotfiles get what the config gives them.\n"
 	"Started in $HOME, above it or in a system directory without --project, the\n"
 	"session has no project: nothing there is writable (one line says so).\n"
+	"A rule naming a hidden path itself exposes it (one line says so).\n"
+	"--config, --project, --kind and --tracking may each be given once.\n"
 	"\n"
 	"Options:\n"
 	"  -c, --config FILE       config file (default: $CORDON_CONFIG, then\n"
@@ -83,6 +85,9 @@ static const char usage_explain[] =
 	"Options: --config FILE, --project DIR, --kind KIND, --allow-read PATH,\n"
 	"--allow-write PATH, --allow-exec PATH, --no-network, --allow-env NAME,\n"
 	"--toolchain NAME, --allow-socket PATH, --allow-domain NAME, as for 'cordon run'; -h, --help.\n"
+	"What 'cordon run' refuses, explain refuses (exit 125). The rules a run adds\n"
+	"as it starts (shell history) are listed. Inside another cordon session it\n"
+	"says so: the outer session's rules also apply.\n"
 	"  --format sbpl   print the macOS Seatbelt profile for this policy instead,\n"
 	"                  preceded by its parameter bindings as ';' comment lines\n";
 
