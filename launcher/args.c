@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cordon/toolchain.h"
 #include "cordon/domains.h"
+#include "cordon/env.h"
+#include "cordon/toolchain.h"
 
 static const char usage_main[] =
 	"Usage: cordon COMMAND [OPTIONS]\n"
@@ -35,6 +36,8 @@ static const char usage_run[] =
 	"Started in $HOME, above it, in a system directory or in a hidden path\n"
 	"without --project, the session has no project: nothing there is writable\n"
 	"(one line says so).\n"
+	"A rule naming a hidden path itself exposes it (one line says so).\n"
+	"--config, --project, --kind and --tracking may each be given once.\n"
 	"\n"
 	"Options:\n"
 	"  -c, --config FILE       config file (default: $CORDON_CONFIG, then\n"
@@ -45,11 +48,12 @@ static const char usage_run[] =
 	"      --kind KIND         terminal (default) or tool; matched against apply_to\n"
 	"      --allow-read PATH   also allow reading PATH (repeatable)\n"
 	"      --allow-write PATH  also allow reading, writing and executing PATH\n"
-	"                          (repeatable)\n"
+	"                          (repeatable; / is refused)\n"
 	"      --allow-exec PATH   also allow reading and executing PATH (repeatable)\n"
 	"      --no-network        no network, whatever the config says (refused when\n"
 	"                          the config turns the sandbox off for this session)\n"
-	"      --allow-env NAME    also pass the environment variable NAME (repeatable)\n"
+	"      --allow-env NAME    also pass the environment variable NAME, or those\n"
+	"                          starting with PREFIX for PREFIX* (repeatable)\n"
 	"      --toolchain NAME    also grant toolchain NAME's directories, as the\n"
 	"                          config's toolchains key: python, rust, node, go,\n"
 	"                          local-bin (repeatable)\n"
@@ -83,6 +87,9 @@ static const char usage_explain[] =
 	"Options: --config FILE, --project DIR, --kind KIND, --allow-read PATH,\n"
 	"--allow-write PATH, --allow-exec PATH, --no-network, --allow-env NAME,\n"
 	"--toolchain NAME, --allow-socket PATH, --allow-domain NAME, as for 'cordon run'; -h, --help.\n"
+	"What 'cordon run' refuses, explain refuses (exit 125). The rules a run adds\n"
+	"as it starts (shell history) are listed. Inside another cordon session it\n"
+	"says so: the outer session's rules also apply.\n"
 	"  --format sbpl   print the macOS Seatbelt profile for this policy instead,\n"
 	"                  preceded by its parameter bindings as ';' comment lines\n";
 
@@ -238,6 +245,29 @@ static int push_domain(struct cordon_strv *sv, const char *val, struct cordon_er
 	return 0;
 }
 
+/* --allow-env VAL: a name or a "PREFIX*" pattern, as the config's
+ * additional_env_vars takes ("*" alone would pass everything). */
+static int push_env(struct cordon_strv *sv, const char *val, struct cordon_error *err)
+{
+	if (!cordon_env_name_valid(val))
+		return cordon_err(err, EINVAL,
+				  "--allow-env: expected a variable name (letters, digits, _; "
+				  "optional trailing *), got \"%s\"",
+				  val);
+	if (cordon_env_never_passed(val))
+		return cordon_err(err, EINVAL,
+				  "--allow-env: %s never passes into a session (cordon removes it)",
+				  val);
+	return push_nonempty(sv, "--allow-env", val, err);
+}
+
+/* A single-valued option given again: the first one would be dropped
+ * without a word (a restrictive --config by a permissive one). */
+static int once(const void *set, const char *opt, struct cordon_error *err)
+{
+	return set ? cordon_err(err, EINVAL, "%s: given twice", opt) : 0;
+}
+
 /* The option whose argument is missing, as the user wrote it: getopt
  * leaves optind past argc when a short option ends the line (argv[optind - 1]
  * was NULL: "(null): missing argument"), and a long option's val may be no
@@ -273,6 +303,7 @@ static int parse_options(int argc, char **argv, struct cordon_args *a, struct co
 	const char *shortopts = check ? "+:c:vh" : bare ? "+:vh" : "+:c:p:vh";
 	optind = 0; /* full re-initialisation (GNU), so parsing can run again */
 	opterr = 0;
+	bool kind_set = false, tracking_set = false;
 	for (;;) {
 		int longidx = -1;
 		int c = getopt_long(argc, argv, shortopts, run_options, &longidx);
@@ -292,14 +323,21 @@ static int parse_options(int argc, char **argv, struct cordon_args *a, struct co
 		case 'c':
 			if (!*optarg)
 				return cordon_err(err, EINVAL, "--config: expected a file");
+			if (once(a->config, "--config", err) < 0)
+				return -EINVAL;
 			a->config = optarg;
 			break;
 		case 'p':
 			if (!*optarg)
 				return cordon_err(err, EINVAL, "--project: expected a directory");
+			if (once(a->project, "--project", err) < 0)
+				return -EINVAL;
 			a->project = optarg;
 			break;
 		case OPT_KIND:
+			if (once(kind_set ? "" : NULL, "--kind", err) < 0)
+				return -EINVAL;
+			kind_set = true;
 			if (strcmp(optarg, "terminal") == 0)
 				a->kind = CORDON_KIND_TERMINAL;
 			else if (strcmp(optarg, "tool") == 0)
@@ -324,7 +362,7 @@ static int parse_options(int argc, char **argv, struct cordon_args *a, struct co
 			a->no_network = true;
 			break;
 		case OPT_ALLOW_ENV:
-			r = push_nonempty(&a->extra_env, "--allow-env", optarg, err);
+			r = push_env(&a->extra_env, optarg, err);
 			break;
 		case OPT_TOOLCHAIN:
 			if (!cordon_toolchain_known(optarg))
@@ -358,6 +396,9 @@ static int parse_options(int argc, char **argv, struct cordon_args *a, struct co
 			break;
 		}
 		case OPT_TRACKING:
+			if (once(tracking_set ? "" : NULL, "--tracking", err) < 0)
+				return -EINVAL;
+			tracking_set = true;
 			if (strcmp(optarg, "auto") == 0)
 				a->tracking = CORDON_TRACKING_AUTO;
 			else if (strcmp(optarg, "cgroup") == 0)

@@ -205,7 +205,8 @@ static void judge(struct findings *f, const char *where, const char *how, const 
 	if (!canon || cordon_strv_contains(&f->seen, canon))
 		return;
 	const struct cordon_guard *hidden = cordon_policy_hidden(f->p, canon);
-	unsigned acc = hidden ? 0 : cordon_policy_access(f->p, canon, NULL);
+	/* One a rule exposes gets what the rule gives; still never proposed. */
+	unsigned acc = hidden && !hidden->by ? 0 : cordon_policy_access(f->p, canon, NULL);
 	if ((acc & need) == need)
 		return;
 	if (cordon_strv_push(&f->seen, canon) < 0)

@@ -3,11 +3,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
+#include "cordon/env.h"
 #include "cordon/guard.h"
+#include "cordon/sandbox.h"
+#include "cordon/session.h"
 #include "cordon/sweep.h"
 #include "cordon/sbpl.h"
 #include "launcher.h"
@@ -19,34 +24,20 @@ static const char *kind_name(unsigned kind)
 	return kind == CORDON_KIND_TOOL ? "tool" : "terminal";
 }
 
-/* Absolute form of PATH: canonical if it exists, else its longest existing
- * parent made canonical with the rest appended. */
-static char *absolute(const char *path, const char *home)
-{
-	char *canon = NULL;
-	if (cordon_path_resolve(path, home, NULL, &canon) == 0)
-		return canon;
-	cleanup_free char *dir = strdup(path);
-	if (!dir)
-		return NULL;
-	char *slash = strrchr(dir, '/');
-	if (!slash || slash == dir)
-		return strdup(path);
-	*slash = '\0';
-	cleanup_free char *parent = absolute(dir, home);
-	if (!parent)
-		return NULL;
-	char *out;
-	if (asprintf(&out, "%s%s%s", parent, strcmp(parent, "/") ? "/" : "", slash + 1) < 0)
-		return NULL;
-	return out;
-}
+/* explain runs inside another cordon session: whatever this policy allows,
+ * the outer session's rules hold too (cordon_sandbox_nested). */
+static bool nested;
 
 /* The unix-socket rules: the session's own, the allowed ones, and a word
  * on the ssh agent, which is out of reach unless allowed. */
 static void explain_sockets(const struct cordon_policy *p)
 {
+	char own[4096];
 	printf("\nunix sockets: those whose server runs inside the session, and\n");
+	if (!nested && cordon_session_socket_dir("ID", own, sizeof(own)) == 0)
+		printf("  (servers started inside keep theirs in %s, made read-write for\n"
+		       "  each session, TMUX_TMPDIR)\n",
+		       own);
 	for (size_t i = 0; i < p->n_sockets; i++)
 		printf("  %s  (%s)\n", p->sockets[i].path, p->sockets[i].source);
 	if (!p->n_sockets)
@@ -100,6 +91,9 @@ static void explain_guards(const struct cordon_policy *p, const struct cordon_gu
 				printf("  %-9s %s  (writable too: swept as the project is)\n",
 				       "swept", p->rules[i].path);
 	}
+	for (size_t i = 0; i < p->n_exposed; i++)
+		printf("  %-9s %s  (in %s, but %s names it: not hidden)\n", "exposed",
+		       p->exposed[i].path, p->exposed[i].source, p->exposed[i].by);
 	if (plan->refuse)
 		printf("  REFUSED: %s\n", plan->refuse);
 	for (size_t i = 0; i < plan->notes.n; i++)
@@ -125,7 +119,7 @@ static void explain_proposal(const struct cordon_policy *p, const char *abs, uns
 static void explain_path(const struct cordon_policy *p, const struct cordon_guard_plan *plan,
 			 const char *arg)
 {
-	cleanup_free char *abs = absolute(arg, p->home);
+	cleanup_free char *abs = launcher_absolute(arg, p->home);
 	if (!abs) {
 		printf("%s: cannot resolve\n", arg);
 		return;
@@ -152,12 +146,22 @@ static void explain_path(const struct cordon_policy *p, const struct cordon_guar
 	char buf[4];
 	printf("%s\n  access: %s", abs, cordon_access_str(acc, buf));
 	if (!p->sandbox)
-		printf(" (sandbox off)\n");
+		printf(" (sandbox off%s)\n",
+		       nested ? " here; the outer session's rules still apply" : "");
 	else if (why)
 		printf(" (from %s: %s)\n", why->source, why->path);
 	else
 		printf(" (no rule covers it)\n");
+	if (p->sandbox && nested)
+		printf("  inside another cordon session: what the outer session denies stays "
+		       "denied\n");
 	const struct cordon_guard *secret = p->sandbox ? cordon_policy_hidden(p, abs) : NULL;
+	if (secret && secret->by) {
+		printf("  %s is in %s, but %s names it: not hidden in this session; a "
+		       "credential store: cordon proposes nothing more for it\n",
+		       secret->path, secret->source, secret->by);
+		return;
+	}
 	if (secret) {
 		printf("  in hidden_paths (%s): a credential store; cordon does not propose it.\n"
 		       "  Only if the session must read it: name %s in a rule yourself\n",
@@ -245,6 +249,50 @@ static void explain_domains(const struct cordon_policy *p)
 	}
 }
 
+/* Whether the outer session blocks the network: cordon's filter refuses
+ * every socket but a unix one with EACCES. */
+static bool outer_offline(void)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0) {
+		close(fd);
+		return false;
+	}
+	return errno == EACCES || errno == EPERM;
+}
+
+/* The network line: what a run here gets. */
+static const char *network_text(const struct cordon_policy *p)
+{
+	if (nested && outer_offline())
+		return "blocked (by the outer session, whatever this policy says)";
+	if (!p->sandbox)
+		return nested ? "allowed (sandbox off here; the outer session's rules still apply)"
+			      : "allowed (sandbox off)";
+	if (!p->allow_network)
+		return "blocked (npm, cargo, go, pip, uv and yarn are told to work offline)";
+	if (p->domains)
+		return "by domain (TCP only through cordon's proxy; UDP, direct connections and "
+		       "name lookups refused)";
+	return nested ? "allowed, as far as the outer session allows it" : "allowed";
+}
+
+/* The environment line: with the sandbox on, the allowed names (less those
+ * cordon always removes: the config refuses to list them); off, all of it. */
+static void explain_env(const struct cordon_policy *p)
+{
+	if (!p->sandbox) {
+		printf("environment:    all of it (sandbox off), but LD_PRELOAD and "
+		       "DYLD_INSERT_LIBRARIES\n");
+		return;
+	}
+	printf("environment:   ");
+	for (size_t i = 0; i < p->env_allow.n; i++)
+		if (!cordon_env_never_passed(p->env_allow.v[i]))
+			printf(" %s", p->env_allow.v[i]);
+	printf(" (plus TERM COLORTERM TERM_PROGRAM TERM_PROGRAM_VERSION)\n");
+}
+
 int cmd_explain(const struct cordon_args *a)
 {
 	struct cordon_error err = {0};
@@ -252,6 +300,21 @@ int cmd_explain(const struct cordon_args *a)
 	cleanup_free char *origin = NULL;
 	if (launcher_policy(a, NULL, false, &p, &err, &origin) < 0) {
 		launcher_error(&err);
+		return CORDON_EXIT_FAILURE;
+	}
+	nested = cordon_sandbox_nested();
+	/* What a run here refuses, explain refuses the same way. */
+	if (nested && p.sandbox && p.allow_network && p.domains) {
+		cordon_policy_free(&p);
+		launcher_error(&(struct cordon_error){ENOTSUP, CORDON_NESTED_DOMAINS_REFUSED});
+		return CORDON_EXIT_FAILURE;
+	}
+	/* The rules a run adds as it starts the session: the project's shell
+	 * history, and inside another session the outer one's sockets. */
+	if (p.sandbox && (launcher_history(&p, launcher_login_shell(), NULL, &err) < 0 ||
+			  (nested && launcher_outer_sockets(&p, NULL) < 0))) {
+		cordon_policy_free(&p);
+		launcher_error(&(struct cordon_error){ENOMEM, "out of memory"});
 		return CORDON_EXIT_FAILURE;
 	}
 	if (a->format_sbpl) {
@@ -276,25 +339,21 @@ int cmd_explain(const struct cordon_args *a)
 		printf("project:        none (%s; pass --project DIR to choose one)\n",
 		       p.no_project ? p.no_project : "?");
 	printf("kind:           %s\n", kind_name(a->kind));
-	printf("sandbox:        %s\n",
-	       p.sandbox ? "on" : "off (enabled is false, or apply_to does not cover this kind)");
-	/* With the sandbox off nothing blocks it, whatever allow_network says
-	 * (--no-network is refused then: launcher_policy failed above). */
-	printf("network:        %s\n",
-	       !p.sandbox ? "allowed (sandbox off)"
-	       : !p.allow_network
-		       ? "blocked (npm, cargo, go, pip, uv and yarn are told to work offline)"
-	       : p.domains ? "by domain (TCP only through cordon's proxy; UDP, "
-			     "direct connections and name lookups refused)"
-			   : "allowed");
+	if (nested)
+		printf("nested:         inside another cordon session: the outer session's rules "
+		       "also apply (what it denies stays denied: files, network, environment)\n");
+	printf("sandbox:        %s%s\n",
+	       p.sandbox ? "on" : "off (enabled is false, or apply_to does not cover this kind)",
+	       !p.sandbox && nested ? "; the outer session's sandbox still holds" : "");
+	/* With the sandbox off nothing of this session's blocks it, whatever
+	 * allow_network says (--no-network is refused then: launcher_policy
+	 * failed above). */
+	printf("network:        %s\n", network_text(&p));
 	if (p.sandbox && p.allow_network && p.domains)
 		explain_domains(&p);
 	printf("on_unsupported: %s\n",
 	       p.on_unsupported == CORDON_UNSUPPORTED_WARN ? "warn" : "refuse");
-	printf("environment:   ");
-	for (size_t i = 0; i < p.env_allow.n; i++)
-		printf(" %s", p.env_allow.v[i]);
-	printf(" (plus TERM COLORTERM TERM_PROGRAM TERM_PROGRAM_VERSION)\n");
+	explain_env(&p);
 	if (p.sandbox) {
 		printf("\naccess  path  (rule)\n");
 		for (size_t i = 0; i < p.n_rules; i++) {

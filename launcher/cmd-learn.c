@@ -189,9 +189,10 @@ static size_t collect(int fd, int sup_fd, const struct cordon_policy *p,
 			if (asprintf(
 				    &s, "    %-8s %s  (%s: %s)",
 				    closed ? "create" : kind_word(want), line + 2,
-				    closed ? "closed"
-				    : g    ? cordon_mount_op_name(g->op)
-					   : "hidden",
+				    closed       ? "closed"
+				    : g          ? cordon_mount_op_name(g->op)
+				    : secret->by ? "credential store"
+						 : "hidden",
 				    closed ? "the home, writable; make it in a directory of the home"
 				    : g    ? g->source
 					   : secret->source) > 0 &&

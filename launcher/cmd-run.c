@@ -282,6 +282,7 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 	if (launcher_policy(a, session, true, &p, &err, NULL) < 0)
 		goto fail;
 	launcher_say_no_project(&p);
+	launcher_say_exposed(&p);
 	if (cordon_env_build(environ, p.sandbox, &p.env_allow, session, p.sandbox, &env) < 0 ||
 	    (p.sandbox && !p.allow_network && cordon_env_offline(&env) < 0)) {
 		cordon_err(&err, ENOMEM, "out of memory");
@@ -290,18 +291,9 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 	if (learn && prepare_learn(learn, &p, &env, &err) < 0)
 		goto fail;
 	if (p.sandbox && cordon_sandbox_nested()) {
-		/* Inside another session, where no new directory can be made
-		 * beside its own: servers keep their sockets in the outer
-		 * session's (TMUX_TMPDIR, as it passed), whose supervisor judges
-		 * every connect. */
-		const char *outer = getenv("TMUX_TMPDIR");
-		char *kv;
-		struct stat st;
-		if (outer && outer[0] == '/' && stat(outer, &st) == 0 && S_ISDIR(st.st_mode) &&
-		    (asprintf(&kv, "TMUX_TMPDIR=%s", outer) < 0 ||
-		     cordon_strv_push_take(&env, kv) < 0 ||
-		     cordon_policy_add_rule(&p, outer, CORDON_ACCESS_ALL,
-					    "the outer session's sockets") < 0)) {
+		/* Inside another session: servers keep their sockets in the
+		 * outer session's directory. */
+		if (launcher_outer_sockets(&p, &env) < 0) {
 			cordon_err(&err, ENOMEM, "out of memory");
 			goto fail;
 		}

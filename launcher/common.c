@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -116,6 +117,50 @@ int launcher_policy(const struct cordon_args *a, const char *session, bool enfor
 	for (size_t i = 0; ttys[i]; i++)
 		free(ttys[i]);
 	return r;
+}
+
+char *launcher_absolute(const char *path, const char *home)
+{
+	char *canon = NULL;
+	if (cordon_path_resolve(path, home, NULL, &canon) == 0)
+		return canon;
+	cleanup_free char *dir = strdup(path);
+	if (!dir)
+		return NULL;
+	char *slash = strrchr(dir, '/');
+	if (!slash || slash == dir)
+		return strdup(path);
+	*slash = '\0';
+	cleanup_free char *parent = launcher_absolute(dir, home);
+	if (!parent)
+		return NULL;
+	char *out;
+	if (asprintf(&out, "%s%s%s", parent, strcmp(parent, "/") ? "/" : "", slash + 1) < 0)
+		return NULL;
+	return out;
+}
+
+int launcher_outer_sockets(struct cordon_policy *p, struct cordon_strv *env)
+{
+	/* Where no new directory can be made beside the outer session's own:
+	 * its supervisor judges every connect there. */
+	const char *outer = getenv("TMUX_TMPDIR");
+	char *kv;
+	struct stat st;
+	if (!outer || outer[0] != '/' || stat(outer, &st) < 0 || !S_ISDIR(st.st_mode))
+		return 0;
+	if (env &&
+	    (asprintf(&kv, "TMUX_TMPDIR=%s", outer) < 0 || cordon_strv_push_take(env, kv) < 0))
+		return -ENOMEM;
+	return cordon_policy_add_rule(p, outer, CORDON_ACCESS_ALL, "the outer session's sockets");
+}
+
+void launcher_say_exposed(const struct cordon_policy *p)
+{
+	for (size_t i = 0; p->sandbox && i < p->n_exposed; i++)
+		fprintf(stderr,
+			"cordon: %s is in %s, but %s names it: not hidden in this session\n",
+			p->exposed[i].path, p->exposed[i].source, p->exposed[i].by);
 }
 
 void launcher_say_no_project(const struct cordon_policy *p)

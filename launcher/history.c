@@ -166,6 +166,8 @@ static int nested_history(struct cordon_policy *p, const char *cmd, struct cordo
 	const char *dir = getenv("CORDON_HISTORY_DIR");
 	if (!dir || dir[0] != '/')
 		return 0;
+	if (!env)
+		return cordon_policy_add_rule(p, dir, CORDON_ACCESS_ALL, "history");
 	const char *shell = base_name(cmd);
 	if (strcmp(shell, "bash") != 0 && strcmp(shell, "zsh") != 0 && strcmp(shell, "fish") != 0)
 		shell = base_name(launcher_login_shell());
@@ -202,6 +204,17 @@ int launcher_history(struct cordon_policy *p, const char *cmd, struct cordon_str
 	    asprintf(&zdot, "%s/cordon/zsh", state) < 0 ||
 	    asprintf(&zshenv_path, "%s/.zshenv", zdot) < 0)
 		return cordon_err(err, ENOMEM, "out of memory");
+	if (!env) {
+		/* explain: the rules a run adds, on the paths as they resolve
+		 * now (made when the first session starts). */
+		cleanup_free char *cdir = launcher_absolute(dir, NULL);
+		cleanup_free char *czdot = launcher_absolute(zdot, NULL);
+		if (!cdir || !czdot ||
+		    cordon_policy_add_rule(p, cdir, CORDON_ACCESS_ALL, "history") < 0 ||
+		    cordon_policy_add_rule(p, czdot, CORDON_ACCESS_READ, "history") < 0)
+			return cordon_err(err, ENOMEM, "out of memory");
+		return 0;
+	}
 	int r = make_dirs(dir);
 	if (r < 0)
 		return cordon_err(err, -r, "%s: cannot make the session's history directory: %s",

@@ -18,6 +18,21 @@
 int launcher_policy(const struct cordon_args *a, const char *session, bool enforce,
 		    struct cordon_policy *p, struct cordon_error *err, char **origin);
 
+/* Absolute form of PATH ("~" expanded with HOME, may be NULL): canonical
+ * if it exists, else its longest existing parent made canonical with the
+ * rest appended. malloc'd, or NULL when out of memory. */
+char *launcher_absolute(const char *path, const char *home);
+
+/* Inside another session (nested): the outer session's socket directory
+ * ($TMUX_TMPDIR, as it passed) read-write, where servers started inside
+ * keep their sockets, and TMUX_TMPDIR set to it in ENV (NULL: explain,
+ * only the rule). Returns 0 or -ENOMEM. */
+int launcher_outer_sockets(struct cordon_policy *p, struct cordon_strv *env);
+
+/* For each hidden path a rule of P names itself (so that it is not hidden
+ * in this session), one line on stderr saying so. */
+void launcher_say_exposed(const struct cordon_policy *p);
+
 /* When P is sandboxed without a project (the current directory is $HOME,
  * contains it, or is a system directory), say so on stderr in one line. */
 void launcher_say_no_project(const struct cordon_policy *p);
@@ -33,7 +48,8 @@ const char *launcher_login_shell(void);
  * at it in ENV: HISTFILE (bash, zsh; named after CMD's shell, else the
  * login shell), ZDOTDIR (a .zshenv that reads the user's own and keeps
  * compinit's dump there), CORDON_HISTORY_DIR, and XDG_DATA_HOME when CMD is
- * fish. Returns 0 or a negative errno with ERR filled. */
+ * fish. ENV NULL (explain): only the rules, nothing made. Returns 0 or a
+ * negative errno with ERR filled. */
 int launcher_history(struct cordon_policy *p, const char *cmd, struct cordon_strv *env,
 		     struct cordon_error *err);
 

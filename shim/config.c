@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "cordon/env.h"
 #include "cordon/toolchain.h"
 #include "jsonutil.h"
 #include "util.h"
@@ -58,21 +60,6 @@ void cordon_config_free(struct cordon_config *cfg)
 	cordon_strv_free(&cfg->hidden_paths);
 	cordon_strv_free(&cfg->toolchains);
 	memset(cfg, 0, sizeof(*cfg));
-}
-
-/* An environment variable name or a "PREFIX*" pattern. */
-static bool valid_env_name(const char *s)
-{
-	if (!*s)
-		return false;
-	for (const char *p = s; *p; p++) {
-		if (*p == '*' && p[1] == '\0' && p != s)
-			return true;
-		if (!(*p == '_' || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
-		      (p != s && *p >= '0' && *p <= '9')))
-			return false;
-	}
-	return true;
 }
 
 static int parse_apply_to(struct json_object *v, const char *origin, unsigned *out,
@@ -127,12 +114,18 @@ static int parse_env_list(struct json_object *v, const char *origin, const char 
 	int r = cordon_json_strv(v, origin, key, out, err);
 	if (r < 0)
 		return r;
-	for (size_t i = 0; i < out->n; i++)
-		if (!valid_env_name(out->v[i]))
+	for (size_t i = 0; i < out->n; i++) {
+		if (!cordon_env_name_valid(out->v[i]))
 			return cordon_err(err, EINVAL,
 					  "%s: %s[%zu]: expected a variable name "
 					  "(letters, digits, _; optional trailing *), got \"%s\"",
 					  origin, key, i, out->v[i]);
+		if (cordon_env_never_passed(out->v[i]))
+			return cordon_err(err, EINVAL,
+					  "%s: %s[%zu]: %s never passes into a session (cordon "
+					  "removes it); drop it",
+					  origin, key, i, out->v[i]);
+	}
 	return 0;
 }
 
@@ -148,7 +141,7 @@ static int parse_sockets(struct json_object *v, const char *origin, struct cordo
 		return r;
 	for (size_t i = first; i < out->n; i++) {
 		const char *s = out->v[i];
-		if (s[0] == '$' && (!valid_env_name(s + 1) || strchr(s, '*')))
+		if (s[0] == '$' && (!cordon_env_name_valid(s + 1) || strchr(s, '*')))
 			return cordon_err(
 				err, EINVAL,
 				"%s: %s[%zu]: expected a path or \"$NAME\" (an environment "
@@ -166,12 +159,21 @@ static int parse_toolchains(struct json_object *v, const char *origin, struct co
 	int r = cordon_json_strv(v, origin, key, out, err);
 	if (r < 0)
 		return r;
-	for (size_t i = 0; i < out->n; i++)
+	for (size_t i = 0; i < out->n; i++) {
 		if (!cordon_toolchain_known(out->v[i]))
 			return cordon_err(err, EINVAL,
 					  "%s: %s[%zu]: unknown toolchain \"%s\" (expected one of "
 					  "%s)",
 					  origin, key, i, out->v[i], cordon_toolchain_names_text());
+		/* The schema says uniqueItems: a second one is a slip (a
+		 * pasted block), refused as the schema's readers would. */
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(out->v[j], out->v[i]) == 0)
+				return cordon_err(
+					err, EINVAL,
+					"%s: %s[%zu]: \"%s\" is given twice (also %s[%zu])", origin,
+					key, i, out->v[i], key, j);
+	}
 	return 0;
 }
 
@@ -353,25 +355,55 @@ static bool editor_settings(struct json_object *root, const char *origin)
 
 /* An editor settings file keeps cordon's keys in a terminal.sandbox block,
  * nested ({"terminal": {"sandbox": {...}}}, Zed) or as a dotted key
- * ({"terminal.sandbox": {...}}, VS Code style). Returns the block (borrowed),
- * NULL when ROOT is not an editor settings file, or sets *MISSING when it is
- * one without a block. */
-static struct json_object *editor_block(struct json_object *root, const char *origin, bool *missing)
+ * ({"terminal.sandbox": {...}}, VS Code style). *FOUND: ROOT has one, then
+ * *BLOCK is it (borrowed; NULL for a JSON null). *MISSING: ROOT is an
+ * editor settings file without one. Neither: ROOT is a cordon config.
+ * Both spellings in one file are an error: one of them would be dropped. */
+static int editor_block(struct json_object *root, const char *origin, struct json_object **block,
+			bool *found, bool *missing, struct cordon_error *err)
 {
-	struct json_object *t, *b;
-	*missing = false;
+	struct json_object *t, *dotted = NULL, *nested = NULL;
+	*block = NULL;
+	*found = *missing = false;
 	if (!json_object_is_type(root, json_type_object))
-		return NULL;
-	if (json_object_object_get_ex(root, "terminal.sandbox", &b))
-		return b;
-	if (!json_object_object_get_ex(root, "terminal", &t)) {
-		*missing = editor_settings(root, origin);
-		return NULL;
+		return 0;
+	bool has_dotted = json_object_object_get_ex(root, "terminal.sandbox", &dotted);
+	bool has_terminal = json_object_object_get_ex(root, "terminal", &t);
+	bool has_nested = has_terminal && json_object_is_type(t, json_type_object) &&
+			  json_object_object_get_ex(t, "sandbox", &nested);
+	if (has_dotted && has_nested)
+		return cordon_err(err, EINVAL,
+				  "%s: both \"terminal.sandbox\" and \"terminal\": {\"sandbox\": "
+				  "...}: cordon reads one block; keep one of them",
+				  origin);
+	if (has_dotted || has_nested) {
+		*block = has_dotted ? dotted : nested;
+		*found = true;
+	} else {
+		*missing = has_terminal || editor_settings(root, origin);
 	}
-	if (json_object_is_type(t, json_type_object) && json_object_object_get_ex(t, "sandbox", &b))
-		return b;
-	*missing = true;
-	return NULL;
+	return 0;
+}
+
+/* Beside the block, at the top level of ROOT: a key of cordon's own
+ * ("allow_network", or VS Code's flattened "terminal.sandbox.allow_network")
+ * is a setting in the wrong place, which cordon would not read. The
+ * editor's other keys are its business. */
+static int misplaced_key(struct json_object *root, const char *origin, struct cordon_error *err)
+{
+	static const char prefix[] = "terminal.sandbox.";
+	json_object_object_foreach(root, key, val)
+	{
+		(void)val;
+		bool flat = strncmp(key, prefix, sizeof(prefix) - 1) == 0;
+		if (flat || (cordon_key(key) && strcmp(key, "$schema") != 0))
+			return cordon_err(err, EINVAL,
+					  "%s: %s: outside the terminal.sandbox block (an editor "
+					  "settings file: cordon reads only that block; move %s "
+					  "into it)",
+					  origin, key, flat ? key + sizeof(prefix) - 1 : key);
+	}
+	return 0;
 }
 
 /* TEXT is parsed once, as JSONC. An editor settings file (a "terminal" key)
@@ -397,25 +429,29 @@ int cordon_config_parse(const char *text, size_t len, const char *origin, struct
 	/* PARSED with ROOT NULL: the text is `null`. */
 	bool parsed =
 		blanked >= 0 && cordon_json_parse_strict(copy, len, cfg->origin, &root, err) >= 0;
-	bool missing = false;
-	struct json_object *block = root ? editor_block(root, cfg->origin, &missing) : NULL;
+	bool missing = false, found = false;
+	struct json_object *block = NULL;
 	/* Repeated keys: anywhere in a cordon config; in an editor settings
 	 * file, those that decide what cordon reads. */
-	if (parsed && (block || missing || blanked == 0)) {
+	r = 0;
+	if (parsed && root)
+		r = editor_block(root, cfg->origin, &block, &found, &missing, err);
+	if (r >= 0 && parsed && (found || missing || blanked == 0))
 		r = cordon_json_check_duplicates(copy, len, cfg->origin,
-						 block || missing ? "terminal.sandbox" : NULL, err);
-		if (r < 0) {
-			json_object_put(root);
-			cordon_config_free(cfg);
-			return r;
-		}
+						 found || missing ? "terminal.sandbox" : NULL, err);
+	if (r >= 0 && found)
+		r = misplaced_key(root, cfg->origin, err);
+	if (r < 0) {
+		json_object_put(root);
+		cordon_config_free(cfg);
+		return r;
 	}
 	if (missing) {
 		r = cordon_err(err, EINVAL,
 			       "%s: no terminal.sandbox block (an editor settings file: cordon "
 			       "reads only that block; \"terminal.sandbox\": {} is the defaults)",
 			       cfg->origin);
-	} else if (block) {
+	} else if (found) {
 		char *o;
 		if (asprintf(&o, "%s: terminal.sandbox", cfg->origin) < 0) {
 			r = cordon_err(err, ENOMEM, "out of memory");
@@ -510,7 +546,7 @@ int cordon_read_file(const char *path, size_t max, char **out, size_t *len_out,
 	return 0;
 }
 
-static int discover_xdg(char *(*getenv_fn)(const char *), char **path_out)
+static int discover_xdg(char *(*getenv_fn)(const char *), char **path_out, struct cordon_error *err)
 {
 	const char *xdg = getenv_fn("XDG_CONFIG_HOME");
 	const char *home = getenv_fn("HOME");
@@ -528,6 +564,20 @@ static int discover_xdg(char *(*getenv_fn)(const char *), char **path_out)
 	}
 	struct stat st;
 	if (stat(p, &st) < 0 && errno == ENOENT) {
+		/* A link whose file is gone (a dotfiles repository moved away)
+		 * is a config the user meant, not "no config": refused, as
+		 * --config naming a missing file is. */
+		char target[4096];
+		ssize_t n = readlink(p, target, sizeof(target) - 1);
+		if (n >= 0) {
+			target[n] = '\0';
+			int r = cordon_err(err, ENOENT,
+					   "%s: a symbolic link to %s, which does not exist; fix "
+					   "or remove the link",
+					   p, target);
+			free(p);
+			return r;
+		}
 		free(p);
 		p = NULL;
 	}
@@ -554,10 +604,10 @@ int cordon_config_discover(const char *explicit_path, char *(*getenv_fn)(const c
 		*path_out = strdup(chosen);
 		return *path_out ? 0 : cordon_err(err, ENOMEM, "out of memory");
 	}
-	int r = discover_xdg(getenv_fn, path_out);
-	if (r < 0)
+	int r = discover_xdg(getenv_fn, path_out, err);
+	if (r == -ENOMEM)
 		return cordon_err(err, -r, "out of memory");
-	return 0;
+	return r < 0 ? r : 0;
 }
 
 int cordon_config_load(const char *explicit_path, char *(*getenv_fn)(const char *),

@@ -22,6 +22,28 @@ static bool name_in(const char *const *list, const char *name, size_t len)
 	return false;
 }
 
+bool cordon_env_name_valid(const char *s)
+{
+	if (!*s)
+		return false;
+	for (const char *p = s; *p; p++) {
+		if (*p == '*' && p[1] == '\0' && p != s)
+			return true;
+		if (!(*p == '_' || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+		      (p != s && *p >= '0' && *p <= '9')))
+			return false;
+	}
+	return true;
+}
+
+bool cordon_env_never_passed(const char *name)
+{
+	/* The markers are cordon's own, set inside: naming them is harmless. */
+	static const char *const dropped[] = {"LD_PRELOAD", "DYLD_INSERT_LIBRARIES",
+					      CORDON_ENV_CONFIG_FD, NULL};
+	return name_in(dropped, name, strlen(name));
+}
+
 bool cordon_env_allowed(const struct cordon_strv *allow, const char *name, size_t len)
 {
 	for (size_t i = 0; i < allow->n; i++) {

@@ -169,8 +169,9 @@ struct dup_scan {
 	size_t n_keys, keys_cap;
 	char *bytes; /* the decoded keys of the open objects, back to back */
 	size_t n_bytes, bytes_cap;
-	size_t best_at; /* the earliest repeated key found so far, or SIZE_MAX */
-	char best[640]; /* its path ("system_paths.read_only") */
+	size_t best_at;   /* the earliest bad key found so far, or SIZE_MAX */
+	char best[640];   /* its path ("system_paths.read_only") */
+	const char *what; /* what is wrong with it: "duplicate key", ... */
 };
 
 static bool dup_put(struct dup_scan *s, const void *b, size_t n)
@@ -225,9 +226,9 @@ static size_t utf8(unsigned cp, char out[4])
 }
 
 /* The string whose opening quote is at TEXT[I]: decoded onto the scan's key
- * bytes when KEEP. Returns the index after its closing quote (LEN if it has
- * none), or 0 when out of memory. */
-static size_t dup_string(struct dup_scan *s, size_t i, bool keep)
+ * bytes when KEEP, up to a \u0000 (*CUT set then). Returns the index after
+ * its closing quote (LEN if it has none), or 0 when out of memory. */
+static size_t dup_string(struct dup_scan *s, size_t i, bool keep, bool *cut_out)
 {
 	const char *t = s->text;
 	bool cut = false; /* a \u0000 ended the key as json-c keeps it */
@@ -265,6 +266,7 @@ static size_t dup_string(struct dup_scan *s, size_t i, bool keep)
 		if (keep && !cut && !dup_put(s, out, n))
 			return 0;
 	}
+	*cut_out = cut;
 	return i < s->len ? i + 1 : s->len;
 }
 
@@ -327,8 +329,26 @@ static int dup_key_cmp(const void *a, const void *b)
 	return x->at < y->at ? -1 : x->at > y->at;
 }
 
-/* The innermost object closes: its earliest repeated key, if it comes
- * before the best found so far (and is in scope), becomes the best. */
+/* KEY (at AT in the text, PATH its path) is wrong in WHAT way: it becomes
+ * the one reported when it comes before the best found so far and is in
+ * scope. */
+static void dup_offer(struct dup_scan *s, size_t at, const char *path, const char *what)
+{
+	if (at < s->best_at && in_scope(path, s->scope)) {
+		s->best_at = at;
+		snprintf(s->best, sizeof(s->best), "%s", path);
+		s->what = what;
+	}
+}
+
+static bool dup_same(const struct dup_key *a, const struct dup_key *b)
+{
+	return a->len == b->len && memcmp(a->s, b->s, a->len) == 0;
+}
+
+/* The innermost object closes: each key repeated in it, at its second
+ * occurrence, is offered. Every one is: the earliest repeat may be an
+ * editor's own key, out of scope, with cordon's block repeated after it. */
 static void dup_close_object(struct dup_scan *s)
 {
 	struct dup_frame *fr = &s->frames[s->n_frames - 1];
@@ -339,18 +359,15 @@ static void dup_close_object(struct dup_scan *s)
 	for (size_t i = 0; i < n; i++)
 		k[i].s = s->bytes + k[i].off;
 	qsort(k, n, sizeof(*k), dup_key_cmp);
-	const struct dup_key *rep = NULL;
-	for (size_t i = 1; i < n; i++)
-		if (k[i].len == k[i - 1].len && memcmp(k[i].s, k[i - 1].s, k[i].len) == 0 &&
-		    (!rep || k[i].at < rep->at))
-			rep = &k[i];
-	if (rep && rep->at < s->best_at) {
+	for (size_t i = 1; i < n; i++) {
+		/* Sorted by key, then place: K[I] is a second occurrence when it
+		 * repeats K[I - 1] and K[I - 1] is a first. */
+		if (!dup_same(&k[i], &k[i - 1]) || (i > 1 && dup_same(&k[i - 1], &k[i - 2])) ||
+		    k[i].at >= s->best_at)
+			continue;
 		char path[sizeof(s->best)];
-		dup_path(s, rep, path, sizeof(path));
-		if (in_scope(path, s->scope)) {
-			s->best_at = rep->at;
-			memcpy(s->best, path, sizeof(path));
-		}
+		dup_path(s, &k[i], path, sizeof(path));
+		dup_offer(s, k[i].at, path, "duplicate key");
 	}
 }
 
@@ -385,7 +402,8 @@ static int dup_walk(struct dup_scan *s)
 					return -ENOMEM;
 				s->keys = k;
 			}
-			size_t next = dup_string(s, i, key);
+			bool cut = false;
+			size_t next = dup_string(s, i, key, &cut);
 			if (!next)
 				return -ENOMEM;
 			if (key) {
@@ -393,6 +411,14 @@ static int dup_walk(struct dup_scan *s)
 				top->expect_key = false;
 				s->keys[s->n_keys++] = (struct dup_key){
 					.off = start, .len = s->n_bytes - start, .at = i};
+			}
+			/* json-c keeps such a key only up to the NUL: read as its
+			 * prefix ("enabled\u0000 (ignore me)" as "enabled"), which no
+			 * reader of the file, the schema or another tool sees. */
+			if (key && cut && i < s->best_at) {
+				char path[sizeof(s->best)];
+				dup_path(s, &s->keys[s->n_keys - 1], path, sizeof(path));
+				dup_offer(s, i, path, "key contains a NUL character (\\u0000)");
 			}
 			i = next;
 			continue;
@@ -432,7 +458,7 @@ int cordon_json_check_duplicates(const char *text, size_t len, const char *origi
 		return 0;
 	size_t line, col;
 	line_col(text, s.best_at, &line, &col);
-	return cordon_err(err, EINVAL, "%s: %s: duplicate key (line %zu)", origin, s.best, line);
+	return cordon_err(err, EINVAL, "%s: %s: %s (line %zu)", origin, s.best, s.what, line);
 }
 
 int cordon_json_bool(struct json_object *v, const char *origin, const char *key, bool *out,

@@ -22,7 +22,10 @@ int cordon_json_parse_strict(const char *text, size_t len, const char *origin,
  * "\u0061" are the same). SCOPE NULL: every object counts; else only keys
  * whose path is SCOPE, inside it, or on the way to it (for an editor
  * settings file, "terminal.sandbox": the editor's own keys are its
- * business). Returns 0 or a negative errno. */
+ * business). A key with a \u0000 in it is an error too (json-c would keep
+ * only what comes before it): "ORIGIN: PATH: key contains a NUL character
+ * (\u0000) (line N)", PATH cut at the NUL. Of several, the earliest in the
+ * text is named. Returns 0 or a negative errno. */
 int cordon_json_check_duplicates(const char *text, size_t len, const char *origin,
 				 const char *scope, struct cordon_error *err);
 const char *cordon_json_type_name(struct json_object *v);

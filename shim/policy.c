@@ -450,7 +450,37 @@ const struct cordon_guard *cordon_policy_hidden(const struct cordon_policy *p, c
 		if (g->kind == CORDON_GUARD_HIDE && cordon_path_under(path, g->path))
 			return g;
 	}
+	for (size_t i = 0; i < p->n_exposed; i++)
+		if (cordon_path_under(path, p->exposed[i].path))
+			return &p->exposed[i];
 	return NULL;
+}
+
+/* The hidden path PATH (from SOURCE) is not hidden: the rule BY names it. */
+static int add_exposed(struct cordon_policy *p, const char *path, const char *source,
+		       const char *by)
+{
+	for (size_t i = 0; i < p->n_exposed; i++)
+		if (strcmp(p->exposed[i].path, path) == 0)
+			return 0;
+	struct cordon_guard *ng =
+		cordon_grow(p->exposed, &p->exposed_cap, p->n_exposed + 1, sizeof(*ng), 4);
+	if (!ng)
+		return -ENOMEM;
+	p->exposed = ng;
+	struct cordon_guard *g = &p->exposed[p->n_exposed];
+	*g = (struct cordon_guard){.path = strdup(path),
+				   .kind = CORDON_GUARD_HIDE,
+				   .source = strdup(source),
+				   .by = strdup(by)};
+	if (!g->path || !g->source || !g->by) {
+		free(g->path);
+		free(g->source);
+		free(g->by);
+		return -ENOMEM;
+	}
+	p->n_exposed++;
+	return 0;
 }
 
 static int skip(struct cordon_policy *p, const char *what, const char *source, const char *why)
@@ -785,12 +815,16 @@ static int guard_list_in(struct cordon_policy *p, const char *const *list, unsig
 			cleanup_free char *canon = NULL;
 			if (cordon_path_resolve_cached(abs, NULL, NULL, cache, &canon) == -ENOMEM)
 				return -ENOMEM;
-			bool named = false;
+			const struct cordon_rule *named = NULL;
 			for (size_t j = 0; j < p->n_rules && !named; j++)
-				named = !toolchain_rule(&p->rules[j]) &&
-					(!yield || (p->rules[j].access & CORDON_ACCESS_WRITE)) &&
-					(strcmp(p->rules[j].path, abs) == 0 ||
-					 (canon && strcmp(p->rules[j].path, canon) == 0));
+				if (!toolchain_rule(&p->rules[j]) &&
+				    (!yield || (p->rules[j].access & CORDON_ACCESS_WRITE)) &&
+				    (strcmp(p->rules[j].path, abs) == 0 ||
+				     (canon && strcmp(p->rules[j].path, canon) == 0)))
+					named = &p->rules[j];
+			if (named && kind == CORDON_GUARD_HIDE &&
+			    add_exposed(p, abs, source, named->source) < 0)
+				return -ENOMEM;
 			if (named)
 				continue;
 		}
@@ -1378,6 +1412,32 @@ static char *normal_home(const char *home)
 	return out;
 }
 
+/* A write rule on / (--allow-write /, "additional_read_write_paths":
+ * ["/"], also through a link or "/proc/.."): the sandbox would allow
+ * everything, as a project at / would. Refused the same way. */
+static int refuse_root_writable(const struct cordon_config *cfg, const struct cordon_policy *p,
+				struct cordon_error *err)
+{
+	struct stat root, st;
+	if (stat("/", &root) < 0)
+		return 0;
+	for (size_t i = 0; i < p->n_rules; i++) {
+		const struct cordon_rule *r = &p->rules[i];
+		if (!(r->access & CORDON_ACCESS_WRITE) || stat(r->path, &st) < 0 ||
+		    st.st_dev != root.st_dev || st.st_ino != root.st_ino)
+			continue;
+		bool flag = r->source[0] == '-';
+		bool root_itself = strcmp(r->path, "/") == 0;
+		return cordon_err(err, EINVAL,
+				  "%s%s%s%s%s%s: the whole file system would be writable — the "
+				  "sandbox would allow everything; name the directories the "
+				  "session needs",
+				  flag ? "" : cfg->origin, flag ? "" : ": ", r->source,
+				  flag ? " " : ": ", r->path, root_itself ? "" : " (that is /)");
+	}
+	return 0;
+}
+
 int cordon_policy_resolve(const struct cordon_config *cfg, const struct cordon_context *given,
 			  struct cordon_policy *out, struct cordon_error *err)
 {
@@ -1398,6 +1458,15 @@ int cordon_policy_resolve(const struct cordon_config *cfg, const struct cordon_c
 	p.on_unsupported = cfg->on_unsupported;
 
 	int r = cordon_path_resolve(ctx->project, ctx->home, ctx->cwd, &p.project);
+	struct stat st;
+	if (r >= 0 && stat(p.project, &st) < 0)
+		r = -errno;
+	else if (r >= 0 && !S_ISDIR(st.st_mode))
+		r = -ENOTDIR; /* explain would show it; run could not enter it */
+	if (r < 0) {
+		free(p.project);
+		p.project = NULL;
+	}
 	if (r < 0)
 		return cordon_err(err, r, "%s: project directory: %s", ctx->project, strerror(-r));
 	const char *never =
@@ -1430,6 +1499,10 @@ int cordon_policy_resolve(const struct cordon_config *cfg, const struct cordon_c
 		return cordon_err(err, ENOMEM, "out of memory");
 	}
 	r = resolve_paths(cfg, ctx, &p);
+	if (r >= 0 && refuse_root_writable(cfg, &p, err) < 0) {
+		cordon_policy_free(&p);
+		return -EINVAL;
+	}
 	if (r >= 0)
 		r = resolve_env(cfg, ctx, &p);
 	if (r >= 0)
@@ -1467,6 +1540,12 @@ void cordon_policy_free(struct cordon_policy *p)
 		free(p->guards[i].source);
 	}
 	free(p->guards);
+	for (size_t i = 0; i < p->n_exposed; i++) {
+		free(p->exposed[i].path);
+		free(p->exposed[i].source);
+		free(p->exposed[i].by);
+	}
+	free(p->exposed);
 	free(p->socket_dir);
 	free(p->project);
 	free(p->no_project);

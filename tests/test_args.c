@@ -65,6 +65,19 @@ Test(args, options_after_the_command_belong_to_it)
 	cordon_args_free(&a);
 }
 
+/* Patterns as the config takes them, and names in any case. */
+Test(args, allow_env_takes_names_and_prefixes)
+{
+	struct cordon_args a;
+	struct cordon_error err = {0};
+	cr_assert_eq(PARSE(&a, &err, "run", "--allow-env", "LC_*", "--allow-env", "npm_config_*",
+			   "--allow-env", "_X1"),
+		     0, "%s", err.msg);
+	cr_assert_eq(a.extra_env.n, 3);
+	cr_expect_str_eq(a.extra_env.v[1], "npm_config_*");
+	cordon_args_free(&a);
+}
+
 Test(args, explain_paths)
 {
 	struct cordon_args a;
@@ -96,7 +109,7 @@ Test(args, help_forms)
 }
 
 struct bad {
-	const char *argv[6];
+	const char *argv[8];
 	int argc;
 	const char *expect;
 };
@@ -140,6 +153,33 @@ Test(args, errors_name_the_option)
 		{{"cordon", "check", "--project", "/p"}, 4, "check: unknown option"},
 		{{"cordon", "check", "extra"}, 3, "check: unexpected argument 'extra'"},
 		{{"cordon", "help", "nope"}, 3, "help: unknown command 'nope'"},
+		/* --allow-env takes what additional_env_vars takes. */
+		{{"cordon", "run", "--allow-env", "*"},
+		 4,
+		 "--allow-env: expected a variable name (letters, digits, _; optional trailing *), "
+		 "got \"*\""},
+		{{"cordon", "run", "--allow-env", "A-B"},
+		 4,
+		 "--allow-env: expected a variable name"},
+		{{"cordon", "run", "--allow-env", "A=B"},
+		 4,
+		 "--allow-env: expected a variable name"},
+		{{"cordon", "explain", "--allow-env", "1X"},
+		 4,
+		 "--allow-env: expected a variable name"},
+		{{"cordon", "run", "--allow-env", "LD_PRELOAD"},
+		 4,
+		 "--allow-env: LD_PRELOAD never passes into a session"},
+		/* A single-valued option given again: the first is never dropped
+		 * without a word. */
+		{{"cordon", "run", "--config", "/a", "--config", "/b"}, 6, "--config: given twice"},
+		{{"cordon", "run", "-c", "/a", "--config=/b"}, 5, "--config: given twice"},
+		{{"cordon", "explain", "-p", "/a", "--project", "/b"}, 6, "--project: given twice"},
+		{{"cordon", "run", "--kind", "tool", "--kind", "tool"}, 6, "--kind: given twice"},
+		{{"cordon", "check", "-c", "/a", "-c", "/b"}, 6, "--config: given twice"},
+		{{"cordon", "run", "--tracking", "auto", "--tracking", "cgroup"},
+		 6,
+		 "--tracking: given twice"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct cordon_args a;

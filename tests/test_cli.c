@@ -65,6 +65,21 @@ static struct bad_cfg bad_cfgs[] = {
 	/* Before, json-c kept the last value: the sandbox went off. */
 	{"{\"enabled\": true,\n \"allow_network\": false,\n \"enabled\": false}",
 	 "enabled: duplicate key (line 3)"},
+	/* Read as "enabled" before: the sandbox went off. */
+	{"{\"enabled\\u0000 (ignore me)\": false}",
+	 "enabled: key contains a NUL character (\\u0000) (line 1)"},
+	/* An editor's file: the first block, with allow_network false, was
+	 * dropped without a word behind the editor's own repeated key. */
+	{"{\"editor.a\": 1, \"terminal.sandbox\": {\"allow_network\": false},\n\"editor.a\": 2,\n"
+	 "\"terminal.sandbox\": {}}",
+	 "terminal.sandbox: duplicate key (line 3)"},
+	{"{\"terminal\": {\"sandbox\": {\"allow_network\": false}}, \"terminal.sandbox\": {}}",
+	 "both \"terminal.sandbox\" and \"terminal\": {\"sandbox\": ...}"},
+	{"{\"allow_network\": false, \"terminal.sandbox\": {}}",
+	 "allow_network: outside the terminal.sandbox block"},
+	{"{\"additional_env_vars\": [\"LD_PRELOAD\"]}",
+	 "additional_env_vars[0]: LD_PRELOAD never passes into a session"},
+	{"{\"toolchains\": [\"go\", \"go\"]}", "toolchains[1]: \"go\" is given twice"},
 };
 
 ParameterizedTestParameters(cli, bad_config_stops_everything)
@@ -360,5 +375,246 @@ Test(cli, check_reports_what_is_enforceable)
 	cr_expect(strstr(r.out, "NOT fully enforceable") && strstr(r.out, "missing Landlock"), "%s",
 		  r.out);
 	run_free(&r);
+	world_free(&w);
+}
+
+/* A run with OPTS (a NULL-terminated list) that must be refused with 125
+ * and WANT on stderr, its command never run (the marker it would write in
+ * the project is judged from outside); explain with the same options is
+ * refused the same way. */
+static void expect_refused(struct world *w, const char *const *opts, const char *want)
+{
+	char *marker = path_join(w->proj, "ran");
+	char *script = fmt("touch '%s'", marker);
+	char *argv[24];
+	int n = 0;
+	argv[n++] = CORDON_BIN;
+	argv[n++] = "run";
+	for (size_t i = 0; opts[i]; i++)
+		argv[n++] = (char *)opts[i];
+	argv[n++] = "--";
+	argv[n++] = "/bin/sh";
+	argv[n++] = "-c";
+	argv[n++] = script;
+	argv[n] = NULL;
+	struct run_result r = run_cmd(argv, w->env, w->proj, 20000);
+	cr_expect_eq(r.status, 125, "%s: %s", want, r.err);
+	cr_expect(strstr(r.err, want) != NULL, "want '%s': %s", want, r.err);
+	cr_expect_not(file_exists(marker), "the command ran: %s", want);
+	run_free(&r);
+	argv[1] = "explain";
+	n = 2;
+	for (size_t i = 0; opts[i]; i++)
+		argv[n++] = (char *)opts[i];
+	argv[n] = NULL;
+	r = run_cmd(argv, w->env, w->proj, 20000);
+	cr_expect_eq(r.status, 125, "explain: %s: %s%s", want, r.out, r.err);
+	cr_expect(strstr(r.err, want) != NULL, "explain: want '%s': %s", want, r.err);
+	run_free(&r);
+	free(script);
+	free(marker);
+}
+
+/* What run refuses, explain refuses: a project that is a file (explain
+ * showed "sandbox: on"), a write rule on / (as --project / is), a config
+ * given twice (the first, restrictive one was dropped), --allow-env
+ * patterns the config refuses. Control: the same run without them runs. */
+Test(cli, refused_alike_by_run_and_explain)
+{
+	struct world w;
+	world_init(&w, "refalike", "");
+	char *file = write_file(w.dir, "afile", "");
+	char *nonet = write_file(w.dir, "nonet.json", "{\"allow_network\": false}");
+	char *want = fmt("%s: project directory: Not a directory", file);
+	expect_refused(&w, (const char *[]){"--project", file, NULL}, want);
+	free(want);
+	expect_refused(&w, (const char *[]){"--allow-write", "/", NULL},
+		       "cordon: --allow-write /: the whole file system would be writable");
+	/* Through "..": run names it as given (the kernel resolves its rules),
+	 * explain as resolved. */
+	expect_refused(&w, (const char *[]){"--allow-write", "/proc/..", NULL},
+		       ": the whole file system would be writable");
+	char *rootcfg =
+		write_file(w.dir, "root.json", "{\"additional_read_write_paths\": [\"/\"]}");
+	want = fmt("cordon: %s: additional_read_write_paths: /: the whole file system", rootcfg);
+	expect_refused(&w, (const char *[]){"--config", rootcfg, NULL}, want);
+	free(want);
+	expect_refused(&w, (const char *[]){"--config", nonet, "--config", w.cfg, NULL},
+		       "cordon: --config: given twice");
+	expect_refused(&w, (const char *[]){"--allow-env", "*", NULL},
+		       "cordon: --allow-env: expected a variable name");
+	expect_refused(&w, (const char *[]){"--allow-env", "LD_PRELOAD", NULL},
+		       "cordon: --allow-env: LD_PRELOAD never passes into a session");
+
+	/* Control: a directory, one --config, a name: the command runs. */
+	char *marker = path_join(w.proj, "ran");
+	char *script = fmt("touch '%s'", marker);
+	struct run_result r = run_cordon(w.env, w.proj, "run", "--project", w.proj, "--config",
+					 nonet, "--allow-write", w.outside, "--allow-env", "A_B*",
+					 "--", "/bin/sh", "-c", script, NULL);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(file_exists(marker), "control: the command did not run: %s", r.err);
+	run_free(&r);
+	free(script);
+	free(marker);
+	free(rootcfg);
+	free(nonet);
+	free(file);
+	world_free(&w);
+}
+
+/* A link at the default config path whose file is gone means no built-in
+ * defaults: refused, naming it (the run never starts). Control: the link
+ * fixed, the config it leads to applies. */
+Test(cli, dangling_default_config_link_stops_everything)
+{
+	struct world w;
+	world_init(&w, "dangling", "");
+	char *dir = path_join(w.home, ".config/cordon");
+	free(write_file(dir, "keep", ""));
+	char *link = path_join(dir, "config.json");
+	char *target = path_join(w.dir, "dotfiles/cordon.json");
+	cr_assert_eq(symlink(target, link), 0);
+	char *want = fmt("cordon: %s: a symbolic link to %s, which does not exist", link, target);
+	expect_refused(&w, (const char *[]){NULL}, want);
+	free(want);
+	free(write_file(w.dir, "dotfiles/cordon.json", "{\"enabled\": false}"));
+	struct run_result r = run_cordon(w.env, w.proj, "run", "--", "/bin/sh", "-c",
+					 "echo \"sandbox=$CORDON_SANDBOX\"", NULL);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "sandbox=0") != NULL, "control: the linked config: %s%s", r.out,
+		  r.err);
+	run_free(&r);
+	free(target);
+	free(link);
+	free(dir);
+	world_free(&w);
+}
+
+/* With the sandbox off (enabled false, or apply_to not covering --kind),
+ * the run passes the whole environment, and explain says so instead of the
+ * list. Control: with it on, the list, and the variable does not pass. */
+Test(cli, explain_environment_with_the_sandbox_off)
+{
+	struct world w;
+	world_init(&w, "envoff", "");
+	char *off = write_file(w.dir, "off.json", "{\"enabled\": false}");
+	char *term = write_file(w.dir, "term.json", "{\"apply_to\": \"terminal\"}");
+	const char *cases[][3] = {{off, "terminal", "SECRET_TOKEN=hunter2"},
+				  {term, "tool", "SECRET_TOKEN=hunter2"},
+				  {term, "terminal", "SECRET_TOKEN=unset"}};
+	for (size_t i = 0; i < 3; i++) {
+		struct run_result r = run_cordon(
+			w.env, w.proj, "run", "--config", cases[i][0], "--kind", cases[i][1], "--",
+			"/bin/sh", "-c", "echo \"SECRET_TOKEN=${SECRET_TOKEN-unset}\"", NULL);
+		cr_expect_eq(r.status, 0, "%s", r.err);
+		cr_expect(strstr(r.out, cases[i][2]) != NULL, "case %zu: %s", i, r.out);
+		run_free(&r);
+		bool passed = strstr(cases[i][2], "hunter2") != NULL;
+		r = run_cordon(w.env, w.proj, "explain", "--config", cases[i][0], "--kind",
+			       cases[i][1], NULL);
+		cr_expect_eq(r.status, 0, "%s", r.err);
+		char *line = strstr(r.out, "\nenvironment:");
+		cr_assert_not_null(line, "%s", r.out);
+		static const char off_line[] = "\nenvironment:    all of it (sandbox off)";
+		static const char on_line[] = "\nenvironment:    PATH HOME";
+		cr_expect_eq(strncmp(line, off_line, strlen(off_line)) == 0, passed, "case %zu: %s",
+			     i, line);
+		cr_expect_eq(strncmp(line, on_line, strlen(on_line)) == 0, !passed, "case %zu: %s",
+			     i, line);
+		run_free(&r);
+	}
+	free(term);
+	free(off);
+	world_free(&w);
+}
+
+/* The shell-history directory a run makes writable is in explain's rules,
+ * and explain of a file there says where its access comes from. Judged
+ * from outside: the run's file is where explain said. */
+Test(cli, explain_shows_the_history_directory)
+{
+	struct world w;
+	world_init(&w, "explhist", "");
+	struct run_result r = run_cordon(w.env, w.proj, "run", "--", "/bin/sh", "-c",
+					 "echo planted > \"$CORDON_HISTORY_DIR/planted\"; "
+					 "echo \"$CORDON_HISTORY_DIR\"",
+					 NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	char *dir = strdup(r.out);
+	dir[strcspn(dir, "\n")] = '\0';
+	cr_assert(strncmp(dir, w.home, strlen(w.home)) == 0, "%s", dir);
+	char *planted = path_join(dir, "planted");
+	cr_expect(contains(planted, "planted"), "the run did not write %s", planted);
+	run_free(&r);
+	char *canon = realpath(dir, NULL);
+	cr_assert_not_null(canon);
+	r = run_cordon(w.env, w.proj, "explain", planted, NULL);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	char *rule = fmt("rwx     %s  (history)", canon);
+	cr_expect(strstr(r.out, rule) != NULL, "%s not in:\n%s", rule, r.out);
+	char *said = fmt("access: rwx (from history: %s)", canon);
+	cr_expect(strstr(r.out, said) != NULL, "%s not in:\n%s", said, r.out);
+	run_free(&r);
+	free(said);
+	free(rule);
+	free(canon);
+	free(planted);
+	free(dir);
+	world_free(&w);
+}
+
+/* A rule naming a hidden path itself exposes it (documented): the run says
+ * so in one line, and explain lists it and proposes nothing more for it
+ * (it proposed a write rule on the key). Judged from outside: the key is
+ * printed only where the line is. Control: without the rule, no line and
+ * no key. */
+Test(cli, exposed_hidden_path_is_said)
+{
+	struct world w;
+	world_init(&w, "exposed", "");
+	char *ssh = path_join(w.home, ".ssh");
+	char *key = write_file(ssh, "id_test", "PRIVATE-KEY-" SECRET "\n");
+	char *line = fmt("cordon: %s is in hidden_paths (default), but --allow-read names it: not "
+			 "hidden in this session\n",
+			 ssh);
+	struct run_result r =
+		run_cordon(w.env, w.proj, "run", "--allow-read", ssh, "--", "/bin/cat", key, NULL);
+	cr_expect(strstr(r.out, "PRIVATE-KEY-") != NULL, "exposed, as documented: %s", r.err);
+	cr_expect(strstr(r.err, line) != NULL, "not said: %s", r.err);
+	run_free(&r);
+	r = run_cordon(w.env, w.proj, "run", "--", "/bin/cat", key, NULL);
+	cr_expect_null(strstr(r.out, "PRIVATE-KEY-"), "control: the key was read");
+	cr_expect_null(strstr(r.err, "not hidden"), "control: said without a rule: %s", r.err);
+	run_free(&r);
+
+	r = run_cordon(w.env, w.proj, "explain", "--allow-read", ssh, key, NULL);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	char *listed =
+		fmt("exposed   %s  (in hidden_paths (default), but --allow-read names it", ssh);
+	cr_expect(strstr(r.out, listed) != NULL, "%s", r.out);
+	cr_expect(strstr(r.out, "not hidden in this session; a credential store") != NULL, "%s",
+		  r.out);
+	cr_expect_null(strstr(r.out, "to allow"), "a line proposed for a credential store: %s",
+		       r.out);
+	run_free(&r);
+
+	/* The config's own hidden_paths entry, named by its own rule. */
+	char *json = fmt("{\"hidden_paths\": [\"%s\"], \"additional_read_only_paths\": [\"%s\"]}",
+			 key, key);
+	char *cfg = write_file(w.dir, "c.json", json);
+	free(json);
+	r = run_cordon(w.env, w.proj, "run", "--config", cfg, "--", "/bin/cat", key, NULL);
+	char *conflict = fmt("cordon: %s is in hidden_paths, but additional_read_only_paths names "
+			     "it: not hidden in this session",
+			     key);
+	cr_expect(strstr(r.err, conflict) != NULL, "%s", r.err);
+	run_free(&r);
+	free(conflict);
+	free(cfg);
+	free(listed);
+	free(line);
+	free(key);
+	free(ssh);
 	world_free(&w);
 }

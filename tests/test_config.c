@@ -144,6 +144,14 @@ static struct bad_case bad_cases[] = {
 	{"{\"additional_env_vars\": \"TZ\"}",
 	 "/cfg.json: additional_env_vars: expected an array of strings, got a string"},
 	{"{\"$schema\": 1}", "/cfg.json: $schema: expected a string"},
+	/* The schema says uniqueItems. */
+	{"{\"toolchains\": [\"python\", \"rust\", \"python\"]}",
+	 "/cfg.json: toolchains[2]: \"python\" is given twice (also toolchains[0])"},
+	/* Names cordon removes whatever the list says: listed, they passed nothing. */
+	{"{\"additional_env_vars\": [\"LD_PRELOAD\"]}",
+	 "/cfg.json: additional_env_vars[0]: LD_PRELOAD never passes into a session"},
+	{"{\"allowed_env_vars\": [\"PATH\", \"CORDON_CONFIG_FD\"]}",
+	 "/cfg.json: allowed_env_vars[1]: CORDON_CONFIG_FD never passes into a session"},
 };
 
 ParameterizedTestParameters(config, bad)
@@ -306,6 +314,53 @@ Test(config, discovery_order)
 	free(dir);
 }
 
+/* A link at the default path whose file is gone (a dotfiles repository
+ * moved away) is refused, naming it, as --config naming a missing file is;
+ * it never means the built-in defaults. A link to a file is followed. */
+Test(config, dangling_link_at_the_default_path_is_refused)
+{
+	char *dir = tmp_dir("dangle");
+	char *xdg = path_join(dir, "xdg");
+	char *home = path_join(dir, "home");
+	char *link = write_file(xdg, "cordon/config.json", "{}");
+	char *hlink = write_file(home, ".config/cordon/config.json", "{}");
+	char *gone = path_join(dir, "moved-away.json");
+	cr_assert_eq(unlink(link), 0);
+	cr_assert_eq(symlink(gone, link), 0);
+	cr_assert_eq(unlink(hlink), 0);
+	cr_assert_eq(symlink(gone, hlink), 0);
+	char *found = NULL;
+	struct cordon_error err = {0};
+	fake_env[0][0] = "XDG_CONFIG_HOME";
+	fake_env[0][1] = xdg;
+	fake_env[1][0] = "HOME";
+	fake_env[1][1] = home;
+	char *want = fmt("%s: a symbolic link to %s, which does not exist; fix or remove the link",
+			 link, gone);
+	cr_expect_lt(cordon_config_discover(NULL, fake_getenv, &found, &err), 0);
+	cr_expect_str_eq(err.msg, want);
+	struct cordon_config cfg;
+	cr_expect_lt(cordon_config_load(NULL, fake_getenv, &cfg, &err), 0, "loaded the defaults");
+	free(want);
+	fake_env[0][0] = "UNUSED";
+	want = fmt("%s: a symbolic link to %s", hlink, gone);
+	cr_expect_lt(cordon_config_discover(NULL, fake_getenv, &found, &err), 0);
+	cr_expect(strncmp(err.msg, want, strlen(want)) == 0, "%s", err.msg);
+	/* Control: the file back in place, the link is the config. */
+	free(write_file(dir, "moved-away.json", "{\"allow_network\": false}"));
+	cr_assert_eq(cordon_config_load(NULL, fake_getenv, &cfg, &err), 0, "%s", err.msg);
+	cr_expect_not(cfg.allow_network);
+	cordon_config_free(&cfg);
+	free(want);
+	tmp_cleanup(dir);
+	free(gone);
+	free(hlink);
+	free(link);
+	free(home);
+	free(xdg);
+	free(dir);
+}
+
 Test(config, load_defaults_when_nothing_found)
 {
 	struct cordon_config cfg;
@@ -374,6 +429,24 @@ static struct editor_bad editor_bad_cases[] = {
 	{"{\"terminal\": {\"sandbox\": []}}",
 	 "/cfg.json: terminal.sandbox: (top level): expected an object"},
 	{"{\"terminal\": {\"sandbox\": {}} /* unterminated", "malformed JSON"},
+	/* Both spellings of the block: one would be dropped without a word. */
+	{"{\"editor.tabSize\": 2, \"terminal\": {\"sandbox\": {\"allow_network\": false}},"
+	 " \"terminal.sandbox\": {}}",
+	 "/cfg.json: both \"terminal.sandbox\" and \"terminal\": {\"sandbox\": ...}"},
+	{"{\"terminal.sandbox\": {}, \"terminal\": {\"font_size\": 3, \"sandbox\": {}}}",
+	 "/cfg.json: both \"terminal.sandbox\" and \"terminal\": {\"sandbox\": ...}"},
+	/* cordon's keys beside the block, where cordon would not read them. */
+	{"{\"allow_network\": false, \"terminal.sandbox\": {}}",
+	 "/cfg.json: allow_network: outside the terminal.sandbox block"},
+	{"// zed\n{\"hidden_paths\": [], \"terminal\": {\"sandbox\": {}}}",
+	 "/cfg.json: hidden_paths: outside the terminal.sandbox block"},
+	{"{\"editor.x\": 1, \"terminal.sandbox.allow_network\": false, \"terminal.sandbox\": {}}",
+	 "/cfg.json: terminal.sandbox.allow_network: outside the terminal.sandbox block"},
+	/* A null block: not "editor.x: unknown key". */
+	{"{\"editor.x\": 1, \"terminal.sandbox\": null}",
+	 "/cfg.json: terminal.sandbox: (top level): expected an object, got null"},
+	{"{\"terminal\": {\"sandbox\": null}}",
+	 "/cfg.json: terminal.sandbox: (top level): expected an object, got null"},
 	/* A cordon config (no terminal key) stays strict: no comments. */
 	{"{\"enabled\": true // comment\n}", "/cfg.json: line 1, column 18: malformed JSON"},
 };
@@ -414,8 +487,18 @@ static struct dup_case dup_cases[] = {
 	{"{\"a\\/b\": 1, \"a/b\": 2}", "/cfg.json: a/b: duplicate key (line 1)"},
 	{"{\"\\ud83d\\ude00\": 1, \"\xf0\x9f\x98\x80\": 2}",
 	 "/cfg.json: \xf0\x9f\x98\x80: duplicate key (line 1)"},
-	/* json-c keeps a key only up to a \u0000, and lone surrogates as U+FFFD. */
-	{"{\"x\\u0000a\": 1, \"x\\u0000b\": 2}", "/cfg.json: x: duplicate key (line 1)"},
+	/* json-c keeps a key only up to a \u0000: such a key is refused, never
+	 * read as its prefix. Lone surrogates are U+FFFD. */
+	{"{\"x\\u0000a\": 1, \"x\\u0000b\": 2}",
+	 "/cfg.json: x: key contains a NUL character (\\u0000) (line 1)"},
+	{"{\"allow_network\": true,\n\"enabled\\u0000 (ignore me)\": false}",
+	 "/cfg.json: enabled: key contains a NUL character (\\u0000) (line 2)"},
+	{"{\"system_paths\": {\"read_only\\u0000\": []}}",
+	 "/cfg.json: system_paths.read_only: key contains a NUL character (\\u0000) (line 1)"},
+	{"{\"editor.x\": 1, \"terminal.sandbox\": {\"enabled\\u0000x\": false}}",
+	 "/cfg.json: terminal.sandbox.enabled: key contains a NUL character (\\u0000) (line 1)"},
+	{"{\"terminal\\u0000\": {\"sandbox\": {\"enabled\": false}}}",
+	 "/cfg.json: terminal: key contains a NUL character (\\u0000) (line 1)"},
 	{"{\"\\ud800\": 1, \"\\udc00\": 2}", "/cfg.json: \xef\xbf\xbd: duplicate key (line 1)"},
 	/* A control character in a key is shown escaped: the message stays one line. */
 	{"{\"a\\nb\": 1, \"a\\u000ab\": 2}", "/cfg.json: a\\x0ab: duplicate key (line 1)"},
@@ -442,6 +525,20 @@ static struct dup_case dup_cases[] = {
 	 "/cfg.json: terminal.sandbox: duplicate key (line 1)"},
 	{"{\"terminal.sandbox\": {}, \"terminal.sandbox\": {\"enabled\": false},}",
 	 "/cfg.json: terminal.sandbox: duplicate key (line 1)"},
+	/* An editor's own key repeated before the block's repeat: the block's
+	 * is still named (json-c kept the last block, and the first, with
+	 * allow_network false, was dropped without a word). */
+	{"// VS Code\n{\"editor.fontSize\": 12,\n\"terminal.sandbox\": {\"allow_network\": false},\n"
+	 "\"editor.fontSize\": 13,\n\"terminal.sandbox\": {}}",
+	 "/cfg.json: terminal.sandbox: duplicate key (line 5)"},
+	{"{\"terminal\": {\"fontSize\": 1, \"sandbox\": {\"allow_network\": false},"
+	 " \"fontSize\": 2, \"sandbox\": {}}}",
+	 "/cfg.json: terminal.sandbox: duplicate key (line 1)"},
+	{"{\"terminal.sandbox\": {\"enabled\": false}, \"editor.x\": 1, \"editor.x\": 2,\n"
+	 "\"terminal.sandbox\": {}}",
+	 "/cfg.json: terminal.sandbox: duplicate key (line 2)"},
+	/* Several in scope: the earliest in the text. */
+	{"{\"b\": 1, \"a\": 1,\n\"a\": 2,\n\"b\": 2}", "/cfg.json: a: duplicate key (line 2)"},
 };
 
 ParameterizedTestParameters(config, duplicate_keys)
@@ -482,6 +579,9 @@ static struct dup_case no_dup_cases[] = {
 	{"{\"terminal\": {\"font_size\": 1, \"font_size\": 2, \"sandbox\": {\"enabled\": false}},"
 	 " \"terminals\": 1, \"terminals\": 2}",
 	 ""},
+	/* An editor's own key with a \u0000, and a $schema beside the block:
+	 * the editor's business. */
+	{"{\"editor.x\\u0000y\": 1, \"$schema\": \"x\", \"terminal.sandbox\": {}}", ""},
 };
 
 ParameterizedTestParameters(config, no_false_duplicates)

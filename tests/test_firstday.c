@@ -136,14 +136,15 @@ BOTH_USERS(firstday, additional_env_vars_extend_the_defaults, .timeout = 60)
 	run_free(&r);
 	free(env);
 
-	/* allowed_env_vars replaces the list (additional_env_vars extends it). */
-	char *cfg = write_file(w.dir, "replace.json",
+	/* allowed_env_vars replaces the list (additional_env_vars extends it).
+	 * The world's config rewritten: a second --config is refused. */
+	char *cfg = write_file(w.proj, "cordon.json",
 			       "{" WORLD_BASE_RW ", \"allowed_env_vars\": [\"PATH\"],"
 			       " \"additional_env_vars\": [\"TZ\"]}");
+	cr_assert_str_eq(cfg, w.cfg);
 	if (who->user)
 		cr_assert_eq(chown(cfg, w.uid, w.gid), 0);
-	char *opt = fmt("--config %s", cfg);
-	r = sh_in(&w, opt, "env > env.txt");
+	r = sh_in(&w, NULL, "env > env.txt");
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	env = read_file(out);
 	cr_assert_not_null(env);
@@ -152,7 +153,6 @@ BOTH_USERS(firstday, additional_env_vars_extend_the_defaults, .timeout = 60)
 	cr_expect_null(strstr(env, "SECRET_TOKEN"), "%s", env);
 	run_free(&r);
 	free(env);
-	free(opt);
 	free(cfg);
 	free(out);
 	world_free(&w);

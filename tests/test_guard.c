@@ -105,6 +105,16 @@ Test(guard, defaults_and_turning_them_off)
 	cr_expect_null(guard(&p, gh));
 	char *ssh = at(t.home, ".ssh");
 	cr_expect_not_null(guard(&p, ssh));
+	/* ... and says so: explain and the run name it, and nothing proposes
+	 * more for it. */
+	cr_assert_eq(p.n_exposed, 1);
+	cr_expect_str_eq(p.exposed[0].path, gh);
+	cr_expect_str_eq(p.exposed[0].source, "hidden_paths (default)");
+	cr_expect_str_eq(p.exposed[0].by, "additional_read_only_paths");
+	char *hosts = at(gh, "hosts.yml");
+	const struct cordon_guard *h = cordon_policy_hidden(&p, hosts);
+	cr_expect(h && h->by, "an exposed credential store is still one");
+	free(hosts);
 	cordon_policy_free(&p);
 
 	resolve(&t, "{\"protected_paths\": [\"build/out\"], \"hidden_paths\": [\"~/notes\"]}", &p);

@@ -255,3 +255,66 @@ BOTH_USERS(nested, inner_guards_apply_or_refuse, .timeout = 60)
 	free(cordon);
 	world_free(&w);
 }
+
+/* explain inside a session says so, and tells what a run there gets: with
+ * the outer session offline, the network blocked (a run's connect is
+ * refused: judged by a loopback listener), and by domain refused with 125
+ * as a run is. Control: under an outer session with the network, the inner
+ * explain does not say blocked and the inner run connects; outside any
+ * session, explain says nothing of nesting. */
+BOTH_USERS(nested, explain_inside_tells_what_holds, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "nestexpl", "");
+	char *cordon = installed(&w);
+	char *opt = allow_inst(&w);
+	char *offline = fmt("%s --no-network", opt);
+	struct listener l = listen_on(AF_INET, true);
+
+	struct run_result r =
+		sh_in(&w, offline,
+		      "%s explain --config %s; %s run --config %s -- cordon-probe tcp "
+		      "127.0.0.1 %d inner-off",
+		      cordon, w.cfg, cordon, w.cfg, l.port);
+	char *got = received(&l, 500);
+	cr_expect_null(strstr(got, "inner-off"), "the inner session connected");
+	cr_expect(strstr(r.out, "nested:         inside another cordon session: the outer "
+				"session's rules also apply") != NULL,
+		  "%s%s", r.out, r.err);
+	cr_expect(strstr(r.out, "network:        blocked (by the outer session") != NULL, "%s",
+		  r.out);
+	free(got);
+	run_free(&r);
+
+	r = sh_in(&w, offline, "%s explain --config %s --allow-domain good.test; echo rc=$?",
+		  cordon, w.cfg);
+	cr_expect(strstr(r.out, "rc=125") != NULL, "%s%s", r.out, r.err);
+	cr_expect(strstr(r.err, "allowed_domains cannot be kept inside another cordon session") !=
+			  NULL,
+		  "%s", r.err);
+	run_free(&r);
+
+	/* Control: the outer session with the network. */
+	r = sh_in(&w, opt,
+		  "%s explain --config %s; %s run --config %s -- cordon-probe tcp 127.0.0.1 %d "
+		  "inner-on",
+		  cordon, w.cfg, cordon, w.cfg, l.port);
+	got = received(&l, 2000);
+	cr_expect(strstr(got, "inner-on") != NULL, "control: the inner session connects: %s",
+		  r.err);
+	cr_expect(strstr(r.out, "nested:") != NULL, "%s", r.out);
+	cr_expect_null(strstr(r.out, "network:        blocked"), "%s", r.out);
+	free(got);
+	run_free(&r);
+	char *plain[] = {CORDON_BIN, "explain", "--config", w.cfg, NULL};
+	r = world_run(&w, plain, w.proj);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_null(strstr(r.out, "nested:"), "said outside: %s", r.out);
+	cr_expect(strstr(r.out, "network:        allowed\n") != NULL, "%s", r.out);
+	run_free(&r);
+	close(l.fd);
+	free(offline);
+	free(opt);
+	free(cordon);
+	world_free(&w);
+}

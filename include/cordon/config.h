@@ -86,7 +86,8 @@ int cordon_config_load_file(const char *path, struct cordon_config *cfg, struct 
 /* Which config file applies, in order: EXPLICIT (--config), $CORDON_CONFIG,
  * $XDG_CONFIG_HOME/cordon/config.json, $HOME/.config/cordon/config.json.
  * Explicit and $CORDON_CONFIG must exist; the XDG files are used when they
- * exist. On success *PATH_OUT is a malloc'd path or NULL (built-in defaults).
+ * exist (a symbolic link there whose file is missing is an error, not
+ * "no config"). On success *PATH_OUT is a malloc'd path or NULL (built-in defaults).
  * GETENV lets tests and the shim supply their own environment lookup. */
 int cordon_config_discover(const char *explicit_path, char *(*getenv_fn)(const char *),
 			   char **path_out, struct cordon_error *err);

@@ -37,6 +37,15 @@ int cordon_env_build(char *const *envp, bool filter, const struct cordon_strv *a
  * user let through, such as a local GOPROXY, wins). Returns 0 or -ENOMEM. */
 int cordon_env_offline(struct cordon_strv *out);
 
+/* S is a variable name (letters, digits and _, not starting with a digit)
+ * or a "PREFIX*" pattern: what allowed_env_vars, additional_env_vars and
+ * --allow-env take. */
+bool cordon_env_name_valid(const char *s);
+/* NAME is one cordon_env_build removes whatever the lists say
+ * (LD_PRELOAD, DYLD_INSERT_LIBRARIES, CORDON_CONFIG_FD): listing it would
+ * pass nothing, so the lists refuse it. */
+bool cordon_env_never_passed(const char *name);
+
 /* Whether NAME matches an entry of ALLOW. */
 bool cordon_env_allowed(const struct cordon_strv *allow, const char *name, size_t name_len);
 

@@ -90,6 +90,9 @@ struct cordon_guard {
 	char *path; /* absolute; not canonical: "/p/.git/hooks" stays what it names */
 	unsigned kind;
 	char *source; /* "protected_paths (default)", "hidden_paths", "cordon's config", ... */
+	/* In cordon_policy.exposed only: the rule that names the hidden path
+	 * itself, so that it is not hidden ("--allow-read"); else NULL. */
+	char *by;
 };
 
 struct cordon_policy {
@@ -137,6 +140,13 @@ struct cordon_policy {
 	struct cordon_guard *guards;
 	size_t n_guards;
 	size_t guards_cap;
+	/* The hidden paths a rule names itself, which are therefore not hidden
+	 * (kind CORDON_GUARD_HIDE, BY set). Not sent on the wire: the launcher
+	 * says them, explain shows them, and neither explain nor learn proposes
+	 * anything more for them. */
+	struct cordon_guard *exposed;
+	size_t n_exposed;
+	size_t exposed_cap;
 };
 
 /* Everything about the session that is not in the config file. */
@@ -146,7 +156,8 @@ struct cordon_context {
 	 * --project): if it is $HOME, contains $HOME, or is a system directory
 	 * (cordon_never_project), the session gets no project at all rather
 	 * than all of it writable, and cordon_policy.no_project says why. A
-	 * named project is taken as it is (only "/" is refused). */
+	 * named project is taken as it is (only "/" and what is not a
+	 * directory are refused). */
 	bool project_from_cwd;
 	const char *home; /* for "~"; NULL: "~" paths are skipped */
 	uid_t uid;        /* for /run/user/UID */
@@ -214,7 +225,8 @@ extern const char *const cordon_default_hidden[];
 int cordon_policy_add_guard(struct cordon_policy *p, const char *path, unsigned kind,
 			    const char *source);
 /* The hidden_paths entry PATH (absolute) is, or is beneath, or NULL: a
- * credential store, which explain and learn never propose to allow. */
+ * credential store, which explain and learn never propose to allow. One a
+ * rule exposes counts too (its BY is set then). */
 const struct cordon_guard *cordon_policy_hidden(const struct cordon_policy *p, const char *path);
 
 /* Why DIR (absolute, canonical) is never the project when it is only the
@@ -231,7 +243,9 @@ const char *cordon_never_project(const char *dir, const char *home);
  * in it, and the sweep walks it, as in the project. */
 bool cordon_policy_writable_root(const struct cordon_policy *p, const struct cordon_rule *r);
 
-/* Resolve CFG for CTX into OUT (zeroed first; freed on error). */
+/* Resolve CFG for CTX into OUT (zeroed first; freed on error). Refused:
+ * a project that is / or not a directory, and a write rule on / (the
+ * sandbox would allow everything). */
 int cordon_policy_resolve(const struct cordon_config *cfg, const struct cordon_context *ctx,
 			  struct cordon_policy *out, struct cordon_error *err);
 void cordon_policy_free(struct cordon_policy *p);

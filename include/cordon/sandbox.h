@@ -62,6 +62,11 @@ bool cordon_sandbox_unix_in_kernel(const struct cordon_support *sup);
  * filter on the outer session's, whose supervisor keeps judging what only a
  * supervisor can (a process has one at most). Linux only. */
 bool cordon_sandbox_nested(void);
+/* Why a session by domain cannot start inside another one (Linux: refused
+ * with it, exit 125; explain says the same). */
+#define CORDON_NESTED_DOMAINS_REFUSED                                                              \
+	"allowed_domains cannot be kept inside another cordon session (a process has one "         \
+	"supervisor, the outer session's): start this session outside it, or use --no-network"
 
 /* Restrict the calling process, irrevocably, to POLICY; every process it
  * starts inherits the restriction. No-op (0) when policy->sandbox is false.

@@ -617,10 +617,7 @@ int cordon_sandbox_apply_prepared(const struct cordon_policy *p, int prepared, i
 	 * connect to the proxy; the outer one would perform any its policy
 	 * allows. */
 	if (nested && p->allow_network && p->domains)
-		return cordon_err(err, ENOTSUP,
-				  "allowed_domains cannot be kept inside another cordon session (a "
-				  "process has one supervisor, the outer session's): start this "
-				  "session outside it, or use --no-network");
+		return cordon_err(err, ENOTSUP, "%s", CORDON_NESTED_DOMAINS_REFUSED);
 	if (nested)
 		fprintf(stderr,
 			"cordon: inside another cordon session: this one's file and network rules "

@@ -939,6 +939,7 @@ BOTH_USERS(guards, hidden_credentials_stay_unread, .timeout = 60)
 	cr_expect(strstr(r.out, "notes-visible"), "~ is not readable inside: %s%s", r.out, r.err);
 	cr_expect_null(strstr(r.out, SSH_KEY), "the ssh key was read beneath \"~\": %s", r.out);
 	cr_expect_null(strstr(r.out, TOKEN), "the gh token was read beneath \"~\": %s", r.out);
+	cr_expect_null(strstr(r.err, "not hidden in this session"), "%s", r.err);
 	run_free(&r);
 
 	/* A rule naming the hidden path itself: the user means it. */
@@ -947,6 +948,9 @@ BOTH_USERS(guards, hidden_credentials_stay_unread, .timeout = 60)
 	cr_expect(strstr(r.out, TOKEN), "a rule naming ~/.config/gh did not expose it: %s%s", r.out,
 		  r.err);
 	cr_expect_null(strstr(r.out, SSH_KEY), "the ssh key was read: %s", r.out);
+	cr_expect(strstr(r.err, "/.config/gh is in hidden_paths (default), but "
+				"additional_read_only_paths names it: not hidden in this session"),
+		  "the exposure was not said: %s", r.err);
 	run_free(&r);
 
 	/* The guard off. */
