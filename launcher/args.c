@@ -102,8 +102,9 @@ static const char usage_check[] =
 	"in a session under that config, and the config line that fixes them (a\n"
 	"toolchain preset where one fits); nothing when everything executes.\n"
 	"Exit 0 when the config parses and the default policy can be fully enforced\n"
-	"here, 1 when it cannot be enforced, 125 when the config does not parse (the\n"
-	"error is the last line, on stderr). The list above never changes it.\n";
+	"here, 1 when it cannot be enforced or the shim is not this build's, 125 when\n"
+	"the config does not parse (the error is the last line, on stderr). The list\n"
+	"above never changes it.\n";
 
 static const char usage_list[] =
 	"Usage: cordon list\n"

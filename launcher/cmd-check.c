@@ -10,6 +10,7 @@
 #include "cordon/sandbox.h"
 #include "cordon/session.h"
 #include "launcher.h"
+#include "util.h"
 
 /* Session tracking: can a session cgroup be created here, and killed with
  * cgroup.kill? Prints its lines; returns whether cgroups work. */
@@ -83,6 +84,15 @@ int cmd_check(const struct cordon_args *a)
 		printf("nested:    this shell is inside a cordon session: a session started here\n"
 		       "           stacks its file and network rules on it; the outer supervisor\n"
 		       "           keeps judging sockets, metadata and watches\n");
+	/* The shim a run here preloads: one that is not this build's stops
+	 * every run of a dynamically linked command. */
+	cleanup_free char *shim = NULL;
+	struct cordon_error serr = {0};
+	bool shim_ok = !cordon_shim_enforces || launcher_find_shim(&shim, &serr) >= 0;
+	if (cordon_shim_enforces && shim_ok)
+		printf("shim:      %s (built with this cordon)\n", shim);
+	else if (cordon_shim_enforces)
+		printf("shim:      NOT usable: %s\n", serr.msg);
 	char what[2048];
 	cordon_sandbox_describe(&sup, what, sizeof(what));
 	(void)fputs(what, stdout);
@@ -108,6 +118,8 @@ int cmd_check(const struct cordon_args *a)
 	if (n > 0)
 		printf("result:    the default policy is NOT fully enforceable here: missing %s\n",
 		       missing);
+	else if (!shim_ok)
+		printf("result:    no session starts here until the shim is this build's (above)\n");
 	else
 		printf("result:    the default policy is fully enforceable here\n");
 	if (cfg_ok) {
@@ -120,5 +132,5 @@ int cmd_check(const struct cordon_args *a)
 		launcher_error(&err);
 		return CORDON_EXIT_FAILURE;
 	}
-	return n > 0 ? 1 : 0;
+	return n > 0 || !shim_ok ? 1 : 0;
 }

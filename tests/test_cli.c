@@ -367,7 +367,17 @@ Test(cli, check_reports_what_is_enforceable)
 	cr_expect(strstr(r.out, "landlock:  ABI ") != NULL, "%s", r.out);
 	cr_expect(strstr(r.out, "seccomp:   available") != NULL, "%s", r.out);
 	cr_expect(strstr(r.out, "tracking:  cgroup") != NULL, "%s", r.out);
+	cr_expect(strstr(r.out, "(built with this cordon)") != NULL, "%s", r.out);
 	run_free(&r);
+	/* Another library as the shim: every run would stop; check says so. */
+	char *shim = fmt("CORDON_SHIM=%s", "/etc/passwd");
+	char *envshim[] = {"/usr/bin/env", shim, CORDON_BIN, "check", NULL};
+	r = run_cmd(envshim, w.env, w.proj, 20000);
+	cr_expect_eq(r.status, 1, "%s", r.out);
+	cr_expect(strstr(r.out, "shim:      NOT usable: CORDON_SHIM=/etc/passwd") != NULL, "%s",
+		  r.out);
+	run_free(&r);
+	free(shim);
 	/* Without Landlock: not enforceable, and it says what is missing. */
 	char *argv[] = {CORDON_NOLANDLOCK, CORDON_BIN, "check", NULL};
 	r = run_cmd(argv, w.env, w.proj, 20000);
