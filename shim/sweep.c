@@ -383,11 +383,17 @@ struct walk {
 	struct cordon_strv found; /* git dirs and .git entries, relative */
 	struct cordon_strv shut;  /* directories that could not be read, relative */
 	size_t n_shut;
-	struct cache cache;        /* the last walk's, or not valid */
-	struct cordon_strv recs;   /* this walk's, for the next */
-	struct cordon_strv skip;   /* the other roots below it, relative */
-	struct cordon_strv opened; /* made readable to be walked: "MODE" then the path */
-	struct cordon_strv memo;   /* see struct judge */
+	struct cache cache;      /* the last walk's, or not valid */
+	struct cordon_strv recs; /* this walk's, for the next */
+	struct cordon_strv skip; /* the other roots below it, relative */
+	/* Directories made readable to be walked: each held by a descriptor
+	 * (never named by a path again), with the mode to give back. */
+	struct opened {
+		int fd;
+		mode_t mode;
+	} * opened;
+	size_t n_opened, opened_cap;
+	struct cordon_strv memo; /* see struct judge */
 	/* The directory being listed. */
 	const char *rel;
 	int fd;
@@ -587,6 +593,38 @@ static bool arrived(const struct walk *w, const char *rel, const struct stat *st
 	return flag == ABOVE_CHANGED;
 }
 
+#define OPENED_MAX 256 /* past it, one more is said instead */
+
+/* REL, a directory of the user's own made unreadable inside (chmod 0,
+ * 0311): the sweep, running as its owner, reads it all the same, and
+ * leaves it as it was (root reads it anyway). Its mode is changed through
+ * a descriptor that stands for it, opened beneath the root without a link
+ * on the way, and kept to give the mode back once all is judged (what is
+ * below it is reached through it): by a path, a link another session
+ * swapped in meanwhile made the sweep change the mode of a file outside
+ * (a private key, 0600 to 0377). A descriptor for reading it, or -errno
+ * (-EACCES: as it was). */
+static int open_up(struct walk *w, const char *rel)
+{
+	if (w->n_opened >= OPENED_MAX)
+		return -EACCES;
+	struct opened *nv = cordon_grow(w->opened, &w->opened_cap, w->n_opened + 1, sizeof(*nv), 8);
+	if (!nv)
+		return -ENOMEM;
+	w->opened = nv;
+	int held = cordon_fs_hold_beneath(w->root, rel);
+	if (held < 0)
+		return held == -EOPNOTSUPP ? -EACCES : held;
+	struct stat st;
+	if (fstat(held, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+	    cordon_fs_chmod_held(held, (st.st_mode & 07777) | S_IRUSR | S_IXUSR) < 0) {
+		close(held);
+		return -EACCES;
+	}
+	w->opened[w->n_opened++] = (struct opened){held, st.st_mode & 07777};
+	return cordon_fs_open_held(held);
+}
+
 static int list_dir(struct walk *w, const char *rel, char flag)
 {
 	struct stat st;
@@ -604,22 +642,8 @@ static int list_dir(struct walk *w, const char *rel, char flag)
 	    !after(&CTIME(st), &w->cache.at))
 		return reuse(w, rel, kind, &st);
 	int fd = cordon_fs_open_beneath(w->root, rel);
-	/* One of the user's own made unreadable inside (chmod 0, 0311): the
-	 * sweep, running as its owner, reads it all the same, and leaves it
-	 * as it was. (Root reads it anyway.) */
-	if (fd == -EACCES && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
-	    fchmodat(w->root, rel[0] ? rel : ".", (st.st_mode & 07777) | S_IRUSR | S_IXUSR, 0) ==
-		    0) {
-		/* (Its mode goes back once all is judged: what is below it is
-		 * reached through it.) */
-		char *undo;
-		if (asprintf(&undo, "%04o%s", (unsigned)(st.st_mode & 07777), rel) < 0 ||
-		    cordon_strv_push_take(&w->opened, undo) < 0) {
-			(void)!fchmodat(w->root, rel[0] ? rel : ".", st.st_mode & 07777, 0);
-			return -ENOMEM;
-		}
-		fd = cordon_fs_open_beneath(w->root, rel);
-	}
+	if (fd == -EACCES && S_ISDIR(st.st_mode) && st.st_uid == geteuid())
+		fd = open_up(w, rel);
 	if (fd < 0)
 		return shut(w, rel, fd);
 	size_t todo_before = w->todo.n;
@@ -1568,14 +1592,11 @@ static int sweep_root(const struct cordon_sweep *session, const char *top, char 
 	int e = walk(&w);
 	for (size_t i = 0; i < w.found.n; i++)
 		moved += judge_repo(&w, w.found.v[i], said);
-	for (size_t i = w.opened.n; i-- > 0;) { /* deepest first */
-		char mode[5];
-		memcpy(mode, w.opened.v[i], 4);
-		mode[4] = '\0';
-		(void)!fchmodat(w.root, w.opened.v[i][4] ? w.opened.v[i] + 4 : ".",
-				(mode_t)strtoul(mode, NULL, 8), 0);
+	for (size_t i = w.n_opened; i-- > 0;) { /* deepest first */
+		(void)cordon_fs_chmod_held(w.opened[i].fd, w.opened[i].mode);
+		close(w.opened[i].fd);
 	}
-	cordon_strv_free(&w.opened);
+	free(w.opened);
 	cordon_strv_free(&w.memo);
 	/* Only now, all judged: a sweep cut short leaves the last record, and
 	 * its mark. */

@@ -15,12 +15,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/inotify.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
@@ -2788,6 +2791,93 @@ BOTH_USERS(guards, a_directory_the_sweep_cannot_read_is_said, .timeout = 60)
 	run_free(&r);
 	cr_expect(present(w.proj, "d/sub/.git.cordon-disarmed"), "not moved aside: %s", r.err);
 	free(d);
+	world_free(&w);
+}
+
+/* Swap the directory FROM with the link TO (both in DIR) once a file in
+ * FROM changes its mode (the sweep making FROM/NAME readable), as a
+ * session still running beside the one whose sweep this is could; WAIT_MS
+ * at most. Exits 0 when it swapped, 1 when no change came. */
+static void swap_on_chmod(const char *dir, const char *from, const char *to, int wait_ms)
+{
+	int in = inotify_init1(IN_CLOEXEC);
+	char *watched = at(dir, from);
+	if (in < 0 || inotify_add_watch(in, watched, IN_ATTRIB) < 0)
+		_exit(2);
+	struct pollfd p = {.fd = in, .events = POLLIN};
+	if (poll(&p, 1, wait_ms) != 1)
+		_exit(1);
+	char *a = at(dir, from), *b = at(dir, to);
+	_exit(syscall(SYS_renameat2, AT_FDCWD, a, AT_FDCWD, b, 2 /* RENAME_EXCHANGE */) == 0 ? 0
+											     : 3);
+}
+
+/* As an ordinary user, the sweep makes a directory of the user's own that
+ * was made unreadable inside readable for its walk, and gives it its mode
+ * back after judging. By a path, that second change followed a link a
+ * session still running in the project swapped in meanwhile, onto a file
+ * outside (a private key, 0600 to 0377). Now the mode goes through a
+ * descriptor held for that very directory: the swap (made here the
+ * moment the sweep changes the mode) leaves the file outside as it was,
+ * and the directory gets its mode back wherever it is. (Root reads such a
+ * directory without changing it.) Control: a change by that path after
+ * the swap reaches the file outside. */
+BOTH_USERS(guards, the_sweep_changes_no_mode_through_a_swapped_link, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "gswap");
+	char *key = at(w.outside, "ssh/id_test");
+	free(write_file(w.outside, "ssh/id_test", SSH_KEY));
+	cr_assert_eq(chmod(key, 0600), 0);
+	/* Many repositories to judge: the sweep gives the mode back after. */
+	struct run_result r =
+		outside(&w,
+			"mkdir -p q/id_test && chmod 377 q/id_test && ln -s '%s/ssh' w && "
+			"git init -q --bare g.git && for i in $(seq 600); do mkdir -p many/$i && "
+			"echo 'gitdir: ../../g.git' > many/$i/.git; done",
+			w.outside);
+	run_free(&r);
+	world_give(&w);
+	pid_t swapper = fork();
+	cr_assert(swapper >= 0);
+	if (swapper == 0)
+		swap_on_chmod(w.proj, "q", "w", 30000);
+	usleep(200 * 1000); /* (its watch is set) */
+	r = sh_in(&w, NULL, "%s", "true");
+	char *diag = fmt("%s%s", r.out, r.err);
+	run_free(&r);
+	if (!who->user)
+		kill(swapper, SIGKILL); /* root changes no mode: nothing to wait for */
+	int status;
+	cr_assert_eq(waitpid(swapper, &status, 0), swapper);
+	bool swapped = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	if (who->user)
+		cr_expect(swapped, "the sweep changed no mode, or the swap failed (%d): %s", status,
+			  diag);
+	struct stat st;
+	cr_expect(stat(key, &st) == 0 && (st.st_mode & 07777) == 0600,
+		  "the mode of the file outside changed: %o: %s", (unsigned)(st.st_mode & 07777),
+		  diag);
+	char *real = at(w.proj, swapped ? "w/id_test" : "q/id_test");
+	cr_expect(lstat(real, &st) == 0 && (st.st_mode & 07777) == 0377,
+		  "the directory did not get its mode back: %o", (unsigned)(st.st_mode & 07777));
+	/* The control: by the path, after the swap, the file outside. */
+	if (!swapped) {
+		char *a = at(w.proj, "q"), *b = at(w.proj, "w");
+		cr_assert_eq(syscall(SYS_renameat2, AT_FDCWD, a, AT_FDCWD, b, 2), 0, "%s",
+			     strerror(errno));
+		free(a);
+		free(b);
+	}
+	r = outside(&w, "chmod 377 q/id_test");
+	run_free(&r);
+	cr_expect(stat(key, &st) == 0 && (st.st_mode & 07777) == 0377,
+		  "control: a change by the path did not reach the file outside");
+	r = sh_outside(&w, "chmod 755 w/id_test q/id_test 2>/dev/null; true");
+	run_free(&r);
+	free(real);
+	free(diag);
+	free(key);
 	world_free(&w);
 }
 
