@@ -233,6 +233,9 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 	for (size_t i = 0; e >= 0 && i < p->n_rules; i++)
 		if (cordon_policy_writable_root(p, &p->rules[i]))
 			e = cordon_strv_push_new(&s->roots, p->rules[i].path);
+	for (size_t i = 0; e >= 0 && i < p->n_guards; i++)
+		if (p->guards[i].kind == CORDON_GUARD_HIDE)
+			e = cordon_strv_push_new(&s->hidden, p->guards[i].path);
 	if (e < 0) {
 		cordon_sweep_free(s);
 		return -ENOMEM;
@@ -274,6 +277,7 @@ void cordon_sweep_free(struct cordon_sweep *s)
 	free(s->project);
 	cordon_strv_free(&s->roots);
 	cordon_strv_free(&s->guarded);
+	cordon_strv_free(&s->hidden);
 	cordon_strv_free(&s->names);
 	memset(s, 0, sizeof(*s));
 }
@@ -1029,11 +1033,31 @@ static void add_each(char *out, size_t size, const char *risks)
 	}
 }
 
-/* cordon_git_config_risks, once for each large config. In a repository
- * that was there as the session started, what its config already set
- * then is not a risk of this session's (never when judged from an
- * earlier session's start: that one may have set it). */
-static void config_risks(const struct judge *j, const char *path, char *out, size_t size)
+/* PATH, read to judge it, lies where the names in it are never shown
+ * (what a link, a .git file or a config leads to outside every root, or
+ * in a hidden path: a planted .git/hooks -> ~/.password-store listed the
+ * accounts on stderr): "WHAT outside the project" or "WHAT in a path
+ * cordon hides" into BUF (SIZE bytes), else NULL. */
+static const char *withheld(const struct cordon_sweep *s, const char *path, const char *what,
+			    char *buf, size_t size)
+{
+	cleanup_free char *real = realpath(path, NULL);
+	if (!real)
+		return NULL; /* (nothing read there) */
+	for (size_t i = 0; i < s->hidden.n; i++)
+		if (cordon_path_under(real, s->hidden.v[i])) {
+			snprintf(buf, size, "%s in a path cordon hides", what);
+			return buf;
+		}
+	for (size_t i = 0; i < s->roots.n; i++)
+		if (cordon_path_under(real, s->roots.v[i]))
+			return NULL;
+	snprintf(buf, size, "%s outside the project", what);
+	return buf;
+}
+
+/* The risks of the config PATH (see config_risks), its names shown. */
+static void config_risks_of(const struct judge *j, const char *path, char *out, size_t size)
 {
 	const struct cordon_git_entries *had = j->all || j->s->earlier ? NULL : had_at(j->s, path);
 	if (had) {
@@ -1060,6 +1084,24 @@ static void config_risks(const struct judge *j, const char *path, char *out, siz
 	if (asprintf(&entry, "%s%s", key, risks) >= 0)
 		remember(j->memo, entry);
 	add_each(out, size, risks);
+}
+
+/* The risks of the config PATH, once for each large config. In a
+ * repository that was there as the session started, what its config
+ * already set then is not a risk of this session's (never when judged
+ * from an earlier session's start: that one may have set it). One outside
+ * the roots, or in a hidden path, is a risk without its keys named. */
+static void config_risks(const struct judge *j, const char *path, char *out, size_t size)
+{
+	char what[80];
+	if (!withheld(j->s, path, "a config", what, sizeof(what))) {
+		config_risks_of(j, path, out, size);
+		return;
+	}
+	char risks[1200] = "";
+	config_risks_of(j, path, risks, sizeof(risks));
+	if (risks[0])
+		cordon_git_risk_add(out, size, what);
 }
 
 static bool is_guarded(const struct cordon_sweep *s, const char *path)
@@ -1121,6 +1163,8 @@ static void held_by(struct risks *r, size_t before, const char *path)
 	if (!path || cordon_strv_push(&r->files, path) < 0 || cordon_strv_push(&r->why, added) < 0)
 		r->other = true;
 }
+
+static void hook_risks(const struct judge *there, const char *dir, char *out, size_t size);
 
 /* The hooks in the directory core.hooksPath names for the repository
  * whose git dirs are DIRS and whose worktree is BASE (or the git dir, for
@@ -1216,7 +1260,7 @@ static void hooks_path_risks(const struct judge *j, const struct cordon_strv *di
 			struct judge there = *j;
 			there.all = j->all || counts(hp, j);
 			if (!is_guarded(j->s, hp))
-				cordon_git_hook_risks(hp, counts, &there, r->all, sizeof(r->all));
+				hook_risks(&there, hp, r->all, sizeof(r->all));
 			if (n <= 2 || strcmp(hp + n - 2, "/_") != 0)
 				break;
 			hp[n - 2] = '\0';
@@ -1224,6 +1268,20 @@ static void hooks_path_risks(const struct judge *j, const struct cordon_strv *di
 	}
 	held_by(r, before, NULL);
 	cordon_strv_free(&paths);
+}
+
+/* cordon_git_hook_risks of DIR (ONLY: counts under THERE), into OUT; the
+ * hooks' names left out where they are withheld. */
+static void hook_risks(const struct judge *there, const char *dir, char *out, size_t size)
+{
+	char what[80], risks[600] = "";
+	if (!withheld(there->s, dir, "hooks in a directory", what, sizeof(what))) {
+		cordon_git_hook_risks(dir, counts, there, out, size);
+		return;
+	}
+	cordon_git_hook_risks(dir, counts, there, risks, sizeof(risks));
+	if (risks[0])
+		cordon_git_risk_add(out, size, what);
 }
 
 /* The risks of the git dir DIR that count under J, into R; BASE: the
@@ -1301,7 +1359,7 @@ static void risks_of(const struct judge *j, const char *dir, const char *base, s
 	 * in it counts. */
 	there.all = there.all || counts(path, &there);
 	if (!is_guarded(j->s, path))
-		cordon_git_hook_risks(path, counts, &there, r->all, sizeof(r->all));
+		hook_risks(&there, path, r->all, sizeof(r->all));
 	held_by(r, before, NULL);
 	if (base) {
 		struct cordon_strv dirs = {0};
@@ -1489,12 +1547,11 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 		/* The guards keep the repository; only files git writes itself
 		 * are moved aside, and the repository stays usable. */
 		for (size_t i = 0; i < r.files.n; i++) {
+			const char *head = s->earlier ? "while a session ran, it wrote"
+						      : "while this session ran, it wrote";
 			snprintf(why, sizeof(why), "where git outside would run programs (%s)",
 				 r.why.v[i]);
-			moved += disarm(s, r.files.v[i],
-					s->earlier ? "while a session ran, it wrote"
-						   : "while this session ran, it wrote",
-					why, said);
+			moved += disarm(s, r.files.v[i], head, why, said);
 		}
 	} else {
 		snprintf(why, sizeof(why), "where git outside would run programs (%s)", r.all);

@@ -47,6 +47,8 @@ struct cordon_sweep {
 	/* The read-only guards' paths: a .git one covers existed, and was
 	 * kept out of the session's reach. */
 	struct cordon_strv guarded;
+	/* Every hidden path (names the sweep reads there are never shown). */
+	struct cordon_strv hidden;
 	/* Protected names missing as the session started that no mount could
 	 * guard (cordon_guard_plan.unguarded): one that exists as it ends was
 	 * made meanwhile, and is moved aside too (a .git: the walk's). */

@@ -2794,6 +2794,8 @@ BOTH_USERS(guards, a_directory_the_sweep_cannot_read_is_said, .timeout = 60)
 	world_free(&w);
 }
 
+/* ---- what the sweep reads besides hooks and config ---- */
+
 /* Swap the directory FROM with the link TO (both in DIR) once a file in
  * FROM changes its mode (the sweep making FROM/NAME readable), as a
  * session still running beside the one whose sweep this is could; WAIT_MS
@@ -2878,6 +2880,63 @@ BOTH_USERS(guards, the_sweep_changes_no_mode_through_a_swapped_link, .timeout = 
 	free(real);
 	free(diag);
 	free(key);
+	world_free(&w);
+}
+
+/* The sweep runs outside the sandbox, and reads what a repository made
+ * inside leads to: a .git/hooks that is a link to a directory the session
+ * cannot read (a password store: its entries' names are the accounts), a
+ * .git/config that is a link to a credentials file (its sections and
+ * keys). Such a repository is still moved aside, and said, but nothing
+ * read outside the project is named. Control: the session cannot list
+ * that directory itself; the same links into the project have their
+ * names said. */
+static const char plant_links[] =
+	"git init -q sub && rm -rf sub/.git/hooks && ln -s \"$V\" sub/.git/hooks; echo hooks $?\n"
+	"git init -q sub2 && rm sub2/.git/config && ln -s \"$C\" sub2/.git/config; echo config $?\n";
+
+BOTH_USERS(guards, the_sweep_names_nothing_it_reads_outside_the_project, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gnames");
+	static const char creds[] = "[secretprofile]\n\tregion = x\n";
+	free(write_file(w.outside, "vault/bank.example.com.gpg", "x"));
+	free(write_file(w.outside, "vault/github-token.gpg", "x"));
+	free(write_file(w.outside, "creds", creds));
+	free(write_file(w.proj, "vault2/bank.example.com.gpg", "x"));
+	free(write_file(w.proj, "creds2", creds));
+	world_give(&w);
+	char *vars = fmt("V=%s/vault\nC=%s/creds", w.outside, w.outside);
+	char *script = plant(&w, "deny", vars, plant_links);
+	struct run_result r =
+		sh_in(&w, NULL, "ls \"%s/vault\" || echo unlisted\n%s", w.outside, script);
+	free(script);
+	expect_all_landed((const char *const[]){"hooks", "config", NULL}, &r, "inside");
+	cr_expect(strstr(r.out, "unlisted") && !strstr(r.out, "bank"),
+		  "control: the session listed the directory outside: %s", r.out);
+	static const char *const names[] = {"bank.example.com", "github-token", "secretprofile",
+					    NULL};
+	for (size_t i = 0; names[i]; i++)
+		cr_expect_null(strstr(r.err, names[i]), "%s was said: %s", names[i], r.err);
+	cr_expect(strstr(r.err, "hooks in a directory outside the project") &&
+			  strstr(r.err, "a config outside the project"),
+		  "%s", r.err);
+	cr_expect(present(w.proj, "sub/.git.cordon-disarmed") &&
+			  present(w.proj, "sub2/.git.cordon-disarmed"),
+		  "not moved aside: %s", r.err);
+	run_free(&r);
+	/* The control: the same links into the project, their names said. */
+	r = outside(&w, "%s", "rm -rf sub sub2");
+	run_free(&r);
+	free(vars);
+	vars = fmt("V=%s/vault2\nC=%s/creds2", w.proj, w.proj);
+	script = plant(&w, "deny", vars, plant_links);
+	r = sh_in(&w, NULL, "%s", script);
+	free(script);
+	cr_expect(strstr(r.err, "bank.example.com.gpg") && strstr(r.err, "secretprofile"),
+		  "control: the names in the project were not said: %s", r.err);
+	run_free(&r);
+	free(vars);
 	world_free(&w);
 }
 
