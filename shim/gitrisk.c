@@ -264,13 +264,141 @@ void cordon_git_entries_free(struct cordon_git_entries *e)
 	e->whole = false;
 }
 
+/* The value after "=" at S, on one line, as git reads it (quotes taken
+ * off, escapes made, a comment and the blanks at its ends left out), into
+ * OUT (SIZE bytes): false when git would refuse it, or it does not fit. */
+static bool config_value(const char *s, char *out, size_t size)
+{
+	size_t n = 0, spaces = 0;
+	bool quoted = false;
+	for (s = skip_blanks(s); *s && *s != '\n'; s++) {
+		char c = *s;
+		if (!quoted && (c == '#' || c == ';'))
+			break;
+		if (!quoted && blank(c)) {
+			spaces++;
+			continue;
+		}
+		if (c == '"') {
+			quoted = !quoted;
+			continue;
+		}
+		if (c == '\\') {
+			switch (*++s) {
+			case 'n':
+				c = '\n';
+				break;
+			case 't':
+				c = '\t';
+				break;
+			case 'b':
+				c = '\b';
+				break;
+			case '"':
+			case '\\':
+				c = *s;
+				break;
+			default:
+				return false;
+			}
+		}
+		for (; spaces; spaces--)
+			if (n && n + 1 < size)
+				out[n++] = ' ';
+		if (n + 1 >= size)
+			return false;
+		out[n++] = c;
+	}
+	out[n] = '\0';
+	return !quoted;
+}
+
+/* A character of a URL's scheme (git's is_urlschemechar): FIRST, the
+ * first one. */
+static bool scheme_char(bool first, char c)
+{
+	return isalpha((unsigned char)c) ||
+	       (!first && (isdigit((unsigned char)c) || c == '+' || c == '.' || c == '-'));
+}
+
+/* What git does with the remote URL V (transport_get): a transport of
+ * its own to another host, a program of its own it does not ship
+ * ("HELPER::…", an unknown "SCHEME://": git-remote-HELPER, looked for on
+ * PATH), or a repository on this machine (a path, "file://"), whose path
+ * into *PATH. */
+enum url_kind { URL_REMOTE, URL_HELPER, URL_LOCAL };
+static enum url_kind url_kind(const char *v, const char **path)
+{
+	static const char *const own[] = {"http", "https",   "ftp",     "ftps", "git",
+					  "ssh",  "git+ssh", "ssh+git", NULL};
+	size_t n = 0;
+	while (scheme_char(n == 0, v[n]))
+		n++;
+	if (n && strncmp(v + n, "::", 2) == 0)
+		return URL_HELPER;
+	if (n && strncmp(v + n, "://", 3) == 0) {
+		if (n == 4 && strncasecmp(v, "file", 4) == 0) {
+			/* (git skips a host: file://HOST/PATH is /PATH) */
+			*path = strchr(v + 7, '/') ? strchr(v + 7, '/') : v + 7;
+			return URL_LOCAL;
+		}
+		for (size_t i = 0; own[i]; i++)
+			if (strlen(own[i]) == n && strncasecmp(v, own[i], n) == 0)
+				return URL_REMOTE;
+		return URL_HELPER;
+	}
+	/* (url_is_local_not_ssh) "host:path" is ssh; a path has no colon,
+	 * or a slash before it. */
+	const char *colon = strchr(v, ':'), *slash = strchr(v, '/');
+	if (!v[0] || (colon && (!slash || colon < slash)))
+		return URL_REMOTE;
+	*path = v;
+	return URL_LOCAL;
+}
+
+/* The key names a remote's URL: remote.*.url and pushurl, and a branch's
+ * remote (branch.*.remote, pushremote), which git takes for a URL when it
+ * is not a remote's name (it has a slash, or is ".."). */
+static bool url_key(const char *section, bool sub, const char *key, bool *branch)
+{
+	*branch = sub && strcasecmp(section, "branch") == 0 &&
+		  (strcasecmp(key, "remote") == 0 || strcasecmp(key, "pushremote") == 0);
+	return *branch || (sub && strcasecmp(section, "remote") == 0 &&
+			   (strcasecmp(key, "url") == 0 || strcasecmp(key, "pushurl") == 0));
+}
+
+/* What a scan looks at besides the keys (see cordon_git_config_judge). */
+struct scan_hooks {
+	bool (*local)(const char *path, void *arg);
+	void *arg;
+};
+
+static bool scan(const char *config, const struct cordon_git_entries *known,
+		 struct cordon_git_entries *seen, const struct scan_hooks *hooks, char *out,
+		 size_t size);
+
 void cordon_git_config_risks(const char *config, char *out, size_t size)
 {
-	(void)cordon_git_config_scan(config, NULL, NULL, out, size);
+	(void)scan(config, NULL, NULL, NULL, out, size);
 }
 
 bool cordon_git_config_scan(const char *config, const struct cordon_git_entries *known,
 			    struct cordon_git_entries *seen, char *out, size_t size)
+{
+	return scan(config, known, seen, NULL, out, size);
+}
+
+bool cordon_git_config_judge(const char *config, const struct cordon_git_entries *known,
+			     bool (*local)(const char *path, void *arg), void *arg, char *out,
+			     size_t size)
+{
+	struct scan_hooks h = {.local = local, .arg = arg};
+	return scan(config, known, NULL, &h, out, size);
+}
+
+static bool scan(const char *config, const struct cordon_git_entries *known,
+		 struct cordon_git_entries *seen, const struct scan_hooks *hooks, char *out,
+		 size_t size)
 {
 	struct stat st;
 	if (seen) {
@@ -346,10 +474,45 @@ bool cordon_git_config_scan(const char *config, const struct cordon_git_entries 
 			more = value_goes_on(s + 1, &bad);
 		else if (*s && *s != '\n' && *s != '#' && *s != ';')
 			bad = true;
-		if (!bad && !is_harmless(section, sub, key) &&
-		    !(!sub && strcasecmp(section, "core") == 0 &&
-		      strcasecmp(key, "worktree") == 0 && *s == '=' &&
-		      worktree_of_its_own(config, s + 1))) {
+		if (bad)
+			continue;
+		bool risky = !is_harmless(section, sub, key) &&
+			     !(!sub && strcasecmp(section, "core") == 0 &&
+			       strcasecmp(key, "worktree") == 0 && *s == '=' &&
+			       worktree_of_its_own(config, s + 1));
+		/* A remote's URL: a program git would look for on PATH (one
+		 * the user set up stays theirs, as any setting), or a
+		 * repository here whose hooks git push runs (judged by
+		 * H->local, whatever the config held before). */
+		const char *also = "";
+		bool branch;
+		char value[PATH_MAX];
+		if (!risky && *s == '=' && url_key(section, sub, key, &branch)) {
+			const char *path = NULL;
+			if (!config_value(s + 1, value, sizeof(value))) {
+				risky = true;
+				also = " (a value cordon cannot read)";
+			} else if (url_kind(value, &path) == URL_HELPER) {
+				/* (A branch's remote too: one no remote is
+				 * configured for is taken for a URL.) */
+				risky = true;
+				also = " (a remote helper)";
+			} else if (branch &&
+				   (strcmp(value, ".") == 0 ||
+				    (strchr(value, '/') == NULL && strcmp(value, "..") != 0))) {
+				/* the name of a remote, or "." (this repository) */
+			} else if (path && hooks && hooks->local &&
+				   hooks->local(path, hooks->arg)) {
+				char what[PATH_MAX + 300];
+				snprintf(what, sizeof(what),
+					 "%s.*.%s %s (a repository a session could write)", section,
+					 key, value);
+				for (char *c = what; *c && *c != ' '; c++)
+					*c = (char)tolower((unsigned char)*c);
+				cordon_git_risk_add(out, size, what);
+			}
+		}
+		if (risky) {
 			char *whole_entry = NULL;
 			if ((seen || known) && asprintf(&whole_entry, "%s\n%.*s", in ? in : "",
 							(int)strcspn(entry, "\n"), entry) < 0)
@@ -361,10 +524,11 @@ bool cordon_git_config_scan(const char *config, const struct cordon_git_entries 
 				free(whole_entry);
 			if (as_it_was)
 				continue;
-			char what[300];
+			char what[340];
 			snprintf(what, sizeof(what), sub ? "%s.*.%s" : "%s.%s", section, key);
 			for (char *c = what; *c; c++)
 				*c = (char)tolower((unsigned char)*c);
+			snprintf(what + strlen(what), sizeof(what) - strlen(what), "%s", also);
 			cordon_git_risk_add(out, size, what);
 		}
 	}

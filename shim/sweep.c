@@ -233,6 +233,9 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 	for (size_t i = 0; e >= 0 && i < p->n_rules; i++)
 		if (cordon_policy_writable_root(p, &p->rules[i]))
 			e = cordon_strv_push_new(&s->roots, p->rules[i].path);
+	for (size_t i = 0; e >= 0 && i < p->n_rules; i++)
+		if (p->rules[i].access & CORDON_ACCESS_WRITE)
+			e = cordon_strv_push_new(&s->writable, p->rules[i].path);
 	for (size_t i = 0; e >= 0 && i < p->n_guards; i++)
 		if (p->guards[i].kind == CORDON_GUARD_HIDE)
 			e = cordon_strv_push_new(&s->hidden, p->guards[i].path);
@@ -277,6 +280,7 @@ void cordon_sweep_free(struct cordon_sweep *s)
 	free(s->project);
 	cordon_strv_free(&s->roots);
 	cordon_strv_free(&s->guarded);
+	cordon_strv_free(&s->writable);
 	cordon_strv_free(&s->hidden);
 	cordon_strv_free(&s->names);
 	memset(s, 0, sizeof(*s));
@@ -933,6 +937,28 @@ static void had(struct cordon_sweep *s, const char *dir, const char *name)
 	s->configs[s->n_configs++] = (struct cordon_sweep_config){copy, e};
 }
 
+#define REMOTES_MAX 1024 /* files in remotes/ or branches/ read; past it, a risk */
+
+/* The files in the remotes/ and branches/ of the git dir DIR, held
+ * ('m'): the user's own remotes, as the session starts. */
+static void hold_remotes(struct cordon_sweep *s, const char *dir)
+{
+	static const char *const kinds[] = {"remotes", "branches"};
+	for (size_t k = 0; k < 2; k++) {
+		char path[PATH_MAX + 300];
+		snprintf(path, sizeof(path), "%s/%s", dir, kinds[k]);
+		DIR *d = opendir(path);
+		int n = 0;
+		for (struct dirent *de; d && n < REMOTES_MAX && (de = readdir(d)); n++) {
+			snprintf(path, sizeof(path), "%s/%s/%s", dir, kinds[k], de->d_name);
+			if (de->d_name[0] != '.')
+				hold(s, path, 'm');
+		}
+		if (d)
+			closedir(d);
+	}
+}
+
 /* As the session starts: what the configs of the repositories the last
  * walk of TOP found set (its record lists them; none without one). */
 static void snapshot(struct cordon_sweep *s, const char *top)
@@ -967,6 +993,8 @@ static void snapshot(struct cordon_sweep *s, const char *top)
 		cleanup_free char *shared = cordon_git_link_file(f, "", dir);
 		if (shared)
 			had(s, shared, "config");
+		if (i == 0)
+			hold_remotes(s, shared ? shared : dir);
 	}
 	free(w.cache.data);
 	free(w.cache.recs);
@@ -1001,6 +1029,8 @@ static int walk(struct walk *w)
 struct judge {
 	const struct cordon_sweep *s;
 	bool all; /* the repository is new here: all it holds counts */
+	/* Its worktree (a relative remote URL is git's there), or NULL. */
+	const char *base;
 	/* Large configs read already, "DEV:INO:CTIME\n" then their risks:
 	 * thousands of .git files naming one config of a MiB are read once. */
 	struct cordon_strv *memo;
@@ -1056,32 +1086,134 @@ static const char *withheld(const struct cordon_sweep *s, const char *path, cons
 	return buf;
 }
 
+/* A rule let the session write PATH. */
+static bool writable(const struct cordon_sweep *s, const char *path)
+{
+	for (size_t i = 0; i < s->writable.n; i++)
+		if (cordon_path_under(path, s->writable.v[i]))
+			return true;
+	return false;
+}
+
+/* The path PATH (canonical where it exists, a missing rest added as
+ * written) lies inside a .git, which no walk looks into but for the git
+ * dirs kept in modules/ and worktrees/, or is a place a rule let the
+ * session write that is not a root (/tmp): a repository there may hold
+ * what the session planted, unjudged. A rest with ".." counts. */
+static bool unjudged(const struct cordon_sweep *s, const char *path)
+{
+	char have[PATH_MAX];
+	if (strlen(path) >= sizeof(have))
+		return true;
+	memcpy(have, path, strlen(path) + 1);
+	cleanup_free char *real = NULL;
+	char *rest = NULL;
+	while (!(real = realpath(have, NULL))) {
+		char *slash = strrchr(have, '/');
+		if (errno != ENOENT || !slash || slash == have)
+			return true;
+		if (rest)
+			rest[-1] = '/';
+		*slash = '\0';
+		rest = slash + 1;
+	}
+	char full[PATH_MAX * 2];
+	snprintf(full, sizeof(full), "%s%s%s", real, rest ? "/" : "", rest ? rest : "");
+	for (const char *c = full; c && *c;) { /* a ".." not resolved */
+		c += *c == '/';
+		if (strncmp(c, "..", 2) == 0 && (c[2] == '/' || c[2] == '\0'))
+			return true;
+		c = strchr(c, '/');
+	}
+	for (size_t i = 0; i < s->roots.n; i++) {
+		const char *top = s->roots.v[i];
+		if (!cordon_path_under(full, top))
+			continue;
+		/* A ".git" with more below it. */
+		for (const char *c = full + strlen(top); (c = strchr(c, '/'));) {
+			c++;
+			if (strncasecmp(c, ".git/", 5) == 0 && c[5])
+				return true;
+		}
+		return false;
+	}
+	return writable(s, full);
+}
+
+/* What url_local judges with: the repository, and whether its worktree
+ * was (a relative URL), so that a config's risks are remembered apart
+ * from it when not. */
+struct url_judge {
+	const struct judge *j;
+	bool relative;
+};
+
+/* PATH, a remote's URL that names a repository on this machine, as
+ * written in a config of the repository U judges: git push there runs its
+ * hooks (receive-pack, in whichever of PATH/.git, PATH, PATH.git/.git or
+ * PATH.git it finds). One that may hold what a session planted, unjudged
+ * (see unjudged), is a risk; one elsewhere in a root is judged by the
+ * walk itself. */
+static bool url_local(const char *path, void *arg)
+{
+	struct url_judge *u = arg;
+	char abs[PATH_MAX];
+	const char *home = getenv("HOME");
+	if (path[0] == '~' && path[1] == '/' && home) {
+		snprintf(abs, sizeof(abs), "%s%s", home, path + 1);
+	} else if (path[0] == '/') {
+		snprintf(abs, sizeof(abs), "%s", path);
+	} else {
+		u->relative = true;
+		if (path[0] == '~' || !u->j->base)
+			return true; /* ~user, or relative to a worktree cordon does not know */
+		snprintf(abs, sizeof(abs), "%s/%s", u->j->base, path);
+	}
+	static const char *const tails[] = {"/.git", "", ".git/.git", ".git"};
+	for (size_t i = 0; i < 4; i++) {
+		char c[PATH_MAX + 16];
+		if (snprintf(c, sizeof(c), "%s%s", abs, tails[i]) >= PATH_MAX ||
+		    unjudged(u->j->s, c))
+			return true;
+	}
+	return false;
+}
+
 /* The risks of the config PATH (see config_risks), its names shown. */
 static void config_risks_of(const struct judge *j, const char *path, char *out, size_t size)
 {
+	struct url_judge u = {.j = j};
 	const struct cordon_git_entries *had = j->all || j->s->earlier ? NULL : had_at(j->s, path);
-	if (had) {
-		(void)cordon_git_config_scan(path, had, NULL, out, size);
-		return;
-	}
 	struct stat st;
-	if (!j->memo || stat(path, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < MEMO_FROM) {
-		cordon_git_config_risks(path, out, size);
+	if (had || !j->memo || stat(path, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size < MEMO_FROM || (j->base && strchr(j->base, '\n'))) {
+		(void)cordon_git_config_judge(path, had, url_local, &u, out, size);
 		return;
 	}
+	/* Keyed by the file, and by the worktree too where a relative URL
+	 * was judged against it. */
 	char key[96];
-	int kn = snprintf(key, sizeof(key), "%llu:%llu:%lld.%09ld\n", (unsigned long long)st.st_dev,
+	int kn = snprintf(key, sizeof(key), "%llu:%llu:%lld.%09ld", (unsigned long long)st.st_dev,
 			  (unsigned long long)st.st_ino, (long long)CTIME(st).tv_sec,
 			  (long)CTIME(st).tv_nsec);
-	for (size_t i = 0; i < j->memo->n; i++)
-		if (strncmp(j->memo->v[i], key, (size_t)kn) == 0) {
-			add_each(out, size, j->memo->v[i] + kn);
+	cleanup_free char *key_base = NULL;
+	if (asprintf(&key_base, "%s:%s\n", key, j->base ? j->base : "") < 0) {
+		(void)cordon_git_config_judge(path, NULL, url_local, &u, out, size);
+		return;
+	}
+	snprintf(key + kn, sizeof(key) - (size_t)kn, "\n");
+	for (size_t i = 0; i < j->memo->n; i++) {
+		const char *m = j->memo->v[i];
+		if (strncmp(m, key, strlen(key)) == 0 ||
+		    strncmp(m, key_base, strlen(key_base)) == 0) {
+			add_each(out, size, strchr(m, '\n') + 1);
 			return;
 		}
+	}
 	char risks[1200] = "";
-	cordon_git_config_risks(path, risks, sizeof(risks));
+	(void)cordon_git_config_judge(path, NULL, url_local, &u, risks, sizeof(risks));
 	char *entry;
-	if (asprintf(&entry, "%s%s", key, risks) >= 0)
+	if (asprintf(&entry, "%s%s", u.relative ? key_base : key, risks) >= 0)
 		remember(j->memo, entry);
 	add_each(out, size, risks);
 }
@@ -1284,6 +1416,74 @@ static void hook_risks(const struct judge *there, const char *dir, char *out, si
 		cordon_git_risk_add(out, size, what);
 }
 
+/* PATH is a file held as the user's ('m') and still the same. */
+static bool held_as_was(const struct cordon_sweep *s, const char *path)
+{
+	for (size_t i = 0; i < s->n_held; i++)
+		if (s->held[i].kind == 'm' && strcmp(s->held[i].path, path) == 0)
+			return !replaced(&s->held[i]);
+	return false;
+}
+
+/* The remotes git keeps in files of their own, remotes/NAME and
+ * branches/NAME in the common dir CD, which it reads for a name its
+ * config defines no URL for (git push with no origin in the config):
+ * each one made or changed since the session started counts (git push to
+ * a repository planted anywhere runs its hooks), into R, each a file that
+ * can be moved aside alone. In a directory that changed, every file
+ * counts but those the user had (held_as_was). */
+static void legacy_remotes(const struct judge *j, const char *cd, struct risks *r)
+{
+	static const char *const kinds[] = {"remotes", "branches"};
+	for (size_t k = 0; k < 2; k++) {
+		char dir[PATH_MAX + 16], what[PATH_MAX + 64], hidden[80];
+		snprintf(dir, sizeof(dir), "%s/%s", cd, kinds[k]);
+		struct stat st;
+		if (lstat(dir, &st) < 0)
+			continue;
+		size_t before = strlen(r->all);
+		if (!S_ISDIR(st.st_mode)) { /* a link, or a file */
+			if (counts(dir, j)) {
+				snprintf(what, sizeof(what), "%s (not a directory)", kinds[k]);
+				cordon_git_risk_add(r->all, sizeof(r->all), what);
+			}
+			held_by(r, before, dir);
+			continue;
+		}
+		bool all = counts(dir, j);
+		const char *shown = withheld(j->s, dir, kinds[k], hidden, sizeof(hidden));
+		DIR *d = opendir(dir);
+		if (!d && all) {
+			snprintf(what, sizeof(what), "%s cordon cannot read", kinds[k]);
+			cordon_git_risk_add(r->all, sizeof(r->all), what);
+			held_by(r, before, NULL);
+		}
+		int n = 0;
+		for (struct dirent *de; d && (de = readdir(d));) {
+			if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+				continue;
+			if (++n > REMOTES_MAX) {
+				snprintf(what, sizeof(what), "more %s than cordon reads", kinds[k]);
+				cordon_git_risk_add(r->all, sizeof(r->all), what);
+				held_by(r, before, NULL);
+				break;
+			}
+			char path[PATH_MAX + 300];
+			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+			if (!counts(path, j) && !(all && !held_as_was(j->s, path)))
+				continue;
+			before = strlen(r->all);
+			if (!shown)
+				snprintf(what, sizeof(what), "a remote in %s/%s", kinds[k],
+					 de->d_name);
+			cordon_git_risk_add(r->all, sizeof(r->all), shown ? shown : what);
+			held_by(r, before, path);
+		}
+		if (d)
+			closedir(d);
+	}
+}
+
 /* The risks of the git dir DIR that count under J, into R; BASE: the
  * directory core.hooksPath is relative to (NULL: unknown, not looked
  * at). */
@@ -1361,6 +1561,9 @@ static void risks_of(const struct judge *j, const char *dir, const char *base, s
 	if (!is_guarded(j->s, path))
 		hook_risks(&there, path, r->all, sizeof(r->all));
 	held_by(r, before, NULL);
+	struct judge in_common = *j;
+	in_common.all = j->all || (shared && moved_in(shared, &j->s->since));
+	legacy_remotes(&in_common, shared ? shared : dir, r);
 	if (base) {
 		struct cordon_strv dirs = {0};
 		if (cordon_strv_push(&dirs, shared ? shared : dir) < 0 ||
@@ -1527,6 +1730,7 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 		base = strndup(path, pn - 5);
 	else if (!in_dotgit(rel))
 		base = strdup(path);
+	j.base = base;
 	struct risks r = {.all = ""};
 	if (dir)
 		risks_of(&j, dir, base, &r);
@@ -1692,7 +1896,7 @@ static void say_lost(const struct cordon_sweep *s, struct cordon_strv *said)
 {
 	for (size_t i = 0; i < s->n_held; i++) {
 		const struct cordon_sweep_held *h = &s->held[i];
-		if (!replaced(h) || (h->kind == 'r' && strstr(h->path, "/.git/")))
+		if (h->kind == 'm' || !replaced(h) || (h->kind == 'r' && strstr(h->path, "/.git/")))
 			continue;
 		char shown[PATH_MAX + 8];
 		cordon_printable(h->path, SIZE_MAX, shown, sizeof(shown));

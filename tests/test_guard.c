@@ -474,6 +474,14 @@ Test(guard, git_config_reader_fails_closed)
 		{"[core]\n\tbare = \"x\n", "a config cordon cannot read"},
 		{"fsmonitor = x\n", "a config cordon cannot read"},
 		{"[user]\n\tname = a # b\n\temail = c ; d\n", ""},
+		{"[remote \"o\"]\n\turl = https://x/y\n\tpushurl = git@h:y\n", ""},
+		{"[remote \"o\"]\n\turl = ../y.git\n", ""}, /* (judged by the sweep) */
+		{"[remote \"o\"]\n\turl = evil::x\n", "remote.*.url (a remote helper)"},
+		{"[remote \"o\"]\n\tpushurl = \"ev\"il://x\n",
+		 "remote.*.pushurl (a remote helper)"},
+		{"[branch \"m\"]\n\tremote = origin\n\tpushremote = .\n", ""},
+		{"[branch \"m\"]\n\tremote = x::y\n", "branch.*.remote (a remote helper)"},
+		{"[remote \"o\"]\n\turl = \"a\\q\"\n", "remote.*.url (a value cordon cannot read)"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char *f = write_file(dir, "config", cases[i].text);

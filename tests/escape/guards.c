@@ -2796,6 +2796,105 @@ BOTH_USERS(guards, a_directory_the_sweep_cannot_read_is_said, .timeout = 60)
 
 /* ---- what the sweep reads besides hooks and config ---- */
 
+/* git push to a repository on this machine runs its hooks (receive-pack).
+ * A session points a remote at a bare repository it planted where no
+ * walk looks: a remotes/ or branches/ file in the project's own
+ * repository (git reads one for a remote its config has no URL for), the
+ * URL of a repository made inside into a git dir hidden in its own .git,
+ * and a nested repository's URL into a writable directory that is not a
+ * root (as /tmp is). Each is moved aside as the session ends (the
+ * project's own files alone), and git push outside runs nothing.
+ * Control: the same plants outside, and each push runs its hook. */
+static const char plant_remotes[] =
+	"recv() { mkdir -p \"$1\" && git init -q --bare \"$1\" && "
+	"printf '#!/bin/sh\\ntouch %s\\n' \"$M-$2\" > \"$1/hooks/pre-receive\" && "
+	"chmod +x \"$1/hooks/pre-receive\"; }\n"
+	"recv .git/x.git remotes && mkdir -p .git/remotes && "
+	"printf 'URL: %s/.git/x.git\\nPush: refs/heads/*:refs/heads/*\\n' \"$PWD\" > "
+	".git/remotes/origin; echo remotes $?\n"
+	"recv .git/y.git branches && mkdir -p .git/branches && "
+	"printf '%s/.git/y.git#main\\n' \"$PWD\" > .git/branches/up; echo branches $?\n"
+	"git init -q new && git -C new commit -q --allow-empty -m n && recv new/.git/x.git made && "
+	"git -C new remote add origin \"$PWD/new/.git/x.git\"; echo made $?\n"
+	"recv \"$S/x.git\" nested && git -C nested remote set-url origin \"$S/x.git\"; "
+	"echo nested $?\n";
+
+static void push_outside(struct world *w)
+{
+	struct run_result r =
+		sh_outside(w, "git push >/dev/null 2>&1; git push up >/dev/null 2>&1; "
+			      "git -C new push origin main >/dev/null 2>&1; "
+			      "git -C nested push origin main >/dev/null 2>&1; true");
+	run_free(&r);
+}
+
+static void nested_world(struct world *w)
+{
+	struct run_result r = outside(w, "git init -q nested && git -C nested commit -q "
+					 "--allow-empty -m n && git -C nested remote add origin "
+					 "https://example.invalid/r.git");
+	run_free(&r);
+}
+
+BOTH_USERS(guards, a_remote_into_a_planted_repository_is_moved_aside, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "gremote");
+	/* A directory the session may write that is not a root, as /tmp. */
+	char *shared = at(w.dir, "shared");
+	cr_assert_eq(mkdir(shared, 0755), 0);
+	FILE *f = fopen(w.cfg, "w");
+	cr_assert_not_null(f);
+	fprintf(f,
+		"{\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/tty\", \"/dev/ptmx\", "
+		"\"/dev/urandom\", \"/dev/zero\", \"%s\"]}}",
+		shared);
+	cr_assert_eq(fclose(f), 0);
+	nested_world(&w);
+	world_give(&w);
+	usleep(1100 * 1000);
+	char *vars = fmt("S=%s", shared), *script = plant(&w, "deny", vars, plant_remotes);
+	struct run_result r = sh_in(&w, NULL, "%s", script);
+	free(script);
+	expect_all_landed((const char *const[]){"remotes", "branches", "made", "nested", NULL}, &r,
+			  "inside");
+	char *diag = fmt("%s%s", r.out, r.err);
+	run_free(&r);
+	push_outside(&w);
+	static const char *const marks[] = {"remotes", "branches", "made", "nested", NULL};
+	for (size_t i = 0; marks[i]; i++)
+		cr_expect_not(marked(&w, "deny", marks[i]), "git push ran the planted %s hook: %s",
+			      marks[i], diag);
+	static const char *const aside[] = {
+		".git/remotes/origin.cordon-disarmed", ".git/branches/up.cordon-disarmed",
+		"new/.git.cordon-disarmed", "nested/.git.cordon-disarmed", NULL};
+	for (size_t i = 0; aside[i]; i++)
+		cr_expect(present(w.proj, aside[i]), "%s: not moved aside: %s", aside[i], diag);
+	cr_expect(strstr(diag, "(a remote in remotes/origin)"), "%s", diag);
+	cr_expect(strstr(diag, "(a repository a session could write)"), "%s", diag);
+	cr_expect(present(w.proj, ".git/HEAD") && !present(w.proj, ".git.cordon-disarmed"),
+		  "the guarded repository was moved: %s", diag);
+	/* The control. */
+	r = outside(&w,
+		    "rm -rf .git/x.git .git/y.git .git/remotes .git/branches/up* new nested "
+		    "\"%s/x.git\"",
+		    shared);
+	run_free(&r);
+	nested_world(&w);
+	script = plant(&w, "ctl", vars, plant_remotes);
+	r = outside(&w, "%s", script);
+	free(script);
+	run_free(&r);
+	push_outside(&w);
+	for (size_t i = 0; marks[i]; i++)
+		cr_expect(marked(&w, "ctl", marks[i]), "control: git push did not run the %s hook",
+			  marks[i]);
+	free(diag);
+	free(vars);
+	free(shared);
+	world_free(&w);
+}
+
 /* Swap the directory FROM with the link TO (both in DIR) once a file in
  * FROM changes its mode (the sweep making FROM/NAME readable), as a
  * session still running beside the one whose sweep this is could; WAIT_MS
