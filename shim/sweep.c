@@ -1484,6 +1484,47 @@ static void legacy_remotes(const struct judge *j, const char *cd, struct risks *
 	}
 }
 
+#ifdef __APPLE__
+#define HFS true /* git's core.protectHFS: on by default there */
+#else
+#define HFS false
+#endif
+
+/* The index of the git dir DIR (each worktree has its own), whose common
+ * dir is CD: judged when it, or a shared index beside it (a split
+ * index's), changed since the session started, into R (it alone can be
+ * moved aside: git works without one). */
+static void index_risks(const struct judge *j, const char *dir, const char *cd, struct risks *r)
+{
+	char path[PATH_MAX + 32];
+	snprintf(path, sizeof(path), "%s/index", dir);
+	struct stat st;
+	if (lstat(path, &st) < 0 && errno == ENOENT)
+		return; /* (git reads no shared index without it) */
+	bool judge = counts(path, j);
+	DIR *d = judge ? NULL : opendir(dir);
+	for (struct dirent *de; d && !judge && (de = readdir(d));) {
+		char shared[PATH_MAX + 300];
+		snprintf(shared, sizeof(shared), "%s/%s", dir, de->d_name);
+		judge = strncmp(de->d_name, "sharedindex.", 12) == 0 && counts(shared, j);
+	}
+	if (d)
+		closedir(d);
+	if (!judge)
+		return;
+	char config[PATH_MAX + 32], risks[600] = "", what[80];
+	snprintf(config, sizeof(config), "%s/config", cd);
+	cordon_git_index_risks(path, cordon_git_hash_size(config), HFS, risks, sizeof(risks));
+	if (!risks[0])
+		return;
+	size_t before = strlen(r->all);
+	if (withheld(j->s, path, "an index", what, sizeof(what)))
+		cordon_git_risk_add(r->all, sizeof(r->all), what);
+	else
+		add_each(r->all, sizeof(r->all), risks);
+	held_by(r, before, path);
+}
+
 /* The risks of the git dir DIR that count under J, into R; BASE: the
  * directory core.hooksPath is relative to (NULL: unknown, not looked
  * at). */
@@ -1564,6 +1605,7 @@ static void risks_of(const struct judge *j, const char *dir, const char *base, s
 	struct judge in_common = *j;
 	in_common.all = j->all || (shared && moved_in(shared, &j->s->since));
 	legacy_remotes(&in_common, shared ? shared : dir, r);
+	index_risks(j, dir, shared ? shared : dir, r);
 	if (base) {
 		struct cordon_strv dirs = {0};
 		if (cordon_strv_push(&dirs, shared ? shared : dir) < 0 ||
@@ -1636,10 +1678,22 @@ static int disarm(const struct cordon_sweep *s, const char *path, const char *he
 	return disarm_to(s, path, head, why, said, NULL, 0);
 }
 
+/* disarm_to, the line ending in TAIL (what the user does next). */
+static int disarm_said(const struct cordon_sweep *s, const char *path, const char *head,
+		       const char *why, const char *tail, struct cordon_strv *said, char *moved,
+		       size_t size);
+
 /* disarm, the name it was moved to into MOVED (SIZE bytes; may be
  * NULL). */
 static int disarm_to(const struct cordon_sweep *s, const char *path, const char *head,
 		     const char *why, struct cordon_strv *said, char *moved, size_t size)
+{
+	return disarm_said(s, path, head, why, "review it, then move it back", said, moved, size);
+}
+
+static int disarm_said(const struct cordon_sweep *s, const char *path, const char *head,
+		       const char *why, const char *tail, struct cordon_strv *said, char *moved,
+		       size_t size)
 {
 	char shown[PATH_MAX + 8], to[NAME_MAX + 32], shown_to[NAME_MAX + 32];
 	cordon_printable(path, SIZE_MAX, shown, sizeof(shown));
@@ -1668,9 +1722,8 @@ static int disarm_to(const struct cordon_sweep *s, const char *path, const char 
 	if (moved)
 		snprintf(moved, size, "%s", to);
 	int dn = (int)(strrchr(shown, '/') - shown);
-	say(said, "cordon: %s %s, %s, so cordon moved it to %.*s/%s: review it, then move it back",
-	    head, shown, why, dn, shown,
-	    cordon_printable(to, SIZE_MAX, shown_to, sizeof(shown_to)));
+	say(said, "cordon: %s %s, %s, so cordon moved it to %.*s/%s: %s", head, shown, why, dn,
+	    shown, cordon_printable(to, SIZE_MAX, shown_to, sizeof(shown_to)), tail);
 	return 1;
 }
 
@@ -1753,6 +1806,15 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 		for (size_t i = 0; i < r.files.n; i++) {
 			const char *head = s->earlier ? "while a session ran, it wrote"
 						      : "while this session ran, it wrote";
+			const char *name = strrchr(r.files.v[i], '/');
+			if (name && strcmp(name, "/index") == 0) {
+				/* (Not to be moved back: git makes a new one.) */
+				moved += disarm_said(s, r.files.v[i], head, r.why.v[i],
+						     "git works without one (git reset there "
+						     "makes a new one from HEAD)",
+						     said, NULL, 0);
+				continue;
+			}
 			snprintf(why, sizeof(why), "where git outside would run programs (%s)",
 				 r.why.v[i]);
 			moved += disarm(s, r.files.v[i], head, why, said);

@@ -134,6 +134,21 @@ bool cordon_git_config_scan(const char *config, const struct cordon_git_entries 
 bool cordon_git_config_judge(const char *config, const struct cordon_git_entries *known,
 			     bool (*local)(const char *path, void *arg), void *arg, char *out,
 			     size_t size);
+/* The size of an object id in the repository whose config is CONFIG (its
+ * extensions.objectformat): 32 for SHA-256, else 20. */
+size_t cordon_git_hash_size(const char *config);
+/* PATH, an index entry's name, is one git's verify_path takes for an
+ * entry of MODE (no "." or ".." part, no ".git" in any case or as NTFS
+ * names it, not absolute, no empty part; a trailing slash for a directory
+ * only); HFS: as on HFS+, which ignores some code points in names. */
+bool cordon_git_path_ok(const char *path, unsigned mode, bool hfs);
+/* The git index INDEX (versions 2 to 4, HASH_SIZE the repository's,
+ * cordon_git_hash_size), every stream of entries git may read from it and
+ * the shared index a split one names: a path cordon_git_path_ok refuses
+ * (git restore . outside would write it), or an index cordon cannot read
+ * (longer than 256 MiB, or not in git's format), is a risk. A missing one
+ * adds nothing. */
+void cordon_git_index_risks(const char *index, size_t hash_size, bool hfs, char *out, size_t size);
 /* The hooks in the directory DIR, those for which ONLY(PATH, ARG) is
  * true (ONLY may be NULL). */
 void cordon_git_hook_risks(const char *dir, bool (*only)(const char *path, const void *arg),

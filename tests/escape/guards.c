@@ -2796,6 +2796,119 @@ BOTH_USERS(guards, a_directory_the_sweep_cannot_read_is_said, .timeout = 60)
 
 /* ---- what the sweep reads besides hooks and config ---- */
 
+/* A version 2 git index of the N entries NAMES (sorted, as git keeps
+ * them), each a file of mode 100755 whose blob is OIDS' (hex), into PATH;
+ * its trailing hash all zeros (git checks it only in fsck). */
+static void write_index(const char *path, const char *const names[], const char *const oids[],
+			size_t n)
+{
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f, "%s: %s", path, strerror(errno));
+	unsigned char head[12] = {'D', 'I', 'R', 'C', 0, 0, 0, 2, 0, 0, 0, (unsigned char)n};
+	fwrite(head, 1, sizeof(head), f);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char e[62] = {0};
+		e[24] = 0, e[25] = 0, e[26] = 0x81, e[27] = 0xed; /* mode 100755 */
+		for (size_t b = 0; b < 20; b++)
+			cr_assert_eq(sscanf(oids[i] + 2 * b, "%2hhx", &e[40 + b]), 1, "%s",
+				     oids[i]);
+		size_t len = strlen(names[i]);
+		e[60] = (unsigned char)(len >> 8), e[61] = (unsigned char)len;
+		fwrite(e, 1, sizeof(e), f);
+		fwrite(names[i], 1, len, f);
+		static const unsigned char pad[8];
+		fwrite(pad, 1, ((62 + len + 8) & ~(size_t)7) - 62 - len, f);
+	}
+	static const unsigned char hash[20];
+	fwrite(hash, 1, sizeof(hash), f);
+	cr_assert_eq(fclose(f), 0);
+}
+
+/* The blob CONTENT made outside in W's project (git hash-object -w): its
+ * id (malloc'd). */
+static char *blob(struct world *w, const char *content)
+{
+	struct run_result r = outside(w, "printf '%%s' '%s' | git hash-object -w --stdin", content);
+	char *oid = strndup(r.out, 40);
+	run_free(&r);
+	return oid;
+}
+
+/* The index of the project's own repository is writable inside (git add
+ * works there). A session that renames its entries to
+ * .git/hooks/pre-commit and ../outside/x (git reads an index without
+ * asking whether its paths are ones it would write) gets git restore .
+ * outside to write a hook, and any file the user can write; a linked
+ * worktree's index, kept in .git/worktrees, the same. As the session ends,
+ * each index whose entries git's verify_path would refuse is moved aside
+ * alone, and said; the repository stays, and git reset makes a new one.
+ * Control: the same indexes copied in outside: git restore . writes both
+ * files, and the hook runs at the next commit. */
+BOTH_USERS(guards, a_crafted_index_is_moved_aside, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "gindex");
+	char *mark = fmt("%s/pwned-index-hook", w.outside);
+	char *hook = fmt("#!/bin/sh\ntouch %s\n", mark);
+	char *oid_hook = blob(&w, hook), *oid_out = blob(&w, "out");
+	struct run_result r = outside(&w, "git worktree add -q ../outside/wt 2>/dev/null");
+	run_free(&r);
+	char *main_idx = at(w.proj, "idx-main"), *wt_idx = at(w.proj, "idx-wt");
+	write_index(main_idx,
+		    (const char *const[]){"../outside/pwned-index-out", ".git/hooks/pre-commit"},
+		    (const char *const[]){oid_out, oid_hook}, 2);
+	write_index(wt_idx, (const char *const[]){"../pwned-index-wt"},
+		    (const char *const[]){oid_out}, 1);
+	world_give(&w);
+	usleep(1100 * 1000);
+	static const char plant_index[] = "cp idx-main .git/index; echo index $?\n"
+					  "cp idx-wt .git/worktrees/wt/index; echo worktree $?\n";
+	r = sh_in(&w, NULL, "%s", plant_index);
+	expect_all_landed((const char *const[]){"index", "worktree", NULL}, &r, "inside");
+	char *diag = fmt("%s%s", r.out, r.err);
+	run_free(&r);
+	char *line = fmt("it wrote %s/.git/index, an index whose entries git would write outside "
+			 "the worktree or into a .git (",
+			 w.proj);
+	cr_expect(strstr(diag, line), "the index was not said: %s", diag);
+	cr_expect(present(w.proj, ".git/index.cordon-disarmed") &&
+			  present(w.proj, ".git/worktrees/wt/index.cordon-disarmed"),
+		  "an index was not moved aside: %s", diag);
+	cr_expect(present(w.proj, ".git/HEAD") && !present(w.proj, ".git.cordon-disarmed"),
+		  "the repository was moved: %s", diag);
+	static const char restore[] = "git restore . >/dev/null 2>&1; "
+				      "git -C ../outside/wt restore . >/dev/null 2>&1; "
+				      "git commit -q --allow-empty -m after >/dev/null 2>&1; true";
+	r = sh_outside(&w, restore);
+	run_free(&r);
+	cr_expect_not(present(w.proj, ".git/hooks/pre-commit") || file_exists(mark),
+		      "git restore . outside wrote the hook: %s", diag);
+	cr_expect_not(present(w.outside, "pwned-index-out") || present(w.outside, "pwned-index-wt"),
+		      "git restore . outside wrote outside the worktree: %s", diag);
+	/* What the line says: git reset makes a new one. */
+	r = sh_outside(&w, "git reset -q && git status --porcelain --untracked-files=no");
+	cr_expect(r.status == 0 && r.out[0] == '\0', "git reset: %d %s%s", r.status, r.out, r.err);
+	run_free(&r);
+	/* The control. */
+	r = outside(&w, "%s", "cp idx-main .git/index && cp idx-wt .git/worktrees/wt/index");
+	run_free(&r);
+	r = sh_outside(&w, restore);
+	run_free(&r);
+	cr_expect(present(w.proj, ".git/hooks/pre-commit") && file_exists(mark),
+		  "control: the hook was not written, or did not run");
+	cr_expect(present(w.outside, "pwned-index-out") && present(w.outside, "pwned-index-wt"),
+		  "control: nothing was written outside the worktree");
+	free(line);
+	free(diag);
+	free(main_idx);
+	free(wt_idx);
+	free(oid_hook);
+	free(oid_out);
+	free(hook);
+	free(mark);
+	world_free(&w);
+}
+
 /* git push to a repository on this machine runs its hooks (receive-pack).
  * A session points a remote at a bare repository it planted where no
  * walk looks: a remotes/ or branches/ file in the project's own
