@@ -1095,6 +1095,18 @@ static bool writable(const struct cordon_sweep *s, const char *path)
 	return false;
 }
 
+/* PATH as the guards name it, into OUT (PATH_MAX bytes): its directory
+ * canonical, its last name (a link too) as it is. False when its
+ * directory does not resolve. */
+static bool canon_dir(const char *path, char *out)
+{
+	const char *slash = strrchr(path, '/');
+	cleanup_free char *dir =
+		slash && slash != path ? strndup(path, (size_t)(slash - path)) : NULL;
+	cleanup_free char *in = dir ? realpath(dir, NULL) : NULL;
+	return in && snprintf(out, PATH_MAX, "%s%s", in, slash) < PATH_MAX;
+}
+
 /* The path PATH (canonical where it exists, a missing rest added as
  * written) lies inside a .git, which no walk looks into but for the git
  * dirs kept in modules/ and worktrees/, or is a place a rule let the
@@ -1416,6 +1428,93 @@ static void hook_risks(const struct judge *there, const char *dir, char *out, si
 		cordon_git_risk_add(out, size, what);
 }
 
+/* What the configs of the git dirs DIR and SHARED (may be NULL) include
+ * ([include], [includeIf] whatever its condition, as the guards follow
+ * them): each included file that counts under J is judged whole, into R.
+ * An include of an old line reached a file of the worktree the session
+ * could rewrite at will (a nested repository's include.path =
+ * ../.gitconfig, then core.fsmonitor in it). */
+static void include_risks(const struct judge *j, const char *dir, const char *shared,
+			  struct risks *r)
+{
+	struct cordon_strv top = {0}, inc = {0};
+	static const char *const names[] = {"config", "config.worktree"};
+	int e = 0;
+	for (size_t k = 0; e >= 0 && k < 3; k++) {
+		char f[PATH_MAX + 32];
+		if (k == 2 && !shared)
+			break;
+		snprintf(f, sizeof(f), "%s/%s", k == 2 ? shared : dir, names[k % 2]);
+		e = cordon_strv_push(&top, f);
+	}
+	/* Read once for each git dir (thousands of .git files may name one
+	 * whose config is large), as hooks_paths is. */
+	cleanup_free char *key = NULL;
+	const char *held = NULL;
+	if (e >= 0 && j->memo && !strchr(dir, '\n') && !(shared && strchr(shared, '\n')) &&
+	    asprintf(&key, "includes:%s|%s\n", dir, shared ? shared : "") >= 0)
+		for (size_t i = 0; !held && i < j->memo->n; i++)
+			if (strncmp(j->memo->v[i], key, strlen(key)) == 0)
+				held = j->memo->v[i] + strlen(key);
+	for (const char *v = held; e >= 0 && v && *v;) { /* a line each */
+		size_t n = strcspn(v, "\n");
+		cleanup_free char *one = strndup(v, n);
+		e = one ? cordon_strv_push(&inc, one) : -ENOMEM;
+		v += n + (v[n] == '\n');
+	}
+	for (size_t k = 0; e >= 0 && !held && k < top.n; k++)
+		e = cordon_git_includes(top.v[k], getenv("HOME"), &inc);
+	if (e >= 0 && !held && key) {
+		size_t len = strlen(key) + 1;
+		bool plain = true; /* (a path with a newline is not remembered) */
+		for (size_t i = 0; i < inc.n; i++) {
+			len += strlen(inc.v[i]) + 1;
+			plain = plain && !strchr(inc.v[i], '\n');
+		}
+		char *entry = plain ? malloc(len) : NULL;
+		if (entry) {
+			size_t at = strlen(key);
+			memcpy(entry, key, at);
+			for (size_t i = 0; i < inc.n; i++) {
+				size_t vn = strlen(inc.v[i]);
+				memcpy(entry + at, inc.v[i], vn);
+				at += vn;
+				entry[at++] = '\n';
+			}
+			entry[at] = '\0';
+			remember(j->memo, entry);
+		}
+	}
+	if (e < 0) {
+		r->other = true;
+		cordon_git_risk_add(r->all, sizeof(r->all), "a config cordon cannot read");
+	}
+	struct judge whole = *j;
+	whole.all = true;
+	for (size_t k = 0; k < top.n; k++) { /* (an include of itself) */
+		char path[PATH_MAX];
+		char *c = canon_dir(top.v[k], path) ? strdup(path) : NULL;
+		if (c) {
+			free(top.v[k]);
+			top.v[k] = c;
+		}
+	}
+	for (size_t i = 0; e >= 0 && i < inc.n; i++) {
+		/* As the guards name it; only where a session could have
+		 * written it (one elsewhere is the user's own). */
+		char path[PATH_MAX];
+		if (!canon_dir(inc.v[i], path) || cordon_strv_contains(&top, path) ||
+		    !writable(j->s, path))
+			continue;
+		size_t before = strlen(r->all);
+		if (counts(path, j))
+			config_risks(&whole, path, r->all, sizeof(r->all));
+		held_by(r, before, path);
+	}
+	cordon_strv_free(&top);
+	cordon_strv_free(&inc);
+}
+
 /* PATH is a file held as the user's ('m') and still the same. */
 static bool held_as_was(const struct cordon_sweep *s, const char *path)
 {
@@ -1604,6 +1703,7 @@ static void risks_of(const struct judge *j, const char *dir, const char *base, s
 	held_by(r, before, NULL);
 	struct judge in_common = *j;
 	in_common.all = j->all || (shared && moved_in(shared, &j->s->since));
+	include_risks(j, dir, shared, r);
 	legacy_remotes(&in_common, shared ? shared : dir, r);
 	index_risks(j, dir, shared ? shared : dir, r);
 	if (base) {

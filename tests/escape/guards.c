@@ -3008,6 +3008,41 @@ BOTH_USERS(guards, a_remote_into_a_planted_repository_is_moved_aside, .timeout =
 	world_free(&w);
 }
 
+/* A nested repository whose config includes a file of its worktree
+ * (include.path = ../.gitconfig, an old line, the user's own): the
+ * session rewrites the included file, and git status outside ran its
+ * core.fsmonitor. Each included file changed since the session started is
+ * judged whole, as the config is; the repository is moved aside. Control:
+ * the same change outside runs. */
+BOTH_USERS(guards, a_nested_repository_s_included_config_is_judged, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "ginclude");
+	static const char nested[] =
+		"git init -q sub && git -C sub commit -q --allow-empty -m s && "
+		"git -C sub config include.path ../.gitconfig && "
+		"printf '[user]\\n\\tname = x\\n' > sub/.gitconfig";
+	struct run_result r = outside(&w, "%s", nested);
+	run_free(&r);
+	usleep(1100 * 1000);
+	char *diag = plant_landed(&w, "fsmon >> sub/.gitconfig; echo included $?\n",
+				  (const char *const[]){"included", NULL});
+	char *sub = at(w.proj, "sub");
+	git_outside(&w, sub, "after");
+	cr_expect_not(marked(&w, "deny", "fsmonitor"), "the included fsmonitor ran: %s", diag);
+	cr_expect(present(w.proj, "sub/.git.cordon-disarmed"), "not moved aside: %s", diag);
+	cr_expect(strstr(diag, "would run programs (core.fsmonitor)"), "%s", diag);
+	/* The control. */
+	r = outside(&w, "rm -rf sub && %s", nested);
+	run_free(&r);
+	plant_outside(&w, "fsmon >> sub/.gitconfig", NULL);
+	git_outside(&w, sub, "ctl");
+	cr_expect(marked(&w, "ctl", "fsmonitor"), "control: the included fsmonitor did not run");
+	free(sub);
+	free(diag);
+	world_free(&w);
+}
+
 /* Swap the directory FROM with the link TO (both in DIR) once a file in
  * FROM changes its mode (the sweep making FROM/NAME readable), as a
  * session still running beside the one whose sweep this is could; WAIT_MS
