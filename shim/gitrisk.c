@@ -264,13 +264,151 @@ void cordon_git_entries_free(struct cordon_git_entries *e)
 	e->whole = false;
 }
 
+/* The value after "=" at S, on one line, as git reads it (quotes taken
+ * off, escapes made, a comment and the blanks at its ends left out), into
+ * OUT (SIZE bytes): false when git would refuse it, or it does not fit. */
+static bool config_value(const char *s, char *out, size_t size)
+{
+	size_t n = 0, spaces = 0;
+	bool quoted = false;
+	for (s = skip_blanks(s); *s && *s != '\n'; s++) {
+		char c = *s;
+		if (!quoted && (c == '#' || c == ';'))
+			break;
+		if (!quoted && blank(c)) {
+			spaces++;
+			continue;
+		}
+		if (c == '"') {
+			quoted = !quoted;
+			continue;
+		}
+		if (c == '\\') {
+			switch (*++s) {
+			case 'n':
+				c = '\n';
+				break;
+			case 't':
+				c = '\t';
+				break;
+			case 'b':
+				c = '\b';
+				break;
+			case '"':
+			case '\\':
+				c = *s;
+				break;
+			default:
+				return false;
+			}
+		}
+		for (; spaces; spaces--)
+			if (n && n + 1 < size)
+				out[n++] = ' ';
+		if (n + 1 >= size)
+			return false;
+		out[n++] = c;
+	}
+	out[n] = '\0';
+	return !quoted;
+}
+
+/* A character of a URL's scheme (git's is_urlschemechar): FIRST, the
+ * first one. */
+static bool scheme_char(bool first, char c)
+{
+	return isalpha((unsigned char)c) ||
+	       (!first && (isdigit((unsigned char)c) || c == '+' || c == '.' || c == '-'));
+}
+
+/* What git does with the remote URL V (transport_get): a transport of
+ * its own to another host, a program of its own it does not ship
+ * ("HELPER::…", an unknown "SCHEME://": git-remote-HELPER, looked for on
+ * PATH), or a repository on this machine (a path, "file://"), whose path
+ * into *PATH. */
+enum url_kind { URL_REMOTE, URL_HELPER, URL_LOCAL };
+static enum url_kind url_kind(const char *v, const char **path)
+{
+	static const char *const own[] = {"http", "https",   "ftp",     "ftps", "git",
+					  "ssh",  "git+ssh", "ssh+git", NULL};
+	size_t n = 0;
+	while (scheme_char(n == 0, v[n]))
+		n++;
+	if (n && strncmp(v + n, "::", 2) == 0)
+		return URL_HELPER;
+	if (n && strncmp(v + n, "://", 3) == 0) {
+		if (n == 4 && strncasecmp(v, "file", 4) == 0) {
+			/* (git skips a host: file://HOST/PATH is /PATH) */
+			*path = strchr(v + 7, '/') ? strchr(v + 7, '/') : v + 7;
+			return URL_LOCAL;
+		}
+		for (size_t i = 0; own[i]; i++)
+			if (strlen(own[i]) == n && strncasecmp(v, own[i], n) == 0)
+				return URL_REMOTE;
+		return URL_HELPER;
+	}
+	/* (url_is_local_not_ssh) "host:path" is ssh; a path has no colon,
+	 * or a slash before it. */
+	const char *colon = strchr(v, ':'), *slash = strchr(v, '/');
+	if (!v[0] || (colon && (!slash || colon < slash)))
+		return URL_REMOTE;
+	*path = v;
+	return URL_LOCAL;
+}
+
+/* The key names a remote's URL: remote.*.url and pushurl, and a branch's
+ * remote (branch.*.remote, pushremote), which git takes for a URL when it
+ * is not a remote's name (it has a slash, or is ".."). */
+static bool url_key(const char *section, bool sub, const char *key, bool *branch)
+{
+	*branch = sub && strcasecmp(section, "branch") == 0 &&
+		  (strcasecmp(key, "remote") == 0 || strcasecmp(key, "pushremote") == 0);
+	return *branch || (sub && strcasecmp(section, "remote") == 0 &&
+			   (strcasecmp(key, "url") == 0 || strcasecmp(key, "pushurl") == 0));
+}
+
+/* What a scan looks at besides the keys (see cordon_git_config_judge). */
+struct scan_hooks {
+	bool (*local)(const char *path, void *arg);
+	void *arg;
+	char *format; /* extensions.objectformat's value, the last one */
+	size_t format_size;
+};
+
+static bool scan(const char *config, const struct cordon_git_entries *known,
+		 struct cordon_git_entries *seen, const struct scan_hooks *hooks, char *out,
+		 size_t size);
+
 void cordon_git_config_risks(const char *config, char *out, size_t size)
 {
-	(void)cordon_git_config_scan(config, NULL, NULL, out, size);
+	(void)scan(config, NULL, NULL, NULL, out, size);
 }
 
 bool cordon_git_config_scan(const char *config, const struct cordon_git_entries *known,
 			    struct cordon_git_entries *seen, char *out, size_t size)
+{
+	return scan(config, known, seen, NULL, out, size);
+}
+
+bool cordon_git_config_judge(const char *config, const struct cordon_git_entries *known,
+			     bool (*local)(const char *path, void *arg), void *arg, char *out,
+			     size_t size)
+{
+	struct scan_hooks h = {.local = local, .arg = arg};
+	return scan(config, known, NULL, &h, out, size);
+}
+
+size_t cordon_git_hash_size(const char *config)
+{
+	char format[16] = "", ignored[64] = "";
+	struct scan_hooks h = {.format = format, .format_size = sizeof(format)};
+	(void)scan(config, NULL, NULL, &h, ignored, sizeof(ignored));
+	return strcasecmp(format, "sha256") == 0 ? 32 : 20;
+}
+
+static bool scan(const char *config, const struct cordon_git_entries *known,
+		 struct cordon_git_entries *seen, const struct scan_hooks *hooks, char *out,
+		 size_t size)
 {
 	struct stat st;
 	if (seen) {
@@ -346,10 +484,50 @@ bool cordon_git_config_scan(const char *config, const struct cordon_git_entries 
 			more = value_goes_on(s + 1, &bad);
 		else if (*s && *s != '\n' && *s != '#' && *s != ';')
 			bad = true;
-		if (!bad && !is_harmless(section, sub, key) &&
-		    !(!sub && strcasecmp(section, "core") == 0 &&
-		      strcasecmp(key, "worktree") == 0 && *s == '=' &&
-		      worktree_of_its_own(config, s + 1))) {
+		if (bad)
+			continue;
+		bool risky = !is_harmless(section, sub, key) &&
+			     !(!sub && strcasecmp(section, "core") == 0 &&
+			       strcasecmp(key, "worktree") == 0 && *s == '=' &&
+			       worktree_of_its_own(config, s + 1));
+		/* A remote's URL: a program git would look for on PATH (one
+		 * the user set up stays theirs, as any setting), or a
+		 * repository here whose hooks git push runs (judged by
+		 * H->local, whatever the config held before). */
+		const char *also = "";
+		bool branch;
+		char value[PATH_MAX];
+		if (!risky && *s == '=' && url_key(section, sub, key, &branch)) {
+			const char *path = NULL;
+			if (!config_value(s + 1, value, sizeof(value))) {
+				risky = true;
+				also = " (a value cordon cannot read)";
+			} else if (url_kind(value, &path) == URL_HELPER) {
+				/* (A branch's remote too: one no remote is
+				 * configured for is taken for a URL.) */
+				risky = true;
+				also = " (a remote helper)";
+			} else if (branch &&
+				   (strcmp(value, ".") == 0 ||
+				    (strchr(value, '/') == NULL && strcmp(value, "..") != 0))) {
+				/* the name of a remote, or "." (this repository) */
+			} else if (path && hooks && hooks->local &&
+				   hooks->local(path, hooks->arg)) {
+				char what[PATH_MAX + 300];
+				snprintf(what, sizeof(what),
+					 "%s.*.%s %s (a repository a session could write)", section,
+					 key, value);
+				for (char *c = what; *c && *c != ' '; c++)
+					*c = (char)tolower((unsigned char)*c);
+				cordon_git_risk_add(out, size, what);
+			}
+		}
+		if (!risky && hooks && hooks->format && !sub && *s == '=' &&
+		    strcasecmp(section, "extensions") == 0 &&
+		    strcasecmp(key, "objectformat") == 0 &&
+		    !config_value(s + 1, hooks->format, hooks->format_size))
+			hooks->format[0] = '\0';
+		if (risky) {
 			char *whole_entry = NULL;
 			if ((seen || known) && asprintf(&whole_entry, "%s\n%.*s", in ? in : "",
 							(int)strcspn(entry, "\n"), entry) < 0)
@@ -361,10 +539,11 @@ bool cordon_git_config_scan(const char *config, const struct cordon_git_entries 
 				free(whole_entry);
 			if (as_it_was)
 				continue;
-			char what[300];
+			char what[340];
 			snprintf(what, sizeof(what), sub ? "%s.*.%s" : "%s.%s", section, key);
 			for (char *c = what; *c; c++)
 				*c = (char)tolower((unsigned char)*c);
+			snprintf(what + strlen(what), sizeof(what) - strlen(what), "%s", also);
 			cordon_git_risk_add(out, size, what);
 		}
 	}
@@ -545,4 +724,343 @@ char *cordon_git_dir_of(const char *dotgit)
 		return cordon_git_link_file(dotgit, "gitdir: ", base);
 	}
 	return strdup(dotgit);
+}
+
+/* ---- the index ----
+ *
+ * git reads the entries of an index without asking whether their paths
+ * are ones it would ever have put there: a session that rewrites it can
+ * name ".git/hooks/pre-commit" or "../../x", and git restore . outside
+ * writes them. The paths are judged here as git's verify_path judges one
+ * it is given (it would refuse those), in every stream of entries git may
+ * read: the entries in order, the blocks the offset table (IEOT) names
+ * for reading in threads, and a split index's shared one. */
+
+#define INDEX_MAX    (256u << 20) /* an index longer is not read: a risk */
+#define NAME_MAX_LEN (64u << 10)
+
+/* The N bytes at C are ".git" or "git~1" followed by nothing but dots and
+ * spaces (what NTFS takes for .git; git refuses them on every system by
+ * default, core.protectNTFS). */
+static bool ntfs_dotgit(const char *c, size_t n)
+{
+	size_t k;
+	if (n >= 4 && strncasecmp(c, ".git", 4) == 0)
+		k = 4;
+	else if (n >= 5 && strncasecmp(c, "git~1", 5) == 0)
+		k = 5;
+	else
+		return false;
+	for (; k < n && c[k] != ':'; k++)
+		if (c[k] != '.' && c[k] != ' ')
+			return false;
+	return true;
+}
+
+/* The bytes at K in U (N in all) past the code points HFS+ leaves out
+ * of a name: U+200C-200F, 202A-202E, 206A-206F and FEFF. */
+static size_t hfs_skip(const unsigned char *u, size_t k, size_t n)
+{
+	while (k + 3 <= n &&
+	       ((u[k] == 0xe2 && u[k + 1] == 0x80 &&
+		 ((u[k + 2] >= 0x8c && u[k + 2] <= 0x8f) ||
+		  (u[k + 2] >= 0xaa && u[k + 2] <= 0xae))) ||
+		(u[k] == 0xe2 && u[k + 1] == 0x81 && u[k + 2] >= 0xaa && u[k + 2] <= 0xaf) ||
+		(u[k] == 0xef && u[k + 1] == 0xbb && u[k + 2] == 0xbf)))
+		k += 3;
+	return k;
+}
+
+/* The N bytes at C are NEEDLE (lowercase ASCII) in any case, less what
+ * HFS+ leaves out of a name. */
+static bool hfs_is(const char *c, size_t n, const char *needle)
+{
+	const unsigned char *u = (const unsigned char *)c;
+	size_t k = 0;
+	for (; *needle; needle++, k++) {
+		k = hfs_skip(u, k, n);
+		if (k >= n || tolower(u[k]) != *needle)
+			return false;
+	}
+	return hfs_skip(u, k, n) == n;
+}
+
+/* The N bytes at C, a part of a path between slashes, as verify_path
+ * takes one for an entry of MODE (HFS: where the file system is HFS+'s). */
+static bool component_ok(const char *c, size_t n, unsigned mode, bool hfs)
+{
+	bool link = (mode & 0170000) == 0120000;
+	if (n == 0 || (n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.'))
+		return false;
+	if ((n == 4 && strncasecmp(c, ".git", 4) == 0) ||
+	    (link && n == 11 && strncasecmp(c, ".gitmodules", 11) == 0))
+		return false;
+	/* NTFS: each part a backslash begins is a name there. */
+	for (size_t k = 0; k < n;) {
+		size_t part = k;
+		while (part < n && c[part] != '\\')
+			part++;
+		if (ntfs_dotgit(c + k, part - k))
+			return false;
+		k = part + 1;
+	}
+	return !hfs || !(hfs_is(c, n, ".git") || (link && hfs_is(c, n, ".gitmodules")));
+}
+
+bool cordon_git_path_ok(const char *path, unsigned mode, bool hfs)
+{
+	bool dir = (mode & 0170000) == 0040000;
+	for (const char *c = path;;) {
+		size_t n = strcspn(c, "/");
+		/* An empty part: the path empty or absolute, two slashes; one
+		 * at the end only for a directory (a sparse index's). */
+		if (n == 0)
+			return *c == '\0' && c != path && dir;
+		if (!component_ok(c, n, mode, hfs))
+			return false;
+		if (c[n] == '\0')
+			return true;
+		c += n + 1;
+	}
+}
+
+struct index_scan {
+	const unsigned char *d;
+	size_t n;  /* the bytes before the trailing hash */
+	size_t hs; /* the hash's size: 20 (SHA-1) or 32 (SHA-256) */
+	unsigned version;
+	uint32_t nr;
+	bool hfs;
+	char *name; /* the entry's name (version 4: built on the last one's) */
+	size_t name_len;
+	size_t budget;    /* entries left to read in all */
+	size_t ieot_left; /* entries the offset tables may name */
+	bool unread;      /* something git may read that this could not */
+	bool nameless;    /* an entry with no name: only in a split index */
+	char bad[128];    /* the first path git would refuse, printable */
+	unsigned char base[4][32];
+	size_t n_base; /* the shared indexes the link extensions name */
+};
+
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* git's varint (the offset encoding of its packs) at P, within ROOM
+ * bytes, into *V; the bytes it took, or 0. */
+static size_t varint(const unsigned char *p, size_t room, size_t *v)
+{
+	size_t k = 0;
+	if (room == 0)
+		return 0;
+	size_t val = p[k] & 127;
+	while (p[k++] & 128) {
+		if (k >= room || val >= (SIZE_MAX >> 8))
+			return 0;
+		val = ((val + 1) << 7) | (p[k] & 127);
+	}
+	*v = val;
+	return k;
+}
+
+/* The name the entry at *OFF gives, judged; *OFF past it. FIRST: the first
+ * of a block, whose version 4 name starts anew. False when it cannot be
+ * read whole (git would read past it, or fail). */
+static bool index_entry(struct index_scan *x, size_t *off, bool first)
+{
+	size_t fixed = 40 + x->hs + 2;
+	if (x->budget == 0 || *off > x->n || x->n - *off < fixed)
+		return false;
+	x->budget--;
+	const unsigned char *e = x->d + *off;
+	unsigned mode = be32(e + 24);
+	unsigned flags = (unsigned)e[40 + x->hs] << 8 | e[41 + x->hs];
+	size_t len = flags & 0xfff, at = fixed + ((flags & 0x4000) ? 2 : 0);
+	if (x->n - *off < at)
+		return false;
+	const unsigned char *p = e + at;
+	size_t room = x->n - *off - at, size, copy = 0;
+	if (x->version == 4) {
+		size_t strip = 0, used = varint(p, room, &strip);
+		if (!used)
+			return false;
+		p += used;
+		room -= used;
+		if (!first) {
+			if (strip > x->name_len)
+				return false;
+			copy = x->name_len - strip;
+		}
+		const unsigned char *nul = memchr(p, 0, room);
+		if (!nul)
+			return false;
+		size_t suffix = (size_t)(nul - p);
+		if (len == 0xfff)
+			len = suffix + copy;
+		/* git copies LEN less COPY bytes and the one after, which must
+		 * end the name. */
+		if (len < copy || len - copy != suffix)
+			return false;
+		size = at + used + suffix + 1;
+	} else {
+		if (len == 0xfff) {
+			const unsigned char *nul = memchr(p, 0, room);
+			if (!nul)
+				return false;
+			len = (size_t)(nul - p);
+		} else if (room <= len || memchr(p, 0, len) || p[len] != 0) {
+			return false;
+		}
+		size = (at + len + 8) & ~(size_t)7;
+		if (size > x->n - *off)
+			return false;
+	}
+	if (len >= NAME_MAX_LEN)
+		return false;
+	memmove(x->name + copy, p, len - copy);
+	x->name[len] = '\0';
+	x->name_len = len;
+	if (len == 0)
+		x->nameless = true;
+	else if (!x->bad[0] && !cordon_git_path_ok(x->name, mode, x->hfs))
+		cordon_printable(x->name, SIZE_MAX, x->bad, sizeof(x->bad));
+	*off += size;
+	return true;
+}
+
+/* NR entries from OFF on, a block of their own; where they end, or 0. */
+static size_t index_block(struct index_scan *x, size_t off, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (!index_entry(x, &off, i == 0))
+			return 0;
+	return off;
+}
+
+/* The extensions from OFF on, as git reads them: a link extension's
+ * shared index, and the blocks an offset table names. */
+static void index_extensions(struct index_scan *x, size_t off)
+{
+	while (off <= x->n && x->n - off >= 8) {
+		const unsigned char *ext = x->d + off;
+		size_t sz = be32(ext + 4);
+		bool fits = x->n - off - 8 >= sz;
+		if (memcmp(ext, "link", 4) == 0) {
+			if (!fits || sz < x->hs || x->n_base >= 4) {
+				x->unread = true;
+				return;
+			}
+			memcpy(x->base[x->n_base++], ext + 8, x->hs);
+		} else if (memcmp(ext, "IEOT", 4) == 0) {
+			if (!fits || sz < 4 || be32(ext + 8) != 1) {
+				x->unread = true;
+				return;
+			}
+			for (size_t k = 12; k + 8 <= 8 + sz; k += 8) {
+				size_t nr = be32(ext + k + 4);
+				if (nr > x->ieot_left ||
+				    (nr && index_block(x, be32(ext + k), nr) == 0)) {
+					x->unread = true;
+					return;
+				}
+				x->ieot_left -= nr;
+			}
+		}
+		if (!fits)
+			return; /* (git reads no further either) */
+		off += 8 + sz;
+	}
+}
+
+/* The index D (N bytes) as X says. */
+static void index_scan(struct index_scan *x, const unsigned char *d, size_t n)
+{
+	x->d = d;
+	if (n < 12 + x->hs || memcmp(d, "DIRC", 4) != 0 || be32(d + 4) < 2 || be32(d + 4) > 4) {
+		x->unread = true;
+		return;
+	}
+	x->n = n - x->hs;
+	x->version = be32(d + 4);
+	x->nr = be32(d + 8);
+	x->budget = x->ieot_left = (size_t)x->nr + 1;
+	x->budget *= 2;
+	size_t end = x->nr ? index_block(x, 12, x->nr) : 12;
+	if (end == 0) {
+		x->unread = true;
+		return;
+	}
+	index_extensions(x, end);
+	/* The end-of-entries extension, last before the hash: where git,
+	 * reading in threads, looks for the others (its offset table too). */
+	if (x->n >= 12 + 32) {
+		const unsigned char *eoie = x->d + x->n - 32;
+		size_t from = be32(eoie + 8);
+		if (memcmp(eoie, "EOIE", 4) == 0 && be32(eoie + 4) == 24 && from >= 12 &&
+		    from < x->n - 32 && from != end)
+			index_extensions(x, from);
+	}
+}
+
+/* The index at PATH read and judged into X (X->hs and X->hfs set, X->name
+ * NAME_MAX_LEN bytes); missing, it adds nothing. */
+static void index_file(struct index_scan *x, const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) < 0 && (errno == ENOENT || errno == ENOTDIR))
+		return;
+	FILE *f = cordon_fopen_regular(path);
+	unsigned char *d = NULL;
+	if (f && fstat(fileno(f), &st) == 0 && st.st_size > 0 && st.st_size <= INDEX_MAX &&
+	    (d = malloc((size_t)st.st_size)) &&
+	    fread(d, 1, (size_t)st.st_size, f) == (size_t)st.st_size)
+		index_scan(x, d, (size_t)st.st_size);
+	else
+		x->unread = true;
+	free(d);
+	if (f)
+		(void)fclose(f); /* read only */
+}
+
+void cordon_git_index_risks(const char *index, size_t hash_size, bool hfs, char *out, size_t size)
+{
+	struct index_scan x = {.hs = hash_size, .hfs = hfs};
+	if (!(x.name = malloc(NAME_MAX_LEN))) {
+		cordon_git_risk_add(out, size, "an index cordon cannot read");
+		return;
+	}
+	index_file(&x, index);
+	/* A split index: the shared one it names, beside it (whose own link
+	 * git does not follow); an entry with no name is one that replaces
+	 * a shared entry, and takes its name. */
+	bool split = x.n_base > 0;
+	struct index_scan base = {.hs = hash_size, .hfs = hfs, .name = x.name};
+	for (size_t i = 0; i < x.n_base && !base.unread; i++) {
+		static const unsigned char none[32];
+		if (memcmp(x.base[i], none, hash_size) == 0)
+			continue;
+		char path[PATH_MAX + 100];
+		const char *slash = strrchr(index, '/');
+		int dn = slash ? (int)(slash - index) : 1;
+		int k = snprintf(path, sizeof(path), "%.*s/sharedindex.", dn, slash ? index : ".");
+		for (size_t b = 0; b < hash_size && k + 3 < (int)sizeof(path); b++)
+			k += snprintf(path + k, sizeof(path) - (size_t)k, "%02x", x.base[i][b]);
+		index_file(&base, path);
+		if (base.bad[0] && !x.bad[0])
+			memcpy(x.bad, base.bad, sizeof(x.bad));
+		base.n_base = 0;
+	}
+	free(x.name);
+	char what[200];
+	if (x.bad[0] || (x.nameless && !split) || base.nameless) {
+		snprintf(
+			what, sizeof(what),
+			"an index whose entries git would write outside the worktree or into a .git "
+			"(%s)",
+			x.bad[0] ? x.bad : "a path with no name");
+		cordon_git_risk_add(out, size, what);
+	}
+	if (x.unread || base.unread)
+		cordon_git_risk_add(out, size, "an index cordon cannot read");
 }

@@ -679,6 +679,11 @@ static int read_includes(const char *file, const char *home, int depth, struct c
 	return e;
 }
 
+int cordon_git_includes(const char *file, const char *home, struct cordon_strv *out)
+{
+	return read_includes(file, home, 0, out);
+}
+
 /* The git config files, in the order git reads them (a later one wins):
  * the system's, the global ones (HOME's, which may be NULL), then each of
  * DIRS' config and config.worktree. */

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 #include <time.h>
 
 /* PATH's birth time (a final link not followed) into *T: true, or false
@@ -15,6 +16,19 @@ bool cordon_fs_birth(const char *path, struct timespec *t);
  * ROOT, opened for reading (O_CLOEXEC) without following a link anywhere
  * on the way: a descriptor, or -errno. */
 int cordon_fs_open_beneath(int root, const char *rel);
+
+/* The directory REL beneath ROOT, reached as cordon_fs_open_beneath
+ * reaches it but opened only to stand for it (O_PATH: one of mode 0
+ * too): a descriptor, or -errno (-EOPNOTSUPP where the system has none
+ * such). The sweep changes a directory's mode through it, never by a
+ * path, which a link swapped in would turn to a file outside. */
+int cordon_fs_hold_beneath(int root, const char *rel);
+/* The mode of the directory FD (cordon_fs_hold_beneath's) set to MODE: 0
+ * or -errno. */
+int cordon_fs_chmod_held(int fd, mode_t mode);
+/* The directory FD (cordon_fs_hold_beneath's) opened for reading: a
+ * descriptor, or -errno. */
+int cordon_fs_open_held(int fd);
 
 /* Each entry of the directory FD ("." and ".." too) to EACH, with its
  * d_type (DT_UNKNOWN where the file system does not say), until EACH

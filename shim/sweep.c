@@ -233,6 +233,12 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 	for (size_t i = 0; e >= 0 && i < p->n_rules; i++)
 		if (cordon_policy_writable_root(p, &p->rules[i]))
 			e = cordon_strv_push_new(&s->roots, p->rules[i].path);
+	for (size_t i = 0; e >= 0 && i < p->n_rules; i++)
+		if (p->rules[i].access & CORDON_ACCESS_WRITE)
+			e = cordon_strv_push_new(&s->writable, p->rules[i].path);
+	for (size_t i = 0; e >= 0 && i < p->n_guards; i++)
+		if (p->guards[i].kind == CORDON_GUARD_HIDE)
+			e = cordon_strv_push_new(&s->hidden, p->guards[i].path);
 	if (e < 0) {
 		cordon_sweep_free(s);
 		return -ENOMEM;
@@ -274,6 +280,8 @@ void cordon_sweep_free(struct cordon_sweep *s)
 	free(s->project);
 	cordon_strv_free(&s->roots);
 	cordon_strv_free(&s->guarded);
+	cordon_strv_free(&s->writable);
+	cordon_strv_free(&s->hidden);
 	cordon_strv_free(&s->names);
 	memset(s, 0, sizeof(*s));
 }
@@ -383,11 +391,17 @@ struct walk {
 	struct cordon_strv found; /* git dirs and .git entries, relative */
 	struct cordon_strv shut;  /* directories that could not be read, relative */
 	size_t n_shut;
-	struct cache cache;        /* the last walk's, or not valid */
-	struct cordon_strv recs;   /* this walk's, for the next */
-	struct cordon_strv skip;   /* the other roots below it, relative */
-	struct cordon_strv opened; /* made readable to be walked: "MODE" then the path */
-	struct cordon_strv memo;   /* see struct judge */
+	struct cache cache;      /* the last walk's, or not valid */
+	struct cordon_strv recs; /* this walk's, for the next */
+	struct cordon_strv skip; /* the other roots below it, relative */
+	/* Directories made readable to be walked: each held by a descriptor
+	 * (never named by a path again), with the mode to give back. */
+	struct opened {
+		int fd;
+		mode_t mode;
+	} * opened;
+	size_t n_opened, opened_cap;
+	struct cordon_strv memo; /* see struct judge */
 	/* The directory being listed. */
 	const char *rel;
 	int fd;
@@ -587,6 +601,38 @@ static bool arrived(const struct walk *w, const char *rel, const struct stat *st
 	return flag == ABOVE_CHANGED;
 }
 
+#define OPENED_MAX 256 /* past it, one more is said instead */
+
+/* REL, a directory of the user's own made unreadable inside (chmod 0,
+ * 0311): the sweep, running as its owner, reads it all the same, and
+ * leaves it as it was (root reads it anyway). Its mode is changed through
+ * a descriptor that stands for it, opened beneath the root without a link
+ * on the way, and kept to give the mode back once all is judged (what is
+ * below it is reached through it): by a path, a link another session
+ * swapped in meanwhile made the sweep change the mode of a file outside
+ * (a private key, 0600 to 0377). A descriptor for reading it, or -errno
+ * (-EACCES: as it was). */
+static int open_up(struct walk *w, const char *rel)
+{
+	if (w->n_opened >= OPENED_MAX)
+		return -EACCES;
+	struct opened *nv = cordon_grow(w->opened, &w->opened_cap, w->n_opened + 1, sizeof(*nv), 8);
+	if (!nv)
+		return -ENOMEM;
+	w->opened = nv;
+	int held = cordon_fs_hold_beneath(w->root, rel);
+	if (held < 0)
+		return held == -EOPNOTSUPP ? -EACCES : held;
+	struct stat st;
+	if (fstat(held, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+	    cordon_fs_chmod_held(held, (st.st_mode & 07777) | S_IRUSR | S_IXUSR) < 0) {
+		close(held);
+		return -EACCES;
+	}
+	w->opened[w->n_opened++] = (struct opened){held, st.st_mode & 07777};
+	return cordon_fs_open_held(held);
+}
+
 static int list_dir(struct walk *w, const char *rel, char flag)
 {
 	struct stat st;
@@ -604,22 +650,8 @@ static int list_dir(struct walk *w, const char *rel, char flag)
 	    !after(&CTIME(st), &w->cache.at))
 		return reuse(w, rel, kind, &st);
 	int fd = cordon_fs_open_beneath(w->root, rel);
-	/* One of the user's own made unreadable inside (chmod 0, 0311): the
-	 * sweep, running as its owner, reads it all the same, and leaves it
-	 * as it was. (Root reads it anyway.) */
-	if (fd == -EACCES && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
-	    fchmodat(w->root, rel[0] ? rel : ".", (st.st_mode & 07777) | S_IRUSR | S_IXUSR, 0) ==
-		    0) {
-		/* (Its mode goes back once all is judged: what is below it is
-		 * reached through it.) */
-		char *undo;
-		if (asprintf(&undo, "%04o%s", (unsigned)(st.st_mode & 07777), rel) < 0 ||
-		    cordon_strv_push_take(&w->opened, undo) < 0) {
-			(void)!fchmodat(w->root, rel[0] ? rel : ".", st.st_mode & 07777, 0);
-			return -ENOMEM;
-		}
-		fd = cordon_fs_open_beneath(w->root, rel);
-	}
+	if (fd == -EACCES && S_ISDIR(st.st_mode) && st.st_uid == geteuid())
+		fd = open_up(w, rel);
 	if (fd < 0)
 		return shut(w, rel, fd);
 	size_t todo_before = w->todo.n;
@@ -905,6 +937,28 @@ static void had(struct cordon_sweep *s, const char *dir, const char *name)
 	s->configs[s->n_configs++] = (struct cordon_sweep_config){copy, e};
 }
 
+#define REMOTES_MAX 1024 /* files in remotes/ or branches/ read; past it, a risk */
+
+/* The files in the remotes/ and branches/ of the git dir DIR, held
+ * ('m'): the user's own remotes, as the session starts. */
+static void hold_remotes(struct cordon_sweep *s, const char *dir)
+{
+	static const char *const kinds[] = {"remotes", "branches"};
+	for (size_t k = 0; k < 2; k++) {
+		char path[PATH_MAX + 300];
+		snprintf(path, sizeof(path), "%s/%s", dir, kinds[k]);
+		DIR *d = opendir(path);
+		int n = 0;
+		for (struct dirent *de; d && n < REMOTES_MAX && (de = readdir(d)); n++) {
+			snprintf(path, sizeof(path), "%s/%s/%s", dir, kinds[k], de->d_name);
+			if (de->d_name[0] != '.')
+				hold(s, path, 'm');
+		}
+		if (d)
+			closedir(d);
+	}
+}
+
 /* As the session starts: what the configs of the repositories the last
  * walk of TOP found set (its record lists them; none without one). */
 static void snapshot(struct cordon_sweep *s, const char *top)
@@ -939,6 +993,8 @@ static void snapshot(struct cordon_sweep *s, const char *top)
 		cleanup_free char *shared = cordon_git_link_file(f, "", dir);
 		if (shared)
 			had(s, shared, "config");
+		if (i == 0)
+			hold_remotes(s, shared ? shared : dir);
 	}
 	free(w.cache.data);
 	free(w.cache.recs);
@@ -973,6 +1029,8 @@ static int walk(struct walk *w)
 struct judge {
 	const struct cordon_sweep *s;
 	bool all; /* the repository is new here: all it holds counts */
+	/* Its worktree (a relative remote URL is git's there), or NULL. */
+	const char *base;
 	/* Large configs read already, "DEV:INO:CTIME\n" then their risks:
 	 * thousands of .git files naming one config of a MiB are read once. */
 	struct cordon_strv *memo;
@@ -1005,37 +1063,189 @@ static void add_each(char *out, size_t size, const char *risks)
 	}
 }
 
-/* cordon_git_config_risks, once for each large config. In a repository
- * that was there as the session started, what its config already set
- * then is not a risk of this session's (never when judged from an
- * earlier session's start: that one may have set it). */
-static void config_risks(const struct judge *j, const char *path, char *out, size_t size)
+/* PATH, read to judge it, lies where the names in it are never shown
+ * (what a link, a .git file or a config leads to outside every root, or
+ * in a hidden path: a planted .git/hooks -> ~/.password-store listed the
+ * accounts on stderr): "WHAT outside the project" or "WHAT in a path
+ * cordon hides" into BUF (SIZE bytes), else NULL. */
+static const char *withheld(const struct cordon_sweep *s, const char *path, const char *what,
+			    char *buf, size_t size)
 {
+	cleanup_free char *real = realpath(path, NULL);
+	if (!real)
+		return NULL; /* (nothing read there) */
+	for (size_t i = 0; i < s->hidden.n; i++)
+		if (cordon_path_under(real, s->hidden.v[i])) {
+			snprintf(buf, size, "%s in a path cordon hides", what);
+			return buf;
+		}
+	for (size_t i = 0; i < s->roots.n; i++)
+		if (cordon_path_under(real, s->roots.v[i]))
+			return NULL;
+	snprintf(buf, size, "%s outside the project", what);
+	return buf;
+}
+
+/* A rule let the session write PATH. */
+static bool writable(const struct cordon_sweep *s, const char *path)
+{
+	for (size_t i = 0; i < s->writable.n; i++)
+		if (cordon_path_under(path, s->writable.v[i]))
+			return true;
+	return false;
+}
+
+/* PATH as the guards name it, into OUT (PATH_MAX bytes): its directory
+ * canonical, its last name (a link too) as it is. False when its
+ * directory does not resolve. */
+static bool canon_dir(const char *path, char *out)
+{
+	const char *slash = strrchr(path, '/');
+	cleanup_free char *dir =
+		slash && slash != path ? strndup(path, (size_t)(slash - path)) : NULL;
+	cleanup_free char *in = dir ? realpath(dir, NULL) : NULL;
+	return in && snprintf(out, PATH_MAX, "%s%s", in, slash) < PATH_MAX;
+}
+
+/* The path PATH (canonical where it exists, a missing rest added as
+ * written) lies inside a .git, which no walk looks into but for the git
+ * dirs kept in modules/ and worktrees/, or is a place a rule let the
+ * session write that is not a root (/tmp): a repository there may hold
+ * what the session planted, unjudged. A rest with ".." counts. */
+static bool unjudged(const struct cordon_sweep *s, const char *path)
+{
+	char have[PATH_MAX];
+	if (strlen(path) >= sizeof(have))
+		return true;
+	memcpy(have, path, strlen(path) + 1);
+	cleanup_free char *real = NULL;
+	char *rest = NULL;
+	while (!(real = realpath(have, NULL))) {
+		char *slash = strrchr(have, '/');
+		if (errno != ENOENT || !slash || slash == have)
+			return true;
+		if (rest)
+			rest[-1] = '/';
+		*slash = '\0';
+		rest = slash + 1;
+	}
+	char full[PATH_MAX * 2];
+	snprintf(full, sizeof(full), "%s%s%s", real, rest ? "/" : "", rest ? rest : "");
+	for (const char *c = full; c && *c;) { /* a ".." not resolved */
+		c += *c == '/';
+		if (strncmp(c, "..", 2) == 0 && (c[2] == '/' || c[2] == '\0'))
+			return true;
+		c = strchr(c, '/');
+	}
+	for (size_t i = 0; i < s->roots.n; i++) {
+		const char *top = s->roots.v[i];
+		if (!cordon_path_under(full, top))
+			continue;
+		/* A ".git" with more below it. */
+		for (const char *c = full + strlen(top); (c = strchr(c, '/'));) {
+			c++;
+			if (strncasecmp(c, ".git/", 5) == 0 && c[5])
+				return true;
+		}
+		return false;
+	}
+	return writable(s, full);
+}
+
+/* What url_local judges with: the repository, and whether its worktree
+ * was (a relative URL), so that a config's risks are remembered apart
+ * from it when not. */
+struct url_judge {
+	const struct judge *j;
+	bool relative;
+};
+
+/* PATH, a remote's URL that names a repository on this machine, as
+ * written in a config of the repository U judges: git push there runs its
+ * hooks (receive-pack, in whichever of PATH/.git, PATH, PATH.git/.git or
+ * PATH.git it finds). One that may hold what a session planted, unjudged
+ * (see unjudged), is a risk; one elsewhere in a root is judged by the
+ * walk itself. */
+static bool url_local(const char *path, void *arg)
+{
+	struct url_judge *u = arg;
+	char abs[PATH_MAX];
+	const char *home = getenv("HOME");
+	if (path[0] == '~' && path[1] == '/' && home) {
+		snprintf(abs, sizeof(abs), "%s%s", home, path + 1);
+	} else if (path[0] == '/') {
+		snprintf(abs, sizeof(abs), "%s", path);
+	} else {
+		u->relative = true;
+		if (path[0] == '~' || !u->j->base)
+			return true; /* ~user, or relative to a worktree cordon does not know */
+		snprintf(abs, sizeof(abs), "%s/%s", u->j->base, path);
+	}
+	static const char *const tails[] = {"/.git", "", ".git/.git", ".git"};
+	for (size_t i = 0; i < 4; i++) {
+		char c[PATH_MAX + 16];
+		if (snprintf(c, sizeof(c), "%s%s", abs, tails[i]) >= PATH_MAX ||
+		    unjudged(u->j->s, c))
+			return true;
+	}
+	return false;
+}
+
+/* The risks of the config PATH (see config_risks), its names shown. */
+static void config_risks_of(const struct judge *j, const char *path, char *out, size_t size)
+{
+	struct url_judge u = {.j = j};
 	const struct cordon_git_entries *had = j->all || j->s->earlier ? NULL : had_at(j->s, path);
-	if (had) {
-		(void)cordon_git_config_scan(path, had, NULL, out, size);
-		return;
-	}
 	struct stat st;
-	if (!j->memo || stat(path, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < MEMO_FROM) {
-		cordon_git_config_risks(path, out, size);
+	if (had || !j->memo || stat(path, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size < MEMO_FROM || (j->base && strchr(j->base, '\n'))) {
+		(void)cordon_git_config_judge(path, had, url_local, &u, out, size);
 		return;
 	}
+	/* Keyed by the file, and by the worktree too where a relative URL
+	 * was judged against it. */
 	char key[96];
-	int kn = snprintf(key, sizeof(key), "%llu:%llu:%lld.%09ld\n", (unsigned long long)st.st_dev,
+	int kn = snprintf(key, sizeof(key), "%llu:%llu:%lld.%09ld", (unsigned long long)st.st_dev,
 			  (unsigned long long)st.st_ino, (long long)CTIME(st).tv_sec,
 			  (long)CTIME(st).tv_nsec);
-	for (size_t i = 0; i < j->memo->n; i++)
-		if (strncmp(j->memo->v[i], key, (size_t)kn) == 0) {
-			add_each(out, size, j->memo->v[i] + kn);
+	cleanup_free char *key_base = NULL;
+	if (asprintf(&key_base, "%s:%s\n", key, j->base ? j->base : "") < 0) {
+		(void)cordon_git_config_judge(path, NULL, url_local, &u, out, size);
+		return;
+	}
+	snprintf(key + kn, sizeof(key) - (size_t)kn, "\n");
+	for (size_t i = 0; i < j->memo->n; i++) {
+		const char *m = j->memo->v[i];
+		if (strncmp(m, key, strlen(key)) == 0 ||
+		    strncmp(m, key_base, strlen(key_base)) == 0) {
+			add_each(out, size, strchr(m, '\n') + 1);
 			return;
 		}
+	}
 	char risks[1200] = "";
-	cordon_git_config_risks(path, risks, sizeof(risks));
+	(void)cordon_git_config_judge(path, NULL, url_local, &u, risks, sizeof(risks));
 	char *entry;
-	if (asprintf(&entry, "%s%s", key, risks) >= 0)
+	if (asprintf(&entry, "%s%s", u.relative ? key_base : key, risks) >= 0)
 		remember(j->memo, entry);
 	add_each(out, size, risks);
+}
+
+/* The risks of the config PATH, once for each large config. In a
+ * repository that was there as the session started, what its config
+ * already set then is not a risk of this session's (never when judged
+ * from an earlier session's start: that one may have set it). One outside
+ * the roots, or in a hidden path, is a risk without its keys named. */
+static void config_risks(const struct judge *j, const char *path, char *out, size_t size)
+{
+	char what[80];
+	if (!withheld(j->s, path, "a config", what, sizeof(what))) {
+		config_risks_of(j, path, out, size);
+		return;
+	}
+	char risks[1200] = "";
+	config_risks_of(j, path, risks, sizeof(risks));
+	if (risks[0])
+		cordon_git_risk_add(out, size, what);
 }
 
 static bool is_guarded(const struct cordon_sweep *s, const char *path)
@@ -1097,6 +1307,8 @@ static void held_by(struct risks *r, size_t before, const char *path)
 	if (!path || cordon_strv_push(&r->files, path) < 0 || cordon_strv_push(&r->why, added) < 0)
 		r->other = true;
 }
+
+static void hook_risks(const struct judge *there, const char *dir, char *out, size_t size);
 
 /* The hooks in the directory core.hooksPath names for the repository
  * whose git dirs are DIRS and whose worktree is BASE (or the git dir, for
@@ -1192,7 +1404,7 @@ static void hooks_path_risks(const struct judge *j, const struct cordon_strv *di
 			struct judge there = *j;
 			there.all = j->all || counts(hp, j);
 			if (!is_guarded(j->s, hp))
-				cordon_git_hook_risks(hp, counts, &there, r->all, sizeof(r->all));
+				hook_risks(&there, hp, r->all, sizeof(r->all));
 			if (n <= 2 || strcmp(hp + n - 2, "/_") != 0)
 				break;
 			hp[n - 2] = '\0';
@@ -1200,6 +1412,216 @@ static void hooks_path_risks(const struct judge *j, const struct cordon_strv *di
 	}
 	held_by(r, before, NULL);
 	cordon_strv_free(&paths);
+}
+
+/* cordon_git_hook_risks of DIR (ONLY: counts under THERE), into OUT; the
+ * hooks' names left out where they are withheld. */
+static void hook_risks(const struct judge *there, const char *dir, char *out, size_t size)
+{
+	char what[80], risks[600] = "";
+	if (!withheld(there->s, dir, "hooks in a directory", what, sizeof(what))) {
+		cordon_git_hook_risks(dir, counts, there, out, size);
+		return;
+	}
+	cordon_git_hook_risks(dir, counts, there, risks, sizeof(risks));
+	if (risks[0])
+		cordon_git_risk_add(out, size, what);
+}
+
+/* What the configs of the git dirs DIR and SHARED (may be NULL) include
+ * ([include], [includeIf] whatever its condition, as the guards follow
+ * them): each included file that counts under J is judged whole, into R.
+ * An include of an old line reached a file of the worktree the session
+ * could rewrite at will (a nested repository's include.path =
+ * ../.gitconfig, then core.fsmonitor in it). */
+static void include_risks(const struct judge *j, const char *dir, const char *shared,
+			  struct risks *r)
+{
+	struct cordon_strv top = {0}, inc = {0};
+	static const char *const names[] = {"config", "config.worktree"};
+	int e = 0;
+	for (size_t k = 0; e >= 0 && k < 3; k++) {
+		char f[PATH_MAX + 32];
+		if (k == 2 && !shared)
+			break;
+		snprintf(f, sizeof(f), "%s/%s", k == 2 ? shared : dir, names[k % 2]);
+		e = cordon_strv_push(&top, f);
+	}
+	/* Read once for each git dir (thousands of .git files may name one
+	 * whose config is large), as hooks_paths is. */
+	cleanup_free char *key = NULL;
+	const char *held = NULL;
+	if (e >= 0 && j->memo && !strchr(dir, '\n') && !(shared && strchr(shared, '\n')) &&
+	    asprintf(&key, "includes:%s|%s\n", dir, shared ? shared : "") >= 0)
+		for (size_t i = 0; !held && i < j->memo->n; i++)
+			if (strncmp(j->memo->v[i], key, strlen(key)) == 0)
+				held = j->memo->v[i] + strlen(key);
+	for (const char *v = held; e >= 0 && v && *v;) { /* a line each */
+		size_t n = strcspn(v, "\n");
+		cleanup_free char *one = strndup(v, n);
+		e = one ? cordon_strv_push(&inc, one) : -ENOMEM;
+		v += n + (v[n] == '\n');
+	}
+	for (size_t k = 0; e >= 0 && !held && k < top.n; k++)
+		e = cordon_git_includes(top.v[k], getenv("HOME"), &inc);
+	if (e >= 0 && !held && key) {
+		size_t len = strlen(key) + 1;
+		bool plain = true; /* (a path with a newline is not remembered) */
+		for (size_t i = 0; i < inc.n; i++) {
+			len += strlen(inc.v[i]) + 1;
+			plain = plain && !strchr(inc.v[i], '\n');
+		}
+		char *entry = plain ? malloc(len) : NULL;
+		if (entry) {
+			size_t at = strlen(key);
+			memcpy(entry, key, at);
+			for (size_t i = 0; i < inc.n; i++) {
+				size_t vn = strlen(inc.v[i]);
+				memcpy(entry + at, inc.v[i], vn);
+				at += vn;
+				entry[at++] = '\n';
+			}
+			entry[at] = '\0';
+			remember(j->memo, entry);
+		}
+	}
+	if (e < 0) {
+		r->other = true;
+		cordon_git_risk_add(r->all, sizeof(r->all), "a config cordon cannot read");
+	}
+	struct judge whole = *j;
+	whole.all = true;
+	for (size_t k = 0; k < top.n; k++) { /* (an include of itself) */
+		char path[PATH_MAX];
+		char *c = canon_dir(top.v[k], path) ? strdup(path) : NULL;
+		if (c) {
+			free(top.v[k]);
+			top.v[k] = c;
+		}
+	}
+	for (size_t i = 0; e >= 0 && i < inc.n; i++) {
+		/* As the guards name it; only where a session could have
+		 * written it (one elsewhere is the user's own). */
+		char path[PATH_MAX];
+		if (!canon_dir(inc.v[i], path) || cordon_strv_contains(&top, path) ||
+		    !writable(j->s, path))
+			continue;
+		size_t before = strlen(r->all);
+		if (counts(path, j))
+			config_risks(&whole, path, r->all, sizeof(r->all));
+		held_by(r, before, path);
+	}
+	cordon_strv_free(&top);
+	cordon_strv_free(&inc);
+}
+
+/* PATH is a file held as the user's ('m') and still the same. */
+static bool held_as_was(const struct cordon_sweep *s, const char *path)
+{
+	for (size_t i = 0; i < s->n_held; i++)
+		if (s->held[i].kind == 'm' && strcmp(s->held[i].path, path) == 0)
+			return !replaced(&s->held[i]);
+	return false;
+}
+
+/* The remotes git keeps in files of their own, remotes/NAME and
+ * branches/NAME in the common dir CD, which it reads for a name its
+ * config defines no URL for (git push with no origin in the config):
+ * each one made or changed since the session started counts (git push to
+ * a repository planted anywhere runs its hooks), into R, each a file that
+ * can be moved aside alone. In a directory that changed, every file
+ * counts but those the user had (held_as_was). */
+static void legacy_remotes(const struct judge *j, const char *cd, struct risks *r)
+{
+	static const char *const kinds[] = {"remotes", "branches"};
+	for (size_t k = 0; k < 2; k++) {
+		char dir[PATH_MAX + 16], what[PATH_MAX + 64], hidden[80];
+		snprintf(dir, sizeof(dir), "%s/%s", cd, kinds[k]);
+		struct stat st;
+		if (lstat(dir, &st) < 0)
+			continue;
+		size_t before = strlen(r->all);
+		if (!S_ISDIR(st.st_mode)) { /* a link, or a file */
+			if (counts(dir, j)) {
+				snprintf(what, sizeof(what), "%s (not a directory)", kinds[k]);
+				cordon_git_risk_add(r->all, sizeof(r->all), what);
+			}
+			held_by(r, before, dir);
+			continue;
+		}
+		bool all = counts(dir, j);
+		const char *shown = withheld(j->s, dir, kinds[k], hidden, sizeof(hidden));
+		DIR *d = opendir(dir);
+		if (!d && all) {
+			snprintf(what, sizeof(what), "%s cordon cannot read", kinds[k]);
+			cordon_git_risk_add(r->all, sizeof(r->all), what);
+			held_by(r, before, NULL);
+		}
+		int n = 0;
+		for (struct dirent *de; d && (de = readdir(d));) {
+			if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+				continue;
+			if (++n > REMOTES_MAX) {
+				snprintf(what, sizeof(what), "more %s than cordon reads", kinds[k]);
+				cordon_git_risk_add(r->all, sizeof(r->all), what);
+				held_by(r, before, NULL);
+				break;
+			}
+			char path[PATH_MAX + 300];
+			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+			if (!counts(path, j) && !(all && !held_as_was(j->s, path)))
+				continue;
+			before = strlen(r->all);
+			if (!shown)
+				snprintf(what, sizeof(what), "a remote in %s/%s", kinds[k],
+					 de->d_name);
+			cordon_git_risk_add(r->all, sizeof(r->all), shown ? shown : what);
+			held_by(r, before, path);
+		}
+		if (d)
+			closedir(d);
+	}
+}
+
+#ifdef __APPLE__
+#define HFS true /* git's core.protectHFS: on by default there */
+#else
+#define HFS false
+#endif
+
+/* The index of the git dir DIR (each worktree has its own), whose common
+ * dir is CD: judged when it, or a shared index beside it (a split
+ * index's), changed since the session started, into R (it alone can be
+ * moved aside: git works without one). */
+static void index_risks(const struct judge *j, const char *dir, const char *cd, struct risks *r)
+{
+	char path[PATH_MAX + 32];
+	snprintf(path, sizeof(path), "%s/index", dir);
+	struct stat st;
+	if (lstat(path, &st) < 0 && errno == ENOENT)
+		return; /* (git reads no shared index without it) */
+	bool judge = counts(path, j);
+	DIR *d = judge ? NULL : opendir(dir);
+	for (struct dirent *de; d && !judge && (de = readdir(d));) {
+		char shared[PATH_MAX + 300];
+		snprintf(shared, sizeof(shared), "%s/%s", dir, de->d_name);
+		judge = strncmp(de->d_name, "sharedindex.", 12) == 0 && counts(shared, j);
+	}
+	if (d)
+		closedir(d);
+	if (!judge)
+		return;
+	char config[PATH_MAX + 32], risks[600] = "", what[80];
+	snprintf(config, sizeof(config), "%s/config", cd);
+	cordon_git_index_risks(path, cordon_git_hash_size(config), HFS, risks, sizeof(risks));
+	if (!risks[0])
+		return;
+	size_t before = strlen(r->all);
+	if (withheld(j->s, path, "an index", what, sizeof(what)))
+		cordon_git_risk_add(r->all, sizeof(r->all), what);
+	else
+		add_each(r->all, sizeof(r->all), risks);
+	held_by(r, before, path);
 }
 
 /* The risks of the git dir DIR that count under J, into R; BASE: the
@@ -1277,8 +1699,13 @@ static void risks_of(const struct judge *j, const char *dir, const char *base, s
 	 * in it counts. */
 	there.all = there.all || counts(path, &there);
 	if (!is_guarded(j->s, path))
-		cordon_git_hook_risks(path, counts, &there, r->all, sizeof(r->all));
+		hook_risks(&there, path, r->all, sizeof(r->all));
 	held_by(r, before, NULL);
+	struct judge in_common = *j;
+	in_common.all = j->all || (shared && moved_in(shared, &j->s->since));
+	include_risks(j, dir, shared, r);
+	legacy_remotes(&in_common, shared ? shared : dir, r);
+	index_risks(j, dir, shared ? shared : dir, r);
 	if (base) {
 		struct cordon_strv dirs = {0};
 		if (cordon_strv_push(&dirs, shared ? shared : dir) < 0 ||
@@ -1351,10 +1778,22 @@ static int disarm(const struct cordon_sweep *s, const char *path, const char *he
 	return disarm_to(s, path, head, why, said, NULL, 0);
 }
 
+/* disarm_to, the line ending in TAIL (what the user does next). */
+static int disarm_said(const struct cordon_sweep *s, const char *path, const char *head,
+		       const char *why, const char *tail, struct cordon_strv *said, char *moved,
+		       size_t size);
+
 /* disarm, the name it was moved to into MOVED (SIZE bytes; may be
  * NULL). */
 static int disarm_to(const struct cordon_sweep *s, const char *path, const char *head,
 		     const char *why, struct cordon_strv *said, char *moved, size_t size)
+{
+	return disarm_said(s, path, head, why, "review it, then move it back", said, moved, size);
+}
+
+static int disarm_said(const struct cordon_sweep *s, const char *path, const char *head,
+		       const char *why, const char *tail, struct cordon_strv *said, char *moved,
+		       size_t size)
 {
 	char shown[PATH_MAX + 8], to[NAME_MAX + 32], shown_to[NAME_MAX + 32];
 	cordon_printable(path, SIZE_MAX, shown, sizeof(shown));
@@ -1383,9 +1822,8 @@ static int disarm_to(const struct cordon_sweep *s, const char *path, const char 
 	if (moved)
 		snprintf(moved, size, "%s", to);
 	int dn = (int)(strrchr(shown, '/') - shown);
-	say(said, "cordon: %s %s, %s, so cordon moved it to %.*s/%s: review it, then move it back",
-	    head, shown, why, dn, shown,
-	    cordon_printable(to, SIZE_MAX, shown_to, sizeof(shown_to)));
+	say(said, "cordon: %s %s, %s, so cordon moved it to %.*s/%s: %s", head, shown, why, dn,
+	    shown, cordon_printable(to, SIZE_MAX, shown_to, sizeof(shown_to)), tail);
 	return 1;
 }
 
@@ -1445,6 +1883,7 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 		base = strndup(path, pn - 5);
 	else if (!in_dotgit(rel))
 		base = strdup(path);
+	j.base = base;
 	struct risks r = {.all = ""};
 	if (dir)
 		risks_of(&j, dir, base, &r);
@@ -1465,12 +1904,20 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 		/* The guards keep the repository; only files git writes itself
 		 * are moved aside, and the repository stays usable. */
 		for (size_t i = 0; i < r.files.n; i++) {
+			const char *head = s->earlier ? "while a session ran, it wrote"
+						      : "while this session ran, it wrote";
+			const char *name = strrchr(r.files.v[i], '/');
+			if (name && strcmp(name, "/index") == 0) {
+				/* (Not to be moved back: git makes a new one.) */
+				moved += disarm_said(s, r.files.v[i], head, r.why.v[i],
+						     "git works without one (git reset there "
+						     "makes a new one from HEAD)",
+						     said, NULL, 0);
+				continue;
+			}
 			snprintf(why, sizeof(why), "where git outside would run programs (%s)",
 				 r.why.v[i]);
-			moved += disarm(s, r.files.v[i],
-					s->earlier ? "while a session ran, it wrote"
-						   : "while this session ran, it wrote",
-					why, said);
+			moved += disarm(s, r.files.v[i], head, why, said);
 		}
 	} else {
 		snprintf(why, sizeof(why), "where git outside would run programs (%s)", r.all);
@@ -1568,14 +2015,11 @@ static int sweep_root(const struct cordon_sweep *session, const char *top, char 
 	int e = walk(&w);
 	for (size_t i = 0; i < w.found.n; i++)
 		moved += judge_repo(&w, w.found.v[i], said);
-	for (size_t i = w.opened.n; i-- > 0;) { /* deepest first */
-		char mode[5];
-		memcpy(mode, w.opened.v[i], 4);
-		mode[4] = '\0';
-		(void)!fchmodat(w.root, w.opened.v[i][4] ? w.opened.v[i] + 4 : ".",
-				(mode_t)strtoul(mode, NULL, 8), 0);
+	for (size_t i = w.n_opened; i-- > 0;) { /* deepest first */
+		(void)cordon_fs_chmod_held(w.opened[i].fd, w.opened[i].mode);
+		close(w.opened[i].fd);
 	}
-	cordon_strv_free(&w.opened);
+	free(w.opened);
 	cordon_strv_free(&w.memo);
 	/* Only now, all judged: a sweep cut short leaves the last record, and
 	 * its mark. */
@@ -1614,7 +2058,7 @@ static void say_lost(const struct cordon_sweep *s, struct cordon_strv *said)
 {
 	for (size_t i = 0; i < s->n_held; i++) {
 		const struct cordon_sweep_held *h = &s->held[i];
-		if (!replaced(h) || (h->kind == 'r' && strstr(h->path, "/.git/")))
+		if (h->kind == 'm' || !replaced(h) || (h->kind == 'r' && strstr(h->path, "/.git/")))
 			continue;
 		char shown[PATH_MAX + 8];
 		cordon_printable(h->path, SIZE_MAX, shown, sizeof(shown));

@@ -484,6 +484,14 @@ Test(guard, git_config_reader_fails_closed)
 		{"[core]\n\tbare = \"x\n", "a config cordon cannot read"},
 		{"fsmonitor = x\n", "a config cordon cannot read"},
 		{"[user]\n\tname = a # b\n\temail = c ; d\n", ""},
+		{"[remote \"o\"]\n\turl = https://x/y\n\tpushurl = git@h:y\n", ""},
+		{"[remote \"o\"]\n\turl = ../y.git\n", ""}, /* (judged by the sweep) */
+		{"[remote \"o\"]\n\turl = evil::x\n", "remote.*.url (a remote helper)"},
+		{"[remote \"o\"]\n\tpushurl = \"ev\"il://x\n",
+		 "remote.*.pushurl (a remote helper)"},
+		{"[branch \"m\"]\n\tremote = origin\n\tpushremote = .\n", ""},
+		{"[branch \"m\"]\n\tremote = x::y\n", "branch.*.remote (a remote helper)"},
+		{"[remote \"o\"]\n\turl = \"a\\q\"\n", "remote.*.url (a value cordon cannot read)"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char *f = write_file(dir, "config", cases[i].text);
@@ -555,6 +563,194 @@ Test(guard, git_config_scan_knows_what_was_there)
 	}
 	cordon_git_entries_free(&had);
 	free(before);
+	free(dir);
+}
+
+/* Which index entry paths git's verify_path takes (shim/gitrisk.c), as
+ * the sweep judges a planted index: on this system, and on HFS+. */
+Test(guard, git_index_paths_as_verify_path_takes_them)
+{
+	static const struct {
+		const char *path;
+		unsigned mode;
+		bool ok, ok_hfs;
+	} cases[] = {
+		{"a", 0100644, true, true},
+		{"dir/b.c", 0100644, true, true},
+		{".gitignore", 0100644, true, true},
+		{"a.git/x", 0100644, true, true},
+		{"...", 0100644, true, true},
+		{"sub", 0160000, true, true},
+		{"dir/", 0040000, true, true},
+		{"dir/", 0100644, false, false},
+		{"", 0100644, false, false},
+		{"/etc/passwd", 0100644, false, false},
+		{"a//b", 0100644, false, false},
+		{"./a", 0100644, false, false},
+		{"../a", 0100644, false, false},
+		{"a/../../b", 0100644, false, false},
+		{".git/hooks/pre-commit", 0100755, false, false},
+		{"x/.GiT/config", 0100644, false, false},
+		{"git~1/hooks/x", 0100644, false, false},
+		{".git. /hooks/x", 0100644, false, false},
+		{"a\\.git\\hooks", 0100644, false, false},
+		{".gitmodules", 0100644, true, true},
+		{".gitmodules", 0120000, false, false},
+		{".g\xe2\x80\x8cit/hooks/x", 0100644, true, false},
+		{".git\xef\xbb\xbf/x", 0100644, true, false},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		cr_expect_eq(cordon_git_path_ok(cases[i].path, cases[i].mode, false), cases[i].ok,
+			     "\"%s\" %o", cases[i].path, cases[i].mode);
+		cr_expect_eq(cordon_git_path_ok(cases[i].path, cases[i].mode, true),
+			     cases[i].ok_hfs, "\"%s\" %o on HFS+", cases[i].path, cases[i].mode);
+	}
+}
+
+/* A git index built here: VERSION, the entries NAMES (mode 100644, a
+ * version 4 name built on the one before), then the extension bytes EXT
+ * (N_EXT), then a hash of zeros; into DIR/NAME. */
+static char *index_of(const char *dir, const char *name, unsigned version,
+		      const char *const names[], const unsigned char *ext, size_t n_ext)
+{
+	unsigned char buf[4096];
+	size_t n = 12, count = 0;
+	memcpy(buf, "DIRC\0\0\0", 7);
+	buf[7] = (unsigned char)version;
+	const char *prev = "";
+	for (; names[count]; count++) {
+		const char *nm = names[count];
+		size_t len = strlen(nm);
+		memset(buf + n, 0, 62);
+		buf[n + 26] = 0x81, buf[n + 27] = 0xa4; /* 100644 */
+		buf[n + 60] = (unsigned char)(len >> 8), buf[n + 61] = (unsigned char)len;
+		n += 62;
+		if (version == 4) {
+			size_t common = 0;
+			while (prev[common] && prev[common] == nm[common])
+				common++;
+			buf[n++] = (unsigned char)(strlen(prev) - common); /* (short names) */
+			memcpy(buf + n, nm + common, len - common + 1);
+			n += len - common + 1;
+		} else {
+			memcpy(buf + n, nm, len);
+			size_t size = (62 + len + 8) & ~(size_t)7;
+			memset(buf + n + len, 0, size - 62 - len);
+			n += size - 62;
+		}
+		prev = nm;
+	}
+	buf[11] = (unsigned char)count;
+	memcpy(buf + n, ext, n_ext);
+	n += n_ext;
+	memset(buf + n, 0, 20);
+	n += 20;
+	char *path = path_join(dir, name);
+	FILE *f = fopen(path, "w");
+	cr_assert(f && fwrite(buf, 1, n, f) == n && fclose(f) == 0);
+	return path;
+}
+
+static void expect_index(const char *path, const char *want, const char *what)
+{
+	char out[512] = "";
+	cordon_git_index_risks(path, 20, false, out, sizeof(out));
+	if (want[0])
+		cr_expect(strstr(out, want), "%s: \"%s\"", what, out);
+	else
+		cr_expect_str_empty(out, "%s: \"%s\"", what, out);
+}
+
+/* The index reader (shim/gitrisk.c): what git writes (versions 2 to 4, a
+ * split index, the offset tables it reads in threads) adds no risk; a
+ * planted path does, in any stream of entries git may read, and so does
+ * an index it cannot read to its end. */
+Test(guard, git_index_reader_finds_planted_paths)
+{
+	char *dir = tmp_dir("gindex");
+	char *cmd;
+	cr_assert(
+		asprintf(&cmd,
+			 "cd '%s' && git init -q a && cd a && mkdir -p d/e && echo 1 > .gitignore "
+			 "&& echo 2 > d/e/f && echo 3 > d/g && ln -s d l && git add -A",
+			 dir) > 0);
+	cr_assert_eq(system(cmd), 0);
+	free(cmd);
+	char *index = path_join(dir, "a/.git/index");
+	static const char *const rewrite[] = {
+		"git update-index --index-version 2",
+		"git update-index --index-version 3 && git update-index --skip-worktree d/g",
+		"git update-index --index-version 4",
+		"git -c index.threads=2 -c index.recordOffsetTable=true "
+		"-c index.recordEndOfIndexEntries=true update-index --index-version 4 --force-write-index",
+		"git update-index --index-version 2 && git update-index --split-index && echo 4 > d/h "
+		"&& git add d/h",
+	};
+	for (size_t i = 0; i < sizeof(rewrite) / sizeof(rewrite[0]); i++) {
+		cr_assert(asprintf(&cmd, "cd '%s/a' && %s", dir, rewrite[i]) > 0);
+		cr_assert_eq(system(cmd), 0, "%s", cmd);
+		free(cmd);
+		expect_index(index, "", rewrite[i]);
+	}
+	/* SHA-256: its ids are longer, as the config says. */
+	cr_assert(asprintf(&cmd,
+			   "cd '%s' && git init -q --object-format=sha256 b && echo 1 > b/x && "
+			   "git -C b add x",
+			   dir) > 0);
+	cr_assert_eq(system(cmd), 0);
+	free(cmd);
+	char *b_config = path_join(dir, "b/.git/config"), *b_index = path_join(dir, "b/.git/index");
+	cr_expect_eq(cordon_git_hash_size(b_config), 32);
+	char out[256] = "";
+	cordon_git_index_risks(b_index, cordon_git_hash_size(b_config), false, out, sizeof(out));
+	cr_expect_str_empty(out, "SHA-256: \"%s\"", out);
+	cordon_git_index_risks(b_index, 20, false, out, sizeof(out));
+	cr_expect(strstr(out, "cannot read"), "SHA-256 read as SHA-1: \"%s\"", out);
+	free(b_config);
+	free(b_index);
+	char *p = index_of(dir, "v2", 2, (const char *const[]){"../x", "a", NULL}, NULL, 0);
+	expect_index(p, "(../x)", "version 2");
+	free(p);
+	p = index_of(dir, "v4", 4, (const char *const[]){"a/b", "a/../x", NULL}, NULL, 0);
+	expect_index(p, "(a/../x)", "version 4");
+	free(p);
+	p = index_of(dir, "ok", 3, (const char *const[]){"a/b", "c", NULL}, NULL, 0);
+	expect_index(p, "", "version 3");
+	/* Cut short: git would read past its end. */
+	cr_assert_eq(truncate(p, 12 + 62), 0);
+	expect_index(p, "an index cordon cannot read", "cut short");
+	free(p);
+	/* A stream of entries only the offset table names: an optional
+	 * extension holding a planted entry, and IEOT pointing at it. */
+	unsigned char ext[256] = "ZZZZ";
+	size_t at = 8 + 0; /* ZZZZ's data: an entry "../y" */
+	memset(ext + at, 0, 62);
+	ext[at + 26] = 0x81, ext[at + 27] = 0xa4, ext[at + 61] = 4;
+	memcpy(ext + at + 62, "../y\0\0\0\0", 8);
+	ext[7] = 70;
+	size_t zz_off = 12 + 64 + 8; /* (one entry "a" of 64 bytes before it) */
+	memcpy(ext + 78, "IEOT\0\0\0\x0c\0\0\0\x01", 12);
+	ext[90] = 0, ext[91] = 0, ext[92] = 0, ext[93] = (unsigned char)zz_off;
+	ext[94] = 0, ext[95] = 0, ext[96] = 0, ext[97] = 1;
+	p = index_of(dir, "ieot", 2, (const char *const[]){"a", NULL}, ext, 98);
+	expect_index(p, "(../y)", "an offset table's block");
+	free(p);
+	/* Split: an entry with no name takes a shared one's; the shared index
+	 * a link names is read too. */
+	unsigned char link[28] = "link\0\0\0\x14";
+	memset(link + 8, 0xab, 20);
+	p = index_of(dir, "split", 2, (const char *const[]){"", NULL}, link, 28);
+	expect_index(p, "", "a split index, its shared one missing");
+	char *shared = index_of(dir, "sharedindex.abababababababababababababababababababab", 2,
+				(const char *const[]){".git/config", NULL}, NULL, 0);
+	expect_index(p, "(.git/config)", "its shared index");
+	free(shared);
+	free(p);
+	p = index_of(dir, "nameless", 2, (const char *const[]){"", NULL}, NULL, 0);
+	expect_index(p, "a path with no name", "no name, not split");
+	free(p);
+	free(index);
+	tmp_cleanup(dir);
 	free(dir);
 }
 

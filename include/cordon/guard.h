@@ -150,6 +150,11 @@ const char *cordon_mount_op_name(enum cordon_mount_op op);
  * when relative, canonical (malloc'd); NULL when there is none or it does
  * not resolve. git's ".git" files ("gitdir: ") and commondir files (""). */
 char *cordon_git_link_file(const char *file, const char *prefix, const char *base);
+/* The files the git config FILE includes ([include] and [includeIf]
+ * path, whatever the condition), and theirs, three levels down, as
+ * absolute paths (relative ones against FILE's directory, "~/" against
+ * HOME, which may be NULL), pushed to OUT once each. 0 or -ENOMEM. */
+int cordon_git_includes(const char *file, const char *home, struct cordon_strv *out);
 /* Each directory the git config files of the repository whose git dirs
  * are DIRS (its git dir, then a common dir) name as core.hooksPath, in
  * the order git reads them (the last one is the one git uses): the

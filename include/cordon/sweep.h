@@ -47,6 +47,10 @@ struct cordon_sweep {
 	/* The read-only guards' paths: a .git one covers existed, and was
 	 * kept out of the session's reach. */
 	struct cordon_strv guarded;
+	/* Every path a rule let the session write (a remote's URL into one
+	 * that is not a root names a repository no walk looks at), and every
+	 * hidden one (names the sweep reads there are never shown). */
+	struct cordon_strv writable, hidden;
 	/* Protected names missing as the session started that no mount could
 	 * guard (cordon_guard_plan.unguarded): one that exists as it ends was
 	 * made meanwhile, and is moved aside too (a .git: the walk's). */
@@ -65,7 +69,9 @@ struct cordon_sweep {
 	 * started, with their inodes. A program outside that saves one by
 	 * writing a new copy and renaming it into place (git config, an
 	 * editor) ends the mount that kept it, in every session already
-	 * running: the session could change (read) the new one. */
+	 * running: the session could change (read) the new one. And ('m')
+	 * the files in the remotes/ and branches/ of each root's own
+	 * repository then: the user's remotes. */
 	struct cordon_sweep_held {
 		char *path;
 		unsigned long long dev, ino;
@@ -118,6 +124,31 @@ void cordon_git_entries_free(struct cordon_git_entries *e);
  * here). Whether the config was read to its end (or is missing). */
 bool cordon_git_config_scan(const char *config, const struct cordon_git_entries *known,
 			    struct cordon_git_entries *seen, char *out, size_t size);
+/* cordon_git_config_scan (SEEN none), and a remote's URL that is a
+ * repository on this machine (remote.*.url, pushurl; a branch's remote
+ * given as a path), its path as written (relative, "~/", or after
+ * "file://"), passed to LOCAL(PATH, ARG): a risk where it returns true,
+ * whatever KNOWN holds (git push runs that repository's hooks). A URL of
+ * a remote helper (HELPER::…, a scheme git has no transport of its own
+ * for) is a setting that is not harmless. */
+bool cordon_git_config_judge(const char *config, const struct cordon_git_entries *known,
+			     bool (*local)(const char *path, void *arg), void *arg, char *out,
+			     size_t size);
+/* The size of an object id in the repository whose config is CONFIG (its
+ * extensions.objectformat): 32 for SHA-256, else 20. */
+size_t cordon_git_hash_size(const char *config);
+/* PATH, an index entry's name, is one git's verify_path takes for an
+ * entry of MODE (no "." or ".." part, no ".git" in any case or as NTFS
+ * names it, not absolute, no empty part; a trailing slash for a directory
+ * only); HFS: as on HFS+, which ignores some code points in names. */
+bool cordon_git_path_ok(const char *path, unsigned mode, bool hfs);
+/* The git index INDEX (versions 2 to 4, HASH_SIZE the repository's,
+ * cordon_git_hash_size), every stream of entries git may read from it and
+ * the shared index a split one names: a path cordon_git_path_ok refuses
+ * (git restore . outside would write it), or an index cordon cannot read
+ * (longer than 256 MiB, or not in git's format), is a risk. A missing one
+ * adds nothing. */
+void cordon_git_index_risks(const char *index, size_t hash_size, bool hfs, char *out, size_t size);
 /* The hooks in the directory DIR, those for which ONLY(PATH, ARG) is
  * true (ONLY may be NULL). */
 void cordon_git_hook_risks(const char *dir, bool (*only)(const char *path, const void *arg),

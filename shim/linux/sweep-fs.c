@@ -38,6 +38,35 @@ int cordon_fs_open_beneath(int root, const char *rel)
 	return fd < 0 ? -errno : (int)fd;
 }
 
+int cordon_fs_hold_beneath(int root, const char *rel)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	long fd = syscall(SYS_openat2, root, rel[0] ? rel : ".", &how, sizeof(how));
+	return fd < 0 ? -errno : (int)fd;
+}
+
+int cordon_fs_chmod_held(int fd, mode_t mode)
+{
+	/* fchmodat2 (Linux 6.6) takes the descriptor itself; before it,
+	 * its /proc/self/fd link, which leads to that very directory. */
+	if (syscall(SYS_fchmodat2, fd, "", mode, AT_EMPTY_PATH) == 0)
+		return 0;
+	if (errno != ENOSYS && errno != EINVAL && errno != EOPNOTSUPP)
+		return -errno;
+	char proc[40];
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	return chmod(proc, mode) < 0 ? -errno : 0;
+}
+
+int cordon_fs_open_held(int fd)
+{
+	int d = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	return d < 0 ? -errno : d;
+}
+
 /* The kernel's record (getdents(2)): what getdents64 fills BUF with. */
 struct linux_dirent64 {
 	unsigned long long d_ino;

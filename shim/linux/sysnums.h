@@ -24,5 +24,8 @@
 #ifndef SYS_pidfd_getfd
 #define SYS_pidfd_getfd 438
 #endif
+#ifndef SYS_fchmodat2
+#define SYS_fchmodat2 452
+#endif
 
 #endif

@@ -30,6 +30,28 @@ int cordon_fs_open_beneath(int root, const char *rel)
 	return fd < 0 ? -errno : fd;
 }
 
+/* No O_PATH: a directory the sweep cannot read stays unread, and is
+ * named. */
+int cordon_fs_hold_beneath(int root, const char *rel)
+{
+	(void)root;
+	(void)rel;
+	return -EOPNOTSUPP;
+}
+
+int cordon_fs_chmod_held(int fd, mode_t mode)
+{
+	(void)fd;
+	(void)mode;
+	return -EOPNOTSUPP;
+}
+
+int cordon_fs_open_held(int fd)
+{
+	(void)fd;
+	return -EOPNOTSUPP;
+}
+
 int cordon_fs_list(int fd, int (*each)(const char *name, unsigned char type, void *arg), void *arg,
 		   char *buf, size_t size)
 {

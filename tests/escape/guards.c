@@ -15,12 +15,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/inotify.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
@@ -3358,6 +3361,399 @@ BOTH_USERS(guards, a_directory_the_sweep_cannot_read_is_said, .timeout = 60)
 	run_free(&r);
 	cr_expect(present(w.proj, "d/sub/.git.cordon-disarmed"), "not moved aside: %s", r.err);
 	free(d);
+	world_free(&w);
+}
+
+/* ---- what the sweep reads besides hooks and config ---- */
+
+/* A version 2 git index of the N entries NAMES (sorted, as git keeps
+ * them), each a file of mode 100755 whose blob is OIDS' (hex), into PATH;
+ * its trailing hash all zeros (git checks it only in fsck). */
+static void write_index(const char *path, const char *const names[], const char *const oids[],
+			size_t n)
+{
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f, "%s: %s", path, strerror(errno));
+	unsigned char head[12] = {'D', 'I', 'R', 'C', 0, 0, 0, 2, 0, 0, 0, (unsigned char)n};
+	fwrite(head, 1, sizeof(head), f);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char e[62] = {0};
+		e[24] = 0, e[25] = 0, e[26] = 0x81, e[27] = 0xed; /* mode 100755 */
+		for (size_t b = 0; b < 20; b++)
+			cr_assert_eq(sscanf(oids[i] + 2 * b, "%2hhx", &e[40 + b]), 1, "%s",
+				     oids[i]);
+		size_t len = strlen(names[i]);
+		e[60] = (unsigned char)(len >> 8), e[61] = (unsigned char)len;
+		fwrite(e, 1, sizeof(e), f);
+		fwrite(names[i], 1, len, f);
+		static const unsigned char pad[8];
+		fwrite(pad, 1, ((62 + len + 8) & ~(size_t)7) - 62 - len, f);
+	}
+	static const unsigned char hash[20];
+	fwrite(hash, 1, sizeof(hash), f);
+	cr_assert_eq(fclose(f), 0);
+}
+
+/* The blob CONTENT made outside in W's project (git hash-object -w): its
+ * id (malloc'd). */
+static char *blob(struct world *w, const char *content)
+{
+	struct run_result r = outside(w, "printf '%%s' '%s' | git hash-object -w --stdin", content);
+	char *oid = strndup(r.out, 40);
+	run_free(&r);
+	return oid;
+}
+
+/* The index of the project's own repository is writable inside (git add
+ * works there). A session that renames its entries to
+ * .git/hooks/pre-commit and ../outside/x (git reads an index without
+ * asking whether its paths are ones it would write) gets git restore .
+ * outside to write a hook, and any file the user can write; a linked
+ * worktree's index, kept in .git/worktrees, the same. As the session ends,
+ * each index whose entries git's verify_path would refuse is moved aside
+ * alone, and said; the repository stays, and git reset makes a new one.
+ * Control: the same indexes copied in outside: git restore . writes both
+ * files, and the hook runs at the next commit. */
+BOTH_USERS(guards, a_crafted_index_is_moved_aside, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "gindex");
+	char *mark = fmt("%s/pwned-index-hook", w.outside);
+	char *hook = fmt("#!/bin/sh\ntouch %s\n", mark);
+	char *oid_hook = blob(&w, hook), *oid_out = blob(&w, "out");
+	struct run_result r = outside(&w, "git worktree add -q ../outside/wt 2>/dev/null");
+	run_free(&r);
+	char *main_idx = at(w.proj, "idx-main"), *wt_idx = at(w.proj, "idx-wt");
+	write_index(main_idx,
+		    (const char *const[]){"../outside/pwned-index-out", ".git/hooks/pre-commit"},
+		    (const char *const[]){oid_out, oid_hook}, 2);
+	write_index(wt_idx, (const char *const[]){"../pwned-index-wt"},
+		    (const char *const[]){oid_out}, 1);
+	world_give(&w);
+	usleep(1100 * 1000);
+	static const char plant_index[] = "cp idx-main .git/index; echo index $?\n"
+					  "cp idx-wt .git/worktrees/wt/index; echo worktree $?\n";
+	r = sh_in(&w, NULL, "%s", plant_index);
+	expect_all_landed((const char *const[]){"index", "worktree", NULL}, &r, "inside");
+	char *diag = fmt("%s%s", r.out, r.err);
+	run_free(&r);
+	char *line = fmt("it wrote %s/.git/index, an index whose entries git would write outside "
+			 "the worktree or into a .git (",
+			 w.proj);
+	cr_expect(strstr(diag, line), "the index was not said: %s", diag);
+	cr_expect(present(w.proj, ".git/index.cordon-disarmed") &&
+			  present(w.proj, ".git/worktrees/wt/index.cordon-disarmed"),
+		  "an index was not moved aside: %s", diag);
+	cr_expect(present(w.proj, ".git/HEAD") && !present(w.proj, ".git.cordon-disarmed"),
+		  "the repository was moved: %s", diag);
+	static const char restore[] = "git restore . >/dev/null 2>&1; "
+				      "git -C ../outside/wt restore . >/dev/null 2>&1; "
+				      "git commit -q --allow-empty -m after >/dev/null 2>&1; true";
+	r = sh_outside(&w, restore);
+	run_free(&r);
+	cr_expect_not(present(w.proj, ".git/hooks/pre-commit") || file_exists(mark),
+		      "git restore . outside wrote the hook: %s", diag);
+	cr_expect_not(present(w.outside, "pwned-index-out") || present(w.outside, "pwned-index-wt"),
+		      "git restore . outside wrote outside the worktree: %s", diag);
+	/* What the line says: git reset makes a new one. */
+	r = sh_outside(&w, "git reset -q && git status --porcelain --untracked-files=no");
+	cr_expect(r.status == 0 && r.out[0] == '\0', "git reset: %d %s%s", r.status, r.out, r.err);
+	run_free(&r);
+	/* The control. */
+	r = outside(&w, "%s", "cp idx-main .git/index && cp idx-wt .git/worktrees/wt/index");
+	run_free(&r);
+	r = sh_outside(&w, restore);
+	run_free(&r);
+	cr_expect(present(w.proj, ".git/hooks/pre-commit") && file_exists(mark),
+		  "control: the hook was not written, or did not run");
+	cr_expect(present(w.outside, "pwned-index-out") && present(w.outside, "pwned-index-wt"),
+		  "control: nothing was written outside the worktree");
+	free(line);
+	free(diag);
+	free(main_idx);
+	free(wt_idx);
+	free(oid_hook);
+	free(oid_out);
+	free(hook);
+	free(mark);
+	world_free(&w);
+}
+
+/* git push to a repository on this machine runs its hooks (receive-pack).
+ * A session points a remote at a bare repository it planted where no
+ * walk looks: a remotes/ or branches/ file in the project's own
+ * repository (git reads one for a remote its config has no URL for), the
+ * URL of a repository made inside into a git dir hidden in its own .git,
+ * and a nested repository's URL into a writable directory that is not a
+ * root (as /tmp is). Each is moved aside as the session ends (the
+ * project's own files alone), and git push outside runs nothing.
+ * Control: the same plants outside, and each push runs its hook. */
+static const char plant_remotes[] =
+	"recv() { mkdir -p \"$1\" && git init -q --bare \"$1\" && "
+	"printf '#!/bin/sh\\ntouch %s\\n' \"$M-$2\" > \"$1/hooks/pre-receive\" && "
+	"chmod +x \"$1/hooks/pre-receive\"; }\n"
+	"recv .git/x.git remotes && mkdir -p .git/remotes && "
+	"printf 'URL: %s/.git/x.git\\nPush: refs/heads/*:refs/heads/*\\n' \"$PWD\" > "
+	".git/remotes/origin; echo remotes $?\n"
+	"recv .git/y.git branches && mkdir -p .git/branches && "
+	"printf '%s/.git/y.git#main\\n' \"$PWD\" > .git/branches/up; echo branches $?\n"
+	"git init -q new && git -C new commit -q --allow-empty -m n && recv new/.git/x.git made && "
+	"git -C new remote add origin \"$PWD/new/.git/x.git\"; echo made $?\n"
+	"recv \"$S/x.git\" nested && git -C nested remote set-url origin \"$S/x.git\"; "
+	"echo nested $?\n";
+
+static void push_outside(struct world *w)
+{
+	struct run_result r =
+		sh_outside(w, "git push >/dev/null 2>&1; git push up >/dev/null 2>&1; "
+			      "git -C new push origin main >/dev/null 2>&1; "
+			      "git -C nested push origin main >/dev/null 2>&1; true");
+	run_free(&r);
+}
+
+static void nested_world(struct world *w)
+{
+	struct run_result r = outside(w, "git init -q nested && git -C nested commit -q "
+					 "--allow-empty -m n && git -C nested remote add origin "
+					 "https://example.invalid/r.git");
+	run_free(&r);
+}
+
+BOTH_USERS(guards, a_remote_into_a_planted_repository_is_moved_aside, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "gremote");
+	/* A directory the session may write that is not a root, as /tmp. */
+	char *shared = at(w.dir, "shared");
+	cr_assert_eq(mkdir(shared, 0755), 0);
+	FILE *f = fopen(w.cfg, "w");
+	cr_assert_not_null(f);
+	fprintf(f,
+		"{\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/tty\", \"/dev/ptmx\", "
+		"\"/dev/urandom\", \"/dev/zero\", \"%s\"]}}",
+		shared);
+	cr_assert_eq(fclose(f), 0);
+	nested_world(&w);
+	world_give(&w);
+	usleep(1100 * 1000);
+	char *vars = fmt("S=%s", shared), *script = plant(&w, "deny", vars, plant_remotes);
+	struct run_result r = sh_in(&w, NULL, "%s", script);
+	free(script);
+	expect_all_landed((const char *const[]){"remotes", "branches", "made", "nested", NULL}, &r,
+			  "inside");
+	char *diag = fmt("%s%s", r.out, r.err);
+	run_free(&r);
+	push_outside(&w);
+	static const char *const marks[] = {"remotes", "branches", "made", "nested", NULL};
+	for (size_t i = 0; marks[i]; i++)
+		cr_expect_not(marked(&w, "deny", marks[i]), "git push ran the planted %s hook: %s",
+			      marks[i], diag);
+	static const char *const aside[] = {
+		".git/remotes/origin.cordon-disarmed", ".git/branches/up.cordon-disarmed",
+		"new/.git.cordon-disarmed", "nested/.git.cordon-disarmed", NULL};
+	for (size_t i = 0; aside[i]; i++)
+		cr_expect(present(w.proj, aside[i]), "%s: not moved aside: %s", aside[i], diag);
+	cr_expect(strstr(diag, "(a remote in remotes/origin)"), "%s", diag);
+	cr_expect(strstr(diag, "(a repository a session could write)"), "%s", diag);
+	cr_expect(present(w.proj, ".git/HEAD") && !present(w.proj, ".git.cordon-disarmed"),
+		  "the guarded repository was moved: %s", diag);
+	/* The control. */
+	r = outside(&w,
+		    "rm -rf .git/x.git .git/y.git .git/remotes .git/branches/up* new nested "
+		    "\"%s/x.git\"",
+		    shared);
+	run_free(&r);
+	nested_world(&w);
+	script = plant(&w, "ctl", vars, plant_remotes);
+	r = outside(&w, "%s", script);
+	free(script);
+	run_free(&r);
+	push_outside(&w);
+	for (size_t i = 0; marks[i]; i++)
+		cr_expect(marked(&w, "ctl", marks[i]), "control: git push did not run the %s hook",
+			  marks[i]);
+	free(diag);
+	free(vars);
+	free(shared);
+	world_free(&w);
+}
+
+/* A nested repository whose config includes a file of its worktree
+ * (include.path = ../.gitconfig, an old line, the user's own): the
+ * session rewrites the included file, and git status outside ran its
+ * core.fsmonitor. Each included file changed since the session started is
+ * judged whole, as the config is; the repository is moved aside. Control:
+ * the same change outside runs. */
+BOTH_USERS(guards, a_nested_repository_s_included_config_is_judged, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "ginclude");
+	static const char nested[] =
+		"git init -q sub && git -C sub commit -q --allow-empty -m s && "
+		"git -C sub config include.path ../.gitconfig && "
+		"printf '[user]\\n\\tname = x\\n' > sub/.gitconfig";
+	struct run_result r = outside(&w, "%s", nested);
+	run_free(&r);
+	usleep(1100 * 1000);
+	char *diag = plant_landed(&w, "fsmon >> sub/.gitconfig; echo included $?\n",
+				  (const char *const[]){"included", NULL});
+	char *sub = at(w.proj, "sub");
+	git_outside(&w, sub, "after");
+	cr_expect_not(marked(&w, "deny", "fsmonitor"), "the included fsmonitor ran: %s", diag);
+	cr_expect(present(w.proj, "sub/.git.cordon-disarmed"), "not moved aside: %s", diag);
+	cr_expect(strstr(diag, "would run programs (core.fsmonitor)"), "%s", diag);
+	/* The control. */
+	r = outside(&w, "rm -rf sub && %s", nested);
+	run_free(&r);
+	plant_outside(&w, "fsmon >> sub/.gitconfig", NULL);
+	git_outside(&w, sub, "ctl");
+	cr_expect(marked(&w, "ctl", "fsmonitor"), "control: the included fsmonitor did not run");
+	free(sub);
+	free(diag);
+	world_free(&w);
+}
+
+/* Swap the directory FROM with the link TO (both in DIR) once a file in
+ * FROM changes its mode (the sweep making FROM/NAME readable), as a
+ * session still running beside the one whose sweep this is could; WAIT_MS
+ * at most. Exits 0 when it swapped, 1 when no change came. */
+static void swap_on_chmod(const char *dir, const char *from, const char *to, int wait_ms)
+{
+	int in = inotify_init1(IN_CLOEXEC);
+	char *watched = at(dir, from);
+	if (in < 0 || inotify_add_watch(in, watched, IN_ATTRIB) < 0)
+		_exit(2);
+	struct pollfd p = {.fd = in, .events = POLLIN};
+	if (poll(&p, 1, wait_ms) != 1)
+		_exit(1);
+	char *a = at(dir, from), *b = at(dir, to);
+	_exit(syscall(SYS_renameat2, AT_FDCWD, a, AT_FDCWD, b, 2 /* RENAME_EXCHANGE */) == 0 ? 0
+											     : 3);
+}
+
+/* As an ordinary user, the sweep makes a directory of the user's own that
+ * was made unreadable inside readable for its walk, and gives it its mode
+ * back after judging. By a path, that second change followed a link a
+ * session still running in the project swapped in meanwhile, onto a file
+ * outside (a private key, 0600 to 0377). Now the mode goes through a
+ * descriptor held for that very directory: the swap (made here the
+ * moment the sweep changes the mode) leaves the file outside as it was,
+ * and the directory gets its mode back wherever it is. (Root reads such a
+ * directory without changing it.) Control: a change by that path after
+ * the swap reaches the file outside. */
+BOTH_USERS(guards, the_sweep_changes_no_mode_through_a_swapped_link, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "gswap");
+	char *key = at(w.outside, "ssh/id_test");
+	free(write_file(w.outside, "ssh/id_test", SSH_KEY));
+	cr_assert_eq(chmod(key, 0600), 0);
+	/* Many repositories to judge: the sweep gives the mode back after. */
+	struct run_result r =
+		outside(&w,
+			"mkdir -p q/id_test && chmod 377 q/id_test && ln -s '%s/ssh' w && "
+			"git init -q --bare g.git && for i in $(seq 600); do mkdir -p many/$i && "
+			"echo 'gitdir: ../../g.git' > many/$i/.git; done",
+			w.outside);
+	run_free(&r);
+	world_give(&w);
+	pid_t swapper = fork();
+	cr_assert(swapper >= 0);
+	if (swapper == 0)
+		swap_on_chmod(w.proj, "q", "w", 30000);
+	usleep(200 * 1000); /* (its watch is set) */
+	r = sh_in(&w, NULL, "%s", "true");
+	char *diag = fmt("%s%s", r.out, r.err);
+	run_free(&r);
+	if (!who->user)
+		kill(swapper, SIGKILL); /* root changes no mode: nothing to wait for */
+	int status;
+	cr_assert_eq(waitpid(swapper, &status, 0), swapper);
+	bool swapped = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	if (who->user)
+		cr_expect(swapped, "the sweep changed no mode, or the swap failed (%d): %s", status,
+			  diag);
+	struct stat st;
+	cr_expect(stat(key, &st) == 0 && (st.st_mode & 07777) == 0600,
+		  "the mode of the file outside changed: %o: %s", (unsigned)(st.st_mode & 07777),
+		  diag);
+	char *real = at(w.proj, swapped ? "w/id_test" : "q/id_test");
+	cr_expect(lstat(real, &st) == 0 && (st.st_mode & 07777) == 0377,
+		  "the directory did not get its mode back: %o", (unsigned)(st.st_mode & 07777));
+	/* The control: by the path, after the swap, the file outside. */
+	if (!swapped) {
+		char *a = at(w.proj, "q"), *b = at(w.proj, "w");
+		cr_assert_eq(syscall(SYS_renameat2, AT_FDCWD, a, AT_FDCWD, b, 2), 0, "%s",
+			     strerror(errno));
+		free(a);
+		free(b);
+	}
+	r = outside(&w, "chmod 377 q/id_test");
+	run_free(&r);
+	cr_expect(stat(key, &st) == 0 && (st.st_mode & 07777) == 0377,
+		  "control: a change by the path did not reach the file outside");
+	r = sh_outside(&w, "chmod 755 w/id_test q/id_test 2>/dev/null; true");
+	run_free(&r);
+	free(real);
+	free(diag);
+	free(key);
+	world_free(&w);
+}
+
+/* The sweep runs outside the sandbox, and reads what a repository made
+ * inside leads to: a .git/hooks that is a link to a directory the session
+ * cannot read (a password store: its entries' names are the accounts), a
+ * .git/config that is a link to a credentials file (its sections and
+ * keys). Such a repository is still moved aside, and said, but nothing
+ * read outside the project is named. Control: the session cannot list
+ * that directory itself; the same links into the project have their
+ * names said. */
+static const char plant_links[] =
+	"git init -q sub && rm -rf sub/.git/hooks && ln -s \"$V\" sub/.git/hooks; echo hooks $?\n"
+	"git init -q sub2 && rm sub2/.git/config && ln -s \"$C\" sub2/.git/config; echo config $?\n";
+
+BOTH_USERS(guards, the_sweep_names_nothing_it_reads_outside_the_project, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gnames");
+	static const char creds[] = "[secretprofile]\n\tregion = x\n";
+	free(write_file(w.outside, "vault/bank.example.com.gpg", "x"));
+	free(write_file(w.outside, "vault/github-token.gpg", "x"));
+	free(write_file(w.outside, "creds", creds));
+	free(write_file(w.proj, "vault2/bank.example.com.gpg", "x"));
+	free(write_file(w.proj, "creds2", creds));
+	world_give(&w);
+	char *vars = fmt("V=%s/vault\nC=%s/creds", w.outside, w.outside);
+	char *script = plant(&w, "deny", vars, plant_links);
+	struct run_result r =
+		sh_in(&w, NULL, "ls \"%s/vault\" || echo unlisted\n%s", w.outside, script);
+	free(script);
+	expect_all_landed((const char *const[]){"hooks", "config", NULL}, &r, "inside");
+	cr_expect(strstr(r.out, "unlisted") && !strstr(r.out, "bank"),
+		  "control: the session listed the directory outside: %s", r.out);
+	static const char *const names[] = {"bank.example.com", "github-token", "secretprofile",
+					    NULL};
+	for (size_t i = 0; names[i]; i++)
+		cr_expect_null(strstr(r.err, names[i]), "%s was said: %s", names[i], r.err);
+	cr_expect(strstr(r.err, "hooks in a directory outside the project") &&
+			  strstr(r.err, "a config outside the project"),
+		  "%s", r.err);
+	cr_expect(present(w.proj, "sub/.git.cordon-disarmed") &&
+			  present(w.proj, "sub2/.git.cordon-disarmed"),
+		  "not moved aside: %s", r.err);
+	run_free(&r);
+	/* The control: the same links into the project, their names said. */
+	r = outside(&w, "%s", "rm -rf sub sub2");
+	run_free(&r);
+	free(vars);
+	vars = fmt("V=%s/vault2\nC=%s/creds2", w.proj, w.proj);
+	script = plant(&w, "deny", vars, plant_links);
+	r = sh_in(&w, NULL, "%s", script);
+	free(script);
+	cr_expect(strstr(r.err, "bank.example.com.gpg") && strstr(r.err, "secretprofile"),
+		  "control: the names in the project were not said: %s", r.err);
+	run_free(&r);
+	free(vars);
 	world_free(&w);
 }
 
