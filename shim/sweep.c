@@ -213,13 +213,23 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 		       struct cordon_sweep *s)
 {
 	memset(s, 0, sizeof(*s));
-	/* (Said at the end with or without a project.) */
-	for (size_t i = 0; p->sandbox && i < guarded->n; i++)
-		hold(s, guarded->v[i], 'r');
-	for (size_t i = 0; p->sandbox && i < p->n_guards; i++)
-		if (p->guards[i].kind == CORDON_GUARD_HIDE &&
-		    (cordon_policy_access(p, p->guards[i].path, NULL) & CORDON_ACCESS_READ))
+	/* (Said at the end with or without a project.) A file saved anew
+	 * where no rule of its own reaches it gets no access inside at all
+	 * (the sieve, guard.h): a hidden one beneath read rules only, a
+	 * protected one directly in the closed home. */
+	cleanup_free char *closed = cordon_guard_closed_dir(p);
+	for (size_t i = 0; p->sandbox && i < guarded->n; i++) {
+		const char *slash = strrchr(guarded->v[i], '/');
+		if (!closed || !slash || strlen(closed) != (size_t)(slash - guarded->v[i]) ||
+		    strncmp(closed, guarded->v[i], strlen(closed)) != 0)
+			hold(s, guarded->v[i], 'r');
+	}
+	for (size_t i = 0; p->sandbox && i < p->n_guards; i++) {
+		unsigned acc = cordon_policy_access(p, p->guards[i].path, NULL);
+		if (p->guards[i].kind == CORDON_GUARD_HIDE && (acc & CORDON_ACCESS_READ) &&
+		    (acc & CORDON_ACCESS_WRITE))
 			hold(s, p->guards[i].path, 'h');
+	}
 	if (!cordon_sweep_applies(p)) {
 		cordon_strv_free(guarded);
 		return 0;

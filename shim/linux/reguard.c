@@ -11,7 +11,9 @@
  *
  * The guards are listed LIST_AFTER_MS after the command started (with
  * each file's inode), and watched WATCH_AFTER_MS after, when what was
- * replaced meanwhile is put back first: closing an inotify instance waits
+ * replaced meanwhile is put back first (a guard whose path is no mount
+ * root any more where the session sees it: also one saved anew before
+ * the listing): closing an inotify instance waits
  * for an SRCU grace period (~10 ms here), and a plan of the guards takes
  * a millisecond, which a command of a moment (an agent's `ls`) would
  * otherwise pay as it ends. */
@@ -21,6 +23,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/mount.h>
+#include <linux/stat.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
@@ -55,6 +58,7 @@ static struct {
 	struct kept *v;
 	size_t n, cap;
 	int inotify, stop, mnt, user;
+	pid_t command;
 	pthread_t thread;
 	bool running;
 } g = {.inotify = -1, .stop = -1, .mnt = -1, .user = -1};
@@ -155,6 +159,21 @@ static void reguard(const struct kept *k)
 
 static int list(const struct cordon_policy *p);
 
+/* Whether PATH is a mount root where the session sees it (through the
+ * command's root, in its mount namespace); true when that cannot be told
+ * (the command gone: nothing to put back for). */
+static bool mounted_inside(const char *path)
+{
+	char seen[PATH_MAX + 32];
+	struct statx sx;
+	if (snprintf(seen, sizeof(seen), "/proc/%d/root%s", (int)g.command, path) >=
+		    (int)sizeof(seen) ||
+	    syscall(SYS_statx, AT_FDCWD, seen, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, &sx) < 0 ||
+	    !(sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT))
+		return true;
+	return sx.stx_attributes & STATX_ATTR_MOUNT_ROOT;
+}
+
 /* Whether the stop came within MS. */
 static bool stopped_within(int ms)
 {
@@ -178,10 +197,14 @@ static void *watch(void *arg)
 		return NULL;
 	for (size_t i = 0; i < g.n; i++) {
 		watch_dir(&g.v[i]);
-		/* Made or replaced before the watch began. */
+		/* Made, or replaced, before the watch began: a guard a save
+		 * outside lifted is no mount any more where the session sees
+		 * it (even after a save before the listing, whose inode the
+		 * listing took for the guarded one). */
 		struct stat st;
 		if (lstat(g.v[i].path, &st) == 0 &&
-		    (st.st_dev != g.v[i].dev || st.st_ino != g.v[i].ino))
+		    (st.st_dev != g.v[i].dev || st.st_ino != g.v[i].ino ||
+		     (g.v[i].dev && !mounted_inside(g.v[i].path))))
 			reguard(&g.v[i]);
 	}
 	_Alignas(struct inotify_event) char buf[8192];
@@ -287,6 +310,7 @@ int cordon_reguard_start(const struct cordon_policy *p, pid_t command)
 	if (g.running || !p->sandbox || (g.mnt = other_ns(command, "mnt")) < 0)
 		return 0; /* no namespace of its own: no guard was mounted */
 	g.user = other_ns(command, "user");
+	g.command = command;
 	g.stop = eventfd(0, EFD_CLOEXEC);
 	g.p = p;
 	if (g.stop < 0 || pthread_create(&g.thread, NULL, watch, NULL) != 0) {

@@ -28,24 +28,62 @@ bool cordon_fs_birth(const char *path, struct timespec *t)
 	return true;
 }
 
-int cordon_fs_open_beneath(int root, const char *rel)
+/* Where openat2 is refused (ENOSYS: a kernel before 5.6, or inside a
+ * cordon session, whose filter refuses it), REL is walked one name at a
+ * time, each opened O_NOFOLLOW as a directory: no link is followed and no
+ * ".." taken, as RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS would have it. */
+static int beneath_by_names(int root, const char *rel, int flags)
+{
+	char buf[4096];
+	if (snprintf(buf, sizeof(buf), "%s", rel) >= (int)sizeof(buf))
+		return -ENAMETOOLONG;
+	int dir = root;
+	char *save = NULL;
+	char *name = strtok_r(buf, "/", &save);
+	if (!name) {
+		int fd = openat(root, ".", flags);
+		return fd < 0 ? -errno : fd;
+	}
+	while (name) {
+		char *next = strtok_r(NULL, "/", &save);
+		if (strcmp(name, "..") == 0 || strcmp(name, ".") == 0) {
+			if (dir != root)
+				close(dir);
+			return -EXDEV;
+		}
+		int fd = openat(dir, name,
+				next ? O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC : flags);
+		int e = errno;
+		if (dir != root)
+			close(dir);
+		if (fd < 0)
+			return -e;
+		dir = fd;
+		name = next;
+	}
+	return dir;
+}
+
+static int beneath(int root, const char *rel, int flags)
 {
 	struct open_how how = {
-		.flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+		.flags = (unsigned)flags,
 		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
 	};
 	long fd = syscall(SYS_openat2, root, rel[0] ? rel : ".", &how, sizeof(how));
+	if (fd < 0 && errno == ENOSYS)
+		return beneath_by_names(root, rel, flags);
 	return fd < 0 ? -errno : (int)fd;
+}
+
+int cordon_fs_open_beneath(int root, const char *rel)
+{
+	return beneath(root, rel, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 }
 
 int cordon_fs_hold_beneath(int root, const char *rel)
 {
-	struct open_how how = {
-		.flags = O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
-		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
-	};
-	long fd = syscall(SYS_openat2, root, rel[0] ? rel : ".", &how, sizeof(how));
-	return fd < 0 ? -errno : (int)fd;
+	return beneath(root, rel, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 }
 
 int cordon_fs_chmod_held(int fd, mode_t mode)

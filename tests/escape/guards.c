@@ -2538,7 +2538,7 @@ BOTH_USERS(guards, a_guard_an_outside_save_lifted_is_put_back, .timeout = 90)
 	char *outside_argv[] = {"/bin/sh", "-c", saves, NULL};
 	pid_t saver = world_spawn(&w, outside_argv, w.proj);
 	static const char body[] =
-		"touch ready; while [ ! -e go ]; do sleep 0.05; done; sleep 0.3\n"
+		"touch ready; while [ ! -e go ]; do sleep 0.05; done; sleep 1\n"
 		"printf '[core]\\n\\tfsmonitor = x\\n' >> .git/config; echo config $?\n"
 		"echo '{\"enabled\": false}' > mine.json; echo mine $?\n"
 		"cat ~/.config/git/credentials ~/.config/gh/hosts.yml; echo read\n";
@@ -2551,7 +2551,9 @@ BOTH_USERS(guards, a_guard_an_outside_save_lifted_is_put_back, .timeout = 90)
 	cr_assert(strstr(r.out, "read"), "the session did not get that far: %s%s", r.out, r.err);
 	char *config = content(w.proj, ".git/config"), *mine = content(w.proj, "mine.json");
 	cr_expect_null(strstr(config, "fsmonitor"), "the session wrote .git/config: %s", config);
-	cr_expect_str_eq(mine, "{\"allow_network\": false}", "the session wrote its config");
+	cr_expect_str_eq(mine, "{\"allow_network\": false}",
+			 "the session wrote its config (%s): %s%s", who->user ? "user" : "root",
+			 r.out, r.err);
 	cr_expect_null(strstr(r.out, SECRET), "the session read a secret: %s", r.out);
 	cr_expect(strstr(r.err, "mine.json was saved anew outside"), "not said: %s", r.err);
 	free(config);
@@ -2560,7 +2562,7 @@ BOTH_USERS(guards, a_guard_an_outside_save_lifted_is_put_back, .timeout = 90)
 	r.out[0] = '\0';
 	run_free(&r);
 	r = sh_outside(&w, body + strlen("touch ready; while [ ! -e go ]; do sleep 0.05; done; "
-					 "sleep 0.3\n"));
+					 "sleep 1\n"));
 	cr_expect(strstr(r.out, "NEW-" SECRET) && strstr(r.out, "GH-" SECRET) &&
 			  strstr(r.out, "config 0") && strstr(r.out, "mine 0"),
 		  "control: %s%s", r.out, r.err);
