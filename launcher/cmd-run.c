@@ -361,11 +361,13 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 		 * own .preinit_array, its loader and the constructors of its
 		 * libraries run before that. One the session could have written
 		 * (built in the project, put in /tmp), or its interpreter or
-		 * loader, gets the sandbox before its exec instead. */
+		 * loader, or one reached through a link the session could swap
+		 * before the exec, gets the sandbox before its exec instead. */
 		if (preload && cordon_exec_chain_any(path, writable_here, &p)) {
 			preload = false;
-			why = "it, its #! interpreter or its loader lies where the session can "
-			      "write, so code of its own would run before the shim";
+			why = "it, its #! interpreter or its loader, or a link on the way to one, "
+			      "lies where the session can write, so code of its own would run "
+			      "before the shim";
 		}
 		if (preload) {
 			if (launcher_find_shim(&shim, &err) < 0 || !shim)

@@ -6,7 +6,11 @@
  *   which the launcher must refuse to preload;
  * - cordon-plantedshim, with the note and a constructor that creates
  *   ../outside/planted-shim-ran (a test world's outside, seen from its
- *   project): what a session could plant where it may write. */
+ *   project): what a session could plant where it may write;
+ * - cordon-forgedshim, with the note and a constructor that confirms the
+ *   sandbox without applying any (the "applied, no supervisor" message on
+ *   CORDON_CONFIG_FD): what a program the shim never loaded into could
+ *   send. */
 #ifdef CORDON_FAKESHIM_NOTE
 #include "linux/shim-note.h"
 
@@ -27,3 +31,23 @@ __attribute__((constructor)) static void planted(void)
 
 int cordon_fakeshim_marker;
 int cordon_fakeshim_marker = 1;
+
+#ifdef CORDON_FAKESHIM_FORGED
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "cordon/session.h"
+#include "linux/spawn.h"
+
+__attribute__((constructor)) static void forged(void)
+{
+	const char *fd = getenv("CORDON_CONFIG_FD");
+	if (!fd)
+		return;
+	int chan = atoi(fd);
+	struct cordon_event_msg m = {.tag = CORDON_HANDOVER_APPLIED};
+	char ok;
+	if (write(chan, &m, sizeof(m)) == (ssize_t)sizeof(m))
+		(void)!read(chan, &ok, 1);
+}
+#endif

@@ -390,6 +390,34 @@ Test(session, unconfirmed_sandbox_kills_the_session, .timeout = 60)
 	world_free(&w);
 }
 
+/* Code that runs instead of the shim (a program the shim never loaded
+ * into) holds the channel and can say "applied, no supervisor needed"
+ * itself: where the sandbox has a supervisor, that hand-over is refused
+ * and the session killed, so the command never runs on. A library that
+ * sends it stands in. Control: the same command, unsandboxed, writes. */
+Test(session, a_confirmation_without_the_supervisor_is_refused, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "forged", "");
+	char *shim = fmt("CORDON_SHIM=%s", CORDON_FORGEDSHIM);
+	world_setenv(&w, shim);
+	char *marker = path_join(w.outside, "ran-unsandboxed");
+	char *script = fmt("touch '%s'", marker);
+	struct run_result r = sh_in(&w, NULL, "%s", script);
+	cr_expect_not(file_exists(marker), "the command ran on a forged confirmation");
+	cr_expect(strstr(r.err, "without the supervisor's end") != NULL, "not said: %s", r.err);
+	cr_expect_eq(r.status, 125, "%s", r.err);
+	run_free(&r);
+	char *ctl[] = {"/bin/sh", "-c", script, NULL};
+	r = run_cmd(ctl, w.env, w.proj, 20000);
+	cr_expect(file_exists(marker), "control: outside, it did not write: %s", r.err);
+	run_free(&r);
+	free(script);
+	free(marker);
+	free(shim);
+	world_free(&w);
+}
+
 /* The path for kernels without cgroup.kill (before 5.14), tested directly:
  * this kernel has cgroup.kill, so cordon itself never takes it here. */
 Test(session, freeze_and_kill_without_cgroup_kill, .timeout = 60)

@@ -164,13 +164,72 @@ bool cordon_exec_preloadable(const char *path, const char **why)
 	return preloadable(path, 0, why);
 }
 
+/* Whether TEST holds for the directory of a symbolic link met on the way
+ * to PATH (as the kernel walks it at exec): a link in a directory the
+ * session can write could be swapped between this check and the exec, so
+ * that the exec runs a program nobody looked at (a virtualenv's
+ * .venv/bin/python, node_modules/.bin/X). Also true when the walk cannot
+ * be followed (too many links, a name too long). */
+static bool links_any(const char *path, bool (*test)(const char *canon, void *arg), void *arg)
+{
+	char done[PATH_MAX], todo[PATH_MAX * 2];
+	if (path[0] == '/')
+		snprintf(done, sizeof(done), "/");
+	else if (!getcwd(done, sizeof(done)))
+		return true;
+	if (snprintf(todo, sizeof(todo), "%s", path) >= (int)sizeof(todo))
+		return true;
+	for (int hops = 0; todo[0];) {
+		char *name = todo + strspn(todo, "/");
+		size_t len = strcspn(name, "/");
+		char rest[PATH_MAX * 2];
+		snprintf(rest, sizeof(rest), "%s", name + len);
+		name[len] = '\0';
+		if (len == 0 || strcmp(name, ".") == 0) {
+			memmove(todo, rest, strlen(rest) + 1);
+			continue;
+		}
+		if (strcmp(name, "..") == 0) {
+			char *slash = strrchr(done, '/');
+			if (slash)
+				*(slash == done ? slash + 1 : slash) = '\0';
+			memmove(todo, rest, strlen(rest) + 1);
+			continue;
+		}
+		char next[PATH_MAX];
+		if (snprintf(next, sizeof(next), "%s%s%s", done, strcmp(done, "/") ? "/" : "",
+			     name) >= (int)sizeof(next))
+			return true;
+		struct stat st;
+		if (lstat(next, &st) < 0)
+			return false; /* nothing there: the exec fails */
+		if (!S_ISLNK(st.st_mode)) {
+			snprintf(done, sizeof(done), "%s", next);
+			memmove(todo, rest, strlen(rest) + 1);
+			continue;
+		}
+		if (++hops > 40 || test(done, arg))
+			return true;
+		char target[PATH_MAX];
+		ssize_t n = readlink(next, target, sizeof(target) - 1);
+		if (n <= 0)
+			return true;
+		target[n] = '\0';
+		if (target[0] == '/')
+			snprintf(done, sizeof(done), "/");
+		if (snprintf(todo, sizeof(todo), "%s%s", target, rest) >= (int)sizeof(todo))
+			return true;
+	}
+	return false;
+}
+
 bool cordon_exec_chain_any(const char *path, bool (*test)(const char *canon, void *arg), void *arg)
 {
 	char cur[PATH_MAX];
 	snprintf(cur, sizeof(cur), "%s", path);
 	for (int depth = 0; depth <= 4; depth++) {
 		cleanup_free char *canon = realpath(cur, NULL);
-		if (!canon || test(canon, arg))
+		if (!canon || test(canon, arg) || links_any(cur, test, arg))
 			return true;
 		cleanup_close int fd = open(canon, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 		char head[256];
@@ -191,7 +250,7 @@ bool cordon_exec_chain_any(const char *path, bool (*test)(const char *canon, voi
 			if (interp[0] != '/')
 				return true;
 			cleanup_free char *loader = realpath(interp, NULL);
-			return loader && test(loader, arg);
+			return !loader || test(loader, arg) || links_any(interp, test, arg);
 		}
 		if (n < 2 || head[0] != '#' || head[1] != '!')
 			return false;

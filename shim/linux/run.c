@@ -97,6 +97,10 @@ struct run {
 	int status;     /* the command's, once it has exited */
 	bool exited;
 	bool keeper_died;
+	/* A sandbox with its supervisor was asked for (not nested, the kernel
+	 * has user notification, on_unsupported is not "warn"): a hand-over
+	 * without the listener comes from code that is not the shim. */
+	bool want_listener;
 	bool direct; /* standalone: the command is our own child, no keeper */
 	/* Static (supervisor_state): the supervisor's threads use them until
 	 * the process exits, after cordon_session_run has returned. */
@@ -307,6 +311,8 @@ static int handover(struct run *r, struct cordon_error *err)
 	} else if (m.tag != CORDON_HANDOVER_APPLIED) {
 		return cordon_err(err, EPROTO, "session %s: unexpected hand-over; session killed",
 				  r->s->id);
+	} else if (r->want_listener) {
+		return unconfirmed(r, "it came without the supervisor's end", err);
 	}
 	char ok = CORDON_HANDOVER_OK;
 	if (cordon_write_full(r->chan, &ok, 1) < 0)
@@ -704,8 +710,13 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	 * which the read-only view covers; one exec'd before an unshare would
 	 * stay the host's (chmod /proc/self/exe). */
 	bool sysadmin = cordon_effective_cap(CAP_SYS_ADMIN) == 1;
-	l->policy->mountns_made =
-		sandbox && (sysadmin || (geteuid() != 0 && !cordon_sandbox_nested()));
+	bool nested = sandbox && cordon_sandbox_nested();
+	l->policy->mountns_made = sandbox && (sysadmin || (geteuid() != 0 && !nested));
+	struct cordon_support sup;
+	cordon_sandbox_probe(&sup);
+	r.want_listener = sandbox && !nested && sup.notify &&
+			  cordon_sandbox_needs_supervisor(&sup) &&
+			  l->policy->on_unsupported != CORDON_UNSUPPORTED_WARN;
 	/* An ordinary user: in a user namespace of its own, made by the same
 	 * clone (the shim would otherwise unshare one after the exec). */
 	l->policy->userns_made = l->policy->mountns_made && !sysadmin;

@@ -89,6 +89,48 @@ BOTH_USERS(escape, a_project_program_runs_nothing_before_the_sandbox, .timeout =
 	world_free(&w);
 }
 
+/* The command reached through a symbolic link in a directory the session
+ * can write (a virtualenv's .venv/bin/python, node_modules/.bin/X): the
+ * program it leads to now may lie where the session cannot write, but a
+ * second session could swap the link between the launcher's look and the
+ * exec (a review ran its own static program so, unsandboxed, 4 launches in
+ * 40). Such a command gets the sandbox before its exec: what a program
+ * there does before main is sandboxed. Judged by that program's write
+ * outside; control: run outside, through the same link, it writes. */
+BOTH_USERS(escape, a_command_through_a_link_the_session_could_swap_is_sandboxed, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "swaplink", "");
+	char *xbin = path_join(w.dir, "xbin");
+	cr_assert_eq(mkdir(xbin, 0755), 0);
+	char *prog = path_join(xbin, "early");
+	copy_exec(CORDON_EARLY, prog);
+	char *venv = path_join(w.proj, ".venv"), *bin = path_join(w.proj, ".venv/bin");
+	char *link = path_join(w.proj, ".venv/bin/tool");
+	cr_assert(mkdir(venv, 0755) == 0 && mkdir(bin, 0755) == 0 && symlink(prog, link) == 0);
+	char *out = path_join(w.outside, "early-inside");
+	char *ctl = path_join(w.outside, "early-outside");
+	world_give(&w);
+	char *argv[] = {CORDON_BIN, "run", "--config",       w.cfg, "--allow-exec",
+			xbin,       "--",  ".venv/bin/tool", out,   NULL};
+	struct run_result r = world_run(&w, argv, w.proj);
+	cr_expect(strstr(r.out, "main ran"), "the program did not run: %s%s", r.out, r.err);
+	cr_expect_not(file_exists(out), "code before main wrote outside: %s", r.err);
+	run_free(&r);
+	char *plain[] = {link, ctl, NULL};
+	r = world_run(&w, plain, w.proj);
+	cr_expect(file_exists(ctl), "control: outside, it did not write: %s", r.err);
+	run_free(&r);
+	free(prog);
+	free(xbin);
+	free(venv);
+	free(bin);
+	free(link);
+	free(out);
+	free(ctl);
+	world_free(&w);
+}
+
 /* Whether TEXT is one line (ending in a newline) starting with "cordon: ". */
 static bool one_cordon_line(const char *text)
 {
