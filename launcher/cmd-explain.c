@@ -74,7 +74,8 @@ static void explain_guards(const struct cordon_policy *p, const struct cordon_gu
 			const struct cordon_rule *r = &p->rules[i];
 			bool writes = r->access & CORDON_ACCESS_WRITE;
 			if (cordon_sieve_needed(&sieve, r) &&
-			    (!writes || cordon_sieve_toward_closed(&sieve, r->path, writes)))
+			    (!writes || cordon_sieve_toward_closed(
+						&sieve, cordon_sieve_rule_path(&sieve, r), writes)))
 				printf("  %-9s %s  (%s: granted entry by entry, so that a name made "
 				       "in it after the session starts, outside, gets no access "
 				       "inside until the next session)\n",

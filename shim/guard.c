@@ -91,8 +91,12 @@ static int add_mount(struct cordon_guard_plan *plan, const char *path, enum cord
 {
 	for (size_t i = 0; i < plan->n; i++)
 		if (strcmp(plan->v[i].path, path) == 0) {
-			/* A pin gives way to a mount that also guards. */
-			if (plan->v[i].op == CORDON_MOUNT_PIN && op != CORDON_MOUNT_PIN) {
+			/* A pin gives way to a mount that also guards, a read-only
+			 * one to a hide: a hidden path that is protected too (a
+			 * .envrc, ~/.claude.json in a writable home) stays
+			 * unreadable (and, a mount point, in place). */
+			if ((plan->v[i].op == CORDON_MOUNT_PIN && op != CORDON_MOUNT_PIN) ||
+			    (plan->v[i].op == CORDON_MOUNT_RO && op == CORDON_MOUNT_HIDE)) {
 				plan->v[i].op = op;
 				plan->v[i].dir = dir;
 				plan->v[i].source = source;
@@ -1184,12 +1188,19 @@ char *cordon_guard_closed_dir(const struct cordon_policy *p)
 	 * name), so it stays open, and its missing names are said when the
 	 * session ends. */
 	bool covered = false, shared = false;
-	for (size_t i = 0; i < p->n_rules; i++)
-		if ((p->rules[i].access & CORDON_ACCESS_WRITE) &&
-		    cordon_path_under(home, p->rules[i].path)) {
-			covered = true;
-			shared = shared || strncmp(p->rules[i].source, "system_paths", 12) == 0;
-		}
+	for (size_t i = 0; i < p->n_rules; i++) {
+		if (!(p->rules[i].access & CORDON_ACCESS_WRITE))
+			continue;
+		/* A run's rules are only absolute: one written through a link
+		 * (a home reached as /var/home) covers it all the same. */
+		cleanup_free char *canon = NULL;
+		if (!cordon_path_under(home, p->rules[i].path) &&
+		    (!(canon = realpath(p->rules[i].path, NULL)) ||
+		     !cordon_path_under(home, canon)))
+			continue;
+		covered = true;
+		shared = shared || strncmp(p->rules[i].source, "system_paths", 12) == 0;
+	}
 	if (covered && !shared)
 		return home;
 	free(home);

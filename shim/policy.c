@@ -422,9 +422,22 @@ int cordon_policy_add_socket(struct cordon_policy *p, const char *path, const ch
 int cordon_policy_add_guard(struct cordon_policy *p, const char *path, unsigned kind,
 			    const char *source)
 {
-	for (size_t i = 0; i < p->n_guards; i++)
-		if (strcmp(p->guards[i].path, path) == 0)
-			return 0;
+	for (size_t i = 0; i < p->n_guards; i++) {
+		struct cordon_guard *g = &p->guards[i];
+		if (strcmp(g->path, path) != 0)
+			continue;
+		/* Hidden wins over protected (.envrc, ~/.claude.json listed in
+		 * hidden_paths too): hidden is read-only as well, and more. */
+		if (kind == CORDON_GUARD_HIDE && g->kind != CORDON_GUARD_HIDE) {
+			char *s = strdup(source);
+			if (!s)
+				return -ENOMEM;
+			free(g->source);
+			g->source = s;
+			g->kind = CORDON_GUARD_HIDE;
+		}
+		return 0;
+	}
 	struct cordon_guard *ng =
 		cordon_grow(p->guards, &p->guards_cap, p->n_guards + 1, sizeof(*ng), 16);
 	if (!ng)

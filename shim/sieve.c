@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cordon/guard.h"
 #include "util.h"
@@ -64,10 +66,35 @@ static char *canonical_entry(const char *path, struct cordon_strv *dirs,
 	return NULL;
 }
 
+/* Where the hidden path PATH is a symbolic link: its target's
+ * canonical entry (as canonical_entry), else NULL. The mount plan hides
+ * what a link leads to; the sieve must keep that target from a rule too,
+ * and it may not exist yet (a dotfiles repository's file, made later). */
+static char *link_target(const char *path, struct cordon_strv *dirs, struct cordon_strv *canon_dirs,
+			 struct cordon_path_cache *cache)
+{
+	struct stat st;
+	char target[PATH_MAX], joined[PATH_MAX * 2];
+	if (lstat(path, &st) < 0 || !S_ISLNK(st.st_mode))
+		return NULL;
+	ssize_t n = readlink(path, target, sizeof(target) - 1);
+	if (n <= 0)
+		return NULL;
+	target[n] = '\0';
+	const char *slash = strrchr(path, '/');
+	if (target[0] == '/')
+		snprintf(joined, sizeof(joined), "%s", target);
+	else
+		snprintf(joined, sizeof(joined), "%.*s/%s", (int)(slash ? slash - path : 0), path,
+			 target);
+	return canonical_entry(joined, dirs, canon_dirs, cache);
+}
+
 int cordon_sieve_init(const struct cordon_policy *p, const char *closed, struct cordon_sieve *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->closed = closed;
+	s->p = p;
 	struct cordon_path_cache cache = {0};
 	struct cordon_strv dirs = {0}, canon_dirs = {0};
 	int r = 0;
@@ -81,6 +108,27 @@ int cordon_sieve_init(const struct cordon_policy *p, const char *closed, struct 
 			r = errno == ENOMEM ? -ENOMEM : 0;
 		else
 			r = cordon_strv_push_take(&s->hidden, canon);
+		char *target = r >= 0 ? link_target(g->path, &dirs, &canon_dirs, &cache) : NULL;
+		if (target)
+			r = cordon_strv_push_take(&s->hidden, target);
+	}
+	/* A run's rules are absolute, not canonical (the kernel resolves
+	 * them): compared with the canonical hidden paths and closed
+	 * directory, one written through a link (~/.config leading into a
+	 * dotfiles repository) would never be sieved. */
+	if (r >= 0 && p->n_rules && !(s->rules = calloc(p->n_rules, sizeof(*s->rules))))
+		r = -ENOMEM;
+	for (size_t i = 0; r >= 0 && i < p->n_rules; i++) {
+		char *canon = NULL;
+		if (under_proc(p->rules[i].path))
+			continue;
+		int e = cordon_path_resolve_cached(p->rules[i].path, NULL, NULL, &cache, &canon);
+		if (e == -ENOMEM)
+			r = e;
+		else if (e == 0 && strcmp(canon, p->rules[i].path) != 0)
+			s->rules[i] = canon;
+		else
+			free(canon);
 	}
 	cordon_strv_free(&dirs);
 	cordon_strv_free(&canon_dirs);
@@ -93,7 +141,19 @@ int cordon_sieve_init(const struct cordon_policy *p, const char *closed, struct 
 void cordon_sieve_free(struct cordon_sieve *s)
 {
 	cordon_strv_free(&s->hidden);
+	for (size_t i = 0; s->rules && s->p && i < s->p->n_rules; i++)
+		free(s->rules[i]);
+	free(s->rules);
+	s->rules = NULL;
 	s->closed = NULL;
+}
+
+const char *cordon_sieve_rule_path(const struct cordon_sieve *s, const struct cordon_rule *rule)
+{
+	if (s->rules && s->p && rule >= s->p->rules && rule < s->p->rules + s->p->n_rules &&
+	    s->rules[rule - s->p->rules])
+		return s->rules[rule - s->p->rules];
+	return rule->path;
 }
 
 bool cordon_sieve_hides_beneath(const struct cordon_sieve *s, const char *dir)
@@ -111,8 +171,9 @@ bool cordon_sieve_toward_closed(const struct cordon_sieve *s, const char *dir, b
 
 bool cordon_sieve_needed(const struct cordon_sieve *s, const struct cordon_rule *rule)
 {
-	if (under_proc(rule->path))
+	const char *path = cordon_sieve_rule_path(s, rule);
+	if (under_proc(path))
 		return false;
-	return cordon_sieve_toward_closed(s, rule->path, rule->access & CORDON_ACCESS_WRITE) ||
-	       cordon_sieve_hides_beneath(s, rule->path);
+	return cordon_sieve_toward_closed(s, path, rule->access & CORDON_ACCESS_WRITE) ||
+	       cordon_sieve_hides_beneath(s, path);
 }

@@ -88,13 +88,18 @@ char *cordon_guard_closed_dir(const struct cordon_policy *p);
  * read-only mount, the closed directory and the way to it); elsewhere the
  * rule stays whole and the mount and the watch keep the hidden path. */
 struct cordon_sieve {
-	const char *closed;        /* borrowed; NULL: none */
-	struct cordon_strv hidden; /* canonical directory, then the entry's own name */
+	const char *closed;            /* borrowed; NULL: none */
+	struct cordon_strv hidden;     /* canonical directory, then the entry's own name (and
+				      where that is a link, what it leads to, the same way) */
+	const struct cordon_policy *p; /* borrowed */
+	char **rules; /* each rule's path canonical where that differs, else NULL */
 };
 /* From P's HIDE guards (but /proc's) and CLOSED (cordon_guard_closed_dir's,
  * borrowed). 0 or -ENOMEM. */
 int cordon_sieve_init(const struct cordon_policy *p, const char *closed, struct cordon_sieve *s);
 void cordon_sieve_free(struct cordon_sieve *s);
+/* RULE's path as the sieve compares it: canonical. */
+const char *cordon_sieve_rule_path(const struct cordon_sieve *s, const struct cordon_rule *rule);
 /* Whether RULE is to be sieved rather than granted whole. */
 bool cordon_sieve_needed(const struct cordon_sieve *s, const struct cordon_rule *rule);
 /* Whether a hidden path lies strictly beneath DIR; whether a write rule

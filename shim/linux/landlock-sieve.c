@@ -107,5 +107,6 @@ static int sieve_dir(int ruleset, const struct cordon_sieve *s, const char *dir,
 int cordon_sieve_add(int ruleset, const struct cordon_sieve *s, const struct cordon_rule *rule,
 		     uint64_t allowed, struct cordon_error *err)
 {
-	return sieve_dir(ruleset, s, rule->path, allowed, rule->access & CORDON_ACCESS_WRITE, err);
+	return sieve_dir(ruleset, s, cordon_sieve_rule_path(s, rule), allowed,
+			 rule->access & CORDON_ACCESS_WRITE, err);
 }

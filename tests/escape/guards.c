@@ -1022,6 +1022,67 @@ BOTH_USERS(guards, hidden_paths_made_outside_later_stay_unread, .timeout = 90)
 	}
 }
 
+/* Hidden paths reached through links: ~/.config itself a link into a
+ * dotfiles repository (the default read rule then names a link, the
+ * hidden paths their canonical place), and a hidden path that is a link
+ * (~/.netrc -> dotfiles/netrc, dangling as the session starts); each made
+ * outside while the session runs. And a hidden path that is protected too
+ * (.envrc listed in hidden_paths): hidden, not only read-only. None is read
+ * inside. Control: outside, each reads. */
+static const char linked_body[] = "touch ready; while [ ! -e go ]; do sleep 0.05; done\n"
+				  "cat ~/.config/gh/hosts.yml ~/.netrc .envrc; echo read\n";
+
+BOTH_USERS(guards, hidden_paths_hold_through_links_and_over_protected, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "hlinks",
+		  ", \"additional_read_only_paths\": [\"~\"], \"hidden_paths\": [\"~/.config/gh\", "
+		  "\"~/.netrc\", \".envrc\"]");
+	char *config = at(w.home, ".config"), *dots = at(w.home, "dotfiles/config");
+	char *netrc = at(w.home, ".netrc"), *target = at(w.home, "dotfiles/netrc");
+	free(write_file(w.home, "dotfiles/config/app.conf", "app-visible"));
+	free(write_file(w.proj, ".envrc", "export KEY=ENVRC-" SECRET "\n"));
+	rmdir(config);
+	cr_assert(symlink(dots, config) == 0 && symlink(target, netrc) == 0);
+	world_give(&w);
+	if (who->user) {
+		uid_t uid;
+		gid_t gid;
+		who_ids(who, &uid, &gid);
+		cr_assert(lchown(config, uid, gid) == 0 && lchown(netrc, uid, gid) == 0);
+	}
+	char *saves =
+		fmt("while [ ! -e ready ]; do sleep 0.05; done; cd %s && "
+		    "mkdir dotfiles/config/gh && echo GH-%s > dotfiles/config/gh/hosts.yml && "
+		    "echo NETRC-%s > dotfiles/netrc && touch %s/go",
+		    w.home, SECRET, SECRET, w.proj);
+	char *outside_argv[] = {"/bin/sh", "-c", saves, NULL};
+	pid_t saver = world_spawn(&w, outside_argv, w.proj);
+	char *argv[] = {CORDON_BIN, "run", "--config",          w.cfg, "--",
+			"/bin/sh",  "-c",  (char *)linked_body, NULL};
+	struct run_result r = world_run(&w, argv, w.proj);
+	int st;
+	cr_expect_eq(waitpid(saver, &st, 0), saver);
+	cr_assert(strstr(r.out, "read"), "the session did not get that far: %s%s", r.out, r.err);
+	cr_expect_null(strstr(r.out, SECRET), "a hidden path was read: %s", r.out);
+	run_free(&r);
+	r = sh_outside(&w, strchr(linked_body, '\n') + 1);
+	cr_expect(strstr(r.out, "GH-" SECRET) && strstr(r.out, "NETRC-" SECRET) &&
+			  strstr(r.out, "ENVRC-" SECRET),
+		  "control: %s%s", r.out, r.err);
+	run_free(&r);
+	/* ~/.config, reached through the link, still reads. */
+	r = sh_in(&w, NULL, "%s", "cat ~/.config/app.conf");
+	cr_expect(strstr(r.out, "app-visible"), "~/.config through its link: %s%s", r.out, r.err);
+	run_free(&r);
+	free(saves);
+	free(config);
+	free(dots);
+	free(netrc);
+	free(target);
+	world_free(&w);
+}
+
 /* The tokens of coding agents, Copilot and chat apps: Copilot's and
  * Slack's under the default ~/.config grant, an agent's credentials with
  * "~" granted. Control: outside, all are printed. */
