@@ -576,6 +576,13 @@ static int shut(struct walk *w, const char *rel, int e)
 	/* Recorded as unread: the next walk reads it again. */
 	if (record(w, REC_UNREAD, 0, rel, NULL) < 0)
 		return -ENOMEM;
+	/* A hidden path: unreadable to a sweep inside another session (whose
+	 * guards hide it), and nothing of the session's is in it. */
+	char full[PATH_MAX];
+	snprintf(full, sizeof(full), "%s%s%s", w->top, rel[0] ? "/" : "", rel);
+	for (size_t i = 0; i < w->s->hidden.n; i++)
+		if (cordon_path_under(full, w->s->hidden.v[i]))
+			return 0;
 	return w->n_shut++ < 3 ? cordon_strv_push(&w->shut, rel[0] ? rel : ".") : 0;
 }
 

@@ -318,3 +318,41 @@ BOTH_USERS(nested, explain_inside_tells_what_holds, .timeout = 90)
 	free(cordon);
 	world_free(&w);
 }
+
+/* The inner session's check of what the outer session keeps is not fooled
+ * by a file whose own mode refuses writes (0555: its owner can chmod it
+ * back) nor by any mount at a hidden path (only the outer session's empty
+ * cover counts). A file protected by the inner config alone, 0555, refuses
+ * the inner session, and stays as it was. Control: the outer session alone
+ * makes it writable and writes it. */
+BOTH_USERS(nested, inner_check_is_not_fooled_by_a_mode, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "nestmode", ", \"additional_read_only_paths\": [\"~\"]");
+	char *cordon = installed(&w);
+	char *opt = allow_inst(&w);
+	char *deploy = write_file(w.proj, "deploy.sh", "echo deploying\n");
+	char *inner = write_file(w.home, "inner.json", "{\"protected_paths\": [\"deploy.sh\"]}");
+	world_give(&w);
+	cr_assert_eq(chmod(deploy, 0555), 0);
+	struct run_result r = sh_in(&w, opt,
+				    "%s run --config %s -- /bin/sh -c 'chmod u+w deploy.sh; echo "
+				    "planted >> deploy.sh'; echo rc=$?",
+				    cordon, inner);
+	char *now = read_file(deploy);
+	cr_expect(strstr(r.out, "rc=125") != NULL, "%s%s", r.out, r.err);
+	cr_expect_str_eq(now, "echo deploying\n", "the inner session wrote it: %s", r.err);
+	free(now);
+	run_free(&r);
+	r = sh_in(&w, opt, "%s", "chmod u+w deploy.sh && echo outer >> deploy.sh");
+	now = read_file(deploy);
+	cr_expect(now && strstr(now, "outer"), "control: the outer session did not write: %s",
+		  r.err);
+	free(now);
+	run_free(&r);
+	free(deploy);
+	free(inner);
+	free(opt);
+	free(cordon);
+	world_free(&w);
+}

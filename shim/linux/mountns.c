@@ -455,6 +455,13 @@ static bool read_rules_only(const struct cordon_policy *p, const char *path)
  * the outer session lets it (and then the guard does not hold anyway). */
 static bool outer_refuses_writes(const char *path, bool dir)
 {
+	/* A mode that refuses its own owner tells nothing: the owner can
+	 * chmod it back (a review did, from an inner session, on a 0555
+	 * file). */
+	struct stat own;
+	if (lstat(path, &own) == 0 && own.st_uid == geteuid() && geteuid() != 0 &&
+	    !(own.st_mode & S_IWUSR))
+		return false;
 	if (!dir) {
 		int fd = open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 		if (fd >= 0)
@@ -472,6 +479,28 @@ static bool outer_refuses_writes(const char *path, bool dir)
 	return errno == EACCES || errno == EROFS || errno == EPERM;
 }
 
+/* Whether PATH is the outer session's cover of a hidden path: a mount root
+ * of an empty tmpfs file or directory (not any mount: a FUSE or bind mount
+ * the user made there shows what it holds). */
+static bool outer_cover(const char *path)
+{
+	struct statfs fs;
+	struct stat st;
+	if (!outer_mount(path, false) || statfs(path, &fs) < 0 || fs.f_type != TMPFS_MAGIC ||
+	    lstat(path, &st) < 0)
+		return false;
+	if (!S_ISDIR(st.st_mode))
+		return S_ISREG(st.st_mode) && st.st_size == 0;
+	DIR *d = opendir(path);
+	if (!d)
+		return errno == EACCES; /* mode 0, as the cover is made */
+	bool empty = true;
+	for (struct dirent *e; empty && (e = readdir(d));)
+		empty = cordon_dot_or_dotdot(e->d_name);
+	closedir(d);
+	return empty;
+}
+
 /* Whether the outer session keeps PATH from being read. */
 static bool outer_refuses_reads(const char *path)
 {
@@ -486,7 +515,7 @@ static bool held_outside(const struct cordon_policy *p, const struct cordon_moun
 {
 	switch (m->op) {
 	case CORDON_MOUNT_HIDE:
-		return outer_mount(m->path, false) || read_rules_only(p, m->path) ||
+		return outer_cover(m->path) || read_rules_only(p, m->path) ||
 		       outer_refuses_reads(m->path);
 	case CORDON_MOUNT_RO:
 		return outer_mount(m->path, true) || outer_refuses_writes(m->path, m->dir);
