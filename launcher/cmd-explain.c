@@ -176,7 +176,8 @@ static void explain_path(const struct cordon_policy *p, const struct cordon_guar
 /* The one line that gives ABS (absolute) the next right it lacks: read (as
  * executable when it is a program or a library), execute for a program,
  * else write; never for what learn would never propose (suggest.h), and
- * never write on a program, a library or a system path. */
+ * never write on a program, a library, a system path or a cache programs
+ * outside run code from. */
 static void explain_proposal(const struct cordon_policy *p, const char *abs, unsigned acc)
 {
 	struct stat st = {0};
@@ -200,6 +201,10 @@ static void explain_proposal(const struct cordon_policy *p, const char *abs, uns
 			why = "it is in a system directory";
 		else if (suggest_holds_programs(S_ISDIR(st.st_mode) ? abs : dir, false))
 			why = suggest_holds_programs(S_ISDIR(st.st_mode) ? abs : dir, false);
+		else {
+			bool beneath;
+			why = suggest_code_cache(p->home, abs, &beneath);
+		}
 	}
 	if (why) {
 		printf("  cordon does not propose %s it: %s\n",

@@ -333,7 +333,13 @@ static void propose_write(const struct cordon_policy *p, const char *config, con
 		return;
 	cleanup_free char *rule = NULL;
 	bool file = false;
-	if (tool && strcmp(root, path) != 0 && suggest_holds_programs(root, true)) {
+	/* A tool root that holds programs, or a cache programs outside run
+	 * code from (~/.npm holds npx's): only the child written. */
+	bool beneath = false;
+	bool narrow = tool && strcmp(root, path) != 0 &&
+		      (suggest_holds_programs(root, true) ||
+		       (suggest_code_cache(p->home, root, &beneath) && beneath));
+	if (narrow) {
 		const char *rest = path + strlen(root) + 1;
 		size_t n = strcspn(rest, "/");
 		if (asprintf(&rule, "%s/%.*s", root, (int)n, rest) < 0)
@@ -356,6 +362,21 @@ static void propose_write(const struct cordon_policy *p, const char *config, con
 		why = suggest_never_write(p, rule);
 	if (!why && !file)
 		why = suggest_holds_programs(rule, tool);
+	struct stat st;
+	if (why && tool && !file && strcmp(rule, path) == 0 && lstat(rule, &st) < 0 &&
+	    !suggest_never(p, config, rule) && suggest_code_cache(p->home, rule, &beneath) &&
+	    beneath) {
+		/* A missing tool root that would hold such a cache (~/.npm):
+		 * made outside, the next round proposes what the command
+		 * writes in it, that cache apart. */
+		char more[PATH_MAX + 640];
+		snprintf(more, sizeof(more),
+			 "%s; made first, the next round proposes the directories written in it",
+			 why);
+		props_never(ps, rule, more);
+		props_add(ps, rule, 0, false);
+		return;
+	}
 	if (why) {
 		props_never(ps, rule, why);
 		return;
@@ -393,9 +414,10 @@ static void props_collapse(const struct cordon_policy *p, struct props *ps)
 {
 	size_t k = 0;
 	for (size_t i = 0; i < ps->n; i++) {
-		bool covered = (cordon_policy_access(p, ps->v[i].path, NULL) & ps->v[i].access) ==
-			       ps->v[i].access;
-		for (size_t j = 0; j < ps->n && !covered; j++)
+		/* (A path only to create, access 0, stays.) */
+		bool covered = ps->v[i].access && (cordon_policy_access(p, ps->v[i].path, NULL) &
+						   ps->v[i].access) == ps->v[i].access;
+		for (size_t j = 0; j < ps->n && ps->v[i].access && !covered; j++)
 			covered = j != i && cordon_path_under(ps->v[i].path, ps->v[j].path) &&
 				  strcmp(ps->v[i].path, ps->v[j].path) != 0 &&
 				  (ps->v[i].access & ~ps->v[j].access) == 0;
@@ -582,6 +604,37 @@ static void report_network(const struct cordon_policy *p, bool no_network,
 		fprintf(stderr, "  to allow it: \"allow_network\": true\n");
 }
 
+/* Why preset NAME would make writable a cache programs outside run code
+ * from (suggest_code_cache), or NULL. A static buffer. */
+struct preset_code {
+	const char *home;
+	char why[PATH_MAX + 512];
+};
+
+static int preset_code_entry(const struct cordon_toolchain_entry *e, void *data)
+{
+	struct preset_code *c = data;
+	bool beneath;
+	const char *why = e->cls == CORDON_CLASS_RW && !c->why[0]
+				  ? suggest_code_cache(c->home, e->path, &beneath)
+				  : NULL;
+	cleanup_free char *shown = why ? suggest_entry(c->home, e->path) : NULL;
+	if (why)
+		snprintf(c->why, sizeof(c->why), "it makes %s writable, and %s",
+			 shown ? shown : e->path, why);
+	return 0;
+}
+
+static const char *preset_code(const struct cordon_policy *p, const char *name)
+{
+	static struct preset_code c;
+	c.home = p->home;
+	c.why[0] = '\0';
+	if (cordon_toolchain_each(name, p->home, getenv, preset_code_entry, &c) < 0)
+		return "cordon could not list what it grants";
+	return c.why[0] ? c.why : NULL;
+}
+
 /* What --write never writes, each with why: what a command the user
  * does not trust would ask for to get out (learn runs `npm install`). */
 static const struct {
@@ -656,15 +709,41 @@ static void report(const struct cordon_args *a, const struct cordon_policy *p, s
 			propose_read(p, config, d[i].path, d[i].want, &ps);
 	}
 	props_collapse(p, &ps);
+	/* A read rule on the user's own files (~/Documents) is only shown:
+	 * the command may have asked for it to be read by every later
+	 * session. */
+	struct cordon_strv personal = {0}, said = {0}, said_why = {0};
+	for (size_t i = 0; i < ps.n; i++)
+		if ((ps.v[i].access == ACC_RO || ps.v[i].access == ACC_EXEC) &&
+		    suggest_personal(p->home, ps.v[i].path)) {
+			char *e = suggest_entry(p->home, ps.v[i].path);
+			if (e)
+				(void)cordon_strv_push_take(&personal, e);
+			ps.v[i].access = 0;
+			ps.v[i].missing = false;
+		}
 	/* A root a `toolchains` preset covers becomes the preset's name, one
 	 * line instead of a list of directories (a preset grants its tree
 	 * executable and its caches read-write; a write under the tree was
-	 * never proposed, see propose_write). */
+	 * never proposed, see propose_write); but a preset that would make
+	 * writable a cache programs outside run code from (node: ~/.npm, and
+	 * npx's packages in it) is only shown, and the rules stay. */
 	struct cordon_strv presets = {0};
 	for (size_t i = 0; i < ps.n; i++) {
-		const char *tc = cordon_toolchain_for_path(ps.v[i].path, p->home, getenv);
+		const char *tc = ps.v[i].access
+					 ? cordon_toolchain_for_path(ps.v[i].path, p->home, getenv)
+					 : NULL;
 		if (!tc)
 			continue;
+		const char *code = preset_code(p, tc);
+		if (code) {
+			if (!cordon_strv_contains(&said, tc) && cordon_strv_push(&said, tc) >= 0 &&
+			    cordon_strv_push(&said_why, code) < 0) {
+				free(said.v[--said.n]); /* (out of memory: only less said) */
+				said.v[said.n] = NULL;
+			}
+			continue;
+		}
 		bool seen = false;
 		for (size_t j = 0; j < presets.n && !seen; j++)
 			seen = strcmp(presets.v[j], tc) == 0;
@@ -693,6 +772,9 @@ static void report(const struct cordon_args *a, const struct cordon_policy *p, s
 		}
 	if (!ps.n && !sockets->n && !net && !hosts.n) {
 		props_free(&ps);
+		cordon_strv_free(&personal);
+		cordon_strv_free(&said);
+		cordon_strv_free(&said_why);
 		cordon_strv_free(&presets);
 		cordon_strv_free(&hosts);
 		return;
@@ -741,7 +823,7 @@ static void report(const struct cordon_args *a, const struct cordon_policy *p, s
 		json_object_object_add(review, "allowed_domains",
 				       merged(obj, "allowed_domains", &hosts));
 	cordon_strv_free(&hosts);
-	if (json_object_object_length(review)) {
+	if (json_object_object_length(review) || personal.n || said.n) {
 		fprintf(stderr,
 			"\ncordon learn: never in the block below, and never written by "
 			"--write (add one by hand only if you trust all the command runs):\n");
@@ -754,7 +836,21 @@ static void report(const struct cordon_args *a, const struct cordon_policy *p, s
 							   JSON_C_TO_STRING_NOSLASHESCAPE),
 					never_written[i].why);
 		}
+		/* Entries to add to a key (which may be in the block too). */
+		for (size_t i = 0; i < personal.n; i++)
+			fprintf(stderr,
+				"  \"additional_read_only_paths\": add \"%s\"  (your own files: "
+				"every later session could read them)\n",
+				personal.v[i]);
+		for (size_t i = 0; i < said.n; i++)
+			fprintf(stderr,
+				"  \"toolchains\": add \"%s\"  (%s; the rules in the block are "
+				"narrower)\n",
+				said.v[i], said_why.v[i]);
 	}
+	cordon_strv_free(&personal);
+	cordon_strv_free(&said);
+	cordon_strv_free(&said_why);
 	json_object_put(review);
 	if (!config && a->learn_write)
 		config = default_config();

@@ -126,12 +126,248 @@ static bool cache_like(const char *rel)
 /* The reason, when it names a path (the launcher is one thread). */
 static char why_buf[PATH_MAX + 256];
 
+/* Caches that programs outside run code from as it is there, not after an
+ * install that checks it: compiled code, environments and programs run
+ * from the cache, what a shell sources as it starts. Relative to the home
+ * (those in .cache/ to $XDG_CACHE_HOME too); PREFIX: any name that starts
+ * so. */
+static const struct {
+	const char *rel;
+	bool prefix;
+	const char *what;
+} code_caches[] = {
+	{".cache/p10k-", true, "powerlevel10k's instant prompt, sourced as zsh starts"},
+	{".cache/gitstatus", false, "the gitstatus daemon powerlevel10k runs"},
+	{".cache/zsh", false, "zsh's completion dumps, sourced as zsh starts"},
+	{".cache/oh-my-zsh", false, "oh-my-zsh's completions, loaded as zsh starts"},
+	{".cache/oh-my-posh", false, "oh-my-posh's init script, sourced as a shell starts"},
+	{".cache/prezto", false, "prezto's completion dump, sourced as zsh starts"},
+	{".cache/antidote", false, "the zsh plugins antidote loads"},
+	{".zcompdump", true, "compinit's dump, sourced as zsh starts"},
+	{".zcompcache", false, "zsh's completion cache, sourced by completions"},
+	{".cache/nvim", false,
+	 "Neovim's byte-compiled Lua, which vim.loader runs instead of the source"},
+	{".cache/pre-commit", false, "the hook environments git commit runs"},
+	{".npm/_npx", false, "the packages npx runs"},
+	{".cache/node/corepack", false, "the package managers corepack runs"},
+	{".cache/node-gyp", false, "the headers native Node.js modules are compiled against"},
+	{".cache/uv", false, "the tool environments uvx runs"},
+	{".cache/pypoetry/virtualenvs", false, "Poetry's virtual environments"},
+	{".cache/go-build", false, "Go's compiled packages, linked into what go build makes"},
+	{".cache/ccache", false, "the compiled objects ccache hands back"},
+	{".ccache", false, "the compiled objects ccache hands back"},
+	{".cache/sccache", false, "the compiled objects sccache hands back"},
+	{".cache/deno", false, "Deno's compiled and remote modules"},
+	{".cache/bazel", false, "Bazel's outputs and the tools it runs"},
+	{".cache/bazelisk", false, "the Bazel programs bazelisk runs"},
+	{".cache/guile", false, "Guile's compiled modules"},
+	{".cache/common-lisp", false, "ASDF's compiled Lisp"},
+	{".cache/zig", false, "Zig's compiled artifacts"},
+	{".cache/tree-sitter", false, "the parsers tree-sitter compiles and loads"},
+	{".cache/torch_extensions", false, "the extensions PyTorch compiles and loads"},
+	{".cache/JNA", false, "the native libraries JNA extracts and loads"},
+	{".cache/ms-playwright", false, "the browsers Playwright runs"},
+	{".cache/puppeteer", false, "the browsers Puppeteer runs"},
+	{".cache/Cypress", false, "the Cypress program"},
+	{".pnpm-store", false, "pnpm's store, hard-linked into every project's node_modules"},
+	{".yarn/berry/cache", false, "the archives Yarn Plug'n'Play loads packages from"},
+	{".bun/install/cache", false, "bun's store, linked into node_modules"},
+};
+
+/* Whether PATH is, lies under or (*BENEATH set) holds the code cache at
+ * BASE/REL (PREFIX: any name there that starts so). */
+static bool code_cache_at(const char *base, const char *rel, bool prefix, const char *path,
+			  bool *beneath)
+{
+	char at[PATH_MAX];
+	if (snprintf(at, sizeof(at), "%s/%s", base, rel) >= (int)sizeof(at))
+		return false;
+	if (prefix) {
+		char *slash = strrchr(at, '/');
+		const char *name = slash + 1;
+		*slash = '\0';
+		/* PATH holds the directory the names are in, or is one of them
+		 * (or lies under one). */
+		if (cordon_path_under(at, path)) {
+			*beneath = true;
+			return true;
+		}
+		size_t n = strlen(at);
+		return strncmp(path, at, n) == 0 && path[n] == '/' &&
+		       strncmp(path + n + 1, name, strlen(name)) == 0;
+	}
+	if (cordon_path_under(path, at))
+		return true;
+	if (cordon_path_under(at, path)) {
+		*beneath = true;
+		return true;
+	}
+	return false;
+}
+
+const char *suggest_code_cache(const char *home, const char *path, bool *beneath)
+{
+	*beneath = false;
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	bool has_xdg = xdg && xdg[0] == '/' && strcmp(xdg, "/") != 0;
+	bool home_ok = home && home[0] == '/' && strcmp(home, "/") != 0;
+	for (size_t i = 0; i < ARRAY_SIZE(code_caches); i++) {
+		const char *rel = code_caches[i].rel;
+		bool b = false,
+		     hit = home_ok && code_cache_at(home, rel, code_caches[i].prefix, path, &b);
+		const char *base = home;
+		if (!hit && has_xdg && strncmp(rel, ".cache/", 7) == 0) {
+			hit = code_cache_at(xdg, rel + 7, code_caches[i].prefix, path, &b);
+			base = xdg;
+			rel += 7;
+		}
+		if (!hit)
+			continue;
+		*beneath = b;
+		snprintf(why_buf, sizeof(why_buf),
+			 "%s %s/%s%s (%s): programs outside would run what the session puts "
+			 "there",
+			 b ? "it holds" : "it is", base == home ? "~" : base, rel,
+			 code_caches[i].prefix ? "*" : "", code_caches[i].what);
+		return why_buf;
+	}
+	return NULL;
+}
+
+/* The names of the personal directories at the top of HOME: the XDG user
+ * directories (user-dirs.dirs, which may name them in the user's
+ * language), the defaults, synced folders and mail. */
+static bool personal_name(const char *home, const char *name, size_t len)
+{
+	static const char *const names[] = {
+		"Desktop", "Documents", "Downloads", "Music",    "Pictures",  "Videos",
+		"Public",  "Templates", "Dropbox",   "OneDrive", "Nextcloud", "ownCloud",
+		"Sync",    "Mail",      "mail",      "Maildir",  "Photos",    "Google Drive",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (strlen(names[i]) == len && strncmp(names[i], name, len) == 0)
+			return true;
+	char file[PATH_MAX];
+	const char *cfg = getenv("XDG_CONFIG_HOME");
+	if (cfg && cfg[0] == '/')
+		snprintf(file, sizeof(file), "%s/user-dirs.dirs", cfg);
+	else
+		snprintf(file, sizeof(file), "%s/.config/user-dirs.dirs", home);
+	FILE *f = fopen(file, "re");
+	if (!f)
+		return false;
+	bool found = false;
+	char line[PATH_MAX + 64];
+	while (!found && fgets(line, sizeof(line), f)) {
+		/* XDG_DOCUMENTS_DIR="$HOME/Dokumente" */
+		const char *v = strstr(line, "=\"$HOME/");
+		if (strncmp(line, "XDG_", 4) != 0 || !v)
+			continue;
+		v += 8;
+		size_t n = strcspn(v, "\"/");
+		found = n == len && strncmp(v, name, len) == 0;
+	}
+	(void)fclose(f);
+	return found;
+}
+
+const char *suggest_personal(const char *home, const char *path)
+{
+	const char *rel = home_rel(home, path);
+	if (!rel || !*rel || *rel == '.' || !personal_name(home, rel, comp_len(rel)))
+		return NULL;
+	return "your own files: every later session could read them";
+}
+
+/* A prefix's directory that programs outside load or source from
+ * (/home/linuxbrew/.linuxbrew, a /usr/local elsewhere): shell completions
+ * and functions, profile scripts, desktop entries, session services. */
+static const char *const shell_dirs[] = {
+	"etc/bash_completion.d",
+	"share/bash-completion",
+	"share/zsh",
+	"share/zsh-completions",
+	"share/fish",
+	"etc/profile.d",
+	"etc/fish",
+	"etc/zsh",
+	"etc/xdg/autostart",
+	"share/applications",
+	"share/dbus-1",
+	NULL,
+};
+
+/* The shell_dirs entry PATH is or lies under, or NULL. */
+static const char *shell_dir_of(const char *path)
+{
+	for (size_t i = 0; shell_dirs[i]; i++) {
+		size_t n = strlen(shell_dirs[i]);
+		for (const char *c = strchr(path, '/'); c; c = strchr(c + 1, '/'))
+			if (strncmp(c + 1, shell_dirs[i], n) == 0 && (!c[n + 1] || c[n + 1] == '/'))
+				return shell_dirs[i];
+	}
+	return NULL;
+}
+
+static bool lib_name(const char *s, size_t n)
+{
+	static const char *const libs[] = {"lib", "lib32", "lib64", "libx32", "libexec"};
+	for (size_t i = 0; i < ARRAY_SIZE(libs); i++)
+		if (strlen(libs[i]) == n && strncmp(libs[i], s, n) == 0)
+			return true;
+	return false;
+}
+
+/* Why PATH (outside the home) is a prefix's library directory, or lies in
+ * one: a component named lib, lib64, libexec, ... beside a bin or an
+ * include directory, or in a Homebrew Cellar; or a shell_dirs one. */
+static const char *prefix_code(const char *path)
+{
+	const char *sh = shell_dir_of(path);
+	if (sh) {
+		snprintf(why_buf, sizeof(why_buf),
+			 "a prefix's %s: shells and desktops outside load what is there", sh);
+		return why_buf;
+	}
+	bool cellar = false;
+	for (const char *c = path; *c;) {
+		c += strspn(c, "/");
+		size_t n = comp_len(c);
+		cellar = cellar || comp_is(c, "Cellar");
+		if (n && lib_name(c, n)) {
+			char dir[PATH_MAX];
+			struct stat st;
+			bool prefix = cellar;
+			static const char *const beside[] = {"bin", "sbin", "include", "share"};
+			for (size_t i = 0; !prefix && i < ARRAY_SIZE(beside); i++)
+				prefix = snprintf(dir, sizeof(dir), "%.*s%s", (int)(c - path), path,
+						  beside[i]) < (int)sizeof(dir) &&
+					 stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+			if (prefix) {
+				snprintf(why_buf, sizeof(why_buf),
+					 "a prefix's %.*s (%.*s): programs outside load the "
+					 "libraries and run the helpers there",
+					 (int)n, c, (int)(c - path + n), path);
+				return why_buf;
+			}
+		}
+		c += n;
+	}
+	return NULL;
+}
+
 static const char *why_path(const char *what, const char *path)
 {
 	snprintf(why_buf, sizeof(why_buf),
 		 "%s (%s): git, an editor or a login would run what "
 		 "the session puts there outside",
 		 what, path);
+	return why_buf;
+}
+
+static const char *why_code(const char *what, const char *path, const char *then)
+{
+	snprintf(why_buf, sizeof(why_buf), "%s (%s): %s", what, path, then);
 	return why_buf;
 }
 
@@ -257,7 +493,7 @@ static const char *walk(const struct cordon_policy *p, const struct cordon_strv 
 			continue;
 		if (*budget == 0 || depth >= WALK_DEPTH) {
 			why = "it holds more than cordon looks through (20000 entries, 64 "
-			      "levels) for a repository's hooks and config";
+			      "levels) for a repository's hooks and config, programs and libraries";
 			break;
 		}
 		(*budget)--;
@@ -268,14 +504,30 @@ static const char *walk(const struct cordon_policy *p, const struct cordon_strv 
 			why = why_path("it contains a protected path of a repository", path);
 			break;
 		}
+		if (suggest_is_library(e->d_name)) {
+			why = why_code("it holds a shared library", path,
+				       "programs outside load it");
+			break;
+		}
+		struct stat st;
 		bool dir = e->d_type == DT_DIR;
-		if (e->d_type == DT_UNKNOWN) {
-			struct stat st;
-			dir = fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-			      S_ISDIR(st.st_mode);
+		if (e->d_type == DT_UNKNOWN || e->d_type == DT_REG) {
+			bool got = fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+			dir = got && S_ISDIR(st.st_mode);
+			if (got && S_ISREG(st.st_mode) && (st.st_mode & 0111)) {
+				why = why_code("it holds a program", path,
+					       "it may run outside the session too");
+				break;
+			}
 		}
 		if (!dir)
 			continue;
+		const char *sh = shell_dir_of(path);
+		if (sh) {
+			why = why_code("it holds a prefix's shell or desktop directory", path,
+				       "shells and desktops outside load what is there");
+			break;
+		}
 		if (git_dir_at(dirfd(d), e->d_name)) {
 			why = why_path("it contains a git directory", path);
 			break;
@@ -385,9 +637,15 @@ const char *suggest_never_write(const struct cordon_policy *p, const char *path)
 			return "a system directory: what programs outside the session read or run "
 			       "(make it writable by hand if you mean it)";
 	const char *rel = home_rel(p->home, path);
+	bool beneath;
+	const char *why = suggest_code_cache(p->home, path, &beneath);
+	if (why)
+		return why;
 	if (rel && !cache_like(rel))
 		return "programs outside the session read or run what is in your home: only "
 		       "caches are proposed (make it writable by hand if you mean it)";
+	if (!rel && (why = prefix_code(path)))
+		return why;
 	return reaches_code(p, path, !rel);
 }
 

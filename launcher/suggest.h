@@ -26,10 +26,29 @@ const char *suggest_never(const struct cordon_policy *p, const char *config, con
  * directory, a directory core.hooksPath names), a guard of P (dotfiles,
  * what runs from the home, cordon's config, credential stores), or the
  * home; and, outside the home, a directory holding more than cordon looks
- * through for those.
+ * through for those. A cache programs outside run code from as it is
+ * there (suggest_code_cache). Outside the home, a prefix's library
+ * directory (lib, lib64, libexec beside a bin, in a Homebrew Cellar), its
+ * shell completions and functions (etc/bash_completion.d,
+ * share/zsh, share/fish, ...), and a directory holding a shared object,
+ * an executable file or such a directory.
  * NULL: it may be proposed. The reason may be a static buffer, valid until
  * the next call. */
 const char *suggest_never_write(const struct cordon_policy *p, const char *path);
+
+/* Why PATH (absolute) is, lies under or holds (*BENEATH) a cache programs
+ * outside run code from as it is there: compiled code (~/.cache/go-build,
+ * ~/.cache/nvim's byte-compiled Lua), environments and programs run from
+ * it (~/.npm/_npx, ~/.cache/pre-commit), what zsh sources as it starts
+ * (~/.cache/p10k-*, ~/.zcompdump*); those in ~/.cache also in
+ * $XDG_CACHE_HOME. NULL: none. A static buffer, valid until the next call. */
+const char *suggest_code_cache(const char *home, const char *path, bool *beneath);
+
+/* Why a read rule on PATH is only shown, never written: it is or lies in
+ * one of the user's own directories of HOME (Documents, Desktop,
+ * Downloads, Pictures, ..., the XDG user directories, synced folders,
+ * mail). NULL: none. */
+const char *suggest_personal(const char *home, const char *path);
 
 /* The root of the tool PATH (absolute) belongs to, malloc'd: ~/.X for a
  * path under a dot-directory of HOME (~/.config/X, ~/.cache/X,

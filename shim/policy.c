@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,7 +147,35 @@ const char *const cordon_home_code[] = {"~/.cargo/bin",
 					"~/.ghci",
 					"~/.sbclrc",
 					"~/.guile",
+					"~/.gtkrc-2.0",
+					"~/.zcompcache",
+					"~/.zim",
+					"~/.zgenom",
+					"~/.local/share/sheldon",
+					"~/.local/share/zap",
+					"~/.local/share/mise",
+					"~/.cache/gitstatus",
+					"~/.cache/oh-my-zsh",
+					"~/.cache/oh-my-posh",
+					"~/.cache/zsh",
+					"~/.cache/prezto",
+					"~/.cache/antidote",
 					NULL};
+
+/* What zsh and its prompt source at every start under names that carry
+ * the host, zsh's version or the user (~/.zcompdump-HOST-5.9,
+ * ~/.cache/p10k-instant-prompt-USER.zsh), and the files a ~/.zshrc or a
+ * ~/.bashrc sources beside it (~/.p10k.zsh, ~/.fzf.bash); zsh reads
+ * FILE.zwc instead of FILE when it is newer. Matched against what is in
+ * the home and in the cache directory when a rule makes that directory
+ * writable (the directory is listed then only). */
+static const struct {
+	bool cache; /* in $XDG_CACHE_HOME and ~/.cache, else at the top of the home */
+	const char *pattern;
+} home_code_names[] = {
+	{false, ".zcompdump*"}, {false, ".*.zwc"}, {false, ".*.zsh"},
+	{false, ".*.bash"},     {false, ".*.sh"},  {true, "p10k-*"},
+};
 
 /* The directories fish loads code from in its user data directory, where
  * it also keeps its history: made (0700) when missing where fish has one. */
@@ -1080,6 +1109,96 @@ static int guard_root(struct cordon_policy *p, const char *const *protected, con
 	return r;
 }
 
+/* Whether a write rule of P covers DIR (canonical). */
+static bool written_by_a_rule(const struct cordon_policy *p, const char *dir,
+			      struct cordon_path_cache *cache)
+{
+	for (size_t i = 0; i < p->n_rules; i++) {
+		const struct cordon_rule *r = &p->rules[i];
+		if (!(r->access & CORDON_ACCESS_WRITE))
+			continue;
+		if (cordon_path_under(dir, r->path))
+			return true;
+		cleanup_free char *canon = NULL;
+		if (cordon_path_resolve_cached(r->path, NULL, NULL, cache, &canon) >= 0 && canon &&
+		    cordon_path_under(dir, canon))
+			return true;
+	}
+	return false;
+}
+
+/* home_code_names' guards in DIR ("~" or a cache directory; CACHE: which
+ * of the patterns), when a rule makes it writable: each entry there that
+ * matches, and (NAMES) the names given, which the session could make. */
+static int guard_code_names(struct cordon_policy *p, const struct cordon_context *ctx,
+			    const char *dir, bool cache_dir, const char *const *names,
+			    struct cordon_path_cache *cache)
+{
+	cleanup_free char *canon = NULL;
+	int r = cordon_path_resolve_cached(dir, ctx->home, NULL, cache, &canon);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0 || !canon || !written_by_a_rule(p, canon, cache))
+		return 0;
+	static const char source[] = "what runs from the home";
+	DIR *d = opendir(canon);
+	for (struct dirent *e; r >= 0 && d && (e = readdir(d));) {
+		bool match = false;
+		for (size_t i = 0; !match && i < ARRAY_SIZE(home_code_names); i++)
+			match = home_code_names[i].cache == cache_dir &&
+				fnmatch(home_code_names[i].pattern, e->d_name, FNM_PERIOD) == 0;
+		cleanup_free char *path = NULL;
+		if (!match || cordon_dot_or_dotdot(e->d_name))
+			continue;
+		if (asprintf(&path, "%s/%s", dir, e->d_name) < 0)
+			r = -ENOMEM;
+		else
+			r = guard_list_yield(p, (const char *const[]){path, NULL},
+					     CORDON_GUARD_PROTECT, true, source, ctx->home, cache);
+	}
+	if (d)
+		closedir(d);
+	for (size_t i = 0; r >= 0 && names && names[i]; i++) {
+		cleanup_free char *path = NULL;
+		if (asprintf(&path, "%s/%s", dir, names[i]) < 0)
+			return -ENOMEM;
+		r = guard_list_yield(p, (const char *const[]){path, NULL}, CORDON_GUARD_PROTECT,
+				     true, source, ctx->home, cache);
+	}
+	return r;
+}
+
+/* The files zsh and its prompt keep by name (home_code_names), in a
+ * writable home or cache directory. powerlevel10k names its instant
+ * prompt after the user (zsh's %n): one missing that the session makes is
+ * moved aside as it ends, like any protected name no mount can guard. */
+static int guard_home_code_names(struct cordon_policy *p, const struct cordon_context *ctx,
+				 struct cordon_path_cache *cache)
+{
+	int r = guard_code_names(p, ctx, "~", false, NULL, cache);
+	const char *user = ctx->getenv_fn ? ctx->getenv_fn("USER") : NULL;
+	if ((!user || !*user) && ctx->getenv_fn)
+		user = ctx->getenv_fn("LOGNAME");
+	if ((!user || !*user) && ctx->uid == 0)
+		user = "root";
+	char own[4][NAME_MAX + 1];
+	const char *names[5] = {NULL};
+	if (user && *user && !strchr(user, '/') && strlen(user) < NAME_MAX - 32) {
+		static const char *const kinds[] = {"instant-prompt", "dump"};
+		for (size_t i = 0; i < 4; i++) {
+			snprintf(own[i], sizeof(own[i]), "p10k-%s-%s.zsh%s", kinds[i / 2], user,
+				 i % 2 ? ".zwc" : "");
+			names[i] = own[i];
+		}
+	}
+	const char *xdg = ctx->getenv_fn ? ctx->getenv_fn("XDG_CACHE_HOME") : NULL;
+	if (r >= 0 && xdg && xdg[0] == '/')
+		r = guard_code_names(p, ctx, xdg, true, names, cache);
+	if (r >= 0)
+		r = guard_code_names(p, ctx, "~/.cache", true, names, cache);
+	return r;
+}
+
 static int resolve_guards(const struct cordon_config *cfg, const struct cordon_context *ctx,
 			  struct cordon_policy *p)
 {
@@ -1146,6 +1265,8 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 	if (r >= 0 && ctx->home)
 		r = guard_list_yield(p, cordon_home_code, CORDON_GUARD_PROTECT, true,
 				     "what runs from the home", ctx->home, &cache);
+	if (r >= 0 && ctx->home)
+		r = guard_home_code_names(p, ctx, &cache);
 	/* The user-wide settings of coding agents and editors that keep them
 	 * outside ~/.config: hooks, MCP servers and notify commands they run,
 	 * editor extensions they load. A coding agent that starts cordon for

@@ -269,8 +269,9 @@ static void never_proposed(const struct world *w, const char *err)
 }
 
 static int rounds_until_it_works(struct world *w, const char *(*make)(const char *),
-				 char **last_block)
+				 char **last_block, char **said)
 {
+	*said = strdup("");
 	const char *rel = make(w->home);
 	if (w->as_user)
 		world_give(w);
@@ -292,6 +293,9 @@ static int rounds_until_it_works(struct world *w, const char *(*make)(const char
 		char *argv[] = {CORDON_BIN, "learn", "--config", cfg_path, "--", cmd, marker, NULL};
 		struct run_result r = world_run(w, argv, w->proj);
 		never_proposed(w, r.err);
+		char *all = fmt("%s%s", *said, r.err);
+		free(*said);
+		*said = all;
 		const char *b = strstr(r.err, BLOCK);
 		if (b) {
 			free(*last_block);
@@ -319,55 +323,66 @@ static int rounds_until_it_works(struct world *w, const char *(*make)(const char
 	return rounds;
 }
 
+/* At most ROUNDS rounds; each of EXPECT in the last block, each of SAID
+ * in what some round printed. */
 static void converges(const char *tag, const char *(*make)(const char *), bool as_user,
-		      const char *const expect[])
+		      int rounds_max, const char *const expect[], const char *const said[])
 {
 	struct world w;
 	world_init(&w, tag, "");
 	if (as_user)
 		world_as_user(&w);
-	char *block = NULL;
-	int rounds = rounds_until_it_works(&w, make, &block);
-	cr_expect_leq(rounds, 2, "%d rounds; the last block: %s", rounds, block ? block : "-");
+	char *block = NULL, *all = NULL;
+	int rounds = rounds_until_it_works(&w, make, &block, &all);
+	cr_expect_leq(rounds, rounds_max, "%d rounds; the last block: %s", rounds,
+		      block ? block : "-");
 	for (size_t i = 0; expect[i]; i++)
 		cr_expect(block && strstr(block, expect[i]), "no %s in %s", expect[i],
 			  block ? block : "-");
+	for (size_t i = 0; said && said[i]; i++)
+		cr_expect(strstr(all, said[i]), "%s was not said: %s", said[i], all);
+	free(all);
 	free(block);
 	world_free(&w);
 }
 
 static const char *const pyenv_expect[] = {"\"toolchains\": [ \"python\" ]", NULL};
 static const char *const cargo_expect[] = {"\"toolchains\": [ \"rust\" ]", NULL};
-static const char *const nvm_expect[] = {"\"toolchains\": [ \"node\" ]", NULL};
+/* The node preset makes ~/.npm writable, and npx's packages in it: only
+ * said; the directories npm writes are proposed instead, in a third round
+ * (~/.npm, missing, is made first: a rule on it would hold ~/.npm/_npx). */
+static const char *const nvm_expect[] = {"\"~/.npm/_cacache\"", "\"~/.npm/_logs\"", NULL};
+static const char *const nvm_said[] = {"\"toolchains\": add \"node\"", "~/.npm/_npx", "mkdir -p ",
+				       NULL};
 
 Test(learn, converges_for_pyenv_python_as_root, .timeout = 90)
 {
-	converges("learnpy", fake_pyenv, false, pyenv_expect);
+	converges("learnpy", fake_pyenv, false, 2, pyenv_expect, NULL);
 }
 
 Test(learn, converges_for_pyenv_python_as_user, .timeout = 90)
 {
-	converges("learnpyu", fake_pyenv, true, pyenv_expect);
+	converges("learnpyu", fake_pyenv, true, 2, pyenv_expect, NULL);
 }
 
 Test(learn, converges_for_cargo_as_root, .timeout = 90)
 {
-	converges("learncargo", fake_cargo, false, cargo_expect);
+	converges("learncargo", fake_cargo, false, 2, cargo_expect, NULL);
 }
 
 Test(learn, converges_for_cargo_as_user, .timeout = 90)
 {
-	converges("learncargou", fake_cargo, true, cargo_expect);
+	converges("learncargou", fake_cargo, true, 2, cargo_expect, NULL);
 }
 
 Test(learn, converges_for_nvm_node_as_root, .timeout = 90)
 {
-	converges("learnnvm", fake_nvm, false, nvm_expect);
+	converges("learnnvm", fake_nvm, false, 3, nvm_expect, nvm_said);
 }
 
 Test(learn, converges_for_nvm_node_as_user, .timeout = 90)
 {
-	converges("learnnvmu", fake_nvm, true, nvm_expect);
+	converges("learnnvmu", fake_nvm, true, 3, nvm_expect, nvm_said);
 }
 
 /* explain /usr/bin/python3 (a symlink to python3.11, r-x by default) never
@@ -704,4 +719,150 @@ Test(learn, write_never_takes_what_the_command_asks_for_as_root, .timeout = 90)
 Test(learn, write_never_takes_what_the_command_asks_for_as_user, .timeout = 90)
 {
 	learn_never_writes_escapes(true);
+}
+
+/* ---- caches that hold code, personal files, a prefix's libraries --------- */
+
+/* What the learned command claims (forged lines in learn's record) and
+ * really tries: writes to caches programs outside run code from (p10k's
+ * instant prompt, Neovim's byte-compiled Lua, pre-commit's hook
+ * environments, npx's packages, compinit's dump), to a Homebrew-style
+ * prefix outside the home (its lib, a Cellar's lib, its bash and zsh
+ * completions, fish's vendor completions), to a directory holding a shared
+ * object and one holding a program, and a read of ~/Documents. After
+ * `learn --write`, the config (read outside) holds none of them, nor the
+ * node preset (it would make ~/.npm/_npx writable), and a plain run with
+ * it still writes none and reads no document (judged from outside: the
+ * files as they were). Controls: a plain cache, npm's own cache beside
+ * npx's and a plain directory outside ARE written into the config;
+ * outside the sandbox every write lands. */
+static void learn_never_writes_code(bool as_user)
+{
+	struct world w;
+	world_init(&w, as_user ? "learncodeu" : "learncode", "");
+	if (as_user)
+		world_as_user(&w);
+	const char *name = as_user ? "cordon-test" : "root";
+	char *prompt = fmt("%s/.cache/p10k-instant-prompt-%s.zsh", w.home, name);
+	char *brew = path_join(w.outside, "linuxbrew/.linuxbrew");
+	char *cmd = fmt(
+		"cd '%s' && mkdir -p .cache/nvim/luac .npm/_npx/1/node_modules/.bin "
+		".npm/_cacache .cache/pre-commit/repo1 .cache/tool Documents && "
+		"echo prompt > '%s' && echo dump > .zcompdump && echo taxes-secret > "
+		"Documents/taxes.txt && mkdir -p '%s' && cd '%s' && mkdir -p bin lib Cellar/jq/1.7/lib "
+		"etc/bash_completion.d share/zsh/site-functions "
+		"share/fish/vendor_completions.d && cp /bin/true bin/jq && "
+		"echo elf > lib/libonig.so.5 && echo elf > Cellar/jq/1.7/lib/libjq.so.1 && "
+		"cd '%s' && mkdir -p plugins tools data && echo x > plugins/libx.so && "
+		"cp /bin/true tools/run",
+		w.home, prompt, brew, brew, w.outside);
+	cr_assert_eq(system(cmd), 0, "%s", cmd);
+	free(cmd);
+	/* Each a file the command writes (or makes), refused. */
+	char *targets[] = {
+		prompt,
+		fmt("%s/.cache/nvim/luac/init.luac", w.home),
+		fmt("%s/.cache/pre-commit/repo1/hook.py", w.home),
+		fmt("%s/.npm/_npx/1/node_modules/.bin/cowsay", w.home),
+		fmt("%s/.zcompdump", w.home),
+		fmt("%s/lib/libonig.so.5", brew),
+		fmt("%s/Cellar/jq/1.7/lib/libjq.so.1", brew),
+		fmt("%s/etc/bash_completion.d/brew", brew),
+		fmt("%s/share/zsh/site-functions/_brew", brew),
+		fmt("%s/share/fish/vendor_completions.d/brew.fish", brew),
+		fmt("%s/plugins/liby.so", w.outside),
+		fmt("%s/tools/new", w.outside),
+		NULL,
+	};
+	char *doc = fmt("%s/Documents/taxes.txt", w.home);
+	char *lines = strdup(""), *tries = strdup("");
+	for (size_t i = 0; targets[i]; i++) {
+		char *l = fmt("%sw\\t%s\\n", lines, targets[i]);
+		char *t = fmt("%secho evil >> '%s'\n", tries, targets[i]);
+		free(lines);
+		free(tries);
+		lines = l;
+		tries = t;
+	}
+	char *script =
+		fmt("printf '%sr\\t%s\\nw\\t%s/.npm/_cacache/x\\n' >> \"$CORDON_LEARN_FILE\"\n"
+		    "%scat '%s'\necho c > '%s/.cache/tool/c'\necho c > '%s/.npm/_cacache/c'\n"
+		    "echo d > '%s/data/d'\n",
+		    lines, doc, w.home, tries, doc, w.home, w.home, w.outside);
+	char *cfg = write_file(w.dir, "learned.json", "{" WORLD_BASE_RW "}");
+	if (as_user)
+		world_give(&w);
+	char *learn_argv[] = {CORDON_BIN, "learn",   "--write", "--config", cfg,
+			      "--",       "/bin/sh", "-c",      script,     NULL};
+	struct run_result r = world_run(&w, learn_argv, w.proj);
+	cr_expect_null(strstr(r.out, "taxes-secret"), "the document was read while learning");
+	cr_expect(strstr(r.err, "cordon learn: updated ") != NULL, "%s", r.err);
+	cr_expect(strstr(r.err, REVIEW) != NULL, "%s", r.err);
+	cr_expect(strstr(r.err, "\"additional_read_only_paths\": add \"~/Documents\""),
+		  "the document was not shown for review: %s", r.err);
+	cr_expect(strstr(r.err, "\"toolchains\": add \"node\""),
+		  "the node preset was not shown for review: %s", r.err);
+	cr_expect(strstr(r.err, "p10k-* (powerlevel10k"), "no reason said: %s", r.err);
+
+	/* The config, from outside. */
+	char *text = read_file(cfg);
+	cr_assert_not_null(text);
+	cr_expect(strstr(text, "\"~/.cache/tool\""), "control: the cache was not written: %s\n%s",
+		  text, r.err);
+	cr_expect(strstr(text, "\"~/.npm/_cacache\""),
+		  "control: npm's cache was not written: %s\n%s", text, r.err);
+	char *data = fmt("\"%s/data\"", w.outside);
+	cr_expect(strstr(text, data), "control: a plain directory was not written: %s\n%s", text,
+		  r.err);
+	free(data);
+	static const char *const never[] = {"p10k",       "nvim",      "pre-commit", "_npx",
+					    "\"~/.npm\"", "zcompdump", "linuxbrew",  "plugins",
+					    "tools",      "Documents", "toolchains", NULL};
+	for (size_t i = 0; never[i]; i++)
+		cr_expect_null(strstr(text, never[i]), "%s was written: %s\n%s", never[i], text,
+			       r.err);
+	free(text);
+	run_free(&r);
+
+	/* A plain run with the learned config: the same writes, and the read. */
+	char *after = fmt("%scat '%s'\n", tries, doc);
+	char *run_argv[] = {CORDON_BIN, "run", "--config", cfg, "--", "/bin/sh", "-c", after, NULL};
+	r = world_run(&w, run_argv, w.proj);
+	cr_expect_null(strstr(r.out, "taxes-secret"), "a later session read the document");
+	for (size_t i = 0; targets[i]; i++)
+		cr_expect_not(contains(targets[i], "evil"), "a later session wrote %s\n%s",
+			      targets[i], r.err);
+	run_free(&r);
+
+	/* Controls: outside, each write lands and the document is read. */
+	char *plain[] = {"/bin/sh", "-c", after, NULL};
+	r = world_run(&w, plain, w.proj);
+	cr_expect(strstr(r.out, "taxes-secret"), "control: the document was not read: %s", r.err);
+	for (size_t i = 0; targets[i]; i++)
+		cr_expect(contains(targets[i], "evil"), "control: %s was not written: %s",
+			  targets[i], r.err);
+	run_free(&r);
+
+	for (size_t i = 0; targets[i]; i++)
+		if (targets[i] != prompt)
+			free(targets[i]);
+	free(after);
+	free(cfg);
+	free(script);
+	free(lines);
+	free(tries);
+	free(doc);
+	free(brew);
+	free(prompt);
+	world_free(&w);
+}
+
+Test(learn, write_never_makes_code_or_documents_reachable_as_root, .timeout = 90)
+{
+	learn_never_writes_code(false);
+}
+
+Test(learn, write_never_makes_code_or_documents_reachable_as_user, .timeout = 90)
+{
+	learn_never_writes_code(true);
 }

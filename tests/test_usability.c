@@ -106,7 +106,11 @@ Test(usability, learn_then_paste_makes_the_command_work, .timeout = 90)
 	world_init(&w, "learn", "");
 	char *tool = path_join(w.outside, "tool");
 	copy_exec("/bin/true", tool);
-	char *made = path_join(w.outside, "made");
+	/* (Not beside the tool: learn never makes a directory holding a
+	 * program writable.) */
+	char *out = path_join(w.outside, "out");
+	cr_assert_eq(mkdir(out, 0755), 0);
+	char *made = path_join(out, "made");
 	char *done = path_join(w.proj, "done");
 	char *script;
 	asprintf(
@@ -153,6 +157,7 @@ Test(usability, learn_then_paste_makes_the_command_work, .timeout = 90)
 	free(script);
 	free(done);
 	free(made);
+	free(out);
 	free(tool);
 	world_free(&w);
 }

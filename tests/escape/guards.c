@@ -12,6 +12,7 @@
  * same attempt land: unsandboxed, or with the guard turned off. */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -1709,6 +1710,135 @@ BOTH_USERS(guards, home_writable_keeps_what_shells_and_tools_load, .timeout = 60
 	cr_assert(marked(&w, "ctl", "direnv"), "control: direnv did not run the plant");
 	free(script);
 	free(opts);
+	world_free(&w);
+}
+
+/* What zsh sources as it starts, kept under names cordon finds on disk:
+ * compinit's dumps (~/.zcompdump, and ~/.zcompdump-HOST-VERSION as
+ * oh-my-zsh names it), powerlevel10k's instant prompt
+ * (~/.cache/p10k-instant-prompt-USER.zsh, sourced first thing by the
+ * ~/.zshrc p10k writes) and ~/.p10k.zsh. A real interactive zsh outside
+ * judges: its ~/.zshrc sources each as those programs do. */
+static const char zsh_rc[] = "if [[ -r ~/.cache/p10k-instant-prompt-${(%):-%n}.zsh ]]; then\n"
+			     "  source ~/.cache/p10k-instant-prompt-${(%):-%n}.zsh\n"
+			     "fi\n"
+			     "[[ ! -f ~/.p10k.zsh ]] || source ~/.p10k.zsh\n"
+			     "autoload -Uz compinit\n"
+			     "compinit -C -d ~/.zcompdump-cordon-$ZSH_VERSION\n"
+			     "compinit -C\n";
+
+static const char zsh_plant[] =
+	"cd ~ || exit 1\n"
+	"echo \"touch $M-p10k\" >> .cache/p10k-instant-prompt-$N.zsh; echo p10k $?\n"
+	"echo \"touch $M-p10kcfg\" >> .p10k.zsh; echo p10kcfg $?\n"
+	"echo \"touch $M-dump\" >> .zcompdump; echo dump $?\n"
+	"for f in .zcompdump-cordon-*; do echo \"touch $M-dumphost\" >> $f; done; "
+	"echo dumphost $?\n";
+
+static const char *const zsh_steps[] = {"p10k", "dump", "dumphost", "p10kcfg", NULL};
+
+static void zsh_outside(struct world *w)
+{
+	struct run_result r = sh_outside(w, "zsh -ic exit </dev/null >/dev/null 2>&1");
+	run_free(&r);
+}
+
+/* --project ~: none is written inside, and the next zsh outside runs
+ * nothing; an instant prompt missing as the session starts and made
+ * inside is moved aside as it ends. Control: each named by a write rule,
+ * the plant lands and zsh outside runs it. */
+BOTH_USERS(guards, home_writable_keeps_what_zsh_sources_at_start, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "homezsh", "");
+	cr_assert(file_exists("/usr/bin/zsh"), "zsh is not installed (scripts/setup installs it)");
+	const char *name = who->user ? "cordon-test" : "root";
+	char *prompt = fmt(".cache/p10k-instant-prompt-%s.zsh", name);
+	free(write_file(w.home, ".zshrc", zsh_rc));
+	free(write_file(w.home, prompt, "# instant prompt\n"));
+	free(write_file(w.home, ".p10k.zsh", "# p10k\n"));
+	world_give(&w);
+	zsh_outside(&w); /* makes the dumps, as a first zsh start does */
+	cr_assert(present(w.home, ".zcompdump"), "control: zsh made no ~/.zcompdump");
+	char *dump = content(w.home, ".zcompdump");
+	char *opts = fmt("-p %s", w.home);
+	char *vars = fmt("N=%s", name);
+	char *script = plant(&w, "deny", vars, zsh_plant);
+	struct run_result r = sh_in(&w, opts, "%s", script);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_assert(strstr(r.out, "p10k ") && strstr(r.out, "dumphost "), "the plant did not run\n%s",
+		  diag);
+	char *now = content(w.home, prompt);
+	cr_expect_str_eq(now, "# instant prompt\n", "the instant prompt was written\n%s", diag);
+	free(now);
+	now = content(w.home, ".p10k.zsh");
+	cr_expect_str_eq(now, "# p10k\n", "~/.p10k.zsh was written\n%s", diag);
+	free(now);
+	now = content(w.home, ".zcompdump");
+	cr_expect_str_eq(now, dump, "~/.zcompdump was written\n%s", diag);
+	free(now);
+	run_free(&r);
+	zsh_outside(&w);
+	for (size_t i = 0; zsh_steps[i]; i++)
+		cr_expect_not(marked(&w, "deny", zsh_steps[i]), "zsh outside ran the %s plant\n%s",
+			      zsh_steps[i], diag);
+	free(diag);
+	free(script);
+
+	/* Missing as the session starts (the user's name from $USER, as
+	 * zsh's %n): made inside, moved aside as it ends. */
+	char *path = at(w.home, prompt);
+	cr_assert_eq(unlink(path), 0);
+	char *user = fmt("USER=%s", name);
+	world_setenv(&w, user);
+	script =
+		plant(&w, "made", vars,
+		      "echo \"touch $M-p10k\" > ~/.cache/p10k-instant-prompt-$N.zsh; echo p10k $?");
+	r = sh_in(&w, opts, "%s", script);
+	diag = fmt("made inside (%d): %s%s", r.status, r.out, r.err);
+	cr_expect(strstr(r.out, "p10k 0"), "the session could not make it (cordon's stand-in?)\n%s",
+		  diag);
+	cr_expect_not(present(w.home, prompt), "the instant prompt made inside stayed\n%s", diag);
+	cr_expect(strstr(r.err, "this session made"), "it was not said\n%s", diag);
+	run_free(&r);
+	zsh_outside(&w);
+	cr_expect_not(marked(&w, "made", "p10k"),
+		      "zsh outside ran the instant prompt made inside\n%s", diag);
+	free(diag);
+	free(script);
+
+	/* Control: each named by a write rule. */
+	free(write_file(w.home, prompt, "# instant prompt\n"));
+	world_give(&w);
+	char *host = NULL;
+	DIR *d = opendir(w.home);
+	for (struct dirent *e; d && !host && (e = readdir(d));)
+		if (strncmp(e->d_name, ".zcompdump-cordon-", 18) == 0)
+			host = strdup(e->d_name);
+	if (d)
+		closedir(d);
+	cr_assert_not_null(host, "control: zsh made no ~/.zcompdump-cordon-VERSION");
+	char *extra = fmt(", \"additional_read_write_paths\": [\"~/%s\", \"~/.p10k.zsh\", "
+			  "\"~/.zcompdump\", \"~/%s\"]",
+			  prompt, host);
+	set_config(&w, extra);
+	script = plant(&w, "ctl", vars, zsh_plant);
+	r = sh_in(&w, opts, "%s", script);
+	expect_all_landed(zsh_steps, &r, "named by write rules");
+	run_free(&r);
+	zsh_outside(&w);
+	for (size_t i = 0; zsh_steps[i]; i++)
+		cr_assert(marked(&w, "ctl", zsh_steps[i]), "control: zsh did not run the %s plant",
+			  zsh_steps[i]);
+	free(extra);
+	free(host);
+	free(script);
+	free(user);
+	free(path);
+	free(vars);
+	free(opts);
+	free(dump);
+	free(prompt);
 	world_free(&w);
 }
 
