@@ -1022,6 +1022,65 @@ BOTH_USERS(guards, hidden_paths_made_outside_later_stay_unread, .timeout = 90)
 	}
 }
 
+/* ---- hidden names where the session can make names (a writable ~/.cache) ---- */
+
+/* The session (BODY, in the project) and, outside, once it has made the
+ * file "ready" in the project, SAVES (run by /bin/sh as W's user, in the
+ * home), then "go": the session's output. */
+static struct run_result in_while_outside(struct world *w, const char *body, const char *saves)
+{
+	char *outside_script = fmt("i=0; while [ ! -e %s/ready ] && [ $i -lt 300 ]; do sleep 0.05; "
+				   "i=$((i+1)); done; %s; touch %s/go",
+				   w->proj, saves, w->proj);
+	char *outside_argv[] = {"/bin/sh", "-c", outside_script, NULL};
+	pid_t saver = world_spawn(w, outside_argv, w->home);
+	char *argv[] = {CORDON_BIN, "run", "--config",   w->cfg, "--",
+			"/bin/sh",  "-c",  (char *)body, NULL};
+	struct run_result r = world_run(w, argv, w->proj);
+	int st;
+	cr_expect_eq(waitpid(saver, &st, 0), saver);
+	free(outside_script);
+	char *ready = at(w->proj, "ready"), *go = at(w->proj, "go");
+	unlink(ready), unlink(go);
+	free(ready), free(go);
+	return r;
+}
+
+#define WAIT_GO "touch ready; while [ ! -e go ]; do sleep 0.05; done; sleep 0.3\n"
+
+/* The session makes a hidden name itself in a writable ~/.cache and keeps
+ * it open; a login outside writes the token into that very file (in
+ * place, as huggingface_hub and `cargo login` write): no mount covers an
+ * open file, and the session reads it. That is said as the session ends.
+ * Control: the same session where nothing appears says nothing of it. */
+BOTH_USERS(guards, a_hidden_name_made_and_held_inside_is_said, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "hheld", ", \"additional_read_write_paths\": [\"~/.cache\"]");
+	free(write_file(w.home, ".cache/huggingface/.keep", ""));
+	world_give(&w);
+	static const char body[] =
+		"sleep 0.5; : > ~/.cache/huggingface/token; "
+		"exec 3< ~/.cache/huggingface/token\n" WAIT_GO "cat <&3; echo read\n";
+	struct run_result r =
+		in_while_outside(&w, body, "echo HF-" SECRET " > .cache/huggingface/token");
+	cr_assert(strstr(r.out, "read"), "the session did not get that far: %s%s", r.out, r.err);
+	cr_expect(strstr(r.err, "/.cache/huggingface/token (hidden_paths (default)) appeared while "
+				"this session ran, where the session could write: it may have read "
+				"what was written there"),
+		  "not said: %s", r.err);
+	run_free(&r);
+	/* The control: nothing appears, nothing is said. */
+	char *token = at(w.home, ".cache/huggingface/token");
+	cr_assert_eq(unlink(token), 0);
+	r = sh_in(&w, NULL, "cat ~/.cache/huggingface/.keep; echo read");
+	cr_assert(strstr(r.out, "read"), "%s%s", r.out, r.err);
+	cr_expect_null(strstr(r.err, "appeared"), "said of nothing: %s", r.err);
+	run_free(&r);
+	free(token);
+	world_free(&w);
+}
+
 /* The tokens of coding agents, Copilot and chat apps: Copilot's and
  * Slack's under the default ~/.config grant, an agent's credentials with
  * "~" granted. Control: outside, all are printed. */
