@@ -10,6 +10,7 @@
  * kept it open. Nothing here moves what was there as the session started,
  * nor a plain file or directory (the user's login may have made it): only
  * a lure the session laid, and only after looking at it again. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -343,4 +344,82 @@ int cordon_hidden_way_disarm(const struct cordon_hidden_way *w, size_t len, char
 	if (cordon_fs_rename_new(dir, to, name) == -EEXIST)
 		(void)cordon_fs_rename_swap(dir, to, name);
 	return 0;
+}
+
+struct within {
+	char *first, *what;
+	size_t first_size, what_size;
+	int moved, seen;
+};
+
+/* Each lure in the directory DIR (REL from the name, "" for it) moved
+ * aside, and each directory in it walked, DEPTH levels more at most. */
+static void disarm_in(int dir, const char *rel, int depth, struct within *in)
+{
+	DIR *d = fdopendir(dir);
+	if (!d) {
+		close(dir);
+		return;
+	}
+	/* (The names first: moving one aside while reading would show it
+	 * again under its new name.) */
+	struct cordon_strv names = {0};
+	struct dirent *e;
+	while ((e = readdir(d)) && in->seen < 4096) {
+		in->seen++;
+		if (!cordon_dot_or_dotdot(e->d_name) && cordon_strv_push(&names, e->d_name) < 0)
+			break;
+	}
+	for (size_t i = 0; i < names.n; i++) {
+		const char *name = names.v[i];
+		struct stat st;
+		char path[PATH_MAX];
+		if (fstatat(dirfd(d), name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    snprintf(path, sizeof(path), "%s%s%s", rel, rel[0] ? "/" : "", name) >=
+			    (int)sizeof(path))
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			int sub = depth > 0
+					  ? openat(dirfd(d), name,
+						   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+					  : -1;
+			if (sub >= 0)
+				disarm_in(sub, path, depth - 1, in);
+			continue;
+		}
+		static const struct cordon_hidden_way none = {.path = NULL};
+		char to[NAME_MAX + 32], what[PATH_MAX + 64];
+		if (!cordon_hidden_way_lure(&none, true, &st))
+			continue;
+		describe(dirfd(d), name, &st, what, sizeof(what));
+		if (cordon_fs_move_aside(dirfd(d), name, to, sizeof(to)) < 0)
+			continue;
+		if (in->moved++ == 0) {
+			snprintf(in->first, in->first_size, "%s", path);
+			snprintf(in->what, in->what_size, "%s", what);
+		}
+	}
+	cordon_strv_free(&names);
+	closedir(d);
+}
+
+int cordon_hidden_way_disarm_within(const struct cordon_hidden_way *w, char *first,
+				    size_t first_size, char *what, size_t what_size)
+{
+	char name[NAME_MAX + 1];
+	cleanup_close int dir = dir_of(w, strlen(w->path), name, sizeof(name));
+	if (dir < 0)
+		return dir;
+	struct stat st;
+	int fd = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 ||
+	    ((unsigned long long)st.st_dev == w->dev && (unsigned long long)st.st_ino == w->ino)) {
+		close(fd);
+		return 0; /* the user's own, as the session started */
+	}
+	struct within in = {first, what, first_size, what_size, 0, 0};
+	disarm_in(fd, "", 16, &in);
+	return in.moved;
 }

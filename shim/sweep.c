@@ -2160,11 +2160,28 @@ static int judge_ways(const struct cordon_sweep *s, struct cordon_strv *said)
 				break;
 		}
 		/* (Or beyond a link of the user's the session replaced.) */
+		bool dir = there && S_ISDIR(st.st_mode);
 		if (!w->dev && (there || lstat(w->path, &st) == 0))
 			say(said,
 			    "cordon: %s (%s) appeared while this session ran, where the session could "
 			    "write: it may have read what was written there",
 			    shown, w->source);
+		/* A directory made meanwhile: what the session laid in it before
+		 * its cover was on, or through a descriptor kept in it. */
+		char first[PATH_MAX], what[PATH_MAX + 64], first_shown[PATH_MAX + 8];
+		int in = dir ? cordon_hidden_way_disarm_within(w, first, sizeof(first), what,
+							       sizeof(what))
+			     : 0;
+		if (in > 0)
+			say(said,
+			    "cordon: in %s (%s), made while this session ran, %d link%s, FIFO%s or "
+			    "hard link%s a program outside would write through (the first: %s/%s, %s) "
+			    "%s moved aside to NAME" DISARMED "; look at what they lead to",
+			    shown, w->source, in, in > 1 ? "s" : "", in > 1 ? "s" : "",
+			    in > 1 ? "s" : "", shown,
+			    cordon_printable(first, SIZE_MAX, first_shown, sizeof(first_shown)),
+			    what, in > 1 ? "were" : "was");
+		moved += in > 0 ? in : 0;
 	}
 	return moved;
 }

@@ -160,6 +160,15 @@ bool cordon_hidden_way_lure(const struct cordon_hidden_way *w, bool at_name, con
  * to T", printable), 0 when there was nothing to move, or -errno. */
 int cordon_hidden_way_disarm(const struct cordon_hidden_way *w, size_t len, char *to,
 			     size_t to_size, char *what, size_t what_size);
+/* W's name, a directory that was not there as the session started (made
+ * while it ran: the session may have laid lures in it while its cover was
+ * not on yet, or through a descriptor it kept in it), walked without
+ * following a link (16 levels, 4096 entries at most): each link, FIFO,
+ * socket, device or file with another name in it moved aside, as the
+ * session ends. How many (the first one's path, relative to the name,
+ * into FIRST, and what it was into WHAT), or -errno. */
+int cordon_hidden_way_disarm_within(const struct cordon_hidden_way *w, char *first,
+				    size_t first_size, char *what, size_t what_size);
 
 /* Only the plan's `unguarded` names and its `placeholders` (the protected
  * guards alone are looked at: what the launcher needs, at half the cost),

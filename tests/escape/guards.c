@@ -1152,13 +1152,23 @@ BOTH_USERS(guards, a_link_laid_at_a_hidden_name_is_moved_aside, .timeout = 90)
 #ifdef CORDON_TEST_HOOKS
 	world_setenv(&w, "CORDON_TEST_NO_REGUARD=1");
 	char *hf2 = at(w.home, ".cache/tool2");
-	char *late = fmt("mkdir -p loot2 && ln -s %s/loot2 %s", w.proj, hf2);
+	char *late = fmt("mkdir -p loot2 && ln -s %s/loot2 %s && mkdir ~/.cache/store && "
+			 "ln -s %s/loot3 ~/.cache/store/login",
+			 w.proj, hf2, w.proj);
 	set_config(&w, ", \"additional_read_write_paths\": [\"~/.cache\"], \"hidden_paths\": "
-		       "[\"~/.ssh\", \"~/.cache/tool2/token\"]");
+		       "[\"~/.ssh\", \"~/.cache/tool2/token\", \"~/.cache/store\"]");
 	struct run_result l = sh_in(&w, NULL, "%s", late);
 	cr_expect(lstat(hf2, &st) < 0 && present(w.home, ".cache/tool2.cordon-disarmed"),
 		  "the link was left where a login outside would follow it: %s", l.err);
 	cr_expect(strstr(l.err, "/.cache/tool2, on the way to "), "not said: %s", l.err);
+	/* A hidden directory made inside: a link in it too (laid before its
+	 * cover was on, or from a descriptor kept in it). */
+	cr_expect(!present(w.home, ".cache/store/login") &&
+			  present(w.home, ".cache/store/login.cordon-disarmed"),
+		  "the link in a hidden directory made inside was left: %s", l.err);
+	cr_expect(strstr(l.err, "/.cache/store (hidden_paths), made while this session ran, 1 "
+				"link, FIFO or hard link"),
+		  "not said: %s", l.err);
 	run_free(&l);
 	free(hf2), free(late);
 #endif
