@@ -318,7 +318,7 @@ static void describe(int dir, const char *name, const struct stat *st, char *wha
 	}
 }
 
-int cordon_hidden_way_disarm(const struct cordon_hidden_way *w, size_t len, char *to,
+int cordon_hidden_way_disarm(const struct cordon_hidden_way *w, size_t len, bool drop, char *to,
 			     size_t to_size, char *what, size_t what_size)
 {
 	char name[NAME_MAX + 1];
@@ -339,8 +339,12 @@ int cordon_hidden_way_disarm(const struct cordon_hidden_way *w, size_t len, char
 	 * session's link removed, the user's login saving its file that very
 	 * moment) goes back; one laid at the name meanwhile is swapped out. */
 	if (fstatat(dir, to, &after, AT_SYMLINK_NOFOLLOW) == 0 && after.st_dev == before.st_dev &&
-	    after.st_ino == before.st_ino && cordon_hidden_way_lure(w, at_name, &after))
+	    after.st_ino == before.st_ino && cordon_hidden_way_lure(w, at_name, &after)) {
+		if (drop &&
+		    (S_ISLNK(after.st_mode) || S_ISFIFO(after.st_mode) || S_ISSOCK(after.st_mode)))
+			(void)unlinkat(dir, to, 0);
 		return 1;
+	}
 	if (cordon_fs_rename_new(dir, to, name) == -EEXIST)
 		(void)cordon_fs_rename_swap(dir, to, name);
 	return 0;

@@ -2113,7 +2113,7 @@ static void say_lure(const struct cordon_hidden_way *w, const char *at, const ch
 static int disarm_lure(const struct cordon_hidden_way *w, size_t len, struct cordon_strv *said)
 {
 	char to[NAME_MAX + 32], what[PATH_MAX + 64], at[PATH_MAX], shown[PATH_MAX + 8];
-	int e = cordon_hidden_way_disarm(w, len, to, sizeof(to), what, sizeof(what));
+	int e = cordon_hidden_way_disarm(w, len, false, to, sizeof(to), what, sizeof(what));
 	snprintf(at, sizeof(at), "%.*s", (int)len, w->path);
 	if (e > 0)
 		say_lure(w, at, what, to, "", said);
@@ -2137,10 +2137,13 @@ static int judge_ways(const struct cordon_sweep *s, struct cordon_strv *said)
 		const struct cordon_hidden_way *w = &s->ways.v[i];
 		char shown[PATH_MAX + 8];
 		cordon_printable(w->path, SIZE_MAX, shown, sizeof(shown));
+		char when[96] = " at once";
+		if (w->moved > 1)
+			snprintf(when, sizeof(when),
+				 " at once (and %u more laid after it: links and FIFOs removed)",
+				 w->moved - 1);
 		if (w->moved)
-			say_lure(w, w->moved_path, w->moved_what, w->moved_to,
-				 w->moved > 1 ? " at once (and each one made again)" : " at once",
-				 said);
+			say_lure(w, w->moved_path, w->moved_what, w->moved_to, when, said);
 		/* Down the way from its top, as the watch follows it. */
 		size_t n = strlen(w->path), len = w->top;
 		struct stat st;

@@ -157,8 +157,10 @@ bool cordon_hidden_way_lure(const struct cordon_hidden_way *w, bool at_name, con
  * moved is looked at again after the move: another entry swapped in
  * meanwhile (the user's own file, saved that instant) is put back. 1 when
  * moved (the new name into TO, what it was into WHAT: "a symbolic link
- * to T", printable), 0 when there was nothing to move, or -errno. */
-int cordon_hidden_way_disarm(const struct cordon_hidden_way *w, size_t len, char *to,
+ * to T", printable), 0 when there was nothing to move, or -errno. DROP:
+ * a link, FIFO or socket moved is then removed (one laid again and again:
+ * the first is kept to look at). */
+int cordon_hidden_way_disarm(const struct cordon_hidden_way *w, size_t len, bool drop, char *to,
 			     size_t to_size, char *what, size_t what_size);
 /* W's name, a directory that was not there as the session started (made
  * while it ran: the session may have laid lures in it while its cover was

@@ -248,7 +248,7 @@ static void disarm(struct kept *k, size_t len)
 {
 	char to[NAME_MAX + 32], what[PATH_MAX + 64];
 	struct cordon_hidden_way *w = k->way;
-	if (cordon_hidden_way_disarm(w, len, to, sizeof(to), what, sizeof(what)) != 1)
+	if (cordon_hidden_way_disarm(w, len, w->moved > 0, to, sizeof(to), what, sizeof(what)) != 1)
 		return;
 	if (w->moved++ == 0) {
 		w->moved_path = strndup(k->path, len);
