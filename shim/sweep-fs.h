@@ -40,5 +40,13 @@ int cordon_fs_list(int fd, int (*each)(const char *name, unsigned char type, voi
 /* Rename FROM to TO in the directory DIR, never over an existing TO:
  * 0 or -errno (EEXIST). */
 int cordon_fs_rename_new(int dir, const char *from, const char *to);
+/* FROM and TO in the directory DIR swapped, both existing: 0 or -errno
+ * (-EOPNOTSUPP where the system has no such call). */
+int cordon_fs_rename_swap(int dir, const char *from, const char *to);
+
+/* (Portable, shim/sweep.c.) NAME in the directory DIR moved aside: to
+ * NAME.cordon-disarmed, or with a random tail where that is taken, never
+ * over another name. The new name into TO. 0 or -errno. */
+int cordon_fs_move_aside(int dir, const char *name, char *to, size_t size);
 
 #endif

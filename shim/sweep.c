@@ -213,6 +213,10 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 		       struct cordon_sweep *s)
 {
 	memset(s, 0, sizeof(*s));
+	/* (Looked at as it ends with or without a project, as what follows
+	 * is.) */
+	if (cordon_hidden_ways_find(p, guarded, &s->ways) < 0)
+		return -ENOMEM;
 	/* (Said at the end with or without a project.) A file saved anew
 	 * where no rule of its own reaches it gets no access inside at all
 	 * (the sieve, guard.h): a hidden one beneath read rules only, a
@@ -293,6 +297,7 @@ void cordon_sweep_free(struct cordon_sweep *s)
 	cordon_strv_free(&s->writable);
 	cordon_strv_free(&s->hidden);
 	cordon_strv_free(&s->names);
+	cordon_hidden_ways_free(&s->ways);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -1736,9 +1741,7 @@ static void risks_of(const struct judge *j, const char *dir, const char *base, s
 	}
 }
 
-/* Move NAME in the directory DIR aside: to NAME.cordon-disarmed, or with
- * a random tail where that is taken. The new name into TO. 0 or -errno. */
-static int move_aside(int dir, const char *name, char *to, size_t size)
+int cordon_fs_move_aside(int dir, const char *name, char *to, size_t size)
 {
 	int e = -EEXIST;
 	for (int k = 0; k < 8 && e == -EEXIST; k++) {
@@ -1816,14 +1819,14 @@ static int disarm_said(const struct cordon_sweep *s, const char *path, const cha
 	cordon_printable(path, SIZE_MAX, shown, sizeof(shown));
 	int dir = parent_of(s, path), e = dir;
 	if (dir >= 0) {
-		e = move_aside(dir, strrchr(path, '/') + 1, to, sizeof(to));
+		e = cordon_fs_move_aside(dir, strrchr(path, '/') + 1, to, sizeof(to));
 		/* A directory of the user's made read-only inside (chmod 555):
 		 * writable for the move, then as it was. */
 		struct stat st;
 		if ((e == -EACCES || e == -EPERM) && fstat(dir, &st) == 0 &&
 		    st.st_uid == geteuid() &&
 		    fchmod(dir, (st.st_mode & 07777) | S_IWUSR | S_IXUSR) == 0) {
-			e = move_aside(dir, strrchr(path, '/') + 1, to, sizeof(to));
+			e = cordon_fs_move_aside(dir, strrchr(path, '/') + 1, to, sizeof(to));
 			(void)fchmod(dir,
 				     st.st_mode & 07777); /* as it was; failing, left writable */
 		}
@@ -2094,10 +2097,110 @@ static void say_lost(const struct cordon_sweep *s, struct cordon_strv *said)
 	}
 }
 
+/* "cordon: AT[, on the way to W's name] (W's source) became WHAT while
+ * this session ran, ...": the lure at AT moved to TO, WHEN. */
+static void say_lure(const struct cordon_hidden_way *w, const char *at, const char *what,
+		     const char *to, const char *when, struct cordon_strv *said)
+{
+	char shown[PATH_MAX + 8], name[PATH_MAX + 8], shown_to[NAME_MAX + 64];
+	cordon_printable(at, SIZE_MAX, shown, sizeof(shown));
+	cordon_printable(w->path, SIZE_MAX, name, sizeof(name));
+	bool on_way = strcmp(at, w->path) != 0;
+	say(said,
+	    "cordon: %s%s%s (%s)%s became %s while this session ran, where the session could "
+	    "make it: a program outside saving it would write through it, so cordon moved it to "
+	    "%.*s/%s%s; look at what it leads to",
+	    shown, on_way ? ", on the way to " : "", on_way ? name : "", w->source,
+	    on_way ? "," : "", what, (int)(strrchr(shown, '/') - shown), shown,
+	    cordon_printable(to, SIZE_MAX, shown_to, sizeof(shown_to)), when);
+}
+
+/* The lure at W's first LEN bytes moved aside as the session ends, and
+ * said. 1 if it was. */
+static int disarm_lure(const struct cordon_hidden_way *w, size_t len, struct cordon_strv *said)
+{
+	char to[NAME_MAX + 32], what[PATH_MAX + 64], at[PATH_MAX], shown[PATH_MAX + 8];
+	int e = cordon_hidden_way_disarm(w, len, false, to, sizeof(to), what, sizeof(what));
+	snprintf(at, sizeof(at), "%.*s", (int)len, w->path);
+	if (e > 0)
+		say_lure(w, at, what, to, "", said);
+	else if (e < 0)
+		say(said,
+		    "cordon: %s (%s) may be a link or a FIFO this session laid where a program "
+		    "outside saving it would write through it, and cordon could not move it "
+		    "aside (%s): look at it before that runs",
+		    cordon_printable(at, SIZE_MAX, shown, sizeof(shown)), w->source, strerror(-e));
+	return e > 0;
+}
+
+/* The ways to hidden names the session could make (guard.h): what the
+ * watch moved aside while it ran, a lure laid on them since (moved aside
+ * now), and a hidden name that appeared, said: a program outside saving
+ * it writes in place, and the session may have held it open. */
+static int judge_ways(const struct cordon_sweep *s, struct cordon_strv *said)
+{
+	int moved = 0;
+	for (size_t i = 0; i < s->ways.n; i++) {
+		const struct cordon_hidden_way *w = &s->ways.v[i];
+		char shown[PATH_MAX + 8];
+		cordon_printable(w->path, SIZE_MAX, shown, sizeof(shown));
+		char when[96] = " at once";
+		if (w->moved > 1)
+			snprintf(when, sizeof(when),
+				 " at once (and %u more laid after it: links and FIFOs removed)",
+				 w->moved - 1);
+		if (w->moved)
+			say_lure(w, w->moved_path, w->moved_what, w->moved_to, when, said);
+		/* Down the way from its top, as the watch follows it. */
+		size_t n = strlen(w->path), len = w->top;
+		struct stat st;
+		bool there = false;
+		while (len < n) {
+			const char *slash = strchr(w->path + len + 1, '/');
+			len = slash ? (size_t)(slash - w->path) : n;
+			if (cordon_hidden_way_stat(w, len, &st) < 0)
+				break;
+			if (cordon_hidden_way_lure(w, len == n, &st)) {
+				moved += disarm_lure(w, len, said);
+				break;
+			}
+			if (len == n)
+				there = true;
+			else if (!S_ISDIR(st.st_mode))
+				break;
+		}
+		/* (Or beyond a link of the user's the session replaced.) */
+		bool dir = there && S_ISDIR(st.st_mode);
+		if (!w->dev && (there || lstat(w->path, &st) == 0))
+			say(said,
+			    "cordon: %s (%s) appeared while this session ran, where the session could "
+			    "write: it may have read what was written there",
+			    shown, w->source);
+		/* A directory made meanwhile: what the session laid in it before
+		 * its cover was on, or through a descriptor kept in it. */
+		char first[PATH_MAX], what[PATH_MAX + 64], first_shown[PATH_MAX + 8];
+		int in = dir ? cordon_hidden_way_disarm_within(w, first, sizeof(first), what,
+							       sizeof(what))
+			     : 0;
+		if (in > 0)
+			say(said,
+			    "cordon: in %s (%s), made while this session ran, %d link%s, FIFO%s or "
+			    "hard link%s a program outside would write through (the first: %s/%s, %s) "
+			    "%s moved aside to NAME" DISARMED "; look at what they lead to",
+			    shown, w->source, in, in > 1 ? "s" : "", in > 1 ? "s" : "",
+			    in > 1 ? "s" : "", shown,
+			    cordon_printable(first, SIZE_MAX, first_shown, sizeof(first_shown)),
+			    what, in > 1 ? "were" : "was");
+		moved += in > 0 ? in : 0;
+	}
+	return moved;
+}
+
 int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *said)
 {
 	int moved = 0;
 	s->swept = true;
+	moved += judge_ways(s, said);
 	for (size_t i = 0; i < s->names.n; i++)
 		moved += judge_name(s, s->names.v[i], said);
 	char *buf = s->roots.n ? malloc(BUF_SIZE) : NULL;

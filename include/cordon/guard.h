@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 
 #include "cordon/error.h"
 #include "cordon/policy.h"
@@ -106,6 +107,75 @@ bool cordon_sieve_needed(const struct cordon_sieve *s, const struct cordon_rule 
  * (WRITES) on DIR reaches the closed directory. */
 bool cordon_sieve_hides_beneath(const struct cordon_sieve *s, const char *dir);
 bool cordon_sieve_toward_closed(const struct cordon_sieve *s, const char *dir, bool writes);
+
+/* The ways to hidden names where the session could make an entry: a
+ * hidden path (HIDE guard, but /proc's) a rule lets the session read, in a
+ * directory, or beneath one, where it can make names (a write rule, not
+ * the closed directory nor the way to it, not beneath a read-only guard).
+ * No mount can cover what does not exist yet, nor a symbolic link (mount
+ * follows it), and a program outside that saves the name later (a first
+ * `huggingface-cli login`) writes through whatever it finds there: a link
+ * the session laid to a file of its own, a FIFO it reads, a hard link of
+ * its own file. Looked at as the session is about to start: the watch
+ * (shim/linux/reguard.c) follows each way while it runs and the sweep
+ * (shim/sweep.c) as it ends. */
+struct cordon_hidden_way {
+	char *path;         /* the hidden name, as the guard has it */
+	const char *source; /* the guard's (borrowed from the policy) */
+	/* strlen of the directory the way is followed from: the highest one
+	 * on it the session could neither remove nor replace (or a symbolic
+	 * link there as the session started), held open since then (O_PATH;
+	 * a link on it followed as it was). Below it, nothing is a link yet. */
+	size_t top;
+	int top_fd;
+	bool owns_fd;                /* (another way's with the same top, else) */
+	unsigned long long dev, ino; /* what was at PATH as it started (0: nothing) */
+	/* What the watch moved aside while the session ran: how many times,
+	 * and the first (the name or a directory on the way, what it was, and
+	 * its new name). */
+	unsigned moved;
+	char *moved_path, *moved_what, *moved_to;
+};
+struct cordon_hidden_ways {
+	struct cordon_hidden_way *v;
+	size_t n, cap;
+};
+/* P's ways (none but on Linux, where a hidden name made inside is not
+ * denied by its path), as things are now; READ_ONLY: the paths the guards
+ * keep read-only (cordon_guard_unguarded's GUARDED). 0 or -ENOMEM. */
+int cordon_hidden_ways_find(const struct cordon_policy *p, const struct cordon_strv *read_only,
+			    struct cordon_hidden_ways *out);
+void cordon_hidden_ways_free(struct cordon_hidden_ways *w);
+/* What is at the first LEN bytes of W's path (a directory on the way, or
+ * the hidden name itself), reached from W's top without following a link:
+ * 0 with *ST, or -errno. */
+int cordon_hidden_way_stat(const struct cordon_hidden_way *w, size_t len, struct stat *st);
+/* Whether ST, found at W's name (AT_NAME) or on the way to it, is what the
+ * session could have put there to send a program outside elsewhere, and
+ * not what was there as the session started: a symbolic link; at the name
+ * also a FIFO, a socket, a device, or a file with another name (a hard
+ * link). */
+bool cordon_hidden_way_lure(const struct cordon_hidden_way *w, bool at_name, const struct stat *st);
+/* The entry at the first LEN bytes of W's path moved aside within its
+ * directory (NAME.cordon-disarmed, never over another name) when it is a
+ * lure (above), reached as cordon_hidden_way_stat reaches it. What was
+ * moved is looked at again after the move: another entry swapped in
+ * meanwhile (the user's own file, saved that instant) is put back. 1 when
+ * moved (the new name into TO, what it was into WHAT: "a symbolic link
+ * to T", printable), 0 when there was nothing to move, or -errno. DROP:
+ * a link, FIFO or socket moved is then removed (one laid again and again:
+ * the first is kept to look at). */
+int cordon_hidden_way_disarm(const struct cordon_hidden_way *w, size_t len, bool drop, char *to,
+			     size_t to_size, char *what, size_t what_size);
+/* W's name, a directory that was not there as the session started (made
+ * while it ran: the session may have laid lures in it while its cover was
+ * not on yet, or through a descriptor it kept in it), walked without
+ * following a link (16 levels, 4096 entries at most): each link, FIFO,
+ * socket, device or file with another name in it moved aside, as the
+ * session ends. How many (the first one's path, relative to the name,
+ * into FIRST, and what it was into WHAT), or -errno. */
+int cordon_hidden_way_disarm_within(const struct cordon_hidden_way *w, char *first,
+				    size_t first_size, char *what, size_t what_size);
 
 /* Only the plan's `unguarded` names and its `placeholders` (the protected
  * guards alone are looked at: what the launcher needs, at half the cost),

@@ -112,6 +112,7 @@ struct cordon_session {
 };
 
 struct cordon_policy;
+struct cordon_hidden_ways;
 
 /* What a session runs. */
 struct cordon_launch {
@@ -135,6 +136,10 @@ struct cordon_launch {
 	const int *pass_fds;
 	size_t n_pass_fds;
 	bool verbose; /* say on stderr how the session is tracked */
+	/* Linux: the ways to hidden names the session could make (the
+	 * sweep's, cordon/guard.h), or NULL: the launcher's watch moves aside
+	 * the lures laid on them while the session runs, and notes them there. */
+	struct cordon_hidden_ways *ways;
 };
 
 /* Run L as session S (S->id set, S->ack_timeout_ms set or 0) and wait for

@@ -13,7 +13,9 @@
  * to ".git.cordon-disarmed": git outside no longer finds it, nothing in
  * it is lost, and the user is told in one line what it would have run.
  * A protected file with no stand-in that the session made (one listed
- * without the trailing "/") is moved aside the same way. */
+ * without the trailing "/") is moved aside the same way, and so is a link
+ * (or FIFO, or hard link) at a hidden name, or on the way to one, where the
+ * session could make it; a hidden name that appeared there is said. */
 #ifndef CORDON_SWEEP_H
 #define CORDON_SWEEP_H
 
@@ -21,6 +23,7 @@
 #include <stddef.h>
 #include <time.h>
 
+#include "cordon/guard.h"
 #include "cordon/policy.h"
 #include "cordon/strv.h"
 
@@ -78,6 +81,11 @@ struct cordon_sweep {
 		char kind;
 	} * held;
 	size_t n_held, held_cap;
+	/* The ways to hidden names the session could make (guard.h), as it
+	 * started: the watch moves aside the lures it lays on them while it
+	 * runs (Linux: the launcher's, through cordon_launch.ways), and as it
+	 * ends, a lure is moved aside and a name that appeared is said. */
+	struct cordon_hidden_ways ways;
 	/* (The walk's: judged from an earlier session's start, one whose
 	 * sweep never ended.) */
 	bool earlier;

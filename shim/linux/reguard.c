@@ -16,7 +16,20 @@
  * the listing): closing an inotify instance waits
  * for an SRCU grace period (~10 ms here), and a plan of the guards takes
  * a millisecond, which a command of a moment (an agent's `ls`) would
- * otherwise pay as it ends. */
+ * otherwise pay as it ends.
+ *
+ * A hidden name is followed down its way: from the nearest directory
+ * that exists (or, where the session could make names on the way, from
+ * the highest one it could not replace: cordon_hidden_way's top), each
+ * directory on the way is watched as it appears, made inside or outside,
+ * down to the name's own. A review made ~/.cache/huggingface inside after
+ * the watch began, and read the token a login outside wrote there later.
+ * Where the session could make names, a symbolic link it lays on the way
+ * (or a FIFO, or a hard link of its own file, at the name) cannot be
+ * covered by a mount, and a program outside saving the name would write
+ * through it: it is moved aside at once, from this thread, outside the
+ * sandbox, by descriptors held since before the session started
+ * (cordon_hidden_way_disarm), and said as the session ends. */
 #include "reguard.h"
 
 #include <errno.h>
@@ -44,17 +57,28 @@
 struct kept {
 	char *path; /* as planned (canonical), or a hidden name not made yet */
 	const char *name;
-	int wd;
+	/* The directories watched, from the top of its way (PATH's first
+	 * END bytes; 0: "/") down to its own; -1: not watched now. */
+	struct level {
+		size_t end;
+		int wd;
+	} * lv;
+	size_t levels;
 	bool hide;
 	dev_t dev; /* what was there as the command started (0: nothing) */
 	ino_t ino;
+	/* A way the session could lay a lure on (borrowed), or NULL. */
+	struct cordon_hidden_way *way;
 };
+
+#define WATCHED        (IN_CREATE | IN_MOVED_TO | IN_ONLYDIR)
 
 #define LIST_AFTER_MS  20
 #define WATCH_AFTER_MS 150
 
 static struct {
 	const struct cordon_policy *p; /* until cordon_reguard_stop */
+	struct cordon_hidden_ways *ways;
 	struct kept *v;
 	size_t n, cap;
 	int inotify, stop, mnt, user;
@@ -63,7 +87,19 @@ static struct {
 	bool running;
 } g = {.inotify = -1, .stop = -1, .mnt = -1, .user = -1};
 
-static int add(const char *path, bool hide)
+/* The length of the directory PATH's first LEN bytes name is in (0:
+ * "/"). */
+static size_t up(const char *path, size_t len)
+{
+	while (len > 0 && path[len - 1] != '/')
+		len--;
+	return len > 1 ? len - 1 : 0;
+}
+
+/* PATH, kept: HIDE (else read-only), its way WAY (may be NULL). Its way
+ * starts at WAY's top, else (a hidden name) at the nearest directory on
+ * it that exists, else at its own directory. */
+static int add(const char *path, bool hide, struct cordon_hidden_way *way)
 {
 	for (size_t i = 0; i < g.n; i++)
 		if (strcmp(g.v[i].path, path) == 0)
@@ -71,28 +107,50 @@ static int add(const char *path, bool hide)
 	const char *slash = strrchr(path, '/');
 	if (!slash || slash == path || !slash[1])
 		return 0;
+	size_t parent = (size_t)(slash - path), top = parent;
+	char buf[PATH_MAX];
+	struct stat st;
+	if (way) {
+		top = way->top;
+	} else if (hide) {
+		while (top > 0 &&
+		       (snprintf(buf, sizeof(buf), "%.*s", (int)top, path) >= (int)sizeof(buf) ||
+			stat(buf, &st) < 0 || !S_ISDIR(st.st_mode)))
+			top = up(path, top);
+	}
+	size_t levels = 1;
+	for (size_t at = top + 1; at <= parent; at++)
+		levels += path[at] == '/';
 	struct kept *nv = cordon_grow(g.v, &g.cap, g.n + 1, sizeof(*nv), 8);
 	if (!nv)
 		return -ENOMEM;
 	g.v = nv;
 	char *copy = strdup(path);
-	if (!copy)
+	struct level *lv = calloc(levels, sizeof(*lv));
+	if (!copy || !lv) {
+		free(copy);
+		free(lv);
 		return -ENOMEM;
-	struct stat st;
+	}
+	for (size_t i = 0, at = top; i < levels; i++) {
+		lv[i] = (struct level){at, -1};
+		const char *next = strchr(path + at + 1, '/');
+		at = next ? (size_t)(next - path) : parent;
+	}
 	bool there = lstat(path, &st) == 0;
-	g.v[g.n++] = (struct kept){copy, copy + (slash - path) + 1, -1,
-				   hide, there ? st.st_dev : 0,     there ? st.st_ino : 0};
+	g.v[g.n++] = (struct kept){copy,
+				   copy + parent + 1,
+				   lv,
+				   levels,
+				   hide,
+				   there ? st.st_dev : 0,
+				   there ? st.st_ino : 0,
+				   way};
+	if (way) { /* as it started */
+		g.v[g.n - 1].dev = (dev_t)way->dev;
+		g.v[g.n - 1].ino = (ino_t)way->ino;
+	}
 	return 0;
-}
-
-/* K's directory, watched. */
-static void watch_dir(struct kept *k)
-{
-	char *dir = strndup(k->path, (size_t)(k->name - 1 - k->path));
-	k->wd = dir ? inotify_add_watch(g.inotify, dir,
-					IN_CREATE | IN_MOVED_TO | IN_ONLYDIR | IN_DONT_FOLLOW)
-		    : -1;
-	free(dir);
 }
 
 static long open_tree_fd(int dfd, const char *path, unsigned flags)
@@ -184,6 +242,92 @@ static bool stopped_within(int ms)
 	return r != 0;
 }
 
+/* The lure the session laid at K's first LEN bytes moved aside (K has a
+ * way), and noted on the way for the sweep to say. */
+static void disarm(struct kept *k, size_t len)
+{
+	char to[NAME_MAX + 32], what[PATH_MAX + 64];
+	struct cordon_hidden_way *w = k->way;
+	if (cordon_hidden_way_disarm(w, len, w->moved > 0, to, sizeof(to), what, sizeof(what)) != 1)
+		return;
+	if (w->moved++ == 0) {
+		w->moved_path = strndup(k->path, len);
+		w->moved_what = strdup(what);
+		w->moved_to = strdup(to);
+		if (!w->moved_path || !w->moved_what || !w->moved_to) {
+			free(w->moved_path);
+			free(w->moved_what);
+			free(w->moved_to);
+			w->moved_path = w->moved_what = w->moved_to = NULL;
+			w->moved = 0; /* (the sweep finds the next one) */
+		}
+	}
+}
+
+/* K's way followed down from its top: each directory on it that exists
+ * watched (the top as it was, a link of the user's there followed; below
+ * it, none is followed), a lure on it moved aside, and K's guard put back
+ * on what is at its path now. EVENT: something was made or moved in at
+ * K's path or on its way; else (as the watch begins) only what is not as
+ * the listing saw it, or a guard an outside save lifted. */
+static void settle(struct kept *k, bool event)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+	size_t i = 0;
+	for (; i < k->levels; i++) {
+		size_t end = k->lv[i].end;
+		if (snprintf(dir, sizeof(dir), "%.*s", (int)end, end ? k->path : "/") >=
+		    (int)sizeof(dir))
+			break;
+		if (i > 0 && lstat(dir, &st) < 0)
+			break;
+		if (i > 0 && !S_ISDIR(st.st_mode)) {
+			if (k->way && cordon_hidden_way_lure(k->way, false, &st))
+				disarm(k, end);
+			break;
+		}
+		k->lv[i].wd = inotify_add_watch(g.inotify, dir, WATCHED | (i ? IN_DONT_FOLLOW : 0));
+		if (k->lv[i].wd < 0)
+			break;
+	}
+	if (i < k->levels) {
+		for (; i < k->levels; i++)
+			k->lv[i].wd = -1;
+		return; /* its directory is not there (yet) */
+	}
+	if (lstat(k->path, &st) < 0)
+		return;
+	if (k->way && cordon_hidden_way_lure(k->way, true, &st)) {
+		disarm(k, strlen(k->path));
+		return;
+	}
+	if (event || st.st_dev != k->dev || st.st_ino != k->ino ||
+	    (k->dev && !mounted_inside(k->path)))
+		reguard(k);
+}
+
+/* An event for NAME in the directory watched as WD: each kept path it
+ * is, or is on the way to, settled. */
+static void seen(int wd, const char *name)
+{
+	size_t n = strlen(name);
+	for (size_t i = 0; i < g.n; i++) {
+		struct kept *k = &g.v[i];
+		for (size_t l = 0; l < k->levels; l++) {
+			if (k->lv[l].wd != wd)
+				continue;
+			const char *next = k->path + k->lv[l].end + 1;
+			size_t len = l + 1 < k->levels ? k->lv[l + 1].end - k->lv[l].end - 1
+						       : strlen(next);
+			if (len == n && strncmp(next, name, n) == 0) {
+				settle(k, true);
+				break;
+			}
+		}
+	}
+}
+
 static void *watch(void *arg)
 {
 	(void)arg;
@@ -195,18 +339,12 @@ static void *watch(void *arg)
 	g.inotify = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
 	if (g.inotify < 0)
 		return NULL;
-	for (size_t i = 0; i < g.n; i++) {
-		watch_dir(&g.v[i]);
-		/* Made, or replaced, before the watch began: a guard a save
-		 * outside lifted is no mount any more where the session sees
-		 * it (even after a save before the listing, whose inode the
-		 * listing took for the guarded one). */
-		struct stat st;
-		if (lstat(g.v[i].path, &st) == 0 &&
-		    (st.st_dev != g.v[i].dev || st.st_ino != g.v[i].ino ||
-		     (g.v[i].dev && !mounted_inside(g.v[i].path))))
-			reguard(&g.v[i]);
-	}
+	/* Made, or replaced, before the watch began: a guard a save outside
+	 * lifted is no mount any more where the session sees it (even after
+	 * a save before the listing, whose inode the listing took for the
+	 * guarded one). */
+	for (size_t i = 0; i < g.n; i++)
+		settle(&g.v[i], false);
 	_Alignas(struct inotify_event) char buf[8192];
 	struct pollfd p[2] = {{.fd = g.inotify, .events = POLLIN},
 			      {.fd = g.stop, .events = POLLIN}};
@@ -224,9 +362,11 @@ static void *watch(void *arg)
 		for (char *at = buf; at < buf + n;) {
 			const struct inotify_event *e = (const void *)at;
 			at += sizeof(*e) + e->len;
-			for (size_t i = 0; e->len && i < g.n; i++)
-				if (g.v[i].wd == e->wd && strcmp(g.v[i].name, e->name) == 0)
-					reguard(&g.v[i]);
+			if (e->mask & IN_Q_OVERFLOW) /* events lost: look at all */
+				for (size_t i = 0; i < g.n; i++)
+					settle(&g.v[i], false);
+			else if (e->len)
+				seen(e->wd, e->name);
 		}
 	}
 	return NULL;
@@ -252,8 +392,10 @@ static int other_ns(pid_t pid, const char *name)
 
 static void forget(void)
 {
-	for (size_t i = 0; i < g.n; i++)
+	for (size_t i = 0; i < g.n; i++) {
 		free(g.v[i].path);
+		free(g.v[i].lv);
+	}
 	free(g.v);
 	g.v = NULL;
 	g.n = g.cap = 0;
@@ -267,38 +409,35 @@ static void forget(void)
 		}
 }
 
-/* The files P's guards keep read-only or hidden (a directory's mount
- * stays: renaming a new one over it needs it empty), and the hidden names
- * a rule would let the session read that do not exist yet. */
+/* The ways the session could lay a lure on, the files P's guards keep
+ * read-only or hidden (a directory's mount stays: renaming a new one over
+ * it needs it empty), and the hidden names a rule would let the session
+ * read that do not exist yet (their directories too, perhaps). */
 static int list(const struct cordon_policy *p)
 {
+	int e = 0;
+	for (size_t i = 0; g.ways && e >= 0 && i < g.ways->n; i++)
+		e = add(g.ways->v[i].path, true, &g.ways->v[i]);
 	struct cordon_guard_plan plan;
-	int e = cordon_guard_plan(p, false, &plan);
-	if (e < 0)
+	if (e < 0 || (e = cordon_guard_plan(p, false, &plan)) < 0)
 		return e;
 	for (size_t i = 0; e >= 0 && i < plan.n; i++)
 		if (!plan.v[i].dir &&
 		    (plan.v[i].op == CORDON_MOUNT_RO || plan.v[i].op == CORDON_MOUNT_HIDE))
-			e = add(plan.v[i].path, plan.v[i].op == CORDON_MOUNT_HIDE);
+			e = add(plan.v[i].path, plan.v[i].op == CORDON_MOUNT_HIDE, NULL);
 	cordon_guard_plan_free(&plan);
 	for (size_t i = 0; e >= 0 && i < p->n_guards; i++) {
 		const struct cordon_guard *gd = &p->guards[i];
 		struct stat st;
-		const char *slash = strrchr(gd->path, '/');
-		char parent[PATH_MAX];
-		if (gd->kind != CORDON_GUARD_HIDE || !slash || lstat(gd->path, &st) == 0 ||
-		    errno != ENOENT ||
-		    !(cordon_policy_access(p, gd->path, NULL) & CORDON_ACCESS_READ))
-			continue;
-		/* (One whose directory is missing too is not watched.) */
-		snprintf(parent, sizeof(parent), "%.*s", (int)(slash - gd->path), gd->path);
-		if (stat(parent, &st) == 0 && S_ISDIR(st.st_mode))
-			e = add(gd->path, true);
+		if (gd->kind == CORDON_GUARD_HIDE && lstat(gd->path, &st) < 0 && errno == ENOENT &&
+		    (cordon_policy_access(p, gd->path, NULL) & CORDON_ACCESS_READ))
+			e = add(gd->path, true, NULL);
 	}
 	return e;
 }
 
-int cordon_reguard_start(const struct cordon_policy *p, pid_t command)
+int cordon_reguard_start(const struct cordon_policy *p, pid_t command,
+			 struct cordon_hidden_ways *ways)
 {
 #ifdef CORDON_TEST_HOOKS
 	/* Test builds: the sweep's judging of what an outside save left
@@ -313,6 +452,7 @@ int cordon_reguard_start(const struct cordon_policy *p, pid_t command)
 	g.command = command;
 	g.stop = eventfd(0, EFD_CLOEXEC);
 	g.p = p;
+	g.ways = ways;
 	if (g.stop < 0 || pthread_create(&g.thread, NULL, watch, NULL) != 0) {
 		int e = errno ? -errno : -EAGAIN;
 		forget();
@@ -331,6 +471,7 @@ void cordon_reguard_stop(void)
 	pthread_join(g.thread, NULL);
 	g.running = false;
 	g.p = NULL;
+	g.ways = NULL;
 	forget();
 	/* The inotify instance's last close waits for an SRCU grace period
 	 * (10-15 ms here), and the launcher's exit would: a child that holds

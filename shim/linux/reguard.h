@@ -4,14 +4,18 @@
 
 #include <sys/types.h>
 
+#include "cordon/guard.h"
 #include "cordon/policy.h"
 
 /* Once COMMAND runs sandboxed in a mount namespace of its own: watch the
- * directories of the files P's guards keep read-only or hidden, and of the
- * hidden names that do not exist yet; one made or moved in there (a save
- * outside that renamed a new file over a guarded one) gets its guard
- * again at once. 0, or -errno (nothing watched then). */
-int cordon_reguard_start(const struct cordon_policy *p, pid_t command);
+ * directories of the files P's guards keep read-only or hidden, and the
+ * ways to the hidden names that do not exist yet (each directory on the
+ * way as it appears); one made or moved in there (a save outside that
+ * renamed a new file over a guarded one) gets its guard again at once.
+ * On WAYS (cordon/guard.h; may be NULL), a lure the session lays is moved
+ * aside at once, and noted there. 0, or -errno (nothing watched then). */
+int cordon_reguard_start(const struct cordon_policy *p, pid_t command,
+			 struct cordon_hidden_ways *ways);
 /* The watch ends (before the session's end is judged). */
 void cordon_reguard_stop(void);
 

@@ -829,7 +829,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	}
 	/* The guards a save outside may end, put back while it runs. */
 	if (rc >= 0 && !refused && sandbox)
-		(void)cordon_reguard_start(l->policy, r.command);
+		(void)cordon_reguard_start(l->policy, r.command, l->ways);
 	if (r.chan >= 0) {
 		close(r.chan);
 		r.chan = -1;

@@ -16,6 +16,9 @@
 #ifndef RENAME_NOREPLACE
 #define RENAME_NOREPLACE 1
 #endif
+#ifndef RENAME_EXCHANGE
+#define RENAME_EXCHANGE 2
+#endif
 
 bool cordon_fs_birth(const char *path, struct timespec *t)
 {
@@ -136,4 +139,9 @@ int cordon_fs_list(int fd, int (*each)(const char *name, unsigned char type, voi
 int cordon_fs_rename_new(int dir, const char *from, const char *to)
 {
 	return syscall(SYS_renameat2, dir, from, dir, to, RENAME_NOREPLACE) < 0 ? -errno : 0;
+}
+
+int cordon_fs_rename_swap(int dir, const char *from, const char *to)
+{
+	return syscall(SYS_renameat2, dir, from, dir, to, RENAME_EXCHANGE) < 0 ? -errno : 0;
 }

@@ -1084,6 +1084,201 @@ BOTH_USERS(guards, hidden_paths_hold_through_links_and_over_protected, .timeout 
 	world_free(&w);
 }
 
+/* ---- hidden names where the session can make names (a writable ~/.cache) ---- */
+
+/* The session (BODY, in the project) and, outside, once it has made the
+ * file "ready" in the project, SAVES (run by /bin/sh as W's user, in the
+ * home), then "go": the session's output. */
+static struct run_result in_while_outside(struct world *w, const char *body, const char *saves)
+{
+	char *outside_script = fmt("i=0; while [ ! -e %s/ready ] && [ $i -lt 300 ]; do sleep 0.05; "
+				   "i=$((i+1)); done; %s; touch %s/go",
+				   w->proj, saves, w->proj);
+	char *outside_argv[] = {"/bin/sh", "-c", outside_script, NULL};
+	pid_t saver = world_spawn(w, outside_argv, w->home);
+	char *argv[] = {CORDON_BIN, "run", "--config",   w->cfg, "--",
+			"/bin/sh",  "-c",  (char *)body, NULL};
+	struct run_result r = world_run(w, argv, w->proj);
+	int st;
+	cr_expect_eq(waitpid(saver, &st, 0), saver);
+	free(outside_script);
+	char *ready = at(w->proj, "ready"), *go = at(w->proj, "go");
+	unlink(ready), unlink(go);
+	free(ready), free(go);
+	return r;
+}
+
+#define WAIT_GO "touch ready; while [ ! -e go ]; do sleep 0.05; done; sleep 0.3\n"
+
+/* A hidden name whose directory is missing as the session starts, in a
+ * directory the session may write (a writable ~/.cache, or a writable
+ * home): the session makes the directory after the watch began (0.5 s),
+ * or a program outside makes three levels of it, and a login outside
+ * writes the token there (`huggingface-cli login`). Neither is read
+ * inside, and both are said as the session ends. Control: outside, both
+ * are read. */
+BOTH_USERS(guards, hidden_names_whose_directory_appears_later_stay_unread, .timeout = 90)
+{
+	static const char *const configs[] = {", \"additional_read_write_paths\": [\"~/.cache\"]",
+					      ", \"additional_read_write_paths\": [\"~\"]"};
+	static const char read_tokens[] =
+		"cat ~/.cache/huggingface/token ~/.cache/tool/a/b/token; echo read\n";
+	for (size_t i = 0; i < sizeof(configs) / sizeof(configs[0]); i++) {
+		struct world w;
+		char *extra =
+			fmt("%s, \"hidden_paths\": [\"~/.ssh\", \"~/.cache/huggingface/token\", "
+			    "\"~/.cache/tool/a/b/token\"]",
+			    configs[i]);
+		world_for(&w, who, "hdirlater", extra);
+		free(write_file(w.home, ".cache/other", "cache-visible"));
+		world_give(&w);
+		char *body =
+			fmt("sleep 0.5; mkdir -p ~/.cache/huggingface; cat ~/.cache/other\n" WAIT_GO
+			    "%s",
+			    read_tokens);
+		struct run_result r = in_while_outside(
+			&w, body,
+			"echo HF-" SECRET
+			" > .cache/huggingface/token && mkdir -p .cache/tool/a/b && "
+			"echo TOOL-" SECRET " > .cache/tool/a/b/token");
+		cr_assert(strstr(r.out, "cache-visible") && strstr(r.out, "read"),
+			  "the session did not get that far (%s): %s%s", configs[i], r.out, r.err);
+		cr_expect_null(strstr(r.out, SECRET), "a token made later was read (%s): %s",
+			       configs[i], r.out);
+		cr_expect(strstr(r.err,
+				 "/.cache/huggingface/token (hidden_paths) appeared while "
+				 "this session ran, where the session could write: it may have "
+				 "read what was written there") &&
+				  strstr(r.err, "/.cache/tool/a/b/token (hidden_paths) appeared"),
+			  "not said (%s): %s", configs[i], r.err);
+		run_free(&r);
+		r = sh_outside(&w, read_tokens);
+		cr_expect(strstr(r.out, "HF-" SECRET) && strstr(r.out, "TOOL-" SECRET),
+			  "control: %s%s", r.out, r.err);
+		run_free(&r);
+		free(body);
+		free(extra);
+		world_free(&w);
+	}
+}
+
+/* A link the session lays at a hidden name, or on the way to one, in a
+ * writable ~/.cache (`ln -s ~/proj/loot ~/.cache/huggingface/token`): a
+ * login outside writing the name would write through it into a file the
+ * session, and every later session, reads. cordon moves such a link aside
+ * at once (and so as the session ends, where the watch did not run): the
+ * login writes the name itself, nothing lands in the session's files, the
+ * link is kept aside and said. A FIFO there is moved aside the same way.
+ * Control: outside, the same link carries the token into the file. */
+BOTH_USERS(guards, a_link_laid_at_a_hidden_name_is_moved_aside, .timeout = 90)
+{
+	struct world w;
+	world_for(
+		&w, who, "hlure",
+		", \"additional_read_write_paths\": [\"~/.cache\"], \"hidden_paths\": [\"~/.ssh\", "
+		"\"~/.cache/huggingface/token\", \"~/.cache/tool/token\", \"~/.cache/pipe\"]");
+	free(write_file(w.home, ".cache/huggingface/.keep", ""));
+	world_give(&w);
+	char *body = fmt("sleep 0.5; ln -s %s/loot ~/.cache/huggingface/token; mkdir loots; "
+			 "ln -s %s/loots ~/.cache/tool; mkfifo ~/.cache/pipe; sleep 0.3\n" WAIT_GO
+			 "cat loot loots/token; timeout 1 cat ~/.cache/pipe; echo read\n",
+			 w.proj, w.proj);
+	struct run_result r = in_while_outside(
+		&w, body,
+		"echo HF-" SECRET " > .cache/huggingface/token && mkdir -p .cache/tool && "
+		"echo TOOL-" SECRET " > .cache/tool/token && "
+		"(timeout 1 sh -c 'echo PIPE-" SECRET " > .cache/pipe' || true)");
+	cr_assert(strstr(r.out, "read"), "the session did not get that far: %s%s", r.out, r.err);
+	cr_expect_null(strstr(r.out, SECRET), "a token was read through a link: %s", r.out);
+	char *loot = content(w.proj, "loot"), *loots = content(w.proj, "loots/token");
+	cr_expect_null(strstr(loot, SECRET), "the token landed in the session's file: %s", loot);
+	cr_expect_null(strstr(loots, SECRET), "the token landed in the session's file: %s", loots);
+	free(loot), free(loots);
+	char *hf = at(w.home, ".cache/huggingface/token");
+	struct stat st;
+	cr_expect(lstat(hf, &st) == 0 && S_ISREG(st.st_mode) && contains(hf, "HF-" SECRET),
+		  "the login did not write the name itself");
+	cr_expect(present(w.home, ".cache/huggingface/token.cordon-disarmed") &&
+			  present(w.home, ".cache/tool.cordon-disarmed") &&
+			  present(w.home, ".cache/pipe.cordon-disarmed"),
+		  "the lures were not kept aside: %s", r.err);
+	cr_expect(strstr(r.err, "/.cache/huggingface/token (hidden_paths) became a symbolic link "
+				"to ") &&
+			  strstr(r.err, "/.cache/tool, on the way to ") &&
+			  strstr(r.err, "/.cache/pipe (hidden_paths) became a FIFO"),
+		  "not said: %s", r.err);
+	run_free(&r);
+
+	/* Where the watch did not run (test builds can turn it off): moved
+	 * aside as the session ends, before any login outside. */
+#ifdef CORDON_TEST_HOOKS
+	world_setenv(&w, "CORDON_TEST_NO_REGUARD=1");
+	char *hf2 = at(w.home, ".cache/tool2");
+	char *late = fmt("mkdir -p loot2 && ln -s %s/loot2 %s && mkdir ~/.cache/store && "
+			 "ln -s %s/loot3 ~/.cache/store/login",
+			 w.proj, hf2, w.proj);
+	set_config(&w, ", \"additional_read_write_paths\": [\"~/.cache\"], \"hidden_paths\": "
+		       "[\"~/.ssh\", \"~/.cache/tool2/token\", \"~/.cache/store\"]");
+	struct run_result l = sh_in(&w, NULL, "%s", late);
+	cr_expect(lstat(hf2, &st) < 0 && present(w.home, ".cache/tool2.cordon-disarmed"),
+		  "the link was left where a login outside would follow it: %s", l.err);
+	cr_expect(strstr(l.err, "/.cache/tool2, on the way to "), "not said: %s", l.err);
+	/* A hidden directory made inside: a link in it too (laid before its
+	 * cover was on, or from a descriptor kept in it). */
+	cr_expect(!present(w.home, ".cache/store/login") &&
+			  present(w.home, ".cache/store/login.cordon-disarmed"),
+		  "the link in a hidden directory made inside was left: %s", l.err);
+	cr_expect(strstr(l.err, "/.cache/store (hidden_paths), made while this session ran, 1 "
+				"link, FIFO or hard link"),
+		  "not said: %s", l.err);
+	run_free(&l);
+	free(hf2), free(late);
+#endif
+
+	/* The control: outside, the link carries the token into the file. */
+	r = sh_outside(&w, "rm -f ~/.cache/huggingface/token && ln -s \"$PWD/loot\" "
+			   "~/.cache/huggingface/token && echo CTL-" SECRET
+			   " > ~/.cache/huggingface/token && cat loot");
+	cr_expect(strstr(r.out, "CTL-" SECRET), "control: %s%s", r.out, r.err);
+	run_free(&r);
+	free(hf);
+	free(body);
+	world_free(&w);
+}
+
+/* The session makes a hidden name itself in a writable ~/.cache and keeps
+ * it open; a login outside writes the token into that very file (in
+ * place, as huggingface_hub and `cargo login` write): no mount covers an
+ * open file, and the session reads it. That is said as the session ends.
+ * Control: the same session where nothing appears says nothing of it. */
+BOTH_USERS(guards, a_hidden_name_made_and_held_inside_is_said, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "hheld", ", \"additional_read_write_paths\": [\"~/.cache\"]");
+	free(write_file(w.home, ".cache/huggingface/.keep", ""));
+	world_give(&w);
+	static const char body[] =
+		"sleep 0.5; : > ~/.cache/huggingface/token; "
+		"exec 3< ~/.cache/huggingface/token\n" WAIT_GO "cat <&3; echo read\n";
+	struct run_result r =
+		in_while_outside(&w, body, "echo HF-" SECRET " > .cache/huggingface/token");
+	cr_assert(strstr(r.out, "read"), "the session did not get that far: %s%s", r.out, r.err);
+	cr_expect(strstr(r.err, "/.cache/huggingface/token (hidden_paths (default)) appeared while "
+				"this session ran, where the session could write: it may have read "
+				"what was written there"),
+		  "not said: %s", r.err);
+	run_free(&r);
+	/* The control: nothing appears, nothing is said. */
+	char *token = at(w.home, ".cache/huggingface/token");
+	cr_assert_eq(unlink(token), 0);
+	r = sh_in(&w, NULL, "cat ~/.cache/huggingface/.keep; echo read");
+	cr_assert(strstr(r.out, "read"), "%s%s", r.out, r.err);
+	cr_expect_null(strstr(r.err, "appeared"), "said of nothing: %s", r.err);
+	run_free(&r);
+	free(token);
+	world_free(&w);
+}
+
 /* The tokens of coding agents, Copilot and chat apps: Copilot's and
  * Slack's under the default ~/.config grant, an agent's credentials with
  * "~" granted. Control: outside, all are printed. */
