@@ -235,6 +235,7 @@ static void make_dirs(const struct reach *r, const char *path, mode_t mode)
 			*slash = '\0';
 		if (mkdir(buf, slash ? 0755 : mode) < 0 && errno != EEXIST)
 			return;
+		cordon_path_made();
 		if (!slash)
 			return;
 		*slash = '/';
@@ -1187,16 +1188,36 @@ char *cordon_guard_closed_dir(const struct cordon_policy *p)
 	 * directory's top too (Landlock adds the rights of every rule above a
 	 * name), so it stays open, and its missing names are said when the
 	 * session ends. */
+	/* A run's rules are only absolute: one written through a link (a
+	 * home reached as /var/home) covers it all the same. So a directory
+	 * rule is compared by its device and inode with the home and each
+	 * directory above it (one stat each, where a realpath of every rule
+	 * would read every link on the way, at each of a launch's calls). */
+	struct stat above[64];
+	size_t n_above = 0;
 	bool covered = false, shared = false;
 	for (size_t i = 0; i < p->n_rules; i++) {
 		if (!(p->rules[i].access & CORDON_ACCESS_WRITE))
 			continue;
-		/* A run's rules are only absolute: one written through a link
-		 * (a home reached as /var/home) covers it all the same. */
-		cleanup_free char *canon = NULL;
-		if (!cordon_path_under(home, p->rules[i].path) &&
-		    (!(canon = realpath(p->rules[i].path, NULL)) ||
-		     !cordon_path_under(home, canon)))
+		bool under = cordon_path_under(home, p->rules[i].path);
+		struct stat st;
+		if (!under && stat(p->rules[i].path, &st) == 0 && S_ISDIR(st.st_mode)) {
+			if (!n_above) {
+				char buf[PATH_MAX];
+				snprintf(buf, sizeof(buf), "%s", home);
+				for (char *slash;; *slash = '\0') {
+					if (n_above < ARRAY_SIZE(above) &&
+					    stat(buf[0] ? buf : "/", &above[n_above]) == 0)
+						n_above++;
+					if (!buf[0] || !(slash = strrchr(buf, '/')))
+						break;
+				}
+			}
+			for (size_t k = 0; k < n_above && !under; k++)
+				under = above[k].st_dev == st.st_dev &&
+					above[k].st_ino == st.st_ino;
+		}
+		if (!under)
 			continue;
 		covered = true;
 		shared = shared || strncmp(p->rules[i].source, "system_paths", 12) == 0;

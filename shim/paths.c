@@ -39,11 +39,51 @@ static void cache_add(struct cordon_path_cache *c, const char *path)
 		c->v[c->n++] = s;
 }
 
+static unsigned made_gen;
+
+void cordon_path_made(void)
+{
+	made_gen++;
+}
+
+static void forget_missing(struct cordon_path_cache *c)
+{
+	for (size_t i = 0; i < c->n_miss; i++)
+		free(c->miss[i]);
+	c->n_miss = 0;
+	c->gen = made_gen;
+}
+
+/* Whether PATH lies at or beneath a prefix CACHE found missing. */
+static bool known_missing(struct cordon_path_cache *c, const char *path)
+{
+	if (!c)
+		return false;
+	if (c->gen != made_gen)
+		forget_missing(c);
+	for (size_t i = 0; i < c->n_miss; i++) {
+		size_t n = strlen(c->miss[i]);
+		if (strncmp(path, c->miss[i], n) == 0 && (path[n] == '\0' || path[n] == '/'))
+			return true;
+	}
+	return false;
+}
+
+static void add_missing(struct cordon_path_cache *c, const char *path)
+{
+	if (!c || c->n_miss == ARRAY_SIZE(c->miss))
+		return; /* full: only slower */
+	char *s = strdup(path);
+	if (s)
+		c->miss[c->n_miss++] = s;
+}
+
 void cordon_path_cache_free(struct cordon_path_cache *c)
 {
 	for (size_t i = 0; i < c->n; i++)
 		free(c->v[i]);
 	c->n = 0;
+	forget_missing(c);
 }
 
 /* Is the resolved prefix RES a directory? Known from CACHE, else asked (and
@@ -105,9 +145,13 @@ static int canonicalize(const char *abs, struct cordon_path_cache *cache, char *
 			rlen += 1 + n;
 			continue;
 		}
+		if (known_missing(cache, res))
+			return -ENOENT;
 		char target[PATH_MAX];
 		ssize_t tl = readlink(res, target, sizeof(target) - 1);
 		int e = tl < 0 ? errno : 0;
+		if (e == ENOENT)
+			add_missing(cache, res);
 		if (e != ENOTDIR && parent > 0) {
 			/* The kernel walked through the parent: a directory. */
 			res[parent] = '\0';

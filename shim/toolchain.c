@@ -304,6 +304,7 @@ int cordon_toolchain_make(const struct cordon_toolchain_entry *e, const char *ho
 		*slash = saved;
 		if (r < 0 && errno != EEXIST)
 			return -errno;
+		cordon_path_made();
 		if (slash == end)
 			break;
 	}

@@ -286,8 +286,17 @@ int cordon_path_resolve(const char *in, const char *home, const char *base, char
 struct cordon_path_cache {
 	char *v[64];
 	size_t n;
+	/* Prefixes found missing (ENOENT): a path beneath one is missing too,
+	 * without asking the kernel again; forgotten once cordon has made a
+	 * directory since (cordon_path_made). */
+	char *miss[32];
+	size_t n_miss;
+	unsigned gen;
 };
 void cordon_path_cache_free(struct cordon_path_cache *c);
+/* Said after cordon makes a directory: what path caches took for missing
+ * is asked again. */
+void cordon_path_made(void);
 
 /* Only the first steps of cordon_path_resolve: "~" expanded and IN made
  * absolute against BASE (a fresh string in *OUT); nothing is asked of the

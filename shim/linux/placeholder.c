@@ -63,6 +63,8 @@ static int hold_one(int parent, const char *name, struct cordon_placeholder *p)
 {
 	for (int tries = 0; tries < 4; tries++) {
 		p->made = mkdirat(parent, name, 0755) == 0;
+		if (p->made)
+			cordon_path_made();
 		if (!p->made && errno != EEXIST)
 			return -1;
 		int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
