@@ -1072,6 +1072,54 @@ static void remember(struct cordon_strv *memo, char *entry)
 	(void)cordon_strv_push_take(memo, entry); /* out of memory: read again */
 }
 
+/* The values MEMO keeps under KEY (a line each, after the key), or NULL. */
+static const char *memo_find(const struct cordon_strv *memo, const char *key)
+{
+	size_t kn = strlen(key);
+	for (size_t i = 0; i < memo->n; i++)
+		if (strncmp(memo->v[i], key, kn) == 0)
+			return memo->v[i] + kn;
+	return NULL;
+}
+
+/* HELD's lines (memo_find's) pushed to OUT. 0 or -ENOMEM. */
+static int memo_values(const char *held, struct cordon_strv *out)
+{
+	int e = 0;
+	for (const char *v = held; e >= 0 && *v;) {
+		size_t n = strcspn(v, "\n");
+		cleanup_free char *one = strndup(v, n);
+		e = one ? cordon_strv_push(out, one) : -ENOMEM;
+		v += n + (v[n] == '\n');
+	}
+	return e;
+}
+
+/* VALUES kept in MEMO under KEY (one line ending in a newline); not when a
+ * value holds a newline itself, or memory runs out (then read again). */
+static void memo_keep(struct cordon_strv *memo, const char *key, const struct cordon_strv *values)
+{
+	size_t len = strlen(key) + 1;
+	for (size_t i = 0; i < values->n; i++) {
+		if (strchr(values->v[i], '\n'))
+			return;
+		len += strlen(values->v[i]) + 1;
+	}
+	char *entry = malloc(len);
+	if (!entry)
+		return;
+	size_t at = strlen(key);
+	memcpy(entry, key, at);
+	for (size_t i = 0; i < values->n; i++) {
+		size_t vn = strlen(values->v[i]);
+		memcpy(entry + at, values->v[i], vn);
+		at += vn;
+		entry[at++] = '\n';
+	}
+	entry[at] = '\0';
+	remember(memo, entry);
+}
+
 /* Each of the list RISKS ("a, b") added to OUT. */
 static void add_each(char *out, size_t size, const char *risks)
 {
@@ -1348,41 +1396,15 @@ static int hooks_paths(const struct judge *j, const struct cordon_strv *dirs, co
 	if (!j->memo || strchr(dirs->v[0], '\n') || strchr(d1, '\n') ||
 	    asprintf(&key, "hooks:%s|%s\n", dirs->v[0], d1) < 0)
 		return cordon_git_hooks_paths(home, dirs, base, out);
-	size_t kn = strlen(key);
 	struct cordon_strv values = {0};
-	int e = 0;
-	const char *held = NULL;
-	for (size_t i = 0; !held && i < j->memo->n; i++)
-		if (strncmp(j->memo->v[i], key, kn) == 0)
-			held = j->memo->v[i] + kn;
-	if (held) { /* the values, a line each */
-		for (const char *v = held; e >= 0 && *v;) {
-			size_t n = strcspn(v, "\n");
-			cleanup_free char *one = strndup(v, n);
-			e = one ? cordon_strv_push(&values, one) : -ENOMEM;
-			v += n + (v[n] == '\n');
-		}
+	const char *held = memo_find(j->memo, key);
+	int e;
+	if (held) {
+		e = memo_values(held, &values);
 	} else {
 		e = cordon_git_hooks_values(home, dirs, &values);
-		size_t len = kn + 1;
-		bool plain = true; /* (a value with a newline is not remembered) */
-		for (size_t i = 0; i < values.n; i++) {
-			len += strlen(values.v[i]) + 1;
-			plain = plain && !strchr(values.v[i], '\n');
-		}
-		char *entry = e >= 0 && plain ? malloc(len) : NULL;
-		if (entry) {
-			size_t at = kn;
-			memcpy(entry, key, kn);
-			for (size_t i = 0; i < values.n; i++) {
-				size_t vn = strlen(values.v[i]);
-				memcpy(entry + at, values.v[i], vn);
-				at += vn;
-				entry[at++] = '\n';
-			}
-			entry[at] = '\0';
-			remember(j->memo, entry);
-		}
+		if (e >= 0)
+			memo_keep(j->memo, key, &values);
 	}
 	if (e >= 0)
 		e = cordon_git_hooks_resolve(home, base, &values, out);
@@ -1475,38 +1497,13 @@ static void include_risks(const struct judge *j, const char *dir, const char *sh
 	const char *held = NULL;
 	if (e >= 0 && j->memo && !strchr(dir, '\n') && !(shared && strchr(shared, '\n')) &&
 	    asprintf(&key, "includes:%s|%s\n", dir, shared ? shared : "") >= 0)
-		for (size_t i = 0; !held && i < j->memo->n; i++)
-			if (strncmp(j->memo->v[i], key, strlen(key)) == 0)
-				held = j->memo->v[i] + strlen(key);
-	for (const char *v = held; e >= 0 && v && *v;) { /* a line each */
-		size_t n = strcspn(v, "\n");
-		cleanup_free char *one = strndup(v, n);
-		e = one ? cordon_strv_push(&inc, one) : -ENOMEM;
-		v += n + (v[n] == '\n');
-	}
+		held = memo_find(j->memo, key);
+	if (e >= 0 && held)
+		e = memo_values(held, &inc);
 	for (size_t k = 0; e >= 0 && !held && k < top.n; k++)
 		e = cordon_git_includes(top.v[k], getenv("HOME"), &inc);
-	if (e >= 0 && !held && key) {
-		size_t len = strlen(key) + 1;
-		bool plain = true; /* (a path with a newline is not remembered) */
-		for (size_t i = 0; i < inc.n; i++) {
-			len += strlen(inc.v[i]) + 1;
-			plain = plain && !strchr(inc.v[i], '\n');
-		}
-		char *entry = plain ? malloc(len) : NULL;
-		if (entry) {
-			size_t at = strlen(key);
-			memcpy(entry, key, at);
-			for (size_t i = 0; i < inc.n; i++) {
-				size_t vn = strlen(inc.v[i]);
-				memcpy(entry + at, inc.v[i], vn);
-				at += vn;
-				entry[at++] = '\n';
-			}
-			entry[at] = '\0';
-			remember(j->memo, entry);
-		}
-	}
+	if (e >= 0 && !held && key)
+		memo_keep(j->memo, key, &inc);
 	if (e < 0) {
 		r->other = true;
 		cordon_git_risk_add(r->all, sizeof(r->all), "a config cordon cannot read");
