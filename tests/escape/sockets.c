@@ -278,6 +278,31 @@ Test(sockets, tmux_attach_inside_on_a_terminal, .timeout = 60)
 	world_free(&w);
 }
 
+/* dbus-send's ListNames to the bus at a socket: ARGV to run (BUS is its
+ * malloc'd --bus argument, freed by dbus_call_free). */
+struct dbus_call {
+	char *bus;
+	char *argv[7];
+};
+
+static void dbus_call_init(struct dbus_call *c, const char *sock)
+{
+	c->bus = fmt("--bus=unix:path=%s", sock);
+	char *argv[] = {"/usr/bin/dbus-send",
+			c->bus,
+			"--print-reply",
+			"--dest=org.freedesktop.DBus",
+			"/org/freedesktop/DBus",
+			"org.freedesktop.DBus.ListNames",
+			NULL};
+	memcpy(c->argv, argv, sizeof(argv));
+}
+
+static void dbus_call_free(struct dbus_call *c)
+{
+	free(c->bus);
+}
+
 /* ARGV run outside as W's user until it answers (status 0), for at most
  * 5 s: a dbus-daemon makes its socket before it takes calls, and under load
  * a first call could come in between. The last result. */
@@ -304,24 +329,17 @@ BOTH_USERS(sockets, a_dbus_bus_outside_cannot_be_reached, .timeout = 60)
 			  "--nopidfile",          NULL};
 	pid_t pid = world_spawn(&w, daemon, w.proj);
 	cr_assert(wait_exists(sock, 5000), "dbus-daemon did not start");
-	char *bus;
-	asprintf(&bus, "--bus=unix:path=%s", sock);
-	char *call[] = {"/usr/bin/dbus-send",
-			bus,
-			"--print-reply",
-			"--dest=org.freedesktop.DBus",
-			"/org/freedesktop/DBus",
-			"org.freedesktop.DBus.ListNames",
-			NULL};
-	struct run_result r = outside_once_up(&w, call);
+	struct dbus_call call;
+	dbus_call_init(&call, sock);
+	struct run_result r = outside_once_up(&w, call.argv);
 	cr_assert(r.status == 0 && strstr(r.out, "array"), "control: the bus answers: %s", r.err);
 	run_free(&r);
-	r = run_in(&w, NULL, call);
+	r = run_in(&w, NULL, call.argv);
 	cr_expect_neq(r.status, 0, "the bus answered from inside: %s", r.out);
 	cr_expect_null(strstr(r.out, "array"), "%s", r.out);
 	run_free(&r);
 	stop_process(pid);
-	free(bus);
+	dbus_call_free(&call);
 	free(addr);
 	free(sock);
 	world_free(&w);
@@ -378,19 +396,13 @@ BOTH_USERS(sockets, no_server_takes_a_tmp_servers_place, .timeout = 60)
 		struct stat st;
 		cr_assert_eq(lstat(socks[i], &st), 0);
 		inos[i] = st.st_ino;
-		char *bus = fmt("--bus=unix:path=%s", socks[i]);
-		char *ping[] = {"/usr/bin/dbus-send",
-				bus,
-				"--print-reply",
-				"--dest=org.freedesktop.DBus",
-				"/org/freedesktop/DBus",
-				"org.freedesktop.DBus.GetId",
-				NULL};
-		struct run_result up = outside_once_up(&w, ping);
+		struct dbus_call ping;
+		dbus_call_init(&ping, socks[i]);
+		struct run_result up = outside_once_up(&w, ping.argv);
 		cr_assert_eq(up.status, 0, "dbus-daemon at %s does not answer: %s", socks[i],
 			     up.err);
 		run_free(&up);
-		free(bus);
+		dbus_call_free(&ping);
 		free(addr);
 	}
 	char *squat[] = {"/usr/bin/python3", "-c", (char *)squat_py, direct, in_dir,
@@ -406,20 +418,14 @@ BOTH_USERS(sockets, no_server_takes_a_tmp_servers_place, .timeout = 60)
 		struct stat st;
 		cr_expect(lstat(socks[i], &st) == 0 && st.st_ino == inos[i],
 			  "the server's socket at %s was replaced\n%s", socks[i], diag);
-		char *bus = fmt("--bus=unix:path=%s", socks[i]);
-		char *call[] = {"/usr/bin/dbus-send",
-				bus,
-				"--print-reply",
-				"--dest=org.freedesktop.DBus",
-				"/org/freedesktop/DBus",
-				"org.freedesktop.DBus.ListNames",
-				NULL};
-		r = world_run(&w, call, w.proj);
+		struct dbus_call call;
+		dbus_call_init(&call, socks[i]);
+		r = world_run(&w, call.argv, w.proj);
 		cr_expect(r.status == 0 && strstr(r.out, "array"),
 			  "outside, the bus at %s is not the real one: %s\n%s", socks[i], r.err,
 			  diag);
 		run_free(&r);
-		free(bus);
+		dbus_call_free(&call);
 	}
 	free(diag);
 
