@@ -1003,8 +1003,16 @@ static void index_scan(struct index_scan *x, const unsigned char *d, size_t n)
 	}
 }
 
+/* What one process reads of indexes in all (a sweep's): a session that
+ * left many large ones (sparse files cost it no disk) held the end of the
+ * session for a minute, signals blocked. Past it an index is not read: a
+ * risk. */
+#define INDEX_BUDGET (512ull << 20)
+static unsigned long long index_read;
+
 /* The index at PATH read and judged into X (X->hs and X->hfs set, X->name
- * NAME_MAX_LEN bytes); missing, it adds nothing. */
+ * NAME_MAX_LEN bytes); missing, it adds nothing. One with holes (git writes
+ * none) or past the budget is not read. */
 static void index_file(struct index_scan *x, const char *path)
 {
 	struct stat st;
@@ -1013,11 +1021,15 @@ static void index_file(struct index_scan *x, const char *path)
 	FILE *f = cordon_fopen_regular(path);
 	unsigned char *d = NULL;
 	if (f && fstat(fileno(f), &st) == 0 && st.st_size > 0 && st.st_size <= INDEX_MAX &&
+	    (unsigned long long)st.st_blocks * 512 + 65536 >= (unsigned long long)st.st_size &&
+	    index_read + (unsigned long long)st.st_size <= INDEX_BUDGET &&
 	    (d = malloc((size_t)st.st_size)) &&
-	    fread(d, 1, (size_t)st.st_size, f) == (size_t)st.st_size)
+	    fread(d, 1, (size_t)st.st_size, f) == (size_t)st.st_size) {
+		index_read += (unsigned long long)st.st_size;
 		index_scan(x, d, (size_t)st.st_size);
-	else
+	} else {
 		x->unread = true;
+	}
 	free(d);
 	if (f)
 		(void)fclose(f); /* read only */

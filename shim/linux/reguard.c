@@ -40,6 +40,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,7 +86,25 @@ static struct {
 	pid_t command;
 	pthread_t thread;
 	bool running;
+	bool marked; /* a watch was added (its instance's close then waits) */
 } g = {.inotify = -1, .stop = -1, .mnt = -1, .user = -1};
+
+/* The watch could not be kept (the session used up the user's inotify
+ * watches, which a directory on a hidden name's way needed): the session
+ * ends rather than run on with a guard that cannot be put back. */
+static void cannot_watch(const char *dir, int e)
+{
+	char line[PATH_MAX + 256];
+	int n = snprintf(line, sizeof(line),
+			 "cordon: cannot watch %s for the session's guards (%s: the user's inotify "
+			 "watches are used up); session ended\n",
+			 dir, strerror(e));
+	if (n > 0)
+		(void)!write(STDERR_FILENO, line,
+			     (size_t)n < sizeof(line) ? (size_t)n : sizeof(line));
+	if (g.command > 0)
+		(void)kill(g.command, SIGKILL);
+}
 
 /* The length of the directory PATH's first LEN bytes name is in (0:
  * "/"). */
@@ -288,8 +307,12 @@ static void settle(struct kept *k, bool event)
 			break;
 		}
 		k->lv[i].wd = inotify_add_watch(g.inotify, dir, WATCHED | (i ? IN_DONT_FOLLOW : 0));
-		if (k->lv[i].wd < 0)
+		if (k->lv[i].wd < 0) {
+			if (errno == ENOSPC || errno == ENOMEM)
+				cannot_watch(dir, errno);
 			break;
+		}
+		g.marked = true;
 	}
 	if (i < k->levels) {
 		for (; i < k->levels; i++)
@@ -336,7 +359,6 @@ static void *watch(void *arg)
 	if (stopped_within(LIST_AFTER_MS) || list(g.p) < 0 || g.n == 0 ||
 	    stopped_within(WATCH_AFTER_MS - LIST_AFTER_MS))
 		return NULL;
-	g.inotify = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
 	if (g.inotify < 0)
 		return NULL;
 	/* Made, or replaced, before the watch began: a guard a save outside
@@ -436,6 +458,20 @@ static int list(const struct cordon_policy *p)
 	return e;
 }
 
+int cordon_reguard_prepare(struct cordon_error *err)
+{
+	/* Made before the command runs, which could otherwise use up the
+	 * user's instances (128) first and leave the watch none. Closed at
+	 * once when no watch was ever added. */
+	if (g.inotify < 0 && (g.inotify = inotify_init1(IN_CLOEXEC | IN_NONBLOCK)) < 0)
+		return cordon_err(
+			err, errno,
+			"no inotify instance for the watch that keeps the session's guards "
+			"(inotify_init1: %s; fs.inotify.max_user_instances)",
+			strerror(errno));
+	return 0;
+}
+
 int cordon_reguard_start(const struct cordon_policy *p, pid_t command,
 			 struct cordon_hidden_ways *ways)
 {
@@ -464,8 +500,12 @@ int cordon_reguard_start(const struct cordon_policy *p, pid_t command,
 
 void cordon_reguard_stop(void)
 {
-	if (!g.running)
+	if (!g.running) {
+		if (g.inotify >= 0)
+			close(g.inotify); /* prepared, never watched: no mark */
+		g.inotify = -1;
 		return;
+	}
 	uint64_t one = 1;
 	(void)!write(g.stop, &one, sizeof(one));
 	pthread_join(g.thread, NULL);
@@ -477,7 +517,9 @@ void cordon_reguard_stop(void)
 	 * (10-15 ms here), and the launcher's exit would: a child that holds
 	 * a copy until this process has let go of its own pays it. */
 	int hand[2];
-	if (g.inotify >= 0 && pipe2(hand, O_CLOEXEC) == 0) {
+	if (g.inotify >= 0 && !g.marked) {
+		close(g.inotify); /* no mark: no grace period to wait for */
+	} else if (g.inotify >= 0 && pipe2(hand, O_CLOEXEC) == 0) {
 		pid_t pid = fork();
 		if (pid == 0) {
 			char c;
@@ -491,4 +533,5 @@ void cordon_reguard_stop(void)
 		close(hand[1]);
 	}
 	g.inotify = -1;
+	g.marked = false;
 }

@@ -4,9 +4,14 @@
 
 #include <sys/types.h>
 
+#include "cordon/error.h"
 #include "cordon/guard.h"
 #include "cordon/policy.h"
 
+/* Before the command starts: the watch's inotify instance (the command
+ * could use up the user's instances first). 0, or -errno with ERR: the
+ * session must not start. */
+int cordon_reguard_prepare(struct cordon_error *err);
 /* Once COMMAND runs sandboxed in a mount namespace of its own: watch the
  * directories of the files P's guards keep read-only or hidden, and the
  * ways to the hidden names that do not exist yet (each directory on the

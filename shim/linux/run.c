@@ -814,6 +814,10 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	if (rc >= 0 && sandbox)
 		rc = cordon_meta_init(r.meta, l->policy, err);
 	bool refused = false;
+	/* The watch's instance, before anything of the command's own runs
+	 * (it waits in the hand-over): it could use up the user's first. */
+	if (rc >= 0 && sandbox && r.command > 0)
+		rc = cordon_reguard_prepare(err);
 	if (rc >= 0 && sandbox && (rc = handover(&r, err)) == 1)
 		refused = true; /* said why; it exits with 125 */
 	if (rc >= 0 && !refused && r.listener >= 0) {

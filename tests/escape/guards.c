@@ -3565,6 +3565,29 @@ BOTH_USERS(guards, a_huge_config_does_not_hold_the_sweep, .timeout = 60)
 	world_free(&w);
 }
 
+/* Indexes the session made large and sparse (no disk for it) held the
+ * sweep a few seconds each, signals blocked (twenty: a minute). One with
+ * holes, which git never writes, is not read: the repository is moved
+ * aside, its index unread counting as a risk. Control: the same
+ * repository with git's own index is kept. */
+BOTH_USERS(guards, a_sparse_index_does_not_hold_the_sweep, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gsparse");
+	usleep(1100 * 1000);
+	char *diag = plant_landed(&w,
+				  "git init -q S && echo s > S/s && git -C S add s && "
+				  "truncate -s 200M S/.git/index; echo sparse $?\n"
+				  "git init -q K && echo k > K/k && git -C K add k; echo kept $?\n",
+				  (const char *const[]){"sparse", "kept", NULL});
+	cr_expect(present(w.proj, "S/.git.cordon-disarmed"), "the sparse one stayed: %s", diag);
+	cr_expect(strstr(diag, "an index cordon cannot read"), "not said: %s", diag);
+	cr_expect(present(w.proj, "K/.git/index") && !present(w.proj, "K/.git.cordon-disarmed"),
+		  "control: git's own index was moved: %s", diag);
+	free(diag);
+	world_free(&w);
+}
+
 /* A config of the project's own longer than cordon reads (1 MiB) hides
  * where git takes its hooks from: the session is refused (125, naming
  * the project), its command never runs, and the repository stays where
