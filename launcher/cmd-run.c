@@ -239,9 +239,43 @@ static int unguarded_before(const struct cordon_policy *p, struct cordon_placeho
 	return r;
 }
 
+/* What writable_here compares with: the policy, and its write rules
+ * resolved (a run's rules are only absolute: a rule written through a link,
+ * --allow-write ~/build leading elsewhere, names a canonical path other
+ * than its own). */
+struct writable {
+	const struct cordon_policy *p;
+	struct cordon_strv canon;
+};
+
+static int writable_init(const struct cordon_policy *p, struct writable *w)
+{
+	w->p = p;
+	w->canon = (struct cordon_strv){0};
+	for (size_t i = 0; i < p->n_rules; i++) {
+		if (!(p->rules[i].access & CORDON_ACCESS_WRITE))
+			continue;
+		char *c = realpath(p->rules[i].path, NULL);
+		if (c && strcmp(c, p->rules[i].path) != 0) {
+			if (cordon_strv_push_take(&w->canon, c) < 0)
+				return -ENOMEM;
+		} else {
+			free(c);
+		}
+	}
+	return 0;
+}
+
+/* Whether the session could write the canonical CANON. */
 static bool writable_here(const char *canon, void *arg)
 {
-	return cordon_policy_access(arg, canon, NULL) & CORDON_ACCESS_WRITE;
+	const struct writable *w = arg;
+	if (cordon_policy_access(w->p, canon, NULL) & CORDON_ACCESS_WRITE)
+		return true;
+	for (size_t i = 0; i < w->canon.n; i++)
+		if (cordon_path_under(canon, w->canon.v[i]))
+			return true;
+	return false;
 }
 
 int cmd_run(const struct cordon_args *a)
@@ -363,15 +397,23 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 		 * (built in the project, put in /tmp), or its interpreter or
 		 * loader, or one reached through a link the session could swap
 		 * before the exec, gets the sandbox before its exec instead. */
-		if (preload && cordon_exec_chain_any(path, writable_here, &p)) {
+		struct writable wr;
+		if (writable_init(&p, &wr) < 0) {
+			cordon_strv_free(&wr.canon);
+			cordon_err(&err, ENOMEM, "out of memory");
+			goto fail;
+		}
+		if (preload && cordon_exec_chain_any(path, writable_here, &wr)) {
 			preload = false;
 			why = "it, its #! interpreter or its loader, or a link on the way to one, "
 			      "lies where the session can write, so code of its own would run "
 			      "before the shim";
 		}
 		if (preload) {
-			if (launcher_find_shim(&shim, &err) < 0 || !shim)
+			if (launcher_find_shim(&shim, &err) < 0 || !shim) {
+				cordon_strv_free(&wr.canon);
 				goto fail;
+			}
 			/* The build note is no secret: a library an earlier session
 			 * planted where this one may write could carry it, and its
 			 * constructor would run before any sandbox. */
@@ -379,12 +421,13 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 			if (strpbrk(shim, " :")) {
 				preload = false; /* ld.so would split the path */
 				why = "the shim's path contains a space or colon";
-			} else if (!shim_canon || writable_here(shim_canon, &p)) {
+			} else if (!shim_canon || writable_here(shim_canon, &wr)) {
 				preload = false;
 				why = "the shim lies where the session can write, so a library planted "
 				      "there would run before the sandbox";
 			}
 		}
+		cordon_strv_free(&wr.canon);
 	}
 	if (preload) {
 		if (prepare_preload(shim, learn ? learn->lib : NULL, &env, &err) < 0)

@@ -2,6 +2,7 @@
  * shim built with this cordon: ELF inspection (Linux). */
 #include "cordon/exec.h"
 #include "cordon/sandbox.h"
+#include <dirent.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -66,6 +67,22 @@ static int elf_interp(int fd, const Ehdr *eh, char *buf, size_t size)
 	return 0;
 }
 
+/* Whether binfmt_misc has handlers registered (an entry in its directory
+ * besides "register" and "status"), which the kernel runs for a file that
+ * is neither ELF nor #!. */
+static bool binfmt_handlers(void)
+{
+	DIR *d = opendir("/proc/sys/fs/binfmt_misc");
+	if (!d)
+		return false;
+	bool any = false;
+	for (struct dirent *e; !any && (e = readdir(d));)
+		any = !cordon_dot_or_dotdot(e->d_name) && strcmp(e->d_name, "register") != 0 &&
+		      strcmp(e->d_name, "status") != 0;
+	closedir(d);
+	return any;
+}
+
 static bool preloadable(const char *path, int depth, const char **why)
 {
 	if (depth > 4) {
@@ -115,7 +132,13 @@ static bool preloadable(const char *path, int depth, const char **why)
 		return preloadable(p, depth + 1, why);
 	}
 	if ((size_t)n < sizeof(Ehdr) || memcmp(head, ELFMAG, SELFMAG) != 0) {
-		/* Neither ELF nor #!: execve fails with ENOEXEC, nothing runs. */
+		/* Neither ELF nor #!: execve fails with ENOEXEC and nothing
+		 * runs, unless a binfmt_misc handler takes it (a static
+		 * qemu-user one ignores the preload). */
+		if (binfmt_handlers()) {
+			*why = "neither ELF nor #!, and binfmt_misc handlers are registered";
+			return false;
+		}
 		return true;
 	}
 	Ehdr eh;

@@ -131,6 +131,40 @@ BOTH_USERS(escape, a_command_through_a_link_the_session_could_swap_is_sandboxed,
 	world_free(&w);
 }
 
+/* A write rule written through a link (--allow-write ~/build, ~/build
+ * leading to a build directory elsewhere): a program there is one the
+ * session could have written, though the rule names another path than the
+ * program's own; its code before main is sandboxed. Judged by that
+ * program's write outside; control: outside, it writes. */
+BOTH_USERS(escape, a_program_under_a_write_rule_through_a_link_is_sandboxed, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "linkrule", "");
+	char *build = path_join(w.dir, "build"), *link = path_join(w.proj, "../buildlink");
+	cr_assert(mkdir(build, 0755) == 0 && symlink(build, link) == 0);
+	char *prog = path_join(build, "early");
+	copy_exec(CORDON_EARLY, prog);
+	char *out = path_join(w.outside, "early-inside");
+	char *ctl = path_join(w.outside, "early-outside");
+	world_give(&w);
+	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--allow-write",
+			link,       "--",  prog,       out,   NULL};
+	struct run_result r = world_run(&w, argv, w.proj);
+	cr_expect(strstr(r.out, "main ran"), "the program did not run: %s%s", r.out, r.err);
+	cr_expect_not(file_exists(out), "code before main wrote outside: %s", r.err);
+	run_free(&r);
+	char *plain[] = {prog, ctl, NULL};
+	r = world_run(&w, plain, w.proj);
+	cr_expect(file_exists(ctl), "control: outside, it did not write: %s", r.err);
+	run_free(&r);
+	free(build);
+	free(link);
+	free(prog);
+	free(out);
+	free(ctl);
+	world_free(&w);
+}
+
 /* Whether TEXT is one line (ending in a newline) starting with "cordon: ". */
 static bool one_cordon_line(const char *text)
 {
