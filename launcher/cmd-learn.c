@@ -488,10 +488,20 @@ static int write_config(const char *path, json_object *update)
 			return -1;
 		}
 	} else {
+		/* Its directory, and ~/.config itself on a new account. */
 		cleanup_free char *dir = parent_of(path);
-		if (dir && mkdir(dir, 0700) < 0 && errno != EEXIST) {
-			fprintf(stderr, "cordon: %s: %s\n", dir, strerror(errno));
-			return -1;
+		for (char *slash = dir ? strchr(dir + 1, '/') : NULL;;
+		     slash = strchr(slash + 1, '/')) {
+			if (slash)
+				*slash = '\0';
+			int made = dir ? mkdir(dir, 0700) : 0;
+			if (made < 0 && errno != EEXIST) {
+				fprintf(stderr, "cordon: %s: %s\n", dir, strerror(errno));
+				return -1;
+			}
+			if (!slash)
+				break;
+			*slash = '/';
 		}
 		root = json_object_new_object();
 	}
