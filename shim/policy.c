@@ -690,6 +690,45 @@ static int add_presets(struct presets *ps, const struct cordon_strv *names, cons
 	return 0;
 }
 
+/* hidden_paths (or the default list) as the session's hiding applies it:
+ * an entry under ~/.config, ~/.local/share or ~/.cache is hidden under
+ * $XDG_CONFIG_HOME, $XDG_DATA_HOME or $XDG_CACHE_HOME too, when one is set
+ * (absolute) to another directory: gh, gcloud, rclone and the rest keep
+ * their tokens there then. Into OUT (NULL-terminated); 0 or -ENOMEM. */
+static int hidden_list(const struct cordon_config *cfg, const struct cordon_context *ctx,
+		       struct cordon_strv *out)
+{
+	static const struct {
+		const char *under, *var;
+	} xdg[] = {{"~/.config/", "XDG_CONFIG_HOME"},
+		   {"~/.local/share/", "XDG_DATA_HOME"},
+		   {"~/.cache/", "XDG_CACHE_HOME"}};
+	const char *const *list =
+		cfg->has_hidden ? (const char *const *)cfg->hidden_paths.v : cordon_default_hidden;
+	int r = 0;
+	for (size_t i = 0; list && list[i] && r >= 0; i++) {
+		r = cordon_strv_push_new(out, list[i]);
+		for (size_t k = 0; k < ARRAY_SIZE(xdg) && r >= 0; k++) {
+			size_t n = strlen(xdg[k].under);
+			const char *dir = ctx->getenv_fn ? ctx->getenv_fn(xdg[k].var) : NULL;
+			if (strncmp(list[i], xdg[k].under, n) != 0 || !dir || dir[0] != '/' ||
+			    !ctx->home)
+				continue;
+			char usual[PATH_MAX], base[PATH_MAX], there[PATH_MAX];
+			snprintf(usual, sizeof(usual), "%s/%.*s", ctx->home, (int)(n - 3),
+				 xdg[k].under + 2);
+			size_t m = (size_t)snprintf(base, sizeof(base), "%s", dir);
+			while (m > 1 && base[m - 1] == '/')
+				base[--m] = '\0';
+			if ((size_t)snprintf(there, sizeof(there), "%s/%s", base, list[i] + n) <
+				    sizeof(there) &&
+			    strcmp(usual, base) != 0)
+				r = cordon_strv_push_new(out, there);
+		}
+	}
+	return r;
+}
+
 /* toolchains and --toolchain: each preset's paths as rules (shim/toolchain.c),
  * none at or under a hidden path. */
 static int resolve_toolchains(const struct cordon_config *cfg, const struct cordon_context *ctx,
@@ -698,10 +737,9 @@ static int resolve_toolchains(const struct cordon_config *cfg, const struct cord
 	if (!cfg->toolchains.n && !ctx->extra_toolchains.n)
 		return 0;
 	struct presets ps = {.p = p, .ctx = ctx, .cache = cache};
-	struct cordon_strv done = {0};
-	const char *const *hidden =
-		cfg->has_hidden ? (const char *const *)cfg->hidden_paths.v : cordon_default_hidden;
-	int r = 0;
+	struct cordon_strv done = {0}, list = {0};
+	int r = hidden_list(cfg, ctx, &list);
+	const char *const *hidden = (const char *const *)list.v;
 	for (size_t i = 0; hidden && hidden[i] && r >= 0; i++) {
 		char *abs = NULL;
 		int e = cordon_path_absolute(hidden[i], ctx->home, p->project, &abs);
@@ -722,6 +760,7 @@ static int resolve_toolchains(const struct cordon_config *cfg, const struct cord
 		r = add_presets(&ps, &ctx->extra_toolchains, "--toolchain ", &done);
 	cordon_strv_free(&ps.hidden);
 	cordon_strv_free(&done);
+	cordon_strv_free(&list);
 	return r;
 }
 
@@ -1366,13 +1405,14 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 		if (r >= 0)
 			r = guard_servers_sockets(p, ctx, &cache);
 	}
+	struct cordon_strv hidden = {0};
 	if (r >= 0)
-		r = guard_list(p,
-			       cfg->has_hidden ? (const char *const *)cfg->hidden_paths.v
-					       : cordon_default_hidden,
-			       CORDON_GUARD_HIDE,
+		r = hidden_list(cfg, ctx, &hidden);
+	if (r >= 0)
+		r = guard_list(p, (const char *const *)hidden.v, CORDON_GUARD_HIDE,
 			       cfg->has_hidden ? "hidden_paths" : "hidden_paths (default)",
 			       ctx->home, &cache);
+	cordon_strv_free(&hidden);
 	cordon_path_cache_free(&cache);
 	return r;
 }
@@ -1450,10 +1490,10 @@ static int hidden_cwd(const struct cordon_config *cfg, const struct cordon_conte
 		      const char *dir, char **why)
 {
 	*why = NULL;
-	const char *const *hidden =
-		cfg->has_hidden ? (const char *const *)cfg->hidden_paths.v : cordon_default_hidden;
+	struct cordon_strv list = {0};
+	int e = hidden_list(cfg, ctx, &list);
+	const char *const *hidden = (const char *const *)list.v;
 	struct cordon_path_cache cache = {0}; /* the home's directories, resolved once */
-	int e = 0;
 	for (size_t i = 0; hidden && hidden[i] && !*why && e >= 0; i++) {
 		if (project_relative(hidden[i]))
 			continue; /* the project's own: the cwd is the project */
@@ -1475,6 +1515,7 @@ static int hidden_cwd(const struct cordon_config *cfg, const struct cordon_conte
 		}
 	}
 	cordon_path_cache_free(&cache);
+	cordon_strv_free(&list);
 	return e;
 }
 

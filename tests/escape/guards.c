@@ -1307,6 +1307,46 @@ BOTH_USERS(guards, hidden_agent_and_chat_tokens_stay_unread, .timeout = 60)
 	world_free(&w);
 }
 
+/* $XDG_CONFIG_HOME, $XDG_DATA_HOME and $XDG_CACHE_HOME set elsewhere in a
+ * readable home ("~" granted): gh's token in $XDG_CONFIG_HOME/gh, the
+ * keyrings in $XDG_DATA_HOME/keyrings and huggingface's in
+ * $XDG_CACHE_HOME/huggingface/token are hidden there as under ~/.config,
+ * ~/.local/share and ~/.cache. Controls: outside all three are printed,
+ * and so is a file beside them inside. */
+BOTH_USERS(guards, hidden_paths_follow_xdg_directories, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "hidxdg", ", \"additional_read_only_paths\": [\"~\"]");
+	free(write_file(w.home, "xc/gh/hosts.yml", "gh-" TOKEN));
+	free(write_file(w.home, "xd/keyrings/login.keyring", "keyring-" TOKEN));
+	free(write_file(w.home, "xk/huggingface/token", "hf-" TOKEN));
+	free(write_file(w.home, "xc/other.conf", "xdg-other-visible"));
+	world_give(&w);
+	char *cfg = fmt("XDG_CONFIG_HOME=%s/xc/", w.home),
+	     *data = fmt("XDG_DATA_HOME=%s/xd", w.home),
+	     *cache = fmt("XDG_CACHE_HOME=%s/xk", w.home);
+	world_setenv(&w, cfg);
+	world_setenv(&w, data);
+	world_setenv(&w, cache);
+	const char *script =
+		"cat \"$XDG_CONFIG_HOME\"gh/hosts.yml \"$XDG_CONFIG_HOME\"other.conf "
+		"$XDG_DATA_HOME/keyrings/login.keyring $XDG_CACHE_HOME/huggingface/token";
+	struct run_result r = sh_outside(&w, script);
+	cr_assert(strstr(r.out, "gh-" TOKEN) && strstr(r.out, "keyring-" TOKEN) &&
+			  strstr(r.out, "hf-" TOKEN),
+		  "control: outside: %s%s", r.out, r.err);
+	run_free(&r);
+	r = sh_in(&w, NULL, "%s", script);
+	cr_expect(strstr(r.out, "xdg-other-visible"),
+		  "$XDG_CONFIG_HOME is not readable inside: %s%s", r.out, r.err);
+	cr_expect_null(strstr(r.out, TOKEN), "a token was read inside: %s", r.out);
+	run_free(&r);
+	free(cfg);
+	free(data);
+	free(cache);
+	world_free(&w);
+}
+
 /* Cloud tools' credentials under the default ~/.config grant (OpenStack's
  * clouds.yaml, linode-cli's, Scaleway's, Helm's registry logins) and
  * Kerberos tickets: MIT's default cache in /tmp (granted here, as by
