@@ -189,6 +189,18 @@ static int mount_one(const struct cordon_mount *m, int *empty, struct cordon_err
  * default read-write rule. The session gets a /dev/shm of its own, a fresh
  * tmpfs (mode 1777, as the host's), shared by its processes and gone with
  * its namespace. Only where a rule grants /dev/shm and it is a directory. */
+/* Whether PLAN's mount I lies beneath another of its read-only mounts
+ * (parents come first): a directory kept read-only keeps what is in it,
+ * whatever an editor outside does to it. */
+static bool beneath_readonly(const struct cordon_guard_plan *plan, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (plan->v[j].op == CORDON_MOUNT_RO &&
+		    cordon_path_under(plan->v[i].path, plan->v[j].path))
+			return true;
+	return false;
+}
+
 static int private_shm(const struct cordon_policy *p, struct cordon_error *err)
 {
 	struct stat st;
@@ -394,9 +406,11 @@ int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *use
 	int empty = -1;
 	for (size_t i = 0; i < plan.n && r >= 0; i++) {
 		r = mount_one(&plan.v[i], &empty, err);
-		/* Carved out of a rule the user wrote: said, once, where it happens. */
+		/* Carved out of a rule the user wrote: said, once, where it
+		 * happens (not beneath another read-only guard: ~/.config in a
+		 * writable home is one, and then no rule would have). */
 		if (r >= 0 && plan.v[i].op == CORDON_MOUNT_RO &&
-		    strcmp(plan.v[i].source, "cordon's config") == 0)
+		    strcmp(plan.v[i].source, "cordon's config") == 0 && !beneath_readonly(&plan, i))
 			fprintf(stderr,
 				"cordon: %s stays read-only inside: it is cordon's own config, "
 				"and a rule would make it writable%s\n",

@@ -620,10 +620,8 @@ int cordon_sandbox_apply_prepared(const struct cordon_policy *p, int prepared, i
 		return cordon_err(err, ENOTSUP, "%s", CORDON_NESTED_DOMAINS_REFUSED);
 	if (nested)
 		fprintf(stderr,
-			"cordon: inside another cordon session: this one's file and network rules "
-			"apply on top of it; unix sockets, file metadata and watches stay judged by "
-			"the outer session, whose guards stay (this one's must be among them); System "
-			"V IPC and calls on other processes are refused\n");
+			"cordon: inside another cordon session: its rules stay, and this one's "
+			"apply on top (cordon explain says what differs)\n");
 	if (sup.landlock_abi >= 1) {
 		int r = landlock_apply(p, sup.landlock_abi, TAKE_FD(ruleset), nested, missing,
 				       sizeof(missing), &n, &view, err);

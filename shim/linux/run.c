@@ -102,6 +102,7 @@ struct run {
 	 * without the listener comes from code that is not the shim. */
 	bool want_listener;
 	bool direct; /* standalone: the command is our own child, no keeper */
+	bool nested; /* inside another cordon session */
 	/* Static (supervisor_state): the supervisor's threads use them until
 	 * the process exits, after cordon_session_run has returned. */
 	struct cordon_unix_policy *sockets;
@@ -363,7 +364,13 @@ static void list_session(struct run *r)
 		 r->l->policy->project ? r->l->policy->project : "");
 	snprintf(info.sockets, sizeof(info.sockets), "%s",
 		 r->l->policy->sandbox && r->l->policy->socket_dir ? r->l->policy->socket_dir : "");
-	cordon_list_session(&info);
+	struct cordon_error e = {0};
+	/* Inside another session the registry is read-only: the outer
+	 * session is listed, and ending it ends this one. */
+	if (r->nested)
+		(void)cordon_registry_write(&info, &e);
+	else
+		cordon_list_session(&info);
 	drop_code_pages();
 }
 
@@ -711,6 +718,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	 * stay the host's (chmod /proc/self/exe). */
 	bool sysadmin = cordon_effective_cap(CAP_SYS_ADMIN) == 1;
 	bool nested = sandbox && cordon_sandbox_nested();
+	r.nested = nested;
 	l->policy->mountns_made = sandbox && (sysadmin || (geteuid() != 0 && !nested));
 	struct cordon_support sup;
 	cordon_sandbox_probe(&sup);
