@@ -1031,7 +1031,13 @@ int cmd_learn(const struct cordon_args *a)
 	 * removed. The command has ended; nothing inherits this. */
 	(void)signal(SIGPIPE, SIG_IGN);
 	int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	if (p.sandbox) {
+	cleanup_free char *seen = p.sandbox ? read_record(sup) : NULL;
+	if (p.sandbox &&
+	    !(seen && (strncmp(seen, CORDON_LEARN_STARTED, strlen(CORDON_LEARN_STARTED)) == 0 ||
+		       strstr(seen, "\n" CORDON_LEARN_STARTED)))) {
+		fprintf(stderr, "\ncordon learn: the session did not start (the reason is above): "
+				"nothing was learned\n");
+	} else if (p.sandbox) {
 		struct denial *d;
 		struct cordon_strv sockets = {0}, guarded = {0}, network = {0}, lookups = {0};
 		struct cordon_guard_plan plan = {0};

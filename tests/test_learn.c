@@ -552,6 +552,39 @@ Test(learn, record_removed_when_the_report_pipe_closes, .timeout = 60)
 	world_free(&w);
 }
 
+/* A session that never starts (the config refuses it: a .git/config that
+ * is a link in the project leads where the session could write) has
+ * nothing to learn from: learn says so, not that nothing was denied.
+ * Control: a command that runs and is denied nothing is said to be. */
+Test(learn, says_when_the_session_did_not_start, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "learnfail", "");
+	char *git = path_join(w.proj, ".git");
+	cr_assert_eq(mkdir(git, 0755), 0);
+	char *link = path_join(git, "config");
+	cr_assert_eq(symlink("../elsewhere", link), 0);
+	char *argv[] = {CORDON_BIN, "learn", "--config", w.cfg, "--", "/bin/true", NULL};
+	struct run_result r = world_run(&w, argv, w.proj);
+	cr_expect_eq(r.status, 125, "%s", r.err);
+	cr_expect(strstr(r.err, "cordon learn: the session did not start"), "%s", r.err);
+	cr_expect_null(strstr(r.err, "denied nothing"), "%s", r.err);
+	char *rm[] = {"/bin/rm", "-rf", git, NULL};
+	run_free(&r);
+	r = run_cmd(rm, NULL, NULL, 10000);
+	cr_assert(r.status == 0 && !file_exists(git), "%s", r.err);
+	run_free(&r);
+	r = world_run(&w, argv, w.proj);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.err, "cordon learn: the sandbox denied nothing that was seen"), "%s",
+		  r.err);
+	cr_expect_null(strstr(r.err, "did not start"), "%s", r.err);
+	run_free(&r);
+	free(link);
+	free(git);
+	world_free(&w);
+}
+
 /* ---- what the learned command asks for ------------------------------------ */
 
 /* A script that connects to the unix socket SOCK and to PORT on loopback,

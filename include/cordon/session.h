@@ -13,6 +13,9 @@
 
 #include "cordon/error.h"
 
+/* In cordon learn's supervisor record: the command runs sandboxed. */
+#define CORDON_LEARN_STARTED "S\tstarted\n"
+
 /* macOS's watcher: the confirmation byte on its ack pipe, or the refusal
  * (the launcher refused and has said why: no second message). */
 #define CORDON_ACK_BYTE  'A'
@@ -128,8 +131,10 @@ struct cordon_launch {
 	 * processes say they were refused: learn trusts none of it). */
 	int learn_fd;
 	/* cordon learn's other record, or -1: where the supervisor and the
-	 * proxy note what they refused themselves ("s\tPATH", "n\tWHAT"). The
-	 * command never holds it (not inherited, no name to open). */
+	 * proxy note what they refused themselves ("s\tPATH", "n\tWHAT"), and
+	 * the session notes CORDON_LEARN_STARTED once the command runs
+	 * sandboxed. The command never holds it (not inherited, no name to
+	 * open). */
 	int learn_sup_fd;
 	/* Inherited fds the command keeps (--pass-fd): every other fd above
 	 * stderr is closed before its exec (Linux). */

@@ -828,6 +828,10 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		rc = cordon_reguard_prepare(err);
 	if (rc >= 0 && sandbox && (rc = handover(&r, err)) == 1)
 		refused = true; /* said why; it exits with 125 */
+	/* For learn: the command runs sandboxed (what ended earlier has
+	 * nothing to learn from). */
+	if (rc >= 0 && !refused && sandbox && l->learn_sup_fd >= 0)
+		(void)!write(l->learn_sup_fd, CORDON_LEARN_STARTED, strlen(CORDON_LEARN_STARTED));
 	if (rc >= 0 && !refused && r.listener >= 0) {
 		struct cordon_supervisor_config cfg = {.listener = r.listener,
 						       .allow_network = l->policy->allow_network,
