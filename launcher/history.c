@@ -180,6 +180,35 @@ static int nested_history(struct cordon_policy *p, const char *cmd, struct cordo
 	return 0;
 }
 
+/* Whether a rule of P (other than history's) lets the session write PATH
+ * or what is in it. */
+static bool writable_by_rule(const struct cordon_policy *p, const char *path)
+{
+	cleanup_free char *canon = launcher_absolute(path, NULL);
+	const char *at = canon ? canon : path;
+	for (size_t i = 0; i < p->n_rules; i++)
+		if ((p->rules[i].access & CORDON_ACCESS_WRITE) &&
+		    cordon_path_under(at, p->rules[i].path))
+			return true;
+	return false;
+}
+
+/* STATE/SUB is a directory of this user's, reached through no link below
+ * STATE: one a session planted (a link to where the next session would be
+ * granted writing) is never taken. */
+static bool own_dir(const char *state, const char *sub)
+{
+	cleanup_free char *cstate = realpath(state, NULL);
+	cleanup_free char *path = NULL;
+	if (!cstate || asprintf(&path, "%s/%s", state, sub) < 0)
+		return false;
+	cleanup_free char *cdir = realpath(path, NULL);
+	struct stat st;
+	size_t n = strlen(cstate);
+	return cdir && lstat(cdir, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+	       strncmp(cdir, cstate, n) == 0 && cdir[n] == '/' && strcmp(cdir + n + 1, sub) == 0;
+}
+
 int launcher_history(struct cordon_policy *p, const char *cmd, struct cordon_strv *env,
 		     struct cordon_error *err)
 {
@@ -215,11 +244,25 @@ int launcher_history(struct cordon_policy *p, const char *cmd, struct cordon_str
 			return cordon_err(err, ENOMEM, "out of memory");
 		return 0;
 	}
+	/* Where the session may write cordon's state directory (a writable
+	 * home), it stays read-only (policy.c): the shells keep their own
+	 * history files in the home, as outside. */
+	cleanup_free char *top = NULL;
+	if (asprintf(&top, "%s/cordon", state) < 0)
+		return cordon_err(err, ENOMEM, "out of memory");
+	if (writable_by_rule(p, top))
+		return 0;
 	int r = make_dirs(dir);
 	if (r < 0)
 		return cordon_err(err, -r, "%s: cannot make the session's history directory: %s",
 				  dir, strerror(-r));
 	r = make_dirs(zdot);
+	const char *sub = dir + strlen(state) + 1;
+	bool own = own_dir(state, sub);
+	if (r >= 0 && (!own || !own_dir(state, "cordon/zsh")))
+		return cordon_err(err, ELOOP,
+				  "%s: not a directory of cordon's own (a link, or another user's)",
+				  own ? zdot : dir);
 	if (r >= 0)
 		r = write_if_changed(zshenv_path, zshenv);
 	if (r < 0)

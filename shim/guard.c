@@ -176,9 +176,11 @@ static int refuse(struct cordon_guard_plan *plan, const char *path, const char *
 		return 0;
 	return asprintf(&plan->refuse,
 			"%s (%s) is a symbolic link in a writable directory: cordon cannot keep "
-			"it from being replaced; remove it from protected_paths or replace the "
-			"link with what it points to",
-			path, source) < 0
+			"it from being replaced; replace the link with what it points to, or "
+			"remove the entry from %s",
+			path, source,
+			strncmp(source, "hidden_paths", 12) == 0 ? "hidden_paths"
+								 : "protected_paths") < 0
 		       ? -ENOMEM
 		       : 0;
 }
@@ -403,6 +405,20 @@ static int hide(struct cordon_guard_plan *plan, const struct reach *r, const cha
 	    errno == ENOENT)
 		make_dirs(r, path, 0700);
 	cleanup_free char *canon = canon_of(r, path);
+	char target[PATH_MAX];
+	/* A link to a name that does not exist (~/.aws linked into a dotfiles
+	 * repository not filled yet): a session that could make the name
+	 * would write what tools outside obey (credential_process), and read
+	 * what they write there later. */
+	if (!canon && errno == ENOENT && dangling_target(path, target, sizeof(target)) &&
+	    creatable(r, target) && !made_only_outside(r, target) && !plan->refuse)
+		return asprintf(&plan->refuse,
+				"%s (%s) is a symbolic link to %s, which does not exist and which "
+				"this session could make: cordon cannot keep it hidden; make it "
+				"outside first, or remove the link",
+				path, source, target) < 0
+			       ? -ENOMEM
+			       : 0;
 	if (!canon || stat(canon, &st) < 0)
 		return errno == ENOMEM ? -ENOMEM : 0; /* absent: nothing to hide */
 	bool dir = S_ISDIR(st.st_mode);
@@ -412,7 +428,15 @@ static int hide(struct cordon_guard_plan *plan, const struct reach *r, const cha
 				    "a rule names a path beneath it; still hidden as a whole");
 		return 0; /* no rule reaches it: Landlock keeps it unreadable */
 	}
-	return add_mount(plan, canon, CORDON_MOUNT_HIDE, dir, source);
+	/* Linked into a writable tree (~/.ssh -> ~/dotfiles/keys/ssh): a link
+	 * the session could replace would lead the tools outside elsewhere;
+	 * a directory on the way it could rename would take the cover along
+	 * and leave the name to be made anew. */
+	char link[PATH_MAX];
+	if (replaceable_link(r, path, link, sizeof(link)))
+		return refuse(plan, link, source);
+	int e = add_mount(plan, canon, CORDON_MOUNT_HIDE, dir, source);
+	return e < 0 ? e : pin_parents(plan, r, canon, source);
 }
 
 /* What FILE names, as cordon_git_link_file reads it, joined with BASE

@@ -965,21 +965,24 @@ static int guard_config(const struct cordon_config *cfg, const struct cordon_con
 	if (r >= 0)
 		r = guard_list(p, (const char *const[]){"~/.config/cordon", NULL},
 			       CORDON_GUARD_PROTECT, source, ctx->home, cache);
-	/* The session registry (root's is /run/cordon): cordon list and kill,
-	 * run outside, act on its records, so one planted there would have
-	 * them signal or remove what it names; and the sweep keeps its record
-	 * of each project's directories there (shim/sweep.c). */
+	/* cordon's state: the session registry (root's is /run/cordon):
+	 * cordon list and kill, run outside, act on its records, so one
+	 * planted there would have them signal or remove what it names; the
+	 * sweep keeps its record of each project's directories there
+	 * (shim/sweep.c); and the shells' history directories, which a later
+	 * session is granted writing (a link planted for one would grant it
+	 * where it leads; launcher/history.c takes none, and keeps no history
+	 * there for a session that could write them). */
 	const char *state = ctx->getenv_fn ? ctx->getenv_fn("XDG_STATE_HOME") : NULL;
-	cleanup_free char *registry = NULL;
+	cleanup_free char *own = NULL;
 	if (r >= 0 &&
-	    (ctx->uid == 0 ? (registry = strdup("/run/cordon")) == NULL
-			   : asprintf(&registry, "%s/cordon/sessions",
-				      state && state[0] == '/' ? state : "~/.local/state") < 0))
+	    asprintf(&own, "%s/cordon", state && state[0] == '/' ? state : "~/.local/state") < 0)
 		return -ENOMEM;
-	if (r >= 0 && registry)
-		r = guard_list(p, (const char *const[]){registry, NULL},
-			       CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE, "cordon's sessions",
-			       ctx->home, cache);
+	if (r >= 0)
+		r = guard_list(
+			p, (const char *const[]){own, ctx->uid == 0 ? "/run/cordon" : NULL, NULL},
+			CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE, "cordon's state", ctx->home,
+			cache);
 	return r;
 }
 

@@ -432,8 +432,9 @@ static void forget(void)
 }
 
 /* The ways the session could lay a lure on, the files P's guards keep
- * read-only or hidden (a directory's mount stays: renaming a new one over
- * it needs it empty), and the hidden names a rule would let the session
+ * read-only, what they hide (a hidden directory moved aside outside takes
+ * its cover along, and one made at its name has none: a dotfiles tool
+ * remaking the directory ~/.ssh links to), and the hidden names a rule would let the session
  * read that do not exist yet (their directories too, perhaps). */
 static int list(const struct cordon_policy *p)
 {
@@ -444,8 +445,8 @@ static int list(const struct cordon_policy *p)
 	if (e < 0 || (e = cordon_guard_plan(p, false, &plan)) < 0)
 		return e;
 	for (size_t i = 0; e >= 0 && i < plan.n; i++)
-		if (!plan.v[i].dir &&
-		    (plan.v[i].op == CORDON_MOUNT_RO || plan.v[i].op == CORDON_MOUNT_HIDE))
+		if ((!plan.v[i].dir && plan.v[i].op == CORDON_MOUNT_RO) ||
+		    plan.v[i].op == CORDON_MOUNT_HIDE)
 			e = add(plan.v[i].path, plan.v[i].op == CORDON_MOUNT_HIDE, NULL);
 	cordon_guard_plan_free(&plan);
 	for (size_t i = 0; e >= 0 && i < p->n_guards; i++) {

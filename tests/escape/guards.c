@@ -1110,6 +1110,82 @@ static struct run_result in_while_outside(struct world *w, const char *body, con
 
 #define WAIT_GO "touch ready; while [ ! -e go ]; do sleep 0.05; done; sleep 0.3\n"
 
+/* ~/.ssh linked into the project, two levels down (a dotfiles tree:
+ * ~/.ssh -> PROJ/keys/ssh): the session cannot rename keys away (taking the
+ * cover along) and plant an ssh config at the name; a key the user's tools
+ * write there anew outside (the directory moved aside and made again)
+ * is not read inside; and ~/.aws linked to a name there that does not
+ * exist yet refuses the session (it could make the name, write what the
+ * aws CLI obeys there, and read what `aws configure` writes later).
+ * Controls: outside, the rename and plant land; hidden_paths [] runs. */
+static const char linked_rename[] =
+	"mv keys keys.old; mkdir -p keys/ssh && echo planted > keys/ssh/config; echo renamed\n";
+
+BOTH_USERS(guards, hidden_links_into_the_project_hold, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "hidlinkw", "");
+	char *ssh = at(w.home, ".ssh"), *keys = at(w.proj, "keys/ssh");
+	free(write_file(keys, "id_test", SSH_KEY));
+	free(write_file(keys, "config", "Host *\n"));
+	cr_assert_eq(symlink(keys, ssh), 0);
+	world_give(&w);
+	if (who->user) {
+		uid_t uid;
+		gid_t gid;
+		who_ids(who, &uid, &gid);
+		cr_assert(lchown(ssh, uid, gid) == 0);
+	}
+	struct run_result r = sh_in(&w, NULL, "%s", linked_rename);
+	char *now = content(keys, "config");
+	cr_expect_str_eq(now, "Host *\n", "~/.ssh/config was planted: %s%s", r.out, r.err);
+	free(now);
+	cr_expect_not(present(w.proj, "keys.old"), "keys was renamed away: %s", r.err);
+	run_free(&r);
+
+	/* Made anew outside while the session runs. */
+	char *remake = fmt("mv %s %s.bak && mkdir %s && echo NEW-%s > %s/id_new", keys, keys, keys,
+			   SECRET, keys);
+	r = in_while_outside(
+		&w, "sleep 0.5; " WAIT_GO "cat ~/.ssh/id_new keys/ssh/id_new; echo read", remake);
+	free(remake);
+	cr_assert(strstr(r.out, "read"), "the session did not get that far: %s%s", r.out, r.err);
+	cr_expect_null(strstr(r.out, SECRET), "the key made anew outside was read: %s", r.out);
+	run_free(&r);
+
+	/* A link to a name not made yet, which the session could make. */
+	char *aws = at(w.home, ".aws"), *awsdir = at(w.proj, "aws");
+	cr_assert_eq(symlink(awsdir, aws), 0);
+	if (who->user) {
+		uid_t uid;
+		gid_t gid;
+		who_ids(who, &uid, &gid);
+		cr_assert(lchown(aws, uid, gid) == 0);
+	}
+	r = sh_in(&w, NULL, "%s", "mkdir aws && echo '[default]' > aws/config; echo ran");
+	cr_expect_eq(r.status, 125, "%s%s", r.out, r.err);
+	cr_expect(strstr(r.err, "/.aws (hidden_paths (default)) is a symbolic link to"), "%s",
+		  r.err);
+	cr_expect_not(present(w.proj, "aws"), "the session ran: %s", r.out);
+	run_free(&r);
+	set_config(&w, ", \"hidden_paths\": []");
+	r = sh_in(&w, NULL, "%s", "echo ran");
+	cr_expect(strstr(r.out, "ran"), "control: without hidden_paths: %s%s", r.out, r.err);
+	run_free(&r);
+
+	/* Outside, the rename and the plant land. */
+	r = sh_outside(&w, linked_rename);
+	now = content(ssh, "config");
+	cr_expect_str_eq(now, "planted\n", "control: outside: %s", r.err);
+	free(now);
+	run_free(&r);
+	free(aws);
+	free(awsdir);
+	free(ssh);
+	free(keys);
+	world_free(&w);
+}
+
 /* A hidden name whose directory is missing as the session starts, in a
  * directory the session may write (a writable ~/.cache, or a writable
  * home): the session makes the directory after the watch began (0.5 s),
@@ -1550,6 +1626,49 @@ BOTH_USERS(guards, home_project_keeps_dotfiles_and_config, .timeout = 60)
 	free(diag);
 	free(opts);
 	free(home2);
+	world_free(&w);
+}
+
+/* A shell history directory is granted to the next session of its
+ * project: a session with the home writable (--project ~) cannot replace
+ * another project's with a link (cordon's state directory stays read-only),
+ * and one replaced so outside is never used: the next session there writes
+ * nothing where the link leads, and says why. Control: outside, the link
+ * is made. */
+BOTH_USERS(guards, a_history_directory_made_a_link_grants_nothing, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "histlink", "");
+	char *target = at(w.dir, "target");
+	cr_assert_eq(mkdir(target, 0755), 0);
+	world_give(&w);
+	struct run_result r = sh_in(&w, NULL, "printf %%s \"$CORDON_HISTORY_DIR\"");
+	char *hist = strdup(r.out);
+	cr_assert(strncmp(hist, w.home, strlen(w.home)) == 0, "no history directory: %s%s", r.out,
+		  r.err);
+	run_free(&r);
+	char *plant = fmt("rm -rf '%s' && ln -s '%s' '%s'", hist, target, hist);
+	char *opts = fmt("-p %s", w.home);
+	r = sh_in(&w, opts, "%s", plant);
+	struct stat st;
+	cr_expect(lstat(hist, &st) == 0 && S_ISDIR(st.st_mode),
+		  "a session with the home writable replaced the history directory: %s", r.err);
+	run_free(&r);
+
+	r = sh_outside(&w, plant);
+	cr_assert(lstat(hist, &st) == 0 && S_ISLNK(st.st_mode), "control: outside: %s", r.err);
+	run_free(&r);
+	r = sh_in(&w, NULL, "echo planted > '%s/marker'; echo \"$CORDON_HISTORY_DIR\" > '%s/seen'",
+		  target, target);
+	cr_expect_not(present(target, "marker"), "the link granted writing where it leads: %s",
+		      r.err);
+	cr_expect(strstr(r.err, "not a directory of cordon's own"), "not said: %s", r.err);
+	run_free(&r);
+	cr_assert_eq(unlink(hist), 0);
+	free(opts);
+	free(plant);
+	free(hist);
+	free(target);
 	world_free(&w);
 }
 
