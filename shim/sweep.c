@@ -1982,7 +1982,7 @@ static int judge_name(const struct cordon_sweep *s, const char *path, struct cor
 
 /* Walk the root TOP, and judge what was found: how many were moved
  * aside. */
-static int sweep_root(const struct cordon_sweep *session, const char *top, char *buf,
+static int sweep_root(const struct cordon_sweep *session, const char *top, bool ended, char *buf,
 		      struct cordon_strv *said)
 {
 	/* Judged from the earliest start of a sweep of TOP that never ended. */
@@ -2039,10 +2039,12 @@ static int sweep_root(const struct cordon_sweep *session, const char *top, char 
 	free(w.opened);
 	cordon_strv_free(&w.memo);
 	/* Only now, all judged: a sweep cut short leaves the last record, and
-	 * its mark. */
-	if (e >= 0) /* a directory it could not read is recorded as such */
+	 * its mark. So does one after which processes of the session may still
+	 * run: what they do next is judged by the next sweep, from this
+	 * session's start. */
+	if (e >= 0 && ended) /* a directory it could not read is recorded as such */
 		cache_save(&w, cache, &at);
-	for (size_t i = 0; e >= 0 && i < done.n; i++)
+	for (size_t i = 0; e >= 0 && ended && i < done.n; i++)
 		(void)unlink(done.v[i]);
 	cordon_strv_free(&done);
 	if (e < 0)
@@ -2207,11 +2209,15 @@ int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *sai
 		    "%s: review their hooks and config before you use git there",
 		    s->project);
 	for (size_t i = 0; buf && i < s->roots.n; i++)
-		moved += sweep_root(s, s->roots.v[i], buf, said);
+		moved += sweep_root(s, s->roots.v[i], ended, buf, said);
 	free(buf);
 	say_lost(s, said);
 	if (s->project && !ended)
-		say(said, "cordon: not every process of this session was seen to end: the "
-			  "repositories in it were looked at all the same");
+		say(said,
+		    "cordon: not every process of this session was seen to end: the repositories "
+		    "in %s were looked at, but not what those processes do after; the next "
+		    "session there looks again from this one's start, and until then review "
+		    "their hooks and config before you use git there",
+		    s->project);
 	return moved;
 }

@@ -460,20 +460,31 @@ static bool kill_descendants(void)
 	return false;
 }
 
-/* Whether the keeper, told to end the session, says within 10 s that every
- * process of it is gone (CORDON_EV_GONE; an EOF alone is a keeper that
- * was killed, or gave up). */
+/* Whether the keeper, told to end the session, says that every process
+ * of it is gone (CORDON_EV_GONE; an EOF alone is a keeper that was killed,
+ * or gave up). Waited for as long as the keeper tries: what the sweep
+ * judges after must not change under it (a review kept fork chains alive
+ * past a 10 s wait on a loaded machine, and one armed a repository right
+ * after the sweep). Said after 10 s. */
 static bool keeper_done(struct run *r)
 {
-	long deadline = now_ms() + 10000;
+	long said_at = now_ms() + 10000;
 	while (r->event_r >= 0 && r->keeper_fd >= 0) {
-		long left = deadline - now_ms();
+		long left = said_at - now_ms();
 		struct pollfd p = {.fd = r->event_r, .events = POLLIN};
-		int n = left > 0 ? poll(&p, 1, (int)left) : 0;
+		int n = poll(&p, 1, said_at && left > 0 ? (int)left : said_at ? 0 : -1);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
+		if (n < 0)
 			return false;
+		if (n == 0) {
+			static const char slow[] = "cordon: the session's processes take long to "
+						   "end: waiting for them before cordon looks at "
+						   "the project\n";
+			said_at = 0;
+			(void)!write(STDERR_FILENO, slow, sizeof(slow) - 1);
+			continue;
+		}
 		struct cordon_event_msg m;
 		if (cordon_read_full(r->event_r, &m, sizeof(m)) < 0)
 			return false;
