@@ -66,7 +66,11 @@ static void shorten(const char *full, size_t len, char *out, size_t size)
 		len = m;
 	}
 	size_t n = 0;
-	if (len < size) {
+	if (size == 0) {
+		free(mid);
+		return;
+	}
+	if (len < size || size < 3 * sizeof(ellipsis)) { /* (too small to cut in: truncated) */
 		put(out, size, &n, full, len);
 	} else {
 		size_t tail = size / 3, head = size - 1 - tail - (sizeof(ellipsis) - 1);
