@@ -840,6 +840,75 @@ static int protect_hook_links(struct cordon_guard_plan *plan, const struct reach
 	return e;
 }
 
+/* Hook managers: a hook they install runs what a file in the worktree
+ * says (pre-commit's .pre-commit-config.yaml, lefthook's lefthook.yml,
+ * overcommit's .overcommit.yml), so that file is as much the hook as the
+ * script is. Each manager: what its hooks say, and the files it reads. */
+static const struct hook_manager {
+	const char *says;
+	const char *const files[14];
+} hook_managers[] = {
+	{"pre-commit.com", {".pre-commit-config.yaml", ".pre-commit-config.yml", NULL}},
+	{"lefthook",
+	 {"lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".lefthook.yaml", "lefthook.toml",
+	  ".lefthook.toml", "lefthook.json", ".lefthook.json", "lefthook-local.yml",
+	  ".lefthook-local.yml", "lefthook-local.yaml", ".lefthook-local.yaml",
+	  ".config/lefthook.yml", NULL}},
+	{"overcommit", {".overcommit.yml", NULL}},
+};
+
+/* Whether FILE's first bytes say WHAT. */
+static bool file_says(const char *file, const char *what)
+{
+	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	char buf[8192];
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	for (ssize_t i = 0; i < n; i++)
+		if (!buf[i])
+			buf[i] = ' ';
+	return strstr(buf, what) != NULL;
+}
+
+/* The files of the hook managers whose hooks are in HOOKS, in WORKTREE
+ * (where git runs them), kept like the hooks: read-only when there,
+ * looked at as the session ends when missing. */
+static int protect_hook_configs(struct cordon_guard_plan *plan, const struct reach *r,
+				const char *hooks, const char *worktree, const char *source)
+{
+	DIR *d = opendir(hooks);
+	if (!d)
+		return 0;
+	bool found[ARRAY_SIZE(hook_managers)] = {false};
+	int n = 0;
+	for (struct dirent *de; n < 64 && (de = readdir(d));) {
+		if (de->d_name[0] == '.' || strchr(de->d_name, '.'))
+			continue; /* (git runs no hook with a dot: pre-commit.sample) */
+		char hook[PATH_MAX * 2 + 8];
+		snprintf(hook, sizeof(hook), "%s/%s", hooks, de->d_name);
+		struct stat st;
+		if (stat(hook, &st) < 0 || !S_ISREG(st.st_mode))
+			continue;
+		n++;
+		for (size_t m = 0; m < ARRAY_SIZE(hook_managers); m++)
+			found[m] = found[m] || file_says(hook, hook_managers[m].says);
+	}
+	closedir(d);
+	int e = 0;
+	for (size_t m = 0; e >= 0 && m < ARRAY_SIZE(hook_managers); m++)
+		for (size_t f = 0; e >= 0 && found[m] && hook_managers[m].files[f]; f++) {
+			char path[PATH_MAX * 2 + 8];
+			snprintf(path, sizeof(path), "%s/%s", worktree, hook_managers[m].files[f]);
+			e = protect(plan, r, path, source, 0);
+		}
+	return e;
+}
+
 /* git runs hooks from core.hooksPath when it is set (husky, .githooks): the
  * same guard as .git/hooks, for the path the config names (system, global,
  * then the repository's own config files, the last one set winning).
@@ -876,6 +945,8 @@ static int protect_hooks_path(struct cordon_guard_plan *plan, const struct reach
 		e = protect(plan, r, path, source, i + 1 == paths.n ? MKDIR : OPTIONAL);
 		if (e >= 0)
 			e = protect_hook_links(plan, r, path, source);
+		if (e >= 0)
+			e = protect_hook_configs(plan, r, path, base, source);
 	}
 	cordon_strv_free(&paths);
 	return e;
@@ -986,6 +1057,15 @@ static bool worktree_config(const char *config)
 		     strcasecmp(v, "on") == 0 || strcmp(v, "1") == 0);
 }
 
+/* Whether COMMON is the common dir git dir D names. */
+static bool is_common_of(const char *d, const char *common)
+{
+	char f[PATH_MAX + 16];
+	snprintf(f, sizeof(f), "%s/commondir", d);
+	cleanup_free char *named = cordon_git_link_file(f, "", d);
+	return named && strcmp(named, common) == 0;
+}
+
 /* PATH is "<base>/.git/<rest>": REST in every git dir the repository at
  * BASE uses — its .git directory or the one a .git file names, the common
  * dir of a worktree, and the submodules' — and the .git file itself. */
@@ -1073,6 +1153,12 @@ static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, co
 		e = protect(plan, r, t, source, mk ? MKDIR : 0);
 		if (e >= 0 && strcmp(rest, "hooks") == 0)
 			e = protect_hook_links(plan, r, t, source);
+		/* The project's git dir, and its common dir (a linked worktree
+		 * as the project): a submodule's hooks run in a worktree of its
+		 * own, not looked at. */
+		if (e >= 0 && strcmp(rest, "hooks") == 0 &&
+		    (i == 0 || is_common_of(dirs.v[0], dirs.v[i])))
+			e = protect_hook_configs(plan, r, t, base, source);
 	}
 	/* Each git dir's config.worktree, read (extensions.worktreeConfig)
 	 * after the config: one missing is made empty, git's meaning
