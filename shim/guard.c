@@ -142,32 +142,59 @@ static int pin_parents(struct cordon_guard_plan *plan, const struct reach *r, co
 /* The first symbolic link on the way to PATH (PATH itself included) that
  * sits in a writable directory, into LINK: replaced by one pointing
  * elsewhere, or by a real directory, it would take what is guarded away
- * from PATH. */
+ * from PATH. The way is the kernel's: each link met is followed, and the
+ * links on the way to where it leads count too (~/.ssh -> dotfiles/cur/ssh
+ * with dotfiles/cur -> profiles/work: a review swapped cur). */
 static bool replaceable_link(const struct reach *r, const char *path, char *link, size_t size)
 {
 	char buf[PATH_MAX];
 	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *slash = strchr(buf + 1, '/');; slash = strchr(slash + 1, '/')) {
-		if (slash)
-			*slash = '\0';
-		struct stat st;
-		if (lstat(buf, &st) == 0 && S_ISLNK(st.st_mode)) {
-			char *last = strrchr(buf, '/');
-			*last = '\0';
-			cleanup_free char *pc = canon_of(r, buf[0] ? buf : "/");
-			*last = '/';
-			/* In the closed directory a link can be removed, but
-			 * nothing made in its place. */
-			bool closed = pc && r->closed && strcmp(pc, r->closed) == 0;
-			if (pc && reaches(&r->write, pc, false) && !closed) {
-				snprintf(link, size, "%s", buf);
-				return true;
+	for (int hops = 0; hops < 40; hops++) { /* the kernel's limit */
+		char *slash = strchr(buf + 1, '/');
+		bool followed = false;
+		for (;; slash = strchr(slash + 1, '/')) {
+			if (slash)
+				*slash = '\0';
+			struct stat st;
+			if (lstat(buf, &st) == 0 && S_ISLNK(st.st_mode)) {
+				char *last = strrchr(buf, '/');
+				*last = '\0';
+				cleanup_free char *pc = canon_of(r, buf[0] ? buf : "/");
+				*last = '/';
+				/* In the closed directory a link can be removed, but
+				 * nothing made in its place. */
+				bool closed = pc && r->closed && strcmp(pc, r->closed) == 0;
+				if (pc && reaches(&r->write, pc, false) && !closed) {
+					snprintf(link, size, "%s", buf);
+					return true;
+				}
+				/* Followed: where it leads, then the rest. */
+				char target[PATH_MAX], next[PATH_MAX * 3];
+				ssize_t n = readlink(buf, target, sizeof(target) - 1);
+				if (n <= 0)
+					return false;
+				target[n] = '\0';
+				const char *rest = slash ? slash + 1 : "";
+				int m = target[0] == '/'
+						? snprintf(next, sizeof(next), "%s%s%s", target,
+							   *rest ? "/" : "", rest)
+						: snprintf(next, sizeof(next), "%.*s/%s%s%s",
+							   (int)(last - buf), buf, target,
+							   *rest ? "/" : "", rest);
+				if (m <= 0 || (size_t)m >= sizeof(buf))
+					return false;
+				memcpy(buf, next, (size_t)m + 1);
+				followed = true;
+				break;
 			}
+			if (!slash)
+				break;
+			*slash = '/';
 		}
-		if (!slash)
+		if (!followed)
 			return false;
-		*slash = '/';
 	}
+	return false;
 }
 
 static int refuse(struct cordon_guard_plan *plan, const char *path, const char *source)
@@ -843,36 +870,88 @@ static int protect_hook_links(struct cordon_guard_plan *plan, const struct reach
 /* Hook managers: a hook they install runs what a file in the worktree
  * says (pre-commit's .pre-commit-config.yaml, lefthook's lefthook.yml,
  * overcommit's .overcommit.yml), so that file is as much the hook as the
- * script is. Each manager: what its hooks say, and the files it reads. */
+ * script is. Each manager: what its hooks say (any of), and the files it
+ * reads. */
 static const struct hook_manager {
-	const char *says;
-	const char *const files[14];
+	const char *says[5];
+	const char *files[14];
 } hook_managers[] = {
-	{"pre-commit.com", {".pre-commit-config.yaml", ".pre-commit-config.yml", NULL}},
-	{"lefthook",
+	{{"pre-commit.com", "pre-commit run", "pre_commit", "hook-impl", NULL},
+	 {".pre-commit-config.yaml", ".pre-commit-config.yml", NULL}},
+	{{"lefthook", NULL},
 	 {"lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".lefthook.yaml", "lefthook.toml",
 	  ".lefthook.toml", "lefthook.json", ".lefthook.json", "lefthook-local.yml",
 	  ".lefthook-local.yml", "lefthook-local.yaml", ".lefthook-local.yaml",
 	  ".config/lefthook.yml", NULL}},
-	{"overcommit", {".overcommit.yml", NULL}},
+	{{"overcommit", NULL}, {".overcommit.yml", NULL}},
 };
 
-/* Whether FILE's first bytes say WHAT. */
-static bool file_says(const char *file, const char *what)
+/* The files a hook names with --config (pre-commit install --config F
+ * writes --config=F into it; `pre-commit run --config F`), relative to
+ * WORKTREE when they are, into OUT. */
+static int configs_named(const char *text, const char *worktree, struct cordon_strv *out)
 {
-	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return false;
-	char buf[8192];
-	ssize_t n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	for (ssize_t i = 0; i < n; i++)
-		if (!buf[i])
-			buf[i] = ' ';
-	return strstr(buf, what) != NULL;
+	int e = 0;
+	for (const char *at = text; e >= 0 && (at = strstr(at, "--config")) != NULL; at += 8) {
+		const char *v = at + 8;
+		if (*v != '=' && *v != ' ')
+			continue;
+		v += 1 + strspn(v + 1, " \"'");
+		size_t n = strcspn(v, " \t\n\"')$;&|`");
+		if (n == 0 || n >= PATH_MAX)
+			continue;
+		char path[PATH_MAX * 2 + 8];
+		if (v[0] == '/')
+			snprintf(path, sizeof(path), "%.*s", (int)n, v);
+		else
+			snprintf(path, sizeof(path), "%s/%.*s", worktree, (int)n, v);
+		e = cordon_strv_push_new(out, path);
+	}
+	return e;
+}
+
+int cordon_hook_manager_files(const char *hooks, const char *worktree, struct cordon_strv *out)
+{
+	DIR *d = opendir(hooks);
+	if (!d)
+		return 0;
+	bool found[ARRAY_SIZE(hook_managers)] = {false};
+	int n = 0, e = 0;
+	for (struct dirent *de; e >= 0 && n < 64 && (de = readdir(d));) {
+		if (de->d_name[0] == '.' || strchr(de->d_name, '.'))
+			continue; /* (git runs no hook with a dot: pre-commit.sample) */
+		char hook[PATH_MAX * 2 + 8];
+		snprintf(hook, sizeof(hook), "%s/%s", hooks, de->d_name);
+		struct stat st;
+		int fd = stat(hook, &st) == 0 && S_ISREG(st.st_mode)
+				 ? open(hook, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+				 : -1;
+		if (fd < 0)
+			continue;
+		n++;
+		char buf[8192];
+		ssize_t got = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (got <= 0)
+			continue;
+		buf[got] = '\0';
+		for (ssize_t i = 0; i < got; i++)
+			if (!buf[i])
+				buf[i] = ' ';
+		for (size_t m = 0; m < ARRAY_SIZE(hook_managers); m++)
+			for (size_t k = 0; hook_managers[m].says[k] && !found[m]; k++)
+				found[m] = strstr(buf, hook_managers[m].says[k]) != NULL;
+		if (found[0])
+			e = configs_named(buf, worktree, out);
+	}
+	closedir(d);
+	for (size_t m = 0; e >= 0 && m < ARRAY_SIZE(hook_managers); m++)
+		for (size_t f = 0; e >= 0 && found[m] && hook_managers[m].files[f]; f++) {
+			char path[PATH_MAX * 2 + 8];
+			snprintf(path, sizeof(path), "%s/%s", worktree, hook_managers[m].files[f]);
+			e = cordon_strv_push_new(out, path);
+		}
+	return e;
 }
 
 /* The files of the hook managers whose hooks are in HOOKS, in WORKTREE
@@ -881,31 +960,11 @@ static bool file_says(const char *file, const char *what)
 static int protect_hook_configs(struct cordon_guard_plan *plan, const struct reach *r,
 				const char *hooks, const char *worktree, const char *source)
 {
-	DIR *d = opendir(hooks);
-	if (!d)
-		return 0;
-	bool found[ARRAY_SIZE(hook_managers)] = {false};
-	int n = 0;
-	for (struct dirent *de; n < 64 && (de = readdir(d));) {
-		if (de->d_name[0] == '.' || strchr(de->d_name, '.'))
-			continue; /* (git runs no hook with a dot: pre-commit.sample) */
-		char hook[PATH_MAX * 2 + 8];
-		snprintf(hook, sizeof(hook), "%s/%s", hooks, de->d_name);
-		struct stat st;
-		if (stat(hook, &st) < 0 || !S_ISREG(st.st_mode))
-			continue;
-		n++;
-		for (size_t m = 0; m < ARRAY_SIZE(hook_managers); m++)
-			found[m] = found[m] || file_says(hook, hook_managers[m].says);
-	}
-	closedir(d);
-	int e = 0;
-	for (size_t m = 0; e >= 0 && m < ARRAY_SIZE(hook_managers); m++)
-		for (size_t f = 0; e >= 0 && found[m] && hook_managers[m].files[f]; f++) {
-			char path[PATH_MAX * 2 + 8];
-			snprintf(path, sizeof(path), "%s/%s", worktree, hook_managers[m].files[f]);
-			e = protect(plan, r, path, source, 0);
-		}
+	struct cordon_strv files = {0};
+	int e = cordon_hook_manager_files(hooks, worktree, &files);
+	for (size_t i = 0; e >= 0 && i < files.n; i++)
+		e = protect(plan, r, files.v[i], source, 0);
+	cordon_strv_free(&files);
 	return e;
 }
 

@@ -1720,6 +1720,28 @@ static void risks_of(const struct judge *j, const char *dir, const char *base, s
 	if (!is_guarded(j->s, path))
 		hook_risks(&there, path, r->all, sizeof(r->all));
 	held_by(r, before, NULL);
+	/* A hook manager's file in the worktree (pre-commit's config): its
+	 * hook runs what the file says. Moved aside alone from a repository
+	 * the guards keep. */
+	if (base) {
+		struct cordon_strv files = {0};
+		if (cordon_hook_manager_files(path, base, &files) < 0) {
+			r->other = true;
+			cordon_git_risk_add(r->all, sizeof(r->all), "hooks cordon cannot read");
+		}
+		for (size_t i = 0; i < files.n; i++) {
+			struct stat fst;
+			if (lstat(files.v[i], &fst) < 0 || !counts(files.v[i], j))
+				continue;
+			before = strlen(r->all);
+			const char *name = strrchr(files.v[i], '/');
+			char risk[NAME_MAX + 64];
+			snprintf(risk, sizeof(risk), "%s, which a hook runs", name ? name + 1 : "");
+			cordon_git_risk_add(r->all, sizeof(r->all), risk);
+			held_by(r, before, files.v[i]);
+		}
+		cordon_strv_free(&files);
+	}
 	struct judge in_common = *j;
 	in_common.all = j->all || (shared && moved_in(shared, &j->s->since));
 	include_risks(j, dir, shared, r);

@@ -76,6 +76,11 @@ void cordon_guard_plan_free(struct cordon_guard_plan *plan);
  * directory in it (shim/linux/platform.c). macOS denies the missing
  * dotfiles by path instead. */
 char *cordon_guard_closed_dir(const struct cordon_policy *p);
+/* The files a hook manager's hook in the directory HOOKS runs what they
+ * say of, in WORKTREE (where git runs the hooks): pre-commit's
+ * .pre-commit-config.yaml (or the file its hook names with --config),
+ * lefthook's, overcommit's. Appended to OUT; 0 or -ENOMEM. */
+int cordon_hook_manager_files(const char *hooks, const char *worktree, struct cordon_strv *out);
 /* The sieve (Linux: shim/linux/landlock-sieve.c). Landlock only adds
  * access, and a rule on a directory covers what is made in it later: a
  * hidden path that appears outside while the session runs (made where it

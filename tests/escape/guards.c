@@ -372,6 +372,78 @@ BOTH_USERS(guards, hook_managers_configs_run_nothing_planted, .timeout = 60)
 	world_free(&w);
 }
 
+/* The same in the other layouts a review used: hooks in core.hooksPath
+ * (.githooks) that run `pre-commit run`, and one installed with
+ * --config=ci/hooks.yaml, in the project; and a nested repository with a
+ * pre-commit hook, whose config the session may write: its repository is
+ * moved aside as the session ends. git commit outside, in both, runs
+ * nothing planted. Control: protected_paths [] (no guards, no sweep). */
+static const char layout_hooks[] =
+	"mkdir -p .githooks ci && git config core.hooksPath .githooks\n"
+	"printf '#!/bin/sh\\n# pre-commit run\\nsh .pre-commit-config.yaml; true\\n' > "
+	".githooks/pre-commit\n"
+	"printf '#!/bin/sh\\n# ARGS=(hook-impl --config=ci/hooks.yaml)\\nsh ci/hooks.yaml; "
+	"true\\n' > .githooks/post-commit\n"
+	"chmod +x .githooks/*; echo true > .pre-commit-config.yaml; echo true > ci/hooks.yaml\n"
+	"git init -q sub && cd sub && printf '#!/bin/sh\\n# https://pre-commit.com\\nsh "
+	".pre-commit-config.yaml; true\\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit "
+	"&& echo true > .pre-commit-config.yaml && git add . && git commit -qm sub\n";
+static const char plant_layouts[] =
+	"echo \"touch $M-pre-commit\" >> .pre-commit-config.yaml; echo hookspath $?\n"
+	"echo \"touch $M-post-commit\" >> ci/hooks.yaml; echo config $?\n"
+	"echo \"touch $M-nested\" >> sub/.pre-commit-config.yaml; echo nested $?\n";
+
+BOTH_USERS(guards, hook_managers_in_other_layouts_run_nothing_planted, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "hooklay");
+	struct run_result r = outside(&w, layout_hooks);
+	cr_assert_eq(r.status, 0, "setup: %s%s", r.out, r.err);
+	run_free(&r);
+	char *sub = at(w.proj, "sub");
+	/* A first session knows the nested repository (and leaves it). */
+	sleep(1);
+	r = sh_in(&w, NULL, "%s", "true");
+	cr_assert(present(sub, ".git"), "a session moved the nested repository: %s", r.err);
+	run_free(&r);
+	char *script = plant(&w, "deny", "", plant_layouts);
+	r = sh_in(&w, NULL, "%s", script);
+	char *diag = fmt("inside: %s%s", r.out, r.err);
+	char *now = content(w.proj, ".pre-commit-config.yaml");
+	cr_expect_str_eq(now, "true\n", "the hooks path's config was changed\n%s", diag);
+	free(now);
+	now = content(w.proj, "ci/hooks.yaml");
+	cr_expect_str_eq(now, "true\n", "the --config file was changed\n%s", diag);
+	free(now);
+	cr_expect(present(sub, ".git.cordon-disarmed") && !present(sub, ".git"),
+		  "the nested repository was not moved aside\n%s", diag);
+	run_free(&r);
+	git_outside(&w, w.proj, "outside-deny");
+	git_outside(&w, sub, "outside-deny");
+	cr_expect_not(marked(&w, "deny", "pre-commit"), "the hooks path's planted config ran");
+	cr_expect_not(marked(&w, "deny", "post-commit"), "the planted --config file ran");
+	cr_expect_not(marked(&w, "deny", "nested"), "the nested planted config ran");
+	free(script);
+	free(diag);
+
+	r = outside(&w, "cd sub && mv .git.cordon-disarmed .git && git checkout -q -- .");
+	run_free(&r);
+	set_config(&w, ", \"protected_paths\": []");
+	script = plant(&w, "ctl", "", plant_layouts);
+	r = sh_in(&w, NULL, "%s", script);
+	run_free(&r);
+	git_outside(&w, w.proj, "outside-ctl");
+	git_outside(&w, sub, "outside-ctl");
+	cr_assert(marked(&w, "ctl", "pre-commit") && marked(&w, "ctl", "post-commit") &&
+			  marked(&w, "ctl", "nested"),
+		  "control: git outside did not run what was planted: %d %d %d",
+		  marked(&w, "ctl", "pre-commit"), marked(&w, "ctl", "post-commit"),
+		  marked(&w, "ctl", "nested"));
+	free(script);
+	free(sub);
+	world_free(&w);
+}
+
 /* A git dir's commondir file sends git to another directory for its
  * config and hooks: one written into .git by the session would make git,
  * outside, run a planted core.fsmonitor and pre-commit from a directory in
