@@ -1305,6 +1305,49 @@ BOTH_USERS(guards, hidden_links_into_the_project_hold, .timeout = 90)
 	world_free(&w);
 }
 
+/* ~/.ssh -> PROJ/cur/ssh where PROJ/cur is itself a link (a "current
+ * profile" link to PROJ/profiles/work): the session could swap cur for a
+ * link to a directory of its own, and ssh outside would obey its config.
+ * The session is refused, naming cur. Control: outside, the swap lands. */
+static const char swap_profile[] = "mkdir -p mine/ssh && echo planted > mine/ssh/config && "
+				   "ln -sfn mine cur.new && mv -T cur.new cur; echo swapped\n";
+
+BOTH_USERS(guards, a_link_on_the_way_to_a_hidden_path_refuses, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "hidchain", "");
+	char *ssh = at(w.home, ".ssh"), *via = at(w.proj, "cur/ssh");
+	char *work = at(w.proj, "profiles/work"), *cur = at(w.proj, "cur");
+	free(write_file(work, "ssh/config", "Host *\n"));
+	cr_assert(symlink(via, ssh) == 0 && symlink("profiles/work", cur) == 0);
+	world_give(&w);
+	if (who->user) {
+		uid_t uid;
+		gid_t gid;
+		who_ids(who, &uid, &gid);
+		cr_assert(lchown(ssh, uid, gid) == 0 && lchown(cur, uid, gid) == 0);
+	}
+	struct run_result r = sh_in(&w, NULL, "%s", swap_profile);
+	cr_expect_eq(r.status, 125, "%s%s", r.out, r.err);
+	cr_expect(strstr(r.err, "/cur (hidden_paths (default)) is a symbolic link in a writable "
+				"directory"),
+		  "%s", r.err);
+	char *now = content(ssh, "config");
+	cr_expect_str_eq(now, "Host *\n", "~/.ssh/config was planted: %s%s", r.out, r.err);
+	free(now);
+	run_free(&r);
+	r = sh_outside(&w, swap_profile);
+	now = content(ssh, "config");
+	cr_expect_str_eq(now, "planted\n", "control: outside: %s", r.err);
+	free(now);
+	run_free(&r);
+	free(ssh);
+	free(via);
+	free(work);
+	free(cur);
+	world_free(&w);
+}
+
 /* A hidden name whose directory is missing as the session starts, in a
  * directory the session may write (a writable ~/.cache, or a writable
  * home): the session makes the directory after the watch began (0.5 s),
