@@ -201,7 +201,10 @@ static const char *const fish_code[] = {"~/.local/share/fish/vendor_conf.d",
  * model; Windsurf's MCP servers are in ~/.codeium), and opencode.json(c)
  * and .aider.conf.yml are files their programs would fail to read as a
  * directory: those three have none, and one made inside is moved aside as
- * the session ends. */
+ * the session ends. So have rustup's rust-toolchain(.toml) (its `path`
+ * names the programs every rustup proxy runs there: cargo --version, a
+ * prompt's rustc --version, an editor's rust-analyzer) and mise's config
+ * files (trusted by path, they run hooks and scripts at each cd there). */
 const char *const cordon_default_protected[] = {".git/hooks",
 						".git/config",
 						".git/info",
@@ -226,6 +229,15 @@ const char *const cordon_default_protected[] = {".git/hooks",
 						"opencode.json",
 						"opencode.jsonc",
 						".aider.conf.yml",
+						"rust-toolchain.toml",
+						"rust-toolchain",
+						".mise.toml",
+						"mise.toml",
+						".mise.local.toml",
+						"mise.local.toml",
+						".mise",
+						".config/mise.toml",
+						".config/mise",
 						NULL};
 
 /* Credentials a session has no business reading, though their parent is

@@ -2763,13 +2763,17 @@ BOTH_USERS(guards, names_made_inside_are_said_at_the_end, .timeout = 60)
 }
 
 /* The agents' settings that have no stand-in by default (Windsurf's
- * rules, opencode's and aider's config files): one that exists stays as
- * it was inside; one made inside is moved aside as the session ends, and
- * said. Control: with protected_paths [] both land and stay. */
-static const char agents_files_plant[] = "echo evil >> opencode.json; echo opencode $?\n"
-					 "echo evil >> .windsurf/rules.md; echo windsurf $?\n"
-					 "echo 'model: evil' > .aider.conf.yml; echo aider $?\n"
-					 "echo '{}' > opencode.jsonc; echo opencodec $?\n";
+ * rules, opencode's and aider's config files), rustup's toolchain file and
+ * mise's config: one that exists stays as it was inside; one made inside
+ * is moved aside as the session ends, and said. Control: with
+ * protected_paths [] both land and stay. */
+static const char agents_files_plant[] =
+	"echo evil >> opencode.json; echo opencode $?\n"
+	"echo evil >> .windsurf/rules.md; echo windsurf $?\n"
+	"echo 'model: evil' > .aider.conf.yml; echo aider $?\n"
+	"echo '{}' > opencode.jsonc; echo opencodec $?\n"
+	"printf '[toolchain]\\npath = \"/x\"\\n' >> rust-toolchain.toml; echo rust $?\n"
+	"printf '[hooks]\\nenter = \"touch x\"\\n' > mise.toml; echo mise $?\n";
 
 BOTH_USERS(guards, agents_settings_without_a_stand_in_are_kept, .timeout = 60)
 {
@@ -2777,19 +2781,25 @@ BOTH_USERS(guards, agents_settings_without_a_stand_in_are_kept, .timeout = 60)
 	git_world(&w, who, "gagents");
 	free(write_file(w.proj, "opencode.json", "{}\n"));
 	free(write_file(w.proj, ".windsurf/rules.md", "rules\n"));
+	free(write_file(w.proj, "rust-toolchain.toml", "[toolchain]\n"));
 	world_give(&w);
 	struct run_result r = sh_in(&w, NULL, "%s", agents_files_plant);
 	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
 	char *oc = content(w.proj, "opencode.json"), *ws = content(w.proj, ".windsurf/rules.md");
+	char *rt = content(w.proj, "rust-toolchain.toml");
 	cr_expect_str_eq(oc, "{}\n", "opencode.json was written\n%s", diag);
 	cr_expect_str_eq(ws, "rules\n", "Windsurf's rules were written\n%s", diag);
+	cr_expect_str_eq(rt, "[toolchain]\n", "rust-toolchain.toml was written\n%s", diag);
 	free(oc);
 	free(ws);
-	static const char *const made[] = {".aider.conf.yml", "opencode.jsonc", NULL};
-	for (size_t i = 0; made[i]; i++) {
+	free(rt);
+	static const char *const made[] = {
+		".aider.conf.yml", "aider 0", "opencode.jsonc", "opencodec 0", "mise.toml",
+		"mise 0",          NULL};
+	for (size_t i = 0; made[i]; i += 2) {
 		char *aside = fmt("%s.cordon-disarmed", made[i]);
-		cr_expect(strstr(r.out, made[i][1] == 'a' ? "aider 0" : "opencodec 0"),
-			  "control: the session could not make %s\n%s", made[i], diag);
+		cr_expect(strstr(r.out, made[i + 1]), "control: the session could not make %s\n%s",
+			  made[i], diag);
 		cr_expect_not(present(w.proj, made[i]), "%s made inside was left\n%s", made[i],
 			      diag);
 		cr_expect(present(w.proj, aside), "%s was not moved aside\n%s", made[i], diag);
@@ -2799,14 +2809,17 @@ BOTH_USERS(guards, agents_settings_without_a_stand_in_are_kept, .timeout = 60)
 	run_free(&r);
 	free(diag);
 
-	struct run_result c = outside(&w, "rm -f .aider.conf.yml.cordon-disarmed "
-					  "opencode.jsonc.cordon-disarmed");
+	struct run_result c =
+		outside(&w, "rm -f .aider.conf.yml.cordon-disarmed "
+			    "opencode.jsonc.cordon-disarmed mise.toml.cordon-disarmed");
 	run_free(&c);
 	set_config(&w, ", \"protected_paths\": []");
 	r = sh_in(&w, NULL, "%s", agents_files_plant);
-	expect_all_landed((const char *const[]){"opencode", "windsurf", "aider", "opencodec", NULL},
+	expect_all_landed((const char *const[]){"opencode", "windsurf", "aider", "opencodec",
+						"rust", "mise", NULL},
 			  &r, "protected_paths []");
-	cr_assert(present(w.proj, ".aider.conf.yml") && present(w.proj, "opencode.jsonc"),
+	cr_assert(present(w.proj, ".aider.conf.yml") && present(w.proj, "opencode.jsonc") &&
+			  present(w.proj, "mise.toml"),
 		  "control: what the session made did not stay");
 	run_free(&r);
 	world_free(&w);
