@@ -160,21 +160,36 @@ const char *const cordon_home_code[] = {"~/.cargo/bin",
 					"~/.cache/zsh",
 					"~/.cache/prezto",
 					"~/.cache/antidote",
+					"~/.aliases",
+					"~/.functions",
+					"~/.exports",
+					"~/.extra",
+					"~/.path",
+					"~/.bash_prompt",
+					"~/.bash_functions",
+					"~/.bash_exports",
+					"~/.lesskey",
+					"~/.profile.d",
+					"~/.zshrc.d",
+					"~/.zsh.d",
 					NULL};
 
 /* What zsh and its prompt source at every start under names that carry
  * the host, zsh's version or the user (~/.zcompdump-HOST-5.9,
  * ~/.cache/p10k-instant-prompt-USER.zsh), and the files a ~/.zshrc or a
- * ~/.bashrc sources beside it (~/.p10k.zsh, ~/.fzf.bash); zsh reads
- * FILE.zwc instead of FILE when it is newer. Matched against what is in
+ * ~/.bashrc sources beside it (~/.p10k.zsh, ~/.fzf.bash, ~/.bashrc.local,
+ * ~/.zshrc.local, ~/.gitconfig.local: a review had bash and zsh outside run
+ * what a --project ~ session wrote there), and what programs read as
+ * their rc (~/.direnvrc, sourced before every .envrc; ~/.exrc, vi's;
+ * ~/.localrc); zsh reads FILE.zwc instead of FILE when it is newer. Matched against what is in
  * the home and in the cache directory when a rule makes that directory
  * writable (the directory is listed then only). */
 static const struct {
 	bool cache; /* in $XDG_CACHE_HOME and ~/.cache, else at the top of the home */
 	const char *pattern;
 } home_code_names[] = {
-	{false, ".zcompdump*"}, {false, ".*.zwc"}, {false, ".*.zsh"},
-	{false, ".*.bash"},     {false, ".*.sh"},  {true, "p10k-*"},
+	{false, ".zcompdump*"}, {false, ".*.zwc"}, {false, ".*.zsh"},   {false, ".*.bash"},
+	{false, ".*.sh"},       {false, ".*rc"},   {false, ".*.local"}, {true, "p10k-*"},
 };
 
 /* The directories fish loads code from in its user data directory, where

@@ -2230,6 +2230,58 @@ BOTH_USERS(guards, home_writable_keeps_what_shells_and_tools_load, .timeout = 60
 	world_free(&w);
 }
 
+/* What a ~/.bashrc sources under names of its own (~/.bashrc.local,
+ * ~/.aliases) and direnv's ~/.direnvrc, in a writable home: the session
+ * cannot add to them, and an interactive bash outside runs nothing
+ * planted. Control: each named by a write rule, bash runs the plant. */
+static const char rc_locals_plant[] = "cd ~ || exit 1\n"
+				      "echo \"touch $M-local\" >> .bashrc.local; echo local $?\n"
+				      "echo \"touch $M-aliases\" >> .aliases; echo aliases $?\n"
+				      "echo \"touch $M-direnvrc\" >> .direnvrc; echo direnvrc $?\n";
+
+BOTH_USERS(guards, home_writable_keeps_what_the_rc_files_source, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "homerc", "");
+	free(write_file(w.home, ".bashrc", ". ~/.bashrc.local\n. ~/.aliases\n"));
+	free(write_file(w.home, ".bashrc.local", "true\n"));
+	free(write_file(w.home, ".aliases", "true\n"));
+	free(write_file(w.home, ".direnvrc", "true\n"));
+	world_give(&w);
+	char *opts = fmt("-p %s", w.home);
+	char *script = plant(&w, "deny", "", rc_locals_plant);
+	struct run_result r = sh_in(&w, opts, "%s", script);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	static const char *const names[] = {".bashrc.local", ".aliases", ".direnvrc", NULL};
+	for (size_t i = 0; names[i]; i++) {
+		char *now = content(w.home, names[i]);
+		cr_expect_str_eq(now, "true\n", "~/%s was written\n%s", names[i], diag);
+		free(now);
+	}
+	run_free(&r);
+	r = outside(&w, "bash -i -c true </dev/null >/dev/null 2>&1; true");
+	run_free(&r);
+	cr_expect_not(marked(&w, "deny", "local") || marked(&w, "deny", "aliases"),
+		      "bash outside ran the plant\n%s", diag);
+	free(diag);
+	free(script);
+
+	set_config(&w, ", \"additional_read_write_paths\": [\"~/.bashrc.local\", \"~/.aliases\", "
+		       "\"~/.direnvrc\"]");
+	script = plant(&w, "ctl", "", rc_locals_plant);
+	r = sh_in(&w, opts, "%s", script);
+	expect_all_landed((const char *const[]){"local", "aliases", "direnvrc", NULL}, &r,
+			  "named by write rules");
+	run_free(&r);
+	r = outside(&w, "bash -i -c true </dev/null >/dev/null 2>&1; true");
+	run_free(&r);
+	cr_assert(marked(&w, "ctl", "local") && marked(&w, "ctl", "aliases"),
+		  "control: bash outside did not run the plant");
+	free(script);
+	free(opts);
+	world_free(&w);
+}
+
 /* What zsh sources as it starts, kept under names cordon finds on disk:
  * compinit's dumps (~/.zcompdump, and ~/.zcompdump-HOST-VERSION as
  * oh-my-zsh names it), powerlevel10k's instant prompt
