@@ -172,6 +172,8 @@ const char *const cordon_home_code[] = {"~/.cargo/bin",
 					"~/.profile.d",
 					"~/.zshrc.d",
 					"~/.zsh.d",
+					"~/.cache/pip",
+					"~/.terraform.d/plugins",
 					NULL};
 
 /* What zsh and its prompt source at every start under names that carry

@@ -2034,10 +2034,12 @@ static const char code_plant[] = "cd ~ || exit 1\n"
 				 "echo 'import os' > .local/lib/python3.11/site-packages/zz.pth; "
 				 "echo pth $?\n"
 				 "echo 'shell true' >> .gdbinit; echo gdbinit $?\n"
-				 "echo x > .gradle/init.d/x.gradle; echo gradle $?\n";
+				 "echo x > .gradle/init.d/x.gradle; echo gradle $?\n"
+				 "echo evil > .cache/pip/wheels/x.whl; echo pip $?\n"
+				 "mkdir .terraform.d/plugins/evil; echo terraform $?\n";
 
-static const char *const code_steps[] = {"cargo-env", "cargo-bin", "pth",
-					 "gdbinit",   "gradle",    NULL};
+static const char *const code_steps[] = {"cargo-env", "cargo-bin", "pth",       "gdbinit",
+					 "gradle",    "pip",       "terraform", NULL};
 
 static void furnish_code(const char *home)
 {
@@ -2046,6 +2048,8 @@ static void furnish_code(const char *home)
 	free(write_file(home, ".local/lib/python3.11/site-packages/keep", "x"));
 	free(write_file(home, ".gdbinit", "set pagination off\n"));
 	free(write_file(home, ".gradle/init.d/keep", "x"));
+	free(write_file(home, ".cache/pip/wheels/keep", "x"));
+	free(write_file(home, ".terraform.d/plugins/keep", "x"));
 }
 
 static void expect_code_kept(const char *home, const struct run_result *r, const char *how)
@@ -2058,6 +2062,9 @@ static void expect_code_kept(const char *home, const struct run_result *r, const
 	cr_expect_not(present(home, ".local/lib/python3.11/site-packages/zz.pth"),
 		      "a .pth was made\n%s", diag);
 	cr_expect_not(present(home, ".gradle/init.d/x.gradle"), "an init script was made\n%s",
+		      diag);
+	cr_expect_not(present(home, ".cache/pip/wheels/x.whl"), "a wheel was planted\n%s", diag);
+	cr_expect_not(present(home, ".terraform.d/plugins/evil"), "a provider was planted\n%s",
 		      diag);
 	free(env);
 	free(gdb);
