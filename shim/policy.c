@@ -927,7 +927,10 @@ static int guard_list_in(struct cordon_policy *p, const char *const *list, unsig
 				return -ENOMEM;
 			const struct cordon_rule *named = NULL;
 			for (size_t j = 0; j < p->n_rules && !named; j++)
-				if (!toolchain_rule(&p->rules[j]) &&
+				/* (A preset's cache is one: the python preset's
+				 * ~/.cache/pip. Its programs' trees it only lets
+				 * execute.) */
+				if ((yield || !toolchain_rule(&p->rules[j])) &&
 				    (!yield || (p->rules[j].access & CORDON_ACCESS_WRITE)) &&
 				    (strcmp(p->rules[j].path, abs) == 0 ||
 				     (canon && strcmp(p->rules[j].path, canon) == 0)))
