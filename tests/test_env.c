@@ -32,6 +32,7 @@ static char *input[] = {"PATH=/usr/bin",
 			"CORDON_SANDBOX=0",
 			"LC_ALL=C",
 			"LC_CTYPE=UTF-8",
+			"XDG_STATE_HOME=/home/u/state",
 			"PATH=/second",
 			"noequals",
 			"=novalue",
@@ -55,6 +56,8 @@ Test(env, default_allowlist)
 	cr_expect_null(get(&out, "DYLD_INSERT_LIBRARIES"));
 	cr_expect_null(get(&out, "CORDON_CONFIG_FD"));
 	cr_expect_str_eq(get(&out, "LC_ALL"), "C", "LC_* is in the default list");
+	cr_expect_str_eq(get(&out, "XDG_STATE_HOME"), "/home/u/state",
+			 "tools inside keep their state where they do outside");
 	cr_expect_str_eq(get(&out, "CORDON_SESSION"), "abc", "the outer session id is replaced");
 	cr_expect_str_eq(get(&out, "CORDON_SANDBOX"), "1");
 	for (size_t i = 0; i < out.n; i++) {
