@@ -421,8 +421,52 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 	return e < 0 ? e : pin_parents(plan, r, canon, source);
 }
 
-static int hide(struct cordon_guard_plan *plan, const struct reach *r, const char *path,
-		const char *source)
+static int hide_at(struct cordon_guard_plan *plan, const struct reach *r, const char *path,
+		   const char *source, bool links);
+
+/* The links in the hidden directory DIR (and in its directories, one
+ * level down; BUDGET entries at most: this runs at each plan): what they lead to is what the
+ * hidden path holds. GNU stow links each file (~/.ssh/config ->
+ * ../dotfiles/ssh/config): the cover over ~/.ssh keeps the link, not the
+ * file, which a session with ~/dotfiles as its project wrote (ssh outside
+ * then ran its Match exec). Hidden where it is, as the path is. */
+static int hide_links_in(struct cordon_guard_plan *plan, const struct reach *r, const char *dir,
+			 const char *source, int depth, int *budget)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	int e = 0;
+	for (struct dirent *de; e >= 0 && *budget > 0 && (de = readdir(d));) {
+		if (cordon_dot_or_dotdot(de->d_name))
+			continue;
+		(*budget)--;
+		char path[PATH_MAX * 2 + 8];
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		struct stat st;
+		if (lstat(path, &st) < 0)
+			continue;
+		/* (The link itself is under the cover: where it leads is
+		 * judged, links on that way included.) */
+		char target[PATH_MAX], to[PATH_MAX * 3 + 8];
+		ssize_t n = S_ISLNK(st.st_mode) ? readlink(path, target, sizeof(target) - 1) : -1;
+		if (n > 0) {
+			target[n] = '\0';
+			if ((size_t)(target[0] == '/' ? snprintf(to, sizeof(to), "%s", target)
+						      : snprintf(to, sizeof(to), "%s/%s", dir,
+								 target)) < sizeof(to))
+				e = hide_at(plan, r, to, source, false);
+		} else if (S_ISDIR(st.st_mode) && depth < 1)
+			e = hide_links_in(plan, r, path, source, depth + 1, budget);
+	}
+	closedir(d);
+	return e;
+}
+
+/* PATH hidden where a rule reaches it; LINKS: and what the links in it
+ * lead to (hide_links_in; not again from there). */
+static int hide_at(struct cordon_guard_plan *plan, const struct reach *r, const char *path,
+		   const char *source, bool links)
 {
 	struct stat st;
 	/* A missing ~/.ssh in a writable home: made (as ssh would) and hidden,
@@ -449,6 +493,10 @@ static int hide(struct cordon_guard_plan *plan, const struct reach *r, const cha
 	if (!canon || stat(canon, &st) < 0)
 		return errno == ENOMEM ? -ENOMEM : 0; /* absent: nothing to hide */
 	bool dir = S_ISDIR(st.st_mode);
+	int budget = 64, e = 0;
+	/* (Whether or not a rule reaches the directory itself.) */
+	if (dir && links && (e = hide_links_in(plan, r, canon, source, 0, &budget)) < 0)
+		return e;
 	if (!reaches(&r->read, canon, false) && !reaches(&r->write, canon, false)) {
 		if (reaches(&r->read, canon, true))
 			return note(plan, path, source,
@@ -462,8 +510,14 @@ static int hide(struct cordon_guard_plan *plan, const struct reach *r, const cha
 	char link[PATH_MAX];
 	if (replaceable_link(r, path, link, sizeof(link)))
 		return refuse(plan, link, source);
-	int e = add_mount(plan, canon, CORDON_MOUNT_HIDE, dir, source);
+	e = add_mount(plan, canon, CORDON_MOUNT_HIDE, dir, source);
 	return e < 0 ? e : pin_parents(plan, r, canon, source);
+}
+
+static int hide(struct cordon_guard_plan *plan, const struct reach *r, const char *path,
+		const char *source)
+{
+	return hide_at(plan, r, path, source, true);
 }
 
 /* What FILE names, as cordon_git_link_file reads it, joined with BASE

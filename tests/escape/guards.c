@@ -1305,6 +1305,47 @@ BOTH_USERS(guards, hidden_links_into_the_project_hold, .timeout = 90)
 	world_free(&w);
 }
 
+/* GNU stow's layout: ~/.ssh is a directory of links into the dotfiles
+ * repository, here the project (~/.ssh/config -> PROJ/ssh/config). What
+ * they lead to is hidden as ~/.ssh is: the session neither reads the key
+ * nor adds to the config ssh outside obeys. Control: outside, both. */
+static const char stowed_plant[] = "cat ssh/id_test; echo 'Match exec \"true\"' >> ssh/config; "
+				   "echo planted $?\n";
+
+BOTH_USERS(guards, stowed_hidden_files_in_the_project_stay_hidden, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "hidstow", "");
+	char *cfg = at(w.proj, "ssh/config"), *key = at(w.proj, "ssh/id_test");
+	char *lcfg = at(w.home, ".ssh/config"), *lkey = at(w.home, ".ssh/id_test");
+	free(write_file(w.proj, "ssh/config", "Host *\n"));
+	free(write_file(w.proj, "ssh/id_test", SSH_KEY));
+	free(write_file(w.home, ".ssh/known_hosts", ""));
+	cr_assert(symlink(cfg, lcfg) == 0 && symlink(key, lkey) == 0);
+	world_give(&w);
+	if (who->user) {
+		uid_t uid;
+		gid_t gid;
+		who_ids(who, &uid, &gid);
+		cr_assert(lchown(lcfg, uid, gid) == 0 && lchown(lkey, uid, gid) == 0);
+	}
+	struct run_result r = sh_in(&w, NULL, "%s", stowed_plant);
+	cr_expect_null(strstr(r.out, SSH_KEY), "the stowed key was read: %s", r.out);
+	char *now = content(w.proj, "ssh/config");
+	cr_expect_str_eq(now, "Host *\n", "the stowed ssh config was written: %s%s", r.out, r.err);
+	free(now);
+	run_free(&r);
+	r = sh_outside(&w, stowed_plant);
+	cr_expect(strstr(r.out, SSH_KEY) && strstr(r.out, "planted 0"), "control: outside: %s%s",
+		  r.out, r.err);
+	run_free(&r);
+	free(cfg);
+	free(key);
+	free(lcfg);
+	free(lkey);
+	world_free(&w);
+}
+
 /* ~/.ssh -> PROJ/cur/ssh where PROJ/cur is itself a link (a "current
  * profile" link to PROJ/profiles/work): the session could swap cur for a
  * link to a directory of its own, and ssh outside would obey its config.
