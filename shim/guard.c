@@ -927,18 +927,41 @@ static int protect_hook_links(struct cordon_guard_plan *plan, const struct reach
  * script is. Each manager: what its hooks say (any of), and the files it
  * reads. */
 static const struct hook_manager {
-	const char *says[5];
-	const char *files[14];
+	const char *says[6];
+	const char *files[26];
 } hook_managers[] = {
-	{{"pre-commit.com", "pre-commit run", "pre_commit", "hook-impl", NULL},
+	{{"pre-commit.com", "pre-commit run", "pre_commit", "hook-impl", "prek", NULL},
 	 {".pre-commit-config.yaml", ".pre-commit-config.yml", NULL}},
-	{{"lefthook", NULL},
-	 {"lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".lefthook.yaml", "lefthook.toml",
-	  ".lefthook.toml", "lefthook.json", ".lefthook.json", "lefthook-local.yml",
-	  ".lefthook-local.yml", "lefthook-local.yaml", ".lefthook-local.yaml",
-	  ".config/lefthook.yml", NULL}},
+	{{"lefthook", NULL}, {"lefthook.yml",           ".lefthook.yml",
+			      "lefthook.yaml",          ".lefthook.yaml",
+			      "lefthook.toml",          ".lefthook.toml",
+			      "lefthook.json",          ".lefthook.json",
+			      "lefthook.jsonc",         ".lefthook.jsonc",
+			      "lefthook-local.yml",     ".lefthook-local.yml",
+			      "lefthook-local.yaml",    ".lefthook-local.yaml",
+			      "lefthook-local.toml",    ".lefthook-local.toml",
+			      "lefthook-local.json",    ".lefthook-local.json",
+			      "lefthook-local.jsonc",   ".lefthook-local.jsonc",
+			      ".config/lefthook.yml",   ".config/lefthook.yaml",
+			      ".config/lefthook.toml",  ".config/lefthook.json",
+			      ".config/lefthook.jsonc", NULL}},
 	{{"overcommit", NULL}, {".overcommit.yml", NULL}},
 };
+
+/* Whether the line of TEXT that AT is on runs pre-commit (or prek) before AT. */
+static bool manager_line(const char *text, const char *at)
+{
+	const char *start = at;
+	while (start > text && start[-1] != '\n')
+		start--;
+	char line[512];
+	size_t n =
+		(size_t)(at - start) < sizeof(line) - 1 ? (size_t)(at - start) : sizeof(line) - 1;
+	memcpy(line, start, n);
+	line[n] = '\0';
+	return strstr(line, "pre-commit run") || strstr(line, "prek run") ||
+	       strstr(line, "hook-impl");
+}
 
 /* The files a hook names with --config (pre-commit install --config F
  * writes --config=F into it; `pre-commit run --config F`), relative to
@@ -946,9 +969,16 @@ static const struct hook_manager {
 static int configs_named(const char *text, const char *worktree, struct cordon_strv *out)
 {
 	int e = 0;
-	for (const char *at = text; e >= 0 && (at = strstr(at, "--config")) != NULL; at += 8) {
-		const char *v = at + 8;
-		if (*v != '=' && *v != ' ')
+	for (const char *at = text; e >= 0 && (at = strstr(at, "-c")) != NULL; at += 2) {
+		const char *v = NULL;
+		if (at > text && at[-1] == '-' && strncmp(at, "-config", 7) == 0 &&
+		    (at[7] == '=' || at[7] == ' '))
+			v = at + 7;
+		/* -c F, where the line runs the manager (not sh -c). */
+		else if (at[2] == ' ' && at > text && (at[-1] == ' ' || at[-1] == '\t') &&
+			 manager_line(text, at))
+			v = at + 2;
+		if (!v)
 			continue;
 		v += 1 + strspn(v + 1, " \"'");
 		size_t n = strcspn(v, " \t\n\"')$;&|`");

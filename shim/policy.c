@@ -176,6 +176,13 @@ const char *const cordon_home_code[] = {"~/.cargo/bin",
 					"~/.zsh.d",
 					"~/.cache/pip",
 					"~/.terraform.d/plugins",
+					"~/.cache/pre-commit",
+					"~/.cache/nvim",
+					"~/.npm/_npx",
+					"~/.bash",
+					"~/.shell",
+					"~/.env",
+					"~/.dotfiles",
 					NULL};
 
 /* What zsh and its prompt source at every start under names that carry

@@ -384,13 +384,17 @@ static const char layout_hooks[] =
 	".githooks/pre-commit\n"
 	"printf '#!/bin/sh\\n# ARGS=(hook-impl --config=ci/hooks.yaml)\\nsh ci/hooks.yaml; "
 	"true\\n' > .githooks/post-commit\n"
+	"printf '#!/bin/sh\\npre-commit run -c ci/other.yaml >/dev/null 2>&1; sh ci/other.yaml; "
+	"true\\n' > .githooks/commit-msg\n"
 	"chmod +x .githooks/*; echo true > .pre-commit-config.yaml; echo true > ci/hooks.yaml\n"
+	"echo true > ci/other.yaml\n"
 	"git init -q sub && cd sub && printf '#!/bin/sh\\n# https://pre-commit.com\\nsh "
 	".pre-commit-config.yaml; true\\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit "
 	"&& echo true > .pre-commit-config.yaml && git add . && git commit -qm sub\n";
 static const char plant_layouts[] =
 	"echo \"touch $M-pre-commit\" >> .pre-commit-config.yaml; echo hookspath $?\n"
 	"echo \"touch $M-post-commit\" >> ci/hooks.yaml; echo config $?\n"
+	"echo \"touch $M-commit-msg\" >> ci/other.yaml; echo short $?\n"
 	"echo \"touch $M-nested\" >> sub/.pre-commit-config.yaml; echo nested $?\n";
 
 BOTH_USERS(guards, hook_managers_in_other_layouts_run_nothing_planted, .timeout = 90)
@@ -415,6 +419,9 @@ BOTH_USERS(guards, hook_managers_in_other_layouts_run_nothing_planted, .timeout 
 	now = content(w.proj, "ci/hooks.yaml");
 	cr_expect_str_eq(now, "true\n", "the --config file was changed\n%s", diag);
 	free(now);
+	now = content(w.proj, "ci/other.yaml");
+	cr_expect_str_eq(now, "true\n", "the -c file was changed\n%s", diag);
+	free(now);
 	cr_expect(present(sub, ".git.cordon-disarmed") && !present(sub, ".git"),
 		  "the nested repository was not moved aside\n%s", diag);
 	run_free(&r);
@@ -422,6 +429,7 @@ BOTH_USERS(guards, hook_managers_in_other_layouts_run_nothing_planted, .timeout 
 	git_outside(&w, sub, "outside-deny");
 	cr_expect_not(marked(&w, "deny", "pre-commit"), "the hooks path's planted config ran");
 	cr_expect_not(marked(&w, "deny", "post-commit"), "the planted --config file ran");
+	cr_expect_not(marked(&w, "deny", "commit-msg"), "the planted -c file ran");
 	cr_expect_not(marked(&w, "deny", "nested"), "the nested planted config ran");
 	free(script);
 	free(diag);
@@ -435,7 +443,7 @@ BOTH_USERS(guards, hook_managers_in_other_layouts_run_nothing_planted, .timeout 
 	git_outside(&w, w.proj, "outside-ctl");
 	git_outside(&w, sub, "outside-ctl");
 	cr_assert(marked(&w, "ctl", "pre-commit") && marked(&w, "ctl", "post-commit") &&
-			  marked(&w, "ctl", "nested"),
+			  marked(&w, "ctl", "nested") && marked(&w, "ctl", "commit-msg"),
 		  "control: git outside did not run what was planted: %d %d %d",
 		  marked(&w, "ctl", "pre-commit"), marked(&w, "ctl", "post-commit"),
 		  marked(&w, "ctl", "nested"));
@@ -2077,10 +2085,13 @@ static const char code_plant[] = "cd ~ || exit 1\n"
 				 "echo 'shell true' >> .gdbinit; echo gdbinit $?\n"
 				 "echo x > .gradle/init.d/x.gradle; echo gradle $?\n"
 				 "echo evil > .cache/pip/wheels/x.whl; echo pip $?\n"
-				 "mkdir .terraform.d/plugins/evil; echo terraform $?\n";
+				 "mkdir .terraform.d/plugins/evil; echo terraform $?\n"
+				 "mkdir .cache/pre-commit/repoevil; echo pre-commit $?\n"
+				 "echo evil >> .bash/aliases.sh; echo bash-dir $?\n";
 
 static const char *const code_steps[] = {"cargo-env", "cargo-bin", "pth",       "gdbinit",
-					 "gradle",    "pip",       "terraform", NULL};
+					 "gradle",    "pip",       "terraform", "pre-commit",
+					 "bash-dir",  NULL};
 
 static void furnish_code(const char *home)
 {
@@ -2091,6 +2102,8 @@ static void furnish_code(const char *home)
 	free(write_file(home, ".gradle/init.d/keep", "x"));
 	free(write_file(home, ".cache/pip/wheels/keep", "x"));
 	free(write_file(home, ".terraform.d/plugins/keep", "x"));
+	free(write_file(home, ".cache/pre-commit/keep", "x"));
+	free(write_file(home, ".bash/aliases.sh", "alias ll='ls -l'\n"));
 }
 
 static void expect_code_kept(const char *home, const struct run_result *r, const char *how)
@@ -2107,6 +2120,11 @@ static void expect_code_kept(const char *home, const struct run_result *r, const
 	cr_expect_not(present(home, ".cache/pip/wheels/x.whl"), "a wheel was planted\n%s", diag);
 	cr_expect_not(present(home, ".terraform.d/plugins/evil"), "a provider was planted\n%s",
 		      diag);
+	cr_expect_not(present(home, ".cache/pre-commit/repoevil"),
+		      "a pre-commit hook repository was planted\n%s", diag);
+	char *aliases = content(home, ".bash/aliases.sh");
+	cr_expect_str_eq(aliases, "alias ll='ls -l'\n", "~/.bash/aliases.sh was written\n%s", diag);
+	free(aliases);
 	free(env);
 	free(gdb);
 	free(diag);
