@@ -1282,6 +1282,72 @@ static int guard_home_code_names(struct cordon_policy *p, const struct cordon_co
 	return r;
 }
 
+/* The shells' startup files whose `source FILE` / `. FILE` lines are
+ * followed (one level). */
+static const char *const shell_rcs[] = {
+	".bashrc", ".bash_profile", ".bash_login", ".profile",      ".zshrc",
+	".zshenv", ".zprofile",     ".zlogin",     ".bash_aliases", NULL};
+
+/* The file a `source`/`.` at LINE names, when it is the home's (~/F,
+ * $HOME/F, ${HOME}/F) or absolute, with nothing else to expand: into OUT
+ * ("~/F" or "/F"). */
+static bool sourced_name(const char *line, char *out, size_t size)
+{
+	for (const char *at = line; *at; at++) {
+		bool source = strncmp(at, "source ", 7) == 0;
+		bool dot = at[0] == '.' && (at[1] == ' ' || at[1] == '\t');
+		if (!source && !dot)
+			continue;
+		if (at > line && !strchr(" \t;&|{(", at[-1]))
+			continue; /* (inside a word: ./x, foo.source) */
+		const char *v = at + (source ? 7 : 2);
+		v += strspn(v, " \t\"'");
+		const char *rest = NULL;
+		if (strncmp(v, "~/", 2) == 0)
+			rest = v + 2;
+		else if (strncmp(v, "$HOME/", 6) == 0)
+			rest = v + 6;
+		else if (strncmp(v, "${HOME}/", 8) == 0)
+			rest = v + 8;
+		size_t n = strcspn(rest ? rest : v, " \t\"';&|)}#\n");
+		const char *name = rest ? rest : v;
+		if (n == 0 || memchr(name, '$', n) || memchr(name, '`', n) ||
+		    memchr(name, '*', n) || (!rest && name[0] != '/'))
+			continue;
+		if ((size_t)snprintf(out, size, "%s%.*s", rest ? "~/" : "", (int)n, name) < size)
+			return true;
+	}
+	return false;
+}
+
+/* What the shells' startup files in HOME source by name (~/.bashrc's
+ * `. ~/.bash/aliases.sh`, a dotfiles repository's bashrc sourcing its
+ * own files): kept as the startup files are. A review had bash outside
+ * run what a session wrote in such a file, in a writable home and in a
+ * dotfiles repository as the project. */
+static int guard_sourced(struct cordon_policy *p, const char *home, struct cordon_path_cache *cache)
+{
+	int r = 0;
+	for (size_t i = 0; r >= 0 && shell_rcs[i]; i++) {
+		char path[PATH_MAX];
+		snprintf(path, sizeof(path), "%s/%s", home, shell_rcs[i]);
+		FILE *f = fopen(path, "re");
+		if (!f)
+			continue;
+		char line[1024], name[PATH_MAX];
+		for (int n = 0; r >= 0 && n < 2000 && fgets(line, sizeof(line), f); n++) {
+			const char *t = line + strspn(line, " \t");
+			if (*t == '#' || !sourced_name(t, name, sizeof(name)))
+				continue;
+			r = guard_list_yield(p, (const char *const[]){name, NULL},
+					     CORDON_GUARD_PROTECT, true, "sourced by a dotfile",
+					     home, cache);
+		}
+		fclose(f);
+	}
+	return r;
+}
+
 static int resolve_guards(const struct cordon_config *cfg, const struct cordon_context *ctx,
 			  struct cordon_policy *p)
 {
@@ -1307,6 +1373,8 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 		r = guard_list(p, (const char *const[]){s, NULL}, CORDON_GUARD_PROTECT, "dotfiles",
 			       ctx->home, &cache);
 	}
+	if (r >= 0 && ctx->home)
+		r = guard_sourced(p, ctx->home, &cache);
 	/* What runs outside from a writable home: the directories a login puts
 	 * on PATH (Debian's ~/.profile adds ~/.local/bin and ~/bin when they
 	 * exist: an `ls` planted there runs at the next one), the systemd user

@@ -2348,6 +2348,52 @@ BOTH_USERS(guards, home_writable_keeps_what_the_rc_files_source, .timeout = 60)
 	world_free(&w);
 }
 
+/* A dotfiles repository as the project, ~/.bashrc a link into it, and
+ * that bashrc sourcing another file of the repository by name: the session
+ * cannot add to that file, and an interactive bash outside runs nothing
+ * planted. Control: outside, the plant lands and bash runs it. */
+BOTH_USERS(guards, what_a_linked_bashrc_sources_is_kept, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "srcdot", "");
+	char *aliases = at(w.proj, "aliases.sh"), *bashrc = at(w.proj, "bashrc");
+	char *link = at(w.home, ".bashrc");
+	char *rc = fmt("[ -f %s ] && . %s\n", aliases, aliases);
+	free(write_file(w.proj, "bashrc", rc));
+	free(write_file(w.proj, "aliases.sh", "true\n"));
+	cr_assert_eq(symlink(bashrc, link), 0);
+	world_give(&w);
+	if (who->user) {
+		uid_t uid;
+		gid_t gid;
+		who_ids(who, &uid, &gid);
+		cr_assert(lchown(link, uid, gid) == 0);
+	}
+	char *script =
+		plant(&w, "deny", "", "echo \"touch $M-aliases\" >> aliases.sh; echo aliases $?\n");
+	struct run_result r = sh_in(&w, NULL, "%s", script);
+	char *now = content(w.proj, "aliases.sh");
+	cr_expect_str_eq(now, "true\n", "the sourced file was written: %s%s", r.out, r.err);
+	free(now);
+	run_free(&r);
+	r = outside(&w, "bash -i -c true </dev/null >/dev/null 2>&1; true");
+	run_free(&r);
+	cr_expect_not(marked(&w, "deny", "aliases"), "bash outside ran the plant");
+	free(script);
+	script = plant(&w, "ctl", "", "echo \"touch $M-aliases\" >> aliases.sh; echo aliases $?\n");
+	r = sh_outside(&w, script);
+	run_free(&r);
+	r = outside(&w, "bash -i -c true </dev/null >/dev/null 2>&1; true");
+	run_free(&r);
+	cr_assert(marked(&w, "ctl", "aliases"), "control: bash outside did not run the plant");
+	free(script);
+	free(rc);
+	free(aliases);
+	free(bashrc);
+	free(link);
+	world_free(&w);
+}
+
 /* What zsh sources as it starts, kept under names cordon finds on disk:
  * compinit's dumps (~/.zcompdump, and ~/.zcompdump-HOST-VERSION as
  * oh-my-zsh names it), powerlevel10k's instant prompt
