@@ -1343,7 +1343,7 @@ static int guard_sourced(struct cordon_policy *p, const char *home, struct cordo
 					     CORDON_GUARD_PROTECT, true, "sourced by a dotfile",
 					     home, cache);
 		}
-		fclose(f);
+		(void)fclose(f); /* (read only) */
 	}
 	return r;
 }
