@@ -424,8 +424,8 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 static int hide_at(struct cordon_guard_plan *plan, const struct reach *r, const char *path,
 		   const char *source, bool links);
 
-/* The links in the hidden directory DIR (and in its directories, one
- * level down; BUDGET entries at most: this runs at each plan): what they lead to is what the
+/* The links in the hidden directory DIR (and in its directories, three
+ * levels down; BUDGET entries at most: this runs at each plan): what they lead to is what the
  * hidden path holds. GNU stow links each file (~/.ssh/config ->
  * ../dotfiles/ssh/config): the cover over ~/.ssh keeps the link, not the
  * file, which a session with ~/dotfiles as its project wrote (ssh outside
@@ -456,7 +456,7 @@ static int hide_links_in(struct cordon_guard_plan *plan, const struct reach *r, 
 						      : snprintf(to, sizeof(to), "%s/%s", dir,
 								 target)) < sizeof(to))
 				e = hide_at(plan, r, to, source, false);
-		} else if (S_ISDIR(st.st_mode) && depth < 1)
+		} else if (S_ISDIR(st.st_mode) && depth < 3)
 			e = hide_links_in(plan, r, path, source, depth + 1, budget);
 	}
 	closedir(d);
@@ -493,7 +493,7 @@ static int hide_at(struct cordon_guard_plan *plan, const struct reach *r, const 
 	if (!canon || stat(canon, &st) < 0)
 		return errno == ENOMEM ? -ENOMEM : 0; /* absent: nothing to hide */
 	bool dir = S_ISDIR(st.st_mode);
-	int budget = 64, e = 0;
+	int budget = 256, e = 0;
 	/* (Whether or not a rule reaches the directory itself.) */
 	if (dir && links && (e = hide_links_in(plan, r, canon, source, 0, &budget)) < 0)
 		return e;

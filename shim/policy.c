@@ -1321,6 +1321,33 @@ static bool sourced_name(const char *line, char *out, size_t size)
 	return false;
 }
 
+/* The directory of a home path with a glob in LINE (a loop that sources
+ * each file of ~/.bash.d, or of $HOME/dotfiles/bash): what the loop
+ * sources from there. Into OUT ("~/D"). */
+static bool globbed_dir(const char *line, char *out, size_t size)
+{
+	static const char *const homes[] = {"~/", "$HOME/", "${HOME}/", NULL};
+	for (size_t h = 0; homes[h]; h++) {
+		const char *at = strstr(line, homes[h]);
+		if (!at)
+			continue;
+		const char *rest = at + strlen(homes[h]);
+		size_t n = strcspn(rest, " \t\"';&|)}#\n");
+		const char *star = memchr(rest, '*', n);
+		if (!star)
+			continue;
+		const char *slash = star;
+		while (slash > rest && slash[-1] != '/')
+			slash--;
+		size_t dn = slash > rest ? (size_t)(slash - rest - 1) : 0;
+		if (dn == 0 || memchr(rest, '$', dn) || memchr(rest, '`', dn))
+			continue;
+		if ((size_t)snprintf(out, size, "~/%.*s", (int)dn, rest) < size)
+			return true;
+	}
+	return false;
+}
+
 /* What the shells' startup files in HOME source by name (~/.bashrc's
  * `. ~/.bash/aliases.sh`, a dotfiles repository's bashrc sourcing its
  * own files): kept as the startup files are. A review had bash outside
@@ -1338,7 +1365,8 @@ static int guard_sourced(struct cordon_policy *p, const char *home, struct cordo
 		char line[1024], name[PATH_MAX];
 		for (int n = 0; r >= 0 && n < 2000 && fgets(line, sizeof(line), f); n++) {
 			const char *t = line + strspn(line, " \t");
-			if (*t == '#' || !sourced_name(t, name, sizeof(name)))
+			if (*t == '#' || !(sourced_name(t, name, sizeof(name)) ||
+					   globbed_dir(t, name, sizeof(name))))
 				continue;
 			r = guard_list_yield(p, (const char *const[]){name, NULL},
 					     CORDON_GUARD_PROTECT, true, "sourced by a dotfile",

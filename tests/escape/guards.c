@@ -1318,7 +1318,8 @@ BOTH_USERS(guards, hidden_links_into_the_project_hold, .timeout = 90)
  * they lead to is hidden as ~/.ssh is: the session neither reads the key
  * nor adds to the config ssh outside obeys. Control: outside, both. */
 static const char stowed_plant[] = "cat ssh/id_test; echo 'Match exec \"true\"' >> ssh/config; "
-				   "echo planted $?\n";
+				   "echo planted $?; echo 'Match exec \"true\"' >> ssh/work.conf; "
+				   "echo deep $?\n";
 
 BOTH_USERS(guards, stowed_hidden_files_in_the_project_stay_hidden, .timeout = 60)
 {
@@ -1329,24 +1330,41 @@ BOTH_USERS(guards, stowed_hidden_files_in_the_project_stay_hidden, .timeout = 60
 	free(write_file(w.proj, "ssh/config", "Host *\n"));
 	free(write_file(w.proj, "ssh/id_test", SSH_KEY));
 	free(write_file(w.home, ".ssh/known_hosts", ""));
+	/* One deeper, among more entries than a glance would take. */
+	for (int i = 0; i < 80; i++) {
+		char *name = fmt(".ssh/config.d/a/b/h%02d", i);
+		free(write_file(w.home, name, ""));
+		free(name);
+	}
+	free(write_file(w.proj, "ssh/work.conf", "Host work\n"));
+	char *work = at(w.proj, "ssh/work.conf"),
+	     *lwork = at(w.home, ".ssh/config.d/a/b/work.conf");
+	cr_assert(symlink(work, lwork) == 0);
 	cr_assert(symlink(cfg, lcfg) == 0 && symlink(key, lkey) == 0);
 	world_give(&w);
 	if (who->user) {
 		uid_t uid;
 		gid_t gid;
 		who_ids(who, &uid, &gid);
-		cr_assert(lchown(lcfg, uid, gid) == 0 && lchown(lkey, uid, gid) == 0);
+		cr_assert(lchown(lcfg, uid, gid) == 0 && lchown(lkey, uid, gid) == 0 &&
+			  lchown(lwork, uid, gid) == 0);
 	}
 	struct run_result r = sh_in(&w, NULL, "%s", stowed_plant);
+	char *deep = content(w.proj, "ssh/work.conf");
+	cr_expect_str_eq(deep, "Host work\n", "the deeper stowed file was written: %s%s", r.out,
+			 r.err);
+	free(deep);
 	cr_expect_null(strstr(r.out, SSH_KEY), "the stowed key was read: %s", r.out);
 	char *now = content(w.proj, "ssh/config");
 	cr_expect_str_eq(now, "Host *\n", "the stowed ssh config was written: %s%s", r.out, r.err);
 	free(now);
 	run_free(&r);
 	r = sh_outside(&w, stowed_plant);
-	cr_expect(strstr(r.out, SSH_KEY) && strstr(r.out, "planted 0"), "control: outside: %s%s",
-		  r.out, r.err);
+	cr_expect(strstr(r.out, SSH_KEY) && strstr(r.out, "planted 0") && strstr(r.out, "deep 0"),
+		  "control: outside: %s%s", r.out, r.err);
 	run_free(&r);
+	free(work);
+	free(lwork);
 	free(cfg);
 	free(key);
 	free(lcfg);
@@ -2303,13 +2321,17 @@ BOTH_USERS(guards, home_writable_keeps_what_shells_and_tools_load, .timeout = 60
 static const char rc_locals_plant[] = "cd ~ || exit 1\n"
 				      "echo \"touch $M-local\" >> .bashrc.local; echo local $?\n"
 				      "echo \"touch $M-aliases\" >> .aliases; echo aliases $?\n"
-				      "echo \"touch $M-direnvrc\" >> .direnvrc; echo direnvrc $?\n";
+				      "echo \"touch $M-direnvrc\" >> .direnvrc; echo direnvrc $?\n"
+				      "echo \"touch $M-globbed\" >> .bashd/x.sh; echo globbed $?\n";
 
 BOTH_USERS(guards, home_writable_keeps_what_the_rc_files_source, .timeout = 60)
 {
 	struct world w;
 	world_for(&w, who, "homerc", "");
-	free(write_file(w.home, ".bashrc", ". ~/.bashrc.local\n. ~/.aliases\n"));
+	free(write_file(
+		w.home, ".bashrc",
+		". ~/.bashrc.local\n. ~/.aliases\nfor f in ~/.bashd/*.sh; do . \"$f\"; done\n"));
+	free(write_file(w.home, ".bashd/x.sh", "true\n"));
 	free(write_file(w.home, ".bashrc.local", "true\n"));
 	free(write_file(w.home, ".aliases", "true\n"));
 	free(write_file(w.home, ".direnvrc", "true\n"));
@@ -2318,7 +2340,8 @@ BOTH_USERS(guards, home_writable_keeps_what_the_rc_files_source, .timeout = 60)
 	char *script = plant(&w, "deny", "", rc_locals_plant);
 	struct run_result r = sh_in(&w, opts, "%s", script);
 	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
-	static const char *const names[] = {".bashrc.local", ".aliases", ".direnvrc", NULL};
+	static const char *const names[] = {".bashrc.local", ".aliases", ".direnvrc", ".bashd/x.sh",
+					    NULL};
 	for (size_t i = 0; names[i]; i++) {
 		char *now = content(w.home, names[i]);
 		cr_expect_str_eq(now, "true\n", "~/%s was written\n%s", names[i], diag);
@@ -2327,21 +2350,23 @@ BOTH_USERS(guards, home_writable_keeps_what_the_rc_files_source, .timeout = 60)
 	run_free(&r);
 	r = outside(&w, "bash -i -c true </dev/null >/dev/null 2>&1; true");
 	run_free(&r);
-	cr_expect_not(marked(&w, "deny", "local") || marked(&w, "deny", "aliases"),
+	cr_expect_not(marked(&w, "deny", "local") || marked(&w, "deny", "aliases") ||
+			      marked(&w, "deny", "globbed"),
 		      "bash outside ran the plant\n%s", diag);
 	free(diag);
 	free(script);
 
 	set_config(&w, ", \"additional_read_write_paths\": [\"~/.bashrc.local\", \"~/.aliases\", "
-		       "\"~/.direnvrc\"]");
+		       "\"~/.direnvrc\", \"~/.bashd\"]");
 	script = plant(&w, "ctl", "", rc_locals_plant);
 	r = sh_in(&w, opts, "%s", script);
-	expect_all_landed((const char *const[]){"local", "aliases", "direnvrc", NULL}, &r,
-			  "named by write rules");
+	expect_all_landed((const char *const[]){"local", "aliases", "direnvrc", "globbed", NULL},
+			  &r, "named by write rules");
 	run_free(&r);
 	r = outside(&w, "bash -i -c true </dev/null >/dev/null 2>&1; true");
 	run_free(&r);
-	cr_assert(marked(&w, "ctl", "local") && marked(&w, "ctl", "aliases"),
+	cr_assert(marked(&w, "ctl", "local") && marked(&w, "ctl", "aliases") &&
+			  marked(&w, "ctl", "globbed"),
 		  "control: bash outside did not run the plant");
 	free(script);
 	free(opts);
