@@ -139,6 +139,26 @@ static int pin_parents(struct cordon_guard_plan *plan, const struct reach *r, co
 	return 0;
 }
 
+/* Where the symbolic link LINK leads, one hop, as the kernel takes it (a
+ * relative target from the link's own directory), then "/REST" when REST
+ * is not empty: into OUT (SIZE bytes). False when it is not a link that
+ * can be read, or the result does not fit. */
+static bool link_hop(const char *link, const char *rest, char *out, size_t size)
+{
+	char target[PATH_MAX];
+	ssize_t n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0)
+		return false;
+	target[n] = '\0';
+	const char *slash = strrchr(link, '/');
+	const char *sep = rest && *rest ? "/" : "";
+	int m = target[0] == '/' || !slash
+			? snprintf(out, size, "%s%s%s", target, sep, sep[0] ? rest : "")
+			: snprintf(out, size, "%.*s/%s%s%s", (int)(slash - link), link, target, sep,
+				   sep[0] ? rest : "");
+	return m > 0 && (size_t)m < size;
+}
+
 /* The first symbolic link on the way to PATH (PATH itself included) that
  * sits in a writable directory, into LINK: replaced by one pointing
  * elsewhere, or by a real directory, it would take what is guarded away
@@ -169,21 +189,10 @@ static bool replaceable_link(const struct reach *r, const char *path, char *link
 					return true;
 				}
 				/* Followed: where it leads, then the rest. */
-				char target[PATH_MAX], next[PATH_MAX * 3];
-				ssize_t n = readlink(buf, target, sizeof(target) - 1);
-				if (n <= 0)
+				char next[PATH_MAX];
+				if (!link_hop(buf, slash ? slash + 1 : "", next, sizeof(next)))
 					return false;
-				target[n] = '\0';
-				const char *rest = slash ? slash + 1 : "";
-				int m = target[0] == '/'
-						? snprintf(next, sizeof(next), "%s%s%s", target,
-							   *rest ? "/" : "", rest)
-						: snprintf(next, sizeof(next), "%.*s/%s%s%s",
-							   (int)(last - buf), buf, target,
-							   *rest ? "/" : "", rest);
-				if (m <= 0 || (size_t)m >= sizeof(buf))
-					return false;
-				memcpy(buf, next, (size_t)m + 1);
+				memcpy(buf, next, strlen(next) + 1);
 				followed = true;
 				break;
 			}
@@ -208,6 +217,22 @@ static int refuse(struct cordon_guard_plan *plan, const char *path, const char *
 			path, source,
 			strncmp(source, "hidden_paths", 12) == 0 ? "hidden_paths"
 								 : "protected_paths") < 0
+		       ? -ENOMEM
+		       : 0;
+}
+
+/* PATH, a link to TARGET, which does not exist and which the session
+ * could make: the session is refused (the first reason given stands). */
+static int refuse_dangling(struct cordon_guard_plan *plan, const char *path, const char *source,
+			   const char *target, const char *kept)
+{
+	if (plan->refuse)
+		return 0;
+	return asprintf(&plan->refuse,
+			"%s (%s) is a symbolic link to %s, which does not exist and which this "
+			"session could make: cordon cannot keep it %s; make it outside first, or "
+			"remove the link",
+			path, source, target, kept) < 0
 		       ? -ENOMEM
 		       : 0;
 }
@@ -277,7 +302,7 @@ static void make_dirs(const struct reach *r, const char *path, mode_t mode)
  * is not such a link: it leads to something, or the chain loops. */
 static bool dangling_target(const char *path, char *out, size_t size)
 {
-	char cur[PATH_MAX], target[PATH_MAX];
+	char cur[PATH_MAX];
 	snprintf(cur, sizeof(cur), "%s", path);
 	for (int hops = 0; hops < 40; hops++) { /* the kernel's limit */
 		struct stat st;
@@ -287,19 +312,8 @@ static bool dangling_target(const char *path, char *out, size_t size)
 			snprintf(out, size, "%s", cur);
 			return true;
 		}
-		if (!S_ISLNK(st.st_mode))
-			return false;
-		ssize_t n = readlink(cur, target, sizeof(target) - 1);
-		if (n <= 0)
-			return false;
-		target[n] = '\0';
-		char next[PATH_MAX * 2];
-		char *slash = strrchr(cur, '/');
-		if (target[0] == '/' || !slash)
-			snprintf(next, sizeof(next), "%s", target);
-		else
-			snprintf(next, sizeof(next), "%.*s/%s", (int)(slash - cur), cur, target);
-		if (strlen(next) >= sizeof(cur))
+		char next[PATH_MAX];
+		if (!S_ISLNK(st.st_mode) || !link_hop(cur, NULL, next, sizeof(next)))
 			return false;
 		snprintf(cur, sizeof(cur), "%s", next);
 	}
@@ -339,15 +353,7 @@ static int dangling(struct cordon_guard_plan *plan, const struct reach *r, const
 				    "a symbolic link to a name that does not exist: made, and kept "
 				    "read-only, when a session starts");
 	}
-	if (plan->refuse)
-		return 0;
-	return asprintf(&plan->refuse,
-			"%s (%s) is a symbolic link to %s, which does not exist and which this "
-			"session could make: cordon cannot keep it read-only; make it outside "
-			"first, or remove the link",
-			path, source, target) < 0
-		       ? -ENOMEM
-		       : 0;
+	return refuse_dangling(plan, path, source, target, "read-only");
 }
 
 /* PATH made read-only where a rule would let it be written. FLAGS: MKDIR,
@@ -448,13 +454,9 @@ static int hide_links_in(struct cordon_guard_plan *plan, const struct reach *r, 
 			continue;
 		/* (The link itself is under the cover: where it leads is
 		 * judged, links on that way included.) */
-		char target[PATH_MAX], to[PATH_MAX * 3 + 8];
-		ssize_t n = S_ISLNK(st.st_mode) ? readlink(path, target, sizeof(target) - 1) : -1;
-		if (n > 0) {
-			target[n] = '\0';
-			if ((size_t)(target[0] == '/' ? snprintf(to, sizeof(to), "%s", target)
-						      : snprintf(to, sizeof(to), "%s/%s", dir,
-								 target)) < sizeof(to))
+		char to[PATH_MAX];
+		if (S_ISLNK(st.st_mode)) {
+			if (link_hop(path, NULL, to, sizeof(to)))
 				e = hide_at(plan, r, to, source, false);
 		} else if (S_ISDIR(st.st_mode) && depth < 3)
 			e = hide_links_in(plan, r, path, source, depth + 1, budget);
@@ -482,14 +484,8 @@ static int hide_at(struct cordon_guard_plan *plan, const struct reach *r, const 
 	 * would write what tools outside obey (credential_process), and read
 	 * what they write there later. */
 	if (!canon && errno == ENOENT && dangling_target(path, target, sizeof(target)) &&
-	    creatable(r, target) && !made_only_outside(r, target) && !plan->refuse)
-		return asprintf(&plan->refuse,
-				"%s (%s) is a symbolic link to %s, which does not exist and which "
-				"this session could make: cordon cannot keep it hidden; make it "
-				"outside first, or remove the link",
-				path, source, target) < 0
-			       ? -ENOMEM
-			       : 0;
+	    creatable(r, target) && !made_only_outside(r, target))
+		return refuse_dangling(plan, path, source, target, "hidden");
 	if (!canon || stat(canon, &st) < 0)
 		return errno == ENOMEM ? -ENOMEM : 0; /* absent: nothing to hide */
 	bool dir = S_ISDIR(st.st_mode);
