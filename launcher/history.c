@@ -180,19 +180,6 @@ static int nested_history(struct cordon_policy *p, const char *cmd, struct cordo
 	return 0;
 }
 
-/* Whether a rule of P (other than history's) lets the session write PATH
- * or what is in it. */
-static bool writable_by_rule(const struct cordon_policy *p, const char *path)
-{
-	cleanup_free char *canon = launcher_absolute(path, NULL);
-	const char *at = canon ? canon : path;
-	for (size_t i = 0; i < p->n_rules; i++)
-		if ((p->rules[i].access & CORDON_ACCESS_WRITE) &&
-		    cordon_path_under(at, p->rules[i].path))
-			return true;
-	return false;
-}
-
 /* STATE/SUB is a directory of this user's, reached through no link below
  * STATE: one a session planted (a link to where the next session would be
  * granted writing) is never taken. */
@@ -250,7 +237,8 @@ int launcher_history(struct cordon_policy *p, const char *cmd, struct cordon_str
 	cleanup_free char *top = NULL;
 	if (asprintf(&top, "%s/cordon", state) < 0)
 		return cordon_err(err, ENOMEM, "out of memory");
-	if (writable_by_rule(p, top))
+	cleanup_free char *ctop = launcher_absolute(top, NULL);
+	if (cordon_policy_access(p, ctop ? ctop : top, NULL) & CORDON_ACCESS_WRITE)
 		return 0;
 	int r = make_dirs(dir);
 	if (r < 0)
