@@ -1289,6 +1289,20 @@ static const char *const shell_rcs[] = {
 	".bashrc", ".bash_profile", ".bash_login", ".profile",      ".zshrc",
 	".zshenv", ".zprofile",     ".zlogin",     ".bash_aliases", NULL};
 
+/* How a startup file spells the home before a path, and what ends a word
+ * there. */
+static const char *const home_spellings[] = {"~/", "$HOME/", "${HOME}/", NULL};
+#define WORD_END " \t\"';&|)}#\n"
+
+/* V past its spelling of the home, or NULL. */
+static const char *past_home(const char *v)
+{
+	for (size_t h = 0; home_spellings[h]; h++)
+		if (strncmp(v, home_spellings[h], strlen(home_spellings[h])) == 0)
+			return v + strlen(home_spellings[h]);
+	return NULL;
+}
+
 /* The file a `source`/`.` at LINE names, when it is the home's (~/F,
  * $HOME/F, ${HOME}/F) or absolute, with nothing else to expand: into OUT
  * ("~/F" or "/F"). */
@@ -1303,14 +1317,8 @@ static bool sourced_name(const char *line, char *out, size_t size)
 			continue; /* (inside a word: ./x, foo.source) */
 		const char *v = at + (source ? 7 : 2);
 		v += strspn(v, " \t\"'");
-		const char *rest = NULL;
-		if (strncmp(v, "~/", 2) == 0)
-			rest = v + 2;
-		else if (strncmp(v, "$HOME/", 6) == 0)
-			rest = v + 6;
-		else if (strncmp(v, "${HOME}/", 8) == 0)
-			rest = v + 8;
-		size_t n = strcspn(rest ? rest : v, " \t\"';&|)}#\n");
+		const char *rest = past_home(v);
+		size_t n = strcspn(rest ? rest : v, WORD_END);
 		const char *name = rest ? rest : v;
 		if (n == 0 || memchr(name, '$', n) || memchr(name, '`', n) ||
 		    memchr(name, '*', n) || (!rest && name[0] != '/'))
@@ -1326,13 +1334,12 @@ static bool sourced_name(const char *line, char *out, size_t size)
  * sources from there. Into OUT ("~/D"). */
 static bool globbed_dir(const char *line, char *out, size_t size)
 {
-	static const char *const homes[] = {"~/", "$HOME/", "${HOME}/", NULL};
-	for (size_t h = 0; homes[h]; h++) {
-		const char *at = strstr(line, homes[h]);
+	for (size_t h = 0; home_spellings[h]; h++) {
+		const char *at = strstr(line, home_spellings[h]);
 		if (!at)
 			continue;
-		const char *rest = at + strlen(homes[h]);
-		size_t n = strcspn(rest, " \t\"';&|)}#\n");
+		const char *rest = at + strlen(home_spellings[h]);
+		size_t n = strcspn(rest, WORD_END);
 		const char *star = memchr(rest, '*', n);
 		if (!star)
 			continue;
