@@ -62,6 +62,19 @@ static char *at(const char *dir, const char *name)
 	return path_join(dir, name);
 }
 
+/* LINKS (symbolic links a test laid in the world) given to the test
+ * user when WHO is it: world_give leaves links as they are. */
+static void give_links(const struct who *who, const char *const *links)
+{
+	if (!who->user)
+		return;
+	uid_t uid;
+	gid_t gid;
+	who_ids(who, &uid, &gid);
+	for (size_t i = 0; links[i]; i++)
+		cr_assert(lchown(links[i], uid, gid) == 0, "lchown %s", links[i]);
+}
+
 static bool present(const char *dir, const char *name)
 {
 	char *p = at(dir, name);
@@ -1173,12 +1186,7 @@ BOTH_USERS(guards, hidden_paths_hold_through_links_and_over_protected, .timeout 
 	rmdir(config);
 	cr_assert(symlink(dots, config) == 0 && symlink(target, netrc) == 0);
 	world_give(&w);
-	if (who->user) {
-		uid_t uid;
-		gid_t gid;
-		who_ids(who, &uid, &gid);
-		cr_assert(lchown(config, uid, gid) == 0 && lchown(netrc, uid, gid) == 0);
-	}
+	give_links(who, (const char *const[]){config, netrc, NULL});
 	char *saves =
 		fmt("while [ ! -e ready ]; do sleep 0.05; done; cd %s && "
 		    "mkdir dotfiles/config/gh && echo GH-%s > dotfiles/config/gh/hosts.yml && "
@@ -1257,12 +1265,7 @@ BOTH_USERS(guards, hidden_links_into_the_project_hold, .timeout = 90)
 	free(write_file(keys, "config", "Host *\n"));
 	cr_assert_eq(symlink(keys, ssh), 0);
 	world_give(&w);
-	if (who->user) {
-		uid_t uid;
-		gid_t gid;
-		who_ids(who, &uid, &gid);
-		cr_assert(lchown(ssh, uid, gid) == 0);
-	}
+	give_links(who, (const char *const[]){ssh, NULL});
 	struct run_result r = sh_in(&w, NULL, "%s", linked_rename);
 	char *now = content(keys, "config");
 	cr_expect_str_eq(now, "Host *\n", "~/.ssh/config was planted: %s%s", r.out, r.err);
@@ -1283,12 +1286,7 @@ BOTH_USERS(guards, hidden_links_into_the_project_hold, .timeout = 90)
 	/* A link to a name not made yet, which the session could make. */
 	char *aws = at(w.home, ".aws"), *awsdir = at(w.proj, "aws");
 	cr_assert_eq(symlink(awsdir, aws), 0);
-	if (who->user) {
-		uid_t uid;
-		gid_t gid;
-		who_ids(who, &uid, &gid);
-		cr_assert(lchown(aws, uid, gid) == 0);
-	}
+	give_links(who, (const char *const[]){aws, NULL});
 	r = sh_in(&w, NULL, "%s", "mkdir aws && echo '[default]' > aws/config; echo ran");
 	cr_expect_eq(r.status, 125, "%s%s", r.out, r.err);
 	cr_expect(strstr(r.err, "/.aws (hidden_paths (default)) is a symbolic link to"), "%s",
@@ -1342,13 +1340,7 @@ BOTH_USERS(guards, stowed_hidden_files_in_the_project_stay_hidden, .timeout = 60
 	cr_assert(symlink(work, lwork) == 0);
 	cr_assert(symlink(cfg, lcfg) == 0 && symlink(key, lkey) == 0);
 	world_give(&w);
-	if (who->user) {
-		uid_t uid;
-		gid_t gid;
-		who_ids(who, &uid, &gid);
-		cr_assert(lchown(lcfg, uid, gid) == 0 && lchown(lkey, uid, gid) == 0 &&
-			  lchown(lwork, uid, gid) == 0);
-	}
+	give_links(who, (const char *const[]){lcfg, lkey, lwork, NULL});
 	struct run_result r = sh_in(&w, NULL, "%s", stowed_plant);
 	char *deep = content(w.proj, "ssh/work.conf");
 	cr_expect_str_eq(deep, "Host work\n", "the deeper stowed file was written: %s%s", r.out,
@@ -1388,12 +1380,7 @@ BOTH_USERS(guards, a_link_on_the_way_to_a_hidden_path_refuses, .timeout = 60)
 	free(write_file(work, "ssh/config", "Host *\n"));
 	cr_assert(symlink(via, ssh) == 0 && symlink("profiles/work", cur) == 0);
 	world_give(&w);
-	if (who->user) {
-		uid_t uid;
-		gid_t gid;
-		who_ids(who, &uid, &gid);
-		cr_assert(lchown(ssh, uid, gid) == 0 && lchown(cur, uid, gid) == 0);
-	}
+	give_links(who, (const char *const[]){ssh, cur, NULL});
 	struct run_result r = sh_in(&w, NULL, "%s", swap_profile);
 	cr_expect_eq(r.status, 125, "%s%s", r.out, r.err);
 	cr_expect(strstr(r.err, "/cur (hidden_paths (default)) is a symbolic link in a writable "
@@ -2388,12 +2375,7 @@ BOTH_USERS(guards, what_a_linked_bashrc_sources_is_kept, .timeout = 60)
 	free(write_file(w.proj, "aliases.sh", "true\n"));
 	cr_assert_eq(symlink(bashrc, link), 0);
 	world_give(&w);
-	if (who->user) {
-		uid_t uid;
-		gid_t gid;
-		who_ids(who, &uid, &gid);
-		cr_assert(lchown(link, uid, gid) == 0);
-	}
+	give_links(who, (const char *const[]){link, NULL});
 	char *script =
 		plant(&w, "deny", "", "echo \"touch $M-aliases\" >> aliases.sh; echo aliases $?\n");
 	struct run_result r = sh_in(&w, NULL, "%s", script);
