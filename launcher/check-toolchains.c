@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 
 #include "cordon/config.h"
+#include "cordon/exec.h"
 #include "cordon/policy.h"
 #include "cordon/toolchain.h"
 #include "jsonutil.h"
@@ -365,6 +366,62 @@ static void print_list(const char *key, const struct cordon_strv *old,
 	printf("]");
 }
 
+/* A system tool whose download cache a session cannot write fails in a way
+ * that does not name cordon (`npm install`: "npm error enoent"; go: "could
+ * not create module cache"). For each tool on PATH, the first read-write
+ * directory of its preset (when the config does not name it) that the policy
+ * does not let the session write. */
+static const struct {
+	const char *tool, *preset;
+} cache_tools[] = {{"npm", "node"}, {"go", "go"}, {"cargo", "rust"}, {"pip3", "python"}};
+
+struct cache_probe {
+	const struct findings *f;
+	char *path; /* the first entry not writable, malloc'd */
+	unsigned acc;
+};
+
+static int cache_entry(const struct cordon_toolchain_entry *e, void *data)
+{
+	struct cache_probe *c = data;
+	if (e->cls != CORDON_CLASS_RW || e->file || c->path)
+		return 0;
+	cleanup_free char *canon = realpath(e->path, NULL);
+	unsigned acc = cordon_policy_access(c->f->p, canon ? canon : e->path, NULL);
+	if (acc & CORDON_ACCESS_WRITE)
+		return 0;
+	c->acc = acc;
+	c->path = strdup(e->path);
+	return c->path ? 0 : -ENOMEM;
+}
+
+static void scan_caches(struct findings *f, const struct cordon_config *cfg)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(cache_tools); i++) {
+		/* A preset's missing cache is made as the session starts. */
+		if (cordon_strv_contains(&f->presets, cache_tools[i].preset) ||
+		    cordon_strv_contains(&cfg->toolchains, cache_tools[i].preset))
+			continue;
+		cleanup_free char *tool = NULL;
+		if (cordon_exec_find(cache_tools[i].tool, getenv("PATH"), &tool) < 0)
+			continue;
+		struct cache_probe c = {.f = f};
+		(void)cordon_toolchain_each(cache_tools[i].preset, f->home, getenv, cache_entry,
+					    &c);
+		if (!c.path)
+			continue;
+		char buf[4], tb[PATH_MAX], tb2[PATH_MAX];
+		printf("%-11sPATH has %s: its cache %s is not writable in a session (%s); "
+		       "toolchain %s\n",
+		       f->n ? "" : "tools:", tilde(f, tool, tb, sizeof(tb)),
+		       tilde(f, c.path, tb2, sizeof(tb2)), cordon_access_str(c.acc, buf),
+		       cache_tools[i].preset);
+		f->n++;
+		(void)cordon_strv_push(&f->presets, cache_tools[i].preset);
+		free(c.path);
+	}
+}
+
 /* Both scans: $PATH, then the rc files. */
 static void scan_all(struct findings *f)
 {
@@ -455,8 +512,10 @@ void check_toolchains(const struct cordon_args *a, const struct cordon_config *c
 	if (launcher_policy(a, NULL, false, &p, &err, NULL) < 0)
 		return; /* the config parsed; a policy that cannot resolve shows in run */
 	struct findings f = {.p = &p, .home = launcher_home()};
-	if (p.sandbox)
+	if (p.sandbox) {
 		scan_all(&f);
+		scan_caches(&f, cfg);
+	}
 	if (f.presets.n || f.dirs.n) {
 		const char *lead = "to fix:    add to your config (merged with its own): ";
 		if (f.presets.n) {

@@ -322,7 +322,8 @@ BOTH_USERS(toolchains, check_lists_what_will_not_execute, .timeout = 90)
 	free(fixed_extra);
 	if (who->user)
 		world_as_user(&w);
-	char *path = fmt("PATH=%s/.pyenv/shims:%s:%s:/usr/bin:/bin", w.home, tools, w.home);
+	/* No system directory: a system npm or go would add its cache's line. */
+	char *path = fmt("PATH=%s/.pyenv/shims:%s:%s", w.home, tools, w.home);
 	world_setenv(&w, path);
 
 	char *cfgs[] = {plain, fixed};
@@ -365,6 +366,51 @@ BOTH_USERS(toolchains, check_lists_what_will_not_execute, .timeout = 90)
 	free(path);
 	free(plain);
 	free(fixed);
+	free(tools);
+	world_free(&w);
+}
+
+/* A tool on PATH that runs in a session but whose download cache the
+ * session cannot write (a system npm and ~/.npm: "npm error enoent", nothing
+ * naming cordon): cordon check names the cache and the preset; with the
+ * preset, nothing. */
+BOTH_USERS(toolchains, check_names_a_tool_whose_cache_is_not_writable, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "tccache", "");
+	char *tools = path_join(w.outside, "tools/bin");
+	script(tools, "npm", "#!/bin/sh\n");
+	char *extra = fmt(", \"additional_executable_paths\": [\"%s\"]", tools);
+	char *plain = config(&w, "plain.json", extra);
+	char *with_extra = fmt("%s, \"toolchains\": [\"node\"]", extra);
+	char *fixed = config(&w, "fixed.json", with_extra);
+	if (who->user)
+		world_as_user(&w);
+	char *path = fmt("PATH=%s", tools);
+	world_setenv(&w, path);
+	char *line = fmt("PATH has %s/npm: its cache ~/.npm is not writable in a session "
+			 "(---); toolchain node",
+			 tools);
+	char *cfgs[] = {plain, fixed};
+	for (int k = 0; k < 2; k++) {
+		char *argv[] = {CORDON_BIN, "check", "--config", cfgs[k], NULL};
+		struct run_result r = world_run(&w, argv, w.proj);
+		cr_expect(r.status == 0 || r.status == 1, "check failed (%d): %s", r.status, r.err);
+		if (k == 0) {
+			cr_expect(strstr(r.out, line), "missing %s:\n%s", line, r.out);
+			cr_expect(strstr(r.out, "\"toolchains\": [\"node\"]"), "%s", r.out);
+		} else {
+			cr_expect_not(strstr(r.out, "~/.npm"), "with the preset:\n%s", r.out);
+			cr_expect_not(strstr(r.out, "to fix"), "with the preset:\n%s", r.out);
+		}
+		run_free(&r);
+	}
+	free(line);
+	free(path);
+	free(fixed);
+	free(with_extra);
+	free(plain);
+	free(extra);
 	free(tools);
 	world_free(&w);
 }
