@@ -12,6 +12,12 @@
  * where the file system keeps none. */
 bool cordon_fs_birth(const char *path, struct timespec *t);
 
+/* Whether the file system holding PATH stamps change times finer than the
+ * second, from the clock CLOCK_REALTIME_COARSE reads (Linux: ext4 with
+ * large inodes, XFS, btrfs, tmpfs, f2fs, bcachefs; never a network or FUSE
+ * one, whose times another clock gives). */
+bool cordon_fs_fine_times(const char *path);
+
 /* The directory REL (relative, "" for ROOT itself) beneath the directory
  * ROOT, opened for reading (O_CLOEXEC) without following a link anywhere
  * on the way: a descriptor, or -errno. */

@@ -57,6 +57,34 @@ static void this_second(struct timespec *t)
 	t->tv_nsec = 0;
 }
 
+/* The earliest change time a change made from now on in S's roots can
+ * bear, into S->since. Where each root's file system keeps fine times:
+ * now by the coarse clock the kernel stamps files with (less one of its
+ * ticks, to spare), so that a session started just after another does
+ * not take the other's last changes for its own (its stand-in .git/commondir
+ * in a repository beneath this one's project made the repository look
+ * made by this session, which moved it aside for its hooks: round 8);
+ * elsewhere this very second. */
+static void since_now(struct cordon_sweep *s)
+{
+	this_second(&s->since);
+#ifdef CLOCK_REALTIME_COARSE
+	bool fine = s->roots.n > 0;
+	for (size_t i = 0; fine && i < s->roots.n; i++)
+		fine = cordon_fs_fine_times(s->roots.v[i]);
+	struct timespec now, res;
+	if (!fine || clock_gettime(CLOCK_REALTIME_COARSE, &now) < 0 ||
+	    clock_getres(CLOCK_REALTIME_COARSE, &res) < 0 || res.tv_sec > 0)
+		return;
+	now.tv_nsec -= res.tv_nsec;
+	if (now.tv_nsec < 0) {
+		now.tv_nsec += 1000000000L;
+		now.tv_sec--;
+	}
+	s->since = now;
+#endif
+}
+
 /* ---- sweeps that did not end ----
  *
  * As a session starts, a mark is left beside each root's record, named
@@ -239,7 +267,6 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 		return 0;
 	}
 	clock_gettime(CLOCK_REALTIME, &s->started);
-	this_second(&s->since);
 	s->guarded = *guarded;
 	*guarded = (struct cordon_strv){0};
 	int e = (s->project = strdup(p->project)) ? cordon_strv_push(&s->roots, p->project)
@@ -257,6 +284,7 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 		cordon_sweep_free(s);
 		return -ENOMEM;
 	}
+	since_now(s);
 	for (size_t i = 0; i < s->roots.n; i++) {
 		pending_mark(s->roots.v[i], &s->since);
 		snapshot(s, s->roots.v[i]);

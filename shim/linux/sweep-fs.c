@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -29,6 +30,28 @@ bool cordon_fs_birth(const char *path, struct timespec *t)
 	t->tv_sec = (time_t)sx.stx_btime.tv_sec;
 	t->tv_nsec = (long)sx.stx_btime.tv_nsec;
 	return true;
+}
+
+bool cordon_fs_fine_times(const char *path)
+{
+	struct statfs fs;
+	if (statfs(path, &fs) < 0)
+		return false;
+	switch ((unsigned long)fs.f_type) {
+	case 0xEF53UL:     /* ext2, ext3, ext4 */
+	case 0x58465342UL: /* XFS */
+	case 0x9123683EUL: /* btrfs */
+	case 0x01021994UL: /* tmpfs */
+	case 0xF2F52010UL: /* f2fs */
+	case 0xCA451A4EUL: /* bcachefs */
+		break;
+	default:
+		return false;
+	}
+	/* ext4's 128-byte inodes keep seconds only. */
+	struct statx sx;
+	return syscall(SYS_statx, AT_FDCWD, path, 0, STATX_CTIME, &sx) == 0 &&
+	       (sx.stx_mask & STATX_CTIME) && sx.stx_ctime.tv_nsec != 0;
 }
 
 /* Where openat2 is refused (ENOSYS: a kernel before 5.6, or inside a

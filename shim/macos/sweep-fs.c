@@ -19,6 +19,12 @@ bool cordon_fs_birth(const char *path, struct timespec *t)
 	return true;
 }
 
+bool cordon_fs_fine_times(const char *path)
+{
+	(void)path;
+	return false; /* (HFS+ keeps seconds; APFS is not told from it here) */
+}
+
 int cordon_fs_open_beneath(int root, const char *rel)
 {
 	/* O_NOFOLLOW_ANY (macOS 11): no link anywhere on the way. A relative

@@ -4165,6 +4165,42 @@ BOTH_USERS(guards, ordinary_git_work_is_not_moved_aside, .timeout = 60)
 	world_free(&w);
 }
 
+/* A session started just after another one ended does not take the other's
+ * changes for its own: the first session, in a repository with a hook
+ * beneath the second's project, made its stand-ins there (.git/commondir,
+ * placeholders) in the second that the second started in, and the
+ * second's first walk took the repository for one it made and moved it
+ * aside (round 8). Judged outside: git still works there. (The repository
+ * made inside that is said: a_repository_made_inside_is_said_with_what_it_runs.) */
+BOTH_USERS(guards, a_session_just_after_another_keeps_its_repository, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gback");
+	struct run_result r =
+		outside(&w, "git init -q sub && git -C sub commit -q --allow-empty -m s && "
+			    "printf '#!/bin/sh\ntrue\n' > sub/.git/hooks/pre-commit && "
+			    "chmod +x sub/.git/hooks/pre-commit");
+	run_free(&r);
+	usleep(1100 * 1000); /* (made in an earlier second than the sessions) */
+	char *sub = at(w.proj, "sub");
+	char *opts = fmt("--project %s", sub);
+	r = sh_in(&w, opts, "git -C %s status >/dev/null; echo first $?", sub);
+	cr_expect(strstr(r.out, "first 0"), "the first session: %s%s", r.out, r.err);
+	run_free(&r);
+	r = sh_in(&w, NULL, "echo second");
+	cr_expect(strstr(r.out, "second"), "the second session: %s%s", r.out, r.err);
+	cr_expect_null(strstr(r.err, "made the repository"), "taken as made:\n%s", r.err);
+	cr_expect(present(sub, ".git/HEAD") && !present(sub, ".git.cordon-disarmed"),
+		  "moved aside:\n%s", r.err);
+	run_free(&r);
+	r = sh_outside(&w, "git -C sub commit -q --allow-empty -m outside && echo committed");
+	cr_expect(strstr(r.out, "committed"), "git outside: %s%s", r.out, r.err);
+	run_free(&r);
+	free(opts);
+	free(sub);
+	world_free(&w);
+}
+
 /* The sweep keeps each walk's record of the project's directories for the
  * next, and reads again only those changed since. A repository planted
  * deep in a tree the last walk read, and one in a tree made outside
