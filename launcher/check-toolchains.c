@@ -373,7 +373,7 @@ static void print_list(const char *key, const struct cordon_strv *old,
  * does not let the session write. */
 static const struct {
 	const char *tool, *preset;
-} cache_tools[] = {{"npm", "node"}, {"go", "go"}, {"cargo", "rust"}, {"pip3", "python"}};
+} cache_tools[] = {{"npm", "node"}, {"go", "go"}, {"cargo", "rust"}}; /* (pip goes on uncached) */
 
 struct cache_probe {
 	const struct findings *f;
