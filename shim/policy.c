@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cordon/toolchain.h"
+#include "dotfile-refs.h"
 #include "util.h"
 
 /* What tools need to find themselves, show time and language right, and
@@ -337,6 +338,76 @@ const char *const cordon_default_hidden[] = {"~/.ssh",
 					     "~/.config/helm/registry",
 					     "~/.qwen/oauth_creds.json",
 					     "~/.local/share/opencode/auth.json",
+					     /* Round 8: registries' and tools' tokens
+					      * under the default ~/.config grant, */
+					     "~/.config/pip/pip.conf",
+					     "~/.config/pypoetry/auth.toml",
+					     "~/.config/NuGet/NuGet.Config",
+					     "~/.config/pnpm/rc",
+					     "~/.config/argocd",
+					     "~/.config/tea",
+					     "~/.config/goose/secrets.yaml",
+					     "~/.config/Code/User/globalStorage",
+					     "~/.config/VSCodium/User/globalStorage",
+					     "~/.config/Cursor/User/globalStorage",
+					     "~/.config/JetBrains",
+					     "~/.config/microsoft-edge",
+					     "~/.config/vivaldi",
+					     "~/.config/opera",
+					     "~/.config/aerc/accounts.conf",
+					     "~/.config/solana",
+					     /* and in the home, read where a rule grants ~. */
+					     "~/.pip/pip.conf",
+					     "~/.nuget/NuGet/NuGet.Config",
+					     "~/.m2/settings.xml",
+					     "~/.m2/settings-security.xml",
+					     "~/.gradle/gradle.properties",
+					     "~/.sbt/.credentials",
+					     "~/.ivy2/.credentials",
+					     "~/.yarnrc.yml",
+					     "~/.bunfig.toml",
+					     "~/.bundle/config",
+					     "~/.local/share/gem/credentials",
+					     "~/.local/share/uv/credentials",
+					     "~/.terraformrc",
+					     "~/.s3cfg",
+					     "~/.boto",
+					     "~/.aliyun",
+					     "~/.bluemix",
+					     "~/.tccli",
+					     "~/.minikube",
+					     "~/.talos",
+					     "~/.tsh",
+					     "~/.cloudflared",
+					     "~/.railway",
+					     "~/.supabase/access-token",
+					     "~/.sentryclirc",
+					     "~/.circleci/cli.yml",
+					     "~/.mylogin.cnf",
+					     "~/.pg_service.conf",
+					     "~/.dbt/profiles.yml",
+					     "~/.snowflake",
+					     "~/.snowsql/config",
+					     "~/.cassandra/cqlshrc",
+					     "~/.gemini/.env",
+					     "~/.cursor/mcp.json",
+					     "~/.codeium/config.json",
+					     "~/.continue/config.yaml",
+					     "~/.continue/config.json",
+					     "~/.aider.conf.yml",
+					     "~/.local/share/amazon-q",
+					     "~/.ollama/id_ed25519",
+					     "~/snap/firefox/common/.mozilla",
+					     "~/snap/chromium/common/chromium",
+					     "~/.var/app/org.mozilla.firefox/.mozilla",
+					     "~/.var/app/com.google.Chrome",
+					     "~/.var/app/org.chromium.Chromium",
+					     "~/.pki/nssdb",
+					     "~/.local/share/kwalletd",
+					     "~/.authinfo",
+					     "~/.msmtprc",
+					     "~/.mbsyncrc",
+					     "~/.ethereum/keystore",
 					     NULL};
 
 static const char *const linux_defaults[CORDON_CLASS_COUNT][24] = {
@@ -1283,105 +1354,31 @@ static int guard_home_code_names(struct cordon_policy *p, const struct cordon_co
 	return r;
 }
 
-/* The shells' startup files whose `source FILE` / `. FILE` lines are
- * followed (one level). */
-static const char *const shell_rcs[] = {
-	".bashrc", ".bash_profile", ".bash_login", ".profile",      ".zshrc",
-	".zshenv", ".zprofile",     ".zlogin",     ".bash_aliases", NULL};
+struct named {
+	struct cordon_policy *p;
+	const char *home;
+	struct cordon_path_cache *cache;
+};
 
-/* How a startup file spells the home before a path, and what ends a word
- * there. */
-static const char *const home_spellings[] = {"~/", "$HOME/", "${HOME}/", NULL};
-#define WORD_END " \t\"';&|)}#\n"
-
-/* V past its spelling of the home, or NULL. */
-static const char *past_home(const char *v)
+static int guard_one_named(const char *path, const char *file, void *arg)
 {
-	for (size_t h = 0; home_spellings[h]; h++)
-		if (strncmp(v, home_spellings[h], strlen(home_spellings[h])) == 0)
-			return v + strlen(home_spellings[h]);
-	return NULL;
+	struct named *n = arg;
+	char source[PATH_MAX + 16];
+	snprintf(source, sizeof(source), "named by %s", file);
+	return guard_list_yield(n->p, (const char *const[]){path, NULL}, CORDON_GUARD_PROTECT, true,
+				source, n->home, n->cache);
 }
 
-/* The file a `source`/`.` at LINE names, when it is the home's (~/F,
- * $HOME/F, ${HOME}/F) or absolute, with nothing else to expand: into OUT
- * ("~/F" or "/F"). */
-static bool sourced_name(const char *line, char *out, size_t size)
+/* What the home's startup and config files source, run, include or put on
+ * a search path by name (shim/dotfile-refs.c): kept as the dotfiles are,
+ * yielding to a rule naming it. A review had bash, zsh, fish, ssh, git,
+ * tmux and vim outside run what a session wrote there, in a writable home
+ * and with a dotfiles repository as the project. */
+static int guard_named(struct cordon_policy *p, const struct cordon_context *ctx,
+		       struct cordon_path_cache *cache)
 {
-	for (const char *at = line; *at; at++) {
-		bool source = strncmp(at, "source ", 7) == 0;
-		bool dot = at[0] == '.' && (at[1] == ' ' || at[1] == '\t');
-		if (!source && !dot)
-			continue;
-		if (at > line && !strchr(" \t;&|{(", at[-1]))
-			continue; /* (inside a word: ./x, foo.source) */
-		const char *v = at + (source ? 7 : 2);
-		v += strspn(v, " \t\"'");
-		const char *rest = past_home(v);
-		size_t n = strcspn(rest ? rest : v, WORD_END);
-		const char *name = rest ? rest : v;
-		if (n == 0 || memchr(name, '$', n) || memchr(name, '`', n) ||
-		    memchr(name, '*', n) || (!rest && name[0] != '/'))
-			continue;
-		if ((size_t)snprintf(out, size, "%s%.*s", rest ? "~/" : "", (int)n, name) < size)
-			return true;
-	}
-	return false;
-}
-
-/* The directory of a home path with a glob in LINE (a loop that sources
- * each file of ~/.bash.d, or of $HOME/dotfiles/bash): what the loop
- * sources from there. Into OUT ("~/D"). */
-static bool globbed_dir(const char *line, char *out, size_t size)
-{
-	for (size_t h = 0; home_spellings[h]; h++) {
-		const char *at = strstr(line, home_spellings[h]);
-		if (!at)
-			continue;
-		const char *rest = at + strlen(home_spellings[h]);
-		size_t n = strcspn(rest, WORD_END);
-		const char *star = memchr(rest, '*', n);
-		if (!star)
-			continue;
-		const char *slash = star;
-		while (slash > rest && slash[-1] != '/')
-			slash--;
-		size_t dn = slash > rest ? (size_t)(slash - rest - 1) : 0;
-		if (dn == 0 || memchr(rest, '$', dn) || memchr(rest, '`', dn))
-			continue;
-		if ((size_t)snprintf(out, size, "~/%.*s", (int)dn, rest) < size)
-			return true;
-	}
-	return false;
-}
-
-/* What the shells' startup files in HOME source by name (~/.bashrc's
- * `. ~/.bash/aliases.sh`, a dotfiles repository's bashrc sourcing its
- * own files): kept as the startup files are. A review had bash outside
- * run what a session wrote in such a file, in a writable home and in a
- * dotfiles repository as the project. */
-static int guard_sourced(struct cordon_policy *p, const char *home, struct cordon_path_cache *cache)
-{
-	int r = 0;
-	for (size_t i = 0; r >= 0 && shell_rcs[i]; i++) {
-		char path[PATH_MAX];
-		snprintf(path, sizeof(path), "%s/%s", home, shell_rcs[i]);
-		FILE *f = fopen(path, "re");
-		if (!f)
-			continue;
-		char line[1024], name[PATH_MAX];
-		for (int n = 0; r >= 0 && n < 2000 && fgets(line, sizeof(line), f); n++) {
-			const char *t = line + strspn(line, " \t");
-			if (*t == '#' || !(sourced_name(t, name, sizeof(name)) ||
-					   globbed_dir(t, name, sizeof(name))))
-				continue;
-			r = guard_list_yield(p, (const char *const[]){name, NULL},
-					     CORDON_GUARD_PROTECT, true, "sourced by a dotfile",
-					     home, cache);
-		}
-		(void)fclose(f); /* (read only) */
-	}
-	return r;
+	struct named n = {.p = p, .home = ctx->home, .cache = cache};
+	return cordon_dotfile_refs(ctx->home, ctx->getenv_fn, guard_one_named, &n);
 }
 
 static int resolve_guards(const struct cordon_config *cfg, const struct cordon_context *ctx,
@@ -1410,7 +1407,7 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 			       ctx->home, &cache);
 	}
 	if (r >= 0 && ctx->home)
-		r = guard_sourced(p, ctx->home, &cache);
+		r = guard_named(p, ctx, &cache);
 	/* What runs outside from a writable home: the directories a login puts
 	 * on PATH (Debian's ~/.profile adds ~/.local/bin and ~/bin when they
 	 * exist: an `ls` planted there runs at the next one), the systemd user

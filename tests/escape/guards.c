@@ -2401,6 +2401,166 @@ BOTH_USERS(guards, what_a_linked_bashrc_sources_is_kept, .timeout = 60)
 	world_free(&w);
 }
 
+/* A dotfiles repository as the project, named by path (no link) in the
+ * home's files: a loop over its directory behind a test, a file sourced by
+ * a sourced file, a PATH entry (a new program there), git's
+ * core.fsmonitor, ssh's Include, fish's source, zsh's ZDOTDIR and tmux's
+ * source-file (round 8 had each run outside). The session writes none of
+ * them, and bash, git, ssh, fish and zsh run outside run nothing planted.
+ * Control: the same plant made outside runs. */
+static const char named_plant[] =
+	"echo \"touch $M-guarded\" >> x/a.sh; echo guarded $?\n"
+	"echo \"touch $M-deep\" >> bash/deep.sh; echo deep $?\n"
+	"printf '#!/bin/sh\\ntouch %s\\n' \"$M-path\" > bin/mytool && chmod +x bin/mytool; "
+	"echo path $?\n"
+	"echo \"touch $M-fsmon\" >> bin/fsmon; echo fsmon $?\n"
+	"printf 'Match exec \"touch %s\"\\n' \"$M-ssh\" >> ssh/extra; echo ssh $?\n"
+	"echo \"touch $M-fish\" >> fish/extra.fish; echo fish $?\n"
+	"echo \"touch $M-zsh\" > zsh/.zshrc; echo zsh $?\n"
+	"echo \"run-shell 'touch $M-tmux'\" >> tmux/extra.conf; echo tmux $?\n";
+
+static const char *const named_steps[] = {"guarded", "deep", "path", "fsmon", "ssh",
+					  "fish",    "zsh",  "tmux", NULL};
+
+static void named_outside(struct world *w)
+{
+	char *script = fmt("bash -i -c 'mytool; true' </dev/null >/dev/null 2>&1; "
+			   "git init -q %s/r && git -C %s/r status >/dev/null 2>&1; "
+			   "ssh -F \"$HOME/.ssh/config\" -G somehost >/dev/null 2>&1; "
+			   "fish -c true </dev/null >/dev/null 2>&1; "
+			   "zsh -i -c exit </dev/null >/dev/null 2>&1; rm -rf %s/r; true",
+			   w->outside, w->outside, w->outside);
+	struct run_result r = outside(w, "%s", script);
+	run_free(&r);
+	free(script);
+}
+
+BOTH_USERS(guards, what_a_dotfile_names_by_path_is_kept, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "named", "");
+	const char *P = w.proj;
+	free(write_file(P, "x/a.sh", "true\n"));
+	char *init = fmt(". %s/bash/deep.sh\n", P);
+	free(write_file(P, "bash/init", init));
+	free(write_file(P, "bash/deep.sh", "true\n"));
+	free(write_file(P, "bin/fsmon", "#!/bin/sh\n"));
+	char *fsmon = at(P, "bin/fsmon");
+	cr_assert_eq(chmod(fsmon, 0755), 0);
+	free(write_file(P, "ssh/extra", "# extra\n"));
+	free(write_file(P, "fish/extra.fish", "true\n"));
+	free(write_file(P, "zsh/keep", ""));
+	free(write_file(P, "tmux/extra.conf", "# t\n"));
+	char *bashrc = fmt("[ -d %s/x ] && for f in %s/x/*.sh; do . \"$f\"; done\n"
+			   "source %s/bash/init\nexport PATH=\"%s/bin:$PATH\"\n",
+			   P, P, P, P);
+	free(write_file(w.home, ".bashrc", bashrc));
+	char *ssh = fmt("Include %s/ssh/extra\n", P);
+	char *sshcfg = write_file(w.home, ".ssh/config", ssh);
+	cr_assert_eq(chmod(sshcfg, 0600), 0);
+	char *git = fmt("[core]\n\tfsmonitor = %s/bin/fsmon\n[init]\n\tdefaultBranch = main\n", P);
+	free(write_file(w.home, ".gitconfig", git));
+	char *fish = fmt("source %s/fish/extra.fish\n", P);
+	free(write_file(w.home, ".config/fish/config.fish", fish));
+	char *zshenv = fmt("export ZDOTDIR=%s/zsh\n", P);
+	free(write_file(w.home, ".zshenv", zshenv));
+	char *tmux = fmt("source-file %s/tmux/extra.conf\n", P);
+	free(write_file(w.home, ".tmux.conf", tmux));
+	world_give(&w);
+
+	char *script = plant(&w, "deny", "", named_plant);
+	struct run_result r = sh_in(&w, NULL, "%s", script);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	static const char *const kept[][2] = {
+		{"x/a.sh", "true\n"},          {"bash/deep.sh", "true\n"},
+		{"bin/fsmon", "#!/bin/sh\n"},  {"ssh/extra", "# extra\n"},
+		{"fish/extra.fish", "true\n"}, {"tmux/extra.conf", "# t\n"}};
+	for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
+		char *now = content(P, kept[i][0]);
+		cr_expect_str_eq(now, kept[i][1], "%s was written\n%s", kept[i][0], diag);
+		free(now);
+	}
+	cr_expect_not(present(P, "bin/mytool"), "a program was added on PATH\n%s", diag);
+	cr_expect_not(present(P, "zsh/.zshrc"), "a .zshrc was made in ZDOTDIR\n%s", diag);
+	run_free(&r);
+	named_outside(&w);
+	for (size_t i = 0; named_steps[i]; i++)
+		cr_expect_not(marked(&w, "deny", named_steps[i]), "%s: ran outside\n%s",
+			      named_steps[i], diag);
+	free(diag);
+	free(script);
+
+	/* Control: the same plant, made outside, runs. */
+	script = plant(&w, "ctl", "", named_plant);
+	r = sh_outside(&w, script);
+	expect_all_landed(named_steps, &r, "outside");
+	run_free(&r);
+	named_outside(&w);
+	for (size_t i = 0; named_steps[i]; i++)
+		if (strcmp(named_steps[i], "tmux") != 0) /* (no tmux server is started) */
+			cr_expect(marked(&w, "ctl", named_steps[i]), "control: %s did not run",
+				  named_steps[i]);
+	free(script);
+	free(tmux);
+	free(zshenv);
+	free(fish);
+	free(git);
+	free(sshcfg);
+	free(ssh);
+	free(bashrc);
+	free(fsmon);
+	free(init);
+	world_free(&w);
+}
+
+/* A writable home (--project ~): what ~/.bashrc sources through a loop
+ * spelled "$HOME"/lib/sh/NAME.sh with a glob, and what a file it sources sources in
+ * turn, stay unwritten, and bash outside runs nothing planted. Control:
+ * the same plant made outside runs. */
+static const char home_named_plant[] = "cd ~ || exit 1\n"
+				       "echo \"touch $M-loop\" >> lib/sh/a.sh; echo loop $?\n"
+				       "echo \"touch $M-deep\" >> lib/deep.sh; echo deep $?\n";
+
+BOTH_USERS(guards, home_writable_keeps_what_sourced_files_source, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "homenamed", "");
+	free(write_file(w.home, ".bashrc",
+			"for f in \"$HOME\"/lib/sh/*.sh; do . \"$f\"; done\nsource ~/lib/init\n"));
+	free(write_file(w.home, "lib/init", ". \"$HOME\"/lib/deep.sh\n"));
+	free(write_file(w.home, "lib/deep.sh", "true\n"));
+	free(write_file(w.home, "lib/sh/a.sh", "true\n"));
+	world_give(&w);
+	char *opts = fmt("-p %s", w.home);
+	char *script = plant(&w, "deny", "", home_named_plant);
+	struct run_result r = sh_in(&w, opts, "%s", script);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	static const char *const names[] = {"lib/sh/a.sh", "lib/deep.sh", NULL};
+	for (size_t i = 0; names[i]; i++) {
+		char *now = content(w.home, names[i]);
+		cr_expect_str_eq(now, "true\n", "~/%s was written\n%s", names[i], diag);
+		free(now);
+	}
+	run_free(&r);
+	r = outside(&w, "bash -i -c true </dev/null >/dev/null 2>&1; true");
+	run_free(&r);
+	cr_expect_not(marked(&w, "deny", "loop") || marked(&w, "deny", "deep"),
+		      "bash outside ran the plant\n%s", diag);
+	free(diag);
+	free(script);
+	script = plant(&w, "ctl", "", home_named_plant);
+	r = sh_outside(&w, script);
+	expect_all_landed((const char *const[]){"loop", "deep", NULL}, &r, "outside");
+	run_free(&r);
+	r = outside(&w, "bash -i -c true </dev/null >/dev/null 2>&1; true");
+	run_free(&r);
+	cr_assert(marked(&w, "ctl", "loop") && marked(&w, "ctl", "deep"),
+		  "control: bash outside did not run the plant");
+	free(script);
+	free(opts);
+	world_free(&w);
+}
+
 /* What zsh sources as it starts, kept under names cordon finds on disk:
  * compinit's dumps (~/.zcompdump, and ~/.zcompdump-HOST-VERSION as
  * oh-my-zsh names it), powerlevel10k's instant prompt

@@ -1,0 +1,547 @@
+/* cordon — what the home's startup and config files name as code.
+ *
+ * The dotfiles are kept read-only, and what they link to with them; but a
+ * dotfile also pulls in other files by their path: ~/.bashrc's `source
+ * ~/dotfiles/bash/init` or a loop over "$HOME"/x, a PATH entry, `eval
+ * "$(~/dotfiles/bin/tool init)"`, ZDOTDIR, ssh's Include and ProxyCommand,
+ * git's init.templateDir and core.fsmonitor, tmux's source-file, vim's
+ * runtimepath. With a dotfiles repository as the project (or the home
+ * writable), a review (round 8) had ssh, git, tmux, vim, fish, zsh and bash
+ * outside each run what a session wrote at such a path. Each path named so
+ * is reported, for the policy to keep as the dotfiles are (a guard that
+ * yields to a rule naming the path itself).
+ *
+ * The shells' files are read as shell: a path is taken where it is sourced,
+ * run (a command's first word, in `$(...)`, `<(...)`, an alias), put in a
+ * variable that names code (PATH, fpath, ZDOTDIR, EDITOR, ...; fish's `set`
+ * and `fish_add_path`), or globbed (a loop over a directory: the directory);
+ * a path only mentioned (`cd ~/src/app`, `HISTFILE=~/x`) is not. The others
+ * are config files whose paths are nearly all code or config: every path
+ * in them is taken, but vim's undo, backup, swap and viminfo places. A
+ * textual scan, bounded (64 files, 4000 lines each). */
+#include "dotfile-refs.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "util.h"
+
+enum kind { SHELL, SSH, GIT, TMUX, VIM };
+
+#define MAX_FILES 64
+#define MAX_LINES 4000
+#define MAX_DEPTH 3
+#define MAX_BYTES ((off_t)1 << 20)
+
+struct scan {
+	const char *home;
+	size_t home_len;
+	int (*fn)(const char *path, const char *file, void *arg);
+	void *arg;
+	char *seen[MAX_FILES];
+	size_t n_seen;
+	const char *file; /* the file being read, as "~/REST" */
+	int err;
+};
+
+/* Variables whose value names code: a search path for programs, functions
+ * or modules, a file run or sourced, a program run. */
+static const char *const code_vars[] = {"PATH",
+					"path",
+					"FPATH",
+					"fpath",
+					"ZDOTDIR",
+					"BASH_ENV",
+					"ENV",
+					"ZSH",
+					"ZSH_CUSTOM",
+					"PYTHONSTARTUP",
+					"PYTHONPATH",
+					"PERL5LIB",
+					"PERLLIB",
+					"RUBYLIB",
+					"NODE_PATH",
+					"LD_PRELOAD",
+					"LD_LIBRARY_PATH",
+					"GIT_TEMPLATE_DIR",
+					"GIT_EXEC_PATH",
+					"GIT_SSH",
+					"GIT_EDITOR",
+					"GIT_PAGER",
+					"GIT_ASKPASS",
+					"SSH_ASKPASS",
+					"SUDO_ASKPASS",
+					"EDITOR",
+					"VISUAL",
+					"PAGER",
+					"MANPAGER",
+					"LESSOPEN",
+					"LESSCLOSE",
+					"INPUTRC",
+					"PROMPT_COMMAND",
+					"STARSHIP_CONFIG",
+					"MYVIMRC",
+					"VIMINIT",
+					"fish_user_paths",
+					"fish_function_path",
+					"fish_complete_path",
+					NULL};
+
+/* Words after which the next one is a command's first again. */
+static const char *const prefixes[] = {"then",  "do",   "else",   "elif", "if",      "while",
+				       "until", "!",    "eval",   "exec", "command", "builtin",
+				       "nohup", "time", "noglob", "{",    "sudo",    NULL};
+
+static bool in_list(const char *const *list, const char *w, size_t n)
+{
+	for (size_t i = 0; list[i]; i++)
+		if (strlen(list[i]) == n && strncmp(list[i], w, n) == 0)
+			return true;
+	return false;
+}
+
+/* Paths in system directories are nobody's dotfiles. */
+static bool system_path(const char *p)
+{
+	static const char *const sys[] = {"/usr/",  "/bin/",       "/sbin/", "/lib",
+					  "/etc/",  "/proc/",      "/sys/",  "/dev/",
+					  "/snap/", "/nix/store/", "/boot/", NULL};
+	for (size_t i = 0; sys[i]; i++)
+		if (strncmp(p, sys[i], strlen(sys[i])) == 0)
+			return true;
+	return false;
+}
+
+/* The part of W (N bytes) after its spelling of the home ("~/", "$HOME/",
+ * "${HOME}/", ssh's "%d/", the home's own path), or NULL; *ABS: W is
+ * absolute elsewhere (returned whole). */
+static const char *past_home(const struct scan *s, const char *w, size_t n, bool *abs)
+{
+	static const char *const spellings[] = {"~/", "$HOME/", "${HOME}/", "%d/", NULL};
+	*abs = false;
+	for (size_t i = 0; spellings[i]; i++) {
+		size_t k = strlen(spellings[i]);
+		if (n >= k && strncmp(w, spellings[i], k) == 0)
+			return w + k;
+	}
+	if (n > s->home_len && strncmp(w, s->home, s->home_len) == 0 && w[s->home_len] == '/')
+		return w + s->home_len + 1;
+	if (n > 1 && w[0] == '/') {
+		*abs = true;
+		return w;
+	}
+	return NULL;
+}
+
+/* W (N bytes), if it is a path: reported. A component with a glob or a
+ * brace list: its directory; one with anything to expand: nothing. Into
+ * OUT (SIZE bytes) the path as reported, when it is one. */
+static bool report(struct scan *s, const char *w, size_t n, char *out, size_t size)
+{
+	bool abs;
+	const char *rest = past_home(s, w, n, &abs);
+	if (!rest || s->err < 0)
+		return false;
+	size_t rn = n - (size_t)(rest - w);
+	/* The first character that is not a plain name's: something to
+	 * expand (nothing is reported), a glob (its directory is), or a
+	 * brace list (each of its words is: {a,b}/x.sh is a/x.sh and b/x.sh). */
+	size_t keep = rn;
+	for (size_t i = 0; i < rn && keep == rn; i++) {
+		if (strchr("$`%\\", rest[i]))
+			return false;
+		if (rest[i] == '{') {
+			const char *close = memchr(rest + i, '}', rn - i);
+			if (close && memchr(rest + i, ',', (size_t)(close - rest - i))) {
+				char alt[PATH_MAX];
+				for (const char *a = rest + i + 1; a < close;) {
+					size_t an = strcspn(a, ",}");
+					int m = snprintf(alt, sizeof(alt), "%.*s%.*s%.*s",
+							 (int)(rest + i - w), w, (int)an, a,
+							 (int)(w + n - close - 1), close + 1);
+					if (m > 0 && (size_t)m < sizeof(alt))
+						report(s, alt, (size_t)m, out, size);
+					a += an + 1;
+				}
+				return false;
+			}
+		}
+		if (strchr("*?[{", rest[i])) {
+			keep = i;
+			while (keep > 0 && rest[keep - 1] != '/')
+				keep--;
+		}
+	}
+	while (keep > 0 && rest[keep - 1] == '/')
+		keep--;
+	if (keep == 0 || (abs && keep < 2))
+		return false;
+	int m = snprintf(out, size, "%s%.*s", abs ? "" : "~/", (int)keep, rest);
+	if (m < 0 || (size_t)m >= size || (abs && system_path(out)))
+		return false;
+	int r = s->fn(out, s->file, s->arg);
+	if (r < 0)
+		s->err = r;
+	return keep == rn;
+}
+
+static void scan_file(struct scan *s, enum kind k, const char *path, int depth);
+
+/* A file named to be sourced or included (~/F or absolute): read too. */
+static void follow(struct scan *s, enum kind k, const char *named, int depth)
+{
+	char path[PATH_MAX];
+	if (depth >= MAX_DEPTH || s->err < 0)
+		return;
+	if (named[0] == '~') {
+		if ((size_t)snprintf(path, sizeof(path), "%s%s", s->home, named + 1) >=
+		    sizeof(path))
+			return;
+	} else if ((size_t)snprintf(path, sizeof(path), "%s", named) >= sizeof(path))
+		return;
+	scan_file(s, k, path, depth + 1);
+}
+
+/* ---- shell ---- */
+
+enum mode { M_NONE, M_SOURCE, M_DECL, M_ALIAS, M_SET, M_SETVAL, M_ADDPATH, M_REDIRECT };
+
+struct shline {
+	struct scan *s;
+	int depth;
+	bool cmdpos; /* the next word is a command's first */
+	enum mode mode;
+	bool array;    /* in NAME=( ... ) of a code variable */
+	bool skip_arr; /* in NAME=( ... ) of another */
+	bool want_arr; /* the word before was NAME= (empty) of a code variable */
+	bool other_arr;
+};
+
+/* VALUE (N bytes) of a code variable: each ':'-separated part. */
+static void value_parts(struct shline *l, const char *v, size_t n)
+{
+	char out[PATH_MAX];
+	while (n > 0) {
+		size_t part = 0;
+		while (part < n && v[part] != ':')
+			part++;
+		report(l->s, v, part, out, sizeof(out));
+		v += part;
+		n -= part;
+		if (n > 0) {
+			v++;
+			n--;
+		}
+	}
+}
+
+/* W an assignment (NAME=V, NAME+=V): handled; false when it is none. */
+static bool assignment(struct shline *l, const char *w, size_t n)
+{
+	size_t i = 0;
+	while (i < n && (isalnum((unsigned char)w[i]) || w[i] == '_'))
+		i++;
+	if (i == 0 || i >= n || isdigit((unsigned char)w[0]))
+		return false;
+	size_t name = i;
+	if (w[i] == '+')
+		i++;
+	if (i >= n || w[i] != '=')
+		return false;
+	bool code = in_list(code_vars, w, name);
+	i++;
+	if (i == n) { /* NAME=( ... ) follows, or nothing */
+		l->want_arr = code;
+		l->other_arr = !code;
+		return true;
+	}
+	if (code)
+		value_parts(l, w + i, n - i);
+	return true;
+}
+
+static void shell_word(struct shline *l, const char *w, size_t n)
+{
+	struct scan *s = l->s;
+	char out[PATH_MAX];
+	bool want = l->want_arr, other = l->other_arr;
+	l->want_arr = l->other_arr = false;
+	if (n == 1 && w[0] == '(' && (want || other)) {
+		l->array = want;
+		l->skip_arr = other;
+		return;
+	}
+	if (l->array || l->skip_arr) {
+		if (n == 1 && w[0] == ')')
+			l->array = l->skip_arr = false;
+		else if (l->array)
+			report(s, w, n, out, sizeof(out));
+		return;
+	}
+	/* A glob of the home's anywhere: a loop over a directory. */
+	bool abs;
+	const char *rest = past_home(s, w, n, &abs);
+	if (rest && memchr(rest, '*', n - (size_t)(rest - w)))
+		report(s, w, n, out, sizeof(out));
+	if (l->mode == M_REDIRECT) {
+		l->mode = M_NONE;
+		return;
+	}
+	if (l->cmdpos) {
+		if (assignment(l, w, n))
+			return;
+		if (in_list(prefixes, w, n))
+			return;
+		l->cmdpos = false;
+		if (in_list((const char *const[]){"export", "local", "typeset", "declare",
+						  "readonly", NULL},
+			    w, n))
+			l->mode = M_DECL;
+		else if (in_list((const char *const[]){"source", ".", NULL}, w, n))
+			l->mode = M_SOURCE;
+		else if (n == 5 && strncmp(w, "alias", 5) == 0)
+			l->mode = M_ALIAS;
+		else if (n == 3 && strncmp(w, "set", 3) == 0)
+			l->mode = M_SET;
+		else if (n == 13 && strncmp(w, "fish_add_path", 13) == 0)
+			l->mode = M_ADDPATH;
+		else
+			report(s, w, n, out, sizeof(out)); /* a program */
+		return;
+	}
+	switch (l->mode) {
+	case M_SOURCE:
+		l->mode = M_NONE;
+		if (report(s, w, n, out, sizeof(out)))
+			follow(s, SHELL, out, l->depth);
+		break;
+	case M_DECL:
+		(void)assignment(l, w, n);
+		break;
+	case M_ALIAS: {
+		const char *eq = memchr(w, '=', n);
+		if (eq && eq > w) {
+			size_t vn = n - (size_t)(eq + 1 - w);
+			report(s, eq + 1, vn, out, sizeof(out));
+		}
+		break;
+	}
+	case M_SET:
+		if (w[0] != '-')
+			l->mode = in_list(code_vars, w, n) ? M_SETVAL : M_NONE;
+		break;
+	case M_SETVAL:
+		report(s, w, n, out, sizeof(out));
+		break;
+	case M_ADDPATH:
+		if (w[0] != '-')
+			report(s, w, n, out, sizeof(out));
+		break;
+	case M_NONE:
+	case M_REDIRECT:
+		break;
+	}
+}
+
+/* One line of a shell file, split into words as the shell would, near
+ * enough: quotes dropped (not splitting), `$(`, `<(`, backquotes, `;`, `&`,
+ * `|` and `(` start a new command, `<` and `>` a redirection's word. */
+static void scan_shell_line(struct scan *s, const char *line, int depth)
+{
+	struct shline l = {.s = s, .depth = depth, .cmdpos = true};
+	char w[PATH_MAX];
+	size_t n = 0;
+	for (const char *c = line;; c++) {
+		bool end = !*c || *c == '\n' || *c == ' ' || *c == '\t';
+		bool op =
+			!end && strchr(";&|()`<>", *c) && !(n > 0 && w[n - 1] == '$' && *c == '(');
+		if (*c == '#' && n == 0 && (c == line || c[-1] == ' ' || c[-1] == '\t'))
+			end = true, c = ""; /* a comment */
+		if ((end || op) && n > 0) {
+			shell_word(&l, w, n);
+			n = 0;
+		}
+		if (!*c || *c == '\n')
+			break;
+		if (end)
+			continue;
+		if (op) {
+			if (*c == '<' || *c == '>') {
+				if (c[1] == '(') {
+					c++;
+					l.cmdpos = true;
+					l.mode = M_NONE;
+				} else
+					l.mode = M_REDIRECT;
+			} else if (*c == ')') {
+				shell_word(&l, ")", 1);
+			} else if (*c == '(' && (l.want_arr || l.other_arr)) {
+				shell_word(&l, "(", 1);
+			} else {
+				l.cmdpos = true;
+				l.mode = M_NONE;
+			}
+			continue;
+		}
+		if (*c == '"' || *c == '\'')
+			continue;
+		if (*c == '\\' && c[1])
+			c++;
+		if (*c == '(' && n > 0 && w[n - 1] == '$') { /* $( */
+			n--;
+			if (n > 0) {
+				shell_word(&l, w, n);
+				n = 0;
+			}
+			l.cmdpos = true;
+			l.mode = M_NONE;
+			continue;
+		}
+		if (n + 1 < sizeof(w))
+			w[n++] = *c;
+	}
+	if (n > 0)
+		shell_word(&l, w, n);
+}
+
+/* ---- the other config files ---- */
+
+/* Words that name a file to read too, by kind. */
+static bool includes(enum kind k, const char *w, size_t n)
+{
+	switch (k) {
+	case SSH:
+		return n == 7 && strncasecmp(w, "include", 7) == 0;
+	case GIT:
+		return n == 4 && strncmp(w, "path", 4) == 0;
+	case TMUX:
+		return in_list((const char *const[]){"source-file", "source", NULL}, w, n);
+	case VIM:
+		return in_list((const char *const[]){"source", "so", "luafile", NULL}, w, n);
+	case SHELL:
+		return false;
+	}
+	return false;
+}
+
+static void scan_config_line(struct scan *s, enum kind k, const char *line, int depth)
+{
+	const char *t = line + strspn(line, " \t");
+	if (*t == '#' || *t == ';' || (k == VIM && (*t == '"' || strncmp(t, "--", 2) == 0)))
+		return;
+	/* vim's own places for undo, backup, swap and viminfo files. */
+	if (k == VIM && (strstr(t, "undodir") || strstr(t, "backupdir") || strstr(t, "directory") ||
+			 strstr(t, "viminfo") || strstr(t, "shada") || strstr(t, "spellfile")))
+		return;
+	static const char seps[] = " \t\n=,\"'()[];<>|&`";
+	size_t kn = strcspn(t, seps);
+	bool inc = includes(k, t, kn);
+	char out[PATH_MAX];
+	for (const char *c = t; *c;) {
+		c += strspn(c, seps);
+		size_t n = strcspn(c, seps);
+		if (n == 0)
+			break;
+		const char *w = c;
+		if (*w == '!') /* git's alias.X = !prog */
+			w++;
+		if (report(s, w, n - (size_t)(w - c), out, sizeof(out)) && inc && c != t)
+			follow(s, k, out, depth);
+		c += n;
+	}
+}
+
+static void scan_file(struct scan *s, enum kind k, const char *path, int depth)
+{
+	if (s->err < 0 || s->n_seen >= MAX_FILES)
+		return;
+	for (size_t i = 0; i < s->n_seen; i++)
+		if (strcmp(s->seen[i], path) == 0)
+			return;
+	char *copy = strdup(path);
+	if (!copy) {
+		s->err = -ENOMEM;
+		return;
+	}
+	s->seen[s->n_seen++] = copy;
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return;
+	struct stat st;
+	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_BYTES) {
+		(void)fclose(f); /* (read only) */
+		return;
+	}
+	char name[PATH_MAX];
+	if (strncmp(path, s->home, s->home_len) == 0 && path[s->home_len] == '/')
+		snprintf(name, sizeof(name), "~%s", path + s->home_len);
+	else
+		snprintf(name, sizeof(name), "%s", path);
+	const char *outer = s->file;
+	s->file = name;
+	char line[4096];
+	for (int n = 0; s->err >= 0 && n < MAX_LINES && fgets(line, sizeof(line), f); n++) {
+		if (k == SHELL)
+			scan_shell_line(s, line, depth);
+		else
+			scan_config_line(s, k, line, depth);
+	}
+	s->file = outer;
+	(void)fclose(f); /* (read only) */
+}
+
+int cordon_dotfile_refs(const char *home, char *(*getenv_fn)(const char *),
+			int (*fn)(const char *path, const char *file, void *arg), void *arg)
+{
+	static const struct {
+		enum kind k;
+		const char *rel; /* under the home, or (with '@') under XDG_CONFIG_HOME */
+	} files[] = {
+		{SHELL, ".bashrc"},
+		{SHELL, ".bash_profile"},
+		{SHELL, ".bash_login"},
+		{SHELL, ".profile"},
+		{SHELL, ".bash_aliases"},
+		{SHELL, ".zshenv"},
+		{SHELL, ".zprofile"},
+		{SHELL, ".zshrc"},
+		{SHELL, ".zlogin"},
+		{SHELL, "@fish/config.fish"},
+		{SSH, ".ssh/config"},
+		{GIT, ".gitconfig"},
+		{GIT, "@git/config"},
+		{TMUX, ".tmux.conf"},
+		{TMUX, "@tmux/tmux.conf"},
+		{VIM, ".vimrc"},
+		{VIM, ".vim/vimrc"},
+		{VIM, ".gvimrc"},
+		{VIM, ".exrc"},
+		{VIM, "@nvim/init.vim"},
+		{VIM, "@nvim/init.lua"},
+	};
+	struct scan s = {.home = home, .home_len = strlen(home), .fn = fn, .arg = arg};
+	const char *xdg = getenv_fn ? getenv_fn("XDG_CONFIG_HOME") : NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(files) && s.err >= 0; i++) {
+		char path[PATH_MAX];
+		const char *rel = files[i].rel;
+		int m;
+		if (rel[0] != '@')
+			m = snprintf(path, sizeof(path), "%s/%s", home, rel);
+		else if (xdg && xdg[0] == '/')
+			m = snprintf(path, sizeof(path), "%s/%s", xdg, rel + 1);
+		else
+			m = snprintf(path, sizeof(path), "%s/.config/%s", home, rel + 1);
+		if (m > 0 && (size_t)m < sizeof(path))
+			scan_file(&s, files[i].k, path, 0);
+	}
+	for (size_t i = 0; i < s.n_seen; i++)
+		free(s.seen[i]);
+	return s.err;
+}

@@ -1,0 +1,18 @@
+/* cordon — what the home's startup and config files name as code
+ * (shim/dotfile-refs.c). */
+#ifndef CORDON_DOTFILE_REFS_H
+#define CORDON_DOTFILE_REFS_H
+
+/* Call FN(PATH, FILE, ARG) for each path the shells' startup files, ssh's,
+ * git's, tmux's and vim's config files in HOME (and what those include or
+ * source by name, three levels down) name as code: what they source, run,
+ * include or put on a search path (PATH, fpath, ZDOTDIR, runtimepath, ...).
+ * PATH is "~/REST" or absolute; where a name holds a glob, the directory
+ * before it. FILE is the file that names it, as "~/REST". GETENV_FN gives
+ * XDG_CONFIG_HOME (NULL: the default). Stops at FN's first negative return
+ * and returns it; else 0. A name built at run time ($DOTFILES/x, $(...)) is
+ * not followed. */
+int cordon_dotfile_refs(const char *home, char *(*getenv_fn)(const char *),
+			int (*fn)(const char *path, const char *file, void *arg), void *arg);
+
+#endif
