@@ -1599,6 +1599,42 @@ BOTH_USERS(guards, hidden_agent_and_chat_tokens_stay_unread, .timeout = 60)
 	world_free(&w);
 }
 
+/* Round 8's additions: registries' and tools' tokens under the default
+ * ~/.config grant (pip's index URL, a Solana key, Cursor's token store),
+ * and with "~" granted a registry's (Maven's settings), a database
+ * client's (MySQL's login path) and a snap browser's profile. Control:
+ * outside, all are printed, and inside a file beside them is. */
+BOTH_USERS(guards, hidden_registry_and_browser_tokens_stay_unread, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "hidreg", ", \"additional_read_only_paths\": [\"~\"]");
+	free(write_file(w.home, ".config/pip/pip.conf", "pip-" TOKEN));
+	free(write_file(w.home, ".config/solana/id.json", "solana-" TOKEN));
+	free(write_file(w.home, ".config/Cursor/User/globalStorage/state.vscdb", "cursor-" TOKEN));
+	free(write_file(w.home, ".m2/settings.xml", "maven-" TOKEN));
+	free(write_file(w.home, ".mylogin.cnf", "mysql-" TOKEN));
+	free(write_file(w.home, "snap/firefox/common/.mozilla/firefox/p/cookies.sqlite",
+			"firefox-" TOKEN));
+	free(write_file(w.home, ".config/pip/visible", "pip-dir-visible"));
+	world_give(&w);
+	const char *script = "grep -rsh . ~/.config ~/.m2 ~/snap; cat ~/.mylogin.cnf";
+	struct run_result r = sh_outside(&w, script);
+	static const char *const tags[] = {"pip-",   "solana-", "cursor-",
+					   "maven-", "mysql-",  "firefox-"};
+	for (size_t i = 0; i < sizeof(tags) / sizeof(tags[0]); i++) {
+		char *want = fmt("%s" TOKEN, tags[i]);
+		cr_assert(strstr(r.out, want), "control: outside, %s: %s%s", want, r.out, r.err);
+		free(want);
+	}
+	run_free(&r);
+	r = sh_in(&w, NULL, "%s", script);
+	cr_expect(strstr(r.out, "pip-dir-visible"), "~/.config/pip is not readable: %s%s", r.out,
+		  r.err);
+	cr_expect_null(strstr(r.out, TOKEN), "a token was read inside: %s", r.out);
+	run_free(&r);
+	world_free(&w);
+}
+
 /* $XDG_CONFIG_HOME, $XDG_DATA_HOME and $XDG_CACHE_HOME set elsewhere in a
  * readable home ("~" granted): gh's token in $XDG_CONFIG_HOME/gh, the
  * keyrings in $XDG_DATA_HOME/keyrings and huggingface's in
