@@ -193,6 +193,7 @@ static int way(const struct where *wh, const struct cordon_guard *g, struct seen
 	unsigned long long ino = there ? (unsigned long long)st.st_ino : 0;
 	struct cordon_hidden_way w = {
 		.source = g->source, .top = top, .top_fd = -1, .dev = dev, .ino = ino};
+	w.born_known = there && cordon_fs_birth(path, &w.born);
 	for (size_t i = 0; i < out->n && w.top_fd < 0; i++)
 		if (out->v[i].top == top && strncmp(out->v[i].path, path, top) == 0)
 			w.top_fd = out->v[i].top_fd;

@@ -2220,10 +2220,24 @@ static int judge_ways(const struct cordon_sweep *s, struct cordon_strv *said)
 		}
 		/* (Or beyond a link of the user's the session replaced.) */
 		bool dir = there && S_ISDIR(st.st_mode);
+		/* Removed and made again outside (rm -rf, then a login): the
+		 * session may have opened the new one before its cover was on. */
+		struct timespec born;
+		bool replaced =
+			w->dev && there &&
+			((unsigned long long)st.st_dev != w->dev ||
+			 (unsigned long long)st.st_ino != w->ino ||
+			 (w->born_known && cordon_fs_birth(w->path, &born) &&
+			  (born.tv_sec != w->born.tv_sec || born.tv_nsec != w->born.tv_nsec)));
 		if (!w->dev && (there || lstat(w->path, &st) == 0))
 			say(said,
 			    "cordon: %s (%s) appeared while this session ran, where the session could "
 			    "write: it may have read what was written there",
+			    shown, w->source);
+		else if (replaced)
+			say(said,
+			    "cordon: %s (%s) was made anew while this session ran, where the session "
+			    "could write: it may have read what was written there",
 			    shown, w->source);
 		/* A directory made meanwhile: what the session laid in it before
 		 * its cover was on, or through a descriptor kept in it. */

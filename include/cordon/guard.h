@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "cordon/error.h"
 #include "cordon/policy.h"
@@ -135,6 +136,10 @@ struct cordon_hidden_way {
 	int top_fd;
 	bool owns_fd;                /* (another way's with the same top, else) */
 	unsigned long long dev, ino; /* what was at PATH as it started (0: nothing) */
+	/* Its birth time, where the file system keeps one: a name removed and
+	 * made again may get the same inode number (ext4 gives it back). */
+	bool born_known;
+	struct timespec born;
 	/* What the watch moved aside while the session ran: how many times,
 	 * and the first (the name or a directory on the way, what it was, and
 	 * its new name). */

@@ -1571,6 +1571,34 @@ BOTH_USERS(guards, a_hidden_name_made_and_held_inside_is_said, .timeout = 90)
 	world_free(&w);
 }
 
+/* A hidden directory beneath a writable way, removed and made again
+ * outside while the session runs (a keyring or a login made anew): the
+ * session may have opened the new one before its cover was on, and that
+ * is said as it ends (round 8). Control: the same session where nothing
+ * is made anew says nothing of it. */
+BOTH_USERS(guards, a_hidden_directory_made_anew_outside_is_said, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "hanew", ", \"additional_read_write_paths\": [\"~/.local\"]");
+	free(write_file(w.home, ".local/share/keyrings/login.keyring", "old"));
+	world_give(&w);
+	struct run_result r =
+		in_while_outside(&w, "sleep 0.5; " WAIT_GO "echo read\n",
+				 "rm -rf .local/share/keyrings && mkdir .local/share/keyrings && "
+				 "echo KR-" SECRET " > .local/share/keyrings/login.keyring");
+	cr_assert(strstr(r.out, "read"), "the session did not get that far: %s%s", r.out, r.err);
+	cr_expect(strstr(r.err, "/.local/share/keyrings (hidden_paths (default)) was made anew "
+				"while this session ran, where the session could write: it may "
+				"have read what was written there"),
+		  "not said: %s", r.err);
+	run_free(&r);
+	r = sh_in(&w, NULL, "echo read");
+	cr_assert(strstr(r.out, "read"), "%s%s", r.out, r.err);
+	cr_expect_null(strstr(r.err, "made anew"), "said of nothing: %s", r.err);
+	run_free(&r);
+	world_free(&w);
+}
+
 /* The tokens of coding agents, Copilot and chat apps: Copilot's and
  * Slack's under the default ~/.config grant, an agent's credentials with
  * "~" granted. Control: outside, all are printed. */
