@@ -430,38 +430,78 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 static int hide_at(struct cordon_guard_plan *plan, const struct reach *r, const char *path,
 		   const char *source, bool links);
 
-/* The links in the hidden directory DIR (and in its directories, three
- * levels down; BUDGET entries at most: this runs at each plan): what they lead to is what the
- * hidden path holds. GNU stow links each file (~/.ssh/config ->
- * ../dotfiles/ssh/config): the cover over ~/.ssh keeps the link, not the
- * file, which a session with ~/dotfiles as its project wrote (ssh outside
- * then ran its Match exec). Hidden where it is, as the path is. */
+/* The links in the hidden directory DIR, and in its directories down to
+ * LINKS_DEPTH, each level whole before the next (a busy subdirectory
+ * cannot use up what its parent's links need): what they lead to is
+ * hidden too, where it is, as the path is. GNU stow links each file
+ * (~/.ssh/config -> ../dotfiles/ssh/config): the cover over ~/.ssh keeps
+ * the link, not the file, which a session with ~/dotfiles as its project
+ * wrote (ssh outside then ran its Match exec). Sockets, FIFOs and devices
+ * cost nothing (ssh's ControlMaster
+ * sockets); past LINKS_BUDGET other entries, or a directory deeper, the
+ * session is refused: a link left unread there could lead into the
+ * project, where the session would write what ssh outside reads (round 7
+ * and 8 of the review). */
+#define LINKS_DEPTH  8
+#define LINKS_BUDGET 4096
+
 static int hide_links_in(struct cordon_guard_plan *plan, const struct reach *r, const char *dir,
-			 const char *source, int depth, int *budget)
+			 const char *source)
 {
-	DIR *d = opendir(dir);
-	if (!d)
-		return 0;
-	int e = 0;
-	for (struct dirent *de; e >= 0 && *budget > 0 && (de = readdir(d));) {
-		if (cordon_dot_or_dotdot(de->d_name))
+	struct cordon_strv queue = {0};
+	int e = cordon_strv_push(&queue, dir), budget = LINKS_BUDGET;
+	size_t level_end = queue.n;
+	int depth = 0;
+	bool past = false;
+	for (size_t q = 0; e >= 0 && q < queue.n && !past; q++) {
+		if (q == level_end) {
+			depth++;
+			level_end = queue.n;
+		}
+		DIR *d = opendir(queue.v[q]);
+		if (!d)
 			continue;
-		(*budget)--;
-		char path[PATH_MAX * 2 + 8];
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		struct stat st;
-		if (lstat(path, &st) < 0)
-			continue;
-		/* (The link itself is under the cover: where it leads is
-		 * judged, links on that way included.) */
-		char to[PATH_MAX];
-		if (S_ISLNK(st.st_mode)) {
-			if (link_hop(path, NULL, to, sizeof(to)))
-				e = hide_at(plan, r, to, source, false);
-		} else if (S_ISDIR(st.st_mode) && depth < 3)
-			e = hide_links_in(plan, r, path, source, depth + 1, budget);
+		for (struct dirent *de; e >= 0 && !past && (de = readdir(d));) {
+			if (cordon_dot_or_dotdot(de->d_name))
+				continue;
+			char path[PATH_MAX * 2 + 8];
+			snprintf(path, sizeof(path), "%s/%s", queue.v[q], de->d_name);
+			unsigned char type = de->d_type;
+			struct stat st;
+			if (type == DT_UNKNOWN) {
+				if (lstat(path, &st) < 0)
+					continue;
+				type = S_ISLNK(st.st_mode)   ? DT_LNK
+				       : S_ISDIR(st.st_mode) ? DT_DIR
+				       : S_ISREG(st.st_mode) ? DT_REG
+							     : DT_SOCK;
+			}
+			if (type == DT_SOCK || type == DT_FIFO || type == DT_CHR || type == DT_BLK)
+				continue;
+			if (--budget < 0 || (type == DT_DIR && depth + 1 > LINKS_DEPTH)) {
+				past = true;
+				break;
+			}
+			/* (The link itself is under the cover: where it leads is
+			 * judged, links on that way included.) */
+			char to[PATH_MAX];
+			if (type == DT_LNK) {
+				if (link_hop(path, NULL, to, sizeof(to)))
+					e = hide_at(plan, r, to, source, false);
+			} else if (type == DT_DIR)
+				e = cordon_strv_push(&queue, path);
+		}
+		closedir(d);
 	}
-	closedir(d);
+	cordon_strv_free(&queue);
+	if (e >= 0 && past && !plan->refuse &&
+	    asprintf(&plan->refuse,
+		     "%s (%s) holds more than %d entries, or directories more than %d deep: "
+		     "cordon cannot follow every link in it to hide what it leads to; move "
+		     "what is not a credential out of it, or remove the entry from "
+		     "hidden_paths",
+		     dir, source, LINKS_BUDGET, LINKS_DEPTH) < 0)
+		return -ENOMEM;
 	return e;
 }
 
@@ -489,9 +529,9 @@ static int hide_at(struct cordon_guard_plan *plan, const struct reach *r, const 
 	if (!canon || stat(canon, &st) < 0)
 		return errno == ENOMEM ? -ENOMEM : 0; /* absent: nothing to hide */
 	bool dir = S_ISDIR(st.st_mode);
-	int budget = 256, e = 0;
+	int e = 0;
 	/* (Whether or not a rule reaches the directory itself.) */
-	if (dir && links && (e = hide_links_in(plan, r, canon, source, 0, &budget)) < 0)
+	if (dir && links && (e = hide_links_in(plan, r, canon, source)) < 0)
 		return e;
 	if (!reaches(&r->read, canon, false) && !reaches(&r->write, canon, false)) {
 		if (reaches(&r->read, canon, true))

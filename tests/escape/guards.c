@@ -1314,7 +1314,8 @@ BOTH_USERS(guards, hidden_links_into_the_project_hold, .timeout = 90)
 /* GNU stow's layout: ~/.ssh is a directory of links into the dotfiles
  * repository, here the project (~/.ssh/config -> PROJ/ssh/config). What
  * they lead to is hidden as ~/.ssh is: the session neither reads the key
- * nor adds to the config ssh outside obeys. Control: outside, both. */
+ * nor adds to the config ssh outside obeys. Control: outside, both. A
+ * ~/.ssh past what cordon follows refuses the session. */
 static const char stowed_plant[] = "cat ssh/id_test; echo 'Match exec \"true\"' >> ssh/config; "
 				   "echo planted $?; echo 'Match exec \"true\"' >> ssh/work.conf; "
 				   "echo deep $?\n";
@@ -1328,15 +1329,16 @@ BOTH_USERS(guards, stowed_hidden_files_in_the_project_stay_hidden, .timeout = 60
 	free(write_file(w.proj, "ssh/config", "Host *\n"));
 	free(write_file(w.proj, "ssh/id_test", SSH_KEY));
 	free(write_file(w.home, ".ssh/known_hosts", ""));
-	/* One deeper, among more entries than a glance would take. */
-	for (int i = 0; i < 80; i++) {
-		char *name = fmt(".ssh/config.d/a/b/h%02d", i);
+	/* One five directories down, among more entries than a glance would
+	 * take, beside a busy directory read first or not (round 8). */
+	for (int i = 0; i < 300; i++) {
+		char *name = fmt(".ssh/%s/h%03d", i < 80 ? "config.d/a/b/c/d" : "cm", i);
 		free(write_file(w.home, name, ""));
 		free(name);
 	}
 	free(write_file(w.proj, "ssh/work.conf", "Host work\n"));
 	char *work = at(w.proj, "ssh/work.conf"),
-	     *lwork = at(w.home, ".ssh/config.d/a/b/work.conf");
+	     *lwork = at(w.home, ".ssh/config.d/a/b/c/d/work.conf");
 	cr_assert(symlink(work, lwork) == 0);
 	cr_assert(symlink(cfg, lcfg) == 0 && symlink(key, lkey) == 0);
 	world_give(&w);
@@ -1355,6 +1357,27 @@ BOTH_USERS(guards, stowed_hidden_files_in_the_project_stay_hidden, .timeout = 60
 	cr_expect(strstr(r.out, SSH_KEY) && strstr(r.out, "planted 0") && strstr(r.out, "deep 0"),
 		  "control: outside: %s%s", r.out, r.err);
 	run_free(&r);
+	/* Past what cordon follows (4096 entries): refused, naming ~/.ssh.
+	 * Control: with hidden_paths [], it runs. */
+	for (int i = 0; i < 4100; i++) {
+		char *name = fmt(".ssh/many/f%04d", i);
+		free(write_file(w.home, name, ""));
+		free(name);
+	}
+	world_give(&w);
+	r = sh_in(&w, NULL, "echo ran");
+	char *ssh = at(w.home, ".ssh");
+	char *want = fmt("%s (hidden_paths (default)) holds more than 4096 entries", ssh);
+	cr_expect_eq(r.status, 125, "%s%s", r.out, r.err);
+	cr_expect_null(strstr(r.out, "ran"), "it ran: %s", r.out);
+	cr_expect(strstr(r.err, want), "not said: %s", r.err);
+	run_free(&r);
+	set_config(&w, ", \"hidden_paths\": []");
+	r = sh_in(&w, NULL, "echo ran");
+	cr_expect(strstr(r.out, "ran"), "control: %s%s", r.out, r.err);
+	run_free(&r);
+	free(want);
+	free(ssh);
 	free(work);
 	free(lwork);
 	free(cfg);
