@@ -779,7 +779,8 @@ static void learn_never_writes_code(bool as_user)
 	char *prompt = fmt("%s/.cache/p10k-instant-prompt-%s.zsh", w.home, name);
 	char *brew = path_join(w.outside, "linuxbrew/.linuxbrew");
 	char *cmd = fmt(
-		"cd '%s' && mkdir -p .cache/nvim/luac .npm/_npx/1/node_modules/.bin "
+		"cd '%s' && mkdir -p .cache/nvim/luac .cache/jedi/CPython-311-18 .cache/black/24 "
+		".npm/_npx/1/node_modules/.bin "
 		".npm/_cacache .cache/pre-commit/repo1 .cache/tool Documents && "
 		"echo prompt > '%s' && echo dump > .zcompdump && echo taxes-secret > "
 		"Documents/taxes.txt && mkdir -p '%s' && cd '%s' && mkdir -p bin lib Cellar/jq/1.7/lib "
@@ -795,6 +796,8 @@ static void learn_never_writes_code(bool as_user)
 	char *targets[] = {
 		prompt,
 		fmt("%s/.cache/nvim/luac/init.luac", w.home),
+		fmt("%s/.cache/jedi/CPython-311-18/os.pkl", w.home),
+		fmt("%s/.cache/black/24/cache.pickle", w.home),
 		fmt("%s/.cache/pre-commit/repo1/hook.py", w.home),
 		fmt("%s/.npm/_npx/1/node_modules/.bin/cowsay", w.home),
 		fmt("%s/.zcompdump", w.home),
@@ -848,9 +851,10 @@ static void learn_never_writes_code(bool as_user)
 	cr_expect(strstr(text, data), "control: a plain directory was not written: %s\n%s", text,
 		  r.err);
 	free(data);
-	static const char *const never[] = {"p10k",       "nvim",      "pre-commit", "_npx",
-					    "\"~/.npm\"", "zcompdump", "linuxbrew",  "plugins",
-					    "tools",      "Documents", "toolchains", NULL};
+	static const char *const never[] = {"p10k",       "nvim",    "jedi",       "black",
+					    "pre-commit", "_npx",    "\"~/.npm\"", "zcompdump",
+					    "linuxbrew",  "plugins", "tools",      "Documents",
+					    "toolchains", NULL};
 	for (size_t i = 0; never[i]; i++)
 		cr_expect_null(strstr(text, never[i]), "%s was written: %s\n%s", never[i], text,
 			       r.err);

@@ -2167,7 +2167,8 @@ BOTH_USERS(guards, home_writable_takes_no_missing_dotfile, .timeout = 60)
 /* With the home writable, what programs outside run or load from it
  * besides the dotfiles stays read-only: rustup's env (sourced by
  * ~/.bashrc) and cargo's bin (on PATH), Python's user site (a .pth runs
- * at every python start), gdb's startup file, Gradle's init scripts.
+ * at every python start), gdb's startup file, Gradle's init scripts,
+ * jedi's pickles (an editor's completion loads them: round 8).
  * Control: outside, in another home, each lands. */
 static const char code_plant[] = "cd ~ || exit 1\n"
 				 "echo evil >> .cargo/env; echo cargo-env $?\n"
@@ -2179,11 +2180,12 @@ static const char code_plant[] = "cd ~ || exit 1\n"
 				 "echo evil > .cache/pip/wheels/x.whl; echo pip $?\n"
 				 "mkdir .terraform.d/plugins/evil; echo terraform $?\n"
 				 "mkdir .cache/pre-commit/repoevil; echo pre-commit $?\n"
+				 "echo evil > .cache/jedi/CPython-311-18/os.pkl; echo jedi $?\n"
 				 "echo evil >> .bash/aliases.sh; echo bash-dir $?\n";
 
 static const char *const code_steps[] = {"cargo-env", "cargo-bin", "pth",       "gdbinit",
 					 "gradle",    "pip",       "terraform", "pre-commit",
-					 "bash-dir",  NULL};
+					 "jedi",      "bash-dir",  NULL};
 
 static void furnish_code(const char *home)
 {
@@ -2195,6 +2197,7 @@ static void furnish_code(const char *home)
 	free(write_file(home, ".cache/pip/wheels/keep", "x"));
 	free(write_file(home, ".terraform.d/plugins/keep", "x"));
 	free(write_file(home, ".cache/pre-commit/keep", "x"));
+	free(write_file(home, ".cache/jedi/CPython-311-18/keep", "x"));
 	free(write_file(home, ".bash/aliases.sh", "alias ll='ls -l'\n"));
 }
 
@@ -2214,6 +2217,8 @@ static void expect_code_kept(const char *home, const struct run_result *r, const
 		      diag);
 	cr_expect_not(present(home, ".cache/pre-commit/repoevil"),
 		      "a pre-commit hook repository was planted\n%s", diag);
+	cr_expect_not(present(home, ".cache/jedi/CPython-311-18/os.pkl"),
+		      "a jedi pickle was planted\n%s", diag);
 	char *aliases = content(home, ".bash/aliases.sh");
 	cr_expect_str_eq(aliases, "alias ll='ls -l'\n", "~/.bash/aliases.sh was written\n%s", diag);
 	free(aliases);
