@@ -169,6 +169,13 @@ const char *const cordon_default_protected[] = {".git/hooks",
 						".mise",
 						".config/mise.toml",
 						".config/mise",
+						".git/lazygit.yml",
+						".lazygit.yml",
+						".exrc",
+						".vimrc",
+						".nvimrc",
+						".nvim.lua",
+						".lazy.lua",
 						NULL};
 
 /* Credentials a session has no business reading, though their parent is

@@ -4453,6 +4453,57 @@ BOTH_USERS(guards, a_session_just_after_another_keeps_its_repository, .timeout =
 	world_free(&w);
 }
 
+/* vim's project files (run by a vim whose ~/.vimrc sets exrc) and
+ * lazygit's per-repository config (its pager runs as it opens): a .vimrc,
+ * an .exrc and a .git/lazygit.yml made inside are moved aside as the
+ * session ends, and vim outside runs nothing planted (round 8). Control:
+ * the same plant made outside, and vim runs it. */
+static const char exrc_plant[] =
+	"echo \"call writefile([], '$M-exrc')\" > .exrc; echo exrc $?\n"
+	"echo \"call writefile([], '$M-vimrc')\" > .vimrc; echo vimrc $?\n"
+	"printf 'git:\\n  paging:\\n    pager: touch %s\\n' \"$M-lazygit\" > .git/lazygit.yml; "
+	"echo lazygit $?\n";
+
+static void vim_outside(struct world *w)
+{
+	/* (Not vim -Es, nor -u: both skip the project's files.) */
+	struct run_result r = sh_outside(w, "TERM=dumb vim -c q </dev/null >/dev/null 2>&1; true");
+	run_free(&r);
+}
+
+BOTH_USERS(guards, vim_project_files_and_lazygit_config_are_kept, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gexrc");
+	cr_assert(file_exists("/usr/bin/vim"), "vim is not installed (scripts/setup installs it)");
+	free(write_file(w.home, ".vimrc", "set exrc\nset nocompatible\n"));
+	world_give(&w);
+	char *script = plant(&w, "deny", "", exrc_plant);
+	struct run_result r = sh_in(&w, NULL, "%s", script);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_expect(strstr(r.out, "exrc 0"), "the session could not make .exrc\n%s", diag);
+	cr_expect_not(present(w.proj, ".exrc"), ".exrc made inside stayed\n%s", diag);
+	cr_expect_not(present(w.proj, ".vimrc"), ".vimrc made inside stayed\n%s", diag);
+	cr_expect_not(present(w.proj, ".git/lazygit.yml"), ".git/lazygit.yml stayed\n%s", diag);
+	run_free(&r);
+	vim_outside(&w);
+	cr_expect_not(marked(&w, "deny", "exrc") || marked(&w, "deny", "vimrc"),
+		      "vim outside ran the plant\n%s", diag);
+	free(diag);
+	free(script);
+	/* Control. */
+	r = sh_outside(&w, "rm -f .exrc* .vimrc* .git/lazygit.yml*");
+	run_free(&r);
+	script = plant(&w, "ctl", "", exrc_plant);
+	r = sh_outside(&w, script);
+	expect_all_landed((const char *const[]){"exrc", "vimrc", "lazygit", NULL}, &r, "outside");
+	run_free(&r);
+	vim_outside(&w);
+	cr_expect(marked(&w, "ctl", "vimrc"), "control: vim outside did not run .vimrc");
+	free(script);
+	world_free(&w);
+}
+
 /* The sweep keeps each walk's record of the project's directories for the
  * next, and reads again only those changed since. A repository planted
  * deep in a tree the last walk read, and one in a tree made outside
