@@ -1357,9 +1357,10 @@ BOTH_USERS(guards, stowed_hidden_files_in_the_project_stay_hidden, .timeout = 60
 	cr_expect(strstr(r.out, SSH_KEY) && strstr(r.out, "planted 0") && strstr(r.out, "deep 0"),
 		  "control: outside: %s%s", r.out, r.err);
 	run_free(&r);
-	/* Past what cordon follows (4096 entries): refused, naming ~/.ssh.
-	 * Control: with hidden_paths [], it runs. */
-	for (int i = 0; i < 4100; i++) {
+	/* Past what cordon follows (1024 entries), with links into the
+	 * project in it: refused, naming ~/.ssh. Control: with hidden_paths
+	 * [], it runs. */
+	for (int i = 0; i < 1100; i++) {
 		char *name = fmt(".ssh/many/f%04d", i);
 		free(write_file(w.home, name, ""));
 		free(name);
@@ -1367,7 +1368,9 @@ BOTH_USERS(guards, stowed_hidden_files_in_the_project_stay_hidden, .timeout = 60
 	world_give(&w);
 	r = sh_in(&w, NULL, "echo ran");
 	char *ssh = at(w.home, ".ssh");
-	char *want = fmt("%s (hidden_paths (default)) holds more than 4096 entries", ssh);
+	char *want = fmt("%s (hidden_paths (default)) holds links into a writable directory, and "
+			 "more than 1024 entries",
+			 ssh);
 	cr_expect_eq(r.status, 125, "%s%s", r.out, r.err);
 	cr_expect_null(strstr(r.out, "ran"), "it ran: %s", r.out);
 	cr_expect(strstr(r.err, want), "not said: %s", r.err);
@@ -1384,6 +1387,35 @@ BOTH_USERS(guards, stowed_hidden_files_in_the_project_stay_hidden, .timeout = 60
 	free(key);
 	free(lcfg);
 	free(lkey);
+	world_free(&w);
+}
+
+/* A browser profile, hidden whole, larger than cordon follows links in
+ * (1100 files and the lock link Firefox keeps): the session runs, and
+ * reads none of it. Control: outside, the cookie is read. */
+BOTH_USERS(guards, a_large_hidden_profile_runs_and_stays_unread, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "hidbig", ", \"additional_read_only_paths\": [\"~\"]");
+	for (int i = 0; i < 1100; i++) {
+		char *name = fmt(".mozilla/firefox/p/cache2/f%04d", i);
+		free(write_file(w.home, name, ""));
+		free(name);
+	}
+	free(write_file(w.home, ".mozilla/firefox/p/cookies.sqlite", "cookie-" TOKEN));
+	char *lock = at(w.home, ".mozilla/firefox/p/lock");
+	cr_assert_eq(symlink("127.0.0.1:+4242", lock), 0);
+	world_give(&w);
+	give_links(who, (const char *const[]){lock, NULL});
+	const char *script = "cat ~/.mozilla/firefox/p/cookies.sqlite; echo ran";
+	struct run_result r = sh_outside(&w, script);
+	cr_assert(strstr(r.out, "cookie-" TOKEN), "control: %s%s", r.out, r.err);
+	run_free(&r);
+	r = sh_in(&w, NULL, "%s", script);
+	cr_expect(strstr(r.out, "ran"), "the session did not run: %d %s%s", r.status, r.out, r.err);
+	cr_expect_null(strstr(r.out, TOKEN), "the cookie was read: %s", r.out);
+	run_free(&r);
+	free(lock);
 	world_free(&w);
 }
 
