@@ -323,6 +323,32 @@ int cmd_explain(const struct cordon_args *a)
 		launcher_error(&(struct cordon_error){ENOMEM, "out of memory"});
 		return CORDON_EXIT_FAILURE;
 	}
+	/* Inside another session, guards the outer one does not keep: refused
+	 * as run refuses them, or (on_unsupported "warn") shown as what they
+	 * are there, not kept (round 8: explain said "hidden" of a file the
+	 * session then read). */
+	struct cordon_strv unkept = {0};
+	int nr = nested && p.sandbox ? cordon_sandbox_nested_guards(&p, &unkept, &err) : 0;
+	if (nr == -ENOTSUP && p.on_unsupported != CORDON_UNSUPPORTED_WARN) {
+		cordon_strv_free(&unkept);
+		cordon_policy_free(&p);
+		fprintf(stderr,
+			"cordon: %s: start this session outside it, or set \"on_unsupported\": "
+			"\"warn\" to run without that guard\n",
+			err.msg);
+		return CORDON_EXIT_FAILURE;
+	}
+	if (nr == -ENOTSUP) {
+		printf("warning:        %s: a run here starts without %s\n", err.msg,
+		       unkept.n > 1 ? "them" : "it");
+		cordon_policy_drop_guards(&p, &unkept);
+	} else if (nr < 0) {
+		cordon_strv_free(&unkept);
+		cordon_policy_free(&p);
+		launcher_error(&err);
+		return CORDON_EXIT_FAILURE;
+	}
+	cordon_strv_free(&unkept);
 	if (a->format_sbpl) {
 		int r = print_sbpl(&p, &err);
 		cordon_policy_free(&p);

@@ -371,13 +371,53 @@ int cordon_policy_add_socket(struct cordon_policy *p, const char *path, const ch
 	return 0;
 }
 
+static size_t path_hash(const char *s)
+{
+	size_t h = 14695981039346656037ULL & SIZE_MAX;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * (1099511628211ULL & SIZE_MAX);
+	return h;
+}
+
+/* The slot of PATH in P's guard index: the guard's (slot value != 0) or
+ * the free one where it would go. */
+static size_t *guard_slot(const struct cordon_policy *p, const char *path)
+{
+	size_t mask = p->n_guard_slots - 1;
+	for (size_t i = path_hash(path) & mask;; i = (i + 1) & mask) {
+		size_t *slot = &p->guard_slots[i];
+		if (!*slot || strcmp(p->guards[*slot - 1].path, path) == 0)
+			return slot;
+	}
+}
+
+/* Room in the index for one more (kept at most half full). */
+static int guard_index_grow(struct cordon_policy *p)
+{
+	if (2 * (p->n_guards + 1) <= p->n_guard_slots)
+		return 0;
+	size_t n = p->n_guard_slots ? 2 * p->n_guard_slots : 256;
+	size_t *slots = calloc(n, sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	free(p->guard_slots);
+	p->guard_slots = slots;
+	p->n_guard_slots = n;
+	for (size_t i = 0; i < p->n_guards; i++)
+		*guard_slot(p, p->guards[i].path) = i + 1;
+	return 0;
+}
+
 int cordon_policy_add_guard(struct cordon_policy *p, const char *path, unsigned kind,
 			    const char *source)
 {
-	for (size_t i = 0; i < p->n_guards; i++) {
-		struct cordon_guard *g = &p->guards[i];
-		if (strcmp(g->path, path) != 0)
-			continue;
+	/* (A few hundred guards, each added once or more: the index keeps
+	 * this from comparing each with all before it.) */
+	if (guard_index_grow(p) < 0)
+		return -ENOMEM;
+	size_t *slot = guard_slot(p, path);
+	if (*slot) {
+		struct cordon_guard *g = &p->guards[*slot - 1];
 		/* Hidden wins over protected (.envrc, ~/.claude.json listed in
 		 * hidden_paths too): hidden is read-only as well, and more. */
 		if (kind == CORDON_GUARD_HIDE && g->kind != CORDON_GUARD_HIDE) {
@@ -404,8 +444,29 @@ int cordon_policy_add_guard(struct cordon_policy *p, const char *path, unsigned 
 		free(g->source);
 		return -ENOMEM;
 	}
-	p->n_guards++;
+	*slot = ++p->n_guards;
 	return 0;
+}
+
+void cordon_policy_drop_guards(struct cordon_policy *p, const struct cordon_strv *paths)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < p->n_guards; i++) {
+		struct cordon_guard *g = &p->guards[i];
+		cleanup_free char *canon = realpath(g->path, NULL);
+		if (cordon_strv_contains(paths, g->path) ||
+		    (canon && cordon_strv_contains(paths, canon))) {
+			free(g->path);
+			free(g->source);
+			continue;
+		}
+		p->guards[kept++] = *g;
+	}
+	p->n_guards = kept;
+	/* (The index is made again at the next add.) */
+	free(p->guard_slots);
+	p->guard_slots = NULL;
+	p->n_guard_slots = 0;
 }
 
 const struct cordon_guard *cordon_policy_hidden(const struct cordon_policy *p, const char *path)
@@ -795,9 +856,54 @@ static bool toolchain_rule(const struct cordon_rule *r)
  * a trailing "/" asks for a stand-in); a hidden path that a rule names
  * itself is left out, and so (YIELD) is a protected one that a write rule
  * names itself. */
-static int guard_list_in(struct cordon_policy *p, const char *const *list, unsigned kind,
-			 bool yield, const char *source, const char *home, const char *base,
-			 struct cordon_path_cache *cache)
+/* ABS (absolute) is missing, and no rule reaches where it would be made:
+ * not the nearest directory on its way that exists (resolved), nor a path
+ * beneath it. Nothing can expose it in this session (Landlock's rules are
+ * fixed as it starts), so it needs no guard: most of the default hidden
+ * list on a given machine (~/.tsh, ~/.minikube in a home no rule reads). */
+struct reach_memo {
+	char *dir;    /* the last nearest existing directory looked at */
+	bool covered; /* whether a rule reaches it */
+};
+
+static bool unreachable(const struct cordon_policy *p, const char *abs,
+			struct cordon_path_cache *cache, struct reach_memo *memo)
+{
+	char up[PATH_MAX];
+	struct stat st;
+	/* (A link to a name not made yet is there: what it leads to counts.) */
+	if (lstat(abs, &st) == 0 || snprintf(up, sizeof(up), "%s", abs) >= (int)sizeof(up))
+		return false;
+	cleanup_free char *canon = NULL;
+	char *slash;
+	while (!canon && (slash = strrchr(up, '/')) && slash != up) {
+		*slash = '\0';
+		int r = cordon_path_resolve_cached(up, NULL, NULL, cache, &canon);
+		if (r < 0 && r != -ENOENT)
+			return false;
+	}
+	if (!canon)
+		return false;
+	/* (Most share theirs: the home, ~/.config.) */
+	if (!memo->dir || strcmp(memo->dir, canon) != 0) {
+		memo->covered = false;
+		for (size_t i = 0; i < p->n_rules && !memo->covered; i++)
+			memo->covered = cordon_path_under(canon, p->rules[i].path);
+		free(memo->dir);
+		memo->dir = canon;
+		canon = NULL;
+	}
+	if (memo->covered)
+		return false;
+	for (size_t i = 0; i < p->n_rules; i++)
+		if (cordon_path_under(p->rules[i].path, abs))
+			return false;
+	return true;
+}
+
+static int guard_list_memo(struct cordon_policy *p, const char *const *list, unsigned kind,
+			   bool yield, const char *source, const char *home, const char *base,
+			   struct cordon_path_cache *cache, struct reach_memo *memo)
 {
 	for (size_t i = 0; list && list[i]; i++) {
 		cleanup_free char *abs = NULL;
@@ -817,8 +923,12 @@ static int guard_list_in(struct cordon_policy *p, const char *const *list, unsig
 		if (kind == CORDON_GUARD_HIDE || yield) {
 			/* Named by a rule itself: the user means it. */
 			cleanup_free char *canon = NULL;
-			if (cordon_path_resolve_cached(abs, NULL, NULL, cache, &canon) == -ENOMEM)
+			int rr = cordon_path_resolve_cached(abs, NULL, NULL, cache, &canon);
+			if (rr == -ENOMEM)
 				return -ENOMEM;
+			if (rr == -ENOENT && kind == CORDON_GUARD_HIDE &&
+			    unreachable(p, abs, cache, memo))
+				continue;
 			const struct cordon_rule *named = NULL;
 			for (size_t j = 0; j < p->n_rules && !named; j++)
 				/* (A preset's cache is one: the python preset's
@@ -840,6 +950,16 @@ static int guard_list_in(struct cordon_policy *p, const char *const *list, unsig
 			return r;
 	}
 	return 0;
+}
+
+static int guard_list_in(struct cordon_policy *p, const char *const *list, unsigned kind,
+			 bool yield, const char *source, const char *home, const char *base,
+			 struct cordon_path_cache *cache)
+{
+	struct reach_memo memo = {0};
+	int r = guard_list_memo(p, list, kind, yield, source, home, base, cache, &memo);
+	free(memo.dir);
+	return r;
 }
 
 static int guard_list_yield(struct cordon_policy *p, const char *const *list, unsigned kind,
@@ -1668,6 +1788,7 @@ void cordon_policy_free(struct cordon_policy *p)
 		free(p->sockets[i].source);
 	}
 	free(p->sockets);
+	free(p->guard_slots);
 	for (size_t i = 0; i < p->n_guards; i++) {
 		free(p->guards[i].path);
 		free(p->guards[i].source);

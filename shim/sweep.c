@@ -257,9 +257,10 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 			hold(s, guarded->v[i], 'r');
 	}
 	for (size_t i = 0; p->sandbox && i < p->n_guards; i++) {
+		if (p->guards[i].kind != CORDON_GUARD_HIDE)
+			continue;
 		unsigned acc = cordon_policy_access(p, p->guards[i].path, NULL);
-		if (p->guards[i].kind == CORDON_GUARD_HIDE && (acc & CORDON_ACCESS_READ) &&
-		    (acc & CORDON_ACCESS_WRITE))
+		if ((acc & CORDON_ACCESS_READ) && (acc & CORDON_ACCESS_WRITE))
 			hold(s, p->guards[i].path, 'h');
 	}
 	if (!cordon_sweep_applies(p)) {

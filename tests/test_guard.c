@@ -120,8 +120,13 @@ Test(guard, defaults_and_turning_them_off)
 	resolve(&t, "{\"protected_paths\": [\"build/out\"], \"hidden_paths\": [\"~/notes\"]}", &p);
 	char *out = at(t.proj, "build/out"), *notes = at(t.home, "notes");
 	cr_expect_not_null(guard(&p, out), "relative to the project");
-	cr_expect_not_null(guard(&p, notes));
+	/* Missing where no rule reaches: nothing could expose it. */
+	cr_expect_null(guard(&p, notes), "a guard nothing could reach");
 	cr_expect_null(guard(&p, hooks));
+	cordon_policy_free(&p);
+	resolve(&t, "{\"hidden_paths\": [\"~/notes\"], \"additional_read_only_paths\": [\"~\"]}",
+		&p);
+	cr_expect_not_null(guard(&p, notes), "missing, where a rule reaches");
 	cordon_policy_free(&p);
 	free(hooks), free(gh), free(cfgdir), free(bashrc), free(ssh), free(out), free(notes);
 	tree_free(&t);

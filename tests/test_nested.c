@@ -259,6 +259,52 @@ BOTH_USERS(nested, inner_guards_apply_or_refuse, .timeout = 60)
 	world_free(&w);
 }
 
+/* Hidden paths in the inner session's writable project, which the outer
+ * session's guards do not cover: explain refuses as run does (125, naming
+ * each), and with on_unsupported "warn" says that a run starts without
+ * them and does not call them hidden; the warning of the run names both
+ * (round 8: explain said "hidden", run read it, and only the first was
+ * named). Judged by what the inner run read. */
+BOTH_USERS(nested, explain_inside_refuses_what_run_refuses, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "nestexpl", "");
+	char *cordon = installed(&w);
+	char *opt = allow_inst(&w);
+	free(write_file(w.proj, "token.txt", "tok-" SECRET));
+	free(write_file(w.proj, "other.txt", "other"));
+	char *strict = write_file(w.proj, "strict.json",
+				  "{\"hidden_paths\": [\"token.txt\", \"other.txt\"]}");
+	char *warn = write_file(w.proj, "warn.json",
+				"{\"hidden_paths\": [\"token.txt\", \"other.txt\"], "
+				"\"on_unsupported\": \"warn\"}");
+	world_give(&w);
+	struct run_result r =
+		sh_in(&w, opt, "%s explain --config %s token.txt; echo rc=$?", cordon, strict);
+	cr_expect(strstr(r.out, "rc=125"), "explain did not refuse: %s%s", r.out, r.err);
+	cr_expect(strstr(r.err, "token.txt (hidden_paths)") && strstr(r.err, "other.txt"),
+		  "not both named: %s", r.err);
+	run_free(&r);
+	r = sh_in(&w, opt, "%s run --config %s -- cat token.txt; echo rc=$?", cordon, strict);
+	cr_expect(strstr(r.out, "rc=125") && !strstr(r.out, SECRET), "run: %s%s", r.out, r.err);
+	run_free(&r);
+	r = sh_in(&w, opt, "%s explain --config %s token.txt; echo rc=$?", cordon, warn);
+	cr_expect(strstr(r.out, "rc=0"), "%s%s", r.out, r.err);
+	cr_expect(strstr(r.out, "a run here starts without them"), "no warning: %s", r.out);
+	cr_expect_null(strstr(r.out, "hidden by hidden_paths"), "still said hidden: %s", r.out);
+	run_free(&r);
+	r = sh_in(&w, opt, "%s run --config %s -- cat token.txt", cordon, warn);
+	cr_expect(strstr(r.out, SECRET), "control: the warned run reads it: %s%s", r.out, r.err);
+	cr_expect(strstr(r.err, "token.txt") && strstr(r.err, "other.txt"),
+		  "the warning does not name both: %s", r.err);
+	run_free(&r);
+	free(strict);
+	free(warn);
+	free(opt);
+	free(cordon);
+	world_free(&w);
+}
+
 /* explain inside a session says so, and tells what a run there gets: with
  * the outer session offline, the network blocked (a run's connect is
  * refused: judged by a loopback listener), and by domain refused with 125

@@ -140,6 +140,10 @@ struct cordon_policy {
 	struct cordon_guard *guards;
 	size_t n_guards;
 	size_t guards_cap;
+	/* (cordon_policy_add_guard's index of GUARDS by path: each slot the
+	 * guard's index + 1, or 0; a power of two slots, or none yet.) */
+	size_t *guard_slots;
+	size_t n_guard_slots;
 	/* The hidden paths a rule names itself, which are therefore not hidden
 	 * (kind CORDON_GUARD_HIDE, BY set). Not sent on the wire: the launcher
 	 * says them, explain shows them, and neither explain nor learn proposes
@@ -249,6 +253,10 @@ bool cordon_policy_writable_root(const struct cordon_policy *p, const struct cor
 int cordon_policy_resolve(const struct cordon_config *cfg, const struct cordon_context *ctx,
 			  struct cordon_policy *out, struct cordon_error *err);
 void cordon_policy_free(struct cordon_policy *p);
+
+/* Drop the guards whose path, or what it resolves to, is in PATHS (explain
+ * inside another session, for those the outer one does not keep). */
+void cordon_policy_drop_guards(struct cordon_policy *p, const struct cordon_strv *paths);
 
 /* Add an allowed socket (copies PATH and SOURCE). Returns 0 or -ENOMEM. */
 int cordon_policy_add_socket(struct cordon_policy *p, const char *path, const char *source);

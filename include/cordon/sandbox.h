@@ -62,6 +62,12 @@ bool cordon_sandbox_unix_in_kernel(const struct cordon_support *sup);
  * filter on the outer session's, whose supervisor keeps judging what only a
  * supervisor can (a process has one at most). Linux only. */
 bool cordon_sandbox_nested(void);
+/* Inside another session (cordon_sandbox_nested), whether P's guards are
+ * all kept by the outer session's (no mount can be made): 0, or -ENOTSUP
+ * with ERR naming those that are not, whose paths go to UNKEPT (NULL: not
+ * wanted). -ENOMEM. */
+int cordon_sandbox_nested_guards(const struct cordon_policy *p, struct cordon_strv *unkept,
+				 struct cordon_error *err);
 /* Why a session by domain cannot start inside another one (Linux: refused
  * with it, exit 125; explain says the same). */
 #define CORDON_NESTED_DOMAINS_REFUSED                                                              \

@@ -71,7 +71,8 @@ int cordon_fd_path(int fd, const struct stat *st, char *path, size_t size);
  * P's plan would mount is already kept by the outer session's mounts (or,
  * hidden beneath read rules only, by the sieve), else -ENOTSUP with ERR
  * naming the first one that is not. */
-int cordon_mountns_nested_check(const struct cordon_policy *p, struct cordon_error *err);
+int cordon_mountns_nested_check(const struct cordon_policy *p, struct cordon_strv *unkept,
+				struct cordon_error *err);
 /* Whether this process could make that namespace (a child tries); if not,
  * WHY says why. */
 bool cordon_mountns_possible(bool sysadmin, char *why, size_t size);

@@ -547,23 +547,42 @@ static bool held_outside(const struct cordon_policy *p, const struct cordon_moun
 	return false;
 }
 
-int cordon_mountns_nested_check(const struct cordon_policy *p, struct cordon_error *err)
+int cordon_mountns_nested_check(const struct cordon_policy *p, struct cordon_strv *unkept,
+				struct cordon_error *err)
 {
 	struct cordon_guard_plan plan;
 	if (cordon_guard_plan(p, false, &plan) < 0)
 		return cordon_err(err, ENOMEM, "out of memory");
 	int r = plan.refuse ? cordon_err(err, ENOTSUP, "%s", plan.refuse) : 0;
+	/* Each one named (three, then how many more): with "warn" the session
+	 * runs without all of them (round 8: only the first was said). */
+	char names[1024] = "";
+	size_t n = 0, len = 0;
+	const char *how = NULL;
 	for (size_t i = 0; i < plan.n && r >= 0; i++) {
 		const struct cordon_mount *m = &plan.v[i];
 		if (held_outside(p, m))
 			continue;
+		if (unkept && cordon_strv_push_new(unkept, m->path) < 0) {
+			r = cordon_err(err, ENOMEM, "out of memory");
+			break;
+		}
+		const char *h = m->op == CORDON_MOUNT_HIDE ? "hidden"
+				: m->op == CORDON_MOUNT_RO ? "read-only"
+							   : "in place";
+		how = !how || strcmp(how, h) == 0 ? h : "guarded";
+		if (n++ < 3 && len < sizeof(names))
+			len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s (%s)",
+						n > 1 ? ", " : "", m->path, m->source);
+	}
+	if (r >= 0 && n > 0) {
+		char more[48] = "";
+		if (n > 3)
+			snprintf(more, sizeof(more), " and %zu more", n - 3);
 		r = cordon_err(err, ENOTSUP,
-			       "%s (%s) cannot be kept %s inside another cordon session, whose "
-			       "guards do not cover it (no mount can be made here)",
-			       m->path, m->source,
-			       m->op == CORDON_MOUNT_HIDE ? "hidden"
-			       : m->op == CORDON_MOUNT_RO ? "read-only"
-							  : "in place");
+			       "%s%s cannot be kept %s inside another cordon session, whose "
+			       "guards do not cover %s (no mount can be made here)",
+			       names, more, how, n > 1 ? "them" : "it");
 	}
 	cordon_guard_plan_free(&plan);
 	return r;

@@ -106,6 +106,12 @@ bool cordon_sandbox_nested(void)
 	       seccomp_probe(0) != EPERM;
 }
 
+int cordon_sandbox_nested_guards(const struct cordon_policy *p, struct cordon_strv *unkept,
+				 struct cordon_error *err)
+{
+	return cordon_mountns_nested_check(p, unkept, err);
+}
+
 static uint64_t fs_rights(int abi)
 {
 	uint64_t r = FS_ABI1;
@@ -443,7 +449,7 @@ static int landlock_apply(const struct cordon_policy *p, int abi, int prepared, 
 	/* Nested, the outer session refuses every mount: its guards stay, in
 	 * the mount namespace this process already has, and this session's
 	 * must be among them. */
-	int r = nested ? cordon_mountns_nested_check(p, err)
+	int r = nested ? cordon_mountns_nested_check(p, NULL, err)
 		       : cordon_mountns_enter(p, cordon_effective_cap(CAP_SYS_ADMIN) == 1, &userns,
 					      view, err);
 	if (r == -ENOTSUP && p->on_unsupported == CORDON_UNSUPPORTED_WARN) {

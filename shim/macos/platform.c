@@ -121,6 +121,15 @@ bool cordon_sandbox_nested(void)
 	return false; /* Seatbelt profiles stack; there is no supervisor to share */
 }
 
+int cordon_sandbox_nested_guards(const struct cordon_policy *p, struct cordon_strv *unkept,
+				 struct cordon_error *err)
+{
+	(void)p;
+	(void)unkept;
+	(void)err;
+	return 0; /* never nested */
+}
+
 int cordon_sandbox_prepare(struct cordon_policy *p)
 {
 	(void)p;
