@@ -238,6 +238,19 @@ static int push_nonempty(struct cordon_strv *sv, const char *opt, const char *va
 	return 0;
 }
 
+/* --allow-read/-write/-exec PATH: as the config takes a path (~user is
+ * not taken as a relative name, round 8). */
+static int push_path(struct cordon_strv *sv, const char *opt, const char *val,
+		     struct cordon_error *err)
+{
+	if (val && val[0] == '~' && val[1] != '\0' && val[1] != '/')
+		return cordon_err(err, EINVAL,
+				  "%s: expected a path, ~ or ~/..., got \"%s\" (~user is not "
+				  "supported)",
+				  opt, val);
+	return push_nonempty(sv, opt, val, err);
+}
+
 /* --allow-domain VAL: a rule of cordon/domains.h. */
 static int push_domain(struct cordon_strv *sv, const char *val, struct cordon_error *err)
 {
@@ -355,14 +368,13 @@ static int parse_options(int argc, char **argv, struct cordon_args *a, struct co
 					optarg);
 			break;
 		case OPT_ALLOW_READ:
-			r = push_nonempty(&a->extra[CORDON_CLASS_RO], "--allow-read", optarg, err);
+			r = push_path(&a->extra[CORDON_CLASS_RO], "--allow-read", optarg, err);
 			break;
 		case OPT_ALLOW_WRITE:
-			r = push_nonempty(&a->extra[CORDON_CLASS_RW], "--allow-write", optarg, err);
+			r = push_path(&a->extra[CORDON_CLASS_RW], "--allow-write", optarg, err);
 			break;
 		case OPT_ALLOW_EXEC:
-			r = push_nonempty(&a->extra[CORDON_CLASS_EXEC], "--allow-exec", optarg,
-					  err);
+			r = push_path(&a->extra[CORDON_CLASS_EXEC], "--allow-exec", optarg, err);
 			break;
 		case OPT_NO_NETWORK:
 			a->no_network = true;
@@ -377,6 +389,9 @@ static int parse_options(int argc, char **argv, struct cordon_args *a, struct co
 					"--toolchain: unknown toolchain \"%s\" (expected one "
 					"of %s)",
 					optarg, cordon_toolchain_names_text());
+			if (cordon_strv_contains(&a->toolchains, optarg))
+				return cordon_err(err, EINVAL, "--toolchain: \"%s\" is given twice",
+						  optarg);
 			r = push_nonempty(&a->toolchains, "--toolchain", optarg, err);
 			break;
 		case OPT_ALLOW_SOCKET:

@@ -40,8 +40,14 @@ static void explain_sockets(const struct cordon_policy *p)
 		       own);
 	for (size_t i = 0; i < p->n_sockets; i++)
 		printf("  %s  (%s)\n", p->sockets[i].path, p->sockets[i].source);
+	bool given = false;
+	for (size_t i = 0; i < p->skipped.n && !given; i++)
+		given = strstr(p->skipped.v[i], "(--allow-socket)") ||
+			strstr(p->skipped.v[i], "(allowed_unix_sockets)");
 	if (!p->n_sockets)
-		printf("  (no others: allowed_unix_sockets is empty)\n");
+		printf("  (no others: %s)\n",
+		       given ? "those given are not sockets here, see \"skipped\" below"
+			     : "allowed_unix_sockets is empty");
 	printf("  every other one is refused (EACCES), even under a read-write rule\n");
 	const char *agent = getenv("SSH_AUTH_SOCK");
 	bool allowed = false;

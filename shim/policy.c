@@ -589,6 +589,9 @@ static int add_list(struct cordon_policy *p, const struct cordon_strv *list, uns
 			      : cordon_path_absolute(list->v[i], home, base, &canon);
 		if (r == -ENOMEM)
 			return r;
+		/* (No file has a longer name: what explain skips, run skips too.) */
+		if (r == 0 && strlen(canon) >= PATH_MAX)
+			r = -ENAMETOOLONG;
 		if (r < 0) {
 			char *note;
 			if (asprintf(&note, "%s (%s): %s", list->v[i], source, strerror(-r)) < 0)

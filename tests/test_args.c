@@ -150,6 +150,13 @@ Test(args, errors_name_the_option)
 		 4,
 		 "--allow-read: expected a non-empty value"},
 		{{"cordon", "run", "--config", ""}, 4, "--config: expected a file"},
+		/* As the config takes them (round 8: ~root was a relative name,
+		 * a preset given twice was taken). */
+		{{"cordon", "run", "--allow-read", "~root"}, 4, "--allow-read: expected a path"},
+		{{"cordon", "explain", "--allow-write", "~x/y"}, 4, "(~user is not supported)"},
+		{{"cordon", "run", "--toolchain", "python", "--toolchain", "python"},
+		 6,
+		 "--toolchain: \"python\" is given twice"},
 		{{"cordon", "check", "--project", "/p"}, 4, "check: unknown option"},
 		{{"cordon", "check", "extra"}, 3, "check: unexpected argument 'extra'"},
 		{{"cordon", "help", "nope"}, 3, "help: unknown command 'nope'"},

@@ -331,6 +331,33 @@ Test(cli, usage_and_help)
 	world_free(&w);
 }
 
+/* A path longer than any file's name in a rule (round 8: run refused it
+ * with a line naming no key, explain took it): run skips it as explain
+ * does, and runs; explain lists it as skipped. */
+Test(cli, a_path_too_long_is_skipped_by_run_and_explain)
+{
+	struct world w;
+	world_init(&w, "longpath", "");
+	char long_path[5002];
+	long_path[0] = '/';
+	memset(long_path + 1, 'a', 5000);
+	long_path[5001] = '\0';
+	char *json = fmt("{\"additional_read_only_paths\": [\"%s\"]}", long_path);
+	char *cfg = write_file(w.dir, "c.json", json);
+	struct run_result r = run_cordon(w.env, w.proj, "run", "--config", cfg, "--", "/bin/sh",
+					 "-c", "echo ran", NULL);
+	cr_expect(strstr(r.out, "ran"), "run: %d %s%s", r.status, r.out, r.err);
+	run_free(&r);
+	r = run_cordon(w.env, w.proj, "explain", "--config", cfg, NULL);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "(additional_read_only_paths): File") && strstr(r.out, "too long"),
+		  "not listed as skipped");
+	run_free(&r);
+	free(cfg);
+	free(json);
+	world_free(&w);
+}
+
 Test(cli, explain_lists_rules_and_paths)
 {
 	struct world w;
