@@ -105,6 +105,8 @@ static void explain_guards(const struct cordon_policy *p, const struct cordon_gu
 		printf("  REFUSED: %s\n", plan->refuse);
 	for (size_t i = 0; i < plan->notes.n; i++)
 		printf("  note: %s\n", plan->notes.v[i]);
+	for (size_t i = 0; i < plan->warnings.n; i++)
+		printf("  warning: %s\n", plan->warnings.v[i]);
 }
 
 /* What a connect from inside to the socket at ABS would get. */

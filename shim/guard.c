@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,28 @@ static int note(struct cordon_guard_plan *plan, const char *path, const char *so
 		return 0;
 	}
 	return cordon_strv_push_take(&plan->notes, s);
+}
+
+/* PATH, a hidden file (of SOURCE) with ST: a second name for it, a hard
+ * link made before the session, is not covered by the mount on this one
+ * (round 8 read ~/.aws/credentials through ~/.config/aws-creds): said. */
+static int warn_linked(struct cordon_guard_plan *plan, const char *path, const char *source,
+		       const struct stat *st)
+{
+	if (!S_ISREG(st->st_mode) || st->st_nlink < 2)
+		return 0;
+	char *s;
+	if (asprintf(&s,
+		     "%s (%s) has %ju names: the other%s, a hard link made before this "
+		     "session, is not hidden; remove %s, or keep a copy there instead",
+		     path, source, (uintmax_t)st->st_nlink, st->st_nlink > 2 ? "s" : "",
+		     st->st_nlink > 2 ? "them" : "it") < 0)
+		return -ENOMEM;
+	if (cordon_strv_contains(&plan->warnings, s)) {
+		free(s);
+		return 0;
+	}
+	return cordon_strv_push_take(&plan->warnings, s);
 }
 
 static int add_mount(struct cordon_guard_plan *plan, const char *path, enum cordon_mount_op op,
@@ -452,7 +475,7 @@ static int hide_links_in(struct cordon_guard_plan *plan, const struct reach *r, 
 	struct cordon_strv queue = {0};
 	int e = cordon_strv_push(&queue, dir), budget = LINKS_BUDGET;
 	size_t level_end = queue.n;
-	int depth = 0;
+	int depth = 0, lstats = 0;
 	bool past = false, stowed = false;
 	for (size_t q = 0; e >= 0 && q < queue.n && !past; q++) {
 		if (q == level_end) {
@@ -483,6 +506,10 @@ static int hide_links_in(struct cordon_guard_plan *plan, const struct reach *r, 
 				past = true;
 				break;
 			}
+			/* A credential with a second name: the files at the top. */
+			if (type == DT_REG && depth == 0 && lstats++ < 64 &&
+			    lstat(path, &st) == 0 && (e = warn_linked(plan, path, source, &st)) < 0)
+				break;
 			/* (The link itself is under the cover: where it leads is
 			 * judged, links on that way included.) */
 			char to[PATH_MAX];
@@ -536,7 +563,9 @@ static int hide_at(struct cordon_guard_plan *plan, const struct reach *r, const 
 	if (!canon || stat(canon, &st) < 0)
 		return errno == ENOMEM ? -ENOMEM : 0; /* absent: nothing to hide */
 	bool dir = S_ISDIR(st.st_mode);
-	int e = 0;
+	int e = warn_linked(plan, path, source, &st);
+	if (e < 0)
+		return e;
 	/* (Whether or not a rule reaches the directory itself.) */
 	if (dir && links && (e = hide_links_in(plan, r, canon, source)) < 0)
 		return e;
@@ -1557,6 +1586,7 @@ void cordon_guard_plan_free(struct cordon_guard_plan *plan)
 		free(plan->v[i].path);
 	free(plan->v);
 	cordon_strv_free(&plan->notes);
+	cordon_strv_free(&plan->warnings);
 	cordon_strv_free(&plan->unguarded);
 	cordon_strv_free(&plan->placeholders);
 	free(plan->closed);

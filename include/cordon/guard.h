@@ -44,6 +44,10 @@ struct cordon_guard_plan {
 	/* "path (source): why" for guards that need no mount or cannot have
 	 * one: absent, not reachable by any rule. For explain. */
 	struct cordon_strv notes;
+	/* Said as the session starts, and by explain: hidden files with a
+	 * second name (a hard link made before the session), which no mount
+	 * on this one covers. */
+	struct cordon_strv warnings;
 	/* Set when a guard cannot be kept (a protected path that is a symbolic
 	 * link in a writable directory): the one-line reason. */
 	char *refuse;

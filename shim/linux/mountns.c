@@ -422,6 +422,8 @@ int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *use
 	}
 	if (empty >= 0)
 		close(empty);
+	for (size_t i = 0; r >= 0 && i < plan.warnings.n; i++)
+		fprintf(stderr, "cordon: warning: %s\n", plan.warnings.v[i]);
 	if (r >= 0)
 		r = private_shm(p, err);
 	/* Started in this namespace: its metadata calls need no supervisor

@@ -1654,6 +1654,40 @@ BOTH_USERS(guards, a_hidden_directory_made_anew_outside_is_said, .timeout = 90)
 	world_free(&w);
 }
 
+/* A hidden credential with a second name, a hard link made before the
+ * session in the readable ~/.config: no mount covers that name, and the
+ * session is told so as it starts (round 8 read it silently). Control: a
+ * copy there instead is not a second name, and nothing is said. */
+BOTH_USERS(guards, a_hard_linked_hidden_file_is_said, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "hidhard", "");
+	char *creds = write_file(w.home, ".aws/credentials", "aws-" SECRET);
+	char *other = at(w.home, ".config/aws-creds");
+	char *cfgdir = at(w.home, ".config");
+	cr_assert(mkdir(cfgdir, 0755) == 0 || errno == EEXIST);
+	cr_assert_eq(link(creds, other), 0);
+	world_give(&w);
+	struct run_result r = sh_in(&w, NULL, "echo ran");
+	char *want = fmt("cordon: warning: %s (hidden_paths (default)) has 2 names", creds);
+	cr_expect(strstr(r.out, "ran"), "%s%s", r.out, r.err);
+	cr_expect(strstr(r.err, want), "not said: %s", r.err);
+	run_free(&r);
+	/* Control: a copy. */
+	cr_assert_eq(unlink(other), 0);
+	free(write_file(w.home, ".config/aws-creds", "a copy"));
+	world_give(&w);
+	r = sh_in(&w, NULL, "echo ran");
+	cr_expect(strstr(r.out, "ran"), "%s%s", r.out, r.err);
+	cr_expect_null(strstr(r.err, "names"), "said of a copy: %s", r.err);
+	run_free(&r);
+	free(want);
+	free(cfgdir);
+	free(other);
+	free(creds);
+	world_free(&w);
+}
+
 /* The tokens of coding agents, Copilot and chat apps: Copilot's and
  * Slack's under the default ~/.config grant, an agent's credentials with
  * "~" granted. Control: outside, all are printed. */
