@@ -1038,7 +1038,8 @@ static bool manager_line(const char *text, const char *at)
 /* The files a hook names with --config (pre-commit install --config F
  * writes --config=F into it; `pre-commit run --config F`), relative to
  * WORKTREE when they are, into OUT. */
-static int configs_named(const char *text, const char *worktree, struct cordon_strv *out)
+static int configs_named(const char *text, const char *worktree, struct cordon_strv *out,
+			 bool *dynamic)
 {
 	int e = 0;
 	for (const char *at = text; e >= 0 && (at = strstr(at, "-c")) != NULL; at += 2) {
@@ -1054,6 +1055,8 @@ static int configs_named(const char *text, const char *worktree, struct cordon_s
 			continue;
 		v += 1 + strspn(v + 1, " \"'");
 		size_t n = strcspn(v, " \t\n\"')$;&|`");
+		if (n == 0 && (*v == '$' || *v == '`') && dynamic)
+			*dynamic = true; /* --config "$VAR", "$(git rev-parse ...)" */
 		if (n == 0 || n >= PATH_MAX)
 			continue;
 		char path[PATH_MAX * 2 + 8];
@@ -1066,7 +1069,8 @@ static int configs_named(const char *text, const char *worktree, struct cordon_s
 	return e;
 }
 
-int cordon_hook_manager_files(const char *hooks, const char *worktree, struct cordon_strv *out)
+int cordon_hook_manager_files(const char *hooks, const char *worktree, struct cordon_strv *out,
+			      bool *dynamic)
 {
 	DIR *d = opendir(hooks);
 	if (!d)
@@ -1098,7 +1102,7 @@ int cordon_hook_manager_files(const char *hooks, const char *worktree, struct co
 			for (size_t k = 0; hook_managers[m].says[k] && !found[m]; k++)
 				found[m] = strstr(buf, hook_managers[m].says[k]) != NULL;
 		if (found[0])
-			e = configs_named(buf, worktree, out);
+			e = configs_named(buf, worktree, out, dynamic);
 	}
 	closedir(d);
 	for (size_t m = 0; e >= 0 && m < ARRAY_SIZE(hook_managers); m++)
@@ -1117,10 +1121,20 @@ static int protect_hook_configs(struct cordon_guard_plan *plan, const struct rea
 				const char *hooks, const char *worktree, const char *source)
 {
 	struct cordon_strv files = {0};
-	int e = cordon_hook_manager_files(hooks, worktree, &files);
+	bool dynamic = false;
+	int e = cordon_hook_manager_files(hooks, worktree, &files, &dynamic);
 	for (size_t i = 0; e >= 0 && i < files.n; i++)
 		e = protect(plan, r, files.v[i], source, 0);
 	cordon_strv_free(&files);
+	char *s;
+	if (e >= 0 && dynamic &&
+	    asprintf(&s,
+		     "a hook in %s names its manager's config at run time (--config \"$VAR\"): "
+		     "cordon cannot keep that file read-only; write its path in the hook",
+		     hooks) >= 0 &&
+	    (cordon_strv_contains(&plan->warnings, s) ||
+	     cordon_strv_push_take(&plan->warnings, s) < 0))
+		free(s);
 	return e;
 }
 

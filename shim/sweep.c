@@ -1754,7 +1754,7 @@ static void risks_of(const struct judge *j, const char *dir, const char *base, s
 	 * the guards keep. */
 	if (base) {
 		struct cordon_strv files = {0};
-		if (cordon_hook_manager_files(path, base, &files) < 0) {
+		if (cordon_hook_manager_files(path, base, &files, NULL) < 0) {
 			r->other = true;
 			cordon_git_risk_add(r->all, sizeof(r->all), "hooks cordon cannot read");
 		}

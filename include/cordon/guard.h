@@ -84,8 +84,11 @@ char *cordon_guard_closed_dir(const struct cordon_policy *p);
 /* The files a hook manager's hook in the directory HOOKS runs what they
  * say of, in WORKTREE (where git runs the hooks): pre-commit's
  * .pre-commit-config.yaml (or the file its hook names with --config),
- * lefthook's, overcommit's. Appended to OUT; 0 or -ENOMEM. */
-int cordon_hook_manager_files(const char *hooks, const char *worktree, struct cordon_strv *out);
+ * lefthook's, overcommit's. Appended to OUT; 0 or -ENOMEM. *DYNAMIC (when
+ * not NULL) is set when a hook names its config with something to expand
+ * (--config "$VAR"), which cannot be followed. */
+int cordon_hook_manager_files(const char *hooks, const char *worktree, struct cordon_strv *out,
+			      bool *dynamic);
 /* The sieve (Linux: shim/linux/landlock-sieve.c). Landlock only adds
  * access, and a rule on a directory covers what is made in it later: a
  * hidden path that appears outside while the session runs (made where it

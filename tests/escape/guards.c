@@ -410,6 +410,33 @@ static const char plant_layouts[] =
 	"echo \"touch $M-commit-msg\" >> ci/other.yaml; echo short $?\n"
 	"echo \"touch $M-nested\" >> sub/.pre-commit-config.yaml; echo nested $?\n";
 
+/* A hook that names its manager's config at run time (--config "$CFG"):
+ * cordon cannot follow it, and says so as the session starts (round 6 and
+ * 7 asked for it). Control: a literal --config is followed, and nothing
+ * is said. */
+BOTH_USERS(guards, a_hook_config_named_at_run_time_is_said, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "hookvar");
+	struct run_result r =
+		outside(&w, "printf '#!/bin/sh\\n# https://pre-commit.com\\nCFG=ci/x.yaml\\n"
+			    "pre-commit run --config \"$CFG\"\\n' > .git/hooks/pre-commit && "
+			    "chmod +x .git/hooks/pre-commit");
+	run_free(&r);
+	r = sh_in(&w, NULL, "echo ran");
+	cr_expect(strstr(r.out, "ran"), "%s%s", r.out, r.err);
+	cr_expect(strstr(r.err, "names its manager's config at run time"), "not said: %s", r.err);
+	run_free(&r);
+	r = outside(&w, "printf '#!/bin/sh\\n# https://pre-commit.com\\npre-commit run "
+			"--config ci/x.yaml\\n' > .git/hooks/pre-commit");
+	run_free(&r);
+	r = sh_in(&w, NULL, "echo ran");
+	cr_expect(strstr(r.out, "ran"), "%s%s", r.out, r.err);
+	cr_expect_null(strstr(r.err, "at run time"), "said of a literal path: %s", r.err);
+	run_free(&r);
+	world_free(&w);
+}
+
 BOTH_USERS(guards, hook_managers_in_other_layouts_run_nothing_planted, .timeout = 90)
 {
 	struct world w;
