@@ -22,6 +22,7 @@
 #include "dotfile-refs.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -37,7 +38,7 @@ enum kind { SHELL, SSH, GIT, TMUX, VIM };
 
 #define MAX_FILES 64
 #define MAX_LINES 4000
-#define MAX_DEPTH 3
+#define MAX_DEPTH 6
 #define MAX_BYTES ((off_t)1 << 20)
 
 struct scan {
@@ -97,7 +98,8 @@ static const char *const code_vars[] = {"PATH",
 /* Words after which the next one is a command's first again. */
 static const char *const prefixes[] = {"then",  "do",   "else",   "elif", "if",      "while",
 				       "until", "!",    "eval",   "exec", "command", "builtin",
-				       "nohup", "time", "noglob", "{",    "sudo",    NULL};
+				       "nohup", "time", "noglob", "{",    "sudo",    "and",
+				       "or",    "not",  "begin",  NULL};
 
 static bool in_list(const char *const *list, const char *w, size_t n)
 {
@@ -124,7 +126,14 @@ static bool system_path(const char *p)
  * absolute elsewhere (returned whole). */
 static const char *past_home(const struct scan *s, const char *w, size_t n, bool *abs)
 {
-	static const char *const spellings[] = {"~/", "$HOME/", "${HOME}/", "%d/", NULL};
+	static const char *const spellings[] = {"~/",
+						"$HOME/",
+						"${HOME}/",
+						"%d/",
+						"${ZDOTDIR:-~}/",
+						"${ZDOTDIR:-$HOME}/",
+						"${ZDOTDIR:-${HOME}}/",
+						NULL};
 	*abs = false;
 	for (size_t i = 0; spellings[i]; i++) {
 		size_t k = strlen(spellings[i]);
@@ -222,6 +231,8 @@ struct shline {
 	bool skip_arr; /* in NAME=( ... ) of another */
 	bool want_arr; /* the word before was NAME= (empty) of a code variable */
 	bool other_arr;
+	int for_list; /* 1: after `for`, 2: after its variable, 3: in its list */
+	bool procsub; /* in <( ... ) */
 };
 
 /* VALUE (N bytes) of a code variable: each ':'-separated part. */
@@ -232,7 +243,15 @@ static void value_parts(struct shline *l, const char *v, size_t n)
 		size_t part = 0;
 		while (part < n && v[part] != ':')
 			part++;
-		report(l->s, v, part, out, sizeof(out));
+		/* ("$HOME/x/bin${PATH:+:${PATH}}": what comes before the
+		 * expansion.) */
+		size_t upto = part;
+		for (size_t k = 1; k < part; k++)
+			if (v[k] == '$' && k + 1 < part && v[k + 1] == '{' && v[k - 1] != '/') {
+				upto = k;
+				break;
+			}
+		report(l->s, v, upto, out, sizeof(out));
 		v += part;
 		n -= part;
 		if (n > 0) {
@@ -264,6 +283,18 @@ static bool assignment(struct shline *l, const char *w, size_t n)
 	}
 	if (code)
 		value_parts(l, w + i, n - i);
+	/* ZDOTDIR=~/.config/zsh: zsh reads its startup files there. */
+	char dir[PATH_MAX];
+	if (name == 7 && strncmp(w, "ZDOTDIR", 7) == 0 &&
+	    report(l->s, w + i, n - i, dir, sizeof(dir))) {
+		static const char *const zfiles[] = {".zshenv", ".zprofile", ".zshrc", ".zlogin",
+						     ".zlogout"};
+		for (size_t k = 0; k < ARRAY_SIZE(zfiles); k++) {
+			char f[PATH_MAX + 16];
+			snprintf(f, sizeof(f), "%s/%s", dir, zfiles[k]);
+			follow(l->s, SHELL, f, l->depth);
+		}
+	}
 	return true;
 }
 
@@ -273,6 +304,11 @@ static void shell_word(struct shline *l, const char *w, size_t n)
 	char out[PATH_MAX];
 	bool want = l->want_arr, other = l->other_arr;
 	l->want_arr = l->other_arr = false;
+	if (n == 1 && w[0] == '{' && !l->array && !l->skip_arr) {
+		l->cmdpos = true; /* a function's body: function f { ...; } */
+		l->mode = M_NONE;
+		return;
+	}
 	if (n == 1 && w[0] == '(' && (want || other)) {
 		l->array = want;
 		l->skip_arr = other;
@@ -285,11 +321,27 @@ static void shell_word(struct shline *l, const char *w, size_t n)
 			report(s, w, n, out, sizeof(out));
 		return;
 	}
-	/* A glob of the home's anywhere: a loop over a directory. */
-	bool abs;
-	const char *rest = past_home(s, w, n, &abs);
-	if (rest && memchr(rest, '*', n - (size_t)(rest - w)))
-		report(s, w, n, out, sizeof(out));
+	/* A loop's list (for f in ~/x/NAME.sh ~/y/{a,b}.sh, globbed), or
+	 * what a process substitution reads (. <(cat ~/x/NAME.sh)): what
+	 * the loop sources from, its directory for a glob. Not a glob
+	 * elsewhere (an alias's rm -rf ~/src/app/build/ with a glob is no
+	 * code: round 9). */
+	if (l->for_list == 1) {
+		l->for_list = 2;
+		return;
+	}
+	if (l->for_list == 2) {
+		l->for_list = n == 2 && strncmp(w, "in", 2) == 0 ? 3 : 0;
+		return;
+	}
+	if (l->for_list == 3 || (l->procsub && !l->cmdpos)) {
+		bool abs;
+		const char *rest = past_home(s, w, n, &abs);
+		if (rest && (l->for_list == 3 || memchr(rest, '*', n - (size_t)(rest - w))))
+			report(s, w, n, out, sizeof(out));
+		if (l->for_list == 3)
+			return;
+	}
 	if (l->mode == M_REDIRECT) {
 		l->mode = M_NONE;
 		return;
@@ -304,8 +356,11 @@ static void shell_word(struct shline *l, const char *w, size_t n)
 						  "readonly", NULL},
 			    w, n))
 			l->mode = M_DECL;
-		else if (in_list((const char *const[]){"source", ".", NULL}, w, n))
-			l->mode = M_SOURCE;
+		else if (in_list((const char *const[]){"source", ".", NULL}, w, n) ||
+			 memmem(w, n, "source", 6) || memmem(w, n, "include", 7))
+			l->mode = M_SOURCE; /* (and a helper: source_if_exists, include) */
+		else if (n == 3 && strncmp(w, "for", 3) == 0)
+			l->for_list = 1;
 		else if (n == 5 && strncmp(w, "alias", 5) == 0)
 			l->mode = M_ALIAS;
 		else if (n == 3 && strncmp(w, "set", 3) == 0)
@@ -378,15 +433,27 @@ static void scan_shell_line(struct scan *s, const char *line, int depth)
 					c++;
 					l.cmdpos = true;
 					l.mode = M_NONE;
+					l.procsub = true;
 				} else
 					l.mode = M_REDIRECT;
 			} else if (*c == ')') {
+				bool arr = l.array || l.skip_arr;
 				shell_word(&l, ")", 1);
+				l.procsub = false;
+				if (!arr && l.for_list != 3) { /* a case arm's pattern) */
+					l.cmdpos = true;
+					l.mode = M_NONE;
+				}
+				if (l.for_list == 3)
+					l.for_list = 0;
 			} else if (*c == '(' && (l.want_arr || l.other_arr)) {
 				shell_word(&l, "(", 1);
+			} else if (*c == '(' && l.for_list == 2) {
+				l.for_list = 3; /* zsh: for f (~/x/NAME.zsh) */
 			} else {
 				l.cmdpos = true;
 				l.mode = M_NONE;
+				l.for_list = 0;
 			}
 			continue;
 		}
@@ -436,9 +503,17 @@ static void scan_config_line(struct scan *s, enum kind k, const char *line, int 
 	const char *t = line + strspn(line, " \t");
 	if (*t == '#' || *t == ';' || (k == VIM && (*t == '"' || strncmp(t, "--", 2) == 0)))
 		return;
-	/* vim's own places for undo, backup, swap and viminfo files. */
-	if (k == VIM && (strstr(t, "undodir") || strstr(t, "backupdir") || strstr(t, "directory") ||
-			 strstr(t, "viminfo") || strstr(t, "shada") || strstr(t, "spellfile")))
+	/* vim's and tmux's lines that load code: what they source or run,
+	 * and vim's search paths for plugins (not tags, undo or notes
+	 * directories, which round 9 found kept for nothing). */
+	if (k == VIM && !(strncmp(t, "so", 2) == 0 || strncmp(t, "luafile", 7) == 0 ||
+			  strncmp(t, "runtime", 7) == 0 || strstr(t, "rtp") ||
+			  strstr(t, "runtimepath") || strstr(t, "packpath") || strstr(t, "plug") ||
+			  strstr(t, "Plug") || strstr(t, "dofile") || strstr(t, "loadfile")))
+		return;
+	if (k == TMUX && !(strncmp(t, "source", 6) == 0 || strncmp(t, "run", 3) == 0 ||
+			   strncmp(t, "if", 2) == 0 || strstr(t, "default-command") ||
+			   strstr(t, "default-shell") || strstr(t, "run-shell")))
 		return;
 	static const char seps[] = " \t\n=,\"'()[];<>|&`";
 	size_t kn = strcspn(t, seps);
@@ -504,27 +579,19 @@ int cordon_dotfile_refs(const char *home, char *(*getenv_fn)(const char *),
 		enum kind k;
 		const char *rel; /* under the home, or (with '@') under XDG_CONFIG_HOME */
 	} files[] = {
-		{SHELL, ".bashrc"},
-		{SHELL, ".bash_profile"},
-		{SHELL, ".bash_login"},
-		{SHELL, ".profile"},
-		{SHELL, ".bash_aliases"},
-		{SHELL, ".zshenv"},
-		{SHELL, ".zprofile"},
-		{SHELL, ".zshrc"},
-		{SHELL, ".zlogin"},
-		{SHELL, "@fish/config.fish"},
-		{SSH, ".ssh/config"},
-		{GIT, ".gitconfig"},
-		{GIT, "@git/config"},
-		{TMUX, ".tmux.conf"},
-		{TMUX, "@tmux/tmux.conf"},
-		{VIM, ".vimrc"},
-		{VIM, ".vim/vimrc"},
-		{VIM, ".gvimrc"},
-		{VIM, ".exrc"},
-		{VIM, "@nvim/init.vim"},
-		{VIM, "@nvim/init.lua"},
+		{SHELL, ".bashrc"},       {SHELL, ".bash_profile"},
+		{SHELL, ".bash_login"},   {SHELL, ".profile"},
+		{SHELL, ".bash_aliases"}, {SHELL, ".zshenv"},
+		{SHELL, ".zprofile"},     {SHELL, ".zshrc"},
+		{SHELL, ".zlogin"},       {SHELL, ".bash_logout"},
+		{SHELL, ".zlogout"},      {SHELL, "@fish/config.fish"},
+		{SHELL, ".direnvrc"},     {SHELL, "@direnv/direnvrc"},
+		{GIT, ".npmrc"},          {SSH, ".ssh/config"},
+		{GIT, ".gitconfig"},      {GIT, "@git/config"},
+		{TMUX, ".tmux.conf"},     {TMUX, "@tmux/tmux.conf"},
+		{VIM, ".vimrc"},          {VIM, ".vim/vimrc"},
+		{VIM, ".gvimrc"},         {VIM, ".exrc"},
+		{VIM, "@nvim/init.vim"},  {VIM, "@nvim/init.lua"},
 	};
 	struct scan s = {.home = home, .home_len = strlen(home), .fn = fn, .arg = arg};
 	const char *xdg = getenv_fn ? getenv_fn("XDG_CONFIG_HOME") : NULL;
@@ -541,6 +608,21 @@ int cordon_dotfile_refs(const char *home, char *(*getenv_fn)(const char *),
 		if (m > 0 && (size_t)m < sizeof(path))
 			scan_file(&s, files[i].k, path, 0);
 	}
+	/* fish sources every conf.d/NAME.fish as it starts. */
+	char confd[PATH_MAX];
+	int m = xdg && xdg[0] == '/'
+			? snprintf(confd, sizeof(confd), "%s/fish/conf.d", xdg)
+			: snprintf(confd, sizeof(confd), "%s/.config/fish/conf.d", home);
+	DIR *d = m > 0 && (size_t)m < sizeof(confd) ? opendir(confd) : NULL;
+	for (struct dirent *de; d && s.err >= 0 && (de = readdir(d));) {
+		size_t dn = strlen(de->d_name);
+		char f[PATH_MAX + NAME_MAX + 2];
+		if (dn > 5 && strcmp(de->d_name + dn - 5, ".fish") == 0 &&
+		    (size_t)snprintf(f, sizeof(f), "%s/%s", confd, de->d_name) < sizeof(f))
+			scan_file(&s, SHELL, f, 1);
+	}
+	if (d)
+		closedir(d);
 	for (size_t i = 0; i < s.n_seen; i++)
 		free(s.seen[i]);
 	return s.err;

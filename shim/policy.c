@@ -1299,10 +1299,26 @@ struct named {
 static int guard_one_named(const char *path, const char *file, void *arg)
 {
 	struct named *n = arg;
+	cleanup_free char *abs = NULL, *canon = NULL;
+	int r = cordon_path_absolute(path, n->home, NULL, &abs);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return 0;
+	/* Beneath a hidden path (IdentityFile ~/.ssh/id_work): kept by it. */
+	if (cordon_policy_hidden(n->p, abs) ||
+	    (cordon_path_resolve_cached(abs, NULL, NULL, n->cache, &canon) == 0 &&
+	     cordon_policy_hidden(n->p, canon)))
+		return 0;
 	char source[PATH_MAX + 16];
 	snprintf(source, sizeof(source), "named by %s", file);
-	return guard_list_yield(n->p, (const char *const[]){path, NULL}, CORDON_GUARD_PROTECT, true,
-				source, n->home, n->cache);
+	/* zsh reads FILE.zwc (or DIR.zwc for an fpath directory) instead,
+	 * when it is newer: a compiled one planted beside it. */
+	char zwc[PATH_MAX + 8];
+	snprintf(zwc, sizeof(zwc), "%s.zwc", abs);
+	bool zsh = strstr(file, "zsh") || strstr(file, "/.z");
+	return guard_list_yield(n->p, (const char *const[]){abs, zsh ? zwc : NULL, NULL},
+				CORDON_GUARD_PROTECT, true, source, n->home, n->cache);
 }
 
 /* What the home's startup and config files source, run, include or put on
@@ -1342,8 +1358,6 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 		r = guard_list(p, (const char *const[]){s, NULL}, CORDON_GUARD_PROTECT, "dotfiles",
 			       ctx->home, &cache);
 	}
-	if (r >= 0 && ctx->home)
-		r = guard_named(p, ctx, &cache);
 	/* What runs outside from a writable home: the directories a login puts
 	 * on PATH (Debian's ~/.profile adds ~/.local/bin and ~/bin when they
 	 * exist: an `ls` planted there runs at the next one), the systemd user
@@ -1493,6 +1507,10 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 		r = guard_list(p, (const char *const *)hidden.v, CORDON_GUARD_HIDE,
 			       cfg->has_hidden ? "hidden_paths" : "hidden_paths (default)",
 			       ctx->home, &cache);
+	/* (After the hidden paths: a name beneath one, ~/.ssh/id_work in
+	 * ~/.ssh/config, is kept by it already.) */
+	if (r >= 0 && ctx->home)
+		r = guard_named(p, ctx, &cache);
 	cordon_strv_free(&hidden);
 	cordon_path_cache_free(&cache);
 	return r;

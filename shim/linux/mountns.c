@@ -166,6 +166,11 @@ static int mount_one(const struct cordon_mount *m, int *empty, struct cordon_err
 	 * it: its name is free, as for one nobody listens on. */
 	if (to < 0 && errno == ENOENT && strcmp(m->source, CORDON_GUARD_SERVERS) == 0)
 		return 0;
+	/* What a dotfile names, gone or beneath a cover since the plan: its
+	 * cover (or nothing) keeps it. */
+	if (to < 0 && (errno == ENOENT || errno == EACCES) &&
+	    strncmp(m->source, "named by ", 9) == 0)
+		return 0;
 	if (to < 0)
 		return cordon_err(err, errno, "%s (%s): cannot open to keep it %s: %s", m->path,
 				  m->source, cordon_mount_op_name(m->op), strerror(errno));
@@ -404,8 +409,19 @@ int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *use
 	if (sysadmin && (r = private_proc(err)) < 0)
 		goto out;
 	int empty = -1;
+	size_t named = 0;
 	for (size_t i = 0; i < plan.n && r >= 0; i++) {
 		r = mount_one(&plan.v[i], &empty, err);
+		/* Kept read-only because a dotfile names it as code, in a tree
+		 * the session may write (a project's src on PYTHONPATH): said,
+		 * so that the failing write is not a mystery (round 9). */
+		if (r >= 0 && plan.v[i].op == CORDON_MOUNT_RO &&
+		    strncmp(plan.v[i].source, "named by ", 9) == 0 && !beneath_readonly(&plan, i) &&
+		    named++ < 3)
+			fprintf(stderr,
+				"cordon: %s stays read-only: %s as code (what is written there "
+				"runs outside); name it in --allow-write to write it\n",
+				plan.v[i].path, plan.v[i].source);
 		/* Carved out of a rule the user wrote: said, once, where it
 		 * happens (not beneath another read-only guard: ~/.config in a
 		 * writable home is one, and then no rule would have). */
@@ -422,6 +438,11 @@ int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *use
 	}
 	if (empty >= 0)
 		close(empty);
+	if (r >= 0 && named > 3)
+		fprintf(stderr,
+			"cordon: and %zu more a dotfile names stay read-only (cordon explain lists "
+			"them)\n",
+			named - 3);
 	for (size_t i = 0; r >= 0 && i < plan.warnings.n; i++)
 		fprintf(stderr, "cordon: warning: %s\n", plan.warnings.v[i]);
 	if (r >= 0)

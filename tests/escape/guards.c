@@ -2698,6 +2698,47 @@ BOTH_USERS(guards, what_a_dotfile_names_by_path_is_kept, .timeout = 90)
 	world_free(&w);
 }
 
+/* What a dotfile only mentions stays the project's (round 9): an alias
+ * that cleans the build directory with a glob, one that cds into it, vim's
+ * tags file, and ssh's IdentityFile and Include in ~/.ssh, which is hidden
+ * anyway (a --project ~ session was refused for them). Judged from
+ * outside: the files the session wrote are there. */
+BOTH_USERS(guards, what_a_dotfile_only_mentions_stays_writable, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "mention", "");
+	const char *P = w.proj;
+	free(write_file(P, "build/keep", ""));
+	free(write_file(P, "sub/keep", ""));
+	char *bashrc = fmt("alias clean='rm -rf %s/build/*'\nalias sub='cd %s/sub'\n"
+			   "export HISTFILE=%s/sub/history\n",
+			   P, P, P);
+	free(write_file(w.home, ".bashrc", bashrc));
+	char *vimrc = fmt("set tags=./tags;,%s/tags\n", P);
+	free(write_file(w.home, ".vimrc", vimrc));
+	char *sshcfg =
+		write_file(w.home, ".ssh/config",
+			   "Include ~/.ssh/config.d/*\nHost *\n  IdentityFile ~/.ssh/id_work\n");
+	free(write_file(w.home, ".ssh/id_work", "key"));
+	free(write_file(w.home, ".ssh/config.d/a", "# a\n"));
+	world_give(&w);
+	struct run_result r =
+		sh_in(&w, NULL, "echo x > build/obj && echo x > sub/x && echo t > tags");
+	cr_expect(present(P, "build/obj") && present(P, "sub/x") && present(P, "tags"),
+		  "a mention kept part of the project: %s%s", r.out, r.err);
+	cr_expect_null(strstr(r.err, "stays read-only: named by"), "%s", r.err);
+	run_free(&r);
+	char *opts = fmt("-p %s", w.home);
+	r = sh_in(&w, opts, "echo ran");
+	cr_expect(strstr(r.out, "ran"), "--project ~ did not run: %d %s%s", r.status, r.out, r.err);
+	run_free(&r);
+	free(opts);
+	free(sshcfg);
+	free(vimrc);
+	free(bashrc);
+	world_free(&w);
+}
+
 /* A writable home (--project ~): what ~/.bashrc sources through a loop
  * spelled "$HOME"/lib/sh/NAME.sh with a glob, and what a file it sources sources in
  * turn, stay unwritten, and bash outside runs nothing planted. Control:
