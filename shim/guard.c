@@ -109,6 +109,44 @@ static int warn_linked(struct cordon_guard_plan *plan, const char *path, const c
 	return cordon_strv_push_take(&plan->warnings, s);
 }
 
+/* PATH, a hidden ~/.npmrc (of SOURCE) that says which registry npm goes
+ * to: npm in the session does not see it, and goes to the public one,
+ * where a private package's name may be someone else's (round 9): said. */
+static int warn_registry(struct cordon_guard_plan *plan, const char *path, const char *source)
+{
+	const char *base = strrchr(path, '/');
+	if (!base || strcmp(base, "/.npmrc") != 0)
+		return 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0)
+		return 0;
+	char buf[8192];
+	ssize_t got = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (got <= 0)
+		return 0;
+	buf[got] = '\0';
+	bool registry = false;
+	for (char *line = buf; line && !registry;
+	     line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		line += strspn(line, " \t");
+		char *eq = strchr(line, '=');
+		char *nl = strchr(line, '\n');
+		registry = eq && (!nl || eq < nl) && eq - line >= 8 &&
+			   strncmp(eq - 8, "registry", 8) == 0;
+	}
+	if (!registry)
+		return 0;
+	char *s;
+	if (asprintf(&s,
+		     "%s (%s) names a registry, which npm in this session does not see (it "
+		     "goes to registry.npmjs.org, where a private package's name may be "
+		     "someone else's); pass npm --registry, or name the file in a read rule",
+		     path, source) < 0)
+		return -ENOMEM;
+	return cordon_strv_push_take(&plan->warnings, s);
+}
+
 static int add_mount(struct cordon_guard_plan *plan, const char *path, enum cordon_mount_op op,
 		     bool dir, const char *source)
 {
@@ -560,10 +598,29 @@ static int hide_at(struct cordon_guard_plan *plan, const struct reach *r, const 
 	if (!canon && errno == ENOENT && dangling_target(path, target, sizeof(target)) &&
 	    creatable(r, target) && !made_only_outside(r, target))
 		return refuse_dangling(plan, path, source, target, "hidden");
+	/* The same for a directory on the way (~/.dbt -> PROJ/dbt, not made
+	 * yet, for ~/.dbt/profiles.yml: round 9). */
+	char up[PATH_MAX];
+	if (!canon && snprintf(up, sizeof(up), "%s", path) < (int)sizeof(up)) {
+		char *slash;
+		while ((slash = strrchr(up, '/')) && slash != up) {
+			*slash = '\0';
+			if (lstat(up, &st) < 0)
+				continue;
+			if (S_ISLNK(st.st_mode) && dangling_target(up, target, sizeof(target)) &&
+			    creatable(r, target) && !made_only_outside(r, target))
+				return refuse_dangling(plan, up, source, target, "hidden");
+			break;
+		}
+	}
 	if (!canon || stat(canon, &st) < 0)
 		return errno == ENOMEM ? -ENOMEM : 0; /* absent: nothing to hide */
 	bool dir = S_ISDIR(st.st_mode);
 	int e = warn_linked(plan, path, source, &st);
+	if (e >= 0 && !links && S_ISREG(st.st_mode))
+		e = 0; /* (where a hidden directory's link leads: not ~/.npmrc) */
+	else if (e >= 0 && S_ISREG(st.st_mode))
+		e = warn_registry(plan, path, source);
 	if (e < 0)
 		return e;
 	/* (Whether or not a rule reaches the directory itself.) */

@@ -220,6 +220,29 @@ static bool under_proc(const char *path)
 	return strncmp(path, "/proc", 5) == 0 && (path[5] == '\0' || path[5] == '/');
 }
 
+/* PATH, missing, with a symbolic link on the way to it: where it would be
+ * made (the nearest existing directory resolved, the rest appended); or
+ * NULL (it exists, no link on the way, or out of memory). */
+static char *led_to(const char *path)
+{
+	char up[PATH_MAX];
+	struct stat st;
+	if (lstat(path, &st) == 0 || snprintf(up, sizeof(up), "%s", path) >= (int)sizeof(up))
+		return NULL;
+	char *slash;
+	while ((slash = strrchr(up, '/')) && slash != up) {
+		*slash = '\0';
+		if (lstat(up, &st) == 0)
+			break;
+	}
+	cleanup_free char *canon = realpath(up, NULL);
+	size_t n = strlen(up);
+	char *out = NULL;
+	if (canon && strcmp(canon, up) != 0 && asprintf(&out, "%s%s", canon, path + n) < 0)
+		out = NULL;
+	return out;
+}
+
 int cordon_hidden_ways_find(const struct cordon_policy *p, const struct cordon_strv *read_only,
 			    struct cordon_hidden_ways *out)
 {
@@ -237,11 +260,19 @@ int cordon_hidden_ways_find(const struct cordon_policy *p, const struct cordon_s
 	where_init(&wh, p, closed, read_only);
 	for (size_t i = 0; e >= 0 && i < p->n_guards; i++) {
 		const struct cordon_guard *g = &p->guards[i];
-		if (!(g->kind & CORDON_GUARD_HIDE) || g->path[0] != '/' || under_proc(g->path) ||
-		    !written(&wh, g->path, strlen(g->path)) ||
-		    !(cordon_policy_access(p, g->path, NULL) & CORDON_ACCESS_READ))
+		if (!(g->kind & CORDON_GUARD_HIDE) || g->path[0] != '/' || under_proc(g->path))
 			continue;
-		e = way(&wh, g, &seen, out);
+		/* Beneath a link into a writable tree (~/.dbt -> PROJ/dbt, a
+		 * stow layout), the way is where the link leads (round 9 read
+		 * a profiles.yml a login wrote there while the session ran). */
+		cleanup_free char *led = led_to(g->path);
+		struct cordon_guard at = *g;
+		if (led)
+			at.path = led;
+		if (!written(&wh, at.path, strlen(at.path)) ||
+		    !(cordon_policy_access(p, at.path, NULL) & CORDON_ACCESS_READ))
+			continue;
+		e = way(&wh, &at, &seen, out);
 	}
 	for (size_t i = 0; i < seen.n; i++)
 		free(seen.v[i].path);

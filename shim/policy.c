@@ -202,26 +202,31 @@ const char *const cordon_default_hidden[] = {
 	"~/.config/helm/registry", "~/.qwen/oauth_creds.json", "~/.local/share/opencode/auth.json",
 	/* Round 8: registries' and tools' tokens
 					      * under the default ~/.config grant, */
-	"~/.config/pip/pip.conf", "~/.config/pypoetry/auth.toml", "~/.config/NuGet/NuGet.Config",
-	"~/.config/pnpm/rc", "~/.config/argocd", "~/.config/tea", "~/.config/goose/secrets.yaml",
-	"~/.config/Code/User/globalStorage", "~/.config/VSCodium/User/globalStorage",
-	"~/.config/Cursor/User/globalStorage", "~/.config/JetBrains", "~/.config/microsoft-edge",
-	"~/.config/vivaldi", "~/.config/opera", "~/.config/aerc/accounts.conf", "~/.config/solana",
-	/* and in the home, read where a rule grants ~. */
-	"~/.pip/pip.conf", "~/.nuget/NuGet/NuGet.Config", "~/.m2/settings.xml",
-	"~/.m2/settings-security.xml", "~/.gradle/gradle.properties", "~/.sbt/.credentials",
-	"~/.ivy2/.credentials", "~/.yarnrc.yml", "~/.bunfig.toml", "~/.bundle/config",
-	"~/.local/share/gem/credentials", "~/.local/share/uv/credentials", "~/.terraformrc",
-	"~/.s3cfg", "~/.boto", "~/.aliyun", "~/.bluemix", "~/.tccli", "~/.minikube", "~/.talos",
-	"~/.tsh", "~/.cloudflared", "~/.railway", "~/.supabase/access-token", "~/.sentryclirc",
-	"~/.circleci/cli.yml", "~/.mylogin.cnf", "~/.pg_service.conf", "~/.dbt/profiles.yml",
-	"~/.snowflake", "~/.snowsql/config", "~/.cassandra/cqlshrc", "~/.gemini/.env",
-	"~/.cursor/mcp.json", "~/.codeium/config.json", "~/.continue/config.yaml",
-	"~/.continue/config.json", "~/.aider.conf.yml", "~/.local/share/amazon-q",
-	"~/.ollama/id_ed25519", "~/snap/firefox/common/.mozilla", "~/snap/chromium/common/chromium",
-	"~/.var/app/org.mozilla.firefox/.mozilla", "~/.var/app/com.google.Chrome",
-	"~/.var/app/org.chromium.Chromium", "~/.pki/nssdb", "~/.local/share/kwalletd",
-	"~/.authinfo", "~/.msmtprc", "~/.mbsyncrc", "~/.ethereum/keystore", NULL};
+	"~/.config/pypoetry/auth.toml", "~/.config/argocd", "~/.config/tea",
+	"~/.config/goose/secrets.yaml", "~/.config/Code/User/globalStorage",
+	"~/.config/VSCodium/User/globalStorage", "~/.config/Cursor/User/globalStorage",
+	"~/.config/JetBrains", "~/.config/microsoft-edge", "~/.config/vivaldi", "~/.config/opera",
+	"~/.config/aerc/accounts.conf", "~/.config/solana",
+	/* and in the home, read where a rule grants ~. (Not the package
+	 * managers' configs that also say where packages come from: pip.conf,
+	 * NuGet.Config, Maven's settings.xml, .yarnrc.yml: hidden, the tool
+	 * goes to the public registry instead, where a private package's name
+	 * may be someone else's: round 9.) */
+
+	"~/.m2/settings-security.xml", "~/.sbt/.credentials", "~/.sbt/credentials",
+	"~/.ivy2/.credentials", "~/.local/share/gem/credentials", "~/.local/share/uv/credentials",
+	"~/.terraformrc", "~/.s3cfg", "~/.boto", "~/.aliyun", "~/.bluemix", "~/.tccli",
+	"~/.minikube", "~/.talos", "~/.tsh", "~/.cloudflared", "~/.railway",
+	"~/.supabase/access-token", "~/.sentryclirc", "~/.circleci/cli.yml", "~/.mylogin.cnf",
+	"~/.pg_service.conf", "~/.dbt/profiles.yml", "~/.snowflake", "~/.snowsql/config",
+	"~/.cassandra/cqlshrc", "~/.gemini/.env", "~/.cursor/mcp.json", "~/.codeium/config.json",
+	"~/.continue/config.yaml", "~/.continue/config.json", "~/.aider.conf.yml",
+	"~/.local/share/amazon-q", "~/.ollama/id_ed25519", "~/snap/firefox/common/.mozilla",
+	"~/snap/chromium/common/chromium", "~/.var/app/org.mozilla.firefox/.mozilla",
+	"~/.var/app/com.google.Chrome", "~/.var/app/org.chromium.Chromium", "~/.pki/nssdb",
+	"~/.local/share/kwalletd", "~/.authinfo", "~/.msmtprc", "~/.mbsyncrc",
+	"~/.ethereum/keystore",
+	"~/.local/share/DBeaverData/workspace6/General/.dbeaver/credentials-config.json", NULL};
 
 static const char *const linux_defaults[CORDON_CLASS_COUNT][24] = {
 	[CORDON_CLASS_EXEC] = {"/usr/bin", "/usr/sbin", "/usr/lib", "/usr/lib64", "/usr/libexec",
@@ -881,6 +886,10 @@ static bool unreachable(const struct cordon_policy *p, const char *abs,
 	char *slash;
 	while (!canon && (slash = strrchr(up, '/')) && slash != up) {
 		*slash = '\0';
+		/* A dangling link on the way (~/.dbt -> PROJ/dbt, not made
+		 * yet): the session may make where it leads (round 9). */
+		if (lstat(up, &st) == 0 && S_ISLNK(st.st_mode) && stat(up, &st) < 0)
+			return false;
 		int r = cordon_path_resolve_cached(up, NULL, NULL, cache, &canon);
 		if (r < 0 && r != -ENOENT)
 			return false;

@@ -1715,6 +1715,71 @@ BOTH_USERS(guards, a_hard_linked_hidden_file_is_said, .timeout = 60)
 	world_free(&w);
 }
 
+/* A hidden file not made yet beneath a link into the project (~/.dbt ->
+ * PROJ/dbt, a stow layout): one a login outside writes while the session
+ * runs is not read inside, and is said as the session ends; with the link
+ * dangling, the session could make its target, and is refused, naming
+ * the link (round 9 read both, silently). Control: hidden_paths [] runs,
+ * and reads. */
+BOTH_USERS(guards, a_hidden_file_beneath_a_link_into_the_project_stays_unread, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "hidlinkdir", "");
+	char *dbt = at(w.proj, "dbt"), *link = at(w.home, ".dbt");
+	cr_assert_eq(mkdir(dbt, 0755), 0);
+	cr_assert_eq(symlink(dbt, link), 0);
+	world_give(&w);
+	give_links(who, (const char *const[]){link, NULL});
+	struct run_result r =
+		in_while_outside(&w, "sleep 0.5; " WAIT_GO "cat dbt/profiles.yml; echo read\n",
+				 "echo DBT-" SECRET " > .dbt/profiles.yml");
+	cr_assert(strstr(r.out, "read"), "the session did not get that far: %s%s", r.out, r.err);
+	cr_expect_null(strstr(r.out, SECRET), "the profile written outside was read: %s", r.out);
+	cr_expect(strstr(r.err, "/dbt/profiles.yml (hidden_paths (default)) appeared"),
+		  "not said: %s", r.err);
+	run_free(&r);
+	/* Dangling. */
+	r = sh_outside(&w, "rm -rf dbt");
+	run_free(&r);
+	r = sh_in(&w, NULL, "echo ran");
+	cr_expect_eq(r.status, 125, "%s%s", r.out, r.err);
+	cr_expect(strstr(r.err, "/.dbt (hidden_paths (default)) is a symbolic link to"),
+		  "not said: %s", r.err);
+	run_free(&r);
+	set_config(&w, ", \"hidden_paths\": []");
+	r = sh_in(&w, NULL, "mkdir dbt && echo mine > dbt/profiles.yml && cat ~/.dbt/profiles.yml");
+	cr_expect(strstr(r.out, "mine"), "control: %s%s", r.out, r.err);
+	run_free(&r);
+	free(link);
+	free(dbt);
+	world_free(&w);
+}
+
+/* ~/.npmrc is hidden; one that names a registry is said as the session
+ * starts (npm inside goes to the public one instead: round 9), and stays
+ * unread. Control: one without a registry says nothing. */
+BOTH_USERS(guards, a_hidden_npmrc_naming_a_registry_is_said, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "npmrc", "");
+	free(write_file(w.home, ".npmrc",
+			"@corp:registry=https://npm.corp.example/\n"
+			"//npm.corp.example/:_authToken=npm-" SECRET "\n"));
+	world_give(&w);
+	struct run_result r = sh_in(&w, NULL, "cat ~/.npmrc; echo ran");
+	cr_expect(strstr(r.out, "ran"), "%s%s", r.out, r.err);
+	cr_expect_null(strstr(r.out, SECRET), "the token was read: %s", r.out);
+	cr_expect(strstr(r.err, "/.npmrc (hidden_paths (default)) names a registry"),
+		  "not said: %s", r.err);
+	run_free(&r);
+	free(write_file(w.home, ".npmrc", "save-exact=true\n"));
+	world_give(&w);
+	r = sh_in(&w, NULL, "echo ran");
+	cr_expect_null(strstr(r.err, "names a registry"), "said of none: %s", r.err);
+	run_free(&r);
+	world_free(&w);
+}
+
 /* The tokens of coding agents, Copilot and chat apps: Copilot's and
  * Slack's under the default ~/.config grant, an agent's credentials with
  * "~" granted. Control: outside, all are printed. */
@@ -1744,27 +1809,27 @@ BOTH_USERS(guards, hidden_agent_and_chat_tokens_stay_unread, .timeout = 60)
 }
 
 /* Round 8's additions: registries' and tools' tokens under the default
- * ~/.config grant (pip's index URL, a Solana key, Cursor's token store),
- * and with "~" granted a registry's (Maven's settings), a database
+ * ~/.config grant (Poetry's, a Solana key, Cursor's token store), and
+ * with "~" granted a registry's (Maven's master password), a database
  * client's (MySQL's login path) and a snap browser's profile. Control:
  * outside, all are printed, and inside a file beside them is. */
 BOTH_USERS(guards, hidden_registry_and_browser_tokens_stay_unread, .timeout = 60)
 {
 	struct world w;
 	world_for(&w, who, "hidreg", ", \"additional_read_only_paths\": [\"~\"]");
-	free(write_file(w.home, ".config/pip/pip.conf", "pip-" TOKEN));
+	free(write_file(w.home, ".config/pypoetry/auth.toml", "poetry-" TOKEN));
 	free(write_file(w.home, ".config/solana/id.json", "solana-" TOKEN));
 	free(write_file(w.home, ".config/Cursor/User/globalStorage/state.vscdb", "cursor-" TOKEN));
-	free(write_file(w.home, ".m2/settings.xml", "maven-" TOKEN));
+	free(write_file(w.home, ".m2/settings-security.xml", "maven-" TOKEN));
 	free(write_file(w.home, ".mylogin.cnf", "mysql-" TOKEN));
 	free(write_file(w.home, "snap/firefox/common/.mozilla/firefox/p/cookies.sqlite",
 			"firefox-" TOKEN));
-	free(write_file(w.home, ".config/pip/visible", "pip-dir-visible"));
+	free(write_file(w.home, ".config/pypoetry/visible", "poetry-dir-visible"));
 	world_give(&w);
 	const char *script = "grep -rsh . ~/.config ~/.m2 ~/snap; cat ~/.mylogin.cnf";
 	struct run_result r = sh_outside(&w, script);
-	static const char *const tags[] = {"pip-",   "solana-", "cursor-",
-					   "maven-", "mysql-",  "firefox-"};
+	static const char *const tags[] = {"poetry-", "solana-", "cursor-",
+					   "maven-",  "mysql-",  "firefox-"};
 	for (size_t i = 0; i < sizeof(tags) / sizeof(tags[0]); i++) {
 		char *want = fmt("%s" TOKEN, tags[i]);
 		cr_assert(strstr(r.out, want), "control: outside, %s: %s%s", want, r.out, r.err);
@@ -1772,8 +1837,8 @@ BOTH_USERS(guards, hidden_registry_and_browser_tokens_stay_unread, .timeout = 60
 	}
 	run_free(&r);
 	r = sh_in(&w, NULL, "%s", script);
-	cr_expect(strstr(r.out, "pip-dir-visible"), "~/.config/pip is not readable: %s%s", r.out,
-		  r.err);
+	cr_expect(strstr(r.out, "poetry-dir-visible"), "~/.config/pypoetry is not readable: %s%s",
+		  r.out, r.err);
 	cr_expect_null(strstr(r.out, TOKEN), "a token was read inside: %s", r.out);
 	run_free(&r);
 	world_free(&w);
