@@ -96,10 +96,10 @@ static const char *const code_vars[] = {"PATH",
 					NULL};
 
 /* Words after which the next one is a command's first again. */
-static const char *const prefixes[] = {"then",  "do",   "else",   "elif", "if",      "while",
-				       "until", "!",    "eval",   "exec", "command", "builtin",
-				       "nohup", "time", "noglob", "{",    "sudo",    "and",
-				       "or",    "not",  "begin",  NULL};
+static const char *const prefixes[] = {"then",  "do",   "else",   "elif",      "if",      "while",
+				       "until", "!",    "eval",   "exec",      "command", "builtin",
+				       "nohup", "time", "noglob", "{",         "sudo",    "and",
+				       "or",    "not",  "begin",  "zsh-defer", NULL};
 
 static bool in_list(const char *const *list, const char *w, size_t n)
 {
@@ -365,8 +365,10 @@ static void shell_word(struct shline *l, const char *w, size_t n)
 			l->mode = M_ALIAS;
 		else if (n == 3 && strncmp(w, "set", 3) == 0)
 			l->mode = M_SET;
-		else if (n == 13 && strncmp(w, "fish_add_path", 13) == 0)
-			l->mode = M_ADDPATH;
+		else if ((n == 13 && strncmp(w, "fish_add_path", 13) == 0) ||
+			 ((memmem(w, n, "path", 4) || memmem(w, n, "PATH", 4)) &&
+			  !memmem(w, n, "realpath", 8)))
+			l->mode = M_ADDPATH; /* (and pathmunge, path_prepend, add_to_path) */
 		else
 			report(s, w, n, out, sizeof(out)); /* a program */
 		return;
@@ -579,19 +581,35 @@ int cordon_dotfile_refs(const char *home, char *(*getenv_fn)(const char *),
 		enum kind k;
 		const char *rel; /* under the home, or (with '@') under XDG_CONFIG_HOME */
 	} files[] = {
-		{SHELL, ".bashrc"},       {SHELL, ".bash_profile"},
-		{SHELL, ".bash_login"},   {SHELL, ".profile"},
-		{SHELL, ".bash_aliases"}, {SHELL, ".zshenv"},
-		{SHELL, ".zprofile"},     {SHELL, ".zshrc"},
-		{SHELL, ".zlogin"},       {SHELL, ".bash_logout"},
-		{SHELL, ".zlogout"},      {SHELL, "@fish/config.fish"},
-		{SHELL, ".direnvrc"},     {SHELL, "@direnv/direnvrc"},
-		{GIT, ".npmrc"},          {SSH, ".ssh/config"},
-		{GIT, ".gitconfig"},      {GIT, "@git/config"},
-		{TMUX, ".tmux.conf"},     {TMUX, "@tmux/tmux.conf"},
-		{VIM, ".vimrc"},          {VIM, ".vim/vimrc"},
-		{VIM, ".gvimrc"},         {VIM, ".exrc"},
-		{VIM, "@nvim/init.vim"},  {VIM, "@nvim/init.lua"},
+		{SHELL, ".bashrc"},
+		{SHELL, ".bash_profile"},
+		{SHELL, ".bash_login"},
+		{SHELL, ".profile"},
+		{SHELL, ".bash_aliases"},
+		{SHELL, ".zshenv"},
+		{SHELL, ".zprofile"},
+		{SHELL, ".zshrc"},
+		{SHELL, ".zlogin"},
+		{SHELL, ".bash_logout"},
+		{SHELL, ".xprofile"},
+		{SHELL, ".xsessionrc"},
+		{SHELL, ".xinitrc"},
+		{SHELL, ".zlogout"},
+		{SHELL, "@fish/config.fish"},
+		{SHELL, ".direnvrc"},
+		{SHELL, "@direnv/direnvrc"},
+		{GIT, ".npmrc"},
+		{SSH, ".ssh/config"},
+		{GIT, ".gitconfig"},
+		{GIT, "@git/config"},
+		{TMUX, ".tmux.conf"},
+		{TMUX, "@tmux/tmux.conf"},
+		{VIM, ".vimrc"},
+		{VIM, ".vim/vimrc"},
+		{VIM, ".gvimrc"},
+		{VIM, ".exrc"},
+		{VIM, "@nvim/init.vim"},
+		{VIM, "@nvim/init.lua"},
 	};
 	struct scan s = {.home = home, .home_len = strlen(home), .fn = fn, .arg = arg};
 	const char *xdg = getenv_fn ? getenv_fn("XDG_CONFIG_HOME") : NULL;

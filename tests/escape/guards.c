@@ -2667,14 +2667,17 @@ static const char named_plant[] =
 	"printf 'Match exec \"touch %s\"\\n' \"$M-ssh\" >> ssh/extra; echo ssh $?\n"
 	"echo \"touch $M-fish\" >> fish/extra.fish; echo fish $?\n"
 	"echo \"touch $M-zsh\" > zsh/.zshrc; echo zsh $?\n"
-	"echo \"run-shell 'touch $M-tmux'\" >> tmux/extra.conf; echo tmux $?\n";
+	"echo \"run-shell 'touch $M-tmux'\" >> tmux/extra.conf; echo tmux $?\n"
+	"echo \"touch $M-casearm\" >> bash/casearm.sh; echo casearm $?\n"
+	"printf '#!/bin/sh\\ntouch %s\\n' \"$M-pathidiom\" > bin2/tool2 && chmod +x bin2/tool2; "
+	"echo pathidiom $?\n";
 
-static const char *const named_steps[] = {"guarded", "deep", "path", "fsmon", "ssh",
-					  "fish",    "zsh",  "tmux", NULL};
+static const char *const named_steps[] = {"guarded", "deep", "path",    "fsmon",     "ssh", "fish",
+					  "zsh",     "tmux", "casearm", "pathidiom", NULL};
 
 static void named_outside(struct world *w)
 {
-	char *script = fmt("bash -i -c 'mytool; true' </dev/null >/dev/null 2>&1; "
+	char *script = fmt("bash -i -c 'mytool; tool2; true' </dev/null >/dev/null 2>&1; "
 			   "git init -q %s/r && git -C %s/r status >/dev/null 2>&1; "
 			   "ssh -F \"$HOME/.ssh/config\" -G somehost >/dev/null 2>&1; "
 			   "fish -c true </dev/null >/dev/null 2>&1; "
@@ -2701,9 +2704,13 @@ BOTH_USERS(guards, what_a_dotfile_names_by_path_is_kept, .timeout = 90)
 	free(write_file(P, "fish/extra.fish", "true\n"));
 	free(write_file(P, "zsh/keep", ""));
 	free(write_file(P, "tmux/extra.conf", "# t\n"));
+	free(write_file(P, "bash/casearm.sh", "true\n"));
+	free(write_file(P, "bin2/keep", ""));
 	char *bashrc = fmt("[ -d %s/x ] && for f in %s/x/*.sh; do . \"$f\"; done\n"
-			   "source %s/bash/init\nexport PATH=\"%s/bin:$PATH\"\n",
-			   P, P, P, P);
+			   "source %s/bash/init\nexport PATH=\"%s/bin:$PATH\"\n"
+			   "case x in x) source %s/bash/casearm.sh ;; esac\n"
+			   "export PATH=\"%s/bin2${PATH:+:${PATH}}\"\n",
+			   P, P, P, P, P, P);
 	free(write_file(w.home, ".bashrc", bashrc));
 	char *ssh = fmt("Include %s/ssh/extra\n", P);
 	char *sshcfg = write_file(w.home, ".ssh/config", ssh);
@@ -2724,13 +2731,15 @@ BOTH_USERS(guards, what_a_dotfile_names_by_path_is_kept, .timeout = 90)
 	static const char *const kept[][2] = {
 		{"x/a.sh", "true\n"},          {"bash/deep.sh", "true\n"},
 		{"bin/fsmon", "#!/bin/sh\n"},  {"ssh/extra", "# extra\n"},
-		{"fish/extra.fish", "true\n"}, {"tmux/extra.conf", "# t\n"}};
+		{"fish/extra.fish", "true\n"}, {"tmux/extra.conf", "# t\n"},
+		{"bash/casearm.sh", "true\n"}};
 	for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
 		char *now = content(P, kept[i][0]);
 		cr_expect_str_eq(now, kept[i][1], "%s was written\n%s", kept[i][0], diag);
 		free(now);
 	}
 	cr_expect_not(present(P, "bin/mytool"), "a program was added on PATH\n%s", diag);
+	cr_expect_not(present(P, "bin2/tool2"), "a program was added on PATH\n%s", diag);
 	cr_expect_not(present(P, "zsh/.zshrc"), "a .zshrc was made in ZDOTDIR\n%s", diag);
 	run_free(&r);
 	named_outside(&w);
