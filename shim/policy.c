@@ -1590,6 +1590,50 @@ const char *cordon_never_project(const char *dir, const char *home)
 	return NULL;
 }
 
+/* Why DIR, the current directory, is not taken for the project: the
+ * home's dotfiles link into it (~/.bashrc -> ~/dotfiles/bashrc, GNU
+ * stow): what is written there runs outside at the next login, through
+ * more forms than any reader of dotfiles follows (rounds 6 to 9 of the
+ * review found new ones each time). NULL when none does, into *WHY
+ * otherwise (malloc'd). --project names one on purpose; the links and
+ * what the dotfiles name stay read-only in it then. */
+static int dotfiles_cwd(const char *dir, const char *home, char **why)
+{
+	*why = NULL;
+	static const char *const where[] = {"", ".config/"};
+	for (size_t w = 0; home && w < ARRAY_SIZE(where) && !*why; w++) {
+		char base[PATH_MAX];
+		if (snprintf(base, sizeof(base), "%s/%s", home, where[w]) >= (int)sizeof(base))
+			continue;
+		DIR *d = opendir(base);
+		int n = 0;
+		for (struct dirent *de; d && !*why && n++ < 1024 && (de = readdir(d));) {
+			if (cordon_dot_or_dotdot(de->d_name) || (!w && de->d_name[0] != '.') ||
+			    (de->d_type != DT_LNK && de->d_type != DT_UNKNOWN))
+				continue;
+			char path[PATH_MAX * 2];
+			struct stat st;
+			snprintf(path, sizeof(path), "%s%s", base, de->d_name);
+			if (lstat(path, &st) < 0 || !S_ISLNK(st.st_mode))
+				continue;
+			cleanup_free char *canon = realpath(path, NULL);
+			if (canon && cordon_path_under(canon, dir) &&
+			    asprintf(
+				    why,
+				    "is where your dotfiles come from (~/%s%s links into it): what "
+				    "is written there runs outside",
+				    where[w], de->d_name) < 0) {
+				*why = NULL;
+				closedir(d);
+				return -ENOMEM;
+			}
+		}
+		if (d)
+			closedir(d);
+	}
+	return 0;
+}
+
 /* Why DIR, the current directory, is not taken for the project: it is at
  * or beneath a hidden path (a terminal opened in ~/.ssh would make the
  * keys readable and authorized_keys writable); NULL when it is not, into
@@ -1761,6 +1805,13 @@ int cordon_policy_resolve(const struct cordon_config *cfg, const struct cordon_c
 	}
 	if (hidden)
 		never = hidden;
+	cleanup_free char *dots = NULL;
+	if (!never && ctx->project_from_cwd && dotfiles_cwd(p.project, ctx->home, &dots) < 0) {
+		cordon_policy_free(&p);
+		return cordon_err(err, ENOMEM, "out of memory");
+	}
+	if (dots)
+		never = dots;
 	if (never) {
 		if (asprintf(&p.no_project, "%s %s", p.project, never) < 0) {
 			p.no_project = NULL;

@@ -354,6 +354,8 @@ void world_init(struct world *w, const char *tag, const char *extra)
 	memset(w, 0, sizeof(*w));
 	w->dir = tmp_dir(tag);
 	w->proj = path_join(w->dir, "proj");
+	if (asprintf(&w->popt, "-p %s", w->proj) < 0)
+		abort();
 	w->outside = path_join(w->dir, "outside");
 	w->home = path_join(w->dir, "home");
 	w->bin = path_join(w->proj, "bin");
@@ -408,6 +410,7 @@ void world_free(struct world *w)
 		free(w->env[i]);
 	free(w->dir);
 	free(w->proj);
+	free(w->popt);
 	free(w->outside);
 	free(w->home);
 	free(w->bin);

@@ -63,6 +63,9 @@ bool wait_exists(const char *path, int ms);
 
 struct world {
 	char *dir, *proj, *outside, *home, *bin, *secret, *cfg;
+	/* "-p PROJ", for sh_in: the project named, where the home's dotfiles
+	 * link into it (a dotfiles project is not taken from the cwd). */
+	char *popt;
 	char *env[16];
 	bool as_user; /* world_as_user: its commands run as the test user */
 	/* world_as_user: cordon and its shim copied into the world, where the

@@ -1235,7 +1235,7 @@ BOTH_USERS(guards, hidden_paths_hold_through_links_and_over_protected, .timeout 
 		  "control: %s%s", r.out, r.err);
 	run_free(&r);
 	/* ~/.config, reached through the link, still reads. */
-	r = sh_in(&w, NULL, "%s", "cat ~/.config/app.conf");
+	r = sh_in(&w, w.popt, "%s", "cat ~/.config/app.conf");
 	cr_expect(strstr(r.out, "app-visible"), "~/.config through its link: %s%s", r.out, r.err);
 	run_free(&r);
 	free(saves);
@@ -1258,8 +1258,9 @@ static struct run_result in_while_outside(struct world *w, const char *body, con
 				   w->proj, saves, w->proj);
 	char *outside_argv[] = {"/bin/sh", "-c", outside_script, NULL};
 	pid_t saver = world_spawn(w, outside_argv, w->home);
-	char *argv[] = {CORDON_BIN, "run", "--config",   w->cfg, "--",
-			"/bin/sh",  "-c",  (char *)body, NULL};
+	/* (The project named: a dotfiles project is not taken from the cwd.) */
+	char *argv[] = {CORDON_BIN, "run",     "--config", w->cfg,       "--project", w->proj,
+			"--",       "/bin/sh", "-c",       (char *)body, NULL};
 	struct run_result r = world_run(w, argv, w->proj);
 	int st;
 	cr_expect_eq(waitpid(saver, &st, 0), saver);
@@ -1293,7 +1294,7 @@ BOTH_USERS(guards, hidden_links_into_the_project_hold, .timeout = 90)
 	cr_assert_eq(symlink(keys, ssh), 0);
 	world_give(&w);
 	give_links(who, (const char *const[]){ssh, NULL});
-	struct run_result r = sh_in(&w, NULL, "%s", linked_rename);
+	struct run_result r = sh_in(&w, w.popt, "%s", linked_rename);
 	char *now = content(keys, "config");
 	cr_expect_str_eq(now, "Host *\n", "~/.ssh/config was planted: %s%s", r.out, r.err);
 	free(now);
@@ -1314,14 +1315,14 @@ BOTH_USERS(guards, hidden_links_into_the_project_hold, .timeout = 90)
 	char *aws = at(w.home, ".aws"), *awsdir = at(w.proj, "aws");
 	cr_assert_eq(symlink(awsdir, aws), 0);
 	give_links(who, (const char *const[]){aws, NULL});
-	r = sh_in(&w, NULL, "%s", "mkdir aws && echo '[default]' > aws/config; echo ran");
+	r = sh_in(&w, w.popt, "%s", "mkdir aws && echo '[default]' > aws/config; echo ran");
 	cr_expect_eq(r.status, 125, "%s%s", r.out, r.err);
 	cr_expect(strstr(r.err, "/.aws (hidden_paths (default)) is a symbolic link to"), "%s",
 		  r.err);
 	cr_expect_not(present(w.proj, "aws"), "the session ran: %s", r.out);
 	run_free(&r);
 	set_config(&w, ", \"hidden_paths\": []");
-	r = sh_in(&w, NULL, "%s", "echo ran");
+	r = sh_in(&w, w.popt, "%s", "echo ran");
 	cr_expect(strstr(r.out, "ran"), "control: without hidden_paths: %s%s", r.out, r.err);
 	run_free(&r);
 
@@ -1370,7 +1371,7 @@ BOTH_USERS(guards, stowed_hidden_files_in_the_project_stay_hidden, .timeout = 60
 	cr_assert(symlink(cfg, lcfg) == 0 && symlink(key, lkey) == 0);
 	world_give(&w);
 	give_links(who, (const char *const[]){lcfg, lkey, lwork, NULL});
-	struct run_result r = sh_in(&w, NULL, "%s", stowed_plant);
+	struct run_result r = sh_in(&w, w.popt, "%s", stowed_plant);
 	char *deep = content(w.proj, "ssh/work.conf");
 	cr_expect_str_eq(deep, "Host work\n", "the deeper stowed file was written: %s%s", r.out,
 			 r.err);
@@ -1393,7 +1394,7 @@ BOTH_USERS(guards, stowed_hidden_files_in_the_project_stay_hidden, .timeout = 60
 		free(name);
 	}
 	world_give(&w);
-	r = sh_in(&w, NULL, "echo ran");
+	r = sh_in(&w, w.popt, "echo ran");
 	char *ssh = at(w.home, ".ssh");
 	char *want = fmt("%s (hidden_paths (default)) holds links into a writable directory, and "
 			 "more than 1024 entries",
@@ -1403,7 +1404,7 @@ BOTH_USERS(guards, stowed_hidden_files_in_the_project_stay_hidden, .timeout = 60
 	cr_expect(strstr(r.err, want), "not said: %s", r.err);
 	run_free(&r);
 	set_config(&w, ", \"hidden_paths\": []");
-	r = sh_in(&w, NULL, "echo ran");
+	r = sh_in(&w, w.popt, "echo ran");
 	cr_expect(strstr(r.out, "ran"), "control: %s%s", r.out, r.err);
 	run_free(&r);
 	free(want);
@@ -1463,7 +1464,7 @@ BOTH_USERS(guards, a_link_on_the_way_to_a_hidden_path_refuses, .timeout = 60)
 	cr_assert(symlink(via, ssh) == 0 && symlink("profiles/work", cur) == 0);
 	world_give(&w);
 	give_links(who, (const char *const[]){ssh, cur, NULL});
-	struct run_result r = sh_in(&w, NULL, "%s", swap_profile);
+	struct run_result r = sh_in(&w, w.popt, "%s", swap_profile);
 	cr_expect_eq(r.status, 125, "%s%s", r.out, r.err);
 	cr_expect(strstr(r.err, "/cur (hidden_paths (default)) is a symbolic link in a writable "
 				"directory"),
@@ -1741,13 +1742,14 @@ BOTH_USERS(guards, a_hidden_file_beneath_a_link_into_the_project_stays_unread, .
 	/* Dangling. */
 	r = sh_outside(&w, "rm -rf dbt");
 	run_free(&r);
-	r = sh_in(&w, NULL, "echo ran");
+	r = sh_in(&w, w.popt, "echo ran");
 	cr_expect_eq(r.status, 125, "%s%s", r.out, r.err);
 	cr_expect(strstr(r.err, "/.dbt (hidden_paths (default)) is a symbolic link to"),
 		  "not said: %s", r.err);
 	run_free(&r);
 	set_config(&w, ", \"hidden_paths\": []");
-	r = sh_in(&w, NULL, "mkdir dbt && echo mine > dbt/profiles.yml && cat ~/.dbt/profiles.yml");
+	r = sh_in(&w, w.popt,
+		  "mkdir dbt && echo mine > dbt/profiles.yml && cat ~/.dbt/profiles.yml");
 	cr_expect(strstr(r.out, "mine"), "control: %s%s", r.out, r.err);
 	run_free(&r);
 	free(link);
@@ -2628,7 +2630,7 @@ BOTH_USERS(guards, what_a_linked_bashrc_sources_is_kept, .timeout = 60)
 	give_links(who, (const char *const[]){link, NULL});
 	char *script =
 		plant(&w, "deny", "", "echo \"touch $M-aliases\" >> aliases.sh; echo aliases $?\n");
-	struct run_result r = sh_in(&w, NULL, "%s", script);
+	struct run_result r = sh_in(&w, w.popt, "%s", script);
 	char *now = content(w.proj, "aliases.sh");
 	cr_expect_str_eq(now, "true\n", "the sourced file was written: %s%s", r.out, r.err);
 	free(now);

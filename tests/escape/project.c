@@ -79,6 +79,45 @@ BOTH_USERS(project, cwd_home_is_not_the_project, .timeout = 60)
 	world_free(&w);
 }
 
+/* A dotfiles repository: the home's ~/.bashrc links into the directory
+ * cordon starts in. What is written there runs outside at the next login,
+ * so it is not taken for the project (one line, the command still runs);
+ * --project names it on purpose (round 9 of the review). Judged from
+ * outside: the marker and the linked bashrc. Control: --project writes. */
+BOTH_USERS(project, cwd_dotfiles_repository_is_not_the_project, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "cwddots", "");
+	char *rc = write_file(w.proj, "bashrc", "# bashrc\n");
+	char *link = path_join(w.home, ".bashrc");
+	cr_assert_eq(symlink(rc, link), 0);
+	world_give(&w);
+	if (who->user)
+		cr_assert_eq(lchown(link, w.uid, w.gid), 0);
+	char *marker = path_join(w.proj, "marker");
+	struct run_result r = sh_in(&w, NULL, WRITE_AND_SAY "; echo evil >> bashrc");
+	cr_expect(strstr(r.out, "ran-5"), "the command did not run: %s", r.err);
+	cr_expect_not(file_exists(marker), "the dotfiles repository was writable");
+	char *want = no_project_line(w.proj, "is where your dotfiles come from (~/.bashrc links "
+					     "into it): what is written there runs outside");
+	cr_expect(strstr(r.err, want), "not said: %s", r.err);
+	char *now = read_file(rc);
+	cr_expect_str_eq(now, "# bashrc\n", "the linked bashrc was written");
+	free(now);
+	run_free(&r);
+	/* Control: named with --project, it is the project (its linked bashrc
+	 * still kept). */
+	r = sh_in(&w, w.popt, WRITE_AND_SAY);
+	cr_expect(file_exists(marker), "--project: the marker was not written: %s", r.err);
+	cr_expect_null(strstr(r.err, "no writable project"), "%s", r.err);
+	run_free(&r);
+	free(want);
+	free(marker);
+	free(link);
+	free(rc);
+	world_free(&w);
+}
+
 /* A directory above $HOME: the project directory holds the home. */
 BOTH_USERS(project, cwd_above_home_is_not_the_project, .timeout = 60)
 {
