@@ -223,7 +223,7 @@ static bool under_proc(const char *path)
 /* PATH, missing, with a symbolic link on the way to it: where it would be
  * made (the nearest existing directory resolved, the rest appended); or
  * NULL (it exists, no link on the way, or out of memory). */
-static char *led_to(const char *path)
+static char *led_to(const char *path, struct cordon_path_cache *cache)
 {
 	char up[PATH_MAX];
 	struct stat st;
@@ -235,7 +235,9 @@ static char *led_to(const char *path)
 		if (lstat(up, &st) == 0)
 			break;
 	}
-	cleanup_free char *canon = realpath(up, NULL);
+	cleanup_free char *canon = NULL;
+	if (cordon_path_resolve_cached(up, NULL, NULL, cache, &canon) < 0)
+		return NULL;
 	size_t n = strlen(up);
 	char *out = NULL;
 	if (canon && strcmp(canon, up) != 0 && asprintf(&out, "%s%s", canon, path + n) < 0)
@@ -256,6 +258,7 @@ int cordon_hidden_ways_find(const struct cordon_policy *p, const struct cordon_s
 		return -ENOMEM;
 	int e = 0;
 	struct seen seen = {.n = 0};
+	struct cordon_path_cache cache = {0}; /* the home's directories, resolved once */
 	struct where wh;
 	where_init(&wh, p, closed, read_only);
 	for (size_t i = 0; e >= 0 && i < p->n_guards; i++) {
@@ -265,7 +268,7 @@ int cordon_hidden_ways_find(const struct cordon_policy *p, const struct cordon_s
 		/* Beneath a link into a writable tree (~/.dbt -> PROJ/dbt, a
 		 * stow layout), the way is where the link leads (round 9 read
 		 * a profiles.yml a login wrote there while the session ran). */
-		cleanup_free char *led = led_to(g->path);
+		cleanup_free char *led = led_to(g->path, &cache);
 		struct cordon_guard at = *g;
 		if (led)
 			at.path = led;
@@ -276,6 +279,7 @@ int cordon_hidden_ways_find(const struct cordon_policy *p, const struct cordon_s
 	}
 	for (size_t i = 0; i < seen.n; i++)
 		free(seen.v[i].path);
+	cordon_path_cache_free(&cache);
 	if (e < 0)
 		cordon_hidden_ways_free(out);
 	return e;

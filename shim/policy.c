@@ -870,8 +870,9 @@ static bool toolchain_rule(const struct cordon_rule *r)
  * fixed as it starts), so it needs no guard: most of the default hidden
  * list on a given machine (~/.tsh, ~/.minikube in a home no rule reads). */
 struct reach_memo {
-	char *dir;    /* the last nearest existing directory looked at */
-	bool covered; /* whether a rule reaches it */
+	char *up;     /* the last nearest existing directory looked at, */
+	char *dir;    /* resolved, */
+	bool covered; /* and whether a rule reaches it */
 };
 
 static bool unreachable(const struct cordon_policy *p, const char *abs,
@@ -884,8 +885,12 @@ static bool unreachable(const struct cordon_policy *p, const char *abs,
 		return false;
 	cleanup_free char *canon = NULL;
 	char *slash;
-	while (!canon && (slash = strrchr(up, '/')) && slash != up) {
+	bool same = false;
+	while (!canon && !same && (slash = strrchr(up, '/')) && slash != up) {
 		*slash = '\0';
+		/* (Most share theirs: the home, ~/.config.) */
+		if ((same = memo->up && strcmp(memo->up, up) == 0))
+			break;
 		/* A dangling link on the way (~/.dbt -> PROJ/dbt, not made
 		 * yet): the session may make where it leads (round 9). */
 		if (lstat(up, &st) == 0 && S_ISLNK(st.st_mode) && stat(up, &st) < 0)
@@ -894,15 +899,19 @@ static bool unreachable(const struct cordon_policy *p, const char *abs,
 		if (r < 0 && r != -ENOENT)
 			return false;
 	}
-	if (!canon)
+	if (!canon && !same)
 		return false;
-	/* (Most share theirs: the home, ~/.config.) */
-	if (!memo->dir || strcmp(memo->dir, canon) != 0) {
+	if (!same) {
+		char *u = strdup(up);
+		if (!u)
+			return false;
 		memo->covered = false;
 		for (size_t i = 0; i < p->n_rules && !memo->covered; i++)
 			memo->covered = cordon_path_under(canon, p->rules[i].path);
 		free(memo->dir);
+		free(memo->up);
 		memo->dir = canon;
+		memo->up = u;
 		canon = NULL;
 	}
 	if (memo->covered)
@@ -971,6 +980,7 @@ static int guard_list_in(struct cordon_policy *p, const char *const *list, unsig
 	struct reach_memo memo = {0};
 	int r = guard_list_memo(p, list, kind, yield, source, home, base, cache, &memo);
 	free(memo.dir);
+	free(memo.up);
 	return r;
 }
 
