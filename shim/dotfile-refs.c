@@ -32,6 +32,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "cordon/policy.h"
 #include "util.h"
 
 enum kind { SHELL, SSH, GIT, TMUX, VIM };
@@ -109,18 +110,6 @@ static bool in_list(const char *const *list, const char *w, size_t n)
 	return false;
 }
 
-/* Paths in system directories are nobody's dotfiles. */
-static bool system_path(const char *p)
-{
-	static const char *const sys[] = {"/usr/",  "/bin/",       "/sbin/", "/lib",
-					  "/etc/",  "/proc/",      "/sys/",  "/dev/",
-					  "/snap/", "/nix/store/", "/boot/", NULL};
-	for (size_t i = 0; sys[i]; i++)
-		if (strncmp(p, sys[i], strlen(sys[i])) == 0)
-			return true;
-	return false;
-}
-
 /* The part of W (N bytes) after its spelling of the home ("~/", "$HOME/",
  * "${HOME}/", ssh's "%d/", the home's own path), or NULL; *ABS: W is
  * absolute elsewhere (returned whole). */
@@ -193,7 +182,8 @@ static bool report(struct scan *s, const char *w, size_t n, char *out, size_t si
 	if (keep == 0 || (abs && keep < 2))
 		return false;
 	int m = snprintf(out, size, "%s%.*s", abs ? "" : "~/", (int)keep, rest);
-	if (m < 0 || (size_t)m >= size || (abs && system_path(out)))
+	/* (A system directory is nobody's dotfiles.) */
+	if (m < 0 || (size_t)m >= size || (abs && cordon_never_project(out, NULL)))
 		return false;
 	int r = s->fn(out, s->file, s->arg);
 	if (r < 0)

@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
@@ -74,17 +75,29 @@ static bool reaches(const struct cordon_strv *list, const char *path, bool withi
 	return false;
 }
 
-static int note(struct cordon_guard_plan *plan, const char *path, const char *source,
-		const char *why)
+/* A line of the plan's (its notes, its warnings), printf'd into LIST
+ * once. 0 or -ENOMEM. */
+__attribute__((format(printf, 2, 3))) static int say_once(struct cordon_strv *list, const char *f,
+							  ...)
 {
+	va_list ap;
+	va_start(ap, f);
 	char *s;
-	if (asprintf(&s, "%s (%s): %s", path, source, why) < 0)
+	int n = vasprintf(&s, f, ap);
+	va_end(ap);
+	if (n < 0)
 		return -ENOMEM;
-	if (cordon_strv_contains(&plan->notes, s)) {
+	if (cordon_strv_contains(list, s)) {
 		free(s);
 		return 0;
 	}
-	return cordon_strv_push_take(&plan->notes, s);
+	return cordon_strv_push_take(list, s);
+}
+
+static int note(struct cordon_guard_plan *plan, const char *path, const char *source,
+		const char *why)
+{
+	return say_once(&plan->notes, "%s (%s): %s", path, source, why);
 }
 
 /* PATH, a hidden file (of SOURCE) with ST: a second name for it, a hard
@@ -95,18 +108,11 @@ static int warn_linked(struct cordon_guard_plan *plan, const char *path, const c
 {
 	if (!S_ISREG(st->st_mode) || st->st_nlink < 2)
 		return 0;
-	char *s;
-	if (asprintf(&s,
-		     "%s (%s) has %ju names: the other%s, a hard link made before this "
-		     "session, is not hidden; remove %s, or keep a copy there instead",
-		     path, source, (uintmax_t)st->st_nlink, st->st_nlink > 2 ? "s" : "",
-		     st->st_nlink > 2 ? "them" : "it") < 0)
-		return -ENOMEM;
-	if (cordon_strv_contains(&plan->warnings, s)) {
-		free(s);
-		return 0;
-	}
-	return cordon_strv_push_take(&plan->warnings, s);
+	return say_once(&plan->warnings,
+			"%s (%s) has %ju names: the other%s, a hard link made before this "
+			"session, is not hidden; remove %s, or keep a copy there instead",
+			path, source, (uintmax_t)st->st_nlink, st->st_nlink > 2 ? "s" : "",
+			st->st_nlink > 2 ? "them" : "it");
 }
 
 /* PATH, a hidden ~/.npmrc (of SOURCE) that says which registry npm goes
@@ -137,14 +143,11 @@ static int warn_registry(struct cordon_guard_plan *plan, const char *path, const
 	}
 	if (!registry)
 		return 0;
-	char *s;
-	if (asprintf(&s,
-		     "%s (%s) names a registry, which npm in this session does not see (it "
-		     "goes to registry.npmjs.org, where a private package's name may be "
-		     "someone else's); pass npm --registry, or name the file in a read rule",
-		     path, source) < 0)
-		return -ENOMEM;
-	return cordon_strv_push_take(&plan->warnings, s);
+	return say_once(&plan->warnings,
+			"%s (%s) names a registry, which npm in this session does not see (it "
+			"goes to registry.npmjs.org, where a private package's name may be "
+			"someone else's); pass npm --registry, or name the file in a read rule",
+			path, source);
 }
 
 static int add_mount(struct cordon_guard_plan *plan, const char *path, enum cordon_mount_op op,
@@ -601,18 +604,13 @@ static int hide_at(struct cordon_guard_plan *plan, const struct reach *r, const 
 	/* The same for a directory on the way (~/.dbt -> PROJ/dbt, not made
 	 * yet, for ~/.dbt/profiles.yml: round 9). */
 	char up[PATH_MAX];
-	if (!canon && snprintf(up, sizeof(up), "%s", path) < (int)sizeof(up)) {
-		char *slash;
-		while ((slash = strrchr(up, '/')) && slash != up) {
-			*slash = '\0';
-			if (lstat(up, &st) < 0)
-				continue;
-			if (S_ISLNK(st.st_mode) && dangling_target(up, target, sizeof(target)) &&
-			    creatable(r, target) && !made_only_outside(r, target))
-				return refuse_dangling(plan, up, source, target, "hidden");
-			break;
-		}
-	}
+	int missing = errno;
+	if (!canon && cordon_path_nearest(path, up, sizeof(up), &st) == 0 &&
+	    strcmp(up, path) != 0 && S_ISLNK(st.st_mode) &&
+	    dangling_target(up, target, sizeof(target)) && creatable(r, target) &&
+	    !made_only_outside(r, target))
+		return refuse_dangling(plan, up, source, target, "hidden");
+	errno = missing;
 	if (!canon || stat(canon, &st) < 0)
 		return errno == ENOMEM ? -ENOMEM : 0; /* absent: nothing to hide */
 	bool dir = S_ISDIR(st.st_mode);
@@ -1183,15 +1181,12 @@ static int protect_hook_configs(struct cordon_guard_plan *plan, const struct rea
 	for (size_t i = 0; e >= 0 && i < files.n; i++)
 		e = protect(plan, r, files.v[i], source, 0);
 	cordon_strv_free(&files);
-	char *s;
-	if (e >= 0 && dynamic &&
-	    asprintf(&s,
-		     "a hook in %s names its manager's config at run time (--config \"$VAR\"): "
-		     "cordon cannot keep that file read-only; write its path in the hook",
-		     hooks) >= 0 &&
-	    (cordon_strv_contains(&plan->warnings, s) ||
-	     cordon_strv_push_take(&plan->warnings, s) < 0))
-		free(s);
+	if (e >= 0 && dynamic)
+		e = say_once(&plan->warnings,
+			     "a hook in %s names its manager's config at run time (--config "
+			     "\"$VAR\"): cordon cannot keep that file read-only; write its path "
+			     "in the hook",
+			     hooks);
 	return e;
 }
 

@@ -227,14 +227,8 @@ static char *led_to(const char *path, struct cordon_path_cache *cache)
 {
 	char up[PATH_MAX];
 	struct stat st;
-	if (lstat(path, &st) == 0 || snprintf(up, sizeof(up), "%s", path) >= (int)sizeof(up))
+	if (cordon_path_nearest(path, up, sizeof(up), &st) < 0 || strcmp(up, path) == 0)
 		return NULL;
-	char *slash;
-	while ((slash = strrchr(up, '/')) && slash != up) {
-		*slash = '\0';
-		if (lstat(up, &st) == 0)
-			break;
-	}
 	cleanup_free char *canon = NULL;
 	if (cordon_path_resolve_cached(up, NULL, NULL, cache, &canon) < 0)
 		return NULL;

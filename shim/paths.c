@@ -260,6 +260,19 @@ int cordon_path_resolve_cached(const char *in, const char *home, const char *bas
 	return 0;
 }
 
+int cordon_path_nearest(const char *path, char *out, size_t size, struct stat *st)
+{
+	if (snprintf(out, size, "%s", path) >= (int)size)
+		return -ENAMETOOLONG;
+	for (char *slash;;) {
+		if (lstat(out, st) == 0)
+			return 0;
+		if ((slash = strrchr(out, '/')) == NULL || slash == out)
+			return -ENOENT;
+		*slash = '\0';
+	}
+}
+
 int cordon_path_resolve(const char *in, const char *home, const char *base, char **out)
 {
 	return cordon_path_resolve_cached(in, home, base, NULL, out);

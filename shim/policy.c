@@ -1330,7 +1330,7 @@ static int guard_one_named(const char *path, const char *file, void *arg)
 	     cordon_policy_hidden(n->p, canon)))
 		return 0;
 	char source[PATH_MAX + 16];
-	snprintf(source, sizeof(source), "named by %s", file);
+	snprintf(source, sizeof(source), CORDON_GUARD_NAMED "%s", file);
 	/* zsh reads FILE.zwc (or DIR.zwc for an fpath directory) instead,
 	 * when it is newer: a compiled one planted beside it. */
 	char zwc[PATH_MAX + 8];

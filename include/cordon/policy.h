@@ -9,6 +9,7 @@
 #define CORDON_POLICY_H
 
 #include <stdbool.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "cordon/config.h"
@@ -280,6 +281,9 @@ bool cordon_path_under(const char *path, const char *dir);
 /* The source of the guards on outside servers' socket directories in /tmp
  * (tmux's is made, mode 0700, when missing: shim/guard.c). */
 #define CORDON_GUARD_SERVERS "outside servers' sockets"
+/* The source of the guards on what a dotfile names as code (shim/
+ * dotfile-refs.c), followed by the dotfile's name ("named by ~/.bashrc"). */
+#define CORDON_GUARD_NAMED "named by "
 
 /* "rwx"-style text for an access mask ("r-x", "---"). BUF is at least 4 bytes. */
 const char *cordon_access_str(unsigned access, char buf[4]);
@@ -305,6 +309,11 @@ void cordon_path_cache_free(struct cordon_path_cache *c);
 /* Said after cordon makes a directory: what path caches took for missing
  * is asked again. */
 void cordon_path_made(void);
+
+/* The nearest entry at or above PATH (absolute) that exists, a final link
+ * not followed, into OUT (SIZE bytes), with its lstat in *ST: 0, or -errno
+ * (-ENOENT where none does, -ENAMETOOLONG). */
+int cordon_path_nearest(const char *path, char *out, size_t size, struct stat *st);
 
 /* Only the first steps of cordon_path_resolve: "~" expanded and IN made
  * absolute against BASE (a fresh string in *OUT); nothing is asked of the

@@ -169,7 +169,7 @@ static int mount_one(const struct cordon_mount *m, int *empty, struct cordon_err
 	/* What a dotfile names, gone or beneath a cover since the plan: its
 	 * cover (or nothing) keeps it. */
 	if (to < 0 && (errno == ENOENT || errno == EACCES) &&
-	    strncmp(m->source, "named by ", 9) == 0)
+	    strncmp(m->source, CORDON_GUARD_NAMED, strlen(CORDON_GUARD_NAMED)) == 0)
 		return 0;
 	if (to < 0)
 		return cordon_err(err, errno, "%s (%s): cannot open to keep it %s: %s", m->path,
@@ -416,8 +416,9 @@ int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *use
 		 * the session may write (a project's src on PYTHONPATH): said,
 		 * so that the failing write is not a mystery (round 9). */
 		if (r >= 0 && plan.v[i].op == CORDON_MOUNT_RO &&
-		    strncmp(plan.v[i].source, "named by ", 9) == 0 && !beneath_readonly(&plan, i) &&
-		    named++ < 3)
+		    strncmp(plan.v[i].source, CORDON_GUARD_NAMED, strlen(CORDON_GUARD_NAMED)) ==
+			    0 &&
+		    !beneath_readonly(&plan, i) && named++ < 3)
 			fprintf(stderr,
 				"cordon: %s stays read-only: %s as code (what is written there "
 				"runs outside); name it in --allow-write to write it\n",
