@@ -14,11 +14,12 @@
  * The shells' files are read as shell: a path is taken where it is sourced,
  * run (a command's first word, in `$(...)`, `<(...)`, an alias), put in a
  * variable that names code (PATH, fpath, ZDOTDIR, EDITOR, ...; fish's `set`
- * and `fish_add_path`), or globbed (a loop over a directory: the directory);
- * a path only mentioned (`cd ~/src/app`, `HISTFILE=~/x`) is not. The others
- * are config files whose paths are nearly all code or config: every path
- * in them is taken, but vim's undo, backup, swap and viminfo places. A
- * textual scan, bounded (64 files, 4000 lines each). */
+ * and `fish_add_path`, PATH helpers), or looped over (a loop's list, a
+ * process substitution: a glob's directory); a path only mentioned (`cd
+ * ~/src/app`, `HISTFILE=~/x`, an alias's `rm -rf ~/x/build/` with a glob)
+ * is not. ssh's and git's files give every path in them; vim's and
+ * tmux's only their lines that load code (source, runtimepath, run-shell,
+ * ...). A textual scan, bounded (64 files, six deep, 4000 lines each). */
 #include "dotfile-refs.h"
 
 #include <ctype.h>

@@ -5,7 +5,7 @@
 
 /* Call FN(PATH, FILE, ARG) for each path the shells' startup files, ssh's,
  * git's, tmux's and vim's config files in HOME (and what those include or
- * source by name, three levels down) name as code: what they source, run,
+ * source by name, six levels down) name as code: what they source, run,
  * include or put on a search path (PATH, fpath, ZDOTDIR, runtimepath, ...).
  * PATH is "~/REST" or absolute; where a name holds a glob, the directory
  * before it. FILE is the file that names it, as "~/REST". GETENV_FN gives
