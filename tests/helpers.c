@@ -935,6 +935,15 @@ size_t read_pids(const char *path, pid_t *out, size_t max)
 	return n;
 }
 
+size_t wait_pids(const char *path, pid_t *out, size_t want, int ms)
+{
+	long deadline = now_ms() + ms;
+	size_t n;
+	while ((n = read_pids(path, out, want)) < want && now_ms() < deadline)
+		usleep(5000);
+	return n;
+}
+
 char *session_id(struct world *w)
 {
 	char *p = path_join(w->proj, "sid");

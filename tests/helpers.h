@@ -175,6 +175,9 @@ void stop_process(pid_t pid);
 
 /* The pids in the file PATH, one per line. */
 size_t read_pids(const char *path, pid_t *out, size_t max);
+/* Wait up to MS for the file PATH to hold WANT pids, and read them: a file
+ * that exists may not have been written yet (the shell opens it first). */
+size_t wait_pids(const char *path, pid_t *out, size_t want, int ms);
 /* The session id the shell wrote to the project's "sid" file. */
 char *session_id(struct world *w);
 /* The cgroup directory of session ID (NULL if no cgroup2 mount). */

@@ -41,11 +41,8 @@ static pid_t start_sleeping_session(struct world *w, char **id)
 			NULL};
 	pid_t pid = spawn_cmd(argv, w->env, w->proj);
 	char *pids = path_join(w->proj, "pids");
-	/* The file exists from the shell's open, before its pid is in it. */
 	pid_t esc[1];
-	for (int i = 0; i < 500 && read_pids(pids, esc, 1) < 1; i++)
-		usleep(10000);
-	cr_assert_eq(read_pids(pids, esc, 1), 1, "the session did not start");
+	cr_assert_eq(wait_pids(pids, esc, 1, 5000), 1, "the session did not start");
 	free(pids);
 	*id = session_id(w);
 	cr_assert_not_null(*id);

@@ -585,11 +585,10 @@ BOTH_USERS(sockets, a_dead_supervisor_leaves_nothing_connectable, .timeout = 60)
 			"/bin/sh",  "-c",  script,     NULL};
 	pid_t pid = world_spawn(&w, argv, w.proj);
 	char *pids = path_join(w.proj, "pids");
-	cr_assert(wait_exists(pids, 5000), "the session did not start");
-	char *id = session_id(&w);
 	/* The supervisor is our child; its keeper, the shell's parent. */
 	pid_t shell[1];
-	cr_assert_eq(read_pids(pids, shell, 1), 1);
+	cr_assert_eq(wait_pids(pids, shell, 1, 5000), 1, "the session did not start");
+	char *id = session_id(&w);
 	char stat[64];
 	snprintf(stat, sizeof(stat), "/proc/%d/stat", (int)shell[0]);
 	char *st = read_file(stat);

@@ -47,11 +47,11 @@ static char *add_probe(struct world *w)
 	return p;
 }
 
-/* The pid in the file PATH (0 if none). */
+/* The pid in the file PATH, once written (0 if none within 5 s). */
 static pid_t pid_in(const char *path)
 {
 	pid_t p[1];
-	return read_pids(path, p, 1) == 1 ? p[0] : 0;
+	return wait_pids(path, p, 1, 5000) == 1 ? p[0] : 0;
 }
 
 /* ---- a listener of the session's own ---- */
