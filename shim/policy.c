@@ -311,6 +311,37 @@ static const unsigned class_access[CORDON_CLASS_COUNT] = {
 	[CORDON_CLASS_RW] = CORDON_ACCESS_ALL,
 };
 
+static void guard_free(struct cordon_guard *g)
+{
+	free(g->path);
+	free(g->source);
+	free(g->by);
+}
+
+/* RULE, added after the hidden paths were planned, may reach one they
+ * left unguarded as unreachable (a cordon learn proposal for the tool's
+ * tree, ~/.local/share/uv, with uv's credentials missing at start: a login
+ * outside made them and the session read them, round 9): guard it now. */
+static int reach_late(struct cordon_policy *p, const struct cordon_rule *rule)
+{
+	size_t kept = 0;
+	int r = 0;
+	for (size_t i = 0; i < p->n_unreached; i++) {
+		struct cordon_guard *g = &p->unreached[i];
+		if (r == 0 && (cordon_path_under(g->by, rule->path) ||
+			       cordon_path_under(rule->path, g->path))) {
+			r = cordon_policy_add_guard(p, g->path, CORDON_GUARD_HIDE, g->source);
+			if (r == 0) {
+				guard_free(g);
+				continue;
+			}
+		}
+		p->unreached[kept++] = *g;
+	}
+	p->n_unreached = kept;
+	return r;
+}
+
 int cordon_policy_add_rule(struct cordon_policy *p, const char *path, unsigned access,
 			   const char *source)
 {
@@ -354,7 +385,7 @@ int cordon_policy_add_rule(struct cordon_policy *p, const char *path, unsigned a
 		return -ENOMEM;
 	}
 	p->n_rules++;
-	return 0;
+	return reach_late(p, r);
 }
 
 int cordon_policy_add_socket(struct cordon_policy *p, const char *path, const char *source)
@@ -441,12 +472,9 @@ int cordon_policy_add_guard(struct cordon_policy *p, const char *path, unsigned 
 		return -ENOMEM;
 	p->guards = ng;
 	struct cordon_guard *g = &p->guards[p->n_guards];
-	g->path = strdup(path);
-	g->source = strdup(source);
-	g->kind = kind;
+	*g = (struct cordon_guard){.path = strdup(path), .kind = kind, .source = strdup(source)};
 	if (!g->path || !g->source) {
-		free(g->path);
-		free(g->source);
+		guard_free(g);
 		return -ENOMEM;
 	}
 	*slot = ++p->n_guards;
@@ -461,8 +489,7 @@ void cordon_policy_drop_guards(struct cordon_policy *p, const struct cordon_strv
 		cleanup_free char *canon = realpath(g->path, NULL);
 		if (cordon_strv_contains(paths, g->path) ||
 		    (canon && cordon_strv_contains(paths, canon))) {
-			free(g->path);
-			free(g->source);
+			guard_free(g);
 			continue;
 		}
 		p->guards[kept++] = *g;
@@ -505,9 +532,7 @@ static int add_exposed(struct cordon_policy *p, const char *path, const char *so
 				   .source = strdup(source),
 				   .by = strdup(by)};
 	if (!g->path || !g->source || !g->by) {
-		free(g->path);
-		free(g->source);
-		free(g->by);
+		guard_free(g);
 		return -ENOMEM;
 	}
 	p->n_exposed++;
@@ -922,6 +947,27 @@ static bool unreachable(const struct cordon_policy *p, const char *abs,
 	return true;
 }
 
+static int add_unreached(struct cordon_policy *p, const char *path, const char *dir,
+			 const char *source)
+{
+	struct cordon_guard *ng =
+		cordon_grow(p->unreached, &p->unreached_cap, p->n_unreached + 1, sizeof(*ng), 16);
+	if (!ng)
+		return -ENOMEM;
+	p->unreached = ng;
+	struct cordon_guard *g = &p->unreached[p->n_unreached];
+	*g = (struct cordon_guard){.path = strdup(path),
+				   .kind = CORDON_GUARD_HIDE,
+				   .source = strdup(source),
+				   .by = strdup(dir)};
+	if (!g->path || !g->source || !g->by) {
+		guard_free(g);
+		return -ENOMEM;
+	}
+	p->n_unreached++;
+	return 0;
+}
+
 static int guard_list_memo(struct cordon_policy *p, const char *const *list, unsigned kind,
 			   bool yield, const char *source, const char *home, const char *base,
 			   struct cordon_path_cache *cache, struct reach_memo *memo)
@@ -948,8 +994,11 @@ static int guard_list_memo(struct cordon_policy *p, const char *const *list, uns
 			if (rr == -ENOMEM)
 				return -ENOMEM;
 			if (rr == -ENOENT && kind == CORDON_GUARD_HIDE &&
-			    unreachable(p, abs, cache, memo))
+			    unreachable(p, abs, cache, memo)) {
+				if (add_unreached(p, abs, memo->dir, source) < 0)
+					return -ENOMEM;
 				continue;
+			}
 			const struct cordon_rule *named = NULL;
 			for (size_t j = 0; j < p->n_rules && !named; j++)
 				/* (A preset's cache is one: the python preset's
@@ -1880,17 +1929,15 @@ void cordon_policy_free(struct cordon_policy *p)
 	}
 	free(p->sockets);
 	free(p->guard_slots);
-	for (size_t i = 0; i < p->n_guards; i++) {
-		free(p->guards[i].path);
-		free(p->guards[i].source);
-	}
+	for (size_t i = 0; i < p->n_guards; i++)
+		guard_free(&p->guards[i]);
 	free(p->guards);
-	for (size_t i = 0; i < p->n_exposed; i++) {
-		free(p->exposed[i].path);
-		free(p->exposed[i].source);
-		free(p->exposed[i].by);
-	}
+	for (size_t i = 0; i < p->n_exposed; i++)
+		guard_free(&p->exposed[i]);
 	free(p->exposed);
+	for (size_t i = 0; i < p->n_unreached; i++)
+		guard_free(&p->unreached[i]);
+	free(p->unreached);
 	free(p->socket_dir);
 	free(p->project);
 	free(p->no_project);

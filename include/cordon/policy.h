@@ -91,8 +91,10 @@ struct cordon_guard {
 	char *path; /* absolute; not canonical: "/p/.git/hooks" stays what it names */
 	unsigned kind;
 	char *source; /* "protected_paths (default)", "hidden_paths", "cordon's config", ... */
-	/* In cordon_policy.exposed only: the rule that names the hidden path
-	 * itself, so that it is not hidden ("--allow-read"); else NULL. */
+	/* In cordon_policy.exposed: the rule that names the hidden path
+	 * itself, so that it is not hidden ("--allow-read"); in
+	 * cordon_policy.unreached: the nearest directory above it that exists,
+	 * resolved; else NULL. */
 	char *by;
 };
 
@@ -152,6 +154,13 @@ struct cordon_policy {
 	struct cordon_guard *exposed;
 	size_t n_exposed;
 	size_t exposed_cap;
+	/* The hidden paths given no guard because they are missing and no rule
+	 * reaches where they would be made (BY: that place). A rule added
+	 * later that reaches one (cordon learn's proposal, the history file's)
+	 * guards it then: cordon_policy_add_rule. Not sent on the wire. */
+	struct cordon_guard *unreached;
+	size_t n_unreached;
+	size_t unreached_cap;
 };
 
 /* Everything about the session that is not in the config file. */

@@ -1716,6 +1716,47 @@ BOTH_USERS(guards, a_hard_linked_hidden_file_is_said, .timeout = 60)
 	world_free(&w);
 }
 
+/* cordon learn on a tool in a tree nothing reads (uv's tools, in
+ * ~/.local/share/uv/tools) proposes that tree, and runs the tool as if it
+ * were in the config: uv's credentials, missing as the session starts and
+ * written by a login outside while it runs, stay unread (round 9: the
+ * proposed rule came after the hidden paths were planned, and that one,
+ * missing then and out of every rule's reach, had no guard). Control: the
+ * tool outside reads them. */
+BOTH_USERS(guards, hidden_paths_under_a_learned_tree_stay_unread, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "hidlearn", "");
+	char *tool = write_file(w.home, ".local/share/uv/tools/ruff/bin/tool",
+				"#!/bin/sh\n"
+				"touch ready; while [ ! -e go ]; do sleep 0.05; done\n"
+				"cat ~/.local/share/uv/credentials/credentials.toml; echo read\n");
+	cr_assert_eq(chmod(tool, 0755), 0);
+	world_give(&w);
+	char *login = fmt("while [ ! -e ready ]; do sleep 0.05; done; "
+			  "mkdir -p %s/.local/share/uv/credentials && "
+			  "echo UV-%s > %s/.local/share/uv/credentials/credentials.toml; touch go",
+			  w.home, SECRET, w.home);
+	char *login_argv[] = {"/bin/sh", "-c", login, NULL};
+	pid_t saver = world_spawn(&w, login_argv, w.proj);
+	char *argv[] = {CORDON_BIN, "learn", "--config", w.cfg, "--", tool, NULL};
+	struct run_result r = world_run(&w, argv, w.proj);
+	int st;
+	cr_expect_eq(waitpid(saver, &st, 0), saver);
+	cr_assert(strstr(r.out, "read"), "the tool did not get that far: %s%s", r.out, r.err);
+	cr_expect(strstr(r.err, "learning as if"), "learn proposed no tree: %s", r.err);
+	cr_expect_null(strstr(r.out, "UV-" SECRET), "uv's login made meanwhile was read: %s",
+		       r.out);
+	run_free(&r);
+	char *plain[] = {tool, NULL};
+	r = world_run(&w, plain, w.proj);
+	cr_expect(strstr(r.out, "UV-" SECRET), "control: %s%s", r.out, r.err);
+	run_free(&r);
+	free(login);
+	free(tool);
+	world_free(&w);
+}
+
 /* A hidden file not made yet beneath a link into the project (~/.dbt ->
  * PROJ/dbt, a stow layout): one a login outside writes while the session
  * runs is not read inside, and is said as the session ends; with the link
