@@ -29,9 +29,23 @@ struct reach {
 	bool create;                     /* cordon_guard_plan's CREATE */
 	struct cordon_path_cache *cache; /* each real directory asked about once */
 	struct cordon_strv
-		*made; /* what MKDIR makes (or will make) when missing, parents included */
-	char *closed;  /* cordon_guard_closed_dir's, or NULL */
-	bool held;     /* list the existing placeholders too (the launcher's plan) */
+		*made;         /* what MKDIR makes (or will make) when missing, parents included */
+	char *closed;          /* cordon_guard_closed_dir's, or NULL */
+	bool held;             /* list the existing placeholders too (the launcher's plan) */
+	struct linked *linked; /* hidden files with more names, said once all are seen */
+};
+
+/* Hidden files with NLINK names, each seen at PATH (of SOURCE); NAME: its
+ * directory resolved, and its name, to tell two ways to one name from two
+ * names. */
+struct linked {
+	struct linked_file {
+		dev_t dev;
+		ino_t ino;
+		nlink_t nlink;
+		char *path, *source, *name;
+	} * v;
+	size_t n, cap;
 };
 
 /* realpath(PATH), remembering real directories: ~200 readlinks fewer a
@@ -102,17 +116,78 @@ static int note(struct cordon_guard_plan *plan, const char *path, const char *so
 
 /* PATH, a hidden file (of SOURCE) with ST: a second name for it, a hard
  * link made before the session, is not covered by the mount on this one
- * (round 8 read ~/.aws/credentials through ~/.config/aws-creds): said. */
-static int warn_linked(struct cordon_guard_plan *plan, const char *path, const char *source,
+ * (round 8 read ~/.aws/credentials through ~/.config/aws-creds): noted,
+ * and said by say_linked unless each name is hidden (a key and its
+ * "ln" backup in ~/.ssh: round 9 warned of it, twice). */
+static int warn_linked(const struct reach *r, const char *path, const char *source,
 		       const struct stat *st)
 {
 	if (!S_ISREG(st->st_mode) || st->st_nlink < 2)
 		return 0;
-	return say_once(&plan->warnings,
-			"%s (%s) has %ju names: the other%s, a hard link made before this "
-			"session, is not hidden; remove %s, or keep a copy there instead",
-			path, source, (uintmax_t)st->st_nlink, st->st_nlink > 2 ? "s" : "",
-			st->st_nlink > 2 ? "them" : "it");
+	struct linked *set = r->linked;
+	struct linked_file *nl = cordon_grow(set->v, &set->cap, set->n + 1, sizeof(*nl), 4);
+	if (!nl)
+		return -ENOMEM;
+	set->v = nl;
+	/* (A name for it reached twice, through a link to its directory:
+	 * one name.) */
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 0, path);
+	cleanup_free char *canon = slash && slash != path ? canon_of(r, dir) : NULL;
+	struct linked_file *l = &set->v[set->n];
+	*l = (struct linked_file){.dev = st->st_dev, .ino = st->st_ino, .nlink = st->st_nlink};
+	l->path = strdup(path);
+	l->source = strdup(source);
+	if (!canon || asprintf(&l->name, "%s%s", canon, slash) < 0)
+		l->name = canon ? NULL : strdup(path);
+	if (!l->path || !l->source || !l->name) {
+		free(l->path);
+		free(l->source);
+		free(l->name);
+		return -ENOMEM;
+	}
+	set->n++;
+	return 0;
+}
+
+/* The hidden files warn_linked noted: each with a name that is not
+ * hidden, said once. */
+static int say_linked(struct cordon_guard_plan *plan, const struct linked *set)
+{
+	int e = 0;
+	for (size_t i = 0; i < set->n; i++) {
+		const struct linked_file *l = &set->v[i];
+		bool first = true;
+		size_t names = 0;
+		for (size_t j = 0; j < set->n && first; j++) {
+			const struct linked_file *o = &set->v[j];
+			if (o->dev != l->dev || o->ino != l->ino)
+				continue;
+			if (j < i) /* said (or not) with the first */
+				first = false;
+			bool again = false;
+			for (size_t k = 0; k < j && !again; k++)
+				again = set->v[k].dev == o->dev && set->v[k].ino == o->ino &&
+					strcmp(set->v[k].name, o->name) == 0;
+			names += !again;
+		}
+		if (!first || names >= (size_t)l->nlink)
+			continue;
+		uintmax_t others = (uintmax_t)l->nlink - names;
+		char n[32] = "";
+		if (others > 1)
+			snprintf(n, sizeof(n), " %ju", others);
+		if (e >= 0)
+			e = say_once(
+				&plan->warnings,
+				"%s (%s) has %ju names: the%s other%s, a hard link made before "
+				"this session, %s not hidden; remove %s, or keep a copy there "
+				"instead",
+				l->path, l->source, (uintmax_t)l->nlink, n, others > 1 ? "s" : "",
+				others > 1 ? "are" : "is", others > 1 ? "them" : "it");
+	}
+	return e;
 }
 
 /* PATH, a hidden ~/.npmrc (of SOURCE) that says which registry npm goes
@@ -516,7 +591,7 @@ static int hide_links_in(struct cordon_guard_plan *plan, const struct reach *r, 
 	struct cordon_strv queue = {0};
 	int e = cordon_strv_push(&queue, dir), budget = LINKS_BUDGET;
 	size_t level_end = queue.n;
-	int depth = 0, lstats = 0;
+	int depth = 0;
 	bool past = false, stowed = false;
 	for (size_t q = 0; e >= 0 && q < queue.n && !past; q++) {
 		if (q == level_end) {
@@ -547,9 +622,11 @@ static int hide_links_in(struct cordon_guard_plan *plan, const struct reach *r, 
 				past = true;
 				break;
 			}
-			/* A credential with a second name: the files at the top. */
-			if (type == DT_REG && depth == 0 && lstats++ < 64 &&
-			    lstat(path, &st) == 0 && (e = warn_linked(plan, path, source, &st)) < 0)
+			/* A credential with a second name, at any depth the walk
+			 * reaches (a GnuPG key in private-keys-v1.d: round 9). */
+			if (type == DT_REG &&
+			    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			    (e = warn_linked(r, path, source, &st)) < 0)
 				break;
 			/* (The link itself is under the cover: where it leads is
 			 * judged, links on that way included.) */
@@ -614,7 +691,7 @@ static int hide_at(struct cordon_guard_plan *plan, const struct reach *r, const 
 	if (!canon || stat(canon, &st) < 0)
 		return errno == ENOMEM ? -ENOMEM : 0; /* absent: nothing to hide */
 	bool dir = S_ISDIR(st.st_mode);
-	int e = warn_linked(plan, path, source, &st);
+	int e = warn_linked(r, path, source, &st);
 	if (e >= 0 && !links && S_ISREG(st.st_mode))
 		e = 0; /* (where a hidden directory's link leads: not ~/.npmrc) */
 	else if (e >= 0 && S_ISREG(st.st_mode))
@@ -1499,9 +1576,11 @@ static int plan_with(const struct cordon_policy *p, bool create, bool protected_
 	memset(out, 0, sizeof(*out));
 	struct cordon_path_cache cache = {0};
 	struct cordon_strv made = {0};
+	struct linked linked = {0};
 	struct reach r = {.create = create,
 			  .cache = &cache,
 			  .made = &made,
+			  .linked = &linked,
 			  .home = p->home,
 			  .held = protected_only};
 	int e = reach_init(p, &r);
@@ -1548,6 +1627,14 @@ static int plan_with(const struct cordon_policy *p, bool create, bool protected_
 		    lstat(file, &st) == 0 && S_ISLNK(st.st_mode))
 			e = protect(out, &r, file, g->source, IN_GUARDED);
 	}
+	if (e >= 0)
+		e = say_linked(out, &linked);
+	for (size_t i = 0; i < linked.n; i++) {
+		free(linked.v[i].path);
+		free(linked.v[i].source);
+		free(linked.v[i].name);
+	}
+	free(linked.v);
 	cordon_strv_free(&r.write);
 	cordon_strv_free(&r.read);
 	cordon_strv_free(&made);

@@ -1716,6 +1716,60 @@ BOTH_USERS(guards, a_hard_linked_hidden_file_is_said, .timeout = 60)
 	world_free(&w);
 }
 
+/* A second name for a hidden file below the top of its directory (a
+ * GnuPG secret key, in private-keys-v1.d) is said too, once; a file whose
+ * names are all hidden (a key and its "ln" backup in ~/.ssh) is not
+ * (round 9: the first went unsaid, the second was said twice, falsely).
+ * Judged by what the session says and reads: the second name is read
+ * inside (the warning is the only defence), the backup is not. */
+BOTH_USERS(guards, hard_links_below_the_top_are_said_and_hidden_pairs_not, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "hidhard2", "");
+	char *key = write_file(w.home, ".gnupg/private-keys-v1.d/ABCD.key", "gpg-" SECRET);
+	char *other = at(w.home, ".config/abcd.key");
+	char *cfgdir = at(w.home, ".config");
+	cr_assert(mkdir(cfgdir, 0755) == 0 || errno == EEXIST);
+	cr_assert_eq(link(key, other), 0);
+	char *id = write_file(w.home, ".ssh/id_ed25519", "ssh-" SECRET);
+	char *bak = at(w.home, ".ssh/id_ed25519.bak");
+	cr_assert_eq(link(id, bak), 0);
+	world_give(&w);
+	char *script = fmt("cat %s %s; echo ran", other, bak);
+	struct run_result r = sh_in(&w, NULL, "%s", script);
+	cr_expect(strstr(r.out, "ran"), "%s%s", r.out, r.err);
+	char *want = fmt("cordon: warning: %s (hidden_paths (default)) has 2 names", key);
+	char *said = strstr(r.err, want);
+	cr_expect(said, "the deep link was not said: %s", r.err);
+	cr_expect(!said || !strstr(said + 1, want), "said twice: %s", r.err);
+	cr_expect_null(strstr(r.err, "id_ed25519 (hidden"), "a pair both hidden was said: %s",
+		       r.err);
+	cr_expect_null(strstr(r.err, "id_ed25519.bak (hidden"), "a pair both hidden was said: %s",
+		       r.err);
+	cr_expect(strstr(r.out, "gpg-" SECRET), "the unhidden name: %s", r.out);
+	cr_expect_null(strstr(r.out, "ssh-" SECRET), "the hidden backup was read: %s", r.out);
+	run_free(&r);
+	/* explain says the same. */
+	r = run_cordon(w.env, w.proj, "explain", "--config", w.cfg, NULL);
+	cr_expect(strstr(r.out, key) || strstr(r.err, key), "explain: %s%s", r.out, r.err);
+	cr_expect_null(strstr(r.out, "id_ed25519 (hidden"), "explain: %s", r.out);
+	cr_expect_null(strstr(r.out, "id_ed25519.bak (hidden"), "explain: %s", r.out);
+	run_free(&r);
+	/* Control: the same read outside. */
+	r = sh_outside(&w, script);
+	cr_expect(strstr(r.out, "gpg-" SECRET) && strstr(r.out, "ssh-" SECRET), "control: %s%s",
+		  r.out, r.err);
+	run_free(&r);
+	free(script);
+	free(want);
+	free(bak);
+	free(id);
+	free(cfgdir);
+	free(other);
+	free(key);
+	world_free(&w);
+}
+
 /* cordon learn on a tool in a tree nothing reads (uv's tools, in
  * ~/.local/share/uv/tools) proposes that tree, and runs the tool as if it
  * were in the config: uv's credentials, missing as the session starts and
