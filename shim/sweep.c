@@ -237,6 +237,28 @@ static void hold(struct cordon_sweep *s, const char *path, char kind)
 							  (unsigned long long)st.st_ino, kind};
 }
 
+/* PATH, a protected path: its name is one of the session's local names
+ * (cordon_sweep.local) if it lies at a root's top and an editor obeys it
+ * in whatever directory it starts in. Vim (with 'exrc') runs .exrc and
+ * .vimrc there, without asking; Neovim asks first (its trust list). */
+static int add_local(struct cordon_sweep *s, const char *path)
+{
+	static const char *const editors[] = {".exrc",   "_exrc",     ".vimrc", "_vimrc",
+					      ".nvimrc", ".nvim.lua", NULL};
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return 0;
+	for (size_t i = 0; editors[i]; i++) {
+		if (strcmp(slash + 1, editors[i]) != 0)
+			continue;
+		for (size_t k = 0; k < s->roots.n; k++)
+			if (strlen(s->roots.v[k]) == (size_t)(slash - path) &&
+			    strncmp(s->roots.v[k], path, (size_t)(slash - path)) == 0)
+				return cordon_strv_push_new(&s->local, slash + 1);
+	}
+	return 0;
+}
+
 int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarded,
 		       struct cordon_sweep *s)
 {
@@ -281,6 +303,8 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 	for (size_t i = 0; e >= 0 && i < p->n_guards; i++)
 		if (p->guards[i].kind == CORDON_GUARD_HIDE)
 			e = cordon_strv_push_new(&s->hidden, p->guards[i].path);
+		else
+			e = add_local(s, p->guards[i].path);
 	if (e < 0) {
 		cordon_sweep_free(s);
 		return -ENOMEM;
@@ -326,6 +350,7 @@ void cordon_sweep_free(struct cordon_sweep *s)
 	cordon_strv_free(&s->writable);
 	cordon_strv_free(&s->hidden);
 	cordon_strv_free(&s->names);
+	cordon_strv_free(&s->local);
 	cordon_hidden_ways_free(&s->ways);
 	memset(s, 0, sizeof(*s));
 }
@@ -409,6 +434,7 @@ enum {
 	REC_DISARMED = 'D',    /* a git dir a sweep moved aside, as REC_GIT_DIR */
 	REC_MOVED = 'T',       /* its path and "/": the change time the move gave it, in ns
 				  where the inode goes */
+	REC_LOCAL = 'l',       /* one of the session's local names, below the top */
 };
 
 struct cache {
@@ -433,6 +459,7 @@ struct walk {
 	struct stat root_st;
 	struct cordon_strv todo;  /* directories to list, relative */
 	struct cordon_strv found; /* git dirs and .git entries, relative */
+	struct cordon_strv local; /* the cordon_sweep.local names below the top, relative */
 	struct cordon_strv shut;  /* directories that could not be read, relative */
 	size_t n_shut;
 	struct cache cache;      /* the last walk's, or not valid */
@@ -571,6 +598,10 @@ static int visit(const char *name, unsigned char type, void *arg)
 	}
 	if (!dotgit && type == DT_DIR && w->skip.n && skipped(w, name))
 		return 0;
+	if (!dotgit && type != DT_DIR && w->rel[0] && cordon_strv_contains(&w->s->local, name)) {
+		int e = push_joined(w, &w->local, ABOVE_OLD, w->rel, name);
+		return e < 0 ? e : record(w, REC_LOCAL, 0, w->rel, name);
+	}
 	if (!dotgit)
 		return type == DT_DIR ? push_joined(w, &w->todo, below(w), w->rel, name) : 0;
 	int e = push_joined(w, &w->found, below(w), w->rel, name);
@@ -830,6 +861,11 @@ static int reuse(struct walk *w, const char *rel, char kind, const struct stat *
 		case REC_UNREAD:
 			e = push_joined(w, &w->todo, below(w), path, "");
 			break;
+		case REC_LOCAL:
+			e = push_joined(w, &w->local, ABOVE_OLD, path, "");
+			if (e >= 0)
+				e = record(w, REC_LOCAL, 0, path, NULL);
+			break;
 		case REC_DOTGIT:
 		case REC_DOTGIT_FILE:
 			e = push_joined(w, &w->found, below(w), path, "");
@@ -858,8 +894,9 @@ char *cordon_sweep_record_path(const char *project)
 	return asprintf(&path, "%s/sweep-%016llx", dir, (unsigned long long)h) < 0 ? NULL : path;
 }
 
-#define CACHE_MAGIC "cordon-sweep 3" /* 2: no D, T; 1: a bare git dir's subdirectories unrecorded */
-#define CACHE_MAX   (256u << 20)
+#define CACHE_MAGIC                                                                                \
+	"cordon-sweep 4" /* 3: no l; 2: no D, T; 1: a bare git dir's subdirectories unrecorded */
+#define CACHE_MAX (256u << 20)
 
 /* The last walk's record of W's project, if there is one for this very
  * directory (its path, device and inode) from a time not ahead of now;
@@ -2031,6 +2068,23 @@ static int judge_name(const struct cordon_sweep *s, const char *path, struct cor
 		      said);
 }
 
+/* REL, one of the session's local names below the top of W's root:
+ * made or changed since the start (its change time), it is moved aside.
+ * 1 if it was. */
+static int judge_local(const struct walk *w, const char *rel, struct cordon_strv *said)
+{
+	struct stat st;
+	char path[PATH_MAX * 2];
+	if (fstatat(w->root, rel, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    !after(&CTIME(st), &w->s->since) ||
+	    snprintf(path, sizeof(path), "%s/%s", w->top, rel) >= PATH_MAX)
+		return 0;
+	return disarm(w->s, path, "this session made or changed",
+		      "which an editor started in that directory outside runs (vim, with its "
+		      "'exrc' option on)",
+		      said);
+}
+
 /* Walk the root TOP, and judge what was found: how many were moved
  * aside. */
 static int sweep_root(const struct cordon_sweep *session, const char *top, bool ended, char *buf,
@@ -2083,6 +2137,8 @@ static int sweep_root(const struct cordon_sweep *session, const char *top, bool 
 	int e = walk(&w);
 	for (size_t i = 0; i < w.found.n; i++)
 		moved += judge_repo(&w, w.found.v[i], said);
+	for (size_t i = 0; i < w.local.n; i++)
+		moved += judge_local(&w, w.local.v[i] + 1, said);
 	for (size_t i = w.n_opened; i-- > 0;) { /* deepest first */
 		(void)cordon_fs_chmod_held(w.opened[i].fd, w.opened[i].mode);
 		close(w.opened[i].fd);
@@ -2116,6 +2172,7 @@ static int sweep_root(const struct cordon_sweep *session, const char *top, bool 
 	cordon_strv_free(&w.recs);
 	cordon_strv_free(&w.todo);
 	cordon_strv_free(&w.found);
+	cordon_strv_free(&w.local);
 	cordon_strv_free(&w.shut);
 	cordon_strv_free(&w.skip);
 	return moved;

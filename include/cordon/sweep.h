@@ -58,6 +58,11 @@ struct cordon_sweep {
 	 * guard (cordon_guard_plan.unguarded): one that exists as it ends was
 	 * made meanwhile, and is moved aside too (a .git: the walk's). */
 	struct cordon_strv names;
+	/* The protected names at a root's top that an editor obeys in any
+	 * directory it starts in (vim's .exrc with its 'exrc' option on): one
+	 * made or changed in a directory below since the start is moved
+	 * aside too. */
+	struct cordon_strv local;
 	/* The configs of the repositories the last walk of each root found,
 	 * with the settings in them that would run something, as the session
 	 * started: the user's own (husky's core.hooksPath), which a git

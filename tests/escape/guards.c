@@ -4809,6 +4809,73 @@ BOTH_USERS(guards, vim_project_files_and_lazygit_config_are_kept, .timeout = 60)
 	world_free(&w);
 }
 
+/* The same files in a subdirectory, which vim runs when it starts there
+ * (round 9: web/.exrc made inside ran): one made inside, one changed in
+ * place in a directory the last walk recorded, and one in a directory
+ * made inside are moved aside as the session ends, and vim outside in
+ * each runs nothing; the user's own, unchanged, stays. Control: the same
+ * plants made outside run. */
+static const char sub_exrc_plant[] =
+	"echo \"call writefile([], '$M-new')\" > docs/.exrc; echo new $?\n"
+	"echo \"call writefile([], '$M-changed')\" >> web/.exrc; echo changed $?\n"
+	"mkdir -p made/d && echo \"call writefile([], '$M-made')\" > made/d/.vimrc; echo made $?\n";
+
+static void vim_in(struct world *w, const char *dir)
+{
+	char *cmd = fmt("cd %s && TERM=dumb vim -c q </dev/null >/dev/null 2>&1; true", dir);
+	struct run_result r = sh_outside(w, cmd);
+	run_free(&r);
+	free(cmd);
+}
+
+BOTH_USERS(guards, vim_project_files_in_subdirectories_are_moved_aside, .timeout = 90)
+{
+	static const char *const dirs[] = {"docs", "web", "made/d", "keep"};
+	struct world w;
+	git_world(&w, who, "gsubexrc");
+	cr_assert(file_exists("/usr/bin/vim"), "vim is not installed (scripts/setup installs it)");
+	free(write_file(w.home, ".vimrc", "set exrc\nset nocompatible\n"));
+	free(write_file(w.proj, "web/.exrc", "set tabstop=4\n"));
+	free(write_file(w.proj, "keep/.exrc", "set tabstop=2\n"));
+	free(write_file(w.proj, "docs/README", "docs\n"));
+	world_give(&w);
+	struct run_result r = sh_in(&w, NULL, "%s", "true"); /* the first walk, recorded */
+	run_free(&r);
+	usleep(1100 * 1000);
+	char *script = plant(&w, "deny", "", sub_exrc_plant);
+	r = sh_in(&w, NULL, "%s", script);
+	expect_all_landed((const char *const[]){"new", "changed", "made", NULL}, &r, "inside");
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_expect_not(present(w.proj, "docs/.exrc"), "docs/.exrc stayed\n%s", diag);
+	cr_expect_not(present(w.proj, "web/.exrc"), "web/.exrc stayed\n%s", diag);
+	cr_expect_not(present(w.proj, "made/d/.vimrc"), "made/d/.vimrc stayed\n%s", diag);
+	cr_expect(present(w.proj, "keep/.exrc"), "the user's own .exrc was moved\n%s", diag);
+	cr_expect(strstr(r.err, "web/.exrc"), "not said\n%s", diag);
+	run_free(&r);
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		vim_in(&w, dirs[i]);
+	cr_expect_not(marked(&w, "deny", "new") || marked(&w, "deny", "changed") ||
+			      marked(&w, "deny", "made"),
+		      "vim outside ran the plant\n%s", diag);
+	free(diag);
+	free(script);
+	/* Control. */
+	r = sh_outside(&w,
+		       "rm -f docs/.exrc* web/.exrc* made/d/.vimrc*; echo 'set ts=4' > web/.exrc");
+	run_free(&r);
+	script = plant(&w, "ctl", "", sub_exrc_plant);
+	r = sh_outside(&w, script);
+	expect_all_landed((const char *const[]){"new", "changed", "made", NULL}, &r, "outside");
+	run_free(&r);
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		vim_in(&w, dirs[i]);
+	cr_expect(marked(&w, "ctl", "new") && marked(&w, "ctl", "changed") &&
+			  marked(&w, "ctl", "made"),
+		  "control: vim outside did not run each");
+	free(script);
+	world_free(&w);
+}
+
 /* The sweep keeps each walk's record of the project's directories for the
  * next, and reads again only those changed since. A repository planted
  * deep in a tree the last walk read, and one in a tree made outside
