@@ -1373,20 +1373,24 @@ static int guard_one_named(const char *path, const char *file, void *arg)
 		return r;
 	if (r < 0)
 		return 0;
-	/* Beneath a hidden path (IdentityFile ~/.ssh/id_work): kept by it. */
-	if (cordon_policy_hidden(n->p, abs) ||
+	/* Beneath a hidden path (IdentityFile ~/.ssh/id_work): kept by it.
+	 * (Not ~/.ssh/../dotfiles/x: beneath it only as written, round 10.) */
+	size_t an = strlen(abs);
+	bool dotdot = strstr(abs, "/../") || (an >= 3 && strcmp(abs + an - 3, "/..") == 0);
+	if ((!dotdot && cordon_policy_hidden(n->p, abs)) ||
 	    (cordon_path_resolve_cached(abs, NULL, NULL, n->cache, &canon) == 0 &&
 	     cordon_policy_hidden(n->p, canon)))
 		return 0;
 	char source[PATH_MAX + 16];
 	snprintf(source, sizeof(source), CORDON_GUARD_NAMED "%s", file);
 	/* zsh reads FILE.zwc (or DIR.zwc for an fpath directory) instead,
-	 * when it is newer: a compiled one planted beside it. */
+	 * when it is newer: a compiled one planted beside it. Whatever names
+	 * it: a common.sh that ~/.bashrc and ~/.zshrc both source is sourced
+	 * by zsh too (round 10 had it named by ~/.bashrc first). */
 	char zwc[PATH_MAX + 8];
 	snprintf(zwc, sizeof(zwc), "%s.zwc", abs);
-	bool zsh = strstr(file, "zsh") || strstr(file, "/.z");
-	return guard_list_yield(n->p, (const char *const[]){abs, zsh ? zwc : NULL, NULL},
-				CORDON_GUARD_PROTECT, true, source, n->home, n->cache);
+	return guard_list_yield(n->p, (const char *const[]){abs, zwc, NULL}, CORDON_GUARD_PROTECT,
+				true, source, n->home, n->cache);
 }
 
 /* What the home's startup and config files source, run, include or put on

@@ -2988,6 +2988,73 @@ static void zsh_outside(struct world *w)
 	run_free(&r);
 }
 
+/* A dotfiles repository as the project, its files named by path: a
+ * compiled .zwc planted beside a file that a file with no "zsh" in its
+ * name sources (common.sh, sourced by ~/.bashrc and ~/.zshrc), and an ssh
+ * Include written through ~/.ssh/.. (beneath ~/.ssh only as written):
+ * neither runs outside afterwards (round 10: zsh ran the .zwc, ssh the
+ * Include's Match exec). Control: the same plants outside run. */
+static const char shared_plant[] =
+	"mkdir -p $D/.c && printf 'touch %s\\n' \"$M-zwc\" > $D/.c/aliases.sh && "
+	"zsh -fc \"zcompile $D/.c/aliases.sh\" && "
+	"mv $D/.c/aliases.sh.zwc $D/shell/aliases.sh.zwc; echo zwc $?; rm -rf $D/.c\n"
+	"printf 'Match exec \"touch %s\"\\n' \"$M-include\" >> $D/ssh/extra; echo include $?\n";
+
+static void shared_outside(struct world *w)
+{
+	struct run_result r =
+		sh_outside(w, "zsh -ic exit </dev/null >/dev/null 2>&1; "
+			      "ssh -F \"$HOME/.ssh/config\" -G example.org >/dev/null 2>&1; true");
+	run_free(&r);
+}
+
+BOTH_USERS(guards, shared_shell_files_and_dotdot_includes_are_kept, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "gshared", "");
+	cr_assert(file_exists("/usr/bin/zsh"), "zsh is not installed (scripts/setup installs it)");
+	char *dots = at(w.home, "dotfiles");
+	free(write_file(dots, "shell/aliases.sh", "alias ll='ls -l'\n"));
+	free(write_file(dots, "shell/common.sh", "source ~/dotfiles/shell/aliases.sh\n"));
+	free(write_file(dots, "ssh/extra", "# extra\n"));
+	free(write_file(w.home, ".bashrc", "source ~/dotfiles/shell/common.sh\n"));
+	free(write_file(w.home, ".zshrc", "source ~/dotfiles/shell/common.sh\n"));
+	char *include = fmt("Include %s/.ssh/../dotfiles/ssh/extra\n", w.home);
+	free(write_file(w.home, ".ssh/config", include));
+	free(include);
+	struct run_result r = sh_outside(&w, "touch -d '1 hour ago' ~/dotfiles/shell/*");
+	run_free(&r);
+	world_give(&w);
+	char *opts = fmt("-p %s", dots);
+	char *vars = fmt("D=%s", dots);
+	char *script = plant(&w, "deny", vars, shared_plant);
+	r = sh_in(&w, opts, "%s", script);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_assert(strstr(r.out, "zwc ") && strstr(r.out, "include "), "the plant did not run\n%s",
+		  diag);
+	run_free(&r);
+	shared_outside(&w);
+	cr_expect_not(marked(&w, "deny", "zwc"), "zsh outside ran the .zwc\n%s", diag);
+	cr_expect_not(marked(&w, "deny", "include"), "ssh outside ran the Include\n%s", diag);
+	free(diag);
+	free(script);
+	/* Control. */
+	r = sh_outside(&w, "rm -f ~/dotfiles/shell/*.zwc*");
+	run_free(&r);
+	script = plant(&w, "ctl", vars, shared_plant);
+	r = sh_outside(&w, script);
+	expect_all_landed((const char *const[]){"zwc", "include", NULL}, &r, "outside");
+	run_free(&r);
+	shared_outside(&w);
+	cr_expect(marked(&w, "ctl", "zwc") && marked(&w, "ctl", "include"),
+		  "control: zsh or ssh outside did not run the plant");
+	free(script);
+	free(vars);
+	free(opts);
+	free(dots);
+	world_free(&w);
+}
+
 /* --project ~: none is written inside, and the next zsh outside runs
  * nothing; an instant prompt missing as the session starts and made
  * inside is moved aside as it ends. Control: each named by a write rule,
