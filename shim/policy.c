@@ -1358,6 +1358,67 @@ static int guard_home_code_names(struct cordon_policy *p, const struct cordon_co
 	return r;
 }
 
+/* The links in ~/.config (and $XDG_CONFIG_HOME where it is elsewhere),
+ * to CONFIG_LINKS_DEPTH directories down and CONFIG_LINKS_BUDGET entries,
+ * each level whole before the next, hidden paths left out: EACH (LINK,
+ * ARG) for each. GNU stow links each file where the directory exists
+ * (fish makes ~/.config/fish), a tool's directory where it does not
+ * (~/.config/fish -> ~/dotfiles/fish). The cover on ~/.config keeps the
+ * links, not what they lead to: a session with the dotfiles repository
+ * as its project wrote config.fish, fish's functions and git's config,
+ * and fish and git outside ran them (round 10). */
+#define CONFIG_LINKS_DEPTH  3
+#define CONFIG_LINKS_BUDGET 2048
+
+static int config_links(const struct cordon_policy *p, const char *home,
+			char *(*getenv_fn)(const char *), int (*each)(const char *, void *),
+			void *arg)
+{
+	struct cordon_strv queue = {0};
+	char top[PATH_MAX];
+	int e = 0;
+	if (home && snprintf(top, sizeof(top), "%s/.config", home) < (int)sizeof(top))
+		e = cordon_strv_push(&queue, top);
+	const char *xdg = getenv_fn ? getenv_fn("XDG_CONFIG_HOME") : NULL;
+	if (e >= 0 && xdg && xdg[0] == '/' && strcmp(xdg, top) != 0)
+		e = cordon_strv_push(&queue, xdg);
+	size_t level_end = queue.n;
+	int depth = 0, budget = CONFIG_LINKS_BUDGET;
+	for (size_t q = 0; e >= 0 && q < queue.n && budget > 0; q++) {
+		if (q == level_end) {
+			depth++;
+			level_end = queue.n;
+		}
+		DIR *d = opendir(queue.v[q]);
+		for (struct dirent *de; d && e >= 0 && --budget > 0 && (de = readdir(d));) {
+			if (cordon_dot_or_dotdot(de->d_name))
+				continue;
+			char path[PATH_MAX];
+			if (snprintf(path, sizeof(path), "%s/%s", queue.v[q], de->d_name) >=
+			    (int)sizeof(path))
+				continue;
+			unsigned char type = de->d_type;
+			struct stat st;
+			if (type == DT_UNKNOWN)
+				type = lstat(path, &st) < 0  ? DT_UNKNOWN
+				       : S_ISLNK(st.st_mode) ? DT_LNK
+				       : S_ISDIR(st.st_mode) ? DT_DIR
+							     : DT_REG;
+			if ((type != DT_LNK && type != DT_DIR) ||
+			    (p && cordon_policy_hidden(p, path)))
+				continue;
+			if (type == DT_LNK)
+				e = each(path, arg);
+			else if (depth < CONFIG_LINKS_DEPTH)
+				e = cordon_strv_push(&queue, path);
+		}
+		if (d)
+			closedir(d);
+	}
+	cordon_strv_free(&queue);
+	return e;
+}
+
 struct named {
 	struct cordon_policy *p;
 	const char *home;
@@ -1393,6 +1454,17 @@ static int guard_one_named(const char *path, const char *file, void *arg)
 				true, source, n->home, n->cache);
 }
 
+/* LINK, in ~/.config: kept read-only where it leads (a directory whole),
+ * said as what it names. */
+static int guard_config_link(const char *link, void *arg)
+{
+	struct named *n = arg;
+	char source[PATH_MAX + 32];
+	snprintf(source, sizeof(source), CORDON_GUARD_NAMED "%s (a link to it)", link);
+	return guard_list_yield(n->p, (const char *const[]){link, NULL}, CORDON_GUARD_PROTECT, true,
+				source, n->home, n->cache);
+}
+
 /* What the home's startup and config files source, run, include or put on
  * a search path by name (shim/dotfile-refs.c): kept as the dotfiles are,
  * yielding to a rule naming it. A review had bash, zsh, fish, ssh, git,
@@ -1402,7 +1474,8 @@ static int guard_named(struct cordon_policy *p, const struct cordon_context *ctx
 		       struct cordon_path_cache *cache)
 {
 	struct named n = {.p = p, .home = ctx->home, .cache = cache};
-	return cordon_dotfile_refs(ctx->home, ctx->getenv_fn, guard_one_named, &n);
+	int r = cordon_dotfile_refs(ctx->home, ctx->getenv_fn, guard_one_named, &n);
+	return r < 0 ? r : config_links(p, ctx->home, ctx->getenv_fn, guard_config_link, &n);
 }
 
 static int resolve_guards(const struct cordon_config *cfg, const struct cordon_context *ctx,
@@ -1653,48 +1726,126 @@ const char *cordon_never_project(const char *dir, const char *home)
 	return NULL;
 }
 
-/* Why DIR, the current directory, is not taken for the project: the
- * home's dotfiles link into it (~/.bashrc -> ~/dotfiles/bashrc, GNU
- * stow): what is written there runs outside at the next login, through
- * more forms than any reader of dotfiles follows (rounds 6 to 9 of the
- * review found new ones each time). NULL when none does, into *WHY
- * otherwise (malloc'd). --project names one on purpose; the links and
- * what the dotfiles name stay read-only in it then. */
-static int dotfiles_cwd(const char *dir, const char *home, char **why)
+/* The git worktree (a directory holding a .git) at or above PATH, below
+ * the home, into TOP: 0, or -ENOENT. */
+static int repo_top(const char *path, const char *home, char *top, size_t size)
 {
-	*why = NULL;
-	static const char *const where[] = {"", ".config/"};
-	for (size_t w = 0; home && w < ARRAY_SIZE(where) && !*why; w++) {
-		char base[PATH_MAX];
-		if (snprintf(base, sizeof(base), "%s/%s", home, where[w]) >= (int)sizeof(base))
-			continue;
-		DIR *d = opendir(base);
-		int n = 0;
-		for (struct dirent *de; d && !*why && n++ < 1024 && (de = readdir(d));) {
-			if (cordon_dot_or_dotdot(de->d_name) || (!w && de->d_name[0] != '.') ||
-			    (de->d_type != DT_LNK && de->d_type != DT_UNKNOWN))
-				continue;
-			char path[PATH_MAX * 2];
-			struct stat st;
-			snprintf(path, sizeof(path), "%s%s", base, de->d_name);
-			if (lstat(path, &st) < 0 || !S_ISLNK(st.st_mode))
-				continue;
-			cleanup_free char *canon = realpath(path, NULL);
-			if (canon && cordon_path_under(canon, dir) &&
-			    asprintf(
-				    why,
-				    "is where your dotfiles come from (~/%s%s links into it): what "
-				    "is written there runs outside",
-				    where[w], de->d_name) < 0) {
-				*why = NULL;
-				closedir(d);
-				return -ENOMEM;
-			}
-		}
-		if (d)
-			closedir(d);
+	if (snprintf(top, size, "%s", path) >= (int)size)
+		return -ENAMETOOLONG;
+	for (char *slash;;) {
+		char git[PATH_MAX + 8];
+		struct stat st;
+		if (home && !cordon_path_under(top, home))
+			return -ENOENT;
+		if (home && strcmp(top, home) == 0)
+			return -ENOENT; /* (a home that is a repository: not the cwd's) */
+		snprintf(git, sizeof(git), "%s/.git", top);
+		if (lstat(git, &st) == 0)
+			return 0;
+		if (!(slash = strrchr(top, '/')) || slash == top)
+			return -ENOENT;
+		*slash = '\0';
+	}
+}
+
+struct dots_cwd {
+	const char *dir, *home;
+	char **why;
+};
+
+/* LINK, a dotfile or one in ~/.config: leads into the cwd, or the cwd
+ * lies in the repository it leads into (~/.bashrc -> ~/dotfiles/bashrc,
+ * the terminal in ~/dotfiles/bash: round 10 wrote what bashrc sources
+ * from there through $DOTFILES). *WHY says so. */
+static int cwd_link(const char *link, void *arg)
+{
+	struct dots_cwd *c = arg;
+	cleanup_free char *canon = realpath(link, NULL);
+	if (!canon || *c->why)
+		return 0;
+	/* (Without a repository: the directory a linked file lies in.) */
+	char top[PATH_MAX];
+	struct stat st;
+	char *slash = strrchr(canon, '/');
+	bool in = cordon_path_under(canon, c->dir) ||
+		  (repo_top(canon, c->home, top, sizeof(top)) == 0 &&
+		   cordon_path_under(c->dir, top)) ||
+		  (stat(canon, &st) == 0 && !S_ISDIR(st.st_mode) && slash && slash != canon &&
+		   (*slash = '\0', cordon_path_under(c->dir, canon)) &&
+		   !cordon_never_project(canon, c->home));
+	size_t hn = c->home ? strlen(c->home) : 0;
+	if (in && asprintf(c->why,
+			   "is where your dotfiles come from (~%s links into it): what is written "
+			   "there runs outside",
+			   hn && strncmp(link, c->home, hn) == 0 ? link + hn : link) < 0) {
+		*c->why = NULL;
+		return -ENOMEM;
 	}
 	return 0;
+}
+
+/* A data directory or history a link may lead into a project for (a CI
+ * layout's ~/.cache, a dev container's persisted ~/.bash_history): not
+ * code, so not a dotfiles repository (round 10). */
+static bool data_dotfile(const char *name)
+{
+	static const char *const data[] = {".cache",      ".npm",  ".m2",       ".gradle",  ".yarn",
+					   ".pnpm-store", ".ivy2", ".sbt/boot", ".lesshst", NULL};
+	for (size_t i = 0; data[i]; i++)
+		if (strcmp(name, data[i]) == 0)
+			return true;
+	return strstr(name, "hist") != NULL;
+}
+
+/* Why DIR, the current directory, is not taken for the project: the
+ * home's dotfiles, or the links in ~/.config, lead into it or into the
+ * repository it lies in (~/.bashrc -> ~/dotfiles/bashrc, GNU stow): what
+ * is written there runs outside at the next login, through more forms
+ * than any reader of dotfiles follows (rounds 6 to 10 of the review found
+ * new ones each time). NULL when none does, into *WHY otherwise
+ * (malloc'd). --project names one on purpose; the links and what the
+ * dotfiles name stay read-only in it then. */
+static int dotfiles_cwd(const char *dir, const struct cordon_context *ctx, char **why)
+{
+	*why = NULL;
+	/* In them (a terminal opened in ~/.config/fish: round 10 rewrote
+	 * config.fish and wrote a systemd unit). */
+	const char *const *lists[] = {cordon_dotfiles, cordon_home_code};
+	for (size_t l = 0; ctx->home && l < ARRAY_SIZE(lists); l++)
+		for (size_t i = 0; lists[l][i]; i++) {
+			const char *name = lists[l][i] + (l ? 2 : 0); /* "~/" */
+			char path[PATH_MAX];
+			if (snprintf(path, sizeof(path), "%s/%s", ctx->home, name) <
+				    (int)sizeof(path) &&
+			    cordon_path_under(dir, path))
+				return asprintf(why, "is in ~/%s, which holds what runs outside",
+						name) < 0
+					       ? (*why = NULL, -ENOMEM)
+					       : 0;
+		}
+	const char *xdg = ctx->getenv_fn ? ctx->getenv_fn("XDG_CONFIG_HOME") : NULL;
+	if (xdg && xdg[0] == '/' && cordon_path_under(dir, xdg))
+		return asprintf(why, "is in $XDG_CONFIG_HOME, which holds what runs outside") < 0
+			       ? (*why = NULL, -ENOMEM)
+			       : 0;
+	struct dots_cwd c = {.dir = dir, .home = ctx->home, .why = why};
+	DIR *d = ctx->home ? opendir(ctx->home) : NULL;
+	int n = 0, e = 0;
+	for (struct dirent *de; d && e >= 0 && !*why && n++ < 1024 && (de = readdir(d));) {
+		if (cordon_dot_or_dotdot(de->d_name) || de->d_name[0] != '.' ||
+		    (de->d_type != DT_LNK && de->d_type != DT_UNKNOWN) || data_dotfile(de->d_name))
+			continue;
+		char path[PATH_MAX * 2];
+		struct stat st;
+		snprintf(path, sizeof(path), "%s/%s", ctx->home, de->d_name);
+		if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+			e = cwd_link(path, &c);
+	}
+	if (d)
+		closedir(d);
+	if (e >= 0 && !*why)
+		e = config_links(NULL, ctx->home, ctx->getenv_fn, cwd_link, &c);
+	return e;
 }
 
 /* Why DIR, the current directory, is not taken for the project: it is at
@@ -1869,7 +2020,7 @@ int cordon_policy_resolve(const struct cordon_config *cfg, const struct cordon_c
 	if (hidden)
 		never = hidden;
 	cleanup_free char *dots = NULL;
-	if (!never && ctx->project_from_cwd && dotfiles_cwd(p.project, ctx->home, &dots) < 0) {
+	if (!never && ctx->project_from_cwd && dotfiles_cwd(p.project, ctx, &dots) < 0) {
 		cordon_policy_free(&p);
 		return cordon_err(err, ENOMEM, "out of memory");
 	}

@@ -2988,6 +2988,53 @@ static void zsh_outside(struct world *w)
 	run_free(&r);
 }
 
+/* GNU stow's layouts inside ~/.config, with the dotfiles repository as
+ * the project: a file linked one by one (~/.config/fish/config.fish, as
+ * stow lays it where fish made the directory) and a directory linked
+ * whole (~/.config/direnv): neither the file nor anything in the
+ * directory is written inside (round 10: fish and direnv outside ran
+ * both). Judged on disk; control: the rest of the project writes. */
+BOTH_USERS(guards, links_inside_config_keep_what_they_lead_to, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "gstow", "");
+	char *fish = write_file(w.proj, "fish/.config/fish/config.fish", "# fish\n");
+	free(write_file(w.proj, "direnv/direnvrc", "# direnvrc\n"));
+	char *cfg = at(w.home, ".config/fish");
+	free(write_file(cfg, "fish_variables", "# vars\n"));
+	char *flink = at(cfg, "config.fish"), *dlink = at(w.home, ".config/direnv");
+	char *dtarget = at(w.proj, "direnv");
+	cr_assert_eq(symlink(fish, flink), 0);
+	cr_assert_eq(symlink(dtarget, dlink), 0);
+	world_give(&w);
+	if (who->user) {
+		cr_assert_eq(lchown(flink, w.uid, w.gid), 0);
+		cr_assert_eq(lchown(dlink, w.uid, w.gid), 0);
+	}
+	struct run_result r =
+		sh_in(&w, w.popt, "%s",
+		      "echo planted >> fish/.config/fish/config.fish; "
+		      "mkdir -p direnv/lib && echo planted > direnv/lib/x.sh; "
+		      "echo planted >> direnv/direnvrc; echo x > other.txt; echo done");
+	cr_expect(strstr(r.out, "done"), "%s%s", r.out, r.err);
+	char *now = read_file(fish);
+	cr_expect_str_eq(now, "# fish\n", "config.fish was written through its link: %s", r.err);
+	free(now);
+	now = content(w.proj, "direnv/direnvrc");
+	cr_expect_str_eq(now, "# direnvrc\n", "direnvrc was written: %s", r.err);
+	free(now);
+	cr_expect_not(present(w.proj, "direnv/lib/x.sh"), "a file was made in direnv's tree: %s",
+		      r.err);
+	cr_expect(present(w.proj, "other.txt"), "control: the project did not write: %s", r.err);
+	run_free(&r);
+	free(dtarget);
+	free(dlink);
+	free(flink);
+	free(cfg);
+	free(fish);
+	world_free(&w);
+}
+
 /* A dotfiles repository as the project, its files named by path: a
  * compiled .zwc planted beside a file that a file with no "zsh" in its
  * name sources (common.sh, sourced by ~/.bashrc and ~/.zshrc), and an ssh

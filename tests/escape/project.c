@@ -118,6 +118,80 @@ BOTH_USERS(project, cwd_dotfiles_repository_is_not_the_project, .timeout = 60)
 	world_free(&w);
 }
 
+/* SCRIPT run by cordon in CWD (no --project): what it printed. */
+static struct run_result run_from(struct world *w, const char *cwd, const char *script)
+{
+	char *argv[] = {CORDON_BIN, "run", "--config",     w->cfg, "--",
+			"/bin/sh",  "-c",  (char *)script, NULL};
+	return world_run(w, argv, cwd);
+}
+
+/* Round 10: a terminal opened in ~/.config/fish, or in a subdirectory of
+ * the dotfiles repository ~/.bashrc links into, took it for a writable
+ * project (fish's config and what bashrc sources through a variable
+ * were written); a ~/.cache linked into a project (a CI layout) made
+ * that project lose its writability. Judged by the marker each writes.
+ * Control: a plain project directory writes. */
+BOTH_USERS(project, cwd_in_config_or_a_dotfiles_subdirectory_is_not_the_project, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "cwdcfg", "");
+	char *fish = path_join(w.home, ".config/fish");
+	free(write_file(fish, "config.fish", "# fish\n"));
+	char *rc = write_file(w.proj, "dots/bashrc", "# bashrc\n");
+	free(write_file(w.proj, "dots/bash/aliases.sh", "# aliases\n"));
+	char *link = path_join(w.home, ".bashrc");
+	cr_assert_eq(symlink(rc, link), 0);
+	char *cache = path_join(w.proj, "ci/.cache");
+	free(write_file(w.proj, "ci/keep", "x"));
+	free(write_file(w.proj, "plain/keep", "x"));
+	cr_assert_eq(mkdir(cache, 0755), 0);
+	char *cache_link = path_join(w.home, ".cache");
+	cr_assert_eq(symlink(cache, cache_link), 0);
+	world_give(&w);
+	if (who->user) {
+		cr_assert_eq(lchown(link, w.uid, w.gid), 0);
+		cr_assert_eq(lchown(cache_link, w.uid, w.gid), 0);
+	}
+	static const char *const refused[] = {"fish", "dots/bash"};
+	char *dirs[] = {fish, path_join(w.proj, "dots/bash")};
+	for (size_t i = 0; i < 2; i++) {
+		struct run_result r = run_from(&w, dirs[i], WRITE_AND_SAY);
+		char *marker = path_join(dirs[i], "marker");
+		cr_expect(strstr(r.out, "ran-5"), "%s: the command did not run: %s", refused[i],
+			  r.err);
+		cr_expect_not(file_exists(marker), "%s was a writable project: %s", refused[i],
+			      r.err);
+		cr_expect(strstr(r.err, "no writable project"), "%s: not said: %s", refused[i],
+			  r.err);
+		run_free(&r);
+		free(marker);
+	}
+	/* A data link into a project refuses nothing: it writes. */
+	char *ci = path_join(w.proj, "ci");
+	struct run_result r = run_from(&w, ci, WRITE_AND_SAY);
+	char *marker = path_join(ci, "marker");
+	cr_expect(file_exists(marker), "a ~/.cache link refused its project: %s", r.err);
+	run_free(&r);
+	free(marker);
+	/* Control: a plain project directory. */
+	char *plain = path_join(w.proj, "plain");
+	r = run_from(&w, plain, WRITE_AND_SAY);
+	marker = path_join(plain, "marker");
+	cr_expect(file_exists(marker), "control: a plain directory did not write: %s", r.err);
+	run_free(&r);
+	free(marker);
+	free(plain);
+	free(ci);
+	free(dirs[1]);
+	free(cache_link);
+	free(cache);
+	free(link);
+	free(rc);
+	free(fish);
+	world_free(&w);
+}
+
 /* A directory above $HOME: the project directory holds the home. */
 BOTH_USERS(project, cwd_above_home_is_not_the_project, .timeout = 60)
 {
