@@ -515,18 +515,16 @@ const struct cordon_guard *cordon_policy_hidden(const struct cordon_policy *p, c
 }
 
 /* The hidden path PATH (from SOURCE) is not hidden: the rule BY names it. */
-static int add_exposed(struct cordon_policy *p, const char *path, const char *source,
-		       const char *by)
+/* A hidden path's entry {PATH, SOURCE, BY} pushed to the list *V (*N
+ * entries, *CAP slots): cordon_policy.exposed's and .unreached's. */
+static int push_hidden(struct cordon_guard **v, size_t *n, size_t *cap, const char *path,
+		       const char *source, const char *by)
 {
-	for (size_t i = 0; i < p->n_exposed; i++)
-		if (strcmp(p->exposed[i].path, path) == 0)
-			return 0;
-	struct cordon_guard *ng =
-		cordon_grow(p->exposed, &p->exposed_cap, p->n_exposed + 1, sizeof(*ng), 4);
-	if (!ng)
+	struct cordon_guard *nv = cordon_grow(*v, cap, *n + 1, sizeof(*nv), 8);
+	if (!nv)
 		return -ENOMEM;
-	p->exposed = ng;
-	struct cordon_guard *g = &p->exposed[p->n_exposed];
+	*v = nv;
+	struct cordon_guard *g = &nv[*n];
 	*g = (struct cordon_guard){.path = strdup(path),
 				   .kind = CORDON_GUARD_HIDE,
 				   .source = strdup(source),
@@ -535,8 +533,17 @@ static int add_exposed(struct cordon_policy *p, const char *path, const char *so
 		guard_free(g);
 		return -ENOMEM;
 	}
-	p->n_exposed++;
+	(*n)++;
 	return 0;
+}
+
+static int add_exposed(struct cordon_policy *p, const char *path, const char *source,
+		       const char *by)
+{
+	for (size_t i = 0; i < p->n_exposed; i++)
+		if (strcmp(p->exposed[i].path, path) == 0)
+			return 0;
+	return push_hidden(&p->exposed, &p->n_exposed, &p->exposed_cap, path, source, by);
 }
 
 static int skip(struct cordon_policy *p, const char *what, const char *source, const char *why)
@@ -947,27 +954,6 @@ static bool unreachable(const struct cordon_policy *p, const char *abs,
 	return true;
 }
 
-static int add_unreached(struct cordon_policy *p, const char *path, const char *dir,
-			 const char *source)
-{
-	struct cordon_guard *ng =
-		cordon_grow(p->unreached, &p->unreached_cap, p->n_unreached + 1, sizeof(*ng), 16);
-	if (!ng)
-		return -ENOMEM;
-	p->unreached = ng;
-	struct cordon_guard *g = &p->unreached[p->n_unreached];
-	*g = (struct cordon_guard){.path = strdup(path),
-				   .kind = CORDON_GUARD_HIDE,
-				   .source = strdup(source),
-				   .by = strdup(dir)};
-	if (!g->path || !g->source || !g->by) {
-		guard_free(g);
-		return -ENOMEM;
-	}
-	p->n_unreached++;
-	return 0;
-}
-
 static int guard_list_memo(struct cordon_policy *p, const char *const *list, unsigned kind,
 			   bool yield, const char *source, const char *home, const char *base,
 			   struct cordon_path_cache *cache, struct reach_memo *memo)
@@ -995,7 +981,8 @@ static int guard_list_memo(struct cordon_policy *p, const char *const *list, uns
 				return -ENOMEM;
 			if (rr == -ENOENT && kind == CORDON_GUARD_HIDE &&
 			    unreachable(p, abs, cache, memo)) {
-				if (add_unreached(p, abs, memo->dir, source) < 0)
+				if (push_hidden(&p->unreached, &p->n_unreached, &p->unreached_cap,
+						abs, source, memo->dir) < 0)
 					return -ENOMEM;
 				continue;
 			}
