@@ -413,7 +413,16 @@ int cmd_explain(const struct cordon_args *a)
 		printf("\n");
 		explain_path(&p, &plan, a->rest[i]);
 	}
+	/* What run refuses (exit 125), explain refuses too, after showing
+	 * why: a script that asks explain first is not told all is well
+	 * (round 10). */
+	int rc = 0;
+	if (plan.refuse) {
+		fflush(stdout);
+		fprintf(stderr, "cordon: %s\n", plan.refuse);
+		rc = CORDON_EXIT_FAILURE;
+	}
 	cordon_guard_plan_free(&plan);
 	cordon_policy_free(&p);
-	return 0;
+	return rc;
 }

@@ -2,9 +2,11 @@
 #include "cordon/config.h"
 #include "cordon/domains.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,6 +153,47 @@ static int parse_sockets(struct json_object *v, const char *origin, struct cordo
 	return 0;
 }
 
+/* hidden_paths: paths or patterns ("~/.config/STAR/User/globalStorage").
+ * What would do nothing, silently, is an error (round 10: "$HOME/.secrets",
+ * " ~/.secrets" and "file://~/.secrets" hid a name in the project that did
+ * not exist), and so is what would hide everything ("/", "~", ".": the
+ * root, the home, the project). */
+static int parse_hidden(struct json_object *v, const char *origin, struct cordon_strv *out,
+			struct cordon_error *err)
+{
+	static const char key[] = "hidden_paths";
+	size_t first = out->n;
+	int r = cordon_json_paths(v, origin, key, out, err);
+	for (size_t i = first; r >= 0 && i < out->n; i++) {
+		const char *s = out->v[i];
+		size_t n = strlen(s);
+		const char *why = NULL;
+		if (isspace((unsigned char)s[0]) || isspace((unsigned char)s[n - 1]))
+			why = "it begins or ends with a space";
+		else if (strchr(s, '$'))
+			why = "variables are not expanded here: write ~/... or the path itself";
+		else if (strstr(s, "://"))
+			why = "a URL: write ~/... or the path itself";
+		char norm[PATH_MAX];
+		snprintf(norm, sizeof(norm), "%s", s);
+		for (bool again = true; again;) {
+			n = strlen(norm);
+			again = false;
+			if (n > 1 && norm[n - 1] == '/')
+				again = (norm[n - 1] = '\0', true);
+			else if (n > 2 && strcmp(norm + n - 2, "/.") == 0)
+				again = (norm[n - 2] = '\0', true);
+		}
+		if (!why && (strcmp(norm, "/") == 0 || strcmp(norm, "~") == 0 ||
+			     strcmp(norm, ".") == 0 || norm[0] == '\0'))
+			why = "it would hide every file beneath it, and leave nothing to run";
+		if (why)
+			return cordon_err(err, EINVAL, "%s: %s[%zu]: \"%s\": %s", origin, key,
+					  i - first, s, why);
+	}
+	return r;
+}
+
 /* toolchains: preset names (shim/toolchain.c), each known. */
 static int parse_toolchains(struct json_object *v, const char *origin, struct cordon_strv *out,
 			    struct cordon_error *err)
@@ -269,7 +312,7 @@ static int parse_key(const char *key, struct json_object *val, struct cordon_con
 	if (strcmp(key, "hidden_paths") == 0) {
 		cordon_strv_free(&cfg->hidden_paths);
 		cfg->has_hidden = true;
-		return cordon_json_paths(val, origin, key, &cfg->hidden_paths, err);
+		return parse_hidden(val, origin, &cfg->hidden_paths, err);
 	}
 	if (strcmp(key, "toolchains") == 0) {
 		cordon_strv_free(&cfg->toolchains);

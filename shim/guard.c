@@ -190,32 +190,49 @@ static int say_linked(struct cordon_guard_plan *plan, const struct linked *set)
 	return e;
 }
 
-/* PATH, a hidden ~/.npmrc (of SOURCE) that says which registry npm goes
- * to: npm in the session does not see it, and goes to the public one,
- * where a private package's name may be someone else's (round 9): said. */
+/* Whether LINE (to its end or a newline) sets npm's registry, as npm's
+ * ini reader takes it: "registry" or "@scope:registry", spaces around the
+ * key, not in a "#" or ";" comment. */
+static bool npmrc_registry_line(const char *line)
+{
+	line += strspn(line, " \t");
+	const char *nl = strchr(line, '\n');
+	const char *eq = strchr(line, '=');
+	if (line[0] == '#' || line[0] == ';' || !eq || (nl && eq > nl))
+		return false;
+	const char *end = eq;
+	while (end > line && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	size_t n = (size_t)(end - line);
+	return n >= 8 && strncmp(end - 8, "registry", 8) == 0 && (n == 8 || end[-9] == ':');
+}
+
+/* PATH, a hidden ~/.npmrc (or the file $NPM_CONFIG_USERCONFIG names) of
+ * SOURCE that says which registry npm goes to: npm in the session does
+ * not see it, and goes to the public one, where a private package's name
+ * may be someone else's (round 9): said. Read where a link leads (a stow
+ * layout's ~/.npmrc), a regular file only. */
 static int warn_registry(struct cordon_guard_plan *plan, const char *path, const char *source)
 {
 	const char *base = strrchr(path, '/');
-	if (!base || strcmp(base, "/.npmrc") != 0)
+	size_t n = base ? strlen(base) : 0;
+	if (!base || n < 6 || strcmp(base + n - 5, "npmrc") != 0)
 		return 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
 	if (fd < 0)
 		return 0;
 	char buf[8192];
-	ssize_t got = read(fd, buf, sizeof(buf) - 1);
+	ssize_t got =
+		fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read(fd, buf, sizeof(buf) - 1) : -1;
 	close(fd);
 	if (got <= 0)
 		return 0;
 	buf[got] = '\0';
 	bool registry = false;
-	for (char *line = buf; line && !registry;
-	     line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
-		line += strspn(line, " \t");
-		char *eq = strchr(line, '=');
-		char *nl = strchr(line, '\n');
-		registry = eq && (!nl || eq < nl) && eq - line >= 8 &&
-			   strncmp(eq - 8, "registry", 8) == 0;
-	}
+	for (const char *line = buf; line && !registry;
+	     line = strchr(line, '\n'), line = line ? line + 1 : NULL)
+		registry = npmrc_registry_line(line);
 	if (!registry)
 		return 0;
 	return say_once(&plan->warnings,
@@ -363,15 +380,18 @@ static int refuse(struct cordon_guard_plan *plan, const char *path, const char *
 /* PATH, a link to TARGET, which does not exist and which the session
  * could make: the session is refused (the first reason given stands). */
 static int refuse_dangling(struct cordon_guard_plan *plan, const char *path, const char *source,
-			   const char *target, const char *kept)
+			   const char *target, const char *kept, const char *on_the_way_to)
 {
 	if (plan->refuse)
 		return 0;
+	cleanup_free char *way = NULL;
+	if (on_the_way_to && asprintf(&way, ", on the way to %s", on_the_way_to) < 0)
+		return -ENOMEM;
 	return asprintf(&plan->refuse,
-			"%s (%s) is a symbolic link to %s, which does not exist and which this "
+			"%s%s (%s) is a symbolic link to %s, which does not exist and which this "
 			"session could make: cordon cannot keep it %s; make it outside first, or "
 			"remove the link",
-			path, source, target, kept) < 0
+			path, way ? way : "", source, target, kept) < 0
 		       ? -ENOMEM
 		       : 0;
 }
@@ -492,7 +512,7 @@ static int dangling(struct cordon_guard_plan *plan, const struct reach *r, const
 				    "a symbolic link to a name that does not exist: made, and kept "
 				    "read-only, when a session starts");
 	}
-	return refuse_dangling(plan, path, source, target, "read-only");
+	return refuse_dangling(plan, path, source, target, "read-only", NULL);
 }
 
 /* PATH made read-only where a rule would let it be written. FLAGS: MKDIR,
@@ -677,7 +697,7 @@ static int hide_at(struct cordon_guard_plan *plan, const struct reach *r, const 
 	 * what they write there later. */
 	if (!canon && errno == ENOENT && dangling_target(path, target, sizeof(target)) &&
 	    creatable(r, target) && !made_only_outside(r, target))
-		return refuse_dangling(plan, path, source, target, "hidden");
+		return refuse_dangling(plan, path, source, target, "hidden", NULL);
 	/* The same for a directory on the way (~/.dbt -> PROJ/dbt, not made
 	 * yet, for ~/.dbt/profiles.yml: round 9). */
 	char up[PATH_MAX];
@@ -686,8 +706,17 @@ static int hide_at(struct cordon_guard_plan *plan, const struct reach *r, const 
 	    strcmp(up, path) != 0 && S_ISLNK(st.st_mode) &&
 	    dangling_target(up, target, sizeof(target)) && creatable(r, target) &&
 	    !made_only_outside(r, target))
-		return refuse_dangling(plan, up, source, target, "hidden");
+		return refuse_dangling(plan, up, source, target, "hidden", path);
 	errno = missing;
+	/* A link on the way the session could replace, though what it leads
+	 * to is out of every rule's reach (~/.dbt -> PROJ/dbt -> ~/private/dbt:
+	 * round 10 made PROJ/dbt a directory of its own, and the profiles.yml
+	 * a login outside then wrote, missing or there at the start, landed
+	 * in it). */
+	char link[PATH_MAX];
+	if ((!canon || !reaches(&r->read, canon, false)) &&
+	    replaceable_link(r, path, link, sizeof(link)))
+		return refuse(plan, link, source);
 	if (!canon || stat(canon, &st) < 0)
 		return errno == ENOMEM ? -ENOMEM : 0; /* absent: nothing to hide */
 	bool dir = S_ISDIR(st.st_mode);
@@ -711,7 +740,6 @@ static int hide_at(struct cordon_guard_plan *plan, const struct reach *r, const 
 	 * the session could replace would lead the tools outside elsewhere;
 	 * a directory on the way it could rename would take the cover along
 	 * and leave the name to be made anew. */
-	char link[PATH_MAX];
 	if (replaceable_link(r, path, link, sizeof(link)))
 		return refuse(plan, link, source);
 	e = add_mount(plan, canon, CORDON_MOUNT_HIDE, dir, source);

@@ -226,7 +226,25 @@ const char *const cordon_default_hidden[] = {
 	"~/.var/app/com.google.Chrome", "~/.var/app/org.chromium.Chromium", "~/.pki/nssdb",
 	"~/.local/share/kwalletd", "~/.authinfo", "~/.msmtprc", "~/.mbsyncrc",
 	"~/.ethereum/keystore",
-	"~/.local/share/DBeaverData/workspace6/General/.dbeaver/credentials-config.json", NULL};
+	"~/.local/share/DBeaverData/workspace6/General/.dbeaver/credentials-config.json",
+	/* Round 10: where xdg-ninja moves the stores above (DOCKER_CONFIG=
+	 * ~/.config/docker...; their variables are followed too, shim/homes.c),
+	 * every VS Code fork's extension secrets, the browsers' other
+	 * channels, and tokens and keys under the default ~/.config grant. */
+	"~/.config/*/User/globalStorage", "~/.config/docker", "~/.config/kube", "~/.config/aws",
+	"~/.config/azure", "~/.config/npm/npmrc", "~/.config/pg/pgpass", "~/.config/gnupg",
+	"~/.local/share/gnupg", "~/.local/share/pass", "~/.local/share/password-store",
+	"~/.local/share/cargo/credentials.toml", "~/.config/nix/nix.conf",
+	"~/.config/helm/repositories.yaml", "~/.config/cachix/cachix.dhall", "~/.config/borg/keys",
+	"~/.config/msmtp", "~/.config/isyncrc", "~/.config/mutt/muttrc",
+	"~/.config/Claude/claude_desktop_config.json", "~/.config/filezilla",
+	"~/.config/google-chrome-beta", "~/.config/google-chrome-unstable",
+	"~/.config/microsoft-edge-beta", "~/.config/microsoft-edge-dev", "~/.config/syncthing",
+	"~/.local/state/syncthing", "~/.config/weechat/sec.conf", "~/.config/hexchat/servlist.conf",
+	"~/.config/remmina", "~/.local/share/remmina", "~/.config/exercism/user.json",
+	"~/.config/hut/config", "~/.config/Mattermost", "~/.config/teams-for-linux",
+	"~/.config/Postman", "~/.config/gopass", "~/.local/share/gopass",
+	"~/.config/chezmoi/chezmoi.toml", NULL};
 
 static const char *const linux_defaults[CORDON_CLASS_COUNT][24] = {
 	[CORDON_CLASS_EXEC] = {"/usr/bin", "/usr/sbin", "/usr/lib", "/usr/lib64", "/usr/libexec",
@@ -714,41 +732,72 @@ static int add_presets(struct presets *ps, const struct cordon_strv *names, cons
 	return 0;
 }
 
-/* hidden_paths (or the default list) as the session's hiding applies it:
- * an entry under ~/.config, ~/.local/share or ~/.cache is hidden under
- * $XDG_CONFIG_HOME, $XDG_DATA_HOME or $XDG_CACHE_HOME too, when one is set
- * (absolute) to another directory: gh, gcloud, rclone and the rest keep
- * their tokens there then. Into OUT (NULL-terminated); 0 or -ENOMEM. */
-static int hidden_list(const struct cordon_config *cfg, const struct cordon_context *ctx,
-		       struct cordon_strv *out)
+/* PATH (from LABEL) into OUT and WHY (may be NULL), once; a pattern as
+ * what it matches now (PROJECT: what a relative one is taken against). */
+static int push_hidden_path(const char *path, const char *label, const struct cordon_context *ctx,
+			    const char *project, struct cordon_strv *out, struct cordon_strv *why)
 {
-	static const struct {
-		const char *under, *var;
-	} xdg[] = {{"~/.config/", "XDG_CONFIG_HOME"},
-		   {"~/.local/share/", "XDG_DATA_HOME"},
-		   {"~/.cache/", "XDG_CACHE_HOME"}};
+	if (!cordon_home_pattern(path)) {
+		if (cordon_strv_contains(out, path))
+			return 0;
+		return cordon_strv_push(out, path) < 0 || (why && cordon_strv_push(why, label) < 0)
+			       ? -ENOMEM
+			       : 0;
+	}
+	cleanup_free char *abs = NULL, *source = NULL;
+	if (project_relative(path) && !project)
+		return 0;
+	int e = cordon_path_absolute(path, ctx->home, project, &abs);
+	if (e < 0)
+		return e == -ENOMEM ? e : 0;
+	if (asprintf(&source, "%s: %s", label, path) < 0)
+		return -ENOMEM;
+	struct cordon_strv matched = {0};
+	e = cordon_home_glob(abs, &matched);
+	for (size_t i = 0; e >= 0 && i < matched.n; i++)
+		if (!cordon_strv_contains(out, matched.v[i]) &&
+		    (cordon_strv_push(out, matched.v[i]) < 0 ||
+		     (why && cordon_strv_push(why, source) < 0)))
+			e = -ENOMEM;
+	cordon_strv_free(&matched);
+	return e;
+}
+
+/* hidden_paths (or the default list) as the session's hiding applies it:
+ * each entry; where XDG moves it (one under ~/.config, ~/.local/share or
+ * ~/.cache: gh, gcloud, rclone and the rest keep their tokens in
+ * $XDG_CONFIG_HOME then); where the tool's own variable moves it
+ * ($KUBECONFIG, $GNUPGHOME: round 10 read six stores moved so); a pattern
+ * as what it matches now. PROJECT: what relative entries are taken
+ * against. Into OUT (NULL-terminated), with each one's source into WHY
+ * (may be NULL); 0 or -ENOMEM. */
+static int hidden_list(const struct cordon_config *cfg, const struct cordon_context *ctx,
+		       const char *project, struct cordon_strv *out, struct cordon_strv *why)
+{
 	const char *const *list =
 		cfg->has_hidden ? (const char *const *)cfg->hidden_paths.v : cordon_default_hidden;
+	const char *label = cfg->has_hidden ? "hidden_paths" : "hidden_paths (default)";
 	int r = 0;
 	for (size_t i = 0; list && list[i] && r >= 0; i++) {
-		r = cordon_strv_push_new(out, list[i]);
-		for (size_t k = 0; k < ARRAY_SIZE(xdg) && r >= 0; k++) {
-			size_t n = strlen(xdg[k].under);
-			const char *dir = ctx->getenv_fn ? ctx->getenv_fn(xdg[k].var) : NULL;
-			if (strncmp(list[i], xdg[k].under, n) != 0 || !dir || dir[0] != '/' ||
-			    !ctx->home)
-				continue;
-			char usual[PATH_MAX], base[PATH_MAX], there[PATH_MAX];
-			snprintf(usual, sizeof(usual), "%s/%.*s", ctx->home, (int)(n - 3),
-				 xdg[k].under + 2);
-			size_t m = (size_t)snprintf(base, sizeof(base), "%s", dir);
-			while (m > 1 && base[m - 1] == '/')
-				base[--m] = '\0';
-			if ((size_t)snprintf(there, sizeof(there), "%s/%s", base, list[i] + n) <
-				    sizeof(there) &&
-			    strcmp(usual, base) != 0)
-				r = cordon_strv_push_new(out, there);
+		struct cordon_strv paths = {0}, whys = {0};
+		r = cordon_strv_push(&paths, list[i]);
+		if (r >= 0)
+			r = cordon_home_xdg(list[i], ctx->home, ctx->getenv_fn, &paths);
+		for (size_t k = 0; r >= 0 && k < paths.n; k++)
+			r = cordon_strv_push(&whys, label);
+		if (r >= 0)
+			r = cordon_home_moved(list[i], ctx->getenv_fn, &paths, &whys);
+		for (size_t k = 0; r >= 0 && k < paths.n; k++) {
+			cleanup_free char *source = NULL;
+			if (strcmp(whys.v[k], label) != 0 &&
+			    asprintf(&source, "%s: %s", label, whys.v[k]) < 0)
+				r = -ENOMEM;
+			else
+				r = push_hidden_path(paths.v[k], source ? source : label, ctx,
+						     project, out, why);
 		}
+		cordon_strv_free(&paths);
+		cordon_strv_free(&whys);
 	}
 	return r;
 }
@@ -762,7 +811,7 @@ static int resolve_toolchains(const struct cordon_config *cfg, const struct cord
 		return 0;
 	struct presets ps = {.p = p, .ctx = ctx, .cache = cache};
 	struct cordon_strv done = {0}, list = {0};
-	int r = hidden_list(cfg, ctx, &list);
+	int r = hidden_list(cfg, ctx, p->project, &list, NULL);
 	const char *const *hidden = (const char *const *)list.v;
 	for (size_t i = 0; hidden && hidden[i] && r >= 0; i++) {
 		char *abs = NULL;
@@ -845,7 +894,8 @@ static int resolve_paths_with(const struct cordon_config *cfg, const struct cord
 		for (size_t i = 0; cordon_dotfiles[i]; i++) {
 			char *s;
 			if (asprintf(&s, "~/%s", cordon_dotfiles[i]) < 0 ||
-			    cordon_strv_push_take(&dots, s) < 0) {
+			    cordon_strv_push_take(&dots, s) < 0 ||
+			    cordon_home_xdg(s, ctx->home, ctx->getenv_fn, &dots) < 0) {
 				cordon_strv_free(&dots);
 				return -ENOMEM;
 			}
@@ -932,6 +982,10 @@ static bool unreachable(const struct cordon_policy *p, const char *abs,
 			return false;
 	}
 	if (!canon && !same)
+		return false;
+	/* A link there (~/.dbt -> PROJ/dbt -> ~/private/dbt): the session may
+	 * replace one on its way (round 10); the plan looks. */
+	if (!same && lstat(up, &st) == 0 && S_ISLNK(st.st_mode))
 		return false;
 	if (!same) {
 		char *u = strdup(up);
@@ -1031,6 +1085,22 @@ static int guard_list(struct cordon_policy *p, const char *const *list, unsigned
 		      const char *source, const char *home, struct cordon_path_cache *cache)
 {
 	return guard_list_yield(p, list, kind, false, source, home, cache);
+}
+
+/* guard_list_yield over LIST and where XDG moves its entries
+ * ($XDG_DATA_HOME/direnv for ~/.local/share/direnv: round 10 had direnv
+ * and fish outside obey what a session wrote in a moved one). */
+static int guard_home_list(struct cordon_policy *p, const char *const *list, unsigned kind,
+			   bool yield, const char *source, const struct cordon_context *ctx,
+			   struct cordon_path_cache *cache)
+{
+	struct cordon_strv all = {0};
+	int r = cordon_home_xdg_list(list, ctx->home, ctx->getenv_fn, &all);
+	if (r >= 0)
+		r = guard_list_yield(p, (const char *const *)all.v, kind, yield, source, ctx->home,
+				     cache);
+	cordon_strv_free(&all);
+	return r;
 }
 
 bool cordon_policy_writable_root(const struct cordon_policy *p, const struct cordon_rule *r)
@@ -1487,8 +1557,8 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 		cleanup_free char *s = NULL;
 		if (asprintf(&s, "~/%s", cordon_dotfiles[i]) < 0)
 			return -ENOMEM;
-		r = guard_list(p, (const char *const[]){s, NULL}, CORDON_GUARD_PROTECT, "dotfiles",
-			       ctx->home, &cache);
+		r = guard_home_list(p, (const char *const[]){s, NULL}, CORDON_GUARD_PROTECT, false,
+				    "dotfiles", ctx, &cache);
 	}
 	/* What runs outside from a writable home: the directories a login puts
 	 * on PATH (Debian's ~/.profile adds ~/.local/bin and ~/bin when they
@@ -1498,12 +1568,12 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 	 * session could make them; ~/bin cannot be made in the closed home.
 	 * Mounted only where a rule makes them writable. */
 	if (r >= 0 && ctx->home)
-		r = guard_list(p,
-			       (const char *const[]){"~/.local/bin", "~/.local/share/systemd",
-						     "~/.local/share/dbus-1",
-						     "~/.local/share/applications", NULL},
-			       CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE, "what runs from the home",
-			       ctx->home, &cache);
+		r = guard_home_list(p,
+				    (const char *const[]){"~/.local/bin", "~/.local/share/systemd",
+							  "~/.local/share/dbus-1",
+							  "~/.local/share/applications", NULL},
+				    CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE, false,
+				    "what runs from the home", ctx, &cache);
 	if (r >= 0 && ctx->home)
 		r = guard_list(p, (const char *const[]){"~/bin", NULL}, CORDON_GUARD_PROTECT,
 			       "what runs from the home", ctx->home, &cache);
@@ -1513,10 +1583,10 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 	bool completion = stat("/usr/share/bash-completion/bash_completion", &st) == 0 ||
 			  stat("/etc/bash_completion", &st) == 0;
 	if (r >= 0 && ctx->home)
-		r = guard_list_yield(p,
-				     (const char *const[]){"~/.local/share/bash-completion", NULL},
-				     CORDON_GUARD_PROTECT | (completion ? CORDON_GUARD_MAKE : 0),
-				     true, "what runs from the home", ctx->home, &cache);
+		r = guard_home_list(p,
+				    (const char *const[]){"~/.local/share/bash-completion", NULL},
+				    CORDON_GUARD_PROTECT | (completion ? CORDON_GUARD_MAKE : 0),
+				    true, "what runs from the home", ctx, &cache);
 	/* fish sources vendor_conf.d at every start and loads functions and
 	 * completions from beside it: made where fish keeps its data. */
 	cleanup_free char *fish = NULL;
@@ -1525,12 +1595,12 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 		r = -ENOMEM;
 	bool has_fish = fish && stat(fish, &st) == 0 && S_ISDIR(st.st_mode);
 	if (r >= 0 && ctx->home)
-		r = guard_list_yield(p, fish_code,
-				     CORDON_GUARD_PROTECT | (has_fish ? CORDON_GUARD_MAKE : 0),
-				     true, "what runs from the home", ctx->home, &cache);
+		r = guard_home_list(p, fish_code,
+				    CORDON_GUARD_PROTECT | (has_fish ? CORDON_GUARD_MAKE : 0), true,
+				    "what runs from the home", ctx, &cache);
 	if (r >= 0 && ctx->home)
-		r = guard_list_yield(p, cordon_home_code, CORDON_GUARD_PROTECT, true,
-				     "what runs from the home", ctx->home, &cache);
+		r = guard_home_list(p, cordon_home_code, CORDON_GUARD_PROTECT, true,
+				    "what runs from the home", ctx, &cache);
 	if (r >= 0 && ctx->home)
 		r = guard_home_code_names(p, ctx, &cache);
 	/* The user-wide settings of coding agents and editors that keep them
@@ -1539,7 +1609,7 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 	 * its commands would run them outside. A rule naming one itself (to
 	 * run that agent inside) keeps it writable. */
 	if (r >= 0 && ctx->home)
-		r = guard_list_yield(
+		r = guard_home_list(
 			p,
 			(const char *const[]){"~/.claude", "~/.claude.json", "~/.codex",
 					      "~/.gemini", "~/.cursor", "~/.cursor-server",
@@ -1547,8 +1617,7 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 					      "~/.qwen", "~/.opencode", "~/.aider.conf.yml",
 					      "~/.vscode", "~/.vscode-oss", "~/.vscode-insiders",
 					      "~/.vscode-server", "~/.local/share/JetBrains", NULL},
-			CORDON_GUARD_PROTECT, true, "agents' and editors' settings", ctx->home,
-			&cache);
+			CORDON_GUARD_PROTECT, true, "agents' and editors' settings", ctx, &cache);
 	/* The runtime directory, read-write by default: the systemd user
 	 * manager loads units and drop-ins from its systemd/ (planted, they
 	 * would run outside at the next daemon-reload or login), and podman
@@ -1632,13 +1701,16 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 		if (r >= 0)
 			r = guard_servers_sockets(p, ctx, &cache);
 	}
-	struct cordon_strv hidden = {0};
+	struct cordon_strv hidden = {0}, why = {0};
 	if (r >= 0)
-		r = hidden_list(cfg, ctx, &hidden);
-	if (r >= 0)
-		r = guard_list(p, (const char *const *)hidden.v, CORDON_GUARD_HIDE,
-			       cfg->has_hidden ? "hidden_paths" : "hidden_paths (default)",
-			       ctx->home, &cache);
+		r = hidden_list(cfg, ctx, p->project, &hidden, &why);
+	struct reach_memo memo = {0};
+	for (size_t i = 0; r >= 0 && i < hidden.n; i++)
+		r = guard_list_memo(p, (const char *const[]){hidden.v[i], NULL}, CORDON_GUARD_HIDE,
+				    false, why.v[i], ctx->home, p->project, &cache, &memo);
+	free(memo.dir);
+	free(memo.up);
+	cordon_strv_free(&why);
 	/* (After the hidden paths: a name beneath one, ~/.ssh/id_work in
 	 * ~/.ssh/config, is kept by it already.) */
 	if (r >= 0 && ctx->home)
@@ -1797,27 +1869,31 @@ static int dotfiles_cwd(const char *dir, const struct cordon_context *ctx, char 
 	*why = NULL;
 	/* In them (a terminal opened in ~/.config/fish: round 10 rewrote
 	 * config.fish and wrote a systemd unit). */
-	const char *const *lists[] = {cordon_dotfiles, cordon_home_code};
-	for (size_t l = 0; ctx->home && l < ARRAY_SIZE(lists); l++)
-		for (size_t i = 0; lists[l][i]; i++) {
-			const char *name = lists[l][i] + (l ? 2 : 0); /* "~/" */
-			char path[PATH_MAX];
-			if (snprintf(path, sizeof(path), "%s/%s", ctx->home, name) <
-				    (int)sizeof(path) &&
-			    cordon_path_under(dir, path))
-				return asprintf(why, "is in ~/%s, which holds what runs outside",
-						name) < 0
-					       ? (*why = NULL, -ENOMEM)
-					       : 0;
+	struct cordon_strv code = {0};
+	int e = 0;
+	for (size_t i = 0; ctx->home && e >= 0 && cordon_dotfiles[i]; i++) {
+		char name[NAME_MAX + 3];
+		snprintf(name, sizeof(name), "~/%s", cordon_dotfiles[i]);
+		e = cordon_home_xdg_list((const char *const[]){name, NULL}, ctx->home,
+					 ctx->getenv_fn, &code);
+	}
+	if (e >= 0 && ctx->home)
+		e = cordon_home_xdg_list(cordon_home_code, ctx->home, ctx->getenv_fn, &code);
+	for (size_t i = 0; e >= 0 && i < code.n && !*why; i++) {
+		cleanup_free char *path = NULL;
+		if (cordon_path_absolute(code.v[i], ctx->home, NULL, &path) == 0 &&
+		    cordon_path_under(dir, path) &&
+		    asprintf(why, "is in %s, which holds what runs outside", code.v[i]) < 0) {
+			*why = NULL;
+			e = -ENOMEM;
 		}
-	const char *xdg = ctx->getenv_fn ? ctx->getenv_fn("XDG_CONFIG_HOME") : NULL;
-	if (xdg && xdg[0] == '/' && cordon_path_under(dir, xdg))
-		return asprintf(why, "is in $XDG_CONFIG_HOME, which holds what runs outside") < 0
-			       ? (*why = NULL, -ENOMEM)
-			       : 0;
+	}
+	cordon_strv_free(&code);
+	if (e < 0 || *why)
+		return e;
 	struct dots_cwd c = {.dir = dir, .home = ctx->home, .why = why};
 	DIR *d = ctx->home ? opendir(ctx->home) : NULL;
-	int n = 0, e = 0;
+	int n = 0;
 	for (struct dirent *de; d && e >= 0 && !*why && n++ < 1024 && (de = readdir(d));) {
 		if (cordon_dot_or_dotdot(de->d_name) || de->d_name[0] != '.' ||
 		    (de->d_type != DT_LNK && de->d_type != DT_UNKNOWN) || data_dotfile(de->d_name))
@@ -1844,7 +1920,7 @@ static int hidden_cwd(const struct cordon_config *cfg, const struct cordon_conte
 {
 	*why = NULL;
 	struct cordon_strv list = {0};
-	int e = hidden_list(cfg, ctx, &list);
+	int e = hidden_list(cfg, ctx, NULL, &list, NULL);
 	const char *const *hidden = (const char *const *)list.v;
 	struct cordon_path_cache cache = {0}; /* the home's directories, resolved once */
 	for (size_t i = 0; hidden && hidden[i] && !*why && e >= 0; i++) {

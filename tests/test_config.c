@@ -152,6 +152,20 @@ static struct bad_case bad_cases[] = {
 	 "/cfg.json: additional_env_vars[0]: LD_PRELOAD never passes into a session"},
 	{"{\"allowed_env_vars\": [\"PATH\", \"CORDON_CONFIG_FD\"]}",
 	 "/cfg.json: allowed_env_vars[1]: CORDON_CONFIG_FD never passes into a session"},
+	/* hidden_paths that would hide nothing, silently, or everything
+	 * (round 10). */
+	{"{\"hidden_paths\": [\"~/.a\", \"$HOME/.secrets\"]}",
+	 "/cfg.json: hidden_paths[1]: \"$HOME/.secrets\": variables are not expanded"},
+	{"{\"hidden_paths\": [\"${HOME}/.s\"]}", "hidden_paths[0]: \"${HOME}/.s\": variables"},
+	{"{\"hidden_paths\": [\" ~/.s\"]}",
+	 "hidden_paths[0]: \" ~/.s\": it begins or ends with a space"},
+	{"{\"hidden_paths\": [\"~/.s \"]}",
+	 "hidden_paths[0]: \"~/.s \": it begins or ends with a space"},
+	{"{\"hidden_paths\": [\"file://~/.s\"]}", "hidden_paths[0]: \"file://~/.s\": a URL"},
+	{"{\"hidden_paths\": [\"/\"]}", "hidden_paths[0]: \"/\": it would hide every file"},
+	{"{\"hidden_paths\": [\"~/\"]}", "hidden_paths[0]: \"~/\": it would hide every file"},
+	{"{\"hidden_paths\": [\"~/./\"]}", "hidden_paths[0]: \"~/./\": it would hide every file"},
+	{"{\"hidden_paths\": [\".\"]}", "hidden_paths[0]: \".\": it would hide every file"},
 };
 
 ParameterizedTestParameters(config, bad)

@@ -229,6 +229,25 @@ extern const char *const cordon_dotfiles[];
  * user site. Read-only where a rule makes them writable, unless a write
  * rule names one itself. */
 extern const char *const cordon_home_code[];
+/* shim/homes.c. ENTRY ("~/.config/...", "~/.local/share/...",
+ * "~/.cache/...", "~/.local/state/...") where $XDG_CONFIG_HOME (and the
+ * rest) moves it: pushed into OUT when the variable is an absolute path
+ * other than the usual one. 0 or -ENOMEM. */
+int cordon_home_xdg(const char *entry, const char *home, char *(*getenv_fn)(const char *),
+		    struct cordon_strv *out);
+/* Each entry of LIST, then where XDG moves it (cordon_home_xdg). */
+int cordon_home_xdg_list(const char *const *list, const char *home,
+			 char *(*getenv_fn)(const char *), struct cordon_strv *out);
+/* Where a tool's own variable moved the hidden_paths ENTRY ("~/.kube":
+ * each absolute path of $KUBECONFIG): into PATHS, and a label for each
+ * into WHY (may be NULL). 0 or -ENOMEM. */
+int cordon_home_moved(const char *entry, char *(*getenv_fn)(const char *),
+		      struct cordon_strv *paths, struct cordon_strv *why);
+/* Whether ENTRY is a pattern (*, ?, [...]), and what PATTERN (absolute)
+ * matches now, into OUT. 0 or -ENOMEM. */
+bool cordon_home_pattern(const char *entry);
+int cordon_home_glob(const char *pattern, struct cordon_strv *out);
+
 /* The defaults of protected_paths (relative to the project) and
  * hidden_paths ("~/..."). NULL-terminated. */
 extern const char *const cordon_default_protected[];

@@ -1839,8 +1839,20 @@ BOTH_USERS(guards, a_hidden_file_beneath_a_link_into_the_project_stays_unread, .
 	run_free(&r);
 	r = sh_in(&w, w.popt, "echo ran");
 	cr_expect_eq(r.status, 125, "%s%s", r.out, r.err);
-	cr_expect(strstr(r.err, "/.dbt (hidden_paths (default)) is a symbolic link to"),
-		  "not said: %s", r.err);
+	cr_expect(strstr(r.err, "/.dbt, on the way to "), "the hidden path is not named: %s",
+		  r.err);
+	cr_expect(
+		strstr(r.err, "/.dbt/profiles.yml (hidden_paths (default)) is a symbolic link to"),
+		"not said: %s", r.err);
+	run_free(&r);
+	/* explain refuses as run does: exit 125, after showing why (round
+	 * 10: it said REFUSED and exited 0). */
+	char *explain[] = {CORDON_BIN, "explain", "--config", w.cfg, "--project", w.proj, NULL};
+	r = world_run(&w, explain, w.proj);
+	cr_expect_eq(r.status, 125, "explain: %s%s", r.out, r.err);
+	cr_expect(strstr(r.out, "REFUSED: ") && strstr(r.err, "cordon: ") &&
+			  strstr(r.err, "/.dbt, on the way to "),
+		  "explain: %s%s", r.out, r.err);
 	run_free(&r);
 	set_config(&w, ", \"hidden_paths\": []");
 	r = sh_in(&w, w.popt,
@@ -1849,6 +1861,76 @@ BOTH_USERS(guards, a_hidden_file_beneath_a_link_into_the_project_stays_unread, .
 	run_free(&r);
 	free(link);
 	free(dbt);
+	world_free(&w);
+}
+
+/* A link further along the chain in the project: ~/.dbt -> PROJ/dbt ->
+ * ~/private/dbt (a dotfiles repository keeping a private part outside
+ * itself), with profiles.yml missing, and there. The session could make
+ * PROJ/dbt a directory of its own, where a login outside then writes the
+ * profile (round 10 read it, silently): refused, naming PROJ/dbt. The
+ * same with the link in the middle (~/.dbt -> PROJ/x/dbt, PROJ/x ->
+ * ~/private, ~/private/dbt missing). Control: with hidden_paths [] the
+ * session runs, replaces the link, and reads what the login writes. */
+BOTH_USERS(guards, a_link_further_along_a_hidden_chain_in_the_project_refuses, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "hidchain", "");
+	char *priv = at(w.home, "private/dbt"), *plink = at(w.proj, "dbt"),
+	     *link = at(w.home, ".dbt");
+	free(write_file(priv, ".keep", ""));
+	cr_assert_eq(symlink(priv, plink), 0);
+	cr_assert_eq(symlink(plink, link), 0);
+	world_give(&w);
+	give_links(who, (const char *const[]){link, plink, NULL});
+	for (int present = 0; present < 2; present++) {
+		if (present)
+			free(write_file(priv, "profiles.yml", "mine\n"));
+		world_give(&w);
+		struct run_result r = sh_in(&w, w.popt, "echo ran");
+		cr_expect_eq(r.status, 125, "profiles.yml %s: %s%s", present ? "there" : "missing",
+			     r.out, r.err);
+		cr_expect_null(strstr(r.out, "ran"), "the session ran: %s", r.out);
+		char *want = fmt("%s (hidden_paths (default)) is a symbolic link in a writable "
+				 "directory",
+				 plink);
+		cr_expect(strstr(r.err, want), "PROJ/dbt is not named: %s", r.err);
+		free(want);
+		run_free(&r);
+	}
+	/* The link in the middle. */
+	char *x = at(w.proj, "x"), *xdbt = at(w.proj, "x/dbt"), *privtop = at(w.home, "private");
+	struct run_result r = sh_outside(&w, "rm -rf ~/private/dbt dbt");
+	run_free(&r);
+	unlink(link);
+	cr_assert_eq(symlink(privtop, x), 0);
+	cr_assert_eq(symlink(xdbt, link), 0);
+	give_links(who, (const char *const[]){link, x, NULL});
+	r = sh_in(&w, w.popt, "echo ran");
+	cr_expect_eq(r.status, 125, "middle: %s%s", r.out, r.err);
+	char *want =
+		fmt("%s (hidden_paths (default)) is a symbolic link in a writable directory", x);
+	cr_expect(strstr(r.err, want), "PROJ/x is not named: %s", r.err);
+	free(want);
+	run_free(&r);
+	/* Control: the first layout, unguarded. */
+	unlink(link);
+	r = sh_outside(&w, "rm -f x && mkdir -p ~/private/dbt && ln -s ~/private/dbt dbt");
+	run_free(&r);
+	cr_assert_eq(symlink(plink, link), 0);
+	give_links(who, (const char *const[]){link, NULL});
+	set_config(&w, ", \"hidden_paths\": []");
+	r = in_while_outside(&w,
+			     "rm dbt && mkdir dbt && " WAIT_GO "cat dbt/profiles.yml; echo read\n",
+			     "echo DBT-" SECRET " > .dbt/profiles.yml");
+	cr_expect(strstr(r.out, "DBT-" SECRET), "control: %s%s", r.out, r.err);
+	run_free(&r);
+	free(x);
+	free(xdbt);
+	free(privtop);
+	free(priv);
+	free(plink);
+	free(link);
 	world_free(&w);
 }
 
@@ -1869,11 +1951,25 @@ BOTH_USERS(guards, a_hidden_npmrc_naming_a_registry_is_said, .timeout = 60)
 	cr_expect(strstr(r.err, "/.npmrc (hidden_paths (default)) names a registry"),
 		  "not said: %s", r.err);
 	run_free(&r);
-	free(write_file(w.home, ".npmrc", "save-exact=true\n"));
+	free(write_file(w.home, ".npmrc",
+			"save-exact=true\n# registry=https://a.example/\n"
+			";registry=https://b.example/\n"));
 	world_give(&w);
 	r = sh_in(&w, NULL, "echo ran");
-	cr_expect_null(strstr(r.err, "names a registry"), "said of none: %s", r.err);
+	cr_expect_null(strstr(r.err, "names a registry"), "said of none (comments): %s", r.err);
 	run_free(&r);
+	/* As npm reads it (round 10): spaces around the key, and a stow
+	 * layout's link to the file. */
+	free(write_file(w.home, "dots/npmrc", "  registry = https://spaced.example/\n"));
+	char *npmrc = fmt("%s/.npmrc", w.home);
+	unlink(npmrc);
+	cr_assert(symlink("dots/npmrc", npmrc) == 0);
+	world_give(&w);
+	r = sh_in(&w, NULL, "echo ran");
+	cr_expect(strstr(r.err, "/.npmrc (hidden_paths (default)) names a registry"),
+		  "not said of a spaced key in a linked file: %s", r.err);
+	run_free(&r);
+	free(npmrc);
 	world_free(&w);
 }
 
@@ -1978,6 +2074,155 @@ BOTH_USERS(guards, hidden_paths_follow_xdg_directories, .timeout = 60)
 	free(cfg);
 	free(data);
 	free(cache);
+	world_free(&w);
+}
+
+/* Credential stores a tool's own variable moves (xdg-ninja's advice:
+ * DOCKER_CONFIG, KUBECONFIG, GNUPGHOME, ...), here to names no list has,
+ * under the default ~/.config grant: hidden where the variable says, and
+ * said so in explain; the stores at xdg-ninja's places without the
+ * variable, and a VS Code fork's extension secrets (a pattern), hidden
+ * too (round 10, B2 and B3). Controls: outside every token is printed,
+ * and inside a file beside them is. */
+BOTH_USERS(guards, stores_moved_by_their_tools_variables_stay_unread, .timeout = 60)
+{
+	static const char *const files[][2] = {
+		{".config/t/dock/config.json", "docker-"},
+		{".config/t/kube.yaml", "kube-"},
+		{".config/t/gpg/private-keys-v1.d/k.key", "gpg-"},
+		{".config/t/awscreds", "aws-"},
+		{".config/t/npmrc", "npm-"},
+		{".config/t/pgpass", "pg-"},
+		{".config/t/cargo/credentials.toml", "cargo-"},
+		{".config/docker/config.json", "xdgdocker-"},
+		{".config/kube/config", "xdgkube-"},
+		{".config/Windsurf/User/globalStorage/state.vscdb", "windsurf-"},
+	};
+	struct world w;
+	world_for(&w, who, "hidvar", "");
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char *text = fmt("%s" TOKEN "\n", files[i][1]);
+		free(write_file(w.home, files[i][0], text));
+		free(text);
+	}
+	free(write_file(w.home, ".config/t/visible", "moved-dir-visible\n"));
+	world_give(&w);
+	static const char *const vars[][2] = {
+		{"DOCKER_CONFIG", "/.config/t/dock"},
+		{"GNUPGHOME", "/.config/t/gpg"},
+		{"AWS_SHARED_CREDENTIALS_FILE", "/.config/t/awscreds"},
+		{"NPM_CONFIG_USERCONFIG", "/.config/t/npmrc"},
+		{"PGPASSFILE", "/.config/t/pgpass"},
+		{"CARGO_HOME", "/.config/t/cargo"},
+	};
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		char *kv = fmt("%s=%s%s", vars[i][0], w.home, vars[i][1]);
+		world_setenv(&w, kv);
+		free(kv);
+	}
+	char *kube = fmt("KUBECONFIG=/nowhere/kube:%s/.config/t/kube.yaml", w.home);
+	world_setenv(&w, kube);
+	free(kube);
+	const char *script = "grep -rsh . ~/.config";
+	struct run_result r = sh_outside(&w, script);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char *want = fmt("%s" TOKEN, files[i][1]);
+		cr_assert(strstr(r.out, want), "control: outside, %s: %s%s", want, r.out, r.err);
+		free(want);
+	}
+	run_free(&r);
+	r = sh_in(&w, NULL, "%s", script);
+	cr_expect(strstr(r.out, "moved-dir-visible"), "~/.config/t is not readable: %s%s", r.out,
+		  r.err);
+	cr_expect_null(strstr(r.out, TOKEN), "a token was read inside: %s", r.out);
+	run_free(&r);
+	char *argv[] = {CORDON_BIN, "explain", "--config", w.cfg, NULL};
+	r = world_run(&w, argv, w.proj);
+	cr_expect(strstr(r.out, "/.config/t/kube.yaml  (hidden_paths (default): ~/.kube, moved by "
+				"$KUBECONFIG)"),
+		  "explain does not say it: %s%s", r.out, r.err);
+	run_free(&r);
+	world_free(&w);
+}
+
+/* $XDG_CONFIG_HOME and $XDG_DATA_HOME set elsewhere are kept as ~/.config
+ * and ~/.local/share are (round 10, A2). With --project ~ (the home
+ * writable), core.fsmonitor appended to $XDG_CONFIG_HOME/git/config is
+ * refused, and fish's vendor_conf.d made in $XDG_DATA_HOME is moved aside
+ * as the session ends; with $XDG_CONFIG_HOME in the project, git's config
+ * there stays read-only. git status and fish outside run nothing.
+ * Control: the same plants made outside run. */
+static const char xdg_plant[] =
+	"fsmon >> \"$XDG_CONFIG_HOME/git/config\"; echo gitcfg $?\n"
+	"mkdir -p \"$XDG_DATA_HOME/fish/vendor_conf.d\" &&\n"
+	"echo \"touch $M-fish\" > \"$XDG_DATA_HOME/fish/vendor_conf.d/x.fish\"; echo fish $?\n";
+
+static void xdg_outside(struct world *w)
+{
+	struct run_result r = outside(w, "git status >/dev/null 2>&1; fish -c true </dev/null "
+					 ">/dev/null 2>&1; true");
+	run_free(&r);
+}
+
+BOTH_USERS(guards, moved_xdg_config_and_data_homes_are_kept, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "xdgkeep");
+	cr_assert(file_exists("/usr/bin/fish"),
+		  "fish is not installed (scripts/setup installs it)");
+	free(write_file(w.home, "cfg/git/config", "[user]\n\tname = t\n"));
+	free(write_file(w.home, "data/keep", "data\n"));
+	world_give(&w);
+	char *cfg = fmt("XDG_CONFIG_HOME=%s/cfg", w.home),
+	     *data = fmt("XDG_DATA_HOME=%s/data", w.home);
+	world_setenv(&w, cfg);
+	world_setenv(&w, data);
+	char *script = plant(&w, "deny", "", xdg_plant);
+	char *opts = fmt("-p %s", w.home);
+	struct run_result r = sh_in(&w, opts, "%s", script);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_expect(strstr(r.out, "fish 0"), "the session could not make vendor_conf.d\n%s", diag);
+	char *gitcfg = fmt("%s/cfg/git/config", w.home);
+	cr_expect_not(contains(gitcfg, "fsmonitor"), "$XDG_CONFIG_HOME/git/config was written\n%s",
+		      diag);
+	free(gitcfg);
+	cr_expect_not(present(w.home, "data/fish/vendor_conf.d/x.fish"),
+		      "vendor_conf.d made inside stayed\n%s", diag);
+	run_free(&r);
+	xdg_outside(&w);
+	cr_expect_not(marked(&w, "deny", "fsmonitor") || marked(&w, "deny", "fish"),
+		      "git or fish outside ran the plant\n%s", diag);
+	free(diag);
+	/* $XDG_CONFIG_HOME in the project (the default one, from the cwd). */
+	free(write_file(w.proj, ".config/git/config", "[user]\n\tname = t\n"));
+	world_give(&w);
+	char *inproj = fmt("XDG_CONFIG_HOME=%s/.config", w.proj);
+	world_setenv(&w, inproj);
+	r = sh_in(&w, NULL, "%s", script);
+	diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	gitcfg = fmt("%s/.config/git/config", w.proj);
+	cr_expect_not(contains(gitcfg, "fsmonitor"),
+		      "$XDG_CONFIG_HOME/git/config in the project was written\n%s", diag);
+	free(gitcfg);
+	run_free(&r);
+	xdg_outside(&w);
+	cr_expect_not(marked(&w, "deny", "fsmonitor"), "git outside ran the plant\n%s", diag);
+	free(diag);
+	free(script);
+	/* Control: the same plants made outside run. */
+	world_setenv(&w, cfg);
+	script = plant(&w, "ctl", "", xdg_plant);
+	r = sh_outside(&w, script);
+	expect_all_landed((const char *const[]){"gitcfg", "fish", NULL}, &r, "outside");
+	run_free(&r);
+	xdg_outside(&w);
+	cr_expect(marked(&w, "ctl", "fsmonitor") && marked(&w, "ctl", "fish"),
+		  "control: git or fish outside did not run the plant");
+	free(script);
+	free(opts);
+	free(cfg);
+	free(data);
+	free(inproj);
 	world_free(&w);
 }
 
@@ -3319,7 +3564,7 @@ static const char *const config_steps[] = {"chmod", "write", "replace", "link",
 /* The session's config is the project's cordon.json (--config), and
  * $XDG_CONFIG_HOME is a directory in the project: the config cannot be
  * chmodded, written, replaced, linked over or removed, and no config
- * appears in $XDG_CONFIG_HOME/cordon; a file beside it is written (the
+ * appears in $XDG_CONFIG_HOME/cordon (read-only as a whole, as ~/.config); a file beside it is written (the
  * project is writable). Control: the same script outside, in a copy of the
  * project, does all of it. */
 BOTH_USERS(guards, own_config_in_the_project_stays, .timeout = 60)
@@ -3352,7 +3597,9 @@ BOTH_USERS(guards, own_config_in_the_project_stays, .timeout = 60)
 	cr_expect_eq(after.st_mode, before.st_mode, "the session's config was chmodded\n%s", diag);
 	cr_expect_not(present(xdg, "cordon/config.json"),
 		      "a config was planted in $XDG_CONFIG_HOME/cordon\n%s", diag);
-	cr_expect(strstr(r.err, "/xdg/cordon stays read-only inside: it is cordon's own config"),
+	/* (Said of the config file; $XDG_CONFIG_HOME is read-only as a whole,
+	 * as ~/.config is: round 10.) */
+	cr_expect(strstr(r.err, "/cordon.json stays read-only inside: it is cordon's own config"),
 		  "the carve-out was not said\n%s", diag);
 	run_free(&r);
 

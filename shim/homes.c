@@ -1,0 +1,170 @@
+/* Where the home's tools keep what cordon hides or keeps read-only, when
+ * the user moved it: the XDG base directories set elsewhere
+ * (XDG_CONFIG_HOME=~/cfg), and a tool's own variable (DOCKER_CONFIG,
+ * KUBECONFIG, GNUPGHOME, ...: xdg-ninja's advice). Round 10 read six
+ * credential stores moved so, and had fish and git outside run what a
+ * session wrote in a moved XDG_CONFIG_HOME, while the same files in their
+ * usual places held. Also the patterns of hidden_paths
+ * ("~/.config/STAR/User/globalStorage": VS Code's forks to come). */
+#include <errno.h>
+#include <glob.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cordon/policy.h"
+#include "util.h"
+
+static const struct {
+	const char *usual, *var;
+} xdg_dirs[] = {{"~/.config", "XDG_CONFIG_HOME"},
+		{"~/.local/share", "XDG_DATA_HOME"},
+		{"~/.cache", "XDG_CACHE_HOME"},
+		{"~/.local/state", "XDG_STATE_HOME"}};
+
+/* VAR's value when it is an absolute path other than the usual DIR
+ * ("~/..."), without trailing slashes, into OUT; false otherwise. */
+static bool moved_dir(const char *var, const char *usual, const char *home,
+		      char *(*getenv_fn)(const char *), char *out, size_t size)
+{
+	const char *v = getenv_fn ? getenv_fn(var) : NULL;
+	if (!v || v[0] != '/' || !home || strlen(v) >= size)
+		return false;
+	size_t m = (size_t)snprintf(out, size, "%s", v);
+	while (m > 1 && out[m - 1] == '/')
+		out[--m] = '\0';
+	char was[PATH_MAX];
+	snprintf(was, sizeof(was), "%s/%s", home, usual + 2);
+	return strcmp(was, out) != 0;
+}
+
+int cordon_home_xdg(const char *entry, const char *home, char *(*getenv_fn)(const char *),
+		    struct cordon_strv *out)
+{
+	for (size_t k = 0; k < ARRAY_SIZE(xdg_dirs); k++) {
+		size_t n = strlen(xdg_dirs[k].usual);
+		char dir[PATH_MAX], there[PATH_MAX * 2];
+		if (strncmp(entry, xdg_dirs[k].usual, n) != 0 ||
+		    (entry[n] != '\0' && entry[n] != '/') ||
+		    !moved_dir(xdg_dirs[k].var, xdg_dirs[k].usual, home, getenv_fn, dir,
+			       sizeof(dir)))
+			continue;
+		if ((size_t)snprintf(there, sizeof(there), "%s%s", dir, entry + n) < PATH_MAX &&
+		    cordon_strv_push_new(out, there) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int cordon_home_xdg_list(const char *const *list, const char *home,
+			 char *(*getenv_fn)(const char *), struct cordon_strv *out)
+{
+	for (size_t i = 0; list && list[i]; i++)
+		if (cordon_strv_push_new(out, list[i]) < 0 ||
+		    cordon_home_xdg(list[i], home, getenv_fn, out) < 0)
+			return -ENOMEM;
+	return 0;
+}
+
+/* A hidden_paths entry, and the variable with which its tool moves it:
+ * its value names the store itself, or (FILE) the directory FILE is in;
+ * LIST: a ':'-separated list of them. */
+static const struct {
+	const char *entry, *var, *file;
+	bool list;
+} moved_stores[] = {
+	{"~/.docker", "DOCKER_CONFIG", NULL, false},
+	{"~/.kube", "KUBECONFIG", NULL, true},
+	{"~/.aws", "AWS_SHARED_CREDENTIALS_FILE", NULL, false},
+	{"~/.aws", "AWS_CONFIG_FILE", NULL, false},
+	{"~/.azure", "AZURE_CONFIG_DIR", NULL, false},
+	{"~/.gnupg", "GNUPGHOME", NULL, false},
+	{"~/.password-store", "PASSWORD_STORE_DIR", NULL, false},
+	{"~/.npmrc", "NPM_CONFIG_USERCONFIG", NULL, false},
+	{"~/.npmrc", "npm_config_userconfig", NULL, false},
+	{"~/.pgpass", "PGPASSFILE", NULL, false},
+	{"~/.pg_service.conf", "PGSERVICEFILE", NULL, false},
+	{"~/.netrc", "NETRC", NULL, false},
+	{"~/.mylogin.cnf", "MYSQL_TEST_LOGIN_FILE", NULL, false},
+	{"~/.terraformrc", "TF_CLI_CONFIG_FILE", NULL, false},
+	{"~/.oci", "OCI_CLI_CONFIG_FILE", NULL, false},
+	{"~/.boto", "BOTO_CONFIG", NULL, false},
+	{"~/.databrickscfg", "DATABRICKS_CONFIG_FILE", NULL, false},
+	{"~/.kaggle", "KAGGLE_CONFIG_DIR", NULL, false},
+	{"~/.minikube", "MINIKUBE_HOME", NULL, false},
+	{"~/.talos", "TALOSCONFIG", NULL, false},
+	{"~/.cargo/credentials.toml", "CARGO_HOME", "credentials.toml", false},
+	{"~/.cargo/credentials", "CARGO_HOME", "credentials", false},
+	{"~/.dbt/profiles.yml", "DBT_PROFILES_DIR", "profiles.yml", false},
+	{"~/.cache/huggingface/token", "HF_HOME", "token", false},
+	{"~/.cache/huggingface/token", "HF_TOKEN_PATH", NULL, false},
+	{"~/.claude/.credentials.json", "CLAUDE_CONFIG_DIR", ".credentials.json", false},
+	{"~/.codex/auth.json", "CODEX_HOME", "auth.json", false},
+	{"~/.pulumi/credentials.json", "PULUMI_HOME", "credentials.json", false},
+	{"~/.config/gh", "GH_CONFIG_DIR", NULL, false},
+	{"~/.config/gcloud", "CLOUDSDK_CONFIG", NULL, false},
+	{"~/.config/rclone", "RCLONE_CONFIG", NULL, false},
+	{"~/.config/op", "OP_CONFIG_DIR", NULL, false},
+	{"~/.config/hcloud", "HCLOUD_CONFIG", NULL, false},
+	{"~/.config/glab-cli", "GLAB_CONFIG_DIR", NULL, false},
+	{"~/.config/io.datasette.llm", "LLM_USER_PATH", NULL, false},
+	{"~/.config/sops", "SOPS_AGE_KEY_FILE", NULL, false},
+	{"~/.config/containers/auth.json", "REGISTRY_AUTH_FILE", NULL, false},
+	{"~/.config/helm/registry", "HELM_REGISTRY_CONFIG", NULL, false},
+	{"~/.config/helm/repositories.yaml", "HELM_REPOSITORY_CONFIG", NULL, false},
+};
+
+/* VALUE (one path of VAR) for ENTRY, into PATHS, and "ENTRY, moved by
+ * $VAR" into WHY. */
+static int push_moved(const char *entry, const char *var, const char *value, size_t len,
+		      const char *file, struct cordon_strv *paths, struct cordon_strv *why)
+{
+	char path[PATH_MAX];
+	if (len == 0 || value[0] != '/' ||
+	    (size_t)snprintf(path, sizeof(path), "%.*s%s%s", (int)len, value, file ? "/" : "",
+			     file ? file : "") >= sizeof(path) ||
+	    cordon_strv_contains(paths, path))
+		return 0;
+	cleanup_free char *label = NULL;
+	if (asprintf(&label, "%s, moved by $%s", entry, var) < 0)
+		return -ENOMEM;
+	if (cordon_strv_push(paths, path) < 0 || (why && cordon_strv_push(why, label) < 0))
+		return -ENOMEM;
+	return 0;
+}
+
+int cordon_home_moved(const char *entry, char *(*getenv_fn)(const char *),
+		      struct cordon_strv *paths, struct cordon_strv *why)
+{
+	for (size_t i = 0; getenv_fn && i < ARRAY_SIZE(moved_stores); i++) {
+		if (strcmp(entry, moved_stores[i].entry) != 0)
+			continue;
+		const char *v = getenv_fn(moved_stores[i].var);
+		for (const char *s = v; s && *s;) {
+			size_t len = moved_stores[i].list ? strcspn(s, ":") : strlen(s);
+			if (push_moved(entry, moved_stores[i].var, s, len, moved_stores[i].file,
+				       paths, why) < 0)
+				return -ENOMEM;
+			s += len;
+			s += *s == ':';
+		}
+	}
+	return 0;
+}
+
+bool cordon_home_pattern(const char *entry)
+{
+	return strpbrk(entry, "*?[") != NULL;
+}
+
+int cordon_home_glob(const char *pattern, struct cordon_strv *out)
+{
+	glob_t g = {0};
+	int r = glob(pattern, GLOB_NOSORT, NULL, &g);
+	int e = r == GLOB_NOSPACE ? -ENOMEM : 0;
+	for (size_t i = 0; r == 0 && e >= 0 && i < g.gl_pathc; i++)
+		e = cordon_strv_push_new(out, g.gl_pathv[i]);
+	globfree(&g);
+	return e;
+}
