@@ -515,6 +515,31 @@ static int dangling(struct cordon_guard_plan *plan, const struct reach *r, const
 	return refuse_dangling(plan, path, source, target, "read-only", NULL);
 }
 
+/* PATH, a protected file (of SOURCE) with ST: a second name for it, a
+ * hard link made before the session (~/.bashrc and ~/dotfiles/bashrc,
+ * one inode), is not covered by the guard on this one, and where a write
+ * rule reaches its file system the other name may lie there (round 10:
+ * bash outside ran what a session appended through it). Said. */
+static int warn_other_names(struct cordon_guard_plan *plan, const struct reach *r, const char *path,
+			    const char *source, const struct stat *st)
+{
+	if (!S_ISREG(st->st_mode) || st->st_nlink < 2)
+		return 0;
+	bool same_fs = false;
+	for (size_t i = 0; i < r->write.n && !same_fs; i++) {
+		struct stat w;
+		same_fs = stat(r->write.v[i], &w) == 0 && w.st_dev == st->st_dev &&
+			  S_ISDIR(w.st_mode);
+	}
+	if (!same_fs)
+		return 0;
+	return say_once(&plan->warnings,
+			"%s (%s) has %ju names: another, a hard link made before this session, "
+			"may lie where this session can write, and what is written through it "
+			"is read outside; make it a copy or a symbolic link instead",
+			path, source, (uintmax_t)st->st_nlink);
+}
+
 /* PATH made read-only where a rule would let it be written. FLAGS: MKDIR,
  * make it (a directory) when it is missing and its parent exists;
  * OPTIONAL, say nothing when it is missing. */
@@ -575,6 +600,9 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 	if (!(flags & IN_GUARDED) && replaceable_link(r, path, link, sizeof(link)))
 		return refuse(plan, link, source);
 	bool dir = S_ISDIR(stat(canon, &st) == 0 ? st.st_mode : 0);
+	int e = warn_other_names(plan, r, path, source, &st);
+	if (e < 0)
+		return e;
 	if (!reaches(&r->write, canon, false))
 		return 0; /* Landlock keeps it read-only */
 	/* Perhaps another session's placeholder (or filled since): held, so
@@ -582,7 +610,7 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 	if ((flags & PLACEHOLDER) && r->held && dir &&
 	    cordon_strv_push_new(&plan->placeholders, path) < 0)
 		return -ENOMEM;
-	int e = add_mount(plan, canon, CORDON_MOUNT_RO, dir, source);
+	e = add_mount(plan, canon, CORDON_MOUNT_RO, dir, source);
 	return e < 0 ? e : pin_parents(plan, r, canon, source);
 }
 

@@ -237,25 +237,29 @@ static void hold(struct cordon_sweep *s, const char *path, char kind)
 							  (unsigned long long)st.st_ino, kind};
 }
 
-/* PATH, a protected path: its name is one of the session's local names
- * (cordon_sweep.local) if it lies at a root's top and an editor obeys it
- * in whatever directory it starts in. Vim (with 'exrc') runs .exrc and
- * .vimrc there, without asking; Neovim asks first (its trust list). */
-static int add_local(struct cordon_sweep *s, const char *path)
+/* G, a protected path: its name is one of the session's local names
+ * (cordon_sweep.local) if it lies at a root's top, and either comes from
+ * protected_paths (VS Code's .vscode, Claude Code's .claude, .mcp.json,
+ * rustup's rust-toolchain.toml, mise's .mise.toml, .envrc: an editor, an
+ * agent or a tool started in a subdirectory, or opened on it, obeys them
+ * there too: round 10) or is one an editor obeys in whatever directory it
+ * starts in. Vim (with 'exrc') runs .exrc and .vimrc there, without
+ * asking; Neovim asks first (its trust list). */
+static int add_local(struct cordon_sweep *s, const struct cordon_guard *g)
 {
 	static const char *const editors[] = {".exrc",   "_exrc",     ".vimrc", "_vimrc",
 					      ".nvimrc", ".nvim.lua", NULL};
+	const char *path = g->path;
 	const char *slash = strrchr(path, '/');
-	if (!slash)
+	if (!slash || !slash[1])
 		return 0;
-	for (size_t i = 0; editors[i]; i++) {
-		if (strcmp(slash + 1, editors[i]) != 0)
-			continue;
-		for (size_t k = 0; k < s->roots.n; k++)
-			if (strlen(s->roots.v[k]) == (size_t)(slash - path) &&
-			    strncmp(s->roots.v[k], path, (size_t)(slash - path)) == 0)
-				return cordon_strv_push_new(&s->local, slash + 1);
-	}
+	bool local = strncmp(g->source, "protected_paths", 15) == 0;
+	for (size_t i = 0; !local && editors[i]; i++)
+		local = strcmp(slash + 1, editors[i]) == 0;
+	for (size_t k = 0; local && k < s->roots.n; k++)
+		if (strlen(s->roots.v[k]) == (size_t)(slash - path) &&
+		    strncmp(s->roots.v[k], path, (size_t)(slash - path)) == 0)
+			return cordon_strv_push_new(&s->local, slash + 1);
 	return 0;
 }
 
@@ -304,7 +308,7 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 		if (p->guards[i].kind == CORDON_GUARD_HIDE)
 			e = cordon_strv_push_new(&s->hidden, p->guards[i].path);
 		else
-			e = add_local(s, p->guards[i].path);
+			e = add_local(s, &p->guards[i]);
 	if (e < 0) {
 		cordon_sweep_free(s);
 		return -ENOMEM;
@@ -598,7 +602,8 @@ static int visit(const char *name, unsigned char type, void *arg)
 	}
 	if (!dotgit && type == DT_DIR && w->skip.n && skipped(w, name))
 		return 0;
-	if (!dotgit && type != DT_DIR && w->rel[0] && cordon_strv_contains(&w->s->local, name)) {
+	/* (A directory of them is not walked: judged whole.) */
+	if (!dotgit && w->rel[0] && cordon_strv_contains(&w->s->local, name)) {
 		int e = push_joined(w, &w->local, ABOVE_OLD, w->rel, name);
 		return e < 0 ? e : record(w, REC_LOCAL, 0, w->rel, name);
 	}
@@ -861,7 +866,9 @@ static int reuse(struct walk *w, const char *rel, char kind, const struct stat *
 		case REC_UNREAD:
 			e = push_joined(w, &w->todo, below(w), path, "");
 			break;
-		case REC_LOCAL:
+		case REC_LOCAL: /* (while its name is one: protected_paths may change) */
+			if (!cordon_strv_contains(&w->s->local, path + pn))
+				break;
 			e = push_joined(w, &w->local, ABOVE_OLD, path, "");
 			if (e >= 0)
 				e = record(w, REC_LOCAL, 0, path, NULL);
@@ -895,7 +902,8 @@ char *cordon_sweep_record_path(const char *project)
 }
 
 #define CACHE_MAGIC                                                                                \
-	"cordon-sweep 4" /* 3: no l; 2: no D, T; 1: a bare git dir's subdirectories unrecorded */
+	"cordon-sweep 5" /* 4: l for files only; 3: no l; 2: no D, T; 1: a bare git dir's \
+			    subdirectories unrecorded */
 #define CACHE_MAX (256u << 20)
 
 /* The last walk's record of W's project, if there is one for this very
@@ -2068,20 +2076,56 @@ static int judge_name(const struct cordon_sweep *s, const char *path, struct cor
 		      said);
 }
 
+/* The newest change time in the directory at FD and what it holds, to
+ * DEPTH levels down and a budget of *LEFT entries, into *NEWEST. */
+static void newest_in(int fd, int depth, int *left, struct timespec *newest)
+{
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return;
+	}
+	for (struct dirent *e; (*left)-- > 0 && (e = readdir(d));) {
+		struct stat st;
+		if (cordon_dot_or_dotdot(e->d_name) ||
+		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		if (after(&CTIME(st), newest))
+			*newest = CTIME(st);
+		int sub = S_ISDIR(st.st_mode) && depth > 0
+				  ? openat(dirfd(d), e->d_name,
+					   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+				  : -1;
+		if (sub >= 0)
+			newest_in(sub, depth - 1, left, newest);
+	}
+	closedir(d);
+}
+
 /* REL, one of the session's local names below the top of W's root:
- * made or changed since the start (its change time), it is moved aside.
- * 1 if it was. */
+ * made or changed since the start (its change time; a directory's, or
+ * that of what it holds, four levels down), it is moved aside, unless a
+ * write rule names it. 1 if it was. */
 static int judge_local(const struct walk *w, const char *rel, struct cordon_strv *said)
 {
 	struct stat st;
 	char path[PATH_MAX * 2];
 	if (fstatat(w->root, rel, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-	    !after(&CTIME(st), &w->s->since) ||
-	    snprintf(path, sizeof(path), "%s/%s", w->top, rel) >= PATH_MAX)
+	    snprintf(path, sizeof(path), "%s/%s", w->top, rel) >= PATH_MAX ||
+	    cordon_strv_contains(&w->s->writable, path)) /* a write rule names it */
+		return 0;
+	struct timespec newest = CTIME(st);
+	int left = 4096;
+	int fd = S_ISDIR(st.st_mode)
+			 ? openat(w->root, rel, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+			 : -1;
+	if (fd >= 0)
+		newest_in(fd, 3, &left, &newest);
+	if (!after(&newest, &w->s->since))
 		return 0;
 	return disarm(w->s, path, "this session made or changed",
-		      "which an editor started in that directory outside runs (vim, with its "
-		      "'exrc' option on)",
+		      "which an editor, an agent or a tool started in that directory outside obeys "
+		      "(vim with 'exrc', VS Code's tasks, Claude Code's settings, rustup, mise)",
 		      said);
 }
 

@@ -1934,6 +1934,34 @@ BOTH_USERS(guards, a_link_further_along_a_hidden_chain_in_the_project_refuses, .
 	world_free(&w);
 }
 
+/* ~/.bashrc a hard link of a file in the project (one inode, two names):
+ * the guard on ~/.bashrc does not cover the other name, which the
+ * session can write (round 10). Said as the session starts. Control: a
+ * copy (one name) says nothing. */
+BOTH_USERS(guards, a_hard_linked_dotfile_is_said, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "hardrc", "");
+	char *mine = write_file(w.proj, "dots/bashrc", "# mine\n");
+	char *rc = at(w.home, ".bashrc");
+	cr_assert_eq(link(mine, rc), 0);
+	world_give(&w);
+	struct run_result r = sh_in(&w, w.popt, "echo ran");
+	cr_expect(strstr(r.out, "ran"), "%s%s", r.out, r.err);
+	cr_expect(strstr(r.err, "/.bashrc (dotfiles) has 2 names"), "not said: %s", r.err);
+	run_free(&r);
+	unlink(rc);
+	free(write_file(w.home, ".bashrc", "# mine\n"));
+	world_give(&w);
+	r = sh_in(&w, w.popt, "echo ran");
+	cr_expect(strstr(r.out, "ran"), "control: %s%s", r.out, r.err);
+	cr_expect_null(strstr(r.err, "has 2 names"), "control: said of a copy: %s", r.err);
+	run_free(&r);
+	free(mine);
+	free(rc);
+	world_free(&w);
+}
+
 /* ~/.npmrc is hidden; one that names a registry is said as the session
  * starts (npm inside goes to the public one instead: round 9), and stays
  * unread. Control: one without a registry says nothing. */
@@ -2851,7 +2879,7 @@ BOTH_USERS(guards, home_writable_keeps_what_shells_and_tools_load, .timeout = 60
 	free(write_file(w.home, ".local/share/fish/fish_history", ""));
 	free(write_file(w.home, ".local/share/bash-completion/completions/keep", ""));
 	free(write_file(w.home, ".local/share/direnv/allow/keep", ""));
-	free(write_file(w.home, "src/app/keep", ""));
+	free(write_file(w.home, "src/app/.envrc", "# mine\n"));
 	free(write_file(w.home, ".hgrc", "[ui]\n"));
 	world_give(&w);
 	char *opts = fmt("-p %s", w.home);
@@ -2876,10 +2904,13 @@ BOTH_USERS(guards, home_writable_keeps_what_shells_and_tools_load, .timeout = 60
 	free(diag);
 	free(script);
 
-	/* Control: each named by a write rule. */
+	/* Control: each named by a write rule (the .envrc too: changed
+	 * inside, it would be moved aside as the session ends). */
+	r = sh_outside(&w, "cd ~ && mv src/app/.envrc.cordon-disarmed src/app/.envrc");
+	run_free(&r);
 	set_config(&w, ", \"additional_read_write_paths\": [\"~/.local/share/fish/vendor_conf.d\", "
 		       "\"~/.local/share/bash-completion\", \"~/.local/share/direnv\", "
-		       "\"~/.hgrc\"]");
+		       "\"~/.hgrc\", \"~/src/app/.envrc\"]");
 	script = plant(&w, "ctl", "", loaded_plant);
 	r = sh_in(&w, opts, "%s", script);
 	expect_all_landed(loaded_steps, &r, "named by write rules");
@@ -5233,6 +5264,58 @@ BOTH_USERS(guards, vim_project_files_in_subdirectories_are_moved_aside, .timeout
 	cr_expect(marked(&w, "ctl", "new") && marked(&w, "ctl", "changed") &&
 			  marked(&w, "ctl", "made"),
 		  "control: vim outside did not run each");
+	free(script);
+	world_free(&w);
+}
+/* The other protected names in a subdirectory, which an editor, an agent
+ * or a tool opened on it or started there obeys (round 10: VS Code's
+ * tasks, Claude Code's settings, .mcp.json, rustup's toolchain file,
+ * mise's config, .envrc): made inside, or changed in place in one the
+ * user had, they are moved aside as the session ends; the user's own,
+ * unchanged, stays. Control: the plants land inside. */
+static const char sub_protected_plant[] =
+	"mkdir -p web/.vscode && echo '{\"tasks\":[]}' > web/.vscode/tasks.json; echo vscode $?\n"
+	"mkdir -p web/.claude && echo '{\"hooks\":{}}' > web/.claude/settings.json; echo claude $?\n"
+	"echo '{\"mcpServers\":{}}' > web/.mcp.json; echo mcp $?\n"
+	"printf '[toolchain]\\npath = \"/x\"\\n' > web/rust-toolchain.toml; echo rustup $?\n"
+	"echo 'touch $M-mise' > web/.mise.toml; echo mise $?\n"
+	"echo 'touch $M-envrc' > made/d/.envrc; echo envrc $?\n"
+	"echo '{\"tasks\":[1]}' >> api/.vscode/tasks.json; echo changed $?\n";
+
+BOTH_USERS(guards, protected_names_in_subdirectories_are_moved_aside, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "gsubprot");
+	free(write_file(w.proj, "api/.vscode/tasks.json", "{}\n"));
+	free(write_file(w.proj, "keep/.vscode/settings.json", "{}\n"));
+	free(write_file(w.proj, "keep/.mcp.json", "{}\n"));
+	free(write_file(w.proj, "web/README", "web\n"));
+	free(write_file(w.proj, "made/d/README", "d\n"));
+	world_give(&w);
+	struct run_result r = sh_in(&w, NULL, "%s", "true"); /* the first walk, recorded */
+	run_free(&r);
+	usleep(1100 * 1000);
+	char *script = plant(&w, "deny", "", sub_protected_plant);
+	r = sh_in(&w, NULL, "%s", script);
+	expect_all_landed((const char *const[]){"vscode", "claude", "mcp", "rustup", "mise",
+						"envrc", "changed", NULL},
+			  &r, "inside");
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	static const char *const gone[] = {
+		"web/.vscode",    "web/.claude",   "web/.mcp.json", "web/rust-toolchain.toml",
+		"web/.mise.toml", "made/d/.envrc", "api/.vscode"};
+	for (size_t i = 0; i < sizeof(gone) / sizeof(gone[0]); i++) {
+		char *aside = fmt("%s.cordon-disarmed", gone[i]);
+		cr_expect(!present(w.proj, gone[i]) && present(w.proj, aside),
+			  "%s made or changed inside stayed\n%s", gone[i], diag);
+		free(aside);
+	}
+	cr_expect(present(w.proj, "keep/.vscode/settings.json") &&
+			  present(w.proj, "keep/.mcp.json"),
+		  "the user's own were moved\n%s", diag);
+	cr_expect(strstr(r.err, "web/.vscode"), "not said\n%s", diag);
+	run_free(&r);
+	free(diag);
 	free(script);
 	world_free(&w);
 }
