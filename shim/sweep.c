@@ -1856,6 +1856,8 @@ int cordon_fs_move_aside(int dir, const char *name, char *to, size_t size)
  * followed on the way), else as it is named (a protected name in the
  * home, which the session could not have replaced by a link). -errno on
  * failure. */
+static int parent_in(const struct cordon_sweep *s, const char *dir, bool resolved);
+
 static int parent_of(const struct cordon_sweep *s, const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -1864,6 +1866,15 @@ static int parent_of(const struct cordon_sweep *s, const char *path)
 	cleanup_free char *dir = strndup(path, (size_t)(slash - path));
 	if (!dir)
 		return -ENOMEM;
+	return parent_in(s, dir, false);
+}
+
+/* parent_of's DIR. Not in a root and named through a link (~/.cache ->
+ * PROJ/.cache, a CI layout: round 10's move of ~/.cache/pip failed, "Not
+ * a directory"): where the link leads, once, beneath the root it is in
+ * when it is in one. */
+static int parent_in(const struct cordon_sweep *s, const char *dir, bool resolved)
+{
 	for (size_t i = 0; i < s->roots.n; i++) {
 		const char *top = s->roots.v[i];
 		size_t tn = strlen(top);
@@ -1877,7 +1888,12 @@ static int parent_of(const struct cordon_sweep *s, const char *path)
 		return fd;
 	}
 	int fd = open(dir[0] ? dir : "/", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	return fd < 0 ? -errno : fd;
+	if (fd >= 0)
+		return fd;
+	int e = -errno;
+	cleanup_free char *real =
+		resolved || (e != -ENOTDIR && e != -ELOOP) ? NULL : realpath(dir, NULL);
+	return real ? parent_in(s, real, true) : e;
 }
 
 /* Move PATH aside and say so: "HEAD PATH, WHY, so cordon moved it to

@@ -1962,6 +1962,32 @@ BOTH_USERS(guards, a_hard_linked_dotfile_is_said, .timeout = 60)
 	world_free(&w);
 }
 
+/* ~/.cache linked into the project (a CI layout): pip's wheel cache, which
+ * pip install outside installs from, made inside through the link is
+ * moved aside as the session ends (round 10: "could not move it aside
+ * (Not a directory)"). Control: the session did make it. */
+BOTH_USERS(guards, a_cache_made_through_a_linked_cache_directory_is_moved_aside, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "cachelink", "");
+	free(write_file(w.proj, ".cache/keep", ""));
+	char *dot = at(w.proj, ".cache"), *link = at(w.home, ".cache");
+	cr_assert_eq(symlink(dot, link), 0);
+	world_give(&w);
+	give_links(who, (const char *const[]){link, NULL});
+	struct run_result r =
+		sh_in(&w, w.popt, "mkdir -p ~/.cache/pip && echo x > ~/.cache/pip/x; echo pip $?");
+	cr_assert(strstr(r.out, "pip 0"), "control: the session did not make it: %s%s", r.out,
+		  r.err);
+	cr_expect(!present(w.proj, ".cache/pip") && present(w.proj, ".cache/pip.cordon-disarmed"),
+		  "~/.cache/pip stayed: %s", r.err);
+	cr_expect(strstr(r.err, "so cordon moved it to"), "not said: %s", r.err);
+	run_free(&r);
+	free(dot);
+	free(link);
+	world_free(&w);
+}
+
 /* ~/.npmrc is hidden; one that names a registry is said as the session
  * starts (npm inside goes to the public one instead: round 9), and stays
  * unread. Control: one without a registry says nothing. */
