@@ -1505,10 +1505,18 @@ static int guard_one_named(const char *path, const char *file, void *arg)
 	 * when it is newer: a compiled one planted beside it. Whatever names
 	 * it: a common.sh that ~/.bashrc and ~/.zshrc both source is sourced
 	 * by zsh too (round 10 had it named by ~/.bashrc first). */
+	/* Missing where the session could make it, an empty directory stands
+	 * in for it (zsh skips one, silently): made inside and moved aside
+	 * only as the session ended, it ran in a zsh started outside
+	 * meanwhile (round 10). */
 	char zwc[PATH_MAX + 8];
-	snprintf(zwc, sizeof(zwc), "%s.zwc", abs);
-	return guard_list_yield(n->p, (const char *const[]){abs, zwc, NULL}, CORDON_GUARD_PROTECT,
-				true, source, n->home, n->cache);
+	snprintf(zwc, sizeof(zwc), "%s.zwc/", abs);
+	r = guard_list_yield(n->p, (const char *const[]){abs, NULL}, CORDON_GUARD_PROTECT, true,
+			     source, n->home, n->cache);
+	return r < 0 ? r
+		     : guard_list_yield(n->p, (const char *const[]){zwc, NULL},
+					CORDON_GUARD_PROTECT | CORDON_GUARD_PLACEHOLDER, true,
+					source, n->home, n->cache);
 }
 
 /* LINK, in ~/.config: kept read-only where it leads (a directory whole),

@@ -3403,6 +3403,49 @@ BOTH_USERS(guards, shared_shell_files_and_dotdot_includes_are_kept, .timeout = 6
 	free(dots);
 	world_free(&w);
 }
+/* The same .zwc planted while the session runs: a zsh started outside
+ * meanwhile (a new terminal tab) does not run it, as an empty directory
+ * stands in for the missing name (round 10 ran it before the sweep moved
+ * it aside). Control: the plant made outside runs. */
+static const char zwc_now_plant[] =
+	"mkdir -p .c && printf 'touch %s\\n' \"$M-zwcnow\" > .c/aliases.zsh && "
+	"zsh -fc 'zcompile .c/aliases.zsh' && mv -f .c/aliases.zsh.zwc aliases.zsh.zwc; "
+	"echo zwc $?; rm -rf .c\n";
+
+BOTH_USERS(guards, a_zwc_planted_while_the_session_runs_does_not_run, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "gzwcnow", "");
+	cr_assert(file_exists("/usr/bin/zsh"), "zsh is not installed (scripts/setup installs it)");
+	free(write_file(w.proj, "aliases.zsh", "alias ll='ls -l'\n"));
+	char *zshrc = fmt("source %s/aliases.zsh\n", w.proj);
+	free(write_file(w.home, ".zshrc", zshrc));
+	free(zshrc);
+	struct run_result r = sh_outside(&w, "touch -d '1 hour ago' aliases.zsh");
+	run_free(&r);
+	world_give(&w);
+	char *script = plant(&w, "deny", "", zwc_now_plant);
+	char *body = fmt("%s" WAIT_GO, script);
+	r = in_while_outside(&w, body, "zsh -ic exit </dev/null >/dev/null 2>&1");
+	cr_assert(strstr(r.out, "zwc "), "the plant did not run: %s%s", r.out, r.err);
+	cr_expect_not(marked(&w, "deny", "zwcnow"), "zsh outside ran the .zwc meanwhile: %s%s",
+		      r.out, r.err);
+	run_free(&r);
+	free(body);
+	free(script);
+	/* Control. */
+	r = sh_outside(&w, "rm -rf aliases.zsh.zwc*");
+	run_free(&r);
+	script = plant(&w, "ctl", "", zwc_now_plant);
+	r = sh_outside(&w, script);
+	expect_all_landed((const char *const[]){"zwc", NULL}, &r, "outside");
+	run_free(&r);
+	r = sh_outside(&w, "zsh -ic exit </dev/null >/dev/null 2>&1");
+	run_free(&r);
+	cr_expect(marked(&w, "ctl", "zwcnow"), "control: zsh outside did not run the plant");
+	free(script);
+	world_free(&w);
+}
 
 /* --project ~: none is written inside, and the next zsh outside runs
  * nothing; an instant prompt missing as the session starts and made
