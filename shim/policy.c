@@ -244,7 +244,12 @@ const char *const cordon_default_hidden[] = {
 	"~/.config/remmina", "~/.local/share/remmina", "~/.config/exercism/user.json",
 	"~/.config/hut/config", "~/.config/Mattermost", "~/.config/teams-for-linux",
 	"~/.config/Postman", "~/.config/gopass", "~/.local/share/gopass",
-	"~/.config/chezmoi/chezmoi.toml", NULL};
+	"~/.config/chezmoi/chezmoi.toml",
+	/* with "~" read: Claude Code's account and its MCP servers' tokens,
+	 * more tools' logins, atuin's sync key, more browsers' profiles */
+	"~/.claude.json", "~/.wakatime.cfg", "~/.jfrog", "~/.doppler", "~/.local/share/atuin/key",
+	"~/.zen", "~/.librewolf", "~/.var/app/*/.mozilla", "~/.var/app/*/.thunderbird",
+	"~/snap/thunderbird/common/.thunderbird", NULL};
 
 static const char *const linux_defaults[CORDON_CLASS_COUNT][24] = {
 	[CORDON_CLASS_EXEC] = {"/usr/bin", "/usr/sbin", "/usr/lib", "/usr/lib64", "/usr/libexec",

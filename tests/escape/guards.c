@@ -2038,13 +2038,15 @@ BOTH_USERS(guards, hidden_agent_and_chat_tokens_stay_unread, .timeout = 60)
 	free(write_file(w.home, ".config/Slack/Cookies", "slack-" TOKEN));
 	free(write_file(w.home, ".claude/.credentials.json", "claude-" TOKEN));
 	free(write_file(w.home, ".codex/auth.json", "codex-" TOKEN));
+	free(write_file(w.home, ".claude.json", "claudejson-" TOKEN));
 	free(write_file(w.home, ".claude/settings.json", "claude-settings-visible"));
 	world_give(&w);
 	const char *script = "grep -rsh . ~/.config ~/.claude ~/.codex; "
-			     "cat ~/.claude/.credentials.json ~/.codex/auth.json";
+			     "cat ~/.claude/.credentials.json ~/.codex/auth.json ~/.claude.json";
 	struct run_result r = sh_outside(&w, script);
 	cr_assert(strstr(r.out, "copilot-" TOKEN) && strstr(r.out, "slack-" TOKEN) &&
-			  strstr(r.out, "claude-" TOKEN) && strstr(r.out, "codex-" TOKEN),
+			  strstr(r.out, "claude-" TOKEN) && strstr(r.out, "codex-" TOKEN) &&
+			  strstr(r.out, "claudejson-" TOKEN),
 		  "control: outside: %s%s", r.out, r.err);
 	run_free(&r);
 	r = sh_in(&w, NULL, "%s", script);
