@@ -418,8 +418,8 @@ int cmd_explain(const struct cordon_args *a)
 	 * (round 10). */
 	int rc = 0;
 	if (plan.refuse) {
-		fflush(stdout);
-		fprintf(stderr, "cordon: %s\n", plan.refuse);
+		(void)fflush(stdout);
+		(void)fprintf(stderr, "cordon: %s\n", plan.refuse);
 		rc = CORDON_EXIT_FAILURE;
 	}
 	cordon_guard_plan_free(&plan);

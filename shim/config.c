@@ -184,8 +184,10 @@ static int parse_hidden(struct json_object *v, const char *origin, struct cordon
 			else if (n > 2 && strcmp(norm + n - 2, "/.") == 0)
 				again = (norm[n - 2] = '\0', true);
 		}
+		const char *last = strrchr(norm, '/');
+		last = last ? last + 1 : norm;
 		if (!why && (strcmp(norm, "/") == 0 || strcmp(norm, "~") == 0 ||
-			     strcmp(norm, ".") == 0 || norm[0] == '\0'))
+			     strcmp(norm, ".") == 0 || norm[0] == '\0' || strcmp(last, "..") == 0))
 			why = "it would hide every file beneath it, and leave nothing to run";
 		if (why)
 			return cordon_err(err, EINVAL, "%s: %s[%zu]: \"%s\": %s", origin, key,

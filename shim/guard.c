@@ -33,6 +33,7 @@ struct reach {
 	char *closed;          /* cordon_guard_closed_dir's, or NULL */
 	bool held;             /* list the existing placeholders too (the launcher's plan) */
 	struct linked *linked; /* hidden files with more names, said once all are seen */
+	const struct cordon_policy *p;
 };
 
 /* Hidden files with NLINK names, each seen at PATH (of SOURCE); NAME: its
@@ -315,6 +316,23 @@ static bool link_hop(const char *link, const char *rest, char *out, size_t size)
 	return m > 0 && (size_t)m < size;
 }
 
+/* Whether the directory DIR (canonical) lies in one a guard of the
+ * policy keeps read-only or hides (~/.config in a writable home): a link
+ * in it cannot be replaced (round 11: --project ~ was refused for each
+ * link in ~/.config). */
+static bool kept_readonly(const struct reach *r, const char *dir)
+{
+	for (size_t i = 0; r->p && i < r->p->n_guards; i++) {
+		const struct cordon_guard *g = &r->p->guards[i];
+		cleanup_free char *canon = canon_of(r, g->path); /* (it may lead elsewhere) */
+		struct stat st;
+		if (canon && cordon_path_under(dir, canon) && stat(canon, &st) == 0 &&
+		    S_ISDIR(st.st_mode))
+			return true;
+	}
+	return false;
+}
+
 /* The first symbolic link on the way to PATH (PATH itself included) that
  * sits in a writable directory, into LINK: replaced by one pointing
  * elsewhere, or by a real directory, it would take what is guarded away
@@ -340,7 +358,8 @@ static bool replaceable_link(const struct reach *r, const char *path, char *link
 				/* In the closed directory a link can be removed, but
 				 * nothing made in its place. */
 				bool closed = pc && r->closed && strcmp(pc, r->closed) == 0;
-				if (pc && reaches(&r->write, pc, false) && !closed) {
+				if (pc && reaches(&r->write, pc, false) && !closed &&
+				    !kept_readonly(r, pc)) {
 					snprintf(link, size, "%s", buf);
 					return true;
 				}
@@ -748,6 +767,24 @@ static int hide_at(struct cordon_guard_plan *plan, const struct reach *r, const 
 	if (!canon || stat(canon, &st) < 0)
 		return errno == ENOMEM ? -ENOMEM : 0; /* absent: nothing to hide */
 	bool dir = S_ISDIR(st.st_mode);
+	/* Over the project, or a directory a rule makes writable: no
+	 * session could run (round 11: hidden_paths ["~/src"], or
+	 * DOCKER_CONFIG naming the project, failed only as the mounts were
+	 * made, and explain said nothing). */
+	for (size_t i = 0; dir && r->p && i < r->p->n_rules; i++) {
+		const struct cordon_rule *rule = &r->p->rules[i];
+		if (!(rule->access & CORDON_ACCESS_WRITE) || !cordon_path_under(rule->path, canon) ||
+		    !(strcmp(rule->source, "project") == 0 || cordon_policy_writable_root(r->p, rule)))
+			continue;
+		if (plan->refuse)
+			return 0;
+		return asprintf(&plan->refuse,
+				"%s (%s) holds %s (%s): hiding it would hide that too; remove "
+				"the entry, or name a path beneath it",
+				path, source, rule->path, rule->source) < 0
+			       ? -ENOMEM
+			       : 0;
+	}
 	int e = warn_linked(r, path, source, &st);
 	if (e >= 0 && !links && S_ISREG(st.st_mode))
 		e = 0; /* (where a hidden directory's link leads: not ~/.npmrc) */
@@ -1624,6 +1661,27 @@ static int by_depth(const void *a, const void *b)
 	return d ? d : strcmp(x->path, y->path);
 }
 
+/* The mounts of PLAN (sorted, parents first) beneath a hidden directory:
+ * an empty one covers them already, and what they would mount on cannot
+ * be opened through it (round 11: $SOPS_AGE_KEY_FILE names a file in
+ * ~/.config/sops, hidden too, and every session was refused). */
+static void drop_beneath_hidden(struct cordon_guard_plan *plan)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < plan->n; i++) {
+		bool beneath = false;
+		for (size_t j = 0; j < kept && !beneath; j++)
+			beneath = plan->v[j].op == CORDON_MOUNT_HIDE && plan->v[j].dir &&
+				  strcmp(plan->v[j].path, plan->v[i].path) != 0 &&
+				  cordon_path_under(plan->v[i].path, plan->v[j].path);
+		if (beneath)
+			free(plan->v[i].path);
+		else
+			plan->v[kept++] = plan->v[i];
+	}
+	plan->n = kept;
+}
+
 /* The plan; PROTECTED_ONLY: the protected guards only (what is missing
  * and unguarded comes from them alone). */
 static int plan_with(const struct cordon_policy *p, bool create, bool protected_only,
@@ -1638,7 +1696,8 @@ static int plan_with(const struct cordon_policy *p, bool create, bool protected_
 			  .made = &made,
 			  .linked = &linked,
 			  .home = p->home,
-			  .held = protected_only};
+			  .held = protected_only,
+			  .p = p};
 	int e = reach_init(p, &r);
 	if (e >= 0 && !(r.closed = cordon_guard_closed_dir(p)) && errno == ENOMEM)
 		e = -ENOMEM;
@@ -1702,6 +1761,7 @@ static int plan_with(const struct cordon_policy *p, bool create, bool protected_
 	}
 	if (out->n)
 		qsort(out->v, out->n, sizeof(*out->v), by_depth);
+	drop_beneath_hidden(out);
 	return 0;
 }
 

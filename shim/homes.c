@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cordon/policy.h"
 #include "util.h"
@@ -121,7 +122,9 @@ static int push_moved(const char *entry, const char *var, const char *value, siz
 		      const char *file, struct cordon_strv *paths, struct cordon_strv *why)
 {
 	char path[PATH_MAX];
-	if (len == 0 || value[0] != '/' ||
+	/* (Not a device: DOCKER_CONFIG=/dev/null, a CI idiom, stores nothing.) */
+	if (len == 0 || value[0] != '/' || (len >= 5 && strncmp(value, "/dev/", 5) == 0) ||
+	    (len >= 6 && strncmp(value, "/proc/", 6) == 0) ||
 	    (size_t)snprintf(path, sizeof(path), "%.*s%s%s", (int)len, value, file ? "/" : "",
 			     file ? file : "") >= sizeof(path) ||
 	    cordon_strv_contains(paths, path))
@@ -160,11 +163,21 @@ bool cordon_home_pattern(const char *entry)
 
 int cordon_home_glob(const char *pattern, struct cordon_strv *out)
 {
+	/* A name that is what it says ("~/My Keys [old]": round 11 found it
+	 * hid nothing once patterns came), and what the pattern matches but
+	 * "." and ".." ("~/.*" would hide the home). */
+	struct stat st;
+	int e = lstat(pattern, &st) == 0 ? cordon_strv_push_new(out, pattern) : 0;
 	glob_t g = {0};
 	int r = glob(pattern, GLOB_NOSORT, NULL, &g);
-	int e = r == GLOB_NOSPACE ? -ENOMEM : 0;
-	for (size_t i = 0; r == 0 && e >= 0 && i < g.gl_pathc; i++)
-		e = cordon_strv_push_new(out, g.gl_pathv[i]);
+	if (r == GLOB_NOSPACE)
+		e = -ENOMEM;
+	for (size_t i = 0; r == 0 && e >= 0 && i < g.gl_pathc; i++) {
+		const char *base = strrchr(g.gl_pathv[i], '/');
+		base = base ? base + 1 : g.gl_pathv[i];
+		if (strcmp(base, ".") != 0 && strcmp(base, "..") != 0)
+			e = cordon_strv_push_new(out, g.gl_pathv[i]);
+	}
 	globfree(&g);
 	return e;
 }

@@ -1856,7 +1856,7 @@ int cordon_fs_move_aside(int dir, const char *name, char *to, size_t size)
  * followed on the way), else as it is named (a protected name in the
  * home, which the session could not have replaced by a link). -errno on
  * failure. */
-static int parent_in(const struct cordon_sweep *s, const char *dir, bool resolved);
+static int parent_in(const struct cordon_sweep *s, const char *dir);
 
 static int parent_of(const struct cordon_sweep *s, const char *path)
 {
@@ -1866,34 +1866,96 @@ static int parent_of(const struct cordon_sweep *s, const char *path)
 	cleanup_free char *dir = strndup(path, (size_t)(slash - path));
 	if (!dir)
 		return -ENOMEM;
-	return parent_in(s, dir, false);
+	return parent_in(s, dir);
 }
 
-/* parent_of's DIR. Not in a root and named through a link (~/.cache ->
- * PROJ/.cache, a CI layout: round 10's move of ~/.cache/pip failed, "Not
- * a directory"): where the link leads, once, beneath the root it is in
- * when it is in one. */
-static int parent_in(const struct cordon_sweep *s, const char *dir, bool resolved)
+/* Whether the directory DIR (no link on its way) is one a write rule of
+ * the session reaches: a link in it may be the session's. */
+static bool session_writable(const struct cordon_sweep *s, const char *dir)
 {
-	for (size_t i = 0; i < s->roots.n; i++) {
-		const char *top = s->roots.v[i];
-		size_t tn = strlen(top);
-		if (strncmp(dir, top, tn) != 0 || (dir[tn] != '/' && dir[tn] != '\0'))
-			continue;
-		int root = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (root < 0)
-			return -errno;
-		int fd = cordon_fs_open_beneath(root, dir[tn] ? dir + tn + 1 : "");
-		close(root);
-		return fd;
+	cleanup_free char *real = realpath(dir, NULL);
+	for (size_t i = 0; i < s->writable.n; i++) {
+		cleanup_free char *rule = realpath(s->writable.v[i], NULL);
+		if (cordon_path_under(real ? real : dir, rule ? rule : s->writable.v[i]))
+			return true;
 	}
-	int fd = open(dir[0] ? dir : "/", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd >= 0)
-		return fd;
-	int e = -errno;
-	cleanup_free char *real =
-		resolved || (e != -ENOTDIR && e != -ELOOP) ? NULL : realpath(dir, NULL);
-	return real ? parent_in(s, real, true) : e;
+	return false;
+}
+
+/* DIR with each link on its way followed, as long as none lies in a
+ * directory the session could write (a link it laid, or re-pointed, would
+ * have cordon move something else aside: round 11 had ~/go -> PROJ/go,
+ * and PROJ/go made a link to ~/.local, rename ~/.local/bin). Into OUT
+ * (SIZE bytes); -ELOOP where one could be the session's. */
+static int resolve_unwritten(const struct cordon_sweep *s, const char *dir, char *out, size_t size)
+{
+	char cur[PATH_MAX];
+	if ((size_t)snprintf(cur, sizeof(cur), "%s", dir) >= sizeof(cur) || cur[0] != '/')
+		return -EINVAL;
+	for (int hops = 0; hops < 40; hops++) { /* the kernel's limit */
+		bool followed = false;
+		for (char *slash = strchr(cur + 1, '/');; slash = strchr(slash + 1, '/')) {
+			if (slash)
+				*slash = '\0';
+			struct stat st;
+			if (lstat(cur, &st) < 0)
+				return -errno;
+			if (S_ISLNK(st.st_mode)) {
+				char *last = strrchr(cur, '/');
+				char parent[PATH_MAX], target[PATH_MAX], next[PATH_MAX * 3];
+				snprintf(parent, sizeof(parent), "%.*s",
+					 last == cur ? 1 : (int)(last - cur), cur);
+				ssize_t n = readlink(cur, target, sizeof(target) - 1);
+				if (n <= 0 || session_writable(s, parent))
+					return -ELOOP;
+				target[n] = '\0';
+				int m = snprintf(next, sizeof(next), "%s%s%s%s%s",
+						 target[0] == '/' ? "" : parent,
+						 target[0] == '/' ? "" : "/", target,
+						 slash ? "/" : "", slash ? slash + 1 : "");
+				if (m < 0 || (size_t)m >= sizeof(cur))
+					return -ENAMETOOLONG;
+				memcpy(cur, next, (size_t)m + 1);
+				followed = true;
+				break;
+			}
+			if (!slash)
+				break;
+			*slash = '/';
+		}
+		if (!followed)
+			return (size_t)snprintf(out, size, "%s", cur) < size ? 0 : -ENAMETOOLONG;
+	}
+	return -ELOOP;
+}
+
+/* parent_of's DIR: beneath the root it is in, with no link followed on
+ * the way; elsewhere (a protected name in the home) where it leads, each
+ * link on the way followed only if the session could not have laid it
+ * (~/.cache -> PROJ/.cache, a CI layout: round 10's move of ~/.cache/pip
+ * failed, "Not a directory"), then opened with no link followed. */
+static int parent_in(const struct cordon_sweep *s, const char *dir)
+{
+	char real[PATH_MAX];
+	int e = resolve_unwritten(s, dir[0] ? dir : "/", real, sizeof(real));
+	if (e < 0)
+		return e;
+	const char *top = "/";
+	for (size_t i = 0; i < s->roots.n; i++) {
+		size_t tn = strlen(s->roots.v[i]);
+		if (strncmp(real, s->roots.v[i], tn) == 0 && (real[tn] == '/' || real[tn] == '\0'))
+			top = s->roots.v[i];
+	}
+	size_t tn = strcmp(top, "/") == 0 ? 0 : strlen(top);
+	int root = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (root < 0)
+		return -errno;
+	const char *rel = real + tn;
+	while (*rel == '/')
+		rel++;
+	int fd = cordon_fs_open_beneath(root, rel);
+	close(root);
+	return fd;
 }
 
 /* Move PATH aside and say so: "HEAD PATH, WHY, so cordon moved it to

@@ -166,6 +166,8 @@ static struct bad_case bad_cases[] = {
 	{"{\"hidden_paths\": [\"~/\"]}", "hidden_paths[0]: \"~/\": it would hide every file"},
 	{"{\"hidden_paths\": [\"~/./\"]}", "hidden_paths[0]: \"~/./\": it would hide every file"},
 	{"{\"hidden_paths\": [\".\"]}", "hidden_paths[0]: \".\": it would hide every file"},
+	{"{\"hidden_paths\": [\"..\"]}", "hidden_paths[0]: \"..\": it would hide every file"},
+	{"{\"hidden_paths\": [\"~/..\"]}", "hidden_paths[0]: \"~/..\": it would hide every file"},
 };
 
 ParameterizedTestParameters(config, bad)

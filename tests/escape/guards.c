@@ -1983,8 +1983,100 @@ BOTH_USERS(guards, a_cache_made_through_a_linked_cache_directory_is_moved_aside,
 		  "~/.cache/pip stayed: %s", r.err);
 	cr_expect(strstr(r.err, "so cordon moved it to"), "not said: %s", r.err);
 	run_free(&r);
+	/* The link the session re-points is not followed: ~/go -> PROJ/go,
+	 * made a link to a directory of the user's holding bin/ (round 11:
+	 * cordon renamed that bin/, which might as well have been /usr/bin). */
+	char *go = at(w.proj, "go"), *golink = at(w.home, "go");
+	free(write_file(w.proj, "go/keep", ""));
+	free(write_file(w.home, "victim/bin/tool", "#!/bin/sh\n"));
+	cr_assert_eq(symlink(go, golink), 0);
+	world_give(&w);
+	give_links(who, (const char *const[]){golink, NULL});
+	char *script = fmt("rm -rf go && ln -s %s/victim go; echo relink $?", w.home);
+	r = sh_in(&w, w.popt, "%s", script);
+	cr_assert(strstr(r.out, "relink 0"), "control: the session did not re-point it: %s%s",
+		  r.out, r.err);
+	cr_expect(present(w.home, "victim/bin/tool") &&
+			  !present(w.home, "victim/bin.cordon-disarmed"),
+		  "the user's directory was moved aside: %s", r.err);
+	run_free(&r);
+	free(script);
+	free(go);
+	free(golink);
 	free(dot);
 	free(link);
+	world_free(&w);
+}
+
+/* hidden_paths as written (round 11): a real name with brackets is
+ * hidden as the name it is, "~/.*" does not take "." and ".." (the home),
+ * and an entry that holds the project refuses run and explain alike
+ * (exit 125, naming it), where it failed only as the mounts were made.
+ * Controls: outside the secret is read; a file beside it is read inside. */
+BOTH_USERS(guards, hidden_paths_are_taken_as_written, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "hidwritten",
+		  ", \"additional_read_only_paths\": [\"~\"], "
+		  "\"hidden_paths\": [\"~/My Keys [old]\", \"~/.*\"]");
+	free(write_file(w.home, "My Keys [old]/id", "brackets-" TOKEN "\n"));
+	free(write_file(w.home, ".dotsecret", "dot-" TOKEN "\n"));
+	free(write_file(w.home, "visible.txt", "home-visible\n"));
+	world_give(&w);
+	const char *script = "cat ~/'My Keys [old]'/id ~/.dotsecret ~/visible.txt";
+	struct run_result r = sh_outside(&w, script);
+	cr_assert(strstr(r.out, "brackets-" TOKEN) && strstr(r.out, "dot-" TOKEN),
+		  "control: outside: %s%s", r.out, r.err);
+	run_free(&r);
+	r = sh_in(&w, NULL, "%s", script);
+	cr_expect(strstr(r.out, "home-visible"), "the home was hidden: %s%s", r.out, r.err);
+	cr_expect_null(strstr(r.out, TOKEN), "a secret was read: %s", r.out);
+	run_free(&r);
+	char *cfg = fmt(", \"hidden_paths\": [\"%s\"]", w.dir);
+	set_config(&w, cfg);
+	free(cfg);
+	r = sh_in(&w, w.popt, "echo ran"); /* (from the cwd: no project, said) */
+	cr_expect_eq(r.status, 125, "run: %s%s", r.out, r.err);
+	cr_expect(strstr(r.err, "(hidden_paths) holds ") && !strstr(r.out, "ran"), "run: %s%s",
+		  r.out, r.err);
+	run_free(&r);
+	char *explain[] = {CORDON_BIN, "explain", "--config", w.cfg, "--project", w.proj, NULL};
+	r = world_run(&w, explain, w.proj);
+	cr_expect_eq(r.status, 125, "explain: %s%s", r.out, r.err);
+	run_free(&r);
+	world_free(&w);
+}
+
+/* --project ~ with links in ~/.config (a whole tool directory linked
+ * into a dotfiles repository): ~/.config is read-only in the session,
+ * so its links cannot be replaced, and the session runs (round 11 was
+ * refused); what the link leads to stays read-only. Control: outside,
+ * the write lands. */
+BOTH_USERS(guards, a_home_project_with_links_in_config_runs, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "homecfglink", "");
+	free(write_file(w.home, "dotfiles/nvim/init.lua", "-- mine\n"));
+	char *link = at(w.home, ".config/nvim"), *target = at(w.home, "dotfiles/nvim");
+	free(write_file(w.home, ".config/keep", ""));
+	cr_assert_eq(symlink(target, link), 0);
+	world_give(&w);
+	give_links(who, (const char *const[]){link, NULL});
+	char *opts = fmt("-p %s", w.home);
+	struct run_result r = sh_in(&w, opts, "echo evil >> ~/.config/nvim/init.lua; echo ran");
+	cr_expect(strstr(r.out, "ran"), "the session did not run: %s%s", r.out, r.err);
+	char *now = content(target, "init.lua");
+	cr_expect_str_eq(now, "-- mine\n", "init.lua was written: %s", r.err);
+	free(now);
+	run_free(&r);
+	r = sh_outside(&w, "echo ok >> ~/.config/nvim/init.lua");
+	run_free(&r);
+	now = content(target, "init.lua");
+	cr_expect_str_eq(now, "-- mine\nok\n", "control: outside");
+	free(now);
+	free(opts);
+	free(link);
+	free(target);
 	world_free(&w);
 }
 
@@ -2153,6 +2245,7 @@ BOTH_USERS(guards, stores_moved_by_their_tools_variables_stay_unread, .timeout =
 		{".config/docker/config.json", "xdgdocker-"},
 		{".config/kube/config", "xdgkube-"},
 		{".config/Windsurf/User/globalStorage/state.vscdb", "windsurf-"},
+		{".config/sops/age/keys.txt", "sops-"},
 	};
 	struct world w;
 	world_for(&w, who, "hidvar", "");
@@ -2179,6 +2272,11 @@ BOTH_USERS(guards, stores_moved_by_their_tools_variables_stay_unread, .timeout =
 	char *kube = fmt("KUBECONFIG=/nowhere/kube:%s/.config/t/kube.yaml", w.home);
 	world_setenv(&w, kube);
 	free(kube);
+	/* (A file in a directory hidden already: sops's own default. Round 11
+	 * had every session refused for it.) */
+	char *sops = fmt("SOPS_AGE_KEY_FILE=%s/.config/sops/age/keys.txt", w.home);
+	world_setenv(&w, sops);
+	free(sops);
 	const char *script = "grep -rsh . ~/.config";
 	struct run_result r = sh_outside(&w, script);
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
