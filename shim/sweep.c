@@ -523,6 +523,14 @@ static unsigned long long rec_ino(const char *r)
 	return strtoull(hex, NULL, 16);
 }
 
+/* What a local name holds (look_local, below). */
+struct local_look {
+	struct timespec newest;
+	unsigned long long digest; /* 0: none */
+};
+
+static bool look_local(int root, const char *rel, struct local_look *l);
+
 /* Record KIND and INO for REL (REL/NAME when NAME is not NULL) for the
  * next walk. */
 static int record(struct walk *w, char kind, unsigned long long ino, const char *rel,
@@ -605,7 +613,12 @@ static int visit(const char *name, unsigned char type, void *arg)
 	/* (A directory of them is not walked: judged whole.) */
 	if (!dotgit && w->rel[0] && cordon_strv_contains(&w->s->local, name)) {
 		int e = push_joined(w, &w->local, ABOVE_OLD, w->rel, name);
-		return e < 0 ? e : record(w, REC_LOCAL, 0, w->rel, name);
+		struct local_look l;
+		char rel[PATH_MAX * 2];
+		snprintf(rel, sizeof(rel), "%s/%s", w->rel, name);
+		return e < 0 ? e
+			     : record(w, REC_LOCAL, look_local(w->root, rel, &l) ? l.digest : 0,
+				      w->rel, name);
 	}
 	if (!dotgit)
 		return type == DT_DIR ? push_joined(w, &w->todo, below(w), w->rel, name) : 0;
@@ -871,7 +884,7 @@ static int reuse(struct walk *w, const char *rel, char kind, const struct stat *
 				break;
 			e = push_joined(w, &w->local, ABOVE_OLD, path, "");
 			if (e >= 0)
-				e = record(w, REC_LOCAL, 0, path, NULL);
+				e = record(w, REC_LOCAL, rec_ino(r), path, NULL);
 			break;
 		case REC_DOTGIT:
 		case REC_DOTGIT_FILE:
@@ -2154,54 +2167,162 @@ static int judge_name(const struct cordon_sweep *s, const char *path, struct cor
 		      said);
 }
 
-/* The newest change time in the directory at FD and what it holds, to
- * DEPTH levels down and a budget of *LEFT entries, into *NEWEST. */
-static void newest_in(int fd, int depth, int *left, struct timespec *newest)
+/* What a local name holds, looked at as the walk records it and as the
+ * sweep judges it: the newest change time in it, and a digest of its
+ * names, kinds, link targets and contents (the first MiB of each file),
+ * added up so that the order of a directory's entries does not count.
+ * A directory is read level by level (a big .claude/skills listed first
+ * cannot hide a settings.json changed beside it: round 11), to
+ * LOCAL_DEPTH levels and LOCAL_BUDGET entries. */
+#define LOCAL_DEPTH  4
+#define LOCAL_BUDGET 4096
+
+static unsigned long long fnv(unsigned long long h, const void *buf, size_t n)
 {
-	DIR *d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return;
-	}
-	for (struct dirent *e; (*left)-- > 0 && (e = readdir(d));) {
-		struct stat st;
-		if (cordon_dot_or_dotdot(e->d_name) ||
-		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-			continue;
-		if (after(&CTIME(st), newest))
-			*newest = CTIME(st);
-		int sub = S_ISDIR(st.st_mode) && depth > 0
-				  ? openat(dirfd(d), e->d_name,
-					   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-				  : -1;
-		if (sub >= 0)
-			newest_in(sub, depth - 1, left, newest);
-	}
-	closedir(d);
+	const unsigned char *b = buf;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 0x100000001b3ULL;
+	return h;
 }
 
-/* REL, one of the session's local names below the top of W's root:
- * made or changed since the start (its change time; a directory's, or
- * that of what it holds, four levels down), it is moved aside, unless a
- * write rule names it. 1 if it was. */
-static int judge_local(const struct walk *w, const char *rel, struct cordon_strv *said)
+/* REL (beneath ROOT; ST its lstat) into L: its change time, and its
+ * name, kind and what it holds into the digest. */
+static void look_one(int root, const char *rel, const struct stat *st, struct local_look *l)
+{
+	if (after(&CTIME(*st), &l->newest))
+		l->newest = CTIME(*st);
+	unsigned long long h = fnv(0xcbf29ce484222325ULL, rel, strlen(rel) + 1);
+	unsigned kind = (unsigned)(st->st_mode & S_IFMT);
+	h = fnv(h, &kind, sizeof(kind));
+	if (S_ISLNK(st->st_mode)) {
+		char target[PATH_MAX];
+		ssize_t n = readlinkat(root, rel, target, sizeof(target));
+		h = fnv(h, target, n > 0 ? (size_t)n : 0);
+	} else if (S_ISREG(st->st_mode)) {
+		int fd = openat(root, rel, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		char buf[8192];
+		ssize_t n;
+		for (size_t total = 0;
+		     fd >= 0 && total < (1u << 20) && (n = read(fd, buf, sizeof(buf))) > 0;
+		     total += (size_t)n)
+			h = fnv(h, buf, (size_t)n);
+		if (fd >= 0)
+			close(fd);
+	}
+	l->digest += h;
+}
+
+/* REL beneath ROOT, a local name: L filled; false when it is gone. */
+static bool look_local(int root, const char *rel, struct local_look *l)
 {
 	struct stat st;
+	*l = (struct local_look){0};
+	if (fstatat(root, rel, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return false;
+	look_one(root, rel, &st, l);
+	if (!S_ISDIR(st.st_mode))
+		return true;
+	struct cordon_strv level = {0};
+	if (cordon_strv_push(&level, rel) < 0)
+		return true;
+	int left = LOCAL_BUDGET;
+	for (int depth = 0; depth < LOCAL_DEPTH && level.n && left > 0; depth++) {
+		struct cordon_strv next = {0};
+		for (size_t i = 0; i < level.n && left > 0; i++) {
+			int fd = cordon_fs_open_beneath(root, level.v[i]);
+			DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+			if (!d && fd >= 0)
+				close(fd);
+			for (struct dirent *e; d && left > 0 && (e = readdir(d));) {
+				char sub[PATH_MAX * 2];
+				if (cordon_dot_or_dotdot(e->d_name) ||
+				    snprintf(sub, sizeof(sub), "%s/%s", level.v[i], e->d_name) >=
+					    PATH_MAX ||
+				    fstatat(root, sub, &st, AT_SYMLINK_NOFOLLOW) < 0)
+					continue;
+				left--;
+				look_one(root, sub, &st, l);
+				if (S_ISDIR(st.st_mode))
+					(void)cordon_strv_push(&next, sub);
+			}
+			if (d)
+				closedir(d);
+		}
+		cordon_strv_free(&level);
+		level = next;
+	}
+	cordon_strv_free(&level);
+	return true;
+}
+
+/* The digest the last walk recorded for the local name REL, or 0. */
+static unsigned long long recorded_digest(const struct walk *w, const char *rel)
+{
+	const struct cache *c = &w->cache;
+	size_t i = c->valid ? lower_bound(c, rel) : c->n;
+	return i < c->n && c->recs[i][0] == REC_LOCAL && strcmp(REC_PATH(c->recs[i]), rel) == 0
+		       ? rec_ino(c->recs[i])
+		       : 0;
+}
+
+/* Whether REL lies in what a package manager fills (node_modules, a
+ * virtualenv, vendor/): not where an editor or a tool is opened. */
+static bool in_dependencies(const char *rel)
+{
+	static const char *const deps[] = {
+		"node_modules", "bower_components", "site-packages", ".venv", "venv", "vendor"};
+	for (const char *c = rel; *c;) {
+		size_t n = strcspn(c, "/");
+		for (size_t i = 0; i < ARRAY_SIZE(deps); i++)
+			if (strlen(deps[i]) == n && strncmp(c, deps[i], n) == 0)
+				return true;
+		c += n;
+		c += *c == '/';
+	}
+	return false;
+}
+
+/* Whether a write rule of the user's, inside the root TOP, reaches PATH
+ * (--allow-write PROJ/packages/web): it is the user's to write. */
+static bool written_by_choice(const struct cordon_sweep *s, const char *top, const char *path)
+{
+	for (size_t i = 0; i < s->writable.n; i++)
+		if (cordon_path_under(path, s->writable.v[i]) &&
+		    cordon_path_under(s->writable.v[i], top) && strcmp(s->writable.v[i], top) != 0)
+			return true;
+	return false;
+}
+
+/* REL, one of the session's local names below the top of W's root: made
+ * or changed since the start (a change time, its own or that of anything
+ * it holds), and not back to what the last walk recorded (a checkout that
+ * puts back the same bytes, a chmod: round 11), it is moved aside. A link
+ * is judged by what it leads to in a writable directory (.vscode ->
+ * ../../shared/vscode: round 11 rewrote the target). Not in dependencies,
+ * nor where a write rule of the user's inside the root reaches. 1 if it
+ * was moved. */
+static int judge_local(const struct walk *w, const char *rel, struct cordon_strv *said)
+{
 	char path[PATH_MAX * 2];
-	if (fstatat(w->root, rel, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+	struct local_look l;
+	if (in_dependencies(rel) || !look_local(w->root, rel, &l) ||
 	    snprintf(path, sizeof(path), "%s/%s", w->top, rel) >= PATH_MAX ||
-	    cordon_strv_contains(&w->s->writable, path)) /* a write rule names it */
+	    written_by_choice(w->s, w->top, path))
 		return 0;
-	struct timespec newest = CTIME(st);
-	int left = 4096;
-	int fd = S_ISDIR(st.st_mode)
-			 ? openat(w->root, rel, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-			 : -1;
-	if (fd >= 0)
-		newest_in(fd, 3, &left, &newest);
-	if (!after(&newest, &w->s->since))
+	struct stat st;
+	cleanup_free char *to = NULL;
+	if (fstatat(w->root, rel, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode) &&
+	    (to = realpath(path, NULL)) && cordon_path_under(to, w->top) &&
+	    strcmp(to, w->top) != 0) {
+		struct local_look t;
+		if (look_local(w->root, to + strlen(w->top) + 1, &t) && after(&t.newest, &l.newest))
+			l.newest = t.newest;
+	}
+	unsigned long long before = recorded_digest(w, rel);
+	if (!after(&l.newest, &w->s->since) || (before && before == l.digest && !to))
 		return 0;
-	return disarm(w->s, path, "this session made or changed",
+	return disarm(w->s, path,
+		      "this session (or a program outside, while it ran) made or changed",
 		      "which an editor, an agent or a tool started in that directory outside obeys "
 		      "(vim with 'exrc', VS Code's tasks, Claude Code's settings, rustup, mise)",
 		      said);

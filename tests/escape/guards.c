@@ -5488,6 +5488,68 @@ BOTH_USERS(guards, protected_names_in_subdirectories_are_moved_aside, .timeout =
 	free(script);
 	world_free(&w);
 }
+/* What the subdirectory judgement leaves, and what it still takes (round
+ * 11): a tracked .vscode put back to the same bytes (a checkout round
+ * trip) and one only chmodded stay; one in node_modules stays; one a
+ * write rule of the user's inside the project reaches stays; a .vscode
+ * that is a link into the project, whose target the session rewrote, is
+ * moved aside; a settings.json changed beside 5,000 skills is moved
+ * aside with its .claude. Judged on disk, after a first session recorded
+ * the tree. */
+static const char sub_judged_plant[] =
+	"cp a/.vscode/settings.json keep.tmp && echo changed > a/.vscode/settings.json && "
+	"cp keep.tmp a/.vscode/settings.json && rm keep.tmp; echo roundtrip $?\n"
+	"chmod 600 b/.vscode/settings.json; echo chmod $?\n"
+	"mkdir -p node_modules/pkg/.vscode && echo '{}' > node_modules/pkg/.vscode/x.json; "
+	"echo deps $?\n"
+	"echo '{\"x\":1}' > mine/.vscode/settings.json; echo mine $?\n"
+	"echo '{\"tasks\":[1]}' > shared/vscode/tasks.json; echo target $?\n"
+	"echo '{\"hooks\":1}' > big/.claude/settings.json; echo big $?\n";
+
+BOTH_USERS(guards, protected_names_in_subdirectories_are_judged_by_content, .timeout = 120)
+{
+	struct world w;
+	world_for(&w, who, "gsubjudge", "");
+	free(write_file(w.proj, "a/.vscode/settings.json", "{\"a\":1}\n"));
+	free(write_file(w.proj, "b/.vscode/settings.json", "{\"b\":1}\n"));
+	free(write_file(w.proj, "mine/.vscode/settings.json", "{}\n"));
+	free(write_file(w.proj, "shared/vscode/tasks.json", "{}\n"));
+	free(write_file(w.proj, "big/.claude/settings.json", "{}\n"));
+	world_give(&w); /* (the user makes the rest) */
+	struct run_result r = sh_outside(
+		&w, "mkdir -p web big/.claude/skills && ln -s ../shared/vscode web/.vscode && "
+		    "cd big/.claude/skills && seq 1 5000 | xargs touch; echo made $?");
+	cr_assert(strstr(r.out, "made 0"), "setup: %s%s", r.out, r.err);
+	run_free(&r);
+	world_give(&w);
+	char *mine = at(w.proj, "mine");
+	char *opts = fmt("--allow-write %s", mine);
+	usleep(1100 * 1000); /* (all made in an earlier second than the sessions) */
+	r = sh_in(&w, opts, "%s", "true"); /* the first walk, recorded */
+	run_free(&r);
+	usleep(1100 * 1000);
+	char *script = plant(&w, "deny", "", sub_judged_plant);
+	r = sh_in(&w, opts, "%s", script);
+	expect_all_landed(
+		(const char *const[]){"roundtrip", "chmod", "deps", "mine", "target", "big", NULL},
+		&r, "inside");
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_expect(present(w.proj, "a/.vscode"), "a checkout round trip was moved aside\n%s", diag);
+	cr_expect(present(w.proj, "b/.vscode"), "a chmod was moved aside\n%s", diag);
+	cr_expect(present(w.proj, "node_modules/pkg/.vscode"), "node_modules was touched\n%s",
+		  diag);
+	cr_expect(present(w.proj, "mine/.vscode"), "a write rule's own was moved aside\n%s", diag);
+	cr_expect(!present(w.proj, "web/.vscode") && present(w.proj, "web/.vscode.cordon-disarmed"),
+		  "a link whose target was rewritten stayed\n%s", diag);
+	cr_expect(!present(w.proj, "big/.claude") && present(w.proj, "big/.claude.cordon-disarmed"),
+		  "a settings.json beside 5,000 skills stayed\n%s", diag);
+	run_free(&r);
+	free(diag);
+	free(script);
+	free(opts);
+	free(mine);
+	world_free(&w);
+}
 
 /* The sweep keeps each walk's record of the project's directories for the
  * next, and reads again only those changed since. A repository planted
