@@ -451,7 +451,59 @@ enum {
 	PRIVATE = 4,     /* MKDIR with mode 0700 */
 	PLACEHOLDER = 8, /* CORDON_GUARD_PLACEHOLDER */
 	IN_GUARDED = 16, /* in a directory the plan keeps read-only: not replaceable */
+	NO_LINKS = 32,   /* what the links in a directory lead to: not looked at again */
 };
+
+static int protect(struct cordon_guard_plan *plan, const struct reach *r, const char *path,
+		   const char *source, int flags);
+
+/* The links in the protected directory DIR (two levels down, the first
+ * 256 entries) that lead out of it to where the session may write: what
+ * they lead to is kept read-only too, as what a link in ~/.config leads to
+ * is (policy.c). A read-only .vscode kept the link tasks.json ->
+ * ../shared/tasks.json, and the session rewrote the task VS Code then ran
+ * outside (round 11). Not ~/.config itself: policy.c walks its links. */
+static int protect_links_in(struct cordon_guard_plan *plan, const struct reach *r, const char *dir,
+			    const char *source)
+{
+	struct cordon_strv queue = {0};
+	int e = cordon_strv_push(&queue, dir), budget = 256;
+	size_t level_end = queue.n;
+	for (size_t q = 0, depth = 0; e >= 0 && q < queue.n && budget > 0; q++) {
+		if (q == level_end) {
+			depth++;
+			level_end = queue.n;
+		}
+		DIR *d = opendir(queue.v[q]);
+		for (struct dirent *de; d && e >= 0 && budget-- > 0 && (de = readdir(d));) {
+			char path[PATH_MAX * 2 + 8], to[PATH_MAX];
+			struct stat st;
+			if (cordon_dot_or_dotdot(de->d_name) ||
+			    (size_t)snprintf(path, sizeof(path), "%s/%s", queue.v[q], de->d_name) >=
+				    PATH_MAX ||
+			    lstat(path, &st) < 0)
+				continue;
+			if (S_ISDIR(st.st_mode) && depth < 1)
+				e = cordon_strv_push(&queue, path);
+			cleanup_free char *canon = S_ISLNK(st.st_mode) ? canon_of(r, path) : NULL;
+			if (canon && !cordon_path_under(canon, dir) &&
+			    reaches(&r->write, canon, false) &&
+			    link_hop(path, NULL, to, sizeof(to))) {
+				e = protect(plan, r, canon, source, NO_LINKS | OPTIONAL);
+				/* (Said in the project; explain lists the rest.) */
+				if (e >= 0 && strncmp(source, "protected_paths", 15) == 0)
+					e = say_once(&plan->warnings,
+						     "%s stays read-only: %s (%s) leads to it, and "
+						     "what is written there is obeyed outside",
+						     canon, path, source);
+			}
+		}
+		if (d)
+			closedir(d);
+	}
+	cordon_strv_free(&queue);
+	return e;
+}
 
 /* mkdir -p PATH, when a rule would let the session make it (its nearest
  * existing parent is writable): made now, it can be guarded; made inside,
@@ -620,6 +672,8 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 		return refuse(plan, link, source);
 	bool dir = S_ISDIR(stat(canon, &st) == 0 ? st.st_mode : 0);
 	int e = warn_other_names(plan, r, path, source, &st);
+	if (e >= 0 && dir && !(flags & NO_LINKS) && strcmp(source, "dotfiles") != 0)
+		e = protect_links_in(plan, r, canon, source);
 	if (e < 0)
 		return e;
 	if (!reaches(&r->write, canon, false))
@@ -773,8 +827,10 @@ static int hide_at(struct cordon_guard_plan *plan, const struct reach *r, const 
 	 * made, and explain said nothing). */
 	for (size_t i = 0; dir && r->p && i < r->p->n_rules; i++) {
 		const struct cordon_rule *rule = &r->p->rules[i];
-		if (!(rule->access & CORDON_ACCESS_WRITE) || !cordon_path_under(rule->path, canon) ||
-		    !(strcmp(rule->source, "project") == 0 || cordon_policy_writable_root(r->p, rule)))
+		if (!(rule->access & CORDON_ACCESS_WRITE) ||
+		    !cordon_path_under(rule->path, canon) ||
+		    !(strcmp(rule->source, "project") == 0 ||
+		      cordon_policy_writable_root(r->p, rule)))
 			continue;
 		if (plan->refuse)
 			return 0;

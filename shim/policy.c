@@ -1839,10 +1839,12 @@ static int cwd_link(const char *link, void *arg)
 	char top[PATH_MAX];
 	struct stat st;
 	char *slash = strrchr(canon, '/');
+	bool is_dir = stat(canon, &st) == 0 && S_ISDIR(st.st_mode);
 	bool in = cordon_path_under(canon, c->dir) ||
+		  (is_dir && cordon_path_under(c->dir, canon)) || /* round 11: in nvim/lua */
 		  (repo_top(canon, c->home, top, sizeof(top)) == 0 &&
 		   cordon_path_under(c->dir, top)) ||
-		  (stat(canon, &st) == 0 && !S_ISDIR(st.st_mode) && slash && slash != canon &&
+		  (!is_dir && stat(canon, &st) == 0 && slash && slash != canon &&
 		   (*slash = '\0', cordon_path_under(c->dir, canon)) &&
 		   !cordon_never_project(canon, c->home));
 	size_t hn = c->home ? strlen(c->home) : 0;
@@ -1921,6 +1923,24 @@ static int dotfiles_cwd(const char *dir, const struct cordon_context *ctx, char 
 		closedir(d);
 	if (e >= 0 && !*why)
 		e = config_links(NULL, ctx->home, ctx->getenv_fn, cwd_link, &c);
+	/* The links in ~/.local/bin, which a login puts on PATH (round 11
+	 * rewrote ~/dotfiles/bin/foo, that ~/.local/bin/foo leads to). */
+	char bin[PATH_MAX];
+	d = e >= 0 && !*why && ctx->home &&
+			    snprintf(bin, sizeof(bin), "%s/.local/bin", ctx->home) < (int)sizeof(bin)
+		    ? opendir(bin)
+		    : NULL;
+	n = 0;
+	for (struct dirent *de; d && e >= 0 && !*why && n++ < 1024 && (de = readdir(d));) {
+		char path[PATH_MAX * 2];
+		struct stat st;
+		snprintf(path, sizeof(path), "%s/%s", bin, de->d_name);
+		if (!cordon_dot_or_dotdot(de->d_name) && lstat(path, &st) == 0 &&
+		    S_ISLNK(st.st_mode))
+			e = cwd_link(path, &c);
+	}
+	if (d)
+		closedir(d);
 	return e;
 }
 

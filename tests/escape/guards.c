@@ -5524,7 +5524,7 @@ BOTH_USERS(guards, protected_names_in_subdirectories_are_judged_by_content, .tim
 	world_give(&w);
 	char *mine = at(w.proj, "mine");
 	char *opts = fmt("--allow-write %s", mine);
-	usleep(1100 * 1000); /* (all made in an earlier second than the sessions) */
+	usleep(1100 * 1000);               /* (all made in an earlier second than the sessions) */
 	r = sh_in(&w, opts, "%s", "true"); /* the first walk, recorded */
 	run_free(&r);
 	usleep(1100 * 1000);
@@ -5548,6 +5548,35 @@ BOTH_USERS(guards, protected_names_in_subdirectories_are_judged_by_content, .tim
 	free(script);
 	free(opts);
 	free(mine);
+	world_free(&w);
+}
+/* A link in a protected directory at the project's top that leads out of
+ * it, into the project (.vscode/tasks.json -> ../shared/tasks.json): what
+ * it leads to is read-only too, and said (round 11 rewrote the task VS
+ * Code runs). Control: outside, the write lands. */
+BOTH_USERS(guards, what_a_link_in_a_protected_directory_leads_to_stays, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "protlink", "");
+	free(write_file(w.proj, "shared/tasks.json", "{}\n"));
+	free(write_file(w.proj, ".vscode/settings.json", "{}\n"));
+	char *link = at(w.proj, ".vscode/tasks.json");
+	cr_assert_eq(symlink("../shared/tasks.json", link), 0);
+	world_give(&w);
+	give_links(who, (const char *const[]){link, NULL});
+	struct run_result r = sh_in(&w, NULL, "echo evil > shared/tasks.json; echo ran");
+	cr_expect(strstr(r.out, "ran"), "%s%s", r.out, r.err);
+	char *now = content(w.proj, "shared/tasks.json");
+	cr_expect_str_eq(now, "{}\n", "the task was rewritten: %s", r.err);
+	free(now);
+	cr_expect(strstr(r.err, "/shared/tasks.json stays read-only: "), "not said: %s", r.err);
+	run_free(&r);
+	r = sh_outside(&w, "echo mine > shared/tasks.json");
+	run_free(&r);
+	now = content(w.proj, "shared/tasks.json");
+	cr_expect_str_eq(now, "mine\n", "control: outside");
+	free(now);
+	free(link);
 	world_free(&w);
 }
 

@@ -148,14 +148,26 @@ BOTH_USERS(project, cwd_in_config_or_a_dotfiles_subdirectory_is_not_the_project,
 	cr_assert_eq(mkdir(cache, 0755), 0);
 	char *cache_link = path_join(w.home, ".cache");
 	cr_assert_eq(symlink(cache, cache_link), 0);
+	/* (Round 11: a subdirectory of a linked config directory, and the
+	 * directory of a file ~/.local/bin links to.) */
+	free(write_file(w.proj, "nvim/lua/plugins.lua", "-- plugins\n"));
+	char *nvim = path_join(w.proj, "nvim"), *nvim_link = path_join(w.home, ".config/nvim");
+	cr_assert_eq(symlink(nvim, nvim_link), 0);
+	char *tool = write_file(w.proj, "tools/bin/foo", "#!/bin/sh\n");
+	char *bin_link = path_join(w.home, ".local/bin/foo");
+	free(write_file(w.home, ".local/bin/keep", ""));
+	cr_assert_eq(symlink(tool, bin_link), 0);
 	world_give(&w);
 	if (who->user) {
 		cr_assert_eq(lchown(link, w.uid, w.gid), 0);
 		cr_assert_eq(lchown(cache_link, w.uid, w.gid), 0);
+		cr_assert_eq(lchown(nvim_link, w.uid, w.gid), 0);
+		cr_assert_eq(lchown(bin_link, w.uid, w.gid), 0);
 	}
-	static const char *const refused[] = {"fish", "dots/bash"};
-	char *dirs[] = {fish, path_join(w.proj, "dots/bash")};
-	for (size_t i = 0; i < 2; i++) {
+	static const char *const refused[] = {"fish", "dots/bash", "nvim/lua", "tools/bin"};
+	char *dirs[] = {fish, path_join(w.proj, "dots/bash"), path_join(w.proj, "nvim/lua"),
+			path_join(w.proj, "tools/bin")};
+	for (size_t i = 0; i < 4; i++) {
 		struct run_result r = run_from(&w, dirs[i], WRITE_AND_SAY);
 		char *marker = path_join(dirs[i], "marker");
 		cr_expect(strstr(r.out, "ran-5"), "%s: the command did not run: %s", refused[i],
@@ -184,6 +196,12 @@ BOTH_USERS(project, cwd_in_config_or_a_dotfiles_subdirectory_is_not_the_project,
 	free(plain);
 	free(ci);
 	free(dirs[1]);
+	free(dirs[2]);
+	free(dirs[3]);
+	free(nvim);
+	free(nvim_link);
+	free(tool);
+	free(bin_link);
 	free(cache_link);
 	free(cache);
 	free(link);
