@@ -1927,7 +1927,8 @@ static int dotfiles_cwd(const char *dir, const struct cordon_context *ctx, char 
 	 * rewrote ~/dotfiles/bin/foo, that ~/.local/bin/foo leads to). */
 	char bin[PATH_MAX];
 	d = e >= 0 && !*why && ctx->home &&
-			    snprintf(bin, sizeof(bin), "%s/.local/bin", ctx->home) < (int)sizeof(bin)
+			    snprintf(bin, sizeof(bin), "%s/.local/bin", ctx->home) <
+				    (int)sizeof(bin)
 		    ? opendir(bin)
 		    : NULL;
 	n = 0;
