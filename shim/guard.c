@@ -456,18 +456,20 @@ enum {
 
 static int protect(struct cordon_guard_plan *plan, const struct reach *r, const char *path,
 		   const char *source, int flags);
+static bool dangling_target(const char *path, char *out, size_t size);
 
-/* The links in the protected directory DIR (two levels down, the first
- * 256 entries) that lead out of it to where the session may write: what
+/* The links in the protected directory DIR (three levels down, the first
+ * 1024 entries) that lead out of it to where the session may write: what
  * they lead to is kept read-only too, as what a link in ~/.config leads to
  * is (policy.c). A read-only .vscode kept the link tasks.json ->
  * ../shared/tasks.json, and the session rewrote the task VS Code then ran
- * outside (round 11). Not ~/.config itself: policy.c walks its links. */
+ * outside (round 11). A dangling one: its name, made inside, is moved
+ * aside as the session ends (round 12). */
 static int protect_links_in(struct cordon_guard_plan *plan, const struct reach *r, const char *dir,
 			    const char *source)
 {
 	struct cordon_strv queue = {0};
-	int e = cordon_strv_push(&queue, dir), budget = 256;
+	int e = cordon_strv_push(&queue, dir), budget = 1024;
 	size_t level_end = queue.n;
 	for (size_t q = 0, depth = 0; e >= 0 && q < queue.n && budget > 0; q++) {
 		if (q == level_end) {
@@ -483,15 +485,23 @@ static int protect_links_in(struct cordon_guard_plan *plan, const struct reach *
 				    PATH_MAX ||
 			    lstat(path, &st) < 0)
 				continue;
-			if (S_ISDIR(st.st_mode) && depth < 1)
+			if (S_ISDIR(st.st_mode) && depth < 2)
 				e = cordon_strv_push(&queue, path);
 			cleanup_free char *canon = S_ISLNK(st.st_mode) ? canon_of(r, path) : NULL;
-			if (canon && !cordon_path_under(canon, dir) &&
-			    reaches(&r->write, canon, false) &&
-			    link_hop(path, NULL, to, sizeof(to))) {
+			char *slash = NULL;
+			cleanup_free char *up = NULL;
+			if (!canon && S_ISLNK(st.st_mode) && errno == ENOENT &&
+			    dangling_target(path, to, sizeof(to)) && (slash = strrchr(to, '/')) &&
+			    (*slash = '\0', up = canon_of(r, to[0] ? to : "/")) &&
+			    (size_t)snprintf(path, sizeof(path), "%s/%s", up, slash + 1) <
+				    PATH_MAX &&
+			    !cordon_path_under(path, dir))
+				e = protect(plan, r, path, source, NO_LINKS);
+			else if (canon && !cordon_path_under(canon, dir) &&
+				 reaches(&r->write, canon, false) &&
+				 link_hop(path, NULL, to, sizeof(to))) {
 				e = protect(plan, r, canon, source, NO_LINKS | OPTIONAL);
-				/* (Said in the project; explain lists the rest.) */
-				if (e >= 0 && strncmp(source, "protected_paths", 15) == 0)
+				if (e >= 0)
 					e = say_once(&plan->warnings,
 						     "%s stays read-only: %s (%s) leads to it, and "
 						     "what is written there is obeyed outside",
@@ -672,7 +682,10 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 		return refuse(plan, link, source);
 	bool dir = S_ISDIR(stat(canon, &st) == 0 ? st.st_mode : 0);
 	int e = warn_other_names(plan, r, path, source, &st);
-	if (e >= 0 && dir && !(flags & NO_LINKS) && strcmp(source, "dotfiles") != 0)
+	/* (In the project's protected directories: a link in ~/.local/bin to a
+	 * script of a project is that project's own code, which it may
+	 * write: round 12.) */
+	if (e >= 0 && dir && !(flags & NO_LINKS) && strncmp(source, "protected_paths", 15) == 0)
 		e = protect_links_in(plan, r, canon, source);
 	if (e < 0)
 		return e;

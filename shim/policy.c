@@ -1923,25 +1923,6 @@ static int dotfiles_cwd(const char *dir, const struct cordon_context *ctx, char 
 		closedir(d);
 	if (e >= 0 && !*why)
 		e = config_links(NULL, ctx->home, ctx->getenv_fn, cwd_link, &c);
-	/* The links in ~/.local/bin, which a login puts on PATH (round 11
-	 * rewrote ~/dotfiles/bin/foo, that ~/.local/bin/foo leads to). */
-	char bin[PATH_MAX];
-	d = e >= 0 && !*why && ctx->home &&
-			    snprintf(bin, sizeof(bin), "%s/.local/bin", ctx->home) <
-				    (int)sizeof(bin)
-		    ? opendir(bin)
-		    : NULL;
-	n = 0;
-	for (struct dirent *de; d && e >= 0 && !*why && n++ < 1024 && (de = readdir(d));) {
-		char path[PATH_MAX * 2];
-		struct stat st;
-		snprintf(path, sizeof(path), "%s/%s", bin, de->d_name);
-		if (!cordon_dot_or_dotdot(de->d_name) && lstat(path, &st) == 0 &&
-		    S_ISLNK(st.st_mode))
-			e = cwd_link(path, &c);
-	}
-	if (d)
-		closedir(d);
 	return e;
 }
 

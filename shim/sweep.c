@@ -1869,9 +1869,11 @@ int cordon_fs_move_aside(int dir, const char *name, char *to, size_t size)
  * followed on the way), else as it is named (a protected name in the
  * home, which the session could not have replaced by a link). -errno on
  * failure. */
-static int parent_in(const struct cordon_sweep *s, const char *dir);
+static int parent_in(const struct cordon_sweep *s, const char *dir, char *link, size_t size);
 
-static int parent_of(const struct cordon_sweep *s, const char *path)
+/* LINK (SIZE bytes, may be NULL): on -ELOOP, the link on the way that the
+ * session could have laid. */
+static int parent_of(const struct cordon_sweep *s, const char *path, char *link, size_t size)
 {
 	const char *slash = strrchr(path, '/');
 	if (!slash)
@@ -1879,7 +1881,7 @@ static int parent_of(const struct cordon_sweep *s, const char *path)
 	cleanup_free char *dir = strndup(path, (size_t)(slash - path));
 	if (!dir)
 		return -ENOMEM;
-	return parent_in(s, dir);
+	return parent_in(s, dir, link, size);
 }
 
 /* Whether the directory DIR (no link on its way) is one a write rule of
@@ -1900,7 +1902,8 @@ static bool session_writable(const struct cordon_sweep *s, const char *dir)
  * have cordon move something else aside: round 11 had ~/go -> PROJ/go,
  * and PROJ/go made a link to ~/.local, rename ~/.local/bin). Into OUT
  * (SIZE bytes); -ELOOP where one could be the session's. */
-static int resolve_unwritten(const struct cordon_sweep *s, const char *dir, char *out, size_t size)
+static int resolve_unwritten(const struct cordon_sweep *s, const char *dir, char *out, size_t size,
+			     char *link, size_t link_size)
 {
 	char cur[PATH_MAX];
 	if ((size_t)snprintf(cur, sizeof(cur), "%s", dir) >= sizeof(cur) || cur[0] != '/')
@@ -1919,8 +1922,11 @@ static int resolve_unwritten(const struct cordon_sweep *s, const char *dir, char
 				snprintf(parent, sizeof(parent), "%.*s",
 					 last == cur ? 1 : (int)(last - cur), cur);
 				ssize_t n = readlink(cur, target, sizeof(target) - 1);
-				if (n <= 0 || session_writable(s, parent))
+				if (n <= 0 || session_writable(s, parent)) {
+					if (link)
+						snprintf(link, link_size, "%s", cur);
 					return -ELOOP;
+				}
 				target[n] = '\0';
 				int m = snprintf(next, sizeof(next), "%s%s%s%s%s",
 						 target[0] == '/' ? "" : parent,
@@ -1947,10 +1953,10 @@ static int resolve_unwritten(const struct cordon_sweep *s, const char *dir, char
  * link on the way followed only if the session could not have laid it
  * (~/.cache -> PROJ/.cache, a CI layout: round 10's move of ~/.cache/pip
  * failed, "Not a directory"), then opened with no link followed. */
-static int parent_in(const struct cordon_sweep *s, const char *dir)
+static int parent_in(const struct cordon_sweep *s, const char *dir, char *link, size_t size)
 {
 	char real[PATH_MAX];
-	int e = resolve_unwritten(s, dir[0] ? dir : "/", real, sizeof(real));
+	int e = resolve_unwritten(s, dir[0] ? dir : "/", real, sizeof(real), link, size);
 	if (e < 0)
 		return e;
 	const char *top = "/";
@@ -1999,9 +2005,18 @@ static int disarm_said(const struct cordon_sweep *s, const char *path, const cha
 		       const char *why, const char *tail, struct cordon_strv *said, char *moved,
 		       size_t size)
 {
-	char shown[PATH_MAX + 8], to[NAME_MAX + 32], shown_to[NAME_MAX + 32];
+	char shown[PATH_MAX + 8], to[NAME_MAX + 32], shown_to[NAME_MAX + 32], link[PATH_MAX] = "";
 	cordon_printable(path, SIZE_MAX, shown, sizeof(shown));
-	int dir = parent_of(s, path), e = dir;
+	int dir = parent_of(s, path, link, sizeof(link)), e = dir;
+	/* A link on the way the session could have laid (PROJ/.gradle, that
+	 * ~/.gradle leads to, made a link to a directory of the session's
+	 * holding init.d: round 12): that link is moved aside instead, which
+	 * takes the name away from the tools outside. */
+	if (e == -ELOOP && link[0] && strcmp(link, path) != 0) {
+		char line[PATH_MAX * 2 + 64];
+		snprintf(line, sizeof(line), "%s %s, reached through the link", head, shown);
+		return disarm_said(s, link, line, why, tail, said, moved, size);
+	}
 	if (dir >= 0) {
 		e = cordon_fs_move_aside(dir, strrchr(path, '/') + 1, to, sizeof(to));
 		/* A directory of the user's made read-only inside (chmod 555):
@@ -2187,6 +2202,23 @@ static unsigned long long fnv(unsigned long long h, const void *buf, size_t n)
 
 /* REL (beneath ROOT; ST its lstat) into L: its change time, and its
  * name, kind and what it holds into the digest. */
+/* H, then the size of REL (ST) and the first MiB of what it holds. */
+static unsigned long long hash_file(int root, const char *rel, int nofollow, const struct stat *st,
+				    unsigned long long h)
+{
+	h = fnv(h, &st->st_size, sizeof(st->st_size)); /* (past the first MiB too) */
+	int fd = openat(root, rel, O_RDONLY | nofollow | O_NONBLOCK | O_CLOEXEC);
+	char buf[8192];
+	ssize_t n;
+	for (size_t total = 0;
+	     fd >= 0 && total < (1u << 20) && (n = read(fd, buf, sizeof(buf))) > 0;
+	     total += (size_t)n)
+		h = fnv(h, buf, (size_t)n);
+	if (fd >= 0)
+		close(fd);
+	return h;
+}
+
 static void look_one(int root, const char *rel, const struct stat *st, struct local_look *l)
 {
 	if (after(&CTIME(*st), &l->newest))
@@ -2198,16 +2230,18 @@ static void look_one(int root, const char *rel, const struct stat *st, struct lo
 		char target[PATH_MAX];
 		ssize_t n = readlinkat(root, rel, target, sizeof(target));
 		h = fnv(h, target, n > 0 ? (size_t)n : 0);
+		/* What it leads to (tasks.json -> ../../shared/tasks.json,
+		 * written there: round 12): its change time, and a file's
+		 * bytes. */
+		struct stat to;
+		if (fstatat(root, rel, &to, 0) == 0) {
+			if (after(&CTIME(to), &l->newest))
+				l->newest = CTIME(to);
+			if (S_ISREG(to.st_mode))
+				h = hash_file(root, rel, 0, &to, h);
+		}
 	} else if (S_ISREG(st->st_mode)) {
-		int fd = openat(root, rel, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-		char buf[8192];
-		ssize_t n;
-		for (size_t total = 0;
-		     fd >= 0 && total < (1u << 20) && (n = read(fd, buf, sizeof(buf))) > 0;
-		     total += (size_t)n)
-			h = fnv(h, buf, (size_t)n);
-		if (fd >= 0)
-			close(fd);
+		h = hash_file(root, rel, O_NOFOLLOW, st, h);
 	}
 	l->digest += h;
 }
@@ -2301,7 +2335,19 @@ static bool written_by_choice(const struct cordon_sweep *s, const char *top, con
  * ../../shared/vscode: round 11 rewrote the target). Not in dependencies,
  * nor where a write rule of the user's inside the root reaches. 1 if it
  * was moved. */
-static int judge_local(const struct walk *w, const char *rel, struct cordon_strv *said)
+/* The record of the local name REL this walk made, its digest cleared:
+ * moved aside, what it held is no one's to keep (round 12 planted the
+ * same bytes again in a second session, which the digest then let stay). */
+static void forget_digest(struct walk *w, const char *rel)
+{
+	for (size_t i = 0; i < w->recs.n; i++) {
+		char *r = w->recs.v[i];
+		if (r[0] == REC_LOCAL && strcmp(REC_PATH(r), rel) == 0)
+			memset(r + 1, '0', 16);
+	}
+}
+
+static int judge_local(struct walk *w, const char *rel, struct cordon_strv *said)
 {
 	char path[PATH_MAX * 2];
 	struct local_look l;
@@ -2321,6 +2367,7 @@ static int judge_local(const struct walk *w, const char *rel, struct cordon_strv
 	unsigned long long before = recorded_digest(w, rel);
 	if (!after(&l.newest, &w->s->since) || (before && before == l.digest && !to))
 		return 0;
+	forget_digest(w, rel);
 	return disarm(w->s, path,
 		      "this session (or a program outside, while it ran) made or changed",
 		      "which an editor, an agent or a tool started in that directory outside obeys "

@@ -5504,7 +5504,64 @@ static const char sub_judged_plant[] =
 	"echo deps $?\n"
 	"echo '{\"x\":1}' > mine/.vscode/settings.json; echo mine $?\n"
 	"echo '{\"tasks\":[1]}' > shared/vscode/tasks.json; echo target $?\n"
-	"echo '{\"hooks\":1}' > big/.claude/settings.json; echo big $?\n";
+	"echo '{\"hooks\":1}' > big/.claude/settings.json; echo big $?\n"
+	"echo '{\"t\":2}' > shared/t2.json; echo filelink $?\n";
+
+/* The same plant made again in a later session is moved aside again
+ * (round 12: the digest of the first, recorded as it was moved aside,
+ * let the second stay, and vim outside ran it). Control: the plants
+ * land. */
+BOTH_USERS(guards, a_plant_made_again_is_moved_aside_again, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "gagain", "");
+	free(write_file(w.proj, "web/README", "web\n"));
+	world_give(&w);
+	usleep(1100 * 1000);
+	struct run_result r = sh_in(&w, NULL, "%s", "true"); /* the first walk, recorded */
+	run_free(&r);
+	for (int round = 0; round < 2; round++) {
+		usleep(1100 * 1000);
+		r = sh_in(&w, NULL, "%s",
+			  "mkdir -p web/.vscode && echo '{\"tasks\":[\"evil\"]}' > "
+			  "web/.vscode/tasks.json; echo plant $?");
+		cr_assert(strstr(r.out, "plant 0"), "control: %s%s", r.out, r.err);
+		cr_expect(!present(w.proj, "web/.vscode"), "round %d: the plant stayed: %s", round,
+			  r.err);
+		run_free(&r);
+	}
+	world_free(&w);
+}
+
+/* ~/.gradle linked into the project (a CI layout): the session re-points
+ * the project's .gradle at a directory of its own holding init.d, which
+ * Gradle outside would run. Not followed, the link the session could
+ * have laid is moved aside instead, so ~/.gradle/init.d no longer leads
+ * anywhere (round 12: "could not move it aside", and it stayed). Control:
+ * the session did re-point it. */
+BOTH_USERS(guards, a_relinked_cache_directory_is_disarmed_by_its_link, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "relink", "");
+	free(write_file(w.proj, ".gradle/keep", ""));
+	char *dot = at(w.proj, ".gradle"), *link = at(w.home, ".gradle");
+	cr_assert_eq(symlink(dot, link), 0);
+	world_give(&w);
+	give_links(who, (const char *const[]){link, NULL});
+	struct run_result r = sh_in(
+		&w, w.popt,
+		"mkdir -p mine/init.d && echo 'println \"evil\"' > mine/init.d/evil.gradle && "
+		"rm -rf .gradle && ln -s mine .gradle; echo relink $?");
+	cr_assert(strstr(r.out, "relink 0"), "control: %s%s", r.out, r.err);
+	cr_expect(!present(w.home, ".gradle/init.d/evil.gradle"),
+		  "~/.gradle/init.d/evil.gradle is still there: %s", r.err);
+	cr_expect(present(w.proj, ".gradle.cordon-disarmed"), "the link was not moved aside: %s",
+		  r.err);
+	run_free(&r);
+	free(dot);
+	free(link);
+	world_free(&w);
+}
 
 BOTH_USERS(guards, protected_names_in_subdirectories_are_judged_by_content, .timeout = 120)
 {
@@ -5517,8 +5574,10 @@ BOTH_USERS(guards, protected_names_in_subdirectories_are_judged_by_content, .tim
 	free(write_file(w.proj, "big/.claude/settings.json", "{}\n"));
 	world_give(&w); /* (the user makes the rest) */
 	struct run_result r = sh_outside(
-		&w, "mkdir -p web big/.claude/skills && ln -s ../shared/vscode web/.vscode && "
-		    "cd big/.claude/skills && seq 1 5000 | xargs touch; echo made $?");
+		&w,
+		"mkdir -p web c/.vscode big/.claude/skills && ln -s ../shared/vscode web/.vscode && "
+		"echo '{}' > shared/t2.json && ln -s ../../shared/t2.json c/.vscode/tasks.json && "
+		"cd big/.claude/skills && seq 1 5000 | xargs touch; echo made $?");
 	cr_assert(strstr(r.out, "made 0"), "setup: %s%s", r.out, r.err);
 	run_free(&r);
 	world_give(&w);
@@ -5530,9 +5589,13 @@ BOTH_USERS(guards, protected_names_in_subdirectories_are_judged_by_content, .tim
 	usleep(1100 * 1000);
 	char *script = plant(&w, "deny", "", sub_judged_plant);
 	r = sh_in(&w, opts, "%s", script);
-	expect_all_landed(
-		(const char *const[]){"roundtrip", "chmod", "deps", "mine", "target", "big", NULL},
-		&r, "inside");
+	expect_all_landed((const char *const[]){"roundtrip", "chmod", "deps", "mine", "target",
+						"big", "filelink", NULL},
+			  &r, "inside");
+	char *diag0 = fmt("%s%s", r.out, r.err);
+	cr_expect(!present(w.proj, "c/.vscode") && present(w.proj, "c/.vscode.cordon-disarmed"),
+		  "a file link whose target was rewritten stayed\n%s", diag0);
+	free(diag0);
 	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
 	cr_expect(present(w.proj, "a/.vscode"), "a checkout round trip was moved aside\n%s", diag);
 	cr_expect(present(w.proj, "b/.vscode"), "a chmod was moved aside\n%s", diag);
@@ -5576,6 +5639,19 @@ BOTH_USERS(guards, what_a_link_in_a_protected_directory_leads_to_stays, .timeout
 	now = content(w.proj, "shared/tasks.json");
 	cr_expect_str_eq(now, "mine\n", "control: outside");
 	free(now);
+	/* Dangling (round 12): the name it leads to, made inside, is moved
+	 * aside as the session ends. */
+	char *dangling = at(w.proj, ".vscode/launch.json");
+	cr_assert_eq(symlink("../shared/launch.json", dangling), 0);
+	give_links(who, (const char *const[]){dangling, NULL});
+	r = sh_in(&w, NULL, "echo '{}' > shared/launch.json; echo made $?");
+	cr_expect(strstr(r.out, "made 0"), "control: the session could not make it: %s%s", r.out,
+		  r.err);
+	cr_expect(!present(w.proj, "shared/launch.json") &&
+			  present(w.proj, "shared/launch.json.cordon-disarmed"),
+		  "what the dangling link leads to stayed: %s", r.err);
+	run_free(&r);
+	free(dangling);
 	free(link);
 	world_free(&w);
 }
