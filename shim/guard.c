@@ -34,6 +34,7 @@ struct reach {
 	bool held;             /* list the existing placeholders too (the launcher's plan) */
 	struct linked *linked; /* hidden files with more names, said once all are seen */
 	const struct cordon_policy *p;
+	char *cwd; /* where the session starts, resolved (or NULL) */
 };
 
 /* Hidden files with NLINK names, each seen at PATH (of SOURCE); NAME: its
@@ -876,6 +877,16 @@ static int hide_at(struct cordon_guard_plan *plan, const struct reach *r, const 
 	 * and leave the name to be made anew. */
 	if (replaceable_link(r, path, link, sizeof(link)))
 		return refuse(plan, link, source);
+	/* Over where a session without a project starts (with one, it starts
+	 * there): it could not go back into it (round 12: run refused,
+	 * explain did not). */
+	if (dir && r->cwd && r->p && !r->p->project && cordon_path_under(r->cwd, canon) &&
+	    !plan->refuse &&
+	    asprintf(&plan->refuse,
+		     "%s (%s) holds the current directory %s, where the session starts: start "
+		     "it elsewhere, or remove the entry",
+		     path, source, r->cwd) < 0)
+		return -ENOMEM;
 	e = add_mount(plan, canon, CORDON_MOUNT_HIDE, dir, source);
 	return e < 0 ? e : pin_parents(plan, r, canon, source);
 }
@@ -1766,7 +1777,8 @@ static int plan_with(const struct cordon_policy *p, bool create, bool protected_
 			  .linked = &linked,
 			  .home = p->home,
 			  .held = protected_only,
-			  .p = p};
+			  .p = p,
+			  .cwd = getcwd(NULL, 0)};
 	int e = reach_init(p, &r);
 	if (e >= 0 && !(r.closed = cordon_guard_closed_dir(p)) && errno == ENOMEM)
 		e = -ENOMEM;
@@ -1823,6 +1835,7 @@ static int plan_with(const struct cordon_policy *p, bool create, bool protected_
 	cordon_strv_free(&r.read);
 	cordon_strv_free(&made);
 	free(r.closed);
+	free(r.cwd);
 	cordon_path_cache_free(&cache);
 	if (e < 0) {
 		cordon_guard_plan_free(out);

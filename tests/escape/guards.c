@@ -2044,6 +2044,28 @@ BOTH_USERS(guards, hidden_paths_are_taken_as_written, .timeout = 60)
 	r = world_run(&w, explain, w.proj);
 	cr_expect_eq(r.status, 125, "explain: %s%s", r.out, r.err);
 	run_free(&r);
+	/* One that holds the current directory, readable: the session could
+	 * not go back into it (round 12: run refused, explain did not). */
+	set_config(&w, ", \"additional_read_only_paths\": [\"~\"], \"hidden_paths\": [\"~/work\"]");
+	free(write_file(w.home, "work/keep", ""));
+	world_give(&w);
+	char *work = at(w.home, "work");
+	/* (From the cwd, without a project: the home's work is not one.) */
+	char *run[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "/bin/true", NULL};
+	r = world_run(&w, run, work);
+	cr_expect_eq(r.status, 125, "run: %s%s", r.out, r.err);
+	cr_expect(strstr(r.err, "holds the current directory"), "run: %s", r.err);
+	run_free(&r);
+	char *explain_here[] = {CORDON_BIN, "explain", "--config", w.cfg, NULL};
+	r = world_run(&w, explain_here, work);
+	cr_expect_eq(r.status, 125, "explain: %s%s", r.out, r.err);
+	run_free(&r);
+	/* (With a project, the session starts there: it runs, and explain
+	 * agrees.) */
+	r = world_run(&w, explain, work);
+	cr_expect_eq(r.status, 0, "explain with a project: %s%s", r.out, r.err);
+	run_free(&r);
+	free(work);
 	world_free(&w);
 }
 
