@@ -742,13 +742,10 @@ static int add_presets(struct presets *ps, const struct cordon_strv *names, cons
 static int push_hidden_path(const char *path, const char *label, const struct cordon_context *ctx,
 			    const char *project, struct cordon_strv *out, struct cordon_strv *why)
 {
-	if (!cordon_home_pattern(path)) {
-		if (cordon_strv_contains(out, path))
-			return 0;
+	if (!cordon_home_pattern(path)) /* (a path twice is guarded once: add_guard) */
 		return cordon_strv_push(out, path) < 0 || (why && cordon_strv_push(why, label) < 0)
 			       ? -ENOMEM
 			       : 0;
-	}
 	cleanup_free char *abs = NULL, *source = NULL;
 	if (project_relative(path) && !project)
 		return 0;
@@ -760,9 +757,8 @@ static int push_hidden_path(const char *path, const char *label, const struct co
 	struct cordon_strv matched = {0};
 	e = cordon_home_glob(abs, &matched);
 	for (size_t i = 0; e >= 0 && i < matched.n; i++)
-		if (!cordon_strv_contains(out, matched.v[i]) &&
-		    (cordon_strv_push(out, matched.v[i]) < 0 ||
-		     (why && cordon_strv_push(why, source) < 0)))
+		if (cordon_strv_push(out, matched.v[i]) < 0 ||
+		    (why && cordon_strv_push(why, source) < 0))
 			e = -ENOMEM;
 	cordon_strv_free(&matched);
 	return e;
