@@ -2467,6 +2467,7 @@ BOTH_USERS(guards, hidden_cloud_logins_and_tickets_stay_unread, .timeout = 60)
 	free(script);
 	free(tmpcc);
 	free(kv);
+	sweep_forget("/tmp"); /* (root's record of /tmp, made writable here) */
 	world_free(&w);
 }
 

@@ -95,6 +95,10 @@ BOTH_USERS(sockets, outside_listeners_get_nothing, .timeout = 90)
 		free(paths[i]);
 	}
 	rmdir(tmpdir);
+	/* (Root's records of /tmp and the runtime directory, made writable
+	 * here.) */
+	sweep_forget("/tmp");
+	sweep_forget(rt.path);
 	runtime_dir_free(&rt);
 	world_free(&w);
 }
