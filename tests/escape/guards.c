@@ -1962,6 +1962,22 @@ BOTH_USERS(guards, a_hard_linked_dotfile_is_said, .timeout = 60)
 	world_free(&w);
 }
 
+/* ~/NAME a link to PROJ/NAME, a directory of the project (a CI layout:
+ * caches kept in the workspace), the world given to its user: the link
+ * (malloc'd). */
+static char *home_link_into_project(struct world *w, const struct who *who, const char *name)
+{
+	char *keep = fmt("%s/keep", name);
+	free(write_file(w->proj, keep, ""));
+	free(keep);
+	char *dot = at(w->proj, name), *link = at(w->home, name);
+	cr_assert_eq(symlink(dot, link), 0);
+	free(dot);
+	world_give(w);
+	give_links(who, (const char *const[]){link, NULL});
+	return link;
+}
+
 /* ~/.cache linked into the project (a CI layout): pip's wheel cache, which
  * pip install outside installs from, made inside through the link is
  * moved aside as the session ends (round 10: "could not move it aside
@@ -1970,11 +1986,7 @@ BOTH_USERS(guards, a_cache_made_through_a_linked_cache_directory_is_moved_aside,
 {
 	struct world w;
 	world_for(&w, who, "cachelink", "");
-	free(write_file(w.proj, ".cache/keep", ""));
-	char *dot = at(w.proj, ".cache"), *link = at(w.home, ".cache");
-	cr_assert_eq(symlink(dot, link), 0);
-	world_give(&w);
-	give_links(who, (const char *const[]){link, NULL});
+	char *link = home_link_into_project(&w, who, ".cache");
 	struct run_result r =
 		sh_in(&w, w.popt, "mkdir -p ~/.cache/pip && echo x > ~/.cache/pip/x; echo pip $?");
 	cr_assert(strstr(r.out, "pip 0"), "control: the session did not make it: %s%s", r.out,
@@ -1986,12 +1998,8 @@ BOTH_USERS(guards, a_cache_made_through_a_linked_cache_directory_is_moved_aside,
 	/* The link the session re-points is not followed: ~/go -> PROJ/go,
 	 * made a link to a directory of the user's holding bin/ (round 11:
 	 * cordon renamed that bin/, which might as well have been /usr/bin). */
-	char *go = at(w.proj, "go"), *golink = at(w.home, "go");
-	free(write_file(w.proj, "go/keep", ""));
 	free(write_file(w.home, "victim/bin/tool", "#!/bin/sh\n"));
-	cr_assert_eq(symlink(go, golink), 0);
-	world_give(&w);
-	give_links(who, (const char *const[]){golink, NULL});
+	char *golink = home_link_into_project(&w, who, "go");
 	char *script = fmt("rm -rf go && ln -s %s/victim go; echo relink $?", w.home);
 	r = sh_in(&w, w.popt, "%s", script);
 	cr_assert(strstr(r.out, "relink 0"), "control: the session did not re-point it: %s%s",
@@ -2001,9 +2009,7 @@ BOTH_USERS(guards, a_cache_made_through_a_linked_cache_directory_is_moved_aside,
 		  "the user's directory was moved aside: %s", r.err);
 	run_free(&r);
 	free(script);
-	free(go);
 	free(golink);
-	free(dot);
 	free(link);
 	world_free(&w);
 }
@@ -5566,11 +5572,7 @@ BOTH_USERS(guards, a_relinked_cache_directory_is_disarmed_by_its_link, .timeout 
 {
 	struct world w;
 	world_for(&w, who, "relink", "");
-	free(write_file(w.proj, ".gradle/keep", ""));
-	char *dot = at(w.proj, ".gradle"), *link = at(w.home, ".gradle");
-	cr_assert_eq(symlink(dot, link), 0);
-	world_give(&w);
-	give_links(who, (const char *const[]){link, NULL});
+	char *link = home_link_into_project(&w, who, ".gradle");
 	struct run_result r = sh_in(
 		&w, w.popt,
 		"mkdir -p mine/init.d && echo 'println \"evil\"' > mine/init.d/evil.gradle && "
@@ -5581,7 +5583,6 @@ BOTH_USERS(guards, a_relinked_cache_directory_is_disarmed_by_its_link, .timeout 
 	cr_expect(present(w.proj, ".gradle.cordon-disarmed"), "the link was not moved aside: %s",
 		  r.err);
 	run_free(&r);
-	free(dot);
 	free(link);
 	world_free(&w);
 }
