@@ -523,14 +523,6 @@ static unsigned long long rec_ino(const char *r)
 	return strtoull(hex, NULL, 16);
 }
 
-/* What a local name holds (look_local, below). */
-struct local_look {
-	struct timespec newest;
-	unsigned long long digest; /* 0: none */
-};
-
-static bool look_local(int root, const char *rel, struct local_look *l);
-
 /* Record KIND and INO for REL (REL/NAME when NAME is not NULL) for the
  * next walk. */
 static int record(struct walk *w, char kind, unsigned long long ino, const char *rel,
@@ -613,12 +605,7 @@ static int visit(const char *name, unsigned char type, void *arg)
 	/* (A directory of them is not walked: judged whole.) */
 	if (!dotgit && w->rel[0] && cordon_strv_contains(&w->s->local, name)) {
 		int e = push_joined(w, &w->local, ABOVE_OLD, w->rel, name);
-		struct local_look l;
-		char rel[PATH_MAX * 2];
-		snprintf(rel, sizeof(rel), "%s/%s", w->rel, name);
-		return e < 0 ? e
-			     : record(w, REC_LOCAL, look_local(w->root, rel, &l) ? l.digest : 0,
-				      w->rel, name);
+		return e < 0 ? e : record(w, REC_LOCAL, 0, w->rel, name); /* (judge_local) */
 	}
 	if (!dotgit)
 		return type == DT_DIR ? push_joined(w, &w->todo, below(w), w->rel, name) : 0;
@@ -884,7 +871,7 @@ static int reuse(struct walk *w, const char *rel, char kind, const struct stat *
 				break;
 			e = push_joined(w, &w->local, ABOVE_OLD, path, "");
 			if (e >= 0)
-				e = record(w, REC_LOCAL, rec_ino(r), path, NULL);
+				e = record(w, REC_LOCAL, 0, path, NULL);
 			break;
 		case REC_DOTGIT:
 		case REC_DOTGIT_FILE:
@@ -2192,6 +2179,11 @@ static int judge_name(const struct cordon_sweep *s, const char *path, struct cor
 #define LOCAL_DEPTH  4
 #define LOCAL_BUDGET 4096
 
+struct local_look {
+	struct timespec newest;
+	unsigned long long digest; /* 0: none */
+};
+
 static unsigned long long fnv(unsigned long long h, const void *buf, size_t n)
 {
 	const unsigned char *b = buf;
@@ -2327,6 +2319,21 @@ static bool written_by_choice(const struct cordon_sweep *s, const char *top, con
 	return false;
 }
 
+/* The digest in this walk's record of the local name REL: what it holds
+ * now, looked at once, as it is judged; 0 once it is moved aside (round 12
+ * planted the same bytes again in a second session, which the recorded
+ * digest then let stay). */
+static void record_digest(struct walk *w, const char *rel, unsigned long long digest)
+{
+	char hex[17];
+	snprintf(hex, sizeof(hex), "%016llx", digest);
+	for (size_t i = 0; i < w->recs.n; i++) {
+		char *r = w->recs.v[i];
+		if (r[0] == REC_LOCAL && strcmp(REC_PATH(r), rel) == 0)
+			memcpy(r + 1, hex, 16);
+	}
+}
+
 /* REL, one of the session's local names below the top of W's root: made
  * or changed since the start (a change time, its own or that of anything
  * it holds), and not back to what the last walk recorded (a checkout that
@@ -2335,24 +2342,14 @@ static bool written_by_choice(const struct cordon_sweep *s, const char *top, con
  * ../../shared/vscode: round 11 rewrote the target). Not in dependencies,
  * nor where a write rule of the user's inside the root reaches. 1 if it
  * was moved. */
-/* The record of the local name REL this walk made, its digest cleared:
- * moved aside, what it held is no one's to keep (round 12 planted the
- * same bytes again in a second session, which the digest then let stay). */
-static void forget_digest(struct walk *w, const char *rel)
-{
-	for (size_t i = 0; i < w->recs.n; i++) {
-		char *r = w->recs.v[i];
-		if (r[0] == REC_LOCAL && strcmp(REC_PATH(r), rel) == 0)
-			memset(r + 1, '0', 16);
-	}
-}
-
 static int judge_local(struct walk *w, const char *rel, struct cordon_strv *said)
 {
 	char path[PATH_MAX * 2];
 	struct local_look l;
-	if (in_dependencies(rel) || !look_local(w->root, rel, &l) ||
-	    snprintf(path, sizeof(path), "%s/%s", w->top, rel) >= PATH_MAX ||
+	if (in_dependencies(rel) || !look_local(w->root, rel, &l))
+		return 0;
+	record_digest(w, rel, l.digest);
+	if (snprintf(path, sizeof(path), "%s/%s", w->top, rel) >= PATH_MAX ||
 	    written_by_choice(w->s, w->top, path))
 		return 0;
 	struct stat st;
@@ -2367,7 +2364,7 @@ static int judge_local(struct walk *w, const char *rel, struct cordon_strv *said
 	unsigned long long before = recorded_digest(w, rel);
 	if (!after(&l.newest, &w->s->since) || (before && before == l.digest && !to))
 		return 0;
-	forget_digest(w, rel);
+	record_digest(w, rel, 0);
 	return disarm(w->s, path,
 		      "this session (or a program outside, while it ran) made or changed",
 		      "which an editor, an agent or a tool started in that directory outside obeys "
