@@ -499,8 +499,7 @@ static int protect_links_in(struct cordon_guard_plan *plan, const struct reach *
 			    !cordon_path_under(path, dir))
 				e = protect(plan, r, path, source, NO_LINKS);
 			else if (canon && !cordon_path_under(canon, dir) &&
-				 reaches(&r->write, canon, false) &&
-				 link_hop(path, NULL, to, sizeof(to))) {
+				 reaches(&r->write, canon, false)) {
 				e = protect(plan, r, canon, source, NO_LINKS | OPTIONAL);
 				if (e >= 0)
 					e = say_once(&plan->warnings,

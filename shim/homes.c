@@ -61,8 +61,8 @@ int cordon_home_xdg(const char *entry, const char *home, char *(*getenv_fn)(cons
 int cordon_home_xdg_list(const char *const *list, const char *home,
 			 char *(*getenv_fn)(const char *), struct cordon_strv *out)
 {
-	for (size_t i = 0; list && list[i]; i++)
-		if (cordon_strv_push_new(out, list[i]) < 0 ||
+	for (size_t i = 0; list && list[i]; i++) /* (a path twice is guarded once) */
+		if (cordon_strv_push(out, list[i]) < 0 ||
 		    cordon_home_xdg(list[i], home, getenv_fn, out) < 0)
 			return -ENOMEM;
 	return 0;
@@ -174,8 +174,7 @@ int cordon_home_glob(const char *pattern, struct cordon_strv *out)
 		e = -ENOMEM;
 	for (size_t i = 0; r == 0 && e >= 0 && i < g.gl_pathc; i++) {
 		const char *base = strrchr(g.gl_pathv[i], '/');
-		base = base ? base + 1 : g.gl_pathv[i];
-		if (strcmp(base, ".") != 0 && strcmp(base, "..") != 0)
+		if (!cordon_dot_or_dotdot(base ? base + 1 : g.gl_pathv[i]))
 			e = cordon_strv_push_new(out, g.gl_pathv[i]);
 	}
 	globfree(&g);

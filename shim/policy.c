@@ -537,7 +537,6 @@ const struct cordon_guard *cordon_policy_hidden(const struct cordon_policy *p, c
 	return NULL;
 }
 
-/* The hidden path PATH (from SOURCE) is not hidden: the rule BY names it. */
 /* A hidden path's entry {PATH, SOURCE, BY} pushed to the list *V (*N
  * entries, *CAP slots): cordon_policy.exposed's and .unreached's. */
 static int push_hidden(struct cordon_guard **v, size_t *n, size_t *cap, const char *path,
@@ -560,6 +559,7 @@ static int push_hidden(struct cordon_guard **v, size_t *n, size_t *cap, const ch
 	return 0;
 }
 
+/* The hidden path PATH (from SOURCE) is not hidden: the rule BY names it. */
 static int add_exposed(struct cordon_policy *p, const char *path, const char *source,
 		       const char *by)
 {
@@ -780,25 +780,23 @@ static int hidden_list(const struct cordon_config *cfg, const struct cordon_cont
 	const char *label = cfg->has_hidden ? "hidden_paths" : "hidden_paths (default)";
 	int r = 0;
 	for (size_t i = 0; list && list[i] && r >= 0; i++) {
-		struct cordon_strv paths = {0}, whys = {0};
-		r = cordon_strv_push(&paths, list[i]);
+		struct cordon_strv at = {0}, moved = {0}, by = {0};
+		r = cordon_strv_push(&at, list[i]);
 		if (r >= 0)
-			r = cordon_home_xdg(list[i], ctx->home, ctx->getenv_fn, &paths);
-		for (size_t k = 0; r >= 0 && k < paths.n; k++)
-			r = cordon_strv_push(&whys, label);
+			r = cordon_home_xdg(list[i], ctx->home, ctx->getenv_fn, &at);
+		for (size_t k = 0; r >= 0 && k < at.n; k++)
+			r = push_hidden_path(at.v[k], label, ctx, project, out, why);
 		if (r >= 0)
-			r = cordon_home_moved(list[i], ctx->getenv_fn, &paths, &whys);
-		for (size_t k = 0; r >= 0 && k < paths.n; k++) {
+			r = cordon_home_moved(list[i], ctx->getenv_fn, &moved, &by);
+		for (size_t k = 0; r >= 0 && k < moved.n; k++) {
 			cleanup_free char *source = NULL;
-			if (strcmp(whys.v[k], label) != 0 &&
-			    asprintf(&source, "%s: %s", label, whys.v[k]) < 0)
-				r = -ENOMEM;
-			else
-				r = push_hidden_path(paths.v[k], source ? source : label, ctx,
-						     project, out, why);
+			r = asprintf(&source, "%s: %s", label, by.v[k]) < 0
+				    ? -ENOMEM
+				    : push_hidden_path(moved.v[k], source, ctx, project, out, why);
 		}
-		cordon_strv_free(&paths);
-		cordon_strv_free(&whys);
+		cordon_strv_free(&at);
+		cordon_strv_free(&moved);
+		cordon_strv_free(&by);
 	}
 	return r;
 }
@@ -1840,7 +1838,7 @@ static int cwd_link(const char *link, void *arg)
 		  (is_dir && cordon_path_under(c->dir, canon)) || /* round 11: in nvim/lua */
 		  (repo_top(canon, c->home, top, sizeof(top)) == 0 &&
 		   cordon_path_under(c->dir, top)) ||
-		  (!is_dir && stat(canon, &st) == 0 && slash && slash != canon &&
+		  (!is_dir && slash && slash != canon && /* (realpath: it exists) */
 		   (*slash = '\0', cordon_path_under(c->dir, canon)) &&
 		   !cordon_never_project(canon, c->home));
 	size_t hn = c->home ? strlen(c->home) : 0;
