@@ -12,6 +12,7 @@
 #include "cordon/config.h"
 #include "cordon/policy.h"
 #include "helpers.h"
+#include "cordon/sweep.h"
 
 #ifndef CORDON_SOURCE_DIR
 #error "CORDON_SOURCE_DIR must be defined"
@@ -527,6 +528,12 @@ Test(usability, tmux_default_command_snippet, .timeout = 60)
 	unlink(left);
 	free(left);
 	expect_session_gone(&w, 2);
+	/* (The pane's cordon ends after its session, writing the sweep's
+	 * record of the project: world_free removes it once it is there.) */
+	char *record = cordon_sweep_record_path(w.proj);
+	if (record)
+		wait_exists(record, 3000);
+	free(record);
 	free(keys);
 	free(marker);
 	free(x);
