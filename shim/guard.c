@@ -334,13 +334,24 @@ static bool kept_readonly(const struct reach *r, const char *dir)
 	return false;
 }
 
+/* Whether PLAN pins PATH in place. */
+static bool pinned(const struct cordon_guard_plan *plan, const char *path)
+{
+	for (size_t i = 0; plan && i < plan->n; i++)
+		if (plan->v[i].op == CORDON_MOUNT_PIN && strcmp(plan->v[i].path, path) == 0)
+			return true;
+	return false;
+}
+
 /* The first symbolic link on the way to PATH (PATH itself included) that
  * sits in a writable directory, into LINK: replaced by one pointing
  * elsewhere, or by a real directory, it would take what is guarded away
  * from PATH. The way is the kernel's: each link met is followed, and the
  * links on the way to where it leads count too (~/.ssh -> dotfiles/cur/ssh
- * with dotfiles/cur -> profiles/work: a review swapped cur). */
-static bool replaceable_link(const struct reach *r, const char *path, char *link, size_t size)
+ * with dotfiles/cur -> profiles/work: a review swapped cur). One PLAN
+ * already pins is passed over. */
+static bool replaceable_link(const struct reach *r, const struct cordon_guard_plan *plan,
+			     const char *path, char *link, size_t size)
 {
 	char buf[PATH_MAX];
 	snprintf(buf, sizeof(buf), "%s", path);
@@ -360,7 +371,7 @@ static bool replaceable_link(const struct reach *r, const char *path, char *link
 				 * nothing made in its place. */
 				bool closed = pc && r->closed && strcmp(pc, r->closed) == 0;
 				if (pc && reaches(&r->write, pc, false) && !closed &&
-				    !kept_readonly(r, pc)) {
+				    !kept_readonly(r, pc) && !pinned(plan, buf)) {
 					snprintf(link, size, "%s", buf);
 					return true;
 				}
@@ -382,19 +393,22 @@ static bool replaceable_link(const struct reach *r, const char *path, char *link
 	return false;
 }
 
-static int refuse(struct cordon_guard_plan *plan, const char *path, const char *source)
+/* Each symbolic link on the way to PATH that the session could replace
+ * (replaceable_link) kept in place for the session: a mount on the link
+ * itself, which can then be neither renamed nor removed (EBUSY), and on
+ * the directories above it that could be renamed away. What the links
+ * lead to is guarded as any path is. A hooks directory linked to a
+ * tracked one (.git/hooks -> ../.githooks) was refused (round 12). */
+static int pin_links(struct cordon_guard_plan *plan, const struct reach *r, const char *path,
+		     const char *source)
 {
-	if (plan->refuse)
-		return 0;
-	return asprintf(&plan->refuse,
-			"%s (%s) is a symbolic link in a writable directory: cordon cannot keep "
-			"it from being replaced; replace the link with what it points to, or "
-			"remove the entry from %s",
-			path, source,
-			strncmp(source, "hidden_paths", 12) == 0 ? "hidden_paths"
-								 : "protected_paths") < 0
-		       ? -ENOMEM
-		       : 0;
+	char link[PATH_MAX];
+	for (int n = 0; n < 40 && replaceable_link(r, plan, path, link, sizeof(link)); n++) {
+		int e = add_mount(plan, link, CORDON_MOUNT_PIN, false, source);
+		if (e < 0 || (e = pin_parents(plan, r, link, source)) < 0)
+			return e;
+	}
+	return 0;
 }
 
 /* PATH, a link to TARGET, which does not exist and which the session
@@ -573,9 +587,9 @@ static int dangling(struct cordon_guard_plan *plan, const struct reach *r, const
 	char target[PATH_MAX];
 	if (!dangling_target(path, target, sizeof(target)))
 		return note(plan, path, source, strerror(ENOENT));
-	char link[PATH_MAX];
-	if (!(flags & IN_GUARDED) && replaceable_link(r, path, link, sizeof(link)))
-		return refuse(plan, link, source);
+	int e = (flags & IN_GUARDED) ? 0 : pin_links(plan, r, path, source);
+	if (e < 0)
+		return e;
 	if (!creatable(r, target) || made_only_outside(r, target))
 		return note(plan, path, source,
 			    "a symbolic link to a name that does not exist, which no rule lets "
@@ -677,11 +691,10 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 	}
 	if (!canon)
 		return errno == ENOMEM ? -ENOMEM : note(plan, path, source, strerror(errno));
-	char link[PATH_MAX];
-	if (!(flags & IN_GUARDED) && replaceable_link(r, path, link, sizeof(link)))
-		return refuse(plan, link, source);
+	int e = (flags & IN_GUARDED) ? 0 : pin_links(plan, r, path, source);
 	bool dir = S_ISDIR(stat(canon, &st) == 0 ? st.st_mode : 0);
-	int e = warn_other_names(plan, r, path, source, &st);
+	if (e >= 0)
+		e = warn_other_names(plan, r, path, source, &st);
 	/* (In the project's protected directories: a link in ~/.local/bin to a
 	 * script of a project is that project's own code, which it may
 	 * write: round 12.) */
@@ -826,11 +839,10 @@ static int hide_at(struct cordon_guard_plan *plan, const struct reach *r, const 
 	 * to is out of every rule's reach (~/.dbt -> PROJ/dbt -> ~/private/dbt:
 	 * round 10 made PROJ/dbt a directory of its own, and the profiles.yml
 	 * a login outside then wrote, missing or there at the start, landed
-	 * in it). */
-	char link[PATH_MAX];
-	if ((!canon || !reaches(&r->read, canon, false)) &&
-	    replaceable_link(r, path, link, sizeof(link)))
-		return refuse(plan, link, source);
+	 * in it): kept in place. */
+	int e = !canon || !reaches(&r->read, canon, false) ? pin_links(plan, r, path, source) : 0;
+	if (e < 0)
+		return e;
 	if (!canon || stat(canon, &st) < 0)
 		return errno == ENOMEM ? -ENOMEM : 0; /* absent: nothing to hide */
 	bool dir = S_ISDIR(st.st_mode);
@@ -854,7 +866,7 @@ static int hide_at(struct cordon_guard_plan *plan, const struct reach *r, const 
 			       ? -ENOMEM
 			       : 0;
 	}
-	int e = warn_linked(r, path, source, &st);
+	e = warn_linked(r, path, source, &st);
 	if (e >= 0 && !links && S_ISREG(st.st_mode))
 		e = 0; /* (where a hidden directory's link leads: not ~/.npmrc) */
 	else if (e >= 0 && S_ISREG(st.st_mode))
@@ -873,9 +885,9 @@ static int hide_at(struct cordon_guard_plan *plan, const struct reach *r, const 
 	/* Linked into a writable tree (~/.ssh -> ~/dotfiles/keys/ssh): a link
 	 * the session could replace would lead the tools outside elsewhere;
 	 * a directory on the way it could rename would take the cover along
-	 * and leave the name to be made anew. */
-	if (replaceable_link(r, path, link, sizeof(link)))
-		return refuse(plan, link, source);
+	 * and leave the name to be made anew: kept in place. */
+	if ((e = pin_links(plan, r, path, source)) < 0)
+		return e;
 	/* Over where a session without a project starts (with one, it starts
 	 * there): it could not go back into it (round 12: run refused,
 	 * explain did not). */
@@ -1611,9 +1623,8 @@ static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, co
 	struct cordon_strv dirs = {0};
 	struct stat st;
 	int e = 0;
-	char link[PATH_MAX];
-	if (replaceable_link(r, dotgit, link, sizeof(link)))
-		return refuse(plan, link, source);
+	if ((e = pin_links(plan, r, dotgit, source)) < 0)
+		return e;
 	if (lstat(dotgit, &st) < 0) {
 		bool unguarded = creatable(r, dotgit) && !made_only_outside(r, dotgit);
 		if (unguarded)

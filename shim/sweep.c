@@ -1392,12 +1392,23 @@ static void config_risks(const struct judge *j, const char *path, char *out, siz
 		cordon_git_risk_add(out, size, what);
 }
 
-static bool is_guarded(const struct cordon_sweep *s, const char *path)
+static bool guarded_as(const struct cordon_sweep *s, const char *path)
 {
 	for (size_t i = 0; i < s->guarded.n; i++)
 		if (cordon_path_under(path, s->guarded.v[i]))
 			return true;
 	return false;
+}
+
+/* Whether the guards kept PATH read-only: it, or where it leads (the
+ * guards keep what a link leads to, and keep the link in place: a
+ * .git/hooks -> ../.githooks). */
+static bool is_guarded(const struct cordon_sweep *s, const char *path)
+{
+	if (guarded_as(s, path))
+		return true;
+	cleanup_free char *canon = realpath(path, NULL);
+	return canon && strcmp(canon, path) != 0 && guarded_as(s, canon);
 }
 
 /* PATH was a file the guards kept, and is now another (or gone): the

@@ -266,8 +266,10 @@ Test(guard, git_files_are_followed)
 }
 
 /* A protected path that is a symbolic link in a writable directory could
- * be replaced: the plan refuses rather than guard its target only. */
-Test(guard, symlink_in_writable_dir_refuses)
+ * be replaced: the plan pins the link itself in place (a mount on it,
+ * which cannot be renamed or removed), and keeps what it leads to
+ * read-only. */
+Test(guard, symlink_in_writable_dir_is_pinned)
 {
 	struct tree t;
 	tree_init(&t, "glink");
@@ -279,24 +281,30 @@ Test(guard, symlink_in_writable_dir_refuses)
 	resolve(&t, "{}", &p);
 	struct cordon_guard_plan plan;
 	cr_assert_eq(cordon_guard_plan(&p, false, &plan), 0);
-	cr_assert_not_null(plan.refuse);
-	cr_expect(strstr(plan.refuse, ".vscode") && strstr(plan.refuse, "symbolic link"), "%s",
-		  plan.refuse);
+	cr_expect_null(plan.refuse, "%s", plan.refuse);
+	const struct cordon_mount *m = mount_at(&plan, link);
+	cr_expect(m && m->op == CORDON_MOUNT_PIN, "the link is not pinned");
+	m = mount_at(&plan, real);
+	cr_expect(m && m->op == CORDON_MOUNT_RO, "what it leads to is not read-only");
 	cordon_guard_plan_free(&plan);
 	cordon_policy_free(&p);
 	cr_assert_eq(unlink(link), 0);
 
 	/* .git itself a link to a git dir elsewhere in the project. */
 	char *dotgit = at(t.proj, ".git"), *moved = at(t.proj, "gitdir");
+	char *config = at(moved, "config");
 	cr_assert_eq(rename(dotgit, moved), 0);
 	cr_assert_eq(symlink(moved, dotgit), 0);
 	resolve(&t, "{}", &p);
 	cr_assert_eq(cordon_guard_plan(&p, false, &plan), 0);
-	cr_assert_not_null(plan.refuse);
-	cr_expect(strstr(plan.refuse, "/.git ("), "%s", plan.refuse);
+	cr_expect_null(plan.refuse, "%s", plan.refuse);
+	m = mount_at(&plan, dotgit);
+	cr_expect(m && m->op == CORDON_MOUNT_PIN, "the .git link is not pinned");
+	m = mount_at(&plan, config);
+	cr_expect(m && m->op == CORDON_MOUNT_RO, "the config it leads to is not read-only");
 	cordon_guard_plan_free(&plan);
 	cordon_policy_free(&p);
-	free(real), free(link), free(dotgit), free(moved);
+	free(real), free(link), free(dotgit), free(moved), free(config);
 	tree_free(&t);
 }
 

@@ -690,6 +690,55 @@ BOTH_USERS(guards, hooks_path_plant_runs_nothing_outside, .timeout = 60)
 	world_free(&w);
 }
 
+/* .git/hooks a link to a tracked directory (.git/hooks -> ../.githooks, a
+ * common way to share hooks): the link is kept in place (a mount on the
+ * link itself) and what it leads to read-only, so the session runs, and
+ * none of the plants lands; git keeps working inside, and the repository
+ * is not moved aside as the session ends (round 12 refused the session,
+ * then moved .git aside). Control: the same plant, unsandboxed, runs at
+ * the commit. */
+BOTH_USERS(guards, a_linked_hooks_directory_is_kept, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "ghooklink");
+	struct run_result r = outside(&w, "mkdir .githooks && rm -rf .git/hooks && "
+					  "ln -s ../.githooks .git/hooks && sleep 1");
+	run_free(&r);
+	char *config = content(w.proj, ".git/config");
+	char *diag = plant_inside(&w, plant_git);
+	cr_expect(strstr(diag, "rm-hooks"), "the session did not run\n%s", diag);
+	struct stat st;
+	char *hooks = at(w.proj, ".git/hooks");
+	cr_expect(lstat(hooks, &st) == 0 && S_ISLNK(st.st_mode), ".git/hooks was replaced\n%s",
+		  diag);
+	cr_expect_not(present(w.proj, ".githooks/pre-commit"), "a hook was planted\n%s", diag);
+	cr_expect_not(present(w.proj, ".githooks/post-commit"), "a hook was linked in\n%s", diag);
+	char *now = content(w.proj, ".git/config");
+	cr_expect_str_eq(now, config, ".git/config was changed from inside\n%s", diag);
+	free(now);
+	cr_expect_not(present(w.proj, ".git.cordon-disarmed"), ".git was moved aside\n%s", diag);
+	r = sh_in(&w, NULL,
+		  "echo b > b && git add b && git commit -qm inside-commit && "
+		  "git checkout -qb side && git log --oneline");
+	cr_expect(strstr(r.out, "inside-commit"), "git inside: %s%s", r.out, r.err);
+	run_free(&r);
+	cr_expect_not(present(w.proj, ".git.cordon-disarmed"), ".git was moved aside (git)");
+	git_outside(&w, w.proj, "outside-deny");
+	cr_expect_not(marked(&w, "deny", "pre-commit"), "a planted pre-commit ran outside\n%s",
+		      diag);
+	cr_expect_not(marked(&w, "deny", "post-commit"), "a planted post-commit ran outside\n%s",
+		      diag);
+	cr_expect_not(marked(&w, "deny", "fsmonitor"), "a planted fsmonitor ran outside\n%s", diag);
+	free(diag);
+	free(config);
+	free(hooks);
+
+	plant_outside_then_git(&w, plant_git);
+	cr_assert(marked(&w, "ctl", "pre-commit"),
+		  "control: git outside did not run the hook planted through the link");
+	world_free(&w);
+}
+
 /* What a session does with git in the project keeps working: add, commit,
  * branch, checkout -b, stash, status; the results are there outside. */
 BOTH_USERS(guards, git_keeps_working_inside, .timeout = 60)
@@ -1450,38 +1499,41 @@ BOTH_USERS(guards, a_large_hidden_profile_runs_and_stays_unread, .timeout = 60)
 /* ~/.ssh -> PROJ/cur/ssh where PROJ/cur is itself a link (a "current
  * profile" link to PROJ/profiles/work): the session could swap cur for a
  * link to a directory of its own, and ssh outside would obey its config.
- * The session is refused, naming cur. Control: outside, the swap lands. */
+ * The link is kept in place (a mount on it): the swap fails, and ssh's
+ * config stays the user's and unread. Control: outside, the swap lands. */
 static const char swap_profile[] = "mkdir -p mine/ssh && echo planted > mine/ssh/config && "
-				   "ln -sfn mine cur.new && mv -T cur.new cur; echo swapped\n";
+				   "ln -sfn mine cur.new && mv -T cur.new cur; echo swapped; "
+				   "cat profiles/work/ssh/config\n";
 
-BOTH_USERS(guards, a_link_on_the_way_to_a_hidden_path_refuses, .timeout = 60)
+BOTH_USERS(guards, a_link_on_the_way_to_a_hidden_path_stays_in_place, .timeout = 60)
 {
 	struct world w;
 	world_for(&w, who, "hidchain", "");
 	char *ssh = at(w.home, ".ssh"), *via = at(w.proj, "cur/ssh");
 	char *work = at(w.proj, "profiles/work"), *cur = at(w.proj, "cur");
-	free(write_file(work, "ssh/config", "Host *\n"));
+	free(write_file(work, "ssh/config", "Host * # " SECRET "\n"));
 	cr_assert(symlink(via, ssh) == 0 && symlink("profiles/work", cur) == 0);
 	world_give(&w);
 	give_links(who, (const char *const[]){ssh, cur, NULL});
 	struct run_result r = sh_in(&w, w.popt, "%s", swap_profile);
-	cr_expect_eq(r.status, 125, "%s%s", r.out, r.err);
-	cr_expect(strstr(r.err, "/cur (hidden_paths (default)) is a symbolic link in a writable "
-				"directory"),
-		  "%s", r.err);
+	cr_expect(strstr(r.out, "swapped"), "the session did not run: %d %s%s", r.status, r.out,
+		  r.err);
+	cr_expect_null(strstr(r.out, SECRET), "ssh's config was read: %s", r.out);
 	char *now = content(ssh, "config");
-	cr_expect_str_eq(now, "Host *\n", "~/.ssh/config was planted: %s%s", r.out, r.err);
+	cr_expect_str_eq(now, "Host * # " SECRET "\n", "~/.ssh/config was planted: %s%s", r.out,
+			 r.err);
 	free(now);
+	char target[PATH_MAX] = "";
+	cr_expect(readlink(cur, target, sizeof(target) - 1) > 0 &&
+			  strcmp(target, "profiles/work") == 0,
+		  "cur was swapped: %s", target);
 	run_free(&r);
 	r = sh_outside(&w, swap_profile);
 	now = content(ssh, "config");
 	cr_expect_str_eq(now, "planted\n", "control: outside: %s", r.err);
 	free(now);
 	run_free(&r);
-	free(ssh);
-	free(via);
-	free(work);
-	free(cur);
+	free(ssh), free(via), free(work), free(cur);
 	world_free(&w);
 }
 
@@ -1868,16 +1920,20 @@ BOTH_USERS(guards, a_hidden_file_beneath_a_link_into_the_project_stays_unread, .
  * ~/private/dbt (a dotfiles repository keeping a private part outside
  * itself), with profiles.yml missing, and there. The session could make
  * PROJ/dbt a directory of its own, where a login outside then writes the
- * profile (round 10 read it, silently): refused, naming PROJ/dbt. The
- * same with the link in the middle (~/.dbt -> PROJ/x/dbt, PROJ/x ->
- * ~/private, ~/private/dbt missing). Control: with hidden_paths [] the
- * session runs, replaces the link, and reads what the login writes. */
-BOTH_USERS(guards, a_link_further_along_a_hidden_chain_in_the_project_refuses, .timeout = 90)
+ * profile (round 10 read it, silently): the link is kept in place, and
+ * what the login writes stays unread. The same with the link in the
+ * middle (~/.dbt -> PROJ/x/dbt, PROJ/x -> ~/private, ~/private/dbt
+ * missing): x stays a link. Control: with hidden_paths [] the session
+ * replaces the link, and reads what the login writes. */
+#define REPLACE_DBT "rm dbt; mkdir dbt; " WAIT_GO "cat dbt/profiles.yml; echo read\n"
+#define LOGIN_DBT   "echo DBT-" SECRET " > .dbt/profiles.yml"
+
+BOTH_USERS(guards, a_link_further_along_a_hidden_chain_in_the_project_stays, .timeout = 90)
 {
 	struct world w;
 	world_for(&w, who, "hidchain", "");
 	char *priv = at(w.home, "private/dbt"), *plink = at(w.proj, "dbt"),
-	     *link = at(w.home, ".dbt");
+	     *link = at(w.home, ".dbt"), *yml = at(priv, "profiles.yml");
 	free(write_file(priv, ".keep", ""));
 	cr_assert_eq(symlink(priv, plink), 0);
 	cr_assert_eq(symlink(plink, link), 0);
@@ -1886,32 +1942,35 @@ BOTH_USERS(guards, a_link_further_along_a_hidden_chain_in_the_project_refuses, .
 	for (int present = 0; present < 2; present++) {
 		if (present)
 			free(write_file(priv, "profiles.yml", "mine\n"));
+		else
+			unlink(yml);
 		world_give(&w);
-		struct run_result r = sh_in(&w, w.popt, "echo ran");
-		cr_expect_eq(r.status, 125, "profiles.yml %s: %s%s", present ? "there" : "missing",
-			     r.out, r.err);
-		cr_expect_null(strstr(r.out, "ran"), "the session ran: %s", r.out);
-		char *want = fmt("%s (hidden_paths (default)) is a symbolic link in a writable "
-				 "directory",
-				 plink);
-		cr_expect(strstr(r.err, want), "PROJ/dbt is not named: %s", r.err);
-		free(want);
+		struct run_result r = in_while_outside(&w, REPLACE_DBT, LOGIN_DBT);
+		cr_expect(strstr(r.out, "read"), "profiles.yml %s: the session did not run: %s%s",
+			  present ? "there" : "missing", r.out, r.err);
+		cr_expect_null(strstr(r.out, SECRET), "profiles.yml %s: read: %s",
+			       present ? "there" : "missing", r.out);
+		struct stat st;
+		cr_expect(lstat(plink, &st) == 0 && S_ISLNK(st.st_mode),
+			  "PROJ/dbt was replaced (%s)", present ? "there" : "missing");
+		char *now = content(priv, "profiles.yml");
+		cr_expect(now && strstr(now, "DBT-" SECRET), "the login's write: %s", now);
+		free(now);
 		run_free(&r);
 	}
 	/* The link in the middle. */
-	char *x = at(w.proj, "x"), *xdbt = at(w.proj, "x/dbt"), *privtop = at(w.home, "private");
+	char *x = at(w.proj, "x"), *privtop = at(w.home, "private");
 	struct run_result r = sh_outside(&w, "rm -rf ~/private/dbt dbt");
 	run_free(&r);
 	unlink(link);
+	char *xdbt = at(w.proj, "x/dbt");
 	cr_assert_eq(symlink(privtop, x), 0);
 	cr_assert_eq(symlink(xdbt, link), 0);
 	give_links(who, (const char *const[]){link, x, NULL});
-	r = sh_in(&w, w.popt, "echo ran");
-	cr_expect_eq(r.status, 125, "middle: %s%s", r.out, r.err);
-	char *want =
-		fmt("%s (hidden_paths (default)) is a symbolic link in a writable directory", x);
-	cr_expect(strstr(r.err, want), "PROJ/x is not named: %s", r.err);
-	free(want);
+	r = sh_in(&w, w.popt, "rm x; mkdir -p x/dbt; echo ran");
+	cr_expect(strstr(r.out, "ran"), "middle: the session did not run: %s%s", r.out, r.err);
+	struct stat st;
+	cr_expect(lstat(x, &st) == 0 && S_ISLNK(st.st_mode), "middle: PROJ/x was replaced");
 	run_free(&r);
 	/* Control: the first layout, unguarded. */
 	unlink(link);
@@ -1920,17 +1979,10 @@ BOTH_USERS(guards, a_link_further_along_a_hidden_chain_in_the_project_refuses, .
 	cr_assert_eq(symlink(plink, link), 0);
 	give_links(who, (const char *const[]){link, NULL});
 	set_config(&w, ", \"hidden_paths\": []");
-	r = in_while_outside(&w,
-			     "rm dbt && mkdir dbt && " WAIT_GO "cat dbt/profiles.yml; echo read\n",
-			     "echo DBT-" SECRET " > .dbt/profiles.yml");
+	r = in_while_outside(&w, REPLACE_DBT, LOGIN_DBT);
 	cr_expect(strstr(r.out, "DBT-" SECRET), "control: %s%s", r.out, r.err);
 	run_free(&r);
-	free(x);
-	free(xdbt);
-	free(privtop);
-	free(priv);
-	free(plink);
-	free(link);
+	free(x), free(xdbt), free(privtop), free(priv), free(plink), free(link), free(yml);
 	world_free(&w);
 }
 
