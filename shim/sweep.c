@@ -2182,17 +2182,24 @@ static int judge_name(const struct cordon_sweep *s, const char *path, struct cor
 
 /* What a local name holds, looked at as the walk records it and as the
  * sweep judges it: the newest change time in it, and a digest of its
- * names, kinds, link targets and contents (the first MiB of each file),
- * added up so that the order of a directory's entries does not count.
- * A directory is read level by level (a big .claude/skills listed first
- * cannot hide a settings.json changed beside it: round 11), to
- * LOCAL_DEPTH levels and LOCAL_BUDGET entries. */
-#define LOCAL_DEPTH  4
-#define LOCAL_BUDGET 4096
+ * names, kinds, link targets and contents, added up so that the order of
+ * a directory's entries does not count. A directory is read level by
+ * level (a big .claude/skills listed first cannot hide a settings.json
+ * changed beside it: round 11), a link to a directory into what it leads
+ * to (.claude/hooks -> ../../tools/hooks, written there: round 13), to
+ * LOCAL_DEPTH levels, LOCAL_BUDGET entries and LOCAL_BYTES bytes of
+ * contents. What lies past them is not seen: the name is then "partial",
+ * and judged changed (round 13 edited a file past its first MiB, keeping
+ * its size, and the digest let it stay). */
+#define LOCAL_DEPTH  8
+#define LOCAL_BUDGET 16384
+#define LOCAL_BYTES  (64ULL << 20)
 
 struct local_look {
 	struct timespec newest;
 	unsigned long long digest; /* 0: none */
+	unsigned long long bytes;  /* contents read so far */
+	bool partial;              /* something in it was not seen */
 };
 
 static unsigned long long fnv(unsigned long long h, const void *buf, size_t n)
@@ -2203,27 +2210,31 @@ static unsigned long long fnv(unsigned long long h, const void *buf, size_t n)
 	return h;
 }
 
-/* REL (beneath ROOT; ST its lstat) into L: its change time, and its
- * name, kind and what it holds into the digest. */
-/* H, then the size of REL (ST) and the first MiB of what it holds. */
+/* H, then the size of REL (ST) and what it holds, within L's budget. */
 static unsigned long long hash_file(int root, const char *rel, int nofollow, const struct stat *st,
-				    unsigned long long h)
+				    unsigned long long h, struct local_look *l)
 {
-	h = fnv(h, &st->st_size, sizeof(st->st_size)); /* (past the first MiB too) */
+	h = fnv(h, &st->st_size, sizeof(st->st_size));
 	int fd = openat(root, rel, O_RDONLY | nofollow | O_NONBLOCK | O_CLOEXEC);
-	char buf[8192];
-	ssize_t n;
-	for (size_t total = 0;
-	     fd >= 0 && total < (1u << 20) && (n = read(fd, buf, sizeof(buf))) > 0;
-	     total += (size_t)n)
+	char buf[65536];
+	ssize_t n = 0;
+	while (fd >= 0 && l->bytes < LOCAL_BYTES && (n = read(fd, buf, sizeof(buf))) > 0) {
 		h = fnv(h, buf, (size_t)n);
+		l->bytes += (unsigned long long)n;
+	}
+	if (fd < 0 || n != 0)
+		l->partial = true; /* unread, or read only in part */
 	if (fd >= 0)
 		close(fd);
 	return h;
 }
 
-static void look_one(int root, const char *rel, const struct stat *st, struct local_look *l)
+/* REL (beneath ROOT; ST its lstat) into L: its change time, and its
+ * name, kind and what it holds into the digest. True when it is a link
+ * to a directory, whose entries are to be looked at too. */
+static bool look_one(int root, const char *rel, const struct stat *st, struct local_look *l)
 {
+	bool into = false;
 	if (after(&CTIME(*st), &l->newest))
 		l->newest = CTIME(*st);
 	unsigned long long h = fnv(0xcbf29ce484222325ULL, rel, strlen(rel) + 1);
@@ -2241,46 +2252,61 @@ static void look_one(int root, const char *rel, const struct stat *st, struct lo
 			if (after(&CTIME(to), &l->newest))
 				l->newest = CTIME(to);
 			if (S_ISREG(to.st_mode))
-				h = hash_file(root, rel, 0, &to, h);
+				h = hash_file(root, rel, 0, &to, h, l);
+			into = S_ISDIR(to.st_mode);
 		}
 	} else if (S_ISREG(st->st_mode)) {
-		h = hash_file(root, rel, O_NOFOLLOW, st, h);
+		h = hash_file(root, rel, O_NOFOLLOW, st, h, l);
 	}
 	l->digest += h;
+	return into;
 }
 
-/* REL beneath ROOT, a local name: L filled; false when it is gone. */
+/* REL beneath ROOT, a local name: L filled; false when it is gone. Only
+ * read: the links in it are followed (what they lead to is what a tool
+ * started there reads), within the budgets. */
 static bool look_local(int root, const char *rel, struct local_look *l)
 {
 	struct stat st;
 	*l = (struct local_look){0};
 	if (fstatat(root, rel, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return false;
-	look_one(root, rel, &st, l);
-	if (!S_ISDIR(st.st_mode))
+	if (!look_one(root, rel, &st, l) && !S_ISDIR(st.st_mode))
 		return true;
 	struct cordon_strv level = {0};
-	if (cordon_strv_push(&level, rel) < 0)
+	if (cordon_strv_push(&level, rel) < 0) {
+		l->partial = true;
 		return true;
+	}
 	int left = LOCAL_BUDGET;
-	for (int depth = 0; depth < LOCAL_DEPTH && level.n && left > 0; depth++) {
+	for (int depth = 0; level.n; depth++) {
+		if (depth == LOCAL_DEPTH || left <= 0) {
+			l->partial = true; /* directories left unread */
+			break;
+		}
 		struct cordon_strv next = {0};
-		for (size_t i = 0; i < level.n && left > 0; i++) {
-			int fd = cordon_fs_open_beneath(root, level.v[i]);
+		for (size_t i = 0; i < level.n; i++) {
+			int fd = openat(root, level.v[i],
+					O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
 			DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 			if (!d && fd >= 0)
 				close(fd);
-			for (struct dirent *e; d && left > 0 && (e = readdir(d));) {
+			if (!d)
+				l->partial = true;
+			for (struct dirent *e; d && (e = readdir(d));) {
 				char sub[PATH_MAX * 2];
-				if (cordon_dot_or_dotdot(e->d_name) ||
-				    snprintf(sub, sizeof(sub), "%s/%s", level.v[i], e->d_name) >=
-					    PATH_MAX ||
-				    fstatat(root, sub, &st, AT_SYMLINK_NOFOLLOW) < 0)
+				if (cordon_dot_or_dotdot(e->d_name))
 					continue;
-				left--;
-				look_one(root, sub, &st, l);
-				if (S_ISDIR(st.st_mode))
-					(void)cordon_strv_push(&next, sub);
+				if (left-- <= 0 || snprintf(sub, sizeof(sub), "%s/%s", level.v[i],
+							    e->d_name) >= PATH_MAX) {
+					l->partial = true;
+					break;
+				}
+				if (fstatat(root, sub, &st, AT_SYMLINK_NOFOLLOW) < 0)
+					continue;
+				if ((look_one(root, sub, &st, l) || S_ISDIR(st.st_mode)) &&
+				    cordon_strv_push(&next, sub) < 0)
+					l->partial = true;
 			}
 			if (d)
 				closedir(d);
@@ -2373,9 +2399,19 @@ static int judge_local(struct walk *w, const char *rel, struct cordon_strv *said
 			l.newest = t.newest;
 	}
 	unsigned long long before = recorded_digest(w, rel);
-	if (!after(&l.newest, &w->s->since) || (before && before == l.digest && !to))
+	if (!l.partial &&
+	    (!after(&l.newest, &w->s->since) || (before && before == l.digest && !to)))
 		return 0;
 	record_digest(w, rel, 0);
+	if (l.partial)
+		return disarm_said(w->s, path,
+				   "as this session ended, cordon could not read all of",
+				   "which an editor, an agent or a tool started in that directory "
+				   "outside obeys (past 8 levels, 16384 entries or 64 MiB, or what "
+				   "cordon cannot open)",
+				   "review it, then move it back (a write rule naming it keeps it "
+				   "as it is)",
+				   said, NULL, 0);
 	return disarm(w->s, path,
 		      "this session (or a program outside, while it ran) made or changed",
 		      "which an editor, an agent or a tool started in that directory outside obeys "

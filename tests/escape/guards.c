@@ -5575,8 +5575,10 @@ BOTH_USERS(guards, protected_names_in_subdirectories_are_moved_aside, .timeout =
  * write rule of the user's inside the project reaches stays; a .vscode
  * that is a link into the project, whose target the session rewrote, is
  * moved aside; a settings.json changed beside 5,000 skills is moved
- * aside with its .claude. Judged on disk, after a first session recorded
- * the tree. */
+ * aside with its .claude; so is one whose 1.5 MiB script was edited past
+ * its first MiB, its size kept, and one whose hooks link leads to a
+ * directory the session wrote in (round 13: both stayed). Judged on
+ * disk, after a first session recorded the tree. */
 static const char sub_judged_plant[] =
 	"cp a/.vscode/settings.json keep.tmp && echo changed > a/.vscode/settings.json && "
 	"cp keep.tmp a/.vscode/settings.json && rm keep.tmp; echo roundtrip $?\n"
@@ -5586,7 +5588,10 @@ static const char sub_judged_plant[] =
 	"echo '{\"x\":1}' > mine/.vscode/settings.json; echo mine $?\n"
 	"echo '{\"tasks\":[1]}' > shared/vscode/tasks.json; echo target $?\n"
 	"echo '{\"hooks\":1}' > big/.claude/settings.json; echo big $?\n"
-	"echo '{\"t\":2}' > shared/t2.json; echo filelink $?\n";
+	"echo '{\"t\":2}' > shared/t2.json; echo filelink $?\n"
+	"printf 'touch $M-tail #' | dd of=tail/.claude/run.sh bs=1 seek=1572864 conv=notrunc "
+	"2>/dev/null; echo tail $?\n"
+	"echo 'touch $M-dirlink' >> tools/hooks/fmt.sh; echo dirlink $?\n";
 
 /* The same plant made again in a later session is moved aside again
  * (round 12: the digest of the first, recorded as it was moved aside,
@@ -5653,6 +5658,10 @@ BOTH_USERS(guards, protected_names_in_subdirectories_are_judged_by_content, .tim
 		&w,
 		"mkdir -p web c/.vscode big/.claude/skills && ln -s ../shared/vscode web/.vscode && "
 		"echo '{}' > shared/t2.json && ln -s ../../shared/t2.json c/.vscode/tasks.json && "
+		"mkdir -p tail/.claude dl/.claude tools/hooks && "
+		"{ head -c 1572864 /dev/zero | tr '\\0' '#'; printf '\\n: ok______________\\n'; } "
+		"> tail/.claude/run.sh && echo : > tools/hooks/fmt.sh && "
+		"ln -s ../../tools/hooks dl/.claude/hooks && "
 		"cd big/.claude/skills && seq 1 5000 | xargs touch; echo made $?");
 	cr_assert(strstr(r.out, "made 0"), "setup: %s%s", r.out, r.err);
 	run_free(&r);
@@ -5666,7 +5675,7 @@ BOTH_USERS(guards, protected_names_in_subdirectories_are_judged_by_content, .tim
 	char *script = plant(&w, "deny", "", sub_judged_plant);
 	r = sh_in(&w, opts, "%s", script);
 	expect_all_landed((const char *const[]){"roundtrip", "chmod", "deps", "mine", "target",
-						"big", "filelink", NULL},
+						"big", "filelink", "tail", "dirlink", NULL},
 			  &r, "inside");
 	char *diag0 = fmt("%s%s", r.out, r.err);
 	cr_expect(!present(w.proj, "c/.vscode") && present(w.proj, "c/.vscode.cordon-disarmed"),
@@ -5682,6 +5691,11 @@ BOTH_USERS(guards, protected_names_in_subdirectories_are_judged_by_content, .tim
 		  "a link whose target was rewritten stayed\n%s", diag);
 	cr_expect(!present(w.proj, "big/.claude") && present(w.proj, "big/.claude.cordon-disarmed"),
 		  "a settings.json beside 5,000 skills stayed\n%s", diag);
+	cr_expect(!present(w.proj, "tail/.claude") &&
+			  present(w.proj, "tail/.claude.cordon-disarmed"),
+		  "a script edited past its first MiB stayed\n%s", diag);
+	cr_expect(!present(w.proj, "dl/.claude") && present(w.proj, "dl/.claude.cordon-disarmed"),
+		  "a hooks link whose directory was written in stayed\n%s", diag);
 	run_free(&r);
 	free(diag);
 	free(script);
