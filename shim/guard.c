@@ -463,69 +463,108 @@ static bool made_only_outside(const struct reach *r, const char *path)
 enum {
 	MKDIR = 1,
 	OPTIONAL = 2,
-	PRIVATE = 4,     /* MKDIR with mode 0700 */
-	PLACEHOLDER = 8, /* CORDON_GUARD_PLACEHOLDER */
-	IN_GUARDED = 16, /* in a directory the plan keeps read-only: not replaceable */
-	NO_LINKS = 32,   /* what the links in a directory lead to: not looked at again */
+	PRIVATE = 4,           /* MKDIR with mode 0700 */
+	PLACEHOLDER = 8,       /* CORDON_GUARD_PLACEHOLDER */
+	IN_GUARDED = 16,       /* in a directory the plan keeps read-only: not replaceable */
+	NO_LINKS = 32,         /* what the links in a directory lead to: not looked at again */
+	FILE_PLACEHOLDER = 64, /* PLACEHOLDER, an empty file (an include git reads) */
 };
 
 static int protect(struct cordon_guard_plan *plan, const struct reach *r, const char *path,
 		   const char *source, int flags);
 static bool dangling_target(const char *path, char *out, size_t size);
 
-/* The links in the protected directory DIR (three levels down, the first
- * 1024 entries) that lead out of it to where the session may write: what
- * they lead to is kept read-only too, as what a link in ~/.config leads to
- * is (policy.c). A read-only .vscode kept the link tasks.json ->
- * ../shared/tasks.json, and the session rewrote the task VS Code then ran
- * outside (round 11). A dangling one: its name, made inside, is moved
- * aside as the session ends (round 12). */
+/* The first name missing on the way to TARGET (a dangling link's end),
+ * under its nearest existing directory made canonical, into OUT (SIZE
+ * bytes): what the session would make first to fill the link
+ * (../shared/vscode/tasks.json with no shared: PROJ/shared). */
+static bool first_missing(const struct reach *r, const char *target, char *out, size_t size)
+{
+	char up[PATH_MAX];
+	struct stat st;
+	if (cordon_path_nearest(target, up, sizeof(up), &st) < 0 || strcmp(up, target) == 0)
+		return false;
+	const char *rest = target + strlen(up) + 1;
+	size_t n = strcspn(rest, "/");
+	cleanup_free char *canon = canon_of(r, up[0] ? up : "/");
+	return canon && (size_t)snprintf(out, size, "%s/%.*s", strcmp(canon, "/") ? canon : "",
+					 (int)n, rest) < size;
+}
+
+#define LINKS_IN_DEPTH  8
+#define LINKS_IN_BUDGET 4096
+#define LINKS_IN_HOPS   8
+
+/* The links in the protected directory DIR (eight levels down, the first
+ * 4096 entries, then said) that lead out of it to where the session may
+ * write: what they lead to is kept read-only too, as what a link in
+ * ~/.config leads to is (policy.c), and the links in a directory one
+ * leads to, HOPS more times. A read-only .vscode kept the link tasks.json
+ * -> ../shared/tasks.json, and the session rewrote the task VS Code then
+ * ran outside (round 11). A dangling one: the first name missing on its
+ * way, made inside, is moved aside as the session ends (round 12; round
+ * 13 made the missing parent, and a link four levels down, and one in
+ * the directory a link led to). */
 static int protect_links_in(struct cordon_guard_plan *plan, const struct reach *r, const char *dir,
-			    const char *source)
+			    const char *source, const char *own, int hops)
 {
 	struct cordon_strv queue = {0};
-	int e = cordon_strv_push(&queue, dir), budget = 1024;
+	int e = cordon_strv_push(&queue, dir), budget = LINKS_IN_BUDGET;
 	size_t level_end = queue.n;
-	for (size_t q = 0, depth = 0; e >= 0 && q < queue.n && budget > 0; q++) {
+	bool cut = false;
+	for (size_t q = 0, depth = 0; e >= 0 && q < queue.n; q++) {
 		if (q == level_end) {
 			depth++;
 			level_end = queue.n;
 		}
 		DIR *d = opendir(queue.v[q]);
-		for (struct dirent *de; d && e >= 0 && budget-- > 0 && (de = readdir(d));) {
+		for (struct dirent *de; d && e >= 0 && (de = readdir(d));) {
 			char path[PATH_MAX * 2 + 8], to[PATH_MAX];
 			struct stat st;
-			if (cordon_dot_or_dotdot(de->d_name) ||
-			    (size_t)snprintf(path, sizeof(path), "%s/%s", queue.v[q], de->d_name) >=
+			if (cordon_dot_or_dotdot(de->d_name))
+				continue;
+			if (budget-- <= 0) {
+				cut = true;
+				break;
+			}
+			if ((size_t)snprintf(path, sizeof(path), "%s/%s", queue.v[q], de->d_name) >=
 				    PATH_MAX ||
 			    lstat(path, &st) < 0)
 				continue;
-			if (S_ISDIR(st.st_mode) && depth < 2)
+			if (S_ISDIR(st.st_mode) && depth + 1 < LINKS_IN_DEPTH)
 				e = cordon_strv_push(&queue, path);
+			else if (S_ISDIR(st.st_mode))
+				cut = true;
 			cleanup_free char *canon = S_ISLNK(st.st_mode) ? canon_of(r, path) : NULL;
-			char *slash = NULL;
-			cleanup_free char *up = NULL;
 			if (!canon && S_ISLNK(st.st_mode) && errno == ENOENT &&
-			    dangling_target(path, to, sizeof(to)) && (slash = strrchr(to, '/')) &&
-			    (*slash = '\0', up = canon_of(r, to[0] ? to : "/")) &&
-			    (size_t)snprintf(path, sizeof(path), "%s/%s", up, slash + 1) <
-				    PATH_MAX &&
+			    dangling_target(path, to, sizeof(to)) &&
+			    first_missing(r, to, path, sizeof(path)) &&
 			    !cordon_path_under(path, dir))
 				e = protect(plan, r, path, source, NO_LINKS);
 			else if (canon && !cordon_path_under(canon, dir) &&
+				 !(own && cordon_path_under(canon, own)) &&
 				 reaches(&r->write, canon, false)) {
+				bool seen = cordon_guard_plan_find(plan, canon) != NULL;
 				e = protect(plan, r, canon, source, NO_LINKS | OPTIONAL);
 				if (e >= 0)
 					e = say_once(&plan->warnings,
 						     "%s stays read-only: %s (%s) leads to it, and "
 						     "what is written there is obeyed outside",
 						     canon, path, source);
+				if (e >= 0 && !seen && hops > 0 && stat(canon, &st) == 0 &&
+				    S_ISDIR(st.st_mode))
+					e = protect_links_in(plan, r, canon, source, own, hops - 1);
 			}
 		}
 		if (d)
 			closedir(d);
 	}
 	cordon_strv_free(&queue);
+	if (e >= 0 && cut)
+		e = say_once(&plan->warnings,
+			     "%s (%s) holds more than cordon looks through for links (%d levels, "
+			     "%d entries): what a link past them leads to is not kept read-only",
+			     dir, source, LINKS_IN_DEPTH, LINKS_IN_BUDGET);
 	return e;
 }
 
@@ -675,6 +714,23 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 				    "absent: an empty directory stands in for it while a session "
 				    "runs, kept read-only");
 		}
+		if (flags & FILE_PLACEHOLDER) {
+			/* (As the sweep will name it: .git/../team.gitconfig is
+			 * the worktree's team.gitconfig.) */
+			char named[PATH_MAX];
+			const char *slash = strrchr(path, '/');
+			cleanup_free char *dir =
+				slash ? strndup(path, (size_t)(slash - path)) : NULL;
+			cleanup_free char *up = dir && dir[0] ? canon_of(r, dir) : NULL;
+			if (up && (size_t)snprintf(named, sizeof(named), "%s%s", up, slash) <
+					  sizeof(named))
+				path = named;
+			if (cordon_strv_push_new(&plan->placeholder_files, path) < 0)
+				return -ENOMEM;
+			return note(plan, path, source,
+				    "absent: an empty file stands in for it while a session runs, "
+				    "kept read-only");
+		}
 		if (cordon_strv_push_new(&plan->unguarded, path) < 0)
 			return -ENOMEM;
 		return note(plan, path, source,
@@ -695,11 +751,20 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 	bool dir = S_ISDIR(stat(canon, &st) == 0 ? st.st_mode : 0);
 	if (e >= 0)
 		e = warn_other_names(plan, r, path, source, &st);
-	/* (In the project's protected directories: a link in ~/.local/bin to a
-	 * script of a project is that project's own code, which it may
-	 * write: round 12.) */
+	/* In what runs from the home too, but a link in ~/.local/bin to a
+	 * script of the project is that project's own code, which it may write
+	 * (round 12), unless the project is the home itself (round 13: under
+	 * --project ~, a link to ~/tools/foo/bin/foo was writable). */
 	if (e >= 0 && dir && !(flags & NO_LINKS) && strncmp(source, "protected_paths", 15) == 0)
-		e = protect_links_in(plan, r, canon, source);
+		e = protect_links_in(plan, r, canon, source, NULL, LINKS_IN_HOPS);
+	else if (e >= 0 && dir && !(flags & NO_LINKS) &&
+		 strcmp(source, CORDON_GUARD_HOME_CODE) == 0) {
+		cleanup_free char *home = r->home ? canon_of(r, r->home) : NULL;
+		const char *own = r->p ? r->p->project : NULL;
+		if (own && home && cordon_path_under(home, own))
+			own = NULL;
+		e = protect_links_in(plan, r, canon, source, own, LINKS_IN_HOPS);
+	}
 	if (e < 0)
 		return e;
 	if (!reaches(&r->write, canon, false))
@@ -708,6 +773,9 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 	 * that it is not removed under this session. */
 	if ((flags & PLACEHOLDER) && r->held && dir &&
 	    cordon_strv_push_new(&plan->placeholders, path) < 0)
+		return -ENOMEM;
+	if ((flags & FILE_PLACEHOLDER) && r->held && S_ISREG(st.st_mode) && st.st_size == 0 &&
+	    cordon_strv_push_new(&plan->placeholder_files, path) < 0)
 		return -ENOMEM;
 	e = add_mount(plan, canon, CORDON_MOUNT_RO, dir, source);
 	return e < 0 ? e : pin_parents(plan, r, canon, source);
@@ -1213,7 +1281,9 @@ static int git_config_files(const char *home, const struct cordon_strv *dirs,
 
 /* What git's config files include is config too: an include of a file in
  * the project (git config include.path ../.gitconfig) or in a writable
- * home (~/.gitconfig.local) is guarded as .git/config is. */
+ * home (~/.gitconfig.local) is guarded as .git/config is. One missing gets
+ * an empty file as its stand-in, kept read-only (round 13: made inside,
+ * the git an editor ran outside while the session ran obeyed it). */
 static int protect_includes(struct cordon_guard_plan *plan, const struct reach *r,
 			    const struct cordon_strv *dirs, const char *source)
 {
@@ -1222,7 +1292,8 @@ static int protect_includes(struct cordon_guard_plan *plan, const struct reach *
 	for (size_t i = 0; e >= 0 && i < files.n; i++)
 		e = read_includes(files.v[i], r->home, 0, &inc);
 	for (size_t i = 0; e >= 0 && i < inc.n; i++)
-		e = protect(plan, r, inc.v[i], source, 0);
+		e = protect(plan, r, inc.v[i], source,
+			    CORDON_OS_NATIVE == CORDON_OS_LINUX ? FILE_PLACEHOLDER : 0);
 	cordon_strv_free(&files);
 	cordon_strv_free(&inc);
 	return e;
@@ -1921,7 +1992,8 @@ int cordon_guard_plan(const struct cordon_policy *p, bool create, struct cordon_
 }
 
 int cordon_guard_unguarded(const struct cordon_policy *p, struct cordon_strv *out,
-			   struct cordon_strv *placeholders, struct cordon_strv *guarded)
+			   struct cordon_strv *placeholders, struct cordon_strv *files,
+			   struct cordon_strv *guarded)
 {
 	struct cordon_guard_plan plan;
 	int e = plan_with(p, false, true, &plan);
@@ -1937,6 +2009,10 @@ int cordon_guard_unguarded(const struct cordon_policy *p, struct cordon_strv *ou
 	plan.unguarded = (struct cordon_strv){0};
 	*placeholders = plan.placeholders;
 	plan.placeholders = (struct cordon_strv){0};
+	if (files) {
+		*files = plan.placeholder_files;
+		plan.placeholder_files = (struct cordon_strv){0};
+	}
 	cordon_guard_plan_free(&plan);
 	return 0;
 }
@@ -1950,6 +2026,7 @@ void cordon_guard_plan_free(struct cordon_guard_plan *plan)
 	cordon_strv_free(&plan->warnings);
 	cordon_strv_free(&plan->unguarded);
 	cordon_strv_free(&plan->placeholders);
+	cordon_strv_free(&plan->placeholder_files);
 	free(plan->closed);
 	free(plan->refuse);
 	memset(plan, 0, sizeof(*plan));

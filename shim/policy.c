@@ -1355,7 +1355,7 @@ static int guard_code_names(struct cordon_policy *p, const struct cordon_context
 		return r;
 	if (r < 0 || !canon || !written_by_a_rule(p, canon, cache))
 		return 0;
-	static const char source[] = "what runs from the home";
+	static const char source[] = CORDON_GUARD_HOME_CODE;
 	DIR *d = opendir(canon);
 	for (struct dirent *e; r >= 0 && d && (e = readdir(d));) {
 		bool match = false;
@@ -1580,10 +1580,10 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 							  "~/.local/share/dbus-1",
 							  "~/.local/share/applications", NULL},
 				    CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE, false,
-				    "what runs from the home", ctx, &cache);
+				    CORDON_GUARD_HOME_CODE, ctx, &cache);
 	if (r >= 0 && ctx->home)
 		r = guard_list(p, (const char *const[]){"~/bin", NULL}, CORDON_GUARD_PROTECT,
-			       "what runs from the home", ctx->home, &cache);
+			       CORDON_GUARD_HOME_CODE, ctx->home, &cache);
 	/* bash-completion sources a user's completion for CMD from here at the
 	 * first CMD<TAB>, before the system's: made where it is installed. */
 	struct stat st;
@@ -1593,7 +1593,7 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 		r = guard_home_list(p,
 				    (const char *const[]){"~/.local/share/bash-completion", NULL},
 				    CORDON_GUARD_PROTECT | (completion ? CORDON_GUARD_MAKE : 0),
-				    true, "what runs from the home", ctx, &cache);
+				    true, CORDON_GUARD_HOME_CODE, ctx, &cache);
 	/* fish sources vendor_conf.d at every start and loads functions and
 	 * completions from beside it: made where fish keeps its data. */
 	cleanup_free char *fish = NULL;
@@ -1604,10 +1604,10 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 	if (r >= 0 && ctx->home)
 		r = guard_home_list(p, fish_code,
 				    CORDON_GUARD_PROTECT | (has_fish ? CORDON_GUARD_MAKE : 0), true,
-				    "what runs from the home", ctx, &cache);
+				    CORDON_GUARD_HOME_CODE, ctx, &cache);
 	if (r >= 0 && ctx->home)
 		r = guard_home_list(p, cordon_home_code, CORDON_GUARD_PROTECT, true,
-				    "what runs from the home", ctx, &cache);
+				    CORDON_GUARD_HOME_CODE, ctx, &cache);
 	if (r >= 0 && ctx->home)
 		r = guard_home_code_names(p, ctx, &cache);
 	/* The user-wide settings of coding agents and editors that keep them

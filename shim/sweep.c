@@ -328,6 +328,14 @@ void cordon_sweep_names(struct cordon_sweep *s, struct cordon_strv *names)
 	*names = (struct cordon_strv){0};
 }
 
+void cordon_sweep_held(struct cordon_sweep *s, const struct cordon_placeholders *held)
+{
+	for (size_t i = 0; i < held->n; i++)
+		if (held->v[i].file && held->v[i].path &&
+		    cordon_strv_push_new(&s->guarded, held->v[i].path) >= 0)
+			hold(s, held->v[i].path, 'r');
+}
+
 void cordon_sweep_cancel(struct cordon_sweep *s)
 {
 	for (size_t i = 0; !s->swept && i < s->roots.n; i++) {

@@ -376,7 +376,7 @@ Test(guard, a_trailing_slash_asks_for_a_placeholder)
 	cr_assert_not_null(g = guard(&p, rc));
 	cr_expect_eq(g->kind, CORDON_GUARD_PROTECT);
 	struct cordon_strv unguarded = {0}, placeholders = {0};
-	cr_assert_eq(cordon_guard_unguarded(&p, &unguarded, &placeholders, NULL), 0);
+	cr_assert_eq(cordon_guard_unguarded(&p, &unguarded, &placeholders, NULL, NULL), 0);
 	cr_expect(cordon_strv_contains(&placeholders, missing));
 	cr_expect(cordon_strv_contains(&placeholders, empty));
 	cr_expect(cordon_strv_contains(&placeholders, full), "an existing one is held too");
@@ -412,7 +412,8 @@ Test(guard, placeholders_are_removed_only_when_safe)
 	cr_assert_eq(cordon_strv_push(&paths, b), 0);
 	struct cordon_placeholders h, other;
 	struct cordon_error err = {0};
-	cr_assert_eq(cordon_placeholders_hold(&paths, &h, &unguarded, &err), 0, "%s", err.msg);
+	cr_assert_eq(cordon_placeholders_hold(&paths, NULL, &h, &unguarded, &err), 0, "%s",
+		     err.msg);
 	cr_assert_eq(h.n, 2);
 	cr_expect_eq(unguarded.n, 0);
 	cr_expect(file_exists(a) && file_exists(b));
@@ -420,8 +421,10 @@ Test(guard, placeholders_are_removed_only_when_safe)
 	cr_expect(file_exists(a) && file_exists(b), "removed while the session may still run");
 
 	/* Held again (found, marked); a second holder keeps them. */
-	cr_assert_eq(cordon_placeholders_hold(&paths, &h, &unguarded, &err), 0, "%s", err.msg);
-	cr_assert_eq(cordon_placeholders_hold(&paths, &other, &unguarded, &err), 0, "%s", err.msg);
+	cr_assert_eq(cordon_placeholders_hold(&paths, NULL, &h, &unguarded, &err), 0, "%s",
+		     err.msg);
+	cr_assert_eq(cordon_placeholders_hold(&paths, NULL, &other, &unguarded, &err), 0, "%s",
+		     err.msg);
 	cordon_placeholders_release(&h, true, &filled);
 	cr_expect(file_exists(a) && file_exists(b), "removed under another holder");
 	free(write_file(t.proj, ".b/mine", "x"));
@@ -437,7 +440,8 @@ Test(guard, placeholders_are_removed_only_when_safe)
 	/* Made by this holder and filled: named. */
 	cr_assert_eq(unlink(f), 0);
 	cr_assert_eq(rmdir(b), 0);
-	cr_assert_eq(cordon_placeholders_hold(&paths, &h, &unguarded, &err), 0, "%s", err.msg);
+	cr_assert_eq(cordon_placeholders_hold(&paths, NULL, &h, &unguarded, &err), 0, "%s",
+		     err.msg);
 	free(write_file(t.proj, ".b/mine", "x"));
 	cordon_placeholders_release(&h, true, &filled);
 	cr_expect(filled.n == 1 && strcmp(filled.v[0], b) == 0, "a filled placeholder not named");
@@ -445,6 +449,43 @@ Test(guard, placeholders_are_removed_only_when_safe)
 	cordon_strv_free(&paths);
 	cordon_strv_free(&unguarded);
 	free(a), free(b), free(f);
+	tree_free(&t);
+}
+
+/* File placeholders (a missing file git's config includes): made empty,
+ * a regular file, marked and held; removed once over while empty; kept,
+ * unmarked and named when something was written into it. */
+Test(guard, file_placeholders_are_removed_only_when_empty)
+{
+	struct tree t;
+	tree_init(&t, "gphf");
+	char *a = at(t.proj, "team.gitconfig"), *b = at(t.proj, "local.gitconfig");
+	struct cordon_strv files = {0}, none = {0}, unguarded = {0}, filled = {0};
+	cr_assert_eq(cordon_strv_push(&files, a), 0);
+	cr_assert_eq(cordon_strv_push(&files, b), 0);
+	struct cordon_placeholders h;
+	struct cordon_error err = {0};
+	cr_assert_eq(cordon_placeholders_hold(&none, &files, &h, &unguarded, &err), 0, "%s",
+		     err.msg);
+	cr_assert_eq(h.n, 2);
+	cr_expect_eq(unguarded.n, 0);
+	struct stat st;
+	cr_expect(stat(a, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0, "not an empty file");
+	char v[4];
+	cr_expect_gt(getxattr(a, "user.cordon.placeholder", v, sizeof(v)), 0, "not marked");
+	free(write_file(t.proj, "local.gitconfig", "[alias]\n"));
+	cordon_placeholders_release(&h, true, &filled);
+	cr_expect_not(file_exists(a), "an empty one was kept");
+	char *now = read_file(b);
+	cr_expect_str_eq(now, "[alias]\n", "a written one lost its bytes");
+	free(now);
+	cr_expect_lt(getxattr(b, "user.cordon.placeholder", v, sizeof(v)), 0,
+		     "a written one is still marked");
+	cr_expect(filled.n == 1 && strcmp(filled.v[0], b) == 0, "a written one not named");
+	cordon_strv_free(&filled);
+	cordon_strv_free(&files);
+	cordon_strv_free(&unguarded);
+	free(a), free(b);
 	tree_free(&t);
 }
 

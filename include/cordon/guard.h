@@ -61,6 +61,9 @@ struct cordon_guard_plan {
 	 * perhaps. cordon_placeholders_hold makes and holds them for the
 	 * session. */
 	struct cordon_strv placeholders;
+	/* The same for files: a missing file git's config includes (git
+	 * reads an empty one as no settings). */
+	struct cordon_strv placeholder_files;
 	/* cordon_guard_closed_dir's, or NULL. */
 	char *closed;
 };
@@ -194,18 +197,21 @@ int cordon_hidden_way_disarm(const struct cordon_hidden_way *w, size_t len, bool
 int cordon_hidden_way_disarm_within(const struct cordon_hidden_way *w, char *first,
 				    size_t first_size, char *what, size_t what_size);
 
-/* Only the plan's `unguarded` names and its `placeholders` (the protected
- * guards alone are looked at: what the launcher needs, at half the cost),
- * and when GUARDED is not NULL, the paths it keeps read-only. */
+/* Only the plan's `unguarded` names, its `placeholders` and its
+ * `placeholder_files` (into FILES) (the protected guards alone are looked
+ * at: what the launcher needs, at half the cost), and when GUARDED is not
+ * NULL, the paths it keeps read-only. */
 int cordon_guard_unguarded(const struct cordon_policy *p, struct cordon_strv *out,
-			   struct cordon_strv *placeholders, struct cordon_strv *guarded);
+			   struct cordon_strv *placeholders, struct cordon_strv *files,
+			   struct cordon_strv *guarded);
 
 /* The placeholders a session holds (shim/linux/placeholder.c). */
 struct cordon_placeholder {
 	char *path;
-	int fd;     /* the directory, flock(LOCK_SH) held for the session */
+	int fd;     /* the directory (or file), flock(LOCK_SH) held for the session */
 	int parent; /* its parent directory (O_PATH) */
 	bool made;  /* made by this session */
+	bool file;  /* an empty file, not a directory */
 };
 struct cordon_placeholders {
 	struct cordon_placeholder *v;
@@ -213,13 +219,15 @@ struct cordon_placeholders {
 };
 
 /* Make each of PATHS that is missing (an empty directory, marked as
- * cordon's), and hold each with a shared lock, so that no other session
- * removes it while this one runs. One that cannot be made is pushed to
- * UNGUARDED (said when the session ends). Returns 0, or -errno with ERR
- * set: out of memory, or a lock another process holds for longer than a
- * second (then nothing is held). */
-int cordon_placeholders_hold(const struct cordon_strv *paths, struct cordon_placeholders *out,
-			     struct cordon_strv *unguarded, struct cordon_error *err);
+ * cordon's) and each of FILES (an empty file, marked so), and hold each
+ * with a shared lock, so that no other session removes it while this one
+ * runs. One that cannot be made is pushed to UNGUARDED (said when the
+ * session ends). Returns 0, or -errno with ERR set: out of memory, or a
+ * lock another process holds for longer than a second (then nothing is
+ * held). */
+int cordon_placeholders_hold(const struct cordon_strv *paths, const struct cordon_strv *files,
+			     struct cordon_placeholders *out, struct cordon_strv *unguarded,
+			     struct cordon_error *err);
 /* The session is over (ENDED: every process of it is gone; else nothing
  * is removed, and the next session sees to it): each placeholder no other
  * session holds, still empty and cordon's, is removed; the locks are let

@@ -309,6 +309,9 @@ bool cordon_path_under(const char *path, const char *dir);
 /* The source of the guards on outside servers' socket directories in /tmp
  * (tmux's is made, mode 0700, when missing: shim/guard.c). */
 #define CORDON_GUARD_SERVERS "outside servers' sockets"
+/* The source of the guards on what a login or the desktop runs from the
+ * home (~/.local/bin, systemd user units, ...). */
+#define CORDON_GUARD_HOME_CODE "what runs from the home"
 /* The source of the guards on what a dotfile names as code (shim/
  * dotfile-refs.c), followed by the dotfile's name ("named by ~/.bashrc"). */
 #define CORDON_GUARD_NAMED "named by "

@@ -107,6 +107,10 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 		       struct cordon_sweep *s);
 /* Take over NAMES (cordon_guard_plan.unguarded) for S. */
 void cordon_sweep_names(struct cordon_sweep *s, struct cordon_strv *names);
+/* The file stand-ins HELD holds (cordon_placeholders_hold), kept read-only
+ * for the session as a guard's file is: what is in one as it ends was
+ * written outside. */
+void cordon_sweep_held(struct cordon_sweep *s, const struct cordon_placeholders *held);
 /* As the session has ended (ENDED: every process of it was seen to end;
  * else that is said too): walk the project (and the other writable
  * roots), move aside, and push what is

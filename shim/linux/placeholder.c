@@ -8,7 +8,10 @@
  * removes it if it is still empty. A session that finds one (another
  * session's, or one left by a supervisor that was killed) holds it too, so
  * that it is never removed under a session that keeps it read-only (a
- * directory removed outside leaves the mounts on it in other namespaces). */
+ * directory removed outside leaves the mounts on it in other namespaces).
+ * A file git's config includes that is missing gets an empty file the
+ * same way (git reads an empty one as no settings), removed as the last
+ * session ends if it is still empty. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -62,12 +65,28 @@ static int lock_shared(int fd)
 static int hold_one(int parent, const char *name, struct cordon_placeholder *p)
 {
 	for (int tries = 0; tries < 4; tries++) {
-		p->made = mkdirat(parent, name, 0755) == 0;
+		int fd = -1;
+		if (p->file) {
+			fd = openat(parent, name,
+				    O_RDONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+			p->made = fd >= 0;
+			if (fd < 0 && errno == EEXIST)
+				fd = openat(parent, name,
+					    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
+						    O_CLOEXEC);
+		} else {
+			p->made = mkdirat(parent, name, 0755) == 0;
+			if (!p->made && errno != EEXIST)
+				return -1;
+			fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		}
 		if (p->made)
 			cordon_path_made();
-		if (!p->made && errno != EEXIST)
+		struct stat st;
+		if (fd >= 0 && p->file && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
+			close(fd); /* (not a file: the mount would not be one) */
 			return -1;
-		int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		}
 		if (fd < 0)
 			return -1;
 		if (p->made) {
@@ -77,14 +96,13 @@ static int hold_one(int parent, const char *name, struct cordon_placeholder *p)
 			owned_as_parent(fd, parent);
 		}
 		int e = lock_shared(fd);
-		struct stat st;
 		if (e == 0 && fstat(fd, &st) == 0 && st.st_nlink > 0) {
 			p->fd = fd;
 			return 0;
 		}
 		close(fd);
 		if (p->made)
-			(void)unlinkat(parent, name, AT_REMOVEDIR);
+			(void)unlinkat(parent, name, p->file ? 0 : AT_REMOVEDIR);
 		if (e < 0)
 			return e == -EWOULDBLOCK ? e : -1;
 		/* Removed meanwhile by the session that held it last. */
@@ -104,19 +122,22 @@ static int parent_of(const char *path, const char **name)
 	return open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 }
 
-int cordon_placeholders_hold(const struct cordon_strv *paths, struct cordon_placeholders *out,
-			     struct cordon_strv *unguarded, struct cordon_error *err)
+int cordon_placeholders_hold(const struct cordon_strv *paths, const struct cordon_strv *files,
+			     struct cordon_placeholders *out, struct cordon_strv *unguarded,
+			     struct cordon_error *err)
 {
 	memset(out, 0, sizeof(*out));
-	if (!paths->n)
+	size_t dirs = paths->n, all = dirs + (files ? files->n : 0);
+	if (!all)
 		return 0;
-	out->v = calloc(paths->n, sizeof(*out->v));
+	out->v = calloc(all, sizeof(*out->v));
 	if (!out->v)
 		return cordon_err(err, ENOMEM, "out of memory");
-	for (size_t i = 0; i < paths->n; i++) {
-		struct cordon_placeholder p = {.fd = -1};
+	for (size_t i = 0; i < all; i++) {
+		struct cordon_placeholder p = {.fd = -1, .file = i >= dirs};
+		const char *path = i < dirs ? paths->v[i] : files->v[i - dirs];
 		const char *name = NULL;
-		p.parent = parent_of(paths->v[i], &name);
+		p.parent = parent_of(path, &name);
 		int e = p.parent >= 0 ? hold_one(p.parent, name, &p) : -1;
 		if (e == -EWOULDBLOCK) {
 			close(p.parent);
@@ -124,9 +145,9 @@ int cordon_placeholders_hold(const struct cordon_strv *paths, struct cordon_plac
 			return cordon_err(err, EWOULDBLOCK,
 					  "%s: another process holds a lock on it (flock), so "
 					  "cordon cannot keep it guarded; end that process",
-					  paths->v[i]);
+					  path);
 		}
-		if (e == 0 && (p.path = strdup(paths->v[i]))) {
+		if (e == 0 && (p.path = strdup(path))) {
 			out->v[out->n++] = p;
 			continue;
 		}
@@ -135,7 +156,7 @@ int cordon_placeholders_hold(const struct cordon_strv *paths, struct cordon_plac
 		if (p.parent >= 0)
 			close(p.parent);
 		/* Not guarded then: said when the session ends, if made. */
-		if (cordon_strv_push_new(unguarded, paths->v[i]) < 0) {
+		if (cordon_strv_push_new(unguarded, path) < 0) {
 			cordon_placeholders_release(out, true, NULL);
 			return cordon_err(err, ENOMEM, "out of memory");
 		}
@@ -165,8 +186,15 @@ void cordon_placeholders_release(struct cordon_placeholders *h, bool ended,
 		if (!ended || flock(p->fd, LOCK_EX | LOCK_NB) < 0 || !still_there(p, name) ||
 		    !(p->made || marked(p->fd)))
 			continue;
-		if (unlinkat(p->parent, name, AT_REMOVEDIR) == 0 ||
-		    (errno != ENOTEMPTY && errno != EEXIST))
+		/* A file: removed while it is empty (what is written into it
+		 * in the moment between the look and the removal is lost with
+		 * it: a save replaces the file, which keeps it). */
+		struct stat st;
+		if (p->file && fstat(p->fd, &st) == 0 && st.st_size == 0 &&
+		    unlinkat(p->parent, name, 0) == 0)
+			continue;
+		if (!p->file && (unlinkat(p->parent, name, AT_REMOVEDIR) == 0 ||
+				 (errno != ENOTEMPTY && errno != EEXIST)))
 			continue;
 		/* Something was put in it: the user's now. */
 		(void)fremovexattr(p->fd, MARK);
@@ -180,9 +208,9 @@ void cordon_placeholders_say(const struct cordon_strv *filled)
 {
 	for (size_t i = 0; i < filled->n; i++)
 		fprintf(stderr,
-			"cordon: %s, made empty for this session, now holds files (put there "
-			"outside, or inside where it could not be kept read-only): review them "
-			"before an editor or agent outside obeys them\n",
+			"cordon: %s, made empty for this session, is no longer empty (filled "
+			"outside, or inside where it could not be kept read-only): review it "
+			"before an editor, an agent or git outside obeys it\n",
 			filled->v[i]);
 }
 

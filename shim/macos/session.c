@@ -475,10 +475,12 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 
 /* Seatbelt refuses a missing protected path by name: no placeholders
  * (the guard plan lists none on macOS). */
-int cordon_placeholders_hold(const struct cordon_strv *paths, struct cordon_placeholders *out,
-			     struct cordon_strv *unguarded, struct cordon_error *err)
+int cordon_placeholders_hold(const struct cordon_strv *paths, const struct cordon_strv *files,
+			     struct cordon_placeholders *out, struct cordon_strv *unguarded,
+			     struct cordon_error *err)
 {
 	(void)paths;
+	(void)files;
 	(void)unguarded;
 	(void)err;
 	memset(out, 0, sizeof(*out));

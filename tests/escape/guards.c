@@ -1322,6 +1322,50 @@ static struct run_result in_while_outside(struct world *w, const char *body, con
 
 #define WAIT_GO "touch ready; while [ ! -e go ]; do sleep 0.05; done; sleep 0.3\n"
 
+/* The repository's own config includes a file that does not exist yet
+ * (include.path = ../team.gitconfig): an empty file stands in for it while
+ * the session runs, read-only, so what the session would write there is
+ * not run by a git outside *during* the session (an editor's git view:
+ * round 13 ran its core.fsmonitor); the stand-in is removed as the
+ * session ends, unless it was written outside meanwhile. Control: the
+ * same plant, unsandboxed, runs at git status. */
+BOTH_USERS(guards, a_missing_include_runs_nothing_while_the_session_runs, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "ginclive");
+	struct run_result r = outside(&w, "git config include.path ../team.gitconfig");
+	run_free(&r);
+	char *body =
+		plant(&w, "deny", "",
+		      "fsmon > team.gitconfig; echo plant $?; rm -f team.gitconfig; echo rm $?; "
+		      "fsmon > .git/../team.gitconfig; echo replant $?; " WAIT_GO);
+	char *status = fmt("cd '%s' && git status >/dev/null 2>&1", w.proj);
+	r = in_while_outside(&w, body, status);
+	cr_expect(strstr(r.out, "plant "), "the session did not run: %d %s%s", r.status, r.out,
+		  r.err);
+	cr_expect_not(marked(&w, "deny", "fsmonitor"),
+		      "git outside ran the included plant during the session: %s%s", r.out, r.err);
+	cr_expect_not(present(w.proj, "team.gitconfig"), "the stand-in was left: %s", r.err);
+	run_free(&r);
+	/* Written outside while the session runs: the user's, kept. */
+	char *save = fmt("printf '[alias]\\n\\tst = status\\n' > '%s/team.gitconfig'", w.proj);
+	r = in_while_outside(&w, "echo ran; " WAIT_GO, save);
+	char *now = content(w.proj, "team.gitconfig");
+	cr_expect_str_eq(now, "[alias]\n\tst = status\n", "the user's save was lost: %s%s", r.out,
+			 r.err);
+	free(now);
+	run_free(&r);
+	r = outside(&w, "rm -f team.gitconfig");
+	run_free(&r);
+	/* Control. */
+	plant_outside(&w, "fsmon > team.gitconfig", NULL);
+	r = sh_outside(&w, status);
+	run_free(&r);
+	cr_expect(marked(&w, "ctl", "fsmonitor"), "control: git status ran no fsmonitor");
+	free(save), free(status), free(body);
+	world_free(&w);
+}
+
 /* ~/.ssh linked into the project, two levels down (a dotfiles tree:
  * ~/.ssh -> PROJ/keys/ssh): the session cannot rename keys away (taking the
  * cover along) and plant an ssh config at the name; a key the user's tools
@@ -5451,6 +5495,55 @@ BOTH_USERS(guards, vim_project_files_and_lazygit_config_are_kept, .timeout = 60)
 	world_free(&w);
 }
 
+/* ~/.local/bin, on PATH outside, holding links: one to a tool kept
+ * elsewhere in the home (~/tools/foo/bin/foo) stays read-only with the
+ * home writable, and under --project ~ (round 13: written, then run
+ * outside); one into the project is the project's own code, writable,
+ * unless the project is the home. Control: outside, both are written. */
+BOTH_USERS(guards, what_local_bin_links_lead_to_is_kept_in_a_writable_home, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "localbin", ", \"additional_read_write_paths\": [\"~\"]");
+	free(write_file(w.home, "tools/foo/bin/foo", "#!/bin/sh\necho foo\n"));
+	free(write_file(w.proj, "bin/bar", "#!/bin/sh\necho bar\n"));
+	free(write_file(w.home, ".local/bin/.keep", ""));
+	char *foo = at(w.home, ".local/bin/foo"), *bar = at(w.home, ".local/bin/bar");
+	char *foo_to = at(w.home, "tools/foo/bin/foo"), *bar_to = at(w.proj, "bin/bar");
+	cr_assert(symlink(foo_to, foo) == 0 && symlink(bar_to, bar) == 0);
+	world_give(&w);
+	give_links(who, (const char *const[]){foo, bar, NULL});
+	const char *plant = "echo 'echo evil' >> ~/.local/bin/foo; echo foo $?; "
+			    "echo 'echo mine' >> ~/.local/bin/bar; echo bar $?";
+	struct run_result r = sh_in(&w, NULL, "%s", plant);
+	char *now = content(w.home, "tools/foo/bin/foo");
+	cr_expect_str_eq(now, "#!/bin/sh\necho foo\n", "~ granted: the tool was written: %s%s",
+			 r.out, r.err);
+	free(now);
+	cr_expect(strstr(r.out, "bar 0"),
+		  "~ granted: the project's own script was not writable: %s%s", r.out, r.err);
+	run_free(&r);
+	char *opts = fmt("-p %s", w.home);
+	r = sh_in(&w, opts, "%s", plant);
+	cr_expect(strstr(r.out, "foo "), "--project ~ did not run: %d %s%s", r.status, r.out,
+		  r.err);
+	now = content(w.home, "tools/foo/bin/foo");
+	cr_expect_str_eq(now, "#!/bin/sh\necho foo\n", "--project ~: the tool was written: %s%s",
+			 r.out, r.err);
+	free(now);
+	now = content(w.proj, "bin/bar");
+	cr_expect_str_eq(now, "#!/bin/sh\necho bar\necho mine\n",
+			 "--project ~: the project's script was written: %s%s", r.out, r.err);
+	free(now);
+	run_free(&r);
+	r = sh_outside(&w, plant);
+	now = content(w.home, "tools/foo/bin/foo");
+	cr_expect_str_eq(now, "#!/bin/sh\necho foo\necho evil\n", "control: outside: %s", r.err);
+	free(now);
+	run_free(&r);
+	free(opts), free(foo), free(bar), free(foo_to), free(bar_to);
+	world_free(&w);
+}
+
 /* The same files in a subdirectory, which vim runs when it starts there
  * (round 9: web/.exrc made inside ran): one made inside, one changed in
  * place in a directory the last walk recorded, and one in a directory
@@ -5741,6 +5834,40 @@ BOTH_USERS(guards, what_a_link_in_a_protected_directory_leads_to_stays, .timeout
 			  present(w.proj, "shared/launch.json.cordon-disarmed"),
 		  "what the dangling link leads to stayed: %s", r.err);
 	run_free(&r);
+	/* Round 13: a dangling link whose parent is missing too (the first
+	 * name missing on its way is moved aside); a link four levels down;
+	 * a file link in the directory a link leads to. */
+	char *gen = at(w.proj, ".vscode/extra.json"), *deep = at(w.proj, ".vscode/a/b/c/deep.json"),
+	     *hooks = at(w.proj, ".vscode/hooks"), *fmt = at(w.proj, "tools/hooks/fmt.sh");
+	free(write_file(w.proj, "shared/deep.json", "{}\n"));
+	free(write_file(w.proj, "tools/fmt.sh", ":\n"));
+	free(write_file(w.proj, ".vscode/a/b/c/.keep", ""));
+	free(write_file(w.proj, "tools/hooks/.keep", ""));
+	cr_assert(symlink("../gen/vscode/extra.json", gen) == 0 &&
+		  symlink("../../../../shared/deep.json", deep) == 0 &&
+		  symlink("../tools/hooks", hooks) == 0 && symlink("../fmt.sh", fmt) == 0);
+	world_give(&w);
+	give_links(who, (const char *const[]){gen, deep, hooks, fmt, NULL});
+	r = sh_in(&w, NULL,
+		  "mkdir -p gen/vscode && echo '{}' > gen/vscode/extra.json; echo gen $?; "
+		  "echo evil > shared/deep.json; echo evil >> tools/fmt.sh; echo ran");
+	cr_expect(strstr(r.out, "gen 0") && strstr(r.out, "ran"),
+		  "control: the session could not make gen: %s%s", r.out, r.err);
+	cr_expect(!present(w.proj, "gen") && present(w.proj, "gen.cordon-disarmed"),
+		  "what the dangling link's missing parent leads to stayed: %s", r.err);
+	now = content(w.proj, "shared/deep.json");
+	cr_expect_str_eq(now, "{}\n", "a link four levels down: rewritten: %s", r.err);
+	free(now);
+	now = content(w.proj, "tools/fmt.sh");
+	cr_expect_str_eq(now, ":\n", "a link in a linked directory: rewritten: %s", r.err);
+	free(now);
+	run_free(&r);
+	r = sh_outside(&w, "echo mine > shared/deep.json; echo mine > tools/fmt.sh");
+	run_free(&r);
+	now = content(w.proj, "tools/fmt.sh");
+	cr_expect_str_eq(now, "mine\n", "control: outside");
+	free(now);
+	free(gen), free(deep), free(hooks), free(fmt);
 	free(dangling);
 	free(link);
 	world_free(&w);
