@@ -115,6 +115,13 @@ static const char *const fish_code[] = {"~/.local/share/fish/vendor_conf.d",
 					"~/.local/share/fish/vendor_completions.d",
 					"~/.local/share/fish/generated_completions", NULL};
 
+/* The directories a login, the systemd user manager, the session bus or
+ * the desktop run what is in (Debian's ~/.profile puts ~/.local/bin and
+ * ~/bin on PATH). */
+static const char *const home_run_dirs[] = {"~/.local/bin", "~/.local/share/systemd",
+					    "~/.local/share/dbus-1", "~/.local/share/applications",
+					    NULL};
+
 /* What unsandboxed programs later run or obey, relative to the project:
  * git's hooks and config (followed into worktrees, submodules and the
  * common dir, see shim/guard.c), direnv's .envrc, editors' and agents'
@@ -1577,12 +1584,8 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 	 * session could make them; ~/bin cannot be made in the closed home.
 	 * Mounted only where a rule makes them writable. */
 	if (r >= 0 && ctx->home)
-		r = guard_home_list(p,
-				    (const char *const[]){"~/.local/bin", "~/.local/share/systemd",
-							  "~/.local/share/dbus-1",
-							  "~/.local/share/applications", NULL},
-				    CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE, false,
-				    CORDON_GUARD_HOME_CODE, ctx, &cache);
+		r = guard_home_list(p, home_run_dirs, CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE,
+				    false, CORDON_GUARD_HOME_CODE, ctx, &cache);
 	if (r >= 0 && ctx->home)
 		r = guard_list(p, (const char *const[]){"~/bin", NULL}, CORDON_GUARD_PROTECT,
 			       CORDON_GUARD_HOME_CODE, ctx->home, &cache);
@@ -1890,6 +1893,16 @@ static int dotfiles_cwd(const char *dir, const struct cordon_context *ctx, char 
 	}
 	if (e >= 0 && ctx->home)
 		e = cordon_home_xdg_list(cordon_home_code, ctx->home, ctx->getenv_fn, &code);
+	/* (Round 13: a terminal in ~/.local/bin got a project it could not
+	 * write, and nothing said.) */
+	if (e >= 0 && ctx->home)
+		e = cordon_home_xdg_list(home_run_dirs, ctx->home, ctx->getenv_fn, &code);
+	if (e >= 0 && ctx->home)
+		e = cordon_home_xdg_list(
+			(const char *const[]){"~/bin", "~/.local/share/bash-completion", NULL},
+			ctx->home, ctx->getenv_fn, &code);
+	if (e >= 0 && ctx->home)
+		e = cordon_home_xdg_list(fish_code, ctx->home, ctx->getenv_fn, &code);
 	for (size_t i = 0; e >= 0 && i < code.n && !*why; i++) {
 		cleanup_free char *path = NULL;
 		if (cordon_path_absolute(code.v[i], ctx->home, NULL, &path) == 0 &&

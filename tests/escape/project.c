@@ -164,10 +164,12 @@ BOTH_USERS(project, cwd_in_config_or_a_dotfiles_subdirectory_is_not_the_project,
 		cr_assert_eq(lchown(nvim_link, w.uid, w.gid), 0);
 		cr_assert_eq(lchown(bin_link, w.uid, w.gid), 0);
 	}
-	static const char *const refused[] = {"fish", "dots/bash", "nvim/lua"};
+	/* (Round 13: ~/.local/bin, on PATH, was a project nothing could be
+	 * written in, unsaid.) */
+	static const char *const refused[] = {"fish", "dots/bash", "nvim/lua", "~/.local/bin"};
 	char *dirs[] = {fish, path_join(w.proj, "dots/bash"), path_join(w.proj, "nvim/lua"),
-			path_join(w.proj, "tools/bin")};
-	for (size_t i = 0; i < 3; i++) {
+			path_join(w.home, ".local/bin"), path_join(w.proj, "tools/bin")};
+	for (size_t i = 0; i < 4; i++) {
 		struct run_result r = run_from(&w, dirs[i], WRITE_AND_SAY);
 		char *marker = path_join(dirs[i], "marker");
 		cr_expect(strstr(r.out, "ran-5"), "%s: the command did not run: %s", refused[i],
@@ -187,8 +189,8 @@ BOTH_USERS(project, cwd_in_config_or_a_dotfiles_subdirectory_is_not_the_project,
 	cr_expect(file_exists(marker), "a ~/.cache link refused its project: %s", r.err);
 	run_free(&r);
 	free(marker);
-	r = run_from(&w, dirs[3], WRITE_AND_SAY);
-	marker = path_join(dirs[3], "marker");
+	r = run_from(&w, dirs[4], WRITE_AND_SAY);
+	marker = path_join(dirs[4], "marker");
 	cr_expect(file_exists(marker), "a ~/.local/bin link refused its project: %s", r.err);
 	run_free(&r);
 	free(marker);
@@ -204,6 +206,7 @@ BOTH_USERS(project, cwd_in_config_or_a_dotfiles_subdirectory_is_not_the_project,
 	free(dirs[1]);
 	free(dirs[2]);
 	free(dirs[3]);
+	free(dirs[4]);
 	free(nvim);
 	free(nvim_link);
 	free(tool);
