@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cordon/mounts.h"
 #include "cordon/toolchain.h"
 #include "dotfile-refs.h"
 #include "util.h"
@@ -773,6 +774,47 @@ static int push_hidden_path(const char *path, const char *label, const struct co
 	return e;
 }
 
+/* The other names the hidden paths in OUT (with their sources in WHY, may
+ * be NULL) have through other mounts (a bind of the home, ~/.ssh bound
+ * from /persist): hidden too, as "SOURCE: PATH, mounted here too". A rule
+ * on such a name reaches the same files (round 13 read ~/.ssh's key
+ * through both). */
+static int push_mount_aliases(const struct cordon_context *ctx, const char *project,
+			      struct cordon_strv *out, struct cordon_strv *why)
+{
+	struct cordon_strv canon = {0}, label = {0}, aliases = {0}, of = {0};
+	int e = 0;
+	for (size_t i = 0; e >= 0 && i < out->n; i++) {
+		cleanup_free char *abs = NULL;
+		int a = cordon_path_absolute(out->v[i], ctx->home, project, &abs);
+		char *real = a == 0 ? realpath(abs, NULL) : NULL;
+		if (a == -ENOMEM)
+			e = a;
+		else if (real && (e = cordon_strv_push_take(&canon, real)) >= 0)
+			e = cordon_strv_push(&label, why ? why->v[i] : "hidden_paths");
+		else
+			free(real);
+	}
+	if (e >= 0)
+		e = cordon_mount_aliases(&canon, &aliases, &of);
+	for (size_t i = 0; e >= 0 && i < aliases.n; i++) {
+		size_t k = 0;
+		while (k < canon.n && strcmp(canon.v[k], of.v[i]) != 0)
+			k++;
+		cleanup_free char *source = NULL;
+		if (asprintf(&source, "%s: %s, mounted here too", k < label.n ? label.v[k] : "",
+			     of.v[i]) < 0 ||
+		    cordon_strv_push(out, aliases.v[i]) < 0 ||
+		    (why && cordon_strv_push(why, source) < 0))
+			e = -ENOMEM;
+	}
+	cordon_strv_free(&canon);
+	cordon_strv_free(&label);
+	cordon_strv_free(&aliases);
+	cordon_strv_free(&of);
+	return e;
+}
+
 /* hidden_paths (or the default list) as the session's hiding applies it:
  * each entry; where XDG moves it (one under ~/.config, ~/.local/share or
  * ~/.cache: gh, gcloud, rclone and the rest keep their tokens in
@@ -807,7 +849,7 @@ static int hidden_list(const struct cordon_config *cfg, const struct cordon_cont
 		cordon_strv_free(&moved);
 		cordon_strv_free(&by);
 	}
-	return r;
+	return r < 0 ? r : push_mount_aliases(ctx, project, out, why);
 }
 
 /* toolchains and --toolchain: each preset's paths as rules (shim/toolchain.c),

@@ -18,30 +18,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cordon/mounts.h"
 #include "cordon/policy.h"
 #include "cordon/strv.h"
 #include "jsonutil.h"
 #include "linux.h"
 #include "util.h"
 
-/* Field 5 of a mountinfo line is the mount point, and after " - " comes the
- * filesystem type. Octal escapes (\040 for a space) are decoded. */
-static void unescape(char *s)
-{
-	char *w = s;
-	for (char *r = s; *r; r++) {
-		if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0' && r[2] <= '7' &&
-		    r[3] >= '0' && r[3] <= '7') {
-			*w++ = (char)((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
-			r += 3;
-		} else {
-			*w++ = *r;
-		}
-	}
-	*w = '\0';
-}
-
-/* The first cgroup2 line of mountinfo: its mount point. */
+/* The first cgroup2 line of mountinfo: its mount point (field 5; after
+ * " - " comes the file system type). */
 static int find_mount(char **mount, struct cordon_error *err)
 {
 	FILE *f = fopen("/proc/self/mountinfo", "re");
@@ -59,7 +44,7 @@ static int find_mount(char **mount, struct cordon_error *err)
 			tok = strtok_r(NULL, " ", &save);
 		if (!tok)
 			continue;
-		unescape(tok);
+		cordon_mountinfo_unescape(tok);
 		*mount = strdup(tok);
 		r = *mount ? 0 : cordon_err(err, ENOMEM, "out of memory");
 		break;

@@ -1322,6 +1322,72 @@ static struct run_result in_while_outside(struct world *w, const char *body, con
 
 #define WAIT_GO "touch ready; while [ ! -e go ]; do sleep 0.05; done; sleep 0.3\n"
 
+/* CMD (a shell line; "CORDON" at its start stands for the world's
+ * cordon) run as the world's user in a mount namespace made for the test
+ * (root makes it, with BINDS, a shell line of mount --bind calls, then
+ * drops to the user): what it printed. */
+static struct run_result in_mount_namespace(const struct world *w, const char *binds,
+					    const char *cmd)
+{
+	char *who = w->as_user ? fmt("setpriv --reuid=%u --regid=%u --clear-groups -- ",
+				     (unsigned)w->uid, (unsigned)w->gid)
+			       : strdup("");
+	bool cordon = strncmp(cmd, "CORDON ", 7) == 0;
+	char *outer = fmt("%s && cd %s && exec %s%s%s", binds, w->proj, who,
+			  cordon ? (w->as_user ? w->user_cordon : CORDON_BIN) : "",
+			  cordon ? cmd + 6 : cmd);
+	char *argv[] = {"/usr/bin/unshare", "-m", "--propagation", "private",
+			"/bin/sh",          "-c", outer,           NULL};
+	struct run_result r = run_cmd(argv, w->env, w->proj, 20000);
+	free(who), free(outer);
+	return r;
+}
+
+/* Hidden files reached through a second mount of the same files, which
+ * Landlock's rules (by inode) let through where cordon compares paths
+ * (round 13): a bind of the home granted with --allow-read (its .ssh,
+ * its .config/gh, and the home's own .ssh through it), and ~/.aws bound
+ * from a /persist directory (NixOS's impermanence) under a "/" grant.
+ * The other names are hidden too, and explain says why. Control: in the
+ * same namespace, unsandboxed, all are read. */
+BOTH_USERS(guards, hidden_paths_stay_unread_through_another_mount, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "hidmnt", ", \"additional_read_only_paths\": [\"/\"]");
+	free(write_file(w.home, ".ssh/id_ed25519", "SSH-" SECRET "\n"));
+	free(write_file(w.home, ".config/gh/hosts.yml", "GH-" SECRET "\n"));
+	free(write_file(w.dir, "persist/aws/credentials", "AWS-" SECRET "\n"));
+	free(write_file(w.home, ".aws/.keep", ""));
+	free(write_file(w.dir, "homebind/.keep", ""));
+	world_give(&w);
+	char *binds = fmt("mount --bind %s/persist/aws %s/.aws && mount --bind %s %s/homebind",
+			  w.dir, w.home, w.home, w.dir);
+	char *script = fmt("'cat %s/homebind/.ssh/id_ed25519 %s/homebind/.config/gh/hosts.yml "
+			   "%s/.ssh/id_ed25519 %s/persist/aws/credentials; echo ran'",
+			   w.dir, w.dir, w.home, w.dir);
+	char *control = fmt("/bin/sh -c %s", script);
+	char *run = fmt("CORDON run --config %s --allow-read %s/homebind -- /bin/sh -c %s", w.cfg,
+			w.dir, script);
+	char *explain = fmt("CORDON explain --config %s --allow-read %s/homebind", w.cfg, w.dir);
+	struct run_result r = in_mount_namespace(&w, binds, control);
+	cr_assert(strstr(r.out, "SSH-" SECRET) && strstr(r.out, "GH-" SECRET) &&
+			  strstr(r.out, "AWS-" SECRET),
+		  "control: unsandboxed: %s%s", r.out, r.err);
+	run_free(&r);
+	r = in_mount_namespace(&w, binds, run);
+	cr_expect(strstr(r.out, "ran"), "the session did not run: %d %s%s", r.status, r.out, r.err);
+	cr_expect_null(strstr(r.out, SECRET), "a hidden file was read through another mount: %s",
+		       r.out);
+	run_free(&r);
+	char *said = fmt("%s/homebind/.ssh  (hidden_paths (default): %s/.ssh, mounted here too)",
+			 w.dir, w.home);
+	r = in_mount_namespace(&w, binds, explain);
+	cr_expect(strstr(r.out, said), "explain does not say it: %s%s", r.out, r.err);
+	run_free(&r);
+	free(binds), free(script), free(control), free(run), free(explain), free(said);
+	world_free(&w);
+}
+
 /* The repository's own config includes a file that does not exist yet
  * (include.path = ../team.gitconfig): an empty file stands in for it while
  * the session runs, read-only, so what the session would write there is

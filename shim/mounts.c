@@ -1,0 +1,155 @@
+/* Other names a path has through the mount table. A bind mount shows a
+ * directory at a second path (NixOS's impermanence binds ~/.ssh from
+ * /persist, a container or a test binds a home elsewhere), and Landlock
+ * grants by inode: a read rule on the second name reaches what the first
+ * one hides, which cordon compares by path (round 13 read ~/.ssh's key
+ * through a bind of the home granted with --allow-read, and through
+ * /persist under a "/" grant). Read from /proc/self/mountinfo, where
+ * there is one (not on macOS: nothing is found there). */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cordon/mounts.h"
+#include "cordon/policy.h"
+#include "util.h"
+
+void cordon_mountinfo_unescape(char *s)
+{
+	char *w = s;
+	for (char *r = s; *r; r++) {
+		if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0' && r[2] <= '7' &&
+		    r[3] >= '0' && r[3] <= '7') {
+			*w++ = (char)((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
+			r += 3;
+		} else {
+			*w++ = *r;
+		}
+	}
+	*w = '\0';
+}
+
+struct mount_line {
+	char *dev;  /* "major:minor" */
+	char *root; /* the mount's root within its file system */
+	char *at;   /* where it is mounted */
+};
+
+struct mount_table {
+	struct mount_line *v;
+	size_t n, cap;
+};
+
+static void table_free(struct mount_table *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		free(t->v[i].dev);
+		free(t->v[i].root);
+		free(t->v[i].at);
+	}
+	free(t->v);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Fields 3 (device), 4 (root) and 5 (mount point) of each line. */
+static int table_read(struct mount_table *t)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	if (!f)
+		return 0;
+	char *line = NULL;
+	size_t cap = 0;
+	int e = 0;
+	while (e >= 0 && getline(&line, &cap, f) > 0) {
+		char *save = NULL, *field[5] = {0};
+		int nf = 0;
+		for (char *tok = strtok_r(line, " \n", &save); tok && nf < 5;
+		     tok = strtok_r(NULL, " \n", &save))
+			field[nf++] = tok;
+		if (nf < 5)
+			continue;
+		cordon_mountinfo_unescape(field[3]);
+		cordon_mountinfo_unescape(field[4]);
+		struct mount_line *nv = cordon_grow(t->v, &t->cap, t->n + 1, sizeof(*nv), 32);
+		if (!nv) {
+			e = -ENOMEM;
+			break;
+		}
+		t->v = nv;
+		struct mount_line m = {strdup(field[2]), strdup(field[3]), strdup(field[4])};
+		if (!m.dev || !m.root || !m.at) {
+			free(m.dev), free(m.root), free(m.at);
+			e = -ENOMEM;
+			break;
+		}
+		t->v[t->n++] = m;
+	}
+	free(line);
+	(void)fclose(f);
+	return e;
+}
+
+/* PATH (canonical) as its file system names it: into OUT, with the index
+ * of the mount it lies in (the deepest mount point above it; of two at
+ * one point, the later one, which covers the other). -1 when none. */
+static long fs_path(const struct mount_table *t, const char *path, char *out, size_t size)
+{
+	long best = -1;
+	size_t best_len = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		size_t len = strlen(t->v[i].at);
+		if (cordon_path_under(path, t->v[i].at) && (best < 0 || len >= best_len)) {
+			best = (long)i;
+			best_len = len;
+		}
+	}
+	if (best < 0)
+		return -1;
+	const struct mount_line *m = &t->v[best];
+	const char *rest = strcmp(m->at, "/") == 0 ? path : path + best_len;
+	int n = snprintf(out, size, "%s%s", strcmp(m->root, "/") == 0 ? "" : m->root, rest);
+	if (n <= 0 || (size_t)n >= size)
+		return -1;
+	if (!out[0])
+		snprintf(out, size, "/");
+	return best;
+}
+
+int cordon_mount_aliases(const struct cordon_strv *paths, struct cordon_strv *out,
+			 struct cordon_strv *of)
+{
+	struct mount_table t = {0};
+	int e = table_read(&t);
+	for (size_t i = 0; e >= 0 && i < paths->n; i++) {
+		struct stat want;
+		char fsp[PATH_MAX];
+		long in = stat(paths->v[i], &want) == 0 ? fs_path(&t, paths->v[i], fsp, sizeof(fsp))
+							: -1;
+		for (size_t k = 0; in >= 0 && e >= 0 && k < t.n; k++) {
+			const struct mount_line *m = &t.v[k];
+			if ((long)k == in || strcmp(m->dev, t.v[in].dev) != 0 ||
+			    !cordon_path_under(fsp, m->root))
+				continue;
+			const char *rest = strcmp(m->root, "/") == 0 ? fsp : fsp + strlen(m->root);
+			char alias[PATH_MAX];
+			int n = snprintf(alias, sizeof(alias), "%s%s",
+					 strcmp(m->at, "/") == 0 ? "" : m->at, rest);
+			struct stat st;
+			/* The same file there (a mount stacked over that name
+			 * shows something else, which is no second name). */
+			if (n <= 0 || (size_t)n >= sizeof(alias) ||
+			    strcmp(alias, paths->v[i]) == 0 || stat(alias, &st) < 0 ||
+			    st.st_dev != want.st_dev || st.st_ino != want.st_ino ||
+			    cordon_strv_contains(out, alias))
+				continue;
+			if (cordon_strv_push(out, alias) < 0 ||
+			    (of && cordon_strv_push(of, paths->v[i]) < 0))
+				e = -ENOMEM;
+		}
+	}
+	table_free(&t);
+	return e;
+}
