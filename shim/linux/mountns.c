@@ -194,6 +194,18 @@ static int mount_one(const struct cordon_mount *m, int *empty, struct cordon_err
  * default read-write rule. The session gets a /dev/shm of its own, a fresh
  * tmpfs (mode 1777, as the host's), shared by its processes and gone with
  * its namespace. Only where a rule grants /dev/shm and it is a directory. */
+/* Whether SOURCE is a guard of the home's own files (a dotfile, what runs
+ * from the home, an agent's settings), not one of the project's
+ * protected_paths, cordon's config, what a dotfile names, or a server's
+ * socket directory (each said its own way, or not at all). */
+static bool from_home(const char *source)
+{
+	return strncmp(source, "protected_paths", 15) != 0 &&
+	       strcmp(source, "cordon's config") != 0 &&
+	       strncmp(source, CORDON_GUARD_NAMED, strlen(CORDON_GUARD_NAMED)) != 0 &&
+	       strcmp(source, CORDON_GUARD_SERVERS) != 0;
+}
+
 /* Whether PLAN's mount I lies beneath another of its read-only mounts
  * (parents come first): a directory kept read-only keeps what is in it,
  * whatever an editor outside does to it. */
@@ -410,8 +422,22 @@ int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *use
 		goto out;
 	int empty = -1;
 	size_t named = 0;
+	/* (Under --project ~ the home's own files are meant: not said.) */
+	bool home_project = p->project && p->home && cordon_path_under(p->home, p->project);
 	for (size_t i = 0; i < plan.n && r >= 0; i++) {
 		r = mount_one(&plan.v[i], &empty, err);
+		/* A file of the home's that lies in the project (XDG_CONFIG_HOME
+		 * there), kept read-only: said, so that the failing write is not
+		 * a mystery (round 11 saw only "Read-only file system"). */
+		if (r >= 0 && plan.v[i].op == CORDON_MOUNT_RO && p->project && !home_project &&
+		    cordon_path_under(plan.v[i].path, p->project) && from_home(plan.v[i].source) &&
+		    !beneath_readonly(&plan, i))
+			fprintf(stderr,
+				"cordon: %s stays read-only in the project: it is where %s lie, "
+				"and what is written there runs or is obeyed outside\n",
+				plan.v[i].path,
+				strcmp(plan.v[i].source, "dotfiles") == 0 ? "your dotfiles"
+									  : plan.v[i].source);
 		/* Kept read-only because a dotfile names it as code, in a tree
 		 * the session may write (a project's src on PYTHONPATH): said,
 		 * so that the failing write is not a mystery (round 9). */

@@ -2548,6 +2548,11 @@ BOTH_USERS(guards, moved_xdg_config_and_data_homes_are_kept, .timeout = 90)
 	cr_expect_not(contains(gitcfg, "fsmonitor"),
 		      "$XDG_CONFIG_HOME/git/config in the project was written\n%s", diag);
 	free(gitcfg);
+	/* Said as the session starts (round 11: only "Read-only file
+	 * system"). */
+	char *said = fmt("cordon: %s/.config stays read-only in the project", w.proj);
+	cr_expect(strstr(r.err, said), "not said\n%s", diag);
+	free(said);
 	run_free(&r);
 	xdg_outside(&w);
 	cr_expect_not(marked(&w, "deny", "fsmonitor"), "git outside ran the plant\n%s", diag);
