@@ -506,7 +506,7 @@ static bool first_missing(const struct reach *r, const char *target, char *out, 
  * 13 made the missing parent, and a link four levels down, and one in
  * the directory a link led to). */
 static int protect_links_in(struct cordon_guard_plan *plan, const struct reach *r, const char *dir,
-			    const char *source, const char *own, int hops)
+			    const char *source, const char *own, int hops, int levels)
 {
 	struct cordon_strv queue = {0};
 	int e = cordon_strv_push(&queue, dir), budget = LINKS_IN_BUDGET;
@@ -531,9 +531,9 @@ static int protect_links_in(struct cordon_guard_plan *plan, const struct reach *
 				    PATH_MAX ||
 			    lstat(path, &st) < 0)
 				continue;
-			if (S_ISDIR(st.st_mode) && depth + 1 < LINKS_IN_DEPTH)
+			if (S_ISDIR(st.st_mode) && depth + 1 < (size_t)levels)
 				e = cordon_strv_push(&queue, path);
-			else if (S_ISDIR(st.st_mode))
+			else if (S_ISDIR(st.st_mode) && levels == LINKS_IN_DEPTH)
 				cut = true;
 			cleanup_free char *canon = S_ISLNK(st.st_mode) ? canon_of(r, path) : NULL;
 			if (!canon && S_ISLNK(st.st_mode) && errno == ENOENT &&
@@ -553,7 +553,8 @@ static int protect_links_in(struct cordon_guard_plan *plan, const struct reach *
 						     canon, path, source);
 				if (e >= 0 && !seen && hops > 0 && stat(canon, &st) == 0 &&
 				    S_ISDIR(st.st_mode))
-					e = protect_links_in(plan, r, canon, source, own, hops - 1);
+					e = protect_links_in(plan, r, canon, source, own, hops - 1,
+							     levels);
 			}
 		}
 		if (d)
@@ -751,19 +752,22 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 	bool dir = S_ISDIR(stat(canon, &st) == 0 ? st.st_mode : 0);
 	if (e >= 0)
 		e = warn_other_names(plan, r, path, source, &st);
-	/* In what runs from the home too, but a link in ~/.local/bin to a
-	 * script of the project is that project's own code, which it may write
-	 * (round 12), unless the project is the home itself (round 13: under
-	 * --project ~, a link to ~/tools/foo/bin/foo was writable). */
+	/* In the bin directories of what runs from the home too (on PATH:
+	 * their own entries, not a toolchain's whole tree, ~/.rustup's 40,000
+	 * files), but a link in ~/.local/bin to a script of the project is
+	 * that project's own code, which it may write (round 12), unless the
+	 * project is the home itself (round 13: under --project ~, a link to
+	 * ~/tools/foo/bin/foo was writable). */
+	const char *base = strrchr(canon, '/');
 	if (e >= 0 && dir && !(flags & NO_LINKS) && strncmp(source, "protected_paths", 15) == 0)
-		e = protect_links_in(plan, r, canon, source, NULL, LINKS_IN_HOPS);
-	else if (e >= 0 && dir && !(flags & NO_LINKS) &&
+		e = protect_links_in(plan, r, canon, source, NULL, LINKS_IN_HOPS, LINKS_IN_DEPTH);
+	else if (e >= 0 && dir && !(flags & NO_LINKS) && base && strcmp(base, "/bin") == 0 &&
 		 strcmp(source, CORDON_GUARD_HOME_CODE) == 0) {
 		cleanup_free char *home = r->home ? canon_of(r, r->home) : NULL;
 		const char *own = r->p ? r->p->project : NULL;
 		if (own && home && cordon_path_under(home, own))
 			own = NULL;
-		e = protect_links_in(plan, r, canon, source, own, LINKS_IN_HOPS);
+		e = protect_links_in(plan, r, canon, source, own, 0, 1);
 	}
 	if (e < 0)
 		return e;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "cordon/mounts.h"
 #include "cordon/policy.h"
@@ -118,16 +119,55 @@ static long fs_path(const struct mount_table *t, const char *path, char *out, si
 	return best;
 }
 
+/* Whether mount I's device is also mounted elsewhere with a root that
+ * holds, or lies in, I's: the only way a second name can appear. */
+static bool shared(const struct mount_table *t, size_t i)
+{
+	for (size_t k = 0; k < t->n; k++)
+		if (k != i && strcmp(t->v[k].dev, t->v[i].dev) == 0 &&
+		    (cordon_path_under(t->v[k].root, t->v[i].root) ||
+		     cordon_path_under(t->v[i].root, t->v[k].root)))
+			return true;
+	return false;
+}
+
+/* The device numbers of the mounts that have a second name, into DEVS
+ * (at most SIZE); how many. */
+static size_t shared_devs(const struct mount_table *t, dev_t *devs, size_t size)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < t->n && n < size; i++) {
+		unsigned maj, min;
+		if (!shared(t, i) || sscanf(t->v[i].dev, "%u:%u", &maj, &min) != 2)
+			continue;
+		dev_t d = makedev(maj, min);
+		size_t k = 0;
+		while (k < n && devs[k] != d)
+			k++;
+		if (k == n)
+			devs[n++] = d;
+	}
+	return n;
+}
+
 int cordon_mount_aliases(const struct cordon_strv *paths, struct cordon_strv *out,
 			 struct cordon_strv *of)
 {
 	struct mount_table t = {0};
+	dev_t devs[64];
 	int e = table_read(&t);
-	for (size_t i = 0; e >= 0 && i < paths->n; i++) {
+	/* Nothing mounted twice (most machines): no path is looked at. */
+	size_t ndevs = e >= 0 ? shared_devs(&t, devs, sizeof(devs) / sizeof(devs[0])) : 0;
+	for (size_t i = 0; e >= 0 && ndevs && i < paths->n; i++) {
 		struct stat want;
+		if (stat(paths->v[i], &want) < 0)
+			continue;
+		size_t d = 0;
+		while (d < ndevs && devs[d] != want.st_dev)
+			d++;
+		cleanup_free char *canon = d < ndevs ? realpath(paths->v[i], NULL) : NULL;
 		char fsp[PATH_MAX];
-		long in = stat(paths->v[i], &want) == 0 ? fs_path(&t, paths->v[i], fsp, sizeof(fsp))
-							: -1;
+		long in = canon ? fs_path(&t, canon, fsp, sizeof(fsp)) : -1;
 		for (size_t k = 0; in >= 0 && e >= 0 && k < t.n; k++) {
 			const struct mount_line *m = &t.v[k];
 			if ((long)k == in || strcmp(m->dev, t.v[in].dev) != 0 ||
@@ -140,10 +180,9 @@ int cordon_mount_aliases(const struct cordon_strv *paths, struct cordon_strv *ou
 			struct stat st;
 			/* The same file there (a mount stacked over that name
 			 * shows something else, which is no second name). */
-			if (n <= 0 || (size_t)n >= sizeof(alias) ||
-			    strcmp(alias, paths->v[i]) == 0 || stat(alias, &st) < 0 ||
-			    st.st_dev != want.st_dev || st.st_ino != want.st_ino ||
-			    cordon_strv_contains(out, alias))
+			if (n <= 0 || (size_t)n >= sizeof(alias) || strcmp(alias, canon) == 0 ||
+			    stat(alias, &st) < 0 || st.st_dev != want.st_dev ||
+			    st.st_ino != want.st_ino || cordon_strv_contains(out, alias))
 				continue;
 			if (cordon_strv_push(out, alias) < 0 ||
 			    (of && cordon_strv_push(of, paths->v[i]) < 0))

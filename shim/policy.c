@@ -785,15 +785,14 @@ static int push_mount_aliases(const struct cordon_context *ctx, const char *proj
 	struct cordon_strv canon = {0}, label = {0}, aliases = {0}, of = {0};
 	int e = 0;
 	for (size_t i = 0; e >= 0 && i < out->n; i++) {
-		cleanup_free char *abs = NULL;
+		char *abs = NULL;
 		int a = cordon_path_absolute(out->v[i], ctx->home, project, &abs);
-		char *real = a == 0 ? realpath(abs, NULL) : NULL;
 		if (a == -ENOMEM)
 			e = a;
-		else if (real && (e = cordon_strv_push_take(&canon, real)) >= 0)
+		else if (a == 0 && (e = cordon_strv_push_take(&canon, abs)) >= 0)
 			e = cordon_strv_push(&label, why ? why->v[i] : "hidden_paths");
 		else
-			free(real);
+			free(abs);
 	}
 	if (e >= 0)
 		e = cordon_mount_aliases(&canon, &aliases, &of);

@@ -7,11 +7,12 @@
 /* Decode mountinfo's octal escapes (\040 for a space) in place. */
 void cordon_mountinfo_unescape(char *s);
 
-/* For each of PATHS (canonical, existing), the other paths at which the
+/* For each of PATHS (absolute, existing), the other paths at which the
  * same file is reached through another mount of its file system (a bind
  * of it, or of a directory above it): each pushed to OUT, and the path it
- * stands for to OF (may be NULL), when stat there gives the same file.
- * Nothing without /proc/self/mountinfo. 0 or -ENOMEM. */
+ * stands for (as given) to OF (may be NULL), when stat there gives the
+ * same file. Only paths on a device mounted twice so are resolved; nothing
+ * without /proc/self/mountinfo. 0 or -ENOMEM. */
 int cordon_mount_aliases(const struct cordon_strv *paths, struct cordon_strv *out,
 			 struct cordon_strv *of);
 
