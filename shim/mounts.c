@@ -12,7 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
+#include <sys/types.h>
+#ifdef __linux__
+#include <sys/sysmacros.h> /* makedev (macOS: sys/types.h) */
+#endif
 
 #include "cordon/mounts.h"
 #include "cordon/policy.h"
