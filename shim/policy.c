@@ -1592,6 +1592,41 @@ static int guard_named(struct cordon_policy *p, const struct cordon_context *ctx
 	return r < 0 ? r : config_links(p, ctx->home, ctx->getenv_fn, guard_config_link, &n);
 }
 
+/* A relative $XDG_CONFIG_HOME or $XDG_DATA_HOME (".cfg"), which the XDG
+ * rules say to ignore: git takes it from the top of the repository it runs
+ * in, and reads .cfg/git/config there, in any repository (round 11 ran the
+ * core.fsmonitor a session wrote so); other tools from where they run. Its
+ * first name is kept as a protected name is: read-only at the project's
+ * top (an empty stand-in while it is missing), moved aside from any
+ * directory below (a nested repository's top) where the session made or
+ * changed it. */
+static int guard_relative_xdg(struct cordon_policy *p, const struct cordon_context *ctx,
+			      struct cordon_path_cache *cache)
+{
+	static const char *const vars[] = {"XDG_CONFIG_HOME", "XDG_DATA_HOME"};
+	int r = 0;
+	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(vars) && ctx->getenv_fn; i++) {
+		const char *v = ctx->getenv_fn(vars[i]);
+		while (v && v[0] == '.' && v[1] == '/')
+			v += 2;
+		size_t n = v ? strcspn(v, "/") : 0;
+		if (!v || v[0] == '/' || n == 0 || (n == 1 && v[0] == '.') ||
+		    (n == 2 && v[0] == '.' && v[1] == '.'))
+			continue;
+		cleanup_free char *name = NULL, *source = NULL;
+		if (asprintf(&name, "%.*s/", (int)n, v) < 0 ||
+		    asprintf(&source, "protected_paths: $%s, relative", vars[i]) < 0)
+			return -ENOMEM;
+		const char *const list[] = {name, NULL};
+		r = guard_list(p, list, CORDON_GUARD_PROTECT | CORDON_GUARD_PLACEHOLDER, source,
+			       ctx->home, cache);
+		for (size_t k = 0, m = p->n_rules; r >= 0 && k < m; k++)
+			if (cordon_policy_writable_root(p, &p->rules[k]))
+				r = guard_root(p, list, source, ctx->home, p->rules[k].path, cache);
+	}
+	return r;
+}
+
 static int resolve_guards(const struct cordon_config *cfg, const struct cordon_context *ctx,
 			  struct cordon_policy *p)
 {
@@ -1610,6 +1645,8 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 	for (size_t i = 0, n = p->n_rules; r >= 0 && i < n; i++)
 		if (cordon_policy_writable_root(p, &p->rules[i]))
 			r = guard_root(p, protected, psource, ctx->home, p->rules[i].path, &cache);
+	if (r >= 0)
+		r = guard_relative_xdg(p, ctx, &cache);
 	for (size_t i = 0; r >= 0 && ctx->home && cordon_dotfiles[i]; i++) {
 		cleanup_free char *s = NULL;
 		if (asprintf(&s, "~/%s", cordon_dotfiles[i]) < 0)

@@ -2508,6 +2508,44 @@ static void xdg_outside(struct world *w)
 	run_free(&r);
 }
 
+/* A relative $XDG_CONFIG_HOME (".cfg"), which git takes from the top of
+ * the repository it runs in (other tools from where they run): its
+ * .cfg/git/config, planted at the project's top, would run at git status
+ * outside (round 11); one in a subdirectory, in a repository whose top it
+ * is. The top's stays an empty read-only stand-in; a subdirectory's is
+ * moved aside as the session ends. Control: planted outside, git runs
+ * it. */
+static const char rel_xdg_plant[] = "mkdir -p .cfg/git && fsmon > .cfg/git/config; echo top $?\n"
+				    "mkdir -p sub/.cfg/git && fsmon > sub/.cfg/git/config; "
+				    "echo sub $?\n";
+
+BOTH_USERS(guards, a_relative_xdg_config_home_is_kept, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "xdgrel");
+	world_setenv(&w, "XDG_CONFIG_HOME=.cfg");
+	char *script = plant(&w, "deny", "", rel_xdg_plant);
+	struct run_result r = sh_in(&w, NULL, "%s", script);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_expect(strstr(r.out, "sub 0"), "the session could not write sub\n%s", diag);
+	cr_expect_not(present(w.proj, ".cfg/git/config"), "the top's was planted\n%s", diag);
+	cr_expect_not(present(w.proj, "sub/.cfg"), "the subdirectory's stayed\n%s", diag);
+	run_free(&r);
+	r = outside(&w, "git status >/dev/null 2>&1; cd sub && git status >/dev/null 2>&1; true");
+	run_free(&r);
+	cr_expect_not(marked(&w, "deny", "fsmonitor"), "git outside ran the plant\n%s", diag);
+	free(diag);
+	free(script);
+	script = plant(&w, "ctl", "", rel_xdg_plant);
+	r = outside(&w, "%s", script);
+	run_free(&r);
+	r = outside(&w, "cd sub && git status >/dev/null 2>&1; true");
+	run_free(&r);
+	cr_expect(marked(&w, "ctl", "fsmonitor"), "control: git outside did not run the plant");
+	free(script);
+	world_free(&w);
+}
+
 BOTH_USERS(guards, moved_xdg_config_and_data_homes_are_kept, .timeout = 90)
 {
 	struct world w;
