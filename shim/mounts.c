@@ -140,8 +140,12 @@ static size_t shared_devs(const struct mount_table *t, dev_t *devs, size_t size)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < t->n && n < size; i++) {
-		unsigned maj, min;
-		if (!shared(t, i) || sscanf(t->v[i].dev, "%u:%u", &maj, &min) != 2)
+		char *end = NULL;
+		unsigned long maj = strtoul(t->v[i].dev, &end, 10), min = 0;
+		if (!shared(t, i) || !end || *end != ':')
+			continue;
+		min = strtoul(end + 1, &end, 10);
+		if (*end)
 			continue;
 		dev_t d = makedev(maj, min);
 		size_t k = 0;
