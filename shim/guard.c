@@ -362,7 +362,15 @@ static bool replaceable_link(const struct reach *r, const struct cordon_guard_pl
 			if (slash)
 				*slash = '\0';
 			struct stat st;
-			if (lstat(buf, &st) == 0 && S_ISLNK(st.st_mode)) {
+			bool there = lstat(buf, &st) == 0;
+			bool is_link = there && S_ISLNK(st.st_mode);
+			/* A directory that ".." leaves: replaced by a link, it
+			 * would lead what follows elsewhere (.git/hooks ->
+			 * ../x/../.githooks, x swapped for a link: round 14). */
+			bool left_by_up = there && !is_link && slash && S_ISDIR(st.st_mode) &&
+					  strncmp(slash + 1, "..", 2) == 0 &&
+					  (slash[3] == '/' || slash[3] == '\0');
+			if (is_link || left_by_up) {
 				char *last = strrchr(buf, '/');
 				*last = '\0';
 				cleanup_free char *pc = canon_of(r, buf[0] ? buf : "/");
@@ -375,6 +383,8 @@ static bool replaceable_link(const struct reach *r, const struct cordon_guard_pl
 					snprintf(link, size, "%s", buf);
 					return true;
 				}
+			}
+			if (is_link) {
 				/* Followed: where it leads, then the rest. */
 				char next[PATH_MAX];
 				if (!link_hop(buf, slash ? slash + 1 : "", next, sizeof(next)))
@@ -404,7 +414,9 @@ static int pin_links(struct cordon_guard_plan *plan, const struct reach *r, cons
 {
 	char link[PATH_MAX];
 	for (int n = 0; n < 40 && replaceable_link(r, plan, path, link, sizeof(link)); n++) {
-		int e = add_mount(plan, link, CORDON_MOUNT_PIN, false, source);
+		struct stat st;
+		bool dir = lstat(link, &st) == 0 && S_ISDIR(st.st_mode);
+		int e = add_mount(plan, link, CORDON_MOUNT_PIN, dir, source);
 		if (e < 0 || (e = pin_parents(plan, r, link, source)) < 0)
 			return e;
 	}
@@ -726,6 +738,29 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 			if (up && (size_t)snprintf(named, sizeof(named), "%s%s", up, slash) <
 					  sizeof(named))
 				path = named;
+			/* Its directory missing too (conf/team.gitconfig with no
+			 * conf: round 14 wrote the include there): an empty
+			 * directory stands in for that one, made first, and an
+			 * empty file in it (then read-only, and its directory
+			 * pinned, as one found there is). Deeper, the directory
+			 * alone, and the file is left to the sweep. */
+			char first[PATH_MAX], file[PATH_MAX];
+			if (!up && first_missing(r, path, first, sizeof(first))) {
+				const char *ps = strrchr(dir, '/');
+				cleanup_free char *pdir =
+					ps && ps != dir ? strndup(dir, (size_t)(ps - dir)) : NULL;
+				cleanup_free char *pup = pdir ? canon_of(r, pdir) : NULL;
+				bool direct = pup && (size_t)snprintf(file, sizeof(file), "%s%s",
+								      first, slash) < sizeof(file);
+				if (cordon_strv_push_new(&plan->placeholders, first) < 0 ||
+				    (direct &&
+				     cordon_strv_push_new(&plan->placeholder_files, file) < 0))
+					return -ENOMEM;
+				return note(
+					plan, path, source,
+					"absent, and so is its directory: an empty one stands in "
+					"for it while a session runs, kept read-only");
+			}
 			if (cordon_strv_push_new(&plan->placeholder_files, path) < 0)
 				return -ENOMEM;
 			return note(plan, path, source,

@@ -484,7 +484,8 @@ struct walk {
 		mode_t mode;
 	} * opened;
 	size_t n_opened, opened_cap;
-	struct cordon_strv memo; /* see struct judge */
+	struct cordon_strv memo;        /* see struct judge */
+	unsigned long long local_bytes; /* what judge_local has read (look_local) */
 	/* The directory being listed. */
 	const char *rel;
 	int fd;
@@ -2202,11 +2203,16 @@ static int judge_name(const struct cordon_sweep *s, const char *path, struct cor
 #define LOCAL_DEPTH  8
 #define LOCAL_BUDGET 16384
 #define LOCAL_BYTES  (64ULL << 20)
+/* And all of a root's local names together: a session that laid a
+ * thousand links to one large file made the end of the session read 64
+ * MiB for each (round 14: over two minutes). */
+#define LOCAL_BYTES_ALL (256ULL << 20)
 
 struct local_look {
 	struct timespec newest;
 	unsigned long long digest; /* 0: none */
 	unsigned long long bytes;  /* contents read so far */
+	unsigned long long *spent; /* by all the root's local names so far */
 	bool partial;              /* something in it was not seen */
 };
 
@@ -2226,11 +2232,20 @@ static unsigned long long hash_file(int root, const char *rel, int nofollow, con
 	int fd = openat(root, rel, O_RDONLY | nofollow | O_NONBLOCK | O_CLOEXEC);
 	char buf[65536];
 	ssize_t n = 0;
-	while (fd >= 0 && l->bytes < LOCAL_BYTES && (n = read(fd, buf, sizeof(buf))) > 0) {
+	while (fd >= 0) {
+		/* Past a budget, one byte more tells whether there was more. */
+		bool room = l->bytes < LOCAL_BYTES && *l->spent < LOCAL_BYTES_ALL;
+		if ((n = read(fd, buf, room ? sizeof(buf) : 1)) <= 0)
+			break;
+		if (!room) {
+			l->partial = true;
+			break;
+		}
 		h = fnv(h, buf, (size_t)n);
 		l->bytes += (unsigned long long)n;
+		*l->spent += (unsigned long long)n;
 	}
-	if (fd < 0 || n != 0)
+	if (fd < 0 || n < 0)
 		l->partial = true; /* unread, or read only in part */
 	if (fd >= 0)
 		close(fd);
@@ -2273,10 +2288,10 @@ static bool look_one(int root, const char *rel, const struct stat *st, struct lo
 /* REL beneath ROOT, a local name: L filled; false when it is gone. Only
  * read: the links in it are followed (what they lead to is what a tool
  * started there reads), within the budgets. */
-static bool look_local(int root, const char *rel, struct local_look *l)
+static bool look_local(int root, const char *rel, struct local_look *l, unsigned long long *spent)
 {
 	struct stat st;
-	*l = (struct local_look){0};
+	*l = (struct local_look){.spent = spent};
 	if (fstatat(root, rel, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return false;
 	if (!look_one(root, rel, &st, l) && !S_ISDIR(st.st_mode))
@@ -2391,7 +2406,7 @@ static int judge_local(struct walk *w, const char *rel, struct cordon_strv *said
 {
 	char path[PATH_MAX * 2];
 	struct local_look l;
-	if (in_dependencies(rel) || !look_local(w->root, rel, &l))
+	if (in_dependencies(rel) || !look_local(w->root, rel, &l, &w->local_bytes))
 		return 0;
 	record_digest(w, rel, l.digest);
 	if (snprintf(path, sizeof(path), "%s/%s", w->top, rel) >= PATH_MAX ||
@@ -2403,8 +2418,11 @@ static int judge_local(struct walk *w, const char *rel, struct cordon_strv *said
 	    (to = realpath(path, NULL)) && cordon_path_under(to, w->top) &&
 	    strcmp(to, w->top) != 0) {
 		struct local_look t;
-		if (look_local(w->root, to + strlen(w->top) + 1, &t) && after(&t.newest, &l.newest))
-			l.newest = t.newest;
+		if (look_local(w->root, to + strlen(w->top) + 1, &t, &w->local_bytes)) {
+			if (after(&t.newest, &l.newest))
+				l.newest = t.newest;
+			l.partial = l.partial || t.partial;
+		}
 	}
 	unsigned long long before = recorded_digest(w, rel);
 	if (!l.partial &&
@@ -2412,14 +2430,15 @@ static int judge_local(struct walk *w, const char *rel, struct cordon_strv *said
 		return 0;
 	record_digest(w, rel, 0);
 	if (l.partial)
-		return disarm_said(w->s, path,
-				   "as this session ended, cordon could not read all of",
-				   "which an editor, an agent or a tool started in that directory "
-				   "outside obeys (past 8 levels, 16384 entries or 64 MiB, or what "
-				   "cordon cannot open)",
-				   "review it, then move it back (a write rule naming it keeps it "
-				   "as it is)",
-				   said, NULL, 0);
+		return disarm_said(
+			w->s, path, "as this session ended, cordon could not read all of",
+			"which an editor, an agent or a tool started in that directory "
+			"outside obeys (past 8 levels, 16384 entries or 64 MiB, 256 MiB for all of "
+			"them, or what "
+			"cordon cannot open)",
+			"review it, then move it back (a write rule naming it keeps it "
+			"as it is)",
+			said, NULL, 0);
 	return disarm(w->s, path,
 		      "this session (or a program outside, while it ran) made or changed",
 		      "which an editor, an agent or a tool started in that directory outside obeys "

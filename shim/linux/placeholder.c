@@ -175,7 +175,10 @@ static bool still_there(const struct cordon_placeholder *p, const char *name)
 void cordon_placeholders_release(struct cordon_placeholders *h, bool ended,
 				 struct cordon_strv *filled)
 {
-	for (size_t i = 0; i < h->n; i++) {
+	/* Last held first: a file stand-in in a directory stand-in (an
+	 * include in a missing .vscode) goes before its directory, which is
+	 * then empty again (round 14: said as filled, and left). */
+	for (size_t i = h->n; i-- > 0;) {
 		struct cordon_placeholder *p = &h->v[i];
 		if (!p->path)
 			continue;

@@ -739,6 +739,40 @@ BOTH_USERS(guards, a_linked_hooks_directory_is_kept, .timeout = 60)
 	world_free(&w);
 }
 
+/* The same through a directory that ".." leaves (.git/hooks ->
+ * ../x/../.githooks): x swapped for a link to a directory of the
+ * session's would lead git outside to its hooks (round 14); x is kept in
+ * place too. Control: outside, the swap lands and the hook runs. */
+static const char swap_dotdot[] =
+	"mkdir -p mine/sub mine/.githooks && hook pre-commit > mine/.githooks/pre-commit && "
+	"chmod +x mine/.githooks/pre-commit; mv x x.old; echo move $?; ln -s mine/sub x; "
+	"echo link $?\n";
+
+BOTH_USERS(guards, a_directory_left_by_dotdot_on_a_hooks_link_stays, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "ghookup");
+	struct run_result r = outside(&w, "mkdir -p .githooks x && rm -rf .git/hooks && "
+					  "ln -s ../x/../.githooks .git/hooks && sleep 1");
+	run_free(&r);
+	char *diag = plant_inside(&w, swap_dotdot);
+	cr_expect(strstr(diag, "move "), "the session did not run\n%s", diag);
+	struct stat st;
+	char *x = at(w.proj, "x");
+	cr_expect(lstat(x, &st) == 0 && S_ISDIR(st.st_mode), "x was swapped\n%s", diag);
+	git_outside(&w, w.proj, "outside-deny");
+	cr_expect_not(marked(&w, "deny", "pre-commit"), "git outside ran the swapped hooks\n%s",
+		      diag);
+	free(diag);
+	r = outside(&w, "rm -rf mine x.old");
+	run_free(&r);
+	plant_outside(&w, swap_dotdot, NULL);
+	git_outside(&w, w.proj, "outside-ctl");
+	cr_expect(marked(&w, "ctl", "pre-commit"), "control: the swap did not lead git outside");
+	free(x);
+	world_free(&w);
+}
+
 /* What a session does with git in the project keeps working: add, commit,
  * branch, checkout -b, stash, status; the results are there outside. */
 BOTH_USERS(guards, git_keeps_working_inside, .timeout = 60)
@@ -1399,12 +1433,18 @@ BOTH_USERS(guards, a_missing_include_runs_nothing_while_the_session_runs, .timeo
 {
 	struct world w;
 	git_world(&w, who, "ginclive");
-	struct run_result r = outside(&w, "git config include.path ../team.gitconfig");
+	/* (Round 14: one whose directory is missing too, conf/, gets an
+	 * empty directory; one in a missing .vscode, with its stand-in, goes
+	 * with it unsaid.) */
+	struct run_result r = outside(&w, "git config include.path ../team.gitconfig && "
+					  "git config --add include.path ../conf/team.gitconfig && "
+					  "git config --add include.path ../.vscode/git.conf");
 	run_free(&r);
-	char *body =
-		plant(&w, "deny", "",
-		      "fsmon > team.gitconfig; echo plant $?; rm -f team.gitconfig; echo rm $?; "
-		      "fsmon > .git/../team.gitconfig; echo replant $?; " WAIT_GO);
+	char *body = plant(
+		&w, "deny", "",
+		"fsmon > team.gitconfig; echo plant $?; rm -f team.gitconfig; echo rm $?; "
+		"fsmon > .git/../team.gitconfig; echo replant $?; "
+		"mkdir -p conf; fsmon > conf/team.gitconfig; fsmon > .vscode/git.conf; " WAIT_GO);
 	char *status = fmt("cd '%s' && git status >/dev/null 2>&1", w.proj);
 	r = in_while_outside(&w, body, status);
 	cr_expect(strstr(r.out, "plant "), "the session did not run: %d %s%s", r.status, r.out,
@@ -1412,6 +1452,9 @@ BOTH_USERS(guards, a_missing_include_runs_nothing_while_the_session_runs, .timeo
 	cr_expect_not(marked(&w, "deny", "fsmonitor"),
 		      "git outside ran the included plant during the session: %s%s", r.out, r.err);
 	cr_expect_not(present(w.proj, "team.gitconfig"), "the stand-in was left: %s", r.err);
+	cr_expect_not(present(w.proj, "conf"), "conf's stand-in was left: %s", r.err);
+	cr_expect_not(present(w.proj, ".vscode"), ".vscode's stand-in was left: %s", r.err);
+	cr_expect_null(strstr(r.err, "no longer empty"), "falsely said: %s", r.err);
 	run_free(&r);
 	/* Written outside while the session runs: the user's, kept. */
 	char *save = fmt("printf '[alias]\\n\\tst = status\\n' > '%s/team.gitconfig'", w.proj);
