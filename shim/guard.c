@@ -1422,11 +1422,12 @@ static int protect_hook_links(struct cordon_guard_plan *plan, const struct reach
 /* Hook managers: a hook they install runs what a file in the worktree
  * says (pre-commit's .pre-commit-config.yaml, lefthook's lefthook.yml,
  * overcommit's .overcommit.yml), so that file is as much the hook as the
- * script is. Each manager: what its hooks say (any of), and the files it
- * reads. */
+ * script is, and so are the scripts it runs from the worktree (lefthook's
+ * .lefthook/HOOK/: round 14). Each manager: what its hooks say (any of),
+ * and the files it reads. */
 static const struct hook_manager {
 	const char *says[6];
-	const char *files[26];
+	const char *files[28];
 } hook_managers[] = {
 	{{"pre-commit.com", "pre-commit run", "pre_commit", "hook-impl", "prek", NULL},
 	 {".pre-commit-config.yaml", ".pre-commit-config.yml", NULL}},
@@ -1442,7 +1443,8 @@ static const struct hook_manager {
 			      "lefthook-local.jsonc",   ".lefthook-local.jsonc",
 			      ".config/lefthook.yml",   ".config/lefthook.yaml",
 			      ".config/lefthook.toml",  ".config/lefthook.json",
-			      ".config/lefthook.jsonc", NULL}},
+			      ".config/lefthook.jsonc", ".lefthook",
+			      ".lefthook-local",        NULL}},
 	{{"overcommit", NULL}, {".overcommit.yml", NULL}},
 };
 
