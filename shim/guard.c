@@ -504,11 +504,11 @@ static bool first_missing(const struct reach *r, const char *target, char *out, 
 }
 
 #define LINKS_IN_DEPTH  8
-#define LINKS_IN_BUDGET 4096
+#define LINKS_IN_BUDGET 16384
 #define LINKS_IN_HOPS   8
 
 /* The links in the protected directory DIR (eight levels down, the first
- * 4096 entries, then said) that lead out of it to where the session may
+ * 16384 entries, then said) that lead out of it to where the session may
  * write: what they lead to is kept read-only too, as what a link in
  * ~/.config leads to is (policy.c), and the links in a directory one
  * leads to, HOPS more times. A read-only .vscode kept the link tasks.json
