@@ -745,7 +745,7 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 			 * pinned, as one found there is). Deeper, the directory
 			 * alone, and the file is left to the sweep. */
 			char first[PATH_MAX], file[PATH_MAX];
-			if (!up && first_missing(r, path, first, sizeof(first))) {
+			if (!up && dir && first_missing(r, path, first, sizeof(first))) {
 				const char *ps = strrchr(dir, '/');
 				cleanup_free char *pdir =
 					ps && ps != dir ? strndup(dir, (size_t)(ps - dir)) : NULL;
