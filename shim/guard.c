@@ -480,6 +480,7 @@ enum {
 	IN_GUARDED = 16,       /* in a directory the plan keeps read-only: not replaceable */
 	NO_LINKS = 32,         /* what the links in a directory lead to: not looked at again */
 	FILE_PLACEHOLDER = 64, /* PLACEHOLDER, an empty file (an include git reads) */
+	FOLLOWED = 128,        /* FILE_PLACEHOLDER's path, past a dangling link already */
 };
 
 static int protect(struct cordon_guard_plan *plan, const struct reach *r, const char *path,
@@ -687,6 +688,74 @@ static int warn_other_names(struct cordon_guard_plan *plan, const struct reach *
 			path, source, (uintmax_t)st->st_nlink);
 }
 
+/* Missing PATH, NAME in PLAN's unguarded names, said so. */
+static int unguarded(struct cordon_guard_plan *plan, const char *path, const char *source)
+{
+	if (cordon_strv_push_new(&plan->unguarded, path) < 0)
+		return -ENOMEM;
+	return note(plan, path, source,
+		    "absent, in a writable directory: if made inside, it is NOT protected "
+		    "while the session runs; as it ends, it is moved aside "
+		    "(NAME.cordon-disarmed)");
+}
+
+/* PATH, a file git's config includes, missing where the session could make
+ * it: an empty file stands in for it (git reads it as no settings), and an
+ * empty directory for each directory missing on its way (conf/a/team.
+ * gitconfig with no conf: rounds 14 and 15 wrote the include there, and
+ * git outside during the session obeyed it); the file is then read-only
+ * and the directories pinned, as a file found there is. Reached through a
+ * dangling link (lnk -> conf, no conf), the name it leads to stands in,
+ * and the link is kept in place. Where neither can be, left to the sweep. */
+static int file_stand_in(struct cordon_guard_plan *plan, const struct reach *r, const char *path,
+			 const char *source, int flags)
+{
+	char near[PATH_MAX], to[PATH_MAX], redo[PATH_MAX * 2];
+	struct stat st;
+	if (cordon_path_nearest(path, near, sizeof(near), &st) < 0 || strcmp(near, path) == 0)
+		return unguarded(plan, path, source);
+	const char *rest = path + strlen(near); /* "/conf/team.gitconfig" */
+	if (S_ISLNK(st.st_mode) && !(flags & FOLLOWED) && dangling_target(near, to, sizeof(to)) &&
+	    (size_t)snprintf(redo, sizeof(redo), "%s%s", to, rest) < PATH_MAX) {
+		int e = pin_links(plan, r, near, source);
+		return e < 0 ? e : protect(plan, r, redo, source, flags | FOLLOWED);
+	}
+	cleanup_free char *canon = S_ISDIR(st.st_mode) ? canon_of(r, near) : NULL;
+	if (!canon)
+		return unguarded(plan, path, source);
+	char built[PATH_MAX];
+	snprintf(built, sizeof(built), "%s", strcmp(canon, "/") == 0 ? "" : canon);
+	struct cordon_strv dirs = {0};
+	int e = 0;
+	for (const char *c = rest + 1; e >= 0 && *c;) {
+		size_t n = strcspn(c, "/");
+		size_t len = strlen(built);
+		if ((n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.') ||
+		    len + 1 + n >= sizeof(built)) {
+			cordon_strv_free(&dirs);
+			return unguarded(plan, path, source);
+		}
+		snprintf(built + len, sizeof(built) - len, "/%.*s", (int)n, c);
+		c += n;
+		c += strspn(c, "/");
+		if (*c)
+			e = cordon_strv_push(&dirs, built);
+	}
+	size_t missing = dirs.n;
+	for (size_t i = 0; e >= 0 && i < dirs.n; i++)
+		e = cordon_strv_push_new(&plan->placeholders, dirs.v[i]);
+	if (e >= 0)
+		e = cordon_strv_push_new(&plan->placeholder_files, built);
+	cordon_strv_free(&dirs);
+	if (e < 0)
+		return e;
+	return note(plan, built, source,
+		    missing ? "absent, and so is its directory: an empty file stands in for it "
+			      "while a session runs, in empty directories, kept read-only"
+			    : "absent: an empty file stands in for it while a session runs, kept "
+			      "read-only");
+}
+
 /* PATH made read-only where a rule would let it be written. FLAGS: MKDIR,
  * make it (a directory) when it is missing and its parent exists;
  * OPTIONAL, say nothing when it is missing. */
@@ -727,52 +796,9 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 				    "absent: an empty directory stands in for it while a session "
 				    "runs, kept read-only");
 		}
-		if (flags & FILE_PLACEHOLDER) {
-			/* (As the sweep will name it: .git/../team.gitconfig is
-			 * the worktree's team.gitconfig.) */
-			char named[PATH_MAX];
-			const char *slash = strrchr(path, '/');
-			cleanup_free char *dir =
-				slash ? strndup(path, (size_t)(slash - path)) : NULL;
-			cleanup_free char *up = dir && dir[0] ? canon_of(r, dir) : NULL;
-			if (up && (size_t)snprintf(named, sizeof(named), "%s%s", up, slash) <
-					  sizeof(named))
-				path = named;
-			/* Its directory missing too (conf/team.gitconfig with no
-			 * conf: round 14 wrote the include there): an empty
-			 * directory stands in for that one, made first, and an
-			 * empty file in it (then read-only, and its directory
-			 * pinned, as one found there is). Deeper, the directory
-			 * alone, and the file is left to the sweep. */
-			char first[PATH_MAX], file[PATH_MAX];
-			if (!up && dir && first_missing(r, path, first, sizeof(first))) {
-				const char *ps = strrchr(dir, '/');
-				cleanup_free char *pdir =
-					ps && ps != dir ? strndup(dir, (size_t)(ps - dir)) : NULL;
-				cleanup_free char *pup = pdir ? canon_of(r, pdir) : NULL;
-				bool direct = pup && (size_t)snprintf(file, sizeof(file), "%s%s",
-								      first, slash) < sizeof(file);
-				if (cordon_strv_push_new(&plan->placeholders, first) < 0 ||
-				    (direct &&
-				     cordon_strv_push_new(&plan->placeholder_files, file) < 0))
-					return -ENOMEM;
-				return note(
-					plan, path, source,
-					"absent, and so is its directory: an empty one stands in "
-					"for it while a session runs, kept read-only");
-			}
-			if (cordon_strv_push_new(&plan->placeholder_files, path) < 0)
-				return -ENOMEM;
-			return note(plan, path, source,
-				    "absent: an empty file stands in for it while a session runs, "
-				    "kept read-only");
-		}
-		if (cordon_strv_push_new(&plan->unguarded, path) < 0)
-			return -ENOMEM;
-		return note(plan, path, source,
-			    "absent, in a writable directory: if made inside, it is NOT protected "
-			    "while the session runs; as it ends, it is moved aside "
-			    "(NAME.cordon-disarmed)");
+		if (flags & FILE_PLACEHOLDER)
+			return file_stand_in(plan, r, path, source, flags);
+		return unguarded(plan, path, source);
 	}
 	cleanup_free char *canon = canon_of(r, path);
 	if (!canon && errno == ENOENT) {

@@ -1442,16 +1442,22 @@ BOTH_USERS(guards, a_missing_include_runs_nothing_while_the_session_runs, .timeo
 	git_world(&w, who, "ginclive");
 	/* (Round 14: one whose directory is missing too, conf/, gets an
 	 * empty directory; one in a missing .vscode, with its stand-in, goes
-	 * with it unsaid.) */
+	 * with it unsaid. Round 15: two directories missing, x/y/; and one
+	 * through a dangling link, lnk -> conf2, whose link stays.) */
 	struct run_result r = outside(&w, "git config include.path ../team.gitconfig && "
 					  "git config --add include.path ../conf/team.gitconfig && "
-					  "git config --add include.path ../.vscode/git.conf");
+					  "git config --add include.path ../.vscode/git.conf && "
+					  "git config --add include.path ../x/y/team.gitconfig && "
+					  "git config --add include.path ../lnk/team.gitconfig && "
+					  "ln -s conf2 lnk");
 	run_free(&r);
-	char *body = plant(
-		&w, "deny", "",
-		"fsmon > team.gitconfig; echo plant $?; rm -f team.gitconfig; echo rm $?; "
-		"fsmon > .git/../team.gitconfig; echo replant $?; "
-		"mkdir -p conf; fsmon > conf/team.gitconfig; fsmon > .vscode/git.conf; " WAIT_GO);
+	char *body =
+		plant(&w, "deny", "",
+		      "fsmon > team.gitconfig; echo plant $?; rm -f team.gitconfig; echo rm $?; "
+		      "fsmon > .git/../team.gitconfig; echo replant $?; "
+		      "mkdir -p conf; fsmon > conf/team.gitconfig; fsmon > .vscode/git.conf; "
+		      "mv x x.old; mkdir -p x/y; fsmon > x/y/team.gitconfig; "
+		      "rm lnk; mkdir -p conf2; fsmon > lnk/team.gitconfig; " WAIT_GO);
 	char *status = fmt("cd '%s' && git status >/dev/null 2>&1", w.proj);
 	r = in_while_outside(&w, body, status);
 	cr_expect(strstr(r.out, "plant "), "the session did not run: %d %s%s", r.status, r.out,
@@ -1461,6 +1467,12 @@ BOTH_USERS(guards, a_missing_include_runs_nothing_while_the_session_runs, .timeo
 	cr_expect_not(present(w.proj, "team.gitconfig"), "the stand-in was left: %s", r.err);
 	cr_expect_not(present(w.proj, "conf"), "conf's stand-in was left: %s", r.err);
 	cr_expect_not(present(w.proj, ".vscode"), ".vscode's stand-in was left: %s", r.err);
+	cr_expect_not(present(w.proj, "x"), "x's stand-in was left: %s", r.err);
+	cr_expect_not(present(w.proj, "conf2"), "conf2's stand-in was left: %s", r.err);
+	struct stat st;
+	char *lnk = at(w.proj, "lnk");
+	cr_expect(lstat(lnk, &st) == 0 && S_ISLNK(st.st_mode), "lnk was removed: %s", r.err);
+	free(lnk);
 	cr_expect_null(strstr(r.err, "no longer empty"), "falsely said: %s", r.err);
 	run_free(&r);
 	/* Written outside while the session runs: the user's, kept. */
