@@ -1592,6 +1592,19 @@ static int guard_named(struct cordon_policy *p, const struct cordon_context *ctx
 	return r < 0 ? r : config_links(p, ctx->home, ctx->getenv_fn, guard_config_link, &n);
 }
 
+/* LIST kept as protected_paths are (SOURCE): in the project, and in each
+ * directory the user made writable besides it (a sibling repository). */
+static int guard_protected(struct cordon_policy *p, const char *const *list, const char *source,
+			   const char *home, struct cordon_path_cache *cache)
+{
+	int r = guard_list(p, list, CORDON_GUARD_PROTECT | CORDON_GUARD_PLACEHOLDER, source, home,
+			   cache);
+	for (size_t i = 0, n = p->n_rules; r >= 0 && i < n; i++)
+		if (cordon_policy_writable_root(p, &p->rules[i]))
+			r = guard_root(p, list, source, home, p->rules[i].path, cache);
+	return r;
+}
+
 /* A relative $XDG_CONFIG_HOME or $XDG_DATA_HOME (".cfg"), which the XDG
  * rules say to ignore: git takes it from the top of the repository it runs
  * in, and reads .cfg/git/config there, in any repository (round 11 ran the
@@ -1617,12 +1630,7 @@ static int guard_relative_xdg(struct cordon_policy *p, const struct cordon_conte
 		if (asprintf(&name, "%.*s/", (int)n, v) < 0 ||
 		    asprintf(&source, "protected_paths: $%s, relative", vars[i]) < 0)
 			return -ENOMEM;
-		const char *const list[] = {name, NULL};
-		r = guard_list(p, list, CORDON_GUARD_PROTECT | CORDON_GUARD_PLACEHOLDER, source,
-			       ctx->home, cache);
-		for (size_t k = 0, m = p->n_rules; r >= 0 && k < m; k++)
-			if (cordon_policy_writable_root(p, &p->rules[k]))
-				r = guard_root(p, list, source, ctx->home, p->rules[k].path, cache);
+		r = guard_protected(p, (const char *const[]){name, NULL}, source, ctx->home, cache);
 	}
 	return r;
 }
@@ -1640,11 +1648,7 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 					       : cordon_default_protected;
 	const char *psource = cfg->has_protected ? "protected_paths" : "protected_paths (default)";
 	if (r >= 0)
-		r = guard_list(p, protected, CORDON_GUARD_PROTECT | CORDON_GUARD_PLACEHOLDER,
-			       psource, ctx->home, &cache);
-	for (size_t i = 0, n = p->n_rules; r >= 0 && i < n; i++)
-		if (cordon_policy_writable_root(p, &p->rules[i]))
-			r = guard_root(p, protected, psource, ctx->home, p->rules[i].path, &cache);
+		r = guard_protected(p, protected, psource, ctx->home, &cache);
 	if (r >= 0)
 		r = guard_relative_xdg(p, ctx, &cache);
 	for (size_t i = 0; r >= 0 && ctx->home && cordon_dotfiles[i]; i++) {
