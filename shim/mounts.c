@@ -37,7 +37,7 @@ void cordon_mountinfo_unescape(char *s)
 }
 
 struct mount_line {
-	char *dev;  /* "major:minor" */
+	dev_t dev;
 	char *root; /* the mount's root within its file system */
 	char *at;   /* where it is mounted */
 };
@@ -50,7 +50,6 @@ struct mount_table {
 static void table_free(struct mount_table *t)
 {
 	for (size_t i = 0; i < t->n; i++) {
-		free(t->v[i].dev);
 		free(t->v[i].root);
 		free(t->v[i].at);
 	}
@@ -58,7 +57,8 @@ static void table_free(struct mount_table *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* Fields 3 (device), 4 (root) and 5 (mount point) of each line. */
+/* Fields 3 (device, "major:minor"), 4 (root) and 5 (mount point) of each
+ * line. */
 static int table_read(struct mount_table *t)
 {
 	FILE *f = fopen("/proc/self/mountinfo", "re");
@@ -75,6 +75,13 @@ static int table_read(struct mount_table *t)
 			field[nf++] = tok;
 		if (nf < 5)
 			continue;
+		char *end = NULL;
+		unsigned long maj = strtoul(field[2], &end, 10);
+		if (*end != ':')
+			continue;
+		unsigned long min = strtoul(end + 1, &end, 10);
+		if (*end)
+			continue;
 		cordon_mountinfo_unescape(field[3]);
 		cordon_mountinfo_unescape(field[4]);
 		struct mount_line *nv = cordon_grow(t->v, &t->cap, t->n + 1, sizeof(*nv), 32);
@@ -83,9 +90,9 @@ static int table_read(struct mount_table *t)
 			break;
 		}
 		t->v = nv;
-		struct mount_line m = {strdup(field[2]), strdup(field[3]), strdup(field[4])};
-		if (!m.dev || !m.root || !m.at) {
-			free(m.dev), free(m.root), free(m.at);
+		struct mount_line m = {makedev(maj, min), strdup(field[3]), strdup(field[4])};
+		if (!m.root || !m.at) {
+			free(m.root), free(m.at);
 			e = -ENOMEM;
 			break;
 		}
@@ -127,7 +134,7 @@ static long fs_path(const struct mount_table *t, const char *path, char *out, si
 static bool shared(const struct mount_table *t, size_t i)
 {
 	for (size_t k = 0; k < t->n; k++)
-		if (k != i && strcmp(t->v[k].dev, t->v[i].dev) == 0 &&
+		if (k != i && t->v[k].dev == t->v[i].dev &&
 		    (cordon_path_under(t->v[k].root, t->v[i].root) ||
 		     cordon_path_under(t->v[i].root, t->v[k].root)))
 			return true;
@@ -140,19 +147,11 @@ static size_t shared_devs(const struct mount_table *t, dev_t *devs, size_t size)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < t->n && n < size; i++) {
-		char *end = NULL;
-		unsigned long maj = strtoul(t->v[i].dev, &end, 10), min = 0;
-		if (!shared(t, i) || !end || *end != ':')
-			continue;
-		min = strtoul(end + 1, &end, 10);
-		if (*end)
-			continue;
-		dev_t d = makedev(maj, min);
 		size_t k = 0;
-		while (k < n && devs[k] != d)
+		while (k < n && devs[k] != t->v[i].dev)
 			k++;
-		if (k == n)
-			devs[n++] = d;
+		if (k == n && shared(t, i))
+			devs[n++] = t->v[i].dev;
 	}
 	return n;
 }
@@ -177,7 +176,7 @@ int cordon_mount_aliases(const struct cordon_strv *paths, struct cordon_strv *ou
 		long in = canon ? fs_path(&t, canon, fsp, sizeof(fsp)) : -1;
 		for (size_t k = 0; in >= 0 && e >= 0 && k < t.n; k++) {
 			const struct mount_line *m = &t.v[k];
-			if ((long)k == in || strcmp(m->dev, t.v[in].dev) != 0 ||
+			if ((long)k == in || m->dev != t.v[in].dev ||
 			    !cordon_path_under(fsp, m->root))
 				continue;
 			const char *rest = strcmp(m->root, "/") == 0 ? fsp : fsp + strlen(m->root);
