@@ -688,8 +688,8 @@ static int warn_other_names(struct cordon_guard_plan *plan, const struct reach *
 			path, source, (uintmax_t)st->st_nlink);
 }
 
-/* Missing PATH, NAME in PLAN's unguarded names, said so. */
-static int unguarded(struct cordon_guard_plan *plan, const char *path, const char *source)
+/* Missing PATH, in PLAN's unguarded names for the sweep, said so. */
+static int left_to_sweep(struct cordon_guard_plan *plan, const char *path, const char *source)
 {
 	if (cordon_strv_push_new(&plan->unguarded, path) < 0)
 		return -ENOMEM;
@@ -713,7 +713,7 @@ static int file_stand_in(struct cordon_guard_plan *plan, const struct reach *r, 
 	char near[PATH_MAX], to[PATH_MAX], redo[PATH_MAX * 2];
 	struct stat st;
 	if (cordon_path_nearest(path, near, sizeof(near), &st) < 0 || strcmp(near, path) == 0)
-		return unguarded(plan, path, source);
+		return left_to_sweep(plan, path, source);
 	const char *rest = path + strlen(near); /* "/conf/team.gitconfig" */
 	if (S_ISLNK(st.st_mode) && !(flags & FOLLOWED) && dangling_target(near, to, sizeof(to)) &&
 	    (size_t)snprintf(redo, sizeof(redo), "%s%s", to, rest) < PATH_MAX) {
@@ -722,7 +722,7 @@ static int file_stand_in(struct cordon_guard_plan *plan, const struct reach *r, 
 	}
 	cleanup_free char *canon = S_ISDIR(st.st_mode) ? canon_of(r, near) : NULL;
 	if (!canon)
-		return unguarded(plan, path, source);
+		return left_to_sweep(plan, path, source);
 	char built[PATH_MAX];
 	snprintf(built, sizeof(built), "%s", strcmp(canon, "/") == 0 ? "" : canon);
 	struct cordon_strv dirs = {0};
@@ -733,7 +733,7 @@ static int file_stand_in(struct cordon_guard_plan *plan, const struct reach *r, 
 		if ((n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.') ||
 		    len + 1 + n >= sizeof(built)) {
 			cordon_strv_free(&dirs);
-			return unguarded(plan, path, source);
+			return left_to_sweep(plan, path, source);
 		}
 		snprintf(built + len, sizeof(built) - len, "/%.*s", (int)n, c);
 		c += n;
@@ -798,7 +798,7 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 		}
 		if (flags & FILE_PLACEHOLDER)
 			return file_stand_in(plan, r, path, source, flags);
-		return unguarded(plan, path, source);
+		return left_to_sweep(plan, path, source);
 	}
 	cleanup_free char *canon = canon_of(r, path);
 	if (!canon && errno == ENOENT) {

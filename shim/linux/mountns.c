@@ -189,11 +189,6 @@ static int mount_one(const struct cordon_mount *m, int *empty, struct cordon_err
 	return 0;
 }
 
-/* POSIX shared memory is files in /dev/shm: the host's are other
- * programs' (a database's, a browser's), read and written through the
- * default read-write rule. The session gets a /dev/shm of its own, a fresh
- * tmpfs (mode 1777, as the host's), shared by its processes and gone with
- * its namespace. Only where a rule grants /dev/shm and it is a directory. */
 /* Whether SOURCE is a guard of the home's own files (a dotfile, what runs
  * from the home, an agent's settings), not one of the project's
  * protected_paths, cordon's config, what a dotfile names, or a server's
@@ -218,6 +213,11 @@ static bool beneath_readonly(const struct cordon_guard_plan *plan, size_t i)
 	return false;
 }
 
+/* POSIX shared memory is files in /dev/shm: the host's are other
+ * programs' (a database's, a browser's), read and written through the
+ * default read-write rule. The session gets a /dev/shm of its own, a fresh
+ * tmpfs (mode 1777, as the host's), shared by its processes and gone with
+ * its namespace. Only where a rule grants /dev/shm and it is a directory. */
 static int private_shm(const struct cordon_policy *p, struct cordon_error *err)
 {
 	struct stat st;
