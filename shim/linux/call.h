@@ -16,6 +16,7 @@ struct cordon_creds {
 	int n_groups;
 	gid_t groups[256];
 	unsigned long long cap_eff;
+	pid_t ns_tgid, ns_tid; /* in its own pid namespace (what its /proc/self names) */
 };
 
 struct cordon_call {
@@ -44,6 +45,13 @@ int cordon_call_take_fd(struct cordon_call *c, int fd);
  * supervisor's own rights). 0, or -errno (nothing to restore then). */
 int cordon_call_assume(struct cordon_call *c);
 void cordon_call_restore(void);
+/* Read the caller's credentials and own pids now (from /proc/TID/status,
+ * once a call), whether or not cordon_call_assume needs them. 0, or
+ * -errno. */
+int cordon_call_creds(struct cordon_call *c);
+/* An O_PATH fd on the caller's WHICH ("root" or "cwd", as /proc shows
+ * them), or -ESRCH (gone) / -EACCES. */
+int cordon_call_dir(const struct cordon_call *c, const char *which);
 /* The thread group (process) of TID, from /proc, or -1. */
 pid_t cordon_tgid_of(pid_t tid);
 

@@ -1,10 +1,10 @@
 /* File metadata and watches, judged by the supervisor (see metadata.h). */
 #include "metadata.h"
+#include "resolve.h"
 #include "sysnums.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/openat2.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -274,39 +274,15 @@ static int decode(const struct seccomp_data *d, struct req *q)
 	}
 }
 
-/* "/proc/self/fd/N" (or thread-self, or the caller's own pid): N, else -1. */
-static int own_fd_link(const struct cordon_call *c, const char *path)
-{
-	const char *p;
-	if (strncmp(path, "/proc/", 6) != 0)
-		return -1;
-	p = path + 6;
-	char *end;
-	if (strncmp(p, "self/", 5) == 0)
-		p += 5;
-	else if (strncmp(p, "thread-self/", 12) == 0)
-		p += 12;
-	else {
-		long pid = strtol(p, &end, 10);
-		if (end == p || *end != '/' || (pid != c->tid && pid != cordon_tgid_of(c->tid)))
-			return -1;
-		p = end + 1;
-	}
-	if (strncmp(p, "fd/", 3) != 0)
-		return -1;
-	long fd = strtol(p + 3, &end, 10);
-	return end != p + 3 && *end == '\0' && fd >= 0 && fd <= INT32_MAX ? (int)fd : -1;
-}
-
 /* Where the file Q names is looked up, as the caller sees it, taken before
  * the caller's credentials are (they need the supervisor's own rights):
  * *FD an fd of ours on the file itself (the caller's own open file, for
- * by_fd, AT_EMPTY_PATH or its /proc/self/fd/N), or *BASE the directory PATH
- * is resolved from. 0 or -errno. */
+ * by_fd or AT_EMPTY_PATH), or *BASE the directory PATH is resolved from
+ * (-1: absolute) and *ROOT the caller's root. 0 or -errno. */
 static int find_base(struct cordon_call *c, const struct req *q, char *path, size_t size, int *fd,
-		     int *base)
+		     int *base, int *root)
 {
-	*fd = *base = -1;
+	*fd = *base = *root = -1;
 	if (q->by_fd)
 		return (*fd = cordon_call_take_fd(c, q->fd)) < 0 ? *fd : 0;
 	if (!q->path)
@@ -320,16 +296,13 @@ static int find_base(struct cordon_call *c, const struct req *q, char *path, siz
 		if (q->fd != AT_FDCWD)
 			return (*fd = cordon_call_take_fd(c, q->fd)) < 0 ? *fd : 0;
 	}
-	int own = own_fd_link(c, path);
-	if (own >= 0)
-		return (*fd = cordon_call_take_fd(c, own)) < 0 ? *fd : 0;
-	bool abs = path[0] == '/';
-	if (abs || q->fd == AT_FDCWD) {
-		char dir[64];
-		snprintf(dir, sizeof(dir), "/proc/%d/%s", (int)c->tid, abs ? "root" : "cwd");
-		*base = openat(AT_FDCWD, dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (*base < 0)
-			return errno == ENOENT ? -ESRCH : -EACCES;
+	if ((*root = cordon_call_dir(c, "root")) < 0)
+		return *root;
+	if (path[0] == '/')
+		return 0;
+	if (q->fd == AT_FDCWD) {
+		if ((*base = cordon_call_dir(c, "cwd")) < 0)
+			return *base;
 	} else if ((*base = cordon_call_take_fd(c, q->fd)) < 0) {
 		return *base;
 	}
@@ -340,19 +313,29 @@ static int find_base(struct cordon_call *c, const struct req *q, char *path, siz
 	return 0;
 }
 
-/* PATH from BASE, with the caller's credentials (already taken): a
- * directory it may not search hides what is beneath, as for the call
- * itself. An O_PATH fd, or -errno. */
-static int walk(const struct req *q, int base, const char *path)
+/* PATH from BASE (or ROOT), as the caller sees it and with its
+ * credentials (resolve.h): an O_PATH fd on the file, or -errno. */
+static int walk(struct cordon_call *c, const struct req *q, int root, int base, const char *path)
 {
-	struct open_how how = {
-		.flags = O_PATH | O_CLOEXEC | (q->follow ? 0 : O_NOFOLLOW),
-		.resolve = RESOLVE_NO_MAGICLINKS | (path[0] == '/' ? RESOLVE_IN_ROOT : 0),
-	};
-	int fd = (int)syscall(SYS_openat2, base, path, &how, sizeof(how));
-	if (fd >= 0)
-		return fd;
-	return errno == ELOOP && q->follow ? -EACCES : -errno;
+	struct cordon_found f;
+	int r = cordon_call_find(c, root, base, path, q->follow, &f);
+	if (r < 0 || f.whole)
+		return r < 0 ? r : f.dir;
+	/* Its last component, every link on the way followed already (a
+	 * trailing "/": a directory; never a link followed by the kernel,
+	 * which would take our root). */
+	size_t len = strlen(f.last);
+	bool dir = len > 1 && f.last[len - 1] == '/';
+	while (len > 1 && f.last[len - 1] == '/')
+		f.last[--len] = '\0';
+	if ((r = cordon_call_assume(c)) >= 0) {
+		r = openat(f.dir, f.last[0] ? f.last : ".",
+			   O_PATH | O_CLOEXEC | O_NOFOLLOW | (dir ? O_DIRECTORY : 0));
+		r = r < 0 ? -errno : r;
+		cordon_call_restore();
+	}
+	close(f.dir);
+	return r;
 }
 
 int cordon_fd_path(int fd, const struct stat *st, char *path, size_t size)
@@ -558,19 +541,19 @@ long cordon_meta_handle(const struct cordon_meta *m, struct cordon_call *c)
 	if (r < 0)
 		return r;
 	/* Everything read from the caller first, once; then, with its
-	 * credentials (one switch), the file is found, judged and changed. */
+	 * credentials, the file is found, judged and changed. */
 	char path[4096];
 	struct args x = {.inotify = -1};
-	int fd = -1, base = -1;
-	long res = find_base(c, &q, path, sizeof(path), &fd, &base);
+	int fd = -1, base = -1, root = -1;
+	long res = find_base(c, &q, path, sizeof(path), &fd, &base, &root);
 	if (res >= 0)
 		res = gather(c, &q, &x);
 	if (res >= 0 && !cordon_call_waiting(c))
 		res = -ESRCH;
+	if (res >= 0 && fd < 0 && (fd = walk(c, &q, root, base, path)) < 0)
+		res = fd;
 	if (res >= 0 && (res = cordon_call_assume(c)) >= 0) {
-		if (fd < 0)
-			fd = walk(&q, base, path);
-		res = fd < 0 ? fd : judge(m, &q, fd);
+		res = judge(m, &q, fd);
 		if (res >= 0 && (res = act(&q, &x, fd)) < 0)
 			res = -errno;
 		cordon_call_restore();
@@ -582,5 +565,7 @@ long cordon_meta_handle(const struct cordon_meta *m, struct cordon_call *c)
 		close(fd);
 	if (base >= 0)
 		close(base);
+	if (root >= 0)
+		close(root);
 	return res;
 }

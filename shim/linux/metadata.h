@@ -6,7 +6,8 @@
  * a file outside took effect, and a watch on an outside directory reported
  * the names created there. So these calls go to the supervisor, which
  *   - finds the file the caller names, once, in the caller's view (its
- *     root, working directory or directory fd; /proc/self/fd/N as the
+ *     root, working directory or directory fd; links followed as resolve.h
+ *     says, an absolute one from the caller's root; /proc/self/fd/N as the
  *     caller's fd N; no other magic link), or takes the caller's fd;
  *   - lets a change of metadata through only strictly beneath a rule that
  *     grants write (or on a file a rule names), never on a device node

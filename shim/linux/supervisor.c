@@ -258,6 +258,26 @@ static bool read_status(pid_t tid, char buf[STATUS_MAX])
 	return true;
 }
 
+/* The last number on BUF's line LABEL (the innermost pid namespace's), or
+ * -1. */
+static pid_t last_number(const char *buf, const char *label)
+{
+	const char *p = strstr(buf, label);
+	if (!p)
+		return -1;
+	p += strlen(label);
+	long v = -1;
+	while (*p && *p != '\n') {
+		char *end;
+		long n = strtol(p, &end, 10);
+		if (end == p)
+			break;
+		v = n;
+		p = end;
+	}
+	return v > 0 && v <= INT32_MAX ? (pid_t)v : -1;
+}
+
 /* From /proc/TID/status: whom the call is from. 0 or -errno. */
 static int read_creds(struct cordon_call *c)
 {
@@ -298,8 +318,15 @@ static int read_creds(struct cordon_call *c)
 	    theirs.st_dev != S.userns.st_dev)
 		k->cap_eff = 0;
 	k->cap_eff &= cordon_kept_caps();
+	k->ns_tgid = last_number(buf, "\nNStgid:");
+	k->ns_tid = last_number(buf, "\nNSpid:");
 	k->read = true;
 	return 0;
+}
+
+int cordon_call_creds(struct cordon_call *c)
+{
+	return read_creds(c);
 }
 
 /* What this thread changed for its caller, to be undone (restore_creds):
@@ -390,6 +417,14 @@ fail:
 void cordon_call_restore(void)
 {
 	restore_creds();
+}
+
+int cordon_call_dir(const struct cordon_call *c, const char *which)
+{
+	char dir[64];
+	snprintf(dir, sizeof(dir), "/proc/%d/%s", (int)c->tid, which);
+	int fd = openat(AT_FDCWD, dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	return fd >= 0 ? fd : errno == ENOENT ? -ESRCH : -EACCES;
 }
 
 pid_t cordon_tgid_of(pid_t tid)

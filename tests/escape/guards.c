@@ -1096,6 +1096,8 @@ static const char meta_script[] =
 	"chmod +x .git/hooks/post-checkout; echo chmod $?\n"
 	"touch -d @981173106 .git/config; echo touch $?\n"
 	"setfattr -n user.x -v y .git/config; echo setfattr $?\n"
+	"ln -sf \"$PWD/.git/config\" abs-link && setfattr -n user.z -v y abs-link; "
+	"echo abslink $?\n"
 	"python3 - <<'EOF'\n"
 	"import ctypes, os\n"
 	"c = ctypes.CDLL(None, use_errno=True)\n"
@@ -1114,12 +1116,14 @@ static const char meta_script[] =
 	"attempt('fsetx', lambda: os.setxattr(os.open(g, os.O_RDONLY), 'user.y', b'y'))\n"
 	"EOF\n";
 
-static const char *const meta_steps[] = {"chmod",  "touch",  "setfattr", "fchmod", "procchmod",
-					 "pchmod", "futime", "fsetx",    NULL};
+static const char *const meta_steps[] = {"chmod",     "touch",  "setfattr", "abslink", "fchmod",
+					 "procchmod", "pchmod", "futime",   "fsetx",   NULL};
 
 /* chmod +x on a hook file placed (not executable) in .git/hooks, touch and
- * setfattr on .git/config, by path and through descriptors: the mode, the
- * mtime and the xattrs stay. Control: protected_paths [] lets each land. */
+ * setfattr on .git/config, by path, through an absolute link to it (which
+ * the supervisor once followed from its own root, where no guard is:
+ * session 23) and through descriptors: the mode, the mtime and the xattrs
+ * stay. Control: protected_paths [] lets each land. */
 BOTH_USERS(guards, git_metadata_stays, .timeout = 60)
 {
 	struct world w;
@@ -1144,6 +1148,9 @@ BOTH_USERS(guards, git_metadata_stays, .timeout = 60)
 		     ".git/config got an xattr by path\ninside: %s%s", r.out, r.err);
 	cr_expect_lt(getxattr(config, "user.y", NULL, 0), 0,
 		     ".git/config got an xattr by descriptor\ninside: %s%s", r.out, r.err);
+	cr_expect_lt(getxattr(config, "user.z", NULL, 0), 0,
+		     ".git/config got an xattr through an absolute link\ninside: %s%s", r.out,
+		     r.err);
 	run_free(&r);
 
 	set_config(&w, ", \"protected_paths\": []");
