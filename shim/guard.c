@@ -695,8 +695,8 @@ static int left_to_sweep(struct cordon_guard_plan *plan, const char *path, const
 		return -ENOMEM;
 	return note(plan, path, source,
 		    "absent, in a writable directory: if made inside, it is NOT protected "
-		    "while the session runs; as it ends, it is moved aside "
-		    "(NAME.cordon-disarmed)");
+		    "until cordon moves it aside (NAME.cordon-disarmed), as it appears "
+		    "(Linux) or as the session ends");
 }
 
 /* PATH, a file git's config includes, missing where the session could make

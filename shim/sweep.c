@@ -2189,6 +2189,41 @@ static int judge_name(const struct cordon_sweep *s, const char *path, struct cor
 		      said);
 }
 
+/* PATH made again: moved to NAME.cordon-disarmed-again, over the one
+ * made before it (the first one is kept apart, and said): 1 if it was. */
+static int disarm_again(const struct cordon_sweep *s, const char *path)
+{
+	char to[NAME_MAX + 32];
+	const char *name = strrchr(path, '/') + 1;
+	int dir = parent_of(s, path, NULL, 0);
+	if (dir < 0)
+		return 0;
+	int e = -ENAMETOOLONG;
+	if ((size_t)snprintf(to, sizeof(to), "%s" DISARMED "-again", name) <= NAME_MAX)
+		e = renameat(dir, name, dir, to) < 0 ? -errno : 0;
+	if (e < 0 && e != -ENOENT) /* (a directory there, or a long name) */
+		e = cordon_fs_move_aside(dir, name, to, sizeof(to));
+	close(dir);
+	return e == 0;
+}
+
+int cordon_sweep_disarm_now(const struct cordon_sweep *s, const char *path, const char *way_to,
+			    bool again, struct cordon_strv *said)
+{
+	struct stat st;
+	if (again && lstat(path, &st) == 0 && disarm_again(s, path))
+		return 1;
+	if (!way_to)
+		return judge_name(s, path, said);
+	char shown[PATH_MAX + 8], head[PATH_MAX + 64];
+	cordon_printable(way_to, SIZE_MAX, shown, sizeof(shown));
+	snprintf(head, sizeof(head), "this session made, on the way to %s, the link", shown);
+	return disarm(s, path, head,
+		      "which cordon cannot guard while a session runs and an agent, direnv or an "
+		      "editor outside would obey",
+		      said);
+}
+
 /* What a local name holds, looked at as the walk records it and as the
  * sweep judges it: the newest change time in it, and a digest of its
  * names, kinds, link targets and contents, added up so that the order of

@@ -1065,3 +1065,24 @@ char *fmt(const char *f, ...)
 	va_end(ap);
 	return s;
 }
+
+struct run_result world_while_outside(struct world *w, const char *cfg, const char *body,
+				      const char *saves)
+{
+	char *outside_script = fmt("i=0; while [ ! -e %s/ready ] && [ $i -lt 300 ]; do sleep 0.05; "
+				   "i=$((i+1)); done; %s; touch %s/go",
+				   w->proj, saves, w->proj);
+	char *outside_argv[] = {"/bin/sh", "-c", outside_script, NULL};
+	pid_t saver = world_spawn(w, outside_argv, w->home);
+	/* (The project named: a dotfiles project is not taken from the cwd.) */
+	char *argv[] = {CORDON_BIN, "run",     "--config", (char *)cfg,  "--project", w->proj,
+			"--",       "/bin/sh", "-c",       (char *)body, NULL};
+	struct run_result r = world_run(w, argv, w->proj);
+	int st;
+	cr_expect_eq(waitpid(saver, &st, 0), saver);
+	free(outside_script);
+	char *ready = path_join(w->proj, "ready"), *go = path_join(w->proj, "go");
+	unlink(ready), unlink(go);
+	free(ready), free(go);
+	return r;
+}

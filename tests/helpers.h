@@ -131,6 +131,13 @@ struct run_result world_run(const struct world *w, char *const argv[], const cha
  * the test user's when W runs as it. */
 pid_t world_pty_spawn(const struct world *w, char *const argv[], int *master, char **slave_name);
 pid_t world_spawn(const struct world *w, char *const argv[], const char *cwd);
+/* The session (BODY, /bin/sh -c, in the project, named, with config CFG)
+ * and, outside, once BODY has made the file "ready" in the project, SAVES
+ * (run by /bin/sh as W's user, in the home), then "go": the session's
+ * output. BODY waits for "go" with WAIT_GO. */
+struct run_result world_while_outside(struct world *w, const char *cfg, const char *body,
+				      const char *saves);
+#define WAIT_GO "touch ready; while [ ! -e go ]; do sleep 0.05; done; sleep 0.3\n"
 /* A unix listener (stream or datagram) at PATH, outside the sandbox, that
  * W's user may connect to (it is chowned to it). */
 struct listener listen_unix(const struct world *w, const char *path, bool stream);

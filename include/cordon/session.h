@@ -116,6 +116,7 @@ struct cordon_session {
 
 struct cordon_policy;
 struct cordon_hidden_ways;
+struct cordon_sweep;
 
 /* What a session runs. */
 struct cordon_launch {
@@ -145,6 +146,10 @@ struct cordon_launch {
 	 * sweep's, cordon/guard.h), or NULL: the launcher's watch moves aside
 	 * the lures laid on them while the session runs, and notes them there. */
 	struct cordon_hidden_ways *ways;
+	/* Linux: the session's sweep (cordon/sweep.h), or NULL: a protected
+	 * name missing at the start that no mount could guard (its names), made
+	 * while the session runs, is moved aside by the watch as it appears. */
+	const struct cordon_sweep *sweep;
 };
 
 /* Run L as session S (S->id set, S->ack_timeout_ms set or 0) and wait for

@@ -107,6 +107,15 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 		       struct cordon_sweep *s);
 /* Take over NAMES (cordon_guard_plan.unguarded) for S. */
 void cordon_sweep_names(struct cordon_sweep *s, struct cordon_strv *names);
+/* While the session runs (Linux: the launcher's watch, reguard.c): PATH,
+ * one of S's names (WAY_TO NULL), or a link laid on the way to the name
+ * WAY_TO, made since the start: moved aside at once, as the session's end
+ * would, and said to SAID ("cordon: ..."). AGAIN (one was moved aside
+ * before, and said): to NAME.cordon-disarmed-again, over the one before,
+ * unsaid (a session that makes it in a loop leaves two, not thousands).
+ * 1 if it was moved. */
+int cordon_sweep_disarm_now(const struct cordon_sweep *s, const char *path, const char *way_to,
+			    bool again, struct cordon_strv *said);
 /* The file stand-ins HELD holds (cordon_placeholders_hold), kept read-only
  * for the session as a guard's file is: what is in one as it ends was
  * written outside. */

@@ -29,7 +29,14 @@
  * covered by a mount, and a program outside saving the name would write
  * through it: it is moved aside at once, from this thread, outside the
  * sandbox, by descriptors held since before the session started
- * (cordon_hidden_way_disarm), and said as the session ends. */
+ * (cordon_hidden_way_disarm), and said as the session ends.
+ *
+ * The protected names missing as the session started that no mount could
+ * guard (the sweep's names, but a .git) are watched the same way: one
+ * made, or a link laid on its way, is moved aside at once
+ * (cordon_sweep_disarm_now) and said; made again, to
+ * NAME.cordon-disarmed-again. A program outside can still read it in the
+ * moment before the move (docs/internals.md, "Known gap"). */
 #include "reguard.h"
 
 #include <errno.h>
@@ -44,6 +51,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
 #include <sys/stat.h>
@@ -53,6 +61,7 @@
 
 #include "cordon/guard.h"
 #include "cordon/strv.h"
+#include "cordon/sweep.h"
 #include "util.h"
 
 struct kept {
@@ -66,6 +75,11 @@ struct kept {
 	} * lv;
 	size_t levels;
 	bool hide;
+	/* A protected name missing as the session started that no mount
+	 * could guard (the sweep's): made since, it is moved aside at once;
+	 * MOVED times so far. */
+	bool made;
+	unsigned moved;
 	dev_t dev; /* what was there as the command started (0: nothing) */
 	ino_t ino;
 	/* A way the session could lay a lure on (borrowed), or NULL. */
@@ -80,6 +94,7 @@ struct kept {
 static struct {
 	const struct cordon_policy *p; /* until cordon_reguard_stop */
 	struct cordon_hidden_ways *ways;
+	const struct cordon_sweep *sweep;
 	struct kept *v;
 	size_t n, cap;
 	int inotify, stop, mnt, user;
@@ -115,10 +130,11 @@ static size_t up(const char *path, size_t len)
 	return len > 1 ? len - 1 : 0;
 }
 
-/* PATH, kept: HIDE (else read-only), its way WAY (may be NULL). Its way
- * starts at WAY's top, else (a hidden name) at the nearest directory on
- * it that exists, else at its own directory. */
-static int add(const char *path, bool hide, struct cordon_hidden_way *way)
+/* PATH, kept: HIDE, else MADE (a name that is moved aside when made),
+ * else read-only; its way WAY (may be NULL). Its way starts at WAY's top,
+ * else (a hidden name, a MADE one) at the nearest directory on it that
+ * exists, else at its own directory. */
+static int add(const char *path, bool hide, bool made, struct cordon_hidden_way *way)
 {
 	for (size_t i = 0; i < g.n; i++)
 		if (strcmp(g.v[i].path, path) == 0)
@@ -131,7 +147,7 @@ static int add(const char *path, bool hide, struct cordon_hidden_way *way)
 	struct stat st;
 	if (way) {
 		top = way->top;
-	} else if (hide) {
+	} else if (hide || made) {
 		while (top > 0 &&
 		       (snprintf(buf, sizeof(buf), "%.*s", (int)top, path) >= (int)sizeof(buf) ||
 			stat(buf, &st) < 0 || !S_ISDIR(st.st_mode)))
@@ -162,6 +178,8 @@ static int add(const char *path, bool hide, struct cordon_hidden_way *way)
 				   lv,
 				   levels,
 				   hide,
+				   made,
+				   0,
 				   there ? st.st_dev : 0,
 				   there ? st.st_ino : 0,
 				   way};
@@ -283,6 +301,35 @@ static void disarm(struct kept *k, size_t len)
 	}
 }
 
+/* PATH, K's name the session made, no mount could guard (K's own path),
+ * or a link it laid on the way to it: moved aside now, as the session's
+ * end would, and said at once (a program outside obeys it for as long as
+ * it is there); made again, said once more. */
+static void move_made(struct kept *k, const char *path)
+{
+	struct cordon_strv said = {0};
+	bool own = strcmp(path, k->path) == 0;
+	if (g.sweep && cordon_sweep_disarm_now(g.sweep, path, own ? NULL : k->path,
+					       k->moved > 0, &said) == 1 &&
+	    k->moved++ == 1) {
+		char shown[PATH_MAX + 8], line[PATH_MAX * 3];
+		cordon_printable(path, SIZE_MAX, shown, sizeof(shown));
+		snprintf(line, sizeof(line),
+			 "cordon: this session made %s again: cordon moves each one aside as it "
+			 "appears, the last one to %s.cordon-disarmed-again",
+			 shown, shown);
+		(void)cordon_strv_push(&said, line);
+	}
+	for (size_t i = 0; i < said.n; i++) {
+		char line[PATH_MAX * 3];
+		int n = snprintf(line, sizeof(line), "%s\n", said.v[i]);
+		if (n > 0)
+			(void)!write(STDERR_FILENO, line,
+				     (size_t)n < sizeof(line) ? (size_t)n : sizeof(line));
+	}
+	cordon_strv_free(&said);
+}
+
 /* K's way followed down from its top: each directory on it that exists
  * watched (the top as it was, a link of the user's there followed; below
  * it, none is followed), a lure on it moved aside, and K's guard put back
@@ -304,6 +351,8 @@ static void settle(struct kept *k, bool event)
 		if (i > 0 && !S_ISDIR(st.st_mode)) {
 			if (k->way && cordon_hidden_way_lure(k->way, false, &st))
 				disarm(k, end);
+			else if (k->made && S_ISLNK(st.st_mode))
+				move_made(k, dir);
 			break;
 		}
 		k->lv[i].wd = inotify_add_watch(g.inotify, dir, WATCHED | (i ? IN_DONT_FOLLOW : 0));
@@ -321,6 +370,10 @@ static void settle(struct kept *k, bool event)
 	}
 	if (lstat(k->path, &st) < 0)
 		return;
+	if (k->made) {
+		move_made(k, k->path);
+		return;
+	}
 	if (k->way && cordon_hidden_way_lure(k->way, true, &st)) {
 		disarm(k, strlen(k->path));
 		return;
@@ -436,27 +489,45 @@ static void forget(void)
  * its cover along, and one made at its name has none: a dotfiles tool
  * remaking the directory ~/.ssh links to), and the hidden names a rule would let the session
  * read that do not exist yet (their directories too, perhaps). */
-static int list(const struct cordon_policy *p)
+static int list_guards(const struct cordon_policy *p)
 {
 	int e = 0;
 	for (size_t i = 0; g.ways && e >= 0 && i < g.ways->n; i++)
-		e = add(g.ways->v[i].path, true, &g.ways->v[i]);
+		e = add(g.ways->v[i].path, true, false, &g.ways->v[i]);
 	struct cordon_guard_plan plan;
 	if (e < 0 || (e = cordon_guard_plan(p, false, &plan)) < 0)
 		return e;
 	for (size_t i = 0; e >= 0 && i < plan.n; i++)
 		if ((!plan.v[i].dir && plan.v[i].op == CORDON_MOUNT_RO) ||
 		    plan.v[i].op == CORDON_MOUNT_HIDE)
-			e = add(plan.v[i].path, plan.v[i].op == CORDON_MOUNT_HIDE, NULL);
+			e = add(plan.v[i].path, plan.v[i].op == CORDON_MOUNT_HIDE, false, NULL);
 	cordon_guard_plan_free(&plan);
 	for (size_t i = 0; e >= 0 && i < p->n_guards; i++) {
 		const struct cordon_guard *gd = &p->guards[i];
 		struct stat st;
 		if (gd->kind == CORDON_GUARD_HIDE && lstat(gd->path, &st) < 0 && errno == ENOENT &&
 		    (cordon_policy_access(p, gd->path, NULL) & CORDON_ACCESS_READ))
-			e = add(gd->path, true, NULL);
+			e = add(gd->path, true, false, NULL);
 	}
 	return e;
+}
+
+/* What is kept: the names of the sweep's no mount could guard, then
+ * list_guards (a name made before the listing is in the plan as if it
+ * were the user's: it stays one made). */
+static int list(const struct cordon_policy *p)
+{
+	int e = 0;
+	/* (A repository made inside is the sweep's to judge as it ends:
+	 * git init there must work.) */
+	for (size_t i = 0; g.sweep && e >= 0 && i < g.sweep->names.n; i++) {
+		const char *name = g.sweep->names.v[i];
+		size_t n = strlen(name);
+		if (!(n >= 5 && strcasecmp(name + n - 5, "/.git") == 0))
+			e = add(name, false, true, NULL);
+	}
+	/* No guard mounted (no namespace of the session's own): none to keep. */
+	return e >= 0 && g.mnt >= 0 ? list_guards(p) : e;
 }
 
 int cordon_reguard_prepare(struct cordon_error *err)
@@ -474,7 +545,7 @@ int cordon_reguard_prepare(struct cordon_error *err)
 }
 
 int cordon_reguard_start(const struct cordon_policy *p, pid_t command,
-			 struct cordon_hidden_ways *ways)
+			 struct cordon_hidden_ways *ways, const struct cordon_sweep *sweep)
 {
 #ifdef CORDON_TEST_HOOKS
 	/* Test builds: the sweep's judging of what an outside save left
@@ -483,13 +554,19 @@ int cordon_reguard_start(const struct cordon_policy *p, pid_t command,
 	if (off && strcmp(off, "1") == 0)
 		return 0;
 #endif
-	if (g.running || !p->sandbox || (g.mnt = other_ns(command, "mnt")) < 0)
-		return 0; /* no namespace of its own: no guard was mounted */
-	g.user = other_ns(command, "user");
+	if (g.running || !p->sandbox)
+		return 0;
+	/* No namespace of its own: no guard was mounted, and only the names
+	 * made are watched. */
+	g.mnt = other_ns(command, "mnt");
+	if (g.mnt < 0 && !(sweep && sweep->names.n))
+		return 0;
+	g.user = g.mnt < 0 ? -1 : other_ns(command, "user");
 	g.command = command;
 	g.stop = eventfd(0, EFD_CLOEXEC);
 	g.p = p;
 	g.ways = ways;
+	g.sweep = sweep;
 	if (g.stop < 0 || pthread_create(&g.thread, NULL, watch, NULL) != 0) {
 		int e = errno ? -errno : -EAGAIN;
 		forget();
@@ -513,6 +590,7 @@ void cordon_reguard_stop(void)
 	g.running = false;
 	g.p = NULL;
 	g.ways = NULL;
+	g.sweep = NULL;
 	forget();
 	/* The inotify instance's last close waits for an SRCU grace period
 	 * (10-15 ms here), and the launcher's exit would: a child that holds

@@ -7,6 +7,7 @@
 #include "cordon/error.h"
 #include "cordon/guard.h"
 #include "cordon/policy.h"
+#include "cordon/sweep.h"
 
 /* Before the command starts: the watch's inotify instance (the command
  * could use up the user's instances first). 0, or -errno with ERR: the
@@ -18,9 +19,12 @@ int cordon_reguard_prepare(struct cordon_error *err);
  * way as it appears); one made or moved in there (a save outside that
  * renamed a new file over a guarded one) gets its guard again at once.
  * On WAYS (cordon/guard.h; may be NULL), a lure the session lays is moved
- * aside at once, and noted there. 0, or -errno (nothing watched then). */
+ * aside at once, and noted there. SWEEP's names (cordon/sweep.h; may be
+ * NULL), protected names no mount could guard, are watched the same way:
+ * one made, or a link laid on its way, is moved aside at once and said.
+ * 0, or -errno (nothing watched then). */
 int cordon_reguard_start(const struct cordon_policy *p, pid_t command,
-			 struct cordon_hidden_ways *ways);
+			 struct cordon_hidden_ways *ways, const struct cordon_sweep *sweep);
 /* The watch ends (before the session's end is judged). */
 void cordon_reguard_stop(void);
 

@@ -856,7 +856,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	}
 	/* The guards a save outside may end, put back while it runs. */
 	if (rc >= 0 && !refused && sandbox)
-		(void)cordon_reguard_start(l->policy, r.command, l->ways);
+		(void)cordon_reguard_start(l->policy, r.command, l->ways, l->sweep);
 	if (r.chan >= 0) {
 		close(r.chan);
 		r.chan = -1;
@@ -1025,6 +1025,8 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 		rc = cordon_unix_policy_init(r.sockets, p, NULL, getpid(), &e);
 	if (rc >= 0)
 		rc = cordon_meta_init(r.meta, p, &e);
+	if (rc >= 0 && sweep.names.n)
+		rc = cordon_reguard_prepare(&e);
 	if (rc >= 0 && (rc = handover(&r, &e)) == 1)
 		refused = true;
 	if (rc >= 0 && !refused && r.listener >= 0) {
@@ -1037,6 +1039,10 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 						       .meta = r.meta};
 		cordon_supervisor_start(&cfg);
 	}
+	/* The protected names made while it runs, moved aside as they
+	 * appear (its guards are its own: the program sandboxed itself). */
+	if (rc >= 0 && !refused)
+		(void)cordon_reguard_start(p, pid, NULL, &sweep);
 	close(r.chan);
 	r.chan = -1;
 	if (rc < 0) {
@@ -1045,6 +1051,7 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 	} else if (!refused) {
 		wait_for_end(&r);
 	}
+	cordon_reguard_stop();
 	struct cordon_strv filled = {0}, said = {0};
 	bool ended = kill_descendants();
 	cordon_placeholders_release(&held, ended, &filled);

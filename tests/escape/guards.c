@@ -4417,6 +4417,78 @@ BOTH_USERS(guards, agents_settings_without_a_stand_in_are_kept, .timeout = 60)
 	world_free(&w);
 }
 
+/* The same files, missing as the session starts and made inside while it
+ * runs: each is moved aside as it appears (the watch), so that a program
+ * outside finds none there meanwhile, while the session goes on; one made
+ * again goes to NAME.cordon-disarmed-again (nothing lost, and no heap of
+ * them); a link laid on the way to one (.config -> d, for
+ * .config/mise.toml) is moved aside too. Judged outside while the session
+ * runs. Control: with protected_paths [] they stay there meanwhile. */
+static const char made_while_running[] =
+	"sleep 0.4\n"
+	"printf '[toolchain]\\npath = \"/x\"\\n' > rust-toolchain.toml; echo rust $?\n"
+	"echo '{\"a\": 1}' > opencode.json; echo oc $?\n"
+	"sleep 0.3; echo '{\"a\": 2}' > opencode.json; echo oc2 $?\n"
+	"mkdir d && ln -s d .config && echo '[env]' > d/mise.toml; echo link $?\n" WAIT_GO
+	"echo still running\n";
+
+/* Outside: the names above still there after up to 2 s, into W's "left". */
+static char *left_outside(const struct world *w)
+{
+	return fmt("cd %s && i=0; while [ $i -lt 40 ]; do s=''; for n in rust-toolchain.toml "
+		   "opencode.json .config; do if [ -e $n ] || [ -L $n ]; then s=\"$s $n\"; fi; "
+		   "done; [ -z \"$s\" ] && break; sleep 0.05; i=$((i+1)); done; "
+		   "echo \"left:$s\" > %s/left",
+		   w->proj, w->dir);
+}
+
+BOTH_USERS(guards, names_made_while_it_runs_are_moved_aside_at_once, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gmade");
+	char *look = left_outside(&w), *left_path = path_join(w.dir, "left");
+	struct run_result r = world_while_outside(&w, w.cfg, made_while_running, look);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	char *left = read_file(left_path);
+	cr_expect(strstr(r.out, "rust 0") && strstr(r.out, "oc2 0") && strstr(r.out, "link 0"),
+		  "control: the session could not make the names\n%s", diag);
+	cr_expect_str_eq(left, "left:\n", "made inside, there outside while the session ran\n%s",
+			 diag);
+	cr_expect(strstr(r.out, "still running"), "the session did not go on\n%s", diag);
+	char *rt = at(w.proj, "rust-toolchain.toml.cordon-disarmed");
+	char *o1 = at(w.proj, "opencode.json.cordon-disarmed");
+	char *o2 = at(w.proj, "opencode.json.cordon-disarmed-again");
+	char *cf = at(w.proj, ".config.cordon-disarmed");
+	char *rts = slurp(rt), *o1s = slurp(o1), *o2s = slurp(o2);
+	cr_expect(strstr(rts, "path = \"/x\""), "rust-toolchain.toml was lost: %s\n%s", rts, diag);
+	cr_expect_str_eq(o1s, "{\"a\": 1}\n", "the first opencode.json was lost\n%s", diag);
+	cr_expect_str_eq(o2s, "{\"a\": 2}\n", "the second opencode.json was lost\n%s", diag);
+	struct stat st;
+	cr_expect(lstat(cf, &st) == 0 && S_ISLNK(st.st_mode), "the link was not moved aside\n%s",
+		  diag);
+	cr_expect(strstr(r.err, "made /") && strstr(r.err, "rust-toolchain.toml, which") &&
+			  strstr(r.err, "opencode.json again") &&
+			  strstr(r.err, "on the way to ") && strstr(r.err, ".config/mise.toml"),
+		  "not said\n%s", diag);
+	free(rt), free(o1), free(o2), free(cf), free(rts), free(o1s), free(o2s), free(left);
+	free(diag);
+	run_free(&r);
+
+	/* Control: nothing moved while the session runs. */
+	struct run_result c = outside(&w, "rm -rf *.cordon-disarmed* .config.cordon-disarmed d");
+	run_free(&c);
+	set_config(&w, ", \"protected_paths\": []");
+	r = world_while_outside(&w, w.cfg, made_while_running, look);
+	left = read_file(left_path);
+	cr_expect_str_eq(left, "left: rust-toolchain.toml opencode.json .config\n",
+			 "control: the names did not stay while the session ran\n%s%s", r.out,
+			 r.err);
+	free(left);
+	run_free(&r);
+	free(look), free(left_path);
+	world_free(&w);
+}
+
 /* A repository made inside a project that had none (git init) cannot be
  * guarded while the session runs. As the session ends, one whose config or
  * hooks would run a program when git is used there outside is moved aside
