@@ -696,7 +696,8 @@ static int left_to_sweep(struct cordon_guard_plan *plan, const char *path, const
 	return note(plan, path, source,
 		    "absent, in a writable directory: if made inside, it is NOT protected "
 		    "until cordon moves it aside (NAME.cordon-disarmed), as it appears "
-		    "(Linux) or as the session ends");
+		    "(Linux: then an empty directory stands in for it) or as the session "
+		    "ends");
 }
 
 /* PATH, a file git's config includes, missing where the session could make

@@ -2189,6 +2189,11 @@ static int judge_name(const struct cordon_sweep *s, const char *path, struct cor
 		      said);
 }
 
+int cordon_sweep_parent(const struct cordon_sweep *s, const char *path)
+{
+	return parent_of(s, path, NULL, 0);
+}
+
 /* PATH made again: moved to NAME.cordon-disarmed-again, over the one
  * made before it (the first one is kept apart, and said): 1 if it was. */
 static int disarm_again(const struct cordon_sweep *s, const char *path)

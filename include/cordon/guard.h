@@ -228,6 +228,11 @@ struct cordon_placeholders {
 int cordon_placeholders_hold(const struct cordon_strv *paths, const struct cordon_strv *files,
 			     struct cordon_placeholders *out, struct cordon_strv *unguarded,
 			     struct cordon_error *err);
+/* Linux: an empty directory made at NAME in PARENT (PATH), marked and held
+ * as a placeholder, pushed to H. 0, or -errno (-EEXIST: something is there;
+ * nothing made then). */
+int cordon_placeholder_stand_in(int parent, const char *name, const char *path,
+				struct cordon_placeholders *h);
 /* The session is over (ENDED: every process of it is gone; else nothing
  * is removed, and the next session sees to it): each placeholder no other
  * session holds, still empty and cordon's, is removed; the locks are let

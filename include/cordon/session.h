@@ -117,6 +117,7 @@ struct cordon_session {
 struct cordon_policy;
 struct cordon_hidden_ways;
 struct cordon_sweep;
+struct cordon_placeholders;
 
 /* What a session runs. */
 struct cordon_launch {
@@ -150,6 +151,10 @@ struct cordon_launch {
 	 * name missing at the start that no mount could guard (its names), made
 	 * while the session runs, is moved aside by the watch as it appears. */
 	const struct cordon_sweep *sweep;
+	/* Linux: where the watch holds the empty directories it makes in the
+	 * place of such a name once it moved one aside (released with the
+	 * session's placeholders), or NULL. */
+	struct cordon_placeholders *standins;
 };
 
 /* Run L as session S (S->id set, S->ack_timeout_ms set or 0) and wait for

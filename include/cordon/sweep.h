@@ -116,6 +116,10 @@ void cordon_sweep_names(struct cordon_sweep *s, struct cordon_strv *names);
  * 1 if it was moved. */
 int cordon_sweep_disarm_now(const struct cordon_sweep *s, const char *path, const char *way_to,
 			    bool again, struct cordon_strv *said);
+/* The directory PATH is in, opened as the sweep opens it to move a name
+ * aside (beneath the root it is in, no link the session could have laid
+ * followed), or -errno. */
+int cordon_sweep_parent(const struct cordon_sweep *s, const char *path);
 /* The file stand-ins HELD holds (cordon_placeholders_hold), kept read-only
  * for the session as a guard's file is: what is in one as it ends was
  * written outside. */

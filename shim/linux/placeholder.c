@@ -110,6 +110,44 @@ static int hold_one(int parent, const char *name, struct cordon_placeholder *p)
 	return -1;
 }
 
+int cordon_placeholder_stand_in(int parent, const char *name, const char *path,
+				struct cordon_placeholders *h)
+{
+	struct cordon_placeholder p = {.fd = -1, .parent = -1};
+	if (mkdirat(parent, name, 0755) < 0)
+		return -errno; /* EEXIST: made again meanwhile */
+	p.made = true;
+	cordon_path_made();
+	int e = 0;
+	struct cordon_placeholder *nv = realloc(h->v, (h->n + 1) * sizeof(*nv));
+	if (!nv)
+		e = -ENOMEM;
+	else
+		h->v = nv;
+	if (e == 0 &&
+	    (p.fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		e = -errno;
+	if (e == 0) {
+		(void)fsetxattr(p.fd, MARK, "1", 1, 0);
+		owned_as_parent(p.fd, parent);
+		e = lock_shared(p.fd);
+	}
+	if (e == 0 && (p.parent = fcntl(parent, F_DUPFD_CLOEXEC, 3)) < 0)
+		e = -errno;
+	if (e == 0 && !(p.path = strdup(path)))
+		e = -ENOMEM;
+	if (e < 0) {
+		if (p.fd >= 0)
+			close(p.fd);
+		if (p.parent >= 0)
+			close(p.parent);
+		(void)unlinkat(parent, name, AT_REMOVEDIR);
+		return e;
+	}
+	h->v[h->n++] = p;
+	return 0;
+}
+
 /* The parent directory of PATH (O_PATH), and its last name in *NAME. */
 static int parent_of(const char *path, const char **name)
 {

@@ -34,9 +34,12 @@
  * The protected names missing as the session started that no mount could
  * guard (the sweep's names, but a .git) are watched the same way: one
  * made, or a link laid on its way, is moved aside at once
- * (cordon_sweep_disarm_now) and said; made again, to
- * NAME.cordon-disarmed-again. A program outside can still read it in the
- * moment before the move (docs/internals.md, "Known gap"). */
+ * (cordon_sweep_disarm_now) and said, and an empty directory stands in for
+ * it until the session ends (held as a placeholder, bound read-only onto
+ * itself in the session's namespace: it cannot be made again there); where
+ * none can be kept, one made again goes to NAME.cordon-disarmed-again. A
+ * program outside can still read it in the moment before the move
+ * (docs/internals.md, "Known gap"). */
 #include "reguard.h"
 
 #include <errno.h>
@@ -80,6 +83,8 @@ struct kept {
 	 * MOVED times so far. */
 	bool made;
 	unsigned moved;
+	dev_t stand_dev; /* the empty directory standing in for it (0: none) */
+	ino_t stand_ino;
 	dev_t dev; /* what was there as the command started (0: nothing) */
 	ino_t ino;
 	/* A way the session could lay a lure on (borrowed), or NULL. */
@@ -95,6 +100,7 @@ static struct {
 	const struct cordon_policy *p; /* until cordon_reguard_stop */
 	struct cordon_hidden_ways *ways;
 	const struct cordon_sweep *sweep;
+	struct cordon_placeholders *standins;
 	struct kept *v;
 	size_t n, cap;
 	int inotify, stop, mnt, user;
@@ -179,6 +185,8 @@ static int add(const char *path, bool hide, bool made, struct cordon_hidden_way 
 				   levels,
 				   hide,
 				   made,
+				   0,
+				   0,
 				   0,
 				   there ? st.st_dev : 0,
 				   there ? st.st_ino : 0,
@@ -301,17 +309,93 @@ static void disarm(struct kept *k, size_t len)
 	}
 }
 
+/* In the child, in the session's namespaces: the directory at PATH, if
+ * it is still DEV/INO, bound read-only onto itself (a mount point: not
+ * renamed nor removed there, nothing made in it). */
+static int pin_stand_in(const char *path, dev_t dev, ino_t ino)
+{
+	int to = open(path, O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
+	struct stat st;
+	if (to < 0 || fstat(to, &st) < 0 || st.st_dev != dev || st.st_ino != ino)
+		return 1;
+	int from = (int)open_tree_fd(to, "", OPEN_TREE_CLONE | AT_EMPTY_PATH);
+	struct mount_attr a = {.attr_set = MOUNT_ATTR_RDONLY};
+	if (from < 0 || syscall(SYS_mount_setattr, from, "", AT_EMPTY_PATH, &a, sizeof(a)) < 0)
+		return 3;
+	return syscall(SYS_move_mount, from, "", to, "",
+		       MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0
+		       ? 4
+		       : 0;
+}
+
+/* A child that enters the session's namespaces runs pin_stand_in: true if
+ * it did. */
+static bool pinned(const char *path, dev_t dev, ino_t ino)
+{
+	if (g.mnt < 0)
+		return false;
+	pid_t pid = fork();
+	if (pid == 0) {
+		if ((g.user >= 0 && setns(g.user, CLONE_NEWUSER) < 0) ||
+		    setns(g.mnt, CLONE_NEWNS) < 0)
+			_exit(5);
+		_exit(pin_stand_in(path, dev, ino));
+	}
+	int st = -1;
+	while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	return pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+/* PATH (K's name, or a link on its way), just moved aside: an empty
+ * directory made in its place (made again meanwhile: moved aside again
+ * first), held until the session ends and kept read-only inside, so that
+ * the session cannot make it again while it runs. Said into SAID. */
+static void stand_in(struct kept *k, const char *path, struct cordon_strv *said)
+{
+	if (!g.standins || !g.sweep)
+		return;
+	bool own = strcmp(path, k->path) == 0;
+	int dir = cordon_sweep_parent(g.sweep, path), e = dir < 0 ? dir : -EEXIST;
+	for (int tries = 0; tries < 4 && e == -EEXIST; tries++) {
+		e = cordon_placeholder_stand_in(dir, strrchr(path, '/') + 1, path, g.standins);
+		if (e == -EEXIST &&
+		    cordon_sweep_disarm_now(g.sweep, path, own ? NULL : k->path, true, said) == 1)
+			k->moved++;
+	}
+	if (dir >= 0)
+		close(dir);
+	struct stat st;
+	if (e < 0 || fstat(g.standins->v[g.standins->n - 1].fd, &st) < 0)
+		return;
+	if (own) {
+		k->stand_dev = st.st_dev;
+		k->stand_ino = st.st_ino;
+	}
+	char shown[PATH_MAX + 8], line[PATH_MAX * 2];
+	cordon_printable(path, SIZE_MAX, shown, sizeof(shown));
+	snprintf(line, sizeof(line),
+		 "cordon: an empty directory stands in for %s until this session ends%s",
+		 shown,
+		 pinned(path, st.st_dev, st.st_ino)
+			 ? ", read-only inside: the session cannot make it again meanwhile"
+			 : "");
+	(void)cordon_strv_push(said, line);
+}
+
 /* PATH, K's name the session made, no mount could guard (K's own path),
  * or a link it laid on the way to it: moved aside now, as the session's
  * end would, and said at once (a program outside obeys it for as long as
- * it is there); made again, said once more. */
+ * it is there), and a stand-in made there; made again (no stand-in could
+ * be kept), said once more. */
 static void move_made(struct kept *k, const char *path)
 {
 	struct cordon_strv said = {0};
 	bool own = strcmp(path, k->path) == 0;
-	if (g.sweep && cordon_sweep_disarm_now(g.sweep, path, own ? NULL : k->path,
-					       k->moved > 0, &said) == 1 &&
-	    k->moved++ == 1) {
+	int moved = g.sweep ? cordon_sweep_disarm_now(g.sweep, path, own ? NULL : k->path,
+						      k->moved > 0, &said)
+			    : 0;
+	if (moved == 1 && k->moved++ == 1) {
 		char shown[PATH_MAX + 8], line[PATH_MAX * 3];
 		cordon_printable(path, SIZE_MAX, shown, sizeof(shown));
 		snprintf(line, sizeof(line),
@@ -320,6 +404,9 @@ static void move_made(struct kept *k, const char *path)
 			 shown, shown);
 		(void)cordon_strv_push(&said, line);
 	}
+	/* From now on, a stand-in there (a link on the way: each time). */
+	if (moved == 1 && (!own || !k->stand_ino))
+		stand_in(k, path, &said);
 	for (size_t i = 0; i < said.n; i++) {
 		char line[PATH_MAX * 3];
 		int n = snprintf(line, sizeof(line), "%s\n", said.v[i]);
@@ -371,7 +458,8 @@ static void settle(struct kept *k, bool event)
 	if (lstat(k->path, &st) < 0)
 		return;
 	if (k->made) {
-		move_made(k, k->path);
+		if (!(k->stand_ino && st.st_dev == k->stand_dev && st.st_ino == k->stand_ino))
+			move_made(k, k->path);
 		return;
 	}
 	if (k->way && cordon_hidden_way_lure(k->way, true, &st)) {
@@ -545,7 +633,8 @@ int cordon_reguard_prepare(struct cordon_error *err)
 }
 
 int cordon_reguard_start(const struct cordon_policy *p, pid_t command,
-			 struct cordon_hidden_ways *ways, const struct cordon_sweep *sweep)
+			 struct cordon_hidden_ways *ways, const struct cordon_sweep *sweep,
+			 struct cordon_placeholders *standins)
 {
 #ifdef CORDON_TEST_HOOKS
 	/* Test builds: the sweep's judging of what an outside save left
@@ -567,6 +656,7 @@ int cordon_reguard_start(const struct cordon_policy *p, pid_t command,
 	g.p = p;
 	g.ways = ways;
 	g.sweep = sweep;
+	g.standins = standins;
 	if (g.stop < 0 || pthread_create(&g.thread, NULL, watch, NULL) != 0) {
 		int e = errno ? -errno : -EAGAIN;
 		forget();
@@ -591,6 +681,7 @@ void cordon_reguard_stop(void)
 	g.p = NULL;
 	g.ways = NULL;
 	g.sweep = NULL;
+	g.standins = NULL;
 	forget();
 	/* The inotify instance's last close waits for an SRCU grace period
 	 * (10-15 ms here), and the launcher's exit would: a child that holds

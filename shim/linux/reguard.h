@@ -21,10 +21,14 @@ int cordon_reguard_prepare(struct cordon_error *err);
  * On WAYS (cordon/guard.h; may be NULL), a lure the session lays is moved
  * aside at once, and noted there. SWEEP's names (cordon/sweep.h; may be
  * NULL), protected names no mount could guard, are watched the same way:
- * one made, or a link laid on its way, is moved aside at once and said.
- * 0, or -errno (nothing watched then). */
+ * one made, or a link laid on its way, is moved aside at once and said,
+ * and an empty directory, held in STANDINS (may be NULL) and kept
+ * read-only in the session's namespace, stands in for it until the
+ * session ends, so that it cannot be made again meanwhile. 0, or -errno
+ * (nothing watched then). */
 int cordon_reguard_start(const struct cordon_policy *p, pid_t command,
-			 struct cordon_hidden_ways *ways, const struct cordon_sweep *sweep);
+			 struct cordon_hidden_ways *ways, const struct cordon_sweep *sweep,
+			 struct cordon_placeholders *standins);
 /* The watch ends (before the session's end is judged). */
 void cordon_reguard_stop(void);
 

@@ -856,7 +856,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	}
 	/* The guards a save outside may end, put back while it runs. */
 	if (rc >= 0 && !refused && sandbox)
-		(void)cordon_reguard_start(l->policy, r.command, l->ways, l->sweep);
+		(void)cordon_reguard_start(l->policy, r.command, l->ways, l->sweep, l->standins);
 	if (r.chan >= 0) {
 		close(r.chan);
 		r.chan = -1;
@@ -1042,7 +1042,7 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 	/* The protected names made while it runs, moved aside as they
 	 * appear (its guards are its own: the program sandboxed itself). */
 	if (rc >= 0 && !refused)
-		(void)cordon_reguard_start(p, pid, NULL, &sweep);
+		(void)cordon_reguard_start(p, pid, NULL, &sweep, &held);
 	close(r.chan);
 	r.chan = -1;
 	if (rc < 0) {

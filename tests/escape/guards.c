@@ -4419,26 +4419,31 @@ BOTH_USERS(guards, agents_settings_without_a_stand_in_are_kept, .timeout = 60)
 
 /* The same files, missing as the session starts and made inside while it
  * runs: each is moved aside as it appears (the watch), so that a program
- * outside finds none there meanwhile, while the session goes on; one made
- * again goes to NAME.cordon-disarmed-again (nothing lost, and no heap of
- * them); a link laid on the way to one (.config -> d, for
- * .config/mise.toml) is moved aside too. Judged outside while the session
- * runs. Control: with protected_paths [] they stay there meanwhile. */
+ * outside finds none there meanwhile, while the session goes on; then an
+ * empty directory stands in for it, read-only inside, so that the session
+ * cannot make it again (the second opencode.json fails); a link laid on
+ * the way to one (.config -> d, for .config/mise.toml) is moved aside
+ * too. Judged outside while the session runs; the stand-ins are gone as
+ * it ends. Control: with protected_paths [] they stay there meanwhile. */
 static const char made_while_running[] =
 	"sleep 0.4\n"
 	"printf '[toolchain]\\npath = \"/x\"\\n' > rust-toolchain.toml; echo rust $?\n"
 	"echo '{\"a\": 1}' > opencode.json; echo oc $?\n"
 	"sleep 0.3; echo '{\"a\": 2}' > opencode.json; echo oc2 $?\n"
-	"mkdir d && ln -s d .config && echo '[env]' > d/mise.toml; echo link $?\n" WAIT_GO
-	"echo still running\n";
+	"mkdir d && ln -s d .config && echo '[env]' > d/mise.toml; echo link $?\n"
+	"sleep 0.3; rmdir opencode.json; echo rmdir $?\n" WAIT_GO "echo still running\n";
 
-/* Outside: the names above still there after up to 2 s, into W's "left". */
+/* Outside, once the names above hold no file and no link (at most 2 s):
+ * what each is, into W's "left" (file, link, standin: an empty directory,
+ * dir, or absent). */
 static char *left_outside(const struct world *w)
 {
 	return fmt("cd %s && i=0; while [ $i -lt 40 ]; do s=''; for n in rust-toolchain.toml "
-		   "opencode.json .config; do if [ -e $n ] || [ -L $n ]; then s=\"$s $n\"; fi; "
-		   "done; [ -z \"$s\" ] && break; sleep 0.05; i=$((i+1)); done; "
-		   "echo \"left:$s\" > %s/left",
+		   "opencode.json .config; do if [ -L $n ]; then s=\"$s link\"; elif [ -f $n ]; "
+		   "then s=\"$s file\"; elif [ -d $n ] && [ -z \"$(ls -A $n)\" ]; then "
+		   "s=\"$s standin\"; elif [ -d $n ]; then s=\"$s dir\"; else s=\"$s absent\"; "
+		   "fi; done; case \"$s\" in *file*|*link*) ;; *) break;; esac; sleep 0.05; "
+		   "i=$((i+1)); done; echo \"left:$s\" > %s/left",
 		   w->proj, w->dir);
 }
 
@@ -4450,27 +4455,31 @@ BOTH_USERS(guards, names_made_while_it_runs_are_moved_aside_at_once, .timeout = 
 	struct run_result r = world_while_outside(&w, w.cfg, made_while_running, look);
 	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
 	char *left = read_file(left_path);
-	cr_expect(strstr(r.out, "rust 0") && strstr(r.out, "oc2 0") && strstr(r.out, "link 0"),
+	cr_expect(strstr(r.out, "rust 0") && strstr(r.out, "oc 0") && strstr(r.out, "link 0"),
 		  "control: the session could not make the names\n%s", diag);
-	cr_expect_str_eq(left, "left:\n", "made inside, there outside while the session ran\n%s",
-			 diag);
+	cr_expect_str_eq(left, "left: standin standin standin\n",
+			 "made inside, there outside while the session ran\n%s", diag);
+	cr_expect(!strstr(r.out, "oc2 0") && !strstr(r.out, "rmdir 0"),
+		  "the session made a name again, or removed its stand-in\n%s", diag);
 	cr_expect(strstr(r.out, "still running"), "the session did not go on\n%s", diag);
 	char *rt = at(w.proj, "rust-toolchain.toml.cordon-disarmed");
 	char *o1 = at(w.proj, "opencode.json.cordon-disarmed");
-	char *o2 = at(w.proj, "opencode.json.cordon-disarmed-again");
 	char *cf = at(w.proj, ".config.cordon-disarmed");
-	char *rts = slurp(rt), *o1s = slurp(o1), *o2s = slurp(o2);
+	char *rts = slurp(rt), *o1s = slurp(o1);
 	cr_expect(strstr(rts, "path = \"/x\""), "rust-toolchain.toml was lost: %s\n%s", rts, diag);
-	cr_expect_str_eq(o1s, "{\"a\": 1}\n", "the first opencode.json was lost\n%s", diag);
-	cr_expect_str_eq(o2s, "{\"a\": 2}\n", "the second opencode.json was lost\n%s", diag);
+	cr_expect_str_eq(o1s, "{\"a\": 1}\n", "opencode.json was lost\n%s", diag);
 	struct stat st;
 	cr_expect(lstat(cf, &st) == 0 && S_ISLNK(st.st_mode), "the link was not moved aside\n%s",
 		  diag);
-	cr_expect(strstr(r.err, "made /") && strstr(r.err, "rust-toolchain.toml, which") &&
-			  strstr(r.err, "opencode.json again") &&
+	cr_expect(strstr(r.err, "rust-toolchain.toml, which") &&
+			  strstr(r.err, "an empty directory stands in for") &&
 			  strstr(r.err, "on the way to ") && strstr(r.err, ".config/mise.toml"),
 		  "not said\n%s", diag);
-	free(rt), free(o1), free(o2), free(cf), free(rts), free(o1s), free(o2s), free(left);
+	static const char *const names[] = {"rust-toolchain.toml", "opencode.json", ".config"};
+	for (size_t i = 0; i < 3; i++)
+		cr_expect_not(present(w.proj, names[i]), "the stand-in for %s was left\n%s",
+			      names[i], diag);
+	free(rt), free(o1), free(cf), free(rts), free(o1s), free(left);
 	free(diag);
 	run_free(&r);
 
@@ -4480,7 +4489,7 @@ BOTH_USERS(guards, names_made_while_it_runs_are_moved_aside_at_once, .timeout = 
 	set_config(&w, ", \"protected_paths\": []");
 	r = world_while_outside(&w, w.cfg, made_while_running, look);
 	left = read_file(left_path);
-	cr_expect_str_eq(left, "left: rust-toolchain.toml opencode.json .config\n",
+	cr_expect_str_eq(left, "left: file file link\n",
 			 "control: the names did not stay while the session ran\n%s%s", r.out,
 			 r.err);
 	free(left);
