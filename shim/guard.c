@@ -696,7 +696,7 @@ static int left_to_sweep(struct cordon_guard_plan *plan, const char *path, const
 	return note(plan, path, source,
 		    "absent, in a writable directory: if made inside, it is NOT protected "
 		    "until cordon moves it aside (NAME.cordon-disarmed), as it appears "
-		    "(Linux: then an empty directory stands in for it) or as the session "
+		    "(Linux: then a link to nowhere stands in for it) or as the session "
 		    "ends");
 }
 
@@ -757,6 +757,14 @@ static int file_stand_in(struct cordon_guard_plan *plan, const struct reach *r, 
 			      "read-only");
 }
 
+bool cordon_is_stand_in(const char *path)
+{
+	char to[sizeof(CORDON_STAND_IN) + 1];
+	ssize_t n = readlink(path, to, sizeof(to));
+	return n == (ssize_t)sizeof(CORDON_STAND_IN) - 1 &&
+	       memcmp(to, CORDON_STAND_IN, (size_t)n) == 0;
+}
+
 /* PATH made read-only where a rule would let it be written. FLAGS: MKDIR,
  * make it (a directory) when it is missing and its parent exists;
  * OPTIONAL, say nothing when it is missing. */
@@ -782,8 +790,11 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 		if (r->create)
 			make_dirs(r, path, (flags & PRIVATE) ? 0700 : 0755);
 	}
-	if (lstat(path, &st) < 0) {
-		if (errno == ENOMEM)
+	/* A running session's stand-in for a name it made: missing, for
+	 * this session too (it goes as that one ends). */
+	bool stand_in = cordon_is_stand_in(path);
+	if (stand_in || lstat(path, &st) < 0) {
+		if (!stand_in && errno == ENOMEM)
 			return -ENOMEM;
 		if ((flags & OPTIONAL) || !creatable(r, path) ||
 		    cordon_strv_contains(r->made, path))

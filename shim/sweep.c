@@ -2038,6 +2038,8 @@ static int disarm_said(const struct cordon_sweep *s, const char *path, const cha
 		}
 		close(dir);
 	}
+	if (e == -ENOENT)
+		return 0; /* gone meanwhile (another session's watch moved it) */
 	if (e < 0) {
 		say(said,
 		    "cordon: %s %s, %s, and cordon could not move it aside (%s): review it before "
@@ -2181,7 +2183,8 @@ static int judge_name(const struct cordon_sweep *s, const char *path, struct cor
 {
 	struct stat st;
 	size_t n = strlen(path);
-	if ((n >= 5 && strcasecmp(path + n - 5, "/.git") == 0) || lstat(path, &st) < 0)
+	if ((n >= 5 && strcasecmp(path + n - 5, "/.git") == 0) || lstat(path, &st) < 0 ||
+	    cordon_is_stand_in(path))
 		return 0;
 	return disarm(s, path, "this session made",
 		      "which cordon cannot guard while a session runs and an agent, direnv or an "
@@ -2216,6 +2219,8 @@ int cordon_sweep_disarm_now(const struct cordon_sweep *s, const char *path, cons
 			    bool again, struct cordon_strv *said)
 {
 	struct stat st;
+	if (cordon_is_stand_in(path))
+		return 0; /* a session's stand-in (another watch was first) */
 	if (again && lstat(path, &st) == 0 && disarm_again(s, path))
 		return 1;
 	if (!way_to)

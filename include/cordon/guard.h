@@ -212,6 +212,7 @@ struct cordon_placeholder {
 	int parent; /* its parent directory (O_PATH) */
 	bool made;  /* made by this session */
 	bool file;  /* an empty file, not a directory */
+	bool link;  /* a stand-in link (CORDON_STAND_IN; fd O_PATH, no lock) */
 };
 struct cordon_placeholders {
 	struct cordon_placeholder *v;
@@ -228,9 +229,16 @@ struct cordon_placeholders {
 int cordon_placeholders_hold(const struct cordon_strv *paths, const struct cordon_strv *files,
 			     struct cordon_placeholders *out, struct cordon_strv *unguarded,
 			     struct cordon_error *err);
-/* Linux: an empty directory made at NAME in PARENT (PATH), marked and held
- * as a placeholder, pushed to H. 0, or -errno (-EEXIST: something is there;
- * nothing made then). */
+/* What a stand-in link leads to, once a protected name the session made
+ * was moved aside (reguard.c): nothing can ever be there (ENOTDIR), and a
+ * link's text cannot be written through. */
+#define CORDON_STAND_IN "/dev/null/cordon-stand-in"
+/* Whether PATH is such a link (this session's or another's): taken for a
+ * missing name by the guards' plan, left alone by the watch and the sweep. */
+bool cordon_is_stand_in(const char *path);
+/* Linux: a stand-in link made at NAME in PARENT (PATH), pushed to H, and
+ * removed with H's placeholders (whether or not the session was seen to
+ * end). 0, or -errno (-EEXIST: something is there; nothing made then). */
 int cordon_placeholder_stand_in(int parent, const char *name, const char *path,
 				struct cordon_placeholders *h);
 /* The session is over (ENDED: every process of it is gone; else nothing

@@ -113,10 +113,9 @@ static int hold_one(int parent, const char *name, struct cordon_placeholder *p)
 int cordon_placeholder_stand_in(int parent, const char *name, const char *path,
 				struct cordon_placeholders *h)
 {
-	struct cordon_placeholder p = {.fd = -1, .parent = -1};
-	if (mkdirat(parent, name, 0755) < 0)
+	struct cordon_placeholder p = {.fd = -1, .parent = -1, .made = true, .link = true};
+	if (symlinkat(CORDON_STAND_IN, parent, name) < 0)
 		return -errno; /* EEXIST: made again meanwhile */
-	p.made = true;
 	cordon_path_made();
 	int e = 0;
 	struct cordon_placeholder *nv = realloc(h->v, (h->n + 1) * sizeof(*nv));
@@ -124,14 +123,8 @@ int cordon_placeholder_stand_in(int parent, const char *name, const char *path,
 		e = -ENOMEM;
 	else
 		h->v = nv;
-	if (e == 0 &&
-	    (p.fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+	if (e == 0 && (p.fd = openat(parent, name, O_PATH | O_NOFOLLOW | O_CLOEXEC)) < 0)
 		e = -errno;
-	if (e == 0) {
-		(void)fsetxattr(p.fd, MARK, "1", 1, 0);
-		owned_as_parent(p.fd, parent);
-		e = lock_shared(p.fd);
-	}
 	if (e == 0 && (p.parent = fcntl(parent, F_DUPFD_CLOEXEC, 3)) < 0)
 		e = -errno;
 	if (e == 0 && !(p.path = strdup(path)))
@@ -141,7 +134,7 @@ int cordon_placeholder_stand_in(int parent, const char *name, const char *path,
 			close(p.fd);
 		if (p.parent >= 0)
 			close(p.parent);
-		(void)unlinkat(parent, name, AT_REMOVEDIR);
+		(void)unlinkat(parent, name, 0);
 		return e;
 	}
 	h->v[h->n++] = p;
@@ -222,6 +215,13 @@ void cordon_placeholders_release(struct cordon_placeholders *h, bool ended,
 			continue;
 		const char *slash = strrchr(p->path, '/');
 		const char *name = slash ? slash + 1 : p->path;
+		/* A stand-in link: gone with the session, ended or not (another
+		 * session takes one for a missing name, and watches it). */
+		if (p->link) {
+			if (still_there(p, name))
+				(void)unlinkat(p->parent, name, 0);
+			continue;
+		}
 		/* Every process of the session gone, no other session holding
 		 * it, still the one held, and cordon's. */
 		if (!ended || flock(p->fd, LOCK_EX | LOCK_NB) < 0 || !still_there(p, name) ||

@@ -34,10 +34,11 @@
  * The protected names missing as the session started that no mount could
  * guard (the sweep's names, but a .git) are watched the same way: one
  * made, or a link laid on its way, is moved aside at once
- * (cordon_sweep_disarm_now) and said, and an empty directory stands in for
- * it until the session ends (held as a placeholder, bound read-only onto
- * itself in the session's namespace: it cannot be made again there); where
- * none can be kept, one made again goes to NAME.cordon-disarmed-again. A
+ * (cordon_sweep_disarm_now) and said, and a link to nowhere
+ * (CORDON_STAND_IN) stands in for it until the session ends (held with
+ * the placeholders, pinned in the session's namespace: it cannot be made
+ * again there); where none can be kept, one made again goes to
+ * NAME.cordon-disarmed-again. A
  * program outside can still read it in the moment before the move
  * (docs/internals.md, "Known gap"). */
 #include "reguard.h"
@@ -60,6 +61,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cordon/guard.h"
@@ -83,8 +85,6 @@ struct kept {
 	 * MOVED times so far. */
 	bool made;
 	unsigned moved;
-	dev_t stand_dev; /* the empty directory standing in for it (0: none) */
-	ino_t stand_ino;
 	dev_t dev; /* what was there as the command started (0: nothing) */
 	ino_t ino;
 	/* A way the session could lay a lure on (borrowed), or NULL. */
@@ -93,6 +93,7 @@ struct kept {
 
 #define WATCHED        (IN_CREATE | IN_MOVED_TO | IN_ONLYDIR)
 
+#define MAX_STAND_INS  8 /* for one name, in a session */
 #define LIST_AFTER_MS  20
 #define WATCH_AFTER_MS 150
 
@@ -186,8 +187,6 @@ static int add(const char *path, bool hide, bool made, struct cordon_hidden_way 
 				   hide,
 				   made,
 				   0,
-				   0,
-				   0,
 				   there ? st.st_dev : 0,
 				   there ? st.st_ino : 0,
 				   way};
@@ -260,7 +259,8 @@ static void reguard(const struct kept *k)
 		;
 }
 
-static int list(const struct cordon_policy *p);
+static int list_made(void);
+static int list_guards(const struct cordon_policy *p);
 
 /* Whether PATH is a mount root where the session sees it (through the
  * command's root, in its mount namespace); true when that cannot be told
@@ -275,16 +275,6 @@ static bool mounted_inside(const char *path)
 	    !(sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT))
 		return true;
 	return sx.stx_attributes & STATX_ATTR_MOUNT_ROOT;
-}
-
-/* Whether the stop came within MS. */
-static bool stopped_within(int ms)
-{
-	struct pollfd p = {.fd = g.stop, .events = POLLIN};
-	int r;
-	while ((r = poll(&p, 1, ms)) < 0 && errno == EINTR)
-		;
-	return r != 0;
 }
 
 /* The lure the session laid at K's first LEN bytes moved aside (K has a
@@ -309,18 +299,18 @@ static void disarm(struct kept *k, size_t len)
 	}
 }
 
-/* In the child, in the session's namespaces: the directory at PATH, if
- * it is still DEV/INO, bound read-only onto itself (a mount point: not
- * renamed nor removed there, nothing made in it). */
+/* In the child, in the session's namespaces: the link at PATH, if it is
+ * still DEV/INO, bound onto itself (a mount point: not renamed nor
+ * removed there, as guard.c pins links). */
 static int pin_stand_in(const char *path, dev_t dev, ino_t ino)
 {
-	int to = open(path, O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
+	int to = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
-	if (to < 0 || fstat(to, &st) < 0 || st.st_dev != dev || st.st_ino != ino)
+	if (to < 0 || fstat(to, &st) < 0 || st.st_dev != dev || st.st_ino != ino ||
+	    !S_ISLNK(st.st_mode))
 		return 1;
-	int from = (int)open_tree_fd(to, "", OPEN_TREE_CLONE | AT_EMPTY_PATH);
-	struct mount_attr a = {.attr_set = MOUNT_ATTR_RDONLY};
-	if (from < 0 || syscall(SYS_mount_setattr, from, "", AT_EMPTY_PATH, &a, sizeof(a)) < 0)
+	int from = (int)open_tree_fd(to, "", OPEN_TREE_CLONE | AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW);
+	if (from < 0)
 		return 3;
 	return syscall(SYS_move_mount, from, "", to, "",
 		       MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0
@@ -347,10 +337,13 @@ static bool pinned(const char *path, dev_t dev, ino_t ino)
 	return pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
-/* PATH (K's name, or a link on its way), just moved aside: an empty
- * directory made in its place (made again meanwhile: moved aside again
- * first), held until the session ends and kept read-only inside, so that
- * the session cannot make it again while it runs. Said into SAID. */
+/* PATH (K's name, or a link on its way), just moved aside: a stand-in
+ * link made in its place (CORDON_STAND_IN: made again meanwhile, moved
+ * aside again first), until the session ends, pinned inside, so that the
+ * session cannot make it again while it runs. A link, not an empty
+ * directory: the session could open a directory in the moment before it
+ * is pinned, and fill it later through that descriptor; a link's text
+ * cannot be written. Said into SAID. */
 static void stand_in(struct kept *k, const char *path, struct cordon_strv *said)
 {
 	if (!g.standins || !g.sweep)
@@ -359,6 +352,8 @@ static void stand_in(struct kept *k, const char *path, struct cordon_strv *said)
 	int dir = cordon_sweep_parent(g.sweep, path), e = dir < 0 ? dir : -EEXIST;
 	for (int tries = 0; tries < 4 && e == -EEXIST; tries++) {
 		e = cordon_placeholder_stand_in(dir, strrchr(path, '/') + 1, path, g.standins);
+		if (e == -EEXIST && cordon_is_stand_in(path))
+			break; /* another session's, made first */
 		if (e == -EEXIST &&
 		    cordon_sweep_disarm_now(g.sweep, path, own ? NULL : k->path, true, said) == 1)
 			k->moved++;
@@ -368,17 +363,14 @@ static void stand_in(struct kept *k, const char *path, struct cordon_strv *said)
 	struct stat st;
 	if (e < 0 || fstat(g.standins->v[g.standins->n - 1].fd, &st) < 0)
 		return;
-	if (own) {
-		k->stand_dev = st.st_dev;
-		k->stand_ino = st.st_ino;
-	}
 	char shown[PATH_MAX + 8], line[PATH_MAX * 2];
 	cordon_printable(path, SIZE_MAX, shown, sizeof(shown));
 	snprintf(line, sizeof(line),
-		 "cordon: an empty directory stands in for %s until this session ends%s",
+		 "cordon: %s leads nowhere until this session ends (a link to " CORDON_STAND_IN
+		 ")%s",
 		 shown,
 		 pinned(path, st.st_dev, st.st_ino)
-			 ? ", read-only inside: the session cannot make it again meanwhile"
+			 ? ", kept in place inside: the session cannot make it again meanwhile"
 			 : "");
 	(void)cordon_strv_push(said, line);
 }
@@ -404,8 +396,9 @@ static void move_made(struct kept *k, const char *path)
 			 shown, shown);
 		(void)cordon_strv_push(&said, line);
 	}
-	/* From now on, a stand-in there (a link on the way: each time). */
-	if (moved == 1 && (!own || !k->stand_ino))
+	/* From now on, a stand-in there (not pinned: the session removed
+	 * it, each time again, a few times). */
+	if (moved == 1 && k->moved <= MAX_STAND_INS)
 		stand_in(k, path, &said);
 	for (size_t i = 0; i < said.n; i++) {
 		char line[PATH_MAX * 3];
@@ -438,7 +431,7 @@ static void settle(struct kept *k, bool event)
 		if (i > 0 && !S_ISDIR(st.st_mode)) {
 			if (k->way && cordon_hidden_way_lure(k->way, false, &st))
 				disarm(k, end);
-			else if (k->made && S_ISLNK(st.st_mode))
+			else if (k->made && S_ISLNK(st.st_mode) && !cordon_is_stand_in(dir))
 				move_made(k, dir);
 			break;
 		}
@@ -458,7 +451,8 @@ static void settle(struct kept *k, bool event)
 	if (lstat(k->path, &st) < 0)
 		return;
 	if (k->made) {
-		if (!(k->stand_ino && st.st_dev == k->stand_dev && st.st_ino == k->stand_ino))
+		/* (This session's stand-in, or another's, for the name.) */
+		if (!cordon_is_stand_in(k->path))
 			move_made(k, k->path);
 		return;
 	}
@@ -492,33 +486,62 @@ static void seen(int wd, const char *name)
 	}
 }
 
+/* Milliseconds since T0. */
+static long since_ms(const struct timespec *t0)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
 static void *watch(void *arg)
 {
 	(void)arg;
-	/* A command of a moment ends before anything is looked at (what was
-	 * saved outside meanwhile is still judged and said as it ends). */
-	if (stopped_within(LIST_AFTER_MS) || list(g.p) < 0 || g.n == 0 ||
-	    stopped_within(WATCH_AFTER_MS - LIST_AFTER_MS))
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (g.inotify < 0 || list_made() < 0)
 		return NULL;
-	if (g.inotify < 0)
-		return NULL;
-	/* Made, or replaced, before the watch began: a guard a save outside
-	 * lifted is no mount any more where the session sees it (even after
-	 * a save before the listing, whose inode the listing took for the
-	 * guarded one). */
+	/* The names made are watched at once: a command of a moment makes
+	 * its plant in its first milliseconds, and is over before the
+	 * guards' listing. */
 	for (size_t i = 0; i < g.n; i++)
 		settle(&g.v[i], false);
+	size_t made = g.n;
+	/* The guards: listed LIST_AFTER_MS after the start, watched
+	 * WATCH_AFTER_MS after (a command of a moment ends before; what was
+	 * saved outside meanwhile is still judged and said as it ends). */
+	enum { LISTING, SETTLING, WATCHING } phase = g.mnt >= 0 ? LISTING : WATCHING;
 	_Alignas(struct inotify_event) char buf[8192];
 	struct pollfd p[2] = {{.fd = g.inotify, .events = POLLIN},
 			      {.fd = g.stop, .events = POLLIN}};
 	for (;;) {
-		if (poll(p, 2, -1) < 0) {
+		if (phase == WATCHING && g.n == 0)
+			break; /* nothing to keep */
+		long wait = phase == WATCHING ? -1
+			    : (phase == LISTING ? LIST_AFTER_MS : WATCH_AFTER_MS) - since_ms(&t0);
+		int r = poll(p, 2, phase == WATCHING ? -1 : wait > 0 ? (int)wait : 0);
+		if (r < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
 		}
 		if (p[1].revents)
 			break;
+		if (r == 0 && phase == LISTING) {
+			phase = list_guards(g.p) < 0 ? WATCHING : SETTLING;
+			continue;
+		}
+		if (r == 0) {
+			/* Made, or replaced, before the watch began: a guard a
+			 * save outside lifted is no mount any more where the
+			 * session sees it (even after a save before the
+			 * listing, whose inode the listing took for the guarded
+			 * one). */
+			for (size_t i = made; i < g.n; i++)
+				settle(&g.v[i], false);
+			phase = WATCHING;
+			continue;
+		}
 		ssize_t n = read(g.inotify, buf, sizeof(buf));
 		if (n <= 0)
 			continue;
@@ -600,22 +623,20 @@ static int list_guards(const struct cordon_policy *p)
 	return e;
 }
 
-/* What is kept: the names of the sweep's no mount could guard, then
- * list_guards (a name made before the listing is in the plan as if it
- * were the user's: it stays one made). */
-static int list(const struct cordon_policy *p)
+/* The names of the sweep's no mount could guard (listed first: one
+ * made before the guards' listing is in their plan as if it were the
+ * user's, and stays one made). A repository made inside is the sweep's
+ * to judge as it ends: git init there must work. */
+static int list_made(void)
 {
 	int e = 0;
-	/* (A repository made inside is the sweep's to judge as it ends:
-	 * git init there must work.) */
 	for (size_t i = 0; g.sweep && e >= 0 && i < g.sweep->names.n; i++) {
 		const char *name = g.sweep->names.v[i];
 		size_t n = strlen(name);
 		if (!(n >= 5 && strcasecmp(name + n - 5, "/.git") == 0))
 			e = add(name, false, true, NULL);
 	}
-	/* No guard mounted (no namespace of the session's own): none to keep. */
-	return e >= 0 && g.mnt >= 0 ? list_guards(p) : e;
+	return e;
 }
 
 int cordon_reguard_prepare(struct cordon_error *err)

@@ -22,10 +22,10 @@ int cordon_reguard_prepare(struct cordon_error *err);
  * aside at once, and noted there. SWEEP's names (cordon/sweep.h; may be
  * NULL), protected names no mount could guard, are watched the same way:
  * one made, or a link laid on its way, is moved aside at once and said,
- * and an empty directory, held in STANDINS (may be NULL) and kept
- * read-only in the session's namespace, stands in for it until the
- * session ends, so that it cannot be made again meanwhile. 0, or -errno
- * (nothing watched then). */
+ * and a link to CORDON_STAND_IN, held in STANDINS (may be NULL) and
+ * pinned in the session's namespace, stands in for it until the session
+ * ends, so that it cannot be made again meanwhile. 0, or -errno (nothing
+ * watched then). */
 int cordon_reguard_start(const struct cordon_policy *p, pid_t command,
 			 struct cordon_hidden_ways *ways, const struct cordon_sweep *sweep,
 			 struct cordon_placeholders *standins);

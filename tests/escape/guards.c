@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cordon/guard.h"
 #include "both.h"
 #include "helpers.h"
 
@@ -2211,15 +2212,15 @@ static char *home_link_into_project(struct world *w, const struct who *who, cons
 
 /* ~/.cache linked into the project (a CI layout): pip's wheel cache, which
  * pip install outside installs from, made inside through the link is
- * moved aside as the session ends (round 10: "could not move it aside
- * (Not a directory)"). Control: the session did make it. */
+ * moved aside (as it appears; round 10, as the session ended: "could not
+ * move it aside (Not a directory)"). Control: the session did make it. */
 BOTH_USERS(guards, a_cache_made_through_a_linked_cache_directory_is_moved_aside, .timeout = 60)
 {
 	struct world w;
 	world_for(&w, who, "cachelink", "");
 	char *link = home_link_into_project(&w, who, ".cache");
 	struct run_result r =
-		sh_in(&w, w.popt, "mkdir -p ~/.cache/pip && echo x > ~/.cache/pip/x; echo pip $?");
+		sh_in(&w, w.popt, "mkdir -p ~/.cache/pip; echo pip $?");
 	cr_assert(strstr(r.out, "pip 0"), "control: the session did not make it: %s%s", r.out,
 		  r.err);
 	cr_expect(!present(w.proj, ".cache/pip") && present(w.proj, ".cache/pip.cordon-disarmed"),
@@ -2567,8 +2568,8 @@ BOTH_USERS(guards, stores_moved_by_their_tools_variables_stay_unread, .timeout =
  * Control: the same plants made outside run. */
 static const char xdg_plant[] =
 	"fsmon >> \"$XDG_CONFIG_HOME/git/config\"; echo gitcfg $?\n"
-	"mkdir -p \"$XDG_DATA_HOME/fish/vendor_conf.d\" &&\n"
-	"echo \"touch $M-fish\" > \"$XDG_DATA_HOME/fish/vendor_conf.d/x.fish\"; echo fish $?\n";
+	"mkdir -p \"$XDG_DATA_HOME/fish/vendor_conf.d\"; echo fish $?\n"
+	"echo \"touch $M-fish\" > \"$XDG_DATA_HOME/fish/vendor_conf.d/x.fish\"\n";
 
 static void xdg_outside(struct world *w)
 {
@@ -4419,29 +4420,30 @@ BOTH_USERS(guards, agents_settings_without_a_stand_in_are_kept, .timeout = 60)
 
 /* The same files, missing as the session starts and made inside while it
  * runs: each is moved aside as it appears (the watch), so that a program
- * outside finds none there meanwhile, while the session goes on; then an
- * empty directory stands in for it, read-only inside, so that the session
- * cannot make it again (the second opencode.json fails); a link laid on
+ * outside finds none there meanwhile, while the session goes on; then a
+ * link to nowhere stands in for it, pinned inside, so that the session
+ * cannot make it again (the second opencode.json and an rm fail); a link laid on
  * the way to one (.config -> d, for .config/mise.toml) is moved aside
  * too. Judged outside while the session runs; the stand-ins are gone as
- * it ends. Control: with protected_paths [] they stay there meanwhile. */
+ * it ends. Control: with protected_paths [] they stay there meanwhile (but
+ * opencode.json, which the rm then removes). */
 static const char made_while_running[] =
 	"sleep 0.4\n"
 	"printf '[toolchain]\\npath = \"/x\"\\n' > rust-toolchain.toml; echo rust $?\n"
 	"echo '{\"a\": 1}' > opencode.json; echo oc $?\n"
 	"sleep 0.3; echo '{\"a\": 2}' > opencode.json; echo oc2 $?\n"
 	"mkdir d && ln -s d .config && echo '[env]' > d/mise.toml; echo link $?\n"
-	"sleep 0.3; rmdir opencode.json; echo rmdir $?\n" WAIT_GO "echo still running\n";
+	"sleep 0.3; rm opencode.json; echo rm $?\n" WAIT_GO "echo still running\n";
 
-/* Outside, once the names above hold no file and no link (at most 2 s):
- * what each is, into W's "left" (file, link, standin: an empty directory,
- * dir, or absent). */
+/* Outside, once the names above hold no file and no link but a stand-in
+ * (at most 2 s): what each is, into W's "left" (file, link, standin: a
+ * link to CORDON_STAND_IN, dir, or absent). */
 static char *left_outside(const struct world *w)
 {
 	return fmt("cd %s && i=0; while [ $i -lt 40 ]; do s=''; for n in rust-toolchain.toml "
-		   "opencode.json .config; do if [ -L $n ]; then s=\"$s link\"; elif [ -f $n ]; "
-		   "then s=\"$s file\"; elif [ -d $n ] && [ -z \"$(ls -A $n)\" ]; then "
-		   "s=\"$s standin\"; elif [ -d $n ]; then s=\"$s dir\"; else s=\"$s absent\"; "
+		   "opencode.json .config; do if [ \"$(readlink $n)\" = " CORDON_STAND_IN " ]; "
+		   "then s=\"$s standin\"; elif [ -L $n ]; then s=\"$s link\"; elif [ -f $n ]; "
+		   "then s=\"$s file\"; elif [ -d $n ]; then s=\"$s dir\"; else s=\"$s absent\"; "
 		   "fi; done; case \"$s\" in *file*|*link*) ;; *) break;; esac; sleep 0.05; "
 		   "i=$((i+1)); done; echo \"left:$s\" > %s/left",
 		   w->proj, w->dir);
@@ -4459,7 +4461,7 @@ BOTH_USERS(guards, names_made_while_it_runs_are_moved_aside_at_once, .timeout = 
 		  "control: the session could not make the names\n%s", diag);
 	cr_expect_str_eq(left, "left: standin standin standin\n",
 			 "made inside, there outside while the session ran\n%s", diag);
-	cr_expect(!strstr(r.out, "oc2 0") && !strstr(r.out, "rmdir 0"),
+	cr_expect(!strstr(r.out, "oc2 0") && !strstr(r.out, "rm 0"),
 		  "the session made a name again, or removed its stand-in\n%s", diag);
 	cr_expect(strstr(r.out, "still running"), "the session did not go on\n%s", diag);
 	char *rt = at(w.proj, "rust-toolchain.toml.cordon-disarmed");
@@ -4472,7 +4474,7 @@ BOTH_USERS(guards, names_made_while_it_runs_are_moved_aside_at_once, .timeout = 
 	cr_expect(lstat(cf, &st) == 0 && S_ISLNK(st.st_mode), "the link was not moved aside\n%s",
 		  diag);
 	cr_expect(strstr(r.err, "rust-toolchain.toml, which") &&
-			  strstr(r.err, "an empty directory stands in for") &&
+			  strstr(r.err, "leads nowhere until this session ends") &&
 			  strstr(r.err, "on the way to ") && strstr(r.err, ".config/mise.toml"),
 		  "not said\n%s", diag);
 	static const char *const names[] = {"rust-toolchain.toml", "opencode.json", ".config"};
@@ -4489,7 +4491,7 @@ BOTH_USERS(guards, names_made_while_it_runs_are_moved_aside_at_once, .timeout = 
 	set_config(&w, ", \"protected_paths\": []");
 	r = world_while_outside(&w, w.cfg, made_while_running, look);
 	left = read_file(left_path);
-	cr_expect_str_eq(left, "left: file file link\n",
+	cr_expect_str_eq(left, "left: file absent link\n",
 			 "control: the names did not stay while the session ran\n%s%s", r.out,
 			 r.err);
 	free(left);
@@ -6094,7 +6096,8 @@ BOTH_USERS(guards, what_a_link_in_a_protected_directory_leads_to_stays, .timeout
 		  "what the dangling link leads to stayed: %s", r.err);
 	run_free(&r);
 	/* Round 13: a dangling link whose parent is missing too (the first
-	 * name missing on its way is moved aside); a link four levels down;
+	 * name missing on its way is moved aside, as it appears: then what
+	 * the session writes beneath it fails); a link four levels down;
 	 * a file link in the directory a link leads to. */
 	char *gen = at(w.proj, ".vscode/extra.json"), *deep = at(w.proj, ".vscode/a/b/c/deep.json"),
 	     *hooks = at(w.proj, ".vscode/hooks"), *fmt = at(w.proj, "tools/hooks/fmt.sh");
@@ -6108,8 +6111,9 @@ BOTH_USERS(guards, what_a_link_in_a_protected_directory_leads_to_stays, .timeout
 	world_give(&w);
 	give_links(who, (const char *const[]){gen, deep, hooks, fmt, NULL});
 	r = sh_in(&w, NULL,
-		  "mkdir -p gen/vscode && echo '{}' > gen/vscode/extra.json; echo gen $?; "
-		  "echo evil > shared/deep.json; echo evil >> tools/fmt.sh; echo ran");
+		  "mkdir gen; echo gen $?; mkdir -p gen/vscode && echo '{}' > "
+		  "gen/vscode/extra.json; echo evil > shared/deep.json; echo evil >> "
+		  "tools/fmt.sh; echo ran");
 	cr_expect(strstr(r.out, "gen 0") && strstr(r.out, "ran"),
 		  "control: the session could not make gen: %s%s", r.out, r.err);
 	cr_expect(!present(w.proj, "gen") && present(w.proj, "gen.cordon-disarmed"),
