@@ -696,7 +696,7 @@ static int left_to_sweep(struct cordon_guard_plan *plan, const char *path, const
 	return note(plan, path, source,
 		    "absent, in a writable directory: if made inside, it is NOT protected "
 		    "until cordon moves it aside (NAME.cordon-disarmed), as it appears "
-		    "(Linux: then a link to nowhere stands in for it) or as the session "
+		    "(Linux: then an empty socket file stands in for it) or as the session "
 		    "ends");
 }
 
@@ -759,10 +759,8 @@ static int file_stand_in(struct cordon_guard_plan *plan, const struct reach *r, 
 
 bool cordon_is_stand_in(const char *path)
 {
-	char to[sizeof(CORDON_STAND_IN) + 1];
-	ssize_t n = readlink(path, to, sizeof(to));
-	return n == (ssize_t)sizeof(CORDON_STAND_IN) - 1 &&
-	       memcmp(to, CORDON_STAND_IN, (size_t)n) == 0;
+	struct stat st;
+	return lstat(path, &st) == 0 && S_ISSOCK(st.st_mode);
 }
 
 /* PATH made read-only where a rule would let it be written. FLAGS: MKDIR,

@@ -186,21 +186,21 @@ Test(guard, plan_mounts_only_what_a_rule_reaches)
 			 strstr(plan.notes.v[i], "NOT protected");
 	cr_expect(notes, "a missing protected path with no stand-in is named");
 	cordon_guard_plan_free(&plan);
-	/* A running session's stand-in link for it (reguard.c) is a missing
-	 * name too: this session judges and watches it as well. A link to
-	 * anything else is not. */
+	/* A running session's stand-in for it (reguard.c: a socket file) is a
+	 * missing name too: this session judges and watches it as well. A
+	 * link is not one. */
 	char *notes_path = at(t.proj, "notes.json");
-	cr_assert_eq(symlink(CORDON_STAND_IN, notes_path), 0);
+	cr_assert_eq(mknod(notes_path, S_IFSOCK | 0444, 0), 0);
 	cr_expect(cordon_is_stand_in(notes_path));
 	cr_assert_eq(cordon_guard_plan(&p, false, &plan), 0);
 	notes = false;
 	for (size_t i = 0; i < plan.notes.n; i++)
 		notes |= strstr(plan.notes.v[i], "/notes.json") &&
 			 strstr(plan.notes.v[i], "NOT protected");
-	cr_expect(notes, "a stand-in link is taken for a missing name");
+	cr_expect(notes, "a stand-in is taken for a missing name");
 	cordon_guard_plan_free(&plan);
 	cr_assert_eq(unlink(notes_path), 0);
-	cr_assert_eq(symlink("/dev/null/other", notes_path), 0);
+	cr_assert_eq(symlink("/dev/null/x", notes_path), 0);
 	cr_expect_not(cordon_is_stand_in(notes_path));
 	cr_assert_eq(unlink(notes_path), 0);
 	free(notes_path);

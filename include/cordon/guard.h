@@ -212,7 +212,7 @@ struct cordon_placeholder {
 	int parent; /* its parent directory (O_PATH) */
 	bool made;  /* made by this session */
 	bool file;  /* an empty file, not a directory */
-	bool link;  /* a stand-in link (CORDON_STAND_IN; fd O_PATH, no lock) */
+	bool stand_in; /* a stand-in socket file (cordon_is_stand_in; fd O_PATH, no lock) */
 };
 struct cordon_placeholders {
 	struct cordon_placeholder *v;
@@ -229,14 +229,14 @@ struct cordon_placeholders {
 int cordon_placeholders_hold(const struct cordon_strv *paths, const struct cordon_strv *files,
 			     struct cordon_placeholders *out, struct cordon_strv *unguarded,
 			     struct cordon_error *err);
-/* What a stand-in link leads to, once a protected name the session made
- * was moved aside (reguard.c): nothing can ever be there (ENOTDIR), and a
- * link's text cannot be written through. */
-#define CORDON_STAND_IN "/dev/null/cordon-stand-in"
-/* Whether PATH is such a link (this session's or another's): taken for a
+/* Whether PATH is a stand-in, the socket file the watch (reguard.c) puts
+ * at a protected name the session made once it moved that aside: nothing
+ * can be read from it or written into it (open: ENXIO), git ignores it,
+ * and no program obeys it. Any socket file at such a name is one (this
+ * session's or another's, or the session's own, as harmless): taken for a
  * missing name by the guards' plan, left alone by the watch and the sweep. */
 bool cordon_is_stand_in(const char *path);
-/* Linux: a stand-in link made at NAME in PARENT (PATH), pushed to H, and
+/* Linux: a stand-in made at NAME in PARENT (PATH), pushed to H, and
  * removed with H's placeholders (whether or not the session was seen to
  * end). 0, or -errno (-EEXIST: something is there; nothing made then). */
 int cordon_placeholder_stand_in(int parent, const char *name, const char *path,

@@ -113,8 +113,8 @@ static int hold_one(int parent, const char *name, struct cordon_placeholder *p)
 int cordon_placeholder_stand_in(int parent, const char *name, const char *path,
 				struct cordon_placeholders *h)
 {
-	struct cordon_placeholder p = {.fd = -1, .parent = -1, .made = true, .link = true};
-	if (symlinkat(CORDON_STAND_IN, parent, name) < 0)
+	struct cordon_placeholder p = {.fd = -1, .parent = -1, .made = true, .stand_in = true};
+	if (mknodat(parent, name, S_IFSOCK | 0444, 0) < 0)
 		return -errno; /* EEXIST: made again meanwhile */
 	cordon_path_made();
 	int e = 0;
@@ -215,9 +215,9 @@ void cordon_placeholders_release(struct cordon_placeholders *h, bool ended,
 			continue;
 		const char *slash = strrchr(p->path, '/');
 		const char *name = slash ? slash + 1 : p->path;
-		/* A stand-in link: gone with the session, ended or not (another
+		/* A stand-in: gone with the session, ended or not (another
 		 * session takes one for a missing name, and watches it). */
-		if (p->link) {
+		if (p->stand_in) {
 			if (still_there(p, name))
 				(void)unlinkat(p->parent, name, 0);
 			continue;

@@ -34,10 +34,10 @@
  * The protected names missing as the session started that no mount could
  * guard (the sweep's names, but a .git) are watched the same way: one
  * made, or a link laid on its way, is moved aside at once
- * (cordon_sweep_disarm_now) and said, and a link to nowhere
- * (CORDON_STAND_IN) stands in for it until the session ends (held with
- * the placeholders, pinned in the session's namespace: it cannot be made
- * again there); where none can be kept, one made again goes to
+ * (cordon_sweep_disarm_now) and said, and an empty socket file stands in
+ * for it until the session ends (held with the placeholders, pinned in the
+ * session's namespace: it cannot be made again there); where none can be
+ * kept, one made again goes to
  * NAME.cordon-disarmed-again. A
  * program outside can still read it in the moment before the move
  * (docs/internals.md, "Known gap"). */
@@ -299,15 +299,15 @@ static void disarm(struct kept *k, size_t len)
 	}
 }
 
-/* In the child, in the session's namespaces: the link at PATH, if it is
- * still DEV/INO, bound onto itself (a mount point: not renamed nor
+/* In the child, in the session's namespaces: the stand-in at PATH, if it
+ * is still DEV/INO, bound onto itself (a mount point: not renamed nor
  * removed there, as guard.c pins links). */
 static int pin_stand_in(const char *path, dev_t dev, ino_t ino)
 {
 	int to = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
 	if (to < 0 || fstat(to, &st) < 0 || st.st_dev != dev || st.st_ino != ino ||
-	    !S_ISLNK(st.st_mode))
+	    !S_ISSOCK(st.st_mode))
 		return 1;
 	int from = (int)open_tree_fd(to, "", OPEN_TREE_CLONE | AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW);
 	if (from < 0)
@@ -338,12 +338,12 @@ static bool pinned(const char *path, dev_t dev, ino_t ino)
 }
 
 /* PATH (K's name, or a link on its way), just moved aside: a stand-in
- * link made in its place (CORDON_STAND_IN: made again meanwhile, moved
+ * made in its place (cordon_is_stand_in: made again meanwhile, moved
  * aside again first), until the session ends, pinned inside, so that the
- * session cannot make it again while it runs. A link, not an empty
+ * session cannot make it again while it runs. A socket file, not an empty
  * directory: the session could open a directory in the moment before it
- * is pinned, and fill it later through that descriptor; a link's text
- * cannot be written. Said into SAID. */
+ * is pinned, and fill it later through that descriptor; a socket file has
+ * nothing to read or write, and git ignores it. Said into SAID. */
 static void stand_in(struct kept *k, const char *path, struct cordon_strv *said)
 {
 	if (!g.standins || !g.sweep)
@@ -366,8 +366,8 @@ static void stand_in(struct kept *k, const char *path, struct cordon_strv *said)
 	char shown[PATH_MAX + 8], line[PATH_MAX * 2];
 	cordon_printable(path, SIZE_MAX, shown, sizeof(shown));
 	snprintf(line, sizeof(line),
-		 "cordon: %s leads nowhere until this session ends (a link to " CORDON_STAND_IN
-		 ")%s",
+		 "cordon: an empty socket file stands in for %s until this session ends "
+		 "(nothing reads from it)%s",
 		 shown,
 		 pinned(path, st.st_dev, st.st_ino)
 			 ? ", kept in place inside: the session cannot make it again meanwhile"

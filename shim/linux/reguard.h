@@ -22,8 +22,8 @@ int cordon_reguard_prepare(struct cordon_error *err);
  * aside at once, and noted there. SWEEP's names (cordon/sweep.h; may be
  * NULL), protected names no mount could guard, are watched the same way:
  * one made, or a link laid on its way, is moved aside at once and said,
- * and a link to CORDON_STAND_IN, held in STANDINS (may be NULL) and
- * pinned in the session's namespace, stands in for it until the session
+ * and an empty socket file, held in STANDINS (may be NULL) and pinned in
+ * the session's namespace, stands in for it until the session
  * ends, so that it cannot be made again meanwhile. 0, or -errno (nothing
  * watched then). */
 int cordon_reguard_start(const struct cordon_policy *p, pid_t command,

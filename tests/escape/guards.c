@@ -4420,9 +4420,10 @@ BOTH_USERS(guards, agents_settings_without_a_stand_in_are_kept, .timeout = 60)
 
 /* The same files, missing as the session starts and made inside while it
  * runs: each is moved aside as it appears (the watch), so that a program
- * outside finds none there meanwhile, while the session goes on; then a
- * link to nowhere stands in for it, pinned inside, so that the session
- * cannot make it again (the second opencode.json and an rm fail); a link laid on
+ * outside finds none there meanwhile, while the session goes on; then an
+ * empty socket file stands in for it, pinned inside, so that the session
+ * cannot make it again (the second opencode.json and an rm fail; git
+ * status outside shows nothing); a link laid on
  * the way to one (.config -> d, for .config/mise.toml) is moved aside
  * too. Judged outside while the session runs; the stand-ins are gone as
  * it ends. Control: with protected_paths [] they stay there meanwhile (but
@@ -4435,18 +4436,19 @@ static const char made_while_running[] =
 	"mkdir d && ln -s d .config && echo '[env]' > d/mise.toml; echo link $?\n"
 	"sleep 0.3; rm opencode.json; echo rm $?\n" WAIT_GO "echo still running\n";
 
-/* Outside, once the names above hold no file and no link but a stand-in
- * (at most 2 s): what each is, into W's "left" (file, link, standin: a
- * link to CORDON_STAND_IN, dir, or absent). */
+/* Outside, once the names above hold no file and no link (at most 2 s):
+ * what each is, into W's "left" (file, link, standin: a socket file, dir,
+ * or absent), then what git status says of them. */
 static char *left_outside(const struct world *w)
 {
 	return fmt("cd %s && i=0; while [ $i -lt 40 ]; do s=''; for n in rust-toolchain.toml "
-		   "opencode.json .config; do if [ \"$(readlink $n)\" = " CORDON_STAND_IN " ]; "
-		   "then s=\"$s standin\"; elif [ -L $n ]; then s=\"$s link\"; elif [ -f $n ]; "
+		   "opencode.json .config; do if [ -S $n ]; then s=\"$s standin\"; "
+		   "elif [ -L $n ]; then s=\"$s link\"; elif [ -f $n ]; "
 		   "then s=\"$s file\"; elif [ -d $n ]; then s=\"$s dir\"; else s=\"$s absent\"; "
 		   "fi; done; case \"$s\" in *file*|*link*) ;; *) break;; esac; sleep 0.05; "
-		   "i=$((i+1)); done; echo \"left:$s\" > %s/left",
-		   w->proj, w->dir);
+		   "i=$((i+1)); done; echo \"left:$s\" > %s/left; git status --porcelain -- "
+		   "rust-toolchain.toml opencode.json .config | tr '\\n' ' ' >> %s/left",
+		   w->proj, w->dir, w->dir);
 }
 
 BOTH_USERS(guards, names_made_while_it_runs_are_moved_aside_at_once, .timeout = 60)
@@ -4460,7 +4462,9 @@ BOTH_USERS(guards, names_made_while_it_runs_are_moved_aside_at_once, .timeout = 
 	cr_expect(strstr(r.out, "rust 0") && strstr(r.out, "oc 0") && strstr(r.out, "link 0"),
 		  "control: the session could not make the names\n%s", diag);
 	cr_expect_str_eq(left, "left: standin standin standin\n",
-			 "made inside, there outside while the session ran\n%s", diag);
+			 "made inside, there outside while the session ran (or git status "
+			 "listed the stand-ins)\n%s",
+			 diag);
 	cr_expect(!strstr(r.out, "oc2 0") && !strstr(r.out, "rm 0"),
 		  "the session made a name again, or removed its stand-in\n%s", diag);
 	cr_expect(strstr(r.out, "still running"), "the session did not go on\n%s", diag);
@@ -4474,7 +4478,7 @@ BOTH_USERS(guards, names_made_while_it_runs_are_moved_aside_at_once, .timeout = 
 	cr_expect(lstat(cf, &st) == 0 && S_ISLNK(st.st_mode), "the link was not moved aside\n%s",
 		  diag);
 	cr_expect(strstr(r.err, "rust-toolchain.toml, which") &&
-			  strstr(r.err, "leads nowhere until this session ends") &&
+			  strstr(r.err, "an empty socket file stands in for") &&
 			  strstr(r.err, "on the way to ") && strstr(r.err, ".config/mise.toml"),
 		  "not said\n%s", diag);
 	static const char *const names[] = {"rust-toolchain.toml", "opencode.json", ".config"};
@@ -4491,9 +4495,10 @@ BOTH_USERS(guards, names_made_while_it_runs_are_moved_aside_at_once, .timeout = 
 	set_config(&w, ", \"protected_paths\": []");
 	r = world_while_outside(&w, w.cfg, made_while_running, look);
 	left = read_file(left_path);
-	cr_expect_str_eq(left, "left: file absent link\n",
-			 "control: the names did not stay while the session ran\n%s%s", r.out,
-			 r.err);
+	cr_expect_str_eq(left, "left: file absent link\n?? .config ?? rust-toolchain.toml ",
+			 "control: the names did not stay while the session ran, or git status "
+			 "did not list them\n%s%s",
+			 r.out, r.err);
 	free(left);
 	run_free(&r);
 	free(look), free(left_path);
