@@ -760,7 +760,7 @@ static int file_stand_in(struct cordon_guard_plan *plan, const struct reach *r, 
 bool cordon_is_stand_in(const char *path)
 {
 	struct stat st;
-	return lstat(path, &st) == 0 && S_ISSOCK(st.st_mode);
+	return lstat(path, &st) == 0 && S_ISSOCK(st.st_mode) && (st.st_mode & 07777) == 0;
 }
 
 /* PATH made read-only where a rule would let it be written. FLAGS: MKDIR,

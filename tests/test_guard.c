@@ -186,11 +186,11 @@ Test(guard, plan_mounts_only_what_a_rule_reaches)
 			 strstr(plan.notes.v[i], "NOT protected");
 	cr_expect(notes, "a missing protected path with no stand-in is named");
 	cordon_guard_plan_free(&plan);
-	/* A running session's stand-in for it (reguard.c: a socket file) is a
-	 * missing name too: this session judges and watches it as well. A
-	 * link is not one. */
+	/* A running session's stand-in for it (reguard.c: a socket file of
+	 * mode 0) is a missing name too: this session judges and watches it as
+	 * well. A link, or a socket with a mode, is not one. */
 	char *notes_path = at(t.proj, "notes.json");
-	cr_assert_eq(mknod(notes_path, S_IFSOCK | 0444, 0), 0);
+	cr_assert_eq(mknod(notes_path, S_IFSOCK, 0), 0);
 	cr_expect(cordon_is_stand_in(notes_path));
 	cr_assert_eq(cordon_guard_plan(&p, false, &plan), 0);
 	notes = false;
@@ -202,6 +202,9 @@ Test(guard, plan_mounts_only_what_a_rule_reaches)
 	cr_assert_eq(unlink(notes_path), 0);
 	cr_assert_eq(symlink("/dev/null/x", notes_path), 0);
 	cr_expect_not(cordon_is_stand_in(notes_path));
+	cr_assert_eq(unlink(notes_path), 0);
+	cr_assert_eq(mknod(notes_path, S_IFSOCK | 0600, 0), 0);
+	cr_expect_not(cordon_is_stand_in(notes_path), "a server's socket is no stand-in");
 	cr_assert_eq(unlink(notes_path), 0);
 	free(notes_path);
 	cordon_policy_free(&p);

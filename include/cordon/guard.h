@@ -229,12 +229,14 @@ struct cordon_placeholders {
 int cordon_placeholders_hold(const struct cordon_strv *paths, const struct cordon_strv *files,
 			     struct cordon_placeholders *out, struct cordon_strv *unguarded,
 			     struct cordon_error *err);
-/* Whether PATH is a stand-in, the socket file the watch (reguard.c) puts
- * at a protected name the session made once it moved that aside: nothing
- * can be read from it or written into it (open: ENXIO), git ignores it,
- * and no program obeys it. Any socket file at such a name is one (this
- * session's or another's, or the session's own, as harmless): taken for a
- * missing name by the guards' plan, left alone by the watch and the sweep. */
+/* Whether PATH is a stand-in, the socket file of mode 0 the watch
+ * (reguard.c) puts at a protected name the session made once it moved
+ * that aside: nothing can be read from it or written into it (open:
+ * ENXIO), no one but root can connect to it, git ignores it, and no
+ * program obeys it. Any such file is one (this session's or another's, or
+ * one the session made, as harmless; a server's socket has a mode): taken
+ * for a missing name by the guards' plan, left alone by the watch and the
+ * sweep. */
 bool cordon_is_stand_in(const char *path);
 /* Linux: a stand-in made at NAME in PARENT (PATH), pushed to H, and
  * removed with H's placeholders (whether or not the session was seen to

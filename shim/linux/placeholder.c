@@ -114,7 +114,7 @@ int cordon_placeholder_stand_in(int parent, const char *name, const char *path,
 				struct cordon_placeholders *h)
 {
 	struct cordon_placeholder p = {.fd = -1, .parent = -1, .made = true, .stand_in = true};
-	if (mknodat(parent, name, S_IFSOCK | 0444, 0) < 0)
+	if (mknodat(parent, name, S_IFSOCK, 0) < 0)
 		return -errno; /* EEXIST: made again meanwhile */
 	cordon_path_made();
 	int e = 0;
