@@ -1727,15 +1727,15 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 		snprintf(doc, sizeof(doc), "/run/user/%u/doc", uid);
 		snprintf(psd, sizeof(psd), "/run/user/%u/psd", uid);
 		snprintf(creds, sizeof(creds), "/run/user/%u/credentials", uid);
-		r = guard_list(p, (const char *const[]){units, NULL}, CORDON_GUARD_PROTECT, source,
-			       ctx->home, &cache);
 		/* The session bus takes services from dbus-1/services here
 		 * before any other directory: one planted there would run
-		 * outside when an outside program asks for its name. */
-		if (r >= 0)
-			r = guard_list(p, (const char *const[]){dbus, NULL},
-				       CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE, source, ctx->home,
-				       &cache);
+		 * outside when an outside program asks for its name. Both are
+		 * made (0700) when missing, so that a mount keeps them: a
+		 * missing one would be a name the watch moves aside as it
+		 * appears, and the user manager makes systemd/ on its own
+		 * (at a login while a session runs). */
+		r = guard_list(p, (const char *const[]){units, dbus, NULL},
+			       CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE, source, ctx->home, &cache);
 		/* podman's registry logins; GVfs's mounts of the user's remote
 		 * shares, and the document portal's files: both outside; the
 		 * browser profiles profile-sync-daemon keeps here (what

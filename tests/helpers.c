@@ -528,9 +528,11 @@ void runtime_dir_free(struct runtime_dir *r)
 {
 	if (r->made) {
 		/* What sessions make there (empty) to guard it. */
-		char *dbus = fmt("%s/dbus-1", r->path);
+		char *dbus = fmt("%s/dbus-1", r->path), *units = fmt("%s/systemd", r->path);
 		rmdir(dbus);
+		rmdir(units);
 		free(dbus);
+		free(units);
 		rmdir(r->path);
 	}
 	if (r->made_base)

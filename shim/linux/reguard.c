@@ -517,8 +517,10 @@ static void *watch(void *arg)
 	for (;;) {
 		if (phase == WATCHING && g.n == 0)
 			break; /* nothing to keep */
-		long wait = phase == WATCHING ? -1
-			    : (phase == LISTING ? LIST_AFTER_MS : WATCH_AFTER_MS) - since_ms(&t0);
+		long wait = phase == WATCHING
+				    ? -1
+				    : (phase == LISTING ? LIST_AFTER_MS : WATCH_AFTER_MS) -
+					      since_ms(&t0);
 		int r = poll(p, 2, phase == WATCHING ? -1 : wait > 0 ? (int)wait : 0);
 		if (r < 0) {
 			if (errno == EINTR)
