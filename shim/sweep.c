@@ -2197,6 +2197,11 @@ int cordon_sweep_parent(const struct cordon_sweep *s, const char *path)
 	return parent_of(s, path, NULL, 0);
 }
 
+bool cordon_sweep_writable(const struct cordon_sweep *s, const char *dir)
+{
+	return session_writable(s, dir);
+}
+
 /* PATH made again: moved to NAME.cordon-disarmed-again, over the one
  * made before it (the first one is kept apart, and said): 1 if it was. */
 static int disarm_again(const struct cordon_sweep *s, const char *path)

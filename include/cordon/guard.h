@@ -208,10 +208,10 @@ int cordon_guard_unguarded(const struct cordon_policy *p, struct cordon_strv *ou
 /* The placeholders a session holds (shim/linux/placeholder.c). */
 struct cordon_placeholder {
 	char *path;
-	int fd;     /* the directory (or file), flock(LOCK_SH) held for the session */
-	int parent; /* its parent directory (O_PATH) */
-	bool made;  /* made by this session */
-	bool file;  /* an empty file, not a directory */
+	int fd;        /* the directory (or file), flock(LOCK_SH) held for the session */
+	int parent;    /* its parent directory (O_PATH) */
+	bool made;     /* made by this session */
+	bool file;     /* an empty file, not a directory */
 	bool stand_in; /* a stand-in socket file (cordon_is_stand_in; fd O_PATH, no lock) */
 };
 struct cordon_placeholders {

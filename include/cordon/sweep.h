@@ -116,6 +116,9 @@ void cordon_sweep_names(struct cordon_sweep *s, struct cordon_strv *names);
  * 1 if it was moved. */
 int cordon_sweep_disarm_now(const struct cordon_sweep *s, const char *path, const char *way_to,
 			    bool again, struct cordon_strv *said);
+/* Whether the directory DIR is one a write rule of S's session reaches (a
+ * link in it may be the session's). */
+bool cordon_sweep_writable(const struct cordon_sweep *s, const char *dir);
 /* The directory PATH is in, opened as the sweep opens it to move a name
  * aside (beneath the root it is in, no link the session could have laid
  * followed), or -errno. */

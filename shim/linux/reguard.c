@@ -410,6 +410,23 @@ static void move_made(struct kept *k, const char *path)
 	cordon_strv_free(&said);
 }
 
+/* Whether the link PATH (ST) on a made name's way is one the session
+ * could have laid: made or changed since the session started, in a
+ * directory a rule let it write (not a stand-in). The user's own (~/.gradle
+ * -> PROJ/.gradle, as it was) is followed instead. */
+static bool laid(const char *path, const struct stat *st)
+{
+	char parent[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	if (!g.sweep || !slash || cordon_is_stand_in(path))
+		return false;
+	snprintf(parent, sizeof(parent), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	const struct timespec *t = &g.sweep->started;
+	bool since = st->st_ctim.tv_sec > t->tv_sec ||
+		     (st->st_ctim.tv_sec == t->tv_sec && st->st_ctim.tv_nsec >= t->tv_nsec);
+	return since && cordon_sweep_writable(g.sweep, parent);
+}
+
 /* K's way followed down from its top: each directory on it that exists
  * watched (the top as it was, a link of the user's there followed; below
  * it, none is followed), a lure on it moved aside, and K's guard put back
@@ -428,14 +445,19 @@ static void settle(struct kept *k, bool event)
 			break;
 		if (i > 0 && lstat(dir, &st) < 0)
 			break;
+		bool follow = i == 0;
 		if (i > 0 && !S_ISDIR(st.st_mode)) {
 			if (k->way && cordon_hidden_way_lure(k->way, false, &st))
 				disarm(k, end);
-			else if (k->made && S_ISLNK(st.st_mode) && !cordon_is_stand_in(dir))
+			else if (k->made && S_ISLNK(st.st_mode) && laid(dir, &st))
 				move_made(k, dir);
-			break;
+			else if (k->made && S_ISLNK(st.st_mode))
+				follow = true; /* the user's own: where it leads is watched */
+			if (!follow)
+				break;
 		}
-		k->lv[i].wd = inotify_add_watch(g.inotify, dir, WATCHED | (i ? IN_DONT_FOLLOW : 0));
+		k->lv[i].wd =
+			inotify_add_watch(g.inotify, dir, WATCHED | (follow ? 0 : IN_DONT_FOLLOW));
 		if (k->lv[i].wd < 0) {
 			if (errno == ENOSPC || errno == ENOMEM)
 				cannot_watch(dir, errno);

@@ -2219,8 +2219,7 @@ BOTH_USERS(guards, a_cache_made_through_a_linked_cache_directory_is_moved_aside,
 	struct world w;
 	world_for(&w, who, "cachelink", "");
 	char *link = home_link_into_project(&w, who, ".cache");
-	struct run_result r =
-		sh_in(&w, w.popt, "mkdir -p ~/.cache/pip; echo pip $?");
+	struct run_result r = sh_in(&w, w.popt, "mkdir -p ~/.cache/pip; echo pip $?");
 	cr_assert(strstr(r.out, "pip 0"), "control: the session did not make it: %s%s", r.out,
 		  r.err);
 	cr_expect(!present(w.proj, ".cache/pip") && present(w.proj, ".cache/pip.cordon-disarmed"),
@@ -4502,6 +4501,44 @@ BOTH_USERS(guards, names_made_while_it_runs_are_moved_aside_at_once, .timeout = 
 	free(left);
 	run_free(&r);
 	free(look), free(left_path);
+	world_free(&w);
+}
+
+/* A missing file the repository's config includes whose nearest existing
+ * name is a file (include.path ../a/b/x, a tracked file a): no stand-in
+ * can be made beneath a file, so it is a name left to the sweep, and git
+ * outside obeyed what the session planted there while it ran. The watch
+ * follows its way as the session replaces a with a directory, and moves
+ * x aside as it appears: git run outside while the session still runs
+ * runs nothing. Control: protected_paths [] (git outside runs it). */
+BOTH_USERS(guards, an_include_beneath_a_file_is_moved_aside_while_it_runs, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "incfile");
+	struct run_result c = outside(&w, "git config include.path ../a/b/x");
+	run_free(&c);
+	static const char body[] = "sleep 0.3; rm a && mkdir -p a/b && fsmon > a/b/x; "
+				   "echo planted $?\n" WAIT_GO;
+	char *git = fmt("cd %s && git status >/dev/null 2>&1; true", w.proj);
+	char *deny = plant(&w, "deny", "", body);
+	struct run_result r = world_while_outside(&w, w.cfg, deny, git);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_expect(strstr(r.out, "planted 0"), "control: the session could not plant\n%s", diag);
+	cr_expect_not(marked(&w, "deny", "fsmonitor"),
+		      "git outside ran the include planted while the session ran\n%s", diag);
+	cr_expect(present(w.proj, "a/b/x.cordon-disarmed"), "not moved aside\n%s", diag);
+	free(diag);
+	run_free(&r);
+
+	c = outside(&w, "rm -rf a && git checkout -q -- a");
+	run_free(&c);
+	set_config(&w, ", \"protected_paths\": []");
+	char *ctl = plant(&w, "ctl", "", body);
+	r = world_while_outside(&w, w.cfg, ctl, git);
+	cr_expect(marked(&w, "ctl", "fsmonitor"),
+		  "control: git outside did not run the include\n%s%s", r.out, r.err);
+	run_free(&r);
+	free(deny), free(ctl), free(git);
 	world_free(&w);
 }
 
