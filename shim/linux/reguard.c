@@ -204,8 +204,9 @@ static long open_tree_fd(int dfd, const char *path, unsigned flags)
 
 /* In the child, in the session's namespaces: K's mount on what is at its
  * path now. Raw system calls only (the launcher has other threads). */
-static int put_back(const struct kept *k)
+static int put_back(const void *arg)
 {
+	const struct kept *k = arg;
 	int to = open(k->path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
 	if (to < 0 || fstat(to, &st) < 0 ||
@@ -245,18 +246,28 @@ static int put_back(const struct kept *k)
 	return 0;
 }
 
-static void reguard(const struct kept *k)
+/* FN(ARG) in a child that enters the session's namespaces: true if it
+ * returned 0 there. */
+static bool inside(int (*fn)(const void *), const void *arg)
 {
+	if (g.mnt < 0)
+		return false;
 	pid_t pid = fork();
 	if (pid == 0) {
 		if ((g.user >= 0 && setns(g.user, CLONE_NEWUSER) < 0) ||
 		    setns(g.mnt, CLONE_NEWNS) < 0)
 			_exit(5);
-		_exit(put_back(k));
+		_exit(fn(arg));
 	}
-	int st;
+	int st = -1;
 	while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
+	return pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+static void reguard(const struct kept *k)
+{
+	(void)inside(put_back, k);
 }
 
 static int list_made(void);
@@ -299,14 +310,22 @@ static void disarm(struct kept *k, size_t len)
 	}
 }
 
-/* In the child, in the session's namespaces: the stand-in at PATH, if it
- * is still DEV/INO, bound onto itself (a mount point: not renamed nor
+/* A stand-in to pin: its path and what it is. */
+struct stand {
+	const char *path;
+	dev_t dev;
+	ino_t ino;
+};
+
+/* In the child, in the session's namespaces: the stand-in at S's path, if
+ * it is still S's inode, bound onto itself (a mount point: not renamed nor
  * removed there, as guard.c pins links). */
-static int pin_stand_in(const char *path, dev_t dev, ino_t ino)
+static int pin_stand_in(const void *arg)
 {
-	int to = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	const struct stand *s = arg;
+	int to = open(s->path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
-	if (to < 0 || fstat(to, &st) < 0 || st.st_dev != dev || st.st_ino != ino ||
+	if (to < 0 || fstat(to, &st) < 0 || st.st_dev != s->dev || st.st_ino != s->ino ||
 	    !S_ISSOCK(st.st_mode))
 		return 1;
 	int from = (int)open_tree_fd(to, "", OPEN_TREE_CLONE | AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW);
@@ -316,25 +335,6 @@ static int pin_stand_in(const char *path, dev_t dev, ino_t ino)
 		       MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0
 		       ? 4
 		       : 0;
-}
-
-/* A child that enters the session's namespaces runs pin_stand_in: true if
- * it did. */
-static bool pinned(const char *path, dev_t dev, ino_t ino)
-{
-	if (g.mnt < 0)
-		return false;
-	pid_t pid = fork();
-	if (pid == 0) {
-		if ((g.user >= 0 && setns(g.user, CLONE_NEWUSER) < 0) ||
-		    setns(g.mnt, CLONE_NEWNS) < 0)
-			_exit(5);
-		_exit(pin_stand_in(path, dev, ino));
-	}
-	int st = -1;
-	while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	return pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
 /* PATH (K's name, or a link on its way), just moved aside: a stand-in
@@ -369,7 +369,7 @@ static void stand_in(struct kept *k, const char *path, struct cordon_strv *said)
 		 "cordon: an empty socket file stands in for %s until this session ends "
 		 "(nothing reads from it)%s",
 		 shown,
-		 pinned(path, st.st_dev, st.st_ino)
+		 inside(pin_stand_in, &(struct stand){path, st.st_dev, st.st_ino})
 			 ? ", kept in place inside: the session cannot make it again meanwhile"
 			 : "");
 	(void)cordon_strv_push(said, line);
