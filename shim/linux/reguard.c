@@ -337,6 +337,17 @@ static int pin_stand_in(const void *arg)
 		       : 0;
 }
 
+/* The stand-in at PATH (this session's, or another session's, which that
+ * one pinned in its own namespace only) pinned in this session's too, if
+ * it is not yet: no session can remove another's and make the name again
+ * (two sessions taking turns could otherwise make it over and over). */
+static void keep_stand_in(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) == 0 && !mounted_inside(path))
+		(void)inside(pin_stand_in, &(struct stand){path, st.st_dev, st.st_ino});
+}
+
 /* PATH (K's name, or a link on its way), just moved aside: a stand-in
  * made in its place (cordon_is_stand_in: made again meanwhile, moved
  * aside again first), until the session ends, pinned inside, so that the
@@ -451,6 +462,8 @@ static void settle(struct kept *k, bool event)
 				disarm(k, end);
 			else if (k->made && S_ISLNK(st.st_mode) && laid(dir, &st))
 				move_made(k, dir);
+			else if (k->made && cordon_is_stand_in(dir))
+				keep_stand_in(dir);
 			else if (k->made && S_ISLNK(st.st_mode))
 				follow = true; /* the user's own: where it leads is watched */
 			if (!follow)
@@ -473,8 +486,9 @@ static void settle(struct kept *k, bool event)
 	if (lstat(k->path, &st) < 0)
 		return;
 	if (k->made) {
-		/* (This session's stand-in, or another's, for the name.) */
-		if (!cordon_is_stand_in(k->path))
+		if (cordon_is_stand_in(k->path))
+			keep_stand_in(k->path);
+		else
 			move_made(k, k->path);
 		return;
 	}
