@@ -137,6 +137,19 @@ static size_t up(const char *path, size_t len)
 	return len > 1 ? len - 1 : 0;
 }
 
+/* The length of the longest of the sweep's roots PATH lies beneath, or 0. */
+static size_t root_of(const char *path)
+{
+	size_t best = 0;
+	for (size_t i = 0; g.sweep && i < g.sweep->roots.n; i++) {
+		size_t n = strlen(g.sweep->roots.v[i]);
+		if (n > best && n > 1 && strncmp(path, g.sweep->roots.v[i], n) == 0 &&
+		    path[n] == '/')
+			best = n;
+	}
+	return best;
+}
+
 /* PATH, kept: HIDE, else MADE (a name that is moved aside when made),
  * else read-only; its way WAY (may be NULL). Its way starts at WAY's top,
  * else (a hidden name, a MADE one) at the nearest directory on it that
@@ -159,6 +172,15 @@ static int add(const char *path, bool hide, bool made, struct cordon_hidden_way 
 		       (snprintf(buf, sizeof(buf), "%.*s", (int)top, path) >= (int)sizeof(buf) ||
 			stat(buf, &st) < 0 || !S_ISDIR(st.st_mode)))
 			top = up(path, top);
+		/* A made name's way, from the root of the sweep's it lies in
+		 * (which the session cannot replace), else from above the
+		 * nearest directory: a directory on the way that the session
+		 * moves aside takes its watch along, and one moved into its
+		 * place is seen only from its parent (a review swapped in a
+		 * .config holding mise.toml, unseen until the session ended). */
+		size_t root = made ? root_of(path) : 0;
+		if (made)
+			top = root && root <= top ? root : up(path, top);
 	}
 	size_t levels = 1;
 	for (size_t at = top + 1; at <= parent; at++)
@@ -329,7 +351,10 @@ static int pin_stand_in(const void *arg)
 	    !S_ISSOCK(st.st_mode))
 		return 1;
 	int from = (int)open_tree_fd(to, "", OPEN_TREE_CLONE | AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW);
-	if (from < 0)
+	/* Read-only: its mode is what tells it from a socket of a server's
+	 * (a review chmod'ed one, and the next session took it for the user's). */
+	struct mount_attr a = {.attr_set = MOUNT_ATTR_RDONLY};
+	if (from < 0 || syscall(SYS_mount_setattr, from, "", AT_EMPTY_PATH, &a, sizeof(a)) < 0)
 		return 3;
 	return syscall(SYS_move_mount, from, "", to, "",
 		       MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0
@@ -372,17 +397,24 @@ static void stand_in(struct kept *k, const char *path, struct cordon_strv *said)
 	if (dir >= 0)
 		close(dir);
 	struct stat st;
-	if (e < 0 || fstat(g.standins->v[g.standins->n - 1].fd, &st) < 0)
+	int fd = e < 0 ? -1 : g.standins->v[g.standins->n - 1].fd;
+	if (fd < 0 || fstat(fd, &st) < 0)
 		return;
+	bool pinned = inside(pin_stand_in, &(struct stand){path, st.st_dev, st.st_ino});
+	/* Its mode changed in the moment before the pin (a chmod inside):
+	 * back to 0, through our own descriptor of it. */
+	char self[64];
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	if (fstat(fd, &st) == 0 && (st.st_mode & 07777) != 0)
+		(void)chmod(self, 0);
 	char shown[PATH_MAX + 8], line[PATH_MAX * 2];
 	cordon_printable(path, SIZE_MAX, shown, sizeof(shown));
 	snprintf(line, sizeof(line),
 		 "cordon: an empty socket file stands in for %s until this session ends "
 		 "(nothing reads from it)%s",
 		 shown,
-		 inside(pin_stand_in, &(struct stand){path, st.st_dev, st.st_ino})
-			 ? ", kept in place inside: the session cannot make it again meanwhile"
-			 : "");
+		 pinned ? ", kept in place inside: the session cannot make it again meanwhile"
+			: "");
 	(void)cordon_strv_push(said, line);
 }
 

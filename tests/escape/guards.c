@@ -4504,6 +4504,94 @@ BOTH_USERS(guards, names_made_while_it_runs_are_moved_aside_at_once, .timeout = 
 	world_free(&w);
 }
 
+/* A directory on a made name's way that exists as the session starts
+ * (.config, for .config/mise.toml), moved aside inside and replaced by
+ * one holding the name: the watch sees the swap from the directory above
+ * (a review's plant stayed until the session ended), moves the name aside
+ * and keeps a stand-in there, whose mode the session cannot change (a
+ * review chmod'ed one, and the next session took it for the user's file).
+ * Judged outside while the session runs. Control: protected_paths []. */
+BOTH_USERS(guards, a_directory_swapped_in_on_the_way_is_seen, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "swapway");
+	free(write_file(w.proj, ".config/.keep", ""));
+	world_give(&w);
+	static const char body[] =
+		"sleep 0.3; mkdir x && echo EVIL > x/mise.toml && mv .config y && mv x .config; "
+		"echo swap $?; sleep 0.3; chmod 644 .config/mise.toml; echo chmod $?\n" WAIT_GO;
+	char *look =
+		fmt("cd %s && i=0; while [ -f .config/mise.toml ] && [ $i -lt 40 ]; do "
+		    "sleep 0.05; i=$((i+1)); done; if [ -S .config/mise.toml ]; then echo "
+		    "\"standin $(stat -c %%a .config/mise.toml)\"; elif [ -f .config/mise.toml ]; "
+		    "then echo file; else echo absent; fi > %s/seen",
+		    w.proj, w.dir);
+	char *seen_path = path_join(w.dir, "seen");
+	struct run_result r = world_while_outside(&w, w.cfg, body, look);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	char *seen = read_file(seen_path);
+	cr_expect(strstr(r.out, "swap 0"), "control: the session could not swap\n%s", diag);
+	cr_expect_str_eq(seen, "standin 0\n",
+			 "the name in the swapped-in directory stayed, or its stand-in's mode "
+			 "changed\n%s",
+			 diag);
+	char *aside = content(w.proj, ".config/mise.toml.cordon-disarmed");
+	cr_expect(aside && strstr(aside, "EVIL"), "what was planted was lost\n%s", diag);
+	free(aside), free(seen), free(diag);
+	run_free(&r);
+
+	struct run_result c = outside(&w, "rm -rf .config y && mkdir .config");
+	run_free(&c);
+	set_config(&w, ", \"protected_paths\": []");
+	r = world_while_outside(&w, w.cfg, body, look);
+	seen = read_file(seen_path);
+	cr_expect_str_eq(seen, "file\n", "control: the swapped-in name did not stay\n%s%s", r.out,
+			 r.err);
+	free(seen);
+	run_free(&r);
+	free(look), free(seen_path);
+	world_free(&w);
+}
+
+/* Two sessions in one project: the stand-in the first keeps for a name it
+ * made is pinned by the second too, which cannot remove it and make the
+ * name again while the first runs (two sessions taking turns could
+ * otherwise keep it there). Judged outside while both run. Control: with
+ * protected_paths [] the second session's file lands. */
+BOTH_USERS(guards, another_session_cannot_replace_a_stand_in, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "standin2");
+	static const char first[] = "sleep 0.3; echo 1 > mise.toml\n" WAIT_GO;
+	/* Outside: a second session, while the first waits; then what is at
+	 * mise.toml, into W's "seen". */
+	char *second = fmt("cd %s && %s run --config %s --project %s -- sh -c 'sleep 0.3; rm -f "
+			   "mise.toml; echo 2 > mise.toml' >/dev/null 2>&1; sleep 0.2; if [ -S "
+			   "mise.toml ]; then echo standin; elif [ -f mise.toml ]; then cat "
+			   "mise.toml; else echo absent; fi > %s/seen",
+			   w.proj, CORDON_BIN, w.cfg, w.proj, w.dir);
+	char *seen_path = path_join(w.dir, "seen");
+	struct run_result r = world_while_outside(&w, w.cfg, first, second);
+	char *seen = read_file(seen_path);
+	cr_expect_str_eq(seen, "standin\n",
+			 "a second session replaced the first's stand-in\n%d %s%s", r.status, r.out,
+			 r.err);
+	free(seen);
+	run_free(&r);
+
+	struct run_result c = outside(&w, "rm -f mise.toml*");
+	run_free(&c);
+	set_config(&w, ", \"protected_paths\": []");
+	r = world_while_outside(&w, w.cfg, first, second);
+	seen = read_file(seen_path);
+	cr_expect_str_eq(seen, "2\n", "control: the second session's file did not land\n%s%s",
+			 r.out, r.err);
+	free(seen);
+	run_free(&r);
+	free(second), free(seen_path);
+	world_free(&w);
+}
+
 /* A missing file the repository's config includes whose nearest existing
  * name is a file (include.path ../a/b/x, a tracked file a): no stand-in
  * can be made beneath a file, so it is a name left to the sweep, and git
