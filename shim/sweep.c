@@ -2182,9 +2182,7 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 static int judge_name(const struct cordon_sweep *s, const char *path, struct cordon_strv *said)
 {
 	struct stat st;
-	size_t n = strlen(path);
-	if ((n >= 5 && strcasecmp(path + n - 5, "/.git") == 0) || lstat(path, &st) < 0 ||
-	    cordon_is_stand_in(path))
+	if (cordon_sweep_git_entry(path) || lstat(path, &st) < 0 || cordon_is_stand_in(path))
 		return 0;
 	return disarm(s, path, "this session made",
 		      "which cordon cannot guard while a session runs and an agent, direnv or an "
@@ -2197,9 +2195,20 @@ int cordon_sweep_parent(const struct cordon_sweep *s, const char *path)
 	return parent_of(s, path, NULL, 0);
 }
 
-bool cordon_sweep_writable(const struct cordon_sweep *s, const char *dir)
+bool cordon_sweep_laid(const struct cordon_sweep *s, const char *link, const struct stat *st)
 {
-	return session_writable(s, dir);
+	char parent[PATH_MAX];
+	const char *slash = strrchr(link, '/');
+	if (!slash)
+		return false;
+	snprintf(parent, sizeof(parent), "%.*s", slash == link ? 1 : (int)(slash - link), link);
+	return after(&CTIME(*st), &s->started) && session_writable(s, parent);
+}
+
+bool cordon_sweep_git_entry(const char *path)
+{
+	size_t n = strlen(path);
+	return n >= 5 && strcasecmp(path + n - 5, "/.git") == 0;
 }
 
 /* PATH made again: moved to NAME.cordon-disarmed-again, over the one

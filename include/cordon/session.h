@@ -151,9 +151,9 @@ struct cordon_launch {
 	 * name missing at the start that no mount could guard (its names), made
 	 * while the session runs, is moved aside by the watch as it appears. */
 	const struct cordon_sweep *sweep;
-	/* Linux: where the watch holds the empty directories it makes in the
-	 * place of such a name once it moved one aside (released with the
-	 * session's placeholders), or NULL. */
+	/* Linux: where the watch holds the stand-ins (socket files) it makes
+	 * in the place of such a name once it moved one aside (released with
+	 * the session's placeholders), or NULL. */
 	struct cordon_placeholders *standins;
 };
 

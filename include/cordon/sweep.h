@@ -116,9 +116,13 @@ void cordon_sweep_names(struct cordon_sweep *s, struct cordon_strv *names);
  * 1 if it was moved. */
 int cordon_sweep_disarm_now(const struct cordon_sweep *s, const char *path, const char *way_to,
 			    bool again, struct cordon_strv *said);
-/* Whether the directory DIR is one a write rule of S's session reaches (a
- * link in it may be the session's). */
-bool cordon_sweep_writable(const struct cordon_sweep *s, const char *dir);
+/* Whether LINK (lstat'ed into ST) is a link S's session could have laid:
+ * changed since it started, in a directory a write rule of it reaches. */
+struct stat;
+bool cordon_sweep_laid(const struct cordon_sweep *s, const char *link, const struct stat *st);
+/* Whether PATH is a .git entry: among S's names, the walk's to judge as
+ * the session ends (git init inside must work), not a name moved aside. */
+bool cordon_sweep_git_entry(const char *path);
 /* The directory PATH is in, opened as the sweep opens it to move a name
  * aside (beneath the root it is in, no link the session could have laid
  * followed), or -errno. */

@@ -35,12 +35,11 @@
  * guard (the sweep's names, but a .git) are watched the same way: one
  * made, or a link laid on its way, is moved aside at once
  * (cordon_sweep_disarm_now) and said, and an empty socket file stands in
- * for it until the session ends (held with the placeholders, pinned in the
- * session's namespace: it cannot be made again there); where none can be
- * kept, one made again goes to
- * NAME.cordon-disarmed-again. A
- * program outside can still read it in the moment before the move
- * (docs/internals.md, "Known gap"). */
+ * for it until the session ends (held with the placeholders, pinned
+ * read-only in the session's namespace: it cannot be made again there);
+ * where none can be kept, one made again goes to
+ * NAME.cordon-disarmed-again. A program outside can still read it in the
+ * moment before the move (docs/internals.md, "Known gap"). */
 #include "reguard.h"
 
 #include <errno.h>
@@ -55,7 +54,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
 #include <sys/stat.h>
@@ -453,23 +451,6 @@ static void move_made(struct kept *k, const char *path)
 	cordon_strv_free(&said);
 }
 
-/* Whether the link PATH (ST) on a made name's way is one the session
- * could have laid: made or changed since the session started, in a
- * directory a rule let it write (not a stand-in). The user's own (~/.gradle
- * -> PROJ/.gradle, as it was) is followed instead. */
-static bool laid(const char *path, const struct stat *st)
-{
-	char parent[PATH_MAX];
-	const char *slash = strrchr(path, '/');
-	if (!g.sweep || !slash || cordon_is_stand_in(path))
-		return false;
-	snprintf(parent, sizeof(parent), "%.*s", slash == path ? 1 : (int)(slash - path), path);
-	const struct timespec *t = &g.sweep->started;
-	bool since = st->st_ctim.tv_sec > t->tv_sec ||
-		     (st->st_ctim.tv_sec == t->tv_sec && st->st_ctim.tv_nsec >= t->tv_nsec);
-	return since && cordon_sweep_writable(g.sweep, parent);
-}
-
 /* K's way followed down from its top: each directory on it that exists
  * watched (the top as it was, a link of the user's there followed; below
  * it, none is followed), a lure on it moved aside, and K's guard put back
@@ -492,12 +473,16 @@ static void settle(struct kept *k, bool event)
 		if (i > 0 && !S_ISDIR(st.st_mode)) {
 			if (k->way && cordon_hidden_way_lure(k->way, false, &st))
 				disarm(k, end);
-			else if (k->made && S_ISLNK(st.st_mode) && laid(dir, &st))
+			/* A link the session laid is moved aside; the user's
+			 * own (~/.gradle -> PROJ/.gradle, as it was) is
+			 * followed, and where it leads watched. */
+			else if (k->made && S_ISLNK(st.st_mode) && g.sweep &&
+				 cordon_sweep_laid(g.sweep, dir, &st))
 				move_made(k, dir);
 			else if (k->made && cordon_is_stand_in(dir))
 				keep_stand_in(dir);
 			else if (k->made && S_ISLNK(st.st_mode))
-				follow = true; /* the user's own: where it leads is watched */
+				follow = true;
 			if (!follow)
 				break;
 		}
@@ -589,7 +574,7 @@ static void *watch(void *arg)
 				    ? -1
 				    : (phase == LISTING ? LIST_AFTER_MS : WATCH_AFTER_MS) -
 					      since_ms(&t0);
-		int r = poll(p, 2, phase == WATCHING ? -1 : wait > 0 ? (int)wait : 0);
+		int r = poll(p, 2, wait < 0 && phase != WATCHING ? 0 : (int)wait);
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
@@ -700,12 +685,9 @@ static int list_guards(const struct cordon_policy *p)
 static int list_made(void)
 {
 	int e = 0;
-	for (size_t i = 0; g.sweep && e >= 0 && i < g.sweep->names.n; i++) {
-		const char *name = g.sweep->names.v[i];
-		size_t n = strlen(name);
-		if (!(n >= 5 && strcasecmp(name + n - 5, "/.git") == 0))
-			e = add(name, false, true, NULL);
-	}
+	for (size_t i = 0; g.sweep && e >= 0 && i < g.sweep->names.n; i++)
+		if (!cordon_sweep_git_entry(g.sweep->names.v[i]))
+			e = add(g.sweep->names.v[i], false, true, NULL);
 	return e;
 }
 
