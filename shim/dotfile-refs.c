@@ -19,12 +19,21 @@
  * ~/src/app`, `HISTFILE=~/x`, an alias's `rm -rf ~/x/build/` with a glob)
  * is not. ssh's and git's files give every path in them; vim's and
  * tmux's only their lines that load code (source, runtimepath, run-shell,
- * ...). A textual scan, bounded (64 files, six deep, 4000 lines each). */
+ * ...). A textual scan, bounded (64 files, six deep, 4000 lines each).
+ *
+ * A project's .envrc is read the same way (cordon_envrc_refs): direnv
+ * allows the .envrc by its bytes, not what it loads, so what it sources
+ * (source_env, source_env_if_exists, dotenv, whose variables direnv
+ * exports into the shell outside: PROMPT_COMMAND runs there), and what it
+ * runs by a path (./bin/env.sh, eval "$(scripts/env)"), relative to its
+ * directory, is named too. Not the directories it puts on PATH (PATH_add
+ * bin, layout node: the project's own programs, which it builds). */
 #include "dotfile-refs.h"
 
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -32,6 +41,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cordon/policy.h"
 #include "util.h"
@@ -52,6 +62,12 @@ struct scan {
 	size_t n_seen;
 	const char *file; /* the file being read, as "~/REST" */
 	int err;
+	/* An .envrc's scan (cordon_envrc_refs): a relative name is beneath
+	 * BASE (the directory of the file being read, as direnv reads it),
+	 * where the word read next may be one (REL). */
+	const char *base;
+	enum { REL_NONE, REL_ANY, REL_SLASH } rel;
+	bool envrc_dir; /* a directory sourced is its .envrc (source_env DIR) */
 };
 
 /* Variables whose value names code: a search path for programs, functions
@@ -111,10 +127,13 @@ static bool in_list(const char *const *list, const char *w, size_t n)
 	return false;
 }
 
+enum where { IN_HOME, ABSOLUTE, IN_BASE };
+
 /* The part of W (N bytes) after its spelling of the home ("~/", "$HOME/",
- * "${HOME}/", ssh's "%d/", the home's own path), or NULL; *ABS: W is
- * absolute elsewhere (returned whole). */
-static const char *past_home(const struct scan *s, const char *w, size_t n, bool *abs)
+ * "${HOME}/", ssh's "%d/", the home's own path), or NULL; *AT: ABSOLUTE,
+ * W is absolute elsewhere (returned whole); IN_BASE, W is a relative name
+ * an .envrc's scan takes here (returned whole). */
+static const char *past_home(const struct scan *s, const char *w, size_t n, enum where *at)
 {
 	static const char *const spellings[] = {"~/",
 						"$HOME/",
@@ -124,7 +143,7 @@ static const char *past_home(const struct scan *s, const char *w, size_t n, bool
 						"${ZDOTDIR:-$HOME}/",
 						"${ZDOTDIR:-${HOME}}/",
 						NULL};
-	*abs = false;
+	*at = IN_HOME;
 	for (size_t i = 0; spellings[i]; i++) {
 		size_t k = strlen(spellings[i]);
 		if (n >= k && strncmp(w, spellings[i], k) == 0)
@@ -133,7 +152,14 @@ static const char *past_home(const struct scan *s, const char *w, size_t n, bool
 	if (n > s->home_len && strncmp(w, s->home, s->home_len) == 0 && w[s->home_len] == '/')
 		return w + s->home_len + 1;
 	if (n > 1 && w[0] == '/') {
-		*abs = true;
+		*at = ABSOLUTE;
+		return w;
+	}
+	if (s->base && n > 0 && !strchr("~$`-=", w[0]) &&
+	    (s->rel == REL_ANY || (s->rel == REL_SLASH && memchr(w, '/', n)))) {
+		*at = IN_BASE;
+		while (n > 2 && w[0] == '.' && w[1] == '/') /* ./bin/env.sh */
+			w += 2, n -= 2;
 		return w;
 	}
 	return NULL;
@@ -144,8 +170,9 @@ static const char *past_home(const struct scan *s, const char *w, size_t n, bool
  * OUT (SIZE bytes) the path as reported, when it is one. */
 static bool report(struct scan *s, const char *w, size_t n, char *out, size_t size)
 {
-	bool abs;
-	const char *rest = past_home(s, w, n, &abs);
+	enum where at;
+	const char *rest = past_home(s, w, n, &at);
+	bool abs = at == ABSOLUTE;
 	if (!rest || s->err < 0)
 		return false;
 	size_t rn = n - (size_t)(rest - w);
@@ -182,7 +209,12 @@ static bool report(struct scan *s, const char *w, size_t n, char *out, size_t si
 		keep--;
 	if (keep == 0 || (abs && keep < 2))
 		return false;
-	int m = snprintf(out, size, "%s%.*s", abs ? "" : "~/", (int)keep, rest);
+	int m = at == IN_BASE ? snprintf(out, size, "%s/%.*s", s->base, (int)keep, rest)
+			      : snprintf(out, size, "%s%.*s", abs ? "" : "~/", (int)keep, rest);
+	struct stat st;
+	if (s->envrc_dir && m > 0 && (size_t)m < size && keep == rn && stat(out, &st) == 0 &&
+	    S_ISDIR(st.st_mode))
+		m = snprintf(out + m, size - (size_t)m, "/.envrc") + m;
 	/* (A system directory is nobody's dotfiles.) */
 	if (m < 0 || (size_t)m >= size || (abs && cordon_never_project(out, NULL)))
 		return false;
@@ -211,7 +243,17 @@ static void follow(struct scan *s, enum kind k, const char *named, int depth)
 
 /* ---- shell ---- */
 
-enum mode { M_NONE, M_SOURCE, M_DECL, M_ALIAS, M_SET, M_SETVAL, M_ADDPATH, M_REDIRECT };
+enum mode {
+	M_NONE,
+	M_SOURCE,
+	M_DECL,
+	M_ALIAS,
+	M_SET,
+	M_SETVAL,
+	M_ADDPATH,
+	M_REDIRECT,
+	M_DOTENV /* direnv's dotenv FILE (.env when none) */
+};
 
 struct shline {
 	struct scan *s;
@@ -224,6 +266,7 @@ struct shline {
 	bool other_arr;
 	int for_list; /* 1: after `for`, 2: after its variable, 3: in its list */
 	bool procsub; /* in <( ... ) */
+	bool dotenv;  /* a dotenv with no file named yet */
 };
 
 /* VALUE (N bytes) of a code variable: each ':'-separated part. */
@@ -295,6 +338,7 @@ static void shell_word(struct shline *l, const char *w, size_t n)
 	char out[PATH_MAX];
 	bool want = l->want_arr, other = l->other_arr;
 	l->want_arr = l->other_arr = false;
+	s->rel = REL_NONE;
 	if (n == 1 && w[0] == '{' && !l->array && !l->skip_arr) {
 		l->cmdpos = true; /* a function's body: function f { ...; } */
 		l->mode = M_NONE;
@@ -325,9 +369,11 @@ static void shell_word(struct shline *l, const char *w, size_t n)
 		l->for_list = n == 2 && strncmp(w, "in", 2) == 0 ? 3 : 0;
 		return;
 	}
+	s->rel = l->for_list == 3 ? REL_ANY : REL_SLASH;
+	s->envrc_dir = false;
 	if (l->for_list == 3 || (l->procsub && !l->cmdpos)) {
-		bool abs;
-		const char *rest = past_home(s, w, n, &abs);
+		enum where at;
+		const char *rest = past_home(s, w, n, &at);
 		if (rest && (l->for_list == 3 || memchr(rest, '*', n - (size_t)(rest - w))))
 			report(s, w, n, out, sizeof(out));
 		if (l->for_list == 3)
@@ -338,8 +384,10 @@ static void shell_word(struct shline *l, const char *w, size_t n)
 		return;
 	}
 	if (l->cmdpos) {
+		s->rel = REL_NONE;
 		if (assignment(l, w, n))
 			return;
+		s->rel = REL_SLASH; /* a program run by its path (./bin/env.sh) */
 		if (in_list(prefixes, w, n))
 			return;
 		l->cmdpos = false;
@@ -347,8 +395,17 @@ static void shell_word(struct shline *l, const char *w, size_t n)
 						  "readonly", NULL},
 			    w, n))
 			l->mode = M_DECL;
-		else if (in_list((const char *const[]){"source", ".", NULL}, w, n) ||
-			 memmem(w, n, "source", 6) || memmem(w, n, "include", 7))
+		else if (s->base &&
+			 in_list((const char *const[]){"source_up", "source_up_if_exists",
+						       "source_url", "fetchurl", NULL},
+				 w, n))
+			l->mode = M_NONE; /* (a parent's .envrc; an URL with its hash) */
+		else if (s->base &&
+			 in_list((const char *const[]){"dotenv", "dotenv_if_exists", NULL}, w, n)) {
+			l->mode = M_DOTENV;
+			l->dotenv = true;
+		} else if (in_list((const char *const[]){"source", ".", NULL}, w, n) ||
+			   memmem(w, n, "source", 6) || memmem(w, n, "include", 7))
 			l->mode = M_SOURCE; /* (and a helper: source_if_exists, include) */
 		else if (n == 3 && strncmp(w, "for", 3) == 0)
 			l->for_list = 1;
@@ -367,13 +424,26 @@ static void shell_word(struct shline *l, const char *w, size_t n)
 	switch (l->mode) {
 	case M_SOURCE:
 		l->mode = M_NONE;
+		s->rel = REL_ANY;
+		s->envrc_dir = s->base != NULL;
 		if (report(s, w, n, out, sizeof(out)))
 			follow(s, SHELL, out, l->depth);
+		s->envrc_dir = false;
+		break;
+	case M_DOTENV:
+		if (w[0] == '-')
+			break;
+		l->mode = M_NONE;
+		l->dotenv = false;
+		s->rel = REL_ANY;
+		report(s, w, n, out, sizeof(out));
 		break;
 	case M_DECL:
+		s->rel = REL_NONE;
 		(void)assignment(l, w, n);
 		break;
 	case M_ALIAS: {
+		s->rel = REL_NONE;
 		const char *eq = memchr(w, '=', n);
 		if (eq && eq > w) {
 			size_t vn = n - (size_t)(eq + 1 - w);
@@ -386,9 +456,13 @@ static void shell_word(struct shline *l, const char *w, size_t n)
 			l->mode = in_list(code_vars, w, n) ? M_SETVAL : M_NONE;
 		break;
 	case M_SETVAL:
+		s->rel = REL_NONE;
 		report(s, w, n, out, sizeof(out));
 		break;
 	case M_ADDPATH:
+		/* (In an .envrc, PATH_add bin, layout node: the project's own
+		 * programs, which it may write.) */
+		s->rel = REL_NONE;
 		if (w[0] != '-')
 			report(s, w, n, out, sizeof(out));
 		break;
@@ -396,6 +470,17 @@ static void shell_word(struct shline *l, const char *w, size_t n)
 	case M_REDIRECT:
 		break;
 	}
+}
+
+/* The end of a command: a dotenv that named no file reads .env. */
+static void command_end(struct shline *l)
+{
+	char out[PATH_MAX];
+	if (!l->dotenv)
+		return;
+	l->dotenv = false;
+	l->s->rel = REL_ANY;
+	report(l->s, ".env", 4, out, sizeof(out));
 }
 
 /* One line of a shell file, split into words as the shell would, near
@@ -432,6 +517,7 @@ static void scan_shell_line(struct scan *s, const char *line, int depth)
 			} else if (*c == ')') {
 				bool arr = l.array || l.skip_arr;
 				shell_word(&l, ")", 1);
+				command_end(&l);
 				l.procsub = false;
 				if (!arr && l.for_list != 3) { /* a case arm's pattern) */
 					l.cmdpos = true;
@@ -444,6 +530,7 @@ static void scan_shell_line(struct scan *s, const char *line, int depth)
 			} else if (*c == '(' && l.for_list == 2) {
 				l.for_list = 3; /* zsh: for f (~/x/NAME.zsh) */
 			} else {
+				command_end(&l);
 				l.cmdpos = true;
 				l.mode = M_NONE;
 				l.for_list = 0;
@@ -469,6 +556,7 @@ static void scan_shell_line(struct scan *s, const char *line, int depth)
 	}
 	if (n > 0)
 		shell_word(&l, w, n);
+	command_end(&l);
 }
 
 /* ---- the other config files ---- */
@@ -539,9 +627,14 @@ static void scan_file(struct scan *s, enum kind k, const char *path, int depth)
 		return;
 	}
 	s->seen[s->n_seen++] = copy;
-	FILE *f = fopen(path, "re");
-	if (!f)
+	/* (Not waiting on a FIFO at the name.) */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return;
+	}
 	struct stat st;
 	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_BYTES) {
 		(void)fclose(f); /* (read only) */
@@ -552,8 +645,16 @@ static void scan_file(struct scan *s, enum kind k, const char *path, int depth)
 		snprintf(name, sizeof(name), "~%s", path + s->home_len);
 	else
 		snprintf(name, sizeof(name), "%s", path);
-	const char *outer = s->file;
+	const char *outer = s->file, *outer_base = s->base;
 	s->file = name;
+	char dir[PATH_MAX];
+	if (s->base) { /* direnv's source_env reads a file from its directory */
+		snprintf(dir, sizeof(dir), "%s", path);
+		char *slash = strrchr(dir, '/');
+		if (slash)
+			slash[slash == dir] = '\0';
+		s->base = dir;
+	}
 	char line[4096];
 	for (int n = 0; s->err >= 0 && n < MAX_LINES && fgets(line, sizeof(line), f); n++) {
 		if (k == SHELL)
@@ -562,7 +663,22 @@ static void scan_file(struct scan *s, enum kind k, const char *path, int depth)
 			scan_config_line(s, k, line, depth);
 	}
 	s->file = outer;
+	s->base = outer_base;
 	(void)fclose(f); /* (read only) */
+}
+
+int cordon_envrc_refs(const char *envrc, const char *home,
+		      int (*fn)(const char *path, const char *file, void *arg), void *arg)
+{
+	struct scan s = {.home = home ? home : "/nonexistent",
+			 .home_len = strlen(home ? home : "/nonexistent"),
+			 .fn = fn,
+			 .arg = arg,
+			 .base = "/"};
+	scan_file(&s, SHELL, envrc, 0);
+	for (size_t i = 0; i < s.n_seen; i++)
+		free(s.seen[i]);
+	return s.err;
 }
 
 int cordon_dotfile_refs(const char *home, char *(*getenv_fn)(const char *),

@@ -15,4 +15,16 @@
 int cordon_dotfile_refs(const char *home, char *(*getenv_fn)(const char *),
 			int (*fn)(const char *path, const char *file, void *arg), void *arg);
 
+/* Call FN(PATH, FILE, ARG) for each file the .envrc ENVRC (absolute)
+ * loads or runs by name: what it sources (source_env, a directory's
+ * .envrc, source_env_if_exists, source, .), the files dotenv and
+ * dotenv_if_exists read (.env when none is named), the programs it runs
+ * by a path, and what those source, six levels down. A relative name is
+ * taken beneath the directory of the file naming it, and PATH is then
+ * absolute; "~/REST" (HOME's) or absolute otherwise. Not source_up's (a
+ * parent's), nor what PATH_add puts on PATH. Stops at FN's first negative
+ * return and returns it; else 0. */
+int cordon_envrc_refs(const char *envrc, const char *home,
+		      int (*fn)(const char *path, const char *file, void *arg), void *arg);
+
 #endif

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dotfile-refs.h"
 #include "util.h"
 
 #define MAX_GIT_DIRS 256
@@ -1461,26 +1462,27 @@ static int protect_hook_links(struct cordon_guard_plan *plan, const struct reach
  * script is, and so are the scripts it runs from the worktree (lefthook's
  * .lefthook/HOOK/: round 14). Each manager: what its hooks say (any of),
  * and the files it reads. */
+static const char lefthook[] = "lefthook";
 static const struct hook_manager {
 	const char *says[6];
 	const char *files[28];
 } hook_managers[] = {
 	{{"pre-commit.com", "pre-commit run", "pre_commit", "hook-impl", "prek", NULL},
 	 {".pre-commit-config.yaml", ".pre-commit-config.yml", NULL}},
-	{{"lefthook", NULL}, {"lefthook.yml",           ".lefthook.yml",
-			      "lefthook.yaml",          ".lefthook.yaml",
-			      "lefthook.toml",          ".lefthook.toml",
-			      "lefthook.json",          ".lefthook.json",
-			      "lefthook.jsonc",         ".lefthook.jsonc",
-			      "lefthook-local.yml",     ".lefthook-local.yml",
-			      "lefthook-local.yaml",    ".lefthook-local.yaml",
-			      "lefthook-local.toml",    ".lefthook-local.toml",
-			      "lefthook-local.json",    ".lefthook-local.json",
-			      "lefthook-local.jsonc",   ".lefthook-local.jsonc",
-			      ".config/lefthook.yml",   ".config/lefthook.yaml",
-			      ".config/lefthook.toml",  ".config/lefthook.json",
-			      ".config/lefthook.jsonc", ".lefthook",
-			      ".lefthook-local",        NULL}},
+	{{lefthook, NULL}, {"lefthook.yml",           ".lefthook.yml",
+			    "lefthook.yaml",          ".lefthook.yaml",
+			    "lefthook.toml",          ".lefthook.toml",
+			    "lefthook.json",          ".lefthook.json",
+			    "lefthook.jsonc",         ".lefthook.jsonc",
+			    "lefthook-local.yml",     ".lefthook-local.yml",
+			    "lefthook-local.yaml",    ".lefthook-local.yaml",
+			    "lefthook-local.toml",    ".lefthook-local.toml",
+			    "lefthook-local.json",    ".lefthook-local.json",
+			    "lefthook-local.jsonc",   ".lefthook-local.jsonc",
+			    ".config/lefthook.yml",   ".config/lefthook.yaml",
+			    ".config/lefthook.toml",  ".config/lefthook.json",
+			    ".config/lefthook.jsonc", ".lefthook",
+			    ".lefthook-local",        NULL}},
 	{{"overcommit", NULL}, {".overcommit.yml", NULL}},
 };
 
@@ -1574,6 +1576,8 @@ int cordon_hook_manager_files(const char *hooks, const char *worktree, struct co
 			char path[PATH_MAX * 2 + 8];
 			snprintf(path, sizeof(path), "%s/%s", worktree, hook_managers[m].files[f]);
 			e = cordon_strv_push_new(out, path);
+			if (e >= 0 && hook_managers[m].says[0] == lefthook)
+				e = cordon_lefthook_refs(path, worktree, out);
 		}
 	return e;
 }
@@ -1920,6 +1924,61 @@ static void drop_beneath_hidden(struct cordon_guard_plan *plan)
 	plan->n = kept;
 }
 
+struct envrc_loads {
+	struct cordon_guard_plan *plan;
+	const struct reach *r;
+	const char *source;
+};
+
+/* A file an .envrc loads or runs (cordon_envrc_refs), kept as the .envrc
+ * is: read-only where it is, watched and moved aside as it is made where
+ * it is missing (direnv's source_env_if_exists .envrc.local: one a
+ * session wrote ran in the shell outside as it next entered the project,
+ * guards/what_an_envrc_loads_runs_nothing_planted). */
+static int envrc_loads(const char *path, const char *file, void *arg)
+{
+	const struct envrc_loads *c = arg;
+	char buf[PATH_MAX];
+	if (path[0] == '~' && (!c->r->home || (size_t)snprintf(buf, sizeof(buf), "%s%s", c->r->home,
+							       path + 1) >= sizeof(buf)))
+		return 0;
+	if (path[0] != '~' && (size_t)snprintf(buf, sizeof(buf), "%s", path) >= sizeof(buf))
+		return 0;
+	/* ../x: its directory made canonical, where it is there. */
+	char *slash = strrchr(buf, '/');
+	cleanup_free char *dir = NULL;
+	if (strstr(buf, "/../") && slash) {
+		*slash = '\0';
+		if (cordon_path_resolve(buf, NULL, NULL, &dir) < 0)
+			return 0;
+		*slash = '/';
+		if ((size_t)snprintf(buf, sizeof(buf), "%s%s", strcmp(dir, "/") ? dir : "",
+				     strrchr(path, '/')) >= sizeof(buf))
+			return 0;
+	}
+	const char *proj = c->r->p ? c->r->p->project : NULL;
+	size_t pn = proj ? strlen(proj) : 0;
+	if (pn > 1 && strncmp(file, proj, pn) == 0 && file[pn] == '/')
+		file += pn + 1; /* (.envrc, sub/.envrc) */
+	char *source = NULL;
+	if (asprintf(&source, "%s, loaded by %s", c->source, file) < 0 ||
+	    cordon_strv_push_take(&c->plan->sources, source) < 0)
+		return -ENOMEM;
+	return protect(c->plan, c->r, buf, source, 0);
+}
+
+/* What the project's .envrc at PATH (a guard of SOURCE's) loads. */
+static int protect_envrc_loads(struct cordon_guard_plan *plan, const struct reach *r,
+			       const char *path, const char *source)
+{
+	const char *base = strrchr(path, '/');
+	struct stat st;
+	if (!base || strcmp(base, "/.envrc") != 0 || stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	struct envrc_loads c = {.plan = plan, .r = r, .source = source};
+	return cordon_envrc_refs(path, r->home, envrc_loads, &c);
+}
+
 /* The plan; PROTECTED_ONLY: the protected guards only (what is missing
  * and unguarded comes from them alone). */
 static int plan_with(const struct cordon_policy *p, bool create, bool protected_only,
@@ -1970,6 +2029,8 @@ static int plan_with(const struct cordon_policy *p, bool create, bool protected_
 				    : servers     ? OPTIONAL
 				    : placeholder ? PLACEHOLDER
 						  : 0);
+		if (e >= 0 && !at && strncmp(g->source, "protected_paths", 15) == 0)
+			e = protect_envrc_loads(out, &r, g->path, g->source);
 		/* The config file in it, when a link (to a dotfiles
 		 * repository): the directory read-only keeps the link, not
 		 * the file it leads to, which the next session reads. */
@@ -2104,6 +2165,7 @@ void cordon_guard_plan_free(struct cordon_guard_plan *plan)
 	cordon_strv_free(&plan->unguarded);
 	cordon_strv_free(&plan->placeholders);
 	cordon_strv_free(&plan->placeholder_files);
+	cordon_strv_free(&plan->sources);
 	free(plan->closed);
 	free(plan->refuse);
 	memset(plan, 0, sizeof(*plan));

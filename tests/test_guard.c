@@ -14,6 +14,8 @@
 #include "cordon/guard.h"
 #include "cordon/policy.h"
 #include "cordon/sweep.h"
+#include "cordon/strv.h"
+#include "dotfile-refs.h"
 #include "helpers.h"
 
 struct tree {
@@ -944,4 +946,85 @@ Test(guard, the_sweep_matches_git_names_without_case)
 	cordon_sweep_free(&s);
 	tmp_cleanup(dir);
 	free(dir);
+}
+
+static int collect(const char *path, const char *file, void *arg)
+{
+	(void)file;
+	return cordon_strv_push((struct cordon_strv *)arg, path);
+}
+
+/* The names an .envrc loads: what it sources (a directory's .envrc), the
+ * file dotenv reads (.env for none), a program run by its path, and what
+ * a sourced file names from its own directory; not what PATH_add puts on
+ * PATH, a parent's .envrc, a command found on PATH, or a name with
+ * something to expand. */
+Test(guard, what_an_envrc_loads_is_named)
+{
+	struct tree t;
+	tree_init(&t, "envrcrefs");
+	free(write_file(t.proj, "sub/.envrc", "source_env_if_exists ../up.sh\n"));
+	free(write_file(t.proj, "lib/common.sh", ". ./near.sh\n"));
+	char *envrc = write_file(t.proj, ".envrc",
+				 "# source_env commented\n"
+				 "source_env_if_exists .envrc.local\n"
+				 "dotenv_if_exists\n"
+				 "dotenv ./.env.shared   # ours\n"
+				 "source_env sub\n"
+				 "source lib/common.sh\n"
+				 "eval \"$(./bin/gen-env --bash)\"; watch_file package.json\n"
+				 "PATH_add bin\nlayout node\nuse nix\nsource_up\n"
+				 "source_env \"$DIR/x\"\nnpm --version\n");
+	struct cordon_strv got = {0};
+	cr_assert_eq(cordon_envrc_refs(envrc, t.home, collect, &got), 0);
+	const char *want[] = {".envrc.local", ".env",          ".env.shared", "sub/.envrc",
+			      "up.sh",        "lib/common.sh", "lib/near.sh", "bin/gen-env"};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		char *p = strcmp(want[i], "up.sh") == 0 ? fmt("%s/sub/../up.sh", t.proj)
+							: path_join(t.proj, want[i]);
+		cr_expect(cordon_strv_contains(&got, p), "%s not named", p);
+		free(p);
+	}
+	cr_expect_eq(got.n, sizeof(want) / sizeof(want[0]), "named %zu: %s ... %s", got.n,
+		     got.n ? got.v[0] : "", got.n ? got.v[got.n - 1] : "");
+	cordon_strv_free(&got);
+	free(envrc);
+	tree_free(&t);
+}
+
+/* What lefthook's config names, in each of its formats: extends (a
+ * block list with comments, a flow list over lines, a glob's directory,
+ * a glob at the top: what it matches), rc, source_dir(_local); not a
+ * name with something to expand. */
+Test(guard, what_lefthook_config_names_is_named)
+{
+	struct tree t;
+	tree_init(&t, "lhrefs");
+	free(write_file(t.proj, "top1.yml", ""));
+	char *yml = write_file(t.proj, "lefthook.yml",
+			       "rc: ./ci/lefthook.rc\nsource_dir: \"scripts/lh/\"\n"
+			       "extends:\n  - ci/base.yml   # the team's\n\n  - 'shared/*.yml'\n"
+			       "  - $HOME/x.yml\n  - top*.yml\npre-commit:\n  commands:\n"
+			       "    lint:\n      run: echo rc: no.sh\n");
+	char *json = write_file(t.proj, "lefthook-local.json",
+				"{\"extends\": [ \"x.json\",\n  \"y.json\" ], \"rc\": \"r.sh\",\n"
+				" \"source_dir_local\": \"loc\"}\n");
+	char *toml = write_file(t.proj, ".lefthook.toml", "extends = [\"t.toml\"]\n");
+	struct cordon_strv got = {0};
+	cr_assert_eq(cordon_lefthook_refs(yml, t.proj, &got), 0);
+	cr_assert_eq(cordon_lefthook_refs(json, t.proj, &got), 0);
+	cr_assert_eq(cordon_lefthook_refs(toml, t.proj, &got), 0);
+	const char *want[] = {"ci/lefthook.rc", "scripts/lh", "ci/base.yml", "shared", "top1.yml",
+			      "x.json",         "y.json",     "r.sh",        "loc",    "t.toml"};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		char *p = path_join(t.proj, want[i]);
+		cr_expect(cordon_strv_contains(&got, p), "%s not named", p);
+		free(p);
+	}
+	cr_expect_eq(got.n, sizeof(want) / sizeof(want[0]), "named %zu", got.n);
+	cordon_strv_free(&got);
+	free(yml);
+	free(json);
+	free(toml);
+	tree_free(&t);
 }

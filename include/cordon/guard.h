@@ -35,7 +35,8 @@ struct cordon_mount {
 	char *path; /* canonical mount point */
 	enum cordon_mount_op op;
 	bool dir;           /* HIDE: cover with a directory (else a file) */
-	const char *source; /* the guard's source (borrowed from the policy) */
+	const char *source; /* the guard's source (borrowed from the policy, or
+			     * the plan's sources) */
 };
 
 struct cordon_guard_plan {
@@ -66,6 +67,9 @@ struct cordon_guard_plan {
 	struct cordon_strv placeholder_files;
 	/* cordon_guard_closed_dir's, or NULL. */
 	char *closed;
+	/* Sources made for the plan (what an .envrc loads: "…, loaded by
+	 * F"), which its mounts and notes borrow. */
+	struct cordon_strv sources;
 };
 
 /* Plan the mounts for P's guards. CREATE: make what a guard needs that is
@@ -92,6 +96,13 @@ char *cordon_guard_closed_dir(const struct cordon_policy *p);
  * (--config "$VAR"), which cannot be followed. */
 int cordon_hook_manager_files(const char *hooks, const char *worktree, struct cordon_strv *out,
 			      bool *dynamic);
+/* What lefthook's config FILE names for its hooks to read or run beside
+ * itself (shim/lefthook.c): the configs `extends` merges (a glob: its
+ * directory, or at the top what it matches now), the `rc` file its
+ * commands source, the script directories `source_dir` and
+ * `source_dir_local`; relative ones beneath WORKTREE. Appended to OUT;
+ * 0 or -ENOMEM. */
+int cordon_lefthook_refs(const char *file, const char *worktree, struct cordon_strv *out);
 /* The sieve (Linux: shim/linux/landlock-sieve.c). Landlock only adds
  * access, and a rule on a directory covers what is made in it later: a
  * hidden path that appears outside while the session runs (made where it

@@ -393,6 +393,134 @@ BOTH_USERS(guards, hook_managers_configs_run_nothing_planted, .timeout = 60)
 	world_free(&w);
 }
 
+/* lefthook merges the configs its `extends` names, sources its `rc`
+ * before each command, and runs the scripts in its `source_dir`: here a
+ * hook that does what lefthook would with what lefthook.yml names. The
+ * session cannot change them or add to them, and the one named but
+ * missing, made inside, is moved aside at once: git commit outside runs
+ * nothing planted. Control: protected_paths [] lets each land, and git
+ * outside runs it. */
+static const char lefthook_setup[] =
+	"mkdir -p ci shared scripts/lh/pre-commit\n"
+	"printf 'rc: ./ci/lefthook.rc\\nsource_dir: \"scripts/lh/\"\\nextends:\\n"
+	"  - ci/base.yml  # the team'\"'\"'s\\n  - \"shared/*.yml\"\\n  - ci/more.yml\\n' "
+	"> lefthook.yml\n"
+	"echo true > ci/base.yml; echo true > ci/lefthook.rc; echo true > shared/a.yml\n"
+	"echo true > scripts/lh/pre-commit/fmt.sh\n"
+	"printf '#!/bin/sh\\n# lefthook\\nfor f in ci/lefthook.rc ci/base.yml shared/*.yml "
+	"ci/more.yml scripts/lh/pre-commit/*; do [ -f \"$f\" ] && sh \"$f\"; done; true\\n' "
+	"> .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit\n";
+static const char plant_lefthook[] =
+	"echo \"touch $M-extends\" >> ci/base.yml; echo extends $?\n"
+	"echo \"touch $M-glob\" > shared/b.yml; echo glob $?\n"
+	"echo \"touch $M-rc\" >> ci/lefthook.rc; echo rc $?\n"
+	"echo \"touch $M-script\" > scripts/lh/pre-commit/new.sh; echo script $?\n"
+	"echo \"touch $M-missing\" > ci/more.yml; echo missing $?\n";
+static const char *const lefthook_steps[] = {"extends", "glob", "rc", "script", "missing", NULL};
+
+BOTH_USERS(guards, what_lefthook_config_names_runs_nothing_planted, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "lhnamed");
+	struct run_result r = outside(&w, lefthook_setup);
+	run_free(&r);
+	char *script = plant(&w, "deny", "", plant_lefthook);
+	r = sh_in(&w, NULL, "%s", script);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_assert(strstr(r.out, "missing "), "the plant did not run\n%s", diag);
+	char *now = content(w.proj, "ci/base.yml");
+	cr_expect_str_eq(now, "true\n", "an extended config was changed\n%s", diag);
+	free(now);
+	cr_expect_not(present(w.proj, "ci/more.yml"), "a missing extended config stayed\n%s", diag);
+	cr_expect(present(w.proj, "ci/more.yml.cordon-disarmed"), "not kept aside\n%s", diag);
+	run_free(&r);
+	git_outside(&w, w.proj, "outside-deny");
+	for (size_t i = 0; lefthook_steps[i]; i++)
+		cr_expect_not(marked(&w, "deny", lefthook_steps[i]),
+			      "git outside ran what was planted (%s)\n%s", lefthook_steps[i], diag);
+	free(diag);
+	free(script);
+
+	set_config(&w, ", \"protected_paths\": []");
+	script = plant(&w, "ctl", "", plant_lefthook);
+	r = sh_in(&w, NULL, "%s", script);
+	expect_all_landed(lefthook_steps, &r, "protected_paths []");
+	run_free(&r);
+	git_outside(&w, w.proj, "outside-ctl");
+	for (size_t i = 0; lefthook_steps[i]; i++)
+		cr_assert(marked(&w, "ctl", lefthook_steps[i]),
+			  "control: git outside did not run what was planted (%s)",
+			  lefthook_steps[i]);
+	free(script);
+	world_free(&w);
+}
+
+/* An .envrc loads other files: direnv allows the .envrc by its bytes, not
+ * what it loads. What it sources (a directory's .envrc by source_env, an
+ * .envrc.local by source_env_if_exists, missing, made inside), the .env
+ * dotenv exports into the shell outside (PROMPT_COMMAND runs there), a
+ * script it runs by its path: the session cannot change them, and the
+ * missing one is moved aside at once. The real direnv outside, entering
+ * the project, runs nothing planted. Control: protected_paths []. */
+static const char envrc_setup[] =
+	"mkdir -p sub scripts\n"
+	"printf 'source_env_if_exists .envrc.local\\ndotenv_if_exists\\nsource_env sub\\n"
+	"./scripts/env.sh\\n' > .envrc\n"
+	"echo A=1 > .env; echo true > sub/.envrc\n"
+	"printf '#!/bin/sh\\ntrue\\n' > scripts/env.sh && chmod +x scripts/env.sh\n"
+	"direnv allow . 2>&1\n";
+static const char plant_envrc[] =
+	"echo \"touch $M-local\" > .envrc.local; echo local $?\n"
+	"echo \"PROMPT_COMMAND='touch $M-dotenv'\" >> .env; echo dotenv $?\n"
+	"echo \"touch $M-sub\" >> sub/.envrc; echo sub $?\n"
+	"echo \"touch $M-script\" >> scripts/env.sh; echo script $?\n";
+static const char *const envrc_steps[] = {"local", "dotenv", "sub", "script", NULL};
+
+/* direnv outside entering the project, and the shell's next prompt. */
+static void direnv_outside(struct world *w)
+{
+	struct run_result r = sh_outside(
+		w, "direnv exec . sh -c 'eval \"${PROMPT_COMMAND:-true}\"' >/dev/null 2>&1");
+	run_free(&r);
+}
+
+BOTH_USERS(guards, what_an_envrc_loads_runs_nothing_planted, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "envrcld");
+	struct run_result r = outside(&w, envrc_setup);
+	run_free(&r);
+	char *script = plant(&w, "deny", "", plant_envrc);
+	r = sh_in(&w, NULL, "%s", script);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_assert(strstr(r.out, "script "), "the plant did not run\n%s", diag);
+	char *now = content(w.proj, ".env");
+	cr_expect_str_eq(now, "A=1\n", ".env was changed\n%s", diag);
+	free(now);
+	cr_expect_not(present(w.proj, ".envrc.local"), ".envrc.local stayed\n%s", diag);
+	cr_expect(present(w.proj, ".envrc.local.cordon-disarmed"), "not kept aside\n%s", diag);
+	run_free(&r);
+	direnv_outside(&w);
+	for (size_t i = 0; envrc_steps[i]; i++)
+		cr_expect_not(marked(&w, "deny", envrc_steps[i]),
+			      "direnv outside ran what was planted (%s)\n%s", envrc_steps[i], diag);
+	free(diag);
+	free(script);
+
+	set_config(&w, ", \"protected_paths\": []");
+	script = plant(&w, "ctl", "", plant_envrc);
+	r = sh_in(&w, NULL, "%s", script);
+	expect_all_landed(envrc_steps, &r, "protected_paths []");
+	run_free(&r);
+	direnv_outside(&w);
+	for (size_t i = 0; envrc_steps[i]; i++)
+		cr_assert(marked(&w, "ctl", envrc_steps[i]),
+			  "control: direnv outside did not run what was planted (%s)",
+			  envrc_steps[i]);
+	free(script);
+	world_free(&w);
+}
+
 /* The same in the other layouts a review used: hooks in core.hooksPath
  * (.githooks) that run `pre-commit run`, and one installed with
  * --config=ci/hooks.yaml, in the project; and a nested repository with a

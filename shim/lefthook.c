@@ -1,0 +1,183 @@
+/* cordon — what lefthook's config names beside itself.
+ *
+ * A hook lefthook installed runs what its config says, so that config is
+ * kept with the hooks (shim/guard.c, hook_managers). lefthook also merges
+ * the configs its `extends` names (paths, globs), sources its `rc` file
+ * before each command, and runs the scripts in its `source_dir` and
+ * `source_dir_local`: each is as much the hook as the config is (a
+ * session that rewrote an extended config had the next commit outside
+ * run what it said). Read as text, whatever the format (YAML, TOML or
+ * JSON): a key at a line's start (after spaces and a quote), then `:` or
+ * `=`, then a scalar, a flow list (`[a, b]`, over lines too), or a YAML
+ * block list (`- a` on the lines after). */
+#include "cordon/guard.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+#define MAX_BYTES (1 << 20)
+
+static const char *const keys[] = {"extends", "rc", "source_dir", "source_dir_local", NULL};
+
+/* The value V (N bytes), unquoted, made a path beneath WORKTREE (a glob:
+ * the directory before it), into OUT. Nothing for one with something to
+ * expand ($VAR, ~) or empty. */
+static int named(const char *v, size_t n, const char *worktree, struct cordon_strv *out)
+{
+	while (n > 0 && strchr(" \t\"'", *v))
+		v++, n--;
+	while (n > 0 && strchr(" \t\r\"',", v[n - 1]))
+		n--;
+	if (n == 0 || memchr(v, '$', n) || memchr(v, '`', n) || v[0] == '~')
+		return 0;
+	while (n > 2 && v[0] == '.' && v[1] == '/') /* ./ci/lefthook.rc */
+		v += 2, n -= 2;
+	size_t keep = n;
+	for (size_t i = 0; i < n; i++)
+		if (strchr("*?[{", v[i])) {
+			keep = i;
+			while (keep > 0 && v[keep - 1] != '/')
+				keep--;
+			break;
+		}
+	while (keep > 1 && v[keep - 1] == '/')
+		keep--;
+	char path[PATH_MAX];
+	if (keep == 0) { /* a glob at the worktree's top: what it matches now */
+		glob_t g;
+		if ((size_t)snprintf(path, sizeof(path), "%s/%.*s", worktree, (int)n, v) >=
+			    sizeof(path) ||
+		    glob(path, GLOB_NOSORT, NULL, &g) != 0)
+			return 0;
+		int e = 0;
+		for (size_t i = 0; e >= 0 && i < g.gl_pathc && i < 64; i++)
+			e = cordon_strv_push_new(out, g.gl_pathv[i]);
+		globfree(&g);
+		return e;
+	}
+	int m = v[0] == '/' ? snprintf(path, sizeof(path), "%.*s", (int)keep, v)
+			    : snprintf(path, sizeof(path), "%s/%.*s", worktree, (int)keep, v);
+	if (m < 0 || (size_t)m >= sizeof(path))
+		return 0;
+	size_t len = (size_t)m;
+	if (len > 2 && strcmp(path + len - 2, "/.") == 0)
+		path[len - 2] = '\0';
+	return cordon_strv_push_new(out, path);
+}
+
+/* The items of the flow list after AT ("[a, 'b']", over lines too),
+ * up to its "]"; where reading stopped. */
+static const char *flow_items(const char *at, const char *worktree, struct cordon_strv *out, int *e)
+{
+	const char *c = at;
+	while (*e >= 0 && *c && *c != ']') {
+		c += strspn(c, " \t\r\n,");
+		if (*c == '#') { /* (a YAML or TOML comment) */
+			c += strcspn(c, "\n");
+			continue;
+		}
+		size_t n = *c == '"' || *c == '\'' ? strcspn(c + 1, *c == '"' ? "\"\n" : "'\n") + 2
+						   : strcspn(c, ",]\n#");
+		if (n == 0)
+			break;
+		*e = named(c, n, worktree, out);
+		c += n;
+	}
+	return c;
+}
+
+/* The YAML block list on the lines after AT ("- a"): where it ends. */
+static const char *block_items(const char *at, const char *worktree, struct cordon_strv *out,
+			       int *e)
+{
+	const char *line = at;
+	while (*e >= 0 && *line) {
+		const char *next = strchr(line, '\n');
+		next = next ? next + 1 : line + strlen(line);
+		const char *t = line + strspn(line, " \t\r");
+		if (*t == '-' && (t[1] == ' ' || t[1] == '\t'))
+			*e = named(t + 2, strcspn(t + 2, "#\n"), worktree, out);
+		else if (*t != '\n' && *t != '\0' && *t != '#')
+			break; /* (not a blank line or a comment in the list) */
+		line = next;
+	}
+	return line;
+}
+
+/* Whether AT (at a line's start, or past a "{" or a ",") is one of the
+ * keys, and where its value starts then (past ":" or "="), in *VALUE. */
+static bool key_at(const char *at, const char **value)
+{
+	const char *t = at + strspn(at, " \t");
+	if (*t == '"' || *t == '\'')
+		t++;
+	for (size_t k = 0; keys[k]; k++) {
+		size_t kn = strlen(keys[k]);
+		if (strncmp(t, keys[k], kn) != 0)
+			continue;
+		const char *c = t + kn;
+		if (*c == '"' || *c == '\'')
+			c++;
+		c += strspn(c, " \t");
+		if (*c != ':' && *c != '=')
+			continue;
+		*value = c + 1 + strspn(c + 1, " \t");
+		return true;
+	}
+	return false;
+}
+
+int cordon_lefthook_refs(const char *file, const char *worktree, struct cordon_strv *out)
+{
+	/* (Not waiting on a FIFO at the name.) */
+	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	size_t size = st.st_size < MAX_BYTES ? (size_t)st.st_size : MAX_BYTES;
+	cleanup_free char *text = malloc(size + 1);
+	if (!text) {
+		close(fd);
+		return -ENOMEM;
+	}
+	ssize_t got = read(fd, text, size);
+	close(fd);
+	if (got <= 0)
+		return 0;
+	text[got] = '\0';
+	for (ssize_t i = 0; i < got; i++)
+		if (!text[i])
+			text[i] = ' ';
+	int e = 0;
+	for (const char *c = text; e >= 0 && *c; c++) {
+		const char *value;
+		if ((c != text && !strchr("\n{,", c[-1])) || !key_at(c, &value))
+			continue;
+		if (*value == '[')
+			c = flow_items(value + 1, worktree, out, &e);
+		else if (*value == '\n' || *value == '\r' || *value == '#' || !*value)
+			c = block_items(value + strcspn(value, "\n"), worktree, out, &e) - 1;
+		else {
+			size_t n = *value == '"' || *value == '\''
+					   ? strcspn(value + 1, *value == '"' ? "\"\n" : "'\n") + 2
+					   : strcspn(value, ",}#\n");
+			e = named(value, n, worktree, out);
+			c = value + n - 1;
+		}
+		if (!*c)
+			break;
+	}
+	return e;
+}
