@@ -330,19 +330,59 @@ static void disarm(struct kept *k, size_t len)
 	}
 }
 
-/* A stand-in to pin: its path and what it is. */
+/* A stand-in to pin: its path, what it is, and the length of the root
+ * of the sweep's it lies in (0: none). */
 struct stand {
 	const char *path;
 	dev_t dev;
 	ino_t ino;
+	size_t root;
 };
+
+/* In the child, in the session's namespaces: each directory between S's
+ * root and its name bound onto itself with what is mounted beneath it,
+ * where it is no mount root yet (a mount point is not renamed there): a
+ * review swapped (RENAME_EXCHANGE) a .config holding a new mise.toml in
+ * for the one holding the stand-in, thousands of times, and the stand-in
+ * left with each. */
+static void pin_way(const struct stand *s)
+{
+	char dir[PATH_MAX];
+	const char *last = strrchr(s->path, '/');
+	for (const char *c = s->path + s->root; s->root && c < last;) {
+		const char *next = strchr(c + 1, '/');
+		if (!next || next > last)
+			break;
+		snprintf(dir, sizeof(dir), "%.*s", (int)(next - s->path), s->path);
+		c = next;
+		struct statx sx;
+		int to = open(dir, O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
+		if (to < 0)
+			return;
+		if (syscall(SYS_statx, to, "", AT_EMPTY_PATH, STATX_BASIC_STATS, &sx) == 0 &&
+		    (sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
+		    (sx.stx_attributes & STATX_ATTR_MOUNT_ROOT)) {
+			close(to);
+			continue; /* pinned already (or a guard) */
+		}
+		int from =
+			(int)open_tree_fd(to, "", OPEN_TREE_CLONE | AT_RECURSIVE | AT_EMPTY_PATH);
+		if (from < 0 || syscall(SYS_move_mount, from, "", to, "",
+					MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+			return;
+		close(from);
+		close(to);
+	}
+}
 
 /* In the child, in the session's namespaces: the stand-in at S's path, if
  * it is still S's inode, bound onto itself (a mount point: not renamed nor
- * removed there, as guard.c pins links). */
+ * removed there, as guard.c pins links), and the directories on its way
+ * pinned. */
 static int pin_stand_in(const void *arg)
 {
 	const struct stand *s = arg;
+	pin_way(s);
 	int to = open(s->path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
 	if (to < 0 || fstat(to, &st) < 0 || st.st_dev != s->dev || st.st_ino != s->ino ||
@@ -368,7 +408,8 @@ static void keep_stand_in(const char *path)
 {
 	struct stat st;
 	if (lstat(path, &st) == 0 && !mounted_inside(path))
-		(void)inside(pin_stand_in, &(struct stand){path, st.st_dev, st.st_ino});
+		(void)inside(pin_stand_in,
+			     &(struct stand){path, st.st_dev, st.st_ino, root_of(path)});
 }
 
 /* PATH (K's name, or a link on its way), just moved aside: a stand-in
@@ -398,7 +439,8 @@ static void stand_in(struct kept *k, const char *path, struct cordon_strv *said)
 	int fd = e < 0 ? -1 : g.standins->v[g.standins->n - 1].fd;
 	if (fd < 0 || fstat(fd, &st) < 0)
 		return;
-	bool pinned = inside(pin_stand_in, &(struct stand){path, st.st_dev, st.st_ino});
+	bool pinned =
+		inside(pin_stand_in, &(struct stand){path, st.st_dev, st.st_ino, root_of(path)});
 	/* Its mode changed in the moment before the pin (a chmod inside):
 	 * back to 0, through our own descriptor of it. */
 	char self[64];
@@ -488,11 +530,17 @@ static void settle(struct kept *k, bool event)
 		}
 		k->lv[i].wd =
 			inotify_add_watch(g.inotify, dir, WATCHED | (follow ? 0 : IN_DONT_FOLLOW));
-		if (k->lv[i].wd < 0) {
-			if (errno == ENOSPC || errno == ENOMEM)
-				cannot_watch(dir, errno);
+		if (k->lv[i].wd < 0 && (errno == ENOSPC || errno == ENOMEM)) {
+			cannot_watch(dir, errno);
+			/* What is there already goes now, not as the
+			 * session's end is done (a review read its plant
+			 * outside for 170 ms). */
+			if (k->made && lstat(k->path, &st) == 0 && !cordon_is_stand_in(k->path))
+				move_made(k, k->path);
 			break;
 		}
+		if (k->lv[i].wd < 0)
+			break;
 		g.marked = true;
 	}
 	if (i < k->levels) {

@@ -4647,34 +4647,39 @@ BOTH_USERS(guards, a_directory_swapped_in_on_the_way_is_seen, .timeout = 60)
 	world_give(&w);
 	static const char body[] =
 		"sleep 0.3; mkdir x && echo EVIL > x/mise.toml && mv .config y && mv x .config; "
-		"echo swap $?; sleep 0.3; chmod 644 .config/mise.toml; echo chmod $?\n" WAIT_GO;
+		"echo swap $?; sleep 0.3; chmod 644 .config/mise.toml; echo chmod $?\n"
+		"mkdir z && echo EVIL > z/mise.toml && mv .config y2 && mv z .config; echo swap2 "
+		"$?\n" WAIT_GO;
 	char *look =
 		fmt("cd %s && i=0; while [ -f .config/mise.toml ] && [ $i -lt 40 ]; do "
 		    "sleep 0.05; i=$((i+1)); done; if [ -S .config/mise.toml ]; then echo "
 		    "\"standin $(stat -c %%a .config/mise.toml)\"; elif [ -f .config/mise.toml ]; "
-		    "then echo file; else echo absent; fi > %s/seen",
-		    w.proj, w.dir);
+		    "then echo file; else echo absent; fi > %s/seen; sleep 0.8; [ -d y2 ] && echo "
+		    "swapped again >> %s/seen",
+		    w.proj, w.dir, w.dir);
 	char *seen_path = path_join(w.dir, "seen");
 	struct run_result r = world_while_outside(&w, w.cfg, body, look);
 	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
 	char *seen = read_file(seen_path);
 	cr_expect(strstr(r.out, "swap 0"), "control: the session could not swap\n%s", diag);
 	cr_expect_str_eq(seen, "standin 0\n",
-			 "the name in the swapped-in directory stayed, or its stand-in's mode "
-			 "changed\n%s",
+			 "the name in the swapped-in directory stayed, its stand-in's mode "
+			 "changed, or the directory holding it was swapped again\n%s",
 			 diag);
 	char *aside = content(w.proj, ".config/mise.toml.cordon-disarmed");
 	cr_expect(aside && strstr(aside, "EVIL"), "what was planted was lost\n%s", diag);
 	free(aside), free(seen), free(diag);
 	run_free(&r);
 
-	struct run_result c = outside(&w, "rm -rf .config y && mkdir .config");
+	struct run_result c = outside(&w, "rm -rf .config y y2 z && mkdir .config");
 	run_free(&c);
 	set_config(&w, ", \"protected_paths\": []");
 	r = world_while_outside(&w, w.cfg, body, look);
 	seen = read_file(seen_path);
-	cr_expect_str_eq(seen, "file\n", "control: the swapped-in name did not stay\n%s%s", r.out,
-			 r.err);
+	cr_expect_str_eq(
+		seen, "file\nswapped again\n",
+		"control: the swapped-in name did not stay, or the second swap failed\n%s%s", r.out,
+		r.err);
 	free(seen);
 	run_free(&r);
 	free(look), free(seen_path);
