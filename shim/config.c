@@ -60,6 +60,8 @@ void cordon_config_free(struct cordon_config *cfg)
 	cordon_strv_free(&cfg->denied_domains);
 	cordon_strv_free(&cfg->protected_paths);
 	cordon_strv_free(&cfg->hidden_paths);
+	cordon_strv_free(&cfg->additional_protected);
+	cordon_strv_free(&cfg->additional_hidden);
 	cordon_strv_free(&cfg->toolchains);
 	memset(cfg, 0, sizeof(*cfg));
 }
@@ -158,10 +160,9 @@ static int parse_sockets(struct json_object *v, const char *origin, struct cordo
  * " ~/.secrets" and "file://~/.secrets" hid a name in the project that did
  * not exist), and so is what would hide everything ("/", "~", ".": the
  * root, the home, the project). */
-static int parse_hidden(struct json_object *v, const char *origin, struct cordon_strv *out,
-			struct cordon_error *err)
+static int parse_hidden(struct json_object *v, const char *origin, const char *key,
+			struct cordon_strv *out, struct cordon_error *err)
 {
-	static const char key[] = "hidden_paths";
 	size_t first = out->n;
 	int r = cordon_json_paths(v, origin, key, out, err);
 	for (size_t i = first; r >= 0 && i < out->n; i++) {
@@ -314,7 +315,15 @@ static int parse_key(const char *key, struct json_object *val, struct cordon_con
 	if (strcmp(key, "hidden_paths") == 0) {
 		cordon_strv_free(&cfg->hidden_paths);
 		cfg->has_hidden = true;
-		return parse_hidden(val, origin, &cfg->hidden_paths, err);
+		return parse_hidden(val, origin, key, &cfg->hidden_paths, err);
+	}
+	if (strcmp(key, "additional_protected_paths") == 0) {
+		cordon_strv_free(&cfg->additional_protected);
+		return cordon_json_paths(val, origin, key, &cfg->additional_protected, err);
+	}
+	if (strcmp(key, "additional_hidden_paths") == 0) {
+		cordon_strv_free(&cfg->additional_hidden);
+		return parse_hidden(val, origin, key, &cfg->additional_hidden, err);
 	}
 	if (strcmp(key, "toolchains") == 0) {
 		cordon_strv_free(&cfg->toolchains);
@@ -335,7 +344,8 @@ static int parse_key(const char *key, struct json_object *val, struct cordon_con
 		"additional_executable_paths, additional_read_only_paths, "
 		"additional_read_write_paths, allow_network, allowed_env_vars, "
 		"additional_env_vars, allowed_unix_sockets, allowed_domains, denied_domains, "
-		"protected_paths, hidden_paths, toolchains, on_unsupported)",
+		"protected_paths, additional_protected_paths, hidden_paths, "
+		"additional_hidden_paths, toolchains, on_unsupported)",
 		origin, key);
 }
 
@@ -367,7 +377,9 @@ const char *const cordon_config_keys[] = {"enabled",
 					  "allowed_domains",
 					  "denied_domains",
 					  "protected_paths",
+					  "additional_protected_paths",
 					  "hidden_paths",
+					  "additional_hidden_paths",
 					  "toolchains",
 					  "on_unsupported",
 					  "$schema",

@@ -822,6 +822,30 @@ static int push_mount_aliases(const struct cordon_context *ctx, const char *proj
  * as what it matches now. PROJECT: what relative entries are taken
  * against. Into OUT (NULL-terminated), with each one's source into WHY
  * (may be NULL); 0 or -ENOMEM. */
+/* One entry of hidden_paths (LABEL's) as hidden_list takes it. */
+static int hidden_entry(const char *entry, const char *label, const struct cordon_context *ctx,
+			const char *project, struct cordon_strv *out, struct cordon_strv *why)
+{
+	struct cordon_strv at = {0}, moved = {0}, by = {0};
+	int r = cordon_strv_push(&at, entry);
+	if (r >= 0)
+		r = cordon_home_xdg(entry, ctx->home, ctx->getenv_fn, &at);
+	for (size_t k = 0; r >= 0 && k < at.n; k++)
+		r = push_hidden_path(at.v[k], label, ctx, project, out, why);
+	if (r >= 0)
+		r = cordon_home_moved(entry, ctx->getenv_fn, &moved, &by);
+	for (size_t k = 0; r >= 0 && k < moved.n; k++) {
+		cleanup_free char *source = NULL;
+		r = asprintf(&source, "%s: %s", label, by.v[k]) < 0
+			    ? -ENOMEM
+			    : push_hidden_path(moved.v[k], source, ctx, project, out, why);
+	}
+	cordon_strv_free(&at);
+	cordon_strv_free(&moved);
+	cordon_strv_free(&by);
+	return r;
+}
+
 static int hidden_list(const struct cordon_config *cfg, const struct cordon_context *ctx,
 		       const char *project, struct cordon_strv *out, struct cordon_strv *why)
 {
@@ -829,25 +853,11 @@ static int hidden_list(const struct cordon_config *cfg, const struct cordon_cont
 		cfg->has_hidden ? (const char *const *)cfg->hidden_paths.v : cordon_default_hidden;
 	const char *label = cfg->has_hidden ? "hidden_paths" : "hidden_paths (default)";
 	int r = 0;
-	for (size_t i = 0; list && list[i] && r >= 0; i++) {
-		struct cordon_strv at = {0}, moved = {0}, by = {0};
-		r = cordon_strv_push(&at, list[i]);
-		if (r >= 0)
-			r = cordon_home_xdg(list[i], ctx->home, ctx->getenv_fn, &at);
-		for (size_t k = 0; r >= 0 && k < at.n; k++)
-			r = push_hidden_path(at.v[k], label, ctx, project, out, why);
-		if (r >= 0)
-			r = cordon_home_moved(list[i], ctx->getenv_fn, &moved, &by);
-		for (size_t k = 0; r >= 0 && k < moved.n; k++) {
-			cleanup_free char *source = NULL;
-			r = asprintf(&source, "%s: %s", label, by.v[k]) < 0
-				    ? -ENOMEM
-				    : push_hidden_path(moved.v[k], source, ctx, project, out, why);
-		}
-		cordon_strv_free(&at);
-		cordon_strv_free(&moved);
-		cordon_strv_free(&by);
-	}
+	for (size_t i = 0; list && list[i] && r >= 0; i++)
+		r = hidden_entry(list[i], label, ctx, project, out, why);
+	for (size_t i = 0; i < cfg->additional_hidden.n && r >= 0; i++)
+		r = hidden_entry(cfg->additional_hidden.v[i],
+				 "hidden_paths (additional_hidden_paths)", ctx, project, out, why);
 	return r < 0 ? r : push_mount_aliases(ctx, project, out, why);
 }
 
@@ -1649,6 +1659,10 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 	const char *psource = cfg->has_protected ? "protected_paths" : "protected_paths (default)";
 	if (r >= 0)
 		r = guard_protected(p, protected, psource, ctx->home, &cache);
+	if (r >= 0 && cfg->additional_protected.n)
+		r = guard_protected(p, (const char *const *)cfg->additional_protected.v,
+				    "protected_paths (additional_protected_paths)", ctx->home,
+				    &cache);
 	if (r >= 0)
 		r = guard_relative_xdg(p, ctx, &cache);
 	for (size_t i = 0; r >= 0 && ctx->home && cordon_dotfiles[i]; i++) {

@@ -168,6 +168,11 @@ static struct bad_case bad_cases[] = {
 	{"{\"hidden_paths\": [\".\"]}", "hidden_paths[0]: \".\": it would hide every file"},
 	{"{\"hidden_paths\": [\"..\"]}", "hidden_paths[0]: \"..\": it would hide every file"},
 	{"{\"hidden_paths\": [\"~/..\"]}", "hidden_paths[0]: \"~/..\": it would hide every file"},
+	{"{\"additional_hidden_paths\": [\"~/\"]}",
+	 "additional_hidden_paths[0]: \"~/\": it would hide every file"},
+	{"{\"additional_hidden_paths\": [\"$HOME/.s\"]}",
+	 "additional_hidden_paths[0]: \"$HOME/.s\": variables"},
+	{"{\"additional_protected_paths\": \"deploy.json\"}", "additional_protected_paths"},
 };
 
 ParameterizedTestParameters(config, bad)

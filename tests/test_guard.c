@@ -130,6 +130,31 @@ Test(guard, defaults_and_turning_them_off)
 		&p);
 	cr_expect_not_null(guard(&p, notes), "missing, where a rule reaches");
 	cordon_policy_free(&p);
+
+	/* The additional_ keys add to the defaults (or to a list of one's own). */
+	resolve(&t,
+		"{\"additional_protected_paths\": [\"build/out\"], \"additional_hidden_paths\": "
+		"[\"~/notes\"], \"additional_read_only_paths\": [\"~\"]}",
+		&p);
+	cr_assert_not_null(g = guard(&p, out), "an additional protected path");
+	cr_expect_str_eq(g->source, "protected_paths (additional_protected_paths)");
+	cr_assert_not_null(g = guard(&p, hooks), "the defaults are kept");
+	cr_expect_str_eq(g->source, "protected_paths (default)");
+	cr_assert_not_null(g = guard(&p, notes), "an additional hidden path");
+	cr_expect_eq(g->kind, CORDON_GUARD_HIDE);
+	cr_expect_str_eq(g->source, "hidden_paths (additional_hidden_paths)");
+	cr_expect_not_null(guard(&p, ssh), "the default hidden paths are kept");
+	cordon_policy_free(&p);
+	resolve(&t,
+		"{\"protected_paths\": [], \"additional_protected_paths\": [\"build/out\"], "
+		"\"hidden_paths\": [], \"additional_hidden_paths\": [\"~/.ssh\"], "
+		"\"additional_read_only_paths\": [\"~\"]}",
+		&p);
+	cr_expect_not_null(guard(&p, out), "added to a list of one's own");
+	cr_expect_null(guard(&p, hooks));
+	cr_expect_not_null(guard(&p, ssh));
+	cr_expect_null(guard(&p, gh));
+	cordon_policy_free(&p);
 	free(hooks), free(gh), free(cfgdir), free(bashrc), free(ssh), free(out), free(notes);
 	tree_free(&t);
 }

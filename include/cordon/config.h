@@ -67,6 +67,11 @@ struct cordon_config {
 	struct cordon_strv hidden_paths;
 	bool has_protected;
 	bool has_hidden;
+	/* additional_protected_paths, additional_hidden_paths: added to
+	 * protected_paths and hidden_paths, or to their defaults (a list of
+	 * one's own in protected_paths drops every default). */
+	struct cordon_strv additional_protected;
+	struct cordon_strv additional_hidden;
 	/* toolchains: preset names, each one cordon_toolchain_known. */
 	struct cordon_strv toolchains;
 };

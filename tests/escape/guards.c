@@ -393,6 +393,52 @@ BOTH_USERS(guards, hook_managers_configs_run_nothing_planted, .timeout = 60)
 	world_free(&w);
 }
 
+/* additional_protected_paths and additional_hidden_paths add to the
+ * defaults: the named file is read-only and the named token unreadable,
+ * and .git/config (a default) stays read-only too. Judged outside: the
+ * files' bytes after the session, the token's bytes in what it printed.
+ * Control: without the keys, both are written and read. */
+static const char plant_additional[] =
+	"echo evil >> deploy.json; echo deploy $?\n"
+	"printf '[core]\\n\\tfsmonitor = touch %s\\n' \"$M-fsmonitor\" >> .git/config; "
+	"echo config $?\n"
+	"cat ~/.config/mytool/token; echo token $?\n";
+
+BOTH_USERS(guards, additional_keys_add_to_the_defaults, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "addkeys");
+	free(write_file(w.proj, "deploy.json", "{}\n"));
+	free(write_file(w.home, ".config/mytool/token", "SECRET-TOKEN\n"));
+	world_give(&w);
+	char *config_before = content(w.proj, ".git/config");
+	set_config(&w, ", \"additional_protected_paths\": [\"deploy.json\"], "
+		       "\"additional_hidden_paths\": [\"~/.config/mytool/token\"]");
+	char *script = plant(&w, "deny", "", plant_additional);
+	struct run_result r = sh_in(&w, NULL, "%s", script);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_assert(strstr(r.out, "token "), "the plant did not run\n%s", diag);
+	char *deploy = content(w.proj, "deploy.json"), *config = content(w.proj, ".git/config");
+	cr_expect_str_eq(deploy, "{}\n", "an additional protected path was written\n%s", diag);
+	cr_expect_str_eq(config, config_before, "a default protected path was written\n%s", diag);
+	cr_expect_null(strstr(r.out, "SECRET-TOKEN"), "an additional hidden path was read\n%s",
+		       diag);
+	free(deploy), free(config), free(diag), free(script);
+	run_free(&r);
+
+	set_config(&w, "");
+	script = plant(&w, "ctl", "", plant_additional);
+	r = sh_in(&w, NULL, "%s", script);
+	deploy = content(w.proj, "deploy.json");
+	cr_assert(strstr(deploy, "evil"), "control: deploy.json was not written: %s%s", r.out,
+		  r.err);
+	cr_assert(strstr(r.out, "SECRET-TOKEN"), "control: the token was not read: %s%s", r.out,
+		  r.err);
+	free(deploy), free(script), free(config_before);
+	run_free(&r);
+	world_free(&w);
+}
+
 /* lefthook merges the configs its `extends` names, sources its `rc`
  * before each command, and runs the scripts in its `source_dir`: here a
  * hook that does what lefthook would with what lefthook.yml names. The
