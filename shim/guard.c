@@ -1956,10 +1956,15 @@ static int envrc_loads(const char *path, const char *file, void *arg)
 				     strrchr(path, '/')) >= sizeof(buf))
 			return 0;
 	}
+	/* FILE as the project names it (.envrc, sub/.envrc). */
 	const char *proj = c->r->p ? c->r->p->project : NULL;
+	char whole[PATH_MAX];
+	if (file[0] == '~' && c->r->home &&
+	    (size_t)snprintf(whole, sizeof(whole), "%s%s", c->r->home, file + 1) < sizeof(whole))
+		file = whole;
 	size_t pn = proj ? strlen(proj) : 0;
 	if (pn > 1 && strncmp(file, proj, pn) == 0 && file[pn] == '/')
-		file += pn + 1; /* (.envrc, sub/.envrc) */
+		file += pn + 1;
 	char *source = NULL;
 	if (asprintf(&source, "%s, loaded by %s", c->source, file) < 0 ||
 	    cordon_strv_push_take(&c->plan->sources, source) < 0)

@@ -74,6 +74,16 @@ static int named(const char *v, size_t n, const char *worktree, struct cordon_st
 	return cordon_strv_push_new(out, path);
 }
 
+/* The length of the item at C: a quoted one to its closing quote (or
+ * its line's end), else up to one of ENDS. */
+static size_t item_len(const char *c, const char *ends)
+{
+	if (*c != '"' && *c != '\'')
+		return strcspn(c, ends);
+	size_t n = 1 + strcspn(c + 1, *c == '"' ? "\"\n" : "'\n");
+	return c[n] == *c ? n + 1 : n;
+}
+
 /* The items of the flow list after AT ("[a, 'b']", over lines too),
  * up to its "]"; where reading stopped. */
 static const char *flow_items(const char *at, const char *worktree, struct cordon_strv *out, int *e)
@@ -85,8 +95,7 @@ static const char *flow_items(const char *at, const char *worktree, struct cordo
 			c += strcspn(c, "\n");
 			continue;
 		}
-		size_t n = *c == '"' || *c == '\'' ? strcspn(c + 1, *c == '"' ? "\"\n" : "'\n") + 2
-						   : strcspn(c, ",]\n#");
+		size_t n = item_len(c, ",]\n#");
 		if (n == 0)
 			break;
 		*e = named(c, n, worktree, out);
@@ -170,9 +179,7 @@ int cordon_lefthook_refs(const char *file, const char *worktree, struct cordon_s
 		else if (*value == '\n' || *value == '\r' || *value == '#' || !*value)
 			c = block_items(value + strcspn(value, "\n"), worktree, out, &e) - 1;
 		else {
-			size_t n = *value == '"' || *value == '\''
-					   ? strcspn(value + 1, *value == '"' ? "\"\n" : "'\n") + 2
-					   : strcspn(value, ",}#\n");
+			size_t n = item_len(value, ",}#\n");
 			e = named(value, n, worktree, out);
 			c = value + n - 1;
 		}
