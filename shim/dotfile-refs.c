@@ -68,6 +68,9 @@ struct scan {
 	const char *base;
 	enum { REL_NONE, REL_ANY, REL_SLASH } rel;
 	bool envrc_dir; /* a directory sourced is its .envrc (source_env DIR) */
+	/* An .envrc's: the first file it loads by a name built at run time
+	 * (source_env_if_exists .envrc.$USER), or "". */
+	char dynamic[128];
 };
 
 /* Variables whose value names code: a search path for programs, functions
@@ -332,6 +335,26 @@ static bool assignment(struct shline *l, const char *w, size_t n)
 	return true;
 }
 
+/* Whether W (N bytes) is one variable and nothing else ($f, ${f}). */
+static bool one_variable(const char *w, size_t n)
+{
+	if (n < 2 || w[0] != '$')
+		return false;
+	size_t i = 1, end = n;
+	if (w[1] == '{') {
+		if (w[n - 1] != '}')
+			return false;
+		i = 2;
+		end = n - 1;
+	}
+	if (i >= end || isdigit((unsigned char)w[i]))
+		return false;
+	for (; i < end; i++)
+		if (!isalnum((unsigned char)w[i]) && w[i] != '_')
+			return false;
+	return true;
+}
+
 static void shell_word(struct shline *l, const char *w, size_t n)
 {
 	struct scan *s = l->s;
@@ -421,6 +444,11 @@ static void shell_word(struct shline *l, const char *w, size_t n)
 			report(s, w, n, out, sizeof(out)); /* a program */
 		return;
 	}
+	/* A file an .envrc loads by a name built at run time: noted (not
+	 * "$f" alone: a loop's variable, its list taken above). */
+	if ((l->mode == M_SOURCE || (l->mode == M_DOTENV && w[0] != '-')) && s->base &&
+	    !s->dynamic[0] && (memchr(w, '$', n) || memchr(w, '`', n)) && !one_variable(w, n))
+		snprintf(s->dynamic, sizeof(s->dynamic), "%.*s", (int)n, w);
 	switch (l->mode) {
 	case M_SOURCE:
 		l->mode = M_NONE;
@@ -668,7 +696,8 @@ static void scan_file(struct scan *s, enum kind k, const char *path, int depth)
 }
 
 int cordon_envrc_refs(const char *envrc, const char *home,
-		      int (*fn)(const char *path, const char *file, void *arg), void *arg)
+		      int (*fn)(const char *path, const char *file, void *arg), void *arg,
+		      char *dynamic, size_t size)
 {
 	struct scan s = {.home = home ? home : "/nonexistent",
 			 .home_len = strlen(home ? home : "/nonexistent"),
@@ -678,6 +707,8 @@ int cordon_envrc_refs(const char *envrc, const char *home,
 	scan_file(&s, SHELL, envrc, 0);
 	for (size_t i = 0; i < s.n_seen; i++)
 		free(s.seen[i]);
+	if (dynamic && size)
+		snprintf(dynamic, size, "%s", s.dynamic);
 	return s.err;
 }
 

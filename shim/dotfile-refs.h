@@ -3,6 +3,8 @@
 #ifndef CORDON_DOTFILE_REFS_H
 #define CORDON_DOTFILE_REFS_H
 
+#include <stddef.h>
+
 /* Call FN(PATH, FILE, ARG) for each path the shells' startup files, ssh's,
  * git's, tmux's and vim's config files in HOME (and what those include or
  * source by name, six levels down) name as code: what they source, run,
@@ -22,9 +24,12 @@ int cordon_dotfile_refs(const char *home, char *(*getenv_fn)(const char *),
  * by a path, and what those source, six levels down. A relative name is
  * taken beneath the directory of the file naming it, and PATH is then
  * absolute; "~/REST" (HOME's) or absolute otherwise. Not source_up's (a
- * parent's), nor what PATH_add puts on PATH. Stops at FN's first negative
- * return and returns it; else 0. */
+ * parent's), nor what PATH_add puts on PATH. Into DYNAMIC (SIZE bytes;
+ * may be NULL): the first name of a file it loads that is built at run
+ * time (.envrc.$USER), which cannot be followed, or "". Stops at FN's
+ * first negative return and returns it; else 0. */
 int cordon_envrc_refs(const char *envrc, const char *home,
-		      int (*fn)(const char *path, const char *file, void *arg), void *arg);
+		      int (*fn)(const char *path, const char *file, void *arg), void *arg,
+		      char *dynamic, size_t size);
 
 #endif

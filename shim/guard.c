@@ -1981,7 +1981,14 @@ static int protect_envrc_loads(struct cordon_guard_plan *plan, const struct reac
 	if (!base || strcmp(base, "/.envrc") != 0 || stat(path, &st) < 0 || !S_ISREG(st.st_mode))
 		return 0;
 	struct envrc_loads c = {.plan = plan, .r = r, .source = source};
-	return cordon_envrc_refs(path, r->home, envrc_loads, &c);
+	char dynamic[128];
+	int e = cordon_envrc_refs(path, r->home, envrc_loads, &c, dynamic, sizeof(dynamic));
+	if (e >= 0 && dynamic[0])
+		e = say_once(&plan->warnings,
+			     "%s loads a file it names at run time (%s): cordon cannot keep that "
+			     "file read-only; write its name in the .envrc",
+			     path, dynamic);
+	return e;
 }
 
 /* The plan; PROTECTED_ONLY: the protected guards only (what is missing

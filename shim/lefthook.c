@@ -71,6 +71,10 @@ static int named(const char *v, size_t n, const char *worktree, struct cordon_st
 	size_t len = (size_t)m;
 	if (len > 2 && strcmp(path + len - 2, "/.") == 0)
 		path[len - 2] = '\0';
+	/* (source_dir: . names the worktree: its scripts are in HOOK/ there,
+	 * which is no reason to keep the whole project read-only.) */
+	if (strcmp(path, worktree) == 0)
+		return 0;
 	return cordon_strv_push_new(out, path);
 }
 

@@ -999,11 +999,14 @@ Test(guard, what_an_envrc_loads_is_named)
 				 "source lib/common.sh\n"
 				 "eval \"$(./bin/gen-env --bash)\"; watch_file package.json\n"
 				 "PATH_add bin\nlayout node\nuse nix\nsource_up\n"
-				 "source_env \"$DIR/x\"\nnpm --version\n");
+				 "source_env \"$DIR/x\"\nnpm --version\n"
+				 "for f in envd/*.sh; do source \"$f\"; done\n");
 	struct cordon_strv got = {0};
-	cr_assert_eq(cordon_envrc_refs(envrc, t.home, collect, &got), 0);
-	const char *want[] = {".envrc.local", ".env",          ".env.shared", "sub/.envrc",
-			      "up.sh",        "lib/common.sh", "lib/near.sh", "bin/gen-env"};
+	char dynamic[128];
+	cr_assert_eq(cordon_envrc_refs(envrc, t.home, collect, &got, dynamic, sizeof(dynamic)), 0);
+	cr_expect_str_eq(dynamic, "$DIR/x", "the name built at run time");
+	const char *want[] = {".envrc.local",  ".env",        ".env.shared", "sub/.envrc", "up.sh",
+			      "lib/common.sh", "lib/near.sh", "bin/gen-env", "envd"};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		char *p = strcmp(want[i], "up.sh") == 0 ? fmt("%s/sub/../up.sh", t.proj)
 							: path_join(t.proj, want[i]);
@@ -1034,7 +1037,8 @@ Test(guard, what_lefthook_config_names_is_named)
 	char *json = write_file(t.proj, "lefthook-local.json",
 				"{\"extends\": [ \"x.json\",\n  \"y.json\" ], \"rc\": \"r.sh\",\n"
 				" \"source_dir_local\": \"loc\"}\n");
-	char *toml = write_file(t.proj, ".lefthook.toml", "extends = [\"t.toml\"]\n");
+	char *toml = write_file(t.proj, ".lefthook.toml",
+				"extends = [\"t.toml\"]\nsource_dir = \"./\"\n");
 	struct cordon_strv got = {0};
 	cr_assert_eq(cordon_lefthook_refs(yml, t.proj, &got), 0);
 	cr_assert_eq(cordon_lefthook_refs(json, t.proj, &got), 0);

@@ -40,7 +40,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		__builtin_trap(); /* only -ENOMEM, which a fuzzer does not see */
 	cordon_strv_free(&out);
 	size_t n = 0;
-	if (cordon_envrc_refs(file, "/nonexistent-home", count, &n) < 0)
+	char dynamic[128];
+	if (cordon_envrc_refs(file, "/nonexistent-home", count, &n, dynamic, sizeof(dynamic)) < 0)
 		__builtin_trap();
 	return 0;
 }
