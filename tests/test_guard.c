@@ -973,6 +973,19 @@ Test(guard, the_sweep_matches_git_names_without_case)
 	free(dir);
 }
 
+/* GOT holds each of WANT (beneath DIR) and nothing else. */
+static void expect_named(const struct cordon_strv *got, const char *dir, const char *const *want)
+{
+	size_t n = 0;
+	for (; want[n]; n++) {
+		char *p = path_join(dir, want[n]);
+		cr_expect(cordon_strv_contains(got, p), "%s not named", p);
+		free(p);
+	}
+	cr_expect_eq(got->n, n, "named %zu: %s ... %s", got->n, got->n ? got->v[0] : "",
+		     got->n ? got->v[got->n - 1] : "");
+}
+
 static int collect(const char *path, const char *file, void *arg)
 {
 	(void)file;
@@ -1005,16 +1018,10 @@ Test(guard, what_an_envrc_loads_is_named)
 	char dynamic[128];
 	cr_assert_eq(cordon_envrc_refs(envrc, t.home, collect, &got, dynamic, sizeof(dynamic)), 0);
 	cr_expect_str_eq(dynamic, "$DIR/x", "the name built at run time");
-	const char *want[] = {".envrc.local",  ".env",        ".env.shared", "sub/.envrc", "up.sh",
-			      "lib/common.sh", "lib/near.sh", "bin/gen-env", "envd"};
-	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
-		char *p = strcmp(want[i], "up.sh") == 0 ? fmt("%s/sub/../up.sh", t.proj)
-							: path_join(t.proj, want[i]);
-		cr_expect(cordon_strv_contains(&got, p), "%s not named", p);
-		free(p);
-	}
-	cr_expect_eq(got.n, sizeof(want) / sizeof(want[0]), "named %zu: %s ... %s", got.n,
-		     got.n ? got.v[0] : "", got.n ? got.v[got.n - 1] : "");
+	expect_named(&got, t.proj,
+		     (const char *const[]){".envrc.local", ".env", ".env.shared", "sub/.envrc",
+					   "sub/../up.sh", "lib/common.sh", "lib/near.sh",
+					   "bin/gen-env", "envd", NULL});
 	cordon_strv_free(&got);
 	free(envrc);
 	tree_free(&t);
@@ -1043,14 +1050,10 @@ Test(guard, what_lefthook_config_names_is_named)
 	cr_assert_eq(cordon_lefthook_refs(yml, t.proj, &got), 0);
 	cr_assert_eq(cordon_lefthook_refs(json, t.proj, &got), 0);
 	cr_assert_eq(cordon_lefthook_refs(toml, t.proj, &got), 0);
-	const char *want[] = {"ci/lefthook.rc", "scripts/lh", "ci/base.yml", "shared", "top1.yml",
-			      "x.json",         "y.json",     "r.sh",        "loc",    "t.toml"};
-	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
-		char *p = path_join(t.proj, want[i]);
-		cr_expect(cordon_strv_contains(&got, p), "%s not named", p);
-		free(p);
-	}
-	cr_expect_eq(got.n, sizeof(want) / sizeof(want[0]), "named %zu", got.n);
+	expect_named(&got, t.proj,
+		     (const char *const[]){"ci/lefthook.rc", "scripts/lh", "ci/base.yml", "shared",
+					   "top1.yml", "x.json", "y.json", "r.sh", "loc", "t.toml",
+					   NULL});
 	cordon_strv_free(&got);
 	free(yml);
 	free(json);

@@ -439,13 +439,66 @@ BOTH_USERS(guards, additional_keys_add_to_the_defaults, .timeout = 60)
 	world_free(&w);
 }
 
+/* A file a tool outside loads because a file it obeys names it: SETUP
+ * made outside, PLANT run inside (its STEPS print "STEP $?", and mark
+ * "$M-STEP" when what they planted runs). KEPT keeps its bytes (KEPT_BYTES)
+ * and MADE, missing as the session started, is moved aside as it
+ * appears; then TOOL runs outside, and nothing planted runs. Control:
+ * with protected_paths [] each step lands and runs. */
+struct loaded_case {
+	const char *tag, *setup, *plant;
+	const char *const *steps;
+	const char *kept, *kept_bytes, *made;
+	void (*tool)(struct world *);
+};
+
+static void loaded_runs_nothing_planted(const struct who *who, const struct loaded_case *c)
+{
+	struct world w;
+	git_world(&w, who, c->tag);
+	struct run_result r = outside(&w, "%s", c->setup);
+	run_free(&r);
+	char *script = plant(&w, "deny", "", c->plant);
+	r = sh_in(&w, NULL, "%s", script);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	size_t n = 0;
+	while (c->steps[n])
+		n++;
+	char *last = fmt("%s ", c->steps[n - 1]);
+	cr_assert(strstr(r.out, last), "the plant did not run\n%s", diag);
+	char *now = content(w.proj, c->kept);
+	cr_expect_str_eq(now, c->kept_bytes, "%s was changed\n%s", c->kept, diag);
+	char *aside = fmt("%s.cordon-disarmed", c->made);
+	cr_expect_not(present(w.proj, c->made), "%s stayed\n%s", c->made, diag);
+	cr_expect(present(w.proj, aside), "%s was not kept aside\n%s", c->made, diag);
+	free(now), free(aside), free(last), free(script);
+	run_free(&r);
+	c->tool(&w);
+	for (size_t i = 0; c->steps[i]; i++)
+		cr_expect_not(marked(&w, "deny", c->steps[i]),
+			      "the tool outside ran what was planted (%s)\n%s", c->steps[i], diag);
+	free(diag);
+
+	set_config(&w, ", \"protected_paths\": []");
+	script = plant(&w, "ctl", "", c->plant);
+	r = sh_in(&w, NULL, "%s", script);
+	expect_all_landed(c->steps, &r, "protected_paths []");
+	run_free(&r);
+	c->tool(&w);
+	for (size_t i = 0; c->steps[i]; i++)
+		cr_assert(marked(&w, "ctl", c->steps[i]),
+			  "control: the tool outside did not run what was planted (%s)",
+			  c->steps[i]);
+	free(script);
+	world_free(&w);
+}
+
 /* lefthook merges the configs its `extends` names, sources its `rc`
  * before each command, and runs the scripts in its `source_dir`: here a
  * hook that does what lefthook would with what lefthook.yml names. The
  * session cannot change them or add to them, and the one named but
  * missing, made inside, is moved aside at once: git commit outside runs
- * nothing planted. Control: protected_paths [] lets each land, and git
- * outside runs it. */
+ * nothing planted. */
 static const char lefthook_setup[] =
 	"mkdir -p ci shared scripts/lh/pre-commit\n"
 	"printf 'rc: ./ci/lefthook.rc\\nsource_dir: \"scripts/lh/\"\\nextends:\\n"
@@ -464,41 +517,17 @@ static const char plant_lefthook[] =
 	"echo \"touch $M-missing\" > ci/more.yml; echo missing $?\n";
 static const char *const lefthook_steps[] = {"extends", "glob", "rc", "script", "missing", NULL};
 
+static void commit_outside(struct world *w)
+{
+	git_outside(w, w->proj, "outside");
+}
+
 BOTH_USERS(guards, what_lefthook_config_names_runs_nothing_planted, .timeout = 60)
 {
-	struct world w;
-	git_world(&w, who, "lhnamed");
-	struct run_result r = outside(&w, lefthook_setup);
-	run_free(&r);
-	char *script = plant(&w, "deny", "", plant_lefthook);
-	r = sh_in(&w, NULL, "%s", script);
-	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
-	cr_assert(strstr(r.out, "missing "), "the plant did not run\n%s", diag);
-	char *now = content(w.proj, "ci/base.yml");
-	cr_expect_str_eq(now, "true\n", "an extended config was changed\n%s", diag);
-	free(now);
-	cr_expect_not(present(w.proj, "ci/more.yml"), "a missing extended config stayed\n%s", diag);
-	cr_expect(present(w.proj, "ci/more.yml.cordon-disarmed"), "not kept aside\n%s", diag);
-	run_free(&r);
-	git_outside(&w, w.proj, "outside-deny");
-	for (size_t i = 0; lefthook_steps[i]; i++)
-		cr_expect_not(marked(&w, "deny", lefthook_steps[i]),
-			      "git outside ran what was planted (%s)\n%s", lefthook_steps[i], diag);
-	free(diag);
-	free(script);
-
-	set_config(&w, ", \"protected_paths\": []");
-	script = plant(&w, "ctl", "", plant_lefthook);
-	r = sh_in(&w, NULL, "%s", script);
-	expect_all_landed(lefthook_steps, &r, "protected_paths []");
-	run_free(&r);
-	git_outside(&w, w.proj, "outside-ctl");
-	for (size_t i = 0; lefthook_steps[i]; i++)
-		cr_assert(marked(&w, "ctl", lefthook_steps[i]),
-			  "control: git outside did not run what was planted (%s)",
-			  lefthook_steps[i]);
-	free(script);
-	world_free(&w);
+	loaded_runs_nothing_planted(who,
+				    &(struct loaded_case){"lhnamed", lefthook_setup, plant_lefthook,
+							  lefthook_steps, "ci/base.yml", "true\n",
+							  "ci/more.yml", commit_outside});
 }
 
 /* An .envrc loads other files: direnv allows the .envrc by its bytes, not
@@ -507,7 +536,7 @@ BOTH_USERS(guards, what_lefthook_config_names_runs_nothing_planted, .timeout = 6
  * dotenv exports into the shell outside (PROMPT_COMMAND runs there), a
  * script it runs by its path: the session cannot change them, and the
  * missing one is moved aside at once. The real direnv outside, entering
- * the project, runs nothing planted. Control: protected_paths []. */
+ * the project, runs nothing planted. */
 static const char envrc_setup[] =
 	"mkdir -p sub scripts\n"
 	"printf 'source_env_if_exists .envrc.local\\ndotenv_if_exists\\nsource_env sub\\n"
@@ -532,39 +561,9 @@ static void direnv_outside(struct world *w)
 
 BOTH_USERS(guards, what_an_envrc_loads_runs_nothing_planted, .timeout = 60)
 {
-	struct world w;
-	git_world(&w, who, "envrcld");
-	struct run_result r = outside(&w, envrc_setup);
-	run_free(&r);
-	char *script = plant(&w, "deny", "", plant_envrc);
-	r = sh_in(&w, NULL, "%s", script);
-	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
-	cr_assert(strstr(r.out, "script "), "the plant did not run\n%s", diag);
-	char *now = content(w.proj, ".env");
-	cr_expect_str_eq(now, "A=1\n", ".env was changed\n%s", diag);
-	free(now);
-	cr_expect_not(present(w.proj, ".envrc.local"), ".envrc.local stayed\n%s", diag);
-	cr_expect(present(w.proj, ".envrc.local.cordon-disarmed"), "not kept aside\n%s", diag);
-	run_free(&r);
-	direnv_outside(&w);
-	for (size_t i = 0; envrc_steps[i]; i++)
-		cr_expect_not(marked(&w, "deny", envrc_steps[i]),
-			      "direnv outside ran what was planted (%s)\n%s", envrc_steps[i], diag);
-	free(diag);
-	free(script);
-
-	set_config(&w, ", \"protected_paths\": []");
-	script = plant(&w, "ctl", "", plant_envrc);
-	r = sh_in(&w, NULL, "%s", script);
-	expect_all_landed(envrc_steps, &r, "protected_paths []");
-	run_free(&r);
-	direnv_outside(&w);
-	for (size_t i = 0; envrc_steps[i]; i++)
-		cr_assert(marked(&w, "ctl", envrc_steps[i]),
-			  "control: direnv outside did not run what was planted (%s)",
-			  envrc_steps[i]);
-	free(script);
-	world_free(&w);
+	loaded_runs_nothing_planted(who, &(struct loaded_case){"envrcld", envrc_setup, plant_envrc,
+							       envrc_steps, ".env", "A=1\n",
+							       ".envrc.local", direnv_outside});
 }
 
 /* The same in the other layouts a review used: hooks in core.hooksPath
