@@ -33,7 +33,6 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -41,7 +40,6 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "cordon/policy.h"
 #include "util.h"
@@ -68,6 +66,7 @@ struct scan {
 	const char *base;
 	enum { REL_NONE, REL_ANY, REL_SLASH } rel;
 	bool envrc_dir; /* a directory sourced is its .envrc (source_env DIR) */
+	bool cd_into;   /* the file read next is read from its own directory */
 	/* An .envrc's: the first file it loads by a name built at run time
 	 * (source_env_if_exists .envrc.$USER), or "". */
 	char dynamic[128];
@@ -121,6 +120,19 @@ static const char *const prefixes[] = {"then",  "do",   "else",   "elif",      "
 				       "until", "!",    "eval",   "exec",      "command", "builtin",
 				       "nohup", "time", "noglob", "{",         "sudo",    "and",
 				       "or",    "not",  "begin",  "zsh-defer", NULL};
+
+/* Programs whose first argument (no option) is the script they run. */
+static const char *const interpreters[] = {"sh",     "bash",    "zsh",  "dash", "ksh",  "fish",
+					   "python", "python3", "node", "ruby", "perl", "php",
+					   "deno",   "bun",     "lua",  NULL};
+
+/* Whether the option W (N bytes) of an interpreter (OTHER: no shell)
+ * gives it code, not a script: a shell's -c; python's -c and -m, node's,
+ * perl's, ruby's -e. */
+static bool inline_code(bool other, const char *w, size_t n)
+{
+	return n == 2 && (w[1] == 'c' || (other && (w[1] == 'm' || w[1] == 'e' || w[1] == 'E')));
+}
 
 static bool in_list(const char *const *list, const char *w, size_t n)
 {
@@ -255,7 +267,10 @@ enum mode {
 	M_SETVAL,
 	M_ADDPATH,
 	M_REDIRECT,
-	M_DOTENV /* direnv's dotenv FILE (.env when none) */
+	M_DOTENV, /* direnv's dotenv FILE (.env when none) */
+	M_INTERP, /* an interpreter's script (bash x.sh, python3 tools/env.py) */
+	M_READ,   /* what an .envrc reads into its variables (cat F ...) */
+	M_READ1   /* the same, one word (< F) */
 };
 
 struct shline {
@@ -270,6 +285,8 @@ struct shline {
 	int for_list; /* 1: after `for`, 2: after its variable, 3: in its list */
 	bool procsub; /* in <( ... ) */
 	bool dotenv;  /* a dotenv with no file named yet */
+	bool cd;      /* the file sourced is read from its directory (source_env) */
+	bool interp;  /* M_INTERP's program is no shell (-e, -m: code, not a script) */
 };
 
 /* VALUE (N bytes) of a code variable: each ':'-separated part. */
@@ -406,6 +423,12 @@ static void shell_word(struct shline *l, const char *w, size_t n)
 		l->mode = M_NONE;
 		return;
 	}
+	if (l->mode == M_READ1) {
+		l->mode = M_NONE;
+		s->rel = REL_ANY;
+		report(s, w, n, out, sizeof(out));
+		return;
+	}
 	if (l->cmdpos) {
 		s->rel = REL_NONE;
 		if (assignment(l, w, n))
@@ -427,10 +450,20 @@ static void shell_word(struct shline *l, const char *w, size_t n)
 			 in_list((const char *const[]){"dotenv", "dotenv_if_exists", NULL}, w, n)) {
 			l->mode = M_DOTENV;
 			l->dotenv = true;
+		} else if (s->base && in_list(interpreters, w, n)) {
+			l->mode = M_INTERP;
+			l->interp = !in_list((const char *const[]){"sh", "bash", "zsh", "dash",
+								   "ksh", "fish", NULL},
+					     w, n);
+		} else if (s->base && n == 3 && strncmp(w, "cat", 3) == 0) {
+			l->mode = M_READ;
 		} else if (in_list((const char *const[]){"source", ".", NULL}, w, n) ||
-			   memmem(w, n, "source", 6) || memmem(w, n, "include", 7))
+			   memmem(w, n, "source", 6) || memmem(w, n, "include", 7)) {
 			l->mode = M_SOURCE; /* (and a helper: source_if_exists, include) */
-		else if (n == 3 && strncmp(w, "for", 3) == 0)
+			/* direnv's source_env reads the file from its own
+			 * directory; source and . from where the shell is. */
+			l->cd = n >= 10 && strncmp(w, "source_env", 10) == 0;
+		} else if (n == 3 && strncmp(w, "for", 3) == 0)
 			l->for_list = 1;
 		else if (n == 5 && strncmp(w, "alias", 5) == 0)
 			l->mode = M_ALIAS;
@@ -453,10 +486,30 @@ static void shell_word(struct shline *l, const char *w, size_t n)
 	case M_SOURCE:
 		l->mode = M_NONE;
 		s->rel = REL_ANY;
-		s->envrc_dir = s->base != NULL;
+		s->envrc_dir = s->base != NULL && l->cd;
+		if (report(s, w, n, out, sizeof(out))) {
+			s->cd_into = l->cd;
+			follow(s, SHELL, out, l->depth);
+			s->cd_into = false;
+		}
+		s->envrc_dir = false;
+		break;
+	case M_INTERP: /* its first word that is no option: the script */
+		if (w[0] == '-') {
+			if (inline_code(l->interp, w, n))
+				l->mode = M_NONE; /* (bash -c '...', python3 -m mod) */
+			break;
+		}
+		l->mode = M_NONE;
+		s->rel = REL_ANY;
 		if (report(s, w, n, out, sizeof(out)))
 			follow(s, SHELL, out, l->depth);
-		s->envrc_dir = false;
+		break;
+	case M_READ: /* cat's files (export $(cat vars.env | xargs)) */
+		if (w[0] != '-' && w[0] != ')') {
+			s->rel = REL_ANY;
+			report(s, w, n, out, sizeof(out));
+		}
 		break;
 	case M_DOTENV:
 		if (w[0] == '-')
@@ -496,6 +549,7 @@ static void shell_word(struct shline *l, const char *w, size_t n)
 		break;
 	case M_NONE:
 	case M_REDIRECT:
+	case M_READ1:
 		break;
 	}
 }
@@ -541,7 +595,10 @@ static void scan_shell_line(struct scan *s, const char *line, int depth)
 					l.mode = M_NONE;
 					l.procsub = true;
 				} else
-					l.mode = M_REDIRECT;
+					/* (An .envrc's < F: what it reads, as
+					 * while read ...; done < vars.txt.) */
+					l.mode = *c == '<' && s->base && c[1] != '<' ? M_READ1
+										     : M_REDIRECT;
 			} else if (*c == ')') {
 				bool arr = l.array || l.skip_arr;
 				shell_word(&l, ")", 1);
@@ -655,14 +712,11 @@ static void scan_file(struct scan *s, enum kind k, const char *path, int depth)
 		return;
 	}
 	s->seen[s->n_seen++] = copy;
-	/* (Not waiting on a FIFO at the name.) */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
-	if (!f) {
-		if (fd >= 0)
-			close(fd);
+	/* (A regular file only: not a FIFO at the name, nor a device, which
+	 * opening alone can act on, and the launcher may be root.) */
+	FILE *f = cordon_fopen_regular(path);
+	if (!f)
 		return;
-	}
 	struct stat st;
 	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_BYTES) {
 		(void)fclose(f); /* (read only) */
@@ -676,7 +730,9 @@ static void scan_file(struct scan *s, enum kind k, const char *path, int depth)
 	const char *outer = s->file, *outer_base = s->base;
 	s->file = name;
 	char dir[PATH_MAX];
-	if (s->base) { /* direnv's source_env reads a file from its directory */
+	bool cd = s->cd_into;
+	s->cd_into = false;
+	if (s->base && cd) { /* direnv's source_env reads a file from its directory */
 		snprintf(dir, sizeof(dir), "%s", path);
 		char *slash = strrchr(dir, '/');
 		if (slash)
@@ -685,6 +741,13 @@ static void scan_file(struct scan *s, enum kind k, const char *path, int depth)
 	}
 	char line[4096];
 	for (int n = 0; s->err >= 0 && n < MAX_LINES && fgets(line, sizeof(line), f); n++) {
+		/* A line that ends in a backslash goes on on the next one. */
+		size_t len = strlen(line);
+		while (k == SHELL && len >= 2 && line[len - 1] == '\n' && line[len - 2] == '\\' &&
+		       n < MAX_LINES && fgets(line + len - 2, (int)(sizeof(line) - (len - 2)), f)) {
+			n++;
+			len = strlen(line);
+		}
 		if (k == SHELL)
 			scan_shell_line(s, line, depth);
 		else
@@ -695,6 +758,23 @@ static void scan_file(struct scan *s, enum kind k, const char *path, int depth)
 	(void)fclose(f); /* (read only) */
 }
 
+int cordon_shell_refs(const char *text, size_t n, const char *base,
+		      int (*fn)(const char *path, const char *file, void *arg), void *arg)
+{
+	struct scan s = {.home = "/nonexistent",
+			 .home_len = strlen("/nonexistent"),
+			 .fn = fn,
+			 .arg = arg,
+			 .base = base,
+			 .file = base};
+	char line[4096];
+	snprintf(line, sizeof(line), "%.*s", (int)(n < sizeof(line) ? n : sizeof(line) - 1), text);
+	scan_shell_line(&s, line, 0);
+	for (size_t i = 0; i < s.n_seen; i++)
+		free(s.seen[i]);
+	return s.err;
+}
+
 int cordon_envrc_refs(const char *envrc, const char *home,
 		      int (*fn)(const char *path, const char *file, void *arg), void *arg,
 		      char *dynamic, size_t size)
@@ -703,7 +783,8 @@ int cordon_envrc_refs(const char *envrc, const char *home,
 			 .home_len = strlen(home ? home : "/nonexistent"),
 			 .fn = fn,
 			 .arg = arg,
-			 .base = "/"};
+			 .base = "/",
+			 .cd_into = true};
 	scan_file(&s, SHELL, envrc, 0);
 	for (size_t i = 0; i < s.n_seen; i++)
 		free(s.seen[i]);

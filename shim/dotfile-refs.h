@@ -32,4 +32,11 @@ int cordon_envrc_refs(const char *envrc, const char *home,
 		      int (*fn)(const char *path, const char *file, void *arg), void *arg,
 		      char *dynamic, size_t size);
 
+/* The same for one line of shell TEXT (N bytes) run in the directory
+ * BASE (lefthook's run:): the scripts it runs by a path or through an
+ * interpreter, what it sources or reads (and what those source); relative
+ * names beneath BASE. */
+int cordon_shell_refs(const char *text, size_t n, const char *base,
+		      int (*fn)(const char *path, const char *file, void *arg), void *arg);
+
 #endif

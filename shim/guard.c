@@ -2018,6 +2018,15 @@ static int plan_with(const struct cordon_policy *p, bool create, bool protected_
 		if (g->kind == CORDON_GUARD_HIDE) {
 			if (!protected_only)
 				e = hide(out, &r, g->path, g->source);
+			/* A hidden .envrc (secrets in it) is still what direnv
+			 * runs outside, and so is what it loads. */
+			const char *slash = strrchr(g->path, '/');
+			if (e >= 0 && slash && p->project &&
+			    strlen(p->project) == (size_t)(slash - g->path) &&
+			    strncmp(p->project, g->path, (size_t)(slash - g->path)) == 0)
+				e = protect_envrc_loads(
+					out, &r, g->path,
+					"protected_paths (what a hidden .envrc loads)");
 			continue;
 		}
 		const char *at = strstr(g->path, "/.git/");

@@ -13,20 +13,20 @@
 #include "cordon/guard.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <glob.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
+#include "dotfile-refs.h"
 #include "util.h"
 
 #define MAX_BYTES (1 << 20)
 
-static const char *const keys[] = {"extends", "rc", "source_dir", "source_dir_local", NULL};
+static const char *const keys[] = {"extends", "rc", "source_dir", "source_dir_local", "run", NULL};
+enum { RUN = 4 };
 
 /* The value V (N bytes), unquoted, made a path beneath WORKTREE (a glob:
  * the directory before it), into OUT. Nothing for one with something to
@@ -108,27 +108,60 @@ static const char *flow_items(const char *at, const char *worktree, struct cordo
 	return c;
 }
 
-/* The YAML block list on the lines after AT ("- a"): where it ends. */
-static const char *block_items(const char *at, const char *worktree, struct cordon_strv *out,
-			       int *e)
+static int push_named(const char *path, const char *file, void *arg)
+{
+	(void)file;
+	return path[0] == '/' ? cordon_strv_push_new(arg, path) : 0;
+}
+
+/* A command lefthook runs (C, N bytes: a run: line, run by sh from the
+ * worktree), read as an .envrc is (cordon_shell_refs): the script it runs
+ * by a path (./scripts/lint.sh), or an interpreter's (bash
+ * scripts/fmt.sh), what it sources. The rest is the project's own code
+ * run by name (yarn lint, make). */
+static int commands(const char *c, size_t n, const char *worktree, struct cordon_strv *out)
+{
+	return cordon_shell_refs(c, n, worktree, push_named, out);
+}
+
+/* The value on the lines after AT, of a key indented by INDENT: a YAML
+ * block list ("- a"), a block scalar's lines (KEY's "|" or ">"), or a
+ * scalar alone on the next line; where it ends. */
+static const char *block_items(const char *at, size_t indent, size_t key, bool scalar,
+			       const char *worktree, struct cordon_strv *out, int *e)
 {
 	const char *line = at;
+	bool first = true;
 	while (*e >= 0 && *line) {
 		const char *next = strchr(line, '\n');
 		next = next ? next + 1 : line + strlen(line);
+		size_t in = strspn(line, " \t");
 		const char *t = line + strspn(line, " \t\r");
-		if (*t == '-' && (t[1] == ' ' || t[1] == '\t'))
-			*e = named(t + 2, strcspn(t + 2, "#\n"), worktree, out);
-		else if (*t != '\n' && *t != '\0' && *t != '#')
-			break; /* (not a blank line or a comment in the list) */
+		if (*t == '\n' || *t == '\0' || *t == '#') {
+			line = next; /* (a blank line or a comment) */
+			continue;
+		}
+		if (scalar && in > indent)
+			*e = key == RUN ? commands(t, strcspn(t, "\n"), worktree, out)
+					: named(t, strcspn(t, "#\n"), worktree, out);
+		else if (!scalar && *t == '-' && (t[1] == ' ' || t[1] == '\t'))
+			*e = key == RUN ? commands(t + 2, strcspn(t + 2, "\n"), worktree, out)
+					: named(t + 2, strcspn(t + 2, "#\n"), worktree, out);
+		else if (!scalar && first && in > indent) {
+			*e = key == RUN ? commands(t, strcspn(t, "\n"), worktree, out)
+					: named(t, strcspn(t, "#\n"), worktree, out);
+			return next; /* (a scalar on the next line) */
+		} else
+			break;
+		first = false;
 		line = next;
 	}
 	return line;
 }
 
-/* Whether AT (at a line's start, or past a "{" or a ",") is one of the
- * keys, and where its value starts then (past ":" or "="), in *VALUE. */
-static bool key_at(const char *at, const char **value)
+/* Which of the keys AT is (at a line's start, or past a "{" or a ","),
+ * or -1, and where its value starts then (past ":" or "="), in *VALUE. */
+static int key_at(const char *at, const char **value)
 {
 	const char *t = at + strspn(at, " \t");
 	if (*t == '"' || *t == '\'')
@@ -144,47 +177,58 @@ static bool key_at(const char *at, const char **value)
 		if (*c != ':' && *c != '=')
 			continue;
 		*value = c + 1 + strspn(c + 1, " \t");
-		return true;
+		return (int)k;
 	}
-	return false;
+	return -1;
 }
 
 int cordon_lefthook_refs(const char *file, const char *worktree, struct cordon_strv *out)
 {
-	/* (Not waiting on a FIFO at the name.) */
-	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	/* (A regular file only: not a FIFO at the name, nor a device, which
+	 * opening alone can act on, and the launcher may be root.) */
+	FILE *f = cordon_fopen_regular(file);
 	struct stat st;
-	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		if (fd >= 0)
-			close(fd);
+	if (!f || fstat(fileno(f), &st) < 0) {
+		if (f)
+			(void)fclose(f); /* (read only) */
 		return 0;
 	}
 	size_t size = st.st_size < MAX_BYTES ? (size_t)st.st_size : MAX_BYTES;
 	cleanup_free char *text = malloc(size + 1);
-	if (!text) {
-		close(fd);
+	size_t got = text ? fread(text, 1, size, f) : 0;
+	(void)fclose(f); /* (read only) */
+	if (!text)
 		return -ENOMEM;
-	}
-	ssize_t got = read(fd, text, size);
-	close(fd);
-	if (got <= 0)
+	if (got == 0)
 		return 0;
 	text[got] = '\0';
-	for (ssize_t i = 0; i < got; i++)
+	for (size_t i = 0; i < got; i++)
 		if (!text[i])
 			text[i] = ' ';
 	int e = 0;
 	for (const char *c = text; e >= 0 && *c; c++) {
 		const char *value;
-		if ((c != text && !strchr("\n{,", c[-1])) || !key_at(c, &value))
+		int key = c == text || strchr("\n{,", c[-1]) ? key_at(c, &value) : -1;
+		if (key < 0)
 			continue;
-		if (*value == '[')
+		size_t indent = strspn(c, " \t");
+		bool scalar = *value == '|' || *value == '>'; /* (a block scalar) */
+		if (*value == '[' && key != RUN)
 			c = flow_items(value + 1, worktree, out, &e);
-		else if (*value == '\n' || *value == '\r' || *value == '#' || !*value)
-			c = block_items(value + strcspn(value, "\n"), worktree, out, &e) - 1;
-		else {
-			size_t n = item_len(value, ",}#\n");
-			e = named(value, n, worktree, out);
+		else if (scalar || *value == '\n' || *value == '\r' || *value == '#' || !*value) {
+			const char *rest = value + strcspn(value, "\n");
+			c = block_items(*rest ? rest + 1 : rest, indent, (size_t)key, scalar,
+					worktree, out, &e) -
+			    1;
+		} else {
+			size_t n = item_len(value, key == RUN ? ",}\n" : ",}#\n");
+			if (key == RUN) {
+				const char *v = value + (*value == '"' || *value == '\'');
+				size_t vn = n - (size_t)(v - value);
+				vn -= vn > 0 && (v[vn - 1] == '"' || v[vn - 1] == '\'');
+				e = commands(v, vn, worktree, out);
+			} else
+				e = named(value, n, worktree, out);
 			c = value + n - 1;
 		}
 		if (!*c)

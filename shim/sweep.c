@@ -22,6 +22,7 @@
 #include "cordon/guard.h"
 #include "cordon/session.h"
 #include "cordon/sweep.h"
+#include "dotfile-refs.h"
 #include "sweep-fs.h"
 #include "util.h"
 
@@ -2453,6 +2454,58 @@ static void record_digest(struct walk *w, const char *rel, unsigned long long di
 	}
 }
 
+struct envrc_look {
+	struct walk *w;
+	struct local_look *l;
+	bool changed; /* a file it loads changed since the start */
+};
+
+/* A file a subdirectory's .envrc loads (PATH, from cordon_envrc_refs),
+ * beneath the root: folded into the .envrc's look, its change times and
+ * what it holds. Its ".." parts are taken by name; one that climbs out of
+ * the root is left (what lies outside the project is not the sweep's). */
+static int envrc_load_look(const char *path, const char *file, void *arg)
+{
+	(void)file;
+	struct envrc_look *c = arg;
+	const char *top = c->w->top;
+	size_t tn = strlen(top);
+	if (path[0] != '/' || strncmp(path, top, tn) != 0 || path[tn] != '/')
+		return 0;
+	char rel[PATH_MAX];
+	size_t n = 0;
+	for (const char *p = path + tn + 1; *p;) {
+		size_t k = strcspn(p, "/");
+		if (k == 2 && p[0] == '.' && p[1] == '.') {
+			if (n == 0)
+				return 0;
+			while (n > 0 && rel[n - 1] != '/')
+				n--;
+			n -= n > 0;
+		} else if (k > 0 && !(k == 1 && p[0] == '.')) {
+			if (n + 1 + k >= sizeof(rel))
+				return 0;
+			if (n > 0)
+				rel[n++] = '/';
+			memcpy(rel + n, p, k);
+			n += k;
+		}
+		p += k;
+		p += *p == '/';
+	}
+	rel[n] = '\0';
+	struct local_look t;
+	if (n == 0 || !look_local(c->w->root, rel, &t, &c->w->local_bytes))
+		return 0;
+	if (after(&t.newest, &c->w->s->since))
+		c->changed = true;
+	if (after(&t.newest, &c->l->newest))
+		c->l->newest = t.newest;
+	c->l->partial = c->l->partial || t.partial;
+	c->l->digest += t.digest;
+	return 0;
+}
+
 /* REL, one of the session's local names below the top of W's root: made
  * or changed since the start (a change time, its own or that of anything
  * it holds), and not back to what the last walk recorded (a checkout that
@@ -2483,6 +2536,15 @@ static int judge_local(struct walk *w, const char *rel, struct cordon_strv *said
 			l.partial = l.partial || t.partial;
 		}
 	}
+	/* A subdirectory's .envrc, by what it loads too: direnv allows the
+	 * .envrc by its bytes, not the .envrc.local or .env it reads (the
+	 * project's top one has them guarded: shim/guard.c). */
+	const char *name = strrchr(rel, '/');
+	struct envrc_look loads = {w, &l, false};
+	bool own = after(&l.newest, &w->s->since);
+	if (strcmp(name ? name + 1 : rel, ".envrc") == 0 &&
+	    fstatat(w->root, rel, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
+		(void)cordon_envrc_refs(path, NULL, envrc_load_look, &loads, NULL, 0);
 	unsigned long long before = recorded_digest(w, rel);
 	if (!l.partial &&
 	    (!after(&l.newest, &w->s->since) || (before && before == l.digest && !to)))
@@ -2499,9 +2561,13 @@ static int judge_local(struct walk *w, const char *rel, struct cordon_strv *said
 			"as it is)",
 			said, NULL, 0);
 	return disarm(w->s, path,
-		      "this session (or a program outside, while it ran) made or changed",
+		      loads.changed && !own
+			      ? "this session (or a program outside, while it ran) made or "
+				"changed a file loaded by"
+			      : "this session (or a program outside, while it ran) made or changed",
 		      "which an editor, an agent or a tool started in that directory outside obeys "
-		      "(vim with 'exrc', VS Code's tasks, Claude Code's settings, rustup, mise)",
+		      "(vim with 'exrc', VS Code's tasks, Claude Code's settings, rustup, mise, "
+		      "direnv)",
 		      said);
 }
 

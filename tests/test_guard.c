@@ -1013,15 +1013,20 @@ Test(guard, what_an_envrc_loads_is_named)
 				 "eval \"$(./bin/gen-env --bash)\"; watch_file package.json\n"
 				 "PATH_add bin\nlayout node\nuse nix\nsource_up\n"
 				 "source_env \"$DIR/x\"\nnpm --version\n"
-				 "for f in envd/*.sh; do source \"$f\"; done\n");
+				 "for f in envd/*.sh; do source \"$f\"; done\n"
+				 "bash scripts/a.sh; eval \"$(python3 -u tools/b.py)\"; sh -c 'x'\n"
+				 ". <(cat gen.sh)\nexport $(cat vars.env | xargs)\n"
+				 "while read -r l; do export \"$l\"; done < more.env\n"
+				 "source_env_if_exists \\\n  .envrc.cont\n");
 	struct cordon_strv got = {0};
 	char dynamic[128];
 	cr_assert_eq(cordon_envrc_refs(envrc, t.home, collect, &got, dynamic, sizeof(dynamic)), 0);
 	cr_expect_str_eq(dynamic, "$DIR/x", "the name built at run time");
 	expect_named(&got, t.proj,
 		     (const char *const[]){".envrc.local", ".env", ".env.shared", "sub/.envrc",
-					   "sub/../up.sh", "lib/common.sh", "lib/near.sh",
-					   "bin/gen-env", "envd", NULL});
+					   "sub/../up.sh", "lib/common.sh", "near.sh",
+					   "bin/gen-env", "envd", "scripts/a.sh", "tools/b.py",
+					   "gen.sh", "vars.env", "more.env", ".envrc.cont", NULL});
 	cordon_strv_free(&got);
 	free(envrc);
 	tree_free(&t);
@@ -1044,19 +1049,29 @@ Test(guard, what_lefthook_config_names_is_named)
 	char *json = write_file(t.proj, "lefthook-local.json",
 				"{\"extends\": [ \"x.json\",\n  \"y.json\" ], \"rc\": \"r.sh\",\n"
 				" \"source_dir_local\": \"loc\"}\n");
+	char *runs =
+		write_file(t.proj, "lefthook-local.yml",
+			   "pre-commit:\n  commands:\n    a:\n      run: ./scripts/lint.sh "
+			   "{staged_files}\n    b:\n      run: FOO=1 bash -e scripts/fmt.sh && "
+			   "yarn lint\n    c:\n      run: |\n        node tools/x.js\n"
+			   "        make test\n    d:\n      run: bash -c 'echo hi'\n"
+			   "rc:\n  ci/next.rc\n");
 	char *toml = write_file(t.proj, ".lefthook.toml",
 				"extends = [\"t.toml\"]\nsource_dir = \"./\"\n");
 	struct cordon_strv got = {0};
 	cr_assert_eq(cordon_lefthook_refs(yml, t.proj, &got), 0);
 	cr_assert_eq(cordon_lefthook_refs(json, t.proj, &got), 0);
 	cr_assert_eq(cordon_lefthook_refs(toml, t.proj, &got), 0);
+	cr_assert_eq(cordon_lefthook_refs(runs, t.proj, &got), 0);
 	expect_named(&got, t.proj,
 		     (const char *const[]){"ci/lefthook.rc", "scripts/lh", "ci/base.yml", "shared",
 					   "top1.yml", "x.json", "y.json", "r.sh", "loc", "t.toml",
-					   NULL});
+					   "scripts/lint.sh", "scripts/fmt.sh", "tools/x.js",
+					   "ci/next.rc", NULL});
 	cordon_strv_free(&got);
 	free(yml);
 	free(json);
 	free(toml);
+	free(runs);
 	tree_free(&t);
 }

@@ -443,13 +443,15 @@ BOTH_USERS(guards, additional_keys_add_to_the_defaults, .timeout = 60)
  * made outside, PLANT run inside (its STEPS print "STEP $?", and mark
  * "$M-STEP" when what they planted runs). KEPT keeps its bytes (KEPT_BYTES)
  * and MADE, missing as the session started, is moved aside as it
- * appears; then TOOL runs outside, and nothing planted runs. Control:
+ * appears (KEPT may be NULL: none); then TOOL runs outside, and nothing
+ * planted runs. Control (after RESTORE, run outside, if any):
  * with protected_paths [] each step lands and runs. */
 struct loaded_case {
 	const char *tag, *setup, *plant;
 	const char *const *steps;
 	const char *kept, *kept_bytes, *made;
 	void (*tool)(struct world *);
+	const char *restore; /* run outside before the control, or NULL */
 };
 
 static void loaded_runs_nothing_planted(const struct who *who, const struct loaded_case *c)
@@ -466,8 +468,9 @@ static void loaded_runs_nothing_planted(const struct who *who, const struct load
 		n++;
 	char *last = fmt("%s ", c->steps[n - 1]);
 	cr_assert(strstr(r.out, last), "the plant did not run\n%s", diag);
-	char *now = content(w.proj, c->kept);
-	cr_expect_str_eq(now, c->kept_bytes, "%s was changed\n%s", c->kept, diag);
+	char *now = c->kept ? content(w.proj, c->kept) : NULL;
+	if (c->kept)
+		cr_expect_str_eq(now, c->kept_bytes, "%s was changed\n%s", c->kept, diag);
 	char *aside = fmt("%s.cordon-disarmed", c->made);
 	cr_expect_not(present(w.proj, c->made), "%s stayed\n%s", c->made, diag);
 	cr_expect(present(w.proj, aside), "%s was not kept aside\n%s", c->made, diag);
@@ -479,6 +482,10 @@ static void loaded_runs_nothing_planted(const struct who *who, const struct load
 			      "the tool outside ran what was planted (%s)\n%s", c->steps[i], diag);
 	free(diag);
 
+	if (c->restore) {
+		r = outside(&w, "%s", c->restore);
+		run_free(&r);
+	}
 	set_config(&w, ", \"protected_paths\": []");
 	script = plant(&w, "ctl", "", c->plant);
 	r = sh_in(&w, NULL, "%s", script);
@@ -502,20 +509,25 @@ static void loaded_runs_nothing_planted(const struct who *who, const struct load
 static const char lefthook_setup[] =
 	"mkdir -p ci shared scripts/lh/pre-commit\n"
 	"printf 'rc: ./ci/lefthook.rc\\nsource_dir: \"scripts/lh/\"\\nextends:\\n"
-	"  - ci/base.yml  # the team'\"'\"'s\\n  - \"shared/*.yml\"\\n  - ci/more.yml\\n' "
+	"  - ci/base.yml  # the team'\"'\"'s\\n  - \"shared/*.yml\"\\n  - ci/more.yml\\n"
+	"pre-commit:\\n  commands:\\n    lint:\\n      run: ./scripts/lint.sh {staged_files}\\n' "
 	"> lefthook.yml\n"
+	"printf '#!/bin/sh\\ntrue\\n' > scripts/lint.sh\n"
 	"echo true > ci/base.yml; echo true > ci/lefthook.rc; echo true > shared/a.yml\n"
 	"echo true > scripts/lh/pre-commit/fmt.sh\n"
 	"printf '#!/bin/sh\\n# lefthook\\nfor f in ci/lefthook.rc ci/base.yml shared/*.yml "
-	"ci/more.yml scripts/lh/pre-commit/*; do [ -f \"$f\" ] && sh \"$f\"; done; true\\n' "
+	"ci/more.yml scripts/lh/pre-commit/* scripts/lint.sh; do [ -f \"$f\" ] && sh \"$f\"; done; "
+	"true\\n' "
 	"> .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit\n";
 static const char plant_lefthook[] =
 	"echo \"touch $M-extends\" >> ci/base.yml; echo extends $?\n"
 	"echo \"touch $M-glob\" > shared/b.yml; echo glob $?\n"
 	"echo \"touch $M-rc\" >> ci/lefthook.rc; echo rc $?\n"
 	"echo \"touch $M-script\" > scripts/lh/pre-commit/new.sh; echo script $?\n"
+	"echo \"touch $M-run\" >> scripts/lint.sh; echo run $?\n"
 	"echo \"touch $M-missing\" > ci/more.yml; echo missing $?\n";
-static const char *const lefthook_steps[] = {"extends", "glob", "rc", "script", "missing", NULL};
+static const char *const lefthook_steps[] = {"extends", "glob",    "rc", "script",
+					     "run",     "missing", NULL};
 
 static void commit_outside(struct world *w)
 {
@@ -527,7 +539,7 @@ BOTH_USERS(guards, what_lefthook_config_names_runs_nothing_planted, .timeout = 6
 	loaded_runs_nothing_planted(who,
 				    &(struct loaded_case){"lhnamed", lefthook_setup, plant_lefthook,
 							  lefthook_steps, "ci/base.yml", "true\n",
-							  "ci/more.yml", commit_outside});
+							  "ci/more.yml", commit_outside, NULL});
 }
 
 /* An .envrc loads other files: direnv allows the .envrc by its bytes, not
@@ -561,9 +573,37 @@ static void direnv_outside(struct world *w)
 
 BOTH_USERS(guards, what_an_envrc_loads_runs_nothing_planted, .timeout = 60)
 {
-	loaded_runs_nothing_planted(who, &(struct loaded_case){"envrcld", envrc_setup, plant_envrc,
-							       envrc_steps, ".env", "A=1\n",
-							       ".envrc.local", direnv_outside});
+	loaded_runs_nothing_planted(
+		who, &(struct loaded_case){"envrcld", envrc_setup, plant_envrc, envrc_steps, ".env",
+					   "A=1\n", ".envrc.local", direnv_outside, NULL});
+}
+
+/* A subdirectory's .envrc (allowed) loads an .envrc.local and a .env:
+ * the session writes them (nothing keeps them read-only there), and as it
+ * ends the .envrc is moved aside for what it loads. direnv outside,
+ * entering the subdirectory, runs nothing planted. */
+static const char sub_envrc_setup[] =
+	"mkdir -p sub && printf 'source_env_if_exists .envrc.local\\ndotenv_if_exists\\n' > "
+	"sub/.envrc && echo A=1 > sub/.env && cd sub && direnv allow . 2>&1\n";
+static const char plant_sub_envrc[] =
+	"echo \"touch $M-local\" > sub/.envrc.local; echo local $?\n"
+	"echo \"PROMPT_COMMAND='touch $M-dotenv'\" >> sub/.env; echo dotenv $?\n";
+static const char *const sub_envrc_steps[] = {"local", "dotenv", NULL};
+
+static void direnv_outside_sub(struct world *w)
+{
+	struct run_result r = sh_outside(w, "cd sub && direnv exec . sh -c 'eval "
+					    "\"${PROMPT_COMMAND:-true}\"' >/dev/null 2>&1");
+	run_free(&r);
+}
+
+BOTH_USERS(guards, what_a_subdirectory_envrc_loads_runs_nothing_planted, .timeout = 60)
+{
+	loaded_runs_nothing_planted(
+		who,
+		&(struct loaded_case){"subenvrc", sub_envrc_setup, plant_sub_envrc, sub_envrc_steps,
+				      NULL, NULL, "sub/.envrc", direnv_outside_sub,
+				      "mv sub/.envrc.cordon-disarmed sub/.envrc"});
 }
 
 /* The same in the other layouts a review used: hooks in core.hooksPath
