@@ -2016,8 +2016,18 @@ static int plan_with(const struct cordon_policy *p, bool create, bool protected_
 	for (size_t i = 0; e >= 0 && i < p->n_guards; i++) {
 		const struct cordon_guard *g = &p->guards[i];
 		if (g->kind == CORDON_GUARD_HIDE) {
+			struct stat st;
 			if (!protected_only)
 				e = hide(out, &r, g->path, g->source);
+			/* Hidden and protected with a stand-in (.mcp.json/ holding
+			 * keys, listed in hidden_paths too): missing, its stand-in
+			 * is made all the same, then hidden inside; else a
+			 * .mcp.json made inside was hidden there, and obeyed
+			 * outside. */
+			else if ((g->protected_too & CORDON_GUARD_PLACEHOLDER) &&
+				 CORDON_OS_NATIVE == CORDON_OS_LINUX && lstat(g->path, &st) < 0 &&
+				 errno == ENOENT)
+				e = protect(out, &r, g->path, g->source, PLACEHOLDER);
 			/* A hidden .envrc (secrets in it) is still what direnv
 			 * runs outside, and so is what it loads. */
 			const char *slash = strrchr(g->path, '/');

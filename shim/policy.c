@@ -495,7 +495,10 @@ int cordon_policy_add_guard(struct cordon_policy *p, const char *path, unsigned 
 				return -ENOMEM;
 			free(g->source);
 			g->source = s;
+			g->protected_too = g->kind;
 			g->kind = CORDON_GUARD_HIDE;
+		} else if (kind != CORDON_GUARD_HIDE && g->kind == CORDON_GUARD_HIDE) {
+			g->protected_too |= kind;
 		}
 		return 0;
 	}

@@ -96,6 +96,10 @@ struct cordon_guard {
 	 * cordon_policy.unreached: the nearest directory above it that exists,
 	 * resolved; else NULL. */
 	char *by;
+	/* A hidden path that was protected too (hidden won): the kind it had
+	 * as a protected one (CORDON_GUARD_PLACEHOLDER: a stand-in while it
+	 * is missing), else 0. Not sent on the wire. */
+	unsigned protected_too;
 };
 
 struct cordon_policy {

@@ -439,6 +439,36 @@ BOTH_USERS(guards, additional_keys_add_to_the_defaults, .timeout = 60)
 	world_free(&w);
 }
 
+/* A protected name with a stand-in, hidden too (.mcp.json holds keys):
+ * missing as the session starts, its stand-in is still made (and hidden
+ * inside), so the session cannot make the file an agent outside would
+ * start servers from. Before, hidden won alone: the session's .mcp.json
+ * stayed. Control: with protected_paths [] (hidden only) the file lands. */
+BOTH_USERS(guards, a_hidden_protected_name_keeps_its_stand_in, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "hidstand");
+	set_config(&w, ", \"additional_hidden_paths\": [\".mcp.json\"]");
+	static const char body[] = "echo '{\"mcpServers\": {}}' > .mcp.json; echo mcp $?\n";
+	struct run_result r = sh_in(&w, NULL, "%s", body);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_assert(strstr(r.out, "mcp "), "the plant did not run\n%s", diag);
+	char *mcp = path_join(w.proj, ".mcp.json");
+	struct stat st;
+	cr_expect(lstat(mcp, &st) < 0 || !S_ISREG(st.st_mode),
+		  "the session made .mcp.json, hidden and protected\n%s", diag);
+	free(diag);
+	run_free(&r);
+
+	set_config(&w, ", \"additional_hidden_paths\": [\".mcp.json\"], \"protected_paths\": []");
+	r = sh_in(&w, NULL, "%s", body);
+	cr_assert(lstat(mcp, &st) == 0 && S_ISREG(st.st_mode),
+		  "control: .mcp.json was not made: %s%s", r.out, r.err);
+	run_free(&r);
+	free(mcp);
+	world_free(&w);
+}
+
 /* A file a tool outside loads because a file it obeys names it: SETUP
  * made outside, PLANT run inside (its STEPS print "STEP $?", and mark
  * "$M-STEP" when what they planted runs). KEPT keeps its bytes (KEPT_BYTES)
