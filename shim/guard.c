@@ -1924,6 +1924,22 @@ static void drop_beneath_hidden(struct cordon_guard_plan *plan)
 	plan->n = kept;
 }
 
+/* Whether the absolute names A and B are the same, but for "." parts. */
+static bool same_name(const char *a, const char *b)
+{
+	for (;;) {
+		while (a[0] == '/' && a[1] == '.' && (a[2] == '/' || !a[2]))
+			a += 2;
+		while (b[0] == '/' && b[1] == '.' && (b[2] == '/' || !b[2]))
+			b += 2;
+		if (*a != *b)
+			return false;
+		if (!*a)
+			return true;
+		a++, b++;
+	}
+}
+
 struct envrc_loads {
 	struct cordon_guard_plan *plan;
 	const struct reach *r;
@@ -1965,6 +1981,20 @@ static int envrc_loads(const char *path, const char *file, void *arg)
 	size_t pn = proj ? strlen(proj) : 0;
 	if (pn > 1 && strncmp(file, proj, pn) == 0 && file[pn] == '/')
 		file += pn + 1;
+	/* A write rule naming it (--allow-write .env: your app's settings,
+	 * which the session is to edit) makes it the session's to write, as
+	 * a rule naming a dotfile's does. */
+	struct stat st, rst;
+	bool there = stat(buf, &st) == 0;
+	for (size_t i = 0; c->r->p && i < c->r->p->n_rules; i++) {
+		const struct cordon_rule *rule = &c->r->p->rules[i];
+		/* (A run's rules are absolute, not canonical: ./.env.) */
+		if ((rule->access & CORDON_ACCESS_WRITE) &&
+		    (there ? stat(rule->path, &rst) == 0 && rst.st_dev == st.st_dev &&
+				     rst.st_ino == st.st_ino
+			   : same_name(rule->path, buf)))
+			return 0;
+	}
 	char *source = NULL;
 	if (asprintf(&source, "%s, loaded by %s", c->source, file) < 0 ||
 	    cordon_strv_push_take(&c->plan->sources, source) < 0)

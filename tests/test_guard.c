@@ -1075,3 +1075,49 @@ Test(guard, what_lefthook_config_names_is_named)
 	free(runs);
 	tree_free(&t);
 }
+
+/* What an .envrc loads is read-only in the plan, missing ones are among
+ * the names watched; a write rule naming one itself (--allow-write .env,
+ * even as ./.env) leaves it to the session, and a hidden .envrc's loads
+ * are kept all the same. */
+Test(guard, what_an_envrc_loads_is_planned)
+{
+	struct tree t;
+	tree_init(&t, "envrcplan");
+	free(write_file(t.proj, ".envrc", "dotenv\nsource_env_if_exists .envrc.local\n"));
+	free(write_file(t.proj, ".env", "A=1\n"));
+	char *env = at(t.proj, ".env"), *local = at(t.proj, ".envrc.local");
+	struct cordon_policy p;
+	struct cordon_guard_plan plan;
+	struct cordon_strv unguarded = {0};
+	resolve(&t, "{}", &p);
+	cr_assert_eq(cordon_guard_plan(&p, false, &plan), 0);
+	const struct cordon_mount *m = mount_at(&plan, env);
+	cr_assert_not_null(m, ".env, which dotenv reads, is read-only");
+	cr_expect_eq(m->op, CORDON_MOUNT_RO);
+	cr_expect(strstr(m->source, "loaded by .envrc"), "%s", m->source);
+	cordon_guard_plan_free(&plan);
+	struct cordon_strv placeholders = {0};
+	cr_assert_eq(cordon_guard_unguarded(&p, &unguarded, &placeholders, NULL, NULL), 0);
+	cr_expect(cordon_strv_contains(&unguarded, local), "a missing .envrc.local is watched");
+	cordon_strv_free(&unguarded);
+	cordon_strv_free(&placeholders);
+	cordon_policy_free(&p);
+
+	char *json = fmt("{\"additional_read_write_paths\": [\"%s/./.env\"]}", t.proj);
+	resolve(&t, json, &p);
+	cr_assert_eq(cordon_guard_plan(&p, false, &plan), 0);
+	cr_expect_null(mount_at(&plan, env), "a write rule naming .env leaves it writable");
+	cordon_guard_plan_free(&plan);
+	cordon_policy_free(&p);
+	free(json);
+
+	resolve(&t, "{\"additional_hidden_paths\": [\".envrc\"]}", &p);
+	cr_assert_eq(cordon_guard_plan(&p, false, &plan), 0);
+	cr_assert_not_null(m = mount_at(&plan, env), "a hidden .envrc's loads are kept");
+	cr_expect_eq(m->op, CORDON_MOUNT_RO);
+	cordon_guard_plan_free(&plan);
+	cordon_policy_free(&p);
+	free(env), free(local);
+	tree_free(&t);
+}
