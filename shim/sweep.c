@@ -2411,9 +2411,7 @@ static unsigned long long recorded_digest(const struct walk *w, const char *rel)
 		       : 0;
 }
 
-/* Whether REL lies in what a package manager fills (node_modules, a
- * virtualenv, vendor/): not where an editor or a tool is opened. */
-static bool in_dependencies(const char *rel)
+bool cordon_sweep_in_dependencies(const char *rel)
 {
 	static const char *const deps[] = {
 		"node_modules", "bower_components", "site-packages", ".venv", "venv", "vendor"};
@@ -2495,7 +2493,8 @@ static int envrc_load_look(const char *path, const char *file, void *arg)
 	}
 	rel[n] = '\0';
 	struct local_look t;
-	if (n == 0 || !look_local(c->w->root, rel, &t, &c->w->local_bytes))
+	if (n == 0 || cordon_sweep_in_dependencies(rel) ||
+	    !look_local(c->w->root, rel, &t, &c->w->local_bytes))
 		return 0;
 	if (after(&t.newest, &c->w->s->since))
 		c->changed = true;
@@ -2518,7 +2517,7 @@ static int judge_local(struct walk *w, const char *rel, struct cordon_strv *said
 {
 	char path[PATH_MAX * 2];
 	struct local_look l;
-	if (in_dependencies(rel) || !look_local(w->root, rel, &l, &w->local_bytes))
+	if (cordon_sweep_in_dependencies(rel) || !look_local(w->root, rel, &l, &w->local_bytes))
 		return 0;
 	record_digest(w, rel, l.digest);
 	if (snprintf(path, sizeof(path), "%s/%s", w->top, rel) >= PATH_MAX ||

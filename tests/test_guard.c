@@ -1084,7 +1084,10 @@ Test(guard, what_an_envrc_loads_is_planned)
 {
 	struct tree t;
 	tree_init(&t, "envrcplan");
-	free(write_file(t.proj, ".envrc", "dotenv\nsource_env_if_exists .envrc.local\n"));
+	free(write_file(t.proj, ".envrc",
+			"dotenv\nsource_env_if_exists .envrc.local\n"
+			"eval \"$(./node_modules/.bin/tool env)\"\n"));
+	free(write_file(t.proj, "node_modules/.bin/tool", "#!/bin/sh\n"));
 	free(write_file(t.proj, ".env", "A=1\n"));
 	char *env = at(t.proj, ".env"), *local = at(t.proj, ".envrc.local");
 	struct cordon_policy p;
@@ -1096,6 +1099,9 @@ Test(guard, what_an_envrc_loads_is_planned)
 	cr_assert_not_null(m, ".env, which dotenv reads, is read-only");
 	cr_expect_eq(m->op, CORDON_MOUNT_RO);
 	cr_expect(strstr(m->source, "loaded by .envrc"), "%s", m->source);
+	char *tool = at(t.proj, "node_modules/.bin/tool");
+	cr_expect_null(mount_at(&plan, tool), "the project's dependencies are its own code");
+	free(tool);
 	cordon_guard_plan_free(&plan);
 	struct cordon_strv placeholders = {0};
 	cr_assert_eq(cordon_guard_unguarded(&p, &unguarded, &placeholders, NULL, NULL), 0);

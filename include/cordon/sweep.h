@@ -123,6 +123,10 @@ bool cordon_sweep_laid(const struct cordon_sweep *s, const char *link, const str
 /* Whether PATH is a .git entry: among S's names, the walk's to judge as
  * the session ends (git init inside must work), not a name moved aside. */
 bool cordon_sweep_git_entry(const char *path);
+/* Whether REL (relative) lies in what a package manager fills
+ * (node_modules, a virtualenv, vendor/): the project's dependencies, not
+ * where an editor or a tool is opened. */
+bool cordon_sweep_in_dependencies(const char *rel);
 /* The directory PATH is in, opened as the sweep opens it to move a name
  * aside (beneath the root it is in, no link the session could have laid
  * followed), or -errno. */
