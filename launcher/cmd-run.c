@@ -208,42 +208,6 @@ static int refuse_unexecutable(const struct cordon_policy *p, const char *cmd, c
 	return r;
 }
 
-/* The protected names that do not exist yet and that no mount can guard
- * (guard.h), and the repositories the guards do not cover: SWEEP looks at
- * them again when the session ends (cordon/sweep.h). The protected
- * directories that do not exist are made now and held for the session
- * (placeholders), so that they can be guarded. */
-static int unguarded_before(const struct cordon_policy *p, struct cordon_placeholders *held,
-			    struct cordon_sweep *sweep, struct cordon_error *err)
-{
-	struct cordon_strv names = {0}, placeholders = {0}, files = {0}, guarded = {0};
-	int r = 0;
-	if (p->sandbox && cordon_guard_unguarded(p, &names, &placeholders, &files, &guarded) >= 0) {
-		/* Inside another session no mount can be made: a stand-in could
-		 * not be kept read-only, so the name is only looked at as the
-		 * session ends, as one with no stand-in is. */
-		bool nested = (placeholders.n || files.n) && cordon_sandbox_nested();
-		struct stat st;
-		for (size_t i = 0; nested && r >= 0 && i < placeholders.n; i++)
-			if (lstat(placeholders.v[i], &st) < 0)
-				r = cordon_strv_push(&names, placeholders.v[i]);
-		for (size_t i = 0; nested && r >= 0 && i < files.n; i++)
-			if (lstat(files.v[i], &st) < 0)
-				r = cordon_strv_push(&names, files.v[i]);
-		if (r < 0 || cordon_sweep_begin(p, &guarded, sweep) < 0)
-			r = cordon_err(err, ENOMEM, "out of memory");
-		else if (!nested)
-			r = cordon_placeholders_hold(&placeholders, &files, held, &names, err);
-		cordon_sweep_names(sweep, &names);
-		cordon_sweep_held(sweep, held);
-	}
-	cordon_strv_free(&names);
-	cordon_strv_free(&guarded);
-	cordon_strv_free(&placeholders);
-	cordon_strv_free(&files);
-	return r;
-}
-
 /* What writable_here compares with: the policy, and its write rules
  * resolved (a run's rules are only absolute: a rule written through a link,
  * --allow-write ~/build leading elsewhere, names a canonical path other
@@ -472,7 +436,7 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 	};
 	int status = 0;
 	struct cordon_placeholders held = {0};
-	if (unguarded_before(&p, &held, &sweep, &err) < 0)
+	if (cordon_sweep_start(&p, &held, &sweep, &err) < 0)
 		goto fail;
 	launch.ways = &sweep.ways;
 	launch.sweep = &sweep;

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cordon/guard.h"
+#include "cordon/sandbox.h"
 #include "cordon/session.h"
 #include "cordon/sweep.h"
 #include "dotfile-refs.h"
@@ -262,6 +263,37 @@ static int add_local(struct cordon_sweep *s, const struct cordon_guard *g)
 		    strncmp(s->roots.v[k], path, (size_t)(slash - path)) == 0)
 			return cordon_strv_push_new(&s->local, slash + 1);
 	return 0;
+}
+
+int cordon_sweep_start(const struct cordon_policy *p, struct cordon_placeholders *held,
+		       struct cordon_sweep *sweep, struct cordon_error *err)
+{
+	struct cordon_strv names = {0}, placeholders = {0}, files = {0}, guarded = {0};
+	int r = 0;
+	if (p->sandbox && cordon_guard_unguarded(p, &names, &placeholders, &files, &guarded) >= 0) {
+		/* Inside another session no mount can be made: a stand-in could
+		 * not be kept read-only, so the name is only looked at as the
+		 * session ends, as one with no stand-in is. */
+		bool nested = (placeholders.n || files.n) && cordon_sandbox_nested();
+		struct stat st;
+		for (size_t i = 0; nested && r >= 0 && i < placeholders.n; i++)
+			if (lstat(placeholders.v[i], &st) < 0)
+				r = cordon_strv_push(&names, placeholders.v[i]);
+		for (size_t i = 0; nested && r >= 0 && i < files.n; i++)
+			if (lstat(files.v[i], &st) < 0)
+				r = cordon_strv_push(&names, files.v[i]);
+		if (r < 0 || cordon_sweep_begin(p, &guarded, sweep) < 0)
+			r = cordon_err(err, ENOMEM, "out of memory");
+		else if (!nested)
+			r = cordon_placeholders_hold(&placeholders, &files, held, &names, err);
+		cordon_sweep_names(sweep, &names);
+		cordon_sweep_held(sweep, held);
+	}
+	cordon_strv_free(&names);
+	cordon_strv_free(&guarded);
+	cordon_strv_free(&placeholders);
+	cordon_strv_free(&files);
+	return r;
 }
 
 int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarded,

@@ -135,6 +135,15 @@ int cordon_sweep_parent(const struct cordon_sweep *s, const char *path);
  * for the session as a guard's file is: what is in one as it ends was
  * written outside. */
 void cordon_sweep_held(struct cordon_sweep *s, const struct cordon_placeholders *held);
+/* What a session keeps as it starts, beside its mounts: the protected
+ * names missing that no mount can guard and the repositories the guards
+ * do not cover, for SWEEP to look at again as it ends (and the watch as
+ * they appear); the stand-ins of the missing ones that have one, made and
+ * held in HELD (inside another session, where no mount could keep them
+ * read-only, those are names to look at instead). 0, or -errno with ERR
+ * set. The launcher's and the preloaded supervisor's. */
+int cordon_sweep_start(const struct cordon_policy *p, struct cordon_placeholders *held,
+		       struct cordon_sweep *sweep, struct cordon_error *err);
 /* As the session has ended (ENDED: every process of it was seen to end;
  * else that is said too): walk the project (and the other writable
  * roots), move aside, and push what is

@@ -936,24 +936,10 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 	if (rc < 0)
 		return rc;
 	/* The protected directories that are missing, made and held here,
-	 * for as long as this process supervises (see cmd-run.c). */
-	struct cordon_strv unguarded = {0}, placeholders = {0}, files = {0}, guarded = {0};
+	 * for as long as this process supervises, as the launcher does. */
 	struct cordon_placeholders held = {0};
 	struct cordon_sweep sweep = {0};
-	if (p->sandbox &&
-	    cordon_guard_unguarded(p, &unguarded, &placeholders, &files, &guarded) >= 0) {
-		if (cordon_sweep_begin(p, &guarded, &sweep) < 0)
-			rc = cordon_err(err, ENOMEM, "out of memory");
-		else
-			rc = cordon_placeholders_hold(&placeholders, &files, &held, &unguarded,
-						      err);
-		cordon_sweep_names(&sweep, &unguarded);
-		cordon_sweep_held(&sweep, &held);
-	}
-	cordon_strv_free(&unguarded);
-	cordon_strv_free(&placeholders);
-	cordon_strv_free(&files);
-	cordon_strv_free(&guarded);
+	rc = cordon_sweep_start(p, &held, &sweep, err);
 	if (rc < 0) {
 		cordon_sweep_cancel(&sweep);
 		return rc;
