@@ -33,6 +33,20 @@ enum { RUN = 4 };
  * expand ($VAR, ~) or empty. */
 static int named(const char *v, size_t n, const char *worktree, struct cordon_strv *out)
 {
+	while (n > 0 && strchr(" \t", *v))
+		v++, n--;
+	/* YAML: an anchor or a tag before the value (&dir scripts/lh/, !!str
+	 * x); an alias (*dir) is another key's value, taken there. */
+	while (n > 0 && (*v == '&' || *v == '!')) {
+		size_t k = strcspn(v, " \t\n");
+		if (k >= n)
+			return 0;
+		v += k, n -= k;
+		while (n > 0 && strchr(" \t", *v))
+			v++, n--;
+	}
+	if (n > 0 && *v == '*')
+		return 0;
 	while (n > 0 && strchr(" \t\"'", *v))
 		v++, n--;
 	while (n > 0 && strchr(" \t\r\"',", v[n - 1]))

@@ -1055,7 +1055,7 @@ Test(guard, what_lefthook_config_names_is_named)
 			   "{staged_files}\n    b:\n      run: FOO=1 bash -e scripts/fmt.sh && "
 			   "yarn lint\n    c:\n      run: |\n        node tools/x.js\n"
 			   "        make test\n    d:\n      run: bash -c 'echo hi'\n"
-			   "rc:\n  ci/next.rc\n");
+			   "rc:\n  ci/next.rc\nsource_dir_local: &loc2 local2/\nx: *loc2\n");
 	char *toml = write_file(t.proj, ".lefthook.toml",
 				"extends = [\"t.toml\"]\nsource_dir = \"./\"\n");
 	struct cordon_strv got = {0};
@@ -1067,7 +1067,7 @@ Test(guard, what_lefthook_config_names_is_named)
 		     (const char *const[]){"ci/lefthook.rc", "scripts/lh", "ci/base.yml", "shared",
 					   "top1.yml", "x.json", "y.json", "r.sh", "loc", "t.toml",
 					   "scripts/lint.sh", "scripts/fmt.sh", "tools/x.js",
-					   "ci/next.rc", NULL});
+					   "ci/next.rc", "local2", NULL});
 	cordon_strv_free(&got);
 	free(yml);
 	free(json);
