@@ -67,6 +67,12 @@ struct scan {
 	enum { REL_NONE, REL_ANY, REL_SLASH } rel;
 	bool envrc_dir; /* a directory sourced is its .envrc (source_env DIR) */
 	bool cd_into;   /* the file read next is read from its own directory */
+	bool exists;    /* a relative name is reported only where it exists */
+	/* An .envrc's: the variables its loops set (for f in ...), whose
+	 * "$f" is that list's, and where a cd took it (the base then). */
+	char loopvars[8][32];
+	size_t n_loopvars;
+	char cd[PATH_MAX];
 	/* An .envrc's: the first file it loads by a name built at run time
 	 * (source_env_if_exists .envrc.$USER), or "". */
 	char dynamic[128];
@@ -121,6 +127,20 @@ static const char *const prefixes[] = {"then",  "do",   "else",   "elif",      "
 				       "nohup", "time", "noglob", "{",         "sudo",    "and",
 				       "or",    "not",  "begin",  "zsh-defer", NULL};
 
+/* An .envrc's: words after which the next one that is no option (nor a
+ * number: timeout 10) is the command run. */
+static const char *const runners[] = {"env",    "timeout", "nice",        "xargs",
+				      "stdbuf", "setsid",  "direnv_load", NULL};
+
+/* Options of an interpreter whose value is the next word (bash -o
+ * pipefail x, perl -I lib x, node -r ./hook.js x). */
+static const char *const valued[] = {"-o", "+o", "-O", "+O", "-I", "-W", "-X", "-r", NULL};
+
+/* Programs that read files into what an .envrc sets (export $(grep -v
+ * '^#' .env.local | xargs)): each argument naming a file that exists. */
+static const char *const readers[] = {"grep", "egrep", "sed", "awk", "jq",       "yq", "head",
+				      "tail", "sort",  "cut", "tac", "envsubst", NULL};
+
 /* Programs whose first argument (no option) is the script they run. */
 static const char *const interpreters[] = {"sh",     "bash",    "zsh",  "dash", "ksh",  "fish",
 					   "python", "python3", "node", "ruby", "perl", "php",
@@ -158,6 +178,15 @@ static const char *past_home(const struct scan *s, const char *w, size_t n, enum
 						"${ZDOTDIR:-$HOME}/",
 						"${ZDOTDIR:-${HOME}}/",
 						NULL};
+	/* An .envrc's own directory, spelled ("$PWD/x", "$(pwd)/x"). */
+	static const char *const here[] = {"$PWD/", "${PWD}/", "$(pwd)/", "`pwd`/", NULL};
+	for (size_t i = 0; s->base && here[i]; i++) {
+		size_t k = strlen(here[i]);
+		if (n > k && strncmp(w, here[i], k) == 0) {
+			*at = IN_BASE;
+			return w + k;
+		}
+	}
 	*at = IN_HOME;
 	for (size_t i = 0; spellings[i]; i++) {
 		size_t k = strlen(spellings[i]);
@@ -227,6 +256,8 @@ static bool report(struct scan *s, const char *w, size_t n, char *out, size_t si
 	int m = at == IN_BASE ? snprintf(out, size, "%s/%.*s", s->base, (int)keep, rest)
 			      : snprintf(out, size, "%s%.*s", abs ? "" : "~/", (int)keep, rest);
 	struct stat st;
+	if (s->exists && at == IN_BASE && m > 0 && (size_t)m < size && lstat(out, &st) < 0)
+		return false;
 	if (s->envrc_dir && m > 0 && (size_t)m < size && keep == rn && stat(out, &st) == 0 &&
 	    S_ISDIR(st.st_mode))
 		m = snprintf(out + m, size - (size_t)m, "/.envrc") + m;
@@ -270,7 +301,8 @@ enum mode {
 	M_DOTENV, /* direnv's dotenv FILE (.env when none) */
 	M_INTERP, /* an interpreter's script (bash x.sh, python3 tools/env.py) */
 	M_READ,   /* what an .envrc reads into its variables (cat F ...) */
-	M_READ1   /* the same, one word (< F) */
+	M_READ1,  /* the same, one word (< F) */
+	M_CD      /* an .envrc's cd DIR */
 };
 
 struct shline {
@@ -287,6 +319,9 @@ struct shline {
 	bool dotenv;  /* a dotenv with no file named yet */
 	bool cd;      /* the file sourced is read from its directory (source_env) */
 	bool interp;  /* M_INTERP's program is no shell (-e, -m: code, not a script) */
+	bool runner;  /* after a runner (env, timeout): its options are skipped */
+	bool reader;  /* M_READ's program takes patterns too (grep): files that exist */
+	bool value;   /* M_INTERP: the word is an option's value */
 };
 
 /* VALUE (N bytes) of a code variable: each ':'-separated part. */
@@ -352,6 +387,32 @@ static bool assignment(struct shline *l, const char *w, size_t n)
 	return true;
 }
 
+/* Whether W (N bytes) starts with a spelling of the .envrc's directory
+ * ($PWD/x): followed, not built at run time. */
+static bool spelled_here(const char *w, size_t n)
+{
+	static const char *const here[] = {"$PWD/", "${PWD}/", "$(pwd)/", "`pwd`/", NULL};
+	for (size_t i = 0; here[i]; i++)
+		if (n > strlen(here[i]) && strncmp(w, here[i], strlen(here[i])) == 0 &&
+		    !memchr(w + strlen(here[i]), '$', n - strlen(here[i])))
+			return true;
+	return false;
+}
+
+/* Whether W (N bytes) is one variable and nothing else ($f, ${f}), one
+ * of S's loops sets (its list is taken where the loop is). */
+static bool loop_variable(const struct scan *s, const char *w, size_t n)
+{
+	if (n < 2 || w[0] != '$')
+		return false;
+	const char *v = w + 1 + (w[1] == '{');
+	size_t vn = n - 1 - (w[1] == '{') - (w[1] == '{' && w[n - 1] == '}');
+	for (size_t i = 0; i < s->n_loopvars; i++)
+		if (strlen(s->loopvars[i]) == vn && strncmp(s->loopvars[i], v, vn) == 0)
+			return true;
+	return false;
+}
+
 /* Whether W (N bytes) is one variable and nothing else ($f, ${f}). */
 static bool one_variable(const char *w, size_t n)
 {
@@ -403,6 +464,10 @@ static void shell_word(struct shline *l, const char *w, size_t n)
 	 * code: round 9). */
 	if (l->for_list == 1) {
 		l->for_list = 2;
+		if (s->base && s->n_loopvars < ARRAY_SIZE(s->loopvars) &&
+		    n < sizeof(s->loopvars[0]))
+			snprintf(s->loopvars[s->n_loopvars++], sizeof(s->loopvars[0]), "%.*s",
+				 (int)n, w);
 		return;
 	}
 	if (l->for_list == 2) {
@@ -436,6 +501,16 @@ static void shell_word(struct shline *l, const char *w, size_t n)
 		s->rel = REL_SLASH; /* a program run by its path (./bin/env.sh) */
 		if (in_list(prefixes, w, n))
 			return;
+		if (s->base && (in_list(runners, w, n) ||
+				(l->runner && (w[0] == '-' || isdigit((unsigned char)w[0]))))) {
+			l->runner = true; /* (env -i, timeout 10, xargs -0: then the command) */
+			return;
+		}
+		l->runner = false;
+		/* (/bin/bash x: an interpreter by its path) */
+		const char *last = s->base ? memrchr(w, '/', n) : NULL;
+		size_t bn = last ? n - (size_t)(last + 1 - w) : n;
+		const char *bw = last ? last + 1 : w;
 		l->cmdpos = false;
 		if (in_list((const char *const[]){"export", "local", "typeset", "declare",
 						  "readonly", NULL},
@@ -450,13 +525,20 @@ static void shell_word(struct shline *l, const char *w, size_t n)
 			 in_list((const char *const[]){"dotenv", "dotenv_if_exists", NULL}, w, n)) {
 			l->mode = M_DOTENV;
 			l->dotenv = true;
-		} else if (s->base && in_list(interpreters, w, n)) {
+		} else if (s->base && in_list(interpreters, bw, bn)) {
 			l->mode = M_INTERP;
 			l->interp = !in_list((const char *const[]){"sh", "bash", "zsh", "dash",
 								   "ksh", "fish", NULL},
-					     w, n);
+					     bw, bn);
+			l->value = false;
 		} else if (s->base && n == 3 && strncmp(w, "cat", 3) == 0) {
 			l->mode = M_READ;
+			l->reader = false;
+		} else if (s->base && in_list(readers, w, n)) {
+			l->mode = M_READ;
+			l->reader = true; /* (not a pattern: grep -v '^#' F) */
+		} else if (s->base && n == 2 && strncmp(w, "cd", 2) == 0) {
+			l->mode = M_CD;
 		} else if (in_list((const char *const[]){"source", ".", NULL}, w, n) ||
 			   memmem(w, n, "source", 6) || memmem(w, n, "include", 7)) {
 			l->mode = M_SOURCE; /* (and a helper: source_if_exists, include) */
@@ -480,7 +562,8 @@ static void shell_word(struct shline *l, const char *w, size_t n)
 	/* A file an .envrc loads by a name built at run time: noted (not
 	 * "$f" alone: a loop's variable, its list taken above). */
 	if ((l->mode == M_SOURCE || (l->mode == M_DOTENV && w[0] != '-')) && s->base &&
-	    !s->dynamic[0] && (memchr(w, '$', n) || memchr(w, '`', n)) && !one_variable(w, n))
+	    !s->dynamic[0] && (memchr(w, '$', n) || memchr(w, '`', n)) &&
+	    !(one_variable(w, n) && loop_variable(s, w, n)) && !spelled_here(w, n))
 		snprintf(s->dynamic, sizeof(s->dynamic), "%.*s", (int)n, w);
 	switch (l->mode) {
 	case M_SOURCE:
@@ -495,9 +578,17 @@ static void shell_word(struct shline *l, const char *w, size_t n)
 		s->envrc_dir = false;
 		break;
 	case M_INTERP: /* its first word that is no option: the script */
-		if (w[0] == '-') {
-			if (inline_code(l->interp, w, n))
-				l->mode = M_NONE; /* (bash -c '...', python3 -m mod) */
+		if (l->value) {
+			l->value = false;
+			break;
+		}
+		if (w[0] == '-' || w[0] == '+') {
+			l->value = in_list(valued, w, n);
+			if (inline_code(l->interp, w, n)) {
+				l->mode = M_NONE; /* (python3 -m mod, node -e '...') */
+				/* bash -c './x arg': a command line of its own */
+				l->cmdpos = !l->interp;
+			}
 			break;
 		}
 		l->mode = M_NONE;
@@ -505,10 +596,19 @@ static void shell_word(struct shline *l, const char *w, size_t n)
 		if (report(s, w, n, out, sizeof(out)))
 			follow(s, SHELL, out, l->depth);
 		break;
+	case M_CD: /* cd DIR: where the names after it are taken from */
+		l->mode = M_NONE;
+		if (n > 0 && !memchr(w, '$', n) && !memchr(w, '`', n) && w[0] != '-' &&
+		    snprintf(s->cd, sizeof(s->cd), "%s%s%.*s", w[0] == '/' ? "" : s->base,
+			     w[0] == '/' ? "" : "/", (int)n, w) < (int)sizeof(s->cd))
+			s->base = s->cd;
+		break;
 	case M_READ: /* cat's files (export $(cat vars.env | xargs)) */
 		if (w[0] != '-' && w[0] != ')') {
 			s->rel = REL_ANY;
+			s->exists = l->reader;
 			report(s, w, n, out, sizeof(out));
+			s->exists = false;
 		}
 		break;
 	case M_DOTENV:
@@ -626,6 +726,14 @@ static void scan_shell_line(struct scan *s, const char *line, int depth)
 			continue;
 		if (*c == '\\' && c[1])
 			c++;
+		if (s->base && *c == '(' && n > 0 && w[n - 1] == '$' &&
+		    strncmp(c, "(pwd)", 5) == 0 &&
+		    n + 5 < sizeof(w)) { /* (an .envrc's "$(pwd)/x": its directory) */
+			memcpy(w + n, "(pwd)", 5);
+			n += 5;
+			c += 4;
+			continue;
+		}
 		if (*c == '(' && n > 0 && w[n - 1] == '$') { /* $( */
 			n--;
 			if (n > 0) {
@@ -729,7 +837,8 @@ static void scan_file(struct scan *s, enum kind k, const char *path, int depth)
 		snprintf(name, sizeof(name), "%s", path);
 	const char *outer = s->file, *outer_base = s->base;
 	s->file = name;
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], cd_was[PATH_MAX];
+	snprintf(cd_was, sizeof(cd_was), "%s", s->cd);
 	bool cd = s->cd_into;
 	s->cd_into = false;
 	if (s->base && cd) { /* direnv's source_env reads a file from its directory */
@@ -755,6 +864,7 @@ static void scan_file(struct scan *s, enum kind k, const char *path, int depth)
 	}
 	s->file = outer;
 	s->base = outer_base;
+	snprintf(s->cd, sizeof(s->cd), "%s", cd_was);
 	(void)fclose(f); /* (read only) */
 }
 
@@ -767,9 +877,17 @@ int cordon_shell_refs(const char *text, size_t n, const char *base,
 			 .arg = arg,
 			 .base = base,
 			 .file = base};
+	/* Line by line, as one script (a cd holds for the lines after it). */
 	char line[4096];
-	snprintf(line, sizeof(line), "%.*s", (int)(n < sizeof(line) ? n : sizeof(line) - 1), text);
-	scan_shell_line(&s, line, 0);
+	for (const char *c = text, *end = text + n; s.err >= 0 && c < end;) {
+		size_t k = 0;
+		while (c + k < end && c[k] != '\n')
+			k++;
+		snprintf(line, sizeof(line), "%.*s", (int)(k < sizeof(line) ? k : sizeof(line) - 1),
+			 c);
+		scan_shell_line(&s, line, 0);
+		c += k + (c + k < end);
+	}
 	for (size_t i = 0; i < s.n_seen; i++)
 		free(s.seen[i]);
 	return s.err;

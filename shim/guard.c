@@ -1993,13 +1993,16 @@ static int envrc_loads(const char *path, const char *file, void *arg)
 	/* A write rule naming it (--allow-write .env: your app's settings,
 	 * which the session is to edit) makes it the session's to write, as
 	 * a rule naming a dotfile's does. */
+	/* (Each by itself, a final link not followed: the session made the
+	 * .env a rule names a link to .envrc.local, and the next session's
+	 * rule, followed, named that: helper-37.) */
 	struct stat st, rst;
-	bool there = stat(buf, &st) == 0;
+	bool there = lstat(buf, &st) == 0;
 	for (size_t i = 0; c->r->p && i < c->r->p->n_rules; i++) {
 		const struct cordon_rule *rule = &c->r->p->rules[i];
 		/* (A run's rules are absolute, not canonical: ./.env.) */
 		if ((rule->access & CORDON_ACCESS_WRITE) &&
-		    (there ? stat(rule->path, &rst) == 0 && rst.st_dev == st.st_dev &&
+		    (there ? lstat(rule->path, &rst) == 0 && rst.st_dev == st.st_dev &&
 				     rst.st_ino == st.st_ino
 			   : same_name(rule->path, buf)))
 			return 0;

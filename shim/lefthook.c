@@ -25,8 +25,18 @@
 
 #define MAX_BYTES (1 << 20)
 
-static const char *const keys[] = {"extends", "rc", "source_dir", "source_dir_local", "run", NULL};
-enum { RUN = 4 };
+static const char *const keys[] = {"extends", "rc",    "source_dir", "source_dir_local",
+				   "run",     "files", "root",       NULL};
+enum { RUN = 4, FILES = 5, ROOT = 6 };
+
+/* The directories a command may run in: the worktree, and each root: a
+ * command of this config names (any command's: which one it is of does
+ * not matter for what is kept). */
+struct dirs {
+	const char *worktree;
+	char roots[8][PATH_MAX];
+	size_t n;
+};
 
 /* The value V (N bytes), unquoted, made a path beneath WORKTREE (a glob:
  * the directory before it), into OUT. Nothing for one with something to
@@ -133,16 +143,45 @@ static int push_named(const char *path, const char *file, void *arg)
  * by a path (./scripts/lint.sh), or an interpreter's (bash
  * scripts/fmt.sh), what it sources. The rest is the project's own code
  * run by name (yarn lint, make). */
-static int commands(const char *c, size_t n, const char *worktree, struct cordon_strv *out)
+static int commands(const char *c, size_t n, const struct dirs *d, struct cordon_strv *out)
 {
-	return cordon_shell_refs(c, n, worktree, push_named, out);
+	/* (An anchor before it: run: &lint ./x.sh) */
+	while (n > 0 && (*c == '&' || *c == '!')) {
+		size_t k = strcspn(c, " \t\n");
+		if (k >= n)
+			return 0;
+		c += k, n -= k;
+		while (n > 0 && strchr(" \t", *c))
+			c++, n--;
+	}
+	int e = cordon_shell_refs(c, n, d->worktree, push_named, out);
+	for (size_t i = 0; e >= 0 && i < d->n; i++)
+		e = cordon_shell_refs(c, n, d->roots[i], push_named, out);
+	return e;
+}
+
+/* One value of KEY's (V, N bytes): a command (run:, files:), a root:
+ * (kept in D), else a path. */
+static int value_of(size_t key, const char *v, size_t n, struct dirs *d, struct cordon_strv *out)
+{
+	if (key == RUN || key == FILES)
+		return commands(v, n, d, out);
+	if (key != ROOT)
+		return named(v, n, d->worktree, out);
+	struct cordon_strv one = {0};
+	int e = named(v, n, d->worktree, &one);
+	if (e >= 0 && one.n && d->n < ARRAY_SIZE(d->roots))
+		snprintf(d->roots[d->n++], sizeof(d->roots[0]), "%s", one.v[0]);
+	cordon_strv_free(&one);
+	return e;
 }
 
 /* The value on the lines after AT, of a key indented by INDENT: a YAML
- * block list ("- a"), a block scalar's lines (KEY's "|" or ">"), or a
- * scalar alone on the next line; where it ends. */
+ * block list ("- a"), a block scalar's lines (KEY's "|" or ">": a
+ * command's lines, one script, cd and all), or a scalar alone on the next
+ * line; where it ends. */
 static const char *block_items(const char *at, size_t indent, size_t key, bool scalar,
-			       const char *worktree, struct cordon_strv *out, int *e)
+			       struct dirs *d, struct cordon_strv *out, int *e)
 {
 	const char *line = at;
 	bool first = true;
@@ -155,15 +194,28 @@ static const char *block_items(const char *at, size_t indent, size_t key, bool s
 			line = next; /* (a blank line or a comment) */
 			continue;
 		}
-		if (scalar && in > indent)
-			*e = key == RUN ? commands(t, strcspn(t, "\n"), worktree, out)
-					: named(t, strcspn(t, "#\n"), worktree, out);
-		else if (!scalar && *t == '-' && (t[1] == ' ' || t[1] == '\t'))
-			*e = key == RUN ? commands(t + 2, strcspn(t + 2, "\n"), worktree, out)
-					: named(t + 2, strcspn(t + 2, "#\n"), worktree, out);
+		if (scalar && in > indent) {
+			if (key != RUN && key != FILES) {
+				*e = named(t, strcspn(t, "#\n"), d->worktree, out);
+			} else { /* (the whole block: a cd holds for the lines after) */
+				const char *end = next;
+				while (*end) {
+					const char *nx = strchr(end, '\n');
+					nx = nx ? nx + 1 : end + strlen(end);
+					size_t ein = strspn(end, " \t");
+					if (end[ein] != '\n' && end[ein] != '\r' && end[ein] &&
+					    ein <= indent)
+						break;
+					end = nx;
+				}
+				*e = commands(t, (size_t)(end - t), d, out);
+				return end;
+			}
+		} else if (!scalar && *t == '-' && (t[1] == ' ' || t[1] == '\t'))
+			*e = value_of(key, t + 2, strcspn(t + 2, key == RUN ? "\n" : "#\n"), d,
+				      out);
 		else if (!scalar && first && in > indent) {
-			*e = key == RUN ? commands(t, strcspn(t, "\n"), worktree, out)
-					: named(t, strcspn(t, "#\n"), worktree, out);
+			*e = value_of(key, t, strcspn(t, key == RUN ? "\n" : "#\n"), d, out);
 			return next; /* (a scalar on the next line) */
 		} else
 			break;
@@ -178,6 +230,8 @@ static const char *block_items(const char *at, size_t indent, size_t key, bool s
 static int key_at(const char *at, const char **value)
 {
 	const char *t = at + strspn(at, " \t");
+	if (t[0] == '-' && (t[1] == ' ' || t[1] == '\t')) /* (jobs: - run: x) */
+		t += 1 + strspn(t + 1, " \t");
 	if (*t == '"' || *t == '\'')
 		t++;
 	for (size_t k = 0; keys[k]; k++) {
@@ -219,34 +273,44 @@ int cordon_lefthook_refs(const char *file, const char *worktree, struct cordon_s
 	for (size_t i = 0; i < got; i++)
 		if (!text[i])
 			text[i] = ' ';
+	/* Twice: the roots first (a root: after its run: in the mapping). */
+	struct dirs d = {.worktree = worktree};
 	int e = 0;
-	for (const char *c = text; e >= 0 && *c; c++) {
-		const char *value;
-		int key = c == text || strchr("\n{,", c[-1]) ? key_at(c, &value) : -1;
-		if (key < 0)
-			continue;
-		size_t indent = strspn(c, " \t");
-		bool scalar = *value == '|' || *value == '>'; /* (a block scalar) */
-		if (*value == '[' && key != RUN)
-			c = flow_items(value + 1, worktree, out, &e);
-		else if (scalar || *value == '\n' || *value == '\r' || *value == '#' || !*value) {
-			const char *rest = value + strcspn(value, "\n");
-			c = block_items(*rest ? rest + 1 : rest, indent, (size_t)key, scalar,
-					worktree, out, &e) -
-			    1;
-		} else {
-			size_t n = item_len(value, key == RUN ? ",}\n" : ",}#\n");
-			if (key == RUN) {
-				const char *v = value + (*value == '"' || *value == '\'');
-				size_t vn = n - (size_t)(v - value);
-				vn -= vn > 0 && (v[vn - 1] == '"' || v[vn - 1] == '\'');
-				e = commands(v, vn, worktree, out);
-			} else
-				e = named(value, n, worktree, out);
-			c = value + n - 1;
+	for (int pass = 0; pass < 2; pass++) {
+		struct cordon_strv scratch = {0};
+		for (const char *c = text; e >= 0 && *c; c++) {
+			const char *value;
+			int key = c == text || strchr("\n{,", c[-1]) ? key_at(c, &value) : -1;
+			if (key < 0 || (pass == 0) != (key == ROOT))
+				continue;
+			struct cordon_strv *to = pass == 0 ? &scratch : out;
+			size_t indent = strspn(c, " \t");
+			bool scalar = *value == '|' || *value == '>'; /* (a block scalar) */
+			bool cmd = key == RUN || key == FILES;
+			if (*value == '[' && !cmd)
+				c = flow_items(value + 1, worktree, to, &e);
+			else if (scalar || *value == '\n' || *value == '\r' || *value == '#' ||
+				 !*value) {
+				const char *rest = value + strcspn(value, "\n");
+				c = block_items(*rest ? rest + 1 : rest, indent, (size_t)key,
+						scalar, &d, to, &e) -
+				    1;
+			} else {
+				size_t n = item_len(value, cmd ? ",}\n" : ",}#\n");
+				const char *v = value;
+				size_t vn = n;
+				if (cmd) { /* (a quoted command: its quotes go) */
+					v += *value == '"' || *value == '\'';
+					vn = n - (size_t)(v - value);
+					vn -= vn > 0 && (v[vn - 1] == '"' || v[vn - 1] == '\'');
+				}
+				e = value_of((size_t)key, v, vn, &d, to);
+				c = value + n - 1;
+			}
+			if (!*c)
+				break;
 		}
-		if (!*c)
-			break;
+		cordon_strv_free(&scratch);
 	}
 	return e;
 }

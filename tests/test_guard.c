@@ -1017,16 +1017,30 @@ Test(guard, what_an_envrc_loads_is_named)
 				 "bash scripts/a.sh; eval \"$(python3 -u tools/b.py)\"; sh -c 'x'\n"
 				 ". <(cat gen.sh)\nexport $(cat vars.env | xargs)\n"
 				 "while read -r l; do export \"$l\"; done < more.env\n"
-				 "source_env_if_exists \\\n  .envrc.cont\n");
+				 "source_env_if_exists \\\n  .envrc.cont\n"
+				 "export $(grep -v '^#' .env.list | xargs)\n"
+				 "source \"$(pwd)/p1.sh\"; export BASH_ENV=\"$PWD/benv.sh\"\n"
+				 "/bin/bash b1.sh; env FOO=1 bash b2.sh; timeout 10 ./b3.sh\n"
+				 "bash -o pipefail b4.sh; perl -I lib b5.pl; bash -c ./b6.sh\n"
+				 "cd tools && . ./t.sh\n");
+	free(write_file(t.proj, ".env.list", "A=1\n"));
 	struct cordon_strv got = {0};
 	char dynamic[128];
 	cr_assert_eq(cordon_envrc_refs(envrc, t.home, collect, &got, dynamic, sizeof(dynamic)), 0);
 	cr_expect_str_eq(dynamic, "$DIR/x", "the name built at run time");
-	expect_named(&got, t.proj,
-		     (const char *const[]){".envrc.local", ".env", ".env.shared", "sub/.envrc",
-					   "sub/../up.sh", "lib/common.sh", "near.sh",
-					   "bin/gen-env", "envd", "scripts/a.sh", "tools/b.py",
-					   "gen.sh", "vars.env", "more.env", ".envrc.cont", NULL});
+	expect_named(&got, t.proj, (const char *const[]){".envrc.local", ".env",
+							 ".env.shared",  "sub/.envrc",
+							 "sub/../up.sh", "lib/common.sh",
+							 "near.sh",      "bin/gen-env",
+							 "envd",         "scripts/a.sh",
+							 "tools/b.py",   "gen.sh",
+							 "vars.env",     "more.env",
+							 ".envrc.cont",  ".env.list",
+							 "p1.sh",        "benv.sh",
+							 "b1.sh",        "b2.sh",
+							 "b3.sh",        "b4.sh",
+							 "b5.pl",        "b6.sh",
+							 "tools/t.sh",   NULL});
 	cordon_strv_free(&got);
 	free(envrc);
 	tree_free(&t);
@@ -1055,7 +1069,10 @@ Test(guard, what_lefthook_config_names_is_named)
 			   "{staged_files}\n    b:\n      run: FOO=1 bash -e scripts/fmt.sh && "
 			   "yarn lint\n    c:\n      run: |\n        node tools/x.js\n"
 			   "        make test\n    d:\n      run: bash -c 'echo hi'\n"
-			   "rc:\n  ci/next.rc\nsource_dir_local: &loc2 local2/\nx: *loc2\n");
+			   "rc:\n  ci/next.rc\nsource_dir_local: &loc2 local2/\nx: *loc2\n"
+			   "pre-push:\n  jobs:\n    - run: |\n        cd sub && ./j1.sh\n"
+			   "        ./j2.sh\n      root: web/\n    - run: &r env bash j3.sh\n"
+			   "      files: ./list-files.sh\n");
 	char *toml = write_file(t.proj, ".lefthook.toml",
 				"extends = [\"t.toml\"]\nsource_dir = \"./\"\n");
 	struct cordon_strv got = {0};
@@ -1067,7 +1084,13 @@ Test(guard, what_lefthook_config_names_is_named)
 		     (const char *const[]){"ci/lefthook.rc", "scripts/lh", "ci/base.yml", "shared",
 					   "top1.yml", "x.json", "y.json", "r.sh", "loc", "t.toml",
 					   "scripts/lint.sh", "scripts/fmt.sh", "tools/x.js",
-					   "ci/next.rc", "local2", NULL});
+					   /* (each command in each root: which one's it is does
+					    * not matter for what is kept) */
+					   "web/scripts/lint.sh", "web/scripts/fmt.sh",
+					   "web/tools/x.js", "ci/next.rc", "local2", "sub/j1.sh",
+					   "sub/j2.sh", "web/sub/j1.sh", "web/sub/j2.sh", "j3.sh",
+					   "web/j3.sh", "list-files.sh", "web/list-files.sh",
+					   NULL});
 	cordon_strv_free(&got);
 	free(yml);
 	free(json);
