@@ -19,7 +19,7 @@
  * ~/src/app`, `HISTFILE=~/x`, an alias's `rm -rf ~/x/build/` with a glob)
  * is not. ssh's and git's files give every path in them; vim's and
  * tmux's only their lines that load code (source, runtimepath, run-shell,
- * ...). A textual scan, bounded (64 files, six deep, 4000 lines each).
+ * ...). A textual scan, bounded (64 files, sixteen deep, 4000 lines each).
  *
  * A project's .envrc is read the same way (cordon_envrc_refs): direnv
  * allows the .envrc by its bytes, not what it loads, so what it sources
@@ -48,7 +48,7 @@ enum kind { SHELL, SSH, GIT, TMUX, VIM };
 
 #define MAX_FILES 64
 #define MAX_LINES 4000
-#define MAX_DEPTH 6
+#define MAX_DEPTH 16
 #define MAX_BYTES ((off_t)1 << 20)
 
 struct scan {

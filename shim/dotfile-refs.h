@@ -7,7 +7,7 @@
 
 /* Call FN(PATH, FILE, ARG) for each path the shells' startup files, ssh's,
  * git's, tmux's and vim's config files in HOME (and what those include or
- * source by name, six levels down) name as code: what they source, run,
+ * source by name, sixteen levels down) name as code: what they source, run,
  * include or put on a search path (PATH, fpath, ZDOTDIR, runtimepath, ...).
  * PATH is "~/REST" or absolute; where a name holds a glob, the directory
  * before it. FILE is the file that names it, as "~/REST". GETENV_FN gives
@@ -21,7 +21,7 @@ int cordon_dotfile_refs(const char *home, char *(*getenv_fn)(const char *),
  * loads or runs by name: what it sources (source_env, a directory's
  * .envrc, source_env_if_exists, source, .), the files dotenv and
  * dotenv_if_exists read (.env when none is named), the programs it runs
- * by a path, and what those source, six levels down. A relative name is
+ * by a path, and what those source, sixteen levels down. A relative name is
  * taken beneath the directory of the file naming it, and PATH is then
  * absolute; "~/REST" (HOME's) or absolute otherwise. Not source_up's (a
  * parent's), nor what PATH_add puts on PATH. Into DYNAMIC (SIZE bytes;
