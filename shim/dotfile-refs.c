@@ -729,8 +729,8 @@ static void scan_shell_line(struct scan *s, const char *line, int depth)
 		if (s->base && *c == '(' && n > 0 && w[n - 1] == '$' &&
 		    strncmp(c, "(pwd)", 5) == 0 &&
 		    n + 5 < sizeof(w)) { /* (an .envrc's "$(pwd)/x": its directory) */
-			memcpy(w + n, "(pwd)", 5);
-			n += 5;
+			for (int k = 0; k < 5; k++)
+				w[n++] = c[k];
 			c += 4;
 			continue;
 		}
