@@ -271,6 +271,7 @@ static bool report(struct scan *s, const char *w, size_t n, char *out, size_t si
 }
 
 static void scan_file(struct scan *s, enum kind k, const char *path, int depth);
+static void scan_shell_line(struct scan *s, const char *line, int depth);
 
 /* A file named to be sourced or included (~/F or absolute): read too. */
 static void follow(struct scan *s, enum kind k, const char *named, int depth)
@@ -302,7 +303,8 @@ enum mode {
 	M_INTERP, /* an interpreter's script (bash x.sh, python3 tools/env.py) */
 	M_READ,   /* what an .envrc reads into its variables (cat F ...) */
 	M_READ1,  /* the same, one word (< F) */
-	M_CD      /* an .envrc's cd DIR */
+	M_CD,     /* an .envrc's cd DIR */
+	M_CMDLINE /* a shell's -c LINE */
 };
 
 struct shline {
@@ -584,17 +586,23 @@ static void shell_word(struct shline *l, const char *w, size_t n)
 		}
 		if (w[0] == '-' || w[0] == '+') {
 			l->value = in_list(valued, w, n);
-			if (inline_code(l->interp, w, n)) {
-				l->mode = M_NONE; /* (python3 -m mod, node -e '...') */
-				/* bash -c './x arg': a command line of its own */
-				l->cmdpos = !l->interp;
-			}
+			if (inline_code(l->interp, w, n))
+				/* (python3 -m mod, node -e '...': code; bash -c
+				 * './x arg': a command line of its own) */
+				l->mode = l->interp ? M_NONE : M_CMDLINE;
 			break;
 		}
 		l->mode = M_NONE;
 		s->rel = REL_ANY;
 		if (report(s, w, n, out, sizeof(out)))
 			follow(s, SHELL, out, l->depth);
+		break;
+	case M_CMDLINE: /* bash -c 'LINE' */
+		l->mode = M_NONE;
+		if (l->depth < MAX_DEPTH && n < sizeof(out)) {
+			snprintf(out, sizeof(out), "%.*s", (int)n, w);
+			scan_shell_line(s, out, l->depth + 1);
+		}
 		break;
 	case M_CD: /* cd DIR: where the names after it are taken from */
 		l->mode = M_NONE;
@@ -673,11 +681,18 @@ static void scan_shell_line(struct scan *s, const char *line, int depth)
 	struct shline l = {.s = s, .depth = depth, .cmdpos = true};
 	char w[PATH_MAX];
 	size_t n = 0;
+	/* An .envrc's quotes: a quoted name is one word, spaces and all
+	 * (source_env_if_exists "my env.sh"), and what is quoted is no
+	 * command (echo "a; source x"); a $( ... ) in double quotes is one
+	 * (the quote it is in is taken up again after its ")"). */
+	char q = 0, qs[8];
+	size_t qd = 0;
 	for (const char *c = line;; c++) {
-		bool end = !*c || *c == '\n' || *c == ' ' || *c == '\t';
-		bool op =
-			!end && strchr(";&|()`<>", *c) && !(n > 0 && w[n - 1] == '$' && *c == '(');
-		if (*c == '#' && n == 0 && (c == line || c[-1] == ' ' || c[-1] == '\t'))
+		bool blank = *c == ' ' || *c == '\t';
+		bool end = !*c || *c == '\n' || (blank && !q);
+		bool op = !end && !q && strchr(";&|()`<>", *c) &&
+			  !(n > 0 && w[n - 1] == '$' && *c == '(');
+		if (*c == '#' && !q && n == 0 && (c == line || c[-1] == ' ' || c[-1] == '\t'))
 			end = true, c = ""; /* a comment */
 		if ((end || op) && n > 0) {
 			shell_word(&l, w, n);
@@ -710,6 +725,8 @@ static void scan_shell_line(struct scan *s, const char *line, int depth)
 				}
 				if (l.for_list == 3)
 					l.for_list = 0;
+				if (qd > 0) /* (the end of a $( in quotes) */
+					q = qs[--qd];
 			} else if (*c == '(' && (l.want_arr || l.other_arr)) {
 				shell_word(&l, "(", 1);
 			} else if (*c == '(' && l.for_list == 2) {
@@ -722,9 +739,13 @@ static void scan_shell_line(struct scan *s, const char *line, int depth)
 			}
 			continue;
 		}
-		if (*c == '"' || *c == '\'')
+		if (s->base && (*c == '"' || *c == '\'') && (!q || q == *c)) {
+			q = q ? 0 : *c;
 			continue;
-		if (*c == '\\' && c[1])
+		}
+		if (!s->base && (*c == '"' || *c == '\''))
+			continue;
+		if (*c == '\\' && c[1] && q != '\'')
 			c++;
 		if (s->base && *c == '(' && n > 0 && w[n - 1] == '$' &&
 		    strncmp(c, "(pwd)", 5) == 0 &&
@@ -734,7 +755,11 @@ static void scan_shell_line(struct scan *s, const char *line, int depth)
 			c += 4;
 			continue;
 		}
-		if (*c == '(' && n > 0 && w[n - 1] == '$') { /* $( */
+		if (*c == '(' && n > 0 && w[n - 1] == '$' && q != '\'') { /* $( */
+			if (q && qd < sizeof(qs)) {
+				qs[qd++] = q;
+				q = 0;
+			}
 			n--;
 			if (n > 0) {
 				shell_word(&l, w, n);

@@ -1022,25 +1022,23 @@ Test(guard, what_an_envrc_loads_is_named)
 				 "source \"$(pwd)/p1.sh\"; export BASH_ENV=\"$PWD/benv.sh\"\n"
 				 "/bin/bash b1.sh; env FOO=1 bash b2.sh; timeout 10 ./b3.sh\n"
 				 "bash -o pipefail b4.sh; perl -I lib b5.pl; bash -c ./b6.sh\n"
+				 "source_env_if_exists \"my env.sh\"; echo \"a; source no.sh\"\n"
+				 "export X='$(cat no2)'\n"
 				 "cd tools && . ./t.sh\n");
 	free(write_file(t.proj, ".env.list", "A=1\n"));
 	struct cordon_strv got = {0};
 	char dynamic[128];
 	cr_assert_eq(cordon_envrc_refs(envrc, t.home, collect, &got, dynamic, sizeof(dynamic)), 0);
 	cr_expect_str_eq(dynamic, "$DIR/x", "the name built at run time");
-	expect_named(&got, t.proj, (const char *const[]){".envrc.local", ".env",
-							 ".env.shared",  "sub/.envrc",
-							 "sub/../up.sh", "lib/common.sh",
-							 "near.sh",      "bin/gen-env",
-							 "envd",         "scripts/a.sh",
-							 "tools/b.py",   "gen.sh",
-							 "vars.env",     "more.env",
-							 ".envrc.cont",  ".env.list",
-							 "p1.sh",        "benv.sh",
-							 "b1.sh",        "b2.sh",
-							 "b3.sh",        "b4.sh",
-							 "b5.pl",        "b6.sh",
-							 "tools/t.sh",   NULL});
+	expect_named(
+		&got, t.proj,
+		(const char *const[]){".envrc.local", ".env",          ".env.shared", "sub/.envrc",
+				      "sub/../up.sh", "lib/common.sh", "near.sh",     "bin/gen-env",
+				      "envd",         "scripts/a.sh",  "tools/b.py",  "gen.sh",
+				      "vars.env",     "more.env",      ".envrc.cont", ".env.list",
+				      "p1.sh",        "benv.sh",       "b1.sh",       "b2.sh",
+				      "b3.sh",        "b4.sh",         "b5.pl",       "b6.sh",
+				      "my env.sh",    "tools/t.sh",    NULL});
 	cordon_strv_free(&got);
 	free(envrc);
 	tree_free(&t);
