@@ -740,7 +740,10 @@ static void scan_shell_line(struct scan *s, const char *line, int depth)
 			continue;
 		}
 		if (s->base && (*c == '"' || *c == '\'') && (!q || q == *c)) {
-			q = q ? 0 : *c;
+			if (q)
+				q = 0;
+			else
+				q = *c;
 			continue;
 		}
 		if (!s->base && (*c == '"' || *c == '\''))
