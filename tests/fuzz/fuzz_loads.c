@@ -23,14 +23,23 @@ static int count(const char *path, const char *file, void *arg)
 	return 0;
 }
 
+static char dir[] = "/tmp/cordon-fuzz-loads-XXXXXX";
+static char file[sizeof(dir) + 16];
+
+/* (The file and its directory go as the fuzzer exits.) */
+static void remove_file(void)
+{
+	(void)unlink(file);
+	(void)rmdir(dir);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static char dir[] = "/tmp/cordon-fuzz-loads-XXXXXX";
-	static char file[sizeof(dir) + 16];
 	if (!file[0]) {
 		if (!mkdtemp(dir))
 			__builtin_trap();
 		snprintf(file, sizeof(file), "%s/.envrc", dir);
+		atexit(remove_file);
 	}
 	FILE *f = fopen(file, "w");
 	if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0)
