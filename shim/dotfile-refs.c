@@ -24,10 +24,13 @@
  * A project's .envrc is read the same way (cordon_envrc_refs): direnv
  * allows the .envrc by its bytes, not what it loads, so what it sources
  * (source_env, source_env_if_exists, dotenv, whose variables direnv
- * exports into the shell outside: PROMPT_COMMAND runs there), and what it
- * runs by a path (./bin/env.sh, eval "$(scripts/env)"), relative to its
- * directory, is named too. Not the directories it puts on PATH (PATH_add
- * bin, layout node: the project's own programs, which it builds). */
+ * exports into the shell outside: PROMPT_COMMAND runs there), what it
+ * runs by a path or through an interpreter (./bin/env.sh, bash x.sh) and
+ * what it reads its variables from (cat, grep, < F) is named too, a
+ * relative name taken as the shell takes it (source_env from the file's
+ * own directory, source and . from where the shell is, after a cd). Not
+ * the directories it puts on PATH (PATH_add bin, layout node: the
+ * project's own programs, which it builds). */
 #include "dotfile-refs.h"
 
 #include <ctype.h>
@@ -162,6 +165,9 @@ static bool in_list(const char *const *list, const char *w, size_t n)
 	return false;
 }
 
+/* An .envrc's spellings of its own directory. */
+static const char *const pwd_spellings[] = {"$PWD/", "${PWD}/", "$(pwd)/", "`pwd`/", NULL};
+
 enum where { IN_HOME, ABSOLUTE, IN_BASE };
 
 /* The part of W (N bytes) after its spelling of the home ("~/", "$HOME/",
@@ -179,10 +185,9 @@ static const char *past_home(const struct scan *s, const char *w, size_t n, enum
 						"${ZDOTDIR:-${HOME}}/",
 						NULL};
 	/* An .envrc's own directory, spelled ("$PWD/x", "$(pwd)/x"). */
-	static const char *const here[] = {"$PWD/", "${PWD}/", "$(pwd)/", "`pwd`/", NULL};
-	for (size_t i = 0; s->base && here[i]; i++) {
-		size_t k = strlen(here[i]);
-		if (n > k && strncmp(w, here[i], k) == 0) {
+	for (size_t i = 0; s->base && pwd_spellings[i]; i++) {
+		size_t k = strlen(pwd_spellings[i]);
+		if (n > k && strncmp(w, pwd_spellings[i], k) == 0) {
 			*at = IN_BASE;
 			return w + k;
 		}
@@ -393,25 +398,11 @@ static bool assignment(struct shline *l, const char *w, size_t n)
  * ($PWD/x): followed, not built at run time. */
 static bool spelled_here(const char *w, size_t n)
 {
-	static const char *const here[] = {"$PWD/", "${PWD}/", "$(pwd)/", "`pwd`/", NULL};
-	for (size_t i = 0; here[i]; i++)
-		if (n > strlen(here[i]) && strncmp(w, here[i], strlen(here[i])) == 0 &&
-		    !memchr(w + strlen(here[i]), '$', n - strlen(here[i])))
+	for (size_t i = 0; pwd_spellings[i]; i++) {
+		size_t k = strlen(pwd_spellings[i]);
+		if (n > k && strncmp(w, pwd_spellings[i], k) == 0 && !memchr(w + k, '$', n - k))
 			return true;
-	return false;
-}
-
-/* Whether W (N bytes) is one variable and nothing else ($f, ${f}), one
- * of S's loops sets (its list is taken where the loop is). */
-static bool loop_variable(const struct scan *s, const char *w, size_t n)
-{
-	if (n < 2 || w[0] != '$')
-		return false;
-	const char *v = w + 1 + (w[1] == '{');
-	size_t vn = n - 1 - (w[1] == '{') - (w[1] == '{' && w[n - 1] == '}');
-	for (size_t i = 0; i < s->n_loopvars; i++)
-		if (strlen(s->loopvars[i]) == vn && strncmp(s->loopvars[i], v, vn) == 0)
-			return true;
+	}
 	return false;
 }
 
@@ -433,6 +424,20 @@ static bool one_variable(const char *w, size_t n)
 		if (!isalnum((unsigned char)w[i]) && w[i] != '_')
 			return false;
 	return true;
+}
+
+/* Whether W (N bytes) is one variable and nothing else ($f, ${f}), one
+ * of S's loops sets (its list is taken where the loop is). */
+static bool loop_variable(const struct scan *s, const char *w, size_t n)
+{
+	if (!one_variable(w, n))
+		return false;
+	const char *v = w + 1 + (w[1] == '{');
+	size_t vn = n - 1 - (w[1] == '{') - (w[1] == '{' && w[n - 1] == '}');
+	for (size_t i = 0; i < s->n_loopvars; i++)
+		if (strlen(s->loopvars[i]) == vn && strncmp(s->loopvars[i], v, vn) == 0)
+			return true;
+	return false;
 }
 
 static void shell_word(struct shline *l, const char *w, size_t n)
@@ -564,8 +569,8 @@ static void shell_word(struct shline *l, const char *w, size_t n)
 	/* A file an .envrc loads by a name built at run time: noted (not
 	 * "$f" alone: a loop's variable, its list taken above). */
 	if ((l->mode == M_SOURCE || (l->mode == M_DOTENV && w[0] != '-')) && s->base &&
-	    !s->dynamic[0] && (memchr(w, '$', n) || memchr(w, '`', n)) &&
-	    !(one_variable(w, n) && loop_variable(s, w, n)) && !spelled_here(w, n))
+	    !s->dynamic[0] && (memchr(w, '$', n) || memchr(w, '`', n)) && !loop_variable(s, w, n) &&
+	    !spelled_here(w, n))
 		snprintf(s->dynamic, sizeof(s->dynamic), "%.*s", (int)n, w);
 	switch (l->mode) {
 	case M_SOURCE:

@@ -1985,10 +1985,8 @@ static int envrc_loads(const char *path, const char *file, void *arg)
 	/* In the project's dependencies (eval "$(node_modules/.bin/x env)"):
 	 * their code, which npm install inside writes, as npm test outside
 	 * runs it (read-only, it broke npm install: a review). */
-	const char *proj_dir = c->r->p ? c->r->p->project : NULL;
-	size_t dn = proj_dir ? strlen(proj_dir) : 0;
-	if (dn > 1 && strncmp(buf, proj_dir, dn) == 0 && buf[dn] == '/' &&
-	    cordon_sweep_in_dependencies(buf + dn + 1))
+	if (pn > 1 && strncmp(buf, proj, pn) == 0 && buf[pn] == '/' &&
+	    cordon_sweep_in_dependencies(buf + pn + 1))
 		return 0;
 	/* A write rule naming it (--allow-write .env: your app's settings,
 	 * which the session is to edit) makes it the session's to write, as

@@ -38,6 +38,22 @@ struct dirs {
 	size_t n;
 };
 
+/* *V (*N bytes) past the YAML anchors and tags before a value (&dir
+ * scripts/lh/, !!str x), and the blanks after them; false when nothing
+ * is left. */
+static bool past_anchors(const char **v, size_t *n)
+{
+	while (*n > 0 && (**v == '&' || **v == '!')) {
+		size_t k = strcspn(*v, " \t\n");
+		if (k >= *n)
+			return false;
+		*v += k, *n -= k;
+		while (*n > 0 && strchr(" \t", **v))
+			(*v)++, (*n)--;
+	}
+	return true;
+}
+
 /* The value V (N bytes), unquoted, made a path beneath WORKTREE (a glob:
  * the directory before it), into OUT. Nothing for one with something to
  * expand ($VAR, ~) or empty. */
@@ -45,17 +61,8 @@ static int named(const char *v, size_t n, const char *worktree, struct cordon_st
 {
 	while (n > 0 && strchr(" \t", *v))
 		v++, n--;
-	/* YAML: an anchor or a tag before the value (&dir scripts/lh/, !!str
-	 * x); an alias (*dir) is another key's value, taken there. */
-	while (n > 0 && (*v == '&' || *v == '!')) {
-		size_t k = strcspn(v, " \t\n");
-		if (k >= n)
-			return 0;
-		v += k, n -= k;
-		while (n > 0 && strchr(" \t", *v))
-			v++, n--;
-	}
-	if (n > 0 && *v == '*')
+	/* (An alias, *dir, is another key's value, taken there.) */
+	if (!past_anchors(&v, &n) || (n > 0 && *v == '*'))
 		return 0;
 	while (n > 0 && strchr(" \t\"'", *v))
 		v++, n--;
@@ -145,15 +152,8 @@ static int push_named(const char *path, const char *file, void *arg)
  * run by name (yarn lint, make). */
 static int commands(const char *c, size_t n, const struct dirs *d, struct cordon_strv *out)
 {
-	/* (An anchor before it: run: &lint ./x.sh) */
-	while (n > 0 && (*c == '&' || *c == '!')) {
-		size_t k = strcspn(c, " \t\n");
-		if (k >= n)
-			return 0;
-		c += k, n -= k;
-		while (n > 0 && strchr(" \t", *c))
-			c++, n--;
-	}
+	if (!past_anchors(&c, &n)) /* (run: &lint ./x.sh) */
+		return 0;
 	int e = cordon_shell_refs(c, n, d->worktree, push_named, out);
 	for (size_t i = 0; e >= 0 && i < d->n; i++)
 		e = cordon_shell_refs(c, n, d->roots[i], push_named, out);
