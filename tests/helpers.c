@@ -1007,6 +1007,26 @@ char *cgroup_of(const char *id)
 	return path;
 }
 
+static bool cgroup_empty_now(const char *cg)
+{
+	pid_t *pids = NULL;
+	size_t n = 0;
+	bool empty = cordon_cgroup_pids(cg, &pids, &n, NULL) == 0 && n == 0;
+	free(pids);
+	return empty;
+}
+
+bool wait_cgroup_empty(const char *cg, int ms)
+{
+	long deadline = now_ms() + ms;
+	do {
+		if (cgroup_empty_now(cg))
+			return true;
+		usleep(5000);
+	} while (now_ms() < deadline);
+	return cgroup_empty_now(cg);
+}
+
 void expect_session_gone(struct world *w, size_t want_pids)
 {
 	pid_t pids[512];

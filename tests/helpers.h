@@ -189,6 +189,8 @@ size_t wait_pids(const char *path, pid_t *out, size_t want, int ms);
 char *session_id(struct world *w);
 /* The cgroup directory of session ID (NULL if no cgroup2 mount). */
 char *cgroup_of(const char *id);
+/* Wait up to MS for cgroup CG to hold no process (true then). */
+bool wait_cgroup_empty(const char *cg, int ms);
 /* Every pid in the project's "pids" file is gone (at least WANT_PIDS of
  * them), and so are the session's cgroup and registry entry. */
 void expect_session_gone(struct world *w, size_t want_pids);

@@ -320,6 +320,10 @@ Test(session, list_clears_an_ended_session_a_killed_watcher_left, .timeout = 60)
 	cr_assert_eq(read_pids(pids, esc, 1), 1);
 	free(pids);
 	cr_expect(wait_gone(esc[0], 5000), "the escapee survived cgroup.kill");
+	/* cgroup.kill is asynchronous: the shell may still be on its way out
+	 * when the escapee is gone, and list rightly shows it then (a CI run
+	 * caught that moment). "Ended" means the cgroup holds nothing. */
+	cr_expect(wait_cgroup_empty(cg, 5000), "the session's processes survived cgroup.kill");
 	cr_expect(file_exists(cg), "nothing should have removed the cgroup yet");
 
 	struct run_result r = run_cordon(w.env, w.proj, "list", NULL);
