@@ -2551,11 +2551,25 @@ static int judge_local(struct walk *w, const char *rel, struct cordon_strv *said
 	struct local_look l;
 	if (cordon_sweep_in_dependencies(rel) || !look_local(w->root, rel, &l, &w->local_bytes))
 		return 0;
-	record_digest(w, rel, l.digest);
-	if (snprintf(path, sizeof(path), "%s/%s", w->top, rel) >= PATH_MAX ||
-	    written_by_choice(w->s, w->top, path))
+	if (snprintf(path, sizeof(path), "%s/%s", w->top, rel) >= PATH_MAX) {
+		record_digest(w, rel, l.digest);
 		return 0;
+	}
+	/* A subdirectory's .envrc, by what it loads too: direnv allows the
+	 * .envrc by its bytes, not the .envrc.local or .env it reads (the
+	 * project's top one has them guarded: shim/guard.c). Folded before
+	 * the digest is recorded, so that the next walk compares like with
+	 * like: a loaded file put back to its bytes keeps the .envrc. */
+	const char *name = strrchr(rel, '/');
+	struct envrc_look loads = {w, &l, false};
+	bool own = after(&l.newest, &w->s->since);
 	struct stat st;
+	if (strcmp(name ? name + 1 : rel, ".envrc") == 0 &&
+	    fstatat(w->root, rel, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
+		(void)cordon_envrc_refs(path, NULL, envrc_load_look, &loads, NULL, 0);
+	record_digest(w, rel, l.digest);
+	if (written_by_choice(w->s, w->top, path))
+		return 0;
 	cleanup_free char *to = NULL;
 	if (fstatat(w->root, rel, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode) &&
 	    (to = realpath(path, NULL)) && cordon_path_under(to, w->top) &&
@@ -2567,15 +2581,6 @@ static int judge_local(struct walk *w, const char *rel, struct cordon_strv *said
 			l.partial = l.partial || t.partial;
 		}
 	}
-	/* A subdirectory's .envrc, by what it loads too: direnv allows the
-	 * .envrc by its bytes, not the .envrc.local or .env it reads (the
-	 * project's top one has them guarded: shim/guard.c). */
-	const char *name = strrchr(rel, '/');
-	struct envrc_look loads = {w, &l, false};
-	bool own = after(&l.newest, &w->s->since);
-	if (strcmp(name ? name + 1 : rel, ".envrc") == 0 &&
-	    fstatat(w->root, rel, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
-		(void)cordon_envrc_refs(path, NULL, envrc_load_look, &loads, NULL, 0);
 	unsigned long long before = recorded_digest(w, rel);
 	if (!l.partial &&
 	    (!after(&l.newest, &w->s->since) || (before && before == l.digest && !to)))

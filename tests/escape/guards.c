@@ -6309,7 +6309,9 @@ BOTH_USERS(guards, protected_names_in_subdirectories_are_moved_aside, .timeout =
  * moved aside; a settings.json changed beside 5,000 skills is moved
  * aside with its .claude; so is one whose 1.5 MiB script was edited past
  * its first MiB, its size kept, and one whose hooks link leads to a
- * directory the session wrote in (round 13: both stayed). Judged on
+ * directory the session wrote in (round 13: both stayed). An .envrc whose
+ * loaded file was put back to its bytes stays, as a .vscode does (it was
+ * moved: its recorded digest left out what it loads). Judged on
  * disk, after a first session recorded the tree. */
 static const char sub_judged_plant[] =
 	"cp a/.vscode/settings.json keep.tmp && echo changed > a/.vscode/settings.json && "
@@ -6323,7 +6325,9 @@ static const char sub_judged_plant[] =
 	"echo '{\"t\":2}' > shared/t2.json; echo filelink $?\n"
 	"printf 'touch $M-tail #' | dd of=tail/.claude/run.sh bs=1 seek=1572864 conv=notrunc "
 	"2>/dev/null; echo tail $?\n"
-	"echo 'touch $M-dirlink' >> tools/hooks/fmt.sh; echo dirlink $?\n";
+	"echo 'touch $M-dirlink' >> tools/hooks/fmt.sh; echo dirlink $?\n"
+	"cp e/vars.sh vars.tmp && echo 'touch $M-vars' > e/vars.sh && cp vars.tmp e/vars.sh && "
+	"rm vars.tmp; echo loaded $?\n";
 
 /* The same plant made again in a later session is moved aside again
  * (round 12: the digest of the first, recorded as it was moved aside,
@@ -6385,6 +6389,8 @@ BOTH_USERS(guards, protected_names_in_subdirectories_are_judged_by_content, .tim
 	free(write_file(w.proj, "mine/.vscode/settings.json", "{}\n"));
 	free(write_file(w.proj, "shared/vscode/tasks.json", "{}\n"));
 	free(write_file(w.proj, "big/.claude/settings.json", "{}\n"));
+	free(write_file(w.proj, "e/.envrc", "source ./vars.sh\n"));
+	free(write_file(w.proj, "e/vars.sh", "export A=1\n"));
 	world_give(&w); /* (the user makes the rest) */
 	struct run_result r = sh_outside(
 		&w,
@@ -6407,7 +6413,8 @@ BOTH_USERS(guards, protected_names_in_subdirectories_are_judged_by_content, .tim
 	char *script = plant(&w, "deny", "", sub_judged_plant);
 	r = sh_in(&w, opts, "%s", script);
 	expect_all_landed((const char *const[]){"roundtrip", "chmod", "deps", "mine", "target",
-						"big", "filelink", "tail", "dirlink", NULL},
+						"big", "filelink", "tail", "dirlink", "loaded",
+						NULL},
 			  &r, "inside");
 	char *diag0 = fmt("%s%s", r.out, r.err);
 	cr_expect(!present(w.proj, "c/.vscode") && present(w.proj, "c/.vscode.cordon-disarmed"),
@@ -6416,6 +6423,9 @@ BOTH_USERS(guards, protected_names_in_subdirectories_are_judged_by_content, .tim
 	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
 	cr_expect(present(w.proj, "a/.vscode"), "a checkout round trip was moved aside\n%s", diag);
 	cr_expect(present(w.proj, "b/.vscode"), "a chmod was moved aside\n%s", diag);
+	cr_expect(present(w.proj, "e/.envrc"),
+		  "an .envrc whose loaded file was put back to its bytes was moved aside\n%s",
+		  diag);
 	cr_expect(present(w.proj, "node_modules/pkg/.vscode"), "node_modules was touched\n%s",
 		  diag);
 	cr_expect(present(w.proj, "mine/.vscode"), "a write rule's own was moved aside\n%s", diag);
