@@ -322,6 +322,8 @@ struct shline {
 	bool want_arr; /* the word before was NAME= (empty) of a code variable */
 	bool other_arr;
 	int for_list; /* 1: after `for`, 2: after its variable, 3: in its list */
+	bool for_var; /* its variable is the last of the scan's loopvars */
+	bool for_cmd; /* in its list, the next word is a command's name */
 	bool procsub; /* in <( ... ) */
 	bool dotenv;  /* a dotenv with no file named yet */
 	bool cd;      /* the file sourced is read from its directory (source_env) */
@@ -471,8 +473,9 @@ static void shell_word(struct shline *l, const char *w, size_t n)
 	 * code: round 9). */
 	if (l->for_list == 1) {
 		l->for_list = 2;
-		if (s->base && s->n_loopvars < ARRAY_SIZE(s->loopvars) &&
-		    n < sizeof(s->loopvars[0]))
+		l->for_var = s->base && s->n_loopvars < ARRAY_SIZE(s->loopvars) &&
+			     n < sizeof(s->loopvars[0]);
+		if (l->for_var)
 			snprintf(s->loopvars[s->n_loopvars++], sizeof(s->loopvars[0]), "%.*s",
 				 (int)n, w);
 		return;
@@ -483,6 +486,10 @@ static void shell_word(struct shline *l, const char *w, size_t n)
 	}
 	s->rel = l->for_list == 3 ? REL_ANY : REL_SLASH;
 	s->envrc_dir = false;
+	if (l->for_list == 3 && (l->for_cmd || (n == 1 && w[0] == ')'))) {
+		l->for_cmd = false;
+		return;
+	}
 	if (l->for_list == 3 || (l->procsub && !l->cmdpos)) {
 		enum where at;
 		const char *rest = past_home(s, w, n, &at);
@@ -740,7 +747,10 @@ static void scan_shell_line(struct scan *s, const char *line, int depth)
 				command_end(&l);
 				l.cmdpos = true;
 				l.mode = M_NONE;
+				if (*c == '`' && l.for_list == 3) /* (as $( above) */
+					s->n_loopvars -= l.for_var;
 				l.for_list = 0;
+				l.for_var = false;
 			}
 			continue;
 		}
@@ -772,6 +782,17 @@ static void scan_shell_line(struct scan *s, const char *line, int depth)
 			if (n > 0) {
 				shell_word(&l, w, n);
 				n = 0;
+			}
+			/* A loop over what a command prints (for f in $(cat
+			 * list.txt)): its variable names files at run time
+			 * (said where it is sourced). The command's arguments
+			 * are taken as the list's names still (list.txt; for
+			 * ls and a glob, its directory), not the command. */
+			if (l.for_list == 3) {
+				s->n_loopvars -= l.for_var;
+				l.for_var = false;
+				l.for_cmd = true;
+				continue;
 			}
 			l.cmdpos = true;
 			l.mode = M_NONE;

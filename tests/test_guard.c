@@ -1044,6 +1044,45 @@ Test(guard, what_an_envrc_loads_is_named)
 	tree_free(&t);
 }
 
+/* A loop over what a command prints sources names built at run time:
+ * said (the list file read), not taken for a loop over names (before, its
+ * command's words were taken for the names, and nothing was said). A loop
+ * over names is no name built at run time. */
+Test(guard, a_loop_over_a_command_is_said)
+{
+	struct tree t;
+	tree_init(&t, "envrcloop");
+	static const char *const loops[] = {
+		"for f in $(cat list.txt); do source \"$f\"; done\n",
+		"for f in `cat list.txt`; do . \"$f\"; done\n",
+		"for f in a.sh $(cat list.txt); do source_env \"$f\"; done\n",
+	};
+	for (size_t i = 0; i < sizeof(loops) / sizeof(*loops); i++) {
+		char *envrc = write_file(t.proj, ".envrc", loops[i]);
+		struct cordon_strv got = {0};
+		char dynamic[128];
+		cr_assert_eq(cordon_envrc_refs(envrc, t.home, collect, &got, dynamic,
+					       sizeof(dynamic)),
+			     0);
+		cr_expect_str_eq(dynamic, "$f", "%s", loops[i]);
+		char *list = at(t.proj, "list.txt"), *cat = at(t.proj, "cat");
+		cr_expect(cordon_strv_contains(&got, list), "%s: the list is read", loops[i]);
+		cr_expect_not(cordon_strv_contains(&got, cat), "%s: its command is no name",
+			      loops[i]);
+		free(list), free(cat), free(envrc);
+		cordon_strv_free(&got);
+	}
+	char *envrc = write_file(t.proj, ".envrc", "for f in a.sh b.sh; do source \"$f\"; done\n");
+	struct cordon_strv got = {0};
+	char dynamic[128];
+	cr_assert_eq(cordon_envrc_refs(envrc, t.home, collect, &got, dynamic, sizeof(dynamic)), 0);
+	cr_expect_str_eq(dynamic, "", "a loop over names");
+	expect_named(&got, t.proj, (const char *const[]){"a.sh", "b.sh", NULL});
+	cordon_strv_free(&got);
+	free(envrc);
+	tree_free(&t);
+}
+
 /* What lefthook's config names, in each of its formats: extends (a
  * block list with comments, a flow list over lines, a glob's directory,
  * a glob at the top: what it matches), rc, source_dir(_local); not a
