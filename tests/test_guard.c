@@ -1061,9 +1061,9 @@ Test(guard, a_loop_over_a_command_is_said)
 		char *envrc = write_file(t.proj, ".envrc", loops[i]);
 		struct cordon_strv got = {0};
 		char dynamic[128];
-		cr_assert_eq(cordon_envrc_refs(envrc, t.home, collect, &got, dynamic,
-					       sizeof(dynamic)),
-			     0);
+		cr_assert_eq(
+			cordon_envrc_refs(envrc, t.home, collect, &got, dynamic, sizeof(dynamic)),
+			0);
 		cr_expect_str_eq(dynamic, "$f", "%s", loops[i]);
 		char *list = at(t.proj, "list.txt"), *cat = at(t.proj, "cat");
 		cr_expect(cordon_strv_contains(&got, list), "%s: the list is read", loops[i]);

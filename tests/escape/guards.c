@@ -641,14 +641,13 @@ BOTH_USERS(guards, what_a_subdirectory_envrc_loads_runs_nothing_planted, .timeou
  * .envrc.local moved aside as it appears), not only judged as it ends.
  * direnv outside, entering the subdirectory while the session runs, runs
  * nothing planted. Control: protected_paths [] (direnv outside runs it). */
-BOTH_USERS(guards, what_a_recorded_subdirectory_envrc_loads_is_kept_while_it_runs,
-	   .timeout = 60)
+BOTH_USERS(guards, what_a_recorded_subdirectory_envrc_loads_is_kept_while_it_runs, .timeout = 60)
 {
 	struct world w;
 	git_world(&w, who, "subenvrun");
 	struct run_result r = outside(&w, "%s", sub_envrc_setup);
 	run_free(&r);
-	usleep(1100 * 1000); /* (made in an earlier second than the sessions) */
+	usleep(1100 * 1000);               /* (made in an earlier second than the sessions) */
 	r = sh_in(&w, NULL, "%s", "true"); /* the first walk, recorded */
 	run_free(&r);
 	char *body = fmt("%s%s", plant_sub_envrc, WAIT_GO);
