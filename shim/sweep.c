@@ -2031,7 +2031,7 @@ static int resolve_unwritten(const struct cordon_sweep *s, const char *dir, char
  * failed, "Not a directory"), then opened with no link followed. */
 static int parent_in(const struct cordon_sweep *s, const char *dir, char *link, size_t size)
 {
-	char real[PATH_MAX];
+	char real[PATH_MAX] = ""; /* (clang-analyzer does not see snprintf fill it) */
 	int e = resolve_unwritten(s, dir[0] ? dir : "/", real, sizeof(real), link, size);
 	if (e < 0)
 		return e;
