@@ -1014,12 +1014,9 @@ int cordon_sweep_recorded_locals(const char *top, const char *name, struct cordo
 	struct cordon_sweep s = {0};
 	struct walk w = {.s = &s, .top = top};
 	clock_gettime(CLOCK_REALTIME, &s.started);
-	/* (No record where no registry directory is found, as with an
-	 * environment without HOME: nothing known then, as in a first
-	 * session.) */
 	cleanup_free char *record = cordon_sweep_record_path(top);
 	if (!record || stat(top, &w.root_st) < 0)
-		return 0;
+		return record ? 0 : -ENOMEM;
 	cache_load(&w, record, false);
 	int e = 0;
 	size_t nn = strlen(name);
