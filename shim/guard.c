@@ -2031,27 +2031,6 @@ static int protect_envrc_loads(struct cordon_guard_plan *plan, const struct reac
 	return e;
 }
 
-/* What the .envrc files below the top of the .envrc at PATH load, those
- * the last walk of that root recorded (sweep.c): direnv outside obeys
- * what they load as the session runs, and allows each .envrc by its bytes
- * alone. One made since is judged, with what it loads, as the session
- * ends (sweep.c judge_local). */
-static int protect_sub_envrc_loads(struct cordon_guard_plan *plan, const struct reach *r,
-				   const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	if (!slash || strcmp(slash, "/.envrc") != 0 || slash == path)
-		return 0;
-	cleanup_free char *top = strndup(path, (size_t)(slash - path));
-	struct cordon_strv subs = {0};
-	int e = top ? cordon_sweep_recorded_locals(top, ".envrc", &subs) : -ENOMEM;
-	for (size_t i = 0; e >= 0 && i < subs.n; i++)
-		e = protect_envrc_loads(plan, r, subs.v[i],
-					"protected_paths (what a subdirectory's .envrc loads)");
-	cordon_strv_free(&subs);
-	return e;
-}
-
 /* The plan; PROTECTED_ONLY: the protected guards only (what is missing
  * and unguarded comes from them alone). */
 static int plan_with(const struct cordon_policy *p, bool create, bool protected_only,
@@ -2094,13 +2073,10 @@ static int plan_with(const struct cordon_policy *p, bool create, bool protected_
 			const char *slash = strrchr(g->path, '/');
 			if (e >= 0 && slash && p->project &&
 			    strlen(p->project) == (size_t)(slash - g->path) &&
-			    strncmp(p->project, g->path, (size_t)(slash - g->path)) == 0) {
+			    strncmp(p->project, g->path, (size_t)(slash - g->path)) == 0)
 				e = protect_envrc_loads(
 					out, &r, g->path,
 					"protected_paths (what a hidden .envrc loads)");
-				if (e >= 0)
-					e = protect_sub_envrc_loads(out, &r, g->path);
-			}
 			continue;
 		}
 		const char *at = strstr(g->path, "/.git/");
@@ -2124,11 +2100,8 @@ static int plan_with(const struct cordon_policy *p, bool create, bool protected_
 				    : servers     ? OPTIONAL
 				    : placeholder ? PLACEHOLDER
 						  : 0);
-		if (e >= 0 && !at && strncmp(g->source, "protected_paths", 15) == 0) {
+		if (e >= 0 && !at && strncmp(g->source, "protected_paths", 15) == 0)
 			e = protect_envrc_loads(out, &r, g->path, g->source);
-			if (e >= 0)
-				e = protect_sub_envrc_loads(out, &r, g->path);
-		}
 		/* The config file in it, when a link (to a dotfiles
 		 * repository): the directory read-only keeps the link, not
 		 * the file it leads to, which the next session reads. */

@@ -1009,39 +1009,6 @@ static void cache_load(struct walk *w, const char *path, bool sorted)
 						  (unsigned long long)from->tv_nsec;
 }
 
-int cordon_sweep_recorded_locals(const char *top, const char *name, struct cordon_strv *out)
-{
-	struct cordon_sweep s = {0};
-	struct walk w = {.s = &s, .top = top};
-	clock_gettime(CLOCK_REALTIME, &s.started);
-	cleanup_free char *record = cordon_sweep_record_path(top);
-	if (!record || stat(top, &w.root_st) < 0)
-		return record ? 0 : -ENOMEM;
-	cache_load(&w, record, false);
-	int e = 0;
-	size_t nn = strlen(name);
-	for (size_t i = 0; e >= 0 && w.cache.valid && i < w.cache.n; i++) {
-		const char *r = w.cache.recs[i];
-		if (strnlen(r, 17) < 17)
-			continue;
-		const char *rel = REC_PATH(r);
-		size_t n = strlen(rel);
-		char *path;
-		/* (Its name, below the top, and no ".." on the way: a record is
-		 * only cordon's, but read as if it were not.) */
-		if (r[0] != REC_LOCAL || n <= nn + 1 || strcmp(rel + n - nn, name) != 0 ||
-		    rel[n - nn - 1] != '/' || rel[0] == '/' || strstr(rel, "..") ||
-		    cordon_sweep_in_dependencies(rel))
-			continue;
-		if (asprintf(&path, "%s/%s", strcmp(top, "/") ? top : "", rel) < 0 ||
-		    cordon_strv_push_take(out, path) < 0)
-			e = -ENOMEM;
-	}
-	free(w.cache.recs);
-	free(w.cache.data);
-	return e;
-}
-
 /* This walk's record, for the next, written whole or not at all. AT: when
  * this walk started, to the second. */
 static void cache_save(struct walk *w, const char *path, const struct timespec *at)

@@ -158,11 +158,6 @@ void cordon_sweep_cancel(struct cordon_sweep *s);
 /* The file the walk of PROJECT keeps for the next one, in the session
  * registry's directory (malloc'd, or NULL). */
 char *cordon_sweep_record_path(const char *project);
-/* The files named NAME below the top of the root TOP (not at it) that
- * the last walk of TOP recorded among the session's local names, pushed
- * to OUT as absolute paths: what is known of them before any walk (a
- * subdirectory's .envrc). Nothing without a valid record. 0 or -ENOMEM. */
-int cordon_sweep_recorded_locals(const char *top, const char *name, struct cordon_strv *out);
 
 /* What git directories would make git run (shim/gitrisk.c). Each adds
  * to the list OUT ("core.fsmonitor, hooks (pre-commit)"), which is
