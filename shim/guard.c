@@ -2031,6 +2031,46 @@ static int protect_envrc_loads(struct cordon_guard_plan *plan, const struct reac
 	return e;
 }
 
+/* What each .envrc below the top of TOP that direnv allows (ALLOWED)
+ * loads, protected as the top one's is: direnv outside obeys it as soon
+ * as it is written, and the sweep's judgement comes only as the session
+ * ends. One allowed but missing (renamed away by an earlier session, to
+ * be put back with the same bytes, which direnv still allows) is a name
+ * moved aside as it appears. Not in the project's dependencies. */
+static int protect_allowed_envrcs(struct cordon_guard_plan *plan, const struct reach *r,
+				  const char *top, const struct cordon_strv *allowed)
+{
+	static const char source[] = "protected_paths (a subdirectory .envrc direnv allows)";
+	size_t tn = strlen(top);
+	int e = 0;
+	for (size_t i = 0; e >= 0 && i < allowed->n; i++) {
+		const char *path = allowed->v[i], *base = strrchr(path, '/');
+		if (strncmp(path, top, tn) != 0 || path[tn] != '/' ||
+		    strcmp(base, "/.envrc") != 0 || base == path + tn || strstr(path, "/../") ||
+		    strstr(path, "/./") || strstr(path, "//") ||
+		    cordon_sweep_in_dependencies(path + tn + 1))
+			continue;
+		struct stat st;
+		if (lstat(path, &st) == 0)
+			e = protect_envrc_loads(plan, r, path, source);
+		else if (errno == ENOENT)
+			e = protect(plan, r, path, source, 0);
+	}
+	return e;
+}
+
+/* For the protected .envrc at PATH, at a root's top: what the allowed
+ * .envrc files below that top load (protect_allowed_envrcs). */
+static int allowed_below(struct cordon_guard_plan *plan, const struct reach *r, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!r->p || r->p->envrc_allowed.n == 0 || !slash || strcmp(slash, "/.envrc") != 0 ||
+	    slash == path)
+		return 0;
+	cleanup_free char *top = strndup(path, (size_t)(slash - path));
+	return top ? protect_allowed_envrcs(plan, r, top, &r->p->envrc_allowed) : -ENOMEM;
+}
+
 /* The plan; PROTECTED_ONLY: the protected guards only (what is missing
  * and unguarded comes from them alone). */
 static int plan_with(const struct cordon_policy *p, bool create, bool protected_only,
@@ -2073,10 +2113,13 @@ static int plan_with(const struct cordon_policy *p, bool create, bool protected_
 			const char *slash = strrchr(g->path, '/');
 			if (e >= 0 && slash && p->project &&
 			    strlen(p->project) == (size_t)(slash - g->path) &&
-			    strncmp(p->project, g->path, (size_t)(slash - g->path)) == 0)
+			    strncmp(p->project, g->path, (size_t)(slash - g->path)) == 0) {
 				e = protect_envrc_loads(
 					out, &r, g->path,
 					"protected_paths (what a hidden .envrc loads)");
+				if (e >= 0)
+					e = allowed_below(out, &r, g->path);
+			}
 			continue;
 		}
 		const char *at = strstr(g->path, "/.git/");
@@ -2100,8 +2143,11 @@ static int plan_with(const struct cordon_policy *p, bool create, bool protected_
 				    : servers     ? OPTIONAL
 				    : placeholder ? PLACEHOLDER
 						  : 0);
-		if (e >= 0 && !at && strncmp(g->source, "protected_paths", 15) == 0)
+		if (e >= 0 && !at && strncmp(g->source, "protected_paths", 15) == 0) {
 			e = protect_envrc_loads(out, &r, g->path, g->source);
+			if (e >= 0)
+				e = allowed_below(out, &r, g->path);
+		}
 		/* The config file in it, when a link (to a dotfiles
 		 * repository): the directory read-only keeps the link, not
 		 * the file it leads to, which the next session reads. */

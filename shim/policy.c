@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
@@ -1648,6 +1649,70 @@ static int guard_relative_xdg(struct cordon_policy *p, const struct cordon_conte
 	return r;
 }
 
+/* The .envrc files direnv allows that a write rule of P reaches, into
+ * P->envrc_allowed: direnv's allow list ($XDG_DATA_HOME/direnv/allow,
+ * ~/.local/share/direnv/allow) holds a file for each, named by the hash
+ * of its path and its bytes and holding its path; direnv runs no other.
+ * What those below a root's top load is protected (shim/guard.c). A
+ * session cannot write the list: ~/.local/share/direnv is protected and
+ * hidden. At most ALLOWED_MAX entries are read. */
+#define ALLOWED_MAX 4096
+
+static int read_envrc_allowed(struct cordon_policy *p, const struct cordon_context *ctx)
+{
+	char dirs[2][PATH_MAX];
+	size_t nd = 0;
+	const char *data = ctx->getenv_fn ? ctx->getenv_fn("XDG_DATA_HOME") : NULL;
+	if (data && data[0] == '/' &&
+	    (size_t)snprintf(dirs[nd], sizeof(dirs[nd]), "%s/direnv/allow", data) <
+		    sizeof(dirs[nd]))
+		nd++;
+	if (ctx->home &&
+	    (size_t)snprintf(dirs[nd], sizeof(dirs[nd]), "%s/.local/share/direnv/allow",
+			     ctx->home) < sizeof(dirs[nd]) &&
+	    (nd == 0 || strcmp(dirs[0], dirs[1]) != 0))
+		nd++;
+	int e = 0;
+	size_t seen = 0;
+	for (size_t i = 0; e >= 0 && i < nd; i++) {
+		int dfd = open(dirs[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+		if (!d) {
+			if (dfd >= 0)
+				close(dfd);
+			continue;
+		}
+		for (struct dirent *de; e >= 0 && seen < ALLOWED_MAX && (de = readdir(d));) {
+			if (de->d_name[0] == '.')
+				continue;
+			seen++;
+			int fd = openat(dfd, de->d_name,
+					O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+			struct stat st;
+			char path[PATH_MAX];
+			ssize_t n = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)
+					    ? read(fd, path, sizeof(path) - 1)
+					    : -1;
+			if (fd >= 0)
+				close(fd);
+			if (n <= 0)
+				continue;
+			path[n] = '\0';
+			path[strcspn(path, "\n")] = '\0';
+			/* (Those of other projects, most of the list, are left:
+			 * only one a write rule reaches can be below a root.) */
+			for (size_t k = 0; path[0] == '/' && k < p->n_rules; k++)
+				if ((p->rules[k].access & CORDON_ACCESS_WRITE) &&
+				    cordon_path_under(path, p->rules[k].path)) {
+					e = cordon_strv_push_new(&p->envrc_allowed, path);
+					break;
+				}
+		}
+		closedir(d);
+	}
+	return e;
+}
+
 static int resolve_guards(const struct cordon_config *cfg, const struct cordon_context *ctx,
 			  struct cordon_policy *p)
 {
@@ -1828,6 +1893,8 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 		r = guard_named(p, ctx, &cache);
 	cordon_strv_free(&hidden);
 	cordon_path_cache_free(&cache);
+	if (r >= 0 && p->sandbox)
+		r = read_envrc_allowed(p, ctx);
 	return r;
 }
 
@@ -2285,6 +2352,7 @@ void cordon_policy_free(struct cordon_policy *p)
 	free(p->home);
 	free(p->session);
 	cordon_strv_free(&p->env_allow);
+	cordon_strv_free(&p->envrc_allowed);
 	cordon_strv_free(&p->skipped);
 	memset(p, 0, sizeof(*p));
 }

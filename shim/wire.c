@@ -114,6 +114,9 @@ static void emit(struct out *o, const struct cordon_policy *p)
 		put_str(o, p->guards[i].path);
 		put_str(o, p->guards[i].source);
 	}
+	put_u32(o, (uint32_t)p->envrc_allowed.n);
+	for (size_t i = 0; i < p->envrc_allowed.n; i++)
+		put_str(o, p->envrc_allowed.v[i]);
 }
 
 int cordon_wire_encode(const struct cordon_policy *p, char **buf, size_t *len,
@@ -262,20 +265,28 @@ static int decode_rules(struct in *in, struct cordon_policy *p)
 	return 0;
 }
 
-static int decode_env(struct in *in, struct cordon_policy *p)
+/* A list of strings (WHAT, counted as COUNT; ABS: each an absolute path)
+ * into V. */
+static int decode_strv(struct in *in, const char *count, const char *what, bool abs,
+		       struct cordon_strv *v)
 {
 	uint32_t n = 0;
-	int r = get_u32(in, &n, "the number of env names");
-	in->item = "env";
+	int r = get_u32(in, &n, count);
+	in->item = what;
 	for (uint32_t i = 0; r >= 0 && i < n; i++) {
-		char *name = NULL;
+		char *s = NULL;
 		in->index = i;
-		if ((r = get_str(in, NULL, false, &name)) < 0)
+		if ((r = get_str(in, NULL, abs, &s)) < 0)
 			break;
-		if (cordon_strv_push_take(&p->env_allow, name) < 0)
+		if (cordon_strv_push_take(v, s) < 0)
 			return cordon_err(in->err, ENOMEM, "out of memory");
 	}
 	return r;
+}
+
+static int decode_env(struct in *in, struct cordon_policy *p)
+{
+	return decode_strv(in, "the number of env names", "env", false, &p->env_allow);
 }
 
 static int decode_guards(struct in *in, struct cordon_policy *p)
@@ -329,7 +340,9 @@ static int decode_payload(struct in *in, struct cordon_policy *p)
 		return r;
 	if (((head[1] & F_HOME) && (r = get_str(in, "home", true, &p->home)) < 0) ||
 	    (r = get_str(in, "session", false, &p->session)) < 0 || (r = decode_rules(in, p)) < 0 ||
-	    (r = decode_env(in, p)) < 0 || (r = decode_guards(in, p)) < 0)
+	    (r = decode_env(in, p)) < 0 || (r = decode_guards(in, p)) < 0 ||
+	    (r = decode_strv(in, "the number of allowed .envrc files", "envrc_allowed", true,
+			     &p->envrc_allowed)) < 0)
 		return r;
 	if (in->off != in->len)
 		return cordon_err(in->err, EINVAL, ORIGIN ": %zu unexpected bytes after the policy",

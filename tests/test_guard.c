@@ -1044,6 +1044,61 @@ Test(guard, what_an_envrc_loads_is_named)
 	tree_free(&t);
 }
 
+/* What an .envrc below the project's top that direnv allows loads is
+ * read-only in the plan; one allowed but missing is a name watched; one
+ * not allowed, one in the project's dependencies and one elsewhere are
+ * left alone. */
+Test(guard, what_an_allowed_subdirectory_envrc_loads_is_planned)
+{
+	struct tree t;
+	tree_init(&t, "envrcallowed");
+	static const char *const files[] = {"sub/.envrc",
+					    "sub/.env",
+					    "other/.envrc",
+					    "other/.env",
+					    "node_modules/p/.envrc",
+					    "node_modules/p/.env"};
+	for (size_t i = 0; i < sizeof(files) / sizeof(*files); i++)
+		free(write_file(t.proj, files[i], strstr(files[i], "rc") ? "dotenv\n" : "A=1\n"));
+	static const char *const allowed[] = {"sub/.envrc", "gone/.envrc", "node_modules/p/.envrc",
+					      "sub/../other/.envrc"};
+	for (size_t i = 0; i < sizeof(allowed) / sizeof(*allowed); i++) {
+		char *name = fmt(".local/share/direnv/allow/%zx", i);
+		char *line = fmt("%s/%s\n", t.proj, allowed[i]);
+		free(write_file(t.home, name, line));
+		free(name), free(line);
+	}
+	free(write_file(t.home, ".local/share/direnv/allow/e", "/elsewhere/.envrc\n"));
+	struct cordon_policy p;
+	struct cordon_guard_plan plan;
+	resolve(&t, "{}", &p);
+	cr_assert_eq(cordon_guard_plan(&p, false, &plan), 0);
+	char *env = at(t.proj, "sub/.env"), *other = at(t.proj, "other/.env"),
+	     *dep = at(t.proj, "node_modules/p/.env"), *gone = at(t.proj, "gone/.envrc");
+	const struct cordon_mount *m = mount_at(&plan, env);
+	cr_assert_not_null(m, "what an allowed sub/.envrc loads is read-only");
+	cr_expect_eq(m->op, CORDON_MOUNT_RO);
+	cr_expect(strstr(m->source, "direnv allows") && strstr(m->source, "loaded by sub/.envrc"),
+		  "%s", m->source);
+	cr_expect_null(mount_at(&plan, other), "an .envrc not allowed (nor by a .. spelling)");
+	cr_expect_null(mount_at(&plan, dep), "the project's dependencies are its own code");
+	cordon_guard_plan_free(&plan);
+	struct cordon_strv unguarded = {0}, placeholders = {0};
+	cr_assert_eq(cordon_guard_unguarded(&p, &unguarded, &placeholders, NULL, NULL), 0);
+	cr_expect(cordon_strv_contains(&unguarded, gone), "an allowed .envrc missing is watched");
+	cordon_strv_free(&unguarded);
+	cordon_strv_free(&placeholders);
+	cordon_policy_free(&p);
+
+	resolve(&t, "{\"protected_paths\": []}", &p);
+	cr_assert_eq(cordon_guard_plan(&p, false, &plan), 0);
+	cr_expect_null(mount_at(&plan, env), "protected_paths [] keeps none");
+	cordon_guard_plan_free(&plan);
+	cordon_policy_free(&p);
+	free(env), free(other), free(dep), free(gone);
+	tree_free(&t);
+}
+
 /* A loop over what a command prints sources names built at run time:
  * said (the list file read), not taken for a loop over names (before, its
  * command's words were taken for the names, and nothing was said). A loop

@@ -227,6 +227,8 @@ static void good(struct frame *f)
 	f_u8(f, CORDON_GUARD_HIDE);
 	f_str(f, "/home/u/.ssh");
 	f_str(f, "hidden_paths");
+	f_u32(f, 1);
+	f_str(f, "/p/sub/.envrc");
 }
 
 static int decode_frame(const struct frame *f, struct cordon_policy *q, struct cordon_error *err)
@@ -366,16 +368,34 @@ static void h_guard_relative(struct frame *f)
 	f_str(f, "s");
 }
 
+static void h_allowed_relative(struct frame *f)
+{
+	f_head(f, CORDON_WIRE_VERSION, 1, "/p");
+	f_u32(f, 0);
+	f_u32(f, 0);
+	f_u32(f, 0);
+	f_u32(f, 1);
+	f_str(f, "sub/.envrc");
+}
+static void h_no_allowed(struct frame *f)
+{
+	f_head(f, CORDON_WIRE_VERSION, 1, "/p");
+	f_u32(f, 0);
+	f_u32(f, 0);
+	f_u32(f, 0);
+}
+
 static void (*const builders[])(struct frame *f) = {
-	h_empty,           h_version,        h_flags,         h_project,    h_home_missing,
-	h_session_nul,     h_access,         h_rule_relative, h_rule_empty, h_rule_count,
-	h_string_past_end, h_env_count,      h_trailing,      h_no_env,     h_rule_truncated,
-	h_guard_kind,      h_guard_relative,
+	h_empty,          h_version,          h_flags,           h_project,
+	h_home_missing,   h_session_nul,      h_access,          h_rule_relative,
+	h_rule_empty,     h_rule_count,       h_string_past_end, h_env_count,
+	h_trailing,       h_no_env,           h_rule_truncated,  h_guard_kind,
+	h_guard_relative, h_allowed_relative, h_no_allowed,
 };
 
 static struct hostile hostile_cases[] = {
 	{0, "truncated at byte 0 (reading the version)"},
-	{1, "version: expected 4, got 1"},
+	{1, "version: expected 5, got 1"},
 	{2, "flags: unknown bits 0x80"},
 	{3, "project: expected an absolute path, got \"p\""},
 	{4, "(reading home)"},
@@ -391,6 +411,8 @@ static struct hostile hostile_cases[] = {
 	{14, "(reading rules[1].path)"},
 	{15, "guards[0].kind: unknown 7"},
 	{16, "guards[0].path: expected an absolute path"},
+	{17, "envrc_allowed[0]: expected an absolute path"},
+	{18, "(reading the number of allowed .envrc files)"},
 };
 
 ParameterizedTestParameters(wire, hostile)
@@ -436,6 +458,8 @@ Test(wire, valid_hand_written_frame)
 	cr_expect_str_eq(q.guards[0].path, "/home/u/.ssh");
 	cr_expect_eq(q.guards[0].kind, CORDON_GUARD_HIDE);
 	cr_expect_str_eq(q.guards[0].source, "hidden_paths");
+	cr_assert_eq(q.envrc_allowed.n, 1);
+	cr_expect_str_eq(q.envrc_allowed.v[0], "/p/sub/.envrc");
 	/* Encoding it again gives the hand-written frame, byte for byte. */
 	char *buf;
 	size_t len;

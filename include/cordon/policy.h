@@ -136,6 +136,11 @@ struct cordon_policy {
 	size_t n_rules;
 	size_t rules_cap; /* slots in rules, when grown by cordon_policy_add_rule (else 0) */
 	struct cordon_strv env_allow;  /* names and PREFIX* patterns */
+	/* The .envrc files direnv allows (its allow list) that a write rule
+	 * reaches: what those below a root's top load is protected
+	 * (shim/guard.c). Read as the policy is resolved, with the user's
+	 * environment, once a launch. */
+	struct cordon_strv envrc_allowed;
 	struct cordon_strv skipped;    /* "path (source): reason"; not sent on the wire */
 	struct cordon_socket *sockets; /* not sent on the wire: the supervisor, outside, */
 	size_t n_sockets;              /* decides (Linux); the profile (macOS) */

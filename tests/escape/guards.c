@@ -636,6 +636,77 @@ BOTH_USERS(guards, what_a_subdirectory_envrc_loads_runs_nothing_planted, .timeou
 				      "mv sub/.envrc.cordon-disarmed sub/.envrc"});
 }
 
+/* The session's BODY (planted, marks TAG) while direnv outside enters
+ * sub/ once it is ready: what it printed. */
+static struct run_result direnv_sub_while(struct world *w, const char *tag, const char *body)
+{
+	char *script = fmt("%s%s", body, WAIT_GO);
+	char *planted = plant(w, tag, "", script);
+	char *direnv = fmt("cd %s/sub && direnv exec . sh -c 'eval \"${PROMPT_COMMAND:-true}\"' "
+			   ">/dev/null 2>&1; true",
+			   w->proj);
+	struct run_result r = world_while_outside(w, w->cfg, planted, direnv);
+	free(direnv), free(planted), free(script);
+	return r;
+}
+
+/* The same .envrc, allowed: what it loads is kept while the session runs
+ * too (the .env read-only, the missing .envrc.local moved aside as it
+ * appears), not only judged as it ends, from the first session on. An
+ * allowed one renamed away (as an earlier session could, to put the same
+ * bytes back later, which direnv still allows) is moved aside as it
+ * appears. direnv outside, entering sub/ while the session runs, runs
+ * nothing planted. Control: protected_paths [] (direnv outside runs it). */
+static const char plant_sub_back[] = "mv sub/envrc.keep sub/.envrc; echo back $?\n";
+
+BOTH_USERS(guards, what_an_allowed_subdirectory_envrc_loads_is_kept_while_it_runs, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "subenvrun");
+	struct run_result r = outside(&w, "%s", sub_envrc_setup);
+	run_free(&r);
+	for (int round = 0; round < 2; round++) {
+		const char *tag = round ? "deny-back" : "deny";
+		char *body = fmt("%s%s", round ? plant_sub_back : "", plant_sub_envrc);
+		if (round) {
+			r = outside(&w, "rm -f sub/.envrc.local*; mv sub/.envrc sub/envrc.keep");
+			run_free(&r);
+		}
+		r = direnv_sub_while(&w, tag, body);
+		char *diag = fmt("round %d, inside (%d): %s%s", round, r.status, r.out, r.err);
+		cr_assert(strstr(r.out, "local 0") && (!round || strstr(r.out, "back 0")),
+			  "the plant did not run\n%s", diag);
+		for (size_t i = 0; sub_envrc_steps[i]; i++)
+			cr_expect_not(marked(&w, tag, sub_envrc_steps[i]),
+				      "direnv outside ran what was planted while the session ran "
+				      "(%s)\n%s",
+				      sub_envrc_steps[i], diag);
+		/* (In the second round the .envrc is missing as the session
+		 * starts: what it loads is not known, and it goes as it
+		 * appears.) */
+		char *env = content(w.proj, "sub/.env");
+		if (!round)
+			cr_expect_str_eq(env, "A=1\n", "sub/.env was changed\n%s", diag);
+		else
+			cr_expect(present(w.proj, "sub/.envrc.cordon-disarmed"),
+				  "the .envrc put back was not moved aside\n%s", diag);
+		free(env), free(diag), free(body);
+		run_free(&r);
+	}
+
+	r = outside(&w, "rm -f sub/.envrc.local*; mv sub/.envrc.cordon-disarmed sub/.envrc");
+	run_free(&r);
+	set_config(&w, ", \"protected_paths\": []");
+	r = direnv_sub_while(&w, "ctl", plant_sub_envrc);
+	expect_all_landed(sub_envrc_steps, &r, "protected_paths []");
+	for (size_t i = 0; sub_envrc_steps[i]; i++)
+		cr_expect(marked(&w, "ctl", sub_envrc_steps[i]),
+			  "control: direnv outside did not run what was planted (%s)\n%s%s",
+			  sub_envrc_steps[i], r.out, r.err);
+	run_free(&r);
+	world_free(&w);
+}
+
 /* The same in the other layouts a review used: hooks in core.hooksPath
  * (.githooks) that run `pre-commit run`, and one installed with
  * --config=ci/hooks.yaml, in the project; and a nested repository with a
