@@ -609,9 +609,12 @@ BOTH_USERS(guards, what_an_envrc_loads_runs_nothing_planted, .timeout = 60)
 }
 
 /* A subdirectory's .envrc (allowed) loads an .envrc.local and a .env:
- * the session writes them (nothing keeps them read-only there), and as it
- * ends the .envrc is moved aside for what it loads. direnv outside,
- * entering the subdirectory, runs nothing planted. */
+ * the session cannot change the .env, and the .envrc.local it makes is
+ * moved aside (before session 26, it wrote both, and only the end moved
+ * the .envrc aside). direnv outside, entering the subdirectory, runs
+ * nothing planted. (What an .envrc direnv has not allowed loads is judged
+ * as the session ends: protected_names_in_subdirectories_are_judged_by_
+ * content.) */
 static const char sub_envrc_setup[] =
 	"mkdir -p sub && printf 'source_env_if_exists .envrc.local\\ndotenv_if_exists\\n' > "
 	"sub/.envrc && echo A=1 > sub/.env && cd sub && direnv allow . 2>&1\n";
@@ -630,10 +633,9 @@ static void direnv_outside_sub(struct world *w)
 BOTH_USERS(guards, what_a_subdirectory_envrc_loads_runs_nothing_planted, .timeout = 60)
 {
 	loaded_runs_nothing_planted(
-		who,
-		&(struct loaded_case){"subenvrc", sub_envrc_setup, plant_sub_envrc, sub_envrc_steps,
-				      NULL, NULL, "sub/.envrc", direnv_outside_sub,
-				      "mv sub/.envrc.cordon-disarmed sub/.envrc"});
+		who, &(struct loaded_case){"subenvrc", sub_envrc_setup, plant_sub_envrc,
+					   sub_envrc_steps, "sub/.env", "A=1\n", "sub/.envrc.local",
+					   direnv_outside_sub, "rm -f sub/.envrc.local*"});
 }
 
 /* The session's BODY (planted, marks TAG) while direnv outside enters
@@ -6382,7 +6384,8 @@ BOTH_USERS(guards, protected_names_in_subdirectories_are_moved_aside, .timeout =
  * its first MiB, its size kept, and one whose hooks link leads to a
  * directory the session wrote in (round 13: both stayed). An .envrc whose
  * loaded file was put back to its bytes stays, as a .vscode does (it was
- * moved: its recorded digest left out what it loads). Judged on
+ * moved: its recorded digest left out what it loads); one whose loaded
+ * file changed is moved aside. Judged on
  * disk, after a first session recorded the tree. */
 static const char sub_judged_plant[] =
 	"cp a/.vscode/settings.json keep.tmp && echo changed > a/.vscode/settings.json && "
@@ -6398,7 +6401,8 @@ static const char sub_judged_plant[] =
 	"2>/dev/null; echo tail $?\n"
 	"echo 'touch $M-dirlink' >> tools/hooks/fmt.sh; echo dirlink $?\n"
 	"cp e/vars.sh vars.tmp && echo 'touch $M-vars' > e/vars.sh && cp vars.tmp e/vars.sh && "
-	"rm vars.tmp; echo loaded $?\n";
+	"rm vars.tmp; echo loaded $?\n"
+	"echo 'touch $M-fvars' >> f/vars.sh; echo fvars $?\n";
 
 /* The same plant made again in a later session is moved aside again
  * (round 12: the digest of the first, recorded as it was moved aside,
@@ -6462,6 +6466,8 @@ BOTH_USERS(guards, protected_names_in_subdirectories_are_judged_by_content, .tim
 	free(write_file(w.proj, "big/.claude/settings.json", "{}\n"));
 	free(write_file(w.proj, "e/.envrc", "source ./vars.sh\n"));
 	free(write_file(w.proj, "e/vars.sh", "export A=1\n"));
+	free(write_file(w.proj, "f/.envrc", "source ./vars.sh\n"));
+	free(write_file(w.proj, "f/vars.sh", "export A=1\n"));
 	world_give(&w); /* (the user makes the rest) */
 	struct run_result r = sh_outside(
 		&w,
@@ -6485,7 +6491,7 @@ BOTH_USERS(guards, protected_names_in_subdirectories_are_judged_by_content, .tim
 	r = sh_in(&w, opts, "%s", script);
 	expect_all_landed((const char *const[]){"roundtrip", "chmod", "deps", "mine", "target",
 						"big", "filelink", "tail", "dirlink", "loaded",
-						NULL},
+						"fvars", NULL},
 			  &r, "inside");
 	char *diag0 = fmt("%s%s", r.out, r.err);
 	cr_expect(!present(w.proj, "c/.vscode") && present(w.proj, "c/.vscode.cordon-disarmed"),
@@ -6497,6 +6503,8 @@ BOTH_USERS(guards, protected_names_in_subdirectories_are_judged_by_content, .tim
 	cr_expect(present(w.proj, "e/.envrc"),
 		  "an .envrc whose loaded file was put back to its bytes was moved aside\n%s",
 		  diag);
+	cr_expect(!present(w.proj, "f/.envrc") && present(w.proj, "f/.envrc.cordon-disarmed"),
+		  "an .envrc whose loaded file was changed stayed\n%s", diag);
 	cr_expect(present(w.proj, "node_modules/pkg/.vscode"), "node_modules was touched\n%s",
 		  diag);
 	cr_expect(present(w.proj, "mine/.vscode"), "a write rule's own was moved aside\n%s", diag);
