@@ -2060,15 +2060,45 @@ static int protect_allowed_envrcs(struct cordon_guard_plan *plan, const struct r
 }
 
 /* For the protected .envrc at PATH, at a root's top: what the allowed
- * .envrc files below that top load (protect_allowed_envrcs). */
+ * .envrc files below that top load (protect_allowed_envrcs). One direnv's
+ * whitelist names exactly runs whatever it holds: it is protected itself
+ * too. Below a whitelisted prefix direnv runs any .envrc, one the session
+ * makes too: said, as nothing can keep every name that could be made. */
 static int allowed_below(struct cordon_guard_plan *plan, const struct reach *r, const char *path)
 {
 	const char *slash = strrchr(path, '/');
-	if (!r->p || r->p->envrc_allowed.n == 0 || !slash || strcmp(slash, "/.envrc") != 0 ||
-	    slash == path)
+	if (!r->p || !slash || strcmp(slash, "/.envrc") != 0 || slash == path)
 		return 0;
+	const struct cordon_policy *p = r->p;
 	cleanup_free char *top = strndup(path, (size_t)(slash - path));
-	return top ? protect_allowed_envrcs(plan, r, top, &r->p->envrc_allowed) : -ENOMEM;
+	if (!top)
+		return -ENOMEM;
+	size_t tn = strlen(top);
+	int e = protect_allowed_envrcs(plan, r, top, &p->envrc_allowed);
+	for (size_t i = 0; e >= 0 && i < p->envrc_whitelisted.n; i++) {
+		const char *w = p->envrc_whitelisted.v[i];
+		if (strncmp(w, top, tn) != 0 || w[tn] != '/' || strcmp(w, path) == 0)
+			continue;
+		e = protect(plan, r, w, "protected_paths (an .envrc direnv's whitelist names)", 0);
+	}
+	if (e >= 0)
+		e = protect_allowed_envrcs(plan, r, top, &p->envrc_whitelisted);
+	for (size_t i = 0; e >= 0 && i < p->envrc_prefixes.n; i++) {
+		const char *w = p->envrc_prefixes.v[i];
+		size_t wn = strlen(w);
+		/* (A prefix of the top's path, or one that starts below it.) */
+		if ((wn <= tn && strncmp(top, w, wn) == 0) ||
+		    (wn > tn && strncmp(w, top, tn) == 0 && w[tn] == '/'))
+			e = say_once(
+				&plan->warnings,
+				"direnv runs every .envrc whose path starts "
+				"with %s without direnv allow (the whitelist prefix in its "
+				"config): one a session makes in a subdirectory of %s runs "
+				"outside as soon as it is made, until cordon moves it aside as "
+				"the session ends; name the .envrc files under exact instead",
+				w, top);
+	}
+	return e;
 }
 
 /* The plan; PROTECTED_ONLY: the protected guards only (what is missing

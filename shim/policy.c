@@ -1649,6 +1649,136 @@ static int guard_relative_xdg(struct cordon_policy *p, const struct cordon_conte
 	return r;
 }
 
+/* Whether PATH lies where a write rule of P reaches. */
+static bool reached_by_write(const struct cordon_policy *p, const char *path)
+{
+	for (size_t k = 0; path[0] == '/' && k < p->n_rules; k++)
+		if ((p->rules[k].access & CORDON_ACCESS_WRITE) &&
+		    cordon_path_under(path, p->rules[k].path))
+			return true;
+	return false;
+}
+
+/* The quoted strings of the TOML array (or string) after "KEY =" at T,
+ * up to its "]" (a line, or more for an array), each to FN. */
+static int toml_strings(const char *t, struct cordon_policy *p,
+			int (*fn)(struct cordon_policy *p, const char *s))
+{
+	bool array = false;
+	t += strspn(t, " \t");
+	if (*t == '[') {
+		array = true;
+		t++;
+	}
+	int e = 0;
+	while (e >= 0 && *t && (array ? *t != ']' : *t != '\n')) {
+		if (*t == '#') {
+			t += strcspn(t, "\n");
+			continue;
+		}
+		if (*t != '"' && *t != '\'') {
+			t++;
+			continue;
+		}
+		char q = *t++;
+		size_t n = strcspn(t, q == '"' ? "\"\n" : "'\n");
+		char s[PATH_MAX];
+		if (t[n] == q && n < sizeof(s)) {
+			memcpy(s, t, n);
+			s[n] = '\0';
+			e = fn(p, s);
+		}
+		t += n + (t[n] == q);
+		if (!array)
+			break;
+	}
+	return e;
+}
+
+/* direnv's [whitelist] exact entry S: an .envrc (a directory names its
+ * .envrc) it runs whatever it holds. */
+static int whitelisted_exact(struct cordon_policy *p, const char *s)
+{
+	char path[PATH_MAX];
+	size_t n = strlen(s);
+	while (n > 1 && s[n - 1] == '/')
+		n--;
+	const char *base = memrchr(s, '/', n);
+	bool file = base && ((n - (size_t)(base - s) == 7 && strncmp(base, "/.envrc", 7) == 0) ||
+			     (n - (size_t)(base - s) == 5 && strncmp(base, "/.env", 5) == 0));
+	if (s[0] != '/' ||
+	    (size_t)snprintf(path, sizeof(path), "%.*s%s", (int)n, s, file ? "" : "/.envrc") >=
+		    sizeof(path) ||
+	    !reached_by_write(p, path))
+		return 0;
+	return cordon_strv_push_new(&p->envrc_whitelisted, path);
+}
+
+/* direnv's [whitelist] prefix entry S: it runs any .envrc whose path
+ * starts with it. Kept where a write rule reaches below it, or it is
+ * below one. */
+static int whitelisted_prefix(struct cordon_policy *p, const char *s)
+{
+	if (s[0] != '/')
+		return 0;
+	bool near = reached_by_write(p, s);
+	for (size_t k = 0; !near && k < p->n_rules; k++)
+		near = (p->rules[k].access & CORDON_ACCESS_WRITE) &&
+		       strncmp(p->rules[k].path, s, strlen(s)) == 0;
+	return near ? cordon_strv_push_new(&p->envrc_prefixes, s) : 0;
+}
+
+/* direnv's config ($XDG_CONFIG_HOME/direnv/direnv.toml or config.toml,
+ * else in ~/.config): its [whitelist] exact and prefix entries, into P's
+ * lists (the launcher cannot be told otherwise that direnv runs an
+ * .envrc nobody allowed). Read as text: a section header, then KEY = a
+ * string or an array of strings. */
+static int read_direnv_whitelist(struct cordon_policy *p, const struct cordon_context *ctx)
+{
+	const char *xdg = ctx->getenv_fn ? ctx->getenv_fn("XDG_CONFIG_HOME") : NULL;
+	char dir[PATH_MAX];
+	if (xdg && xdg[0] == '/')
+		snprintf(dir, sizeof(dir), "%s/direnv", xdg);
+	else if (!ctx->home ||
+		 (size_t)snprintf(dir, sizeof(dir), "%s/.config/direnv", ctx->home) >= sizeof(dir))
+		return 0;
+	int e = 0;
+	static const char *const names[] = {"direnv.toml", "config.toml"};
+	for (size_t i = 0; e >= 0 && i < sizeof(names) / sizeof(*names); i++) {
+		char path[PATH_MAX + 16];
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		FILE *f = cordon_fopen_regular(path);
+		if (!f)
+			continue;
+		char *text = malloc(65536);
+		size_t n = text ? fread(text, 1, 65535, f) : 0;
+		fclose(f);
+		if (!text)
+			return -ENOMEM;
+		text[n] = '\0';
+		bool in = false;
+		for (char *line = text; e >= 0 && line && *line;) {
+			char *t = line + strspn(line, " \t");
+			if (*t == '[')
+				in = strncmp(t, "[whitelist]", 11) == 0;
+			else if (in &&
+				 (strncmp(t, "exact", 5) == 0 || strncmp(t, "prefix", 6) == 0)) {
+				bool exact = t[0] == 'e';
+				char *eq = t + (exact ? 5 : 6);
+				eq += strspn(eq, " \t");
+				if (*eq == '=')
+					e = toml_strings(eq + 1, p,
+							 exact ? whitelisted_exact
+							       : whitelisted_prefix);
+			}
+			line = strchr(line, '\n');
+			line = line ? line + 1 : NULL;
+		}
+		free(text);
+	}
+	return e;
+}
+
 /* The .envrc files direnv allows that a write rule of P reaches, into
  * P->envrc_allowed: direnv's allow list ($XDG_DATA_HOME/direnv/allow,
  * ~/.local/share/direnv/allow) holds a file for each, named by the hash
@@ -1701,16 +1831,12 @@ static int read_envrc_allowed(struct cordon_policy *p, const struct cordon_conte
 			path[strcspn(path, "\n")] = '\0';
 			/* (Those of other projects, most of the list, are left:
 			 * only one a write rule reaches can be below a root.) */
-			for (size_t k = 0; path[0] == '/' && k < p->n_rules; k++)
-				if ((p->rules[k].access & CORDON_ACCESS_WRITE) &&
-				    cordon_path_under(path, p->rules[k].path)) {
-					e = cordon_strv_push_new(&p->envrc_allowed, path);
-					break;
-				}
+			if (reached_by_write(p, path))
+				e = cordon_strv_push_new(&p->envrc_allowed, path);
 		}
 		closedir(d);
 	}
-	return e;
+	return e < 0 ? e : read_direnv_whitelist(p, ctx);
 }
 
 static int resolve_guards(const struct cordon_config *cfg, const struct cordon_context *ctx,
@@ -2353,6 +2479,8 @@ void cordon_policy_free(struct cordon_policy *p)
 	free(p->session);
 	cordon_strv_free(&p->env_allow);
 	cordon_strv_free(&p->envrc_allowed);
+	cordon_strv_free(&p->envrc_whitelisted);
+	cordon_strv_free(&p->envrc_prefixes);
 	cordon_strv_free(&p->skipped);
 	memset(p, 0, sizeof(*p));
 }

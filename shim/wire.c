@@ -114,9 +114,13 @@ static void emit(struct out *o, const struct cordon_policy *p)
 		put_str(o, p->guards[i].path);
 		put_str(o, p->guards[i].source);
 	}
-	put_u32(o, (uint32_t)p->envrc_allowed.n);
-	for (size_t i = 0; i < p->envrc_allowed.n; i++)
-		put_str(o, p->envrc_allowed.v[i]);
+	const struct cordon_strv *lists[] = {&p->envrc_allowed, &p->envrc_whitelisted,
+					     &p->envrc_prefixes};
+	for (size_t l = 0; l < sizeof(lists) / sizeof(*lists); l++) {
+		put_u32(o, (uint32_t)lists[l]->n);
+		for (size_t i = 0; i < lists[l]->n; i++)
+			put_str(o, lists[l]->v[i]);
+	}
 }
 
 int cordon_wire_encode(const struct cordon_policy *p, char **buf, size_t *len,
@@ -342,7 +346,11 @@ static int decode_payload(struct in *in, struct cordon_policy *p)
 	    (r = get_str(in, "session", false, &p->session)) < 0 || (r = decode_rules(in, p)) < 0 ||
 	    (r = decode_env(in, p)) < 0 || (r = decode_guards(in, p)) < 0 ||
 	    (r = decode_strv(in, "the number of allowed .envrc files", "envrc_allowed", true,
-			     &p->envrc_allowed)) < 0)
+			     &p->envrc_allowed)) < 0 ||
+	    (r = decode_strv(in, "the number of whitelisted .envrc files", "envrc_whitelisted",
+			     true, &p->envrc_whitelisted)) < 0 ||
+	    (r = decode_strv(in, "the number of whitelisted prefixes", "envrc_prefixes", true,
+			     &p->envrc_prefixes)) < 0)
 		return r;
 	if (in->off != in->len)
 		return cordon_err(in->err, EINVAL, ORIGIN ": %zu unexpected bytes after the policy",

@@ -1099,6 +1099,45 @@ Test(guard, what_an_allowed_subdirectory_envrc_loads_is_planned)
 	tree_free(&t);
 }
 
+/* direnv's whitelist (direnv.toml): an .envrc it names exactly (a
+ * directory names its .envrc) runs whatever it holds, so it is read-only
+ * with what it loads; a prefix over the project is said; one over another
+ * project is not. */
+Test(guard, what_direnv_whitelists_is_planned)
+{
+	struct tree t;
+	tree_init(&t, "envrcwl");
+	free(write_file(t.proj, "ex/.envrc", "dotenv\n"));
+	free(write_file(t.proj, "ex/.env", "A=1\n"));
+	char *toml = fmt("[whitelist]\nexact = [ \"%s/ex\", # ours\n  '/elsewhere/x' ]\n"
+			 "prefix = [\"%s/sub\", \"/other\"]\n[other]\nprefix = \"%s\"\n",
+			 t.proj, t.proj, t.root);
+	free(write_file(t.home, ".config/direnv/direnv.toml", toml));
+	struct cordon_policy p;
+	struct cordon_guard_plan plan;
+	resolve(&t, "{}", &p);
+	cr_expect_eq(p.envrc_whitelisted.n, 1);
+	cr_expect_eq(p.envrc_prefixes.n, 1,
+		     "a prefix of another project, or in another "
+		     "section, is left");
+	cr_assert_eq(cordon_guard_plan(&p, false, &plan), 0);
+	char *envrc = at(t.proj, "ex/.envrc"), *env = at(t.proj, "ex/.env");
+	const struct cordon_mount *m = mount_at(&plan, envrc);
+	cr_assert_not_null(m, "an .envrc the whitelist names is read-only");
+	cr_expect_eq(m->op, CORDON_MOUNT_RO);
+	cr_assert_not_null(m = mount_at(&plan, env), "and what it loads");
+	cr_expect_eq(m->op, CORDON_MOUNT_RO);
+	bool said = false;
+	for (size_t i = 0; i < plan.warnings.n; i++)
+		said = said || (strstr(plan.warnings.v[i], "whitelist prefix") &&
+				strstr(plan.warnings.v[i], "/sub"));
+	cr_expect(said, "the prefix over the project is said");
+	cordon_guard_plan_free(&plan);
+	cordon_policy_free(&p);
+	free(envrc), free(env), free(toml);
+	tree_free(&t);
+}
+
 /* A loop over what a command prints sources names built at run time:
  * said (the list file read), not taken for a loop over names (before, its
  * command's words were taken for the names, and nothing was said). A loop

@@ -229,6 +229,10 @@ static void good(struct frame *f)
 	f_str(f, "hidden_paths");
 	f_u32(f, 1);
 	f_str(f, "/p/sub/.envrc");
+	f_u32(f, 1);
+	f_str(f, "/p/ex/.envrc");
+	f_u32(f, 1);
+	f_str(f, "/p/pre");
 }
 
 static int decode_frame(const struct frame *f, struct cordon_policy *q, struct cordon_error *err)
@@ -460,6 +464,10 @@ Test(wire, valid_hand_written_frame)
 	cr_expect_str_eq(q.guards[0].source, "hidden_paths");
 	cr_assert_eq(q.envrc_allowed.n, 1);
 	cr_expect_str_eq(q.envrc_allowed.v[0], "/p/sub/.envrc");
+	cr_assert_eq(q.envrc_whitelisted.n, 1);
+	cr_expect_str_eq(q.envrc_whitelisted.v[0], "/p/ex/.envrc");
+	cr_assert_eq(q.envrc_prefixes.n, 1);
+	cr_expect_str_eq(q.envrc_prefixes.v[0], "/p/pre");
 	/* Encoding it again gives the hand-written frame, byte for byte. */
 	char *buf;
 	size_t len;

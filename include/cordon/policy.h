@@ -141,6 +141,10 @@ struct cordon_policy {
 	 * (shim/guard.c). Read as the policy is resolved, with the user's
 	 * environment, once a launch. */
 	struct cordon_strv envrc_allowed;
+	/* From direnv's config ([whitelist] in direnv.toml), the same way:
+	 * the .envrc files it runs whatever they hold (exact), and the
+	 * directories below which it runs any (prefix). */
+	struct cordon_strv envrc_whitelisted, envrc_prefixes;
 	struct cordon_strv skipped;    /* "path (source): reason"; not sent on the wire */
 	struct cordon_socket *sockets; /* not sent on the wire: the supervisor, outside, */
 	size_t n_sockets;              /* decides (Linux); the profile (macOS) */

@@ -709,6 +709,52 @@ BOTH_USERS(guards, what_an_allowed_subdirectory_envrc_loads_is_kept_while_it_run
 	world_free(&w);
 }
 
+/* direnv's whitelist (direnv.toml) runs an .envrc it names exactly
+ * whatever the .envrc holds, and any .envrc below a prefix: the one named
+ * is read-only with what it loads, so direnv outside, entering it while
+ * the session runs, runs nothing planted; the prefix over the project is
+ * said as the session starts. Control: protected_paths []. */
+static const char plant_whitelisted[] =
+	"echo \"touch $M-whitelisted\" >> sub/.envrc; echo whitelisted $?\n"
+	"echo \"PROMPT_COMMAND='touch $M-dotenv'\" >> sub/.env; echo dotenv $?\n";
+static const char *const whitelisted_steps[] = {"whitelisted", "dotenv", NULL};
+
+BOTH_USERS(guards, what_direnv_whitelists_is_kept_while_it_runs, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "direnvwl");
+	char *toml =
+		fmt("[whitelist]\nexact = [\"%s/sub\"]\nprefix = [\"%s/pkgs/\"]\n", w.proj, w.proj);
+	char *setup = fmt("mkdir -p sub ~/.config/direnv && echo dotenv_if_exists > sub/.envrc && "
+			  "echo A=1 > sub/.env && printf '%%s' '%s' > ~/.config/direnv/direnv.toml",
+			  toml);
+	struct run_result r = outside(&w, "%s", setup);
+	run_free(&r);
+	r = direnv_sub_while(&w, "deny", plant_whitelisted);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_expect(strstr(r.err, "whitelist prefix") && strstr(r.err, "/pkgs/"),
+		  "the prefix was not said\n%s", diag);
+	for (size_t i = 0; whitelisted_steps[i]; i++)
+		cr_expect_not(marked(&w, "deny", whitelisted_steps[i]),
+			      "direnv outside ran what was planted while the session ran (%s)\n%s",
+			      whitelisted_steps[i], diag);
+	char *env = content(w.proj, "sub/.env");
+	cr_expect_str_eq(env, "A=1\n", "sub/.env was changed\n%s", diag);
+	free(env), free(diag);
+	run_free(&r);
+
+	set_config(&w, ", \"protected_paths\": []");
+	r = direnv_sub_while(&w, "ctl", plant_whitelisted);
+	expect_all_landed(whitelisted_steps, &r, "protected_paths []");
+	for (size_t i = 0; whitelisted_steps[i]; i++)
+		cr_expect(marked(&w, "ctl", whitelisted_steps[i]),
+			  "control: direnv outside did not run what was planted (%s)\n%s%s",
+			  whitelisted_steps[i], r.out, r.err);
+	run_free(&r);
+	free(setup), free(toml);
+	world_free(&w);
+}
+
 /* The same in the other layouts a review used: hooks in core.hooksPath
  * (.githooks) that run `pre-commit run`, and one installed with
  * --config=ci/hooks.yaml, in the project; and a nested repository with a
