@@ -1744,7 +1744,7 @@ static int read_direnv_whitelist(struct cordon_policy *p, const struct cordon_co
 		return 0;
 	int e = 0;
 	static const char *const names[] = {"direnv.toml", "config.toml"};
-	for (size_t i = 0; e >= 0 && i < sizeof(names) / sizeof(*names); i++) {
+	for (size_t i = 0; e >= 0 && i < ARRAY_SIZE(names); i++) {
 		char path[PATH_MAX + 16];
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		FILE *f = cordon_fopen_regular(path);
@@ -1752,7 +1752,7 @@ static int read_direnv_whitelist(struct cordon_policy *p, const struct cordon_co
 			continue;
 		char *text = malloc(65536);
 		size_t n = text ? fread(text, 1, 65535, f) : 0;
-		fclose(f);
+		(void)fclose(f); /* (read only) */
 		if (!text)
 			return -ENOMEM;
 		text[n] = '\0';

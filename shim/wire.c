@@ -116,7 +116,7 @@ static void emit(struct out *o, const struct cordon_policy *p)
 	}
 	const struct cordon_strv *lists[] = {&p->envrc_allowed, &p->envrc_whitelisted,
 					     &p->envrc_prefixes};
-	for (size_t l = 0; l < sizeof(lists) / sizeof(*lists); l++) {
+	for (size_t l = 0; l < ARRAY_SIZE(lists); l++) {
 		put_u32(o, (uint32_t)lists[l]->n);
 		for (size_t i = 0; i < lists[l]->n; i++)
 			put_str(o, lists[l]->v[i]);
