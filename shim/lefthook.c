@@ -86,8 +86,15 @@ static int named(const char *v, size_t n, const char *worktree, struct cordon_st
 	if (keep == 0) { /* a glob at the worktree's top: what it matches now */
 		glob_t g;
 		if ((size_t)snprintf(path, sizeof(path), "%s/%.*s", worktree, (int)n, v) >=
-			    sizeof(path) ||
-		    glob(path, GLOB_NOSORT, NULL, &g) != 0)
+		    sizeof(path))
+			return 0;
+		/* And the pattern itself, one name at the top: a name to watch
+		 * (shim/linux/reguard.c moves aside each new match as it
+		 * appears; a commit outside during the session would merge
+		 * it). */
+		if (!memchr(v, '/', n) && cordon_strv_push_new(out, path) < 0)
+			return -ENOMEM;
+		if (glob(path, GLOB_NOSORT, NULL, &g) != 0)
 			return 0;
 		int e = 0;
 		for (size_t i = 0; e >= 0 && i < g.gl_pathc && i < 64; i++)

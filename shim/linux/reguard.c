@@ -44,6 +44,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
+#include <glob.h>
 #include <limits.h>
 #include <linux/mount.h>
 #include <linux/stat.h>
@@ -87,6 +89,11 @@ struct kept {
 	ino_t ino;
 	/* A way the session could lay a lure on (borrowed), or NULL. */
 	struct cordon_hidden_way *way;
+	/* A made name whose last part is a glob (lefthook's extends:
+	 * lefthook-*.yml at the worktree's top): each match made since the
+	 * session started is moved aside as it appears (one older is the
+	 * user's, guarded as protected files are). */
+	bool pattern;
 };
 
 #define WATCHED        (IN_CREATE | IN_MOVED_TO | IN_ONLYDIR)
@@ -209,7 +216,9 @@ static int add(const char *path, bool hide, bool made, struct cordon_hidden_way 
 				   0,
 				   there ? st.st_dev : 0,
 				   there ? st.st_ino : 0,
-				   way};
+				   way,
+				   false};
+	g.v[g.n - 1].pattern = made && !way && strpbrk(g.v[g.n - 1].name, "*?[") != NULL;
 	if (way) { /* as it started */
 		g.v[g.n - 1].dev = (dev_t)way->dev;
 		g.v[g.n - 1].ino = (ino_t)way->ino;
@@ -466,7 +475,7 @@ static void stand_in(struct kept *k, const char *path, struct cordon_strv *said)
 static void move_made(struct kept *k, const char *path)
 {
 	struct cordon_strv said = {0};
-	bool own = strcmp(path, k->path) == 0;
+	bool own = k->pattern || strcmp(path, k->path) == 0;
 	int moved = g.sweep ? cordon_sweep_disarm_now(g.sweep, path, own ? NULL : k->path,
 						      k->moved > 0, &said)
 			    : 0;
@@ -491,6 +500,34 @@ static void move_made(struct kept *k, const char *path)
 				     (size_t)n < sizeof(line) ? (size_t)n : sizeof(line));
 	}
 	cordon_strv_free(&said);
+}
+
+/* The matches of K's pattern made since the session started, moved
+ * aside: NAME's (an event's), or, NULL, each there now (made before the
+ * watch began). */
+static void match_made(struct kept *k, const char *name)
+{
+	glob_t matches = {0};
+	char path[PATH_MAX];
+	const char *base = k->name;
+	size_t dir = (size_t)(base - 1 - k->path);
+	if (name) {
+		if (fnmatch(base, name, FNM_PERIOD) != 0 ||
+		    (size_t)snprintf(path, sizeof(path), "%.*s/%s", (int)dir, k->path, name) >=
+			    sizeof(path))
+			return;
+	} else if (glob(k->path, GLOB_NOSORT, NULL, &matches) != 0) {
+		return;
+	}
+	for (size_t i = 0; i < (name ? 1 : matches.gl_pathc); i++) {
+		const char *at = name ? path : matches.gl_pathv[i];
+		struct stat st;
+		if (g.sweep && lstat(at, &st) == 0 && !cordon_is_stand_in(at) &&
+		    cordon_sweep_laid(g.sweep, at, &st))
+			move_made(k, at);
+	}
+	if (!name)
+		globfree(&matches);
 }
 
 /* K's way followed down from its top: each directory on it that exists
@@ -548,6 +585,10 @@ static void settle(struct kept *k, bool event)
 			k->lv[i].wd = -1;
 		return; /* its directory is not there (yet) */
 	}
+	if (k->pattern) {
+		match_made(k, NULL);
+		return;
+	}
 	if (lstat(k->path, &st) < 0)
 		return;
 	if (k->made) {
@@ -579,6 +620,11 @@ static void seen(int wd, const char *name)
 			const char *next = k->path + k->lv[l].end + 1;
 			size_t len = l + 1 < k->levels ? k->lv[l + 1].end - k->lv[l].end - 1
 						       : strlen(next);
+			/* A match of a pattern, in its own directory. */
+			if (k->pattern && l + 1 == k->levels) {
+				match_made(k, name);
+				break;
+			}
 			if (len == n && strncmp(next, name, n) == 0) {
 				settle(k, true);
 				break;

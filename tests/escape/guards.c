@@ -572,6 +572,51 @@ BOTH_USERS(guards, what_lefthook_config_names_runs_nothing_planted, .timeout = 6
 							  "ci/more.yml", commit_outside, NULL});
 }
 
+/* lefthook's extends with a glob at the worktree's top (lefthook-*.yml):
+ * a new match the session makes is moved aside as it appears, so a
+ * commit outside while the session runs merges nothing planted (before,
+ * only the session's end moved it). Control: protected_paths []. */
+static const char lefthook_glob_setup[] =
+	"printf 'extends:\n  - \"lefthook-*.yml\"\n' > lefthook.yml\n"
+	"echo true > lefthook-team.yml\n"
+	"printf '#!/bin/sh\n# lefthook\nfor f in lefthook-*.yml; do [ -f \"$f\" ] && sh \"$f\"; done; "
+	"true\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit\n";
+static const char plant_lefthook_glob[] =
+	"echo \"touch $M-glob\" > lefthook-local-x.yml; echo glob $?\n" WAIT_GO;
+
+BOTH_USERS(guards, a_new_match_of_a_lefthook_glob_is_moved_aside_while_it_runs, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "lhglob");
+	struct run_result r = outside(&w, "%s", lefthook_glob_setup);
+	run_free(&r);
+	char *commit =
+		fmt("cd %s && git commit -q --allow-empty -m during >/dev/null 2>&1; true", w.proj);
+	char *deny = plant(&w, "deny", "", plant_lefthook_glob);
+	r = world_while_outside(&w, w.cfg, deny, commit);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_assert(strstr(r.out, "glob 0"), "the plant did not run\n%s", diag);
+	cr_expect_not(marked(&w, "deny", "glob"),
+		      "a commit outside merged the match planted while the session ran\n%s", diag);
+	cr_expect(present(w.proj, "lefthook-local-x.yml.cordon-disarmed"),
+		  "the match was not moved aside\n%s", diag);
+	cr_expect(present(w.proj, "lefthook-team.yml"), "the user's own match was moved\n%s", diag);
+	free(diag);
+	run_free(&r);
+
+	r = outside(&w, "rm -f lefthook-local-x.yml*");
+	run_free(&r);
+	set_config(&w, ", \"protected_paths\": []");
+	char *ctl = plant(&w, "ctl", "", plant_lefthook_glob);
+	r = world_while_outside(&w, w.cfg, ctl, commit);
+	cr_assert(strstr(r.out, "glob 0"), "control: the plant did not land: %s%s", r.out, r.err);
+	cr_expect(marked(&w, "ctl", "glob"), "control: the commit outside did not merge it\n%s%s",
+		  r.out, r.err);
+	run_free(&r);
+	free(ctl), free(deny), free(commit);
+	world_free(&w);
+}
+
 /* An .envrc loads other files: direnv allows the .envrc by its bytes, not
  * what it loads. What it sources (a directory's .envrc by source_env, an
  * .envrc.local by source_env_if_exists, missing, made inside), the .env
