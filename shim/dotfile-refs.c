@@ -277,6 +277,7 @@ static bool report(struct scan *s, const char *w, size_t n, char *out, size_t si
 
 static void scan_file(struct scan *s, enum kind k, const char *path, int depth);
 static void scan_shell_line(struct scan *s, const char *line, int depth);
+static void source_up(struct scan *s, const char *name, size_t n, int depth);
 
 /* A file named to be sourced or included (~/F or absolute): read too. */
 static void follow(struct scan *s, enum kind k, const char *named, int depth)
@@ -304,12 +305,13 @@ enum mode {
 	M_SETVAL,
 	M_ADDPATH,
 	M_REDIRECT,
-	M_DOTENV, /* direnv's dotenv FILE (.env when none) */
-	M_INTERP, /* an interpreter's script (bash x.sh, python3 tools/env.py) */
-	M_READ,   /* what an .envrc reads into its variables (cat F ...) */
-	M_READ1,  /* the same, one word (< F) */
-	M_CD,     /* an .envrc's cd DIR */
-	M_CMDLINE /* a shell's -c LINE */
+	M_DOTENV,  /* direnv's dotenv FILE (.env when none) */
+	M_INTERP,  /* an interpreter's script (bash x.sh, python3 tools/env.py) */
+	M_READ,    /* what an .envrc reads into its variables (cat F ...) */
+	M_READ1,   /* the same, one word (< F) */
+	M_CD,      /* an .envrc's cd DIR */
+	M_CMDLINE, /* a shell's -c LINE */
+	M_UP       /* direnv's source_up [FILE] (.envrc when none) */
 };
 
 struct shline {
@@ -326,6 +328,7 @@ struct shline {
 	bool for_cmd; /* in its list, the next word is a command's name */
 	bool procsub; /* in <( ... ) */
 	bool dotenv;  /* a dotenv with no file named yet */
+	bool up;      /* a source_up with no file named yet */
 	bool cd;      /* the file sourced is read from its directory (source_env) */
 	bool interp;  /* M_INTERP's program is no shell (-e, -m: code, not a script) */
 	bool runner;  /* after a runner (env, timeout): its options are skipped */
@@ -531,10 +534,13 @@ static void shell_word(struct shline *l, const char *w, size_t n)
 			    w, n))
 			l->mode = M_DECL;
 		else if (s->base &&
-			 in_list((const char *const[]){"source_up", "source_up_if_exists",
-						       "source_url", "fetchurl", NULL},
-				 w, n))
-			l->mode = M_NONE; /* (a parent's .envrc; an URL with its hash) */
+			 in_list((const char *const[]){"source_up", "source_up_if_exists", NULL}, w,
+				 n)) {
+			l->mode = M_UP;
+			l->up = true;
+		} else if (s->base &&
+			   in_list((const char *const[]){"source_url", "fetchurl", NULL}, w, n))
+			l->mode = M_NONE; /* (an URL with its hash) */
 		else if (s->base &&
 			 in_list((const char *const[]){"dotenv", "dotenv_if_exists", NULL}, w, n)) {
 			l->mode = M_DOTENV;
@@ -631,6 +637,11 @@ static void shell_word(struct shline *l, const char *w, size_t n)
 			s->exists = false;
 		}
 		break;
+	case M_UP:
+		l->mode = M_NONE;
+		l->up = false;
+		source_up(s, w, n, l->depth);
+		break;
 	case M_DOTENV:
 		if (w[0] == '-')
 			break;
@@ -675,9 +686,46 @@ static void shell_word(struct shline *l, const char *w, size_t n)
 }
 
 /* The end of a command: a dotenv that named no file reads .env. */
+/* direnv's source_up NAME (N bytes): the nearest NAME in a directory
+ * above the one the shell is in (S's base), sourced from its own
+ * directory. Each name on the way up is reported, down to the first that
+ * exists, which is read too: a nearer one made (packages/.envrc, which
+ * nothing allowed, above packages/web: round 26b) is what direnv would
+ * source then. */
+static void source_up(struct scan *s, const char *name, size_t n, int depth)
+{
+	char dir[PATH_MAX], path[PATH_MAX];
+	if (!s->base || n == 0 || memchr(name, '/', n) || memchr(name, '$', n) ||
+	    memchr(name, '`', n) ||
+	    (size_t)snprintf(dir, sizeof(dir), "%s", s->base) >= sizeof(dir))
+		return;
+	for (char *slash = strrchr(dir, '/'); slash && s->err >= 0; slash = strrchr(dir, '/')) {
+		*slash = '\0';
+		if ((size_t)snprintf(path, sizeof(path), "%s/%.*s", dir, (int)n, name) >=
+		    sizeof(path))
+			return;
+		int r = s->fn(path, s->file, s->arg);
+		if (r < 0) {
+			s->err = r;
+			return;
+		}
+		struct stat st;
+		if (lstat(path, &st) == 0) {
+			s->cd_into = true;
+			follow(s, SHELL, path, depth);
+			s->cd_into = false;
+			return;
+		}
+	}
+}
+
 static void command_end(struct shline *l)
 {
 	char out[PATH_MAX];
+	if (l->up) {
+		l->up = false;
+		source_up(l->s, ".envrc", 6, l->depth);
+	}
 	if (!l->dotenv)
 		return;
 	l->dotenv = false;

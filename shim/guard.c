@@ -2031,39 +2031,51 @@ static int protect_envrc_loads(struct cordon_guard_plan *plan, const struct reac
 	return e;
 }
 
-/* What each .envrc below the top of TOP that direnv allows (ALLOWED)
- * loads, protected as the top one's is: direnv outside obeys it as soon
- * as it is written, and the sweep's judgement comes only as the session
- * ends. One allowed but missing (renamed away by an earlier session, to
- * be put back with the same bytes, which direnv still allows) is a name
- * moved aside as it appears. Not in the project's dependencies. */
+/* What each .envrc below the top of TOP that direnv allows or its
+ * whitelist names (LIST) loads, protected as the top one's is, and the
+ * .envrc itself: direnv outside obeys what it loads as soon as it is
+ * written, and keeps allowing each version it was ever allowed at (a
+ * session wrote back an older one that loaded a file it then planted:
+ * round 26b). One allowed but missing (renamed away by an earlier
+ * session, to be put back with the same bytes) is a name moved aside as
+ * it appears. A whitelisted .env (direnv's load_dotenv) is protected
+ * itself. Not in the project's dependencies. The list holds the paths
+ * direnv resolved: TOP is compared as named and as resolved (a root
+ * named through a link: round 26b). */
 static int protect_allowed_envrcs(struct cordon_guard_plan *plan, const struct reach *r,
-				  const char *top, const struct cordon_strv *allowed)
+				  const char *top, const struct cordon_strv *list, const char *source)
 {
-	static const char source[] = "protected_paths (a subdirectory .envrc direnv allows)";
-	size_t tn = strlen(top);
+	cleanup_free char *real = canon_of(r, top);
+	const char *tops[] = {top, real && strcmp(real, top) != 0 ? real : NULL};
 	int e = 0;
-	for (size_t i = 0; e >= 0 && i < allowed->n; i++) {
-		const char *path = allowed->v[i], *base = strrchr(path, '/');
-		if (strncmp(path, top, tn) != 0 || path[tn] != '/' ||
-		    strcmp(base, "/.envrc") != 0 || base == path + tn || strstr(path, "/../") ||
-		    strstr(path, "/./") || strstr(path, "//") ||
+	for (size_t i = 0; e >= 0 && i < list->n; i++) {
+		const char *path = list->v[i], *base = strrchr(path, '/');
+		bool envrc = strcmp(base, "/.envrc") == 0;
+		size_t tn = 0;
+		for (size_t t = 0; !tn && t < ARRAY_SIZE(tops); t++)
+			if (tops[t] && strncmp(path, tops[t], strlen(tops[t])) == 0 &&
+			    path[strlen(tops[t])] == '/')
+				tn = strlen(tops[t]);
+		if (!tn || (!envrc && strcmp(base, "/.env") != 0) || base == path + tn ||
+		    strstr(path, "/../") || strstr(path, "/./") || strstr(path, "//") ||
 		    cordon_sweep_in_dependencies(path + tn + 1))
 			continue;
 		struct stat st;
-		if (lstat(path, &st) == 0)
+		bool there = lstat(path, &st) == 0;
+		if (!there && errno != ENOENT)
+			continue;
+		e = protect(plan, r, path, source, 0);
+		if (e >= 0 && there && envrc)
 			e = protect_envrc_loads(plan, r, path, source);
-		else if (errno == ENOENT)
-			e = protect(plan, r, path, source, 0);
 	}
 	return e;
 }
 
-/* For the protected .envrc at PATH, at a root's top: what the allowed
- * .envrc files below that top load (protect_allowed_envrcs). One direnv's
- * whitelist names exactly runs whatever it holds: it is protected itself
- * too. Below a whitelisted prefix direnv runs any .envrc, one the session
- * makes too: said, as nothing can keep every name that could be made. */
+/* For the protected .envrc at PATH, at a root's top: what the .envrc
+ * files below that top that direnv allows, or its whitelist names, load
+ * (protect_allowed_envrcs). Below a whitelisted prefix direnv runs any
+ * .envrc, one the session makes too: said, as nothing can keep every
+ * name that could be made. */
 static int allowed_below(struct cordon_guard_plan *plan, const struct reach *r, const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -2074,29 +2086,24 @@ static int allowed_below(struct cordon_guard_plan *plan, const struct reach *r, 
 	if (!top)
 		return -ENOMEM;
 	size_t tn = strlen(top);
-	int e = protect_allowed_envrcs(plan, r, top, &p->envrc_allowed);
-	for (size_t i = 0; e >= 0 && i < p->envrc_whitelisted.n; i++) {
-		const char *w = p->envrc_whitelisted.v[i];
-		if (strncmp(w, top, tn) != 0 || w[tn] != '/' || strcmp(w, path) == 0)
-			continue;
-		e = protect(plan, r, w, "protected_paths (an .envrc direnv's whitelist names)", 0);
-	}
+	int e = protect_allowed_envrcs(plan, r, top, &p->envrc_allowed,
+				       "protected_paths (a subdirectory .envrc direnv allows)");
 	if (e >= 0)
-		e = protect_allowed_envrcs(plan, r, top, &p->envrc_whitelisted);
+		e = protect_allowed_envrcs(plan, r, top, &p->envrc_whitelisted,
+					   "protected_paths (an .envrc direnv's whitelist names)");
 	for (size_t i = 0; e >= 0 && i < p->envrc_prefixes.n; i++) {
 		const char *w = p->envrc_prefixes.v[i];
 		size_t wn = strlen(w);
 		/* (A prefix of the top's path, or one that starts below it.) */
 		if ((wn <= tn && strncmp(top, w, wn) == 0) ||
 		    (wn > tn && strncmp(w, top, tn) == 0 && w[tn] == '/'))
-			e = say_once(
-				&plan->warnings,
-				"direnv runs every .envrc whose path starts "
-				"with %s without direnv allow (the whitelist prefix in its "
-				"config): one a session makes in a subdirectory of %s runs "
-				"outside as soon as it is made, until cordon moves it aside as "
-				"the session ends; name the .envrc files under exact instead",
-				w, top);
+			e = say_once(&plan->warnings,
+				     "direnv runs every .envrc whose path starts with %s without "
+				     "direnv allow (the whitelist prefix in its config): one a "
+				     "session makes in a subdirectory of %s runs outside as soon as "
+				     "it is made, until cordon moves it aside as the session ends; "
+				     "name the .envrc files under exact instead",
+				     w, top);
 	}
 	return e;
 }

@@ -1649,20 +1649,27 @@ static int guard_relative_xdg(struct cordon_policy *p, const struct cordon_conte
 	return r;
 }
 
-/* Whether PATH lies where a write rule of P reaches. */
-static bool reached_by_write(const struct cordon_policy *p, const char *path)
+/* What direnv runs in the directories a write rule of P reaches (its
+ * allow list and its whitelist), being read: those directories as the
+ * rules name them and as resolved (direnv records resolved paths: a root
+ * named through a link lost its entries, round 26b). */
+struct direnv_read {
+	struct cordon_policy *p;
+	struct cordon_strv writable;
+};
+
+static bool reached_by_write(const struct direnv_read *d, const char *path)
 {
-	for (size_t k = 0; path[0] == '/' && k < p->n_rules; k++)
-		if ((p->rules[k].access & CORDON_ACCESS_WRITE) &&
-		    cordon_path_under(path, p->rules[k].path))
+	for (size_t k = 0; path[0] == '/' && k < d->writable.n; k++)
+		if (cordon_path_under(path, d->writable.v[k]))
 			return true;
 	return false;
 }
 
 /* The quoted strings of the TOML array (or string) after "KEY =" at T,
  * up to its "]" (a line, or more for an array), each to FN. */
-static int toml_strings(const char *t, struct cordon_policy *p,
-			int (*fn)(struct cordon_policy *p, const char *s))
+static int toml_strings(const char *t, struct direnv_read *d,
+			int (*fn)(struct direnv_read *d, const char *s))
 {
 	bool array = false;
 	t += strspn(t, " \t");
@@ -1686,7 +1693,7 @@ static int toml_strings(const char *t, struct cordon_policy *p,
 		if (t[n] == q && n < sizeof(s)) {
 			memcpy(s, t, n);
 			s[n] = '\0';
-			e = fn(p, s);
+			e = fn(d, s);
 		}
 		t += n + (t[n] == q);
 		if (!array)
@@ -1697,7 +1704,7 @@ static int toml_strings(const char *t, struct cordon_policy *p,
 
 /* direnv's [whitelist] exact entry S: an .envrc (a directory names its
  * .envrc) it runs whatever it holds. */
-static int whitelisted_exact(struct cordon_policy *p, const char *s)
+static int whitelisted_exact(struct direnv_read *d, const char *s)
 {
 	char path[PATH_MAX];
 	size_t n = strlen(s);
@@ -1706,26 +1713,24 @@ static int whitelisted_exact(struct cordon_policy *p, const char *s)
 	const char *base = memrchr(s, '/', n);
 	bool file = base && ((n - (size_t)(base - s) == 7 && strncmp(base, "/.envrc", 7) == 0) ||
 			     (n - (size_t)(base - s) == 5 && strncmp(base, "/.env", 5) == 0));
-	if (s[0] != '/' ||
-	    (size_t)snprintf(path, sizeof(path), "%.*s%s", (int)n, s, file ? "" : "/.envrc") >=
-		    sizeof(path) ||
-	    !reached_by_write(p, path))
+	if (s[0] != '/' || (size_t)snprintf(path, sizeof(path), "%.*s%s", (int)n, s,
+					    file ? "" : "/.envrc") >= sizeof(path) ||
+	    !reached_by_write(d, path))
 		return 0;
-	return cordon_strv_push_new(&p->envrc_whitelisted, path);
+	return cordon_strv_push_new(&d->p->envrc_whitelisted, path);
 }
 
 /* direnv's [whitelist] prefix entry S: it runs any .envrc whose path
  * starts with it. Kept where a write rule reaches below it, or it is
  * below one. */
-static int whitelisted_prefix(struct cordon_policy *p, const char *s)
+static int whitelisted_prefix(struct direnv_read *d, const char *s)
 {
 	if (s[0] != '/')
 		return 0;
-	bool near = reached_by_write(p, s);
-	for (size_t k = 0; !near && k < p->n_rules; k++)
-		near = (p->rules[k].access & CORDON_ACCESS_WRITE) &&
-		       strncmp(p->rules[k].path, s, strlen(s)) == 0;
-	return near ? cordon_strv_push_new(&p->envrc_prefixes, s) : 0;
+	bool near = reached_by_write(d, s);
+	for (size_t k = 0; !near && k < d->writable.n; k++)
+		near = strncmp(d->writable.v[k], s, strlen(s)) == 0;
+	return near ? cordon_strv_push_new(&d->p->envrc_prefixes, s) : 0;
 }
 
 /* direnv's config ($XDG_CONFIG_HOME/direnv/direnv.toml or config.toml,
@@ -1733,7 +1738,7 @@ static int whitelisted_prefix(struct cordon_policy *p, const char *s)
  * lists (the launcher cannot be told otherwise that direnv runs an
  * .envrc nobody allowed). Read as text: a section header, then KEY = a
  * string or an array of strings. */
-static int read_direnv_whitelist(struct cordon_policy *p, const struct cordon_context *ctx)
+static int read_direnv_whitelist(struct direnv_read *d, const struct cordon_context *ctx)
 {
 	const char *xdg = ctx->getenv_fn ? ctx->getenv_fn("XDG_CONFIG_HOME") : NULL;
 	char dir[PATH_MAX];
@@ -1761,15 +1766,13 @@ static int read_direnv_whitelist(struct cordon_policy *p, const struct cordon_co
 			char *t = line + strspn(line, " \t");
 			if (*t == '[')
 				in = strncmp(t, "[whitelist]", 11) == 0;
-			else if (in &&
-				 (strncmp(t, "exact", 5) == 0 || strncmp(t, "prefix", 6) == 0)) {
+			else if (in && (strncmp(t, "exact", 5) == 0 || strncmp(t, "prefix", 6) == 0)) {
 				bool exact = t[0] == 'e';
 				char *eq = t + (exact ? 5 : 6);
 				eq += strspn(eq, " \t");
 				if (*eq == '=')
-					e = toml_strings(eq + 1, p,
-							 exact ? whitelisted_exact
-							       : whitelisted_prefix);
+					e = toml_strings(eq + 1, d,
+							 exact ? whitelisted_exact : whitelisted_prefix);
 			}
 			line = strchr(line, '\n');
 			line = line ? line + 1 : NULL;
@@ -1781,14 +1784,15 @@ static int read_direnv_whitelist(struct cordon_policy *p, const struct cordon_co
 
 /* The .envrc files direnv allows that a write rule of P reaches, into
  * P->envrc_allowed: direnv's allow list ($XDG_DATA_HOME/direnv/allow,
- * ~/.local/share/direnv/allow) holds a file for each, named by the hash
- * of its path and its bytes and holding its path; direnv runs no other.
- * What those below a root's top load is protected (shim/guard.c). A
- * session cannot write the list: ~/.local/share/direnv is protected and
- * hidden. At most ALLOWED_MAX entries are read. */
-#define ALLOWED_MAX 4096
-
-static int read_envrc_allowed(struct cordon_policy *p, const struct cordon_context *ctx)
+ * ~/.local/share/direnv/allow) holds a file for each version of each it
+ * allowed, named by the hash of its path and its bytes and holding its
+ * path; direnv runs no other (but what its whitelist names: above). What
+ * those below a root's top load is protected (shim/guard.c). A session
+ * cannot write the list: ~/.local/share/direnv is protected and hidden.
+ * Each entry is read (~6 us a launch; direnv prune removes stale ones):
+ * a cap would leave out, unsaid, whatever came past it in the
+ * directory's order (round 26b). */
+static int read_direnv_allowed(struct direnv_read *d, const struct cordon_context *ctx)
 {
 	char dirs[2][PATH_MAX];
 	size_t nd = 0;
@@ -1803,21 +1807,18 @@ static int read_envrc_allowed(struct cordon_policy *p, const struct cordon_conte
 	    (nd == 0 || strcmp(dirs[0], dirs[1]) != 0))
 		nd++;
 	int e = 0;
-	size_t seen = 0;
 	for (size_t i = 0; e >= 0 && i < nd; i++) {
 		int dfd = open(dirs[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
-		if (!d) {
+		DIR *dir = dfd >= 0 ? fdopendir(dfd) : NULL;
+		if (!dir) {
 			if (dfd >= 0)
 				close(dfd);
 			continue;
 		}
-		for (struct dirent *de; e >= 0 && seen < ALLOWED_MAX && (de = readdir(d));) {
+		for (struct dirent *de; e >= 0 && (de = readdir(dir));) {
 			if (de->d_name[0] == '.')
 				continue;
-			seen++;
-			int fd = openat(dfd, de->d_name,
-					O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+			int fd = openat(dfd, de->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 			struct stat st;
 			char path[PATH_MAX];
 			ssize_t n = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)
@@ -1831,12 +1832,33 @@ static int read_envrc_allowed(struct cordon_policy *p, const struct cordon_conte
 			path[strcspn(path, "\n")] = '\0';
 			/* (Those of other projects, most of the list, are left:
 			 * only one a write rule reaches can be below a root.) */
-			if (reached_by_write(p, path))
-				e = cordon_strv_push_new(&p->envrc_allowed, path);
+			if (reached_by_write(d, path))
+				e = cordon_strv_push_new(&d->p->envrc_allowed, path);
 		}
-		closedir(d);
+		closedir(dir);
 	}
-	return e < 0 ? e : read_direnv_whitelist(p, ctx);
+	return e;
+}
+
+static int read_envrc_allowed(struct cordon_policy *p, const struct cordon_context *ctx)
+{
+	struct direnv_read d = {.p = p};
+	int e = 0;
+	for (size_t k = 0; e >= 0 && k < p->n_rules; k++) {
+		if (!(p->rules[k].access & CORDON_ACCESS_WRITE))
+			continue;
+		e = cordon_strv_push_new(&d.writable, p->rules[k].path);
+		char *real = e >= 0 ? realpath(p->rules[k].path, NULL) : NULL;
+		if (real)
+			e = cordon_strv_push_new(&d.writable, real);
+		free(real);
+	}
+	if (e >= 0)
+		e = read_direnv_allowed(&d, ctx);
+	if (e >= 0)
+		e = read_direnv_whitelist(&d, ctx);
+	cordon_strv_free(&d.writable);
+	return e;
 }
 
 static int resolve_guards(const struct cordon_config *cfg, const struct cordon_context *ctx,

@@ -324,7 +324,7 @@ Test(guard, symlink_in_writable_dir_is_pinned)
 	char *real = at(t.proj, "real-vscode");
 	cr_assert_eq(mkdir(real, 0755), 0);
 	char *link = at(t.proj, ".vscode");
-	cr_assert_eq(symlink(real, link), 0);
+	cr_assert_eq(symlink("real", link), 0); /* (relative, as ln -s makes it) */
 	struct cordon_policy p;
 	resolve(&t, "{}", &p);
 	struct cordon_guard_plan plan;
@@ -995,7 +995,7 @@ static int collect(const char *path, const char *file, void *arg)
 /* The names an .envrc loads: what it sources (a directory's .envrc), the
  * file dotenv reads (.env for none), a program run by its path, and what
  * a sourced file names from its own directory; not what PATH_add puts on
- * PATH, a parent's .envrc, a command found on PATH, or a name with
+ * PATH, a command found on PATH, or a name with
  * something to expand. */
 Test(guard, what_an_envrc_loads_is_named)
 {
@@ -1011,7 +1011,7 @@ Test(guard, what_an_envrc_loads_is_named)
 				 "source_env sub\n"
 				 "source lib/common.sh\n"
 				 "eval \"$(./bin/gen-env --bash)\"; watch_file package.json\n"
-				 "PATH_add bin\nlayout node\nuse nix\nsource_up\n"
+				 "PATH_add bin\nlayout node\nuse nix\n"
 				 "source_env \"$DIR/x\"\nnpm --version\n"
 				 "for f in envd/*.sh; do source \"$f\"; done\n"
 				 "bash scripts/a.sh; eval \"$(python3 -u tools/b.py)\"; sh -c 'x'\n"
@@ -1138,6 +1138,33 @@ Test(guard, what_direnv_whitelists_is_planned)
 	tree_free(&t);
 }
 
+/* direnv's source_up [FILE]: each FILE on the way up from the .envrc's
+ * directory, to the first there is (read too, from its own directory):
+ * a nearer one made would be what direnv sources (round 26b made
+ * packages/.envrc above packages/web). */
+Test(guard, source_up_names_each_envrc_up_to_the_first)
+{
+	struct tree t;
+	tree_init(&t, "envrcup");
+	free(write_file(t.proj, ".envrc", "dotenv\n"));
+	char *envrc = write_file(t.proj, "a/b/.envrc", "source_up\nsource_up_if_exists x.sh\n");
+	struct cordon_strv got = {0};
+	char dynamic[128];
+	cr_assert_eq(cordon_envrc_refs(envrc, t.home, collect, &got, dynamic, sizeof(dynamic)), 0);
+	char *a = at(t.proj, "a/.envrc"), *top = at(t.proj, ".envrc"), *env = at(t.proj, ".env"),
+	     *ax = at(t.proj, "a/x.sh"), *x = at(t.proj, "x.sh");
+	cr_expect(cordon_strv_contains(&got, a), "a/.envrc, missing, is named");
+	cr_expect(cordon_strv_contains(&got, top), "the first there is, is named");
+	cr_expect(cordon_strv_contains(&got, env), "and read (its dotenv)");
+	cr_expect(cordon_strv_contains(&got, ax) && cordon_strv_contains(&got, x),
+		  "source_up's FILE on the way up");
+	char *above = fmt("%s/.envrc", t.root);
+	cr_expect_not(cordon_strv_contains(&got, above), "not past the first there is");
+	free(above), free(a), free(top), free(env), free(ax), free(x), free(envrc);
+	cordon_strv_free(&got);
+	tree_free(&t);
+}
+
 /* A loop over what a command prints sources names built at run time:
  * said (the list file read), not taken for a loop over names (before, its
  * command's words were taken for the names, and nothing was said). A loop
@@ -1211,17 +1238,17 @@ Test(guard, what_lefthook_config_names_is_named)
 	cr_assert_eq(cordon_lefthook_refs(json, t.proj, &got), 0);
 	cr_assert_eq(cordon_lefthook_refs(toml, t.proj, &got), 0);
 	cr_assert_eq(cordon_lefthook_refs(runs, t.proj, &got), 0);
-	expect_named(&got, t.proj,
-		     (const char *const[]){"ci/lefthook.rc", "scripts/lh", "ci/base.yml", "shared",
-					   "top1.yml", "x.json", "y.json", "r.sh", "loc", "t.toml",
-					   "scripts/lint.sh", "scripts/fmt.sh", "tools/x.js",
-					   /* (each command in each root: which one's it is does
+	expect_named(
+		&got, t.proj,
+		(const char *const[]){"ci/lefthook.rc", "scripts/lh", "ci/base.yml", "shared",
+				      "top1.yml", "top*.yml", "x.json", "y.json", "r.sh", "loc",
+				      "t.toml", "scripts/lint.sh", "scripts/fmt.sh", "tools/x.js",
+				      /* (each command in each root: which one's it is does
 					    * not matter for what is kept) */
-					   "web/scripts/lint.sh", "web/scripts/fmt.sh",
-					   "web/tools/x.js", "ci/next.rc", "local2", "sub/j1.sh",
-					   "sub/j2.sh", "web/sub/j1.sh", "web/sub/j2.sh", "j3.sh",
-					   "web/j3.sh", "list-files.sh", "web/list-files.sh",
-					   NULL});
+				      "web/scripts/lint.sh", "web/scripts/fmt.sh", "web/tools/x.js",
+				      "ci/next.rc", "local2", "sub/j1.sh", "sub/j2.sh",
+				      "web/sub/j1.sh", "web/sub/j2.sh", "j3.sh", "web/j3.sh",
+				      "list-files.sh", "web/list-files.sh", NULL});
 	cordon_strv_free(&got);
 	free(yml);
 	free(json);

@@ -685,16 +685,22 @@ BOTH_USERS(guards, what_a_subdirectory_envrc_loads_runs_nothing_planted, .timeou
 
 /* The session's BODY (planted, marks TAG) while direnv outside enters
  * sub/ once it is ready: what it printed. */
-static struct run_result direnv_sub_while(struct world *w, const char *tag, const char *body)
+static struct run_result direnv_in_while(struct world *w, const char *dir, const char *tag,
+					 const char *body)
 {
 	char *script = fmt("%s%s", body, WAIT_GO);
 	char *planted = plant(w, tag, "", script);
-	char *direnv = fmt("cd %s/sub && direnv exec . sh -c 'eval \"${PROMPT_COMMAND:-true}\"' "
+	char *direnv = fmt("cd %s%s%s && direnv exec . sh -c 'eval \"${PROMPT_COMMAND:-true}\"' "
 			   ">/dev/null 2>&1; true",
-			   w->proj);
+			   dir[0] == '/' ? "" : w->proj, dir[0] == '/' ? "" : "/", dir);
 	struct run_result r = world_while_outside(w, w->cfg, planted, direnv);
 	free(direnv), free(planted), free(script);
 	return r;
+}
+
+static struct run_result direnv_sub_while(struct world *w, const char *tag, const char *body)
+{
+	return direnv_in_while(w, "sub", tag, body);
 }
 
 /* The same .envrc, allowed: what it loads is kept while the session runs
@@ -751,6 +757,100 @@ BOTH_USERS(guards, what_an_allowed_subdirectory_envrc_loads_is_kept_while_it_run
 			  "control: direnv outside did not run what was planted (%s)\n%s%s",
 			  sub_envrc_steps[i], r.out, r.err);
 	run_free(&r);
+	world_free(&w);
+}
+
+/* Two more ways to what direnv outside runs from an allowed
+ * subdirectory .envrc (round 26b): an older version of it, which direnv
+ * still allows (its allow list keeps each), written back, loading a file
+ * the session then plants; and source_up, which sources the nearest
+ * .envrc above whatever it holds: a nearer one made (packages/.envrc,
+ * above packages/web) is moved aside as it appears. direnv outside,
+ * entering each while the session runs, runs nothing planted. Control:
+ * protected_paths []. */
+static const char reach_setup[] =
+	"mkdir -p sub packages/web && echo true > .envrc && direnv allow . 2>&1\n"
+	"echo 'source_env_if_exists .envrc.local' > sub/.envrc && (cd sub && direnv allow . "
+	"2>&1)\n"
+	"echo dotenv_if_exists > sub/.envrc && (cd sub && direnv allow . 2>&1)\n"
+	"echo source_up > packages/web/.envrc && (cd packages/web && direnv allow . 2>&1)\n";
+static const char plant_old_version[] = "echo 'source_env_if_exists .envrc.local' > sub/.envrc; "
+					"echo \"touch $M-old\" > sub/.envrc.local; echo old $?\n";
+static const char plant_up[] = "echo \"touch $M-up\" > packages/.envrc; echo up $?\n";
+
+BOTH_USERS(guards, what_an_allowed_subdirectory_envrc_reaches_is_kept_while_it_runs, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "subreach");
+	struct run_result r = outside(&w, "%s", reach_setup);
+	run_free(&r);
+	for (int ctl = 0; ctl < 2; ctl++) {
+		const char *tag = ctl ? "ctl" : "deny";
+		if (ctl) {
+			r = outside(&w, "rm -rf sub/.envrc.local* packages/.envrc*; echo "
+					"dotenv_if_exists > sub/.envrc");
+			run_free(&r);
+			set_config(&w, ", \"protected_paths\": []");
+		}
+		r = direnv_in_while(&w, "sub", tag, plant_old_version);
+		char *diag = fmt("%s, inside (%d): %s%s", tag, r.status, r.out, r.err);
+		cr_assert(!ctl || strstr(r.out, "old 0"), "control: the plant did not land\n%s",
+			  diag);
+		cr_expect(ctl ? marked(&w, tag, "old") : !marked(&w, tag, "old"),
+			  "%s: an older allowed .envrc written back\n%s",
+			  ctl ? "control: direnv outside did not run it" : "direnv outside ran it",
+			  diag);
+		free(diag);
+		run_free(&r);
+		r = direnv_in_while(&w, "packages/web", tag, plant_up);
+		diag = fmt("%s, inside (%d): %s%s", tag, r.status, r.out, r.err);
+		cr_assert(strstr(r.out, "up 0"), "the plant did not land\n%s", diag);
+		cr_expect(ctl ? marked(&w, tag, "up") : !marked(&w, tag, "up"),
+			  "%s: a nearer .envrc for source_up\n%s",
+			  ctl ? "control: direnv outside did not run it" : "direnv outside ran it",
+			  diag);
+		free(diag);
+		run_free(&r);
+	}
+	world_free(&w);
+}
+
+/* A second writable root named through a link (otherlink -> other):
+ * direnv records the path it resolved, which is compared with the root
+ * as resolved too (round 26b: the entries were dropped, and what
+ * other/pkg/.envrc sources ran outside). Control: protected_paths []. */
+BOTH_USERS(guards, an_allowed_envrc_below_a_linked_root_is_kept_while_it_runs, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "linkroot");
+	char *setup =
+		fmt("cd %s && mkdir -p other/pkg && ln -s other otherlink && echo "
+		    "'source_env_if_exists .envrc.local' > other/pkg/.envrc && cd otherlink/pkg "
+		    "&& direnv allow . 2>&1",
+		    w.dir);
+	struct run_result r = outside(&w, "%s", setup);
+	run_free(&r);
+	char *pkg = fmt("%s/other/pkg", w.dir);
+	char *body = fmt("echo \"touch $M-linked\" > %s/otherlink/pkg/.envrc.local; echo linked "
+			 "$?\n",
+			 w.dir);
+	for (int ctl = 0; ctl < 2; ctl++) {
+		const char *tag = ctl ? "ctl" : "deny";
+		char *extra = fmt("%s, \"additional_read_write_paths\": [\"%s/otherlink\"]",
+				  ctl ? ", \"protected_paths\": []" : "", w.dir);
+		set_config(&w, extra);
+		r = direnv_in_while(&w, pkg, tag, body);
+		char *diag = fmt("%s, inside (%d): %s%s", tag, r.status, r.out, r.err);
+		cr_assert(strstr(r.out, "linked 0"), "the plant did not land\n%s", diag);
+		cr_expect(ctl ? marked(&w, tag, "linked") : !marked(&w, tag, "linked"), "%s\n%s",
+			  ctl ? "control: direnv outside did not run it" : "direnv outside ran it",
+			  diag);
+		free(diag), free(extra);
+		run_free(&r);
+		r = outside(&w, "rm -f %s/.envrc.local*", pkg);
+		run_free(&r);
+	}
+	free(body), free(pkg), free(setup);
 	world_free(&w);
 }
 
