@@ -2043,7 +2043,8 @@ static int protect_envrc_loads(struct cordon_guard_plan *plan, const struct reac
  * direnv resolved: TOP is compared as named and as resolved (a root
  * named through a link: round 26b). */
 static int protect_allowed_envrcs(struct cordon_guard_plan *plan, const struct reach *r,
-				  const char *top, const struct cordon_strv *list, const char *source)
+				  const char *top, const struct cordon_strv *list,
+				  const char *source)
 {
 	cleanup_free char *real = canon_of(r, top);
 	const char *tops[] = {top, real && strcmp(real, top) != 0 ? real : NULL};
@@ -2097,13 +2098,14 @@ static int allowed_below(struct cordon_guard_plan *plan, const struct reach *r, 
 		/* (A prefix of the top's path, or one that starts below it.) */
 		if ((wn <= tn && strncmp(top, w, wn) == 0) ||
 		    (wn > tn && strncmp(w, top, tn) == 0 && w[tn] == '/'))
-			e = say_once(&plan->warnings,
-				     "direnv runs every .envrc whose path starts with %s without "
-				     "direnv allow (the whitelist prefix in its config): one a "
-				     "session makes in a subdirectory of %s runs outside as soon as "
-				     "it is made, until cordon moves it aside as the session ends; "
-				     "name the .envrc files under exact instead",
-				     w, top);
+			e = say_once(
+				&plan->warnings,
+				"direnv runs every .envrc whose path starts with %s without "
+				"direnv allow (the whitelist prefix in its config): one a "
+				"session makes in a subdirectory of %s runs outside as soon as "
+				"it is made, until cordon moves it aside as the session ends; "
+				"name the .envrc files under exact instead",
+				w, top);
 	}
 	return e;
 }

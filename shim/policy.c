@@ -1713,8 +1713,9 @@ static int whitelisted_exact(struct direnv_read *d, const char *s)
 	const char *base = memrchr(s, '/', n);
 	bool file = base && ((n - (size_t)(base - s) == 7 && strncmp(base, "/.envrc", 7) == 0) ||
 			     (n - (size_t)(base - s) == 5 && strncmp(base, "/.env", 5) == 0));
-	if (s[0] != '/' || (size_t)snprintf(path, sizeof(path), "%.*s%s", (int)n, s,
-					    file ? "" : "/.envrc") >= sizeof(path) ||
+	if (s[0] != '/' ||
+	    (size_t)snprintf(path, sizeof(path), "%.*s%s", (int)n, s, file ? "" : "/.envrc") >=
+		    sizeof(path) ||
 	    !reached_by_write(d, path))
 		return 0;
 	return cordon_strv_push_new(&d->p->envrc_whitelisted, path);
@@ -1766,13 +1767,15 @@ static int read_direnv_whitelist(struct direnv_read *d, const struct cordon_cont
 			char *t = line + strspn(line, " \t");
 			if (*t == '[')
 				in = strncmp(t, "[whitelist]", 11) == 0;
-			else if (in && (strncmp(t, "exact", 5) == 0 || strncmp(t, "prefix", 6) == 0)) {
+			else if (in &&
+				 (strncmp(t, "exact", 5) == 0 || strncmp(t, "prefix", 6) == 0)) {
 				bool exact = t[0] == 'e';
 				char *eq = t + (exact ? 5 : 6);
 				eq += strspn(eq, " \t");
 				if (*eq == '=')
 					e = toml_strings(eq + 1, d,
-							 exact ? whitelisted_exact : whitelisted_prefix);
+							 exact ? whitelisted_exact
+							       : whitelisted_prefix);
 			}
 			line = strchr(line, '\n');
 			line = line ? line + 1 : NULL;
@@ -1818,7 +1821,8 @@ static int read_direnv_allowed(struct direnv_read *d, const struct cordon_contex
 		for (struct dirent *de; e >= 0 && (de = readdir(dir));) {
 			if (de->d_name[0] == '.')
 				continue;
-			int fd = openat(dfd, de->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+			int fd = openat(dfd, de->d_name,
+					O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 			struct stat st;
 			char path[PATH_MAX];
 			ssize_t n = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)
