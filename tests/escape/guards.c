@@ -703,6 +703,18 @@ static struct run_result direnv_sub_while(struct world *w, const char *tag, cons
 	return direnv_in_while(w, "sub", tag, body);
 }
 
+/* Whether direnv outside ran each of STEPS planted (marks TAG) while the
+ * session R came from ran: RAN, as the control expects, or not. */
+static void expect_direnv_ran(const struct world *w, const char *tag, const char *const steps[],
+			      bool ran, const struct run_result *r)
+{
+	for (size_t i = 0; steps[i]; i++)
+		cr_expect(marked(w, tag, steps[i]) == ran, "%s (%s)\ninside (%d): %s%s",
+			  ran ? "control: direnv outside did not run what was planted"
+			      : "direnv outside ran what was planted while the session ran",
+			  steps[i], r->status, r->out, r->err);
+}
+
 /* The same .envrc, allowed: what it loads is kept while the session runs
  * too (the .env read-only, the missing .envrc.local moved aside as it
  * appears), not only judged as it ends, from the first session on. An
@@ -729,11 +741,7 @@ BOTH_USERS(guards, what_an_allowed_subdirectory_envrc_loads_is_kept_while_it_run
 		char *diag = fmt("round %d, inside (%d): %s%s", round, r.status, r.out, r.err);
 		cr_assert(strstr(r.out, "local 0") && (!round || strstr(r.out, "back 0")),
 			  "the plant did not run\n%s", diag);
-		for (size_t i = 0; sub_envrc_steps[i]; i++)
-			cr_expect_not(marked(&w, tag, sub_envrc_steps[i]),
-				      "direnv outside ran what was planted while the session ran "
-				      "(%s)\n%s",
-				      sub_envrc_steps[i], diag);
+		expect_direnv_ran(&w, tag, sub_envrc_steps, false, &r);
 		/* (In the second round the .envrc is missing as the session
 		 * starts: what it loads is not known, and it goes as it
 		 * appears.) */
@@ -752,10 +760,7 @@ BOTH_USERS(guards, what_an_allowed_subdirectory_envrc_loads_is_kept_while_it_run
 	set_config(&w, ", \"protected_paths\": []");
 	r = direnv_sub_while(&w, "ctl", plant_sub_envrc);
 	expect_all_landed(sub_envrc_steps, &r, "protected_paths []");
-	for (size_t i = 0; sub_envrc_steps[i]; i++)
-		cr_expect(marked(&w, "ctl", sub_envrc_steps[i]),
-			  "control: direnv outside did not run what was planted (%s)\n%s%s",
-			  sub_envrc_steps[i], r.out, r.err);
+	expect_direnv_ran(&w, "ctl", sub_envrc_steps, true, &r);
 	run_free(&r);
 	world_free(&w);
 }
@@ -796,19 +801,13 @@ BOTH_USERS(guards, what_an_allowed_subdirectory_envrc_reaches_is_kept_while_it_r
 		char *diag = fmt("%s, inside (%d): %s%s", tag, r.status, r.out, r.err);
 		cr_assert(!ctl || strstr(r.out, "old 0"), "control: the plant did not land\n%s",
 			  diag);
-		cr_expect(ctl ? marked(&w, tag, "old") : !marked(&w, tag, "old"),
-			  "%s: an older allowed .envrc written back\n%s",
-			  ctl ? "control: direnv outside did not run it" : "direnv outside ran it",
-			  diag);
+		expect_direnv_ran(&w, tag, (const char *const[]){"old", NULL}, ctl, &r);
 		free(diag);
 		run_free(&r);
 		r = direnv_in_while(&w, "packages/web", tag, plant_up);
 		diag = fmt("%s, inside (%d): %s%s", tag, r.status, r.out, r.err);
 		cr_assert(strstr(r.out, "up 0"), "the plant did not land\n%s", diag);
-		cr_expect(ctl ? marked(&w, tag, "up") : !marked(&w, tag, "up"),
-			  "%s: a nearer .envrc for source_up\n%s",
-			  ctl ? "control: direnv outside did not run it" : "direnv outside ran it",
-			  diag);
+		expect_direnv_ran(&w, tag, (const char *const[]){"up", NULL}, ctl, &r);
 		free(diag);
 		run_free(&r);
 	}
@@ -842,9 +841,7 @@ BOTH_USERS(guards, an_allowed_envrc_below_a_linked_root_is_kept_while_it_runs, .
 		r = direnv_in_while(&w, pkg, tag, body);
 		char *diag = fmt("%s, inside (%d): %s%s", tag, r.status, r.out, r.err);
 		cr_assert(strstr(r.out, "linked 0"), "the plant did not land\n%s", diag);
-		cr_expect(ctl ? marked(&w, tag, "linked") : !marked(&w, tag, "linked"), "%s\n%s",
-			  ctl ? "control: direnv outside did not run it" : "direnv outside ran it",
-			  diag);
+		expect_direnv_ran(&w, tag, (const char *const[]){"linked", NULL}, ctl, &r);
 		free(diag), free(extra);
 		run_free(&r);
 		r = outside(&w, "rm -f %s/.envrc.local*", pkg);
@@ -879,10 +876,7 @@ BOTH_USERS(guards, what_direnv_whitelists_is_kept_while_it_runs, .timeout = 60)
 	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
 	cr_expect(strstr(r.err, "whitelist prefix") && strstr(r.err, "/pkgs/"),
 		  "the prefix was not said\n%s", diag);
-	for (size_t i = 0; whitelisted_steps[i]; i++)
-		cr_expect_not(marked(&w, "deny", whitelisted_steps[i]),
-			      "direnv outside ran what was planted while the session ran (%s)\n%s",
-			      whitelisted_steps[i], diag);
+	expect_direnv_ran(&w, "deny", whitelisted_steps, false, &r);
 	char *env = content(w.proj, "sub/.env");
 	cr_expect_str_eq(env, "A=1\n", "sub/.env was changed\n%s", diag);
 	free(env), free(diag);
@@ -891,10 +885,7 @@ BOTH_USERS(guards, what_direnv_whitelists_is_kept_while_it_runs, .timeout = 60)
 	set_config(&w, ", \"protected_paths\": []");
 	r = direnv_sub_while(&w, "ctl", plant_whitelisted);
 	expect_all_landed(whitelisted_steps, &r, "protected_paths []");
-	for (size_t i = 0; whitelisted_steps[i]; i++)
-		cr_expect(marked(&w, "ctl", whitelisted_steps[i]),
-			  "control: direnv outside did not run what was planted (%s)\n%s%s",
-			  whitelisted_steps[i], r.out, r.err);
+	expect_direnv_ran(&w, "ctl", whitelisted_steps, true, &r);
 	run_free(&r);
 	free(setup), free(toml);
 	world_free(&w);
