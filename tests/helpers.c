@@ -800,26 +800,36 @@ static bool gone_now(pid_t pid)
 	return state == 0 || state == 'Z' || state == 'X';
 }
 
-bool wait_gone(pid_t pid, int ms)
+/* Whether NOW(ARG) holds within MS, asked every 5 ms. */
+static bool wait_for(bool (*now)(const void *arg), const void *arg, int ms)
 {
 	long deadline = now_ms() + ms;
 	do {
-		if (gone_now(pid))
+		if (now(arg))
 			return true;
 		usleep(5000);
 	} while (now_ms() < deadline);
-	return gone_now(pid);
+	return now(arg);
+}
+
+static bool gone_at(const void *pid)
+{
+	return gone_now(*(const pid_t *)pid);
+}
+
+bool wait_gone(pid_t pid, int ms)
+{
+	return wait_for(gone_at, &pid, ms);
+}
+
+static bool exists_at(const void *path)
+{
+	return file_exists(path);
 }
 
 bool wait_exists(const char *path, int ms)
 {
-	long deadline = now_ms() + ms;
-	do {
-		if (file_exists(path))
-			return true;
-		usleep(5000);
-	} while (now_ms() < deadline);
-	return file_exists(path);
+	return wait_for(exists_at, path, ms);
 }
 
 /* ---- loopback listeners ---- */
@@ -1007,7 +1017,7 @@ char *cgroup_of(const char *id)
 	return path;
 }
 
-static bool cgroup_empty_now(const char *cg)
+static bool cgroup_empty_now(const void *cg)
 {
 	pid_t *pids = NULL;
 	size_t n = 0;
@@ -1018,13 +1028,7 @@ static bool cgroup_empty_now(const char *cg)
 
 bool wait_cgroup_empty(const char *cg, int ms)
 {
-	long deadline = now_ms() + ms;
-	do {
-		if (cgroup_empty_now(cg))
-			return true;
-		usleep(5000);
-	} while (now_ms() < deadline);
-	return cgroup_empty_now(cg);
+	return wait_for(cgroup_empty_now, cg, ms);
 }
 
 void expect_session_gone(struct world *w, size_t want_pids)
