@@ -1980,13 +1980,24 @@ static int envrc_loads(const char *path, const char *file, void *arg)
 	    (size_t)snprintf(whole, sizeof(whole), "%s%s", c->r->home, file + 1) < sizeof(whole))
 		file = whole;
 	size_t pn = proj ? strlen(proj) : 0;
-	if (pn > 1 && strncmp(file, proj, pn) == 0 && file[pn] == '/')
+	bool in_project = pn > 1 && strncmp(file, proj, pn) == 0 && file[pn] == '/';
+	if (in_project)
 		file += pn + 1;
 	/* In the project's dependencies (eval "$(node_modules/.bin/x env)"):
 	 * their code, which npm install inside writes, as npm test outside
-	 * runs it (read-only, it broke npm install: a review). */
-	if (pn > 1 && strncmp(buf, proj, pn) == 0 && buf[pn] == '/' &&
-	    cordon_sweep_in_dependencies(buf + pn + 1))
+	 * runs it (read-only, it broke npm install: a review). Taken below
+	 * the directory of the file that names it, where it is there: an
+	 * .envrc in a package of the user's named vendor/ or venv/ loads its
+	 * own .env (round 26b: unprotected). */
+	const char *dep = NULL;
+	if (pn > 1 && strncmp(buf, proj, pn) == 0 && buf[pn] == '/') {
+		dep = buf + pn + 1;
+		const char *fs = strrchr(file, '/');
+		size_t fn = fs ? (size_t)(fs - file) : 0;
+		if (fn && in_project && strncmp(dep, file, fn) == 0 && dep[fn] == '/')
+			dep += fn + 1;
+	}
+	if (dep && cordon_sweep_in_dependencies(dep))
 		return 0;
 	/* A write rule naming it (--allow-write .env: your app's settings,
 	 * which the session is to edit) makes it the session's to write, as
@@ -2057,9 +2068,10 @@ static int protect_allowed_envrcs(struct cordon_guard_plan *plan, const struct r
 			if (tops[t] && strncmp(path, tops[t], strlen(tops[t])) == 0 &&
 			    path[strlen(tops[t])] == '/')
 				tn = strlen(tops[t]);
+		/* (Not left to the dependencies' rule: the user allowed it, in
+		 * a package of theirs named vendor/ or venv/: round 26b.) */
 		if (!tn || (!envrc && strcmp(base, "/.env") != 0) || base == path + tn ||
-		    strstr(path, "/../") || strstr(path, "/./") || strstr(path, "//") ||
-		    cordon_sweep_in_dependencies(path + tn + 1))
+		    strstr(path, "/../") || strstr(path, "/./") || strstr(path, "//"))
 			continue;
 		struct stat st;
 		bool there = lstat(path, &st) == 0;

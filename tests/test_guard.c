@@ -1044,23 +1044,22 @@ Test(guard, what_an_envrc_loads_is_named)
 	tree_free(&t);
 }
 
-/* What an .envrc below the project's top that direnv allows loads is
- * read-only in the plan; one allowed but missing is a name watched; one
- * not allowed, one in the project's dependencies and one elsewhere are
- * left alone. */
+/* An .envrc below the project's top that direnv allows is read-only in
+ * the plan with what it loads, also in a package of the user's named
+ * vendor/ (round 26b), but not what it runs from its dependencies; one
+ * allowed but missing is a name watched; one not allowed, and one
+ * elsewhere, are left alone. */
 Test(guard, what_an_allowed_subdirectory_envrc_loads_is_planned)
 {
 	struct tree t;
 	tree_init(&t, "envrcallowed");
-	static const char *const files[] = {"sub/.envrc",
-					    "sub/.env",
-					    "other/.envrc",
-					    "other/.env",
-					    "node_modules/p/.envrc",
-					    "node_modules/p/.env"};
+	static const char *const files[] = {"sub/.envrc", "sub/.env",          "other/.envrc",
+					    "other/.env", "svc/vendor/.envrc", "svc/vendor/.env"};
 	for (size_t i = 0; i < sizeof(files) / sizeof(*files); i++)
 		free(write_file(t.proj, files[i], strstr(files[i], "rc") ? "dotenv\n" : "A=1\n"));
-	static const char *const allowed[] = {"sub/.envrc", "gone/.envrc", "node_modules/p/.envrc",
+	free(write_file(t.proj, "sub/.envrc", "dotenv\neval \"$(node_modules/.bin/tool env)\"\n"));
+	free(write_file(t.proj, "sub/node_modules/.bin/tool", "#!/bin/sh\n"));
+	static const char *const allowed[] = {"sub/.envrc", "gone/.envrc", "svc/vendor/.envrc",
 					      "sub/../other/.envrc"};
 	for (size_t i = 0; i < sizeof(allowed) / sizeof(*allowed); i++) {
 		char *name = fmt(".local/share/direnv/allow/%zx", i);
@@ -1074,7 +1073,8 @@ Test(guard, what_an_allowed_subdirectory_envrc_loads_is_planned)
 	resolve(&t, "{}", &p);
 	cr_assert_eq(cordon_guard_plan(&p, false, &plan), 0);
 	char *env = at(t.proj, "sub/.env"), *other = at(t.proj, "other/.env"),
-	     *dep = at(t.proj, "node_modules/p/.env"), *gone = at(t.proj, "gone/.envrc");
+	     *vendor = at(t.proj, "svc/vendor/.env"), *gone = at(t.proj, "gone/.envrc"),
+	     *dep = at(t.proj, "sub/node_modules/.bin/tool"), *sub = at(t.proj, "sub/.envrc");
 	const struct cordon_mount *m = mount_at(&plan, env);
 	cr_assert_not_null(m, "what an allowed sub/.envrc loads is read-only");
 	cr_expect_eq(m->op, CORDON_MOUNT_RO);
@@ -1082,6 +1082,9 @@ Test(guard, what_an_allowed_subdirectory_envrc_loads_is_planned)
 		  "%s", m->source);
 	cr_expect_null(mount_at(&plan, other), "an .envrc not allowed (nor by a .. spelling)");
 	cr_expect_null(mount_at(&plan, dep), "the project's dependencies are its own code");
+	cr_expect(mount_at(&plan, vendor),
+		  "a package of the user's named vendor/ is no dependency");
+	cr_expect(mount_at(&plan, sub), "the allowed .envrc itself is read-only");
 	cordon_guard_plan_free(&plan);
 	struct cordon_strv unguarded = {0}, placeholders = {0};
 	cr_assert_eq(cordon_guard_unguarded(&p, &unguarded, &placeholders, NULL, NULL), 0);
@@ -1095,7 +1098,7 @@ Test(guard, what_an_allowed_subdirectory_envrc_loads_is_planned)
 	cr_expect_null(mount_at(&plan, env), "protected_paths [] keeps none");
 	cordon_guard_plan_free(&plan);
 	cordon_policy_free(&p);
-	free(env), free(other), free(dep), free(gone);
+	free(env), free(other), free(dep), free(gone), free(vendor), free(sub);
 	tree_free(&t);
 }
 
