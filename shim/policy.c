@@ -1690,7 +1690,7 @@ static int toml_strings(const char *t, struct direnv_read *d,
 		char q = *t++;
 		size_t n = strcspn(t, q == '"' ? "\"\n" : "'\n");
 		char s[PATH_MAX];
-		if (t[n] == q && n < sizeof(s)) {
+		if (n < sizeof(s) && t[n] == q) {
 			memcpy(s, t, n);
 			s[n] = '\0';
 			e = fn(d, s);

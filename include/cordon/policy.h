@@ -135,7 +135,7 @@ struct cordon_policy {
 	struct cordon_rule *rules;
 	size_t n_rules;
 	size_t rules_cap; /* slots in rules, when grown by cordon_policy_add_rule (else 0) */
-	struct cordon_strv env_allow;  /* names and PREFIX* patterns */
+	struct cordon_strv env_allow; /* names and PREFIX* patterns */
 	/* The .envrc files direnv allows (its allow list) that a write rule
 	 * reaches: what those below a root's top load is protected
 	 * (shim/guard.c). Read as the policy is resolved, with the user's
