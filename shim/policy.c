@@ -1734,6 +1734,61 @@ static int whitelisted_prefix(struct direnv_read *d, const char *s)
 	return near ? cordon_strv_push_new(&d->p->envrc_prefixes, s) : 0;
 }
 
+/* The TOML key at T, up to the first of ENDS outside quotes, without its
+ * quotes and blanks (["whitelist"] and [ whitelist ] are [whitelist];
+ * whitelist."exact" is whitelist.exact), into OUT: where it ends. */
+static const char *toml_key(const char *t, const char *ends, char *out, size_t size)
+{
+	size_t n = 0;
+	char q = 0;
+	for (; *t && *t != '\n' && (q || !strchr(ends, *t)); t++) {
+		if ((*t == '"' || *t == '\'') && (!q || q == *t))
+			q = q ? 0 : *t;
+		else if ((q || (*t != ' ' && *t != '\t')) && n + 1 < size)
+			out[n++] = *t;
+	}
+	out[n] = '\0';
+	return t;
+}
+
+/* One line of direnv's config, in SECTION (or none): an exact or a prefix
+ * of its whitelist, as a table's key (exact = [...] in [whitelist]), a
+ * dotted key (whitelist.exact = [...]) or an inline table (whitelist = {
+ * exact = [...], prefix = "..." }), all of which direnv 2.32 obeys. */
+static int whitelist_line(struct direnv_read *d, const char *section, const char *t)
+{
+	char key[64], full[140];
+	const char *eq = toml_key(t, "=", key, sizeof(key));
+	if (*eq != '=')
+		return 0;
+	snprintf(full, sizeof(full), "%s%s%s", section, section[0] ? "." : "", key);
+	const char *v = eq + 1 + strspn(eq + 1, " \t");
+	if (strcmp(full, "whitelist.exact") == 0)
+		return toml_strings(v, d, whitelisted_exact);
+	if (strcmp(full, "whitelist.prefix") == 0)
+		return toml_strings(v, d, whitelisted_prefix);
+	if (strcmp(full, "whitelist") != 0 || *v != '{')
+		return 0;
+	int e = 0;
+	for (const char *c = v + 1; e >= 0 && *c && *c != '}' && *c != '\n';) {
+		c += strspn(c, " \t,");
+		const char *at = toml_key(c, "=,}", key, sizeof(key));
+		if (*at != '=')
+			break;
+		at++;
+		if (strcmp(key, "exact") == 0 || strcmp(key, "prefix") == 0)
+			e = toml_strings(at, d,
+					 key[0] == 'e' ? whitelisted_exact : whitelisted_prefix);
+		/* (Past the value: an array's "]", or a string's end.) */
+		at += strspn(at, " \t");
+		const char *close = *at == '[' ? strchr(at, ']') : strpbrk(at + 1, "\"'");
+		if (!close)
+			break;
+		c = close + 1;
+	}
+	return e;
+}
+
 /* direnv's config ($XDG_CONFIG_HOME/direnv/direnv.toml or config.toml,
  * else in ~/.config): its [whitelist] exact and prefix entries, into P's
  * lists (the launcher cannot be told otherwise that direnv runs an
@@ -1762,21 +1817,13 @@ static int read_direnv_whitelist(struct direnv_read *d, const struct cordon_cont
 		if (!text)
 			return -ENOMEM;
 		text[n] = '\0';
-		bool in = false;
+		char section[64] = "";
 		for (char *line = text; e >= 0 && line && *line;) {
 			char *t = line + strspn(line, " \t");
-			if (*t == '[')
-				in = strncmp(t, "[whitelist]", 11) == 0;
-			else if (in &&
-				 (strncmp(t, "exact", 5) == 0 || strncmp(t, "prefix", 6) == 0)) {
-				bool exact = t[0] == 'e';
-				char *eq = t + (exact ? 5 : 6);
-				eq += strspn(eq, " \t");
-				if (*eq == '=')
-					e = toml_strings(eq + 1, d,
-							 exact ? whitelisted_exact
-							       : whitelisted_prefix);
-			}
+			if (*t == '[' && t[1] != '[')
+				toml_key(t + 1, "]", section, sizeof(section));
+			else if (*t != '#' && *t != '[')
+				e = whitelist_line(d, section, t);
 			line = strchr(line, '\n');
 			line = line ? line + 1 : NULL;
 		}

@@ -1168,6 +1168,36 @@ Test(guard, source_up_names_each_envrc_up_to_the_first)
 	tree_free(&t);
 }
 
+/* The other TOML spellings of direnv's whitelist, each of which direnv
+ * 2.32 obeys: a dotted key, an inline table, a quoted key, a section
+ * header with blanks. */
+Test(guard, direnv_whitelist_spellings_are_read)
+{
+	struct tree t;
+	tree_init(&t, "envrcwl2");
+	/* (Each with PROJ for the project.) */
+	static const char *const tomls[] = {
+		"whitelist.exact = [\"PROJ/a\"]\n",
+		"whitelist = { prefix = \"/nowhere\", exact = [ \"PROJ/a\" ] }\n",
+		"[whitelist]\n\"exact\" = [\n  # ours\n  'PROJ/a',\n]\n",
+		"[ \"whitelist\" ]\nexact=\"PROJ/a\"\n",
+	};
+	for (size_t i = 0; i < sizeof(tomls) / sizeof(*tomls); i++) {
+		const char *at_proj = strstr(tomls[i], "PROJ");
+		char *toml =
+			fmt("%.*s%s%s", (int)(at_proj - tomls[i]), tomls[i], t.proj, at_proj + 4);
+		free(write_file(t.home, ".config/direnv/direnv.toml", toml));
+		struct cordon_policy p;
+		resolve(&t, "{}", &p);
+		char *want = at(t.proj, "a/.envrc");
+		cr_expect(p.envrc_whitelisted.n == 1 && strcmp(p.envrc_whitelisted.v[0], want) == 0,
+			  "not read: %s", toml);
+		cordon_policy_free(&p);
+		free(want), free(toml);
+	}
+	tree_free(&t);
+}
+
 /* A loop over what a command prints sources names built at run time:
  * said (the list file read), not taken for a loop over names (before, its
  * command's words were taken for the names, and nothing was said). A loop
