@@ -695,8 +695,14 @@ static void shell_word(struct shline *l, const char *w, size_t n)
 static void source_up(struct scan *s, const char *name, size_t n, int depth)
 {
 	char dir[PATH_MAX], path[PATH_MAX];
-	if (!s->base || n == 0 || memchr(name, '/', n) || memchr(name, '$', n) ||
-	    memchr(name, '`', n) ||
+	if (s->base && n && !s->dynamic[0] && (memchr(name, '$', n) || memchr(name, '`', n))) {
+		snprintf(s->dynamic, sizeof(s->dynamic), "%.*s", (int)n, name);
+		return; /* (said: source_up "$F", round 26c) */
+	}
+	/* (A name with a directory is looked for the same way: source_up
+	 * conf/env.sh, round 26c; not one that climbs or is absolute.) */
+	if (!s->base || n == 0 || name[0] == '/' || memmem(name, n, "..", 2) ||
+	    memchr(name, '$', n) || memchr(name, '`', n) ||
 	    (size_t)snprintf(dir, sizeof(dir), "%s", s->base) >= sizeof(dir))
 		return;
 	for (char *slash = strrchr(dir, '/'); slash && s->err >= 0; slash = strrchr(dir, '/')) {

@@ -2016,6 +2016,12 @@ static int envrc_loads(const char *path, const char *file, void *arg)
 			   : same_name(rule->path, buf)))
 			return 0;
 	}
+	/* A protected path of its own (another root's .envrc, which
+	 * source_up reaches): kept by its own guard, stand-in and all (one
+	 * taken for a name the session made was moved aside: round 26c). */
+	const struct cordon_guard *own = c->r->p ? cordon_policy_guard(c->r->p, buf) : NULL;
+	if (own && own->kind != CORDON_GUARD_HIDE)
+		return 0;
 	char *source = NULL;
 	if (asprintf(&source, "%s, loaded by %s", c->source, file) < 0 ||
 	    cordon_strv_push_take(&c->plan->sources, source) < 0)

@@ -94,7 +94,8 @@ static int named(const char *v, size_t n, const char *worktree, struct cordon_st
 		 * it). */
 		if (!memchr(v, '/', n) && cordon_strv_push_new(out, path) < 0)
 			return -ENOMEM;
-		if (glob(path, GLOB_NOSORT, NULL, &g) != 0)
+		/* (lefthook's * matches a leading dot too: round 26c.) */
+		if (glob(path, GLOB_NOSORT | GLOB_PERIOD, NULL, &g) != 0)
 			return 0;
 		int e = 0;
 		for (size_t i = 0; e >= 0 && i < g.gl_pathc && i < 64; i++)

@@ -538,6 +538,18 @@ void cordon_policy_drop_guards(struct cordon_policy *p, const struct cordon_strv
 	p->n_guard_slots = 0;
 }
 
+const struct cordon_guard *cordon_policy_guard(const struct cordon_policy *p, const char *path)
+{
+	if (p->n_guard_slots) {
+		size_t i = *guard_slot(p, path);
+		return i ? &p->guards[i - 1] : NULL;
+	}
+	for (size_t i = 0; i < p->n_guards; i++)
+		if (strcmp(p->guards[i].path, path) == 0)
+			return &p->guards[i];
+	return NULL;
+}
+
 const struct cordon_guard *cordon_policy_hidden(const struct cordon_policy *p, const char *path)
 {
 	for (size_t i = 0; i < p->n_guards; i++) {
@@ -1688,14 +1700,28 @@ static int toml_strings(const char *t, struct direnv_read *d,
 			continue;
 		}
 		char q = *t++;
-		size_t n = strcspn(t, q == '"' ? "\"\n" : "'\n");
+		/* (A multi-line string, """x""": taken to its closing three.) */
+		bool triple = t[0] == q && t[1] == q;
+		const char *end = NULL;
+		if (triple) {
+			t += 2;
+			t += *t == '\n';
+			char close[4] = {q, q, q, '\0'};
+			end = strstr(t, close);
+		} else {
+			end = t + strcspn(t, q == '"' ? "\"\n" : "'\n");
+			end = *end == q ? end : NULL;
+		}
+		if (!end)
+			break;
+		size_t n = (size_t)(end - t);
 		char s[PATH_MAX];
-		if (n < sizeof(s) && t[n] == q) {
+		if (n < sizeof(s)) {
 			memcpy(s, t, n);
 			s[n] = '\0';
 			e = fn(d, s);
 		}
-		t += n + (t[n] == q);
+		t = end + (triple ? 3 : 1);
 		if (!array)
 			break;
 	}
@@ -1742,9 +1768,12 @@ static const char *toml_key(const char *t, const char *ends, char *out, size_t s
 	size_t n = 0;
 	char q = 0;
 	for (; *t && *t != '\n' && (q || !strchr(ends, *t)); t++) {
-		if ((*t == '"' || *t == '\'') && (!q || q == *t))
-			q = q ? 0 : *t;
-		else if ((q || (*t != ' ' && *t != '\t')) && n + 1 < size)
+		if ((*t == '"' || *t == '\'') && (!q || q == *t)) {
+			if (q)
+				q = 0;
+			else
+				q = *t;
+		} else if ((q || (*t != ' ' && *t != '\t')) && n + 1 < size)
 			out[n++] = *t;
 	}
 	out[n] = '\0';
@@ -1796,9 +1825,13 @@ static int whitelist_line(struct direnv_read *d, const char *section, const char
  * string or an array of strings. */
 static int read_direnv_whitelist(struct direnv_read *d, const struct cordon_context *ctx)
 {
+	/* (Where direnv looks: $DIRENV_CONFIG first: round 26c.) */
+	const char *conf = ctx->getenv_fn ? ctx->getenv_fn("DIRENV_CONFIG") : NULL;
 	const char *xdg = ctx->getenv_fn ? ctx->getenv_fn("XDG_CONFIG_HOME") : NULL;
 	char dir[PATH_MAX];
-	if (xdg && xdg[0] == '/')
+	if (conf && conf[0] == '/')
+		snprintf(dir, sizeof(dir), "%s", conf);
+	else if (xdg && xdg[0] == '/')
 		snprintf(dir, sizeof(dir), "%s/direnv", xdg);
 	else if (!ctx->home ||
 		 (size_t)snprintf(dir, sizeof(dir), "%s/.config/direnv", ctx->home) >= sizeof(dir))
@@ -1811,8 +1844,10 @@ static int read_direnv_whitelist(struct direnv_read *d, const struct cordon_cont
 		FILE *f = cordon_fopen_regular(path);
 		if (!f)
 			continue;
-		char *text = malloc(65536);
-		size_t n = text ? fread(text, 1, 65535, f) : 0;
+		/* (Whole, to 1 MiB: a longer one is no config anyone writes,
+		 * and 64 KiB left its end unread: round 26c.) */
+		char *text = malloc(1 << 20);
+		size_t n = text ? fread(text, 1, (1 << 20) - 1, f) : 0;
 		(void)fclose(f); /* (read only) */
 		if (!text)
 			return -ENOMEM;

@@ -1150,7 +1150,9 @@ Test(guard, source_up_names_each_envrc_up_to_the_first)
 	struct tree t;
 	tree_init(&t, "envrcup");
 	free(write_file(t.proj, ".envrc", "dotenv\n"));
-	char *envrc = write_file(t.proj, "a/b/.envrc", "source_up\nsource_up_if_exists x.sh\n");
+	free(write_file(t.proj, "conf/env.sh", "true\n"));
+	char *envrc = write_file(t.proj, "a/b/.envrc",
+				 "source_up\nsource_up_if_exists x.sh\nsource_up conf/env.sh\n");
 	struct cordon_strv got = {0};
 	char dynamic[128];
 	cr_assert_eq(cordon_envrc_refs(envrc, t.home, collect, &got, dynamic, sizeof(dynamic)), 0);
@@ -1161,6 +1163,16 @@ Test(guard, source_up_names_each_envrc_up_to_the_first)
 	cr_expect(cordon_strv_contains(&got, env), "and read (its dotenv)");
 	cr_expect(cordon_strv_contains(&got, ax) && cordon_strv_contains(&got, x),
 		  "source_up's FILE on the way up");
+	char *ac = at(t.proj, "a/conf/env.sh"), *conf = at(t.proj, "conf/env.sh");
+	cr_expect(cordon_strv_contains(&got, ac) && cordon_strv_contains(&got, conf),
+		  "a FILE with a directory (round 26c)");
+	free(ac), free(conf);
+	cr_expect_str_eq(dynamic, "", "nothing built at run time");
+	cordon_strv_free(&got);
+	free(envrc);
+	envrc = write_file(t.proj, "a/b/.envrc", "source_up \"$F\"\n");
+	cr_assert_eq(cordon_envrc_refs(envrc, t.home, collect, &got, dynamic, sizeof(dynamic)), 0);
+	cr_expect_str_eq(dynamic, "$F", "source_up \"$F\" is said (round 26c)");
 	char *above = fmt("%s/.envrc", t.root);
 	cr_expect_not(cordon_strv_contains(&got, above), "not past the first there is");
 	free(above), free(a), free(top), free(env), free(ax), free(x), free(envrc);

@@ -270,6 +270,8 @@ extern const char *const cordon_default_hidden[];
  * first entry). Returns 0 or -ENOMEM. */
 int cordon_policy_add_guard(struct cordon_policy *p, const char *path, unsigned kind,
 			    const char *source);
+/* P's guard at PATH itself (as the guard names it), or NULL. */
+const struct cordon_guard *cordon_policy_guard(const struct cordon_policy *p, const char *path);
 /* The hidden_paths entry PATH (absolute) is, or is beneath, or NULL: a
  * credential store, which explain and learn never propose to allow. One a
  * rule exposes counts too (its BY is set then). */

@@ -472,13 +472,33 @@ static void stand_in(struct kept *k, const char *path, struct cordon_strv *said)
  * end would, and said at once (a program outside obeys it for as long as
  * it is there), and a stand-in made there; made again (no stand-in could
  * be kept), said once more. */
+/* Each line of SAID written to the terminal, and SAID emptied. */
+static void say_all(struct cordon_strv *said)
+{
+	for (size_t i = 0; i < said->n; i++) {
+		char line[PATH_MAX * 3];
+		int n = snprintf(line, sizeof(line), "%s\n", said->v[i]);
+		if (n > 0)
+			(void)!write(STDERR_FILENO, line,
+				     (size_t)n < sizeof(line) ? (size_t)n : sizeof(line));
+	}
+	cordon_strv_free(said);
+}
+
 static void move_made(struct kept *k, const char *path)
 {
 	struct cordon_strv said = {0};
 	bool own = k->pattern || strcmp(path, k->path) == 0;
+	/* (A pattern's matches are names of their own: none is made again,
+	 * and no stand-in is left, which would be a match lefthook outside
+	 * then fails to read: round 26c.) */
 	int moved = g.sweep ? cordon_sweep_disarm_now(g.sweep, path, own ? NULL : k->path,
-						      k->moved > 0, &said)
+						      k->moved > 0 && !k->pattern, &said)
 			    : 0;
+	if (k->pattern) {
+		say_all(&said);
+		return;
+	}
 	if (moved == 1 && k->moved++ == 1) {
 		char shown[PATH_MAX + 8], line[PATH_MAX * 3];
 		cordon_printable(path, SIZE_MAX, shown, sizeof(shown));
@@ -492,14 +512,7 @@ static void move_made(struct kept *k, const char *path)
 	 * it, each time again, a few times). */
 	if (moved == 1 && k->moved <= MAX_STAND_INS)
 		stand_in(k, path, &said);
-	for (size_t i = 0; i < said.n; i++) {
-		char line[PATH_MAX * 3];
-		int n = snprintf(line, sizeof(line), "%s\n", said.v[i]);
-		if (n > 0)
-			(void)!write(STDERR_FILENO, line,
-				     (size_t)n < sizeof(line) ? (size_t)n : sizeof(line));
-	}
-	cordon_strv_free(&said);
+	say_all(&said);
 }
 
 /* The matches of K's pattern made since the session started, moved
@@ -512,11 +525,11 @@ static void match_made(struct kept *k, const char *name)
 	const char *base = k->name;
 	size_t dir = (size_t)(base - 1 - k->path);
 	if (name) {
-		if (fnmatch(base, name, FNM_PERIOD) != 0 ||
+		if (fnmatch(base, name, 0) != 0 ||
 		    (size_t)snprintf(path, sizeof(path), "%.*s/%s", (int)dir, k->path, name) >=
 			    sizeof(path))
 			return;
-	} else if (glob(k->path, GLOB_NOSORT, NULL, &matches) != 0) {
+	} else if (glob(k->path, GLOB_NOSORT | GLOB_PERIOD, NULL, &matches) != 0) {
 		return;
 	}
 	for (size_t i = 0; i < (name ? 1 : matches.gl_pathc); i++) {
@@ -824,8 +837,20 @@ int cordon_reguard_start(const struct cordon_policy *p, pid_t command,
 	g.ways = ways;
 	g.sweep = sweep;
 	g.standins = standins;
-	if (g.stop < 0 || pthread_create(&g.thread, NULL, watch, NULL) != 0) {
-		int e = errno ? -errno : -EAGAIN;
+	/* The watch makes the guards' plan (list_guards), which reads
+	 * dotfiles and .envrc files sourcing one another 16 deep: a launcher
+	 * built with musl gives a thread 128 KiB, which a review's chain of
+	 * source_up overflowed (round 26c: the launcher died, SIGSEGV). Only
+	 * what is touched is used. */
+	pthread_attr_t attr;
+	int made = g.stop < 0 ? -1 : pthread_attr_init(&attr);
+	if (made == 0) {
+		(void)pthread_attr_setstacksize(&attr, (size_t)4 << 20);
+		made = pthread_create(&g.thread, &attr, watch, NULL);
+		(void)pthread_attr_destroy(&attr);
+	}
+	if (made != 0) {
+		int e = made > 0 ? -made : (errno ? -errno : -EAGAIN);
 		forget();
 		return e;
 	}
