@@ -2217,7 +2217,10 @@ static int judge_name(const struct cordon_sweep *s, const char *path, struct cor
 	struct stat st;
 	if (cordon_sweep_git_entry(path) || lstat(path, &st) < 0 || cordon_is_stand_in(path))
 		return 0;
-	return disarm(s, path, "this session made",
+	/* (Who made it cannot be told: a program outside that makes the name
+	 * while the session runs has it moved too, round 26d's lefthook file
+	 * saved outside; said so.) */
+	return disarm(s, path, "this session (or a program outside, while it ran) made",
 		      "which cordon cannot guard while a session runs and an agent, direnv or an "
 		      "editor outside would obey",
 		      said);
