@@ -2056,7 +2056,7 @@ static int protect_envrc_loads(struct cordon_guard_plan *plan, const struct reac
  * round 26b). One allowed but missing (renamed away by an earlier
  * session, to be put back with the same bytes) is a name moved aside as
  * it appears. A whitelisted .env (direnv's load_dotenv) is protected
- * itself. Not in the project's dependencies. The list holds the paths
+ * itself. The list holds the paths
  * direnv resolved: TOP is compared as named and as resolved (a root
  * named through a link: round 26b). */
 static int protect_allowed_envrcs(struct cordon_guard_plan *plan, const struct reach *r,

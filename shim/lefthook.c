@@ -262,22 +262,12 @@ int cordon_lefthook_refs(const char *file, const char *worktree, struct cordon_s
 {
 	/* (A regular file only: not a FIFO at the name, nor a device, which
 	 * opening alone can act on, and the launcher may be root.) */
-	FILE *f = cordon_fopen_regular(file);
-	struct stat st;
-	if (!f || fstat(fileno(f), &st) < 0) {
-		if (f)
-			(void)fclose(f); /* (read only) */
-		return 0;
-	}
-	size_t size = st.st_size < MAX_BYTES ? (size_t)st.st_size : MAX_BYTES;
-	cleanup_free char *text = malloc(size + 1);
-	size_t got = text ? fread(text, 1, size, f) : 0;
-	(void)fclose(f); /* (read only) */
+	size_t got = 0;
+	cleanup_free char *text = cordon_read_regular(file, MAX_BYTES, &got);
 	if (!text)
-		return -ENOMEM;
+		return errno == ENOMEM ? -ENOMEM : 0;
 	if (got == 0)
 		return 0;
-	text[got] = '\0';
 	for (size_t i = 0; i < got; i++)
 		if (!text[i])
 			text[i] = ' ';

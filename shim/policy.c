@@ -1841,17 +1841,14 @@ static int read_direnv_whitelist(struct direnv_read *d, const struct cordon_cont
 	for (size_t i = 0; e >= 0 && i < ARRAY_SIZE(names); i++) {
 		char path[PATH_MAX + 16];
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		FILE *f = cordon_fopen_regular(path);
-		if (!f)
-			continue;
 		/* (Whole, to 1 MiB: a longer one is no config anyone writes,
 		 * and 64 KiB left its end unread: round 26c.) */
-		char *text = malloc(1 << 20);
-		size_t n = text ? fread(text, 1, (1 << 20) - 1, f) : 0;
-		(void)fclose(f); /* (read only) */
-		if (!text)
+		size_t n = 0;
+		char *text = cordon_read_regular(path, 1 << 20, &n);
+		if (!text && errno == ENOMEM)
 			return -ENOMEM;
-		text[n] = '\0';
+		if (!text)
+			continue;
 		char section[64] = "";
 		for (char *line = text; e >= 0 && line && *line;) {
 			char *t = line + strspn(line, " \t");

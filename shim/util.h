@@ -137,6 +137,31 @@ static inline FILE *cordon_fopen_regular(const char *path)
 	return f;
 }
 
+/* What the regular file PATH holds (cordon_fopen_regular), its first MAX
+ * bytes at most, NUL-terminated, malloc'd, with its length in *LEN; NULL
+ * with errno ENOMEM when out of memory, else NULL for no such file. */
+static inline char *cordon_read_regular(const char *path, size_t max, size_t *len)
+{
+	FILE *f = cordon_fopen_regular(path);
+	struct stat st;
+	if (!f || fstat(fileno(f), &st) < 0) {
+		if (f)
+			(void)fclose(f); /* (read only) */
+		errno = ENOENT;
+		return NULL;
+	}
+	size_t size = (size_t)st.st_size < max ? (size_t)st.st_size : max;
+	char *text = malloc(size + 1);
+	*len = text ? fread(text, 1, size, f) : 0;
+	(void)fclose(f); /* (read only) */
+	if (!text) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	text[*len] = '\0';
+	return text;
+}
+
 /* read(2) and write(2) until LEN bytes are done, through EINTR: 0, -errno,
  * or -EPIPE when the other end is gone first. */
 static inline int cordon_read_full(int fd, void *buf, size_t len)
