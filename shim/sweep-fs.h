@@ -18,6 +18,20 @@ bool cordon_fs_birth(const char *path, struct timespec *t);
  * one, whose times another clock gives). */
 bool cordon_fs_fine_times(const char *path);
 
+/* Whether the file system holding PATH is one whose change times, on
+ * Linux 6.13 on, are multigrain (ext4, XFS, btrfs, tmpfs): a change made
+ * right after a look at the file gets a fine stamp, and no change after
+ * that, on any such file system, gets an older one (the kernel keeps a
+ * floor). Before 6.13 they are all stamped from the coarse clock. */
+bool cordon_fs_multigrain(const char *path);
+
+/* The change time the kernel gives a change made now, into *T: a file
+ * made (unnamed) in the directory DIR, looked at, then written, and its
+ * change time read back. No older than any change made before it, and
+ * on a multigrain file system no newer than any change made after it on
+ * one. False where it cannot be made. */
+bool cordon_fs_stamp_now(const char *dir, struct timespec *t);
+
 /* The directory REL (relative, "" for ROOT itself) beneath the directory
  * ROOT, opened for reading (O_CLOEXEC) without following a link anywhere
  * on the way: a descriptor, or -errno. */

@@ -59,6 +59,12 @@ static void this_second(struct timespec *t)
 	t->tv_nsec = 0;
 }
 
+static bool after(const struct timespec *t, const struct timespec *since)
+{
+	return t->tv_sec > since->tv_sec ||
+	       (t->tv_sec == since->tv_sec && t->tv_nsec >= since->tv_nsec);
+}
+
 /* The earliest change time a change made from now on in S's roots can
  * bear, into S->since. Where each root's file system keeps fine times:
  * now by the coarse clock the kernel stamps files with (less one of its
@@ -66,14 +72,20 @@ static void this_second(struct timespec *t)
  * not take the other's last changes for its own (its stand-in .git/commondir
  * in a repository beneath this one's project made the repository look
  * made by this session, which moved it aside for its hooks: round 8);
- * elsewhere this very second. */
+ * elsewhere this very second. Where every root's is multigrain, the
+ * kernel's own stamp for a change made now, if later: a file changed
+ * just before the start, and looked at (a chown after a stat), bears a
+ * fine time up to a tick past the coarse clock, and the first walk took
+ * the user's own files, saved as the session started, for its own. */
 static void since_now(struct cordon_sweep *s)
 {
 	this_second(&s->since);
 #ifdef CLOCK_REALTIME_COARSE
-	bool fine = s->roots.n > 0;
-	for (size_t i = 0; fine && i < s->roots.n; i++)
+	bool fine = s->roots.n > 0, multigrain = fine;
+	for (size_t i = 0; fine && i < s->roots.n; i++) {
 		fine = cordon_fs_fine_times(s->roots.v[i]);
+		multigrain = multigrain && cordon_fs_multigrain(s->roots.v[i]);
+	}
 	struct timespec now, res;
 	if (!fine || clock_gettime(CLOCK_REALTIME_COARSE, &now) < 0 ||
 	    clock_getres(CLOCK_REALTIME_COARSE, &res) < 0 || res.tv_sec > 0)
@@ -84,6 +96,16 @@ static void since_now(struct cordon_sweep *s)
 		now.tv_sec--;
 	}
 	s->since = now;
+	cleanup_free char *dir = NULL;
+	struct cordon_error err = {0};
+	struct timespec stamp;
+	/* (The stamp is taken where the records are: a multigrain file
+	 * system of this machine's, never a file server's clock. Before 6.13
+	 * it is the coarse clock's, no later than any change to come.) */
+	if (multigrain && cordon_registry_dir(&dir, &err) == 0 && dir &&
+	    cordon_fs_multigrain(dir) && cordon_fs_stamp_now(dir, &stamp) &&
+	    after(&stamp, &s->since))
+		s->since = stamp;
 #endif
 }
 
@@ -398,12 +420,6 @@ void cordon_sweep_free(struct cordon_sweep *s)
 	cordon_strv_free(&s->local);
 	cordon_hidden_ways_free(&s->ways);
 	memset(s, 0, sizeof(*s));
-}
-
-static bool after(const struct timespec *t, const struct timespec *since)
-{
-	return t->tv_sec > since->tv_sec ||
-	       (t->tv_sec == since->tv_sec && t->tv_nsec >= since->tv_nsec);
 }
 
 /* PATH cut to the directory it is in (one directly under / is left whole). */

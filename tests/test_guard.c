@@ -16,6 +16,7 @@
 #include "cordon/sweep.h"
 #include "cordon/strv.h"
 #include "dotfile-refs.h"
+#include "sweep-fs.h"
 #include "helpers.h"
 
 struct tree {
@@ -545,6 +546,47 @@ static void expect_risks(size_t i, const char *text, const char *out, const char
 		cr_expect(strstr(out, want), "case %zu: \"%s\" gave \"%s\"", i, text, out);
 	else
 		cr_expect_str_empty(out, "case %zu: \"%s\" gave \"%s\"", i, text, out);
+}
+
+/* T at or after SINCE. */
+static bool at_or_after(const struct timespec *t, const struct timespec *since)
+{
+	return t->tv_sec > since->tv_sec ||
+	       (t->tv_sec == since->tv_sec && t->tv_nsec >= since->tv_nsec);
+}
+
+/* The sweep's start (shim/sweep.c since_now) on a multigrain file system
+ * (Linux 6.13 on): the kernel's stamp for a change made now is later than
+ * a change made just before it to a file looked at first (stamped finely,
+ * up to a tick past the coarse clock: the first walk took such a file of
+ * the user's, chowned just before the session started, for the
+ * session's), and no later than a change made just after it to a file
+ * not looked at (stamped by the kernel's floor, not the coarse clock).
+ * Each twenty times, so that some fall in one tick. */
+Test(guard, the_stamp_of_now_falls_between_changes)
+{
+	char *dir = tmp_dir("gstamp");
+	cr_assert(cordon_fs_multigrain(dir), "%s is not on a multigrain file system", dir);
+	char *before = fmt("%s/before", dir), *later = fmt("%s/later", dir);
+	for (int i = 0; i < 20; i++) {
+		free(write_file(dir, "before", "x"));
+		free(write_file(dir, "later", "x"));
+		struct stat st, made;
+		struct timespec now;
+		cr_assert(stat(before, &st) == 0 && chmod(before, 0600 | (i & 1) * 0040) == 0 &&
+			  stat(before, &made) == 0);
+		cr_assert(cordon_fs_stamp_now(dir, &now), "no stamp in %s", dir);
+		cr_expect(!at_or_after(&made.st_ctim, &now),
+			  "a change before (%lld.%09ld) is not older than the stamp (%lld.%09ld)",
+			  (long long)made.st_ctim.tv_sec, made.st_ctim.tv_nsec,
+			  (long long)now.tv_sec, now.tv_nsec);
+		cr_assert(chmod(later, 0600 | (i & 1) * 0040) == 0 && stat(later, &st) == 0);
+		cr_expect(at_or_after(&st.st_ctim, &now),
+			  "a change after (%lld.%09ld) is older than the stamp (%lld.%09ld)",
+			  (long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec, (long long)now.tv_sec,
+			  now.tv_nsec);
+	}
+	free(before), free(later);
 }
 
 /* The reader of a git config the sweep decides by (shim/gitrisk.c) fails

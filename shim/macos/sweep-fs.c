@@ -25,6 +25,18 @@ bool cordon_fs_fine_times(const char *path)
 	return false; /* (HFS+ keeps seconds; APFS is not told from it here) */
 }
 
+bool cordon_fs_multigrain(const char *path)
+{
+	(void)path;
+	return false;
+}
+
+bool cordon_fs_stamp_now(const char *dir, struct timespec *t)
+{
+	(void)dir, (void)t;
+	return false; /* (only looked for where cordon_fs_multigrain is true) */
+}
+
 int cordon_fs_open_beneath(int root, const char *rel)
 {
 	/* O_NOFOLLOW_ANY (macOS 11): no link anywhere on the way. A relative
