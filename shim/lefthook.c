@@ -88,11 +88,12 @@ static int named(const char *v, size_t n, const char *worktree, struct cordon_st
 		if ((size_t)snprintf(path, sizeof(path), "%s/%.*s", worktree, (int)n, v) >=
 		    sizeof(path))
 			return 0;
-		/* And the pattern itself, one name at the top: a name to watch
-		 * (shim/linux/reguard.c moves aside each new match as it
-		 * appears; a commit outside during the session would merge
-		 * it). */
-		if (!memchr(v, '/', n) && cordon_strv_push_new(out, path) < 0)
+		/* And the pattern itself: a name to watch (shim/linux/reguard.c
+		 * moves aside each new match as it appears; a commit outside
+		 * during the session would merge it), a glob in a directory
+		 * part too (*\/hooks.yml: the directories it matches are
+		 * watched). */
+		if (cordon_strv_push_new(out, path) < 0)
 			return -ENOMEM;
 		/* (lefthook's * matches a leading dot too: round 26c.) */
 		if (glob(path, GLOB_NOSORT | GLOB_PERIOD, NULL, &g) != 0)

@@ -1293,18 +1293,21 @@ Test(guard, a_loop_over_a_command_is_said)
 
 /* What lefthook's config names, in each of its formats: extends (a
  * block list with comments, a flow list over lines, a glob's directory,
- * a glob at the top: what it matches), rc, source_dir(_local); not a
+ * a glob at the top: what it matches, and itself for the watch, a glob
+ * in a directory part too), rc, source_dir(_local); not a
  * name with something to expand. */
 Test(guard, what_lefthook_config_names_is_named)
 {
 	struct tree t;
 	tree_init(&t, "lhrefs");
 	free(write_file(t.proj, "top1.yml", ""));
-	char *yml = write_file(t.proj, "lefthook.yml",
-			       "rc: ./ci/lefthook.rc\nsource_dir: \"scripts/lh/\"\n"
-			       "extends:\n  - ci/base.yml   # the team's\n\n  - 'shared/*.yml'\n"
-			       "  - $HOME/x.yml\n  - top*.yml\npre-commit:\n  commands:\n"
-			       "    lint:\n      run: echo rc: no.sh\n");
+	free(write_file(t.proj, "team/hooks.yml", ""));
+	char *yml = write_file(
+		t.proj, "lefthook.yml",
+		"rc: ./ci/lefthook.rc\nsource_dir: \"scripts/lh/\"\n"
+		"extends:\n  - ci/base.yml   # the team's\n\n  - 'shared/*.yml'\n"
+		"  - $HOME/x.yml\n  - top*.yml\n  - \"*/hooks.yml\"\npre-commit:\n  commands:\n"
+		"    lint:\n      run: echo rc: no.sh\n");
 	char *json = write_file(t.proj, "lefthook-local.json",
 				"{\"extends\": [ \"x.json\",\n  \"y.json\" ], \"rc\": \"r.sh\",\n"
 				" \"source_dir_local\": \"loc\"}\n");
@@ -1327,15 +1330,15 @@ Test(guard, what_lefthook_config_names_is_named)
 	cr_assert_eq(cordon_lefthook_refs(runs, t.proj, &got), 0);
 	expect_named(
 		&got, t.proj,
-		(const char *const[]){"ci/lefthook.rc", "scripts/lh", "ci/base.yml", "shared",
-				      "top1.yml", "top*.yml", "x.json", "y.json", "r.sh", "loc",
-				      "t.toml", "scripts/lint.sh", "scripts/fmt.sh", "tools/x.js",
-				      /* (each command in each root: which one's it is does
+		(const char *const[]){
+			"ci/lefthook.rc", "scripts/lh", "ci/base.yml", "shared", "top1.yml",
+			"top*.yml", "team/hooks.yml", "*/hooks.yml", "x.json", "y.json", "r.sh",
+			"loc", "t.toml", "scripts/lint.sh", "scripts/fmt.sh", "tools/x.js",
+			/* (each command in each root: which one's it is does
 					    * not matter for what is kept) */
-				      "web/scripts/lint.sh", "web/scripts/fmt.sh", "web/tools/x.js",
-				      "ci/next.rc", "local2", "sub/j1.sh", "sub/j2.sh",
-				      "web/sub/j1.sh", "web/sub/j2.sh", "j3.sh", "web/j3.sh",
-				      "list-files.sh", "web/list-files.sh", NULL});
+			"web/scripts/lint.sh", "web/scripts/fmt.sh", "web/tools/x.js", "ci/next.rc",
+			"local2", "sub/j1.sh", "sub/j2.sh", "web/sub/j1.sh", "web/sub/j2.sh",
+			"j3.sh", "web/j3.sh", "list-files.sh", "web/list-files.sh", NULL});
 	cordon_strv_free(&got);
 	free(yml);
 	free(json);

@@ -92,13 +92,26 @@ struct kept {
 	/* A made name whose last part is a glob (lefthook's extends:
 	 * lefthook-*.yml at the worktree's top): each match made since the
 	 * session started is moved aside as it appears (one older is the
-	 * user's, guarded as protected files are). */
-	bool pattern;
+	 * user's, guarded as protected files are). DEEP: a directory part
+	 * is one too (*\/hooks.yml); its way ends above the first, and the
+	 * directories its globs match are watched as SUB (N_SUB; a
+	 * directory of the session's moved in, with an older match in it,
+	 * counts as made). */
+	bool pattern, deep;
+	int *sub;
+	size_t n_sub, cap_sub;
+	/* The matches moved aside so far (a pattern's). */
+	struct moved {
+		dev_t dev;
+		ino_t ino;
+	} * gone;
+	size_t n_gone, cap_gone;
 };
 
 #define WATCHED        (IN_CREATE | IN_MOVED_TO | IN_ONLYDIR)
 
-#define MAX_STAND_INS  8 /* for one name, in a session */
+#define MAX_STAND_INS  8    /* for one name, in a session */
+#define MAX_SUB        1024 /* directories watched for one deep pattern */
 #define LIST_AFTER_MS  20
 #define WATCH_AFTER_MS 150
 
@@ -187,8 +200,17 @@ static int add(const char *path, bool hide, bool made, struct cordon_hidden_way 
 		if (made)
 			top = root && root <= top ? root : up(path, top);
 	}
+	/* A glob in a directory part below the top: the way ends at the
+	 * directory above it. */
+	size_t last = parent;
+	const char *wild = made && !way ? strpbrk(path + top + 1, "*?[") : NULL;
+	bool deep = wild && (size_t)(wild - path) < parent;
+	if (deep)
+		last = up(path, (size_t)(wild - path));
+	if (last < top)
+		return 0;
 	size_t levels = 1;
-	for (size_t at = top + 1; at <= parent; at++)
+	for (size_t at = top + 1; at <= last; at++)
 		levels += path[at] == '/';
 	struct kept *nv = cordon_grow(g.v, &g.cap, g.n + 1, sizeof(*nv), 8);
 	if (!nv)
@@ -204,7 +226,7 @@ static int add(const char *path, bool hide, bool made, struct cordon_hidden_way 
 	for (size_t i = 0, at = top; i < levels; i++) {
 		lv[i] = (struct level){at, -1};
 		const char *next = strchr(path + at + 1, '/');
-		at = next ? (size_t)(next - path) : parent;
+		at = next && (size_t)(next - path) < last ? (size_t)(next - path) : last;
 	}
 	bool there = lstat(path, &st) == 0;
 	g.v[g.n++] = (struct kept){copy,
@@ -217,8 +239,15 @@ static int add(const char *path, bool hide, bool made, struct cordon_hidden_way 
 				   there ? st.st_dev : 0,
 				   there ? st.st_ino : 0,
 				   way,
-				   false};
-	g.v[g.n - 1].pattern = made && !way && strpbrk(g.v[g.n - 1].name, "*?[") != NULL;
+				   false,
+				   deep,
+				   NULL,
+				   0,
+				   0,
+				   NULL,
+				   0,
+				   0};
+	g.v[g.n - 1].pattern = deep || (made && !way && strpbrk(g.v[g.n - 1].name, "*?[") != NULL);
 	if (way) { /* as it started */
 		g.v[g.n - 1].dev = (dev_t)way->dev;
 		g.v[g.n - 1].ino = (ino_t)way->ino;
@@ -515,6 +544,33 @@ static void move_made(struct kept *k, const char *path)
 	say_all(&said);
 }
 
+/* Whether K moved the file ST is aside already: where the name it was
+ * moved to matches K's pattern too (lefthook-* matches
+ * lefthook-x.cordon-disarmed), it would be moved again, and again. */
+static bool moved_before(const struct kept *k, const struct stat *st)
+{
+	for (size_t i = 0; i < k->n_gone; i++)
+		if (k->gone[i].dev == st->st_dev && k->gone[i].ino == st->st_ino)
+			return true;
+	return false;
+}
+
+/* Whether a directory on the way from K's deep pattern's fixed part
+ * down to its match AT was made or moved in since the session started
+ * (mv stash/b evil, with an older hooks.yml in it: its own change time
+ * stays old). */
+static bool deep_moved_in(const struct kept *k, const char *at)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+	size_t fixed = k->lv[k->levels - 1].end, end = strlen(at);
+	while ((end = up(at, end)) > fixed)
+		if (snprintf(dir, sizeof(dir), "%.*s", (int)end, at) < (int)sizeof(dir) &&
+		    lstat(dir, &st) == 0 && cordon_sweep_laid(g.sweep, dir, &st))
+			return true;
+	return false;
+}
+
 /* The matches of K's pattern made since the session started, moved
  * aside: NAME's (an event's), or, NULL, each there now (made before the
  * watch began). */
@@ -535,12 +591,96 @@ static void match_made(struct kept *k, const char *name)
 	for (size_t i = 0; i < (name ? 1 : matches.gl_pathc); i++) {
 		const char *at = name ? path : matches.gl_pathv[i];
 		struct stat st;
-		if (g.sweep && lstat(at, &st) == 0 && !cordon_is_stand_in(at) &&
-		    cordon_sweep_laid(g.sweep, at, &st))
-			move_made(k, at);
+		const char *base_at = strrchr(at, '/');
+		if (!base_at || cordon_dot_or_dotdot(base_at + 1) || strstr(at, "/./") ||
+		    strstr(at, "/../"))
+			continue; /* (GLOB_PERIOD: * matches . and .. too) */
+		if (!g.sweep || lstat(at, &st) < 0 || cordon_is_stand_in(at) ||
+		    moved_before(k, &st) ||
+		    !(cordon_sweep_laid(g.sweep, at, &st) ||
+		      (k->deep && !cordon_strv_contains(&g.sweep->guarded, at) &&
+		       deep_moved_in(k, at))))
+			continue;
+		/* Reached through a link on a glob's part (lnk -> stash/c):
+		 * the file it leads to (lnk.cordon-disarmed would match * too,
+		 * and lefthook follows it). */
+		char real[PATH_MAX];
+		const char *what =
+			k->deep && realpath(at, real) && strcmp(real, at) != 0 ? real : at;
+		if (lstat(what, &st) < 0)
+			continue;
+		struct moved *nv =
+			cordon_grow(k->gone, &k->cap_gone, k->n_gone + 1, sizeof(*nv), 8);
+		if (nv) {
+			k->gone = nv;
+			k->gone[k->n_gone++] = (struct moved){st.st_dev, st.st_ino};
+		}
+		move_made(k, what);
 	}
 	if (!name)
 		globfree(&matches);
+}
+
+/* K's deep pattern matches more directories than are watched: said. */
+static void say_too_many(const struct kept *k)
+{
+	char shown[PATH_MAX + 8], line[PATH_MAX * 2];
+	struct cordon_strv said = {0};
+	cordon_printable(k->path, SIZE_MAX, shown, sizeof(shown));
+	snprintf(line, sizeof(line),
+		 "cordon: %s matches more than %d directories: a new match in the others is "
+		 "moved aside as the session ends",
+		 shown, MAX_SUB);
+	(void)cordon_strv_push(&said, line);
+	say_all(&said);
+}
+
+/* K's deep pattern: the directories each of its globs matches watched
+ * (through links: lefthook follows them), and the matches made since
+ * the session started moved aside. Said
+ * once where there are more than MAX_SUB directories to watch. */
+static void deep_look(struct kept *k)
+{
+	size_t fixed = k->lv[k->levels - 1].end, parent = (size_t)(k->name - 1 - k->path);
+	char pre[PATH_MAX];
+	for (size_t at = fixed + 1; at <= parent; at++) {
+		if (at < parent && k->path[at] != '/')
+			continue;
+		glob_t m = {0};
+		if (snprintf(pre, sizeof(pre), "%.*s", (int)at, k->path) >= (int)sizeof(pre) ||
+		    glob(pre, GLOB_NOSORT | GLOB_PERIOD, NULL, &m) != 0)
+			continue;
+		for (size_t i = 0; i < m.gl_pathc; i++) {
+			const char *d = m.gl_pathv[i], *base = strrchr(d, '/');
+			struct stat st;
+			if (!base || cordon_dot_or_dotdot(base + 1) || lstat(d, &st) < 0)
+				continue;
+			if (stat(d, &st) < 0 || !S_ISDIR(st.st_mode))
+				continue;
+			if (k->n_sub >= MAX_SUB) {
+				if (k->n_sub++ == MAX_SUB)
+					say_too_many(k);
+				break;
+			}
+			int wd = inotify_add_watch(g.inotify, d, WATCHED);
+			if (wd < 0)
+				continue;
+			g.marked = true;
+			bool known = false;
+			for (size_t j = 0; j < k->n_sub && !known; j++)
+				known = k->sub[j] == wd;
+			int *nv = known ? k->sub
+					: cordon_grow(k->sub, &k->cap_sub, k->n_sub + 1,
+						      sizeof(*nv), 16);
+			if (!nv)
+				continue;
+			k->sub = nv;
+			if (!known)
+				k->sub[k->n_sub++] = wd;
+		}
+		globfree(&m);
+	}
+	match_made(k, NULL);
 }
 
 /* K's way followed down from its top: each directory on it that exists
@@ -598,6 +738,10 @@ static void settle(struct kept *k, bool event)
 			k->lv[i].wd = -1;
 		return; /* its directory is not there (yet) */
 	}
+	if (k->deep) {
+		deep_look(k);
+		return;
+	}
 	if (k->pattern) {
 		match_made(k, NULL);
 		return;
@@ -627,6 +771,15 @@ static void seen(int wd, const char *name)
 	size_t n = strlen(name);
 	for (size_t i = 0; i < g.n; i++) {
 		struct kept *k = &g.v[i];
+		/* A deep pattern: anything made in the directory above its
+		 * globs, or in one they match, looked at again. */
+		bool sub = k->deep && k->lv[k->levels - 1].wd == wd;
+		for (size_t j = 0; k->deep && !sub && j < k->n_sub; j++)
+			sub = k->sub[j] == wd;
+		if (sub) {
+			deep_look(k);
+			continue;
+		}
 		for (size_t l = 0; l < k->levels; l++) {
 			if (k->lv[l].wd != wd)
 				continue;
@@ -743,6 +896,8 @@ static void forget(void)
 	for (size_t i = 0; i < g.n; i++) {
 		free(g.v[i].path);
 		free(g.v[i].lv);
+		free(g.v[i].sub);
+		free(g.v[i].gone);
 	}
 	free(g.v);
 	g.v = NULL;

@@ -619,6 +619,77 @@ BOTH_USERS(guards, a_new_match_of_a_lefthook_glob_is_moved_aside_while_it_runs, 
 	world_free(&w);
 }
 
+/* The same with a glob in a directory part (extends: "*\/hooks.yml",
+ * session 26 left it to the end): a match made in a new directory, an
+ * older file of the session's moved in under a matching name (its own
+ * change time stays old), and one reached through a link laid to its
+ * directory (lnk.cordon-disarmed would match too), are moved aside as
+ * they appear, so a commit outside while the session
+ * runs merges none; the user's own match stays, though the session
+ * wrote beside it. Control: protected_paths []. */
+static const char lefthook_deep_setup[] =
+	"printf 'extends:\n  - \"*/hooks.yml\"\n' > lefthook.yml\n"
+	"mkdir -p team && echo true > team/hooks.yml\n"
+	"printf '#!/bin/sh\n# lefthook\nfor f in */hooks.yml; do [ -f \"$f\" ] && sh \"$f\"; "
+	"done; true\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit\n";
+static const char plant_lefthook_deep[] =
+	"mkdir evil && echo \"touch $M-new\" > evil/hooks.yml; echo new $?\n"
+	"mv stash/b moved; echo moved $?\n"
+	"ln -s stash/c lnk; echo link $?\n"
+	"echo mine > team/notes.txt; echo beside $?\n" WAIT_GO;
+
+BOTH_USERS(guards, a_new_match_of_a_lefthook_directory_glob_is_moved_aside_while_it_runs,
+	   .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "lhdeep");
+	struct run_result r = outside(&w, "%s", lefthook_deep_setup);
+	run_free(&r);
+	char *commit =
+		fmt("cd %s && git commit -q --allow-empty -m during >/dev/null 2>&1; true", w.proj);
+	const char *tags[] = {"deny", "ctl"};
+	for (int ctl = 0; ctl < 2; ctl++) {
+		/* (Older than the session: a file an earlier one left where
+		 * no pattern matched.) */
+		r = outside(
+			&w,
+			"rm -rf evil moved lnk* stash team/notes.txt && mkdir -p stash/b stash/c && "
+			"echo 'touch %s/pwned-%s-moved' > stash/b/hooks.yml && "
+			"echo 'touch %s/pwned-%s-link' > stash/c/hooks.yml",
+			w.outside, tags[ctl], w.outside, tags[ctl]);
+		run_free(&r);
+		if (ctl)
+			set_config(&w, ", \"protected_paths\": []");
+		char *script = plant(&w, tags[ctl], "", plant_lefthook_deep);
+		r = world_while_outside(&w, w.cfg, script, commit);
+		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
+		expect_all_landed((const char *const[]){"new", "moved", "link", "beside", NULL}, &r,
+				  tags[ctl]);
+		bool merged[] = {marked(&w, tags[ctl], "new"), marked(&w, tags[ctl], "moved"),
+				 marked(&w, tags[ctl], "link")};
+		if (ctl) {
+			cr_expect(merged[0] && merged[1] && merged[2],
+				  "control: the commit outside did not merge them all (%d%d%d)\n%s",
+				  merged[0], merged[1], merged[2], diag);
+		} else {
+			cr_expect_not(merged[0], "a match made in a new directory was merged\n%s",
+				      diag);
+			cr_expect_not(merged[1], "an older match moved in was merged\n%s", diag);
+			cr_expect_not(merged[2], "a match behind a laid link was merged\n%s", diag);
+			cr_expect(present(w.proj, "evil/hooks.yml.cordon-disarmed") &&
+					  present(w.proj, "moved/hooks.yml.cordon-disarmed") &&
+					  present(w.proj, "stash/c/hooks.yml.cordon-disarmed"),
+				  "not moved aside\n%s", diag);
+			cr_expect(present(w.proj, "team/hooks.yml"),
+				  "the user's own match was moved\n%s", diag);
+		}
+		free(diag), free(script);
+		run_free(&r);
+	}
+	free(commit);
+	world_free(&w);
+}
+
 /* An .envrc loads other files: direnv allows the .envrc by its bytes, not
  * what it loads. What it sources (a directory's .envrc by source_env, an
  * .envrc.local by source_env_if_exists, missing, made inside), the .env
