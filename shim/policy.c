@@ -2,6 +2,7 @@
 #include "cordon/policy.h"
 
 #include <dirent.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -1678,8 +1679,100 @@ static bool reached_by_write(const struct direnv_read *d, const char *path)
 	return false;
 }
 
+/* The end of the TOML string at T opened by Q (QQQ: TRIPLE): its closing
+ * quote, a backslash in a basic ("") one escaping what follows it; NULL
+ * where it does not close. */
+static const char *toml_string_end(const char *t, char q, bool triple)
+{
+	for (; *t; t++) {
+		if (q == '"' && *t == '\\' && t[1])
+			t++;
+		else if (!triple && *t == '\n')
+			return NULL;
+		else if (*t == q && (!triple || (t[1] == q && t[2] == q)))
+			return t;
+	}
+	return NULL;
+}
+
+/* The UTF-8 bytes of the code point CP into OUT at *O (SIZE bytes): false
+ * where it is none (a surrogate, past U+10FFFF, NUL) or does not fit. */
+static bool put_utf8(unsigned long cp, char *out, size_t *o, size_t size)
+{
+	unsigned char b[4];
+	size_t n;
+	if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+		return false;
+	if (cp < 0x80) {
+		b[0] = (unsigned char)cp, n = 1;
+	} else if (cp < 0x800) {
+		b[0] = (unsigned char)(0xC0 | cp >> 6), n = 2;
+	} else if (cp < 0x10000) {
+		b[0] = (unsigned char)(0xE0 | cp >> 12), n = 3;
+	} else {
+		b[0] = (unsigned char)(0xF0 | cp >> 18), n = 4;
+	}
+	for (size_t i = 1; i < n; i++)
+		b[i] = (unsigned char)(0x80 | ((cp >> (6 * (n - 1 - i))) & 0x3F));
+	if (*o + n >= size)
+		return false;
+	memcpy(out + *o, b, n);
+	*o += n;
+	return true;
+}
+
+/* The body S (N bytes) of a TOML basic string, its escapes decoded as
+ * direnv 2.32 decodes them (\b \t \n \f \r \" \\, \uXXXX, \UXXXXXXXX,
+ * and in a multi-line one a backslash ending a line, which takes the
+ * blanks after it), into OUT (SIZE bytes): false where one is not (\x and
+ * \e fail its whole config) or it does not fit. */
+static bool toml_unescape(const char *s, size_t n, char *out, size_t size)
+{
+	static const char plain[] = "b\bt\tn\nf\fr\r\"\"\\\\";
+	size_t o = 0;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (c == '\\' && i + 1 < n) {
+			c = s[++i];
+			const char *p = strchr(plain, c);
+			size_t digits = c == 'u' ? 4 : c == 'U' ? 8 : 0;
+			if (digits) {
+				unsigned long cp = 0;
+				for (size_t k = 1; k <= digits; k++) {
+					if (i + k >= n || !isxdigit((unsigned char)s[i + k]))
+						return false;
+					char hex[2] = {s[i + k], '\0'};
+					cp = cp << 4 | strtoul(hex, NULL, 16);
+				}
+				if (!put_utf8(cp, out, &o, size))
+					return false;
+				i += digits;
+				continue;
+			}
+			if (strchr(" \t\r\n", c)) { /* a line's end */
+				size_t j = i + strspn(s + i, " \t\r");
+				if (j >= n || s[j] != '\n')
+					return false;
+				i = j + strspn(s + j, " \t\r\n") - 1;
+				continue;
+			}
+			if (!p || (p - plain) % 2 != 0)
+				return false;
+			c = p[1];
+		} else if (c == '\\') {
+			return false;
+		}
+		if (o + 1 >= size)
+			return false;
+		out[o++] = c;
+	}
+	out[o] = '\0';
+	return true;
+}
+
 /* The quoted strings of the TOML array (or string) after "KEY =" at T,
- * up to its "]" (a line, or more for an array), each to FN. */
+ * up to its "]" (a line, or more for an array), each to FN: a basic
+ * ("") one with its escapes decoded (one that cannot be is left out). */
 static int toml_strings(const char *t, struct direnv_read *d,
 			int (*fn)(struct direnv_read *d, const char *s))
 {
@@ -1702,23 +1795,20 @@ static int toml_strings(const char *t, struct direnv_read *d,
 		char q = *t++;
 		/* (A multi-line string, """x""": taken to its closing three.) */
 		bool triple = t[0] == q && t[1] == q;
-		const char *end = NULL;
 		if (triple) {
 			t += 2;
 			t += *t == '\n';
-			char close[4] = {q, q, q, '\0'};
-			end = strstr(t, close);
-		} else {
-			end = t + strcspn(t, q == '"' ? "\"\n" : "'\n");
-			end = *end == q ? end : NULL;
 		}
+		const char *end = toml_string_end(t, q, triple);
 		if (!end)
 			break;
 		size_t n = (size_t)(end - t);
 		char s[PATH_MAX];
-		if (n < sizeof(s)) {
-			memcpy(s, t, n);
-			s[n] = '\0';
+		if (q == '"' ? toml_unescape(t, n, s, sizeof(s)) : n < sizeof(s)) {
+			if (q != '"') {
+				memcpy(s, t, n);
+				s[n] = '\0';
+			}
 			e = fn(d, s);
 		}
 		t = end + (triple ? 3 : 1);

@@ -1235,6 +1235,10 @@ Test(guard, direnv_whitelist_spellings_are_read)
 		"whitelist = { prefix = \"/nowhere\", exact = [ \"PROJ/a\" ] }\n",
 		"[whitelist]\n\"exact\" = [\n  # ours\n  'PROJ/a',\n]\n",
 		"[ \"whitelist\" ]\nexact=\"PROJ/a\"\n",
+		/* (Escapes, as direnv 2.32 decodes them: session 26 left them.) */
+		"[whitelist]\nexact = [\"PROJ/\\u0061\"]\n",
+		"[whitelist]\nexact = [\"PROJ/\\U00000061\", \"/x\\\"y\"]\n",
+		"[whitelist]\nexact = [\"\"\"PROJ/\\\n     a\"\"\"]\n",
 	};
 	for (size_t i = 0; i < sizeof(tomls) / sizeof(*tomls); i++) {
 		const char *at_proj = strstr(tomls[i], "PROJ");
