@@ -1964,6 +1964,24 @@ static int read_direnv_whitelist(struct direnv_read *d, const struct cordon_cont
  * Each entry is read (~6 us a launch; direnv prune removes stale ones):
  * a cap would leave out, unsaid, whatever came past it in the
  * directory's order (round 26b). */
+/* The path the allow list entry NAME in the directory DFD holds (its
+ * first line), into PATH (SIZE bytes): false where it is no regular file
+ * or empty. */
+static bool allow_entry(int dfd, const char *name, char *path, size_t size)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	ssize_t n = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read(fd, path, size - 1)
+									  : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return false;
+	path[n] = '\0';
+	path[strcspn(path, "\n")] = '\0';
+	return path[0] != '\0';
+}
+
 static int read_direnv_allowed(struct direnv_read *d, const struct cordon_context *ctx)
 {
 	char dirs[2][PATH_MAX];
@@ -1980,7 +1998,8 @@ static int read_direnv_allowed(struct direnv_read *d, const struct cordon_contex
 		nd++;
 	int e = 0;
 	for (size_t i = 0; e >= 0 && i < nd; i++) {
-		int dfd = open(dirs[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		e = cordon_strv_push_new(&d->p->direnv_allow_dirs, dirs[i]);
+		int dfd = e < 0 ? -1 : open(dirs[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		DIR *dir = dfd >= 0 ? fdopendir(dfd) : NULL;
 		if (!dir) {
 			if (dfd >= 0)
@@ -1988,24 +2007,12 @@ static int read_direnv_allowed(struct direnv_read *d, const struct cordon_contex
 			continue;
 		}
 		for (struct dirent *de; e >= 0 && (de = readdir(dir));) {
-			if (de->d_name[0] == '.')
-				continue;
-			int fd = openat(dfd, de->d_name,
-					O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-			struct stat st;
 			char path[PATH_MAX];
-			ssize_t n = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)
-					    ? read(fd, path, sizeof(path) - 1)
-					    : -1;
-			if (fd >= 0)
-				close(fd);
-			if (n <= 0)
-				continue;
-			path[n] = '\0';
-			path[strcspn(path, "\n")] = '\0';
 			/* (Those of other projects, most of the list, are left:
 			 * only one a write rule reaches can be below a root.) */
-			if (reached_by_write(d, path))
+			if (de->d_name[0] != '.' &&
+			    allow_entry(dfd, de->d_name, path, sizeof(path)) &&
+			    reached_by_write(d, path))
 				e = cordon_strv_push_new(&d->p->envrc_allowed, path);
 		}
 		closedir(dir);
@@ -2013,19 +2020,40 @@ static int read_direnv_allowed(struct direnv_read *d, const struct cordon_contex
 	return e;
 }
 
-static int read_envrc_allowed(struct cordon_policy *p, const struct cordon_context *ctx)
+/* P's write rules, as named and as resolved, into D->writable. */
+static int direnv_writable(struct direnv_read *d, const struct cordon_policy *p)
 {
-	struct direnv_read d = {.p = p};
 	int e = 0;
 	for (size_t k = 0; e >= 0 && k < p->n_rules; k++) {
 		if (!(p->rules[k].access & CORDON_ACCESS_WRITE))
 			continue;
-		e = cordon_strv_push_new(&d.writable, p->rules[k].path);
+		e = cordon_strv_push_new(&d->writable, p->rules[k].path);
 		char *real = e >= 0 ? realpath(p->rules[k].path, NULL) : NULL;
 		if (real)
-			e = cordon_strv_push_new(&d.writable, real);
+			e = cordon_strv_push_new(&d->writable, real);
 		free(real);
 	}
+	return e;
+}
+
+int cordon_policy_direnv_entry(const struct cordon_policy *p, const char *dir, const char *name,
+			       char *out, size_t size)
+{
+	struct direnv_read d = {0};
+	int dfd = name[0] == '.' ? -1 : open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	bool got = dfd >= 0 && allow_entry(dfd, name, out, size);
+	if (dfd >= 0)
+		close(dfd);
+	int e = got ? direnv_writable(&d, p) : 0;
+	int r = e < 0 ? e : got && reached_by_write(&d, out);
+	cordon_strv_free(&d.writable);
+	return r;
+}
+
+static int read_envrc_allowed(struct cordon_policy *p, const struct cordon_context *ctx)
+{
+	struct direnv_read d = {.p = p};
+	int e = direnv_writable(&d, p);
 	if (e >= 0)
 		e = read_direnv_allowed(&d, ctx);
 	if (e >= 0)
@@ -2676,6 +2704,7 @@ void cordon_policy_free(struct cordon_policy *p)
 	cordon_strv_free(&p->envrc_allowed);
 	cordon_strv_free(&p->envrc_whitelisted);
 	cordon_strv_free(&p->envrc_prefixes);
+	cordon_strv_free(&p->direnv_allow_dirs);
 	cordon_strv_free(&p->skipped);
 	memset(p, 0, sizeof(*p));
 }

@@ -2300,6 +2300,12 @@ int cordon_sweep_disarm_now(const struct cordon_sweep *s, const char *path, cons
 		      said);
 }
 
+int cordon_sweep_disarm_why(const struct cordon_sweep *s, const char *path, const char *head,
+			    const char *why, struct cordon_strv *said)
+{
+	return disarm(s, path, head, why, said);
+}
+
 /* What a local name holds, looked at as the walk records it and as the
  * sweep judges it: the newest change time in it, and a digest of its
  * names, kinds, link targets and contents, added up so that the order of

@@ -145,6 +145,10 @@ struct cordon_policy {
 	 * the .envrc files it runs whatever they hold (exact), and the
 	 * directories below which it runs any (prefix). */
 	struct cordon_strv envrc_whitelisted, envrc_prefixes;
+	/* direnv's allow list directories (existing or not): the launcher's
+	 * watch reads an entry made there while the session runs (a
+	 * `direnv allow` outside). Not sent on the wire. */
+	struct cordon_strv direnv_allow_dirs;
 	struct cordon_strv skipped;    /* "path (source): reason"; not sent on the wire */
 	struct cordon_socket *sockets; /* not sent on the wire: the supervisor, outside, */
 	size_t n_sockets;              /* decides (Linux); the profile (macOS) */
@@ -369,5 +373,12 @@ int cordon_path_absolute(const char *in, const char *home, const char *base, cha
 /* cordon_path_resolve, remembering directories in CACHE (NULL: none). */
 int cordon_path_resolve_cached(const char *in, const char *home, const char *base,
 			       struct cordon_path_cache *cache, char **out);
+
+/* The .envrc path direnv's allow list entry NAME in DIR (one of
+ * P->direnv_allow_dirs) holds, into OUT (SIZE bytes): 1 where a write rule
+ * of P reaches it (it can lie below a root), 0 where not, or where the
+ * entry is no regular file. */
+int cordon_policy_direnv_entry(const struct cordon_policy *p, const char *dir, const char *name,
+			       char *out, size_t size);
 
 #endif

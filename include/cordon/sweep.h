@@ -116,6 +116,10 @@ void cordon_sweep_names(struct cordon_sweep *s, struct cordon_strv *names);
  * 1 if it was moved. */
 int cordon_sweep_disarm_now(const struct cordon_sweep *s, const char *path, const char *way_to,
 			    bool again, struct cordon_strv *said);
+/* PATH moved aside now, said as "cordon: HEAD PATH, WHY, so cordon moved
+ * it to ...": 1 if it was. */
+int cordon_sweep_disarm_why(const struct cordon_sweep *s, const char *path, const char *head,
+			    const char *why, struct cordon_strv *said);
 /* Whether LINK (lstat'ed into ST) is a link S's session could have laid:
  * changed since it started, in a directory a write rule of it reaches. */
 struct stat;

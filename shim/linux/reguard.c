@@ -42,6 +42,7 @@
  * moment before the move (docs/internals.md, "Known gap"). */
 #include "reguard.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -108,7 +109,10 @@ struct kept {
 	size_t n_gone, cap_gone;
 };
 
-#define WATCHED        (IN_CREATE | IN_MOVED_TO | IN_ONLYDIR)
+/* (IN_MASK_ADD: a directory watched for two reasons keeps both masks.) */
+#define WATCHED        (IN_CREATE | IN_MOVED_TO | IN_ONLYDIR | IN_MASK_ADD)
+#define ALLOW_WATCHED  (IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_ONLYDIR | IN_MASK_ADD)
+#define ALLOW_UP       3
 
 #define MAX_STAND_INS  8    /* for one name, in a session */
 #define MAX_SUB        1024 /* directories watched for one deep pattern */
@@ -127,7 +131,15 @@ static struct {
 	pthread_t thread;
 	bool running;
 	bool marked; /* a watch was added (its instance's close then waits) */
-} g = {.inotify = -1, .stop = -1, .mnt = -1, .user = -1};
+	/* direnv's allow list directories (the policy's), each watched at
+	 * itself or, missing, at the nearest directory above it (ALLOW_UP
+	 * levels up); the .envrc files allowed so far. */
+	struct allow_dir {
+		int wd;
+		unsigned up;
+	} allow[2];
+	struct cordon_strv allowed;
+} g = {.inotify = -1, .stop = -1, .mnt = -1, .user = -1, .allow = {{-1, 0}, {-1, 0}}};
 
 /* The watch could not be kept (the session used up the user's inotify
  * watches, which a directory on a hidden name's way needed): the session
@@ -807,6 +819,113 @@ static long since_ms(const struct timespec *t0)
 	return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
 }
 
+/* direnv now allows ENVRC (a `direnv allow` outside while the session
+ * runs): kept from now on as one allowed as the session started is, it
+ * and what it loads read-only, a missing load moved aside as it appears.
+ * A load the session (or a program outside) changed since the start
+ * would run at direnv's next prompt: the .envrc is moved aside at once,
+ * as the session's end would. */
+static void keep_allowed(const char *envrc)
+{
+	struct cordon_policy q = *g.p; /* (shallow: read only) */
+	q.envrc_allowed = g.allowed;
+	struct cordon_guard_plan plan;
+	size_t before = g.n;
+	int e = cordon_guard_plan(&q, false, &plan);
+	for (size_t i = 0; e >= 0 && i < plan.n; i++)
+		if (!plan.v[i].dir && plan.v[i].op == CORDON_MOUNT_RO)
+			e = add(plan.v[i].path, false, false, NULL);
+	if (e >= 0)
+		cordon_guard_plan_free(&plan);
+	struct cordon_strv names = {0}, stand_ins = {0};
+	if (e >= 0 && cordon_guard_unguarded(&q, &names, &stand_ins, NULL, NULL) >= 0)
+		for (size_t i = 0; i < names.n; i++)
+			if (!cordon_sweep_git_entry(names.v[i]))
+				(void)add(names.v[i], false, true, NULL);
+	cordon_strv_free(&names);
+	cordon_strv_free(&stand_ins);
+	struct cordon_strv said = {0};
+	bool changed = false;
+	for (size_t i = before; g.sweep && i < g.n && !changed; i++) {
+		struct stat st;
+		changed = !g.v[i].made && strcmp(g.v[i].path, envrc) != 0 &&
+			  lstat(g.v[i].path, &st) == 0 &&
+			  cordon_sweep_laid(g.sweep, g.v[i].path, &st);
+	}
+	if (changed)
+		(void)cordon_sweep_disarm_why(
+			g.sweep, envrc, "direnv now allows",
+			"but a file it loads was changed while this session ran (by the session, "
+			"or a program outside), and direnv outside would run it",
+			&said);
+	for (size_t i = before; i < g.n; i++)
+		settle(&g.v[i], false);
+	if (!changed) {
+		char shown[PATH_MAX + 8], line[PATH_MAX * 2];
+		cordon_printable(envrc, SIZE_MAX, shown, sizeof(shown));
+		snprintf(line, sizeof(line),
+			 "cordon: direnv now allows %s: it and what it loads are read-only in this "
+			 "session from now on",
+			 shown);
+		(void)cordon_strv_push(&said, line);
+	}
+	say_all(&said);
+}
+
+/* The entry NAME made in direnv's allow list directory I: kept, if it
+ * names an .envrc a write rule reaches that was not allowed before. */
+static void allow_entry_made(size_t i, const char *name)
+{
+	char envrc[PATH_MAX];
+	if (cordon_policy_direnv_entry(g.p, g.p->direnv_allow_dirs.v[i], name, envrc,
+				       sizeof(envrc)) != 1 ||
+	    cordon_strv_contains(&g.allowed, envrc) || cordon_strv_push(&g.allowed, envrc) < 0)
+		return;
+	keep_allowed(envrc);
+}
+
+/* direnv's allow list directory I watched, or the nearest above it
+ * (ALLOW_UP levels at most) while it is missing; once it is there, each
+ * entry in it looked at (made before the watch reached it). */
+static void watch_allow_dir(size_t i)
+{
+	const char *dir = g.p->direnv_allow_dirs.v[i];
+	char at[PATH_MAX];
+	size_t len = strlen(dir);
+	unsigned level = 0;
+	for (; level <= ALLOW_UP && len > 0; level++, len = up(dir, len)) {
+		snprintf(at, sizeof(at), "%.*s", (int)len, dir);
+		int wd = inotify_add_watch(g.inotify, at, ALLOW_WATCHED);
+		if (wd >= 0) {
+			g.marked = true;
+			g.allow[i] = (struct allow_dir){wd, level};
+			break;
+		}
+	}
+	if (level > 0)
+		return;
+	DIR *d = opendir(dir);
+	for (struct dirent *de; d && (de = readdir(d));)
+		if (de->d_name[0] != '.')
+			allow_entry_made(i, de->d_name);
+	if (d)
+		closedir(d);
+}
+
+/* An event for NAME in the directory watched as WD, if it is direnv's
+ * allow list's, or one above it while it is missing. */
+static void allow_seen(int wd, const char *name)
+{
+	for (size_t i = 0; i < 2 && g.p && i < g.p->direnv_allow_dirs.n; i++) {
+		if (g.allow[i].wd != wd)
+			continue;
+		if (g.allow[i].up == 0)
+			allow_entry_made(i, name);
+		else
+			watch_allow_dir(i);
+	}
+}
+
 static void *watch(void *arg)
 {
 	(void)arg;
@@ -820,6 +939,10 @@ static void *watch(void *arg)
 	for (size_t i = 0; i < g.n; i++)
 		settle(&g.v[i], false);
 	size_t made = g.n;
+	bool allow = g.mnt >= 0 && g.p->direnv_allow_dirs.n > 0 &&
+		     cordon_strv_copy(&g.allowed, &g.p->envrc_allowed) >= 0;
+	for (size_t i = 0; allow && i < 2 && i < g.p->direnv_allow_dirs.n; i++)
+		watch_allow_dir(i);
 	/* The guards: listed LIST_AFTER_MS after the start, watched
 	 * WATCH_AFTER_MS after (a command of a moment ends before; what was
 	 * saved outside meanwhile is still judged and said as it ends). */
@@ -828,7 +951,7 @@ static void *watch(void *arg)
 	struct pollfd p[2] = {{.fd = g.inotify, .events = POLLIN},
 			      {.fd = g.stop, .events = POLLIN}};
 	for (;;) {
-		if (phase == WATCHING && g.n == 0)
+		if (phase == WATCHING && g.n == 0 && !allow)
 			break; /* nothing to keep */
 		long wait = phase == WATCHING
 				    ? -1
@@ -863,11 +986,16 @@ static void *watch(void *arg)
 		for (char *at = buf; at < buf + n;) {
 			const struct inotify_event *e = (const void *)at;
 			at += sizeof(*e) + e->len;
-			if (e->mask & IN_Q_OVERFLOW) /* events lost: look at all */
+			if (e->mask & IN_Q_OVERFLOW) { /* events lost: look at all */
 				for (size_t i = 0; i < g.n; i++)
 					settle(&g.v[i], false);
-			else if (e->len)
+				for (size_t i = 0; allow && i < 2 && i < g.p->direnv_allow_dirs.n;
+				     i++)
+					watch_allow_dir(i);
+			} else if (e->len) {
+				allow_seen(e->wd, e->name);
 				seen(e->wd, e->name);
+			}
 		}
 	}
 	return NULL;
@@ -902,6 +1030,8 @@ static void forget(void)
 	free(g.v);
 	g.v = NULL;
 	g.n = g.cap = 0;
+	cordon_strv_free(&g.allowed);
+	g.allow[0] = g.allow[1] = (struct allow_dir){-1, 0};
 	/* (The inotify instance stays open: closing it waits for a grace
 	 * period; the launcher's exit pays that once the session is over.) */
 	int *fds[] = {&g.stop, &g.mnt, &g.user};

@@ -838,6 +838,72 @@ BOTH_USERS(guards, what_an_allowed_subdirectory_envrc_loads_is_kept_while_it_run
 	world_free(&w);
 }
 
+/* An .envrc the user allows outside while a session runs (session 26
+ * kept it only from the next session on): from then on what it loads is
+ * kept, the .env read-only, the .envrc.local made after moved aside at
+ * once; one whose .env the session had changed before the allow is
+ * moved aside as it is allowed. direnv outside, entering sub/ after the
+ * plant and before the session ends, runs nothing planted. Control:
+ * protected_paths []. */
+static const char unallowed_setup[] =
+	"mkdir -p sub && printf 'source_env_if_exists .envrc.local\\ndotenv_if_exists\\n' > "
+	"sub/.envrc && echo A=1 > sub/.env\n";
+#define WAIT_FOR(f) "i=0; while [ ! -e " f " ] && [ $i -lt 300 ]; do sleep 0.05; i=$((i+1)); done\n"
+static const char plant_after_allow[] =
+	WAIT_GO "echo \"touch $M-local\" > sub/.envrc.local; echo local $?\n"
+		"echo \"PROMPT_COMMAND='touch $M-dotenv'\" >> sub/.env; echo dotenv $?\n"
+		"sleep 0.3; touch planted\n" WAIT_FOR("go2");
+static const char plant_before_allow[] =
+	"echo \"PROMPT_COMMAND='touch $M-dotenv'\" >> sub/.env; echo dotenv $?\n" WAIT_GO
+	"touch planted\n" WAIT_FOR("go2");
+
+BOTH_USERS(guards, an_envrc_allowed_while_it_runs_is_kept_from_then_on, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "allowrun");
+	char *allow_then_enter = fmt(
+		"cd %s/sub && direnv allow . 2>/dev/null; touch %s/go; " WAIT_FOR(
+			"%s/planted") "direnv exec . sh -c 'eval \"${PROMPT_COMMAND:-true}\"' >/dev/null 2>&1; touch %s/go2",
+		w.proj, w.proj, w.proj, w.proj);
+	const char *tags[] = {"deny", "deny-before", "ctl"};
+	for (int round = 0; round < 3; round++) {
+		struct run_result r = outside(&w,
+					      "rm -rf sub planted go2; %s(cd sub && direnv deny . "
+					      "2>/dev/null); true",
+					      unallowed_setup);
+		run_free(&r);
+		if (round == 2)
+			set_config(&w, ", \"protected_paths\": []");
+		char *script = plant(&w, tags[round], "",
+				     round == 1 ? plant_before_allow : plant_after_allow);
+		r = world_while_outside(&w, w.cfg, script, allow_then_enter);
+		char *diag = fmt("%s (%d): %s%s", tags[round], r.status, r.out, r.err);
+		if (round == 2) {
+			expect_all_landed(sub_envrc_steps, &r, "protected_paths []");
+			expect_direnv_ran(&w, tags[round], sub_envrc_steps, true, &r);
+		} else if (round == 0) {
+			cr_assert(strstr(r.out, "local 0"), "the plant did not run\n%s", diag);
+			expect_direnv_ran(&w, tags[round], sub_envrc_steps, false, &r);
+			char *env = content(w.proj, "sub/.env");
+			cr_expect_str_eq(env, "A=1\n", "sub/.env was changed\n%s", diag);
+			free(env);
+			cr_expect(strstr(r.err, "direnv now allows"), "not said\n%s", diag);
+		} else {
+			cr_assert(strstr(r.out, "dotenv 0"), "the plant did not land\n%s", diag);
+			expect_direnv_ran(&w, tags[round], (const char *const[]){"dotenv", NULL},
+					  false, &r);
+			cr_expect(present(w.proj, "sub/.envrc.cordon-disarmed"),
+				  "the .envrc allowed after its .env changed stayed\n%s", diag);
+		}
+		free(diag), free(script);
+		run_free(&r);
+	}
+	struct run_result r = outside(&w, "rm -rf sub planted go2");
+	run_free(&r);
+	free(allow_then_enter);
+	world_free(&w);
+}
+
 /* Two more ways to what direnv outside runs from an allowed
  * subdirectory .envrc (round 26b): an older version of it, which direnv
  * still allows (its allow list keeps each), written back, loading a file
