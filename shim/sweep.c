@@ -119,6 +119,13 @@ static void since_now(struct cordon_sweep *s)
  * earliest such start, and removes it after. */
 
 #define PENDING ".pending-"
+/* Beside it, the record as the session started, a second name of its
+ * file (records are replaced by a rename): the sweep compares with what
+ * was there before the session, not with what another session's sweep
+ * recorded meanwhile (round 27: a session started and ended while this
+ * one ran recorded this one's plant as the user's, and this one then
+ * found its digest unchanged). */
+#define AT_START ".start-"
 
 /* The start time of PID (clock ticks since boot) into *START, and
  * whether it is alive (a zombie is not). Without /proc: alive when it
@@ -174,6 +181,29 @@ static char *own_mark(const char *root)
 	return pending_path(root, getpid(), start_of(getpid()));
 }
 
+/* The record of ROOT as this process's session started (malloc'd, or
+ * NULL). */
+static char *own_start(const char *root)
+{
+	cleanup_free char *record = cordon_sweep_record_path(root);
+	char *path;
+	if (!record ||
+	    asprintf(&path, "%s" AT_START "%d-%llu", record, (int)getpid(), start_of(getpid())) < 0)
+		return NULL;
+	return path;
+}
+
+/* ROOT's record kept as it is now, under this session's own name. */
+static void keep_start(const char *root)
+{
+	cleanup_free char *record = cordon_sweep_record_path(root);
+	cleanup_free char *start = own_start(root);
+	if (!record || !start)
+		return;
+	(void)unlink(start);
+	(void)!link(record, start); /* (none yet: the first walk) */
+}
+
 static void pending_mark(const char *root, const struct timespec *since)
 {
 	cleanup_free char *path = own_mark(root);
@@ -197,15 +227,16 @@ static void pending_collect(const char *root, struct timespec *since, struct cor
 		return;
 	*slash = '\0';
 	const char *base = slash + 1;
-	size_t bn = strlen(base), pn = strlen(PENDING);
+	size_t bn = strlen(base), pn = strlen(PENDING), sn = strlen(AT_START);
 	DIR *d = opendir(record);
 	for (struct dirent *de; d && (de = readdir(d));) {
+		bool mark = strncmp(de->d_name + bn, PENDING, pn) == 0;
 		if (strncmp(de->d_name, base, bn) != 0 ||
-		    strncmp(de->d_name + bn, PENDING, pn) != 0)
+		    (!mark && strncmp(de->d_name + bn, AT_START, sn) != 0))
 			continue;
 		/* PID-START */
 		char *end;
-		long pid_l = strtol(de->d_name + bn + pn, &end, 10);
+		long pid_l = strtol(de->d_name + bn + (mark ? pn : sn), &end, 10);
 		if (pid_l <= 0 || pid_l > INT_MAX || *end != '-')
 			continue;
 		pid_t pid = (pid_t)pid_l;
@@ -221,6 +252,10 @@ static void pending_collect(const char *root, struct timespec *since, struct cor
 			continue; /* a session still running: its own sweep */
 		char path[PATH_MAX + 300];
 		snprintf(path, sizeof(path), "%s/%s", record, de->d_name);
+		if (!mark) { /* a record as a session started: removed with the marks */
+			(void)cordon_strv_push(done, path);
+			continue;
+		}
 		int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 		char text[32] = "";
 		ssize_t got = fd >= 0 ? read(fd, text, sizeof(text) - 1) : -1;
@@ -371,6 +406,7 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 	since_now(s);
 	for (size_t i = 0; i < s->roots.n; i++) {
 		pending_mark(s->roots.v[i], &s->since);
+		keep_start(s->roots.v[i]);
 		snapshot(s, s->roots.v[i]);
 	}
 	return 0;
@@ -609,6 +645,17 @@ static char below(const struct walk *w)
 	return (char)(w->changed ? ABOVE_CHANGED : ABOVE_OLD);
 }
 
+/* The flag for a local name in the directory being listed: ABOVE_NEW
+ * where it, or one above it, was made or moved in since the start, as
+ * the record of the last walk before it tells (without one, every
+ * directory that changed would be); its own change times stay as they
+ * were (round 27 staged a .vscode in node_modules, which is not judged,
+ * and a later session moved the package into place). */
+static char local_above(const struct walk *w)
+{
+	return (char)(w->fresh && w->cache.current ? ABOVE_NEW : ABOVE_OLD);
+}
+
 /* NAME, in the directory being listed, is another root, walked as
  * such (the project, in a writable directory above it). */
 static bool skipped(const struct walk *w, const char *name)
@@ -662,7 +709,7 @@ static int visit(const char *name, unsigned char type, void *arg)
 		return 0;
 	/* (A directory of them is not walked: judged whole.) */
 	if (!dotgit && w->rel[0] && cordon_strv_contains(&w->s->local, name)) {
-		int e = push_joined(w, &w->local, ABOVE_OLD, w->rel, name);
+		int e = push_joined(w, &w->local, local_above(w), w->rel, name);
 		return e < 0 ? e : record(w, REC_LOCAL, 0, w->rel, name); /* (judge_local) */
 	}
 	if (!dotgit)
@@ -927,7 +974,7 @@ static int reuse(struct walk *w, const char *rel, char kind, const struct stat *
 		case REC_LOCAL: /* (while its name is one: protected_paths may change) */
 			if (!cordon_strv_contains(&w->s->local, path + pn))
 				break;
-			e = push_joined(w, &w->local, ABOVE_OLD, path, "");
+			e = push_joined(w, &w->local, local_above(w), path, "");
 			if (e >= 0)
 				e = record(w, REC_LOCAL, 0, path, NULL);
 			break;
@@ -2462,7 +2509,9 @@ static bool look_local(int root, const char *rel, struct local_look *l, unsigned
 static unsigned long long recorded_digest(const struct walk *w, const char *rel)
 {
 	const struct cache *c = &w->cache;
-	size_t i = c->valid ? lower_bound(c, rel) : c->n;
+	/* (Only one recorded before the session started: what another
+	 * session's sweep recorded meanwhile may be this one's plant.) */
+	size_t i = c->current ? lower_bound(c, rel) : c->n;
 	return i < c->n && c->recs[i][0] == REC_LOCAL && strcmp(REC_PATH(c->recs[i]), rel) == 0
 		       ? rec_ino(c->recs[i])
 		       : 0;
@@ -2570,7 +2619,7 @@ static int envrc_load_look(const char *path, const char *file, void *arg)
  * ../../shared/vscode: round 11 rewrote the target). Not in dependencies,
  * nor where a write rule of the user's inside the root reaches. 1 if it
  * was moved. */
-static int judge_local(struct walk *w, const char *rel, struct cordon_strv *said)
+static int judge_local(struct walk *w, const char *rel, bool moved_in, struct cordon_strv *said)
 {
 	char path[PATH_MAX * 2];
 	struct local_look l;
@@ -2607,8 +2656,10 @@ static int judge_local(struct walk *w, const char *rel, struct cordon_strv *said
 		}
 	}
 	unsigned long long before = recorded_digest(w, rel);
-	if (!l.partial &&
-	    (!after(&l.newest, &w->s->since) || (before && before == l.digest && !to)))
+	/* (Moved in with a directory above it: whatever its own times say,
+	 * unless it holds what the last walk recorded at its path.) */
+	if (!l.partial && ((!moved_in && !after(&l.newest, &w->s->since)) ||
+			   (before && before == l.digest && !to)))
 		return 0;
 	record_digest(w, rel, 0);
 	if (l.partial)
@@ -2625,6 +2676,9 @@ static int judge_local(struct walk *w, const char *rel, struct cordon_strv *said
 		      loads.changed && !own
 			      ? "this session (or a program outside, while it ran) made or "
 				"changed a file loaded by"
+		      : moved_in && !own
+			      ? "this session (or a program outside, while it ran) moved in, "
+				"with a directory above it,"
 			      : "this session (or a program outside, while it ran) made or changed",
 		      "which an editor, an agent or a tool started in that directory outside obeys "
 		      "(vim with 'exrc', VS Code's tasks, Claude Code's settings, rustup, mise, "
@@ -2680,12 +2734,18 @@ static int sweep_root(const struct cordon_sweep *session, const char *top, bool 
 	struct timespec at;
 	this_second(&at); /* a change in this second is read again next time */
 	cleanup_free char *cache = cordon_sweep_record_path(top);
-	cache_load(&w, cache, true);
+	/* (The record as this session started; judged from an earlier
+	 * session's start, the last one.) */
+	cleanup_free char *start = from.earlier ? NULL : own_start(top);
+	if (start && access(start, F_OK) == 0)
+		cache_load(&w, start, true);
+	else
+		cache_load(&w, cache, true);
 	int e = walk(&w);
 	for (size_t i = 0; i < w.found.n; i++)
 		moved += judge_repo(&w, w.found.v[i], said);
 	for (size_t i = 0; i < w.local.n; i++)
-		moved += judge_local(&w, w.local.v[i] + 1, said);
+		moved += judge_local(&w, w.local.v[i] + 1, w.local.v[i][0] == ABOVE_NEW, said);
 	for (size_t i = w.n_opened; i-- > 0;) { /* deepest first */
 		(void)cordon_fs_chmod_held(w.opened[i].fd, w.opened[i].mode);
 		close(w.opened[i].fd);

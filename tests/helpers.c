@@ -390,14 +390,18 @@ void sweep_forget(const char *root)
 	char *record = cordon_sweep_record_path(root);
 	if (record)
 		unlink(record);
-	/* and the marks of sessions whose sweep never ran (killed ones) */
-	char *marks = record ? fmt("%s.pending-*", record) : NULL;
-	glob_t g = {0};
-	if (marks && glob(marks, 0, NULL, &g) == 0)
-		for (size_t i = 0; i < g.gl_pathc; i++)
-			unlink(g.gl_pathv[i]);
-	globfree(&g);
-	free(marks);
+	/* and the marks of sessions whose sweep never ran (killed ones), and
+	 * the records they kept as they started */
+	static const char *const kinds[] = {"pending", "start"};
+	for (size_t k = 0; record && k < sizeof(kinds) / sizeof(*kinds); k++) {
+		char *marks = fmt("%s.%s-*", record, kinds[k]);
+		glob_t g = {0};
+		if (glob(marks, 0, NULL, &g) == 0)
+			for (size_t i = 0; i < g.gl_pathc; i++)
+				unlink(g.gl_pathv[i]);
+		globfree(&g);
+		free(marks);
+	}
 	free(record);
 }
 

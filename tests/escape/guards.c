@@ -6665,6 +6665,109 @@ BOTH_USERS(guards, vim_project_files_in_subdirectories_are_moved_aside, .timeout
 	free(script);
 	world_free(&w);
 }
+/* Protected names staged where the sweep does not judge (a dependency
+ * directory) by one session, then moved into place with their directory
+ * by a later one (round 27: their own change times stay old, so they
+ * were taken for the user's; rustup and vim outside ran them): moved
+ * aside as the mover ends. The user's own, in a directory the session
+ * wrote in, stays. Control: protected_paths [] (vim runs the plant). */
+static const char staged_plant[] =
+	"mkdir -p vendor/tools node_modules/pkg/.vscode && "
+	"echo \"call writefile([], '$M-staged')\" > vendor/tools/.exrc && "
+	"echo '{}' > node_modules/pkg/.vscode/tasks.json; echo staged $?\n";
+static const char staged_move[] = "mv vendor/tools tools && mv node_modules/pkg pkg && "
+				  "echo x > keep/notes; echo moved $?\n";
+
+BOTH_USERS(guards, protected_names_moved_in_with_their_directory_are_moved_aside, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "gstaged");
+	free(write_file(w.home, ".vimrc", "set exrc\nset nocompatible\n"));
+	free(write_file(w.proj, "keep/.exrc", "set tabstop=2\n"));
+	world_give(&w);
+	const char *tags[] = {"deny", "ctl"};
+	for (int ctl = 0; ctl < 2; ctl++) {
+		if (ctl) {
+			struct run_result c =
+				sh_outside(&w, "rm -rf tools pkg vendor node_modules");
+			run_free(&c);
+			set_config(&w, ", \"protected_paths\": []");
+		}
+		char *script = plant(&w, tags[ctl], "", staged_plant);
+		struct run_result r = sh_in(&w, NULL, "%s", script);
+		cr_assert(strstr(r.out, "staged 0"), "%s: not staged: %s%s", tags[ctl], r.out,
+			  r.err);
+		run_free(&r);
+		usleep(1100 * 1000);
+		r = sh_in(&w, NULL, "%s", staged_move);
+		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
+		cr_assert(strstr(r.out, "moved 0"), "not moved in\n%s", diag);
+		run_free(&r);
+		vim_in(&w, "tools");
+		if (ctl) {
+			cr_expect(marked(&w, tags[ctl], "staged"),
+				  "control: vim outside ran nothing\n%s", diag);
+		} else {
+			cr_expect_not(marked(&w, tags[ctl], "staged"),
+				      "vim outside ran the .exrc moved in\n%s", diag);
+			cr_expect(present(w.proj, "tools/.exrc.cordon-disarmed") &&
+					  present(w.proj, "pkg/.vscode.cordon-disarmed"),
+				  "not moved aside\n%s", diag);
+			cr_expect(present(w.proj, "keep/.exrc"), "the user's own was moved\n%s",
+				  diag);
+		}
+		free(diag), free(script);
+	}
+	world_free(&w);
+}
+
+/* A second session in the same project, started and ended while the
+ * first runs (every terminal opened there is one), does not clear the
+ * first one's plant (round 27: its sweep recorded the plant, made before
+ * it started, as the user's, and the first one's sweep then found it
+ * unchanged; vim outside ran it). Control: protected_paths []. */
+static const char plant_then_wait[] =
+	"mkdir -p tools && echo \"call writefile([], '$M-race')\" > tools/.exrc; echo race $?\n" WAIT_GO;
+
+BOTH_USERS(guards, another_session_ending_meanwhile_leaves_a_plant_judged, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "grace");
+	free(write_file(w.home, ".vimrc", "set exrc\nset nocompatible\n"));
+	world_give(&w);
+	struct run_result r = sh_in(&w, NULL, "%s", "true"); /* the first walk, recorded */
+	run_free(&r);
+	usleep(1100 * 1000);
+	const char *tags[] = {"deny", "ctl"};
+	for (int ctl = 0; ctl < 2; ctl++) {
+		if (ctl) {
+			r = sh_outside(&w, "rm -rf tools");
+			run_free(&r);
+			set_config(&w, ", \"protected_paths\": []");
+		}
+		/* (The other session: started once the plant is made, ended
+		 * before this one.) */
+		char *other =
+			fmt("sleep 1.1; %s run --config %s --project %s -- true >/dev/null 2>&1",
+			    w.as_user ? w.user_cordon : CORDON_BIN, w.cfg, w.proj);
+		char *script = plant(&w, tags[ctl], "", plant_then_wait);
+		r = world_while_outside(&w, w.cfg, script, other);
+		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
+		cr_assert(strstr(r.out, "race 0"), "the plant did not land\n%s", diag);
+		run_free(&r);
+		vim_in(&w, "tools");
+		if (ctl)
+			cr_expect(marked(&w, tags[ctl], "race"),
+				  "control: vim outside ran nothing\n%s", diag);
+		else
+			cr_expect_not(marked(&w, tags[ctl], "race"),
+				      "vim outside ran the plant another session recorded\n%s",
+				      diag);
+		free(diag), free(script), free(other);
+	}
+	world_free(&w);
+}
+
 /* The other protected names in a subdirectory, which an editor, an agent
  * or a tool opened on it or started there obeys (round 10: VS Code's
  * tasks, Claude Code's settings, .mcp.json, rustup's toolchain file,
