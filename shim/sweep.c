@@ -532,6 +532,7 @@ enum {
 	REC_MOVED = 'T',       /* its path and "/": the change time the move gave it, in ns
 				  where the inode goes */
 	REC_LOCAL = 'l',       /* one of the session's local names, below the top */
+	REC_HG = 'h',          /* a Mercurial repository's .hg, below the top (not walked) */
 };
 
 struct cache {
@@ -557,6 +558,7 @@ struct walk {
 	struct cordon_strv todo;  /* directories to list, relative */
 	struct cordon_strv found; /* git dirs and .git entries, relative */
 	struct cordon_strv local; /* the cordon_sweep.local names below the top, relative */
+	struct cordon_strv hg;    /* the .hg directories below the top, relative, flagged */
 	struct cordon_strv shut;  /* directories that could not be read, relative */
 	size_t n_shut;
 	struct cache cache;      /* the last walk's, or not valid */
@@ -707,6 +709,11 @@ static int visit(const char *name, unsigned char type, void *arg)
 	}
 	if (!dotgit && type == DT_DIR && w->skip.n && skipped(w, name))
 		return 0;
+	/* (Mercurial's: its config judged, its store not walked.) */
+	if (!dotgit && w->rel[0] && type == DT_DIR && strcasecmp(name, ".hg") == 0) {
+		int e = push_joined(w, &w->hg, local_above(w), w->rel, name);
+		return e < 0 ? e : record(w, REC_HG, 0, w->rel, name);
+	}
 	/* (A directory of them is not walked: judged whole.) */
 	if (!dotgit && w->rel[0] && cordon_strv_contains(&w->s->local, name)) {
 		int e = push_joined(w, &w->local, local_above(w), w->rel, name);
@@ -971,6 +978,11 @@ static int reuse(struct walk *w, const char *rel, char kind, const struct stat *
 		case REC_UNREAD:
 			e = push_joined(w, &w->todo, below(w), path, "");
 			break;
+		case REC_HG:
+			e = push_joined(w, &w->hg, local_above(w), path, "");
+			if (e >= 0)
+				e = record(w, REC_HG, 0, path, NULL);
+			break;
 		case REC_LOCAL: /* (while its name is one: protected_paths may change) */
 			if (!cordon_strv_contains(&w->s->local, path + pn))
 				break;
@@ -1007,8 +1019,8 @@ char *cordon_sweep_record_path(const char *project)
 }
 
 #define CACHE_MAGIC                                                                                \
-	"cordon-sweep 5" /* 4: l for files only; 3: no l; 2: no D, T; 1: a bare git dir's \
-			    subdirectories unrecorded */
+	"cordon-sweep 6" /* 5: no h; 4: l for files only; 3: no l; 2: no D, T; 1: a bare \
+			    git dir's subdirectories unrecorded */
 #define CACHE_MAX (256u << 20)
 
 /* The last walk's record of W's project, if there is one for this very
@@ -2686,6 +2698,34 @@ static int judge_local(struct walk *w, const char *rel, bool moved_in, struct co
 		      said);
 }
 
+/* A Mercurial repository's .hg below the top (REL): hg outside, run in
+ * that directory (a prompt's hg status), obeys its hgrc, whose hooks,
+ * extensions and pager run programs (round 27), and sharedpath, which
+ * names another repository's. Moved aside whole (hg then finds none
+ * there) where one of them was made or changed since the start, or the
+ * .hg came with a directory moved in (MOVED_IN) holding one. Its store is
+ * the user's to commit to. 1 if it was moved. */
+static int judge_hg(struct walk *w, const char *rel, bool moved_in, struct cordon_strv *said)
+{
+	static const char *const obeyed[] = {"hgrc", "hgrc-not-shared", "sharedpath"};
+	char path[PATH_MAX * 2];
+	bool made = false;
+	for (size_t i = 0; !made && i < ARRAY_SIZE(obeyed); i++) {
+		struct stat st;
+		snprintf(path, sizeof(path), "%s/%s", rel, obeyed[i]);
+		made = fstatat(w->root, path, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		       (moved_in || after(&CTIME(st), &w->s->since));
+	}
+	if (!made || cordon_sweep_in_dependencies(rel) ||
+	    snprintf(path, sizeof(path), "%s/%s", w->top, rel) >= PATH_MAX ||
+	    written_by_choice(w->s, w->top, path))
+		return 0;
+	return disarm(w->s, path,
+		      "this session (or a program outside, while it ran) made or changed the "
+		      "config of the Mercurial repository",
+		      "whose hooks, extensions and pager hg outside runs there", said);
+}
+
 /* Walk the root TOP, and judge what was found: how many were moved
  * aside. */
 static int sweep_root(const struct cordon_sweep *session, const char *top, bool ended, char *buf,
@@ -2746,6 +2786,8 @@ static int sweep_root(const struct cordon_sweep *session, const char *top, bool 
 		moved += judge_repo(&w, w.found.v[i], said);
 	for (size_t i = 0; i < w.local.n; i++)
 		moved += judge_local(&w, w.local.v[i] + 1, w.local.v[i][0] == ABOVE_NEW, said);
+	for (size_t i = 0; i < w.hg.n; i++)
+		moved += judge_hg(&w, w.hg.v[i] + 1, w.hg.v[i][0] == ABOVE_NEW, said);
 	for (size_t i = w.n_opened; i-- > 0;) { /* deepest first */
 		(void)cordon_fs_chmod_held(w.opened[i].fd, w.opened[i].mode);
 		close(w.opened[i].fd);
@@ -2780,6 +2822,7 @@ static int sweep_root(const struct cordon_sweep *session, const char *top, bool 
 	cordon_strv_free(&w.todo);
 	cordon_strv_free(&w.found);
 	cordon_strv_free(&w.local);
+	cordon_strv_free(&w.hg);
 	cordon_strv_free(&w.shut);
 	cordon_strv_free(&w.skip);
 	return moved;

@@ -6665,6 +6665,110 @@ BOTH_USERS(guards, vim_project_files_in_subdirectories_are_moved_aside, .timeout
 	free(script);
 	world_free(&w);
 }
+/* rbenv's .ruby-version (round 27: Debian 12's rbenv 1.1 takes
+ * "../../x" for a version directory, so a prompt's ruby -v ran the
+ * session's program): made at the top, it is moved aside as it appears;
+ * made in a subdirectory, as the session ends. ruby -v outside, through
+ * rbenv's shims, runs nothing planted in either. Control:
+ * protected_paths []. */
+static const char ruby_plant[] =
+	"mkdir -p .r/bin sub && printf '#!/bin/sh\\ntouch %s\\n' \"$M-ruby\" > .r/bin/ruby && "
+	"chmod +x .r/bin/ruby; V=../../../../../../../../../../../..$PWD/.r\n"
+	"echo \"$V\" > .ruby-version; echo top $?\n"
+	"echo \"$V\" > sub/.ruby-version; echo sub $?\n";
+
+BOTH_USERS(guards, an_rbenv_version_file_made_inside_runs_nothing, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "rbenv");
+	cr_assert(file_exists("/usr/bin/rbenv"), "rbenv is not installed (scripts/setup does)");
+	free(write_file(w.home, ".rbenv/versions/3.2.0/bin/ruby", "#!/bin/sh\necho ruby 3.2.0\n"));
+	world_give(&w);
+	struct run_result r = outside(&w, "chmod +x ~/.rbenv/versions/3.2.0/bin/ruby && "
+					  "RBENV_ROOT=~/.rbenv rbenv global 3.2.0 && "
+					  "RBENV_ROOT=~/.rbenv rbenv rehash");
+	run_free(&r);
+	const char *tags[] = {"deny", "ctl"};
+	for (int ctl = 0; ctl < 2; ctl++) {
+		if (ctl) {
+			r = sh_outside(&w, "rm -rf .r sub .ruby-version*");
+			run_free(&r);
+			set_config(&w, ", \"protected_paths\": []");
+		}
+		char *script = plant(&w, tags[ctl], "", ruby_plant);
+		r = sh_in(&w, NULL, "%s", script);
+		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
+		expect_all_landed((const char *const[]){"top", "sub", NULL}, &r, tags[ctl]);
+		run_free(&r);
+		r = sh_outside(&w, "export RBENV_ROOT=~/.rbenv; eval \"$(rbenv init - sh)\"; "
+				   "ruby -v; (cd sub && ruby -v); true");
+		char *ran = fmt("%s\noutside: %s%s", diag, r.out, r.err);
+		cr_expect(strstr(r.out, "ruby 3.2.0") || ctl, "rbenv did not run at all\n%s", ran);
+		cr_expect(marked(&w, tags[ctl], "ruby") == (ctl == 1), "%s\n%s",
+			  ctl ? "control: ruby -v outside ran nothing planted"
+			      : "ruby -v outside ran the program .ruby-version named",
+			  ran);
+		run_free(&r);
+		free(ran), free(diag), free(script);
+	}
+	world_free(&w);
+}
+
+/* Mercurial's repository config (round 27: hg status outside ran a hook
+ * the session wrote in .hg/hgrc): at the top, made inside, it is moved
+ * aside as it appears; below it, the .hg of a repository made inside
+ * with one, and of the user's own whose hgrc the session changed, is
+ * moved aside as the session ends, while one made without a config
+ * stays. hg outside in each runs nothing, and the user's own repository
+ * at the top keeps working inside. Control: protected_paths []. */
+static const char hg_plant[] =
+	"hg init . && printf '[hooks]\\npre-status = touch %s\\n' \"$M-top\" > .hg/hgrc; "
+	"echo top $?\n"
+	"hg init sub && printf '[hooks]\\npre-status = touch %s\\n' \"$M-sub\" > sub/.hg/hgrc; "
+	"echo sub $?\n"
+	"printf '[hooks]\\npre-status = touch %s\\n' \"$M-mine\" >> mine/.hg/hgrc; echo mine $?\n"
+	"hg init clean; echo clean $?\n";
+static const char hg_reset[] =
+	"rm -rf .hg sub clean mine && hg init mine && printf '[ui]\\nusername = me\\n' > "
+	"mine/.hg/hgrc";
+
+BOTH_USERS(guards, mercurial_config_made_inside_runs_nothing, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "hgrc");
+	cr_assert(file_exists("/usr/bin/hg"), "hg is not installed (scripts/setup installs it)");
+	const char *tags[] = {"deny", "ctl"};
+	for (int ctl = 0; ctl < 2; ctl++) {
+		struct run_result r = outside(&w, "%s", hg_reset);
+		run_free(&r);
+		usleep(1100 * 1000);
+		if (ctl)
+			set_config(&w, ", \"protected_paths\": []");
+		char *script = plant(&w, tags[ctl], "", hg_plant);
+		r = sh_in(&w, NULL, "%s", script);
+		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
+		expect_all_landed((const char *const[]){"top", "sub", "mine", "clean", NULL}, &r,
+				  tags[ctl]);
+		run_free(&r);
+		r = sh_outside(&w, "for d in . sub mine clean; do (cd $d && hg status >/dev/null "
+				   "2>&1); done; true");
+		run_free(&r);
+		static const char *const steps[] = {"top", "sub", "mine"};
+		for (size_t i = 0; i < sizeof(steps) / sizeof(*steps); i++)
+			cr_expect(marked(&w, tags[ctl], steps[i]) == (ctl == 1), "%s: %s\n%s",
+				  ctl ? "control: hg outside did not run it"
+				      : "hg outside ran the config made inside",
+				  steps[i], diag);
+		if (!ctl)
+			cr_expect(present(w.proj, "sub/.hg.cordon-disarmed") &&
+					  present(w.proj, "mine/.hg.cordon-disarmed") &&
+					  present(w.proj, "clean/.hg"),
+				  "moved aside, or not, wrongly\n%s", diag);
+		free(diag), free(script);
+	}
+	world_free(&w);
+}
+
 /* Protected names staged where the sweep does not judge (a dependency
  * directory) by one session, then moved into place with their directory
  * by a later one (round 27: their own change times stay old, so they
