@@ -2066,6 +2066,67 @@ static int read_envrc_allowed(struct cordon_policy *p, const struct cordon_conte
 	return e;
 }
 
+/* A, B and C joined, pushed to V (once): 0 or -ENOMEM. */
+static int push_path(struct cordon_strv *v, const char *a, const char *b, const char *c)
+{
+	cleanup_free char *s = NULL;
+	return asprintf(&s, "%s%s%s", a, b, c) < 0 ? -ENOMEM : cordon_strv_push_new(v, s);
+}
+
+/* oh-my-zsh's dotenv plugin: on each cd into a directory its allow list
+ * names (the user answered "always" there once), it exports what the
+ * .env there holds now, whatever that is (round 27: PROMPT='$(cmd)',
+ * GIT_CONFIG_* naming a core.fsmonitor, CORDON_CONFIG naming a config
+ * that turns cordon off). The .env (or $ZSH_DOTENV_FILE, when exported)
+ * of each listed directory a write rule reaches is protected: read-only,
+ * moved aside as it appears where missing; a write rule naming it itself
+ * leaves it to the session. The lists are looked for where the plugin
+ * keeps them ($ZSH_DOTENV_ALLOWED_LIST, $ZSH_CACHE_DIR, $ZSH/cache,
+ * ~/.oh-my-zsh/cache, ~/.cache/oh-my-zsh). */
+static int guard_omz_dotenv(struct cordon_policy *p, const struct cordon_context *ctx,
+			    struct cordon_path_cache *cache)
+{
+	char *(*env)(const char *) = ctx->getenv_fn;
+	const char *vars[][2] = {{"ZSH_DOTENV_ALLOWED_LIST", ""},
+				 {"ZSH_CACHE_DIR", "/dotenv-allowed.list"},
+				 {"ZSH", "/cache/dotenv-allowed.list"},
+				 {"XDG_CACHE_HOME", "/oh-my-zsh/dotenv-allowed.list"}};
+	struct cordon_strv lists = {0}, envs = {0};
+	struct direnv_read d = {.p = p};
+	int e = direnv_writable(&d, p);
+	for (size_t i = 0; e >= 0 && env && i < ARRAY_SIZE(vars); i++) {
+		const char *v = env(vars[i][0]);
+		if (v && v[0] == '/')
+			e = push_path(&lists, v, "", vars[i][1]);
+	}
+	static const char *const at_home[] = {"/.oh-my-zsh/cache/dotenv-allowed.list",
+					      "/.cache/oh-my-zsh/dotenv-allowed.list"};
+	for (size_t i = 0; e >= 0 && ctx->home && i < ARRAY_SIZE(at_home); i++)
+		e = push_path(&lists, ctx->home, "", at_home[i]);
+	const char *name = env ? env("ZSH_DOTENV_FILE") : NULL;
+	if (!name || !name[0] || strchr(name, '/') || strcmp(name, "..") == 0)
+		name = ".env";
+	for (size_t i = 0; e >= 0 && i < lists.n; i++) {
+		size_t len = 0;
+		cleanup_free char *text = cordon_read_regular(lists.v[i], 1u << 20, &len);
+		for (char *line = text, *next; e >= 0 && line && line < text + len; line = next) {
+			next = line + strcspn(line, "\n");
+			*next++ = '\0';
+			if (line[0] == '/' && reached_by_write(&d, line))
+				e = push_path(&envs, strcmp(line, "/") ? line : "", "/", name);
+		}
+	}
+	for (size_t i = 0; e >= 0 && i < envs.n; i++)
+		e = guard_list_in(p, (const char *const[]){envs.v[i], NULL}, CORDON_GUARD_PROTECT,
+				  true,
+				  "protected_paths (a .env oh-my-zsh's dotenv plugin exports)",
+				  ctx->home, NULL, cache);
+	cordon_strv_free(&lists);
+	cordon_strv_free(&envs);
+	cordon_strv_free(&d.writable);
+	return e;
+}
+
 static int resolve_guards(const struct cordon_config *cfg, const struct cordon_context *ctx,
 			  struct cordon_policy *p)
 {
@@ -2086,6 +2147,8 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 				    &cache);
 	if (r >= 0)
 		r = guard_relative_xdg(p, ctx, &cache);
+	if (r >= 0 && protected && protected[0] && p->sandbox)
+		r = guard_omz_dotenv(p, ctx, &cache);
 	for (size_t i = 0; r >= 0 && ctx->home && cordon_dotfiles[i]; i++) {
 		cleanup_free char *s = NULL;
 		if (asprintf(&s, "~/%s", cordon_dotfiles[i]) < 0)

@@ -6665,6 +6665,60 @@ BOTH_USERS(guards, vim_project_files_in_subdirectories_are_moved_aside, .timeout
 	free(script);
 	world_free(&w);
 }
+/* oh-my-zsh's dotenv plugin exports the .env of each directory its allow
+ * list names, whatever it holds now (round 27: a PROMPT with a command,
+ * GIT_CONFIG_* naming an fsmonitor, CORDON_CONFIG). The listed
+ * directories' .env is kept: the project's read-only, a missing one in
+ * a listed subdirectory moved aside as it appears. zsh outside, with a
+ * stand-in of the plugin (oh-my-zsh is no Debian package: its allow-list
+ * check, then the .env sourced as its first versions did), runs nothing
+ * planted as it enters each. Control: protected_paths []. */
+static const char omz_plant[] = "echo \"X=\\$(touch $M-top)\" >> .env; echo top $?\n"
+				"echo \"X=\\$(touch $M-sub)\" > sub/.env; echo sub $?\n";
+
+BOTH_USERS(guards, what_oh_my_zshs_dotenv_plugin_exports_is_kept, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "omzenv");
+	char *list = fmt("%s\n%s/sub\n", w.proj, w.proj);
+	free(write_file(w.home, ".oh-my-zsh/cache/dotenv-allowed.list", list));
+	free(write_file(
+		w.home, ".zshrc",
+		"chpwd() { grep -Fxq \"${PWD:A}\" ~/.oh-my-zsh/cache/dotenv-allowed.list && "
+		"[ -f .env ] && { set -a; source ./.env; set +a; }; }\n"));
+	free(write_file(w.proj, ".env", "A=1\n"));
+	free(write_file(w.proj, "sub/README", "sub\n"));
+	world_give(&w);
+	const char *tags[] = {"deny", "ctl"};
+	for (int ctl = 0; ctl < 2; ctl++) {
+		if (ctl) {
+			struct run_result c = sh_outside(&w, "rm -f sub/.env*; echo A=1 > .env");
+			run_free(&c);
+			set_config(&w, ", \"protected_paths\": []");
+		}
+		char *script = plant(&w, tags[ctl], "", omz_plant);
+		struct run_result r = sh_in(&w, NULL, "%s", script);
+		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
+		cr_assert(strstr(r.out, "sub 0"), "the plant did not run\n%s", diag);
+		run_free(&r);
+		char *enter = fmt("zsh -ic 'cd %s; cd %s/sub' </dev/null >/dev/null 2>&1; true",
+				  w.proj, w.proj);
+		r = sh_outside(&w, enter);
+		run_free(&r);
+		bool top = marked(&w, tags[ctl], "top"), sub = marked(&w, tags[ctl], "sub");
+		if (ctl)
+			cr_expect(top && sub, "control: zsh outside did not run them (%d%d)\n%s",
+				  top, sub, diag);
+		else
+			cr_expect(!top && !sub,
+				  "zsh outside ran what the session planted (%d%d)\n%s", top, sub,
+				  diag);
+		free(enter), free(diag), free(script);
+	}
+	free(list);
+	world_free(&w);
+}
+
 /* rbenv's .ruby-version (round 27: Debian 12's rbenv 1.1 takes
  * "../../x" for a version directory, so a prompt's ruby -v ran the
  * session's program): made at the top, it is moved aside as it appears;
