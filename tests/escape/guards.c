@@ -3425,18 +3425,25 @@ BOTH_USERS(guards, a_terminal_opened_in_a_hidden_path_has_no_project, .timeout =
 	world_for(&w, who, "hidcwd", "");
 	free(write_file(w.home, ".ssh/id_test", SSH_KEY));
 	free(write_file(w.home, ".ssh/sub/keep", "x"));
+	/* (A hidden path that is a link: the directory it leads to is it.) */
+	free(write_file(w.home, "dotfiles/aws/id_test", SSH_KEY));
+	char *aws = at(w.home, ".aws"), *aws_real = at(w.home, "dotfiles/aws");
+	cr_assert(symlink("dotfiles/aws", aws) == 0);
 	world_give(&w);
+	give_links(who, (const char *const[]){aws, NULL});
 	char *ssh = at(w.home, ".ssh"), *sub = at(w.home, ".ssh/sub");
-	const char *dirs[] = {ssh, sub};
-	for (size_t i = 0; i < 2; i++) {
+	const char *dirs[] = {ssh, sub, aws_real};
+	const char *names[] = {"~/.ssh", "~/.ssh", "~/.aws"};
+	for (size_t i = 0; i < 3; i++) {
 		char *argv[] = {CORDON_BIN, "run", "--config",        w.cfg, "--",
 				"/bin/sh",  "-c",  (char *)in_hidden, NULL};
 		struct run_result r = world_run(&w, argv, dirs[i]);
 		char *diag = fmt("in %s (%d): %s%s", dirs[i], r.status, r.out, r.err);
 		cr_expect(strstr(r.out, "ran"), "the shell did not run\n%s", diag);
-		cr_expect(strstr(r.err,
-				 "a hidden path (~/.ssh); the session has no writable project"),
-			  "no line said why there is no project\n%s", diag);
+		char *line =
+			fmt("a hidden path (%s); the session has no writable project", names[i]);
+		cr_expect(strstr(r.err, line), "no line said why there is no project\n%s", diag);
+		free(line);
 		cr_expect_null(strstr(r.out, SSH_KEY), "the key was read\n%s", diag);
 		cr_expect_not(present(ssh, "authorized_keys"), "an authorized key was planted\n%s",
 			      diag);
@@ -3450,8 +3457,7 @@ BOTH_USERS(guards, a_terminal_opened_in_a_hidden_path_has_no_project, .timeout =
 	cr_assert(strstr(r.out, SSH_KEY) && present(ssh, "authorized_keys"),
 		  "control: --project ~/.ssh did not read and write there: %s%s", r.out, r.err);
 	run_free(&r);
-	free(ssh);
-	free(sub);
+	free(ssh), free(sub), free(aws), free(aws_real);
 	world_free(&w);
 }
 
