@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,21 +23,74 @@
 /* Symlinks followed per path before giving up (ELOOP), as the kernel. */
 #define MAX_LINKS 40
 
+/* The sets hold up to this many paths each (a launch sees ~650 distinct
+ * ones); past it, only slower. */
+#define SET_MAX 8192
+
+static size_t hash_of(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	return (size_t)h;
+}
+
+/* The slot of the first N bytes of PATH in SET (cap a power of two): where
+ * it is, or the free one where it would go. */
+static size_t slot_of(const struct cordon_path_set *set, const char *path, size_t n)
+{
+	size_t mask = set->cap - 1, i = hash_of(path, n) & mask;
+	while (set->v[i] && (strncmp(set->v[i], path, n) != 0 || set->v[i][n] != '\0'))
+		i = (i + 1) & mask;
+	return i;
+}
+
+static bool set_has(const struct cordon_path_set *set, const char *path, size_t n)
+{
+	return set->cap && set->v[slot_of(set, path, n)];
+}
+
+static void set_add(struct cordon_path_set *set, const char *path)
+{
+	size_t n = strlen(path);
+	if (set_has(set, path, n) || set->n >= SET_MAX)
+		return; /* there, or full: only slower */
+	if ((set->n + 1) * 2 > set->cap) {
+		struct cordon_path_set grown = {
+			calloc(set->cap ? set->cap * 2 : 128, sizeof(char *)), set->n,
+			set->cap ? set->cap * 2 : 128};
+		if (!grown.v)
+			return;
+		for (size_t i = 0; i < set->cap; i++)
+			if (set->v[i])
+				grown.v[slot_of(&grown, set->v[i], strlen(set->v[i]))] = set->v[i];
+		free(set->v);
+		*set = grown;
+	}
+	char *s = strdup(path);
+	if (s) {
+		set->v[slot_of(set, path, n)] = s;
+		set->n++;
+	}
+}
+
+static void set_free(struct cordon_path_set *set)
+{
+	for (size_t i = 0; i < set->cap; i++)
+		free(set->v[i]);
+	free(set->v);
+	*set = (struct cordon_path_set){0};
+}
+
 static bool cache_has(const struct cordon_path_cache *c, const char *path)
 {
-	for (size_t i = 0; c && i < c->n; i++)
-		if (strcmp(c->v[i], path) == 0)
-			return true;
-	return false;
+	return c && set_has(&c->dirs, path, strlen(path));
 }
 
 static void cache_add(struct cordon_path_cache *c, const char *path)
 {
-	if (!c || c->n == ARRAY_SIZE(c->v) || cache_has(c, path))
-		return; /* full: only slower */
-	char *s = strdup(path);
-	if (s)
-		c->v[c->n++] = s;
+	if (c)
+		set_add(&c->dirs, path);
 }
 
 static unsigned made_gen;
@@ -48,9 +102,7 @@ void cordon_path_made(void)
 
 static void forget_missing(struct cordon_path_cache *c)
 {
-	for (size_t i = 0; i < c->n_miss; i++)
-		free(c->miss[i]);
-	c->n_miss = 0;
+	set_free(&c->miss);
 	c->gen = made_gen;
 }
 
@@ -61,28 +113,25 @@ static bool known_missing(struct cordon_path_cache *c, const char *path)
 		return false;
 	if (c->gen != made_gen)
 		forget_missing(c);
-	for (size_t i = 0; i < c->n_miss; i++) {
-		size_t n = strlen(c->miss[i]);
-		if (strncmp(path, c->miss[i], n) == 0 && (path[n] == '\0' || path[n] == '/'))
+	if (!c->miss.n)
+		return false;
+	for (size_t n = 1;; n++) {
+		if ((path[n] == '/' || path[n] == '\0') && set_has(&c->miss, path, n))
 			return true;
+		if (path[n] == '\0')
+			return false;
 	}
-	return false;
 }
 
 static void add_missing(struct cordon_path_cache *c, const char *path)
 {
-	if (!c || c->n_miss == ARRAY_SIZE(c->miss))
-		return; /* full: only slower */
-	char *s = strdup(path);
-	if (s)
-		c->miss[c->n_miss++] = s;
+	if (c)
+		set_add(&c->miss, path);
 }
 
 void cordon_path_cache_free(struct cordon_path_cache *c)
 {
-	for (size_t i = 0; i < c->n; i++)
-		free(c->v[i]);
-	c->n = 0;
+	set_free(&c->dirs);
 	forget_missing(c);
 }
 

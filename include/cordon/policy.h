@@ -346,13 +346,14 @@ int cordon_path_resolve(const char *in, const char *home, const char *base, char
 /* Directories already found to be real (not symlinks) while resolving one
  * batch of paths: each is asked about once, not once per path under it. */
 struct cordon_path_cache {
-	char *v[64];
-	size_t n;
-	/* Prefixes found missing (ENOENT): a path beneath one is missing too,
-	 * without asking the kernel again; forgotten once cordon has made a
-	 * directory since (cordon_path_made). */
-	char *miss[32];
-	size_t n_miss;
+	/* Sets of paths (open addressing; zeroed: empty): the directories
+	 * found real, and the prefixes found missing (ENOENT: a path beneath
+	 * one is missing too, without asking the kernel again; forgotten once
+	 * cordon has made a directory since, cordon_path_made). */
+	struct cordon_path_set {
+		char **v;
+		size_t n, cap;
+	} dirs, miss;
 	unsigned gen;
 };
 void cordon_path_cache_free(struct cordon_path_cache *c);
