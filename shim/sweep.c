@@ -709,10 +709,14 @@ static int visit(const char *name, unsigned char type, void *arg)
 	}
 	if (!dotgit && type == DT_DIR && w->skip.n && skipped(w, name))
 		return 0;
-	/* (Mercurial's: its config judged, its store not walked.) */
-	if (!dotgit && w->rel[0] && type == DT_DIR && strcasecmp(name, ".hg") == 0) {
+	/* (Mercurial's: its config judged, its store not walked; a link
+	 * too, which hg follows: round 27b.) */
+	if (!dotgit && w->rel[0] && (type == DT_DIR || type == DT_LNK) &&
+	    strcasecmp(name, ".hg") == 0) {
+		if (fstatat(w->fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			return 0; /* gone */
 		int e = push_joined(w, &w->hg, local_above(w), w->rel, name);
-		return e < 0 ? e : record(w, REC_HG, 0, w->rel, name);
+		return e < 0 ? e : record(w, REC_HG, (unsigned long long)st.st_ino, w->rel, name);
 	}
 	/* (A directory of them is not walked: judged whole.) */
 	if (!dotgit && w->rel[0] && cordon_strv_contains(&w->s->local, name)) {
@@ -981,7 +985,7 @@ static int reuse(struct walk *w, const char *rel, char kind, const struct stat *
 		case REC_HG:
 			e = push_joined(w, &w->hg, local_above(w), path, "");
 			if (e >= 0)
-				e = record(w, REC_HG, 0, path, NULL);
+				e = record(w, REC_HG, rec_ino(r), path, NULL);
 			break;
 		case REC_LOCAL: /* (while its name is one: protected_paths may change) */
 			if (!cordon_strv_contains(&w->s->local, path + pn))
@@ -2698,6 +2702,17 @@ static int judge_local(struct walk *w, const char *rel, bool moved_in, struct co
 		      said);
 }
 
+/* Whether the directory REL is in changed since the start. */
+static bool parent_changed(const struct walk *w, const char *rel)
+{
+	char parent[PATH_MAX];
+	struct stat st;
+	const char *slash = strrchr(rel, '/');
+	snprintf(parent, sizeof(parent), "%.*s", slash ? (int)(slash - rel) : 1, slash ? rel : ".");
+	return fstatat(w->root, parent, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       after(&CTIME(st), &w->s->since);
+}
+
 /* A Mercurial repository's .hg below the top (REL): hg outside, run in
  * that directory (a prompt's hg status), obeys its hgrc, whose hooks,
  * extensions and pager run programs (round 27), and sharedpath, which
@@ -2710,6 +2725,23 @@ static int judge_hg(struct walk *w, const char *rel, bool moved_in, struct cordo
 	static const char *const obeyed[] = {"hgrc", "hgrc-not-shared", "sharedpath"};
 	char path[PATH_MAX * 2];
 	bool made = false;
+	/* Itself laid or moved in since the start (round 27b: a link to a
+	 * directory holding an hgrc, and one renamed into place, kept their
+	 * hgrc's own times): its inode is not the one the record had at its
+	 * path, or, without a record, its directory changed too (hg's own
+	 * work changes the .hg's times, not its directory's). */
+	struct stat self;
+	unsigned long long ino;
+	if (!moved_in && fstatat(w->root, rel, &self, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    after(&CTIME(self), &w->s->since)) {
+		if (S_ISLNK(self.st_mode))
+			moved_in = true;
+		else if (w->cache.current)
+			moved_in =
+				!cached_ino(w, rel, &ino) || ino != (unsigned long long)self.st_ino;
+		else
+			moved_in = parent_changed(w, rel);
+	}
 	for (size_t i = 0; !made && i < ARRAY_SIZE(obeyed); i++) {
 		struct stat st;
 		snprintf(path, sizeof(path), "%s/%s", rel, obeyed[i]);

@@ -6777,9 +6777,10 @@ BOTH_USERS(guards, an_rbenv_version_file_made_inside_runs_nothing, .timeout = 60
 /* Mercurial's repository config (round 27: hg status outside ran a hook
  * the session wrote in .hg/hgrc): at the top, made inside, it is moved
  * aside as it appears; below it, the .hg of a repository made inside
- * with one, and of the user's own whose hgrc the session changed, is
- * moved aside as the session ends, while one made without a config
- * stays. hg outside in each runs nothing, and the user's own repository
+ * with one, of the user's own whose hgrc the session changed, and one
+ * laid as a link to, or moved into place from, a config an earlier
+ * session left (round 27b), is moved aside as the session ends, while
+ * one made without a config stays. hg outside in each runs nothing, and the user's own repository
  * at the top keeps working inside. Control: protected_paths []. */
 static const char hg_plant[] =
 	"hg init . && printf '[hooks]\\npre-status = touch %s\\n' \"$M-top\" > .hg/hgrc; "
@@ -6787,10 +6788,14 @@ static const char hg_plant[] =
 	"hg init sub && printf '[hooks]\\npre-status = touch %s\\n' \"$M-sub\" > sub/.hg/hgrc; "
 	"echo sub $?\n"
 	"printf '[hooks]\\npre-status = touch %s\\n' \"$M-mine\" >> mine/.hg/hgrc; echo mine $?\n"
-	"hg init clean; echo clean $?\n";
+	"hg init clean; echo clean $?\n"
+	"mkdir lnk && ln -s ../stash lnk/.hg; echo link $?\n"
+	"mkdir moved && mv old/.hg moved/.hg; echo moved $?\n";
 static const char hg_reset[] =
-	"rm -rf .hg sub clean mine && hg init mine && printf '[ui]\\nusername = me\\n' > "
-	"mine/.hg/hgrc";
+	"rm -rf .hg sub clean mine lnk moved stash old && hg init mine && "
+	"printf '[ui]\\nusername = me\\n' > mine/.hg/hgrc && mkdir stash && hg init old && "
+	"printf '[hooks]\\npre-status = touch %s/pwned-%s-link\\n' > stash/hgrc && "
+	"printf '[hooks]\\npre-status = touch %s/pwned-%s-moved\\n' > old/.hg/hgrc";
 
 BOTH_USERS(guards, mercurial_config_made_inside_runs_nothing, .timeout = 60)
 {
@@ -6799,7 +6804,11 @@ BOTH_USERS(guards, mercurial_config_made_inside_runs_nothing, .timeout = 60)
 	cr_assert(file_exists("/usr/bin/hg"), "hg is not installed (scripts/setup installs it)");
 	const char *tags[] = {"deny", "ctl"};
 	for (int ctl = 0; ctl < 2; ctl++) {
-		struct run_result r = outside(&w, "%s", hg_reset);
+		/* (Older than the session: a config an earlier one left where
+		 * hg did not look, linked to or moved into place now, round
+		 * 27b.) */
+		struct run_result r =
+			outside(&w, hg_reset, w.outside, tags[ctl], w.outside, tags[ctl]);
 		run_free(&r);
 		usleep(1100 * 1000);
 		if (ctl)
@@ -6807,13 +6816,14 @@ BOTH_USERS(guards, mercurial_config_made_inside_runs_nothing, .timeout = 60)
 		char *script = plant(&w, tags[ctl], "", hg_plant);
 		r = sh_in(&w, NULL, "%s", script);
 		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
-		expect_all_landed((const char *const[]){"top", "sub", "mine", "clean", NULL}, &r,
-				  tags[ctl]);
+		expect_all_landed(
+			(const char *const[]){"top", "sub", "mine", "clean", "link", "moved", NULL},
+			&r, tags[ctl]);
 		run_free(&r);
-		r = sh_outside(&w, "for d in . sub mine clean; do (cd $d && hg status >/dev/null "
-				   "2>&1); done; true");
+		r = sh_outside(&w, "for d in . sub mine clean lnk moved; do (cd $d && hg status "
+				   ">/dev/null 2>&1); done; true");
 		run_free(&r);
-		static const char *const steps[] = {"top", "sub", "mine"};
+		static const char *const steps[] = {"top", "sub", "mine", "link", "moved"};
 		for (size_t i = 0; i < sizeof(steps) / sizeof(*steps); i++)
 			cr_expect(marked(&w, tags[ctl], steps[i]) == (ctl == 1), "%s: %s\n%s",
 				  ctl ? "control: hg outside did not run it"
