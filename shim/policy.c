@@ -2040,6 +2040,14 @@ static int direnv_writable(struct direnv_read *d, const struct cordon_policy *p)
 	return e;
 }
 
+bool cordon_policy_write_reaches(const struct cordon_policy *p, const char *path)
+{
+	struct direnv_read d = {0};
+	bool reaches = direnv_writable(&d, p) >= 0 && reached_by_write(&d, path);
+	cordon_strv_free(&d.writable);
+	return reaches;
+}
+
 int cordon_policy_direnv_entry(const struct cordon_policy *p, const char *dir, const char *name,
 			       char *out, size_t size)
 {
@@ -2106,6 +2114,9 @@ static int guard_omz_dotenv(struct cordon_policy *p, const struct cordon_context
 	const char *name = env ? env("ZSH_DOTENV_FILE") : NULL;
 	if (!name || !name[0] || strchr(name, '/') || strcmp(name, "..") == 0)
 		name = ".env";
+	if (e >= 0 && (cordon_strv_copy(&p->omz_dotenv_lists, &lists) < 0 ||
+		       !(p->omz_dotenv_name = strdup(name))))
+		e = -ENOMEM;
 	for (size_t i = 0; e >= 0 && i < lists.n; i++) {
 		size_t len = 0;
 		cleanup_free char *text = cordon_read_regular(lists.v[i], 1u << 20, &len);
@@ -2772,6 +2783,8 @@ void cordon_policy_free(struct cordon_policy *p)
 	cordon_strv_free(&p->envrc_whitelisted);
 	cordon_strv_free(&p->envrc_prefixes);
 	cordon_strv_free(&p->direnv_allow_dirs);
+	cordon_strv_free(&p->omz_dotenv_lists);
+	free(p->omz_dotenv_name);
 	cordon_strv_free(&p->skipped);
 	memset(p, 0, sizeof(*p));
 }

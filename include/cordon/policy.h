@@ -149,6 +149,11 @@ struct cordon_policy {
 	 * watch reads an entry made there while the session runs (a
 	 * `direnv allow` outside). Not sent on the wire. */
 	struct cordon_strv direnv_allow_dirs;
+	/* oh-my-zsh's dotenv allow lists (existing or not) and the name of
+	 * the file its plugin exports (.env): the same, for a directory the
+	 * user allows while the session runs. Not sent on the wire. */
+	struct cordon_strv omz_dotenv_lists;
+	char *omz_dotenv_name;
 	struct cordon_strv skipped;    /* "path (source): reason"; not sent on the wire */
 	struct cordon_socket *sockets; /* not sent on the wire: the supervisor, outside, */
 	size_t n_sockets;              /* decides (Linux); the profile (macOS) */
@@ -381,5 +386,8 @@ int cordon_path_resolve_cached(const char *in, const char *home, const char *bas
  * entry is no regular file. */
 int cordon_policy_direnv_entry(const struct cordon_policy *p, const char *dir, const char *name,
 			       char *out, size_t size);
+/* Whether a write rule of P reaches PATH (absolute), the rules taken as
+ * named and as resolved. */
+bool cordon_policy_write_reaches(const struct cordon_policy *p, const char *path);
 
 #endif

@@ -113,6 +113,7 @@ struct kept {
 #define WATCHED        (IN_CREATE | IN_MOVED_TO | IN_ONLYDIR | IN_MASK_ADD)
 #define ALLOW_WATCHED  (IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_ONLYDIR | IN_MASK_ADD)
 #define ALLOW_UP       3
+#define MAX_LISTS      8
 
 #define MAX_STAND_INS  8    /* for one name, in a session */
 #define MAX_SUB        1024 /* directories watched for one deep pattern */
@@ -131,15 +132,21 @@ static struct {
 	pthread_t thread;
 	bool running;
 	bool marked; /* a watch was added (its instance's close then waits) */
-	/* direnv's allow list directories (the policy's), each watched at
-	 * itself or, missing, at the nearest directory above it (ALLOW_UP
-	 * levels up); the .envrc files allowed so far. */
-	struct allow_dir {
+	/* The allow lists of tools outside that run what a directory holds
+	 * once the user allowed it (the policy's): direnv's directories, an
+	 * entry a file each, and oh-my-zsh's dotenv lists, a directory a
+	 * line (FILE, in DIR). Each watched at its directory or, missing, at
+	 * the nearest directory above it (UP levels up). What they allowed so
+	 * far: .envrc files, directories. */
+	struct allow_list {
+		char *dir;
+		const char *file;
 		int wd;
 		unsigned up;
-	} allow[2];
-	struct cordon_strv allowed;
-} g = {.inotify = -1, .stop = -1, .mnt = -1, .user = -1, .allow = {{-1, 0}, {-1, 0}}};
+	} lists[MAX_LISTS];
+	size_t n_lists;
+	struct cordon_strv allowed, omz_allowed;
+} g = {.inotify = -1, .stop = -1, .mnt = -1, .user = -1};
 
 /* The watch could not be kept (the session used up the user's inotify
  * watches, which a directory on a hidden name's way needed): the session
@@ -872,58 +879,146 @@ static void keep_allowed(const char *envrc)
 	say_all(&said);
 }
 
-/* The entry NAME made in direnv's allow list directory I: kept, if it
+/* The entry NAME made in direnv's allow list directory L: kept, if it
  * names an .envrc a write rule reaches that was not allowed before. */
-static void allow_entry_made(size_t i, const char *name)
+static void allow_entry_made(const struct allow_list *l, const char *name)
 {
 	char envrc[PATH_MAX];
-	if (cordon_policy_direnv_entry(g.p, g.p->direnv_allow_dirs.v[i], name, envrc,
-				       sizeof(envrc)) != 1 ||
+	if (cordon_policy_direnv_entry(g.p, l->dir, name, envrc, sizeof(envrc)) != 1 ||
 	    cordon_strv_contains(&g.allowed, envrc) || cordon_strv_push(&g.allowed, envrc) < 0)
 		return;
 	keep_allowed(envrc);
 }
 
-/* direnv's allow list directory I watched, or the nearest above it
- * (ALLOW_UP levels at most) while it is missing; once it is there, each
- * entry in it looked at (made before the watch reached it). */
-static void watch_allow_dir(size_t i)
+/* oh-my-zsh's dotenv plugin now exports ENV (the user answered "always"
+ * in its directory while the session runs): kept from now on as one
+ * allowed as the session started is, read-only, or moved aside as it
+ * appears. One the session (or a program outside) wrote while it ran is
+ * moved aside at once: the plugin exports it at the next cd there. */
+static void keep_dotenv(const char *env)
 {
-	const char *dir = g.p->direnv_allow_dirs.v[i];
+	struct cordon_strv said = {0};
+	struct stat st;
+	size_t before = g.n;
+	bool there = lstat(env, &st) == 0,
+	     laid = there && g.sweep && cordon_sweep_laid(g.sweep, env, &st);
+	if (laid)
+		there = cordon_sweep_disarm_why(g.sweep, env,
+						"oh-my-zsh's dotenv plugin now exports",
+						"but it was written while this session ran (by the "
+						"session, or a program outside)",
+						&said) != 1;
+	(void)add(env, false, !there, NULL);
+	for (size_t i = before; i < g.n; i++)
+		settle(&g.v[i], false);
+	if (!laid) {
+		char shown[PATH_MAX + 8], line[PATH_MAX * 2];
+		cordon_printable(env, SIZE_MAX, shown, sizeof(shown));
+		snprintf(line, sizeof(line),
+			 "cordon: oh-my-zsh's dotenv plugin now exports %s: it is kept from "
+			 "changes in this session from now on",
+			 shown);
+		(void)cordon_strv_push(&said, line);
+	}
+	say_all(&said);
+}
+
+/* oh-my-zsh's dotenv list L (a directory a line) read again: each
+ * directory in it a write rule reaches, not allowed before, has its .env
+ * kept (QUIET: as the watch begins, those the policy kept already). */
+static void omz_list_read(const struct allow_list *l, bool quiet)
+{
+	char path[PATH_MAX];
+	size_t len = 0;
+	snprintf(path, sizeof(path), "%s/%s", l->dir, l->file);
+	cleanup_free char *text = cordon_read_regular(path, 1u << 20, &len);
+	for (char *line = text, *next; line && line < text + len; line = next) {
+		next = line + strcspn(line, "\n");
+		*next++ = '\0';
+		char env[PATH_MAX];
+		if (line[0] != '/' || cordon_strv_contains(&g.omz_allowed, line) ||
+		    !cordon_policy_write_reaches(g.p, line) ||
+		    cordon_strv_push(&g.omz_allowed, line) < 0 ||
+		    (size_t)snprintf(env, sizeof(env), "%s/%s", strcmp(line, "/") ? line : "",
+				     g.p->omz_dotenv_name) >= sizeof(env))
+			continue;
+		if (!quiet)
+			keep_dotenv(env);
+	}
+}
+
+/* The allow list L watched at its directory, or the nearest above it
+ * (ALLOW_UP levels at most) while it is missing; once it is there, what
+ * it holds looked at (made before the watch reached it). */
+static void watch_list(struct allow_list *l)
+{
 	char at[PATH_MAX];
-	size_t len = strlen(dir);
+	size_t len = strlen(l->dir);
 	unsigned level = 0;
-	for (; level <= ALLOW_UP && len > 0; level++, len = up(dir, len)) {
-		snprintf(at, sizeof(at), "%.*s", (int)len, dir);
+	for (; level <= ALLOW_UP && len > 0; level++, len = up(l->dir, len)) {
+		snprintf(at, sizeof(at), "%.*s", (int)len, l->dir);
 		int wd = inotify_add_watch(g.inotify, at, ALLOW_WATCHED);
 		if (wd >= 0) {
 			g.marked = true;
-			g.allow[i] = (struct allow_dir){wd, level};
+			l->wd = wd;
+			l->up = level;
 			break;
 		}
 	}
 	if (level > 0)
 		return;
-	DIR *d = opendir(dir);
+	if (l->file) {
+		omz_list_read(l, false);
+		return;
+	}
+	DIR *d = opendir(l->dir);
 	for (struct dirent *de; d && (de = readdir(d));)
 		if (de->d_name[0] != '.')
-			allow_entry_made(i, de->d_name);
+			allow_entry_made(l, de->d_name);
 	if (d)
 		closedir(d);
 }
 
-/* An event for NAME in the directory watched as WD, if it is direnv's
- * allow list's, or one above it while it is missing. */
+/* An event for NAME in the directory watched as WD, if it is an allow
+ * list's, or one above it while it is missing. */
 static void allow_seen(int wd, const char *name)
 {
-	for (size_t i = 0; i < 2 && g.p && i < g.p->direnv_allow_dirs.n; i++) {
-		if (g.allow[i].wd != wd)
+	for (size_t i = 0; i < g.n_lists; i++) {
+		struct allow_list *l = &g.lists[i];
+		if (l->wd != wd)
 			continue;
-		if (g.allow[i].up == 0)
-			allow_entry_made(i, name);
-		else
-			watch_allow_dir(i);
+		if (l->up > 0)
+			watch_list(l);
+		else if (!l->file)
+			allow_entry_made(l, name);
+		else if (strcmp(name, l->file) == 0)
+			omz_list_read(l, false);
 	}
+}
+
+/* The policy's allow lists, watched; what they allow now, known (the
+ * policy kept it). False where there is none to watch. */
+static bool watch_lists(void)
+{
+	if (g.mnt < 0 || cordon_strv_copy(&g.allowed, &g.p->envrc_allowed) < 0)
+		return false;
+	for (size_t i = 0; i < g.p->direnv_allow_dirs.n && g.n_lists < MAX_LISTS; i++) {
+		char *dir = strdup(g.p->direnv_allow_dirs.v[i]);
+		if (dir)
+			g.lists[g.n_lists++] = (struct allow_list){dir, NULL, -1, 0};
+	}
+	for (size_t i = 0;
+	     g.p->omz_dotenv_name && i < g.p->omz_dotenv_lists.n && g.n_lists < MAX_LISTS; i++) {
+		const char *path = g.p->omz_dotenv_lists.v[i], *slash = strrchr(path, '/');
+		char *dir = slash && slash > path ? strndup(path, (size_t)(slash - path)) : NULL;
+		if (!dir)
+			continue;
+		g.lists[g.n_lists] = (struct allow_list){dir, slash + 1, -1, 0};
+		omz_list_read(&g.lists[g.n_lists++], true);
+	}
+	for (size_t i = 0; i < g.n_lists; i++)
+		watch_list(&g.lists[i]);
+	return g.n_lists > 0;
 }
 
 static void *watch(void *arg)
@@ -939,10 +1034,7 @@ static void *watch(void *arg)
 	for (size_t i = 0; i < g.n; i++)
 		settle(&g.v[i], false);
 	size_t made = g.n;
-	bool allow = g.mnt >= 0 && g.p->direnv_allow_dirs.n > 0 &&
-		     cordon_strv_copy(&g.allowed, &g.p->envrc_allowed) >= 0;
-	for (size_t i = 0; allow && i < 2 && i < g.p->direnv_allow_dirs.n; i++)
-		watch_allow_dir(i);
+	bool allow = watch_lists();
 	/* The guards: listed LIST_AFTER_MS after the start, watched
 	 * WATCH_AFTER_MS after (a command of a moment ends before; what was
 	 * saved outside meanwhile is still judged and said as it ends). */
@@ -989,9 +1081,8 @@ static void *watch(void *arg)
 			if (e->mask & IN_Q_OVERFLOW) { /* events lost: look at all */
 				for (size_t i = 0; i < g.n; i++)
 					settle(&g.v[i], false);
-				for (size_t i = 0; allow && i < 2 && i < g.p->direnv_allow_dirs.n;
-				     i++)
-					watch_allow_dir(i);
+				for (size_t i = 0; allow && i < g.n_lists; i++)
+					watch_list(&g.lists[i]);
 			} else if (e->len) {
 				allow_seen(e->wd, e->name);
 				seen(e->wd, e->name);
@@ -1031,7 +1122,10 @@ static void forget(void)
 	g.v = NULL;
 	g.n = g.cap = 0;
 	cordon_strv_free(&g.allowed);
-	g.allow[0] = g.allow[1] = (struct allow_dir){-1, 0};
+	cordon_strv_free(&g.omz_allowed);
+	for (size_t i = 0; i < g.n_lists; i++)
+		free(g.lists[i].dir);
+	g.n_lists = 0;
 	/* (The inotify instance stays open: closing it waits for a grace
 	 * period; the launcher's exit pays that once the session is over.) */
 	int *fds[] = {&g.stop, &g.mnt, &g.user};

@@ -6725,6 +6725,64 @@ BOTH_USERS(guards, what_oh_my_zshs_dotenv_plugin_exports_is_kept, .timeout = 60)
 	world_free(&w);
 }
 
+/* The same for directories the user allows while a session runs (round
+ * 27b: the list was read only as the session started): from then on a
+ * .env made there is moved aside as it appears, and one the session had
+ * already written is moved aside as the directory is allowed. zsh
+ * outside, entering each after the plant and before the session ends,
+ * runs nothing planted. Control: protected_paths []. */
+static const char omz_plant_after[] =
+	"echo \"X=\\$(touch $M-before)\" >> b/.env; echo before $?\n" WAIT_GO
+	"echo \"X=\\$(touch $M-after)\" > a/.env; echo after $?\n"
+	"sleep 0.3; touch planted\n" WAIT_FOR("go2");
+
+BOTH_USERS(guards, a_directory_oh_my_zsh_allows_while_it_runs_is_kept, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "omzrun");
+	free(write_file(w.home, ".oh-my-zsh/cache/dotenv-allowed.list", "/nowhere\n"));
+	free(write_file(
+		w.home, ".zshrc",
+		"chpwd() { grep -Fxq \"${PWD:A}\" ~/.oh-my-zsh/cache/dotenv-allowed.list && "
+		"[ -f .env ] && { set -a; source ./.env; set +a; }; }\n"));
+	world_give(&w);
+	char *allow_then_enter =
+		fmt("printf '%%s/a\\n%%s/b\\n' %s %s >> ~/.oh-my-zsh/cache/dotenv-allowed.list; "
+		    "touch %s/go; " WAIT_FOR("%s/planted") "zsh -ic 'cd %s/a; cd %s/b' </dev/null "
+							   ">/dev/null 2>&1; touch %s/go2",
+		    w.proj, w.proj, w.proj, w.proj, w.proj, w.proj, w.proj);
+	const char *tags[] = {"deny", "ctl"};
+	for (int ctl = 0; ctl < 2; ctl++) {
+		struct run_result r = outside(
+			&w, "rm -rf a b planted go2 && mkdir a b && echo A=1 > b/.env && echo "
+			    "/nowhere > ~/.oh-my-zsh/cache/dotenv-allowed.list");
+		run_free(&r);
+		usleep(1100 * 1000);
+		if (ctl)
+			set_config(&w, ", \"protected_paths\": []");
+		char *script = plant(&w, tags[ctl], "", omz_plant_after);
+		r = world_while_outside(&w, w.cfg, script, allow_then_enter);
+		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
+		expect_all_landed((const char *const[]){"before", "after", NULL}, &r, tags[ctl]);
+		bool before = marked(&w, tags[ctl], "before"),
+		     after = marked(&w, tags[ctl], "after");
+		if (ctl)
+			cr_expect(before && after,
+				  "control: zsh outside did not run them (%d%d)\n%s", before, after,
+				  diag);
+		else
+			cr_expect(!before && !after,
+				  "zsh outside ran what the session planted (%d%d)\n%s", before,
+				  after, diag);
+		free(diag), free(script);
+		run_free(&r);
+	}
+	struct run_result r = outside(&w, "rm -rf a b planted go2");
+	run_free(&r);
+	free(allow_then_enter);
+	world_free(&w);
+}
+
 /* rbenv's .ruby-version (round 27: Debian 12's rbenv 1.1 takes
  * "../../x" for a version directory, so a prompt's ruby -v ran the
  * session's program): made at the top, it is moved aside as it appears;
