@@ -112,7 +112,7 @@ struct kept {
 /* (IN_MASK_ADD: a directory watched for two reasons keeps both masks.) */
 #define WATCHED        (IN_CREATE | IN_MOVED_TO | IN_ONLYDIR | IN_MASK_ADD)
 #define ALLOW_WATCHED  (IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_ONLYDIR | IN_MASK_ADD)
-#define ALLOW_UP       3
+#define ALLOW_UP       6
 #define MAX_LISTS      8
 
 #define MAX_STAND_INS  8    /* for one name, in a session */
@@ -826,6 +826,22 @@ static long since_ms(const struct timespec *t0)
 	return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
 }
 
+/* The paths kept since the first BEFORE ones settled (watched, guarded),
+ * and, where SAY, "cordon: HEAD PATH: TAIL" added to SAID, which is said. */
+static void kept_from_now(size_t before, bool say, const char *head, const char *path,
+			  const char *tail, struct cordon_strv *said)
+{
+	for (size_t i = before; i < g.n; i++)
+		settle(&g.v[i], false);
+	if (say) {
+		char shown[PATH_MAX + 8], line[PATH_MAX * 2];
+		cordon_printable(path, SIZE_MAX, shown, sizeof(shown));
+		snprintf(line, sizeof(line), "cordon: %s %s: %s", head, shown, tail);
+		(void)cordon_strv_push(said, line);
+	}
+	say_all(said);
+}
+
 /* direnv now allows ENVRC (a `direnv allow` outside while the session
  * runs): kept from now on as one allowed as the session started is, it
  * and what it loads read-only, a missing load moved aside as it appears.
@@ -865,18 +881,8 @@ static void keep_allowed(const char *envrc)
 			"but a file it loads was changed while this session ran (by the session, "
 			"or a program outside), and direnv outside would run it",
 			&said);
-	for (size_t i = before; i < g.n; i++)
-		settle(&g.v[i], false);
-	if (!changed) {
-		char shown[PATH_MAX + 8], line[PATH_MAX * 2];
-		cordon_printable(envrc, SIZE_MAX, shown, sizeof(shown));
-		snprintf(line, sizeof(line),
-			 "cordon: direnv now allows %s: it and what it loads are read-only in this "
-			 "session from now on",
-			 shown);
-		(void)cordon_strv_push(&said, line);
-	}
-	say_all(&said);
+	kept_from_now(before, !changed, "direnv now allows", envrc,
+		      "it and what it loads are read-only in this session from now on", &said);
 }
 
 /* The entry NAME made in direnv's allow list directory L: kept, if it
@@ -909,18 +915,8 @@ static void keep_dotenv(const char *env)
 						"session, or a program outside)",
 						&said) != 1;
 	(void)add(env, false, !there, NULL);
-	for (size_t i = before; i < g.n; i++)
-		settle(&g.v[i], false);
-	if (!laid) {
-		char shown[PATH_MAX + 8], line[PATH_MAX * 2];
-		cordon_printable(env, SIZE_MAX, shown, sizeof(shown));
-		snprintf(line, sizeof(line),
-			 "cordon: oh-my-zsh's dotenv plugin now exports %s: it is kept from "
-			 "changes in this session from now on",
-			 shown);
-		(void)cordon_strv_push(&said, line);
-	}
-	say_all(&said);
+	kept_from_now(before, !laid, "oh-my-zsh's dotenv plugin now exports", env,
+		      "it is kept from changes in this session from now on", &said);
 }
 
 /* oh-my-zsh's dotenv list L (a directory a line) read again: each
@@ -953,17 +949,30 @@ static void omz_list_read(const struct allow_list *l, bool quiet)
 static void watch_list(struct allow_list *l)
 {
 	char at[PATH_MAX];
-	size_t len = strlen(l->dir);
 	unsigned level = 0;
-	for (; level <= ALLOW_UP && len > 0; level++, len = up(l->dir, len)) {
-		snprintf(at, sizeof(at), "%.*s", (int)len, l->dir);
-		int wd = inotify_add_watch(g.inotify, at, ALLOW_WATCHED);
-		if (wd >= 0) {
-			g.marked = true;
-			l->wd = wd;
-			l->up = level;
-			break;
+	/* (Again while the directory below the one watched appeared before
+	 * the watch did: direnv allow makes ~/.local/share/direnv/allow at
+	 * once, and one made meanwhile would never be seen, round 27's flaky
+	 * test.) */
+	for (int again = 0; again < ALLOW_UP * 4; again++) {
+		size_t len = strlen(l->dir), below = 0;
+		for (level = 0; level <= ALLOW_UP && len > 0;
+		     level++, below = len, len = up(l->dir, len)) {
+			snprintf(at, sizeof(at), "%.*s", (int)len, l->dir);
+			int wd = inotify_add_watch(g.inotify, at, ALLOW_WATCHED);
+			if (wd >= 0) {
+				g.marked = true;
+				l->wd = wd;
+				l->up = level;
+				break;
+			}
 		}
+		if (level == 0 || level > ALLOW_UP || len == 0)
+			break;
+		struct stat st;
+		snprintf(at, sizeof(at), "%.*s", (int)below, l->dir);
+		if (stat(at, &st) < 0 || !S_ISDIR(st.st_mode))
+			break;
 	}
 	if (level > 0)
 		return;
