@@ -644,6 +644,19 @@ static int record_moved(struct walk *w, const char *rel, const struct timespec *
 		      rel, "");
 }
 
+/* What this walk recorded at REL, moved aside just now, recorded with no
+ * inode: one put back there (mv sub/.git.cordon-disarmed sub/.git, with
+ * its hooks' old times) is new to the next walk, not the one it had seen
+ * there (round 27c: a .git and a .hg moved back were kept, and ran). */
+static void forget_inode(struct walk *w, const char *rel)
+{
+	for (size_t i = 0; i < w->recs.n; i++) {
+		char *r = w->recs.v[i];
+		if (strcmp(REC_PATH(r), rel) == 0)
+			memset(r + 1, '0', 16);
+	}
+}
+
 /* The flag for what is found in the directory being listed. */
 static char below(const struct walk *w)
 {
@@ -2286,6 +2299,8 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 			     : (s->earlier ? "while a session ran, it changed the repository"
 					   : "while this session ran, it changed the repository"),
 			why, said, to, sizeof(to));
+		if (moved)
+			forget_inode(w, rel);
 		/* Recorded under its new name, with the change time the move
 		 * gave it: the next walk judges only what changed after. */
 		const char *slash = strrchr(rel, '/');
@@ -2769,10 +2784,13 @@ static int judge_hg(struct walk *w, const char *rel, bool moved_in, struct cordo
 	    snprintf(path, sizeof(path), "%s/%s", w->top, rel) >= PATH_MAX ||
 	    written_by_choice(w->s, w->top, path))
 		return 0;
-	return disarm(w->s, path,
-		      "this session (or a program outside, while it ran) made or changed the "
-		      "config of the Mercurial repository",
-		      "whose hooks, extensions and pager hg outside runs there", said);
+	int moved = disarm(w->s, path,
+			   "this session (or a program outside, while it ran) made or changed the "
+			   "config of the Mercurial repository",
+			   "whose hooks, extensions and pager hg outside runs there", said);
+	if (moved)
+		forget_inode(w, rel);
+	return moved;
 }
 
 /* Walk the root TOP, and judge what was found: how many were moved

@@ -6897,6 +6897,69 @@ BOTH_USERS(guards, mercurial_config_made_inside_runs_nothing, .timeout = 60)
 	world_free(&w);
 }
 
+/* A repository the sweep moved aside, moved back by the next session
+ * (round 27c: the record kept the inode it had seen there, so the one
+ * put back was not new, and its hooks' times were old; git checkout
+ * and hg status outside ran them): moved aside again. Control:
+ * protected_paths [] (nothing is moved, and both run). */
+static const char back_plant[] =
+	"git init -q sub && git -C sub commit -q --allow-empty -m i && "
+	"printf '#!/bin/sh\\ntouch %s\\n' \"$M-git\" > "
+	"sub/.git/hooks/post-checkout && chmod +x sub/.git/hooks/post-checkout; echo git $?\n"
+	"hg init h && printf '[hooks]\\npre-status = touch %s\\n' \"$M-hg\" > h/.hg/hgrc; "
+	"echo hg $?\n";
+static const char back_move[] = "mv sub/.git.cordon-disarmed sub/.git; echo gitback $?\n"
+				"mv h/.hg.cordon-disarmed h/.hg; echo hgback $?\n";
+
+BOTH_USERS(guards, a_repository_moved_back_is_moved_aside_again, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "moveback");
+	struct run_result r = sh_in(&w, NULL, "%s", "true"); /* the first walk, recorded */
+	run_free(&r);
+	const char *tags[] = {"deny", "ctl"};
+	for (int ctl = 0; ctl < 2; ctl++) {
+		if (ctl) {
+			r = sh_outside(&w, "rm -rf sub h");
+			run_free(&r);
+			set_config(&w, ", \"protected_paths\": []");
+		}
+		usleep(1100 * 1000);
+		char *script = plant(&w, tags[ctl], "", back_plant);
+		r = sh_in(&w, NULL, "%s", script);
+		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
+		expect_all_landed((const char *const[]){"git", "hg", NULL}, &r, tags[ctl]);
+		run_free(&r);
+		if (!ctl) {
+			cr_assert(present(w.proj, "sub/.git.cordon-disarmed") &&
+					  present(w.proj, "h/.hg.cordon-disarmed"),
+				  "the first session's repositories were not moved aside\n%s",
+				  diag);
+			usleep(1100 * 1000);
+			r = sh_in(&w, NULL, "%s", back_move);
+			free(diag);
+			diag = fmt("back (%d): %s%s", r.status, r.out, r.err);
+			expect_all_landed((const char *const[]){"gitback", "hgback", NULL}, &r,
+					  "moved back");
+			run_free(&r);
+		}
+		r = sh_outside(&w, "(cd sub && git checkout -q -b x) >/dev/null 2>&1; (cd h && hg "
+				   "status) >/dev/null 2>&1; true");
+		run_free(&r);
+		bool git = marked(&w, tags[ctl], "git"), hg = marked(&w, tags[ctl], "hg");
+		if (ctl)
+			cr_expect(git && hg,
+				  "control: git and hg outside did not run them (%d%d)\n%s", git,
+				  hg, diag);
+		else
+			cr_expect(!git && !hg,
+				  "git or hg outside ran a repository moved back (%d%d)\n%s", git,
+				  hg, diag);
+		free(diag), free(script);
+	}
+	world_free(&w);
+}
+
 /* Protected names staged where the sweep does not judge (a dependency
  * directory) by one session, then moved into place with their directory
  * by a later one (round 27: their own change times stay old, so they
