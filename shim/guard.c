@@ -1327,6 +1327,65 @@ int cordon_git_includes(const char *file, const char *home, struct cordon_strv *
 	return read_includes(file, home, 0, out);
 }
 
+/* The files Mercurial's config FILE includes (%include PATH at a line's
+ * start: relative to FILE's directory, "~/" the home; a missing one is
+ * skipped by hg), as absolute paths into OUT, and theirs, DEPTH levels
+ * down. One with a variable in it is not followed. */
+static int read_hg_includes(const char *file, const char *home, int depth, struct cordon_strv *out)
+{
+	size_t len = 0;
+	cleanup_free char *text = depth > 3 ? NULL : cordon_read_regular(file, 1u << 20, &len);
+	int e = 0;
+	for (char *line = text, *next; e >= 0 && line && line < text + len; line = next) {
+		next = line + strcspn(line, "\n");
+		*next++ = '\0';
+		if (strncmp(line, "%include", 8) != 0 || !strchr(" \t", line[8]))
+			continue;
+		char *v = line + 8 + strspn(line + 8, " \t");
+		size_t n = strlen(v);
+		while (n && strchr(" \t\r", v[n - 1]))
+			v[--n] = '\0';
+		char path[PATH_MAX * 2];
+		const char *slash = strrchr(file, '/');
+		if (!n || strchr(v, '$') || (v[0] == '~' && (v[1] != '/' || !home)))
+			continue;
+		if (v[0] == '~')
+			snprintf(path, sizeof(path), "%s%s", home, v + 1);
+		else if (v[0] == '/')
+			snprintf(path, sizeof(path), "%s", v);
+		else
+			snprintf(path, sizeof(path), "%.*s/%s", (int)(slash ? slash - file : 0),
+				 file, v);
+		if (cordon_strv_contains(out, path))
+			continue;
+		e = cordon_strv_push(out, path);
+		if (e >= 0)
+			e = read_hg_includes(path, home, depth + 1, out);
+	}
+	return e;
+}
+
+/* What a protected .hg/hgrc (or hgrc-not-shared) at PATH includes is
+ * config hg obeys too (round 27c: %include ../hgrc.team, in the project,
+ * was writable, and hg status outside ran its hook): guarded as git's
+ * includes are, one missing with an empty stand-in (hg reads it as no
+ * settings). */
+static int protect_hg_includes(struct cordon_guard_plan *plan, const struct reach *r,
+			       const char *path, const char *source)
+{
+	size_t n = strlen(path);
+	if (!((n > 9 && strcmp(path + n - 9, "/.hg/hgrc") == 0) ||
+	      (n > 20 && strcmp(path + n - 20, "/.hg/hgrc-not-shared") == 0)))
+		return 0;
+	struct cordon_strv inc = {0};
+	int e = read_hg_includes(path, r->home, 0, &inc);
+	for (size_t i = 0; e >= 0 && i < inc.n; i++)
+		e = protect(plan, r, inc.v[i], source,
+			    CORDON_OS_NATIVE == CORDON_OS_LINUX ? FILE_PLACEHOLDER : 0);
+	cordon_strv_free(&inc);
+	return e;
+}
+
 /* The git config files, in the order git reads them (a later one wins):
  * the system's, the global ones (HOME's, which may be NULL), then each of
  * DIRS' config and config.worktree. */
@@ -2201,7 +2260,9 @@ static int plan_with(const struct cordon_policy *p, bool create, bool protected_
 				    : placeholder ? PLACEHOLDER
 						  : 0);
 		if (e >= 0 && !at && strncmp(g->source, "protected_paths", 15) == 0) {
-			e = protect_envrc_loads(out, &r, g->path, g->source);
+			e = protect_hg_includes(out, &r, g->path, g->source);
+			if (e >= 0)
+				e = protect_envrc_loads(out, &r, g->path, g->source);
 			if (e >= 0)
 				e = allowed_below(out, &r, g->path);
 		}

@@ -6897,6 +6897,55 @@ BOTH_USERS(guards, mercurial_config_made_inside_runs_nothing, .timeout = 60)
 	world_free(&w);
 }
 
+/* What the project's .hg/hgrc includes (round 27c: %include
+ * ../hgrc.team, a file of the project, was writable, and hg status
+ * outside ran the hook written there): read-only inside, and one missing
+ * (hg skips it) stands in as an empty file. Control: protected_paths []. */
+static const char hg_include_plant[] =
+	"printf '[hooks]\\npre-status.team = touch %s\\n' \"$M-team\" >> hgrc.team; "
+	"echo team $?\n"
+	"printf '[hooks]\\npre-status.missing = touch %s\\n' \"$M-missing\" > "
+	".hg/missing.rc; "
+	"echo missing $?\n";
+
+BOTH_USERS(guards, what_mercurials_config_includes_runs_nothing_planted, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "hginc");
+	const char *tags[] = {"deny", "ctl"};
+	for (int ctl = 0; ctl < 2; ctl++) {
+		struct run_result r = outside(
+			&w, "rm -rf .hg hgrc.team && hg init . && printf '%%%%include "
+			    "../hgrc.team\\n%%%%include missing.rc\\n' > .hg/hgrc && echo '[ui]' > "
+			    "hgrc.team");
+		run_free(&r);
+		usleep(1100 * 1000);
+		if (ctl)
+			set_config(&w, ", \"protected_paths\": []");
+		char *script = plant(&w, tags[ctl], "", hg_include_plant);
+		r = sh_in(&w, NULL, "%s", script);
+		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
+		if (ctl)
+			expect_all_landed((const char *const[]){"team", "missing", NULL}, &r,
+					  "protected_paths []");
+		run_free(&r);
+		r = sh_outside(&w, "hg status >/dev/null 2>&1; true");
+		run_free(&r);
+		bool team = marked(&w, tags[ctl], "team"),
+		     missing = marked(&w, tags[ctl], "missing");
+		if (ctl)
+			cr_expect(team && missing,
+				  "control: hg outside did not run them (%d%d)\n%s", team, missing,
+				  diag);
+		else
+			cr_expect(!team && !missing,
+				  "hg outside ran what the session wrote in an include (%d%d)\n%s",
+				  team, missing, diag);
+		free(diag), free(script);
+	}
+	world_free(&w);
+}
+
 /* A repository the sweep moved aside, moved back by the next session
  * (round 27c: the record kept the inode it had seen there, so the one
  * put back was not new, and its hooks' times were old; git checkout
