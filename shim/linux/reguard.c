@@ -966,6 +966,12 @@ static void watch_list(struct allow_list *l)
 				l->up = level;
 				break;
 			}
+			/* (The user's watches used up: as for a guard's way, the
+			 * session ends rather than run on unwatched, round 27c.) */
+			if (errno == ENOSPC || errno == ENOMEM) {
+				cannot_watch(at, errno);
+				return;
+			}
 		}
 		if (level == 0 || level > ALLOW_UP || len == 0)
 			break;
