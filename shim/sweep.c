@@ -566,7 +566,10 @@ struct walk {
 	struct cordon_strv hg;    /* the .hg directories below the top, relative, flagged */
 	struct cordon_strv shut;  /* directories that could not be read, relative */
 	size_t n_shut;
-	struct cache cache;      /* the last walk's, or not valid */
+	struct cache cache; /* the last walk's, or not valid */
+	/* The record as it is now, where CACHE is the one as the session
+	 * started: what a sweep moved aside meanwhile (forget_inode). */
+	struct cache latest;
 	struct cordon_strv recs; /* this walk's, for the next */
 	struct cordon_strv skip; /* the other roots below it, relative */
 	/* Directories made readable to be walked: each held by a descriptor
@@ -927,13 +930,31 @@ static size_t lower_bound(const struct cache *c, const char *key)
 	return lo;
 }
 
-static const char *cached(const struct walk *w, const char *rel)
+static const char *cache_find(const struct cache *c, const char *rel)
 {
-	const struct cache *c = &w->cache;
 	if (!c->valid)
 		return NULL;
 	size_t i = lower_bound(c, rel);
 	return i < c->n && strcmp(REC_PATH(c->recs[i]), rel) == 0 ? c->recs[i] : NULL;
+}
+
+static const char *cached(const struct walk *w, const char *rel)
+{
+	return cache_find(&w->cache, rel);
+}
+
+/* Whether a sweep that ended while this session ran moved aside the
+ * repository it had recorded at REL (its entry there with no inode): one
+ * there now was put back, or replaced, since (round 27d: a session
+ * started before another's plant moved back the .git that one's sweep
+ * moved aside, and its own start record knew that very inode). */
+static bool moved_aside_since(const struct walk *w, const char *rel)
+{
+	const char *r = cache_find(&w->latest, rel);
+	return r &&
+	       (r[0] == REC_DOTGIT || r[0] == REC_DOTGIT_FILE || r[0] == REC_GIT_DIR ||
+		r[0] == REC_HG) &&
+	       rec_ino(r) == 0;
 }
 
 /* The kind the last walk recorded REL as, if a directory it read. */
@@ -2227,9 +2248,9 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 	/* New here: made or moved in since the session started (see
 	 * arrived), itself or a directory above it; a .git file or link,
 	 * written since. */
-	bool made = !disarmed &&
-		    (found[0] == ABOVE_NEW || (S_ISDIR(st.st_mode) ? arrived(w, rel, &st, found[0])
-								   : after(&CTIME(st), &s->since)));
+	bool made = !disarmed && (found[0] == ABOVE_NEW || moved_aside_since(w, rel) ||
+				  (S_ISDIR(st.st_mode) ? arrived(w, rel, &st, found[0])
+						       : after(&CTIME(st), &s->since)));
 	cleanup_free char *dir = cordon_git_dir_of(path);
 	/* One whose config the guards keep was there as the session started
 	 * (its change time moves with the stand-ins the session makes in
@@ -2764,6 +2785,7 @@ static int judge_hg(struct walk *w, const char *rel, bool moved_in, struct cordo
 	 * work changes the .hg's times, not its directory's). */
 	struct stat self;
 	unsigned long long ino;
+	moved_in = moved_in || moved_aside_since(w, rel);
 	if (!moved_in && fstatat(w->root, rel, &self, AT_SYMLINK_NOFOLLOW) == 0 &&
 	    after(&CTIME(self), &w->s->since)) {
 		if (S_ISLNK(self.st_mode))
@@ -2844,10 +2866,14 @@ static int sweep_root(const struct cordon_sweep *session, const char *top, bool 
 	/* (The record as this session started; judged from an earlier
 	 * session's start, the last one.) */
 	cleanup_free char *start = from.earlier ? NULL : own_start(top);
-	if (start && access(start, F_OK) == 0)
-		cache_load(&w, start, true);
-	else
+	if (start && access(start, F_OK) == 0) {
 		cache_load(&w, cache, true);
+		w.latest = w.cache;
+		w.cache = (struct cache){0};
+		cache_load(&w, start, true);
+	} else {
+		cache_load(&w, cache, true);
+	}
 	if (w.cache.unusable)
 		say(said,
 		    "cordon: the record of what was in %s (%lld MiB) could not be read: what lies "
@@ -2890,6 +2916,8 @@ static int sweep_root(const struct cordon_sweep *session, const char *top, bool 
 	close(w.root);
 	free(w.cache.data);
 	free(w.cache.recs);
+	free(w.latest.data);
+	free(w.latest.recs);
 	cordon_strv_free(&w.recs);
 	cordon_strv_free(&w.todo);
 	cordon_strv_free(&w.found);

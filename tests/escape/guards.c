@@ -6897,6 +6897,66 @@ BOTH_USERS(guards, mercurial_config_made_inside_runs_nothing, .timeout = 60)
 	world_free(&w);
 }
 
+/* The same put back by a session that started after the plant and
+ * before the planting session's end moved it aside (round 27d: its own
+ * start record knew that very inode, so the one put back was not new):
+ * moved aside again as that session ends. The user's own nested
+ * repositories, whose hooks and config the planting session wrote.
+ * Control: protected_paths [] (nothing is moved; git and hg run it). */
+static const char nested_plant[] =
+	"printf '#!/bin/sh\\ntouch %s\\n' \"$M-git\" > sub/.git/hooks/post-checkout && "
+	"chmod +x sub/.git/hooks/post-checkout; echo git $?\n"
+	"printf '[hooks]\\npre-status = touch %s\\n' \"$M-hg\" > h/.hg/hgrc; echo hg $?\n";
+
+BOTH_USERS(guards, a_repository_moved_back_by_an_earlier_session_is_moved_aside, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "earlyback");
+	struct run_result r = outside(
+		&w, "git init -q sub && git -C sub commit -q --allow-empty -m i && hg init h");
+	run_free(&r);
+	r = sh_in(&w, NULL, "%s", "true"); /* the first walk, recorded */
+	run_free(&r);
+	usleep(1100 * 1000);
+	/* (The mover: started once the plant is made, it waits for the
+	 * planting session's end to move both aside, and puts them back.) */
+	char *mover = fmt(
+		"sleep 1.1; %s run --config %s --project %s -- sh -c 'i=0; while { [ ! -e "
+		"sub/.git.cordon-disarmed ] || [ ! -e h/.hg.cordon-disarmed ]; } && [ $i -lt 200 ]; "
+		"do sleep 0.05; i=$((i+1)); done; mv sub/.git.cordon-disarmed sub/.git; mv "
+		"h/.hg.cordon-disarmed h/.hg' >/dev/null 2>&1 & sleep 1; touch %s/go; wait",
+		w.as_user ? w.user_cordon : CORDON_BIN, w.cfg, w.proj, w.proj);
+	char *body = fmt("%s%s", nested_plant, WAIT_GO);
+	char *script = plant(&w, "deny", "", body);
+	r = world_while_outside(&w, w.cfg, script, mover);
+	char *diag = fmt("planting session (%d): %s%s", r.status, r.out, r.err);
+	expect_all_landed((const char *const[]){"git", "hg", NULL}, &r, "deny");
+	run_free(&r);
+	r = sh_outside(&w, "(cd sub && git checkout -q -b x) >/dev/null 2>&1; (cd h && hg status) "
+			   ">/dev/null 2>&1; true");
+	run_free(&r);
+	bool git = marked(&w, "deny", "git"), hg = marked(&w, "deny", "hg");
+	cr_expect(!git && !hg, "git or hg outside ran a repository put back (%d%d)\n%s", git, hg,
+		  diag);
+	free(diag), free(script);
+	/* Control. */
+	r = outside(&w, "rm -rf sub h && git init -q sub && git -C sub commit -q --allow-empty -m "
+			"i && hg init h");
+	run_free(&r);
+	set_config(&w, ", \"protected_paths\": []");
+	script = plant(&w, "ctl", "", nested_plant);
+	r = sh_in(&w, NULL, "%s", script);
+	expect_all_landed((const char *const[]){"git", "hg", NULL}, &r, "protected_paths []");
+	run_free(&r);
+	r = sh_outside(&w, "(cd sub && git checkout -q -b x) >/dev/null 2>&1; (cd h && hg status) "
+			   ">/dev/null 2>&1; true");
+	run_free(&r);
+	cr_expect(marked(&w, "ctl", "git") && marked(&w, "ctl", "hg"),
+		  "control: git and hg outside did not run them");
+	free(script), free(body), free(mover);
+	world_free(&w);
+}
+
 /* What the project's .hg/hgrc includes (round 27c: %include
  * ../hgrc.team, a file of the project, was writable, and hg status
  * outside ran the hook written there): read-only inside, and one missing
