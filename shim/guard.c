@@ -1328,25 +1328,34 @@ int cordon_git_includes(const char *file, const char *home, struct cordon_strv *
 }
 
 /* The files Mercurial's config FILE includes (%include PATH at a line's
- * start: relative to FILE's directory, "~/" the home; a missing one is
- * skipped by hg), as absolute paths into OUT, and theirs, DEPTH levels
- * down. One with a variable in it is not followed. */
-static int read_hg_includes(const char *file, const char *home, int depth, struct cordon_strv *out)
+ * start, after any white space as hg's \s takes it; lines end at \n or
+ * \r, as bytes.splitlines ends them; a byte-order mark skipped: relative
+ * to FILE's directory, "~/" the home; a missing one is skipped by hg), as
+ * absolute paths into OUT, and theirs, DEPTH levels down (eight). One
+ * with a variable in it cannot be followed: *DYNAMIC set (may be NULL). */
+static int read_hg_includes(const char *file, const char *home, int depth, struct cordon_strv *out,
+			    bool *dynamic)
 {
 	size_t len = 0;
-	cleanup_free char *text = depth > 3 ? NULL : cordon_read_regular(file, 1u << 20, &len);
+	cleanup_free char *text = depth > 8 ? NULL : cordon_read_regular(file, 1u << 20, &len);
 	int e = 0;
-	for (char *line = text, *next; e >= 0 && line && line < text + len; line = next) {
-		next = line + strcspn(line, "\n");
+	char *start = text;
+	if (text && len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
+		start += 3;
+	static const char space[] = " \t\v\f";
+	for (char *line = start, *next; e >= 0 && line && line < text + len; line = next) {
+		next = line + strcspn(line, "\r\n");
 		*next++ = '\0';
-		if (strncmp(line, "%include", 8) != 0 || !strchr(" \t", line[8]))
+		if (strncmp(line, "%include", 8) != 0 || !line[8] || !strchr(space, line[8]))
 			continue;
-		char *v = line + 8 + strspn(line + 8, " \t");
+		char *v = line + 8 + strspn(line + 8, space);
 		size_t n = strlen(v);
-		while (n && strchr(" \t\r", v[n - 1]))
+		while (n && strchr(space, v[n - 1]))
 			v[--n] = '\0';
 		char path[PATH_MAX * 2];
 		const char *slash = strrchr(file, '/');
+		if (n && strchr(v, '$') && dynamic)
+			*dynamic = true;
 		if (!n || strchr(v, '$') || (v[0] == '~' && (v[1] != '/' || !home)))
 			continue;
 		if (v[0] == '~')
@@ -1360,14 +1369,20 @@ static int read_hg_includes(const char *file, const char *home, int depth, struc
 			continue;
 		e = cordon_strv_push(out, path);
 		if (e >= 0)
-			e = read_hg_includes(path, home, depth + 1, out);
+			e = read_hg_includes(path, home, depth + 1, out, dynamic);
 	}
 	return e;
 }
 
-/* What a protected .hg/hgrc (or hgrc-not-shared) at PATH includes is
- * config hg obeys too (round 27c: %include ../hgrc.team, in the project,
- * was writable, and hg status outside ran its hook): guarded as git's
+int cordon_hg_includes(const char *file, const char *home, struct cordon_strv *out)
+{
+	return read_hg_includes(file, home, 0, out, NULL);
+}
+
+/* What a protected .hg/hgrc (or hgrc-not-shared), or the user's ~/.hgrc
+ * or ~/.config/hg/hgrc, at PATH includes is config hg obeys too (round
+ * 27c: %include ../hgrc.team, in the project, was writable, and hg
+ * status outside ran its hook; 27d: one ~/.hgrc named): guarded as git's
  * includes are, one missing with an empty stand-in (hg reads it as no
  * settings). */
 static int protect_hg_includes(struct cordon_guard_plan *plan, const struct reach *r,
@@ -1375,10 +1390,19 @@ static int protect_hg_includes(struct cordon_guard_plan *plan, const struct reac
 {
 	size_t n = strlen(path);
 	if (!((n > 9 && strcmp(path + n - 9, "/.hg/hgrc") == 0) ||
-	      (n > 20 && strcmp(path + n - 20, "/.hg/hgrc-not-shared") == 0)))
+	      (n > 20 && strcmp(path + n - 20, "/.hg/hgrc-not-shared") == 0) ||
+	      (n > 6 && strcmp(path + n - 6, "/.hgrc") == 0) ||
+	      (n > 8 && strcmp(path + n - 8, "/hg/hgrc") == 0)))
 		return 0;
 	struct cordon_strv inc = {0};
-	int e = read_hg_includes(path, r->home, 0, &inc);
+	bool dynamic = false;
+	int e = read_hg_includes(path, r->home, 0, &inc, &dynamic);
+	if (e >= 0 && dynamic)
+		e = say_once(
+			&plan->warnings,
+			"%s includes a file named with a variable (%%include $VAR/...): cordon "
+			"cannot keep it read-only; write its path",
+			path);
 	for (size_t i = 0; e >= 0 && i < inc.n; i++)
 		e = protect(plan, r, inc.v[i], source,
 			    CORDON_OS_NATIVE == CORDON_OS_LINUX ? FILE_PLACEHOLDER : 0);
@@ -2259,10 +2283,10 @@ static int plan_with(const struct cordon_policy *p, bool create, bool protected_
 				    : servers     ? OPTIONAL
 				    : placeholder ? PLACEHOLDER
 						  : 0);
-		if (e >= 0 && !at && strncmp(g->source, "protected_paths", 15) == 0) {
+		if (e >= 0 && !at)
 			e = protect_hg_includes(out, &r, g->path, g->source);
-			if (e >= 0)
-				e = protect_envrc_loads(out, &r, g->path, g->source);
+		if (e >= 0 && !at && strncmp(g->source, "protected_paths", 15) == 0) {
+			e = protect_envrc_loads(out, &r, g->path, g->source);
 			if (e >= 0)
 				e = allowed_below(out, &r, g->path);
 		}

@@ -2801,6 +2801,16 @@ static int judge_hg(struct walk *w, const char *rel, bool moved_in, struct cordo
 		snprintf(path, sizeof(path), "%s/%s", rel, obeyed[i]);
 		made = fstatat(w->root, path, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		       (moved_in || after(&CTIME(st), &w->s->since));
+		/* And what it includes (round 27d: %include ../hgrc.team,
+		 * written by the session, its hgrc untouched). */
+		char full[PATH_MAX * 2];
+		struct cordon_strv inc = {0};
+		if (!made && i < 2 &&
+		    snprintf(full, sizeof(full), "%s/%s", w->top, path) < (int)sizeof(full) &&
+		    cordon_hg_includes(full, getenv("HOME"), &inc) >= 0)
+			for (size_t k = 0; !made && k < inc.n; k++)
+				made = stat(inc.v[k], &st) == 0 && after(&CTIME(st), &w->s->since);
+		cordon_strv_free(&inc);
 	}
 	if (!made || cordon_sweep_in_dependencies(rel) ||
 	    snprintf(path, sizeof(path), "%s/%s", w->top, rel) >= PATH_MAX ||

@@ -281,6 +281,9 @@ char *cordon_git_link_file(const char *file, const char *prefix, const char *bas
  * absolute paths (relative ones against FILE's directory, "~/" against
  * HOME, which may be NULL), pushed to OUT once each. 0 or -ENOMEM. */
 int cordon_git_includes(const char *file, const char *home, struct cordon_strv *out);
+/* The files Mercurial's config FILE includes (%include), as absolute
+ * paths into OUT, and theirs: 0 or -ENOMEM. */
+int cordon_hg_includes(const char *file, const char *home, struct cordon_strv *out);
 /* Each directory the git config files of the repository whose git dirs
  * are DIRS (its git dir, then a common dir) name as core.hooksPath, in
  * the order git reads them (the last one is the one git uses): the

@@ -6957,27 +6957,40 @@ BOTH_USERS(guards, a_repository_moved_back_by_an_earlier_session_is_moved_aside,
 	world_free(&w);
 }
 
-/* What the project's .hg/hgrc includes (round 27c: %include
- * ../hgrc.team, a file of the project, was writable, and hg status
- * outside ran the hook written there): read-only inside, and one missing
- * (hg skips it) stands in as an empty file. Control: protected_paths []. */
+/* What Mercurial's config includes (round 27c: %include ../hgrc.team, a
+ * file of the project, was writable, and hg status outside ran the hook
+ * written there; 27d: a nested repository's include, ~/.hgrc's, and an
+ * hgrc starting with a byte-order mark, its lines ended by \r): the
+ * project's top hgrc's and ~/.hgrc's includes are read-only inside, one
+ * missing (hg skips it) stands in as an empty file, and a nested
+ * repository whose include the session wrote is moved aside as it
+ * ends. hg outside runs nothing planted. Control: protected_paths []
+ * (~/.hgrc's include stays read-only, a dotfile's: the same plant made
+ * outside). */
 static const char hg_include_plant[] =
 	"printf '[hooks]\\npre-status.team = touch %s\\n' \"$M-team\" >> hgrc.team; "
 	"echo team $?\n"
 	"printf '[hooks]\\npre-status.missing = touch %s\\n' \"$M-missing\" > "
-	".hg/missing.rc; "
-	"echo missing $?\n";
+	".hg/missing.rc; echo missing $?\n"
+	"printf '[hooks]\\npre-status.nest = touch %s\\n' \"$M-nest\" >> nest/nest.team; "
+	"echo nest $?\n"
+	"printf '[hooks]\\npre-status.home = touch %s\\n' \"$M-home\" >> hgrc.home; "
+	"echo home $?\n";
+static const char hg_include_setup[] =
+	"rm -rf .hg nest hgrc.team hgrc.home && hg init . && "
+	"printf '\\357\\273\\277%%%%include ../hgrc.team\\r%%%%include missing.rc\\n' > "
+	".hg/hgrc && echo '[ui]' > hgrc.team && hg init nest && "
+	"printf '%%%%include ../nest.team\\n' > nest/.hg/hgrc && echo '[ui]' > nest/nest.team && "
+	"echo '[ui]' > hgrc.home && printf '%%%%include %s/hgrc.home\\n' > ~/.hgrc";
 
 BOTH_USERS(guards, what_mercurials_config_includes_runs_nothing_planted, .timeout = 60)
 {
 	struct world w;
 	git_world(&w, who, "hginc");
+	static const char *const steps[] = {"team", "missing", "nest", "home", NULL};
 	const char *tags[] = {"deny", "ctl"};
 	for (int ctl = 0; ctl < 2; ctl++) {
-		struct run_result r = outside(
-			&w, "rm -rf .hg hgrc.team && hg init . && printf '%%%%include "
-			    "../hgrc.team\\n%%%%include missing.rc\\n' > .hg/hgrc && echo '[ui]' > "
-			    "hgrc.team");
+		struct run_result r = outside(&w, hg_include_setup, w.proj);
 		run_free(&r);
 		usleep(1100 * 1000);
 		if (ctl)
@@ -6985,22 +6998,23 @@ BOTH_USERS(guards, what_mercurials_config_includes_runs_nothing_planted, .timeou
 		char *script = plant(&w, tags[ctl], "", hg_include_plant);
 		r = sh_in(&w, NULL, "%s", script);
 		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
-		if (ctl)
-			expect_all_landed((const char *const[]){"team", "missing", NULL}, &r,
-					  "protected_paths []");
-		run_free(&r);
-		r = sh_outside(&w, "hg status >/dev/null 2>&1; true");
-		run_free(&r);
-		bool team = marked(&w, tags[ctl], "team"),
-		     missing = marked(&w, tags[ctl], "missing");
-		if (ctl)
-			cr_expect(team && missing,
-				  "control: hg outside did not run them (%d%d)\n%s", team, missing,
+		if (ctl) {
+			expect_all_landed((const char *const[]){"team", "missing", "nest", NULL},
+					  &r, "protected_paths []");
+			struct run_result o = sh_outside(&w, script);
+			run_free(&o);
+		} else
+			cr_expect(strstr(r.out, "nest 0"), "the nested include was not written\n%s",
 				  diag);
-		else
-			cr_expect(!team && !missing,
-				  "hg outside ran what the session wrote in an include (%d%d)\n%s",
-				  team, missing, diag);
+		run_free(&r);
+		r = sh_outside(&w, "hg status >/dev/null 2>&1; (cd nest && hg status) >/dev/null "
+				   "2>&1; true");
+		run_free(&r);
+		for (size_t i = 0; steps[i]; i++)
+			cr_expect(marked(&w, tags[ctl], steps[i]) == (ctl == 1), "%s: %s\n%s",
+				  ctl ? "control: hg outside did not run it"
+				      : "hg outside ran what the session wrote in an include",
+				  steps[i], diag);
 		free(diag), free(script);
 	}
 	world_free(&w);
