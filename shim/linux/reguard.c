@@ -682,6 +682,10 @@ static void deep_look(struct kept *k)
 				break;
 			}
 			int wd = inotify_add_watch(g.inotify, d, WATCHED);
+			if (wd < 0 && (errno == ENOSPC || errno == ENOMEM)) {
+				cannot_watch(d, errno); /* (as a guard's way: round 27d) */
+				break;
+			}
 			if (wd < 0)
 				continue;
 			g.marked = true;
