@@ -950,8 +950,10 @@ static const char *cached(const struct walk *w, const char *rel)
  * moved aside, and its own start record knew that very inode). */
 static bool moved_aside_since(const struct walk *w, const char *rel)
 {
-	const char *r = cache_find(&w->latest, rel);
-	return r &&
+	const char *r = cache_find(&w->latest, rel), *was = cached(w, rel);
+	/* (Known at REL as the session started: one the user put back
+	 * before it, as the sweep's line tells them to, is theirs.) */
+	return r && was && rec_ino(was) != 0 &&
 	       (r[0] == REC_DOTGIT || r[0] == REC_DOTGIT_FILE || r[0] == REC_GIT_DIR ||
 		r[0] == REC_HG) &&
 	       rec_ino(r) == 0;

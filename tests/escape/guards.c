@@ -7023,7 +7023,8 @@ BOTH_USERS(guards, what_mercurials_config_includes_runs_nothing_planted, .timeou
 /* A repository the sweep moved aside, moved back by the next session
  * (round 27c: the record kept the inode it had seen there, so the one
  * put back was not new, and its hooks' times were old; git checkout
- * and hg status outside ran them): moved aside again. Control:
+ * and hg status outside ran them): moved aside again. The user's own
+ * move back, outside between sessions, is left. Control:
  * protected_paths [] (nothing is moved, and both run). */
 static const char back_plant[] =
 	"git init -q sub && git -C sub commit -q --allow-empty -m i && "
@@ -7078,6 +7079,20 @@ BOTH_USERS(guards, a_repository_moved_back_is_moved_aside_again, .timeout = 90)
 			cr_expect(!git && !hg,
 				  "git or hg outside ran a repository moved back (%d%d)\n%s", git,
 				  hg, diag);
+		if (!ctl) {
+			/* The user moves them back outside, as the line says
+			 * (having reviewed them): the next session leaves them. */
+			r = sh_outside(&w, "mv sub/.git.cordon-disarmed sub/.git && mv "
+					   "h/.hg.cordon-disarmed h/.hg");
+			run_free(&r);
+			usleep(1100 * 1000);
+			r = sh_in(&w, NULL, "%s", "true");
+			cr_expect(present(w.proj, "sub/.git") && present(w.proj, "h/.hg"),
+				  "the repositories the user moved back were moved aside again: "
+				  "%s",
+				  r.err);
+			run_free(&r);
+		}
 		free(diag), free(script);
 	}
 	world_free(&w);
