@@ -2040,14 +2040,6 @@ static int direnv_writable(struct direnv_read *d, const struct cordon_policy *p)
 	return e;
 }
 
-bool cordon_policy_write_reaches(const struct cordon_policy *p, const char *path)
-{
-	struct direnv_read d = {0};
-	bool reaches = direnv_writable(&d, p) >= 0 && reached_by_write(&d, path);
-	cordon_strv_free(&d.writable);
-	return reaches;
-}
-
 int cordon_policy_direnv_entry(const struct cordon_policy *p, const char *dir, const char *name,
 			       char *out, size_t size)
 {
@@ -2081,6 +2073,23 @@ static int push_path(struct cordon_strv *v, const char *a, const char *b, const 
 	return asprintf(&s, "%s%s%s", a, b, c) < 0 ? -ENOMEM : cordon_strv_push_new(v, s);
 }
 
+int cordon_policy_omz_envs(const struct cordon_policy *p, const char *list, struct cordon_strv *out)
+{
+	struct direnv_read d = {0};
+	size_t len = 0;
+	cleanup_free char *text =
+		p->omz_dotenv_name ? cordon_read_regular(list, 1u << 20, &len) : NULL;
+	int e = text ? direnv_writable(&d, p) : 0;
+	for (char *line = text, *next; e >= 0 && line && line < text + len; line = next) {
+		next = line + strcspn(line, "\n");
+		*next++ = '\0';
+		if (line[0] == '/' && reached_by_write(&d, line))
+			e = push_path(out, strcmp(line, "/") ? line : "", "/", p->omz_dotenv_name);
+	}
+	cordon_strv_free(&d.writable);
+	return e;
+}
+
 /* oh-my-zsh's dotenv plugin: on each cd into a directory its allow list
  * names (the user answered "always" there once), it exports what the
  * .env there holds now, whatever that is (round 27: PROMPT='$(cmd)',
@@ -2100,8 +2109,7 @@ static int guard_omz_dotenv(struct cordon_policy *p, const struct cordon_context
 				 {"ZSH", "/cache/dotenv-allowed.list"},
 				 {"XDG_CACHE_HOME", "/oh-my-zsh/dotenv-allowed.list"}};
 	struct cordon_strv lists = {0}, envs = {0};
-	struct direnv_read d = {.p = p};
-	int e = direnv_writable(&d, p);
+	int e = 0;
 	for (size_t i = 0; e >= 0 && env && i < ARRAY_SIZE(vars); i++) {
 		const char *v = env(vars[i][0]);
 		if (v && v[0] == '/')
@@ -2117,16 +2125,8 @@ static int guard_omz_dotenv(struct cordon_policy *p, const struct cordon_context
 	if (e >= 0 && (cordon_strv_copy(&p->omz_dotenv_lists, &lists) < 0 ||
 		       !(p->omz_dotenv_name = strdup(name))))
 		e = -ENOMEM;
-	for (size_t i = 0; e >= 0 && i < lists.n; i++) {
-		size_t len = 0;
-		cleanup_free char *text = cordon_read_regular(lists.v[i], 1u << 20, &len);
-		for (char *line = text, *next; e >= 0 && line && line < text + len; line = next) {
-			next = line + strcspn(line, "\n");
-			*next++ = '\0';
-			if (line[0] == '/' && reached_by_write(&d, line))
-				e = push_path(&envs, strcmp(line, "/") ? line : "", "/", name);
-		}
-	}
+	for (size_t i = 0; e >= 0 && i < lists.n; i++)
+		e = cordon_policy_omz_envs(p, lists.v[i], &envs);
 	for (size_t i = 0; e >= 0 && i < envs.n; i++)
 		e = guard_list_in(p, (const char *const[]){envs.v[i], NULL}, CORDON_GUARD_PROTECT,
 				  true,
@@ -2134,7 +2134,6 @@ static int guard_omz_dotenv(struct cordon_policy *p, const struct cordon_context
 				  ctx->home, NULL, cache);
 	cordon_strv_free(&lists);
 	cordon_strv_free(&envs);
-	cordon_strv_free(&d.writable);
 	return e;
 }
 

@@ -386,8 +386,10 @@ int cordon_path_resolve_cached(const char *in, const char *home, const char *bas
  * entry is no regular file. */
 int cordon_policy_direnv_entry(const struct cordon_policy *p, const char *dir, const char *name,
 			       char *out, size_t size);
-/* Whether a write rule of P reaches PATH (absolute), the rules taken as
- * named and as resolved. */
-bool cordon_policy_write_reaches(const struct cordon_policy *p, const char *path);
+/* The .env (P->omz_dotenv_name) of each directory oh-my-zsh's dotenv
+ * allow list LIST names that a write rule of P reaches (as named or as
+ * resolved), pushed to OUT once each: 0 or -ENOMEM. */
+int cordon_policy_omz_envs(const struct cordon_policy *p, const char *list,
+			   struct cordon_strv *out);
 
 #endif

@@ -137,7 +137,7 @@ static struct {
 	 * entry a file each, and oh-my-zsh's dotenv lists, a directory a
 	 * line (FILE, in DIR). Each watched at its directory or, missing, at
 	 * the nearest directory above it (UP levels up). What they allowed so
-	 * far: .envrc files, directories. */
+	 * far: .envrc files, .env files. */
 	struct allow_list {
 		char *dir;
 		const char *file;
@@ -672,9 +672,8 @@ static void deep_look(struct kept *k)
 		for (size_t i = 0; i < m.gl_pathc; i++) {
 			const char *d = m.gl_pathv[i], *base = strrchr(d, '/');
 			struct stat st;
-			if (!base || cordon_dot_or_dotdot(base + 1) || lstat(d, &st) < 0)
-				continue;
-			if (stat(d, &st) < 0 || !S_ISDIR(st.st_mode))
+			if (!base || cordon_dot_or_dotdot(base + 1) || stat(d, &st) < 0 ||
+			    !S_ISDIR(st.st_mode))
 				continue;
 			if (k->n_sub >= MAX_SUB) {
 				if (k->n_sub++ == MAX_SUB)
@@ -923,28 +922,23 @@ static void keep_dotenv(const char *env)
 		      "it is kept from changes in this session from now on", &said);
 }
 
-/* oh-my-zsh's dotenv list L (a directory a line) read again: each
- * directory in it a write rule reaches, not allowed before, has its .env
- * kept (QUIET: as the watch begins, those the policy kept already). */
+/* oh-my-zsh's dotenv list L (a directory a line) read again: each .env
+ * of a directory in it a write rule reaches, not kept before, kept
+ * (QUIET: as the watch begins, those the policy kept already). */
 static void omz_list_read(const struct allow_list *l, bool quiet)
 {
 	char path[PATH_MAX];
-	size_t len = 0;
+	struct cordon_strv envs = {0};
 	snprintf(path, sizeof(path), "%s/%s", l->dir, l->file);
-	cleanup_free char *text = cordon_read_regular(path, 1u << 20, &len);
-	for (char *line = text, *next; line && line < text + len; line = next) {
-		next = line + strcspn(line, "\n");
-		*next++ = '\0';
-		char env[PATH_MAX];
-		if (line[0] != '/' || cordon_strv_contains(&g.omz_allowed, line) ||
-		    !cordon_policy_write_reaches(g.p, line) ||
-		    cordon_strv_push(&g.omz_allowed, line) < 0 ||
-		    (size_t)snprintf(env, sizeof(env), "%s/%s", strcmp(line, "/") ? line : "",
-				     g.p->omz_dotenv_name) >= sizeof(env))
+	(void)cordon_policy_omz_envs(g.p, path, &envs);
+	for (size_t i = 0; i < envs.n; i++) {
+		if (cordon_strv_contains(&g.omz_allowed, envs.v[i]) ||
+		    cordon_strv_push(&g.omz_allowed, envs.v[i]) < 0)
 			continue;
 		if (!quiet)
-			keep_dotenv(env);
+			keep_dotenv(envs.v[i]);
 	}
+	cordon_strv_free(&envs);
 }
 
 /* The allow list L watched at its directory, or the nearest above it
