@@ -193,15 +193,16 @@ static char *own_start(const char *root)
 	return path;
 }
 
-/* ROOT's record kept as it is now, under this session's own name. */
-static void keep_start(const char *root)
+/* ROOT's record kept as it is now, under this session's own name:
+ * whether there was one. */
+static bool keep_start(const char *root)
 {
 	cleanup_free char *record = cordon_sweep_record_path(root);
 	cleanup_free char *start = own_start(root);
 	if (!record || !start)
-		return;
+		return false;
 	(void)unlink(start);
-	(void)!link(record, start); /* (none yet: the first walk) */
+	return link(record, start) == 0; /* (none yet: the first walk) */
 }
 
 static void pending_mark(const char *root, const struct timespec *since)
@@ -217,9 +218,36 @@ static void pending_mark(const char *root, const struct timespec *since)
 	close(fd);
 }
 
-/* The marks of ROOT that are this process's or a gone one's, into DONE
- * (to remove once judged); the earliest start among them into *SINCE. */
-static void pending_collect(const char *root, struct timespec *since, struct cordon_strv *done)
+/* A name beside a root's record: a mark (PENDING) or a start record
+ * (AT_START), with what is known of the process it is named after. */
+struct beside {
+	const char *path;
+	bool mark;
+	bool mine;    /* this process's */
+	bool gone;    /* the process is gone (a zombie too), or its pid another's now */
+	long long at; /* a mark's start, to the second (0: unknown) */
+};
+
+/* The start held in the mark at PATH: the second written in it, or (cut
+ * short) when it was made; 0 if it cannot be read. */
+static long long mark_start(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	char text[32] = "";
+	ssize_t got = fd >= 0 ? read(fd, text, sizeof(text) - 1) : -1;
+	char *end = text;
+	long long t = got > 0 ? strtoll(text, &end, 10) : 0;
+	struct stat st;
+	if (end == text || *end != '\n')
+		t = fd >= 0 && fstat(fd, &st) == 0 ? (long long)st.st_mtime : 0;
+	if (fd >= 0)
+		close(fd);
+	return t;
+}
+
+/* EACH (with ARG) called for every mark and start record beside ROOT's
+ * record. */
+static void each_beside(const char *root, void (*each)(const struct beside *, void *), void *arg)
 {
 	cleanup_free char *record = cordon_sweep_record_path(root);
 	char *slash = record ? strrchr(record, '/') : NULL;
@@ -245,35 +273,69 @@ static void pending_collect(const char *root, struct timespec *since, struct cor
 			continue;
 		unsigned long long now_start;
 		bool live = alive(pid, &now_start);
-		bool mine = pid == getpid() && start == now_start;
-		/* Gone (a zombie too), or its pid another process's now. */
-		bool gone = !mine && (!live || start != now_start);
-		if (!mine && !gone)
-			continue; /* a session still running: its own sweep */
 		char path[PATH_MAX + 300];
 		snprintf(path, sizeof(path), "%s/%s", record, de->d_name);
-		if (!mark) { /* a record as a session started: removed with the marks */
-			(void)cordon_strv_push(done, path);
-			continue;
-		}
-		int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-		char text[32] = "";
-		ssize_t got = fd >= 0 ? read(fd, text, sizeof(text) - 1) : -1;
-		end = text;
-		long long t = got > 0 ? strtoll(text, &end, 10) : 0;
-		struct stat st;
-		if (end == text || *end != '\n') /* cut short: when it was made */
-			t = fd >= 0 && fstat(fd, &st) == 0 ? (long long)st.st_mtime : 0;
-		if (fd >= 0)
-			close(fd);
-		if (gone && t > 0 && t < since->tv_sec) {
-			since->tv_sec = t;
-			since->tv_nsec = 0;
-		}
-		(void)cordon_strv_push(done, path);
+		struct beside b = {.path = path, .mark = mark};
+		b.mine = pid == getpid() && start == now_start;
+		b.gone = !b.mine && (!live || start != now_start);
+		b.at = mark ? mark_start(path) : 0;
+		each(&b, arg);
 	}
 	if (d)
 		closedir(d);
+}
+
+struct collect {
+	struct timespec *since;
+	struct cordon_strv *done;
+	bool killed; /* a gone session's start is earlier */
+};
+
+static void collect_one(const struct beside *b, void *arg)
+{
+	struct collect *c = arg;
+	if (!b->mine && !b->gone)
+		return; /* a session still running: its own sweep */
+	/* (A record as a session started is removed with the marks.) This
+	 * one's own mark holds where it judges from: earlier than its start
+	 * where it found no record and another session ran (running_since). */
+	if (b->mark && b->at > 0 && b->at < c->since->tv_sec) {
+		c->since->tv_sec = b->at;
+		c->since->tv_nsec = 0;
+		c->killed = c->killed || b->gone;
+	}
+	(void)cordon_strv_push(c->done, b->path);
+}
+
+/* The marks of ROOT that are this process's or a gone one's, into DONE
+ * (to remove once judged); the earliest start among them into *SINCE:
+ * whether a gone one's was. */
+static bool pending_collect(const char *root, struct timespec *since, struct cordon_strv *done)
+{
+	struct collect c = {since, done, false};
+	each_beside(root, collect_one, &c);
+	return c.killed;
+}
+
+static void earliest_running(const struct beside *b, void *arg)
+{
+	struct timespec *since = arg;
+	if (b->mark && !b->mine && !b->gone && b->at > 0 && b->at < since->tv_sec) {
+		since->tv_sec = b->at;
+		since->tv_nsec = 0;
+	}
+}
+
+/* ROOT had no record as this session started: what another session
+ * running there made before this one started is not in one either, and
+ * its own times are older than this start (round 27b F3a: the first
+ * session in a project staged a .exrc in node_modules, which is not
+ * judged, and ended; a second one, started before that end, moved the
+ * package into place, and judged it from its own start). Such a session
+ * judges from the earliest start of those running there, into *SINCE. */
+static void running_since(const char *root, struct timespec *since)
+{
+	each_beside(root, earliest_running, since);
 }
 
 static void snapshot(struct cordon_sweep *s, const char *top);
@@ -405,8 +467,12 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 	}
 	since_now(s);
 	for (size_t i = 0; i < s->roots.n; i++) {
-		pending_mark(s->roots.v[i], &s->since);
-		keep_start(s->roots.v[i]);
+		/* (Its mark holds where its walk judges from, for the next
+		 * sweep if this one never ends.) */
+		struct timespec from = s->since;
+		if (!keep_start(s->roots.v[i]))
+			running_since(s->roots.v[i], &from);
+		pending_mark(s->roots.v[i], &from);
 		snapshot(s, s->roots.v[i]);
 	}
 	return 0;
@@ -2346,7 +2412,8 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 
 /* A protected name missing as the session started, that no mount could
  * guard: made since, it is moved aside. 1 if it was. */
-static int judge_name(const struct cordon_sweep *s, const char *path, struct cordon_strv *said)
+static int judge_name(const struct cordon_sweep *s, const char *path, struct cordon_strv *said,
+		      char *to, size_t to_size)
 {
 	struct stat st;
 	if (cordon_sweep_git_entry(path) || lstat(path, &st) < 0 || cordon_is_stand_in(path))
@@ -2354,10 +2421,11 @@ static int judge_name(const struct cordon_sweep *s, const char *path, struct cor
 	/* (Who made it cannot be told: a program outside that makes the name
 	 * while the session runs has it moved too, round 26d's lefthook file
 	 * saved outside; said so.) */
-	return disarm(s, path, "this session (or a program outside, while it ran) made",
-		      "which cordon cannot guard while a session runs and an agent, direnv or an "
-		      "editor outside would obey",
-		      said);
+	return disarm_to(
+		s, path, "this session (or a program outside, while it ran) made",
+		"which cordon cannot guard while a session runs and an agent, direnv or an "
+		"editor outside would obey",
+		said, to, to_size);
 }
 
 int cordon_sweep_parent(const struct cordon_sweep *s, const char *path)
@@ -2400,15 +2468,17 @@ static int disarm_again(const struct cordon_sweep *s, const char *path)
 }
 
 int cordon_sweep_disarm_now(const struct cordon_sweep *s, const char *path, const char *way_to,
-			    bool again, struct cordon_strv *said)
+			    bool again, struct cordon_strv *said, char *to, size_t to_size)
 {
 	struct stat st;
+	if (to && to_size)
+		to[0] = '\0';
 	if (cordon_is_stand_in(path))
 		return 0; /* a session's stand-in (another watch was first) */
 	if (again && lstat(path, &st) == 0 && disarm_again(s, path))
 		return 1;
 	if (!way_to)
-		return judge_name(s, path, said);
+		return judge_name(s, path, said, to, to_size);
 	char shown[PATH_MAX + 8], head[PATH_MAX + 64];
 	cordon_printable(way_to, SIZE_MAX, shown, sizeof(shown));
 	snprintf(head, sizeof(head), "this session made, on the way to %s, the link", shown);
@@ -2836,9 +2906,9 @@ static int sweep_root(const struct cordon_sweep *session, const char *top, bool 
 	struct cordon_sweep from = *session;
 	const struct cordon_sweep *s = &from;
 	struct cordon_strv done = {0};
-	pending_collect(top, &from.since, &done);
+	bool killed = pending_collect(top, &from.since, &done);
 	from.earlier = from.since.tv_sec < session->since.tv_sec;
-	if (from.earlier) {
+	if (killed) {
 		char when[32];
 		time_t t = from.since.tv_sec;
 		struct tm tm;
@@ -3085,7 +3155,7 @@ int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *sai
 	s->swept = true;
 	moved += judge_ways(s, said);
 	for (size_t i = 0; i < s->names.n; i++)
-		moved += judge_name(s, s->names.v[i], said);
+		moved += judge_name(s, s->names.v[i], said, NULL, 0);
 	char *buf = s->roots.n ? malloc(BUF_SIZE) : NULL;
 	if (s->roots.n && !buf)
 		say(said,
