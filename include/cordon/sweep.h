@@ -113,9 +113,10 @@ void cordon_sweep_names(struct cordon_sweep *s, struct cordon_strv *names);
  * would, and said to SAID ("cordon: ..."). AGAIN (one was moved aside
  * before, and said): to NAME.cordon-disarmed-again, over the one before,
  * unsaid (a session that makes it in a loop leaves two, not thousands).
- * 1 if it was moved. */
+ * 1 if it was moved; the name it was moved to (in the same directory)
+ * into TO (TO_SIZE bytes; may be NULL). */
 int cordon_sweep_disarm_now(const struct cordon_sweep *s, const char *path, const char *way_to,
-			    bool again, struct cordon_strv *said);
+			    bool again, struct cordon_strv *said, char *to, size_t to_size);
 /* PATH moved aside now, said as "cordon: HEAD PATH, WHY, so cordon moved
  * it to ...": 1 if it was. */
 int cordon_sweep_disarm_why(const struct cordon_sweep *s, const char *path, const char *head,

@@ -101,10 +101,12 @@ struct kept {
 	bool pattern, deep;
 	int *sub;
 	size_t n_sub, cap_sub;
-	/* The matches moved aside so far (a pattern's). */
+	/* The matches moved aside so far (a pattern's), with the names they
+	 * were moved to. */
 	struct moved {
 		dev_t dev;
 		ino_t ino;
+		char to[NAME_MAX + 1];
 	} * gone;
 	size_t n_gone, cap_gone;
 };
@@ -486,8 +488,8 @@ static void stand_in(struct kept *k, const char *path, struct cordon_strv *said)
 		e = cordon_placeholder_stand_in(dir, strrchr(path, '/') + 1, path, g.standins);
 		if (e == -EEXIST && cordon_is_stand_in(path))
 			break; /* another session's, made first */
-		if (e == -EEXIST &&
-		    cordon_sweep_disarm_now(g.sweep, path, own ? NULL : k->path, true, said) == 1)
+		if (e == -EEXIST && cordon_sweep_disarm_now(g.sweep, path, own ? NULL : k->path,
+							    true, said, NULL, 0) == 1)
 			k->moved++;
 	}
 	if (dir >= 0)
@@ -533,16 +535,19 @@ static void say_all(struct cordon_strv *said)
 	cordon_strv_free(said);
 }
 
-static void move_made(struct kept *k, const char *path)
+/* PATH, made since the start, moved aside (a pattern's match: the name
+ * it was moved to into TO, TO_SIZE bytes). */
+static void move_made(struct kept *k, const char *path, char *to, size_t to_size)
 {
 	struct cordon_strv said = {0};
 	bool own = k->pattern || strcmp(path, k->path) == 0;
 	/* (A pattern's matches are names of their own: none is made again,
 	 * and no stand-in is left, which would be a match lefthook outside
 	 * then fails to read: round 26c.) */
-	int moved = g.sweep ? cordon_sweep_disarm_now(g.sweep, path, own ? NULL : k->path,
-						      k->moved > 0 && !k->pattern, &said)
-			    : 0;
+	int moved =
+		g.sweep ? cordon_sweep_disarm_now(g.sweep, path, own ? NULL : k->path,
+						  k->moved > 0 && !k->pattern, &said, to, to_size)
+			: 0;
 	if (k->pattern) {
 		say_all(&said);
 		return;
@@ -563,13 +568,16 @@ static void move_made(struct kept *k, const char *path)
 	say_all(&said);
 }
 
-/* Whether K moved the file ST is aside already: where the name it was
- * moved to matches K's pattern too (lefthook-* matches
- * lefthook-x.cordon-disarmed), it would be moved again, and again. */
-static bool moved_before(const struct kept *k, const struct stat *st)
+/* Whether K moved the file ST, named NAME, aside already, to that name:
+ * where the name it was moved to matches K's pattern too (lefthook-*
+ * matches lefthook-x.cordon-disarmed), it would be moved again, and
+ * again. Under another name it is a match again (the session renamed it
+ * back, or to lefthook-y.yml: lefthook outside merged it). */
+static bool moved_before(const struct kept *k, const struct stat *st, const char *name)
 {
 	for (size_t i = 0; i < k->n_gone; i++)
-		if (k->gone[i].dev == st->st_dev && k->gone[i].ino == st->st_ino)
+		if (k->gone[i].dev == st->st_dev && k->gone[i].ino == st->st_ino &&
+		    strcmp(k->gone[i].to, name) == 0)
 			return true;
 	return false;
 }
@@ -615,7 +623,7 @@ static void match_made(struct kept *k, const char *name)
 		    strstr(at, "/../"))
 			continue; /* (GLOB_PERIOD: * matches . and .. too) */
 		if (!g.sweep || lstat(at, &st) < 0 || cordon_is_stand_in(at) ||
-		    moved_before(k, &st) ||
+		    moved_before(k, &st, base_at + 1) ||
 		    !(cordon_sweep_laid(g.sweep, at, &st) ||
 		      (k->deep && !cordon_strv_contains(&g.sweep->guarded, at) &&
 		       deep_moved_in(k, at))))
@@ -628,13 +636,23 @@ static void match_made(struct kept *k, const char *name)
 			k->deep && realpath(at, real) && strcmp(real, at) != 0 ? real : at;
 		if (lstat(what, &st) < 0)
 			continue;
+		char to[NAME_MAX + 1];
+		move_made(k, what, to, sizeof(to));
+		size_t at_gone = 0; /* (one moved again: its new name) */
+		while (at_gone < k->n_gone &&
+		       (k->gone[at_gone].dev != st.st_dev || k->gone[at_gone].ino != st.st_ino))
+			at_gone++;
 		struct moved *nv =
-			cordon_grow(k->gone, &k->cap_gone, k->n_gone + 1, sizeof(*nv), 8);
+			!to[0] ? NULL
+			: at_gone < k->n_gone
+				? k->gone
+				: cordon_grow(k->gone, &k->cap_gone, k->n_gone + 1, sizeof(*nv), 8);
 		if (nv) {
 			k->gone = nv;
-			k->gone[k->n_gone++] = (struct moved){st.st_dev, st.st_ino};
+			if (at_gone == k->n_gone)
+				k->gone[k->n_gone++] = (struct moved){st.st_dev, st.st_ino, ""};
+			snprintf(k->gone[at_gone].to, sizeof(nv->to), "%s", to);
 		}
-		move_made(k, what);
 	}
 	if (!name)
 		globfree(&matches);
@@ -732,7 +750,7 @@ static void settle(struct kept *k, bool event)
 			 * followed, and where it leads watched. */
 			else if (k->made && S_ISLNK(st.st_mode) && g.sweep &&
 				 cordon_sweep_laid(g.sweep, dir, &st))
-				move_made(k, dir);
+				move_made(k, dir, NULL, 0);
 			else if (k->made && cordon_is_stand_in(dir))
 				keep_stand_in(dir);
 			else if (k->made && S_ISLNK(st.st_mode))
@@ -748,7 +766,7 @@ static void settle(struct kept *k, bool event)
 			 * session's end is done (a review read its plant
 			 * outside for 170 ms). */
 			if (k->made && lstat(k->path, &st) == 0 && !cordon_is_stand_in(k->path))
-				move_made(k, k->path);
+				move_made(k, k->path, NULL, 0);
 			break;
 		}
 		if (k->lv[i].wd < 0)
@@ -774,7 +792,7 @@ static void settle(struct kept *k, bool event)
 		if (cordon_is_stand_in(k->path))
 			keep_stand_in(k->path);
 		else
-			move_made(k, k->path);
+			move_made(k, k->path, NULL, 0);
 		return;
 	}
 	if (k->way && cordon_hidden_way_lure(k->way, true, &st)) {

@@ -619,6 +619,65 @@ BOTH_USERS(guards, a_new_match_of_a_lefthook_glob_is_moved_aside_while_it_runs, 
 	world_free(&w);
 }
 
+/* A pattern that also matches the name cordon moves a match to (lh-*
+ * matches lh-x.yml.cordon-disarmed): that name is left as it is (lefthook
+ * cannot read it: no extension it knows), but the moved-aside file
+ * renamed back by the session (same inode), or to another match, is moved
+ * aside again, so a commit outside merges neither (before, a match moved
+ * aside once was never looked at again). Control: protected_paths [].
+ * (The stand-in hook merges every .yml match, and skips the rest.) */
+static const char lefthook_tail_setup[] =
+	"printf 'extends:\n  - \"lh-*\"\n' > lefthook.yml\n"
+	"printf '#!/bin/sh\n# lefthook\nfor f in lh-*; do case \"$f\" in *.yml) sh \"$f\";; esac; "
+	"done; true\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit\n";
+#define AWAIT(cond) "i=0; while ! " cond " && [ $i -lt 60 ]; do sleep 0.05; i=$((i+1)); done\n"
+static const char plant_lefthook_tail[] =
+	"echo \"touch $M-back\" > lh-x.yml; echo made $?\n" AWAIT("[ -e lh-x.yml.cordon-disarmed ]") "mv lh-x.yml.cordon-disarmed lh-x.yml; echo back $?\n" AWAIT(
+		"[ ! -e lh-x.yml ]") "mv lh-x.yml.cordon-disarmed lh-y.yml; echo other $?\n" AWAIT("[ ! -e lh-y.yml ]")
+		WAIT_GO;
+
+BOTH_USERS(guards, a_moved_aside_match_renamed_back_is_moved_aside_again, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "lhtail");
+	struct run_result r = outside(&w, "%s", lefthook_tail_setup);
+	run_free(&r);
+	char *commit =
+		fmt("cd %s && git commit -q --allow-empty -m during >/dev/null 2>&1; true", w.proj);
+	const char *tags[] = {"deny", "ctl"};
+	for (int ctl = 0; ctl < 2; ctl++) {
+		if (ctl) {
+			r = outside(&w, "rm -f lh-*");
+			run_free(&r);
+			set_config(&w, ", \"protected_paths\": []");
+		}
+		char *script = plant(&w, tags[ctl], "", plant_lefthook_tail);
+		r = world_while_outside(&w, w.cfg, script, commit);
+		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
+		cr_assert(strstr(r.out, "made 0"), "the plant did not land\n%s", diag);
+		if (ctl) {
+			cr_expect(marked(&w, tags[ctl], "back"),
+				  "control: the commit outside did not merge it\n%s", diag);
+		} else {
+			cr_expect(strstr(r.out, "back 0") && strstr(r.out, "other 0"),
+				  "not moved aside the first time\n%s", diag);
+			cr_expect_not(marked(&w, tags[ctl], "back"),
+				      "a commit outside merged a match renamed back\n%s", diag);
+			/* (The end may move that name aside once more: it matches
+			 * the pattern, and changed since the start.) */
+			cr_expect(!present(w.proj, "lh-y.yml") &&
+					  (present(w.proj, "lh-y.yml.cordon-disarmed") ||
+					   present(w.proj,
+						   "lh-y.yml.cordon-disarmed.cordon-disarmed")),
+				  "the match renamed was not moved aside\n%s", diag);
+		}
+		free(diag), free(script);
+		run_free(&r);
+	}
+	free(commit);
+	world_free(&w);
+}
+
 /* The same with a glob in a directory part (extends: "*\/hooks.yml",
  * session 26 left it to the end): a match made in a new directory, an
  * older file of the session's moved in under a matching name (its own
@@ -7211,6 +7270,76 @@ BOTH_USERS(guards, another_session_ending_meanwhile_leaves_a_plant_judged, .time
 		free(diag), free(script), free(other);
 	}
 	world_free(&w);
+}
+
+/* Two sessions in a project with no record yet (the first use of cordon
+ * there; every project after a reboot where the records are on a tmpfs):
+ * the first stages a .exrc where the sweep does not judge (node_modules)
+ * and ends; the second, started before that end, moves the package into
+ * place after it (round 27b F3a: the second judged from its own start,
+ * the .exrc's times were older, and vim outside ran it). The second now
+ * judges from the first's start. Control: protected_paths []. */
+static const char overlap_stage[] =
+	"mkdir -p node_modules/pkg && echo \"call writefile([], '$M-first')\" > "
+	"node_modules/pkg/.exrc; echo staged $? > staged.out; touch ready1; "
+	"while [ ! -e go1 ]; do sleep 0.05; done\n";
+static const char overlap_move[] = "touch ready2; while [ ! -e go2 ]; do sleep 0.05; done; "
+				   "mv node_modules/pkg sub; echo moved $? > moved.out\n";
+
+static void overlapping_first_sessions(const struct who *who, bool ctl)
+{
+	struct world w;
+	git_world(&w, who, ctl ? "gfirstc" : "gfirst");
+	free(write_file(w.home, ".vimrc", "set exrc\nset nocompatible\n"));
+	world_give(&w);
+	const char *tag = ctl ? "ctl" : "deny";
+	if (ctl)
+		set_config(&w, ", \"protected_paths\": []");
+	char *bodies[] = {plant(&w, tag, "", overlap_stage), plant(&w, tag, "", overlap_move)};
+	pid_t pids[2];
+	const char *ready[] = {"ready1", "ready2"};
+	for (int i = 0; i < 2; i++) {
+		char *argv[] = {CORDON_BIN, "run",     "--config", w.cfg,     "--project", w.proj,
+				"--",       "/bin/sh", "-c",       bodies[i], NULL};
+		pids[i] = world_spawn(&w, argv, w.proj);
+		char *p = path_join(w.proj, ready[i]);
+		cr_assert(wait_exists(p, 20000), "%s: session %d did not start", tag, i + 1);
+		free(p);
+		if (i == 0)
+			usleep(1100 * 1000); /* (the second starts a second later) */
+	}
+	/* The first ends, and its sweep records the project; then the
+	 * second moves the package in, and ends. */
+	struct run_result r = outside(&w, "touch go1");
+	run_free(&r);
+	int st;
+	cr_assert_eq(waitpid(pids[0], &st, 0), pids[0]);
+	r = outside(&w, "touch go2");
+	run_free(&r);
+	cr_assert_eq(waitpid(pids[1], &st, 0), pids[1]);
+	char *staged = path_join(w.proj, "staged.out"), *moved = path_join(w.proj, "moved.out");
+	char *said[] = {slurp(staged), slurp(moved)};
+	char *diag = fmt("%s: %s / %s", tag, said[0], said[1]);
+	free(said[0]), free(said[1]);
+	cr_assert(contains(staged, "staged 0") && contains(moved, "moved 0"),
+		  "the plant did not land\n%s", diag);
+	vim_in(&w, "sub");
+	if (ctl) {
+		cr_expect(marked(&w, tag, "first"), "control: vim outside ran nothing\n%s", diag);
+	} else {
+		cr_expect_not(marked(&w, tag, "first"),
+			      "vim outside ran a .exrc the first session staged\n%s", diag);
+		cr_expect(present(w.proj, "sub/.exrc.cordon-disarmed"), "not moved aside\n%s",
+			  diag);
+	}
+	free(staged), free(moved), free(diag), free(bodies[0]), free(bodies[1]);
+	world_free(&w);
+}
+
+BOTH_USERS(guards, a_plant_staged_by_an_overlapping_first_session_is_judged, .timeout = 90)
+{
+	overlapping_first_sessions(who, false);
+	overlapping_first_sessions(who, true);
 }
 
 /* The other protected names in a subdirectory, which an editor, an agent
