@@ -203,9 +203,35 @@ static bool still_there(const struct cordon_placeholder *p, const char *name)
 	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
+/* H forgotten, where DEFER of its directories were removed: the last
+ * close of a removed directory frees its inode (about 60 us each here, and
+ * 17 by default: a millisecond on the way out of every session), so a
+ * child that holds copies of the descriptors until this process has let
+ * go of its own pays for it, after this process has ended. */
+static void forget_removed(struct cordon_placeholders *h, size_t defer)
+{
+	int hand[2];
+	if (defer < 4 || pipe2(hand, O_CLOEXEC) < 0) {
+		cordon_placeholders_forget(h);
+		return;
+	}
+	pid_t pid = fork();
+	if (pid == 0) {
+		char c;
+		close(hand[1]);
+		while (read(hand[0], &c, 1) < 0 && errno == EINTR)
+			;
+		_exit(0);
+	}
+	close(hand[0]);
+	cordon_placeholders_forget(h);
+	close(hand[1]);
+}
+
 void cordon_placeholders_release(struct cordon_placeholders *h, bool ended,
 				 struct cordon_strv *filled)
 {
+	size_t removed = 0;
 	/* Last held first: a file stand-in in a directory stand-in (an
 	 * include in a missing .vscode) goes before its directory, which is
 	 * then empty again (round 14: said as filled, and left). */
@@ -234,15 +260,18 @@ void cordon_placeholders_release(struct cordon_placeholders *h, bool ended,
 		if (p->file && fstat(p->fd, &st) == 0 && st.st_size == 0 &&
 		    unlinkat(p->parent, name, 0) == 0)
 			continue;
-		if (!p->file && (unlinkat(p->parent, name, AT_REMOVEDIR) == 0 ||
-				 (errno != ENOTEMPTY && errno != EEXIST)))
+		if (!p->file && unlinkat(p->parent, name, AT_REMOVEDIR) == 0) {
+			removed++;
+			continue;
+		}
+		if (!p->file && errno != ENOTEMPTY && errno != EEXIST)
 			continue;
 		/* Something was put in it: the user's now. */
 		(void)fremovexattr(p->fd, MARK);
 		if (p->made && filled)
 			(void)cordon_strv_push_new(filled, p->path); /* only less said */
 	}
-	cordon_placeholders_forget(h);
+	forget_removed(h, removed);
 }
 
 void cordon_placeholders_say(const struct cordon_strv *filled)
