@@ -1233,10 +1233,20 @@ static int guard_config(const struct cordon_config *cfg, const struct cordon_con
 	    asprintf(&own, "%s/cordon", state && state[0] == '/' ? state : "~/.local/state") < 0)
 		return -ENOMEM;
 	if (r >= 0)
+		r = guard_list(p, (const char *const[]){own, NULL},
+			       CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE, "cordon's state",
+			       ctx->home, cache);
+	/* The registry itself is hidden: the sweep's records there hold the
+	 * tree of every project the user ran a session in (names of files
+	 * included), readable from inside wherever a rule granted ~/.local
+	 * (round 27c). Nothing inside reads it: the launcher does, outside. */
+	cleanup_free char *registry = NULL;
+	if (r >= 0 && ctx->uid != 0 && asprintf(&registry, "%s/sessions", own) < 0)
+		return -ENOMEM;
+	if (r >= 0)
 		r = guard_list(
-			p, (const char *const[]){own, ctx->uid == 0 ? "/run/cordon" : NULL, NULL},
-			CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE, "cordon's state", ctx->home,
-			cache);
+			p, (const char *const[]){ctx->uid == 0 ? "/run/cordon" : registry, NULL},
+			CORDON_GUARD_HIDE, "cordon's state", ctx->home, cache);
 	return r;
 }
 

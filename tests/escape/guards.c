@@ -1948,6 +1948,36 @@ BOTH_USERS(guards, hidden_credentials_stay_unread, .timeout = 60)
 	world_free(&w);
 }
 
+/* The session registry, where the sweep keeps its record of each project
+ * (the tree of every project the user ran a session in, names of files
+ * included), stays unread inside though a rule grants its parent (~/.local
+ * for an ordinary user, /run for root: round 27c read the records of the
+ * user's other projects so). Control: outside, the project's record is
+ * found there. */
+BOTH_USERS(guards, the_session_registry_stays_unread_with_its_parent_granted, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "registry", "");
+	world_give(&w);
+	struct run_result r = sh_in(&w, NULL, "%s", "true"); /* the first walk, recorded */
+	run_free(&r);
+	char *look = fmt("for d in /run/cordon \"$HOME/.local/state/cordon/sessions\"; do "
+			 "grep -ls 'cordon-sweep [0-9]* %s ' \"$d\"/sweep-*; ls \"$d\"; done; true",
+			 w.proj);
+	r = sh_outside(&w, look);
+	cr_assert(strstr(r.out, "sweep-"), "control: no record found outside: %s%s", r.out, r.err);
+	run_free(&r);
+	set_config(&w, w.as_user ? ", \"additional_read_only_paths\": [\"~/.local\"]"
+				 : ", \"additional_read_only_paths\": [\"/run\"]");
+	r = sh_in(&w, NULL, "%s", look);
+	cr_expect_null(strstr(r.out, "sweep-"), "the registry was read inside: %s%s", r.out, r.err);
+	cr_expect(strstr(r.err, "ermission denied") || strstr(r.err, "No such file"),
+		  "the probe did not run: %s%s", r.out, r.err);
+	run_free(&r);
+	free(look);
+	world_free(&w);
+}
+
 /* A hidden path that appears outside while the session runs: made where
  * its parent was missing (~/.config/git/credentials, ~/.codex/auth.json
  * when "~" is readable), removed and made again (rm -rf ~/.config/gh; gh
