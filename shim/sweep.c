@@ -33,6 +33,9 @@
 #define CTIME(st) ((st).st_ctim)
 #endif
 
+#define CACHE_MAGIC                                                                                \
+	"cordon-sweep 6" /* 5: no h; 4: l for files only; 3: no l; 2: no D, T; 1: a bare \
+			    git dir's subdirectories unrecorded */
 #define DISARMED ".cordon-disarmed"
 
 bool cordon_sweep_applies(const struct cordon_policy *p)
@@ -193,8 +196,42 @@ static char *own_start(const char *root)
 	return path;
 }
 
+/* Whether the record at PATH is one of ROOT (its header: the format,
+ * the path, the directory's device and inode, a time not ahead of now),
+ * which the end would read: one of another directory once at that path
+ * (a clone made again there), or of an earlier format, is as none. */
+static bool record_of(const char *path, const char *root)
+{
+	struct stat st;
+	char head[PATH_MAX + 160];
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, head, sizeof(head) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0 || stat(root, &st) < 0)
+		return false;
+	head[n] = '\0';
+	/* MAGIC \0 project \0 seconds \0 device \0 inode \0 (cache_load) */
+	const char *field[5];
+	size_t at = 0;
+	for (int i = 0; i < 5; i++) {
+		if (at >= (size_t)n)
+			return n == (ssize_t)sizeof(head) - 1; /* (a longer one: as read) */
+		field[i] = head + at;
+		at += strlen(field[i]) + 1;
+	}
+	long long t = strtoll(field[2], NULL, 10);
+	return strcmp(field[0], CACHE_MAGIC) == 0 && strcmp(field[1], root) == 0 &&
+	       strtoull(field[3], NULL, 10) == (unsigned long long)st.st_dev &&
+	       strtoull(field[4], NULL, 10) == (unsigned long long)st.st_ino && t > 0 &&
+	       t <= (long long)time(NULL);
+}
+
 /* ROOT's record kept as it is now, under this session's own name:
- * whether there was one. */
+ * whether there was one the end would read (round 28 F1d: one of an
+ * earlier format, or of a directory once at that path, was read as
+ * none there, and then nothing else held the session to another's
+ * start). */
 static bool keep_start(const char *root)
 {
 	cleanup_free char *record = cordon_sweep_record_path(root);
@@ -202,9 +239,16 @@ static bool keep_start(const char *root)
 	if (!record || !start)
 		return false;
 	(void)unlink(start);
-	return link(record, start) == 0; /* (none yet: the first walk) */
+	if (link(record, start) < 0)
+		return false; /* (none yet: the first walk) */
+	if (record_of(start, root))
+		return true;
+	(void)unlink(start);
+	return false;
 }
 
+/* The mark: where this session's walk of ROOT judges from, to the
+ * nanosecond, and ROOT (what other roots it lies in or holds). */
 static void pending_mark(const char *root, const struct timespec *since)
 {
 	cleanup_free char *path = own_mark(root);
@@ -212,59 +256,85 @@ static void pending_mark(const char *root, const struct timespec *since)
 		path ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600) : -1;
 	if (fd < 0)
 		return; /* (best effort: the sweep itself still runs) */
-	char line[32];
-	int n = snprintf(line, sizeof(line), "%lld\n", (long long)since->tv_sec);
-	(void)cordon_write_full(fd, line, (size_t)n);
+	char line[PATH_MAX + 48];
+	int n = snprintf(line, sizeof(line), "%lld.%09ld\n%s\n", (long long)since->tv_sec,
+			 (long)since->tv_nsec, root);
+	if (n > 0 && (size_t)n < sizeof(line))
+		(void)cordon_write_full(fd, line, (size_t)n);
 	close(fd);
 }
 
-/* A name beside a root's record: a mark (PENDING) or a start record
+/* A name beside a record: a mark (PENDING) or a start record
  * (AT_START), with what is known of the process it is named after. */
 struct beside {
 	const char *path;
 	bool mark;
-	bool mine;    /* this process's */
-	bool gone;    /* the process is gone (a zombie too), or its pid another's now */
-	long long at; /* a mark's start, to the second (0: unknown) */
+	bool mine; /* this process's */
+	bool gone; /* the process is gone (a zombie too), or its pid another's now */
+	/* A mark's: its start (0: unknown), and its root ("": unknown, a
+	 * mark of an earlier version's, which held only the second). */
+	struct timespec at;
+	char root[PATH_MAX];
 };
 
-/* The start held in the mark at PATH: the second written in it, or (cut
- * short) when it was made; 0 if it cannot be read. */
-static long long mark_start(const char *path)
+/* The mark at B->path read into B: its start (or, cut short, when it was
+ * made) and its root. */
+static void read_mark(struct beside *b)
 {
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	char text[32] = "";
+	int fd = open(b->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	char text[PATH_MAX + 48];
 	ssize_t got = fd >= 0 ? read(fd, text, sizeof(text) - 1) : -1;
+	text[got > 0 ? got : 0] = '\0';
 	char *end = text;
-	long long t = got > 0 ? strtoll(text, &end, 10) : 0;
+	long long sec = got > 0 ? strtoll(text, &end, 10) : 0;
+	long nsec = 0;
+	if (end != text && *end == '.') {
+		char *frac = end + 1;
+		nsec = strtol(frac, &end, 10);
+		if (end - frac != 9 || nsec < 0 || nsec > 999999999L)
+			end = text; /* (not as written) */
+	}
 	struct stat st;
-	if (end == text || *end != '\n')
-		t = fd >= 0 && fstat(fd, &st) == 0 ? (long long)st.st_mtime : 0;
+	if (end == text || *end != '\n') {
+		sec = fd >= 0 && fstat(fd, &st) == 0 ? (long long)st.st_mtime : 0;
+		nsec = 0;
+		end = NULL;
+	}
+	b->at = (struct timespec){(time_t)sec, nsec};
+	b->root[0] = '\0';
+	char *nl = end ? strchr(end + 1, '\n') : NULL;
+	if (nl && end[1] == '/' && (size_t)(nl - end - 1) < sizeof(b->root))
+		snprintf(b->root, sizeof(b->root), "%.*s", (int)(nl - end - 1), end + 1);
 	if (fd >= 0)
 		close(fd);
-	return t;
 }
 
 /* EACH (with ARG) called for every mark and start record beside ROOT's
- * record. */
+ * record; ROOT NULL: every mark in the registry, of any root. */
 static void each_beside(const char *root, void (*each)(const struct beside *, void *), void *arg)
 {
-	cleanup_free char *record = cordon_sweep_record_path(root);
+	cleanup_free char *record =
+		cordon_sweep_record_path(root ? root : "/"); /* (NULL: its directory) */
 	char *slash = record ? strrchr(record, '/') : NULL;
 	if (!slash)
 		return;
 	*slash = '\0';
 	const char *base = slash + 1;
-	size_t bn = strlen(base), pn = strlen(PENDING), sn = strlen(AT_START);
+	size_t pn = strlen(PENDING), sn = strlen(AT_START);
 	DIR *d = opendir(record);
 	for (struct dirent *de; d && (de = readdir(d));) {
-		bool mark = strncmp(de->d_name + bn, PENDING, pn) == 0;
-		if (strncmp(de->d_name, base, bn) != 0 ||
-		    (!mark && strncmp(de->d_name + bn, AT_START, sn) != 0))
+		/* RECORD.pending-PID-START, RECORD.start-PID-START */
+		const char *tail =
+			root ? (strncmp(de->d_name, base, strlen(base)) == 0
+					? de->d_name + strlen(base)
+					: NULL)
+			     : (strncmp(de->d_name, "sweep-", 6) == 0 ? strchr(de->d_name, '.')
+								      : NULL);
+		bool mark = tail && strncmp(tail, PENDING, pn) == 0;
+		if (!tail || (!mark && (!root || strncmp(tail, AT_START, sn) != 0)))
 			continue;
-		/* PID-START */
 		char *end;
-		long pid_l = strtol(de->d_name + bn + (mark ? pn : sn), &end, 10);
+		long pid_l = strtol(tail + (mark ? pn : sn), &end, 10);
 		if (pid_l <= 0 || pid_l > INT_MAX || *end != '-')
 			continue;
 		pid_t pid = (pid_t)pid_l;
@@ -278,7 +348,8 @@ static void each_beside(const char *root, void (*each)(const struct beside *, vo
 		struct beside b = {.path = path, .mark = mark};
 		b.mine = pid == getpid() && start == now_start;
 		b.gone = !b.mine && (!live || start != now_start);
-		b.at = mark ? mark_start(path) : 0;
+		if (mark)
+			read_mark(&b);
 		each(&b, arg);
 	}
 	if (d)
@@ -287,8 +358,9 @@ static void each_beside(const char *root, void (*each)(const struct beside *, vo
 
 struct collect {
 	struct timespec *since;
+	struct timespec own; /* the session's own start */
 	struct cordon_strv *done;
-	bool killed; /* a gone session's start is earlier */
+	bool killed; /* a gone session's start is earlier than it */
 };
 
 static void collect_one(const struct beside *b, void *arg)
@@ -299,11 +371,10 @@ static void collect_one(const struct beside *b, void *arg)
 	/* (A record as a session started is removed with the marks.) This
 	 * one's own mark holds where it judges from: earlier than its start
 	 * where it found no record and another session ran (running_since). */
-	if (b->mark && b->at > 0 && b->at < c->since->tv_sec) {
-		c->since->tv_sec = b->at;
-		c->since->tv_nsec = 0;
-		c->killed = c->killed || b->gone;
-	}
+	if (b->mark && b->at.tv_sec > 0 && !after(&b->at, c->since))
+		*c->since = b->at;
+	c->killed =
+		c->killed || (b->mark && b->gone && b->at.tv_sec > 0 && !after(&b->at, &c->own));
 	(void)cordon_strv_push(c->done, b->path);
 }
 
@@ -312,18 +383,34 @@ static void collect_one(const struct beside *b, void *arg)
  * whether a gone one's was. */
 static bool pending_collect(const char *root, struct timespec *since, struct cordon_strv *done)
 {
-	struct collect c = {since, done, false};
+	struct collect c = {since, *since, done, false};
 	each_beside(root, collect_one, &c);
 	return c.killed;
 }
 
+struct running {
+	const char *root;
+	const char *own; /* its record's name, after a slash */
+	struct timespec *since;
+};
+
 static void earliest_running(const struct beside *b, void *arg)
 {
-	struct timespec *since = arg;
-	if (b->mark && !b->mine && !b->gone && b->at > 0 && b->at < since->tv_sec) {
-		since->tv_sec = b->at;
-		since->tv_nsec = 0;
-	}
+	struct running *r = arg;
+	if (!b->mark || b->mine || b->at.tv_sec <= 0 || after(&b->at, r->since))
+		return;
+	/* Another session's in this root (running, or killed before its
+	 * sweep: a mark of an earlier version's, with no root in it, only
+	 * here), or one running in a root this one lies in, or holds. */
+	const char *name = strrchr(b->path, '/');
+	bool here = b->root[0]
+			    ? strcmp(b->root, r->root) == 0
+			    : name && strncmp(name, r->own, strlen(r->own)) == 0 &&
+				      strncmp(name + strlen(r->own), PENDING, strlen(PENDING)) == 0;
+	bool near = b->root[0] && !b->gone &&
+		    (cordon_path_under(b->root, r->root) || cordon_path_under(r->root, b->root));
+	if (here || near)
+		*r->since = b->at;
 }
 
 /* ROOT had no record as this session started: what another session
@@ -332,10 +419,18 @@ static void earliest_running(const struct beside *b, void *arg)
  * session in a project staged a .exrc in node_modules, which is not
  * judged, and ended; a second one, started before that end, moved the
  * package into place, and judged it from its own start). Such a session
- * judges from the earliest start of those running there, into *SINCE. */
+ * judges from the earliest start of those running there, into *SINCE:
+ * those running in a root above or below it too (round 28 F1c), and
+ * those killed there before their sweep ran (F1b: a sweep that ended
+ * meanwhile took their marks away). */
 static void running_since(const char *root, struct timespec *since)
 {
-	each_beside(root, earliest_running, since);
+	cleanup_free char *record = cordon_sweep_record_path(root);
+	const char *own = record ? strrchr(record, '/') : NULL;
+	if (!own)
+		return;
+	struct running r = {root, own, since};
+	each_beside(NULL, earliest_running, &r);
 }
 
 static void snapshot(struct cordon_sweep *s, const char *top);
@@ -1129,9 +1224,6 @@ char *cordon_sweep_record_path(const char *project)
 	return asprintf(&path, "%s/sweep-%016llx", dir, (unsigned long long)h) < 0 ? NULL : path;
 }
 
-#define CACHE_MAGIC                                                                                \
-	"cordon-sweep 6" /* 5: no h; 4: l for files only; 3: no l; 2: no D, T; 1: a bare \
-			    git dir's subdirectories unrecorded */
 #define CACHE_MAX (256u << 20)
 
 /* The last walk's record of W's project, if there is one for this very
@@ -2760,6 +2852,40 @@ static int envrc_load_look(const char *path, const char *file, void *arg)
  * ../../shared/vscode: round 11 rewrote the target). Not in dependencies,
  * nor where a write rule of the user's inside the root reaches. 1 if it
  * was moved. */
+/* Whether REL (beneath ROOT, not followed) is an empty directory or a
+ * regular file of no bytes. */
+static bool empty_at(int root, const char *rel)
+{
+	struct stat st;
+	if (fstatat(root, rel, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return false;
+	if (S_ISREG(st.st_mode))
+		return st.st_size == 0;
+	if (!S_ISDIR(st.st_mode))
+		return false;
+	int fd = openat(root, rel, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	bool empty = true;
+	for (struct dirent *de; empty && (de = readdir(d));)
+		empty = cordon_dot_or_dotdot(de->d_name);
+	closedir(d);
+	return empty;
+}
+
+/* Who made what the walk judges: this session, or, judged from an
+ * earlier start (another session's, running beside it or killed), any of
+ * them. */
+static const char *maker(const struct walk *w)
+{
+	return w->s->earlier ? "this session or another one here (or a program outside, meanwhile)"
+			     : "this session (or a program outside, while it ran)";
+}
+
 static int judge_local(struct walk *w, const char *rel, bool moved_in, struct cordon_strv *said)
 {
 	char path[PATH_MAX * 2];
@@ -2802,6 +2928,13 @@ static int judge_local(struct walk *w, const char *rel, bool moved_in, struct co
 	if (!l.partial && ((!moved_in && !after(&l.newest, &w->s->since)) ||
 			   (before && before == l.digest && !to)))
 		return 0;
+	/* Empty (a directory with nothing in it, a file of no bytes): nothing
+	 * there is obeyed, and it may be the stand-in of a session running
+	 * beneath this one, kept read-only there (round 28 F4: an outer
+	 * session's end moved an inner one's 17 aside, which freed their
+	 * names for the inner one to make again, unguarded). */
+	if (!l.partial && !loads.changed && empty_at(w->root, rel))
+		return 0;
 	record_digest(w, rel, 0);
 	if (l.partial)
 		return disarm_said(
@@ -2813,14 +2946,12 @@ static int judge_local(struct walk *w, const char *rel, bool moved_in, struct co
 			"review it, then move it back (a write rule naming it keeps it "
 			"as it is)",
 			said, NULL, 0);
-	return disarm(w->s, path,
-		      loads.changed && !own
-			      ? "this session (or a program outside, while it ran) made or "
-				"changed a file loaded by"
-		      : moved_in && !own
-			      ? "this session (or a program outside, while it ran) moved in, "
-				"with a directory above it,"
-			      : "this session (or a program outside, while it ran) made or changed",
+	char head[320];
+	snprintf(head, sizeof(head), "%s %s", maker(w),
+		 loads.changed && !own ? "made or changed a file loaded by"
+		 : moved_in && !own    ? "moved in, with a directory above it,"
+				       : "made or changed");
+	return disarm(w->s, path, head,
 		      "which an editor, an agent or a tool started in that directory outside obeys "
 		      "(vim with 'exrc', VS Code's tasks, Claude Code's settings, rustup, mise, "
 		      "direnv)",
@@ -2888,9 +3019,10 @@ static int judge_hg(struct walk *w, const char *rel, bool moved_in, struct cordo
 	    snprintf(path, sizeof(path), "%s/%s", w->top, rel) >= PATH_MAX ||
 	    written_by_choice(w->s, w->top, path))
 		return 0;
-	int moved = disarm(w->s, path,
-			   "this session (or a program outside, while it ran) made or changed the "
-			   "config of the Mercurial repository",
+	char head[320];
+	snprintf(head, sizeof(head), "%s made or changed the config of the Mercurial repository",
+		 maker(w));
+	int moved = disarm(w->s, path, head,
 			   "whose hooks, extensions and pager hg outside runs there", said);
 	if (moved)
 		forget_inode(w, rel);
@@ -2907,7 +3039,7 @@ static int sweep_root(const struct cordon_sweep *session, const char *top, bool 
 	const struct cordon_sweep *s = &from;
 	struct cordon_strv done = {0};
 	bool killed = pending_collect(top, &from.since, &done);
-	from.earlier = from.since.tv_sec < session->since.tv_sec;
+	from.earlier = !after(&from.since, &session->since);
 	if (killed) {
 		char when[32];
 		time_t t = from.since.tv_sec;

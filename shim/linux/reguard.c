@@ -568,6 +568,8 @@ static void move_made(struct kept *k, const char *path, char *to, size_t to_size
 	say_all(&said);
 }
 
+#define MAX_GONE 4096 /* names remembered per pattern; past it, moved again */
+
 /* Whether K moved the file ST, named NAME, aside already, to that name:
  * where the name it was moved to matches K's pattern too (lefthook-*
  * matches lefthook-x.cordon-disarmed), it would be moved again, and
@@ -638,20 +640,17 @@ static void match_made(struct kept *k, const char *name)
 			continue;
 		char to[NAME_MAX + 1];
 		move_made(k, what, to, sizeof(to));
-		size_t at_gone = 0; /* (one moved again: its new name) */
-		while (at_gone < k->n_gone &&
-		       (k->gone[at_gone].dev != st.st_dev || k->gone[at_gone].ino != st.st_ino))
-			at_gone++;
+		/* (Each name it was moved to: a hard link of it is moved
+		 * aside under its own, and both are kept: round 28 F2 moved
+		 * two such names in turn, fifteen times.) */
 		struct moved *nv =
-			!to[0] ? NULL
-			: at_gone < k->n_gone
-				? k->gone
-				: cordon_grow(k->gone, &k->cap_gone, k->n_gone + 1, sizeof(*nv), 8);
+			to[0] && !moved_before(k, &st, to) && k->n_gone < MAX_GONE
+				? cordon_grow(k->gone, &k->cap_gone, k->n_gone + 1, sizeof(*nv), 8)
+				: NULL;
 		if (nv) {
 			k->gone = nv;
-			if (at_gone == k->n_gone)
-				k->gone[k->n_gone++] = (struct moved){st.st_dev, st.st_ino, ""};
-			snprintf(k->gone[at_gone].to, sizeof(nv->to), "%s", to);
+			k->gone[k->n_gone] = (struct moved){st.st_dev, st.st_ino, ""};
+			snprintf(k->gone[k->n_gone++].to, sizeof(nv->to), "%s", to);
 		}
 	}
 	if (!name)

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "cordon/guard.h"
+#include "cordon/sweep.h"
 #include "both.h"
 #include "helpers.h"
 
@@ -7308,46 +7309,101 @@ BOTH_USERS(guards, another_session_ending_meanwhile_leaves_a_plant_judged, .time
  * and ends; the second, started before that end, moves the package into
  * place after it (round 27b F3a: the second judged from its own start,
  * the .exrc's times were older, and vim outside ran it). The second now
- * judges from the first's start. Control: protected_paths []. */
-static const char overlap_stage[] =
-	"mkdir -p node_modules/pkg && echo \"call writefile([], '$M-first')\" > "
-	"node_modules/pkg/.exrc; echo staged $? > staged.out; touch ready1; "
-	"while [ ! -e go1 ]; do sleep 0.05; done\n";
-static const char overlap_move[] = "touch ready2; while [ ! -e go2 ]; do sleep 0.05; done; "
-				   "mv node_modules/pkg sub; echo moved $? > moved.out\n";
+ * judges from the first's start: also when both start in the same second
+ * (round 28 F1a), when the first was killed and a third session's sweep
+ * took its mark away meanwhile (F1b), when the first's project is a
+ * directory of the second's (F1c), and when the record there is one the
+ * end would not read (of an earlier format: F1d). Control: protected_paths
+ * []. */
+enum overlap { OV_APART, OV_SAME_SECOND, OV_KILLED, OV_NESTED, OV_STALE };
 
-static void overlapping_first_sessions(const struct who *who, bool ctl)
+/* Session I's body: (the first) stage the package, or (the last) move it
+ * in, between "readyI" and "goI" in the project. */
+static char *overlap_body(const struct world *w, const char *tag, int i, bool last, bool nested)
 {
+	const char *from = nested ? "inner/node_modules/pkg" : "node_modules/pkg";
+	char *body =
+		i == 0 ? strdup("mkdir -p node_modules/pkg && echo \"call writefile([], "
+				"'$M-first')\" > node_modules/pkg/.exrc; echo staged $? > "
+				"staged.out; touch ready0; while [ ! -e go0 ]; do sleep 0.05; "
+				"done\n")
+		: last ? fmt("touch ready%d; while [ ! -e go%d ]; do sleep 0.05; done; mv %s "
+			     "sub; echo moved $? > moved.out\n",
+			     i, i, from)
+		       : fmt("touch ready%d; while [ ! -e go%d ]; do sleep 0.05; done\n", i, i);
+	char *s = plant(w, tag, "", body);
+	free(body);
+	return s;
+}
+
+/* A record of an earlier format's at PROJ's record's path (W's user's). */
+static void stale_record(struct world *w)
+{
+	char *record = cordon_sweep_record_path(w->proj);
+	cr_assert_not_null(record);
+	char *at = w->as_user
+			   ? fmt("%s/.local/state/cordon/sessions%s", w->home, strrchr(record, '/'))
+			   : strdup(record);
+	char *dir = strdup(at);
+	*strrchr(dir, '/') = '\0';
+	struct run_result r = outside(w, "mkdir -p %s", dir);
+	run_free(&r);
+	char head[PATH_MAX + 64];
+	int n = snprintf(head, sizeof(head), "cordon-sweep 5%c%s%c%lld%c0%c0%c0%c", 0, w->proj, 0,
+			 (long long)time(NULL) - 60, 0, 0, 0, 0);
+	FILE *f = fopen(at, "w");
+	cr_assert_not_null(f, "%s: %s", at, strerror(errno));
+	fwrite(head, 1, (size_t)n, f);
+	fclose(f);
+	if (w->as_user)
+		cr_assert_eq(chown(at, w->uid, w->gid), 0);
+	free(record), free(at), free(dir);
+}
+
+static void overlapping_first_sessions(const struct who *who, enum overlap how, bool ctl)
+{
+	static const char *const names[] = {"apart", "second", "killed", "nested", "stale"};
 	struct world w;
-	git_world(&w, who, ctl ? "gfirstc" : "gfirst");
+	char *name = fmt("ov%s%s", names[how], ctl ? "c" : "");
+	git_world(&w, who, name);
 	free(write_file(w.home, ".vimrc", "set exrc\nset nocompatible\n"));
+	free(write_file(w.proj, "inner/README", "inner\n"));
 	world_give(&w);
-	const char *tag = ctl ? "ctl" : "deny";
+	if (how == OV_STALE)
+		stale_record(&w);
+	char *tag = fmt("%s%s", names[how], ctl ? "-ctl" : "");
 	if (ctl)
 		set_config(&w, ", \"protected_paths\": []");
-	char *bodies[] = {plant(&w, tag, "", overlap_stage), plant(&w, tag, "", overlap_move)};
-	pid_t pids[2];
-	const char *ready[] = {"ready1", "ready2"};
-	for (int i = 0; i < 2; i++) {
-		char *argv[] = {CORDON_BIN, "run",     "--config", w.cfg,     "--project", w.proj,
-				"--",       "/bin/sh", "-c",       bodies[i], NULL};
-		pids[i] = world_spawn(&w, argv, w.proj);
-		char *p = path_join(w.proj, ready[i]);
-		cr_assert(wait_exists(p, 20000), "%s: session %d did not start", tag, i + 1);
-		free(p);
-		if (i == 0)
-			usleep(1100 * 1000); /* (the second starts a second later) */
+	int n = how == OV_KILLED ? 3 : 2;
+	pid_t pids[3];
+	char *inner = path_join(w.proj, "inner");
+	const char *first = how == OV_NESTED ? inner : w.proj; /* the first session's project */
+	for (int i = 0; i < n; i++) {
+		char *body = overlap_body(&w, tag, i, i == n - 1, how == OV_NESTED);
+		const char *proj = i == 0 ? first : w.proj;
+		char *argv[] = {CORDON_BIN, "run",     "--config", w.cfg, "--project", (char *)proj,
+				"--",       "/bin/sh", "-c",       body,  NULL};
+		pids[i] = world_spawn(&w, argv, proj);
+		char *ready = fmt("%s/ready%d", proj, i);
+		cr_assert(wait_exists(ready, 20000), "%s: session %d did not start", tag, i);
+		free(ready), free(body);
+		if (i == 0 && how != OV_SAME_SECOND)
+			usleep(1100 * 1000);      /* (the next starts a second later) */
+		if (i == 0 && how == OV_KILLED) { /* (its mark stays) */
+			kill(pids[0], SIGKILL);
+			int st;
+			waitpid(pids[0], &st, 0);
+		}
 	}
-	/* The first ends, and its sweep records the project; then the
-	 * second moves the package in, and ends. */
-	struct run_result r = outside(&w, "touch go1");
-	run_free(&r);
-	int st;
-	cr_assert_eq(waitpid(pids[0], &st, 0), pids[0]);
-	r = outside(&w, "touch go2");
-	run_free(&r);
-	cr_assert_eq(waitpid(pids[1], &st, 0), pids[1]);
-	char *staged = path_join(w.proj, "staged.out"), *moved = path_join(w.proj, "moved.out");
+	/* Each ends in turn, the first's sweep recording the project (or, the
+	 * first killed, the second's), the last moving the package in. */
+	for (int i = how == OV_KILLED; i < n; i++) {
+		struct run_result r = outside(&w, "touch %s/go%d", i ? "." : first, i);
+		run_free(&r);
+		int st;
+		cr_assert_eq(waitpid(pids[i], &st, 0), pids[i]);
+	}
+	char *staged = path_join(first, "staged.out"), *moved = path_join(w.proj, "moved.out");
 	char *said[] = {slurp(staged), slurp(moved)};
 	char *diag = fmt("%s: %s / %s", tag, said[0], said[1]);
 	free(said[0]), free(said[1]);
@@ -7362,14 +7418,96 @@ static void overlapping_first_sessions(const struct who *who, bool ctl)
 		cr_expect(present(w.proj, "sub/.exrc.cordon-disarmed"), "not moved aside\n%s",
 			  diag);
 	}
-	free(staged), free(moved), free(diag), free(bodies[0]), free(bodies[1]);
+	free(staged), free(moved), free(diag), free(inner), free(tag), free(name);
 	world_free(&w);
 }
 
-BOTH_USERS(guards, a_plant_staged_by_an_overlapping_first_session_is_judged, .timeout = 90)
+BOTH_USERS(guards, a_plant_staged_by_an_overlapping_first_session_is_judged, .timeout = 120)
 {
-	overlapping_first_sessions(who, false);
-	overlapping_first_sessions(who, true);
+	overlapping_first_sessions(who, OV_APART, false);
+	overlapping_first_sessions(who, OV_SAME_SECOND, false);
+	overlapping_first_sessions(who, OV_APART, true);
+}
+
+BOTH_USERS(guards, a_plant_staged_by_an_overlapping_session_elsewhere_is_judged, .timeout = 120)
+{
+	overlapping_first_sessions(who, OV_KILLED, false);
+	overlapping_first_sessions(who, OV_NESTED, false);
+	overlapping_first_sessions(who, OV_STALE, false);
+	overlapping_first_sessions(who, OV_NESTED, true);
+}
+
+/* A session in a directory of another session's project keeps its
+ * stand-ins (the empty directories made for missing protected names,
+ * read-only inside) when the outer session ends: round 28 F4 saw the
+ * outer one's sweep move all 17 aside, which said 17 lines, left 17
+ * empty directories behind, and freed the names for the inner session to
+ * make again, unguarded, while programs outside obeyed them. Judged from
+ * outside: nothing moved aside, and the inner session's .vscode/tasks.json
+ * is not there. Control: protected_paths [] (no stand-ins: it lands). */
+static const char inner_plant[] = "touch ready1; while [ ! -e go1 ]; do sleep 0.05; done\n"
+				  "mkdir -p .vscode; echo '{}' > .vscode/tasks.json; "
+				  "echo planted $? > planted.out; touch done1\n"
+				  "while [ ! -e go2 ]; do sleep 0.05; done\n";
+
+BOTH_USERS(guards, an_outer_session_leaves_an_inner_ones_stand_ins, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "gstandins");
+	free(write_file(w.proj, "inner/README", "inner\n"));
+	world_give(&w);
+	char *inner = path_join(w.proj, "inner");
+	for (int ctl = 0; ctl < 2; ctl++) {
+		if (ctl) {
+			struct run_result c = outside(&w, "rm -rf inner/.vscode* inner/*.out");
+			run_free(&c);
+			set_config(&w, ", \"protected_paths\": []");
+		}
+		char *outer_argv[] = {
+			CORDON_BIN,  "run",
+			"--config",  w.cfg,
+			"--project", w.proj,
+			"--",        "/bin/sh",
+			"-c",        "touch ready0; while [ ! -e go0 ]; do sleep 0.05; done",
+			NULL};
+		char *inner_argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--project",
+				      inner,      "--",  "/bin/sh",  "-c",  (char *)inner_plant,
+				      NULL};
+		pid_t outer = world_spawn(&w, outer_argv, w.proj);
+		char *ready0 = path_join(w.proj, "ready0"), *ready1 = path_join(inner, "ready1");
+		char *done1 = path_join(inner, "done1");
+		cr_assert(wait_exists(ready0, 20000), "the outer session did not start");
+		pid_t in = world_spawn(&w, inner_argv, inner);
+		cr_assert(wait_exists(ready1, 20000), "the inner session did not start");
+		struct run_result r = outside(&w, "touch go0");
+		run_free(&r);
+		int st;
+		cr_assert_eq(waitpid(outer, &st, 0), outer);
+		r = sh_outside(&w, "ls -a inner | grep cordon-disarmed; true");
+		char *aside = strdup(r.out);
+		run_free(&r);
+		r = outside(&w, "touch inner/go1");
+		run_free(&r);
+		cr_assert(wait_exists(done1, 20000), "the inner session did not go on");
+		bool landed = present(inner, ".vscode/tasks.json");
+		char *planted = path_join(inner, "planted.out");
+		char *said = slurp(planted);
+		r = outside(&w, "touch inner/go2");
+		run_free(&r);
+		cr_assert_eq(waitpid(in, &st, 0), in);
+		if (ctl) {
+			cr_expect(landed, "control: the inner session's plant did not land: %s",
+				  said);
+		} else {
+			cr_expect_eq(aside[0], '\0', "the outer session moved aside: %s", aside);
+			cr_expect_not(landed, "the inner session made .vscode again: %s", said);
+		}
+		r = outside(&w, "rm -f ready0 go0 inner/ready1 inner/go1 inner/go2 inner/done1");
+		run_free(&r);
+		free(aside), free(planted), free(said), free(ready0), free(ready1), free(done1);
+	}
+	free(inner);
+	world_free(&w);
 }
 
 /* The other protected names in a subdirectory, which an editor, an agent
