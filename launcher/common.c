@@ -163,6 +163,17 @@ void launcher_say_exposed(const struct cordon_policy *p)
 			p->exposed[i].path, p->exposed[i].source, p->exposed[i].by);
 }
 
+void launcher_say_omz_unasked(const struct cordon_policy *p)
+{
+	if (p->sandbox && p->omz_unasked && p->omz_dotenv_name)
+		fprintf(stderr,
+			"cordon: oh-my-zsh's dotenv plugin exports the %s of every directory you "
+			"enter without asking (ZSH_DOTENV_PROMPT=false, in %s): the project's %s "
+			"stays read-only in this session, and one it makes or changes in a "
+			"subdirectory is moved aside as it ends\n",
+			p->omz_dotenv_name, p->omz_unasked, p->omz_dotenv_name);
+}
+
 void launcher_say_no_project(const struct cordon_policy *p)
 {
 	if (p->sandbox && p->no_project)

@@ -33,6 +33,11 @@ int launcher_outer_sockets(struct cordon_policy *p, struct cordon_strv *env);
  * in this session), one line on stderr saying so. */
 void launcher_say_exposed(const struct cordon_policy *p);
 
+/* When the user told oh-my-zsh's dotenv plugin not to ask before it
+ * exports a .env (P->omz_unasked), one line on stderr saying what cordon
+ * keeps for it. */
+void launcher_say_omz_unasked(const struct cordon_policy *p);
+
 /* When P is sandboxed without a project (the current directory is $HOME,
  * contains it, or is a system directory), say so on stderr in one line. */
 void launcher_say_no_project(const struct cordon_policy *p);

@@ -2100,6 +2100,83 @@ int cordon_policy_omz_envs(const struct cordon_policy *p, const char *list, stru
 	return e;
 }
 
+/* Whether the line LINE (to its end) sets ZSH_DOTENV_PROMPT to false,
+ * as zsh would read it (an assignment, export, typeset or declare; the
+ * value bare or quoted). */
+static bool prompt_off_line(const char *line)
+{
+	static const char *const words[] = {"export", "typeset", "declare", "local", NULL};
+	line += strspn(line, " \t");
+	for (size_t i = 0; words[i]; i++) {
+		size_t n = strlen(words[i]);
+		if (strncmp(line, words[i], n) == 0 && (line[n] == ' ' || line[n] == '\t')) {
+			line += n;
+			line += strspn(line, " \t");
+			while (line[0] == '-' || line[0] == '+') /* typeset -g */
+				line += strcspn(line, " \t"), line += strspn(line, " \t");
+			break;
+		}
+	}
+	static const char var[] = "ZSH_DOTENV_PROMPT=";
+	if (strncmp(line, var, sizeof(var) - 1) != 0)
+		return false;
+	line += sizeof(var) - 1;
+	char q = line[0] == '"' || line[0] == '\'' ? line[0] : 0;
+	line += q != 0;
+	return strncmp(line, "false", 5) == 0 &&
+	       (q ? line[5] == q : (!line[5] || strchr(" \t;\n#", line[5])));
+}
+
+/* Where oh-my-zsh's dotenv plugin was told not to ask
+ * (ZSH_DOTENV_PROMPT=false) before it exports a directory's .env: in the
+ * environment, or in zsh's startup files or oh-my-zsh's custom ones
+ * (malloc'd), or NULL. */
+static char *omz_prompt_off(const struct cordon_context *ctx)
+{
+	char *(*env)(const char *) = ctx->getenv_fn;
+	const char *v = env ? env("ZSH_DOTENV_PROMPT") : NULL;
+	if (v && strcmp(v, "false") == 0)
+		return strdup("the environment");
+	const char *zdot = env ? env("ZDOTDIR") : NULL;
+	if (!zdot || zdot[0] != '/')
+		zdot = ctx->home;
+	struct cordon_strv files = {0};
+	static const char *const startup[] = {"/.zshenv", "/.zprofile", "/.zshrc", "/.zlogin"};
+	for (size_t i = 0; zdot && i < ARRAY_SIZE(startup); i++)
+		(void)push_path(&files, zdot, startup[i], "");
+	const char *custom = env ? env("ZSH_CUSTOM") : NULL, *omz = env ? env("ZSH") : NULL;
+	cleanup_free char *dir = NULL;
+	if (custom && custom[0] == '/')
+		dir = strdup(custom);
+	else if (omz && omz[0] == '/')
+		(void)!asprintf(&dir, "%s/custom", omz);
+	else if (ctx->home)
+		(void)!asprintf(&dir, "%s/.oh-my-zsh/custom", ctx->home);
+	DIR *d = dir ? opendir(dir) : NULL;
+	for (struct dirent *de; d && (de = readdir(d));) {
+		size_t n = strlen(de->d_name);
+		if (n > 4 && strcmp(de->d_name + n - 4, ".zsh") == 0)
+			(void)push_path(&files, dir, "/", de->d_name);
+	}
+	if (d)
+		closedir(d);
+	char *found = NULL;
+	for (size_t i = 0; !found && i < files.n; i++) {
+		size_t len = 0;
+		cleanup_free char *text = cordon_read_regular(files.v[i], 1u << 20, &len);
+		for (char *line = text; !found && line && line < text + len;) {
+			char *next = line + strcspn(line, "\n");
+			bool last = !*next;
+			*next = '\0';
+			if (prompt_off_line(line))
+				found = strdup(files.v[i]);
+			line = last ? NULL : next + 1;
+		}
+	}
+	cordon_strv_free(&files);
+	return found;
+}
+
 /* oh-my-zsh's dotenv plugin: on each cd into a directory its allow list
  * names (the user answered "always" there once), it exports what the
  * .env there holds now, whatever that is (round 27: PROMPT='$(cmd)',
@@ -2137,6 +2214,15 @@ static int guard_omz_dotenv(struct cordon_policy *p, const struct cordon_context
 		e = -ENOMEM;
 	for (size_t i = 0; e >= 0 && i < lists.n; i++)
 		e = cordon_policy_omz_envs(p, lists.v[i], &envs);
+	/* Told not to ask, it exports the .env of every directory entered:
+	 * each root's top one is protected, and (a protected name at a root's
+	 * top: shim/sweep.c) one made or changed below is moved aside as the
+	 * session ends. */
+	if (e >= 0 && (p->omz_unasked = omz_prompt_off(ctx)) && p->project)
+		e = push_path(&envs, p->project, "/", name);
+	for (size_t i = 0; e >= 0 && p->omz_unasked && i < p->n_rules; i++)
+		if (cordon_policy_writable_root(p, &p->rules[i]))
+			e = push_path(&envs, p->rules[i].path, "/", name);
 	for (size_t i = 0; e >= 0 && i < envs.n; i++)
 		e = guard_list_in(p, (const char *const[]){envs.v[i], NULL}, CORDON_GUARD_PROTECT,
 				  true,
@@ -2794,6 +2880,7 @@ void cordon_policy_free(struct cordon_policy *p)
 	cordon_strv_free(&p->direnv_allow_dirs);
 	cordon_strv_free(&p->omz_dotenv_lists);
 	free(p->omz_dotenv_name);
+	free(p->omz_unasked);
 	cordon_strv_free(&p->skipped);
 	memset(p, 0, sizeof(*p));
 }

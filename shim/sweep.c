@@ -2952,9 +2952,9 @@ static int judge_local(struct walk *w, const char *rel, bool moved_in, struct co
 		 : moved_in && !own    ? "moved in, with a directory above it,"
 				       : "made or changed");
 	return disarm(w->s, path, head,
-		      "which an editor, an agent or a tool started in that directory outside obeys "
-		      "(vim with 'exrc', VS Code's tasks, Claude Code's settings, rustup, mise, "
-		      "direnv)",
+		      "which an editor, an agent, a shell or a tool started in that directory "
+		      "outside obeys (vim with 'exrc', VS Code's tasks, Claude Code's settings, "
+		      "rustup, mise, direnv, zsh's dotenv)",
 		      said);
 }
 

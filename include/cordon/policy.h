@@ -154,6 +154,11 @@ struct cordon_policy {
 	 * user allows while the session runs. Not sent on the wire. */
 	struct cordon_strv omz_dotenv_lists;
 	char *omz_dotenv_name;
+	/* Where the user turned the plugin's question off
+	 * (ZSH_DOTENV_PROMPT=false: it then exports the .env of every
+	 * directory entered), or NULL: the launcher says it. Not sent on the
+	 * wire. */
+	char *omz_unasked;
 	struct cordon_strv skipped;    /* "path (source): reason"; not sent on the wire */
 	struct cordon_socket *sockets; /* not sent on the wire: the supervisor, outside, */
 	size_t n_sockets;              /* decides (Linux); the profile (macOS) */

@@ -6815,6 +6815,53 @@ BOTH_USERS(guards, what_oh_my_zshs_dotenv_plugin_exports_is_kept, .timeout = 60)
 	world_free(&w);
 }
 
+/* The same plugin told not to ask (ZSH_DOTENV_PROMPT=false in ~/.zshrc):
+ * it exports the .env of every directory entered. The project's .env is
+ * kept read-only, one made in a subdirectory is moved aside as the
+ * session ends, and that is said as it starts. zsh outside, with a
+ * stand-in of the plugin sourcing every .env, runs nothing planted.
+ * Control: protected_paths []. */
+BOTH_USERS(guards, oh_my_zshs_dotenv_told_not_to_ask_exports_nothing_planted, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "omzoff");
+	free(write_file(w.home, ".zshrc",
+			"  export ZSH_DOTENV_PROMPT='false'\n"
+			"chpwd() { [ -f .env ] && { set -a; source ./.env; set +a; }; }\n"));
+	free(write_file(w.proj, ".env", "A=1\n"));
+	free(write_file(w.proj, "sub/README", "sub\n"));
+	world_give(&w);
+	const char *tags[] = {"deny", "ctl"};
+	for (int ctl = 0; ctl < 2; ctl++) {
+		if (ctl) {
+			struct run_result c = sh_outside(&w, "rm -f sub/.env*; echo A=1 > .env");
+			run_free(&c);
+			set_config(&w, ", \"protected_paths\": []");
+		}
+		char *script = plant(&w, tags[ctl], "", omz_plant);
+		struct run_result r = sh_in(&w, NULL, "%s", script);
+		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
+		cr_assert(strstr(r.out, "sub 0"), "the plant did not run\n%s", diag);
+		cr_expect(ctl || strstr(r.err, "ZSH_DOTENV_PROMPT=false, in"), "not said\n%s",
+			  diag);
+		run_free(&r);
+		char *enter = fmt("zsh -ic 'cd %s; cd %s/sub' </dev/null >/dev/null 2>&1; true",
+				  w.proj, w.proj);
+		r = sh_outside(&w, enter);
+		run_free(&r);
+		bool top = marked(&w, tags[ctl], "top"), sub = marked(&w, tags[ctl], "sub");
+		if (ctl)
+			cr_expect(top && sub, "control: zsh outside did not run them (%d%d)\n%s",
+				  top, sub, diag);
+		else
+			cr_expect(!top && !sub,
+				  "zsh outside ran what the session planted (%d%d)\n%s", top, sub,
+				  diag);
+		free(enter), free(diag), free(script);
+	}
+	world_free(&w);
+}
+
 /* The same for directories the user allows while a session runs (round
  * 27b: the list was read only as the session started): from then on a
  * .env made there is moved aside as it appears, and one the session had
