@@ -376,6 +376,35 @@ static void list_session(struct run *r)
 
 /* Until the command exits, the terminal hangs up or the keeper dies; the
  * terminating signals sent to us go on to the command. */
+/* The main stack below this frame given back to the system: the launch
+ * went deep (the policy, the plans, the sweep's snapshot: ~150 KiB of it
+ * stays resident), and the wait that follows needs a few pages (what it
+ * touches again comes back zeroed, as below the stack pointer it is
+ * dead). */
+static void trim_stack(void)
+{
+	char maps[16384];
+	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, maps, sizeof(maps) - 1) : -1, got;
+	while (fd >= 0 && n > 0 && (size_t)n < sizeof(maps) - 1 &&
+	       (got = read(fd, maps + n, sizeof(maps) - 1 - (size_t)n)) > 0)
+		n += got;
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return;
+	maps[n] = '\0';
+	char *line = strstr(maps, " [stack]");
+	while (line && line > maps && line[-1] != '\n')
+		line--;
+	unsigned long lo = line ? strtoul(line, NULL, 16) : 0;
+	long page = sysconf(_SC_PAGESIZE);
+	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+	uintptr_t keep = (sp & ~((uintptr_t)page - 1)) - 8 * (uintptr_t)page;
+	if (lo && page > 0 && keep > lo && keep < sp)
+		(void)madvise((void *)lo, keep - lo, MADV_DONTNEED);
+}
+
 static void wait_for_end(struct run *r)
 {
 	long list_at = now_ms() + CORDON_CONFIRM_DELAY_MS;
@@ -392,6 +421,7 @@ static void wait_for_end(struct run *r)
 		if (!listed && now_ms() >= list_at) {
 			listed = true;
 			list_session(r);
+			trim_stack();
 		}
 		if (n <= 0)
 			continue;
