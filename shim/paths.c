@@ -264,7 +264,7 @@ int cordon_path_absolute(const char *in, const char *home, const char *base, cha
 	if (in[0] == '~' && (in[1] == '\0' || in[1] == '/')) {
 		if (!home || home[0] != '/')
 			return -ENOENT; /* no home: nothing to expand to */
-		if (asprintf(&abs, "%s%s", home, in + 1) < 0)
+		if (!(abs = cordon_join3(home, in + 1, "")))
 			return -ENOMEM;
 	} else if (in[0] == '/') {
 		abs = strdup(in);
@@ -276,7 +276,7 @@ int cordon_path_absolute(const char *in, const char *home, const char *base, cha
 				return -errno;
 			base = cwd;
 		}
-		if (asprintf(&abs, "%s/%s", base, in) < 0)
+		if (!(abs = cordon_join3(base, "/", in)))
 			return -ENOMEM;
 	}
 	if (!abs)

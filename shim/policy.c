@@ -867,8 +867,59 @@ static int hidden_entry(const char *entry, const char *label, const struct cordo
 	return r;
 }
 
+/* hidden_list's last answer, within one cordon_policy_resolve: its
+ * callers ask for the same list two or three times (the current
+ * directory's check, the toolchains, the guards), 1.7 M instructions
+ * each in the launcher (the XDG and moved-store look-ups of ~150
+ * entries). */
+static struct {
+	bool on;
+	const struct cordon_config *cfg;
+	const struct cordon_context *ctx;
+	char *project; /* (NULL: none) */
+	struct cordon_strv list, why;
+	bool have;
+} hidden_memo;
+
+static void hidden_memo_clear(void)
+{
+	free(hidden_memo.project);
+	cordon_strv_free(&hidden_memo.list);
+	cordon_strv_free(&hidden_memo.why);
+	memset(&hidden_memo, 0, sizeof(hidden_memo));
+}
+
+static int hidden_list_made(const struct cordon_config *cfg, const struct cordon_context *ctx,
+			    const char *project, struct cordon_strv *out, struct cordon_strv *why);
+
 static int hidden_list(const struct cordon_config *cfg, const struct cordon_context *ctx,
 		       const char *project, struct cordon_strv *out, struct cordon_strv *why)
+{
+	if (!hidden_memo.on)
+		return hidden_list_made(cfg, ctx, project, out, why);
+	bool same = hidden_memo.have && hidden_memo.cfg == cfg && hidden_memo.ctx == ctx &&
+		    (project && hidden_memo.project ? strcmp(project, hidden_memo.project) == 0
+						    : project == hidden_memo.project);
+	if (!same) {
+		bool on = hidden_memo.on;
+		hidden_memo_clear();
+		hidden_memo.on = on;
+		int e = hidden_list_made(cfg, ctx, project, &hidden_memo.list, &hidden_memo.why);
+		if (e < 0 || (project && !(hidden_memo.project = strdup(project)))) {
+			hidden_memo_clear();
+			hidden_memo.on = on;
+			return e < 0 ? e : -ENOMEM;
+		}
+		hidden_memo.cfg = cfg, hidden_memo.ctx = ctx, hidden_memo.have = true;
+	}
+	if (cordon_strv_copy(out, &hidden_memo.list) < 0 ||
+	    (why && cordon_strv_copy(why, &hidden_memo.why) < 0))
+		return -ENOMEM;
+	return 0;
+}
+
+static int hidden_list_made(const struct cordon_config *cfg, const struct cordon_context *ctx,
+			    const char *project, struct cordon_strv *out, struct cordon_strv *why)
 {
 	const char *const *list =
 		cfg->has_hidden ? (const char *const *)cfg->hidden_paths.v : cordon_default_hidden;
@@ -2079,8 +2130,8 @@ static int read_envrc_allowed(struct cordon_policy *p, const struct cordon_conte
 /* A, B and C joined, pushed to V (once): 0 or -ENOMEM. */
 static int push_path(struct cordon_strv *v, const char *a, const char *b, const char *c)
 {
-	cleanup_free char *s = NULL;
-	return asprintf(&s, "%s%s%s", a, b, c) < 0 ? -ENOMEM : cordon_strv_push_new(v, s);
+	cleanup_free char *s = cordon_join3(a, b, c);
+	return !s ? -ENOMEM : cordon_strv_push_new(v, s);
 }
 
 int cordon_policy_omz_envs(const struct cordon_policy *p, const char *list, struct cordon_strv *out)
@@ -2632,7 +2683,9 @@ static int hidden_cwd(const struct cordon_config *cfg, const struct cordon_conte
 {
 	*why = NULL;
 	struct cordon_strv list = {0};
-	int e = hidden_list(cfg, ctx, NULL, &list, NULL);
+	/* (With the directory as the project, as the guards will ask: what
+	 * lies below it cannot hold it.) */
+	int e = hidden_list(cfg, ctx, dir, &list, NULL);
 	const char *const *hidden = (const char *const *)list.v;
 	struct cordon_path_cache cache = {0}; /* the home's directories, resolved once */
 	for (size_t i = 0; hidden && hidden[i] && !*why && e >= 0; i++) {
@@ -2754,8 +2807,20 @@ static int refuse_root_writable(const struct cordon_config *cfg, const struct co
 	return 0;
 }
 
+static int resolve(const struct cordon_config *cfg, const struct cordon_context *given,
+		   struct cordon_policy *out, struct cordon_error *err);
+
 int cordon_policy_resolve(const struct cordon_config *cfg, const struct cordon_context *given,
 			  struct cordon_policy *out, struct cordon_error *err)
+{
+	hidden_memo.on = true;
+	int r = resolve(cfg, given, out, err);
+	hidden_memo_clear();
+	return r;
+}
+
+static int resolve(const struct cordon_config *cfg, const struct cordon_context *given,
+		   struct cordon_policy *out, struct cordon_error *err)
 {
 	struct cordon_context normal = *given;
 	cleanup_free char *home = given->home ? normal_home(given->home) : NULL;
@@ -2887,10 +2952,13 @@ void cordon_policy_free(struct cordon_policy *p)
 
 bool cordon_path_under(const char *path, const char *dir)
 {
-	size_t n = strlen(dir);
-	if (strcmp(dir, "/") == 0)
+	if (dir[0] == '/' && dir[1] == '\0')
 		return true;
-	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+	/* (One pass, to the first difference: a launch asks ~15,000 times,
+	 * mostly of paths that differ early.) */
+	while (*dir && *dir == *path)
+		dir++, path++;
+	return !*dir && (*path == '\0' || *path == '/');
 }
 
 unsigned cordon_policy_access(const struct cordon_policy *p, const char *path,

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static inline void cordon_freep(void *p)
@@ -135,6 +136,21 @@ static inline FILE *cordon_fopen_regular(const char *path)
 	if (!f)
 		close(fd);
 	return f;
+}
+
+/* A, B and C joined (malloc'd), or NULL: asprintf("%s%s%s") without its
+ * formatting, which musl runs twice (the launch builds ~1,000 paths so:
+ * 18 % of its instructions). */
+static inline char *cordon_join3(const char *a, const char *b, const char *c)
+{
+	size_t na = strlen(a), nb = strlen(b), nc = strlen(c);
+	char *s = malloc(na + nb + nc + 1);
+	if (s) {
+		memcpy(s, a, na);
+		memcpy(s + na, b, nb);
+		memcpy(s + na + nb, c, nc + 1);
+	}
+	return s;
 }
 
 /* What the regular file PATH holds (cordon_fopen_regular), its first MAX
