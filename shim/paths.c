@@ -25,24 +25,41 @@
 
 /* The sets hold up to this many paths each (a launch sees ~650 distinct
  * ones); past it, only slower. */
-#define SET_MAX 8192
+#define SET_MAX    8192
+
+#define HASH_EMPTY 1469598103934665603ULL /* FNV-1a */
+
+/* H (the hash of what came before) carried on over the N bytes at S. */
+static uint64_t hash_on(uint64_t h, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	return h;
+}
 
 static size_t hash_of(const char *s, size_t n)
 {
-	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-	return (size_t)h;
+	return (size_t)hash_on(HASH_EMPTY, s, n);
 }
 
-/* The slot of the first N bytes of PATH in SET (cap a power of two): where
- * it is, or the free one where it would go. */
-static size_t slot_of(const struct cordon_path_set *set, const char *path, size_t n)
+/* The slot of the first N bytes of PATH, whose hash is H, in SET (cap a
+ * power of two): where it is, or the free one where it would go. */
+static size_t slot_at(const struct cordon_path_set *set, const char *path, size_t n, size_t h)
 {
-	size_t mask = set->cap - 1, i = hash_of(path, n) & mask;
-	while (set->v[i] && (strncmp(set->v[i], path, n) != 0 || set->v[i][n] != '\0'))
+	size_t mask = set->cap - 1, i = h & mask;
+	while (set->v[i] && (memcmp(set->v[i], path, n) != 0 || set->v[i][n] != '\0'))
 		i = (i + 1) & mask;
 	return i;
+}
+
+static size_t slot_of(const struct cordon_path_set *set, const char *path, size_t n)
+{
+	return slot_at(set, path, n, hash_of(path, n));
+}
+
+static bool set_has_at(const struct cordon_path_set *set, const char *path, size_t n, size_t h)
+{
+	return set->cap && set->v[slot_at(set, path, n, h)];
 }
 
 static bool set_has(const struct cordon_path_set *set, const char *path, size_t n)
@@ -87,6 +104,12 @@ static bool cache_has(const struct cordon_path_cache *c, const char *path)
 	return c && set_has(&c->dirs, path, strlen(path));
 }
 
+/* The same for the first N bytes of PATH, whose hash is H. */
+static bool cache_has_at(const struct cordon_path_cache *c, const char *path, size_t n, size_t h)
+{
+	return c && set_has_at(&c->dirs, path, n, h);
+}
+
 static void cache_add(struct cordon_path_cache *c, const char *path)
 {
 	if (c)
@@ -106,21 +129,16 @@ static void forget_missing(struct cordon_path_cache *c)
 	c->gen = made_gen;
 }
 
-/* Whether PATH lies at or beneath a prefix CACHE found missing. */
-static bool known_missing(struct cordon_path_cache *c, const char *path)
+/* Whether the first N bytes of PATH (hash H) are a path CACHE found
+ * missing: canonicalize asks only of the whole of what it resolved so
+ * far, all above it having been walked through. */
+static bool missing_at(struct cordon_path_cache *c, const char *path, size_t n, size_t h)
 {
 	if (!c)
 		return false;
 	if (c->gen != made_gen)
 		forget_missing(c);
-	if (!c->miss.n)
-		return false;
-	for (size_t n = 1;; n++) {
-		if ((path[n] == '/' || path[n] == '\0') && set_has(&c->miss, path, n))
-			return true;
-		if (path[n] == '\0')
-			return false;
-	}
+	return c->miss.n && set_has_at(&c->miss, path, n, h);
 }
 
 static void add_missing(struct cordon_path_cache *c, const char *path)
@@ -158,6 +176,7 @@ static int canonicalize(const char *abs, struct cordon_path_cache *cache, char *
 	char res[PATH_MAX] = "";     /* the resolved prefix, "" standing for "/" */
 	char rest[2 * PATH_MAX + 1]; /* what is left to resolve */
 	size_t rlen = 0;
+	uint64_t rh = HASH_EMPTY; /* the hash of RES, carried on as it grows */
 	int links = 0;
 	size_t alen = strlen(abs);
 	if (alen >= PATH_MAX)
@@ -179,6 +198,7 @@ static int canonicalize(const char *abs, struct cordon_path_cache *cache, char *
 				char *slash = strrchr(res, '/');
 				rlen = slash ? (size_t)(slash - res) : 0;
 				res[rlen] = '\0';
+				rh = hash_on(HASH_EMPTY, res, rlen);
 			}
 			p += n;
 			continue;
@@ -186,15 +206,18 @@ static int canonicalize(const char *abs, struct cordon_path_cache *cache, char *
 		if (rlen + 1 + n >= PATH_MAX)
 			return -ENAMETOOLONG;
 		size_t parent = rlen;
+		uint64_t parent_h = rh;
 		res[rlen] = '/';
 		memcpy(res + rlen + 1, p, n);
 		res[rlen + 1 + n] = '\0';
 		p += n;
-		if (cache_has(cache, res)) {
+		uint64_t h = hash_on(rh, res + rlen, 1 + n);
+		if (cache_has_at(cache, res, rlen + 1 + n, (size_t)h)) {
 			rlen += 1 + n;
+			rh = h;
 			continue;
 		}
-		if (known_missing(cache, res))
+		if (missing_at(cache, res, rlen + 1 + n, (size_t)h))
 			return -ENOENT;
 		char target[PATH_MAX];
 		ssize_t tl = readlink(res, target, sizeof(target) - 1);
@@ -211,6 +234,7 @@ static int canonicalize(const char *abs, struct cordon_path_cache *cache, char *
 			if (e != EINVAL)
 				return -e; /* ENOENT, ENOTDIR, EACCES, ... */
 			rlen += 1 + n;     /* exists, not a symlink */
+			rh = h;
 			continue;
 		}
 		if (++links > MAX_LINKS)
@@ -226,6 +250,7 @@ static int canonicalize(const char *abs, struct cordon_path_cache *cache, char *
 		memcpy(rest, next, (size_t)tl + plen + 1);
 		p = rest;
 		rlen = target[0] == '/' ? 0 : parent; /* relative: from the link's directory */
+		rh = target[0] == '/' ? HASH_EMPTY : parent_h;
 		res[rlen] = '\0';
 	}
 	if (want_dir) {
