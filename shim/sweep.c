@@ -549,11 +549,11 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 		if (cordon_policy_writable_root(p, &p->rules[i]))
 			e = cordon_strv_push_new(&s->roots, p->rules[i].path);
 	for (size_t i = 0; e >= 0 && i < p->n_rules; i++)
-		if (p->rules[i].access & CORDON_ACCESS_WRITE)
-			e = cordon_strv_push_new(&s->writable, p->rules[i].path);
+		if (p->rules[i].access & CORDON_ACCESS_WRITE) /* (one rule a path) */
+			e = cordon_strv_push(&s->writable, p->rules[i].path);
 	for (size_t i = 0; e >= 0 && i < p->n_guards; i++)
-		if (p->guards[i].kind == CORDON_GUARD_HIDE)
-			e = cordon_strv_push_new(&s->hidden, p->guards[i].path);
+		if (p->guards[i].kind == CORDON_GUARD_HIDE) /* (one guard a path) */
+			e = cordon_strv_push(&s->hidden, p->guards[i].path);
 		else
 			e = add_local(s, &p->guards[i]);
 	if (e < 0) {
