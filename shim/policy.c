@@ -2151,81 +2151,105 @@ int cordon_policy_omz_envs(const struct cordon_policy *p, const char *list, stru
 	return e;
 }
 
-/* Whether the line LINE (to its end) sets ZSH_DOTENV_PROMPT to false,
- * as zsh would read it (an assignment, export, typeset or declare; the
- * value bare or quoted). */
-static bool prompt_off_line(const char *line)
+/* The value LINE gives VAR, as zsh would take it, into OUT (SIZE bytes):
+ * wherever VAR stands as a name (not part of a longer one) followed by
+ * "=" (an assignment, export, typeset, readonly, after a ";" or another
+ * assignment) or ":=" (${VAR:=value}), the value bare or quoted; the
+ * last one on the line. A line that is a comment sets nothing. Reading
+ * more than zsh would only keeps more. */
+static bool zsh_sets(const char *line, const char *var, char *out, size_t size)
 {
-	static const char *const words[] = {"export", "typeset", "declare", "local", NULL};
-	line += strspn(line, " \t");
-	for (size_t i = 0; words[i]; i++) {
-		size_t n = strlen(words[i]);
-		if (strncmp(line, words[i], n) == 0 && (line[n] == ' ' || line[n] == '\t')) {
-			line += n;
-			line += strspn(line, " \t");
-			while (line[0] == '-' || line[0] == '+') /* typeset -g */
-				line += strcspn(line, " \t"), line += strspn(line, " \t");
-			break;
-		}
-	}
-	static const char var[] = "ZSH_DOTENV_PROMPT=";
-	if (strncmp(line, var, sizeof(var) - 1) != 0)
+	size_t vn = strlen(var);
+	bool found = false;
+	if (line[strspn(line, " \t")] == '#')
 		return false;
-	line += sizeof(var) - 1;
-	char q = line[0] == '"' || line[0] == '\'' ? line[0] : 0;
-	line += q != 0;
-	return strncmp(line, "false", 5) == 0 &&
-	       (q ? line[5] == q : (!line[5] || strchr(" \t;\n#", line[5])));
+	for (const char *at = strstr(line, var); at; at = strstr(at + 1, var)) {
+		char before = at > line ? at[-1] : ' ';
+		if (isalnum((unsigned char)before) || before == '_')
+			continue;
+		const char *v = at + vn;
+		if (v[0] == ':' && v[1] == '=')
+			v++;
+		if (v[0] != '=')
+			continue;
+		v++;
+		char q = v[0] == '"' || v[0] == '\'' ? v[0] : 0;
+		v += q != 0;
+		size_t n = q ? strcspn(v, q == '"' ? "\"" : "'") : strcspn(v, " \t;}#)|&");
+		if (n + 1 > size)
+			continue;
+		memcpy(out, v, n);
+		out[n] = '\0';
+		found = true;
+	}
+	return found;
 }
 
-/* Where oh-my-zsh's dotenv plugin was told not to ask
- * (ZSH_DOTENV_PROMPT=false) before it exports a directory's .env: in the
- * environment, or in zsh's startup files or oh-my-zsh's custom ones
- * (malloc'd), or NULL. */
-static char *omz_prompt_off(const struct cordon_context *ctx)
+/* What zsh's startup files (the system's, the home's, $ZDOTDIR's) and
+ * oh-my-zsh's custom *.zsh files say of its dotenv plugin: where
+ * ZSH_DOTENV_PROMPT is set to false (the plugin then asks nothing before
+ * it exports a directory's .env) into *OFF (malloc'd, or NULL), and the
+ * name ZSH_DOTENV_FILE is set to there into NAME (SIZE bytes; left as it
+ * is where none is). The environment's own settings come first. */
+static int omz_settings(const struct cordon_context *ctx, char **off, char *name, size_t size)
 {
 	char *(*env)(const char *) = ctx->getenv_fn;
+	*off = NULL;
 	const char *v = env ? env("ZSH_DOTENV_PROMPT") : NULL;
-	if (v && strcmp(v, "false") == 0)
-		return strdup("the environment");
-	const char *zdot = env ? env("ZDOTDIR") : NULL;
-	if (!zdot || zdot[0] != '/')
-		zdot = ctx->home;
+	if (v && strcmp(v, "false") == 0 && !(*off = strdup("the environment")))
+		return -ENOMEM;
+	const char *named = env ? env("ZSH_DOTENV_FILE") : NULL;
 	struct cordon_strv files = {0};
+	static const char *const sys[] = {"/etc/zsh/zshenv", "/etc/zsh/zprofile", "/etc/zsh/zshrc",
+					  "/etc/zsh/zlogin", "/etc/zshenv",       "/etc/zprofile",
+					  "/etc/zshrc",      "/etc/zlogin"};
 	static const char *const startup[] = {"/.zshenv", "/.zprofile", "/.zshrc", "/.zlogin"};
-	for (size_t i = 0; zdot && i < ARRAY_SIZE(startup); i++)
-		(void)push_path(&files, zdot, startup[i], "");
+	int e = 0;
+	for (size_t i = 0; e >= 0 && i < ARRAY_SIZE(sys); i++)
+		e = cordon_strv_push(&files, sys[i]);
+	/* ($ZDOTDIR's when set, and the home's: ~/.zshenv is where it is
+	 * usually set.) */
+	const char *zdot = env ? env("ZDOTDIR") : NULL;
+	const char *dirs[] = {ctx->home, zdot && zdot[0] == '/' ? zdot : NULL};
+	for (size_t d = 0; d < ARRAY_SIZE(dirs); d++)
+		for (size_t i = 0; e >= 0 && dirs[d] && i < ARRAY_SIZE(startup); i++)
+			e = push_path(&files, dirs[d], startup[i], "");
 	const char *custom = env ? env("ZSH_CUSTOM") : NULL, *omz = env ? env("ZSH") : NULL;
 	cleanup_free char *dir = NULL;
 	if (custom && custom[0] == '/')
 		dir = strdup(custom);
 	else if (omz && omz[0] == '/')
-		(void)!asprintf(&dir, "%s/custom", omz);
+		dir = cordon_join3(omz, "/custom", "");
 	else if (ctx->home)
-		(void)!asprintf(&dir, "%s/.oh-my-zsh/custom", ctx->home);
-	DIR *d = dir ? opendir(dir) : NULL;
-	for (struct dirent *de; d && (de = readdir(d));) {
+		dir = cordon_join3(ctx->home, "/.oh-my-zsh/custom", "");
+	DIR *dd = dir ? opendir(dir) : NULL;
+	for (struct dirent *de; e >= 0 && dd && (de = readdir(dd));) {
 		size_t n = strlen(de->d_name);
 		if (n > 4 && strcmp(de->d_name + n - 4, ".zsh") == 0)
-			(void)push_path(&files, dir, "/", de->d_name);
+			e = push_path(&files, dir, "/", de->d_name);
 	}
-	if (d)
-		closedir(d);
-	char *found = NULL;
-	for (size_t i = 0; !found && i < files.n; i++) {
+	if (dd)
+		closedir(dd);
+	for (size_t i = 0; e >= 0 && i < files.n; i++) {
 		size_t len = 0;
 		cleanup_free char *text = cordon_read_regular(files.v[i], 1u << 20, &len);
-		for (char *line = text; !found && line && line < text + len;) {
+		for (char *line = text; line && line < text + len;) {
 			char *next = line + strcspn(line, "\n");
 			bool last = !*next;
 			*next = '\0';
-			if (prompt_off_line(line))
-				found = strdup(files.v[i]);
+			char value[NAME_MAX + 1];
+			if (!*off && zsh_sets(line, "ZSH_DOTENV_PROMPT", value, sizeof(value)) &&
+			    strcmp(value, "false") == 0 && !(*off = strdup(files.v[i])))
+				e = -ENOMEM;
+			if (!named && zsh_sets(line, "ZSH_DOTENV_FILE", value, sizeof(value)) &&
+			    value[0] && !strpbrk(value, "/$`") && strcmp(value, "..") != 0 &&
+			    strcmp(value, ".") != 0)
+				snprintf(name, size, "%s", value);
 			line = last ? NULL : next + 1;
 		}
 	}
 	cordon_strv_free(&files);
-	return found;
+	return e;
 }
 
 /* oh-my-zsh's dotenv plugin: on each cd into a directory its allow list
@@ -2257,9 +2281,15 @@ static int guard_omz_dotenv(struct cordon_policy *p, const struct cordon_context
 					      "/.cache/oh-my-zsh/dotenv-allowed.list"};
 	for (size_t i = 0; e >= 0 && ctx->home && i < ARRAY_SIZE(at_home); i++)
 		e = push_path(&lists, ctx->home, "", at_home[i]);
-	const char *name = env ? env("ZSH_DOTENV_FILE") : NULL;
-	if (!name || !name[0] || strchr(name, '/') || strcmp(name, "..") == 0)
-		name = ".env";
+	const char *exported = env ? env("ZSH_DOTENV_FILE") : NULL;
+	char name[NAME_MAX + 1] = ".env";
+	if (exported && exported[0] && !strchr(exported, '/') && strcmp(exported, "..") != 0 &&
+	    strcmp(exported, ".") != 0)
+		snprintf(name, sizeof(name), "%s", exported);
+	/* (Set in .zshrc, as the plugin's README says, it is not exported:
+	 * read there, round 28b F5; and where the question is turned off.) */
+	if (e >= 0)
+		e = omz_settings(ctx, &p->omz_unasked, name, sizeof(name));
 	if (e >= 0 && (cordon_strv_copy(&p->omz_dotenv_lists, &lists) < 0 ||
 		       !(p->omz_dotenv_name = strdup(name))))
 		e = -ENOMEM;
@@ -2269,7 +2299,7 @@ static int guard_omz_dotenv(struct cordon_policy *p, const struct cordon_context
 	 * each root's top one is protected, and (a protected name at a root's
 	 * top: shim/sweep.c) one made or changed below is moved aside as the
 	 * session ends. */
-	if (e >= 0 && (p->omz_unasked = omz_prompt_off(ctx)) && p->project)
+	if (e >= 0 && p->omz_unasked && p->project)
 		e = push_path(&envs, p->project, "/", name);
 	for (size_t i = 0; e >= 0 && p->omz_unasked && i < p->n_rules; i++)
 		if (cordon_policy_writable_root(p, &p->rules[i]))

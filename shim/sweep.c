@@ -239,11 +239,29 @@ static bool keep_start(const char *root)
 	if (!record || !start)
 		return false;
 	(void)unlink(start);
-	if (link(record, start) < 0)
-		return false; /* (none yet: the first walk) */
-	if (record_of(start, root))
-		return true;
-	(void)unlink(start);
+	if (link(record, start) == 0) {
+		if (record_of(start, root))
+			return true;
+		(void)unlink(start);
+	}
+	/* None of its own (the first walk): that of the nearest directory
+	 * above it that has one, for the part below ROOT (cache_load): it
+	 * knows what was there as well (round 28b F3: a session in the
+	 * project's parent staged a .exrc in node_modules and ended, and the
+	 * project's first session moved the package into place). */
+	char up[PATH_MAX];
+	snprintf(up, sizeof(up), "%s", root);
+	for (char *slash; (slash = strrchr(up, '/'));) {
+		slash[slash == up] = '\0';
+		cleanup_free char *above = cordon_sweep_record_path(up);
+		if (above && link(above, start) == 0) {
+			if (record_of(start, up))
+				return true;
+			(void)unlink(start);
+		}
+		if (slash == up)
+			break;
+	}
 	return false;
 }
 
@@ -399,15 +417,15 @@ static void earliest_running(const struct beside *b, void *arg)
 	struct running *r = arg;
 	if (!b->mark || b->mine || b->at.tv_sec <= 0 || after(&b->at, r->since))
 		return;
-	/* Another session's in this root (running, or killed before its
-	 * sweep: a mark of an earlier version's, with no root in it, only
-	 * here), or one running in a root this one lies in, or holds. */
+	/* Another session's (running, or killed before its sweep: round 28b
+	 * F2) in this root, or in a root this one lies in or holds (a mark of
+	 * an earlier version's, with no root in it: only this root's). */
 	const char *name = strrchr(b->path, '/');
 	bool here = b->root[0]
 			    ? strcmp(b->root, r->root) == 0
 			    : name && strncmp(name, r->own, strlen(r->own)) == 0 &&
 				      strncmp(name + strlen(r->own), PENDING, strlen(PENDING)) == 0;
-	bool near = b->root[0] && !b->gone &&
+	bool near = b->root[0] &&
 		    (cordon_path_under(b->root, r->root) || cordon_path_under(r->root, b->root));
 	if (here || near)
 		*r->since = b->at;
@@ -420,9 +438,9 @@ static void earliest_running(const struct beside *b, void *arg)
  * judged, and ended; a second one, started before that end, moved the
  * package into place, and judged it from its own start). Such a session
  * judges from the earliest start of those running there, into *SINCE:
- * those running in a root above or below it too (round 28 F1c), and
- * those killed there before their sweep ran (F1b: a sweep that ended
- * meanwhile took their marks away). */
+ * those in a root above or below it too (round 28 F1c), and those killed
+ * before their sweep ran (F1b: a sweep that ended meanwhile took their
+ * marks away). */
 static void running_since(const char *root, struct timespec *since)
 {
 	cleanup_free char *record = cordon_sweep_record_path(root);
@@ -1272,21 +1290,39 @@ static void cache_load(struct walk *w, const char *path, bool sorted)
 	struct timespec now;
 	clock_gettime(CLOCK_REALTIME, &now);
 	c->at.tv_sec = (time_t)strtoll(field[2], NULL, 10);
-	if (strcmp(field[0], CACHE_MAGIC) != 0 || strcmp(field[1], w->top) != 0 ||
-	    strtoull(field[3], NULL, 10) != (unsigned long long)w->root_st.st_dev ||
-	    strtoull(field[4], NULL, 10) != (unsigned long long)w->root_st.st_ino ||
-	    c->at.tv_sec <= 0 || c->at.tv_sec > now.tv_sec)
+	/* Or one of a directory above the top (keep_start's, where the top
+	 * had none), of which only what lies below the top is taken, as if
+	 * the top's own. */
+	struct stat above = w->root_st;
+	const char *below = NULL;
+	if (strcmp(field[1], w->top) != 0) {
+		if (!cordon_path_under(w->top, field[1]) || stat(field[1], &above) < 0)
+			return;
+		below = w->top + strlen(field[1]) + (strcmp(field[1], "/") != 0);
+	}
+	if (strcmp(field[0], CACHE_MAGIC) != 0 ||
+	    strtoull(field[3], NULL, 10) != (unsigned long long)above.st_dev ||
+	    strtoull(field[4], NULL, 10) != (unsigned long long)above.st_ino || c->at.tv_sec <= 0 ||
+	    c->at.tv_sec > now.tv_sec)
 		return;
-	size_t n = 0;
+	size_t n = 0, bn = below ? strlen(below) : 0;
 	for (size_t i = at; i < size; i++)
 		n += c->data[i] == '\0';
 	if (!(c->recs = calloc(n + 1, sizeof(*c->recs))))
 		return;
 	while (at < size) {
-		const char *r = c->data + at;
+		char *r = c->data + at;
 		at += strlen(r) + 1;
-		if (r[0] && at <= size + 1)
-			c->recs[c->n++] = r;
+		if (!r[0] || at > size + 1 || strlen(r) < 17)
+			continue;
+		if (below) { /* BELOW itself is the top, "", and BELOW/x is x */
+			char *at_path = r + 17;
+			if (strncmp(at_path, below, bn) != 0 || (at_path[bn] && at_path[bn] != '/'))
+				continue;
+			char *rest = at_path + bn + (at_path[bn] == '/');
+			memmove(at_path, rest, strlen(rest) + 1);
+		}
+		c->recs[c->n++] = r;
 	}
 	if (sorted) /* (to be looked up in) */
 		qsort(c->recs, c->n, sizeof(*c->recs), by_path);
@@ -2852,16 +2888,13 @@ static int envrc_load_look(const char *path, const char *file, void *arg)
  * ../../shared/vscode: round 11 rewrote the target). Not in dependencies,
  * nor where a write rule of the user's inside the root reaches. 1 if it
  * was moved. */
-/* Whether REL (beneath ROOT, not followed) is an empty directory or a
- * regular file of no bytes. */
+/* Whether REL (beneath ROOT, not followed) is an empty directory. (Not
+ * an empty file: a second name of it, a hard link where another
+ * session's sweep never looks, fills it later: round 28b F1.) */
 static bool empty_at(int root, const char *rel)
 {
 	struct stat st;
-	if (fstatat(root, rel, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return false;
-	if (S_ISREG(st.st_mode))
-		return st.st_size == 0;
-	if (!S_ISDIR(st.st_mode))
+	if (fstatat(root, rel, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode))
 		return false;
 	int fd = openat(root, rel, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
@@ -2928,11 +2961,11 @@ static int judge_local(struct walk *w, const char *rel, bool moved_in, struct co
 	if (!l.partial && ((!moved_in && !after(&l.newest, &w->s->since)) ||
 			   (before && before == l.digest && !to)))
 		return 0;
-	/* Empty (a directory with nothing in it, a file of no bytes): nothing
-	 * there is obeyed, and it may be the stand-in of a session running
-	 * beneath this one, kept read-only there (round 28 F4: an outer
-	 * session's end moved an inner one's 17 aside, which freed their
-	 * names for the inner one to make again, unguarded). */
+	/* An empty directory: nothing there is obeyed, and it may be the
+	 * stand-in of a session running beneath this one, kept read-only
+	 * there (round 28 F4: an outer session's end moved an inner one's 17
+	 * aside, which freed their names for the inner one to make again,
+	 * unguarded). */
 	if (!l.partial && !loads.changed && empty_at(w->root, rel))
 		return 0;
 	record_digest(w, rel, 0);

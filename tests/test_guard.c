@@ -1402,3 +1402,64 @@ Test(guard, what_an_envrc_loads_is_planned)
 	free(env), free(local);
 	tree_free(&t);
 }
+
+/* oh-my-zsh's dotenv plugin told not to ask (ZSH_DOTENV_PROMPT=false), and
+ * the name it exports (ZSH_DOTENV_FILE), as zsh would take them from its
+ * startup files: each spelling round 28b found missed, in the home's
+ * .zshenv beside a $ZDOTDIR, and in that directory's .zshrc; a comment, a
+ * longer name and another value are not it. */
+static const char *zdotdir;
+static char *omz_env(const char *name)
+{
+	return strcmp(name, "ZDOTDIR") == 0 ? (char *)zdotdir : NULL;
+}
+
+Test(guard, oh_my_zsh_dotenv_settings_are_read_as_zsh_reads_them)
+{
+	static const struct {
+		const char *file, *text;
+		bool off;
+		const char *name;
+	} cases[] = {
+		{".zshrc", "ZSH_DOTENV_PROMPT=false\n", true, ".env"},
+		{".zshrc", "  export ZSH_DOTENV_PROMPT='false'\n", true, ".env"},
+		{".zshrc", "typeset -g ZSH_DOTENV_PROMPT=\"false\"\n", true, ".env"},
+		{".zshrc", ": ${ZSH_DOTENV_PROMPT:=false}\n", true, ".env"},
+		{".zshrc", "plugins=(git dotenv); ZSH_DOTENV_PROMPT=false\n", true, ".env"},
+		{".zshrc", "A=1 ZSH_DOTENV_PROMPT=false B=2\n", true, ".env"},
+		{".zshrc", "readonly ZSH_DOTENV_PROMPT=false\n", true, ".env"},
+		{".zshenv", "ZSH_DOTENV_PROMPT=false\n", true, ".env"},
+		{"zdot/.zshrc", "ZSH_DOTENV_PROMPT=false\nZSH_DOTENV_FILE=.dotenv\n", true,
+		 ".dotenv"},
+		{".zshrc", "ZSH_DOTENV_FILE='.envrc.zsh'\n", false, ".envrc.zsh"},
+		{".zshrc", "# ZSH_DOTENV_PROMPT=false\n", false, ".env"},
+		{".zshrc", "MY_ZSH_DOTENV_PROMPT=false\n", false, ".env"},
+		{".zshrc", "ZSH_DOTENV_PROMPT=falsely\nZSH_DOTENV_FILE=$HOME/x\n", false, ".env"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct tree t;
+		tree_init(&t, "omzset");
+		char *zdot = path_join(t.home, "zdot");
+		free(write_file(t.home, cases[i].file, cases[i].text));
+		zdotdir = zdot;
+		struct cordon_config cfg;
+		struct cordon_error err = {0};
+		cr_assert_eq(cordon_config_parse("{}", 2, "/t.json", &cfg, &err), 0, "%s", err.msg);
+		struct cordon_context ctx = {.project = t.proj,
+					     .home = t.home,
+					     .uid = getuid(),
+					     .kind = CORDON_KIND_TERMINAL,
+					     .session = "s",
+					     .getenv_fn = omz_env};
+		struct cordon_policy p;
+		cr_assert_eq(cordon_policy_resolve(&cfg, &ctx, &p, &err), 0, "%s", err.msg);
+		cr_expect_eq(p.omz_unasked != NULL, cases[i].off, "%s: %s: off %s", cases[i].file,
+			     cases[i].text, p.omz_unasked ? p.omz_unasked : "(no)");
+		cr_expect_str_eq(p.omz_dotenv_name ? p.omz_dotenv_name : "(none)", cases[i].name,
+				 "%s: %s", cases[i].file, cases[i].text);
+		cordon_policy_free(&p);
+		cordon_config_free(&cfg);
+		free(zdot);
+		tree_free(&t);
+	}
+}

@@ -7362,18 +7362,27 @@ BOTH_USERS(guards, another_session_ending_meanwhile_leaves_a_plant_judged, .time
  * directory of the second's (F1c), and when the record there is one the
  * end would not read (of an earlier format: F1d). Control: protected_paths
  * []. */
-enum overlap { OV_APART, OV_SAME_SECOND, OV_KILLED, OV_NESTED, OV_STALE };
+enum overlap {
+	OV_APART,
+	OV_SAME_SECOND,
+	OV_KILLED,
+	OV_NESTED,
+	OV_STALE,
+	OV_NESTED_KILLED, /* the first, in a directory of the second's, killed (round 28b F2) */
+	OV_OUTER_BEFORE,  /* the first, in the second's parent, ended before it started (F3) */
+};
 
-/* Session I's body: (the first) stage the package, or (the last) move it
- * in, between "readyI" and "goI" in the project. */
-static char *overlap_body(const struct world *w, const char *tag, int i, bool last, bool nested)
+/* Session I's body: (the first) stage the package at STAGE, or (the
+ * last) move it from FROM to "sub", between "readyI" and "goI" in its
+ * project. */
+static char *overlap_body(const struct world *w, const char *tag, int i, bool last,
+			  const char *stage, const char *from)
 {
-	const char *from = nested ? "inner/node_modules/pkg" : "node_modules/pkg";
 	char *body =
-		i == 0 ? strdup("mkdir -p node_modules/pkg && echo \"call writefile([], "
-				"'$M-first')\" > node_modules/pkg/.exrc; echo staged $? > "
-				"staged.out; touch ready0; while [ ! -e go0 ]; do sleep 0.05; "
-				"done\n")
+		i == 0 ? fmt("mkdir -p %s && echo \"call writefile([], '$M-first')\" > "
+			     "%s/.exrc; echo staged $? > staged.out; touch ready0; while [ ! "
+			     "-e go0 ]; do sleep 0.05; done\n",
+			     stage, stage)
 		: last ? fmt("touch ready%d; while [ ! -e go%d ]; do sleep 0.05; done; mv %s "
 			     "sub; echo moved $? > moved.out\n",
 			     i, i, from)
@@ -7409,7 +7418,11 @@ static void stale_record(struct world *w)
 
 static void overlapping_first_sessions(const struct who *who, enum overlap how, bool ctl)
 {
-	static const char *const names[] = {"apart", "second", "killed", "nested", "stale"};
+	static const char *const names[] = {"apart", "second",  "killed", "nested",
+					    "stale", "nkilled", "outer"};
+	bool nested = how == OV_NESTED || how == OV_NESTED_KILLED;
+	bool killed = how == OV_KILLED || how == OV_NESTED_KILLED;
+	bool outer = how == OV_OUTER_BEFORE;
 	struct world w;
 	char *name = fmt("ov%s%s", names[how], ctl ? "c" : "");
 	git_world(&w, who, name);
@@ -7424,10 +7437,13 @@ static void overlapping_first_sessions(const struct who *who, enum overlap how, 
 	int n = how == OV_KILLED ? 3 : 2;
 	pid_t pids[3];
 	char *inner = path_join(w.proj, "inner");
-	const char *first = how == OV_NESTED ? inner : w.proj; /* the first session's project */
+	/* The first session's project, and the last one's. */
+	const char *first = nested ? inner : w.proj, *last = outer ? inner : w.proj;
+	const char *stage = outer ? "inner/node_modules/pkg" : "node_modules/pkg";
+	const char *from = nested ? "inner/node_modules/pkg" : "node_modules/pkg";
 	for (int i = 0; i < n; i++) {
-		char *body = overlap_body(&w, tag, i, i == n - 1, how == OV_NESTED);
-		const char *proj = i == 0 ? first : w.proj;
+		char *body = overlap_body(&w, tag, i, i == n - 1, stage, from);
+		const char *proj = i == 0 ? first : last;
 		char *argv[] = {CORDON_BIN, "run",     "--config", w.cfg, "--project", (char *)proj,
 				"--",       "/bin/sh", "-c",       body,  NULL};
 		pids[i] = world_spawn(&w, argv, proj);
@@ -7435,35 +7451,42 @@ static void overlapping_first_sessions(const struct who *who, enum overlap how, 
 		cr_assert(wait_exists(ready, 20000), "%s: session %d did not start", tag, i);
 		free(ready), free(body);
 		if (i == 0 && how != OV_SAME_SECOND)
-			usleep(1100 * 1000);      /* (the next starts a second later) */
-		if (i == 0 && how == OV_KILLED) { /* (its mark stays) */
+			usleep(1100 * 1000); /* (the next starts a second later) */
+		int st;
+		if (i == 0 && killed) { /* (its mark stays) */
 			kill(pids[0], SIGKILL);
-			int st;
 			waitpid(pids[0], &st, 0);
+		}
+		if (i == 0 && outer) { /* (ended, and recorded, before the next) */
+			struct run_result r = outside(&w, "touch go0");
+			run_free(&r);
+			cr_assert_eq(waitpid(pids[0], &st, 0), pids[0]);
 		}
 	}
 	/* Each ends in turn, the first's sweep recording the project (or, the
 	 * first killed, the second's), the last moving the package in. */
-	for (int i = how == OV_KILLED; i < n; i++) {
-		struct run_result r = outside(&w, "touch %s/go%d", i ? "." : first, i);
+	for (int i = killed || outer; i < n; i++) {
+		struct run_result r = outside(&w, "touch %s/go%d", i ? last : first, i);
 		run_free(&r);
 		int st;
 		cr_assert_eq(waitpid(pids[i], &st, 0), pids[i]);
 	}
-	char *staged = path_join(first, "staged.out"), *moved = path_join(w.proj, "moved.out");
+	char *staged = path_join(first, "staged.out"), *moved = path_join(last, "moved.out");
 	char *said[] = {slurp(staged), slurp(moved)};
 	char *diag = fmt("%s: %s / %s", tag, said[0], said[1]);
 	free(said[0]), free(said[1]);
 	cr_assert(contains(staged, "staged 0") && contains(moved, "moved 0"),
 		  "the plant did not land\n%s", diag);
-	vim_in(&w, "sub");
+	const char *sub = outer ? "inner/sub" : "sub";
+	vim_in(&w, sub);
 	if (ctl) {
 		cr_expect(marked(&w, tag, "first"), "control: vim outside ran nothing\n%s", diag);
 	} else {
+		char *aside = fmt("%s/.exrc.cordon-disarmed", sub);
 		cr_expect_not(marked(&w, tag, "first"),
 			      "vim outside ran a .exrc the first session staged\n%s", diag);
-		cr_expect(present(w.proj, "sub/.exrc.cordon-disarmed"), "not moved aside\n%s",
-			  diag);
+		cr_expect(present(w.proj, aside), "not moved aside\n%s", diag);
+		free(aside);
 	}
 	free(staged), free(moved), free(diag), free(inner), free(tag), free(name);
 	world_free(&w);
@@ -7482,6 +7505,13 @@ BOTH_USERS(guards, a_plant_staged_by_an_overlapping_session_elsewhere_is_judged,
 	overlapping_first_sessions(who, OV_NESTED, false);
 	overlapping_first_sessions(who, OV_STALE, false);
 	overlapping_first_sessions(who, OV_NESTED, true);
+}
+
+BOTH_USERS(guards, a_plant_staged_by_a_session_above_or_killed_below_is_judged, .timeout = 120)
+{
+	overlapping_first_sessions(who, OV_NESTED_KILLED, false);
+	overlapping_first_sessions(who, OV_OUTER_BEFORE, false);
+	overlapping_first_sessions(who, OV_OUTER_BEFORE, true);
 }
 
 /* A session in a directory of another session's project keeps its
@@ -7554,6 +7584,54 @@ BOTH_USERS(guards, an_outer_session_leaves_an_inner_ones_stand_ins, .timeout = 9
 		free(aside), free(planted), free(said), free(ready0), free(ready1), free(done1);
 	}
 	free(inner);
+	world_free(&w);
+}
+
+/* An empty file at a protected local name is judged as any other (round
+ * 28b F1: left in place for being empty, its second name, a hard link in
+ * a directory another session's sweep walks alone, was filled there
+ * after, and vim outside ran it). Control: protected_paths []. */
+BOTH_USERS(guards, an_empty_plant_filled_through_a_second_name_runs_nothing, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gempty");
+	free(write_file(w.home, ".vimrc", "set exrc\nset nocompatible\n"));
+	free(write_file(w.proj, "sub/README", "sub\n"));
+	free(write_file(w.proj, "other/README", "other\n"));
+	world_give(&w);
+	char *other = path_join(w.proj, "other");
+	const char *tags[] = {"deny", "ctl"};
+	for (int ctl = 0; ctl < 2; ctl++) {
+		if (ctl) {
+			struct run_result c = outside(&w, "rm -f sub/.exrc* other/notes");
+			run_free(&c);
+			set_config(&w, ", \"protected_paths\": []");
+		}
+		struct run_result r =
+			sh_in(&w, NULL, "%s",
+			      ": > sub/.exrc && ln sub/.exrc other/notes; echo linked $?");
+		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
+		cr_assert(strstr(r.out, "linked 0"), "not linked\n%s", diag);
+		run_free(&r);
+		char *body =
+			plant(&w, tags[ctl], "",
+			      "echo \"call writefile([], '$M-empty')\" > notes; echo filled $?");
+		char *argv[] = {CORDON_BIN, "run",     "--config", w.cfg, "--project", other,
+				"--",       "/bin/sh", "-c",       body,  NULL};
+		r = world_run(&w, argv, other);
+		cr_assert(strstr(r.out, "filled 0"), "not filled: %s%s", r.out, r.err);
+		run_free(&r);
+		vim_in(&w, "sub");
+		if (ctl)
+			cr_expect(marked(&w, tags[ctl], "empty"),
+				  "control: vim outside ran nothing\n%s", diag);
+		else
+			cr_expect_not(marked(&w, tags[ctl], "empty"),
+				      "vim outside ran what the second name was filled with\n%s",
+				      diag);
+		free(diag), free(body);
+	}
+	free(other);
 	world_free(&w);
 }
 
