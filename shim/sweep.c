@@ -227,21 +227,25 @@ static bool record_of(const char *path, const char *root)
 	       t <= (long long)time(NULL);
 }
 
-/* ROOT's record kept as it is now, under this session's own name:
- * whether there was one the end would read (round 28 F1d: one of an
+/* (Below: the records of the roots below ROOT made one, into START.) */
+static bool below_records(const char *root, const char *start);
+
+/* ROOT's record kept as it is now, under this session's own name: 2
+ * where there was one the end would read (round 28 F1d: one of an
  * earlier format, or of a directory once at that path, was read as
  * none there, and then nothing else held the session to another's
- * start). */
-static bool keep_start(const char *root)
+ * start), or one above it; 1 where only roots below it had one (what
+ * that record knows is theirs alone); 0 where none. */
+static int keep_start(const char *root)
 {
 	cleanup_free char *record = cordon_sweep_record_path(root);
 	cleanup_free char *start = own_start(root);
 	if (!record || !start)
-		return false;
+		return 0;
 	(void)unlink(start);
 	if (link(record, start) == 0) {
 		if (record_of(start, root))
-			return true;
+			return 2;
 		(void)unlink(start);
 	}
 	/* None of its own (the first walk): that of the nearest directory
@@ -256,13 +260,17 @@ static bool keep_start(const char *root)
 		cleanup_free char *above = cordon_sweep_record_path(up);
 		if (above && link(above, start) == 0) {
 			if (record_of(start, up))
-				return true;
+				return 2;
 			(void)unlink(start);
 		}
 		if (slash == up)
 			break;
 	}
-	return false;
+	/* Nor above: one made of those of the roots below it, each for its
+	 * own part (round 28b F3: a session in a subdirectory staged a .exrc
+	 * in node_modules and ended, and the parent's first session moved
+	 * the package into place). */
+	return below_records(root, start) ? 1 : 0;
 }
 
 /* The mark: where this session's walk of ROOT judges from, to the
@@ -583,7 +591,7 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 		/* (Its mark holds where its walk judges from, for the next
 		 * sweep if this one never ends.) */
 		struct timespec from = s->since;
-		if (!keep_start(s->roots.v[i]))
+		if (keep_start(s->roots.v[i]) < 2)
 			running_since(s->roots.v[i], &from);
 		pending_mark(s->roots.v[i], &from);
 		snapshot(s, s->roots.v[i]);
@@ -712,6 +720,10 @@ enum {
 				  where the inode goes */
 	REC_LOCAL = 'l',       /* one of the session's local names, below the top */
 	REC_HG = 'h',          /* a Mercurial repository's .hg, below the top (not walked) */
+	/* Only in a start record made of the records of roots below the top
+	 * (keep_start): its path is one of them, all that such a record
+	 * knows; elsewhere it is as none. */
+	REC_COVERS = 'C',
 };
 
 struct cache {
@@ -732,6 +744,9 @@ struct cache {
 	 * as if it had always been there; only what sweeps moved aside is
 	 * taken from it. */
 	bool current;
+	/* REC_COVERS: where it holds anything (none: everywhere). */
+	const char **covers;
+	size_t n_covers;
 };
 
 struct walk {
@@ -847,6 +862,22 @@ static char below(const struct walk *w)
 	return (char)(w->changed ? ABOVE_CHANGED : ABOVE_OLD);
 }
 
+/* Whether W's record, saved before the session started, tells what was
+ * at REL then (one made of the records of roots below the top knows only
+ * what lies below them: REC_COVERS). */
+static bool current_at(const struct walk *w, const char *rel)
+{
+	const struct cache *c = &w->cache;
+	if (!c->current || !c->n_covers)
+		return c->current;
+	for (size_t i = 0; i < c->n_covers; i++) {
+		size_t n = strlen(c->covers[i]);
+		if (strncmp(rel, c->covers[i], n) == 0 && (rel[n] == '\0' || rel[n] == '/'))
+			return true;
+	}
+	return false;
+}
+
 /* The flag for a local name in the directory being listed: ABOVE_NEW
  * where it, or one above it, was made or moved in since the start, as
  * the record of the last walk before it tells (without one, every
@@ -855,7 +886,12 @@ static char below(const struct walk *w)
  * and a later session moved the package into place). */
 static char local_above(const struct walk *w)
 {
-	return (char)(w->fresh && (w->cache.current || w->cache.unusable) ? ABOVE_NEW : ABOVE_OLD);
+	/* (A record made of those of roots below the top: elsewhere, a
+	 * directory that changed where its parent did counts as moved in, as
+	 * with an unreadable record; a package another session staged in one
+	 * root's node_modules could be moved anywhere: round 28b F3.) */
+	bool strict = w->cache.unusable || (w->cache.current && w->cache.n_covers);
+	return (char)(w->fresh && (strict || current_at(w, w->rel)) ? ABOVE_NEW : ABOVE_OLD);
 }
 
 /* NAME, in the directory being listed, is another root, walked as
@@ -999,7 +1035,7 @@ static bool arrived(const struct walk *w, const char *rel, const struct stat *st
 	if (cordon_fs_birth(path, &born) && after(&born, since))
 		return true;
 	unsigned long long ino;
-	if (w->cache.current)
+	if (current_at(w, rel))
 		return !cached_ino(w, rel, &ino) || ino != (unsigned long long)st->st_ino;
 	return flag == ABOVE_CHANGED;
 }
@@ -1047,7 +1083,7 @@ static int list_dir(struct walk *w, const char *rel, char flag)
 	 * than that walk's start): it holds the same names, so the last
 	 * walk's record of it stands. */
 	char kind = '\0';
-	if (w->cache.current)
+	if (current_at(w, rel))
 		kind = cached_kind(w, rel);
 	if (kind && S_ISDIR(st.st_mode) && st.st_dev == w->root_st.st_dev &&
 	    !after(&CTIME(st), &w->cache.at))
@@ -1315,6 +1351,14 @@ static void cache_load(struct walk *w, const char *path, bool sorted)
 		at += strlen(r) + 1;
 		if (!r[0] || at > size + 1 || strlen(r) < 17)
 			continue;
+		if (r[0] == REC_COVERS) {
+			const char **nv = realloc(c->covers, (c->n_covers + 1) * sizeof(*nv));
+			if (!nv)
+				return;
+			c->covers = nv;
+			c->covers[c->n_covers++] = r + 17;
+			continue;
+		}
 		if (below) { /* BELOW itself is the top, "", and BELOW/x is x */
 			char *at_path = r + 17;
 			if (strncmp(at_path, below, bn) != 0 || (at_path[bn] && at_path[bn] != '/'))
@@ -1363,6 +1407,99 @@ static void cache_save(struct walk *w, const char *path, const struct timespec *
 		fprintf(f, "%s%c", w->recs.v[i], 0);
 	if (fclose(f) != 0 || rename(tmp, path) < 0)
 		unlink(tmp);
+}
+
+/* The records of the roots below ROOT in the registry, those that are
+ * what their header says (record_of), written as one record of ROOT into
+ * START: each one's entries beneath its root's path, and that path as
+ * REC_COVERS (all the record knows). Its walk's start is 1 (nothing is
+ * taken as unchanged since), and it was saved as the newest of them was.
+ * Whether one was made. */
+static bool below_records(const char *root, const char *start)
+{
+	cleanup_free char *any = cordon_sweep_record_path(root);
+	char *slash = any ? strrchr(any, '/') : NULL;
+	struct stat rst;
+	if (!slash || stat(root, &rst) < 0)
+		return false;
+	*slash = '\0';
+	DIR *d = opendir(any);
+	struct cordon_strv found = {0};
+	for (struct dirent *de; d && (de = readdir(d));) {
+		/* sweep-HASH alone: not a mark, a start record, a temporary */
+		if (strncmp(de->d_name, "sweep-", 6) != 0 || strchr(de->d_name, '.'))
+			continue;
+		char path[PATH_MAX + 300], head[PATH_MAX + 32];
+		snprintf(path, sizeof(path), "%s/%s", any, de->d_name);
+		int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		ssize_t n = fd >= 0 ? read(fd, head, sizeof(head) - 1) : -1;
+		if (fd >= 0)
+			close(fd);
+		if (n <= 0)
+			continue;
+		head[n] = '\0';
+		size_t mn = strlen(head);
+		const char *top = (size_t)n > mn + 1 ? head + mn + 1 : "";
+		if (top[0] == '/' && strcmp(top, root) != 0 && cordon_path_under(top, root) &&
+		    record_of(path, top) && cordon_strv_push(&found, path) < 0)
+			break;
+	}
+	if (d)
+		closedir(d);
+	bool made = false;
+	cleanup_free char *tmp = found.n ? cordon_join3(start, ".tmp", "") : NULL;
+	int fd = tmp ? open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600) : -1;
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (fd >= 0 && !f)
+		close(fd);
+	unsigned long long saved = 0;
+	struct cordon_strv recs = {0};
+	for (size_t i = 0; f && i < found.n; i++) {
+		size_t len = 0;
+		cleanup_free char *data = cordon_read_regular(found.v[i], CACHE_MAX, &len);
+		/* MAGIC \0 project \0 seconds \0 device \0 inode \0 saved \0 */
+		const char *field[6];
+		size_t at = 0;
+		for (int k = 0; data && k < 6; k++) {
+			field[k] = at < len ? data + at : "";
+			at += strlen(field[k]) + 1;
+		}
+		if (!data || at > len)
+			continue;
+		unsigned long long s = strtoull(field[5], NULL, 10);
+		saved = s > saved ? s : saved;
+		const char *rel = field[1] + strlen(root) + (strcmp(root, "/") != 0);
+		char *cover = NULL;
+		if (asprintf(&cover, "%c%016llx%s", REC_COVERS, 0ULL, rel) < 0 ||
+		    cordon_strv_push_take(&recs, cover) < 0)
+			break;
+		while (at < len) {
+			const char *r = data + at;
+			at += strlen(r) + 1;
+			char *joined = NULL;
+			if (strlen(r) < 17 || r[0] == REC_COVERS)
+				continue;
+			if (asprintf(&joined, "%.17s%s%s%s", r, rel, r[17] ? "/" : "", r + 17) <
+				    0 ||
+			    cordon_strv_push_take(&recs, joined) < 0)
+				break;
+		}
+	}
+	if (f && recs.n) {
+		qsort(recs.v, recs.n, sizeof(*recs.v), by_path);
+		fprintf(f, "%s%c%s%c%lld%c%llu%c%llu%c%llu%c", CACHE_MAGIC, 0, root, 0, 1LL, 0,
+			(unsigned long long)rst.st_dev, 0, (unsigned long long)rst.st_ino, 0, saved,
+			0);
+		for (size_t i = 0; i < recs.n; i++)
+			fprintf(f, "%s%c", recs.v[i], 0);
+	}
+	if (f && fclose(f) == 0 && recs.n && rename(tmp, start) == 0)
+		made = true;
+	else if (tmp)
+		(void)unlink(tmp);
+	cordon_strv_free(&recs);
+	cordon_strv_free(&found);
+	return made;
 }
 
 /* ---- what the repositories had as the session started ---- */
@@ -1462,6 +1599,7 @@ static void snapshot(struct cordon_sweep *s, const char *top)
 	}
 	free(w.cache.data);
 	free(w.cache.recs);
+	free(w.cache.covers);
 }
 
 /* What the config PATH had as the session started, if that was kept. */
@@ -3026,7 +3164,7 @@ static int judge_hg(struct walk *w, const char *rel, bool moved_in, struct cordo
 	    after(&CTIME(self), &w->s->since)) {
 		if (S_ISLNK(self.st_mode))
 			moved_in = true;
-		else if (w->cache.current)
+		else if (current_at(w, rel))
 			moved_in =
 				!cached_ino(w, rel, &ino) || ino != (unsigned long long)self.st_ino;
 		else
@@ -3163,8 +3301,10 @@ static int sweep_root(const struct cordon_sweep *session, const char *top, bool 
 	close(w.root);
 	free(w.cache.data);
 	free(w.cache.recs);
+	free(w.cache.covers);
 	free(w.latest.data);
 	free(w.latest.recs);
+	free(w.latest.covers);
 	cordon_strv_free(&w.recs);
 	cordon_strv_free(&w.todo);
 	cordon_strv_free(&w.found);

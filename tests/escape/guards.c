@@ -7370,6 +7370,7 @@ enum overlap {
 	OV_STALE,
 	OV_NESTED_KILLED, /* the first, in a directory of the second's, killed (round 28b F2) */
 	OV_OUTER_BEFORE,  /* the first, in the second's parent, ended before it started (F3) */
+	OV_INNER_BEFORE,  /* the first, in a directory of the second's, ended before (F3) */
 };
 
 /* Session I's body: (the first) stage the package at STAGE, or (the
@@ -7419,10 +7420,11 @@ static void stale_record(struct world *w)
 static void overlapping_first_sessions(const struct who *who, enum overlap how, bool ctl)
 {
 	static const char *const names[] = {"apart", "second",  "killed", "nested",
-					    "stale", "nkilled", "outer"};
-	bool nested = how == OV_NESTED || how == OV_NESTED_KILLED;
+					    "stale", "nkilled", "outer",  "inner"};
+	bool nested = how == OV_NESTED || how == OV_NESTED_KILLED || how == OV_INNER_BEFORE;
 	bool killed = how == OV_KILLED || how == OV_NESTED_KILLED;
 	bool outer = how == OV_OUTER_BEFORE;
+	bool before = outer || how == OV_INNER_BEFORE; /* the first ended before the next */
 	struct world w;
 	char *name = fmt("ov%s%s", names[how], ctl ? "c" : "");
 	git_world(&w, who, name);
@@ -7457,15 +7459,15 @@ static void overlapping_first_sessions(const struct who *who, enum overlap how, 
 			kill(pids[0], SIGKILL);
 			waitpid(pids[0], &st, 0);
 		}
-		if (i == 0 && outer) { /* (ended, and recorded, before the next) */
-			struct run_result r = outside(&w, "touch go0");
+		if (i == 0 && before) { /* (ended, and recorded, before the next) */
+			struct run_result r = outside(&w, "touch %s/go0", first);
 			run_free(&r);
 			cr_assert_eq(waitpid(pids[0], &st, 0), pids[0]);
 		}
 	}
 	/* Each ends in turn, the first's sweep recording the project (or, the
 	 * first killed, the second's), the last moving the package in. */
-	for (int i = killed || outer; i < n; i++) {
+	for (int i = killed || before; i < n; i++) {
 		struct run_result r = outside(&w, "touch %s/go%d", i ? last : first, i);
 		run_free(&r);
 		int st;
@@ -7507,11 +7509,12 @@ BOTH_USERS(guards, a_plant_staged_by_an_overlapping_session_elsewhere_is_judged,
 	overlapping_first_sessions(who, OV_NESTED, true);
 }
 
-BOTH_USERS(guards, a_plant_staged_by_a_session_above_or_killed_below_is_judged, .timeout = 120)
+BOTH_USERS(guards, a_plant_staged_by_a_session_above_or_below_is_judged, .timeout = 120)
 {
 	overlapping_first_sessions(who, OV_NESTED_KILLED, false);
 	overlapping_first_sessions(who, OV_OUTER_BEFORE, false);
-	overlapping_first_sessions(who, OV_OUTER_BEFORE, true);
+	overlapping_first_sessions(who, OV_INNER_BEFORE, false);
+	overlapping_first_sessions(who, OV_INNER_BEFORE, true);
 }
 
 /* A session in a directory of another session's project keeps its
