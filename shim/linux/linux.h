@@ -109,4 +109,12 @@ void cordon_remove_tree(const char *path);
 int cordon_cgroup_sweep(const char *path, int min_age_s);
 #define CORDON_SWEEP_AGE_S 60
 
+/* A child that holds copies of this process's descriptors until it is
+ * let go: the last close of some (an inotify instance waits for an SRCU
+ * grace period; a removed directory frees its inode) is then paid by the
+ * child, after this process has closed its own and gone on. The write
+ * end of the pipe that lets it go (close it once this process's copies
+ * are closed), or -1 where no child could be made. */
+int cordon_close_later(void);
+
 #endif

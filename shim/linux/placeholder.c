@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cordon/guard.h"
+#include "linux.h"
 
 #include "../util.h"
 
@@ -210,11 +211,17 @@ static bool still_there(const struct cordon_placeholder *p, const char *name)
  * go of its own pays for it, after this process has ended. */
 static void forget_removed(struct cordon_placeholders *h, size_t defer)
 {
+	int hand = defer >= 4 ? cordon_close_later() : -1;
+	cordon_placeholders_forget(h);
+	if (hand >= 0)
+		close(hand);
+}
+
+int cordon_close_later(void)
+{
 	int hand[2];
-	if (defer < 4 || pipe2(hand, O_CLOEXEC) < 0) {
-		cordon_placeholders_forget(h);
-		return;
-	}
+	if (pipe2(hand, O_CLOEXEC) < 0)
+		return -1;
 	pid_t pid = fork();
 	if (pid == 0) {
 		char c;
@@ -224,8 +231,11 @@ static void forget_removed(struct cordon_placeholders *h, size_t defer)
 		_exit(0);
 	}
 	close(hand[0]);
-	cordon_placeholders_forget(h);
-	close(hand[1]);
+	if (pid < 0) {
+		close(hand[1]);
+		return -1;
+	}
+	return hand[1];
 }
 
 void cordon_placeholders_release(struct cordon_placeholders *h, bool ended,

@@ -68,6 +68,7 @@
 #include "cordon/guard.h"
 #include "cordon/strv.h"
 #include "cordon/sweep.h"
+#include "linux.h"
 #include "util.h"
 
 struct kept {
@@ -1287,21 +1288,12 @@ void cordon_reguard_stop(void)
 	/* The inotify instance's last close waits for an SRCU grace period
 	 * (10-15 ms here), and the launcher's exit would: a child that holds
 	 * a copy until this process has let go of its own pays it. */
-	int hand[2];
-	if (g.inotify >= 0 && !g.marked) {
-		close(g.inotify); /* no mark: no grace period to wait for */
-	} else if (g.inotify >= 0 && pipe2(hand, O_CLOEXEC) == 0) {
-		pid_t pid = fork();
-		if (pid == 0) {
-			char c;
-			close(hand[1]);
-			while (read(hand[0], &c, 1) < 0 && errno == EINTR)
-				;
-			_exit(0);
-		}
-		close(hand[0]);
+	if (g.inotify >= 0) {
+		/* (No mark: no grace period to wait for.) */
+		int hand = g.marked ? cordon_close_later() : -1;
 		close(g.inotify);
-		close(hand[1]);
+		if (hand >= 0)
+			close(hand);
 	}
 	g.inotify = -1;
 	g.marked = false;

@@ -6772,6 +6772,40 @@ BOTH_USERS(guards, vim_project_files_in_subdirectories_are_moved_aside, .timeout
 static const char omz_plant[] = "echo \"X=\\$(touch $M-top)\" >> .env; echo top $?\n"
 				"echo \"X=\\$(touch $M-sub)\" > sub/.env; echo sub $?\n";
 
+/* W's world after its zsh setup: the plant made inside, then zsh run
+ * outside entering the project and its sub/ (and, for the control,
+ * with protected_paths []); SAID, if not NULL, is said as it starts. */
+static void omz_enter_after_plant(struct world *w, const char *said)
+{
+	const char *tags[] = {"deny", "ctl"};
+	for (int ctl = 0; ctl < 2; ctl++) {
+		if (ctl) {
+			struct run_result c = sh_outside(w, "rm -f sub/.env*; echo A=1 > .env");
+			run_free(&c);
+			set_config(w, ", \"protected_paths\": []");
+		}
+		char *script = plant(w, tags[ctl], "", omz_plant);
+		struct run_result r = sh_in(w, NULL, "%s", script);
+		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
+		cr_assert(strstr(r.out, "sub 0"), "the plant did not run\n%s", diag);
+		cr_expect(ctl || !said || strstr(r.err, said), "not said\n%s", diag);
+		run_free(&r);
+		char *enter = fmt("zsh -ic 'cd %s; cd %s/sub' </dev/null >/dev/null 2>&1; true",
+				  w->proj, w->proj);
+		r = sh_outside(w, enter);
+		run_free(&r);
+		bool top = marked(w, tags[ctl], "top"), sub = marked(w, tags[ctl], "sub");
+		if (ctl)
+			cr_expect(top && sub, "control: zsh outside did not run them (%d%d)\n%s",
+				  top, sub, diag);
+		else
+			cr_expect(!top && !sub,
+				  "zsh outside ran what the session planted (%d%d)\n%s", top, sub,
+				  diag);
+		free(enter), free(diag), free(script);
+	}
+}
+
 BOTH_USERS(guards, what_oh_my_zshs_dotenv_plugin_exports_is_kept, .timeout = 60)
 {
 	struct world w;
@@ -6785,32 +6819,7 @@ BOTH_USERS(guards, what_oh_my_zshs_dotenv_plugin_exports_is_kept, .timeout = 60)
 	free(write_file(w.proj, ".env", "A=1\n"));
 	free(write_file(w.proj, "sub/README", "sub\n"));
 	world_give(&w);
-	const char *tags[] = {"deny", "ctl"};
-	for (int ctl = 0; ctl < 2; ctl++) {
-		if (ctl) {
-			struct run_result c = sh_outside(&w, "rm -f sub/.env*; echo A=1 > .env");
-			run_free(&c);
-			set_config(&w, ", \"protected_paths\": []");
-		}
-		char *script = plant(&w, tags[ctl], "", omz_plant);
-		struct run_result r = sh_in(&w, NULL, "%s", script);
-		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
-		cr_assert(strstr(r.out, "sub 0"), "the plant did not run\n%s", diag);
-		run_free(&r);
-		char *enter = fmt("zsh -ic 'cd %s; cd %s/sub' </dev/null >/dev/null 2>&1; true",
-				  w.proj, w.proj);
-		r = sh_outside(&w, enter);
-		run_free(&r);
-		bool top = marked(&w, tags[ctl], "top"), sub = marked(&w, tags[ctl], "sub");
-		if (ctl)
-			cr_expect(top && sub, "control: zsh outside did not run them (%d%d)\n%s",
-				  top, sub, diag);
-		else
-			cr_expect(!top && !sub,
-				  "zsh outside ran what the session planted (%d%d)\n%s", top, sub,
-				  diag);
-		free(enter), free(diag), free(script);
-	}
+	omz_enter_after_plant(&w, NULL);
 	free(list);
 	world_free(&w);
 }
@@ -6831,34 +6840,7 @@ BOTH_USERS(guards, oh_my_zshs_dotenv_told_not_to_ask_exports_nothing_planted, .t
 	free(write_file(w.proj, ".env", "A=1\n"));
 	free(write_file(w.proj, "sub/README", "sub\n"));
 	world_give(&w);
-	const char *tags[] = {"deny", "ctl"};
-	for (int ctl = 0; ctl < 2; ctl++) {
-		if (ctl) {
-			struct run_result c = sh_outside(&w, "rm -f sub/.env*; echo A=1 > .env");
-			run_free(&c);
-			set_config(&w, ", \"protected_paths\": []");
-		}
-		char *script = plant(&w, tags[ctl], "", omz_plant);
-		struct run_result r = sh_in(&w, NULL, "%s", script);
-		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
-		cr_assert(strstr(r.out, "sub 0"), "the plant did not run\n%s", diag);
-		cr_expect(ctl || strstr(r.err, "ZSH_DOTENV_PROMPT=false, in"), "not said\n%s",
-			  diag);
-		run_free(&r);
-		char *enter = fmt("zsh -ic 'cd %s; cd %s/sub' </dev/null >/dev/null 2>&1; true",
-				  w.proj, w.proj);
-		r = sh_outside(&w, enter);
-		run_free(&r);
-		bool top = marked(&w, tags[ctl], "top"), sub = marked(&w, tags[ctl], "sub");
-		if (ctl)
-			cr_expect(top && sub, "control: zsh outside did not run them (%d%d)\n%s",
-				  top, sub, diag);
-		else
-			cr_expect(!top && !sub,
-				  "zsh outside ran what the session planted (%d%d)\n%s", top, sub,
-				  diag);
-		free(enter), free(diag), free(script);
-	}
+	omz_enter_after_plant(&w, "ZSH_DOTENV_PROMPT=false, in");
 	world_free(&w);
 }
 
