@@ -2164,8 +2164,8 @@ static bool zsh_sets(const char *line, const char *var, char *out, size_t size)
 	if (line[strspn(line, " \t")] == '#')
 		return false;
 	for (const char *at = strstr(line, var); at; at = strstr(at + 1, var)) {
-		char before = at > line ? at[-1] : ' ';
-		if (isalnum((unsigned char)before) || before == '_')
+		unsigned char before = at > line ? (unsigned char)at[-1] : ' ';
+		if (isalnum(before) || before == '_')
 			continue;
 		const char *v = at + vn;
 		if (v[0] == ':' && v[1] == '=')
@@ -2173,9 +2173,9 @@ static bool zsh_sets(const char *line, const char *var, char *out, size_t size)
 		if (v[0] != '=')
 			continue;
 		v++;
-		char q = v[0] == '"' || v[0] == '\'' ? v[0] : 0;
-		v += q != 0;
-		size_t n = q ? strcspn(v, q == '"' ? "\"" : "'") : strcspn(v, " \t;}#)|&");
+		const char *ends = v[0] == '"' ? "\"" : v[0] == '\'' ? "'" : " \t;}#)|&";
+		v += ends[1] == '\0'; /* (quoted) */
+		size_t n = strcspn(v, ends);
 		if (n + 1 > size)
 			continue;
 		memcpy(out, v, n);

@@ -146,8 +146,8 @@ static inline char *cordon_join3(const char *a, const char *b, const char *c)
 	size_t na = strlen(a), nb = strlen(b), nc = strlen(c);
 	char *s = malloc(na + nb + nc + 1);
 	if (s) {
-		memcpy(s, a, na);
-		memcpy(s + na, b, nb);
+		memcpy(s, a, na + 1);
+		memcpy(s + na, b, nb + 1);
 		memcpy(s + na + nb, c, nc + 1);
 	}
 	return s;
