@@ -758,6 +758,7 @@ struct walk {
 	struct cordon_strv found; /* git dirs and .git entries, relative */
 	struct cordon_strv local; /* the cordon_sweep.local names below the top, relative */
 	struct cordon_strv hg;    /* the .hg directories below the top, relative, flagged */
+	struct cordon_strv laid;  /* links the session laid to a directory holding local names */
 	struct cordon_strv shut;  /* directories that could not be read, relative */
 	size_t n_shut;
 	struct cache cache; /* the last walk's, or not valid */
@@ -923,6 +924,51 @@ static int push_kept(struct walk *w, const char *dotgit)
 	return e;
 }
 
+/* Whether the directory FD (owned) holds one of S's local names, within
+ * DEPTH levels more and *BUDGET entries. */
+static bool holds_local(const struct cordon_sweep *s, int fd, int depth, int *budget)
+{
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return false;
+	}
+	bool found = false;
+	for (struct dirent *de; !found && (de = readdir(d)) && (*budget)-- > 0;) {
+		if (cordon_dot_or_dotdot(de->d_name))
+			continue;
+		/* (A repository there too: git run in the link's name uses it.) */
+		found = cordon_strv_contains(&s->local, de->d_name) ||
+			strcasecmp(de->d_name, ".git") == 0 || strcasecmp(de->d_name, ".hg") == 0;
+		if (!found && depth > 0 && (de->d_type == DT_DIR || de->d_type == DT_UNKNOWN)) {
+			int sub = openat(dirfd(d), de->d_name,
+					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			found = sub >= 0 && holds_local(s, sub, depth - 1, budget);
+		}
+	}
+	closedir(d);
+	return found;
+}
+
+/* NAME, a link in the directory being listed: one the session laid (since
+ * its start) to a directory reaches what lies there by its own name, a
+ * package in node_modules where nothing is judged too (round 28c F3: ln
+ * -s node_modules/pkg lib, and vim in lib ran the .exrc staged there).
+ * Kept for judge_laid where that directory holds a local name. */
+static int laid_to_local(struct walk *w, const char *name)
+{
+	struct stat lst, st;
+	if (!w->s->local.n || fstatat(w->fd, name, &lst, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    !S_ISLNK(lst.st_mode) || !after(&CTIME(lst), &w->s->since) ||
+	    fstatat(w->fd, name, &st, 0) < 0 || !S_ISDIR(st.st_mode))
+		return 0;
+	int budget = 4096;
+	int fd = openat(w->fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || !holds_local(w->s, fd, 3, &budget))
+		return 0;
+	return push_joined(w, &w->laid, ABOVE_NEW, w->rel, name);
+}
+
 static int visit(const char *name, unsigned char type, void *arg)
 {
 	struct walk *w = arg;
@@ -959,6 +1005,8 @@ static int visit(const char *name, unsigned char type, void *arg)
 		int e = push_joined(w, &w->local, local_above(w), w->rel, name);
 		return e < 0 ? e : record(w, REC_LOCAL, 0, w->rel, name); /* (judge_local) */
 	}
+	if (!dotgit && type == DT_LNK)
+		return laid_to_local(w, name);
 	if (!dotgit)
 		return type == DT_DIR ? push_joined(w, &w->todo, below(w), w->rel, name) : 0;
 	int e = push_joined(w, &w->found, below(w), w->rel, name);
@@ -1085,7 +1133,14 @@ static int list_dir(struct walk *w, const char *rel, char flag)
 	char kind = '\0';
 	if (current_at(w, rel))
 		kind = cached_kind(w, rel);
-	if (kind && S_ISDIR(st.st_mode) && st.st_dev == w->root_st.st_dev &&
+	/* (The very directory the record saw there: one moved in with its
+	 * parent keeps its own old change time, and its listing was taken
+	 * for the one it replaced, round 28c: `mv a a.old; mv b a`, then
+	 * a/src/lib/.exrc, with b/src/lib unknown to the record, was never
+	 * walked.) */
+	unsigned long long was = 0;
+	if (kind && S_ISDIR(st.st_mode) && st.st_dev == w->root_st.st_dev && !w->fresh &&
+	    cached_ino(w, rel, &was) && was == (unsigned long long)st.st_ino &&
 	    !after(&CTIME(st), &w->cache.at))
 		return reuse(w, rel, kind, &st);
 	int fd = cordon_fs_open_beneath(w->root, rel);
@@ -1454,9 +1509,17 @@ static bool below_records(const char *root, const char *start)
 		close(fd);
 	unsigned long long saved = 0;
 	struct cordon_strv recs = {0};
+	size_t total = 0;
 	for (size_t i = 0; f && i < found.n; i++) {
 		size_t len = 0;
-		cleanup_free char *data = cordon_read_regular(found.v[i], CACHE_MAX, &len);
+		/* (All of them within what one record may be: the start record
+		 * made of them is one, round 28c F5.) */
+		cleanup_free char *data =
+			total < CACHE_MAX / 2 ? cordon_read_regular(found.v[i], CACHE_MAX / 2, &len)
+					      : NULL;
+		total += len;
+		if (total > CACHE_MAX / 2)
+			break;
 		/* MAGIC \0 project \0 seconds \0 device \0 inode \0 saved \0 */
 		const char *field[6];
 		size_t at = 0;
@@ -3200,6 +3263,29 @@ static int judge_hg(struct walk *w, const char *rel, bool moved_in, struct cordo
 	return moved;
 }
 
+/* REL, a link the session laid to a directory holding a local name
+ * (laid_to_local): moved aside, so that the name leads nowhere. 1 if it
+ * was. */
+static int judge_laid(struct walk *w, const char *rel, struct cordon_strv *said)
+{
+	char path[PATH_MAX * 2];
+	if (snprintf(path, sizeof(path), "%s/%s", w->top, rel) >= PATH_MAX ||
+	    written_by_choice(w->s, w->top, path))
+		return 0;
+	/* (Still: what lay there in the project was judged first, and may
+	 * have been moved aside itself.) */
+	int budget = 4096;
+	int fd = openat(w->root, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || !holds_local(w->s, fd, 3, &budget))
+		return 0;
+	char head[320];
+	snprintf(head, sizeof(head), "%s laid the link", maker(w));
+	return disarm(w->s, path, head,
+		      "to a directory holding a name that an editor, an agent, a shell or a tool "
+		      "started there outside obeys (vim with 'exrc', VS Code's tasks, direnv, ...)",
+		      said);
+}
+
 /* Walk the root TOP, and judge what was found: how many were moved
  * aside. */
 static int sweep_root(const struct cordon_sweep *session, const char *top, bool ended, char *buf,
@@ -3248,9 +3334,11 @@ static int sweep_root(const struct cordon_sweep *session, const char *top, bool 
 	struct timespec at;
 	this_second(&at); /* a change in this second is read again next time */
 	cleanup_free char *cache = cordon_sweep_record_path(top);
-	/* (The record as this session started; judged from an earlier
-	 * session's start, the last one.) */
-	cleanup_free char *start = from.earlier ? NULL : own_start(top);
+	/* (The record as this session started: also judged from an earlier
+	 * session's start, as what it saved before that start still tells,
+	 * cache_load's `current`; round 28c F2 had a borrowed record dropped
+	 * so, and the plant judged by times alone.) */
+	cleanup_free char *start = own_start(top);
 	if (start && access(start, F_OK) == 0) {
 		cache_load(&w, cache, true);
 		w.latest = w.cache;
@@ -3269,6 +3357,8 @@ static int sweep_root(const struct cordon_sweep *session, const char *top, bool 
 		moved += judge_repo(&w, w.found.v[i], said);
 	for (size_t i = 0; i < w.local.n; i++)
 		moved += judge_local(&w, w.local.v[i] + 1, w.local.v[i][0] == ABOVE_NEW, said);
+	for (size_t i = 0; i < w.laid.n; i++)
+		moved += judge_laid(&w, w.laid.v[i] + 1, said);
 	for (size_t i = 0; i < w.hg.n; i++)
 		moved += judge_hg(&w, w.hg.v[i] + 1, w.hg.v[i][0] == ABOVE_NEW, said);
 	for (size_t i = w.n_opened; i-- > 0;) { /* deepest first */
@@ -3310,6 +3400,7 @@ static int sweep_root(const struct cordon_sweep *session, const char *top, bool 
 	cordon_strv_free(&w.found);
 	cordon_strv_free(&w.local);
 	cordon_strv_free(&w.hg);
+	cordon_strv_free(&w.laid);
 	cordon_strv_free(&w.shut);
 	cordon_strv_free(&w.skip);
 	return moved;

@@ -7353,6 +7353,7 @@ enum overlap {
 	OV_NESTED_KILLED, /* the first, in a directory of the second's, killed (round 28b F2) */
 	OV_OUTER_BEFORE,  /* the first, in the second's parent, ended before it started (F3) */
 	OV_INNER_BEFORE,  /* the first, in a directory of the second's, ended before (F3) */
+	OV_INNER_RUNNING, /* the same, with another session running there meanwhile (28c F2) */
 };
 
 /* Session I's body: (the first) stage the package at STAGE, or (the
@@ -7401,12 +7402,14 @@ static void stale_record(struct world *w)
 
 static void overlapping_first_sessions(const struct who *who, enum overlap how, bool ctl)
 {
-	static const char *const names[] = {"apart", "second",  "killed", "nested",
-					    "stale", "nkilled", "outer",  "inner"};
-	bool nested = how == OV_NESTED || how == OV_NESTED_KILLED || how == OV_INNER_BEFORE;
+	static const char *const names[] = {"apart",   "second", "killed", "nested", "stale",
+					    "nkilled", "outer",  "inner",  "irun"};
+	bool nested = how == OV_NESTED || how == OV_NESTED_KILLED || how == OV_INNER_BEFORE ||
+		      how == OV_INNER_RUNNING;
 	bool killed = how == OV_KILLED || how == OV_NESTED_KILLED;
 	bool outer = how == OV_OUTER_BEFORE;
-	bool before = outer || how == OV_INNER_BEFORE; /* the first ended before the next */
+	/* (The first ended before the next started.) */
+	bool before = outer || how == OV_INNER_BEFORE || how == OV_INNER_RUNNING;
 	struct world w;
 	char *name = fmt("ov%s%s", names[how], ctl ? "c" : "");
 	git_world(&w, who, name);
@@ -7418,16 +7421,17 @@ static void overlapping_first_sessions(const struct who *who, enum overlap how, 
 	char *tag = fmt("%s%s", names[how], ctl ? "-ctl" : "");
 	if (ctl)
 		set_config(&w, ", \"protected_paths\": []");
-	int n = how == OV_KILLED ? 3 : 2;
+	int n = how == OV_KILLED || how == OV_INNER_RUNNING ? 3 : 2;
 	pid_t pids[3];
 	char *inner = path_join(w.proj, "inner");
 	/* The first session's project, and the last one's. */
 	const char *first = nested ? inner : w.proj, *last = outer ? inner : w.proj;
+	const char *mid = how == OV_INNER_RUNNING ? inner : w.proj; /* a third one's */
 	const char *stage = outer ? "inner/node_modules/pkg" : "node_modules/pkg";
 	const char *from = nested ? "inner/node_modules/pkg" : "node_modules/pkg";
 	for (int i = 0; i < n; i++) {
 		char *body = overlap_body(&w, tag, i, i == n - 1, stage, from);
-		const char *proj = i == 0 ? first : last;
+		const char *proj = i == 0 ? first : i == n - 1 ? last : mid;
 		char *argv[] = {CORDON_BIN, "run",     "--config", w.cfg, "--project", (char *)proj,
 				"--",       "/bin/sh", "-c",       body,  NULL};
 		pids[i] = world_spawn(&w, argv, proj);
@@ -7450,7 +7454,11 @@ static void overlapping_first_sessions(const struct who *who, enum overlap how, 
 	/* Each ends in turn, the first's sweep recording the project (or, the
 	 * first killed, the second's), the last moving the package in. */
 	for (int i = killed || before; i < n; i++) {
-		struct run_result r = outside(&w, "touch %s/go%d", i ? last : first, i);
+		struct run_result r = outside(&w, "touch %s/go%d",
+					      i == 0       ? first
+					      : i == n - 1 ? last
+							   : mid,
+					      i);
 		run_free(&r);
 		int st;
 		cr_assert_eq(waitpid(pids[i], &st, 0), pids[i]);
@@ -7496,6 +7504,7 @@ BOTH_USERS(guards, a_plant_staged_by_a_session_above_or_below_is_judged, .timeou
 	overlapping_first_sessions(who, OV_NESTED_KILLED, false);
 	overlapping_first_sessions(who, OV_OUTER_BEFORE, false);
 	overlapping_first_sessions(who, OV_INNER_BEFORE, false);
+	overlapping_first_sessions(who, OV_INNER_RUNNING, false);
 	overlapping_first_sessions(who, OV_INNER_BEFORE, true);
 }
 
@@ -7617,6 +7626,95 @@ BOTH_USERS(guards, an_empty_plant_filled_through_a_second_name_runs_nothing, .ti
 		free(diag), free(body);
 	}
 	free(other);
+	world_free(&w);
+}
+
+/* A link the session lays to a directory where nothing is judged (a
+ * package in node_modules) reaches what is there by its own name: round
+ * 28c F3 staged a .exrc in node_modules/pkg and laid lib -> it, and vim
+ * outside in lib ran it. The link is moved aside as the session ends.
+ * Control: protected_paths []. */
+BOTH_USERS(guards, a_link_laid_to_a_staged_package_runs_nothing, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "glaid");
+	free(write_file(w.home, ".vimrc", "set exrc\nset nocompatible\n"));
+	world_give(&w);
+	const char *tags[] = {"deny", "ctl"};
+	for (int ctl = 0; ctl < 2; ctl++) {
+		if (ctl) {
+			struct run_result c = outside(&w, "rm -rf node_modules lib*");
+			run_free(&c);
+			set_config(&w, ", \"protected_paths\": []");
+		}
+		char *script =
+			plant(&w, tags[ctl], "",
+			      "mkdir -p node_modules/pkg && echo \"call writefile([], "
+			      "'$M-laid')\" > node_modules/pkg/.exrc && ln -s node_modules/pkg "
+			      "lib; echo laid $?\n");
+		struct run_result r = sh_in(&w, NULL, "%s", script);
+		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
+		cr_assert(strstr(r.out, "laid 0"), "the plant did not land\n%s", diag);
+		run_free(&r);
+		struct run_result v = sh_outside(
+			&w,
+			"cd lib 2>/dev/null && TERM=dumb vim -c q </dev/null >/dev/null 2>&1; true");
+		run_free(&v);
+		if (ctl) {
+			cr_expect(marked(&w, tags[ctl], "laid"),
+				  "control: vim outside ran nothing\n%s", diag);
+		} else {
+			cr_expect_not(marked(&w, tags[ctl], "laid"),
+				      "vim outside ran what the laid link reached\n%s", diag);
+			cr_expect(present(w.proj, "lib.cordon-disarmed"), "not moved aside\n%s",
+				  diag);
+		}
+		free(diag), free(script);
+	}
+	world_free(&w);
+}
+
+/* A directory moved in with its parent keeps its own old change time:
+ * its listing is not the record's of the one it replaced (round 28c F1:
+ * `mv x x.old; mv y x`, then x/src/lib/.exrc, where y/src/lib was
+ * unknown to the record of x/src, was never walked, and vim outside ran
+ * it). Control: protected_paths []. */
+BOTH_USERS(guards, a_directory_swapped_in_below_a_moved_one_is_walked, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gswap");
+	free(write_file(w.home, ".vimrc", "set exrc\nset nocompatible\n"));
+	free(write_file(w.proj, "x/src/README", "x\n"));
+	free(write_file(w.proj, "y/src/lib/README", "y\n"));
+	world_give(&w);
+	usleep(1100 * 1000); /* (older than the record: its listing is reused) */
+	struct run_result r = sh_in(&w, NULL, "%s", "true"); /* the first walk, recorded */
+	run_free(&r);
+	usleep(1100 * 1000);
+	const char *tags[] = {"deny", "ctl"};
+	for (int ctl = 0; ctl < 2; ctl++) {
+		if (ctl) {
+			r = outside(&w, "rm -rf x y && mv x.old x && mkdir -p y/src/lib");
+			run_free(&r);
+			set_config(&w, ", \"protected_paths\": []");
+		}
+		char *script = plant(&w, tags[ctl], "",
+				     "mv x x.old && mv y x && echo \"call writefile([], "
+				     "'$M-swap')\" > x/src/lib/.exrc; echo swapped $?\n");
+		r = sh_in(&w, NULL, "%s", script);
+		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
+		cr_assert(strstr(r.out, "swapped 0"), "the plant did not land\n%s", diag);
+		run_free(&r);
+		vim_in(&w, "x/src/lib");
+		if (ctl)
+			cr_expect(marked(&w, tags[ctl], "swap"),
+				  "control: vim outside ran nothing\n%s", diag);
+		else
+			cr_expect_not(marked(&w, tags[ctl], "swap"),
+				      "vim outside ran a .exrc below a directory moved in\n%s",
+				      diag);
+		free(diag), free(script);
+	}
 	world_free(&w);
 }
 
