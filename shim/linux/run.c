@@ -374,8 +374,6 @@ static void list_session(struct run *r)
 	drop_code_pages();
 }
 
-/* Until the command exits, the terminal hangs up or the keeper dies; the
- * terminating signals sent to us go on to the command. */
 /* The main stack below this frame given back to the system: the launch
  * went deep (the policy, the plans, the sweep's snapshot: ~150 KiB of it
  * stays resident), and the wait that follows needs a few pages (what it
@@ -391,7 +389,8 @@ static void trim_stack(void)
 		n += got;
 	if (fd >= 0)
 		close(fd);
-	if (n <= 0)
+	/* (The main thread's alone: [stack] is its.) */
+	if (n <= 0 || syscall(SYS_gettid) != getpid())
 		return;
 	maps[n] = '\0';
 	char *line = strstr(maps, " [stack]");
@@ -405,6 +404,8 @@ static void trim_stack(void)
 		(void)madvise((void *)lo, keep - lo, MADV_DONTNEED);
 }
 
+/* Until the command exits, the terminal hangs up or the keeper dies; the
+ * terminating signals sent to us go on to the command. */
 static void wait_for_end(struct run *r)
 {
 	long list_at = now_ms() + CORDON_CONFIRM_DELAY_MS;
