@@ -423,16 +423,25 @@ static void sweep_forget_beneath(const char *dir)
 	size_t n = strlen(dir);
 	if (glob(pattern, 0, NULL, &g) == 0)
 		for (size_t i = 0; i < g.gl_pathc; i++) {
-			if (strstr(g.gl_pathv[i], ".pending-"))
-				continue;
 			char head[PATH_MAX + 64] = {0};
 			int fd = open(g.gl_pathv[i], O_RDONLY | O_CLOEXEC);
 			ssize_t got = fd >= 0 ? read(fd, head, sizeof(head) - 1) : -1;
 			if (fd >= 0)
 				close(fd);
-			const char *top = got > 0 ? memchr(head, '\0', (size_t)got) : NULL;
-			if (top && strncmp(top + 1, dir, n) == 0 &&
-			    (top[1 + n] == '/' || top[1 + n] == '\0'))
+			/* A mark holds its root on its second line (one left by a
+			 * session killed in a root with no record of its own). */
+			bool mark = strstr(g.gl_pathv[i], ".pending-") != NULL;
+			const char *top = got <= 0 ? NULL
+					  : mark   ? memchr(head, '\n', (size_t)got)
+						   : memchr(head, '\0', (size_t)got);
+			if (top && mark)
+				head[strcspn(head, "\n") + 1 + strcspn(top + 1, "\n")] = '\0';
+			if (!top || strncmp(top + 1, dir, n) != 0 ||
+			    (top[1 + n] != '/' && top[1 + n] != '\0'))
+				continue;
+			if (mark)
+				unlink(g.gl_pathv[i]);
+			else
 				sweep_forget(top + 1);
 		}
 	globfree(&g);
