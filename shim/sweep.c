@@ -924,6 +924,8 @@ static int push_kept(struct walk *w, const char *dotgit)
 	return e;
 }
 
+static bool session_writable(const struct cordon_sweep *s, const char *dir);
+
 /* Whether the directory FD (owned) holds one of S's local names, within
  * DEPTH levels more and *BUDGET entries. */
 static bool holds_local(const struct cordon_sweep *s, int fd, int depth, int *budget)
@@ -962,8 +964,14 @@ static int laid_to_local(struct walk *w, const char *name)
 	    !S_ISLNK(lst.st_mode) || !after(&CTIME(lst), &w->s->since) ||
 	    fstatat(w->fd, name, &st, 0) < 0 || !S_ISDIR(st.st_mode))
 		return 0;
+	/* (Only where the session could have written: a link to a checkout
+	 * of the user's elsewhere, with its .git, is theirs to use.) */
+	char at[PATH_MAX * 2];
+	snprintf(at, sizeof(at), "%s/%s%s%s", w->top, w->rel, w->rel[0] ? "/" : "", name);
 	int budget = 4096;
-	int fd = openat(w->fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = session_writable(w->s, at)
+			 ? openat(w->fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+			 : -1;
 	if (fd < 0 || !holds_local(w->s, fd, 3, &budget))
 		return 0;
 	return push_joined(w, &w->laid, ABOVE_NEW, w->rel, name);

@@ -7639,19 +7639,24 @@ BOTH_USERS(guards, a_link_laid_to_a_staged_package_runs_nothing, .timeout = 60)
 	struct world w;
 	git_world(&w, who, "glaid");
 	free(write_file(w.home, ".vimrc", "set exrc\nset nocompatible\n"));
+	free(write_file(w.outside, "co/.git/HEAD", "ref: refs/heads/main\n"));
 	world_give(&w);
 	const char *tags[] = {"deny", "ctl"};
 	for (int ctl = 0; ctl < 2; ctl++) {
 		if (ctl) {
-			struct run_result c = outside(&w, "rm -rf node_modules lib*");
+			struct run_result c = outside(&w, "rm -rf node_modules lib* co");
 			run_free(&c);
 			set_config(&w, ", \"protected_paths\": []");
 		}
+		/* (And one to a checkout of the user's elsewhere, which the
+		 * session could not write: left.) */
+		char *vars = fmt("CO=%s/co", w.outside);
 		char *script =
-			plant(&w, tags[ctl], "",
+			plant(&w, tags[ctl], vars,
 			      "mkdir -p node_modules/pkg && echo \"call writefile([], "
 			      "'$M-laid')\" > node_modules/pkg/.exrc && ln -s node_modules/pkg "
-			      "lib; echo laid $?\n");
+			      "lib && ln -s \"$CO\" co; echo laid $?\n");
+		free(vars);
 		struct run_result r = sh_in(&w, NULL, "%s", script);
 		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
 		cr_assert(strstr(r.out, "laid 0"), "the plant did not land\n%s", diag);
@@ -7668,6 +7673,8 @@ BOTH_USERS(guards, a_link_laid_to_a_staged_package_runs_nothing, .timeout = 60)
 				      "vim outside ran what the laid link reached\n%s", diag);
 			cr_expect(present(w.proj, "lib.cordon-disarmed"), "not moved aside\n%s",
 				  diag);
+			cr_expect(present(w.proj, "co"),
+				  "the link to the user's checkout was moved\n%s", diag);
 		}
 		free(diag), free(script);
 	}
