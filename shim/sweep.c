@@ -928,24 +928,40 @@ static bool session_writable(const struct cordon_sweep *s, const char *dir);
 
 /* Whether the directory FD (owned) holds one of S's local names, within
  * DEPTH levels more and *BUDGET entries. */
+/* The levels and entries a local name is read to (look_local), and what
+ * a link the session laid leads to (holds_local). */
+#define LOCAL_DEPTH  8
+#define LOCAL_BUDGET 16384
+
+/* Whether the directory FD (owned) may hold one of S's local names, a
+ * .git or a .hg: found within DEPTH levels more and *BUDGET entries, or
+ * not looked through to its end (past them, or unreadable: round 28d put
+ * the .exrc four levels down, and 26,854th of 40,000). */
 static bool holds_local(const struct cordon_sweep *s, int fd, int depth, int *budget)
 {
 	DIR *d = fdopendir(fd);
 	if (!d) {
 		close(fd);
-		return false;
+		return true;
 	}
 	bool found = false;
-	for (struct dirent *de; !found && (de = readdir(d)) && (*budget)-- > 0;) {
+	for (struct dirent *de; !found && (de = readdir(d));) {
 		if (cordon_dot_or_dotdot(de->d_name))
 			continue;
+		if ((*budget)-- <= 0) {
+			found = true; /* (more than was looked at) */
+			break;
+		}
 		/* (A repository there too: git run in the link's name uses it.) */
 		found = cordon_strv_contains(&s->local, de->d_name) ||
 			strcasecmp(de->d_name, ".git") == 0 || strcasecmp(de->d_name, ".hg") == 0;
-		if (!found && depth > 0 && (de->d_type == DT_DIR || de->d_type == DT_UNKNOWN)) {
+		if (!found && (de->d_type == DT_DIR || de->d_type == DT_UNKNOWN)) {
 			int sub = openat(dirfd(d), de->d_name,
 					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			found = sub >= 0 && holds_local(s, sub, depth - 1, budget);
+			/* (One deeper than DEPTH: not looked through.) */
+			found = sub >= 0 && (depth <= 0 || holds_local(s, sub, depth - 1, budget));
+			if (sub >= 0 && depth <= 0)
+				close(sub);
 		}
 	}
 	closedir(d);
@@ -968,11 +984,11 @@ static int laid_to_local(struct walk *w, const char *name)
 	 * of the user's elsewhere, with its .git, is theirs to use.) */
 	char at[PATH_MAX * 2];
 	snprintf(at, sizeof(at), "%s/%s%s%s", w->top, w->rel, w->rel[0] ? "/" : "", name);
-	int budget = 4096;
+	int budget = LOCAL_BUDGET;
 	int fd = session_writable(w->s, at)
 			 ? openat(w->fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
 			 : -1;
-	if (fd < 0 || !holds_local(w->s, fd, 3, &budget))
+	if (fd < 0 || !holds_local(w->s, fd, LOCAL_DEPTH, &budget))
 		return 0;
 	return push_joined(w, &w->laid, ABOVE_NEW, w->rel, name);
 }
@@ -2842,9 +2858,7 @@ int cordon_sweep_disarm_why(const struct cordon_sweep *s, const char *path, cons
  * contents. What lies past them is not seen: the name is then "partial",
  * and judged changed (round 13 edited a file past its first MiB, keeping
  * its size, and the digest let it stay). */
-#define LOCAL_DEPTH  8
-#define LOCAL_BUDGET 16384
-#define LOCAL_BYTES  (64ULL << 20)
+#define LOCAL_BYTES (64ULL << 20)
 /* And all of a root's local names together: a session that laid a
  * thousand links to one large file made the end of the session read 64
  * MiB for each (round 14: over two minutes). */
@@ -3282,15 +3296,16 @@ static int judge_laid(struct walk *w, const char *rel, struct cordon_strv *said)
 		return 0;
 	/* (Still: what lay there in the project was judged first, and may
 	 * have been moved aside itself.) */
-	int budget = 4096;
+	int budget = LOCAL_BUDGET;
 	int fd = openat(w->root, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || !holds_local(w->s, fd, 3, &budget))
+	if (fd < 0 || !holds_local(w->s, fd, LOCAL_DEPTH, &budget))
 		return 0;
 	char head[320];
 	snprintf(head, sizeof(head), "%s laid the link", maker(w));
 	return disarm(w->s, path, head,
-		      "to a directory holding a name that an editor, an agent, a shell or a tool "
-		      "started there outside obeys (vim with 'exrc', VS Code's tasks, direnv, ...)",
+		      "to a directory holding (or too big to look through for) a name that an "
+		      "editor, an agent, a shell or a tool started there outside obeys (vim with "
+		      "'exrc', VS Code's tasks, direnv, ...)",
 		      said);
 }
 

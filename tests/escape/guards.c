@@ -7644,7 +7644,7 @@ BOTH_USERS(guards, a_link_laid_to_a_staged_package_runs_nothing, .timeout = 60)
 	const char *tags[] = {"deny", "ctl"};
 	for (int ctl = 0; ctl < 2; ctl++) {
 		if (ctl) {
-			struct run_result c = outside(&w, "rm -rf node_modules lib* co");
+			struct run_result c = outside(&w, "rm -rf node_modules lib* co deep*");
 			run_free(&c);
 			set_config(&w, ", \"protected_paths\": []");
 		}
@@ -7655,7 +7655,10 @@ BOTH_USERS(guards, a_link_laid_to_a_staged_package_runs_nothing, .timeout = 60)
 			plant(&w, tags[ctl], vars,
 			      "mkdir -p node_modules/pkg && echo \"call writefile([], "
 			      "'$M-laid')\" > node_modules/pkg/.exrc && ln -s node_modules/pkg "
-			      "lib && ln -s \"$CO\" co; echo laid $?\n");
+			      "lib && ln -s \"$CO\" co; echo laid $?\n"
+			      "mkdir -p node_modules/deep/a/b/c/d && echo \"call writefile([], "
+			      "'$M-deep')\" > node_modules/deep/a/b/c/d/.exrc && ln -s "
+			      "node_modules/deep deep; echo deep $?\n");
 		free(vars);
 		struct run_result r = sh_in(&w, NULL, "%s", script);
 		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
@@ -7665,11 +7668,16 @@ BOTH_USERS(guards, a_link_laid_to_a_staged_package_runs_nothing, .timeout = 60)
 			&w,
 			"cd lib 2>/dev/null && TERM=dumb vim -c q </dev/null >/dev/null 2>&1; true");
 		run_free(&v);
+		/* (Four levels down behind the link: round 28d.) */
+		v = sh_outside(&w, "cd deep/a/b/c/d 2>/dev/null && TERM=dumb vim -c q </dev/null "
+				   ">/dev/null 2>&1; true");
+		run_free(&v);
 		if (ctl) {
-			cr_expect(marked(&w, tags[ctl], "laid"),
+			cr_expect(marked(&w, tags[ctl], "laid") && marked(&w, tags[ctl], "deep"),
 				  "control: vim outside ran nothing\n%s", diag);
 		} else {
-			cr_expect_not(marked(&w, tags[ctl], "laid"),
+			cr_expect_not(marked(&w, tags[ctl], "laid") ||
+					      marked(&w, tags[ctl], "deep"),
 				      "vim outside ran what the laid link reached\n%s", diag);
 			cr_expect(present(w.proj, "lib.cordon-disarmed"), "not moved aside\n%s",
 				  diag);
