@@ -724,6 +724,10 @@ enum {
 	 * (keep_start): its path is one of them, all that such a record
 	 * knows; elsewhere it is as none. */
 	REC_COVERS = 'C',
+	/* A link to a directory the session could write (laid_to_local):
+	 * looked at again by each walk, even where the listing it lies in is
+	 * the last walk's. */
+	REC_LINK = 'k',
 };
 
 struct cache {
@@ -936,61 +940,74 @@ static bool session_writable(const struct cordon_sweep *s, const char *dir);
 /* Whether the directory FD (owned) may hold one of S's local names, a
  * .git or a .hg: found within DEPTH levels more and *BUDGET entries, or
  * not looked through to its end (past them, or unreadable: round 28d put
- * the .exrc four levels down, and 26,854th of 40,000). */
-static bool holds_local(const struct cordon_sweep *s, int fd, int depth, int *budget)
+ * the .exrc four levels down, and 26,854th of 40,000). With SINCE, only
+ * one changed since then counts, and one not looked through only where
+ * a directory in it changed since (*TOUCHED). */
+static bool holds_local(const struct cordon_sweep *s, int fd, int depth, int *budget,
+			const struct timespec *since, bool *touched)
 {
+	struct stat st;
+	if (since && fstat(fd, &st) == 0 && after(&CTIME(st), since))
+		*touched = true;
 	DIR *d = fdopendir(fd);
 	if (!d) {
 		close(fd);
-		return true;
+		return !since || *touched;
 	}
 	bool found = false;
 	for (struct dirent *de; !found && (de = readdir(d));) {
 		if (cordon_dot_or_dotdot(de->d_name))
 			continue;
 		if ((*budget)-- <= 0) {
-			found = true; /* (more than was looked at) */
+			found = !since || *touched; /* (more than was looked at) */
 			break;
 		}
 		/* (A repository there too: git run in the link's name uses it.) */
 		found = cordon_strv_contains(&s->local, de->d_name) ||
 			strcasecmp(de->d_name, ".git") == 0 || strcasecmp(de->d_name, ".hg") == 0;
+		if (found && since)
+			found = fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+				after(&CTIME(st), since);
 		if (!found && (de->d_type == DT_DIR || de->d_type == DT_UNKNOWN)) {
 			int sub = openat(dirfd(d), de->d_name,
 					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			/* (One deeper than DEPTH: not looked through.) */
-			found = sub >= 0 && (depth <= 0 || holds_local(s, sub, depth - 1, budget));
-			if (sub >= 0 && depth <= 0)
+			if (sub >= 0 && depth <= 0) {
+				if (since && fstat(sub, &st) == 0 && after(&CTIME(st), since))
+					*touched = true;
+				found = !since || *touched;
 				close(sub);
+			} else if (sub >= 0) {
+				found = holds_local(s, sub, depth - 1, budget, since, touched);
+			}
 		}
 	}
 	closedir(d);
 	return found;
 }
 
-/* NAME, a link in the directory being listed: one the session laid (since
- * its start) to a directory reaches what lies there by its own name, a
- * package in node_modules where nothing is judged too (round 28c F3: ln
- * -s node_modules/pkg lib, and vim in lib ran the .exrc staged there).
- * Kept for judge_laid where that directory holds a local name. */
+/* NAME, a link in the directory being listed, to a directory the session
+ * could write: what lies there is reached by its own name, a package in
+ * node_modules where nothing is judged too (round 28c F3: ln -s
+ * node_modules/pkg lib, and vim in lib ran the .exrc staged there).
+ * Recorded (REC_LINK), and kept for judge_laid: one the session laid
+ * since its start, whatever it leads to holds; an older one (laid by an
+ * earlier session to a directory still empty, round 28d F3), for what
+ * was made there since. */
 static int laid_to_local(struct walk *w, const char *name)
 {
 	struct stat lst, st;
 	if (!w->s->local.n || fstatat(w->fd, name, &lst, AT_SYMLINK_NOFOLLOW) < 0 ||
-	    !S_ISLNK(lst.st_mode) || !after(&CTIME(lst), &w->s->since) ||
-	    fstatat(w->fd, name, &st, 0) < 0 || !S_ISDIR(st.st_mode))
+	    !S_ISLNK(lst.st_mode) || fstatat(w->fd, name, &st, 0) < 0 || !S_ISDIR(st.st_mode))
 		return 0;
 	/* (Only where the session could have written: a link to a checkout
 	 * of the user's elsewhere, with its .git, is theirs to use.) */
 	char at[PATH_MAX * 2];
 	snprintf(at, sizeof(at), "%s/%s%s%s", w->top, w->rel, w->rel[0] ? "/" : "", name);
-	int budget = LOCAL_BUDGET;
-	int fd = session_writable(w->s, at)
-			 ? openat(w->fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-			 : -1;
-	if (fd < 0 || !holds_local(w->s, fd, LOCAL_DEPTH, &budget))
+	if (!session_writable(w->s, at))
 		return 0;
-	return push_joined(w, &w->laid, ABOVE_NEW, w->rel, name);
+	int e = record(w, REC_LINK, 0, w->rel, name);
+	return e < 0 ? e : push_joined(w, &w->laid, ABOVE_NEW, w->rel, name);
 }
 
 static int visit(const char *name, unsigned char type, void *arg)
@@ -1316,6 +1333,11 @@ static int reuse(struct walk *w, const char *rel, char kind, const struct stat *
 		case REC_DISARMED: /* (read again: its REC_MOVED goes with it) */
 		case REC_UNREAD:
 			e = push_joined(w, &w->todo, below(w), path, "");
+			break;
+		case REC_LINK: /* (what it leads to is looked at again) */
+			e = push_joined(w, &w->laid, ABOVE_NEW, path, "");
+			if (e >= 0)
+				e = record(w, REC_LINK, 0, path, NULL);
 			break;
 		case REC_HG:
 			e = push_joined(w, &w->hg, local_above(w), path, "");
@@ -3296,12 +3318,18 @@ static int judge_laid(struct walk *w, const char *rel, struct cordon_strv *said)
 		return 0;
 	/* (Still: what lay there in the project was judged first, and may
 	 * have been moved aside itself.) */
+	struct stat lst;
+	if (fstatat(w->root, rel, &lst, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISLNK(lst.st_mode))
+		return 0;
+	bool laid = after(&CTIME(lst), &w->s->since), touched = false;
 	int budget = LOCAL_BUDGET;
 	int fd = openat(w->root, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || !holds_local(w->s, fd, LOCAL_DEPTH, &budget))
+	if (fd < 0 ||
+	    !holds_local(w->s, fd, LOCAL_DEPTH, &budget, laid ? NULL : &w->s->since, &touched))
 		return 0;
 	char head[320];
-	snprintf(head, sizeof(head), "%s laid the link", maker(w));
+	snprintf(head, sizeof(head),
+		 laid ? "%s laid the link" : "%s made something behind the link", maker(w));
 	return disarm(w->s, path, head,
 		      "to a directory holding (or too big to look through for) a name that an "
 		      "editor, an agent, a shell or a tool started there outside obeys (vim with "

@@ -7733,6 +7733,63 @@ BOTH_USERS(guards, a_directory_swapped_in_below_a_moved_one_is_walked, .timeout 
 	world_free(&w);
 }
 
+/* The same link laid by one session while the package is still empty,
+ * and the .exrc made behind it by the next (round 28d F3: the link was
+ * old by then, and its directory's listing the last walk's): the link is
+ * recorded and looked at again each time; what was made behind it since
+ * the start has it moved aside. A link of the user's own to a package
+ * with a .exrc of its own, which the session left alone, stays. Control:
+ * protected_paths []. */
+BOTH_USERS(guards, a_link_laid_in_one_session_and_filled_in_the_next_runs_nothing, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "glaid2");
+	free(write_file(w.home, ".vimrc", "set exrc\nset nocompatible\n"));
+	free(write_file(w.proj, "node_modules/tool/.exrc", "set tabstop=4\n"));
+	world_give(&w);
+	struct run_result r = outside(&w, "ln -s node_modules/tool tools");
+	run_free(&r);
+	const char *tags[] = {"deny", "ctl"};
+	for (int ctl = 0; ctl < 2; ctl++) {
+		if (ctl) {
+			r = outside(&w, "rm -rf node_modules/pkg lib*");
+			run_free(&r);
+			set_config(&w, ", \"protected_paths\": []");
+		}
+		r = sh_in(&w, NULL, "%s",
+			  "mkdir -p node_modules/pkg && ln -s node_modules/pkg lib; "
+			  "echo laid $?");
+		cr_assert(strstr(r.out, "laid 0"), "not laid: %s%s", r.out, r.err);
+		cr_assert(present(w.proj, "lib"), "the empty package's link was moved: %s", r.err);
+		run_free(&r);
+		usleep(1100 * 1000);
+		char *script =
+			plant(&w, tags[ctl], "",
+			      "echo \"call writefile([], '$M-later')\" > node_modules/pkg/.exrc; "
+			      "echo filled $?\n");
+		r = sh_in(&w, NULL, "%s", script);
+		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
+		cr_assert(strstr(r.out, "filled 0"), "the plant did not land\n%s", diag);
+		run_free(&r);
+		struct run_result v = sh_outside(
+			&w,
+			"cd lib 2>/dev/null && TERM=dumb vim -c q </dev/null >/dev/null 2>&1; true");
+		run_free(&v);
+		if (ctl) {
+			cr_expect(marked(&w, tags[ctl], "later"),
+				  "control: vim outside ran nothing\n%s", diag);
+		} else {
+			cr_expect_not(marked(&w, tags[ctl], "later"),
+				      "vim outside ran what was made behind an older link\n%s",
+				      diag);
+			cr_expect(present(w.proj, "tools"), "the user's own link was moved\n%s",
+				  diag);
+		}
+		free(diag), free(script);
+	}
+	world_free(&w);
+}
+
 /* The other protected names in a subdirectory, which an editor, an agent
  * or a tool opened on it or started there obeys (round 10: VS Code's
  * tasks, Claude Code's settings, .mcp.json, rustup's toolchain file,
