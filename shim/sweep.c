@@ -196,35 +196,60 @@ static char *own_start(const char *root)
 	return path;
 }
 
+/* The six fields of a record's header at DATA (LEN bytes): MAGIC \0
+ * project \0 seconds \0 device \0 inode \0 saved \0 (saved: when the
+ * walk that wrote it was done, in ns), into FIELD; where the records
+ * begin, or 0 where it is cut short. */
+static size_t record_head(const char *data, size_t len, const char *field[6])
+{
+	size_t at = 0;
+	for (int i = 0; i < 6; i++) {
+		const char *nul = at < len ? memchr(data + at, '\0', len - at) : NULL;
+		if (!nul)
+			return 0;
+		field[i] = data + at;
+		at = (size_t)(nul - data) + 1;
+	}
+	return at;
+}
+
 /* Whether the record at PATH is one of ROOT (its header: the format,
  * the path, the directory's device and inode, a time not ahead of now),
  * which the end would read: one of another directory once at that path
- * (a clone made again there), or of an earlier format, is as none. */
-static bool record_of(const char *path, const char *root)
+ * (a clone made again there), or of an earlier format, is as none. ROOT
+ * NULL: of the directory it names, which is copied into NAMED (SIZE
+ * bytes). */
+static bool record_of(const char *path, const char *root, char *named, size_t size)
 {
 	struct stat st;
 	char head[PATH_MAX + 160];
+	const char *field[6];
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? read(fd, head, sizeof(head) - 1) : -1;
+	ssize_t n = fd >= 0 ? read(fd, head, sizeof(head)) : -1;
 	if (fd >= 0)
 		close(fd);
-	if (n <= 0 || stat(root, &st) < 0)
+	if (n <= 0 || !record_head(head, (size_t)n, field))
 		return false;
-	head[n] = '\0';
-	/* MAGIC \0 project \0 seconds \0 device \0 inode \0 (cache_load) */
-	const char *field[5];
-	size_t at = 0;
-	for (int i = 0; i < 5; i++) {
-		if (at >= (size_t)n)
-			return n == (ssize_t)sizeof(head) - 1; /* (a longer one: as read) */
-		field[i] = head + at;
-		at += strlen(field[i]) + 1;
+	if (!root) {
+		root = field[1];
+		if (snprintf(named, size, "%s", root) >= (int)size)
+			return false;
 	}
 	long long t = strtoll(field[2], NULL, 10);
 	return strcmp(field[0], CACHE_MAGIC) == 0 && strcmp(field[1], root) == 0 &&
+	       stat(root, &st) == 0 &&
 	       strtoull(field[3], NULL, 10) == (unsigned long long)st.st_dev &&
 	       strtoull(field[4], NULL, 10) == (unsigned long long)st.st_ino && t > 0 &&
 	       t <= (long long)time(NULL);
+}
+
+/* A record's header for TOP (ST), its walk started at AT (seconds), saved
+ * at SAVED (ns), written to F. */
+static void write_head(FILE *f, const char *top, long long at, const struct stat *st,
+		       unsigned long long saved)
+{
+	fprintf(f, "%s%c%s%c%lld%c%llu%c%llu%c%llu%c", CACHE_MAGIC, 0, top, 0, at, 0,
+		(unsigned long long)st->st_dev, 0, (unsigned long long)st->st_ino, 0, saved, 0);
 }
 
 /* (Below: the records of the roots below ROOT made one, into START.) */
@@ -244,7 +269,7 @@ static int keep_start(const char *root)
 		return 0;
 	(void)unlink(start);
 	if (link(record, start) == 0) {
-		if (record_of(start, root))
+		if (record_of(start, root, NULL, 0))
 			return 2;
 		(void)unlink(start);
 	}
@@ -259,7 +284,7 @@ static int keep_start(const char *root)
 		slash[slash == up] = '\0';
 		cleanup_free char *above = cordon_sweep_record_path(up);
 		if (above && link(above, start) == 0) {
-			if (record_of(start, up))
+			if (record_of(start, up, NULL, 0))
 				return 2;
 			(void)unlink(start);
 		}
@@ -724,7 +749,7 @@ enum {
 	 * (keep_start): its path is one of them, all that such a record
 	 * knows; elsewhere it is as none. */
 	REC_COVERS = 'C',
-	/* A link to a directory the session could write (laid_to_local):
+	/* A link to a directory the session could write (look_link):
 	 * looked at again by each walk, even where the listing it lies in is
 	 * the last walk's. */
 	REC_LINK = 'k',
@@ -762,7 +787,7 @@ struct walk {
 	struct cordon_strv found; /* git dirs and .git entries, relative */
 	struct cordon_strv local; /* the cordon_sweep.local names below the top, relative */
 	struct cordon_strv hg;    /* the .hg directories below the top, relative, flagged */
-	struct cordon_strv laid;  /* links the session laid to a directory holding local names */
+	struct cordon_strv links; /* links to a directory the session could write (look_link) */
 	struct cordon_strv shut;  /* directories that could not be read, relative */
 	size_t n_shut;
 	struct cache cache; /* the last walk's, or not valid */
@@ -930,10 +955,8 @@ static int push_kept(struct walk *w, const char *dotgit)
 
 static bool session_writable(const struct cordon_sweep *s, const char *dir);
 
-/* Whether the directory FD (owned) holds one of S's local names, within
- * DEPTH levels more and *BUDGET entries. */
 /* The levels and entries a local name is read to (look_local), and what
- * a link the session laid leads to (holds_local). */
+ * a link to a directory the session could write leads to (holds_local). */
 #define LOCAL_DEPTH  8
 #define LOCAL_BUDGET 16384
 
@@ -990,11 +1013,11 @@ static bool holds_local(const struct cordon_sweep *s, int fd, int depth, int *bu
  * could write: what lies there is reached by its own name, a package in
  * node_modules where nothing is judged too (round 28c F3: ln -s
  * node_modules/pkg lib, and vim in lib ran the .exrc staged there).
- * Recorded (REC_LINK), and kept for judge_laid: one the session laid
+ * Recorded (REC_LINK), and kept for judge_link: one the session laid
  * since its start, whatever it leads to holds; an older one (laid by an
  * earlier session to a directory still empty, round 28d F3), for what
  * was made there since. */
-static int laid_to_local(struct walk *w, const char *name)
+static int look_link(struct walk *w, const char *name)
 {
 	struct stat lst, st;
 	if (!w->s->local.n || fstatat(w->fd, name, &lst, AT_SYMLINK_NOFOLLOW) < 0 ||
@@ -1007,7 +1030,7 @@ static int laid_to_local(struct walk *w, const char *name)
 	if (!session_writable(w->s, at))
 		return 0;
 	int e = record(w, REC_LINK, 0, w->rel, name);
-	return e < 0 ? e : push_joined(w, &w->laid, ABOVE_NEW, w->rel, name);
+	return e < 0 ? e : push_joined(w, &w->links, ABOVE_NEW, w->rel, name);
 }
 
 static int visit(const char *name, unsigned char type, void *arg)
@@ -1047,7 +1070,7 @@ static int visit(const char *name, unsigned char type, void *arg)
 		return e < 0 ? e : record(w, REC_LOCAL, 0, w->rel, name); /* (judge_local) */
 	}
 	if (!dotgit && type == DT_LNK)
-		return laid_to_local(w, name);
+		return look_link(w, name);
 	if (!dotgit)
 		return type == DT_DIR ? push_joined(w, &w->todo, below(w), w->rel, name) : 0;
 	int e = push_joined(w, &w->found, below(w), w->rel, name);
@@ -1335,7 +1358,7 @@ static int reuse(struct walk *w, const char *rel, char kind, const struct stat *
 			e = push_joined(w, &w->todo, below(w), path, "");
 			break;
 		case REC_LINK: /* (what it leads to is looked at again) */
-			e = push_joined(w, &w->laid, ABOVE_NEW, path, "");
+			e = push_joined(w, &w->links, ABOVE_NEW, path, "");
 			if (e >= 0)
 				e = record(w, REC_LINK, 0, path, NULL);
 			break;
@@ -1414,16 +1437,10 @@ static void cache_load(struct walk *w, const char *path, bool sorted)
 		return;
 	}
 	c->data[size] = '\0';
-	/* MAGIC \0 project \0 seconds \0 device \0 inode \0 saved \0, then
-	 * records (saved: when the walk that wrote it was done, in ns). */
 	const char *field[6];
-	size_t at = 0;
-	for (int i = 0; i < 6; i++) {
-		if (at >= size)
-			return;
-		field[i] = c->data + at;
-		at += strlen(field[i]) + 1;
-	}
+	size_t at = record_head(c->data, size, field);
+	if (!at)
+		return;
 	struct timespec now;
 	clock_gettime(CLOCK_REALTIME, &now);
 	c->at.tv_sec = (time_t)strtoll(field[2], NULL, 10);
@@ -1499,11 +1516,9 @@ static void cache_save(struct walk *w, const char *path, const struct timespec *
 	}
 	struct timespec done;
 	clock_gettime(CLOCK_REALTIME, &done);
-	fprintf(f, "%s%c%s%c%lld%c%llu%c%llu%c%llu%c", CACHE_MAGIC, 0, w->top, 0,
-		(long long)at->tv_sec, 0, (unsigned long long)w->root_st.st_dev, 0,
-		(unsigned long long)w->root_st.st_ino, 0,
-		(unsigned long long)done.tv_sec * 1000000000ULL + (unsigned long long)done.tv_nsec,
-		0);
+	write_head(f, w->top, (long long)at->tv_sec, &w->root_st,
+		   (unsigned long long)done.tv_sec * 1000000000ULL +
+			   (unsigned long long)done.tv_nsec);
 	for (size_t i = 0; i < w->recs.n; i++)
 		fprintf(f, "%s%c", w->recs.v[i], 0);
 	if (fclose(f) != 0 || rename(tmp, path) < 0)
@@ -1530,19 +1545,10 @@ static bool below_records(const char *root, const char *start)
 		/* sweep-HASH alone: not a mark, a start record, a temporary */
 		if (strncmp(de->d_name, "sweep-", 6) != 0 || strchr(de->d_name, '.'))
 			continue;
-		char path[PATH_MAX + 300], head[PATH_MAX + 32];
+		char path[PATH_MAX + 300], top[PATH_MAX];
 		snprintf(path, sizeof(path), "%s/%s", any, de->d_name);
-		int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-		ssize_t n = fd >= 0 ? read(fd, head, sizeof(head) - 1) : -1;
-		if (fd >= 0)
-			close(fd);
-		if (n <= 0)
-			continue;
-		head[n] = '\0';
-		size_t mn = strlen(head);
-		const char *top = (size_t)n > mn + 1 ? head + mn + 1 : "";
-		if (top[0] == '/' && strcmp(top, root) != 0 && cordon_path_under(top, root) &&
-		    record_of(path, top) && cordon_strv_push(&found, path) < 0)
+		if (record_of(path, NULL, top, sizeof(top)) && strcmp(top, root) != 0 &&
+		    cordon_path_under(top, root) && cordon_strv_push(&found, path) < 0)
 			break;
 	}
 	if (d)
@@ -1566,14 +1572,9 @@ static bool below_records(const char *root, const char *start)
 		total += len;
 		if (total > CACHE_MAX / 2)
 			break;
-		/* MAGIC \0 project \0 seconds \0 device \0 inode \0 saved \0 */
 		const char *field[6];
-		size_t at = 0;
-		for (int k = 0; data && k < 6; k++) {
-			field[k] = at < len ? data + at : "";
-			at += strlen(field[k]) + 1;
-		}
-		if (!data || at > len)
+		size_t at = data ? record_head(data, len, field) : 0;
+		if (!at)
 			continue;
 		unsigned long long s = strtoull(field[5], NULL, 10);
 		saved = s > saved ? s : saved;
@@ -1596,9 +1597,7 @@ static bool below_records(const char *root, const char *start)
 	}
 	if (f && recs.n) {
 		qsort(recs.v, recs.n, sizeof(*recs.v), by_path);
-		fprintf(f, "%s%c%s%c%lld%c%llu%c%llu%c%llu%c", CACHE_MAGIC, 0, root, 0, 1LL, 0,
-			(unsigned long long)rst.st_dev, 0, (unsigned long long)rst.st_ino, 0, saved,
-			0);
+		write_head(f, root, 1, &rst, saved);
 		for (size_t i = 0; i < recs.n; i++)
 			fprintf(f, "%s%c", recs.v[i], 0);
 	}
@@ -3307,10 +3306,11 @@ static int judge_hg(struct walk *w, const char *rel, bool moved_in, struct cordo
 	return moved;
 }
 
-/* REL, a link the session laid to a directory holding a local name
- * (laid_to_local): moved aside, so that the name leads nowhere. 1 if it
- * was. */
-static int judge_laid(struct walk *w, const char *rel, struct cordon_strv *said)
+/* REL, a link to a directory the session could write (look_link): moved
+ * aside, so that the name leads nowhere, where the session laid it and
+ * what it leads to holds a local name, or it is older and such a name
+ * there changed since the start. 1 if it was. */
+static int judge_link(struct walk *w, const char *rel, struct cordon_strv *said)
 {
 	char path[PATH_MAX * 2];
 	if (snprintf(path, sizeof(path), "%s/%s", w->top, rel) >= PATH_MAX ||
@@ -3408,8 +3408,8 @@ static int sweep_root(const struct cordon_sweep *session, const char *top, bool 
 		moved += judge_repo(&w, w.found.v[i], said);
 	for (size_t i = 0; i < w.local.n; i++)
 		moved += judge_local(&w, w.local.v[i] + 1, w.local.v[i][0] == ABOVE_NEW, said);
-	for (size_t i = 0; i < w.laid.n; i++)
-		moved += judge_laid(&w, w.laid.v[i] + 1, said);
+	for (size_t i = 0; i < w.links.n; i++)
+		moved += judge_link(&w, w.links.v[i] + 1, said);
 	for (size_t i = 0; i < w.hg.n; i++)
 		moved += judge_hg(&w, w.hg.v[i] + 1, w.hg.v[i][0] == ABOVE_NEW, said);
 	for (size_t i = w.n_opened; i-- > 0;) { /* deepest first */
@@ -3451,7 +3451,7 @@ static int sweep_root(const struct cordon_sweep *session, const char *top, bool 
 	cordon_strv_free(&w.found);
 	cordon_strv_free(&w.local);
 	cordon_strv_free(&w.hg);
-	cordon_strv_free(&w.laid);
+	cordon_strv_free(&w.links);
 	cordon_strv_free(&w.shut);
 	cordon_strv_free(&w.skip);
 	return moved;
