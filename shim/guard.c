@@ -690,11 +690,75 @@ static int warn_other_names(struct cordon_guard_plan *plan, const struct reach *
 			path, source, (uintmax_t)st->st_nlink);
 }
 
+/* Missing PATH, one of the names looked for above (CORDON_GUARD_ABOVE):
+ * said with the others missing in its directory, on one line. */
+static int note_above(struct cordon_guard_plan *plan, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char head[PATH_MAX + 64];
+	int n = snprintf(head, sizeof(head), "%.*s (%s): ", (int)(slash - path), path,
+			 CORDON_GUARD_ABOVE);
+	char **last = plan->notes.n ? &plan->notes.v[plan->notes.n - 1] : NULL;
+	if (last && n > 0 && strncmp(*last, head, (size_t)n) == 0) {
+		/* (Said once: .git, for each of its hooks, config and info.) */
+		size_t bn = strlen(slash + 1);
+		for (const char *at = strstr(*last, slash + 1); at; at = strstr(at + 1, slash + 1))
+			if (at[-1] == ' ' && (at[bn] == ' ' || !at[bn]))
+				return 0;
+		char *more = cordon_join3(*last, " ", slash + 1);
+		if (!more)
+			return -ENOMEM;
+		free(*last);
+		*last = more;
+		return 0;
+	}
+	return say_once(&plan->notes,
+			"%sa program run in a directory below it, outside, obeys these names "
+			"there; absent, and one made inside is moved aside "
+			"(NAME.cordon-disarmed) as it appears: %s",
+			head, slash + 1);
+}
+
+/* The names looked for above in ABOVE (missing, listed a directory after
+ * another), said on one line a directory, each line made at once. */
+static int note_above_all(struct cordon_guard_plan *plan, const struct cordon_strv *above)
+{
+	for (size_t i = 0, j; i < above->n; i = j) {
+		const char *slash = strrchr(above->v[i], '/');
+		size_t dn = (size_t)(slash - above->v[i]), len = 0;
+		for (j = i; j < above->n && strncmp(above->v[j], above->v[i], dn + 1) == 0 &&
+			    !strchr(above->v[j] + dn + 1, '/');
+		     j++)
+			len += strlen(above->v[j]) - dn;
+		char *names = malloc(len + 1), *at = names;
+		if (!names)
+			return -ENOMEM;
+		for (size_t k = i; k < j; k++) {
+			size_t n = strlen(above->v[k]) - dn - 1;
+			memcpy(at, above->v[k] + dn + 1, n);
+			at[n] = ' ';
+			at += n + 1;
+		}
+		at[-1] = '\0';
+		int e = say_once(&plan->notes,
+				 "%.*s (%s): a program run in a directory below it, outside, "
+				 "obeys these names there; absent, and one made inside is moved "
+				 "aside (NAME.cordon-disarmed) as it appears: %s",
+				 (int)dn, above->v[i], CORDON_GUARD_ABOVE, names);
+		free(names);
+		if (e < 0)
+			return e;
+	}
+	return 0;
+}
+
 /* Missing PATH, in PLAN's unguarded names for the sweep, said so. */
 static int left_to_sweep(struct cordon_guard_plan *plan, const char *path, const char *source)
 {
 	if (cordon_strv_push_new(&plan->unguarded, path) < 0)
 		return -ENOMEM;
+	if (strcmp(source, CORDON_GUARD_ABOVE) == 0)
+		return note_above(plan, path);
 	return note(plan, path, source,
 		    "absent, in a writable directory: if made inside, it is NOT protected "
 		    "until cordon moves it aside (NAME.cordon-disarmed), as it appears "
@@ -1865,7 +1929,9 @@ static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, co
 		bool unguarded = creatable(r, dotgit) && !made_only_outside(r, dotgit);
 		if (unguarded)
 			e = cordon_strv_push_new(&plan->unguarded, dotgit);
-		if (e >= 0 && unguarded)
+		if (e >= 0 && unguarded && strcmp(source, CORDON_GUARD_ABOVE) == 0)
+			e = note_above(plan, dotgit);
+		else if (e >= 0 && unguarded)
 			e = note(plan, dotgit, source,
 				 "absent: a repository made inside (git init, git clone) has "
 				 "hooks and config that are NOT protected while the session runs; "
@@ -2301,6 +2367,11 @@ static int plan_with(const struct cordon_policy *p, bool create, bool protected_
 		    lstat(file, &st) == 0 && S_ISLNK(st.st_mode))
 			e = protect(out, &r, file, g->source, IN_GUARDED);
 	}
+	/* (The names looked for above that are missing: nothing to resolve.) */
+	for (size_t i = 0; e >= 0 && i < p->above.n; i++)
+		e = cordon_strv_push(&out->unguarded, p->above.v[i]);
+	if (e >= 0)
+		e = note_above_all(out, &p->above);
 	if (e >= 0)
 		e = say_linked(out, &linked);
 	for (size_t i = 0; i < linked.n; i++) {

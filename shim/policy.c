@@ -194,6 +194,61 @@ const char *const cordon_default_protected[] = {".git/hooks",
 						".lazy.lua",
 						NULL};
 
+/* What a program run in a directory looks for in each directory above it,
+ * and obeys there without asking. A session wrote /tmp/.git with a
+ * core.fsmonitor, and root's next git status in any directory of /tmp
+ * ran it (session 29): git and Mercurial take the repository;
+ * cargo reads .cargo/config.toml from every directory above (rustc-wrapper,
+ * runner) and rustup its toolchain file (`path`); Node's require() looks in
+ * every node_modules above; npm, yarn and pnpm take the nearest
+ * package.json (or workspace file) as the project and read its .npmrc
+ * (script-shell, node-options), .yarnrc(.yml) (yarnPath) and .pnpmfile.cjs;
+ * pytest takes the nearest ini as its rootdir and imports the conftest.py
+ * there; bundler evaluates the nearest Gemfile; ESLint and Prettier (an
+ * editor's, on a file opened there) load the nearest JavaScript config;
+ * direnv's source_up sources the nearest .envrc; and vim (with 'exrc')
+ * runs these startup files in the directory it starts in. */
+const char *const cordon_found_above[] = {".git",
+					  ".hg",
+					  ".cargo",
+					  "rust-toolchain.toml",
+					  "rust-toolchain",
+					  "node_modules",
+					  "package.json",
+					  ".npmrc",
+					  ".yarnrc",
+					  ".yarnrc.yml",
+					  "pnpm-workspace.yaml",
+					  ".pnpmfile.cjs",
+					  "conftest.py",
+					  "pytest.ini",
+					  ".pytest.ini",
+					  "pyproject.toml",
+					  "tox.ini",
+					  "setup.cfg",
+					  "Gemfile",
+					  ".bundle",
+					  "eslint.config.js",
+					  "eslint.config.mjs",
+					  "eslint.config.cjs",
+					  ".eslintrc.js",
+					  ".eslintrc.cjs",
+					  "prettier.config.js",
+					  "prettier.config.mjs",
+					  "prettier.config.cjs",
+					  ".prettierrc.js",
+					  ".prettierrc.mjs",
+					  ".prettierrc.cjs",
+					  ".envrc",
+					  ".exrc",
+					  "_exrc",
+					  ".vimrc",
+					  "_vimrc",
+					  ".nvimrc",
+					  ".nvim.lua",
+					  ".lazy.lua",
+					  NULL};
+
 /* Credentials a session has no business reading, though their parent is
  * readable (the default ~/.config) or a user grants "~". */
 const char *const cordon_default_hidden[] = {
@@ -2314,6 +2369,80 @@ static int guard_omz_dotenv(struct cordon_policy *p, const struct cordon_context
 	return e;
 }
 
+/* The names looked for above (cordon_found_above) in each directory a
+ * system_paths.read_write rule makes writable (/tmp, /var/tmp, /dev/shm:
+ * the sweep walks none), and in each directory above the project that a
+ * write rule reaches (a project in /tmp/mono/web: /tmp/mono and /tmp): a
+ * program run below it outside, in a directory of the user's or in the
+ * project, obeys one made there. Missing, each is moved aside as it
+ * appears (shim/linux/reguard.c) and as the session ends. There as the
+ * session starts, it is read-only at such a directory's top (no one's
+ * work is /tmp/node_modules), and left writable above the project (the
+ * monorepo it is a package of, whose node_modules npm fills), but for a
+ * repository's hooks, config and info (kept as protected_paths keeps the
+ * project's) and Mercurial's hgrc. (Linux: the missing ones in P's above,
+ * the rest guards; macOS: all guards, each a deny rule by path.) */
+static int guard_found_above(struct cordon_policy *p, const struct cordon_context *ctx,
+			     struct cordon_path_cache *cache)
+{
+	struct cordon_strv dirs = {0};
+	int r = 0;
+	for (size_t i = 0; r >= 0 && i < p->n_rules; i++) {
+		const struct cordon_rule *rule = &p->rules[i];
+		struct stat st;
+		/* (Not /dev/fd, a link to /proc/self/fd.) */
+		if ((rule->access & CORDON_ACCESS_WRITE) &&
+		    strncmp(rule->source, "system_paths.read_write", 23) == 0 &&
+		    !cordon_path_under(rule->path, "/proc") &&
+		    !cordon_path_under(rule->path, "/sys") &&
+		    (!p->project || !cordon_path_under(rule->path, p->project)) &&
+		    lstat(rule->path, &st) == 0 && S_ISDIR(st.st_mode))
+			r = cordon_strv_push_new(&dirs, rule->path);
+	}
+	size_t tops = dirs.n;
+	char up[PATH_MAX];
+	if (p->project && (size_t)snprintf(up, sizeof(up), "%s", p->project) < sizeof(up))
+		for (char *slash = strrchr(up, '/'); r >= 0 && slash && slash != up;
+		     slash = strrchr(up, '/')) {
+			*slash = '\0';
+			if (cordon_policy_access(p, up, NULL) & CORDON_ACCESS_WRITE)
+				r = cordon_strv_push_new(&dirs, up);
+		}
+	static const char *const git[] = {".git/hooks", ".git/config", ".git/info", NULL};
+	static const char *const hg[] = {".hg/hgrc", ".hg/hgrc-not-shared", ".hg/sharedpath", NULL};
+	for (size_t i = 0; r >= 0 && i < dirs.n; i++) {
+		struct cordon_strv names = {0};
+		for (size_t k = 0; r >= 0 && cordon_found_above[k]; k++) {
+			const char *name = cordon_found_above[k];
+			cleanup_free char *path = cordon_join3(dirs.v[i], "/", name);
+			struct stat st;
+			if (!path) {
+				r = -ENOMEM;
+				break;
+			}
+			bool there = lstat(path, &st) == 0;
+			/* (Each once: the directories are, and their names.) */
+			if (!there && CORDON_OS_NATIVE == CORDON_OS_LINUX) {
+				r = cordon_strv_push(&p->above, path);
+				continue;
+			}
+			const char *const *sub = strcmp(name, ".git") == 0           ? git
+						 : there && strcmp(name, ".hg") == 0 ? hg
+										     : NULL;
+			for (size_t j = 0; r >= 0 && sub && sub[j]; j++)
+				r = push_path(&names, dirs.v[i], "/", sub[j]);
+			if (r >= 0 && !sub && (!there || i < tops))
+				r = cordon_strv_push_new(&names, path);
+		}
+		if (r >= 0)
+			r = guard_list_in(p, (const char *const *)names.v, CORDON_GUARD_PROTECT,
+					  false, CORDON_GUARD_ABOVE, ctx->home, NULL, cache);
+		cordon_strv_free(&names);
+	}
+	cordon_strv_free(&dirs);
+	return r;
+}
+
 static int resolve_guards(const struct cordon_config *cfg, const struct cordon_context *ctx,
 			  struct cordon_policy *p)
 {
@@ -2336,6 +2465,8 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 		r = guard_relative_xdg(p, ctx, &cache);
 	if (r >= 0 && protected && protected[0] && p->sandbox)
 		r = guard_omz_dotenv(p, ctx, &cache);
+	if (r >= 0 && protected && protected[0] && p->sandbox)
+		r = guard_found_above(p, ctx, &cache);
 	for (size_t i = 0; r >= 0 && ctx->home && cordon_dotfiles[i]; i++) {
 		cleanup_free char *s = NULL;
 		if (asprintf(&s, "~/%s", cordon_dotfiles[i]) < 0)
@@ -2974,6 +3105,7 @@ void cordon_policy_free(struct cordon_policy *p)
 	cordon_strv_free(&p->envrc_prefixes);
 	cordon_strv_free(&p->direnv_allow_dirs);
 	cordon_strv_free(&p->omz_dotenv_lists);
+	cordon_strv_free(&p->above);
 	free(p->omz_dotenv_name);
 	free(p->omz_unasked);
 	cordon_strv_free(&p->skipped);

@@ -2790,16 +2790,23 @@ static int judge_name(const struct cordon_sweep *s, const char *path, struct cor
 		      char *to, size_t to_size)
 {
 	struct stat st;
-	if (cordon_sweep_git_entry(path) || lstat(path, &st) < 0 || cordon_is_stand_in(path))
+	if (cordon_sweep_git_entry(s, path) || lstat(path, &st) < 0 || cordon_is_stand_in(path))
 		return 0;
+	/* One of the names looked for above, out of the roots (/tmp/.git). */
+	bool above = false;
+	for (size_t i = 0; cordon_found_above[i] && !above; i++)
+		above = strcmp(strrchr(path, '/') + 1, cordon_found_above[i]) == 0;
+	for (size_t i = 0; above && i < s->roots.n; i++)
+		above = !cordon_path_under(path, s->roots.v[i]);
 	/* (Who made it cannot be told: a program outside that makes the name
 	 * while the session runs has it moved too, round 26d's lefthook file
 	 * saved outside; said so.) */
-	return disarm_to(
-		s, path, "this session (or a program outside, while it ran) made",
-		"which cordon cannot guard while a session runs and an agent, direnv or an "
-		"editor outside would obey",
-		said, to, to_size);
+	return disarm_to(s, path, "this session (or a program outside, while it ran) made",
+			 above ? "which a program run in a directory below it, outside, would "
+				 "look for and obey"
+			       : "which cordon cannot guard while a session runs and an agent, "
+				 "direnv or an editor outside would obey",
+			 said, to, to_size);
 }
 
 int cordon_sweep_parent(const struct cordon_sweep *s, const char *path)
@@ -2817,10 +2824,15 @@ bool cordon_sweep_laid(const struct cordon_sweep *s, const char *link, const str
 	return after(&CTIME(*st), &s->started) && session_writable(s, parent);
 }
 
-bool cordon_sweep_git_entry(const char *path)
+bool cordon_sweep_git_entry(const struct cordon_sweep *s, const char *path)
 {
 	size_t n = strlen(path);
-	return n >= 5 && strcasecmp(path + n - 5, "/.git") == 0;
+	if (n < 5 || strcasecmp(path + n - 5, "/.git") != 0)
+		return false;
+	for (size_t i = 0; s && i < s->roots.n; i++)
+		if (cordon_path_under(path, s->roots.v[i]))
+			return true;
+	return false;
 }
 
 /* PATH made again: moved to NAME.cordon-disarmed-again, over the one

@@ -618,3 +618,71 @@ Test(policy, resolver_matches_realpath)
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", d);
 	cr_assert_eq(system(cmd), 0);
 }
+
+static bool has(const struct cordon_strv *v, const char *dir, const char *name)
+{
+	char *path = path_join(dir, name);
+	bool r = cordon_strv_contains(v, path);
+	free(path);
+	return r;
+}
+
+static const struct cordon_guard *guard_at(const struct cordon_policy *p, const char *dir,
+					   const char *name)
+{
+	char *path = path_join(dir, name);
+	const struct cordon_guard *g = cordon_policy_guard(p, path);
+	free(path);
+	return g;
+}
+
+/* The names a program looks for above where it runs: at the top of a
+ * system_paths.read_write directory (not /dev/fd, a link to
+ * /proc/self/fd), missing ones listed to be moved aside as they appear,
+ * one there read-only; above the project, where a write rule reaches, an
+ * existing repository's hooks, config and info are guarded, its
+ * node_modules left to the user; protected_paths [] turns it off. */
+Test(policy, names_looked_for_above)
+{
+	char *dir = tmp_dir("pabove");
+	char *shared = path_join(dir, "shared"), *mono = path_join(shared, "mono"),
+	     *proj = path_join(mono, "web");
+	free(write_file(shared, "node_modules/x/index.js", "x\n"));
+	free(write_file(mono, ".git/HEAD", "ref: refs/heads/main\n"));
+	free(write_file(mono, "node_modules/y/index.js", "y\n"));
+	free(write_file(proj, "README", "r\n"));
+	char *json =
+		fmt("{\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/fd\", \"%s\"]}}",
+		    shared);
+	struct cordon_context ctx = {.project = proj, .uid = 0, .kind = CORDON_KIND_TERMINAL};
+	struct cordon_policy p;
+	resolve_json(json, &ctx, &p);
+	cr_expect(has(&p.above, shared, ".git") && has(&p.above, shared, "conftest.py") &&
+			  has(&p.above, shared, ".exrc"),
+		  "the shared directory's missing names");
+	cr_expect_not(has(&p.above, shared, "node_modules"), "one there is a guard");
+	const struct cordon_guard *g = guard_at(&p, shared, "node_modules");
+	cr_expect(g && (g->kind & CORDON_GUARD_PROTECT) &&
+			  strcmp(g->source, CORDON_GUARD_ABOVE) == 0,
+		  "one there is read-only");
+	cr_expect(has(&p.above, mono, "package.json") && !has(&p.above, mono, ".git"),
+		  "above the project: its missing names");
+	cr_expect_not_null(guard_at(&p, mono, ".git/hooks"), "the repository above: its hooks");
+	cr_expect_not_null(guard_at(&p, mono, ".git/config"), "and its config");
+	cr_expect_null(guard_at(&p, mono, "node_modules"), "the monorepo's own node_modules");
+	for (size_t i = 0; i < p.above.n; i++)
+		cr_expect(strncmp(p.above.v[i], "/dev/", 5) != 0 &&
+				  strncmp(p.above.v[i], "/proc/", 6) != 0,
+			  "%s: not a directory to keep names in", p.above.v[i]);
+	cordon_policy_free(&p);
+	free(json);
+	json = fmt("{\"system_paths\": {\"read_write\": [\"%s\"]}, \"protected_paths\": []}",
+		   shared);
+	resolve_json(json, &ctx, &p);
+	cr_expect_eq(p.above.n, 0, "protected_paths [] turns it off");
+	cr_expect_null(guard_at(&p, mono, ".git/hooks"));
+	cordon_policy_free(&p);
+	free(json), free(shared), free(mono), free(proj);
+	tmp_cleanup(dir);
+	free(dir);
+}

@@ -154,6 +154,12 @@ struct cordon_policy {
 	 * user allows while the session runs. Not sent on the wire. */
 	struct cordon_strv omz_dotenv_lists;
 	char *omz_dotenv_name;
+	/* Linux: the names looked for above (cordon_found_above) missing as
+	 * the policy was resolved, where the session could make them: not
+	 * guards (each would cost its path's resolving in every plan, 3 ms a
+	 * launch for 117), only the guard plan's unguarded names, which the
+	 * launcher's watch and the sweep move aside. Not sent on the wire. */
+	struct cordon_strv above;
 	/* Where the user turned the plugin's question off
 	 * (ZSH_DOTENV_PROMPT=false: it then exports the .env of every
 	 * directory entered), or NULL: the launcher says it. Not sent on the
@@ -279,6 +285,9 @@ int cordon_home_glob(const char *pattern, struct cordon_strv *out);
  * hidden_paths ("~/..."). NULL-terminated. */
 extern const char *const cordon_default_protected[];
 extern const char *const cordon_default_hidden[];
+/* The names a program run in a directory looks for in each directory
+ * above it, and obeys there (CORDON_GUARD_ABOVE). NULL-terminated. */
+extern const char *const cordon_found_above[];
 
 /* Add a guard (copies PATH and SOURCE; a path already guarded keeps its
  * first entry). Returns 0 or -ENOMEM. */
@@ -344,6 +353,11 @@ bool cordon_path_under(const char *path, const char *dir);
 /* The source of the guards on what a dotfile names as code (shim/
  * dotfile-refs.c), followed by the dotfile's name ("named by ~/.bashrc"). */
 #define CORDON_GUARD_NAMED "named by "
+/* The source of the guards on the names a program looks for in the
+ * directories above where it runs (cordon_found_above), in a shared
+ * directory a write rule reaches (/tmp) and in each of its directories
+ * above the project. */
+#define CORDON_GUARD_ABOVE "looked for above"
 
 /* "rwx"-style text for an access mask ("r-x", "---"). BUF is at least 4 bytes. */
 const char *cordon_access_str(unsigned access, char buf[4]);

@@ -125,9 +125,11 @@ int cordon_sweep_disarm_why(const struct cordon_sweep *s, const char *path, cons
  * changed since it started, in a directory a write rule of it reaches. */
 struct stat;
 bool cordon_sweep_laid(const struct cordon_sweep *s, const char *link, const struct stat *st);
-/* Whether PATH is a .git entry: among S's names, the walk's to judge as
- * the session ends (git init inside must work), not a name moved aside. */
-bool cordon_sweep_git_entry(const char *path);
+/* Whether PATH is a .git entry in one of S's roots: among S's names, the
+ * walk's to judge as the session ends (git init inside must work), not a
+ * name moved aside. One elsewhere (/tmp/.git, looked for above) is
+ * moved aside as the others are: no walk looks at it. */
+bool cordon_sweep_git_entry(const struct cordon_sweep *s, const char *path);
 /* Whether REL (relative) lies in what a package manager fills
  * (node_modules, a virtualenv, vendor/): the project's dependencies, not
  * where an editor or a tool is opened. */

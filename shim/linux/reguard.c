@@ -149,6 +149,23 @@ static struct {
 	} lists[MAX_LISTS];
 	size_t n_lists;
 	struct cordon_strv allowed, omz_allowed;
+	/* While the first names are listed and watched (a batch: a
+	 * directory's 39 names looked for above, one after the other): the
+	 * last directory looked at and whether it is one, the last parent
+	 * asked whether the session can write it (stays), and the last
+	 * directory watched with its flags, which the next name in it takes
+	 * without asking again. One replaced meanwhile is seen from its
+	 * parent, and watched again after. */
+	bool batch;
+	struct memo {
+		char dir[PATH_MAX];
+		bool yes;
+	} looked, stays;
+	struct {
+		char dir[PATH_MAX];
+		uint32_t flags;
+		int wd;
+	} watched;
 } g = {.inotify = -1, .stop = -1, .mnt = -1, .user = -1};
 
 /* The watch could not be kept (the session used up the user's inotify
@@ -194,11 +211,89 @@ static size_t root_of(const char *path)
  * else read-only; its way WAY (may be NULL). Its way starts at WAY's top,
  * else (a hidden name, a MADE one) at the nearest directory on it that
  * exists, else at its own directory. */
+/* PATH's first N bytes into BUF (SIZE bytes), "/" for none: false when
+ * they do not fit. (musl's snprintf costs a microsecond; the watch asks
+ * this a few hundred times as a session starts.) */
+static bool prefix(char *buf, size_t size, const char *path, size_t n)
+{
+	if (!n)
+		path = "/", n = 1;
+	if (n >= size)
+		return false;
+	memcpy(buf, path, n);
+	buf[n] = '\0';
+	return true;
+}
+
+/* Whether the directory PATH's first TOP bytes name stays where it is:
+ * the session cannot write its parent (/tmp, /var/tmp: no rule reaches
+ * /), so it cannot move it away or put another in its place. */
+static bool stays(const char *path, size_t top)
+{
+	char parent[PATH_MAX];
+	size_t pu = up(path, top);
+	if (!prefix(parent, sizeof(parent), path, pu))
+		return false;
+	if (g.batch && strcmp(g.stays.dir, parent) == 0)
+		return g.stays.yes;
+	bool r = g.p && !(cordon_policy_access(g.p, parent, NULL) & CORDON_ACCESS_WRITE);
+	if (g.batch && strlen(parent) < sizeof(g.stays.dir)) {
+		memcpy(g.stays.dir, parent, strlen(parent) + 1);
+		g.stays.yes = r;
+	}
+	return r;
+}
+
+static int add_new(const char *path, bool hide, bool made, struct cordon_hidden_way *way);
+
+/* Whether DIR is a directory (followed), asked once for a batch's run. */
+static bool is_dir(const char *dir)
+{
+	struct stat st;
+	if (g.batch && strcmp(g.looked.dir, dir) == 0)
+		return g.looked.yes;
+	bool r = stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+	if (g.batch && strlen(dir) < sizeof(g.looked.dir)) {
+		memcpy(g.looked.dir, dir, strlen(dir) + 1);
+		g.looked.yes = r;
+	}
+	return r;
+}
+
+/* inotify_add_watch of DIR, asked once for a batch's run. */
+static int watch_dir(const char *dir, uint32_t flags)
+{
+	if (g.batch && g.watched.wd >= 0 && g.watched.flags == flags &&
+	    strcmp(g.watched.dir, dir) == 0)
+		return g.watched.wd;
+	int wd = inotify_add_watch(g.inotify, dir, flags);
+	if (g.batch && wd >= 0 && strlen(dir) < sizeof(g.watched.dir)) {
+		memcpy(g.watched.dir, dir, strlen(dir) + 1);
+		g.watched.flags = flags;
+		g.watched.wd = wd;
+	}
+	return wd;
+}
+
+/* A batch begins (BEGIN) or ends: nothing it learnt is kept after. */
+static void batch(bool begin)
+{
+	g.batch = begin;
+	g.looked.dir[0] = g.watched.dir[0] = g.stays.dir[0] = '\0';
+	g.watched.wd = -1;
+}
+
 static int add(const char *path, bool hide, bool made, struct cordon_hidden_way *way)
 {
 	for (size_t i = 0; i < g.n; i++)
 		if (strcmp(g.v[i].path, path) == 0)
 			return 0;
+	return add_new(path, hide, made, way);
+}
+
+/* add, PATH known not to be kept yet. */
+static int add_new(const char *path, bool hide, bool made, struct cordon_hidden_way *way)
+{
 	const char *slash = strrchr(path, '/');
 	if (!slash || slash == path || !slash[1])
 		return 0;
@@ -208,19 +303,18 @@ static int add(const char *path, bool hide, bool made, struct cordon_hidden_way 
 	if (way) {
 		top = way->top;
 	} else if (hide || made) {
-		while (top > 0 &&
-		       (snprintf(buf, sizeof(buf), "%.*s", (int)top, path) >= (int)sizeof(buf) ||
-			stat(buf, &st) < 0 || !S_ISDIR(st.st_mode)))
+		while (top > 0 && (!prefix(buf, sizeof(buf), path, top) || !is_dir(buf)))
 			top = up(path, top);
 		/* A made name's way, from the root of the sweep's it lies in
 		 * (which the session cannot replace), else from above the
 		 * nearest directory: a directory on the way that the session
 		 * moves aside takes its watch along, and one moved into its
 		 * place is seen only from its parent (a review swapped in a
-		 * .config holding mise.toml, unseen until the session ended). */
+		 * .config holding mise.toml, unseen until the session ended),
+		 * or from the nearest if that stays where it is (/tmp). */
 		size_t root = made ? root_of(path) : 0;
 		if (made)
-			top = root && root <= top ? root : up(path, top);
+			top = root && root <= top ? root : stays(path, top) ? top : up(path, top);
 	}
 	/* A glob in a directory part below the top: the way ends at the
 	 * directory above it. */
@@ -250,7 +344,8 @@ static int add(const char *path, bool hide, bool made, struct cordon_hidden_way 
 		const char *next = strchr(path + at + 1, '/');
 		at = next && (size_t)(next - path) < last ? (size_t)(next - path) : last;
 	}
-	bool there = lstat(path, &st) == 0;
+	/* (What a made name was is never asked: it was missing.) */
+	bool there = !made && lstat(path, &st) == 0;
 	g.v[g.n++] = (struct kept){copy,
 				   copy + parent + 1,
 				   lv,
@@ -736,8 +831,7 @@ static void settle(struct kept *k, bool event)
 	size_t i = 0;
 	for (; i < k->levels; i++) {
 		size_t end = k->lv[i].end;
-		if (snprintf(dir, sizeof(dir), "%.*s", (int)end, end ? k->path : "/") >=
-		    (int)sizeof(dir))
+		if (!prefix(dir, sizeof(dir), k->path, end))
 			break;
 		if (i > 0 && lstat(dir, &st) < 0)
 			break;
@@ -758,8 +852,7 @@ static void settle(struct kept *k, bool event)
 			if (!follow)
 				break;
 		}
-		k->lv[i].wd =
-			inotify_add_watch(g.inotify, dir, WATCHED | (follow ? 0 : IN_DONT_FOLLOW));
+		k->lv[i].wd = watch_dir(dir, WATCHED | (follow ? 0 : IN_DONT_FOLLOW));
 		if (k->lv[i].wd < 0 && (errno == ENOSPC || errno == ENOMEM)) {
 			cannot_watch(dir, errno);
 			/* What is there already goes now, not as the
@@ -884,7 +977,7 @@ static void keep_allowed(const char *envrc)
 	struct cordon_strv names = {0}, stand_ins = {0};
 	if (e >= 0 && cordon_guard_unguarded(&q, &names, &stand_ins, NULL, NULL) >= 0)
 		for (size_t i = 0; i < names.n; i++)
-			if (!cordon_sweep_git_entry(names.v[i]))
+			if (!cordon_sweep_git_entry(g.sweep, names.v[i]))
 				(void)add(names.v[i], false, true, NULL);
 	cordon_strv_free(&names);
 	cordon_strv_free(&stand_ins);
@@ -1057,13 +1150,17 @@ static void *watch(void *arg)
 	(void)arg;
 	struct timespec t0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (g.inotify < 0 || list_made() < 0)
+	batch(true);
+	if (g.inotify < 0 || list_made() < 0) {
+		batch(false);
 		return NULL;
+	}
 	/* The names made are watched at once: a command of a moment makes
 	 * its plant in its first milliseconds, and is over before the
 	 * guards' listing. */
 	for (size_t i = 0; i < g.n; i++)
 		settle(&g.v[i], false);
+	batch(false);
 	size_t made = g.n;
 	bool allow = watch_lists();
 	/* The guards: listed LIST_AFTER_MS after the start, watched
@@ -1202,9 +1299,12 @@ static int list_guards(const struct cordon_policy *p)
 static int list_made(void)
 {
 	int e = 0;
+	/* (The first listed, each once: none to compare with.) */
+	bool first = g.n == 0;
 	for (size_t i = 0; g.sweep && e >= 0 && i < g.sweep->names.n; i++)
-		if (!cordon_sweep_git_entry(g.sweep->names.v[i]))
-			e = add(g.sweep->names.v[i], false, true, NULL);
+		if (!cordon_sweep_git_entry(g.sweep, g.sweep->names.v[i]))
+			e = first ? add_new(g.sweep->names.v[i], false, true, NULL)
+				  : add(g.sweep->names.v[i], false, true, NULL);
 	return e;
 }
 

@@ -9305,3 +9305,186 @@ BOTH_USERS(guards, runtime_dir_keeps_units_and_logins, .timeout = 60)
 	free(extra);
 	runtime_remove(&x);
 }
+
+/* ---- names looked for above, in a shared directory ---- */
+
+/* A directory like /tmp in W (sticky, everyone's, root's) that the
+ * session may write (a system_paths.read_write rule naming it, EXTRA after
+ * it), with a directory of the user's in it (work/): malloc'd. */
+static char *shared_world(struct world *w, const char *extra)
+{
+	char *shared = at(w->outside, "shared");
+	cr_assert(mkdir(shared, 0755) == 0 || errno == EEXIST, "%s: %s", shared, strerror(errno));
+	cr_assert_eq(chown(shared, 0, 0), 0);
+	cr_assert_eq(chmod(shared, 01777), 0);
+	FILE *f = fopen(w->cfg, "w");
+	cr_assert_not_null(f, "%s: %s", w->cfg, strerror(errno));
+	fprintf(f,
+		"{\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/tty\", \"/dev/ptmx\", "
+		"\"/dev/urandom\", \"/dev/zero\", \"%s\"]}%s}",
+		shared, extra);
+	cr_assert_eq(fclose(f), 0);
+	return shared;
+}
+
+/* A name that a program run in a directory looks for in each directory
+ * above it, made at the top of a shared directory the session may write
+ * (/tmp): a session made /tmp/.git with a core.fsmonitor, and root's next
+ * git status in any directory of /tmp ran it (session 29). Node's
+ * require() loads from a node_modules above, and vim run there obeys its
+ * .exrc. Each is moved aside as it appears (a socket file stands in for
+ * it while the session runs). The user's git trusts every repository
+ * (safe.directory = *), as many do. Control: protected_paths []. */
+BOTH_USERS(guards, a_name_looked_for_above_in_a_shared_directory_runs_nothing, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gabove");
+	free(write_file(w.home, ".vimrc", "set exrc\nset nocompatible\n"));
+	struct run_result r = outside(&w, "git config --global safe.directory '*'");
+	run_free(&r);
+	char *shared = shared_world(&w, "");
+	r = outside(&w, "mkdir -p %s/work", shared);
+	run_free(&r);
+	const char *tags[] = {"deny", "ctl"};
+	for (int ctl = 0; ctl < 2; ctl++) {
+		if (ctl) {
+			r = outside(&w, "cd %s && rm -rf .git* node_modules* .exrc*", shared);
+			run_free(&r);
+			free(shared_world(&w, ", \"protected_paths\": []"));
+		}
+		char *vars = fmt("S=%s", shared);
+		char *script = plant(
+			&w, tags[ctl], vars,
+			"git init -q \"$S\" && fsmon >> \"$S/.git/config\"; echo git $?\n"
+			"mkdir -p \"$S/node_modules/evil\" && echo \"require('fs').writeFileSync("
+			"'$M-node', '')\" > \"$S/node_modules/evil/index.js\"; echo node $?\n"
+			"echo \"call writefile([], '$M-exrc')\" > \"$S/.exrc\"; echo exrc $?\n"
+			"i=0; while [ $i -lt 20 ] && ! [ -S \"$S/.exrc\" ]; do sleep 0.1; "
+			"i=$((i+1)); done; [ -S \"$S/.exrc\" ]; echo stood $?\n");
+		free(vars);
+		r = sh_in(&w, NULL, "%s", script);
+		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
+		char *judge =
+			fmt("cd %s/work && git status >/dev/null 2>&1; node -e "
+			    "'require(\"evil\")' >/dev/null 2>&1; cd .. && TERM=dumb vim -c q "
+			    "</dev/null >/dev/null 2>&1; true",
+			    shared);
+		struct run_result v = sh_outside(&w, judge);
+		run_free(&v);
+		free(judge);
+		if (ctl) {
+			cr_expect(marked(&w, tags[ctl], "fsmonitor") &&
+					  marked(&w, tags[ctl], "node") &&
+					  marked(&w, tags[ctl], "exrc"),
+				  "control: git, node or vim outside ran nothing\n%s", diag);
+		} else {
+			cr_expect_not(marked(&w, tags[ctl], "fsmonitor"),
+				      "git outside ran the shared directory's fsmonitor\n%s", diag);
+			cr_expect_not(marked(&w, tags[ctl], "node"),
+				      "node outside loaded the shared node_modules\n%s", diag);
+			cr_expect_not(marked(&w, tags[ctl], "exrc"),
+				      "vim outside ran the shared .exrc\n%s", diag);
+			cr_expect(strstr(r.out, "stood 0"),
+				  "the .exrc was not moved aside as it appeared\n%s", diag);
+			cr_expect(present(shared, ".exrc.cordon-disarmed") &&
+					  !present(shared, ".exrc") &&
+					  !present(shared, "node_modules"),
+				  "not moved aside, or the stand-ins were left\n%s", diag);
+			cr_expect(strstr(r.err, "which a program run in a directory below it, "
+						"outside, would look for and obey"),
+				  "not said\n%s", diag);
+		}
+		run_free(&r);
+		free(diag), free(script);
+	}
+	r = outside(&w, "cd %s && rm -rf .git* node_modules* .exrc* work", shared);
+	run_free(&r);
+	free(shared);
+	world_free(&w);
+}
+
+/* cordon run in DIR (W's config), SCRIPT with /bin/sh. */
+static struct run_result sh_in_at(struct world *w, const char *dir, const char *script)
+{
+	char *argv[] = {CORDON_BIN, "run", "--config",     w->cfg, "--",
+			"/bin/sh",  "-c",  (char *)script, NULL};
+	return world_run(w, argv, dir);
+}
+
+/* A project in a directory of a repository that a write rule reaches (a
+ * package of a monorepo in /tmp): git in the project, outside, runs that
+ * repository's hooks and config. They are read-only there, while its
+ * objects and index (git commit inside) and its node_modules stay
+ * writable; and a repository made above a project that has none
+ * (git init ..) is moved aside. Control: protected_paths []. */
+BOTH_USERS(guards, a_repository_above_the_project_keeps_its_hooks, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "grepoabove");
+	char *shared = shared_world(&w, "");
+	struct run_result r = outside(
+		&w,
+		"cd %s && mkdir -p mono/web mono/node_modules bare/proj && cd mono && git init -q "
+		"&& git commit -q --allow-empty -m first",
+		shared);
+	run_free(&r);
+	char *web = fmt("%s/mono/web", shared), *proj = fmt("%s/bare/proj", shared);
+	const char *tags[] = {"deny", "ctl"};
+	for (int ctl = 0; ctl < 2; ctl++) {
+		if (ctl) {
+			r = outside(&w,
+				    "cd %s && git checkout -q -- . ; rm -rf bare/.git* "
+				    "mono/node_modules/x; cd mono && git config --unset "
+				    "core.fsmonitor; rm -f .git/hooks/pre-commit",
+				    shared);
+			run_free(&r);
+			free(shared_world(&w, ", \"protected_paths\": []"));
+		}
+		char *script =
+			plant(&w, tags[ctl], "",
+			      "echo \"$M\" > f && git add f && git commit -qm f; echo commit $?\n"
+			      "hook pre-commit > ../.git/hooks/pre-commit && chmod +x "
+			      "../.git/hooks/pre-commit; echo hook $?\n"
+			      "fsmon >> ../.git/config; echo config $?\n"
+			      "mkdir ../node_modules/x; echo modules $?\n");
+		r = sh_in_at(&w, web, script);
+		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
+		cr_expect(strstr(r.out, "commit 0\n") && strstr(r.out, "modules 0\n"),
+			  "git commit or npm's node_modules no longer work inside\n%s", diag);
+		run_free(&r);
+		free(script);
+		script = plant(&w, tags[ctl], "",
+			       "git init -q .. && printf '[core]\\n\\tfsmonitor = \"touch %s; "
+			       "false\"\\n' \"$M-bare\" >> ../.git/config; echo bare $?\n");
+		r = sh_in_at(&w, proj, script);
+		char *diag2 = fmt("%s\n%s (%d): %s%s", diag, tags[ctl], r.status, r.out, r.err);
+		run_free(&r);
+		char *judge =
+			fmt("cd %s && git status >/dev/null 2>&1; echo g > g && git add g && "
+			    "git commit -qm g >/dev/null 2>&1; cd %s && git status >/dev/null "
+			    "2>&1; true",
+			    web, proj);
+		struct run_result v = sh_outside(&w, judge);
+		run_free(&v);
+		free(judge);
+		if (ctl) {
+			cr_expect(marked(&w, tags[ctl], "pre-commit") &&
+					  marked(&w, tags[ctl], "fsmonitor") &&
+					  marked(&w, tags[ctl], "bare"),
+				  "control: git outside ran nothing\n%s", diag2);
+		} else {
+			cr_expect_not(
+				marked(&w, tags[ctl], "pre-commit") ||
+					marked(&w, tags[ctl], "fsmonitor"),
+				"git outside ran what was planted in the repository above\n%s",
+				diag2);
+			cr_expect_not(marked(&w, tags[ctl], "bare"),
+				      "git outside ran the repository made above\n%s", diag2);
+		}
+		free(diag), free(diag2), free(script);
+	}
+	r = outside(&w, "rm -rf %s/mono %s/bare", shared, shared);
+	run_free(&r);
+	free(web), free(proj), free(shared);
+	world_free(&w);
+}
