@@ -204,7 +204,9 @@ const char *const cordon_default_protected[] = {".git/hooks",
  * package.json (or workspace file) as the project and read its .npmrc
  * (script-shell, node-options), .yarnrc(.yml) (yarnPath) and .pnpmfile.cjs;
  * pytest takes the nearest ini as its rootdir and imports the conftest.py
- * there; bundler evaluates the nearest Gemfile; ESLint and Prettier (an
+ * there; bundler evaluates the nearest Gemfile; asdf and mise the
+ * nearest .tool-versions (a `path:` version runs that directory's
+ * programs) and mise its config; ESLint and Prettier (an
  * editor's, on a file opened there) load the nearest JavaScript config;
  * direnv's source_up sources the nearest .envrc; and vim (with 'exrc')
  * runs these startup files in the directory it starts in. */
@@ -239,6 +241,9 @@ const char *const cordon_found_above[] = {".git",
 					  ".prettierrc.js",
 					  ".prettierrc.mjs",
 					  ".prettierrc.cjs",
+					  ".tool-versions",
+					  ".mise.toml",
+					  "mise.toml",
 					  ".envrc",
 					  ".exrc",
 					  "_exrc",

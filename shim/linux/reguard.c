@@ -150,7 +150,7 @@ static struct {
 	size_t n_lists;
 	struct cordon_strv allowed, omz_allowed;
 	/* While the first names are listed and watched (a batch: a
-	 * directory's 39 names looked for above, one after the other): the
+	 * directory's 42 names looked for above, one after the other): the
 	 * last directory looked at and whether it is one, the last parent
 	 * asked whether the session can write it (stays), and the last
 	 * directory watched with its flags, which the next name in it takes
