@@ -494,6 +494,13 @@ struct run_result run_in(struct world *w, const char *opts, char *const cmd[])
 	return r;
 }
 
+struct run_result sh_in_dir(struct world *w, const char *dir, const char *script)
+{
+	char *argv[] = {CORDON_BIN, "run", "--config",     w->cfg, "--",
+			"/bin/sh",  "-c",  (char *)script, NULL};
+	return world_run(w, argv, dir);
+}
+
 void test_user(uid_t *uid, gid_t *gid)
 {
 	struct passwd *pw = getpwnam("cordon-test");

@@ -86,6 +86,9 @@ void world_setenv(struct world *w, const char *kv);
 void copy_exec(const char *src, const char *dst);
 /* cordon run --config CFG [OPTS, split on spaces] -- CMD... in the project. */
 struct run_result run_in(struct world *w, const char *opts, char *const cmd[]);
+/* cordon run --config CFG -- /bin/sh -c SCRIPT, started in DIR (no
+ * --project: the project is what DIR makes it). */
+struct run_result sh_in_dir(struct world *w, const char *dir, const char *script);
 /* run_in with /bin/sh -c SCRIPT (a format). */
 struct run_result sh_in(struct world *w, const char *opts, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

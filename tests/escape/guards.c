@@ -9403,14 +9403,6 @@ BOTH_USERS(guards, a_name_looked_for_above_in_a_shared_directory_runs_nothing, .
 	world_free(&w);
 }
 
-/* cordon run in DIR (W's config), SCRIPT with /bin/sh. */
-static struct run_result sh_in_at(struct world *w, const char *dir, const char *script)
-{
-	char *argv[] = {CORDON_BIN, "run", "--config",     w->cfg, "--",
-			"/bin/sh",  "-c",  (char *)script, NULL};
-	return world_run(w, argv, dir);
-}
-
 /* A project in a directory of a repository that a write rule reaches (a
  * package of a monorepo in /tmp): git in the project, outside, runs that
  * repository's hooks and config. They are read-only there, while its
@@ -9447,7 +9439,7 @@ BOTH_USERS(guards, a_repository_above_the_project_keeps_its_hooks, .timeout = 60
 			      "../.git/hooks/pre-commit; echo hook $?\n"
 			      "fsmon >> ../.git/config; echo config $?\n"
 			      "mkdir ../node_modules/x; echo modules $?\n");
-		r = sh_in_at(&w, web, script);
+		r = sh_in_dir(&w, web, script);
 		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
 		cr_expect(strstr(r.out, "commit 0\n") && strstr(r.out, "modules 0\n"),
 			  "git commit or npm's node_modules no longer work inside\n%s", diag);
@@ -9456,7 +9448,7 @@ BOTH_USERS(guards, a_repository_above_the_project_keeps_its_hooks, .timeout = 60
 		script = plant(&w, tags[ctl], "",
 			       "git init -q .. && printf '[core]\\n\\tfsmonitor = \"touch %s; "
 			       "false\"\\n' \"$M-bare\" >> ../.git/config; echo bare $?\n");
-		r = sh_in_at(&w, proj, script);
+		r = sh_in_dir(&w, proj, script);
 		char *diag2 = fmt("%s\n%s (%d): %s%s", diag, tags[ctl], r.status, r.out, r.err);
 		run_free(&r);
 		char *judge =

@@ -118,14 +118,6 @@ BOTH_USERS(project, cwd_dotfiles_repository_is_not_the_project, .timeout = 60)
 	world_free(&w);
 }
 
-/* SCRIPT run by cordon in CWD (no --project): what it printed. */
-static struct run_result run_from(struct world *w, const char *cwd, const char *script)
-{
-	char *argv[] = {CORDON_BIN, "run", "--config",     w->cfg, "--",
-			"/bin/sh",  "-c",  (char *)script, NULL};
-	return world_run(w, argv, cwd);
-}
-
 /* Round 10: a terminal opened in ~/.config/fish, or in a subdirectory of
  * the dotfiles repository ~/.bashrc links into, took it for a writable
  * project (fish's config and what bashrc sources through a variable
@@ -170,7 +162,7 @@ BOTH_USERS(project, cwd_in_config_or_a_dotfiles_subdirectory_is_not_the_project,
 	char *dirs[] = {fish, path_join(w.proj, "dots/bash"), path_join(w.proj, "nvim/lua"),
 			path_join(w.home, ".local/bin"), path_join(w.proj, "tools/bin")};
 	for (size_t i = 0; i < 4; i++) {
-		struct run_result r = run_from(&w, dirs[i], WRITE_AND_SAY);
+		struct run_result r = sh_in_dir(&w, dirs[i], WRITE_AND_SAY);
 		char *marker = path_join(dirs[i], "marker");
 		cr_expect(strstr(r.out, "ran-5"), "%s: the command did not run: %s", refused[i],
 			  r.err);
@@ -184,19 +176,19 @@ BOTH_USERS(project, cwd_in_config_or_a_dotfiles_subdirectory_is_not_the_project,
 	/* A data link into a project refuses nothing: it writes. Nor does a
 	 * ~/.local/bin link to a project's own script (round 12). */
 	char *ci = path_join(w.proj, "ci");
-	struct run_result r = run_from(&w, ci, WRITE_AND_SAY);
+	struct run_result r = sh_in_dir(&w, ci, WRITE_AND_SAY);
 	char *marker = path_join(ci, "marker");
 	cr_expect(file_exists(marker), "a ~/.cache link refused its project: %s", r.err);
 	run_free(&r);
 	free(marker);
-	r = run_from(&w, dirs[4], WRITE_AND_SAY);
+	r = sh_in_dir(&w, dirs[4], WRITE_AND_SAY);
 	marker = path_join(dirs[4], "marker");
 	cr_expect(file_exists(marker), "a ~/.local/bin link refused its project: %s", r.err);
 	run_free(&r);
 	free(marker);
 	/* Control: a plain project directory. */
 	char *plain = path_join(w.proj, "plain");
-	r = run_from(&w, plain, WRITE_AND_SAY);
+	r = sh_in_dir(&w, plain, WRITE_AND_SAY);
 	marker = path_join(plain, "marker");
 	cr_expect(file_exists(marker), "control: a plain directory did not write: %s", r.err);
 	run_free(&r);
