@@ -197,22 +197,29 @@ const char *const cordon_default_protected[] = {".git/hooks",
 /* What a program run in a directory looks for in each directory above it,
  * and obeys there without asking. A session wrote /tmp/.git with a
  * core.fsmonitor, and root's next git status in any directory of /tmp
- * ran it (session 29): git and Mercurial take the repository;
- * cargo reads .cargo/config.toml from every directory above (rustc-wrapper,
- * runner) and rustup its toolchain file (`path`); Node's require() looks in
+ * ran it (session 29): git and Mercurial take the repository (git a
+ * bare one too, a directory holding HEAD, objects/ and refs/: round 29
+ * F1); cargo reads .cargo/config.toml from every directory above
+ * (rustc-wrapper, runner) and builds the nearest Cargo.toml's package
+ * (its build.rs), and rustup reads its toolchain file (`path`); rake,
+ * just and Gradle take the nearest Rakefile, justfile or settings.gradle,
+ * and Maven the nearest .mvn (jvm.config: round 29 F2); Node's require() looks in
  * every node_modules above; npm, yarn and pnpm take the nearest
  * package.json (or workspace file) as the project and read its .npmrc
  * (script-shell, node-options), .yarnrc(.yml) (yarnPath) and .pnpmfile.cjs;
  * pytest takes the nearest ini as its rootdir and imports the conftest.py
- * there; bundler evaluates the nearest Gemfile; asdf and mise the
+ * there; bundler evaluates the nearest Gemfile (gems.rb); asdf and mise the
  * nearest .tool-versions (a `path:` version runs that directory's
- * programs) and mise its config; ESLint and Prettier (an
- * editor's, on a file opened there) load the nearest JavaScript config;
+ * programs) and mise its config; ESLint, Prettier and Babel (an
+ * editor's, on a file opened there) load the nearest config, which runs
+ * JavaScript or names a plugin or parser to load; pdb runs .pdbrc;
  * direnv's source_up sources the nearest .envrc; and vim (with 'exrc')
  * runs these startup files in the directory it starts in. */
 const char *const cordon_found_above[] = {".git",
+					  "HEAD",
 					  ".hg",
 					  ".cargo",
+					  "Cargo.toml",
 					  "rust-toolchain.toml",
 					  "rust-toolchain",
 					  "node_modules",
@@ -229,18 +236,50 @@ const char *const cordon_found_above[] = {".git",
 					  "tox.ini",
 					  "setup.cfg",
 					  "Gemfile",
+					  "gems.rb",
 					  ".bundle",
+					  "Rakefile",
+					  "rakefile",
+					  "Rakefile.rb",
+					  "rakefile.rb",
+					  "justfile",
+					  "Justfile",
+					  ".justfile",
+					  ".mvn",
+					  "settings.gradle",
+					  "settings.gradle.kts",
 					  "eslint.config.js",
 					  "eslint.config.mjs",
 					  "eslint.config.cjs",
 					  ".eslintrc.js",
 					  ".eslintrc.cjs",
+					  "eslint.config.ts",
+					  "eslint.config.mts",
+					  "eslint.config.cts",
+					  ".eslintrc",
+					  ".eslintrc.json",
+					  ".eslintrc.yaml",
+					  ".eslintrc.yml",
 					  "prettier.config.js",
 					  "prettier.config.mjs",
 					  "prettier.config.cjs",
 					  ".prettierrc.js",
 					  ".prettierrc.mjs",
 					  ".prettierrc.cjs",
+					  "prettier.config.ts",
+					  ".prettierrc.ts",
+					  ".prettierrc",
+					  ".prettierrc.json",
+					  ".prettierrc.json5",
+					  ".prettierrc.yaml",
+					  ".prettierrc.yml",
+					  ".prettierrc.toml",
+					  ".babelrc",
+					  ".babelrc.js",
+					  ".babelrc.cjs",
+					  ".babelrc.mjs",
+					  ".babelrc.json",
+					  ".pdbrc",
 					  ".tool-versions",
 					  ".mise.toml",
 					  "mise.toml",
@@ -1299,7 +1338,8 @@ bool cordon_policy_writable_root(const struct cordon_policy *p, const struct cor
 	struct stat st;
 	return (r->access & CORDON_ACCESS_WRITE) &&
 	       (strcmp(r->source, cordon_class_extra_key(CORDON_CLASS_RW)) == 0 ||
-		strcmp(r->source, "--allow-write") == 0) &&
+		strcmp(r->source, "--allow-write") == 0 ||
+		strcmp(r->source, CORDON_ROOT_ABOVE) == 0) &&
 	       (!p->project || !cordon_path_under(r->path, p->project)) &&
 	       !cordon_never_project(r->path, p->home) && stat(r->path, &st) == 0 &&
 	       S_ISDIR(st.st_mode);
@@ -2387,6 +2427,39 @@ static int guard_omz_dotenv(struct cordon_policy *p, const struct cordon_context
  * repository's hooks, config and info (kept as protected_paths keeps the
  * project's) and Mercurial's hgrc. (Linux: the missing ones in P's above,
  * the rest guards; macOS: all guards, each a deny rule by path.) */
+/* Whether DIR holds a repository: a .git, or is a bare one (HEAD). */
+static bool holds_repository(const char *dir)
+{
+	struct stat st;
+	cleanup_free char *git = cordon_join3(dir, "/", ".git"),
+			  *head = cordon_join3(dir, "/", "HEAD");
+	return (git && lstat(git, &st) == 0) || (head && lstat(head, &st) == 0);
+}
+
+/* Each repository above the project that a write rule reaches (the
+ * monorepo a project in /tmp/mono/web is a package of), made a root the
+ * user made writable (a rule of its own, its access the same): the
+ * session could write all of it, not only its .git (round 29 F3 made a
+ * sibling repository with a core.fsmonitor and added it to the index as
+ * a submodule: git status in the project ran it), so protected_paths
+ * are kept in it and the sweep walks it, as in the project. */
+static int roots_above(struct cordon_policy *p)
+{
+	char up[PATH_MAX];
+	if (!p->project || (size_t)snprintf(up, sizeof(up), "%s", p->project) >= sizeof(up))
+		return 0;
+	int r = 0;
+	for (char *slash = strrchr(up, '/'); r >= 0 && slash && slash != up;
+	     slash = strrchr(up, '/')) {
+		*slash = '\0';
+		unsigned access = cordon_policy_access(p, up, NULL);
+		if ((access & CORDON_ACCESS_WRITE) && !cordon_never_project(up, p->home) &&
+		    holds_repository(up))
+			r = cordon_policy_add_rule(p, up, access, CORDON_ROOT_ABOVE);
+	}
+	return r;
+}
+
 static int guard_found_above(struct cordon_policy *p, const struct cordon_context *ctx,
 			     struct cordon_path_cache *cache)
 {
@@ -2414,6 +2487,7 @@ static int guard_found_above(struct cordon_policy *p, const struct cordon_contex
 				r = cordon_strv_push_new(&dirs, up);
 		}
 	static const char *const git[] = {".git/hooks", ".git/config", ".git/info", NULL};
+	static const char *const bare[] = {"hooks", "config", "info", NULL};
 	static const char *const hg[] = {".hg/hgrc", ".hg/hgrc-not-shared", ".hg/sharedpath", NULL};
 	for (size_t i = 0; r >= 0 && i < dirs.n; i++) {
 		struct cordon_strv names = {0};
@@ -2425,15 +2499,21 @@ static int guard_found_above(struct cordon_policy *p, const struct cordon_contex
 				r = -ENOMEM;
 				break;
 			}
+			/* (Kept already: a root's protected_paths, .envrc/'s
+			 * stand-in among them, which the watch would take for
+			 * one made.) */
+			if (cordon_policy_guard(p, path))
+				continue;
 			bool there = lstat(path, &st) == 0;
 			/* (Each once: the directories are, and their names.) */
 			if (!there && CORDON_OS_NATIVE == CORDON_OS_LINUX) {
 				r = cordon_strv_push(&p->above, path);
 				continue;
 			}
-			const char *const *sub = strcmp(name, ".git") == 0           ? git
-						 : there && strcmp(name, ".hg") == 0 ? hg
-										     : NULL;
+			const char *const *sub = strcmp(name, ".git") == 0            ? git
+						 : there && strcmp(name, ".hg") == 0  ? hg
+						 : there && strcmp(name, "HEAD") == 0 ? bare
+										      : NULL;
 			for (size_t j = 0; r >= 0 && sub && sub[j]; j++)
 				r = push_path(&names, dirs.v[i], "/", sub[j]);
 			if (r >= 0 && !sub && (!there || i < tops))
@@ -2460,6 +2540,8 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 					       ? (const char *const *)cfg->protected_paths.v
 					       : cordon_default_protected;
 	const char *psource = cfg->has_protected ? "protected_paths" : "protected_paths (default)";
+	if (r >= 0 && protected && protected[0] && p->sandbox)
+		r = roots_above(p);
 	if (r >= 0)
 		r = guard_protected(p, protected, psource, ctx->home, &cache);
 	if (r >= 0 && cfg->additional_protected.n)

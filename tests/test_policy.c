@@ -658,8 +658,11 @@ Test(policy, names_looked_for_above)
 	struct cordon_policy p;
 	resolve_json(json, &ctx, &p);
 	cr_expect(has(&p.above, shared, ".git") && has(&p.above, shared, "conftest.py") &&
-			  has(&p.above, shared, ".exrc"),
-		  "the shared directory's missing names");
+			  has(&p.above, shared, ".exrc") && has(&p.above, shared, "HEAD") &&
+			  has(&p.above, shared, "Cargo.toml") && has(&p.above, shared, ".mvn") &&
+			  has(&p.above, shared, "Rakefile"),
+		  "the shared directory's missing names (a bare repository's HEAD; cargo's, "
+		  "Maven's and rake's: round 29)");
 	cr_expect_not(has(&p.above, shared, "node_modules"), "one there is a guard");
 	const struct cordon_guard *g = guard_at(&p, shared, "node_modules");
 	cr_expect(g && (g->kind & CORDON_GUARD_PROTECT) &&
@@ -670,6 +673,11 @@ Test(policy, names_looked_for_above)
 	cr_expect_not_null(guard_at(&p, mono, ".git/hooks"), "the repository above: its hooks");
 	cr_expect_not_null(guard_at(&p, mono, ".git/config"), "and its config");
 	cr_expect_null(guard_at(&p, mono, "node_modules"), "the monorepo's own node_modules");
+	const struct cordon_rule *root = find_rule(&p, mono);
+	cr_expect(root && strcmp(root->source, CORDON_ROOT_ABOVE) == 0 &&
+			  cordon_policy_writable_root(&p, root),
+		  "the repository above is a root the sweep walks");
+	cr_expect_not_null(guard_at(&p, mono, ".vscode"), "with protected_paths kept in it");
 	for (size_t i = 0; i < p.above.n; i++)
 		cr_expect(strncmp(p.above.v[i], "/dev/", 5) != 0 &&
 				  strncmp(p.above.v[i], "/proc/", 6) != 0,
@@ -681,6 +689,7 @@ Test(policy, names_looked_for_above)
 	resolve_json(json, &ctx, &p);
 	cr_expect_eq(p.above.n, 0, "protected_paths [] turns it off");
 	cr_expect_null(guard_at(&p, mono, ".git/hooks"));
+	cr_expect_null(find_rule(&p, mono), "nor a root above");
 	cordon_policy_free(&p);
 	free(json), free(shared), free(mono), free(proj);
 	tmp_cleanup(dir);

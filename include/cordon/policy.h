@@ -309,7 +309,8 @@ const struct cordon_guard *cordon_policy_hidden(const struct cordon_policy *p, c
  * /home /mnt /media /root (macOS: /Users /Volumes /private /private/var). */
 const char *cordon_never_project(const char *dir, const char *home);
 /* R is a directory the user made writable besides the project
- * (additional_read_write_paths, --allow-write), not in the project,
+ * (additional_read_write_paths, --allow-write, or a repository above the
+ * project a write rule reaches: CORDON_ROOT_ABOVE), not in the project,
  * neither the home nor a system directory: the protected paths are kept
  * in it, and the sweep walks it, as in the project. */
 bool cordon_policy_writable_root(const struct cordon_policy *p, const struct cordon_rule *r);
@@ -358,6 +359,9 @@ bool cordon_path_under(const char *path, const char *dir);
  * directory a write rule reaches (/tmp) and in each of its directories
  * above the project. */
 #define CORDON_GUARD_ABOVE "looked for above"
+/* The source of the rule that makes a repository above the project, which
+ * a write rule reaches, a root the user made writable. */
+#define CORDON_ROOT_ABOVE "a repository above the project"
 
 /* "rwx"-style text for an access mask ("r-x", "---"). BUF is at least 4 bytes. */
 const char *cordon_access_str(unsigned access, char buf[4]);

@@ -110,6 +110,15 @@ struct kept {
 		char to[NAME_MAX + 1];
 	} * gone;
 	size_t n_gone, cap_gone;
+	/* The names looked for above missing in one directory (the
+	 * policy's above, borrowed), kept as one entry: its path is the
+	 * first's, its way the directory's. Each made since the start is
+	 * moved aside, MOVED times so far, as a name of its own is. */
+	struct member {
+		const char *name;
+		unsigned moved;
+	} * set;
+	size_t n_set;
 };
 
 /* (IN_MASK_ADD: a directory watched for two reasons keeps both masks.) */
@@ -150,7 +159,7 @@ static struct {
 	size_t n_lists;
 	struct cordon_strv allowed, omz_allowed;
 	/* While the first names are listed and watched (a batch: a
-	 * directory's 42 names looked for above, one after the other): the
+	 * directory's 76 names looked for above, one after the other): the
 	 * last directory looked at and whether it is one, the last parent
 	 * asked whether the session can write it (stays), and the last
 	 * directory watched with its flags, which the next name in it takes
@@ -363,6 +372,8 @@ static int add_new(const char *path, bool hide, bool made, struct cordon_hidden_
 				   0,
 				   NULL,
 				   0,
+				   0,
+				   NULL,
 				   0};
 	g.v[g.n - 1].pattern = deep || (made && !way && strpbrk(g.v[g.n - 1].name, "*?[") != NULL);
 	if (way) { /* as it started */
@@ -447,6 +458,7 @@ static void reguard(const struct kept *k)
 
 static int list_made(void);
 static int list_guards(const struct cordon_policy *p);
+static bool above_next(const char *path, size_t *next);
 
 /* Whether PATH is a mount root where the session sees it (through the
  * command's root, in its mount namespace); true when that cannot be told
@@ -574,11 +586,11 @@ static void keep_stand_in(const char *path)
  * directory: the session could open a directory in the moment before it
  * is pinned, and fill it later through that descriptor; a socket file has
  * nothing to read or write, and git ignores it. Said into SAID. */
-static void stand_in(struct kept *k, const char *path, struct cordon_strv *said)
+static void stand_in(struct kept *k, const char *path, unsigned *count, struct cordon_strv *said)
 {
 	if (!g.standins || !g.sweep)
 		return;
-	bool own = strcmp(path, k->path) == 0;
+	bool own = k->set || strcmp(path, k->path) == 0;
 	int dir = cordon_sweep_parent(g.sweep, path), e = dir < 0 ? dir : -EEXIST;
 	for (int tries = 0; tries < 4 && e == -EEXIST; tries++) {
 		e = cordon_placeholder_stand_in(dir, strrchr(path, '/') + 1, path, g.standins);
@@ -586,7 +598,7 @@ static void stand_in(struct kept *k, const char *path, struct cordon_strv *said)
 			break; /* another session's, made first */
 		if (e == -EEXIST && cordon_sweep_disarm_now(g.sweep, path, own ? NULL : k->path,
 							    true, said, NULL, 0) == 1)
-			k->moved++;
+			(*count)++;
 	}
 	if (dir >= 0)
 		close(dir);
@@ -632,23 +644,25 @@ static void say_all(struct cordon_strv *said)
 }
 
 /* PATH, made since the start, moved aside (a pattern's match: the name
- * it was moved to into TO, TO_SIZE bytes). */
-static void move_made(struct kept *k, const char *path, char *to, size_t to_size)
+ * it was moved to into TO, TO_SIZE bytes); COUNT: the times it was
+ * before (K's, or its set member's). */
+static void move_counted(struct kept *k, const char *path, unsigned *count, char *to,
+			 size_t to_size)
 {
 	struct cordon_strv said = {0};
-	bool own = k->pattern || strcmp(path, k->path) == 0;
+	bool own = k->pattern || k->set || strcmp(path, k->path) == 0;
 	/* (A pattern's matches are names of their own: none is made again,
 	 * and no stand-in is left, which would be a match lefthook outside
 	 * then fails to read: round 26c.) */
-	int moved =
-		g.sweep ? cordon_sweep_disarm_now(g.sweep, path, own ? NULL : k->path,
-						  k->moved > 0 && !k->pattern, &said, to, to_size)
-			: 0;
-	if (k->pattern) {
+	bool pattern = k->pattern && !k->set;
+	int moved = g.sweep ? cordon_sweep_disarm_now(g.sweep, path, own ? NULL : k->path,
+						      *count > 0 && !pattern, &said, to, to_size)
+			    : 0;
+	if (pattern) {
 		say_all(&said);
 		return;
 	}
-	if (moved == 1 && k->moved++ == 1) {
+	if (moved == 1 && (*count)++ == 1) {
 		char shown[PATH_MAX + 8], line[PATH_MAX * 3];
 		cordon_printable(path, SIZE_MAX, shown, sizeof(shown));
 		snprintf(line, sizeof(line),
@@ -659,9 +673,36 @@ static void move_made(struct kept *k, const char *path, char *to, size_t to_size
 	}
 	/* From now on, a stand-in there (not pinned: the session removed
 	 * it, each time again, a few times). */
-	if (moved == 1 && k->moved <= MAX_STAND_INS)
-		stand_in(k, path, &said);
+	if (moved == 1 && *count <= MAX_STAND_INS)
+		stand_in(k, path, count, &said);
 	say_all(&said);
+}
+
+static void move_made(struct kept *k, const char *path, char *to, size_t to_size)
+{
+	move_counted(k, path, &k->moved, to, to_size);
+}
+
+/* K's set members there now (NAME NULL), or NAME (an event's) if it is
+ * one: made since the start (each was missing), moved aside; another
+ * session's stand-in kept. */
+static void set_made(struct kept *k, const char *name)
+{
+	char path[PATH_MAX];
+	size_t dir = (size_t)(k->name - 1 - k->path);
+	for (size_t i = 0; i < k->n_set; i++) {
+		struct member *m = &k->set[i];
+		struct stat st;
+		if ((name && strcmp(name, m->name) != 0) ||
+		    (size_t)snprintf(path, sizeof(path), "%.*s/%s", (int)dir, k->path, m->name) >=
+			    sizeof(path) ||
+		    lstat(path, &st) < 0)
+			continue;
+		if (cordon_is_stand_in(path))
+			keep_stand_in(path);
+		else
+			move_counted(k, path, &m->moved, NULL, 0);
+	}
 }
 
 #define MAX_GONE 4096 /* names remembered per pattern; past it, moved again */
@@ -858,7 +899,10 @@ static void settle(struct kept *k, bool event)
 			/* What is there already goes now, not as the
 			 * session's end is done (a review read its plant
 			 * outside for 170 ms). */
-			if (k->made && lstat(k->path, &st) == 0 && !cordon_is_stand_in(k->path))
+			if (k->set)
+				set_made(k, NULL);
+			else if (k->made && lstat(k->path, &st) == 0 &&
+				 !cordon_is_stand_in(k->path))
 				move_made(k, k->path, NULL, 0);
 			break;
 		}
@@ -873,6 +917,10 @@ static void settle(struct kept *k, bool event)
 	}
 	if (k->deep) {
 		deep_look(k);
+		return;
+	}
+	if (k->set) {
+		set_made(k, NULL);
 		return;
 	}
 	if (k->pattern) {
@@ -919,7 +967,12 @@ static void seen(int wd, const char *name)
 			const char *next = k->path + k->lv[l].end + 1;
 			size_t len = l + 1 < k->levels ? k->lv[l + 1].end - k->lv[l].end - 1
 						       : strlen(next);
-			/* A match of a pattern, in its own directory. */
+			/* A set's member, or a match of a pattern, in its own
+			 * directory. */
+			if (k->set && l + 1 == k->levels) {
+				set_made(k, name);
+				break;
+			}
 			if (k->pattern && l + 1 == k->levels) {
 				match_made(k, name);
 				break;
@@ -975,9 +1028,11 @@ static void keep_allowed(const char *envrc)
 	if (e >= 0)
 		cordon_guard_plan_free(&plan);
 	struct cordon_strv names = {0}, stand_ins = {0};
+	size_t next = 0;
 	if (e >= 0 && cordon_guard_unguarded(&q, &names, &stand_ins, NULL, NULL) >= 0)
 		for (size_t i = 0; i < names.n; i++)
-			if (!cordon_sweep_git_entry(g.sweep, names.v[i]))
+			if (!above_next(names.v[i], &next) &&
+			    !cordon_sweep_git_entry(g.sweep, names.v[i]))
 				(void)add(names.v[i], false, true, NULL);
 	cordon_strv_free(&names);
 	cordon_strv_free(&stand_ins);
@@ -1245,6 +1300,7 @@ static void forget(void)
 		free(g.v[i].lv);
 		free(g.v[i].sub);
 		free(g.v[i].gone);
+		free(g.v[i].set);
 	}
 	free(g.v);
 	g.v = NULL;
@@ -1292,17 +1348,58 @@ static int list_guards(const struct cordon_policy *p)
 	return e;
 }
 
+/* The names looked for above (the policy's above: missing as the session
+ * started, listed a directory after another), one entry a directory
+ * whose members they are (an entry a name would be 228 by default, each
+ * with its own allocations and way). */
+static int add_sets(void)
+{
+	const struct cordon_strv *a = g.p ? &g.p->above : NULL;
+	for (size_t i = 0, j; a && i < a->n; i = j) {
+		size_t dn = (size_t)(strrchr(a->v[i], '/') - a->v[i]);
+		for (j = i + 1; j < a->n && strncmp(a->v[j], a->v[i], dn + 1) == 0 &&
+				!strchr(a->v[j] + dn + 1, '/');
+		     j++)
+			;
+		size_t before = g.n;
+		int e = add_new(a->v[i], false, true, NULL);
+		if (e < 0)
+			return e;
+		if (g.n == before)
+			continue;
+		struct kept *k = &g.v[g.n - 1];
+		if (!(k->set = calloc(j - i, sizeof(*k->set))))
+			return -ENOMEM;
+		for (size_t m = i; m < j; m++)
+			k->set[k->n_set++] = (struct member){strrchr(a->v[m], '/') + 1, 0};
+	}
+	return 0;
+}
+
+/* Whether PATH, one of the unguarded names, is the next of the policy's
+ * above (*NEXT: how many were seen): those come last, in the same order,
+ * and are kept by add_sets. */
+static bool above_next(const char *path, size_t *next)
+{
+	if (!g.p || *next >= g.p->above.n || strcmp(path, g.p->above.v[*next]) != 0)
+		return false;
+	(*next)++;
+	return true;
+}
+
 /* The names of the sweep's no mount could guard (listed first: one
  * made before the guards' listing is in their plan as if it were the
  * user's, and stays one made). A repository made inside is the sweep's
  * to judge as it ends: git init there must work. */
 static int list_made(void)
 {
-	int e = 0;
 	/* (The first listed, each once: none to compare with.) */
 	bool first = g.n == 0;
+	int e = add_sets();
+	size_t next = 0;
 	for (size_t i = 0; g.sweep && e >= 0 && i < g.sweep->names.n; i++)
-		if (!cordon_sweep_git_entry(g.sweep, g.sweep->names.v[i]))
+		if (!above_next(g.sweep->names.v[i], &next) &&
+		    !cordon_sweep_git_entry(g.sweep, g.sweep->names.v[i]))
 			e = first ? add_new(g.sweep->names.v[i], false, true, NULL)
 				  : add(g.sweep->names.v[i], false, true, NULL);
 	return e;

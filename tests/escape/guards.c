@@ -9407,8 +9407,13 @@ BOTH_USERS(guards, a_name_looked_for_above_in_a_shared_directory_runs_nothing, .
  * package of a monorepo in /tmp): git in the project, outside, runs that
  * repository's hooks and config. They are read-only there, while its
  * objects and index (git commit inside) and its node_modules stay
- * writable; and a repository made above a project that has none
- * (git init ..) is moved aside. Control: protected_paths []. */
+ * writable; a repository the session makes in it and adds to its index
+ * as a submodule (round 29 F3: git status in the project ran the
+ * submodule's fsmonitor) is moved aside as the session ends, the
+ * repository above being swept as the project is; and a repository made
+ * above a project that has none (git init ..), or a bare one (HEAD,
+ * objects/, refs/ there: round 29 F1), is moved aside.
+ * Control: protected_paths []. */
 BOTH_USERS(guards, a_repository_above_the_project_keeps_its_hooks, .timeout = 60)
 {
 	struct world w;
@@ -9416,7 +9421,8 @@ BOTH_USERS(guards, a_repository_above_the_project_keeps_its_hooks, .timeout = 60
 	char *shared = shared_world(&w, "");
 	struct run_result r = outside(
 		&w,
-		"cd %s && mkdir -p mono/web mono/node_modules bare/proj && cd mono && git init -q "
+		"cd %s && mkdir -p mono/web mono/node_modules bare/proj bare2/proj && cd mono && "
+		"git init -q "
 		"&& git commit -q --allow-empty -m first",
 		shared);
 	run_free(&r);
@@ -9425,20 +9431,24 @@ BOTH_USERS(guards, a_repository_above_the_project_keeps_its_hooks, .timeout = 60
 	for (int ctl = 0; ctl < 2; ctl++) {
 		if (ctl) {
 			r = outside(&w,
-				    "cd %s && git checkout -q -- . ; rm -rf bare/.git* "
-				    "mono/node_modules/x; cd mono && git config --unset "
+				    "cd %s && git checkout -q -- . ; rm -rf bare/.git* bare2/HEAD* "
+				    "mono/node_modules/x mono/sub*; cd mono && git config --unset "
 				    "core.fsmonitor; rm -f .git/hooks/pre-commit",
 				    shared);
 			run_free(&r);
 			free(shared_world(&w, ", \"protected_paths\": []"));
 		}
-		char *script =
-			plant(&w, tags[ctl], "",
-			      "echo \"$M\" > f && git add f && git commit -qm f; echo commit $?\n"
-			      "hook pre-commit > ../.git/hooks/pre-commit && chmod +x "
-			      "../.git/hooks/pre-commit; echo hook $?\n"
-			      "fsmon >> ../.git/config; echo config $?\n"
-			      "mkdir ../node_modules/x; echo modules $?\n");
+		char *script = plant(
+			&w, tags[ctl], "",
+			"echo \"$M\" > f && git add f && git commit -qm f; echo commit $?\n"
+			"hook pre-commit > ../.git/hooks/pre-commit && chmod +x "
+			"../.git/hooks/pre-commit; echo hook $?\n"
+			"fsmon >> ../.git/config; echo config $?\n"
+			"mkdir ../node_modules/x; echo modules $?\n"
+			"cd .. && git init -q sub && git -C sub commit -q --allow-empty -m s && "
+			"printf '[core]\\n\\tfsmonitor = \"touch %s; false\"\\n' \"$M-sub\" "
+			">> sub/.git/config && git update-index --add --cacheinfo "
+			"160000,$(git -C sub rev-parse HEAD),sub; echo sub $?\n");
 		r = sh_in_dir(&w, web, script);
 		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
 		cr_expect(strstr(r.out, "commit 0\n") && strstr(r.out, "modules 0\n"),
@@ -9451,31 +9461,58 @@ BOTH_USERS(guards, a_repository_above_the_project_keeps_its_hooks, .timeout = 60
 		r = sh_in_dir(&w, proj, script);
 		char *diag2 = fmt("%s\n%s (%d): %s%s", diag, tags[ctl], r.status, r.out, r.err);
 		run_free(&r);
+		free(script);
+		script = plant(&w, tags[ctl], "",
+			       "mkdir -p ../objects ../refs/heads && echo 'ref: refs/heads/main' > "
+			       "../HEAD && printf '[core]\\n\\trepositoryformatversion = 0\\n"
+			       "\\tbare = false\\n\\tworktree = "
+			       "%s\\n\\tfsmonitor = \"touch %s; false\"\\n' \"$(cd .. && pwd)\" "
+			       "\"$M-bare2\" > ../config; echo bare2 $?\n");
+		char *proj2 = fmt("%s/bare2/proj", shared);
+		r = sh_in_dir(&w, proj2, script);
+		char *diag3 = fmt("%s\n%s (%d): %s%s", diag2, tags[ctl], r.status, r.out, r.err);
+		free(diag2);
+		diag2 = diag3;
+		run_free(&r);
 		char *judge =
 			fmt("cd %s && git status >/dev/null 2>&1; echo g > g && git add g && "
 			    "git commit -qm g >/dev/null 2>&1; cd %s && git status >/dev/null "
-			    "2>&1; true",
-			    web, proj);
+			    "2>&1; cd %s && git status >/dev/null 2>&1; true",
+			    web, proj, proj2);
+		free(proj2);
 		struct run_result v = sh_outside(&w, judge);
 		run_free(&v);
 		free(judge);
 		if (ctl) {
-			cr_expect(marked(&w, tags[ctl], "pre-commit") &&
-					  marked(&w, tags[ctl], "fsmonitor") &&
-					  marked(&w, tags[ctl], "bare"),
-				  "control: git outside ran nothing\n%s", diag2);
+			cr_expect(
+				marked(&w, tags[ctl], "pre-commit") &&
+					marked(&w, tags[ctl], "fsmonitor") &&
+					marked(&w, tags[ctl], "sub") &&
+					marked(&w, tags[ctl], "bare") &&
+					marked(&w, tags[ctl], "bare2"),
+				"control: git outside ran nothing (pre-commit %d fsmonitor %d sub %d "
+				"bare %d bare2 %d)\n%s",
+				marked(&w, tags[ctl], "pre-commit"),
+				marked(&w, tags[ctl], "fsmonitor"), marked(&w, tags[ctl], "sub"),
+				marked(&w, tags[ctl], "bare"), marked(&w, tags[ctl], "bare2"),
+				diag2);
 		} else {
 			cr_expect_not(
 				marked(&w, tags[ctl], "pre-commit") ||
 					marked(&w, tags[ctl], "fsmonitor"),
 				"git outside ran what was planted in the repository above\n%s",
 				diag2);
-			cr_expect_not(marked(&w, tags[ctl], "bare"),
+			cr_expect_not(
+				marked(&w, tags[ctl], "sub"),
+				"git outside ran the submodule made in the repository above\n%s",
+				diag2);
+			cr_expect_not(marked(&w, tags[ctl], "bare") ||
+					      marked(&w, tags[ctl], "bare2"),
 				      "git outside ran the repository made above\n%s", diag2);
 		}
 		free(diag), free(diag2), free(script);
 	}
-	r = outside(&w, "rm -rf %s/mono %s/bare", shared, shared);
+	r = outside(&w, "rm -rf %s/mono %s/bare %s/bare2", shared, shared, shared);
 	run_free(&r);
 	free(web), free(proj), free(shared);
 	world_free(&w);
