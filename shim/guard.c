@@ -719,32 +719,32 @@ static int note_above(struct cordon_guard_plan *plan, const char *path)
 			head, slash + 1);
 }
 
-/* The names looked for above in ABOVE (missing, listed a directory after
- * another), said on one line a directory, each line made at once. */
-static int note_above_all(struct cordon_guard_plan *plan, const struct cordon_strv *above)
+/* The names looked for above missing in each of P's above directories,
+ * said on one line a directory. */
+static int note_above_all(struct cordon_guard_plan *plan, const struct cordon_policy *p)
 {
-	for (size_t i = 0, j; i < above->n; i = j) {
-		const char *slash = strrchr(above->v[i], '/');
-		size_t dn = (size_t)(slash - above->v[i]), len = 0;
-		for (j = i; j < above->n && strncmp(above->v[j], above->v[i], dn + 1) == 0 &&
-			    !strchr(above->v[j] + dn + 1, '/');
-		     j++)
-			len += strlen(above->v[j]) - dn;
+	for (size_t i = 0; i < p->n_above; i++) {
+		size_t len = 0;
+		for (size_t k = 0; cordon_found_above[k]; k++)
+			if (cordon_above_has(&p->above[i].missing, k))
+				len += strlen(cordon_found_above[k]) + 1;
 		char *names = malloc(len + 1), *at = names;
 		if (!names)
 			return -ENOMEM;
-		for (size_t k = i; k < j; k++) {
-			size_t n = strlen(above->v[k]) - dn - 1;
-			memcpy(at, above->v[k] + dn + 1, n);
-			at[n] = ' ';
-			at += n + 1;
-		}
-		at[-1] = '\0';
-		int e = say_once(&plan->notes,
-				 "%.*s (%s): a program run in a directory below it, outside, "
-				 "obeys these names there; absent, and one made inside is moved "
-				 "aside (NAME.cordon-disarmed) as it appears: %s",
-				 (int)dn, above->v[i], CORDON_GUARD_ABOVE, names);
+		for (size_t k = 0; cordon_found_above[k]; k++)
+			if (cordon_above_has(&p->above[i].missing, k)) {
+				size_t n = strlen(cordon_found_above[k]);
+				memcpy(at, cordon_found_above[k], n);
+				at[n] = ' ';
+				at += n + 1;
+			}
+		at[at > names ? -1 : 0] = '\0';
+		int e = say_once(
+			&plan->notes,
+			"%s (%s): a program run in a directory below it, outside, obeys these "
+			"names there; absent, and one made inside is moved aside "
+			"(NAME.cordon-disarmed) as it appears: %s",
+			p->above[i].dir, CORDON_GUARD_ABOVE, names);
 		free(names);
 		if (e < 0)
 			return e;
@@ -2367,11 +2367,10 @@ static int plan_with(const struct cordon_policy *p, bool create, bool protected_
 		    lstat(file, &st) == 0 && S_ISLNK(st.st_mode))
 			e = protect(out, &r, file, g->source, IN_GUARDED);
 	}
-	/* (The names looked for above that are missing: nothing to resolve.) */
-	for (size_t i = 0; e >= 0 && i < p->above.n; i++)
-		e = cordon_strv_push(&out->unguarded, p->above.v[i]);
+	/* (The names looked for above that are missing: the sweep's and the
+	 * watch's, from the policy; said here.) */
 	if (e >= 0)
-		e = note_above_all(out, &p->above);
+		e = note_above_all(out, p);
 	if (e >= 0)
 		e = say_linked(out, &linked);
 	for (size_t i = 0; i < linked.n; i++) {

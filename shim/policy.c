@@ -214,84 +214,109 @@ const char *const cordon_default_protected[] = {".git/hooks",
  * editor's, on a file opened there) load the nearest config, which runs
  * JavaScript or names a plugin or parser to load; pdb runs .pdbrc;
  * direnv's source_up sources the nearest .envrc; and vim (with 'exrc')
- * runs these startup files in the directory it starts in. */
-const char *const cordon_found_above[] = {".git",
-					  "HEAD",
-					  ".hg",
-					  ".cargo",
-					  "Cargo.toml",
-					  "rust-toolchain.toml",
-					  "rust-toolchain",
-					  "node_modules",
-					  "package.json",
-					  ".npmrc",
-					  ".yarnrc",
-					  ".yarnrc.yml",
-					  "pnpm-workspace.yaml",
-					  ".pnpmfile.cjs",
-					  "conftest.py",
-					  "pytest.ini",
-					  ".pytest.ini",
-					  "pyproject.toml",
-					  "tox.ini",
-					  "setup.cfg",
-					  "Gemfile",
-					  "gems.rb",
+ * runs these startup files in the directory it starts in. Sorted by
+ * strcmp (cordon_found_above_in looks each entry up). */
+const char *const cordon_found_above[] = {".babelrc",
+					  ".babelrc.cjs",
+					  ".babelrc.js",
+					  ".babelrc.json",
+					  ".babelrc.mjs",
 					  ".bundle",
-					  "Rakefile",
-					  "rakefile",
-					  "Rakefile.rb",
-					  "rakefile.rb",
-					  "justfile",
-					  "Justfile",
-					  ".justfile",
-					  ".mvn",
-					  "settings.gradle",
-					  "settings.gradle.kts",
-					  "eslint.config.js",
-					  "eslint.config.mjs",
-					  "eslint.config.cjs",
-					  ".eslintrc.js",
-					  ".eslintrc.cjs",
-					  "eslint.config.ts",
-					  "eslint.config.mts",
-					  "eslint.config.cts",
+					  ".cargo",
+					  ".envrc",
 					  ".eslintrc",
+					  ".eslintrc.cjs",
+					  ".eslintrc.js",
 					  ".eslintrc.json",
 					  ".eslintrc.yaml",
 					  ".eslintrc.yml",
-					  "prettier.config.js",
-					  "prettier.config.mjs",
-					  "prettier.config.cjs",
-					  ".prettierrc.js",
-					  ".prettierrc.mjs",
-					  ".prettierrc.cjs",
-					  "prettier.config.ts",
-					  ".prettierrc.ts",
+					  ".exrc",
+					  ".git",
+					  ".hg",
+					  ".justfile",
+					  ".lazy.lua",
+					  ".mise.toml",
+					  ".mvn",
+					  ".npmrc",
+					  ".nvim.lua",
+					  ".nvimrc",
+					  ".pdbrc",
+					  ".pnpmfile.cjs",
 					  ".prettierrc",
+					  ".prettierrc.cjs",
+					  ".prettierrc.js",
 					  ".prettierrc.json",
 					  ".prettierrc.json5",
+					  ".prettierrc.mjs",
+					  ".prettierrc.toml",
+					  ".prettierrc.ts",
 					  ".prettierrc.yaml",
 					  ".prettierrc.yml",
-					  ".prettierrc.toml",
-					  ".babelrc",
-					  ".babelrc.js",
-					  ".babelrc.cjs",
-					  ".babelrc.mjs",
-					  ".babelrc.json",
-					  ".pdbrc",
+					  ".pytest.ini",
 					  ".tool-versions",
-					  ".mise.toml",
-					  "mise.toml",
-					  ".envrc",
-					  ".exrc",
-					  "_exrc",
 					  ".vimrc",
+					  ".yarnrc",
+					  ".yarnrc.yml",
+					  "Cargo.toml",
+					  "Gemfile",
+					  "HEAD",
+					  "Justfile",
+					  "Rakefile",
+					  "Rakefile.rb",
+					  "_exrc",
 					  "_vimrc",
-					  ".nvimrc",
-					  ".nvim.lua",
-					  ".lazy.lua",
+					  "conftest.py",
+					  "eslint.config.cjs",
+					  "eslint.config.cts",
+					  "eslint.config.js",
+					  "eslint.config.mjs",
+					  "eslint.config.mts",
+					  "eslint.config.ts",
+					  "gems.rb",
+					  "justfile",
+					  "mise.toml",
+					  "node_modules",
+					  "package.json",
+					  "pnpm-workspace.yaml",
+					  "prettier.config.cjs",
+					  "prettier.config.js",
+					  "prettier.config.mjs",
+					  "prettier.config.ts",
+					  "pyproject.toml",
+					  "pytest.ini",
+					  "rakefile",
+					  "rakefile.rb",
+					  "rust-toolchain",
+					  "rust-toolchain.toml",
+					  "settings.gradle",
+					  "settings.gradle.kts",
+					  "setup.cfg",
+					  "tox.ini",
 					  NULL};
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(a, *(const char *const *)b);
+}
+
+int cordon_found_above_in(const char *dir, cordon_above_set *present)
+{
+	memset(present, 0, sizeof(*present));
+	DIR *d = opendir(dir);
+	if (!d)
+		return -errno;
+	size_t n = 0;
+	while (cordon_found_above[n])
+		n++;
+	for (struct dirent *e; (e = readdir(d));) {
+		const char *const *at = bsearch(e->d_name, cordon_found_above, n,
+						sizeof(*cordon_found_above), by_name);
+		if (at)
+			cordon_above_add(present, (size_t)(at - cordon_found_above));
+	}
+	closedir(d);
+	return 0;
+}
 
 /* Credentials a session has no business reading, though their parent is
  * readable (the default ~/.config) or a user grants "~". */
@@ -2491,23 +2516,27 @@ static int guard_found_above(struct cordon_policy *p, const struct cordon_contex
 	static const char *const hg[] = {".hg/hgrc", ".hg/hgrc-not-shared", ".hg/sharedpath", NULL};
 	for (size_t i = 0; r >= 0 && i < dirs.n; i++) {
 		struct cordon_strv names = {0};
+		/* (Read once; where it cannot be, each asked.) */
+		cordon_above_set present, missing = {0};
+		bool listed = cordon_found_above_in(dirs.v[i], &present) == 0;
+		char path[PATH_MAX];
+		size_t dn = strlen(dirs.v[i]);
+		if (dn + 2 + NAME_MAX >= sizeof(path))
+			continue;
+		memcpy(path, dirs.v[i], dn);
+		path[dn] = '/';
 		for (size_t k = 0; r >= 0 && cordon_found_above[k]; k++) {
 			const char *name = cordon_found_above[k];
-			cleanup_free char *path = cordon_join3(dirs.v[i], "/", name);
 			struct stat st;
-			if (!path) {
-				r = -ENOMEM;
-				break;
-			}
+			memcpy(path + dn + 1, name, strlen(name) + 1);
 			/* (Kept already: a root's protected_paths, .envrc/'s
 			 * stand-in among them, which the watch would take for
 			 * one made.) */
 			if (cordon_policy_guard(p, path))
 				continue;
-			bool there = lstat(path, &st) == 0;
-			/* (Each once: the directories are, and their names.) */
+			bool there = listed ? cordon_above_has(&present, k) : lstat(path, &st) == 0;
 			if (!there && CORDON_OS_NATIVE == CORDON_OS_LINUX) {
-				r = cordon_strv_push(&p->above, path);
+				cordon_above_add(&missing, k);
 				continue;
 			}
 			const char *const *sub = strcmp(name, ".git") == 0            ? git
@@ -2518,6 +2547,19 @@ static int guard_found_above(struct cordon_policy *p, const struct cordon_contex
 				r = push_path(&names, dirs.v[i], "/", sub[j]);
 			if (r >= 0 && !sub && (!there || i < tops))
 				r = cordon_strv_push_new(&names, path);
+		}
+		bool any = false;
+		for (size_t w = 0; w < ARRAY_SIZE(missing.bits); w++)
+			any |= missing.bits[w] != 0;
+		if (r >= 0 && any) {
+			struct cordon_above *nv = realloc(p->above, (p->n_above + 1) * sizeof(*nv));
+			char *dir = nv ? strdup(dirs.v[i]) : NULL;
+			if (nv)
+				p->above = nv;
+			if (!dir)
+				r = -ENOMEM;
+			else
+				p->above[p->n_above++] = (struct cordon_above){dir, missing};
 		}
 		if (r >= 0)
 			r = guard_list_in(p, (const char *const *)names.v, CORDON_GUARD_PROTECT,
@@ -3192,7 +3234,9 @@ void cordon_policy_free(struct cordon_policy *p)
 	cordon_strv_free(&p->envrc_prefixes);
 	cordon_strv_free(&p->direnv_allow_dirs);
 	cordon_strv_free(&p->omz_dotenv_lists);
-	cordon_strv_free(&p->above);
+	for (size_t i = 0; i < p->n_above; i++)
+		free(p->above[i].dir);
+	free(p->above);
 	free(p->omz_dotenv_name);
 	free(p->omz_unasked);
 	cordon_strv_free(&p->skipped);

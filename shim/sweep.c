@@ -530,6 +530,21 @@ static int add_local(struct cordon_sweep *s, const struct cordon_guard *g)
 	return 0;
 }
 
+/* P's names looked for above, copied into S. 0 or -ENOMEM. */
+static int copy_above(struct cordon_sweep *s, const struct cordon_policy *p)
+{
+	if (!p->n_above)
+		return 0;
+	if (!(s->above = calloc(p->n_above, sizeof(*s->above))))
+		return -ENOMEM;
+	for (size_t i = 0; i < p->n_above; i++, s->n_above++)
+		if (!(s->above[i] =
+			      (struct cordon_above){strdup(p->above[i].dir), p->above[i].missing})
+			     .dir)
+			return -ENOMEM;
+	return 0;
+}
+
 int cordon_sweep_start(const struct cordon_policy *p, struct cordon_placeholders *held,
 		       struct cordon_sweep *sweep, struct cordon_error *err)
 {
@@ -553,6 +568,8 @@ int cordon_sweep_start(const struct cordon_policy *p, struct cordon_placeholders
 			r = cordon_placeholders_hold(&placeholders, &files, held, &names, err);
 		cordon_sweep_names(sweep, &names);
 		cordon_sweep_held(sweep, held);
+		if (r >= 0 && copy_above(sweep, p) < 0)
+			r = cordon_err(err, ENOMEM, "out of memory");
 	}
 	cordon_strv_free(&names);
 	cordon_strv_free(&guarded);
@@ -665,6 +682,9 @@ void cordon_sweep_free(struct cordon_sweep *s)
 	cordon_strv_free(&s->writable);
 	cordon_strv_free(&s->hidden);
 	cordon_strv_free(&s->names);
+	for (size_t i = 0; i < s->n_above; i++)
+		free(s->above[i].dir);
+	free(s->above);
 	cordon_strv_free(&s->local);
 	cordon_hidden_ways_free(&s->ways);
 	memset(s, 0, sizeof(*s));
@@ -3608,6 +3628,28 @@ static int judge_ways(const struct cordon_sweep *s, struct cordon_strv *said)
 	return moved;
 }
 
+/* The names looked for above made since the start (each was missing):
+ * moved aside. Each directory read once; one that cannot be, each
+ * name asked. */
+static int judge_above(const struct cordon_sweep *s, struct cordon_strv *said)
+{
+	int moved = 0;
+	for (size_t i = 0; i < s->n_above; i++) {
+		cordon_above_set present;
+		bool listed = cordon_found_above_in(s->above[i].dir, &present) == 0;
+		for (size_t k = 0; cordon_found_above[k]; k++) {
+			char path[PATH_MAX];
+			if (!cordon_above_has(&s->above[i].missing, k) ||
+			    (listed && !cordon_above_has(&present, k)) ||
+			    (size_t)snprintf(path, sizeof(path), "%s/%s", s->above[i].dir,
+					     cordon_found_above[k]) >= sizeof(path))
+				continue;
+			moved += judge_name(s, path, said, NULL, 0);
+		}
+	}
+	return moved;
+}
+
 int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *said)
 {
 	int moved = 0;
@@ -3615,6 +3657,7 @@ int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *sai
 	moved += judge_ways(s, said);
 	for (size_t i = 0; i < s->names.n; i++)
 		moved += judge_name(s, s->names.v[i], said, NULL, 0);
+	moved += judge_above(s, said);
 	char *buf = s->roots.n ? malloc(BUF_SIZE) : NULL;
 	if (s->roots.n && !buf)
 		say(said,

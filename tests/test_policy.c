@@ -619,12 +619,14 @@ Test(policy, resolver_matches_realpath)
 	cr_assert_eq(system(cmd), 0);
 }
 
-static bool has(const struct cordon_strv *v, const char *dir, const char *name)
+/* Whether P looks for NAME above in DIR, missing there. */
+static bool has(const struct cordon_policy *p, const char *dir, const char *name)
 {
-	char *path = path_join(dir, name);
-	bool r = cordon_strv_contains(v, path);
-	free(path);
-	return r;
+	for (size_t i = 0; i < p->n_above; i++)
+		for (size_t k = 0; strcmp(p->above[i].dir, dir) == 0 && cordon_found_above[k]; k++)
+			if (strcmp(cordon_found_above[k], name) == 0)
+				return cordon_above_has(&p->above[i].missing, k);
+	return false;
 }
 
 static const struct cordon_guard *guard_at(const struct cordon_policy *p, const char *dir,
@@ -657,18 +659,18 @@ Test(policy, names_looked_for_above)
 	struct cordon_context ctx = {.project = proj, .uid = 0, .kind = CORDON_KIND_TERMINAL};
 	struct cordon_policy p;
 	resolve_json(json, &ctx, &p);
-	cr_expect(has(&p.above, shared, ".git") && has(&p.above, shared, "conftest.py") &&
-			  has(&p.above, shared, ".exrc") && has(&p.above, shared, "HEAD") &&
-			  has(&p.above, shared, "Cargo.toml") && has(&p.above, shared, ".mvn") &&
-			  has(&p.above, shared, "Rakefile"),
+	cr_expect(has(&p, shared, ".git") && has(&p, shared, "conftest.py") &&
+			  has(&p, shared, ".exrc") && has(&p, shared, "HEAD") &&
+			  has(&p, shared, "Cargo.toml") && has(&p, shared, ".mvn") &&
+			  has(&p, shared, "Rakefile"),
 		  "the shared directory's missing names (a bare repository's HEAD; cargo's, "
 		  "Maven's and rake's: round 29)");
-	cr_expect_not(has(&p.above, shared, "node_modules"), "one there is a guard");
+	cr_expect_not(has(&p, shared, "node_modules"), "one there is a guard");
 	const struct cordon_guard *g = guard_at(&p, shared, "node_modules");
 	cr_expect(g && (g->kind & CORDON_GUARD_PROTECT) &&
 			  strcmp(g->source, CORDON_GUARD_ABOVE) == 0,
 		  "one there is read-only");
-	cr_expect(has(&p.above, mono, "package.json") && !has(&p.above, mono, ".git"),
+	cr_expect(has(&p, mono, "package.json") && !has(&p, mono, ".git"),
 		  "above the project: its missing names");
 	cr_expect_not_null(guard_at(&p, mono, ".git/hooks"), "the repository above: its hooks");
 	cr_expect_not_null(guard_at(&p, mono, ".git/config"), "and its config");
@@ -678,16 +680,22 @@ Test(policy, names_looked_for_above)
 			  cordon_policy_writable_root(&p, root),
 		  "the repository above is a root the sweep walks");
 	cr_expect_not_null(guard_at(&p, mono, ".vscode"), "with protected_paths kept in it");
-	for (size_t i = 0; i < p.above.n; i++)
-		cr_expect(strncmp(p.above.v[i], "/dev/", 5) != 0 &&
-				  strncmp(p.above.v[i], "/proc/", 6) != 0,
-			  "%s: not a directory to keep names in", p.above.v[i]);
+	for (size_t i = 0; i < p.n_above; i++)
+		cr_expect(strncmp(p.above[i].dir, "/dev/", 5) != 0 &&
+				  strncmp(p.above[i].dir, "/proc/", 6) != 0,
+			  "%s: not a directory to keep names in", p.above[i].dir);
+	/* (Looked up by bsearch: sorted, and few enough for the set.) */
+	size_t k = 0;
+	for (; cordon_found_above[k + 1]; k++)
+		cr_expect_lt(strcmp(cordon_found_above[k], cordon_found_above[k + 1]), 0,
+			     "cordon_found_above not sorted at %s", cordon_found_above[k + 1]);
+	cr_expect_lt(k + 1, CORDON_FOUND_ABOVE_MAX);
 	cordon_policy_free(&p);
 	free(json);
 	json = fmt("{\"system_paths\": {\"read_write\": [\"%s\"]}, \"protected_paths\": []}",
 		   shared);
 	resolve_json(json, &ctx, &p);
-	cr_expect_eq(p.above.n, 0, "protected_paths [] turns it off");
+	cr_expect_eq(p.n_above, 0, "protected_paths [] turns it off");
 	cr_expect_null(guard_at(&p, mono, ".git/hooks"));
 	cr_expect_null(find_rule(&p, mono), "nor a root above");
 	cordon_policy_free(&p);

@@ -9,6 +9,7 @@
 #define CORDON_POLICY_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -154,12 +155,15 @@ struct cordon_policy {
 	 * user allows while the session runs. Not sent on the wire. */
 	struct cordon_strv omz_dotenv_lists;
 	char *omz_dotenv_name;
-	/* Linux: the names looked for above (cordon_found_above) missing as
-	 * the policy was resolved, where the session could make them: not
-	 * guards (each would cost its path's resolving in every plan, 3 ms a
-	 * launch for 117), only the guard plan's unguarded names, which the
-	 * launcher's watch and the sweep move aside. Not sent on the wire. */
-	struct cordon_strv above;
+	/* Linux: each directory where names looked for above
+	 * (cordon_found_above) were missing as the policy was resolved and
+	 * the session could make them, with those names: not guards (each
+	 * would cost its path's resolving in every plan, 3 ms a launch for
+	 * 117), not paths (228 of them, each copied and looked at three
+	 * times: 0.7 ms), but a directory read once where the launcher's
+	 * watch and the sweep look for them. Not sent on the wire. */
+	struct cordon_above *above;
+	size_t n_above;
 	/* Where the user turned the plugin's question off
 	 * (ZSH_DOTENV_PROMPT=false: it then exports the .env of every
 	 * directory entered), or NULL: the launcher says it. Not sent on the
@@ -286,8 +290,30 @@ int cordon_home_glob(const char *pattern, struct cordon_strv *out);
 extern const char *const cordon_default_protected[];
 extern const char *const cordon_default_hidden[];
 /* The names a program run in a directory looks for in each directory
- * above it, and obeys there (CORDON_GUARD_ABOVE). NULL-terminated. */
+ * above it, and obeys there (CORDON_GUARD_ABOVE). NULL-terminated, sorted
+ * by strcmp, CORDON_FOUND_ABOVE_MAX at most. */
 extern const char *const cordon_found_above[];
+#define CORDON_FOUND_ABOVE_MAX 128
+/* A set of cordon_found_above's names: bit K for the Kth. */
+typedef struct {
+	uint64_t bits[CORDON_FOUND_ABOVE_MAX / 64];
+} cordon_above_set;
+static inline bool cordon_above_has(const cordon_above_set *s, size_t k)
+{
+	return (s->bits[k / 64] >> (k % 64)) & 1;
+}
+static inline void cordon_above_add(cordon_above_set *s, size_t k)
+{
+	s->bits[k / 64] |= (uint64_t)1 << (k % 64);
+}
+/* Which of cordon_found_above are entries of DIR now, into PRESENT
+ * (cleared first; one read of the directory). 0, or -errno. */
+int cordon_found_above_in(const char *dir, cordon_above_set *present);
+/* A directory where names looked for above were missing: MISSING. */
+struct cordon_above {
+	char *dir;
+	cordon_above_set missing;
+};
 
 /* Add a guard (copies PATH and SOURCE; a path already guarded keeps its
  * first entry). Returns 0 or -ENOMEM. */

@@ -58,6 +58,11 @@ struct cordon_sweep {
 	 * guard (cordon_guard_plan.unguarded): one that exists as it ends was
 	 * made meanwhile, and is moved aside too (a .git: the walk's). */
 	struct cordon_strv names;
+	/* The names looked for above missing as the session started
+	 * (cordon_policy.above, copied): one that exists as it ends was made
+	 * meanwhile, and is moved aside (a .git too: no walk looks there). */
+	struct cordon_above *above;
+	size_t n_above;
 	/* The protected names at a root's top that an editor obeys in any
 	 * directory it starts in (vim's .exrc with its 'exrc' option on): one
 	 * made or changed in a directory below since the start is moved

@@ -111,14 +111,12 @@ struct kept {
 	} * gone;
 	size_t n_gone, cap_gone;
 	/* The names looked for above missing in one directory (the
-	 * policy's above, borrowed), kept as one entry: its path is the
-	 * first's, its way the directory's. Each made since the start is
-	 * moved aside, MOVED times so far, as a name of its own is. */
-	struct member {
-		const char *name;
-		unsigned moved;
-	} * set;
-	size_t n_set;
+	 * sweep's above), kept as one entry: its path is the first's, its
+	 * way the directory's; ABOVE the set of them (cordon_found_above's
+	 * indices). Each made since the start is moved aside, MOVED[K]
+	 * times so far, as a name of its own is. */
+	const cordon_above_set *above;
+	unsigned char *set;
 };
 
 /* (IN_MASK_ADD: a directory watched for two reasons keeps both masks.) */
@@ -458,7 +456,6 @@ static void reguard(const struct kept *k)
 
 static int list_made(void);
 static int list_guards(const struct cordon_policy *p);
-static bool above_next(const char *path, size_t *next);
 
 /* Whether PATH is a mount root where the session sees it (through the
  * command's root, in its mount namespace); true when that cannot be told
@@ -590,7 +587,7 @@ static void stand_in(struct kept *k, const char *path, unsigned *count, struct c
 {
 	if (!g.standins || !g.sweep)
 		return;
-	bool own = k->set || strcmp(path, k->path) == 0;
+	bool own = k->above || strcmp(path, k->path) == 0;
 	int dir = cordon_sweep_parent(g.sweep, path), e = dir < 0 ? dir : -EEXIST;
 	for (int tries = 0; tries < 4 && e == -EEXIST; tries++) {
 		e = cordon_placeholder_stand_in(dir, strrchr(path, '/') + 1, path, g.standins);
@@ -650,11 +647,11 @@ static void move_counted(struct kept *k, const char *path, unsigned *count, char
 			 size_t to_size)
 {
 	struct cordon_strv said = {0};
-	bool own = k->pattern || k->set || strcmp(path, k->path) == 0;
+	bool own = k->pattern || k->above || strcmp(path, k->path) == 0;
 	/* (A pattern's matches are names of their own: none is made again,
 	 * and no stand-in is left, which would be a match lefthook outside
 	 * then fails to read: round 26c.) */
-	bool pattern = k->pattern && !k->set;
+	bool pattern = k->pattern && !k->above;
 	int moved = g.sweep ? cordon_sweep_disarm_now(g.sweep, path, own ? NULL : k->path,
 						      *count > 0 && !pattern, &said, to, to_size)
 			    : 0;
@@ -683,25 +680,33 @@ static void move_made(struct kept *k, const char *path, char *to, size_t to_size
 	move_counted(k, path, &k->moved, to, to_size);
 }
 
-/* K's set members there now (NAME NULL), or NAME (an event's) if it is
- * one: made since the start (each was missing), moved aside; another
- * session's stand-in kept. */
+/* K's set members there now (NAME NULL: its directory read once), or
+ * NAME (an event's) if it is one: made since the start (each was
+ * missing), moved aside; another session's stand-in kept. */
 static void set_made(struct kept *k, const char *name)
 {
 	char path[PATH_MAX];
 	size_t dir = (size_t)(k->name - 1 - k->path);
-	for (size_t i = 0; i < k->n_set; i++) {
-		struct member *m = &k->set[i];
+	cordon_above_set present;
+	if (!name && (!prefix(path, sizeof(path), k->path, dir) ||
+		      cordon_found_above_in(path, &present) < 0))
+		return;
+	for (size_t i = 0; cordon_found_above[i]; i++) {
 		struct stat st;
-		if ((name && strcmp(name, m->name) != 0) ||
-		    (size_t)snprintf(path, sizeof(path), "%.*s/%s", (int)dir, k->path, m->name) >=
-			    sizeof(path) ||
+		unsigned moved;
+		if (!cordon_above_has(k->above, i) || (!name && !cordon_above_has(&present, i)) ||
+		    (name && strcmp(name, cordon_found_above[i]) != 0) ||
+		    (size_t)snprintf(path, sizeof(path), "%.*s/%s", (int)dir, k->path,
+				     cordon_found_above[i]) >= sizeof(path) ||
 		    lstat(path, &st) < 0)
 			continue;
-		if (cordon_is_stand_in(path))
+		if (cordon_is_stand_in(path)) {
 			keep_stand_in(path);
-		else
-			move_counted(k, path, &m->moved, NULL, 0);
+			continue;
+		}
+		moved = k->set[i];
+		move_counted(k, path, &moved, NULL, 0);
+		k->set[i] = moved > UCHAR_MAX ? UCHAR_MAX : (unsigned char)moved;
 	}
 }
 
@@ -899,7 +904,7 @@ static void settle(struct kept *k, bool event)
 			/* What is there already goes now, not as the
 			 * session's end is done (a review read its plant
 			 * outside for 170 ms). */
-			if (k->set)
+			if (k->above)
 				set_made(k, NULL);
 			else if (k->made && lstat(k->path, &st) == 0 &&
 				 !cordon_is_stand_in(k->path))
@@ -919,7 +924,7 @@ static void settle(struct kept *k, bool event)
 		deep_look(k);
 		return;
 	}
-	if (k->set) {
+	if (k->above) {
 		set_made(k, NULL);
 		return;
 	}
@@ -969,7 +974,7 @@ static void seen(int wd, const char *name)
 						       : strlen(next);
 			/* A set's member, or a match of a pattern, in its own
 			 * directory. */
-			if (k->set && l + 1 == k->levels) {
+			if (k->above && l + 1 == k->levels) {
 				set_made(k, name);
 				break;
 			}
@@ -1028,11 +1033,9 @@ static void keep_allowed(const char *envrc)
 	if (e >= 0)
 		cordon_guard_plan_free(&plan);
 	struct cordon_strv names = {0}, stand_ins = {0};
-	size_t next = 0;
 	if (e >= 0 && cordon_guard_unguarded(&q, &names, &stand_ins, NULL, NULL) >= 0)
 		for (size_t i = 0; i < names.n; i++)
-			if (!above_next(names.v[i], &next) &&
-			    !cordon_sweep_git_entry(g.sweep, names.v[i]))
+			if (!cordon_sweep_git_entry(g.sweep, names.v[i]))
 				(void)add(names.v[i], false, true, NULL);
 	cordon_strv_free(&names);
 	cordon_strv_free(&stand_ins);
@@ -1348,43 +1351,33 @@ static int list_guards(const struct cordon_policy *p)
 	return e;
 }
 
-/* The names looked for above (the policy's above: missing as the session
- * started, listed a directory after another), one entry a directory
- * whose members they are (an entry a name would be 228 by default, each
- * with its own allocations and way). */
+/* The names looked for above (the sweep's above: missing as the session
+ * started), one entry a directory whose members they are (an entry a name
+ * would be 228 by default, each with its own allocations and way). */
 static int add_sets(void)
 {
-	const struct cordon_strv *a = g.p ? &g.p->above : NULL;
-	for (size_t i = 0, j; a && i < a->n; i = j) {
-		size_t dn = (size_t)(strrchr(a->v[i], '/') - a->v[i]);
-		for (j = i + 1; j < a->n && strncmp(a->v[j], a->v[i], dn + 1) == 0 &&
-				!strchr(a->v[j] + dn + 1, '/');
-		     j++)
-			;
+	char path[PATH_MAX];
+	for (size_t i = 0; g.sweep && i < g.sweep->n_above; i++) {
+		const struct cordon_above *a = &g.sweep->above[i];
+		size_t first = 0;
+		while (cordon_found_above[first] && !cordon_above_has(&a->missing, first))
+			first++;
+		if (!cordon_found_above[first] ||
+		    (size_t)snprintf(path, sizeof(path), "%s/%s", a->dir,
+				     cordon_found_above[first]) >= sizeof(path))
+			continue;
 		size_t before = g.n;
-		int e = add_new(a->v[i], false, true, NULL);
+		int e = add_new(path, false, true, NULL);
 		if (e < 0)
 			return e;
 		if (g.n == before)
 			continue;
 		struct kept *k = &g.v[g.n - 1];
-		if (!(k->set = calloc(j - i, sizeof(*k->set))))
+		if (!(k->set = calloc(CORDON_FOUND_ABOVE_MAX, sizeof(*k->set))))
 			return -ENOMEM;
-		for (size_t m = i; m < j; m++)
-			k->set[k->n_set++] = (struct member){strrchr(a->v[m], '/') + 1, 0};
+		k->above = &a->missing;
 	}
 	return 0;
-}
-
-/* Whether PATH, one of the unguarded names, is the next of the policy's
- * above (*NEXT: how many were seen): those come last, in the same order,
- * and are kept by add_sets. */
-static bool above_next(const char *path, size_t *next)
-{
-	if (!g.p || *next >= g.p->above.n || strcmp(path, g.p->above.v[*next]) != 0)
-		return false;
-	(*next)++;
-	return true;
 }
 
 /* The names of the sweep's no mount could guard (listed first: one
@@ -1396,10 +1389,8 @@ static int list_made(void)
 	/* (The first listed, each once: none to compare with.) */
 	bool first = g.n == 0;
 	int e = add_sets();
-	size_t next = 0;
 	for (size_t i = 0; g.sweep && e >= 0 && i < g.sweep->names.n; i++)
-		if (!above_next(g.sweep->names.v[i], &next) &&
-		    !cordon_sweep_git_entry(g.sweep, g.sweep->names.v[i]))
+		if (!cordon_sweep_git_entry(g.sweep, g.sweep->names.v[i]))
 			e = first ? add_new(g.sweep->names.v[i], false, true, NULL)
 				  : add(g.sweep->names.v[i], false, true, NULL);
 	return e;
@@ -1435,7 +1426,7 @@ int cordon_reguard_start(const struct cordon_policy *p, pid_t command,
 	/* No namespace of its own: no guard was mounted, and only the names
 	 * made are watched. */
 	g.mnt = other_ns(command, "mnt");
-	if (g.mnt < 0 && !(sweep && sweep->names.n))
+	if (g.mnt < 0 && !(sweep && (sweep->names.n || sweep->n_above)))
 		return 0;
 	g.user = g.mnt < 0 ? -1 : other_ns(command, "user");
 	g.command = command;

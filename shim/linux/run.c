@@ -1042,7 +1042,7 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 		rc = cordon_unix_policy_init(r.sockets, p, NULL, getpid(), &e);
 	if (rc >= 0)
 		rc = cordon_meta_init(r.meta, p, &e);
-	if (rc >= 0 && sweep.names.n)
+	if (rc >= 0 && (sweep.names.n || sweep.n_above))
 		rc = cordon_reguard_prepare(&e);
 	if (rc >= 0 && (rc = handover(&r, &e)) == 1)
 		refused = true;
