@@ -212,11 +212,16 @@ const char *const cordon_default_protected[] = {".git/hooks",
  * nearest .tool-versions (a `path:` version runs that directory's
  * programs) and mise its config; ESLint, Prettier and Babel (an
  * editor's, on a file opened there) load the nearest config, which runs
- * JavaScript or names a plugin or parser to load; pdb runs .pdbrc;
+ * JavaScript or names a plugin or parser to load; pyenv takes the
+ * nearest .python-version; pdb, perl -d, irb and R run their startup
+ * files in the directory they start in (.pdbrc, .perldb, .irbrc,
+ * .Rprofile, .RData's .First: round 29b F2, F3);
  * direnv's source_up sources the nearest .envrc; and vim (with 'exrc')
  * runs these startup files in the directory it starts in. Sorted by
  * strcmp (cordon_found_above_in looks each entry up). */
-const char *const cordon_found_above[] = {".babelrc",
+const char *const cordon_found_above[] = {".RData",
+					  ".Rprofile",
+					  ".babelrc",
 					  ".babelrc.cjs",
 					  ".babelrc.js",
 					  ".babelrc.json",
@@ -233,6 +238,7 @@ const char *const cordon_found_above[] = {".babelrc",
 					  ".exrc",
 					  ".git",
 					  ".hg",
+					  ".irbrc",
 					  ".justfile",
 					  ".lazy.lua",
 					  ".mise.toml",
@@ -241,6 +247,7 @@ const char *const cordon_found_above[] = {".babelrc",
 					  ".nvim.lua",
 					  ".nvimrc",
 					  ".pdbrc",
+					  ".perldb",
 					  ".pnpmfile.cjs",
 					  ".prettierrc",
 					  ".prettierrc.cjs",
@@ -253,6 +260,7 @@ const char *const cordon_found_above[] = {".babelrc",
 					  ".prettierrc.yaml",
 					  ".prettierrc.yml",
 					  ".pytest.ini",
+					  ".python-version",
 					  ".tool-versions",
 					  ".vimrc",
 					  ".yarnrc",
@@ -2442,7 +2450,9 @@ static int guard_omz_dotenv(struct cordon_policy *p, const struct cordon_context
 /* The names looked for above (cordon_found_above) in each directory a
  * system_paths.read_write rule makes writable (/tmp, /var/tmp, /dev/shm:
  * the sweep walks none), and in each directory above the project that a
- * write rule reaches (a project in /tmp/mono/web: /tmp/mono and /tmp): a
+ * write rule reaches and that is in no root (a project in /tmp/a/web:
+ * /tmp/a and /tmp; a repository above the project is a root, its own
+ * as the project's are, where npm install makes node_modules): a
  * program run below it outside, in a directory of the user's or in the
  * project, obeys one made there. Missing, each is moved aside as it
  * appears (shim/linux/reguard.c) and as the session ends. There as the
@@ -2452,13 +2462,18 @@ static int guard_omz_dotenv(struct cordon_policy *p, const struct cordon_context
  * repository's hooks, config and info (kept as protected_paths keeps the
  * project's) and Mercurial's hgrc. (Linux: the missing ones in P's above,
  * the rest guards; macOS: all guards, each a deny rule by path.) */
-/* Whether DIR holds a repository: a .git, or is a bare one (HEAD). */
+/* Whether DIR holds a repository: a .git or a .hg, or is a bare one
+ * (HEAD). */
 static bool holds_repository(const char *dir)
 {
-	struct stat st;
-	cleanup_free char *git = cordon_join3(dir, "/", ".git"),
-			  *head = cordon_join3(dir, "/", "HEAD");
-	return (git && lstat(git, &st) == 0) || (head && lstat(head, &st) == 0);
+	static const char *const names[] = {".git", ".hg", "HEAD"};
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		struct stat st;
+		cleanup_free char *path = cordon_join3(dir, "/", names[i]);
+		if (path && lstat(path, &st) == 0)
+			return true;
+	}
+	return false;
 }
 
 /* Each repository above the project that a write rule reaches (the
@@ -2466,8 +2481,10 @@ static bool holds_repository(const char *dir)
  * user made writable (a rule of its own, its access the same): the
  * session could write all of it, not only its .git (round 29 F3 made a
  * sibling repository with a core.fsmonitor and added it to the index as
- * a submodule: git status in the project ran it), so protected_paths
- * are kept in it and the sweep walks it, as in the project. */
+ * a submodule: git status in the project ran it; round 29b F1, the same
+ * with Mercurial's .hgsub and an extension its hgrc loads), so
+ * protected_paths are kept in it and the sweep walks it, as in the
+ * project. */
 static int roots_above(struct cordon_policy *p)
 {
 	char up[PATH_MAX];
@@ -2483,6 +2500,17 @@ static int roots_above(struct cordon_policy *p)
 			r = cordon_policy_add_rule(p, up, access, CORDON_ROOT_ABOVE);
 	}
 	return r;
+}
+
+/* Whether DIR is, or lies in, a root the user made writable (the sweep
+ * walks it as the project). */
+static bool in_root(const struct cordon_policy *p, const char *dir)
+{
+	for (size_t i = 0; i < p->n_rules; i++)
+		if (cordon_path_under(dir, p->rules[i].path) &&
+		    cordon_policy_writable_root(p, &p->rules[i]))
+			return true;
+	return false;
 }
 
 static int guard_found_above(struct cordon_policy *p, const struct cordon_context *ctx,
@@ -2508,7 +2536,8 @@ static int guard_found_above(struct cordon_policy *p, const struct cordon_contex
 		for (char *slash = strrchr(up, '/'); r >= 0 && slash && slash != up;
 		     slash = strrchr(up, '/')) {
 			*slash = '\0';
-			if (cordon_policy_access(p, up, NULL) & CORDON_ACCESS_WRITE)
+			if ((cordon_policy_access(p, up, NULL) & CORDON_ACCESS_WRITE) &&
+			    !in_root(p, up))
 				r = cordon_strv_push_new(&dirs, up);
 		}
 	static const char *const git[] = {".git/hooks", ".git/config", ".git/info", NULL};

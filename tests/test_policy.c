@@ -648,7 +648,9 @@ Test(policy, names_looked_for_above)
 {
 	char *dir = tmp_dir("pabove");
 	char *shared = path_join(dir, "shared"), *mono = path_join(shared, "mono"),
-	     *proj = path_join(mono, "web");
+	     *pkgs = path_join(mono, "pkgs"), *proj = path_join(pkgs, "web"),
+	     *bare = path_join(shared, "plain"), *app = path_join(bare, "app");
+	free(write_file(app, "README", "r\n"));
 	free(write_file(shared, "node_modules/x/index.js", "x\n"));
 	free(write_file(mono, ".git/HEAD", "ref: refs/heads/main\n"));
 	free(write_file(mono, "node_modules/y/index.js", "y\n"));
@@ -670,8 +672,8 @@ Test(policy, names_looked_for_above)
 	cr_expect(g && (g->kind & CORDON_GUARD_PROTECT) &&
 			  strcmp(g->source, CORDON_GUARD_ABOVE) == 0,
 		  "one there is read-only");
-	cr_expect(has(&p, mono, "package.json") && !has(&p, mono, ".git"),
-		  "above the project: its missing names");
+	cr_expect_not(has(&p, mono, "package.json") || has(&p, pkgs, "package.json"),
+		      "not in a repository above the project (a root: its own)");
 	cr_expect_not_null(guard_at(&p, mono, ".git/hooks"), "the repository above: its hooks");
 	cr_expect_not_null(guard_at(&p, mono, ".git/config"), "and its config");
 	cr_expect_null(guard_at(&p, mono, "node_modules"), "the monorepo's own node_modules");
@@ -691,6 +693,11 @@ Test(policy, names_looked_for_above)
 			     "cordon_found_above not sorted at %s", cordon_found_above[k + 1]);
 	cr_expect_lt(k + 1, CORDON_FOUND_ABOVE_MAX);
 	cordon_policy_free(&p);
+	struct cordon_context ctx2 = {.project = app, .uid = 0, .kind = CORDON_KIND_TERMINAL};
+	resolve_json(json, &ctx2, &p);
+	cr_expect(has(&p, bare, "package.json") && has(&p, bare, ".git"),
+		  "above the project, in no repository: its missing names");
+	cordon_policy_free(&p);
 	free(json);
 	json = fmt("{\"system_paths\": {\"read_write\": [\"%s\"]}, \"protected_paths\": []}",
 		   shared);
@@ -699,7 +706,7 @@ Test(policy, names_looked_for_above)
 	cr_expect_null(guard_at(&p, mono, ".git/hooks"));
 	cr_expect_null(find_rule(&p, mono), "nor a root above");
 	cordon_policy_free(&p);
-	free(json), free(shared), free(mono), free(proj);
+	free(json), free(shared), free(mono), free(pkgs), free(proj), free(bare), free(app);
 	tmp_cleanup(dir);
 	free(dir);
 }

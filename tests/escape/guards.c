@@ -9517,3 +9517,58 @@ BOTH_USERS(guards, a_repository_above_the_project_keeps_its_hooks, .timeout = 60
 	free(web), free(proj), free(shared);
 	world_free(&w);
 }
+
+/* A Mercurial repository above the project that a write rule reaches is
+ * swept as the project is: round 29b F1 made a sibling repository whose
+ * hgrc loads an extension and listed it in the monorepo's .hgsub, and the
+ * user's hg summary in the project ran the extension. Control:
+ * protected_paths []. */
+BOTH_USERS(guards, a_mercurial_repository_above_the_project_is_swept, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "ghgabove");
+	char *shared = shared_world(&w, "");
+	struct run_result r =
+		outside(&w,
+			"cd %s && mkdir -p hgmono/web && cd hgmono && hg init && echo x "
+			"> web/x && hg add -q && hg commit -q -u t -m first",
+			shared);
+	run_free(&r);
+	char *web = fmt("%s/hgmono/web", shared);
+	const char *tags[] = {"deny", "ctl"};
+	for (int ctl = 0; ctl < 2; ctl++) {
+		if (ctl) {
+			r = outside(&w, "cd %s/hgmono && rm -rf sub* .hgsub*", shared);
+			run_free(&r);
+			free(shared_world(&w, ", \"protected_paths\": []"));
+		}
+		char *script = plant(
+			&w, tags[ctl], "",
+			"cd .. && hg init sub && echo \"open('$M-hg', 'w')\" > sub/evil.py && "
+			"printf '[extensions]\\nevil = %s\\n' \"$(pwd)/sub/evil.py\" > sub/.hg/hgrc "
+			"&& (cd sub && echo a > a && hg add -q a && hg commit -q -u t -m a) "
+			"2>/dev/null; echo 'sub = sub' > .hgsub && echo \"$(hg -R sub id -i --debug "
+			"2>/dev/null) sub\" > .hgsubstate && hg add -q .hgsub .hgsubstate 2>/dev/null; "
+			"echo hgsub $?\n");
+		r = sh_in_dir(&w, web, script);
+		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
+		run_free(&r);
+		char *judge = fmt("cd %s && hg summary >/dev/null 2>&1; true", web);
+		struct run_result v = sh_outside(&w, judge);
+		run_free(&v);
+		free(judge);
+		if (ctl)
+			cr_expect(marked(&w, tags[ctl], "hg"),
+				  "control: hg outside ran no extension\n%s", diag);
+		else
+			cr_expect_not(marked(&w, tags[ctl], "hg"),
+				      "hg outside ran the extension of a subrepository made in the "
+				      "repository above\n%s",
+				      diag);
+		free(diag), free(script);
+	}
+	r = outside(&w, "rm -rf %s/hgmono", shared);
+	run_free(&r);
+	free(web), free(shared);
+	world_free(&w);
+}
