@@ -2462,15 +2462,24 @@ static int guard_omz_dotenv(struct cordon_policy *p, const struct cordon_context
  * repository's hooks, config and info (kept as protected_paths keeps the
  * project's) and Mercurial's hgrc. (Linux: the missing ones in P's above,
  * the rest guards; macOS: all guards, each a deny rule by path.) */
+/* Whether ST is a session's stand-in (an empty socket file of mode 0,
+ * cordon_is_stand_in): a name it keeps, not one that is there. */
+static bool stand_in_stat(const struct stat *st)
+{
+	return S_ISSOCK(st->st_mode) && (st->st_mode & 07777) == 0;
+}
+
 /* Whether DIR holds a repository: a .git or a .hg, or is a bare one
- * (HEAD). */
+ * (HEAD). Not a session's stand-in for one (round 29c F1: another
+ * session's, or a killed one's, made the directory a root, and the
+ * names looked for above were not kept there). */
 static bool holds_repository(const char *dir)
 {
 	static const char *const names[] = {".git", ".hg", "HEAD"};
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
 		struct stat st;
 		cleanup_free char *path = cordon_join3(dir, "/", names[i]);
-		if (path && lstat(path, &st) == 0)
+		if (path && lstat(path, &st) == 0 && !stand_in_stat(&st))
 			return true;
 	}
 	return false;
@@ -2563,7 +2572,10 @@ static int guard_found_above(struct cordon_policy *p, const struct cordon_contex
 			 * one made.) */
 			if (cordon_policy_guard(p, path))
 				continue;
-			bool there = listed ? cordon_above_has(&present, k) : lstat(path, &st) == 0;
+			/* (Another session's stand-in is a name missing: it
+			 * goes as that session ends: round 29c F1.) */
+			bool there = (!listed || cordon_above_has(&present, k)) &&
+				     lstat(path, &st) == 0 && !stand_in_stat(&st);
 			if (!there && CORDON_OS_NATIVE == CORDON_OS_LINUX) {
 				cordon_above_add(&missing, k);
 				continue;

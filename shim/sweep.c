@@ -2605,6 +2605,10 @@ static int parent_in(const struct cordon_sweep *s, const char *dir, char *link, 
 	while (*rel == '/')
 		rel++;
 	int fd = cordon_fs_open_beneath(root, rel);
+	/* (One the session may write but not list, mode 1733: held, which
+	 * is enough to rename in it: round 29c F2.) */
+	if (fd == -EACCES)
+		fd = cordon_fs_hold_beneath(root, rel);
 	close(root);
 	return fd;
 }
@@ -2775,8 +2779,19 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 	} else {
 		snprintf(why, sizeof(why), "where git outside would run programs (%s)", r.all);
 		char to[NAME_MAX + 32];
+		/* A bare repository laid in a root's top, or in a directory
+		 * holding the project (round 29c F3: the sweep moved the whole
+		 * monorepo aside, the project in it): its HEAD is moved aside
+		 * instead, which leaves git no repository there. */
+		char head[PATH_MAX + 16];
+		pn = strlen(path);
+		bool whole = !(
+			S_ISDIR(st.st_mode) &&
+			!(pn >= 5 && strcasecmp(path + pn - 5, "/.git") == 0) && !in_dotgit(rel) &&
+			(!rel[0] || (s->project && cordon_path_under(s->project, path))) &&
+			(size_t)snprintf(head, sizeof(head), "%s/HEAD", path) < sizeof(head));
 		moved = disarm_to(
-			s, path,
+			s, whole ? path : head,
 			made ? (s->earlier ? "a session made the repository"
 					   : "this session made the repository")
 			     : (s->earlier ? "while a session ran, it changed the repository"
@@ -2790,7 +2805,7 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 		cleanup_free char *to_rel = NULL;
 		struct stat now;
 		char top_path[PATH_MAX + NAME_MAX + 8];
-		if (moved && S_ISDIR(st.st_mode) &&
+		if (moved && whole && S_ISDIR(st.st_mode) &&
 		    asprintf(&to_rel, "%.*s%s%s", slash ? (int)(slash - rel) : 0, rel,
 			     slash ? "/" : "", to) >= 0 &&
 		    snprintf(top_path, sizeof(top_path), "%s/%s", w->top, to_rel) <

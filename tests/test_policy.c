@@ -693,10 +693,17 @@ Test(policy, names_looked_for_above)
 			     "cordon_found_above not sorted at %s", cordon_found_above[k + 1]);
 	cr_expect_lt(k + 1, CORDON_FOUND_ABOVE_MAX);
 	cordon_policy_free(&p);
+	/* (Another session's stand-in for .git there, an empty socket file
+	 * of mode 0, is no repository, and no name there: round 29c F1.) */
+	char *standin = path_join(bare, ".git");
+	cr_assert_eq(mknod(standin, S_IFSOCK, 0), 0, "%s: %s", standin, strerror(errno));
 	struct cordon_context ctx2 = {.project = app, .uid = 0, .kind = CORDON_KIND_TERMINAL};
 	resolve_json(json, &ctx2, &p);
 	cr_expect(has(&p, bare, "package.json") && has(&p, bare, ".git"),
 		  "above the project, in no repository: its missing names");
+	cr_expect_null(find_rule(&p, bare), "a stand-in for .git made it a root");
+	unlink(standin);
+	free(standin);
 	cordon_policy_free(&p);
 	free(json);
 	json = fmt("{\"system_paths\": {\"read_write\": [\"%s\"]}, \"protected_paths\": []}",

@@ -688,13 +688,14 @@ static void set_made(struct kept *k, const char *name)
 	char path[PATH_MAX];
 	size_t dir = (size_t)(k->name - 1 - k->path);
 	cordon_above_set present;
-	if (!name && (!prefix(path, sizeof(path), k->path, dir) ||
-		      cordon_found_above_in(path, &present) < 0))
-		return;
+	/* (One the session may write but not list, mode 1733: each asked,
+	 * round 29c F2.) */
+	bool listed = !name && prefix(path, sizeof(path), k->path, dir) &&
+		      cordon_found_above_in(path, &present) == 0;
 	for (size_t i = 0; cordon_found_above[i]; i++) {
 		struct stat st;
 		unsigned moved;
-		if (!cordon_above_has(k->above, i) || (!name && !cordon_above_has(&present, i)) ||
+		if (!cordon_above_has(k->above, i) || (listed && !cordon_above_has(&present, i)) ||
 		    (name && strcmp(name, cordon_found_above[i]) != 0) ||
 		    (size_t)snprintf(path, sizeof(path), "%.*s/%s", (int)dir, k->path,
 				     cordon_found_above[i]) >= sizeof(path) ||
