@@ -2458,10 +2458,11 @@ static int guard_omz_dotenv(struct cordon_policy *p, const struct cordon_context
  * appears (shim/linux/reguard.c) and as the session ends. There as the
  * session starts, it is read-only at such a directory's top (no one's
  * work is /tmp/node_modules), and left writable above the project (the
- * monorepo it is a package of, whose node_modules npm fills), but for a
- * repository's hooks, config and info (kept as protected_paths keeps the
- * project's) and Mercurial's hgrc. (Linux: the missing ones in P's above,
- * the rest guards; macOS: all guards, each a deny rule by path.) */
+ * user's), but for a repository's hooks, config and info (kept as
+ * protected_paths keeps the project's) and Mercurial's hgrc, where that
+ * repository is no root (a home holding one, which is never a root).
+ * (Linux: the missing ones in P's above, the rest guards; macOS: all
+ * guards, each a deny rule by path.) */
 /* Whether ST is a session's stand-in (an empty socket file of mode 0,
  * cordon_is_stand_in): a name it keeps, not one that is there. */
 static bool stand_in_stat(const struct stat *st)
