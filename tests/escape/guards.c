@@ -9572,3 +9572,51 @@ BOTH_USERS(guards, a_mercurial_repository_above_the_project_is_swept, .timeout =
 	free(web), free(shared);
 	world_free(&w);
 }
+
+/* A bare repository laid at the top of a root (a monorepo above the
+ * project, swept as a root): its HEAD is moved aside, not the root,
+ * which holds the user's work and the project (round 29c F3: the sweep
+ * moved the whole monorepo to NAME.cordon-disarmed). Control:
+ * protected_paths [] moves nothing. */
+BOTH_USERS(guards, a_bare_layout_at_a_roots_top_loses_its_head_not_the_root, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gbaretop");
+	char *shared = shared_world(&w, "");
+	struct run_result r = outside(&w,
+				      "cd %s && mkdir -p mono/web && cd mono && git init -q && git "
+				      "commit -q --allow-empty -m first",
+				      shared);
+	run_free(&r);
+	char *mono = fmt("%s/mono", shared), *web = fmt("%s/mono/web", shared);
+	const char *tags[] = {"deny", "ctl"};
+	for (int ctl = 0; ctl < 2; ctl++) {
+		if (ctl) {
+			r = outside(&w, "cd %s && rm -rf HEAD* objects refs config", mono);
+			run_free(&r);
+			free(shared_world(&w, ", \"protected_paths\": []"));
+		}
+		char *script = plant(&w, tags[ctl], "",
+				     "cd .. && mkdir -p objects refs/heads && echo 'ref: "
+				     "refs/heads/main' > HEAD && printf '[core]\\n\\tbare = "
+				     "false\\n\\tfsmonitor = \"touch %s; false\"\\n' \"$M-bare\" > "
+				     "config; echo laid $?\n");
+		r = sh_in_dir(&w, web, script);
+		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
+		cr_assert(strstr(r.out, "laid 0"), "the plant did not land\n%s", diag);
+		run_free(&r);
+		cr_expect(present(shared, "mono") && present(mono, "web") &&
+				  !present(shared, "mono.cordon-disarmed"),
+			  "the root was moved, the project in it\n%s", diag);
+		if (ctl)
+			cr_expect(present(mono, "HEAD"), "control: HEAD was moved\n%s", diag);
+		else
+			cr_expect(present(mono, "HEAD.cordon-disarmed") && !present(mono, "HEAD"),
+				  "the bare repository's HEAD was not moved aside\n%s", diag);
+		free(diag), free(script);
+	}
+	r = outside(&w, "rm -rf %s/mono", shared);
+	run_free(&r);
+	free(mono), free(web), free(shared);
+	world_free(&w);
+}
