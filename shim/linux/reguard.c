@@ -113,10 +113,10 @@ struct kept {
 	/* The names looked for above missing in one directory (the
 	 * sweep's above), kept as one entry: its path is the first's, its
 	 * way the directory's; ABOVE the set of them (cordon_found_above's
-	 * indices). Each made since the start is moved aside, MOVED[K]
+	 * indices). Each made since the start is moved aside, MOVED_EACH[K]
 	 * times so far, as a name of its own is. */
 	const cordon_above_set *above;
-	unsigned char *set;
+	unsigned *moved_each;
 };
 
 /* (IN_MASK_ADD: a directory watched for two reasons keeps both masks.) */
@@ -156,23 +156,6 @@ static struct {
 	} lists[MAX_LISTS];
 	size_t n_lists;
 	struct cordon_strv allowed, omz_allowed;
-	/* While the first names are listed and watched (a batch: a
-	 * directory's 76 names looked for above, one after the other): the
-	 * last directory looked at and whether it is one, the last parent
-	 * asked whether the session can write it (stays), and the last
-	 * directory watched with its flags, which the next name in it takes
-	 * without asking again. One replaced meanwhile is seen from its
-	 * parent, and watched again after. */
-	bool batch;
-	struct memo {
-		char dir[PATH_MAX];
-		bool yes;
-	} looked, stays;
-	struct {
-		char dir[PATH_MAX];
-		uint32_t flags;
-		int wd;
-	} watched;
 } g = {.inotify = -1, .stop = -1, .mnt = -1, .user = -1};
 
 /* The watch could not be kept (the session used up the user's inotify
@@ -214,13 +197,8 @@ static size_t root_of(const char *path)
 	return best;
 }
 
-/* PATH, kept: HIDE, else MADE (a name that is moved aside when made),
- * else read-only; its way WAY (may be NULL). Its way starts at WAY's top,
- * else (a hidden name, a MADE one) at the nearest directory on it that
- * exists, else at its own directory. */
 /* PATH's first N bytes into BUF (SIZE bytes), "/" for none: false when
- * they do not fit. (musl's snprintf costs a microsecond; the watch asks
- * this a few hundred times as a session starts.) */
+ * they do not fit. */
 static bool prefix(char *buf, size_t size, const char *path, size_t n)
 {
 	if (!n)
@@ -238,69 +216,19 @@ static bool prefix(char *buf, size_t size, const char *path, size_t n)
 static bool stays(const char *path, size_t top)
 {
 	char parent[PATH_MAX];
-	size_t pu = up(path, top);
-	if (!prefix(parent, sizeof(parent), path, pu))
-		return false;
-	if (g.batch && strcmp(g.stays.dir, parent) == 0)
-		return g.stays.yes;
-	bool r = g.p && !(cordon_policy_access(g.p, parent, NULL) & CORDON_ACCESS_WRITE);
-	if (g.batch && strlen(parent) < sizeof(g.stays.dir)) {
-		memcpy(g.stays.dir, parent, strlen(parent) + 1);
-		g.stays.yes = r;
-	}
-	return r;
+	return prefix(parent, sizeof(parent), path, up(path, top)) && g.p &&
+	       !(cordon_policy_access(g.p, parent, NULL) & CORDON_ACCESS_WRITE);
 }
 
-static int add_new(const char *path, bool hide, bool made, struct cordon_hidden_way *way);
-
-/* Whether DIR is a directory (followed), asked once for a batch's run. */
-static bool is_dir(const char *dir)
-{
-	struct stat st;
-	if (g.batch && strcmp(g.looked.dir, dir) == 0)
-		return g.looked.yes;
-	bool r = stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
-	if (g.batch && strlen(dir) < sizeof(g.looked.dir)) {
-		memcpy(g.looked.dir, dir, strlen(dir) + 1);
-		g.looked.yes = r;
-	}
-	return r;
-}
-
-/* inotify_add_watch of DIR, asked once for a batch's run. */
-static int watch_dir(const char *dir, uint32_t flags)
-{
-	if (g.batch && g.watched.wd >= 0 && g.watched.flags == flags &&
-	    strcmp(g.watched.dir, dir) == 0)
-		return g.watched.wd;
-	int wd = inotify_add_watch(g.inotify, dir, flags);
-	if (g.batch && wd >= 0 && strlen(dir) < sizeof(g.watched.dir)) {
-		memcpy(g.watched.dir, dir, strlen(dir) + 1);
-		g.watched.flags = flags;
-		g.watched.wd = wd;
-	}
-	return wd;
-}
-
-/* A batch begins (BEGIN) or ends: nothing it learnt is kept after. */
-static void batch(bool begin)
-{
-	g.batch = begin;
-	g.looked.dir[0] = g.watched.dir[0] = g.stays.dir[0] = '\0';
-	g.watched.wd = -1;
-}
-
+/* PATH, kept: HIDE, else MADE (a name that is moved aside when made),
+ * else read-only; its way WAY (may be NULL). Its way starts at WAY's top,
+ * else (a hidden name, a MADE one) at the nearest directory on it that
+ * exists, else at its own directory. */
 static int add(const char *path, bool hide, bool made, struct cordon_hidden_way *way)
 {
 	for (size_t i = 0; i < g.n; i++)
 		if (strcmp(g.v[i].path, path) == 0)
 			return 0;
-	return add_new(path, hide, made, way);
-}
-
-/* add, PATH known not to be kept yet. */
-static int add_new(const char *path, bool hide, bool made, struct cordon_hidden_way *way)
-{
 	const char *slash = strrchr(path, '/');
 	if (!slash || slash == path || !slash[1])
 		return 0;
@@ -310,7 +238,8 @@ static int add_new(const char *path, bool hide, bool made, struct cordon_hidden_
 	if (way) {
 		top = way->top;
 	} else if (hide || made) {
-		while (top > 0 && (!prefix(buf, sizeof(buf), path, top) || !is_dir(buf)))
+		while (top > 0 && (!prefix(buf, sizeof(buf), path, top) || stat(buf, &st) < 0 ||
+				   !S_ISDIR(st.st_mode)))
 			top = up(path, top);
 		/* A made name's way, from the root of the sweep's it lies in
 		 * (which the session cannot replace), else from above the
@@ -694,20 +623,16 @@ static void set_made(struct kept *k, const char *name)
 		      cordon_found_above_in(path, &present) == 0;
 	for (size_t i = 0; cordon_found_above[i]; i++) {
 		struct stat st;
-		unsigned moved;
 		if (!cordon_above_has(k->above, i) || (listed && !cordon_above_has(&present, i)) ||
 		    (name && strcmp(name, cordon_found_above[i]) != 0) ||
 		    (size_t)snprintf(path, sizeof(path), "%.*s/%s", (int)dir, k->path,
 				     cordon_found_above[i]) >= sizeof(path) ||
 		    lstat(path, &st) < 0)
 			continue;
-		if (cordon_is_stand_in(path)) {
+		if (cordon_is_stand_in(path))
 			keep_stand_in(path);
-			continue;
-		}
-		moved = k->set[i];
-		move_counted(k, path, &moved, NULL, 0);
-		k->set[i] = moved > UCHAR_MAX ? UCHAR_MAX : (unsigned char)moved;
+		else
+			move_counted(k, path, &k->moved_each[i], NULL, 0);
 	}
 }
 
@@ -899,7 +824,8 @@ static void settle(struct kept *k, bool event)
 			if (!follow)
 				break;
 		}
-		k->lv[i].wd = watch_dir(dir, WATCHED | (follow ? 0 : IN_DONT_FOLLOW));
+		k->lv[i].wd =
+			inotify_add_watch(g.inotify, dir, WATCHED | (follow ? 0 : IN_DONT_FOLLOW));
 		if (k->lv[i].wd < 0 && (errno == ENOSPC || errno == ENOMEM)) {
 			cannot_watch(dir, errno);
 			/* What is there already goes now, not as the
@@ -1209,17 +1135,13 @@ static void *watch(void *arg)
 	(void)arg;
 	struct timespec t0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	batch(true);
-	if (g.inotify < 0 || list_made() < 0) {
-		batch(false);
+	if (g.inotify < 0 || list_made() < 0)
 		return NULL;
-	}
 	/* The names made are watched at once: a command of a moment makes
 	 * its plant in its first milliseconds, and is over before the
 	 * guards' listing. */
 	for (size_t i = 0; i < g.n; i++)
 		settle(&g.v[i], false);
-	batch(false);
 	size_t made = g.n;
 	bool allow = watch_lists();
 	/* The guards: listed LIST_AFTER_MS after the start, watched
@@ -1304,7 +1226,7 @@ static void forget(void)
 		free(g.v[i].lv);
 		free(g.v[i].sub);
 		free(g.v[i].gone);
-		free(g.v[i].set);
+		free(g.v[i].moved_each);
 	}
 	free(g.v);
 	g.v = NULL;
@@ -1368,13 +1290,13 @@ static int add_sets(void)
 				     cordon_found_above[first]) >= sizeof(path))
 			continue;
 		size_t before = g.n;
-		int e = add_new(path, false, true, NULL);
+		int e = add(path, false, true, NULL);
 		if (e < 0)
 			return e;
 		if (g.n == before)
 			continue;
 		struct kept *k = &g.v[g.n - 1];
-		if (!(k->set = calloc(CORDON_FOUND_ABOVE_MAX, sizeof(*k->set))))
+		if (!(k->moved_each = calloc(CORDON_FOUND_ABOVE_MAX, sizeof(*k->moved_each))))
 			return -ENOMEM;
 		k->above = &a->missing;
 	}
@@ -1387,13 +1309,10 @@ static int add_sets(void)
  * to judge as it ends: git init there must work. */
 static int list_made(void)
 {
-	/* (The first listed, each once: none to compare with.) */
-	bool first = g.n == 0;
 	int e = add_sets();
 	for (size_t i = 0; g.sweep && e >= 0 && i < g.sweep->names.n; i++)
 		if (!cordon_sweep_git_entry(g.sweep, g.sweep->names.v[i]))
-			e = first ? add_new(g.sweep->names.v[i], false, true, NULL)
-				  : add(g.sweep->names.v[i], false, true, NULL);
+			e = add(g.sweep->names.v[i], false, true, NULL);
 	return e;
 }
 
