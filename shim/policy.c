@@ -307,23 +307,50 @@ static int by_name(const void *a, const void *b)
 	return strcmp(a, *(const char *const *)b);
 }
 
+ssize_t cordon_found_above_index(const char *name)
+{
+	size_t n = 0;
+	while (cordon_found_above[n])
+		n++;
+	const char *const *at =
+		bsearch(name, cordon_found_above, n, sizeof(*cordon_found_above), by_name);
+	return at ? at - cordon_found_above : -1;
+}
+
 int cordon_found_above_in(const char *dir, cordon_above_set *present)
 {
 	memset(present, 0, sizeof(*present));
 	DIR *d = opendir(dir);
 	if (!d)
 		return -errno;
-	size_t n = 0;
-	while (cordon_found_above[n])
-		n++;
 	for (struct dirent *e; (e = readdir(d));) {
-		const char *const *at = bsearch(e->d_name, cordon_found_above, n,
-						sizeof(*cordon_found_above), by_name);
-		if (at)
-			cordon_above_add(present, (size_t)(at - cordon_found_above));
+		ssize_t k = cordon_found_above_index(e->d_name);
+		if (k >= 0)
+			cordon_above_add(present, (size_t)k);
 	}
 	closedir(d);
 	return 0;
+}
+
+int cordon_found_above_each(const char *dir, const cordon_above_set *among,
+			    int (*each)(const char *path, size_t k, void *arg), void *arg)
+{
+	cordon_above_set present;
+	bool listed = cordon_found_above_in(dir, &present) == 0;
+	char path[PATH_MAX];
+	size_t dn = strlen(dir);
+	if (dn + 2 + NAME_MAX >= sizeof(path))
+		return 0;
+	memcpy(path, dir, dn);
+	path[dn] = '/';
+	int sum = 0;
+	for (size_t k = 0; cordon_found_above[k]; k++)
+		if (cordon_above_has(among, k) && (!listed || cordon_above_has(&present, k))) {
+			memcpy(path + dn + 1, cordon_found_above[k],
+			       strlen(cordon_found_above[k]) + 1);
+			sum += each(path, k, arg);
+		}
+	return sum;
 }
 
 /* Credentials a session has no business reading, though their parent is

@@ -2828,9 +2828,7 @@ static int judge_name(const struct cordon_sweep *s, const char *path, struct cor
 	if (cordon_sweep_git_entry(s, path) || lstat(path, &st) < 0 || cordon_is_stand_in(path))
 		return 0;
 	/* One of the names looked for above, out of the roots (/tmp/.git). */
-	bool above = false;
-	for (size_t i = 0; cordon_found_above[i] && !above; i++)
-		above = strcmp(strrchr(path, '/') + 1, cordon_found_above[i]) == 0;
+	bool above = cordon_found_above_index(strrchr(path, '/') + 1) >= 0;
 	for (size_t i = 0; above && i < s->roots.n; i++)
 		above = !cordon_path_under(path, s->roots.v[i]);
 	/* (Who made it cannot be told: a program outside that makes the name
@@ -3643,25 +3641,27 @@ static int judge_ways(const struct cordon_sweep *s, struct cordon_strv *said)
 	return moved;
 }
 
+struct judging {
+	const struct cordon_sweep *s;
+	struct cordon_strv *said;
+};
+
+static int judge_one_above(const char *path, size_t k, void *arg)
+{
+	(void)k;
+	const struct judging *j = arg;
+	return judge_name(j->s, path, j->said, NULL, 0);
+}
+
 /* The names looked for above made since the start (each was missing):
- * moved aside. Each directory read once; one that cannot be, each
- * name asked. */
+ * moved aside. */
 static int judge_above(const struct cordon_sweep *s, struct cordon_strv *said)
 {
+	struct judging j = {s, said};
 	int moved = 0;
-	for (size_t i = 0; i < s->n_above; i++) {
-		cordon_above_set present;
-		bool listed = cordon_found_above_in(s->above[i].dir, &present) == 0;
-		for (size_t k = 0; cordon_found_above[k]; k++) {
-			char path[PATH_MAX];
-			if (!cordon_above_has(&s->above[i].missing, k) ||
-			    (listed && !cordon_above_has(&present, k)) ||
-			    (size_t)snprintf(path, sizeof(path), "%s/%s", s->above[i].dir,
-					     cordon_found_above[k]) >= sizeof(path))
-				continue;
-			moved += judge_name(s, path, said, NULL, 0);
-		}
-	}
+	for (size_t i = 0; i < s->n_above; i++)
+		moved += cordon_found_above_each(s->above[i].dir, &s->above[i].missing,
+						 judge_one_above, &j);
 	return moved;
 }
 

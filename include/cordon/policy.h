@@ -309,6 +309,13 @@ static inline void cordon_above_add(cordon_above_set *s, size_t k)
 /* Which of cordon_found_above are entries of DIR now, into PRESENT
  * (cleared first; one read of the directory). 0, or -errno. */
 int cordon_found_above_in(const char *dir, cordon_above_set *present);
+/* NAME's index in cordon_found_above, or -1. */
+ssize_t cordon_found_above_index(const char *name);
+/* EACH(path, index, ARG) for each name of AMONG that is an entry of DIR
+ * now (DIR read once; one it cannot read, mode 1733, gives each name of
+ * AMONG). The sum of what EACH returned. */
+int cordon_found_above_each(const char *dir, const cordon_above_set *among,
+			    int (*each)(const char *path, size_t k, void *arg), void *arg);
 /* A directory where names looked for above were missing: MISSING. */
 struct cordon_above {
 	char *dir;

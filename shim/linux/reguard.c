@@ -609,31 +609,37 @@ static void move_made(struct kept *k, const char *path, char *to, size_t to_size
 	move_counted(k, path, &k->moved, to, to_size);
 }
 
+/* PATH, member I of ARG's set, if it is there: made since the start
+ * (each was missing), moved aside; another session's stand-in kept. */
+static int member_made(const char *path, size_t i, void *arg)
+{
+	struct kept *k = arg;
+	struct stat st;
+	if (lstat(path, &st) < 0)
+		return 0;
+	if (cordon_is_stand_in(path))
+		keep_stand_in(path);
+	else
+		move_counted(k, path, &k->moved_each[i], NULL, 0);
+	return 0;
+}
+
 /* K's set members there now (NAME NULL: its directory read once), or
- * NAME (an event's) if it is one: made since the start (each was
- * missing), moved aside; another session's stand-in kept. */
+ * NAME (an event's) if it is one. */
 static void set_made(struct kept *k, const char *name)
 {
-	char path[PATH_MAX];
-	size_t dir = (size_t)(k->name - 1 - k->path);
-	cordon_above_set present;
-	/* (One the session may write but not list, mode 1733: each asked,
-	 * round 29c F2.) */
-	bool listed = !name && prefix(path, sizeof(path), k->path, dir) &&
-		      cordon_found_above_in(path, &present) == 0;
-	for (size_t i = 0; cordon_found_above[i]; i++) {
-		struct stat st;
-		if (!cordon_above_has(k->above, i) || (listed && !cordon_above_has(&present, i)) ||
-		    (name && strcmp(name, cordon_found_above[i]) != 0) ||
-		    (size_t)snprintf(path, sizeof(path), "%.*s/%s", (int)dir, k->path,
-				     cordon_found_above[i]) >= sizeof(path) ||
-		    lstat(path, &st) < 0)
-			continue;
-		if (cordon_is_stand_in(path))
-			keep_stand_in(path);
-		else
-			move_counted(k, path, &k->moved_each[i], NULL, 0);
+	char dir[PATH_MAX], path[PATH_MAX];
+	size_t dn = (size_t)(k->name - 1 - k->path);
+	if (!prefix(dir, sizeof(dir), k->path, dn))
+		return;
+	if (!name) {
+		(void)cordon_found_above_each(dir, k->above, member_made, k);
+		return;
 	}
+	ssize_t i = cordon_found_above_index(name);
+	if (i >= 0 && cordon_above_has(k->above, (size_t)i) &&
+	    (size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) < sizeof(path))
+		(void)member_made(path, (size_t)i, k);
 }
 
 #define MAX_GONE 4096 /* names remembered per pattern; past it, moved again */
