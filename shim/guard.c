@@ -690,6 +690,11 @@ static int warn_other_names(struct cordon_guard_plan *plan, const struct reach *
 			path, source, (uintmax_t)st->st_nlink);
 }
 
+/* What explain says of a directory's names looked for above, missing. */
+#define ABOVE_NOTE                                                                                 \
+	"a program run in a directory below it, outside, obeys these names there; absent, "        \
+	"and one made inside is moved aside (NAME.cordon-disarmed) as it appears: "
+
 /* Missing PATH, one of the names looked for above (CORDON_GUARD_ABOVE):
  * said with the others missing in its directory, on one line. */
 static int note_above(struct cordon_guard_plan *plan, const char *path)
@@ -712,11 +717,7 @@ static int note_above(struct cordon_guard_plan *plan, const char *path)
 		*last = more;
 		return 0;
 	}
-	return say_once(&plan->notes,
-			"%sa program run in a directory below it, outside, obeys these names "
-			"there; absent, and one made inside is moved aside "
-			"(NAME.cordon-disarmed) as it appears: %s",
-			head, slash + 1);
+	return say_once(&plan->notes, "%s" ABOVE_NOTE "%s", head, slash + 1);
 }
 
 /* The names looked for above missing in each of P's above directories,
@@ -739,12 +740,8 @@ static int note_above_all(struct cordon_guard_plan *plan, const struct cordon_po
 				at += n + 1;
 			}
 		at[at > names ? -1 : 0] = '\0';
-		int e = say_once(
-			&plan->notes,
-			"%s (%s): a program run in a directory below it, outside, obeys these "
-			"names there; absent, and one made inside is moved aside "
-			"(NAME.cordon-disarmed) as it appears: %s",
-			p->above[i].dir, CORDON_GUARD_ABOVE, names);
+		int e = say_once(&plan->notes, "%s (%s): " ABOVE_NOTE "%s", p->above[i].dir,
+				 CORDON_GUARD_ABOVE, names);
 		free(names);
 		if (e < 0)
 			return e;
@@ -823,10 +820,15 @@ static int file_stand_in(struct cordon_guard_plan *plan, const struct reach *r, 
 			      "read-only");
 }
 
+bool cordon_is_stand_in_stat(const struct stat *st)
+{
+	return S_ISSOCK(st->st_mode) && (st->st_mode & 07777) == 0;
+}
+
 bool cordon_is_stand_in(const char *path)
 {
 	struct stat st;
-	return lstat(path, &st) == 0 && S_ISSOCK(st.st_mode) && (st.st_mode & 07777) == 0;
+	return lstat(path, &st) == 0 && cordon_is_stand_in_stat(&st);
 }
 
 /* PATH made read-only where a rule would let it be written. FLAGS: MKDIR,

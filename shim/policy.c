@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cordon/guard.h"
 #include "cordon/mounts.h"
 #include "cordon/toolchain.h"
 #include "dotfile-refs.h"
@@ -2474,29 +2475,6 @@ static int guard_omz_dotenv(struct cordon_policy *p, const struct cordon_context
 	return e;
 }
 
-/* The names looked for above (cordon_found_above) in each directory a
- * system_paths.read_write rule makes writable (/tmp, /var/tmp, /dev/shm:
- * the sweep walks none), and in each directory above the project that a
- * write rule reaches and that is in no root (a project in /tmp/a/web:
- * /tmp/a and /tmp; a repository above the project is a root, its own
- * as the project's are, where npm install makes node_modules): a
- * program run below it outside, in a directory of the user's or in the
- * project, obeys one made there. Missing, each is moved aside as it
- * appears (shim/linux/reguard.c) and as the session ends. There as the
- * session starts, it is read-only at such a directory's top (no one's
- * work is /tmp/node_modules), and left writable above the project (the
- * user's), but for a repository's hooks, config and info (kept as
- * protected_paths keeps the project's) and Mercurial's hgrc, where that
- * repository is no root (a home holding one, which is never a root).
- * (Linux: the missing ones in P's above, the rest guards; macOS: all
- * guards, each a deny rule by path.) */
-/* Whether ST is a session's stand-in (an empty socket file of mode 0,
- * cordon_is_stand_in): a name it keeps, not one that is there. */
-static bool stand_in_stat(const struct stat *st)
-{
-	return S_ISSOCK(st->st_mode) && (st->st_mode & 07777) == 0;
-}
-
 /* Whether DIR holds a repository: a .git or a .hg, or is a bare one
  * (HEAD). Not a session's stand-in for one (round 29c F1: another
  * session's, or a killed one's, made the directory a root, and the
@@ -2507,7 +2485,7 @@ static bool holds_repository(const char *dir)
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
 		struct stat st;
 		cleanup_free char *path = cordon_join3(dir, "/", names[i]);
-		if (path && lstat(path, &st) == 0 && !stand_in_stat(&st))
+		if (path && lstat(path, &st) == 0 && !cordon_is_stand_in_stat(&st))
 			return true;
 	}
 	return false;
@@ -2550,17 +2528,36 @@ static bool in_root(const struct cordon_policy *p, const char *dir)
 	return false;
 }
 
+/* The names looked for above (cordon_found_above) in each directory a
+ * system_paths.read_write rule makes writable (/tmp, /var/tmp, /dev/shm:
+ * the sweep walks none), and in each directory above the project that a
+ * write rule reaches and that is in no root (a project in /tmp/a/web:
+ * /tmp/a and /tmp; a repository above the project is a root, its own
+ * as the project's are, where npm install makes node_modules): a
+ * program run below it outside, in a directory of the user's or in the
+ * project, obeys one made there. Missing, each is moved aside as it
+ * appears (shim/linux/reguard.c) and as the session ends. There as the
+ * session starts, it is read-only at such a directory's top (no one's
+ * work is /tmp/node_modules), and left writable above the project (the
+ * user's), but for a repository's hooks, config and info (kept as
+ * protected_paths keeps the project's) and Mercurial's hgrc, where that
+ * repository is no root (a home holding one, which is never a root).
+ * (Linux: the missing ones in P's above, the rest guards; macOS: all
+ * guards, each a deny rule by path.) */
 static int guard_found_above(struct cordon_policy *p, const struct cordon_context *ctx,
 			     struct cordon_path_cache *cache)
 {
 	struct cordon_strv dirs = {0};
 	int r = 0;
+	char system_rw[64];
+	snprintf(system_rw, sizeof(system_rw), "system_paths.%s",
+		 cordon_class_key(CORDON_CLASS_RW));
 	for (size_t i = 0; r >= 0 && i < p->n_rules; i++) {
 		const struct cordon_rule *rule = &p->rules[i];
 		struct stat st;
 		/* (Not /dev/fd, a link to /proc/self/fd.) */
 		if ((rule->access & CORDON_ACCESS_WRITE) &&
-		    strncmp(rule->source, "system_paths.read_write", 23) == 0 &&
+		    strncmp(rule->source, system_rw, strlen(system_rw)) == 0 &&
 		    !cordon_path_under(rule->path, "/proc") &&
 		    !cordon_path_under(rule->path, "/sys") &&
 		    (!p->project || !cordon_path_under(rule->path, p->project)) &&
@@ -2603,7 +2600,7 @@ static int guard_found_above(struct cordon_policy *p, const struct cordon_contex
 			/* (Another session's stand-in is a name missing: it
 			 * goes as that session ends: round 29c F1.) */
 			bool there = (!listed || cordon_above_has(&present, k)) &&
-				     lstat(path, &st) == 0 && !stand_in_stat(&st);
+				     lstat(path, &st) == 0 && !cordon_is_stand_in_stat(&st);
 			if (!there && CORDON_OS_NATIVE == CORDON_OS_LINUX) {
 				cordon_above_add(&missing, k);
 				continue;

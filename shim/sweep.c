@@ -2784,12 +2784,11 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 		 * monorepo aside, the project in it): its HEAD is moved aside
 		 * instead, which leaves git no repository there. */
 		char head[PATH_MAX + 16];
-		pn = strlen(path);
-		bool whole = !(
-			S_ISDIR(st.st_mode) &&
-			!(pn >= 5 && strcasecmp(path + pn - 5, "/.git") == 0) && !in_dotgit(rel) &&
-			(!rel[0] || (s->project && cordon_path_under(s->project, path))) &&
-			(size_t)snprintf(head, sizeof(head), "%s/HEAD", path) < sizeof(head));
+		bool bare = base && strcmp(base, path) == 0; /* (its worktree itself) */
+		bool whole =
+			!(S_ISDIR(st.st_mode) && bare &&
+			  (!rel[0] || (s->project && cordon_path_under(s->project, path))) &&
+			  (size_t)snprintf(head, sizeof(head), "%s/HEAD", path) < sizeof(head));
 		moved = disarm_to(
 			s, whole ? path : head,
 			made ? (s->earlier ? "a session made the repository"

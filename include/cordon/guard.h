@@ -249,6 +249,8 @@ int cordon_placeholders_hold(const struct cordon_strv *paths, const struct cordo
  * for a missing name by the guards' plan, left alone by the watch and the
  * sweep. */
 bool cordon_is_stand_in(const char *path);
+/* The same for what lstat gave (ST). */
+bool cordon_is_stand_in_stat(const struct stat *st);
 /* Linux: a stand-in made at NAME in PARENT (PATH), pushed to H, and
  * removed with H's placeholders (whether or not the session was seen to
  * end). 0, or -errno (-EEXIST: something is there; nothing made then). */
