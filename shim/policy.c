@@ -342,7 +342,7 @@ int cordon_found_above_each(const char *dir, const cordon_above_set *among,
 	size_t dn = strlen(dir);
 	if (dn + 2 + NAME_MAX >= sizeof(path))
 		return 0;
-	memcpy(path, dir, dn);
+	memcpy(path, dir, dn + 1);
 	path[dn] = '/';
 	int sum = 0;
 	for (size_t k = 0; cordon_found_above[k]; k++)
