@@ -553,6 +553,17 @@ void runtime_dir_free(struct runtime_dir *r)
 		rmdir(units);
 		free(dbus);
 		free(units);
+		/* And an empty stand-in another session's watch moved aside
+		 * there while a test made it a root (its .envrc/ among the
+		 * names looked for above in the default runtime directory).
+		 * Only what is empty: a test running beside may use it. */
+		char *aside = fmt("%s/*.cordon-disarmed*", r->path);
+		glob_t g = {0};
+		if (glob(aside, GLOB_PERIOD, NULL, &g) == 0)
+			for (size_t i = 0; i < g.gl_pathc; i++)
+				rmdir(g.gl_pathv[i]);
+		globfree(&g);
+		free(aside);
 		rmdir(r->path);
 	}
 	if (r->made_base)
