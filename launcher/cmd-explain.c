@@ -90,13 +90,19 @@ static void explain_guards(const struct cordon_policy *p, const struct cordon_gu
 		cordon_sieve_free(&sieve);
 	}
 	if (cordon_sweep_applies(p)) {
-		printf("  %-9s %s  (as the session ends, each repository in it made or changed "
-		       "inside that would run a program outside is moved to .git.cordon-disarmed)\n",
-		       "swept", p->project);
+		if (p->project)
+			printf("  %-9s %s  (as the session ends, each repository in it made or "
+			       "changed inside that would run a program outside is moved to "
+			       ".git.cordon-disarmed)\n",
+			       "swept", p->project);
 		for (size_t i = 0; i < p->n_rules; i++)
 			if (cordon_policy_writable_root(p, &p->rules[i]))
 				printf("  %-9s %s  (writable too: swept as the project is)\n",
 				       "swept", p->rules[i].path);
+		for (size_t i = 0; i < p->shared.n; i++)
+			printf("  %-9s %s  (shared, writable: below its top, swept as the project "
+			       "is; at its top, the names looked for above are kept)\n",
+			       "swept", p->shared.v[i]);
 	}
 	for (size_t i = 0; i < p->n_exposed; i++)
 		printf("  %-9s %s  (in %s, but %s names it: not hidden)\n", "exposed",

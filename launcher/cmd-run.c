@@ -443,7 +443,7 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 	launch.sweep = &sweep;
 	launch.standins = &held;
 	/* What is removed, or read, once the whole session is gone. */
-	sess.wait_end = held.n > 0 || sweep.project || sweep.names.n > 0 || sweep.n_above > 0 ||
+	sess.wait_end = held.n > 0 || sweep.roots.n > 0 || sweep.names.n > 0 || sweep.n_above > 0 ||
 			sweep.ways.n > 0;
 	int ran = cordon_session_run(&sess, a->tracking, &launch, &status, &err);
 	struct cordon_strv filled = {0};

@@ -2529,8 +2529,10 @@ static bool in_root(const struct cordon_policy *p, const char *dir)
 }
 
 /* The names looked for above (cordon_found_above) in each directory a
- * system_paths.read_write rule makes writable (/tmp, /var/tmp, /dev/shm:
- * the sweep walks none), and in each directory above the project that a
+ * system_paths.read_write rule makes writable (/tmp, /var/tmp, /dev/shm,
+ * the runtime directory; the sticky ones are P's shared, which the sweep
+ * walks below their top), and in each
+ * directory above the project that a
  * write rule reaches and that is in no root (a project in /tmp/a/web:
  * /tmp/a and /tmp; a repository above the project is a root, its own
  * as the project's are, where npm install makes node_modules): a
@@ -2561,8 +2563,15 @@ static int guard_found_above(struct cordon_policy *p, const struct cordon_contex
 		    !cordon_path_under(rule->path, "/proc") &&
 		    !cordon_path_under(rule->path, "/sys") &&
 		    (!p->project || !cordon_path_under(rule->path, p->project)) &&
-		    lstat(rule->path, &st) == 0 && S_ISDIR(st.st_mode))
+		    lstat(rule->path, &st) == 0 && S_ISDIR(st.st_mode)) {
 			r = cordon_strv_push_new(&dirs, rule->path);
+			/* Swept below the top where everyone works: a sticky
+			 * directory (/tmp, /var/tmp, /dev/shm), not the user's
+			 * runtime directory, its servers' (0.3 ms a launch a
+			 * directory swept). */
+			if (r >= 0 && (st.st_mode & S_ISVTX))
+				r = cordon_strv_push_new(&p->shared, rule->path);
+		}
 	}
 	size_t tops = dirs.n;
 	char up[PATH_MAX];
@@ -3303,6 +3312,7 @@ void cordon_policy_free(struct cordon_policy *p)
 	for (size_t i = 0; i < p->n_above; i++)
 		free(p->above[i].dir);
 	free(p->above);
+	cordon_strv_free(&p->shared);
 	free(p->omz_dotenv_name);
 	free(p->omz_unasked);
 	cordon_strv_free(&p->skipped);

@@ -40,8 +40,10 @@
 
 bool cordon_sweep_applies(const struct cordon_policy *p)
 {
-	if (!p->sandbox || !p->project)
+	if (!p->sandbox)
 		return false;
+	if (p->shared.n)
+		return true;
 	for (size_t i = 0; i < p->n_guards; i++)
 		if ((p->guards[i].kind & CORDON_GUARD_PROTECT) &&
 		    strstr(p->guards[i].path, "/.git/"))
@@ -167,6 +169,20 @@ static unsigned long long start_of(pid_t pid)
 	return t;
 }
 
+/* This process's start (start_of), read once: each root's mark and start
+ * record are named after it, several times a root. Read again in a
+ * process forked since. */
+static unsigned long long own_start_time(void)
+{
+	static pid_t pid;
+	static unsigned long long start;
+	if (pid != getpid()) {
+		pid = getpid();
+		start = start_of(pid);
+	}
+	return start;
+}
+
 /* The mark the process PID (started at START) leaves for ROOT (malloc'd,
  * or NULL). */
 static char *pending_path(const char *root, pid_t pid, unsigned long long start)
@@ -181,7 +197,7 @@ static char *pending_path(const char *root, pid_t pid, unsigned long long start)
 /* The mark this process leaves for ROOT (malloc'd, or NULL). */
 static char *own_mark(const char *root)
 {
-	return pending_path(root, getpid(), start_of(getpid()));
+	return pending_path(root, getpid(), own_start_time());
 }
 
 /* The record of ROOT as this process's session started (malloc'd, or
@@ -191,7 +207,7 @@ static char *own_start(const char *root)
 	cleanup_free char *record = cordon_sweep_record_path(root);
 	char *path;
 	if (!record ||
-	    asprintf(&path, "%s" AT_START "%d-%llu", record, (int)getpid(), start_of(getpid())) < 0)
+	    asprintf(&path, "%s" AT_START "%d-%llu", record, (int)getpid(), own_start_time()) < 0)
 		return NULL;
 	return path;
 }
@@ -512,10 +528,11 @@ static void hold(struct cordon_sweep *s, const char *path, char kind)
  * there too: round 10) or is one an editor obeys in whatever directory it
  * starts in. Vim (with 'exrc') runs .exrc and .vimrc there, without
  * asking; Neovim asks first (its trust list). */
+static const char *const editors[] = {".exrc",   "_exrc",     ".vimrc", "_vimrc",
+				      ".nvimrc", ".nvim.lua", NULL};
+
 static int add_local(struct cordon_sweep *s, const struct cordon_guard *g)
 {
-	static const char *const editors[] = {".exrc",   "_exrc",     ".vimrc", "_vimrc",
-					      ".nvimrc", ".nvim.lua", NULL};
 	const char *path = g->path;
 	const char *slash = strrchr(path, '/');
 	if (!slash || !slash[1])
@@ -523,11 +540,31 @@ static int add_local(struct cordon_sweep *s, const struct cordon_guard *g)
 	bool local = strncmp(g->source, "protected_paths", 15) == 0;
 	for (size_t i = 0; !local && editors[i]; i++)
 		local = strcmp(slash + 1, editors[i]) == 0;
-	for (size_t k = 0; local && k < s->roots.n; k++)
+	for (size_t k = 0; local && k < s->n_own; k++)
 		if (strlen(s->roots.v[k]) == (size_t)(slash - path) &&
 		    strncmp(s->roots.v[k], path, (size_t)(slash - path)) == 0)
 			return cordon_strv_push_new(&s->local, slash + 1);
 	return 0;
+}
+
+/* The local names judged below a shared directory's top (/tmp/work is
+ * no one's project, and has no protected_paths of its own): S's own,
+ * the editors', and the default protected_paths' names at a top (.envrc,
+ * .vscode, .claude, mise.toml, ...). 0 or -ENOMEM. */
+static int add_shared_local(struct cordon_sweep *s)
+{
+	int e = cordon_strv_copy(&s->shared_local, &s->local);
+	for (size_t i = 0; e >= 0 && editors[i]; i++)
+		e = cordon_strv_push_new(&s->shared_local, editors[i]);
+	for (size_t i = 0; e >= 0 && cordon_default_protected[i]; i++) {
+		const char *name = cordon_default_protected[i];
+		size_t n = strcspn(name, "/");
+		if (name[n] == '\0' || name[n + 1] == '\0') {
+			cleanup_free char *top = strndup(name, n);
+			e = top ? cordon_strv_push_new(&s->shared_local, top) : -ENOMEM;
+		}
+	}
+	return e;
 }
 
 /* P's names looked for above, copied into S. 0 or -ENOMEM. */
@@ -611,11 +648,16 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 	clock_gettime(CLOCK_REALTIME, &s->started);
 	s->guarded = *guarded;
 	*guarded = (struct cordon_strv){0};
-	int e = (s->project = strdup(p->project)) ? cordon_strv_push(&s->roots, p->project)
-						  : -ENOMEM;
+	int e = 0;
+	if (p->project)
+		e = (s->project = strdup(p->project)) ? cordon_strv_push(&s->roots, p->project)
+						      : -ENOMEM;
 	for (size_t i = 0; e >= 0 && i < p->n_rules; i++)
 		if (cordon_policy_writable_root(p, &p->rules[i]))
 			e = cordon_strv_push_new(&s->roots, p->rules[i].path);
+	s->n_own = s->roots.n;
+	for (size_t i = 0; e >= 0 && i < p->shared.n; i++)
+		e = cordon_strv_push_new(&s->roots, p->shared.v[i]);
 	for (size_t i = 0; e >= 0 && i < p->n_rules; i++)
 		if (p->rules[i].access & CORDON_ACCESS_WRITE) /* (one rule a path) */
 			e = cordon_strv_push(&s->writable, p->rules[i].path);
@@ -624,6 +666,8 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 			e = cordon_strv_push(&s->hidden, p->guards[i].path);
 		else
 			e = add_local(s, &p->guards[i]);
+	if (e >= 0 && s->roots.n > s->n_own)
+		e = add_shared_local(s);
 	if (e < 0) {
 		cordon_sweep_free(s);
 		return -ENOMEM;
@@ -686,6 +730,7 @@ void cordon_sweep_free(struct cordon_sweep *s)
 		free(s->above[i].dir);
 	free(s->above);
 	cordon_strv_free(&s->local);
+	cordon_strv_free(&s->shared_local);
 	cordon_hidden_ways_free(&s->ways);
 	memset(s, 0, sizeof(*s));
 }
@@ -816,6 +861,10 @@ struct walk {
 	struct cache latest;
 	struct cordon_strv recs; /* this walk's, for the next */
 	struct cordon_strv skip; /* the other roots below it, relative */
+	/* A shared directory (/tmp): walked below its top, where its own
+	 * NAMES are judged (cordon_sweep.shared_local); else the session's. */
+	bool shared;
+	const struct cordon_strv *names;
 	/* Directories made readable to be walked: each held by a descriptor
 	 * (never named by a path again), with the mode to give back. */
 	struct opened {
@@ -980,13 +1029,13 @@ static bool session_writable(const struct cordon_sweep *s, const char *dir);
 #define LOCAL_DEPTH  8
 #define LOCAL_BUDGET 16384
 
-/* Whether the directory FD (owned) may hold one of S's local names, a
+/* Whether the directory FD (owned) may hold one of the local NAMES, a
  * .git or a .hg: found within DEPTH levels more and *BUDGET entries, or
  * not looked through to its end (past them, or unreadable: round 28d put
  * the .exrc four levels down, and 26,854th of 40,000). With SINCE, only
  * one changed since then counts, and one not looked through only where
  * a directory in it changed since (*TOUCHED). */
-static bool holds_local(const struct cordon_sweep *s, int fd, int depth, int *budget,
+static bool holds_local(const struct cordon_strv *names, int fd, int depth, int *budget,
 			const struct timespec *since, bool *touched)
 {
 	struct stat st;
@@ -1006,7 +1055,7 @@ static bool holds_local(const struct cordon_sweep *s, int fd, int depth, int *bu
 			break;
 		}
 		/* (A repository there too: git run in the link's name uses it.) */
-		found = cordon_strv_contains(&s->local, de->d_name) ||
+		found = cordon_strv_contains(names, de->d_name) ||
 			strcasecmp(de->d_name, ".git") == 0 || strcasecmp(de->d_name, ".hg") == 0;
 		if (found && since)
 			found = fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
@@ -1021,7 +1070,7 @@ static bool holds_local(const struct cordon_sweep *s, int fd, int depth, int *bu
 				found = !since || *touched;
 				close(sub);
 			} else if (sub >= 0) {
-				found = holds_local(s, sub, depth - 1, budget, since, touched);
+				found = holds_local(names, sub, depth - 1, budget, since, touched);
 			}
 		}
 	}
@@ -1040,7 +1089,7 @@ static bool holds_local(const struct cordon_sweep *s, int fd, int depth, int *bu
 static int look_link(struct walk *w, const char *name)
 {
 	struct stat lst, st;
-	if (!w->s->local.n || fstatat(w->fd, name, &lst, AT_SYMLINK_NOFOLLOW) < 0 ||
+	if (!w->names->n || fstatat(w->fd, name, &lst, AT_SYMLINK_NOFOLLOW) < 0 ||
 	    !S_ISLNK(lst.st_mode) || fstatat(w->fd, name, &st, 0) < 0 || !S_ISDIR(st.st_mode))
 		return 0;
 	/* (Only where the session could have written: a link to a checkout
@@ -1085,7 +1134,7 @@ static int visit(const char *name, unsigned char type, void *arg)
 		return e < 0 ? e : record(w, REC_HG, (unsigned long long)st.st_ino, w->rel, name);
 	}
 	/* (A directory of them is not walked: judged whole.) */
-	if (!dotgit && w->rel[0] && cordon_strv_contains(&w->s->local, name)) {
+	if (!dotgit && w->rel[0] && cordon_strv_contains(w->names, name)) {
 		int e = push_joined(w, &w->local, local_above(w), w->rel, name);
 		return e < 0 ? e : record(w, REC_LOCAL, 0, w->rel, name); /* (judge_local) */
 	}
@@ -1137,6 +1186,11 @@ static int shut(struct walk *w, const char *rel, int e)
 	for (size_t i = 0; i < w->s->hidden.n; i++)
 		if (cordon_path_under(full, w->s->hidden.v[i]))
 			return 0;
+	/* Another user's in a shared directory (/tmp/systemd-private-*):
+	 * the session, run as this one, could not list it either. */
+	struct stat st;
+	if (w->shared && (lstat(full, &st) < 0 || st.st_uid != geteuid()))
+		return 0;
 	return w->n_shut++ < 3 ? cordon_strv_push(&w->shut, rel[0] ? rel : ".") : 0;
 }
 
@@ -1388,7 +1442,7 @@ static int reuse(struct walk *w, const char *rel, char kind, const struct stat *
 				e = record(w, REC_HG, rec_ino(r), path, NULL);
 			break;
 		case REC_LOCAL: /* (while its name is one: protected_paths may change) */
-			if (!cordon_strv_contains(&w->s->local, path + pn))
+			if (!cordon_strv_contains(w->names, path + pn))
 				break;
 			e = push_joined(w, &w->local, local_above(w), path, "");
 			if (e >= 0)
@@ -1411,10 +1465,18 @@ static int reuse(struct walk *w, const char *rel, char kind, const struct stat *
 
 char *cordon_sweep_record_path(const char *project)
 {
-	cleanup_free char *dir = NULL;
-	struct cordon_error err = {0};
-	if (cordon_registry_dir(&dir, &err) < 0 || !dir)
-		return NULL;
+	/* (Made once a process and user: a sweep names several records
+	 * a root, each a mkdir -p of three directories otherwise.) */
+	static char *dir;
+	static uid_t made_for = (uid_t)-1;
+	if (!dir || made_for != geteuid()) {
+		struct cordon_error err = {0};
+		free(dir);
+		dir = NULL;
+		if (cordon_registry_dir(&dir, &err) < 0 || !dir)
+			return NULL;
+		made_for = geteuid();
+	}
 	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
 	for (const char *p = project; *p; p++)
 		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
@@ -1888,8 +1950,9 @@ static bool canon_dir(const char *path, char *out)
 /* The path PATH (canonical where it exists, a missing rest added as
  * written) lies inside a .git, which no walk looks into but for the git
  * dirs kept in modules/ and worktrees/, or is a place a rule let the
- * session write that is not a root (/tmp): a repository there may hold
- * what the session planted, unjudged. A rest with ".." counts. */
+ * session write that is not walked (the runtime directory): a repository
+ * there may hold what the session planted, unjudged. A rest with ".."
+ * counts. */
 static bool unjudged(const struct cordon_sweep *s, const char *path)
 {
 	char have[PATH_MAX];
@@ -2751,7 +2814,7 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 	if (!r.all[0]) {
 		/* (A git dir kept in a .git: a submodule's or a linked
 		 * worktree's, said with the worktree it belongs to.) */
-		if (made && !in_dotgit(rel))
+		if (made && !in_dotgit(rel) && !w->shared)
 			say(said,
 			    "cordon: %s made the repository %s: it has no hooks, and its "
 			    "config sets only keys cordon knows to run nothing",
@@ -2826,9 +2889,10 @@ static int judge_name(const struct cordon_sweep *s, const char *path, struct cor
 	struct stat st;
 	if (cordon_sweep_git_entry(s, path) || lstat(path, &st) < 0 || cordon_is_stand_in(path))
 		return 0;
-	/* One of the names looked for above, out of the roots (/tmp/.git). */
+	/* One of the names looked for above, out of the session's own roots
+	 * (/tmp/.git). */
 	bool above = cordon_found_above_index(strrchr(path, '/') + 1) >= 0;
-	for (size_t i = 0; above && i < s->roots.n; i++)
+	for (size_t i = 0; above && i < s->n_own; i++)
 		above = !cordon_path_under(path, s->roots.v[i]);
 	/* (Who made it cannot be told: a program outside that makes the name
 	 * while the session runs has it moved too, round 26d's lefthook file
@@ -2861,7 +2925,7 @@ bool cordon_sweep_git_entry(const struct cordon_sweep *s, const char *path)
 	size_t n = strlen(path);
 	if (n < 5 || strcasecmp(path + n - 5, "/.git") != 0)
 		return false;
-	for (size_t i = 0; s && i < s->roots.n; i++)
+	for (size_t i = 0; s && i < s->n_own; i++)
 		if (cordon_path_under(path, s->roots.v[i]))
 			return true;
 	return false;
@@ -3369,7 +3433,7 @@ static int judge_link(struct walk *w, const char *rel, struct cordon_strv *said)
 	int budget = LOCAL_BUDGET;
 	int fd = openat(w->root, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0 ||
-	    !holds_local(w->s, fd, LOCAL_DEPTH, &budget, laid ? NULL : &w->s->since, &touched))
+	    !holds_local(w->names, fd, LOCAL_DEPTH, &budget, laid ? NULL : &w->s->since, &touched))
 		return 0;
 	char head[320];
 	snprintf(head, sizeof(head),
@@ -3383,8 +3447,8 @@ static int judge_link(struct walk *w, const char *rel, struct cordon_strv *said)
 
 /* Walk the root TOP, and judge what was found: how many were moved
  * aside. */
-static int sweep_root(const struct cordon_sweep *session, const char *top, bool ended, char *buf,
-		      struct cordon_strv *said)
+static int sweep_root(const struct cordon_sweep *session, const char *top, bool shared, bool ended,
+		      char *buf, struct cordon_strv *said)
 {
 	/* Judged from the earliest start of a sweep of TOP that never ended. */
 	struct cordon_sweep from = *session;
@@ -3392,7 +3456,9 @@ static int sweep_root(const struct cordon_sweep *session, const char *top, bool 
 	struct cordon_strv done = {0};
 	bool killed = pending_collect(top, &from.since, &done);
 	from.earlier = !after(&from.since, &session->since);
-	if (killed) {
+	/* (Not said of a shared directory, which every session sweeps: its
+	 * moves say "a session" then.) */
+	if (killed && !shared) {
 		char when[32];
 		time_t t = from.since.tv_sec;
 		struct tm tm;
@@ -3404,7 +3470,11 @@ static int sweep_root(const struct cordon_sweep *session, const char *top, bool 
 		    "repositories (killed?): this one looks at what changed since then",
 		    top, when);
 	}
-	struct walk w = {.s = s, .top = top, .buf = buf};
+	struct walk w = {.s = s,
+			 .top = top,
+			 .buf = buf,
+			 .shared = shared,
+			 .names = shared ? &s->shared_local : &s->local};
 	int moved = 0;
 	w.root = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (w.root < 0 || fstat(w.root, &w.root_st) < 0) {
@@ -3677,9 +3747,9 @@ int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *sai
 		say(said,
 		    "cordon: out of memory looking for the repositories this session made in "
 		    "%s: review their hooks and config before you use git there",
-		    s->project);
+		    s->roots.v[0]);
 	for (size_t i = 0; buf && i < s->roots.n; i++)
-		moved += sweep_root(s, s->roots.v[i], ended, buf, said);
+		moved += sweep_root(s, s->roots.v[i], i >= s->n_own, ended, buf, said);
 	free(buf);
 	say_lost(s, said);
 	if (s->project && !ended)

@@ -10,6 +10,7 @@
 
 #include "cordon/config.h"
 #include "cordon/policy.h"
+#include "cordon/sweep.h"
 #include "helpers.h"
 
 static const struct cordon_rule *find_rule(const struct cordon_policy *p, const char *path)
@@ -655,9 +656,12 @@ Test(policy, names_looked_for_above)
 	free(write_file(mono, ".git/HEAD", "ref: refs/heads/main\n"));
 	free(write_file(mono, "node_modules/y/index.js", "y\n"));
 	free(write_file(proj, "README", "r\n"));
-	char *json =
-		fmt("{\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/fd\", \"%s\"]}}",
-		    shared);
+	cr_assert_eq(chmod(shared, 01777), 0);
+	char *runtime = path_join(dir, "runtime"); /* (not sticky: the user's) */
+	cr_assert_eq(mkdir(runtime, 0700), 0);
+	char *json = fmt("{\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/fd\", \"%s\", "
+			 "\"%s\"]}}",
+			 shared, runtime);
 	struct cordon_context ctx = {.project = proj, .uid = 0, .kind = CORDON_KIND_TERMINAL};
 	struct cordon_policy p;
 	resolve_json(json, &ctx, &p);
@@ -682,6 +686,12 @@ Test(policy, names_looked_for_above)
 			  cordon_policy_writable_root(&p, root),
 		  "the repository above is a root the sweep walks");
 	cr_expect_not_null(guard_at(&p, mono, ".vscode"), "with protected_paths kept in it");
+	cr_expect(p.shared.n == 1 && strcmp(p.shared.v[0], shared) == 0,
+		  "the sticky shared directory alone is swept below its top (not /dev/fd, "
+		  "a runtime directory, nor a directory above the project): %zu",
+		  p.shared.n);
+	cr_expect(has(&p, runtime, ".git"), "names looked for above at a runtime directory's top");
+	cr_expect(cordon_sweep_applies(&p));
 	for (size_t i = 0; i < p.n_above; i++)
 		cr_expect(strncmp(p.above[i].dir, "/dev/", 5) != 0 &&
 				  strncmp(p.above[i].dir, "/proc/", 6) != 0,
@@ -710,10 +720,12 @@ Test(policy, names_looked_for_above)
 		   shared);
 	resolve_json(json, &ctx, &p);
 	cr_expect_eq(p.n_above, 0, "protected_paths [] turns it off");
+	cr_expect_eq(p.shared.n, 0, "and the shared directory's sweep");
 	cr_expect_null(guard_at(&p, mono, ".git/hooks"));
 	cr_expect_null(find_rule(&p, mono), "nor a root above");
 	cordon_policy_free(&p);
 	free(json), free(shared), free(mono), free(pkgs), free(proj), free(bare), free(app);
+	free(runtime);
 	tmp_cleanup(dir);
 	free(dir);
 }

@@ -164,6 +164,12 @@ struct cordon_policy {
 	 * watch and the sweep look for them. Not sent on the wire. */
 	struct cordon_above *above;
 	size_t n_above;
+	/* The shared directories a system_paths.read_write rule makes
+	 * writable, sticky (/tmp, /var/tmp, /dev/shm), where the names looked
+	 * for above are kept at the top: the sweep walks each below its top
+	 * as it walks the project (a repository of the user's in /tmp/work
+	 * is no one's project). Not sent on the wire. */
+	struct cordon_strv shared;
 	/* Where the user turned the plugin's question off
 	 * (ZSH_DOTENV_PROMPT=false: it then exports the .env of every
 	 * directory entered), or NULL: the launcher says it. Not sent on the

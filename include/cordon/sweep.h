@@ -40,8 +40,12 @@ struct cordon_git_entries {
 struct cordon_sweep {
 	char *project; /* canonical; NULL: nothing to look at */
 	/* What is walked: the project, then each directory the user made
-	 * writable besides it (cordon_policy_writable_root). */
+	 * writable besides it (cordon_policy_writable_root), then from
+	 * N_OWN on the shared directories (cordon_policy.shared): walked
+	 * below their top only (what is at the top, the names looked for
+	 * above, is kept as those are), and no protected_paths there. */
 	struct cordon_strv roots;
+	size_t n_own;
 	/* The session's start, to the second (file systems that keep
 	 * coarser times truncate them): a change at or after it may have been
 	 * made inside. */
@@ -68,6 +72,8 @@ struct cordon_sweep {
 	 * made or changed in a directory below since the start is moved
 	 * aside too. */
 	struct cordon_strv local;
+	/* Those judged below a shared directory's top (add_shared_local). */
+	struct cordon_strv shared_local;
 	/* The configs of the repositories the last walk of each root found,
 	 * with the settings in them that would run something, as the session
 	 * started: the user's own (husky's core.hooksPath), which a git
@@ -102,8 +108,10 @@ struct cordon_sweep {
 	bool swept; /* cordon_sweep_end ran */
 };
 
-/* Whether a session under P is swept as it ends: sandboxed, with a
- * project, and a .git path among the protected ones. */
+/* Whether a session under P is swept as it ends: sandboxed, with a .git
+ * path among the protected ones (in the project, or in a directory the
+ * user made writable), or a shared directory it may write
+ * (protected_paths not []). */
 bool cordon_sweep_applies(const struct cordon_policy *p);
 /* As the session is about to start: set S up for P (nothing to do when P
  * has no sandbox, no project, or protects no .git path). GUARDED is taken
@@ -130,10 +138,12 @@ int cordon_sweep_disarm_why(const struct cordon_sweep *s, const char *path, cons
  * changed since it started, in a directory a write rule of it reaches. */
 struct stat;
 bool cordon_sweep_laid(const struct cordon_sweep *s, const char *link, const struct stat *st);
-/* Whether PATH is a .git entry in one of S's roots: among S's names, the
- * walk's to judge as the session ends (git init inside must work), not a
- * name moved aside. One elsewhere (/tmp/.git, looked for above) is
- * moved aside as the others are: no walk looks at it. */
+/* Whether PATH is a .git entry in one of S's own roots (the project, a
+ * directory the user made writable): among S's names, the walk's to judge
+ * as the session ends (git init inside must work), not a name moved
+ * aside. One elsewhere (/tmp/.git, looked for above at a shared
+ * directory's top, which its walk does not judge) is moved aside as the
+ * others are. */
 bool cordon_sweep_git_entry(const struct cordon_sweep *s, const char *path);
 /* Whether REL (relative) lies in what a package manager fills
  * (node_modules, a virtualenv, vendor/): the project's dependencies, not

@@ -8348,7 +8348,8 @@ BOTH_USERS(guards, a_remote_into_a_planted_repository_is_moved_aside, .timeout =
 {
 	struct world w;
 	git_world(&w, who, "gremote");
-	/* A directory the session may write that is not a root, as /tmp. */
+	/* A directory the session may write that is no root and is not
+	 * swept (not sticky, as the runtime directory). */
 	char *shared = at(w.dir, "shared");
 	cr_assert_eq(mkdir(shared, 0755), 0);
 	FILE *f = fopen(w.cfg, "w");
@@ -9618,5 +9619,130 @@ BOTH_USERS(guards, a_bare_layout_at_a_roots_top_loses_its_head_not_the_root, .ti
 	r = outside(&w, "rm -rf %s/mono", shared);
 	run_free(&r);
 	free(mono), free(web), free(shared);
+	world_free(&w);
+}
+
+/* ---- a shared directory, below its top ---- */
+
+/* What the test lays in SHARED as the user, outside: repositories of
+ * theirs in work/ (repo, repo2, and keep, with husky's core.hooksPath),
+ * and a directory of theirs with no repository (plain/sub). */
+static void shared_work(struct world *w, const char *shared)
+{
+	struct run_result r = outside(
+		w,
+		"cd %s && rm -rf work plain fresh && mkdir -p work plain/sub && for d in repo "
+		"repo2 keep; do git init -q work/$d && git -C work/$d commit -q --allow-empty "
+		"-m first || exit 1; done && cd work/keep && git config core.hooksPath .husky && "
+		"mkdir .husky && printf '#!/bin/sh\\ntouch %s/husky-ran\\n' > .husky/pre-commit && "
+		"chmod +x .husky/pre-commit",
+		shared, w->outside);
+	cr_assert_eq(r.status, 0, "setup: %s%s", r.out, r.err);
+	run_free(&r);
+}
+
+/* Below the top of a shared directory the session may write (/tmp),
+ * what the user has there is no one's project: a hook written into a
+ * repository of theirs (one cloned into /tmp/work for a look), a
+ * core.fsmonitor added to another, a repository made in a directory of
+ * theirs (/tmp/plain) and a .exrc below it ran at their next git commit,
+ * git status or vim there (session 29's limit: only the top was kept).
+ * The sweep walks it below its top as it walks the project: each is
+ * moved aside as the session ends, while a repository of theirs the
+ * session did not change (husky's hooks and all) and one it made that
+ * runs nothing stay. Control: protected_paths []. */
+BOTH_USERS(guards, a_repository_below_a_shared_directory_s_top_is_swept, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gshared");
+	free(write_file(w.home, ".vimrc", "set exrc\nset nocompatible\n"));
+	struct run_result r = outside(&w, "git config --global safe.directory '*'");
+	run_free(&r);
+	char *shared = shared_world(&w, "");
+	char *work = fmt("%s/work", shared), *plain = fmt("%s/plain", shared);
+	char *keep = fmt("%s/keep", work), *repo = fmt("%s/repo", work);
+	char *repo2 = fmt("%s/repo2", work), *sub = fmt("%s/sub", plain);
+	char *fresh = fmt("%s/fresh", shared);
+	const char *tags[] = {"deny", "ctl"};
+	for (int ctl = 0; ctl < 2; ctl++) {
+		if (ctl)
+			free(shared_world(&w, ", \"protected_paths\": []"));
+		shared_work(&w, shared);
+		char *vars = fmt("S=%s", shared);
+		char *script = plant(
+			&w, tags[ctl], vars,
+			"hook pre-commit > \"$S/work/repo/.git/hooks/pre-commit\" && chmod +x "
+			"\"$S/work/repo/.git/hooks/pre-commit\"; echo hook $?\n"
+			"printf '[core]\\n\\tfsmonitor = \"touch %s; false\"\\n' \"$M-fsm2\" >> "
+			"\"$S/work/repo2/.git/config\"; echo config $?\n"
+			"git init -q \"$S/plain\" && printf '[core]\\n\\tfsmonitor = \"touch %s; "
+			"false\"\\n' \"$M-fsm3\" >> \"$S/plain/.git/config\"; echo made $?\n"
+			"echo \"call writefile([], '$M-exrc')\" > \"$S/plain/sub/.exrc\"; echo exrc $?\n"
+			"git init -q \"$S/fresh\"; echo fresh $?\n");
+		free(vars);
+		r = sh_in(&w, NULL, "%s", script);
+		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
+		cr_assert(strstr(r.out, "hook 0") && strstr(r.out, "config 0") &&
+				  strstr(r.out, "made 0") && strstr(r.out, "exrc 0"),
+			  "the plants did not land\n%s", diag);
+		char *judge = fmt("cd %s && git commit -q --allow-empty -m x; cd %s && git status; "
+				  "cd %s && git status; cd %s && TERM=dumb vim -c q </dev/null; "
+				  "cd %s && git commit -q --allow-empty -m k; true",
+				  repo, repo2, plain, sub, keep);
+		struct run_result v = sh_outside(&w, judge);
+		run_free(&v);
+		free(judge);
+		char *husky = fmt("%s/husky-ran", w.outside);
+		if (ctl) {
+			cr_expect(marked(&w, tags[ctl], "pre-commit") &&
+					  marked(&w, tags[ctl], "fsm2") &&
+					  marked(&w, tags[ctl], "fsm3") &&
+					  marked(&w, tags[ctl], "exrc"),
+				  "control: git or vim outside ran nothing (hook %d fsm2 %d fsm3 "
+				  "%d exrc %d)\n%s",
+				  marked(&w, tags[ctl], "pre-commit"),
+				  marked(&w, tags[ctl], "fsm2"), marked(&w, tags[ctl], "fsm3"),
+				  marked(&w, tags[ctl], "exrc"), diag);
+		} else {
+			cr_expect_not(marked(&w, tags[ctl], "pre-commit"),
+				      "git commit outside ran the hook written into the user's "
+				      "repository\n%s",
+				      diag);
+			cr_expect_not(marked(&w, tags[ctl], "fsm2"),
+				      "git status outside ran the fsmonitor added to the user's "
+				      "repository\n%s",
+				      diag);
+			cr_expect_not(marked(&w, tags[ctl], "fsm3"),
+				      "git status outside ran the repository made in the user's "
+				      "directory\n%s",
+				      diag);
+			cr_expect_not(marked(&w, tags[ctl], "exrc"),
+				      "vim outside ran the .exrc\n%s", diag);
+			cr_expect(present(repo, ".git.cordon-disarmed") &&
+					  present(repo2, ".git.cordon-disarmed") &&
+					  present(plain, ".git.cordon-disarmed") &&
+					  present(sub, ".exrc.cordon-disarmed"),
+				  "not moved aside\n%s", diag);
+			cr_expect(strstr(r.err, repo) && strstr(r.err, plain), "not said\n%s",
+				  diag);
+		}
+		/* Availability: what the session did not change, and what runs
+		 * nothing, stays. */
+		cr_expect(present(keep, ".git") && !present(keep, ".git.cordon-disarmed") &&
+				  present(fresh, ".git") && access(husky, F_OK) == 0,
+			  "the user's untouched repository or a harmless one was moved, or "
+			  "husky's hook did not run\n%s",
+			  diag);
+		cr_expect_not(strstr(r.err, keep) || strstr(r.err, fresh),
+			      "an untouched or harmless repository was named\n%s", diag);
+		unlink(husky);
+		free(husky);
+		run_free(&r);
+		free(diag), free(script);
+	}
+	r = outside(&w, "rm -rf %s %s %s", work, plain, fresh);
+	run_free(&r);
+	free(work), free(plain), free(keep), free(repo), free(repo2), free(sub), free(fresh);
+	free(shared);
 	world_free(&w);
 }
