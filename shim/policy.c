@@ -333,6 +333,11 @@ int cordon_found_above_in(const char *dir, cordon_above_set *present)
 	return 0;
 }
 
+bool cordon_found_above_inert(const char *name, mode_t mode)
+{
+	return S_ISDIR(mode) && strcmp(name, ".envrc") == 0;
+}
+
 int cordon_found_above_each(const char *dir, const cordon_above_set *among,
 			    int (*each)(const char *path, size_t k, void *arg), void *arg)
 {

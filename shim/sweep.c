@@ -22,6 +22,7 @@
 #include "cordon/guard.h"
 #include "cordon/sandbox.h"
 #include "cordon/session.h"
+#include "cordon/sha256.h"
 #include "cordon/sweep.h"
 #include "dotfile-refs.h"
 #include "sweep-fs.h"
@@ -868,10 +869,14 @@ struct walk {
 	/* Directories made readable to be walked: each held by a descriptor
 	 * (never named by a path again), with the mode to give back. */
 	struct opened {
-		int fd;
+		int fd; /* (the first OPENED_HELD; else -1) */
+		char *rel;
+		dev_t dev;
+		ino_t ino;
 		mode_t mode;
 	} * opened;
 	size_t n_opened, opened_cap;
+	size_t n_unopened;              /* past OPENED_MAX */
 	struct cordon_strv memo;        /* see struct judge */
 	unsigned long long local_bytes; /* what judge_local has read (look_local) */
 	/* The directory being listed. */
@@ -896,18 +901,32 @@ enum {
 	ABOVE_NEW = 'n',     /* a directory above it was made or moved in since */
 };
 
+/* HEAD (HN bytes), then REL, and "/NAME" after a REL that is not ""
+ * (NAME alone after one that is; with BARE, a "/" after REL for an empty
+ * NAME too), malloc'd: asprintf's formatting, run twice a string by
+ * musl, was most of a walk's time (round 30: 20,000 directories, several
+ * strings each). */
+static char *rel_joined(const char *head, size_t hn, const char *rel, const char *name, bool bare)
+{
+	size_t rn = strlen(rel), nn = name ? strlen(name) : 0;
+	bool slash = rn && (nn || (bare && name));
+	char *s = malloc(hn + rn + slash + nn + 1);
+	if (!s)
+		return NULL;
+	memcpy(s, head, hn);
+	memcpy(s + hn, rel, rn);
+	s[hn + rn] = '/';
+	memcpy(s + hn + rn + slash, name ? name : "", nn + 1);
+	return s;
+}
+
 static int push_joined(const struct walk *w, struct cordon_strv *v, char flag, const char *rel,
 		       const char *name)
 {
-	char *s;
-	if (asprintf(&s, "%c%s%s%s", flag, rel, rel[0] && name[0] ? "/" : "", name) < 0)
-		return -ENOMEM;
 	/* (The flag stands for the slash after the root.) */
-	if (strlen(w->top) + strlen(s) >= PATH_MAX) {
-		free(s);
+	if (strlen(w->top) + 1 + strlen(rel) + (rel[0] && name[0]) + strlen(name) >= PATH_MAX)
 		return 0;
-	}
-	return cordon_strv_push_take(v, s);
+	return cordon_strv_push_take(v, rel_joined(&flag, 1, rel, name, false));
 }
 
 /* The record's parts: its kind, the inode, the path. */
@@ -925,10 +944,13 @@ static unsigned long long rec_ino(const char *r)
 static int record(struct walk *w, char kind, unsigned long long ino, const char *rel,
 		  const char *name)
 {
-	char *s;
-	int n = name ? asprintf(&s, "%c%016llx%s%s%s", kind, ino, rel, rel[0] ? "/" : "", name)
-		     : asprintf(&s, "%c%016llx%s", kind, ino, rel);
-	return n < 0 ? -ENOMEM : cordon_strv_push_take(&w->recs, s);
+	static const char digits[] = "0123456789abcdef";
+	char head[17];
+	head[0] = kind;
+	for (int i = 16; i > 0; i--, ino >>= 4)
+		head[i] = digits[ino & 15];
+	/* (REC_MOVED's path ends in "/": NAME "".) */
+	return cordon_strv_push_take(&w->recs, rel_joined(head, sizeof(head), rel, name, true));
 }
 
 /* REC_MOVED for the git dir REL, moved aside with the change time AT. */
@@ -1187,9 +1209,12 @@ static int shut(struct walk *w, const char *rel, int e)
 		if (cordon_path_under(full, w->s->hidden.v[i]))
 			return 0;
 	/* Another user's in a shared directory (/tmp/systemd-private-*):
-	 * the session, run as this one, could not list it either. */
+	 * the session, run as this one, could neither list it nor write in
+	 * it. (One it may write, a drop directory of mode 1733, is said:
+	 * the session could make a directory of its own there, which no walk
+	 * reaches: round 30 F4.) */
 	struct stat st;
-	if (w->shared && (lstat(full, &st) < 0 || st.st_uid != geteuid()))
+	if (w->shared && (lstat(full, &st) < 0 || st.st_uid != geteuid()) && access(full, W_OK) < 0)
 		return 0;
 	return w->n_shut++ < 3 ? cordon_strv_push(&w->shut, rel[0] ? rel : ".") : 0;
 }
@@ -1226,36 +1251,72 @@ static bool arrived(const struct walk *w, const char *rel, const struct stat *st
 	return flag == ABOVE_CHANGED;
 }
 
-#define OPENED_MAX 256 /* past it, one more is said instead */
+/* Past it, the rest is said in one line that names the root (round 30
+ * F3: 256, each a descriptor held, and 300 decoys made unreadable hid
+ * the user's repository, made 0311, behind "... and 42 more"). */
+#define OPENED_MAX 65536
+/* Of them, held by a descriptor, which follows the directory wherever a
+ * session moves it meanwhile; past it, found again by its path, and only
+ * as the very directory. */
+#define OPENED_HELD 256
 
 /* REL, a directory of the user's own made unreadable inside (chmod 0,
  * 0311): the sweep, running as its owner, reads it all the same, and
  * leaves it as it was (root reads it anyway). Its mode is changed through
  * a descriptor that stands for it, opened beneath the root without a link
- * on the way, and kept to give the mode back once all is judged (what is
- * below it is reached through it): by a path, a link another session
- * swapped in meanwhile made the sweep change the mode of a file outside
- * (a private key, 0600 to 0377). A descriptor for reading it, or -errno
- * (-EACCES: as it was). */
+ * on the way: by a path, a link another session swapped in meanwhile made
+ * the sweep change the mode of a file outside (a private key, 0600 to
+ * 0377). It is given back once all is judged (what is below it is
+ * reached through it), through that descriptor, kept (past OPENED_HELD,
+ * opened again the same way, to the very directory: its device and
+ * inode). A descriptor for reading it, or -errno (-EACCES: as it was). */
 static int open_up(struct walk *w, const char *rel)
 {
-	if (w->n_opened >= OPENED_MAX)
+	if (w->n_opened >= OPENED_MAX) {
+		w->n_unopened++;
 		return -EACCES;
+	}
 	struct opened *nv = cordon_grow(w->opened, &w->opened_cap, w->n_opened + 1, sizeof(*nv), 8);
 	if (!nv)
 		return -ENOMEM;
 	w->opened = nv;
-	int held = cordon_fs_hold_beneath(w->root, rel);
-	if (held < 0)
+	char *copy = strdup(rel);
+	int held = copy ? cordon_fs_hold_beneath(w->root, rel) : -ENOMEM;
+	if (held < 0) {
+		free(copy);
 		return held == -EOPNOTSUPP ? -EACCES : held;
+	}
 	struct stat st;
 	if (fstat(held, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
 	    cordon_fs_chmod_held(held, (st.st_mode & 07777) | S_IRUSR | S_IXUSR) < 0) {
 		close(held);
+		free(copy);
 		return -EACCES;
 	}
-	w->opened[w->n_opened++] = (struct opened){held, st.st_mode & 07777};
-	return cordon_fs_open_held(held);
+	bool keep = w->n_opened < OPENED_HELD;
+	w->opened[w->n_opened++] =
+		(struct opened){keep ? held : -1, copy, st.st_dev, st.st_ino, st.st_mode & 07777};
+	int fd = cordon_fs_open_held(held);
+	if (!keep)
+		close(held);
+	return fd;
+}
+
+/* The modes open_up changed, given back, deepest first. */
+static void close_up(struct walk *w)
+{
+	for (size_t i = w->n_opened; i-- > 0;) {
+		const struct opened *o = &w->opened[i];
+		int held = o->fd >= 0 ? o->fd : cordon_fs_hold_beneath(w->root, o->rel);
+		struct stat st;
+		if (held >= 0 && fstat(held, &st) == 0 && st.st_dev == o->dev &&
+		    st.st_ino == o->ino)
+			(void)cordon_fs_chmod_held(held, o->mode);
+		if (held >= 0)
+			close(held);
+		free(o->rel);
+	}
+	free(w->opened);
 }
 
 static int list_dir(struct walk *w, const char *rel, char flag)
@@ -1322,6 +1383,42 @@ static int list_dir(struct walk *w, const char *rel, char flag)
 static int by_path(const void *a, const void *b)
 {
 	return strcmp(REC_PATH(*(const char *const *)a), REC_PATH(*(const char *const *)b));
+}
+
+/* The N records of ARRAY (char pointers) sorted by path: nothing to do
+ * when they are in order already (a record saved sorted, read back),
+ * else a merge sort of the pointers (musl's qsort moves each element with
+ * a call to memcpy: a third of the time of a walk of 20,000 directories,
+ * round 30). */
+static void sort_records(void *array, size_t n)
+{
+	const char **v = array;
+	size_t i = 1;
+	while (i < n && strcmp(REC_PATH(v[i - 1]), REC_PATH(v[i])) <= 0)
+		i++;
+	if (i >= n)
+		return;
+	const char **tmp = malloc(n * sizeof(*tmp));
+	if (!tmp) {
+		qsort(v, n, sizeof(*v), by_path);
+		return;
+	}
+	for (size_t width = 1; width < n; width *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * width) {
+			size_t mid = lo + width < n ? lo + width : n;
+			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+			size_t a = lo, b = mid, k = lo;
+			while (a < mid && b < hi)
+				tmp[k++] = strcmp(REC_PATH(v[a]), REC_PATH(v[b])) <= 0 ? v[a++]
+										       : v[b++];
+			while (a < mid)
+				tmp[k++] = v[a++];
+			while (b < hi)
+				tmp[k++] = v[b++];
+		}
+		memcpy(v, tmp, n * sizeof(*v));
+	}
+	free(tmp);
 }
 
 /* The first record whose path is not below KEY in sort order. */
@@ -1569,7 +1666,7 @@ static void cache_load(struct walk *w, const char *path, bool sorted)
 		c->recs[c->n++] = r;
 	}
 	if (sorted) /* (to be looked up in) */
-		qsort(c->recs, c->n, sizeof(*c->recs), by_path);
+		sort_records(c->recs, c->n);
 	c->valid = true;
 	/* Saved before this session started (or the earliest it judges
 	 * from, to the second). */
@@ -1583,7 +1680,7 @@ static void cache_load(struct walk *w, const char *path, bool sorted)
  * this walk started, to the second. */
 static void cache_save(struct walk *w, const char *path, const struct timespec *at)
 {
-	qsort(w->recs.v, w->recs.n, sizeof(*w->recs.v), by_path);
+	sort_records(w->recs.v, w->recs.n);
 	cleanup_free char *tmp = NULL;
 	if (!path || asprintf(&tmp, "%s.%d.tmp", path, (int)getpid()) < 0)
 		return;
@@ -1602,7 +1699,7 @@ static void cache_save(struct walk *w, const char *path, const struct timespec *
 		   (unsigned long long)done.tv_sec * 1000000000ULL +
 			   (unsigned long long)done.tv_nsec);
 	for (size_t i = 0; i < w->recs.n; i++)
-		fprintf(f, "%s%c", w->recs.v[i], 0);
+		(void)fwrite(w->recs.v[i], 1, strlen(w->recs.v[i]) + 1, f);
 	if (fclose(f) != 0 || rename(tmp, path) < 0)
 		unlink(tmp);
 }
@@ -1678,7 +1775,7 @@ static bool below_records(const char *root, const char *start)
 		}
 	}
 	if (f && recs.n) {
-		qsort(recs.v, recs.n, sizeof(*recs.v), by_path);
+		sort_records(recs.v, recs.n);
 		write_head(f, root, 1, &rst, saved);
 		for (size_t i = 0; i < recs.n; i++)
 			fprintf(f, "%s%c", recs.v[i], 0);
@@ -2978,8 +3075,14 @@ int cordon_sweep_disarm_why(const struct cordon_sweep *s, const char *path, cons
 
 /* What a local name holds, looked at as the walk records it and as the
  * sweep judges it: the newest change time in it, and a digest of its
- * names, kinds, link targets and contents, added up so that the order of
- * a directory's entries does not count. A directory is read level by
+ * names, kinds, link targets and contents: a SHA-256 of each entry, those
+ * sorted (the order of a directory's entries does not count), and a
+ * SHA-256 of them all, of which the record keeps 64 bits. (It was a sum
+ * of FNV-1a hashes until round 30 F5: a session padded a .claude it
+ * filled with four empty files whose names it computed in seconds, and
+ * the sum came out as the empty directory's recorded before.) A session
+ * would need a second SHA-256 preimage to keep what it wrote under a
+ * digest recorded before it started. A directory is read level by
  * level (a big .claude/skills listed first cannot hide a settings.json
  * changed beside it: round 11), a link to a directory into what it leads
  * to (.claude/hooks -> ../../tools/hooks, written there: round 13), to
@@ -2995,25 +3098,22 @@ int cordon_sweep_disarm_why(const struct cordon_sweep *s, const char *path, cons
 
 struct local_look {
 	struct timespec newest;
-	unsigned long long digest; /* 0: none */
+	/* The entries' digests (look_local's own), then all of them; a
+	 * folded look's chained in (fold_look). */
+	unsigned char (*entries)[CORDON_SHA256_SIZE];
+	size_t n_entries, entries_cap;
+	unsigned char sum[CORDON_SHA256_SIZE];
+	unsigned long long digest; /* SUM's first 64 bits (0: none) */
 	unsigned long long bytes;  /* contents read so far */
 	unsigned long long *spent; /* by all the root's local names so far */
 	bool partial;              /* something in it was not seen */
 };
 
-static unsigned long long fnv(unsigned long long h, const void *buf, size_t n)
+/* The size of REL (ST) and what it holds, within L's budget, into C. */
+static void hash_file(int root, const char *rel, int nofollow, const struct stat *st,
+		      struct cordon_sha256 *c, struct local_look *l)
 {
-	const unsigned char *b = buf;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 0x100000001b3ULL;
-	return h;
-}
-
-/* H, then the size of REL (ST) and what it holds, within L's budget. */
-static unsigned long long hash_file(int root, const char *rel, int nofollow, const struct stat *st,
-				    unsigned long long h, struct local_look *l)
-{
-	h = fnv(h, &st->st_size, sizeof(st->st_size));
+	cordon_sha256_update(c, &st->st_size, sizeof(st->st_size));
 	int fd = openat(root, rel, O_RDONLY | nofollow | O_NONBLOCK | O_CLOEXEC);
 	char buf[65536];
 	ssize_t n = 0;
@@ -3026,7 +3126,7 @@ static unsigned long long hash_file(int root, const char *rel, int nofollow, con
 			l->partial = true;
 			break;
 		}
-		h = fnv(h, buf, (size_t)n);
+		cordon_sha256_update(c, buf, (size_t)n);
 		l->bytes += (unsigned long long)n;
 		*l->spent += (unsigned long long)n;
 	}
@@ -3034,7 +3134,6 @@ static unsigned long long hash_file(int root, const char *rel, int nofollow, con
 		l->partial = true; /* unread, or read only in part */
 	if (fd >= 0)
 		close(fd);
-	return h;
 }
 
 /* REL (beneath ROOT; ST its lstat) into L: its change time, and its
@@ -3045,13 +3144,15 @@ static bool look_one(int root, const char *rel, const struct stat *st, struct lo
 	bool into = false;
 	if (after(&CTIME(*st), &l->newest))
 		l->newest = CTIME(*st);
-	unsigned long long h = fnv(0xcbf29ce484222325ULL, rel, strlen(rel) + 1);
+	struct cordon_sha256 c;
+	cordon_sha256_init(&c);
+	cordon_sha256_update(&c, rel, strlen(rel) + 1);
 	unsigned kind = (unsigned)(st->st_mode & S_IFMT);
-	h = fnv(h, &kind, sizeof(kind));
+	cordon_sha256_update(&c, &kind, sizeof(kind));
 	if (S_ISLNK(st->st_mode)) {
 		char target[PATH_MAX];
 		ssize_t n = readlinkat(root, rel, target, sizeof(target));
-		h = fnv(h, target, n > 0 ? (size_t)n : 0);
+		cordon_sha256_update(&c, target, n > 0 ? (size_t)n : 0);
 		/* What it leads to (tasks.json -> ../../shared/tasks.json,
 		 * written there: round 12): its change time, and a file's
 		 * bytes. */
@@ -3060,20 +3161,69 @@ static bool look_one(int root, const char *rel, const struct stat *st, struct lo
 			if (after(&CTIME(to), &l->newest))
 				l->newest = CTIME(to);
 			if (S_ISREG(to.st_mode))
-				h = hash_file(root, rel, 0, &to, h, l);
+				hash_file(root, rel, 0, &to, &c, l);
 			into = S_ISDIR(to.st_mode);
 		}
 	} else if (S_ISREG(st->st_mode)) {
-		h = hash_file(root, rel, O_NOFOLLOW, st, h, l);
+		hash_file(root, rel, O_NOFOLLOW, st, &c, l);
 	}
-	l->digest += h;
+	unsigned char(*nv)[CORDON_SHA256_SIZE] =
+		cordon_grow(l->entries, &l->entries_cap, l->n_entries + 1, sizeof(*nv), 16);
+	if (!nv) {
+		l->partial = true; /* (out of memory: judged as changed) */
+		return into;
+	}
+	l->entries = nv;
+	cordon_sha256_final(&c, l->entries[l->n_entries++]);
 	return into;
+}
+
+static int by_digest(const void *a, const void *b)
+{
+	return memcmp(a, b, CORDON_SHA256_SIZE);
+}
+
+/* L's DIGEST, of its SUM. */
+static void sum_digest(struct local_look *l)
+{
+	l->digest = 0;
+	for (int i = 0; i < 8; i++)
+		l->digest = l->digest << 8 | l->sum[i];
+	l->digest += !l->digest; /* (0 is none) */
+}
+
+/* L's SUM and DIGEST, of its entries' digests sorted; those freed. */
+static void settle_look(struct local_look *l)
+{
+	if (l->n_entries)
+		qsort(l->entries, l->n_entries, sizeof(*l->entries), by_digest);
+	struct cordon_sha256 c;
+	cordon_sha256_init(&c);
+	for (size_t i = 0; i < l->n_entries; i++)
+		cordon_sha256_update(&c, l->entries[i], sizeof(*l->entries));
+	cordon_sha256_final(&c, l->sum);
+	free(l->entries);
+	l->entries = NULL;
+	l->n_entries = l->entries_cap = 0;
+	sum_digest(l);
+}
+
+/* T, a look at a file L's name loads, chained into L's SUM and DIGEST
+ * (in the order the loads come: the .envrc's own, read into SUM). */
+static void fold_look(struct local_look *l, const struct local_look *t)
+{
+	struct cordon_sha256 c;
+	cordon_sha256_init(&c);
+	cordon_sha256_update(&c, l->sum, sizeof(l->sum));
+	cordon_sha256_update(&c, t->sum, sizeof(t->sum));
+	cordon_sha256_final(&c, l->sum);
+	sum_digest(l);
 }
 
 /* REL beneath ROOT, a local name: L filled; false when it is gone. Only
  * read: the links in it are followed (what they lead to is what a tool
  * started there reads), within the budgets. */
-static bool look_local(int root, const char *rel, struct local_look *l, unsigned long long *spent)
+static bool look_entries(int root, const char *rel, struct local_look *l, unsigned long long *spent)
 {
 	struct stat st;
 	*l = (struct local_look){.spent = spent};
@@ -3126,6 +3276,13 @@ static bool look_local(int root, const char *rel, struct local_look *l, unsigned
 	return true;
 }
 
+static bool look_local(int root, const char *rel, struct local_look *l, unsigned long long *spent)
+{
+	bool there = look_entries(root, rel, l, spent);
+	settle_look(l);
+	return there;
+}
+
 /* The digest the last walk recorded for the local name REL, or 0. */
 static unsigned long long recorded_digest(const struct walk *w, const char *rel)
 {
@@ -3151,6 +3308,16 @@ bool cordon_sweep_in_dependencies(const char *rel)
 		c += *c == '/';
 	}
 	return false;
+}
+
+/* Whether REL, below W's top, lies in what a package manager fills. In a
+ * shared directory, below a directory of its own (/tmp/work/node_modules,
+ * as in a project): one at its top is a name anyone picks (round 30 F1,
+ * /tmp/vendor/.exrc, /tmp/venv/r/.hg were never judged). */
+static bool in_dependencies(const struct walk *w, const char *rel)
+{
+	const char *below = w->shared ? strchr(rel, '/') : rel;
+	return below && cordon_sweep_in_dependencies(below + (below != rel));
 }
 
 /* Whether a write rule of the user's, inside the root TOP, reaches PATH
@@ -3220,7 +3387,7 @@ static int envrc_load_look(const char *path, const char *file, void *arg)
 	}
 	rel[n] = '\0';
 	struct local_look t;
-	if (n == 0 || cordon_sweep_in_dependencies(rel) ||
+	if (n == 0 || in_dependencies(c->w, rel) ||
 	    !look_local(c->w->root, rel, &t, &c->w->local_bytes))
 		return 0;
 	if (after(&t.newest, &c->w->s->since))
@@ -3228,7 +3395,7 @@ static int envrc_load_look(const char *path, const char *file, void *arg)
 	if (after(&t.newest, &c->l->newest))
 		c->l->newest = t.newest;
 	c->l->partial = c->l->partial || t.partial;
-	c->l->digest += t.digest;
+	fold_look(c->l, &t);
 	return 0;
 }
 
@@ -3275,7 +3442,7 @@ static int judge_local(struct walk *w, const char *rel, bool moved_in, struct co
 {
 	char path[PATH_MAX * 2];
 	struct local_look l;
-	if (cordon_sweep_in_dependencies(rel) || !look_local(w->root, rel, &l, &w->local_bytes))
+	if (in_dependencies(w, rel) || !look_local(w->root, rel, &l, &w->local_bytes))
 		return 0;
 	if (snprintf(path, sizeof(path), "%s/%s", w->top, rel) >= PATH_MAX) {
 		record_digest(w, rel, l.digest);
@@ -3400,7 +3567,7 @@ static int judge_hg(struct walk *w, const char *rel, bool moved_in, struct cordo
 				made = stat(inc.v[k], &st) == 0 && after(&CTIME(st), &w->s->since);
 		cordon_strv_free(&inc);
 	}
-	if (!made || cordon_sweep_in_dependencies(rel) ||
+	if (!made || in_dependencies(w, rel) ||
 	    snprintf(path, sizeof(path), "%s/%s", w->top, rel) >= PATH_MAX ||
 	    written_by_choice(w->s, w->top, path))
 		return 0;
@@ -3526,11 +3693,7 @@ static int sweep_root(const struct cordon_sweep *session, const char *top, bool 
 		moved += judge_link(&w, w.links.v[i] + 1, said);
 	for (size_t i = 0; i < w.hg.n; i++)
 		moved += judge_hg(&w, w.hg.v[i] + 1, w.hg.v[i][0] == ABOVE_NEW, said);
-	for (size_t i = w.n_opened; i-- > 0;) { /* deepest first */
-		(void)cordon_fs_chmod_held(w.opened[i].fd, w.opened[i].mode);
-		close(w.opened[i].fd);
-	}
-	free(w.opened);
+	close_up(&w);
 	cordon_strv_free(&w.memo);
 	/* Only now, all judged: a sweep cut short leaves the last record, and
 	 * its mark. So does one after which processes of the session may still
@@ -3553,6 +3716,12 @@ static int sweep_root(const struct cordon_sweep *session, const char *top, bool 
 		    top, w.shut.v[i]);
 	if (w.n_shut > w.shut.n)
 		say(said, "cordon: ... and %zu more directories in %s", w.n_shut - w.shut.n, top);
+	if (w.n_unopened)
+		say(said,
+		    "cordon: %zu more directories of yours in %s were unreadable (past the %d "
+		    "cordon makes readable to look into: a session may make many so to hide "
+		    "one): review all of %s before you use git, vim or direnv there",
+		    w.n_unopened, top, OPENED_MAX, top);
 	close(w.root);
 	free(w.cache.data);
 	free(w.cache.recs);
@@ -3717,8 +3886,10 @@ struct judging {
 
 static int judge_one_above(const char *path, size_t k, void *arg)
 {
-	(void)k;
 	const struct judging *j = arg;
+	struct stat st;
+	if (lstat(path, &st) < 0 || cordon_found_above_inert(cordon_found_above[k], st.st_mode))
+		return 0;
 	return judge_name(j->s, path, j->said, NULL, 0);
 }
 

@@ -317,6 +317,12 @@ static inline void cordon_above_add(cordon_above_set *s, size_t k)
 int cordon_found_above_in(const char *dir, cordon_above_set *present);
 /* NAME's index in cordon_found_above, or -1. */
 ssize_t cordon_found_above_index(const char *name);
+/* Whether NAME, one of cordon_found_above, of MODE is in a form no
+ * program obeys, left where it is: a directory at .envrc (direnv and its
+ * source_up read a file; an empty directory is the stand-in a session
+ * keeps read-only at the top of a root, /tmp made writable by
+ * --allow-write, which a session beside it took for one made). */
+bool cordon_found_above_inert(const char *name, mode_t mode);
 /* EACH(path, index, ARG) for each name of AMONG that is an entry of DIR
  * now (DIR read once; one it cannot read, mode 1733, gives each name of
  * AMONG). The sum of what EACH returned. */

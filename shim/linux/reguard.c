@@ -615,7 +615,7 @@ static int member_made(const char *path, size_t i, void *arg)
 {
 	struct kept *k = arg;
 	struct stat st;
-	if (lstat(path, &st) < 0)
+	if (lstat(path, &st) < 0 || cordon_found_above_inert(cordon_found_above[i], st.st_mode))
 		return 0;
 	if (cordon_is_stand_in(path))
 		keep_stand_in(path);

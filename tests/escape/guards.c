@@ -9349,7 +9349,8 @@ BOTH_USERS(guards, a_name_looked_for_above_in_a_shared_directory_runs_nothing, .
 	const char *tags[] = {"deny", "ctl"};
 	for (int ctl = 0; ctl < 2; ctl++) {
 		if (ctl) {
-			r = outside(&w, "cd %s && rm -rf .git* node_modules* .exrc*", shared);
+			r = outside(&w, "cd %s && rm -rf .git* node_modules* .exrc* .envrc*",
+				    shared);
 			run_free(&r);
 			free(shared_world(&w, ", \"protected_paths\": []"));
 		}
@@ -9360,6 +9361,7 @@ BOTH_USERS(guards, a_name_looked_for_above_in_a_shared_directory_runs_nothing, .
 			"mkdir -p \"$S/node_modules/evil\" && echo \"require('fs').writeFileSync("
 			"'$M-node', '')\" > \"$S/node_modules/evil/index.js\"; echo node $?\n"
 			"echo \"call writefile([], '$M-exrc')\" > \"$S/.exrc\"; echo exrc $?\n"
+			"mkdir \"$S/.envrc\"; echo envrc-dir $?\n"
 			"i=0; while [ $i -lt 20 ] && ! [ -S \"$S/.exrc\" ]; do sleep 0.1; "
 			"i=$((i+1)); done; [ -S \"$S/.exrc\" ]; echo stood $?\n");
 		free(vars);
@@ -9394,11 +9396,16 @@ BOTH_USERS(guards, a_name_looked_for_above_in_a_shared_directory_runs_nothing, .
 			cr_expect(strstr(r.err, "which a program run in a directory below it, "
 						"outside, would look for and obey"),
 				  "not said\n%s", diag);
+			/* (A directory at .envrc is obeyed by nothing, and is the
+			 * stand-in a session keeps at its root's top: left.) */
+			cr_expect(strstr(r.out, "envrc-dir 0") && present(shared, ".envrc") &&
+					  !present(shared, ".envrc.cordon-disarmed"),
+				  "a directory at .envrc was moved aside\n%s", diag);
 		}
 		run_free(&r);
 		free(diag), free(script);
 	}
-	r = outside(&w, "cd %s && rm -rf .git* node_modules* .exrc* work", shared);
+	r = outside(&w, "cd %s && rm -rf .git* node_modules* .exrc* .envrc* work", shared);
 	run_free(&r);
 	free(shared);
 	world_free(&w);
@@ -9631,7 +9638,8 @@ static void shared_work(struct world *w, const char *shared)
 {
 	struct run_result r = outside(
 		w,
-		"cd %s && rm -rf work plain fresh && mkdir -p work plain/sub && for d in repo "
+		"cd %s && chmod -R u+rwx . 2>/dev/null; rm -rf work plain fresh vendor z && "
+		"mkdir -p work plain/sub vendor && for d in repo "
 		"repo2 keep; do git init -q work/$d && git -C work/$d commit -q --allow-empty "
 		"-m first || exit 1; done && cd work/keep && git config core.hooksPath .husky && "
 		"mkdir .husky && printf '#!/bin/sh\\ntouch %s/husky-ran\\n' > .husky/pre-commit && "
@@ -9662,7 +9670,9 @@ BOTH_USERS(guards, a_repository_below_a_shared_directory_s_top_is_swept, .timeou
 	char *work = fmt("%s/work", shared), *plain = fmt("%s/plain", shared);
 	char *keep = fmt("%s/keep", work), *repo = fmt("%s/repo", work);
 	char *repo2 = fmt("%s/repo2", work), *sub = fmt("%s/sub", plain);
-	char *fresh = fmt("%s/fresh", shared);
+	char *fresh = fmt("%s/fresh", shared), *drop = fmt("%s/drop", shared);
+	cr_assert_eq(mkdir(drop, 0), 0, "%s: %s", drop, strerror(errno));
+	cr_assert_eq(chmod(drop, 01733), 0);
 	const char *tags[] = {"deny", "ctl"};
 	for (int ctl = 0; ctl < 2; ctl++) {
 		if (ctl)
@@ -9678,17 +9688,30 @@ BOTH_USERS(guards, a_repository_below_a_shared_directory_s_top_is_swept, .timeou
 			"git init -q \"$S/plain\" && printf '[core]\\n\\tfsmonitor = \"touch %s; "
 			"false\"\\n' \"$M-fsm3\" >> \"$S/plain/.git/config\"; echo made $?\n"
 			"echo \"call writefile([], '$M-exrc')\" > \"$S/plain/sub/.exrc\"; echo exrc $?\n"
-			"git init -q \"$S/fresh\"; echo fresh $?\n");
+			"echo \"call writefile([], '$M-vendor')\" > \"$S/vendor/.exrc\"; echo vendor $?\n"
+			"git init -q \"$S/fresh\"; echo fresh $?\n"
+			/* (Round 30 F3: 300 decoys made unreadable, past the 256
+			 * directories the sweep made readable, hid the user's
+			 * own, made unreadable too.) */
+			"mkdir \"$S/z\" && for i in $(seq 300); do mkdir \"$S/z/d$i\" && chmod 000 "
+			"\"$S/z/d$i\" || break; done && chmod 0311 \"$S/work/repo\"; echo decoys $?\n"
+			/* (Round 30 F4: a directory of its own in root's drop
+			 * directory, which the user may write and not list.) */
+			"mkdir -p \"$S/drop/evil\" && echo \"call writefile([], '$M-drop')\" > "
+			"\"$S/drop/evil/.exrc\"; echo drop $?\n");
 		free(vars);
 		r = sh_in(&w, NULL, "%s", script);
 		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
 		cr_assert(strstr(r.out, "hook 0") && strstr(r.out, "config 0") &&
-				  strstr(r.out, "made 0") && strstr(r.out, "exrc 0"),
+				  strstr(r.out, "made 0") && strstr(r.out, "exrc 0") &&
+				  strstr(r.out, "vendor 0") && strstr(r.out, "decoys 0") &&
+				  strstr(r.out, "drop 0"),
 			  "the plants did not land\n%s", diag);
 		char *judge = fmt("cd %s && git commit -q --allow-empty -m x; cd %s && git status; "
 				  "cd %s && git status; cd %s && TERM=dumb vim -c q </dev/null; "
+				  "cd %s/vendor && TERM=dumb vim -c q </dev/null; "
 				  "cd %s && git commit -q --allow-empty -m k; true",
-				  repo, repo2, plain, sub, keep);
+				  repo, repo2, plain, sub, shared, keep);
 		struct run_result v = sh_outside(&w, judge);
 		run_free(&v);
 		free(judge);
@@ -9697,7 +9720,8 @@ BOTH_USERS(guards, a_repository_below_a_shared_directory_s_top_is_swept, .timeou
 			cr_expect(marked(&w, tags[ctl], "pre-commit") &&
 					  marked(&w, tags[ctl], "fsm2") &&
 					  marked(&w, tags[ctl], "fsm3") &&
-					  marked(&w, tags[ctl], "exrc"),
+					  marked(&w, tags[ctl], "exrc") &&
+					  marked(&w, tags[ctl], "vendor"),
 				  "control: git or vim outside ran nothing (hook %d fsm2 %d fsm3 "
 				  "%d exrc %d)\n%s",
 				  marked(&w, tags[ctl], "pre-commit"),
@@ -9718,6 +9742,11 @@ BOTH_USERS(guards, a_repository_below_a_shared_directory_s_top_is_swept, .timeou
 				      diag);
 			cr_expect_not(marked(&w, tags[ctl], "exrc"),
 				      "vim outside ran the .exrc\n%s", diag);
+			cr_expect_not(
+				marked(&w, tags[ctl], "vendor"),
+				"vim outside ran the .exrc in a directory named vendor at the "
+				"top (round 30 F1)\n%s",
+				diag);
 			cr_expect(present(repo, ".git.cordon-disarmed") &&
 					  present(repo2, ".git.cordon-disarmed") &&
 					  present(plain, ".git.cordon-disarmed") &&
@@ -9725,6 +9754,18 @@ BOTH_USERS(guards, a_repository_below_a_shared_directory_s_top_is_swept, .timeou
 				  "not moved aside\n%s", diag);
 			cr_expect(strstr(r.err, repo) && strstr(r.err, plain), "not said\n%s",
 				  diag);
+			char *evil = fmt("%s/evil", drop);
+			if (who->user)
+				cr_expect(strstr(r.err, "could not look into") &&
+						  strstr(r.err, drop),
+					  "a directory the user may write and not list was passed "
+					  "over unsaid\n%s",
+					  diag);
+			else
+				cr_expect(present(evil, ".exrc.cordon-disarmed"),
+					  "the .exrc in the drop directory was not moved\n%s",
+					  diag);
+			free(evil);
 		}
 		/* Availability: what the session did not change, and what runs
 		 * nothing, stays. */
@@ -9740,9 +9781,13 @@ BOTH_USERS(guards, a_repository_below_a_shared_directory_s_top_is_swept, .timeou
 		run_free(&r);
 		free(diag), free(script);
 	}
-	r = outside(&w, "rm -rf %s %s %s", work, plain, fresh);
+	r = outside(&w, "chmod -R u+rwx %s %s/z; rm -rf %s %s %s %s/vendor %s/z", work, shared,
+		    work, plain, fresh, shared, shared);
+	run_free(&r);
+	r = run_cmd((char *[]){"rm", "-rf", drop, NULL}, NULL, NULL, 10000);
 	run_free(&r);
 	free(work), free(plain), free(keep), free(repo), free(repo2), free(sub), free(fresh);
+	free(drop);
 	free(shared);
 	world_free(&w);
 }

@@ -1,0 +1,23 @@
+/* cordon — SHA-256 (FIPS 180-4), for digests a session must not be able
+ * to forge (shim/sha256.c). */
+#ifndef CORDON_SHA256_H
+#define CORDON_SHA256_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CORDON_SHA256_SIZE 32
+
+struct cordon_sha256 {
+	uint32_t h[8];
+	uint64_t bytes; /* hashed so far */
+	unsigned char block[64];
+	size_t used; /* of BLOCK */
+};
+
+void cordon_sha256_init(struct cordon_sha256 *c);
+void cordon_sha256_update(struct cordon_sha256 *c, const void *data, size_t n);
+/* The digest of all that was given to C, into OUT (C is spent). */
+void cordon_sha256_final(struct cordon_sha256 *c, unsigned char out[CORDON_SHA256_SIZE]);
+
+#endif

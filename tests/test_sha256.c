@@ -1,0 +1,66 @@
+/* SHA-256 against the examples of FIPS 180-4 (and NIST's long message),
+ * given whole and in pieces of every size a block can split into. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cordon/sha256.h"
+
+static void hex(const unsigned char d[CORDON_SHA256_SIZE], char out[65])
+{
+	for (int i = 0; i < CORDON_SHA256_SIZE; i++)
+		snprintf(out + 2 * i, 3, "%02x", d[i]);
+}
+
+/* MSG hashed in pieces of STEP bytes (0: whole). */
+static void digest_of(const char *msg, size_t len, size_t step, char out[65])
+{
+	struct cordon_sha256 c;
+	unsigned char d[CORDON_SHA256_SIZE];
+	cordon_sha256_init(&c);
+	for (size_t at = 0; at < len;) {
+		size_t n = step && len - at > step ? step : len - at;
+		cordon_sha256_update(&c, msg + at, n);
+		at += n;
+	}
+	cordon_sha256_final(&c, d);
+	hex(d, out);
+}
+
+Test(sha256, the_standards_examples)
+{
+	static const struct {
+		const char *msg, *want;
+	} cases[] = {
+		{"", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+		{"abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
+		{"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+		 "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
+		/* (55, 56 and 64 bytes: the padding's edges.) */
+		{"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+		 "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318"},
+		{"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+		 "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a"},
+		{"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+		 "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb"},
+	};
+	char got[65];
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++)
+		for (size_t step = 0; step <= 65; step++) {
+			digest_of(cases[i].msg, strlen(cases[i].msg), step, got);
+			cr_expect_str_eq(got, cases[i].want, "\"%s\" in pieces of %zu",
+					 cases[i].msg, step);
+		}
+	size_t len = 1000000;
+	char *a = malloc(len);
+	cr_assert_not_null(a);
+	memset(a, 'a', len);
+	for (size_t step = 0; step <= 4096; step += 1000) {
+		digest_of(a, len, step ? step + 7 : 0, got);
+		cr_expect_str_eq(got,
+				 "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0",
+				 "a million a's in pieces of %zu", step);
+	}
+	free(a);
+}
