@@ -25,17 +25,17 @@ static uint32_t rotr(uint32_t x, unsigned n)
 static void compress(struct cordon_sha256 *c, const unsigned char *b)
 {
 	uint32_t w[64];
-	for (int t = 0; t < 16; t++)
+	for (size_t t = 0; t < 16; t++)
 		w[t] = (uint32_t)b[4 * t] << 24 | (uint32_t)b[4 * t + 1] << 16 |
 		       (uint32_t)b[4 * t + 2] << 8 | (uint32_t)b[4 * t + 3];
-	for (int t = 16; t < 64; t++) {
+	for (size_t t = 16; t < 64; t++) {
 		uint32_t s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >> 3);
 		uint32_t s1 = rotr(w[t - 2], 17) ^ rotr(w[t - 2], 19) ^ (w[t - 2] >> 10);
 		w[t] = w[t - 16] + s0 + w[t - 7] + s1;
 	}
 	uint32_t a = c->h[0], bb = c->h[1], cc = c->h[2], d = c->h[3], e = c->h[4], f = c->h[5],
 		 g = c->h[6], h = c->h[7];
-	for (int t = 0; t < 64; t++) {
+	for (size_t t = 0; t < 64; t++) {
 		uint32_t t1 = h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) +
 			      K[t] + w[t];
 		uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) +
@@ -96,10 +96,10 @@ void cordon_sha256_final(struct cordon_sha256 *c, unsigned char out[CORDON_SHA25
 	uint64_t bits = c->bytes * 8;
 	unsigned char pad[72] = {0x80};
 	size_t zeros = (c->used < 56 ? 56 : 120) - c->used;
-	for (int i = 0; i < 8; i++)
-		pad[zeros + (size_t)i] = (unsigned char)(bits >> (56 - 8 * i));
+	for (size_t i = 0; i < 8; i++)
+		pad[zeros + i] = (unsigned char)(bits >> (56 - 8 * i));
 	cordon_sha256_update(c, pad, zeros + 8);
-	for (int i = 0; i < 8; i++) {
+	for (size_t i = 0; i < 8; i++) {
 		out[4 * i] = (unsigned char)(c->h[i] >> 24);
 		out[4 * i + 1] = (unsigned char)(c->h[i] >> 16);
 		out[4 * i + 2] = (unsigned char)(c->h[i] >> 8);

@@ -914,8 +914,9 @@ static char *rel_joined(const char *head, size_t hn, const char *rel, const char
 	if (!s)
 		return NULL;
 	memcpy(s, head, hn);
-	memcpy(s + hn, rel, rn);
-	s[hn + rn] = '/';
+	memcpy(s + hn, rel, rn + 1);
+	if (slash)
+		s[hn + rn] = '/';
 	memcpy(s + hn + rn + slash, name ? name : "", nn + 1);
 	return s;
 }
