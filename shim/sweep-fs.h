@@ -51,11 +51,13 @@ int cordon_fs_chmod_held(int fd, mode_t mode);
 int cordon_fs_open_held(int fd);
 
 /* Each entry of the directory FD ("." and ".." too) to EACH, with its
- * d_type (DT_UNKNOWN where the file system does not say), until EACH
+ * d_type (DT_UNKNOWN where the file system does not say) and d_ino, until EACH
  * returns a negative errno, which is returned; BUF (SIZE bytes) holds the
  * entries read at a time. 0, or -errno. */
-int cordon_fs_list(int fd, int (*each)(const char *name, unsigned char type, void *arg), void *arg,
-		   char *buf, size_t size);
+int cordon_fs_list(int fd,
+		   int (*each)(const char *name, unsigned char type, unsigned long long ino,
+			       void *arg),
+		   void *arg, char *buf, size_t size);
 
 /* Rename FROM to TO in the directory DIR, never over an existing TO:
  * 0 or -errno (EEXIST). */

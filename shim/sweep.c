@@ -17,6 +17,9 @@
 #include <strings.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#ifdef __linux__
+#include <sys/vfs.h>
+#endif
 #include <unistd.h>
 
 #include "cordon/guard.h"
@@ -866,6 +869,13 @@ struct walk {
 	 * NAMES are judged (cordon_sweep.shared_local); else the session's. */
 	bool shared;
 	const struct cordon_strv *names;
+	/* Something listed changed before it was looked at (gone, another
+	 * put in its place: a session beside this one renaming or swapping
+	 * directories in a loop hid the user's repository from the walk,
+	 * round 30b N1): walked again, and past that, not taken as done. */
+	bool disturbed;
+	bool same_ino;                 /* the file system's d_ino is its st_ino */
+	unsigned long long listed_ino; /* the directory being listed's, as its parent listed it */
 	/* Directories made readable to be walked: each held by a descriptor
 	 * (never named by a path again), with the mode to give back. */
 	struct opened {
@@ -942,14 +952,32 @@ static unsigned long long rec_ino(const char *r)
 
 /* Record KIND and INO for REL (REL/NAME when NAME is not NULL) for the
  * next walk. */
+/* C, then V in 16 hexadecimal digits, into HEAD (17 bytes, no NUL). */
+static void hex_head(char head[17], char c, unsigned long long v)
+{
+	static const char digits[] = "0123456789abcdef";
+	head[0] = c;
+	for (int i = 16; i > 0; i--, v >>= 4)
+		head[i] = digits[v & 15];
+}
+
+/* A directory to list, onto W's todo: FLAG, the inode the listing of
+ * its directory gave (0: none known), and REL/NAME (push_joined's). */
+static int push_todo(struct walk *w, char flag, const char *rel, const char *name,
+		     unsigned long long ino)
+{
+	if (strlen(w->top) + 1 + strlen(rel) + (rel[0] && name[0]) + strlen(name) >= PATH_MAX)
+		return 0;
+	char head[17];
+	hex_head(head, flag, ino);
+	return cordon_strv_push_take(&w->todo, rel_joined(head, sizeof(head), rel, name, false));
+}
+
 static int record(struct walk *w, char kind, unsigned long long ino, const char *rel,
 		  const char *name)
 {
-	static const char digits[] = "0123456789abcdef";
 	char head[17];
-	head[0] = kind;
-	for (int i = 16; i > 0; i--, ino >>= 4)
-		head[i] = digits[ino & 15];
+	hex_head(head, kind, ino);
 	/* (REC_MOVED's path ends in "/": NAME "".) */
 	return cordon_strv_push_take(&w->recs, rel_joined(head, sizeof(head), rel, name, true));
 }
@@ -1041,7 +1069,7 @@ static int push_kept(struct walk *w, const char *dotgit)
 	static const char *const kept[] = {"modules", "worktrees", NULL};
 	int e = 0;
 	for (size_t i = 0; e >= 0 && kept[i]; i++)
-		e = push_joined(w, &w->todo, below(w), dotgit, kept[i]);
+		e = push_todo(w, below(w), dotgit, kept[i], 0);
 	return e;
 }
 
@@ -1112,8 +1140,13 @@ static bool holds_local(const struct cordon_strv *names, int fd, int depth, int 
 static int look_link(struct walk *w, const char *name)
 {
 	struct stat lst, st;
-	if (!w->names->n || fstatat(w->fd, name, &lst, AT_SYMLINK_NOFOLLOW) < 0 ||
-	    !S_ISLNK(lst.st_mode) || fstatat(w->fd, name, &st, 0) < 0 || !S_ISDIR(st.st_mode))
+	if (fstatat(w->fd, name, &lst, AT_SYMLINK_NOFOLLOW) < 0)
+		return 0; /* (gone: what it led to is walked where it lies) */
+	if (!S_ISLNK(lst.st_mode)) {
+		w->disturbed = w->disturbed || S_ISDIR(lst.st_mode);
+		return 0;
+	}
+	if (!w->names->n || fstatat(w->fd, name, &st, 0) < 0 || !S_ISDIR(st.st_mode))
 		return 0;
 	/* (Only where the session could have written: a link to a checkout
 	 * of the user's elsewhere, with its .git, is theirs to use.) */
@@ -1125,7 +1158,7 @@ static int look_link(struct walk *w, const char *name)
 	return e < 0 ? e : push_joined(w, &w->links, ABOVE_NEW, w->rel, name);
 }
 
-static int visit(const char *name, unsigned char type, void *arg)
+static int visit(const char *name, unsigned char type, unsigned long long ino, void *arg)
 {
 	struct walk *w = arg;
 	if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
@@ -1164,7 +1197,7 @@ static int visit(const char *name, unsigned char type, void *arg)
 	if (!dotgit && type == DT_LNK)
 		return look_link(w, name);
 	if (!dotgit)
-		return type == DT_DIR ? push_joined(w, &w->todo, below(w), w->rel, name) : 0;
+		return type == DT_DIR ? push_todo(w, below(w), w->rel, name, ino) : 0;
 	int e = push_joined(w, &w->found, below(w), w->rel, name);
 	if (e >= 0)
 		e = record(w, type == DT_DIR ? REC_DOTGIT : REC_DOTGIT_FILE,
@@ -1197,8 +1230,12 @@ static int shut(struct walk *w, const char *rel, int e)
 {
 	if (e == -ENOMEM)
 		return e;
-	if (e == -ENOENT || e == -ENOTDIR)
-		return 0; /* gone, or moved aside just now */
+	if (e == -ENOENT || e == -ENOTDIR || e == -ELOOP) {
+		/* (Listed a moment ago: not a git dir's modules/ or
+		 * worktrees/, looked for, nor one the record knew.) */
+		w->disturbed = w->disturbed || w->listed_ino;
+		return 0;
+	}
 	/* Recorded as unread: the next walk reads it again. */
 	if (record(w, REC_UNREAD, 0, rel, NULL) < 0)
 		return -ENOMEM;
@@ -1325,6 +1362,10 @@ static int list_dir(struct walk *w, const char *rel, char flag)
 	struct stat st;
 	if (fstatat(w->root, rel[0] ? rel : ".", &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return shut(w, rel, -errno);
+	/* (Another directory put in the place of the one listed.) */
+	if (w->listed_ino && w->same_ino && st.st_dev == w->root_st.st_dev &&
+	    (unsigned long long)st.st_ino != w->listed_ino)
+		w->disturbed = true;
 	w->fresh = rel[0] && (flag == ABOVE_NEW || arrived(w, rel, &st, flag));
 	w->changed = after(&CTIME(st), &w->s->since);
 	/* Unchanged since the last walk read it (its change time is older
@@ -1527,7 +1568,7 @@ static int reuse(struct walk *w, const char *rel, char kind, const struct stat *
 		case REC_GIT_DIR:
 		case REC_DISARMED: /* (read again: its REC_MOVED goes with it) */
 		case REC_UNREAD:
-			e = push_joined(w, &w->todo, below(w), path, "");
+			e = push_todo(w, below(w), path, "", 0);
 			break;
 		case REC_LINK: /* (what it leads to is looked at again) */
 			e = push_joined(w, &w->links, ABOVE_NEW, path, "");
@@ -1904,11 +1945,15 @@ static const struct cordon_git_entries *had_at(const struct cordon_sweep *s, con
  * git dirs git keeps there), the project's own .git's too. */
 static int walk(struct walk *w)
 {
-	int e = push_joined(w, &w->todo, ABOVE_OLD, "", "");
+	int e = push_todo(w, ABOVE_OLD, "", "", 0);
 	while (e >= 0 && w->todo.n > 0) {
 		char *entry = w->todo.v[--w->todo.n];
 		w->todo.v[w->todo.n] = NULL;
-		e = list_dir(w, entry + 1, entry[0]);
+		char hex[17];
+		memcpy(hex, entry + 1, 16);
+		hex[16] = '\0';
+		w->listed_ino = strtoull(hex, NULL, 16);
+		e = list_dir(w, entry + 17, entry[0]);
 		free(entry);
 	}
 	return e;
@@ -3388,8 +3433,9 @@ static int envrc_load_look(const char *path, const char *file, void *arg)
 	}
 	rel[n] = '\0';
 	struct local_look t;
-	if (n == 0 || in_dependencies(c->w, rel) ||
-	    !look_local(c->w->root, rel, &t, &c->w->local_bytes))
+	/* (In dependencies too: one the .envrc names, .venv/bin/activate,
+	 * runs at each cd: round 30b N3.) */
+	if (n == 0 || !look_local(c->w->root, rel, &t, &c->w->local_bytes))
 		return 0;
 	if (after(&t.newest, &c->w->s->since))
 		c->changed = true;
@@ -3568,8 +3614,10 @@ static int judge_hg(struct walk *w, const char *rel, bool moved_in, struct cordo
 				made = stat(inc.v[k], &st) == 0 && after(&CTIME(st), &w->s->since);
 		cordon_strv_free(&inc);
 	}
-	if (!made || in_dependencies(w, rel) ||
-	    snprintf(path, sizeof(path), "%s/%s", w->top, rel) >= PATH_MAX ||
+	/* (In dependencies too: a subrepository there, listed in the
+	 * .hgsub of a repository above it, is opened by hg run there, its
+	 * extensions loaded: round 30b N2, /tmp/work/vendor/x/.hg.) */
+	if (!made || snprintf(path, sizeof(path), "%s/%s", w->top, rel) >= PATH_MAX ||
 	    written_by_choice(w->s, w->top, path))
 		return 0;
 	char head[320];
@@ -3615,6 +3663,49 @@ static int judge_link(struct walk *w, const char *rel, struct cordon_strv *said)
 
 /* Walk the root TOP, and judge what was found: how many were moved
  * aside. */
+/* A root's walks, where something changed under each (walk.disturbed). */
+#define WALKS_MAX 3
+
+/* Whether the file system of the directory FD lists each entry with the
+ * inode stat gives it (not overlayfs, whose merged directories may not). */
+static bool same_ino(int fd)
+{
+#ifdef __linux__
+	struct statfs f;
+	if (fstatfs(fd, &f) < 0)
+		return false;
+	switch ((unsigned long)f.f_type) {
+	case 0xEF53UL:     /* ext2, ext3, ext4 */
+	case 0x58465342UL: /* xfs */
+	case 0x01021994UL: /* tmpfs */
+	case 0x9123683EUL: /* btrfs */
+		return true;
+	default:
+		return false;
+	}
+#else
+	(void)fd;
+	return false;
+#endif
+}
+
+/* W as before its walk, to walk again: what the last one found and
+ * recorded dropped (what it made readable stays so, given back at the
+ * end). */
+static void walk_reset(struct walk *w)
+{
+	cordon_strv_free(&w->todo);
+	cordon_strv_free(&w->found);
+	cordon_strv_free(&w->local);
+	cordon_strv_free(&w->hg);
+	cordon_strv_free(&w->links);
+	cordon_strv_free(&w->shut);
+	cordon_strv_free(&w->recs);
+	w->n_shut = 0;
+	w->n_unopened = 0;
+	w->disturbed = false;
+}
+
 static int sweep_root(const struct cordon_sweep *session, const char *top, bool shared, bool ended,
 		      char *buf, struct cordon_strv *said)
 {
@@ -3685,7 +3776,12 @@ static int sweep_root(const struct cordon_sweep *session, const char *top, bool 
 		    "cordon: the record of what was in %s (%lld MiB) could not be read: what lies "
 		    "below a directory this session changed is judged as made",
 		    top, (long long)(w.cache.size >> 20));
+	w.same_ino = same_ino(w.root);
 	int e = walk(&w);
+	for (int again = 0; e >= 0 && w.disturbed && again < WALKS_MAX - 1; again++) {
+		walk_reset(&w);
+		e = walk(&w);
+	}
 	for (size_t i = 0; i < w.found.n; i++)
 		moved += judge_repo(&w, w.found.v[i], said);
 	for (size_t i = 0; i < w.local.n; i++)
@@ -3700,11 +3796,19 @@ static int sweep_root(const struct cordon_sweep *session, const char *top, bool 
 	 * its mark. So does one after which processes of the session may still
 	 * run: what they do next is judged by the next sweep, from this
 	 * session's start. */
-	if (e >= 0 && ended) /* a directory it could not read is recorded as such */
+	bool done_all = e >= 0 && ended && !w.disturbed;
+	if (done_all) /* a directory it could not read is recorded as such */
 		cache_save(&w, cache, &at);
-	for (size_t i = 0; e >= 0 && ended && i < done.n; i++)
+	for (size_t i = 0; done_all && i < done.n; i++)
 		(void)unlink(done.v[i]);
 	cordon_strv_free(&done);
+	if (e >= 0 && w.disturbed)
+		say(said,
+		    "cordon: what is in %s changed while cordon looked at it, %d times over (a "
+		    "directory gone, or another put in its place): the next session looks "
+		    "again from this one's start; until then review what you use git, vim or "
+		    "direnv in there",
+		    top, WALKS_MAX);
 	if (e < 0)
 		say(said,
 		    "cordon: out of memory looking for the repositories this session made in "

@@ -170,8 +170,10 @@ struct linux_dirent64 {
 	char d_name[];
 };
 
-int cordon_fs_list(int fd, int (*each)(const char *name, unsigned char type, void *arg), void *arg,
-		   char *buf, size_t size)
+int cordon_fs_list(int fd,
+		   int (*each)(const char *name, unsigned char type, unsigned long long ino,
+			       void *arg),
+		   void *arg, char *buf, size_t size)
 {
 	for (;;) {
 		long got = syscall(SYS_getdents64, fd, buf, size);
@@ -182,7 +184,7 @@ int cordon_fs_list(int fd, int (*each)(const char *name, unsigned char type, voi
 		for (long at = 0; at < got;) {
 			const struct linux_dirent64 *de = (const void *)(buf + at);
 			at += de->d_reclen;
-			int e = each(de->d_name, de->d_type, arg);
+			int e = each(de->d_name, de->d_type, de->d_ino, arg);
 			if (e < 0)
 				return e;
 		}

@@ -70,8 +70,10 @@ int cordon_fs_open_held(int fd)
 	return -EOPNOTSUPP;
 }
 
-int cordon_fs_list(int fd, int (*each)(const char *name, unsigned char type, void *arg), void *arg,
-		   char *buf, size_t size)
+int cordon_fs_list(int fd,
+		   int (*each)(const char *name, unsigned char type, unsigned long long ino,
+			       void *arg),
+		   void *arg, char *buf, size_t size)
 {
 	(void)buf;
 	(void)size;
@@ -85,7 +87,7 @@ int cordon_fs_list(int fd, int (*each)(const char *name, unsigned char type, voi
 	}
 	int e = 0;
 	for (struct dirent *de; e >= 0 && (de = readdir(d));)
-		e = each(de->d_name, de->d_type, arg);
+		e = each(de->d_name, de->d_type, (unsigned long long)de->d_ino, arg);
 	closedir(d);
 	return e;
 }

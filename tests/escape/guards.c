@@ -9791,3 +9791,95 @@ BOTH_USERS(guards, a_repository_below_a_shared_directory_s_top_is_swept, .timeou
 	free(shared);
 	world_free(&w);
 }
+
+/* RENAME_EXCHANGE of A and B in a loop, from once READY exists, until
+ * killed (the racer of round 30b N1). */
+static void swap_loop(const char *a, const char *b, const char *ready)
+{
+	while (access(ready, F_OK) < 0)
+		usleep(1000);
+	for (;;)
+		(void)syscall(SYS_renameat2, AT_FDCWD, a, AT_FDCWD, b, 2 /* RENAME_EXCHANGE */);
+}
+
+/* Round 30b N1: while a session's end walked the shared directory, a
+ * second session swapped the user's repository with a link in a loop:
+ * the walk found neither name a directory when it came to it, dropped
+ * both unsaid, and recorded the rest as looked at; the plant in the
+ * repository (a core.fsmonitor, a .exrc below) ran at the user's next
+ * git status and vim there, and no later session judged it (its times
+ * were older than theirs). A walk that finds what it listed changed
+ * walks again; past three, it is not taken as done: said, and the next
+ * session judges from this one's start. Control: protected_paths []. */
+BOTH_USERS(guards, a_walk_raced_by_renames_is_walked_again, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "grace");
+	free(write_file(w.home, ".vimrc", "set exrc\nset nocompatible\n"));
+	struct run_result r = outside(&w, "git config --global safe.directory '*'");
+	run_free(&r);
+	char *shared = shared_world(&w, "");
+	char *work = fmt("%s/work", shared), *lnk = fmt("%s/lnk", shared);
+	char *ready = fmt("%s/ready", shared);
+	const char *tags[] = {"deny", "ctl"};
+	for (int ctl = 0; ctl < 2; ctl++) {
+		if (ctl)
+			free(shared_world(&w, ", \"protected_paths\": []"));
+		unlink(ready);
+		r = outside(&w,
+			    "cd %s && rm -rf work lnk && mkdir -p work/sub && git init -q work && "
+			    "ln -s /usr/share lnk",
+			    shared);
+		run_free(&r);
+		/* (A session that recorded the user's repository there.) */
+		usleep(1100 * 1000);
+		r = sh_in(&w, NULL, "true");
+		run_free(&r);
+		pid_t racer = fork();
+		cr_assert(racer >= 0);
+		if (racer == 0)
+			swap_loop(work, lnk, ready);
+		char *vars = fmt("S=%s R=%s", shared, ready);
+		char *script = plant(
+			&w, tags[ctl], vars,
+			"printf '[core]\\n\\tfsmonitor = \"touch %s; false\"\\n' \"$M-fsm\" >> "
+			"\"$S/work/.git/config\"; echo config $?\n"
+			"echo \"call writefile([], '$M-exrc')\" > \"$S/work/sub/.exrc\"; echo exrc $?\n"
+			"touch \"$R\"; sleep 0.5\n");
+		free(vars);
+		r = sh_in(&w, NULL, "%s", script);
+		kill(racer, SIGKILL);
+		waitpid(racer, NULL, 0);
+		struct stat st;
+		if (lstat(work, &st) == 0 && S_ISLNK(st.st_mode))
+			cr_assert_eq(syscall(SYS_renameat2, AT_FDCWD, work, AT_FDCWD, lnk, 2), 0);
+		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
+		cr_assert(strstr(r.out, "config 0") && strstr(r.out, "exrc 0"),
+			  "the plants did not land\n%s", diag);
+		run_free(&r);
+		/* A later session, as any the user starts. */
+		r = sh_in(&w, NULL, "true");
+		char *diag2 = fmt("%s\nthen: %s%s", diag, r.out, r.err);
+		run_free(&r);
+		char *judge = fmt(
+			"cd %s && git status; cd sub && TERM=dumb vim -c q </dev/null; true", work);
+		struct run_result v = sh_outside(&w, judge);
+		run_free(&v);
+		free(judge);
+		if (ctl)
+			cr_expect(marked(&w, tags[ctl], "fsm") && marked(&w, tags[ctl], "exrc"),
+				  "control: git or vim outside ran nothing\n%s", diag2);
+		else
+			cr_expect_not(
+				marked(&w, tags[ctl], "fsm") || marked(&w, tags[ctl], "exrc"),
+				"git or vim outside ran what the raced walk missed (fsm %d exrc "
+				"%d)\n%s",
+				marked(&w, tags[ctl], "fsm"), marked(&w, tags[ctl], "exrc"), diag2);
+		free(diag), free(diag2), free(script);
+	}
+	r = outside(&w, "rm -rf %s %s", work, lnk);
+	run_free(&r);
+	unlink(ready);
+	free(work), free(lnk), free(ready), free(shared);
+	world_free(&w);
+}
