@@ -9883,3 +9883,57 @@ BOTH_USERS(guards, a_walk_raced_by_renames_is_walked_again, .timeout = 90)
 	free(work), free(lnk), free(ready), free(shared);
 	world_free(&w);
 }
+
+/* Round 30b N3: an allowed .envrc of the user's in a shared directory
+ * that sources its virtualenv's activate script; the session appended to
+ * the script, which lies in dependencies (.venv) where no local name is
+ * judged, and direnv outside ran it at the next cd. What an .envrc loads
+ * by name is judged wherever it lies: the .envrc is moved aside.
+ * Control: protected_paths []. */
+BOTH_USERS(guards, what_an_envrc_loads_from_dependencies_is_judged, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "genvvenv");
+	char *shared = shared_world(&w, "");
+	char *work = fmt("%s/work", shared);
+	const char *tags[] = {"deny", "ctl"};
+	for (int ctl = 0; ctl < 2; ctl++) {
+		if (ctl)
+			free(shared_world(&w, ", \"protected_paths\": []"));
+		struct run_result r = outside(
+			&w,
+			"rm -rf %s && mkdir -p %s/.venv/bin && cd %s && echo true > "
+			".venv/bin/activate && echo 'source .venv/bin/activate' > .envrc && "
+			"direnv allow . 2>&1",
+			work, work, work);
+		cr_assert_eq(r.status, 0, "setup: %s%s", r.out, r.err);
+		run_free(&r);
+		char *vars = fmt("S=%s", shared);
+		char *script = plant(&w, tags[ctl], vars,
+				     "echo \"touch $M-venv\" >> \"$S/work/.venv/bin/activate\"; "
+				     "echo venv $?\n");
+		free(vars);
+		r = sh_in(&w, NULL, "%s", script);
+		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
+		cr_assert(strstr(r.out, "venv 0"), "the plant did not land\n%s", diag);
+		run_free(&r);
+		char *judge = fmt("cd %s && direnv exec . true >/dev/null 2>&1; true", work);
+		struct run_result v = sh_outside(&w, judge);
+		run_free(&v);
+		free(judge);
+		if (ctl)
+			cr_expect(marked(&w, tags[ctl], "venv"), "control: direnv ran nothing\n%s",
+				  diag);
+		else
+			cr_expect(!marked(&w, tags[ctl], "venv") &&
+					  present(work, ".envrc.cordon-disarmed"),
+				  "direnv outside ran what the session appended to the activate "
+				  "script, or the .envrc was not moved aside\n%s",
+				  diag);
+		free(diag), free(script);
+	}
+	struct run_result r = outside(&w, "rm -rf %s", work);
+	run_free(&r);
+	free(work), free(shared);
+	world_free(&w);
+}
