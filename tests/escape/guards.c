@@ -9328,6 +9328,18 @@ static char *shared_world(struct world *w, const char *extra)
 	return shared;
 }
 
+/* A git world (TAG) whose user trusts every repository (safe.directory
+ * = *, as many do) and runs vim with 'exrc', with a shared directory
+ * (shared_world): that directory, malloc'd. */
+static char *shared_git_world(struct world *w, const struct who *who, const char *tag)
+{
+	git_world(w, who, tag);
+	free(write_file(w->home, ".vimrc", "set exrc\nset nocompatible\n"));
+	struct run_result r = outside(w, "git config --global safe.directory '*'");
+	run_free(&r);
+	return shared_world(w, "");
+}
+
 /* A name that a program run in a directory looks for in each directory
  * above it, made at the top of a shared directory the session may write
  * (/tmp): a session made /tmp/.git with a core.fsmonitor, and root's next
@@ -9339,11 +9351,8 @@ static char *shared_world(struct world *w, const char *extra)
 BOTH_USERS(guards, a_name_looked_for_above_in_a_shared_directory_runs_nothing, .timeout = 60)
 {
 	struct world w;
-	git_world(&w, who, "gabove");
-	free(write_file(w.home, ".vimrc", "set exrc\nset nocompatible\n"));
-	struct run_result r = outside(&w, "git config --global safe.directory '*'");
-	run_free(&r);
-	char *shared = shared_world(&w, "");
+	char *shared = shared_git_world(&w, who, "gabove");
+	struct run_result r;
 	r = outside(&w, "mkdir -p %s/work", shared);
 	run_free(&r);
 	const char *tags[] = {"deny", "ctl"};
@@ -9662,11 +9671,8 @@ static void shared_work(struct world *w, const char *shared)
 BOTH_USERS(guards, a_repository_below_a_shared_directory_s_top_is_swept, .timeout = 60)
 {
 	struct world w;
-	git_world(&w, who, "gshared");
-	free(write_file(w.home, ".vimrc", "set exrc\nset nocompatible\n"));
-	struct run_result r = outside(&w, "git config --global safe.directory '*'");
-	run_free(&r);
-	char *shared = shared_world(&w, "");
+	char *shared = shared_git_world(&w, who, "gshared");
+	struct run_result r;
 	char *work = fmt("%s/work", shared), *plain = fmt("%s/plain", shared);
 	char *keep = fmt("%s/keep", work), *repo = fmt("%s/repo", work);
 	char *repo2 = fmt("%s/repo2", work), *sub = fmt("%s/sub", plain);
@@ -9814,11 +9820,8 @@ static void swap_loop(const char *a, const char *b, const char *ready)
 BOTH_USERS(guards, a_walk_raced_by_renames_is_walked_again, .timeout = 90)
 {
 	struct world w;
-	git_world(&w, who, "grace");
-	free(write_file(w.home, ".vimrc", "set exrc\nset nocompatible\n"));
-	struct run_result r = outside(&w, "git config --global safe.directory '*'");
-	run_free(&r);
-	char *shared = shared_world(&w, "");
+	char *shared = shared_git_world(&w, who, "grace");
+	struct run_result r;
 	char *work = fmt("%s/work", shared), *lnk = fmt("%s/lnk", shared);
 	char *ready = fmt("%s/ready", shared);
 	const char *tags[] = {"deny", "ctl"};
