@@ -2890,6 +2890,29 @@ static int disarm_said(const struct cordon_sweep *s, const char *path, const cha
 	return 1;
 }
 
+/* REL, found by the walk, is gone as it is judged: true (and W is
+ * disturbed) where the directory it lies in is no longer one beneath the
+ * root (a session beside this one swapping it with a link in a loop:
+ * what the walk found there cannot be judged by its path, round 30b
+ * N1); not inside a .git, which the sweep itself may have moved aside
+ * with what it holds. */
+static bool vanished(struct walk *w, const char *rel)
+{
+	const char *slash = strrchr(rel, '/');
+	if (!slash || in_dotgit(rel))
+		return false;
+	char parent[PATH_MAX];
+	snprintf(parent, sizeof(parent), "%.*s", (int)(slash - rel), rel);
+	int fd = cordon_fs_hold_beneath(w->root, parent);
+	if (fd >= 0) {
+		close(fd);
+		return false;
+	}
+	if (fd == -ENOENT || fd == -ENOTDIR || fd == -ELOOP)
+		w->disturbed = true;
+	return w->disturbed;
+}
+
 /* The git dir or .git entry REL: made or changed inside, and would make
  * git run a program? Then moved aside. 1 if it was. */
 static int judge_repo(struct walk *w, const char *found, struct cordon_strv *said)
@@ -2900,8 +2923,12 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 	char path[PATH_MAX + 8];
 	snprintf(path, sizeof(path), rel[0] ? "%s/%s" : "%s", w->top, rel);
 	struct stat st;
-	if (is_guarded(s, path) || lstat(path, &st) < 0)
+	if (is_guarded(s, path))
 		return 0;
+	if (lstat(path, &st) < 0) {
+		(void)vanished(w, rel);
+		return 0;
+	}
 	/* One a sweep moved aside was judged then: what changed in it before
 	 * (in the second a session started just after, say) is not judged
 	 * again, what changed since is. The move set its change time, and
@@ -3002,6 +3029,7 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 			     : (s->earlier ? "while a session ran, it changed the repository"
 					   : "while this session ran, it changed the repository"),
 			why, said, to, sizeof(to));
+		(void)vanished(w, rel); /* (moved from under the move: its link instead) */
 		if (moved)
 			forget_inode(w, rel);
 		/* Recorded under its new name, with the change time the move
@@ -3489,8 +3517,12 @@ static int judge_local(struct walk *w, const char *rel, bool moved_in, struct co
 {
 	char path[PATH_MAX * 2];
 	struct local_look l;
-	if (in_dependencies(w, rel) || !look_local(w->root, rel, &l, &w->local_bytes))
+	if (in_dependencies(w, rel))
 		return 0;
+	if (!look_local(w->root, rel, &l, &w->local_bytes)) {
+		(void)vanished(w, rel);
+		return 0;
+	}
 	if (snprintf(path, sizeof(path), "%s/%s", w->top, rel) >= PATH_MAX) {
 		record_digest(w, rel, l.digest);
 		return 0;
@@ -3535,8 +3567,9 @@ static int judge_local(struct walk *w, const char *rel, bool moved_in, struct co
 	if (!l.partial && !loads.changed && empty_at(w->root, rel))
 		return 0;
 	record_digest(w, rel, 0);
+	int moved;
 	if (l.partial)
-		return disarm_said(
+		moved = disarm_said(
 			w->s, path, "as this session ended, cordon could not read all of",
 			"which an editor, an agent or a tool started in that directory "
 			"outside obeys (past 8 levels, 16384 entries or 64 MiB, 256 MiB for all of "
@@ -3545,16 +3578,20 @@ static int judge_local(struct walk *w, const char *rel, bool moved_in, struct co
 			"review it, then move it back (a write rule naming it keeps it "
 			"as it is)",
 			said, NULL, 0);
-	char head[320];
-	snprintf(head, sizeof(head), "%s %s", maker(w),
-		 loads.changed && !own ? "made or changed a file loaded by"
-		 : moved_in && !own    ? "moved in, with a directory above it,"
-				       : "made or changed");
-	return disarm(w->s, path, head,
-		      "which an editor, an agent, a shell or a tool started in that directory "
-		      "outside obeys (vim with 'exrc', VS Code's tasks, Claude Code's settings, "
-		      "rustup, mise, direnv, zsh's dotenv)",
-		      said);
+	else {
+		char head[320];
+		snprintf(head, sizeof(head), "%s %s", maker(w),
+			 loads.changed && !own ? "made or changed a file loaded by"
+			 : moved_in && !own    ? "moved in, with a directory above it,"
+					       : "made or changed");
+		moved = disarm(w->s, path, head,
+			       "which an editor, an agent, a shell or a tool started in that "
+			       "directory outside obeys (vim with 'exrc', VS Code's tasks, Claude "
+			       "Code's settings, rustup, mise, direnv, zsh's dotenv)",
+			       said);
+	}
+	(void)vanished(w, rel); /* (moved from under the move: its link instead) */
+	return moved;
 }
 
 /* Whether the directory REL is in changed since the start. */
@@ -3587,6 +3624,10 @@ static int judge_hg(struct walk *w, const char *rel, bool moved_in, struct cordo
 	 * work changes the .hg's times, not its directory's). */
 	struct stat self;
 	unsigned long long ino;
+	if (fstatat(w->root, rel, &self, AT_SYMLINK_NOFOLLOW) < 0) {
+		(void)vanished(w, rel);
+		return 0;
+	}
 	moved_in = moved_in || moved_aside_since(w, rel);
 	if (!moved_in && fstatat(w->root, rel, &self, AT_SYMLINK_NOFOLLOW) == 0 &&
 	    after(&CTIME(self), &w->s->since)) {
@@ -3625,6 +3666,7 @@ static int judge_hg(struct walk *w, const char *rel, bool moved_in, struct cordo
 		 maker(w));
 	int moved = disarm(w->s, path, head,
 			   "whose hooks, extensions and pager hg outside runs there", said);
+	(void)vanished(w, rel);
 	if (moved)
 		forget_inode(w, rel);
 	return moved;
@@ -3687,6 +3729,50 @@ static bool same_ino(int fd)
 	(void)fd;
 	return false;
 #endif
+}
+
+/* The inode this walk recorded for the directory REL (W's records
+ * sorted), or 0. */
+static unsigned long long walked_ino(const struct walk *w, const char *rel)
+{
+	size_t lo = 0, hi = w->recs.n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(REC_PATH(w->recs.v[mid]), rel) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < w->recs.n && strcmp(REC_PATH(w->recs.v[lo]), rel) == 0; lo++) {
+		char kind = w->recs.v[lo][0];
+		if (kind == REC_DIR || kind == REC_GIT_DIR || kind == REC_DISARMED)
+			return rec_ino(w->recs.v[lo]);
+	}
+	return 0;
+}
+
+/* Whether each directory on the way from W's top to the item ITEM
+ * (flagged, relative: what the walk found) is still the one the walk
+ * listed there: a session beside this one renaming or swapping it while
+ * the sweep looked could have shown it what it judged from another place
+ * (round 30b N1). Else W is disturbed. (Not its change time: the
+ * sweep's own moves change the directory they move in.) W's records are
+ * sorted. */
+static void still_there(struct walk *w, const char *item)
+{
+	char way[PATH_MAX];
+	const char *rel = item + 1;
+	for (const char *slash = strchr(rel, '/'); slash && !w->disturbed;
+	     slash = strchr(slash + 1, '/')) {
+		struct stat st;
+		snprintf(way, sizeof(way), "%.*s", (int)(slash - rel), rel);
+		if (in_dotgit(way))
+			break; /* (moved aside with its .git, by this sweep) */
+		unsigned long long ino = walked_ino(w, way);
+		if (fstatat(w->root, way, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode) ||
+		    (ino && ino != (unsigned long long)st.st_ino))
+			w->disturbed = true;
+	}
 }
 
 /* W as before its walk, to walk again: what the last one found and
@@ -3790,6 +3876,11 @@ static int sweep_root(const struct cordon_sweep *session, const char *top, bool 
 		moved += judge_link(&w, w.links.v[i] + 1, said);
 	for (size_t i = 0; i < w.hg.n; i++)
 		moved += judge_hg(&w, w.hg.v[i] + 1, w.hg.v[i][0] == ABOVE_NEW, said);
+	const struct cordon_strv *judged[] = {&w.found, &w.local, &w.hg};
+	sort_records(w.recs.v, w.recs.n);
+	for (size_t k = 0; k < ARRAY_SIZE(judged); k++)
+		for (size_t i = 0; i < judged[k]->n; i++)
+			still_there(&w, judged[k]->v[i]);
 	close_up(&w);
 	cordon_strv_free(&w.memo);
 	/* Only now, all judged: a sweep cut short leaves the last record, and
@@ -3804,11 +3895,11 @@ static int sweep_root(const struct cordon_sweep *session, const char *top, bool 
 	cordon_strv_free(&done);
 	if (e >= 0 && w.disturbed)
 		say(said,
-		    "cordon: what is in %s changed while cordon looked at it, %d times over (a "
-		    "directory gone, or another put in its place): the next session looks "
-		    "again from this one's start; until then review what you use git, vim or "
-		    "direnv in there",
-		    top, WALKS_MAX);
+		    "cordon: what is in %s kept changing while cordon looked at it (a directory "
+		    "gone, or another put in its place): the next session looks again from "
+		    "this one's start; until then review what you use git, vim or direnv in "
+		    "there",
+		    top);
 	if (e < 0)
 		say(said,
 		    "cordon: out of memory looking for the repositories this session made in "
