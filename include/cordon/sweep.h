@@ -113,8 +113,8 @@ struct cordon_sweep {
  * user made writable), or a shared directory it may write
  * (protected_paths not []). */
 bool cordon_sweep_applies(const struct cordon_policy *p);
-/* As the session is about to start: set S up for P (nothing to do when P
- * has no sandbox, no project, or protects no .git path). GUARDED is taken
+/* As the session is about to start: set S up for P (nothing to do where
+ * cordon_sweep_applies does not hold). GUARDED is taken
  * over (its strings move into S). Returns 0 or -ENOMEM. */
 int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarded,
 		       struct cordon_sweep *s);
