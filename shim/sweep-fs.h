@@ -25,6 +25,11 @@ bool cordon_fs_fine_times(const char *path);
  * floor). Before 6.13 they are all stamped from the coarse clock. */
 bool cordon_fs_multigrain(const char *path);
 
+/* Whether the file system of the directory FD lists each entry with the
+ * inode stat gives it (ext4, XFS, btrfs, tmpfs: not overlayfs, whose
+ * merged directories may not; elsewhere, not known: false). */
+bool cordon_fs_same_ino(int fd);
+
 /* The change time the kernel gives a change made now, into *T: a file
  * made (unnamed) in the directory DIR, looked at, then written, and its
  * change time read back. No older than any change made before it, and

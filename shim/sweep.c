@@ -17,9 +17,6 @@
 #include <strings.h>
 #include <sys/random.h>
 #include <sys/stat.h>
-#ifdef __linux__
-#include <sys/vfs.h>
-#endif
 #include <unistd.h>
 
 #include "cordon/guard.h"
@@ -931,13 +928,21 @@ static char *rel_joined(const char *head, size_t hn, const char *rel, const char
 	return s;
 }
 
+/* HEAD (HN bytes) and REL/NAME, pushed to V; left out where the path
+ * would be too long to use (push_joined). */
+static int push_headed(const struct walk *w, struct cordon_strv *v, const char *head, size_t hn,
+		       const char *rel, const char *name)
+{
+	/* (The head's first byte stands for the slash after the root.) */
+	if (strlen(w->top) + 1 + strlen(rel) + (rel[0] && name[0]) + strlen(name) >= PATH_MAX)
+		return 0;
+	return cordon_strv_push_take(v, rel_joined(head, hn, rel, name, false));
+}
+
 static int push_joined(const struct walk *w, struct cordon_strv *v, char flag, const char *rel,
 		       const char *name)
 {
-	/* (The flag stands for the slash after the root.) */
-	if (strlen(w->top) + 1 + strlen(rel) + (rel[0] && name[0]) + strlen(name) >= PATH_MAX)
-		return 0;
-	return cordon_strv_push_take(v, rel_joined(&flag, 1, rel, name, false));
+	return push_headed(w, v, &flag, 1, rel, name);
 }
 
 /* The record's parts: its kind, the inode, the path. */
@@ -966,11 +971,9 @@ static void hex_head(char head[17], char c, unsigned long long v)
 static int push_todo(struct walk *w, char flag, const char *rel, const char *name,
 		     unsigned long long ino)
 {
-	if (strlen(w->top) + 1 + strlen(rel) + (rel[0] && name[0]) + strlen(name) >= PATH_MAX)
-		return 0;
 	char head[17];
 	hex_head(head, flag, ino);
-	return cordon_strv_push_take(&w->todo, rel_joined(head, sizeof(head), rel, name, false));
+	return push_headed(w, &w->todo, head, sizeof(head), rel, name);
 }
 
 static int record(struct walk *w, char kind, unsigned long long ino, const char *rel,
@@ -1464,12 +1467,12 @@ static void sort_records(void *array, size_t n)
 }
 
 /* The first record whose path is not below KEY in sort order. */
-static size_t lower_bound(const struct cache *c, const char *key)
+static size_t lower_bound(const char *const *recs, size_t n, const char *key)
 {
-	size_t lo = 0, hi = c->n;
+	size_t lo = 0, hi = n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (strcmp(REC_PATH(c->recs[mid]), key) < 0)
+		if (strcmp(REC_PATH(recs[mid]), key) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -1481,7 +1484,7 @@ static const char *cache_find(const struct cache *c, const char *rel)
 {
 	if (!c->valid)
 		return NULL;
-	size_t i = lower_bound(c, rel);
+	size_t i = lower_bound(c->recs, c->n, rel);
 	return i < c->n && strcmp(REC_PATH(c->recs[i]), rel) == 0 ? c->recs[i] : NULL;
 }
 
@@ -1557,7 +1560,7 @@ static int reuse(struct walk *w, const char *rel, char kind, const struct stat *
 	if (e < 0 || asprintf(&prefix, "%s%s", rel, rn ? "/" : "") < 0)
 		return -ENOMEM;
 	size_t pn = strlen(prefix);
-	for (size_t i = lower_bound(c, prefix); e >= 0 && i < c->n; i++) {
+	for (size_t i = lower_bound(c->recs, c->n, prefix); e >= 0 && i < c->n; i++) {
 		const char *r = c->recs[i], *path = REC_PATH(r);
 		if (strncmp(path, prefix, pn) != 0)
 			break;
@@ -1949,10 +1952,7 @@ static int walk(struct walk *w)
 	while (e >= 0 && w->todo.n > 0) {
 		char *entry = w->todo.v[--w->todo.n];
 		w->todo.v[w->todo.n] = NULL;
-		char hex[17];
-		memcpy(hex, entry + 1, 16);
-		hex[16] = '\0';
-		w->listed_ino = strtoull(hex, NULL, 16);
+		w->listed_ino = rec_ino(entry); /* (push_todo's head is a record's) */
 		e = list_dir(w, entry + 17, entry[0]);
 		free(entry);
 	}
@@ -3363,7 +3363,7 @@ static unsigned long long recorded_digest(const struct walk *w, const char *rel)
 	const struct cache *c = &w->cache;
 	/* (Only one recorded before the session started: what another
 	 * session's sweep recorded meanwhile may be this one's plant.) */
-	size_t i = c->current ? lower_bound(c, rel) : c->n;
+	size_t i = c->current ? lower_bound(c->recs, c->n, rel) : c->n;
 	return i < c->n && c->recs[i][0] == REC_LOCAL && strcmp(REC_PATH(c->recs[i]), rel) == 0
 		       ? rec_ino(c->recs[i])
 		       : 0;
@@ -3703,46 +3703,14 @@ static int judge_link(struct walk *w, const char *rel, struct cordon_strv *said)
 		      said);
 }
 
-/* Walk the root TOP, and judge what was found: how many were moved
- * aside. */
 /* A root's walks, where something changed under each (walk.disturbed). */
 #define WALKS_MAX 3
-
-/* Whether the file system of the directory FD lists each entry with the
- * inode stat gives it (not overlayfs, whose merged directories may not). */
-static bool same_ino(int fd)
-{
-#ifdef __linux__
-	struct statfs f;
-	if (fstatfs(fd, &f) < 0)
-		return false;
-	switch ((unsigned long)f.f_type) {
-	case 0xEF53UL:     /* ext2, ext3, ext4 */
-	case 0x58465342UL: /* xfs */
-	case 0x01021994UL: /* tmpfs */
-	case 0x9123683EUL: /* btrfs */
-		return true;
-	default:
-		return false;
-	}
-#else
-	(void)fd;
-	return false;
-#endif
-}
 
 /* The inode this walk recorded for the directory REL (W's records
  * sorted), or 0. */
 static unsigned long long walked_ino(const struct walk *w, const char *rel)
 {
-	size_t lo = 0, hi = w->recs.n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (strcmp(REC_PATH(w->recs.v[mid]), rel) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = lower_bound((const char *const *)w->recs.v, w->recs.n, rel);
 	for (; lo < w->recs.n && strcmp(REC_PATH(w->recs.v[lo]), rel) == 0; lo++) {
 		char kind = w->recs.v[lo][0];
 		if (kind == REC_DIR || kind == REC_GIT_DIR || kind == REC_DISARMED)
@@ -3792,6 +3760,8 @@ static void walk_reset(struct walk *w)
 	w->disturbed = false;
 }
 
+/* Walk the root TOP (SHARED: a shared directory), and judge what was
+ * found: how many were moved aside. */
 static int sweep_root(const struct cordon_sweep *session, const char *top, bool shared, bool ended,
 		      char *buf, struct cordon_strv *said)
 {
@@ -3862,7 +3832,7 @@ static int sweep_root(const struct cordon_sweep *session, const char *top, bool 
 		    "cordon: the record of what was in %s (%lld MiB) could not be read: what lies "
 		    "below a directory this session changed is judged as made",
 		    top, (long long)(w.cache.size >> 20));
-	w.same_ino = same_ino(w.root);
+	w.same_ino = cordon_fs_same_ino(w.root);
 	int e = walk(&w);
 	for (int again = 0; e >= 0 && w.disturbed && again < WALKS_MAX - 1; again++) {
 		walk_reset(&w);

@@ -54,13 +54,13 @@ bool cordon_fs_fine_times(const char *path)
 	       (sx.stx_mask & STATX_CTIME) && sx.stx_ctime.tv_nsec != 0;
 }
 
-bool cordon_fs_multigrain(const char *path)
+/* Whether FS is one of Linux's own disk or memory file systems: ext4,
+ * XFS, btrfs, tmpfs (multigrain from 6.13; each entry listed with its
+ * stat inode). */
+static bool native_fs(const struct statfs *fs)
 {
-	struct statfs fs;
-	if (statfs(path, &fs) < 0)
-		return false;
-	switch ((unsigned long)fs.f_type) {
-	case 0xEF53UL:     /* ext4 */
+	switch ((unsigned long)fs->f_type) {
+	case 0xEF53UL:     /* ext2, ext3, ext4 */
 	case 0x58465342UL: /* XFS */
 	case 0x9123683EUL: /* btrfs */
 	case 0x01021994UL: /* tmpfs */
@@ -68,6 +68,18 @@ bool cordon_fs_multigrain(const char *path)
 	default:
 		return false;
 	}
+}
+
+bool cordon_fs_multigrain(const char *path)
+{
+	struct statfs fs;
+	return statfs(path, &fs) == 0 && native_fs(&fs);
+}
+
+bool cordon_fs_same_ino(int fd)
+{
+	struct statfs fs;
+	return fstatfs(fd, &fs) == 0 && native_fs(&fs);
 }
 
 bool cordon_fs_stamp_now(const char *dir, struct timespec *t)
