@@ -111,6 +111,9 @@ static const char *const harmless[] = {"core.repositoryformatversion",
 				       "diff.algorithm",
 				       "log.date",
 				       "log.decorate",
+				       "rerere.enabled",
+				       "rerere.autoupdate",
+				       "core.fsmonitorhookversion",
 				       NULL};
 
 static bool is_harmless(const char *section, bool sub, const char *key)
@@ -262,6 +265,27 @@ void cordon_git_entries_free(struct cordon_git_entries *e)
 {
 	cordon_strv_free(&e->v);
 	e->whole = false;
+}
+
+static bool config_value(const char *s, char *out, size_t size);
+
+/* KEY's value after "=" at S switches it off, as git reads a boolean
+ * (git_parse_maybe_bool: false, no, off, an empty one, a number that is
+ * 0): core.fsmonitor = false is what a user sets to keep git from
+ * running one (round 30b N5: a clone with it was moved aside). A value
+ * cordon cannot read is not. */
+static bool switched_off(const char *s)
+{
+	char v[64];
+	if (*s != '=' || !config_value(s + 1, v, sizeof(v)))
+		return false;
+	if (!v[0] || strcasecmp(v, "false") == 0 || strcasecmp(v, "no") == 0 ||
+	    strcasecmp(v, "off") == 0)
+		return true;
+	char *end;
+	errno = 0;
+	long n = strtol(v, &end, 10);
+	return end != v && !*end && errno == 0 && n == 0;
 }
 
 /* The value after "=" at S, on one line, as git reads it (quotes taken
@@ -486,10 +510,11 @@ static bool scan(const char *config, const struct cordon_git_entries *known,
 			bad = true;
 		if (bad)
 			continue;
+		bool core = !sub && strcasecmp(section, "core") == 0;
 		bool risky = !is_harmless(section, sub, key) &&
-			     !(!sub && strcasecmp(section, "core") == 0 &&
-			       strcasecmp(key, "worktree") == 0 && *s == '=' &&
-			       worktree_of_its_own(config, s + 1));
+			     !(core && strcasecmp(key, "worktree") == 0 && *s == '=' &&
+			       worktree_of_its_own(config, s + 1)) &&
+			     !(core && strcasecmp(key, "fsmonitor") == 0 && switched_off(s));
 		/* A remote's URL: a program git would look for on PATH (one
 		 * the user set up stays theirs, as any setting), or a
 		 * repository here whose hooks git push runs (judged by

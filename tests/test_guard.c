@@ -636,6 +636,17 @@ Test(guard, git_config_reader_fails_closed)
 		{"[branch \"m\"]\n\tremote = origin\n\tpushremote = .\n", ""},
 		{"[branch \"m\"]\n\tremote = x::y\n", "branch.*.remote (a remote helper)"},
 		{"[remote \"o\"]\n\turl = \"a\\q\"\n", "remote.*.url (a value cordon cannot read)"},
+		/* Switched off, as git reads a boolean (round 30b N5); on, or a
+		 * path, it runs something. */
+		{"[core]\n\tfsmonitor = false\n\tfsmonitorHookVersion = 2\n", ""},
+		{"[core]\n\tfsmonitor = \"No\" # x\n", ""},
+		{"[core]\n\tfsmonitor = 0\n[core]\n\tfsmonitor =\n", ""},
+		{"[core]\n\tfsmonitor = OFF\n[rerere]\n\tenabled = true\n", ""},
+		{"[core]\n\tfsmonitor = false x\n", "core.fsmonitor"},
+		{"[core]\n\tfsmonitor = 0x\n", "core.fsmonitor"},
+		{"[core]\n\tfsmonitor\n", "core.fsmonitor"},
+		{"[core]\n\tfsmonitor = true\n", "core.fsmonitor"},
+		{"[core \"x\"]\n\tfsmonitor = false\n", "core.*.fsmonitor"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char *f = write_file(dir, "config", cases[i].text);
