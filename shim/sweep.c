@@ -15,8 +15,10 @@
 #include <signal.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cordon/guard.h"
@@ -532,6 +534,17 @@ static void hold(struct cordon_sweep *s, const char *path, char kind)
 static const char *const editors[] = {".exrc",   "_exrc",     ".vimrc", "_vimrc",
 				      ".nvimrc", ".nvim.lua", NULL};
 
+/* NAME (N bytes) is a name of two judged below a top: one whose first
+ * is not a repository's (its own judge has .git/hooks, .hg/hgrc). */
+static bool local_pair(const char *name, size_t n)
+{
+	const char *slash = memchr(name, '/', n);
+	return slash && slash > name && slash + 1 < name + n &&
+	       !memchr(slash + 1, '/', (size_t)(name + n - slash - 1)) &&
+	       !((slash - name == 4 && strncasecmp(name, ".git", 4) == 0) ||
+		 (slash - name == 3 && strncasecmp(name, ".hg", 3) == 0));
+}
+
 static int add_local(struct cordon_sweep *s, const struct cordon_guard *g)
 {
 	const char *path = g->path;
@@ -541,10 +554,17 @@ static int add_local(struct cordon_sweep *s, const struct cordon_guard *g)
 	bool local = strncmp(g->source, "protected_paths", 15) == 0;
 	for (size_t i = 0; !local && editors[i]; i++)
 		local = strcmp(slash + 1, editors[i]) == 0;
-	for (size_t k = 0; local && k < s->n_own; k++)
-		if (strlen(s->roots.v[k]) == (size_t)(slash - path) &&
-		    strncmp(s->roots.v[k], path, (size_t)(slash - path)) == 0)
+	for (size_t k = 0; local && k < s->n_own; k++) {
+		const char *root = s->roots.v[k];
+		size_t rn = strlen(root);
+		if (rn == (size_t)(slash - path) && strncmp(root, path, rn) == 0)
 			return cordon_strv_push_new(&s->local, slash + 1);
+		/* (mise/config.toml: judged where its directory lies below
+		 * the top, is_local.) */
+		if (strncmp(root, path, rn) == 0 && path[rn] == '/' &&
+		    local_pair(path + rn + 1, strlen(path + rn + 1)))
+			return cordon_strv_push_new(&s->local, path + rn + 1);
+	}
 	return 0;
 }
 
@@ -559,9 +579,11 @@ static int add_shared_local(struct cordon_sweep *s)
 		e = cordon_strv_push_new(&s->shared_local, editors[i]);
 	for (size_t i = 0; e >= 0 && cordon_default_protected[i]; i++) {
 		const char *name = cordon_default_protected[i];
-		size_t n = strcspn(name, "/");
-		if (name[n] == '\0' || name[n + 1] == '\0') {
-			cleanup_free char *top = strndup(name, n);
+		size_t n = strcspn(name, "/"), len = strlen(name);
+		if (len && name[len - 1] == '/')
+			len--;
+		if (n >= len || local_pair(name, len)) {
+			cleanup_free char *top = strndup(name, n >= len ? n : len);
 			e = top ? cordon_strv_push_new(&s->shared_local, top) : -ENOMEM;
 		}
 	}
@@ -892,6 +914,7 @@ struct walk {
 	unsigned has;
 	bool fresh;   /* it, or a directory above it, was made or moved in since */
 	bool changed; /* its change time moved since the session started */
+	bool deep;    /* a name of two (is_local) may be in it */
 	char *buf;
 };
 
@@ -1080,6 +1103,38 @@ static bool session_writable(const struct cordon_sweep *s, const char *dir);
 
 /* The levels and entries a local name is read to (look_local), and what
  * a link to a directory the session could write leads to (holds_local). */
+/* A name of NAMES that is two (mise/config.toml, .config/mise: mise
+ * reads both in every directory from where it runs up, round 30b N4) may
+ * be in the directory REL, its first one being REL's last. */
+static bool deep_in(const struct cordon_strv *names, const char *rel)
+{
+	const char *dir = strrchr(rel, '/');
+	dir = dir ? dir + 1 : rel;
+	size_t dn = strlen(dir);
+	for (size_t i = 0; dn && i < names->n; i++)
+		if (strncmp(names->v[i], dir, dn) == 0 && names->v[i][dn] == '/')
+			return true;
+	return false;
+}
+
+/* NAME, in the directory REL (where a name of two may be: DEEP), is one
+ * of the local NAMES. */
+static bool is_local(const struct cordon_strv *names, const char *rel, bool deep, const char *name)
+{
+	if (cordon_strv_contains(names, name))
+		return true;
+	if (!deep)
+		return false;
+	const char *dir = strrchr(rel, '/');
+	dir = dir ? dir + 1 : rel;
+	size_t dn = strlen(dir);
+	for (size_t i = 0; i < names->n; i++)
+		if (strncmp(names->v[i], dir, dn) == 0 && names->v[i][dn] == '/' &&
+		    strcmp(names->v[i] + dn + 1, name) == 0)
+			return true;
+	return false;
+}
+
 #define LOCAL_DEPTH  8
 #define LOCAL_BUDGET 16384
 
@@ -1089,9 +1144,10 @@ static bool session_writable(const struct cordon_sweep *s, const char *dir);
  * the .exrc four levels down, and 26,854th of 40,000). With SINCE, only
  * one changed since then counts, and one not looked through only where
  * a directory in it changed since (*TOUCHED). */
-static bool holds_local(const struct cordon_strv *names, int fd, int depth, int *budget,
-			const struct timespec *since, bool *touched)
+static bool holds_local(const struct cordon_strv *names, const char *dir, int fd, int depth,
+			int *budget, const struct timespec *since, bool *touched)
 {
+	bool deep = deep_in(names, dir);
 	struct stat st;
 	if (since && fstat(fd, &st) == 0 && after(&CTIME(st), since))
 		*touched = true;
@@ -1109,7 +1165,7 @@ static bool holds_local(const struct cordon_strv *names, int fd, int depth, int 
 			break;
 		}
 		/* (A repository there too: git run in the link's name uses it.) */
-		found = cordon_strv_contains(names, de->d_name) ||
+		found = is_local(names, dir, deep, de->d_name) ||
 			strcasecmp(de->d_name, ".git") == 0 || strcasecmp(de->d_name, ".hg") == 0;
 		if (found && since)
 			found = fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
@@ -1124,7 +1180,8 @@ static bool holds_local(const struct cordon_strv *names, int fd, int depth, int 
 				found = !since || *touched;
 				close(sub);
 			} else if (sub >= 0) {
-				found = holds_local(names, sub, depth - 1, budget, since, touched);
+				found = holds_local(names, de->d_name, sub, depth - 1, budget,
+						    since, touched);
 			}
 		}
 	}
@@ -1193,7 +1250,7 @@ static int visit(const char *name, unsigned char type, unsigned long long ino, v
 		return e < 0 ? e : record(w, REC_HG, (unsigned long long)st.st_ino, w->rel, name);
 	}
 	/* (A directory of them is not walked: judged whole.) */
-	if (!dotgit && w->rel[0] && cordon_strv_contains(w->names, name)) {
+	if (!dotgit && w->rel[0] && is_local(w->names, w->rel, w->deep, name)) {
 		int e = push_joined(w, &w->local, local_above(w), w->rel, name);
 		return e < 0 ? e : record(w, REC_LOCAL, 0, w->rel, name); /* (judge_local) */
 	}
@@ -1396,6 +1453,9 @@ static int list_dir(struct walk *w, const char *rel, char flag)
 	w->rel = rel;
 	w->fd = fd;
 	w->has = 0;
+	/* (Of two names, the first at an own root's top is guarded there, as
+	 * protected_paths: only a shared directory has none.) */
+	w->deep = (w->shared || strchr(rel, '/')) && deep_in(w->names, rel);
 	int e = cordon_fs_list(fd, visit, w, w->buf, BUF_SIZE);
 	close(fd);
 	if (e < 0)
@@ -1519,21 +1579,32 @@ static char cached_kind(const struct walk *w, const char *rel)
 }
 
 /* REL, the inode INO, is a git dir a sweep moved aside (and the last
- * walk still found there), with the change time the move gave it into
- * *MOVED. */
-static bool cached_disarmed(const struct walk *w, const char *rel, unsigned long long ino,
-			    struct timespec *moved)
+ * walk, in C, still found there), with the change time the move gave it
+ * into *MOVED. */
+static bool disarmed_in(const struct cache *c, const char *rel, unsigned long long ino,
+			struct timespec *moved)
 {
-	const char *r = cached(w, rel);
+	const char *r = cache_find(c, rel);
 	if (!r || r[0] != REC_DISARMED || rec_ino(r) != ino)
 		return false;
 	cleanup_free char *key = NULL;
-	if (asprintf(&key, "%s/", rel) < 0 || !(r = cached(w, key)) || r[0] != REC_MOVED)
+	if (asprintf(&key, "%s/", rel) < 0 || !(r = cache_find(c, key)) || r[0] != REC_MOVED)
 		return false;
 	unsigned long long ns = rec_ino(r);
 	moved->tv_sec = (time_t)(ns / 1000000000ULL);
 	moved->tv_nsec = (long)(ns % 1000000000ULL);
 	return true;
+}
+
+/* ... in the record as the session started, or in the one a sweep that
+ * ended since saved (round 30b N5: three sessions ending together each
+ * moved the one before's .git.cordon-disarmed on, to
+ * .git.cordon-disarmed.cordon-disarmed, and blamed themselves; their
+ * sweeps take turns now, sweep_lock). */
+static bool cached_disarmed(const struct walk *w, const char *rel, unsigned long long ino,
+			    struct timespec *moved)
+{
+	return disarmed_in(&w->cache, rel, ino, moved) || disarmed_in(&w->latest, rel, ino, moved);
 }
 
 /* The inode the last walk saw at REL. */
@@ -1560,6 +1631,7 @@ static int reuse(struct walk *w, const char *rel, char kind, const struct stat *
 	if (e < 0 || asprintf(&prefix, "%s%s", rel, rn ? "/" : "") < 0)
 		return -ENOMEM;
 	size_t pn = strlen(prefix);
+	bool deep = (w->shared || strchr(rel, '/')) && deep_in(w->names, rel);
 	for (size_t i = lower_bound(c->recs, c->n, prefix); e >= 0 && i < c->n; i++) {
 		const char *r = c->recs[i], *path = REC_PATH(r);
 		if (strncmp(path, prefix, pn) != 0)
@@ -1584,7 +1656,7 @@ static int reuse(struct walk *w, const char *rel, char kind, const struct stat *
 				e = record(w, REC_HG, rec_ino(r), path, NULL);
 			break;
 		case REC_LOCAL: /* (while its name is one: protected_paths may change) */
-			if (!cordon_strv_contains(w->names, path + pn))
+			if (!is_local(w->names, rel, deep, path + pn))
 				break;
 			e = push_joined(w, &w->local, local_above(w), path, "");
 			if (e >= 0)
@@ -2934,7 +3006,7 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 	 * again, what changed since is. The move set its change time, and
 	 * each name made in it since moves it on. */
 	struct timespec moved_at = {0};
-	bool disarmed = S_ISDIR(st.st_mode) && w->cache.valid &&
+	bool disarmed = S_ISDIR(st.st_mode) &&
 			cached_disarmed(w, rel, (unsigned long long)st.st_ino, &moved_at);
 	/* (Strictly after the move: the plant it moved may bear the very
 	 * same coarse time.) */
@@ -3690,8 +3762,8 @@ static int judge_link(struct walk *w, const char *rel, struct cordon_strv *said)
 	bool laid = after(&CTIME(lst), &w->s->since), touched = false;
 	int budget = LOCAL_BUDGET;
 	int fd = openat(w->root, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 ||
-	    !holds_local(w->names, fd, LOCAL_DEPTH, &budget, laid ? NULL : &w->s->since, &touched))
+	if (fd < 0 || !holds_local(w->names, rel, fd, LOCAL_DEPTH, &budget,
+				   laid ? NULL : &w->s->since, &touched))
 		return 0;
 	char head[320];
 	snprintf(head, sizeof(head),
@@ -3762,8 +3834,45 @@ static void walk_reset(struct walk *w)
 
 /* Walk the root TOP (SHARED: a shared directory), and judge what was
  * found: how many were moved aside. */
+/* Sweeps of the same registry take turns (two sessions ending together
+ * each judged from a record saved before the other's moves): a lock on
+ * the registry's directory, which no session reaches (hidden), waited
+ * for up to SWEEP_LOCK_MS, then gone without (as before). The lock's
+ * descriptor, or -1. */
+#define SWEEP_LOCK_MS 10000
+static int sweep_lock(const char *top)
+{
+	cleanup_free char *record = cordon_sweep_record_path(top);
+	char *slash = record ? strrchr(record, '/') : NULL;
+	if (!slash)
+		return -1;
+	*slash = '\0';
+	int fd = open(record[0] ? record : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	for (int waited = 0; fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) < 0; waited += 10) {
+		if ((errno != EWOULDBLOCK && errno != EINTR) || waited >= SWEEP_LOCK_MS) {
+			close(fd);
+			return -1;
+		}
+		(void)nanosleep(&(struct timespec){.tv_nsec = 10000000L}, NULL);
+	}
+	return fd;
+}
+
+static int sweep_root_locked(const struct cordon_sweep *session, const char *top, bool shared,
+			     bool ended, char *buf, struct cordon_strv *said);
+
 static int sweep_root(const struct cordon_sweep *session, const char *top, bool shared, bool ended,
 		      char *buf, struct cordon_strv *said)
+{
+	int lock = sweep_lock(top);
+	int moved = sweep_root_locked(session, top, shared, ended, buf, said);
+	if (lock >= 0)
+		close(lock); /* (and the lock with it) */
+	return moved;
+}
+
+static int sweep_root_locked(const struct cordon_sweep *session, const char *top, bool shared,
+			     bool ended, char *buf, struct cordon_strv *said)
 {
 	/* Judged from the earliest start of a sweep of TOP that never ended. */
 	struct cordon_sweep from = *session;

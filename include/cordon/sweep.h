@@ -70,7 +70,9 @@ struct cordon_sweep {
 	/* The protected names at a root's top that an editor obeys in any
 	 * directory it starts in (vim's .exrc with its 'exrc' option on): one
 	 * made or changed in a directory below since the start is moved
-	 * aside too. */
+	 * aside too; and those of two names there whose first is not a
+	 * repository's (mise/config.toml, .config/mise: in a directory
+	 * below, where the first lies below the top). */
 	struct cordon_strv local;
 	/* Those judged below a shared directory's top (add_shared_local). */
 	struct cordon_strv shared_local;

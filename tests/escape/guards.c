@@ -9958,3 +9958,187 @@ BOTH_USERS(guards, what_an_envrc_loads_from_dependencies_is_judged, .timeout = 6
 	free(work), free(shared);
 	world_free(&w);
 }
+
+/* The entries of DIR (no . or ..), counted. */
+static int entries_in(const char *dir)
+{
+	DIR *d = opendir(dir);
+	int n = 0;
+	for (struct dirent *de; d && (de = readdir(d));)
+		n += strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0;
+	if (d)
+		closedir(d);
+	return d ? n : -1;
+}
+
+/* Round 30b N5: three sessions in a shared directory ended together,
+ * each having made a repository with a core.fsmonitor there: the first's
+ * sweep moved each aside, and the second's, judging from a record of
+ * before that move, took each .git.cordon-disarmed for one made since and
+ * moved it on (.git.cordon-disarmed.cordon-disarmed, and once more by the
+ * third): nothing ran, but each line blamed the wrong session and named
+ * the wrong path to move back. One that a sweep moved aside since the
+ * session started is judged from that move, and sweeps take turns (the
+ * first here ends alone, the other two together). A
+ * repository the user made outside meanwhile with core.fsmonitor =
+ * false (git's own way to say none) stays. Control: protected_paths []. */
+BOTH_USERS(guards, sessions_ending_together_move_each_plant_once, .timeout = 90)
+{
+	struct world w;
+	char *shared = shared_git_world(&w, who, "gtogether");
+	char *go = fmt("%s/go", shared), *off = fmt("%s/off", shared);
+	const char *tags[] = {"deny", "ctl"};
+	for (int ctl = 0; ctl < 2; ctl++) {
+		if (ctl)
+			free(shared_world(&w, ", \"protected_paths\": []"));
+		struct run_result r =
+			outside(&w, "cd %s && rm -rf c0 c1 c2 off go* ready* out*", shared);
+		run_free(&r);
+		/* (A session that recorded the directory: the three keep that
+		 * record as they start, and judge from it.) */
+		r = sh_in(&w, NULL, "true");
+		run_free(&r);
+		usleep(1100 * 1000);
+		pid_t pids[3];
+		for (int i = 0; i < 3; i++) {
+			char *vars = fmt("S=%s I=%d", shared, i);
+			char *body = plant(
+				&w, tags[ctl], vars,
+				"git init -q \"$S/c$I\" && printf '[core]\\n\\tfsmonitor = \"touch "
+				"%s; false\"\\n' \"$M-c$I\" >> \"$S/c$I/.git/config\"; echo c$I $? > "
+				"\"$S/out$I\"; touch \"$S/ready$I\"; while [ ! -e \"$S/go$I\" ]; do "
+				"sleep 0.05; done\n");
+			char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--",
+					"/bin/sh",  "-c",  body,       NULL};
+			pids[i] = world_spawn(&w, argv, w.proj);
+			free(body), free(vars);
+		}
+		for (int i = 0; i < 3; i++) {
+			char *ready = fmt("%s/ready%d", shared, i);
+			cr_assert(wait_exists(ready, 20000), "%s: session %d did not start",
+				  tags[ctl], i);
+			free(ready);
+		}
+		r = outside(&w, "git init -q %s && git -C %s config core.fsmonitor false", off,
+			    off);
+		cr_assert_eq(r.status, 0, "setup: %s%s", r.out, r.err);
+		run_free(&r);
+		/* The first ends, then the other two together. */
+		for (int i = 0; i < 3; i++) {
+			r = outside(&w, "touch %s%d", go, i);
+			run_free(&r);
+			int st;
+			if (i == 0 || i == 2)
+				for (int k = i == 0 ? 0 : 1; k <= i; k++)
+					cr_assert_eq(waitpid(pids[k], &st, 0), pids[k]);
+		}
+		char *diag = fmt("%s:", tags[ctl]);
+		for (int i = 0; i < 3; i++) {
+			char *out = fmt("%s/out%d", shared, i), *said = slurp(out);
+			char *was = diag;
+			diag = fmt("%s %s", was, said ? said : "(nothing)");
+			char *landed = fmt("c%d 0", i);
+			cr_assert(said && strstr(said, landed), "the plant did not land\n%s", diag);
+			free(was), free(out), free(said), free(landed);
+		}
+		char *judge = fmt("for i in 0 1 2; do (cd %s/c$i && git status); done >/dev/null "
+				  "2>&1; true",
+				  shared);
+		struct run_result v = sh_outside(&w, judge);
+		run_free(&v);
+		free(judge);
+		for (int i = 0; i < 3; i++) {
+			char *c = fmt("%s/c%d", shared, i), *what = fmt("c%d", i);
+			if (ctl) {
+				cr_expect(marked(&w, tags[ctl], what),
+					  "control: git status in %s ran nothing\n%s", c, diag);
+			} else {
+				cr_expect_not(marked(&w, tags[ctl], what),
+					      "git status outside ran the fsmonitor in %s\n%s", c,
+					      diag);
+				cr_expect(present(c, ".git.cordon-disarmed") && entries_in(c) == 1,
+					  "%s: not moved aside once, to .git.cordon-disarmed (%d "
+					  "entries; moved on: %d)\n%s",
+					  c, entries_in(c),
+					  present(c, ".git.cordon-disarmed.cordon-disarmed"), diag);
+			}
+			free(c), free(what);
+		}
+		cr_expect(present(off, ".git") && !present(off, ".git.cordon-disarmed"),
+			  "a repository the user made with core.fsmonitor = false was moved\n%s",
+			  diag);
+		free(diag);
+	}
+	struct run_result r = outside(&w, "cd %s && rm -rf c0 c1 c2 off go* ready* out*", shared);
+	run_free(&r);
+	free(go), free(off), free(shared);
+	world_free(&w);
+}
+
+/* Round 30b N4: mise reads mise/config.toml and .config/mise/config.toml
+ * in every directory from where it runs up (its hooks and tasks run at
+ * each cd there); below a top, where protected_paths do not reach, only
+ * names of one were judged, so both stayed, unsaid, in a directory of the
+ * project's and one of a shared directory. A name of two is judged where
+ * its first lies below the top (in the project, one level down: the top
+ * ones are protected_paths). mise is not installed here: judged by where
+ * the files are. What the user had there stays. Control:
+ * protected_paths []. */
+BOTH_USERS(guards, mise_s_configs_of_two_names_below_a_top_are_judged, .timeout = 60)
+{
+	struct world w;
+	char *shared = shared_git_world(&w, who, "gmise");
+	char *mx = fmt("%s/mx", shared), *sub = fmt("%s/sub", w.proj);
+	char *mine = fmt("%s/mine", shared);
+	static const char *const made[] = {"mise/config.toml", ".config/mise/config.toml"};
+	const char *dirs[] = {mx, sub};
+	const char *tags[] = {"deny", "ctl"};
+	for (int ctl = 0; ctl < 2; ctl++) {
+		if (ctl)
+			free(shared_world(&w, ", \"protected_paths\": []"));
+		struct run_result r =
+			outside(&w,
+				"rm -rf %s %s %s && mkdir -p %s %s %s/mise && echo '[env]' > "
+				"%s/mise/config.toml",
+				mx, sub, mine, mx, sub, mine, mine);
+		cr_assert_eq(r.status, 0, "setup: %s%s", r.out, r.err);
+		run_free(&r);
+		char *vars = fmt("S=%s P=%s", shared, w.proj);
+		char *script = plant(
+			&w, tags[ctl], vars,
+			"for d in \"$S/mx\" \"$P/sub\"; do mkdir -p \"$d/mise\" \"$d/.config/mise\" && "
+			"printf '[hooks]\\nenter = \"touch %s\"\\n' \"$M-mise\" | tee "
+			"\"$d/mise/config.toml\" > \"$d/.config/mise/config.toml\"; echo made $?; "
+			"done\n");
+		free(vars);
+		r = sh_in(&w, NULL, "%s", script);
+		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
+		cr_assert(strstr(r.out, "made 0\nmade 0"), "the plants did not land\n%s", diag);
+		for (size_t d = 0; d < 2; d++)
+			for (size_t k = 0; k < 2; k++) {
+				char *file = fmt("%s/%s", dirs[d], made[k]);
+				bool there = access(file, F_OK) == 0;
+				if (ctl)
+					cr_expect(there, "control: %s is gone\n%s", file, diag);
+				else
+					cr_expect(!there && strstr(r.err, dirs[d]),
+						  "%s stayed, or was not said\n%s", file, diag);
+				free(file);
+			}
+		if (!ctl) {
+			char *aside = fmt("%s/.config/mise.cordon-disarmed/config.toml", mx);
+			cr_expect(present(mx, "mise/config.toml.cordon-disarmed") &&
+					  access(aside, F_OK) == 0,
+				  "not moved aside where the line says\n%s", diag);
+			free(aside);
+		}
+		cr_expect(present(mine, "mise/config.toml") && !strstr(r.err, mine),
+			  "the user's own mise config was moved or named\n%s", diag);
+		run_free(&r);
+		free(diag), free(script);
+	}
+	struct run_result r = outside(&w, "rm -rf %s %s %s", mx, sub, mine);
+	run_free(&r);
+	free(mx), free(sub), free(mine), free(shared);
+	world_free(&w);
+}
