@@ -1310,9 +1310,13 @@ static int shut(struct walk *w, const char *rel, int e)
 	 * the session, run as this one, could neither list it nor write in
 	 * it. (One it may write, a drop directory of mode 1733, is said:
 	 * the session could make a directory of its own there, which no walk
-	 * reaches: round 30 F4.) */
-	struct stat st;
-	if (w->shared && (lstat(full, &st) < 0 || st.st_uid != geteuid()) && access(full, W_OK) < 0)
+	 * reaches: round 30 F4; and only when something was made, moved or
+	 * removed in it since the start: root's in /tmp was named at the end
+	 * of every session of every user, round 30b N5. What changed further
+	 * down in a directory the user made there before is not seen.) */
+	struct stat st = {0};
+	if (w->shared && (lstat(full, &st) < 0 || st.st_uid != geteuid()) &&
+	    (access(full, W_OK) < 0 || !after(&CTIME(st), &w->s->since)))
 		return 0;
 	return w->n_shut++ < 3 ? cordon_strv_push(&w->shut, rel[0] ? rel : ".") : 0;
 }
@@ -2915,6 +2919,60 @@ static int disarm_to(const struct cordon_sweep *s, const char *path, const char 
 	return disarm_said(s, path, head, why, "review it, then move it back", said, moved, size);
 }
 
+/* Whether this process (the session's user, as the session ran) could
+ * write NAME in the directory DIR, or anything below it, within DEPTH
+ * levels and *BUDGET entries (past them: it could): its own, or writable
+ * (where a link leads, followed). */
+static bool could_write_in(int dir, const char *name, int depth, int *budget)
+{
+	struct stat st;
+	if ((*budget)-- <= 0 || fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    st.st_uid == geteuid() || faccessat(dir, name, W_OK, AT_EACCESS) == 0)
+		return true;
+	if (S_ISLNK(st.st_mode) && fstatat(dir, name, &st, 0) == 0 && st.st_uid == geteuid())
+		return true;
+	if (!S_ISDIR(st.st_mode))
+		return false;
+	int fd = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return errno != EACCES; /* (one it cannot list, it could not write in either) */
+	}
+	bool can = depth <= 0;
+	for (struct dirent *de; !can && (de = readdir(d));)
+		can = !cordon_dot_or_dotdot(de->d_name) &&
+		      could_write_in(dirfd(d), de->d_name, depth - 1, budget);
+	closedir(d);
+	return can;
+}
+
+/* PATH, that a move aside was refused (ERR), is another user's that the
+ * session, run as an ordinary user, could neither have put there (its
+ * directory is not writable) nor written in: someone else changed it
+ * while the session ran (round 30b N5: root's repository in /tmp, named
+ * at the end of an ordinary user's session as what it changed). */
+static bool not_the_session_s(const char *path, int err)
+{
+	if ((err != -EACCES && err != -EPERM) || geteuid() == 0)
+		return false;
+	char parent[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	if (!slash || (size_t)(slash - path) >= sizeof(parent))
+		return false;
+	snprintf(parent, sizeof(parent), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	int dir = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int budget = 4096;
+	struct stat st;
+	bool theirs = dir >= 0 && fstat(dir, &st) == 0 && st.st_uid != geteuid() &&
+		      faccessat(dir, ".", W_OK, AT_EACCESS) < 0 &&
+		      !could_write_in(dir, slash + 1, 8, &budget);
+	if (dir >= 0)
+		close(dir);
+	return theirs;
+}
+
 static int disarm_said(const struct cordon_sweep *s, const char *path, const char *head,
 		       const char *why, const char *tail, struct cordon_strv *said, char *moved,
 		       size_t size)
@@ -2947,6 +3005,8 @@ static int disarm_said(const struct cordon_sweep *s, const char *path, const cha
 	}
 	if (e == -ENOENT)
 		return 0; /* gone meanwhile (another session's watch moved it) */
+	if (e < 0 && not_the_session_s(path, e))
+		return 0;
 	if (e < 0) {
 		say(said,
 		    "cordon: %s %s, %s, and cordon could not move it aside (%s): review it before "
