@@ -906,6 +906,8 @@ struct walk {
 	} * opened;
 	size_t n_opened, opened_cap;
 	size_t n_unopened;              /* past OPENED_MAX */
+	size_t n_deep;                  /* entries too deep to judge (push_headed) */
+	char *deep_at;                  /* the directory the first lay in */
 	struct cordon_strv memo;        /* see struct judge */
 	unsigned long long local_bytes; /* what judge_local has read (look_local) */
 	/* The directory being listed. */
@@ -953,16 +955,22 @@ static char *rel_joined(const char *head, size_t hn, const char *rel, const char
 
 /* HEAD (HN bytes) and REL/NAME, pushed to V; left out where the path
  * would be too long to use (push_joined). */
-static int push_headed(const struct walk *w, struct cordon_strv *v, const char *head, size_t hn,
+static int push_headed(struct walk *w, struct cordon_strv *v, const char *head, size_t hn,
 		       const char *rel, const char *name)
 {
 	/* (The head's first byte stands for the slash after the root.) */
-	if (strlen(w->top) + 1 + strlen(rel) + (rel[0] && name[0]) + strlen(name) >= PATH_MAX)
+	if (strlen(w->top) + 1 + strlen(rel) + (rel[0] && name[0]) + strlen(name) >= PATH_MAX) {
+		/* Found in a directory that changed since the start (round 30
+		 * F2: a .exrc in a directory whose path is 4,090 bytes long,
+		 * which vim started there reads by its name): said, once. */
+		if (rel == w->rel && (w->changed || w->fresh) && w->n_deep++ == 0)
+			w->deep_at = strdup(rel);
 		return 0;
+	}
 	return cordon_strv_push_take(v, rel_joined(head, hn, rel, name, false));
 }
 
-static int push_joined(const struct walk *w, struct cordon_strv *v, char flag, const char *rel,
+static int push_joined(struct walk *w, struct cordon_strv *v, char flag, const char *rel,
 		       const char *name)
 {
 	return push_headed(w, v, &flag, 1, rel, name);
@@ -4051,6 +4059,16 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 		    top, w.shut.v[i]);
 	if (w.n_shut > w.shut.n)
 		say(said, "cordon: ... and %zu more directories in %s", w.n_shut - w.shut.n, top);
+	if (w.n_deep) {
+		char shown[160];
+		cordon_printable(w.deep_at ? w.deep_at : "", 120, shown, sizeof(shown));
+		say(said,
+		    "cordon: what directories of %s that changed while this session ran hold "
+		    "reaches past the longest path cordon can judge (%d bytes; %zu %s, the first "
+		    "in %s/%s...): review it before you use git, vim or direnv there",
+		    top, PATH_MAX, w.n_deep, w.n_deep == 1 ? "entry" : "entries", top, shown);
+	}
+	free(w.deep_at);
 	if (w.n_unopened)
 		say(said,
 		    "cordon: %zu more directories of yours in %s were unreadable (past the %d "

@@ -10203,3 +10203,49 @@ Test(guards, what_another_user_changed_meanwhile_is_not_said, .timeout = 60)
 	free(ready), free(go), free(shared), free(script);
 	world_free(&w);
 }
+
+/* Round 30 F2: a .exrc in a directory whose path is 4,090 bytes long
+ * (vim started there reads it by its name) lay past the longest path the
+ * sweep judges, and was left unsaid. Found in a directory that changed
+ * while the session ran, it is said (not moved: cordon moves by path);
+ * the next session, which changed nothing there, says nothing. Control:
+ * protected_paths [] (no sweep). */
+BOTH_USERS(guards, what_lies_past_the_longest_path_is_said, .timeout = 60)
+{
+	struct world w;
+	char *shared = shared_git_world(&w, who, "gdeep");
+	const char *tags[] = {"deny", "ctl"};
+	for (int ctl = 0; ctl < 2; ctl++) {
+		if (ctl)
+			free(shared_world(&w, ", \"protected_paths\": []"));
+		struct run_result r = outside(&w, "rm -rf %s/deep", shared);
+		run_free(&r);
+		char *vars = fmt("S=%s", shared);
+		char *script = plant(
+			&w, tags[ctl], vars,
+			"a=$(printf '%0200d' 0); cd \"$S\" && mkdir deep && cd deep || exit 1\n"
+			"while [ $((${#PWD} + 202)) -lt 4090 ]; do mkdir $a && cd $a || exit 1; done\n"
+			"b=$(printf \"%0$((4090 - ${#PWD} - 1))d\" 0); mkdir $b && cd $b || exit 1\n"
+			"echo \"call writefile([], '$M-deep')\" > .exrc; echo deep $? ${#PWD}\n");
+		free(vars);
+		r = sh_in(&w, NULL, "%s", script);
+		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
+		cr_assert(strstr(r.out, "deep 0 4090"), "the plant did not land\n%s", diag);
+		bool said = strstr(r.err, "past the longest path") && strstr(r.err, shared);
+		if (ctl)
+			cr_expect_not(said, "control: said with no sweep\n%s", diag);
+		else
+			cr_expect(said, "the .exrc past PATH_MAX was not said\n%s", diag);
+		run_free(&r);
+		r = sh_in(&w, NULL, "true");
+		cr_expect_not(strstr(r.err, "past the longest path"),
+			      "said again by a session that changed nothing there\n%s%s", r.out,
+			      r.err);
+		run_free(&r);
+		free(diag), free(script);
+	}
+	struct run_result r = outside(&w, "rm -rf %s/deep", shared);
+	run_free(&r);
+	free(shared);
+	world_free(&w);
+}
