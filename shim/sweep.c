@@ -893,6 +893,12 @@ struct walk {
 	 * directories in a loop hid the user's repository from the walk,
 	 * round 30b N1): walked again, and past that, not taken as done. */
 	bool disturbed;
+	/* A directory listed changed while the walk went (its change time
+	 * not before BEGAN, the coarse clock's: a change stamped in the tick
+	 * the walk began in bears that tick): what was moved out of it may
+	 * have gone into one listed before (catch_up). */
+	bool stirred;
+	struct timespec began;
 	bool same_ino;                 /* the file system's d_ino is its st_ino */
 	unsigned long long listed_ino; /* the directory being listed's, as its parent listed it */
 	/* Directories made readable to be walked: each held by a descriptor
@@ -1440,6 +1446,7 @@ static int list_dir(struct walk *w, const char *rel, char flag)
 		w->disturbed = true;
 	w->fresh = rel[0] && (flag == ABOVE_NEW || arrived(w, rel, &st, flag));
 	w->changed = after(&CTIME(st), &w->s->since);
+	w->stirred = w->stirred || after(&CTIME(st), &w->began);
 	/* Unchanged since the last walk read it (its change time is older
 	 * than that walk's start): it holds the same names, so the last
 	 * walk's record of it stands. */
@@ -2030,9 +2037,10 @@ static const struct cordon_git_entries *had_at(const struct cordon_sweep *s, con
 /* Every git dir and .git entry beneath the root, into W->found: no link
  * is followed, and no .git is walked but its modules/ and worktrees/ (the
  * git dirs git keeps there), the project's own .git's too. */
-static int walk(struct walk *w)
+/* The directories to do, listed. */
+static int walk_todo(struct walk *w)
 {
-	int e = push_todo(w, ABOVE_OLD, "", "", 0);
+	int e = 0;
 	while (e >= 0 && w->todo.n > 0) {
 		char *entry = w->todo.v[--w->todo.n];
 		w->todo.v[w->todo.n] = NULL;
@@ -2041,6 +2049,101 @@ static int walk(struct walk *w)
 		free(entry);
 	}
 	return e;
+}
+
+/* Each directory the walk has recorded, when it changed after the walk
+ * began, is listed again, and what is in it that the walk has not
+ * recorded is visited as the walk would have: a directory moved, while
+ * the walk went, from where it had not been into one it had listed (a
+ * rename timed by an inotify watch: round 30b N1's other form) was
+ * missed, as if deleted, and its plant hidden for good. Nothing to do
+ * where nothing listed changed meanwhile (walk.stirred); past CATCH_UPS
+ * passes that each found more, the walk is disturbed. */
+#define CATCH_UPS 3
+
+struct catch_up {
+	struct walk *w;
+	size_t n;  /* the walk's records, sorted, looked up in */
+	int found; /* what was visited */
+};
+
+static int visit(const char *name, unsigned char type, unsigned long long ino, void *arg);
+
+static int catch_visit(const char *name, unsigned char type, unsigned long long ino, void *arg)
+{
+	struct catch_up *c = arg;
+	struct walk *w = c->w;
+	if (cordon_dot_or_dotdot(name))
+		return 0;
+	cleanup_free char *key = rel_joined("", 0, w->rel, name, false);
+	if (!key)
+		return -ENOMEM;
+	const char *const *recs = (const char *const *)w->recs.v;
+	size_t i = lower_bound(recs, c->n, key);
+	if (i < c->n && strcmp(REC_PATH(recs[i]), key) == 0)
+		return 0;
+	size_t before = w->todo.n + w->found.n + w->local.n + w->hg.n + w->links.n;
+	int e = visit(name, type, ino, w);
+	c->found += e >= 0 && w->todo.n + w->found.n + w->local.n + w->hg.n + w->links.n > before;
+	return e;
+}
+
+static int catch_up(struct walk *w)
+{
+	for (int pass = 0; w->stirred && !w->disturbed; pass++) {
+		if (pass == CATCH_UPS) {
+			w->disturbed = true;
+			return 0;
+		}
+		sort_records(w->recs.v, w->recs.n);
+		struct catch_up c = {.w = w, .n = w->recs.n};
+		for (size_t i = 0; i < c.n; i++) {
+			const char *r = w->recs.v[i], *rel = REC_PATH(r);
+			struct stat st;
+			/* (In a .git, only what git keeps is walked.) */
+			if ((r[0] != REC_DIR && r[0] != REC_GIT_DIR && r[0] != REC_DISARMED) ||
+			    in_dotgit(rel) ||
+			    fstatat(w->root, rel[0] ? rel : ".", &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+			    !S_ISDIR(st.st_mode) || !after(&CTIME(st), &w->began))
+				continue;
+			int fd = cordon_fs_open_beneath(w->root, rel);
+			if (fd < 0)
+				continue;
+			w->rel = rel;
+			w->fd = fd;
+			w->has = 0;
+			w->fresh = rel[0] && arrived(w, rel, &st, ABOVE_CHANGED);
+			w->changed = true;
+			w->deep = (w->shared || strchr(rel, '/')) && deep_in(w->names, rel);
+			int e = cordon_fs_list(fd, catch_visit, &c, w->buf, BUF_SIZE);
+			close(fd);
+			if (e == -ENOMEM)
+				return e;
+		}
+		if (!c.found)
+			return 0;
+		w->stirred = false;
+		int e = walk_todo(w);
+		if (e < 0)
+			return e;
+		w->stirred = true; /* (once more: nothing else came meanwhile) */
+	}
+	return 0;
+}
+
+static int walk(struct walk *w)
+{
+#ifdef CLOCK_REALTIME_COARSE
+	/* (The clock the file system's coarse times come from: a change
+	 * after this is never dated before it.) */
+	clock_gettime(CLOCK_REALTIME_COARSE, &w->began);
+#else
+	clock_gettime(CLOCK_REALTIME, &w->began);
+#endif
+	int e = push_todo(w, ABOVE_OLD, "", "", 0);
+	if (e >= 0)
+		e = walk_todo(w);
+	return e < 0 ? e : catch_up(w);
 }
 
 /* ---- judging what was found ---- */
@@ -3898,6 +4001,7 @@ static void walk_reset(struct walk *w)
 	w->n_shut = 0;
 	w->n_unopened = 0;
 	w->disturbed = false;
+	w->stirred = false;
 }
 
 /* Walk the root TOP (SHARED: a shared directory), and judge what was

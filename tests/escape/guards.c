@@ -10249,3 +10249,104 @@ BOTH_USERS(guards, what_lies_past_the_longest_path_is_said, .timeout = 60)
 	free(shared);
 	world_free(&w);
 }
+
+/* Once READY exists, the first of A and B the sweep lists (a close of it,
+ * or of a directory in it) gets the other's plant, NAME, moved in (as
+ * NAME-moved) before the walk reaches the other: the racer of round 30b
+ * N1's other form, timed by an inotify watch. Exits 0 once moved. */
+static void timed_mover(const char *a, const char *b, const char *ready, const char *const name[2])
+{
+	while (access(ready, F_OK) < 0)
+		usleep(1000);
+	int in = inotify_init1(IN_CLOEXEC);
+	int wa = inotify_add_watch(in, a, IN_CLOSE_NOWRITE | IN_OPEN);
+	int wb = inotify_add_watch(in, b, IN_CLOSE_NOWRITE | IN_OPEN);
+	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	struct pollfd p = {.fd = in, .events = POLLIN};
+	if (in < 0 || wa < 0 || wb < 0)
+		_exit(1);
+	/* (No walk, in the control: moved all the same, a while after.) */
+	bool seen = poll(&p, 1, 5000) == 1 && read(in, buf, sizeof(buf)) > 0;
+	const struct inotify_event *ev = (const void *)buf;
+	bool first_a = !seen || ev->wd == wa;
+	char *from = fmt("%s/%s", first_a ? b : a, name[first_a ? 1 : 0]);
+	char *to = fmt("%s/%s-moved", first_a ? a : b, name[first_a ? 1 : 0]);
+	_exit(rename(from, to) < 0 ? 2 : seen ? 0 : 3);
+}
+
+/* Round 30b N1's other form: while a session's end walked the shared
+ * directory, a second session, told by an inotify watch which of two
+ * directories the walk had listed first, moved a repository it planted
+ * from the other, not yet walked, into it: the walk found nothing
+ * missing (the directory it came from was listed after the move), so
+ * the plant, in a directory it had listed, was never seen, and its times
+ * were older than any later session's start. A directory listed after
+ * the walk began that changed since has those the walk listed before
+ * looked at again, where they changed too (catch_up): the moved
+ * repository is judged. Control: protected_paths []. */
+BOTH_USERS(guards, a_repository_moved_into_a_walked_directory_is_judged, .timeout = 90)
+{
+	struct world w;
+	char *shared = shared_git_world(&w, who, "gtimed");
+	char *a = fmt("%s/A", shared), *b = fmt("%s/B", shared), *ready = fmt("%s/ready", shared);
+	static const char *const names[2] = {"za", "zb"};
+	const char *tags[] = {"deny", "ctl"};
+	for (int ctl = 0; ctl < 2; ctl++) {
+		if (ctl)
+			free(shared_world(&w, ", \"protected_paths\": []"));
+		unlink(ready);
+		struct run_result r = outside(&w, "rm -rf %s %s", a, b);
+		run_free(&r);
+		pid_t mover = fork();
+		cr_assert(mover >= 0);
+		if (mover == 0)
+			timed_mover(a, b, ready, names);
+		char *vars = fmt("S=%s R=%s", shared, ready);
+		/* (Many directories in each: the walk is a while in the first
+		 * it lists, long enough for the mover.) */
+		char *script = plant(
+			&w, tags[ctl], vars,
+			"for d in A B; do mkdir -p \"$S/$d\" && (cd \"$S/$d\" && mkdir $(seq 300)) || "
+			"exit 1; done\n"
+			"for z in A/za B/zb; do git init -q \"$S/$z\" && printf '[core]\\n\\tfsmonitor "
+			"= \"touch %s; false\"\\n' \"$M-${z#*/}\" >> \"$S/$z/.git/config\"; echo $z $?; "
+			"done\n"
+			"touch \"$R\"; sleep 0.5\n");
+		free(vars);
+		r = sh_in(&w, NULL, "%s", script);
+		int st;
+		cr_assert_eq(waitpid(mover, &st, 0), mover);
+		int moved = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+		char *diag =
+			fmt("%s (%d, mover %d): %s%s", tags[ctl], r.status, moved, r.out, r.err);
+		cr_assert(strstr(r.out, "A/za 0") && strstr(r.out, "B/zb 0"),
+			  "the plants did not land\n%s", diag);
+		cr_assert(moved == 0 || (ctl && moved == 3),
+			  "the mover did not move as the walk went\n%s", diag);
+		run_free(&r);
+		/* A later session, as any the user starts. */
+		r = sh_in(&w, NULL, "true");
+		run_free(&r);
+		char *judge = fmt("for z in %s/z* %s/z*; do [ -d \"$z\" ] && (cd \"$z\" && git "
+				  "status); done >/dev/null 2>&1; true",
+				  a, b);
+		struct run_result v = sh_outside(&w, judge);
+		run_free(&v);
+		free(judge);
+		if (ctl)
+			cr_expect(marked(&w, tags[ctl], "za") && marked(&w, tags[ctl], "zb"),
+				  "control: git status outside ran nothing\n%s", diag);
+		else
+			cr_expect_not(
+				marked(&w, tags[ctl], "za") || marked(&w, tags[ctl], "zb"),
+				"git status outside ran the fsmonitor of the repository moved "
+				"while the walk went (za %d zb %d)\n%s",
+				marked(&w, tags[ctl], "za"), marked(&w, tags[ctl], "zb"), diag);
+		free(diag), free(script);
+	}
+	struct run_result r = outside(&w, "rm -rf %s %s", a, b);
+	run_free(&r);
+	unlink(ready);
+	free(a), free(b), free(ready), free(shared);
+	world_free(&w);
+}
