@@ -277,7 +277,12 @@ static bool config_value(const char *s, char *out, size_t size);
 static bool switched_off(const char *s)
 {
 	char v[64];
-	if (*s != '=' || !config_value(s + 1, v, sizeof(v)))
+	/* (git's blanks are space, tab and CR: a vertical tab or form feed
+	 * it keeps in the value, which names a program then, looked for on
+	 * PATH, where config_value drops it: round 31 F1.) */
+	size_t len = strcspn(s, "\n");
+	if (*s != '=' || memchr(s, '\v', len) || memchr(s, '\f', len) ||
+	    !config_value(s + 1, v, sizeof(v)))
 		return false;
 	if (!v[0] || strcasecmp(v, "false") == 0 || strcasecmp(v, "no") == 0 ||
 	    strcasecmp(v, "off") == 0)

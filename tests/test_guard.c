@@ -646,6 +646,10 @@ Test(guard, git_config_reader_fails_closed)
 		{"[core]\n\tfsmonitor = 0x\n", "core.fsmonitor"},
 		{"[core]\n\tfsmonitor\n", "core.fsmonitor"},
 		{"[core]\n\tfsmonitor = true\n", "core.fsmonitor"},
+		/* (git keeps a vertical tab or a form feed: a program's name.) */
+		{"[core]\n\tfsmonitor = \v\n", "core.fsmonitor"},
+		{"[core]\n\tfsmonitor = false\v\n", "core.fsmonitor"},
+		{"[core]\n\tfsmonitor = \fno\n", "core.fsmonitor"},
 		{"[core \"x\"]\n\tfsmonitor = false\n", "core.*.fsmonitor"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
