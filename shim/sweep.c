@@ -1324,13 +1324,11 @@ static int shut(struct walk *w, const char *rel, int e)
 	 * the session, run as this one, could neither list it nor write in
 	 * it. (One it may write, a drop directory of mode 1733, is said:
 	 * the session could make a directory of its own there, which no walk
-	 * reaches: round 30 F4; and only when something was made, moved or
-	 * removed in it since the start: root's in /tmp was named at the end
-	 * of every session of every user, round 30b N5. What changed further
-	 * down in a directory the user made there before is not seen.) */
-	struct stat st = {0};
-	if (w->shared && (lstat(full, &st) < 0 || st.st_uid != geteuid()) &&
-	    (access(full, W_OK) < 0 || !after(&CTIME(st), &w->s->since)))
+	 * reaches: round 30 F4; at every session's end, as what changed in
+	 * a directory the user made there before does not show on it: round
+	 * 31 F4.) */
+	struct stat st;
+	if (w->shared && (lstat(full, &st) < 0 || st.st_uid != geteuid()) && access(full, W_OK) < 0)
 		return 0;
 	return w->n_shut++ < 3 ? cordon_strv_push(&w->shut, rel[0] ? rel : ".") : 0;
 }
@@ -3049,7 +3047,10 @@ static bool could_write_in(int dir, const char *name, int depth, int *budget)
 	if (!d) {
 		if (fd >= 0)
 			close(fd);
-		return errno != EACCES; /* (one it cannot list, it could not write in either) */
+		/* (One it cannot list but may enter (0711): a name it knows in
+		 * it, writable, it could write; round 31 F3. One it cannot
+		 * enter, it could not.) */
+		return errno != EACCES || faccessat(dir, name, X_OK, AT_EACCESS) == 0;
 	}
 	bool can = depth <= 0;
 	for (struct dirent *de; !can && (de = readdir(d));)

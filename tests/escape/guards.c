@@ -10146,20 +10146,24 @@ BOTH_USERS(guards, mise_s_configs_of_two_names_below_a_top_are_judged, .timeout 
 /* Round 30b N5: while an ordinary user's session ran, root made a
  * repository with a core.fsmonitor and a .exrc in directories of its own
  * in the shared directory; the session's end named both as what "this
- * session changed", that "cordon could not move aside", and root's drop
- * directory (1733), unchanged, at the end of every session. The session
- * could have written none of them: they are not said. What it could
- * write in a repository of root's (a config left writable to all) still
- * is, with the plant it made there, as before. */
+ * session changed", that "cordon could not move aside". The session
+ * could have written neither: they are not said. What it could write in
+ * a repository of root's (a config left writable to all, also in a .git
+ * it may enter but not list: round 31 F3) still is, and so is root's
+ * drop directory (1733), which holds a directory of the user's made
+ * before the session (round 31 F4: what the session planted there does
+ * not change the drop directory). */
 Test(guards, what_another_user_changed_meanwhile_is_not_said, .timeout = 60)
 {
 	struct who user = {true};
 	struct world w;
 	char *shared = shared_git_world(&w, &user, "gother");
 	char *ready = fmt("%s/ready", shared), *go = fmt("%s/go", shared);
-	char *setup = fmt("cd %s && rm -rf rrepo rdir rdrop wrepo && mkdir rdrop && chmod 1733 "
-			  "rdrop && git init -q wrepo && chmod 0666 wrepo/.git/config",
-			  shared);
+	char *setup = fmt("cd %s && rm -rf rrepo rdir rdrop wrepo r711 && mkdir -p rdrop/mine && "
+			  "chown %d:%d rdrop/mine && chmod 1733 rdrop && git init -q wrepo && "
+			  "chmod 0666 wrepo/.git/config && git init -q r711 && chmod 0666 "
+			  "r711/.git/config && chmod 0711 r711/.git",
+			  shared, (int)w.uid, (int)w.gid);
 	struct run_result r = run_cmd((char *[]){"/bin/sh", "-c", setup, NULL}, NULL, NULL, 20000);
 	free(setup);
 	cr_assert_eq(r.status, 0, "setup: %s%s", r.out, r.err);
@@ -10178,25 +10182,32 @@ Test(guards, what_another_user_changed_meanwhile_is_not_said, .timeout = 60)
 	char *vars = fmt("S=%s", shared);
 	char *script = plant(&w, "deny", vars,
 			     "fsmon >> \"$S/wrepo/.git/config\"; echo wrepo $?\n"
+			     "fsmon >> \"$S/r711/.git/config\"; echo r711 $?\n"
+			     "git init -q \"$S/rdrop/mine\" && fsmon >> "
+			     "\"$S/rdrop/mine/.git/config\"; echo mine $?\n"
 			     "touch \"$S/ready\"; while [ ! -e \"$S/go\" ]; do sleep 0.05; done\n");
 	free(vars);
 	r = sh_in(&w, NULL, "%s", script);
 	int st;
 	cr_assert_eq(waitpid(root, &st, 0), root);
 	char *diag = fmt("(%d): %s%s", r.status, r.out, r.err);
-	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0 && strstr(r.out, "wrepo 0"),
-		  "root's changes or the plant did not land\n%s", diag);
-	cr_expect_not(strstr(r.err, "rrepo") || strstr(r.err, "rdir") || strstr(r.err, "rdrop"),
-		      "what root changed, or its unchanged drop directory, was named\n%s", diag);
-	cr_expect(strstr(r.err, "wrepo") && strstr(r.err, "could not move it aside"),
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0 && strstr(r.out, "wrepo 0") &&
+			  strstr(r.out, "r711 0") && strstr(r.out, "mine 0"),
+		  "root's changes or the plants did not land\n%s", diag);
+	cr_expect_not(strstr(r.err, "rrepo") || strstr(r.err, "rdir"),
+		      "what root changed was named\n%s", diag);
+	cr_expect(strstr(r.err, "wrepo") && strstr(r.err, "r711") &&
+			  strstr(r.err, "could not move it aside"),
 		  "the plant in root's repository, in a config the session could write, was not "
 		  "said\n%s",
 		  diag);
+	cr_expect(strstr(r.err, "could not look into") && strstr(r.err, "rdrop"),
+		  "the drop directory holding the plant was not named\n%s", diag);
 	cr_expect(present(shared, "rrepo/.git") && present(shared, "rdir/.exrc"),
 		  "root's own were moved\n%s", diag);
 	free(diag);
 	run_free(&r);
-	char *clean = fmt("cd %s && rm -rf rrepo rdir rdrop wrepo ready go", shared);
+	char *clean = fmt("cd %s && rm -rf rrepo rdir rdrop wrepo r711 ready go", shared);
 	r = run_cmd((char *[]){"/bin/sh", "-c", clean, NULL}, NULL, NULL, 20000);
 	free(clean);
 	run_free(&r);
