@@ -3225,6 +3225,26 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 		cordon_git_risk_add(r.all, sizeof(r.all), "a .git file cordon cannot follow");
 	int moved = 0;
 	char why[1400], shown[PATH_MAX + 8];
+	/* Moved aside by another session's end while this one ran: what
+	 * this one changed in it before that move is said, not moved on
+	 * (round 31 F2: a hook planted before the move went unnamed; the
+	 * other's line named only its own change). */
+	if (!r.all[0] && disarmed && dir && after(&moved_at, &w->s->since)) {
+		struct judge own = j;
+		own.s = w->s;
+		own.all = false;
+		struct risks before = {.all = ""};
+		risks_of(&own, dir, base, &before);
+		if (before.all[0])
+			say(said,
+			    "cordon: while %s ran, it changed the repository %s, which another "
+			    "session's end moved aside meanwhile, where git outside would run "
+			    "programs (%s): review it before you move it back",
+			    w->s->earlier ? "a session" : "this session",
+			    cordon_printable(path, SIZE_MAX, shown, sizeof(shown)), before.all);
+		cordon_strv_free(&before.files);
+		cordon_strv_free(&before.why);
+	}
 	if (!r.all[0]) {
 		/* (A git dir kept in a .git: a submodule's or a linked
 		 * worktree's, said with the worktree it belongs to.) */

@@ -10361,3 +10361,77 @@ BOTH_USERS(guards, a_repository_moved_into_a_walked_directory_is_judged, .timeou
 	free(a), free(b), free(ready), free(shared);
 	world_free(&w);
 }
+
+/* Round 31 F2: a session planted a hook in the user's repository in a
+ * shared directory; a second session, started later, set a
+ * core.fsmonitor there and ended first: its sweep moved the repository
+ * aside, naming its own change. The first session's end found it moved
+ * aside by another sweep meanwhile and judged it from that move only:
+ * the hook, older than the move, was never named, and the user, moving
+ * the repository back as told once they had undone the fsmonitor, ran
+ * it. What the session changed before another's move is said (not moved
+ * on). Control: the hook lands and runs when the repository is moved
+ * back. */
+BOTH_USERS(guards, what_a_session_planted_before_another_s_move_is_said, .timeout = 60)
+{
+	struct world w;
+	char *shared = shared_git_world(&w, who, "gbefore");
+	char *x = fmt("%s/x", shared), *ready = fmt("%s/ready", shared), *go = fmt("%s/go", shared);
+	struct run_result r =
+		outside(&w,
+			"cd %s && rm -rf x ready go && git init -q x && git -C x commit "
+			"-q --allow-empty -m init",
+			shared);
+	cr_assert_eq(r.status, 0, "setup: %s%s", r.out, r.err);
+	run_free(&r);
+	r = sh_in(&w, NULL, "true"); /* (a record of the directory) */
+	run_free(&r);
+	usleep(1100 * 1000);
+	pid_t other = fork();
+	cr_assert(other >= 0);
+	if (other == 0) {
+		while (access(ready, F_OK) < 0)
+			usleep(10000);
+		char *set = fmt("touch %s/pwned-deny-fsm; false", w.outside);
+		char *argv[] = {CORDON_BIN, "run",    "--config",       w.cfg, "--", "git", "-C",
+				x,          "config", "core.fsmonitor", set,   NULL};
+		struct run_result a = world_run(&w, argv, w.proj);
+		int fd = open(go, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+		_exit(a.status == 0 && fd >= 0 ? 0 : 1);
+	}
+	char *vars = fmt("S=%s", shared);
+	char *script = plant(&w, "deny", vars,
+			     "hook post-checkout > \"$S/x/.git/hooks/post-checkout\" && chmod +x "
+			     "\"$S/x/.git/hooks/post-checkout\"; echo hook $?\n"
+			     "touch \"$S/ready\"; while [ ! -e \"$S/go\" ]; do sleep 0.05; done\n");
+	free(vars);
+	r = sh_in(&w, NULL, "%s", script);
+	int st;
+	cr_assert_eq(waitpid(other, &st, 0), other);
+	char *diag = fmt("(%d): %s%s", r.status, r.out, r.err);
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0 && strstr(r.out, "hook 0") &&
+			  present(x, ".git.cordon-disarmed"),
+		  "the plants did not land, or the other session's end moved nothing\n%s", diag);
+	cr_expect(strstr(r.err, "moved aside meanwhile") && strstr(r.err, "post-checkout") &&
+			  strstr(r.err, x),
+		  "the hook planted before the other session's move was not said\n%s", diag);
+	cr_expect(present(x, ".git.cordon-disarmed") && !present(x, ".git") && entries_in(x) == 1,
+		  "moved on, or back\n%s", diag);
+	/* Control: moved back as the other's line tells (its fsmonitor
+	 * undone), the hook runs. */
+	struct run_result v = sh_outside(
+		&w,
+		fmt("cd %s && git --git-dir=.git.cordon-disarmed config --unset core.fsmonitor && "
+		    "mv .git.cordon-disarmed .git && git checkout -q -b t2 2>&1; true",
+		    x));
+	run_free(&v);
+	cr_expect(marked(&w, "deny", "post-checkout"),
+		  "control: the hook moved back did not run at git checkout\n%s", diag);
+	free(diag);
+	run_free(&r);
+	r = outside(&w, "rm -rf %s %s", x, ready);
+	run_free(&r);
+	unlink(go); /* (root's) */
+	free(x), free(ready), free(go), free(shared), free(script);
+	world_free(&w);
+}
