@@ -913,6 +913,7 @@ struct walk {
 	size_t n_opened, opened_cap;
 	size_t n_unopened;              /* past OPENED_MAX */
 	size_t n_deep;                  /* entries too deep to judge (push_headed) */
+	long links_budget;              /* entries judge_link may read yet */
 	char *deep_at;                  /* the directory the first lay in */
 	struct cordon_strv memo;        /* see struct judge */
 	unsigned long long local_bytes; /* what judge_local has read (look_local) */
@@ -1150,6 +1151,7 @@ static bool is_local(const struct cordon_strv *names, const char *rel, bool deep
 }
 
 #define LOCAL_DEPTH  8
+#define LINKS_BUDGET (1L << 20)
 #define LOCAL_BUDGET 16384
 
 /* Whether the directory FD (owned) may hold one of the local NAMES, a
@@ -3952,10 +3954,16 @@ static int judge_link(struct walk *w, const char *rel, struct cordon_strv *said)
 	if (fstatat(w->root, rel, &lst, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISLNK(lst.st_mode))
 		return 0;
 	bool laid = after(&CTIME(lst), &w->s->since), touched = false;
-	int budget = LOCAL_BUDGET;
+	/* (All links share LINKS_BUDGET: 6,000 links to a directory of 16,000
+	 * files made a session's end read for 20 s, round 31 F6. Past it,
+	 * each is as one too big to look through.) */
+	int budget = w->links_budget < LOCAL_BUDGET ? (int)w->links_budget : LOCAL_BUDGET;
+	int given = budget;
 	int fd = openat(w->root, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || !holds_local(w->names, rel, fd, LOCAL_DEPTH, &budget,
-				   laid ? NULL : &w->s->since, &touched))
+	bool holds = fd >= 0 && holds_local(w->names, rel, fd, LOCAL_DEPTH, &budget,
+					    laid ? NULL : &w->s->since, &touched);
+	w->links_budget -= given - (budget > 0 ? budget : 0);
+	if (!holds)
 		return 0;
 	char head[320];
 	snprintf(head, sizeof(head),
@@ -4027,20 +4035,22 @@ static void walk_reset(struct walk *w)
 
 /* Walk the root TOP (SHARED: a shared directory), and judge what was
  * found: how many were moved aside. */
-/* Sweeps of the same registry take turns (two sessions ending together
- * each judged from a record saved before the other's moves): a lock on
- * the registry's directory, which no session reaches (hidden), waited
- * for up to SWEEP_LOCK_MS, then gone without (as before). The lock's
+/* Sweeps of the same root take turns (two sessions ending together each
+ * judged from a record saved before the other's moves): a lock on
+ * RECORD.lock beside the root's record in the registry, which no session
+ * reaches (hidden), waited for up to SWEEP_LOCK_MS, then gone without (as
+ * before). Per root, and a short wait: a session that makes its own
+ * sweep slow held every other session's end of the same registry 10 s a
+ * root (round 31 F6, with one lock for the registry). The lock's
  * descriptor, or -1. */
-#define SWEEP_LOCK_MS 10000
+#define SWEEP_LOCK_MS 3000
 static int sweep_lock(const char *top)
 {
 	cleanup_free char *record = cordon_sweep_record_path(top);
-	char *slash = record ? strrchr(record, '/') : NULL;
-	if (!slash)
+	cleanup_free char *lock = NULL;
+	if (!record || asprintf(&lock, "%s" CORDON_SWEEP_LOCK, record) < 0)
 		return -1;
-	*slash = '\0';
-	int fd = open(record[0] ? record : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = open(lock, O_RDONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
 	for (int waited = 0; fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) < 0; waited += 10) {
 		if ((errno != EWOULDBLOCK && errno != EINTR) || waited >= SWEEP_LOCK_MS) {
 			close(fd);
@@ -4135,6 +4145,7 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 		    "below a directory this session changed is judged as made",
 		    top, (long long)(w.cache.size >> 20));
 	w.same_ino = cordon_fs_same_ino(w.root);
+	w.links_budget = LINKS_BUDGET;
 	int e = walk(&w);
 	for (int again = 0; e >= 0 && w.disturbed && again < WALKS_MAX - 1; again++) {
 		walk_reset(&w);

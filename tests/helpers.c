@@ -388,8 +388,12 @@ void world_init(struct world *w, const char *tag, const char *extra)
 void sweep_forget(const char *root)
 {
 	char *record = cordon_sweep_record_path(root);
-	if (record)
+	if (record) {
 		unlink(record);
+		char *lock = fmt("%s" CORDON_SWEEP_LOCK, record);
+		unlink(lock);
+		free(lock);
+	}
 	/* and the marks of sessions whose sweep never ran (killed ones), and
 	 * the records they kept as they started */
 	static const char *const kinds[] = {"pending", "start"};

@@ -180,8 +180,10 @@ void cordon_sweep_free(struct cordon_sweep *s);
  * Not in a copy of the process that began it. */
 void cordon_sweep_cancel(struct cordon_sweep *s);
 /* The file the walk of PROJECT keeps for the next one, in the session
- * registry's directory (malloc'd, or NULL). */
+ * registry's directory (malloc'd, or NULL). Beside it, that name with
+ * CORDON_SWEEP_LOCK is the file its sweeps take turns on. */
 char *cordon_sweep_record_path(const char *project);
+#define CORDON_SWEEP_LOCK ".lock"
 
 /* What git directories would make git run (shim/gitrisk.c). Each adds
  * to the list OUT ("core.fsmonitor, hooks (pre-commit)"), which is
