@@ -10090,8 +10090,12 @@ BOTH_USERS(guards, mise_s_configs_of_two_names_below_a_top_are_judged, .timeout 
 	char *shared = shared_git_world(&w, who, "gmise");
 	char *mx = fmt("%s/mx", shared), *sub = fmt("%s/sub", w.proj);
 	char *mine = fmt("%s/mine", shared);
-	static const char *const made[] = {"mise/config.toml", ".config/mise/config.toml"};
-	const char *dirs[] = {mx, sub};
+	/* (Round 31 F5: mise's own list has its local config and rtx's
+	 * names too.) */
+	static const char *const made[] = {"mise/config.toml", ".config/mise/config.toml",
+					   "mise/config.local.toml", ".rtx.toml",
+					   ".rtx.local.toml"};
+	const char *dirs[] = {mx, sub, w.proj};
 	const char *tags[] = {"deny", "ctl"};
 	for (int ctl = 0; ctl < 2; ctl++) {
 		if (ctl)
@@ -10109,13 +10113,17 @@ BOTH_USERS(guards, mise_s_configs_of_two_names_below_a_top_are_judged, .timeout 
 			"for d in \"$S/mx\" \"$P/sub\"; do mkdir -p \"$d/mise\" \"$d/.config/mise\" && "
 			"printf '[hooks]\\nenter = \"touch %s\"\\n' \"$M-mise\" | tee "
 			"\"$d/mise/config.toml\" > \"$d/.config/mise/config.toml\"; echo made $?; "
-			"done\n");
+			"done\n"
+			"for d in \"$S/mx\" \"$P/sub\" \"$P\"; do for f in mise/config.local.toml "
+			".rtx.toml .rtx.local.toml; do mkdir -p \"$d/mise\" && echo '[env]' > \"$d/$f\" "
+			"|| echo failed $d/$f; done; done\n");
 		free(vars);
 		r = sh_in(&w, NULL, "%s", script);
 		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
-		cr_assert(strstr(r.out, "made 0\nmade 0"), "the plants did not land\n%s", diag);
-		for (size_t d = 0; d < 2; d++)
-			for (size_t k = 0; k < 2; k++) {
+		cr_assert(strstr(r.out, "made 0\nmade 0") && !strstr(r.out, "failed"),
+			  "the plants did not land\n%s", diag);
+		for (size_t d = 0; d < 3; d++)
+			for (size_t k = d < 2 ? 0 : 2; k < 5; k++) {
 				char *file = fmt("%s/%s", dirs[d], made[k]);
 				bool there = access(file, F_OK) == 0;
 				if (ctl)
