@@ -828,6 +828,8 @@ enum {
 	REC_DOTGIT = 'G',      /* a .git directory (only its modules/ and worktrees/) */
 	REC_DOTGIT_FILE = 'g', /* a .git file, link, or anything else named .git */
 	REC_UNREAD = 'x',      /* a directory it could not read: read again */
+	REC_DEEP = 'p',        /* a directory walked, holding what lies past PATH_MAX: read
+				  again (push_headed looks at that by descriptors) */
 	REC_DISARMED = 'D',    /* a git dir a sweep moved aside, as REC_GIT_DIR */
 	REC_MOVED = 'T',       /* its path and "/": the change time the move gave it, in ns
 				  where the inode goes */
@@ -911,10 +913,12 @@ struct walk {
 		mode_t mode;
 	} * opened;
 	size_t n_opened, opened_cap;
-	size_t n_unopened;              /* past OPENED_MAX */
-	size_t n_deep;                  /* entries too deep to judge (push_headed) */
+	size_t n_unopened; /* past OPENED_MAX */
+	/* The directories at the top below which something too deep
+	 * changed (up to three). */
+	struct cordon_strv too_deep;
+	long deep_budget;               /* entries changed_below may look at yet */
 	long links_budget;              /* entries judge_link may read yet */
-	char *deep_at;                  /* the directory the first lay in */
 	struct cordon_strv memo;        /* see struct judge */
 	unsigned long long local_bytes; /* what judge_local has read (look_local) */
 	/* The directory being listed. */
@@ -924,6 +928,7 @@ struct walk {
 	bool fresh;   /* it, or a directory above it, was made or moved in since */
 	bool changed; /* its change time moved since the session started */
 	bool deep;    /* a name of two (is_local) may be in it */
+	bool dropped; /* something in it lies past PATH_MAX (REC_DEEP) */
 	char *buf;
 };
 
@@ -962,16 +967,56 @@ static char *rel_joined(const char *head, size_t hn, const char *rel, const char
 
 /* HEAD (HN bytes) and REL/NAME, pushed to V; left out where the path
  * would be too long to use (push_joined). */
+/* NAME in the directory FD, or anything below it (reached by
+ * descriptors, past PATH_MAX), changed since SINCE; past *BUDGET entries
+ * or DEEP_MAX levels, it may have. */
+#define DEEP_MAX 256
+static bool changed_below(int fd, const char *name, const struct timespec *since, long *budget,
+			  int depth)
+{
+	struct stat st;
+	if ((*budget)-- <= 0 || depth >= DEEP_MAX)
+		return true;
+	if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return false; /* (gone) */
+	if (after(&CTIME(st), since))
+		return true;
+	int sub = S_ISDIR(st.st_mode)
+			  ? openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+			  : -1;
+	DIR *d = sub >= 0 ? fdopendir(sub) : NULL;
+	if (!d) {
+		if (sub >= 0)
+			close(sub);
+		return false; /* (not a directory, or one no one of the session's reads) */
+	}
+	bool found = false;
+	for (struct dirent *de; !found && (de = readdir(d));)
+		found = !cordon_dot_or_dotdot(de->d_name) &&
+			changed_below(dirfd(d), de->d_name, since, budget, depth + 1);
+	closedir(d);
+	return found;
+}
+
 static int push_headed(struct walk *w, struct cordon_strv *v, const char *head, size_t hn,
 		       const char *rel, const char *name)
 {
 	/* (The head's first byte stands for the slash after the root.) */
 	if (strlen(w->top) + 1 + strlen(rel) + (rel[0] && name[0]) + strlen(name) >= PATH_MAX) {
-		/* Found in a directory that changed since the start (round 30
-		 * F2: a .exrc in a directory whose path is 4,090 bytes long,
-		 * which vim started there reads by its name): said, once. */
-		if (rel == w->rel && (w->changed || w->fresh) && w->n_deep++ == 0)
-			w->deep_at = strdup(rel);
+		w->dropped = w->dropped || rel == w->rel;
+		/* What lies there, past the longest path cordon moves by, is
+		 * said where it (or anything below it) changed since the start
+		 * (round 30 F2: a .exrc in a directory whose path is 4,090
+		 * bytes long, which vim started there reads by its name; round
+		 * 31 F7: one planted, by relative chdirs, in a directory deeper
+		 * than PATH_MAX made before), once, by the directory at the
+		 * top it lies in. */
+		cleanup_free char *at = rel == w->rel && name[0] && w->too_deep.n < 3
+						? strndup(rel, strcspn(rel, "/"))
+						: NULL;
+		if (at && !cordon_strv_contains(&w->too_deep, at) &&
+		    (w->fresh || changed_below(w->fd, name, &w->s->since, &w->deep_budget, 0)))
+			return cordon_strv_push(&w->too_deep, at);
 		return 0;
 	}
 	return cordon_strv_push_take(v, rel_joined(head, hn, rel, name, false));
@@ -1472,6 +1517,7 @@ static int list_dir(struct walk *w, const char *rel, char flag)
 	w->rel = rel;
 	w->fd = fd;
 	w->has = 0;
+	w->dropped = false;
 	/* (Of two names, the first at an own root's top is guarded there, as
 	 * protected_paths: only a shared directory has none.) */
 	w->deep = (w->shared || strchr(rel, '/')) && deep_in(w->names, rel);
@@ -1483,7 +1529,8 @@ static int list_dir(struct walk *w, const char *rel, char flag)
 		       ((w->has & HAS_COMMONDIR) ||
 			(w->has & (HAS_OBJECTS | HAS_REFS)) == (HAS_OBJECTS | HAS_REFS));
 	if (!git_dir) /* (a root that is one, a bare repository made writable, is judged too) */
-		return record(w, REC_DIR, (unsigned long long)st.st_ino, rel, NULL);
+		return record(w, w->dropped ? REC_DEEP : REC_DIR, (unsigned long long)st.st_ino,
+			      rel, NULL);
 	/* It is judged whole, as git would use it. */
 	e = push_joined(w, &w->found, flag, rel, "");
 	struct timespec moved;
@@ -1659,6 +1706,7 @@ static int reuse(struct walk *w, const char *rel, char kind, const struct stat *
 			continue; /* REL itself, or deeper */
 		switch (r[0]) {
 		case REC_DIR:
+		case REC_DEEP:
 		case REC_GIT_DIR:
 		case REC_DISARMED: /* (read again: its REC_MOVED goes with it) */
 		case REC_UNREAD:
@@ -2101,7 +2149,8 @@ static int catch_up(struct walk *w)
 			const char *r = w->recs.v[i], *rel = REC_PATH(r);
 			struct stat st;
 			/* (In a .git, only what git keeps is walked.) */
-			if ((r[0] != REC_DIR && r[0] != REC_GIT_DIR && r[0] != REC_DISARMED) ||
+			if ((r[0] != REC_DIR && r[0] != REC_DEEP && r[0] != REC_GIT_DIR &&
+			     r[0] != REC_DISARMED) ||
 			    in_dotgit(rel) ||
 			    fstatat(w->root, rel[0] ? rel : ".", &st, AT_SYMLINK_NOFOLLOW) < 0 ||
 			    !S_ISDIR(st.st_mode) || !after(&CTIME(st), &w->began))
@@ -3985,7 +4034,8 @@ static unsigned long long walked_ino(const struct walk *w, const char *rel)
 	size_t lo = lower_bound((const char *const *)w->recs.v, w->recs.n, rel);
 	for (; lo < w->recs.n && strcmp(REC_PATH(w->recs.v[lo]), rel) == 0; lo++) {
 		char kind = w->recs.v[lo][0];
-		if (kind == REC_DIR || kind == REC_GIT_DIR || kind == REC_DISARMED)
+		if (kind == REC_DIR || kind == REC_DEEP || kind == REC_GIT_DIR ||
+		    kind == REC_DISARMED)
 			return rec_ino(w->recs.v[lo]);
 	}
 	return 0;
@@ -4146,6 +4196,7 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 		    top, (long long)(w.cache.size >> 20));
 	w.same_ino = cordon_fs_same_ino(w.root);
 	w.links_budget = LINKS_BUDGET;
+	w.deep_budget = LINKS_BUDGET;
 	int e = walk(&w);
 	for (int again = 0; e >= 0 && w.disturbed && again < WALKS_MAX - 1; again++) {
 		walk_reset(&w);
@@ -4195,16 +4246,16 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 		    top, w.shut.v[i]);
 	if (w.n_shut > w.shut.n)
 		say(said, "cordon: ... and %zu more directories in %s", w.n_shut - w.shut.n, top);
-	if (w.n_deep) {
-		char shown[160];
-		cordon_printable(w.deep_at ? w.deep_at : "", 120, shown, sizeof(shown));
+	for (size_t i = 0; i < w.too_deep.n; i++) {
+		char shown[NAME_MAX + 8];
 		say(said,
-		    "cordon: what directories of %s that changed while this session ran hold "
-		    "reaches past the longest path cordon can judge (%d bytes; %zu %s, the first "
-		    "in %s/%s...): review it before you use git, vim or direnv there",
-		    top, PATH_MAX, w.n_deep, w.n_deep == 1 ? "entry" : "entries", top, shown);
+		    "cordon: something below %s/%s lies deeper than the longest path cordon can "
+		    "judge (%d bytes) and changed while this session ran: review it before you use "
+		    "git, vim or direnv in there",
+		    top, cordon_printable(w.too_deep.v[i], SIZE_MAX, shown, sizeof(shown)),
+		    PATH_MAX);
 	}
-	free(w.deep_at);
+	cordon_strv_free(&w.too_deep);
 	if (w.n_unopened)
 		say(said,
 		    "cordon: %zu more directories of yours in %s were unreadable (past the %d "

@@ -10225,19 +10225,35 @@ Test(guards, what_another_user_changed_meanwhile_is_not_said, .timeout = 60)
 
 /* Round 30 F2: a .exrc in a directory whose path is 4,090 bytes long
  * (vim started there reads it by its name) lay past the longest path the
- * sweep judges, and was left unsaid. Found in a directory that changed
- * while the session ran, it is said (not moved: cordon moves by path);
- * the next session, which changed nothing there, says nothing. Control:
+ * sweep judges, and was left unsaid; round 31 F7: so did one planted, by
+ * relative chdirs, at the bottom of a tree of the user's deeper than
+ * PATH_MAX, made before the session. What lies past it is looked at by
+ * descriptors: where it changed while the session ran, it is said (not
+ * moved: cordon moves by path), naming the directory at the top; a
+ * session that changed nothing there says nothing. Control:
  * protected_paths [] (no sweep). */
 BOTH_USERS(guards, what_lies_past_the_longest_path_is_said, .timeout = 60)
 {
 	struct world w;
 	char *shared = shared_git_world(&w, who, "gdeep");
+	char *deep = fmt("%s/deep", shared), *deeper = fmt("%s/deeper", shared);
 	const char *tags[] = {"deny", "ctl"};
 	for (int ctl = 0; ctl < 2; ctl++) {
 		if (ctl)
 			free(shared_world(&w, ", \"protected_paths\": []"));
-		struct run_result r = outside(&w, "rm -rf %s/deep", shared);
+		/* (The user's tree, 18 directories of 250 bytes: 4,500 and more.) */
+		struct run_result r =
+			outside(&w,
+				"rm -rf %s %s && a=$(printf '%%0250d' 0) && mkdir %s && "
+				"cd %s && for i in $(seq 18); do mkdir $a && cd -P $a || exit "
+				"1; done",
+				deep, deeper, deeper, deeper);
+		cr_assert_eq(r.status, 0, "setup: %s%s", r.out, r.err);
+		run_free(&r);
+		usleep(1100 * 1000);
+		r = sh_in(&w, NULL, "true");
+		cr_expect_not(strstr(r.err, "deeper than the longest path"),
+			      "said by a session that changed nothing there\n%s%s", r.out, r.err);
 		run_free(&r);
 		char *vars = fmt("S=%s", shared);
 		char *script = plant(
@@ -10245,27 +10261,36 @@ BOTH_USERS(guards, what_lies_past_the_longest_path_is_said, .timeout = 60)
 			"a=$(printf '%0200d' 0); cd \"$S\" && mkdir deep && cd deep || exit 1\n"
 			"while [ $((${#PWD} + 202)) -lt 4090 ]; do mkdir $a && cd $a || exit 1; done\n"
 			"b=$(printf \"%0$((4090 - ${#PWD} - 1))d\" 0); mkdir $b && cd $b || exit 1\n"
-			"echo \"call writefile([], '$M-deep')\" > .exrc; echo deep $? ${#PWD}\n");
+			"echo \"call writefile([], '$M-deep')\" > .exrc; echo deep $? ${#PWD}\n"
+			"a=$(printf '%0250d' 0); cd \"$S/deeper\" && for i in $(seq 18); do cd -P $a || "
+			"exit 1; done\n"
+			"echo \"call writefile([], '$M-deeper')\" > .exrc; echo deeper $?\n");
 		free(vars);
 		r = sh_in(&w, NULL, "%s", script);
 		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
-		cr_assert(strstr(r.out, "deep 0 4090"), "the plant did not land\n%s", diag);
-		bool said = strstr(r.err, "past the longest path") && strstr(r.err, shared);
+		cr_assert(strstr(r.out, "deep 0 4090") && strstr(r.out, "deeper 0"),
+			  "the plants did not land\n%s", diag);
+		char *line = fmt("something below %s lies deeper", deep);
+		char *line2 = fmt("something below %s lies deeper", deeper);
+		bool said = strstr(r.err, line), said2 = strstr(r.err, line2);
 		if (ctl)
-			cr_expect_not(said, "control: said with no sweep\n%s", diag);
+			cr_expect_not(said || said2, "control: said with no sweep\n%s", diag);
 		else
-			cr_expect(said, "the .exrc past PATH_MAX was not said\n%s", diag);
+			cr_expect(said && said2,
+				  "the .exrc past PATH_MAX was not said (in a tree made: %d; in "
+				  "the user's: %d)\n%s",
+				  said, said2, diag);
 		run_free(&r);
 		r = sh_in(&w, NULL, "true");
-		cr_expect_not(strstr(r.err, "past the longest path"),
+		cr_expect_not(strstr(r.err, "deeper than the longest path"),
 			      "said again by a session that changed nothing there\n%s%s", r.out,
 			      r.err);
 		run_free(&r);
-		free(diag), free(script);
+		free(diag), free(script), free(line), free(line2);
 	}
-	struct run_result r = outside(&w, "rm -rf %s/deep", shared);
+	struct run_result r = outside(&w, "rm -rf %s %s", deep, deeper);
 	run_free(&r);
-	free(shared);
+	free(deep), free(deeper), free(shared);
 	world_free(&w);
 }
 
