@@ -967,6 +967,20 @@ static char *rel_joined(const char *head, size_t hn, const char *rel, const char
 
 /* HEAD (HN bytes) and REL/NAME, pushed to V; left out where the path
  * would be too long to use (push_joined). */
+/* NAME in the directory DIR, a directory (no link followed), opened to
+ * be read: NULL, errno set, where it cannot be. */
+static DIR *dir_at(int dir, const char *name)
+{
+	int fd = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d && fd >= 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+	}
+	return d;
+}
+
 /* NAME in the directory FD, or anything below it (reached by
  * descriptors, past PATH_MAX), changed since SINCE; past *BUDGET entries
  * or DEEP_MAX levels, it may have. */
@@ -981,15 +995,9 @@ static bool changed_below(int fd, const char *name, const struct timespec *since
 		return false; /* (gone) */
 	if (after(&CTIME(st), since))
 		return true;
-	int sub = S_ISDIR(st.st_mode)
-			  ? openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-			  : -1;
-	DIR *d = sub >= 0 ? fdopendir(sub) : NULL;
-	if (!d) {
-		if (sub >= 0)
-			close(sub);
+	DIR *d = S_ISDIR(st.st_mode) ? dir_at(fd, name) : NULL;
+	if (!d)
 		return false; /* (not a directory, or one no one of the session's reads) */
-	}
 	bool found = false;
 	for (struct dirent *de; !found && (de = readdir(d));)
 		found = !cordon_dot_or_dotdot(de->d_name) &&
@@ -3093,11 +3101,8 @@ static bool could_write_in(int dir, const char *name, int depth, int *budget)
 		return true;
 	if (!S_ISDIR(st.st_mode))
 		return false;
-	int fd = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	DIR *d = dir_at(dir, name);
 	if (!d) {
-		if (fd >= 0)
-			close(fd);
 		/* (One it cannot list but may enter (0711): a name it knows in
 		 * it, writable, it could write; round 31 F3. One it cannot
 		 * enter, it could not.) */
@@ -3805,13 +3810,9 @@ static bool empty_at(int root, const char *rel)
 	struct stat st;
 	if (fstatat(root, rel, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode))
 		return false;
-	int fd = openat(root, rel, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
+	DIR *d = dir_at(root, rel);
+	if (!d)
 		return false;
-	}
 	bool empty = true;
 	for (struct dirent *de; empty && (de = readdir(d));)
 		empty = cordon_dot_or_dotdot(de->d_name);
