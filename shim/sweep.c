@@ -917,8 +917,16 @@ struct walk {
 	/* The directories at the top below which something too deep
 	 * changed (up to three). */
 	struct cordon_strv too_deep;
-	long deep_budget;               /* entries changed_below may look at yet */
-	long links_budget;              /* entries judge_link may read yet */
+	long deep_budget; /* entries changed_below may look at yet */
+	/* The directories judge_link looked through (by inode, as the link
+	 * was laid or not, and named as a first of two or not), and what it
+	 * found. */
+	struct link_seen {
+		dev_t dev;
+		ino_t ino;
+		bool laid, deep, holds;
+	} * links_seen;
+	size_t n_links_seen, links_seen_cap;
 	struct cordon_strv memo;        /* see struct judge */
 	unsigned long long local_bytes; /* what judge_local has read (look_local) */
 	/* The directory being listed. */
@@ -1019,9 +1027,8 @@ static int push_headed(struct walk *w, struct cordon_strv *v, const char *head, 
 		 * 31 F7: one planted, by relative chdirs, in a directory deeper
 		 * than PATH_MAX made before), once, by the directory at the
 		 * top it lies in. */
-		cleanup_free char *at = rel == w->rel && name[0] && w->too_deep.n < 3
-						? strndup(rel, strcspn(rel, "/"))
-						: NULL;
+		cleanup_free char *at =
+			rel == w->rel && name[0] ? strndup(rel, strcspn(rel, "/")) : NULL;
 		if (at && !cordon_strv_contains(&w->too_deep, at) &&
 		    (w->fresh || changed_below(w->fd, name, &w->s->since, &w->deep_budget, 0)))
 			return cordon_strv_push(&w->too_deep, at);
@@ -1204,7 +1211,7 @@ static bool is_local(const struct cordon_strv *names, const char *rel, bool deep
 }
 
 #define LOCAL_DEPTH  8
-#define LINKS_BUDGET (1L << 20)
+#define DEEP_BUDGET  (1L << 20)
 #define LOCAL_BUDGET 16384
 
 /* Whether the directory FD (owned) may hold one of the local NAMES, a
@@ -1516,6 +1523,10 @@ static int list_dir(struct walk *w, const char *rel, char flag)
 	 * a/src/lib/.exrc, with b/src/lib unknown to the record, was never
 	 * walked.) */
 	unsigned long long was = 0;
+	/* (Nor one whose entries may lie past PATH_MAX: a record an older
+	 * cordon wrote has it as REC_DIR, round 31b G4.) */
+	if (strlen(w->top) + strlen(rel) + NAME_MAX + 2 >= PATH_MAX)
+		kind = '\0';
 	if (kind && S_ISDIR(st.st_mode) && st.st_dev == w->root_st.st_dev && !w->fresh &&
 	    cached_ino(w, rel, &was) && was == (unsigned long long)st.st_ino &&
 	    !after(&CTIME(st), &w->cache.at))
@@ -3286,20 +3297,24 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 	int moved = 0;
 	char why[1400], shown[PATH_MAX + 8];
 	/* Moved aside by another session's end while this one ran: what
-	 * this one changed in it before that move is said, not moved on
-	 * (round 31 F2: a hook planted before the move went unnamed; the
-	 * other's line named only its own change). */
-	if (!r.all[0] && disarmed && dir && after(&moved_at, &w->s->since)) {
+	 * changed in it since this one started, before that move too, is
+	 * said (round 31 F2: a hook planted before the move went unnamed;
+	 * the other's line named only its own change), with what changed
+	 * after, if it is moved on (round 31b G3); alone, not moved on. The
+	 * other session may have made it: this one cannot tell (G7). */
+	if (disarmed && dir && after(&moved_at, &w->s->since)) {
 		struct judge own = j;
 		own.s = w->s;
 		own.all = false;
 		struct risks before = {.all = ""};
 		risks_of(&own, dir, base, &before);
-		if (before.all[0])
+		if (before.all[0] && r.all[0])
+			add_each(r.all, sizeof(r.all), before.all);
+		else if (before.all[0])
 			say(said,
-			    "cordon: while %s ran, it changed the repository %s, which another "
-			    "session's end moved aside meanwhile, where git outside would run "
-			    "programs (%s): review it before you move it back",
+			    "cordon: while %s ran, the repository %s was changed (by it, or by the "
+			    "session whose end moved it aside meanwhile), where git outside would "
+			    "run programs (%s): review all of it before you move it back",
 			    w->s->earlier ? "a session" : "this session",
 			    cordon_printable(path, SIZE_MAX, shown, sizeof(shown)), before.all);
 		cordon_strv_free(&before.files);
@@ -4008,16 +4023,39 @@ static int judge_link(struct walk *w, const char *rel, struct cordon_strv *said)
 	if (fstatat(w->root, rel, &lst, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISLNK(lst.st_mode))
 		return 0;
 	bool laid = after(&CTIME(lst), &w->s->since), touched = false;
-	/* (All links share LINKS_BUDGET: 6,000 links to a directory of 16,000
-	 * files made a session's end read for 20 s, round 31 F6. Past it,
-	 * each is as one too big to look through.) */
-	int budget = w->links_budget < LOCAL_BUDGET ? (int)w->links_budget : LOCAL_BUDGET;
-	int given = budget;
+	int budget = LOCAL_BUDGET;
 	int fd = openat(w->root, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	bool holds = fd >= 0 && holds_local(w->names, rel, fd, LOCAL_DEPTH, &budget,
-					    laid ? NULL : &w->s->since, &touched);
-	w->links_budget -= given - (budget > 0 ? budget : 0);
-	if (!holds)
+	struct stat to;
+	if (fd < 0 || fstat(fd, &to) < 0) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	/* Each directory looked through once, as links of the same kind
+	 * lead to it: 6,000 links to a directory of 16,000 files made a
+	 * session's end read for 20 s (round 31 F6; a budget shared by all
+	 * links, the first answer, let 64 decoys spend it and hide the
+	 * user's own link's plant, round 31b G1). */
+	struct link_seen key = {to.st_dev, to.st_ino, laid, deep_in(w->names, rel), false};
+	const struct link_seen *seen = NULL;
+	for (size_t i = 0; !seen && i < w->n_links_seen; i++)
+		if (w->links_seen[i].dev == key.dev && w->links_seen[i].ino == key.ino &&
+		    w->links_seen[i].laid == key.laid && w->links_seen[i].deep == key.deep)
+			seen = &w->links_seen[i];
+	if (seen) {
+		close(fd);
+		key.holds = seen->holds;
+	} else {
+		key.holds = holds_local(w->names, rel, fd, LOCAL_DEPTH, &budget,
+					laid ? NULL : &w->s->since, &touched);
+		struct link_seen *nv = cordon_grow(w->links_seen, &w->links_seen_cap,
+						   w->n_links_seen + 1, sizeof(*nv), 16);
+		if (nv) {
+			w->links_seen = nv;
+			w->links_seen[w->n_links_seen++] = key;
+		}
+	}
+	if (!key.holds)
 		return 0;
 	char head[320];
 	snprintf(head, sizeof(head),
@@ -4200,8 +4238,7 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 		    "below a directory this session changed is judged as made",
 		    top, (long long)(w.cache.size >> 20));
 	w.same_ino = cordon_fs_same_ino(w.root);
-	w.links_budget = LINKS_BUDGET;
-	w.deep_budget = LINKS_BUDGET;
+	w.deep_budget = DEEP_BUDGET;
 	int e = walk(&w);
 	for (int again = 0; e >= 0 && w.disturbed && again < WALKS_MAX - 1; again++) {
 		walk_reset(&w);
@@ -4246,12 +4283,12 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 		    top);
 	for (size_t i = 0; i < w.shut.n; i++)
 		say(said,
-		    "cordon: could not look into %s/%s for repositories this session "
-		    "made: review them before you use git there",
+		    "cordon: could not look into %s/%s for what a session may have made "
+		    "there: review it before you use git, vim or direnv there",
 		    top, w.shut.v[i]);
 	if (w.n_shut > w.shut.n)
 		say(said, "cordon: ... and %zu more directories in %s", w.n_shut - w.shut.n, top);
-	for (size_t i = 0; i < w.too_deep.n; i++) {
+	for (size_t i = 0; i < w.too_deep.n && i < 3; i++) {
 		char shown[NAME_MAX + 8];
 		say(said,
 		    "cordon: something below %s/%s lies deeper than the longest path cordon can "
@@ -4260,6 +4297,9 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 		    top, cordon_printable(w.too_deep.v[i], SIZE_MAX, shown, sizeof(shown)),
 		    PATH_MAX);
 	}
+	if (w.too_deep.n > 3) /* (round 31b G6: decoys in three hid a fourth) */
+		say(said, "cordon: ... and below %zu more directories of %s", w.too_deep.n - 3,
+		    top);
 	cordon_strv_free(&w.too_deep);
 	if (w.n_unopened)
 		say(said,
@@ -4274,6 +4314,7 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 	free(w.latest.data);
 	free(w.latest.recs);
 	free(w.latest.covers);
+	free(w.links_seen);
 	cordon_strv_free(&w.recs);
 	cordon_strv_free(&w.todo);
 	cordon_strv_free(&w.found);

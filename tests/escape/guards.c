@@ -10402,69 +10402,147 @@ BOTH_USERS(guards, a_repository_moved_into_a_walked_directory_is_judged, .timeou
  * aside by another sweep meanwhile and judged it from that move only:
  * the hook, older than the move, was never named, and the user, moving
  * the repository back as told once they had undone the fsmonitor, ran
- * it. What the session changed before another's move is said (not moved
- * on). Control: the hook lands and runs when the repository is moved
- * back. */
-BOTH_USERS(guards, what_a_session_planted_before_another_s_move_is_said, .timeout = 60)
+ * it. What changed since the session started, before another's move, is
+ * said: alone, not moved on; with what the session changed after the
+ * move (an alias), in the line that moves it on (round 31b G3). Control:
+ * the hook lands and runs when the repository is moved back. */
+BOTH_USERS(guards, what_a_session_planted_before_another_s_move_is_said, .timeout = 90)
 {
 	struct world w;
 	char *shared = shared_git_world(&w, who, "gbefore");
 	char *x = fmt("%s/x", shared), *ready = fmt("%s/ready", shared), *go = fmt("%s/go", shared);
-	struct run_result r =
-		outside(&w,
-			"cd %s && rm -rf x ready go && git init -q x && git -C x commit "
-			"-q --allow-empty -m init",
-			shared);
-	cr_assert_eq(r.status, 0, "setup: %s%s", r.out, r.err);
-	run_free(&r);
-	r = sh_in(&w, NULL, "true"); /* (a record of the directory) */
-	run_free(&r);
-	usleep(1100 * 1000);
-	pid_t other = fork();
-	cr_assert(other >= 0);
-	if (other == 0) {
-		while (access(ready, F_OK) < 0)
-			usleep(10000);
-		char *set = fmt("touch %s/pwned-deny-fsm; false", w.outside);
-		char *argv[] = {CORDON_BIN, "run",    "--config",       w.cfg, "--", "git", "-C",
-				x,          "config", "core.fsmonitor", set,   NULL};
-		struct run_result a = world_run(&w, argv, w.proj);
-		int fd = open(go, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-		_exit(a.status == 0 && fd >= 0 ? 0 : 1);
+	for (int later = 0; later < 2; later++) {
+		unlink(go); /* (root's) */
+		struct run_result r =
+			outside(&w,
+				"cd %s && rm -rf x ready && git init -q x && git -C x commit "
+				"-q --allow-empty -m init",
+				shared);
+		cr_assert_eq(r.status, 0, "setup: %s%s", r.out, r.err);
+		run_free(&r);
+		r = sh_in(&w, NULL, "true"); /* (a record of the directory) */
+		run_free(&r);
+		usleep(1100 * 1000);
+		pid_t other = fork();
+		cr_assert(other >= 0);
+		if (other == 0) {
+			while (access(ready, F_OK) < 0)
+				usleep(10000);
+			char *set = fmt("touch %s/pwned-deny-fsm; false", w.outside);
+			char *argv[] = {CORDON_BIN, "run", "--config", w.cfg,    "--",
+					"git",      "-C",  x,          "config", "core.fsmonitor",
+					set,        NULL};
+			struct run_result a = world_run(&w, argv, w.proj);
+			int fd = open(go, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+			_exit(a.status == 0 && fd >= 0 ? 0 : 1);
+		}
+		char *vars = fmt("S=%s", shared);
+		char *script = plant(
+			&w, "deny", vars,
+			"hook post-checkout > \"$S/x/.git/hooks/post-checkout\" && chmod +x "
+			"\"$S/x/.git/hooks/post-checkout\"; echo hook $?\n"
+			"touch \"$S/ready\"; while [ ! -e \"$S/go\" ]; do sleep 0.05; done\n");
+		char *after_move =
+			later ? fmt("%s\ngit --git-dir=\"$S/x/.git.cordon-disarmed\" config alias.st "
+				    "'!touch %s/pwned-deny-alias'; echo alias $?\n",
+				    script, w.outside)
+			      : strdup(script);
+		free(vars);
+		r = sh_in(&w, NULL, "%s", after_move);
+		int st;
+		cr_assert_eq(waitpid(other, &st, 0), other);
+		char *diag = fmt("later %d (%d): %s%s", later, r.status, r.out, r.err);
+		cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0 && strstr(r.out, "hook 0") &&
+				  (!later || strstr(r.out, "alias 0")),
+			  "the plants did not land, or the other session's end moved nothing\n%s",
+			  diag);
+		cr_expect(strstr(r.err, "post-checkout") && strstr(r.err, x),
+			  "the hook planted before the other session's move was not said\n%s",
+			  diag);
+		const char *at =
+			later ? ".git.cordon-disarmed.cordon-disarmed" : ".git.cordon-disarmed";
+		cr_expect(present(x, at) && entries_in(x) == 1, "not where it should be (%s)\n%s",
+			  at, diag);
+		/* Control: moved back as the other's line tells (its fsmonitor
+		 * and the alias undone), the hook runs. */
+		char *back =
+			fmt("cd %s && git --git-dir=%s config --unset core.fsmonitor; git "
+			    "--git-dir=%s config --unset alias.st; mv %s .git && git checkout -q "
+			    "-b t2 2>&1; true",
+			    x, at, at, at);
+		struct run_result v = sh_outside(&w, back);
+		run_free(&v);
+		free(back);
+		cr_expect(marked(&w, "deny", "post-checkout"),
+			  "control: the hook moved back did not run at git checkout\n%s", diag);
+		char *m = marker(&w, "deny", "post-checkout");
+		unlink(m);
+		free(m);
+		free(diag);
+		run_free(&r);
+		free(script), free(after_move);
 	}
-	char *vars = fmt("S=%s", shared);
-	char *script = plant(&w, "deny", vars,
-			     "hook post-checkout > \"$S/x/.git/hooks/post-checkout\" && chmod +x "
-			     "\"$S/x/.git/hooks/post-checkout\"; echo hook $?\n"
-			     "touch \"$S/ready\"; while [ ! -e \"$S/go\" ]; do sleep 0.05; done\n");
-	free(vars);
-	r = sh_in(&w, NULL, "%s", script);
-	int st;
-	cr_assert_eq(waitpid(other, &st, 0), other);
-	char *diag = fmt("(%d): %s%s", r.status, r.out, r.err);
-	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0 && strstr(r.out, "hook 0") &&
-			  present(x, ".git.cordon-disarmed"),
-		  "the plants did not land, or the other session's end moved nothing\n%s", diag);
-	cr_expect(strstr(r.err, "moved aside meanwhile") && strstr(r.err, "post-checkout") &&
-			  strstr(r.err, x),
-		  "the hook planted before the other session's move was not said\n%s", diag);
-	cr_expect(present(x, ".git.cordon-disarmed") && !present(x, ".git") && entries_in(x) == 1,
-		  "moved on, or back\n%s", diag);
-	/* Control: moved back as the other's line tells (its fsmonitor
-	 * undone), the hook runs. */
-	struct run_result v = sh_outside(
-		&w,
-		fmt("cd %s && git --git-dir=.git.cordon-disarmed config --unset core.fsmonitor && "
-		    "mv .git.cordon-disarmed .git && git checkout -q -b t2 2>&1; true",
-		    x));
-	run_free(&v);
-	cr_expect(marked(&w, "deny", "post-checkout"),
-		  "control: the hook moved back did not run at git checkout\n%s", diag);
-	free(diag);
-	run_free(&r);
-	r = outside(&w, "rm -rf %s %s", x, ready);
+	struct run_result r = outside(&w, "rm -rf %s %s", x, ready);
 	run_free(&r);
 	unlink(go); /* (root's) */
-	free(x), free(ready), free(go), free(shared), free(script);
+	free(x), free(ready), free(go), free(shared);
+	world_free(&w);
+}
+
+/* Round 31b G1: all the links of a walk shared one reading budget (round
+ * 31 F6's first answer to a session making its own end slow); 64 links
+ * the session laid to a directory of 16,384 files spent it unsaid, and the
+ * user's own older link, app/lib -> node_modules/pkg, was then judged
+ * with nothing left: the .exrc planted in node_modules/pkg/sub (where
+ * nothing is judged) ran at vim in app/lib/sub outside. Each directory a
+ * link leads to is looked through once now, at the budget of one link.
+ * Control: protected_paths []. */
+BOTH_USERS(guards, decoy_links_do_not_hide_the_user_s_link, .timeout = 120)
+{
+	struct world w;
+	git_world(&w, who, "gdecoy");
+	free(write_file(w.home, ".vimrc", "set exrc\nset nocompatible\n"));
+	char *sub = fmt("%s/app/lib/sub", w.proj);
+	const char *tags[] = {"deny", "ctl"};
+	for (int ctl = 0; ctl < 2; ctl++) {
+		set_config(&w, ctl ? ", \"protected_paths\": []" : "");
+		struct run_result r = outside(
+			&w,
+			"cd %s && rm -rf node_modules app assets k* && mkdir -p node_modules/pkg/sub "
+			"app && echo x > node_modules/pkg/index.js && ln -s ../node_modules/pkg "
+			"app/lib",
+			w.proj);
+		cr_assert_eq(r.status, 0, "setup: %s%s", r.out, r.err);
+		run_free(&r);
+		r = sh_in(&w, NULL, "true"); /* (a record: the link is the user's) */
+		run_free(&r);
+		usleep(1100 * 1000);
+		char *script = plant(
+			&w, tags[ctl], "",
+			"mkdir assets && (cd assets && seq 1 16384 | xargs touch) && for i in "
+			"$(seq 64); do ln -s assets k$i || exit 1; done; echo decoys $?\n"
+			"echo \"call writefile([], '$M-decoy')\" > node_modules/pkg/sub/.exrc; "
+			"echo exrc $?\n");
+		r = sh_in(&w, NULL, "%s", script);
+		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
+		cr_assert(strstr(r.out, "decoys 0") && strstr(r.out, "exrc 0"),
+			  "the plants did not land\n%s", diag);
+		vim_in(&w, sub);
+		if (ctl)
+			cr_expect(marked(&w, tags[ctl], "decoy"), "control: vim ran nothing\n%s",
+				  diag);
+		else
+			cr_expect(!marked(&w, tags[ctl], "decoy") &&
+					  present(w.proj, "app/lib.cordon-disarmed"),
+				  "vim outside ran the .exrc behind the user's link, or the link "
+				  "was not moved aside\n%s",
+				  diag);
+		cr_expect_not(strstr(r.err, "/k1,") || strstr(r.err, "/k1 ") ||
+				      present(w.proj, "k1.cordon-disarmed"),
+			      "a link to a directory holding nothing obeyed was moved\n%s", diag);
+		run_free(&r);
+		free(diag), free(script);
+	}
+	free(sub);
 	world_free(&w);
 }
