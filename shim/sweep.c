@@ -924,7 +924,9 @@ struct walk {
 	struct link_seen {
 		dev_t dev;
 		ino_t ino;
-		bool laid, deep, holds;
+		bool laid;
+		const char *first; /* the link's name, where it is a first of two */
+		bool holds;
 	} * links_seen;
 	size_t n_links_seen, links_seen_cap;
 	struct cordon_strv memo;        /* see struct judge */
@@ -1210,9 +1212,10 @@ static bool is_local(const struct cordon_strv *names, const char *rel, bool deep
 	return false;
 }
 
-#define LOCAL_DEPTH  8
-#define DEEP_BUDGET  (1L << 20)
-#define LOCAL_BUDGET 16384
+#define LOCAL_DEPTH    8
+#define DEEP_BUDGET    (1L << 20)
+#define LINK_SEEN_FROM 256 /* entries read for a link's directory to be kept */
+#define LOCAL_BUDGET   16384
 
 /* Whether the directory FD (owned) may hold one of the local NAMES, a
  * .git or a .hg: found within DEPTH levels more and *BUDGET entries, or
@@ -3302,15 +3305,17 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 	 * the other's line named only its own change), with what changed
 	 * after, if it is moved on (round 31b G3); alone, not moved on. The
 	 * other session may have made it: this one cannot tell (G7). */
+	bool both = false; /* (what the other session changed is in the line too: 31c I1) */
 	if (disarmed && dir && after(&moved_at, &w->s->since)) {
 		struct judge own = j;
 		own.s = w->s;
 		own.all = false;
 		struct risks before = {.all = ""};
 		risks_of(&own, dir, base, &before);
-		if (before.all[0] && r.all[0])
+		if (before.all[0] && r.all[0]) {
 			add_each(r.all, sizeof(r.all), before.all);
-		else if (before.all[0])
+			both = true;
+		} else if (before.all[0])
 			say(said,
 			    "cordon: while %s ran, the repository %s was changed (by it, or by the "
 			    "session whose end moved it aside meanwhile), where git outside would "
@@ -3363,10 +3368,15 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 			  (size_t)snprintf(head, sizeof(head), "%s/HEAD", path) < sizeof(head));
 		moved = disarm_to(
 			s, whole ? path : head,
-			made ? (s->earlier ? "a session made the repository"
-					   : "this session made the repository")
-			     : (s->earlier ? "while a session ran, it changed the repository"
-					   : "while this session ran, it changed the repository"),
+			made   ? (s->earlier ? "a session made the repository"
+					     : "this session made the repository")
+			: both ? (s->earlier
+					  ? "while a session ran, it (or the session whose end moved "
+					    "it aside meanwhile) changed the repository"
+					  : "while this session ran, it (or the session whose end "
+					    "moved it aside meanwhile) changed the repository")
+			       : (s->earlier ? "while a session ran, it changed the repository"
+					     : "while this session ran, it changed the repository"),
 			why, said, to, sizeof(to));
 		(void)vanished(w, rel); /* (moved from under the move: its link instead) */
 		if (moved)
@@ -4036,20 +4046,32 @@ static int judge_link(struct walk *w, const char *rel, struct cordon_strv *said)
 	 * session's end read for 20 s (round 31 F6; a budget shared by all
 	 * links, the first answer, let 64 decoys spend it and hide the
 	 * user's own link's plant, round 31b G1). */
-	struct link_seen key = {to.st_dev, to.st_ino, laid, deep_in(w->names, rel), false};
+	/* (A name that is a first of two is part of what is looked for:
+	 * .config and mise find different things in one directory, round
+	 * 31c H1. Only directories that took many entries to look through
+	 * are kept, so that the list stays short: 120,000 links to as many
+	 * empty directories made its search quadratic, H2.) */
+	const char *last = strrchr(rel, '/');
+	struct link_seen key = {to.st_dev, to.st_ino, laid,
+				deep_in(w->names, rel) ? (last ? last + 1 : rel) : NULL, false};
 	const struct link_seen *seen = NULL;
-	for (size_t i = 0; !seen && i < w->n_links_seen; i++)
-		if (w->links_seen[i].dev == key.dev && w->links_seen[i].ino == key.ino &&
-		    w->links_seen[i].laid == key.laid && w->links_seen[i].deep == key.deep)
-			seen = &w->links_seen[i];
+	for (size_t i = 0; !seen && i < w->n_links_seen; i++) {
+		const struct link_seen *k = &w->links_seen[i];
+		if (k->dev == key.dev && k->ino == key.ino && k->laid == key.laid &&
+		    (k->first == key.first ||
+		     (k->first && key.first && strcmp(k->first, key.first) == 0)))
+			seen = k;
+	}
 	if (seen) {
 		close(fd);
 		key.holds = seen->holds;
 	} else {
 		key.holds = holds_local(w->names, rel, fd, LOCAL_DEPTH, &budget,
 					laid ? NULL : &w->s->since, &touched);
-		struct link_seen *nv = cordon_grow(w->links_seen, &w->links_seen_cap,
-						   w->n_links_seen + 1, sizeof(*nv), 16);
+		struct link_seen *nv = LOCAL_BUDGET - budget >= LINK_SEEN_FROM
+					       ? cordon_grow(w->links_seen, &w->links_seen_cap,
+							     w->n_links_seen + 1, sizeof(*nv), 16)
+					       : NULL;
 		if (nv) {
 			w->links_seen = nv;
 			w->links_seen[w->n_links_seen++] = key;

@@ -10508,7 +10508,7 @@ BOTH_USERS(guards, decoy_links_do_not_hide_the_user_s_link, .timeout = 120)
 		set_config(&w, ctl ? ", \"protected_paths\": []" : "");
 		struct run_result r = outside(
 			&w,
-			"cd %s && rm -rf node_modules app assets k* && mkdir -p node_modules/pkg/sub "
+			"cd %s && rm -rf node_modules app assets k* a b d && mkdir -p node_modules/pkg/sub "
 			"app && echo x > node_modules/pkg/index.js && ln -s ../node_modules/pkg "
 			"app/lib",
 			w.proj);
@@ -10522,11 +10522,21 @@ BOTH_USERS(guards, decoy_links_do_not_hide_the_user_s_link, .timeout = 120)
 			"mkdir assets && (cd assets && seq 1 16384 | xargs touch) && for i in "
 			"$(seq 64); do ln -s assets k$i || exit 1; done; echo decoys $?\n"
 			"echo \"call writefile([], '$M-decoy')\" > node_modules/pkg/sub/.exrc; "
-			"echo exrc $?\n");
+			"echo exrc $?\n"
+			/* (Round 31c H1: a .config link to the directory a mise
+			 * link leads to, judged first, answered for both.) */
+			"mkdir d a b && (cd d && seq 300 | xargs touch) && echo '[env]' > "
+			"d/config.toml && ln -s ../d a/.config && ln -s ../d b/mise; echo pair $?\n");
 		r = sh_in(&w, NULL, "%s", script);
 		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
-		cr_assert(strstr(r.out, "decoys 0") && strstr(r.out, "exrc 0"),
+		cr_assert(strstr(r.out, "decoys 0") && strstr(r.out, "exrc 0") &&
+				  strstr(r.out, "pair 0"),
 			  "the plants did not land\n%s", diag);
+		if (!ctl)
+			cr_expect(present(w.proj, "b/mise.cordon-disarmed") &&
+					  present(w.proj, "a/.config"),
+				  "the mise link was not moved aside, or the .config one was\n%s",
+				  diag);
 		vim_in(&w, sub);
 		if (ctl)
 			cr_expect(marked(&w, tags[ctl], "decoy"), "control: vim ran nothing\n%s",
