@@ -915,7 +915,7 @@ struct walk {
 	size_t n_opened, opened_cap;
 	size_t n_unopened; /* past OPENED_MAX */
 	/* The directories at the top below which something too deep
-	 * changed (up to three). */
+	 * changed (the first three named, the rest counted). */
 	struct cordon_strv too_deep;
 	long deep_budget; /* entries changed_below may look at yet */
 	/* The directories judge_link looked through (by inode, as the link
@@ -1027,8 +1027,8 @@ static int push_headed(struct walk *w, struct cordon_strv *v, const char *head, 
 		 * (round 30 F2: a .exrc in a directory whose path is 4,090
 		 * bytes long, which vim started there reads by its name; round
 		 * 31 F7: one planted, by relative chdirs, in a directory deeper
-		 * than PATH_MAX made before), once, by the directory at the
-		 * top it lies in. */
+		 * than PATH_MAX made before), by the directory at the top it
+		 * lies in, once each. */
 		cleanup_free char *at =
 			rel == w->rel && name[0] ? strndup(rel, strcspn(rel, "/")) : NULL;
 		if (at && !cordon_strv_contains(&w->too_deep, at) &&
