@@ -1180,16 +1180,28 @@ static bool session_writable(const struct cordon_sweep *s, const char *dir);
 
 /* The levels and entries a local name is read to (look_local), and what
  * a link to a directory the session could write leads to (holds_local). */
+/* REL's last name ("" for the top). */
+static const char *last_name(const char *rel)
+{
+	const char *slash = strrchr(rel, '/');
+	return slash ? slash + 1 : rel;
+}
+
+/* N, a name of two whose first is DIR (DN bytes, not 0): its second,
+ * else NULL. */
+static const char *second_of(const char *n, const char *dir, size_t dn)
+{
+	return dn && strncmp(n, dir, dn) == 0 && n[dn] == '/' ? n + dn + 1 : NULL;
+}
+
 /* A name of NAMES that is two (mise/config.toml, .config/mise: mise
  * reads both in every directory from where it runs up, round 30b N4) may
  * be in the directory REL, its first one being REL's last. */
 static bool deep_in(const struct cordon_strv *names, const char *rel)
 {
-	const char *dir = strrchr(rel, '/');
-	dir = dir ? dir + 1 : rel;
-	size_t dn = strlen(dir);
-	for (size_t i = 0; dn && i < names->n; i++)
-		if (strncmp(names->v[i], dir, dn) == 0 && names->v[i][dn] == '/')
+	const char *dir = last_name(rel);
+	for (size_t i = 0; i < names->n; i++)
+		if (second_of(names->v[i], dir, strlen(dir)))
 			return true;
 	return false;
 }
@@ -1200,16 +1212,21 @@ static bool is_local(const struct cordon_strv *names, const char *rel, bool deep
 {
 	if (cordon_strv_contains(names, name))
 		return true;
-	if (!deep)
-		return false;
-	const char *dir = strrchr(rel, '/');
-	dir = dir ? dir + 1 : rel;
-	size_t dn = strlen(dir);
-	for (size_t i = 0; i < names->n; i++)
-		if (strncmp(names->v[i], dir, dn) == 0 && names->v[i][dn] == '/' &&
-		    strcmp(names->v[i] + dn + 1, name) == 0)
+	const char *dir = last_name(rel);
+	for (size_t i = 0; deep && i < names->n; i++) {
+		const char *second = second_of(names->v[i], dir, strlen(dir));
+		if (second && strcmp(second, name) == 0)
 			return true;
+	}
 	return false;
+}
+
+/* Whether a name of two may be in W's directory REL: of an own root,
+ * only below its top, where the first lies below it (the top's are
+ * protected_paths); of a shared one, which has none, anywhere. */
+static bool deep_here(const struct walk *w, const char *rel)
+{
+	return (w->shared || strchr(rel, '/')) && deep_in(w->names, rel);
 }
 
 #define LOCAL_DEPTH    8
@@ -1544,9 +1561,7 @@ static int list_dir(struct walk *w, const char *rel, char flag)
 	w->fd = fd;
 	w->has = 0;
 	w->dropped = false;
-	/* (Of two names, the first at an own root's top is guarded there, as
-	 * protected_paths: only a shared directory has none.) */
-	w->deep = (w->shared || strchr(rel, '/')) && deep_in(w->names, rel);
+	w->deep = deep_here(w, rel);
 	int e = cordon_fs_list(fd, visit, w, w->buf, BUF_SIZE);
 	close(fd);
 	if (e < 0)
@@ -1723,7 +1738,7 @@ static int reuse(struct walk *w, const char *rel, char kind, const struct stat *
 	if (e < 0 || asprintf(&prefix, "%s%s", rel, rn ? "/" : "") < 0)
 		return -ENOMEM;
 	size_t pn = strlen(prefix);
-	bool deep = (w->shared || strchr(rel, '/')) && deep_in(w->names, rel);
+	bool deep = deep_here(w, rel);
 	for (size_t i = lower_bound(c->recs, c->n, prefix); e >= 0 && i < c->n; i++) {
 		const char *r = c->recs[i], *path = REC_PATH(r);
 		if (strncmp(path, prefix, pn) != 0)
@@ -2189,7 +2204,7 @@ static int catch_up(struct walk *w)
 			w->has = 0;
 			w->fresh = rel[0] && arrived(w, rel, &st, ABOVE_CHANGED);
 			w->changed = true;
-			w->deep = (w->shared || strchr(rel, '/')) && deep_in(w->names, rel);
+			w->deep = deep_here(w, rel);
 			int e = cordon_fs_list(fd, catch_visit, &c, w->buf, BUF_SIZE);
 			close(fd);
 			if (e == -ENOMEM)
@@ -3134,29 +3149,20 @@ static bool could_write_in(int dir, const char *name, int depth, int *budget)
 	return can;
 }
 
-/* PATH, that a move aside was refused (ERR), is another user's that the
- * session, run as an ordinary user, could neither have put there (its
- * directory is not writable) nor written in: someone else changed it
- * while the session ran (round 30b N5: root's repository in /tmp, named
- * at the end of an ordinary user's session as what it changed). */
-static bool not_the_session_s(const char *path, int err)
+/* NAME in the directory DIR, that a move aside was refused (ERR), is
+ * another user's that the session, run as an ordinary user, could
+ * neither have put there (DIR is not writable) nor written in: someone
+ * else changed it while the session ran (round 30b N5: root's repository
+ * in /tmp, named at the end of an ordinary user's session as what it
+ * changed). */
+static bool not_the_session_s(int dir, const char *name, int err)
 {
 	if ((err != -EACCES && err != -EPERM) || geteuid() == 0)
 		return false;
-	char parent[PATH_MAX];
-	const char *slash = strrchr(path, '/');
-	if (!slash || (size_t)(slash - path) >= sizeof(parent))
-		return false;
-	snprintf(parent, sizeof(parent), "%.*s", slash == path ? 1 : (int)(slash - path), path);
-	int dir = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	int budget = 4096;
 	struct stat st;
-	bool theirs = dir >= 0 && fstat(dir, &st) == 0 && st.st_uid != geteuid() &&
-		      faccessat(dir, ".", W_OK, AT_EACCESS) < 0 &&
-		      !could_write_in(dir, slash + 1, 8, &budget);
-	if (dir >= 0)
-		close(dir);
-	return theirs;
+	return fstat(dir, &st) == 0 && st.st_uid != geteuid() &&
+	       faccessat(dir, ".", W_OK, AT_EACCESS) < 0 && !could_write_in(dir, name, 8, &budget);
 }
 
 static int disarm_said(const struct cordon_sweep *s, const char *path, const char *head,
@@ -3187,12 +3193,14 @@ static int disarm_said(const struct cordon_sweep *s, const char *path, const cha
 			(void)fchmod(dir,
 				     st.st_mode & 07777); /* as it was; failing, left writable */
 		}
+		/* (Judged through the directory the move was refused in.) */
+		bool theirs = e < 0 && not_the_session_s(dir, strrchr(path, '/') + 1, e);
 		close(dir);
+		if (theirs)
+			return 0;
 	}
 	if (e == -ENOENT)
 		return 0; /* gone meanwhile (another session's watch moved it) */
-	if (e < 0 && not_the_session_s(path, e))
-		return 0;
 	if (e < 0) {
 		say(said,
 		    "cordon: %s %s, %s, and cordon could not move it aside (%s): review it before "
@@ -4051,9 +4059,8 @@ static int judge_link(struct walk *w, const char *rel, struct cordon_strv *said)
 	 * 31c H1. Only directories that took many entries to look through
 	 * are kept, so that the list stays short: 120,000 links to as many
 	 * empty directories made its search quadratic, H2.) */
-	const char *last = strrchr(rel, '/');
 	struct link_seen key = {to.st_dev, to.st_ino, laid,
-				deep_in(w->names, rel) ? (last ? last + 1 : rel) : NULL, false};
+				deep_in(w->names, rel) ? last_name(rel) : NULL, false};
 	const struct link_seen *seen = NULL;
 	for (size_t i = 0; !seen && i < w->n_links_seen; i++) {
 		const struct link_seen *k = &w->links_seen[i];
