@@ -866,7 +866,38 @@ struct cache {
 	/* REC_COVERS: where it holds anything (none: everywhere). */
 	const char **covers;
 	size_t n_covers;
+	/* The records by path, made at the first cache_find (cache_index). */
+	struct cache_index *index;
 };
+
+/* Slots of (path hash, record index + 1): a binary search of 1,000
+ * records compared a dozen paths with long common beginnings for each
+ * directory a walk looked at, a fifth of the walk. */
+struct cache_index {
+	size_t mask; /* slots - 1; 0: not made */
+	uint32_t (*slot)[2];
+	bool failed; /* out of memory: searched as before */
+	/* For reuse, made at its first (cache_tree): the bytes each path
+	 * shares with the one before it, and where its last name starts.
+	 * Going through a directory's records compared each path below it
+	 * with the directory's and looked for a slash in the rest. */
+	uint32_t *lcp, *last;
+	bool tree_failed;
+};
+
+static void cache_free(struct cache *c)
+{
+	free(c->data);
+	free(c->recs);
+	free(c->covers);
+	if (c->index) {
+		free(c->index->slot);
+		free(c->index->lcp);
+		free(c->index->last);
+	}
+	free(c->index);
+	*c = (struct cache){0};
+}
 
 struct walk {
 	const struct cordon_sweep *s;
@@ -1049,10 +1080,25 @@ static int push_joined(struct walk *w, struct cordon_strv *v, char flag, const c
 #define REC_PATH(r) ((r) + 17)
 static unsigned long long rec_ino(const char *r)
 {
-	char hex[17];
-	memcpy(hex, r + 1, 16);
-	hex[16] = '\0';
-	return strtoull(hex, NULL, 16);
+	/* (By hand: strtoull, twice a directory, was a twentieth of a walk.
+	 * hex_head wrote it; a loaded record is checked, rec_head_ok.) */
+	unsigned long long v = 0;
+	for (int i = 1; i <= 16; i++) {
+		char c = r[i];
+		v = v << 4 | (unsigned)(c <= '9' ? c - '0' : c - 'a' + 10);
+	}
+	return v;
+}
+
+/* R's 16 digits are hexadecimal, as hex_head writes them (musl's strspn
+ * builds a table each call: a record of 1,000 entries loaded in 0.2 M
+ * instructions more). */
+static bool rec_head_ok(const char *r)
+{
+	for (int i = 1; i <= 16; i++)
+		if (!((r[i] >= '0' && r[i] <= '9') || (r[i] >= 'a' && r[i] <= 'f')))
+			return false;
+	return true;
 }
 
 /* Record KIND and INO for REL (REL/NAME when NAME is not NULL) for the
@@ -1191,7 +1237,8 @@ static const char *last_name(const char *rel)
  * else NULL. */
 static const char *second_of(const char *n, const char *dir, size_t dn)
 {
-	return dn && strncmp(n, dir, dn) == 0 && n[dn] == '/' ? n + dn + 1 : NULL;
+	return dn && n[0] == dir[0] && strncmp(n, dir, dn) == 0 && n[dn] == '/' ? n + dn + 1
+										: NULL;
 }
 
 /* A name of NAMES that is two (mise/config.toml, .config/mise: mise
@@ -1200,8 +1247,9 @@ static const char *second_of(const char *n, const char *dir, size_t dn)
 static bool deep_in(const struct cordon_strv *names, const char *rel)
 {
 	const char *dir = last_name(rel);
+	size_t dn = strlen(dir);
 	for (size_t i = 0; i < names->n; i++)
-		if (second_of(names->v[i], dir, strlen(dir)))
+		if (second_of(names->v[i], dir, dn))
 			return true;
 	return false;
 }
@@ -1360,8 +1408,8 @@ static int visit(const char *name, unsigned char type, unsigned long long ino, v
 			   (unsigned long long)st.st_ino, w->rel, name);
 	if (e < 0 || type != DT_DIR)
 		return e;
-	char *at;
-	if (asprintf(&at, "%s%s%s", w->rel, w->rel[0] ? "/" : "", name) < 0)
+	char *at = rel_joined("", 0, w->rel, name, false);
+	if (!at)
 		return -ENOMEM;
 	e = push_kept(w, at);
 	free(at);
@@ -1419,8 +1467,9 @@ static int shut(struct walk *w, const char *rel, int e)
  * found. A git dir itself is found too: a bare-looking one is walked
  * on, one in a .git (a module's, a worktree's) only into its modules/
  * and worktrees/. */
-static int reuse(struct walk *w, const char *rel, char kind, const struct stat *st);
-static char cached_kind(const struct walk *w, const char *rel);
+static int reuse(struct walk *w, const char *rel, size_t at, const struct stat *st);
+static size_t cache_at(const struct cache *c, const char *rel);
+static const char *cached(const struct walk *w, const char *rel);
 static bool cached_ino(const struct walk *w, const char *rel, unsigned long long *ino);
 static bool cached_disarmed(const struct walk *w, const char *rel, unsigned long long ino,
 			    struct timespec *moved);
@@ -1534,23 +1583,21 @@ static int list_dir(struct walk *w, const char *rel, char flag)
 	/* Unchanged since the last walk read it (its change time is older
 	 * than that walk's start): it holds the same names, so the last
 	 * walk's record of it stands. */
-	char kind = '\0';
-	if (current_at(w, rel))
-		kind = cached_kind(w, rel);
+	size_t at = current_at(w, rel) ? cache_at(&w->cache, rel) : w->cache.n;
+	const char *rec = at < w->cache.n ? w->cache.recs[at] : NULL;
+	char kind = rec && (rec[0] == REC_DIR || rec[0] == REC_GIT_DIR) ? rec[0] : '\0';
 	/* (The very directory the record saw there: one moved in with its
 	 * parent keeps its own old change time, and its listing was taken
 	 * for the one it replaced, round 28c: `mv a a.old; mv b a`, then
 	 * a/src/lib/.exrc, with b/src/lib unknown to the record, was never
 	 * walked.) */
-	unsigned long long was = 0;
 	/* (Nor one whose entries may lie past PATH_MAX: a record an older
 	 * cordon wrote has it as REC_DIR, round 31b G4.) */
 	if (strlen(w->top) + strlen(rel) + NAME_MAX + 2 >= PATH_MAX)
 		kind = '\0';
 	if (kind && S_ISDIR(st.st_mode) && st.st_dev == w->root_st.st_dev && !w->fresh &&
-	    cached_ino(w, rel, &was) && was == (unsigned long long)st.st_ino &&
-	    !after(&CTIME(st), &w->cache.at))
-		return reuse(w, rel, kind, &st);
+	    rec_ino(rec) == (unsigned long long)st.st_ino && !after(&CTIME(st), &w->cache.at))
+		return reuse(w, rel, at, &st);
 	int fd = cordon_fs_open_beneath(w->root, rel);
 	if (fd == -EACCES && S_ISDIR(st.st_mode) && st.st_uid == geteuid())
 		fd = open_up(w, rel);
@@ -1647,12 +1694,118 @@ static size_t lower_bound(const char *const *recs, size_t n, const char *key)
 	return lo;
 }
 
-static const char *cache_find(const struct cache *c, const char *rel)
+static uint32_t path_hash(const char *p)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+	for (; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	return h;
+}
+
+/* C's index made, each path once: its first record in sort order, as
+ * the binary search finds. False where it cannot be. */
+static bool cache_indexed(const struct cache *c)
+{
+	struct cache_index *x = c->index;
+	if (!x || x->failed || c->n > UINT32_MAX / 4)
+		return false;
+	if (x->mask)
+		return true;
+	size_t slots = 16;
+	while (slots < 2 * c->n)
+		slots *= 2;
+	if (!(x->slot = calloc(slots, sizeof(*x->slot)))) {
+		x->failed = true;
+		return false;
+	}
+	x->mask = slots - 1;
+	for (size_t i = 0; i < c->n; i++) {
+		const char *path = REC_PATH(c->recs[i]);
+		uint32_t h = path_hash(path);
+		size_t at = h & x->mask;
+		while (x->slot[at][1] && (x->slot[at][0] != h ||
+					  strcmp(REC_PATH(c->recs[x->slot[at][1] - 1]), path) != 0))
+			at = (at + 1) & x->mask;
+		if (!x->slot[at][1]) {
+			x->slot[at][0] = h;
+			x->slot[at][1] = (uint32_t)i + 1;
+		}
+	}
+	return true;
+}
+
+/* The first record of C at REL in sort order, its index, or C's n. */
+static size_t cache_at(const struct cache *c, const char *rel)
 {
 	if (!c->valid)
-		return NULL;
+		return c->n;
+	if (cache_indexed(c)) {
+		const struct cache_index *x = c->index;
+		uint32_t h = path_hash(rel);
+		for (size_t at = h & x->mask; x->slot[at][1]; at = (at + 1) & x->mask) {
+			size_t i = x->slot[at][1] - 1;
+			if (x->slot[at][0] == h && strcmp(REC_PATH(c->recs[i]), rel) == 0)
+				return i;
+		}
+		return c->n;
+	}
 	size_t i = lower_bound(c->recs, c->n, rel);
-	return i < c->n && strcmp(REC_PATH(c->recs[i]), rel) == 0 ? c->recs[i] : NULL;
+	return i < c->n && strcmp(REC_PATH(c->recs[i]), rel) == 0 ? i : c->n;
+}
+
+static const char *cache_find(const struct cache *c, const char *rel)
+{
+	size_t i = cache_at(c, rel);
+	return i < c->n ? c->recs[i] : NULL;
+}
+
+/* C's lcp and last made (cache_index). False where they cannot be. */
+static bool cache_tree(const struct cache *c)
+{
+	struct cache_index *x = c->index;
+	if (!x || x->tree_failed || !c->valid)
+		return false;
+	if (x->lcp)
+		return true;
+	x->lcp = malloc((c->n + 1) * sizeof(*x->lcp));
+	x->last = malloc((c->n + 1) * sizeof(*x->last));
+	if (!x->lcp || !x->last) {
+		free(x->lcp);
+		free(x->last);
+		x->lcp = x->last = NULL;
+		x->tree_failed = true;
+		return false;
+	}
+	for (size_t i = 0; i < c->n; i++) {
+		const char *p = REC_PATH(c->recs[i]), *q = i ? REC_PATH(c->recs[i - 1]) : "";
+		uint32_t k = 0, last = 0;
+		while (p[k] && p[k] == q[k])
+			k++;
+		x->lcp[i] = k;
+		for (uint32_t j = 0; p[j]; j++)
+			if (p[j] == '/')
+				last = j + 1;
+		x->last[i] = last;
+	}
+	return true;
+}
+
+/* The first of C's records (sorted) not below PREFIX, the path of the
+ * directory recorded at J and a slash: searched from J onwards (its
+ * entries mostly come right after it). */
+static size_t first_below(const struct cache *c, size_t j, const char *prefix)
+{
+	if (!prefix[0])
+		return 0;
+	size_t a = j + 1, b = a, step = 1; /* (J's path sorts before PREFIX) */
+	while (b < c->n && strcmp(REC_PATH(c->recs[b]), prefix) < 0) {
+		a = b + 1;
+		b = a + step;
+		step *= 2;
+	}
+	if (b > c->n)
+		b = c->n;
+	return a + lower_bound(c->recs + a, b - a, prefix);
 }
 
 static const char *cached(const struct walk *w, const char *rel)
@@ -1676,15 +1829,6 @@ static bool moved_aside_since(const struct walk *w, const char *rel)
 	       rec_ino(r) == 0;
 }
 
-/* The kind the last walk recorded REL as, if a directory it read. */
-static char cached_kind(const struct walk *w, const char *rel)
-{
-	const char *r = cached(w, rel);
-	if (!r || (r[0] != REC_DIR && r[0] != REC_GIT_DIR))
-		return '\0';
-	return r[0];
-}
-
 /* REL, the inode INO, is a git dir a sweep moved aside (and the last
  * walk, in C, still found there), with the change time the move gave it
  * into *MOVED. */
@@ -1694,8 +1838,8 @@ static bool disarmed_in(const struct cache *c, const char *rel, unsigned long lo
 	const char *r = cache_find(c, rel);
 	if (!r || r[0] != REC_DISARMED || rec_ino(r) != ino)
 		return false;
-	cleanup_free char *key = NULL;
-	if (asprintf(&key, "%s/", rel) < 0 || !(r = cache_find(c, key)) || r[0] != REC_MOVED)
+	cleanup_free char *key = rel_joined("", 0, rel, "", true);
+	if (!key || !(r = cache_find(c, key)) || r[0] != REC_MOVED)
 		return false;
 	unsigned long long ns = rec_ino(r);
 	moved->tv_sec = (time_t)(ns / 1000000000ULL);
@@ -1723,9 +1867,11 @@ static bool cached_ino(const struct walk *w, const char *rel, unsigned long long
 	return r != NULL;
 }
 
-/* REL (ST), unchanged: what the last walk found in it, again. */
-static int reuse(struct walk *w, const char *rel, char kind, const struct stat *st)
+/* REL (ST), unchanged: what the last walk found in it, again (its record
+ * the cache's AT). */
+static int reuse(struct walk *w, const char *rel, size_t at, const struct stat *st)
 {
+	char kind = w->cache.recs[at][0];
 	int e = record(w, kind, (unsigned long long)st->st_ino, rel, NULL);
 	if (e >= 0 && kind == REC_GIT_DIR) {
 		e = push_joined(w, &w->found, (char)(w->fresh ? ABOVE_NEW : ABOVE_OLD), rel, "");
@@ -1733,17 +1879,20 @@ static int reuse(struct walk *w, const char *rel, char kind, const struct stat *
 			return push_kept(w, rel);
 	}
 	const struct cache *c = &w->cache;
-	size_t rn = strlen(rel);
-	cleanup_free char *prefix = NULL;
-	if (e < 0 || asprintf(&prefix, "%s%s", rel, rn ? "/" : "") < 0)
+	cleanup_free char *prefix = e >= 0 ? rel_joined("", 0, rel, "", true) : NULL;
+	if (!prefix)
 		return -ENOMEM;
 	size_t pn = strlen(prefix);
 	bool deep = deep_here(w, rel);
-	for (size_t i = lower_bound(c->recs, c->n, prefix); e >= 0 && i < c->n; i++) {
+	bool tree = cache_tree(c);
+	size_t lo = tree ? first_below(c, at, prefix) : lower_bound(c->recs, c->n, prefix);
+	for (size_t i = lo; e >= 0 && i < c->n; i++) {
 		const char *r = c->recs[i], *path = REC_PATH(r);
-		if (strncmp(path, prefix, pn) != 0)
+		/* (Sorted: one shares PREFIX where the one before it, which did,
+		 * shares as much with it.) */
+		if (tree && i > lo ? c->index->lcp[i] < pn : strncmp(path, prefix, pn) != 0)
 			break;
-		if (!path[pn] || strchr(path + pn, '/'))
+		if (!path[pn] || (tree ? c->index->last[i] != pn : strchr(path + pn, '/') != NULL))
 			continue; /* REL itself, or deeper */
 		switch (r[0]) {
 		case REC_DIR:
@@ -1871,7 +2020,8 @@ static void cache_load(struct walk *w, const char *path, bool sorted)
 	while (at < size) {
 		char *r = c->data + at;
 		at += strlen(r) + 1;
-		if (!r[0] || at > size + 1 || strlen(r) < 17)
+		/* (A kind, 16 hex digits: rec_ino's.) */
+		if (!r[0] || at > size + 1 || strlen(r) < 17 || !rec_head_ok(r))
 			continue;
 		if (r[0] == REC_COVERS) {
 			const char **nv = realloc(c->covers, (c->n_covers + 1) * sizeof(*nv));
@@ -1890,8 +2040,10 @@ static void cache_load(struct walk *w, const char *path, bool sorted)
 		}
 		c->recs[c->n++] = r;
 	}
-	if (sorted) /* (to be looked up in) */
+	if (sorted) { /* (to be looked up in) */
 		sort_records(c->recs, c->n);
+		c->index = calloc(1, sizeof(*c->index)); /* (none: searched) */
+	}
 	c->valid = true;
 	/* Saved before this session started (or the earliest it judges
 	 * from, to the second). */
@@ -2109,9 +2261,7 @@ static void snapshot(struct cordon_sweep *s, const char *top)
 		if (i == 0)
 			hold_remotes(s, shared ? shared : dir);
 	}
-	free(w.cache.data);
-	free(w.cache.recs);
-	free(w.cache.covers);
+	cache_free(&w.cache);
 }
 
 /* What the config PATH had as the session started, if that was kept. */
@@ -4355,12 +4505,8 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 		    "one): review all of %s before you use git, vim or direnv there",
 		    w.n_unopened, top, OPENED_MAX, top);
 	close(w.root);
-	free(w.cache.data);
-	free(w.cache.recs);
-	free(w.cache.covers);
-	free(w.latest.data);
-	free(w.latest.recs);
-	free(w.latest.covers);
+	cache_free(&w.cache);
+	cache_free(&w.latest);
 	free(w.links_seen);
 	cordon_strv_free(&w.recs);
 	cordon_strv_free(&w.todo);
