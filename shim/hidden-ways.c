@@ -226,8 +226,7 @@ static bool under_proc(const char *path)
 static char *led_to(const char *path, struct cordon_path_cache *cache)
 {
 	char up[PATH_MAX];
-	struct stat st;
-	if (cordon_path_nearest(path, up, sizeof(up), &st) < 0 || strcmp(up, path) == 0)
+	if (cordon_path_nearest_cached(cache, path, up, sizeof(up)) < 0 || strcmp(up, path) == 0)
 		return NULL;
 	cleanup_free char *canon = NULL;
 	if (cordon_path_resolve_cached(up, NULL, NULL, cache, &canon) < 0)

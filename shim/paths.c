@@ -110,6 +110,11 @@ static bool cache_has_at(const struct cordon_path_cache *c, const char *path, si
 	return c && set_has_at(&c->dirs, path, n, h);
 }
 
+bool cordon_path_cache_dir(const struct cordon_path_cache *c, const char *path)
+{
+	return cache_has(c, path);
+}
+
 static void cache_add(struct cordon_path_cache *c, const char *path)
 {
 	if (c)
@@ -139,6 +144,25 @@ static bool missing_at(struct cordon_path_cache *c, const char *path, size_t n, 
 	if (c->gen != made_gen)
 		forget_missing(c);
 	return c->miss.n && set_has_at(&c->miss, path, n, h);
+}
+
+bool cordon_path_cache_missing(struct cordon_path_cache *c, const char *path)
+{
+	/* (It, or a directory on its way.) */
+	if (!path[0])
+		return false;
+	uint64_t h = HASH_EMPTY;
+	size_t done = 0;
+	for (size_t n = 1;; n++) {
+		if (path[n] != '/' && path[n] != '\0')
+			continue;
+		h = hash_on(h, path + done, n - done);
+		done = n;
+		if (missing_at(c, path, n, (size_t)h))
+			return true;
+		if (!path[n])
+			return false;
+	}
 }
 
 static void add_missing(struct cordon_path_cache *c, const char *path)
@@ -340,6 +364,22 @@ int cordon_path_nearest(const char *path, char *out, size_t size, struct stat *s
 		return -ENAMETOOLONG;
 	for (char *slash;;) {
 		if (lstat(out, st) == 0)
+			return 0;
+		if ((slash = strrchr(out, '/')) == NULL || slash == out)
+			return -ENOENT;
+		*slash = '\0';
+	}
+}
+
+int cordon_path_nearest_cached(struct cordon_path_cache *c, const char *path, char *out,
+			       size_t size)
+{
+	if (snprintf(out, size, "%s", path) >= (int)size)
+		return -ENAMETOOLONG;
+	for (char *slash;;) {
+		struct stat st;
+		if (cordon_path_cache_dir(c, out) ||
+		    (!cordon_path_cache_missing(c, out) && lstat(out, &st) == 0))
 			return 0;
 		if ((slash = strrchr(out, '/')) == NULL || slash == out)
 			return -ENOENT;

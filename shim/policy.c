@@ -1261,8 +1261,11 @@ static bool unreachable(const struct cordon_policy *p, const char *abs,
 {
 	char up[PATH_MAX];
 	struct stat st;
-	/* (A link to a name not made yet is there: what it leads to counts.) */
-	if (lstat(abs, &st) == 0 || snprintf(up, sizeof(up), "%s", abs) >= (int)sizeof(up))
+	/* (A link to a name not made yet is there: what it leads to counts.
+	 * What the resolution just found missing, or real directories, are
+	 * not asked about again: a launch asked about ~/.config 80 times.) */
+	bool there = !cordon_path_cache_missing(cache, abs) && lstat(abs, &st) == 0;
+	if (there || snprintf(up, sizeof(up), "%s", abs) >= (int)sizeof(up))
 		return false;
 	cleanup_free char *canon = NULL;
 	char *slash;
@@ -1274,7 +1277,8 @@ static bool unreachable(const struct cordon_policy *p, const char *abs,
 			break;
 		/* A dangling link on the way (~/.dbt -> PROJ/dbt, not made
 		 * yet): the session may make where it leads (round 9). */
-		if (lstat(up, &st) == 0 && S_ISLNK(st.st_mode) && stat(up, &st) < 0)
+		if (!cordon_path_cache_dir(cache, up) && !cordon_path_cache_missing(cache, up) &&
+		    lstat(up, &st) == 0 && S_ISLNK(st.st_mode) && stat(up, &st) < 0)
 			return false;
 		int r = cordon_path_resolve_cached(up, NULL, NULL, cache, &canon);
 		if (r < 0 && r != -ENOENT)
@@ -1284,7 +1288,8 @@ static bool unreachable(const struct cordon_policy *p, const char *abs,
 		return false;
 	/* A link there (~/.dbt -> PROJ/dbt -> ~/private/dbt): the session may
 	 * replace one on its way (round 10); the plan looks. */
-	if (!same && lstat(up, &st) == 0 && S_ISLNK(st.st_mode))
+	if (!same && !cordon_path_cache_dir(cache, up) && lstat(up, &st) == 0 &&
+	    S_ISLNK(st.st_mode))
 		return false;
 	if (!same) {
 		char *u = strdup(up);
@@ -2654,9 +2659,10 @@ static int guard_found_above(struct cordon_policy *p, const struct cordon_contex
 }
 
 static int resolve_guards(const struct cordon_config *cfg, const struct cordon_context *ctx,
-			  struct cordon_policy *p)
+			  struct cordon_policy *p, struct cordon_path_cache *shared)
 {
-	struct cordon_path_cache cache = {0};
+	struct cordon_path_cache cache = *shared;
+	*shared = (struct cordon_path_cache){0};
 	int r = guard_config(cfg, ctx, p, &cache);
 	/* In the project, and in each directory the user made writable
 	 * besides it (a sibling repository): what runs outside is kept as
@@ -3052,7 +3058,7 @@ static int dotfiles_cwd(const char *dir, const struct cordon_context *ctx, char 
  * keys readable and authorized_keys writable); NULL when it is not, into
  * *WHY otherwise (malloc'd). Only --project names one on purpose. */
 static int hidden_cwd(const struct cordon_config *cfg, const struct cordon_context *ctx,
-		      const char *dir, char **why)
+		      const char *dir, struct cordon_path_cache *cache, char **why)
 {
 	*why = NULL;
 	struct cordon_strv list = {0};
@@ -3060,7 +3066,6 @@ static int hidden_cwd(const struct cordon_config *cfg, const struct cordon_conte
 	 * lies below it cannot hold it.) */
 	int e = hidden_list(cfg, ctx, dir, &list, NULL);
 	const char *const *hidden = (const char *const *)list.v;
-	struct cordon_path_cache cache = {0}; /* the home's directories, resolved once */
 	for (size_t i = 0; hidden && hidden[i] && !*why && e >= 0; i++) {
 		if (project_relative(hidden[i]))
 			continue; /* the project's own: the cwd is the project */
@@ -3070,7 +3075,7 @@ static int hidden_cwd(const struct cordon_config *cfg, const struct cordon_conte
 			e = e == -ENOMEM ? e : 0;
 			continue;
 		}
-		e = cordon_path_resolve_cached(abs, NULL, NULL, &cache, &canon);
+		e = cordon_path_resolve_cached(abs, NULL, NULL, cache, &canon);
 		e = e == -ENOMEM ? e : 0;
 		if (e >= 0 &&
 		    (cordon_path_under(dir, abs) || (canon && cordon_path_under(dir, canon))) &&
@@ -3081,7 +3086,6 @@ static int hidden_cwd(const struct cordon_config *cfg, const struct cordon_conte
 			e = -ENOMEM;
 		}
 	}
-	cordon_path_cache_free(&cache);
 	cordon_strv_free(&list);
 	return e;
 }
@@ -3226,7 +3230,11 @@ static int resolve(const struct cordon_config *cfg, const struct cordon_context 
 	const char *never =
 		ctx->project_from_cwd ? cordon_never_project(p.project, ctx->home) : NULL;
 	cleanup_free char *hidden = NULL;
-	if (!never && ctx->project_from_cwd && hidden_cwd(cfg, ctx, p.project, &hidden) < 0) {
+	/* (What the hidden paths' check resolves, the guards' resolve again:
+	 * the home's directories, and what is missing there, asked once.) */
+	__attribute__((cleanup(cordon_path_cache_free))) struct cordon_path_cache cache = {0};
+	if (!never && ctx->project_from_cwd &&
+	    hidden_cwd(cfg, ctx, p.project, &cache, &hidden) < 0) {
 		cordon_policy_free(&p);
 		return cordon_err(err, ENOMEM, "out of memory");
 	}
@@ -3271,7 +3279,7 @@ static int resolve(const struct cordon_config *cfg, const struct cordon_context 
 	if (r >= 0)
 		r = add_sockets(&p, &ctx->extra_sockets, "--allow-socket", false, ctx);
 	if (r >= 0)
-		r = resolve_guards(cfg, ctx, &p);
+		r = resolve_guards(cfg, ctx, &p, &cache);
 	if (r >= 0 && p.domains)
 		r = resolve_domains(cfg, ctx, &p);
 	if (r < 0) {

@@ -615,6 +615,43 @@ Test(policy, resolver_matches_realpath)
 		}
 	}
 	cr_expect_gt(cache.dirs.n, 3, "the cache was used");
+	/* What the guards take from the cache instead of asking the kernel
+	 * (cordon_path_cache_dir, _missing, cordon_path_nearest_cached)
+	 * agrees with what the kernel says, for each path and each of its
+	 * prefixes, links on the way or not. */
+	size_t said_dir = 0, said_missing = 0;
+	for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		char full[4096];
+		if (rel[i][0] == '/')
+			snprintf(full, sizeof(full), "%s", rel[i]);
+		else
+			snprintf(full, sizeof(full), "%s/%s", d, rel[i]);
+		for (char *end = full + strlen(full); end > full; end = strrchr(full, '/')) {
+			*end = '\0';
+			if (!full[0])
+				break;
+			struct stat st;
+			int there = lstat(full, &st) == 0;
+			if (cordon_path_cache_dir(&cache, full)) {
+				said_dir++;
+				cr_expect(there && S_ISDIR(st.st_mode), "%s: taken for a directory",
+					  full);
+			}
+			if (cordon_path_cache_missing(&cache, full)) {
+				said_missing++;
+				cr_expect(!there, "%s: taken for missing", full);
+			}
+			char near[4096], near_cached[4096];
+			int r1 = cordon_path_nearest(full, near, sizeof(near), &st);
+			int r2 = cordon_path_nearest_cached(&cache, full, near_cached,
+							    sizeof(near_cached));
+			cr_expect_eq(r1, r2, "%s", full);
+			if (r1 == 0 && r2 == 0)
+				cr_expect_str_eq(near, near_cached, "%s", full);
+		}
+	}
+	cr_expect_gt(said_dir, 3);
+	cr_expect_gt(said_missing, 0);
 	cordon_path_cache_free(&cache);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", d);
 	cr_assert_eq(system(cmd), 0);

@@ -430,6 +430,12 @@ struct cordon_path_cache {
 	unsigned gen;
 };
 void cordon_path_cache_free(struct cordon_path_cache *c);
+/* PATH (absolute, canonical or not) was found a real directory, no
+ * symbolic link, by a resolution through CACHE (NULL: none). */
+bool cordon_path_cache_dir(const struct cordon_path_cache *c, const char *path);
+/* PATH (absolute, with no link on its way) was found missing by such a
+ * resolution, and cordon has made nothing since. */
+bool cordon_path_cache_missing(struct cordon_path_cache *c, const char *path);
 /* Said after cordon makes a directory: what path caches took for missing
  * is asked again. */
 void cordon_path_made(void);
@@ -438,6 +444,10 @@ void cordon_path_made(void);
  * not followed, into OUT (SIZE bytes), with its lstat in *ST: 0, or -errno
  * (-ENOENT where none does, -ENAMETOOLONG). */
 int cordon_path_nearest(const char *path, char *out, size_t size, struct stat *st);
+/* The same, without the lstat, asking the kernel only about what CACHE
+ * does not tell. */
+int cordon_path_nearest_cached(struct cordon_path_cache *c, const char *path, char *out,
+			       size_t size);
 
 /* Only the first steps of cordon_path_resolve: "~" expanded and IN made
  * absolute against BASE (a fresh string in *OUT); nothing is asked of the
