@@ -868,6 +868,7 @@ struct cache {
 	size_t n_covers;
 	/* The records by path, made at the first cache_find (cache_index). */
 	struct cache_index *index;
+	bool borrowed; /* another cache's, freed with it */
 };
 
 /* Slots of (path hash, record index + 1): a binary search of 1,000
@@ -887,6 +888,10 @@ struct cache_index {
 
 static void cache_free(struct cache *c)
 {
+	if (c->borrowed) {
+		*c = (struct cache){0};
+		return;
+	}
 	free(c->data);
 	free(c->recs);
 	free(c->covers);
@@ -921,6 +926,12 @@ struct walk {
 	 * NAMES are judged (cordon_sweep.shared_local); else the session's. */
 	bool shared;
 	const struct cordon_strv *names;
+	/* The first names of NAMES' names of two ("mise" of mise/config.toml),
+	 * once each: deep_in went through all of NAMES for each directory,
+	 * a sixth of a walk of 20,000 (FIRSTS_MADE: made). */
+	struct cordon_strv firsts;
+	bool firsts_made;
+	size_t top_len; /* strlen(top) */
 	/* Something listed changed before it was looked at (gone, another
 	 * put in its place: a session beside this one renaming or swapping
 	 * directories in a loop hid the user's repository from the walk,
@@ -1051,7 +1062,8 @@ static int push_headed(struct walk *w, struct cordon_strv *v, const char *head, 
 		       const char *rel, const char *name)
 {
 	/* (The head's first byte stands for the slash after the root.) */
-	if (strlen(w->top) + 1 + strlen(rel) + (rel[0] && name[0]) + strlen(name) >= PATH_MAX) {
+	size_t tn = w->top_len ? w->top_len : strlen(w->top);
+	if (tn + 1 + strlen(rel) + (rel[0] && name[0]) + strlen(name) >= PATH_MAX) {
 		w->dropped = w->dropped || rel == w->rel;
 		/* What lies there, past the longest path cordon moves by, is
 		 * said where it (or anything below it) changed since the start
@@ -1274,7 +1286,29 @@ static bool is_local(const struct cordon_strv *names, const char *rel, bool deep
  * protected_paths); of a shared one, which has none, anywhere. */
 static bool deep_here(const struct walk *w, const char *rel)
 {
-	return (w->shared || strchr(rel, '/')) && deep_in(w->names, rel);
+	if (!w->shared && !strchr(rel, '/'))
+		return false;
+	if (!w->firsts_made)
+		return deep_in(w->names, rel);
+	const char *dir = last_name(rel);
+	return dir[0] && cordon_strv_contains(&w->firsts, dir);
+}
+
+/* W's firsts made (where memory runs out, deep_in is asked). */
+static void firsts_make(struct walk *w)
+{
+	for (size_t i = 0; i < w->names->n; i++) {
+		const char *n = w->names->v[i], *slash = strchr(n, '/');
+		if (!slash || slash == n)
+			continue;
+		cleanup_free char *first = strndup(n, (size_t)(slash - n));
+		if (!first || (!cordon_strv_contains(&w->firsts, first) &&
+			       cordon_strv_push(&w->firsts, first) < 0)) {
+			cordon_strv_free(&w->firsts);
+			return;
+		}
+	}
+	w->firsts_made = true;
 }
 
 #define LOCAL_DEPTH    8
@@ -1593,7 +1627,7 @@ static int list_dir(struct walk *w, const char *rel, char flag)
 	 * walked.) */
 	/* (Nor one whose entries may lie past PATH_MAX: a record an older
 	 * cordon wrote has it as REC_DIR, round 31b G4.) */
-	if (strlen(w->top) + strlen(rel) + NAME_MAX + 2 >= PATH_MAX)
+	if ((w->top_len ? w->top_len : strlen(w->top)) + strlen(rel) + NAME_MAX + 2 >= PATH_MAX)
 		kind = '\0';
 	if (kind && S_ISDIR(st.st_mode) && st.st_dev == w->root_st.st_dev && !w->fresh &&
 	    rec_ino(rec) == (unsigned long long)st.st_ino && !after(&CTIME(st), &w->cache.at))
@@ -4391,7 +4425,9 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 			 .top = top,
 			 .buf = buf,
 			 .shared = shared,
-			 .names = shared ? &s->shared_local : &s->local};
+			 .names = shared ? &s->shared_local : &s->local,
+			 .top_len = strlen(top)};
+	firsts_make(&w);
 	int moved = 0;
 	w.root = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (w.root < 0 || fstat(w.root, &w.root_st) < 0) {
@@ -4421,7 +4457,14 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 	 * cache_load's `current`; round 28c F2 had a borrowed record dropped
 	 * so, and the plant judged by times alone.) */
 	cleanup_free char *start = own_start(top);
-	if (start && access(start, F_OK) == 0) {
+	struct stat now_st, start_st;
+	if (start && stat(start, &start_st) == 0 && cache && stat(cache, &now_st) == 0 &&
+	    now_st.st_dev == start_st.st_dev && now_st.st_ino == start_st.st_ino) {
+		/* (No sweep saved one since: the very file, read once.) */
+		cache_load(&w, cache, true);
+		w.latest = w.cache;
+		w.latest.borrowed = true;
+	} else if (start && access(start, F_OK) == 0) {
 		cache_load(&w, cache, true);
 		w.latest = w.cache;
 		w.cache = (struct cache){0};
@@ -4507,6 +4550,7 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 	close(w.root);
 	cache_free(&w.cache);
 	cache_free(&w.latest);
+	cordon_strv_free(&w.firsts);
 	free(w.links_seen);
 	cordon_strv_free(&w.recs);
 	cordon_strv_free(&w.todo);
