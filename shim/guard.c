@@ -1049,8 +1049,11 @@ static int hide_at(struct cordon_guard_plan *plan, const struct reach *r, const 
 	 * yet, for ~/.dbt/profiles.yml: round 9). */
 	char up[PATH_MAX];
 	int missing = errno;
-	if (!canon && cordon_path_nearest(path, up, sizeof(up), &st) == 0 &&
-	    strcmp(up, path) != 0 && S_ISLNK(st.st_mode) &&
+	/* (The resolution just walked the way: a real directory there is no
+	 * link, asked about once.) */
+	if (!canon && cordon_path_nearest_cached(r->cache, path, up, sizeof(up)) == 0 &&
+	    strcmp(up, path) != 0 && !cordon_path_cache_dir(r->cache, up) &&
+	    lstat(up, &st) == 0 && S_ISLNK(st.st_mode) &&
 	    dangling_target(up, target, sizeof(target)) && creatable(r, target) &&
 	    !made_only_outside(r, target))
 		return refuse_dangling(plan, up, source, target, "hidden", path);
