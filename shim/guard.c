@@ -1052,10 +1052,9 @@ static int hide_at(struct cordon_guard_plan *plan, const struct reach *r, const 
 	/* (The resolution just walked the way: a real directory there is no
 	 * link, asked about once.) */
 	if (!canon && cordon_path_nearest_cached(r->cache, path, up, sizeof(up)) == 0 &&
-	    strcmp(up, path) != 0 && !cordon_path_cache_dir(r->cache, up) &&
-	    lstat(up, &st) == 0 && S_ISLNK(st.st_mode) &&
-	    dangling_target(up, target, sizeof(target)) && creatable(r, target) &&
-	    !made_only_outside(r, target))
+	    strcmp(up, path) != 0 && !cordon_path_cache_dir(r->cache, up) && lstat(up, &st) == 0 &&
+	    S_ISLNK(st.st_mode) && dangling_target(up, target, sizeof(target)) &&
+	    creatable(r, target) && !made_only_outside(r, target))
 		return refuse_dangling(plan, up, source, target, "hidden", path);
 	errno = missing;
 	/* A link on the way the session could replace, though what it leads

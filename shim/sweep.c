@@ -1249,8 +1249,7 @@ static const char *last_name(const char *rel)
  * else NULL. */
 static const char *second_of(const char *n, const char *dir, size_t dn)
 {
-	return dn && n[0] == dir[0] && strncmp(n, dir, dn) == 0 && n[dn] == '/' ? n + dn + 1
-										: NULL;
+	return dn && n[0] == dir[0] && strncmp(n, dir, dn) == 0 && n[dn] == '/' ? n + dn + 1 : NULL;
 }
 
 /* A name of NAMES that is two (mise/config.toml, .config/mise: mise
