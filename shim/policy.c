@@ -179,9 +179,12 @@ const char *const cordon_default_protected[] = {".git/hooks",
 						"mise.local.toml",
 						".mise",
 						".config/mise.toml",
+						".config/mise.local.toml",
 						".config/mise",
 						"mise/config.toml",
 						"mise/config.local.toml",
+						".miserc.toml",
+						".config/miserc.toml",
 						".rtx.toml",
 						".rtx.local.toml",
 						".tool-versions",
@@ -1879,6 +1882,143 @@ static int guard_protected(struct cordon_policy *p, const char *const *list, con
  * top (an empty stand-in while it is missing), moved aside from any
  * directory below (a nested repository's top) where the session made or
  * changed it. */
+/* mise's config environments: with MISE_ENV=staging (or MISE_PROFILE,
+ * MISE_ENVIRONMENT, a list separated by commas, or an `env` a
+ * .miserc.toml sets), mise reads mise.staging.toml and its kin in every
+ * directory from where it runs up, hooks and tasks included, as it reads
+ * mise.toml. Those names of the environments the user's own settings
+ * name (the launcher's environment, the miserc files at the project's top
+ * and above it, the user's and the system's) are protected as mise.toml
+ * is, where the protected list has it. (What `mise -E NAME` names on a
+ * command line is not known here.) */
+static const char *const mise_env_forms[][2] = {
+	{"mise.", ".toml"},         {"mise.", ".local.toml"},
+	{".mise.", ".toml"},        {".mise.", ".local.toml"},
+	{"mise/config.", ".toml"},  {"mise/config.", ".local.toml"},
+	{".config/mise.", ".toml"}, {".config/mise.", ".local.toml"}};
+#define MISE_ENVS_MAX 16
+
+/* The environment names in the N bytes at S, pushed to OUT (a name with
+ * a slash, or a template's braces, is not a file's part). */
+static int mise_env_push(const char *s, size_t n, struct cordon_strv *out)
+{
+	while (n && (*s == ' ' || *s == '\t'))
+		s++, n--;
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	if (!n || n > 64 || memchr(s, '/', n) || memchr(s, '{', n) || out->n >= MISE_ENVS_MAX ||
+	    (n == 1 && s[0] == '.') || (n == 2 && s[0] == '.' && s[1] == '.'))
+		return 0;
+	cleanup_free char *name = strndup(s, n);
+	return name ? cordon_strv_push_new(out, name) : -ENOMEM;
+}
+
+static int mise_env_list(const char *v, struct cordon_strv *out)
+{
+	int r = 0;
+	while (r >= 0 && v && *v) {
+		size_t n = strcspn(v, ",");
+		r = mise_env_push(v, n, out);
+		v += n + (v[n] == ',');
+	}
+	return r;
+}
+
+/* The `env` a miserc file at PATH sets (`env = ["a", "b"]` or `env =
+ * "a"`, read as text: each quoted string on that line). */
+static int mise_rc_envs(const char *path, struct cordon_strv *out)
+{
+	size_t len = 0;
+	cleanup_free char *text = cordon_read_regular(path, 64 << 10, &len);
+	int r = 0;
+	for (char *line = text; r >= 0 && line && *line;) {
+		char *end = strchr(line, '\n');
+		if (end)
+			*end = '\0';
+		char *at = line + strspn(line, " \t");
+		if (strncmp(at, "env", 3) == 0 && (at += 3 + strspn(at + 3, " \t"))[0] == '=') {
+			for (at++; r >= 0 && *at && *at != '#';) {
+				char q = *at++;
+				if (q != '"' && q != '\'')
+					continue;
+				char *close = strchr(at, q);
+				if (!close)
+					break;
+				r = mise_env_push(at, (size_t)(close - at), out);
+				at = close + 1;
+			}
+		}
+		line = end ? end + 1 : NULL;
+	}
+	return r;
+}
+
+static int guard_mise_env(struct cordon_policy *p, const struct cordon_context *ctx,
+			  const char *const *protected, struct cordon_path_cache *cache)
+{
+	bool mise = false;
+	for (size_t i = 0; protected && protected[i] && !mise; i++)
+		mise = strcmp(protected[i], "mise.toml") == 0;
+	if (!mise || !p->project)
+		return 0;
+	struct cordon_strv envs = {0};
+	static const char *const vars[] = {"MISE_PROFILE", "MISE_ENV", "MISE_ENVIRONMENT"};
+	int r = 0;
+	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(vars) && ctx->getenv_fn; i++)
+		r = mise_env_list(ctx->getenv_fn(vars[i]), &envs);
+	/* (The project's top and each directory above it, then the user's
+	 * and the system's.) */
+	char dir[PATH_MAX], f[PATH_MAX + 32];
+	snprintf(dir, sizeof(dir), "%s", p->project);
+	for (bool more = true; r >= 0 && more;) {
+		static const char *const rcs[] = {".miserc.toml", ".config/miserc.toml"};
+		for (size_t k = 0; r >= 0 && k < ARRAY_SIZE(rcs); k++) {
+			snprintf(f, sizeof(f), "%s/%s", strcmp(dir, "/") ? dir : "", rcs[k]);
+			r = mise_rc_envs(f, &envs);
+		}
+		char *slash = strrchr(dir, '/');
+		more = slash && strcmp(dir, "/") != 0;
+		if (more)
+			slash[slash == dir] = '\0';
+	}
+	const char *mise_dir = ctx->getenv_fn ? ctx->getenv_fn("MISE_CONFIG_DIR") : NULL;
+	if (r >= 0 && mise_dir && mise_dir[0] == '/') {
+		snprintf(f, sizeof(f), "%s/miserc.toml", mise_dir);
+		r = mise_rc_envs(f, &envs);
+	} else if (r >= 0 && ctx->home) {
+		struct cordon_strv at = {0};
+		r = cordon_strv_push(&at, "~/.config/mise/miserc.toml");
+		if (r >= 0)
+			r = cordon_home_xdg("~/.config/mise/miserc.toml", ctx->home, ctx->getenv_fn,
+					    &at);
+		for (size_t i = 0; r >= 0 && i < at.n; i++) {
+			cleanup_free char *abs = NULL;
+			if (cordon_path_absolute(at.v[i], ctx->home, NULL, &abs) == 0)
+				r = mise_rc_envs(abs, &envs);
+		}
+		cordon_strv_free(&at);
+	}
+	if (r >= 0)
+		r = mise_rc_envs("/etc/mise/miserc.toml", &envs);
+	for (size_t i = 0; r >= 0 && i < envs.n; i++) {
+		char names[ARRAY_SIZE(mise_env_forms)][128];
+		const char *list[ARRAY_SIZE(mise_env_forms) + 1] = {NULL};
+		for (size_t k = 0; k < ARRAY_SIZE(mise_env_forms); k++) {
+			snprintf(names[k], sizeof(names[k]), "%s%s%s", mise_env_forms[k][0],
+				 envs.v[i], mise_env_forms[k][1]);
+			list[k] = names[k];
+		}
+		cleanup_free char *source = NULL;
+		if (asprintf(&source, "protected_paths: mise's config environment \"%s\"",
+			     envs.v[i]) < 0)
+			r = -ENOMEM;
+		else
+			r = guard_protected(p, list, source, ctx->home, cache);
+	}
+	cordon_strv_free(&envs);
+	return r;
+}
+
 static int guard_relative_xdg(struct cordon_policy *p, const struct cordon_context *ctx,
 			      struct cordon_path_cache *cache)
 {
@@ -2681,6 +2821,8 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 				    &cache);
 	if (r >= 0)
 		r = guard_relative_xdg(p, ctx, &cache);
+	if (r >= 0 && p->sandbox)
+		r = guard_mise_env(p, ctx, protected, &cache);
 	if (r >= 0 && protected && protected[0] && p->sandbox)
 		r = guard_omz_dotenv(p, ctx, &cache);
 	if (r >= 0 && protected && protected[0] && p->sandbox)

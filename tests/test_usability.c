@@ -328,6 +328,27 @@ Test(usability, schema_lists_every_key)
 	cr_expect(json_object_object_get_ex(schema, "additionalProperties", &extra) &&
 			  !json_object_get_boolean(extra),
 		  "unknown keys are errors: additionalProperties must be false");
+	/* The default lists the schema shows are the ones cordon uses. */
+	const struct {
+		const char *key;
+		const char *const *list;
+	} lists[] = {{"protected_paths", cordon_default_protected},
+		     {"hidden_paths", cordon_default_hidden}};
+	for (size_t l = 0; l < sizeof(lists) / sizeof(*lists); l++) {
+		struct json_object *v, *def;
+		cr_assert(json_object_object_get_ex(props, lists[l].key, &v) &&
+			  json_object_object_get_ex(v, "default", &def));
+		size_t n = 0;
+		while (lists[l].list[n])
+			n++;
+		cr_expect_eq(json_object_array_length(def), n,
+			     "%s: the schema's default has %zu, "
+			     "cordon's %zu",
+			     lists[l].key, json_object_array_length(def), n);
+		for (size_t i = 0; i < n && i < json_object_array_length(def); i++)
+			cr_expect_str_eq(json_object_get_string(json_object_array_get_idx(def, i)),
+					 lists[l].list[i], "%s[%zu]", lists[l].key, i);
+	}
 	json_object_put(schema);
 }
 

@@ -10151,6 +10151,76 @@ BOTH_USERS(guards, mise_s_configs_of_two_names_below_a_top_are_judged, .timeout 
 	world_free(&w);
 }
 
+/* mise's config environments: with MISE_ENV=staging (or an `env` a
+ * .miserc.toml sets), mise reads mise.staging.toml and its kin in each
+ * directory from where it runs up, hooks and tasks included; no default
+ * protected name covered them, nor .miserc.toml (which picks the
+ * environments), .config/miserc.toml or .config/mise.local.toml, mise's
+ * own names. A session wrote the user's mise.staging.toml and made the
+ * others, at the top and in a subdirectory. The environments named by
+ * the launcher's environment and by the user's own .miserc.toml are
+ * protected as mise.toml is: read-only inside, moved aside where made.
+ * mise is not installed here: judged by the user's file's bytes and
+ * where the files are. Control: with neither MISE_ENV nor a .miserc.toml
+ * an environment's file is any file, and stays. */
+static const char mise_env_plant[] =
+	"echo '[hooks]' >> mise.staging.toml; echo append $?\n"
+	"mkdir -p mise sub/mise .config && for f in mise.ci.toml .mise.review.local.toml "
+	"mise/config.ci.toml .config/mise.review.toml .config/miserc.toml "
+	".config/mise.local.toml sub/mise.staging.toml sub/mise/config.review.toml; do "
+	"printf '[hooks]\\nenter = \"touch x\"\\n' > \"$f\" || echo failed $f; done; "
+	"echo made\n";
+
+BOTH_USERS(guards, mise_s_config_environments_are_protected, .timeout = 60)
+{
+	static const char *const made[] = {"mise.ci.toml",          ".mise.review.local.toml",
+					   "mise/config.ci.toml",   ".config/mise.review.toml",
+					   ".config/miserc.toml",   ".config/mise.local.toml",
+					   "sub/mise.staging.toml", "sub/mise/config.review.toml"};
+	for (int ctl = 0; ctl < 2; ctl++) {
+		struct world w;
+		git_world(&w, who, ctl ? "menvctl" : "menv");
+		if (!ctl)
+			world_setenv(&w, "MISE_ENV=staging, ci");
+		struct run_result r = outside(
+			&w, "printf '[env]\\nA = 1\\n' > mise.staging.toml%s",
+			ctl ? "" : " && echo 'env = [\"review\"] # the team' > .miserc.toml");
+		cr_assert_eq(r.status, 0, "setup: %s%s", r.out, r.err);
+		run_free(&r);
+		r = sh_in(&w, NULL, "%s", mise_env_plant);
+		char *diag =
+			fmt("%s (%d): %s%s", ctl ? "control" : "inside", r.status, r.out, r.err);
+		cr_assert(strstr(r.out, "made"), "the plant did not run\n%s", diag);
+		char *file = at(w.proj, "mise.staging.toml"), *mine = read_file(file);
+		free(file);
+		if (!mine)
+			mine = strdup("(missing)");
+		if (ctl) {
+			cr_expect(strstr(r.out, "append 0") && strstr(mine, "[hooks]"),
+				  "control: the write to mise.staging.toml failed\n%s", diag);
+			cr_expect(present(w.proj, "mise.ci.toml") &&
+					  present(w.proj, "sub/mise.staging.toml"),
+				  "control: an environment's file was moved\n%s", diag);
+		} else {
+			cr_expect(strstr(r.out, "append ") && !strstr(r.out, "append 0") &&
+					  strcmp(mine, "[env]\nA = 1\n") == 0,
+				  "the user's mise.staging.toml was written inside: %s\n%s", mine,
+				  diag);
+			for (size_t k = 0; k < sizeof(made) / sizeof(*made); k++)
+				cr_expect(!present(w.proj, made[k]), "%s stayed\n%s", made[k],
+					  diag);
+			cr_expect(present(w.proj, "sub/mise.staging.toml.cordon-disarmed") &&
+					  strstr(r.err, "sub/mise.staging.toml"),
+				  "not moved aside where the line says\n%s", diag);
+			cr_expect(present(w.proj, ".miserc.toml"), "the user's .miserc.toml went");
+		}
+		free(mine);
+		free(diag);
+		run_free(&r);
+		world_free(&w);
+	}
+}
+
 /* Round 30b N5: while an ordinary user's session ran, root made a
  * repository with a core.fsmonitor and a .exrc in directories of its own
  * in the shared directory; the session's end named both as what "this
