@@ -40,6 +40,10 @@ void cordon_seccomp_program(bool allow_network, bool supervised, struct sock_fpr
  * would live on, unsandboxed, in the parent). */
 int cordon_single_threaded(struct cordon_error *err);
 
+/* The pages of this program's read-only segments let go (run.c): a
+ * supervisor that waits for hours needs little of the code it ran. */
+void cordon_drop_code_pages(void);
+
 /* The capabilities a root session keeps (a mask of CAP_* bits); see
  * platform.c for each one's reason. */
 uint64_t cordon_kept_caps(void);

@@ -1185,6 +1185,10 @@ static void *watch(void *arg)
 			for (size_t i = made; i < g.n; i++)
 				settle(&g.v[i], false);
 			phase = WATCHING;
+			/* (The plan just made ran after the launcher let go of
+			 * its code pages as the session was listed: 480 KiB of
+			 * the binary resident again, for a watch that waits.) */
+			cordon_drop_code_pages();
 			continue;
 		}
 		ssize_t n = read(g.inotify, buf, sizeof(buf));

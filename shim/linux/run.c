@@ -347,7 +347,7 @@ static int drop_segment_pages(struct dl_phdr_info *info, size_t size, void *data
 /* The supervisor waits for the whole session (hours) and needs little of
  * the code it has run: let go of the pages of every read-only segment
  * (demand-paged back from the page cache when needed; nothing is lost). */
-static void drop_code_pages(void)
+void cordon_drop_code_pages(void)
 {
 	dl_iterate_phdr(drop_segment_pages, NULL);
 }
@@ -371,7 +371,7 @@ static void list_session(struct run *r)
 		(void)cordon_registry_write(&info, &e);
 	else
 		cordon_list_session(&info);
-	drop_code_pages();
+	cordon_drop_code_pages();
 }
 
 /* The main stack below this frame given back to the system: the launch
