@@ -520,6 +520,15 @@ Test(policy, access_lookup)
 	cordon_policy_free(&p);
 }
 
+/* REL, absolute or taken in D, into FULL (SIZE bytes). */
+static void full_path(char *full, size_t size, const char *d, const char *rel)
+{
+	if (rel[0] == '/')
+		snprintf(full, size, "%s", rel);
+	else
+		snprintf(full, size, "%s/%s", d, rel);
+}
+
 /* The cached resolver must agree with realpath(3) on every path, success or
  * errno, with one cache shared by all of them (as a policy resolution does). */
 Test(policy, resolver_matches_realpath)
@@ -580,10 +589,7 @@ Test(policy, resolver_matches_realpath)
 	for (int round = 0; round < 2; round++) { /* the second round from the cache */
 		for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
 			char full[4096];
-			if (rel[i][0] == '/')
-				snprintf(full, sizeof(full), "%s", rel[i]);
-			else
-				snprintf(full, sizeof(full), "%s/%s", d, rel[i]);
+			full_path(full, sizeof(full), d, rel[i]);
 			errno = 0;
 			char *want = realpath(full, NULL);
 			int want_err = want ? 0 : errno;
@@ -622,10 +628,7 @@ Test(policy, resolver_matches_realpath)
 	size_t said_dir = 0, said_missing = 0;
 	for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
 		char full[4096];
-		if (rel[i][0] == '/')
-			snprintf(full, sizeof(full), "%s", rel[i]);
-		else
-			snprintf(full, sizeof(full), "%s/%s", d, rel[i]);
+		full_path(full, sizeof(full), d, rel[i]);
 		for (char *end = full + strlen(full); end > full; end = strrchr(full, '/')) {
 			*end = '\0';
 			if (!full[0])
