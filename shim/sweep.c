@@ -907,6 +907,7 @@ static void cache_free(struct cache *c)
 struct walk {
 	const struct cordon_sweep *s;
 	const char *top; /* what is walked: the project, or another writable root */
+	size_t top_len;  /* strlen(top) */
 	int root;        /* it, opened */
 	struct stat root_st;
 	struct cordon_strv todo;  /* directories to list, relative */
@@ -925,13 +926,12 @@ struct walk {
 	/* A shared directory (/tmp): walked below its top, where its own
 	 * NAMES are judged (cordon_sweep.shared_local); else the session's. */
 	bool shared;
-	const struct cordon_strv *names;
-	/* The first names of NAMES' names of two ("mise" of mise/config.toml),
-	 * once each: deep_in went through all of NAMES for each directory,
-	 * a sixth of a walk of 20,000 (FIRSTS_MADE: made). */
-	struct cordon_strv firsts;
+	/* FIRSTS made: the first names of NAMES' names of two ("mise" of
+	 * mise/config.toml), once each (deep_in went through all of NAMES
+	 * for each directory, a sixth of a walk of 20,000). */
 	bool firsts_made;
-	size_t top_len; /* strlen(top) */
+	const struct cordon_strv *names;
+	struct cordon_strv firsts;
 	/* Something listed changed before it was looked at (gone, another
 	 * put in its place: a session beside this one renaming or swapping
 	 * directories in a loop hid the user's repository from the walk,
@@ -1618,7 +1618,9 @@ static int list_dir(struct walk *w, const char *rel, char flag)
 	 * walk's record of it stands. */
 	size_t at = current_at(w, rel) ? cache_at(&w->cache, rel) : w->cache.n;
 	const char *rec = at < w->cache.n ? w->cache.recs[at] : NULL;
-	char kind = rec && (rec[0] == REC_DIR || rec[0] == REC_GIT_DIR) ? rec[0] : '\0';
+	char kind = '\0';
+	if (rec && (rec[0] == REC_DIR || rec[0] == REC_GIT_DIR))
+		kind = rec[0];
 	/* (The very directory the record saw there: one moved in with its
 	 * parent keeps its own old change time, and its listing was taken
 	 * for the one it replaced, round 28c: `mv a a.old; mv b a`, then
