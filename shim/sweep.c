@@ -877,7 +877,8 @@ struct cache {
 struct cache_index {
 	size_t mask; /* slots - 1; 0: not made */
 	uint32_t (*slot)[2];
-	bool failed; /* out of memory: searched as before */
+	size_t longest; /* the farthest a record lies from its hash's slot */
+	bool failed;    /* out of memory, or flooded: searched as before */
 	/* For reuse, made at its first (cache_tree): the bytes each path
 	 * shares with the one before it, and where its last name starts.
 	 * Going through a directory's records compared each path below it
@@ -1729,12 +1730,34 @@ static size_t lower_bound(const char *const *recs, size_t n, const char *key)
 	return lo;
 }
 
+/* Past so many slots from its hash's, a record gives the index up: the
+ * names are the session's, and a session made 131,072 directories whose
+ * paths share one hash of an unseeded FNV-1a, which made the index's
+ * making and each look-up go through them all: every later session's
+ * end took 112 s (round 32 F1). With a key drawn per process, and this
+ * bound behind it, the binary search is the worst. */
+#define PROBE_MAX 64
+
 static uint32_t path_hash(const char *p)
 {
-	uint32_t h = 2166136261u; /* FNV-1a */
+#ifdef CORDON_TEST_HOOKS
+	/* Test builds: every path one hash, as a flooding session's. */
+	static int same = -1;
+	if (same < 0)
+		same = getenv("CORDON_TEST_PATH_HASH") &&
+		       !strcmp(getenv("CORDON_TEST_PATH_HASH"), "same");
+	if (same)
+		return 7;
+#endif
+	static uint64_t key;
+	while (!key && getrandom(&key, sizeof(key), GRND_NONBLOCK) != (ssize_t)sizeof(key))
+		key = (uint64_t)(uintptr_t)&key ^ (uint64_t)getpid() << 32; /* (no entropy yet) */
+	uint64_t h = 14695981039346656037ULL ^ key;                         /* FNV-1a 64, keyed */
 	for (; *p; p++)
-		h = (h ^ (unsigned char)*p) * 16777619u;
-	return h;
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ULL ^ key;
+	return (uint32_t)(h ^ (h >> 32));
 }
 
 /* C's index made, each path once: its first record in sort order, as
@@ -1757,13 +1780,23 @@ static bool cache_indexed(const struct cache *c)
 	for (size_t i = 0; i < c->n; i++) {
 		const char *path = REC_PATH(c->recs[i]);
 		uint32_t h = path_hash(path);
-		size_t at = h & x->mask;
-		while (x->slot[at][1] && (x->slot[at][0] != h ||
-					  strcmp(REC_PATH(c->recs[x->slot[at][1] - 1]), path) != 0))
+		size_t at = h & x->mask, far = 0;
+		while (x->slot[at][1] &&
+		       (x->slot[at][0] != h ||
+			strcmp(REC_PATH(c->recs[x->slot[at][1] - 1]), path) != 0)) {
 			at = (at + 1) & x->mask;
+			if (++far > PROBE_MAX) {
+				free(x->slot);
+				x->slot = NULL;
+				x->mask = 0;
+				x->failed = true;
+				return false;
+			}
+		}
 		if (!x->slot[at][1]) {
 			x->slot[at][0] = h;
 			x->slot[at][1] = (uint32_t)i + 1;
+			x->longest = far > x->longest ? far : x->longest;
 		}
 	}
 	return true;
@@ -1777,7 +1810,11 @@ static size_t cache_at(const struct cache *c, const char *rel)
 	if (cache_indexed(c)) {
 		const struct cache_index *x = c->index;
 		uint32_t h = path_hash(rel);
-		for (size_t at = h & x->mask; x->slot[at][1]; at = (at + 1) & x->mask) {
+		/* (Each record lies within LONGEST of its hash's slot: past
+		 * that, REL is none of them.) */
+		size_t at = h & x->mask;
+		for (size_t far = 0; far <= x->longest && x->slot[at][1];
+		     far++, at = (at + 1) & x->mask) {
 			size_t i = x->slot[at][1] - 1;
 			if (x->slot[at][0] == h && strcmp(REC_PATH(c->recs[i]), rel) == 0)
 				return i;
@@ -4459,17 +4496,24 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 	 * so, and the plant judged by times alone.) */
 	cleanup_free char *start = own_start(top);
 	struct stat now_st, start_st;
-	if (start && stat(start, &start_st) == 0 && cache && stat(cache, &now_st) == 0 &&
-	    now_st.st_dev == start_st.st_dev && now_st.st_ino == start_st.st_ino) {
-		/* (No sweep saved one since: the very file, read once.) */
-		cache_load(&w, cache, true);
-		w.latest = w.cache;
-		w.latest.borrowed = true;
-	} else if (start && access(start, F_OK) == 0) {
-		cache_load(&w, cache, true);
-		w.latest = w.cache;
-		w.cache = (struct cache){0};
+	if (start && stat(start, &start_st) == 0) {
+		/* The record as the session started, through its own link
+		 * (no other sweep renames it); then the record as it is now,
+		 * unless it is still that very file (no sweep saved one
+		 * since: read once). A record saved after the check is one
+		 * saved after this read, as it always could be. */
 		cache_load(&w, start, true);
+		if (cache && stat(cache, &now_st) == 0 && now_st.st_dev == start_st.st_dev &&
+		    now_st.st_ino == start_st.st_ino) {
+			w.latest = w.cache;
+			w.latest.borrowed = true;
+		} else {
+			struct cache at_start = w.cache;
+			w.cache = (struct cache){0};
+			cache_load(&w, cache, true);
+			w.latest = w.cache;
+			w.cache = at_start;
+		}
 	} else {
 		cache_load(&w, cache, true);
 	}

@@ -7285,6 +7285,57 @@ BOTH_USERS(guards, protected_names_moved_in_with_their_directory_are_moved_aside
 	world_free(&w);
 }
 
+/* Round 32 F1: the record's index by path hash could be flooded (a
+ * session made 131,072 directories whose paths shared one hash, and each
+ * later session's end took 112 s). The hash is keyed now, and a record
+ * far from its hash's slot gives the index up for the binary search.
+ * That fallback, forced in a test build (every path one hash), still
+ * reads the record right: a .exrc planted in a directory of a tree the
+ * last walk recorded is moved aside, and the user's own in another
+ * recorded directory stays. Control: protected_paths [] (vim runs the
+ * plant). */
+BOTH_USERS(guards, a_record_whose_paths_all_collide_is_still_read_right, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "gflood");
+	free(write_file(w.home, ".vimrc", "set exrc\nset nocompatible\n"));
+	free(write_file(w.proj, "keep/deep/a/b/.exrc", "set tabstop=2\n"));
+	world_give(&w);
+	struct run_result r = outside(&w, "for i in $(seq 200); do mkdir -p d$i/sub/x; done");
+	cr_assert_eq(r.status, 0, "setup: %s%s", r.out, r.err);
+	run_free(&r);
+	world_setenv(&w, "CORDON_TEST_PATH_HASH=same");
+	const char *tags[] = {"deny", "ctl"};
+	for (int ctl = 0; ctl < 2; ctl++) {
+		if (ctl)
+			set_config(&w, ", \"protected_paths\": []");
+		r = sh_in(&w, NULL, "true"); /* (the record of the tree) */
+		run_free(&r);
+		usleep(1100 * 1000);
+		char *script = plant(&w, tags[ctl], "",
+				     "echo \"call writefile([], '$M-flood')\" > d150/sub/x/.exrc; "
+				     "echo planted $?\n");
+		r = sh_in(&w, NULL, "%s", script);
+		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
+		cr_assert(strstr(r.out, "planted 0"), "the plant did not land\n%s", diag);
+		vim_in(&w, "d150/sub/x");
+		if (ctl) {
+			cr_expect(marked(&w, tags[ctl], "flood"), "control: vim ran nothing\n%s",
+				  diag);
+		} else {
+			cr_expect_not(marked(&w, tags[ctl], "flood"), "vim ran the plant\n%s",
+				      diag);
+			cr_expect(present(w.proj, "d150/sub/x/.exrc.cordon-disarmed"),
+				  "not moved aside\n%s", diag);
+			cr_expect(present(w.proj, "keep/deep/a/b/.exrc") && !strstr(r.err, "keep/"),
+				  "the user's own .exrc was moved or named\n%s", diag);
+		}
+		run_free(&r);
+		free(diag), free(script);
+	}
+	world_free(&w);
+}
+
 /* A second session in the same project, started and ended while the
  * first runs (every terminal opened there is one), does not clear the
  * first one's plant (round 27: its sweep recorded the plant, made before
