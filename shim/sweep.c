@@ -923,6 +923,16 @@ struct walk {
 	 * started: what a sweep moved aside meanwhile (forget_inode). */
 	struct cache latest;
 	struct cordon_strv recs; /* this walk's, for the next */
+	/* RECS by path, made at the first recs_at (judging, once the walk is
+	 * done): the first of a path's records and the next of each. */
+	struct recs_index {
+		size_t n;    /* the records indexed (later ones are looked at one by one) */
+		size_t mask; /* slots - 1; 0: not made */
+		size_t longest;
+		uint32_t (*slot)[2]; /* (path hash, first record + 1) */
+		uint32_t *next;      /* the next record of the same path + 1, or 0 */
+		bool failed;
+	} recs_ix;
 	struct cordon_strv skip; /* the other roots below it, relative */
 	/* A shared directory (/tmp): walked below its top, where its own
 	 * NAMES are judged (cordon_sweep.shared_local); else the session's. */
@@ -1153,17 +1163,112 @@ static int record_moved(struct walk *w, const char *rel, const struct timespec *
 		      rel, "");
 }
 
+static uint32_t path_hash(const char *p);
+#define PROBE_MAX 64
+
+static void recs_ix_free(struct recs_index *x)
+{
+	free(x->slot);
+	free(x->next);
+	*x = (struct recs_index){0};
+}
+
+/* W's recs_ix made over the records so far (false where it cannot be:
+ * out of memory, or flooded, PROBE_MAX). */
+static bool recs_ix_make(struct walk *w)
+{
+	struct recs_index *x = &w->recs_ix;
+	if (x->failed || w->recs.n > UINT32_MAX / 4)
+		return false;
+	if (x->mask)
+		return true;
+	size_t slots = 16;
+	while (slots < 2 * w->recs.n)
+		slots *= 2;
+	x->slot = calloc(slots, sizeof(*x->slot));
+	x->next = calloc(w->recs.n + 1, sizeof(*x->next));
+	if (!x->slot || !x->next) {
+		recs_ix_free(x);
+		x->failed = true;
+		return false;
+	}
+	x->mask = slots - 1;
+	for (size_t i = 0; i < w->recs.n; i++) {
+		const char *path = REC_PATH(w->recs.v[i]);
+		uint32_t h = path_hash(path);
+		size_t at = h & x->mask, far = 0;
+		while (x->slot[at][1] &&
+		       (x->slot[at][0] != h ||
+			strcmp(REC_PATH(w->recs.v[x->slot[at][1] - 1]), path) != 0)) {
+			at = (at + 1) & x->mask;
+			if (++far > PROBE_MAX) {
+				recs_ix_free(x);
+				x->failed = true;
+				return false;
+			}
+		}
+		if (x->slot[at][1]) { /* (another of that path) */
+			x->next[i] = x->next[x->slot[at][1] - 1];
+			x->next[x->slot[at][1] - 1] = (uint32_t)i + 1;
+			continue;
+		}
+		x->slot[at][0] = h;
+		x->slot[at][1] = (uint32_t)i + 1;
+		x->longest = far > x->longest ? far : x->longest;
+	}
+	x->n = w->recs.n;
+	return true;
+}
+
+/* W's own records sorted by path (the index by position goes with the
+ * order it was made for). */
+static void sort_records(void *array, size_t n);
+static void sort_own(struct walk *w)
+{
+	recs_ix_free(&w->recs_ix);
+	sort_records(w->recs.v, w->recs.n);
+}
+
+/* FN(record, ARG) on each of this walk's records at REL. Once per name
+ * judged: going through them all each time made an end with 40,000
+ * .vscode directories (empty, so kept, and judged at each end) take 11 s,
+ * and held the root's lock past its wait (round 32b G1). */
+static void recs_at(struct walk *w, const char *rel, void (*fn)(char *r, void *arg), void *arg)
+{
+	size_t from = 0;
+	if (recs_ix_make(w)) {
+		const struct recs_index *x = &w->recs_ix;
+		uint32_t h = path_hash(rel);
+		size_t at = h & x->mask;
+		for (size_t far = 0; far <= x->longest && x->slot[at][1];
+		     far++, at = (at + 1) & x->mask) {
+			size_t i = x->slot[at][1] - 1;
+			if (x->slot[at][0] != h || strcmp(REC_PATH(w->recs.v[i]), rel) != 0)
+				continue;
+			for (size_t k = i + 1; k; k = x->next[k - 1])
+				fn(w->recs.v[k - 1], arg);
+			break;
+		}
+		from = x->n; /* (recorded since) */
+	}
+	for (size_t i = from; i < w->recs.n; i++)
+		if (strcmp(REC_PATH(w->recs.v[i]), rel) == 0)
+			fn(w->recs.v[i], arg);
+}
+
 /* What this walk recorded at REL, moved aside just now, recorded with no
  * inode: one put back there (mv sub/.git.cordon-disarmed sub/.git, with
  * its hooks' old times) is new to the next walk, not the one it had seen
  * there (round 27c: a .git and a .hg moved back were kept, and ran). */
+static void zero_inode(char *r, void *arg)
+{
+	(void)arg;
+	memset(r + 1, '0', 16);
+}
+
 static void forget_inode(struct walk *w, const char *rel)
 {
-	for (size_t i = 0; i < w->recs.n; i++) {
-		char *r = w->recs.v[i];
-		if (strcmp(REC_PATH(r), rel) == 0)
-			memset(r + 1, '0', 16);
-	}
+	recs_at(w, rel, zero_inode, NULL);
 }
 
 /* The flag for what is found in the directory being listed. */
@@ -1736,8 +1841,6 @@ static size_t lower_bound(const char *const *recs, size_t n, const char *key)
  * making and each look-up go through them all: every later session's
  * end took 112 s (round 32 F1). With a key drawn per process, and this
  * bound behind it, the binary search is the worst. */
-#define PROBE_MAX 64
-
 static uint32_t path_hash(const char *p)
 {
 #ifdef CORDON_TEST_HOOKS
@@ -2129,7 +2232,7 @@ static void cache_load(struct walk *w, const char *path, bool sorted)
  * this walk started, to the second. */
 static void cache_save(struct walk *w, const char *path, const struct timespec *at)
 {
-	sort_records(w->recs.v, w->recs.n);
+	sort_own(w);
 	cleanup_free char *tmp = NULL;
 	if (!path || asprintf(&tmp, "%s.%d.tmp", path, (int)getpid()) < 0)
 		return;
@@ -2406,7 +2509,7 @@ static int catch_up(struct walk *w)
 			w->disturbed = true;
 			return 0;
 		}
-		sort_records(w->recs.v, w->recs.n);
+		sort_own(w);
 		struct catch_up c = {.w = w, .n = w->recs.n};
 		for (size_t i = 0; i < c.n; i++) {
 			const char *r = w->recs.v[i], *rel = REC_PATH(r);
@@ -4006,15 +4109,17 @@ static bool written_by_choice(const struct cordon_sweep *s, const char *top, con
  * now, looked at once, as it is judged; 0 once it is moved aside (round 12
  * planted the same bytes again in a second session, which the recorded
  * digest then let stay). */
+static void set_digest(char *r, void *hex)
+{
+	if (r[0] == REC_LOCAL)
+		memcpy(r + 1, hex, 16);
+}
+
 static void record_digest(struct walk *w, const char *rel, unsigned long long digest)
 {
 	char hex[17];
 	snprintf(hex, sizeof(hex), "%016llx", digest);
-	for (size_t i = 0; i < w->recs.n; i++) {
-		char *r = w->recs.v[i];
-		if (r[0] == REC_LOCAL && strcmp(REC_PATH(r), rel) == 0)
-			memcpy(r + 1, hex, 16);
-	}
+	recs_at(w, rel, set_digest, hex);
 }
 
 struct envrc_look {
@@ -4389,6 +4494,7 @@ static void walk_reset(struct walk *w)
 	cordon_strv_free(&w->links);
 	cordon_strv_free(&w->shut);
 	cordon_strv_free(&w->recs);
+	recs_ix_free(&w->recs_ix);
 	w->n_shut = 0;
 	w->n_unopened = 0;
 	w->disturbed = false;
@@ -4538,7 +4644,7 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 	for (size_t i = 0; i < w.hg.n; i++)
 		moved += judge_hg(&w, w.hg.v[i] + 1, w.hg.v[i][0] == ABOVE_NEW, said);
 	const struct cordon_strv *judged[] = {&w.found, &w.local, &w.hg};
-	sort_records(w.recs.v, w.recs.n);
+	sort_own(&w);
 	for (size_t k = 0; k < ARRAY_SIZE(judged); k++)
 		for (size_t i = 0; i < judged[k]->n; i++)
 			still_there(&w, judged[k]->v[i]);
@@ -4598,6 +4704,7 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 	cordon_strv_free(&w.firsts);
 	free(w.links_seen);
 	cordon_strv_free(&w.recs);
+	recs_ix_free(&w.recs_ix);
 	cordon_strv_free(&w.todo);
 	cordon_strv_free(&w.found);
 	cordon_strv_free(&w.local);
