@@ -217,7 +217,8 @@ const char *const cordon_default_protected[] = {".git/hooks",
  * pytest takes the nearest ini as its rootdir and imports the conftest.py
  * there; bundler evaluates the nearest Gemfile (gems.rb); asdf and mise the
  * nearest .tool-versions (a `path:` version runs that directory's
- * programs) and mise its config; ESLint, Prettier and Babel (an
+ * programs) and mise its config (and .miserc.toml, which picks the config
+ * environments it reads: round 32b G2); ESLint, Prettier and Babel (an
  * editor's, on a file opened there) load the nearest config, which runs
  * JavaScript or names a plugin or parser to load; pyenv takes the
  * nearest .python-version; pdb, perl -d, irb and R run their startup
@@ -248,7 +249,10 @@ const char *const cordon_found_above[] = {".RData",
 					  ".irbrc",
 					  ".justfile",
 					  ".lazy.lua",
+					  ".mise",
+					  ".mise.local.toml",
 					  ".mise.toml",
+					  ".miserc.toml",
 					  ".mvn",
 					  ".npmrc",
 					  ".nvim.lua",
@@ -268,6 +272,8 @@ const char *const cordon_found_above[] = {".RData",
 					  ".prettierrc.yml",
 					  ".pytest.ini",
 					  ".python-version",
+					  ".rtx.local.toml",
+					  ".rtx.toml",
 					  ".tool-versions",
 					  ".vimrc",
 					  ".yarnrc",
@@ -289,6 +295,7 @@ const char *const cordon_found_above[] = {".RData",
 					  "eslint.config.ts",
 					  "gems.rb",
 					  "justfile",
+					  "mise.local.toml",
 					  "mise.toml",
 					  "node_modules",
 					  "package.json",
@@ -1896,24 +1903,40 @@ static const char *const mise_env_forms[][2] = {
 	{".mise.", ".toml"},        {".mise.", ".local.toml"},
 	{"mise/config.", ".toml"},  {"mise/config.", ".local.toml"},
 	{".config/mise.", ".toml"}, {".config/mise.", ".local.toml"}};
-#define MISE_ENVS_MAX 16
+#define MISE_ENVS_MAX 64
 
-/* The environment names in the N bytes at S, pushed to OUT (a name with
- * a slash, or a template's braces, is not a file's part). */
-static int mise_env_push(const char *s, size_t n, struct cordon_strv *out)
+struct mise_envs {
+	struct cordon_strv names;
+	size_t dropped; /* past MISE_ENVS_MAX */
+};
+
+/* The environment name in the N bytes at S, pushed to OUT: not one with a
+ * slash, a template's braces or percent signs (not a file's part), or a
+ * control character (said as is by explain: round 32b G6). */
+static int mise_env_push(const char *s, size_t n, struct mise_envs *out)
 {
 	while (n && (*s == ' ' || *s == '\t'))
 		s++, n--;
 	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
 		n--;
-	if (!n || n > 64 || memchr(s, '/', n) || memchr(s, '{', n) || out->n >= MISE_ENVS_MAX ||
-	    (n == 1 && s[0] == '.') || (n == 2 && s[0] == '.' && s[1] == '.'))
+	if (!n || n > 64 || (n == 1 && s[0] == '.') || (n == 2 && s[0] == '.' && s[1] == '.'))
 		return 0;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f || strchr("/{}%", s[i]))
+			return 0;
 	cleanup_free char *name = strndup(s, n);
-	return name ? cordon_strv_push_new(out, name) : -ENOMEM;
+	if (!name)
+		return -ENOMEM;
+	if (cordon_strv_contains(&out->names, name))
+		return 0;
+	if (out->names.n >= MISE_ENVS_MAX) {
+		out->dropped++;
+		return 0;
+	}
+	return cordon_strv_push(&out->names, name);
 }
 
-static int mise_env_list(const char *v, struct cordon_strv *out)
+static int mise_env_list(const char *v, struct mise_envs *out)
 {
 	int r = 0;
 	while (r >= 0 && v && *v) {
@@ -1924,31 +1947,50 @@ static int mise_env_list(const char *v, struct cordon_strv *out)
 	return r;
 }
 
-/* The `env` a miserc file at PATH sets (`env = ["a", "b"]` or `env =
- * "a"`, read as text: each quoted string on that line). */
-static int mise_rc_envs(const char *path, struct cordon_strv *out)
+/* The `env` a miserc file at PATH sets, read as text: `env = "a"`, or
+ * `env = [...]` over as many lines as it takes (round 32b G3), each
+ * quoted string in it; a comment (#) outside quotes ends a line. */
+static int mise_rc_envs(const char *path, struct mise_envs *out)
 {
 	size_t len = 0;
 	cleanup_free char *text = cordon_read_regular(path, 64 << 10, &len);
+	if (!text)
+		return 0;
 	int r = 0;
-	for (char *line = text; r >= 0 && line && *line;) {
-		char *end = strchr(line, '\n');
-		if (end)
-			*end = '\0';
-		char *at = line + strspn(line, " \t");
-		if (strncmp(at, "env", 3) == 0 && (at += 3 + strspn(at + 3, " \t"))[0] == '=') {
-			for (at++; r >= 0 && *at && *at != '#';) {
-				char q = *at++;
-				if (q != '"' && q != '\'')
-					continue;
-				char *close = strchr(at, q);
-				if (!close)
-					break;
+	for (const char *line = text; r >= 0 && line && *line;) {
+		const char *at = line + strspn(line, " \t");
+		const char *eol = strchr(line, '\n');
+		line = eol ? eol + 1 : NULL;
+		if (strncmp(at, "env", 3) != 0 || (at += 3 + strspn(at + 3, " \t"))[0] != '=')
+			continue;
+		at++;
+		bool list = false;
+		for (int depth = 0; r >= 0 && *at;) {
+			char c = *at++;
+			if (c == '#') { /* (to the end of the line) */
+				at += strcspn(at, "\n");
+				continue;
+			}
+			if (c == '\n' && !list)
+				break;
+			if (c == '[') {
+				list = true;
+				depth++;
+			} else if (c == ']' && --depth <= 0) {
+				break;
+			} else if (c == '"' || c == '\'') {
+				const char *close = strchr(at, c);
+				const char *nl = strchr(at, '\n');
+				if (!close || (nl && nl < close))
+					break; /* (not closed on its line: not TOML) */
 				r = mise_env_push(at, (size_t)(close - at), out);
 				at = close + 1;
+				if (!list)
+					break;
 			}
 		}
-		line = end ? end + 1 : NULL;
+		line = *at ? strchr(at, '\n') : NULL;
+		line = line ? line + 1 : NULL;
 	}
 	return r;
 }
@@ -1961,7 +2003,7 @@ static int guard_mise_env(struct cordon_policy *p, const struct cordon_context *
 		mise = strcmp(protected[i], "mise.toml") == 0;
 	if (!mise || !p->project)
 		return 0;
-	struct cordon_strv envs = {0};
+	struct mise_envs envs = {0};
 	static const char *const vars[] = {"MISE_PROFILE", "MISE_ENV", "MISE_ENVIRONMENT"};
 	int r = 0;
 	for (size_t i = 0; r >= 0 && i < ARRAY_SIZE(vars) && ctx->getenv_fn; i++)
@@ -1998,24 +2040,40 @@ static int guard_mise_env(struct cordon_policy *p, const struct cordon_context *
 		}
 		cordon_strv_free(&at);
 	}
-	if (r >= 0)
+	const char *sys = ctx->getenv_fn ? ctx->getenv_fn("MISE_SYSTEM_CONFIG_DIR") : NULL;
+	if (!sys || sys[0] != '/')
+		sys = ctx->getenv_fn ? ctx->getenv_fn("MISE_SYSTEM_DIR") : NULL;
+	if (r >= 0 && sys && sys[0] == '/') {
+		snprintf(f, sizeof(f), "%s/miserc.toml", sys);
+		r = mise_rc_envs(f, &envs);
+	} else if (r >= 0) {
 		r = mise_rc_envs("/etc/mise/miserc.toml", &envs);
-	for (size_t i = 0; r >= 0 && i < envs.n; i++) {
+	}
+	if (r >= 0 && envs.dropped) {
+		char *note;
+		r = asprintf(&note,
+			     "mise's config environments past the first %d named (%zu more): their "
+			     "files (mise.NAME.toml, ...) are not protected",
+			     MISE_ENVS_MAX, envs.dropped) < 0
+			    ? -ENOMEM
+			    : cordon_strv_push_take(&p->skipped, note);
+	}
+	for (size_t i = 0; r >= 0 && i < envs.names.n; i++) {
 		char names[ARRAY_SIZE(mise_env_forms)][128];
 		const char *list[ARRAY_SIZE(mise_env_forms) + 1] = {NULL};
 		for (size_t k = 0; k < ARRAY_SIZE(mise_env_forms); k++) {
 			snprintf(names[k], sizeof(names[k]), "%s%s%s", mise_env_forms[k][0],
-				 envs.v[i], mise_env_forms[k][1]);
+				 envs.names.v[i], mise_env_forms[k][1]);
 			list[k] = names[k];
 		}
 		cleanup_free char *source = NULL;
 		if (asprintf(&source, "protected_paths: mise's config environment \"%s\"",
-			     envs.v[i]) < 0)
+			     envs.names.v[i]) < 0)
 			r = -ENOMEM;
 		else
 			r = guard_protected(p, list, source, ctx->home, cache);
 	}
-	cordon_strv_free(&envs);
+	cordon_strv_free(&envs.names);
 	return r;
 }
 

@@ -9409,7 +9409,9 @@ BOTH_USERS(guards, a_name_looked_for_above_in_a_shared_directory_runs_nothing, .
 	const char *tags[] = {"deny", "ctl"};
 	for (int ctl = 0; ctl < 2; ctl++) {
 		if (ctl) {
-			r = outside(&w, "cd %s && rm -rf .git* node_modules* .exrc* .envrc*",
+			r = outside(&w,
+				    "cd %s && rm -rf .git* node_modules* .exrc* .envrc* .miserc* "
+				    "mise.local*",
 				    shared);
 			run_free(&r);
 			free(shared_world(&w, ", \"protected_paths\": []"));
@@ -9422,6 +9424,8 @@ BOTH_USERS(guards, a_name_looked_for_above_in_a_shared_directory_runs_nothing, .
 			"'$M-node', '')\" > \"$S/node_modules/evil/index.js\"; echo node $?\n"
 			"echo \"call writefile([], '$M-exrc')\" > \"$S/.exrc\"; echo exrc $?\n"
 			"mkdir \"$S/.envrc\"; echo envrc-dir $?\n"
+			"echo 'env = [\"x\"]' > \"$S/.miserc.toml\" && echo '[env]' > "
+			"\"$S/mise.local.toml\"; echo mise $?\n"
 			"i=0; while [ $i -lt 20 ] && ! [ -S \"$S/.exrc\" ]; do sleep 0.1; "
 			"i=$((i+1)); done; [ -S \"$S/.exrc\" ]; echo stood $?\n");
 		free(vars);
@@ -9440,6 +9444,9 @@ BOTH_USERS(guards, a_name_looked_for_above_in_a_shared_directory_runs_nothing, .
 					  marked(&w, tags[ctl], "node") &&
 					  marked(&w, tags[ctl], "exrc"),
 				  "control: git, node or vim outside ran nothing\n%s", diag);
+			cr_expect(present(shared, ".miserc.toml") &&
+					  present(shared, "mise.local.toml"),
+				  "control: mise's files are gone\n%s", diag);
 		} else {
 			cr_expect_not(marked(&w, tags[ctl], "fsmonitor"),
 				      "git outside ran the shared directory's fsmonitor\n%s", diag);
@@ -9453,6 +9460,12 @@ BOTH_USERS(guards, a_name_looked_for_above_in_a_shared_directory_runs_nothing, .
 					  !present(shared, ".exrc") &&
 					  !present(shared, "node_modules"),
 				  "not moved aside, or the stand-ins were left\n%s", diag);
+			/* (mise reads .miserc.toml, which picks its config
+			 * environments, in every directory up from where it
+			 * runs: round 32b G2.) */
+			cr_expect(strstr(r.out, "mise 0") && !present(shared, ".miserc.toml") &&
+					  !present(shared, "mise.local.toml"),
+				  "mise's files at the top stayed\n%s", diag);
 			cr_expect(strstr(r.err, "which a program run in a directory below it, "
 						"outside, would look for and obey"),
 				  "not said\n%s", diag);
@@ -9465,7 +9478,9 @@ BOTH_USERS(guards, a_name_looked_for_above_in_a_shared_directory_runs_nothing, .
 		run_free(&r);
 		free(diag), free(script);
 	}
-	r = outside(&w, "cd %s && rm -rf .git* node_modules* .exrc* .envrc* work", shared);
+	r = outside(&w,
+		    "cd %s && rm -rf .git* node_modules* .exrc* .envrc* .miserc* mise.local* work",
+		    shared);
 	run_free(&r);
 	free(shared);
 	world_free(&w);
@@ -10235,7 +10250,8 @@ BOTH_USERS(guards, mise_s_config_environments_are_protected, .timeout = 60)
 			world_setenv(&w, "MISE_ENV=staging, ci");
 		struct run_result r = outside(
 			&w, "printf '[env]\\nA = 1\\n' > mise.staging.toml%s",
-			ctl ? "" : " && echo 'env = [\"review\"] # the team' > .miserc.toml");
+			ctl ? ""
+			    : " && printf 'env = [ # the team\\n  \"review\",\\n]\\n' > .miserc.toml");
 		cr_assert_eq(r.status, 0, "setup: %s%s", r.out, r.err);
 		run_free(&r);
 		r = sh_in(&w, NULL, "%s", mise_env_plant);
