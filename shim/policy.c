@@ -1961,7 +1961,11 @@ static int mise_rc_envs(const char *path, struct mise_envs *out)
 		const char *at = line + strspn(line, " \t");
 		const char *eol = strchr(line, '\n');
 		line = eol ? eol + 1 : NULL;
-		if (strncmp(at, "env", 3) != 0 || (at += 3 + strspn(at + 3, " \t"))[0] != '=')
+		/* (The key bare or quoted: "env" is TOML's too, round 32c H3.) */
+		size_t k = strncmp(at, "env", 3) == 0                                       ? 3
+			   : strncmp(at, "\"env\"", 5) == 0 || strncmp(at, "'env'", 5) == 0 ? 5
+											    : 0;
+		if (!k || (at += k + strspn(at + k, " \t"))[0] != '=')
 			continue;
 		at++;
 		bool list = false;
@@ -1989,8 +1993,12 @@ static int mise_rc_envs(const char *path, struct mise_envs *out)
 					break;
 			}
 		}
-		line = *at ? strchr(at, '\n') : NULL;
-		line = line ? line + 1 : NULL;
+		/* (From the line after the value: where it ended at a line's
+		 * end, the very next one.) */
+		if (at > text && at[-1] == '\n')
+			line = at;
+		else if ((line = *at ? strchr(at, '\n') : NULL))
+			line++;
 	}
 	return r;
 }
