@@ -845,6 +845,25 @@ enum {
 	REC_LINK = 'k',
 };
 
+/* Records (a kind, 16 hex digits, the path) by path: slots of (path
+ * hash, the first record of that path + 1), open addressing; with NEXT,
+ * the next record of the same path (+ 1) for each. */
+struct path_index {
+	size_t n;       /* the records indexed */
+	size_t mask;    /* slots - 1; 0: not made */
+	size_t longest; /* the farthest a path lies from its hash's slot */
+	uint32_t (*slot)[2];
+	uint32_t *next;
+	bool failed; /* out of memory, or flooded (PROBE_MAX): not made */
+};
+
+static void path_index_free(struct path_index *x)
+{
+	free(x->slot);
+	free(x->next);
+	*x = (struct path_index){0};
+}
+
 struct cache {
 	char *data;        /* the file read; the records point into it */
 	const char **recs; /* sorted by path (after the kind) */
@@ -871,14 +890,11 @@ struct cache {
 	bool borrowed; /* another cache's, freed with it */
 };
 
-/* Slots of (path hash, record index + 1): a binary search of 1,000
- * records compared a dozen paths with long common beginnings for each
- * directory a walk looked at, a fifth of the walk. */
+/* A record index by path: a binary search of 1,000 records compared a
+ * dozen paths with long common beginnings for each directory a walk
+ * looked at, a fifth of the walk. */
 struct cache_index {
-	size_t mask; /* slots - 1; 0: not made */
-	uint32_t (*slot)[2];
-	size_t longest; /* the farthest a record lies from its hash's slot */
-	bool failed;    /* out of memory, or flooded: searched as before */
+	struct path_index by_path; /* made at the first cache_find */
 	/* For reuse, made at its first (cache_tree): the bytes each path
 	 * shares with the one before it, and where its last name starts.
 	 * Going through a directory's records compared each path below it
@@ -897,7 +913,7 @@ static void cache_free(struct cache *c)
 	free(c->recs);
 	free(c->covers);
 	if (c->index) {
-		free(c->index->slot);
+		path_index_free(&c->index->by_path);
 		free(c->index->lcp);
 		free(c->index->last);
 	}
@@ -924,15 +940,8 @@ struct walk {
 	struct cache latest;
 	struct cordon_strv recs; /* this walk's, for the next */
 	/* RECS by path, made at the first recs_at (judging, once the walk is
-	 * done): the first of a path's records and the next of each. */
-	struct recs_index {
-		size_t n;    /* the records indexed (later ones are looked at one by one) */
-		size_t mask; /* slots - 1; 0: not made */
-		size_t longest;
-		uint32_t (*slot)[2]; /* (path hash, first record + 1) */
-		uint32_t *next;      /* the next record of the same path + 1, or 0 */
-		bool failed;
-	} recs_ix;
+	 * done; those recorded later are looked at one by one). */
+	struct path_index recs_ix;
 	struct cordon_strv skip; /* the other roots below it, relative */
 	/* A shared directory (/tmp): walked below its top, where its own
 	 * NAMES are judged (cordon_sweep.shared_local); else the session's. */
@@ -1166,58 +1175,64 @@ static int record_moved(struct walk *w, const char *rel, const struct timespec *
 static uint32_t path_hash(const char *p);
 #define PROBE_MAX 64
 
-static void recs_ix_free(struct recs_index *x)
+/* X made over the N records RECS (CHAIN: with NEXT); false where it
+ * cannot be. Each path's slot holds its first record, as a binary search
+ * of sorted records finds. */
+static bool path_index_make(struct path_index *x, const char *const *recs, size_t n, bool chain)
 {
-	free(x->slot);
-	free(x->next);
-	*x = (struct recs_index){0};
-}
-
-/* W's recs_ix made over the records so far (false where it cannot be:
- * out of memory, or flooded, PROBE_MAX). */
-static bool recs_ix_make(struct walk *w)
-{
-	struct recs_index *x = &w->recs_ix;
-	if (x->failed || w->recs.n > UINT32_MAX / 4)
+	if (x->failed || n > UINT32_MAX / 4)
 		return false;
 	if (x->mask)
 		return true;
 	size_t slots = 16;
-	while (slots < 2 * w->recs.n)
+	while (slots < 2 * n)
 		slots *= 2;
 	x->slot = calloc(slots, sizeof(*x->slot));
-	x->next = calloc(w->recs.n + 1, sizeof(*x->next));
-	if (!x->slot || !x->next) {
-		recs_ix_free(x);
-		x->failed = true;
-		return false;
-	}
+	x->next = chain ? calloc(n + 1, sizeof(*x->next)) : NULL;
+	if (!x->slot || (chain && !x->next))
+		goto failed;
 	x->mask = slots - 1;
-	for (size_t i = 0; i < w->recs.n; i++) {
-		const char *path = REC_PATH(w->recs.v[i]);
+	for (size_t i = 0; i < n; i++) {
+		const char *path = REC_PATH(recs[i]);
 		uint32_t h = path_hash(path);
 		size_t at = h & x->mask, far = 0;
-		while (x->slot[at][1] &&
-		       (x->slot[at][0] != h ||
-			strcmp(REC_PATH(w->recs.v[x->slot[at][1] - 1]), path) != 0)) {
+		while (x->slot[at][1] && (x->slot[at][0] != h ||
+					  strcmp(REC_PATH(recs[x->slot[at][1] - 1]), path) != 0)) {
 			at = (at + 1) & x->mask;
-			if (++far > PROBE_MAX) {
-				recs_ix_free(x);
-				x->failed = true;
-				return false;
-			}
+			if (++far > PROBE_MAX)
+				goto failed;
 		}
 		if (x->slot[at][1]) { /* (another of that path) */
-			x->next[i] = x->next[x->slot[at][1] - 1];
-			x->next[x->slot[at][1] - 1] = (uint32_t)i + 1;
+			if (chain) {
+				x->next[i] = x->next[x->slot[at][1] - 1];
+				x->next[x->slot[at][1] - 1] = (uint32_t)i + 1;
+			}
 			continue;
 		}
 		x->slot[at][0] = h;
 		x->slot[at][1] = (uint32_t)i + 1;
 		x->longest = far > x->longest ? far : x->longest;
 	}
-	x->n = w->recs.n;
+	x->n = n;
 	return true;
+failed:
+	path_index_free(x);
+	x->failed = true;
+	return false;
+}
+
+/* The first of RECS (X's) at REL, or X's n. (Each path lies within
+ * LONGEST of its hash's slot: past that, REL is none of them.) */
+static size_t path_index_find(const struct path_index *x, const char *const *recs, const char *rel)
+{
+	uint32_t h = path_hash(rel);
+	size_t at = h & x->mask;
+	for (size_t far = 0; far <= x->longest && x->slot[at][1]; far++, at = (at + 1) & x->mask) {
+		size_t i = x->slot[at][1] - 1;
+		if (x->slot[at][0] == h && strcmp(REC_PATH(recs[i]), rel) == 0)
+			return i;
+	}
+	return x->n;
 }
 
 /* W's own records sorted by path (the index by position goes with the
@@ -1225,7 +1240,7 @@ static bool recs_ix_make(struct walk *w)
 static void sort_records(void *array, size_t n);
 static void sort_own(struct walk *w)
 {
-	recs_ix_free(&w->recs_ix);
+	path_index_free(&w->recs_ix);
 	sort_records(w->recs.v, w->recs.n);
 }
 
@@ -1236,24 +1251,17 @@ static void sort_own(struct walk *w)
 static void recs_at(struct walk *w, const char *rel, void (*fn)(char *r, void *arg), void *arg)
 {
 	size_t from = 0;
+	struct path_index *x = &w->recs_ix;
+	const char *const *recs = (const char *const *)w->recs.v;
 	/* (Made again once those recorded since are many: judging records
 	 * two for each repository it moves aside, and 20,000 planted ones
 	 * went through all those of the ones before, round 32c H1.) */
-	if (w->recs_ix.mask && w->recs.n - w->recs_ix.n > w->recs_ix.n / 2 + 64)
-		recs_ix_free(&w->recs_ix);
-	if (recs_ix_make(w)) {
-		const struct recs_index *x = &w->recs_ix;
-		uint32_t h = path_hash(rel);
-		size_t at = h & x->mask;
-		for (size_t far = 0; far <= x->longest && x->slot[at][1];
-		     far++, at = (at + 1) & x->mask) {
-			size_t i = x->slot[at][1] - 1;
-			if (x->slot[at][0] != h || strcmp(REC_PATH(w->recs.v[i]), rel) != 0)
-				continue;
-			for (size_t k = i + 1; k; k = x->next[k - 1])
-				fn(w->recs.v[k - 1], arg);
-			break;
-		}
+	if (x->mask && w->recs.n - x->n > x->n / 2 + 64)
+		path_index_free(x);
+	if (path_index_make(x, recs, w->recs.n, true)) {
+		for (size_t k = path_index_find(x, recs, rel) + 1; k <= x->n && k;
+		     k = x->next[k - 1])
+			fn(w->recs.v[k - 1], arg);
 		from = x->n; /* (recorded since) */
 	}
 	for (size_t i = from; i < w->recs.n; i++)
@@ -1868,67 +1876,13 @@ static uint32_t path_hash(const char *p)
 	return (uint32_t)(h ^ (h >> 32));
 }
 
-/* C's index made, each path once: its first record in sort order, as
- * the binary search finds. False where it cannot be. */
-static bool cache_indexed(const struct cache *c)
-{
-	struct cache_index *x = c->index;
-	if (!x || x->failed || c->n > UINT32_MAX / 4)
-		return false;
-	if (x->mask)
-		return true;
-	size_t slots = 16;
-	while (slots < 2 * c->n)
-		slots *= 2;
-	if (!(x->slot = calloc(slots, sizeof(*x->slot)))) {
-		x->failed = true;
-		return false;
-	}
-	x->mask = slots - 1;
-	for (size_t i = 0; i < c->n; i++) {
-		const char *path = REC_PATH(c->recs[i]);
-		uint32_t h = path_hash(path);
-		size_t at = h & x->mask, far = 0;
-		while (x->slot[at][1] &&
-		       (x->slot[at][0] != h ||
-			strcmp(REC_PATH(c->recs[x->slot[at][1] - 1]), path) != 0)) {
-			at = (at + 1) & x->mask;
-			if (++far > PROBE_MAX) {
-				free(x->slot);
-				x->slot = NULL;
-				x->mask = 0;
-				x->failed = true;
-				return false;
-			}
-		}
-		if (!x->slot[at][1]) {
-			x->slot[at][0] = h;
-			x->slot[at][1] = (uint32_t)i + 1;
-			x->longest = far > x->longest ? far : x->longest;
-		}
-	}
-	return true;
-}
-
 /* The first record of C at REL in sort order, its index, or C's n. */
 static size_t cache_at(const struct cache *c, const char *rel)
 {
 	if (!c->valid)
 		return c->n;
-	if (cache_indexed(c)) {
-		const struct cache_index *x = c->index;
-		uint32_t h = path_hash(rel);
-		/* (Each record lies within LONGEST of its hash's slot: past
-		 * that, REL is none of them.) */
-		size_t at = h & x->mask;
-		for (size_t far = 0; far <= x->longest && x->slot[at][1];
-		     far++, at = (at + 1) & x->mask) {
-			size_t i = x->slot[at][1] - 1;
-			if (x->slot[at][0] == h && strcmp(REC_PATH(c->recs[i]), rel) == 0)
-				return i;
-		}
-		return c->n;
-	}
+	if (c->index && path_index_make(&c->index->by_path, c->recs, c->n, false))
+		return path_index_find(&c->index->by_path, c->recs, rel);
 	size_t i = lower_bound(c->recs, c->n, rel);
 	return i < c->n && strcmp(REC_PATH(c->recs[i]), rel) == 0 ? i : c->n;
 }
@@ -4499,7 +4453,7 @@ static void walk_reset(struct walk *w)
 	cordon_strv_free(&w->links);
 	cordon_strv_free(&w->shut);
 	cordon_strv_free(&w->recs);
-	recs_ix_free(&w->recs_ix);
+	path_index_free(&w->recs_ix);
 	w->n_shut = 0;
 	w->n_unopened = 0;
 	w->disturbed = false;
@@ -4709,7 +4663,7 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 	cordon_strv_free(&w.firsts);
 	free(w.links_seen);
 	cordon_strv_free(&w.recs);
-	recs_ix_free(&w.recs_ix);
+	path_index_free(&w.recs_ix);
 	cordon_strv_free(&w.todo);
 	cordon_strv_free(&w.found);
 	cordon_strv_free(&w.local);
