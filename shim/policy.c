@@ -1881,14 +1881,6 @@ static int guard_protected(struct cordon_policy *p, const char *const *list, con
 	return r;
 }
 
-/* A relative $XDG_CONFIG_HOME or $XDG_DATA_HOME (".cfg"), which the XDG
- * rules say to ignore: git takes it from the top of the repository it runs
- * in, and reads .cfg/git/config there, in any repository (round 11 ran the
- * core.fsmonitor a session wrote so); other tools from where they run. Its
- * first name is kept as a protected name is: read-only at the project's
- * top (an empty stand-in while it is missing), moved aside from any
- * directory below (a nested repository's top) where the session made or
- * changed it. */
 /* mise's config environments: with MISE_ENV=staging (or MISE_PROFILE,
  * MISE_ENVIRONMENT, a list separated by commas, or an `env` a
  * .miserc.toml sets), mise reads mise.staging.toml and its kin in every
@@ -2037,10 +2029,8 @@ static int guard_mise_env(struct cordon_policy *p, const struct cordon_context *
 		r = mise_rc_envs(f, &envs);
 	} else if (r >= 0 && ctx->home) {
 		struct cordon_strv at = {0};
-		r = cordon_strv_push(&at, "~/.config/mise/miserc.toml");
-		if (r >= 0)
-			r = cordon_home_xdg("~/.config/mise/miserc.toml", ctx->home, ctx->getenv_fn,
-					    &at);
+		r = cordon_home_xdg_list((const char *const[]){"~/.config/mise/miserc.toml", NULL},
+					 ctx->home, ctx->getenv_fn, &at);
 		for (size_t i = 0; r >= 0 && i < at.n; i++) {
 			cleanup_free char *abs = NULL;
 			if (cordon_path_absolute(at.v[i], ctx->home, NULL, &abs) == 0)
@@ -2085,6 +2075,14 @@ static int guard_mise_env(struct cordon_policy *p, const struct cordon_context *
 	return r;
 }
 
+/* A relative $XDG_CONFIG_HOME or $XDG_DATA_HOME (".cfg"), which the XDG
+ * rules say to ignore: git takes it from the top of the repository it runs
+ * in, and reads .cfg/git/config there, in any repository (round 11 ran the
+ * core.fsmonitor a session wrote so); other tools from where they run. Its
+ * first name is kept as a protected name is: read-only at the project's
+ * top (an empty stand-in while it is missing), moved aside from any
+ * directory below (a nested repository's top) where the session made or
+ * changed it. */
 static int guard_relative_xdg(struct cordon_policy *p, const struct cordon_context *ctx,
 			      struct cordon_path_cache *cache)
 {
