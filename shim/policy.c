@@ -1887,15 +1887,42 @@ static int guard_protected(struct cordon_policy *p, const char *const *list, con
  * directory from where it runs up, hooks and tasks included, as it reads
  * mise.toml. Those names of the environments the user's own settings
  * name (the launcher's environment, the miserc files at the project's top
- * and above it, the user's and the system's) are protected as mise.toml
- * is, where the protected list has it. (What `mise -E NAME` names on a
- * command line is not known here.) */
+ * and above it, the user's and the system's) and those whose files the
+ * project's top already holds are protected as mise.toml is, where the
+ * protected list has it. (What `mise -E NAME` names on a command line is
+ * not known here: the file of any other environment that a session made
+ * or changed is moved aside as it ends, judge_mise_envs in sweep.c.) */
 static const char *const mise_env_forms[][2] = {
 	{"mise.", ".toml"},         {"mise.", ".local.toml"},
 	{".mise.", ".toml"},        {".mise.", ".local.toml"},
 	{"mise/config.", ".toml"},  {"mise/config.", ".local.toml"},
 	{".config/mise.", ".toml"}, {".config/mise.", ".local.toml"}};
 #define MISE_ENVS_MAX 64
+
+bool cordon_mise_env_file(const char *dir, const char *name, char *out, size_t size)
+{
+	static const char *const heads[] = {"mise.", ".mise.", "config."};
+	size_t n = strlen(name), k = 0;
+	while (k < ARRAY_SIZE(heads) && strncmp(name, heads[k], strlen(heads[k])) != 0)
+		k++;
+	if (k == ARRAY_SIZE(heads) || (k == 2 && strcmp(dir, "mise") != 0))
+		return false;
+	size_t hn = strlen(heads[k]);
+	/* (Not mise.toml itself: no environment's.) */
+	if (n <= hn + 5 || strcmp(name + n - 5, ".toml") != 0)
+		return false;
+	const char *env = name + hn;
+	size_t en = n - hn - 5;
+	if (en == 5 && strncmp(env, "local", 5) == 0)
+		en = 0; /* mise.local.toml: the local file, no environment's */
+	else if (en > 6 && strncmp(env + en - 6, ".local", 6) == 0)
+		en -= 6; /* mise.ENV.local.toml */
+	else if (en >= 6 && strncmp(env + en - 6, ".local", 6) == 0)
+		return false; /* (mise..local.toml: none mise reads) */
+	if (out && size)
+		snprintf(out, size, "%.*s", (int)en, env);
+	return true;
+}
 
 struct mise_envs {
 	struct cordon_strv names;
@@ -1995,6 +2022,24 @@ static int mise_rc_envs(const char *path, struct mise_envs *out)
 	return r;
 }
 
+/* The environments whose files (cordon_mise_env_file) are in the
+ * directory PATH, whose own name is NAME, pushed to OUT: the user's
+ * own mise.production.toml is protected though no setting names it as
+ * cordon starts (mise -E production, later, outside). */
+static int mise_env_files_in(const char *path, const char *name, struct mise_envs *out)
+{
+	DIR *d = opendir(path);
+	if (!d)
+		return 0;
+	int r = 0;
+	char env[NAME_MAX + 1];
+	for (struct dirent *e; r >= 0 && (e = readdir(d));)
+		if (cordon_mise_env_file(name, e->d_name, env, sizeof(env)) && env[0])
+			r = mise_env_push(env, strlen(env), out);
+	closedir(d);
+	return r;
+}
+
 static int guard_mise_env(struct cordon_policy *p, const struct cordon_context *ctx,
 			  const char *const *protected, struct cordon_path_cache *cache)
 {
@@ -2046,6 +2091,12 @@ static int guard_mise_env(struct cordon_policy *p, const struct cordon_context *
 		r = mise_rc_envs(f, &envs);
 	} else if (r >= 0) {
 		r = mise_rc_envs("/etc/mise/miserc.toml", &envs);
+	}
+	/* (Then those the project's top holds, after the ones named.) */
+	static const char *const holding[] = {"", ".config", "mise"};
+	for (size_t k = 0; r >= 0 && k < ARRAY_SIZE(holding); k++) {
+		snprintf(f, sizeof(f), "%s/%s", p->project, holding[k]);
+		r = mise_env_files_in(f, holding[k], &envs);
 	}
 	if (r >= 0 && envs.dropped) {
 		char *note;

@@ -1391,6 +1391,12 @@ static bool is_local(const struct cordon_strv *names, const char *rel, bool deep
 	if (cordon_strv_contains(names, name))
 		return true;
 	const char *dir = last_name(rel);
+	/* (The files of any of mise's config environments, where mise.toml
+	 * is one: mise -E NAME, outside, reads mise.NAME.toml; config.NAME
+	 * .toml where mise/config.toml may be.) */
+	if (cordon_mise_env_file(deep ? dir : "", name, NULL, 0) &&
+	    cordon_strv_contains(names, "mise.toml"))
+		return true;
 	for (size_t i = 0; deep && i < names->n; i++) {
 		const char *second = second_of(names->v[i], dir, strlen(dir));
 		if (second && strcmp(second, name) == 0)
@@ -4842,6 +4848,69 @@ static int judge_above(const struct cordon_sweep *s, struct cordon_strv *said)
 	return moved;
 }
 
+/* The files of mise's config environments (cordon_mise_env_file) at the
+ * project's top, in its .config and its mise, made or changed since the
+ * start where no guard kept them, where mise.toml is protected: moved
+ * aside. Those of an environment no setting named as the session
+ * started (mise -E NAME, later, outside) had no name to guard; below the
+ * top the walk judges them as local names. */
+static int judge_mise_envs(const struct cordon_sweep *s, struct cordon_strv *said)
+{
+	if (!s->project || !cordon_strv_contains(&s->local, "mise.toml"))
+		return 0;
+	static const char *const holding[] = {"", ".config", "mise"};
+	int moved = 0;
+	for (size_t k = 0; k < sizeof(holding) / sizeof(holding[0]); k++) {
+		char dir[PATH_MAX];
+		snprintf(dir, sizeof(dir), "%s%s%s", s->project, k ? "/" : "", holding[k]);
+		/* (No link followed: one at .config or mise, made inside, is
+		 * moved aside on the way to .config/mise.toml.) */
+		int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+		if (!d) {
+			if (fd >= 0)
+				close(fd);
+			continue;
+		}
+		struct cordon_strv found = {0}, envs = {0};
+		char env[NAME_MAX + 1];
+		for (struct dirent *e; (e = readdir(d));)
+			if (cordon_mise_env_file(holding[k], e->d_name, env, sizeof(env)) &&
+			    env[0] &&
+			    (cordon_strv_push(&found, e->d_name) < 0 ||
+			     cordon_strv_push(&envs, env) < 0)) {
+				say(said,
+				    "cordon: out of memory looking for the files of mise's config "
+				    "environments in %s: review them before you run mise there",
+				    dir);
+				break;
+			}
+		closedir(d);
+		for (size_t i = 0; i < found.n && i < envs.n; i++) {
+			char path[PATH_MAX + NAME_MAX + 8], why[PATH_MAX];
+			struct stat st;
+			snprintf(path, sizeof(path), "%s/%s", dir, found.v[i]);
+			if (lstat(path, &st) < 0 || !after(&CTIME(st), &s->since) ||
+			    is_guarded(s, path) || cordon_is_stand_in(path))
+				continue;
+			char shown[NAME_MAX * 4 + 8];
+			cordon_printable(envs.v[i], SIZE_MAX, shown, sizeof(shown));
+			snprintf(
+				why, sizeof(why),
+				"a file of mise's config environment \"%s\", whose hooks and tasks "
+				"mise outside runs with MISE_ENV=%s or mise -E %s",
+				shown, shown, shown);
+			moved += disarm(s, path,
+					"this session (or a program outside, while it ran) made or "
+					"changed",
+					why, said);
+		}
+		cordon_strv_free(&found);
+		cordon_strv_free(&envs);
+	}
+	return moved;
+}
+
 int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *said)
 {
 	int moved = 0;
@@ -4850,6 +4919,7 @@ int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *sai
 	for (size_t i = 0; i < s->names.n; i++)
 		moved += judge_name(s, s->names.v[i], said, NULL, 0);
 	moved += judge_above(s, said);
+	moved += judge_mise_envs(s, said);
 	char *buf = s->roots.n ? malloc(BUF_SIZE) : NULL;
 	if (s->roots.n && !buf)
 		say(said,

@@ -769,3 +769,40 @@ Test(policy, names_looked_for_above)
 	tmp_cleanup(dir);
 	free(dir);
 }
+
+/* The forms of mise's config environments' files, told by name alone
+ * (the sweep judges any environment's, which no setting may name). */
+Test(policy, mise_environment_files_by_name)
+{
+	static const struct {
+		const char *dir, *name, *env; /* env NULL: not one */
+	} cases[] = {
+		{"", "mise.prod.toml", "prod"},
+		{"", "mise.prod.local.toml", "prod"},
+		{"", ".mise.ci.toml", "ci"},
+		{"", ".mise.ci.local.toml", "ci"},
+		{"", "mise.a.b.toml", "a.b"},
+		{"", "mise.local.toml", ""},
+		{".config", "mise.qa.toml", "qa"},
+		{"mise", "config.qa.toml", "qa"},
+		{"mise", "config.qa.local.toml", "qa"},
+		{"", "config.qa.toml", NULL},
+		{".config", "config.qa.toml", NULL},
+		{"", "mise.toml", NULL},
+		{"", ".mise.toml", NULL},
+		{"mise", "config.toml", NULL},
+		{"", "mise..toml", NULL},
+		{"", "mise..local.toml", NULL},
+		{"", "mise.prod.toml.bak", NULL},
+		{"", "mise.prod.json", NULL},
+		{"", "xmise.prod.toml", NULL},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		char env[64] = "unset";
+		bool is = cordon_mise_env_file(cases[i].dir, cases[i].name, env, sizeof(env));
+		cr_expect_eq(is, cases[i].env != NULL, "%s/%s: %d", cases[i].dir, cases[i].name,
+			     is);
+		if (is && cases[i].env)
+			cr_expect_str_eq(env, cases[i].env, "%s/%s", cases[i].dir, cases[i].name);
+	}
+}

@@ -315,6 +315,13 @@ static inline void cordon_above_add(cordon_above_set *s, size_t k)
 /* Which of cordon_found_above are entries of DIR now, into PRESENT
  * (cleared first; one read of the directory). 0, or -errno. */
 int cordon_found_above_in(const char *dir, cordon_above_set *present);
+/* Whether NAME, an entry of a directory whose own name is DIR ("": not
+ * looked at), is a file of one of mise's config environments, as mise
+ * names them: mise.ENV.toml or .mise.ENV.toml anywhere (.config's too),
+ * config.ENV.toml in a directory "mise"; each with its .local form. ENV
+ * into OUT (SIZE bytes; may be NULL): "" for mise.local.toml and the
+ * like, which are no environment's. */
+bool cordon_mise_env_file(const char *dir, const char *name, char *out, size_t size);
 /* NAME's index in cordon_found_above, or -1. */
 ssize_t cordon_found_above_index(const char *name);
 /* Whether NAME, one of cordon_found_above, of MODE is in a form no

@@ -10227,8 +10227,8 @@ BOTH_USERS(guards, mise_s_configs_of_two_names_below_a_top_are_judged, .timeout 
  * the launcher's environment and by the user's own .miserc.toml are
  * protected as mise.toml is: read-only inside, moved aside where made.
  * mise is not installed here: judged by the user's file's bytes and
- * where the files are. Control: with neither MISE_ENV nor a .miserc.toml
- * an environment's file is any file, and stays. */
+ * where the files are. Control: protected_paths [], the write lands and
+ * the files stay. */
 static const char mise_env_plant[] =
 	"echo '[hooks]' >> mise.staging.toml; echo append $?\n"
 	"mkdir -p mise sub/mise .config && for f in mise.ci.toml .mise.review.local.toml "
@@ -10246,12 +10246,13 @@ BOTH_USERS(guards, mise_s_config_environments_are_protected, .timeout = 60)
 	for (int ctl = 0; ctl < 2; ctl++) {
 		struct world w;
 		git_world(&w, who, ctl ? "menvctl" : "menv");
-		if (!ctl)
-			world_setenv(&w, "MISE_ENV=staging, ci");
+		world_setenv(&w, "MISE_ENV=staging, ci");
+		if (ctl)
+			set_config(&w, ", \"protected_paths\": []");
 		struct run_result r = outside(
-			&w, "printf '[env]\\nA = 1\\n' > mise.staging.toml%s",
-			ctl ? ""
-			    : " && printf 'env = [ # the team\\n  \"review\",\\n]\\n' > .miserc.toml");
+			&w,
+			"printf '[env]\\nA = 1\\n' > mise.staging.toml && printf 'env = [ # the "
+			"team\\n  \"review\",\\n]\\n' > .miserc.toml");
 		cr_assert_eq(r.status, 0, "setup: %s%s", r.out, r.err);
 		run_free(&r);
 		r = sh_in(&w, NULL, "%s", mise_env_plant);
@@ -10282,6 +10283,87 @@ BOTH_USERS(guards, mise_s_config_environments_are_protected, .timeout = 60)
 			cr_expect(present(w.proj, ".miserc.toml"), "the user's .miserc.toml went");
 		}
 		free(mine);
+		free(diag);
+		run_free(&r);
+		world_free(&w);
+	}
+}
+
+/* An environment no setting names as the session starts: the user runs
+ * `mise -E prod` (or sets MISE_ENV in another terminal) later, outside.
+ * Before, a session wrote the user's mise.prod.toml at the top, and any
+ * mise.NAME.toml it made stayed. The user's files of an environment at
+ * the top are read-only inside (what they name is protected as a named
+ * environment is); one made or changed is moved aside, at the top and
+ * below it. The user's own, below the top and left alone, stays. mise is
+ * not installed here: judged by the user's file's bytes and where the
+ * files are. Control: protected_paths [], the write lands and the files
+ * stay. */
+static const char *const mise_any_made[] = {"mise.evil.toml",
+					    ".mise.evil.local.toml",
+					    ".config/mise.evil.toml",
+					    "mise/config.evil.toml",
+					    "sub/mise.evil.toml",
+					    "sub/.mise.evil.toml",
+					    "sub/mise/config.evil.toml",
+					    "sub/.config/mise.evil.local.toml",
+					    "sub/mise.prod.toml"};
+
+BOTH_USERS(guards, mise_s_unnamed_config_environments_are_protected, .timeout = 60)
+{
+	for (int ctl = 0; ctl < 2; ctl++) {
+		struct world w;
+		git_world(&w, who, ctl ? "manyctl" : "many");
+		if (ctl)
+			set_config(&w, ", \"protected_paths\": []");
+		struct run_result r = outside(
+			&w,
+			"mkdir -p sub .config && printf '[env]\\nA = 1\\n' | tee mise.prod.toml "
+			".config/mise.qa.toml sub/mise.prod.toml > sub/mise.qa.toml");
+		cr_assert_eq(r.status, 0, "setup: %s%s", r.out, r.err);
+		run_free(&r);
+		r = sh_in(&w, NULL, "%s",
+			  "for f in mise.prod.toml .config/mise.qa.toml; do echo '[hooks]' >> $f; "
+			  "echo append $?; done\n"
+			  "mkdir -p mise sub/mise sub/.config && for f in mise.evil.toml "
+			  ".mise.evil.local.toml .config/mise.evil.toml mise/config.evil.toml "
+			  "sub/mise.evil.toml sub/.mise.evil.toml sub/mise/config.evil.toml "
+			  "sub/.config/mise.evil.local.toml; do printf '[hooks]\\nenter = \"touch "
+			  "x\"\\n' > \"$f\" || echo failed $f; done; echo '[hooks]' >> "
+			  "sub/mise.prod.toml; echo made\n");
+		char *diag =
+			fmt("%s (%d): %s%s", ctl ? "control" : "inside", r.status, r.out, r.err);
+		cr_assert(strstr(r.out, "made") && !strstr(r.out, "failed"),
+			  "the plant did not run\n%s", diag);
+		static const char *const mine[] = {"mise.prod.toml", ".config/mise.qa.toml"};
+		for (size_t k = 0; k < 2; k++) {
+			char *file = at(w.proj, mine[k]), *text = read_file(file);
+			bool kept = text && strcmp(text, "[env]\nA = 1\n") == 0;
+			if (ctl)
+				cr_expect(!kept, "control: the write to %s failed\n%s", mine[k],
+					  diag);
+			else
+				cr_expect(kept, "the user's %s was written inside: %s\n%s", mine[k],
+					  text ? text : "(missing)", diag);
+			free(text), free(file);
+		}
+		if (!ctl)
+			cr_expect(!strstr(r.out, "append 0"), "a write said it landed\n%s", diag);
+		for (size_t k = 0; k < sizeof(mise_any_made) / sizeof(*mise_any_made); k++) {
+			if (ctl) {
+				cr_expect(present(w.proj, mise_any_made[k]),
+					  "control: %s was moved\n%s", mise_any_made[k], diag);
+				continue;
+			}
+			char *aside = fmt("%s.cordon-disarmed", mise_any_made[k]);
+			cr_expect(!present(w.proj, mise_any_made[k]) && present(w.proj, aside) &&
+					  strstr(r.err, mise_any_made[k]),
+				  "%s stayed, or was not moved aside where the line says\n%s",
+				  mise_any_made[k], diag);
+			free(aside);
+		}
+		cr_expect(present(w.proj, "sub/mise.qa.toml") && !strstr(r.err, "sub/mise.qa"),
+			  "the user's own sub/mise.qa.toml was moved or named\n%s", diag);
 		free(diag);
 		run_free(&r);
 		world_free(&w);
