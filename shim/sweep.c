@@ -4848,66 +4848,75 @@ static int judge_above(const struct cordon_sweep *s, struct cordon_strv *said)
 	return moved;
 }
 
-/* The files of mise's config environments (cordon_mise_env_file) at the
- * project's top, in its .config and its mise, made or changed since the
- * start where no guard kept them, where mise.toml is protected: moved
- * aside. Those of an environment no setting named as the session
- * started (mise -E NAME, later, outside) had no name to guard; below the
- * top the walk judges them as local names. */
+/* The files of mise's config environments (cordon_mise_env_file) in the
+ * directory DIR, whose own name is NAME, changed since S's start where
+ * no guard kept them: moved aside. The number moved. */
+static int judge_mise_envs_in(const struct cordon_sweep *s, const char *dir, const char *name,
+			      struct cordon_strv *said)
+{
+	/* (No link followed: one at .config or mise, made inside, is moved
+	 * aside on the way to .config/mise.toml.) */
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	struct cordon_strv found = {0}, envs = {0};
+	char env[NAME_MAX + 1];
+	for (struct dirent *e; (e = readdir(d));)
+		if (cordon_mise_env_file(name, e->d_name, env, sizeof(env)) && env[0] &&
+		    (cordon_strv_push(&found, e->d_name) < 0 || cordon_strv_push(&envs, env) < 0)) {
+			say(said,
+			    "cordon: out of memory looking for the files of mise's config "
+			    "environments in %s: review them before you run mise there",
+			    dir);
+			break;
+		}
+	closedir(d);
+	int moved = 0;
+	for (size_t i = 0; i < found.n && i < envs.n; i++) {
+		char path[PATH_MAX + NAME_MAX + 8], why[PATH_MAX];
+		struct stat st;
+		snprintf(path, sizeof(path), "%s/%s", dir, found.v[i]);
+		if (lstat(path, &st) < 0 || !after(&CTIME(st), &s->since) || is_guarded(s, path) ||
+		    cordon_is_stand_in(path))
+			continue;
+		char shown[NAME_MAX * 4 + 8];
+		cordon_printable(envs.v[i], SIZE_MAX, shown, sizeof(shown));
+		snprintf(why, sizeof(why),
+			 "a file of mise's config environment \"%s\", whose hooks and tasks mise "
+			 "outside runs with MISE_ENV=%s or mise -E %s",
+			 shown, shown, shown);
+		moved += disarm(s, path,
+				"this session (or a program outside, while it ran) made or changed",
+				why, said);
+	}
+	cordon_strv_free(&found);
+	cordon_strv_free(&envs);
+	return moved;
+}
+
+/* Those at the project's top, in its .config and its mise, where
+ * mise.toml is protected, and at the top of each directory a name is
+ * looked for above in (a shared one, /tmp, and those above the project
+ * a write rule reaches). Those of an environment no setting named as
+ * the session started (mise -E NAME, later, outside) had no name to
+ * guard; below a top the walk judges them as local names. */
 static int judge_mise_envs(const struct cordon_sweep *s, struct cordon_strv *said)
 {
-	if (!s->project || !cordon_strv_contains(&s->local, "mise.toml"))
-		return 0;
-	static const char *const holding[] = {"", ".config", "mise"};
 	int moved = 0;
-	for (size_t k = 0; k < sizeof(holding) / sizeof(holding[0]); k++) {
+	static const char *const holding[] = {"", ".config", "mise"};
+	for (size_t k = 0; s->project && cordon_strv_contains(&s->local, "mise.toml") &&
+			   k < sizeof(holding) / sizeof(holding[0]);
+	     k++) {
 		char dir[PATH_MAX];
 		snprintf(dir, sizeof(dir), "%s%s%s", s->project, k ? "/" : "", holding[k]);
-		/* (No link followed: one at .config or mise, made inside, is
-		 * moved aside on the way to .config/mise.toml.) */
-		int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-		if (!d) {
-			if (fd >= 0)
-				close(fd);
-			continue;
-		}
-		struct cordon_strv found = {0}, envs = {0};
-		char env[NAME_MAX + 1];
-		for (struct dirent *e; (e = readdir(d));)
-			if (cordon_mise_env_file(holding[k], e->d_name, env, sizeof(env)) &&
-			    env[0] &&
-			    (cordon_strv_push(&found, e->d_name) < 0 ||
-			     cordon_strv_push(&envs, env) < 0)) {
-				say(said,
-				    "cordon: out of memory looking for the files of mise's config "
-				    "environments in %s: review them before you run mise there",
-				    dir);
-				break;
-			}
-		closedir(d);
-		for (size_t i = 0; i < found.n && i < envs.n; i++) {
-			char path[PATH_MAX + NAME_MAX + 8], why[PATH_MAX];
-			struct stat st;
-			snprintf(path, sizeof(path), "%s/%s", dir, found.v[i]);
-			if (lstat(path, &st) < 0 || !after(&CTIME(st), &s->since) ||
-			    is_guarded(s, path) || cordon_is_stand_in(path))
-				continue;
-			char shown[NAME_MAX * 4 + 8];
-			cordon_printable(envs.v[i], SIZE_MAX, shown, sizeof(shown));
-			snprintf(
-				why, sizeof(why),
-				"a file of mise's config environment \"%s\", whose hooks and tasks "
-				"mise outside runs with MISE_ENV=%s or mise -E %s",
-				shown, shown, shown);
-			moved += disarm(s, path,
-					"this session (or a program outside, while it ran) made or "
-					"changed",
-					why, said);
-		}
-		cordon_strv_free(&found);
-		cordon_strv_free(&envs);
+		moved += judge_mise_envs_in(s, dir, holding[k], said);
 	}
+	for (size_t i = 0; i < s->n_above; i++)
+		moved += judge_mise_envs_in(s, s->above[i].dir, "", said);
 	return moved;
 }
 

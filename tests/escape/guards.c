@@ -9411,7 +9411,7 @@ BOTH_USERS(guards, a_name_looked_for_above_in_a_shared_directory_runs_nothing, .
 		if (ctl) {
 			r = outside(&w,
 				    "cd %s && rm -rf .git* node_modules* .exrc* .envrc* .miserc* "
-				    "mise.local*",
+				    "mise.local* mise.x*",
 				    shared);
 			run_free(&r);
 			free(shared_world(&w, ", \"protected_paths\": []"));
@@ -9424,8 +9424,8 @@ BOTH_USERS(guards, a_name_looked_for_above_in_a_shared_directory_runs_nothing, .
 			"'$M-node', '')\" > \"$S/node_modules/evil/index.js\"; echo node $?\n"
 			"echo \"call writefile([], '$M-exrc')\" > \"$S/.exrc\"; echo exrc $?\n"
 			"mkdir \"$S/.envrc\"; echo envrc-dir $?\n"
-			"echo 'env = [\"x\"]' > \"$S/.miserc.toml\" && echo '[env]' > "
-			"\"$S/mise.local.toml\"; echo mise $?\n"
+			"echo 'env = [\"x\"]' > \"$S/.miserc.toml\" && echo '[env]' | tee "
+			"\"$S/mise.local.toml\" > \"$S/mise.x.toml\"; echo mise $?\n"
 			"i=0; while [ $i -lt 20 ] && ! [ -S \"$S/.exrc\" ]; do sleep 0.1; "
 			"i=$((i+1)); done; [ -S \"$S/.exrc\" ]; echo stood $?\n");
 		free(vars);
@@ -9445,7 +9445,8 @@ BOTH_USERS(guards, a_name_looked_for_above_in_a_shared_directory_runs_nothing, .
 					  marked(&w, tags[ctl], "exrc"),
 				  "control: git, node or vim outside ran nothing\n%s", diag);
 			cr_expect(present(shared, ".miserc.toml") &&
-					  present(shared, "mise.local.toml"),
+					  present(shared, "mise.local.toml") &&
+					  present(shared, "mise.x.toml"),
 				  "control: mise's files are gone\n%s", diag);
 		} else {
 			cr_expect_not(marked(&w, tags[ctl], "fsmonitor"),
@@ -9462,9 +9463,12 @@ BOTH_USERS(guards, a_name_looked_for_above_in_a_shared_directory_runs_nothing, .
 				  "not moved aside, or the stand-ins were left\n%s", diag);
 			/* (mise reads .miserc.toml, which picks its config
 			 * environments, in every directory up from where it
-			 * runs: round 32b G2.) */
+			 * runs: round 32b G2; and the environment's own file,
+			 * 32c H4.) */
 			cr_expect(strstr(r.out, "mise 0") && !present(shared, ".miserc.toml") &&
-					  !present(shared, "mise.local.toml"),
+					  !present(shared, "mise.local.toml") &&
+					  !present(shared, "mise.x.toml") &&
+					  present(shared, "mise.x.toml.cordon-disarmed"),
 				  "mise's files at the top stayed\n%s", diag);
 			cr_expect(strstr(r.err, "which a program run in a directory below it, "
 						"outside, would look for and obey"),
@@ -9478,9 +9482,11 @@ BOTH_USERS(guards, a_name_looked_for_above_in_a_shared_directory_runs_nothing, .
 		run_free(&r);
 		free(diag), free(script);
 	}
-	r = outside(&w,
-		    "cd %s && rm -rf .git* node_modules* .exrc* .envrc* .miserc* mise.local* work",
-		    shared);
+	r = outside(
+		&w,
+		"cd %s && rm -rf .git* node_modules* .exrc* .envrc* .miserc* mise.local* mise.x* "
+		"work",
+		shared);
 	run_free(&r);
 	free(shared);
 	world_free(&w);
