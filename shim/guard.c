@@ -1489,13 +1489,15 @@ static int protect_hg_includes(struct cordon_guard_plan *plan, const struct reac
 
 /* The git config files, in the order git reads them (a later one wins):
  * the system's, the global ones (HOME's, which may be NULL), then each of
- * DIRS' config and config.worktree. */
+ * DIRS' config and config.worktree. With HOME NO_HOME, only DIRS'. */
+static const char no_home[] = "";
+#define NO_HOME no_home
 static int git_config_files(const char *home, const struct cordon_strv *dirs,
 			    struct cordon_strv *files)
 {
-	int e = cordon_strv_push(files, "/etc/gitconfig");
+	int e = home == NO_HOME ? 0 : cordon_strv_push(files, "/etc/gitconfig");
 	char f[PATH_MAX + 32];
-	if (e >= 0 && home) {
+	if (e >= 0 && home && home != NO_HOME) {
 		snprintf(f, sizeof(f), "%s/.gitconfig", home);
 		e = cordon_strv_push(files, f);
 		const char *xdg = getenv("XDG_CONFIG_HOME");
@@ -1536,11 +1538,13 @@ static int protect_includes(struct cordon_guard_plan *plan, const struct reach *
 	return e;
 }
 
-int cordon_git_hooks_values(const char *home, const struct cordon_strv *dirs,
-			    struct cordon_strv *out)
+/* cordon_git_hooks_values of the files git_config_files(HOME, DIRS)
+ * names; HOME (NO_HOME too) is what a "~/" include starts from. */
+static int hooks_values(const char *home, const char *files_home, const struct cordon_strv *dirs,
+			struct cordon_strv *out)
 {
 	struct cordon_strv top = {0}, files = {0};
-	int e = git_config_files(home, dirs, &top);
+	int e = git_config_files(files_home, dirs, &top);
 	/* Each file, then what it includes ([include], [includeIf] whatever
 	 * its condition), which git reads where the include stands. */
 	for (size_t i = 0; e >= 0 && i < top.n; i++) {
@@ -1557,6 +1561,24 @@ int cordon_git_hooks_values(const char *home, const struct cordon_strv *dirs,
 	}
 	cordon_strv_free(&files);
 	return e;
+}
+
+int cordon_git_hooks_values(const char *home, const struct cordon_strv *dirs,
+			    struct cordon_strv *out)
+{
+	return hooks_values(home, home, dirs, out);
+}
+
+int cordon_git_hooks_values_global(const char *home, struct cordon_strv *out)
+{
+	const struct cordon_strv none = {0};
+	return hooks_values(home, home, &none, out);
+}
+
+int cordon_git_hooks_values_own(const char *home, const struct cordon_strv *dirs,
+				struct cordon_strv *out)
+{
+	return hooks_values(home, NO_HOME, dirs, out);
 }
 
 int cordon_git_hooks_resolve(const char *home, const char *base, const struct cordon_strv *values,

@@ -921,6 +921,14 @@ static void cache_free(struct cache *c)
 	*c = (struct cache){0};
 }
 
+/* Values read once a walk, where they are the same for every repository
+ * judged (E: how reading them ended). */
+struct once_values {
+	struct cordon_strv v;
+	int e;
+	bool read;
+};
+
 struct walk {
 	const struct cordon_sweep *s;
 	const char *top; /* what is walked: the project, or another writable root */
@@ -991,8 +999,9 @@ struct walk {
 		bool holds;
 	} * links_seen;
 	size_t n_links_seen, links_seen_cap;
-	struct cordon_strv memo;        /* see struct judge */
-	unsigned long long local_bytes; /* what judge_local has read (look_local) */
+	struct cordon_strv memo;         /* see struct judge */
+	struct once_values hooks_global; /* (see struct judge) */
+	unsigned long long local_bytes;  /* what judge_local has read (look_local) */
 	/* The directory being listed. */
 	const char *rel;
 	int fd;
@@ -2536,6 +2545,9 @@ struct judge {
 	/* Large configs read already, "DEV:INO:CTIME\n" then their risks:
 	 * thousands of .git files naming one config of a MiB are read once. */
 	struct cordon_strv *memo;
+	/* The core.hooksPath values of the system's and the home's configs:
+	 * read once a walk, not once a repository (round 32c H2). */
+	struct once_values *hooks_global;
 };
 
 #define MEMO_FROM (64u << 10) /* configs this long are remembered */
@@ -2897,7 +2909,16 @@ static int hooks_paths(const struct judge *j, const struct cordon_strv *dirs, co
 	if (held) {
 		e = memo_values(held, &values);
 	} else {
-		e = cordon_git_hooks_values(home, dirs, &values);
+		struct once_values *g = j->hooks_global;
+		if (g && !g->read) {
+			g->e = cordon_git_hooks_values_global(home, &g->v);
+			g->read = true;
+		}
+		e = g ? g->e : cordon_git_hooks_values_global(home, &values);
+		for (size_t i = 0; g && e >= 0 && i < g->v.n; i++)
+			e = cordon_strv_push(&values, g->v.v[i]);
+		if (e >= 0)
+			e = cordon_git_hooks_values_own(home, dirs, &values);
 		if (e >= 0)
 			memo_keep(j->memo, key, &values);
 	}
@@ -2942,8 +2963,7 @@ static void hooks_path_risks(const struct judge *j, const struct cordon_strv *di
 		for (int k = 0; k < 2; k++) {
 			struct judge there = *j;
 			there.all = j->all || counts(hp, j);
-			if (!is_guarded(j->s, hp))
-				hook_risks(&there, hp, r->all, sizeof(r->all));
+			hook_risks(&there, hp, r->all, sizeof(r->all));
 			if (n <= 2 || strcmp(hp + n - 2, "/_") != 0)
 				break;
 			hp[n - 2] = '\0';
@@ -2953,11 +2973,19 @@ static void hooks_path_risks(const struct judge *j, const struct cordon_strv *di
 	cordon_strv_free(&paths);
 }
 
-/* cordon_git_hook_risks of DIR (ONLY: counts under THERE), into OUT; the
- * hooks' names left out where they are withheld. */
+/* cordon_git_hook_risks of DIR (ONLY: counts under THERE), into OUT,
+ * where the guards do not keep DIR; the hooks' names left out where they
+ * are withheld. */
 static void hook_risks(const struct judge *there, const char *dir, char *out, size_t size)
 {
 	char what[80], risks[600] = "";
+	/* (Whether anything counts first: at a later end, in a repository
+	 * unchanged, nothing does, and neither is_guarded nor withheld
+	 * resolves DIR; round 32c H2. Where something does, read again.) */
+	cordon_git_hook_risks(dir, counts, there, risks, sizeof(risks));
+	if (!risks[0] || is_guarded(there->s, dir))
+		return;
+	risks[0] = '\0';
 	if (!withheld(there->s, dir, "hooks in a directory", what, sizeof(what))) {
 		cordon_git_hook_risks(dir, counts, there, out, size);
 		return;
@@ -3205,15 +3233,16 @@ static void risks_of(const struct judge *j, const char *dir, const char *base, s
 	 * into place (what it holds keeps its change times then). */
 	there.all = j->all || (shared && moved_in(shared, &j->s->since));
 	snprintf(path, sizeof(path), "%s/config", shared ? shared : dir);
-	r->guarded = is_guarded(j->s, path);
+	/* (Asked at the end, where there is a risk: H2.) */
+	char config[PATH_MAX + 32];
+	snprintf(config, sizeof(config), "%s", path);
 	if (shared && counts(path, &there))
 		config_risks(&there, path, r->all, sizeof(r->all));
 	snprintf(path, sizeof(path), "%s/hooks", shared ? shared : dir);
 	/* A hooks directory replaced, or one hook more or less: each hook
 	 * in it counts. */
 	there.all = there.all || counts(path, &there);
-	if (!is_guarded(j->s, path))
-		hook_risks(&there, path, r->all, sizeof(r->all));
+	hook_risks(&there, path, r->all, sizeof(r->all));
 	held_by(r, before, NULL);
 	/* A hook manager's file in the worktree (pre-commit's config): its
 	 * hook runs what the file says. Moved aside alone from a repository
@@ -3253,6 +3282,7 @@ static void risks_of(const struct judge *j, const char *dir, const char *base, s
 		}
 		cordon_strv_free(&dirs);
 	}
+	r->guarded = r->all[0] && is_guarded(j->s, config);
 }
 
 int cordon_fs_move_aside(int dir, const char *name, char *to, size_t size)
@@ -3592,13 +3622,14 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 	 * (its change time moves with the stand-ins the session makes in
 	 * it), and what leads to it is guarded too. */
 	char config[PATH_MAX + 16];
-	bool kept = dir && snprintf(config, sizeof(config), "%s/config", dir) > 0 &&
-		    is_guarded(s, config);
+	bool kept = (made || !S_ISDIR(st.st_mode)) && dir && /* (else unused: H2) */
+		    snprintf(config, sizeof(config), "%s/config", dir) > 0 && is_guarded(s, config);
 	made = made && !kept;
 	/* All it holds counts when it is new, and when the git dir a .git
 	 * file or link names may have been moved into place. */
 	struct judge j = {.s = s,
 			  .memo = &w->memo,
+			  .hooks_global = &w->hooks_global,
 			  .all = !kept && (made || (!S_ISDIR(st.st_mode) &&
 						    (!dir || moved_in(dir, &s->since))))};
 	/* core.hooksPath is relative to the worktree, or to a bare git dir;
@@ -4618,6 +4649,7 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 			still_there(&w, judged[k]->v[i]);
 	close_up(&w);
 	cordon_strv_free(&w.memo);
+	cordon_strv_free(&w.hooks_global.v);
 	/* Only now, all judged: a sweep cut short leaves the last record, and
 	 * its mark. So does one after which processes of the session may still
 	 * run: what they do next is judged by the next sweep, from this

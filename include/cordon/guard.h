@@ -301,6 +301,12 @@ int cordon_git_hooks_paths(const char *home, const struct cordon_strv *dirs, con
  * those values resolved against BASE. */
 int cordon_git_hooks_values(const char *home, const struct cordon_strv *dirs,
 			    struct cordon_strv *out);
+/* cordon_git_hooks_values in two parts, the first values first: the
+ * system's and HOME's files' (the same for every repository), and DIRS'
+ * own. */
+int cordon_git_hooks_values_global(const char *home, struct cordon_strv *out);
+int cordon_git_hooks_values_own(const char *home, const struct cordon_strv *dirs,
+				struct cordon_strv *out);
 int cordon_git_hooks_resolve(const char *home, const char *base, const struct cordon_strv *values,
 			     struct cordon_strv *out);
 
