@@ -1927,6 +1927,7 @@ bool cordon_mise_env_file(const char *dir, const char *name, char *out, size_t s
 struct mise_envs {
 	struct cordon_strv names;
 	size_t dropped; /* past MISE_ENVS_MAX */
+	size_t refused; /* names that are no file's part (mise_env_push) */
 };
 
 /* The environment name in the N bytes at S, pushed to OUT: not one with a
@@ -1938,11 +1939,17 @@ static int mise_env_push(const char *s, size_t n, struct mise_envs *out)
 		s++, n--;
 	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
 		n--;
-	if (!n || n > 64 || (n == 1 && s[0] == '.') || (n == 2 && s[0] == '.' && s[1] == '.'))
+	if (!n || (n == 1 && s[0] == '.') || (n == 2 && s[0] == '.' && s[1] == '.'))
 		return 0;
+	if (n > 64) {
+		out->refused++;
+		return 0;
+	}
 	for (size_t i = 0; i < n; i++)
-		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f || strchr("/{}%", s[i]))
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f || strchr("/{}%", s[i])) {
+			out->refused++;
 			return 0;
+		}
 	cleanup_free char *name = strndup(s, n);
 	if (!name)
 		return -ENOMEM;
@@ -2092,18 +2099,39 @@ static int guard_mise_env(struct cordon_policy *p, const struct cordon_context *
 	} else if (r >= 0) {
 		r = mise_rc_envs("/etc/mise/miserc.toml", &envs);
 	}
-	/* (Then those the project's top holds, after the ones named.) */
+	/* (Then those whose files the project's top holds, or the top of
+	 * another directory the user made writable, after the ones named:
+	 * marked, CORDON_MISE_FOUND.) */
+	size_t named = envs.names.n;
 	static const char *const holding[] = {"", ".config", "mise"};
-	for (size_t k = 0; r >= 0 && k < ARRAY_SIZE(holding); k++) {
-		snprintf(f, sizeof(f), "%s/%s", p->project, holding[k]);
-		r = mise_env_files_in(f, holding[k], &envs);
+	for (size_t i = 0; r >= 0 && i <= p->n_rules; i++) {
+		const char *top = i == 0 ? p->project : p->rules[i - 1].path;
+		if (i > 0 && (!cordon_policy_writable_root(p, &p->rules[i - 1]) ||
+			      strcmp(top, p->project) == 0))
+			continue;
+		for (size_t k = 0; r >= 0 && k < ARRAY_SIZE(holding); k++) {
+			snprintf(f, sizeof(f), "%s/%s", top, holding[k]);
+			r = mise_env_files_in(f, holding[k], &envs);
+		}
 	}
 	if (r >= 0 && envs.dropped) {
 		char *note;
 		r = asprintf(&note,
-			     "mise's config environments past the first %d named (%zu more): their "
-			     "files (mise.NAME.toml, ...) are not protected",
+			     "mise's config environments past the first %d (%zu more): their files "
+			     "(mise.NAME.toml, ...) are not kept read-only; one a session makes or "
+			     "changes is moved aside as it ends",
 			     MISE_ENVS_MAX, envs.dropped) < 0
+			    ? -ENOMEM
+			    : cordon_strv_push_take(&p->skipped, note);
+	}
+	if (r >= 0 && envs.refused) {
+		char *note;
+		r = asprintf(
+			    &note,
+			    "mise's config environments named with a /, {}, %%, a control "
+			    "character or past 64 bytes (%zu): their files are not kept read-only; "
+			    "one a session makes or changes is moved aside as it ends",
+			    envs.refused) < 0
 			    ? -ENOMEM
 			    : cordon_strv_push_take(&p->skipped, note);
 	}
@@ -2116,8 +2144,8 @@ static int guard_mise_env(struct cordon_policy *p, const struct cordon_context *
 			list[k] = names[k];
 		}
 		cleanup_free char *source = NULL;
-		if (asprintf(&source, "protected_paths: mise's config environment \"%s\"",
-			     envs.names.v[i]) < 0)
+		if (asprintf(&source, "protected_paths: mise's config environment \"%s\"%s",
+			     envs.names.v[i], i < named ? "" : CORDON_MISE_FOUND) < 0)
 			r = -ENOMEM;
 		else
 			r = guard_protected(p, list, source, ctx->home, cache);

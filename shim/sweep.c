@@ -552,6 +552,10 @@ static int add_local(struct cordon_sweep *s, const struct cordon_guard *g)
 	if (!slash || !slash[1])
 		return 0;
 	bool local = strncmp(g->source, "protected_paths", 15) == 0;
+	size_t sn = strlen(g->source), fn = strlen(CORDON_MISE_FOUND);
+	if (local && sn > fn && strcmp(g->source + sn - fn, CORDON_MISE_FOUND) == 0 &&
+	    cordon_strv_push(&s->found_envs, path) < 0)
+		return -ENOMEM;
 	for (size_t i = 0; !local && editors[i]; i++)
 		local = strcmp(slash + 1, editors[i]) == 0;
 	for (size_t k = 0; local && k < s->n_own; k++) {
@@ -754,6 +758,7 @@ void cordon_sweep_free(struct cordon_sweep *s)
 	free(s->above);
 	cordon_strv_free(&s->local);
 	cordon_strv_free(&s->shared_local);
+	cordon_strv_free(&s->found_envs);
 	cordon_hidden_ways_free(&s->ways);
 	memset(s, 0, sizeof(*s));
 }
@@ -4528,6 +4533,134 @@ static int sweep_lock(const char *top)
 	return fd;
 }
 
+/* The files of mise's config environments (cordon_mise_env_file) in the
+ * directory DIR, whose own name is NAME, changed since S's start where
+ * no guard kept them (or the guards took one a killed session made for
+ * the user's: found_envs), or all of them where DIR itself changed since
+ * (a mise moved in whole); with PLAIN, mise.toml and config.toml there
+ * too (in a directory above the project, where no walk looks). Moved
+ * aside; the number moved. */
+static int judge_mise_envs_in(const struct cordon_sweep *s, const char *dir, const char *name,
+			      bool plain, struct cordon_strv *said)
+{
+	/* (No link followed: one at .config or mise, made inside, is moved
+	 * aside on the way to .config/mise.toml.) */
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	bool whole = name[0] && fd >= 0 && fstat(fd, &st) == 0 && after(&CTIME(st), &s->since);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		/* (The user's own, made unreadable: mise opens the files in
+		 * it by name.) */
+		if (e != ENOENT && e != ENOTDIR && e != ELOOP) {
+			char shown[PATH_MAX + 8];
+			say(said,
+			    "cordon: could not look through %s for the files of mise's config "
+			    "environments (%s): review them before you run mise there",
+			    cordon_printable(dir, SIZE_MAX, shown, sizeof(shown)), strerror(e));
+		}
+		return 0;
+	}
+	struct cordon_strv found = {0}, envs = {0};
+	char env[NAME_MAX + 1];
+	for (struct dirent *e; (e = readdir(d));) {
+		bool is = cordon_mise_env_file(name, e->d_name, env, sizeof(env)) &&
+			  (env[0] || plain);
+		if (!is && plain &&
+		    strcmp(e->d_name, strcmp(name, "mise") == 0 ? "config.toml" : "mise.toml") ==
+			    0) {
+			is = true;
+			env[0] = '\0';
+		}
+		if (is &&
+		    (cordon_strv_push(&found, e->d_name) < 0 || cordon_strv_push(&envs, env) < 0)) {
+			say(said,
+			    "cordon: out of memory looking for the files of mise's config "
+			    "environments in %s: review them before you run mise there",
+			    dir);
+			break;
+		}
+	}
+	closedir(d);
+	int moved = 0;
+	for (size_t i = 0; i < found.n && i < envs.n; i++) {
+		char path[PATH_MAX + NAME_MAX + 8], why[PATH_MAX];
+		snprintf(path, sizeof(path), "%s/%s", dir, found.v[i]);
+		/* (A directory is no config; one the session could not have
+		 * written, another user's in a shared directory, is not its.) */
+		if (lstat(path, &st) < 0 || S_ISDIR(st.st_mode) ||
+		    (!whole && !after(&CTIME(st), &s->since)) ||
+		    (is_guarded(s, path) &&
+		     !(s->earlier && cordon_strv_contains(&s->found_envs, path))) ||
+		    cordon_is_stand_in(path) ||
+		    (st.st_uid != geteuid() && faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) != 0))
+			continue;
+		char shown[NAME_MAX * 4 + 8];
+		cordon_printable(envs.v[i], SIZE_MAX, shown, sizeof(shown));
+		if (envs.v[i][0])
+			snprintf(
+				why, sizeof(why),
+				"a file of mise's config environment \"%s\", whose hooks and tasks "
+				"mise outside runs with MISE_ENV=%s or mise -E %s",
+				shown, shown, shown);
+		else
+			snprintf(
+				why, sizeof(why),
+				"mise's config, whose hooks and tasks mise run in a directory below "
+				"it, outside, runs");
+		moved += disarm(s, path,
+				s->earlier
+					? "a session (or a program outside, while it ran) made or "
+					  "changed"
+					: "this session (or a program outside, while it ran) made "
+					  "or changed",
+				why, said);
+	}
+	cordon_strv_free(&found);
+	cordon_strv_free(&envs);
+	return moved;
+}
+
+/* Those at the top of the own root TOP, in its .config and its mise,
+ * where mise.toml is protected (those of an environment no setting named
+ * as the session started, mise -E NAME later, had no name to guard;
+ * below the top the walk judges them as local names). */
+static int judge_mise_envs_at(const struct cordon_sweep *s, const char *top,
+			      struct cordon_strv *said)
+{
+	int moved = 0;
+	static const char *const holding[] = {"", ".config", "mise"};
+	for (size_t k = 0;
+	     cordon_strv_contains(&s->local, "mise.toml") && k < sizeof(holding) / sizeof(*holding);
+	     k++) {
+		char dir[PATH_MAX];
+		snprintf(dir, sizeof(dir), "%s%s%s", top, k ? "/" : "", holding[k]);
+		moved += judge_mise_envs_in(s, dir, holding[k], false, said);
+	}
+	return moved;
+}
+
+/* And at the top of each directory a name is looked for above in (a
+ * shared one, /tmp, and those above the project a write rule reaches),
+ * with mise's own config in its .config and its mise. */
+static int judge_mise_envs_above(const struct cordon_sweep *s, struct cordon_strv *said)
+{
+	int moved = 0;
+	for (size_t i = 0; i < s->n_above; i++) {
+		static const char *const holding[] = {"", ".config", "mise"};
+		for (size_t k = 0; k < sizeof(holding) / sizeof(*holding); k++) {
+			char dir[PATH_MAX];
+			snprintf(dir, sizeof(dir), "%s%s%s", s->above[i].dir,
+				 k && strcmp(s->above[i].dir, "/") ? "/" : "", holding[k]);
+			moved += judge_mise_envs_in(s, dir, holding[k], k > 0, said);
+		}
+	}
+	return moved;
+}
+
 static int sweep_root_locked(const struct cordon_sweep *session, const char *top, bool shared,
 			     bool ended, char *buf, struct cordon_strv *said);
 
@@ -4564,6 +4697,8 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 		    "repositories (killed?): this one looks at what changed since then",
 		    top, when);
 	}
+	/* (From the earliest start too: a killed session's.) */
+	int mise = shared ? 0 : judge_mise_envs_at(s, top, said);
 	struct walk w = {.s = s,
 			 .top = top,
 			 .buf = buf,
@@ -4571,14 +4706,14 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 			 .names = shared ? &s->shared_local : &s->local,
 			 .top_len = strlen(top)};
 	firsts_make(&w);
-	int moved = 0;
+	int moved = mise;
 	w.root = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (w.root < 0 || fstat(w.root, &w.root_st) < 0) {
 		say(said, "cordon: could not look for the repositories this session made in %s: %s",
 		    top, strerror(errno));
 		if (w.root >= 0)
 			close(w.root);
-		return 0;
+		return mise;
 	}
 	size_t tn = strlen(top);
 	for (size_t i = 0; i < s->roots.n; i++) {
@@ -4880,78 +5015,6 @@ static int judge_above(const struct cordon_sweep *s, struct cordon_strv *said)
 	return moved;
 }
 
-/* The files of mise's config environments (cordon_mise_env_file) in the
- * directory DIR, whose own name is NAME, changed since S's start where
- * no guard kept them: moved aside. The number moved. */
-static int judge_mise_envs_in(const struct cordon_sweep *s, const char *dir, const char *name,
-			      struct cordon_strv *said)
-{
-	/* (No link followed: one at .config or mise, made inside, is moved
-	 * aside on the way to .config/mise.toml.) */
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
-		return 0;
-	}
-	struct cordon_strv found = {0}, envs = {0};
-	char env[NAME_MAX + 1];
-	for (struct dirent *e; (e = readdir(d));)
-		if (cordon_mise_env_file(name, e->d_name, env, sizeof(env)) && env[0] &&
-		    (cordon_strv_push(&found, e->d_name) < 0 || cordon_strv_push(&envs, env) < 0)) {
-			say(said,
-			    "cordon: out of memory looking for the files of mise's config "
-			    "environments in %s: review them before you run mise there",
-			    dir);
-			break;
-		}
-	closedir(d);
-	int moved = 0;
-	for (size_t i = 0; i < found.n && i < envs.n; i++) {
-		char path[PATH_MAX + NAME_MAX + 8], why[PATH_MAX];
-		struct stat st;
-		snprintf(path, sizeof(path), "%s/%s", dir, found.v[i]);
-		if (lstat(path, &st) < 0 || !after(&CTIME(st), &s->since) || is_guarded(s, path) ||
-		    cordon_is_stand_in(path))
-			continue;
-		char shown[NAME_MAX * 4 + 8];
-		cordon_printable(envs.v[i], SIZE_MAX, shown, sizeof(shown));
-		snprintf(why, sizeof(why),
-			 "a file of mise's config environment \"%s\", whose hooks and tasks mise "
-			 "outside runs with MISE_ENV=%s or mise -E %s",
-			 shown, shown, shown);
-		moved += disarm(s, path,
-				"this session (or a program outside, while it ran) made or changed",
-				why, said);
-	}
-	cordon_strv_free(&found);
-	cordon_strv_free(&envs);
-	return moved;
-}
-
-/* Those at the project's top, in its .config and its mise, where
- * mise.toml is protected, and at the top of each directory a name is
- * looked for above in (a shared one, /tmp, and those above the project
- * a write rule reaches). Those of an environment no setting named as
- * the session started (mise -E NAME, later, outside) had no name to
- * guard; below a top the walk judges them as local names. */
-static int judge_mise_envs(const struct cordon_sweep *s, struct cordon_strv *said)
-{
-	int moved = 0;
-	static const char *const holding[] = {"", ".config", "mise"};
-	for (size_t k = 0; s->project && cordon_strv_contains(&s->local, "mise.toml") &&
-			   k < sizeof(holding) / sizeof(holding[0]);
-	     k++) {
-		char dir[PATH_MAX];
-		snprintf(dir, sizeof(dir), "%s%s%s", s->project, k ? "/" : "", holding[k]);
-		moved += judge_mise_envs_in(s, dir, holding[k], said);
-	}
-	for (size_t i = 0; i < s->n_above; i++)
-		moved += judge_mise_envs_in(s, s->above[i].dir, "", said);
-	return moved;
-}
-
 int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *said)
 {
 	int moved = 0;
@@ -4960,7 +5023,7 @@ int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *sai
 	for (size_t i = 0; i < s->names.n; i++)
 		moved += judge_name(s, s->names.v[i], said, NULL, 0);
 	moved += judge_above(s, said);
-	moved += judge_mise_envs(s, said);
+	moved += judge_mise_envs_above(s, said);
 	char *buf = s->roots.n ? malloc(BUF_SIZE) : NULL;
 	if (s->roots.n && !buf)
 		say(said,

@@ -322,6 +322,10 @@ int cordon_found_above_in(const char *dir, cordon_above_set *present);
  * into OUT (SIZE bytes; may be NULL): "" for mise.local.toml and the
  * like, which are no environment's. */
 bool cordon_mise_env_file(const char *dir, const char *name, char *out, size_t size);
+/* The end of the source of the guards on an environment no setting named
+ * whose file was there as the session started (a session killed before
+ * its end may have made it: the next one's end judges it then). */
+#define CORDON_MISE_FOUND ", whose file was there"
 /* NAME's index in cordon_found_above, or -1. */
 ssize_t cordon_found_above_index(const char *name);
 /* Whether NAME, one of cordon_found_above, of MODE is in a form no

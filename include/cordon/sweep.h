@@ -76,6 +76,10 @@ struct cordon_sweep {
 	struct cordon_strv local;
 	/* Those judged below a shared directory's top (add_shared_local). */
 	struct cordon_strv shared_local;
+	/* The guarded files of mise's config environments no setting named,
+	 * taken for the user's as the session started (CORDON_MISE_FOUND):
+	 * judged where a killed session's end is caught up with. */
+	struct cordon_strv found_envs;
 	/* The configs of the repositories the last walk of each root found,
 	 * with the settings in them that would run something, as the session
 	 * started: the user's own (husky's core.hooksPath), which a git

@@ -10376,6 +10376,73 @@ BOTH_USERS(guards, mise_s_unnamed_config_environments_are_protected, .timeout = 
 	}
 }
 
+/* Round 33: three ways an environment's file (mise -E NAME, later,
+ * outside) stayed. J1: a mise directory a session left elsewhere, moved
+ * to the top by the next (what it holds keeps its change times). J2: at
+ * the top of another directory made writable (--allow-write), where
+ * mise run there reads it. J4: one a session killed before its end made,
+ * which the next launch took for the user's and guarded, so the next end
+ * passed it by. Each is moved aside. Control: protected_paths [], each
+ * stays. */
+BOTH_USERS(guards, mise_s_environments_moved_in_killed_or_elsewhere_are_judged, .timeout = 90)
+{
+	for (int ctl = 0; ctl < 2; ctl++) {
+		struct world w;
+		git_world(&w, who, ctl ? "mlatectl" : "mlate");
+		if (ctl)
+			set_config(&w, ", \"protected_paths\": []");
+		char *other = at(w.dir, "other"), *opts = fmt("--allow-write %s", other);
+		struct run_result r = outside(&w, "mkdir -p %s", other);
+		cr_assert_eq(r.status, 0, "setup: %s%s", r.out, r.err);
+		run_free(&r);
+		r = sh_in(&w, NULL, "%s",
+			  "mkdir d2 && echo '[hooks]' > d2/config.evil.toml; echo a $?");
+		char *diag = fmt("%s%s", r.out, r.err);
+		run_free(&r);
+		usleep(1100 * 1000);
+		r = sh_in(
+			&w, opts,
+			"mv d2 mise; echo b $?; O=%s; echo h > $O/mise.evil.toml && mkdir $O/mise && "
+			"echo h > $O/mise/config.evil.toml; echo c $?",
+			other);
+		char *more = fmt("%s%s%s", diag, r.out, r.err);
+		free(diag);
+		diag = more;
+		run_free(&r);
+		plant_then_kill(&w, "echo h > mise.killed.toml");
+		usleep(1100 * 1000);
+		r = sh_in(&w, NULL, "%s", "true");
+		more = fmt("%s%s%s", diag, r.out, r.err);
+		free(diag);
+		diag = more;
+		run_free(&r);
+		cr_assert(strstr(diag, "a 0") && strstr(diag, "b 0") && strstr(diag, "c 0"),
+			  "the plants did not land\n%s", diag);
+		struct {
+			const char *dir, *name;
+		} left[] = {{w.proj, "mise/config.evil.toml"},
+			    {other, "mise.evil.toml"},
+			    {other, "mise/config.evil.toml"},
+			    {w.proj, "mise.killed.toml"}};
+		for (size_t k = 0; k < sizeof(left) / sizeof(*left); k++) {
+			char *aside = fmt("%s.cordon-disarmed", left[k].name);
+			if (ctl)
+				cr_expect(present(left[k].dir, left[k].name),
+					  "control: %s/%s was moved\n%s", left[k].dir, left[k].name,
+					  diag);
+			else
+				cr_expect(!present(left[k].dir, left[k].name) &&
+						  present(left[k].dir, aside),
+					  "%s/%s stayed\n%s", left[k].dir, left[k].name, diag);
+			free(aside);
+		}
+		free(diag);
+		sweep_forget(other);
+		free(other), free(opts);
+		world_free(&w);
+	}
+}
+
 /* Round 30b N5: while an ordinary user's session ran, root made a
  * repository with a core.fsmonitor and a .exrc in directories of its own
  * in the shared directory; the session's end named both as what "this
