@@ -523,6 +523,37 @@ static void hold(struct cordon_sweep *s, const char *path, char kind)
 							  (unsigned long long)st.st_ino, kind};
 }
 
+/* TOP's .config and mise, as they are (see cordon_sweep.mise_dirs). */
+static void hold_mise_dirs(struct cordon_sweep *s, const char *top)
+{
+	static const char *const names[] = {".config", "mise"};
+	for (size_t k = 0; k < 2; k++) {
+		char path[PATH_MAX];
+		struct stat st;
+		snprintf(path, sizeof(path), "%s/%s", strcmp(top, "/") ? top : "", names[k]);
+		if (lstat(path, &st) < 0 || !S_ISDIR(st.st_mode))
+			continue;
+		struct cordon_sweep_held *nv = cordon_grow(s->mise_dirs, &s->mise_dirs_cap,
+							   s->n_mise_dirs + 1, sizeof(*nv), 4);
+		char *copy = nv ? strdup(path) : NULL;
+		if (!copy)
+			return; /* out of memory: judged whole */
+		s->mise_dirs = nv;
+		s->mise_dirs[s->n_mise_dirs++] = (struct cordon_sweep_held){
+			copy, (unsigned long long)st.st_dev, (unsigned long long)st.st_ino, 'd'};
+	}
+}
+
+/* The directory DIR, as ST, was there as the session started. */
+static bool mise_dir_was(const struct cordon_sweep *s, const char *dir, const struct stat *st)
+{
+	for (size_t i = 0; i < s->n_mise_dirs; i++)
+		if (strcmp(s->mise_dirs[i].path, dir) == 0)
+			return s->mise_dirs[i].dev == (unsigned long long)st->st_dev &&
+			       s->mise_dirs[i].ino == (unsigned long long)st->st_ino;
+	return false;
+}
+
 /* G, a protected path: its name is one of the session's local names
  * (cordon_sweep.local) if it lies at a root's top, and either comes from
  * protected_paths (VS Code's .vscode, Claude Code's .claude, .mcp.json,
@@ -601,11 +632,13 @@ static int copy_above(struct cordon_sweep *s, const struct cordon_policy *p)
 		return 0;
 	if (!(s->above = calloc(p->n_above, sizeof(*s->above))))
 		return -ENOMEM;
-	for (size_t i = 0; i < p->n_above; i++, s->n_above++)
+	for (size_t i = 0; i < p->n_above; i++, s->n_above++) {
 		if (!(s->above[i] =
 			      (struct cordon_above){strdup(p->above[i].dir), p->above[i].missing})
 			     .dir)
 			return -ENOMEM;
+		hold_mise_dirs(s, s->above[i].dir);
+	}
 	return 0;
 }
 
@@ -699,6 +732,8 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 		cordon_sweep_free(s);
 		return -ENOMEM;
 	}
+	for (size_t i = 0; i < s->n_own; i++)
+		hold_mise_dirs(s, s->roots.v[i]);
 	since_now(s);
 	for (size_t i = 0; i < s->roots.n; i++) {
 		/* (Its mark holds where its walk judges from, for the next
@@ -759,6 +794,9 @@ void cordon_sweep_free(struct cordon_sweep *s)
 	cordon_strv_free(&s->local);
 	cordon_strv_free(&s->shared_local);
 	cordon_strv_free(&s->found_envs);
+	for (size_t i = 0; i < s->n_mise_dirs; i++)
+		free(s->mise_dirs[i].path);
+	free(s->mise_dirs);
 	cordon_hidden_ways_free(&s->ways);
 	memset(s, 0, sizeof(*s));
 }
@@ -4547,7 +4585,11 @@ static int judge_mise_envs_in(const struct cordon_sweep *s, const char *dir, con
 	 * aside on the way to .config/mise.toml.) */
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
-	bool whole = name[0] && fd >= 0 && fstat(fd, &st) == 0 && after(&CTIME(st), &s->since);
+	/* (Made or put there since the start; where a killed session's end
+	 * is caught up with, changed since its start, which may have put it
+	 * there. Not the guarded files in it: the user's, round 33b K1.) */
+	bool whole = name[0] && fd >= 0 && fstat(fd, &st) == 0 &&
+		     (!mise_dir_was(s, dir, &st) || (s->earlier && after(&CTIME(st), &s->since)));
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	if (!d) {
 		int e = errno;
@@ -4591,10 +4633,12 @@ static int judge_mise_envs_in(const struct cordon_sweep *s, const char *dir, con
 		snprintf(path, sizeof(path), "%s/%s", dir, found.v[i]);
 		/* (A directory is no config; one the session could not have
 		 * written, another user's in a shared directory, is not its.) */
-		if (lstat(path, &st) < 0 || S_ISDIR(st.st_mode) ||
-		    (!whole && !after(&CTIME(st), &s->since)) ||
-		    (is_guarded(s, path) &&
-		     !(s->earlier && cordon_strv_contains(&s->found_envs, path))) ||
+		if (lstat(path, &st) < 0 || S_ISDIR(st.st_mode))
+			continue;
+		bool guarded = is_guarded(s, path);
+		if ((guarded ? !(s->earlier && cordon_strv_contains(&s->found_envs, path) &&
+				 after(&CTIME(st), &s->since))
+			     : !whole && !after(&CTIME(st), &s->since)) ||
 		    cordon_is_stand_in(path) ||
 		    (st.st_uid != geteuid() && faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) != 0))
 			continue;

@@ -103,6 +103,11 @@ struct cordon_sweep {
 		char kind;
 	} * held;
 	size_t n_held, held_cap;
+	/* The .config and mise directories at the tops mise's environments
+	 * are judged in, as the session started (kind 'd'): one made or put
+	 * there since brings files whose own change times are older. */
+	struct cordon_sweep_held *mise_dirs;
+	size_t n_mise_dirs, mise_dirs_cap;
 	/* The ways to hidden names the session could make (guard.h), as it
 	 * started: the watch moves aside the lures it lays on them while it
 	 * runs (Linux: the launcher's, through cordon_launch.ways), and as it

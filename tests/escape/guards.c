@@ -10392,7 +10392,8 @@ BOTH_USERS(guards, mise_s_environments_moved_in_killed_or_elsewhere_are_judged, 
 		if (ctl)
 			set_config(&w, ", \"protected_paths\": []");
 		char *other = at(w.dir, "other"), *opts = fmt("--allow-write %s", other);
-		struct run_result r = outside(&w, "mkdir -p %s", other);
+		struct run_result r = outside(
+			&w, "mkdir -p %s .config && echo '[env]' > .config/mise.qa.toml", other);
 		cr_assert_eq(r.status, 0, "setup: %s%s", r.out, r.err);
 		run_free(&r);
 		r = sh_in(&w, NULL, "%s",
@@ -10409,7 +10410,9 @@ BOTH_USERS(guards, mise_s_environments_moved_in_killed_or_elsewhere_are_judged, 
 		free(diag);
 		diag = more;
 		run_free(&r);
-		plant_then_kill(&w, "echo h > mise.killed.toml");
+		/* (And the user's own .config/mise.qa.toml, beside which it
+		 * made a file, stays: round 33b K1.) */
+		plant_then_kill(&w, "echo h > mise.killed.toml && touch .config/other");
 		usleep(1100 * 1000);
 		r = sh_in(&w, NULL, "%s", "true");
 		more = fmt("%s%s%s", diag, r.out, r.err);
@@ -10436,6 +10439,8 @@ BOTH_USERS(guards, mise_s_environments_moved_in_killed_or_elsewhere_are_judged, 
 					  "%s/%s stayed\n%s", left[k].dir, left[k].name, diag);
 			free(aside);
 		}
+		cr_expect(present(w.proj, ".config/mise.qa.toml"),
+			  "the user's own .config/mise.qa.toml was moved\n%s", diag);
 		free(diag);
 		sweep_forget(other);
 		free(other), free(opts);
