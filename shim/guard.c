@@ -1538,8 +1538,10 @@ static int protect_includes(struct cordon_guard_plan *plan, const struct reach *
 	return e;
 }
 
-/* cordon_git_hooks_values of the files git_config_files(HOME, DIRS)
- * names; HOME (NO_HOME too) is what a "~/" include starts from. */
+/* cordon_git_hooks_values of the files git_config_files(FILES_HOME,
+ * DIRS) names; HOME is what a "~/" include starts from. (Read in two
+ * parts, _global and _own, a file both parts include is read in each:
+ * its value comes twice, none is lost.) */
 static int hooks_values(const char *home, const char *files_home, const struct cordon_strv *dirs,
 			struct cordon_strv *out)
 {

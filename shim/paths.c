@@ -338,6 +338,21 @@ int cordon_path_absolute(const char *in, const char *home, const char *base, cha
 	return 0;
 }
 
+bool cordon_path_dotted(const char *path)
+{
+	size_t len = strlen(path);
+	if (len > 1 && path[len - 1] == '/')
+		return true;
+	for (const char *c = path; *c;) {
+		size_t n = strcspn(c, "/");
+		if ((n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.') ||
+		    (n == 0 && c != path))
+			return true;
+		c += n + (c[n] == '/');
+	}
+	return false;
+}
+
 int cordon_path_resolve_cached(const char *in, const char *home, const char *base,
 			       struct cordon_path_cache *cache, char **out)
 {

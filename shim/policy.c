@@ -856,6 +856,15 @@ static int add_list(struct cordon_policy *p, const struct cordon_strv *list, uns
 		cleanup_free char *canon = NULL;
 		int r = cache ? cordon_path_resolve_cached(list->v[i], home, base, cache, &canon)
 			      : cordon_path_absolute(list->v[i], home, base, &canon);
+		/* (One with a "." or ".." in it is resolved here even where the
+		 * kernel resolves the rest: rules are compared as text, and
+		 * --allow-write .. was taken for a part of the project, so never
+		 * swept: round 33b K2.) */
+		if (r == 0 && !cache && cordon_path_dotted(canon)) {
+			free(canon);
+			canon = NULL;
+			r = cordon_path_resolve(list->v[i], home, base, &canon);
+		}
 		if (r == -ENOMEM)
 			return r;
 		/* (No file has a longer name: what explain skips, run skips too.) */

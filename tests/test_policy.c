@@ -806,3 +806,18 @@ Test(policy, mise_environment_files_by_name)
 			cr_expect_str_eq(env, cases[i].env, "%s/%s", cases[i].dir, cases[i].name);
 	}
 }
+
+/* Rule paths the kernel resolves are compared as text: one whose text is
+ * not what it names is resolved (round 33b K2). */
+Test(policy, dotted_paths)
+{
+	static const struct {
+		const char *path;
+		bool dotted;
+	} cases[] = {{"/a/b", false},   {"/", false},    {"/a/..", true},  {"/a/./b", true},
+		     {"/a//b", true},   {"/a/b/", true}, {"/a/.b", false}, {"/a/..b", false},
+		     {"/a/b..", false}, {"/..", true},   {"/.", true}};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++)
+		cr_expect_eq(cordon_path_dotted(cases[i].path), cases[i].dotted, "%s",
+			     cases[i].path);
+}

@@ -465,6 +465,10 @@ int cordon_path_nearest_cached(struct cordon_path_cache *c, const char *path, ch
  * kernel. -ENOENT where there is no home to expand or no absolute base. */
 int cordon_path_absolute(const char *in, const char *home, const char *base, char **out);
 
+/* PATH (absolute) has a "." or ".." among its names, or an empty one
+ * (a "//"; a final "/" too): its text is not what it names. */
+bool cordon_path_dotted(const char *path);
+
 /* cordon_path_resolve, remembering directories in CACHE (NULL: none). */
 int cordon_path_resolve_cached(const char *in, const char *home, const char *base,
 			       struct cordon_path_cache *cache, char **out);

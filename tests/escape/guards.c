@@ -10448,6 +10448,51 @@ BOTH_USERS(guards, mise_s_environments_moved_in_killed_or_elsewhere_are_judged, 
 	}
 }
 
+/* Round 33b K2: a write rule named with "..", `--allow-write ..` from
+ * the project, kept its text (the kernel resolves rule paths in a run):
+ * /w/p/.. was taken for a part of the project, so the parent, writable,
+ * was never swept; a repository made there with a core.fsmonitor ran at
+ * the next git status outside. It is resolved now, and swept as any
+ * directory made writable. Control: protected_paths [], it runs. */
+BOTH_USERS(guards, a_write_rule_named_with_dots_is_swept, .timeout = 60)
+{
+	const char *tags[] = {"deny", "ctl"};
+	for (int ctl = 0; ctl < 2; ctl++) {
+		struct world w;
+		git_world(&w, who, ctl ? "dotsctl" : "dots");
+		if (ctl)
+			set_config(&w, ", \"protected_paths\": []");
+		char *up = at(w.dir, "w"), *proj = at(w.dir, "w/p"), *repo = at(w.dir, "w/r");
+		struct run_result r = outside(&w, "mkdir -p %s", proj);
+		cr_assert_eq(r.status, 0, "setup: %s%s", r.out, r.err);
+		run_free(&r);
+		char *script =
+			plant(&w, tags[ctl], "",
+			      "git init -q ../r && fsmon >> ../r/.git/config; echo planted $?");
+		char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--allow-write", "..", "--",
+				"/bin/sh",  "-c",  script,     NULL};
+		r = world_run(&w, argv, proj);
+		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
+		run_free(&r);
+		cr_assert(strstr(diag, "planted 0"), "the plant did not land\n%s", diag);
+		git_outside(&w, repo, "after");
+		if (ctl)
+			cr_expect(marked(&w, tags[ctl], "fsmonitor"),
+				  "control: git outside ran nothing\n%s", diag);
+		else
+			cr_expect(!marked(&w, tags[ctl], "fsmonitor") &&
+					  present(up, "r/.git.cordon-disarmed"),
+				  "git outside ran the plant in the parent, or it was not moved "
+				  "aside\n%s",
+				  diag);
+		free(diag), free(script);
+		sweep_forget(up);
+		sweep_forget(proj);
+		free(up), free(proj), free(repo);
+		world_free(&w);
+	}
+}
+
 /* Round 30b N5: while an ordinary user's session ran, root made a
  * repository with a core.fsmonitor and a .exrc in directories of its own
  * in the shared directory; the session's end named both as what "this
