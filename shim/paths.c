@@ -353,6 +353,33 @@ bool cordon_path_dotted(const char *path)
 	return false;
 }
 
+char *cordon_path_lexical(const char *path)
+{
+	size_t len = strlen(path);
+	char *out = malloc(len + 2);
+	if (!out)
+		return NULL;
+	size_t n = 0;
+	for (const char *c = path; *c;) {
+		size_t k = strcspn(c, "/");
+		if (k == 2 && c[0] == '.' && c[1] == '.') {
+			while (n > 0 && out[n - 1] != '/')
+				n--;
+			if (n > 0)
+				n--; /* (the slash before it; "/.." is "/") */
+		} else if (k && !(k == 1 && c[0] == '.')) {
+			out[n++] = '/';
+			memcpy(out + n, c, k);
+			n += k;
+		}
+		c += k + (c[k] == '/');
+	}
+	if (n == 0)
+		out[n++] = '/';
+	out[n] = '\0';
+	return out;
+}
+
 int cordon_path_resolve_cached(const char *in, const char *home, const char *base,
 			       struct cordon_path_cache *cache, char **out)
 {

@@ -1036,6 +1036,15 @@ static int hidden_entry(const char *entry, const char *label, const struct cordo
 {
 	struct cordon_strv at = {0}, moved = {0}, by = {0};
 	int r = cordon_strv_push(&at, entry);
+	/* ~/x/../.secret hid nothing where ~/x is missing (the kernel
+	 * resolves no name past a missing one): its text's meaning, hidden
+	 * too (round 32 I2). */
+	cleanup_free char *abs = NULL;
+	if (r >= 0 && !cordon_home_pattern(entry) && !(project_relative(entry) && !project) &&
+	    cordon_path_absolute(entry, ctx->home, project, &abs) == 0 && cordon_path_dotted(abs)) {
+		cleanup_free char *plain = cordon_path_lexical(abs);
+		r = plain ? cordon_strv_push(&at, plain) : -ENOMEM;
+	}
 	if (r >= 0)
 		r = cordon_home_xdg(entry, ctx->home, ctx->getenv_fn, &at);
 	for (size_t k = 0; r >= 0 && k < at.n; k++)

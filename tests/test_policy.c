@@ -821,3 +821,17 @@ Test(policy, dotted_paths)
 		cr_expect_eq(cordon_path_dotted(cases[i].path), cases[i].dotted, "%s",
 			     cases[i].path);
 }
+
+Test(policy, lexical_paths)
+{
+	static const char *const cases[][2] = {
+		{"/a/b", "/a/b"},   {"/a/../b", "/b"},      {"/a/./b/", "/a/b"},
+		{"//a//b", "/a/b"}, {"/..", "/"},           {"/a/..", "/"},
+		{"/", "/"},         {"/a/b/../../..", "/"}, {"/a/.b/..c", "/a/.b/..c"}};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		char *got = cordon_path_lexical(cases[i][0]);
+		cr_assert_not_null(got);
+		cr_expect_str_eq(got, cases[i][1], "%s", cases[i][0]);
+		free(got);
+	}
+}

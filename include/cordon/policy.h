@@ -468,6 +468,10 @@ int cordon_path_absolute(const char *in, const char *home, const char *base, cha
 /* PATH (absolute) has a "." or ".." among its names, or an empty one
  * (a "//"; a final "/" too): its text is not what it names. */
 bool cordon_path_dotted(const char *path);
+/* PATH (absolute) with its "." and ".." names and empty ones taken away
+ * by their text, as if no name on the way were a link (malloc'd; NULL:
+ * out of memory). */
+char *cordon_path_lexical(const char *path);
 
 /* cordon_path_resolve, remembering directories in CACHE (NULL: none). */
 int cordon_path_resolve_cached(const char *in, const char *home, const char *base,

@@ -1949,6 +1949,32 @@ BOTH_USERS(guards, hidden_credentials_stay_unread, .timeout = 60)
 	world_free(&w);
 }
 
+/* Round 32 I2: a hidden path written with ".." over a name that is
+ * missing, ~/x/../.secret, hid nothing (the kernel resolves no name past
+ * a missing one), so with "~" readable ~/.secret was read. Its text's
+ * meaning is hidden too. Control: without it, ~/.secret is read. */
+BOTH_USERS(guards, a_hidden_path_written_with_dots_stays_unread, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "hiddots", "");
+	free(write_file(w.home, ".secret", "dotted-secret"));
+	free(write_file(w.home, "notes.txt", "notes-visible"));
+	world_give(&w);
+	static const char look[] = "cat ~/notes.txt ~/.secret";
+	set_config(&w, ", \"additional_read_only_paths\": [\"~\"]");
+	struct run_result r = sh_in(&w, NULL, "%s", look);
+	cr_assert(strstr(r.out, "notes-visible") && strstr(r.out, "dotted-secret"),
+		  "control: not read inside: %s%s", r.out, r.err);
+	run_free(&r);
+	set_config(&w, ", \"additional_read_only_paths\": [\"~\"], \"additional_hidden_paths\": "
+		       "[\"~/x/../.secret\"]");
+	r = sh_in(&w, NULL, "%s", look);
+	cr_expect(strstr(r.out, "notes-visible"), "~ is not readable inside: %s%s", r.out, r.err);
+	cr_expect_null(strstr(r.out, "dotted-secret"), "~/x/../.secret was read inside: %s", r.out);
+	run_free(&r);
+	world_free(&w);
+}
+
 /* The session registry, where the sweep keeps its record of each project
  * (the tree of every project the user ran a session in, names of files
  * included), stays unread inside though a rule grants its parent (~/.local
