@@ -326,9 +326,22 @@ static void pending_mark(const char *root, const struct timespec *since)
 		path ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600) : -1;
 	if (fd < 0)
 		return; /* (best effort: the sweep itself still runs) */
-	char line[PATH_MAX + 48];
-	int n = snprintf(line, sizeof(line), "%lld.%09ld\n%s\n", (long long)since->tv_sec,
-			 (long)since->tv_nsec, root);
+	/* (And the top's .config and mise: a killed session may have put
+	 * another in place, with files of mise's environments in it.) */
+	unsigned long long id[2][2] = {{0}};
+	static const char *const names[] = {".config", "mise"};
+	for (size_t k = 0; k < 2; k++) {
+		char at[PATH_MAX + 16];
+		struct stat st;
+		snprintf(at, sizeof(at), "%s/%s", strcmp(root, "/") ? root : "", names[k]);
+		if (lstat(at, &st) == 0 && S_ISDIR(st.st_mode))
+			id[k][0] = (unsigned long long)st.st_dev,
+			id[k][1] = (unsigned long long)st.st_ino;
+	}
+	char line[PATH_MAX + 160];
+	int n = snprintf(line, sizeof(line), "%lld.%09ld\n%s\nmise %llu:%llu %llu:%llu\n",
+			 (long long)since->tv_sec, (long)since->tv_nsec, root, id[0][0], id[0][1],
+			 id[1][0], id[1][1]);
 	if (n > 0 && (size_t)n < sizeof(line))
 		(void)cordon_write_full(fd, line, (size_t)n);
 	close(fd);
@@ -345,6 +358,9 @@ struct beside {
 	 * mark of an earlier version's, which held only the second). */
 	struct timespec at;
 	char root[PATH_MAX];
+	/* Its top's .config and mise as it started (pending_mark). */
+	unsigned long long dirs[2][2];
+	bool has_dirs;
 };
 
 /* The mark at B->path read into B: its start (or, cut short, when it was
@@ -352,7 +368,7 @@ struct beside {
 static void read_mark(struct beside *b)
 {
 	int fd = open(b->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	char text[PATH_MAX + 48];
+	char text[PATH_MAX + 160];
 	ssize_t got = fd >= 0 ? read(fd, text, sizeof(text) - 1) : -1;
 	text[got > 0 ? got : 0] = '\0';
 	char *end = text;
@@ -375,6 +391,8 @@ static void read_mark(struct beside *b)
 	char *nl = end ? strchr(end + 1, '\n') : NULL;
 	if (nl && end[1] == '/' && (size_t)(nl - end - 1) < sizeof(b->root))
 		snprintf(b->root, sizeof(b->root), "%.*s", (int)(nl - end - 1), end + 1);
+	b->has_dirs = b->root[0] && sscanf(nl + 1, "mise %llu:%llu %llu:%llu\n", &b->dirs[0][0],
+					   &b->dirs[0][1], &b->dirs[1][0], &b->dirs[1][1]) == 4;
 	if (fd >= 0)
 		close(fd);
 }
@@ -430,7 +448,8 @@ struct collect {
 	struct timespec *since;
 	struct timespec own; /* the session's own start */
 	struct cordon_strv *done;
-	bool killed; /* a gone session's start is earlier than it */
+	bool killed;               /* a gone session's start is earlier than it */
+	struct cordon_sweep *dirs; /* start_dirs: the mark's whose start SINCE is */
 };
 
 static void collect_one(const struct beside *b, void *arg)
@@ -441,19 +460,22 @@ static void collect_one(const struct beside *b, void *arg)
 	/* (A record as a session started is removed with the marks.) This
 	 * one's own mark holds where it judges from: earlier than its start
 	 * where it found no record and another session ran (running_since). */
-	if (b->mark && b->at.tv_sec > 0 && !after(&b->at, c->since))
+	if (b->mark && b->at.tv_sec > 0 && !after(&b->at, c->since)) {
 		*c->since = b->at;
+		c->dirs->start_dirs.known = b->has_dirs;
+		memcpy(c->dirs->start_dirs.id, b->dirs, sizeof(b->dirs));
+	}
 	c->killed =
 		c->killed || (b->mark && b->gone && b->at.tv_sec > 0 && !after(&b->at, &c->own));
 	(void)cordon_strv_push(c->done, b->path);
 }
 
 /* The marks of ROOT that are this process's or a gone one's, into DONE
- * (to remove once judged); the earliest start among them into *SINCE:
- * whether a gone one's was. */
-static bool pending_collect(const char *root, struct timespec *since, struct cordon_strv *done)
+ * (to remove once judged); the earliest start among them into
+ * FROM->since (with its start_dirs): whether a gone one's was. */
+static bool pending_collect(const char *root, struct cordon_sweep *from, struct cordon_strv *done)
 {
-	struct collect c = {since, *since, done, false};
+	struct collect c = {&from->since, from->since, done, false, from};
 	each_beside(root, collect_one, &c);
 	return c.killed;
 }
@@ -4579,17 +4601,26 @@ static int sweep_lock(const char *top)
  * too (in a directory above the project, where no walk looks). Moved
  * aside; the number moved. */
 static int judge_mise_envs_in(const struct cordon_sweep *s, const char *dir, const char *name,
-			      bool plain, struct cordon_strv *said)
+			      bool plain, int idx, struct cordon_strv *said)
 {
-	/* (No link followed: one at .config or mise, made inside, is moved
-	 * aside on the way to .config/mise.toml.) */
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	/* (No link followed at .config or mise: one made inside is moved
+	 * aside on the way to .config/mise.toml. A top named through a link,
+	 * --allow-write /abs/link, is where the link leads: round 33c L2.) */
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | (name[0] ? O_NOFOLLOW : 0) | O_CLOEXEC);
 	struct stat st;
-	/* (Made or put there since the start; where a killed session's end
-	 * is caught up with, changed since its start, which may have put it
-	 * there. Not the guarded files in it: the user's, round 33b K1.) */
-	bool whole = name[0] && fd >= 0 && fstat(fd, &st) == 0 &&
-		     (!mise_dir_was(s, dir, &st) || (s->earlier && after(&CTIME(st), &s->since)));
+	/* (Made or put there since the start: another directory than then;
+	 * where a killed session's end is caught up with, than as it
+	 * started, its mark tells (round 33c L1), and where it does not,
+	 * changed since.) */
+	bool whole = false;
+	if (name[0] && fd >= 0 && fstat(fd, &st) == 0) {
+		const unsigned long long *was = idx >= 0 && idx < 2 ? s->start_dirs.id[idx] : NULL;
+		whole = !s->earlier ? !mise_dir_was(s, dir, &st)
+			: s->start_dirs.known && was
+				? was[0] != (unsigned long long)st.st_dev ||
+					  was[1] != (unsigned long long)st.st_ino
+				: after(&CTIME(st), &s->since);
+	}
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	if (!d) {
 		int e = errno;
@@ -4637,7 +4668,7 @@ static int judge_mise_envs_in(const struct cordon_sweep *s, const char *dir, con
 			continue;
 		bool guarded = is_guarded(s, path);
 		if ((guarded ? !(s->earlier && cordon_strv_contains(&s->found_envs, path) &&
-				 after(&CTIME(st), &s->since))
+				 (whole || after(&CTIME(st), &s->since)))
 			     : !whole && !after(&CTIME(st), &s->since)) ||
 		    cordon_is_stand_in(path) ||
 		    (st.st_uid != geteuid() && faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) != 0))
@@ -4682,7 +4713,7 @@ static int judge_mise_envs_at(const struct cordon_sweep *s, const char *top,
 	     k++) {
 		char dir[PATH_MAX];
 		snprintf(dir, sizeof(dir), "%s%s%s", top, k ? "/" : "", holding[k]);
-		moved += judge_mise_envs_in(s, dir, holding[k], false, said);
+		moved += judge_mise_envs_in(s, dir, holding[k], false, (int)k - 1, said);
 	}
 	return moved;
 }
@@ -4699,7 +4730,7 @@ static int judge_mise_envs_above(const struct cordon_sweep *s, struct cordon_str
 			char dir[PATH_MAX];
 			snprintf(dir, sizeof(dir), "%s%s%s", s->above[i].dir,
 				 k && strcmp(s->above[i].dir, "/") ? "/" : "", holding[k]);
-			moved += judge_mise_envs_in(s, dir, holding[k], k > 0, said);
+			moved += judge_mise_envs_in(s, dir, holding[k], k > 0, -1, said);
 		}
 	}
 	return moved;
@@ -4725,7 +4756,7 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 	struct cordon_sweep from = *session;
 	const struct cordon_sweep *s = &from;
 	struct cordon_strv done = {0};
-	bool killed = pending_collect(top, &from.since, &done);
+	bool killed = pending_collect(top, &from, &done);
 	from.earlier = !after(&from.since, &session->since);
 	/* (Not said of a shared directory, which every session sweeps: its
 	 * moves say "a session" then.) */

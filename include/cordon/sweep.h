@@ -116,6 +116,13 @@ struct cordon_sweep {
 	/* (The walk's: judged from an earlier session's start, one whose
 	 * sweep never ended.) */
 	bool earlier;
+	/* (The walk's, where EARLIER: the device and inode of its top's
+	 * .config and mise as that session started, 0 where missing, from
+	 * its mark; not KNOWN where the mark did not hold them.) */
+	struct {
+		unsigned long long id[2][2];
+		bool known;
+	} start_dirs;
 	bool swept; /* cordon_sweep_end ran */
 };
 

@@ -1958,19 +1958,24 @@ BOTH_USERS(guards, a_hidden_path_written_with_dots_stays_unread, .timeout = 60)
 	struct world w;
 	world_for(&w, who, "hiddots", "");
 	free(write_file(w.home, ".secret", "dotted-secret"));
+	free(write_file(w.home, "pat/.tok-a", "pattern-secret"));
 	free(write_file(w.home, "notes.txt", "notes-visible"));
 	world_give(&w);
-	static const char look[] = "cat ~/notes.txt ~/.secret";
+	static const char look[] = "cat ~/notes.txt ~/.secret ~/pat/.tok-a";
 	set_config(&w, ", \"additional_read_only_paths\": [\"~\"]");
 	struct run_result r = sh_in(&w, NULL, "%s", look);
-	cr_assert(strstr(r.out, "notes-visible") && strstr(r.out, "dotted-secret"),
+	cr_assert(strstr(r.out, "notes-visible") && strstr(r.out, "dotted-secret") &&
+			  strstr(r.out, "pattern-secret"),
 		  "control: not read inside: %s%s", r.out, r.err);
 	run_free(&r);
 	set_config(&w, ", \"additional_read_only_paths\": [\"~\"], \"additional_hidden_paths\": "
-		       "[\"~/x/../.secret\"]");
+		       "[\"~/x/../.secret\", \"~/xm/../pat/.tok-*\"]");
 	r = sh_in(&w, NULL, "%s", look);
 	cr_expect(strstr(r.out, "notes-visible"), "~ is not readable inside: %s%s", r.out, r.err);
 	cr_expect_null(strstr(r.out, "dotted-secret"), "~/x/../.secret was read inside: %s", r.out);
+	/* (A pattern too: round 33c L3.) */
+	cr_expect_null(strstr(r.out, "pattern-secret"), "~/xm/../pat/.tok-* was read inside: %s",
+		       r.out);
 	run_free(&r);
 	world_free(&w);
 }
@@ -10423,7 +10428,8 @@ BOTH_USERS(guards, mise_s_environments_moved_in_killed_or_elsewhere_are_judged, 
 		cr_assert_eq(r.status, 0, "setup: %s%s", r.out, r.err);
 		run_free(&r);
 		r = sh_in(&w, NULL, "%s",
-			  "mkdir d2 && echo '[hooks]' > d2/config.evil.toml; echo a $?");
+			  "mkdir d2 d3 && echo '[hooks]' | tee d2/config.evil.toml > "
+			  "d3/config.late.toml; echo a $?");
 		char *diag = fmt("%s%s", r.out, r.err);
 		run_free(&r);
 		usleep(1100 * 1000);
@@ -10437,8 +10443,10 @@ BOTH_USERS(guards, mise_s_environments_moved_in_killed_or_elsewhere_are_judged, 
 		diag = more;
 		run_free(&r);
 		/* (And the user's own .config/mise.qa.toml, beside which it
-		 * made a file, stays: round 33b K1.) */
-		plant_then_kill(&w, "echo h > mise.killed.toml && touch .config/other");
+		 * made a file, stays: round 33b K1; and a mise put in place by
+		 * the killed session is judged whole, 33c L1.) */
+		plant_then_kill(&w, "echo h > mise.killed.toml && touch .config/other && mv mise "
+				    "mise.old && mv d3 mise");
 		usleep(1100 * 1000);
 		r = sh_in(&w, NULL, "%s", "true");
 		more = fmt("%s%s%s", diag, r.out, r.err);
@@ -10449,10 +10457,11 @@ BOTH_USERS(guards, mise_s_environments_moved_in_killed_or_elsewhere_are_judged, 
 			  "the plants did not land\n%s", diag);
 		struct {
 			const char *dir, *name;
-		} left[] = {{w.proj, "mise/config.evil.toml"},
+		} left[] = {{w.proj, "mise.old/config.evil.toml"},
 			    {other, "mise.evil.toml"},
 			    {other, "mise/config.evil.toml"},
-			    {w.proj, "mise.killed.toml"}};
+			    {w.proj, "mise.killed.toml"},
+			    {w.proj, "mise/config.late.toml"}};
 		for (size_t k = 0; k < sizeof(left) / sizeof(*left); k++) {
 			char *aside = fmt("%s.cordon-disarmed", left[k].name);
 			if (ctl)
