@@ -10254,6 +10254,21 @@ BOTH_USERS(guards, mise_s_configs_of_two_names_below_a_top_are_judged, .timeout 
 	world_free(&w);
 }
 
+/* A repository world for mise's tests (TAG, "ctl" added in the control,
+ * where protected_paths is []), with SETUP run outside in it. */
+static void mise_world(struct world *w, const struct who *who, const char *tag, int ctl,
+		       const char *setup)
+{
+	char *name = fmt("%s%s", tag, ctl ? "ctl" : "");
+	git_world(w, who, name);
+	free(name);
+	if (ctl)
+		set_config(w, ", \"protected_paths\": []");
+	struct run_result r = outside(w, "%s", setup);
+	cr_assert_eq(r.status, 0, "setup: %s%s", r.out, r.err);
+	run_free(&r);
+}
+
 /* mise's config environments: with MISE_ENV=staging (or an `env` a
  * .miserc.toml sets), mise reads mise.staging.toml and its kin in each
  * directory from where it runs up, hooks and tasks included; no default
@@ -10282,17 +10297,11 @@ BOTH_USERS(guards, mise_s_config_environments_are_protected, .timeout = 60)
 					   "sub/mise.staging.toml", "sub/mise/config.review.toml"};
 	for (int ctl = 0; ctl < 2; ctl++) {
 		struct world w;
-		git_world(&w, who, ctl ? "menvctl" : "menv");
+		mise_world(&w, who, "menv", ctl,
+			   "printf '[env]\\nA = 1\\n' > mise.staging.toml && printf 'env = [ # the "
+			   "team\\n  \"review\",\\n]\\n' > .miserc.toml");
 		world_setenv(&w, "MISE_ENV=staging, ci");
-		if (ctl)
-			set_config(&w, ", \"protected_paths\": []");
-		struct run_result r = outside(
-			&w,
-			"printf '[env]\\nA = 1\\n' > mise.staging.toml && printf 'env = [ # the "
-			"team\\n  \"review\",\\n]\\n' > .miserc.toml");
-		cr_assert_eq(r.status, 0, "setup: %s%s", r.out, r.err);
-		run_free(&r);
-		r = sh_in(&w, NULL, "%s", mise_env_plant);
+		struct run_result r = sh_in(&w, NULL, "%s", mise_env_plant);
 		char *diag =
 			fmt("%s (%d): %s%s", ctl ? "control" : "inside", r.status, r.out, r.err);
 		cr_assert(strstr(r.out, "made"), "the plant did not run\n%s", diag);
@@ -10350,24 +10359,19 @@ BOTH_USERS(guards, mise_s_unnamed_config_environments_are_protected, .timeout = 
 {
 	for (int ctl = 0; ctl < 2; ctl++) {
 		struct world w;
-		git_world(&w, who, ctl ? "manyctl" : "many");
-		if (ctl)
-			set_config(&w, ", \"protected_paths\": []");
-		struct run_result r = outside(
-			&w,
-			"mkdir -p sub .config && printf '[env]\\nA = 1\\n' | tee mise.prod.toml "
-			".config/mise.qa.toml sub/mise.prod.toml > sub/mise.qa.toml");
-		cr_assert_eq(r.status, 0, "setup: %s%s", r.out, r.err);
-		run_free(&r);
-		r = sh_in(&w, NULL, "%s",
-			  "for f in mise.prod.toml .config/mise.qa.toml; do echo '[hooks]' >> $f; "
-			  "echo append $?; done\n"
-			  "mkdir -p mise sub/mise sub/.config && for f in mise.evil.toml "
-			  ".mise.evil.local.toml .config/mise.evil.toml mise/config.evil.toml "
-			  "sub/mise.evil.toml sub/.mise.evil.toml sub/mise/config.evil.toml "
-			  "sub/.config/mise.evil.local.toml; do printf '[hooks]\\nenter = \"touch "
-			  "x\"\\n' > \"$f\" || echo failed $f; done; echo '[hooks]' >> "
-			  "sub/mise.prod.toml; echo made\n");
+		mise_world(&w, who, "many", ctl,
+			   "mkdir -p sub .config && printf '[env]\\nA = 1\\n' | tee mise.prod.toml "
+			   ".config/mise.qa.toml sub/mise.prod.toml > sub/mise.qa.toml");
+		struct run_result r = sh_in(
+			&w, NULL, "%s",
+			"for f in mise.prod.toml .config/mise.qa.toml; do echo '[hooks]' >> $f; "
+			"echo append $?; done\n"
+			"mkdir -p mise sub/mise sub/.config && for f in mise.evil.toml "
+			".mise.evil.local.toml .config/mise.evil.toml mise/config.evil.toml "
+			"sub/mise.evil.toml sub/.mise.evil.toml sub/mise/config.evil.toml "
+			"sub/.config/mise.evil.local.toml; do printf '[hooks]\\nenter = \"touch "
+			"x\"\\n' > \"$f\" || echo failed $f; done; echo '[hooks]' >> "
+			"sub/mise.prod.toml; echo made\n");
 		char *diag =
 			fmt("%s (%d): %s%s", ctl ? "control" : "inside", r.status, r.out, r.err);
 		cr_assert(strstr(r.out, "made") && !strstr(r.out, "failed"),
@@ -10419,17 +10423,13 @@ BOTH_USERS(guards, mise_s_environments_moved_in_killed_or_elsewhere_are_judged, 
 {
 	for (int ctl = 0; ctl < 2; ctl++) {
 		struct world w;
-		git_world(&w, who, ctl ? "mlatectl" : "mlate");
-		if (ctl)
-			set_config(&w, ", \"protected_paths\": []");
+		mise_world(&w, who, "mlate", ctl,
+			   "mkdir -p ../other .config && echo '[env]' > .config/mise.qa.toml");
 		char *other = at(w.dir, "other"), *opts = fmt("--allow-write %s", other);
-		struct run_result r = outside(
-			&w, "mkdir -p %s .config && echo '[env]' > .config/mise.qa.toml", other);
-		cr_assert_eq(r.status, 0, "setup: %s%s", r.out, r.err);
-		run_free(&r);
-		r = sh_in(&w, NULL, "%s",
-			  "mkdir d2 d3 && echo '[hooks]' | tee d2/config.evil.toml > "
-			  "d3/config.late.toml; echo a $?");
+		struct run_result r =
+			sh_in(&w, NULL, "%s",
+			      "mkdir d2 d3 && echo '[hooks]' | tee d2/config.evil.toml > "
+			      "d3/config.late.toml; echo a $?");
 		char *diag = fmt("%s%s", r.out, r.err);
 		run_free(&r);
 		usleep(1100 * 1000);
