@@ -319,7 +319,7 @@ static int keep_start(const char *root)
 
 /* The mark: where this session's walk of ROOT judges from, to the
  * nanosecond, and ROOT (what other roots it lies in or holds). */
-static void pending_mark(const char *root, const struct timespec *since)
+static void pending_mark(const char *root, const struct timespec *since, bool own)
 {
 	cleanup_free char *path = own_mark(root);
 	int fd =
@@ -327,10 +327,12 @@ static void pending_mark(const char *root, const struct timespec *since)
 	if (fd < 0)
 		return; /* (best effort: the sweep itself still runs) */
 	/* (And the top's .config and mise: a killed session may have put
-	 * another in place, with files of mise's environments in it.) */
+	 * another in place, with files of mise's environments in it. Not
+	 * where SINCE is another session's start, OWN false: they are not
+	 * as they were then (round 33d M1).) */
 	unsigned long long id[2][2] = {{0}};
 	static const char *const names[] = {".config", "mise"};
-	for (size_t k = 0; k < 2; k++) {
+	for (size_t k = 0; own && k < 2; k++) {
 		char at[PATH_MAX + 16];
 		struct stat st;
 		snprintf(at, sizeof(at), "%s/%s", strcmp(root, "/") ? root : "", names[k]);
@@ -339,9 +341,11 @@ static void pending_mark(const char *root, const struct timespec *since)
 			id[k][1] = (unsigned long long)st.st_ino;
 	}
 	char line[PATH_MAX + 160];
-	int n = snprintf(line, sizeof(line), "%lld.%09ld\n%s\nmise %llu:%llu %llu:%llu\n",
-			 (long long)since->tv_sec, (long)since->tv_nsec, root, id[0][0], id[0][1],
-			 id[1][0], id[1][1]);
+	int n = own ? snprintf(line, sizeof(line), "%lld.%09ld\n%s\nmise %llu:%llu %llu:%llu\n",
+			       (long long)since->tv_sec, (long)since->tv_nsec, root, id[0][0],
+			       id[0][1], id[1][0], id[1][1])
+		    : snprintf(line, sizeof(line), "%lld.%09ld\n%s\n", (long long)since->tv_sec,
+			       (long)since->tv_nsec, root);
 	if (n > 0 && (size_t)n < sizeof(line))
 		(void)cordon_write_full(fd, line, (size_t)n);
 	close(fd);
@@ -763,7 +767,8 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 		struct timespec from = s->since;
 		if (keep_start(s->roots.v[i]) < 2)
 			running_since(s->roots.v[i], &from);
-		pending_mark(s->roots.v[i], &from);
+		pending_mark(s->roots.v[i], &from,
+			     from.tv_sec == s->since.tv_sec && from.tv_nsec == s->since.tv_nsec);
 		snapshot(s, s->roots.v[i]);
 	}
 	return 0;
@@ -4642,9 +4647,13 @@ static int judge_mise_envs_in(const struct cordon_sweep *s, const char *dir, con
 	for (struct dirent *e; (e = readdir(d));) {
 		bool is = cordon_mise_env_file(name, e->d_name, env, sizeof(env)) &&
 			  (env[0] || plain);
+		size_t en = strlen(e->d_name);
 		if (!is && plain &&
-		    strcmp(e->d_name, strcmp(name, "mise") == 0 ? "config.toml" : "mise.toml") ==
-			    0) {
+		    (strcmp(e->d_name, strcmp(name, "mise") == 0 ? "config.toml" : "mise.toml") ==
+			     0 ||
+		     (strcmp(name, ".config") == 0 && strcmp(e->d_name, "miserc.toml") == 0) ||
+		     (strcmp(name, "conf.d") == 0 && en > 5 &&
+		      strcmp(e->d_name + en - 5, ".toml") == 0))) {
 			is = true;
 			env[0] = '\0';
 		}
@@ -4720,17 +4729,37 @@ static int judge_mise_envs_at(const struct cordon_sweep *s, const char *top,
 
 /* And at the top of each directory a name is looked for above in (a
  * shared one, /tmp, and those above the project a write rule reaches),
- * with mise's own config in its .config and its mise. */
+ * with mise's own config in its .config, .config/mise (and conf.d) and
+ * mise: in one no walk looks into, nothing else judges them (round 33d
+ * M2). No link is followed on the way. */
 static int judge_mise_envs_above(const struct cordon_sweep *s, struct cordon_strv *said)
 {
 	int moved = 0;
 	for (size_t i = 0; i < s->n_above; i++) {
-		static const char *const holding[] = {"", ".config", "mise"};
+		static const char *const holding[] = {"", ".config", "mise", ".config/mise",
+						      ".config/mise/conf.d"};
 		for (size_t k = 0; k < sizeof(holding) / sizeof(*holding); k++) {
 			char dir[PATH_MAX];
 			snprintf(dir, sizeof(dir), "%s%s%s", s->above[i].dir,
 				 k && strcmp(s->above[i].dir, "/") ? "/" : "", holding[k]);
-			moved += judge_mise_envs_in(s, dir, holding[k], k > 0, -1, said);
+			struct stat st;
+			char *slash = k > 2 ? strrchr(dir, '/') : NULL;
+			if (slash) { /* (.config, .config/mise: no link) */
+				*slash = '\0';
+				bool real = lstat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+				char *up = k > 3 ? strrchr(dir, '/') : NULL;
+				if (real && up) {
+					*up = '\0';
+					real = lstat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+					*up = '/';
+				}
+				*slash = '/';
+				if (!real)
+					continue;
+			}
+			const char *name = strrchr(holding[k], '/');
+			moved += judge_mise_envs_in(s, dir, name ? name + 1 : holding[k], k > 0, -1,
+						    said);
 		}
 	}
 	return moved;

@@ -10528,6 +10528,63 @@ BOTH_USERS(guards, a_write_rule_named_with_dots_is_swept, .timeout = 60)
 	}
 }
 
+/* Round 33 J5 and 33d M2: mise reads its config in .config/mise (and
+ * conf.d), .config and mise of every directory up from where it runs; in
+ * a writable directory above the project that no walk looks into (a
+ * system_paths.read_write rule's that is not sticky), what the session
+ * made there stayed. Each is moved aside as it ends. Control:
+ * protected_paths [], each stays. */
+static const char *const mise_above_made[] = {
+	"a/.config/mise/config.toml",   "a/.config/mise/config.evil.toml",
+	"a/.config/mise/conf.d/x.toml", "a/.config/miserc.toml",
+	"a/.config/mise.toml",          "a/.config/mise.evil.toml",
+	"a/mise/config.toml",           "a/mise.evil.toml"};
+
+BOTH_USERS(guards, mise_s_config_above_the_project_is_judged, .timeout = 60)
+{
+	for (int ctl = 0; ctl < 2; ctl++) {
+		struct world w;
+		mise_world(&w, who, "mabove", ctl, "mkdir -p ../R/a/p");
+		char *up = at(w.dir, "R"), *proj = at(w.dir, "R/a/p");
+		FILE *f = fopen(w.cfg, "w");
+		cr_assert_not_null(f, "%s: %s", w.cfg, strerror(errno));
+		fprintf(f,
+			"{\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/tty\", "
+			"\"/dev/ptmx\", \"/dev/urandom\", \"/dev/zero\", \"%s\"]}%s}",
+			up, ctl ? ", \"protected_paths\": []" : "");
+		cr_assert_eq(fclose(f), 0);
+		char *script =
+			fmt("cd .. && mkdir -p .config/mise/conf.d mise && for f in "
+			    "%s %s %s %s %s %s %s %s; do echo '[hooks]' > $f || echo failed "
+			    "$f; done; echo made",
+			    mise_above_made[0] + 2, mise_above_made[1] + 2, mise_above_made[2] + 2,
+			    mise_above_made[3] + 2, mise_above_made[4] + 2, mise_above_made[5] + 2,
+			    mise_above_made[6] + 2, mise_above_made[7] + 2);
+		char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--",
+				"/bin/sh",  "-c",  script,     NULL};
+		struct run_result r = world_run(&w, argv, proj);
+		char *diag =
+			fmt("%s (%d): %s%s", ctl ? "control" : "inside", r.status, r.out, r.err);
+		run_free(&r);
+		cr_assert(strstr(diag, "made") && !strstr(diag, "failed"),
+			  "the plants did not land\n%s", diag);
+		for (size_t k = 0; k < sizeof(mise_above_made) / sizeof(*mise_above_made); k++) {
+			char *aside = fmt("%s.cordon-disarmed", mise_above_made[k]);
+			if (ctl)
+				cr_expect(present(up, mise_above_made[k]),
+					  "control: %s was moved\n%s", mise_above_made[k], diag);
+			else
+				cr_expect(!present(up, mise_above_made[k]) && present(up, aside),
+					  "%s stayed\n%s", mise_above_made[k], diag);
+			free(aside);
+		}
+		free(diag), free(script);
+		sweep_forget(proj);
+		free(up), free(proj);
+		world_free(&w);
+	}
+}
+
 /* Round 30b N5: while an ordinary user's session ran, root made a
  * repository with a core.fsmonitor and a .exrc in directories of its own
  * in the shared directory; the session's end named both as what "this
