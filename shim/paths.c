@@ -47,7 +47,8 @@ static size_t hash_of(const char *s, size_t n)
 static size_t slot_at(const struct cordon_path_set *set, const char *path, size_t n, size_t h)
 {
 	size_t mask = set->cap - 1, i = h & mask;
-	while (set->v[i] && (memcmp(set->v[i], path, n) != 0 || set->v[i][n] != '\0'))
+	/* (strncmp: a shorter one stored is not read past its end.) */
+	while (set->v[i] && (strncmp(set->v[i], path, n) != 0 || set->v[i][n] != '\0'))
 		i = (i + 1) & mask;
 	return i;
 }

@@ -552,12 +552,14 @@ static void hold(struct cordon_sweep *s, const char *path, char kind)
 /* TOP's .config and mise, as they are (see cordon_sweep.mise_dirs). */
 static void hold_mise_dirs(struct cordon_sweep *s, const char *top)
 {
-	static const char *const names[] = {".config", "mise"};
-	for (size_t k = 0; k < 2; k++) {
+	static const char *const names[] = {".config", "mise", ".config/mise",
+					    ".config/mise/conf.d"};
+	for (size_t k = 0; k < sizeof(names) / sizeof(*names); k++) {
 		char path[PATH_MAX];
 		struct stat st;
-		snprintf(path, sizeof(path), "%s/%s", strcmp(top, "/") ? top : "", names[k]);
-		if (lstat(path, &st) < 0 || !S_ISDIR(st.st_mode))
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", strcmp(top, "/") ? top : "",
+				     names[k]) >= sizeof(path) ||
+		    lstat(path, &st) < 0 || !S_ISDIR(st.st_mode))
 			continue;
 		struct cordon_sweep_held *nv = cordon_grow(s->mise_dirs, &s->mise_dirs_cap,
 							   s->n_mise_dirs + 1, sizeof(*nv), 4);
@@ -4598,6 +4600,20 @@ static int sweep_lock(const char *top)
 	return fd;
 }
 
+/* NAME, in a directory whose own name is DIR, is one of mise's configs
+ * that no environment names: .config's mise.toml and miserc.toml, a mise
+ * directory's config.toml and mise.toml (.config/mise/mise.toml too:
+ * round 33e N2), conf.d's *.toml. */
+static bool mise_plain(const char *dir, const char *name)
+{
+	size_t n = strlen(name);
+	if (strcmp(dir, "mise") == 0)
+		return strcmp(name, "config.toml") == 0 || strcmp(name, "mise.toml") == 0;
+	if (strcmp(dir, ".config") == 0)
+		return strcmp(name, "mise.toml") == 0 || strcmp(name, "miserc.toml") == 0;
+	return strcmp(dir, "conf.d") == 0 && n > 5 && strcmp(name + n - 5, ".toml") == 0;
+}
+
 /* The files of mise's config environments (cordon_mise_env_file) in the
  * directory DIR, whose own name is NAME, changed since S's start where
  * no guard kept them (or the guards took one a killed session made for
@@ -4647,13 +4663,7 @@ static int judge_mise_envs_in(const struct cordon_sweep *s, const char *dir, con
 	for (struct dirent *e; (e = readdir(d));) {
 		bool is = cordon_mise_env_file(name, e->d_name, env, sizeof(env)) &&
 			  (env[0] || plain);
-		size_t en = strlen(e->d_name);
-		if (!is && plain &&
-		    (strcmp(e->d_name, strcmp(name, "mise") == 0 ? "config.toml" : "mise.toml") ==
-			     0 ||
-		     (strcmp(name, ".config") == 0 && strcmp(e->d_name, "miserc.toml") == 0) ||
-		     (strcmp(name, "conf.d") == 0 && en > 5 &&
-		      strcmp(e->d_name + en - 5, ".toml") == 0))) {
+		if (!is && plain && mise_plain(name, e->d_name)) {
 			is = true;
 			env[0] = '\0';
 		}
@@ -4669,7 +4679,7 @@ static int judge_mise_envs_in(const struct cordon_sweep *s, const char *dir, con
 	closedir(d);
 	int moved = 0;
 	for (size_t i = 0; i < found.n && i < envs.n; i++) {
-		char path[PATH_MAX + NAME_MAX + 8], why[PATH_MAX];
+		char path[PATH_MAX + NAME_MAX + 64], why[PATH_MAX];
 		snprintf(path, sizeof(path), "%s/%s", dir, found.v[i]);
 		/* (A directory is no config; one the session could not have
 		 * written, another user's in a shared directory, is not its.) */
@@ -4720,7 +4730,7 @@ static int judge_mise_envs_at(const struct cordon_sweep *s, const char *top,
 	for (size_t k = 0;
 	     cordon_strv_contains(&s->local, "mise.toml") && k < sizeof(holding) / sizeof(*holding);
 	     k++) {
-		char dir[PATH_MAX];
+		char dir[PATH_MAX + 32]; /* (a top is shorter than PATH_MAX) */
 		snprintf(dir, sizeof(dir), "%s%s%s", top, k ? "/" : "", holding[k]);
 		moved += judge_mise_envs_in(s, dir, holding[k], false, (int)k - 1, said);
 	}
@@ -4739,7 +4749,7 @@ static int judge_mise_envs_above(const struct cordon_sweep *s, struct cordon_str
 		static const char *const holding[] = {"", ".config", "mise", ".config/mise",
 						      ".config/mise/conf.d"};
 		for (size_t k = 0; k < sizeof(holding) / sizeof(*holding); k++) {
-			char dir[PATH_MAX];
+			char dir[PATH_MAX + 32]; /* (a top is shorter than PATH_MAX) */
 			snprintf(dir, sizeof(dir), "%s%s%s", s->above[i].dir,
 				 k && strcmp(s->above[i].dir, "/") ? "/" : "", holding[k]);
 			struct stat st;
@@ -4801,8 +4811,11 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 		    "repositories (killed?): this one looks at what changed since then",
 		    top, when);
 	}
-	/* (From the earliest start too: a killed session's.) */
+	/* (From the earliest start too: a killed session's; and the
+	 * directories above the project with the project's: round 33e N3.) */
 	int mise = shared ? 0 : judge_mise_envs_at(s, top, said);
+	if (!shared && s->project && strcmp(top, s->project) == 0)
+		mise += judge_mise_envs_above(s, said);
 	struct walk w = {.s = s,
 			 .top = top,
 			 .buf = buf,
@@ -4817,6 +4830,7 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 		    top, strerror(errno));
 		if (w.root >= 0)
 			close(w.root);
+		cordon_strv_free(&done); /* (the marks stay: looked at again next time) */
 		return mise;
 	}
 	size_t tn = strlen(top);
@@ -4828,7 +4842,8 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 				  "made: review their hooks and config before you use git there");
 			close(w.root);
 			cordon_strv_free(&w.skip);
-			return 0;
+			cordon_strv_free(&done);
+			return mise;
 		}
 	}
 	struct timespec at;
@@ -5127,7 +5142,6 @@ int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *sai
 	for (size_t i = 0; i < s->names.n; i++)
 		moved += judge_name(s, s->names.v[i], said, NULL, 0);
 	moved += judge_above(s, said);
-	moved += judge_mise_envs_above(s, said);
 	char *buf = s->roots.n ? malloc(BUF_SIZE) : NULL;
 	if (s->roots.n && !buf)
 		say(said,

@@ -10538,13 +10538,18 @@ static const char *const mise_above_made[] = {
 	"a/.config/mise/config.toml",   "a/.config/mise/config.evil.toml",
 	"a/.config/mise/conf.d/x.toml", "a/.config/miserc.toml",
 	"a/.config/mise.toml",          "a/.config/mise.evil.toml",
-	"a/mise/config.toml",           "a/mise.evil.toml"};
+	"a/mise/config.toml",           "a/mise.evil.toml",
+	"a/.config/mise/mise.toml"};
 
 BOTH_USERS(guards, mise_s_config_above_the_project_is_judged, .timeout = 60)
 {
 	for (int ctl = 0; ctl < 2; ctl++) {
 		struct world w;
-		mise_world(&w, who, "mabove", ctl, "mkdir -p ../R/a/p");
+		/* (The user's own there, untouched, stay: round 33e N1.) */
+		mise_world(&w, who, "mabove", ctl,
+			   "mkdir -p ../R/a/p ../R/a/.config/mise/conf.d && echo '[env]' | tee "
+			   "../R/a/.config/mise/conf.d/mine.toml > "
+			   "../R/a/.config/mise/config.staging.toml");
 		char *up = at(w.dir, "R"), *proj = at(w.dir, "R/a/p");
 		FILE *f = fopen(w.cfg, "w");
 		cr_assert_not_null(f, "%s: %s", w.cfg, strerror(errno));
@@ -10553,13 +10558,16 @@ BOTH_USERS(guards, mise_s_config_above_the_project_is_judged, .timeout = 60)
 			"\"/dev/ptmx\", \"/dev/urandom\", \"/dev/zero\", \"%s\"]}%s}",
 			up, ctl ? ", \"protected_paths\": []" : "");
 		cr_assert_eq(fclose(f), 0);
-		char *script =
-			fmt("cd .. && mkdir -p .config/mise/conf.d mise && for f in "
-			    "%s %s %s %s %s %s %s %s; do echo '[hooks]' > $f || echo failed "
-			    "$f; done; echo made",
-			    mise_above_made[0] + 2, mise_above_made[1] + 2, mise_above_made[2] + 2,
-			    mise_above_made[3] + 2, mise_above_made[4] + 2, mise_above_made[5] + 2,
-			    mise_above_made[6] + 2, mise_above_made[7] + 2);
+		char *files = strdup("");
+		for (size_t k = 0; k < sizeof(mise_above_made) / sizeof(*mise_above_made); k++) {
+			char *more = fmt("%s %s", files, mise_above_made[k] + 2);
+			free(files);
+			files = more;
+		}
+		char *script = fmt("cd .. && mkdir -p .config/mise/conf.d mise && for f in%s; do "
+				   "echo '[hooks]' > $f || echo failed $f; done; echo made",
+				   files);
+		free(files);
 		char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--",
 				"/bin/sh",  "-c",  script,     NULL};
 		struct run_result r = world_run(&w, argv, proj);
@@ -10578,6 +10586,9 @@ BOTH_USERS(guards, mise_s_config_above_the_project_is_judged, .timeout = 60)
 					  "%s stayed\n%s", mise_above_made[k], diag);
 			free(aside);
 		}
+		cr_expect(present(up, "a/.config/mise/conf.d/mine.toml") &&
+				  present(up, "a/.config/mise/config.staging.toml"),
+			  "the user's own mise config above the project was moved\n%s", diag);
 		free(diag), free(script);
 		sweep_forget(proj);
 		free(up), free(proj);
