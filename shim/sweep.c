@@ -335,7 +335,7 @@ static void pending_mark(const char *root, const struct timespec *since, bool ow
 	for (size_t k = 0; own && k < 2; k++) {
 		char at[PATH_MAX + 16];
 		struct stat st;
-		snprintf(at, sizeof(at), "%s/%s", strcmp(root, "/") ? root : "", names[k]);
+		snprintf(at, sizeof(at), "%s/%s", strcmp(root, "/") != 0 ? root : "", names[k]);
 		if (lstat(at, &st) == 0 && S_ISDIR(st.st_mode))
 			id[k][0] = (unsigned long long)st.st_dev,
 			id[k][1] = (unsigned long long)st.st_ino;
@@ -367,8 +367,27 @@ struct beside {
 	bool has_dirs;
 };
 
+/* "mise DEV:INO DEV:INO" (pending_mark's third line) at T into DIRS:
+ * whether T held it. */
+static bool read_dirs(const char *t, unsigned long long dirs[2][2])
+{
+	if (strncmp(t, "mise ", 5) != 0)
+		return false;
+	t += 5;
+	for (int k = 0; k < 2; k++)
+		for (int part = 0; part < 2; part++) {
+			char *end;
+			dirs[k][part] = strtoull(t, &end, 10);
+			const char *want = part == 0 ? ":" : k == 0 ? " " : "\n";
+			if (end == t || *t == '-' || *end != *want)
+				return false;
+			t = end + 1;
+		}
+	return true;
+}
+
 /* The mark at B->path read into B: its start (or, cut short, when it was
- * made) and its root. */
+ * made) and its root (and its top's directories, read_dirs). */
 static void read_mark(struct beside *b)
 {
 	int fd = open(b->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -395,8 +414,7 @@ static void read_mark(struct beside *b)
 	char *nl = end ? strchr(end + 1, '\n') : NULL;
 	if (nl && end[1] == '/' && (size_t)(nl - end - 1) < sizeof(b->root))
 		snprintf(b->root, sizeof(b->root), "%.*s", (int)(nl - end - 1), end + 1);
-	b->has_dirs = b->root[0] && sscanf(nl + 1, "mise %llu:%llu %llu:%llu\n", &b->dirs[0][0],
-					   &b->dirs[0][1], &b->dirs[1][0], &b->dirs[1][1]) == 4;
+	b->has_dirs = b->root[0] && read_dirs(nl + 1, b->dirs);
 	if (fd >= 0)
 		close(fd);
 }
@@ -557,7 +575,7 @@ static void hold_mise_dirs(struct cordon_sweep *s, const char *top)
 	for (size_t k = 0; k < sizeof(names) / sizeof(*names); k++) {
 		char path[PATH_MAX];
 		struct stat st;
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", strcmp(top, "/") ? top : "",
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", strcmp(top, "/") != 0 ? top : "",
 				     names[k]) >= sizeof(path) ||
 		    lstat(path, &st) < 0 || !S_ISDIR(st.st_mode))
 			continue;
@@ -4751,7 +4769,7 @@ static int judge_mise_envs_above(const struct cordon_sweep *s, struct cordon_str
 		for (size_t k = 0; k < sizeof(holding) / sizeof(*holding); k++) {
 			char dir[PATH_MAX + 32]; /* (a top is shorter than PATH_MAX) */
 			snprintf(dir, sizeof(dir), "%s%s%s", s->above[i].dir,
-				 k && strcmp(s->above[i].dir, "/") ? "/" : "", holding[k]);
+				 k && strcmp(s->above[i].dir, "/") != 0 ? "/" : "", holding[k]);
 			struct stat st;
 			char *slash = k > 2 ? strrchr(dir, '/') : NULL;
 			if (slash) { /* (.config, .config/mise: no link) */
