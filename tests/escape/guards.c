@@ -10269,6 +10269,26 @@ static void mise_world(struct world *w, const struct who *who, const char *tag, 
 	run_free(&r);
 }
 
+/* Each of the N NAMES in DIR moved aside there (NAME.cordon-disarmed),
+ * and named in SAID (may be NULL); in the control (CTL), left where it
+ * was. */
+static void expect_aside(const char *dir, const char *const *names, size_t n, int ctl,
+			 const char *said, const char *diag)
+{
+	for (size_t k = 0; k < n; k++) {
+		char *aside = fmt("%s.cordon-disarmed", names[k]);
+		if (ctl)
+			cr_expect(present(dir, names[k]), "control: %s/%s was moved\n%s", dir,
+				  names[k], diag);
+		else
+			cr_expect(!present(dir, names[k]) && present(dir, aside) &&
+					  (!said || strstr(said, names[k])),
+				  "%s/%s stayed, or was not moved aside where the line says\n%s",
+				  dir, names[k], diag);
+		free(aside);
+	}
+}
+
 /* mise's config environments: with MISE_ENV=staging (or an `env` a
  * .miserc.toml sets), mise reads mise.staging.toml and its kin in each
  * directory from where it runs up, hooks and tasks included; no default
@@ -10390,19 +10410,8 @@ BOTH_USERS(guards, mise_s_unnamed_config_environments_are_protected, .timeout = 
 		}
 		if (!ctl)
 			cr_expect(!strstr(r.out, "append 0"), "a write said it landed\n%s", diag);
-		for (size_t k = 0; k < sizeof(mise_any_made) / sizeof(*mise_any_made); k++) {
-			if (ctl) {
-				cr_expect(present(w.proj, mise_any_made[k]),
-					  "control: %s was moved\n%s", mise_any_made[k], diag);
-				continue;
-			}
-			char *aside = fmt("%s.cordon-disarmed", mise_any_made[k]);
-			cr_expect(!present(w.proj, mise_any_made[k]) && present(w.proj, aside) &&
-					  strstr(r.err, mise_any_made[k]),
-				  "%s stayed, or was not moved aside where the line says\n%s",
-				  mise_any_made[k], diag);
-			free(aside);
-		}
+		expect_aside(w.proj, mise_any_made, sizeof(mise_any_made) / sizeof(*mise_any_made),
+			     ctl, r.err, diag);
 		cr_expect(present(w.proj, "sub/mise.qa.toml") && !strstr(r.err, "sub/mise.qa"),
 			  "the user's own sub/mise.qa.toml was moved or named\n%s", diag);
 		free(diag);
@@ -10455,25 +10464,11 @@ BOTH_USERS(guards, mise_s_environments_moved_in_killed_or_elsewhere_are_judged, 
 		run_free(&r);
 		cr_assert(strstr(diag, "a 0") && strstr(diag, "b 0") && strstr(diag, "c 0"),
 			  "the plants did not land\n%s", diag);
-		struct {
-			const char *dir, *name;
-		} left[] = {{w.proj, "mise.old/config.evil.toml"},
-			    {other, "mise.evil.toml"},
-			    {other, "mise/config.evil.toml"},
-			    {w.proj, "mise.killed.toml"},
-			    {w.proj, "mise/config.late.toml"}};
-		for (size_t k = 0; k < sizeof(left) / sizeof(*left); k++) {
-			char *aside = fmt("%s.cordon-disarmed", left[k].name);
-			if (ctl)
-				cr_expect(present(left[k].dir, left[k].name),
-					  "control: %s/%s was moved\n%s", left[k].dir, left[k].name,
-					  diag);
-			else
-				cr_expect(!present(left[k].dir, left[k].name) &&
-						  present(left[k].dir, aside),
-					  "%s/%s stayed\n%s", left[k].dir, left[k].name, diag);
-			free(aside);
-		}
+		static const char *const in_proj[] = {"mise.old/config.evil.toml",
+						      "mise.killed.toml", "mise/config.late.toml"},
+					 *in_other[] = {"mise.evil.toml", "mise/config.evil.toml"};
+		expect_aside(w.proj, in_proj, 3, ctl, NULL, diag);
+		expect_aside(other, in_other, 2, ctl, NULL, diag);
 		cr_expect(present(w.proj, ".config/mise.qa.toml"),
 			  "the user's own .config/mise.qa.toml was moved\n%s", diag);
 		free(diag);
@@ -10576,16 +10571,8 @@ BOTH_USERS(guards, mise_s_config_above_the_project_is_judged, .timeout = 60)
 		run_free(&r);
 		cr_assert(strstr(diag, "made") && !strstr(diag, "failed"),
 			  "the plants did not land\n%s", diag);
-		for (size_t k = 0; k < sizeof(mise_above_made) / sizeof(*mise_above_made); k++) {
-			char *aside = fmt("%s.cordon-disarmed", mise_above_made[k]);
-			if (ctl)
-				cr_expect(present(up, mise_above_made[k]),
-					  "control: %s was moved\n%s", mise_above_made[k], diag);
-			else
-				cr_expect(!present(up, mise_above_made[k]) && present(up, aside),
-					  "%s stayed\n%s", mise_above_made[k], diag);
-			free(aside);
-		}
+		expect_aside(up, mise_above_made,
+			     sizeof(mise_above_made) / sizeof(*mise_above_made), ctl, NULL, diag);
 		cr_expect(present(up, "a/.config/mise/conf.d/mine.toml") &&
 				  present(up, "a/.config/mise/config.staging.toml"),
 			  "the user's own mise config above the project was moved\n%s", diag);
