@@ -47,8 +47,9 @@ static size_t hash_of(const char *s, size_t n)
 static size_t slot_at(const struct cordon_path_set *set, const char *path, size_t n, size_t h)
 {
 	size_t mask = set->cap - 1, i = h & mask;
-	/* (strncmp: a shorter one stored is not read past its end.) */
-	while (set->v[i] && (strncmp(set->v[i], path, n) != 0 || set->v[i][n] != '\0'))
+	/* (Its length first: a shorter one stored is not read past its end,
+	 * round 33e N6.) */
+	while (set->v[i] && (set->len[i] != n || memcmp(set->v[i], path, n) != 0))
 		i = (i + 1) & mask;
 	return i;
 }
@@ -74,20 +75,29 @@ static void set_add(struct cordon_path_set *set, const char *path)
 	if (set_has(set, path, n) || set->n >= SET_MAX)
 		return; /* there, or full: only slower */
 	if ((set->n + 1) * 2 > set->cap) {
-		struct cordon_path_set grown = {
-			calloc(set->cap ? set->cap * 2 : 128, sizeof(char *)), set->n,
-			set->cap ? set->cap * 2 : 128};
-		if (!grown.v)
+		size_t cap = set->cap ? set->cap * 2 : 128;
+		struct cordon_path_set grown = {calloc(cap, sizeof(char *)),
+						calloc(cap, sizeof(size_t)), set->n, cap};
+		if (!grown.v || !grown.len) {
+			free(grown.v);
+			free(grown.len);
 			return;
+		}
 		for (size_t i = 0; i < set->cap; i++)
-			if (set->v[i])
-				grown.v[slot_of(&grown, set->v[i], strlen(set->v[i]))] = set->v[i];
+			if (set->v[i]) {
+				size_t k = slot_of(&grown, set->v[i], set->len[i]);
+				grown.v[k] = set->v[i];
+				grown.len[k] = set->len[i];
+			}
 		free(set->v);
+		free(set->len);
 		*set = grown;
 	}
 	char *s = strdup(path);
 	if (s) {
-		set->v[slot_of(set, path, n)] = s;
+		size_t k = slot_of(set, path, n);
+		set->v[k] = s;
+		set->len[k] = n;
 		set->n++;
 	}
 }
@@ -97,6 +107,7 @@ static void set_free(struct cordon_path_set *set)
 	for (size_t i = 0; i < set->cap; i++)
 		free(set->v[i]);
 	free(set->v);
+	free(set->len);
 	*set = (struct cordon_path_set){0};
 }
 

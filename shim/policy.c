@@ -1040,8 +1040,8 @@ static int hidden_entry(const char *entry, const char *label, const struct cordo
 	 * resolves no name past a missing one): its text's meaning, hidden
 	 * too (round 32 I2). */
 	cleanup_free char *abs = NULL;
-	if (r >= 0 && !(project_relative(entry) && !project) &&
-	    cordon_path_absolute(entry, ctx->home, project, &abs) == 0 && cordon_path_dotted(abs)) {
+	if (r >= 0 && cordon_path_dotted(entry) && !(project_relative(entry) && !project) &&
+	    cordon_path_absolute(entry, ctx->home, project, &abs) == 0) {
 		cleanup_free char *plain = cordon_path_lexical(abs);
 		r = plain ? cordon_strv_push(&at, plain) : -ENOMEM;
 	}

@@ -436,6 +436,7 @@ struct cordon_path_cache {
 	 * cordon has made a directory since, cordon_path_made). */
 	struct cordon_path_set {
 		char **v;
+		size_t *len; /* each one's length */
 		size_t n, cap;
 	} dirs, miss;
 	unsigned gen;
