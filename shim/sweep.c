@@ -377,9 +377,10 @@ static bool read_dirs(const char *t, unsigned long long dirs[2][2])
 	for (int k = 0; k < 2; k++)
 		for (int part = 0; part < 2; part++) {
 			char *end;
+			errno = 0;
 			dirs[k][part] = strtoull(t, &end, 10);
 			const char *want = part == 0 ? ":" : k == 0 ? " " : "\n";
-			if (end == t || *t == '-' || *end != *want)
+			if (*t < '0' || *t > '9' || *end != *want || errno == ERANGE)
 				return false;
 			t = end + 1;
 		}
@@ -482,7 +483,11 @@ static void collect_one(const struct beside *b, void *arg)
 	/* (A record as a session started is removed with the marks.) This
 	 * one's own mark holds where it judges from: earlier than its start
 	 * where it found no record and another session ran (running_since). */
-	if (b->mark && b->at.tv_sec > 0 && !after(&b->at, c->since)) {
+	/* (Of two with the same start, the one holding its directories:
+	 * the other borrowed it, round 33f P3.) */
+	bool tie = b->mark && b->at.tv_sec > 0 && b->at.tv_sec == c->since->tv_sec &&
+		   b->at.tv_nsec == c->since->tv_nsec && b->has_dirs && !c->dirs->start_dirs.known;
+	if (tie || (b->mark && b->at.tv_sec > 0 && !after(&b->at, c->since))) {
 		*c->since = b->at;
 		c->dirs->start_dirs.known = b->has_dirs;
 		memcpy(c->dirs->start_dirs.id, b->dirs, sizeof(b->dirs));
@@ -4786,6 +4791,22 @@ static int judge_mise_envs_above(const struct cordon_sweep *s, struct cordon_str
 					continue;
 			}
 			const char *name = strrchr(holding[k], '/');
+			/* (A link made there since, .config -> d: mise follows it,
+			 * so it is moved aside; round 33f P4.) */
+			if (k > 0 && k < 4 && lstat(dir, &st) == 0 && S_ISLNK(st.st_mode)) {
+				if (after(&CTIME(st), &s->since) && st.st_uid == geteuid())
+					moved += disarm(
+						s, dir,
+						s->earlier
+							? "a session (or a program outside, while it "
+							  "ran) made the link"
+							: "this session (or a program outside, while "
+							  "it ran) made the link",
+						"which mise run below it, outside, follows to read its "
+						"config",
+						said);
+				continue;
+			}
 			moved += judge_mise_envs_in(s, dir, name ? name + 1 : holding[k], k > 0, -1,
 						    said);
 		}
@@ -5168,6 +5189,10 @@ int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *sai
 		    s->roots.v[0]);
 	for (size_t i = 0; buf && i < s->roots.n; i++)
 		moved += sweep_root(s, s->roots.v[i], i >= s->n_own, ended, buf, said);
+	/* (The directories above the project are judged with its walk; with
+	 * none, or no walk, here: round 33f P2, P6.) */
+	if (!s->project || !buf)
+		moved += judge_mise_envs_above(s, said);
 	free(buf);
 	say_lost(s, said);
 	if (s->project && !ended)

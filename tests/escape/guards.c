@@ -10559,9 +10559,12 @@ BOTH_USERS(guards, mise_s_config_above_the_project_is_judged, .timeout = 60)
 			free(files);
 			files = more;
 		}
-		char *script = fmt("cd .. && mkdir -p .config/mise/conf.d mise && for f in%s; do "
-				   "echo '[hooks]' > $f || echo failed $f; done; echo made",
-				   files);
+		/* (And a link at R's .config, which mise would follow: 33f P4.) */
+		char *script =
+			fmt("cd .. && mkdir -p .config/mise/conf.d mise && for f in%s; do "
+			    "echo '[hooks]' > $f || echo failed $f; done; mkdir ../x && "
+			    "echo '[hooks]' > ../x/mise.toml && ln -s x ../.config && echo made",
+			    files);
 		free(files);
 		char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--",
 				"/bin/sh",  "-c",  script,     NULL};
@@ -10576,6 +10579,8 @@ BOTH_USERS(guards, mise_s_config_above_the_project_is_judged, .timeout = 60)
 		cr_expect(present(up, "a/.config/mise/conf.d/mine.toml") &&
 				  present(up, "a/.config/mise/config.staging.toml"),
 			  "the user's own mise config above the project was moved\n%s", diag);
+		static const char *const link[] = {".config"};
+		expect_aside(up, link, 1, ctl, NULL, diag);
 		free(diag), free(script);
 		sweep_forget(proj);
 		free(up), free(proj);
