@@ -135,6 +135,14 @@ static void git_world(struct world *w, const struct who *who, const char *tag)
 	run_free(&r);
 }
 
+/* A git world (TAG) whose user runs vim with 'exrc' (a .exrc or .vimrc
+ * in the directory vim starts in runs). */
+static void exrc_world(struct world *w, const struct who *who, const char *tag)
+{
+	git_world(w, who, tag);
+	free(write_file(w->home, ".vimrc", "set exrc\nset nocompatible\n"));
+}
+
 /* The marker a command planted for TAG would make, outside. */
 static char *marker(const struct world *w, const char *tag, const char *what)
 {
@@ -6647,9 +6655,8 @@ static void vim_outside(struct world *w)
 BOTH_USERS(guards, vim_project_files_and_lazygit_config_are_kept, .timeout = 60)
 {
 	struct world w;
-	git_world(&w, who, "gexrc");
+	exrc_world(&w, who, "gexrc");
 	cr_assert(file_exists("/usr/bin/vim"), "vim is not installed (scripts/setup installs it)");
-	free(write_file(w.home, ".vimrc", "set exrc\nset nocompatible\n"));
 	world_give(&w);
 	char *script = plant(&w, "deny", "", exrc_plant);
 	struct run_result r = sh_in(&w, NULL, "%s", script);
@@ -6749,9 +6756,8 @@ BOTH_USERS(guards, vim_project_files_in_subdirectories_are_moved_aside, .timeout
 {
 	static const char *const dirs[] = {"docs", "web", "made/d", "keep"};
 	struct world w;
-	git_world(&w, who, "gsubexrc");
+	exrc_world(&w, who, "gsubexrc");
 	cr_assert(file_exists("/usr/bin/vim"), "vim is not installed (scripts/setup installs it)");
-	free(write_file(w.home, ".vimrc", "set exrc\nset nocompatible\n"));
 	free(write_file(w.proj, "web/.exrc", "set tabstop=4\n"));
 	free(write_file(w.proj, "keep/.exrc", "set tabstop=2\n"));
 	free(write_file(w.proj, "docs/README", "docs\n"));
@@ -7266,8 +7272,7 @@ static const char staged_move[] = "mv vendor/tools tools && mv node_modules/pkg 
 BOTH_USERS(guards, protected_names_moved_in_with_their_directory_are_moved_aside, .timeout = 90)
 {
 	struct world w;
-	git_world(&w, who, "gstaged");
-	free(write_file(w.home, ".vimrc", "set exrc\nset nocompatible\n"));
+	exrc_world(&w, who, "gstaged");
 	free(write_file(w.proj, "keep/.exrc", "set tabstop=2\n"));
 	world_give(&w);
 	const char *tags[] = {"deny", "big", "ctl"};
@@ -7328,8 +7333,7 @@ BOTH_USERS(guards, protected_names_moved_in_with_their_directory_are_moved_aside
 BOTH_USERS(guards, a_record_whose_paths_all_collide_is_still_read_right, .timeout = 90)
 {
 	struct world w;
-	git_world(&w, who, "gflood");
-	free(write_file(w.home, ".vimrc", "set exrc\nset nocompatible\n"));
+	exrc_world(&w, who, "gflood");
 	free(write_file(w.proj, "keep/deep/a/b/.exrc", "set tabstop=2\n"));
 	world_give(&w);
 	struct run_result r = outside(&w, "for i in $(seq 200); do mkdir -p d$i/sub/x; done");
@@ -7378,8 +7382,7 @@ static const char plant_then_wait[] =
 BOTH_USERS(guards, another_session_ending_meanwhile_leaves_a_plant_judged, .timeout = 90)
 {
 	struct world w;
-	git_world(&w, who, "grace");
-	free(write_file(w.home, ".vimrc", "set exrc\nset nocompatible\n"));
+	exrc_world(&w, who, "grace");
 	world_give(&w);
 	struct run_result r = sh_in(&w, NULL, "%s", "true"); /* the first walk, recorded */
 	run_free(&r);
@@ -7494,8 +7497,7 @@ static void overlapping_first_sessions(const struct who *who, enum overlap how, 
 	bool before = outer || how == OV_INNER_BEFORE || how == OV_INNER_RUNNING;
 	struct world w;
 	char *name = fmt("ov%s%s", names[how], ctl ? "c" : "");
-	git_world(&w, who, name);
-	free(write_file(w.home, ".vimrc", "set exrc\nset nocompatible\n"));
+	exrc_world(&w, who, name);
 	free(write_file(w.proj, "inner/README", "inner\n"));
 	world_give(&w);
 	if (how == OV_STALE)
@@ -7670,8 +7672,7 @@ BOTH_USERS(guards, an_outer_session_leaves_an_inner_ones_stand_ins, .timeout = 9
 BOTH_USERS(guards, an_empty_plant_filled_through_a_second_name_runs_nothing, .timeout = 60)
 {
 	struct world w;
-	git_world(&w, who, "gempty");
-	free(write_file(w.home, ".vimrc", "set exrc\nset nocompatible\n"));
+	exrc_world(&w, who, "gempty");
 	free(write_file(w.proj, "sub/README", "sub\n"));
 	free(write_file(w.proj, "other/README", "other\n"));
 	world_give(&w);
@@ -7719,8 +7720,7 @@ BOTH_USERS(guards, an_empty_plant_filled_through_a_second_name_runs_nothing, .ti
 BOTH_USERS(guards, a_link_laid_to_a_staged_package_runs_nothing, .timeout = 60)
 {
 	struct world w;
-	git_world(&w, who, "glaid");
-	free(write_file(w.home, ".vimrc", "set exrc\nset nocompatible\n"));
+	exrc_world(&w, who, "glaid");
 	free(write_file(w.outside, "co/.git/HEAD", "ref: refs/heads/main\n"));
 	world_give(&w);
 	const char *tags[] = {"deny", "ctl"};
@@ -7779,8 +7779,7 @@ BOTH_USERS(guards, a_link_laid_to_a_staged_package_runs_nothing, .timeout = 60)
 BOTH_USERS(guards, a_directory_swapped_in_below_a_moved_one_is_walked, .timeout = 60)
 {
 	struct world w;
-	git_world(&w, who, "gswap");
-	free(write_file(w.home, ".vimrc", "set exrc\nset nocompatible\n"));
+	exrc_world(&w, who, "gswap");
 	free(write_file(w.proj, "x/src/README", "x\n"));
 	free(write_file(w.proj, "y/src/lib/README", "y\n"));
 	world_give(&w);
@@ -7825,8 +7824,7 @@ BOTH_USERS(guards, a_directory_swapped_in_below_a_moved_one_is_walked, .timeout 
 BOTH_USERS(guards, a_link_laid_in_one_session_and_filled_in_the_next_runs_nothing, .timeout = 60)
 {
 	struct world w;
-	git_world(&w, who, "glaid2");
-	free(write_file(w.home, ".vimrc", "set exrc\nset nocompatible\n"));
+	exrc_world(&w, who, "glaid2");
 	free(write_file(w.proj, "node_modules/tool/.exrc", "set tabstop=4\n"));
 	world_give(&w);
 	struct run_result r = outside(&w, "ln -s node_modules/tool tools");
@@ -9415,8 +9413,7 @@ static char *shared_world(struct world *w, const char *extra)
  * (shared_world): that directory, malloc'd. */
 static char *shared_git_world(struct world *w, const struct who *who, const char *tag)
 {
-	git_world(w, who, tag);
-	free(write_file(w->home, ".vimrc", "set exrc\nset nocompatible\n"));
+	exrc_world(w, who, tag);
 	struct run_result r = outside(w, "git config --global safe.directory '*'");
 	run_free(&r);
 	return shared_world(w, "");
@@ -10937,8 +10934,7 @@ BOTH_USERS(guards, what_a_session_planted_before_another_s_move_is_said, .timeou
 BOTH_USERS(guards, decoy_links_do_not_hide_the_user_s_link, .timeout = 120)
 {
 	struct world w;
-	git_world(&w, who, "gdecoy");
-	free(write_file(w.home, ".vimrc", "set exrc\nset nocompatible\n"));
+	exrc_world(&w, who, "gdecoy");
 	char *sub = fmt("%s/app/lib/sub", w.proj);
 	const char *tags[] = {"deny", "ctl"};
 	for (int ctl = 0; ctl < 2; ctl++) {
