@@ -1489,15 +1489,13 @@ static int protect_hg_includes(struct cordon_guard_plan *plan, const struct reac
 
 /* The git config files, in the order git reads them (a later one wins):
  * the system's, the global ones (HOME's, which may be NULL), then each of
- * DIRS' config and config.worktree. With HOME NO_HOME, only DIRS'. */
-static const char no_home[] = "";
-#define NO_HOME no_home
-static int git_config_files(const char *home, const struct cordon_strv *dirs,
+ * DIRS' config and config.worktree; without GLOBAL, only DIRS'. */
+static int git_config_files(const char *home, bool global, const struct cordon_strv *dirs,
 			    struct cordon_strv *files)
 {
-	int e = home == NO_HOME ? 0 : cordon_strv_push(files, "/etc/gitconfig");
+	int e = global ? cordon_strv_push(files, "/etc/gitconfig") : 0;
 	char f[PATH_MAX + 32];
-	if (e >= 0 && home && home != NO_HOME) {
+	if (e >= 0 && global && home) {
 		snprintf(f, sizeof(f), "%s/.gitconfig", home);
 		e = cordon_strv_push(files, f);
 		const char *xdg = getenv("XDG_CONFIG_HOME");
@@ -1527,7 +1525,7 @@ static int protect_includes(struct cordon_guard_plan *plan, const struct reach *
 			    const struct cordon_strv *dirs, const char *source)
 {
 	struct cordon_strv files = {0}, inc = {0};
-	int e = git_config_files(r->home, dirs, &files);
+	int e = git_config_files(r->home, true, dirs, &files);
 	for (size_t i = 0; e >= 0 && i < files.n; i++)
 		e = read_includes(files.v[i], r->home, 0, &inc);
 	for (size_t i = 0; e >= 0 && i < inc.n; i++)
@@ -1538,15 +1536,14 @@ static int protect_includes(struct cordon_guard_plan *plan, const struct reach *
 	return e;
 }
 
-/* cordon_git_hooks_values of the files git_config_files(FILES_HOME,
- * DIRS) names; HOME is what a "~/" include starts from. (Read in two
- * parts, _global and _own, a file both parts include is read in each:
- * its value comes twice, none is lost.) */
-static int hooks_values(const char *home, const char *files_home, const struct cordon_strv *dirs,
+/* cordon_git_hooks_values of the files git_config_files(HOME, GLOBAL,
+ * DIRS) names. (Read in two parts, _global and _own, a file both parts
+ * include is read in each: its value comes twice, none is lost.) */
+static int hooks_values(const char *home, bool global, const struct cordon_strv *dirs,
 			struct cordon_strv *out)
 {
 	struct cordon_strv top = {0}, files = {0};
-	int e = git_config_files(files_home, dirs, &top);
+	int e = git_config_files(home, global, dirs, &top);
 	/* Each file, then what it includes ([include], [includeIf] whatever
 	 * its condition), which git reads where the include stands. */
 	for (size_t i = 0; e >= 0 && i < top.n; i++) {
@@ -1568,19 +1565,19 @@ static int hooks_values(const char *home, const char *files_home, const struct c
 int cordon_git_hooks_values(const char *home, const struct cordon_strv *dirs,
 			    struct cordon_strv *out)
 {
-	return hooks_values(home, home, dirs, out);
+	return hooks_values(home, true, dirs, out);
 }
 
 int cordon_git_hooks_values_global(const char *home, struct cordon_strv *out)
 {
 	const struct cordon_strv none = {0};
-	return hooks_values(home, home, &none, out);
+	return hooks_values(home, true, &none, out);
 }
 
 int cordon_git_hooks_values_own(const char *home, const struct cordon_strv *dirs,
 				struct cordon_strv *out)
 {
-	return hooks_values(home, NO_HOME, dirs, out);
+	return hooks_values(home, false, dirs, out);
 }
 
 int cordon_git_hooks_resolve(const char *home, const char *base, const struct cordon_strv *values,

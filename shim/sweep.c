@@ -319,6 +319,16 @@ static int keep_start(const char *root)
 
 /* The mark: where this session's walk of ROOT judges from, to the
  * nanosecond, and ROOT (what other roots it lies in or holds). */
+/* The directory NAME in TOP, lstat'ed into *ST: whether it is one (no
+ * link). */
+static bool top_dir(const char *top, const char *name, struct stat *st)
+{
+	char path[PATH_MAX + 32];
+	return (size_t)snprintf(path, sizeof(path), "%s/%s", strcmp(top, "/") != 0 ? top : "",
+				name) < sizeof(path) &&
+	       lstat(path, st) == 0 && S_ISDIR(st->st_mode);
+}
+
 static void pending_mark(const char *root, const struct timespec *since, bool own)
 {
 	cleanup_free char *path = own_mark(root);
@@ -333,10 +343,8 @@ static void pending_mark(const char *root, const struct timespec *since, bool ow
 	unsigned long long id[2][2] = {{0}};
 	static const char *const names[] = {".config", "mise"};
 	for (size_t k = 0; own && k < 2; k++) {
-		char at[PATH_MAX + 16];
 		struct stat st;
-		snprintf(at, sizeof(at), "%s/%s", strcmp(root, "/") != 0 ? root : "", names[k]);
-		if (lstat(at, &st) == 0 && S_ISDIR(st.st_mode))
+		if (top_dir(root, names[k], &st))
 			id[k][0] = (unsigned long long)st.st_dev,
 			id[k][1] = (unsigned long long)st.st_ino;
 	}
@@ -578,15 +586,14 @@ static void hold_mise_dirs(struct cordon_sweep *s, const char *top)
 	static const char *const names[] = {".config", "mise", ".config/mise",
 					    ".config/mise/conf.d"};
 	for (size_t k = 0; k < sizeof(names) / sizeof(*names); k++) {
-		char path[PATH_MAX];
 		struct stat st;
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", strcmp(top, "/") != 0 ? top : "",
-				     names[k]) >= sizeof(path) ||
-		    lstat(path, &st) < 0 || !S_ISDIR(st.st_mode))
+		if (!top_dir(top, names[k], &st))
 			continue;
 		struct cordon_sweep_held *nv = cordon_grow(s->mise_dirs, &s->mise_dirs_cap,
 							   s->n_mise_dirs + 1, sizeof(*nv), 4);
-		char *copy = nv ? strdup(path) : NULL;
+		char *copy = NULL;
+		if (nv && asprintf(&copy, "%s/%s", strcmp(top, "/") != 0 ? top : "", names[k]) < 0)
+			copy = NULL;
 		if (!copy)
 			return; /* out of memory: judged whole */
 		s->mise_dirs = nv;
@@ -4776,20 +4783,10 @@ static int judge_mise_envs_above(const struct cordon_sweep *s, struct cordon_str
 			snprintf(dir, sizeof(dir), "%s%s%s", s->above[i].dir,
 				 k && strcmp(s->above[i].dir, "/") != 0 ? "/" : "", holding[k]);
 			struct stat st;
-			char *slash = k > 2 ? strrchr(dir, '/') : NULL;
-			if (slash) { /* (.config, .config/mise: no link) */
-				*slash = '\0';
-				bool real = lstat(dir, &st) == 0 && S_ISDIR(st.st_mode);
-				char *up = k > 3 ? strrchr(dir, '/') : NULL;
-				if (real && up) {
-					*up = '\0';
-					real = lstat(dir, &st) == 0 && S_ISDIR(st.st_mode);
-					*up = '/';
-				}
-				*slash = '/';
-				if (!real)
-					continue;
-			}
+			/* (.config, .config/mise on the way: no link.) */
+			if (k > 2 && !(top_dir(s->above[i].dir, ".config", &st) &&
+				       (k == 3 || top_dir(s->above[i].dir, ".config/mise", &st))))
+				continue;
 			const char *name = strrchr(holding[k], '/');
 			/* (A link made there since, .config -> d: mise follows it,
 			 * so it is moved aside; round 33f P4.) */
