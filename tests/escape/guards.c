@@ -2642,7 +2642,8 @@ BOTH_USERS(guards, a_link_laid_at_a_hidden_name_is_moved_aside, .timeout = 90)
 }
 
 /* The session makes a hidden name itself in a writable ~/.cache and keeps
- * it open; a login outside writes the token into that very file (in
+ * it open (made and opened at once: the watch may cover the name between
+ * two steps); a login outside writes the token into that very file (in
  * place, as huggingface_hub and `cargo login` write): no mount covers an
  * open file, and the session reads it. That is said as the session ends.
  * Control: the same session where nothing appears says nothing of it. */
@@ -2653,8 +2654,7 @@ BOTH_USERS(guards, a_hidden_name_made_and_held_inside_is_said, .timeout = 90)
 	free(write_file(w.home, ".cache/huggingface/.keep", ""));
 	world_give(&w);
 	static const char body[] =
-		"sleep 0.5; : > ~/.cache/huggingface/token; "
-		"exec 3< ~/.cache/huggingface/token\n" WAIT_GO "cat <&3; echo read\n";
+		"sleep 0.5; exec 3<> ~/.cache/huggingface/token\n" WAIT_GO "cat <&3; echo read\n";
 	struct run_result r =
 		in_while_outside(&w, body, "echo HF-" SECRET " > .cache/huggingface/token");
 	cr_assert(strstr(r.out, "read"), "the session did not get that far: %s%s", r.out, r.err);
