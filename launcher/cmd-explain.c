@@ -414,6 +414,11 @@ int cmd_explain(const struct cordon_args *a)
 			for (size_t i = 0; i < p.skipped.n; i++)
 				printf("  %s\n", p.skipped.v[i]);
 		}
+		if (p.unfollowed.n) {
+			printf("\nnot granted (a link a session could lay):\n");
+			for (size_t i = 0; i < p.unfollowed.n; i++)
+				printf("  %s\n", p.unfollowed.v[i]);
+		}
 	}
 	for (int i = 0; i < a->n_rest; i++) {
 		printf("\n");

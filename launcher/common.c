@@ -163,6 +163,12 @@ void launcher_say_exposed(const struct cordon_policy *p)
 			p->exposed[i].path, p->exposed[i].source, p->exposed[i].by);
 }
 
+void launcher_say_unfollowed(const struct cordon_policy *p)
+{
+	for (size_t i = 0; p->sandbox && i < p->unfollowed.n; i++)
+		fprintf(stderr, "cordon: %s\n", p->unfollowed.v[i]);
+}
+
 void launcher_say_omz_unasked(const struct cordon_policy *p)
 {
 	if (p->sandbox && p->omz_unasked && p->omz_dotenv_name)

@@ -32,6 +32,9 @@ int launcher_outer_sockets(struct cordon_policy *p, struct cordon_strv *env);
 /* For each hidden path a rule of P names itself (so that it is not hidden
  * in this session), one line on stderr saying so. */
 void launcher_say_exposed(const struct cordon_policy *p);
+/* Each rule not granted because it leads through a link a session could
+ * lay, in one line. */
+void launcher_say_unfollowed(const struct cordon_policy *p);
 
 /* When the user told oh-my-zsh's dotenv plugin not to ask before it
  * exports a .env (P->omz_unasked), one line on stderr saying what cordon

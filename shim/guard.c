@@ -37,6 +37,14 @@ struct reach {
 	struct linked *linked; /* hidden files with more names, said once all are seen */
 	const struct cordon_policy *p;
 	char *cwd; /* where the session starts, resolved (or NULL) */
+	/* The project and the roots the user made writable, each with its
+	 * rule's path resolved (a run's rules are as written: --allow-write
+	 * R/lnk with lnk -> ~/.ssh is ~/.ssh, and explain said so). */
+	struct root_rule {
+		char *canon;
+		const struct cordon_rule *rule;
+	} * roots;
+	size_t n_roots;
 };
 
 /* Hidden files with NLINK names, each seen at PATH (of SOURCE); NAME: its
@@ -76,6 +84,17 @@ static int reach_init(const struct cordon_policy *p, struct reach *r)
 			e = cordon_strv_push(&r->write, path);
 		if (e >= 0 && (rule->access & (CORDON_ACCESS_READ | CORDON_ACCESS_EXEC)))
 			e = cordon_strv_push(&r->read, path);
+		if (e >= 0 && (rule->access & CORDON_ACCESS_WRITE) &&
+		    (strcmp(rule->source, "project") == 0 || cordon_policy_writable_root(p, rule))) {
+			struct root_rule *v = realloc(r->roots, (r->n_roots + 1) * sizeof(*v));
+			char *c = v ? strdup(path) : NULL;
+			if (v)
+				r->roots = v;
+			if (c)
+				r->roots[r->n_roots++] = (struct root_rule){.canon = c, .rule = rule};
+			else
+				e = -ENOMEM;
+		}
 		free(canon);
 		if (e < 0)
 			return e;
@@ -1072,12 +1091,9 @@ static int hide_at(struct cordon_guard_plan *plan, const struct reach *r, const 
 	 * session could run (round 11: hidden_paths ["~/src"], or
 	 * DOCKER_CONFIG naming the project, failed only as the mounts were
 	 * made, and explain said nothing). */
-	for (size_t i = 0; dir && r->p && i < r->p->n_rules; i++) {
-		const struct cordon_rule *rule = &r->p->rules[i];
-		if (!(rule->access & CORDON_ACCESS_WRITE) ||
-		    !cordon_path_under(rule->path, canon) ||
-		    !(strcmp(rule->source, "project") == 0 ||
-		      cordon_policy_writable_root(r->p, rule)))
+	for (size_t i = 0; dir && i < r->n_roots; i++) {
+		const struct cordon_rule *rule = r->roots[i].rule;
+		if (!cordon_path_under(r->roots[i].canon, canon))
 			continue;
 		if (plan->refuse)
 			return 0;
@@ -2415,6 +2431,9 @@ static int plan_with(const struct cordon_policy *p, bool create, bool protected_
 	free(linked.v);
 	cordon_strv_free(&r.write);
 	cordon_strv_free(&r.read);
+	for (size_t i = 0; i < r.n_roots; i++)
+		free(r.roots[i].canon);
+	free(r.roots);
 	cordon_strv_free(&made);
 	free(r.closed);
 	free(r.cwd);

@@ -559,7 +559,42 @@ static int reach_late(struct cordon_policy *p, const struct cordon_rule *rule)
 	return r;
 }
 
+/* Rule PATH (canonical) as it was written, TEXT (NULL: PATH itself), where
+ * the policy keeps them (cordon_policy.written). */
+static int add_written(struct cordon_policy *p, const char *path, const char *text,
+		       unsigned access, const char *source)
+{
+	if (!p->track_written)
+		return 0;
+	struct cordon_rule *nw =
+		cordon_grow(p->written, &p->written_cap, p->n_written + 1, sizeof(*nw), 32);
+	if (!nw)
+		return -ENOMEM;
+	p->written = nw;
+	struct cordon_rule *w = &p->written[p->n_written];
+	*w = (struct cordon_rule){.path = strdup(text ? text : path),
+				  .source = strdup(source),
+				  .access = access};
+	if (!w->path || !w->source) {
+		free(w->path);
+		free(w->source);
+		return -ENOMEM;
+	}
+	p->n_written++;
+	return 0;
+}
+
+static int add_rule_merged(struct cordon_policy *p, const char *path, unsigned access,
+			   const char *source);
+
 int cordon_policy_add_rule(struct cordon_policy *p, const char *path, unsigned access,
+			   const char *source)
+{
+	int r = add_written(p, path, NULL, access, source);
+	return r < 0 ? r : add_rule_merged(p, path, access, source);
+}
+
+static int add_rule_merged(struct cordon_policy *p, const char *path, unsigned access,
 			   const char *source)
 {
 	/* A path already ruled: one rule with the union (explain listed /usr/bin
@@ -842,6 +877,26 @@ static int add_sockets(struct cordon_policy *p, const struct cordon_strv *list, 
  * recorded in p->skipped. BASE NULL: relative entries are taken against the
  * current directory, unless FROM_CONFIG (they are the project's, and there
  * is none: skipped). */
+/* Whether a rule from SOURCE is the user's own or a preset's (what the
+ * links a session could lay are looked for in). */
+static bool lays_own(const char *source)
+{
+	return strncmp(source, "additional_", 11) == 0 || strncmp(source, "--allow-", 8) == 0 ||
+	       strncmp(source, "toolchains: ", 12) == 0 || strncmp(source, "--toolchain ", 12) == 0;
+}
+
+/* Whether a rule path as written, TEXT, is one the first pass found
+ * leading through a link a session could lay (cordon_policy.unfollowed). */
+static bool unfollowed(const struct cordon_policy *p, const char *text)
+{
+	size_t n = strlen(text);
+	for (size_t i = 0; i < p->unfollowed.n; i++)
+		if (strncmp(p->unfollowed.v[i], text, n) == 0 &&
+		    strncmp(p->unfollowed.v[i] + n, " (", 2) == 0)
+			return true;
+	return false;
+}
+
 static int add_list(struct cordon_policy *p, const struct cordon_strv *list, unsigned access,
 		    const char *source, const char *home, const char *base, bool from_config,
 		    struct cordon_path_cache *cache)
@@ -867,6 +922,19 @@ static int add_list(struct cordon_policy *p, const struct cordon_strv *list, uns
 		}
 		if (r == -ENOMEM)
 			return r;
+		/* (As it was written, for the hidden paths it names: a run
+		 * compares that.) */
+		cleanup_free char *text = NULL;
+		if (r == 0 && cache &&
+		    cordon_path_absolute(list->v[i], home, base, &text) == -ENOMEM)
+			return -ENOMEM;
+		if (text && cordon_path_dotted(text)) {
+			free(text);
+			text = NULL;
+		}
+		if (r == 0 && p->unfollowed.n && lays_own(source) &&
+		    unfollowed(p, text ? text : canon))
+			continue;
 		/* (No file has a longer name: what explain skips, run skips too.) */
 		if (r == 0 && strlen(canon) >= PATH_MAX)
 			r = -ENAMETOOLONG;
@@ -878,7 +946,9 @@ static int add_list(struct cordon_policy *p, const struct cordon_strv *list, uns
 				return -ENOMEM;
 			continue;
 		}
-		r = cordon_policy_add_rule(p, canon, access, source);
+		r = add_written(p, canon, text, access, source);
+		if (r >= 0)
+			r = add_rule_merged(p, canon, access, source);
 		if (r < 0)
 			return r;
 	}
@@ -1253,21 +1323,123 @@ static int resolve_paths_with(const struct cordon_config *cfg, const struct cord
 	return p->project ? cordon_policy_add_rule(p, p->project, CORDON_ACCESS_ALL, "project") : 0;
 }
 
-static int resolve_paths(const struct cordon_config *cfg, const struct cordon_context *ctx,
-			 struct cordon_policy *p)
-{
-	struct cordon_path_cache cache = {0};
-	int r = resolve_paths_with(cfg, ctx, p, ctx->kernel_resolves ? NULL : &cache);
-	cordon_path_cache_free(&cache);
-	return r;
-}
-
 /* A rule a preset made: it never names a hidden path for the user. */
 static bool toolchain_rule(const struct cordon_rule *r)
 {
 	return strncmp(r->source, "toolchains: ", 12) == 0 ||
 	       strncmp(r->source, "--toolchain ", 12) == 0;
 }
+
+/* The first link on the way from writable directory DIR down to PATH
+ * (beneath it), into LINK; false when there is none (or a name is
+ * missing). */
+static bool link_below(const char *dir, const char *path, char *link, size_t size)
+{
+	size_t n = strlen(dir);
+	if ((size_t)snprintf(link, size, "%s", path) >= size)
+		return false;
+	for (size_t i = n == 1 ? 0 : n; link[i] == '/';) {
+		char *end = strchr(link + i + 1, '/');
+		if (end)
+			*end = '\0';
+		struct stat st;
+		if (lstat(link, &st) < 0)
+			return false; /* (missing: nothing to follow) */
+		if (S_ISLNK(st.st_mode))
+			return true;
+		if (!end)
+			return false;
+		*end = '/';
+		i = (size_t)(end - link);
+	}
+	return false;
+}
+
+/* Rules whose path, as written, lies beneath a writable one's and leads
+ * through a link there: a session could have laid it (the user's
+ * additional_read_only_paths ["~/go/pkg/mod"] with ~/go writable, made a
+ * link to ~/Documents, would have let the next session read those),
+ * so the rule is not followed (cordon_policy.unfollowed); 1 when there
+ * is one. */
+static int find_unfollowed(struct cordon_policy *p)
+{
+	const struct cordon_rule *rules = p->written ? p->written : p->rules;
+	size_t n = p->written ? p->n_written : p->n_rules;
+	char link[PATH_MAX];
+	int found = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct cordon_rule *w = &rules[i];
+		if (!(w->access & CORDON_ACCESS_WRITE))
+			continue;
+		for (size_t j = 0; j < n; j++) {
+			const struct cordon_rule *r = &rules[j];
+			/* (The user's rules and the presets': the system's
+			 * directories and the dotfiles, guarded, are no
+			 * session's to lay: ~/.config -> dotfiles/config in a
+			 * writable home.) */
+			if (j == i || !lays_own(r->source) || strcmp(r->path, w->path) == 0 ||
+			    !cordon_path_under(r->path, w->path) ||
+			    !link_below(w->path, r->path, link, sizeof(link)))
+				continue;
+			char *note;
+			cleanup_free char *to = realpath(link, NULL);
+			const char *target = to ? to : "a name not made yet";
+			if ((strcmp(link, r->path) == 0
+				     ? asprintf(&note,
+						"%s (%s): a link (to %s) in %s, which a session may "
+						"write: not followed; name %s itself",
+						r->path, r->source, target, w->path, target)
+				     : asprintf(&note,
+						"%s (%s): through %s, a link (to %s) in %s, which a "
+						"session may write: not followed; name the path it "
+						"leads to itself",
+						r->path, r->source, link, target, w->path)) < 0)
+				return -ENOMEM;
+			int e = cordon_strv_push_take(&p->unfollowed, note);
+			if (e < 0)
+				return e;
+			found = 1;
+			break;
+		}
+	}
+	return found;
+}
+
+static void clear_rules(struct cordon_policy *p)
+{
+	for (size_t i = 0; i < p->n_rules; i++) {
+		free(p->rules[i].path);
+		free(p->rules[i].source);
+	}
+	p->n_rules = 0;
+	for (size_t i = 0; i < p->n_written; i++) {
+		free(p->written[i].path);
+		free(p->written[i].source);
+	}
+	p->n_written = 0;
+}
+
+static int resolve_paths(const struct cordon_config *cfg, const struct cordon_context *ctx,
+			 struct cordon_policy *p)
+{
+	struct cordon_path_cache cache = {0};
+	p->track_written = !ctx->kernel_resolves;
+	size_t skipped = p->skipped.n;
+	int r = resolve_paths_with(cfg, ctx, p, ctx->kernel_resolves ? NULL : &cache);
+	/* (Once more without them, where a rule leads through a link a
+	 * session could lay: rare.) */
+	if (r >= 0 && (r = find_unfollowed(p)) > 0) {
+		clear_rules(p);
+		while (p->skipped.n > skipped) {
+			free(p->skipped.v[--p->skipped.n]);
+			p->skipped.v[p->skipped.n] = NULL;
+		}
+		r = resolve_paths_with(cfg, ctx, p, ctx->kernel_resolves ? NULL : &cache);
+	}
+	cordon_path_cache_free(&cache);
+	return r;
+}
+
 
 /* LIST's guards of KIND, relative paths against BASE (with PLACEHOLDER:
  * a trailing "/" asks for a stand-in); a hidden path that a rule names
@@ -1373,15 +1545,17 @@ static int guard_list_memo(struct cordon_policy *p, const char *const *list, uns
 				continue;
 			}
 			const struct cordon_rule *named = NULL;
-			for (size_t j = 0; j < p->n_rules && !named; j++)
+			const struct cordon_rule *rules = p->written ? p->written : p->rules;
+			size_t n_rules = p->written ? p->n_written : p->n_rules;
+			for (size_t j = 0; j < n_rules && !named; j++)
 				/* (A preset's cache is one: the python preset's
 				 * ~/.cache/pip. Its programs' trees it only lets
 				 * execute.) */
-				if ((yield || !toolchain_rule(&p->rules[j])) &&
-				    (!yield || (p->rules[j].access & CORDON_ACCESS_WRITE)) &&
-				    (strcmp(p->rules[j].path, abs) == 0 ||
-				     (canon && strcmp(p->rules[j].path, canon) == 0)))
-					named = &p->rules[j];
+				if ((yield || !toolchain_rule(&rules[j])) &&
+				    (!yield || (rules[j].access & CORDON_ACCESS_WRITE)) &&
+				    (strcmp(rules[j].path, abs) == 0 ||
+				     (canon && strcmp(rules[j].path, canon) == 0)))
+					named = &rules[j];
 			if (named && kind == CORDON_GUARD_HIDE &&
 			    add_exposed(p, abs, source, named->source) < 0)
 				return -ENOMEM;
@@ -3597,11 +3771,6 @@ void cordon_policy_free(struct cordon_policy *p)
 {
 	cordon_strv_free(&p->allowed_domains);
 	cordon_strv_free(&p->denied_domains);
-	for (size_t i = 0; i < p->n_rules; i++) {
-		free(p->rules[i].path);
-		free(p->rules[i].source);
-	}
-	free(p->rules);
 	for (size_t i = 0; i < p->n_sockets; i++) {
 		free(p->sockets[i].path);
 		free(p->sockets[i].source);
@@ -3635,6 +3804,10 @@ void cordon_policy_free(struct cordon_policy *p)
 	free(p->omz_dotenv_name);
 	free(p->omz_unasked);
 	cordon_strv_free(&p->skipped);
+	cordon_strv_free(&p->unfollowed);
+	clear_rules(p);
+	free(p->rules);
+	free(p->written);
 	memset(p, 0, sizeof(*p));
 }
 
