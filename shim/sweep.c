@@ -321,6 +321,10 @@ static int keep_start(const char *root)
  * nanosecond, and ROOT (what other roots it lies in or holds). */
 /* The directory NAME in TOP, lstat'ed into *ST: whether it is one (no
  * link). */
+/* A mark's most bytes: its start, root, top's directories and those
+ * above the project (CORDON_MARK_ABOVE, each "DEV:INO "). */
+#define MARK_SIZE (PATH_MAX + 160 + CORDON_MARK_ABOVE * 42)
+
 static bool top_dir(const char *top, const char *name, struct stat *st)
 {
 	char path[PATH_MAX + 32];
@@ -329,7 +333,8 @@ static bool top_dir(const char *top, const char *name, struct stat *st)
 	       lstat(path, st) == 0 && S_ISDIR(st->st_mode);
 }
 
-static void pending_mark(const char *root, const struct timespec *since, bool own)
+static void pending_mark(const struct cordon_sweep *s, const char *root,
+			 const struct timespec *since, bool own)
 {
 	cleanup_free char *path = own_mark(root);
 	int fd =
@@ -348,12 +353,24 @@ static void pending_mark(const char *root, const struct timespec *since, bool ow
 			id[k][0] = (unsigned long long)st.st_dev,
 			id[k][1] = (unsigned long long)st.st_ino;
 	}
-	char line[PATH_MAX + 160];
+	char line[MARK_SIZE];
 	int n = own ? snprintf(line, sizeof(line), "%lld.%09ld\n%s\nmise %llu:%llu %llu:%llu\n",
 			       (long long)since->tv_sec, (long)since->tv_nsec, root, id[0][0],
 			       id[0][1], id[1][0], id[1][1])
 		    : snprintf(line, sizeof(line), "%lld.%09ld\n%s\n", (long long)since->tv_sec,
 			       (long)since->tv_nsec, root);
+	/* (And, in the project's, the directories above it as held: a
+	 * killed session's change to one is then told from the user's own
+	 * config there, round 33f P1.) */
+	if (own && n > 0 && (size_t)n < sizeof(line) && s->project &&
+	    strcmp(root, s->project) == 0 && s->n_mise_above <= CORDON_MARK_ABOVE) {
+		n += snprintf(line + n, sizeof(line) - (size_t)n, "above");
+		for (size_t i = 0; i < s->n_mise_above && (size_t)n < sizeof(line); i++)
+			n += snprintf(line + n, sizeof(line) - (size_t)n, " %llu:%llu",
+				      s->mise_dirs[i].dev, s->mise_dirs[i].ino);
+		if ((size_t)n < sizeof(line))
+			n += snprintf(line + n, sizeof(line) - (size_t)n, "\n");
+	}
 	if (n > 0 && (size_t)n < sizeof(line))
 		(void)cordon_write_full(fd, line, (size_t)n);
 	close(fd);
@@ -373,7 +390,27 @@ struct beside {
 	/* Its top's .config and mise as it started (pending_mark). */
 	unsigned long long dirs[2][2];
 	bool has_dirs;
+	/* The project's: the directories above it, as a set. */
+	unsigned long long above[CORDON_MARK_ABOVE][2];
+	size_t n_above;
+	bool has_above;
 };
+
+/* "DEV:INO" at *T, then END (' ' or '\n'): into ID, *T past END. */
+static bool read_id(const char **t, char end, unsigned long long id[2])
+{
+	for (int part = 0; part < 2; part++) {
+		char *e;
+		if (**t < '0' || **t > '9')
+			return false;
+		errno = 0;
+		id[part] = strtoull(*t, &e, 10);
+		if (errno == ERANGE || *e != (part == 0 ? ':' : end))
+			return false;
+		*t = e + 1;
+	}
+	return true;
+}
 
 /* "mise DEV:INO DEV:INO" (pending_mark's third line) at T into DIRS:
  * whether T held it. */
@@ -382,17 +419,28 @@ static bool read_dirs(const char *t, unsigned long long dirs[2][2])
 	if (strncmp(t, "mise ", 5) != 0)
 		return false;
 	t += 5;
-	for (int k = 0; k < 2; k++)
-		for (int part = 0; part < 2; part++) {
-			char *end;
-			errno = 0;
-			dirs[k][part] = strtoull(t, &end, 10);
-			const char *want = part == 0 ? ":" : k == 0 ? " " : "\n";
-			if (*t < '0' || *t > '9' || *end != *want || errno == ERANGE)
-				return false;
-			t = end + 1;
-		}
-	return true;
+	return read_id(&t, ' ', dirs[0]) && read_id(&t, '\n', dirs[1]);
+}
+
+/* "above DEV:INO ...\n" (pending_mark's fourth line) at T into B. */
+static bool read_above(const char *t, struct beside *b)
+{
+	if (strncmp(t, "above", 5) != 0)
+		return false;
+	t += 5;
+	b->n_above = 0;
+	if (*t == '\n')
+		return true; /* (none above) */
+	if (*t++ != ' ')
+		return false;
+	for (;;) {
+		char end = t[strcspn(t, " \n")];
+		if (b->n_above == CORDON_MARK_ABOVE || (end != ' ' && end != '\n') ||
+		    !read_id(&t, end, b->above[b->n_above++]))
+			return false;
+		if (end == '\n')
+			return true;
+	}
 }
 
 /* The mark at B->path read into B: its start (or, cut short, when it was
@@ -400,7 +448,7 @@ static bool read_dirs(const char *t, unsigned long long dirs[2][2])
 static void read_mark(struct beside *b)
 {
 	int fd = open(b->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	char text[PATH_MAX + 160];
+	char text[MARK_SIZE];
 	ssize_t got = fd >= 0 ? read(fd, text, sizeof(text) - 1) : -1;
 	text[got > 0 ? got : 0] = '\0';
 	char *end = text;
@@ -424,6 +472,8 @@ static void read_mark(struct beside *b)
 	if (nl && end[1] == '/' && (size_t)(nl - end - 1) < sizeof(b->root))
 		snprintf(b->root, sizeof(b->root), "%.*s", (int)(nl - end - 1), end + 1);
 	b->has_dirs = b->root[0] && read_dirs(nl + 1, b->dirs);
+	const char *fourth = b->has_dirs ? strchr(nl + 1, '\n') : NULL;
+	b->has_above = fourth && read_above(fourth + 1, b);
 	if (fd >= 0)
 		close(fd);
 }
@@ -499,6 +549,9 @@ static void collect_one(const struct beside *b, void *arg)
 		*c->since = b->at;
 		c->dirs->start_dirs.known = b->has_dirs;
 		memcpy(c->dirs->start_dirs.id, b->dirs, sizeof(b->dirs));
+		c->dirs->start_dirs.above_known = b->has_above;
+		c->dirs->start_dirs.n_above = b->has_above ? b->n_above : 0;
+		memcpy(c->dirs->start_dirs.above, b->above, sizeof(b->above));
 	}
 	c->killed =
 		c->killed || (b->mark && b->gone && b->at.tv_sec > 0 && !after(&b->at, &c->own));
@@ -723,8 +776,6 @@ int cordon_sweep_start(const struct cordon_policy *p, struct cordon_placeholders
 			r = cordon_placeholders_hold(&placeholders, &files, held, &names, err);
 		cordon_sweep_names(sweep, &names);
 		cordon_sweep_held(sweep, held);
-		if (r >= 0 && copy_above(sweep, p) < 0)
-			r = cordon_err(err, ENOMEM, "out of memory");
 	}
 	cordon_strv_free(&names);
 	cordon_strv_free(&guarded);
@@ -739,8 +790,9 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 	memset(s, 0, sizeof(*s));
 	/* (Looked at as it ends with or without a project, as what follows
 	 * is.) */
-	if (cordon_hidden_ways_find(p, guarded, &s->ways) < 0)
+	if (cordon_hidden_ways_find(p, guarded, &s->ways) < 0 || copy_above(s, p) < 0)
 		return -ENOMEM;
+	s->n_mise_above = s->n_mise_dirs;
 	/* (Said at the end with or without a project.) A file saved anew
 	 * where no rule of its own reaches it gets no access inside at all
 	 * (the sieve, guard.h): a hidden one beneath read rules only, a
@@ -799,7 +851,7 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 		struct timespec from = s->since;
 		if (keep_start(s->roots.v[i]) < 2)
 			running_since(s->roots.v[i], &from);
-		pending_mark(s->roots.v[i], &from,
+		pending_mark(s, s->roots.v[i], &from,
 			     from.tv_sec == s->since.tv_sec && from.tv_nsec == s->since.tv_nsec);
 		snapshot(s, s->roots.v[i]);
 	}
@@ -4644,6 +4696,17 @@ static bool mise_plain(const char *dir, const char *name)
 	return strcmp(dir, "conf.d") == 0 && n > 5 && strcmp(name + n - 5, ".toml") == 0;
 }
 
+/* Where S is judged from an earlier session's start: the directory ST
+ * (above the project) was one of those above it then (round 33f P1). */
+static bool above_was(const struct cordon_sweep *s, const struct stat *st)
+{
+	for (size_t i = 0; i < s->start_dirs.n_above; i++)
+		if (s->start_dirs.above[i][0] == (unsigned long long)st->st_dev &&
+		    s->start_dirs.above[i][1] == (unsigned long long)st->st_ino)
+			return true;
+	return false;
+}
+
 /* The files of mise's config environments (cordon_mise_env_file) in the
  * directory DIR, whose own name is NAME, changed since S's start where
  * no guard kept them (or the guards took one a killed session made for
@@ -4670,7 +4733,8 @@ static int judge_mise_envs_in(const struct cordon_sweep *s, const char *dir, con
 			: s->start_dirs.known && was
 				? was[0] != (unsigned long long)st.st_dev ||
 					  was[1] != (unsigned long long)st.st_ino
-				: after(&CTIME(st), &s->since);
+			: idx < 0 && s->start_dirs.above_known ? !above_was(s, &st)
+							       : after(&CTIME(st), &s->since);
 	}
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	if (!d) {

@@ -37,6 +37,10 @@ struct cordon_git_entries {
 	bool whole;
 };
 
+/* At most this many directories above the project are kept in a mark
+ * (more: judged by their change times). */
+#define CORDON_MARK_ABOVE 32
+
 struct cordon_sweep {
 	char *project; /* canonical; NULL: nothing to look at */
 	/* What is walked: the project, then each directory the user made
@@ -122,7 +126,17 @@ struct cordon_sweep {
 	struct {
 		unsigned long long id[2][2];
 		bool known;
+		/* And those of the directories above the project, as the
+		 * mark's session started (hold_mise_dirs's for them, as a set:
+		 * round 33f P1); not ABOVE_KNOWN where the mark did not hold
+		 * them. */
+		unsigned long long above[CORDON_MARK_ABOVE][2];
+		size_t n_above;
+		bool above_known;
 	} start_dirs;
+	/* (How many of MISE_DIRS are the directories above the project's,
+	 * first.) */
+	size_t n_mise_above;
 	bool swept; /* cordon_sweep_end ran */
 };
 

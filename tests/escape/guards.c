@@ -10692,6 +10692,60 @@ BOTH_USERS(guards, mise_s_config_above_the_project_is_judged, .timeout = 60)
 	}
 }
 
+/* Round 33f P1: after a killed session that only made a file (or a
+ * directory) beside the user's own mise config above the project, the
+ * next end took that directory as made whole and moved the user's
+ * config.toml and conf.d/u.toml aside. The project's mark holds the
+ * directories above as they were: what the killed session made there is
+ * moved, a mise it moved into place is judged whole, the user's own
+ * files stay. Control: protected_paths [], nothing is moved. */
+BOTH_USERS(guards, a_killed_session_s_change_above_leaves_the_user_s_mise_config, .timeout = 90)
+{
+	for (int ctl = 0; ctl < 2; ctl++) {
+		struct world w;
+		mise_world(&w, who, "mkabove", ctl,
+			   "mkdir -p ../R/a/p ../R/.config/mise ../R/a/.config/mise/conf.d "
+			   "../R/stash/mise && echo '[env]' | tee ../R/.config/mise/config.toml "
+			   "../R/a/.config/mise/conf.d/u.toml > ../R/stash/mise/config.toml");
+		char *up = at(w.dir, "R"), *proj = at(w.dir, "R/a/p");
+		FILE *f = fopen(w.cfg, "w");
+		cr_assert_not_null(f, "%s: %s", w.cfg, strerror(errno));
+		fprintf(f,
+			"{\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/tty\", "
+			"\"/dev/ptmx\", \"/dev/urandom\", \"/dev/zero\", \"%s\"]}%s}",
+			up, ctl ? ", \"protected_paths\": []" : "");
+		cr_assert_eq(fclose(f), 0);
+		usleep(1100 * 1000);
+		char *body = fmt("cd .. && echo x > ../.config/mise/notes.txt && mkdir "
+				 ".config/mise/conf.d/sub && echo '[hooks]' > "
+				 ".config/mise/config.dev.toml && mv ../stash/mise mise && touch "
+				 "p/ready && exec sleep 60");
+		char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--",
+				"/bin/sh",  "-c",  body,       NULL};
+		pid_t pid = world_spawn(&w, argv, proj);
+		char *ready = at(proj, "ready");
+		cr_assert(wait_exists(ready, 20000), "the killed session's plant did not land");
+		cr_assert_eq(kill(pid, SIGKILL), 0);
+		cr_expect(wait_gone(pid, 10000), "the launcher did not go");
+		usleep(1100 * 1000);
+		char *after[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "true", NULL};
+		struct run_result r = world_run(&w, after, proj);
+		char *diag = fmt("%s (%d): %s%s", ctl ? "control" : "inside", r.status, r.out, r.err);
+		run_free(&r);
+		cr_expect(present(up, ".config/mise/config.toml") &&
+				  present(up, "a/.config/mise/conf.d/u.toml") &&
+				  present(up, ".config/mise/notes.txt"),
+			  "the user's own mise config above the project was moved\n%s", diag);
+		static const char *const made[] = {"a/.config/mise/config.dev.toml",
+						   "a/mise/config.toml"};
+		expect_aside(up, made, 2, ctl, NULL, diag);
+		free(diag), free(body), free(ready);
+		sweep_forget(proj);
+		free(up), free(proj);
+		world_free(&w);
+	}
+}
+
 /* Round 30b N5: while an ordinary user's session ran, root made a
  * repository with a core.fsmonitor and a .exrc in directories of its own
  * in the shared directory; the session's end named both as what "this
