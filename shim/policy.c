@@ -564,8 +564,6 @@ static int reach_late(struct cordon_policy *p, const struct cordon_rule *rule)
 static int add_written(struct cordon_policy *p, const char *path, const char *text,
 		       unsigned access, const char *source)
 {
-	if (!p->track_written)
-		return 0;
 	struct cordon_rule *nw =
 		cordon_grow(p->written, &p->written_cap, p->n_written + 1, sizeof(*nw), 32);
 	if (!nw)
@@ -911,26 +909,37 @@ static int add_list(struct cordon_policy *p, const struct cordon_strv *list, uns
 		cleanup_free char *canon = NULL;
 		int r = cache ? cordon_path_resolve_cached(list->v[i], home, base, cache, &canon)
 			      : cordon_path_absolute(list->v[i], home, base, &canon);
-		/* (One with a "." or ".." in it is resolved here even where the
-		 * kernel resolves the rest: rules are compared as text, and
-		 * --allow-write .. was taken for a part of the project, so never
-		 * swept: round 33b K2.) */
-		if (r == 0 && !cache && cordon_path_dotted(canon)) {
-			free(canon);
-			canon = NULL;
-			r = cordon_path_resolve(list->v[i], home, base, &canon);
-		}
 		if (r == -ENOMEM)
 			return r;
-		/* (As it was written, for the hidden paths it names: a run
-		 * compares that.) */
+		/* The rule as it was written (absolute), for the hidden paths
+		 * it names and the links it leads through: NULL where that is
+		 * CANON. */
 		cleanup_free char *text = NULL;
-		if (r == 0 && cache &&
-		    cordon_path_absolute(list->v[i], home, base, &text) == -ENOMEM)
+		if (r == 0 && (cache ? cordon_path_absolute(list->v[i], home, base, &text)
+				     : (text = strdup(canon)) ? 0 : -ENOMEM) == -ENOMEM)
 			return -ENOMEM;
-		if (text && cordon_path_dotted(text)) {
+		bool dotted = text && cordon_path_dotted(text);
+		if (dotted) {
 			free(text);
 			text = NULL;
+		}
+		/* Where the kernel resolves the rest (a run), one with a "." or
+		 * ".." in it is resolved here (rules are compared as text, and
+		 * --allow-write .. was taken for a part of the project, so never
+		 * swept: round 33b K2), and so is the user's writable one (a link
+		 * to the project, or to another root, was walked as a root of its
+		 * own: round 33c L4). Not where missing: the kernel skips it too. */
+		if (r == 0 && !cache &&
+		    (dotted || ((access & CORDON_ACCESS_WRITE) && lays_own(source)))) {
+			char *real = NULL;
+			int rr = cordon_path_resolve(list->v[i], home, base, &real);
+			if (rr == -ENOMEM)
+				return rr;
+			if (rr == 0 || dotted) {
+				free(canon);
+				canon = real;
+				r = rr;
+			}
 		}
 		if (r == 0 && p->unfollowed.n && lays_own(source) &&
 		    unfollowed(p, text ? text : canon))
@@ -1363,8 +1372,8 @@ static bool link_below(const char *dir, const char *path, char *link, size_t siz
  * is one. */
 static int find_unfollowed(struct cordon_policy *p)
 {
-	const struct cordon_rule *rules = p->written ? p->written : p->rules;
-	size_t n = p->written ? p->n_written : p->n_rules;
+	const struct cordon_rule *rules = p->written;
+	size_t n = p->n_written;
 	char link[PATH_MAX];
 	int found = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -1423,7 +1432,6 @@ static int resolve_paths(const struct cordon_config *cfg, const struct cordon_co
 			 struct cordon_policy *p)
 {
 	struct cordon_path_cache cache = {0};
-	p->track_written = !ctx->kernel_resolves;
 	size_t skipped = p->skipped.n;
 	int r = resolve_paths_with(cfg, ctx, p, ctx->kernel_resolves ? NULL : &cache);
 	/* (Once more without them, where a rule leads through a link a
@@ -1545,9 +1553,8 @@ static int guard_list_memo(struct cordon_policy *p, const char *const *list, uns
 				continue;
 			}
 			const struct cordon_rule *named = NULL;
-			const struct cordon_rule *rules = p->written ? p->written : p->rules;
-			size_t n_rules = p->written ? p->n_written : p->n_rules;
-			for (size_t j = 0; j < n_rules && !named; j++)
+			const struct cordon_rule *rules = p->written;
+			for (size_t j = 0; j < p->n_written && !named; j++)
 				/* (A preset's cache is one: the python preset's
 				 * ~/.cache/pip. Its programs' trees it only lets
 				 * execute.) */

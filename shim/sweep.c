@@ -4825,7 +4825,10 @@ static int judge_mise_envs_at(const struct cordon_sweep *s, const char *top,
 	     cordon_strv_contains(&s->local, "mise.toml") && k < sizeof(holding) / sizeof(*holding);
 	     k++) {
 		char dir[PATH_MAX + 32]; /* (a top is shorter than PATH_MAX) */
-		snprintf(dir, sizeof(dir), "%s%s%s", top, k ? "/" : "", holding[k]);
+		/* (As hold_mise_dirs names them: /.config at the top /, round
+		 * 33c L4.) */
+		snprintf(dir, sizeof(dir), "%s%s%s", k && strcmp(top, "/") == 0 ? "" : top,
+			 k ? "/" : "", holding[k]);
 		moved += judge_mise_envs_in(s, dir, holding[k], false, (int)k - 1, said);
 	}
 	return moved;

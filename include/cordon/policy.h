@@ -204,17 +204,15 @@ struct cordon_policy {
 	struct cordon_guard *unreached;
 	size_t n_unreached;
 	size_t unreached_cap;
-	/* Where rule paths are resolved as the policy is (explain, check,
-	 * learn; not a run, where the kernel resolves them): each rule as it
-	 * was written (absolute, with a "." or ".." resolved), before rules of
-	 * one canonical path were merged. A hidden or protected path is given
-	 * up only to a rule that names it as written, as in a run (a rule
-	 * named through a link to ~/.ssh leaves it hidden there: round 33f
-	 * P7). NULL in a run. Not sent on the wire. */
+	/* Each rule as it was written (absolute, with a "." or ".." resolved),
+	 * before rules of one path were merged: explain resolves every rule
+	 * path, a run only some (the kernel resolves the rest). A hidden or
+	 * protected path is given up only to a rule that names it as written,
+	 * in both (a rule named through a link to ~/.ssh leaves it hidden:
+	 * round 33f P7). Not sent on the wire. */
 	struct cordon_rule *written;
 	size_t n_written;
 	size_t written_cap;
-	bool track_written;
 	/* Rules not granted because their path leads through a link in a
 	 * directory a session may write ("PATH (SOURCE): ..."): a session
 	 * could have laid it, to lead the next one's rule elsewhere. The

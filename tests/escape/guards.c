@@ -10582,6 +10582,44 @@ BOTH_USERS(guards, mise_s_environments_moved_in_killed_or_elsewhere_are_judged, 
 	}
 }
 
+/* Round 33c L4: a write rule named through a link (--allow-write
+ * /w/Lp, Lp -> the project; /w/Lx beside /w/x itself) was walked as a
+ * root of its own beside its real name: a repository the first end moved
+ * aside was taken for the session's at the next end and moved again
+ * (.git.cordon-disarmed.cordon-disarmed). The user's write rules are
+ * resolved: each directory is walked once. Control: the repository the
+ * session made is moved aside, once. */
+BOTH_USERS(guards, a_root_named_through_a_link_is_walked_once, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "rootln");
+	char *lp = at(w.dir, "Lp"), *lx = at(w.dir, "Lx"), *x = at(w.dir, "x");
+	cr_assert(mkdir(x, 0755) == 0 && symlink(w.proj, lp) == 0 && symlink(x, lx) == 0);
+	world_give(&w);
+	char *opts = fmt("--allow-write %s --allow-write %s --allow-write %s", lp, lx, x);
+	struct run_result r =
+		sh_in(&w, opts,
+		      "for d in . %s; do git init -q $d/r && git -C $d/r config core.fsmonitor "
+		      "'touch %s/pwned'; done; echo made",
+		      x, w.outside);
+	char *diag = fmt("%s%s", r.out, r.err);
+	run_free(&r);
+	cr_assert(strstr(diag, "made"), "the plants did not land\n%s", diag);
+	cr_expect(present(w.proj, "r/.git.cordon-disarmed") && present(x, "r/.git.cordon-disarmed"),
+		  "control: the repositories made were not moved aside\n%s", diag);
+	r = sh_in(&w, opts, "%s", "true");
+	cr_expect(!present(w.proj, "r/.git.cordon-disarmed.cordon-disarmed") &&
+			  !present(x, "r/.git.cordon-disarmed.cordon-disarmed") &&
+			  present(w.proj, "r/.git.cordon-disarmed") &&
+			  present(x, "r/.git.cordon-disarmed"),
+		  "moved again by the next end: %s%s", r.out, r.err);
+	cr_expect_null(strstr(r.err, "made the repository"), "%s", r.err);
+	run_free(&r);
+	sweep_forget(x);
+	free(diag), free(opts), free(lp), free(lx), free(x);
+	world_free(&w);
+}
+
 /* Round 33b K2: a write rule named with "..", `--allow-write ..` from
  * the project, kept its text (the kernel resolves rule paths in a run):
  * /w/p/.. was taken for a part of the project, so the parent, writable,
