@@ -322,8 +322,8 @@ static int keep_start(const char *root)
 /* The directory NAME in TOP, lstat'ed into *ST: whether it is one (no
  * link). */
 /* A mark's most bytes: its start, root, top's directories and those
- * above the project (CORDON_MARK_ABOVE, each "DEV:INO "). */
-#define MARK_SIZE (PATH_MAX + 160 + CORDON_MARK_ABOVE * 42)
+ * above the project (CORDON_MARK_ABOVE, each " HASH:DEV:INO"). */
+#define MARK_SIZE (PATH_MAX + 160 + CORDON_MARK_ABOVE * 63)
 
 static bool top_dir(const char *top, const char *name, struct stat *st)
 {
@@ -331,6 +331,15 @@ static bool top_dir(const char *top, const char *name, struct stat *st)
 	return (size_t)snprintf(path, sizeof(path), "%s/%s", strcmp(top, "/") != 0 ? top : "",
 				name) < sizeof(path) &&
 	       lstat(path, st) == 0 && S_ISDIR(st->st_mode);
+}
+
+/* A directory's path as the mark keeps it (FNV-1a). */
+static unsigned long long dir_hash(const char *path)
+{
+	unsigned long long h = 14695981039346656037ULL;
+	for (const unsigned char *c = (const unsigned char *)path; *c; c++)
+		h = (h ^ *c) * 1099511628211ULL;
+	return h;
 }
 
 static void pending_mark(const struct cordon_sweep *s, const char *root,
@@ -366,8 +375,9 @@ static void pending_mark(const struct cordon_sweep *s, const char *root,
 	    strcmp(root, s->project) == 0 && s->n_mise_above <= CORDON_MARK_ABOVE) {
 		n += snprintf(line + n, sizeof(line) - (size_t)n, "above");
 		for (size_t i = 0; i < s->n_mise_above && (size_t)n < sizeof(line); i++)
-			n += snprintf(line + n, sizeof(line) - (size_t)n, " %llu:%llu",
-				      s->mise_dirs[i].dev, s->mise_dirs[i].ino);
+			n += snprintf(line + n, sizeof(line) - (size_t)n, " %llu:%llu:%llu",
+				      dir_hash(s->mise_dirs[i].path), s->mise_dirs[i].dev,
+				      s->mise_dirs[i].ino);
 		if ((size_t)n < sizeof(line))
 			n += snprintf(line + n, sizeof(line) - (size_t)n, "\n");
 	}
@@ -390,27 +400,34 @@ struct beside {
 	/* Its top's .config and mise as it started (pending_mark). */
 	unsigned long long dirs[2][2];
 	bool has_dirs;
-	/* The project's: the directories above it, as a set. */
-	unsigned long long above[CORDON_MARK_ABOVE][2];
+	/* The project's: the directories above it (path's hash, dev, ino). */
+	unsigned long long above[CORDON_MARK_ABOVE][3];
 	size_t n_above;
 	bool has_above;
 };
 
-/* "DEV:INO" at *T, then END (' ' or '\n'): into ID, *T past END. */
-static bool read_id(const char **t, char end, unsigned long long id[2])
+/* N numbers "A:B[:C]" at *T, then END (' ' or '\n'): into ID, *T past
+ * END. */
+static bool read_ids(const char **t, char end, unsigned long long *id, int n)
 {
-	for (int part = 0; part < 2; part++) {
+	for (int part = 0; part < n; part++) {
 		char *e;
 		if (**t < '0' || **t > '9')
 			return false;
 		errno = 0;
 		id[part] = strtoull(*t, &e, 10);
-		if (errno == ERANGE || *e != (part == 0 ? ':' : end))
+		if (errno == ERANGE || *e != (part + 1 < n ? ':' : end))
 			return false;
 		*t = e + 1;
 	}
 	return true;
 }
+
+static bool read_id(const char **t, char end, unsigned long long id[2])
+{
+	return read_ids(t, end, id, 2);
+}
+
 
 /* "mise DEV:INO DEV:INO" (pending_mark's third line) at T into DIRS:
  * whether T held it. */
@@ -422,7 +439,7 @@ static bool read_dirs(const char *t, unsigned long long dirs[2][2])
 	return read_id(&t, ' ', dirs[0]) && read_id(&t, '\n', dirs[1]);
 }
 
-/* "above DEV:INO ...\n" (pending_mark's fourth line) at T into B. */
+/* "above HASH:DEV:INO ...\n" (pending_mark's fourth line) at T into B. */
 static bool read_above(const char *t, struct beside *b)
 {
 	if (strncmp(t, "above", 5) != 0)
@@ -436,7 +453,7 @@ static bool read_above(const char *t, struct beside *b)
 	for (;;) {
 		char end = t[strcspn(t, " \n")];
 		if (b->n_above == CORDON_MARK_ABOVE || (end != ' ' && end != '\n') ||
-		    !read_id(&t, end, b->above[b->n_above++]))
+		    !read_ids(&t, end, b->above[b->n_above++], 3))
 			return false;
 		if (end == '\n')
 			return true;
@@ -4696,14 +4713,16 @@ static bool mise_plain(const char *dir, const char *name)
 	return strcmp(dir, "conf.d") == 0 && n > 5 && strcmp(name + n - 5, ".toml") == 0;
 }
 
-/* Where S is judged from an earlier session's start: the directory ST
- * (above the project) was one of those above it then (round 33f P1). */
-static bool above_was(const struct cordon_sweep *s, const struct stat *st)
+/* Where S is judged from an earlier session's start: the directory DIR
+ * (above the project), as ST, was there then, as itself (round 33f P1;
+ * not another one moved in its place, 34 Q4). */
+static bool above_was(const struct cordon_sweep *s, const char *dir, const struct stat *st)
 {
+	unsigned long long h = dir_hash(dir);
 	for (size_t i = 0; i < s->start_dirs.n_above; i++)
-		if (s->start_dirs.above[i][0] == (unsigned long long)st->st_dev &&
-		    s->start_dirs.above[i][1] == (unsigned long long)st->st_ino)
-			return true;
+		if (s->start_dirs.above[i][0] == h)
+			return s->start_dirs.above[i][1] == (unsigned long long)st->st_dev &&
+			       s->start_dirs.above[i][2] == (unsigned long long)st->st_ino;
 	return false;
 }
 
@@ -4733,7 +4752,7 @@ static int judge_mise_envs_in(const struct cordon_sweep *s, const char *dir, con
 			: s->start_dirs.known && was
 				? was[0] != (unsigned long long)st.st_dev ||
 					  was[1] != (unsigned long long)st.st_ino
-			: idx < 0 && s->start_dirs.above_known ? !above_was(s, &st)
+			: idx < 0 && s->start_dirs.above_known ? !above_was(s, dir, &st)
 							       : after(&CTIME(st), &s->since);
 	}
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;

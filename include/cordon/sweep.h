@@ -127,10 +127,10 @@ struct cordon_sweep {
 		unsigned long long id[2][2];
 		bool known;
 		/* And those of the directories above the project, as the
-		 * mark's session started (hold_mise_dirs's for them, as a set:
-		 * round 33f P1); not ABOVE_KNOWN where the mark did not hold
-		 * them. */
-		unsigned long long above[CORDON_MARK_ABOVE][2];
+		 * mark's session started (hold_mise_dirs's for them, each with
+		 * its path's hash: round 33f P1, 34 Q4); not ABOVE_KNOWN where
+		 * the mark did not hold them. */
+		unsigned long long above[CORDON_MARK_ABOVE][3]; /* path's hash, dev, ino */
 		size_t n_above;
 		bool above_known;
 	} start_dirs;

@@ -10784,6 +10784,60 @@ BOTH_USERS(guards, a_killed_session_s_change_above_leaves_the_user_s_mise_config
 	}
 }
 
+/* Round 34 Q4: the mark's directories above the project were a set: a
+ * killed session that moved R/a/.config (holding a config.toml an earlier
+ * session left there, which no one judges) to R/a/.config/mise, where mise
+ * reads it, had its identity taken for that slot's, and the file stayed.
+ * Each is kept with its path. Control: protected_paths [], it stays. */
+BOTH_USERS(guards, a_directory_moved_to_another_slot_above_is_judged_whole, .timeout = 90)
+{
+	for (int ctl = 0; ctl < 2; ctl++) {
+		struct world w;
+		mise_world(&w, who, "mslot", ctl, "mkdir -p ../R/a/p");
+		char *up = at(w.dir, "R"), *proj = at(w.dir, "R/a/p");
+		FILE *f = fopen(w.cfg, "w");
+		cr_assert_not_null(f, "%s: %s", w.cfg, strerror(errno));
+		fprintf(f,
+			"{\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/tty\", "
+			"\"/dev/ptmx\", \"/dev/urandom\", \"/dev/zero\", \"%s\"]}%s}",
+			up, ctl ? ", \"protected_paths\": []" : "");
+		cr_assert_eq(fclose(f), 0);
+		char *first[] = {CORDON_BIN, "run",	"--config",
+				 w.cfg,	     "--",	"/bin/sh",
+				 "-c",	     "mkdir -p ../.config && echo '[hooks]' > "
+					     "../.config/config.toml && echo made",
+				 NULL};
+		struct run_result r = world_run(&w, first, proj);
+		char *diag = fmt("%s%s", r.out, r.err);
+		run_free(&r);
+		cr_assert(strstr(diag, "made") && present(up, "a/.config/config.toml"),
+			  "the first session's file did not stay\n%s", diag);
+		usleep(1100 * 1000);
+		char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "/bin/sh", "-c",
+				"cd .. && mv .config tmpd && mkdir .config && mv tmpd .config/mise "
+				"&& touch p/ready && exec sleep 60",
+				NULL};
+		pid_t pid = world_spawn(&w, argv, proj);
+		char *ready = at(proj, "ready");
+		cr_assert(wait_exists(ready, 20000), "the killed session's move did not land");
+		cr_assert_eq(kill(pid, SIGKILL), 0);
+		cr_expect(wait_gone(pid, 10000), "the launcher did not go");
+		usleep(1100 * 1000);
+		char *after[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "true", NULL};
+		r = world_run(&w, after, proj);
+		char *more = fmt("%s%s%s", diag, r.out, r.err);
+		free(diag);
+		diag = more;
+		run_free(&r);
+		static const char *const moved[] = {"a/.config/mise/config.toml"};
+		expect_aside(up, moved, 1, ctl, NULL, diag);
+		free(diag), free(ready);
+		sweep_forget(proj);
+		free(up), free(proj);
+		world_free(&w);
+	}
+}
+
 /* Round 30b N5: while an ordinary user's session ran, root made a
  * repository with a core.fsmonitor and a .exrc in directories of its own
  * in the shared directory; the session's end named both as what "this
