@@ -559,16 +559,18 @@ static int reach_late(struct cordon_policy *p, const struct cordon_rule *rule)
 	return r;
 }
 
-/* Rule PATH (canonical) as it was written, TEXT (NULL: PATH itself), where
- * the policy keeps them (cordon_policy.written). */
+/* Rule PATH (canonical) as it was written, TEXT (NULL: PATH itself), and
+ * RAW (NULL: TEXT), where the policy keeps them (cordon_policy.written). */
 static int add_written(struct cordon_policy *p, const char *path, const char *text,
-		       unsigned access, const char *source)
+		       const char *raw, unsigned access, const char *source)
 {
 	struct cordon_rule *nw =
 		cordon_grow(p->written, &p->written_cap, p->n_written + 1, sizeof(*nw), 32);
 	if (!nw)
 		return -ENOMEM;
 	p->written = nw;
+	if (cordon_strv_push(&p->written_raw, raw ? raw : text ? text : path) < 0)
+		return -ENOMEM;
 	struct cordon_rule *w = &p->written[p->n_written];
 	*w = (struct cordon_rule){.path = strdup(text ? text : path),
 				  .source = strdup(source),
@@ -576,6 +578,8 @@ static int add_written(struct cordon_policy *p, const char *path, const char *te
 	if (!w->path || !w->source) {
 		free(w->path);
 		free(w->source);
+		free(p->written_raw.v[--p->written_raw.n]);
+		p->written_raw.v[p->written_raw.n] = NULL;
 		return -ENOMEM;
 	}
 	p->n_written++;
@@ -588,7 +592,7 @@ static int add_rule_merged(struct cordon_policy *p, const char *path, unsigned a
 int cordon_policy_add_rule(struct cordon_policy *p, const char *path, unsigned access,
 			   const char *source)
 {
-	int r = add_written(p, path, NULL, access, source);
+	int r = add_written(p, path, NULL, NULL, access, source);
 	return r < 0 ? r : add_rule_merged(p, path, access, source);
 }
 
@@ -629,6 +633,7 @@ static int add_rule_merged(struct cordon_policy *p, const char *path, unsigned a
 	r->access = access;
 	r->prepared = false;
 	r->shared = false;
+	r->nofollow = false;
 	if (!r->path || !r->source) {
 		free(r->path);
 		free(r->source);
@@ -883,18 +888,6 @@ static bool lays_own(const char *source)
 	       strncmp(source, "toolchains: ", 12) == 0 || strncmp(source, "--toolchain ", 12) == 0;
 }
 
-/* Whether a rule path as written, TEXT, is one the first pass found
- * leading through a link a session could lay (cordon_policy.unfollowed). */
-static bool unfollowed(const struct cordon_policy *p, const char *text)
-{
-	size_t n = strlen(text);
-	for (size_t i = 0; i < p->unfollowed.n; i++)
-		if (strncmp(p->unfollowed.v[i], text, n) == 0 &&
-		    strncmp(p->unfollowed.v[i] + n, " (", 2) == 0)
-			return true;
-	return false;
-}
-
 static int add_list(struct cordon_policy *p, const struct cordon_strv *list, unsigned access,
 		    const char *source, const char *home, const char *base, bool from_config,
 		    struct cordon_path_cache *cache)
@@ -911,26 +904,30 @@ static int add_list(struct cordon_policy *p, const struct cordon_strv *list, uns
 			      : cordon_path_absolute(list->v[i], home, base, &canon);
 		if (r == -ENOMEM)
 			return r;
-		/* The rule as it was written (absolute), for the hidden paths
-		 * it names and the links it leads through: NULL where that is
-		 * CANON. */
-		cleanup_free char *text = NULL;
-		if (r == 0 && (cache ? cordon_path_absolute(list->v[i], home, base, &text)
-				     : (text = strdup(canon)) ? 0 : -ENOMEM) == -ENOMEM)
+		/* The rule as it was written (absolute), RAW: the way the
+		 * kernel walks, for the links on it; TEXT, for the hidden paths
+		 * it names. */
+		cleanup_free char *raw = NULL;
+		if (r == 0 && (cache ? cordon_path_absolute(list->v[i], home, base, &raw)
+				     : (raw = strdup(canon)) ? 0 : -ENOMEM) == -ENOMEM)
 			return -ENOMEM;
-		bool dotted = text && cordon_path_dotted(text);
-		if (dotted) {
-			free(text);
-			text = NULL;
-		}
+		bool dotted = raw && cordon_path_dotted(raw);
+		/* (Named by its text, "." and ".." taken away as text: not by
+		 * where a link on the way leads, round 34 Q2.) */
+		cleanup_free char *lexical = dotted ? cordon_path_lexical(raw) : NULL;
+		if (dotted && !lexical)
+			return -ENOMEM;
+		const char *text = dotted ? lexical : raw;
 		/* Where the kernel resolves the rest (a run), one with a "." or
 		 * ".." in it is resolved here (rules are compared as text, and
 		 * --allow-write .. was taken for a part of the project, so never
-		 * swept: round 33b K2), and so is the user's writable one (a link
-		 * to the project, or to another root, was walked as a root of its
-		 * own: round 33c L4). Not where missing: the kernel skips it too. */
-		if (r == 0 && !cache &&
-		    (dotted || ((access & CORDON_ACCESS_WRITE) && lays_own(source)))) {
+		 * swept: round 33b K2), and so is one of the user's or a preset's
+		 * (a writable one named through a link to the project, or to
+		 * another root, was walked as a root of its own: round 33c L4;
+		 * each is opened following no link, Q5 below). Not where
+		 * missing: the kernel skips it too. */
+		bool nofollow = false;
+		if (r == 0 && !cache && (dotted || lays_own(source))) {
 			char *real = NULL;
 			int rr = cordon_path_resolve(list->v[i], home, base, &real);
 			if (rr == -ENOMEM)
@@ -940,9 +937,10 @@ static int add_list(struct cordon_policy *p, const struct cordon_strv *list, uns
 				canon = real;
 				r = rr;
 			}
+			nofollow = rr == 0 && lays_own(source);
 		}
-		if (r == 0 && p->unfollowed.n && lays_own(source) &&
-		    unfollowed(p, text ? text : canon))
+		if (r == 0 && raw && lays_own(source) &&
+		    cordon_strv_contains(&p->unfollowed_raw, raw))
 			continue;
 		/* (No file has a longer name: what explain skips, run skips too.) */
 		if (r == 0 && strlen(canon) >= PATH_MAX)
@@ -955,9 +953,16 @@ static int add_list(struct cordon_policy *p, const struct cordon_strv *list, uns
 				return -ENOMEM;
 			continue;
 		}
-		r = add_written(p, canon, text, access, source);
+		r = add_written(p, canon, text, raw, access, source);
 		if (r >= 0)
 			r = add_rule_merged(p, canon, access, source);
+		/* (Opened following no link: a session's laid since the check
+		 * above is not followed, round 34 Q5.) */
+		for (size_t k = p->n_rules; r >= 0 && nofollow && k-- > 0;)
+			if (strcmp(p->rules[k].path, canon) == 0) {
+				p->rules[k].nofollow = true;
+				break;
+			}
 		if (r < 0)
 			return r;
 	}
@@ -1339,79 +1344,150 @@ static bool toolchain_rule(const struct cordon_rule *r)
 	       strncmp(r->source, "--toolchain ", 12) == 0;
 }
 
-/* The first link on the way from writable directory DIR down to PATH
- * (beneath it), into LINK; false when there is none (or a name is
- * missing). */
-static bool link_below(const char *dir, const char *path, char *link, size_t size)
+/* Where a session may make names: beneath a writable rule (WRITABLE,
+ * resolved), but the home's .config (CONFIG, may be NULL), which no rule
+ * makes writable. */
+static const char *layable(const char *dir, const struct cordon_strv *writable,
+			   const char *config)
 {
-	size_t n = strlen(dir);
-	if ((size_t)snprintf(link, size, "%s", path) >= size)
+	if (config && cordon_path_under(dir, config))
+		return NULL;
+	for (size_t i = 0; i < writable->n; i++)
+		if (cordon_path_under(dir, writable->v[i]))
+			return writable->v[i];
+	return NULL;
+}
+
+/* PATH (absolute, as written) walked as the kernel walks it, "." and ".."
+ * and links: the first link on the way that lies in a directory a session
+ * may make names in (layable), into LINK (PATH_MAX bytes), with that
+ * writable rule's path into *IN. False where there is none, or a name on
+ * the way is missing (nothing followed). */
+static bool layable_link(const char *path, const struct cordon_strv *writable,
+			 const char *config, char *link, const char **in)
+{
+	char cur[PATH_MAX] = "", rest[2 * PATH_MAX], next[PATH_MAX];
+	if ((size_t)snprintf(rest, sizeof(rest), "%s", path) >= sizeof(rest))
 		return false;
-	for (size_t i = n == 1 ? 0 : n; link[i] == '/';) {
-		char *end = strchr(link + i + 1, '/');
-		if (end)
-			*end = '\0';
-		struct stat st;
-		if (lstat(link, &st) < 0)
-			return false; /* (missing: nothing to follow) */
-		if (S_ISLNK(st.st_mode))
-			return true;
-		if (!end)
+	const char *at = rest;
+	for (int hops = 0; *at;) {
+		while (*at == '/')
+			at++;
+		size_t n = strcspn(at, "/"), cn = strlen(cur);
+		if (!n)
+			break;
+		if (n == 1 && at[0] == '.') {
+			at += n;
+			continue;
+		}
+		if (n == 2 && at[0] == '.' && at[1] == '.') {
+			char *slash = strrchr(cur, '/');
+			if (slash)
+				*slash = '\0';
+			at += n;
+			continue;
+		}
+		if (cn + 1 + n >= sizeof(next))
 			return false;
-		*end = '/';
-		i = (size_t)(end - link);
+		memcpy(next, cur, cn);
+		next[cn] = '/';
+		memcpy(next + cn + 1, at, n);
+		next[cn + 1 + n] = '\0';
+		at += n;
+		struct stat st;
+		if (lstat(next, &st) < 0)
+			return false;
+		if (!S_ISLNK(st.st_mode)) {
+			memcpy(cur, next, cn + n + 2);
+			continue;
+		}
+		if ((*in = layable(cn ? cur : "/", writable, config))) {
+			memcpy(link, next, cn + n + 2);
+			return true;
+		}
+		char target[PATH_MAX], more[2 * PATH_MAX];
+		ssize_t t = readlink(next, target, sizeof(target) - 1);
+		if (t <= 0 || ++hops > 40)
+			return false;
+		target[t] = '\0';
+		if ((size_t)snprintf(more, sizeof(more), "%s/%s", target, at) >= sizeof(more))
+			return false;
+		memcpy(rest, more, strlen(more) + 1);
+		at = rest;
+		if (target[0] == '/')
+			cur[0] = '\0';
 	}
 	return false;
 }
 
-/* Rules whose path, as written, lies beneath a writable one's and leads
- * through a link there: a session could have laid it (the user's
- * additional_read_only_paths ["~/go/pkg/mod"] with ~/go writable, made a
- * link to ~/Documents, would have let the next session read those),
- * so the rule is not followed (cordon_policy.unfollowed); 1 when there
- * is one. */
-static int find_unfollowed(struct cordon_policy *p)
+/* The user's rules and the presets' whose path, as written, leads through
+ * a link in a directory a session may write (the project, /tmp, a
+ * writable ~/go, reached by any name): a session could have laid it (the
+ * user's additional_read_only_paths ["docs"] read a private directory
+ * after a session made docs a link to it), so each is not followed
+ * (cordon_policy.unfollowed). The system's rules and the dotfiles are no
+ * session's to lay. 1 when there is one. */
+static int find_unfollowed(struct cordon_policy *p, const struct cordon_context *ctx)
 {
-	const struct cordon_rule *rules = p->written;
-	size_t n = p->n_written;
-	char link[PATH_MAX];
-	int found = 0;
-	for (size_t i = 0; i < n; i++) {
-		const struct cordon_rule *w = &rules[i];
-		if (!(w->access & CORDON_ACCESS_WRITE))
+	struct cordon_strv writable = {0};
+	int e = 0;
+	bool any = false;
+	for (size_t i = 0; i < p->n_written && !any; i++)
+		any = lays_own(p->written[i].source);
+	for (size_t i = 0; any && e >= 0 && i < p->n_rules; i++) {
+		if (!(p->rules[i].access & CORDON_ACCESS_WRITE))
 			continue;
-		for (size_t j = 0; j < n; j++) {
-			const struct cordon_rule *r = &rules[j];
-			/* (The user's rules and the presets': the system's
-			 * directories and the dotfiles, guarded, are no
-			 * session's to lay: ~/.config -> dotfiles/config in a
-			 * writable home.) */
-			if (j == i || !lays_own(r->source) || strcmp(r->path, w->path) == 0 ||
-			    !cordon_path_under(r->path, w->path) ||
-			    !link_below(w->path, r->path, link, sizeof(link)))
-				continue;
-			char *note;
-			cleanup_free char *to = realpath(link, NULL);
-			const char *target = to ? to : "a name not made yet";
-			if ((strcmp(link, r->path) == 0
-				     ? asprintf(&note,
-						"%s (%s): a link (to %s) in %s, which a session may "
-						"write: not followed; name %s itself",
-						r->path, r->source, target, w->path, target)
-				     : asprintf(&note,
-						"%s (%s): through %s, a link (to %s) in %s, which a "
-						"session may write: not followed; name the path it "
-						"leads to itself",
-						r->path, r->source, link, target, w->path)) < 0)
-				return -ENOMEM;
-			int e = cordon_strv_push_take(&p->unfollowed, note);
-			if (e < 0)
-				return e;
-			found = 1;
+		char *canon = realpath(p->rules[i].path, NULL);
+		e = canon ? cordon_strv_push_take(&writable, canon)
+			  : cordon_strv_push(&writable, p->rules[i].path);
+	}
+	/* (The home's .config: $XDG_CONFIG_HOME where set, kept as it.) */
+	cleanup_free char *config = NULL, *dot = NULL;
+	const char *xdg = ctx->getenv_fn ? ctx->getenv_fn("XDG_CONFIG_HOME") : NULL;
+	if (e >= 0 && any && xdg && xdg[0] == '/')
+		config = realpath(xdg, NULL);
+	if (e >= 0 && any && !config && ctx->home) {
+		if (asprintf(&dot, "%s/.config", ctx->home) < 0)
+			e = -ENOMEM;
+		else
+			config = realpath(dot, NULL);
+	}
+	int found = 0;
+	char link[PATH_MAX];
+	for (size_t i = 0; any && e >= 0 && i < p->n_written; i++) {
+		const char *raw = p->written_raw.v[i], *source = p->written[i].source, *in = NULL;
+		if (!lays_own(source) || cordon_strv_contains(&p->unfollowed_raw, raw) ||
+		    !layable_link(raw, &writable, config, link, &in))
+			continue;
+		cleanup_free char *to = realpath(link, NULL);
+		/* (Said as printable: the session chose the link's target.) */
+		char at[PATH_MAX + 8], via[PATH_MAX + 8], target[PATH_MAX + 8], w[PATH_MAX + 8];
+		cordon_printable(raw, SIZE_MAX, at, sizeof(at));
+		cordon_printable(link, SIZE_MAX, via, sizeof(via));
+		cordon_printable(to ? to : "a name not made yet", SIZE_MAX, target,
+				 sizeof(target));
+		cordon_printable(in, SIZE_MAX, w, sizeof(w));
+		char *note;
+		if ((strcmp(link, raw) == 0
+			     ? asprintf(&note,
+					"%s (%s): a link (to %s) in %s, which a session may "
+					"write: not followed; name %s itself",
+					at, source, target, w, to ? target : "where it leads")
+			     : asprintf(&note,
+					"%s (%s): through %s, a link (to %s) in %s, which a "
+					"session may write: not followed; name the path it leads "
+					"to itself",
+					at, source, via, target, w)) < 0) {
+			e = -ENOMEM;
 			break;
 		}
+		e = cordon_strv_push_take(&p->unfollowed, note);
+		if (e >= 0)
+			e = cordon_strv_push(&p->unfollowed_raw, raw);
+		found = 1;
 	}
-	return found;
+	cordon_strv_free(&writable);
+	return e < 0 ? e : found;
 }
 
 static void clear_rules(struct cordon_policy *p)
@@ -1426,6 +1502,7 @@ static void clear_rules(struct cordon_policy *p)
 		free(p->written[i].source);
 	}
 	p->n_written = 0;
+	cordon_strv_free(&p->written_raw);
 }
 
 static int resolve_paths(const struct cordon_config *cfg, const struct cordon_context *ctx,
@@ -1436,7 +1513,7 @@ static int resolve_paths(const struct cordon_config *cfg, const struct cordon_co
 	int r = resolve_paths_with(cfg, ctx, p, ctx->kernel_resolves ? NULL : &cache);
 	/* (Once more without them, where a rule leads through a link a
 	 * session could lay: rare.) */
-	if (r >= 0 && (r = find_unfollowed(p)) > 0) {
+	if (r >= 0 && (r = find_unfollowed(p, ctx)) > 0) {
 		clear_rules(p);
 		while (p->skipped.n > skipped) {
 			free(p->skipped.v[--p->skipped.n]);
@@ -3812,6 +3889,7 @@ void cordon_policy_free(struct cordon_policy *p)
 	free(p->omz_unasked);
 	cordon_strv_free(&p->skipped);
 	cordon_strv_free(&p->unfollowed);
+	cordon_strv_free(&p->unfollowed_raw);
 	clear_rules(p);
 	free(p->rules);
 	free(p->written);

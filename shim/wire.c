@@ -31,6 +31,7 @@ enum wire_flag {
 /* In a rule's access byte, beside the rwx bits. */
 #define A_PREPARED 0x80u
 #define A_SHARED   0x40u
+#define A_NOFOLLOW 0x20u
 
 /* Every integer on the wire is little-endian. */
 static uint32_t le32_get(const unsigned char b[4])
@@ -99,7 +100,8 @@ static void emit(struct out *o, const struct cordon_policy *p)
 	for (size_t i = 0; i < p->n_rules; i++) {
 		unsigned char a = (unsigned char)((p->rules[i].access & CORDON_ACCESS_ALL) |
 						  (p->rules[i].prepared ? A_PREPARED : 0) |
-						  (p->rules[i].shared ? A_SHARED : 0));
+						  (p->rules[i].shared ? A_SHARED : 0) |
+						  (p->rules[i].nofollow ? A_NOFOLLOW : 0));
 		put(o, &a, 1);
 		put_str(o, p->rules[i].path);
 		put_str(o, p->rules[i].source);
@@ -249,12 +251,13 @@ static int decode_rules(struct in *in, struct cordon_policy *p)
 		in->index = i;
 		if ((r = get(in, &a, 1, ".access")) < 0)
 			return r;
-		if (a & ~(CORDON_ACCESS_ALL | A_PREPARED | A_SHARED))
+		if (a & ~(CORDON_ACCESS_ALL | A_PREPARED | A_SHARED | A_NOFOLLOW))
 			return cordon_err(in->err, EINVAL,
 					  ORIGIN ": rules[%u].access: unknown bits 0x%x", i, a);
 		rule->access = a & CORDON_ACCESS_ALL;
 		rule->prepared = a & A_PREPARED;
 		rule->shared = a & A_SHARED;
+		rule->nofollow = a & A_NOFOLLOW;
 		/* Counted once both strings are in: cordon_policy_free frees
 		 * n_rules rules, and this one's path on its own. */
 		if ((r = get_str(in, ".path", true, &rule->path)) < 0)

@@ -315,6 +315,39 @@ Test(sandbox, prepared_ruleset_and_marks_without_one)
 	world_free(&w);
 }
 
+/* A rule whose path was canonical as the policy was resolved (the user's,
+ * a preset's: cordon_rule.nofollow) is opened following no link: one a
+ * concurrent session lays on its way after the launcher looked (round 34
+ * Q5) leaves the rule ungranted, in the watcher's ruleset and in the
+ * shim's. Control: the same rule without the mark follows the link; with
+ * it, on the real path, it reads. */
+Test(sandbox, a_rule_opened_following_no_link)
+{
+	struct world w;
+	world_init(&w, "nofollow", "");
+	char *real = path_join(w.outside, "real"), *link = path_join(w.outside, "link");
+	cr_assert_eq(mkdir(real, 0755), 0);
+	char *file = write_file(real, "f", "through");
+	cr_assert_eq(symlink(real, link), 0);
+	for (int prepare = 0; prepare < 2; prepare++) {
+		for (int mark = 0; mark < 2; mark++) {
+			struct cordon_policy p = {.sandbox = true, .allow_network = true};
+			cr_assert_eq(cordon_policy_add_rule(&p, link, CORDON_ACCESS_READ, "--allow-read"),
+				     0);
+			p.rules[0].nofollow = mark;
+			expect_read(&p, prepare, file, mark ? "" : "through");
+			cordon_policy_free(&p);
+		}
+		struct cordon_policy q = {.sandbox = true, .allow_network = true};
+		cr_assert_eq(cordon_policy_add_rule(&q, real, CORDON_ACCESS_READ, "--allow-read"), 0);
+		q.rules[0].nofollow = true;
+		expect_read(&q, prepare, file, "through");
+		cordon_policy_free(&q);
+	}
+	free(real), free(link), free(file);
+	world_free(&w);
+}
+
 struct nolandlock_case {
 	char on_unsupported[8];
 	char command[24]; /* "sh" or "static" */

@@ -56,6 +56,11 @@ struct cordon_rule {
 	 * there, where outside clients look for their servers. Any other
 	 * grant of the same path clears it. */
 	bool shared;
+	/* Linux: PATH was canonical as the policy was resolved (a rule of the
+	 * user's or a preset's, whose way a session may have changed since:
+	 * round 34 Q5), and is opened so, following no link: one laid on its
+	 * way since is not followed, and the rule is not granted. */
+	bool nofollow;
 };
 
 /* A pathname unix socket outside the session that may be connected to
@@ -213,11 +218,15 @@ struct cordon_policy {
 	struct cordon_rule *written;
 	size_t n_written;
 	size_t written_cap;
+	/* Each one's absolute text, "." and ".." and all (WRITTEN's indices):
+	 * the way the kernel walks, links and all. */
+	struct cordon_strv written_raw;
 	/* Rules not granted because their path leads through a link in a
 	 * directory a session may write ("PATH (SOURCE): ..."): a session
 	 * could have laid it, to lead the next one's rule elsewhere. The
 	 * launcher says each; explain lists them. Not sent on the wire. */
 	struct cordon_strv unfollowed;
+	struct cordon_strv unfollowed_raw; /* (their absolute texts) */
 };
 
 /* Everything about the session that is not in the config file. */

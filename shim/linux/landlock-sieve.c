@@ -56,9 +56,9 @@ static bool names_made_outside_only(const struct cordon_sieve *s, const char *di
 }
 
 static int sieve_dir(int ruleset, const struct cordon_sieve *s, const char *dir, uint64_t allowed,
-		     bool writes, struct cordon_error *err)
+		     bool writes, bool nofollow, struct cordon_error *err)
 {
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int dfd = cordon_open_rule_path(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, nofollow);
 	if (dfd < 0)
 		return cordon_landlock_open_failed(dir, err);
 	if (!names_made_outside_only(s, dir, dfd, writes)) {
@@ -91,7 +91,7 @@ static int sieve_dir(int ruleset, const struct cordon_sieve *s, const char *dir,
 			continue;
 		if (type == DT_DIR && (cordon_sieve_hides_beneath(s, path) ||
 				       cordon_sieve_toward_closed(s, path, writes))) {
-			r = sieve_dir(ruleset, s, path, allowed, writes, err);
+			r = sieve_dir(ruleset, s, path, allowed, writes, nofollow, err);
 			continue;
 		}
 		int fd = openat(dfd, e->d_name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
@@ -108,5 +108,5 @@ int cordon_sieve_add(int ruleset, const struct cordon_sieve *s, const struct cor
 		     uint64_t allowed, struct cordon_error *err)
 {
 	return sieve_dir(ruleset, s, cordon_sieve_rule_path(s, rule), allowed,
-			 rule->access & CORDON_ACCESS_WRITE, err);
+			 rule->access & CORDON_ACCESS_WRITE, rule->nofollow, err);
 }

@@ -88,6 +88,9 @@ int cordon_landlock_add_fd_rule(int ruleset, int fd, const char *path, uint64_t 
 /* Opening PATH for a rule failed: 0 when it is gone since the policy was
  * resolved (no rule only means less access), else -errno with ERR. */
 int cordon_landlock_open_failed(const char *path, struct cordon_error *err);
+/* open(PATH, FLAGS); NOFOLLOW (cordon_rule.nofollow): following no link on
+ * the way (ELOOP where one is). */
+int cordon_open_rule_path(const char *path, int flags, bool nofollow);
 
 /* RULE's rule, sieved (landlock-sieve.c), with ALLOWED (its Landlock rights). */
 int cordon_sieve_add(int ruleset, const struct cordon_sieve *s, const struct cordon_rule *rule,

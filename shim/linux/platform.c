@@ -20,6 +20,7 @@
 #include <dirent.h>
 #include <limits.h>
 #include <linux/magic.h>
+#include <linux/openat2.h>
 #include <unistd.h>
 
 #include "cordon/guard.h"
@@ -272,6 +273,14 @@ int cordon_landlock_add_fd_rule(int ruleset, int fd, const char *path, uint64_t 
 	return 0;
 }
 
+int cordon_open_rule_path(const char *path, int flags, bool nofollow)
+{
+	if (!nofollow)
+		return open(path, flags);
+	struct open_how how = {.flags = (uint64_t)flags, .resolve = RESOLVE_NO_SYMLINKS};
+	return (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
+}
+
 int cordon_landlock_open_failed(const char *path, struct cordon_error *err)
 {
 	if (errno == ENOENT || errno == ENOTDIR || errno == EACCES || errno == ELOOP)
@@ -284,11 +293,11 @@ int cordon_landlock_open_failed(const char *path, struct cordon_error *err)
  * (cordon_sandbox_prepare): a path that opens into a procfs is left alone,
  * *DONE false — the shell's /proc may be a private one (root), and
  * /proc/self would be the watcher's. */
-static int add_path_rule(int ruleset, const char *path, uint64_t allowed, bool for_shim, bool *done,
-			 struct cordon_error *err)
+static int add_path_rule(int ruleset, const char *path, uint64_t allowed, bool for_shim,
+			 bool nofollow, bool *done, struct cordon_error *err)
 {
 	*done = true;
-	cleanup_close int fd = open(path, O_PATH | O_CLOEXEC);
+	cleanup_close int fd = cordon_open_rule_path(path, O_PATH | O_CLOEXEC, nofollow);
 	if (fd < 0)
 		return cordon_landlock_open_failed(path, err);
 	struct statfs fs;
@@ -307,7 +316,7 @@ static int add_rule(int ruleset, const struct cordon_rule *rule, uint64_t allowe
 	bool done;
 	if (cordon_sieve_needed(sieve, rule))
 		return cordon_sieve_add(ruleset, sieve, rule, allowed, err);
-	return add_path_rule(ruleset, rule->path, allowed, false, &done, err);
+	return add_path_rule(ruleset, rule->path, allowed, false, rule->nofollow, &done, err);
 }
 
 static int capget3(struct __user_cap_data_struct data[2])
@@ -496,7 +505,7 @@ static int landlock_apply(const struct cordon_policy *p, int abi, int prepared, 
 	 * these (never the prepared ruleset's: the watcher leaves them here). */
 	for (size_t i = 0; i < p->n_sockets && cordon_landlock_socket_rights(abi); i++) {
 		bool done;
-		r = add_path_rule(ruleset, p->sockets[i].path, cordon_landlock_socket_rights(abi),
+		r = add_path_rule(ruleset, p->sockets[i].path, cordon_landlock_socket_rights(abi), false,
 				  false, &done, err);
 		if (r < 0)
 			return r;
@@ -541,7 +550,8 @@ int cordon_sandbox_prepare(struct cordon_policy *p)
 					  cordon_sieve_needed(&sieve, rule);
 		uint64_t allowed = rule_access(rule) & attr.handled_access_fs;
 		if (!proc &&
-		    add_path_rule(ruleset, rule->path, allowed, true, &done, &ignored) < 0) {
+		    add_path_rule(ruleset, rule->path, allowed, true, rule->nofollow, &done,
+				  &ignored) < 0) {
 			/* The shim meets the same error and says so. */
 			for (size_t j = 0; j < i; j++)
 				p->rules[j].prepared = false;

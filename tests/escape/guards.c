@@ -2001,33 +2001,46 @@ BOTH_USERS(guards, a_rule_through_a_link_a_session_could_lay_is_not_followed, .t
 	struct world w;
 	world_for(&w, who, "ruleln", "");
 	free(write_file(w.dir, "private/f", "linked-secret"));
+	free(write_file(w.dir, "private2/f", "second-secret"));
+	free(write_file(w.dir, "private3/f", "third-secret"));
 	free(write_file(w.dir, "target/keep", "k"));
 	free(write_file(w.dir, "shared/x", "x"));
 	char *docs = fmt("%s/docs", w.proj), *sub = fmt("%s/shared/sub", w.dir);
 	char *priv = fmt("%s/private", w.dir), *target = fmt("%s/target", w.dir);
-	cr_assert(symlink(priv, docs) == 0 && symlink(target, sub) == 0);
+	char *notes = fmt("%s/notes", w.proj), *priv2 = fmt("%s/private2", w.dir);
+	char *more = fmt("%s/more", w.proj), *priv3 = fmt("%s/private3", w.dir);
+	char *alias = fmt("%s/alias", w.dir);
+	cr_assert(symlink(priv, docs) == 0 && symlink(target, sub) == 0 &&
+		  symlink(priv2, notes) == 0 && symlink(priv3, more) == 0 &&
+		  symlink(w.proj, alias) == 0);
 	world_give(&w);
 	char *made = fmt("%s/target/new", w.dir);
-	char *script = fmt("cat docs/f; echo w > %s/shared/sub/new", w.dir);
+	char *script = fmt("cat docs/f notes/f more/f; echo w > %s/shared/sub/new", w.dir);
 
-	char *cfg = fmt(", \"additional_read_only_paths\": [\"%s\"], "
+	char *cfg = fmt(", \"additional_read_only_paths\": [\"%s\", \"%s\", \"%s\"], "
 			"\"additional_read_write_paths\": [\"%s/shared\", \"%s\"]",
-			priv, w.dir, target);
+			priv, priv2, priv3, w.dir, target);
 	set_config(&w, cfg);
 	struct run_result r = sh_in(&w, NULL, "%s", script);
-	cr_assert(strstr(r.out, "linked-secret") && access(made, F_OK) == 0,
+	cr_assert(strstr(r.out, "linked-secret") && strstr(r.out, "second-secret") &&
+			  strstr(r.out, "third-secret") && access(made, F_OK) == 0,
 		  "control: not read or written through the links: %s%s", r.out, r.err);
 	run_free(&r);
 	cr_assert(unlink(made) == 0);
 	free(cfg);
 
-	cfg = fmt(", \"additional_read_only_paths\": [\"docs\"], "
+	/* (Each of two rules in one directory, round 34 Q1; one spelled
+	 * with "./" and a final "/", Q2; one through another name of the
+	 * project, a link of the user's, Q3.) */
+	cfg = fmt(", \"additional_read_only_paths\": [\"docs\", \"./notes/\", \"%s/more\"], "
 		  "\"additional_read_write_paths\": [\"%s/shared\", \"%s/shared/sub\"]",
-		  w.dir, w.dir);
+		  alias, w.dir, w.dir);
 	set_config(&w, cfg);
 	r = sh_in(&w, NULL, "%s", script);
 	cr_expect_null(strstr(r.out, "linked-secret"), "read through the project's link: %s",
 		       r.out);
+	cr_expect_null(strstr(r.out, "second-secret"), "read through ./notes/: %s", r.out);
+	cr_expect_null(strstr(r.out, "third-secret"), "read through alias/more: %s", r.out);
 	cr_expect(access(made, F_OK) < 0, "written through shared/sub");
 	char *said = fmt("%s (additional_read_only_paths): a link (to %s) in %s, which a "
 			 "session may write: not followed",
@@ -2042,6 +2055,7 @@ BOTH_USERS(guards, a_rule_through_a_link_a_session_could_lay_is_not_followed, .t
 	unlink(made);
 	free(cfg), free(said), free(script), free(made);
 	free(docs), free(sub), free(priv), free(target);
+	free(notes), free(priv2), free(more), free(priv3), free(alias);
 	world_free(&w);
 }
 
