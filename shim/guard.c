@@ -85,13 +85,15 @@ static int reach_init(const struct cordon_policy *p, struct reach *r)
 		if (e >= 0 && (rule->access & (CORDON_ACCESS_READ | CORDON_ACCESS_EXEC)))
 			e = cordon_strv_push(&r->read, path);
 		if (e >= 0 && (rule->access & CORDON_ACCESS_WRITE) &&
-		    (strcmp(rule->source, "project") == 0 || cordon_policy_writable_root(p, rule))) {
+		    (strcmp(rule->source, "project") == 0 ||
+		     cordon_policy_writable_root(p, rule))) {
 			struct root_rule *v = realloc(r->roots, (r->n_roots + 1) * sizeof(*v));
 			char *c = v ? strdup(path) : NULL;
 			if (v)
 				r->roots = v;
 			if (c)
-				r->roots[r->n_roots++] = (struct root_rule){.canon = c, .rule = rule};
+				r->roots[r->n_roots++] =
+					(struct root_rule){.canon = c, .rule = rule};
 			else
 				e = -ENOMEM;
 		}

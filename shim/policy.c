@@ -561,8 +561,8 @@ static int reach_late(struct cordon_policy *p, const struct cordon_rule *rule)
 
 /* Rule PATH (canonical) as it was written, TEXT (NULL: PATH itself), and
  * RAW (NULL: TEXT), where the policy keeps them (cordon_policy.written). */
-static int add_written(struct cordon_policy *p, const char *path, const char *text,
-		       const char *raw, unsigned access, const char *source)
+static int add_written(struct cordon_policy *p, const char *path, const char *text, const char *raw,
+		       unsigned access, const char *source)
 {
 	struct cordon_rule *nw =
 		cordon_grow(p->written, &p->written_cap, p->n_written + 1, sizeof(*nw), 32);
@@ -572,9 +572,8 @@ static int add_written(struct cordon_policy *p, const char *path, const char *te
 	if (cordon_strv_push(&p->written_raw, raw ? raw : text ? text : path) < 0)
 		return -ENOMEM;
 	struct cordon_rule *w = &p->written[p->n_written];
-	*w = (struct cordon_rule){.path = strdup(text ? text : path),
-				  .source = strdup(source),
-				  .access = access};
+	*w = (struct cordon_rule){
+		.path = strdup(text ? text : path), .source = strdup(source), .access = access};
 	if (!w->path || !w->source) {
 		free(w->path);
 		free(w->source);
@@ -909,7 +908,8 @@ static int add_list(struct cordon_policy *p, const struct cordon_strv *list, uns
 		 * it names. */
 		cleanup_free char *raw = NULL;
 		if (r == 0 && (cache ? cordon_path_absolute(list->v[i], home, base, &raw)
-				     : (raw = strdup(canon)) ? 0 : -ENOMEM) == -ENOMEM)
+			       : (raw = strdup(canon)) ? 0
+						       : -ENOMEM) == -ENOMEM)
 			return -ENOMEM;
 		bool dotted = raw && cordon_path_dotted(raw);
 		/* (Named by its text, "." and ".." taken away as text: not by
@@ -1347,8 +1347,7 @@ static bool toolchain_rule(const struct cordon_rule *r)
 /* Where a session may make names: beneath a writable rule (WRITABLE,
  * resolved), but the home's .config (CONFIG, may be NULL), which no rule
  * makes writable. */
-static const char *layable(const char *dir, const struct cordon_strv *writable,
-			   const char *config)
+static const char *layable(const char *dir, const struct cordon_strv *writable, const char *config)
 {
 	if (config && cordon_path_under(dir, config))
 		return NULL;
@@ -1363,8 +1362,8 @@ static const char *layable(const char *dir, const struct cordon_strv *writable,
  * may make names in (layable), into LINK (PATH_MAX bytes), with that
  * writable rule's path into *IN. False where there is none, or a name on
  * the way is missing (nothing followed). */
-static bool layable_link(const char *path, const struct cordon_strv *writable,
-			 const char *config, char *link, const char **in)
+static bool layable_link(const char *path, const struct cordon_strv *writable, const char *config,
+			 char *link, const char **in)
 {
 	char cur[PATH_MAX] = "", rest[2 * PATH_MAX], next[PATH_MAX];
 	if ((size_t)snprintf(rest, sizeof(rest), "%s", path) >= sizeof(rest))
@@ -1464,8 +1463,7 @@ static int find_unfollowed(struct cordon_policy *p, const struct cordon_context 
 		char at[PATH_MAX + 8], via[PATH_MAX + 8], target[PATH_MAX + 8], w[PATH_MAX + 8];
 		cordon_printable(raw, SIZE_MAX, at, sizeof(at));
 		cordon_printable(link, SIZE_MAX, via, sizeof(via));
-		cordon_printable(to ? to : "a name not made yet", SIZE_MAX, target,
-				 sizeof(target));
+		cordon_printable(to ? to : "a name not made yet", SIZE_MAX, target, sizeof(target));
 		cordon_printable(in, SIZE_MAX, w, sizeof(w));
 		char *note;
 		if ((strcmp(link, raw) == 0
@@ -1524,7 +1522,6 @@ static int resolve_paths(const struct cordon_config *cfg, const struct cordon_co
 	cordon_path_cache_free(&cache);
 	return r;
 }
-
 
 /* LIST's guards of KIND, relative paths against BASE (with PLACEHOLDER:
  * a trailing "/" asks for a stand-in); a hidden path that a rule names

@@ -428,7 +428,6 @@ static bool read_id(const char **t, char end, unsigned long long id[2])
 	return read_ids(t, end, id, 2);
 }
 
-
 /* "mise DEV:INO DEV:INO" (pending_mark's third line) at T into DIRS:
  * whether T held it. */
 static bool read_dirs(const char *t, unsigned long long dirs[2][2])

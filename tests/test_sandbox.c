@@ -332,14 +332,16 @@ Test(sandbox, a_rule_opened_following_no_link)
 	for (int prepare = 0; prepare < 2; prepare++) {
 		for (int mark = 0; mark < 2; mark++) {
 			struct cordon_policy p = {.sandbox = true, .allow_network = true};
-			cr_assert_eq(cordon_policy_add_rule(&p, link, CORDON_ACCESS_READ, "--allow-read"),
+			cr_assert_eq(cordon_policy_add_rule(&p, link, CORDON_ACCESS_READ,
+							    "--allow-read"),
 				     0);
 			p.rules[0].nofollow = mark;
 			expect_read(&p, prepare, file, mark ? "" : "through");
 			cordon_policy_free(&p);
 		}
 		struct cordon_policy q = {.sandbox = true, .allow_network = true};
-		cr_assert_eq(cordon_policy_add_rule(&q, real, CORDON_ACCESS_READ, "--allow-read"), 0);
+		cr_assert_eq(cordon_policy_add_rule(&q, real, CORDON_ACCESS_READ, "--allow-read"),
+			     0);
 		q.rules[0].nofollow = true;
 		expect_read(&q, prepare, file, "through");
 		cordon_policy_free(&q);

@@ -505,8 +505,8 @@ static int landlock_apply(const struct cordon_policy *p, int abi, int prepared, 
 	 * these (never the prepared ruleset's: the watcher leaves them here). */
 	for (size_t i = 0; i < p->n_sockets && cordon_landlock_socket_rights(abi); i++) {
 		bool done;
-		r = add_path_rule(ruleset, p->sockets[i].path, cordon_landlock_socket_rights(abi), false,
-				  false, &done, err);
+		r = add_path_rule(ruleset, p->sockets[i].path, cordon_landlock_socket_rights(abi),
+				  false, false, &done, err);
 		if (r < 0)
 			return r;
 	}
@@ -549,9 +549,8 @@ int cordon_sandbox_prepare(struct cordon_policy *p)
 					  strcmp(rule->path, "/dev/shm") == 0 ||
 					  cordon_sieve_needed(&sieve, rule);
 		uint64_t allowed = rule_access(rule) & attr.handled_access_fs;
-		if (!proc &&
-		    add_path_rule(ruleset, rule->path, allowed, true, rule->nofollow, &done,
-				  &ignored) < 0) {
+		if (!proc && add_path_rule(ruleset, rule->path, allowed, true, rule->nofollow,
+					   &done, &ignored) < 0) {
 			/* The shim meets the same error and says so. */
 			for (size_t j = 0; j < i; j++)
 				p->rules[j].prepared = false;

@@ -10782,7 +10782,8 @@ BOTH_USERS(guards, a_killed_session_s_change_above_leaves_the_user_s_mise_config
 		usleep(1100 * 1000);
 		char *after[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "true", NULL};
 		struct run_result r = world_run(&w, after, proj);
-		char *diag = fmt("%s (%d): %s%s", ctl ? "control" : "inside", r.status, r.out, r.err);
+		char *diag =
+			fmt("%s (%d): %s%s", ctl ? "control" : "inside", r.status, r.out, r.err);
 		run_free(&r);
 		cr_expect(present(up, ".config/mise/config.toml") &&
 				  present(up, "a/.config/mise/conf.d/u.toml") &&
@@ -10816,10 +10817,15 @@ BOTH_USERS(guards, a_directory_moved_to_another_slot_above_is_judged_whole, .tim
 			"\"/dev/ptmx\", \"/dev/urandom\", \"/dev/zero\", \"%s\"]}%s}",
 			up, ctl ? ", \"protected_paths\": []" : "");
 		cr_assert_eq(fclose(f), 0);
-		char *first[] = {CORDON_BIN, "run",	"--config",
-				 w.cfg,	     "--",	"/bin/sh",
-				 "-c",	     "mkdir -p ../.config && echo '[hooks]' > "
-					     "../.config/config.toml && echo made",
+		char *first[] = {CORDON_BIN,
+				 "run",
+				 "--config",
+				 w.cfg,
+				 "--",
+				 "/bin/sh",
+				 "-c",
+				 "mkdir -p ../.config && echo '[hooks]' > "
+				 "../.config/config.toml && echo made",
 				 NULL};
 		struct run_result r = world_run(&w, first, proj);
 		char *diag = fmt("%s%s", r.out, r.err);
@@ -10827,7 +10833,13 @@ BOTH_USERS(guards, a_directory_moved_to_another_slot_above_is_judged_whole, .tim
 		cr_assert(strstr(diag, "made") && present(up, "a/.config/config.toml"),
 			  "the first session's file did not stay\n%s", diag);
 		usleep(1100 * 1000);
-		char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "/bin/sh", "-c",
+		char *argv[] = {CORDON_BIN,
+				"run",
+				"--config",
+				w.cfg,
+				"--",
+				"/bin/sh",
+				"-c",
 				"cd .. && mv .config tmpd && mkdir .config && mv tmpd .config/mise "
 				"&& touch p/ready && exec sleep 60",
 				NULL};
