@@ -10387,6 +10387,39 @@ static void mise_world(struct world *w, const struct who *who, const char *tag, 
 	run_free(&r);
 }
 
+/* A mise world whose project is R/a/p below R, writable (system_paths
+ * read_write; protected_paths [] in the control, CTL), set up with SETUP
+ * (run in the world's own project): R and R/a/p into *UP and *PROJ. */
+static void above_world(struct world *w, const struct who *who, const char *tag, int ctl,
+			const char *setup, char **up, char **proj)
+{
+	mise_world(w, who, tag, ctl, setup);
+	*up = at(w->dir, "R");
+	*proj = at(w->dir, "R/a/p");
+	FILE *f = fopen(w->cfg, "w");
+	cr_assert_not_null(f, "%s: %s", w->cfg, strerror(errno));
+	fprintf(f,
+		"{\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/tty\", "
+		"\"/dev/ptmx\", \"/dev/urandom\", \"/dev/zero\", \"%s\"]}%s}",
+		*up, ctl ? ", \"protected_paths\": []" : "");
+	cr_assert_eq(fclose(f), 0);
+}
+
+/* BODY (/bin/sh -c) in a session started in DIR, SIGKILLed once it has
+ * made DIR/ready, then a second and a bit (change times). */
+static void kill_when_ready(struct world *w, const char *dir, const char *body)
+{
+	char *argv[] = {CORDON_BIN, "run", "--config",   w->cfg, "--",
+			"/bin/sh",  "-c",  (char *)body, NULL};
+	pid_t pid = world_spawn(w, argv, dir);
+	char *ready = at(dir, "ready");
+	cr_assert(wait_exists(ready, 20000), "the killed session's steps did not land");
+	cr_assert_eq(kill(pid, SIGKILL), 0);
+	cr_expect(wait_gone(pid, 10000), "the launcher did not go");
+	free(ready);
+	usleep(1100 * 1000);
+}
+
 /* Each of the N NAMES in DIR moved aside there (NAME.cordon-disarmed),
  * and named in SAID (may be NULL); in the control (CTL), left where it
  * was. */
@@ -10697,18 +10730,12 @@ BOTH_USERS(guards, mise_s_config_above_the_project_is_judged, .timeout = 60)
 	for (int ctl = 0; ctl < 2; ctl++) {
 		struct world w;
 		/* (The user's own there, untouched, stay: round 33e N1.) */
-		mise_world(&w, who, "mabove", ctl,
-			   "mkdir -p ../R/a/p ../R/a/.config/mise/conf.d && echo '[env]' | tee "
-			   "../R/a/.config/mise/conf.d/mine.toml > "
-			   "../R/a/.config/mise/config.staging.toml");
-		char *up = at(w.dir, "R"), *proj = at(w.dir, "R/a/p");
-		FILE *f = fopen(w.cfg, "w");
-		cr_assert_not_null(f, "%s: %s", w.cfg, strerror(errno));
-		fprintf(f,
-			"{\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/tty\", "
-			"\"/dev/ptmx\", \"/dev/urandom\", \"/dev/zero\", \"%s\"]}%s}",
-			up, ctl ? ", \"protected_paths\": []" : "");
-		cr_assert_eq(fclose(f), 0);
+		char *up, *proj;
+		above_world(&w, who, "mabove", ctl,
+			    "mkdir -p ../R/a/p ../R/a/.config/mise/conf.d && echo '[env]' | tee "
+			    "../R/a/.config/mise/conf.d/mine.toml > "
+			    "../R/a/.config/mise/config.staging.toml",
+			    &up, &proj);
 		char *files = strdup("");
 		for (size_t k = 0; k < sizeof(mise_above_made) / sizeof(*mise_above_made); k++) {
 			char *more = fmt("%s %s", files, mise_above_made[k] + 2);
@@ -10755,31 +10782,18 @@ BOTH_USERS(guards, a_killed_session_s_change_above_leaves_the_user_s_mise_config
 {
 	for (int ctl = 0; ctl < 2; ctl++) {
 		struct world w;
-		mise_world(&w, who, "mkabove", ctl,
-			   "mkdir -p ../R/a/p ../R/.config/mise ../R/a/.config/mise/conf.d "
-			   "../R/stash/mise && echo '[env]' | tee ../R/.config/mise/config.toml "
-			   "../R/a/.config/mise/conf.d/u.toml > ../R/stash/mise/config.toml");
-		char *up = at(w.dir, "R"), *proj = at(w.dir, "R/a/p");
-		FILE *f = fopen(w.cfg, "w");
-		cr_assert_not_null(f, "%s: %s", w.cfg, strerror(errno));
-		fprintf(f,
-			"{\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/tty\", "
-			"\"/dev/ptmx\", \"/dev/urandom\", \"/dev/zero\", \"%s\"]}%s}",
-			up, ctl ? ", \"protected_paths\": []" : "");
-		cr_assert_eq(fclose(f), 0);
+		char *up, *proj;
+		above_world(&w, who, "mkabove", ctl,
+			    "mkdir -p ../R/a/p ../R/.config/mise ../R/a/.config/mise/conf.d "
+			    "../R/stash/mise && echo '[env]' | tee ../R/.config/mise/config.toml "
+			    "../R/a/.config/mise/conf.d/u.toml > ../R/stash/mise/config.toml",
+			    &up, &proj);
 		usleep(1100 * 1000);
-		char *body = fmt("cd .. && echo x > ../.config/mise/notes.txt && mkdir "
-				 ".config/mise/conf.d/sub && echo '[hooks]' > "
-				 ".config/mise/config.dev.toml && mv ../stash/mise mise && touch "
-				 "p/ready && exec sleep 60");
-		char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--",
-				"/bin/sh",  "-c",  body,       NULL};
-		pid_t pid = world_spawn(&w, argv, proj);
-		char *ready = at(proj, "ready");
-		cr_assert(wait_exists(ready, 20000), "the killed session's plant did not land");
-		cr_assert_eq(kill(pid, SIGKILL), 0);
-		cr_expect(wait_gone(pid, 10000), "the launcher did not go");
-		usleep(1100 * 1000);
+		kill_when_ready(&w, proj,
+				"cd .. && echo x > ../.config/mise/notes.txt && mkdir "
+				".config/mise/conf.d/sub && echo '[hooks]' > "
+				".config/mise/config.dev.toml && mv ../stash/mise mise && touch "
+				"p/ready && exec sleep 60");
 		char *after[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "true", NULL};
 		struct run_result r = world_run(&w, after, proj);
 		char *diag =
@@ -10792,7 +10806,7 @@ BOTH_USERS(guards, a_killed_session_s_change_above_leaves_the_user_s_mise_config
 		static const char *const made[] = {"a/.config/mise/config.dev.toml",
 						   "a/mise/config.toml"};
 		expect_aside(up, made, 2, ctl, NULL, diag);
-		free(diag), free(body), free(ready);
+		free(diag);
 		sweep_forget(proj);
 		free(up), free(proj);
 		world_free(&w);
@@ -10808,15 +10822,8 @@ BOTH_USERS(guards, a_directory_moved_to_another_slot_above_is_judged_whole, .tim
 {
 	for (int ctl = 0; ctl < 2; ctl++) {
 		struct world w;
-		mise_world(&w, who, "mslot", ctl, "mkdir -p ../R/a/p");
-		char *up = at(w.dir, "R"), *proj = at(w.dir, "R/a/p");
-		FILE *f = fopen(w.cfg, "w");
-		cr_assert_not_null(f, "%s: %s", w.cfg, strerror(errno));
-		fprintf(f,
-			"{\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/tty\", "
-			"\"/dev/ptmx\", \"/dev/urandom\", \"/dev/zero\", \"%s\"]}%s}",
-			up, ctl ? ", \"protected_paths\": []" : "");
-		cr_assert_eq(fclose(f), 0);
+		char *up, *proj;
+		above_world(&w, who, "mslot", ctl, "mkdir -p ../R/a/p", &up, &proj);
 		char *first[] = {CORDON_BIN,
 				 "run",
 				 "--config",
@@ -10833,22 +10840,9 @@ BOTH_USERS(guards, a_directory_moved_to_another_slot_above_is_judged_whole, .tim
 		cr_assert(strstr(diag, "made") && present(up, "a/.config/config.toml"),
 			  "the first session's file did not stay\n%s", diag);
 		usleep(1100 * 1000);
-		char *argv[] = {CORDON_BIN,
-				"run",
-				"--config",
-				w.cfg,
-				"--",
-				"/bin/sh",
-				"-c",
+		kill_when_ready(&w, proj,
 				"cd .. && mv .config tmpd && mkdir .config && mv tmpd .config/mise "
-				"&& touch p/ready && exec sleep 60",
-				NULL};
-		pid_t pid = world_spawn(&w, argv, proj);
-		char *ready = at(proj, "ready");
-		cr_assert(wait_exists(ready, 20000), "the killed session's move did not land");
-		cr_assert_eq(kill(pid, SIGKILL), 0);
-		cr_expect(wait_gone(pid, 10000), "the launcher did not go");
-		usleep(1100 * 1000);
+				"&& touch p/ready && exec sleep 60");
 		char *after[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "true", NULL};
 		r = world_run(&w, after, proj);
 		char *more = fmt("%s%s%s", diag, r.out, r.err);
@@ -10857,7 +10851,7 @@ BOTH_USERS(guards, a_directory_moved_to_another_slot_above_is_judged_whole, .tim
 		run_free(&r);
 		static const char *const moved[] = {"a/.config/mise/config.toml"};
 		expect_aside(up, moved, 1, ctl, NULL, diag);
-		free(diag), free(ready);
+		free(diag);
 		sweep_forget(proj);
 		free(up), free(proj);
 		world_free(&w);
