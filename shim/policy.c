@@ -875,10 +875,6 @@ static int add_sockets(struct cordon_policy *p, const struct cordon_strv *list, 
 	return 0;
 }
 
-/* Resolve each entry of LIST and add it with ACCESS; unresolvable ones are
- * recorded in p->skipped. BASE NULL: relative entries are taken against the
- * current directory, unless FROM_CONFIG (they are the project's, and there
- * is none: skipped). */
 /* Whether a rule from SOURCE is the user's own or a preset's (what the
  * links a session could lay are looked for in). */
 static bool lays_own(const char *source)
@@ -887,6 +883,11 @@ static bool lays_own(const char *source)
 	       strncmp(source, "toolchains: ", 12) == 0 || strncmp(source, "--toolchain ", 12) == 0;
 }
 
+/* Resolve each entry of LIST and add it with ACCESS; unresolvable ones are
+ * recorded in p->skipped. BASE NULL: relative entries are taken against the
+ * current directory, unless FROM_CONFIG (they are the project's, and there
+ * is none: skipped). Those the first pass found leading through a link a
+ * session could lay (cordon_policy.unfollowed_raw) are left out. */
 static int add_list(struct cordon_policy *p, const struct cordon_strv *list, unsigned access,
 		    const char *source, const char *home, const char *base, bool from_config,
 		    struct cordon_path_cache *cache)
