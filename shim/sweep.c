@@ -317,14 +317,12 @@ static int keep_start(const char *root)
 	return below_records(root, start) ? 1 : 0;
 }
 
-/* The mark: where this session's walk of ROOT judges from, to the
- * nanosecond, and ROOT (what other roots it lies in or holds). */
-/* The directory NAME in TOP, lstat'ed into *ST: whether it is one (no
- * link). */
 /* A mark's most bytes: its start, root, top's directories and those
  * above the project (CORDON_MARK_ABOVE, each " HASH:DEV:INO"). */
 #define MARK_SIZE (PATH_MAX + 160 + CORDON_MARK_ABOVE * 63)
 
+/* The directory NAME in TOP, lstat'ed into *ST: whether it is one (no
+ * link). */
 static bool top_dir(const char *top, const char *name, struct stat *st)
 {
 	char path[PATH_MAX + 32];
@@ -342,6 +340,10 @@ static unsigned long long dir_hash(const char *path)
 	return h;
 }
 
+/* The mark: where this session's walk of ROOT judges from, to the
+ * nanosecond, and ROOT (what other roots it lies in or holds); OWN (SINCE
+ * is S's own start), its top's .config and mise, and in the project's,
+ * the directories above it (S's). */
 static void pending_mark(const struct cordon_sweep *s, const char *root,
 			 const struct timespec *since, bool own)
 {
