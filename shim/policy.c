@@ -883,11 +883,50 @@ static bool lays_own(const char *source)
 	       strncmp(source, "toolchains: ", 12) == 0 || strncmp(source, "--toolchain ", 12) == 0;
 }
 
+/* The user's rules and the presets' as they are resolved, kept for the
+ * end (add_later): whether their way passes a link a session could have
+ * laid depends on every writable rule, theirs among them. */
+struct cordon_rules_later {
+	struct later_rule {
+		char *entry; /* as the list has it, for a skipped one's note */
+		char *raw;   /* absolute, "." and ".." and all */
+		char *text;  /* the same, those taken away as text */
+		unsigned access;
+		char *source;
+	} * v;
+	size_t n, cap;
+};
+
+static int defer(struct cordon_rules_later *l, const char *entry, const char *raw, const char *text,
+		 unsigned access, const char *source)
+{
+	struct later_rule *nv = cordon_grow(l->v, &l->cap, l->n + 1, sizeof(*nv), 8);
+	if (!nv)
+		return -ENOMEM;
+	l->v = nv;
+	struct later_rule *d = &l->v[l->n];
+	*d = (struct later_rule){strdup(entry), strdup(raw), strdup(text), access, strdup(source)};
+	if (!d->entry || !d->raw || !d->text || !d->source) {
+		free(d->entry), free(d->raw), free(d->text), free(d->source);
+		return -ENOMEM;
+	}
+	l->n++;
+	return 0;
+}
+
+static void later_free(struct cordon_rules_later *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i].entry), free(l->v[i].raw), free(l->v[i].text), free(l->v[i].source);
+	free(l->v);
+	*l = (struct cordon_rules_later){0};
+}
+
 /* Resolve each entry of LIST and add it with ACCESS; unresolvable ones are
  * recorded in p->skipped. BASE NULL: relative entries are taken against the
  * current directory, unless FROM_CONFIG (they are the project's, and there
- * is none: skipped). Those the first pass found leading through a link a
- * session could lay (cordon_policy.unfollowed_raw) are left out. */
+ * is none: skipped). The user's and the presets' are kept for the end
+ * (P->later: add_later). */
 static int add_list(struct cordon_policy *p, const struct cordon_strv *list, unsigned access,
 		    const char *source, const char *home, const char *base, bool from_config,
 		    struct cordon_path_cache *cache)
@@ -899,50 +938,48 @@ static int add_list(struct cordon_policy *p, const struct cordon_strv *list, uns
 				return -ENOMEM;
 			continue;
 		}
-		cleanup_free char *canon = NULL;
-		int r = cache ? cordon_path_resolve_cached(list->v[i], home, base, cache, &canon)
-			      : cordon_path_absolute(list->v[i], home, base, &canon);
-		if (r == -ENOMEM)
-			return r;
 		/* The rule as it was written (absolute), RAW: the way the
 		 * kernel walks, for the links on it; TEXT, for the hidden paths
-		 * it names. */
-		cleanup_free char *raw = NULL;
-		if (r == 0 && (cache ? cordon_path_absolute(list->v[i], home, base, &raw)
-			       : (raw = strdup(canon)) ? 0
-						       : -ENOMEM) == -ENOMEM)
-			return -ENOMEM;
-		bool dotted = raw && cordon_path_dotted(raw);
-		/* (Named by its text, "." and ".." taken away as text: not by
-		 * where a link on the way leads, round 34 Q2.) */
-		cleanup_free char *lexical = dotted ? cordon_path_lexical(raw) : NULL;
-		if (dotted && !lexical)
+		 * it names, "." and ".." taken away as text (not by where a
+		 * link on the way leads, round 34 Q2). */
+		cleanup_free char *raw = NULL, *lexical = NULL;
+		int r = cordon_path_absolute(list->v[i], home, base, &raw);
+		if (r == -ENOMEM)
+			return r;
+		bool dotted = r == 0 && cordon_path_dotted(raw);
+		if (dotted && !(lexical = cordon_path_lexical(raw)))
 			return -ENOMEM;
 		const char *text = dotted ? lexical : raw;
-		/* Where the kernel resolves the rest (a run), one with a "." or
-		 * ".." in it is resolved here (rules are compared as text, and
-		 * --allow-write .. was taken for a part of the project, so never
-		 * swept: round 33b K2), and so is one of the user's or a preset's
-		 * (a writable one named through a link to the project, or to
-		 * another root, was walked as a root of its own: round 33c L4;
-		 * each is opened following no link, Q5 below). Not where
-		 * missing: the kernel skips it too. */
-		bool nofollow = false;
-		if (r == 0 && !cache && (dotted || lays_own(source))) {
-			char *real = NULL;
-			int rr = cordon_path_resolve(list->v[i], home, base, &real);
-			if (rr == -ENOMEM)
-				return rr;
-			if (rr == 0 || dotted) {
-				free(canon);
-				canon = real;
-				r = rr;
-			}
-			nofollow = rr == 0 && lays_own(source);
-		}
-		if (r == 0 && raw && lays_own(source) &&
-		    cordon_strv_contains(&p->unfollowed_raw, raw))
+		/* The user's and the presets': kept for the end, when every
+		 * writable rule is known (add_later). Not those in /proc or
+		 * /dev, but /dev/shm: no session lays a link there, and what
+		 * /dev/stdout leads to is a descriptor's (round 34b R6). */
+		if (r == 0 && p->later && lays_own(source) &&
+		    !((cordon_path_under(raw, "/proc") || cordon_path_under(raw, "/dev")) &&
+		      !cordon_path_under(raw, "/dev/shm"))) {
+			r = defer(p->later, list->v[i], raw, text, access, source);
+			if (r < 0)
+				return r;
 			continue;
+		}
+		cleanup_free char *canon = NULL;
+		if (r == 0)
+			r = cache ? cordon_path_resolve_cached(raw, NULL, NULL, cache, &canon)
+			    : (canon = strdup(raw)) ? 0
+						    : -ENOMEM;
+		if (r == -ENOMEM)
+			return r;
+		/* Where the kernel resolves the rest (a run), one with a "." or
+		 * ".." in it is resolved here: rules are compared as text, and
+		 * --allow-write .. was taken for a part of the project, so never
+		 * swept (round 33b K2). */
+		if (r == 0 && !cache && dotted) {
+			free(canon);
+			canon = NULL;
+			r = cordon_path_resolve(raw, NULL, NULL, &canon);
+			if (r == -ENOMEM)
+				return r;
+		}
 		/* (No file has a longer name: what explain skips, run skips too.) */
 		if (r == 0 && strlen(canon) >= PATH_MAX)
 			r = -ENAMETOOLONG;
@@ -957,13 +994,6 @@ static int add_list(struct cordon_policy *p, const struct cordon_strv *list, uns
 		r = add_written(p, canon, text, raw, access, source);
 		if (r >= 0)
 			r = add_rule_merged(p, canon, access, source);
-		/* (Opened following no link: a session's laid since the check
-		 * above is not followed, round 34 Q5.) */
-		for (size_t k = p->n_rules; r >= 0 && nofollow && k-- > 0;)
-			if (strcmp(p->rules[k].path, canon) == 0) {
-				p->rules[k].nofollow = true;
-				break;
-			}
 		if (r < 0)
 			return r;
 	}
@@ -1345,35 +1375,54 @@ static bool toolchain_rule(const struct cordon_rule *r)
 	       strncmp(r->source, "--toolchain ", 12) == 0;
 }
 
-/* Where a session may make names: beneath a writable rule (WRITABLE,
- * resolved), but the home's .config (CONFIG, may be NULL), which no rule
- * makes writable. */
-static const char *layable(const char *dir, const struct cordon_strv *writable, const char *config)
+/* What the user's and the presets' rules are walked against: the
+ * writable rules, resolved (none in /proc: no session lays a link there),
+ * the home's .config (never writable but where a rule names a directory
+ * in it) and the home itself (its top: no rule lets a session make a name
+ * there, but where it lies in a system directory shared with outside
+ * programs, HOME=/tmp/ci), resolved, or NULL. */
+struct walk_with {
+	struct cordon_strv writable;
+	char *config, *home;
+};
+
+/* Where a session may make names (DIR, resolved): the writable rule that
+ * lets it (W's), or NULL. */
+static const char *layable(const char *dir, const struct walk_with *w)
 {
-	if (config && cordon_path_under(dir, config))
+	if (cordon_path_under(dir, "/proc") || (w->home && strcmp(dir, w->home) == 0))
 		return NULL;
-	for (size_t i = 0; i < writable->n; i++)
-		if (cordon_path_under(dir, writable->v[i]))
-			return writable->v[i];
+	for (size_t i = 0; i < w->writable.n; i++) {
+		const char *in = w->writable.v[i];
+		if (cordon_path_under(dir, in) &&
+		    !(w->config && cordon_path_under(dir, w->config) &&
+		      !cordon_path_under(in, w->config)))
+			return in;
+	}
 	return NULL;
 }
 
+enum walked { WALKED, WALKED_LINK, WALKED_MISSING };
+
 /* PATH (absolute, as written) walked as the kernel walks it, "." and ".."
- * and links: the first link on the way that lies in a directory a session
- * may make names in (layable), into LINK (PATH_MAX bytes), with that
- * writable rule's path into *IN. False where there is none, or a name on
- * the way is missing (nothing followed). */
-static bool layable_link(const char *path, const struct cordon_strv *writable, const char *config,
-			 char *link, const char **in)
+ * and links, into RESOLVED (PATH_MAX bytes): WALKED_LINK at the first link
+ * that lies in a directory a session may make names in (layable), into
+ * LINK (PATH_MAX bytes), with the directory into DIR (PATH_MAX bytes);
+ * WALKED_MISSING where a name on the way is missing (or the walk goes on
+ * too long). */
+static enum walked walk(const char *path, const struct walk_with *w, char *resolved, char *link,
+			char *dir)
 {
-	char cur[PATH_MAX] = "", rest[2 * PATH_MAX], next[PATH_MAX];
+	char rest[2 * PATH_MAX], next[PATH_MAX];
+	resolved[0] = '\0';
+	errno = ENAMETOOLONG;
 	if ((size_t)snprintf(rest, sizeof(rest), "%s", path) >= sizeof(rest))
-		return false;
+		return WALKED_MISSING;
 	const char *at = rest;
 	for (int hops = 0; *at;) {
 		while (*at == '/')
 			at++;
-		size_t n = strcspn(at, "/"), cn = strlen(cur);
+		size_t n = strcspn(at, "/"), cn = strlen(resolved);
 		if (!n)
 			break;
 		if (n == 1 && at[0] == '.') {
@@ -1381,112 +1430,156 @@ static bool layable_link(const char *path, const struct cordon_strv *writable, c
 			continue;
 		}
 		if (n == 2 && at[0] == '.' && at[1] == '.') {
-			char *slash = strrchr(cur, '/');
+			char *slash = strrchr(resolved, '/');
 			if (slash)
 				*slash = '\0';
 			at += n;
 			continue;
 		}
-		if (cn + 1 + n >= sizeof(next))
-			return false;
-		memcpy(next, cur, cn);
+		if (cn + 1 + n >= sizeof(next)) {
+			errno = ENAMETOOLONG;
+			return WALKED_MISSING;
+		}
+		memcpy(next, resolved, cn);
 		next[cn] = '/';
 		memcpy(next + cn + 1, at, n);
 		next[cn + 1 + n] = '\0';
 		at += n;
 		struct stat st;
 		if (lstat(next, &st) < 0)
-			return false;
+			return WALKED_MISSING;
 		if (!S_ISLNK(st.st_mode)) {
-			memcpy(cur, next, cn + n + 2);
+			memcpy(resolved, next, cn + n + 2);
 			continue;
 		}
-		if ((*in = layable(cn ? cur : "/", writable, config))) {
+		if (layable(cn ? resolved : "/", w)) {
 			memcpy(link, next, cn + n + 2);
-			return true;
+			memcpy(dir, cn ? resolved : "/", cn ? cn + 1 : 2);
+			return WALKED_LINK;
 		}
 		char target[PATH_MAX], more[2 * PATH_MAX];
 		ssize_t t = readlink(next, target, sizeof(target) - 1);
-		if (t <= 0 || ++hops > 40)
-			return false;
+		if (t <= 0 || ++hops > 40) {
+			errno = t <= 0 ? errno : ELOOP;
+			return WALKED_MISSING;
+		}
 		target[t] = '\0';
+		errno = ENAMETOOLONG;
 		if ((size_t)snprintf(more, sizeof(more), "%s/%s", target, at) >= sizeof(more))
-			return false;
+			return WALKED_MISSING;
 		memcpy(rest, more, strlen(more) + 1);
 		at = rest;
 		if (target[0] == '/')
-			cur[0] = '\0';
+			resolved[0] = '\0';
 	}
-	return false;
+	if (!resolved[0])
+		memcpy(resolved, "/", 2);
+	return WALKED;
 }
 
-/* The user's rules and the presets' whose path, as written, leads through
- * a link in a directory a session may write (the project, /tmp, a
- * writable ~/go, reached by any name): a session could have laid it (the
- * user's additional_read_only_paths ["docs"] read a private directory
- * after a session made docs a link to it), so each is not followed
- * (cordon_policy.unfollowed). The system's rules and the dotfiles are no
- * session's to lay. 1 when there is one. */
-static int find_unfollowed(struct cordon_policy *p, const struct cordon_context *ctx)
+/* D not granted: its way passes LINK, in DIR, where a session may write.
+ * Said (printable: the session chose the link's target). */
+static int unfollow(struct cordon_policy *p, const struct later_rule *d, const char *link,
+		    const char *dir)
 {
-	struct cordon_strv writable = {0};
+	char real[PATH_MAX];
+	const char *to = realpath(link, real) ? real
+			 : errno == ELOOP     ? "itself, in a loop"
+					      : "a name not made yet";
+	char at[PATH_MAX + 8], via[PATH_MAX + 8], target[PATH_MAX + 8], in[PATH_MAX + 8];
+	cordon_printable(d->raw, SIZE_MAX, at, sizeof(at));
+	cordon_printable(link, SIZE_MAX, via, sizeof(via));
+	cordon_printable(to, SIZE_MAX, target, sizeof(target));
+	cordon_printable(dir, SIZE_MAX, in, sizeof(in));
+	char *note;
+	if ((strcmp(link, d->raw) == 0
+		     ? asprintf(&note,
+				"%s (%s): a link (to %s) in %s, where a session may write: not "
+				"followed; name %s itself",
+				at, d->source, target, in, to == real ? target : "where it leads")
+		     : asprintf(&note,
+				"%s (%s): through %s, a link (to %s) in %s, where a session may "
+				"write: not followed; name the path it leads to itself",
+				at, d->source, via, target, in)) < 0)
+		return -ENOMEM;
+	return cordon_strv_push_take(&p->unfollowed, note);
+}
+
+/* The user's rules and the presets' (P->later), added last: each walked
+ * as written, as the kernel walks it, and not granted where its way
+ * passes a link in a directory a session may write (the project, /tmp, a
+ * writable ~/go, by whatever name the rule reaches it): a session could
+ * have laid it, to lead this session's rule to the user's other files
+ * (additional_read_only_paths ["docs"] read a private directory after a
+ * session made docs a link to it). The path walked is the rule's, and is
+ * opened following no link (cordon_rule.nofollow, where the kernel
+ * resolves: a run): one laid since is not followed either (round 34 Q5).
+ * The writable ones first, against the others' (and again with all). */
+static int add_later(struct cordon_policy *p, const struct cordon_context *ctx,
+		     struct cordon_rules_later *l, bool run)
+{
+	struct walk_with w = {0};
 	int e = 0;
-	bool any = false;
-	for (size_t i = 0; i < p->n_written && !any; i++)
-		any = lays_own(p->written[i].source);
-	for (size_t i = 0; any && e >= 0 && i < p->n_rules; i++) {
-		if (!(p->rules[i].access & CORDON_ACCESS_WRITE))
+	for (size_t i = 0; e >= 0 && i < p->n_rules; i++) {
+		if (!(p->rules[i].access & CORDON_ACCESS_WRITE) ||
+		    cordon_path_under(p->rules[i].path, "/proc"))
 			continue;
 		char *canon = realpath(p->rules[i].path, NULL);
-		e = canon ? cordon_strv_push_take(&writable, canon)
-			  : cordon_strv_push(&writable, p->rules[i].path);
+		e = canon ? cordon_strv_push_take(&w.writable, canon)
+			  : cordon_strv_push(&w.writable, p->rules[i].path);
 	}
-	/* (The home's .config: $XDG_CONFIG_HOME where set, kept as it.) */
-	cleanup_free char *config = NULL, *dot = NULL;
 	const char *xdg = ctx->getenv_fn ? ctx->getenv_fn("XDG_CONFIG_HOME") : NULL;
-	if (e >= 0 && any && xdg && xdg[0] == '/')
-		config = realpath(xdg, NULL);
-	if (e >= 0 && any && !config && ctx->home) {
-		if (asprintf(&dot, "%s/.config", ctx->home) < 0)
-			e = -ENOMEM;
-		else
-			config = realpath(dot, NULL);
-	}
-	int found = 0;
-	char link[PATH_MAX];
-	for (size_t i = 0; any && e >= 0 && i < p->n_written; i++) {
-		const char *raw = p->written_raw.v[i], *source = p->written[i].source, *in = NULL;
-		if (!lays_own(source) || cordon_strv_contains(&p->unfollowed_raw, raw) ||
-		    !layable_link(raw, &writable, config, link, &in))
-			continue;
-		cleanup_free char *to = realpath(link, NULL);
-		/* (Said as printable: the session chose the link's target.) */
-		char at[PATH_MAX + 8], via[PATH_MAX + 8], target[PATH_MAX + 8], w[PATH_MAX + 8];
-		cordon_printable(raw, SIZE_MAX, at, sizeof(at));
-		cordon_printable(link, SIZE_MAX, via, sizeof(via));
-		cordon_printable(to ? to : "a name not made yet", SIZE_MAX, target, sizeof(target));
-		cordon_printable(in, SIZE_MAX, w, sizeof(w));
-		char *note;
-		if ((strcmp(link, raw) == 0
-			     ? asprintf(&note,
-					"%s (%s): a link (to %s) in %s, which a session may "
-					"write: not followed; name %s itself",
-					at, source, target, w, to ? target : "where it leads")
-			     : asprintf(&note,
-					"%s (%s): through %s, a link (to %s) in %s, which a "
-					"session may write: not followed; name the path it leads "
-					"to itself",
-					at, source, via, target, w)) < 0) {
-			e = -ENOMEM;
-			break;
+	cleanup_free char *dot = NULL;
+	if (xdg && xdg[0] == '/')
+		w.config = realpath(xdg, NULL);
+	if (!w.config && ctx->home && asprintf(&dot, "%s/.config", ctx->home) >= 0)
+		w.config = realpath(dot, NULL);
+	/* (Its top stays open where it lies in a shared directory.) */
+	w.home = ctx->home ? realpath(ctx->home, NULL) : NULL;
+	for (size_t i = 0; w.home && i < p->n_rules; i++)
+		if ((p->rules[i].access & CORDON_ACCESS_WRITE) &&
+		    strncmp(p->rules[i].source, "system_paths.read_write", 23) == 0 &&
+		    cordon_path_under(w.home, p->rules[i].path)) {
+			free(w.home);
+			w.home = NULL;
 		}
-		e = cordon_strv_push_take(&p->unfollowed, note);
+	char resolved[PATH_MAX], link[PATH_MAX], dir[PATH_MAX];
+	for (size_t i = 0; e >= 0 && i < l->n; i++)
+		if ((l->v[i].access & CORDON_ACCESS_WRITE) &&
+		    walk(l->v[i].raw, &w, resolved, link, dir) == WALKED)
+			e = cordon_strv_push(&w.writable, resolved);
+	for (size_t i = 0; e >= 0 && i < l->n; i++) {
+		const struct later_rule *d = &l->v[i];
+		enum walked k = walk(d->raw, &w, resolved, link, dir);
+		int why = errno ? errno : ENOENT;
+		if (k == WALKED_LINK) {
+			e = unfollow(p, d, link, dir);
+			continue;
+		}
+		/* (Missing: explain says so; a run keeps the rule as written,
+		 * opened following no link, as the kernel would skip it.) */
+		if (k == WALKED_MISSING && !run) {
+			e = skip(p, d->entry, d->source, strerror(why));
+			continue;
+		}
+		const char *path = k == WALKED ? resolved : d->raw;
+		if (strlen(path) >= PATH_MAX) {
+			e = skip(p, d->entry, d->source, strerror(ENAMETOOLONG));
+			continue;
+		}
+		e = add_written(p, path, d->text, d->raw, d->access, d->source);
 		if (e >= 0)
-			e = cordon_strv_push(&p->unfollowed_raw, raw);
-		found = 1;
+			e = add_rule_merged(p, path, d->access, d->source);
+		for (size_t r = p->n_rules; e >= 0 && run && r-- > 0;)
+			if (strcmp(p->rules[r].path, path) == 0) {
+				p->rules[r].nofollow = true;
+				break;
+			}
 	}
-	cordon_strv_free(&writable);
-	return e < 0 ? e : found;
+	cordon_strv_free(&w.writable);
+	free(w.config);
+	free(w.home);
+	return e;
 }
 
 static void clear_rules(struct cordon_policy *p)
@@ -1508,18 +1601,13 @@ static int resolve_paths(const struct cordon_config *cfg, const struct cordon_co
 			 struct cordon_policy *p)
 {
 	struct cordon_path_cache cache = {0};
-	size_t skipped = p->skipped.n;
+	struct cordon_rules_later later = {0};
+	p->later = &later;
 	int r = resolve_paths_with(cfg, ctx, p, ctx->kernel_resolves ? NULL : &cache);
-	/* (Once more without them, where a rule leads through a link a
-	 * session could lay: rare.) */
-	if (r >= 0 && (r = find_unfollowed(p, ctx)) > 0) {
-		clear_rules(p);
-		while (p->skipped.n > skipped) {
-			free(p->skipped.v[--p->skipped.n]);
-			p->skipped.v[p->skipped.n] = NULL;
-		}
-		r = resolve_paths_with(cfg, ctx, p, ctx->kernel_resolves ? NULL : &cache);
-	}
+	p->later = NULL;
+	if (r >= 0 && later.n)
+		r = add_later(p, ctx, &later, ctx->kernel_resolves);
+	later_free(&later);
 	cordon_path_cache_free(&cache);
 	return r;
 }
@@ -3887,7 +3975,6 @@ void cordon_policy_free(struct cordon_policy *p)
 	free(p->omz_unasked);
 	cordon_strv_free(&p->skipped);
 	cordon_strv_free(&p->unfollowed);
-	cordon_strv_free(&p->unfollowed_raw);
 	clear_rules(p);
 	free(p->rules);
 	free(p->written);

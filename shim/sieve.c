@@ -120,7 +120,10 @@ int cordon_sieve_init(const struct cordon_policy *p, const char *closed, struct 
 		r = -ENOMEM;
 	for (size_t i = 0; r >= 0 && i < p->n_rules; i++) {
 		char *canon = NULL;
-		if (under_proc(p->rules[i].path))
+		/* (One walked as the policy was resolved is its own path, and
+		 * is opened following no link: a link laid on it since must not
+		 * be followed here either, round 34b R2.) */
+		if (under_proc(p->rules[i].path) || p->rules[i].nofollow)
 			continue;
 		int e = cordon_path_resolve_cached(p->rules[i].path, NULL, NULL, &cache, &canon);
 		if (e == -ENOMEM)

@@ -93,8 +93,8 @@ BOTH_USERS(nested, inner_rules_stack_on_the_outer, .timeout = 60)
 	world_for(&w, who, "neststack", "");
 	char *cordon = installed(&w);
 	char *opt = allow_inst(&w);
-	char *sub = path_join(w.proj, "sub");
-	cr_assert(mkdir(sub, 0755) == 0);
+	char *sub = path_join(w.proj, "sub"), *side = path_join(w.proj, "side");
+	cr_assert(mkdir(sub, 0755) == 0 && mkdir(side, 0755) == 0);
 	world_give(&w);
 	struct listener l = listen_on(AF_INET, true);
 
@@ -108,17 +108,22 @@ BOTH_USERS(nested, inner_rules_stack_on_the_outer, .timeout = 60)
 	free(got);
 	run_free(&r);
 
+	/* (And a rule of the inner one's: opened following no link, where
+	 * openat2 is refused, round 34b R4.) */
 	r = sh_in(&w, opt,
-		  "%s run --config %s --project %s --no-network -- /bin/sh -c "
+		  "%s run --config %s --project %s --no-network --allow-write %s -- /bin/sh -c "
 		  "'cordon-probe tcp 127.0.0.1 %d inner-conn; echo i > %s/inner-beside.txt; "
-		  "echo i > %s/inner-in.txt'",
-		  cordon, w.cfg, sub, l.port, w.proj, sub);
+		  "echo i > %s/inner-in.txt; echo i > %s/inner-side.txt'",
+		  cordon, w.cfg, sub, side, l.port, w.proj, sub, side);
 	got = received(&l, 500);
 	cr_expect_null(strstr(got, "inner-conn"), "the inner --no-network session connected");
 	char *beside = path_join(w.proj, "inner-beside.txt");
 	char *in = path_join(sub, "inner-in.txt");
 	cr_expect(!file_exists(beside), "the inner session wrote outside its project");
 	cr_expect(file_exists(in), "the inner session did not run: %s", r.err);
+	char *in_side = path_join(side, "inner-side.txt");
+	cr_expect(file_exists(in_side), "the inner --allow-write did not hold: %s", r.err);
+	free(in_side);
 	free(got);
 	run_free(&r);
 	close(l.fd);
@@ -126,6 +131,7 @@ BOTH_USERS(nested, inner_rules_stack_on_the_outer, .timeout = 60)
 	free(in);
 	free(outer);
 	free(sub);
+	free(side);
 	free(opt);
 	free(cordon);
 	world_free(&w);

@@ -319,34 +319,40 @@ Test(sandbox, prepared_ruleset_and_marks_without_one)
  * a preset's: cordon_rule.nofollow) is opened following no link: one a
  * concurrent session lays on its way after the launcher looked (round 34
  * Q5) leaves the rule ungranted, in the watcher's ruleset and in the
- * shim's. Control: the same rule without the mark follows the link; with
- * it, on the real path, it reads. */
+ * shim's, and where a hidden path beneath it has the rule granted entry by
+ * entry too (the sieve resolved the rule again, following the link: 34b
+ * R2). Control: the same rule without the mark follows the link laid; on
+ * a path with no link it reads. */
 Test(sandbox, a_rule_opened_following_no_link)
 {
 	struct world w;
 	world_init(&w, "nofollow", "");
-	char *real = path_join(w.outside, "real"), *link = path_join(w.outside, "link");
-	cr_assert_eq(mkdir(real, 0755), 0);
-	char *file = write_file(real, "f", "through");
-	cr_assert_eq(symlink(real, link), 0);
+	char *dir = path_join(w.outside, "dir"), *old = path_join(w.outside, "dir.old");
+	char *other = path_join(w.outside, "other");
+	cr_assert(mkdir(dir, 0755) == 0 && mkdir(other, 0755) == 0);
+	char *mine = write_file(dir, "f", "mine"), *elsewhere = write_file(other, "f", "elsewhere");
+	char *hidden = write_file(dir, "secret", "hidden");
 	for (int prepare = 0; prepare < 2; prepare++) {
-		for (int mark = 0; mark < 2; mark++) {
+		for (int mark = 0; mark < 4; mark++) {
+			bool nofollow = mark % 2, sieved = mark >= 2;
 			struct cordon_policy p = {.sandbox = true, .allow_network = true};
-			cr_assert_eq(cordon_policy_add_rule(&p, link, CORDON_ACCESS_READ,
-							    "--allow-read"),
-				     0);
-			p.rules[0].nofollow = mark;
-			expect_read(&p, prepare, file, mark ? "" : "through");
+			cr_assert_eq(
+				cordon_policy_add_rule(&p, dir, CORDON_ACCESS_READ, "--allow-read"),
+				0);
+			if (sieved)
+				cr_assert_eq(cordon_policy_add_guard(&p, hidden, CORDON_GUARD_HIDE,
+								     "hidden_paths"),
+					     0);
+			p.rules[0].nofollow = nofollow;
+			expect_read(&p, prepare, mine, "mine");
+			/* The link laid after the policy was resolved. */
+			cr_assert(rename(dir, old) == 0 && symlink(other, dir) == 0);
+			expect_read(&p, prepare, elsewhere, nofollow ? "" : "elsewhere");
+			cr_assert(unlink(dir) == 0 && rename(old, dir) == 0);
 			cordon_policy_free(&p);
 		}
-		struct cordon_policy q = {.sandbox = true, .allow_network = true};
-		cr_assert_eq(cordon_policy_add_rule(&q, real, CORDON_ACCESS_READ, "--allow-read"),
-			     0);
-		q.rules[0].nofollow = true;
-		expect_read(&q, prepare, file, "through");
-		cordon_policy_free(&q);
 	}
-	free(real), free(link), free(file);
+	free(dir), free(old), free(other), free(mine), free(elsewhere), free(hidden);
 	world_free(&w);
 }
 

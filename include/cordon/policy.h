@@ -226,8 +226,12 @@ struct cordon_policy {
 	 * could have laid it, to lead the next one's rule elsewhere. The
 	 * launcher says each; explain lists them. Not sent on the wire. */
 	struct cordon_strv unfollowed;
-	struct cordon_strv unfollowed_raw; /* (their absolute texts) */
+	/* (While the rules are resolved: the user's and the presets', kept
+	 * for the end, shim/policy.c.) */
+	struct cordon_rules_later *later;
 };
+
+struct cordon_rules_later;
 
 /* Everything about the session that is not in the config file. */
 struct cordon_context {

@@ -263,7 +263,18 @@ struct view_mount {
 	const char *path;
 	uint64_t mount; /* the id of the mount it is on (0: unknown) */
 	int tree;       /* its copy, or -1 */
+	bool nofollow;  /* its rule's (cordon_rule.nofollow) */
 };
+
+/* V's copy (its tree, recursive), opened as its rule is. */
+static int view_tree(const struct view_mount *v)
+{
+	if (!v->nofollow)
+		return (int)open_tree_fd(AT_FDCWD, v->path, OPEN_TREE_CLONE | AT_RECURSIVE);
+	cleanup_close int fd = cordon_open_rule_path(v->path, O_PATH | O_CLOEXEC, true);
+	return fd < 0 ? -1
+		      : (int)open_tree_fd(fd, "", OPEN_TREE_CLONE | AT_RECURSIVE | AT_EMPTY_PATH);
+}
 
 /* The id of the mount PATH is on (statx, Linux 5.8), or 0. */
 static uint64_t mount_id(const char *path)
@@ -319,14 +330,12 @@ static int readonly_view(const struct cordon_policy *p, struct cordon_error *err
 		    !view_writable(rule->path, &st))
 			continue;
 		none = strcmp(rule->path, "/") == 0;
-		v[n++] = (struct view_mount){rule->path, mount_id(rule->path), -1};
+		v[n++] = (struct view_mount){rule->path, mount_id(rule->path), -1, rule->nofollow};
 	}
 	/* The copies first: nothing has changed yet if the kernel refuses one
 	 * (no view then, the supervisor judges). */
 	for (size_t i = 0; i < n && !none; i++)
-		if (!within_another(v, n, i) &&
-		    (v[i].tree = (int)open_tree_fd(AT_FDCWD, v[i].path,
-						   OPEN_TREE_CLONE | AT_RECURSIVE)) < 0)
+		if (!within_another(v, n, i) && (v[i].tree = view_tree(&v[i])) < 0)
 			none = true;
 	/* All or nothing (the kernel prepares every mount first): a refusal
 	 * changes nothing either. */
@@ -340,7 +349,8 @@ static int readonly_view(const struct cordon_policy *p, struct cordon_error *err
 	for (size_t i = 0; i < n && r > 0; i++) {
 		if (v[i].tree < 0)
 			continue;
-		cleanup_close int to = open(v[i].path, O_PATH | O_CLOEXEC);
+		cleanup_close int to =
+			cordon_open_rule_path(v[i].path, O_PATH | O_CLOEXEC, v[i].nofollow);
 		if (to < 0 || attach(v[i].tree, to) < 0)
 			r = cordon_err(err, errno, "%s: attaching its read-write copy: %s",
 				       v[i].path, strerror(errno));

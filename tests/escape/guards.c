@@ -2042,7 +2042,7 @@ BOTH_USERS(guards, a_rule_through_a_link_a_session_could_lay_is_not_followed, .t
 	cr_expect_null(strstr(r.out, "second-secret"), "read through ./notes/: %s", r.out);
 	cr_expect_null(strstr(r.out, "third-secret"), "read through alias/more: %s", r.out);
 	cr_expect(access(made, F_OK) < 0, "written through shared/sub");
-	char *said = fmt("%s (additional_read_only_paths): a link (to %s) in %s, which a "
+	char *said = fmt("%s (additional_read_only_paths): a link (to %s) in %s, where a "
 			 "session may write: not followed",
 			 docs, priv, w.proj);
 	cr_expect(strstr(r.err, said), "not said: %s", r.err);
