@@ -922,6 +922,33 @@ static void later_free(struct cordon_rules_later *l)
 	*l = (struct cordon_rules_later){0};
 }
 
+/* PATH (absolute, "." and ".." taken away) names a descriptor:
+ * /dev/std{in,out,err}, /dev/fd/N, /proc/{self,thread-self,PID}/fd/N
+ * (and a task's). */
+static bool descriptor_name(const char *path)
+{
+	if (strcmp(path, "/dev/stdin") == 0 || strcmp(path, "/dev/stdout") == 0 ||
+	    strcmp(path, "/dev/stderr") == 0 || cordon_path_under(path, "/dev/fd"))
+		return true;
+	if (strncmp(path, "/proc/", 6) != 0)
+		return false;
+	const char *at = path + 6;
+	for (int level = 0; level < 2; level++) {
+		size_t n = strcspn(at, "/");
+		bool id = n && strspn(at, "0123456789") == n;
+		if (!id && !(level == 0 && ((n == 4 && strncmp(at, "self", 4) == 0) ||
+					    (n == 11 && strncmp(at, "thread-self", 11) == 0))))
+			return false;
+		at += n;
+		if (strncmp(at, "/fd", 3) == 0 && (at[3] == '/' || at[3] == '\0'))
+			return true;
+		if (level > 0 || strncmp(at, "/task/", 6) != 0)
+			return false;
+		at += 6;
+	}
+	return false;
+}
+
 /* Resolve each entry of LIST and add it with ACCESS; unresolvable ones are
  * recorded in p->skipped. BASE NULL: relative entries are taken against the
  * current directory, unless FROM_CONFIG (they are the project's, and there
@@ -951,12 +978,10 @@ static int add_list(struct cordon_policy *p, const struct cordon_strv *list, uns
 			return -ENOMEM;
 		const char *text = dotted ? lexical : raw;
 		/* The user's and the presets': kept for the end, when every
-		 * writable rule is known (add_later). Not those in /proc or
-		 * /dev, but /dev/shm: no session lays a link there, and what
-		 * /dev/stdout leads to is a descriptor's (round 34b R6). */
-		if (r == 0 && p->later && lays_own(source) &&
-		    !((cordon_path_under(raw, "/proc") || cordon_path_under(raw, "/dev")) &&
-		      !cordon_path_under(raw, "/dev/shm"))) {
+		 * writable rule is known (add_later). Not a descriptor's name
+		 * (/dev/stdout: what it leads to is the launcher's descriptor,
+		 * round 34b R6), told by its text as it reads (34c S1). */
+		if (r == 0 && p->later && lays_own(source) && !descriptor_name(text)) {
 			r = defer(p->later, list->v[i], raw, text, access, source);
 			if (r < 0)
 				return r;
@@ -1386,6 +1411,27 @@ struct walk_with {
 	char *config, *home;
 };
 
+/* LINK (resolved but its last name) is a name cordon pins in the home
+ * W->home, where a session could not replace it (a dotfile,
+ * cordon_home_code's, ~/.local/bin: round 34c S2). */
+static bool pinned_in_home(const char *link, const struct walk_with *w)
+{
+	size_t hn = w->home ? strlen(w->home) : 0;
+	if (!hn || strncmp(link, w->home, hn) != 0 || link[hn] != '/')
+		return false;
+	const char *rel = link + hn + 1;
+	for (size_t i = 0; cordon_dotfiles[i]; i++)
+		if (strcmp(rel, cordon_dotfiles[i]) == 0)
+			return true;
+	for (int k = 0; k < 2; k++) {
+		const char *const *list = k ? home_run_dirs : cordon_home_code;
+		for (size_t i = 0; list[i]; i++)
+			if (strncmp(list[i], "~/", 2) == 0 && strcmp(rel, list[i] + 2) == 0)
+				return true;
+	}
+	return false;
+}
+
 /* Where a session may make names (DIR, resolved): the writable rule that
  * lets it (W's), or NULL. */
 static const char *layable(const char *dir, const struct walk_with *w)
@@ -1452,7 +1498,7 @@ static enum walked walk(const char *path, const struct walk_with *w, char *resol
 			memcpy(resolved, next, cn + n + 2);
 			continue;
 		}
-		if (layable(cn ? resolved : "/", w)) {
+		if (layable(cn ? resolved : "/", w) && !pinned_in_home(next, w)) {
 			memcpy(link, next, cn + n + 2);
 			memcpy(dir, cn ? resolved : "/", cn ? cn + 1 : 2);
 			return WALKED_LINK;

@@ -2031,10 +2031,11 @@ BOTH_USERS(guards, a_rule_through_a_link_a_session_could_lay_is_not_followed, .t
 
 	/* (Each of two rules in one directory, round 34 Q1; one spelled
 	 * with "./" and a final "/", Q2; one through another name of the
-	 * project, a link of the user's, Q3.) */
-	cfg = fmt(", \"additional_read_only_paths\": [\"docs\", \"./notes/\", \"%s/more\"], "
-		  "\"additional_read_write_paths\": [\"%s/shared\", \"%s/shared/sub\"]",
-		  alias, w.dir, w.dir);
+	 * project, a link of the user's, Q3, or through /proc, 34c S1.) */
+	cfg = fmt(
+		", \"additional_read_only_paths\": [\"docs\", \"./notes/\", \"%s/more\", \"/proc/self/cwd/docs\"], "
+		"\"additional_read_write_paths\": [\"%s/shared\", \"%s/shared/sub\"]",
+		alias, w.dir, w.dir);
 	set_config(&w, cfg);
 	r = sh_in(&w, NULL, "%s", script);
 	cr_expect_null(strstr(r.out, "linked-secret"), "read through the project's link: %s",
