@@ -1411,24 +1411,20 @@ struct walk_with {
 	char *config, *home;
 };
 
-/* LINK (resolved but its last name) is a name cordon pins in the home
- * W->home, where a session could not replace it (a dotfile,
- * cordon_home_code's, ~/.local/bin: round 34c S2). */
+/* LINK (resolved but its last name) is a directory cordon makes where it
+ * is missing, and pins, in the home W->home (~/.local/bin and the rest of
+ * home_run_dirs): no session could have laid a link there (round 34c S2).
+ * Not cordon_home_code's: one missing as a killed session started, and
+ * laid by it, is moved aside only as the next session ends. (A dotfile
+ * lies at the home's top, where no session makes names.) */
 static bool pinned_in_home(const char *link, const struct walk_with *w)
 {
 	size_t hn = w->home ? strlen(w->home) : 0;
 	if (!hn || strncmp(link, w->home, hn) != 0 || link[hn] != '/')
 		return false;
-	const char *rel = link + hn + 1;
-	for (size_t i = 0; cordon_dotfiles[i]; i++)
-		if (strcmp(rel, cordon_dotfiles[i]) == 0)
+	for (size_t i = 0; home_run_dirs[i]; i++)
+		if (strcmp(link + hn + 1, home_run_dirs[i] + 2) == 0)
 			return true;
-	for (int k = 0; k < 2; k++) {
-		const char *const *list = k ? home_run_dirs : cordon_home_code;
-		for (size_t i = 0; list[i]; i++)
-			if (strncmp(list[i], "~/", 2) == 0 && strcmp(rel, list[i] + 2) == 0)
-				return true;
-	}
 	return false;
 }
 
