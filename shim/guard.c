@@ -44,7 +44,7 @@ struct reach {
 		char *canon;
 		const struct cordon_rule *rule;
 	} * roots;
-	size_t n_roots;
+	size_t n_roots, roots_cap;
 };
 
 /* Hidden files with NLINK names, each seen at PATH (of SOURCE); NAME: its
@@ -87,7 +87,8 @@ static int reach_init(const struct cordon_policy *p, struct reach *r)
 		if (e >= 0 && (rule->access & CORDON_ACCESS_WRITE) &&
 		    (strcmp(rule->source, "project") == 0 ||
 		     cordon_policy_writable_root(p, rule))) {
-			struct root_rule *v = realloc(r->roots, (r->n_roots + 1) * sizeof(*v));
+			struct root_rule *v =
+				cordon_grow(r->roots, &r->roots_cap, r->n_roots + 1, sizeof(*v), 4);
 			char *c = v ? strdup(path) : NULL;
 			if (v)
 				r->roots = v;

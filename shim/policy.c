@@ -875,12 +875,18 @@ static int add_sockets(struct cordon_policy *p, const struct cordon_strv *list, 
 	return 0;
 }
 
+/* SOURCE is a preset's ("toolchains: NAME", "--toolchain NAME"). */
+static bool toolchain_source(const char *source)
+{
+	return strncmp(source, "toolchains: ", 12) == 0 || strncmp(source, "--toolchain ", 12) == 0;
+}
+
 /* Whether a rule from SOURCE is the user's own or a preset's (what the
  * links a session could lay are looked for in). */
 static bool lays_own(const char *source)
 {
 	return strncmp(source, "additional_", 11) == 0 || strncmp(source, "--allow-", 8) == 0 ||
-	       strncmp(source, "toolchains: ", 12) == 0 || strncmp(source, "--toolchain ", 12) == 0;
+	       toolchain_source(source);
 }
 
 /* The user's rules and the presets' as they are resolved, kept for the
@@ -1396,8 +1402,7 @@ static int resolve_paths_with(const struct cordon_config *cfg, const struct cord
 /* A rule a preset made: it never names a hidden path for the user. */
 static bool toolchain_rule(const struct cordon_rule *r)
 {
-	return strncmp(r->source, "toolchains: ", 12) == 0 ||
-	       strncmp(r->source, "--toolchain ", 12) == 0;
+	return toolchain_source(r->source);
 }
 
 /* What the user's and the presets' rules are walked against: the
@@ -1624,19 +1629,13 @@ static int add_later(struct cordon_policy *p, const struct cordon_context *ctx,
 	return e;
 }
 
-static void clear_rules(struct cordon_policy *p)
+static void rules_free(struct cordon_rule *v, size_t n)
 {
-	for (size_t i = 0; i < p->n_rules; i++) {
-		free(p->rules[i].path);
-		free(p->rules[i].source);
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].path);
+		free(v[i].source);
 	}
-	p->n_rules = 0;
-	for (size_t i = 0; i < p->n_written; i++) {
-		free(p->written[i].path);
-		free(p->written[i].source);
-	}
-	p->n_written = 0;
-	cordon_strv_free(&p->written_raw);
+	free(v);
 }
 
 static int resolve_paths(const struct cordon_config *cfg, const struct cordon_context *ctx,
@@ -4017,9 +4016,9 @@ void cordon_policy_free(struct cordon_policy *p)
 	free(p->omz_unasked);
 	cordon_strv_free(&p->skipped);
 	cordon_strv_free(&p->unfollowed);
-	clear_rules(p);
-	free(p->rules);
-	free(p->written);
+	rules_free(p->rules, p->n_rules);
+	rules_free(p->written, p->n_written);
+	cordon_strv_free(&p->written_raw);
 	memset(p, 0, sizeof(*p));
 }
 

@@ -425,11 +425,6 @@ static bool read_ids(const char **t, char end, unsigned long long *id, int n)
 	return true;
 }
 
-static bool read_id(const char **t, char end, unsigned long long id[2])
-{
-	return read_ids(t, end, id, 2);
-}
-
 /* "mise DEV:INO DEV:INO" (pending_mark's third line) at T into DIRS:
  * whether T held it. */
 static bool read_dirs(const char *t, unsigned long long dirs[2][2])
@@ -437,7 +432,7 @@ static bool read_dirs(const char *t, unsigned long long dirs[2][2])
 	if (strncmp(t, "mise ", 5) != 0)
 		return false;
 	t += 5;
-	return read_id(&t, ' ', dirs[0]) && read_id(&t, '\n', dirs[1]);
+	return read_ids(&t, ' ', dirs[0], 2) && read_ids(&t, '\n', dirs[1], 2);
 }
 
 /* "above HASH:DEV:INO ...\n" (pending_mark's fourth line) at T into B. */
