@@ -334,6 +334,35 @@ Test(cli, usage_and_help)
 /* A path longer than any file's name in a rule (round 8: run refused it
  * with a line naming no key, explain took it): run skips it as explain
  * does, and runs; explain lists it as skipped. */
+/* --allow-read /dev/stdin and --allow-write /dev/stdout where they are
+ * pipes: Landlock takes no rule on a pipe (EBADFD) and judges no open of
+ * one; the launch must not fail on it (round 34c S3: exit 125). */
+Test(cli, a_rule_on_a_descriptor_s_name_onto_a_pipe_runs)
+{
+	for (int as_user = 0; as_user < 2; as_user++) {
+		struct world w;
+		world_init(&w, "stdpipe", "");
+		if (as_user)
+			world_as_user(&w);
+		char *script =
+			fmt("echo IN | %s run --config %s --allow-read /dev/stdin "
+			    "--allow-write /dev/stdout --allow-write /dev/stderr -- "
+			    "/bin/sh -c 'cat /dev/stdin >/dev/stdout; echo OUT >/dev/stdout; "
+			    "echo ERR >/dev/stderr' 2>&1 | cat",
+			    as_user ? w.user_cordon : CORDON_BIN, w.cfg);
+		char *argv[] = {"/bin/sh", "-c", script, NULL};
+		struct run_result r = world_run(&w, argv, w.proj);
+		cr_expect_eq(r.status, 0, "as user %d: %s%s", as_user, r.out, r.err);
+		cr_expect(strstr(r.out, "IN\nOUT\n") && strstr(r.out, "ERR\n") &&
+				  !strstr(r.out, "/dev/std") && !strstr(r.out, "landlock"),
+			  "as user %d: the pipes read and written, no rule said: %s%s", as_user,
+			  r.out, r.err);
+		run_free(&r);
+		free(script);
+		world_free(&w);
+	}
+}
+
 Test(cli, a_path_too_long_is_skipped_by_run_and_explain)
 {
 	struct world w;
