@@ -1100,10 +1100,18 @@ static int hide_at(struct cordon_guard_plan *plan, const struct reach *r, const 
 			continue;
 		if (plan->refuse)
 			return 0;
-		return asprintf(&plan->refuse,
-				"%s (%s) holds %s (%s): hiding it would hide that too; remove "
-				"the entry, or name a path beneath it",
-				path, source, rule->path, rule->source) < 0
+		/* (As the user wrote it, where a link led it: round 34c S4.) */
+		const char *as = rule->written ? rule->written : rule->path;
+		return (!rule->written
+				? asprintf(&plan->refuse,
+					   "%s (%s) holds %s (%s): hiding it would hide that "
+					   "too; remove the entry, or name a path beneath it",
+					   path, source, as, rule->source)
+				: asprintf(&plan->refuse,
+					   "%s (%s) holds %s (%s), which leads to %s: hiding it "
+					   "would hide that too; remove the entry, or name a "
+					   "path beneath it",
+					   path, source, as, rule->source, r->roots[i].canon)) < 0
 			       ? -ENOMEM
 			       : 0;
 	}

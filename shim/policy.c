@@ -633,6 +633,7 @@ static int add_rule_merged(struct cordon_policy *p, const char *path, unsigned a
 	r->prepared = false;
 	r->shared = false;
 	r->nofollow = false;
+	r->written = NULL;
 	if (!r->path || !r->source) {
 		free(r->path);
 		free(r->source);
@@ -1575,11 +1576,11 @@ static int add_later(struct cordon_policy *p, const struct cordon_context *ctx,
 		e = canon ? cordon_strv_push_take(&w.writable, canon)
 			  : cordon_strv_push(&w.writable, p->rules[i].path);
 	}
-	const char *xdg = ctx->getenv_fn ? ctx->getenv_fn("XDG_CONFIG_HOME") : NULL;
+	/* (~/.config is kept read-only in every launch; $XDG_CONFIG_HOME
+	 * only in those it is set for: one before, without it, may have had
+	 * a link laid there, round 34c S5.) */
 	cleanup_free char *dot = NULL;
-	if (xdg && xdg[0] == '/')
-		w.config = realpath(xdg, NULL);
-	if (!w.config && ctx->home && asprintf(&dot, "%s/.config", ctx->home) >= 0)
+	if (ctx->home && asprintf(&dot, "%s/.config", ctx->home) >= 0)
 		w.config = realpath(dot, NULL);
 	/* (Its top stays open where it lies in a shared directory.) */
 	w.home = ctx->home ? realpath(ctx->home, NULL) : NULL;
@@ -1617,11 +1618,17 @@ static int add_later(struct cordon_policy *p, const struct cordon_context *ctx,
 		e = add_written(p, path, d->text, d->raw, d->access, d->source);
 		if (e >= 0)
 			e = add_rule_merged(p, path, d->access, d->source);
-		for (size_t r = p->n_rules; e >= 0 && run && r-- > 0;)
-			if (strcmp(p->rules[r].path, path) == 0) {
-				p->rules[r].nofollow = true;
-				break;
-			}
+		for (size_t r = p->n_rules; e >= 0 && r-- > 0;) {
+			struct cordon_rule *rule = &p->rules[r];
+			if (strcmp(rule->path, path) != 0)
+				continue;
+			rule->nofollow = run;
+			/* (Named through a link: said as written, round 34c S4.) */
+			if (k == WALKED && !rule->written && strcmp(path, d->text) != 0 &&
+			    !(rule->written = strdup(d->raw)))
+				e = -ENOMEM;
+			break;
+		}
 	}
 	cordon_strv_free(&w.writable);
 	free(w.config);
@@ -1634,6 +1641,7 @@ static void rules_free(struct cordon_rule *v, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		free(v[i].path);
 		free(v[i].source);
+		free(v[i].written);
 	}
 	free(v);
 }

@@ -32,6 +32,7 @@ enum wire_flag {
 #define A_PREPARED 0x80u
 #define A_SHARED   0x40u
 #define A_NOFOLLOW 0x20u
+#define A_WRITTEN  0x10u /* the rule as written follows its source */
 
 /* Every integer on the wire is little-endian. */
 static uint32_t le32_get(const unsigned char b[4])
@@ -101,10 +102,13 @@ static void emit(struct out *o, const struct cordon_policy *p)
 		unsigned char a = (unsigned char)((p->rules[i].access & CORDON_ACCESS_ALL) |
 						  (p->rules[i].prepared ? A_PREPARED : 0) |
 						  (p->rules[i].shared ? A_SHARED : 0) |
-						  (p->rules[i].nofollow ? A_NOFOLLOW : 0));
+						  (p->rules[i].nofollow ? A_NOFOLLOW : 0) |
+						  (p->rules[i].written ? A_WRITTEN : 0));
 		put(o, &a, 1);
 		put_str(o, p->rules[i].path);
 		put_str(o, p->rules[i].source);
+		if (p->rules[i].written)
+			put_str(o, p->rules[i].written);
 	}
 	put_u32(o, (uint32_t)p->env_allow.n);
 	for (size_t i = 0; i < p->env_allow.n; i++)
@@ -251,7 +255,7 @@ static int decode_rules(struct in *in, struct cordon_policy *p)
 		in->index = i;
 		if ((r = get(in, &a, 1, ".access")) < 0)
 			return r;
-		if (a & ~(CORDON_ACCESS_ALL | A_PREPARED | A_SHARED | A_NOFOLLOW))
+		if (a & ~(CORDON_ACCESS_ALL | A_PREPARED | A_SHARED | A_NOFOLLOW | A_WRITTEN))
 			return cordon_err(in->err, EINVAL,
 					  ORIGIN ": rules[%u].access: unknown bits 0x%x", i, a);
 		rule->access = a & CORDON_ACCESS_ALL;
@@ -262,9 +266,11 @@ static int decode_rules(struct in *in, struct cordon_policy *p)
 		 * n_rules rules, and this one's path on its own. */
 		if ((r = get_str(in, ".path", true, &rule->path)) < 0)
 			return r;
-		if ((r = get_str(in, ".source", false, &rule->source)) < 0) {
+		if ((r = get_str(in, ".source", false, &rule->source)) < 0 ||
+		    ((a & A_WRITTEN) && (r = get_str(in, ".written", true, &rule->written)) < 0)) {
 			free(rule->path);
-			rule->path = NULL;
+			free(rule->source);
+			rule->path = rule->source = NULL;
 			return r;
 		}
 		p->n_rules = i + 1;

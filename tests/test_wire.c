@@ -29,6 +29,7 @@ static void sample(struct cordon_policy *p)
 	cordon_policy_add_rule(p, p->project, CORDON_ACCESS_ALL, "project");
 	cordon_policy_add_rule(p, "/home/u/data", CORDON_ACCESS_READ, "--allow-read");
 	p->rules[p->n_rules - 1].nofollow = true;
+	p->rules[p->n_rules - 1].written = strdup("/home/u/proj \"quoted\"\\ ünï/../lnk/.");
 	p->rules[1].shared = true;
 	cordon_strv_push(&p->env_allow, "PATH");
 	cordon_strv_push(&p->env_allow, "LC_*");
@@ -50,6 +51,10 @@ static void expect_same(const struct cordon_policy *a, const struct cordon_polic
 		cr_expect_str_eq(a->rules[i].source, b->rules[i].source);
 		cr_expect_eq(a->rules[i].shared, b->rules[i].shared);
 		cr_expect_eq(a->rules[i].nofollow, b->rules[i].nofollow, "%s", a->rules[i].path);
+		cr_expect((!a->rules[i].written && !b->rules[i].written) ||
+				  (a->rules[i].written && b->rules[i].written &&
+				   strcmp(a->rules[i].written, b->rules[i].written) == 0),
+			  "%s", a->rules[i].path);
 	}
 	cr_assert_eq(a->env_allow.n, b->env_allow.n);
 	for (size_t i = 0; i < a->env_allow.n; i++)

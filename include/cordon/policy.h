@@ -61,6 +61,9 @@ struct cordon_rule {
 	 * round 34 Q5), and is opened so, following no link: one laid on its
 	 * way since is not followed, and the rule is not granted. */
 	bool nofollow;
+	/* The rule as the user wrote it (absolute), where its way passed a
+	 * link (--allow-write R/lnk, lnk -> ~/.ssh), for messages; or NULL. */
+	char *written;
 };
 
 /* A pathname unix socket outside the session that may be connected to

@@ -2060,6 +2060,41 @@ BOTH_USERS(guards, a_rule_through_a_link_a_session_could_lay_is_not_followed, .t
 	world_free(&w);
 }
 
+/* A directory in the project that a later launch takes for the config
+ * home ($XDG_CONFIG_HOME, kept read-only only while it is one): a session
+ * started without it laid a link there, and the next session's rule
+ * through it read a private directory (round 34c S5: the config home was
+ * exempt from the walk). Control: the rule naming that directory. */
+BOTH_USERS(guards, a_link_laid_where_a_later_config_home_is_is_not_followed, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "xdgln", "");
+	free(write_file(w.dir, "private/f", "xdg-secret"));
+	free(write_file(w.proj, "cfg/nvim/init.lua", "-- init"));
+	char *priv = fmt("%s/private", w.dir), *lua = fmt("%s/cfg/nvim/lua", w.proj);
+	world_give(&w);
+	struct run_result r = sh_in(&w, NULL, "ln -s %s %s", priv, lua);
+	struct stat st;
+	cr_assert(lstat(lua, &st) == 0 && S_ISLNK(st.st_mode), "the session laid no link: %s%s",
+		  r.out, r.err);
+	run_free(&r);
+	char *xdg = fmt("XDG_CONFIG_HOME=%s/cfg", w.proj);
+	world_setenv(&w, xdg);
+	char *opt = fmt("--allow-read %s", priv);
+	r = sh_in(&w, opt, "cat %s/f", lua);
+	cr_assert(strstr(r.out, "xdg-secret"), "control: %s%s", r.out, r.err);
+	run_free(&r);
+	free(opt);
+	opt = fmt("--allow-read %s", lua);
+	r = sh_in(&w, opt, "cat %s/f; cat %s/f", lua, priv);
+	cr_expect_null(strstr(r.out, "xdg-secret"), "read through the config home's link: %s",
+		       r.out);
+	cr_expect(strstr(r.err, "not followed"), "not said: %s", r.err);
+	run_free(&r);
+	free(priv), free(lua), free(xdg), free(opt);
+	world_free(&w);
+}
+
 /* A hidden path that a rule reaches only through a link the user made (in
  * a directory no rule makes writable) stays hidden, and explain says so
  * (round 33f P7: it said "exposed"); a write rule there is refused by run
@@ -2097,16 +2132,21 @@ BOTH_USERS(guards, a_hidden_path_a_rule_reaches_through_a_link_stays_hidden, .ti
 
 	explain[4] = "--allow-write";
 	r = world_run(&w, explain, w.proj);
+	/* Each names the rule as it was written, and where it leads (34c S4). */
+	char *holds = fmt("holds %s (--allow-write), which leads to %s: hiding it would hide that "
+			  "too",
+			  lnk, ssh);
 	cr_expect_eq(r.status, 125, "explain: %d %s%s", r.status, r.out, r.err);
+	cr_expect(strstr(r.err, holds), "explain: %s", r.err);
 	run_free(&r);
 	free(opt);
 	opt = fmt("--allow-write %s", lnk);
 	r = sh_in(&w, opt, "%s", script);
 	cr_expect_eq(r.status, 125, "run: %d %s%s", r.status, r.out, r.err);
-	cr_expect(strstr(r.err, "hiding it would hide that too"), "%s", r.err);
+	cr_expect(strstr(r.err, holds), "run: %s", r.err);
 	cr_expect_null(strstr(r.out, SSH_KEY), "%s", r.out);
 	run_free(&r);
-	free(opt), free(hidden), free(script), free(lnk), free(ssh);
+	free(opt), free(hidden), free(script), free(lnk), free(ssh), free(holds);
 	world_free(&w);
 }
 
