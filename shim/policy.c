@@ -3820,6 +3820,19 @@ static int refuse_allow_domain(const struct cordon_config *cfg, unsigned kind,
 			  kind_name, cfg->origin);
 }
 
+/* denied_domains with no allowed_domains (nor --allow-domain): the proxy,
+ * which alone refuses a host, runs only for an allowed list; the network
+ * would be open to every host, the denied ones too (round 35 T1). */
+static int refuse_denied_alone(const struct cordon_config *cfg, struct cordon_error *err)
+{
+	return cordon_err(err, EINVAL,
+			  "%s: denied_domains: refuses nothing without allowed_domains (cordon's "
+			  "proxy, which refuses hosts, runs only to let the hosts allowed_domains "
+			  "or --allow-domain lists through): list the hosts a session may reach in "
+			  "allowed_domains, or remove denied_domains",
+			  cfg->origin);
+}
+
 /* The domain lists: the config's, and --allow-domain's added (checked as
  * the config's are: a bad one is refused, naming the flag). */
 static int resolve_domains(const struct cordon_config *cfg, const struct cordon_context *ctx,
@@ -3909,6 +3922,8 @@ static int resolve(const struct cordon_config *cfg, const struct cordon_context 
 	if (ctx->extra_domains.n && !p.sandbox)
 		return refuse_allow_domain(cfg, ctx->kind, err);
 	p.domains = p.allow_network && (cfg->has_domains || ctx->extra_domains.n);
+	if (p.sandbox && p.allow_network && !p.domains && cfg->denied_domains.n)
+		return refuse_denied_alone(cfg, err);
 	p.on_unsupported = cfg->on_unsupported;
 
 	int r = cordon_path_resolve(ctx->project, ctx->home, ctx->cwd, &p.project);

@@ -753,6 +753,60 @@ Test(proxy, config_lists_and_explain)
 	world_free(&w);
 }
 
+/* denied_domains alone limits nothing (the proxy runs only for an allowed
+ * list): the session reached the denied host, and explain said "network:
+ * allowed" (round 35 T1). Refused instead, one line naming the file and
+ * the key, 125, nothing ran; as root and as the ordinary user. Controls:
+ * with --allow-domain the same config runs and refuses the denied host;
+ * with --no-network nothing is open to refuse. */
+Test(proxy, denied_domains_alone_is_refused, .timeout = 60)
+{
+	for (int as_user = 0; as_user < 2; as_user++) {
+		struct world w;
+		world_init(&w, "pxdeny", ", \"denied_domains\": [\"evil.test\"]");
+		if (as_user)
+			world_as_user(&w);
+		world_setenv(&w, "CORDON_TEST_HOSTS=good.test=127.0.0.2,evil.test=127.0.0.2");
+		struct httpd h = httpd_start("127.0.0.2", w.dir, "log");
+		char *marker = path_join(w.proj, "ran");
+		char *script = fmt("touch %s; curl -sS http://evil.test:%d/denied; "
+				   "curl -sS http://good.test:%d/allowed; true",
+				   marker, h.port, h.port);
+		char *want = fmt("cordon: %s: denied_domains: refuses nothing without "
+				 "allowed_domains",
+				 w.cfg);
+		struct run_result r = sh_in(&w, NULL, "%s", script);
+		cr_expect_eq(r.status, 125, "as user %d: %s", as_user, r.err);
+		cr_expect(strncmp(r.err, want, strlen(want)) == 0 &&
+				  strchr(r.err, '\n') == r.err + strlen(r.err) - 1,
+			  "as user %d: %s", as_user, r.err);
+		cr_expect_not(file_exists(marker), "as user %d: the command ran", as_user);
+		cr_expect(!httpd_got(&h, "/denied", 300), "as user %d: reached", as_user);
+		run_free(&r);
+		char *explain[] = {CORDON_BIN, "explain", "--config", w.cfg, NULL};
+		r = world_run(&w, explain, w.proj);
+		cr_expect(r.status == 125 && strncmp(r.err, want, strlen(want)) == 0,
+			  "as user %d: explain: %d %s%s", as_user, r.status, r.out, r.err);
+		run_free(&r);
+
+		r = sh_in(&w, "--allow-domain good.test", "%s", script);
+		cr_expect(file_exists(marker), "as user %d: control: %s", as_user, r.err);
+		cr_expect(httpd_got(&h, "GET /allowed", 2000), "as user %d: control: %s", as_user,
+			  r.err);
+		cr_expect(!httpd_got(&h, "/denied", 10) &&
+				  strstr(r.err, "evil.test: refused by denied_domains"),
+			  "as user %d: control: %s", as_user, r.err);
+		run_free(&r);
+		unlink(marker);
+		r = sh_in(&w, "--no-network", "%s", script);
+		cr_expect(file_exists(marker), "as user %d: --no-network: %s", as_user, r.err);
+		run_free(&r);
+		httpd_stop(&h);
+		free(marker), free(script), free(want);
+		world_free(&w);
+	}
+}
+
 /* Bad names: one line naming the key (or flag) and the value, 125, and
  * nothing ran. */
 Test(proxy, bad_names_refused)
