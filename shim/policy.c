@@ -2302,7 +2302,8 @@ static int guard_protected(struct cordon_policy *p, const char *const *list, con
  * project's top already holds are protected as mise.toml is, where the
  * protected list has it. (What `mise -E NAME` names on a command line is
  * not known here: the file of any other environment that a session made
- * or changed is moved aside as it ends, judge_mise_envs_at in sweep.c.) */
+ * or changed is moved aside as it ends, judge_mise_envs_at in sweep.c;
+ * one made at a root's top as it appears, add_mise_envs in reguard.c.) */
 static const char *const mise_env_forms[][2] = {
 	{"mise.", ".toml"},         {"mise.", ".local.toml"},
 	{".mise.", ".toml"},        {".mise.", ".local.toml"},

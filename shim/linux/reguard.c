@@ -1313,6 +1313,32 @@ static int add_sets(void)
 	return 0;
 }
 
+/* The files of mise's config environments no setting named (mise -E
+ * NAME, or MISE_ENV=NAME, outside while the session runs) at the top of
+ * each of the sweep's own roots, where mise.toml is protected: a pattern
+ * each, whose matches made since the start are moved aside as they
+ * appear (before, only as the session ended: judge_mise_envs_at in
+ * sweep.c, which still judges those below the top). Listed after the
+ * names: a named one (mise.local.toml, a MISE_ENV's missing file) is
+ * moved and stood in for by its own entry first. */
+static int add_mise_envs(void)
+{
+	static const char *const forms[] = {"mise.*.toml", ".mise.*.toml", ".config/mise.*.toml",
+					    "mise/config.*.toml"};
+	if (!g.sweep || !cordon_strv_contains(&g.sweep->local, "mise.toml"))
+		return 0;
+	int e = 0;
+	for (size_t i = 0; e >= 0 && i < g.sweep->n_own && i < g.sweep->roots.n; i++)
+		for (size_t k = 0; e >= 0 && k < sizeof(forms) / sizeof(*forms); k++) {
+			const char *top = g.sweep->roots.v[i];
+			char path[PATH_MAX];
+			if ((size_t)snprintf(path, sizeof(path), "%s/%s",
+					     strcmp(top, "/") ? top : "", forms[k]) < sizeof(path))
+				e = add(path, false, true, NULL);
+		}
+	return e;
+}
+
 /* The names of the sweep's no mount could guard (listed first: one
  * made before the guards' listing is in their plan as if it were the
  * user's, and stays one made). A repository made inside is the sweep's
@@ -1323,7 +1349,7 @@ static int list_made(void)
 	for (size_t i = 0; g.sweep && e >= 0 && i < g.sweep->names.n; i++)
 		if (!cordon_sweep_git_entry(g.sweep, g.sweep->names.v[i]))
 			e = add(g.sweep->names.v[i], false, true, NULL);
-	return e;
+	return e < 0 ? e : add_mise_envs();
 }
 
 int cordon_reguard_prepare(struct cordon_error *err)

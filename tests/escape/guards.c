@@ -10612,6 +10612,60 @@ BOTH_USERS(guards, mise_s_unnamed_config_environments_are_protected, .timeout = 
 	}
 }
 
+/* An environment's file no setting named, made at the project's top
+ * while the session runs, is moved aside as it appears: `mise -E evil`
+ * outside meanwhile (a stand-in that runs each file mise would read)
+ * runs nothing planted (before, only the session's end moved it). The
+ * user's own mise.dev.toml stays. Control: protected_paths []. */
+static const char plant_mise_envs[] =
+	"mkdir -p .config mise; for f in mise.evil.toml .mise.evil.local.toml "
+	".config/mise.evil.toml mise/config.evil.toml; do n=$(echo \"$f\" | tr / _); echo \"touch $M-$n\" > \"$f\"; "
+	"echo made $?; done\n" WAIT_GO;
+
+BOTH_USERS(guards, mise_s_unnamed_environments_are_moved_aside_while_it_runs, .timeout = 60)
+{
+	for (int ctl = 0; ctl < 2; ctl++) {
+		struct world w;
+		mise_world(&w, who, "envwatch", ctl, "echo '[env]' > mise.dev.toml");
+		char *body = plant(&w, ctl ? "ctl" : "deny", "", plant_mise_envs);
+		char *mise =
+			fmt("cd %s && for f in mise.evil.toml .mise.evil.local.toml "
+			    ".config/mise.evil.toml mise/config.evil.toml; do [ -f \"$f\" ] && "
+			    "sh \"$f\"; done; true",
+			    w.proj);
+		struct run_result r = world_while_outside(&w, w.cfg, body, mise);
+		char *diag =
+			fmt("%s (%d): %s%s", ctl ? "control" : "inside", r.status, r.out, r.err);
+		cr_assert(strstr(r.out, "made 0"), "the plant did not run\n%s", diag);
+		static const char *const files[] = {"mise.evil.toml", ".mise.evil.local.toml",
+						    ".config/mise.evil.toml",
+						    "mise/config.evil.toml"};
+		for (size_t k = 0; k < sizeof(files) / sizeof(*files); k++) {
+			char *ran =
+				fmt("%s/pwned-%s-%s", w.outside, ctl ? "ctl" : "deny", files[k]);
+			for (char *c = ran + strlen(w.outside) + 1; *c; c++)
+				*c = *c == '/' ? '_' : *c;
+			char *aside = fmt("%s.cordon-disarmed", files[k]);
+			if (ctl) {
+				cr_expect(access(ran, F_OK) == 0, "control: %s did not run\n%s",
+					  files[k], diag);
+			} else {
+				cr_expect(access(ran, F_OK) < 0,
+					  "mise outside ran %s, made while the session ran\n%s",
+					  files[k], diag);
+				cr_expect(present(w.proj, aside), "%s was not moved aside\n%s",
+					  files[k], diag);
+			}
+			free(ran), free(aside);
+		}
+		cr_expect(present(w.proj, "mise.dev.toml") && !strstr(r.err, "mise.dev"),
+			  "the user's own mise.dev.toml was moved or named\n%s", diag);
+		free(diag), free(body), free(mise);
+		run_free(&r);
+		world_free(&w);
+	}
+}
+
 /* Round 33: three ways an environment's file (mise -E NAME, later,
  * outside) stayed. J1: a mise directory a session left elsewhere, moved
  * to the top by the next (what it holds keeps its change times). J2: at
