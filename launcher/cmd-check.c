@@ -103,7 +103,14 @@ int cmd_check(const struct cordon_args *a)
 	struct cordon_config cfg;
 	struct cordon_error err = {0};
 	bool cfg_ok = cordon_config_load(a->config, getenv, &cfg, &err) >= 0;
-	if (cfg_ok) {
+	/* (Parsed, but refused by every run that adds no --allow-domain.) */
+	if (cfg_ok && cordon_policy_denied_alone(&cfg, CORDON_KIND_TERMINAL | CORDON_KIND_TOOL, 0,
+						 &err) < 0) {
+		cordon_config_free(&cfg);
+		cfg_ok = false;
+		printf("config:    refused: every `cordon run` without --allow-domain stops (exit "
+		       "125); the error is below\n");
+	} else if (cfg_ok) {
 		printf("config:    %s\n",
 		       cfg.file ? cfg.file : "none found: the built-in defaults");
 	} else {

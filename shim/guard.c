@@ -1100,8 +1100,13 @@ static int hide_at(struct cordon_guard_plan *plan, const struct reach *r, const 
 			continue;
 		if (plan->refuse)
 			return 0;
-		/* (As the user wrote it, where a link led it: round 34c S4.) */
-		const char *as = rule->written ? rule->written : rule->path;
+		/* (As the user wrote it, where a link led it: round 34c S4;
+		 * printable, a relative rule's text takes the cwd's names,
+		 * which a session may have chosen: 35b U3.) */
+		char as[PATH_MAX + 8], to[PATH_MAX + 8];
+		cordon_printable(rule->written ? rule->written : rule->path, SIZE_MAX, as,
+				 sizeof(as));
+		cordon_printable(r->roots[i].canon, SIZE_MAX, to, sizeof(to));
 		return (!rule->written
 				? asprintf(&plan->refuse,
 					   "%s (%s) holds %s (%s): hiding it would hide that "
@@ -1111,7 +1116,7 @@ static int hide_at(struct cordon_guard_plan *plan, const struct reach *r, const 
 					   "%s (%s) holds %s (%s), which leads to %s: hiding it "
 					   "would hide that too; remove the entry, or name a "
 					   "path beneath it",
-					   path, source, as, rule->source, r->roots[i].canon)) < 0
+					   path, source, as, rule->source, to)) < 0
 			       ? -ENOMEM
 			       : 0;
 	}

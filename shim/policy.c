@@ -3824,8 +3824,12 @@ static int refuse_allow_domain(const struct cordon_config *cfg, unsigned kind,
 /* denied_domains with no allowed_domains (nor --allow-domain): the proxy,
  * which alone refuses a host, runs only for an allowed list; the network
  * would be open to every host, the denied ones too (round 35 T1). */
-static int refuse_denied_alone(const struct cordon_config *cfg, struct cordon_error *err)
+int cordon_policy_denied_alone(const struct cordon_config *cfg, unsigned kind, size_t extra,
+			       struct cordon_error *err)
 {
+	if (!cfg->enabled || !(cfg->apply_to & kind) || !cfg->allow_network || cfg->has_domains ||
+	    extra || !cfg->denied_domains.n)
+		return 0;
 	return cordon_err(err, EINVAL,
 			  "%s: denied_domains: refuses nothing without allowed_domains (cordon's "
 			  "proxy, which refuses hosts, runs only to let the hosts allowed_domains "
@@ -3923,8 +3927,9 @@ static int resolve(const struct cordon_config *cfg, const struct cordon_context 
 	if (ctx->extra_domains.n && !p.sandbox)
 		return refuse_allow_domain(cfg, ctx->kind, err);
 	p.domains = p.allow_network && (cfg->has_domains || ctx->extra_domains.n);
-	if (p.sandbox && p.allow_network && !p.domains && cfg->denied_domains.n)
-		return refuse_denied_alone(cfg, err);
+	if (!ctx->no_network &&
+	    cordon_policy_denied_alone(cfg, ctx->kind, ctx->extra_domains.n, err) < 0)
+		return -EINVAL;
 	p.on_unsupported = cfg->on_unsupported;
 
 	int r = cordon_path_resolve(ctx->project, ctx->home, ctx->cwd, &p.project);

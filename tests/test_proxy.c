@@ -788,6 +788,12 @@ Test(proxy, denied_domains_alone_is_refused, .timeout = 60)
 		cr_expect(r.status == 125 && strncmp(r.err, want, strlen(want)) == 0,
 			  "as user %d: explain: %d %s%s", as_user, r.status, r.out, r.err);
 		run_free(&r);
+		explain[1] = "check"; /* (round 35b U4: it said "fully enforceable") */
+		r = world_run(&w, explain, w.proj);
+		cr_expect(r.status == 125 && strstr(r.err, want) &&
+				  strstr(r.out, "config:    refused"),
+			  "as user %d: check: %d %s%s", as_user, r.status, r.out, r.err);
+		run_free(&r);
 
 		r = sh_in(&w, "--allow-domain good.test", "%s", script);
 		cr_expect(file_exists(marker), "as user %d: control: %s", as_user, r.err);

@@ -408,6 +408,13 @@ int cordon_policy_resolve(const struct cordon_config *cfg, const struct cordon_c
 			  struct cordon_policy *out, struct cordon_error *err);
 void cordon_policy_free(struct cordon_policy *p);
 
+/* CFG's denied_domains with no allowed_domains, the sandbox on and the
+ * network on, for a session of KIND given no --allow-domain (EXTRA 0):
+ * refused, into ERR (-EINVAL), as cordon_policy_resolve refuses it (the
+ * proxy that refuses hosts runs only for an allowed list); else 0. */
+int cordon_policy_denied_alone(const struct cordon_config *cfg, unsigned kind, size_t extra,
+			       struct cordon_error *err);
+
 /* Drop the guards whose path, or what it resolves to, is in PATHS (explain
  * inside another session, for those the outer one does not keep). */
 void cordon_policy_drop_guards(struct cordon_policy *p, const struct cordon_strv *paths);

@@ -2144,6 +2144,19 @@ BOTH_USERS(guards, a_hidden_path_a_rule_reaches_through_a_link_stays_hidden, .ti
 	r = sh_in(&w, opt, "%s", script);
 	cr_expect_eq(r.status, 125, "run: %d %s%s", r.status, r.out, r.err);
 	cr_expect(strstr(r.err, holds), "run: %s", r.err);
+	run_free(&r);
+	/* Said printable: a name with a terminal's escape on the way (a
+	 * relative rule takes the cwd's names, 35b U3). */
+	char *esc = fmt("%s/ro/e\033]0;PWNED\007x", w.dir), *elnk = fmt("%s/lnk", esc);
+	cr_assert(mkdir(esc, 0755) == 0 && symlink(ssh, elnk) == 0);
+	free(opt);
+	opt = fmt("--allow-write %s", elnk);
+	r = sh_in(&w, opt, "%s", script);
+	cr_expect(r.status == 125 && strstr(r.err, "hiding it would hide") &&
+			  !strchr(r.err, '\033') && !strchr(r.err, '\007'),
+		  "run: %d %s", r.status, r.err);
+	unlink(elnk), rmdir(esc);
+	free(esc), free(elnk);
 	cr_expect_null(strstr(r.out, SSH_KEY), "%s", r.out);
 	run_free(&r);
 	free(opt), free(hidden), free(script), free(lnk), free(ssh), free(holds);
