@@ -16,6 +16,7 @@
 
 #include "cordon/guard.h"
 #include "cordon/mounts.h"
+#include "cordon/sweep.h"
 #include "cordon/toolchain.h"
 #include "dotfile-refs.h"
 #include "util.h"
@@ -1411,9 +1412,13 @@ static bool toolchain_rule(const struct cordon_rule *r)
  * the home's .config (never writable but where a rule names a directory
  * in it) and the home itself (its top: no rule lets a session make a name
  * there, but where it lies in a system directory shared with outside
- * programs, HOME=/tmp/ci), resolved, or NULL. */
+ * programs, HOME=/tmp/ci), resolved, or NULL. RECORDED: the roots the
+ * sweep's records name (cordon_sweep_roots_recorded), read once a walk
+ * meets a link no rule of this launch lets a session lay: an earlier
+ * session, of another project, may have (round 35b U1). */
 struct walk_with {
-	struct cordon_strv writable;
+	struct cordon_strv writable, recorded;
+	bool read_recorded;
 	char *config, *home;
 };
 
@@ -1434,20 +1439,42 @@ static bool pinned_in_home(const char *link, const struct walk_with *w)
 	return false;
 }
 
-/* Where a session may make names (DIR, resolved): the writable rule that
- * lets it (W's), or NULL. */
-static const char *layable(const char *dir, const struct walk_with *w)
+/* The directory of V that DIR lies in (but the home's .config, kept
+ * read-only in every launch, for one above it), or NULL. */
+static const char *layable_in(const char *dir, const struct cordon_strv *v,
+			      const struct walk_with *w)
 {
-	if (cordon_path_under(dir, "/proc") || (w->home && strcmp(dir, w->home) == 0))
-		return NULL;
-	for (size_t i = 0; i < w->writable.n; i++) {
-		const char *in = w->writable.v[i];
+	for (size_t i = 0; i < v->n; i++) {
+		const char *in = v->v[i];
 		if (cordon_path_under(dir, in) &&
 		    !(w->config && cordon_path_under(dir, w->config) &&
 		      !cordon_path_under(in, w->config)))
 			return in;
 	}
 	return NULL;
+}
+
+/* Where a session may make names (DIR, resolved): the writable rule that
+ * lets it (W's), or the root an earlier session wrote in, or NULL. */
+static const char *layable(const char *dir, struct walk_with *w)
+{
+	if (cordon_path_under(dir, "/proc") || (w->home && strcmp(dir, w->home) == 0))
+		return NULL;
+	const char *in = layable_in(dir, &w->writable, w);
+	if (in)
+		return in;
+	/* (The registry is the user's: a directory of another user's that
+	 * this one may not write, no session of its own made names in. Its
+	 * records are read only past that: ~6 us each.) */
+	struct stat st;
+	if (geteuid() != 0 && stat(dir, &st) == 0 && st.st_uid != geteuid() &&
+	    access(dir, W_OK) != 0)
+		return NULL;
+	if (!w->read_recorded) {
+		w->read_recorded = true;
+		(void)cordon_sweep_roots_recorded(&w->recorded); /* (less on ENOMEM) */
+	}
+	return layable_in(dir, &w->recorded, w);
 }
 
 enum walked { WALKED, WALKED_LINK, WALKED_MISSING };
@@ -1458,7 +1485,7 @@ enum walked { WALKED, WALKED_LINK, WALKED_MISSING };
  * LINK (PATH_MAX bytes), with the directory into DIR (PATH_MAX bytes);
  * WALKED_MISSING where a name on the way is missing (or the walk goes on
  * too long). */
-static enum walked walk(const char *path, const struct walk_with *w, char *resolved, char *link,
+static enum walked walk(const char *path, struct walk_with *w, char *resolved, char *link,
 			char *dir)
 {
 	char rest[2 * PATH_MAX], next[PATH_MAX];
@@ -1578,9 +1605,12 @@ static int add_later(struct cordon_policy *p, const struct cordon_context *ctx,
 	}
 	/* (~/.config is kept read-only in every launch; $XDG_CONFIG_HOME
 	 * only in those it is set for: one before, without it, may have had
-	 * a link laid there, round 34c S5.) */
+	 * a link laid there, round 34c S5. And only a directory: a link
+	 * made later into a project leads where sessions wrote, 35b U2.) */
 	cleanup_free char *dot = NULL;
-	if (ctx->home && asprintf(&dot, "%s/.config", ctx->home) >= 0)
+	struct stat st;
+	if (ctx->home && asprintf(&dot, "%s/.config", ctx->home) >= 0 && lstat(dot, &st) == 0 &&
+	    S_ISDIR(st.st_mode))
 		w.config = realpath(dot, NULL);
 	/* (Its top stays open where it lies in a shared directory.) */
 	w.home = ctx->home ? realpath(ctx->home, NULL) : NULL;
@@ -1631,6 +1661,7 @@ static int add_later(struct cordon_policy *p, const struct cordon_context *ctx,
 		}
 	}
 	cordon_strv_free(&w.writable);
+	cordon_strv_free(&w.recorded);
 	free(w.config);
 	free(w.home);
 	return e;

@@ -2271,6 +2271,41 @@ char *cordon_sweep_record_path(const char *project)
 	return asprintf(&path, "%s/sweep-%016llx", dir, (unsigned long long)h) < 0 ? NULL : path;
 }
 
+int cordon_sweep_roots_recorded(struct cordon_strv *out)
+{
+	cleanup_free char *any = cordon_sweep_record_path("/");
+	char *slash = any ? strrchr(any, '/') : NULL;
+	if (!slash)
+		return 0;
+	*slash = '\0';
+	DIR *d = opendir(any);
+	int e = 0;
+	for (struct dirent *de; e >= 0 && d && (de = readdir(d));) {
+		/* sweep-HASH alone: not a mark, a start record, a temporary */
+		if (strncmp(de->d_name, "sweep-", 6) != 0 || strchr(de->d_name, '.'))
+			continue;
+		char head[PATH_MAX + 32];
+		int fd = openat(dirfd(d), de->d_name,
+				O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		ssize_t n = fd >= 0 ? read(fd, head, sizeof(head) - 1) : -1;
+		if (fd >= 0)
+			close(fd);
+		if (n <= 0)
+			continue;
+		head[n] = '\0';
+		/* "cordon-sweep N" \0 ROOT \0 ... */
+		size_t m = strlen(head);
+		const char *root = head + m + 1;
+		if (strncmp(head, "cordon-sweep ", 13) != 0 || (ssize_t)m + 1 >= n ||
+		    root[0] != '/' || !memchr(root, '\0', (size_t)(n - (ssize_t)m - 1)))
+			continue;
+		e = cordon_strv_push_new(out, root);
+	}
+	if (d)
+		closedir(d);
+	return e;
+}
+
 #define CACHE_MAX (256u << 20)
 
 /* The last walk's record of W's project, if there is one for this very

@@ -214,6 +214,11 @@ void cordon_sweep_cancel(struct cordon_sweep *s);
  * CORDON_SWEEP_LOCK is the file its sweeps take turns on. */
 char *cordon_sweep_record_path(const char *project);
 #define CORDON_SWEEP_LOCK ".lock"
+/* Every root a session wrote in that the registry keeps a record of (of
+ * this format or an earlier one, whatever is at its path now), into OUT:
+ * the directories an earlier session may have laid a link in. 0, or
+ * -ENOMEM. */
+int cordon_sweep_roots_recorded(struct cordon_strv *out);
 
 /* What git directories would make git run (shim/gitrisk.c). Each adds
  * to the list OUT ("core.fsmonitor, hooks (pre-commit)"), which is

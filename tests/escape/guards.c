@@ -2095,6 +2095,84 @@ BOTH_USERS(guards, a_link_laid_where_a_later_config_home_is_is_not_followed, .ti
 	world_free(&w);
 }
 
+/* The same where ~/.config is made a link into the project later (a
+ * dotfiles repository): the home's .config is exempt from the walk only
+ * where it is a directory of its own, read-only in every launch (round
+ * 35b U2). Control: the rule naming the directory itself. */
+BOTH_USERS(guards, a_link_laid_where_a_later_config_leads_is_not_followed, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "cfgln", "");
+	free(write_file(w.dir, "private/f", "cfg-secret"));
+	free(write_file(w.proj, "cfg/nvim/init.lua", "-- init"));
+	char *priv = fmt("%s/private", w.dir), *lua = fmt("%s/cfg/nvim/lua", w.proj);
+	world_give(&w);
+	struct run_result r = sh_in(&w, NULL, "ln -s %s %s", priv, lua);
+	struct stat st;
+	cr_assert(lstat(lua, &st) == 0 && S_ISLNK(st.st_mode), "the session laid no link: %s%s",
+		  r.out, r.err);
+	run_free(&r);
+	char *dot = fmt("%s/.config", w.home), *old = fmt("%s/.config.old", w.home);
+	char *to = fmt("%s/cfg", w.proj), *via = fmt("%s/nvim/lua", dot);
+	cr_assert(lstat(dot, &st) < 0 || rename(dot, old) == 0);
+	cr_assert(symlink(to, dot) == 0);
+	char *opt = fmt("--allow-read %s", priv);
+	r = sh_in(&w, opt, "cat %s/f", via);
+	cr_assert(strstr(r.out, "cfg-secret"), "control: %s%s", r.out, r.err);
+	run_free(&r);
+	free(opt);
+	opt = fmt("--allow-read %s", via);
+	r = sh_in(&w, opt, "cat %s/f; cat %s/f", via, priv);
+	cr_expect_null(strstr(r.out, "cfg-secret"), "read through the config's link: %s", r.out);
+	cr_expect(strstr(r.err, "not followed"), "not said: %s", r.err);
+	run_free(&r);
+	unlink(dot);
+	free(priv), free(lua), free(dot), free(old), free(to), free(via), free(opt);
+	world_free(&w);
+}
+
+/* A link a session laid in its project, named by a rule of a session of
+ * another project (where the first project is not writable): not
+ * followed either (round 35b U1: the next session read and wrote the
+ * private directory it led to). The sweep's records name every root a
+ * session wrote in. Control: the rule naming the directory itself. */
+BOTH_USERS(guards, a_link_laid_in_another_project_is_not_followed, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "xproj", "");
+	free(write_file(w.dir, "private/f", "xproj-secret"));
+	free(write_file(w.dir, "B/keep", "b"));
+	char *priv = fmt("%s/private", w.dir), *docs = fmt("%s/docs", w.proj);
+	char *b = fmt("%s/B", w.dir);
+	world_give(&w);
+	struct run_result r = sh_in(&w, NULL, "ln -s %s %s", priv, docs);
+	struct stat st;
+	cr_assert(lstat(docs, &st) == 0 && S_ISLNK(st.st_mode), "the session laid no link: %s%s",
+		  r.out, r.err);
+	run_free(&r);
+	char *script = fmt("cat %s/f; echo w > %s/new", docs, docs), *made = fmt("%s/new", priv);
+	char *cfg = fmt(", \"additional_read_write_paths\": [\"%s\"]", priv);
+	set_config(&w, cfg);
+	r = sh_in_dir(&w, b, script);
+	cr_assert(strstr(r.out, "xproj-secret") && access(made, F_OK) == 0,
+		  "control: not read or written: %s%s", r.out, r.err);
+	run_free(&r);
+	cr_assert(unlink(made) == 0);
+	free(cfg);
+	cfg = fmt(", \"additional_read_write_paths\": [\"%s\"]", docs);
+	set_config(&w, cfg);
+	r = sh_in_dir(&w, b, script);
+	cr_expect_null(strstr(r.out, "xproj-secret"), "read through the other project's link: %s",
+		       r.out);
+	cr_expect(access(made, F_OK) < 0, "written through the other project's link");
+	cr_expect(strstr(r.err, "not followed"), "not said: %s", r.err);
+	run_free(&r);
+	unlink(made);
+	sweep_forget(b);
+	free(priv), free(docs), free(b), free(script), free(made), free(cfg);
+	world_free(&w);
+}
+
 /* A hidden path that a rule reaches only through a link the user made (in
  * a directory no rule makes writable) stays hidden, and explain says so
  * (round 33f P7: it said "exposed"); a write rule there is refused by run
