@@ -1,5 +1,6 @@
 /* cordon explain: the resolved policy, and what given paths get. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -403,9 +404,15 @@ int cmd_explain(const struct cordon_args *a)
 	if (p.sandbox) {
 		printf("\naccess  path  (rule)\n");
 		for (size_t i = 0; i < p.n_rules; i++) {
-			char buf[4];
-			printf("%s     %s  (%s)\n", cordon_access_str(p.rules[i].access, buf),
+			char buf[4], as[PATH_MAX + 8];
+			printf("%s     %s  (%s", cordon_access_str(p.rules[i].access, buf),
 			       p.rules[i].path, p.rules[i].source);
+			/* (Named through a link: 35b.) */
+			if (p.rules[i].written)
+				printf(", written %s: through a link",
+				       cordon_printable(p.rules[i].written, SIZE_MAX, as,
+							sizeof(as)));
+			printf(")\n");
 		}
 		explain_sockets(&p);
 		explain_guards(&p, &plan);

@@ -2206,6 +2206,9 @@ BOTH_USERS(guards, a_hidden_path_a_rule_reaches_through_a_link_stays_hidden, .ti
 	char *hidden = fmt("hidden    %s  (hidden_paths", ssh);
 	cr_expect(strstr(r.out, hidden) && !strstr(r.out, "exposed "),
 		  "explain does not say it is hidden: %s%s", r.out, r.err);
+	char *through = fmt("%s  (--allow-read, written %s: through a link)", ssh, lnk);
+	cr_expect(strstr(r.out, through), "explain does not say the link: %s", r.out);
+	free(through);
 	run_free(&r);
 
 	explain[4] = "--allow-write";
