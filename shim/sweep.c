@@ -2271,6 +2271,40 @@ char *cordon_sweep_record_path(const char *project)
 	return asprintf(&path, "%s/sweep-%016llx", dir, (unsigned long long)h) < 0 ? NULL : path;
 }
 
+/* The root the registry's entry NAME (in D) names, into ROOT (SIZE
+ * bytes): a record's ("cordon-sweep N" \0 ROOT \0 ...) or a mark's
+ * (TIME \n ROOT \n ...: a session killed before any record was saved
+ * left one); false for anything else. */
+static bool recorded_root(int d, const char *name, char *root, size_t size)
+{
+	const char *dot = strchr(name, '.');
+	bool mark = dot && strncmp(dot, PENDING, strlen(PENDING)) == 0;
+	/* sweep-HASH alone, or its mark: not a start record, a temporary */
+	if (strncmp(name, "sweep-", 6) != 0 || (dot && !mark))
+		return false;
+	char head[PATH_MAX + 64];
+	int fd = openat(d, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, head, sizeof(head) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return false;
+	head[n] = '\0';
+	const char *at = NULL, *end = NULL;
+	if (mark) {
+		at = strchr(head, '\n');
+		end = at ? strchr(++at, '\n') : NULL;
+	} else if (strncmp(head, "cordon-sweep ", 13) == 0 && (ssize_t)strlen(head) + 1 < n) {
+		at = head + strlen(head) + 1;
+		end = memchr(at, '\0', (size_t)(head + n - at));
+	}
+	if (!at || !end || at[0] != '/' || (size_t)(end - at) >= size)
+		return false;
+	memcpy(root, at, (size_t)(end - at));
+	root[end - at] = '\0';
+	return true;
+}
+
 int cordon_sweep_roots_recorded(struct cordon_strv *out)
 {
 	cleanup_free char *any = cordon_sweep_record_path("/");
@@ -2280,27 +2314,11 @@ int cordon_sweep_roots_recorded(struct cordon_strv *out)
 	*slash = '\0';
 	DIR *d = opendir(any);
 	int e = 0;
-	for (struct dirent *de; e >= 0 && d && (de = readdir(d));) {
-		/* sweep-HASH alone: not a mark, a start record, a temporary */
-		if (strncmp(de->d_name, "sweep-", 6) != 0 || strchr(de->d_name, '.'))
-			continue;
-		char head[PATH_MAX + 32];
-		int fd = openat(dirfd(d), de->d_name,
-				O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-		ssize_t n = fd >= 0 ? read(fd, head, sizeof(head) - 1) : -1;
-		if (fd >= 0)
-			close(fd);
-		if (n <= 0)
-			continue;
-		head[n] = '\0';
-		/* "cordon-sweep N" \0 ROOT \0 ... */
-		size_t m = strlen(head);
-		const char *root = head + m + 1;
-		if (strncmp(head, "cordon-sweep ", 13) != 0 || (ssize_t)m + 1 >= n ||
-		    root[0] != '/' || !memchr(root, '\0', (size_t)(n - (ssize_t)m - 1)))
-			continue;
-		e = cordon_strv_push_new(out, root);
-	}
+	char root[PATH_MAX];
+	for (struct dirent *de; e >= 0 && d && (de = readdir(d));)
+		if (recorded_root(dirfd(d), de->d_name, root, sizeof(root)) &&
+		    !cordon_strv_contains(out, root))
+			e = cordon_strv_push(out, root);
 	if (d)
 		closedir(d);
 	return e;

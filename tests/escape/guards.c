@@ -2131,26 +2131,34 @@ BOTH_USERS(guards, a_link_laid_where_a_later_config_leads_is_not_followed, .time
 	world_free(&w);
 }
 
+static void kill_when_ready(struct world *w, const char *dir, const char *body);
+
 /* A link a session laid in its project, named by a rule of a session of
  * another project (where the first project is not writable): not
  * followed either (round 35b U1: the next session read and wrote the
  * private directory it led to). The sweep's records name every root a
- * session wrote in. Control: the rule naming the directory itself. */
+ * session wrote in; a session killed before its first record was saved
+ * left its mark. Control: the rule naming the directory itself. */
 BOTH_USERS(guards, a_link_laid_in_another_project_is_not_followed, .timeout = 60)
 {
 	struct world w;
 	world_for(&w, who, "xproj", "");
 	free(write_file(w.dir, "private/f", "xproj-secret"));
 	free(write_file(w.dir, "B/keep", "b"));
+	free(write_file(w.dir, "K/keep", "k"));
 	char *priv = fmt("%s/private", w.dir), *docs = fmt("%s/docs", w.proj);
-	char *b = fmt("%s/B", w.dir);
+	char *b = fmt("%s/B", w.dir), *k = fmt("%s/K", w.dir), *kdocs = fmt("%s/docs", k);
 	world_give(&w);
 	struct run_result r = sh_in(&w, NULL, "ln -s %s %s", priv, docs);
 	struct stat st;
 	cr_assert(lstat(docs, &st) == 0 && S_ISLNK(st.st_mode), "the session laid no link: %s%s",
 		  r.out, r.err);
 	run_free(&r);
-	char *script = fmt("cat %s/f; echo w > %s/new", docs, docs), *made = fmt("%s/new", priv);
+	char *killed = fmt("ln -s %s docs && touch ready && exec sleep 60", priv);
+	kill_when_ready(&w, k, killed);
+	cr_assert(lstat(kdocs, &st) == 0 && S_ISLNK(st.st_mode), "the killed session laid none");
+	char *script = fmt("cat %s/f %s/f; echo w > %s/new", docs, kdocs, docs),
+	     *made = fmt("%s/new", priv);
 	char *cfg = fmt(", \"additional_read_write_paths\": [\"%s\"]", priv);
 	set_config(&w, cfg);
 	r = sh_in_dir(&w, b, script);
@@ -2159,17 +2167,21 @@ BOTH_USERS(guards, a_link_laid_in_another_project_is_not_followed, .timeout = 60
 	run_free(&r);
 	cr_assert(unlink(made) == 0);
 	free(cfg);
-	cfg = fmt(", \"additional_read_write_paths\": [\"%s\"]", docs);
+	cfg = fmt(", \"additional_read_write_paths\": [\"%s\"], \"additional_read_only_paths\": "
+		  "[\"%s\"]",
+		  docs, kdocs);
 	set_config(&w, cfg);
 	r = sh_in_dir(&w, b, script);
-	cr_expect_null(strstr(r.out, "xproj-secret"), "read through the other project's link: %s",
+	cr_expect_null(strstr(r.out, "xproj-secret"), "read through the other projects' links: %s",
 		       r.out);
 	cr_expect(access(made, F_OK) < 0, "written through the other project's link");
 	cr_expect(strstr(r.err, "not followed"), "not said: %s", r.err);
 	run_free(&r);
 	unlink(made);
 	sweep_forget(b);
+	sweep_forget(k);
 	free(priv), free(docs), free(b), free(script), free(made), free(cfg);
+	free(k), free(kdocs), free(killed);
 	world_free(&w);
 }
 
