@@ -2060,6 +2060,43 @@ BOTH_USERS(guards, a_rule_through_a_link_a_session_could_lay_is_not_followed, .t
 	world_free(&w);
 }
 
+/* A world (TAG) whose session laid cfg/nvim/lua in the project, a link
+ * to the private directory holding f (SECRET): both into *PRIV and *LUA. */
+static void laid_in_cfg(struct world *w, const struct who *who, const char *tag, const char *secret,
+			char **priv, char **lua)
+{
+	world_for(w, who, tag, "");
+	free(write_file(w->dir, "private/f", secret));
+	free(write_file(w->proj, "cfg/nvim/init.lua", "-- init"));
+	*priv = fmt("%s/private", w->dir);
+	*lua = fmt("%s/cfg/nvim/lua", w->proj);
+	world_give(w);
+	struct run_result r = sh_in(w, NULL, "ln -s %s %s", *priv, *lua);
+	struct stat st;
+	cr_assert(lstat(*lua, &st) == 0 && S_ISLNK(st.st_mode), "the session laid no link: %s%s",
+		  r.out, r.err);
+	run_free(&r);
+}
+
+/* --allow-read VIA (which leads to PRIV through the session's link)
+ * reads nothing of PRIV's f (SECRET), and says so; control: the rule
+ * naming PRIV reads it through VIA. */
+static void expect_unfollowed(struct world *w, const char *priv, const char *via,
+			      const char *secret)
+{
+	char *opt = fmt("--allow-read %s", priv);
+	struct run_result r = sh_in(w, opt, "cat %s/f", via);
+	cr_assert(strstr(r.out, secret), "control: %s%s", r.out, r.err);
+	run_free(&r);
+	free(opt);
+	opt = fmt("--allow-read %s", via);
+	r = sh_in(w, opt, "cat %s/f; cat %s/f", via, priv);
+	cr_expect_null(strstr(r.out, secret), "read through the session's link: %s", r.out);
+	cr_expect(strstr(r.err, "not followed"), "not said: %s", r.err);
+	run_free(&r);
+	free(opt);
+}
+
 /* A directory in the project that a later launch takes for the config
  * home ($XDG_CONFIG_HOME, kept read-only only while it is one): a session
  * started without it laid a link there, and the next session's rule
@@ -2068,30 +2105,12 @@ BOTH_USERS(guards, a_rule_through_a_link_a_session_could_lay_is_not_followed, .t
 BOTH_USERS(guards, a_link_laid_where_a_later_config_home_is_is_not_followed, .timeout = 60)
 {
 	struct world w;
-	world_for(&w, who, "xdgln", "");
-	free(write_file(w.dir, "private/f", "xdg-secret"));
-	free(write_file(w.proj, "cfg/nvim/init.lua", "-- init"));
-	char *priv = fmt("%s/private", w.dir), *lua = fmt("%s/cfg/nvim/lua", w.proj);
-	world_give(&w);
-	struct run_result r = sh_in(&w, NULL, "ln -s %s %s", priv, lua);
-	struct stat st;
-	cr_assert(lstat(lua, &st) == 0 && S_ISLNK(st.st_mode), "the session laid no link: %s%s",
-		  r.out, r.err);
-	run_free(&r);
+	char *priv, *lua;
+	laid_in_cfg(&w, who, "xdgln", "xdg-secret", &priv, &lua);
 	char *xdg = fmt("XDG_CONFIG_HOME=%s/cfg", w.proj);
 	world_setenv(&w, xdg);
-	char *opt = fmt("--allow-read %s", priv);
-	r = sh_in(&w, opt, "cat %s/f", lua);
-	cr_assert(strstr(r.out, "xdg-secret"), "control: %s%s", r.out, r.err);
-	run_free(&r);
-	free(opt);
-	opt = fmt("--allow-read %s", lua);
-	r = sh_in(&w, opt, "cat %s/f; cat %s/f", lua, priv);
-	cr_expect_null(strstr(r.out, "xdg-secret"), "read through the config home's link: %s",
-		       r.out);
-	cr_expect(strstr(r.err, "not followed"), "not said: %s", r.err);
-	run_free(&r);
-	free(priv), free(lua), free(xdg), free(opt);
+	expect_unfollowed(&w, priv, lua, "xdg-secret");
+	free(priv), free(lua), free(xdg);
 	world_free(&w);
 }
 
@@ -2102,32 +2121,16 @@ BOTH_USERS(guards, a_link_laid_where_a_later_config_home_is_is_not_followed, .ti
 BOTH_USERS(guards, a_link_laid_where_a_later_config_leads_is_not_followed, .timeout = 60)
 {
 	struct world w;
-	world_for(&w, who, "cfgln", "");
-	free(write_file(w.dir, "private/f", "cfg-secret"));
-	free(write_file(w.proj, "cfg/nvim/init.lua", "-- init"));
-	char *priv = fmt("%s/private", w.dir), *lua = fmt("%s/cfg/nvim/lua", w.proj);
-	world_give(&w);
-	struct run_result r = sh_in(&w, NULL, "ln -s %s %s", priv, lua);
-	struct stat st;
-	cr_assert(lstat(lua, &st) == 0 && S_ISLNK(st.st_mode), "the session laid no link: %s%s",
-		  r.out, r.err);
-	run_free(&r);
+	char *priv, *lua;
+	laid_in_cfg(&w, who, "cfgln", "cfg-secret", &priv, &lua);
 	char *dot = fmt("%s/.config", w.home), *old = fmt("%s/.config.old", w.home);
 	char *to = fmt("%s/cfg", w.proj), *via = fmt("%s/nvim/lua", dot);
+	struct stat st;
 	cr_assert(lstat(dot, &st) < 0 || rename(dot, old) == 0);
 	cr_assert(symlink(to, dot) == 0);
-	char *opt = fmt("--allow-read %s", priv);
-	r = sh_in(&w, opt, "cat %s/f", via);
-	cr_assert(strstr(r.out, "cfg-secret"), "control: %s%s", r.out, r.err);
-	run_free(&r);
-	free(opt);
-	opt = fmt("--allow-read %s", via);
-	r = sh_in(&w, opt, "cat %s/f; cat %s/f", via, priv);
-	cr_expect_null(strstr(r.out, "cfg-secret"), "read through the config's link: %s", r.out);
-	cr_expect(strstr(r.err, "not followed"), "not said: %s", r.err);
-	run_free(&r);
+	expect_unfollowed(&w, priv, via, "cfg-secret");
 	unlink(dot);
-	free(priv), free(lua), free(dot), free(old), free(to), free(via), free(opt);
+	free(priv), free(lua), free(dot), free(old), free(to), free(via);
 	world_free(&w);
 }
 
