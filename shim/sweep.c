@@ -40,6 +40,8 @@
 	"cordon-sweep 6" /* 5: no h; 4: l for files only; 3: no l; 2: no D, T; 1: a bare \
 			    git dir's subdirectories unrecorded */
 #define DISARMED ".cordon-disarmed"
+/* A directory sessions may write, noted in the registry (note_written). */
+#define WROTE "wrote-"
 
 bool cordon_sweep_applies(const struct cordon_policy *p)
 {
@@ -766,11 +768,71 @@ static int copy_above(struct cordon_sweep *s, const struct cordon_policy *p)
 	return 0;
 }
 
+/* Each directory P lets the session write (resolved; not in /proc or
+ * /dev) noted in the registry before the command runs, as WROTE-HASH
+ * holding its path (made whole: written aside, then renamed), where it is
+ * not yet: what a later launch's walk counts as a directory a session may
+ * have laid a link in (cordon_sweep_roots_recorded). Apart from the
+ * sweep's records: those are of its roots only (not a preset's ~/.npm,
+ * 35c V2), not made where no sweep applies (V4), and saved as a session
+ * ends, which a full disk fails (V1). Fails the launch where a note
+ * cannot be made (the disk full, a read-only registry): a later session
+ * would follow the links this one laid. Not inside another session (its
+ * registry is out of reach, and the outer session noted more). */
+static int note_written(const struct cordon_policy *p, struct cordon_error *err)
+{
+	if (!p->sandbox || cordon_sandbox_nested())
+		return 0;
+	cleanup_free char *any = cordon_sweep_record_path("/");
+	char *slash = any ? strrchr(any, '/') : NULL;
+	if (!slash)
+		return 0; /* no registry (no home): none is kept at all */
+	*slash = '\0';
+	int d = open(any, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (d < 0)
+		return cordon_err(err, errno, "%s: %s", any, strerror(errno));
+	int e = 0;
+	for (size_t i = 0; e >= 0 && i < p->n_rules; i++) {
+		const struct cordon_rule *r = &p->rules[i];
+		if (!(r->access & CORDON_ACCESS_WRITE) || cordon_path_under(r->path, "/proc") ||
+		    cordon_path_under(r->path, "/dev"))
+			continue;
+		char canon[PATH_MAX], name[64], tmp[96];
+		struct stat st;
+		if (!realpath(r->path, canon) || stat(canon, &st) < 0 || !S_ISDIR(st.st_mode))
+			continue; /* (a file, or missing: no name is made in it) */
+		snprintf(name, sizeof(name), WROTE "%016llx", dir_hash(canon));
+		if (faccessat(d, name, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
+			continue;
+		snprintf(tmp, sizeof(tmp), "%s.tmp-%d", name, (int)getpid());
+		int fd =
+			openat(d, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+		int w = fd < 0 ? -errno : cordon_write_full(fd, canon, strlen(canon) + 1);
+		if (fd >= 0 && close(fd) < 0 && w >= 0)
+			w = -errno;
+		if (w >= 0 && renameat(d, tmp, d, name) < 0)
+			w = -errno;
+		int why = -w;
+		if (w < 0) {
+			if (fd >= 0)
+				(void)unlinkat(d, tmp, 0);
+			e = cordon_err(err, why,
+				       "%s/%s: cannot note that sessions may write %s (a later "
+				       "session would follow a link this one lays there): %s",
+				       any, name, canon, strerror(why));
+		}
+	}
+	close(d);
+	return e;
+}
+
 int cordon_sweep_start(const struct cordon_policy *p, struct cordon_placeholders *held,
 		       struct cordon_sweep *sweep, struct cordon_error *err)
 {
 	struct cordon_strv names = {0}, placeholders = {0}, files = {0}, guarded = {0};
-	int r = 0;
+	int r = note_written(p, err);
+	if (r < 0)
+		return r;
 	if (p->sandbox && cordon_guard_unguarded(p, &names, &placeholders, &files, &guarded) >= 0) {
 		/* Inside another session no mount can be made: a stand-in could
 		 * not be kept read-only, so the name is only looked at as the
@@ -2272,15 +2334,17 @@ char *cordon_sweep_record_path(const char *project)
 }
 
 /* The root the registry's entry NAME (in D) names, into ROOT (SIZE
- * bytes): a record's ("cordon-sweep N" \0 ROOT \0 ...) or a mark's
- * (TIME \n ROOT \n ...: a session killed before any record was saved
- * left one); false for anything else. */
+ * bytes): a note's (WROTE: ROOT \0), a record's ("cordon-sweep N" \0
+ * ROOT \0 ...) or a mark's (TIME \n ROOT \n ...: a session killed
+ * before any record was saved left one; the records and marks of
+ * sessions before the notes); false for anything else. */
 static bool recorded_root(int d, const char *name, char *root, size_t size)
 {
 	const char *dot = strchr(name, '.');
 	bool mark = dot && strncmp(dot, PENDING, strlen(PENDING)) == 0;
+	bool note = strncmp(name, WROTE, strlen(WROTE)) == 0 && !dot;
 	/* sweep-HASH alone, or its mark: not a start record, a temporary */
-	if (strncmp(name, "sweep-", 6) != 0 || (dot && !mark))
+	if (!note && (strncmp(name, "sweep-", 6) != 0 || (dot && !mark)))
 		return false;
 	char head[PATH_MAX + 64];
 	int fd = openat(d, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
@@ -2291,7 +2355,10 @@ static bool recorded_root(int d, const char *name, char *root, size_t size)
 		return false;
 	head[n] = '\0';
 	const char *at = NULL, *end = NULL;
-	if (mark) {
+	if (note) {
+		at = head;
+		end = memchr(head, '\0', (size_t)n);
+	} else if (mark) {
 		at = strchr(head, '\n');
 		end = at ? strchr(++at, '\n') : NULL;
 	} else if (strncmp(head, "cordon-sweep ", 13) == 0 && (ssize_t)strlen(head) + 1 < n) {
@@ -2315,9 +2382,9 @@ int cordon_sweep_roots_recorded(struct cordon_strv *out)
 	DIR *d = opendir(any);
 	int e = 0;
 	char root[PATH_MAX];
+	/* (One root may come twice, a record's and a note's: linear, 35c V5.) */
 	for (struct dirent *de; e >= 0 && d && (de = readdir(d));)
-		if (recorded_root(dirfd(d), de->d_name, root, sizeof(root)) &&
-		    !cordon_strv_contains(out, root))
+		if (recorded_root(dirfd(d), de->d_name, root, sizeof(root)))
 			e = cordon_strv_push(out, root);
 	if (d)
 		closedir(d);

@@ -2188,6 +2188,84 @@ BOTH_USERS(guards, a_link_laid_in_another_project_is_not_followed, .timeout = 60
 	world_free(&w);
 }
 
+/* Where no sweep record is made, the note of what sessions wrote still
+ * counts (round 35c): a project whose protected_paths has no .git (no
+ * sweep, V4), and a preset's read-write directory (~/.npm of --toolchain
+ * node: no sweep root, V2). A later session's rule through a link a
+ * session laid in either, from elsewhere, is not followed. Control: the
+ * rule naming the directory itself. */
+BOTH_USERS(guards, a_link_laid_where_no_sweep_looks_is_not_followed, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "nosweep", ", \"protected_paths\": []");
+	free(write_file(w.dir, "private/f", "nosweep-secret"));
+	free(write_file(w.dir, "B/keep", "b"));
+	free(write_file(w.home, ".npm/keep", "n"));
+	char *priv = fmt("%s/private", w.dir), *docs = fmt("%s/docs", w.proj);
+	char *npm = fmt("%s/.npm/docs", w.home), *b = fmt("%s/B", w.dir);
+	world_give(&w);
+	struct run_result r = sh_in(&w, NULL, "ln -s %s %s", priv, docs);
+	run_free(&r);
+	r = sh_in(&w, "--toolchain node", "ln -s %s %s", priv, npm);
+	run_free(&r);
+	struct stat st;
+	cr_assert(lstat(docs, &st) == 0 && S_ISLNK(st.st_mode) && lstat(npm, &st) == 0 &&
+			  S_ISLNK(st.st_mode),
+		  "the sessions laid no links");
+	char *script = fmt("cat %s/f; cat %s/f", docs, npm);
+	char *cfg =
+		fmt(", \"protected_paths\": [], \"additional_read_only_paths\": [\"%s\"]", priv);
+	set_config(&w, cfg);
+	r = sh_in_dir(&w, b, script);
+	cr_assert(strstr(r.out, "nosweep-secret"), "control: %s%s", r.out, r.err);
+	run_free(&r);
+	free(cfg);
+	cfg = fmt(", \"protected_paths\": [], \"additional_read_only_paths\": [\"%s\", \"%s\"]",
+		  docs, npm);
+	set_config(&w, cfg);
+	r = sh_in_dir(&w, b, script);
+	cr_expect_null(strstr(r.out, "nosweep-secret"), "read through a session's link: %s", r.out);
+	cr_expect(strstr(r.err, docs) && strstr(r.err, npm) && strstr(r.err, "not followed"),
+		  "not said: %s", r.err);
+	run_free(&r);
+	sweep_forget(b);
+	free(priv), free(docs), free(npm), free(b), free(script), free(cfg);
+	world_free(&w);
+}
+
+/* The note cannot be made (the registry refuses it: a full disk, a
+ * read-only one): the launch fails closed, 125 and one line, and the
+ * command never runs (a later session would follow a link it laid). As
+ * the ordinary user, whose registry is in its home (root's refuses
+ * nothing by its mode). Control: with the registry writable, it runs. */
+Test(guards, a_session_whose_writes_cannot_be_noted_does_not_start, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "nonote", "");
+	world_as_user(&w);
+	char *reg = fmt("%s/.local/state/cordon/sessions", w.home);
+	char *marker = fmt("%s/ran", w.proj);
+	struct run_result r = sh_in(&w, NULL, "true"); /* the registry made */
+	run_free(&r);
+	char *inproj = fmt("%s/sub", w.proj);
+	cr_assert(mkdir(inproj, 0755) == 0 && chown(inproj, w.uid, w.gid) == 0);
+	cr_assert(chmod(reg, 0500) == 0);
+	char *opt = fmt("--allow-write %s", inproj);
+	r = sh_in(&w, opt, "touch %s", marker);
+	cr_expect_eq(r.status, 125, "%d %s", r.status, r.err);
+	cr_expect(strncmp(r.err, "cordon: ", 8) == 0 && strstr(r.err, "cannot note") &&
+			  strchr(r.err, '\n') == r.err + strlen(r.err) - 1,
+		  "%s", r.err);
+	cr_expect(access(marker, F_OK) < 0, "the command ran");
+	run_free(&r);
+	cr_assert(chmod(reg, 0700) == 0);
+	r = sh_in(&w, opt, "touch %s", marker);
+	cr_expect(r.status == 0 && access(marker, F_OK) == 0, "control: %d %s", r.status, r.err);
+	run_free(&r);
+	free(reg), free(marker), free(inproj), free(opt);
+	world_free(&w);
+}
+
 /* A hidden path that a rule reaches only through a link the user made (in
  * a directory no rule makes writable) stays hidden, and explain says so
  * (round 33f P7: it said "exposed"); a write rule there is refused by run
