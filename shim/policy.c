@@ -1412,13 +1412,9 @@ static bool toolchain_rule(const struct cordon_rule *r)
  * the home's .config (never writable but where a rule names a directory
  * in it) and the home itself (its top: no rule lets a session make a name
  * there, but where it lies in a system directory shared with outside
- * programs, HOME=/tmp/ci), resolved, or NULL. RECORDED: the roots the
- * sweep's records name (cordon_sweep_roots_recorded), read once a walk
- * meets a link no rule of this launch lets a session lay: an earlier
- * session, of another project, may have (round 35b U1). */
+ * programs, HOME=/tmp/ci), resolved, or NULL. */
 struct walk_with {
-	struct cordon_strv writable, recorded;
-	bool read_recorded;
+	struct cordon_strv writable;
 	char *config, *home;
 };
 
@@ -1439,42 +1435,27 @@ static bool pinned_in_home(const char *link, const struct walk_with *w)
 	return false;
 }
 
-/* The directory of V that DIR lies in (but the home's .config, kept
- * read-only in every launch, for one above it), or NULL. */
-static const char *layable_in(const char *dir, const struct cordon_strv *v,
-			      const struct walk_with *w)
-{
-	for (size_t i = 0; i < v->n; i++) {
-		const char *in = v->v[i];
-		if (cordon_path_under(dir, in) &&
-		    !(w->config && cordon_path_under(dir, w->config) &&
-		      !cordon_path_under(in, w->config)))
-			return in;
-	}
-	return NULL;
-}
-
-/* Where a session may make names (DIR, resolved): the writable rule that
- * lets it (W's), or the root an earlier session wrote in, or NULL. */
-static const char *layable(const char *dir, struct walk_with *w)
+/* Whether a session may have laid LINK (its lstat) in DIR (resolved):
+ * DIR lies beneath a rule of W's that lets this one write there (but the
+ * home's .config, kept read-only in every launch, for one above it), or
+ * one an earlier session could write (of another project: round 35b U1),
+ * noted in the registry before LINK was made (or moved there: a link's
+ * change time moves with it, and no call sets it back), or, where there
+ * is no registry at all, one this user may write. */
+static bool layable(const char *dir, const struct stat *link, const struct walk_with *w)
 {
 	if (cordon_path_under(dir, "/proc") || (w->home && strcmp(dir, w->home) == 0))
-		return NULL;
-	const char *in = layable_in(dir, &w->writable, w);
-	if (in)
-		return in;
-	/* (The registry is the user's: a directory of another user's that
-	 * this one may not write, no session of its own made names in. Its
-	 * records are read only past that: ~6 us each.) */
-	struct stat st;
-	if (geteuid() != 0 && stat(dir, &st) == 0 && st.st_uid != geteuid() &&
-	    access(dir, W_OK) != 0)
-		return NULL;
-	if (!w->read_recorded) {
-		w->read_recorded = true;
-		(void)cordon_sweep_roots_recorded(&w->recorded); /* (less on ENOMEM) */
-	}
-	return layable_in(dir, &w->recorded, w);
+		return false;
+	bool in_config = w->config && cordon_path_under(dir, w->config);
+	for (size_t i = 0; i < w->writable.n; i++)
+		if (cordon_path_under(dir, w->writable.v[i]) &&
+		    !(in_config && !cordon_path_under(w->writable.v[i], w->config)))
+			return true;
+	struct timespec since;
+	int k = cordon_sweep_noted(dir, in_config ? w->config : NULL, &since);
+	if (k < 0)
+		return access(dir, W_OK) == 0;
+	return k > 0 && !cordon_before_by_a_second(&link->st_ctim, &since);
 }
 
 enum walked { WALKED, WALKED_LINK, WALKED_MISSING };
@@ -1485,7 +1466,7 @@ enum walked { WALKED, WALKED_LINK, WALKED_MISSING };
  * LINK (PATH_MAX bytes), with the directory into DIR (PATH_MAX bytes);
  * WALKED_MISSING where a name on the way is missing (or the walk goes on
  * too long). */
-static enum walked walk(const char *path, struct walk_with *w, char *resolved, char *link,
+static enum walked walk(const char *path, const struct walk_with *w, char *resolved, char *link,
 			char *dir)
 {
 	char rest[2 * PATH_MAX], next[PATH_MAX];
@@ -1527,7 +1508,7 @@ static enum walked walk(const char *path, struct walk_with *w, char *resolved, c
 			memcpy(resolved, next, cn + n + 2);
 			continue;
 		}
-		if (layable(cn ? resolved : "/", w) && !pinned_in_home(next, w)) {
+		if (layable(cn ? resolved : "/", &st, w) && !pinned_in_home(next, w)) {
 			memcpy(link, next, cn + n + 2);
 			memcpy(dir, cn ? resolved : "/", cn ? cn + 1 : 2);
 			return WALKED_LINK;
@@ -1661,7 +1642,6 @@ static int add_later(struct cordon_policy *p, const struct cordon_context *ctx,
 		}
 	}
 	cordon_strv_free(&w.writable);
-	cordon_strv_free(&w.recorded);
 	free(w.config);
 	free(w.home);
 	return e;

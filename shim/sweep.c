@@ -808,6 +808,12 @@ static int note_written(const struct cordon_policy *p, struct cordon_error *err)
 		int fd =
 			openat(d, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
 		int w = fd < 0 ? -errno : cordon_write_full(fd, canon, strlen(canon) + 1);
+		/* (Its time is the first a session could write there: where a
+		 * sweep's record shows sessions did before the notes, ever.) */
+		cleanup_free char *record = w >= 0 ? cordon_sweep_record_path(canon) : NULL;
+		if (record && access(record, F_OK) == 0 &&
+		    futimens(fd, (const struct timespec[2]){{0, 0}, {0, 0}}) < 0)
+			w = -errno;
 		if (fd >= 0 && close(fd) < 0 && w >= 0)
 			w = -errno;
 		if (w >= 0 && renameat(d, tmp, d, name) < 0)
@@ -2333,20 +2339,11 @@ char *cordon_sweep_record_path(const char *project)
 	return asprintf(&path, "%s/sweep-%016llx", dir, (unsigned long long)h) < 0 ? NULL : path;
 }
 
-/* The root the registry's entry NAME (in D) names, into ROOT (SIZE
- * bytes): a note's (WROTE: ROOT \0), a record's ("cordon-sweep N" \0
- * ROOT \0 ...) or a mark's (TIME \n ROOT \n ...: a session killed
- * before any record was saved left one; the records and marks of
- * sessions before the notes); false for anything else. */
-static bool recorded_root(int d, const char *name, char *root, size_t size)
+/* Whether the entry NAME of the registry D holds AT: a note's text
+ * (AT \0), or a record's header ("cordon-sweep N" \0 AT \0 ...). */
+static bool entry_names(int d, const char *name, const char *at, bool note)
 {
-	const char *dot = strchr(name, '.');
-	bool mark = dot && strncmp(dot, PENDING, strlen(PENDING)) == 0;
-	bool note = strncmp(name, WROTE, strlen(WROTE)) == 0 && !dot;
-	/* sweep-HASH alone, or its mark: not a start record, a temporary */
-	if (!note && (strncmp(name, "sweep-", 6) != 0 || (dot && !mark)))
-		return false;
-	char head[PATH_MAX + 64];
+	char head[PATH_MAX + 32];
 	int fd = openat(d, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	ssize_t n = fd >= 0 ? read(fd, head, sizeof(head) - 1) : -1;
 	if (fd >= 0)
@@ -2354,41 +2351,64 @@ static bool recorded_root(int d, const char *name, char *root, size_t size)
 	if (n <= 0)
 		return false;
 	head[n] = '\0';
-	const char *at = NULL, *end = NULL;
-	if (note) {
-		at = head;
-		end = memchr(head, '\0', (size_t)n);
-	} else if (mark) {
-		at = strchr(head, '\n');
-		end = at ? strchr(++at, '\n') : NULL;
-	} else if (strncmp(head, "cordon-sweep ", 13) == 0 && (ssize_t)strlen(head) + 1 < n) {
-		at = head + strlen(head) + 1;
-		end = memchr(at, '\0', (size_t)(head + n - at));
+	const char *root = head;
+	if (!note) {
+		size_t m = strlen(head);
+		if (strncmp(head, "cordon-sweep ", 13) != 0 || (ssize_t)m + 1 >= n)
+			return false;
+		root = head + m + 1;
 	}
-	if (!at || !end || at[0] != '/' || (size_t)(end - at) >= size)
-		return false;
-	memcpy(root, at, (size_t)(end - at));
-	root[end - at] = '\0';
-	return true;
+	size_t len = strlen(at);
+	return (size_t)(head + n - root) > len && memcmp(root, at, len + 1) == 0;
 }
 
-int cordon_sweep_roots_recorded(struct cordon_strv *out)
+int cordon_sweep_noted(const char *path, const char *within, struct timespec *since)
 {
 	cleanup_free char *any = cordon_sweep_record_path("/");
 	char *slash = any ? strrchr(any, '/') : NULL;
 	if (!slash)
-		return 0;
+		return -ENOENT;
 	*slash = '\0';
-	DIR *d = opendir(any);
-	int e = 0;
-	char root[PATH_MAX];
-	/* (One root may come twice, a record's and a note's: linear, 35c V5.) */
-	for (struct dirent *de; e >= 0 && d && (de = readdir(d));)
-		if (recorded_root(dirfd(d), de->d_name, root, sizeof(root)))
-			e = cordon_strv_push(out, root);
-	if (d)
-		closedir(d);
-	return e;
+	int d = open(any, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (d < 0)
+		return -ENOENT;
+	char at[PATH_MAX];
+	if (snprintf(at, sizeof(at), "%s", path) >= (int)sizeof(at)) {
+		close(d);
+		return 0;
+	}
+	int found = 0;
+	for (;;) {
+		if (within && !cordon_path_under(at, within))
+			break;
+		char name[64];
+		struct stat st;
+		snprintf(name, sizeof(name), WROTE "%016llx", dir_hash(at));
+		struct timespec t = {0};
+		bool noted = fstatat(d, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			     S_ISREG(st.st_mode) && entry_names(d, name, at, true);
+		if (noted) {
+			t = st.st_mtim;
+		} else {
+			/* (No note: a sweep's record, of a session before the
+			 * notes, says since ever.) */
+			cleanup_free char *record = cordon_sweep_record_path(at);
+			const char *base = record ? strrchr(record, '/') : NULL;
+			noted = base && fstatat(d, base + 1, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+				S_ISREG(st.st_mode) && entry_names(d, base + 1, at, false);
+		}
+		if (noted && (!found || t.tv_sec < since->tv_sec ||
+			      (t.tv_sec == since->tv_sec && t.tv_nsec < since->tv_nsec))) {
+			*since = t;
+			found = 1;
+		}
+		char *up = strrchr(at, '/');
+		if (!up || (up == at && !at[1]))
+			break;
+		up[up == at] = '\0';
+	}
+	close(d);
+	return found;
 }
 
 #define CACHE_MAX (256u << 20)

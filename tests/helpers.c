@@ -450,6 +450,18 @@ static void sweep_forget_beneath(const char *dir)
 		}
 	globfree(&g);
 	free(pattern);
+	/* And the notes of the directories sessions could write there. */
+	pattern = fmt("%s/wrote-*", one);
+	if (glob(pattern, 0, NULL, &g) == 0)
+		for (size_t i = 0; i < g.gl_pathc; i++) {
+			char *noted = read_file(g.gl_pathv[i]);
+			if (noted && strncmp(noted, dir, n) == 0 &&
+			    (noted[n] == '/' || noted[n] == '\0'))
+				unlink(g.gl_pathv[i]);
+			free(noted);
+		}
+	globfree(&g);
+	free(pattern);
 	free(one);
 }
 

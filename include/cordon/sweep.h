@@ -214,11 +214,13 @@ void cordon_sweep_cancel(struct cordon_sweep *s);
  * CORDON_SWEEP_LOCK is the file its sweeps take turns on. */
 char *cordon_sweep_record_path(const char *project);
 #define CORDON_SWEEP_LOCK ".lock"
-/* Every root a session wrote in that the registry keeps a record of (of
- * this format or an earlier one, whatever is at its path now), into OUT:
- * the directories an earlier session may have laid a link in. 0, or
- * -ENOMEM. */
-int cordon_sweep_roots_recorded(struct cordon_strv *out);
+/* Whether a session may have written in PATH (canonical): it, or a
+ * directory above it (but none above WITHIN, when given), was noted in
+ * the registry as one a session could write (shim/sweep.c, note_written),
+ * or has a sweep's record (a session's before the notes). 1, with SINCE
+ * the earliest such note's time (0 for a record: since ever); 0; -ENOENT
+ * where there is no registry (nothing is known). A few fstatat a level. */
+int cordon_sweep_noted(const char *path, const char *within, struct timespec *since);
 
 /* What git directories would make git run (shim/gitrisk.c). Each adds
  * to the list OUT ("core.fsmonitor, hooks (pre-commit)"), which is

@@ -2233,6 +2233,40 @@ BOTH_USERS(guards, a_link_laid_where_no_sweep_looks_is_not_followed, .timeout = 
 	world_free(&w);
 }
 
+/* A link made before any session could write where it lies is the
+ * user's: one session with --allow-write ~ noted the whole home, and every
+ * stow link below its top was refused in every launch after (round 35d
+ * X3). A link made after the note still is not followed. */
+BOTH_USERS(guards, a_link_older_than_any_session_s_write_is_followed, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "oldlink", "");
+	free(write_file(w.dir, "fonts/f", "old-link-target"));
+	free(write_file(w.dir, "private/f", "new-link-secret"));
+	free(write_file(w.home, ".local/share/keep", "k"));
+	char *fonts = fmt("%s/fonts", w.dir), *priv = fmt("%s/private", w.dir);
+	char *old = fmt("%s/.local/share/fonts", w.home),
+	     *new = fmt("%s/.local/share/icons", w.home);
+	cr_assert(symlink(fonts, old) == 0);
+	world_give(&w);
+	usleep(1100 * 1000); /* (the note's second is past the link's) */
+	char *opt = fmt("--allow-write %s", w.home);
+	struct run_result r = sh_in(&w, opt, "true");
+	run_free(&r);
+	free(opt);
+	cr_assert(symlink(priv, new) == 0);
+	opt = fmt("--allow-read %s --allow-read %s", old, new);
+	r = sh_in(&w, opt, "cat %s/f; cat %s/f", old, new);
+	cr_expect(strstr(r.out, "old-link-target"), "the user's older link not followed: %s%s",
+		  r.out, r.err);
+	cr_expect_null(strstr(r.out, "new-link-secret"), "a link made since followed: %s", r.out);
+	cr_expect(strstr(r.err, "icons (--allow-read): a link") && !strstr(r.err, "fonts (--allow"),
+		  "%s", r.err);
+	run_free(&r);
+	free(fonts), free(priv), free(old), free(new), free(opt);
+	world_free(&w);
+}
+
 /* The note cannot be made (the registry refuses it: a full disk, a
  * read-only one): the launch fails closed, 125 and one line, and the
  * command never runs (a later session would follow a link it laid). As

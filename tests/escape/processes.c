@@ -89,6 +89,42 @@ BOTH_USERS(escape, a_project_program_runs_nothing_before_the_sandbox, .timeout =
 	world_free(&w);
 }
 
+/* The same program made by a session of another project (A) and run
+ * from B with --allow-exec A: A is not writable in this launch, but an
+ * earlier session could write it (noted in the registry), so it gets the
+ * sandbox before its exec (round 35d X1: its .preinit_array read and
+ * wrote outside the policy). Control: run outside, it writes. */
+BOTH_USERS(escape, another_project_s_program_runs_nothing_before_the_sandbox, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "earlyxp", "");
+	char *stage = path_join(w.dir, "stage"), *b = path_join(w.dir, "B");
+	cr_assert(mkdir(stage, 0755) == 0 && mkdir(b, 0755) == 0);
+	char *staged = path_join(stage, "early"), *prog = path_join(w.proj, "tool");
+	copy_exec(CORDON_EARLY, staged);
+	char *out = path_join(w.outside, "early-inside");
+	char *ctl = path_join(w.outside, "early-outside");
+	world_give(&w);
+	char *cp[] = {CORDON_BIN, "run",  "--config", w.cfg, "--allow-read", stage, "--",
+		      "/bin/cp",  staged, prog,       NULL};
+	struct run_result r = world_run(&w, cp, w.proj);
+	cr_assert(file_exists(prog), "the session made no program: %s", r.err);
+	run_free(&r);
+	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--allow-exec",
+			w.proj,     "--",  prog,       out,   NULL};
+	r = world_run(&w, argv, b);
+	cr_expect(strstr(r.out, "main ran"), "the program did not run: %s%s", r.out, r.err);
+	cr_expect_not(file_exists(out), "code before main wrote outside: %s", r.err);
+	run_free(&r);
+	char *plain[] = {prog, ctl, NULL};
+	r = world_run(&w, plain, b);
+	cr_expect(file_exists(ctl), "control: outside, it did not write: %s", r.err);
+	run_free(&r);
+	sweep_forget(b);
+	free(stage), free(b), free(staged), free(prog), free(out), free(ctl);
+	world_free(&w);
+}
+
 /* The command reached through a symbolic link in a directory the session
  * can write (a virtualenv's .venv/bin/python, node_modules/.bin/X): the
  * program it leads to now may lie where the session cannot write, but a
