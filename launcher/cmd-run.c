@@ -238,9 +238,9 @@ static int writable_init(const struct cordon_policy *p, struct writable *w)
 /* Whether the session, or an earlier one, could write the canonical
  * CANON: a program an earlier session built in its project, run from
  * another with --allow-exec there, ran its .preinit_array before the shim
- * (round 35d X1); not one changed last before the note (the shim
- * installed in ~/.local before a session had --project ~). Where there is
- * no registry (nothing is known), one in a directory this user may write. */
+ * (round 35d X1; the library it loads beside it too, 35e Y3: so also
+ * where it is older than the note). Where there is no registry (nothing
+ * is known), one in a directory this user may write. */
 static bool writable_here(const char *canon, void *arg)
 {
 	const struct writable *w = arg;
@@ -249,12 +249,9 @@ static bool writable_here(const char *canon, void *arg)
 	for (size_t i = 0; i < w->canon.n; i++)
 		if (cordon_path_under(canon, w->canon.v[i]))
 			return true;
-	struct timespec since;
-	struct stat st;
-	int k = cordon_sweep_noted(canon, NULL, &since);
+	int k = cordon_sweep_noted(canon, NULL);
 	if (k >= 0)
-		return k > 0 &&
-		       !(stat(canon, &st) == 0 && cordon_before_by_a_second(&st.st_ctim, &since));
+		return k > 0;
 	char dir[PATH_MAX];
 	snprintf(dir, sizeof(dir), "%s", canon);
 	char *slash = strrchr(dir, '/');

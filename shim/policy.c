@@ -1435,14 +1435,15 @@ static bool pinned_in_home(const char *link, const struct walk_with *w)
 	return false;
 }
 
-/* Whether a session may have laid LINK (its lstat) in DIR (resolved):
- * DIR lies beneath a rule of W's that lets this one write there (but the
- * home's .config, kept read-only in every launch, for one above it), or
- * one an earlier session could write (of another project: round 35b U1),
- * noted in the registry before LINK was made (or moved there: a link's
- * change time moves with it, and no call sets it back), or, where there
- * is no registry at all, one this user may write. */
-static bool layable(const char *dir, const struct stat *link, const struct walk_with *w)
+/* Whether a session may have laid a link in DIR (resolved): DIR lies
+ * beneath a rule of W's that lets this one write there (but the home's
+ * .config, kept read-only in every launch, for one above it), or one an
+ * earlier session could write (of another project: round 35b U1), noted
+ * in the registry, or, where there is no registry at all, one this user
+ * may write. (Not "a link older than the note is the user's": a session
+ * renames the directory holding the user's old link onto a rule's way,
+ * and a registry that lost its notes dates the next one now: 35e Y1, Y2.) */
+static bool layable(const char *dir, const struct walk_with *w)
 {
 	if (cordon_path_under(dir, "/proc") || (w->home && strcmp(dir, w->home) == 0))
 		return false;
@@ -1451,11 +1452,8 @@ static bool layable(const char *dir, const struct stat *link, const struct walk_
 		if (cordon_path_under(dir, w->writable.v[i]) &&
 		    !(in_config && !cordon_path_under(w->writable.v[i], w->config)))
 			return true;
-	struct timespec since;
-	int k = cordon_sweep_noted(dir, in_config ? w->config : NULL, &since);
-	if (k < 0)
-		return access(dir, W_OK) == 0;
-	return k > 0 && !cordon_before_by_a_second(&link->st_ctim, &since);
+	int k = cordon_sweep_noted(dir, in_config ? w->config : NULL);
+	return k < 0 ? access(dir, W_OK) == 0 : k > 0;
 }
 
 enum walked { WALKED, WALKED_LINK, WALKED_MISSING };
@@ -1508,7 +1506,7 @@ static enum walked walk(const char *path, const struct walk_with *w, char *resol
 			memcpy(resolved, next, cn + n + 2);
 			continue;
 		}
-		if (layable(cn ? resolved : "/", &st, w) && !pinned_in_home(next, w)) {
+		if (layable(cn ? resolved : "/", w) && !pinned_in_home(next, w)) {
 			memcpy(link, next, cn + n + 2);
 			memcpy(dir, cn ? resolved : "/", cn ? cn + 1 : 2);
 			return WALKED_LINK;

@@ -808,12 +808,6 @@ static int note_written(const struct cordon_policy *p, struct cordon_error *err)
 		int fd =
 			openat(d, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
 		int w = fd < 0 ? -errno : cordon_write_full(fd, canon, strlen(canon) + 1);
-		/* (Its time is the first a session could write there: where a
-		 * sweep's record shows sessions did before the notes, ever.) */
-		cleanup_free char *record = w >= 0 ? cordon_sweep_record_path(canon) : NULL;
-		if (record && access(record, F_OK) == 0 &&
-		    futimens(fd, (const struct timespec[2]){{0, 0}, {0, 0}}) < 0)
-			w = -errno;
 		if (fd >= 0 && close(fd) < 0 && w >= 0)
 			w = -errno;
 		if (w >= 0 && renameat(d, tmp, d, name) < 0)
@@ -2362,7 +2356,7 @@ static bool entry_names(int d, const char *name, const char *at, bool note)
 	return (size_t)(head + n - root) > len && memcmp(root, at, len + 1) == 0;
 }
 
-int cordon_sweep_noted(const char *path, const char *within, struct timespec *since)
+int cordon_sweep_noted(const char *path, const char *within)
 {
 	cleanup_free char *any = cordon_sweep_record_path("/");
 	char *slash = any ? strrchr(any, '/') : NULL;
@@ -2378,30 +2372,17 @@ int cordon_sweep_noted(const char *path, const char *within, struct timespec *si
 		return 0;
 	}
 	int found = 0;
-	for (;;) {
-		if (within && !cordon_path_under(at, within))
-			break;
+	while (!found && !(within && !cordon_path_under(at, within))) {
 		char name[64];
 		struct stat st;
 		snprintf(name, sizeof(name), WROTE "%016llx", dir_hash(at));
-		struct timespec t = {0};
-		bool noted = fstatat(d, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-			     S_ISREG(st.st_mode) && entry_names(d, name, at, true);
-		if (noted) {
-			t = st.st_mtim;
-		} else {
-			/* (No note: a sweep's record, of a session before the
-			 * notes, says since ever.) */
-			cleanup_free char *record = cordon_sweep_record_path(at);
-			const char *base = record ? strrchr(record, '/') : NULL;
-			noted = base && fstatat(d, base + 1, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-				S_ISREG(st.st_mode) && entry_names(d, base + 1, at, false);
-		}
-		if (noted && (!found || t.tv_sec < since->tv_sec ||
-			      (t.tv_sec == since->tv_sec && t.tv_nsec < since->tv_nsec))) {
-			*since = t;
-			found = 1;
-		}
+		/* (Or a sweep's record, of a session before the notes.) */
+		cleanup_free char *record = cordon_sweep_record_path(at);
+		const char *base = record ? strrchr(record, '/') : NULL;
+		found = (fstatat(d, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+			 entry_names(d, name, at, true)) ||
+			(base && fstatat(d, base + 1, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			 S_ISREG(st.st_mode) && entry_names(d, base + 1, at, false));
 		char *up = strrchr(at, '/');
 		if (!up || (up == at && !at[1]))
 			break;

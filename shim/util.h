@@ -193,14 +193,6 @@ static inline int cordon_read_full(int fd, void *buf, size_t len)
 	return 0;
 }
 
-/* Whether T lies more than a second before SINCE (a second's margin
- * for coarse clocks). */
-static inline bool cordon_before_by_a_second(const struct timespec *t, const struct timespec *since)
-{
-	return t->tv_sec + 1 < since->tv_sec ||
-	       (t->tv_sec + 1 == since->tv_sec && t->tv_nsec < since->tv_nsec);
-}
-
 static inline int cordon_write_full(int fd, const void *buf, size_t len)
 {
 	for (size_t off = 0; off < len;) {
