@@ -249,7 +249,7 @@ static bool writable_here(const char *canon, void *arg)
 	for (size_t i = 0; i < w->canon.n; i++)
 		if (cordon_path_under(canon, w->canon.v[i]))
 			return true;
-	int k = cordon_sweep_noted(canon, NULL);
+	int k = cordon_sweep_noted(canon, NULL, NULL, 0);
 	if (k >= 0)
 		return k > 0;
 	char dir[PATH_MAX];
@@ -390,7 +390,7 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 		if (preload && cordon_exec_chain_any(path, writable_here, &wr)) {
 			preload = false;
 			why = "it, its #! interpreter or its loader, or a link on the way to one, "
-			      "lies where the session can write, so code of its own would run "
+			      "lies where the session (or an earlier one) can write, so code of its own would run "
 			      "before the shim";
 		}
 		if (preload) {
@@ -407,7 +407,7 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 				why = "the shim's path contains a space or colon";
 			} else if (!shim_canon || writable_here(shim_canon, &wr)) {
 				preload = false;
-				why = "the shim lies where the session can write, so a library planted "
+				why = "the shim lies where the session (or an earlier one) can write, so a library planted "
 				      "there would run before the sandbox";
 			}
 		}

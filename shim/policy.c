@@ -1452,7 +1452,7 @@ static bool layable(const char *dir, const struct walk_with *w)
 		if (cordon_path_under(dir, w->writable.v[i]) &&
 		    !(in_config && !cordon_path_under(w->writable.v[i], w->config)))
 			return true;
-	int k = cordon_sweep_noted(dir, in_config ? w->config : NULL);
+	int k = cordon_sweep_noted(dir, in_config ? w->config : NULL, NULL, 0);
 	return k < 0 ? access(dir, W_OK) == 0 : k > 0;
 }
 
@@ -1534,8 +1534,22 @@ static enum walked walk(const char *path, const struct walk_with *w, char *resol
 /* D not granted: its way passes LINK, in DIR, where a session may write.
  * Said (printable: the session chose the link's target). */
 static int unfollow(struct cordon_policy *p, const struct later_rule *d, const char *link,
-		    const char *dir)
+		    const char *dir, const struct walk_with *w)
 {
+	/* (Where no rule of this launch lets a session write: an earlier
+	 * one could, and cordon's note says so; 35f Z1.) */
+	bool here = false;
+	for (size_t i = 0; i < w->writable.n && !here; i++)
+		here = cordon_path_under(dir, w->writable.v[i]);
+	char noted[PATH_MAX + 80], shown[PATH_MAX + 88],
+		where[PATH_MAX + 240] = "where a session may write";
+	if (!here && cordon_sweep_noted(dir, NULL, noted, sizeof(noted)) > 0 &&
+	    cordon_printable(noted, SIZE_MAX, shown, sizeof(shown)))
+		snprintf(
+			where, sizeof(where),
+			"where an earlier session could write (cordon's note %s: remove it, outside "
+			"any session, only if none could have laid the link)",
+			shown);
 	char real[PATH_MAX];
 	const char *to = realpath(link, real) ? real
 			 : errno == ELOOP     ? "itself, in a loop"
@@ -1548,13 +1562,13 @@ static int unfollow(struct cordon_policy *p, const struct later_rule *d, const c
 	char *note;
 	if ((strcmp(link, d->raw) == 0
 		     ? asprintf(&note,
-				"%s (%s): a link (to %s) in %s, where a session may write: not "
-				"followed; name %s itself",
-				at, d->source, target, in, to == real ? target : "where it leads")
+				"%s (%s): a link (to %s) in %s, %s: not followed; name %s itself",
+				at, d->source, target, in, where,
+				to == real ? target : "where it leads")
 		     : asprintf(&note,
-				"%s (%s): through %s, a link (to %s) in %s, where a session may "
-				"write: not followed; name the path it leads to itself",
-				at, d->source, via, target, in)) < 0)
+				"%s (%s): through %s, a link (to %s) in %s, %s: not followed; name "
+				"the path it leads to itself",
+				at, d->source, via, target, in, where)) < 0)
 		return -ENOMEM;
 	return cordon_strv_push_take(&p->unfollowed, note);
 }
@@ -1610,7 +1624,7 @@ static int add_later(struct cordon_policy *p, const struct cordon_context *ctx,
 		enum walked k = walk(d->raw, &w, resolved, link, dir);
 		int why = errno ? errno : ENOENT;
 		if (k == WALKED_LINK) {
-			e = unfollow(p, d, link, dir);
+			e = unfollow(p, d, link, dir, &w);
 			continue;
 		}
 		/* (Missing: explain says so; a run keeps the rule as written,

@@ -2356,7 +2356,7 @@ static bool entry_names(int d, const char *name, const char *at, bool note)
 	return (size_t)(head + n - root) > len && memcmp(root, at, len + 1) == 0;
 }
 
-int cordon_sweep_noted(const char *path, const char *within)
+int cordon_sweep_noted(const char *path, const char *within, char *note, size_t size)
 {
 	cleanup_free char *any = cordon_sweep_record_path("/");
 	char *slash = any ? strrchr(any, '/') : NULL;
@@ -2379,10 +2379,12 @@ int cordon_sweep_noted(const char *path, const char *within)
 		/* (Or a sweep's record, of a session before the notes.) */
 		cleanup_free char *record = cordon_sweep_record_path(at);
 		const char *base = record ? strrchr(record, '/') : NULL;
-		found = (fstatat(d, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
-			 entry_names(d, name, at, true)) ||
-			(base && fstatat(d, base + 1, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-			 S_ISREG(st.st_mode) && entry_names(d, base + 1, at, false));
+		bool by_note = fstatat(d, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			       S_ISREG(st.st_mode) && entry_names(d, name, at, true);
+		found = by_note || (base && fstatat(d, base + 1, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+				    S_ISREG(st.st_mode) && entry_names(d, base + 1, at, false));
+		if (found && note)
+			snprintf(note, size, "%s/%s", any, by_note ? name : base + 1);
 		char *up = strrchr(at, '/');
 		if (!up || (up == at && !at[1]))
 			break;

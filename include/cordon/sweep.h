@@ -217,9 +217,10 @@ char *cordon_sweep_record_path(const char *project);
 /* Whether a session may have written in PATH (canonical): it, or a
  * directory above it (but none above WITHIN, when given), was noted in
  * the registry as one a session could write (shim/sweep.c, note_written),
- * or has a sweep's record (a session's before the notes). 1; 0; -ENOENT
- * where there is no registry (nothing is known). A few fstatat a level. */
-int cordon_sweep_noted(const char *path, const char *within);
+ * or has a sweep's record (a session's before the notes): 1, with that
+ * entry's path into NOTE (SIZE bytes; may be NULL); 0; -ENOENT where
+ * there is no registry (nothing is known). A few fstatat a level. */
+int cordon_sweep_noted(const char *path, const char *within, char *note, size_t size);
 
 /* What git directories would make git run (shim/gitrisk.c). Each adds
  * to the list OUT ("core.fsmonitor, hooks (pre-commit)"), which is
