@@ -797,10 +797,13 @@ static int note_written(const struct cordon_policy *p, struct cordon_error *err)
 		if (!(r->access & CORDON_ACCESS_WRITE) || cordon_path_under(r->path, "/proc") ||
 		    cordon_path_under(r->path, "/dev"))
 			continue;
-		char canon[PATH_MAX], name[64], tmp[96];
+		char real[PATH_MAX], name[64], tmp[96];
 		struct stat st;
-		if (!realpath(r->path, canon) || stat(canon, &st) < 0 || !S_ISDIR(st.st_mode))
+		if (!realpath(r->path, real) || stat(real, &st) < 0 || !S_ISDIR(st.st_mode))
 			continue; /* (a file, or missing: no name is made in it) */
+		const char *canon = real;
+		while (canon[0] == '/' && canon[1] == '/')
+			canon++; /* (realpath keeps HOME's //home/me: as the walk names it) */
 		snprintf(name, sizeof(name), WROTE "%016llx", dir_hash(canon));
 		if (faccessat(d, name, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
 			continue;
@@ -2367,6 +2370,8 @@ int cordon_sweep_noted(const char *path, const char *within, char *note, size_t 
 	if (d < 0)
 		return -ENOENT;
 	char at[PATH_MAX];
+	while (path[0] == '/' && path[1] == '/')
+		path++;
 	if (snprintf(at, sizeof(at), "%s", path) >= (int)sizeof(at)) {
 		close(d);
 		return 0;

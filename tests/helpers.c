@@ -141,10 +141,14 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
 static char state_home[300];
 static pid_t state_owner;
 
+static void sweep_forget_beneath(const char *dir);
+
 static void remove_state_home(void)
 {
-	if (state_home[0] && getpid() == state_owner)
+	if (state_home[0] && getpid() == state_owner) {
+		sweep_forget_beneath(state_home); /* (the history directories' notes) */
 		tmp_cleanup(state_home);
+	}
 }
 
 __attribute__((constructor)) static void own_state_home(void)
