@@ -772,7 +772,7 @@ static int copy_above(struct cordon_sweep *s, const struct cordon_policy *p)
  * /dev) noted in the registry before the command runs, as WROTE-HASH
  * holding its path (made whole: written aside, then renamed), where it is
  * not yet: what a later launch's walk counts as a directory a session may
- * have laid a link in (cordon_sweep_roots_recorded). Apart from the
+ * have laid a link in (cordon_sweep_noted). Apart from the
  * sweep's records: those are of its roots only (not a preset's ~/.npm,
  * 35c V2), not made where no sweep applies (V4), and saved as a session
  * ends, which a full disk fails (V1). Fails the launch where a note
