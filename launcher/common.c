@@ -159,8 +159,13 @@ void launcher_say_exposed(const struct cordon_policy *p)
 {
 	for (size_t i = 0; p->sandbox && i < p->n_exposed; i++)
 		fprintf(stderr,
-			"cordon: %s is in %s, but %s names it: not hidden in this session\n",
-			p->exposed[i].path, p->exposed[i].source, p->exposed[i].by);
+			"cordon: %s is in %s, but %s names it: not hidden in this session%s\n",
+			p->exposed[i].path, p->exposed[i].source, p->exposed[i].by,
+			/* (round 35d X4) */
+			strcmp(p->exposed[i].source, "cordon's state") == 0
+				? "; what a session writes there, later sessions trust (the "
+				  "notes of what sessions may write, the sweep's records)"
+				: "");
 }
 
 void launcher_say_unfollowed(const struct cordon_policy *p)

@@ -1891,7 +1891,8 @@ static int guard_config(const struct cordon_config *cfg, const struct cordon_con
 	/* cordon's state: the session registry (root's is /run/cordon):
 	 * cordon list and kill, run outside, act on its records, so one
 	 * planted there would have them signal or remove what it names; the
-	 * sweep keeps its record of each project's directories there
+	 * sweep keeps its record of each project's directories there, and
+	 * the notes of what sessions may write, which later launches trust
 	 * (shim/sweep.c); and the shells' history directories, which a later
 	 * session is granted writing (a link planted for one would grant it
 	 * where it leads; launcher/history.c takes none, and keeps no history
