@@ -1412,10 +1412,14 @@ static bool toolchain_rule(const struct cordon_rule *r)
  * the home's .config (never writable but where a rule names a directory
  * in it) and the home itself (its top: no rule lets a session make a name
  * there, but where it lies in a system directory shared with outside
- * programs, HOME=/tmp/ci), resolved, or NULL. */
+ * programs, HOME=/tmp/ci), resolved, or NULL. NOTED: where layable last
+ * took a directory for one an earlier session could write, cordon's note
+ * that says so (else ""; NOTED_SIZE bytes), for unfollow's line. */
+#define NOTED_SIZE (PATH_MAX + 80)
 struct walk_with {
 	struct cordon_strv writable;
 	char *config, *home;
+	char *noted;
 };
 
 /* LINK (resolved but its last name) is a directory cordon makes where it
@@ -1448,11 +1452,12 @@ static bool layable(const char *dir, const struct walk_with *w)
 	if (cordon_path_under(dir, "/proc") || (w->home && strcmp(dir, w->home) == 0))
 		return false;
 	bool in_config = w->config && cordon_path_under(dir, w->config);
+	w->noted[0] = '\0';
 	for (size_t i = 0; i < w->writable.n; i++)
 		if (cordon_path_under(dir, w->writable.v[i]) &&
 		    !(in_config && !cordon_path_under(w->writable.v[i], w->config)))
 			return true;
-	int k = cordon_sweep_noted(dir, in_config ? w->config : NULL, NULL, 0);
+	int k = cordon_sweep_noted(dir, in_config ? w->config : NULL, w->noted, NOTED_SIZE);
 	return k < 0 ? access(dir, W_OK) == 0 : k > 0;
 }
 
@@ -1537,14 +1542,9 @@ static int unfollow(struct cordon_policy *p, const struct later_rule *d, const c
 		    const char *dir, const struct walk_with *w)
 {
 	/* (Where no rule of this launch lets a session write: an earlier
-	 * one could, and cordon's note says so; 35f Z1.) */
-	bool here = false;
-	for (size_t i = 0; i < w->writable.n && !here; i++)
-		here = cordon_path_under(dir, w->writable.v[i]);
-	char noted[PATH_MAX + 80], shown[PATH_MAX + 88],
-		where[PATH_MAX + 240] = "where a session may write";
-	if (!here && cordon_sweep_noted(dir, NULL, noted, sizeof(noted)) > 0 &&
-	    cordon_printable(noted, SIZE_MAX, shown, sizeof(shown)))
+	 * one could, and cordon's note says so, as layable found it; 35f Z1.) */
+	char shown[NOTED_SIZE + 8], where[PATH_MAX + 240] = "where a session may write";
+	if (w->noted[0] && cordon_printable(w->noted, SIZE_MAX, shown, sizeof(shown)))
 		snprintf(
 			where, sizeof(where),
 			"where an earlier session could write (cordon's note %s: remove it, outside "
@@ -1586,7 +1586,8 @@ static int unfollow(struct cordon_policy *p, const struct later_rule *d, const c
 static int add_later(struct cordon_policy *p, const struct cordon_context *ctx,
 		     struct cordon_rules_later *l, bool run)
 {
-	struct walk_with w = {0};
+	char noted[NOTED_SIZE] = "";
+	struct walk_with w = {.noted = noted};
 	int e = 0;
 	for (size_t i = 0; e >= 0 && i < p->n_rules; i++) {
 		if (!(p->rules[i].access & CORDON_ACCESS_WRITE) ||
