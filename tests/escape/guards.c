@@ -11117,8 +11117,7 @@ BOTH_USERS(guards, a_killed_session_s_change_above_leaves_the_user_s_mise_config
 				".config/mise/conf.d/sub && echo '[hooks]' > "
 				".config/mise/config.dev.toml && mv ../stash/mise mise && touch "
 				"p/ready && exec sleep 60");
-		char *after[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "true", NULL};
-		struct run_result r = world_run(&w, after, proj);
+		struct run_result r = sh_in_dir(&w, proj, "true");
 		char *diag =
 			fmt("%s (%d): %s%s", ctl ? "control" : "inside", r.status, r.out, r.err);
 		run_free(&r);
@@ -11147,17 +11146,9 @@ BOTH_USERS(guards, a_directory_moved_to_another_slot_above_is_judged_whole, .tim
 		struct world w;
 		char *up, *proj;
 		above_world(&w, who, "mslot", ctl, "mkdir -p ../R/a/p", &up, &proj);
-		char *first[] = {CORDON_BIN,
-				 "run",
-				 "--config",
-				 w.cfg,
-				 "--",
-				 "/bin/sh",
-				 "-c",
-				 "mkdir -p ../.config && echo '[hooks]' > "
-				 "../.config/config.toml && echo made",
-				 NULL};
-		struct run_result r = world_run(&w, first, proj);
+		struct run_result r = sh_in_dir(&w, proj,
+						"mkdir -p ../.config && echo '[hooks]' > "
+						"../.config/config.toml && echo made");
 		char *diag = fmt("%s%s", r.out, r.err);
 		run_free(&r);
 		cr_assert(strstr(diag, "made") && present(up, "a/.config/config.toml"),
@@ -11166,8 +11157,7 @@ BOTH_USERS(guards, a_directory_moved_to_another_slot_above_is_judged_whole, .tim
 		kill_when_ready(&w, proj,
 				"cd .. && mv .config tmpd && mkdir .config && mv tmpd .config/mise "
 				"&& touch p/ready && exec sleep 60");
-		char *after[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "true", NULL};
-		r = world_run(&w, after, proj);
+		r = sh_in_dir(&w, proj, "true");
 		char *more = fmt("%s%s%s", diag, r.out, r.err);
 		free(diag);
 		diag = more;
