@@ -1,4 +1,5 @@
 #include "cordon/sweep.h"
+#include "sweep-fs.h"
 #include "helpers.h"
 
 #include <criterion/criterion.h>
@@ -608,6 +609,14 @@ long ms_now(void)
 	struct timespec t;
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+void let_time_pass(void)
+{
+	static int fine = -1;
+	if (fine < 0)
+		fine = cordon_fs_fine_times(worlds_base());
+	usleep(fine ? 60 * 1000 : 1100 * 1000);
 }
 
 bool pty_read_until(int master, const char *needle, int ms, char *buf, size_t size, bool keep_tail)

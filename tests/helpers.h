@@ -121,6 +121,10 @@ void runtime_dir_free(struct runtime_dir *r);
 char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
 /* CLOCK_MONOTONIC in milliseconds. */
 long ms_now(void);
+/* Waits until a change made before is told, by its time, from what a
+ * session started after makes: a few ticks of the coarse clock where the
+ * worlds' file system keeps fine times, past the second elsewhere. */
+void let_time_pass(void);
 /* Read the terminal MASTER into BUF (NUL-terminated, appended to, at most
  * SIZE - 1 bytes) until NEEDLE shows up (true) or MS pass; NEEDLE NULL:
  * until MS pass or the terminal closes. KEEP_TAIL: past half of SIZE, keep

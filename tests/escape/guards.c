@@ -5964,7 +5964,7 @@ BOTH_USERS(guards, a_nested_repository_changed_inside_is_disarmed, .timeout = 90
 	free(script);
 	run_free(&r);
 	/* A change is told from what was there before by its time. */
-	usleep(1100 * 1000);
+	let_time_pass();
 	/* The project's own repository, guarded, changed outside just now: it
 	 * is the user's, and stays where it is. */
 	r = outside(&w, "git config core.pager cat");
@@ -6024,10 +6024,10 @@ BOTH_USERS(guards, a_nested_repository_keeps_the_settings_it_had, .timeout = 90)
 	free(own);
 	run_free(&r);
 	/* The first session leaves the record the next one reads. */
-	usleep(1100 * 1000);
+	let_time_pass();
 	r = sh_in(&w, NULL, "true");
 	run_free(&r);
-	usleep(1100 * 1000);
+	let_time_pass();
 	char *diag = plant_landed(
 		&w,
 		"git -C app config branch.main.remote origin; echo track $?\n"
@@ -6048,9 +6048,9 @@ BOTH_USERS(guards, a_nested_repository_keeps_the_settings_it_had, .timeout = 90)
 	free(diag);
 	/* A killed session adds an fsmonitor to old; the next one, started
 	 * with that setting in place, only rewrites old's config. */
-	usleep(1100 * 1000);
+	let_time_pass();
 	plant_then_kill(&w, "fsmon >> old/.git/config");
-	usleep(1100 * 1000);
+	let_time_pass();
 	diag = plant_landed(&w, "git -C old config branch.main.remote origin; echo old $?\n",
 			    (const char *const[]){"old", NULL});
 	git_outside(&w, old, "after");
@@ -6083,7 +6083,7 @@ BOTH_USERS(guards, a_repository_moved_aside_is_not_moved_again, .timeout = 90)
 {
 	struct world w;
 	git_world(&w, who, "gagain");
-	usleep(1100 * 1000);
+	let_time_pass();
 	bool same = false;
 	char *diag = NULL, name[16] = "";
 	for (int k = 0; k < 5 && !same; k++) {
@@ -6112,7 +6112,7 @@ BOTH_USERS(guards, a_repository_moved_aside_is_not_moved_again, .timeout = 90)
 	cr_expect_not(strstr(strstr(diag, "-- then:"), "cordon-disarmed"), "said again: %s", diag);
 	/* What a later session changes in it is judged, though a name made
 	 * in it after moves its change time on. */
-	usleep(1100 * 1000);
+	let_time_pass();
 	free(diag);
 	char *later = fmt("echo '[alias]' >> %s/config && sleep 0.1 && touch %s/x; echo later $?\n",
 			  first, first);
@@ -6134,7 +6134,7 @@ BOTH_USERS(guards, another_sessions_record_hides_nothing, .timeout = 90)
 {
 	struct world w;
 	git_world(&w, who, "gconc");
-	usleep(1100 * 1000);
+	let_time_pass();
 	/* (In a nested repository's .git, which is on the project's own
 	 * mount: moved out of the guarded .git, it would be copied.) */
 	char *diag = plant_landed(&w,
@@ -6142,14 +6142,14 @@ BOTH_USERS(guards, another_sessions_record_hides_nothing, .timeout = 90)
 				  "fsmon >> n/.git/stash/e/.git/config; echo hid $?\n",
 				  (const char *const[]){"hid", NULL});
 	free(diag);
-	usleep(1100 * 1000);
+	let_time_pass();
 	char *body = "mv n/.git/stash/e sub && touch moved && "
 		     "while [ ! -e c-done ]; do sleep 0.1; done";
 	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "/bin/sh", "-c", body, NULL};
 	pid_t a = world_spawn(&w, argv, w.proj);
 	char *moved = at(w.proj, "moved"), *sub = at(w.proj, "sub");
 	cr_assert(wait_exists(moved, 20000), "A did not move the repository in");
-	usleep(1100 * 1000);
+	let_time_pass();
 	struct run_result r = sh_in(&w, NULL, "true");
 	run_free(&r);
 	r = outside(&w, "touch c-done");
@@ -6191,7 +6191,7 @@ BOTH_USERS(guards, a_guard_an_outside_save_ended_is_judged, .timeout = 90)
 					     "fsmon >> .git/config"};
 	char *go = at(w.proj, "go"), *ready = at(w.proj, "ready"), *done = at(w.proj, "done");
 	for (int k = 0; k < 2; k++) {
-		usleep(1100 * 1000);
+		let_time_pass();
 		char *step = fmt("touch ready; while [ ! -e go ]; do sleep 0.05; done; %s; "
 				 "echo $? > done",
 				 bodies[k]);
@@ -6243,7 +6243,7 @@ BOTH_USERS(guards, a_guard_an_outside_save_lifted_is_put_back, .timeout = 90)
 	free(write_file(w.proj, "mine.json", "{\"allow_network\": false}"));
 	free(write_file(w.home, ".config/git/credentials", "https://u:OLD-" SECRET "@x\n"));
 	world_give(&w);
-	usleep(1100 * 1000);
+	let_time_pass();
 	/* Outside, meanwhile: the saves, once the session is ready. */
 	char *saves =
 		fmt("while [ ! -e ready ]; do sleep 0.05; done; "
@@ -6382,7 +6382,7 @@ BOTH_USERS(guards, a_plant_laid_over_two_sessions_is_moved_aside, .timeout = 90)
 	git_world(&w, who, "gtwice");
 	struct run_result r;
 	free(plant_landed(&w, plant_first, (const char *const[]){"first", NULL}));
-	usleep(1100 * 1000); /* the second session starts a second later */
+	let_time_pass(); /* the second session starts later */
 	char *diag = plant_landed(&w, plant_second, (const char *const[]){"moved", "linked", NULL});
 	char *a = at(w.proj, "la"), *b = at(w.proj, "lb");
 	git_outside(&w, a, "after");
@@ -6427,7 +6427,7 @@ BOTH_USERS(guards, a_plant_moved_into_place_later_is_moved_aside, .timeout = 90)
 	git_world(&w, who, "gmovein");
 	struct run_result r;
 	free(plant_landed(&w, hide_first, (const char *const[]){"hid", "slot", NULL}));
-	usleep(1100 * 1000);
+	let_time_pass();
 	char *diag = plant_landed(&w, hide_second, (const char *const[]){"moved", "swapped", NULL});
 	char *lib = at(w.proj, "vendor/lib"), *sw = at(w.proj, "sw");
 	git_outside(&w, lib, "after");
@@ -6517,7 +6517,7 @@ BOTH_USERS(guards, what_git_resumes_or_finds_around_is_moved_aside, .timeout = 9
 	     *rw = fmt(", \"additional_read_write_paths\": [\"%s\"]", side);
 	resumed_world(&w, side);
 	set_config(&w, rw);
-	usleep(1100 * 1000); /* a change is told from what was there by its time */
+	let_time_pass(); /* a change is told from what was there by its time */
 	char *script = plant(&w, "deny", vars, plant_resumed);
 	struct run_result r = sh_in(&w, NULL, "%s", script);
 	free(script);
@@ -6597,7 +6597,7 @@ BOTH_USERS(guards, a_writable_sibling_repository_is_kept_like_the_project, .time
 				      side, side);
 	run_free(&r);
 	set_config(&w, rw);
-	usleep(1100 * 1000);
+	let_time_pass();
 	char *script = plant(&w, "deny", vars, plant_sibling);
 	r = sh_in(&w, NULL, "%s", script);
 	free(script);
@@ -6655,7 +6655,7 @@ BOTH_USERS(guards, a_writable_bare_repository_is_kept_like_the_project, .timeout
 		outside(&w, "git init -q --bare '%s' && git push -q '%s' HEAD:main", bare, bare);
 	run_free(&r);
 	set_config(&w, rw);
-	usleep(1100 * 1000);
+	let_time_pass();
 	char *script = plant(&w, "deny", vars, plant_bare_root);
 	r = sh_in(&w, NULL, "%s", script);
 	free(script);
@@ -6813,9 +6813,9 @@ BOTH_USERS(guards, what_a_review_of_the_sweep_found_is_moved_aside, .timeout = 1
 	struct world w;
 	git_world(&w, who, "greview");
 	review_world(&w);
-	usleep(1100 * 1000);
+	let_time_pass();
 	char *diag = plant_landed(&w, review_first, review_steps);
-	usleep(1100 * 1000);
+	let_time_pass();
 	char *diag2 = plant_landed(&w, review_second, review_steps2);
 	git_outside_review(&w);
 	static const char *const marks[] = {"strategy", "newline",  "ro", "moved",
@@ -6850,10 +6850,10 @@ BOTH_USERS(guards, a_sweep_that_never_ran_is_done_by_the_next_session, .timeout 
 {
 	struct world w;
 	git_world(&w, who, "gkilled");
-	usleep(1100 * 1000);
+	let_time_pass();
 	plant_then_kill(&w, "git init -q sub && fsmon >> sub/.git/config");
 	char *sub = at(w.proj, "sub");
-	usleep(1100 * 1000);
+	let_time_pass();
 	struct run_result r = sh_in(&w, NULL, "true");
 	char *diag = fmt("%s%s", r.out, r.err);
 	run_free(&r);
@@ -6880,7 +6880,7 @@ BOTH_USERS(guards, a_huge_config_does_not_hold_the_sweep, .timeout = 60)
 {
 	struct world w;
 	git_world(&w, who, "ghuge");
-	usleep(1100 * 1000);
+	let_time_pass();
 	char *diag =
 		plant_landed(&w,
 			     "git init -q A && truncate -s 50G A/.git/config && git init -q A/B "
@@ -6905,7 +6905,7 @@ BOTH_USERS(guards, a_sparse_index_does_not_hold_the_sweep, .timeout = 60)
 {
 	struct world w;
 	git_world(&w, who, "gsparse");
-	usleep(1100 * 1000);
+	let_time_pass();
 	char *diag = plant_landed(&w,
 				  "git init -q S && echo s > S/s && git -C S add s && "
 				  "truncate -s 200M S/.git/index; echo sparse $?\n"
@@ -6931,7 +6931,7 @@ BOTH_USERS(guards, a_config_too_long_to_read_refuses_the_session, .timeout = 60)
 					  "head -c 100000 /dev/zero | tr '\\0' '#' | fold -w 99 >> "
 					  ".git/config; i=$((i+1)); done");
 	run_free(&r);
-	usleep(1100 * 1000);
+	let_time_pass();
 	r = sh_in(&w, NULL, "touch ran");
 	cr_expect_eq(r.status, 125, "the session was not refused: %d %s", r.status, r.err);
 	cr_expect(strstr(r.err, "longer than cordon reads"), "%s", r.err);
@@ -6968,7 +6968,7 @@ BOTH_USERS(guards, ordinary_git_work_is_not_moved_aside, .timeout = 60)
 		    "git -C sm commit -q --allow-empty -m s && git init -q ws && "
 		    "git -C ws submodule add -q ../sm sm 2>/dev/null && git -C ws commit -qm sub");
 	run_free(&r);
-	usleep(1100 * 1000);
+	let_time_pass();
 	char *diag = plant_landed(&w,
 				  "git init -q r && git -C r sparse-checkout set x && "
 				  "git -C r config submodule.active . ; echo work $?\n"
@@ -7004,7 +7004,7 @@ BOTH_USERS(guards, a_session_just_after_another_keeps_its_repository, .timeout =
 			    "printf '#!/bin/sh\ntrue\n' > sub/.git/hooks/pre-commit && "
 			    "chmod +x sub/.git/hooks/pre-commit");
 	run_free(&r);
-	usleep(1100 * 1000); /* (made in an earlier second than the sessions) */
+	let_time_pass(); /* (made before the sessions) */
 	char *sub = at(w.proj, "sub");
 	char *opts = fmt("--project %s", sub);
 	r = sh_in(&w, opts, "git -C %s status >/dev/null; echo first $?", sub);
@@ -7038,7 +7038,8 @@ static const char exrc_plant[] =
 static void vim_outside(struct world *w)
 {
 	/* (Not vim -Es, nor -u: both skip the project's files.) */
-	struct run_result r = sh_outside(w, "TERM=dumb vim -c q </dev/null >/dev/null 2>&1; true");
+	struct run_result r =
+		sh_outside(w, "TERM=dumb vim --not-a-term -c q </dev/null >/dev/null 2>&1; true");
 	run_free(&r);
 }
 
@@ -7136,7 +7137,8 @@ static const char sub_exrc_plant[] =
 
 static void vim_in(struct world *w, const char *dir)
 {
-	char *cmd = fmt("cd %s && TERM=dumb vim -c q </dev/null >/dev/null 2>&1; true", dir);
+	char *cmd = fmt("cd %s && TERM=dumb vim --not-a-term -c q </dev/null >/dev/null 2>&1; true",
+			dir);
 	struct run_result r = sh_outside(w, cmd);
 	run_free(&r);
 	free(cmd);
@@ -7154,7 +7156,7 @@ BOTH_USERS(guards, vim_project_files_in_subdirectories_are_moved_aside, .timeout
 	world_give(&w);
 	struct run_result r = sh_in(&w, NULL, "%s", "true"); /* the first walk, recorded */
 	run_free(&r);
-	usleep(1100 * 1000);
+	let_time_pass();
 	char *script = plant(&w, "deny", "", sub_exrc_plant);
 	r = sh_in(&w, NULL, "%s", script);
 	expect_all_landed((const char *const[]){"new", "changed", "made", NULL}, &r, "inside");
@@ -7303,7 +7305,7 @@ BOTH_USERS(guards, a_directory_oh_my_zsh_allows_while_it_runs_is_kept, .timeout 
 			&w, "rm -rf a b planted go2 && mkdir a b && echo A=1 > b/.env && echo "
 			    "/nowhere > ~/.oh-my-zsh/cache/dotenv-allowed.list");
 		run_free(&r);
-		usleep(1100 * 1000);
+		let_time_pass();
 		if (ctl)
 			set_config(&w, ", \"protected_paths\": []");
 		char *script = plant(&w, tags[ctl], "", omz_plant_after);
@@ -7414,7 +7416,7 @@ BOTH_USERS(guards, mercurial_config_made_inside_runs_nothing, .timeout = 60)
 		struct run_result r =
 			outside(&w, hg_reset, w.outside, tags[ctl], w.outside, tags[ctl]);
 		run_free(&r);
-		usleep(1100 * 1000);
+		let_time_pass();
 		if (ctl)
 			set_config(&w, ", \"protected_paths\": []");
 		char *script = plant(&w, tags[ctl], "", hg_plant);
@@ -7463,7 +7465,7 @@ BOTH_USERS(guards, a_repository_moved_back_by_an_earlier_session_is_moved_aside,
 	run_free(&r);
 	r = sh_in(&w, NULL, "%s", "true"); /* the first walk, recorded */
 	run_free(&r);
-	usleep(1100 * 1000);
+	let_time_pass();
 	/* (The mover: started once the plant is made, it waits for the
 	 * planting session's end to move both aside, and puts them back.) */
 	char *mover = fmt(
@@ -7538,7 +7540,7 @@ BOTH_USERS(guards, what_mercurials_config_includes_runs_nothing_planted, .timeou
 	for (int ctl = 0; ctl < 2; ctl++) {
 		struct run_result r = outside(&w, hg_include_setup, w.proj);
 		run_free(&r);
-		usleep(1100 * 1000);
+		let_time_pass();
 		if (ctl)
 			set_config(&w, ", \"protected_paths\": []");
 		char *script = plant(&w, tags[ctl], "", hg_include_plant);
@@ -7594,7 +7596,7 @@ BOTH_USERS(guards, a_repository_moved_back_is_moved_aside_again, .timeout = 90)
 			run_free(&r);
 			set_config(&w, ", \"protected_paths\": []");
 		}
-		usleep(1100 * 1000);
+		let_time_pass();
 		char *script = plant(&w, tags[ctl], "", back_plant);
 		r = sh_in(&w, NULL, "%s", script);
 		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
@@ -7605,7 +7607,7 @@ BOTH_USERS(guards, a_repository_moved_back_is_moved_aside_again, .timeout = 90)
 					  present(w.proj, "h/.hg.cordon-disarmed"),
 				  "the first session's repositories were not moved aside\n%s",
 				  diag);
-			usleep(1100 * 1000);
+			let_time_pass();
 			r = sh_in(&w, NULL, "%s", back_move);
 			free(diag);
 			diag = fmt("back (%d): %s%s", r.status, r.out, r.err);
@@ -7631,7 +7633,7 @@ BOTH_USERS(guards, a_repository_moved_back_is_moved_aside_again, .timeout = 90)
 			r = sh_outside(&w, "mv sub/.git.cordon-disarmed sub/.git && mv "
 					   "h/.hg.cordon-disarmed h/.hg");
 			run_free(&r);
-			usleep(1100 * 1000);
+			let_time_pass();
 			r = sh_in(&w, NULL, "%s", "true");
 			cr_expect(present(w.proj, "sub/.git") && present(w.proj, "h/.hg"),
 				  "the repositories the user moved back were moved aside again: "
@@ -7680,7 +7682,7 @@ BOTH_USERS(guards, protected_names_moved_in_with_their_directory_are_moved_aside
 		cr_assert(strstr(r.out, "staged 0"), "%s: not staged: %s%s", tags[round], r.out,
 			  r.err);
 		run_free(&r);
-		usleep(1100 * 1000);
+		let_time_pass();
 		/* (The record past a bound, as round 27b made it past 256 MiB.) */
 		if (round == 1)
 			world_setenv(&w, "CORDON_TEST_RECORD_MAX=16");
@@ -7736,7 +7738,7 @@ BOTH_USERS(guards, a_record_whose_paths_all_collide_is_still_read_right, .timeou
 			set_config(&w, ", \"protected_paths\": []");
 		r = sh_in(&w, NULL, "true"); /* (the record of the tree) */
 		run_free(&r);
-		usleep(1100 * 1000);
+		let_time_pass();
 		char *script = plant(&w, tags[ctl], "",
 				     "echo \"call writefile([], '$M-flood')\" > d150/sub/x/.exrc; "
 				     "echo planted $?\n");
@@ -7776,7 +7778,7 @@ BOTH_USERS(guards, another_session_ending_meanwhile_leaves_a_plant_judged, .time
 	world_give(&w);
 	struct run_result r = sh_in(&w, NULL, "%s", "true"); /* the first walk, recorded */
 	run_free(&r);
-	usleep(1100 * 1000);
+	let_time_pass();
 	const char *tags[] = {"deny", "ctl"};
 	for (int ctl = 0; ctl < 2; ctl++) {
 		if (ctl) {
@@ -7913,7 +7915,7 @@ static void overlapping_first_sessions(const struct who *who, enum overlap how, 
 		cr_assert(wait_exists(ready, 20000), "%s: session %d did not start", tag, i);
 		free(ready), free(body);
 		if (i == 0 && how != OV_SAME_SECOND)
-			usleep(1100 * 1000); /* (the next starts a second later) */
+			let_time_pass(); /* (the next starts later) */
 		int st;
 		if (i == 0 && killed) { /* (its mark stays) */
 			kill(pids[0], SIGKILL);
@@ -8138,11 +8140,13 @@ BOTH_USERS(guards, a_link_laid_to_a_staged_package_runs_nothing, .timeout = 60)
 		run_free(&r);
 		struct run_result v = sh_outside(
 			&w,
-			"cd lib 2>/dev/null && TERM=dumb vim -c q </dev/null >/dev/null 2>&1; true");
+			"cd lib 2>/dev/null && TERM=dumb vim --not-a-term -c q </dev/null >/dev/null 2>&1; true");
 		run_free(&v);
 		/* (Four levels down behind the link: round 28d.) */
-		v = sh_outside(&w, "cd deep/a/b/c/d 2>/dev/null && TERM=dumb vim -c q </dev/null "
-				   ">/dev/null 2>&1; true");
+		v = sh_outside(
+			&w,
+			"cd deep/a/b/c/d 2>/dev/null && TERM=dumb vim --not-a-term -c q </dev/null "
+			">/dev/null 2>&1; true");
 		run_free(&v);
 		if (ctl) {
 			cr_expect(marked(&w, tags[ctl], "laid") && marked(&w, tags[ctl], "deep"),
@@ -8173,10 +8177,10 @@ BOTH_USERS(guards, a_directory_swapped_in_below_a_moved_one_is_walked, .timeout 
 	free(write_file(w.proj, "x/src/README", "x\n"));
 	free(write_file(w.proj, "y/src/lib/README", "y\n"));
 	world_give(&w);
-	usleep(1100 * 1000); /* (older than the record: its listing is reused) */
+	let_time_pass(); /* (older than the record: its listing is reused) */
 	struct run_result r = sh_in(&w, NULL, "%s", "true"); /* the first walk, recorded */
 	run_free(&r);
-	usleep(1100 * 1000);
+	let_time_pass();
 	const char *tags[] = {"deny", "ctl"};
 	for (int ctl = 0; ctl < 2; ctl++) {
 		if (ctl) {
@@ -8232,7 +8236,7 @@ BOTH_USERS(guards, a_link_laid_in_one_session_and_filled_in_the_next_runs_nothin
 		cr_assert(strstr(r.out, "laid 0"), "not laid: %s%s", r.out, r.err);
 		cr_assert(present(w.proj, "lib"), "the empty package's link was moved: %s", r.err);
 		run_free(&r);
-		usleep(1100 * 1000);
+		let_time_pass();
 		char *script =
 			plant(&w, tags[ctl], "",
 			      "echo \"call writefile([], '$M-later')\" > node_modules/pkg/.exrc; "
@@ -8243,7 +8247,7 @@ BOTH_USERS(guards, a_link_laid_in_one_session_and_filled_in_the_next_runs_nothin
 		run_free(&r);
 		struct run_result v = sh_outside(
 			&w,
-			"cd lib 2>/dev/null && TERM=dumb vim -c q </dev/null >/dev/null 2>&1; true");
+			"cd lib 2>/dev/null && TERM=dumb vim --not-a-term -c q </dev/null >/dev/null 2>&1; true");
 		run_free(&v);
 		if (ctl) {
 			cr_expect(marked(&w, tags[ctl], "later"),
@@ -8287,7 +8291,7 @@ BOTH_USERS(guards, protected_names_in_subdirectories_are_moved_aside, .timeout =
 	world_give(&w);
 	struct run_result r = sh_in(&w, NULL, "%s", "true"); /* the first walk, recorded */
 	run_free(&r);
-	usleep(1100 * 1000);
+	let_time_pass();
 	char *script = plant(&w, "deny", "", sub_protected_plant);
 	r = sh_in(&w, NULL, "%s", script);
 	expect_all_landed((const char *const[]){"vscode", "claude", "mcp", "rustup", "mise",
@@ -8352,11 +8356,11 @@ BOTH_USERS(guards, a_plant_made_again_is_moved_aside_again, .timeout = 90)
 	world_for(&w, who, "gagain", "");
 	free(write_file(w.proj, "web/README", "web\n"));
 	world_give(&w);
-	usleep(1100 * 1000);
+	let_time_pass();
 	struct run_result r = sh_in(&w, NULL, "%s", "true"); /* the first walk, recorded */
 	run_free(&r);
 	for (int round = 0; round < 2; round++) {
-		usleep(1100 * 1000);
+		let_time_pass();
 		r = sh_in(&w, NULL, "%s",
 			  "mkdir -p web/.vscode && echo '{\"tasks\":[\"evil\"]}' > "
 			  "web/.vscode/tasks.json; echo plant $?");
@@ -8421,10 +8425,10 @@ BOTH_USERS(guards, protected_names_in_subdirectories_are_judged_by_content, .tim
 	world_give(&w);
 	char *mine = at(w.proj, "mine");
 	char *opts = fmt("--allow-write %s", mine);
-	usleep(1100 * 1000);               /* (all made in an earlier second than the sessions) */
+	let_time_pass();                   /* (all made before the sessions) */
 	r = sh_in(&w, opts, "%s", "true"); /* the first walk, recorded */
 	run_free(&r);
-	usleep(1100 * 1000);
+	let_time_pass();
 	char *script = plant(&w, "deny", "", sub_judged_plant);
 	r = sh_in(&w, opts, "%s", script);
 	expect_all_landed((const char *const[]){"roundtrip", "chmod", "deps", "mine", "target",
@@ -8558,7 +8562,7 @@ BOTH_USERS(guards, a_repository_planted_after_an_earlier_walk_is_found, .timeout
 	run_free(&r);
 	r = sh_in(&w, NULL, "%s", "true"); /* the first walk, recorded */
 	run_free(&r);
-	usleep(1100 * 1000);
+	let_time_pass();
 	r = outside(&w, "mkdir -p new/x/y");
 	run_free(&r);
 	char *diag = plant_landed(&w, plant_deep, (const char *const[]){"old", "new", NULL});
@@ -8725,7 +8729,7 @@ BOTH_USERS(guards, a_crafted_index_is_moved_aside, .timeout = 90)
 	write_index(wt_idx, (const char *const[]){"../pwned-index-wt"},
 		    (const char *const[]){oid_out}, 1);
 	world_give(&w);
-	usleep(1100 * 1000);
+	let_time_pass();
 	static const char plant_index[] = "cp idx-main .git/index; echo index $?\n"
 					  "cp idx-wt .git/worktrees/wt/index; echo worktree $?\n";
 	r = sh_in(&w, NULL, "%s", plant_index);
@@ -8831,7 +8835,7 @@ BOTH_USERS(guards, a_remote_into_a_planted_repository_is_moved_aside, .timeout =
 	cr_assert_eq(fclose(f), 0);
 	nested_world(&w);
 	world_give(&w);
-	usleep(1100 * 1000);
+	let_time_pass();
 	char *vars = fmt("S=%s", shared), *script = plant(&w, "deny", vars, plant_remotes);
 	struct run_result r = sh_in(&w, NULL, "%s", script);
 	free(script);
@@ -8890,7 +8894,7 @@ BOTH_USERS(guards, a_nested_repository_s_included_config_is_judged, .timeout = 6
 		"printf '[user]\\n\\tname = x\\n' > sub/.gitconfig";
 	struct run_result r = outside(&w, "%s", nested);
 	run_free(&r);
-	usleep(1100 * 1000);
+	let_time_pass();
 	char *diag = plant_landed(&w, "fsmon >> sub/.gitconfig; echo included $?\n",
 				  (const char *const[]){"included", NULL});
 	char *sub = at(w.proj, "sub");
@@ -9849,11 +9853,11 @@ BOTH_USERS(guards, a_name_looked_for_above_in_a_shared_directory_runs_nothing, .
 		free(vars);
 		r = sh_in(&w, NULL, "%s", script);
 		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
-		char *judge =
-			fmt("cd %s/work && git status >/dev/null 2>&1; node -e "
-			    "'require(\"evil\")' >/dev/null 2>&1; cd .. && TERM=dumb vim -c q "
-			    "</dev/null >/dev/null 2>&1; true",
-			    shared);
+		char *judge = fmt(
+			"cd %s/work && git status >/dev/null 2>&1; node -e "
+			"'require(\"evil\")' >/dev/null 2>&1; cd .. && TERM=dumb vim --not-a-term -c q "
+			"</dev/null >/dev/null 2>&1; true",
+			shared);
 		struct run_result v = sh_outside(&w, judge);
 		run_free(&v);
 		free(judge);
@@ -10203,11 +10207,12 @@ BOTH_USERS(guards, a_repository_below_a_shared_directory_s_top_is_swept, .timeou
 				  strstr(r.out, "vendor 0") && strstr(r.out, "decoys 0") &&
 				  strstr(r.out, "drop 0"),
 			  "the plants did not land\n%s", diag);
-		char *judge = fmt("cd %s && git commit -q --allow-empty -m x; cd %s && git status; "
-				  "cd %s && git status; cd %s && TERM=dumb vim -c q </dev/null; "
-				  "cd %s/vendor && TERM=dumb vim -c q </dev/null; "
-				  "cd %s && git commit -q --allow-empty -m k; true",
-				  repo, repo2, plain, sub, shared, keep);
+		char *judge = fmt(
+			"cd %s && git commit -q --allow-empty -m x; cd %s && git status; "
+			"cd %s && git status; cd %s && TERM=dumb vim --not-a-term -c q </dev/null; "
+			"cd %s/vendor && TERM=dumb vim --not-a-term -c q </dev/null; "
+			"cd %s && git commit -q --allow-empty -m k; true",
+			repo, repo2, plain, sub, shared, keep);
 		struct run_result v = sh_outside(&w, judge);
 		run_free(&v);
 		free(judge);
@@ -10326,7 +10331,7 @@ BOTH_USERS(guards, a_walk_raced_by_renames_is_walked_again, .timeout = 90)
 			w.outside, shared, w.outside);
 		run_free(&r);
 		/* (A session that recorded the user's repository there.) */
-		usleep(1100 * 1000);
+		let_time_pass();
 		r = sh_in(&w, NULL, "true");
 		run_free(&r);
 		pid_t racer = fork();
@@ -10373,7 +10378,8 @@ BOTH_USERS(guards, a_walk_raced_by_renames_is_walked_again, .timeout = 90)
 		char *diag2 = fmt("%s\nthen: %s%s", diag, r.out, r.err);
 		run_free(&r);
 		char *judge = fmt(
-			"cd %s && git status; cd sub && TERM=dumb vim -c q </dev/null; true", work);
+			"cd %s && git status; cd sub && TERM=dumb vim --not-a-term -c q </dev/null; true",
+			work);
 		struct run_result v = sh_outside(&w, judge);
 		run_free(&v);
 		free(judge);
@@ -10488,7 +10494,7 @@ BOTH_USERS(guards, sessions_ending_together_move_each_plant_once, .timeout = 90)
 		 * record as they start, and judge from it.) */
 		r = sh_in(&w, NULL, "true");
 		run_free(&r);
-		usleep(1100 * 1000);
+		let_time_pass();
 		pid_t pids[3];
 		for (int i = 0; i < 3; i++) {
 			char *vars = fmt("S=%s I=%d", shared, i);
@@ -10686,7 +10692,7 @@ static void kill_when_ready(struct world *w, const char *dir, const char *body)
 	cr_assert_eq(kill(pid, SIGKILL), 0);
 	cr_expect(wait_gone(pid, 10000), "the launcher did not go");
 	free(ready);
-	usleep(1100 * 1000);
+	let_time_pass();
 }
 
 /* Each of the N NAMES in DIR moved aside there (NAME.cordon-disarmed),
@@ -10915,7 +10921,7 @@ BOTH_USERS(guards, mise_s_environments_moved_in_killed_or_elsewhere_are_judged, 
 			      "d3/config.late.toml; echo a $?");
 		char *diag = fmt("%s%s", r.out, r.err);
 		run_free(&r);
-		usleep(1100 * 1000);
+		let_time_pass();
 		r = sh_in(
 			&w, opts,
 			"mv d2 mise; echo b $?; O=%s; echo h > $O/mise.evil.toml && mkdir $O/mise && "
@@ -10930,7 +10936,7 @@ BOTH_USERS(guards, mise_s_environments_moved_in_killed_or_elsewhere_are_judged, 
 		 * the killed session is judged whole, 33c L1.) */
 		plant_then_kill(&w, "echo h > mise.killed.toml && touch .config/other && mv mise "
 				    "mise.old && mv d3 mise");
-		usleep(1100 * 1000);
+		let_time_pass();
 		r = sh_in(&w, NULL, "%s", "true");
 		more = fmt("%s%s%s", diag, r.out, r.err);
 		free(diag);
@@ -11111,7 +11117,7 @@ BOTH_USERS(guards, a_killed_session_s_change_above_leaves_the_user_s_mise_config
 			    "../R/stash/mise && echo '[env]' | tee ../R/.config/mise/config.toml "
 			    "../R/a/.config/mise/conf.d/u.toml > ../R/stash/mise/config.toml",
 			    &up, &proj);
-		usleep(1100 * 1000);
+		let_time_pass();
 		kill_when_ready(&w, proj,
 				"cd .. && echo x > ../.config/mise/notes.txt && mkdir "
 				".config/mise/conf.d/sub && echo '[hooks]' > "
@@ -11153,7 +11159,7 @@ BOTH_USERS(guards, a_directory_moved_to_another_slot_above_is_judged_whole, .tim
 		run_free(&r);
 		cr_assert(strstr(diag, "made") && present(up, "a/.config/config.toml"),
 			  "the first session's file did not stay\n%s", diag);
-		usleep(1100 * 1000);
+		let_time_pass();
 		kill_when_ready(&w, proj,
 				"cd .. && mv .config tmpd && mkdir .config && mv tmpd .config/mise "
 				"&& touch p/ready && exec sleep 60");
@@ -11270,7 +11276,7 @@ BOTH_USERS(guards, what_lies_past_the_longest_path_is_said, .timeout = 60)
 				deep, deeper, deeper, deeper);
 		cr_assert_eq(r.status, 0, "setup: %s%s", r.out, r.err);
 		run_free(&r);
-		usleep(1100 * 1000);
+		let_time_pass();
 		r = sh_in(&w, NULL, "true");
 		cr_expect_not(strstr(r.err, "deeper than the longest path"),
 			      "said by a session that changed nothing there\n%s%s", r.out, r.err);
@@ -11442,7 +11448,7 @@ BOTH_USERS(guards, what_a_session_planted_before_another_s_move_is_said, .timeou
 		run_free(&r);
 		r = sh_in(&w, NULL, "true"); /* (a record of the directory) */
 		run_free(&r);
-		usleep(1100 * 1000);
+		let_time_pass();
 		pid_t other = fork();
 		cr_assert(other >= 0);
 		if (other == 0) {
@@ -11535,7 +11541,7 @@ BOTH_USERS(guards, decoy_links_do_not_hide_the_user_s_link, .timeout = 120)
 		run_free(&r);
 		r = sh_in(&w, NULL, "true"); /* (a record: the link is the user's) */
 		run_free(&r);
-		usleep(1100 * 1000);
+		let_time_pass();
 		char *script = plant(
 			&w, tags[ctl], "",
 			"mkdir assets && (cd assets && seq 1 16384 | xargs touch) && for i in "

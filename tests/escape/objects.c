@@ -323,15 +323,25 @@ static void after_on_a_terminal(const struct world *w, char *const argv[], int *
 	int held = open(slave, O_RDWR | O_NOCTTY | O_CLOEXEC);
 	*out = calloc(1, 8192);
 	size_t len = 0;
-	struct pollfd p = {.fd = master, .events = POLLIN};
-	while (len < 8191 && poll(&p, 1, 20000) > 0) {
-		ssize_t n = read(master, *out + len, 8191 - len);
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
+	/* The slave held open here, the master never reads as ended: read
+	 * until ARGV has ended and nothing more waits. */
 	int st;
-	waitpid(pid, &st, 0);
+	bool ended = false;
+	for (long end = ms_now() + 20000; len < 8191 && ms_now() < end;) {
+		struct pollfd p = {.fd = master, .events = POLLIN};
+		if (poll(&p, 1, 50) > 0) {
+			ssize_t n = read(master, *out + len, 8191 - len);
+			if (n <= 0)
+				break;
+			len += (size_t)n;
+		} else if (ended) {
+			break;
+		} else {
+			ended = waitpid(pid, &st, WNOHANG) == pid;
+		}
+	}
+	if (!ended)
+		waitpid(pid, &st, 0);
 	*ldisc = *excl = -1;
 	if (held >= 0 && ioctl(held, TIOCGETD, ldisc) < 0)
 		*ldisc = -1;
