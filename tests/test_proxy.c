@@ -938,7 +938,12 @@ static void no_tcp_listener(bool as_user)
 				full[9] = NULL;
 			}
 			pid_t pid = world_spawn(&w, full, w.proj);
-			bool listening = wait_exists(portf, 8000);
+			/* Listening, or refused and gone. */
+			bool listening = false;
+			for (long end = ms_now() + 8000;
+			     !listening && ms_now() < end && !wait_gone(pid, 0);)
+				listening = wait_exists(portf, 50);
+			listening = listening || file_exists(portf);
 			if (listening) {
 				char *p = read_file(portf);
 				struct sockaddr_in sa = {.sin_family = AF_INET,
