@@ -16,6 +16,7 @@
 
 #include "cordon/guard.h"
 #include "cordon/mounts.h"
+#include "cordon/session.h"
 #include "cordon/sweep.h"
 #include "cordon/toolchain.h"
 #include "dotfile-refs.h"
@@ -1889,7 +1890,8 @@ static int guard_config(const struct cordon_config *cfg, const struct cordon_con
 	if (r >= 0)
 		r = guard_list(p, (const char *const[]){"~/.config/cordon", NULL},
 			       CORDON_GUARD_PROTECT, source, ctx->home, cache);
-	/* cordon's state: the session registry (root's is /run/cordon):
+	/* cordon's state: the session registry (root's is /run/cordon, and
+	 * what must outlast a reboot /var/lib/cordon):
 	 * cordon list and kill, run outside, act on its records, so one
 	 * planted there would have them signal or remove what it names; the
 	 * sweep keeps its record of each project's directories there, and
@@ -1914,10 +1916,13 @@ static int guard_config(const struct cordon_config *cfg, const struct cordon_con
 	cleanup_free char *registry = NULL;
 	if (r >= 0 && ctx->uid != 0 && asprintf(&registry, "%s/sessions", own) < 0)
 		return -ENOMEM;
-	if (r >= 0)
-		r = guard_list(
-			p, (const char *const[]){ctx->uid == 0 ? "/run/cordon" : registry, NULL},
-			CORDON_GUARD_HIDE, "cordon's state", ctx->home, cache);
+	if (r >= 0 && ctx->uid == 0)
+		r = guard_list(p,
+			       (const char *const[]){CORDON_ROOT_REGISTRY, CORDON_ROOT_STATE, NULL},
+			       CORDON_GUARD_HIDE, "cordon's state", ctx->home, cache);
+	else if (r >= 0)
+		r = guard_list(p, (const char *const[]){registry, NULL}, CORDON_GUARD_HIDE,
+			       "cordon's state", ctx->home, cache);
 	return r;
 }
 

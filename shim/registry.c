@@ -1,5 +1,6 @@
 /* The session registry: one small JSON file per live session, under
- * /run/cordon (root) or ~/.local/state/cordon/sessions. Portable. */
+ * /run/cordon (root) or ~/.local/state/cordon/sessions; and where the
+ * sweep keeps its records and notes (root: /var/lib/cordon). Portable. */
 #include "cordon/session.h"
 
 #include <dirent.h>
@@ -30,12 +31,27 @@ bool cordon_session_id_valid(const char *id)
 	return true;
 }
 
+/* mkdir -p D, 0700 for its last component. */
+static int make_dir(char *d, struct cordon_error *err)
+{
+	for (char *p = d + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		mkdir(d, 0755);
+		*p = '/';
+	}
+	if (mkdir(d, 0700) < 0 && errno != EEXIST)
+		return cordon_err(err, errno, "%s: %s", d, strerror(errno));
+	return 0;
+}
+
 int cordon_registry_dir(char **dir, struct cordon_error *err)
 {
 	char *d;
 	int r;
 	if (geteuid() == 0) {
-		r = asprintf(&d, "/run/cordon");
+		r = asprintf(&d, CORDON_ROOT_REGISTRY);
 	} else {
 		const char *state = getenv("XDG_STATE_HOME");
 		const char *home = getenv("HOME");
@@ -48,16 +64,85 @@ int cordon_registry_dir(char **dir, struct cordon_error *err)
 	}
 	if (r < 0)
 		return cordon_err(err, ENOMEM, "out of memory");
-	/* mkdir -p, 0700 for the last component. */
-	for (char *p = d + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		mkdir(d, 0755);
-		*p = '/';
+	if ((r = make_dir(d, err)) < 0) {
+		free(d);
+		return r;
 	}
-	if (mkdir(d, 0700) < 0 && errno != EEXIST) {
-		r = cordon_err(err, errno, "%s: %s", d, strerror(errno));
+	*dir = d;
+	return 0;
+}
+
+/* The sweep's records and the notes root's sessions kept in the registry
+ * before they had a state directory of their own, copied into NEW
+ * (a directory no one else sees yet): a link an earlier session laid
+ * stays refused, a sweep that never ran is still done. */
+static void take_legacy(int new)
+{
+	DIR *old = opendir(CORDON_ROOT_REGISTRY);
+	struct dirent *e;
+	while (old && (e = readdir(old))) {
+		const char *dot = strchr(e->d_name, '.');
+		if ((strncmp(e->d_name, "sweep-", 6) != 0 &&
+		     strncmp(e->d_name, "wrote-", 6) != 0) ||
+		    (dot && strncmp(dot, ".pending-", 9) != 0 && strncmp(dot, ".start-", 7) != 0))
+			continue; /* (not a lock, nor what was being written) */
+		int from = openat(dirfd(old), e->d_name,
+				  O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		struct stat st;
+		int to = from >= 0 && fstat(from, &st) == 0 && S_ISREG(st.st_mode)
+				 ? openat(new, e->d_name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+					  0600)
+				 : -1;
+		char buf[65536];
+		ssize_t n;
+		while (to >= 0 && (n = read(from, buf, sizeof(buf))) > 0)
+			if (cordon_write_full(to, buf, (size_t)n) < 0)
+				break;
+		if (to >= 0)
+			close(to);
+		if (from >= 0)
+			close(from);
+	}
+	if (old)
+		closedir(old);
+}
+
+int cordon_state_dir(char **dir, struct cordon_error *err)
+{
+	if (geteuid() != 0)
+		return cordon_registry_dir(dir, err);
+	/* Root's registry is in /run, which a reboot empties: its state
+	 * is kept apart, where it lasts. Made whole, with what root's
+	 * sessions kept in the registry before, then renamed into place. */
+	char *d = strdup(CORDON_ROOT_STATE);
+	if (!d)
+		return cordon_err(err, ENOMEM, "out of memory");
+	struct stat st;
+	if (lstat(d, &st) < 0 && errno == ENOENT) {
+		char tmp[sizeof(CORDON_ROOT_STATE) + 32];
+		snprintf(tmp, sizeof(tmp), "%s.new-%d", CORDON_ROOT_STATE, (int)getpid());
+		if (make_dir(tmp, err) == 0) {
+			int fd = open(tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (fd >= 0) {
+				take_legacy(fd);
+				close(fd);
+			}
+			if (rename(tmp, d) < 0) {
+				/* (Another launch made it first.) */
+				DIR *t = opendir(tmp);
+				struct dirent *e;
+				while (t && (e = readdir(t)))
+					(void)unlinkat(dirfd(t), e->d_name, 0);
+				if (t)
+					closedir(t);
+				(void)rmdir(tmp);
+			}
+		}
+	}
+	int r = make_dir(d, err);
+	if (r == 0 && (lstat(d, &st) < 0 || !S_ISDIR(st.st_mode)))
+		r = cordon_err(err, ENOTDIR, "%s: not a directory", d);
+	if (r < 0) {
 		free(d);
 		return r;
 	}

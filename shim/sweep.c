@@ -112,9 +112,8 @@ static void since_now(struct cordon_sweep *s)
 	/* (The stamp is taken where the records are: a multigrain file
 	 * system of this machine's, never a file server's clock. Before 6.13
 	 * it is the coarse clock's, no later than any change to come.) */
-	if (multigrain && cordon_registry_dir(&dir, &err) == 0 && dir &&
-	    cordon_fs_multigrain(dir) && cordon_fs_stamp_now(dir, &stamp) &&
-	    after(&stamp, &s->since))
+	if (multigrain && cordon_state_dir(&dir, &err) == 0 && dir && cordon_fs_multigrain(dir) &&
+	    cordon_fs_stamp_now(dir, &stamp) && after(&stamp, &s->since))
 		s->since = stamp;
 #endif
 }
@@ -2325,7 +2324,7 @@ char *cordon_sweep_record_path(const char *project)
 		struct cordon_error err = {0};
 		free(dir);
 		dir = NULL;
-		if (cordon_registry_dir(&dir, &err) < 0 || !dir)
+		if (cordon_state_dir(&dir, &err) < 0 || !dir)
 			return NULL;
 		made_for = geteuid();
 	}

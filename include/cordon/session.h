@@ -72,7 +72,15 @@ struct cordon_session_info {
 	char sockets[4096]; /* the session's socket directory, or empty */
 };
 
+#define CORDON_ROOT_REGISTRY "/run/cordon"
+#define CORDON_ROOT_STATE    "/var/lib/cordon"
+
 int cordon_registry_dir(char **dir, struct cordon_error *err);
+/* Where the sweep keeps its records and the notes of what sessions may
+ * write, made if missing: what must outlast a reboot. Root's is
+ * CORDON_ROOT_STATE (the registry, in /run, does not); others' is the
+ * registry. */
+int cordon_state_dir(char **dir, struct cordon_error *err);
 int cordon_registry_write(const struct cordon_session_info *s, struct cordon_error *err);
 int cordon_registry_read(const char *id, struct cordon_session_info *s, struct cordon_error *err);
 int cordon_registry_remove(const char *id);

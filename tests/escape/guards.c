@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <glob.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <signal.h>
@@ -2190,6 +2191,62 @@ BOTH_USERS(guards, a_link_laid_in_another_project_is_not_followed, .timeout = 60
 	world_free(&w);
 }
 
+/* Root's session registry is in /run, which a reboot empties: the notes
+ * of what sessions may write, and the sweep's records, are kept where they
+ * last (round 35 left: a link laid before a reboot was followed until a
+ * session in its project ran again). The reboot's stand-in: every entry
+ * of root's registry that names the project goes. (An ordinary user's
+ * state is in the home, which lasts.) Control: the rule naming the
+ * directory itself. */
+Test(guards, a_link_laid_before_a_reboot_is_not_followed, .timeout = 60)
+{
+	if (geteuid() != 0)
+		cr_skip_test("root's registry");
+	struct world w;
+	world_init(&w, "reboot", "");
+	free(write_file(w.dir, "private/f", "reboot-secret"));
+	free(write_file(w.dir, "B/keep", "b"));
+	char *priv = fmt("%s/private", w.dir), *docs = fmt("%s/docs", w.proj);
+	char *b = fmt("%s/B", w.dir);
+	struct run_result r = sh_in(&w, NULL, "ln -s %s %s", priv, docs);
+	struct stat st;
+	cr_assert(lstat(docs, &st) == 0 && S_ISLNK(st.st_mode), "the session laid no link: %s%s",
+		  r.out, r.err);
+	run_free(&r);
+	/* What a reboot empties. */
+	glob_t g = {0};
+	size_t n = strlen(w.dir);
+	if (glob("/run/cordon/[sw][wr][eo]*-*", 0, NULL, &g) == 0)
+		for (size_t i = 0; i < g.gl_pathc; i++) {
+			char head[8192];
+			int fd = open(g.gl_pathv[i], O_RDONLY | O_CLOEXEC);
+			ssize_t got = fd >= 0 ? read(fd, head, sizeof(head)) : -1;
+			if (fd >= 0)
+				close(fd);
+			if (got > 0 && memmem(head, (size_t)got, w.dir, n))
+				unlink(g.gl_pathv[i]);
+		}
+	globfree(&g);
+	char *script = fmt("cat %s/f", docs);
+	char *cfg = fmt(", \"additional_read_only_paths\": [\"%s\"]", priv);
+	set_config(&w, cfg);
+	r = sh_in_dir(&w, b, script);
+	cr_assert(strstr(r.out, "reboot-secret"), "control: not read: %s%s", r.out, r.err);
+	run_free(&r);
+	free(cfg);
+	cfg = fmt(", \"additional_read_only_paths\": [\"%s\"]", docs);
+	set_config(&w, cfg);
+	r = sh_in_dir(&w, b, script);
+	cr_expect_null(strstr(r.out, "reboot-secret"), "read through the link: %s", r.out);
+	cr_expect(strstr(r.err, "where an earlier session could write (cordon's note ") &&
+			  strstr(r.err, "not followed"),
+		  "not said: %s", r.err);
+	run_free(&r);
+	sweep_forget(b);
+	free(priv), free(docs), free(b), free(script), free(cfg);
+	world_free(&w);
+}
+
 /* Where no sweep record is made, the note of what sessions wrote still
  * counts (round 35c): a project whose protected_paths has no .git (no
  * sweep, V4), and a preset's read-write directory (~/.npm of --toolchain
@@ -2381,9 +2438,9 @@ BOTH_USERS(guards, a_hidden_path_a_rule_reaches_through_a_link_stays_hidden, .ti
 /* The session registry, where the sweep keeps its record of each project
  * (the tree of every project the user ran a session in, names of files
  * included), stays unread inside though a rule grants its parent (~/.local
- * for an ordinary user, /run for root: round 27c read the records of the
- * user's other projects so). Control: outside, the project's record is
- * found there. */
+ * for an ordinary user, /var for root's /var/lib/cordon: round 27c read
+ * the records of the user's other projects so). Control: outside, the
+ * project's record is found there. */
 BOTH_USERS(guards, the_session_registry_stays_unread_with_its_parent_granted, .timeout = 60)
 {
 	struct world w;
@@ -2391,14 +2448,14 @@ BOTH_USERS(guards, the_session_registry_stays_unread_with_its_parent_granted, .t
 	world_give(&w);
 	struct run_result r = sh_in(&w, NULL, "%s", "true"); /* the first walk, recorded */
 	run_free(&r);
-	char *look = fmt("for d in /run/cordon \"$HOME/.local/state/cordon/sessions\"; do "
+	char *look = fmt("for d in /var/lib/cordon \"$HOME/.local/state/cordon/sessions\"; do "
 			 "grep -ls 'cordon-sweep [0-9]* %s ' \"$d\"/sweep-*; ls \"$d\"; done; true",
 			 w.proj);
 	r = sh_outside(&w, look);
 	cr_assert(strstr(r.out, "sweep-"), "control: no record found outside: %s%s", r.out, r.err);
 	run_free(&r);
 	set_config(&w, w.as_user ? ", \"additional_read_only_paths\": [\"~/.local\"]"
-				 : ", \"additional_read_only_paths\": [\"/run\"]");
+				 : ", \"additional_read_only_paths\": [\"/var\"]");
 	r = sh_in(&w, NULL, "%s", look);
 	cr_expect_null(strstr(r.out, "sweep-"), "the registry was read inside: %s%s", r.out, r.err);
 	cr_expect(strstr(r.err, "ermission denied") || strstr(r.err, "No such file"),
