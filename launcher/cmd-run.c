@@ -240,7 +240,8 @@ static int writable_init(const struct cordon_policy *p, struct writable *w)
  * another with --allow-exec there, ran its .preinit_array before the shim
  * (round 35d X1; the library it loads beside it too, 35e Y3: so also
  * where it is older than the note). Where there is no registry (nothing
- * is known), one in a directory this user may write. */
+ * is known), one in a directory this user could write
+ * (cordon_sweep_layable). */
 static bool writable_here(const char *canon, void *arg)
 {
 	const struct writable *w = arg;
@@ -249,15 +250,12 @@ static bool writable_here(const char *canon, void *arg)
 	for (size_t i = 0; i < w->canon.n; i++)
 		if (cordon_path_under(canon, w->canon.v[i]))
 			return true;
-	int k = cordon_sweep_noted(canon, NULL, NULL, 0);
-	if (k >= 0)
-		return k > 0;
 	char dir[PATH_MAX];
 	snprintf(dir, sizeof(dir), "%s", canon);
 	char *slash = strrchr(dir, '/');
 	if (slash)
 		slash[slash == dir] = '\0';
-	return access(dir, W_OK) == 0;
+	return cordon_sweep_layable(dir, NULL, NULL, 0);
 }
 
 int cmd_run(const struct cordon_args *a)

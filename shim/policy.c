@@ -224,12 +224,14 @@ const char *const cordon_default_protected[] = {".git/hooks",
  * editor's, on a file opened there) load the nearest config, which runs
  * JavaScript or names a plugin or parser to load; pyenv takes the
  * nearest .python-version; pdb, perl -d, irb and R run their startup
- * files in the directory they start in (.pdbrc, .perldb, .irbrc,
- * .Rprofile, .RData's .First: round 29b F2, F3);
+ * files in the directory they start in (.pdbrc, .perldb, .irbrc and
+ * irb's irb.rc, _irbrc, $irbrc, .Rprofile, .RData's .First: round 29b
+ * F2, F3, 36 F3);
  * direnv's source_up sources the nearest .envrc; and vim (with 'exrc')
  * runs these startup files in the directory it starts in. Sorted by
  * strcmp (cordon_found_above_in looks each entry up). */
-const char *const cordon_found_above[] = {".RData",
+const char *const cordon_found_above[] = {"$irbrc",
+					  ".RData",
 					  ".Rprofile",
 					  ".babelrc",
 					  ".babelrc.cjs",
@@ -287,6 +289,7 @@ const char *const cordon_found_above[] = {".RData",
 					  "Rakefile",
 					  "Rakefile.rb",
 					  "_exrc",
+					  "_irbrc",
 					  "_vimrc",
 					  "conftest.py",
 					  "eslint.config.cjs",
@@ -296,6 +299,7 @@ const char *const cordon_found_above[] = {".RData",
 					  "eslint.config.mts",
 					  "eslint.config.ts",
 					  "gems.rb",
+					  "irb.rc",
 					  "justfile",
 					  "mise.local.toml",
 					  "mise.toml",
@@ -1445,7 +1449,7 @@ static bool pinned_in_home(const char *link, const struct walk_with *w)
  * .config, kept read-only in every launch, for one above it), or one an
  * earlier session could write (of another project: round 35b U1), noted
  * in the registry, or, where there is no registry at all, one this user
- * may write. (Not "a link older than the note is the user's": a session
+ * could write (cordon_sweep_layable). (Not "a link older than the note is the user's": a session
  * renames the directory holding the user's old link onto a rule's way,
  * and a registry that lost its notes dates the next one now: 35e Y1, Y2.) */
 static bool layable(const char *dir, const struct walk_with *w)
@@ -1458,8 +1462,7 @@ static bool layable(const char *dir, const struct walk_with *w)
 		if (cordon_path_under(dir, w->writable.v[i]) &&
 		    !(in_config && !cordon_path_under(w->writable.v[i], w->config)))
 			return true;
-	int k = cordon_sweep_noted(dir, in_config ? w->config : NULL, w->noted, NOTED_SIZE);
-	return k < 0 ? access(dir, W_OK) == 0 : k > 0;
+	return cordon_sweep_layable(dir, in_config ? w->config : NULL, w->noted, NOTED_SIZE);
 }
 
 enum walked { WALKED, WALKED_LINK, WALKED_MISSING };
@@ -1574,6 +1577,48 @@ static int unfollow(struct cordon_policy *p, const struct later_rule *d, const c
 	return cordon_strv_push_take(&p->unfollowed, note);
 }
 
+/* W for P's walks: the directories P's rules let a session write
+ * (resolved), the home's .config and the home. */
+static int walk_with_init(struct walk_with *w, const struct cordon_policy *p,
+			  const struct cordon_context *ctx)
+{
+	int e = 0;
+	for (size_t i = 0; e >= 0 && i < p->n_rules; i++) {
+		if (!(p->rules[i].access & CORDON_ACCESS_WRITE) ||
+		    cordon_path_under(p->rules[i].path, "/proc"))
+			continue;
+		char *canon = realpath(p->rules[i].path, NULL);
+		e = canon ? cordon_strv_push_take(&w->writable, canon)
+			  : cordon_strv_push(&w->writable, p->rules[i].path);
+	}
+	/* (~/.config is kept read-only in every launch; $XDG_CONFIG_HOME
+	 * only in those it is set for: one before, without it, may have had
+	 * a link laid there, round 34c S5. And only a directory: a link
+	 * made later into a project leads where sessions wrote, 35b U2.) */
+	cleanup_free char *dot = NULL;
+	struct stat st;
+	if (ctx->home && asprintf(&dot, "%s/.config", ctx->home) >= 0 && lstat(dot, &st) == 0 &&
+	    S_ISDIR(st.st_mode))
+		w->config = realpath(dot, NULL);
+	/* (Its top stays open where it lies in a shared directory.) */
+	w->home = ctx->home ? realpath(ctx->home, NULL) : NULL;
+	for (size_t i = 0; w->home && i < p->n_rules; i++)
+		if ((p->rules[i].access & CORDON_ACCESS_WRITE) &&
+		    strncmp(p->rules[i].source, "system_paths.read_write", 23) == 0 &&
+		    cordon_path_under(w->home, p->rules[i].path)) {
+			free(w->home);
+			w->home = NULL;
+		}
+	return e;
+}
+
+static void walk_with_free(struct walk_with *w)
+{
+	cordon_strv_free(&w->writable);
+	free(w->config);
+	free(w->home);
+}
+
 /* The user's rules and the presets' (P->later), added last: each walked
  * as written, as the kernel walks it, and not granted where its way
  * passes a link in a directory a session may write (the project, /tmp, a
@@ -1589,33 +1634,7 @@ static int add_later(struct cordon_policy *p, const struct cordon_context *ctx,
 {
 	char noted[NOTED_SIZE] = "";
 	struct walk_with w = {.noted = noted};
-	int e = 0;
-	for (size_t i = 0; e >= 0 && i < p->n_rules; i++) {
-		if (!(p->rules[i].access & CORDON_ACCESS_WRITE) ||
-		    cordon_path_under(p->rules[i].path, "/proc"))
-			continue;
-		char *canon = realpath(p->rules[i].path, NULL);
-		e = canon ? cordon_strv_push_take(&w.writable, canon)
-			  : cordon_strv_push(&w.writable, p->rules[i].path);
-	}
-	/* (~/.config is kept read-only in every launch; $XDG_CONFIG_HOME
-	 * only in those it is set for: one before, without it, may have had
-	 * a link laid there, round 34c S5. And only a directory: a link
-	 * made later into a project leads where sessions wrote, 35b U2.) */
-	cleanup_free char *dot = NULL;
-	struct stat st;
-	if (ctx->home && asprintf(&dot, "%s/.config", ctx->home) >= 0 && lstat(dot, &st) == 0 &&
-	    S_ISDIR(st.st_mode))
-		w.config = realpath(dot, NULL);
-	/* (Its top stays open where it lies in a shared directory.) */
-	w.home = ctx->home ? realpath(ctx->home, NULL) : NULL;
-	for (size_t i = 0; w.home && i < p->n_rules; i++)
-		if ((p->rules[i].access & CORDON_ACCESS_WRITE) &&
-		    strncmp(p->rules[i].source, "system_paths.read_write", 23) == 0 &&
-		    cordon_path_under(w.home, p->rules[i].path)) {
-			free(w.home);
-			w.home = NULL;
-		}
+	int e = walk_with_init(&w, p, ctx);
 	char resolved[PATH_MAX], link[PATH_MAX], dir[PATH_MAX];
 	for (size_t i = 0; e >= 0 && i < l->n; i++)
 		if ((l->v[i].access & CORDON_ACCESS_WRITE) &&
@@ -1655,10 +1674,36 @@ static int add_later(struct cordon_policy *p, const struct cordon_context *ctx,
 			break;
 		}
 	}
-	cordon_strv_free(&w.writable);
-	free(w.config);
-	free(w.home);
+	walk_with_free(&w);
 	return e;
+}
+
+/* An explicit project, walked as the kernel walks it: where its way passes
+ * a link an earlier session could have laid, the launch is refused (round
+ * 36 F2: --project A/sub, a link a session made in A, made the directory
+ * it led to writable: /etc, the user's private one). A project from the
+ * current directory is where the user already is. */
+static int project_unfollowed(const struct cordon_policy *p, const struct cordon_context *ctx,
+			      struct cordon_error *err)
+{
+	if (ctx->project_from_cwd || !p->sandbox)
+		return 0;
+	cleanup_free char *abs = NULL;
+	if (cordon_path_absolute(ctx->project, ctx->home, ctx->cwd, &abs) < 0 || !abs)
+		return cordon_err(err, ENOMEM, "out of memory");
+	char noted[NOTED_SIZE] = "";
+	struct walk_with w = {.noted = noted};
+	int e = walk_with_init(&w, p, ctx);
+	char resolved[PATH_MAX], link[PATH_MAX], dir[PATH_MAX];
+	struct cordon_policy said = {0};
+	char source[] = "--project";
+	struct later_rule d = {.raw = abs, .source = source};
+	if (e >= 0 && walk(abs, &w, resolved, link, dir) == WALKED_LINK &&
+	    (e = unfollow(&said, &d, link, dir, &w)) >= 0)
+		e = cordon_err(err, EPERM, "%s", said.unfollowed.v[0]);
+	cordon_strv_free(&said.unfollowed);
+	walk_with_free(&w);
+	return e == -ENOMEM ? cordon_err(err, ENOMEM, "out of memory") : e;
 }
 
 static void rules_free(struct cordon_rule *v, size_t n)
@@ -3974,6 +4019,10 @@ static int resolve(const struct cordon_config *cfg, const struct cordon_context 
 	}
 	if (r < 0)
 		return cordon_err(err, r, "%s: project directory: %s", ctx->project, strerror(-r));
+	if (project_unfollowed(&p, ctx, err) < 0) {
+		free(p.project);
+		return -EPERM;
+	}
 	const char *never =
 		ctx->project_from_cwd ? cordon_never_project(p.project, ctx->home) : NULL;
 	cleanup_free char *hidden = NULL;

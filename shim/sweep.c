@@ -2398,6 +2398,27 @@ int cordon_sweep_noted(const char *path, const char *within, char *note, size_t 
 	return found;
 }
 
+bool cordon_sweep_layable(const char *dir, const char *within, char *note, size_t size)
+{
+	int k = cordon_sweep_noted(dir, within, note, size);
+	if (k >= 0)
+		return k > 0;
+	char at[PATH_MAX];
+	if (snprintf(at, sizeof(at), "%s", dir) >= (int)sizeof(at))
+		return true;
+	for (;;) {
+		struct stat st;
+		if (within && !cordon_path_under(at, within))
+			return false;
+		if (access(at, W_OK) == 0 || (lstat(at, &st) == 0 && st.st_uid == geteuid()))
+			return true;
+		char *up = strrchr(at, '/');
+		if (!up || (up == at && !at[1]))
+			return false;
+		up[up == at] = '\0';
+	}
+}
+
 #define CACHE_MAX (256u << 20)
 
 /* The last walk's record of W's project, if there is one for this very

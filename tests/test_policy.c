@@ -708,9 +708,10 @@ Test(policy, names_looked_for_above)
 	cr_expect(has(&p, shared, ".git") && has(&p, shared, "conftest.py") &&
 			  has(&p, shared, ".exrc") && has(&p, shared, "HEAD") &&
 			  has(&p, shared, "Cargo.toml") && has(&p, shared, ".mvn") &&
-			  has(&p, shared, "Rakefile"),
+			  has(&p, shared, "Rakefile") && has(&p, shared, "irb.rc") &&
+			  has(&p, shared, "_irbrc") && has(&p, shared, "$irbrc"),
 		  "the shared directory's missing names (a bare repository's HEAD; cargo's, "
-		  "Maven's and rake's: round 29)");
+		  "Maven's and rake's: round 29; irb's others: 36 F3)");
 	cr_expect_not(has(&p, shared, "node_modules"), "one there is a guard");
 	const struct cordon_guard *g = guard_at(&p, shared, "node_modules");
 	cr_expect(g && (g->kind & CORDON_GUARD_PROTECT) &&

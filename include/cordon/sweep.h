@@ -209,8 +209,8 @@ void cordon_sweep_free(struct cordon_sweep *s);
  * the marks cordon_sweep_begin left for one (see shim/sweep.c) go too.
  * Not in a copy of the process that began it. */
 void cordon_sweep_cancel(struct cordon_sweep *s);
-/* The file the walk of PROJECT keeps for the next one, in the session
- * registry's directory (malloc'd, or NULL). Beside it, that name with
+/* The file the walk of PROJECT keeps for the next one, in cordon's state
+ * directory (cordon_state_dir; malloc'd, or NULL). Beside it, that name with
  * CORDON_SWEEP_LOCK is the file its sweeps take turns on. */
 char *cordon_sweep_record_path(const char *project);
 #define CORDON_SWEEP_LOCK ".lock"
@@ -221,6 +221,11 @@ char *cordon_sweep_record_path(const char *project);
  * entry's path into NOTE (SIZE bytes; may be NULL); 0; -ENOENT where
  * there is no registry (nothing is known). A few fstatat a level. */
 int cordon_sweep_noted(const char *path, const char *within, char *note, size_t size);
+/* cordon_sweep_noted, but where there is no registry (no home: nothing is
+ * known of earlier sessions), whether this user could write DIR or a
+ * directory above it (none above WITHIN), or make one writable (its
+ * owner: round 36 F1, a session's chmod 555 hid what it laid). */
+bool cordon_sweep_layable(const char *dir, const char *within, char *note, size_t size);
 
 /* What git directories would make git run (shim/gitrisk.c). Each adds
  * to the list OUT ("core.fsmonitor, hooks (pre-commit)"), which is

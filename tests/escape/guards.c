@@ -2191,6 +2191,54 @@ BOTH_USERS(guards, a_link_laid_in_another_project_is_not_followed, .timeout = 60
 	world_free(&w);
 }
 
+/* The project itself named through a link an earlier session laid: the
+ * launch is refused, with the note (round 36 F2: --project A/sub, a link a
+ * session made in A, had the next session read and write the directory it
+ * led to; A/etclink made /etc the writable project). Control: the
+ * directory named itself is the project. */
+BOTH_USERS(guards, a_project_named_through_a_link_a_session_laid_is_refused, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "projln", "");
+	free(write_file(w.dir, "private/f", "projln-secret"));
+	free(write_file(w.dir, "B/keep", "b"));
+	char *priv = fmt("%s/private", w.dir), *sub = fmt("%s/sub", w.proj);
+	char *b = fmt("%s/B", w.dir), *made = fmt("%s/made", priv);
+	world_give(&w);
+	struct run_result r = sh_in(&w, NULL, "ln -s %s %s", priv, sub);
+	struct stat st;
+	cr_assert(lstat(sub, &st) == 0 && S_ISLNK(st.st_mode), "the session laid no link: %s%s",
+		  r.out, r.err);
+	run_free(&r);
+	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--project",
+			priv,       "--",  "/bin/sh",  "-c",  "cat f; echo w > made",
+			NULL};
+	r = world_run(&w, argv, b);
+	cr_assert(strstr(r.out, "projln-secret") && access(made, F_OK) == 0,
+		  "control: not read or written: %s%s", r.out, r.err);
+	run_free(&r);
+	cr_assert(unlink(made) == 0);
+	argv[5] = sub;
+	r = world_run(&w, argv, b);
+	cr_expect_null(strstr(r.out, "projln-secret"), "read through the link: %s", r.out);
+	cr_expect(access(made, F_OK) < 0, "written through the link");
+	cr_expect_eq(r.status, 125, "%d: %s", r.status, r.err);
+	char *said = fmt("cordon: %s (--project): a link (to %s) in %s, where an earlier session "
+			 "could write (cordon's note ",
+			 sub, priv, w.proj);
+	cr_expect(strstr(r.err, said), "not said: %s", r.err);
+	run_free(&r);
+	char *explain[] = {CORDON_BIN, "explain", "--config", w.cfg, "--project", sub, NULL};
+	r = world_run(&w, explain, b);
+	cr_expect_eq(r.status, 125, "explain: %d: %s", r.status, r.err);
+	cr_expect(strstr(r.err, said), "explain did not say: %s", r.err);
+	run_free(&r);
+	unlink(made);
+	sweep_forget(priv);
+	free(priv), free(sub), free(b), free(made), free(said);
+	world_free(&w);
+}
+
 /* Root's session registry is in /run, which a reboot empties: the notes
  * of what sessions may write, and the sweep's records, are kept where they
  * last (round 35 left: a link laid before a reboot was followed until a

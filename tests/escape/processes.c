@@ -125,6 +125,66 @@ BOTH_USERS(escape, another_project_s_program_runs_nothing_before_the_sandbox, .t
 	world_free(&w);
 }
 
+/* Where there is no registry (an ordinary user whose home is missing:
+ * nothing is known of earlier sessions), a directory counts as one a
+ * session could have written where this user could write it or make it
+ * writable: a session that laid a link and built a program in its
+ * project, then made their directories read-only (chmod 555), had a later
+ * session's --allow-read follow the link and the program's .preinit_array
+ * run before the shim (round 36 F1). Controls: the rule naming the
+ * directory itself reads it; the program run outside writes. */
+Test(escape, without_a_registry_what_a_session_could_make_writable_counts, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "noreg", "");
+	world_as_user(&w);
+	char *gone = strdup("HOME=/nonexistent/cordon-noreg"); /* (none can make it) */
+	world_setenv(&w, gone);
+	free(write_file(w.dir, "private/f", "noreg-secret"));
+	char *b = path_join(w.dir, "B"), *priv = path_join(w.dir, "private");
+	char *staged = path_join(w.dir, "early"), *prog = path_join(w.proj, "built/tool");
+	cr_assert(mkdir(b, 0755) == 0);
+	copy_exec(CORDON_EARLY, staged);
+	char *out = path_join(w.outside, "early-inside"),
+	     *ctl = path_join(w.outside, "early-outside");
+	world_give(&w);
+	char *lay = fmt("mkdir d built && ln -s %s d/docs && cp %s built/tool && chmod 555 d built",
+			priv, staged);
+	char *opts = fmt("--allow-read %s", staged);
+	struct run_result r = sh_in(&w, opts, "%s", lay);
+	free(opts);
+	cr_assert(file_exists(prog), "the session made no program: %s", r.err);
+	run_free(&r);
+	char *docs = fmt("%s/d/docs", w.proj), *bin = fmt("%s/built", w.proj);
+	char *cat[] = {CORDON_BIN, "run",      "--config",        w.cfg, "--allow-read", priv,
+		       "--",       "/bin/cat", fmt("%s/f", priv), NULL};
+	r = world_run(&w, cat, b);
+	cr_assert(strstr(r.out, "noreg-secret"), "control: not read: %s", r.err);
+	run_free(&r);
+	cat[5] = docs;
+	r = world_run(&w, cat, b);
+	cr_expect_null(strstr(r.out, "noreg-secret"), "read through the link: %s", r.err);
+	cr_expect(strstr(r.err, "not followed"), "not said: %s", r.err);
+	run_free(&r);
+	free(cat[8]);
+	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--allow-exec",
+			bin,        "--",  prog,       out,   NULL};
+	r = world_run(&w, argv, b);
+	cr_expect(strstr(r.out, "main ran"), "the program did not run: %s%s", r.out, r.err);
+	cr_expect_not(file_exists(out), "code before main wrote outside: %s", r.err);
+	run_free(&r);
+	char *plain[] = {prog, ctl, NULL};
+	r = world_run(&w, plain, b);
+	cr_expect(file_exists(ctl), "control: outside, it did not write: %s", r.err);
+	run_free(&r);
+	char *d = path_join(w.proj, "d");
+	chmod(d, 0755), chmod(bin, 0755);
+	free(d);
+	free(gone), free(b), free(priv), free(staged), free(prog), free(out), free(ctl);
+	free(lay), free(docs), free(bin);
+	world_free(&w);
+}
+
 /* The command reached through a symbolic link in a directory the session
  * can write (a virtualenv's .venv/bin/python, node_modules/.bin/X): the
  * program it leads to now may lie where the session cannot write, but a
