@@ -387,7 +387,8 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 		}
 		if (preload && cordon_exec_chain_any(path, writable_here, &wr)) {
 			preload = false;
-			why = "it, its #! interpreter or its loader, or a link on the way to one, "
+			why = "it, its #! interpreter or its loader, a directory its RUNPATH has the loader "
+			      "search, or a link on the way to one, "
 			      "lies where the session (or an earlier one) can write, so code of its own would run "
 			      "before the shim";
 		}

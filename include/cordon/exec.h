@@ -23,10 +23,12 @@ bool cordon_exec_preloadable(const char *path, const char **why);
 
 /* Whether TEST(CANON, ARG) holds for the canonical path of PATH or of an
  * interpreter its "#!" line names, followed up to 4 levels, or of the loader
- * (PT_INTERP) of the ELF program at its end, or for the directory of a
- * symbolic link met on the way to any of them (which could be swapped
- * before the exec); also true when one of them cannot be resolved, the
- * chain goes deeper, or the loader's path is relative. */
+ * (PT_INTERP) of the ELF program at its end, or of a name in a directory that
+ * program's RPATH/RUNPATH has the loader search (or a library it names by
+ * path), or for the directory of a symbolic link met on the way to any of
+ * them (which could be swapped before the exec); also true when one of them
+ * cannot be resolved, the chain goes deeper, or the loader's path is
+ * relative. */
 bool cordon_exec_chain_any(const char *path, bool (*test)(const char *canon, void *arg), void *arg);
 
 #endif

@@ -21,10 +21,12 @@
 #define OUR_CLASS ELFCLASS64
 typedef Elf64_Ehdr Ehdr;
 typedef Elf64_Phdr Phdr;
+typedef Elf64_Dyn Dyn;
 #else
 #define OUR_CLASS ELFCLASS32
 typedef Elf32_Ehdr Ehdr;
 typedef Elf32_Phdr Phdr;
+typedef Elf32_Dyn Dyn;
 #endif
 #if defined(__x86_64__)
 #define OUR_MACHINE EM_X86_64
@@ -246,6 +248,122 @@ static bool links_any(const char *path, bool (*test)(const char *canon, void *ar
 	return false;
 }
 
+#define DYN_MAX    4096u      /* dynamic entries looked at */
+#define STRTAB_MAX (1u << 20) /* a string table larger: as if TEST held */
+
+/* The file offset of the virtual address V in FD's loaded segments, or -1. */
+static off_t file_offset(int fd, const Ehdr *eh, unsigned long long v)
+{
+	for (unsigned i = 0; i < eh->e_phnum; i++) {
+		Phdr ph;
+		off_t off = (off_t)eh->e_phoff + (off_t)i * (off_t)sizeof(Phdr);
+		if (pread(fd, &ph, sizeof(ph), off) != (ssize_t)sizeof(ph))
+			return -1;
+		if (ph.p_type == PT_LOAD && v >= ph.p_vaddr && v - ph.p_vaddr < ph.p_filesz)
+			return (off_t)(ph.p_offset + (v - ph.p_vaddr));
+	}
+	return -1;
+}
+
+/* Whether TEST holds for a directory the ELF program FD (at CANON) has the
+ * loader search first, its DT_RPATH or DT_RUNPATH ($ORIGIN expanded), or
+ * for a library it names by path (a DT_NEEDED with a slash), or for a link
+ * on the way to one: a library there runs its constructors before the
+ * preloaded shim's (round 36: a program outside whose RUNPATH led into a
+ * project an earlier session wrote ran that session's library first).
+ * TEST is asked of a name in each directory. Also true where the dynamic
+ * section cannot be read whole, or a path uses another $ token. */
+static bool runpath_any(int fd, const Ehdr *eh, const char *canon,
+			bool (*test)(const char *canon, void *arg), void *arg)
+{
+	Phdr dyn = {0};
+	for (unsigned i = 0; i < eh->e_phnum && dyn.p_type != PT_DYNAMIC; i++) {
+		off_t off = (off_t)eh->e_phoff + (off_t)i * (off_t)sizeof(Phdr);
+		if (pread(fd, &dyn, sizeof(dyn), off) != (ssize_t)sizeof(dyn))
+			return true;
+	}
+	if (dyn.p_type != PT_DYNAMIC)
+		return false; /* nothing loaded besides the loader and the shim */
+	size_t n = dyn.p_filesz / sizeof(Dyn);
+	if (n > DYN_MAX)
+		return true;
+	cleanup_free Dyn *d = calloc(n ? n : 1, sizeof(*d));
+	if (!d || pread(fd, d, n * sizeof(*d), (off_t)dyn.p_offset) != (ssize_t)(n * sizeof(*d)))
+		return true;
+	unsigned long long strtab = 0, strsz = 0;
+	bool any = false;
+	for (size_t i = 0; i < n && d[i].d_tag != DT_NULL; i++) {
+		if (d[i].d_tag == DT_STRTAB)
+			strtab = d[i].d_un.d_ptr;
+		else if (d[i].d_tag == DT_STRSZ)
+			strsz = d[i].d_un.d_val;
+		else if (d[i].d_tag == DT_RPATH || d[i].d_tag == DT_RUNPATH ||
+			 d[i].d_tag == DT_NEEDED)
+			any = true;
+	}
+	if (!any)
+		return false;
+	off_t at = strtab ? file_offset(fd, eh, strtab) : -1;
+	if (at < 0 || strsz == 0 || strsz > STRTAB_MAX)
+		return true;
+	cleanup_free char *str = malloc(strsz + 1);
+	if (!str || pread(fd, str, strsz, at) != (ssize_t)strsz)
+		return true;
+	str[strsz] = '\0';
+	char origin[PATH_MAX];
+	snprintf(origin, sizeof(origin), "%s", canon);
+	char *slash = strrchr(origin, '/');
+	if (slash)
+		slash[slash == origin] = '\0';
+	for (size_t i = 0; i < n && d[i].d_tag != DT_NULL; i++) {
+		bool search = d[i].d_tag == DT_RPATH || d[i].d_tag == DT_RUNPATH;
+		if (!search && d[i].d_tag != DT_NEEDED)
+			continue;
+		if (d[i].d_un.d_val >= strsz)
+			return true;
+		const char *v = str + d[i].d_un.d_val;
+		if (!search && !strchr(v, '/'))
+			continue; /* found by the search, in the directories below */
+		if (!search) {
+			cleanup_free char *lib = realpath(v, NULL);
+			if (!lib || test(lib, arg) || links_any(v, test, arg))
+				return true;
+			continue;
+		}
+		for (const char *e = v; *e;) {
+			size_t len = strcspn(e, ":");
+			char dir[PATH_MAX];
+			size_t k = 0;
+			for (size_t j = 0; j < len && k < sizeof(dir) - 1;) {
+				size_t o = strncmp(e + j, "$ORIGIN", 7) == 0     ? 7
+					   : strncmp(e + j, "${ORIGIN}", 9) == 0 ? 9
+										 : 0;
+				if (!o && e[j] == '$')
+					return true; /* $LIB, $PLATFORM: not followed here */
+				if (!o) {
+					dir[k++] = e[j++];
+					continue;
+				}
+				k += (size_t)snprintf(dir + k, sizeof(dir) - k, "%s", origin);
+				j += o;
+			}
+			if (k >= sizeof(dir) - 1)
+				return true;
+			dir[k] = '\0';
+			e += len + (e[len] == ':');
+			if (!dir[0])
+				return true; /* "": the working directory */
+			char real[PATH_MAX], name[PATH_MAX + 8];
+			if (!realpath(dir, real))
+				return true; /* missing: a session may make it */
+			snprintf(name, sizeof(name), "%s/%s", real, strcmp(real, "/") ? "lib" : "");
+			if (test(name, arg) || links_any(dir, test, arg))
+				return true;
+		}
+	}
+	return false;
+}
+
 bool cordon_exec_chain_any(const char *path, bool (*test)(const char *canon, void *arg), void *arg)
 {
 	char cur[PATH_MAX];
@@ -273,7 +391,8 @@ bool cordon_exec_chain_any(const char *path, bool (*test)(const char *canon, voi
 			if (interp[0] != '/')
 				return true;
 			cleanup_free char *loader = realpath(interp, NULL);
-			return !loader || test(loader, arg) || links_any(interp, test, arg);
+			return !loader || test(loader, arg) || links_any(interp, test, arg) ||
+			       runpath_any(fd, &eh, canon, test, arg);
 		}
 		if (n < 2 || head[0] != '#' || head[1] != '!')
 			return false;
