@@ -1403,7 +1403,16 @@ static int resolve_paths_with(const struct cordon_config *cfg, const struct cord
 		if (r < 0)
 			return r;
 	}
-	return p->project ? cordon_policy_add_rule(p, p->project, CORDON_ACCESS_ALL, "project") : 0;
+	if (!p->project)
+		return 0;
+	int r = cordon_policy_add_rule(p, p->project, CORDON_ACCESS_ALL, "project");
+	/* Opened following no link, as the later rules are: one swapped in
+	 * on its way since it was walked (project_unfollowed) is not
+	 * followed (round 36b F1). */
+	for (size_t i = 0; r >= 0 && i < p->n_rules; i++)
+		if (strcmp(p->rules[i].path, p->project) == 0)
+			p->rules[i].nofollow = ctx->kernel_resolves;
+	return r;
 }
 
 /* A rule a preset made: it never names a hidden path for the user. */
@@ -1698,9 +1707,17 @@ static int project_unfollowed(const struct cordon_policy *p, const struct cordon
 	struct cordon_policy said = {0};
 	char source[] = "--project";
 	struct later_rule d = {.raw = abs, .source = source};
-	if (e >= 0 && walk(abs, &w, resolved, link, dir) == WALKED_LINK &&
-	    (e = unfollow(&said, &d, link, dir, &w)) >= 0)
+	enum walked k = e >= 0 ? walk(abs, &w, resolved, link, dir) : WALKED_MISSING;
+	if (e >= 0 && k == WALKED_LINK && (e = unfollow(&said, &d, link, dir, &w)) >= 0)
 		e = cordon_err(err, EPERM, "%s", said.unfollowed.v[0]);
+	/* (Resolved once, walked again: a link swapped in on the way
+	 * meanwhile leads the one somewhere else than the other, round 36b
+	 * F1; the rule is then opened following no link.) */
+	else if (e >= 0 && (k != WALKED || strcmp(resolved, p->project) != 0))
+		e = cordon_err(err, EAGAIN,
+			       "%s (--project): its way changed while cordon looked at it (a "
+			       "link swapped in, or out): not taken; start again",
+			       cordon_printable(abs, SIZE_MAX, link, sizeof(link)));
 	cordon_strv_free(&said.unfollowed);
 	walk_with_free(&w);
 	return e == -ENOMEM ? cordon_err(err, ENOMEM, "out of memory") : e;

@@ -10506,6 +10506,57 @@ BOTH_USERS(guards, a_walk_raced_by_renames_is_walked_again, .timeout = 90)
 	world_free(&w);
 }
 
+/* The project named through a directory that a session swaps with a link
+ * (to a private directory) in a loop: resolved once and walked again, the
+ * two could differ, and the launch took the link's target for the
+ * project: read and wrote it on the 4th try (round 36b F1). Each try now
+ * either has the directory itself or is refused; none reaches the private
+ * one. Control: the private directory named itself is the project. */
+BOTH_USERS(guards, a_project_swapped_with_a_link_while_cordon_looks_is_never_its_target,
+	   .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "projrace", "");
+	free(write_file(w.dir, "private/f", "projrace-secret"));
+	free(write_file(w.dir, "B/keep", "b"));
+	char *priv = fmt("%s/private", w.dir), *sub = fmt("%s/sub", w.proj);
+	char *subl = fmt("%s/subl", w.proj), *b = fmt("%s/B", w.dir);
+	char *made = fmt("%s/made", priv), *ready = fmt("%s/ready", w.dir);
+	world_give(&w);
+	struct run_result r = sh_in(&w, NULL, "mkdir sub && ln -s %s subl", priv);
+	struct stat st;
+	cr_assert(lstat(subl, &st) == 0 && S_ISLNK(st.st_mode), "the session laid no link: %s%s",
+		  r.out, r.err);
+	run_free(&r);
+	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--project",
+			priv,       "--",  "/bin/sh",  "-c",  "cat f; echo w > made",
+			NULL};
+	r = world_run(&w, argv, b);
+	cr_assert(strstr(r.out, "projrace-secret") && access(made, F_OK) == 0,
+		  "control: not read or written: %s%s", r.out, r.err);
+	run_free(&r);
+	cr_assert(unlink(made) == 0);
+	pid_t racer = fork();
+	cr_assert(racer >= 0);
+	if (racer == 0)
+		swap_loop(sub, subl, ready);
+	free(write_file(w.dir, "ready", ""));
+	argv[5] = sub;
+	int reached = 0, tries = 40;
+	for (int i = 0; i < tries && !reached; i++) {
+		r = world_run(&w, argv, b);
+		reached = strstr(r.out, "projrace-secret") || access(made, F_OK) == 0 ? i + 1 : 0;
+		run_free(&r);
+	}
+	kill(racer, SIGKILL);
+	waitpid(racer, NULL, 0);
+	cr_expect_eq(reached, 0, "the private directory was the project at try %d", reached);
+	unlink(made);
+	sweep_forget(priv);
+	free(priv), free(sub), free(subl), free(b), free(made), free(ready);
+	world_free(&w);
+}
+
 /* Round 30b N3: an allowed .envrc of the user's in a shared directory
  * that sources its virtualenv's activate script; the session appended to
  * the script, which lies in dependencies (.venv) where no local name is
