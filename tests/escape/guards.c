@@ -2196,30 +2196,44 @@ BOTH_USERS(guards, a_link_laid_in_another_project_is_not_followed, .timeout = 60
  * session made in A, had the next session read and write the directory it
  * led to; A/etclink made /etc the writable project). Control: the
  * directory named itself is the project. */
+/* A world where W's project's session ran LAY (its $P: PRIV, the
+ * private directory, whose f holds SECRET), into *PRIV, *B (where later
+ * launches start) and *MADE (PRIV/made); ARGV a run in the project named
+ * at ARGV[5] that reads f and writes made there. Control: with the
+ * private directory named itself, both. */
+static void laid_project(struct world *w, const struct who *who, const char *tag,
+			 const char *secret, const char *lay, char **priv, char **b, char **made,
+			 char *argv[11])
+{
+	world_for(w, who, tag, "");
+	free(write_file(w->dir, "private/f", secret));
+	free(write_file(w->dir, "B/keep", "b"));
+	*priv = fmt("%s/private", w->dir);
+	*b = fmt("%s/B", w->dir);
+	*made = fmt("%s/made", *priv);
+	world_give(w);
+	struct run_result r = sh_in(w, NULL, "P=%s; %s", *priv, lay);
+	cr_assert_eq(r.status, 0, "the session laid no link: %s%s", r.out, r.err);
+	run_free(&r);
+	char *run[] = {CORDON_BIN, "run", "--config", w->cfg, "--project",
+		       *priv,      "--",  "/bin/sh",  "-c",   "cat f; echo w > made",
+		       NULL};
+	memcpy(argv, run, sizeof(run));
+	r = world_run(w, argv, *b);
+	cr_assert(strstr(r.out, secret) && access(*made, F_OK) == 0,
+		  "control: not read or written: %s%s", r.out, r.err);
+	run_free(&r);
+	cr_assert(unlink(*made) == 0);
+}
+
 BOTH_USERS(guards, a_project_named_through_a_link_a_session_laid_is_refused, .timeout = 60)
 {
 	struct world w;
-	world_for(&w, who, "projln", "");
-	free(write_file(w.dir, "private/f", "projln-secret"));
-	free(write_file(w.dir, "B/keep", "b"));
-	char *priv = fmt("%s/private", w.dir), *sub = fmt("%s/sub", w.proj);
-	char *b = fmt("%s/B", w.dir), *made = fmt("%s/made", priv);
-	world_give(&w);
-	struct run_result r = sh_in(&w, NULL, "ln -s %s %s", priv, sub);
-	struct stat st;
-	cr_assert(lstat(sub, &st) == 0 && S_ISLNK(st.st_mode), "the session laid no link: %s%s",
-		  r.out, r.err);
-	run_free(&r);
-	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--project",
-			priv,       "--",  "/bin/sh",  "-c",  "cat f; echo w > made",
-			NULL};
-	r = world_run(&w, argv, b);
-	cr_assert(strstr(r.out, "projln-secret") && access(made, F_OK) == 0,
-		  "control: not read or written: %s%s", r.out, r.err);
-	run_free(&r);
-	cr_assert(unlink(made) == 0);
+	char *priv, *b, *made, *argv[11];
+	laid_project(&w, who, "projln", "projln-secret", "ln -s $P sub", &priv, &b, &made, argv);
+	char *sub = fmt("%s/sub", w.proj);
 	argv[5] = sub;
-	r = world_run(&w, argv, b);
+	struct run_result r = world_run(&w, argv, b);
 	cr_expect_null(strstr(r.out, "projln-secret"), "read through the link: %s", r.out);
 	cr_expect(access(made, F_OK) < 0, "written through the link");
 	cr_expect_eq(r.status, 125, "%d: %s", r.status, r.err);
@@ -10516,26 +10530,11 @@ BOTH_USERS(guards, a_project_swapped_with_a_link_while_cordon_looks_is_never_its
 	   .timeout = 90)
 {
 	struct world w;
-	world_for(&w, who, "projrace", "");
-	free(write_file(w.dir, "private/f", "projrace-secret"));
-	free(write_file(w.dir, "B/keep", "b"));
-	char *priv = fmt("%s/private", w.dir), *sub = fmt("%s/sub", w.proj);
-	char *subl = fmt("%s/subl", w.proj), *b = fmt("%s/B", w.dir);
-	char *made = fmt("%s/made", priv), *ready = fmt("%s/ready", w.dir);
-	world_give(&w);
-	struct run_result r = sh_in(&w, NULL, "mkdir sub && ln -s %s subl", priv);
-	struct stat st;
-	cr_assert(lstat(subl, &st) == 0 && S_ISLNK(st.st_mode), "the session laid no link: %s%s",
-		  r.out, r.err);
-	run_free(&r);
-	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--project",
-			priv,       "--",  "/bin/sh",  "-c",  "cat f; echo w > made",
-			NULL};
-	r = world_run(&w, argv, b);
-	cr_assert(strstr(r.out, "projrace-secret") && access(made, F_OK) == 0,
-		  "control: not read or written: %s%s", r.out, r.err);
-	run_free(&r);
-	cr_assert(unlink(made) == 0);
+	char *priv, *b, *made, *argv[11];
+	laid_project(&w, who, "projrace", "projrace-secret", "mkdir sub && ln -s $P subl", &priv,
+		     &b, &made, argv);
+	char *sub = fmt("%s/sub", w.proj), *subl = fmt("%s/subl", w.proj);
+	char *ready = fmt("%s/ready", w.dir);
 	pid_t racer = fork();
 	cr_assert(racer >= 0);
 	if (racer == 0)
@@ -10544,7 +10543,7 @@ BOTH_USERS(guards, a_project_swapped_with_a_link_while_cordon_looks_is_never_its
 	argv[5] = sub;
 	int reached = 0, tries = 40;
 	for (int i = 0; i < tries && !reached; i++) {
-		r = world_run(&w, argv, b);
+		struct run_result r = world_run(&w, argv, b);
 		reached = strstr(r.out, "projrace-secret") || access(made, F_OK) == 0 ? i + 1 : 0;
 		run_free(&r);
 	}

@@ -89,6 +89,24 @@ BOTH_USERS(escape, a_project_program_runs_nothing_before_the_sandbox, .timeout =
 	world_free(&w);
 }
 
+/* PROG (cordon-early's code before main) run in W from CWD with
+ * --allow-exec EXEC_DIR and OUT: main runs, the code before it writes
+ * nothing outside; control: run outside with CTL, it writes. */
+static void expect_early_sandboxed(struct world *w, const char *exec_dir, const char *prog,
+				   const char *out, const char *ctl, const char *cwd)
+{
+	char *argv[] = {CORDON_BIN,       "run", "--config",   w->cfg,      "--allow-exec",
+			(char *)exec_dir, "--",  (char *)prog, (char *)out, NULL};
+	struct run_result r = world_run(w, argv, cwd);
+	cr_expect(strstr(r.out, "main ran"), "the program did not run: %s%s", r.out, r.err);
+	cr_expect_not(file_exists(out), "code before main wrote outside: %s", r.err);
+	run_free(&r);
+	char *plain[] = {(char *)prog, (char *)ctl, NULL};
+	r = world_run(w, plain, cwd);
+	cr_expect(file_exists(ctl), "control: outside, it did not write: %s", r.err);
+	run_free(&r);
+}
+
 /* The same program made by a session of another project (A) and run
  * from B with --allow-exec A: A is not writable in this launch, but an
  * earlier session could write it (noted in the registry), so it gets the
@@ -110,16 +128,7 @@ BOTH_USERS(escape, another_project_s_program_runs_nothing_before_the_sandbox, .t
 	struct run_result r = world_run(&w, cp, w.proj);
 	cr_assert(file_exists(prog), "the session made no program: %s", r.err);
 	run_free(&r);
-	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--allow-exec",
-			w.proj,     "--",  prog,       out,   NULL};
-	r = world_run(&w, argv, b);
-	cr_expect(strstr(r.out, "main ran"), "the program did not run: %s%s", r.out, r.err);
-	cr_expect_not(file_exists(out), "code before main wrote outside: %s", r.err);
-	run_free(&r);
-	char *plain[] = {prog, ctl, NULL};
-	r = world_run(&w, plain, b);
-	cr_expect(file_exists(ctl), "control: outside, it did not write: %s", r.err);
-	run_free(&r);
+	expect_early_sandboxed(&w, w.proj, prog, out, ctl, b);
 	sweep_forget(b);
 	free(stage), free(b), free(staged), free(prog), free(out), free(ctl);
 	world_free(&w);
@@ -210,16 +219,7 @@ Test(escape, without_a_registry_what_a_session_could_make_writable_counts, .time
 	cr_expect(strstr(r.err, "not followed"), "not said: %s", r.err);
 	run_free(&r);
 	free(cat[8]);
-	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--allow-exec",
-			bin,        "--",  prog,       out,   NULL};
-	r = world_run(&w, argv, b);
-	cr_expect(strstr(r.out, "main ran"), "the program did not run: %s%s", r.out, r.err);
-	cr_expect_not(file_exists(out), "code before main wrote outside: %s", r.err);
-	run_free(&r);
-	char *plain[] = {prog, ctl, NULL};
-	r = world_run(&w, plain, b);
-	cr_expect(file_exists(ctl), "control: outside, it did not write: %s", r.err);
-	run_free(&r);
+	expect_early_sandboxed(&w, bin, prog, out, ctl, b);
 	char *d = path_join(w.proj, "d");
 	chmod(d, 0755), chmod(bin, 0755);
 	free(d);
