@@ -4997,6 +4997,48 @@ static int judge_mise_envs_at(const struct cordon_sweep *s, const char *top,
 	return moved;
 }
 
+/* irb also reads .config/irb/irbrc in the directory it starts in (round
+ * 36 F3): at TOP, one this user's, where it, .config/irb or .config
+ * changed since S's start (a directory renamed into place keeps its
+ * files' times), or .config/irb is a link made since, is moved aside.
+ * No link is followed on the way (a link at .config: the mise judge). */
+static int judge_irbrc_above(const struct cordon_sweep *s, const char *top,
+			     struct cordon_strv *said)
+{
+	static const char *const way[] = {".config", ".config/irb", ".config/irb/irbrc"};
+	const char *in = strcmp(top, "/") != 0 ? top : "";
+	struct stat st[3];
+	bool changed = false;
+	char path[PATH_MAX + 32];
+	for (size_t k = 0; k < 3; k++) {
+		snprintf(path, sizeof(path), "%s/%s", in, way[k]);
+		if (lstat(path, &st[k]) < 0 || (k == 0 && !S_ISDIR(st[k].st_mode)))
+			return 0;
+		changed = changed || after(&CTIME(st[k]), &s->since);
+		if (k == 1 && S_ISLNK(st[k].st_mode))
+			return changed && st[k].st_uid == geteuid()
+				       ? disarm(s, path,
+						s->earlier
+							? "a session (or a program outside, while "
+							  "it ran) made the link"
+							: "this session (or a program outside, "
+							  "while it ran) made the link",
+						"which irb run below it, outside, follows to read "
+						"its startup file",
+						said)
+				       : 0;
+		if (k == 1 && !S_ISDIR(st[k].st_mode))
+			return 0;
+	}
+	if (!changed || st[2].st_uid != geteuid())
+		return 0;
+	return disarm(s, path,
+		      s->earlier
+			      ? "a session (or a program outside, while it ran) made or changed"
+			      : "this session (or a program outside, while it ran) made or changed",
+		      "which irb run below it, outside, reads as its startup file", said);
+}
+
 /* And at the top of each directory a name is looked for above in (a
  * shared one, /tmp, and those above the project a write rule reaches),
  * with mise's own config in its .config, .config/mise (and conf.d) and
@@ -5037,6 +5079,7 @@ static int judge_mise_envs_above(const struct cordon_sweep *s, struct cordon_str
 			moved += judge_mise_envs_in(s, dir, name ? name + 1 : holding[k], k > 0, -1,
 						    said);
 		}
+		moved += judge_irbrc_above(s, s->above[i].dir, said);
 	}
 	return moved;
 }

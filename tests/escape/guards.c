@@ -11255,6 +11255,51 @@ BOTH_USERS(guards, mise_s_config_above_the_project_is_judged, .timeout = 60)
 	}
 }
 
+/* irb reads .config/irb/irbrc in the directory it starts in: made (or
+ * reached through a link made) in a directory above the project, it is
+ * moved aside as the session ends, and irb run there outside runs nothing
+ * planted (round 36 F3: /tmp/.config/irb/irbrc ran). The user's own
+ * there, untouched, stays. Control: protected_paths [], irb runs it. */
+BOTH_USERS(guards, irb_s_config_above_the_project_is_judged, .timeout = 60)
+{
+	const char *tags[] = {"deny", "ctl"};
+	for (int ctl = 0; ctl < 2; ctl++) {
+		struct world w;
+		char *up, *proj;
+		above_world(&w, who, "irbabove", ctl,
+			    "mkdir -p ../R/a/p ../R/b/.config/irb && echo 1 > "
+			    "../R/b/.config/irb/irbrc",
+			    &up, &proj);
+		char *marker = fmt("%s/irb-%s", w.outside, tags[ctl]);
+		char *script = fmt("cd .. && mkdir -p .config/irb ../x && echo \"File.write('%s', "
+				   "'x')\" | tee .config/irb/irbrc > ../x/irbrc && ln -s ../x "
+				   "../b/.config/irb2 && echo made",
+				   marker);
+		char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--",
+				"/bin/sh",  "-c",  script,     NULL};
+		struct run_result r = world_run(&w, argv, proj);
+		char *diag =
+			fmt("%s (%d): %s%s", ctl ? "control" : "inside", r.status, r.out, r.err);
+		run_free(&r);
+		cr_assert(strstr(diag, "made"), "the plant did not land\n%s", diag);
+		static const char *const made[] = {"a/.config/irb/irbrc"};
+		expect_aside(up, made, 1, ctl, NULL, diag);
+		cr_expect(present(up, "b/.config/irb/irbrc"), "the user's own irbrc was moved\n%s",
+			  diag);
+		char *irb = fmt("cd %s/a && echo exit | irb >/dev/null 2>&1; true", up);
+		r = sh_outside(&w, irb);
+		if (ctl)
+			cr_expect(file_exists(marker), "control: irb did not run it\n%s", diag);
+		else
+			cr_expect_not(file_exists(marker), "irb outside ran the plant\n%s", diag);
+		run_free(&r);
+		free(irb), free(diag), free(script), free(marker);
+		sweep_forget(proj);
+		free(up), free(proj);
+		world_free(&w);
+	}
+}
+
 /* Round 33f P1: after a killed session that only made a file (or a
  * directory) beside the user's own mise config above the project, the
  * next end took that directory as made whole and moved the user's
