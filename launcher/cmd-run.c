@@ -387,10 +387,10 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 		}
 		if (preload && cordon_exec_chain_any(path, writable_here, &wr)) {
 			preload = false;
-			why = "it, its #! interpreter or its loader, a directory its RUNPATH has the loader "
-			      "search, or a link on the way to one, "
-			      "lies where the session (or an earlier one) can write, so code of its own would run "
-			      "before the shim";
+			why = "it, its #! interpreter or its loader, a library it loads (or a directory "
+			      "the loader looks in for one), or a link on the way to one, lies where the "
+			      "session (or an earlier one) can write, or it names an audit library, so "
+			      "code of its own would run before the shim";
 		}
 		if (preload) {
 			if (launcher_find_shim(&shim, &err) < 0 || !shim) {

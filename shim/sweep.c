@@ -798,7 +798,13 @@ static int note_written(const struct cordon_policy *p, struct cordon_error *err)
 			continue;
 		char real[PATH_MAX], name[64], tmp[96];
 		struct stat st;
-		if (!realpath(r->path, real) || stat(real, &st) < 0 || !S_ISDIR(st.st_mode))
+		/* (A rule opened following no link is granted at its own path
+		 * or not at all: that path, whatever lies there now. Followed,
+		 * a link swapped in meanwhile would note where it leads, a
+		 * directory no session could write: round 36c F4.) */
+		if (r->nofollow && strlen(r->path) < sizeof(real))
+			snprintf(real, sizeof(real), "%s", r->path);
+		else if (!realpath(r->path, real) || stat(real, &st) < 0 || !S_ISDIR(st.st_mode))
 			continue; /* (a file, or missing: no name is made in it) */
 		const char *canon = real;
 		while (canon[0] == '/' && canon[1] == '/')

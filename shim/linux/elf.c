@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <sys/xattr.h>
 #include <unistd.h>
+#include "cordon/strv.h"
 #include "shim-note.h"
 #include "util.h"
 
@@ -248,8 +249,9 @@ static bool links_any(const char *path, bool (*test)(const char *canon, void *ar
 	return false;
 }
 
-#define DYN_MAX    4096u      /* dynamic entries looked at */
-#define STRTAB_MAX (1u << 20) /* a string table larger: as if TEST held */
+#define DYN_MAX     4096u      /* dynamic entries looked at */
+#define STRTAB_MAX  (1u << 20) /* a string table larger: as if TEST held */
+#define OBJECTS_MAX 64         /* libraries followed: more, as if TEST held */
 
 /* The file offset of the virtual address V in FD's loaded segments, or -1. */
 static off_t file_offset(int fd, const Ehdr *eh, unsigned long long v)
@@ -265,103 +267,225 @@ static off_t file_offset(int fd, const Ehdr *eh, unsigned long long v)
 	return -1;
 }
 
-/* Whether TEST holds for a directory the ELF program FD (at CANON) has the
- * loader search first, its DT_RPATH or DT_RUNPATH ($ORIGIN expanded), or
- * for a library it names by path (a DT_NEEDED with a slash), or for a link
- * on the way to one: a library there runs its constructors before the
- * preloaded shim's (round 36: a program outside whose RUNPATH led into a
- * project an earlier session wrote ran that session's library first).
- * TEST is asked of a name in each directory. Also true where the dynamic
- * section cannot be read whole, or a path uses another $ token. */
-static bool runpath_any(int fd, const Ehdr *eh, const char *canon,
-			bool (*test)(const char *canon, void *arg), void *arg)
+/* An ELF object's dynamic section: its entries and string table. */
+struct dyn {
+	Dyn *d;
+	size_t n;
+	char *str;
+	size_t strsz;
+};
+
+static void dyn_free(struct dyn *y)
 {
+	free(y->d);
+	free(y->str);
+}
+
+/* FD's dynamic section into Y: 1, 0 where it has none, -1 where it cannot
+ * be read whole (or is past the bounds). */
+static int dyn_read(int fd, const Ehdr *eh, struct dyn *y)
+{
+	*y = (struct dyn){0};
+	if (eh->e_phentsize != sizeof(Phdr) || eh->e_phnum > 512)
+		return -1;
 	Phdr dyn = {0};
 	for (unsigned i = 0; i < eh->e_phnum && dyn.p_type != PT_DYNAMIC; i++) {
 		off_t off = (off_t)eh->e_phoff + (off_t)i * (off_t)sizeof(Phdr);
 		if (pread(fd, &dyn, sizeof(dyn), off) != (ssize_t)sizeof(dyn))
-			return true;
+			return -1;
 	}
 	if (dyn.p_type != PT_DYNAMIC)
-		return false; /* nothing loaded besides the loader and the shim */
-	size_t n = dyn.p_filesz / sizeof(Dyn);
-	if (n > DYN_MAX)
-		return true;
-	cleanup_free Dyn *d = calloc(n ? n : 1, sizeof(*d));
-	if (!d || pread(fd, d, n * sizeof(*d), (off_t)dyn.p_offset) != (ssize_t)(n * sizeof(*d)))
-		return true;
-	unsigned long long strtab = 0, strsz = 0;
-	bool any = false;
-	for (size_t i = 0; i < n && d[i].d_tag != DT_NULL; i++) {
-		if (d[i].d_tag == DT_STRTAB)
-			strtab = d[i].d_un.d_ptr;
-		else if (d[i].d_tag == DT_STRSZ)
-			strsz = d[i].d_un.d_val;
-		else if (d[i].d_tag == DT_RPATH || d[i].d_tag == DT_RUNPATH ||
-			 d[i].d_tag == DT_NEEDED)
-			any = true;
+		return 0;
+	y->n = dyn.p_filesz / sizeof(Dyn);
+	if (y->n > DYN_MAX || !(y->d = calloc(y->n ? y->n : 1, sizeof(Dyn))) ||
+	    pread(fd, y->d, y->n * sizeof(Dyn), (off_t)dyn.p_offset) !=
+		    (ssize_t)(y->n * sizeof(Dyn)))
+		return -1;
+	unsigned long long strtab = 0;
+	for (size_t i = 0; i < y->n && y->d[i].d_tag != DT_NULL; i++) {
+		if (y->d[i].d_tag == DT_STRTAB)
+			strtab = y->d[i].d_un.d_ptr;
+		else if (y->d[i].d_tag == DT_STRSZ)
+			y->strsz = y->d[i].d_un.d_val;
 	}
-	if (!any)
-		return false;
 	off_t at = strtab ? file_offset(fd, eh, strtab) : -1;
-	if (at < 0 || strsz == 0 || strsz > STRTAB_MAX)
+	if (at < 0 || y->strsz == 0 || y->strsz > STRTAB_MAX || !(y->str = malloc(y->strsz + 1)) ||
+	    pread(fd, y->str, y->strsz, at) != (ssize_t)y->strsz)
+		return -1;
+	y->str[y->strsz] = '\0';
+	return 1;
+}
+
+/* The string of entry I of Y, or NULL where it lies past the table. */
+static const char *dyn_string(const struct dyn *y, size_t i)
+{
+	return y->d[i].d_un.d_val < y->strsz ? y->str + y->d[i].d_un.d_val : NULL;
+}
+
+/* The search path LIST ($ORIGIN: ORIGIN) pushed onto DIRS, each resolved:
+ * false where one uses another $ token, is empty (the working
+ * directory), or is missing (a session may make it). */
+static bool push_dirs(const char *list, const char *origin, struct cordon_strv *dirs)
+{
+	for (const char *e = list; *e;) {
+		size_t len = strcspn(e, ":");
+		char dir[PATH_MAX];
+		size_t k = 0;
+		for (size_t j = 0; j < len && k < sizeof(dir) - 1;) {
+			size_t o = strncmp(e + j, "$ORIGIN", 7) == 0     ? 7
+				   : strncmp(e + j, "${ORIGIN}", 9) == 0 ? 9
+									 : 0;
+			if (!o && e[j] == '$')
+				return false; /* $LIB, $PLATFORM: not followed here */
+			if (!o) {
+				dir[k++] = e[j++];
+				continue;
+			}
+			k += (size_t)snprintf(dir + k, sizeof(dir) - k, "%s", origin);
+			j += o;
+		}
+		if (k >= sizeof(dir) - 1 || k == 0)
+			return false;
+		dir[k] = '\0';
+		e += len + (e[len] == ':');
+		char *real = realpath(dir, NULL);
+		if (!real || cordon_strv_push_take(dirs, real) < 0)
+			return false;
+	}
+	return true;
+}
+
+/* Whether TEST holds for a name in DIR, or in a directory below it within
+ * DEPTH levels (the loader looks in DIR/glibc-hwcaps/x86-64-v3 and the
+ * like first: round 36c F3), *BUDGET entries at most (past it: as if it
+ * held). */
+static bool dir_any(const char *dir, int depth, int *budget,
+		    bool (*test)(const char *canon, void *arg), void *arg)
+{
+	char name[PATH_MAX + 8];
+	snprintf(name, sizeof(name), "%s/%s", dir, strcmp(dir, "/") ? "lib" : "");
+	if (test(name, arg))
 		return true;
-	cleanup_free char *str = malloc(strsz + 1);
-	if (!str || pread(fd, str, strsz, at) != (ssize_t)strsz)
+	/* (The subdirectories glibc looks in: glibc-hwcaps/LEVEL, and
+	 * before 2.37 the legacy ones, combined: tls/haswell/x86_64.) */
+	static const char *const hwcaps[] = {"glibc-hwcaps", "tls",       "haswell",   "x86_64",
+					     "avx512_1",     "x86-64-v2", "x86-64-v3", "x86-64-v4",
+					     "i686",         "sse2",      "aarch64",   NULL};
+	DIR *d = depth > 0 ? opendir(dir) : NULL;
+	bool any = false;
+	for (struct dirent *e; !any && d && (e = readdir(d));) {
+		size_t k = 0;
+		while (hwcaps[k] && strcmp(hwcaps[k], e->d_name) != 0)
+			k++;
+		if (!hwcaps[k])
+			continue;
+		snprintf(name, sizeof(name), "%s/%s", strcmp(dir, "/") ? dir : "", e->d_name);
+		any = --*budget < 0 || dir_any(name, depth - 1, budget, test, arg);
+	}
+	if (d)
+		closedir(d);
+	return any;
+}
+
+struct objects {
+	struct cordon_strv seen;
+	bool (*test)(const char *canon, void *arg);
+	void *arg;
+};
+
+/* Whether TEST holds for a directory the loader searches for the
+ * libraries of the ELF object CANON (its DT_RUNPATH; or its DT_RPATH and
+ * the program's), or the libraries it finds in them, theirs and so on (a
+ * library's own RUNPATH: round 36c F1), or a library named by path, or a
+ * link on the way to one: a library there runs its constructors before the
+ * preloaded shim's (round 36: a program whose RUNPATH led into a project
+ * an earlier session wrote). Also true for an object with an audit
+ * library (DT_AUDIT, DT_DEPAUDIT: loaded before the shim, 36c F2), a
+ * dynamic section that cannot be read, a search path not followed here,
+ * and past OBJECTS_MAX objects. A library not found in those directories
+ * is the system's (ld.so.cache, /lib, /usr/lib): not followed. */
+static bool object_any(struct objects *o, const char *canon, bool program,
+		       const struct cordon_strv *chain)
+{
+	for (size_t i = 0; i < o->seen.n; i++)
+		if (strcmp(o->seen.v[i], canon) == 0)
+			return false;
+	if (o->seen.n >= OBJECTS_MAX || cordon_strv_push(&o->seen, canon) < 0)
 		return true;
-	str[strsz] = '\0';
+	cleanup_close int fd = open(canon, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	Ehdr eh;
+	if (fd < 0 || pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != OUR_CLASS)
+		return !program; /* (a library the loader would refuse to load) */
+	struct dyn y;
+	int k = dyn_read(fd, &eh, &y);
+	if (k <= 0) {
+		dyn_free(&y);
+		return k < 0;
+	}
 	char origin[PATH_MAX];
 	snprintf(origin, sizeof(origin), "%s", canon);
 	char *slash = strrchr(origin, '/');
 	if (slash)
 		slash[slash == origin] = '\0';
-	for (size_t i = 0; i < n && d[i].d_tag != DT_NULL; i++) {
-		bool search = d[i].d_tag == DT_RPATH || d[i].d_tag == DT_RUNPATH;
-		if (!search && d[i].d_tag != DT_NEEDED)
-			continue;
-		if (d[i].d_un.d_val >= strsz)
-			return true;
-		const char *v = str + d[i].d_un.d_val;
-		if (!search && !strchr(v, '/'))
-			continue; /* found by the search, in the directories below */
-		if (!search) {
-			cleanup_free char *lib = realpath(v, NULL);
-			if (!lib || test(lib, arg) || links_any(v, test, arg))
-				return true;
-			continue;
-		}
-		for (const char *e = v; *e;) {
-			size_t len = strcspn(e, ":");
-			char dir[PATH_MAX];
-			size_t k = 0;
-			for (size_t j = 0; j < len && k < sizeof(dir) - 1;) {
-				size_t o = strncmp(e + j, "$ORIGIN", 7) == 0     ? 7
-					   : strncmp(e + j, "${ORIGIN}", 9) == 0 ? 9
-										 : 0;
-				if (!o && e[j] == '$')
-					return true; /* $LIB, $PLATFORM: not followed here */
-				if (!o) {
-					dir[k++] = e[j++];
-					continue;
-				}
-				k += (size_t)snprintf(dir + k, sizeof(dir) - k, "%s", origin);
-				j += o;
-			}
-			if (k >= sizeof(dir) - 1)
-				return true;
-			dir[k] = '\0';
-			e += len + (e[len] == ':');
-			if (!dir[0])
-				return true; /* "": the working directory */
-			char real[PATH_MAX], name[PATH_MAX + 8];
-			if (!realpath(dir, real))
-				return true; /* missing: a session may make it */
-			snprintf(name, sizeof(name), "%s/%s", real, strcmp(real, "/") ? "lib" : "");
-			if (test(name, arg) || links_any(dir, test, arg))
-				return true;
-		}
+	/* DIRS: where this object's libraries are looked for: its RUNPATH;
+	 * or its RPATH, then those of the objects that loaded it (CHAIN,
+	 * each without a RUNPATH of its own), the program's last. NEXT: the
+	 * chain of the libraries it loads. */
+	bool any = false, runpath = false;
+	struct cordon_strv dirs = {0}, next = {0};
+	for (size_t i = 0; i < y.n && y.d[i].d_tag != DT_NULL; i++)
+		runpath = runpath || y.d[i].d_tag == DT_RUNPATH;
+	for (size_t i = 0; !any && i < y.n && y.d[i].d_tag != DT_NULL; i++) {
+		Elf64_Sxword tag = (Elf64_Sxword)y.d[i].d_tag;
+		const char *v = dyn_string(&y, i);
+		any = tag == DT_AUDIT || tag == DT_DEPAUDIT ||
+		      ((tag == DT_RUNPATH || (tag == DT_RPATH && !runpath)) &&
+		       (!v || !push_dirs(v, origin, &dirs)));
 	}
-	return false;
+	for (size_t i = 0; !any && !runpath && i < dirs.n; i++)
+		any = cordon_strv_push(&next, dirs.v[i]) < 0;
+	for (size_t i = 0; !any && chain && i < chain->n; i++)
+		any = cordon_strv_push(&next, chain->v[i]) < 0 ||
+		      (!runpath && cordon_strv_push(&dirs, chain->v[i]) < 0);
+	int budget = 64;
+	for (size_t i = 0; !any && i < dirs.n; i++)
+		any = dir_any(dirs.v[i], 3, &budget, o->test, o->arg) ||
+		      links_any(dirs.v[i], o->test, o->arg) || budget < 0;
+	for (size_t i = 0; !any && i < y.n && y.d[i].d_tag != DT_NULL; i++) {
+		const char *v = y.d[i].d_tag == DT_NEEDED ? dyn_string(&y, i) : NULL;
+		if (y.d[i].d_tag != DT_NEEDED)
+			continue;
+		if (!v || !*v) {
+			any = true;
+			continue;
+		}
+		cleanup_free char *lib = NULL;
+		if (strchr(v, '/')) {
+			lib = realpath(v, NULL);
+			any = !lib || o->test(lib, o->arg) || links_any(v, o->test, o->arg);
+		}
+		for (size_t j = 0; !lib && j < dirs.n; j++) {
+			char at[PATH_MAX * 2];
+			snprintf(at, sizeof(at), "%s/%s", dirs.v[j], v);
+			lib = realpath(at, NULL);
+		}
+		if (!any && lib)
+			any = object_any(o, lib, false, &next);
+	}
+	cordon_strv_free(&dirs);
+	cordon_strv_free(&next);
+	dyn_free(&y);
+	return any;
+}
+
+/* object_any of the program CANON. */
+static bool runpath_any(const char *canon, bool (*test)(const char *canon, void *arg), void *arg)
+{
+	struct objects o = {.test = test, .arg = arg};
+	bool any = object_any(&o, canon, true, NULL);
+	cordon_strv_free(&o.seen);
+	return any;
 }
 
 bool cordon_exec_chain_any(const char *path, bool (*test)(const char *canon, void *arg), void *arg)
@@ -392,7 +516,7 @@ bool cordon_exec_chain_any(const char *path, bool (*test)(const char *canon, voi
 				return true;
 			cleanup_free char *loader = realpath(interp, NULL);
 			return !loader || test(loader, arg) || links_any(interp, test, arg) ||
-			       runpath_any(fd, &eh, canon, test, arg);
+			       runpath_any(canon, test, arg);
 		}
 		if (n < 2 || head[0] != '#' || head[1] != '!')
 			return false;

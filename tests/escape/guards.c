@@ -10526,6 +10526,30 @@ BOTH_USERS(guards, a_walk_raced_by_renames_is_walked_again, .timeout = 90)
  * project: read and wrote it on the 4th try (round 36b F1). Each try now
  * either has the directory itself or is refused; none reaches the private
  * one. Control: the private directory named itself is the project. */
+/* The notes naming DIR in the state directory of W's user (root's, or
+ * the test user's in W's home), removed with REMOVE: how many. */
+static int notes_of(const struct world *w, const char *dir, bool remove)
+{
+	char *any = cordon_sweep_record_path("/"), *slash = any ? strrchr(any, '/') : NULL;
+	cr_assert_not_null(slash);
+	*slash = '\0';
+	char *pattern = w->as_user ? fmt("%s/.local/state/cordon/sessions/wrote-*", w->home)
+				   : fmt("%s/wrote-*", any);
+	glob_t g = {0};
+	int n = 0;
+	if (glob(pattern, 0, NULL, &g) != 0)
+		g.gl_pathc = 0;
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		char *noted = read_file(g.gl_pathv[i]);
+		if (noted && strcmp(noted, dir) == 0 && ++n && remove)
+			unlink(g.gl_pathv[i]);
+		free(noted);
+	}
+	globfree(&g);
+	free(pattern), free(any);
+	return n;
+}
+
 BOTH_USERS(guards, a_project_swapped_with_a_link_while_cordon_looks_is_never_its_target,
 	   .timeout = 90)
 {
@@ -10535,6 +10559,7 @@ BOTH_USERS(guards, a_project_swapped_with_a_link_while_cordon_looks_is_never_its
 		     &b, &made, argv);
 	char *sub = fmt("%s/sub", w.proj), *subl = fmt("%s/subl", w.proj);
 	char *ready = fmt("%s/ready", w.dir);
+	cr_assert_gt(notes_of(&w, priv, true), 0, "control: the project named itself not noted");
 	pid_t racer = fork();
 	cr_assert(racer >= 0);
 	if (racer == 0)
@@ -10550,6 +10575,8 @@ BOTH_USERS(guards, a_project_swapped_with_a_link_while_cordon_looks_is_never_its
 	kill(racer, SIGKILL);
 	waitpid(racer, NULL, 0);
 	cr_expect_eq(reached, 0, "the private directory was the project at try %d", reached);
+	/* Nor noted as a directory a session could write (36c F4). */
+	cr_expect_eq(notes_of(&w, priv, false), 0, "the private directory was noted");
 	unlink(made);
 	sweep_forget(priv);
 	free(priv), free(sub), free(subl), free(b), free(made), free(ready);

@@ -137,21 +137,25 @@ BOTH_USERS(escape, another_project_s_program_runs_nothing_before_the_sandbox, .t
 /* A program outside every directory a session could write, whose RUNPATH
  * ($ORIGIN/../lib) leads into one an earlier session wrote (its project):
  * the library that session put there ran its constructor before the
- * preloaded shim's (round 36). It gets the sandbox before its exec.
- * Control: run outside, the library's constructor writes. */
+ * preloaded shim's (round 36); and one whose own library (in ../mid) has
+ * that RUNPATH (36c F1). Each gets the sandbox before its exec. Control:
+ * run outside, the library's constructor writes. */
 BOTH_USERS(escape, a_library_found_through_runpath_where_a_session_wrote_runs_sandboxed,
 	   .timeout = 60)
 {
 	struct world w;
 	world_for(&w, who, "runpath", "");
 	char *stage = path_join(w.dir, "stage"), *lib = path_join(w.dir, "lib");
-	char *bin = path_join(w.dir, "bin"), *prog = path_join(w.dir, "bin/tool");
-	cr_assert(mkdir(stage, 0755) == 0 && mkdir(lib, 0755) == 0 && mkdir(bin, 0755) == 0);
+	char *bin = path_join(w.dir, "bin"), *mid = path_join(w.dir, "mid");
+	cr_assert(mkdir(stage, 0755) == 0 && mkdir(lib, 0755) == 0 && mkdir(bin, 0755) == 0 &&
+		  mkdir(mid, 0755) == 0);
 	char *staged = path_join(stage, "libcordon-runlib.so");
 	copy_exec(CORDON_RUNLIB, staged);
-	copy_exec(CORDON_RUNPATH, prog);
-	char *out = path_join(w.outside, "runlib-inside"),
-	     *ctl = path_join(w.outside, "runlib-outside");
+	char *progs[] = {path_join(w.dir, "bin/tool"), path_join(w.dir, "bin/tool2")};
+	copy_exec(CORDON_RUNPATH, progs[0]);
+	copy_exec(CORDON_RUNPATH2, progs[1]);
+	char *midlib = path_join(mid, "libcordon-runmid.so");
+	copy_exec(CORDON_RUNMID, midlib);
 	world_give(&w);
 	/* The earlier session, of the project LIB. */
 	char *opts = fmt("--project %s --allow-read %s", lib, stage);
@@ -160,20 +164,36 @@ BOTH_USERS(escape, a_library_found_through_runpath_where_a_session_wrote_runs_sa
 	char *planted = path_join(lib, "libcordon-runlib.so");
 	cr_assert(file_exists(planted), "the session put no library: %s", r.err);
 	run_free(&r);
-	char *argv[] = {
-		CORDON_BIN, "run", "--config", w.cfg, "--allow-exec", bin, "--allow-read", lib,
-		"--",       prog,  out,        NULL};
-	r = world_run(&w, argv, w.proj);
-	cr_expect(strstr(r.out, "main ran 7"), "the program did not run: %s%s", r.out, r.err);
-	cr_expect_not(file_exists(out), "its library's constructor wrote outside: %s", r.err);
-	run_free(&r);
-	char *plain[] = {prog, ctl, NULL};
-	r = world_run(&w, plain, w.proj);
-	cr_expect(file_exists(ctl), "control: outside, it did not write: %s%s", r.out, r.err);
-	run_free(&r);
+	for (int k = 0; k < 2; k++) {
+		char *out = fmt("%s/runlib-inside-%d", w.outside, k);
+		char *ctl = fmt("%s/runlib-outside-%d", w.outside, k);
+		char *argv[] = {CORDON_BIN,
+				"run",
+				"--config",
+				w.cfg,
+				"--allow-exec",
+				w.dir,
+				"--allow-read",
+				lib,
+				"--",
+				progs[k],
+				out,
+				NULL};
+		r = world_run(&w, argv, w.proj);
+		cr_expect(strstr(r.out, k ? "main ran 8" : "main ran 7"), "%s did not run: %s%s",
+			  progs[k], r.out, r.err);
+		cr_expect_not(file_exists(out), "%s: its library's constructor wrote outside: %s",
+			      progs[k], r.err);
+		run_free(&r);
+		char *plain[] = {progs[k], ctl, NULL};
+		r = world_run(&w, plain, w.proj);
+		cr_expect(file_exists(ctl), "control: %s outside did not write: %s%s", progs[k],
+			  r.out, r.err);
+		run_free(&r);
+		free(out), free(ctl), free(progs[k]);
+	}
 	sweep_forget(lib);
-	free(stage), free(lib), free(bin), free(prog), free(staged), free(out), free(ctl);
-	free(planted);
+	free(stage), free(lib), free(bin), free(mid), free(staged), free(midlib), free(planted);
 	world_free(&w);
 }
 
