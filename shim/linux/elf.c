@@ -322,9 +322,11 @@ static const char *dyn_string(const struct dyn *y, size_t i)
 	return y->d[i].d_un.d_val < y->strsz ? y->str + y->d[i].d_un.d_val : NULL;
 }
 
-/* The search path LIST ($ORIGIN: ORIGIN) pushed onto DIRS, each resolved:
- * false where one uses another $ token, is empty (the working
- * directory), or is missing (a session may make it). */
+/* The search path LIST ($ORIGIN: ORIGIN) pushed onto DIRS, as the loader
+ * will walk them (not resolved: a link on the way is looked at), each
+ * once: false where one uses another $ token, is empty (the working
+ * directory), is relative, or there are more than DIRS_MAX. */
+#define DIRS_MAX 64
 static bool push_dirs(const char *list, const char *origin, struct cordon_strv *dirs)
 {
 	for (const char *e = list; *e;) {
@@ -344,34 +346,41 @@ static bool push_dirs(const char *list, const char *origin, struct cordon_strv *
 			k += (size_t)snprintf(dir + k, sizeof(dir) - k, "%s", origin);
 			j += o;
 		}
-		if (k >= sizeof(dir) - 1 || k == 0)
+		if (k >= sizeof(dir) - 1 || k == 0 || dir[0] != '/')
 			return false;
 		dir[k] = '\0';
 		e += len + (e[len] == ':');
-		char *real = realpath(dir, NULL);
-		if (!real || cordon_strv_push_take(dirs, real) < 0)
+		bool seen = false;
+		for (size_t i = 0; !seen && i < dirs->n; i++)
+			seen = strcmp(dirs->v[i], dir) == 0;
+		if (!seen && (dirs->n >= DIRS_MAX || cordon_strv_push(dirs, dir) < 0))
 			return false;
 	}
 	return true;
 }
 
-/* Whether TEST holds for a name in DIR, or in a directory below it within
- * DEPTH levels (the loader looks in DIR/glibc-hwcaps/x86-64-v3 and the
- * like first: round 36c F3), *BUDGET entries at most (past it: as if it
+/* Whether TEST holds for a name in the directory DIR (as the loader walks
+ * it: a link on the way is looked at, round 36d F3; missing: a session
+ * may make it), or in one below it within DEPTH levels that the loader
+ * looks in first (DIR/glibc-hwcaps/x86-64-v3 and the like: round 36c F3,
+ * through a link too: 36d F2), *BUDGET entries at most (past it: as if it
  * held). */
 static bool dir_any(const char *dir, int depth, int *budget,
 		    bool (*test)(const char *canon, void *arg), void *arg)
 {
-	char name[PATH_MAX + 8];
-	snprintf(name, sizeof(name), "%s/%s", dir, strcmp(dir, "/") ? "lib" : "");
-	if (test(name, arg))
+	cleanup_free char *real = realpath(dir, NULL);
+	char name[PATH_MAX + 16];
+	if (!real)
+		return true;
+	snprintf(name, sizeof(name), "%s/%s", real, strcmp(real, "/") ? "lib" : "");
+	if (test(name, arg) || links_any(dir, test, arg))
 		return true;
 	/* (The subdirectories glibc looks in: glibc-hwcaps/LEVEL, and
 	 * before 2.37 the legacy ones, combined: tls/haswell/x86_64.) */
 	static const char *const hwcaps[] = {"glibc-hwcaps", "tls",       "haswell",   "x86_64",
 					     "avx512_1",     "x86-64-v2", "x86-64-v3", "x86-64-v4",
 					     "i686",         "sse2",      "aarch64",   NULL};
-	DIR *d = depth > 0 ? opendir(dir) : NULL;
+	DIR *d = depth > 0 ? opendir(real) : NULL;
 	bool any = false;
 	for (struct dirent *e; !any && d && (e = readdir(d));) {
 		size_t k = 0;
@@ -379,7 +388,7 @@ static bool dir_any(const char *dir, int depth, int *budget,
 			k++;
 		if (!hwcaps[k])
 			continue;
-		snprintf(name, sizeof(name), "%s/%s", strcmp(dir, "/") ? dir : "", e->d_name);
+		snprintf(name, sizeof(name), "%s/%s", strcmp(real, "/") ? real : "", e->d_name);
 		any = --*budget < 0 || dir_any(name, depth - 1, budget, test, arg);
 	}
 	if (d)
@@ -387,24 +396,32 @@ static bool dir_any(const char *dir, int depth, int *budget,
 	return any;
 }
 
+#define LOOKUPS_MAX 4096 /* libraries looked for in directories: more, as if TEST held */
+
 struct objects {
 	struct cordon_strv seen;
+	int lookups;
 	bool (*test)(const char *canon, void *arg);
 	void *arg;
 };
 
 /* Whether TEST holds for a directory the loader searches for the
- * libraries of the ELF object CANON (its DT_RUNPATH; or its DT_RPATH and
- * the program's), or the libraries it finds in them, theirs and so on (a
- * library's own RUNPATH: round 36c F1), or a library named by path, or a
- * link on the way to one: a library there runs its constructors before the
- * preloaded shim's (round 36: a program whose RUNPATH led into a project
- * an earlier session wrote). Also true for an object with an audit
- * library (DT_AUDIT, DT_DEPAUDIT: loaded before the shim, 36c F2), a
- * dynamic section that cannot be read, a search path not followed here,
- * and past OBJECTS_MAX objects. A library not found in those directories
- * is the system's (ld.so.cache, /lib, /usr/lib): not followed. */
-static bool object_any(struct objects *o, const char *canon, bool program,
+ * libraries of the ELF object CANON (found at AT: $ORIGIN is AT's
+ * directory, as glibc takes it for a library, 36d F4; the program's, its
+ * own resolved) (its DT_RUNPATH; or its DT_RPATH and those of the objects
+ * that loaded it, CHAIN, as glibc inherits them), or the libraries it
+ * finds there (or a link on the way to one, 36d F1), theirs and so on (a
+ * library's own RUNPATH: 36c F1), or a library named by path: a library
+ * there runs its constructors before the preloaded shim's (round 36: a
+ * program whose RUNPATH led into a project an earlier session wrote). Also
+ * true for an object with an audit library (DT_AUDIT, DT_DEPAUDIT: loaded
+ * before the shim, 36c F2), a dynamic section that cannot be read, a
+ * search path not followed here, and past OBJECTS_MAX objects or
+ * LOOKUPS_MAX lookups. A library not found in those directories is the
+ * system's (ld.so.cache, /lib, /usr/lib): not followed. (Followed depth
+ * first, where glibc loads breadth first: the RPATH a library inherits is
+ * that of the first object here that needs it.) */
+static bool object_any(struct objects *o, const char *canon, const char *at, bool program,
 		       const struct cordon_strv *chain)
 {
 	for (size_t i = 0; i < o->seen.n; i++)
@@ -424,14 +441,13 @@ static bool object_any(struct objects *o, const char *canon, bool program,
 		return k < 0;
 	}
 	char origin[PATH_MAX];
-	snprintf(origin, sizeof(origin), "%s", canon);
+	snprintf(origin, sizeof(origin), "%s", at);
 	char *slash = strrchr(origin, '/');
 	if (slash)
 		slash[slash == origin] = '\0';
 	/* DIRS: where this object's libraries are looked for: its RUNPATH;
-	 * or its RPATH, then those of the objects that loaded it (CHAIN,
-	 * each without a RUNPATH of its own), the program's last. NEXT: the
-	 * chain of the libraries it loads. */
+	 * or its RPATH, then CHAIN. NEXT: the chain of the libraries it
+	 * loads. */
 	bool any = false, runpath = false;
 	struct cordon_strv dirs = {0}, next = {0};
 	for (size_t i = 0; i < y.n && y.d[i].d_tag != DT_NULL; i++)
@@ -450,8 +466,7 @@ static bool object_any(struct objects *o, const char *canon, bool program,
 		      (!runpath && cordon_strv_push(&dirs, chain->v[i]) < 0);
 	int budget = 64;
 	for (size_t i = 0; !any && i < dirs.n; i++)
-		any = dir_any(dirs.v[i], 3, &budget, o->test, o->arg) ||
-		      links_any(dirs.v[i], o->test, o->arg) || budget < 0;
+		any = dir_any(dirs.v[i], 3, &budget, o->test, o->arg) || budget < 0;
 	for (size_t i = 0; !any && i < y.n && y.d[i].d_tag != DT_NULL; i++) {
 		const char *v = y.d[i].d_tag == DT_NEEDED ? dyn_string(&y, i) : NULL;
 		if (y.d[i].d_tag != DT_NEEDED)
@@ -461,17 +476,21 @@ static bool object_any(struct objects *o, const char *canon, bool program,
 			continue;
 		}
 		cleanup_free char *lib = NULL;
+		char found[PATH_MAX * 2];
 		if (strchr(v, '/')) {
+			snprintf(found, sizeof(found), "%s", v);
 			lib = realpath(v, NULL);
-			any = !lib || o->test(lib, o->arg) || links_any(v, o->test, o->arg);
+			any = !lib;
 		}
-		for (size_t j = 0; !lib && j < dirs.n; j++) {
-			char at[PATH_MAX * 2];
-			snprintf(at, sizeof(at), "%s/%s", dirs.v[j], v);
-			lib = realpath(at, NULL);
+		for (size_t j = 0; !any && !lib && j < dirs.n; j++) {
+			any = ++o->lookups > LOOKUPS_MAX;
+			snprintf(found, sizeof(found), "%s/%s", dirs.v[j], v);
+			lib = any ? NULL : realpath(found, NULL);
 		}
+		/* (The library itself, and a link on the way to it: 36d F1.) */
 		if (!any && lib)
-			any = object_any(o, lib, false, &next);
+			any = o->test(lib, o->arg) || links_any(found, o->test, o->arg) ||
+			      object_any(o, lib, found, false, &next);
 	}
 	cordon_strv_free(&dirs);
 	cordon_strv_free(&next);
@@ -483,7 +502,7 @@ static bool object_any(struct objects *o, const char *canon, bool program,
 static bool runpath_any(const char *canon, bool (*test)(const char *canon, void *arg), void *arg)
 {
 	struct objects o = {.test = test, .arg = arg};
-	bool any = object_any(&o, canon, true, NULL);
+	bool any = object_any(&o, canon, canon, true, NULL);
 	cordon_strv_free(&o.seen);
 	return any;
 }

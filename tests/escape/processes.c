@@ -137,9 +137,10 @@ BOTH_USERS(escape, another_project_s_program_runs_nothing_before_the_sandbox, .t
 /* A program outside every directory a session could write, whose RUNPATH
  * ($ORIGIN/../lib) leads into one an earlier session wrote (its project):
  * the library that session put there ran its constructor before the
- * preloaded shim's (round 36); and one whose own library (in ../mid) has
- * that RUNPATH (36c F1). Each gets the sandbox before its exec. Control:
- * run outside, the library's constructor writes. */
+ * preloaded shim's (round 36); one whose own library (in ../mid) has
+ * that RUNPATH (36c F1); one whose RUNPATH directory, outside, holds a
+ * link to that library (36d F1). Each gets the sandbox before its exec.
+ * Control: run outside, the library's constructor writes. */
 BOTH_USERS(escape, a_library_found_through_runpath_where_a_session_wrote_runs_sandboxed,
 	   .timeout = 60)
 {
@@ -151,9 +152,16 @@ BOTH_USERS(escape, a_library_found_through_runpath_where_a_session_wrote_runs_sa
 		  mkdir(mid, 0755) == 0);
 	char *staged = path_join(stage, "libcordon-runlib.so");
 	copy_exec(CORDON_RUNLIB, staged);
-	char *progs[] = {path_join(w.dir, "bin/tool"), path_join(w.dir, "bin/tool2")};
+	char *progs[] = {path_join(w.dir, "bin/tool"), path_join(w.dir, "bin/tool2"),
+			 path_join(w.dir, "x/bin/tool")};
 	copy_exec(CORDON_RUNPATH, progs[0]);
 	copy_exec(CORDON_RUNPATH2, progs[1]);
+	char *x = path_join(w.dir, "x"), *xlib = path_join(w.dir, "x/lib");
+	char *xbin = path_join(w.dir, "x/bin");
+	cr_assert(mkdir(x, 0755) == 0 && mkdir(xlib, 0755) == 0 && mkdir(xbin, 0755) == 0);
+	copy_exec(CORDON_RUNPATH, progs[2]);
+	char *xlink = path_join(xlib, "libcordon-runlib.so");
+	cr_assert(symlink("../../lib/libcordon-runlib.so", xlink) == 0);
 	char *midlib = path_join(mid, "libcordon-runmid.so");
 	copy_exec(CORDON_RUNMID, midlib);
 	world_give(&w);
@@ -164,7 +172,7 @@ BOTH_USERS(escape, a_library_found_through_runpath_where_a_session_wrote_runs_sa
 	char *planted = path_join(lib, "libcordon-runlib.so");
 	cr_assert(file_exists(planted), "the session put no library: %s", r.err);
 	run_free(&r);
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 3; k++) {
 		char *out = fmt("%s/runlib-inside-%d", w.outside, k);
 		char *ctl = fmt("%s/runlib-outside-%d", w.outside, k);
 		char *argv[] = {CORDON_BIN,
@@ -180,8 +188,8 @@ BOTH_USERS(escape, a_library_found_through_runpath_where_a_session_wrote_runs_sa
 				out,
 				NULL};
 		r = world_run(&w, argv, w.proj);
-		cr_expect(strstr(r.out, k ? "main ran 8" : "main ran 7"), "%s did not run: %s%s",
-			  progs[k], r.out, r.err);
+		cr_expect(strstr(r.out, k == 1 ? "main ran 8" : "main ran 7"),
+			  "%s did not run: %s%s", progs[k], r.out, r.err);
 		cr_expect_not(file_exists(out), "%s: its library's constructor wrote outside: %s",
 			      progs[k], r.err);
 		run_free(&r);
@@ -194,6 +202,7 @@ BOTH_USERS(escape, a_library_found_through_runpath_where_a_session_wrote_runs_sa
 	}
 	sweep_forget(lib);
 	free(stage), free(lib), free(bin), free(mid), free(staged), free(midlib), free(planted);
+	free(x), free(xlib), free(xbin), free(xlink);
 	world_free(&w);
 }
 
