@@ -190,8 +190,10 @@ bool cordon_exec_preloadable(const char *path, const char **why)
 	return preloadable(path, 0, why);
 }
 
-/* Whether TEST holds for the directory of a symbolic link met on the way
- * to PATH (as the kernel walks it at exec): a link in a directory the
+/* Whether TEST holds for a symbolic link met on the way to PATH (asked by
+ * the link's own path: TEST judges the directory it lies in; round 36e F2:
+ * asked by that directory, its parent was judged) (as the kernel walks it
+ * at exec): a link in a directory the
  * session can write could be swapped between this check and the exec, so
  * that the exec runs a program nobody looked at (a virtualenv's
  * .venv/bin/python, node_modules/.bin/X). Also true when the walk cannot
@@ -234,7 +236,7 @@ static bool links_any(const char *path, bool (*test)(const char *canon, void *ar
 			memmove(todo, rest, strlen(rest) + 1);
 			continue;
 		}
-		if (++hops > 40 || test(done, arg))
+		if (++hops > 40 || test(next, arg))
 			return true;
 		char target[PATH_MAX];
 		ssize_t n = readlink(next, target, sizeof(target) - 1);
@@ -249,9 +251,9 @@ static bool links_any(const char *path, bool (*test)(const char *canon, void *ar
 	return false;
 }
 
-#define DYN_MAX     4096u      /* dynamic entries looked at */
-#define STRTAB_MAX  (1u << 20) /* a string table larger: as if TEST held */
-#define OBJECTS_MAX 64         /* libraries followed: more, as if TEST held */
+#define DYN_MAX     4096u    /* dynamic entries looked at */
+#define STRING_MAX  PATH_MAX /* a search path or name longer: as if TEST held */
+#define OBJECTS_MAX 64       /* libraries followed: more, as if TEST held */
 
 /* The file offset of the virtual address V in FD's loaded segments, or -1. */
 static off_t file_offset(int fd, const Ehdr *eh, unsigned long long v)
@@ -267,18 +269,20 @@ static off_t file_offset(int fd, const Ehdr *eh, unsigned long long v)
 	return -1;
 }
 
-/* An ELF object's dynamic section: its entries and string table. */
+/* An ELF object's dynamic section: its entries, and where its string
+ * table lies in FD (read a string at a time: node's is 5 MB, 36e F6). */
 struct dyn {
 	Dyn *d;
 	size_t n;
-	char *str;
-	size_t strsz;
+	int fd;
+	off_t str;
+	unsigned long long strsz;
+	char buf[STRING_MAX + 1];
 };
 
 static void dyn_free(struct dyn *y)
 {
 	free(y->d);
-	free(y->str);
 }
 
 /* FD's dynamic section into Y: 1, 0 where it has none, -1 where it cannot
@@ -308,18 +312,23 @@ static int dyn_read(int fd, const Ehdr *eh, struct dyn *y)
 		else if (y->d[i].d_tag == DT_STRSZ)
 			y->strsz = y->d[i].d_un.d_val;
 	}
-	off_t at = strtab ? file_offset(fd, eh, strtab) : -1;
-	if (at < 0 || y->strsz == 0 || y->strsz > STRTAB_MAX || !(y->str = malloc(y->strsz + 1)) ||
-	    pread(fd, y->str, y->strsz, at) != (ssize_t)y->strsz)
-		return -1;
-	y->str[y->strsz] = '\0';
-	return 1;
+	y->fd = fd;
+	y->str = strtab ? file_offset(fd, eh, strtab) : -1;
+	return y->str < 0 || y->strsz == 0 ? -1 : 1;
 }
 
-/* The string of entry I of Y, or NULL where it lies past the table. */
-static const char *dyn_string(const struct dyn *y, size_t i)
+/* The string of entry I of Y (in Y's buffer, until the next call), or NULL
+ * where it lies past the table or is longer than STRING_MAX. */
+static const char *dyn_string(struct dyn *y, size_t i)
 {
-	return y->d[i].d_un.d_val < y->strsz ? y->str + y->d[i].d_un.d_val : NULL;
+	unsigned long long v = y->d[i].d_un.d_val;
+	if (v >= y->strsz)
+		return NULL;
+	size_t want = y->strsz - v < STRING_MAX + 1 ? (size_t)(y->strsz - v) : STRING_MAX + 1;
+	ssize_t n = pread(y->fd, y->buf, want, y->str + (off_t)v);
+	if (n <= 0 || !memchr(y->buf, '\0', (size_t)n))
+		return NULL;
+	return y->buf;
 }
 
 /* The search path LIST ($ORIGIN: ORIGIN) pushed onto DIRS, as the loader
@@ -405,6 +414,45 @@ struct objects {
 	void *arg;
 };
 
+/* Where the loader looks for a library below a directory of its search
+ * path, before the directory itself: glibc-hwcaps, and before glibc 2.37
+ * the legacy subdirectories (x86_64; "" last: the directory). */
+static const char *const hwcaps_sub[] = {"glibc-hwcaps/x86-64-v4/",
+					 "glibc-hwcaps/x86-64-v3/",
+					 "glibc-hwcaps/x86-64-v2/",
+					 "glibc-hwcaps/power10/",
+					 "glibc-hwcaps/power9/",
+					 "glibc-hwcaps/z16/",
+					 "glibc-hwcaps/z15/",
+					 "glibc-hwcaps/z14/",
+					 "glibc-hwcaps/z13/",
+					 "tls/haswell/x86_64/",
+					 "tls/haswell/",
+					 "tls/x86_64/",
+					 "tls/avx512_1/x86_64/",
+					 "tls/avx512_1/",
+					 "tls/",
+					 "haswell/x86_64/",
+					 "haswell/",
+					 "avx512_1/x86_64/",
+					 "avx512_1/",
+					 "x86_64/",
+					 "",
+					 NULL};
+
+static bool object_any(struct objects *o, const char *canon, const char *at, bool program,
+		       const struct cordon_strv *chain);
+
+/* Whether TEST holds for the library the loader finds at AT (as named:
+ * the library itself, a link on the way to it, 36d F1), or for what it
+ * loads in turn (CHAIN: the RPATHs it inherits). */
+static bool library_any(struct objects *o, const char *at, const struct cordon_strv *chain)
+{
+	cleanup_free char *lib = realpath(at, NULL);
+	return !lib || o->test(lib, o->arg) || links_any(at, o->test, o->arg) ||
+	       object_any(o, lib, at, false, chain);
+}
+
 /* Whether TEST holds for a directory the loader searches for the
  * libraries of the ELF object CANON (found at AT: $ORIGIN is AT's
  * directory, as glibc takes it for a library, 36d F4; the program's, its
@@ -455,7 +503,10 @@ static bool object_any(struct objects *o, const char *canon, const char *at, boo
 	for (size_t i = 0; !any && i < y.n && y.d[i].d_tag != DT_NULL; i++) {
 		Elf64_Sxword tag = (Elf64_Sxword)y.d[i].d_tag;
 		const char *v = dyn_string(&y, i);
-		any = tag == DT_AUDIT || tag == DT_DEPAUDIT ||
+		/* (An audit library loads before the shim, 36c F2; a filter's
+		 * library too, 36e F3.) */
+		any = tag == DT_AUDIT || tag == DT_DEPAUDIT || tag == DT_AUXILIARY ||
+		      tag == DT_FILTER ||
 		      ((tag == DT_RUNPATH || (tag == DT_RPATH && !runpath)) &&
 		       (!v || !push_dirs(v, origin, &dirs)));
 	}
@@ -468,29 +519,33 @@ static bool object_any(struct objects *o, const char *canon, const char *at, boo
 	for (size_t i = 0; !any && i < dirs.n; i++)
 		any = dir_any(dirs.v[i], 3, &budget, o->test, o->arg) || budget < 0;
 	for (size_t i = 0; !any && i < y.n && y.d[i].d_tag != DT_NULL; i++) {
-		const char *v = y.d[i].d_tag == DT_NEEDED ? dyn_string(&y, i) : NULL;
 		if (y.d[i].d_tag != DT_NEEDED)
 			continue;
-		if (!v || !*v) {
+		const char *got = dyn_string(&y, i);
+		char v[STRING_MAX + 1];
+		/* (A $ token in a name: expanded by the loader, 36e F4.) */
+		if (!got || !*got || strchr(got, '$')) {
 			any = true;
 			continue;
 		}
-		cleanup_free char *lib = NULL;
-		char found[PATH_MAX * 2];
+		snprintf(v, sizeof(v), "%s", got);
 		if (strchr(v, '/')) {
-			snprintf(found, sizeof(found), "%s", v);
-			lib = realpath(v, NULL);
-			any = !lib;
+			any = library_any(o, v, &next);
+			continue;
 		}
-		for (size_t j = 0; !any && !lib && j < dirs.n; j++) {
-			any = ++o->lookups > LOOKUPS_MAX;
-			snprintf(found, sizeof(found), "%s/%s", dirs.v[j], v);
-			lib = any ? NULL : realpath(found, NULL);
-		}
-		/* (The library itself, and a link on the way to it: 36d F1.) */
-		if (!any && lib)
-			any = o->test(lib, o->arg) || links_any(found, o->test, o->arg) ||
-			      object_any(o, lib, found, false, &next);
+		/* Each candidate the loader may take (a library of another
+		 * machine is skipped for the next one, 36e F5), in each
+		 * directory and the hwcaps ones below it (36e F1). */
+		for (size_t j = 0; !any && j < dirs.n; j++)
+			for (size_t h = 0; !any && hwcaps_sub[h]; h++) {
+				char found[PATH_MAX * 3];
+				any = ++o->lookups > LOOKUPS_MAX;
+				snprintf(found, sizeof(found), "%s/%s%s", dirs.v[j], hwcaps_sub[h],
+					 v);
+				struct stat st;
+				if (!any && lstat(found, &st) == 0)
+					any = library_any(o, found, &next);
+			}
 	}
 	cordon_strv_free(&dirs);
 	cordon_strv_free(&next);

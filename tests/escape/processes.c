@@ -139,7 +139,8 @@ BOTH_USERS(escape, another_project_s_program_runs_nothing_before_the_sandbox, .t
  * the library that session put there ran its constructor before the
  * preloaded shim's (round 36); one whose own library (in ../mid) has
  * that RUNPATH (36c F1); one whose RUNPATH directory, outside, holds a
- * link to that library (36d F1). Each gets the sandbox before its exec.
+ * link to that library (36d F1), or holds one in the tls subdirectory the
+ * loader looks in first (36e F1). Each gets the sandbox before its exec.
  * Control: run outside, the library's constructor writes. */
 BOTH_USERS(escape, a_library_found_through_runpath_where_a_session_wrote_runs_sandboxed,
 	   .timeout = 60)
@@ -153,7 +154,7 @@ BOTH_USERS(escape, a_library_found_through_runpath_where_a_session_wrote_runs_sa
 	char *staged = path_join(stage, "libcordon-runlib.so");
 	copy_exec(CORDON_RUNLIB, staged);
 	char *progs[] = {path_join(w.dir, "bin/tool"), path_join(w.dir, "bin/tool2"),
-			 path_join(w.dir, "x/bin/tool")};
+			 path_join(w.dir, "x/bin/tool"), path_join(w.dir, "y/bin/tool")};
 	copy_exec(CORDON_RUNPATH, progs[0]);
 	copy_exec(CORDON_RUNPATH2, progs[1]);
 	char *x = path_join(w.dir, "x"), *xlib = path_join(w.dir, "x/lib");
@@ -162,6 +163,11 @@ BOTH_USERS(escape, a_library_found_through_runpath_where_a_session_wrote_runs_sa
 	copy_exec(CORDON_RUNPATH, progs[2]);
 	char *xlink = path_join(xlib, "libcordon-runlib.so");
 	cr_assert(symlink("../../lib/libcordon-runlib.so", xlink) == 0);
+	char *tls = path_join(w.dir, "y/lib/tls/libcordon-runlib.so");
+	free(write_file(w.dir, "y/bin/keep", ""));
+	free(write_file(w.dir, "y/lib/tls/keep", ""));
+	copy_exec(CORDON_RUNPATH, progs[3]);
+	cr_assert(symlink("../../../lib/libcordon-runlib.so", tls) == 0);
 	char *midlib = path_join(mid, "libcordon-runmid.so");
 	copy_exec(CORDON_RUNMID, midlib);
 	world_give(&w);
@@ -172,7 +178,7 @@ BOTH_USERS(escape, a_library_found_through_runpath_where_a_session_wrote_runs_sa
 	char *planted = path_join(lib, "libcordon-runlib.so");
 	cr_assert(file_exists(planted), "the session put no library: %s", r.err);
 	run_free(&r);
-	for (int k = 0; k < 3; k++) {
+	for (int k = 0; k < 4; k++) {
 		char *out = fmt("%s/runlib-inside-%d", w.outside, k);
 		char *ctl = fmt("%s/runlib-outside-%d", w.outside, k);
 		char *argv[] = {CORDON_BIN,
@@ -202,7 +208,7 @@ BOTH_USERS(escape, a_library_found_through_runpath_where_a_session_wrote_runs_sa
 	}
 	sweep_forget(lib);
 	free(stage), free(lib), free(bin), free(mid), free(staged), free(midlib), free(planted);
-	free(x), free(xlib), free(xbin), free(xlink);
+	free(x), free(xlib), free(xbin), free(xlink), free(tls);
 	world_free(&w);
 }
 
