@@ -127,7 +127,12 @@ int cordon_state_dir(char **dir, struct cordon_error *err)
 				take_legacy(fd);
 				close(fd);
 			}
-			if (rename(tmp, d) < 0) {
+#ifdef RENAME_NOREPLACE
+			int moved = renameat2(AT_FDCWD, tmp, AT_FDCWD, d, RENAME_NOREPLACE);
+#else
+			int moved = rename(tmp, d); /* (not over one with anything in it) */
+#endif
+			if (moved < 0) {
 				/* (Another launch made it first.) */
 				DIR *t = opendir(tmp);
 				struct dirent *e;
