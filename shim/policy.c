@@ -1550,8 +1550,8 @@ static enum walked walk(const char *path, const struct walk_with *w, char *resol
 }
 
 /* D not granted: its way passes LINK, in DIR, where a session may write.
- * Said (printable: the session chose the link's target). */
-static int unfollow(struct cordon_policy *p, const struct later_rule *d, const char *link,
+ * Said into SAID (printable: the session chose the link's target). */
+static int unfollow(struct cordon_strv *said, const struct later_rule *d, const char *link,
 		    const char *dir, const struct walk_with *w)
 {
 	/* (Where no rule of this launch lets a session write: an earlier
@@ -1583,7 +1583,7 @@ static int unfollow(struct cordon_policy *p, const struct later_rule *d, const c
 				"the path it leads to itself",
 				at, d->source, via, target, in, where)) < 0)
 		return -ENOMEM;
-	return cordon_strv_push_take(&p->unfollowed, note);
+	return cordon_strv_push_take(said, note);
 }
 
 /* W for P's walks: the directories P's rules let a session write
@@ -1654,7 +1654,7 @@ static int add_later(struct cordon_policy *p, const struct cordon_context *ctx,
 		enum walked k = walk(d->raw, &w, resolved, link, dir);
 		int why = errno ? errno : ENOENT;
 		if (k == WALKED_LINK) {
-			e = unfollow(p, d, link, dir, &w);
+			e = unfollow(&p->unfollowed, d, link, dir, &w);
 			continue;
 		}
 		/* (Missing: explain says so; a run keeps the rule as written,
@@ -1704,12 +1704,12 @@ static int project_unfollowed(const struct cordon_policy *p, const struct cordon
 	struct walk_with w = {.noted = noted};
 	int e = walk_with_init(&w, p, ctx);
 	char resolved[PATH_MAX], link[PATH_MAX], dir[PATH_MAX];
-	struct cordon_policy said = {0};
+	struct cordon_strv said = {0};
 	char source[] = "--project";
 	struct later_rule d = {.raw = abs, .source = source};
 	enum walked k = e >= 0 ? walk(abs, &w, resolved, link, dir) : WALKED_MISSING;
 	if (e >= 0 && k == WALKED_LINK && (e = unfollow(&said, &d, link, dir, &w)) >= 0)
-		e = cordon_err(err, EPERM, "%s", said.unfollowed.v[0]);
+		e = cordon_err(err, EPERM, "%s", said.v[0]);
 	/* (Resolved once, walked again: a link swapped in on the way
 	 * meanwhile leads the one somewhere else than the other, round 36b
 	 * F1; the rule is then opened following no link.) */
@@ -1718,7 +1718,7 @@ static int project_unfollowed(const struct cordon_policy *p, const struct cordon
 			       "%s (--project): its way changed while cordon looked at it (a "
 			       "link swapped in, or out): not taken; start again",
 			       cordon_printable(abs, SIZE_MAX, link, sizeof(link)));
-	cordon_strv_free(&said.unfollowed);
+	cordon_strv_free(&said);
 	walk_with_free(&w);
 	return e == -ENOMEM ? cordon_err(err, ENOMEM, "out of memory") : e;
 }
