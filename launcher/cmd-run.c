@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -275,6 +276,14 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 	char session[CORDON_SESSION_ID_LEN + 1];
 	int r;
 
+	/* Its stderr may be a pipe closed early (`cordon run -v … 2>&1 | grep
+	 * -m1 …`): a word said there fails, where SIGPIPE would kill the
+	 * launcher between making the session's cgroup and socket directory
+	 * and arming the keeper that removes them, or before the command ran.
+	 * The command gets its default back before its exec. */
+	struct sigaction pipe_was, ignore = {.sa_handler = SIG_IGN};
+	bool sigpipe_ignored = sigaction(SIGPIPE, &ignore, &pipe_was) == 0 &&
+			       pipe_was.sa_handler == SIG_IGN;
 	if ((r = cordon_session_id(session)) < 0) {
 		cordon_err(&err, r, "getrandom: %s", strerror(-r));
 		goto fail;
@@ -447,6 +456,7 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 		.learn_fd = learn ? learn->fd : -1,
 		.learn_sup_fd = learn ? learn->sup_fd : -1,
 		.verbose = a->verbose,
+		.sigpipe_ignored = sigpipe_ignored,
 	};
 	int status = 0;
 	struct cordon_placeholders held = {0};

@@ -21,6 +21,7 @@
  * runs unsandboxed (unless the policy says on_unsupported: "warn"). */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -259,6 +260,12 @@ __attribute__((constructor)) static void cordon_preload_init(void)
 {
 	struct cordon_error err = {0};
 	struct cordon_policy p = {0};
+	/* What is said here goes to the program's stderr, which may be a
+	 * pipe closed early: a word lost there must not kill the program
+	 * before the session confirms it (one process here: the ignore is
+	 * the program's own again before its main). */
+	struct sigaction pipe_was, ignore = {.sa_handler = SIG_IGN};
+	bool pipe_saved = sigaction(SIGPIPE, &ignore, &pipe_was) == 0;
 	env_area();
 	const char *fdstr = env_get(CORDON_ENV_CONFIG_FD);
 	int ruleset = -1;
@@ -287,4 +294,6 @@ __attribute__((constructor)) static void cordon_preload_init(void)
 		die(&err);
 	}
 	cordon_policy_free(&p);
+	if (pipe_saved)
+		(void)sigaction(SIGPIPE, &pipe_was, NULL);
 }

@@ -508,9 +508,10 @@ static size_t subgroups(const char *dir)
 	return n;
 }
 
-/* Start ARGV in the cgroup CG (moved there before the exec), in CWD, its
- * output discarded. */
-static pid_t spawn_in_cgroup(const char *cg, char *const argv[], const char *cwd)
+/* Start ARGV in the cgroup CG (moved there before the exec), in CWD, with
+ * ENVP (NULL: ours), its output discarded, its stderr ERR (-1: discarded). */
+static pid_t spawn_in_cgroup_with(const char *cg, char *const argv[], char *const envp[],
+				  const char *cwd, int err)
 {
 	pid_t pid = fork();
 	cr_assert_geq(pid, 0);
@@ -522,13 +523,18 @@ static pid_t spawn_in_cgroup(const char *cg, char *const argv[], const char *cwd
 		close(fd);
 		int null = open("/dev/null", O_WRONLY);
 		dup2(null, 1);
-		dup2(null, 2);
+		dup2(err >= 0 ? err : null, 2);
 		if (chdir(cwd) < 0)
 			_exit(98);
-		execv(argv[0], argv);
+		execve(argv[0], argv, envp ? envp : environ);
 		_exit(97);
 	}
 	return pid;
+}
+
+static pid_t spawn_in_cgroup(const char *cg, char *const argv[], const char *cwd)
+{
+	return spawn_in_cgroup_with(cg, argv, NULL, cwd, -1);
 }
 
 /* A test's own parent cgroup below the runner's, for sessions to start in:
@@ -576,6 +582,70 @@ Test(session, a_launcher_that_gives_up_leaves_no_cgroup, .timeout = 60)
 		usleep(10000);
 	world_free(&w);
 	free(broken);
+	free(parent);
+}
+
+/* A launcher whose stderr is a pipe nobody reads any more (`cordon run -v
+ * ... 2>&1 | grep -m1 ...` once grep has its line): its words, and the
+ * shim's, fail there. Before, SIGPIPE killed the launcher at its first one;
+ * said later, between making the session's cgroup and socket directory and
+ * arming the keeper, it left both behind. Judged from outside: the command
+ * ran, the launcher ended with its status, no cgroup and no socket
+ * directory are left, and the command started with SIGPIPE as the
+ * launcher's caller left it: at its default, or ignored (`trap "" PIPE`). */
+Test(session, a_launcher_whose_stderr_is_gone_ends_its_session_whole, .timeout = 60)
+{
+	char *parent = test_parent_cgroup("epipe");
+	for (int ignored = 0; ignored < 2; ignored++) {
+		struct world w;
+		world_init(&w, "epipe", "");
+		int p[2];
+		cr_assert_eq(pipe(p), 0);
+		close(p[0]);
+		char *run = fmt("%s%s run -v --config %s -- /bin/sh -c 'echo $CORDON_SESSION > sid;"
+				" echo $TMUX_TMPDIR > sockdir; grep SigIgn /proc/self/status > sigign'",
+				ignored ? "trap '' PIPE; exec " : "exec ", CORDON_BIN, w.cfg);
+		char *argv[] = {"/bin/sh", "-c", run, NULL};
+		pid_t pid = spawn_in_cgroup_with(parent, argv, w.env, w.proj, p[1]);
+		close(p[1]);
+		int st = 0;
+		waitpid(pid, &st, 0);
+		cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "case %d: the launcher ended %s %d",
+			  ignored, WIFSIGNALED(st) ? "by signal" : "with status",
+			  WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+		char *id = session_id(&w);
+		cr_expect(id && id[0], "case %d: the command never ran", ignored);
+		char *sockdir_file = path_join(w.proj, "sockdir");
+		char *sockdir = read_file(sockdir_file);
+		if (sockdir)
+			sockdir[strcspn(sockdir, "\n")] = '\0';
+		cr_expect(sockdir && strstr(sockdir, "/cordon-"),
+			  "case %d: no socket directory was set: %s", ignored,
+			  sockdir ? sockdir : "(none)");
+		for (int i = 0; i < 500 && subgroups(parent) > 0; i++)
+			usleep(10000);
+		cr_expect_eq(subgroups(parent), 0, "case %d: the session's cgroup was left in %s",
+			     ignored, parent);
+		cr_expect(!sockdir || !file_exists(sockdir),
+			  "case %d: the socket directory %s was left", ignored, sockdir);
+		char *ign_file = path_join(w.proj, "sigign");
+		char *ign = read_file(ign_file);
+		char *hex = ign ? strchr(ign, ':') : NULL;
+		cr_expect(hex, "case %d: no SigIgn line: %s", ignored, ign ? ign : "(none)");
+		if (hex)
+			cr_expect_eq(!!(strtoull(hex + 1, NULL, 16) & (1ULL << (SIGPIPE - 1))),
+				     ignored, "case %d: the command started with SIGPIPE %s: %s",
+				     ignored, ignored ? "at its default" : "ignored", ign);
+		free(ign);
+		free(ign_file);
+		free(sockdir);
+		free(sockdir_file);
+		free(id);
+		free(run);
+		world_free(&w);
+	}
+	for (int i = 0; i < 100 && rmdir(parent) < 0; i++)
+		usleep(10000);
 	free(parent);
 }
 

@@ -151,6 +151,10 @@ struct cordon_launch {
 	const int *pass_fds;
 	size_t n_pass_fds;
 	bool verbose; /* say on stderr how the session is tracked */
+	/* SIGPIPE was ignored where the launcher was started: the command
+	 * inherits that (the launcher ignores it itself, and else the command
+	 * gets its default back before its exec). */
+	bool sigpipe_ignored;
 	/* Linux: the ways to hidden names the session could make (the
 	 * sweep's, cordon/guard.h), or NULL: the launcher's watch moves aside
 	 * the lures laid on them while the session runs, and notes them there. */

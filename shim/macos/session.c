@@ -468,6 +468,8 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	if (r > 0)
 		fprintf(stderr, "cordon: warning: %s\n", err->msg);
 	cordon_session_ack(s);
+	if (!l->sigpipe_ignored)
+		(void)signal(SIGPIPE, SIG_DFL); /* the launcher ignored it (cmd-run.c) */
 	execve(l->path, l->argv, envp);
 	s->exec_errno = errno;
 	return cordon_err(err, s->exec_errno, "%s: %s", l->path, strerror(s->exec_errno));
