@@ -2191,11 +2191,6 @@ BOTH_USERS(guards, a_link_laid_in_another_project_is_not_followed, .timeout = 60
 	world_free(&w);
 }
 
-/* The project itself named through a link an earlier session laid: the
- * launch is refused, with the note (round 36 F2: --project A/sub, a link a
- * session made in A, had the next session read and write the directory it
- * led to; A/etclink made /etc the writable project). Control: the
- * directory named itself is the project. */
 /* A world where W's project's session ran LAY (its $P: PRIV, the
  * private directory, whose f holds SECRET), into *PRIV, *B (where later
  * launches start) and *MADE (PRIV/made); ARGV a run in the project named
@@ -2226,6 +2221,11 @@ static void laid_project(struct world *w, const struct who *who, const char *tag
 	cr_assert(unlink(*made) == 0);
 }
 
+/* The project itself named through a link an earlier session laid: the
+ * launch is refused, with the note (round 36 F2: --project A/sub, a link a
+ * session made in A, had the next session read and write the directory it
+ * led to; A/etclink made /etc the writable project). Control: the
+ * directory named itself is the project. */
 BOTH_USERS(guards, a_project_named_through_a_link_a_session_laid_is_refused, .timeout = 60)
 {
 	struct world w;
