@@ -313,10 +313,12 @@ static int registers(scmp_filter_ctx ctx, bool network, bool chmod_notified, con
 		return r;
 	}
 	/* Netlink: the socket diagnostics list every socket of the host (an
-	 * outside listener's port or path); offline, only the routing family
-	 * (what getifaddrs and ip read) is left. */
+	 * outside listener's port or path), and the user-socket family lets
+	 * any process send to any other's port (round 37b F1: a session's
+	 * datagram reached root's listener outside); offline, only the
+	 * routing family (what getifaddrs and ip read) is left. */
 	for (int proto = 1; r >= 0 && proto < 32; proto++) {
-		if (network && proto != NETLINK_SOCK_DIAG)
+		if (network && proto != NETLINK_SOCK_DIAG && proto != NETLINK_USERSOCK)
 			continue;
 		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 2,
 				     SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, AF_NETLINK),

@@ -283,6 +283,63 @@ Test(objects, socket_diagnostics_are_refused)
 	world_free(&w);
 }
 
+/* The netlink user-socket family carries datagrams between processes by
+ * port, unprivileged, to any process of the host (round 37b F1: with the
+ * network on, a session's reached root's listener outside). A listener
+ * the test starts outside gets nothing from inside, online or not.
+ * Control: the same send, outside, arrives. */
+BOTH_USERS(objects, netlink_user_sockets_reach_no_outside_process, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "nlusr", "");
+	char *port = fmt("%s/port", w.outside), *got = fmt("%s/got", w.outside);
+	char *listen = fmt("import os, socket\n"
+			   "s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 2)\n"
+			   "s.bind((0, 0))\n"
+			   "open('%s.new', 'w').write(str(s.getsockname()[0]))\n"
+			   "os.rename('%s.new', '%s')\n"
+			   "while True:\n"
+			   "    d = s.recv(4096)  # (the header holds zeros)\n"
+			   "    with open('%s', 'ab') as f: f.write(d[16:] + b' ')\n",
+			   port, port, port, got);
+	char *largv[] = {"/usr/bin/python3", "-c", listen, NULL};
+	pid_t listener = spawn_cmd(largv, w.env, w.outside);
+	char *at = NULL;
+	for (int i = 0; i < 500 && !(at = read_file(port)); i++)
+		usleep(10000);
+	cr_assert(at, "the listener did not start");
+	const char *send = "import socket, struct, sys\n"
+			   "s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 2)\n"
+			   "b = sys.argv[2].encode()\n"
+			   "s.sendto(struct.pack('=IHHII', 16 + len(b), 16, 0, 0, 0) + b,"
+			   " (int(sys.argv[1]), 0))\n"
+			   "print('sent')\n";
+	char *argv[] = {"/usr/bin/python3", "-c", (char *)send, at, "OUTSIDE-CTL", NULL};
+	struct run_result r = world_run(&w, argv, w.proj);
+	cr_assert(strstr(r.out, "sent"), "control: not sent: %s", r.err);
+	run_free(&r);
+	char *seen = NULL;
+	for (int i = 0; i < 300 && !((seen = read_file(got)) && strstr(seen, "OUTSIDE-CTL")); i++)
+		free(seen), seen = NULL, usleep(10000);
+	cr_assert(seen, "control: the listener outside got nothing");
+	free(seen);
+	for (int offline = 0; offline <= 1; offline++) {
+		argv[4] = offline ? "INSIDE-OFFLINE" : "INSIDE-ONLINE";
+		r = run_in(&w, offline ? "--no-network" : NULL, argv);
+		cr_expect_null(strstr(r.out, "sent"), "sent from inside (offline=%d): %s", offline,
+			       r.out);
+		run_free(&r);
+	}
+	usleep(200 * 1000);
+	seen = read_file(got);
+	cr_expect(seen && !strstr(seen, "INSIDE-"),
+		  "the listener outside got a session's datagram");
+	kill(listener, SIGKILL);
+	waitpid(listener, NULL, 0);
+	free(seen), free(at), free(listen), free(port), free(got);
+	world_free(&w);
+}
+
 /* vhangup would hang up the terminal the session shares with the shell
  * outside. Tried on a terminal of the test's own: the control hangs it up. */
 Test(objects, vhangup_is_refused, .timeout = 60)
