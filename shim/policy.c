@@ -147,8 +147,10 @@ static const char *const home_run_dirs[] = {"~/.local/bin", "~/.local/share/syst
  * directory: those three have none, and one made inside is moved aside as
  * the session ends. So have rustup's rust-toolchain(.toml) (its `path`
  * names the programs every rustup proxy runs there: cargo --version, a
- * prompt's rustc --version, an editor's rust-analyzer) and mise's config
- * files (trusted by path, they run hooks and scripts at each cd there). */
+ * prompt's rustc --version, an editor's rust-analyzer), mise's config
+ * files (trusted by path, they run hooks and scripts at each cd there),
+ * and the version files of rbenv and its kin (nodenv, goenv, plenv,
+ * jenv), whose "../../x" names the directory a prompt's ruby -v runs. */
 const char *const cordon_default_protected[] = {".git/hooks",
 						".git/config",
 						".git/info",
@@ -191,6 +193,10 @@ const char *const cordon_default_protected[] = {".git/hooks",
 						".rtx.local.toml",
 						".tool-versions",
 						".ruby-version",
+						".node-version",
+						".go-version",
+						".perl-version",
+						".java-version",
 						".hg/hgrc",
 						".hg/hgrc-not-shared",
 						".hg/sharedpath",
@@ -219,7 +225,9 @@ const char *const cordon_default_protected[] = {".git/hooks",
  * pytest takes the nearest ini as its rootdir and imports the conftest.py
  * there; bundler evaluates the nearest Gemfile (gems.rb); asdf and mise the
  * nearest .tool-versions (a `path:` version runs that directory's
- * programs) and mise its config (and .miserc.toml, which picks the config
+ * programs), rbenv and the managers built like it (nodenv, goenv, plenv,
+ * jenv) the nearest .ruby-version (.node-version, …: rbenv 1.1 takes
+ * "../../x" for a version, round 37a F1), and mise its config (and .miserc.toml, which picks the config
  * environments it reads: round 32b G2); ESLint, Prettier and Babel (an
  * editor's, on a file opened there) load the nearest config, which runs
  * JavaScript or names a plugin or parser to load; pyenv takes the
@@ -249,8 +257,10 @@ const char *const cordon_found_above[] = {"$irbrc",
 					  ".eslintrc.yml",
 					  ".exrc",
 					  ".git",
+					  ".go-version",
 					  ".hg",
 					  ".irbrc",
+					  ".java-version",
 					  ".justfile",
 					  ".lazy.lua",
 					  ".mise",
@@ -258,10 +268,12 @@ const char *const cordon_found_above[] = {"$irbrc",
 					  ".mise.toml",
 					  ".miserc.toml",
 					  ".mvn",
+					  ".node-version",
 					  ".npmrc",
 					  ".nvim.lua",
 					  ".nvimrc",
 					  ".pdbrc",
+					  ".perl-version",
 					  ".perldb",
 					  ".pnpmfile.cjs",
 					  ".prettierrc",
@@ -278,6 +290,7 @@ const char *const cordon_found_above[] = {"$irbrc",
 					  ".python-version",
 					  ".rtx.local.toml",
 					  ".rtx.toml",
+					  ".ruby-version",
 					  ".tool-versions",
 					  ".vimrc",
 					  ".yarnrc",

@@ -709,9 +709,11 @@ Test(policy, names_looked_for_above)
 			  has(&p, shared, ".exrc") && has(&p, shared, "HEAD") &&
 			  has(&p, shared, "Cargo.toml") && has(&p, shared, ".mvn") &&
 			  has(&p, shared, "Rakefile") && has(&p, shared, "irb.rc") &&
-			  has(&p, shared, "_irbrc") && has(&p, shared, "$irbrc"),
+			  has(&p, shared, "_irbrc") && has(&p, shared, "$irbrc") &&
+			  has(&p, shared, ".ruby-version") && has(&p, shared, ".node-version"),
 		  "the shared directory's missing names (a bare repository's HEAD; cargo's, "
-		  "Maven's and rake's: round 29; irb's others: 36 F3)");
+		  "Maven's and rake's: round 29; irb's others: 36 F3; rbenv's and nodenv's: 37a "
+		  "F1)");
 	cr_expect_not(has(&p, shared, "node_modules"), "one there is a guard");
 	const struct cordon_guard *g = guard_at(&p, shared, "node_modules");
 	cr_expect(g && (g->kind & CORDON_GUARD_PROTECT) &&

@@ -10253,6 +10253,71 @@ BOTH_USERS(guards, a_bare_layout_at_a_roots_top_loses_its_head_not_the_root, .ti
 
 /* ---- a shared directory, below its top ---- */
 
+/* rbenv's .ruby-version at the top of a shared directory (round 37a F1;
+ * in the project: an_rbenv_version_file_made_inside_runs_nothing): rbenv looks
+ * for .ruby-version in each directory up from where it runs, and root's
+ * ruby -v in a directory of theirs below /tmp ran the program a session's
+ * /tmp/.ruby-version named. Moved aside as it appears, as nodenv's
+ * .node-version is. Control: protected_paths []. */
+BOTH_USERS(guards, an_rbenv_version_file_at_a_shared_top_runs_nothing, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "rbenvtop");
+	char *shared = shared_world(&w, "");
+	cr_assert(file_exists("/usr/bin/rbenv"), "rbenv is not installed (scripts/setup does)");
+	free(write_file(w.home, ".rbenv/versions/3.2.0/bin/ruby", "#!/bin/sh\necho ruby 3.2.0\n"));
+	world_give(&w);
+	struct run_result r = outside(&w,
+				      "chmod +x ~/.rbenv/versions/3.2.0/bin/ruby && "
+				      "RBENV_ROOT=~/.rbenv rbenv global 3.2.0 && "
+				      "RBENV_ROOT=~/.rbenv rbenv rehash && mkdir -p %s/mine/dir",
+				      shared);
+	cr_assert_eq(r.status, 0, "setup: %s%s", r.out, r.err);
+	run_free(&r);
+	const char *tags[] = {"deny", "ctl"};
+	for (int ctl = 0; ctl < 2; ctl++) {
+		if (ctl) {
+			r = outside(&w, "cd %s && rm -rf .r .ruby-version* .node-version*", shared);
+			run_free(&r);
+			free(shared_world(&w, ", \"protected_paths\": []"));
+		}
+		char *vars = fmt("S=%s", shared);
+		char *script = plant(
+			&w, tags[ctl], vars,
+			"mkdir -p \"$S/.r/bin\" && printf '#!/bin/sh\\ntouch %s\\n' \"$M-ruby\" > "
+			"\"$S/.r/bin/ruby\" && chmod +x \"$S/.r/bin/ruby\"; "
+			"V=../../../../../../../../../../../..$S/.r\n"
+			"echo \"$V\" > \"$S/.ruby-version\"; echo top $?\n"
+			"echo \"$V\" > \"$S/.node-version\"; echo node $?\n");
+		free(vars);
+		r = sh_in(&w, NULL, "%s", script);
+		char *diag = fmt("%s (%d): %s%s", tags[ctl], r.status, r.out, r.err);
+		expect_all_landed((const char *const[]){"top", "node", NULL}, &r, tags[ctl]);
+		run_free(&r);
+		char *judge = fmt("cd %s/mine/dir && export RBENV_ROOT=~/.rbenv; "
+				  "eval \"$(rbenv init - sh)\"; ruby -v; true",
+				  shared);
+		r = sh_outside(&w, judge);
+		free(judge);
+		char *ran = fmt("%s\noutside: %s%s", diag, r.out, r.err);
+		cr_expect(strstr(r.out, "ruby 3.2.0") || ctl, "rbenv did not run at all\n%s", ran);
+		cr_expect(marked(&w, tags[ctl], "ruby") == (ctl == 1), "%s\n%s",
+			  ctl ? "control: ruby -v outside ran nothing planted"
+			      : "ruby -v outside ran the program the shared .ruby-version named",
+			  ran);
+		if (!ctl)
+			cr_expect(!present(shared, ".node-version") &&
+					  present(shared, ".node-version.cordon-disarmed"),
+				  ".node-version at the shared top stayed\n%s", ran);
+		run_free(&r);
+		free(ran), free(diag), free(script);
+	}
+	r = outside(&w, "cd %s && rm -rf .r .ruby-version* .node-version* mine", shared);
+	run_free(&r);
+	free(shared);
+	world_free(&w);
+}
+
 /* What the test lays in SHARED as the user, outside: repositories of
  * theirs in work/ (repo, repo2, and keep, with husky's core.hooksPath),
  * and a directory of theirs with no repository (plain/sub). */
