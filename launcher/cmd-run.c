@@ -270,6 +270,7 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 	struct cordon_policy p = {0};
 	struct cordon_strv env = {0};
 	struct cordon_session sess = {.ack_fd = -1, .policy_fd = -1};
+	struct launcher_shell_dir shell_own = {.lock = -1};
 	struct cordon_sweep sweep = {0};
 	cleanup_free char *path = NULL;
 	cleanup_free char *shim = NULL;
@@ -360,7 +361,7 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 		launcher_toolchain_hint(a);
 	if (p.sandbox) {
 		struct cordon_error herr = {0};
-		if (launcher_history(&p, path, &env, &herr) < 0)
+		if (launcher_history(&p, path, session, &env, &shell_own, &herr) < 0)
 			fprintf(stderr, "cordon: %s; shell history is not kept in this session\n",
 				herr.msg);
 	}
@@ -494,6 +495,7 @@ fail:
 		launcher_hold_terminal(); /* an interactive shell that never started */
 	r = CORDON_EXIT_FAILURE;
 out:
+	launcher_history_end(&shell_own);
 	free(sess.cgroup);
 	cordon_strv_free(&env);
 	cordon_sweep_cancel(&sweep);

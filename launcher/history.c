@@ -5,6 +5,7 @@
  * the dotfiles are read-only, so without it bash silently saved nothing,
  * zsh and fish complained, and zsh's compinit printed 30 lines at every
  * start (it could not write ~/.zcompdump). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -12,22 +13,30 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cordon/sandbox.h"
+#include "cordon/session.h"
 #include "launcher.h"
 #include "util.h"
 
 /* zsh reads $ZDOTDIR/.zshenv first: this one hands startup back to the
  * user's own files (~/.zshrc is read as always) and makes compinit keep its
- * dump in the project's state directory unless the caller names one (-d).
+ * dump in the session's own directory unless the caller names one (-d).
  * Plain compinit takes no variable for its dump file, and writes it next
- * to ~/.zshrc. */
+ * to ~/.zshrc. compinit sources the dump: it is never in the project's
+ * history directory, which every session of the project writes. A fresh
+ * one starts from the user's own dump (~/.zcompdump, as trusted as
+ * ~/.zshrc), which compinit checks and rebuilds when stale. In a session
+ * inside another the outer session's dump is read-only: -w cannot tell
+ * (Landlock is not in access(2)), and a failed write prints ~30 lines. */
 static const char zshenv[] =
 	"# Written by cordon at every session start; zsh in a cordon session reads it\n"
 	"# first (ZDOTDIR points here). It hands startup back to your own files and\n"
-	"# keeps compinit's dump in the project's state directory, $CORDON_HISTORY_DIR.\n"
+	"# keeps compinit's dump in the session's own directory, $CORDON_ZCOMPDUMP.\n"
 	"if [[ -n ${CORDON_USER_ZDOTDIR-} ]]; then\n"
 	"\tZDOTDIR=$CORDON_USER_ZDOTDIR\n"
 	"else\n"
@@ -37,10 +46,18 @@ static const char zshenv[] =
 	"compinit() {\n"
 	"\tunfunction compinit\n"
 	"\tautoload -Uz compinit\n"
-	"\tif [[ -n ${CORDON_HISTORY_DIR-} && ${@[(I)-d]} -eq 0 ]]; then\n"
-	"\t\tcompinit -d \"$CORDON_HISTORY_DIR/zcompdump\" \"$@\"\n"
-	"\telse\n"
+	"\tlocal d=${CORDON_ZCOMPDUMP-}\n"
+	"\tif [[ -z $d || ${@[(I)-d]} -ne 0 ]]; then\n"
 	"\t\tcompinit \"$@\"\n"
+	"\telif [[ -f $d ]] && ! { : >>$d } 2>/dev/null; then\n"
+	"\t\tcompinit -C -d \"$d\" \"$@\"\n"
+	"\telif ! { : >>$d } 2>/dev/null; then\n"
+	"\t\tcompinit -D \"$@\"\n"
+	"\telse\n"
+	"\t\tif [[ ! -s $d && -f ${ZDOTDIR:-$HOME}/.zcompdump ]]; then\n"
+	"\t\t\tcommand cp -- \"${ZDOTDIR:-$HOME}/.zcompdump\" \"$d\" 2>/dev/null\n"
+	"\t\tfi\n"
+	"\t\tcompinit -d \"$d\" \"$@\"\n"
 	"\tfi\n"
 	"}\n"
 	"if [[ -r ${ZDOTDIR:-$HOME}/.zshenv ]]; then\n"
@@ -160,7 +177,9 @@ static const char *base_name(const char *path)
 
 /* Inside another session, whose state directory is read-only: the outer
  * session's history directory (CORDON_HISTORY_DIR, where it passed), the
- * one the user's history of this project already is in. */
+ * one the user's history of this project already is in, and the outer
+ * session's own directory (CORDON_SHELL_DIR), read-only: what the outer
+ * session wrote there, this narrower one may run. */
 static int nested_history(struct cordon_policy *p, const char *cmd, struct cordon_strv *env)
 {
 	const char *dir = getenv("CORDON_HISTORY_DIR");
@@ -171,12 +190,135 @@ static int nested_history(struct cordon_policy *p, const char *cmd, struct cordo
 	const char *shell = base_name(cmd);
 	if (strcmp(shell, "bash") != 0 && strcmp(shell, "zsh") != 0 && strcmp(shell, "fish") != 0)
 		shell = base_name(launcher_login_shell());
+	const char *own = getenv("CORDON_SHELL_DIR");
+	if (own && own[0] != '/')
+		own = NULL;
 	cleanup_free char *histfile = NULL;
+	cleanup_free char *dump = NULL;
 	if (asprintf(&histfile, "%s/%s_history", dir, shell) < 0 ||
 	    env_set(env, "HISTFILE", histfile) < 0 || env_set(env, "CORDON_HISTORY_DIR", dir) < 0 ||
-	    (strcmp(base_name(cmd), "fish") == 0 && env_set(env, "XDG_DATA_HOME", dir) < 0) ||
+	    (own && (asprintf(&dump, "%s/zcompdump", own) < 0 ||
+		     env_set(env, "CORDON_SHELL_DIR", own) < 0 ||
+		     env_set(env, "CORDON_ZCOMPDUMP", dump) < 0 ||
+		     (strcmp(base_name(cmd), "fish") == 0 && env_set(env, "XDG_DATA_HOME", own) < 0))) ||
 	    cordon_policy_add_rule(p, dir, CORDON_ACCESS_ALL, "history") < 0)
 		return -ENOMEM;
+	return 0;
+}
+
+/* rm -rf below the directory fd DIR (closed here), never following a link. */
+static void remove_below(int dir)
+{
+	DIR *d = fdopendir(dir);
+	if (!d) {
+		close(dir);
+		return;
+	}
+	for (struct dirent *e; (e = readdir(d));) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if (unlinkat(dirfd(d), e->d_name, 0) == 0 || errno != EISDIR)
+			continue;
+		int sub = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub >= 0)
+			remove_below(sub);
+		(void)unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
+	}
+	closedir(d);
+}
+
+/* The directories in TOP (STATE/cordon/shell) of sessions gone: no process
+ * holds the lock of its launcher (killed before it removed its own), and
+ * older than a minute (a launch between its mkdir and its flock). */
+static void sweep_shell_dirs(const char *top)
+{
+	int fd = open(top, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	time_t now = time(NULL);
+	for (struct dirent *e; (e = readdir(d));) {
+		if (!cordon_session_id_valid(e->d_name))
+			continue;
+		int sub = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		struct stat st;
+		if (sub < 0)
+			continue;
+		if (fstat(sub, &st) == 0 && st.st_uid == geteuid() && now - st.st_mtime > 60 &&
+		    flock(sub, LOCK_EX | LOCK_NB) == 0) {
+			int below = dup(sub);
+			if (below >= 0)
+				remove_below(below);
+			(void)unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
+		}
+		close(sub);
+	}
+	closedir(d);
+}
+
+void launcher_history_end(struct launcher_shell_dir *own)
+{
+	if (own->dir) {
+		int fd = open(own->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0)
+			remove_below(fd);
+		(void)rmdir(own->dir);
+	}
+	if (own->lock >= 0)
+		close(own->lock);
+	free(own->dir);
+	own->dir = NULL;
+	own->lock = -1;
+}
+
+/* TOP/SESSION made, this session's own (see launcher_history), locked for
+ * as long as the launcher (or a process it forks) lives; for fish, its
+ * data directory: fish/fish_history a link to the project's (fish writes
+ * through it), fish/generated_completions one to the user's own, where
+ * fish outside made them (else fish makes this session's). */
+static int make_shell_dir(const char *top, const char *session, const char *hist, bool fish,
+			  struct launcher_shell_dir *own)
+{
+	cleanup_free char *path = NULL;
+	if (asprintf(&path, "%s/%s", top, session) < 0)
+		return -ENOMEM;
+	if (mkdir(path, 0700) < 0)
+		return -errno;
+	own->dir = TAKE_PTR(path);
+	own->lock = open(own->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (own->lock < 0 || flock(own->lock, LOCK_EX | LOCK_NB) < 0)
+		return -errno;
+	if (!fish)
+		return 0;
+	cleanup_free char *hfish = NULL;
+	cleanup_free char *ofish = NULL;
+	cleanup_free char *link = NULL;
+	cleanup_free char *target = NULL;
+	if (asprintf(&hfish, "%s/fish", hist) < 0 || asprintf(&ofish, "%s/fish", own->dir) < 0 ||
+	    asprintf(&link, "%s/fish_history", ofish) < 0 ||
+	    asprintf(&target, "%s/fish_history", hfish) < 0)
+		return -ENOMEM;
+	if ((mkdir(hfish, 0700) < 0 && errno != EEXIST) || mkdir(ofish, 0700) < 0 ||
+	    symlink(target, link) < 0)
+		return -errno;
+	/* fish writes through the link to a file that is there; one missing,
+	 * it renames its own over the link. */
+	int fd = open(target, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		close(fd);
+	const char *xdg = getenv("XDG_DATA_HOME");
+	const char *home = launcher_home();
+	cleanup_free char *gen = NULL;
+	cleanup_free char *glink = NULL;
+	struct stat st;
+	if (((xdg && xdg[0] == '/' && asprintf(&gen, "%s/fish/generated_completions", xdg) >= 0) ||
+	     (home && asprintf(&gen, "%s/.local/share/fish/generated_completions", home) >= 0)) &&
+	    stat(gen, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    asprintf(&glink, "%s/generated_completions", ofish) >= 0)
+		(void)symlink(gen, glink);
 	return 0;
 }
 
@@ -196,7 +338,8 @@ static bool own_dir(const char *state, const char *sub)
 	       strncmp(cdir, cstate, n) == 0 && cdir[n] == '/' && strcmp(cdir + n + 1, sub) == 0;
 }
 
-int launcher_history(struct cordon_policy *p, const char *cmd, struct cordon_strv *env,
+int launcher_history(struct cordon_policy *p, const char *cmd, const char *session,
+		     struct cordon_strv *env, struct launcher_shell_dir *own,
 		     struct cordon_error *err)
 {
 	if (cordon_sandbox_nested())
@@ -215,9 +358,11 @@ int launcher_history(struct cordon_policy *p, const char *cmd, struct cordon_str
 	cleanup_free char *dir = NULL;
 	cleanup_free char *zdot = NULL;
 	cleanup_free char *zshenv_path = NULL;
+	cleanup_free char *shells = NULL;
 	if (project_name(p->project, &name) < 0 ||
 	    asprintf(&dir, "%s/cordon/history/%s", state, name) < 0 ||
 	    asprintf(&zdot, "%s/cordon/zsh", state) < 0 ||
+	    asprintf(&shells, "%s/cordon/shell", state) < 0 ||
 	    asprintf(&zshenv_path, "%s/.zshenv", zdot) < 0)
 		return cordon_err(err, ENOMEM, "out of memory");
 	if (!env) {
@@ -245,12 +390,15 @@ int launcher_history(struct cordon_policy *p, const char *cmd, struct cordon_str
 		return cordon_err(err, -r, "%s: cannot make the session's history directory: %s",
 				  dir, strerror(-r));
 	r = make_dirs(zdot);
+	if (r >= 0)
+		r = make_dirs(shells);
 	const char *sub = dir + strlen(state) + 1;
-	bool own = own_dir(state, sub);
-	if (r >= 0 && (!own || !own_dir(state, "cordon/zsh")))
+	bool ours = own_dir(state, sub);
+	bool zsh_ours = ours && own_dir(state, "cordon/zsh");
+	if (r >= 0 && (!zsh_ours || !own_dir(state, "cordon/shell")))
 		return cordon_err(err, ELOOP,
 				  "%s: not a directory of cordon's own (a link, or another user's)",
-				  own ? zdot : dir);
+				  !ours ? dir : !zsh_ours ? zdot : shells);
 	if (r >= 0)
 		r = write_if_changed(zshenv_path, zshenv);
 	if (r < 0)
@@ -271,13 +419,39 @@ int launcher_history(struct cordon_policy *p, const char *cmd, struct cordon_str
 	    env_set(env, "ZDOTDIR", zdot) < 0 || env_set(env, "HISTFILE", histfile) < 0 ||
 	    env_set(env, "CORDON_HISTORY_DIR", dir) < 0)
 		return cordon_err(err, ENOMEM, "out of memory");
-	/* fish keeps its history in $XDG_DATA_HOME/fish and takes no other
-	 * place: moved for a session that starts fish, only (the other tools'
-	 * data stays where it is). */
-	if (strcmp(base_name(cmd), "fish") == 0 && env_set(env, "XDG_DATA_HOME", dir) < 0)
+	/* What the shells run of what they keep, zsh's compinit dump and
+	 * fish's data directory (vendor_conf.d sourced at start, the
+	 * vendor_*.d and generated_completions autoloaded), is kept in the
+	 * session's own directory instead (round 37a F5): in the history
+	 * directory one session's plant ran in the next session of the
+	 * project, with that one's rights. No other session may write it
+	 * (cordon's state is read-only inside, and it is granted to this
+	 * session only) or find it before it exists (the session's id is
+	 * random); it is removed as the session ends, or by a later launch
+	 * when the launcher was killed. The old dump in the history directory
+	 * is read by no one now. fish keeps its history in $XDG_DATA_HOME/fish
+	 * and takes no other place: XDG_DATA_HOME is moved there for a session
+	 * that starts fish, only (the other tools' data stays where it is). */
+	sweep_shell_dirs(shells);
+	bool fish = strcmp(base_name(cmd), "fish") == 0;
+	r = make_shell_dir(shells, session, dir, fish, own);
+	if (r < 0) {
+		launcher_history_end(own);
+		return cordon_err(err, -r, "%s/%s: cannot make the session's own directory: %s",
+				  shells, session, strerror(-r));
+	}
+	cleanup_free char *dump = NULL;
+	if (asprintf(&dump, "%s/zcompdump", own->dir) < 0 ||
+	    env_set(env, "CORDON_SHELL_DIR", own->dir) < 0 ||
+	    env_set(env, "CORDON_ZCOMPDUMP", dump) < 0 ||
+	    (fish && env_set(env, "XDG_DATA_HOME", own->dir) < 0))
 		return cordon_err(err, ENOMEM, "out of memory");
 	if (cordon_policy_add_rule(p, dir, CORDON_ACCESS_ALL, "history") < 0 ||
-	    cordon_policy_add_rule(p, zdot, CORDON_ACCESS_READ, "history") < 0)
+	    cordon_policy_add_rule(p, zdot, CORDON_ACCESS_READ, "history") < 0 ||
+	    /* all, as the history directory: fish renames its history from
+	     * here to there, which Landlock refuses (EXDEV) to a file that
+	     * would gain a right on the way */
+	    cordon_policy_add_rule(p, own->dir, CORDON_ACCESS_ALL, "the session's own shell state") < 0)
 		return cordon_err(err, ENOMEM, "out of memory");
 	return 0;
 }

@@ -54,12 +54,22 @@ const char *launcher_login_shell(void);
  * $XDG_STATE_HOME/cordon/history (~/.local/state by default; "no-project"
  * when P has none), grant it read-write ("history"), and point the shells
  * at it in ENV: HISTFILE (bash, zsh; named after CMD's shell, else the
- * login shell), ZDOTDIR (a .zshenv that reads the user's own and keeps
- * compinit's dump there), CORDON_HISTORY_DIR, and XDG_DATA_HOME when CMD is
- * fish. ENV NULL (explain): only the rules, nothing made. Returns 0 or a
- * negative errno with ERR filled. */
-int launcher_history(struct cordon_policy *p, const char *cmd, struct cordon_strv *env,
+ * login shell), ZDOTDIR (a .zshenv that reads the user's own),
+ * CORDON_HISTORY_DIR. What the shells keep and run (zsh's compinit dump,
+ * CORDON_ZCOMPDUMP; fish's data directory, XDG_DATA_HOME when CMD is fish)
+ * goes to the session's own directory, $XDG_STATE_HOME/cordon/shell/SESSION
+ * (CORDON_SHELL_DIR), written by no other session: OWN, which
+ * launcher_history_end removes as the session ends. ENV NULL (explain):
+ * only the rules, nothing made. Returns 0 or a negative errno with ERR
+ * filled. */
+struct launcher_shell_dir {
+	char *dir; /* NULL: none made */
+	int lock;  /* held while the session lives; -1 */
+};
+int launcher_history(struct cordon_policy *p, const char *cmd, const char *session,
+		     struct cordon_strv *env, struct launcher_shell_dir *own,
 		     struct cordon_error *err);
+void launcher_history_end(struct launcher_shell_dir *own);
 
 int cmd_run(const struct cordon_args *a);
 /* cmd_run in learn mode: LIB (libcordon-learn.so) is preloaded into every

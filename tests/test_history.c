@@ -18,19 +18,26 @@
 #include "helpers.h"
 
 /* An interactive SHELL in a cordon session on a terminal (in W's project,
- * or in PROJECT with --project): types each of CMDS, waits for MARK (what
- * the last prints), then exits. Returns all the terminal showed. */
-static char *session(struct world *w, const char *project, const char *shell,
-		     const char *const *cmds, const char *mark)
+ * or in PROJECT with --project; --allow-write WRITABLE when not NULL):
+ * types each of CMDS, waits for MARK (what the last prints), then exits.
+ * Returns all the terminal showed. */
+static char *session_w(struct world *w, const char *project, const char *writable,
+		       const char *shell, const char *const *cmds, const char *mark)
 {
-	char *argv[] = {CORDON_BIN,      "run", "--config",    w->cfg, project ? "--project" : "--",
-			(char *)project, "--",  (char *)shell, "-i",   NULL};
-	if (!project) { /* no --project: shift the command left */
-		argv[4] = "--";
-		argv[5] = (char *)shell;
-		argv[6] = "-i";
-		argv[7] = NULL;
+	char *argv[12] = {CORDON_BIN, "run", "--config", w->cfg};
+	size_t n = 4;
+	if (project) {
+		argv[n++] = "--project";
+		argv[n++] = (char *)project;
 	}
+	if (writable) {
+		argv[n++] = "--allow-write";
+		argv[n++] = (char *)writable;
+	}
+	argv[n++] = "--";
+	argv[n++] = (char *)shell;
+	argv[n++] = "-i";
+	argv[n] = NULL;
 	int master;
 	char *name;
 	pid_t pid = world_pty_spawn(w, argv, &master, &name);
@@ -49,6 +56,12 @@ static char *session(struct world *w, const char *project, const char *shell,
 	close(master);
 	free(name);
 	return out;
+}
+
+static char *session(struct world *w, const char *project, const char *shell,
+		     const char *const *cmds, const char *mark)
+{
+	return session_w(w, project, NULL, shell, cmds, mark);
 }
 
 /* The one file matching the pattern HOME/.local/state/cordon/history/REST. */
@@ -137,7 +150,9 @@ BOTH_USERS(history, bash_kept_per_project, .timeout = 120)
 
 /* zsh whose ~/.zshrc runs plain compinit and saves history: compinit says
  * nothing (it could not write ~/.zcompdump: ~30 lines), ~/.zshrc is still
- * read, and the history is kept in the project's directory. */
+ * read, and the history is kept in the project's directory; the dump is
+ * not (every session of the project writes it, and compinit sources it),
+ * nor left in cordon's state once the session is gone. */
 BOTH_USERS(history, zsh_compinit_quiet_and_history_kept, .timeout = 120)
 {
 	if (access("/usr/bin/zsh", X_OK) != 0)
@@ -156,12 +171,24 @@ BOTH_USERS(history, zsh_compinit_quiet_and_history_kept, .timeout = 120)
 	free(out);
 	char *hist = state_file(&w, "proj-*/zsh_history");
 	cr_expect(contains(hist, "echo zed-$((5+5))"), "%s lacks the command", hist);
-	free(hist);
-	char *dump = state_file(&w, "proj-*/zcompdump");
+	char *hist_dir = strdup(hist);
+	*strrchr(hist_dir, '/') = '\0';
+	char *dump = path_join(hist_dir, "zcompdump");
+	cr_expect(!file_exists(dump), "compinit's dump is in the history directory: %s", dump);
 	free(dump);
+	free(hist_dir);
+	char *own = fmt("%s/.local/state/cordon/shell", w.home);
+	char *left = fmt("find %s -mindepth 1", own);
+	struct run_result r = run_cmd((char *const[]){"/bin/sh", "-c", left, NULL}, NULL, NULL,
+				      5000);
+	cr_expect_str_eq(r.out, "", "the session's own directory is left: %s", r.out);
+	run_free(&r);
+	free(left);
+	free(own);
 	char *home_dump = path_join(w.home, ".zcompdump");
 	cr_expect(!file_exists(home_dump), "compinit wrote into the home");
 	free(home_dump);
+	free(hist);
 	world_free(&w);
 }
 
@@ -195,5 +222,144 @@ BOTH_USERS(history, fish_kept_without_errors, .timeout = 120)
 	char *hist = state_file(&w, "proj-*/fish/fish_history");
 	cr_expect(contains(hist, "echo fishy-(math 6 + 6)"), "%s lacks the command", hist);
 	free(hist);
+	world_free(&w);
+}
+
+/* A directory outside that W's user (and so a session with --allow-write
+ * for it) may write, and a session without one may not. */
+static char *victim_dir(struct world *w)
+{
+	char *victim = path_join(w->outside, "b-only");
+	cr_assert(mkdir(victim, 0755) == 0);
+	if (w->as_user)
+		cr_assert(chown(victim, w->uid, w->gid) == 0);
+	return victim;
+}
+
+/* What one session writes in the project's history directory runs in no
+ * later one (round 37a F5): session A, narrower (--no-network), leaves a
+ * complete compinit dump with a line of its own there (and in its own
+ * dump); session B, wider (--allow-write VICTIM), starts interactive zsh,
+ * whose ~/.zshrc runs compinit: the line does not run. The control: the
+ * dump as A left it runs its line when compinit reads it, outside. */
+BOTH_USERS(history, zsh_dump_planted_runs_in_no_later_session, .timeout = 180)
+{
+	if (access("/usr/bin/zsh", X_OK) != 0)
+		cr_skip_test("zsh is not installed (scripts/setup installs it)");
+	struct world w;
+	world_for(&w, who, "hist-zplant", "");
+	free(home_file(&w, ".zshrc", "autoload -Uz compinit; compinit\necho zshrc-$((3+4))\n"));
+	char *victim = victim_dir(&w);
+	char *planted = path_join(victim, "PLANTED");
+	char *b_wrote = path_join(victim, "B-WROTE");
+
+	/* A first session makes its dump, as a user's first day would. */
+	free(session(&w, NULL, "/usr/bin/zsh", (const char *const[]){"echo made-$((1+1))\n", NULL},
+		     "made-2"));
+	char *plant =
+		fmt("autoload -Uz compinit\n"
+		    "for d in $CORDON_HISTORY_DIR/zcompdump ${CORDON_ZCOMPDUMP-}; do\n"
+		    "  [[ -s $d ]] || compinit -d $d\n"
+		    "  print -r -- 'touch %s' >> $d && echo planted-$d\n"
+		    "done\n",
+		    planted);
+	struct run_result a =
+		run_in(&w, "--no-network", (char *const[]){"/usr/bin/zsh", "-c", plant, NULL});
+	cr_assert(strstr(a.out, "planted-"), "A planted nothing: %s %s", a.out, a.err);
+	cr_assert(!file_exists(planted), "A itself wrote the victim: %s", a.err);
+	run_free(&a);
+
+	char *dump = state_file(&w, "proj-*/zcompdump");
+	char *control = fmt("autoload -Uz compinit; compinit -d %s", dump);
+	struct run_result c = world_run(
+		&w, (char *const[]){"/usr/bin/zsh", "-f", "-c", control, NULL}, w.home);
+	cr_assert(file_exists(planted), "control: compinit outside did not run the plant in %s: %s",
+		  dump, c.err);
+	run_free(&c);
+	cr_assert(unlink(planted) == 0);
+
+	char *touch = fmt("touch %s; echo b-$((2+3))\n", b_wrote);
+	char *out = session_w(&w, NULL, victim, "/usr/bin/zsh", (const char *const[]){touch, NULL},
+			      "b-5");
+	cr_expect(strstr(out, "zshrc-7"), "~/.zshrc was not read: %s", out);
+	cr_expect(file_exists(b_wrote), "B could not write %s: the probe proves nothing: %s",
+		  victim, out);
+	cr_expect(!file_exists(planted),
+		  "session B ran what session A planted in compinit's dump (%s): %s", dump, out);
+	free(out);
+	free(touch);
+	free(control);
+	free(dump);
+	free(plant);
+	free(b_wrote);
+	free(planted);
+	free(victim);
+	world_free(&w);
+}
+
+/* The same for fish: session A leaves a vendor_conf.d snippet (sourced at
+ * every start) and a vendor_functions.d fish_prompt (autoloaded at the
+ * first prompt) in the history directory's fish data, where fish in a
+ * session read them, and in its own; session B, wider, starts fish -i:
+ * neither runs. History stays shared (B's command is in the project's
+ * fish_history). The control: fish outside with that data directory runs
+ * the snippet. */
+BOTH_USERS(history, fish_data_planted_runs_in_no_later_session, .timeout = 180)
+{
+	if (access("/usr/bin/fish", X_OK) != 0)
+		cr_skip_test("fish is not installed (scripts/setup installs it)");
+	struct world w;
+	world_for(&w, who, "hist-fplant", "");
+	free(home_dir(&w, ".config"));
+	char *victim = victim_dir(&w);
+	char *planted = path_join(victim, "PLANTED");
+	char *prompted = path_join(victim, "PROMPTED");
+	char *b_wrote = path_join(victim, "B-WROTE");
+
+	char *plant = fmt("for d in $CORDON_HISTORY_DIR $XDG_DATA_HOME\n"
+			  "  mkdir -p $d/fish/vendor_conf.d $d/fish/vendor_functions.d\n"
+			  "  and echo 'touch %s' > $d/fish/vendor_conf.d/plant.fish\n"
+			  "  and printf 'function fish_prompt\\n touch %s\\n echo \\'> \\'\\nend\\n'"
+			  " > $d/fish/vendor_functions.d/fish_prompt.fish\n"
+			  "  and echo planted-$d\n"
+			  "end\n",
+			  planted, prompted);
+	struct run_result a =
+		run_in(&w, "--no-network", (char *const[]){"/usr/bin/fish", "-c", plant, NULL});
+	cr_assert(strstr(a.out, "planted-"), "A planted nothing: %s %s", a.out, a.err);
+	cr_assert(!file_exists(planted), "A itself wrote the victim: %s", a.err);
+	run_free(&a);
+
+	char *conf = state_file(&w, "proj-*/fish/vendor_conf.d/plant.fish");
+	char *data = strdup(conf);
+	*strstr(data, "/fish/vendor_conf.d/") = '\0';
+	char *xdg = fmt("XDG_DATA_HOME=%s", data);
+	struct run_result c = world_run(
+		&w, (char *const[]){"/usr/bin/env", xdg, "/usr/bin/fish", "-c", "true", NULL}, w.home);
+	cr_assert(file_exists(planted), "control: fish outside did not run %s: %s", conf, c.err);
+	run_free(&c);
+	cr_assert(unlink(planted) == 0);
+
+	char *touch = fmt("touch %s; echo fishb-(math 2 + 3)\n", b_wrote);
+	char *out = session_w(&w, NULL, victim, "/usr/bin/fish", (const char *const[]){touch, NULL},
+			      "fishb-5");
+	cr_expect(file_exists(b_wrote), "B could not write %s: the probe proves nothing: %s",
+		  victim, out);
+	cr_expect(!file_exists(planted), "session B ran what session A planted in %s: %s", conf,
+		  out);
+	cr_expect(!file_exists(prompted), "session B ran the fish_prompt session A planted: %s", out);
+	free(out);
+	char *hist = state_file(&w, "proj-*/fish/fish_history");
+	cr_expect(contains(hist, "echo fishb-(math 2 + 3)"), "%s lacks B's command", hist);
+	free(hist);
+	free(touch);
+	free(xdg);
+	free(data);
+	free(conf);
+	free(plant);
+	free(b_wrote);
+	free(prompted);
+	free(planted);
+	free(victim);
 	world_free(&w);
 }
