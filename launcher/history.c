@@ -20,6 +20,7 @@
 
 #include "cordon/sandbox.h"
 #include "cordon/session.h"
+#include "cordon/sweep.h"
 #include "launcher.h"
 #include "util.h"
 
@@ -227,6 +228,23 @@ static void remove_below(int dir)
 	closedir(d);
 }
 
+/* PATH (the session's own directory) removed, and with it the
+ * launch's note that a session may write it (shim/sweep.c): no link laid
+ * there is left, and no later session is given that path (a random id),
+ * so the note would only pile up, one per session. */
+static void remove_own(const char *path)
+{
+	cleanup_free char *canon = realpath(path, NULL);
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0)
+		remove_below(fd);
+	char note[PATH_MAX];
+	const char *base;
+	if (rmdir(path) == 0 && canon && cordon_sweep_noted(canon, canon, note, sizeof(note)) > 0 &&
+	    (base = strrchr(note, '/')) && strncmp(base + 1, "wrote-", 6) == 0)
+		(void)unlink(note);
+}
+
 /* The directories in TOP (STATE/cordon/shell) of sessions gone: no process
  * holds the lock of its launcher (killed before it removed its own), and
  * older than a minute (a launch between its mkdir and its flock). */
@@ -247,13 +265,10 @@ static void sweep_shell_dirs(const char *top)
 		struct stat st;
 		if (sub < 0)
 			continue;
+		cleanup_free char *path = NULL;
 		if (fstat(sub, &st) == 0 && st.st_uid == geteuid() && now - st.st_mtime > 60 &&
-		    flock(sub, LOCK_EX | LOCK_NB) == 0) {
-			int below = dup(sub);
-			if (below >= 0)
-				remove_below(below);
-			(void)unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
-		}
+		    flock(sub, LOCK_EX | LOCK_NB) == 0 && asprintf(&path, "%s/%s", top, e->d_name) > 0)
+			remove_own(path);
 		close(sub);
 	}
 	closedir(d);
@@ -261,12 +276,8 @@ static void sweep_shell_dirs(const char *top)
 
 void launcher_history_end(struct launcher_shell_dir *own)
 {
-	if (own->dir) {
-		int fd = open(own->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (fd >= 0)
-			remove_below(fd);
-		(void)rmdir(own->dir);
-	}
+	if (own->dir)
+		remove_own(own->dir);
 	if (own->lock >= 0)
 		close(own->lock);
 	free(own->dir);
