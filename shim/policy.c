@@ -3550,15 +3550,18 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 			CORDON_GUARD_PROTECT, true, "agents' and editors' settings", ctx, &cache);
 	/* The runtime directory, read-write by default: the systemd user
 	 * manager loads units and drop-ins from its systemd/ (planted, they
-	 * would run outside at the next daemon-reload or login), and podman
-	 * keeps its registry logins in containers/auth.json. */
+	 * would run outside at the next daemon-reload or login), GnuPG keeps
+	 * its servers' sockets in gnupg/, and podman keeps its registry
+	 * logins in containers/auth.json. */
 	if (r >= 0 && ctx->os == CORDON_OS_LINUX) {
 		static const char source[] = "the runtime directory";
-		char units[64], logins[80], dbus[64], gvfs[64], doc[64], psd[64], creds[64];
+		char units[64], logins[80], dbus[64], gnupg[64], gvfs[64], doc[64], psd[64],
+			creds[64];
 		unsigned uid = (unsigned)ctx->uid;
 		snprintf(units, sizeof(units), "/run/user/%u/systemd", uid);
 		snprintf(logins, sizeof(logins), "/run/user/%u/containers/auth.json", uid);
 		snprintf(dbus, sizeof(dbus), "/run/user/%u/dbus-1", uid);
+		snprintf(gnupg, sizeof(gnupg), "/run/user/%u/gnupg", uid);
 		snprintf(gvfs, sizeof(gvfs), "/run/user/%u/gvfs", uid);
 		snprintf(doc, sizeof(doc), "/run/user/%u/doc", uid);
 		snprintf(psd, sizeof(psd), "/run/user/%u/psd", uid);
@@ -3569,8 +3572,16 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 		 * made (0700) when missing, so that a mount keeps them: a
 		 * missing one would be a name the watch moves aside as it
 		 * appears, and the user manager makes systemd/ on its own
-		 * (at a login while a session runs). */
-		r = guard_list(p, (const char *const[]){units, dbus, NULL},
+		 * (at a login while a session runs). gnupg/ holds the sockets
+		 * of gpg-agent, dirmngr and keyboxd (in d.HASH/ for another
+		 * GNUPGHOME), and libassuan follows a regular file at a socket's
+		 * name that holds "%Assuan%\nsocket=PATH": one written there in
+		 * place of S.gpg-agent would send gpg's passphrases outside to
+		 * a server of the session's in /tmp, and stay after it. Made
+		 * (0700, as gpg makes it) when missing; a GNUPGHOME whose d.HASH/
+		 * is missing then keeps its sockets in itself inside, as gpg
+		 * does where no socket directory can be made. */
+		r = guard_list(p, (const char *const[]){units, dbus, gnupg, NULL},
 			       CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE, source, ctx->home, &cache);
 		/* podman's registry logins; GVfs's mounts of the user's remote
 		 * shares, and the document portal's files: both outside; the

@@ -9900,6 +9900,95 @@ BOTH_USERS(guards, runtime_dir_keeps_units_and_logins, .timeout = 60)
 	runtime_remove(&x);
 }
 
+/* GnuPG keeps the sockets of gpg-agent, dirmngr and keyboxd in the
+ * runtime directory's gnupg/ (d.HASH/ for another GNUPGHOME), and
+ * libassuan follows a regular file at a socket's name that holds
+ * "%Assuan%\nsocket=PATH": a session that put one in place of S.gpg-agent
+ * would have gpg outside send its passphrases to a server of the
+ * session's in /tmp (round 37a). First with gnupg/ as the machine has it
+ * (the test user's is missing): no d.HASH/ with a redirect is made. Then
+ * beside a socket a server outside listens on: it is neither removed nor
+ * replaced by a redirect, and none is planted at dirmngr's name. The rest
+ * of the runtime directory stays writable. Control: outside, all of it
+ * succeeds. */
+BOTH_USERS(guards, runtime_dir_keeps_gpg_sockets, .timeout = 60)
+{
+	uid_t uid;
+	gid_t gid;
+	who_ids(who, &uid, &gid);
+	struct runtime_dir rd;
+	runtime_dir_make(&rd, uid, gid);
+	char *gnupg = fmt("%s/gnupg", rd.path), *dir = fmt("%s/d.cordontest", gnupg),
+	     *fresh = fmt("%s/d.cordontest-new", gnupg);
+	char *agent = fmt("%s/S.gpg-agent", dir), *dirmngr = fmt("%s/S.dirmngr", dir),
+	     *planted = fmt("%s/S.gpg-agent", fresh);
+	struct stat st;
+	bool had_gnupg = lstat(gnupg, &st) == 0;
+	if (lstat(dir, &st) == 0 || lstat(fresh, &st) == 0)
+		cr_skip_test("%s or %s exists: not touched", dir, fresh);
+	char *extra = fmt(", \"additional_read_write_paths\": [\"%s\"]", rd.path);
+	struct world w;
+	world_for(&w, who, "rtgpg", extra);
+#define GPG_REDIRECT "printf '%%s\\n' '%%Assuan%%' 'socket=/tmp/cordon-test-fake.sock' > "
+	char *other = fmt("%s/cordon-test-other", rd.path);
+	char *make = fmt("mkdir -p %s && " GPG_REDIRECT "%s; echo new=$?\n", fresh, planted);
+	struct run_result r = sh_in(&w, NULL, "%secho ok > '%s'", make, other);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	run_free(&r);
+	cr_assert(file_exists(other), "control: the runtime directory is not writable inside\n%s",
+		  diag);
+	unlink(other);
+	cr_expect_not(file_exists(planted), "a redirect for gpg was planted in gnupg/%s\n%s",
+		      had_gnupg ? "" : " (missing as the session started)", diag);
+	free(diag);
+
+	/* A server of the user's outside, at a GNUPGHOME's agent socket. */
+	if (mkdir(gnupg, 0700) == 0)
+		cr_assert_eq(chown(gnupg, uid, gid), 0);
+	cr_assert_eq(mkdir(dir, 0700), 0, "%s: %s", dir, strerror(errno));
+	cr_assert_eq(chown(dir, uid, gid), 0);
+	struct listener l = listen_unix(&w, agent, true);
+	char *swap = fmt("rm -f %s && " GPG_REDIRECT "%s; echo swap=$?\n" GPG_REDIRECT
+			 "%s; echo plant=$?\n",
+			 agent, agent, dirmngr);
+	r = sh_in(&w, NULL, "%s", swap);
+	diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	run_free(&r);
+	cr_expect(lstat(agent, &st) == 0 && S_ISSOCK(st.st_mode),
+		  "gpg-agent's socket was removed or replaced\n%s", diag);
+	cr_expect_not(file_exists(dirmngr), "a redirect was planted at dirmngr's socket\n%s", diag);
+	free(diag);
+
+	char *all = fmt("%s%s", make, swap);
+	r = sh_outside(&w, all);
+	free(all);
+	cr_assert(file_exists(planted) && lstat(agent, &st) == 0 && S_ISREG(st.st_mode) &&
+			  file_exists(dirmngr),
+		  "control: outside, the redirects were not written: %s%s", r.out, r.err);
+	run_free(&r);
+#undef GPG_REDIRECT
+	close(l.fd);
+	unlink(agent);
+	unlink(dirmngr);
+	unlink(planted);
+	rmdir(dir);
+	rmdir(fresh);
+	if (!had_gnupg)
+		rmdir(gnupg);
+	runtime_dir_free(&rd);
+	free(make);
+	free(swap);
+	free(other);
+	free(agent);
+	free(dirmngr);
+	free(planted);
+	free(gnupg);
+	free(dir);
+	free(fresh);
+	free(extra);
+	world_free(&w);
+}
+
 /* ---- names looked for above, in a shared directory ---- */
 
 /* A directory like /tmp in W (sticky, everyone's, root's) that the
