@@ -533,6 +533,26 @@ static bool first_missing(const struct reach *r, const char *target, char *out, 
 					 (int)n, rest) < size;
 }
 
+/* The Python environment the file CANON lies in: the nearest directory
+ * above it, three levels up at most, that holds pyvenv.cfg (VENV for
+ * VENV/bin/tool). NULL when there is none. */
+static char *venv_of(const char *canon)
+{
+	char dir[PATH_MAX], cfg[PATH_MAX + 16];
+	struct stat st;
+	snprintf(dir, sizeof(dir), "%s", canon);
+	for (int up = 0; up < 3; up++) {
+		char *slash = strrchr(dir, '/');
+		if (!slash || slash == dir)
+			return NULL;
+		*slash = '\0';
+		snprintf(cfg, sizeof(cfg), "%s/pyvenv.cfg", dir);
+		if (lstat(cfg, &st) == 0 && S_ISREG(st.st_mode))
+			return strdup(dir);
+	}
+	return NULL;
+}
+
 #define LINKS_IN_DEPTH  8
 #define LINKS_IN_BUDGET 16384
 #define LINKS_IN_HOPS   8
@@ -587,8 +607,31 @@ static int protect_links_in(struct cordon_guard_plan *plan, const struct reach *
 				 !(own && cordon_path_under(canon, own)) &&
 				 reaches(&r->write, canon, false)) {
 				bool seen = cordon_guard_plan_find(plan, canon) != NULL;
-				e = protect(plan, r, canon, source, NO_LINKS | OPTIONAL);
-				if (e >= 0)
+				/* A tool's console script in a bin directory of the
+				 * home (pipx's, uv's, a venv of the user's) imports
+				 * its modules from the environment it lies in: the
+				 * whole of it runs outside (round 37a). */
+				cleanup_free char *venv =
+					strcmp(source, CORDON_GUARD_HOME_CODE) == 0 &&
+							stat(canon, &st) == 0 && S_ISREG(st.st_mode)
+						? venv_of(canon)
+						: NULL;
+				if (venv && (cordon_path_under(dir, venv) ||
+					     (own && cordon_path_under(venv, own)) ||
+					     !reaches(&r->write, venv, false))) {
+					free(venv);
+					venv = NULL;
+				}
+				e = protect(plan, r, venv ? venv : canon, source,
+					    NO_LINKS | OPTIONAL);
+				if (e >= 0 && venv)
+					e = say_once(
+						&plan->warnings,
+						"%s stays read-only: %s (%s) leads into this "
+						"Python environment, whose modules it runs, and "
+						"what is written there is obeyed outside",
+						venv, path, source);
+				else if (e >= 0)
 					e = say_once(&plan->warnings,
 						     "%s stays read-only: %s (%s) leads to it, and "
 						     "what is written there is obeyed outside",

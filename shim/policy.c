@@ -94,7 +94,16 @@ const char *const cordon_home_code[] = {
 					 * (round 8), drivers and hub code run */
 	"~/.cache/jedi", "~/.cache/parso", "~/.cache/black", "~/.cache/pylint", "~/.cache/selenium",
 	"~/.cache/torch", "~/.cache/huggingface/modules", "~/.bash", "~/.shell", "~/.env",
-	"~/.dotfiles", NULL};
+	"~/.dotfiles",
+	/* The environments of tools installed into the home, linked from
+	 * ~/.local/bin: pipx's (Debian's 1.1 keeps them in ~/.local/pipx),
+	 * uv's tools and the Pythons it installs, poetry's installer, bun's
+	 * global packages. A link's end is kept read-only beside ~/.local/bin,
+	 * but that is the console script only: the module it imports runs as
+	 * well (round 37a: one edited in pipx's venv ran at the next call
+	 * outside). */
+	"~/.local/share/pipx", "~/.local/pipx", "~/.local/share/uv/tools",
+	"~/.local/share/uv/python", "~/.local/share/pypoetry", "~/.bun/install/global", NULL};
 
 /* What zsh and its prompt source at every start under names that carry
  * the host, zsh's version or the user (~/.zcompdump-HOST-5.9,

@@ -7243,6 +7243,77 @@ BOTH_USERS(guards, what_local_bin_links_lead_to_is_kept_in_a_writable_home, .tim
 	world_free(&w);
 }
 
+/* Tools installed into the home run from environments there: pipx's venv
+ * (~/.local/share/pipx/venvs/NAME, ~/.local/pipx with Debian's pipx 1.1),
+ * uv's tools and Pythons, poetry's installer and bun's global packages;
+ * ~/.local/bin links to each console script. That script imports the
+ * tool's module, which runs outside at the next call (round 37a: edited
+ * in a --project ~ session, it did). None of those is written, nor the
+ * module of a venv of the user's elsewhere in the home that a link in
+ * ~/.local/bin leads into; the rest of the home is. Control: outside, each
+ * is written. */
+static const char *const tool_modules[] = {
+	".local/share/pipx/venvs/mytool/lib/python3/site-packages/mytool.py",
+	".local/pipx/venvs/old/lib/python3/site-packages/old.py",
+	".local/share/uv/tools/ut/lib/python3/site-packages/ut.py",
+	".local/share/uv/python/cpython-3.12/lib/python3.12/os.py",
+	".local/share/pypoetry/venv/lib/python3/site-packages/poetry.py",
+	".bun/install/global/node_modules/bt/index.js",
+	"tools/venv/lib/python3/site-packages/t.py",
+	NULL};
+
+BOTH_USERS(guards, what_local_bin_tools_run_from_is_kept_in_a_writable_home, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "localvenv", "");
+	char *plant = strdup("");
+	for (size_t i = 0; tool_modules[i]; i++) {
+		free(write_file(w.home, tool_modules[i], "print('tool')\n"));
+		char *more =
+			fmt("%secho 'print(1)' >> ~/%s; echo %zu=$?\n", plant, tool_modules[i], i);
+		free(plant);
+		plant = more;
+	}
+	static const char *const venvs[] = {".local/share/pipx/venvs/mytool", "tools/venv"};
+	static const char *const tools[] = {"mytool", "t"};
+	char *links[3] = {NULL};
+	free(write_file(w.home, ".local/bin/.keep", ""));
+	for (size_t i = 0; i < 2; i++) {
+		char *cfg = fmt("%s/pyvenv.cfg", venvs[i]),
+		     *script = fmt("%s/bin/%s", venvs[i], tools[i]);
+		free(write_file(w.home, cfg, "home = /usr/bin\n"));
+		free(write_file(w.home, script, "#!/usr/bin/python3\nfrom x import main\n"));
+		char *to = at(w.home, script);
+		links[i] = fmt("%s/.local/bin/%s", w.home, tools[i]);
+		cr_assert(symlink(to, links[i]) == 0, "%s", links[i]);
+		free(to), free(cfg), free(script);
+	}
+	free(write_file(w.home, "work/notes.txt", "notes\n"));
+	world_give(&w);
+	give_links(who, (const char *const *)links);
+	char *opts = fmt("-p %s", w.home);
+	struct run_result r = sh_in(&w, opts, "%secho x >> ~/work/notes.txt; echo notes=$?", plant);
+	cr_assert(strstr(r.out, "notes=0"), "control: --project ~ did not write the home: %d %s%s",
+		  r.status, r.out, r.err);
+	for (size_t i = 0; tool_modules[i]; i++) {
+		char *now = content(w.home, tool_modules[i]);
+		cr_expect_str_eq(now, "print('tool')\n", "--project ~: ~/%s was written: %s%s",
+				 tool_modules[i], r.out, r.err);
+		free(now);
+	}
+	run_free(&r);
+	r = sh_outside(&w, plant);
+	for (size_t i = 0; tool_modules[i]; i++) {
+		char *now = content(w.home, tool_modules[i]);
+		cr_expect_str_eq(now, "print('tool')\nprint(1)\n", "control: outside, ~/%s: %s",
+				 tool_modules[i], r.err);
+		free(now);
+	}
+	run_free(&r);
+	free(opts), free(plant), free(links[0]), free(links[1]);
+	world_free(&w);
+}
+
 /* The same files in a subdirectory, which vim runs when it starts there
  * (round 9: web/.exrc made inside ran): one made inside, one changed in
  * place in a directory the last walk recorded, and one in a directory
