@@ -643,8 +643,12 @@ static void hold(struct cordon_sweep *s, const char *path, char kind)
 	if (!copy)
 		return; /* out of memory: not told */
 	s->held = nv;
-	s->held[s->n_held++] = (struct cordon_sweep_held){copy, (unsigned long long)st.st_dev,
-							  (unsigned long long)st.st_ino, kind};
+	s->held[s->n_held++] = (struct cordon_sweep_held){.path = copy,
+							  .dev = (unsigned long long)st.st_dev,
+							  .ino = (unsigned long long)st.st_ino,
+							  .kind = kind,
+							  .nlink = (unsigned long long)st.st_nlink,
+							  .ctime = CTIME(st)};
 }
 
 /* TOP's .config and mise, as they are (see cordon_sweep.mise_dirs). */
@@ -664,8 +668,11 @@ static void hold_mise_dirs(struct cordon_sweep *s, const char *top)
 		if (!copy)
 			return; /* out of memory: judged whole */
 		s->mise_dirs = nv;
-		s->mise_dirs[s->n_mise_dirs++] = (struct cordon_sweep_held){
-			copy, (unsigned long long)st.st_dev, (unsigned long long)st.st_ino, 'd'};
+		s->mise_dirs[s->n_mise_dirs++] =
+			(struct cordon_sweep_held){.path = copy,
+						   .dev = (unsigned long long)st.st_dev,
+						   .ino = (unsigned long long)st.st_ino,
+						   .kind = 'd'};
 	}
 }
 
@@ -3151,8 +3158,6 @@ static bool is_guarded(const struct cordon_sweep *s, const char *path)
 	return canon && strcmp(canon, path) != 0 && guarded_as(s, canon);
 }
 
-/* PATH was a file the guards kept, and is now another (or gone): the
- * mount that kept it ended when it was replaced outside. */
 /* H's path holds another file now than as the session started. */
 static bool replaced(const struct cordon_sweep_held *h)
 {
@@ -3161,11 +3166,37 @@ static bool replaced(const struct cordon_sweep_held *h)
 	       ((unsigned long long)st.st_dev != h->dev || (unsigned long long)st.st_ino != h->ino);
 }
 
+/* H's file, still in place, has a name besides H's path, or had as the
+ * session started: the mount keeps one name read-only, and what is
+ * written through another lands in it all the same (round 37a F4: a
+ * session wrote a core.fsmonitor through notes.txt, a hard link an
+ * earlier one had made of .git/config). The count now too: a session
+ * can make no link to a file its guard keeps (another mount), but a
+ * program outside can. */
+static bool named_twice(const struct cordon_sweep_held *h)
+{
+	struct stat st;
+	return h->kind == 'r' && !replaced(h) &&
+	       (h->nlink > 1 || (lstat(h->path, &st) == 0 && st.st_nlink > 1));
+}
+
+/* PATH was a file the guards kept, and is now another (the mount that
+ * kept it ended when it was replaced outside), or has another name: its
+ * guard did not hold. */
 static bool guard_lost(const struct cordon_sweep *s, const char *path)
 {
 	for (size_t i = 0; i < s->n_held; i++)
 		if (s->held[i].kind == 'r' && strcmp(s->held[i].path, path) == 0)
-			return replaced(&s->held[i]);
+			return replaced(&s->held[i]) || named_twice(&s->held[i]);
+	return false;
+}
+
+/* PATH is a file the guards kept that has another name (named_twice). */
+static bool held_twice(const struct cordon_sweep *s, const char *path)
+{
+	for (size_t i = 0; i < s->n_held; i++)
+		if (s->held[i].kind == 'r' && strcmp(s->held[i].path, path) == 0)
+			return named_twice(&s->held[i]);
 	return false;
 }
 
@@ -4020,8 +4051,12 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 						     said, NULL, 0);
 				continue;
 			}
-			snprintf(why, sizeof(why), "where git outside would run programs (%s)",
-				 r.why.v[i]);
+			snprintf(why, sizeof(why), "where git outside would run programs (%s)%s",
+				 r.why.v[i],
+				 held_twice(s, r.files.v[i])
+					 ? ", through another name it has (a hard link), which "
+					   "cordon's guard on this one does not cover"
+					 : "");
 			moved += disarm(s, r.files.v[i], head, why, said);
 		}
 	} else {
@@ -5284,14 +5319,54 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 	return moved;
 }
 
+/* H, a kept file with another name (named_twice), changed since the
+ * session started, on a file system a write rule of S reaches: the other
+ * name may lie where the session could write (the guards said so as it
+ * started). */
+static bool changed_twice(const struct cordon_sweep *s, const struct cordon_sweep_held *h)
+{
+	struct stat st;
+	if (!named_twice(h) || lstat(h->path, &st) < 0 ||
+	    (CTIME(st).tv_sec == h->ctime.tv_sec && CTIME(st).tv_nsec == h->ctime.tv_nsec))
+		return false;
+	for (size_t i = 0; i < s->writable.n; i++) {
+		struct stat w;
+		if (stat(s->writable.v[i], &w) == 0 && S_ISDIR(w.st_mode) &&
+		    (unsigned long long)w.st_dev == h->dev)
+			return true;
+	}
+	return false;
+}
+
 /* The guarded and hidden files replaced outside while the session ran
  * (see struct cordon_sweep_held), said: the session may have changed
- * (read) them since. A git dir's are judged by the walk instead. */
-static void say_lost(const struct cordon_sweep *s, struct cordon_strv *said)
+ * (read) them since. A kept file with another name changed meanwhile
+ * (changed_twice) is moved aside, as one the session made is: cordon
+ * cannot tell what wrote it (.envrc, a mise.toml: obeyed outside by its
+ * path). A git dir's are judged by the walk instead. The count moved. */
+static int say_lost(const struct cordon_sweep *s, struct cordon_strv *said)
 {
+	int moved = 0;
 	for (size_t i = 0; i < s->n_held; i++) {
 		const struct cordon_sweep_held *h = &s->held[i];
-		if (h->kind == 'm' || !replaced(h) || (h->kind == 'r' && strstr(h->path, "/.git/")))
+		if (h->kind == 'm' || (h->kind == 'r' && strstr(h->path, "/.git/")))
+			continue;
+		if (h->kind == 'r' && changed_twice(s, h)) {
+			struct stat st;
+			uintmax_t names = h->nlink;
+			if (lstat(h->path, &st) == 0 && (uintmax_t)st.st_nlink > names)
+				names = st.st_nlink;
+			char why[192];
+			snprintf(why, sizeof(why),
+				 "a file with %ju names: another, which cordon's guard on this one "
+				 "does not cover, may lie where the session could write",
+				 names);
+			moved += disarm(s, h->path,
+					"while this session ran, it (or a program outside) changed",
+					why, said);
+			continue;
+		}
+		if (!replaced(h))
 			continue;
 		char shown[PATH_MAX + 8];
 		cordon_printable(h->path, SIZE_MAX, shown, sizeof(shown));
@@ -5308,6 +5383,7 @@ static void say_lost(const struct cordon_sweep *s, struct cordon_strv *said)
 			    "can): check that it says what you meant",
 			    shown);
 	}
+	return moved;
 }
 
 /* "cordon: AT[, on the way to W's name] (W's source) became WHAT while
@@ -5470,7 +5546,7 @@ int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *sai
 	if (!s->project || !buf)
 		moved += judge_mise_envs_above(s, said);
 	free(buf);
-	say_lost(s, said);
+	moved += say_lost(s, said);
 	if (s->project && !ended)
 		say(said,
 		    "cordon: not every process of this session was seen to end: the repositories "

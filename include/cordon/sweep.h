@@ -100,11 +100,15 @@ struct cordon_sweep {
 	 * editor) ends the mount that kept it, in every session already
 	 * running: the session could change (read) the new one. And ('m')
 	 * the files in the remotes/ and branches/ of each root's own
-	 * repository then: the user's remotes. */
+	 * repository then: the user's remotes. NLINK and CTIME as the
+	 * session started: a kept file with another name is changed through
+	 * that one, which no mount covers. */
 	struct cordon_sweep_held {
 		char *path;
 		unsigned long long dev, ino;
 		char kind;
+		unsigned long long nlink;
+		struct timespec ctime;
 	} * held;
 	size_t n_held, held_cap;
 	/* The .config and mise directories at the tops mise's environments

@@ -3491,6 +3491,40 @@ BOTH_USERS(guards, a_hard_linked_dotfile_is_said, .timeout = 60)
 	world_free(&w);
 }
 
+/* A protected file of the project with a second name there, a hard link
+ * the user made (mise.toml and other.toml, one file): the session writes
+ * through other.toml, which the guard on mise.toml does not cover, and
+ * mise outside obeys mise.toml by its path (round 37a F4's route, beyond
+ * git). As the session ends, mise.toml changed: it is moved aside, and
+ * said. Control: a session that writes nothing leaves it in place. */
+BOTH_USERS(guards, a_protected_file_written_through_its_second_name_is_moved_aside, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "twicetoml", "");
+	char *toml = write_file(w.proj, "mise.toml", "[tools]\n");
+	char *other = at(w.proj, "other.toml");
+	cr_assert_eq(link(toml, other), 0);
+	world_give(&w);
+	let_time_pass();
+	struct run_result r = sh_in(&w, NULL, "echo ran");
+	cr_expect(strstr(r.err, "/mise.toml (protected_paths (default)) has 2 names"),
+		  "not said as it started: %s", r.err);
+	cr_expect(present(w.proj, "mise.toml"), "control: moved aside unchanged: %s", r.err);
+	run_free(&r);
+	r = sh_in(&w, NULL, "%s",
+		  "printf '[hooks]\\nenter = \"x\"\\n' >> other.toml; echo wrote $?");
+	cr_assert(strstr(r.out, "wrote 0"), "control: the write did not land: %s%s", r.out, r.err);
+	char *want = fmt("changed %s, a file with 2 names", toml);
+	cr_expect(strstr(r.err, want), "not said: %s", r.err);
+	cr_expect_not(present(w.proj, "mise.toml"),
+		      "mise.toml, written through its second name, was left in place: %s", r.err);
+	char *kept = content(w.proj, "mise.toml.cordon-disarmed");
+	cr_expect(kept && strstr(kept, "[hooks]"), "what was moved aside was lost");
+	run_free(&r);
+	free(kept), free(want), free(toml), free(other);
+	world_free(&w);
+}
+
 /* ~/NAME a link to PROJ/NAME, a directory of the project (a CI layout:
  * caches kept in the workspace), the world given to its user: the link
  * (malloc'd). */
