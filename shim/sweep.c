@@ -3353,6 +3353,9 @@ static void hook_risks(const struct judge *there, const char *dir, char *out, si
  * An include of an old line reached a file of the worktree the session
  * could rewrite at will (a nested repository's include.path =
  * ../.gitconfig, then core.fsmonitor in it). */
+static void other_name_risk(const struct judge *j, const char *path, const char *name,
+			    struct risks *r);
+
 static void include_risks(const struct judge *j, const char *dir, const char *shared,
 			  struct risks *r)
 {
@@ -3404,6 +3407,9 @@ static void include_risks(const struct judge *j, const char *dir, const char *sh
 		if (counts(path, j))
 			config_risks(&whole, path, r->all, sizeof(r->all));
 		held_by(r, before, path);
+		/* (Kept read-only in the sessions after, as the config is.) */
+		const char *name = strrchr(path, '/');
+		other_name_risk(j, path, name ? name + 1 : path, r);
 	}
 	cordon_strv_free(&top);
 	cordon_strv_free(&inc);
@@ -3521,6 +3527,55 @@ static void index_risks(const struct judge *j, const char *dir, const char *cd, 
 /* The risks of the git dir DIR that count under J, into R; BASE: the
  * directory core.hooksPath is relative to (NULL: unknown, not looked
  * at). */
+/* PATH, a file of a git dir new to the session (J's ALL) that the guards
+ * keep read-only in the sessions after, with another name: their mount
+ * keeps this one, and what a later session writes through the other is
+ * git's all the same (round 37a F4: ln .git/config notes.txt, then a
+ * core.fsmonitor appended to notes.txt in the next session). A risk, held
+ * elsewhere: the repository is moved aside whole. NAME: as said. */
+static void other_name_risk(const struct judge *j, const char *path, const char *name,
+			    struct risks *r)
+{
+	struct stat st;
+	if (!j->all || lstat(path, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink < 2)
+		return;
+	char risk[NAME_MAX + 96];
+	snprintf(risk, sizeof(risk), "%s with %ju names, which a later session could write", name,
+		 (uintmax_t)st.st_nlink);
+	size_t before = strlen(r->all);
+	cordon_git_risk_add(r->all, sizeof(r->all), risk);
+	held_by(r, before, NULL);
+}
+
+/* other_name_risk for what the guards keep of the git dir DIR: its
+ * config and lazygit.yml, and each file in its hooks/ and info/. */
+static void other_names_risks(const struct judge *j, const char *dir, struct risks *r)
+{
+	if (!j->all)
+		return;
+	static const char *const files[] = {"config", "lazygit.yml"};
+	static const char *const dirs[] = {"hooks", "info"};
+	char path[PATH_MAX + NAME_MAX + 32], name[NAME_MAX + 16];
+	for (size_t i = 0; i < sizeof(files) / sizeof(*files); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		other_name_risk(j, path, files[i], r);
+	}
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, dirs[i]);
+		DIR *d = opendir(path);
+		/* (A few files each: git init's samples, exclude.) */
+		for (struct dirent *de; d && (de = readdir(d));) {
+			if (cordon_dot_or_dotdot(de->d_name))
+				continue;
+			snprintf(path, sizeof(path), "%s/%s/%s", dir, dirs[i], de->d_name);
+			snprintf(name, sizeof(name), "%s/%s", dirs[i], de->d_name);
+			other_name_risk(j, path, name, r);
+		}
+		if (d)
+			closedir(d);
+	}
+}
+
 static void risks_of(const struct judge *j, const char *dir, const char *base, struct risks *r)
 {
 	char path[PATH_MAX + 32];
@@ -3618,6 +3673,9 @@ static void risks_of(const struct judge *j, const char *dir, const char *base, s
 		}
 		cordon_strv_free(&files);
 	}
+	other_names_risks(j, dir, r);
+	if (shared)
+		other_names_risks(&there, shared, r);
 	struct judge in_common = *j;
 	in_common.all = j->all || (shared && moved_in(shared, &j->s->since));
 	include_risks(j, dir, shared, r);

@@ -6028,6 +6028,80 @@ BOTH_USERS(guards, a_repository_made_inside_is_said_with_what_it_runs, .timeout 
 	world_free(&w);
 }
 
+/* A second name a session gives to a file of a repository it makes (git
+ * init, then ln .git/config notes.txt) is not covered by the guard the
+ * next session puts on .git/config: that session appends a
+ * core.fsmonitor to notes.txt, and git status outside runs it (round 37a
+ * F4). The repository is moved aside as the first session ends, its
+ * config having two names; and the same append, through a second name
+ * the user gave the config of their own repository, has that config moved
+ * aside as the appending session ends. Judged from outside, by git
+ * status. Control: the same plant made outside runs. */
+BOTH_USERS(guards, a_second_name_for_a_repository_s_config_runs_nothing, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "glinked", "");
+	free(write_file(w.home, ".gitconfig", "[user]\n\tname = t\n\temail = t@example.com\n"));
+	world_give(&w);
+	static const char append[] = "fsmon >> notes.txt; echo append-notes $?";
+	struct run_result r =
+		sh_in(&w, NULL, "%s", "git init -q && ln .git/config notes.txt && echo made");
+	cr_assert(strstr(r.out, "made"), "control: the first session's plant failed: %s%s", r.out,
+		  r.err);
+	cr_expect(strstr(r.err, "config with 2 names, which a later session could write"),
+		  "the config's second name was not said: %s", r.err);
+	char *diag = fmt("first session: %s", r.err);
+	run_free(&r);
+	let_time_pass();
+	char *script = plant(&w, "deny", "", append);
+	r = sh_in(&w, NULL, "%s", script);
+	cr_assert(strstr(r.out, "append-notes 0"), "control: the append did not land: %s%s", r.out,
+		  r.err);
+	char *diag2 = fmt("%s\nsecond session: %s", diag, r.err);
+	run_free(&r);
+	r = sh_outside(&w, "git status >/dev/null 2>&1; true");
+	run_free(&r);
+	cr_expect_not(marked(&w, "deny", "fsmonitor"),
+		      "a core.fsmonitor written through a second name a session gave .git/config "
+		      "ran outside\n%s",
+		      diag2);
+	free(diag), free(diag2);
+
+	/* The user's own repository, its config with a second name. */
+	r = outside(&w, "rm -rf .git .git.cordon-disarmed* notes.txt && git init -q && "
+			"ln .git/config notes.txt");
+	run_free(&r);
+	let_time_pass();
+	r = sh_in(&w, NULL, "%s", script);
+	cr_assert(strstr(r.out, "append-notes 0"), "control: the append did not land: %s%s", r.out,
+		  r.err);
+	char *config = at(w.proj, ".git/config");
+	char *want = fmt("it wrote %s, where git outside would run programs (core.fsmonitor), "
+			 "through another name it has",
+			 config);
+	cr_expect(strstr(r.err, want),
+		  "the config written through its second name was not said: %s", r.err);
+	diag = fmt("own repository: %s", r.err);
+	run_free(&r);
+	r = sh_outside(&w, "git status >/dev/null 2>&1; true");
+	run_free(&r);
+	cr_expect_not(marked(&w, "deny", "fsmonitor"),
+		      "a core.fsmonitor written through a second name of the user's .git/config "
+		      "ran outside\n%s",
+		      diag);
+
+	/* Control: the same plant, outside. */
+	r = outside(&w, "rm -rf .git notes.txt && git init -q && ln .git/config notes.txt");
+	run_free(&r);
+	plant_outside(&w, append, (const char *const[]){"append-notes", NULL});
+	r = sh_outside(&w, "git status >/dev/null 2>&1; true");
+	run_free(&r);
+	cr_assert(marked(&w, "ctl", "fsmonitor"),
+		  "control: git status outside ran no fsmonitor written through notes.txt");
+	free(script), free(diag), free(config), free(want);
+	world_free(&w);
+}
+
 /* Repositories made inside, anywhere in the project: git init in a
  * directory, a .git file naming a git dir made elsewhere in the project,
  * the same for a git dir with hooks. None runs anything when git is used
