@@ -198,34 +198,14 @@ static int nested_history(struct cordon_policy *p, const char *cmd, struct cordo
 	cleanup_free char *dump = NULL;
 	if (asprintf(&histfile, "%s/%s_history", dir, shell) < 0 ||
 	    env_set(env, "HISTFILE", histfile) < 0 || env_set(env, "CORDON_HISTORY_DIR", dir) < 0 ||
-	    (own && (asprintf(&dump, "%s/zcompdump", own) < 0 ||
-		     env_set(env, "CORDON_SHELL_DIR", own) < 0 ||
-		     env_set(env, "CORDON_ZCOMPDUMP", dump) < 0 ||
-		     (strcmp(base_name(cmd), "fish") == 0 && env_set(env, "XDG_DATA_HOME", own) < 0))) ||
+	    (own &&
+	     (asprintf(&dump, "%s/zcompdump", own) < 0 ||
+	      env_set(env, "CORDON_SHELL_DIR", own) < 0 ||
+	      env_set(env, "CORDON_ZCOMPDUMP", dump) < 0 ||
+	      (strcmp(base_name(cmd), "fish") == 0 && env_set(env, "XDG_DATA_HOME", own) < 0))) ||
 	    cordon_policy_add_rule(p, dir, CORDON_ACCESS_ALL, "history") < 0)
 		return -ENOMEM;
 	return 0;
-}
-
-/* rm -rf below the directory fd DIR (closed here), never following a link. */
-static void remove_below(int dir)
-{
-	DIR *d = fdopendir(dir);
-	if (!d) {
-		close(dir);
-		return;
-	}
-	for (struct dirent *e; (e = readdir(d));) {
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		if (unlinkat(dirfd(d), e->d_name, 0) == 0 || errno != EISDIR)
-			continue;
-		int sub = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (sub >= 0)
-			remove_below(sub);
-		(void)unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
-	}
-	closedir(d);
 }
 
 /* PATH (the session's own directory) removed, and with it the
@@ -235,12 +215,12 @@ static void remove_below(int dir)
 static void remove_own(const char *path)
 {
 	cleanup_free char *canon = realpath(path, NULL);
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd >= 0)
-		remove_below(fd);
+	cordon_remove_tree(path);
 	char note[PATH_MAX];
 	const char *base;
-	if (rmdir(path) == 0 && canon && cordon_sweep_noted(canon, canon, note, sizeof(note)) > 0 &&
+	struct stat st;
+	if (lstat(path, &st) < 0 && errno == ENOENT && canon &&
+	    cordon_sweep_noted(canon, canon, note, sizeof(note)) > 0 &&
 	    (base = strrchr(note, '/')) && strncmp(base + 1, "wrote-", 6) == 0)
 		(void)unlink(note);
 }
@@ -261,13 +241,15 @@ static void sweep_shell_dirs(const char *top)
 	for (struct dirent *e; (e = readdir(d));) {
 		if (!cordon_session_id_valid(e->d_name))
 			continue;
-		int sub = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		int sub = openat(dirfd(d), e->d_name,
+				 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		struct stat st;
 		if (sub < 0)
 			continue;
 		cleanup_free char *path = NULL;
 		if (fstat(sub, &st) == 0 && st.st_uid == geteuid() && now - st.st_mtime > 60 &&
-		    flock(sub, LOCK_EX | LOCK_NB) == 0 && asprintf(&path, "%s/%s", top, e->d_name) > 0)
+		    flock(sub, LOCK_EX | LOCK_NB) == 0 &&
+		    asprintf(&path, "%s/%s", top, e->d_name) > 0)
 			remove_own(path);
 		close(sub);
 	}
@@ -409,7 +391,9 @@ int launcher_history(struct cordon_policy *p, const char *cmd, const char *sessi
 	if (r >= 0 && (!zsh_ours || !own_dir(state, "cordon/shell")))
 		return cordon_err(err, ELOOP,
 				  "%s: not a directory of cordon's own (a link, or another user's)",
-				  !ours ? dir : !zsh_ours ? zdot : shells);
+				  !ours       ? dir
+				  : !zsh_ours ? zdot
+					      : shells);
 	if (r >= 0)
 		r = write_if_changed(zshenv_path, zshenv);
 	if (r < 0)
@@ -462,7 +446,8 @@ int launcher_history(struct cordon_policy *p, const char *cmd, const char *sessi
 	    /* all, as the history directory: fish renames its history from
 	     * here to there, which Landlock refuses (EXDEV) to a file that
 	     * would gain a right on the way */
-	    cordon_policy_add_rule(p, own->dir, CORDON_ACCESS_ALL, "the session's own shell state") < 0)
+	    cordon_policy_add_rule(p, own->dir, CORDON_ACCESS_ALL,
+				   "the session's own shell state") < 0)
 		return cordon_err(err, ENOMEM, "out of memory");
 	return 0;
 }

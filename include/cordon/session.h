@@ -247,4 +247,7 @@ void cordon_session_ack(struct cordon_session *s);
  * watcher ends the session quietly. Closes the ack fd. */
 void cordon_session_fail(struct cordon_session *s);
 
+/* rm -rf PATH, never following a symbolic link. */
+void cordon_remove_tree(const char *path);
+
 #endif

@@ -104,9 +104,6 @@ bool cordon_landlock_unix_in_kernel(int abi);
 uint64_t cordon_landlock_rights(int abi, unsigned access);
 uint64_t cordon_landlock_socket_rights(int abi);
 
-/* rm -rf PATH, never following a symbolic link. */
-void cordon_remove_tree(const char *path);
-
 /* Remove the session cgroups beside PATH (cordon-<16 hex digits>, PATH's
  * own excepted) that are empty and at least MIN_AGE_S seconds old by their
  * modification time: the ones a watcher that was killed outright could not

@@ -405,29 +405,6 @@ int cordon_session_socket_dir(const char *id, char *out, size_t size)
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
-/* rm -rf below the directory fd DIR (closed here), never following a link. */
-static void remove_below(int dir)
-{
-	DIR *d = fdopendir(dir);
-	if (!d) {
-		close(dir);
-		return;
-	}
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		if (unlinkat(dirfd(d), e->d_name, 0) == 0 || errno != EISDIR)
-			continue;
-		int sub = openat(dirfd(d), e->d_name,
-				 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (sub >= 0)
-			remove_below(sub);
-		(void)unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
-	}
-	closedir(d);
-}
-
 void cordon_session_remove_socket_dir(const char *path)
 {
 	/* Only what the sessions make: .../cordon-<16 hex>. */
@@ -436,12 +413,4 @@ void cordon_session_remove_socket_dir(const char *path)
 	    strlen(base + 8) != CORDON_SESSION_ID_LEN || !cordon_session_id_valid(base + 8))
 		return;
 	cordon_remove_tree(path);
-}
-
-void cordon_remove_tree(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd >= 0)
-		remove_below(fd);
-	(void)rmdir(path);
 }
