@@ -332,8 +332,9 @@ int cmd_explain(const struct cordon_args *a)
 	}
 	/* The rules a run adds as it starts the session: the project's shell
 	 * history, and inside another session the outer one's sockets. */
-	if (p.sandbox && (launcher_history(&p, launcher_login_shell(), NULL, NULL, NULL, &err) < 0 ||
-			  (nested && launcher_outer_sockets(&p, NULL) < 0))) {
+	if (p.sandbox &&
+	    (launcher_history(&p, launcher_login_shell(), NULL, NULL, NULL, &err) < 0 ||
+	     (nested && launcher_outer_sockets(&p, NULL) < 0))) {
 		cordon_policy_free(&p);
 		launcher_error(&(struct cordon_error){ENOMEM, "out of memory"});
 		return CORDON_EXIT_FAILURE;

@@ -283,8 +283,8 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 	 * and arming the keeper that removes them, or before the command ran.
 	 * The command gets its default back before its exec. */
 	struct sigaction pipe_was, ignore = {.sa_handler = SIG_IGN};
-	bool sigpipe_ignored = sigaction(SIGPIPE, &ignore, &pipe_was) == 0 &&
-			       pipe_was.sa_handler == SIG_IGN;
+	bool sigpipe_ignored =
+		sigaction(SIGPIPE, &ignore, &pipe_was) == 0 && pipe_was.sa_handler == SIG_IGN;
 	if ((r = cordon_session_id(session)) < 0) {
 		cordon_err(&err, r, "getrandom: %s", strerror(-r));
 		goto fail;

@@ -179,8 +179,8 @@ BOTH_USERS(history, zsh_compinit_quiet_and_history_kept, .timeout = 120)
 	free(hist_dir);
 	char *own = fmt("%s/.local/state/cordon/shell", w.home);
 	char *left = fmt("find %s -mindepth 1", own);
-	struct run_result r = run_cmd((char *const[]){"/bin/sh", "-c", left, NULL}, NULL, NULL,
-				      5000);
+	struct run_result r =
+		run_cmd((char *const[]){"/bin/sh", "-c", left, NULL}, NULL, NULL, 5000);
 	cr_expect_str_eq(r.out, "", "the session's own directory is left: %s", r.out);
 	run_free(&r);
 	free(left);
@@ -256,13 +256,12 @@ BOTH_USERS(history, zsh_dump_planted_runs_in_no_later_session, .timeout = 180)
 	/* A first session makes its dump, as a user's first day would. */
 	free(session(&w, NULL, "/usr/bin/zsh", (const char *const[]){"echo made-$((1+1))\n", NULL},
 		     "made-2"));
-	char *plant =
-		fmt("autoload -Uz compinit\n"
-		    "for d in $CORDON_HISTORY_DIR/zcompdump ${CORDON_ZCOMPDUMP-}; do\n"
-		    "  [[ -s $d ]] || compinit -d $d\n"
-		    "  print -r -- 'touch %s' >> $d && echo planted-$d\n"
-		    "done\n",
-		    planted);
+	char *plant = fmt("autoload -Uz compinit\n"
+			  "for d in $CORDON_HISTORY_DIR/zcompdump ${CORDON_ZCOMPDUMP-}; do\n"
+			  "  [[ -s $d ]] || compinit -d $d\n"
+			  "  print -r -- 'touch %s' >> $d && echo planted-$d\n"
+			  "done\n",
+			  planted);
 	struct run_result a =
 		run_in(&w, "--no-network", (char *const[]){"/usr/bin/zsh", "-c", plant, NULL});
 	cr_assert(strstr(a.out, "planted-"), "A planted nothing: %s %s", a.out, a.err);
@@ -271,8 +270,8 @@ BOTH_USERS(history, zsh_dump_planted_runs_in_no_later_session, .timeout = 180)
 
 	char *dump = state_file(&w, "proj-*/zcompdump");
 	char *control = fmt("autoload -Uz compinit; compinit -d %s", dump);
-	struct run_result c = world_run(
-		&w, (char *const[]){"/usr/bin/zsh", "-f", "-c", control, NULL}, w.home);
+	struct run_result c =
+		world_run(&w, (char *const[]){"/usr/bin/zsh", "-f", "-c", control, NULL}, w.home);
 	cr_assert(file_exists(planted), "control: compinit outside did not run the plant in %s: %s",
 		  dump, c.err);
 	run_free(&c);
@@ -316,14 +315,15 @@ BOTH_USERS(history, fish_data_planted_runs_in_no_later_session, .timeout = 180)
 	char *prompted = path_join(victim, "PROMPTED");
 	char *b_wrote = path_join(victim, "B-WROTE");
 
-	char *plant = fmt("for d in $CORDON_HISTORY_DIR $XDG_DATA_HOME\n"
-			  "  mkdir -p $d/fish/vendor_conf.d $d/fish/vendor_functions.d\n"
-			  "  and echo 'touch %s' > $d/fish/vendor_conf.d/plant.fish\n"
-			  "  and printf 'function fish_prompt\\n touch %s\\n echo \\'> \\'\\nend\\n'"
-			  " > $d/fish/vendor_functions.d/fish_prompt.fish\n"
-			  "  and echo planted-$d\n"
-			  "end\n",
-			  planted, prompted);
+	char *plant =
+		fmt("for d in $CORDON_HISTORY_DIR $XDG_DATA_HOME\n"
+		    "  mkdir -p $d/fish/vendor_conf.d $d/fish/vendor_functions.d\n"
+		    "  and echo 'touch %s' > $d/fish/vendor_conf.d/plant.fish\n"
+		    "  and printf 'function fish_prompt\\n touch %s\\n echo \\'> \\'\\nend\\n'"
+		    " > $d/fish/vendor_functions.d/fish_prompt.fish\n"
+		    "  and echo planted-$d\n"
+		    "end\n",
+		    planted, prompted);
 	struct run_result a =
 		run_in(&w, "--no-network", (char *const[]){"/usr/bin/fish", "-c", plant, NULL});
 	cr_assert(strstr(a.out, "planted-"), "A planted nothing: %s %s", a.out, a.err);
@@ -335,7 +335,8 @@ BOTH_USERS(history, fish_data_planted_runs_in_no_later_session, .timeout = 180)
 	*strstr(data, "/fish/vendor_conf.d/") = '\0';
 	char *xdg = fmt("XDG_DATA_HOME=%s", data);
 	struct run_result c = world_run(
-		&w, (char *const[]){"/usr/bin/env", xdg, "/usr/bin/fish", "-c", "true", NULL}, w.home);
+		&w, (char *const[]){"/usr/bin/env", xdg, "/usr/bin/fish", "-c", "true", NULL},
+		w.home);
 	cr_assert(file_exists(planted), "control: fish outside did not run %s: %s", conf, c.err);
 	run_free(&c);
 	cr_assert(unlink(planted) == 0);
@@ -347,7 +348,8 @@ BOTH_USERS(history, fish_data_planted_runs_in_no_later_session, .timeout = 180)
 		  victim, out);
 	cr_expect(!file_exists(planted), "session B ran what session A planted in %s: %s", conf,
 		  out);
-	cr_expect(!file_exists(prompted), "session B ran the fish_prompt session A planted: %s", out);
+	cr_expect(!file_exists(prompted), "session B ran the fish_prompt session A planted: %s",
+		  out);
 	free(out);
 	char *hist = state_file(&w, "proj-*/fish/fish_history");
 	cr_expect(contains(hist, "echo fishb-(math 2 + 3)"), "%s lacks B's command", hist);

@@ -602,16 +602,18 @@ Test(session, a_launcher_whose_stderr_is_gone_ends_its_session_whole, .timeout =
 		int p[2];
 		cr_assert_eq(pipe(p), 0);
 		close(p[0]);
-		char *run = fmt("%s%s run -v --config %s -- /bin/sh -c 'echo $CORDON_SESSION > sid;"
-				" echo $TMUX_TMPDIR > sockdir; grep SigIgn /proc/self/status > sigign'",
-				ignored ? "trap '' PIPE; exec " : "exec ", CORDON_BIN, w.cfg);
+		char *run =
+			fmt("%s%s run -v --config %s -- /bin/sh -c 'echo $CORDON_SESSION > sid;"
+			    " echo $TMUX_TMPDIR > sockdir; grep SigIgn /proc/self/status > sigign'",
+			    ignored ? "trap '' PIPE; exec " : "exec ", CORDON_BIN, w.cfg);
 		char *argv[] = {"/bin/sh", "-c", run, NULL};
 		pid_t pid = spawn_in_cgroup_with(parent, argv, w.env, w.proj, p[1]);
 		close(p[1]);
 		int st = 0;
 		waitpid(pid, &st, 0);
-		cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "case %d: the launcher ended %s %d",
-			  ignored, WIFSIGNALED(st) ? "by signal" : "with status",
+		cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+			  "case %d: the launcher ended %s %d", ignored,
+			  WIFSIGNALED(st) ? "by signal" : "with status",
 			  WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
 		char *id = session_id(&w);
 		cr_expect(id && id[0], "case %d: the command never ran", ignored);

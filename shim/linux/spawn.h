@@ -54,7 +54,7 @@ struct cordon_spawn {
 	 * leaked by whoever started cordon (an open outside file, a socket)
 	 * would be a way out. -1: unused. */
 	int keep[16];
-	int hold; /* open in the command until its exec, not across it, or -1 */
+	int hold;             /* open in the command until its exec, not across it, or -1 */
 	bool sigpipe_ignored; /* the command keeps SIGPIPE ignored (else: its default) */
 	/* NULL: exec at once. Else run in the command's process first, with
 	 * the C library (the supervisor waits): non-zero means do not exec, and
