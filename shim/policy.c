@@ -3946,6 +3946,24 @@ static int refuse_allow_domain(const struct cordon_config *cfg, unsigned kind,
 			  kind_name, cfg->origin);
 }
 
+/* --allow-domain where the network is off (--no-network, or the config's
+ * allow_network): no host would be reached, and the flag would go unsaid
+ * (round 37c F5). Refused, naming what turned the network off. */
+static int refuse_domain_offline(const struct cordon_config *cfg, const struct cordon_context *ctx,
+				 struct cordon_error *err)
+{
+	if (ctx->no_network)
+		return cordon_err(
+			err, EINVAL,
+			"--allow-domain: --no-network turns the network off, so no domain "
+			"would be reached; drop one of them");
+	return cordon_err(
+		err, EINVAL,
+		"--allow-domain: the network is off (%s: allow_network is false), so no "
+		"domain would be reached; set allow_network to true or drop --allow-domain",
+		cfg->origin);
+}
+
 /* denied_domains with no allowed_domains (nor --allow-domain): the proxy,
  * which alone refuses a host, runs only for an allowed list; the network
  * would be open to every host, the denied ones too (round 35 T1). */
@@ -4051,6 +4069,8 @@ static int resolve(const struct cordon_config *cfg, const struct cordon_context 
 	p.allow_network = cfg->allow_network && !ctx->no_network;
 	if (ctx->extra_domains.n && !p.sandbox)
 		return refuse_allow_domain(cfg, ctx->kind, err);
+	if (ctx->extra_domains.n && !p.allow_network)
+		return refuse_domain_offline(cfg, ctx, err);
 	p.domains = p.allow_network && (cfg->has_domains || ctx->extra_domains.n);
 	if (!ctx->no_network &&
 	    cordon_policy_denied_alone(cfg, ctx->kind, ctx->extra_domains.n, err) < 0)

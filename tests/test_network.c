@@ -201,6 +201,49 @@ BOTH_USERS(network, no_network_with_the_sandbox_off_is_refused, .timeout = 60)
 	world_free(&w);
 }
 
+/* --allow-domain where the network is off (--no-network, or the config's
+ * allow_network false): no host could be reached, and the flag went
+ * unsaid (round 37c F5). run and explain refuse it (125, one line), and
+ * the command never runs. Control: --allow-domain alone runs it. */
+Test(network, allow_domain_with_the_network_off_is_refused, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "domoff", "");
+	char *marker = path_join(w.proj, "ran");
+	char *script = fmt("touch '%s'", marker);
+	char *args[] = {"/bin/sh", "-c", script, NULL};
+	struct run_result r = run_in(&w, "--allow-domain example.test", args);
+	cr_expect_eq(r.status, 0, "control: %s", r.err);
+	cr_expect(file_exists(marker), "control: the command did not run: %s", r.err);
+	run_free(&r);
+	unlink(marker);
+	static const char *const wants[] = {
+		"cordon: --allow-domain: --no-network turns the network off",
+		"cordon: --allow-domain: the network is off ("};
+	for (int cfg = 0; cfg < 2; cfg++) {
+		if (cfg)
+			free(write_file(w.proj, "cordon.json",
+					"{" WORLD_BASE_RW ", \"allow_network\": false}"));
+		const char *opts = cfg ? "--allow-domain example.test"
+				       : "--no-network --allow-domain example.test";
+		r = run_in(&w, opts, args);
+		cr_expect_eq(r.status, 125, "%s: %s", opts, r.err);
+		cr_expect(strncmp(r.err, wants[cfg], strlen(wants[cfg])) == 0, "%s: %s", opts,
+			  r.err);
+		cr_expect_eq(strchr(r.err, '\n'), r.err + strlen(r.err) - 1, "one line: %s", r.err);
+		cr_expect_not(file_exists(marker), "%s: the command ran", opts);
+		run_free(&r);
+		r = run_cordon(w.env, w.proj, "explain", "--config", w.cfg, "--allow-domain",
+			       "example.test", cfg ? NULL : "--no-network", NULL);
+		cr_expect_eq(r.status, 125, "explain %s: %s", opts, r.err);
+		cr_expect(strstr(r.err, wants[cfg]), "explain %s: %s", opts, r.err);
+		run_free(&r);
+	}
+	free(script);
+	free(marker);
+	world_free(&w);
+}
+
 struct sys_case {
 	char name[24];
 };
