@@ -1174,9 +1174,18 @@ static int hide_at(struct cordon_guard_plan *plan, const struct reach *r, const 
 	if (dir && links && (e = hide_links_in(plan, r, canon, source)) < 0)
 		return e;
 	if (!reaches(&r->read, canon, false) && !reaches(&r->write, canon, false)) {
-		if (reaches(&r->read, canon, true))
-			return note(plan, path, source,
-				    "a rule names a path beneath it; still hidden as a whole");
+		/* A rule beneath it (--allow-read ~/.ssh/id_rsa) exposes what it
+		 * names, and is said as the session starts, as one naming the
+		 * hidden path itself is (round 37c F4: it went unsaid, and
+		 * explain called the path "still hidden as a whole"). */
+		for (size_t i = 0; i < r->read.n; i++)
+			if (cordon_path_under(r->read.v[i], canon) &&
+			    strcmp(r->read.v[i], canon) != 0)
+				return say_once(&plan->warnings,
+						"%s is in %s, but a rule names %s beneath it: "
+						"that is readable in this session, the rest of "
+						"%s stays hidden",
+						path, source, r->read.v[i], path);
 		return 0; /* no rule reaches it: Landlock keeps it unreadable */
 	}
 	/* Linked into a writable tree (~/.ssh -> ~/dotfiles/keys/ssh): a link
@@ -1195,6 +1204,17 @@ static int hide_at(struct cordon_guard_plan *plan, const struct reach *r, const 
 		     "it elsewhere, or remove the entry",
 		     path, source, r->cwd) < 0)
 		return -ENOMEM;
+	/* Covered whole: a rule beneath it reads nothing (round 37c F4: said,
+	 * not left to be found out). */
+	for (size_t i = 0; e >= 0 && i < r->read.n; i++)
+		if (cordon_path_under(r->read.v[i], canon) && strcmp(r->read.v[i], canon) != 0)
+			e = say_once(
+				&plan->warnings,
+				"%s is in %s, and a rule names %s beneath it: that stays hidden "
+				"with it (name %s itself to read it)",
+				path, source, r->read.v[i], path);
+	if (e < 0)
+		return e;
 	e = add_mount(plan, canon, CORDON_MOUNT_HIDE, dir, source);
 	return e < 0 ? e : pin_parents(plan, r, canon, source);
 }

@@ -1950,6 +1950,31 @@ BOTH_USERS(guards, hidden_credentials_stay_unread, .timeout = 60)
 		  "the exposure was not said: %s", r.err);
 	run_free(&r);
 
+	/* A rule naming a path beneath one: where no other rule reaches it
+	 * (~/.ssh), that path is read, the rest stays hidden; where one does
+	 * (~/.config/gh, covered whole), it stays hidden too. Both said
+	 * (round 37c F4: neither was). */
+	free(write_file(w.home, ".ssh/other_key", "ssh-other-secret"));
+	free(write_file(w.home, ".config/gh/other.yml", "gh-other-secret"));
+	set_config(&w, ", \"additional_read_only_paths\": [\"~/.ssh/id_test\", "
+		       "\"~/.config/gh/hosts.yml\"]");
+	r = sh_in(&w, NULL, "%scat ~/.ssh/other_key ~/.config/gh/other.yml", read_secrets);
+	cr_expect(strstr(r.out, SSH_KEY), "the rule beneath ~/.ssh did not expose its file: %s%s",
+		  r.out, r.err);
+	cr_expect_null(strstr(r.out, "ssh-other-secret"), "the rest of ~/.ssh was read: %s", r.out);
+	cr_expect_null(strstr(r.out, TOKEN), "the covered ~/.config/gh was read: %s", r.out);
+	cr_expect_null(strstr(r.out, "gh-other-secret"), "the rest of ~/.config/gh was read: %s",
+		       r.out);
+	cr_expect(
+		strstr(r.err, "/.ssh is in hidden_paths (default), but a rule names ") &&
+			strstr(r.err, "/.ssh/id_test beneath it: that is readable in this session"),
+		"the exposure was not said: %s", r.err);
+	cr_expect(strstr(r.err, "/.config/gh is in hidden_paths (default), and a rule names ") &&
+			  strstr(r.err,
+				 "/.config/gh/hosts.yml beneath it: that stays hidden with it"),
+		  "the rule that reads nothing was not said: %s", r.err);
+	run_free(&r);
+
 	/* The guard off. */
 	set_config(&w, ", \"hidden_paths\": []");
 	r = sh_in(&w, NULL, "%s", read_secrets);
