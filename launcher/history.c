@@ -298,10 +298,20 @@ static int make_shell_dir(const char *top, const char *session, const char *hist
 	    symlink(target, link) < 0)
 		return -errno;
 	/* fish writes through the link to a file that is there; one missing,
-	 * it renames its own over the link. */
-	int fd = open(target, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd >= 0)
-		close(fd);
+	 * it renames its own over the link. Made through no link: an earlier
+	 * session may have laid one at fish/ (round 37d F5: the launcher, root
+	 * perhaps, made the file where it led). */
+	int hd = open(hist, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = hd < 0 ? -1 : openat(hd, "fish", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (hd >= 0)
+		close(hd);
+	if (fd < 0)
+		return errno == ENOTDIR || errno == ELOOP ? -ELOOP : -errno;
+	int hf = openat(fd, "fish_history", O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC,
+			0600);
+	close(fd);
+	if (hf >= 0)
+		close(hf);
 	const char *xdg = getenv("XDG_DATA_HOME");
 	const char *home = launcher_home();
 	cleanup_free char *gen = NULL;

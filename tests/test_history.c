@@ -365,3 +365,39 @@ BOTH_USERS(history, fish_data_planted_runs_in_no_later_session, .timeout = 180)
 	free(victim);
 	world_free(&w);
 }
+
+/* A link an earlier session laid at the history directory's fish/ (to a
+ * directory the session cannot write): the next fish session's launcher
+ * made fish_history where it led, outside the sandbox, as root perhaps
+ * (round 37d F5). It follows no link there now; fish still runs. */
+BOTH_USERS(history, a_link_laid_at_fish_s_history_is_not_followed, .timeout = 60)
+{
+	if (access("/usr/bin/fish", X_OK) != 0)
+		cr_skip_test("fish is not installed (scripts/setup installs it)");
+	struct world w;
+	world_for(&w, who, "hist-flink", "");
+	char *lure = path_join(w.outside, "lure");
+	cr_assert_eq(mkdir(lure, 0755), 0);
+	if (w.as_user)
+		cr_assert_eq(chown(lure, w.uid, w.gid), 0);
+	char *lay =
+		fmt("rm -rf \"$CORDON_HISTORY_DIR/fish\" && ln -s %s \"$CORDON_HISTORY_DIR/fish\" "
+		    "&& echo laid; touch %s/direct 2>/dev/null || echo refused",
+		    lure, lure);
+	struct run_result a = run_in(&w, NULL, (char *const[]){"/bin/sh", "-c", lay, NULL});
+	cr_assert(strstr(a.out, "laid") && strstr(a.out, "refused"),
+		  "control: the link was not laid, or the lure was writable inside: %s %s", a.out,
+		  a.err);
+	run_free(&a);
+	struct run_result b =
+		run_in(&w, NULL, (char *const[]){"/usr/bin/fish", "-c", "echo fish-ran", NULL});
+	cr_expect(strstr(b.out, "fish-ran"), "fish did not run: %s %s", b.out, b.err);
+	char *made = path_join(lure, "fish_history");
+	cr_expect_not(file_exists(made), "the launcher made %s through the session's link: %s",
+		      made, b.err);
+	run_free(&b);
+	free(made);
+	free(lay);
+	free(lure);
+	world_free(&w);
+}
