@@ -651,6 +651,31 @@ static void hold(struct cordon_sweep *s, const char *path, char kind)
 							  .ctime = CTIME(st)};
 }
 
+/* The files with a second name below DIR, a directory the guards keep
+ * (.git/hooks, .vscode), DEPTH levels down, *BUDGET entries at most: held
+ * as its kept files are, so that one written through its other name is
+ * judged as the session ends (round 37d F3: a hook's hard link the user
+ * made beside the project, written inside, ran at the next commit). One
+ * name alone is kept by the mount, and is not held (no cost). */
+static void hold_twice_below(struct cordon_sweep *s, const char *dir, int depth, int *budget)
+{
+	DIR *d = opendir(dir);
+	for (struct dirent *e; d && (e = readdir(d)) && --*budget > 0;) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		cleanup_free char *path = NULL;
+		struct stat st;
+		if (asprintf(&path, "%s/%s", dir, e->d_name) < 0 || lstat(path, &st) < 0)
+			continue;
+		if (S_ISREG(st.st_mode) && st.st_nlink > 1)
+			hold(s, path, 't');
+		else if (S_ISDIR(st.st_mode) && depth > 1)
+			hold_twice_below(s, path, depth - 1, budget);
+	}
+	if (d)
+		closedir(d);
+}
+
 /* TOP's .config and mise, as they are (see cordon_sweep.mise_dirs). */
 static void hold_mise_dirs(struct cordon_sweep *s, const char *top)
 {
@@ -893,6 +918,12 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 		if (!closed || !slash || strlen(closed) != (size_t)(slash - guarded->v[i]) ||
 		    strncmp(closed, guarded->v[i], strlen(closed)) != 0)
 			hold(s, guarded->v[i], 'r');
+	}
+	int budget = 512;
+	for (size_t i = 0; p->sandbox && i < guarded->n && budget > 0; i++) {
+		struct stat st;
+		if (lstat(guarded->v[i], &st) == 0 && S_ISDIR(st.st_mode))
+			hold_twice_below(s, guarded->v[i], 2, &budget);
 	}
 	for (size_t i = 0; p->sandbox && i < p->n_guards; i++) {
 		if (p->guards[i].kind != CORDON_GUARD_HIDE)
@@ -3176,7 +3207,7 @@ static bool replaced(const struct cordon_sweep_held *h)
 static bool named_twice(const struct cordon_sweep_held *h)
 {
 	struct stat st;
-	return h->kind == 'r' && !replaced(h) &&
+	return (h->kind == 'r' || h->kind == 't') && !replaced(h) &&
 	       (h->nlink > 1 || (lstat(h->path, &st) == 0 && st.st_nlink > 1));
 }
 
@@ -5401,7 +5432,8 @@ static bool changed_twice(const struct cordon_sweep *s, const struct cordon_swee
  * (read) them since. A kept file with another name changed meanwhile
  * (changed_twice) is moved aside, as one the session made is: cordon
  * cannot tell what wrote it (.envrc, a mise.toml: obeyed outside by its
- * path). A git dir's are judged by the walk instead. The count moved. */
+ * path; a hook with a hard link beside the project, 't'). A git dir's
+ * own kept files are judged by the walk instead. The count moved. */
 static int say_lost(const struct cordon_sweep *s, struct cordon_strv *said)
 {
 	int moved = 0;
@@ -5409,7 +5441,7 @@ static int say_lost(const struct cordon_sweep *s, struct cordon_strv *said)
 		const struct cordon_sweep_held *h = &s->held[i];
 		if (h->kind == 'm' || (h->kind == 'r' && strstr(h->path, "/.git/")))
 			continue;
-		if (h->kind == 'r' && changed_twice(s, h)) {
+		if ((h->kind == 'r' || h->kind == 't') && changed_twice(s, h)) {
 			struct stat st;
 			uintmax_t names = h->nlink;
 			if (lstat(h->path, &st) == 0 && (uintmax_t)st.st_nlink > names)
@@ -5424,7 +5456,7 @@ static int say_lost(const struct cordon_sweep *s, struct cordon_strv *said)
 					why, said);
 			continue;
 		}
-		if (!replaced(h))
+		if (h->kind == 't' || !replaced(h))
 			continue;
 		char shown[PATH_MAX + 8];
 		cordon_printable(h->path, SIZE_MAX, shown, sizeof(shown));

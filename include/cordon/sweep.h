@@ -102,7 +102,8 @@ struct cordon_sweep {
 	 * the files in the remotes/ and branches/ of each root's own
 	 * repository then: the user's remotes. NLINK and CTIME as the
 	 * session started: a kept file with another name is changed through
-	 * that one, which no mount covers. */
+	 * that one, which no mount covers; ('t') such a file inside a kept
+	 * directory (a hook with a hard link beside the project). */
 	struct cordon_sweep_held {
 		char *path;
 		unsigned long long dev, ino;

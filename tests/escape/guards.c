@@ -6127,6 +6127,60 @@ BOTH_USERS(guards, a_second_name_for_a_repository_s_config_runs_nothing, .timeou
 	world_free(&w);
 }
 
+/* The same for a file inside a kept directory (round 37d F3): the user's
+ * own pre-commit hook with a second name beside the project (tools/, as
+ * some repositories keep theirs), and a .vscode task file with one.
+ * Written through the other name inside, each ran at the next commit or
+ * opening outside; each is moved aside as the session ends. Judged from
+ * outside, by git commit. Control: the same write outside runs. */
+BOTH_USERS(guards, a_second_name_for_a_file_in_a_kept_directory_runs_nothing, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "glinkdir", "");
+	free(write_file(w.home, ".gitconfig", "[user]\n\tname = t\n\temail = t@example.com\n"));
+	world_give(&w);
+	static const char setup[] =
+		"rm -rf .git .git.cordon-disarmed* tools .vscode* && git init -q && mkdir tools "
+		".vscode && printf '#!/bin/sh\\nexit 0\\n' > tools/pre-commit && chmod +x "
+		"tools/pre-commit && ln tools/pre-commit .git/hooks/pre-commit && echo '{}' > "
+		"tools/tasks.json && ln tools/tasks.json .vscode/tasks.json && echo set";
+	static const char write_twice[] =
+		"hook pre-commit > tools/pre-commit; echo hook $?\n"
+		"echo '{\"tasks\": \"planted\"}' > tools/tasks.json; echo tasks $?\n";
+	const char *tags[] = {"deny", "ctl"};
+	for (int ctl = 0; ctl < 2; ctl++) {
+		struct run_result r = outside(&w, "%s", setup);
+		cr_assert(strstr(r.out, "set"), "setup: %s%s", r.out, r.err);
+		run_free(&r);
+		let_time_pass();
+		if (ctl) {
+			plant_outside(&w, write_twice,
+				      (const char *const[]){"hook", "tasks", NULL});
+		} else {
+			char *script = plant(&w, tags[ctl], "", write_twice);
+			r = sh_in(&w, NULL, "%s", script);
+			expect_all_landed((const char *const[]){"hook", "tasks", NULL}, &r,
+					  tags[ctl]);
+			cr_expect(strstr(r.err, "/.vscode/tasks.json") &&
+					  strstr(r.err, "a file with 2 names"),
+				  "the task file written through its second name was not said: %s",
+				  r.err);
+			cr_expect(!present(w.proj, ".vscode/tasks.json") ||
+					  !strstr(read_file(at(w.proj, ".vscode/tasks.json")),
+						  "planted"),
+				  "the planted task file stayed in .vscode");
+			run_free(&r);
+			free(script);
+		}
+		r = sh_outside(&w, "git commit -q --allow-empty -m x >/dev/null 2>&1; true");
+		run_free(&r);
+		cr_expect(marked(&w, tags[ctl], "pre-commit") == (ctl == 1), "%s",
+			  ctl ? "control: git commit outside ran no hook written through tools/"
+			      : "a hook written through its second name ran at git commit outside");
+	}
+	world_free(&w);
+}
+
 /* Repositories made inside, anywhere in the project: git init in a
  * directory, a .git file naming a git dir made elsewhere in the project,
  * the same for a git dir with hooks. None runs anything when git is used
