@@ -34,8 +34,9 @@ void launcher_hold_terminal(void)
 
 /* The caller's /etc/passwd entry, read directly: the launcher is a static
  * binary on Linux, and glibc's NSS (getpwuid) would dlopen modules of the
- * glibc it was built with. Only a fallback for an unset $HOME or $SHELL, which
- * terminals and login sessions always set. The strings live until exit. */
+ * glibc it was built with. A fallback for an unset $HOME or $SHELL, which
+ * terminals and login sessions always set, and where hidden_paths are
+ * hidden besides $HOME (round 37c F2). The strings live until exit. */
 static const struct passwd *own_passwd(void)
 {
 	static struct passwd entry;
@@ -70,6 +71,12 @@ const char *launcher_home(void)
 	return pw && pw->pw_dir && pw->pw_dir[0] == '/' ? pw->pw_dir : NULL;
 }
 
+const char *launcher_passwd_home(void)
+{
+	const struct passwd *pw = own_passwd();
+	return pw && pw->pw_dir && pw->pw_dir[0] == '/' ? pw->pw_dir : NULL;
+}
+
 const char *launcher_login_shell(void)
 {
 	const char *s = getenv("SHELL");
@@ -92,6 +99,7 @@ int launcher_policy(const struct cordon_args *a, const char *session, bool enfor
 		.project = a->project ? a->project : ".",
 		.project_from_cwd = !a->project,
 		.home = launcher_home(),
+		.passwd_home = launcher_passwd_home(),
 		.uid = getuid(),
 		.kind = a->kind ? a->kind : CORDON_KIND_TERMINAL,
 		.os = CORDON_OS_NATIVE,

@@ -47,6 +47,8 @@ void launcher_say_no_project(const struct cordon_policy *p);
 
 /* The user's home: $HOME if absolute, else the passwd entry. NULL if none. */
 const char *launcher_home(void);
+/* The passwd entry's home, whatever $HOME says. NULL if none. */
+const char *launcher_passwd_home(void);
 /* $SHELL if absolute, else the passwd entry's shell, else /bin/sh. */
 const char *launcher_login_shell(void);
 

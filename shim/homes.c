@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <glob.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,4 +180,19 @@ int cordon_home_glob(const char *pattern, struct cordon_strv *out)
 	}
 	globfree(&g);
 	return e;
+}
+
+char *cordon_passwd_home(uid_t uid)
+{
+	FILE *f = fopen("/etc/passwd", "re");
+	if (!f)
+		return NULL;
+	char *dir = NULL;
+	for (struct passwd *pw; (pw = fgetpwent(f));)
+		if (pw->pw_uid == uid) {
+			dir = pw->pw_dir && pw->pw_dir[0] == '/' ? strdup(pw->pw_dir) : NULL;
+			break;
+		}
+	(void)fclose(f); /* read only */
+	return dir;
 }

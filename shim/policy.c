@@ -1205,6 +1205,29 @@ static int push_mount_aliases(const struct cordon_context *ctx, const char *proj
  * as what it matches now. PROJECT: what relative entries are taken
  * against. Into OUT (NULL-terminated), with each one's source into WHY
  * (may be NULL); 0 or -ENOMEM. */
+/* A "~/..." ENTRY of hidden_paths (LABEL's) in the passwd home too, where
+ * $HOME names another directory: a rule reaching it (/, /home, /root)
+ * read root's real ~/.npmrc with HOME set to a per-tool home (round 37c
+ * F2). As its text reads too where it holds "..", and a pattern as what it
+ * matches there now; not where a variable moves it (that follows $HOME's
+ * tools). A rule naming one of these itself exposes it, as for $HOME's. */
+static int passwd_home_entry(const char *entry, const char *label, const struct cordon_context *ctx,
+			     struct cordon_strv *out, struct cordon_strv *why)
+{
+	if (!ctx->passwd_home || entry[0] != '~' || entry[1] != '/')
+		return 0;
+	cleanup_free char *abs = NULL, *source = NULL;
+	if (asprintf(&abs, "%s%s", ctx->passwd_home, entry + 1) < 0 ||
+	    asprintf(&source, "%s: %s, in the passwd home", label, entry) < 0)
+		return -ENOMEM;
+	int r = push_hidden_path(abs, source, ctx, NULL, out, why);
+	if (r >= 0 && cordon_path_dotted(entry)) {
+		cleanup_free char *plain = cordon_path_lexical(abs);
+		r = !plain ? -ENOMEM : push_hidden_path(plain, source, ctx, NULL, out, why);
+	}
+	return r;
+}
+
 /* One entry of hidden_paths (LABEL's) as hidden_list takes it. */
 static int hidden_entry(const char *entry, const char *label, const struct cordon_context *ctx,
 			const char *project, struct cordon_strv *out, struct cordon_strv *why)
@@ -1235,7 +1258,7 @@ static int hidden_entry(const char *entry, const char *label, const struct cordo
 	cordon_strv_free(&at);
 	cordon_strv_free(&moved);
 	cordon_strv_free(&by);
-	return r;
+	return r < 0 ? r : passwd_home_entry(entry, label, ctx, out, why);
 }
 
 /* hidden_list's last answer, within one cordon_policy_resolve: its
@@ -4015,6 +4038,28 @@ static char *normal_home(const char *home)
 	return out;
 }
 
+/* GIVEN's passwd home, resolved, where it is a directory other than its
+ * $HOME (HOME names another one: a harness's, CI's, a per-tool home), into
+ * *OUT; else NULL. hidden_paths hold there too (round 37c F2). One that
+ * is missing holds nothing to hide, and / is no home. 0 or -ENOMEM. */
+static int other_home(const struct cordon_context *given, const char *home, char **out)
+{
+	*out = NULL;
+	if (!given->passwd_home || (home && strcmp(given->passwd_home, home) == 0))
+		return 0;
+	char *pw = realpath(given->passwd_home, NULL);
+	if (!pw)
+		return errno == ENOMEM ? -ENOMEM : 0;
+	cleanup_free char *own = home ? realpath(home, NULL) : NULL;
+	struct stat st;
+	if (strcmp(pw, "/") == 0 || (own && strcmp(own, pw) == 0) || stat(pw, &st) < 0 ||
+	    !S_ISDIR(st.st_mode))
+		free(pw);
+	else
+		*out = pw;
+	return 0;
+}
+
 /* A write rule on / (--allow-write /, "additional_read_write_paths":
  * ["/"], also through a link or "/proc/.."): the sandbox would allow
  * everything, as a project at / would. Refused the same way. */
@@ -4061,6 +4106,10 @@ static int resolve(const struct cordon_config *cfg, const struct cordon_context 
 	if (given->home && !home)
 		return cordon_err(err, ENOMEM, "out of memory");
 	normal.home = home;
+	cleanup_free char *passwd_home = NULL;
+	if (other_home(given, home, &passwd_home) < 0)
+		return cordon_err(err, ENOMEM, "out of memory");
+	normal.passwd_home = passwd_home;
 	const struct cordon_context *ctx = &normal;
 	struct cordon_policy p = {0};
 	p.sandbox = cfg->enabled && (cfg->apply_to & ctx->kind) != 0;

@@ -30,9 +30,11 @@
 
 #include "cordon/config.h"
 #include "cordon/env.h"
+#include "cordon/policy.h"
 #include "cordon/sandbox.h"
 #include "cordon/session.h"
 #include "cordon/wire.h"
+#include "util.h"
 #ifdef __linux__
 #include "linux/shim-note.h"
 
@@ -212,6 +214,7 @@ static int standalone_mode(struct cordon_policy *p, struct cordon_error *err)
 		return cordon_err(err, r, "getrandom: %s", strerror(-r));
 	}
 	const char *home = env_get("HOME");
+	cleanup_free char *passwd_home = cordon_passwd_home(getuid());
 	char *ttys[4];
 	cordon_session_ttys(ttys);
 	struct cordon_context ctx = {
@@ -219,6 +222,7 @@ static int standalone_mode(struct cordon_policy *p, struct cordon_error *err)
 		.project = ".",
 		.project_from_cwd = true,
 		.home = home && home[0] == '/' ? home : NULL,
+		.passwd_home = passwd_home,
 		.uid = getuid(),
 		.kind = CORDON_KIND_TERMINAL,
 		.os = CORDON_OS_NATIVE,

@@ -247,6 +247,11 @@ struct cordon_context {
 	 * directory are refused). */
 	bool project_from_cwd;
 	const char *home; /* for "~"; NULL: "~" paths are skipped */
+	/* The real uid's home in /etc/passwd (NULL: unknown). Where $HOME
+	 * names another directory (a harness's, CI's, a per-tool home),
+	 * hidden_paths' "~/..." entries are hidden there too: a rule reaching
+	 * it (/, /home, /root) read root's real ~/.npmrc (round 37c F2). */
+	const char *passwd_home;
 	uid_t uid;        /* for /run/user/UID */
 	unsigned kind;    /* CORDON_KIND_TERMINAL or CORDON_KIND_TOOL */
 	enum cordon_os os;
@@ -320,6 +325,10 @@ int cordon_home_moved(const char *entry, char *(*getenv_fn)(const char *),
  * matches now, into OUT. 0 or -ENOMEM. */
 bool cordon_home_pattern(const char *entry);
 int cordon_home_glob(const char *pattern, struct cordon_strv *out);
+/* UID's home in /etc/passwd, read directly (no NSS modules loaded into
+ * the program the shim is preloaded in): malloc'd, or NULL (none, not
+ * absolute, out of memory). */
+char *cordon_passwd_home(uid_t uid);
 
 /* The defaults of protected_paths (relative to the project) and
  * hidden_paths ("~/..."). NULL-terminated. */

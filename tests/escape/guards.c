@@ -18,6 +18,7 @@
 #include <ftw.h>
 #include <glob.h>
 #include <poll.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
@@ -1980,6 +1981,75 @@ BOTH_USERS(guards, hidden_credentials_stay_unread, .timeout = 60)
 	r = sh_in(&w, NULL, "%s", read_secrets);
 	cr_expect(strstr(r.out, TOKEN), "hidden_paths [] still hid the token: %s%s", r.out, r.err);
 	run_free(&r);
+	world_free(&w);
+}
+
+/* Round 37c F2: hidden_paths followed $HOME only. With HOME set to
+ * another directory (a harness's, CI's, a per-tool home), a rule reaching
+ * the account's passwd home read its ~/.netrc (root's real /root/.npmrc
+ * under "/"). A throwaway user whose passwd home is in the world, HOME the
+ * world's home: its real ~/.netrc stays unread under a rule reaching it
+ * (its other files are read), explain says it is hidden, and a rule naming
+ * it exposes it. Control: outside, it is read. */
+Test(guards, hidden_paths_hold_in_the_passwd_home_too, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "pwhome", "");
+	world_as_user(&w);
+	char *real = path_join(w.dir, "realhome"), *name = fmt("cordon-hp%d", (int)getpid());
+	cr_assert_eq(mkdir(real, 0700), 0, "%s: %s", real, strerror(errno));
+	char *add = fmt("useradd --system --no-create-home --user-group --home-dir %s "
+			"--shell /usr/sbin/nologin %s >/dev/null 2>&1",
+			real, name);
+	(void)!system(add);
+	struct passwd *pw = getpwnam(name);
+	cr_assert_not_null(pw, "no throwaway user (%s failed)", add);
+	w.uid = pw->pw_uid;
+	w.gid = pw->pw_gid;
+	char *netrc = write_file(real, ".netrc", "machine example.org password " TOKEN "\n");
+	free(write_file(real, "notes.txt", "notes-visible"));
+	world_give(&w);
+
+	char *look = fmt("cat %s/notes.txt %s", real, netrc);
+	struct run_result r = sh_outside(&w, look);
+	cr_expect(strstr(r.out, TOKEN), "control: outside: %s%s", r.out, r.err);
+	run_free(&r);
+
+	char *reach = fmt("--allow-read %s", w.dir);
+	r = sh_in(&w, reach, "%s", look);
+	cr_expect(strstr(r.out, "notes-visible"), "the passwd home is not readable inside: %s%s",
+		  r.out, r.err);
+	cr_expect_null(strstr(r.out, TOKEN), "the passwd home's .netrc was read inside: %s", r.out);
+	run_free(&r);
+
+	char *argv[] = {CORDON_BIN,     "explain", "--config", w.cfg,
+			"--allow-read", w.dir,     netrc,      NULL};
+	r = world_run(&w, argv, w.proj);
+	cr_expect(strstr(r.out, "access: --- (hidden by hidden_paths (default): ~/.netrc, in the "
+				"passwd home"),
+		  "explain does not say it is hidden: %s%s", r.out, r.err);
+	run_free(&r);
+
+	/* Named itself: the user means it. */
+	char *named = fmt("%s --allow-read %s", reach, netrc);
+	r = sh_in(&w, named, "%s", look);
+	cr_expect(strstr(r.out, TOKEN), "a rule naming it did not expose it: %s%s", r.out, r.err);
+	cr_expect(strstr(r.err,
+			 "/realhome/.netrc is in hidden_paths (default): ~/.netrc, in the "
+			 "passwd home, but --allow-read names it: not hidden in this session"),
+		  "the exposure was not said: %s", r.err);
+	run_free(&r);
+
+	char *del = fmt("userdel %s >/dev/null 2>&1", name);
+	cr_expect_eq(system(del), 0, "%s", del);
+	free(del);
+	free(named);
+	free(reach);
+	free(look);
+	free(netrc);
+	free(add);
+	free(name);
+	free(real);
 	world_free(&w);
 }
 
