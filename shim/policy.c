@@ -4142,8 +4142,12 @@ static int resolve(const struct cordon_config *cfg, const struct cordon_context 
 		free(p.project);
 		return -EPERM;
 	}
-	const char *never =
-		ctx->project_from_cwd ? cordon_never_project(p.project, ctx->home) : NULL;
+	/* (The passwd home too, where HOME names another: a terminal started
+	 * in /home/me with HOME set elsewhere would make it the project.) */
+	const char *never = NULL;
+	if (ctx->project_from_cwd && !(never = cordon_never_project(p.project, ctx->home)) &&
+	    ctx->passwd_home)
+		never = cordon_never_project(p.project, ctx->passwd_home);
 	cleanup_free char *hidden = NULL;
 	/* (What the hidden paths' check resolves, the guards' resolve again:
 	 * the home's directories, and what is missing there, asked once.) */

@@ -2040,6 +2040,26 @@ Test(guards, hidden_paths_hold_in_the_passwd_home_too, .timeout = 60)
 		  "the exposure was not said: %s", r.err);
 	run_free(&r);
 
+	/* Started in the passwd home, with HOME elsewhere: no project, as
+	 * in $HOME (it was the writable project). Control: named with
+	 * --project, it is. */
+	char *planted = path_join(real, "planted");
+	char *plant = fmt("echo x > %s", planted);
+	char *cwd_run[] = {CORDON_BIN, "run", "--config", w.cfg, "--",
+			   "/bin/sh",  "-c",  plant,      NULL};
+	r = world_run(&w, cwd_run, real);
+	cr_expect_not(file_exists(planted), "the passwd home was the writable project: %s", r.err);
+	cr_expect(strstr(r.err, "is your home directory"), "not said: %s", r.err);
+	run_free(&r);
+	char *named_run[] = {CORDON_BIN, "run",     "--config", w.cfg, "--project", real,
+			     "--",       "/bin/sh", "-c",       plant, NULL};
+	r = world_run(&w, named_run, real);
+	cr_expect(file_exists(planted), "control: --project did not make it writable: %s", r.err);
+	run_free(&r);
+	unlink(planted);
+	free(plant);
+	free(planted);
+
 	char *del = fmt("userdel %s >/dev/null 2>&1", name);
 	cr_expect_eq(system(del), 0, "%s", del);
 	free(del);
