@@ -533,6 +533,33 @@ static bool first_missing(const struct reach *r, const char *target, char *out, 
 					 (int)n, rest) < size;
 }
 
+/* The directory of CANON, a program a bin directory of a writable home
+ * leads to outside any Python environment: Python imports from the
+ * script's own directory first (node's require('./x') and ruby's
+ * require_relative look there too), so its sibling modules ran outside
+ * (round 37d F2). NULL where that directory is the home itself or lies in
+ * the project (what the user works on, but for a home made the project:
+ * the file alone is kept then). */
+static char *script_dir_of(const struct reach *r, const char *canon)
+{
+	char *dir = strdup(canon);
+	char *slash = dir ? strrchr(dir, '/') : NULL;
+	if (!slash || slash == dir) {
+		free(dir);
+		return NULL;
+	}
+	*slash = '\0';
+	cleanup_free char *home = r->home ? canon_of(r, r->home) : NULL;
+	const char *project = r->p ? r->p->project : NULL;
+	if ((home && cordon_path_under(home, dir)) ||
+	    (project && !(home && cordon_path_under(home, project)) &&
+	     cordon_path_under(dir, project))) {
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
 /* The Python environment the file CANON lies in: the nearest directory
  * above it, three levels up at most, that holds pyvenv.cfg (VENV for
  * VENV/bin/tool). NULL when there is none. */
@@ -616,6 +643,10 @@ static int protect_links_in(struct cordon_guard_plan *plan, const struct reach *
 							stat(canon, &st) == 0 && S_ISREG(st.st_mode)
 						? venv_of(canon)
 						: NULL;
+				bool script = false;
+				if (!venv && strcmp(source, CORDON_GUARD_HOME_CODE) == 0 &&
+				    S_ISREG(st.st_mode))
+					script = (venv = script_dir_of(r, canon)) != NULL;
 				if (venv && (cordon_path_under(dir, venv) ||
 					     (own && cordon_path_under(venv, own)) ||
 					     !reaches(&r->write, venv, false))) {
@@ -627,10 +658,12 @@ static int protect_links_in(struct cordon_guard_plan *plan, const struct reach *
 				if (e >= 0 && venv)
 					e = say_once(
 						&plan->warnings,
-						"%s stays read-only: %s (%s) leads into this "
-						"Python environment, whose modules it runs, and "
-						"what is written there is obeyed outside",
-						venv, path, source);
+						"%s stays read-only: %s (%s) leads into this %s, "
+						"whose modules it runs, and what is written there "
+						"is obeyed outside",
+						venv, path, source,
+						script && venv ? "program's directory"
+							       : "Python environment");
 				else if (e >= 0)
 					e = say_once(&plan->warnings,
 						     "%s stays read-only: %s (%s) leads to it, and "

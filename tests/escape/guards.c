@@ -7527,8 +7527,8 @@ BOTH_USERS(guards, what_local_bin_links_lead_to_is_kept_in_a_writable_home, .tim
  * tool's module, which runs outside at the next call (round 37a: edited
  * in a --project ~ session, it did). None of those is written, nor the
  * module of a venv of the user's elsewhere in the home that a link in
- * ~/.local/bin leads into; the rest of the home is. Control: outside, each
- * is written. */
+ * ~/.local/bin leads into, and the directory of a script one leads to
+ * (37d F2); the rest of the home is. Control: outside, each is written. */
 static const char *const tool_modules[] = {
 	".local/share/pipx/venvs/mytool/lib/python3/site-packages/mytool.py",
 	".local/pipx/venvs/old/lib/python3/site-packages/old.py",
@@ -7537,6 +7537,7 @@ static const char *const tool_modules[] = {
 	".local/share/pypoetry/venv/lib/python3/site-packages/poetry.py",
 	".bun/install/global/node_modules/bt/index.js",
 	"tools/venv/lib/python3/site-packages/t.py",
+	"tools/plain/helper.py",
 	NULL};
 
 BOTH_USERS(guards, what_local_bin_tools_run_from_is_kept_in_a_writable_home, .timeout = 60)
@@ -7553,7 +7554,7 @@ BOTH_USERS(guards, what_local_bin_tools_run_from_is_kept_in_a_writable_home, .ti
 	}
 	static const char *const venvs[] = {".local/share/pipx/venvs/mytool", "tools/venv"};
 	static const char *const tools[] = {"mytool", "t"};
-	char *links[3] = {NULL};
+	char *links[4] = {NULL};
 	free(write_file(w.home, ".local/bin/.keep", ""));
 	for (size_t i = 0; i < 2; i++) {
 		char *cfg = fmt("%s/pyvenv.cfg", venvs[i]),
@@ -7565,6 +7566,13 @@ BOTH_USERS(guards, what_local_bin_tools_run_from_is_kept_in_a_writable_home, .ti
 		cr_assert(symlink(to, links[i]) == 0, "%s", links[i]);
 		free(to), free(cfg), free(script);
 	}
+	/* A script in no environment: Python imports its sibling modules
+	 * (round 37d F2). */
+	char *plain = at(w.home, "tools/plain/tool.py");
+	free(write_file(w.home, "tools/plain/tool.py", "#!/usr/bin/python3\nimport helper\n"));
+	links[2] = fmt("%s/.local/bin/ptool", w.home);
+	cr_assert(symlink(plain, links[2]) == 0, "%s", links[2]);
+	free(plain);
 	free(write_file(w.home, "work/notes.txt", "notes\n"));
 	world_give(&w);
 	give_links(who, (const char *const *)links);
@@ -7587,7 +7595,7 @@ BOTH_USERS(guards, what_local_bin_tools_run_from_is_kept_in_a_writable_home, .ti
 		free(now);
 	}
 	run_free(&r);
-	free(opts), free(plant), free(links[0]), free(links[1]);
+	free(opts), free(plant), free(links[0]), free(links[1]), free(links[2]);
 	world_free(&w);
 }
 
