@@ -101,9 +101,12 @@ const char *const cordon_home_code[] = {
 	 * global packages. A link's end is kept read-only beside ~/.local/bin,
 	 * but that is the console script only: the module it imports runs as
 	 * well (round 37a: one edited in pipx's venv ran at the next call
-	 * outside). */
+	 * outside). uv installs a tool's files as hard links to its cache's
+	 * copies, and the next uv install outside links what is there (37d F1:
+	 * a module written through the cache ran), as pip's cache is. */
 	"~/.local/share/pipx", "~/.local/pipx", "~/.local/share/uv/tools",
-	"~/.local/share/uv/python", "~/.local/share/pypoetry", "~/.bun/install/global", NULL};
+	"~/.local/share/uv/python", "~/.cache/uv", "~/.local/share/pypoetry",
+	"~/.bun/install/global", NULL};
 
 /* What zsh and its prompt source at every start under names that carry
  * the host, zsh's version or the user (~/.zcompdump-HOST-5.9,

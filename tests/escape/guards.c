@@ -7538,6 +7538,7 @@ static const char *const tool_modules[] = {
 	".bun/install/global/node_modules/bt/index.js",
 	"tools/venv/lib/python3/site-packages/t.py",
 	"tools/plain/helper.py",
+	".cache/uv/archive-v0/abc/ut/__init__.py",
 	NULL};
 
 BOTH_USERS(guards, what_local_bin_tools_run_from_is_kept_in_a_writable_home, .timeout = 60)
