@@ -305,6 +305,12 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 	}
 	if (launcher_policy(a, session, true, &p, &err, NULL) < 0)
 		goto fail;
+	/* A config read by name: a later session that may write it, and keeps
+	 * another read-only, moves it aside as it ends if it changed (round
+	 * 37c F1). */
+	const char *named = a->config && *a->config ? a->config : getenv("CORDON_CONFIG");
+	if (p.sandbox && named && *named)
+		cordon_sweep_note_config(named);
 	launcher_say_no_project(&p);
 	launcher_say_exposed(&p);
 	launcher_say_unfollowed(&p);

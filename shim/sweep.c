@@ -866,6 +866,115 @@ static int note_written(const struct cordon_policy *p, struct cordon_error *err)
 	return e;
 }
 
+#define CONFIGS_NAME "configs"
+#define CONFIGS_MAX  128
+
+/* The config files sessions read by name (--config, $CORDON_CONFIG), each
+ * NUL-ended, from the state directory's "configs" (the newest last), into
+ * OUT; those gone dropped. 0, or -ENOMEM. */
+static int configs_read(int d, struct cordon_strv *out)
+{
+	int fd = openat(d, CONFIGS_NAME, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	char buf[CONFIGS_MAX * (PATH_MAX + 1)];
+	size_t n = 0;
+	ssize_t got;
+	while (n < sizeof(buf) - 1 && (got = read(fd, buf + n, sizeof(buf) - 1 - n)) > 0)
+		n += (size_t)got;
+	close(fd);
+	buf[n] = '\0';
+	struct stat st;
+	for (size_t at = 0; at < n; at += strlen(buf + at) + 1) {
+		/* (One gone with its directory is dropped: a project removed.) */
+		char *slash = buf[at] == '/' ? strrchr(buf + at, '/') : NULL;
+		if (!slash)
+			continue;
+		*slash = '\0';
+		bool there = lstat(slash == buf + at ? "/" : buf + at, &st) == 0;
+		*slash = '/';
+		if (there && cordon_strv_push_new(out, buf + at) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+void cordon_sweep_note_config(const char *path)
+{
+	cleanup_free char *canon = realpath(path, NULL);
+	cleanup_free char *any = canon ? cordon_sweep_record_path("/") : NULL;
+	char *slash = any ? strrchr(any, '/') : NULL;
+	if (!slash)
+		return;
+	*slash = '\0';
+	int d = open(any, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct cordon_strv list = {0};
+	if (d < 0 || configs_read(d, &list) < 0 || cordon_strv_contains(&list, canon)) {
+		if (d >= 0)
+			close(d);
+		cordon_strv_free(&list);
+		return;
+	}
+	/* Rewritten whole, renamed into place: the newest CONFIGS_MAX. */
+	size_t from = list.n >= CONFIGS_MAX ? list.n - CONFIGS_MAX + 1 : 0;
+	char tmp[64];
+	snprintf(tmp, sizeof(tmp), CONFIGS_NAME ".%d", (int)getpid());
+	int fd = openat(d, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	bool ok = fd >= 0;
+	for (size_t i = from; ok && i < list.n; i++)
+		ok = cordon_write_full(fd, list.v[i], strlen(list.v[i]) + 1) == 0;
+	ok = ok && cordon_write_full(fd, canon, strlen(canon) + 1) == 0;
+	if (fd >= 0)
+		close(fd);
+	if (!ok || renameat(d, tmp, d, CONFIGS_NAME) < 0)
+		(void)unlinkat(d, tmp, 0);
+	close(d);
+	cordon_strv_free(&list);
+}
+
+/* The config files later sessions read by name that P's session may write
+ * and does not keep read-only itself (the one it read it keeps): held as
+ * they are ('c'), judged as it ends (round 37c F1: a session started with
+ * the default config rewrote the project's cordon.json, and the next
+ * session read with it obeyed "enabled": false without a word). */
+static void hold_configs(struct cordon_sweep *s, const struct cordon_policy *p,
+			 const struct cordon_strv *guarded)
+{
+	cleanup_free char *any = cordon_sweep_record_path("/");
+	char *slash = any ? strrchr(any, '/') : NULL;
+	if (!slash)
+		return;
+	*slash = '\0';
+	int d = open(any, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct cordon_strv list = {0};
+	if (d >= 0)
+		(void)configs_read(d, &list);
+	if (d >= 0)
+		close(d);
+	for (size_t i = 0; i < list.n; i++) {
+		const char *c = list.v[i];
+		bool kept = false;
+		for (size_t j = 0; !kept && j < guarded->n; j++)
+			kept = cordon_path_under(c, guarded->v[j]);
+		if (kept || !(cordon_policy_access(p, c, NULL) & CORDON_ACCESS_WRITE))
+			continue;
+		struct stat st;
+		if (lstat(c, &st) == 0) {
+			hold(s, c, 'c');
+			continue;
+		}
+		/* Missing: one made meanwhile is judged as changed (inode 0). */
+		struct cordon_sweep_held *nv =
+			cordon_grow(s->held, &s->held_cap, s->n_held + 1, sizeof(*nv), 8);
+		char *copy = nv ? strdup(c) : NULL;
+		if (!copy)
+			break;
+		s->held = nv;
+		s->held[s->n_held++] = (struct cordon_sweep_held){.path = copy, .kind = 'c'};
+	}
+	cordon_strv_free(&list);
+}
+
 int cordon_sweep_start(const struct cordon_policy *p, struct cordon_placeholders *held,
 		       struct cordon_sweep *sweep, struct cordon_error *err)
 {
@@ -932,6 +1041,8 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 		if ((acc & CORDON_ACCESS_READ) && (acc & CORDON_ACCESS_WRITE))
 			hold(s, p->guards[i].path, 'h');
 	}
+	if (p->sandbox)
+		hold_configs(s, p, guarded);
 	if (!cordon_sweep_applies(p)) {
 		cordon_strv_free(guarded);
 		return 0;
@@ -5440,6 +5551,19 @@ static int say_lost(const struct cordon_sweep *s, struct cordon_strv *said)
 	for (size_t i = 0; i < s->n_held; i++) {
 		const struct cordon_sweep_held *h = &s->held[i];
 		if (h->kind == 'm' || (h->kind == 'r' && strstr(h->path, "/.git/")))
+			continue;
+		struct stat cst;
+		if (h->kind == 'c' && (replaced(h) || (lstat(h->path, &cst) == 0 &&
+						       (CTIME(cst).tv_sec != h->ctime.tv_sec ||
+							CTIME(cst).tv_nsec != h->ctime.tv_nsec)))) {
+			moved += disarm(s, h->path,
+					"while this session ran, it (or a program outside) changed",
+					"a config file a later session reads by name (--config, "
+					"CORDON_CONFIG), which this session did not keep read-only",
+					said);
+			continue;
+		}
+		if (h->kind == 'c')
 			continue;
 		if ((h->kind == 'r' || h->kind == 't') && changed_twice(s, h)) {
 			struct stat st;

@@ -103,7 +103,9 @@ struct cordon_sweep {
 	 * repository then: the user's remotes. NLINK and CTIME as the
 	 * session started: a kept file with another name is changed through
 	 * that one, which no mount covers; ('t') such a file inside a kept
-	 * directory (a hook with a hard link beside the project). */
+	 * directory (a hook with a hard link beside the project); ('c') a
+	 * config file a later session reads by name, which this one may
+	 * write (cordon_sweep_note_config). */
 	struct cordon_sweep_held {
 		char *path;
 		unsigned long long dev, ino;
@@ -201,6 +203,13 @@ void cordon_sweep_held(struct cordon_sweep *s, const struct cordon_placeholders 
  * held in HELD (inside another session, where no mount could keep them
  * read-only, those are names to look at instead). 0, or -errno with ERR
  * set. The launcher's and the preloaded supervisor's. */
+/* PATH, a config file a session reads by name (--config, $CORDON_CONFIG),
+ * noted in the state directory: a later session that may write it and
+ * keeps another config read-only moves it aside as it ends if it changed
+ * (round 37c F1). Nothing said on failure (best effort: the session's own
+ * config is kept read-only all the same). */
+void cordon_sweep_note_config(const char *path);
+
 int cordon_sweep_start(const struct cordon_policy *p, struct cordon_placeholders *held,
 		       struct cordon_sweep *sweep, struct cordon_error *err);
 /* As the session has ended (ENDED: every process of it was seen to end;

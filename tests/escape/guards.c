@@ -5573,6 +5573,60 @@ BOTH_USERS(guards, own_config_in_the_project_stays, .timeout = 60)
 	world_free(&w);
 }
 
+/* A config a later session reads by name (the project's cordon.json,
+ * --config), written by a session started with another config (round
+ * 37c F1: the next session read with it obeyed "enabled": false without
+ * a word, and ran unsandboxed): moved aside as that session ends, and said;
+ * the next launch with it finds none and refuses (125), and its command
+ * never runs. Controls: the write landed; the next launch reading the
+ * written config would have run unsandboxed (shown with a copy of it). */
+BOTH_USERS(guards, a_config_a_later_session_reads_is_not_loosened, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "cfglater", "");
+	char *config = read_file(w.cfg);
+	char *other = at(w.dir, "other.json");
+	free(write_file(w.dir, "other.json", config));
+	world_give(&w);
+	char *marker = at(w.outside, "ran-unsandboxed");
+	char *escape = fmt("touch %s", marker);
+	/* The session that reads it by name notes it. */
+	struct run_result r = run_in(&w, NULL, (char *const[]){"/bin/true", NULL});
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+	char *write_off = fmt("printf '{\"enabled\": false}' > %s; echo wrote $?", w.cfg);
+	char *argv[] = {CORDON_BIN, "run", "--config", other, "--",
+			"/bin/sh",  "-c",  write_off,  NULL};
+	r = world_run(&w, argv, w.proj);
+	cr_assert(strstr(r.out, "wrote 0"), "control: the session did not write it: %s%s", r.out,
+		  r.err);
+	cr_expect(strstr(r.err, "a config file a later session reads by name"),
+		  "not said as the session ended: %s", r.err);
+	char *aside = fmt("%s.cordon-disarmed", w.cfg);
+	cr_expect(file_exists(aside), "not moved aside: %s", r.err);
+	run_free(&r);
+	/* Control: what it wrote turns the sandbox off. */
+	if (file_exists(aside)) {
+		char *copy = at(w.dir, "written.json");
+		char *was = read_file(aside);
+		free(write_file(w.dir, "written.json", was));
+		char *ctl[] = {CORDON_BIN, "run", "--config", copy, "--",
+			       "/bin/sh",  "-c",  escape,     NULL};
+		r = world_run(&w, ctl, w.proj);
+		cr_assert(file_exists(marker), "control: the written config kept the sandbox: %s",
+			  r.err);
+		run_free(&r);
+		unlink(marker);
+		free(was), free(copy);
+	}
+	r = run_in(&w, NULL, (char *const[]){"/bin/sh", "-c", escape, NULL});
+	cr_expect_eq(r.status, 125, "the next launch with it: %d %s", r.status, r.err);
+	cr_expect_not(file_exists(marker), "the next session ran unsandboxed: %s", r.err);
+	run_free(&r);
+	free(aside), free(write_off), free(escape), free(marker), free(other), free(config);
+	world_free(&w);
+}
+
 /* What a session in a dotfiles repository that is not filled yet would
  * write where links from the home lead: a config directory, a config
  * file, a login file. */
