@@ -3695,7 +3695,9 @@ static void other_names_risks(const struct judge *j, const char *dir, struct ris
 {
 	if (!j->all)
 		return;
-	static const char *const files[] = {"config", "lazygit.yml"};
+	/* (config.worktree too: git reads it where extensions.worktreeConfig
+	 * is set; round 37d F6.) */
+	static const char *const files[] = {"config", "config.worktree", "lazygit.yml"};
 	static const char *const dirs[] = {"hooks", "info"};
 	char path[PATH_MAX + NAME_MAX + 32], name[NAME_MAX + 16];
 	for (size_t i = 0; i < sizeof(files) / sizeof(*files); i++) {

@@ -6259,8 +6259,22 @@ BOTH_USERS(guards, a_second_name_for_a_repository_s_config_runs_nothing, .timeou
 		      "ran outside\n%s",
 		      diag);
 
+	/* config.worktree too, which git reads with extensions.worktreeConfig
+	 * (round 37d F6). */
+	r = outside(&w, "rm -rf .git .git.cordon-disarmed* notes.txt wt.txt");
+	run_free(&r);
+	r = sh_in(&w, NULL, "%s",
+		  "git init -q && git config extensions.worktreeConfig true && touch "
+		  ".git/config.worktree && ln .git/config.worktree wt.txt && echo made");
+	cr_assert(strstr(r.out, "made"), "control: the worktree config plant failed: %s%s", r.out,
+		  r.err);
+	cr_expect(strstr(r.err, "config.worktree with 2 names") && !present(w.proj, ".git"),
+		  "a repository whose config.worktree has a second name was kept: %s", r.err);
+	run_free(&r);
+
 	/* Control: the same plant, outside. */
-	r = outside(&w, "rm -rf .git notes.txt && git init -q && ln .git/config notes.txt");
+	r = outside(&w, "rm -rf .git .git.cordon-disarmed* notes.txt wt.txt && git init -q && "
+			"ln .git/config notes.txt");
 	run_free(&r);
 	plant_outside(&w, append, (const char *const[]){"append-notes", NULL});
 	r = sh_outside(&w, "git status >/dev/null 2>&1; true");
