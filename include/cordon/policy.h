@@ -252,8 +252,8 @@ struct cordon_context {
 	 * hidden_paths' "~/..." entries are hidden there too: a rule reaching
 	 * it (/, /home, /root) read root's real ~/.npmrc (round 37c F2). */
 	const char *passwd_home;
-	uid_t uid;        /* for /run/user/UID */
-	unsigned kind;    /* CORDON_KIND_TERMINAL or CORDON_KIND_TOOL */
+	uid_t uid;     /* for /run/user/UID */
+	unsigned kind; /* CORDON_KIND_TERMINAL or CORDON_KIND_TOOL */
 	enum cordon_os os;
 	const char *session;
 	/* Command-line additions (--allow-exec/--allow-read/--allow-write), resolved
