@@ -871,7 +871,8 @@ static int note_written(const struct cordon_policy *p, struct cordon_error *err)
 
 /* The config files sessions read by name (--config, $CORDON_CONFIG), each
  * NUL-ended, from the state directory's "configs" (the newest last), into
- * OUT; those gone dropped. 0, or -ENOMEM. */
+ * OUT. One gone is kept (round 37e F2: its directory moved away and made
+ * again, the config made anew was not judged). 0, or -ENOMEM. */
 static int configs_read(int d, struct cordon_strv *out)
 {
 	int fd = openat(d, CONFIGS_NAME, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
@@ -884,51 +885,63 @@ static int configs_read(int d, struct cordon_strv *out)
 		n += (size_t)got;
 	close(fd);
 	buf[n] = '\0';
-	struct stat st;
-	for (size_t at = 0; at < n; at += strlen(buf + at) + 1) {
-		/* (One gone with its directory is dropped: a project removed.) */
-		char *slash = buf[at] == '/' ? strrchr(buf + at, '/') : NULL;
-		if (!slash)
-			continue;
-		*slash = '\0';
-		bool there = lstat(slash == buf + at ? "/" : buf + at, &st) == 0;
-		*slash = '/';
-		if (there && cordon_strv_push_new(out, buf + at) < 0)
+	for (size_t at = 0; at < n; at += strlen(buf + at) + 1)
+		if (buf[at] == '/' && cordon_strv_push_new(out, buf + at) < 0)
 			return -ENOMEM;
-	}
 	return 0;
+}
+
+/* NAME added to LIST, the list in D, rewritten whole and renamed into
+ * place: the newest CONFIGS_MAX. */
+static void configs_add(int d, struct cordon_strv *list, const char *name)
+{
+	if (cordon_strv_contains(list, name))
+		return;
+	size_t from = list->n >= CONFIGS_MAX ? list->n - CONFIGS_MAX + 1 : 0;
+	char tmp[64];
+	snprintf(tmp, sizeof(tmp), CONFIGS_NAME ".%d", (int)getpid());
+	int fd = openat(d, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	bool ok = fd >= 0;
+	for (size_t i = from; ok && i < list->n; i++)
+		ok = cordon_write_full(fd, list->v[i], strlen(list->v[i]) + 1) == 0;
+	ok = ok && cordon_write_full(fd, name, strlen(name) + 1) == 0;
+	if (fd >= 0)
+		close(fd);
+	if (!ok || renameat(d, tmp, d, CONFIGS_NAME) < 0)
+		(void)unlinkat(d, tmp, 0);
+	else
+		(void)cordon_strv_push(list, name);
 }
 
 void cordon_sweep_note_config(const char *path)
 {
+	/* As named (made absolute, not resolved) and where it leads: a link
+	 * on the way repointed leads the name elsewhere (round 37e F1). */
 	cleanup_free char *canon = realpath(path, NULL);
-	cleanup_free char *any = canon ? cordon_sweep_record_path("/") : NULL;
+	cleanup_free char *named = NULL;
+	char cwd[PATH_MAX];
+	if (path[0] == '/') {
+		named = cordon_path_lexical(path);
+	} else if (getcwd(cwd, sizeof(cwd)) && asprintf(&named, "%s/%s", cwd, path) >= 0) {
+		char *lex = cordon_path_lexical(named);
+		free(named);
+		named = lex;
+	}
+	cleanup_free char *any = cordon_sweep_record_path("/");
 	char *slash = any ? strrchr(any, '/') : NULL;
 	if (!slash)
 		return;
 	*slash = '\0';
 	int d = open(any, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	struct cordon_strv list = {0};
-	if (d < 0 || configs_read(d, &list) < 0 || cordon_strv_contains(&list, canon)) {
-		if (d >= 0)
-			close(d);
-		cordon_strv_free(&list);
-		return;
+	if (d >= 0 && configs_read(d, &list) == 0) {
+		if (named)
+			configs_add(d, &list, named);
+		if (canon)
+			configs_add(d, &list, canon);
 	}
-	/* Rewritten whole, renamed into place: the newest CONFIGS_MAX. */
-	size_t from = list.n >= CONFIGS_MAX ? list.n - CONFIGS_MAX + 1 : 0;
-	char tmp[64];
-	snprintf(tmp, sizeof(tmp), CONFIGS_NAME ".%d", (int)getpid());
-	int fd = openat(d, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-	bool ok = fd >= 0;
-	for (size_t i = from; ok && i < list.n; i++)
-		ok = cordon_write_full(fd, list.v[i], strlen(list.v[i]) + 1) == 0;
-	ok = ok && cordon_write_full(fd, canon, strlen(canon) + 1) == 0;
-	if (fd >= 0)
-		close(fd);
-	if (!ok || renameat(d, tmp, d, CONFIGS_NAME) < 0)
-		(void)unlinkat(d, tmp, 0);
-	close(d);
+	if (d >= 0)
+		close(d);
 	cordon_strv_free(&list);
 }
 
@@ -958,19 +971,23 @@ static void hold_configs(struct cordon_sweep *s, const struct cordon_policy *p,
 			kept = cordon_path_under(c, guarded->v[j]);
 		if (kept || !(cordon_policy_access(p, c, NULL) & CORDON_ACCESS_WRITE))
 			continue;
-		struct stat st;
-		if (lstat(c, &st) == 0) {
-			hold(s, c, 'c');
-			continue;
-		}
-		/* Missing: one made meanwhile is judged as changed (inode 0). */
+		/* What the name leads to, as a launch reading it would (a link
+		 * repointed meanwhile leads elsewhere); missing (inode 0), one
+		 * made meanwhile counts as changed. */
+		struct stat st = {0};
+		bool there = stat(c, &st) == 0;
 		struct cordon_sweep_held *nv =
 			cordon_grow(s->held, &s->held_cap, s->n_held + 1, sizeof(*nv), 8);
 		char *copy = nv ? strdup(c) : NULL;
 		if (!copy)
 			break;
 		s->held = nv;
-		s->held[s->n_held++] = (struct cordon_sweep_held){.path = copy, .kind = 'c'};
+		s->held[s->n_held++] = (struct cordon_sweep_held){
+			.path = copy,
+			.kind = 'c',
+			.dev = there ? (unsigned long long)st.st_dev : 0,
+			.ino = there ? (unsigned long long)st.st_ino : 0,
+			.ctime = there ? CTIME(st) : (struct timespec){0}};
 	}
 	cordon_strv_free(&list);
 }
@@ -5555,9 +5572,11 @@ static int say_lost(const struct cordon_sweep *s, struct cordon_strv *said)
 		if (h->kind == 'm' || (h->kind == 'r' && strstr(h->path, "/.git/")))
 			continue;
 		struct stat cst;
-		if (h->kind == 'c' && (replaced(h) || (lstat(h->path, &cst) == 0 &&
-						       (CTIME(cst).tv_sec != h->ctime.tv_sec ||
-							CTIME(cst).tv_nsec != h->ctime.tv_nsec)))) {
+		if (h->kind == 'c' && stat(h->path, &cst) == 0 &&
+		    ((unsigned long long)cst.st_dev != h->dev ||
+		     (unsigned long long)cst.st_ino != h->ino ||
+		     CTIME(cst).tv_sec != h->ctime.tv_sec ||
+		     CTIME(cst).tv_nsec != h->ctime.tv_nsec)) {
 			moved += disarm(s, h->path,
 					"while this session ran, it (or a program outside) changed",
 					"a config file a later session reads by name (--config, "

@@ -5623,6 +5623,48 @@ BOTH_USERS(guards, a_config_a_later_session_reads_is_not_loosened, .timeout = 60
 	cr_expect_eq(r.status, 125, "the next launch with it: %d %s", r.status, r.err);
 	cr_expect_not(file_exists(marker), "the next session ran unsandboxed: %s", r.err);
 	run_free(&r);
+
+	/* Named through a link the session repoints, and in a directory it
+	 * moves away and makes again (round 37e F1, F2). */
+	static const char *const swaps[][2] = {
+		{"true", "printf '{\"enabled\": false}' > evil.json && ln -sfn evil.json "
+			 "linked.json && echo swapped"},
+		{"mv confs confs.old", "mkdir confs && printf '{\"enabled\": false}' > "
+				       "confs/real.json && echo swapped"}};
+	for (int k = 0; k < 2; k++) {
+		struct run_result o = outside(&w,
+					      "rm -rf confs confs.old evil.json linked.json* && "
+					      "mkdir confs && cp %s confs/real.json && "
+					      "ln -s confs/real.json linked.json",
+					      other);
+		run_free(&o);
+		char *named = at(w.proj, k ? "confs/real.json" : "linked.json");
+		char *first[] = {CORDON_BIN, "run", "--config", named, "--", "/bin/true", NULL};
+		r = world_run(&w, first, w.proj);
+		cr_assert_eq(r.status, 0, "case %d: %s", k, r.err);
+		run_free(&r);
+		char *before[] = {CORDON_BIN, "run", "--config",          other, "--",
+				  "/bin/sh",  "-c",  (char *)swaps[k][0], NULL};
+		r = world_run(&w, before, w.proj);
+		run_free(&r);
+		char *swap[] = {CORDON_BIN, "run", "--config",          other, "--",
+				"/bin/sh",  "-c",  (char *)swaps[k][1], NULL};
+		r = world_run(&w, swap, w.proj);
+		cr_assert(strstr(r.out, "swapped"), "case %d: control: not swapped: %s%s", k, r.out,
+			  r.err);
+		cr_expect(strstr(r.err, "a config file a later session reads by name"),
+			  "case %d: not said: %s", k, r.err);
+		run_free(&r);
+		char *next[] = {CORDON_BIN, "run", "--config", named, "--",
+				"/bin/sh",  "-c",  escape,     NULL};
+		r = world_run(&w, next, w.proj);
+		cr_expect_eq(r.status, 125, "case %d: the next launch: %d %s", k, r.status, r.err);
+		cr_expect_not(file_exists(marker), "case %d: the next session ran unsandboxed: %s",
+			      k, r.err);
+		run_free(&r);
+		unlink(marker);
+		free(named);
+	}
 	free(aside), free(write_off), free(escape), free(marker), free(other), free(config);
 	world_free(&w);
 }
