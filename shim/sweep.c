@@ -656,7 +656,7 @@ static void hold(struct cordon_sweep *s, const char *path, char kind)
  * as its kept files are, so that one written through its other name is
  * judged as the session ends (round 37d F3: a hook's hard link the user
  * made beside the project, written inside, ran at the next commit). One
- * name alone is kept by the mount, and is not held (no cost). */
+ * name alone is kept by the mount, and is not held (a lstat each). */
 static void hold_twice_below(struct cordon_sweep *s, const char *dir, int depth, int *budget)
 {
 	DIR *d = opendir(dir);
@@ -1045,11 +1045,14 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 		    strncmp(closed, guarded->v[i], strlen(closed)) != 0)
 			hold(s, guarded->v[i], 'r');
 	}
-	int budget = 512;
-	for (size_t i = 0; p->sandbox && i < guarded->n && budget > 0; i++) {
+	/* (Each directory its own budget, four levels: round 37e F4, a
+	 * ~/.config of 600 files used a shared one up before .git/hooks,
+	 * and F5, .claude/skills/NAME/run.sh is three down.) */
+	for (size_t i = 0; p->sandbox && i < guarded->n; i++) {
 		struct stat st;
+		int budget = 1024;
 		if (lstat(guarded->v[i], &st) == 0 && S_ISDIR(st.st_mode))
-			hold_twice_below(s, guarded->v[i], 2, &budget);
+			hold_twice_below(s, guarded->v[i], 4, &budget);
 	}
 	for (size_t i = 0; p->sandbox && i < p->n_guards; i++) {
 		if (p->guards[i].kind != CORDON_GUARD_HIDE)

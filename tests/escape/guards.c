@@ -6340,13 +6340,16 @@ BOTH_USERS(guards, a_second_name_for_a_file_in_a_kept_directory_runs_nothing, .t
 	free(write_file(w.home, ".gitconfig", "[user]\n\tname = t\n\temail = t@example.com\n"));
 	world_give(&w);
 	static const char setup[] =
-		"rm -rf .git .git.cordon-disarmed* tools .vscode* && git init -q && mkdir tools "
-		".vscode && printf '#!/bin/sh\\nexit 0\\n' > tools/pre-commit && chmod +x "
+		"rm -rf .git .git.cordon-disarmed* tools .vscode* .claude* && git init -q && mkdir "
+		"tools .vscode && printf '#!/bin/sh\\nexit 0\\n' > tools/pre-commit && chmod +x "
 		"tools/pre-commit && ln tools/pre-commit .git/hooks/pre-commit && echo '{}' > "
-		"tools/tasks.json && ln tools/tasks.json .vscode/tasks.json && echo set";
+		"tools/tasks.json && ln tools/tasks.json .vscode/tasks.json && mkdir -p "
+		".claude/skills/s && echo ok > tools/run.sh && ln tools/run.sh "
+		".claude/skills/s/run.sh && echo set";
 	static const char write_twice[] =
 		"hook pre-commit > tools/pre-commit; echo hook $?\n"
-		"echo '{\"tasks\": \"planted\"}' > tools/tasks.json; echo tasks $?\n";
+		"echo '{\"tasks\": \"planted\"}' > tools/tasks.json; echo tasks $?\n"
+		"echo planted > tools/run.sh; echo skill $?\n";
 	const char *tags[] = {"deny", "ctl"};
 	for (int ctl = 0; ctl < 2; ctl++) {
 		struct run_result r = outside(&w, "%s", setup);
@@ -6359,8 +6362,14 @@ BOTH_USERS(guards, a_second_name_for_a_file_in_a_kept_directory_runs_nothing, .t
 		} else {
 			char *script = plant(&w, tags[ctl], "", write_twice);
 			r = sh_in(&w, NULL, "%s", script);
-			expect_all_landed((const char *const[]){"hook", "tasks", NULL}, &r,
+			expect_all_landed((const char *const[]){"hook", "tasks", "skill", NULL}, &r,
 					  tags[ctl]);
+			/* (Three levels down: round 37e F5.) */
+			char *skill_at = at(w.proj, ".claude/skills/s/run.sh");
+			char *skill = read_file(skill_at);
+			cr_expect(!skill || !strstr(skill, "planted"),
+				  "the skill written through its second name stayed: %s", r.err);
+			free(skill), free(skill_at);
 			cr_expect(strstr(r.err, "/.vscode/tasks.json") &&
 					  strstr(r.err, "a file with 2 names"),
 				  "the task file written through its second name was not said: %s",
