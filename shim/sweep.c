@@ -891,6 +891,23 @@ static int configs_read(int d, struct cordon_strv *out)
 	return 0;
 }
 
+/* The state directory (cordon_sweep_record_path's), open, with its
+ * configs list read into LIST; -1 where there is none. */
+static int configs_open(struct cordon_strv *list)
+{
+	cleanup_free char *any = cordon_sweep_record_path("/");
+	char *slash = any ? strrchr(any, '/') : NULL;
+	if (!slash)
+		return -1;
+	*slash = '\0';
+	int d = open(any, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (d >= 0 && configs_read(d, list) < 0) {
+		close(d);
+		return -1;
+	}
+	return d;
+}
+
 /* NAME added to LIST, the list in D, rewritten whole and renamed into
  * place: the newest CONFIGS_MAX. */
 static void configs_add(int d, struct cordon_strv *list, const char *name)
@@ -927,14 +944,9 @@ void cordon_sweep_note_config(const char *path)
 		free(named);
 		named = lex;
 	}
-	cleanup_free char *any = cordon_sweep_record_path("/");
-	char *slash = any ? strrchr(any, '/') : NULL;
-	if (!slash)
-		return;
-	*slash = '\0';
-	int d = open(any, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	struct cordon_strv list = {0};
-	if (d >= 0 && configs_read(d, &list) == 0) {
+	int d = configs_open(&list);
+	if (d >= 0) {
 		if (named)
 			configs_add(d, &list, named);
 		if (canon)
@@ -953,15 +965,8 @@ void cordon_sweep_note_config(const char *path)
 static void hold_configs(struct cordon_sweep *s, const struct cordon_policy *p,
 			 const struct cordon_strv *guarded)
 {
-	cleanup_free char *any = cordon_sweep_record_path("/");
-	char *slash = any ? strrchr(any, '/') : NULL;
-	if (!slash)
-		return;
-	*slash = '\0';
-	int d = open(any, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	struct cordon_strv list = {0};
-	if (d >= 0)
-		(void)configs_read(d, &list);
+	int d = configs_open(&list);
 	if (d >= 0)
 		close(d);
 	for (size_t i = 0; i < list.n; i++) {
