@@ -324,6 +324,7 @@ int cmd_explain(const struct cordon_args *a)
 		return CORDON_EXIT_FAILURE;
 	}
 	nested = cordon_sandbox_nested();
+	launcher_say_off_flags(&p); /* (as run says it) */
 	/* What a run here refuses, explain refuses the same way. */
 	if (nested && p.sandbox && p.allow_network && p.domains) {
 		cordon_policy_free(&p);

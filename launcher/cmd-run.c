@@ -312,6 +312,7 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 	if (p.sandbox && named && *named)
 		cordon_sweep_note_config(named);
 	launcher_say_no_project(&p);
+	launcher_say_off_flags(&p);
 	launcher_say_exposed(&p);
 	launcher_say_unfollowed(&p);
 	launcher_say_omz_unasked(&p);

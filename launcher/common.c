@@ -193,6 +193,28 @@ void launcher_say_omz_unasked(const struct cordon_policy *p)
 			p->omz_dotenv_name, p->omz_unasked, p->omz_dotenv_name);
 }
 
+void launcher_say_off_flags(const struct cordon_policy *p)
+{
+	if (p->sandbox || !p->off_flags)
+		return;
+	char flags[128] = "";
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} names[] = {{CORDON_OFF_RULES, "--allow-read/-write/-exec"},
+		     {CORDON_OFF_ENV, "--allow-env"},
+		     {CORDON_OFF_SOCKETS, "--allow-socket"},
+		     {CORDON_OFF_TOOLCHAIN, "--toolchain"}};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (p->off_flags & names[i].bit)
+			snprintf(flags + strlen(flags), sizeof(flags) - strlen(flags), "%s%s",
+				 flags[0] ? ", " : "", names[i].name);
+	fprintf(stderr,
+		"cordon: %s: the sandbox is off for this session (enabled is false, or apply_to "
+		"does not cover it), so there is nothing to widen: they change nothing\n",
+		flags);
+}
+
 void launcher_say_no_project(const struct cordon_policy *p)
 {
 	if (p->sandbox && p->no_project)

@@ -45,6 +45,10 @@ void launcher_say_omz_unasked(const struct cordon_policy *p);
  * contains it, or is a system directory), say so on stderr in one line. */
 void launcher_say_no_project(const struct cordon_policy *p);
 
+/* With P's sandbox off, the widening flags given (P->off_flags), which
+ * change nothing then, in one line on stderr (round 37c F5). */
+void launcher_say_off_flags(const struct cordon_policy *p);
+
 /* The user's home: $HOME if absolute, else the passwd entry. NULL if none. */
 const char *launcher_home(void);
 /* The passwd entry's home, whatever $HOME says. NULL if none. */

@@ -4121,6 +4121,15 @@ static int resolve(const struct cordon_config *cfg, const struct cordon_context 
 	p.allow_network = cfg->allow_network && !ctx->no_network;
 	if (ctx->extra_domains.n && !p.sandbox)
 		return refuse_allow_domain(cfg, ctx->kind, err);
+	for (int c = 0; !p.sandbox && c < CORDON_CLASS_COUNT; c++)
+		if (ctx->extra[c].n)
+			p.off_flags |= CORDON_OFF_RULES;
+	if (!p.sandbox && ctx->extra_env.n)
+		p.off_flags |= CORDON_OFF_ENV;
+	if (!p.sandbox && ctx->extra_sockets.n)
+		p.off_flags |= CORDON_OFF_SOCKETS;
+	if (!p.sandbox && ctx->extra_toolchains.n)
+		p.off_flags |= CORDON_OFF_TOOLCHAIN;
 	if (ctx->extra_domains.n && !p.allow_network)
 		return refuse_domain_offline(cfg, ctx, err);
 	p.domains = p.allow_network && (cfg->has_domains || ctx->extra_domains.n);

@@ -244,6 +244,37 @@ Test(network, allow_domain_with_the_network_off_is_refused, .timeout = 60)
 	world_free(&w);
 }
 
+/* With the sandbox off, the widening flags change nothing: said in one
+ * line by run and explain, and the command runs (round 37c F5: they went
+ * unsaid). Control: with the sandbox on, nothing is said. */
+Test(network, widening_flags_with_the_sandbox_off_are_said, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "offflags", ", \"enabled\": false");
+	char *marker = path_join(w.proj, "ran");
+	char *script = fmt("touch '%s'", marker);
+	char *args[] = {"/bin/sh", "-c", script, NULL};
+	static const char want[] =
+		"cordon: --allow-read/-write/-exec, --allow-socket, --toolchain: "
+		"the sandbox is off for this session";
+	struct run_result r =
+		run_in(&w, "--allow-read /usr --allow-socket /tmp/x.sock --toolchain node", args);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(file_exists(marker), "the command did not run: %s", r.err);
+	cr_expect(strstr(r.err, want), "not said: %s", r.err);
+	run_free(&r);
+	r = run_cordon(w.env, w.proj, "explain", "--config", w.cfg, "--allow-read", "/usr", NULL);
+	cr_expect(strstr(r.err, "cordon: --allow-read/-write/-exec: the sandbox is off"),
+		  "explain did not say: %s", r.err);
+	run_free(&r);
+	free(write_file(w.proj, "cordon.json", "{" WORLD_BASE_RW "}"));
+	r = run_in(&w, "--allow-read /usr", args);
+	cr_expect_null(strstr(r.err, "the sandbox is off"), "said with the sandbox on: %s", r.err);
+	run_free(&r);
+	free(script), free(marker);
+	world_free(&w);
+}
+
 struct sys_case {
 	char name[24];
 };

@@ -111,6 +111,11 @@ struct cordon_guard {
 	unsigned protected_too;
 };
 
+#define CORDON_OFF_RULES     1u /* --allow-read, --allow-write, --allow-exec */
+#define CORDON_OFF_ENV       2u /* --allow-env */
+#define CORDON_OFF_SOCKETS   4u /* --allow-socket */
+#define CORDON_OFF_TOOLCHAIN 8u /* --toolchain */
+
 struct cordon_policy {
 	bool sandbox; /* restrictions apply (enabled and apply_to covers kind) */
 	bool allow_network;
@@ -139,6 +144,9 @@ struct cordon_policy {
 	 * the current directory was not taken as one; else NULL. Not sent on
 	 * the wire: the launcher says it once. */
 	char *no_project;
+	/* With the sandbox off: the widening flags given (CORDON_OFF_*), which
+	 * change nothing then; the launcher says so (round 37c F5). */
+	unsigned off_flags;
 	char *home;    /* may be NULL */
 	char *session; /* session id */
 	struct cordon_rule *rules;
