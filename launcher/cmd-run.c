@@ -281,7 +281,7 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 	 * -m1 …`): a word said there fails, where SIGPIPE would kill the
 	 * launcher between making the session's cgroup and socket directory
 	 * and arming the keeper that removes them, or before the command ran.
-	 * The command gets its default back before its exec. */
+	 * The command gets back what its caller left it before its exec. */
 	struct sigaction pipe_was, ignore = {.sa_handler = SIG_IGN};
 	bool sigpipe_ignored =
 		sigaction(SIGPIPE, &ignore, &pipe_was) == 0 && pipe_was.sa_handler == SIG_IGN;
