@@ -345,8 +345,8 @@ static __attribute__((noreturn)) void command(struct cordon_spawn *sp, long keep
 	/* The launcher ignores SIGPIPE (its stderr may be a pipe closed
 	 * early, and what the sandbox says here goes there too); an ignored
 	 * signal stays ignored across exec, and the command's must be what the
-	 * launcher's was. The kernel's struct sigaction, all
-	 * zero, is SIG_DFL with no flags and an empty mask on every layout. */
+	 * launcher's caller left it. The kernel's struct sigaction, all zero,
+	 * is SIG_DFL with no flags and an empty mask on every layout. */
 	unsigned long dfl[4] = {0};
 	if (!sp->sigpipe_ignored)
 		SYS4(rt_sigaction, SIGPIPE, dfl, 0, 8);
