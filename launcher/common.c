@@ -41,40 +41,23 @@ static const struct passwd *own_passwd(void)
 {
 	static struct passwd entry;
 	static bool looked;
-	static char *dir, *shell;
-	if (looked)
-		return dir || shell ? &entry : NULL;
-	looked = true;
-	FILE *f = fopen("/etc/passwd", "re");
-	if (!f)
-		return NULL;
-	uid_t uid = getuid();
-	struct passwd *pw;
-	while ((pw = fgetpwent(f)))
-		if (pw->pw_uid == uid) {
-			dir = pw->pw_dir ? strdup(pw->pw_dir) : NULL;
-			shell = pw->pw_shell ? strdup(pw->pw_shell) : NULL;
-			entry.pw_dir = dir;
-			entry.pw_shell = shell;
-			break;
-		}
-	(void)fclose(f); /* read only */
-	return dir || shell ? &entry : NULL;
-}
-
-const char *launcher_home(void)
-{
-	const char *h = getenv("HOME");
-	if (h && h[0] == '/')
-		return h;
-	const struct passwd *pw = own_passwd();
-	return pw && pw->pw_dir && pw->pw_dir[0] == '/' ? pw->pw_dir : NULL;
+	if (!looked) {
+		looked = true;
+		(void)cordon_passwd_entry(getuid(), &entry.pw_dir, &entry.pw_shell);
+	}
+	return entry.pw_dir || entry.pw_shell ? &entry : NULL;
 }
 
 const char *launcher_passwd_home(void)
 {
 	const struct passwd *pw = own_passwd();
 	return pw && pw->pw_dir && pw->pw_dir[0] == '/' ? pw->pw_dir : NULL;
+}
+
+const char *launcher_home(void)
+{
+	const char *h = getenv("HOME");
+	return h && h[0] == '/' ? h : launcher_passwd_home();
 }
 
 const char *launcher_login_shell(void)

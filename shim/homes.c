@@ -182,17 +182,33 @@ int cordon_home_glob(const char *pattern, struct cordon_strv *out)
 	return e;
 }
 
-char *cordon_passwd_home(uid_t uid)
+int cordon_passwd_entry(uid_t uid, char **dir, char **shell)
 {
+	*dir = NULL;
+	if (shell)
+		*shell = NULL;
 	FILE *f = fopen("/etc/passwd", "re");
 	if (!f)
-		return NULL;
-	char *dir = NULL;
+		return -ENOENT;
+	int r = -ENOENT;
 	for (struct passwd *pw; (pw = fgetpwent(f));)
 		if (pw->pw_uid == uid) {
-			dir = pw->pw_dir && pw->pw_dir[0] == '/' ? strdup(pw->pw_dir) : NULL;
+			*dir = pw->pw_dir ? strdup(pw->pw_dir) : NULL;
+			if (shell)
+				*shell = pw->pw_shell ? strdup(pw->pw_shell) : NULL;
+			r = 0;
 			break;
 		}
 	(void)fclose(f); /* read only */
+	return r;
+}
+
+char *cordon_passwd_home(uid_t uid)
+{
+	char *dir;
+	if (cordon_passwd_entry(uid, &dir, NULL) < 0 || !dir || dir[0] != '/') {
+		free(dir);
+		return NULL;
+	}
 	return dir;
 }

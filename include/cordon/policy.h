@@ -333,8 +333,12 @@ int cordon_home_moved(const char *entry, char *(*getenv_fn)(const char *),
  * matches now, into OUT. 0 or -ENOMEM. */
 bool cordon_home_pattern(const char *entry);
 int cordon_home_glob(const char *pattern, struct cordon_strv *out);
-/* UID's home in /etc/passwd, read directly (no NSS modules loaded into
- * the program the shim is preloaded in): malloc'd, or NULL (none, not
+/* UID's entry in /etc/passwd, read directly (no NSS modules: loaded into
+ * the program the shim is preloaded in, or into the static launcher, they
+ * would be the wrong C library's): its home into *DIR and its shell into
+ * *SHELL (may be NULL), each malloc'd or NULL. 0, or -ENOENT (none). */
+int cordon_passwd_entry(uid_t uid, char **dir, char **shell);
+/* UID's home from cordon_passwd_entry: malloc'd, or NULL (none, not
  * absolute, out of memory). */
 char *cordon_passwd_home(uid_t uid);
 
