@@ -629,26 +629,33 @@ static void running_since(const char *root, struct timespec *since)
 
 static void snapshot(struct cordon_sweep *s, const char *top);
 
+/* PATH held as KIND, with ST (NULL: missing, inode 0) (see struct
+ * cordon_sweep_held). Out of memory: not held, and not told. */
+static void held_push(struct cordon_sweep *s, const char *path, char kind, const struct stat *st)
+{
+	struct cordon_sweep_held *nv =
+		cordon_grow(s->held, &s->held_cap, s->n_held + 1, sizeof(*nv), 8);
+	char *copy = nv ? strdup(path) : NULL;
+	if (!copy)
+		return;
+	s->held = nv;
+	s->held[s->n_held++] =
+		(struct cordon_sweep_held){.path = copy,
+					   .dev = st ? (unsigned long long)st->st_dev : 0,
+					   .ino = st ? (unsigned long long)st->st_ino : 0,
+					   .kind = kind,
+					   .nlink = st ? (unsigned long long)st->st_nlink : 0,
+					   .ctime = st ? CTIME(*st) : (struct timespec){0}};
+}
+
 /* PATH, a regular file guarded as KIND, kept with its inode (see struct
  * cordon_sweep_held). A directory's mount stays: renaming a new one over
  * it needs it empty. */
 static void hold(struct cordon_sweep *s, const char *path, char kind)
 {
 	struct stat st;
-	if (lstat(path, &st) < 0 || !S_ISREG(st.st_mode))
-		return;
-	struct cordon_sweep_held *nv =
-		cordon_grow(s->held, &s->held_cap, s->n_held + 1, sizeof(*nv), 8);
-	char *copy = nv ? strdup(path) : NULL;
-	if (!copy)
-		return; /* out of memory: not told */
-	s->held = nv;
-	s->held[s->n_held++] = (struct cordon_sweep_held){.path = copy,
-							  .dev = (unsigned long long)st.st_dev,
-							  .ino = (unsigned long long)st.st_ino,
-							  .kind = kind,
-							  .nlink = (unsigned long long)st.st_nlink,
-							  .ctime = CTIME(st)};
+	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+		held_push(s, path, kind, &st);
 }
 
 /* The files with a second name below DIR, a directory the guards keep
@@ -799,6 +806,21 @@ static int copy_above(struct cordon_sweep *s, const struct cordon_policy *p)
 	return 0;
 }
 
+/* The directory the sweep's records and the notes are kept in
+ * (cordon_sweep_record_path's), malloc'd; NULL: there is none (no
+ * registry: no home). */
+static char *records_dir(void)
+{
+	char *any = cordon_sweep_record_path("/");
+	char *slash = any ? strrchr(any, '/') : NULL;
+	if (!slash) {
+		free(any);
+		return NULL;
+	}
+	*slash = '\0';
+	return any;
+}
+
 /* Each directory P lets the session write (resolved; not in /proc or
  * /dev) noted in the registry before the command runs, as WROTE-HASH
  * holding its path (made whole: written aside, then renamed), where it is
@@ -814,11 +836,9 @@ static int note_written(const struct cordon_policy *p, struct cordon_error *err)
 {
 	if (!p->sandbox || cordon_sandbox_nested())
 		return 0;
-	cleanup_free char *any = cordon_sweep_record_path("/");
-	char *slash = any ? strrchr(any, '/') : NULL;
-	if (!slash)
+	cleanup_free char *any = records_dir();
+	if (!any)
 		return 0; /* no registry (no home): none is kept at all */
-	*slash = '\0';
 	int d = open(any, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (d < 0)
 		return cordon_err(err, errno, "%s: %s", any, strerror(errno));
@@ -895,12 +915,8 @@ static int configs_read(int d, struct cordon_strv *out)
  * configs list read into LIST; -1 where there is none. */
 static int configs_open(struct cordon_strv *list)
 {
-	cleanup_free char *any = cordon_sweep_record_path("/");
-	char *slash = any ? strrchr(any, '/') : NULL;
-	if (!slash)
-		return -1;
-	*slash = '\0';
-	int d = open(any, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	cleanup_free char *any = records_dir();
+	int d = any ? open(any, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 	if (d >= 0 && configs_read(d, list) < 0) {
 		close(d);
 		return -1;
@@ -979,20 +995,8 @@ static void hold_configs(struct cordon_sweep *s, const struct cordon_policy *p,
 		/* What the name leads to, as a launch reading it would (a link
 		 * repointed meanwhile leads elsewhere); missing (inode 0), one
 		 * made meanwhile counts as changed. */
-		struct stat st = {0};
-		bool there = stat(c, &st) == 0;
-		struct cordon_sweep_held *nv =
-			cordon_grow(s->held, &s->held_cap, s->n_held + 1, sizeof(*nv), 8);
-		char *copy = nv ? strdup(c) : NULL;
-		if (!copy)
-			break;
-		s->held = nv;
-		s->held[s->n_held++] = (struct cordon_sweep_held){
-			.path = copy,
-			.kind = 'c',
-			.dev = there ? (unsigned long long)st.st_dev : 0,
-			.ino = there ? (unsigned long long)st.st_ino : 0,
-			.ctime = there ? CTIME(st) : (struct timespec){0}};
+		struct stat st;
+		held_push(s, c, 'c', stat(c, &st) == 0 ? &st : NULL);
 	}
 	cordon_strv_free(&list);
 }
@@ -2540,12 +2544,8 @@ static bool entry_names(int d, const char *name, const char *at, bool note)
 
 int cordon_sweep_noted(const char *path, const char *within, char *note, size_t size)
 {
-	cleanup_free char *any = cordon_sweep_record_path("/");
-	char *slash = any ? strrchr(any, '/') : NULL;
-	if (!slash)
-		return -ENOENT;
-	*slash = '\0';
-	int d = open(any, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	cleanup_free char *any = records_dir();
+	int d = any ? open(any, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 	if (d < 0)
 		return -ENOENT;
 	char at[PATH_MAX];
