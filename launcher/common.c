@@ -11,6 +11,7 @@
 #include <json-c/json.h>
 
 #include "cordon/config.h"
+#include "cordon/sweep.h"
 #include "launcher.h"
 #include "util.h"
 
@@ -74,6 +75,13 @@ const char *launcher_login_shell(void)
 int launcher_policy(const struct cordon_args *a, const char *session, bool enforce,
 		    struct cordon_policy *p, struct cordon_error *err, char **origin)
 {
+	/* A config a session whose launcher was killed may have changed is
+	 * judged before it is read (round 37e F3). */
+	struct cordon_strv said = {0};
+	cordon_sweep_judge_killed(&said);
+	for (size_t i = 0; i < said.n; i++)
+		fprintf(stderr, "%s\n", said.v[i]);
+	cordon_strv_free(&said);
 	struct cordon_config cfg;
 	int r = cordon_config_load(a->config, getenv, &cfg, err);
 	if (r < 0)

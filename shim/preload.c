@@ -21,7 +21,9 @@
  * runs unsandboxed (unless the policy says on_unsupported: "warn"). */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +35,7 @@
 #include "cordon/policy.h"
 #include "cordon/sandbox.h"
 #include "cordon/session.h"
+#include "cordon/sweep.h"
 #include "cordon/wire.h"
 #include "util.h"
 #ifdef __linux__
@@ -202,8 +205,31 @@ static int filter_env(const struct cordon_policy *p)
 	return 0;
 }
 
+/* What cordon says here, a line (to the program's stderr, in one write). */
+__attribute__((format(printf, 1, 2))) static void say_line(const char *fmt, ...)
+{
+	char line[PATH_MAX * 2 + 512];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n > sizeof(line) - 2)
+		n = (int)sizeof(line) - 2;
+	line[n++] = '\n';
+	(void)!write(STDERR_FILENO, line, (size_t)n);
+}
+
 static int standalone_mode(struct cordon_policy *p, struct cordon_error *err)
 {
+	/* As the launcher does: a config a session whose launcher was killed
+	 * may have changed is judged before it is read (round 37e F3). */
+	struct cordon_strv said = {0};
+	cordon_sweep_judge_killed(&said);
+	for (size_t i = 0; i < said.n; i++)
+		say_line("%s", said.v[i]);
+	cordon_strv_free(&said);
 	struct cordon_config cfg;
 	int r = cordon_config_load(NULL, env_get, &cfg, err);
 	if (r < 0)
@@ -235,21 +261,22 @@ static int standalone_mode(struct cordon_policy *p, struct cordon_error *err)
 		free(ttys[i]);
 	if (r < 0)
 		return r;
+	/* (Before the environment is filtered: it may go.) */
+	const char *cfg_env = env_get("CORDON_CONFIG");
+	cleanup_free char *named = cfg_env && *cfg_env ? strdup(cfg_env) : NULL;
 	if (filter_env(p) < 0)
 		return cordon_err(err, ENOMEM, "filtering the environment: out of memory");
 	if (!p->sandbox)
 		return 0;
+	/* A config read by name is noted, as the launcher's is. */
+	if (named)
+		cordon_sweep_note_config(named);
 	if (p->no_project) {
 		/* Started in $HOME (a terminal profile usually is): the shell
 		 * goes on, with nothing of the home writable. */
-		char line[sizeof(err->msg) + 128];
-		int n = snprintf(line, sizeof(line),
-				 "cordon: %s; the session has no writable project — start the "
-				 "shell in a project directory\n",
-				 p->no_project);
-		if (n > 0)
-			(void)!write(STDERR_FILENO, line,
-				     (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+		say_line("cordon: %s; the session has no writable project — start the shell in a "
+			 "project directory",
+			 p->no_project);
 	}
 	/* A supervisor where the kernel needs one (Linux before Landlock ABI
 	 * 9): this process becomes it, and the program goes on in a child. */

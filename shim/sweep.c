@@ -1001,6 +1001,174 @@ static void hold_configs(struct cordon_sweep *s, const struct cordon_policy *p,
 	cordon_strv_free(&list);
 }
 
+static int disarm(const struct cordon_sweep *s, const char *path, const char *head, const char *why,
+		  struct cordon_strv *said);
+
+/* A note of one session's held configs, beside the configs list:
+ * CONFIGS_HELD PID-START, after the launcher that judges them. */
+#define CONFIGS_HELD     CONFIGS_NAME ".held-"
+#define CONFIGS_HELD_MAX (1024 * 1024)
+
+/* Whether the config H held ('c') is not what the session found: another
+ * file, or one changed (its ctime), or one made where there was none. */
+static bool config_changed(const struct cordon_sweep_held *h)
+{
+	struct stat st;
+	return stat(h->path, &st) == 0 &&
+	       ((unsigned long long)st.st_dev != h->dev ||
+		(unsigned long long)st.st_ino != h->ino || CTIME(st).tv_sec != h->ctime.tv_sec ||
+		CTIME(st).tv_nsec != h->ctime.tv_nsec);
+}
+
+/* S's held configs ('c'), with its session's id and the paths P lets it
+ * write, noted in the state directory before the command runs (written
+ * aside, then renamed) and removed as it ends: a launcher killed before
+ * then (kill -9, the OOM killer) never judges them, and a later launch
+ * does (cordon_sweep_judge_killed; round 37e F3). Fails the launch where
+ * it cannot be made: a later session would read the config unjudged. */
+static int note_held_configs(struct cordon_sweep *s, const struct cordon_policy *p,
+			     struct cordon_error *err)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->n_held; i++)
+		n += s->held[i].kind == 'c';
+	cleanup_free char *dir = n && !cordon_sandbox_nested() ? records_dir() : NULL;
+	if (!dir)
+		return 0; /* none held, inside another session, or no state directory */
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return cordon_err(err, ENOMEM, "out of memory");
+	fprintf(f, "s%c%s%c", 0, p->session ? p->session : "", 0);
+	for (size_t i = 0; i < p->n_rules; i++)
+		if (p->rules[i].access & CORDON_ACCESS_WRITE)
+			fprintf(f, "w%c%s%c", 0, p->rules[i].path, 0);
+	for (size_t i = 0; i < s->n_held; i++) {
+		const struct cordon_sweep_held *h = &s->held[i];
+		if (h->kind == 'c')
+			fprintf(f, "c%c%s%c%llu %llu %lld %ld%c", 0, h->path, 0, h->dev, h->ino,
+				(long long)h->ctime.tv_sec, (long)h->ctime.tv_nsec, 0);
+	}
+	cleanup_free char *tmp = NULL;
+	int e = fclose(f) == 0 && text ? 0 : -ENOMEM;
+	if (e == 0 && (asprintf(&s->held_note, "%s/" CONFIGS_HELD "%d-%llu", dir, (int)getpid(),
+				own_start_time()) < 0 ||
+		       asprintf(&tmp, "%s.tmp", s->held_note) < 0))
+		e = -ENOMEM;
+	int fd = e == 0 ? open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600)
+			: -1;
+	if (e == 0 && fd < 0)
+		e = -errno;
+	if (fd >= 0 && (e = cordon_write_full(fd, text, len)) == 0 && close(fd) < 0)
+		e = -errno;
+	else if (fd >= 0 && e < 0)
+		close(fd);
+	if (e == 0 && rename(tmp, s->held_note) < 0)
+		e = -errno;
+	free(text);
+	if (e < 0) {
+		if (tmp)
+			(void)unlink(tmp);
+		cordon_err(err, -e,
+			   "%s: cannot note the config files this session may write (were its "
+			   "launcher killed, a later session would read them unjudged): %s",
+			   s->held_note ? s->held_note : dir, strerror(-e));
+		free(s->held_note);
+		s->held_note = NULL;
+	}
+	return e;
+}
+
+/* The note TEXT (LEN bytes, note_held_configs's) of a session whose
+ * launcher is gone judged: each config it held that changed is moved
+ * aside, as its end would have. Its session's id into ID (SIZE bytes). */
+static void judge_held_note(const char *text, size_t len, char *id, size_t size,
+			    struct cordon_strv *said)
+{
+	struct cordon_sweep gone = {0};
+	struct cordon_sweep_held h = {0};
+	id[0] = '\0';
+	/* (Each field NUL-ended: a tag, then its fields.) */
+	for (size_t at = 0; at < len;) {
+		const char *tag = text + at, *f1 = memchr(tag, '\0', len - at);
+		if (!f1 || f1 - tag != 1 || (size_t)(++f1 - text) >= len)
+			break;
+		const char *end = memchr(f1, '\0', len - (size_t)(f1 - text));
+		if (!end)
+			break;
+		at = (size_t)(end - text) + 1;
+		if (*tag == 's') {
+			snprintf(id, size, "%s", f1);
+		} else if (*tag == 'w') {
+			(void)cordon_strv_push(&gone.writable, f1);
+		} else if (*tag == 'c' && f1[0] == '/') {
+			const char *f2 = text + at,
+				   *end2 = at < len ? memchr(f2, '\0', len - at) : NULL;
+			long long sec;
+			long nsec;
+			if (!end2 ||
+			    sscanf(f2, "%llu %llu %lld %ld", &h.dev, &h.ino, &sec, &nsec) != 4)
+				break;
+			at = (size_t)(end2 - text) + 1;
+			h.path = (char *)(uintptr_t)f1;
+			h.ctime = (struct timespec){(time_t)sec, nsec};
+			if (config_changed(&h))
+				(void)disarm(
+					&gone, h.path,
+					"a session whose launcher was killed before its end (or "
+					"a program outside since) changed",
+					"a config file a later session reads by name (--config, "
+					"CORDON_CONFIG), which that session did not keep read-only",
+					said);
+		}
+	}
+	cordon_strv_free(&gone.writable);
+}
+
+void cordon_sweep_judge_killed(struct cordon_strv *said)
+{
+	cleanup_free char *dir = records_dir();
+	DIR *d = dir ? opendir(dir) : NULL;
+	size_t hn = strlen(CONFIGS_HELD);
+	for (struct dirent *de; d && (de = readdir(d));) {
+		if (strncmp(de->d_name, CONFIGS_HELD, hn) != 0)
+			continue;
+		char *end;
+		long pid = strtol(de->d_name + hn, &end, 10);
+		unsigned long long start = 0, now;
+		if (pid > 0 && pid <= INT_MAX && *end == '-')
+			start = strtoull(end + 1, &end, 10);
+		if (!start || *end || (alive((pid_t)pid, &now) && now == start))
+			continue; /* (one being written, or its launcher's still running) */
+		int fd = openat(dirfd(d), de->d_name,
+				O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		struct stat st;
+		char *text = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+					     st.st_size <= CONFIGS_HELD_MAX
+				     ? malloc((size_t)st.st_size + 1)
+				     : NULL;
+		ssize_t got = text ? read(fd, text, (size_t)st.st_size) : -1;
+		if (fd >= 0)
+			close(fd);
+		char id[64] = "";
+		if (got >= 0) {
+			text[got] = '\0';
+			judge_held_note(text, (size_t)got, id, sizeof(id), said);
+		}
+		free(text);
+		/* Kept while the session is in the registry: the keeper ends it
+		 * after its launcher, and a session orphaned (both killed at
+		 * once) may write again. */
+		struct cordon_session_info info;
+		struct cordon_error ignored = {0};
+		if (got >= 0 && (!id[0] || cordon_registry_read(id, &info, &ignored) < 0))
+			(void)unlinkat(dirfd(d), de->d_name, 0);
+	}
+	if (d)
+		closedir(d);
+}
+
 int cordon_sweep_start(const struct cordon_policy *p, struct cordon_placeholders *held,
 		       struct cordon_sweep *sweep, struct cordon_error *err)
 {
@@ -1022,7 +1190,7 @@ int cordon_sweep_start(const struct cordon_policy *p, struct cordon_placeholders
 				r = cordon_strv_push(&names, files.v[i]);
 		if (r < 0 || cordon_sweep_begin(p, &guarded, sweep) < 0)
 			r = cordon_err(err, ENOMEM, "out of memory");
-		else if (!nested)
+		else if ((r = note_held_configs(sweep, p, err)) >= 0 && !nested)
 			r = cordon_placeholders_hold(&placeholders, &files, held, &names, err);
 		cordon_sweep_names(sweep, &names);
 		cordon_sweep_held(sweep, held);
@@ -1136,6 +1304,8 @@ void cordon_sweep_held(struct cordon_sweep *s, const struct cordon_placeholders 
 
 void cordon_sweep_cancel(struct cordon_sweep *s)
 {
+	if (!s->swept && s->held_note)
+		(void)unlink(s->held_note); /* (the session never ran) */
 	for (size_t i = 0; !s->swept && i < s->roots.n; i++) {
 		cleanup_free char *mark = own_mark(s->roots.v[i]);
 		if (mark)
@@ -1149,6 +1319,7 @@ void cordon_sweep_free(struct cordon_sweep *s)
 	for (size_t i = 0; i < s->n_held; i++)
 		free(s->held[i].path);
 	free(s->held);
+	free(s->held_note);
 	for (size_t i = 0; i < s->n_configs; i++) {
 		free(s->configs[i].path);
 		cordon_git_entries_free(&s->configs[i].had);
@@ -5579,12 +5750,7 @@ static int say_lost(const struct cordon_sweep *s, struct cordon_strv *said)
 		const struct cordon_sweep_held *h = &s->held[i];
 		if (h->kind == 'm' || (h->kind == 'r' && strstr(h->path, "/.git/")))
 			continue;
-		struct stat cst;
-		if (h->kind == 'c' && stat(h->path, &cst) == 0 &&
-		    ((unsigned long long)cst.st_dev != h->dev ||
-		     (unsigned long long)cst.st_ino != h->ino ||
-		     CTIME(cst).tv_sec != h->ctime.tv_sec ||
-		     CTIME(cst).tv_nsec != h->ctime.tv_nsec)) {
+		if (h->kind == 'c' && config_changed(h)) {
 			moved += disarm(s, h->path,
 					"while this session ran, it (or a program outside) changed",
 					"a config file a later session reads by name (--config, "
@@ -5790,6 +5956,8 @@ int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *sai
 		moved += judge_mise_envs_above(s, said);
 	free(buf);
 	moved += say_lost(s, said);
+	if (s->held_note)
+		(void)unlink(s->held_note); /* (judged: say_lost) */
 	if (s->project && !ended)
 		say(said,
 		    "cordon: not every process of this session was seen to end: the repositories "

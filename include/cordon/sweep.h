@@ -145,6 +145,10 @@ struct cordon_sweep {
 	 * first.) */
 	size_t n_mise_above;
 	bool swept; /* cordon_sweep_end ran */
+	/* The held configs ('c') noted in the state directory for a later
+	 * launch, should this session's launcher be killed (malloc'd, or
+	 * NULL: none held). */
+	char *held_note;
 };
 
 /* Whether a session under P is swept as it ends: sandboxed, with a .git
@@ -209,6 +213,12 @@ void cordon_sweep_held(struct cordon_sweep *s, const struct cordon_placeholders 
  * (round 37c F1). Nothing said on failure (best effort: the session's own
  * config is kept read-only all the same). */
 void cordon_sweep_note_config(const char *path);
+/* The configs held ('c') by sessions whose launcher was killed before its
+ * end (kill -9, the OOM killer): each changed since is moved aside, as
+ * that end would have, with a line pushed to SAID. A note stays while its
+ * session is in the registry (orphaned processes may still write). Run by
+ * every launch that reads a config, before it does (round 37e F3). */
+void cordon_sweep_judge_killed(struct cordon_strv *said);
 
 int cordon_sweep_start(const struct cordon_policy *p, struct cordon_placeholders *held,
 		       struct cordon_sweep *sweep, struct cordon_error *err);

@@ -5669,6 +5669,99 @@ BOTH_USERS(guards, a_config_a_later_session_reads_is_not_loosened, .timeout = 60
 	world_free(&w);
 }
 
+/* As a_config_a_later_session_reads_is_not_loosened, but the launcher of
+ * the session that wrote the config is killed (kill -9) before its end
+ * (round 37e F3: what it held died with it, and the next launch with the
+ * config obeyed "enabled": false): the next launch that reads any config
+ * moves it aside first, and says so; the one with it finds none and
+ * refuses (125), and its command never runs. The note of the killed
+ * session's holds goes once judged. Twice: noted and judged by the
+ * launcher, then by a shell started with LD_PRELOAD and CORDON_CONFIG
+ * alone (a terminal profile). Controls: the write landed, and what it
+ * wrote turns the sandbox off (a copy of it, read by name, once the note
+ * is gone: any launch judges). */
+BOTH_USERS(guards, a_config_changed_by_a_killed_session_is_judged_next, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "cfgkilled", "");
+	char *config = read_file(w.cfg);
+	char *other = at(w.dir, "other.json");
+	free(write_file(w.dir, "other.json", config));
+	char *copy = at(w.dir, "written.json");
+	free(write_file(w.dir, "written.json", "{\"enabled\": false}"));
+	world_give(&w);
+	char *marker = at(w.outside, "ran-unsandboxed");
+	char *escape = fmt("touch %s", marker);
+	char *ready = at(w.proj, "ready");
+	char *pre = fmt("LD_PRELOAD=%s", CORDON_SHIM_SO);
+	char *by_other = fmt("CORDON_CONFIG=%s", other);
+	/* (The second a config of its own: noted by the shell alone.) */
+	char *second = at(w.proj, "second.json");
+	for (int standalone = 0; standalone < 2; standalone++) {
+		const char *cfg = standalone ? second : w.cfg;
+		char *aside = fmt("%s.cordon-disarmed", cfg);
+		char *write_off =
+			fmt("printf '{\"enabled\": false}' > %s && touch ready && sleep 60", cfg);
+		struct run_result r = outside(&w, "rm -f %s && cp %s %s", ready, other, cfg);
+		run_free(&r);
+		char *by_env = fmt("CORDON_CONFIG=%s", cfg);
+		char *first[] = {"/usr/bin/env", pre, by_env, "/bin/true", NULL};
+		r = standalone ? world_run(&w, first, w.proj)
+			       : run_in(&w, NULL, (char *const[]){"/bin/true", NULL});
+		cr_assert_eq(r.status, 0, "%d: %s", standalone, r.err);
+		run_free(&r);
+		char *argv[] = {CORDON_BIN, "run", "--config", other, "--",
+				"/bin/sh",  "-c",  write_off,  NULL};
+		pid_t pid = world_spawn(&w, argv, w.proj);
+		cr_assert(wait_exists(ready, 20000), "%d: the killed session's write did not land",
+			  standalone);
+		cr_assert_eq(kill(pid, SIGKILL), 0);
+		cr_expect(wait_gone(pid, 10000), "%d: the launcher did not go", standalone);
+		char *now = read_file(cfg);
+		cr_assert(strstr(now, "false"), "%d: control: the config was not written: %s",
+			  standalone, now);
+		free(now);
+		/* The next launch, with another config: judged before it reads
+		 * one. */
+		char *next[] = {CORDON_BIN, "run", "--config", other, "--", "/bin/true", NULL};
+		char *next_pre[] = {"/usr/bin/env", pre, by_other, "/bin/true", NULL};
+		r = world_run(&w, standalone ? next_pre : next, w.proj);
+		cr_expect(strstr(r.err, "a session whose launcher was killed before its end") &&
+				  strstr(r.err, "a config file a later session reads by name"),
+			  "%d: not said by the next launch: %s", standalone, r.err);
+		cr_expect(file_exists(aside), "%d: not moved aside: %s", standalone, r.err);
+		run_free(&r);
+		char *with[] = {CORDON_BIN, "run", "--config", (char *)cfg, "--",
+				"/bin/sh",  "-c",  escape,     NULL};
+		r = world_run(&w, with, w.proj);
+		cr_expect_eq(r.status, 125, "%d: the launch with it: %d %s", standalone, r.status,
+			     r.err);
+		cr_expect_not(file_exists(marker), "%d: the launch with it ran unsandboxed: %s",
+			      standalone, r.err);
+		run_free(&r);
+		char *note = who->user ? fmt("%s/.local/state/cordon/sessions/configs.held-%d-*",
+					     w.home, (int)pid)
+				       : fmt("/var/lib/cordon/configs.held-%d-*", (int)pid);
+		r = outside(&w, "for f in %s; do test -e \"$f\" && echo \"left $f\"; done; true",
+			    note);
+		cr_expect_null(strstr(r.out, "left"), "%d: the killed session's note stayed: %s",
+			       standalone, r.out);
+		run_free(&r);
+		unlink(marker);
+		free(note), free(by_env), free(write_off), free(aside);
+	}
+	/* Control (once judged): what it wrote turns the sandbox off. */
+	char *ctl[] = {CORDON_BIN, "run", "--config", copy, "--", "/bin/sh", "-c", escape, NULL};
+	struct run_result r = world_run(&w, ctl, w.proj);
+	cr_assert(file_exists(marker), "control: the written config kept the sandbox: %s", r.err);
+	run_free(&r);
+	unlink(marker);
+	free(by_other), free(pre), free(second);
+	free(ready), free(escape), free(marker);
+	free(copy), free(other), free(config);
+	world_free(&w);
+}
+
 /* What a session in a dotfiles repository that is not filled yet would
  * write where links from the home lead: a config directory, a config
  * file, a login file. */
