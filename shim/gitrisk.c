@@ -727,6 +727,11 @@ void cordon_git_todo_risks(const char *file, const char *name, enum cordon_git_t
 		case CORDON_GIT_OPTS: /* strategy = NAME, in git's config syntax */
 			ran = ran || !opts_line(line);
 			break;
+		case CORDON_GIT_STEP: { /* a number: git's prompt puts it in PS1 as it is */
+			size_t digits = strspn(line, "0123456789");
+			ran = ran || !digits || (line[digits] && strcmp(line + digits, "\n") != 0);
+			break;
+		}
 		}
 	}
 	free(line);
@@ -735,6 +740,9 @@ void cordon_git_todo_risks(const char *file, const char *name, enum cordon_git_t
 		snprintf(what, sizeof(what), "a %s cordon cannot read", name);
 	else if (kind == CORDON_GIT_TODO)
 		snprintf(what, sizeof(what), "exec lines in %s", name);
+	else if (kind == CORDON_GIT_STEP)
+		snprintf(what, sizeof(what),
+			 "%s holding what is not a number, which git's prompt runs", name);
 	else
 		snprintf(what, sizeof(what), "a merge strategy in %s that is a program", name);
 	if (ran || bad || !read_all)

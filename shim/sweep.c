@@ -3916,6 +3916,75 @@ static void other_names_risks(const struct judge *j, const char *dir, struct ris
 	}
 }
 
+/* How deep, and how many entries, links_below looks in a git dir. */
+#define GIT_LINKS_DEPTH  12
+#define GIT_LINKS_BUDGET (1L << 20)
+
+/* The symbolic links laid in the directory FD of a git dir (at PATH, PN
+ * bytes) since the session started (all of them where J->all), each a
+ * risk moved aside alone, into R (named from the git dir's TOP bytes on);
+ * the directories below it, DEPTH levels and *BUDGET entries. One
+ * unchanged since, with no directory in it (st_nlink 2: the objects'
+ * fan-out), is not listed. */
+static void links_below(const struct judge *j, int fd, char *path, size_t pn, size_t top, int depth,
+			long *budget, struct risks *r)
+{
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return;
+	}
+	for (struct dirent *de; (de = readdir(d)) && --*budget > 0;) {
+		if (cordon_dot_or_dotdot(de->d_name) ||
+		    (size_t)snprintf(path + pn, PATH_MAX + 32 - pn, "/%s", de->d_name) >=
+			    PATH_MAX + 32 - pn)
+			continue;
+		struct stat st;
+		if ((de->d_type != DT_LNK && de->d_type != DT_DIR && de->d_type != DT_UNKNOWN) ||
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		bool since = j->all || after(&CTIME(st), &j->s->since);
+		if (S_ISLNK(st.st_mode) && since && !is_guarded(j->s, path)) {
+			char what[PATH_MAX + 96];
+			size_t before = strlen(r->all);
+			snprintf(what, sizeof(what),
+				 "a symbolic link at %s, which git outside writes through",
+				 path + top + 1);
+			cordon_git_risk_add(r->all, sizeof(r->all), what);
+			held_by(r, before, path);
+		} else if (S_ISDIR(st.st_mode) && depth > 0 && (since || st.st_nlink != 2)) {
+			int sub = openat(dirfd(d), de->d_name,
+					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (sub >= 0)
+				links_below(j, sub, path, pn + strlen(path + pn), top, depth - 1,
+					    budget, r);
+		}
+	}
+	path[pn] = '\0';
+	closedir(d);
+}
+
+/* Symbolic links laid in the git dir DIR (its subdirectories too) since
+ * the session started: git outside writes through them where it writes
+ * by name, and appends or truncates (a reflog line to logs/HEAD or
+ * logs/refs/stash, COMMIT_EDITMSG from MERGE_MSG, FETCH_HEAD), so a link
+ * to ~/.bashrc had the user's next git stash put a line of the session's
+ * there, and one to a name in /etc/profile.d that did not exist had
+ * root's git make it (round 38a F1). git makes none there itself. Each is
+ * moved aside alone (a link of the user's, made before, is left). */
+static void links_in_git_dir(const struct judge *j, const char *dir, struct risks *r)
+{
+	char path[PATH_MAX + 32];
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || (size_t)snprintf(path, sizeof(path), "%s", dir) >= sizeof(path)) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	long budget = GIT_LINKS_BUDGET;
+	links_below(j, fd, path, strlen(path), strlen(path), GIT_LINKS_DEPTH, &budget, r);
+}
+
 static void risks_of(const struct judge *j, const char *dir, const char *base, struct risks *r)
 {
 	char path[PATH_MAX + 32];
@@ -3945,7 +4014,12 @@ static void risks_of(const struct judge *j, const char *dir, const char *base, s
 	} todos[] = {{"rebase-merge/git-rebase-todo", CORDON_GIT_TODO},
 		     {"sequencer/todo", CORDON_GIT_TODO},
 		     {"rebase-merge/strategy", CORDON_GIT_STRATEGY},
-		     {"sequencer/opts", CORDON_GIT_OPTS}};
+		     {"sequencer/opts", CORDON_GIT_OPTS},
+		     /* (What git's prompt shows: round 38a F2.) */
+		     {"rebase-merge/msgnum", CORDON_GIT_STEP},
+		     {"rebase-merge/end", CORDON_GIT_STEP},
+		     {"rebase-apply/next", CORDON_GIT_STEP},
+		     {"rebase-apply/last", CORDON_GIT_STEP}};
 	for (size_t i = 0; i < sizeof(todos) / sizeof(todos[0]); i++) {
 		before = strlen(r->all);
 		/* Its directory too: one moved into place whole (made in one
@@ -3960,6 +4034,7 @@ static void risks_of(const struct judge *j, const char *dir, const char *base, s
 					      sizeof(r->all));
 		held_by(r, before, path);
 	}
+	links_in_git_dir(j, dir, r);
 	before = strlen(r->all);
 	snprintf(path, sizeof(path), "%s/commondir", dir);
 	cleanup_free char *shared = cordon_git_link_file(path, "", dir);
@@ -4441,6 +4516,16 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 			const char *head = s->earlier ? "while a session ran, it wrote"
 						      : "while this session ran, it wrote";
 			const char *name = strrchr(r.files.v[i], '/');
+			struct stat lst;
+			if (lstat(r.files.v[i], &lst) == 0 && S_ISLNK(lst.st_mode)) {
+				/* (Not to be moved back either: round 38a F1.) */
+				moved += disarm_said(
+					s, r.files.v[i], head, r.why.v[i],
+					"git makes the file anew; look at where the link "
+					"leads, then remove it",
+					said, NULL, 0);
+				continue;
+			}
 			if (name && strcmp(name, "/index") == 0) {
 				/* (Not to be moved back: git makes a new one.) */
 				moved += disarm_said(s, r.files.v[i], head, r.why.v[i],

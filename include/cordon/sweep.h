@@ -298,9 +298,11 @@ void cordon_git_hook_risks(const char *dir, bool (*only)(const char *path, const
 /* What git resumes when told to continue, outside: a rebase's or a
  * cherry-pick's todo list (exec lines run commands), the merge strategy
  * it uses (one not built in is run as the program git-merge-NAME), in a
- * file of its own or in sequencer/opts. An unreadable one counts too.
+ * file of its own or in sequencer/opts; and what git's prompt shows of a
+ * rebase, its step and count (STEP: anything but a number runs in a
+ * prompt that expands PS1, round 38a F2). An unreadable one counts too.
  * NAME: how the risk names FILE. */
-enum cordon_git_todo { CORDON_GIT_TODO, CORDON_GIT_STRATEGY, CORDON_GIT_OPTS };
+enum cordon_git_todo { CORDON_GIT_TODO, CORDON_GIT_STRATEGY, CORDON_GIT_OPTS, CORDON_GIT_STEP };
 void cordon_git_todo_risks(const char *file, const char *name, enum cordon_git_todo kind, char *out,
 			   size_t size);
 /* The git dir of the .git entry DOTGIT: the one a .git file names, or

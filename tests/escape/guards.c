@@ -7087,6 +7087,109 @@ static const char *const resumed_steps[] = {"rebase", "hookspath", "worktree",
 					    "bare",   "linked",    NULL};
 static const char *const resumed_marks[] = {"rebase", "cw", "bare", "pre-commit", "wt", NULL};
 
+/* Files git writes by name, laid as links to $T (a file outside every
+ * rule) or given what git's prompt runs (round 38a F1, F2): a commit
+ * whose subject runs a command, then logs/HEAD and logs/refs/stash
+ * linked (git stash outside appends a reflog line with that subject); a
+ * merge left in progress with COMMIT_EDITMSG linked (git commit
+ * --no-edit writes MERGE_MSG through it); FETCH_HEAD linked; a rebase
+ * laid out whose step git's prompt puts in PS1 as it is. */
+static const char plant_written_through[] =
+	"git checkout -q -b side && git commit -q --allow-empty -m side && "
+	"git checkout -q main && git commit -q --allow-empty -m \"fix \\$(touch $M-reflog)\" && "
+	"git merge -q --no-commit --no-ff side >/dev/null 2>&1; "
+	"printf 'merge\\ntouch %s-editmsg\\n' \"$M\" > .git/MERGE_MSG && "
+	"ln -sf \"$T\" .git/COMMIT_EDITMSG; echo editmsg $?\n"
+	"mkdir -p .git/logs/refs && rm -f .git/logs/HEAD .git/logs/refs/stash && "
+	"ln -s \"$T\" .git/logs/HEAD && ln -s \"$T\" .git/logs/refs/stash; echo reflog $?\n"
+	"ln -sf \"$T\" .git/FETCH_HEAD; echo fetchhead $?\n"
+	"mkdir -p .git/rebase-merge && git symbolic-ref HEAD > .git/rebase-merge/head-name && "
+	": > .git/rebase-merge/interactive && echo 2 > .git/rebase-merge/end && "
+	"printf '1$(touch %s-prompt)\\n' \"$M\" > .git/rebase-merge/msgnum; echo prompt $?\n";
+
+static const char *const written_steps[] = {"reflog", "editmsg", "fetchhead", "prompt", NULL};
+
+/* Outside: git's prompt shown once (PS1 expanded as a prompt), a fetch,
+ * the merge concluded, a stash (each writing $T through its link in the
+ * control, the fetch and the commit anew); then $T run by bash, as a
+ * login would. */
+static void git_outside_written(struct world *w, const char *target)
+{
+	char *script = fmt(". /usr/lib/git-core/git-sh-prompt && __git_ps1 'u' ' $ ' && "
+			   ": \"${PS1@P}\"; rm -rf .git/rebase-merge; "
+			   "git fetch -q . main >/dev/null 2>&1; "
+			   "git commit -q --no-edit >/dev/null 2>&1; echo x >> a; "
+			   "git stash -q >/dev/null 2>&1; bash '%s' >/dev/null 2>&1; true",
+			   target);
+	char *argv[] = {"/bin/bash", "-c", script, NULL};
+	struct run_result r = world_run(w, argv, w->proj);
+	free(script);
+	run_free(&r);
+}
+
+/* Round 38a F1, F2: links laid in the project's git dir, which git
+ * outside writes through (a reflog line, COMMIT_EDITMSG, FETCH_HEAD), and
+ * a rebase step git's prompt runs, are moved aside alone as the session
+ * ends, and said; the file they led to is as it was, and nothing ran.
+ * Control: the same, outside, writes the file and runs all three. */
+BOTH_USERS(guards, what_git_writes_through_or_shows_is_moved_aside, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "gthrough");
+	char *target = at(w.outside, "profile");
+	free(write_file(w.outside, "profile", "true\n"));
+	if (w.as_user)
+		cr_assert_eq(chown(target, w.uid, w.gid), 0);
+	char *vars = fmt("T=%s", target);
+	let_time_pass();
+	char *script = plant(&w, "deny", vars, plant_written_through);
+	struct run_result r = sh_in(&w, NULL, "%s", script);
+	free(script);
+	expect_all_landed(written_steps, &r, "inside");
+	char *diag = fmt("%s%s", r.out, r.err);
+	run_free(&r);
+	static const char *const aside[] = {
+		".git/logs/HEAD.cordon-disarmed",           ".git/logs/refs/stash.cordon-disarmed",
+		".git/COMMIT_EDITMSG.cordon-disarmed",      ".git/FETCH_HEAD.cordon-disarmed",
+		".git/rebase-merge/msgnum.cordon-disarmed", NULL};
+	for (size_t i = 0; aside[i]; i++)
+		cr_expect(present(w.proj, aside[i]), "%s is missing: %s", aside[i], diag);
+	cr_expect(strstr(diag, "a symbolic link at logs/HEAD, which git outside writes through") &&
+			  strstr(diag, "rebase-merge/msgnum holding what is not a number"),
+		  "not said: %s", diag);
+	git_outside_written(&w, target);
+	char *now = slurp(target);
+	cr_expect_str_eq(now, "true\n", "git wrote through a link: %s", diag);
+	free(now);
+	static const char *const marks[] = {"reflog", "editmsg", "prompt", NULL};
+	for (size_t i = 0; marks[i]; i++)
+		cr_expect_not(marked(&w, "deny", marks[i]), "%s ran outside: %s", marks[i], diag);
+	cr_expect(present(w.proj, ".git/HEAD") && !present(w.proj, ".git.cordon-disarmed"),
+		  "the guarded repository was moved: %s", diag);
+	/* The control: the same, outside. */
+	r = sh_outside(&w, "git merge --abort; rm -rf .git/rebase-merge .git/*.cordon-disarmed "
+			   ".git/logs/*.cordon-disarmed .git/logs/refs/*.cordon-disarmed; "
+			   "git checkout -q main; git reset -q --hard; true");
+	run_free(&r);
+	script = plant(&w, "ctl", vars, plant_written_through);
+	r = outside(&w, "git branch -q -D side; %s", script);
+	free(script);
+	expect_all_landed(written_steps, &r, "outside");
+	run_free(&r);
+	git_outside_written(&w, target);
+	now = slurp(target);
+	cr_expect_str_neq(now, "true\n", "control: git did not write through the links");
+	free(now);
+	/* (The reflog's line carries the merge's subject there: what it
+	 * wrote is told by the file.) */
+	for (size_t i = 1; marks[i]; i++)
+		cr_expect(marked(&w, "ctl", marks[i]), "control: %s did not run", marks[i]);
+	free(diag);
+	free(vars);
+	free(target);
+	world_free(&w);
+}
+
 /* The nested repository with core.hooksPath, made outside before, and
  * SIDE. */
 static void resumed_world(struct world *w, const char *side)
