@@ -152,12 +152,22 @@ static const char *const home_run_dirs[] = {"~/.local/bin", "~/.local/share/syst
  * and the devcontainer CLI 0.89 finds no configuration in one. The agents'
  * directories that name programs to start (MCP servers, hooks, plugins,
  * language servers: Continue, Roo Code, Kiro, Amazon Q, Qwen Code,
- * opencode, Helix) get a stand-in too (each costs a mkdir and a mount a
- * launch, ~0.2 ms); .windsurf holds rules and workflows (text for the
- * model; Windsurf's MCP servers are in ~/.codeium), and opencode.json(c)
- * and .aider.conf.yml are files their programs would fail to read as a
- * directory: those three have none, and one made inside is moved aside as
- * the session ends. So have rustup's rust-toolchain(.toml) (its `path`
+ * opencode, Helix, and Codex's .codex, whose config.toml (hooks, notify,
+ * mcp_servers) and hooks.json Codex obeys for a project the user trusted)
+ * get a stand-in too (each costs a mkdir and a mount a launch, ~0.2 ms);
+ * .windsurf holds rules and workflows (text for the model; Windsurf's MCP
+ * servers are in ~/.codeium), and opencode.json(c) and .aider.conf.yml
+ * are files their programs would fail to read as a directory: those three
+ * have none, and one made inside is moved aside as the session ends (at
+ * the top as it appears, on Linux). Nor have the hooks of GitHub's
+ * Copilot CLI (.github/hooks/NAME.json, a sessionStart hook's command runs
+ * as it starts) and Cline's (.clinerules/hooks, executables named for
+ * events, TaskStart): a stand-in for either would make .github or
+ * .clinerules in every project the session runs in, and .clinerules may
+ * be a file (rules text). Only the hooks: the rest of .github (workflows
+ * run on GitHub's machines, not here) and of .clinerules (rules and
+ * workflows, text for the model, as Windsurf's) is the project's, for the
+ * session to edit. So have rustup's rust-toolchain(.toml) (its `path`
  * names the programs every rustup proxy runs there: cargo --version, a
  * prompt's rustc --version, an editor's rust-analyzer), mise's config
  * files (trusted by path, they run hooks and scripts at each cd there),
@@ -183,7 +193,10 @@ const char *const cordon_default_protected[] = {".git/hooks",
 						".qwen/",
 						".opencode/",
 						".helix/",
+						".codex/",
 						".windsurf",
+						".github/hooks",
+						".clinerules/hooks",
 						"opencode.json",
 						"opencode.jsonc",
 						".aider.conf.yml",

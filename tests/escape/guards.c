@@ -6058,6 +6058,89 @@ BOTH_USERS(guards, agents_settings_without_a_stand_in_are_kept, .timeout = 60)
 	world_free(&w);
 }
 
+/* Round 38a F3: the project hooks of GitHub's Copilot CLI
+ * (.github/hooks/NAME.json: a sessionStart hook's command runs as it
+ * starts), Codex's config (.codex/config.toml: hooks, notify, mcp_servers)
+ * and Cline's hooks (.clinerules/hooks/TaskStart, an executable), made
+ * inside at the project's top and in a subdirectory, all stayed, unsaid.
+ * At the top .codex is an empty stand-in, read-only; the two hooks
+ * directories, which have none, are moved aside, as is each of the three
+ * in pkg/, and said. What else .github and .clinerules hold (workflows,
+ * Cline's rules) stays the project's, writable. Judged outside after the
+ * session. Control: with protected_paths [] all six land and stay. */
+static const char agents_hooks_plant[] =
+	"echo evil >> .github/workflows/ci.yml; echo workflow $?\n"
+	"echo evil >> .clinerules/rules.md; echo rules $?\n"
+	"for d in top pkg; do p=.; [ $d = pkg ] && p=pkg\n"
+	"mkdir -p $p/.github/hooks && echo '{\"version\":1,\"hooks\":{\"sessionStart\":[{\"type\":"
+	"\"command\",\"bash\":\"touch x\"}]}}' > $p/.github/hooks/x.json; echo copilot-$d $?\n"
+	"mkdir -p $p/.codex && printf 'notify = [\"touch\", \"x\"]\\n' > $p/.codex/config.toml; "
+	"echo codex-$d $?\n"
+	"mkdir -p $p/.clinerules/hooks && printf '#!/bin/sh\\ntouch x\\n' > "
+	"$p/.clinerules/hooks/TaskStart && chmod +x $p/.clinerules/hooks/TaskStart; "
+	"echo cline-$d $?\n"
+	"done\n";
+
+static const char *const agents_hooks_made[] = {".github/hooks/x.json",
+						".codex/config.toml",
+						".clinerules/hooks/TaskStart",
+						"pkg/.github/hooks/x.json",
+						"pkg/.codex/config.toml",
+						"pkg/.clinerules/hooks/TaskStart",
+						NULL};
+
+BOTH_USERS(guards, agents_project_hooks_are_kept_from_outside, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gagenthooks");
+	free(write_file(w.proj, ".github/workflows/ci.yml", "on: push\n"));
+	free(write_file(w.proj, ".clinerules/rules.md", "rules\n"));
+	free(write_file(w.proj, "pkg/README", "pkg\n"));
+	world_give(&w);
+	struct run_result r = sh_in(&w, NULL, "%s", agents_hooks_plant);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_expect(strstr(r.out, "workflow 0") && strstr(r.out, "rules 0"),
+		  "the rest of .github or .clinerules was not writable\n%s", diag);
+	cr_expect(strstr(r.out, "copilot-pkg 0") && strstr(r.out, "codex-pkg 0") &&
+			  strstr(r.out, "cline-pkg 0"),
+		  "control: the session could not make them in pkg/\n%s", diag);
+	cr_expect_not(strstr(r.out, "codex-top 0"), "the top's .codex was writable\n%s", diag);
+	for (size_t i = 0; agents_hooks_made[i]; i++)
+		cr_expect_not(present(w.proj, agents_hooks_made[i]),
+			      "%s made inside was left in place\n%s", agents_hooks_made[i], diag);
+	cr_expect_not(present(w.proj, ".codex"), "the stand-in for .codex was left\n%s", diag);
+	static const char *const aside[] = {"pkg/.github/hooks.cordon-disarmed/x.json",
+					    "pkg/.codex.cordon-disarmed/config.toml",
+					    "pkg/.clinerules/hooks.cordon-disarmed/TaskStart",
+					    NULL};
+	for (size_t i = 0; aside[i]; i++)
+		cr_expect(present(w.proj, aside[i]), "%s: not moved aside\n%s", aside[i], diag);
+	static const char *const said[] = {"/.github/hooks", "/pkg/.github/hooks", "/pkg/.codex",
+					   "/pkg/.clinerules/hooks", NULL};
+	for (size_t i = 0; said[i]; i++) {
+		char *path = fmt("%s%s", w.proj, said[i]);
+		cr_expect(strstr(r.err, path), "%s was not said\n%s", path, diag);
+		free(path);
+	}
+	run_free(&r);
+	free(diag);
+
+	struct run_result c =
+		outside(&w, "rm -rf .github/hooks* .clinerules/hooks* pkg/.github pkg/.codex* "
+			    "pkg/.clinerules");
+	run_free(&c);
+	set_config(&w, ", \"protected_paths\": []");
+	r = sh_in(&w, NULL, "%s", agents_hooks_plant);
+	expect_all_landed((const char *const[]){"copilot-top", "codex-top", "cline-top",
+						"copilot-pkg", "codex-pkg", "cline-pkg", NULL},
+			  &r, "protected_paths []");
+	for (size_t i = 0; agents_hooks_made[i]; i++)
+		cr_expect(present(w.proj, agents_hooks_made[i]),
+			  "control: %s made inside did not stay: %s", agents_hooks_made[i], r.err);
+	run_free(&r);
+	world_free(&w);
+}
+
 /* The same files, missing as the session starts and made inside while it
  * runs: each is moved aside as it appears (the watch), so that a program
  * outside finds none there meanwhile, while the session goes on; then an
