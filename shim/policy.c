@@ -164,7 +164,8 @@ static const char *const home_run_dirs[] = {"~/.local/bin", "~/.local/share/syst
  * as it starts) and Cline's (.clinerules/hooks, executables named for
  * events, TaskStart): a stand-in for either would make .github or
  * .clinerules in every project the session runs in, and .clinerules may
- * be a file (rules text). Only the hooks: the rest of .github (workflows
+ * be a file (rules text); nor has Kilo Code's .kilocode (mcp.json, the
+ * MCP servers it starts; kept whole, rules too). Only the hooks: the rest of .github (workflows
  * run on GitHub's machines, not here) and of .clinerules (rules and
  * workflows, text for the model, as Windsurf's) is the project's, for the
  * session to edit. So have rustup's rust-toolchain(.toml) (its `path`
@@ -197,6 +198,7 @@ const char *const cordon_default_protected[] = {".git/hooks",
 						".windsurf",
 						".github/hooks",
 						".clinerules/hooks",
+						".kilocode",
 						"opencode.json",
 						"opencode.jsonc",
 						".aider.conf.yml",

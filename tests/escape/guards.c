@@ -6079,15 +6079,14 @@ static const char agents_hooks_plant[] =
 	"mkdir -p $p/.clinerules/hooks && printf '#!/bin/sh\\ntouch x\\n' > "
 	"$p/.clinerules/hooks/TaskStart && chmod +x $p/.clinerules/hooks/TaskStart; "
 	"echo cline-$d $?\n"
+	"mkdir -p $p/.kilocode && echo '{\"mcpServers\":{}}' > $p/.kilocode/mcp.json; "
+	"echo kilo-$d $?\n"
 	"done\n";
 
-static const char *const agents_hooks_made[] = {".github/hooks/x.json",
-						".codex/config.toml",
-						".clinerules/hooks/TaskStart",
-						"pkg/.github/hooks/x.json",
-						"pkg/.codex/config.toml",
-						"pkg/.clinerules/hooks/TaskStart",
-						NULL};
+static const char *const agents_hooks_made[] = {
+	".github/hooks/x.json",     ".codex/config.toml",     ".clinerules/hooks/TaskStart",
+	"pkg/.github/hooks/x.json", "pkg/.codex/config.toml", "pkg/.clinerules/hooks/TaskStart",
+	".kilocode/mcp.json",       "pkg/.kilocode/mcp.json", NULL};
 
 BOTH_USERS(guards, agents_project_hooks_are_kept_from_outside, .timeout = 60)
 {
@@ -6112,11 +6111,12 @@ BOTH_USERS(guards, agents_project_hooks_are_kept_from_outside, .timeout = 60)
 	static const char *const aside[] = {"pkg/.github/hooks.cordon-disarmed/x.json",
 					    "pkg/.codex.cordon-disarmed/config.toml",
 					    "pkg/.clinerules/hooks.cordon-disarmed/TaskStart",
-					    NULL};
+					    "pkg/.kilocode.cordon-disarmed/mcp.json", NULL};
 	for (size_t i = 0; aside[i]; i++)
 		cr_expect(present(w.proj, aside[i]), "%s: not moved aside\n%s", aside[i], diag);
-	static const char *const said[] = {"/.github/hooks", "/pkg/.github/hooks", "/pkg/.codex",
-					   "/pkg/.clinerules/hooks", NULL};
+	static const char *const said[] = {
+		"/.github/hooks", "/pkg/.github/hooks", "/pkg/.codex", "/pkg/.clinerules/hooks",
+		"/.kilocode",     "/pkg/.kilocode",     NULL};
 	for (size_t i = 0; said[i]; i++) {
 		char *path = fmt("%s%s", w.proj, said[i]);
 		cr_expect(strstr(r.err, path), "%s was not said\n%s", path, diag);
@@ -6127,12 +6127,13 @@ BOTH_USERS(guards, agents_project_hooks_are_kept_from_outside, .timeout = 60)
 
 	struct run_result c =
 		outside(&w, "rm -rf .github/hooks* .clinerules/hooks* pkg/.github pkg/.codex* "
-			    "pkg/.clinerules");
+			    "pkg/.clinerules .kilocode* pkg/.kilocode*");
 	run_free(&c);
 	set_config(&w, ", \"protected_paths\": []");
 	r = sh_in(&w, NULL, "%s", agents_hooks_plant);
-	expect_all_landed((const char *const[]){"copilot-top", "codex-top", "cline-top",
-						"copilot-pkg", "codex-pkg", "cline-pkg", NULL},
+	expect_all_landed((const char *const[]){"copilot-top", "codex-top", "cline-top", "kilo-top",
+						"copilot-pkg", "codex-pkg", "cline-pkg", "kilo-pkg",
+						NULL},
 			  &r, "protected_paths []");
 	for (size_t i = 0; agents_hooks_made[i]; i++)
 		cr_expect(present(w.proj, agents_hooks_made[i]),
