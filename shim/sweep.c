@@ -1007,7 +1007,7 @@ static int disarm(const struct cordon_sweep *s, const char *path, const char *he
 /* A note of one session's held configs, beside the configs list:
  * CONFIGS_HELD PID-START, after the launcher that judges them. */
 #define CONFIGS_HELD     CONFIGS_NAME ".held-"
-#define CONFIGS_HELD_MAX (1024 * 1024)
+#define CONFIGS_HELD_MAX (1024L * 1024)
 
 /* Whether the config H held ('c') is not what the session found: another
  * file, or one changed (its ctime), or one made where there was none. */
@@ -1021,7 +1021,8 @@ static bool config_changed(const struct cordon_sweep_held *h)
 }
 
 /* S's held configs ('c'), with its session's id and the paths P lets it
- * write, noted in the state directory before the command runs (written
+ * write (each field NUL-ended: "s" ID, "w" PATH, "c" PATH
+ * DEV:INO:SEC:NSEC), noted in the state directory before the command runs (written
  * aside, then renamed) and removed as it ends: a launcher killed before
  * then (kill -9, the OOM killer) never judges them, and a later launch
  * does (cordon_sweep_judge_killed; round 37e F3). Fails the launch where
@@ -1047,8 +1048,9 @@ static int note_held_configs(struct cordon_sweep *s, const struct cordon_policy 
 	for (size_t i = 0; i < s->n_held; i++) {
 		const struct cordon_sweep_held *h = &s->held[i];
 		if (h->kind == 'c')
-			fprintf(f, "c%c%s%c%llu %llu %lld %ld%c", 0, h->path, 0, h->dev, h->ino,
-				(long long)h->ctime.tv_sec, (long)h->ctime.tv_nsec, 0);
+			fprintf(f, "c%c%s%c%llu:%llu:%llu:%llu%c", 0, h->path, 0, h->dev, h->ino,
+				(unsigned long long)h->ctime.tv_sec,
+				(unsigned long long)h->ctime.tv_nsec, 0);
 	}
 	cleanup_free char *tmp = NULL;
 	int e = fclose(f) == 0 && text ? 0 : -ENOMEM;
@@ -1105,14 +1107,14 @@ static void judge_held_note(const char *text, size_t len, char *id, size_t size,
 		} else if (*tag == 'c' && f1[0] == '/') {
 			const char *f2 = text + at,
 				   *end2 = at < len ? memchr(f2, '\0', len - at) : NULL;
-			long long sec;
-			long nsec;
-			if (!end2 ||
-			    sscanf(f2, "%llu %llu %lld %ld", &h.dev, &h.ino, &sec, &nsec) != 4)
+			unsigned long long id4[4];
+			if (!end2 || !read_ids(&f2, '\0', id4, 4) || id4[3] > 999999999ULL)
 				break;
 			at = (size_t)(end2 - text) + 1;
 			h.path = (char *)(uintptr_t)f1;
-			h.ctime = (struct timespec){(time_t)sec, nsec};
+			h.dev = id4[0];
+			h.ino = id4[1];
+			h.ctime = (struct timespec){(time_t)id4[2], (long)id4[3]};
 			if (config_changed(&h))
 				(void)disarm(
 					&gone, h.path,
