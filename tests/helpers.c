@@ -22,6 +22,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -883,6 +884,28 @@ static bool gone_at(const void *pid)
 bool wait_gone(pid_t pid, int ms)
 {
 	return wait_for(gone_at, &pid, ms);
+}
+
+void hold_still(pid_t pid)
+{
+	cr_assert_eq(ptrace(PTRACE_SEIZE, pid, 0, 0), 0, "PTRACE_SEIZE %d: %s", (int)pid,
+		     strerror(errno));
+	cr_assert_eq(ptrace(PTRACE_INTERRUPT, pid, 0, 0), 0, "PTRACE_INTERRUPT: %s",
+		     strerror(errno));
+	int st;
+	cr_assert_eq(waitpid(pid, &st, __WALL), pid, "waitpid (held): %s", strerror(errno));
+}
+
+void let_go(pid_t pid)
+{
+	cr_assert_eq(ptrace(PTRACE_DETACH, pid, 0, 0), 0, "PTRACE_DETACH: %s", strerror(errno));
+}
+
+void kill_held(pid_t pid)
+{
+	cr_assert_eq(kill(pid, SIGKILL), 0);
+	int st;
+	(void)waitpid(pid, &st, __WALL); /* (the tracer hears of it first) */
 }
 
 static bool exists_at(const void *path)

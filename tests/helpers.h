@@ -49,6 +49,14 @@ pid_t pty_spawn(char *const argv[], char *const envp[], const char *cwd, int *ma
 bool wait_gone(pid_t pid, int ms);
 /* Wait up to MS for PATH to exist. */
 bool wait_exists(const char *path, int ms);
+/* PID (not our child) held still by ptrace (seized, interrupted), not by
+ * SIGSTOP: the keeper leads a process group of its own, and the kernel
+ * continues a stopped process whose group the launcher's death orphans
+ * (SIGHUP, then SIGCONT). let_go lets it run again; kill_held kills it
+ * where it is. */
+void hold_still(pid_t pid);
+void let_go(pid_t pid);
+void kill_held(pid_t pid);
 
 /* A temporary world for running cordon: DIR/proj (the project and cwd, with
  * bin/ holding copies of the test probes), DIR/outside (a secret and a victim

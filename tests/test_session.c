@@ -234,7 +234,7 @@ static struct cordon_session_info listed(const char *id)
 }
 
 /* Both processes outside the session killed outright (as root can; nothing
- * inside can signal them): the keeper stopped first so that it cannot end
+ * inside can signal them): the keeper held still first so that it cannot end
  * the session when the supervisor goes. The command dies with its parent;
  * what it started is left with nothing to end it. LAUNCHER is the
  * supervisor's pid, reaped here. */
@@ -242,11 +242,11 @@ static void orphan_session(const char *id, pid_t launcher)
 {
 	struct cordon_session_info info = listed(id);
 	cr_assert_eq(info.watcher, launcher);
-	cr_assert_eq(kill(info.keeper, SIGSTOP), 0);
+	hold_still(info.keeper);
 	cr_assert_eq(kill(info.watcher, SIGKILL), 0);
 	int st;
 	waitpid(launcher, &st, 0);
-	cr_assert_eq(kill(info.keeper, SIGKILL), 0);
+	kill_held(info.keeper);
 	cr_assert(wait_gone(info.keeper, 5000));
 }
 

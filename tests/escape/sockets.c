@@ -600,7 +600,7 @@ BOTH_USERS(sockets, a_dead_supervisor_leaves_nothing_connectable, .timeout = 60)
 	int keeper = 0;
 	cr_assert_eq(sscanf(strrchr(st, ')') + 2, "%*c %d", &keeper), 1);
 	free(st);
-	cr_assert_eq(kill(keeper, SIGSTOP), 0);
+	hold_still(keeper);
 	cr_assert_eq(kill(pid, SIGKILL), 0);
 	int status;
 	waitpid(pid, &status, 0);
@@ -612,7 +612,7 @@ BOTH_USERS(sockets, a_dead_supervisor_leaves_nothing_connectable, .timeout = 60)
 	char *got = received(&l, 300);
 	cr_expect_eq(got[0], '\0', "the socket was reached without a supervisor: %s", got);
 	free(got);
-	cr_assert_eq(kill(keeper, SIGCONT), 0);
+	let_go(keeper);
 	cr_expect(wait_gone(keeper, 5000), "the keeper outlived its supervisor");
 	cr_expect(wait_gone(shell[0], 5000), "the session outlived its supervisor");
 	close(l.fd);

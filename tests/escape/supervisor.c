@@ -93,7 +93,7 @@ static void nest_control(struct world *w, struct listener *l, const char *sock)
 }
 
 /* While the supervisor lives, and once it is gone (killed outright, the
- * keeper held still so that the session lives on): a listener of the
+ * keeper held still by ptrace so that the session lives on): a listener of the
  * session's own is refused, so nothing answers "continue" to a connect
  * meant for the supervisor, and the socket outside gets nothing. */
 BOTH_USERS(supervisor, no_listener_of_the_sessions_own, .timeout = 60)
@@ -131,7 +131,7 @@ BOTH_USERS(supervisor, no_listener_of_the_sessions_own, .timeout = 60)
 	pid_t shell = pid_in(pids);
 	cr_assert_gt(shell, 0);
 	pid_t keeper = parent_of(shell);
-	cr_assert_eq(kill(keeper, SIGSTOP), 0);
+	hold_still(keeper);
 	cr_assert_eq(kill(pid, SIGKILL), 0);
 	waitpid(pid, NULL, 0);
 	free(write_file(w.proj, "go", ""));
@@ -145,7 +145,7 @@ BOTH_USERS(supervisor, no_listener_of_the_sessions_own, .timeout = 60)
 		       "a listener of the session's own reached the socket outside: %s", said);
 	free(got);
 	free(said);
-	cr_assert_eq(kill(keeper, SIGCONT), 0);
+	let_go(keeper);
 	cr_expect(wait_gone(keeper, 5000), "the keeper outlived its supervisor");
 	cr_expect(wait_gone(shell, 5000), "the session outlived its supervisor");
 	close(l.fd);
@@ -154,6 +154,47 @@ BOTH_USERS(supervisor, no_listener_of_the_sessions_own, .timeout = 60)
 	free(out);
 	free(go);
 	free(sock);
+	world_free(&w);
+}
+
+/* A SIGKILL to the launcher's whole process group (timeout -s KILL, a
+ * harness's killpg) ends the session: a process of it that left the
+ * group (setsid) is gone too (round 38b F1: the launcher and the keeper
+ * shared the group, both died at once, and the survivor lived on,
+ * untracked). The keeper has a group of its own; the command stays in
+ * the launcher's. Control: the survivor was alive, in a group of its
+ * own, before the kill. */
+BOTH_USERS(supervisor, a_group_kill_ends_the_whole_session, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "supgroup", "");
+	world_give(&w);
+	char *script = "setsid sh -c 'echo $$ > survivor; exec sleep 300' & "
+		       "echo $$ > shell; exec sleep 300";
+	char *argv[] = {"/usr/bin/setsid", CORDON_BIN, "run",  "--config", w.cfg, "--",
+			"/bin/sh",         "-c",       script, NULL};
+	pid_t pid = world_spawn(&w, argv, w.proj);
+	char *survivor = path_join(w.proj, "survivor"), *shellf = path_join(w.proj, "shell");
+	cr_assert(wait_exists(survivor, 10000) && wait_exists(shellf, 10000),
+		  "the session did not start");
+	usleep(20000);
+	pid_t left = pid_in(survivor), shell = pid_in(shellf);
+	cr_assert_gt(left, 0);
+	cr_assert_gt(shell, 0);
+	pid_t keeper = parent_of(shell);
+	cr_assert_eq(getpgid(pid), pid, "control: the launcher leads no group of its own");
+	cr_expect_eq(getpgid(shell), pid, "the command left the launcher's group");
+	cr_expect_neq(getpgid(keeper), pid, "the keeper is in the launcher's group");
+	cr_assert_neq(getpgid(left), pid, "control: the survivor is in the launcher's group");
+	cr_assert_eq(kill(left, 0), 0, "control: the survivor is not running");
+	cr_assert_eq(kill(-pid, SIGKILL), 0);
+	waitpid(pid, NULL, 0);
+	cr_expect(wait_gone(left, 5000), "a process of the session outlived a group kill");
+	cr_expect(wait_gone(keeper, 5000), "the keeper outlived its session");
+	if (kill(left, 0) == 0)
+		kill(left, SIGKILL);
+	free(survivor);
+	free(shellf);
 	world_free(&w);
 }
 
