@@ -3919,24 +3919,55 @@ static void other_names_risks(const struct judge *j, const char *dir, struct ris
 }
 
 /* How deep, and how many entries, links_below looks in a git dir. */
-#define GIT_LINKS_DEPTH  12
+#define GIT_LINKS_DEPTH  64
 #define GIT_LINKS_BUDGET (1L << 20)
+
+/* PATH in a git dir (named from its TOP bytes on), a risk ("WHAT at
+ * PATH TAIL"), moved aside alone, into R. */
+static void git_dir_risk(char *path, size_t top, const char *what, const char *tail,
+			 struct risks *r)
+{
+	char line[PATH_MAX + 128];
+	size_t before = strlen(r->all);
+	snprintf(line, sizeof(line), "%s at %s%s", what, path + top + 1, tail);
+	cordon_git_risk_add(r->all, sizeof(r->all), line);
+	held_by(r, before, path);
+}
 
 /* The symbolic links laid in the directory FD of a git dir (at PATH, PN
  * bytes) since the session started (all of them where J->all), each a
  * risk moved aside alone, into R (named from the git dir's TOP bytes on);
  * the directories below it, DEPTH levels and *BUDGET entries. One
  * unchanged since, with no directory in it (st_nlink 2: the objects'
- * fan-out), is not listed. */
+ * fan-out), is not listed. Where the look stops short (round 38c: a
+ * directory made unreadable, chmod 100, that git still writes in by
+ * name; one deeper than DEPTH; more entries than the budget), what it
+ * did not look through is a risk too, where it changed since. */
 static void links_below(const struct judge *j, int fd, char *path, size_t pn, size_t top, int depth,
-			long *budget, struct risks *r)
+			long *budget, bool since_dir, struct risks *r)
 {
 	DIR *d = fdopendir(fd);
 	if (!d) {
 		close(fd);
 		return;
 	}
-	for (struct dirent *de; (de = readdir(d)) && --*budget > 0;) {
+	for (struct dirent *de; (de = readdir(d));) {
+		if (*budget <= 0) {
+			/* (Said once: the directories it lies in stop here too. One
+			 * unchanged: the whole repository counts.) */
+			path[pn] = '\0';
+			if (*budget == 0 && (since_dir || j->all))
+				git_dir_risk(path, top, "more entries than cordon looks through",
+					     "", r);
+			else if (*budget == 0) {
+				r->other = true;
+				cordon_git_risk_add(r->all, sizeof(r->all),
+						    "more entries than cordon looks through");
+			}
+			*budget = -1;
+			break;
+		}
+		--*budget;
 		if (cordon_dot_or_dotdot(de->d_name) ||
 		    (size_t)snprintf(path + pn, PATH_MAX + 32 - pn, "/%s", de->d_name) >=
 			    PATH_MAX + 32 - pn)
@@ -3947,19 +3978,22 @@ static void links_below(const struct judge *j, int fd, char *path, size_t pn, si
 			continue;
 		bool since = j->all || after(&CTIME(st), &j->s->since);
 		if (S_ISLNK(st.st_mode) && since && !is_guarded(j->s, path)) {
-			char what[PATH_MAX + 96];
-			size_t before = strlen(r->all);
-			snprintf(what, sizeof(what),
-				 "a symbolic link at %s, which git outside writes through",
-				 path + top + 1);
-			cordon_git_risk_add(r->all, sizeof(r->all), what);
-			held_by(r, before, path);
-		} else if (S_ISDIR(st.st_mode) && depth > 0 && (since || st.st_nlink != 2)) {
-			int sub = openat(dirfd(d), de->d_name,
-					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			git_dir_risk(path, top, "a symbolic link",
+				     ", which git outside writes through", r);
+		} else if (S_ISDIR(st.st_mode) && (since || st.st_nlink != 2) &&
+			   !is_guarded(j->s, path)) {
+			int sub = depth > 0
+					  ? openat(dirfd(d), de->d_name,
+						   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+					  : -ELOOP;
 			if (sub >= 0)
 				links_below(j, sub, path, pn + strlen(path + pn), top, depth - 1,
-					    budget, r);
+					    budget, since, r);
+			else if (since && depth <= 0)
+				git_dir_risk(path, top, "a directory deeper than cordon looks", "",
+					     r);
+			else if (since && errno != ENOENT)
+				git_dir_risk(path, top, "a directory cordon cannot read", "", r);
 		}
 	}
 	path[pn] = '\0';
@@ -3984,7 +4018,7 @@ static void links_in_git_dir(const struct judge *j, const char *dir, struct risk
 		return;
 	}
 	long budget = GIT_LINKS_BUDGET;
-	links_below(j, fd, path, strlen(path), strlen(path), GIT_LINKS_DEPTH, &budget, r);
+	links_below(j, fd, path, strlen(path), strlen(path), GIT_LINKS_DEPTH, &budget, false, r);
 }
 
 static void risks_of(const struct judge *j, const char *dir, const char *base, struct risks *r)

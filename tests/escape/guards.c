@@ -7189,9 +7189,14 @@ static const char plant_written_through[] =
 	"ln -sf \"$T\" .git/FETCH_HEAD; echo fetchhead $?\n"
 	"mkdir -p .git/rebase-merge && git symbolic-ref HEAD > .git/rebase-merge/head-name && "
 	": > .git/rebase-merge/interactive && echo 2 > .git/rebase-merge/end && "
-	"printf '1$(touch %s-prompt)\\n' \"$M\" > .git/rebase-merge/msgnum; echo prompt $?\n";
+	"printf '1$(touch %s-prompt)\\n' \"$M\" > .git/rebase-merge/msgnum; echo prompt $?\n"
+	"mkdir -p .git/logs/refs/heads/x && ln -s \"$T\" .git/logs/refs/heads/x/y && "
+	"chmod 100 .git/logs/refs/heads/x; echo unreadable $?\n"
+	"d=.git/logs/refs/heads/deep; for i in $(seq 70); do d=$d/d; done; "
+	"mkdir -p $d && ln -s \"$T\" $d/z; echo deep $?\n";
 
-static const char *const written_steps[] = {"reflog", "editmsg", "fetchhead", "prompt", NULL};
+static const char *const written_steps[] = {"reflog",     "editmsg", "fetchhead", "prompt",
+					    "unreadable", "deep",    NULL};
 
 /* Outside: git's prompt shown once (PS1 expanded as a prompt), a fetch,
  * the merge concluded, a stash (each writing $T through its link in the
@@ -7241,6 +7246,22 @@ BOTH_USERS(guards, what_git_writes_through_or_shows_is_moved_aside, .timeout = 9
 	cr_expect(strstr(diag, "a symbolic link at logs/HEAD, which git outside writes through") &&
 			  strstr(diag, "rebase-merge/msgnum holding what is not a number"),
 		  "not said: %s", diag);
+	/* (In a directory made unreadable, and 71 levels down, round 38c F1,
+	 * F2: the link, or the directory it is in, moved aside.) */
+	cr_expect(!present(w.proj, ".git/logs/refs/heads/x/y"),
+		  "a link in an unreadable "
+		  "directory stayed: %s",
+		  diag);
+	char *deep = strdup(".git/logs/refs/heads/deep");
+	for (int i = 0; i < 70; i++) {
+		char *next = fmt("%s/d", deep);
+		free(deep);
+		deep = next;
+	}
+	char *deep_link = fmt("%s/z", deep);
+	cr_expect(!present(w.proj, deep_link), "a link 71 levels down stayed: %s", diag);
+	free(deep_link);
+	free(deep);
 	git_outside_written(&w, target);
 	char *now = slurp(target);
 	cr_expect_str_eq(now, "true\n", "git wrote through a link: %s", diag);
@@ -7251,7 +7272,9 @@ BOTH_USERS(guards, what_git_writes_through_or_shows_is_moved_aside, .timeout = 9
 	cr_expect(present(w.proj, ".git/HEAD") && !present(w.proj, ".git.cordon-disarmed"),
 		  "the guarded repository was moved: %s", diag);
 	/* The control: the same, outside. */
-	r = sh_outside(&w, "git merge --abort; rm -rf .git/rebase-merge .git/*.cordon-disarmed "
+	r = sh_outside(&w, "git merge --abort; chmod 700 .git/logs/refs/heads/x*; "
+			   "rm -rf .git/logs/refs/heads/x* .git/logs/refs/heads/deep* "
+			   ".git/rebase-merge .git/*.cordon-disarmed "
 			   ".git/logs/*.cordon-disarmed .git/logs/refs/*.cordon-disarmed; "
 			   "git checkout -q main; git reset -q --hard; true");
 	run_free(&r);
