@@ -981,6 +981,14 @@ void cordon_sweep_note_config(const char *path)
 static void hold_configs(struct cordon_sweep *s, const struct cordon_policy *p,
 			 const struct cordon_strv *guarded)
 {
+	/* (And what a config first read while it runs is judged by, as it
+	 * ends: judge_late_configs.) */
+	this_second(&s->configs_since);
+	for (size_t i = 0; i < p->n_rules; i++)
+		if (p->rules[i].access & CORDON_ACCESS_WRITE)
+			(void)cordon_strv_push(&s->config_write, p->rules[i].path);
+	for (size_t i = 0; i < guarded->n; i++)
+		(void)cordon_strv_push(&s->config_kept, guarded->v[i]);
 	struct cordon_strv list = {0};
 	int d = configs_open(&list);
 	if (d >= 0)
@@ -1077,6 +1085,8 @@ static int note_held_configs(struct cordon_sweep *s, const struct cordon_policy 
 			   "launcher killed, a later session would read them unjudged): %s",
 			   s->held_note ? s->held_note : dir, strerror(-e));
 		free(s->held_note);
+		cordon_strv_free(&s->config_write);
+		cordon_strv_free(&s->config_kept);
 		s->held_note = NULL;
 	}
 	return e;
@@ -6055,6 +6065,45 @@ static int judge_above(const struct cordon_sweep *s, struct cordon_strv *said)
 	return moved;
 }
 
+/* The configs read by name now that were not when the session started
+ * (none held), which it may write and did not keep read-only, changed
+ * since it started: moved aside, as a held one is (round 38c F6: a config
+ * first named while a session ran, which that session then rewrote, was
+ * obeyed by the next launch with it). The count moved. */
+static int judge_late_configs(const struct cordon_sweep *s, struct cordon_strv *said)
+{
+	if (!s->config_write.n)
+		return 0;
+	struct cordon_strv list = {0};
+	int d = configs_open(&list);
+	if (d >= 0)
+		close(d);
+	int moved = 0;
+	for (size_t i = 0; i < list.n; i++) {
+		const char *c = list.v[i];
+		bool skip = false, writable = false;
+		for (size_t k = 0; !skip && k < s->n_held; k++)
+			skip = s->held[k].kind == 'c' && strcmp(s->held[k].path, c) == 0;
+		for (size_t k = 0; !skip && k < s->config_kept.n; k++)
+			skip = cordon_path_under(c, s->config_kept.v[k]);
+		for (size_t k = 0; !skip && !writable && k < s->config_write.n; k++)
+			writable = cordon_path_under(c, s->config_write.v[k]);
+		struct stat st;
+		if (skip || !writable || stat(c, &st) < 0 || !after(&CTIME(st), &s->configs_since))
+			continue;
+		/* (Links on the way judged by its write rules, which the sweep
+		 * keeps only where it walks.) */
+		struct cordon_sweep rules = {.writable = s->config_write};
+		moved += disarm(&rules, c,
+				"while this session ran, it (or a program outside) changed",
+				"a config file a later session reads by name (--config, "
+				"CORDON_CONFIG), first read so while it ran",
+				said);
+	}
+	cordon_strv_free(&list);
+	return moved;
+}
+
 int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *said)
 {
 	int moved = 0;
@@ -6077,6 +6126,7 @@ int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *sai
 		moved += judge_mise_envs_above(s, said);
 	free(buf);
 	moved += say_lost(s, said);
+	moved += judge_late_configs(s, said);
 	if (s->held_note)
 		(void)unlink(s->held_note); /* (judged: say_lost) */
 	if (s->project && !ended)

@@ -149,6 +149,10 @@ struct cordon_sweep {
 	 * launch, should this session's launcher be killed (malloc'd, or
 	 * NULL: none held). */
 	char *held_note;
+	/* For a config first read by name while the session ran (not held):
+	 * the paths it may write, those it kept read-only, and its start. */
+	struct cordon_strv config_write, config_kept;
+	struct timespec configs_since;
 };
 
 /* Whether a session under P is swept as it ends: sandboxed, with a .git

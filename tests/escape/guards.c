@@ -5762,6 +5762,49 @@ BOTH_USERS(guards, a_config_changed_by_a_killed_session_is_judged_next, .timeout
 	world_free(&w);
 }
 
+/* A config first read by name while a session that may write it runs
+ * (round 38c F6: that session held only the configs noted as it started,
+ * rewrote this one, ended unsaid, and the next launch with it ran
+ * unsandboxed): moved aside as that session ends; the next launch with
+ * it refuses (125) and its command never runs. Control: the write
+ * landed (the file moved aside holds it). */
+BOTH_USERS(guards, a_config_first_read_while_a_session_runs_is_judged, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "cfglate", "");
+	char *config = read_file(w.cfg);
+	char *other = at(w.dir, "other.json");
+	free(write_file(w.dir, "other.json", config));
+	char *late = at(w.proj, "late.json");
+	free(write_file(w.proj, "late.json", config));
+	world_give(&w);
+	char *marker = at(w.outside, "ran-unsandboxed");
+	char *escape = fmt("touch %s", marker);
+	char *writer = "while [ ! -e go ]; do sleep 0.05; done; "
+		       "printf '{\"enabled\": false}' > late.json";
+	char *a[] = {CORDON_BIN, "run", "--config", other, "--", "/bin/sh", "-c", writer, NULL};
+	pid_t pid = world_spawn(&w, a, w.proj);
+	usleep(300000);
+	char *b[] = {CORDON_BIN, "run", "--config", late, "--", "/bin/true", NULL};
+	struct run_result r = world_run(&w, b, w.proj);
+	cr_assert_eq(r.status, 0, "the first launch with it: %s", r.err);
+	run_free(&r);
+	free(write_file(w.proj, "go", ""));
+	int st;
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	char *aside = fmt("%s.cordon-disarmed", late);
+	char *was = file_exists(aside) ? read_file(aside) : strdup("");
+	cr_expect(strstr(was, "false"), "not moved aside (or the write did not land): %s", was);
+	char *c[] = {CORDON_BIN, "run", "--config", late, "--", "/bin/sh", "-c", escape, NULL};
+	r = world_run(&w, c, w.proj);
+	cr_expect_eq(r.status, 125, "the next launch with it: %d %s", r.status, r.err);
+	cr_expect_not(file_exists(marker), "the next launch with it ran unsandboxed: %s", r.err);
+	run_free(&r);
+	unlink(marker);
+	free(was), free(aside), free(escape), free(marker), free(late), free(other), free(config);
+	world_free(&w);
+}
+
 /* What a session in a dotfiles repository that is not filled yet would
  * write where links from the home lead: a config directory, a config
  * file, a login file. */
