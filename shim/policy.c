@@ -165,7 +165,11 @@ static const char *const home_run_dirs[] = {"~/.local/bin", "~/.local/share/syst
  * events, TaskStart): a stand-in for either would make .github or
  * .clinerules in every project the session runs in, and .clinerules may
  * be a file (rules text); nor has Kilo Code's .kilocode (mcp.json, the
- * MCP servers it starts; kept whole, rules too). Only the hooks: the rest of .github (workflows
+ * MCP servers it starts; kept whole, rules too); nor Copilot CLI's
+ * language servers (.github/lsp.json, or lsp.json at the top: started
+ * once the project is trusted, round 38c F4), MCP servers
+ * (.github/mcp.json) and skills (.github/skills, and Codex's
+ * .agents/skills: scripts the agent runs). Only these: the rest of .github (workflows
  * run on GitHub's machines, not here) and of .clinerules (rules and
  * workflows, text for the model, as Windsurf's) is the project's, for the
  * session to edit. So have rustup's rust-toolchain(.toml) (its `path`
@@ -197,6 +201,11 @@ const char *const cordon_default_protected[] = {".git/hooks",
 						".codex/",
 						".windsurf",
 						".github/hooks",
+						".github/lsp.json",
+						".github/mcp.json",
+						".github/skills",
+						"lsp.json",
+						".agents/skills",
 						".clinerules/hooks",
 						".kilocode",
 						"opencode.json",

@@ -6124,12 +6124,24 @@ static const char agents_hooks_plant[] =
 	"echo cline-$d $?\n"
 	"mkdir -p $p/.kilocode && echo '{\"mcpServers\":{}}' > $p/.kilocode/mcp.json; "
 	"echo kilo-$d $?\n"
+	"echo '{\"lspServers\":{}}' > $p/.github/lsp.json; echo lsp-$d $?\n"
+	"mkdir -p $p/.agents/skills/b && printf '#!/bin/sh\\ntouch x\\n' > "
+	"$p/.agents/skills/b/run.sh; echo skills-$d $?\n"
 	"done\n";
 
-static const char *const agents_hooks_made[] = {
-	".github/hooks/x.json",     ".codex/config.toml",     ".clinerules/hooks/TaskStart",
-	"pkg/.github/hooks/x.json", "pkg/.codex/config.toml", "pkg/.clinerules/hooks/TaskStart",
-	".kilocode/mcp.json",       "pkg/.kilocode/mcp.json", NULL};
+static const char *const agents_hooks_made[] = {".github/hooks/x.json",
+						".codex/config.toml",
+						".clinerules/hooks/TaskStart",
+						"pkg/.github/hooks/x.json",
+						"pkg/.codex/config.toml",
+						"pkg/.clinerules/hooks/TaskStart",
+						".kilocode/mcp.json",
+						"pkg/.kilocode/mcp.json",
+						".github/lsp.json",
+						"pkg/.github/lsp.json",
+						".agents/skills/b/run.sh",
+						"pkg/.agents/skills/b/run.sh",
+						NULL};
 
 BOTH_USERS(guards, agents_project_hooks_are_kept_from_outside, .timeout = 60)
 {
@@ -6154,7 +6166,10 @@ BOTH_USERS(guards, agents_project_hooks_are_kept_from_outside, .timeout = 60)
 	static const char *const aside[] = {"pkg/.github/hooks.cordon-disarmed/x.json",
 					    "pkg/.codex.cordon-disarmed/config.toml",
 					    "pkg/.clinerules/hooks.cordon-disarmed/TaskStart",
-					    "pkg/.kilocode.cordon-disarmed/mcp.json", NULL};
+					    "pkg/.kilocode.cordon-disarmed/mcp.json",
+					    "pkg/.github/lsp.json.cordon-disarmed",
+					    "pkg/.agents/skills.cordon-disarmed/b/run.sh",
+					    NULL};
 	for (size_t i = 0; aside[i]; i++)
 		cr_expect(present(w.proj, aside[i]), "%s: not moved aside\n%s", aside[i], diag);
 	static const char *const said[] = {
@@ -6170,12 +6185,14 @@ BOTH_USERS(guards, agents_project_hooks_are_kept_from_outside, .timeout = 60)
 
 	struct run_result c =
 		outside(&w, "rm -rf .github/hooks* .clinerules/hooks* pkg/.github pkg/.codex* "
-			    "pkg/.clinerules .kilocode* pkg/.kilocode*");
+			    "pkg/.clinerules .kilocode* pkg/.kilocode* .github/lsp.json* .agents "
+			    "pkg/.agents");
 	run_free(&c);
 	set_config(&w, ", \"protected_paths\": []");
 	r = sh_in(&w, NULL, "%s", agents_hooks_plant);
 	expect_all_landed((const char *const[]){"copilot-top", "codex-top", "cline-top", "kilo-top",
-						"copilot-pkg", "codex-pkg", "cline-pkg", "kilo-pkg",
+						"lsp-top", "skills-top", "copilot-pkg", "codex-pkg",
+						"cline-pkg", "kilo-pkg", "lsp-pkg", "skills-pkg",
 						NULL},
 			  &r, "protected_paths []");
 	for (size_t i = 0; agents_hooks_made[i]; i++)
