@@ -341,6 +341,29 @@ static bool own_dir(const char *state, const char *sub)
 	       strncmp(cdir, cstate, n) == 0 && cdir[n] == '/' && strcmp(cdir + n + 1, sub) == 0;
 }
 
+/* Whether TOP (STATE/cordon, resolved) is not the one below the passwd
+ * home, which every session keeps read-only, and a note says a session
+ * may have written there or above (shim/sweep.c): another session,
+ * started with another XDG_STATE_HOME, could plant in the shell's own
+ * directory there what this session's zsh runs (round 37d F4). Said. */
+static bool state_written_by_others(const char *top)
+{
+	const char *home = launcher_passwd_home();
+	cleanup_free char *own = NULL, *cown = NULL;
+	if (home && asprintf(&own, "%s/.local/state/cordon", home) >= 0)
+		cown = launcher_absolute(own, NULL);
+	char note[PATH_MAX + 64];
+	if ((cown && strcmp(cown, top) == 0) ||
+	    cordon_sweep_noted(top, NULL, note, sizeof(note)) <= 0)
+		return false;
+	char shown[PATH_MAX + 8];
+	fprintf(stderr,
+		"cordon: %s lies where a session may write (cordon's note %s): no shell history "
+		"is kept there for this session; set XDG_STATE_HOME elsewhere, or unset it\n",
+		cordon_printable(top, SIZE_MAX, shown, sizeof(shown)), note);
+	return true;
+}
+
 int launcher_history(struct cordon_policy *p, const char *cmd, const char *session,
 		     struct cordon_strv *env, struct launcher_shell_dir *own,
 		     struct cordon_error *err)
@@ -387,6 +410,8 @@ int launcher_history(struct cordon_policy *p, const char *cmd, const char *sessi
 		return cordon_err(err, ENOMEM, "out of memory");
 	cleanup_free char *ctop = launcher_absolute(top, NULL);
 	if (cordon_policy_access(p, ctop ? ctop : top, NULL) & CORDON_ACCESS_WRITE)
+		return 0;
+	if (state_written_by_others(ctop ? ctop : top))
 		return 0;
 	int r = make_dirs(dir);
 	if (r < 0)

@@ -2057,6 +2057,22 @@ static int guard_config(const struct cordon_config *cfg, const struct cordon_con
 	else if (r >= 0)
 		r = guard_list(p, (const char *const[]){registry, NULL}, CORDON_GUARD_HIDE,
 			       "cordon's state", ctx->home, cache);
+	/* And an ordinary user's state below the passwd home, where the notes
+	 * later launches trust are kept too whatever XDG_STATE_HOME and HOME
+	 * say (shim/sweep.c, uid_records_dir: round 37c F3). */
+	cleanup_free char *uid_own = NULL, *uid_registry = NULL;
+	struct stat home_st;
+	if (r >= 0 && ctx->uid != 0 && ctx->passwd_home && ctx->passwd_home[0] == '/' &&
+	    lstat(ctx->passwd_home, &home_st) == 0 && S_ISDIR(home_st.st_mode) &&
+	    (asprintf(&uid_own, "%s/.local/state/cordon", ctx->passwd_home) < 0 ||
+	     asprintf(&uid_registry, "%s/sessions", uid_own) < 0))
+		return -ENOMEM;
+	if (r >= 0 && uid_own)
+		r = guard_list(p, (const char *const[]){uid_own, NULL}, CORDON_GUARD_PROTECT,
+			       "cordon's state", ctx->home, cache);
+	if (r >= 0 && uid_registry)
+		r = guard_list(p, (const char *const[]){uid_registry, NULL}, CORDON_GUARD_HIDE,
+			       "cordon's state", ctx->home, cache);
 	return r;
 }
 

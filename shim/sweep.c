@@ -821,6 +821,86 @@ static char *records_dir(void)
 	return any;
 }
 
+/* DIR and each directory above it made (0700 where missing). */
+static int make_dirs_to(char *dir)
+{
+	for (char *p = strchr(dir + 1, '/');; p = strchr(p + 1, '/')) {
+		if (p)
+			*p = '\0';
+		int e = mkdir(dir, 0700) < 0 && errno != EEXIST ? -errno : 0;
+		if (p)
+			*p = '/';
+		if (e < 0)
+			return e;
+		if (!p)
+			return 0;
+	}
+}
+
+/* For an ordinary user whose passwd home is a directory of theirs, the
+ * state directory below it (.local/state/cordon/sessions), where
+ * records_dir (which follows XDG_STATE_HOME and HOME) names another
+ * (malloc'd, made if missing; NULL: none, or the same; ENV_DIR may be
+ * NULL, none usable). The notes later
+ * launches trust (what sessions may write, the configs read by name,
+ * the held configs of a killed launcher) are kept there too and read from
+ * both: a launch with another XDG_STATE_HOME or HOME (a terminal that
+ * sets one, a harness that does not) saw none of them, followed a link an
+ * earlier session laid, and read a config it changed (round 37c F3). */
+static char *uid_records_dir_now(const char *env_dir);
+
+static char *uid_records_dir(const char *env_dir)
+{
+	if (geteuid() == 0 || cordon_sandbox_nested())
+		return NULL;
+	/* (Found once a process, user and state directory: a launch asks
+	 * for each path it judges.) */
+	static char *found, *found_for;
+	static uid_t found_uid = (uid_t)-1;
+	const char *key = env_dir ? env_dir : "";
+	if (found_uid != geteuid() || !found_for || strcmp(found_for, key) != 0) {
+		free(found);
+		free(found_for);
+		found = uid_records_dir_now(env_dir);
+		found_for = strdup(key);
+		found_uid = geteuid();
+	}
+	return found ? strdup(found) : NULL;
+}
+
+static char *uid_records_dir_now(const char *env_dir)
+{
+	cleanup_free char *home = cordon_passwd_home(geteuid());
+	struct stat st;
+	char *dir = NULL;
+	if (!home || lstat(home, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+	    asprintf(&dir, "%s/.local/state/cordon/sessions", home) < 0)
+		return NULL;
+	cleanup_free char *a = NULL, *b = NULL;
+	if (make_dirs_to(dir) < 0 || lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode) ||
+	    st.st_uid != geteuid() || !(a = realpath(dir, NULL)) ||
+	    (env_dir && (b = realpath(env_dir, NULL)) && strcmp(a, b) == 0)) {
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+/* The directories the notes are kept in, into DIRS (malloc'd, NULL where
+ * none): records_dir's, then uid_records_dir's. How many there are. */
+static int notes_dirs(char *dirs[2])
+{
+	dirs[0] = records_dir();
+	dirs[1] = uid_records_dir(dirs[0]);
+	return (dirs[0] != NULL) + (dirs[1] != NULL);
+}
+
+static void notes_dirs_free(char *dirs[2])
+{
+	free(dirs[0]);
+	free(dirs[1]);
+}
+
 /* Each directory P lets the session write (resolved; not in /proc or
  * /dev) noted in the registry before the command runs, as WROTE-HASH
  * holding its path (made whole: written aside, then renamed), where it is
@@ -832,13 +912,27 @@ static char *records_dir(void)
  * cannot be made (the disk full, a read-only registry): a later session
  * would follow the links this one laid. Not inside another session (its
  * registry is out of reach, and the outer session noted more). */
+static int note_written_in(const struct cordon_policy *p, const char *any,
+			   struct cordon_error *err);
+
 static int note_written(const struct cordon_policy *p, struct cordon_error *err)
 {
 	if (!p->sandbox || cordon_sandbox_nested())
 		return 0;
-	cleanup_free char *any = records_dir();
-	if (!any)
-		return 0; /* no registry (no home): none is kept at all */
+	char *dirs[2];
+	notes_dirs(dirs);
+	/* (The uid's own as well, best effort: uid_records_dir.) */
+	struct cordon_error ignored = {0};
+	int e = dirs[0] ? note_written_in(p, dirs[0], err) : 0;
+	if (e >= 0 && dirs[1])
+		(void)note_written_in(p, dirs[1], &ignored);
+	notes_dirs_free(dirs);
+	return e; /* (no registry, no home: none is kept at all) */
+}
+
+/* note_written, in the state directory ANY. */
+static int note_written_in(const struct cordon_policy *p, const char *any, struct cordon_error *err)
+{
 	int d = open(any, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (d < 0)
 		return cordon_err(err, errno, "%s: %s", any, strerror(errno));
@@ -911,17 +1005,19 @@ static int configs_read(int d, struct cordon_strv *out)
 	return 0;
 }
 
-/* The state directory (cordon_sweep_record_path's), open, with its
- * configs list read into LIST; -1 where there is none. */
-static int configs_open(struct cordon_strv *list)
+/* The configs lists of both notes' directories (notes_dirs), into LIST. */
+static void configs_read_all(struct cordon_strv *list)
 {
-	cleanup_free char *any = records_dir();
-	int d = any ? open(any, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-	if (d >= 0 && configs_read(d, list) < 0) {
-		close(d);
-		return -1;
+	char *dirs[2];
+	notes_dirs(dirs);
+	for (int k = 0; k < 2; k++) {
+		int d = dirs[k] ? open(dirs[k], O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+		if (d >= 0) {
+			(void)configs_read(d, list); /* (out of memory: what was read) */
+			close(d);
+		}
 	}
-	return d;
+	notes_dirs_free(dirs);
 }
 
 /* NAME added to LIST, the list in D, rewritten whole and renamed into
@@ -960,17 +1056,22 @@ void cordon_sweep_note_config(const char *path)
 		free(named);
 		named = lex;
 	}
-	struct cordon_strv list = {0};
-	int d = configs_open(&list);
-	if (d >= 0) {
-		if (named)
-			configs_add(d, &list, named);
-		if (canon)
-			configs_add(d, &list, canon);
+	char *dirs[2];
+	notes_dirs(dirs);
+	for (int k = 0; k < 2; k++) {
+		struct cordon_strv list = {0};
+		int d = dirs[k] ? open(dirs[k], O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+		if (d >= 0 && configs_read(d, &list) >= 0) {
+			if (named)
+				configs_add(d, &list, named);
+			if (canon)
+				configs_add(d, &list, canon);
+		}
+		if (d >= 0)
+			close(d);
+		cordon_strv_free(&list);
 	}
-	if (d >= 0)
-		close(d);
-	cordon_strv_free(&list);
+	notes_dirs_free(dirs);
 }
 
 /* The config files later sessions read by name that P's session may write
@@ -990,9 +1091,7 @@ static void hold_configs(struct cordon_sweep *s, const struct cordon_policy *p,
 	for (size_t i = 0; i < guarded->n; i++)
 		(void)cordon_strv_push(&s->config_kept, guarded->v[i]);
 	struct cordon_strv list = {0};
-	int d = configs_open(&list);
-	if (d >= 0)
-		close(d);
+	configs_read_all(&list);
 	for (size_t i = 0; i < list.n; i++) {
 		const char *c = list.v[i];
 		bool kept = false;
@@ -1035,6 +1134,37 @@ static bool config_changed(const struct cordon_sweep_held *h)
  * then (kill -9, the OOM killer) never judges them, and a later launch
  * does (cordon_sweep_judge_killed; round 37e F3). Fails the launch where
  * it cannot be made: a later session would read the config unjudged. */
+/* TEXT (LEN bytes) written to DIR's note of this launcher's held configs
+ * (written aside, then renamed), its path into *PATH (malloc'd). 0, or
+ * -errno. */
+static int write_held_note(const char *dir, const char *text, size_t len, char **path)
+{
+	cleanup_free char *tmp = NULL;
+	if (asprintf(path, "%s/" CONFIGS_HELD "%d-%llu", dir, (int)getpid(), own_start_time()) <
+	    0) {
+		*path = NULL;
+		return -ENOMEM;
+	}
+	int e = asprintf(&tmp, "%s.tmp", *path) < 0 ? -ENOMEM : 0;
+	int fd = e == 0 ? open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600)
+			: -1;
+	if (e == 0 && fd < 0)
+		e = -errno;
+	if (fd >= 0 && (e = cordon_write_full(fd, text, len)) == 0 && close(fd) < 0)
+		e = -errno;
+	else if (fd >= 0 && e < 0)
+		close(fd);
+	if (e == 0 && rename(tmp, *path) < 0)
+		e = -errno;
+	if (e < 0) {
+		if (tmp)
+			(void)unlink(tmp);
+		free(*path);
+		*path = NULL;
+	}
+	return e;
+}
+
 static int note_held_configs(struct cordon_sweep *s, const struct cordon_policy *p,
 			     struct cordon_error *err)
 {
@@ -1060,35 +1190,19 @@ static int note_held_configs(struct cordon_sweep *s, const struct cordon_policy 
 				(unsigned long long)h->ctime.tv_sec,
 				(unsigned long long)h->ctime.tv_nsec, 0);
 	}
-	cleanup_free char *tmp = NULL;
 	int e = fclose(f) == 0 && text ? 0 : -ENOMEM;
-	if (e == 0 && (asprintf(&s->held_note, "%s/" CONFIGS_HELD "%d-%llu", dir, (int)getpid(),
-				own_start_time()) < 0 ||
-		       asprintf(&tmp, "%s.tmp", s->held_note) < 0))
-		e = -ENOMEM;
-	int fd = e == 0 ? open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600)
-			: -1;
-	if (e == 0 && fd < 0)
-		e = -errno;
-	if (fd >= 0 && (e = cordon_write_full(fd, text, len)) == 0 && close(fd) < 0)
-		e = -errno;
-	else if (fd >= 0 && e < 0)
-		close(fd);
-	if (e == 0 && rename(tmp, s->held_note) < 0)
-		e = -errno;
-	free(text);
-	if (e < 0) {
-		if (tmp)
-			(void)unlink(tmp);
+	if (e == 0)
+		e = write_held_note(dir, text, len, &s->held_note);
+	if (e < 0)
 		cordon_err(err, -e,
 			   "%s: cannot note the config files this session may write (were its "
 			   "launcher killed, a later session would read them unjudged): %s",
-			   s->held_note ? s->held_note : dir, strerror(-e));
-		free(s->held_note);
-		cordon_strv_free(&s->config_write);
-		cordon_strv_free(&s->config_kept);
-		s->held_note = NULL;
-	}
+			   dir, strerror(-e));
+	/* (And in the uid's own, best effort: uid_records_dir.) */
+	cleanup_free char *uid_dir = e == 0 ? uid_records_dir(dir) : NULL;
+	if (uid_dir)
+		(void)write_held_note(uid_dir, text, len, &s->held_note2);
+	free(text);
 	return e;
 }
 
@@ -1138,10 +1252,22 @@ static void judge_held_note(const char *text, size_t len, char *id, size_t size,
 	cordon_strv_free(&gone.writable);
 }
 
+static void judge_killed_in(const char *dir, struct cordon_strv *said);
+
 void cordon_sweep_judge_killed(struct cordon_strv *said)
 {
-	cleanup_free char *dir = records_dir();
-	DIR *d = dir ? opendir(dir) : NULL;
+	char *dirs[2];
+	notes_dirs(dirs);
+	for (int k = 0; k < 2; k++)
+		if (dirs[k])
+			judge_killed_in(dirs[k], said);
+	notes_dirs_free(dirs);
+}
+
+/* cordon_sweep_judge_killed, for the notes in the state directory DIR. */
+static void judge_killed_in(const char *dir, struct cordon_strv *said)
+{
+	DIR *d = opendir(dir);
 	size_t hn = strlen(CONFIGS_HELD);
 	for (struct dirent *de; d && (de = readdir(d));) {
 		if (strncmp(de->d_name, CONFIGS_HELD, hn) != 0)
@@ -1318,6 +1444,8 @@ void cordon_sweep_cancel(struct cordon_sweep *s)
 {
 	if (!s->swept && s->held_note)
 		(void)unlink(s->held_note); /* (the session never ran) */
+	if (!s->swept && s->held_note2)
+		(void)unlink(s->held_note2);
 	for (size_t i = 0; !s->swept && i < s->roots.n; i++) {
 		cleanup_free char *mark = own_mark(s->roots.v[i]);
 		if (mark)
@@ -1332,6 +1460,9 @@ void cordon_sweep_free(struct cordon_sweep *s)
 		free(s->held[i].path);
 	free(s->held);
 	free(s->held_note);
+	free(s->held_note2);
+	cordon_strv_free(&s->config_write);
+	cordon_strv_free(&s->config_kept);
 	for (size_t i = 0; i < s->n_configs; i++) {
 		free(s->configs[i].path);
 		cordon_git_entries_free(&s->configs[i].had);
@@ -2725,10 +2856,26 @@ static bool entry_names(int d, const char *name, const char *at, bool note)
 	return (size_t)(head + n - root) > len && memcmp(root, at, len + 1) == 0;
 }
 
+static int noted_in(const char *any, const char *path, const char *within, char *note, size_t size);
+
 int cordon_sweep_noted(const char *path, const char *within, char *note, size_t size)
 {
-	cleanup_free char *any = records_dir();
-	int d = any ? open(any, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	char *dirs[2];
+	notes_dirs(dirs);
+	int found = -ENOENT;
+	for (int k = 0; k < 2 && found <= 0; k++) {
+		int f = dirs[k] ? noted_in(dirs[k], path, within, note, size) : -ENOENT;
+		if (f >= 0)
+			found = f;
+	}
+	notes_dirs_free(dirs);
+	return found;
+}
+
+/* cordon_sweep_noted, in the state directory ANY. */
+static int noted_in(const char *any, const char *path, const char *within, char *note, size_t size)
+{
+	int d = open(any, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (d < 0)
 		return -ENOENT;
 	char at[PATH_MAX];
@@ -6075,9 +6222,7 @@ static int judge_late_configs(const struct cordon_sweep *s, struct cordon_strv *
 	if (!s->config_write.n)
 		return 0;
 	struct cordon_strv list = {0};
-	int d = configs_open(&list);
-	if (d >= 0)
-		close(d);
+	configs_read_all(&list);
 	int moved = 0;
 	for (size_t i = 0; i < list.n; i++) {
 		const char *c = list.v[i];
@@ -6129,6 +6274,8 @@ int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *sai
 	moved += judge_late_configs(s, said);
 	if (s->held_note)
 		(void)unlink(s->held_note); /* (judged: say_lost) */
+	if (s->held_note2)
+		(void)unlink(s->held_note2);
 	if (s->project && !ended)
 		say(said,
 		    "cordon: not every process of this session was seen to end: the repositories "

@@ -148,7 +148,7 @@ struct cordon_sweep {
 	/* The held configs ('c') noted in the state directory for a later
 	 * launch, should this session's launcher be killed (malloc'd, or
 	 * NULL: none held). */
-	char *held_note;
+	char *held_note, *held_note2; /* (the second: uid_records_dir's) */
 	/* For a config first read by name while the session ran (not held):
 	 * the paths it may write, those it kept read-only, and its start. */
 	struct cordon_strv config_write, config_kept;

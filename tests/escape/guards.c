@@ -4341,6 +4341,8 @@ BOTH_USERS(guards, home_project_keeps_dotfiles_and_config, .timeout = 60)
 	world_free(&w);
 }
 
+static int notes_of(const struct world *w, const char *dir, bool remove);
+
 /* A shell history directory is granted to the next session of its
  * project: a session with the home writable (--project ~) cannot replace
  * another project's with a link (cordon's state directory stays read-only),
@@ -4370,6 +4372,18 @@ BOTH_USERS(guards, a_history_directory_made_a_link_grants_nothing, .timeout = 60
 	r = sh_outside(&w, plant);
 	cr_assert(lstat(hist, &st) == 0 && S_ISLNK(st.st_mode), "control: outside: %s", r.err);
 	run_free(&r);
+	/* (The home, noted as written by the -p session, would have the next
+	 * launch keep no history there at all: its state is not the one
+	 * below the passwd home, which every session keeps. Round 37d F4;
+	 * here, the link is what is looked at.) */
+	cr_assert_gt(notes_of(&w, w.home, true), 0, "control: the home was not noted");
+	sweep_forget(w.home);
+	if (w.as_user) {
+		char *rec = cordon_sweep_record_path(w.home);
+		char *users = fmt("%s/.local/state/cordon/sessions%s", w.home, strrchr(rec, '/'));
+		unlink(users);
+		free(users), free(rec);
+	}
 	r = sh_in(&w, NULL, "echo planted > '%s/marker'; echo \"$CORDON_HISTORY_DIR\" > '%s/seen'",
 		  target, target);
 	cr_expect_not(present(target, "marker"), "the link granted writing where it leads: %s",
@@ -11541,6 +11555,75 @@ static int notes_of(const struct world *w, const char *dir, bool remove)
 	globfree(&g);
 	free(pattern), free(any);
 	return n;
+}
+
+/* Round 37c F3 and 37d F4, for an ordinary user whose passwd home is a
+ * directory of theirs (a throwaway user, cordon-home, made here if
+ * missing; its home made for the test and removed after): a session
+ * started with one state home lays a link in its project; a launch with
+ * another XDG_STATE_HOME still finds the note (kept below the passwd home
+ * too) and does not follow the link to the secret; and one whose state
+ * home lies in that project keeps no shell history there, and says so.
+ * Controls: the secret is the user's to read outside; the link was laid. */
+Test(guards, an_ordinary_user_s_notes_hold_whatever_the_state_home, .timeout = 60)
+{
+	const char *home = "/run/cordon-tests/cordon-home-user";
+	struct passwd *pw = getpwnam("cordon-home");
+	if (!pw) {
+		(void)!system("useradd --system --no-create-home --user-group "
+			      "--home-dir /run/cordon-tests/cordon-home-user "
+			      "--shell /usr/sbin/nologin cordon-home >/dev/null 2>&1");
+		pw = getpwnam("cordon-home");
+	}
+	cr_assert_not_null(pw, "no throwaway user (useradd cordon-home failed)");
+	cr_assert_str_eq(pw->pw_dir, home);
+	uid_t uid = pw->pw_uid; /* (getpwnam's entry is reused by the next) */
+	gid_t gid = pw->pw_gid;
+	struct world w;
+	world_init(&w, "uidnotes", "");
+	world_as_user(&w);
+	w.uid = uid;
+	w.gid = gid;
+	(void)mkdir("/run/cordon-tests", 0755);
+	cr_assert(mkdir(home, 0700) == 0 || errno == EEXIST, "%s: %s", home, strerror(errno));
+	cr_assert_eq(chown(home, w.uid, w.gid), 0);
+	free(write_file(w.dir, "secret/data", "SECRET-uidnotes\n"));
+	char *secret = at(w.dir, "secret"), *docs = at(w.proj, "docs"),
+	     *shared = at(w.dir, "shared");
+	cr_assert_eq(mkdir(shared, 0755), 0);
+	world_give(&w);
+	struct run_result r = sh_outside(&w, "cat ../secret/data");
+	cr_assert(strstr(r.out, "SECRET-uidnotes"), "control: the user cannot read it: %s", r.err);
+	run_free(&r);
+	char *lay = fmt("ln -s %s docs", secret);
+	char *also = fmt("--allow-write %s", shared);
+	r = sh_in(&w, also, "%s", lay);
+	struct stat st;
+	cr_assert(lstat(docs, &st) == 0 && S_ISLNK(st.st_mode), "control: no link laid: %s", r.err);
+	run_free(&r);
+	/* Another state home (a terminal that sets one). */
+	char *other = fmt("XDG_STATE_HOME=%s/state2", w.dir);
+	world_setenv(&w, other);
+	char *read_docs = fmt("--allow-read %s", docs);
+	r = sh_in(&w, read_docs, "cat %s/data", docs);
+	cr_expect_null(strstr(r.out, "SECRET-uidnotes"),
+		       "a launch with another state home followed the link: %s", r.err);
+	run_free(&r);
+	/* A state home where that session could write, and this one not. */
+	char *inside = fmt("XDG_STATE_HOME=%s/state", shared);
+	world_setenv(&w, inside);
+	char *argv[] = {CORDON_BIN, "run",       "--config", w.cfg,
+			"--",       "/bin/bash", "-c",       "echo \"dir=$CORDON_HISTORY_DIR\"",
+			NULL};
+	r = world_run(&w, argv, w.proj);
+	cr_expect(strstr(r.err, "lies where a session may write"), "not said: %s", r.err);
+	cr_expect(strstr(r.out, "dir=\n") != NULL, "history kept there: %s", r.out);
+	run_free(&r);
+	char *rm = fmt("rm -rf %s", home);
+	(void)!system(rm);
+	free(rm), free(also), free(shared);
+	free(inside), free(read_docs), free(other), free(lay), free(secret), free(docs);
+	world_free(&w);
 }
 
 BOTH_USERS(guards, a_project_swapped_with_a_link_while_cordon_looks_is_never_its_target,
