@@ -4075,9 +4075,11 @@ static void other_names_risks(const struct judge *j, const char *dir, struct ris
 	}
 }
 
-/* How deep, and how many entries, links_below looks in a git dir. */
+/* How deep links_below looks in a git dir; how many entries it lists
+ * there, and in one directory changed since the session started. */
 #define GIT_LINKS_DEPTH  64
-#define GIT_LINKS_BUDGET (1L << 20)
+#define GIT_LINKS_BUDGET (1L << 22)
+#define GIT_LINKS_DIR    (1L << 16)
 
 /* PATH in a git dir (named from its TOP bytes on), a risk ("WHAT at
  * PATH TAIL"), moved aside alone, into R. */
@@ -4094,12 +4096,16 @@ static void git_dir_risk(char *path, size_t top, const char *what, const char *t
 /* The symbolic links laid in the directory FD of a git dir (at PATH, PN
  * bytes) since the session started (all of them where J->all), each a
  * risk moved aside alone, into R (named from the git dir's TOP bytes on);
- * the directories below it, DEPTH levels and *BUDGET entries. One
+ * the directories below it, DEPTH levels and *BUDGET entries in all. One
  * unchanged since, with no directory in it (st_nlink 2: the objects'
  * fan-out), is not listed. Where the look stops short (round 38c: a
  * directory made unreadable, chmod 100, that git still writes in by
- * name; one deeper than DEPTH; more entries than the budget), what it
- * did not look through is a risk too, where it changed since. */
+ * name; one deeper than DEPTH), what it did not look through is a risk
+ * too, where it changed since; so is one changed since (SINCE_DIR) with
+ * more than GIT_LINKS_DIR entries, and the rest is looked through (round
+ * 38d H2: a directory filled with a million files stopped the look, and a
+ * link laid in logs/ after it stayed). The whole budget spent: the whole
+ * repository counts. */
 static void links_below(const struct judge *j, int fd, char *path, size_t pn, size_t top, int depth,
 			long *budget, bool since_dir, struct risks *r)
 {
@@ -4108,23 +4114,29 @@ static void links_below(const struct judge *j, int fd, char *path, size_t pn, si
 		close(fd);
 		return;
 	}
+	long here = 0, per_dir = GIT_LINKS_DIR;
+#ifdef CORDON_TEST_HOOKS
+	/* Test builds: a small bound, not 65,536 files made each run. */
+	const char *test_max = getenv("CORDON_TEST_GIT_LINKS_DIR");
+	if (test_max && *test_max)
+		per_dir = strtol(test_max, NULL, 10);
+#endif
 	for (struct dirent *de; (de = readdir(d));) {
 		if (*budget <= 0) {
-			/* (Said once: the directories it lies in stop here too. One
-			 * unchanged: the whole repository counts.) */
-			path[pn] = '\0';
-			if (*budget == 0 && (since_dir || j->all))
-				git_dir_risk(path, top, "more entries than cordon looks through",
-					     "", r);
-			else if (*budget == 0) {
+			if (*budget == 0) {
 				r->other = true;
 				cordon_git_risk_add(r->all, sizeof(r->all),
 						    "more entries than cordon looks through");
 			}
-			*budget = -1;
+			*budget = -1; /* (said once: the directories above stop too) */
 			break;
 		}
 		--*budget;
+		if (since_dir && ++here > per_dir) {
+			path[pn] = '\0';
+			git_dir_risk(path, top, "more entries than cordon looks through", "", r);
+			break;
+		}
 		if (cordon_dot_or_dotdot(de->d_name) ||
 		    (size_t)snprintf(path + pn, PATH_MAX + 32 - pn, "/%s", de->d_name) >=
 			    PATH_MAX + 32 - pn)
@@ -4157,6 +4169,25 @@ static void links_below(const struct judge *j, int fd, char *path, size_t pn, si
 	closedir(d);
 }
 
+/* The git dir DIR opened to be listed. One of this user's made unreadable
+ * (chmod 300 .git: git outside still opens files in it by name, round 38d
+ * H1) is given its owner's read and search for the open, then its mode
+ * back: the descriptor lists it all the same. -errno where it cannot be. */
+static int open_git_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct stat st;
+	if (fd >= 0 || errno != EACCES)
+		return fd >= 0 ? fd : -errno;
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+	    chmod(dir, (st.st_mode & 07777) | S_IRUSR | S_IXUSR) < 0)
+		return -EACCES;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int e = fd >= 0 ? 0 : -errno;
+	(void)chmod(dir, st.st_mode & 07777);
+	return fd >= 0 ? fd : e;
+}
+
 /* Symbolic links laid in the git dir DIR (its subdirectories too) since
  * the session started: git outside writes through them where it writes
  * by name, and appends or truncates (a reflog line to logs/HEAD or
@@ -4164,14 +4195,19 @@ static void links_below(const struct judge *j, int fd, char *path, size_t pn, si
  * to ~/.bashrc had the user's next git stash put a line of the session's
  * there, and one to a name in /etc/profile.d that did not exist had
  * root's git make it (round 38a F1). git makes none there itself. Each is
- * moved aside alone (a link of the user's, made before, is left). */
+ * moved aside alone (a link of the user's, made before, is left). A git
+ * dir that cannot be listed at all counts whole. */
 static void links_in_git_dir(const struct judge *j, const char *dir, struct risks *r)
 {
 	char path[PATH_MAX + 32];
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || (size_t)snprintf(path, sizeof(path), "%s", dir) >= sizeof(path)) {
-		if (fd >= 0)
-			close(fd);
+	if ((size_t)snprintf(path, sizeof(path), "%s", dir) >= sizeof(path))
+		return;
+	int fd = open_git_dir(dir);
+	if (fd == -ENOENT)
+		return;
+	if (fd < 0) {
+		r->other = true;
+		cordon_git_risk_add(r->all, sizeof(r->all), "a git dir cordon cannot list");
 		return;
 	}
 	long budget = GIT_LINKS_BUDGET;

@@ -7251,7 +7251,11 @@ static const char *const resumed_marks[] = {"rebase", "cw", "bare", "pre-commit"
  * linked (git stash outside appends a reflog line with that subject); a
  * merge left in progress with COMMIT_EDITMSG linked (git commit
  * --no-edit writes MERGE_MSG through it); FETCH_HEAD linked; a rebase
- * laid out whose step git's prompt puts in PS1 as it is. */
+ * laid out whose step git's prompt puts in PS1 as it is; a link in a
+ * directory made unreadable, one 71 levels down, a directory of more
+ * files than are listed in one (a test build's bound: 200), and the git
+ * dir itself made unreadable (round 38c F1-F3, 38d
+ * H1, H2: each had the look stop short, unsaid). */
 static const char plant_written_through[] =
 	"git checkout -q -b side && git commit -q --allow-empty -m side && "
 	"git checkout -q main && git commit -q --allow-empty -m \"fix \\$(touch $M-reflog)\" && "
@@ -7267,10 +7271,13 @@ static const char plant_written_through[] =
 	"mkdir -p .git/logs/refs/heads/x && ln -s \"$T\" .git/logs/refs/heads/x/y && "
 	"chmod 100 .git/logs/refs/heads/x; echo unreadable $?\n"
 	"d=.git/logs/refs/heads/deep; for i in $(seq 70); do d=$d/d; done; "
-	"mkdir -p $d && ln -s \"$T\" $d/z; echo deep $?\n";
+	"mkdir -p $d && ln -s \"$T\" $d/z; echo deep $?\n"
+	"mkdir .git/aa && (cd .git/aa && seq 300 | xargs touch); echo fill $?\n"
+	"chmod 300 .git; echo unreadgit $?\n";
 
-static const char *const written_steps[] = {"reflog",     "editmsg", "fetchhead", "prompt",
-					    "unreadable", "deep",    NULL};
+static const char *const written_steps[] = {"reflog", "editmsg",    "fetchhead",
+					    "prompt", "unreadable", "deep",
+					    "fill",   "unreadgit",  NULL};
 
 /* Outside: git's prompt shown once (PS1 expanded as a prompt), a fetch,
  * the merge concluded, a stash (each writing $T through its link in the
@@ -7304,6 +7311,7 @@ BOTH_USERS(guards, what_git_writes_through_or_shows_is_moved_aside, .timeout = 9
 	if (w.as_user)
 		cr_assert_eq(chown(target, w.uid, w.gid), 0);
 	char *vars = fmt("T=%s", target);
+	world_setenv(&w, "CORDON_TEST_GIT_LINKS_DIR=200");
 	let_time_pass();
 	char *script = plant(&w, "deny", vars, plant_written_through);
 	struct run_result r = sh_in(&w, NULL, "%s", script);
@@ -7311,6 +7319,8 @@ BOTH_USERS(guards, what_git_writes_through_or_shows_is_moved_aside, .timeout = 9
 	expect_all_landed(written_steps, &r, "inside");
 	char *diag = fmt("%s%s", r.out, r.err);
 	run_free(&r);
+	cr_expect(present(w.proj, ".git/aa.cordon-disarmed"),
+		  "a directory of more files than are listed was not moved aside: %s", diag);
 	static const char *const aside[] = {
 		".git/logs/HEAD.cordon-disarmed",           ".git/logs/refs/stash.cordon-disarmed",
 		".git/COMMIT_EDITMSG.cordon-disarmed",      ".git/FETCH_HEAD.cordon-disarmed",
@@ -7346,8 +7356,8 @@ BOTH_USERS(guards, what_git_writes_through_or_shows_is_moved_aside, .timeout = 9
 	cr_expect(present(w.proj, ".git/HEAD") && !present(w.proj, ".git.cordon-disarmed"),
 		  "the guarded repository was moved: %s", diag);
 	/* The control: the same, outside. */
-	r = sh_outside(&w, "git merge --abort; chmod 700 .git/logs/refs/heads/x*; "
-			   "rm -rf .git/logs/refs/heads/x* .git/logs/refs/heads/deep* "
+	r = sh_outside(&w, "chmod 755 .git; git merge --abort; chmod 700 .git/logs/refs/heads/x*; "
+			   "rm -rf .git/logs/refs/heads/x* .git/logs/refs/heads/deep* .git/aa* "
 			   ".git/rebase-merge .git/*.cordon-disarmed "
 			   ".git/logs/*.cordon-disarmed .git/logs/refs/*.cordon-disarmed; "
 			   "git checkout -q main; git reset -q --hard; true");
