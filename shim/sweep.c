@@ -6269,8 +6269,13 @@ static int judge_late_configs(const struct cordon_sweep *s, struct cordon_strv *
 			skip = cordon_path_under(c, s->config_kept.v[k]);
 		for (size_t k = 0; !skip && !writable && k < s->config_write.n; k++)
 			writable = cordon_path_under(c, s->config_write.v[k]);
-		struct stat st;
-		if (skip || !writable || stat(c, &st) < 0 || !after(&CTIME(st), &s->configs_since))
+		/* (The name's own change time too: a link laid there to an
+		 * older file, round 38d M1.) */
+		struct stat st, lst;
+		bool changed_since =
+			(lstat(c, &lst) == 0 && after(&CTIME(lst), &s->configs_since)) ||
+			(stat(c, &st) == 0 && after(&CTIME(st), &s->configs_since));
+		if (skip || !writable || !changed_since)
 			continue;
 		/* (Links on the way judged by its write rules, which the sweep
 		 * keeps only where it walks.) */

@@ -622,14 +622,15 @@ static int keeper(void *arg)
 		die(0);
 	}
 	event(sp, CORDON_EV_STARTED, (int)cmd);
-	/* A process group of its own, the command left in the launcher's
-	 * (the terminal's ^C, job control): a group SIGKILL (timeout -s
-	 * KILL, timeout -k, a harness's killpg) took the launcher and the
-	 * keeper at once, and the session's processes that had left the
-	 * group (setsid) lived on, untracked, to plant after the next
-	 * launch's catch-up (round 38b F1). Now the keeper outlives such a
-	 * kill and ends the session. */
-	SYS2(setpgid, 0, 0);
+	/* A session and process group of its own, the command left in the
+	 * launcher's (the terminal's ^C, job control): a group SIGKILL
+	 * (timeout -s KILL, timeout -k, a harness's killpg) took the
+	 * launcher and the keeper at once, and the session's processes that
+	 * had left the group (setsid) lived on, untracked, to plant after
+	 * the next launch's catch-up (round 38b F1); so did a kill of the
+	 * whole terminal session (pkill -s, 38d L1). Now the keeper outlives
+	 * such a kill and ends the session. */
+	SYS0(setsid);
 	int mine[] = {sp->event_w,   sp->control_r,        sp->parent_fd,
 		      sp->cgroup_fd, sp->cgroup_parent_fd, sp->registry_fd};
 	keep_only(mine, sizeof(mine) / sizeof(mine[0]));

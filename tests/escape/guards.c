@@ -5789,33 +5789,54 @@ BOTH_USERS(guards, a_config_first_read_while_a_session_runs_is_judged, .timeout 
 	char *config = read_file(w.cfg);
 	char *other = at(w.dir, "other.json");
 	free(write_file(w.dir, "other.json", config));
-	char *late = at(w.proj, "late.json");
-	free(write_file(w.proj, "late.json", config));
+	free(write_file(w.proj, "old-off.json", "{\"enabled\": false}"));
 	world_give(&w);
 	char *marker = at(w.outside, "ran-unsandboxed");
 	char *escape = fmt("touch %s", marker);
-	char *writer = "while [ ! -e go ]; do sleep 0.05; done; "
-		       "printf '{\"enabled\": false}' > late.json";
-	char *a[] = {CORDON_BIN, "run", "--config", other, "--", "/bin/sh", "-c", writer, NULL};
-	pid_t pid = world_spawn(&w, a, w.proj);
-	usleep(300000);
-	char *b[] = {CORDON_BIN, "run", "--config", late, "--", "/bin/true", NULL};
-	struct run_result r = world_run(&w, b, w.proj);
-	cr_assert_eq(r.status, 0, "the first launch with it: %s", r.err);
-	run_free(&r);
-	free(write_file(w.proj, "go", ""));
-	int st;
-	cr_assert_eq(waitpid(pid, &st, 0), pid);
-	char *aside = fmt("%s.cordon-disarmed", late);
-	char *was = file_exists(aside) ? read_file(aside) : strdup("");
-	cr_expect(strstr(was, "false"), "not moved aside (or the write did not land): %s", was);
-	char *c[] = {CORDON_BIN, "run", "--config", late, "--", "/bin/sh", "-c", escape, NULL};
-	r = world_run(&w, c, w.proj);
-	cr_expect_eq(r.status, 125, "the next launch with it: %d %s", r.status, r.err);
-	cr_expect_not(file_exists(marker), "the next launch with it ran unsandboxed: %s", r.err);
-	run_free(&r);
-	unlink(marker);
-	free(was), free(aside), free(escape), free(marker), free(late), free(other), free(config);
+	/* Written, and (round 38d M1) made a link to an older file. */
+	static const char *const writes[] = {"printf '{\"enabled\": false}' > late0.json",
+					     "ln -sf old-off.json late1.json"};
+	/* (old-off.json's change time a second before the sessions start:
+	 * a config first read late is judged by the second.) */
+	usleep(1100 * 1000);
+	for (int k = 0; k < 2; k++) {
+		/* (Its own name each time: one noted before is held.) */
+		char *name = fmt("late%d.json", k), *late = at(w.proj, name);
+		free(write_file(w.proj, name, config));
+		if (w.as_user)
+			cr_assert_eq(chown(late, w.uid, w.gid), 0);
+		char *go = at(w.proj, "go");
+		unlink(go);
+		char *writer = fmt("while [ ! -e go ]; do sleep 0.05; done; %s", writes[k]);
+		char *a[] = {CORDON_BIN, "run", "--config", other, "--",
+			     "/bin/sh",  "-c",  writer,     NULL};
+		pid_t pid = world_spawn(&w, a, w.proj);
+		usleep(300000);
+		char *b[] = {CORDON_BIN, "run", "--config", late, "--", "/bin/true", NULL};
+		struct run_result r = world_run(&w, b, w.proj);
+		cr_assert_eq(r.status, 0, "%d: the first launch with it: %s", k, r.err);
+		run_free(&r);
+		free(write_file(w.proj, "go", ""));
+		int st;
+		cr_assert_eq(waitpid(pid, &st, 0), pid);
+		char *aside = fmt("%s.cordon-disarmed", late);
+		struct stat lst;
+		cr_expect(lstat(aside, &lst) == 0, "%d: not moved aside", k);
+		char *was = lstat(aside, &lst) == 0 ? read_file(aside) : strdup("");
+		cr_expect(strstr(was, "false"), "%d: control: the write did not land: %s", k, was);
+		char *c[] = {CORDON_BIN, "run", "--config", late, "--",
+			     "/bin/sh",  "-c",  escape,     NULL};
+		r = world_run(&w, c, w.proj);
+		cr_expect_eq(r.status, 125, "%d: the next launch with it: %d %s", k, r.status,
+			     r.err);
+		cr_expect_not(file_exists(marker),
+			      "%d: the next launch with it ran unsandboxed: %s", k, r.err);
+		run_free(&r);
+		unlink(marker);
+		unlink(aside);
+		free(was), free(aside), free(writer), free(go), free(late), free(name);
+	}
+	free(escape), free(marker), free(other), free(config);
 	world_free(&w);
 }
 

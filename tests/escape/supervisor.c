@@ -185,6 +185,7 @@ BOTH_USERS(supervisor, a_group_kill_ends_the_whole_session, .timeout = 60)
 	cr_assert_eq(getpgid(pid), pid, "control: the launcher leads no group of its own");
 	cr_expect_eq(getpgid(shell), pid, "the command left the launcher's group");
 	cr_expect_neq(getpgid(keeper), pid, "the keeper is in the launcher's group");
+	cr_expect_eq(getsid(keeper), keeper, "the keeper is in the launcher's session");
 	cr_assert_neq(getpgid(left), pid, "control: the survivor is in the launcher's group");
 	cr_assert_eq(kill(left, 0), 0, "control: the survivor is not running");
 	cr_assert_eq(kill(-pid, SIGKILL), 0);
