@@ -1128,8 +1128,8 @@ static bool config_changed(const struct cordon_sweep_held *h)
 }
 
 /* S's held configs ('c'), with its session's id and the paths P lets it
- * write (each field NUL-ended: "s" ID, "w" PATH, "c" PATH
- * DEV:INO:SEC:NSEC), noted in the state directory before the command runs (written
+ * write (each field NUL-ended: "s" ID, "t" SEC:NSEC its start, "w" PATH,
+ * "k" PATH it keeps read-only, "c" PATH DEV:INO:SEC:NSEC), noted in the state directory before the command runs (written
  * aside, then renamed) and removed as it ends: a launcher killed before
  * then (kill -9, the OOM killer) never judges them, and a later launch
  * does (cordon_sweep_judge_killed; round 37e F3). Fails the launch where
@@ -1171,18 +1171,25 @@ static int note_held_configs(struct cordon_sweep *s, const struct cordon_policy 
 	size_t n = 0;
 	for (size_t i = 0; i < s->n_held; i++)
 		n += s->held[i].kind == 'c';
-	cleanup_free char *dir = n && !cordon_sandbox_nested() ? records_dir() : NULL;
+	/* (Also where none is held: a config first read while it runs is
+	 * judged by its change time, round 38d M2.) */
+	cleanup_free char *dir =
+		(n || s->config_write.n) && !cordon_sandbox_nested() ? records_dir() : NULL;
 	if (!dir)
-		return 0; /* none held, inside another session, or no state directory */
+		return 0; /* none to judge, inside another session, or no state directory */
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 	if (!f)
 		return cordon_err(err, ENOMEM, "out of memory");
-	fprintf(f, "s%c%s%c", 0, p->session ? p->session : "", 0);
+	fprintf(f, "s%c%s%ct%c%llu:%llu%c", 0, p->session ? p->session : "", 0, 0,
+		(unsigned long long)s->configs_since.tv_sec,
+		(unsigned long long)s->configs_since.tv_nsec, 0);
 	for (size_t i = 0; i < p->n_rules; i++)
 		if (p->rules[i].access & CORDON_ACCESS_WRITE)
 			fprintf(f, "w%c%s%c", 0, p->rules[i].path, 0);
+	for (size_t i = 0; i < s->config_kept.n; i++)
+		fprintf(f, "k%c%s%c", 0, s->config_kept.v[i], 0);
 	for (size_t i = 0; i < s->n_held; i++) {
 		const struct cordon_sweep_held *h = &s->held[i];
 		if (h->kind == 'c')
@@ -1206,6 +1213,9 @@ static int note_held_configs(struct cordon_sweep *s, const struct cordon_policy 
 	return e;
 }
 
+static int judge_late_configs(const struct cordon_sweep *s, const char *head,
+			      struct cordon_strv *said);
+
 /* The note TEXT (LEN bytes, note_held_configs's) of a session whose
  * launcher is gone judged: each config it held that changed is moved
  * aside, as its end would have. Its session's id into ID (SIZE bytes). */
@@ -1214,6 +1224,7 @@ static void judge_held_note(const char *text, size_t len, char *id, size_t size,
 {
 	struct cordon_sweep gone = {0};
 	struct cordon_sweep_held h = {0};
+	bool timed = false;
 	id[0] = '\0';
 	/* (Each field NUL-ended: a tag, then its fields.) */
 	for (size_t at = 0; at < len;) {
@@ -1224,10 +1235,17 @@ static void judge_held_note(const char *text, size_t len, char *id, size_t size,
 		if (!end)
 			break;
 		at = (size_t)(end - text) + 1;
+		unsigned long long t2[2];
+		const char *tf = f1;
 		if (*tag == 's') {
 			snprintf(id, size, "%s", f1);
+		} else if (*tag == 't' && read_ids(&tf, '\0', t2, 2) && t2[1] <= 999999999ULL) {
+			gone.configs_since = (struct timespec){(time_t)t2[0], (long)t2[1]};
+			timed = true;
 		} else if (*tag == 'w') {
 			(void)cordon_strv_push(&gone.writable, f1);
+		} else if (*tag == 'k') {
+			(void)cordon_strv_push(&gone.config_kept, f1);
 		} else if (*tag == 'c' && f1[0] == '/') {
 			const char *f2 = text + at,
 				   *end2 = at < len ? memchr(f2, '\0', len - at) : NULL;
@@ -1247,9 +1265,18 @@ static void judge_held_note(const char *text, size_t len, char *id, size_t size,
 					"a config file a later session reads by name (--config, "
 					"CORDON_CONFIG), which that session did not keep read-only",
 					said);
+			held_push(&gone, h.path, 'c', NULL); /* (not judged again below) */
 		}
 	}
-	cordon_strv_free(&gone.writable);
+	/* And those first read by name after it started (round 38d M2). */
+	gone.config_write = gone.writable;
+	if (timed)
+		(void)judge_late_configs(&gone,
+					 "a session whose launcher was killed before its end "
+					 "(or a program outside since) changed",
+					 said);
+	gone.config_write = (struct cordon_strv){0};
+	cordon_sweep_free(&gone);
 }
 
 static void judge_killed_in(const char *dir, struct cordon_strv *said);
@@ -6253,7 +6280,8 @@ static int judge_above(const struct cordon_sweep *s, struct cordon_strv *said)
  * since it started: moved aside, as a held one is (round 38c F6: a config
  * first named while a session ran, which that session then rewrote, was
  * obeyed by the next launch with it). The count moved. */
-static int judge_late_configs(const struct cordon_sweep *s, struct cordon_strv *said)
+static int judge_late_configs(const struct cordon_sweep *s, const char *head,
+			      struct cordon_strv *said)
 {
 	if (!s->config_write.n)
 		return 0;
@@ -6280,8 +6308,7 @@ static int judge_late_configs(const struct cordon_sweep *s, struct cordon_strv *
 		/* (Links on the way judged by its write rules, which the sweep
 		 * keeps only where it walks.) */
 		struct cordon_sweep rules = {.writable = s->config_write};
-		moved += disarm(&rules, c,
-				"while this session ran, it (or a program outside) changed",
+		moved += disarm(&rules, c, head,
 				"a config file a later session reads by name (--config, "
 				"CORDON_CONFIG), first read so while it ran",
 				said);
@@ -6312,7 +6339,8 @@ int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *sai
 		moved += judge_mise_envs_above(s, said);
 	free(buf);
 	moved += say_lost(s, said);
-	moved += judge_late_configs(s, said);
+	moved += judge_late_configs(s, "while this session ran, it (or a program outside) changed",
+				    said);
 	if (s->held_note)
 		(void)unlink(s->held_note); /* (judged: say_lost) */
 	if (s->held_note2)

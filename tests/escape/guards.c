@@ -5793,13 +5793,15 @@ BOTH_USERS(guards, a_config_first_read_while_a_session_runs_is_judged, .timeout 
 	world_give(&w);
 	char *marker = at(w.outside, "ran-unsandboxed");
 	char *escape = fmt("touch %s", marker);
-	/* Written, and (round 38d M1) made a link to an older file. */
-	static const char *const writes[] = {"printf '{\"enabled\": false}' > late0.json",
-					     "ln -sf old-off.json late1.json"};
+	/* Written; (round 38d M1) made a link to an older file; (M2) written
+	 * by a session whose launcher is then killed. */
+	static const char *const writes[] = {
+		"printf '{\"enabled\": false}' > late0.json", "ln -sf old-off.json late1.json",
+		"printf '{\"enabled\": false}' > late2.json && touch written && sleep 60"};
 	/* (old-off.json's change time a second before the sessions start:
 	 * a config first read late is judged by the second.) */
 	usleep(1100 * 1000);
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 3; k++) {
 		/* (Its own name each time: one noted before is held.) */
 		char *name = fmt("late%d.json", k), *late = at(w.proj, name);
 		free(write_file(w.proj, name, config));
@@ -5817,8 +5819,21 @@ BOTH_USERS(guards, a_config_first_read_while_a_session_runs_is_judged, .timeout 
 		cr_assert_eq(r.status, 0, "%d: the first launch with it: %s", k, r.err);
 		run_free(&r);
 		free(write_file(w.proj, "go", ""));
+		char *written = at(w.proj, "written");
+		/* (The third: its launcher killed once it wrote, round 38d M2.) */
+		if (k == 2 && wait_exists(written, 20000))
+			kill(pid, SIGKILL);
+		free(written);
 		int st;
 		cr_assert_eq(waitpid(pid, &st, 0), pid);
+		if (k == 2) { /* (the next launch, with another config, judges it) */
+			char *next[] = {CORDON_BIN, "run",       "--config", other,
+					"--",       "/bin/true", NULL};
+			r = world_run(&w, next, w.proj);
+			cr_expect(strstr(r.err, "a session whose launcher was killed"),
+				  "2: not said: %s", r.err);
+			run_free(&r);
+		}
 		char *aside = fmt("%s.cordon-disarmed", late);
 		struct stat lst;
 		cr_expect(lstat(aside, &lst) == 0, "%d: not moved aside", k);
