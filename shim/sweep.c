@@ -4169,13 +4169,18 @@ static void links_below(const struct judge *j, int fd, char *path, size_t pn, si
 			    PATH_MAX + 32 - pn)
 			continue;
 		struct stat st;
-		if ((de->d_type != DT_LNK && de->d_type != DT_DIR && de->d_type != DT_UNKNOWN) ||
+		if ((de->d_type != DT_LNK && de->d_type != DT_DIR && de->d_type != DT_FIFO &&
+		     de->d_type != DT_UNKNOWN) ||
 		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			continue;
 		bool since = j->all || after(&CTIME(st), &j->s->since);
 		if (S_ISLNK(st.st_mode) && since && !is_guarded(j->s, path)) {
 			git_dir_risk(path, top, "a symbolic link",
 				     ", which git outside writes through", r);
+		} else if (S_ISFIFO(st.st_mode) && since && !is_guarded(j->s, path)) {
+			/* (COMMIT_EDITMSG made one: git commit outside waits on it
+			 * for ever, round 38d.) */
+			git_dir_risk(path, top, "a FIFO", ", which git outside would wait on", r);
 		} else if (S_ISDIR(st.st_mode) && (since || st.st_nlink != 2) &&
 			   !is_guarded(j->s, path)) {
 			int sub = depth > 0

@@ -7309,11 +7309,12 @@ static const char plant_written_through[] =
 	"d=.git/logs/refs/heads/deep; for i in $(seq 70); do d=$d/d; done; "
 	"mkdir -p $d && ln -s \"$T\" $d/z; echo deep $?\n"
 	"mkdir .git/aa && (cd .git/aa && seq 300 | xargs touch); echo fill $?\n"
+	"mkfifo .git/TAG_EDITMSG; echo fifo $?\n"
 	"chmod 300 .git; echo unreadgit $?\n";
 
-static const char *const written_steps[] = {"reflog", "editmsg",    "fetchhead",
-					    "prompt", "unreadable", "deep",
-					    "fill",   "unreadgit",  NULL};
+static const char *const written_steps[] = {"reflog",     "editmsg", "fetchhead", "prompt",
+					    "unreadable", "deep",    "fill",      "fifo",
+					    "unreadgit",  NULL};
 
 /* Outside: git's prompt shown once (PS1 expanded as a prompt), a fetch,
  * the merge concluded, a stash (each writing $T through its link in the
@@ -7355,6 +7356,8 @@ BOTH_USERS(guards, what_git_writes_through_or_shows_is_moved_aside, .timeout = 9
 	expect_all_landed(written_steps, &r, "inside");
 	char *diag = fmt("%s%s", r.out, r.err);
 	run_free(&r);
+	cr_expect(present(w.proj, ".git/TAG_EDITMSG.cordon-disarmed"),
+		  "a FIFO laid in the git dir was not moved aside: %s", diag);
 	cr_expect(present(w.proj, ".git/aa.cordon-disarmed"),
 		  "a directory of more files than are listed was not moved aside: %s", diag);
 	static const char *const aside[] = {
@@ -7394,6 +7397,7 @@ BOTH_USERS(guards, what_git_writes_through_or_shows_is_moved_aside, .timeout = 9
 	/* The control: the same, outside. */
 	r = sh_outside(&w, "chmod 755 .git; git merge --abort; chmod 700 .git/logs/refs/heads/x*; "
 			   "rm -rf .git/logs/refs/heads/x* .git/logs/refs/heads/deep* .git/aa* "
+			   ".git/TAG_EDITMSG* "
 			   ".git/rebase-merge .git/*.cordon-disarmed "
 			   ".git/logs/*.cordon-disarmed .git/logs/refs/*.cordon-disarmed; "
 			   "git checkout -q main; git reset -q --hard; true");
