@@ -4208,15 +4208,26 @@ static void links_below(const struct judge *j, int fd, char *path, size_t pn, si
 static int open_git_dir(const char *dir)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	struct stat st;
 	if (fd >= 0 || errno != EACCES)
 		return fd >= 0 ? fd : -errno;
-	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
-	    chmod(dir, (st.st_mode & 07777) | S_IRUSR | S_IXUSR) < 0)
+	/* (Through a descriptor of that very directory, no link followed: a
+	 * session swapping it with a link meanwhile would have the mode of
+	 * what the link leads to changed, round 38e M1.) */
+	int at = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	char self[64];
+	if (at < 0)
 		return -EACCES;
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", at);
+	if (fstat(at, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+	    chmod(self, (st.st_mode & 07777) | S_IRUSR | S_IXUSR) < 0) {
+		close(at);
+		return -EACCES;
+	}
+	fd = open(self, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	int e = fd >= 0 ? 0 : -errno;
-	(void)chmod(dir, st.st_mode & 07777);
+	(void)chmod(self, st.st_mode & 07777);
+	close(at);
 	return fd >= 0 ? fd : e;
 }
 
