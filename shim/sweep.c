@@ -1005,17 +1005,20 @@ static int configs_read(int d, struct cordon_strv *out)
 	return 0;
 }
 
-/* The configs lists of both notes' directories (notes_dirs), into LIST. */
+/* The configs list into LIST: the passwd home's where there is one apart
+ * (notes_dirs; each is written to both), else the state directory's. Not
+ * one XDG_STATE_HOME or HOME name beside it, which may lie where a
+ * session writes: an entry planted there had the files it named judged
+ * (round 38e H1). */
 static void configs_read_all(struct cordon_strv *list)
 {
 	char *dirs[2];
 	notes_dirs(dirs);
-	for (int k = 0; k < 2; k++) {
-		int d = dirs[k] ? open(dirs[k], O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-		if (d >= 0) {
-			(void)configs_read(d, list); /* (out of memory: what was read) */
-			close(d);
-		}
+	const char *from = dirs[1] ? dirs[1] : dirs[0];
+	int d = from ? open(from, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	if (d >= 0) {
+		(void)configs_read(d, list); /* (out of memory: what was read) */
+		close(d);
 	}
 	notes_dirs_free(dirs);
 }
@@ -1216,6 +1219,14 @@ static int note_held_configs(struct cordon_sweep *s, const struct cordon_policy 
 static int judge_late_configs(const struct cordon_sweep *s, const char *head,
 			      struct cordon_strv *said);
 
+/* Whether PATH is in LIST (the configs read by name) and leads to a
+ * regular file: what a killed launcher's note may have moved aside. */
+static bool listed_config(const struct cordon_strv *list, const char *path)
+{
+	struct stat st;
+	return cordon_strv_contains(list, path) && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 /* The note TEXT (LEN bytes, note_held_configs's) of a session whose
  * launcher is gone judged: each config it held that changed is moved
  * aside, as its end would have. Its session's id into ID (SIZE bytes). */
@@ -1226,6 +1237,10 @@ static void judge_held_note(const char *text, size_t len, char *id, size_t size,
 	struct cordon_sweep_held h = {0};
 	bool timed = false;
 	id[0] = '\0';
+	/* (What the note names is judged only where it is a config read by
+	 * name, a regular file: round 38e H1.) */
+	struct cordon_strv listed = {0};
+	configs_read_all(&listed);
 	/* (Each field NUL-ended: a tag, then its fields.) */
 	for (size_t at = 0; at < len;) {
 		const char *tag = text + at, *f1 = memchr(tag, '\0', len - at);
@@ -1257,7 +1272,7 @@ static void judge_held_note(const char *text, size_t len, char *id, size_t size,
 			h.dev = id4[0];
 			h.ino = id4[1];
 			h.ctime = (struct timespec){(time_t)id4[2], (long)id4[3]};
-			if (config_changed(&h))
+			if (config_changed(&h) && listed_config(&listed, h.path))
 				(void)disarm(
 					&gone, h.path,
 					"a session whose launcher was killed before its end (or "
@@ -1277,23 +1292,29 @@ static void judge_held_note(const char *text, size_t len, char *id, size_t size,
 					 said);
 	gone.config_write = (struct cordon_strv){0};
 	cordon_sweep_free(&gone);
+	cordon_strv_free(&listed);
 }
 
 static void judge_killed_in(const char *dir, struct cordon_strv *said);
 
 void cordon_sweep_judge_killed(struct cordon_strv *said)
 {
+	/* Only from the passwd home's, where there is one apart: the state
+	 * directory XDG_STATE_HOME or HOME name may lie where a session
+	 * writes, and a note planted there had a launch move any file of the
+	 * user's aside, cordon's own notes too (round 38e H1). Each is made
+	 * in both. */
 	char *dirs[2];
 	notes_dirs(dirs);
-	for (int k = 0; k < 2; k++)
-		if (dirs[k])
-			judge_killed_in(dirs[k], said);
+	judge_killed_in(dirs[1] ? dirs[1] : dirs[0], said);
 	notes_dirs_free(dirs);
 }
 
 /* cordon_sweep_judge_killed, for the notes in the state directory DIR. */
 static void judge_killed_in(const char *dir, struct cordon_strv *said)
 {
+	if (!dir)
+		return;
 	DIR *d = opendir(dir);
 	size_t hn = strlen(CONFIGS_HELD);
 	for (struct dirent *de; d && (de = readdir(d));) {
@@ -6319,7 +6340,7 @@ static int judge_late_configs(const struct cordon_sweep *s, const char *head,
 		bool changed_since =
 			(lstat(c, &lst) == 0 && after(&CTIME(lst), &s->configs_since)) ||
 			(stat(c, &st) == 0 && after(&CTIME(st), &s->configs_since));
-		if (skip || !writable || !changed_since)
+		if (skip || !writable || !changed_since || stat(c, &st) < 0 || !S_ISREG(st.st_mode))
 			continue;
 		/* (Links on the way judged by its write rules, which the sweep
 		 * keeps only where it walks.) */

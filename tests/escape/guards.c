@@ -11669,6 +11669,23 @@ Test(guards, an_ordinary_user_s_notes_hold_whatever_the_state_home, .timeout = 6
 	cr_expect(strstr(r.err, "lies where a session may write"), "not said: %s", r.err);
 	cr_expect(strstr(r.out, "dir=\n") != NULL, "history kept there: %s", r.out);
 	run_free(&r);
+	/* A killed launcher's note planted where XDG_STATE_HOME or HOME name
+	 * (round 38e H1: a session that could write there had the next launch
+	 * move any file of the user's aside): read only below the passwd home. */
+	char *victim = at(w.dir, "victim");
+	free(write_file(w.dir, "victim", "mine\n"));
+	cr_assert_eq(chown(victim, w.uid, w.gid), 0);
+	char *planted = fmt("%s/.local/state/cordon/sessions/configs.held-999999-1", w.home);
+	FILE *f = fopen(planted, "w");
+	cr_assert_not_null(f, "%s: %s", planted, strerror(errno));
+	fprintf(f, "s%c%ct%c1:0%cw%c/%cc%c%s%c1:1:1:0%c", 0, 0, 0, 0, 0, 0, 0, victim, 0, 0);
+	cr_assert_eq(fclose(f), 0);
+	world_setenv(&w, "XDG_STATE_HOME=");
+	r = sh_in(&w, NULL, "true");
+	run_free(&r);
+	cr_expect(file_exists(victim), "a planted note moved the user's file aside");
+	unlink(planted);
+	free(planted), free(victim);
 	char *rm = fmt("rm -rf %s", home);
 	(void)!system(rm);
 	free(rm), free(also), free(shared);
