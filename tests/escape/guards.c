@@ -5587,6 +5587,29 @@ BOTH_USERS(guards, own_config_in_the_project_stays, .timeout = 60)
 	world_free(&w);
 }
 
+/* What the tests of configs read by name share, made before the world is
+ * given: the world's config's text, a copy of it beside the project
+ * (OTHER, the config another launch reads), and the marker a command run
+ * unsandboxed makes (ESCAPE makes it). */
+struct config_case {
+	char *config, *other, *marker, *escape;
+};
+
+static void config_case(struct world *w, struct config_case *c)
+{
+	c->config = read_file(w->cfg);
+	c->other = at(w->dir, "other.json");
+	free(write_file(w->dir, "other.json", c->config));
+	c->marker = at(w->outside, "ran-unsandboxed");
+	c->escape = fmt("touch %s", c->marker);
+}
+
+static void config_case_free(struct config_case *c)
+{
+	unlink(c->marker);
+	free(c->config), free(c->other), free(c->marker), free(c->escape);
+}
+
 /* A config a later session reads by name (the project's cordon.json,
  * --config), written by a session started with another config (round
  * 37c F1: the next session read with it obeyed "enabled": false without
@@ -5598,12 +5621,10 @@ BOTH_USERS(guards, a_config_a_later_session_reads_is_not_loosened, .timeout = 60
 {
 	struct world w;
 	world_for(&w, who, "cfglater", "");
-	char *config = read_file(w.cfg);
-	char *other = at(w.dir, "other.json");
-	free(write_file(w.dir, "other.json", config));
+	struct config_case cc;
+	config_case(&w, &cc);
 	world_give(&w);
-	char *marker = at(w.outside, "ran-unsandboxed");
-	char *escape = fmt("touch %s", marker);
+	char *other = cc.other, *marker = cc.marker, *escape = cc.escape;
 	/* The session that reads it by name notes it. */
 	struct run_result r = run_in(&w, NULL, (char *const[]){"/bin/true", NULL});
 	cr_assert_eq(r.status, 0, "%s", r.err);
@@ -5679,7 +5700,8 @@ BOTH_USERS(guards, a_config_a_later_session_reads_is_not_loosened, .timeout = 60
 		unlink(marker);
 		free(named);
 	}
-	free(aside), free(write_off), free(escape), free(marker), free(other), free(config);
+	free(aside), free(write_off);
+	config_case_free(&cc);
 	world_free(&w);
 }
 
@@ -5698,14 +5720,12 @@ BOTH_USERS(guards, a_config_changed_by_a_killed_session_is_judged_next, .timeout
 {
 	struct world w;
 	world_for(&w, who, "cfgkilled", "");
-	char *config = read_file(w.cfg);
-	char *other = at(w.dir, "other.json");
-	free(write_file(w.dir, "other.json", config));
+	struct config_case cc;
+	config_case(&w, &cc);
 	char *copy = at(w.dir, "written.json");
 	free(write_file(w.dir, "written.json", "{\"enabled\": false}"));
 	world_give(&w);
-	char *marker = at(w.outside, "ran-unsandboxed");
-	char *escape = fmt("touch %s", marker);
+	char *other = cc.other, *marker = cc.marker, *escape = cc.escape;
 	char *ready = at(w.proj, "ready");
 	char *pre = fmt("LD_PRELOAD=%s", CORDON_SHIM_SO);
 	char *by_other = fmt("CORDON_CONFIG=%s", other);
@@ -5771,8 +5791,8 @@ BOTH_USERS(guards, a_config_changed_by_a_killed_session_is_judged_next, .timeout
 	run_free(&r);
 	unlink(marker);
 	free(by_other), free(pre), free(second);
-	free(ready), free(escape), free(marker);
-	free(copy), free(other), free(config);
+	free(ready), free(copy);
+	config_case_free(&cc);
 	world_free(&w);
 }
 
@@ -5786,13 +5806,11 @@ BOTH_USERS(guards, a_config_first_read_while_a_session_runs_is_judged, .timeout 
 {
 	struct world w;
 	world_for(&w, who, "cfglate", "");
-	char *config = read_file(w.cfg);
-	char *other = at(w.dir, "other.json");
-	free(write_file(w.dir, "other.json", config));
+	struct config_case cc;
+	config_case(&w, &cc);
 	free(write_file(w.proj, "old-off.json", "{\"enabled\": false}"));
 	world_give(&w);
-	char *marker = at(w.outside, "ran-unsandboxed");
-	char *escape = fmt("touch %s", marker);
+	char *config = cc.config, *other = cc.other, *marker = cc.marker, *escape = cc.escape;
 	/* Written; (round 38d M1) made a link to an older file; (M2) written
 	 * by a session whose launcher is then killed. */
 	static const char *const writes[] = {
@@ -5851,7 +5869,7 @@ BOTH_USERS(guards, a_config_first_read_while_a_session_runs_is_judged, .timeout 
 		unlink(aside);
 		free(was), free(aside), free(writer), free(go), free(late), free(name);
 	}
-	free(escape), free(marker), free(other), free(config);
+	config_case_free(&cc);
 	world_free(&w);
 }
 
