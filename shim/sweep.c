@@ -1123,11 +1123,14 @@ static int disarm(const struct cordon_sweep *s, const char *path, const char *he
  * file, or one changed (its ctime), or one made where there was none. */
 static bool config_changed(const struct cordon_sweep_held *h)
 {
-	struct stat st;
-	return stat(h->path, &st) == 0 &&
-	       ((unsigned long long)st.st_dev != h->dev ||
-		(unsigned long long)st.st_ino != h->ino || CTIME(st).tv_sec != h->ctime.tv_sec ||
-		CTIME(st).tv_nsec != h->ctime.tv_nsec);
+	struct stat st, lst;
+	/* (A name that leads nowhere now is a link laid or repointed there:
+	 * to a file a later session makes, or /proc/self/cwd/x, round 38f
+	 * H2.) */
+	if (stat(h->path, &st) < 0)
+		return lstat(h->path, &lst) == 0;
+	return (unsigned long long)st.st_dev != h->dev || (unsigned long long)st.st_ino != h->ino ||
+	       CTIME(st).tv_sec != h->ctime.tv_sec || CTIME(st).tv_nsec != h->ctime.tv_nsec;
 }
 
 /* S's held configs ('c'), with its session's id and the paths P lets it
@@ -1219,12 +1222,14 @@ static int note_held_configs(struct cordon_sweep *s, const struct cordon_policy 
 static int judge_late_configs(const struct cordon_sweep *s, const char *head,
 			      struct cordon_strv *said);
 
-/* Whether PATH is in LIST (the configs read by name) and leads to a
- * regular file: what a killed launcher's note may have moved aside. */
+/* Whether PATH is in LIST (the configs read by name) and is a file or a
+ * link (one leading nowhere too: round 38f H2), not a directory: what a
+ * killed launcher's note may have moved aside. */
 static bool listed_config(const struct cordon_strv *list, const char *path)
 {
 	struct stat st;
-	return cordon_strv_contains(list, path) && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	return cordon_strv_contains(list, path) && lstat(path, &st) == 0 &&
+	       (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode));
 }
 
 /* The note TEXT (LEN bytes, note_held_configs's) of a session whose
@@ -4226,7 +4231,7 @@ static void links_below(const struct judge *j, int fd, char *path, size_t pn, si
  * (chmod 300 .git: git outside still opens files in it by name, round 38d
  * H1) is given its owner's read and search for the open, then its mode
  * back: the descriptor lists it all the same. -errno where it cannot be. */
-static int open_git_dir(const char *dir)
+static int open_git_dir(const struct cordon_sweep *s, const char *dir)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd >= 0 || errno != EACCES)
@@ -4240,7 +4245,11 @@ static int open_git_dir(const char *dir)
 	if (at < 0)
 		return -EACCES;
 	snprintf(self, sizeof(self), "/proc/self/fd/%d", at);
+	/* (Only one the session could have made so, where it may write: a
+	 * .git file's gitdir: line names any directory, round 38f L1; and
+	 * none whose set-id or sticky bits a chmod back could drop, L2.) */
 	if (fstat(at, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+	    (st.st_mode & 07000) || !session_writable(s, dir) ||
 	    chmod(self, (st.st_mode & 07777) | S_IRUSR | S_IXUSR) < 0) {
 		close(at);
 		return -EACCES;
@@ -4264,9 +4273,12 @@ static int open_git_dir(const char *dir)
 static void links_in_git_dir(const struct judge *j, const char *dir, struct risks *r)
 {
 	char path[PATH_MAX + 32];
-	if ((size_t)snprintf(path, sizeof(path), "%s", dir) >= sizeof(path))
+	/* (Only where the session could have laid one: a .git file's gitdir:
+	 * line names any directory, /etc too, round 38f L1.) */
+	if ((size_t)snprintf(path, sizeof(path), "%s", dir) >= sizeof(path) ||
+	    !session_writable(j->s, dir))
 		return;
-	int fd = open_git_dir(dir);
+	int fd = open_git_dir(j->s, dir);
 	if (fd == -ENOENT)
 		return;
 	if (fd < 0) {
@@ -6337,10 +6349,13 @@ static int judge_late_configs(const struct cordon_sweep *s, const char *head,
 		/* (The name's own change time too: a link laid there to an
 		 * older file, round 38d M1.) */
 		struct stat st, lst;
-		bool changed_since =
-			(lstat(c, &lst) == 0 && after(&CTIME(lst), &s->configs_since)) ||
-			(stat(c, &st) == 0 && after(&CTIME(st), &s->configs_since));
-		if (skip || !writable || !changed_since || stat(c, &st) < 0 || !S_ISREG(st.st_mode))
+		bool named = lstat(c, &lst) == 0;
+		bool changed_since = (named && after(&CTIME(lst), &s->configs_since)) ||
+				     (stat(c, &st) == 0 && after(&CTIME(st), &s->configs_since));
+		/* (A file or a link, one leading nowhere too, round 38f H1; not a
+		 * directory.) */
+		if (skip || !writable || !changed_since ||
+		    !(S_ISREG(lst.st_mode) || S_ISLNK(lst.st_mode)))
 			continue;
 		/* (Links on the way judged by its write rules, which the sweep
 		 * keeps only where it walks.) */

@@ -5665,10 +5665,15 @@ BOTH_USERS(guards, a_config_a_later_session_reads_is_not_loosened, .timeout = 60
 		{"true", "printf '{\"enabled\": false}' > evil.json && ln -sfn evil.json "
 			 "linked.json && echo swapped"},
 		{"mv confs confs.old", "mkdir confs && printf '{\"enabled\": false}' > "
-				       "confs/real.json && echo swapped"}};
-	for (int k = 0; k < 2; k++) {
+				       "confs/real.json && echo swapped"},
+		/* (A link to a file not there yet, which a later session, or
+		 * /proc/self/cwd, fills: round 38f H2.) */
+		{"true", "rm confs/real.json && ln -s ../later-off.json confs/real.json && "
+			 "echo swapped"}};
+	for (int k = 0; k < 3; k++) {
 		struct run_result o = outside(&w,
-					      "rm -rf confs confs.old evil.json linked.json* && "
+					      "rm -rf confs confs.old evil.json linked.json* "
+					      "later-off.json && "
 					      "mkdir confs && cp %s confs/real.json && "
 					      "ln -s confs/real.json linked.json",
 					      other);
@@ -5690,6 +5695,8 @@ BOTH_USERS(guards, a_config_a_later_session_reads_is_not_loosened, .timeout = 60
 		cr_expect(strstr(r.err, "a config file a later session reads by name"),
 			  "case %d: not said: %s", k, r.err);
 		run_free(&r);
+		if (k == 2)
+			free(write_file(w.proj, "later-off.json", "{\"enabled\": false}"));
 		char *next[] = {CORDON_BIN, "run", "--config", named, "--",
 				"/bin/sh",  "-c",  escape,     NULL};
 		r = world_run(&w, next, w.proj);
@@ -5815,11 +5822,12 @@ BOTH_USERS(guards, a_config_first_read_while_a_session_runs_is_judged, .timeout 
 	 * by a session whose launcher is then killed. */
 	static const char *const writes[] = {
 		"printf '{\"enabled\": false}' > late0.json", "ln -sf old-off.json late1.json",
-		"printf '{\"enabled\": false}' > late2.json && touch written && sleep 60"};
+		"printf '{\"enabled\": false}' > late2.json && touch written && sleep 60",
+		"ln -sf later-off.json late3.json"};
 	/* (old-off.json's change time a second before the sessions start:
 	 * a config first read late is judged by the second.) */
 	usleep(1100 * 1000);
-	for (int k = 0; k < 3; k++) {
+	for (int k = 0; k < 4; k++) {
 		/* (Its own name each time: one noted before is held.) */
 		char *name = fmt("late%d.json", k), *late = at(w.proj, name);
 		free(write_file(w.proj, name, config));
@@ -5855,6 +5863,10 @@ BOTH_USERS(guards, a_config_first_read_while_a_session_runs_is_judged, .timeout 
 		char *aside = fmt("%s.cordon-disarmed", late);
 		struct stat lst;
 		cr_expect(lstat(aside, &lst) == 0, "%d: not moved aside", k);
+		/* (The fourth, a link to a file not there yet, round 38f H1: a
+		 * later session fills it.) */
+		if (k == 3)
+			free(write_file(w.proj, "later-off.json", "{\"enabled\": false}"));
 		char *was = lstat(aside, &lst) == 0 ? read_file(aside) : strdup("");
 		cr_expect(strstr(was, "false"), "%d: control: the write did not land: %s", k, was);
 		char *c[] = {CORDON_BIN, "run", "--config", late, "--",
