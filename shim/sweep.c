@@ -668,7 +668,7 @@ static void hold_twice_below(struct cordon_sweep *s, const char *dir, int depth,
 {
 	DIR *d = opendir(dir);
 	for (struct dirent *e; d && (e = readdir(d)) && --*budget > 0;) {
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+		if (cordon_dot_or_dotdot(e->d_name))
 			continue;
 		cleanup_free char *path = NULL;
 		struct stat st;
@@ -901,6 +901,27 @@ static void notes_dirs_free(char *dirs[2])
 	free(dirs[1]);
 }
 
+/* DATA (LEN bytes) made the file NAME in the directory D whole: written
+ * aside (NAME.tmp-PID), then renamed over it. 0, or -errno (nothing is
+ * left aside). */
+static int write_whole_at(int d, const char *name, const void *data, size_t len)
+{
+	char tmp[NAME_MAX + 32];
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp-%d", name, (int)getpid()) >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	int fd = openat(d, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	int w = cordon_write_full(fd, data, len);
+	if (close(fd) < 0 && w >= 0)
+		w = -errno;
+	if (w >= 0 && renameat(d, tmp, d, name) < 0)
+		w = -errno;
+	if (w < 0)
+		(void)unlinkat(d, tmp, 0);
+	return w;
+}
+
 /* Each directory P lets the session write (resolved; not in /proc or
  * /dev) noted in the registry before the command runs, as WROTE-HASH
  * holding its path (made whole: written aside, then renamed), where it is
@@ -942,7 +963,7 @@ static int note_written_in(const struct cordon_policy *p, const char *any, struc
 		if (!(r->access & CORDON_ACCESS_WRITE) || cordon_path_under(r->path, "/proc") ||
 		    cordon_path_under(r->path, "/dev"))
 			continue;
-		char real[PATH_MAX], name[64], tmp[96];
+		char real[PATH_MAX], name[64];
 		struct stat st;
 		/* (A rule opened following no link is granted at its own path
 		 * or not at all: that path, whatever lies there now. Followed,
@@ -958,18 +979,9 @@ static int note_written_in(const struct cordon_policy *p, const char *any, struc
 		snprintf(name, sizeof(name), WROTE "%016llx", dir_hash(canon));
 		if (faccessat(d, name, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
 			continue;
-		snprintf(tmp, sizeof(tmp), "%s.tmp-%d", name, (int)getpid());
-		int fd =
-			openat(d, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-		int w = fd < 0 ? -errno : cordon_write_full(fd, canon, strlen(canon) + 1);
-		if (fd >= 0 && close(fd) < 0 && w >= 0)
-			w = -errno;
-		if (w >= 0 && renameat(d, tmp, d, name) < 0)
-			w = -errno;
+		int w = write_whole_at(d, name, canon, strlen(canon) + 1);
 		int why = -w;
 		if (w < 0) {
-			if (fd >= 0)
-				(void)unlinkat(d, tmp, 0);
 			e = cordon_err(err, why,
 				       "%s/%s: cannot note that sessions may write %s (a later "
 				       "session would follow a link this one lays there): %s",
@@ -1030,19 +1042,17 @@ static void configs_add(int d, struct cordon_strv *list, const char *name)
 	if (cordon_strv_contains(list, name))
 		return;
 	size_t from = list->n >= CONFIGS_MAX ? list->n - CONFIGS_MAX + 1 : 0;
-	char tmp[64];
-	snprintf(tmp, sizeof(tmp), CONFIGS_NAME ".%d", (int)getpid());
-	int fd = openat(d, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-	bool ok = fd >= 0;
-	for (size_t i = from; ok && i < list->n; i++)
-		ok = cordon_write_full(fd, list->v[i], strlen(list->v[i]) + 1) == 0;
-	ok = ok && cordon_write_full(fd, name, strlen(name) + 1) == 0;
-	if (fd >= 0)
-		close(fd);
-	if (!ok || renameat(d, tmp, d, CONFIGS_NAME) < 0)
-		(void)unlinkat(d, tmp, 0);
-	else
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return;
+	for (size_t i = from; i < list->n; i++)
+		fwrite(list->v[i], 1, strlen(list->v[i]) + 1, f);
+	fwrite(name, 1, strlen(name) + 1, f);
+	if (fclose(f) == 0 && text && write_whole_at(d, CONFIGS_NAME, text, len) == 0)
 		(void)cordon_strv_push(list, name);
+	free(text);
 }
 
 void cordon_sweep_note_config(const char *path)
@@ -1133,44 +1143,32 @@ static bool config_changed(const struct cordon_sweep_held *h)
 	       CTIME(st).tv_sec != h->ctime.tv_sec || CTIME(st).tv_nsec != h->ctime.tv_nsec;
 }
 
-/* S's held configs ('c'), with its session's id and the paths P lets it
- * write (each field NUL-ended: "s" ID, "t" SEC:NSEC its start, "w" PATH,
- * "k" PATH it keeps read-only, "c" PATH DEV:INO:SEC:NSEC), noted in the state directory before the command runs (written
- * aside, then renamed) and removed as it ends: a launcher killed before
- * then (kill -9, the OOM killer) never judges them, and a later launch
- * does (cordon_sweep_judge_killed; round 37e F3). Fails the launch where
- * it cannot be made: a later session would read the config unjudged. */
 /* TEXT (LEN bytes) written to DIR's note of this launcher's held configs
  * (written aside, then renamed), its path into *PATH (malloc'd). 0, or
  * -errno. */
 static int write_held_note(const char *dir, const char *text, size_t len, char **path)
 {
-	cleanup_free char *tmp = NULL;
-	if (asprintf(path, "%s/" CONFIGS_HELD "%d-%llu", dir, (int)getpid(), own_start_time()) <
-	    0) {
+	char name[64];
+	snprintf(name, sizeof(name), CONFIGS_HELD "%d-%llu", (int)getpid(), own_start_time());
+	int d = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int e = d < 0 ? -errno : write_whole_at(d, name, text, len);
+	if (d >= 0)
+		close(d);
+	if (e == 0 && asprintf(path, "%s/%s", dir, name) < 0)
+		e = -ENOMEM; /* (written, and not removed as it ends: judged later) */
+	if (e < 0)
 		*path = NULL;
-		return -ENOMEM;
-	}
-	int e = asprintf(&tmp, "%s.tmp", *path) < 0 ? -ENOMEM : 0;
-	int fd = e == 0 ? open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600)
-			: -1;
-	if (e == 0 && fd < 0)
-		e = -errno;
-	if (fd >= 0 && (e = cordon_write_full(fd, text, len)) == 0 && close(fd) < 0)
-		e = -errno;
-	else if (fd >= 0 && e < 0)
-		close(fd);
-	if (e == 0 && rename(tmp, *path) < 0)
-		e = -errno;
-	if (e < 0) {
-		if (tmp)
-			(void)unlink(tmp);
-		free(*path);
-		*path = NULL;
-	}
 	return e;
 }
 
+/* S's held configs ('c'), with its session's id and the paths P lets it
+ * write (each field NUL-ended: "s" ID, "t" SEC:NSEC its start, "w" PATH,
+ * "k" PATH it keeps read-only, "c" PATH DEV:INO:SEC:NSEC), noted in the
+ * state directory before the command runs (written aside, then renamed;
+ * in the uid's own too, best effort) and removed as it ends: a launcher killed before
+ * then (kill -9, the OOM killer) never judges them, and a later launch
+ * does (cordon_sweep_judge_killed; round 37e F3). Fails the launch where
+ * it cannot be made: a later session would read the config unjudged. */
 static int note_held_configs(struct cordon_sweep *s, const struct cordon_policy *p,
 			     struct cordon_error *err)
 {
@@ -1179,15 +1177,21 @@ static int note_held_configs(struct cordon_sweep *s, const struct cordon_policy 
 		n += s->held[i].kind == 'c';
 	/* (Also where none is held: a config first read while it runs is
 	 * judged by its change time, round 38d M2.) */
-	cleanup_free char *dir =
-		(n || s->config_write.n) && !cordon_sandbox_nested() ? records_dir() : NULL;
-	if (!dir)
+	char *dirs[2] = {NULL, NULL};
+	if ((n || s->config_write.n) && !cordon_sandbox_nested())
+		notes_dirs(dirs);
+	const char *dir = dirs[0];
+	if (!dir) {
+		notes_dirs_free(dirs);
 		return 0; /* none to judge, inside another session, or no state directory */
+	}
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
-	if (!f)
+	if (!f) {
+		notes_dirs_free(dirs);
 		return cordon_err(err, ENOMEM, "out of memory");
+	}
 	fprintf(f, "s%c%s%ct%c%llu:%llu%c", 0, p->session ? p->session : "", 0, 0,
 		(unsigned long long)s->configs_since.tv_sec,
 		(unsigned long long)s->configs_since.tv_nsec, 0);
@@ -1212,10 +1216,10 @@ static int note_held_configs(struct cordon_sweep *s, const struct cordon_policy 
 			   "launcher killed, a later session would read them unjudged): %s",
 			   dir, strerror(-e));
 	/* (And in the uid's own, best effort: uid_records_dir.) */
-	cleanup_free char *uid_dir = e == 0 ? uid_records_dir(dir) : NULL;
-	if (uid_dir)
-		(void)write_held_note(uid_dir, text, len, &s->held_note2);
+	if (e == 0 && dirs[1])
+		(void)write_held_note(dirs[1], text, len, &s->held_note2);
 	free(text);
+	notes_dirs_free(dirs);
 	return e;
 }
 
@@ -1238,6 +1242,8 @@ static bool listed_config(const struct cordon_strv *list, const char *path)
 static void judge_held_note(const char *text, size_t len, char *id, size_t size,
 			    struct cordon_strv *said)
 {
+	static const char killed_head[] = "a session whose launcher was killed before its end "
+					  "(or a program outside since) changed";
 	struct cordon_sweep gone = {0};
 	struct cordon_sweep_held h = {0};
 	bool timed = false;
@@ -1279,9 +1285,7 @@ static void judge_held_note(const char *text, size_t len, char *id, size_t size,
 			h.ctime = (struct timespec){(time_t)id4[2], (long)id4[3]};
 			if (config_changed(&h) && listed_config(&listed, h.path))
 				(void)disarm(
-					&gone, h.path,
-					"a session whose launcher was killed before its end (or "
-					"a program outside since) changed",
+					&gone, h.path, killed_head,
 					"a config file a later session reads by name (--config, "
 					"CORDON_CONFIG), which that session did not keep read-only",
 					said);
@@ -1291,10 +1295,7 @@ static void judge_held_note(const char *text, size_t len, char *id, size_t size,
 	/* And those first read by name after it started (round 38d M2). */
 	gone.config_write = gone.writable;
 	if (timed)
-		(void)judge_late_configs(&gone,
-					 "a session whose launcher was killed before its end "
-					 "(or a program outside since) changed",
-					 said);
+		(void)judge_late_configs(&gone, killed_head, said);
 	gone.config_write = (struct cordon_strv){0};
 	cordon_sweep_free(&gone);
 	cordon_strv_free(&listed);
