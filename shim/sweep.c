@@ -1047,10 +1047,11 @@ static void configs_add(int d, struct cordon_strv *list, const char *name)
 	FILE *f = open_memstream(&text, &len);
 	if (!f)
 		return;
-	for (size_t i = from; i < list->n; i++)
-		fwrite(list->v[i], 1, strlen(list->v[i]) + 1, f);
-	fwrite(name, 1, strlen(name) + 1, f);
-	if (fclose(f) == 0 && text && write_whole_at(d, CONFIGS_NAME, text, len) == 0)
+	bool ok = true;
+	for (size_t i = from; ok && i < list->n; i++)
+		ok = fwrite(list->v[i], 1, strlen(list->v[i]) + 1, f) == strlen(list->v[i]) + 1;
+	ok = ok && fwrite(name, 1, strlen(name) + 1, f) == strlen(name) + 1;
+	if (fclose(f) == 0 && ok && text && write_whole_at(d, CONFIGS_NAME, text, len) == 0)
 		(void)cordon_strv_push(list, name);
 	free(text);
 }
