@@ -205,6 +205,16 @@ static int nested_history(struct cordon_policy *p, const char *cmd, struct cordo
 	      (strcmp(base_name(cmd), "fish") == 0 && env_set(env, "XDG_DATA_HOME", own) < 0))) ||
 	    cordon_policy_add_rule(p, dir, CORDON_ACCESS_ALL, "history") < 0)
 		return -ENOMEM;
+	/* fish's history file there, a hard link to the project's (or the
+	 * outer fish's own since it rewrote it, which the outer launcher
+	 * merges): written, as the project's may be. */
+	cleanup_free char *fish = NULL;
+	struct stat st;
+	if (own && strcmp(base_name(cmd), "fish") == 0 &&
+	    asprintf(&fish, "%s/fish/fish_history", own) >= 0 && lstat(fish, &st) == 0 &&
+	    S_ISREG(st.st_mode) &&
+	    cordon_policy_add_rule(p, fish, CORDON_ACCESS_READ | CORDON_ACCESS_WRITE, "history") < 0)
+		return -ENOMEM;
 	return 0;
 }
 
@@ -258,11 +268,15 @@ static void sweep_shell_dirs(const char *top)
 
 void launcher_history_end(struct launcher_shell_dir *own)
 {
+	if (own->hist && own->lock >= 0)
+		launcher_fish_history_end(own->lock, own->hist);
 	if (own->dir)
 		remove_own(own->dir);
 	if (own->lock >= 0)
 		close(own->lock);
 	free(own->dir);
+	free(own->hist);
+	own->hist = NULL;
 	own->dir = NULL;
 	own->lock = -1;
 }
@@ -270,7 +284,7 @@ void launcher_history_end(struct launcher_shell_dir *own)
 /* TOP/SESSION made, this session's own (see launcher_history), locked for
  * as long as the launcher (or a process it forks) lives; for fish, its
  * data directory: fish/fish_history a link to the project's (fish writes
- * through it), fish/generated_completions one to the user's own, where
+ * through it; launcher/fish-history.c), fish/generated_completions one to the user's own, where
  * fish outside made them (else fish makes this session's). */
 static int make_shell_dir(const char *top, const char *session, const char *hist, bool fish,
 			  struct launcher_shell_dir *own)
@@ -294,24 +308,22 @@ static int make_shell_dir(const char *top, const char *session, const char *hist
 	    asprintf(&link, "%s/fish_history", ofish) < 0 ||
 	    asprintf(&target, "%s/fish_history", hfish) < 0)
 		return -ENOMEM;
-	if ((mkdir(hfish, 0700) < 0 && errno != EEXIST) || mkdir(ofish, 0700) < 0 ||
-	    symlink(target, link) < 0)
+	if ((mkdir(hfish, 0700) < 0 && errno != EEXIST) || mkdir(ofish, 0700) < 0)
 		return -errno;
-	/* fish writes through the link to a file that is there; one missing,
-	 * it renames its own over the link. Made through no link: an earlier
-	 * session may have laid one at fish/ (round 37d F5: the launcher, root
-	 * perhaps, made the file where it led). */
-	int hd = open(hist, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	int fd = hd < 0 ? -1 : openat(hd, "fish", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (hd >= 0)
-		close(hd);
-	if (fd < 0)
-		return errno == ENOTDIR || errno == ELOOP ? -ELOOP : -errno;
-	int hf = openat(fd, "fish_history", O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC,
-			0600);
-	close(fd);
-	if (hf >= 0)
-		close(hf);
+	/* fish writes through a hard link to the project's file (its rewrite
+	 * stays in this directory: launcher/fish-history.c), or through a
+	 * symbolic one where no hard link can be made. Opened through no link:
+	 * an earlier session may have laid one at fish/ (round 37d F5: the
+	 * launcher, root perhaps, made the file where it led). */
+	int hf = launcher_fish_history_open(hist);
+	if (hf < 0)
+		return hf;
+	int r = launcher_fish_history_link(hf, ofish);
+	close(hf);
+	if (r < 0 && symlink(target, link) < 0)
+		return -errno;
+	if (r == 0 && !(own->hist = strdup(hist)))
+		return -ENOMEM;
 	const char *xdg = getenv("XDG_DATA_HOME");
 	const char *home = launcher_home();
 	cleanup_free char *gen = NULL;

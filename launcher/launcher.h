@@ -71,11 +71,22 @@ const char *launcher_login_shell(void);
 struct launcher_shell_dir {
 	char *dir; /* NULL: none made */
 	int lock;  /* held while the session lives; -1 */
+	char *hist; /* fish's: the project's history directory, or NULL */
 };
 int launcher_history(struct cordon_policy *p, const char *cmd, const char *session,
 		     struct cordon_strv *env, struct launcher_shell_dir *own,
 		     struct cordon_error *err);
 void launcher_history_end(struct launcher_shell_dir *own);
+/* HIST/fish/fish_history (HIST: a project's history directory), made if
+ * missing, opened read-write through no link; a regular file's fd, or
+ * -errno. */
+int launcher_fish_history_open(const char *hist);
+/* The file HF hard-linked as FISH_DIR/fish_history; 0 or -errno. */
+int launcher_fish_history_link(int hf, const char *fish_dir);
+/* At the session's end: what fish saved in the session's own directory
+ * (OWN_DIR, an fd) alone, appended to HIST/fish/fish_history; a line on
+ * stderr when it cannot be. */
+void launcher_fish_history_end(int own_dir, const char *hist);
 
 int cmd_run(const struct cordon_args *a);
 /* cmd_run in learn mode: LIB (libcordon-learn.so) is preloaded into every

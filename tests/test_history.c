@@ -401,3 +401,89 @@ BOTH_USERS(history, a_link_laid_at_fish_s_history_is_not_followed, .timeout = 60
 	free(lure);
 	world_free(&w);
 }
+
+/* fish rewrites its history file about one save in 25 (a new file in its
+ * data directory, renamed over the old): in a session that rename crossed
+ * into another mount of the session's view (EXDEV) and fish dropped that
+ * save's commands. A session of 30 commands keeps every one. */
+BOTH_USERS(history, fish_keeps_every_command_of_a_long_session, .timeout = 120)
+{
+	if (access("/usr/bin/fish", X_OK) != 0)
+		cr_skip_test("fish is not installed (scripts/setup installs it)");
+	struct world w;
+	world_for(&w, who, "hist-flong", "");
+	free(home_dir(&w, ".config"));
+	enum { N = 30 };
+	const char *cmds[N + 1] = {NULL};
+	for (int i = 0; i < N; i++)
+		cmds[i] = fmt("echo long%d-(math %d + 100)\n", i, i);
+	char *last = fmt("long%d-%d", N - 1, N - 1 + 100);
+	free(session(&w, NULL, "/usr/bin/fish", cmds, last));
+	char *hist = state_file(&w, "proj-*/fish/fish_history");
+	int missing = 0;
+	for (int i = 0; i < N; i++) {
+		char *want = fmt("- cmd: echo long%d-(math %d + 100)\n", i, i);
+		if (!contains(hist, want))
+			missing++;
+		free(want);
+	}
+	cr_expect_eq(missing, 0, "%d of %d commands missing from %s", missing, N, hist);
+	char *own = fmt("find %s/.local/state/cordon/shell -mindepth 1", w.home);
+	struct run_result r = run_cmd((char *const[]){"/bin/sh", "-c", own, NULL}, NULL, NULL, 5000);
+	cr_expect_str_eq(r.out, "", "the session's own directory is left: %s", r.out);
+	run_free(&r);
+	free(own);
+	free(hist);
+	free(last);
+	for (int i = 0; i < N; i++)
+		free((char *)cmds[i]);
+	world_free(&w);
+}
+
+/* What fish saved in the session's own directory goes back to the
+ * project's history as the session ends: a link laid there instead (to a
+ * file of the user's the session cannot read, made to look like history)
+ * is not read, and a FIFO holds nothing up. */
+BOTH_USERS(history, what_is_laid_at_fish_s_own_history_is_not_read, .timeout = 60)
+{
+	if (access("/usr/bin/fish", X_OK) != 0)
+		cr_skip_test("fish is not installed (scripts/setup installs it)");
+	struct world w;
+	world_for(&w, who, "hist-fown", "");
+	char *secret = path_join(w.outside, "secret");
+	free(write_file(w.outside, "secret", "- cmd: echo SECRET-5150\n  when: 1\n"));
+	if (w.as_user)
+		cr_assert_eq(chown(secret, w.uid, w.gid), 0);
+	cr_assert_eq(chmod(secret, 0600), 0);
+	struct run_result c =
+		world_run(&w, (char *const[]){"/bin/cat", secret, NULL}, w.home);
+	cr_assert(strstr(c.out, "SECRET-5150"), "control: the user cannot read %s: %s", secret,
+		  c.err);
+	run_free(&c);
+
+	char *lay = fmt("set h $XDG_DATA_HOME/fish/fish_history; rm -f $h; and ln -s %s $h; "
+			"and echo laid; cat %s 2>/dev/null; or echo unread",
+			secret, secret);
+	struct run_result a = run_in(&w, NULL, (char *const[]){"/usr/bin/fish", "-c", lay, NULL});
+	cr_expect(strstr(a.out, "laid") && strstr(a.out, "unread"),
+		  "control: no link laid, or the secret readable inside: %s %s", a.out, a.err);
+	run_free(&a);
+	char *hist = state_file(&w, "proj-*/fish/fish_history");
+	cr_expect_not(contains(hist, "SECRET-5150"), "the launcher merged %s into %s", secret,
+		      hist);
+
+	long start = ms_now();
+	struct run_result f = run_in(
+		&w, NULL,
+		(char *const[]){"/usr/bin/fish", "-c",
+				"set h $XDG_DATA_HOME/fish/fish_history; rm -f $h; "
+				"and mkfifo $h; and echo fifo",
+				NULL});
+	cr_expect(strstr(f.out, "fifo"), "control: no FIFO made: %s %s", f.out, f.err);
+	cr_expect_lt(ms_now() - start, 20000, "the session's end waited on the FIFO");
+	run_free(&f);
+	free(hist);
+	free(lay);
+	free(secret);
+	world_free(&w);
+}
