@@ -78,10 +78,13 @@ int launcher_policy(const struct cordon_args *a, const char *session, bool enfor
 	/* A config a session whose launcher was killed may have changed is
 	 * judged before it is read (round 37e F3). */
 	struct cordon_strv said = {0};
-	cordon_sweep_judge_killed(&said);
+	const char *named = a->config && *a->config ? a->config : getenv("CORDON_CONFIG");
+	int judged = cordon_sweep_judge_killed(named && *named ? named : NULL, &said, err);
 	for (size_t i = 0; i < said.n; i++)
 		fprintf(stderr, "%s\n", said.v[i]);
 	cordon_strv_free(&said);
+	if (judged < 0)
+		return judged;
 	struct cordon_config cfg;
 	int r = cordon_config_load(a->config, getenv, &cfg, err);
 	if (r < 0)

@@ -226,10 +226,13 @@ static int standalone_mode(struct cordon_policy *p, struct cordon_error *err)
 	/* As the launcher does: a config a session whose launcher was killed
 	 * may have changed is judged before it is read (round 37e F3). */
 	struct cordon_strv said = {0};
-	cordon_sweep_judge_killed(&said);
+	const char *by_env = env_get("CORDON_CONFIG");
+	int judged = cordon_sweep_judge_killed(by_env && *by_env ? by_env : NULL, &said, err);
 	for (size_t i = 0; i < said.n; i++)
 		say_line("%s", said.v[i]);
 	cordon_strv_free(&said);
+	if (judged < 0)
+		return judged;
 	struct cordon_config cfg;
 	int r = cordon_config_load(NULL, env_get, &cfg, err);
 	if (r < 0)

@@ -1240,8 +1240,22 @@ static bool listed_config(const struct cordon_strv *list, const char *path)
 /* The note TEXT (LEN bytes, note_held_configs's) of a session whose
  * launcher is gone judged: each config it held that changed is moved
  * aside, as its end would have. Its session's id into ID (SIZE bytes). */
+/* A note read where a session may have planted it: an ordinary user with
+ * no home directory of theirs (as /etc/passwd names it) keeps notes only
+ * where XDG_STATE_HOME or HOME name, which may lie in a project. Acted
+ * on, a planted one had the launch move any file of the user's aside
+ * (round 38f M1); so nothing is moved, the note stays, and a launch that
+ * reads by name a config it says changed is refused. */
+struct untrusted {
+	const char *note;   /* its path */
+	const char *named;  /* the config this launch reads by name, absolute */
+	const char *canon;  /* where that leads */
+	bool keep;          /* it names a changed config: kept */
+	const char *refuse; /* the one this launch reads (in the note's text) */
+};
+
 static void judge_held_note(const char *text, size_t len, char *id, size_t size,
-			    struct cordon_strv *said)
+			    struct untrusted *u, struct cordon_strv *said)
 {
 	static const char killed_head[] = "a session whose launcher was killed before its end "
 					  "(or a program outside since) changed";
@@ -1284,7 +1298,12 @@ static void judge_held_note(const char *text, size_t len, char *id, size_t size,
 			h.dev = id4[0];
 			h.ino = id4[1];
 			h.ctime = (struct timespec){(time_t)id4[2], (long)id4[3]};
-			if (config_changed(&h) && listed_config(&listed, h.path))
+			if (u && config_changed(&h) && listed_config(&listed, h.path)) {
+				u->keep = true;
+				if ((u->named && strcmp(u->named, h.path) == 0) ||
+				    (u->canon && strcmp(u->canon, h.path) == 0))
+					u->refuse = h.path;
+			} else if (config_changed(&h) && listed_config(&listed, h.path))
 				(void)disarm(
 					&gone, h.path, killed_head,
 					"a config file a later session reads by name (--config, "
@@ -1295,33 +1314,66 @@ static void judge_held_note(const char *text, size_t len, char *id, size_t size,
 	}
 	/* And those first read by name after it started (round 38d M2). */
 	gone.config_write = gone.writable;
-	if (timed)
+	if (timed && !u)
 		(void)judge_late_configs(&gone, killed_head, said);
 	gone.config_write = (struct cordon_strv){0};
 	cordon_sweep_free(&gone);
 	cordon_strv_free(&listed);
 }
 
-static void judge_killed_in(const char *dir, struct cordon_strv *said);
+static int judge_killed_in(const char *dir, bool trusted, const char *named,
+			   struct cordon_strv *said, struct cordon_error *err);
 
-void cordon_sweep_judge_killed(struct cordon_strv *said)
+/* Whether DIR is the state directory below the passwd home of this
+ * ordinary user (a directory of theirs), which every session keeps
+ * read-only. */
+static bool passwd_records_dir(const char *dir)
+{
+	cleanup_free char *home = cordon_passwd_home(geteuid());
+	cleanup_free char *own = NULL, *a = NULL, *b = NULL;
+	struct stat st;
+	return home && lstat(home, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+	       asprintf(&own, "%s/.local/state/cordon/sessions", home) >= 0 &&
+	       (a = realpath(own, NULL)) && (b = realpath(dir, NULL)) && strcmp(a, b) == 0;
+}
+
+int cordon_sweep_judge_killed(const char *named, struct cordon_strv *said,
+			      struct cordon_error *err)
 {
 	/* Only from the passwd home's, where there is one apart: the state
 	 * directory XDG_STATE_HOME or HOME name may lie where a session
 	 * writes, and a note planted there had a launch move any file of the
 	 * user's aside, cordon's own notes too (round 38e H1). Each is made
-	 * in both. */
+	 * in both. An ordinary user with no such home has only that one
+	 * (struct untrusted). */
 	char *dirs[2];
 	notes_dirs(dirs);
-	judge_killed_in(dirs[1] ? dirs[1] : dirs[0], said);
+	const char *dir = dirs[1] ? dirs[1] : dirs[0];
+	bool trusted = dirs[1] || geteuid() == 0 || cordon_sandbox_nested() ||
+		       (dir && passwd_records_dir(dir));
+	int r = judge_killed_in(dir, trusted, named, said, err);
 	notes_dirs_free(dirs);
+	return r;
 }
 
-/* cordon_sweep_judge_killed, for the notes in the state directory DIR. */
-static void judge_killed_in(const char *dir, struct cordon_strv *said)
+/* cordon_sweep_judge_killed, for the notes in the state directory DIR
+ * (acted on when TRUSTED). */
+static int judge_killed_in(const char *dir, bool trusted, const char *named,
+			   struct cordon_strv *said, struct cordon_error *err)
 {
 	if (!dir)
-		return;
+		return 0;
+	cleanup_free char *canon = named ? realpath(named, NULL) : NULL;
+	cleanup_free char *abs = NULL;
+	char cwd[PATH_MAX];
+	if (named && named[0] == '/')
+		abs = cordon_path_lexical(named);
+	else if (named && getcwd(cwd, sizeof(cwd)) && asprintf(&abs, "%s/%s", cwd, named) >= 0) {
+		char *lex = cordon_path_lexical(abs);
+		free(abs);
+		abs = lex;
+	}
+	int r = 0;
 	DIR *d = opendir(dir);
 	size_t hn = strlen(CONFIGS_HELD);
 	for (struct dirent *de; d && (de = readdir(d));) {
@@ -1345,11 +1397,27 @@ static void judge_killed_in(const char *dir, struct cordon_strv *said)
 		if (fd >= 0)
 			close(fd);
 		char id[64] = "";
-		if (got >= 0) {
+		cleanup_free char *note = NULL;
+		struct untrusted u = {.named = abs, .canon = canon};
+		if (got >= 0 && (trusted || asprintf(&note, "%s/%s", dir, de->d_name) >= 0)) {
 			text[got] = '\0';
-			judge_held_note(text, (size_t)got, id, sizeof(id), said);
+			u.note = note;
+			judge_held_note(text, (size_t)got, id, sizeof(id), trusted ? NULL : &u, said);
+		}
+		if (u.refuse && r == 0) {
+			char shown[PATH_MAX + 8], shown2[PATH_MAX + 8];
+			r = cordon_err(
+				err, EPERM,
+				"%s: a note (%s) says a session whose launcher was killed may have "
+				"changed it; with no home directory of yours (as /etc/passwd names "
+				"it) cordon cannot tell that note from one a session planted, so it "
+				"moves nothing: check the config, then remove the note",
+				cordon_printable(u.refuse, SIZE_MAX, shown, sizeof(shown)),
+				cordon_printable(note, SIZE_MAX, shown2, sizeof(shown2)));
 		}
 		free(text);
+		if (u.keep)
+			continue;
 		/* Kept while the session is in the registry: the keeper ends it
 		 * after its launcher, and a session orphaned (both killed at
 		 * once) may write again. */
@@ -1360,6 +1428,7 @@ static void judge_killed_in(const char *dir, struct cordon_strv *said)
 	}
 	if (d)
 		closedir(d);
+	return r;
 }
 
 int cordon_sweep_start(const struct cordon_policy *p, struct cordon_placeholders *held,

@@ -221,8 +221,13 @@ void cordon_sweep_note_config(const char *path);
  * end (kill -9, the OOM killer): each changed since is moved aside, as
  * that end would have, with a line pushed to SAID. A note stays while its
  * session is in the registry (orphaned processes may still write). Run by
- * every launch that reads a config, before it does (round 37e F3). */
-void cordon_sweep_judge_killed(struct cordon_strv *said);
+ * every launch that reads a config, before it does (round 37e F3). An
+ * ordinary user with no home directory of theirs keeps notes only where a
+ * session may have planted one: nothing is moved then, the note stays,
+ * and -EPERM refuses a launch that reads by name (NAMED, or NULL) a config
+ * it says changed (round 38f M1). 0, or -EPERM with ERR set. */
+int cordon_sweep_judge_killed(const char *named, struct cordon_strv *said,
+			      struct cordon_error *err);
 
 int cordon_sweep_start(const struct cordon_policy *p, struct cordon_placeholders *held,
 		       struct cordon_sweep *sweep, struct cordon_error *err);

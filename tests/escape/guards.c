@@ -5723,10 +5723,24 @@ BOTH_USERS(guards, a_config_a_later_session_reads_is_not_loosened, .timeout = 60
  * alone (a terminal profile). Controls: the write landed, and what it
  * wrote turns the sandbox off (a copy of it, read by name, once the note
  * is gone: any launch judges). */
+/* Whether W's user's passwd home is a directory of theirs. */
+static bool passwd_home_is_theirs(const struct world *w)
+{
+	struct passwd *pw = getpwuid(w->as_user ? w->uid : 0);
+	struct stat st;
+	return pw && pw->pw_dir && lstat(pw->pw_dir, &st) == 0 && S_ISDIR(st.st_mode) &&
+	       st.st_uid == (w->as_user ? w->uid : 0);
+}
+
 BOTH_USERS(guards, a_config_changed_by_a_killed_session_is_judged_next, .timeout = 90)
 {
 	struct world w;
 	world_for(&w, who, "cfgkilled", "");
+	/* An ordinary user with no home directory of theirs (the test user's
+	 * passwd home is not there) keeps notes only where a session may have
+	 * planted one: nothing is moved, and the launch that reads the config
+	 * is refused (round 38f M1). */
+	bool homeless = who->user && !passwd_home_is_theirs(&w);
 	struct config_case cc;
 	config_case(&w, &cc);
 	char *copy = at(w.dir, "written.json");
@@ -5767,26 +5781,57 @@ BOTH_USERS(guards, a_config_changed_by_a_killed_session_is_judged_next, .timeout
 		char *next[] = {CORDON_BIN, "run", "--config", other, "--", "/bin/true", NULL};
 		char *next_pre[] = {"/usr/bin/env", pre, by_other, "/bin/true", NULL};
 		r = world_run(&w, standalone ? next_pre : next, w.proj);
-		cr_expect(strstr(r.err, "a session whose launcher was killed before its end") &&
-				  strstr(r.err, "a config file a later session reads by name"),
-			  "%d: not said by the next launch: %s", standalone, r.err);
-		cr_expect(file_exists(aside), "%d: not moved aside: %s", standalone, r.err);
+		if (homeless) {
+			cr_expect_null(strstr(r.err, "launcher was killed"),
+				       "%d: said by a launch that does not read it: %s", standalone,
+				       r.err);
+			cr_expect_not(file_exists(aside), "%d: moved aside on a note a session "
+							  "could have planted: %s",
+				      standalone, r.err);
+		} else {
+			cr_expect(strstr(r.err, "a session whose launcher was killed before its "
+						"end") &&
+					  strstr(r.err, "a config file a later session reads by name"),
+				  "%d: not said by the next launch: %s", standalone, r.err);
+			cr_expect(file_exists(aside), "%d: not moved aside: %s", standalone, r.err);
+		}
 		run_free(&r);
 		char *with[] = {CORDON_BIN, "run", "--config", (char *)cfg, "--",
 				"/bin/sh",  "-c",  escape,     NULL};
+		char *with_pre[] = {"/usr/bin/env", pre, by_env, "/bin/sh", "-c", escape, NULL};
 		r = world_run(&w, with, w.proj);
 		cr_expect_eq(r.status, 125, "%d: the launch with it: %d %s", standalone, r.status,
 			     r.err);
 		cr_expect_not(file_exists(marker), "%d: the launch with it ran unsandboxed: %s",
 			      standalone, r.err);
+		cr_expect(!homeless || strstr(r.err, "cannot tell that note from one a session "
+						     "planted"),
+			  "%d: the refusal does not say why: %s", standalone, r.err);
 		run_free(&r);
+		if (homeless) { /* (so a preloaded shell with it) */
+			r = world_run(&w, with_pre, w.proj);
+			cr_expect_not(file_exists(marker),
+				      "%d: a preloaded shell with it ran unsandboxed: %s",
+				      standalone, r.err);
+			cr_expect(strstr(r.err, "cannot tell that note"),
+				  "%d: the preloaded shell does not say why: %s", standalone,
+				  r.err);
+			run_free(&r);
+		}
 		char *note = who->user ? fmt("%s/.local/state/cordon/sessions/configs.held-%d-*",
 					     w.home, (int)pid)
 				       : fmt("/var/lib/cordon/configs.held-%d-*", (int)pid);
 		r = outside(&w, "for f in %s; do test -e \"$f\" && echo \"left $f\"; done; true",
 			    note);
-		cr_expect_null(strstr(r.out, "left"), "%d: the killed session's note stayed: %s",
-			       standalone, r.out);
+		if (homeless)
+			cr_expect(strstr(r.out, "left"), "%d: the note went, unheeded: %s",
+				  standalone, r.out);
+		else
+			cr_expect_null(strstr(r.out, "left"),
+				       "%d: the killed session's note stayed: %s", standalone,
+				       r.out);
+		run_free(&r);
+		r = outside(&w, "rm -f %s", note); /* (the user, having checked) */
 		run_free(&r);
 		unlink(marker);
 		free(note), free(by_env), free(write_off), free(aside);
@@ -11720,6 +11765,59 @@ Test(guards, an_ordinary_user_s_notes_hold_whatever_the_state_home, .timeout = 6
 	(void)!system(rm);
 	free(rm), free(also), free(shared);
 	free(inside), free(read_docs), free(other), free(lay), free(secret), free(docs);
+	world_free(&w);
+}
+
+/* A killed launcher's note planted by a session where the next launch
+ * reads notes (round 38f M1). Root's are in /var/lib/cordon, where no
+ * session writes: the control, a planted note there is acted on (the
+ * config it names, read by name before, is moved aside). An ordinary user
+ * with no home directory of theirs keeps them where XDG_STATE_HOME or HOME
+ * name, which may lie in a project: a note there moves nothing, and only
+ * a launch that reads that config is refused. */
+BOTH_USERS(guards, a_planted_killed_launcher_note_moves_nothing_without_a_home, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "heldplant", "");
+	if (who->user && passwd_home_is_theirs(&w))
+		cr_skip_test("the test user has a home directory here: notes are kept there");
+	char *victim = at(w.dir, "victim.json"), *aside = fmt("%s.cordon-disarmed", victim);
+	free(write_file(w.dir, "victim.json", "{}"));
+	world_give(&w);
+	char *read_it[] = {CORDON_BIN, "run", "--config", victim, "--", "/bin/true", NULL};
+	struct run_result r = world_run(&w, read_it, w.proj);
+	cr_assert_eq(r.status, 0, "control: the config is not read: %s", r.err);
+	run_free(&r);
+	char *note = who->user ? fmt("%s/.local/state/cordon/sessions/configs.held-999999-1",
+				     w.home)
+			       : strdup("/var/lib/cordon/configs.held-999999-1");
+	FILE *f = fopen(note, "w");
+	cr_assert_not_null(f, "%s: %s", note, strerror(errno));
+	fprintf(f, "s%c%ct%c1:0%cw%c/%cc%c%s%c1:1:1:0%c", 0, 0, 0, 0, 0, 0, 0, victim, 0, 0);
+	cr_assert_eq(fclose(f), 0);
+	if (who->user)
+		cr_assert_eq(chown(note, w.uid, w.gid), 0);
+	r = sh_in(&w, NULL, "true");
+	if (!who->user) {
+		cr_expect(file_exists(aside) && !file_exists(victim),
+			  "control: root's note was not acted on: %s", r.err);
+		cr_expect_not(file_exists(note), "control: root's note stayed");
+		run_free(&r);
+	} else {
+		cr_expect(file_exists(victim) && !file_exists(aside),
+			  "a planted note moved the user's config aside: %s", r.err);
+		cr_expect_eq(r.status, 0, "a launch that does not read it was refused: %s",
+			     r.err);
+		run_free(&r);
+		r = world_run(&w, read_it, w.proj);
+		cr_expect_eq(r.status, 125, "the launch that reads it: %d %s", r.status, r.err);
+		cr_expect(strstr(r.err, "check the config, then remove the note"), "not said: %s",
+			  r.err);
+		run_free(&r);
+		cr_expect(file_exists(victim), "moved aside by the launch that reads it");
+	}
+	unlink(note);
+	free(note), free(aside), free(victim);
 	world_free(&w);
 }
 
