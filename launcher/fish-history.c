@@ -210,8 +210,9 @@ static int merge(int project, const char *own, size_t own_len)
 void launcher_fish_history_end(int own_dir, const char *hist)
 {
 	int fd = openat(own_dir, "fish", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	int of = fd < 0 ? -1
-			: openat(fd, "fish_history", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	int of =
+		fd < 0 ? -1
+		       : openat(fd, "fish_history", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd >= 0)
 		close(fd);
 	if (of < 0)
@@ -232,8 +233,9 @@ void launcher_fish_history_end(int own_dir, const char *hist)
 	}
 	if (r < 0) {
 		char shown[PATH_MAX + 8];
-		fprintf(stderr, "cordon: %s/fish/fish_history: fish's history of this session "
-				"not kept: %s\n",
+		fprintf(stderr,
+			"cordon: %s/fish/fish_history: fish's history of this session "
+			"not kept: %s\n",
 			cordon_printable(hist, SIZE_MAX, shown, sizeof(shown)), strerror(-r));
 	}
 	free(own);

@@ -213,7 +213,8 @@ static int nested_history(struct cordon_policy *p, const char *cmd, struct cordo
 	if (own && strcmp(base_name(cmd), "fish") == 0 &&
 	    asprintf(&fish, "%s/fish/fish_history", own) >= 0 && lstat(fish, &st) == 0 &&
 	    S_ISREG(st.st_mode) &&
-	    cordon_policy_add_rule(p, fish, CORDON_ACCESS_READ | CORDON_ACCESS_WRITE, "history") < 0)
+	    cordon_policy_add_rule(p, fish, CORDON_ACCESS_READ | CORDON_ACCESS_WRITE, "history") <
+		    0)
 		return -ENOMEM;
 	return 0;
 }

@@ -1226,6 +1226,7 @@ static int note_held_configs(struct cordon_sweep *s, const struct cordon_policy 
 
 static int judge_late_configs(const struct cordon_sweep *s, const char *head,
 			      struct cordon_strv *said);
+static bool late_changed(const struct cordon_sweep *s, const char *c);
 
 /* Whether PATH is in LIST (the configs read by name) and is a file or a
  * link (one leading nowhere too: round 38f H2), not a directory: what a
@@ -1247,12 +1248,22 @@ static bool listed_config(const struct cordon_strv *list, const char *path)
  * (round 38f M1); so nothing is moved, the note stays, and a launch that
  * reads by name a config it says changed is refused. */
 struct untrusted {
-	const char *note;   /* its path */
-	const char *named;  /* the config this launch reads by name, absolute */
-	const char *canon;  /* where that leads */
-	bool keep;          /* it names a changed config: kept */
-	const char *refuse; /* the one this launch reads (in the note's text) */
+	const char *note;  /* its path */
+	const char *named; /* the config this launch reads by name, absolute */
+	const char *canon; /* where that leads */
+	bool keep;         /* it names a changed config: kept */
+	char *refuse;      /* the one this launch reads (malloc'd) */
 };
+
+/* CONFIG, changed since the note's session started, is in U's note: the
+ * note kept, and this launch refused if it reads it. */
+static void untrusted_changed(struct untrusted *u, const char *config)
+{
+	u->keep = true;
+	if (!u->refuse && ((u->named && strcmp(u->named, config) == 0) ||
+			   (u->canon && strcmp(u->canon, config) == 0)))
+		u->refuse = strdup(config);
+}
 
 static void judge_held_note(const char *text, size_t len, char *id, size_t size,
 			    struct untrusted *u, struct cordon_strv *said)
@@ -1298,12 +1309,9 @@ static void judge_held_note(const char *text, size_t len, char *id, size_t size,
 			h.dev = id4[0];
 			h.ino = id4[1];
 			h.ctime = (struct timespec){(time_t)id4[2], (long)id4[3]};
-			if (u && config_changed(&h) && listed_config(&listed, h.path)) {
-				u->keep = true;
-				if ((u->named && strcmp(u->named, h.path) == 0) ||
-				    (u->canon && strcmp(u->canon, h.path) == 0))
-					u->refuse = h.path;
-			} else if (config_changed(&h) && listed_config(&listed, h.path))
+			if (u && config_changed(&h) && listed_config(&listed, h.path))
+				untrusted_changed(u, h.path);
+			else if (config_changed(&h) && listed_config(&listed, h.path))
 				(void)disarm(
 					&gone, h.path, killed_head,
 					"a config file a later session reads by name (--config, "
@@ -1316,6 +1324,9 @@ static void judge_held_note(const char *text, size_t len, char *id, size_t size,
 	gone.config_write = gone.writable;
 	if (timed && !u)
 		(void)judge_late_configs(&gone, killed_head, said);
+	for (size_t i = 0; timed && u && i < listed.n; i++)
+		if (late_changed(&gone, listed.v[i]))
+			untrusted_changed(u, listed.v[i]);
 	gone.config_write = (struct cordon_strv){0};
 	cordon_sweep_free(&gone);
 	cordon_strv_free(&listed);
@@ -1337,8 +1348,7 @@ static bool passwd_records_dir(const char *dir)
 	       (a = realpath(own, NULL)) && (b = realpath(dir, NULL)) && strcmp(a, b) == 0;
 }
 
-int cordon_sweep_judge_killed(const char *named, struct cordon_strv *said,
-			      struct cordon_error *err)
+int cordon_sweep_judge_killed(const char *named, struct cordon_strv *said, struct cordon_error *err)
 {
 	/* Only from the passwd home's, where there is one apart: the state
 	 * directory XDG_STATE_HOME or HOME name may lie where a session
@@ -1402,7 +1412,8 @@ static int judge_killed_in(const char *dir, bool trusted, const char *named,
 		if (got >= 0 && (trusted || asprintf(&note, "%s/%s", dir, de->d_name) >= 0)) {
 			text[got] = '\0';
 			u.note = note;
-			judge_held_note(text, (size_t)got, id, sizeof(id), trusted ? NULL : &u, said);
+			judge_held_note(text, (size_t)got, id, sizeof(id), trusted ? NULL : &u,
+					said);
 		}
 		if (u.refuse && r == 0) {
 			char shown[PATH_MAX + 8], shown2[PATH_MAX + 8];
@@ -1416,6 +1427,7 @@ static int judge_killed_in(const char *dir, bool trusted, const char *named,
 				cordon_printable(note, SIZE_MAX, shown2, sizeof(shown2)));
 		}
 		free(text);
+		free(u.refuse);
 		if (u.keep)
 			continue;
 		/* Kept while the session is in the registry: the keeper ends it
@@ -6395,6 +6407,31 @@ static int judge_above(const struct cordon_sweep *s, struct cordon_strv *said)
 	return moved;
 }
 
+/* Whether C, a config read by name, was not held by S's session, which
+ * may write it and did not keep it read-only, and changed since that
+ * session started. */
+static bool late_changed(const struct cordon_sweep *s, const char *c)
+{
+	bool skip = false, writable = false;
+	for (size_t k = 0; !skip && k < s->n_held; k++)
+		skip = s->held[k].kind == 'c' && strcmp(s->held[k].path, c) == 0;
+	for (size_t k = 0; !skip && k < s->config_kept.n; k++)
+		skip = cordon_path_under(c, s->config_kept.v[k]);
+	for (size_t k = 0; !skip && !writable && k < s->config_write.n; k++)
+		writable = cordon_path_under(c, s->config_write.v[k]);
+	if (skip || !writable)
+		return false;
+	/* (The name's own change time too: a link laid there to an older
+	 * file, round 38d M1.) */
+	struct stat st, lst;
+	bool named = lstat(c, &lst) == 0;
+	bool changed_since = (named && after(&CTIME(lst), &s->configs_since)) ||
+			     (stat(c, &st) == 0 && after(&CTIME(st), &s->configs_since));
+	/* (A file or a link, one leading nowhere too, round 38f H1; not a
+	 * directory.) */
+	return changed_since && named && (S_ISREG(lst.st_mode) || S_ISLNK(lst.st_mode));
+}
+
 /* The configs read by name now that were not when the session started
  * (none held), which it may write and did not keep read-only, changed
  * since it started: moved aside, as a held one is (round 38c F6: a config
@@ -6410,23 +6447,7 @@ static int judge_late_configs(const struct cordon_sweep *s, const char *head,
 	int moved = 0;
 	for (size_t i = 0; i < list.n; i++) {
 		const char *c = list.v[i];
-		bool skip = false, writable = false;
-		for (size_t k = 0; !skip && k < s->n_held; k++)
-			skip = s->held[k].kind == 'c' && strcmp(s->held[k].path, c) == 0;
-		for (size_t k = 0; !skip && k < s->config_kept.n; k++)
-			skip = cordon_path_under(c, s->config_kept.v[k]);
-		for (size_t k = 0; !skip && !writable && k < s->config_write.n; k++)
-			writable = cordon_path_under(c, s->config_write.v[k]);
-		/* (The name's own change time too: a link laid there to an
-		 * older file, round 38d M1.) */
-		struct stat st, lst;
-		bool named = lstat(c, &lst) == 0;
-		bool changed_since = (named && after(&CTIME(lst), &s->configs_since)) ||
-				     (stat(c, &st) == 0 && after(&CTIME(st), &s->configs_since));
-		/* (A file or a link, one leading nowhere too, round 38f H1; not a
-		 * directory.) */
-		if (skip || !writable || !changed_since ||
-		    !(S_ISREG(lst.st_mode) || S_ISLNK(lst.st_mode)))
+		if (!late_changed(s, c))
 			continue;
 		/* (Links on the way judged by its write rules, which the sweep
 		 * keeps only where it walks.) */

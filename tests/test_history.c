@@ -429,7 +429,8 @@ BOTH_USERS(history, fish_keeps_every_command_of_a_long_session, .timeout = 120)
 	}
 	cr_expect_eq(missing, 0, "%d of %d commands missing from %s", missing, N, hist);
 	char *own = fmt("find %s/.local/state/cordon/shell -mindepth 1", w.home);
-	struct run_result r = run_cmd((char *const[]){"/bin/sh", "-c", own, NULL}, NULL, NULL, 5000);
+	struct run_result r =
+		run_cmd((char *const[]){"/bin/sh", "-c", own, NULL}, NULL, NULL, 5000);
 	cr_expect_str_eq(r.out, "", "the session's own directory is left: %s", r.out);
 	run_free(&r);
 	free(own);
@@ -455,8 +456,7 @@ BOTH_USERS(history, what_is_laid_at_fish_s_own_history_is_not_read, .timeout = 6
 	if (w.as_user)
 		cr_assert_eq(chown(secret, w.uid, w.gid), 0);
 	cr_assert_eq(chmod(secret, 0600), 0);
-	struct run_result c =
-		world_run(&w, (char *const[]){"/bin/cat", secret, NULL}, w.home);
+	struct run_result c = world_run(&w, (char *const[]){"/bin/cat", secret, NULL}, w.home);
 	cr_assert(strstr(c.out, "SECRET-5150"), "control: the user cannot read %s: %s", secret,
 		  c.err);
 	run_free(&c);
@@ -473,12 +473,12 @@ BOTH_USERS(history, what_is_laid_at_fish_s_own_history_is_not_read, .timeout = 6
 		      hist);
 
 	long start = ms_now();
-	struct run_result f = run_in(
-		&w, NULL,
-		(char *const[]){"/usr/bin/fish", "-c",
-				"set h $XDG_DATA_HOME/fish/fish_history; rm -f $h; "
-				"and mkfifo $h; and echo fifo",
-				NULL});
+	struct run_result f =
+		run_in(&w, NULL,
+		       (char *const[]){"/usr/bin/fish", "-c",
+				       "set h $XDG_DATA_HOME/fish/fish_history; rm -f $h; "
+				       "and mkfifo $h; and echo fifo",
+				       NULL});
 	cr_expect(strstr(f.out, "fifo"), "control: no FIFO made: %s %s", f.out, f.err);
 	cr_expect_lt(ms_now() - start, 20000, "the session's end waited on the FIFO");
 	run_free(&f);
