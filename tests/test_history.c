@@ -96,6 +96,14 @@ static char *home_dir(struct world *w, const char *name)
 	return path;
 }
 
+/* W, a world for WHO (TAG), where fish is installed (else skipped). */
+static void fish_world(struct world *w, const struct who *who, const char *tag)
+{
+	if (access("/usr/bin/fish", X_OK) != 0)
+		cr_skip_test("fish is not installed (scripts/setup installs it)");
+	world_for(w, who, tag, "");
+}
+
 /* Two bash sessions in a row in one project: the second has the first's
  * command in its history, and the file holds both; a session in another
  * project does not see it; the user's own ~/.bash_history is untouched.
@@ -196,10 +204,8 @@ BOTH_USERS(history, zsh_compinit_quiet_and_history_kept, .timeout = 120)
  * is) starts without "can not save history", and keeps it per project. */
 BOTH_USERS(history, fish_kept_without_errors, .timeout = 120)
 {
-	if (access("/usr/bin/fish", X_OK) != 0)
-		cr_skip_test("fish is not installed (scripts/setup installs it)");
 	struct world w;
-	world_for(&w, who, "hist-fish", "");
+	fish_world(&w, who, "hist-fish");
 	free(home_dir(&w, ".config"));
 	char *argv[] = {"/usr/bin/fish", "-i", NULL};
 	int master;
@@ -305,10 +311,8 @@ BOTH_USERS(history, zsh_dump_planted_runs_in_no_later_session, .timeout = 180)
  * the snippet. */
 BOTH_USERS(history, fish_data_planted_runs_in_no_later_session, .timeout = 180)
 {
-	if (access("/usr/bin/fish", X_OK) != 0)
-		cr_skip_test("fish is not installed (scripts/setup installs it)");
 	struct world w;
-	world_for(&w, who, "hist-fplant", "");
+	fish_world(&w, who, "hist-fplant");
 	free(home_dir(&w, ".config"));
 	char *victim = victim_dir(&w);
 	char *planted = path_join(victim, "PLANTED");
@@ -372,10 +376,8 @@ BOTH_USERS(history, fish_data_planted_runs_in_no_later_session, .timeout = 180)
  * (round 37d F5). It follows no link there now; fish still runs. */
 BOTH_USERS(history, a_link_laid_at_fish_s_history_is_not_followed, .timeout = 60)
 {
-	if (access("/usr/bin/fish", X_OK) != 0)
-		cr_skip_test("fish is not installed (scripts/setup installs it)");
 	struct world w;
-	world_for(&w, who, "hist-flink", "");
+	fish_world(&w, who, "hist-flink");
 	char *lure = path_join(w.outside, "lure");
 	cr_assert_eq(mkdir(lure, 0755), 0);
 	if (w.as_user)
@@ -408,10 +410,8 @@ BOTH_USERS(history, a_link_laid_at_fish_s_history_is_not_followed, .timeout = 60
  * save's commands. A session of 30 commands keeps every one. */
 BOTH_USERS(history, fish_keeps_every_command_of_a_long_session, .timeout = 120)
 {
-	if (access("/usr/bin/fish", X_OK) != 0)
-		cr_skip_test("fish is not installed (scripts/setup installs it)");
 	struct world w;
-	world_for(&w, who, "hist-flong", "");
+	fish_world(&w, who, "hist-flong");
 	free(home_dir(&w, ".config"));
 	enum { N = 30 };
 	const char *cmds[N + 1] = {NULL};
@@ -447,10 +447,8 @@ BOTH_USERS(history, fish_keeps_every_command_of_a_long_session, .timeout = 120)
  * is not read, and a FIFO holds nothing up. */
 BOTH_USERS(history, what_is_laid_at_fish_s_own_history_is_not_read, .timeout = 60)
 {
-	if (access("/usr/bin/fish", X_OK) != 0)
-		cr_skip_test("fish is not installed (scripts/setup installs it)");
 	struct world w;
-	world_for(&w, who, "hist-fown", "");
+	fish_world(&w, who, "hist-fown");
 	char *secret = path_join(w.outside, "secret");
 	free(write_file(w.outside, "secret", "- cmd: echo SECRET-5150\n  when: 1\n"));
 	if (w.as_user)
