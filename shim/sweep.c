@@ -318,9 +318,9 @@ static int keep_start(const char *root)
 	return below_records(root, start) ? 1 : 0;
 }
 
-/* A mark's most bytes: its start, root, top's directories and those
- * above the project (CORDON_MARK_ABOVE, each " HASH:DEV:INO"). */
-#define MARK_SIZE (PATH_MAX + 160 + CORDON_MARK_ABOVE * 63)
+/* A mark's most bytes: its start, root, top's directories, those above
+ * the project (CORDON_MARK_ABOVE, each " HASH:DEV:INO") and the session. */
+#define MARK_SIZE (PATH_MAX + 190 + CORDON_MARK_ABOVE * 63)
 
 /* The directory NAME in TOP, lstat'ed into *ST: whether it is one (no
  * link). */
@@ -384,6 +384,8 @@ static void pending_mark(const struct cordon_sweep *s, const char *root,
 		if ((size_t)n < sizeof(line))
 			n += snprintf(line + n, sizeof(line) - (size_t)n, "\n");
 	}
+	if (n > 0 && (size_t)n < sizeof(line) && s->session[0])
+		n += snprintf(line + n, sizeof(line) - (size_t)n, "session %s\n", s->session);
 	if (n > 0 && (size_t)n < sizeof(line))
 		(void)cordon_write_full(fd, line, (size_t)n);
 	close(fd);
@@ -407,6 +409,9 @@ struct beside {
 	unsigned long long above[CORDON_MARK_ABOVE][3];
 	size_t n_above;
 	bool has_above;
+	char session[CORDON_SESSION_ID_LEN + 1]; /* its session's id, or "" */
+	bool orphan; /* its launcher gone, its session's processes not */
+	bool ended;  /* those processes ended now, with its keeper gone */
 };
 
 /* N numbers "A:B[:C]" at *T, then END (' ' or '\n'): into ID, *T past
@@ -488,8 +493,43 @@ static void read_mark(struct beside *b)
 	b->has_dirs = b->root[0] && read_dirs(nl + 1, b->dirs);
 	const char *fourth = b->has_dirs ? strchr(nl + 1, '\n') : NULL;
 	b->has_above = fourth && read_above(fourth + 1, b);
+	const char *sess = strstr(text, "\nsession ");
+	b->session[0] = '\0';
+	if (sess && strlen(sess + 9) > CORDON_SESSION_ID_LEN &&
+	    sess[9 + CORDON_SESSION_ID_LEN] == '\n') {
+		memcpy(b->session, sess + 9, CORDON_SESSION_ID_LEN);
+		b->session[CORDON_SESSION_ID_LEN] = '\0';
+		if (!cordon_session_id_valid(b->session))
+			b->session[0] = '\0';
+	}
 	if (fd >= 0)
 		close(fd);
+}
+
+/* The session ID, whose launcher is gone: 1 while it still has processes
+ * (its record names its cgroup, which holds one), 2 where its keeper is
+ * gone too and root ended them now (the session's end, which the keeper
+ * would have made), else 0. (Tracked without a cgroup, as an ordinary
+ * user usually is, its processes cannot be found.) */
+static int session_survives(const char *id)
+{
+	struct cordon_session_info info;
+	struct cordon_error ignored = {0};
+	if (cordon_registry_read(id, &info, &ignored) < 0 || !info.cgroup[0])
+		return 0;
+	pid_t *pids = NULL;
+	size_t n = 0;
+	bool some = cordon_cgroup_pids(info.cgroup, &pids, &n, NULL) == 0 && n > 0;
+	free(pids);
+	unsigned long long ignored_start;
+	if (!some)
+		return 0;
+	/* (Ended by root only, whose registry and marks no session can
+	 * write: an ordinary user's lie where XDG_STATE_HOME or HOME name,
+	 * and a planted record could name another live session's cgroup.) */
+	if (geteuid() != 0 || (info.keeper > 0 && alive(info.keeper, &ignored_start)))
+		return 1; /* (its keeper ends it; or its pid is another's now) */
+	return cordon_cgroup_destroy(info.cgroup, &ignored) == 0 ? 2 : 1;
 }
 
 /* EACH (with ARG) called for every mark and start record beside ROOT's
@@ -533,6 +573,14 @@ static void each_beside(const char *root, void (*each)(const struct beside *, vo
 		b.gone = !b.mine && (!live || start != now_start);
 		if (mark)
 			read_mark(&b);
+		/* A launcher killed with its keeper (both by pid, or the OOM
+		 * killer: they share memory) leaves the session's processes
+		 * running: its mark stays a running session's while its cgroup
+		 * holds one, so what they change later is judged (round 38b F1). */
+		int survives = b.gone && b.session[0] ? session_survives(b.session) : 0;
+		b.gone = b.gone && survives != 1;
+		b.orphan = survives == 1;
+		b.ended = survives == 2;
 		each(&b, arg);
 	}
 	if (d)
@@ -543,13 +591,19 @@ struct collect {
 	struct timespec *since;
 	struct timespec own; /* the session's own start */
 	struct cordon_strv *done;
-	bool killed;               /* a gone session's start is earlier than it */
-	struct cordon_sweep *dirs; /* start_dirs: the mark's whose start SINCE is */
+	bool killed;                            /* a gone session's start is earlier than it */
+	struct cordon_sweep *dirs;              /* start_dirs: the mark's whose start SINCE is */
+	char orphan[CORDON_SESSION_ID_LEN + 1]; /* a session whose launcher is gone */
+	char ended[CORDON_SESSION_ID_LEN + 1];  /* one whose processes were ended now */
 };
 
 static void collect_one(const struct beside *b, void *arg)
 {
 	struct collect *c = arg;
+	if (b->orphan)
+		snprintf(c->orphan, sizeof(c->orphan), "%s", b->session);
+	if (b->ended)
+		snprintf(c->ended, sizeof(c->ended), "%s", b->session);
 	if (!b->mine && !b->gone)
 		return; /* a session still running: its own sweep */
 	/* (A record as a session started is removed with the marks.) This
@@ -574,11 +628,16 @@ static void collect_one(const struct beside *b, void *arg)
 
 /* The marks of ROOT that are this process's or a gone one's, into DONE
  * (to remove once judged); the earliest start among them into
- * FROM->since (with its start_dirs): whether a gone one's was. */
-static bool pending_collect(const char *root, struct cordon_sweep *from, struct cordon_strv *done)
+ * FROM->since (with its start_dirs): whether a gone one's was. A session
+ * whose launcher is gone while its processes run, into ORPHAN ("": none). */
+static bool pending_collect(const char *root, struct cordon_sweep *from, struct cordon_strv *done,
+			    char orphan[CORDON_SESSION_ID_LEN + 1],
+			    char ended[CORDON_SESSION_ID_LEN + 1])
 {
-	struct collect c = {&from->since, from->since, done, false, from};
+	struct collect c = {&from->since, from->since, done, false, from, "", ""};
 	each_beside(root, collect_one, &c);
+	memcpy(orphan, c.orphan, sizeof(c.orphan));
+	memcpy(ended, c.ended, sizeof(c.ended));
 	return c.killed;
 }
 
@@ -1480,6 +1539,8 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 		       struct cordon_sweep *s)
 {
 	memset(s, 0, sizeof(*s));
+	if (p->session && cordon_session_id_valid(p->session))
+		snprintf(s->session, sizeof(s->session), "%s", p->session);
 	/* (Looked at as it ends with or without a project, as what follows
 	 * is.) */
 	if (cordon_hidden_ways_find(p, guarded, &s->ways) < 0 || copy_above(s, p) < 0)
@@ -6016,8 +6077,20 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 	struct cordon_sweep from = *session;
 	const struct cordon_sweep *s = &from;
 	struct cordon_strv done = {0};
-	bool killed = pending_collect(top, &from, &done);
+	char orphan[CORDON_SESSION_ID_LEN + 1], ended_now[CORDON_SESSION_ID_LEN + 1];
+	bool killed = pending_collect(top, &from, &done, orphan, ended_now);
 	from.earlier = !after(&from.since, &session->since);
+	/* (A launcher killed with its keeper: round 38b F1.) */
+	if (ended_now[0] && !shared)
+		say(said,
+		    "cordon: session %s in %s lost its cordon and its keeper (killed) while its "
+		    "processes ran: this one ended them",
+		    ended_now, top);
+	if (orphan[0] && !shared)
+		say(said,
+		    "cordon: session %s in %s lost its cordon (killed) and its processes still "
+		    "run: what they change is judged once they are gone; cordon kill %s ends them",
+		    orphan, top, orphan);
 	/* (Not said of a shared directory, which every session sweeps: its
 	 * moves say "a session" then.) */
 	if (killed && !shared) {

@@ -149,6 +149,9 @@ struct cordon_sweep {
 	 * launch, should this session's launcher be killed (malloc'd, or
 	 * NULL: none held). */
 	char *held_note, *held_note2; /* (the second: uid_records_dir's) */
+	/* The session's id (in its marks: a launcher killed with its keeper
+	 * leaves processes that a later launch must find), or "". */
+	char session[CORDON_SESSION_ID_LEN + 1];
 	/* For a config first read by name while the session ran (not held):
 	 * the paths it may write, those it kept read-only, and its start. */
 	struct cordon_strv config_write, config_kept;
