@@ -517,13 +517,19 @@ static int session_survives(const char *id)
 	struct cordon_error ignored = {0};
 	if (cordon_registry_read(id, &info, &ignored) < 0 || !info.cgroup[0])
 		return 0;
-	pid_t *pids = NULL;
-	size_t n = 0;
-	bool some = cordon_cgroup_pids(info.cgroup, &pids, &n, NULL) == 0 && n > 0;
-	free(pids);
 	unsigned long long ignored_start;
-	if (!some)
-		return 0;
+	/* (Its keeper ends it as its launcher goes: a moment, waited for.) */
+	for (int waited = 0;; waited += 10) {
+		pid_t *pids = NULL;
+		size_t n = 0;
+		bool some = cordon_cgroup_pids(info.cgroup, &pids, &n, NULL) == 0 && n > 0;
+		free(pids);
+		if (!some)
+			return 0;
+		if (waited >= 2000 || info.keeper <= 0 || !alive(info.keeper, &ignored_start))
+			break;
+		nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+	}
 	/* (Ended by root only, whose registry and marks no session can
 	 * write: an ordinary user's lie where XDG_STATE_HOME or HOME name,
 	 * and a planted record could name another live session's cgroup.) */
