@@ -1303,9 +1303,6 @@ static bool listed_config(const struct cordon_strv *list, const char *path)
 	       (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode));
 }
 
-/* The note TEXT (LEN bytes, note_held_configs's) of a session whose
- * launcher is gone judged: each config it held that changed is moved
- * aside, as its end would have. Its session's id into ID (SIZE bytes). */
 /* A note read where a session may have planted it: an ordinary user with
  * no home directory of theirs (as /etc/passwd names it) keeps notes only
  * where XDG_STATE_HOME or HOME name, which may lie in a project. Acted
@@ -1330,6 +1327,11 @@ static void untrusted_changed(struct untrusted *u, const char *config)
 		u->refuse = strdup(config);
 }
 
+/* The note TEXT (LEN bytes, note_held_configs's) of a session whose
+ * launcher is gone judged: each config it held that changed is moved
+ * aside, as its end would have. Its session's id into ID (SIZE bytes).
+ * With U, a note a session may have planted: nothing moved, what it names
+ * told to U. */
 static void judge_held_note(const char *text, size_t len, char *id, size_t size,
 			    struct untrusted *u, struct cordon_strv *said)
 {
