@@ -1082,16 +1082,43 @@ static int configs_read(int d, struct cordon_strv *out)
 	return 0;
 }
 
-/* The configs list into LIST: the passwd home's where there is one apart
- * (notes_dirs; each is written to both), else the state directory's. Not
- * one XDG_STATE_HOME or HOME name beside it, which may lie where a
- * session writes: an entry planted there had the files it named judged
- * (round 38e H1). */
+/* Where the notes later launches act on (the configs list, a killed
+ * launcher's held configs) are read from (malloc'd): root's, and a nested
+ * launch's, state directory; an ordinary user's below the passwd home
+ * (a directory of theirs), its path built from /etc/passwd, never one
+ * XDG_STATE_HOME or HOME name, even where that leads there (round 39b
+ * F3: one flipped between a link to it and a directory of planted notes
+ * passed a comparison of the two, then was read by its name). NULL and
+ * *TRUSTED false where an ordinary user has no such home: then the state
+ * directory's (ENV_DIR, which may lie where a session writes). */
+static char *notes_read_dir(const char *env_dir, bool *trusted)
+{
+	*trusted = true;
+	if (geteuid() == 0 || cordon_sandbox_nested())
+		return env_dir ? strdup(env_dir) : NULL;
+	cleanup_free char *home = cordon_passwd_home(geteuid());
+	struct stat st;
+	char *dir = NULL;
+	if (home && lstat(home, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+	    asprintf(&dir, "%s/.local/state/cordon/sessions", home) >= 0 &&
+	    make_dirs_to(dir) == 0 && lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    st.st_uid == geteuid())
+		return dir;
+	free(dir);
+	*trusted = false;
+	return env_dir ? strdup(env_dir) : NULL;
+}
+
+/* The configs list into LIST (notes_read_dir's; each is written to
+ * both): an entry planted in one XDG_STATE_HOME or HOME name, which may
+ * lie where a session writes, had the files it named judged (round 38e
+ * H1). */
 static void configs_read_all(struct cordon_strv *list)
 {
 	char *dirs[2];
 	notes_dirs(dirs);
-	const char *from = dirs[1] ? dirs[1] : dirs[0];
+	bool trusted;
+	cleanup_free char *from = notes_read_dir(dirs[0], &trusted);
 	int d = from ? open(from, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 	if (d >= 0) {
 		(void)configs_read(d, list); /* (out of memory: what was read) */
@@ -1310,20 +1337,55 @@ static bool listed_config(const struct cordon_strv *list, const char *path)
  * (round 38f M1); so nothing is moved, the note stays, and a launch that
  * reads by name a config it says changed is refused. */
 struct untrusted {
-	const char *note;  /* its path */
-	const char *named; /* the config this launch reads by name, absolute */
-	const char *canon; /* where that leads */
-	bool keep;         /* it names a changed config: kept */
-	char *refuse;      /* the one this launch reads (malloc'd) */
+	const char *note;        /* its path */
+	struct timespec written; /* its change time, which no session sets */
+	const char *named;       /* the config this launch reads by name */
+	bool keep;               /* it names a changed config: kept */
+	char *refuse;            /* the one this launch reads (malloc'd) */
 };
 
-/* CONFIG, changed since the note's session started, is in U's note: the
- * note kept, and this launch refused if it reads it. */
+/* PATH's directory resolved, and its last name (malloc'd): the name a
+ * link laid at PATH does not change (round 39b F1: compared as text, a
+ * config named through a linked directory, or /proc/self/cwd, was not
+ * the one the note named once the session made it a link). */
+static char *resolved_name(const char *path)
+{
+	cleanup_free char *copy = strdup(path);
+	char *slash = copy ? strrchr(copy, '/') : NULL;
+	const char *base = slash ? slash + 1 : copy;
+	if (!copy || !*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
+		return NULL;
+	if (slash)
+		*slash = '\0';
+	cleanup_free char *dir = realpath(!slash ? "." : slash == copy ? "/" : copy, NULL);
+	char *out;
+	return dir && asprintf(&out, "%s/%s", strcmp(dir, "/") ? dir : "", base) >= 0 ? out : NULL;
+}
+
+/* Whether the config this launch reads by name (NAMED) is CONFIG: the
+ * same name in the same directory, or leading to the same file. */
+static bool same_config(const char *named, const char *config)
+{
+	cleanup_free char *a = resolved_name(named), *b = resolved_name(config);
+	if (a && b && strcmp(a, b) == 0)
+		return true;
+	struct stat x, y;
+	return stat(named, &x) == 0 && stat(config, &y) == 0 && x.st_dev == y.st_dev &&
+	       x.st_ino == y.st_ino;
+}
+
+/* CONFIG is in U's note, changed since its session started: where that
+ * change came after the note was written (before it, no session of its
+ * ran: round 39b F2, a planted note claiming a start of 0), the note is
+ * kept, and this launch refused if it reads CONFIG. */
 static void untrusted_changed(struct untrusted *u, const char *config)
 {
+	struct stat st, lst;
+	if (!((lstat(config, &lst) == 0 && after(&CTIME(lst), &u->written)) ||
+	      (stat(config, &st) == 0 && after(&CTIME(st), &u->written))))
+		return;
 	u->keep = true;
-	if (!u->refuse && ((u->named && strcmp(u->named, config) == 0) ||
-			   (u->canon && strcmp(u->canon, config) == 0)))
+	if (!u->refuse && u->named && same_config(u->named, config))
 		u->refuse = strdup(config);
 }
 
@@ -1402,19 +1464,6 @@ static void judge_held_note(const char *text, size_t len, char *id, size_t size,
 static int judge_killed_in(const char *dir, bool trusted, const char *named,
 			   struct cordon_strv *said, struct cordon_error *err);
 
-/* Whether DIR is the state directory below the passwd home of this
- * ordinary user (a directory of theirs), which every session keeps
- * read-only. */
-static bool passwd_records_dir(const char *dir)
-{
-	cleanup_free char *home = cordon_passwd_home(geteuid());
-	cleanup_free char *own = NULL, *a = NULL, *b = NULL;
-	struct stat st;
-	return home && lstat(home, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
-	       asprintf(&own, "%s/.local/state/cordon/sessions", home) >= 0 &&
-	       (a = realpath(own, NULL)) && (b = realpath(dir, NULL)) && strcmp(a, b) == 0;
-}
-
 int cordon_sweep_judge_killed(const char *named, struct cordon_strv *said, struct cordon_error *err)
 {
 	/* Only from the passwd home's, where there is one apart: the state
@@ -1425,9 +1474,8 @@ int cordon_sweep_judge_killed(const char *named, struct cordon_strv *said, struc
 	 * (struct untrusted). */
 	char *dirs[2];
 	notes_dirs(dirs);
-	const char *dir = dirs[1] ? dirs[1] : dirs[0];
-	bool trusted = dirs[1] || geteuid() == 0 || cordon_sandbox_nested() ||
-		       (dir && passwd_records_dir(dir));
+	bool trusted;
+	cleanup_free char *dir = notes_read_dir(dirs[0], &trusted);
 	int r = judge_killed_in(dir, trusted, named, said, err);
 	notes_dirs_free(dirs);
 	return r;
@@ -1440,16 +1488,6 @@ static int judge_killed_in(const char *dir, bool trusted, const char *named,
 {
 	if (!dir)
 		return 0;
-	cleanup_free char *canon = named ? realpath(named, NULL) : NULL;
-	cleanup_free char *abs = NULL;
-	char cwd[PATH_MAX];
-	if (named && named[0] == '/')
-		abs = cordon_path_lexical(named);
-	else if (named && getcwd(cwd, sizeof(cwd)) && asprintf(&abs, "%s/%s", cwd, named) >= 0) {
-		char *lex = cordon_path_lexical(abs);
-		free(abs);
-		abs = lex;
-	}
 	int r = 0;
 	DIR *d = opendir(dir);
 	size_t hn = strlen(CONFIGS_HELD);
@@ -1475,7 +1513,9 @@ static int judge_killed_in(const char *dir, bool trusted, const char *named,
 			close(fd);
 		char id[64] = "";
 		cleanup_free char *note = NULL;
-		struct untrusted u = {.named = abs, .canon = canon};
+		struct untrusted u = {.named = named};
+		if (text)
+			u.written = CTIME(st);
 		if (got >= 0 && (trusted || asprintf(&note, "%s/%s", dir, de->d_name) >= 0)) {
 			text[got] = '\0';
 			u.note = note;

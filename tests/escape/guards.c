@@ -11790,6 +11790,19 @@ Test(guards, an_ordinary_user_s_notes_hold_whatever_the_state_home, .timeout = 6
  * with no home directory of theirs keeps them where XDG_STATE_HOME or HOME
  * name, which may lie in a project: a note there moves nothing, and only
  * a launch that reads that config is refused. */
+/* A killed launcher's note at NOTE (999999 started at 1, long gone), as
+ * a session would plant it: it held CONFIG, with an identity it never
+ * had, and could write everything. */
+static void plant_held_note(const struct world *w, const char *note, const char *config)
+{
+	FILE *f = fopen(note, "w");
+	cr_assert_not_null(f, "%s: %s", note, strerror(errno));
+	fprintf(f, "s%c%ct%c1:0%cw%c/%cc%c%s%c1:1:1:0%c", 0, 0, 0, 0, 0, 0, 0, config, 0, 0);
+	cr_assert_eq(fclose(f), 0);
+	if (w->as_user)
+		cr_assert_eq(chown(note, w->uid, w->gid), 0);
+}
+
 BOTH_USERS(guards, a_planted_killed_launcher_note_moves_nothing_without_a_home, .timeout = 60)
 {
 	struct world w;
@@ -11806,12 +11819,19 @@ BOTH_USERS(guards, a_planted_killed_launcher_note_moves_nothing_without_a_home, 
 	char *note = who->user
 			     ? fmt("%s/.local/state/cordon/sessions/configs.held-999999-1", w.home)
 			     : strdup("/var/lib/cordon/configs.held-999999-1");
-	FILE *f = fopen(note, "w");
-	cr_assert_not_null(f, "%s: %s", note, strerror(errno));
-	fprintf(f, "s%c%ct%c1:0%cw%c/%cc%c%s%c1:1:1:0%c", 0, 0, 0, 0, 0, 0, 0, victim, 0, 0);
-	cr_assert_eq(fclose(f), 0);
-	if (who->user)
-		cr_assert_eq(chown(note, w.uid, w.gid), 0);
+	if (who->user) {
+		/* Unchanged since the note was written: no session of its could
+		 * have changed it, and the note goes (round 39b F2). */
+		plant_held_note(&w, note, victim);
+		r = world_run(&w, read_it, w.proj);
+		cr_expect_eq(r.status, 0, "a config unchanged since the note was refused: %s",
+			     r.err);
+		run_free(&r);
+		cr_expect_not(file_exists(note), "a note naming nothing changed stayed");
+	}
+	plant_held_note(&w, note, victim);
+	usleep(20000);
+	free(write_file(w.dir, "victim.json", "{ }")); /* (changed since) */
 	r = sh_in(&w, NULL, "true");
 	if (!who->user) {
 		cr_expect(file_exists(aside) && !file_exists(victim),
@@ -11823,12 +11843,23 @@ BOTH_USERS(guards, a_planted_killed_launcher_note_moves_nothing_without_a_home, 
 			  "a planted note moved the user's config aside: %s", r.err);
 		cr_expect_eq(r.status, 0, "a launch that does not read it was refused: %s", r.err);
 		run_free(&r);
-		r = world_run(&w, read_it, w.proj);
-		cr_expect_eq(r.status, 125, "the launch that reads it: %d %s", r.status, r.err);
-		cr_expect(strstr(r.err, "check the config, then remove the note"), "not said: %s",
-			  r.err);
-		run_free(&r);
+		/* The launch that reads it is refused, by any name that leads
+		 * there (round 39b F1: through a linked directory). */
+		char *alias = at(w.outside, "alias");
+		cr_assert_eq(symlink(w.dir, alias), 0);
+		char *by_alias = fmt("%s/victim.json", alias);
+		char *read_alias[] = {CORDON_BIN, "run",       "--config", by_alias,
+				      "--",       "/bin/true", NULL};
+		for (int k = 0; k < 2; k++) {
+			r = world_run(&w, k ? read_alias : read_it, w.proj);
+			cr_expect_eq(r.status, 125, "%d: the launch that reads it: %d %s", k,
+				     r.status, r.err);
+			cr_expect(strstr(r.err, "check the config, then remove the note"),
+				  "%d: not said: %s", k, r.err);
+			run_free(&r);
+		}
 		cr_expect(file_exists(victim), "moved aside by the launch that reads it");
+		free(by_alias), free(alias);
 	}
 	unlink(note);
 	free(note), free(aside), free(victim);
