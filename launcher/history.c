@@ -250,18 +250,36 @@ static void sweep_shell_dirs(const char *top)
 	}
 	time_t now = time(NULL);
 	for (struct dirent *e; (e = readdir(d));) {
+		char id[CORDON_SESSION_ID_LEN + 8];
+		struct stat st;
+		size_t n = strlen(e->d_name);
+		/* A fish note (launcher/fish-history.c) whose directory is gone. */
+		if (n == CORDON_SESSION_ID_LEN + 5 && strcmp(e->d_name + n - 5, ".fish") == 0) {
+			snprintf(id, sizeof(id), "%.*s", (int)(n - 5), e->d_name);
+			if (cordon_session_id_valid(id) &&
+			    fstatat(dirfd(d), id, &st, AT_SYMLINK_NOFOLLOW) < 0 &&
+			    errno == ENOENT &&
+			    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			    now - st.st_mtime > 60)
+				(void)unlinkat(dirfd(d), e->d_name, 0);
+			continue;
+		}
 		if (!cordon_session_id_valid(e->d_name))
 			continue;
 		int sub = openat(dirfd(d), e->d_name,
 				 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		struct stat st;
 		if (sub < 0)
 			continue;
 		cleanup_free char *path = NULL;
 		if (fstat(sub, &st) == 0 && st.st_uid == geteuid() && now - st.st_mtime > 60 &&
 		    flock(sub, LOCK_EX | LOCK_NB) == 0 &&
-		    asprintf(&path, "%s/%s", top, e->d_name) > 0)
+		    asprintf(&path, "%s/%s", top, e->d_name) > 0) {
+			/* What its fish saved alone, first (round 39a L1). */
+			snprintf(id, sizeof(id), "%s.fish", e->d_name);
+			launcher_fish_note_end(dirfd(d), id, sub);
 			remove_own(path);
+			(void)unlinkat(dirfd(d), id, 0);
+		}
 		close(sub);
 	}
 	closedir(d);
@@ -269,15 +287,19 @@ static void sweep_shell_dirs(const char *top)
 
 void launcher_history_end(struct launcher_shell_dir *own)
 {
-	if (own->hist && own->lock >= 0)
-		launcher_fish_history_end(own->lock, own->hist);
+	if (own->fish.hist && own->lock >= 0)
+		launcher_fish_history_end(own->lock, &own->fish);
+	if (own->fish_note)
+		(void)unlink(own->fish_note);
 	if (own->dir)
 		remove_own(own->dir);
 	if (own->lock >= 0)
 		close(own->lock);
 	free(own->dir);
-	free(own->hist);
-	own->hist = NULL;
+	free(own->fish.hist);
+	free(own->fish_note);
+	own->fish = (struct launcher_fish){0};
+	own->fish_note = NULL;
 	own->dir = NULL;
 	own->lock = -1;
 }
@@ -319,12 +341,23 @@ static int make_shell_dir(const char *top, const char *session, const char *hist
 	int hf = launcher_fish_history_open(hist);
 	if (hf < 0)
 		return hf;
+	struct stat hs;
+	long long from = fstat(hf, &hs) == 0 ? (long long)hs.st_size : 0;
 	int r = launcher_fish_history_link(hf, ofish);
 	close(hf);
 	if (r < 0 && symlink(target, link) < 0)
 		return -errno;
-	if (r == 0 && !(own->hist = strdup(hist)))
-		return -ENOMEM;
+	if (r == 0) {
+		own->fish = (struct launcher_fish){strdup(hist), from, (long long)time(NULL)};
+		if (!own->fish.hist || asprintf(&own->fish_note, "%s.fish", own->dir) < 0)
+			return -ENOMEM;
+		/* (Best effort: without it only a killed launcher's session
+		 * loses what fish saved after a rewrite.) */
+		if (launcher_fish_note_write(own->fish_note, &own->fish) < 0) {
+			free(own->fish_note);
+			own->fish_note = NULL;
+		}
+	}
 	const char *xdg = getenv("XDG_DATA_HOME");
 	const char *home = launcher_home();
 	cleanup_free char *gen = NULL;

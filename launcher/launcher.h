@@ -71,7 +71,12 @@ const char *launcher_login_shell(void);
 struct launcher_shell_dir {
 	char *dir; /* NULL: none made */
 	int lock;  /* held while the session lives; -1 */
-	char *hist; /* fish's: the project's history directory, or NULL */
+	struct launcher_fish {
+		char *hist;      /* the project's history directory, or NULL */
+		long long from;  /* its fish_history's size as the session started */
+		long long since; /* the session's start (s) */
+	} fish;
+	char *fish_note; /* DIR.fish (launcher_fish_note_write), or NULL */
 };
 int launcher_history(struct cordon_policy *p, const char *cmd, const char *session,
 		     struct cordon_strv *env, struct launcher_shell_dir *own,
@@ -84,9 +89,14 @@ int launcher_fish_history_open(const char *hist);
 /* The file HF hard-linked as FISH_DIR/fish_history; 0 or -errno. */
 int launcher_fish_history_link(int hf, const char *fish_dir);
 /* At the session's end: what fish saved in the session's own directory
- * (OWN_DIR, an fd) alone, appended to HIST/fish/fish_history; a line on
- * stderr when it cannot be. */
-void launcher_fish_history_end(int own_dir, const char *hist);
+ * (OWN_DIR, an fd) alone, appended to F's history; a line on stderr when
+ * it cannot be. */
+void launcher_fish_history_end(int own_dir, const struct launcher_fish *f);
+/* F written to NOTE (made, not there before); 0 or -errno. */
+int launcher_fish_note_write(const char *note, const struct launcher_fish *f);
+/* The note NAME in the directory TOP read, and launcher_fish_history_end
+ * run with it for the own directory OWN_DIR (a killed launcher's). */
+void launcher_fish_note_end(int top, const char *name, int own_dir);
 
 int cmd_run(const struct cordon_args *a);
 /* cmd_run in learn mode: LIB (libcordon-learn.so) is preloaded into every

@@ -5,7 +5,9 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <glob.h>
+#include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -404,6 +406,40 @@ BOTH_USERS(history, a_link_laid_at_fish_s_history_is_not_followed, .timeout = 60
 	world_free(&w);
 }
 
+/* The N commands a long fish session types (fish rewrites its history
+ * file about one save in 25), each its own: CMDS (N + 1, NULL-ended). */
+enum { FISH_N = 30 };
+static void fish_cmds(const char *cmds[FISH_N + 1])
+{
+	for (int i = 0; i < FISH_N; i++)
+		cmds[i] = fmt("echo long%d-(math %d + 100)\n", i, i);
+	cmds[FISH_N] = NULL;
+}
+
+static void fish_cmds_free(const char *cmds[FISH_N + 1])
+{
+	for (int i = 0; i < FISH_N; i++)
+		free((char *)cmds[i]);
+}
+
+/* How many of fish_cmds' commands the file HIST lacks. */
+static int fish_missing(const char *hist)
+{
+	int missing = 0;
+	for (int i = 0; i < FISH_N; i++) {
+		char *want = fmt("- cmd: echo long%d-(math %d + 100)\n", i, i);
+		if (!contains(hist, want))
+			missing++;
+		free(want);
+	}
+	return missing;
+}
+
+static char *fish_last(void)
+{
+	return fmt("long%d-%d", FISH_N - 1, FISH_N - 1 + 100);
+}
+
 /* fish rewrites its history file about one save in 25 (a new file in its
  * data directory, renamed over the old): in a session that rename crossed
  * into another mount of the session's view (EXDEV) and fish dropped that
@@ -413,21 +449,13 @@ BOTH_USERS(history, fish_keeps_every_command_of_a_long_session, .timeout = 120)
 	struct world w;
 	fish_world(&w, who, "hist-flong");
 	free(home_dir(&w, ".config"));
-	enum { N = 30 };
-	const char *cmds[N + 1] = {NULL};
-	for (int i = 0; i < N; i++)
-		cmds[i] = fmt("echo long%d-(math %d + 100)\n", i, i);
-	char *last = fmt("long%d-%d", N - 1, N - 1 + 100);
+	const char *cmds[FISH_N + 1];
+	fish_cmds(cmds);
+	char *last = fish_last();
 	free(session(&w, NULL, "/usr/bin/fish", cmds, last));
 	char *hist = state_file(&w, "proj-*/fish/fish_history");
-	int missing = 0;
-	for (int i = 0; i < N; i++) {
-		char *want = fmt("- cmd: echo long%d-(math %d + 100)\n", i, i);
-		if (!contains(hist, want))
-			missing++;
-		free(want);
-	}
-	cr_expect_eq(missing, 0, "%d of %d commands missing from %s", missing, N, hist);
+	int missing = fish_missing(hist);
+	cr_expect_eq(missing, 0, "%d of %d commands missing from %s", missing, FISH_N, hist);
 	char *own = fmt("find %s/.local/state/cordon/shell -mindepth 1", w.home);
 	struct run_result r =
 		run_cmd((char *const[]){"/bin/sh", "-c", own, NULL}, NULL, NULL, 5000);
@@ -436,8 +464,99 @@ BOTH_USERS(history, fish_keeps_every_command_of_a_long_session, .timeout = 120)
 	free(own);
 	free(hist);
 	free(last);
-	for (int i = 0; i < N; i++)
-		free((char *)cmds[i]);
+	fish_cmds_free(cmds);
+	world_free(&w);
+}
+
+/* What fish saved in its own directory after a rewrite, where the
+ * session's launcher was killed (kill -9, its keeper then ended fish):
+ * the next launch, sweeping that directory, first adds it to the
+ * project's history (round 39a L1: it removed it, commands and all).
+ * Control: before that launch the project's file lacked some. */
+BOTH_USERS(history, fish_keeps_what_a_killed_launcher_s_session_saved, .timeout = 120)
+{
+	struct world w;
+	fish_world(&w, who, "hist-fkill");
+	free(home_dir(&w, ".config"));
+	const char *cmds[FISH_N + 1];
+	fish_cmds(cmds);
+	char *last = fish_last();
+	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "/usr/bin/fish", "-i", NULL};
+	int master;
+	char *name;
+	pid_t pid = world_pty_spawn(&w, argv, &master, &name);
+	size_t size = 1 << 16;
+	char *out = calloc(1, size);
+	pty_read_until(master, NULL, 800, out, size, false);
+	for (size_t i = 0; cmds[i]; i++)
+		cr_assert_eq(write(master, cmds[i], strlen(cmds[i])), (ssize_t)strlen(cmds[i]));
+	cr_assert(pty_read_until(master, last, 15000, out, size, false), "no %s in: %s", last, out);
+	usleep(300000); /* (fish saves after the command) */
+	cr_assert_eq(kill(pid, SIGKILL), 0);
+	waitpid(pid, NULL, 0);
+	close(master);
+	char *hist = state_file(&w, "proj-*/fish/fish_history");
+	int before = fish_missing(hist);
+	cr_assert_gt(before, 0, "control: the project's history lacked nothing before the sweep");
+	/* (A directory is swept once a minute old: made so.) */
+	char *dir = state_file(&w, "../shell/*/fish/..");
+	struct timespec old[2] = {{time(NULL) - 120, 0}, {time(NULL) - 120, 0}};
+	for (int i = 0; i < 50 && utimensat(AT_FDCWD, dir, old, 0) == 0; i++) {
+		char *lock = fmt("flock -n %s true", dir); /* (the keeper's end: gone) */
+		struct run_result l =
+			run_cmd((char *const[]){"/bin/sh", "-c", lock, NULL}, NULL, NULL, 5000);
+		bool free_now = l.status == 0;
+		run_free(&l);
+		free(lock);
+		if (free_now)
+			break;
+		usleep(100000);
+	}
+	struct run_result r = run_in(&w, NULL, (char *const[]){"/bin/bash", "-c", "true", NULL});
+	run_free(&r);
+	int missing = fish_missing(hist);
+	cr_expect_eq(missing, 0, "%d of %d commands still missing from %s (%d before)", missing,
+		     FISH_N, hist, before);
+	free(dir);
+	free(hist);
+	free(out);
+	free(name);
+	free(last);
+	fish_cmds_free(cmds);
+	world_free(&w);
+}
+
+/* The project's history larger than a merge reads whole (16 MiB): only
+ * what it gained since the session started is read, so a session's
+ * commands still go back (round 39a L2: one past the bound refused every
+ * later merge, and a session could make it so). */
+BOTH_USERS(history, fish_merges_into_a_large_project_history, .timeout = 120)
+{
+	struct world w;
+	fish_world(&w, who, "hist-fbig");
+	free(home_dir(&w, ".config"));
+	/* The project's directory made by a first session. */
+	free(session(&w, NULL, "/usr/bin/fish",
+		     (const char *const[]){"echo a-(math 1 + 1)\n", NULL}, "a-2"));
+	char *hist = state_file(&w, "proj-*/fish/fish_history");
+	FILE *f = fopen(hist, "a");
+	cr_assert_not_null(f);
+	for (int i = 0; i < 300000; i++)
+		fprintf(f, "- cmd: echo old-%06d-padding-padding-padding\n  when: 1000\n", i);
+	cr_assert_eq(fclose(f), 0);
+	struct stat st;
+	cr_assert(stat(hist, &st) == 0 && st.st_size > (16L << 20), "control: %s is small", hist);
+	const char *cmds[FISH_N + 1];
+	fish_cmds(cmds);
+	char *last = fish_last();
+	char *out = session(&w, NULL, "/usr/bin/fish", cmds, last);
+	cr_expect_null(strstr(out, "not kept"), "the merge was refused: %s", out);
+	free(out);
+	int missing = fish_missing(hist);
+	cr_expect_eq(missing, 0, "%d of %d commands missing from %s", missing, FISH_N, hist);
+	free(hist);
+	free(last);
+	fish_cmds_free(cmds);
 	world_free(&w);
 }
 
