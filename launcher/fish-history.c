@@ -344,7 +344,7 @@ int launcher_fish_note_write(const char *note, const struct launcher_fish *f)
 	return r;
 }
 
-void launcher_fish_note_end(int top, const char *name, int own_dir)
+void launcher_fish_note_end(int top, const char *name, int own_dir, const char *history)
 {
 	int fd = openat(top, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
@@ -369,5 +369,13 @@ void launcher_fish_note_end(int top, const char *name, int own_dir)
 	if (*end != '\n' || end[1] != '/')
 		return;
 	f.hist = end + 1;
+	/* Only a project's directory of this state directory's history (round
+	 * 39d G3: where a session could write the note, it named any
+	 * DIR/fish/fish_history of the user's, the user's own fish's too). */
+	size_t hn = strlen(history);
+	const char *sub = f.hist + hn + 1;
+	if (strncmp(f.hist, history, hn) != 0 || f.hist[hn] != '/' || !*sub || strchr(sub, '/') ||
+	    strcmp(sub, ".") == 0 || strcmp(sub, "..") == 0)
+		return;
 	launcher_fish_history_end(own_dir, &f);
 }

@@ -241,6 +241,12 @@ static void remove_own(const char *path)
  * older than a minute (a launch between its mkdir and its flock). */
 static void sweep_shell_dirs(const char *top)
 {
+	/* (TOP's sibling: fish's notes name a directory there.) */
+	const char *slash = strrchr(top, '/');
+	cleanup_free char *history = NULL;
+	if (slash && strcmp(slash, "/shell") == 0 &&
+	    asprintf(&history, "%.*s/history", (int)(slash - top), top) < 0)
+		history = NULL;
 	int fd = open(top, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	if (!d) {
@@ -276,7 +282,8 @@ static void sweep_shell_dirs(const char *top)
 		    asprintf(&path, "%s/%s", top, e->d_name) > 0) {
 			/* What its fish saved alone, first (round 39a L1). */
 			snprintf(id, sizeof(id), "%s.fish", e->d_name);
-			launcher_fish_note_end(dirfd(d), id, sub);
+			if (history)
+				launcher_fish_note_end(dirfd(d), id, sub, history);
 			remove_own(path);
 			(void)unlinkat(dirfd(d), id, 0);
 		}

@@ -95,8 +95,9 @@ void launcher_fish_history_end(int own_dir, const struct launcher_fish *f);
 /* F written to NOTE (made, not there before); 0 or -errno. */
 int launcher_fish_note_write(const char *note, const struct launcher_fish *f);
 /* The note NAME in the directory TOP read, and launcher_fish_history_end
- * run with it for the own directory OWN_DIR (a killed launcher's). */
-void launcher_fish_note_end(int top, const char *name, int own_dir);
+ * run with it for the own directory OWN_DIR (a killed launcher's), where
+ * it names a directory in HISTORY (the state directory's history). */
+void launcher_fish_note_end(int top, const char *name, int own_dir, const char *history);
 
 int cmd_run(const struct cordon_args *a);
 /* cmd_run in learn mode: LIB (libcordon-learn.so) is preloaded into every

@@ -604,3 +604,51 @@ BOTH_USERS(history, what_is_laid_at_fish_s_own_history_is_not_read, .timeout = 6
 	free(secret);
 	world_free(&w);
 }
+
+/* A killed launcher's session's fish note (SHELL/ID.fish: where its own
+ * directory's history goes) names a directory of this state directory's
+ * history only: one naming any DIR had the sweep append a session's
+ * entries to DIR/fish/fish_history, the user's own fish's too (round 39d
+ * G3, where a session could write the note). Control: the same note
+ * naming the project's history directory is merged. */
+BOTH_USERS(history, a_fish_note_names_only_this_state_s_history, .timeout = 60)
+{
+	struct world w;
+	fish_world(&w, who, "hist-fnote");
+	free(home_dir(&w, ".config"));
+	free(session(&w, NULL, "/usr/bin/fish",
+		     (const char *const[]){"echo a-(math 1 + 1)\n", NULL}, "a-2"));
+	char *hist = state_file(&w, "proj-*/fish/fish_history");
+	char *proj = strdup(hist);
+	*strstr(proj, "/fish/fish_history") = '\0';
+	char *victim = path_join(w.outside, "d/fish/fish_history");
+	free(write_file(w.outside, "d/fish/fish_history", "- cmd: mine\n  when: 1\n"));
+	char *shell = fmt("%s/.local/state/cordon/shell", w.home);
+	const char *ids[2] = {"abcdef0123456789", "abcdef0123456788"};
+	const char *to[2] = {NULL, proj};
+	char *d = path_join(w.outside, "d");
+	to[0] = d;
+	for (int k = 0; k < 2; k++) {
+		char *own = fmt("%s/%s", shell, ids[k]);
+		char *rel = fmt("%s/fish/fish_history", ids[k]);
+		char *entry = fmt("- cmd: echo planted-%d\n  when: 99999999999\n", k);
+		free(write_file(shell, rel, entry));
+		char *note = fmt("%s.fish", ids[k]);
+		char *text = fmt("cordon-fish 1\n0\n0\n%s", to[k]);
+		free(write_file(shell, note, text));
+		if (w.as_user) {
+			char *own_it = fmt("chown -R %u:%u %s %s.fish", w.uid, w.gid, own, own);
+			cr_assert_eq(system(own_it), 0);
+			free(own_it);
+		}
+		struct timespec old[2] = {{time(NULL) - 120, 0}, {time(NULL) - 120, 0}};
+		cr_assert_eq(utimensat(AT_FDCWD, own, old, 0), 0);
+		free(own), free(rel), free(entry), free(note), free(text);
+	}
+	struct run_result r = run_in(&w, NULL, (char *const[]){"/bin/bash", "-c", "true", NULL});
+	run_free(&r);
+	cr_expect_not(contains(victim, "planted-0"), "the sweep appended to %s", victim);
+	cr_expect(contains(hist, "planted-1"), "control: the note naming %s was not merged", proj);
+	free(d), free(shell), free(victim), free(proj), free(hist);
+	world_free(&w);
+}
