@@ -29,6 +29,7 @@
 #include "dotfile-refs.h"
 #include "sweep-fs.h"
 #include "util.h"
+#include "watchwait.h"
 
 #ifdef __APPLE__
 #define CTIME(st) ((st).st_ctimespec)
@@ -410,8 +411,6 @@ struct beside {
 	size_t n_above;
 	bool has_above;
 	char session[CORDON_SESSION_ID_LEN + 1]; /* its session's id, or "" */
-	bool orphan; /* its launcher gone, its session's processes not */
-	bool ended;  /* those processes ended now, with its keeper gone */
 };
 
 /* N numbers "A:B[:C]" at *T, then END (' ' or '\n'): into ID, *T past
@@ -506,36 +505,134 @@ static void read_mark(struct beside *b)
 		close(fd);
 }
 
+/* When the process PID started (seconds since the epoch), or -1. */
+static long long started_at(pid_t pid)
+{
+	unsigned long long ticks;
+	if (!alive(pid, &ticks))
+		return -1;
+	static long long boot = -1;
+	if (boot < 0) {
+		FILE *f = fopen("/proc/stat", "re");
+		char line[256];
+		while (f && fgets(line, sizeof(line), f))
+			if (strncmp(line, "btime ", 6) == 0)
+				boot = strtoll(line + 6, NULL, 10);
+		if (f)
+			(void)fclose(f); /* read only */
+	}
+	long hz = sysconf(_SC_CLK_TCK);
+	return boot < 0 || hz <= 0 ? -1 : boot + (long long)(ticks / (unsigned long long)hz);
+}
+
+/* Whether S's keeper is still there: a process at its pid that started
+ * by the session's start and is not in the session's cgroup (round 39c
+ * F1: a survivor forked until a child of its own had the dead keeper's
+ * pid, and no later session ended it). */
+static bool keeper_alive(const struct cordon_session_info *s)
+{
+	long long t = s->keeper > 0 ? started_at(s->keeper) : -1;
+	if (t < 0 || t > s->started + 2)
+		return false;
+	char path[64], line[512];
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)s->keeper);
+	FILE *f = fopen(path, "re");
+	bool inside = false;
+	const char *own = strrchr(s->cgroup, '/');
+	while (f && own && fgets(line, sizeof(line), f))
+		inside = inside || strstr(line, own) != NULL;
+	if (f)
+		(void)fclose(f); /* read only */
+	return !inside;
+}
+
+/* Whether the cgroup at PATH holds a process. */
+static bool populated_now(const char *path)
+{
+	pid_t *pids = NULL;
+	size_t n = 0;
+	bool some = cordon_cgroup_pids(path, &pids, &n, NULL) == 0 && n > 0;
+	free(pids);
+	return some;
+}
+
+/* WAIT milliseconds at most for the cgroup at PATH to be empty. */
+static bool emptied(const char *path, int wait)
+{
+	for (int waited = 0; populated_now(path); waited += 10) {
+		if (waited >= wait)
+			return false;
+		nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+	}
+	return true;
+}
+
 /* The session ID, whose launcher is gone: 1 while it still has processes
  * (its record names its cgroup, which holds one), 2 where its keeper is
  * gone too and root ended them now (the session's end, which the keeper
- * would have made), else 0. (Tracked without a cgroup, as an ordinary
- * user usually is, its processes cannot be found.) */
+ * would have made: its record and socket directory go too), else 0.
+ * Decided once a launch, and said then (round 39c F2: a launch asked
+ * several times, each with its wait). (Tracked without a cgroup, as an
+ * ordinary user usually is, its processes cannot be found.) */
 static int session_survives(const char *id)
 {
+	static struct {
+		char id[CORDON_SESSION_ID_LEN + 1];
+		int result;
+	} known[32];
+	static size_t n_known;
+	static bool waited;
+	for (size_t i = 0; i < n_known; i++)
+		if (strcmp(known[i].id, id) == 0)
+			return known[i].result;
 	struct cordon_session_info info;
 	struct cordon_error ignored = {0};
-	if (cordon_registry_read(id, &info, &ignored) < 0 || !info.cgroup[0])
-		return 0;
-	unsigned long long ignored_start;
-	/* (Its keeper ends it as its launcher goes: a moment, waited for.) */
-	for (int waited = 0;; waited += 10) {
-		pid_t *pids = NULL;
-		size_t n = 0;
-		bool some = cordon_cgroup_pids(info.cgroup, &pids, &n, NULL) == 0 && n > 0;
-		free(pids);
-		if (!some)
-			return 0;
-		if (waited >= 2000 || info.keeper <= 0 || !alive(info.keeper, &ignored_start))
-			break;
-		nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+	int result = 0;
+	if (cordon_registry_read(id, &info, &ignored) == 0 && info.cgroup[0] &&
+	    populated_now(info.cgroup)) {
+		/* (Its keeper ends it as its launcher goes: a moment, waited
+		 * for once a launch.) */
+		bool keeper = keeper_alive(&info);
+		if (keeper && !waited) {
+			waited = true;
+			for (int w = 0; w < 200 && keeper && populated_now(info.cgroup); w++) {
+				nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+				keeper = keeper_alive(&info);
+			}
+		}
+		if (!populated_now(info.cgroup))
+			result = 0;
+		/* (Ended by root only, whose registry and marks no session can
+		 * write: an ordinary user's lie where XDG_STATE_HOME or HOME
+		 * name, and a planted record could name another live session's
+		 * cgroup.) */
+		else if (geteuid() != 0 || keeper ||
+			 cordon_cgroup_kill(info.cgroup, &ignored) < 0 ||
+			 !emptied(info.cgroup, 2000))
+			result = 1;
+		else
+			result = 2;
+		if (result == 2) {
+			(void)rmdir(info.cgroup);
+			if (info.sockets[0])
+				cordon_session_remove_socket_dir(info.sockets);
+			cordon_registry_remove(id);
+		}
+		if (result)
+			cordon_say(result == 2
+					   ? "cordon: session %s (%s) lost its cordon and its "
+					     "keeper (killed) while its processes ran: this "
+					     "one ended them\n"
+					   : "cordon: session %s (%s) lost its cordon (killed) and "
+					     "its processes still run: what they change is judged "
+					     "once they are gone; cordon kill %s ends them\n",
+				   id, info.project[0] ? info.project : "-", id);
 	}
-	/* (Ended by root only, whose registry and marks no session can
-	 * write: an ordinary user's lie where XDG_STATE_HOME or HOME name,
-	 * and a planted record could name another live session's cgroup.) */
-	if (geteuid() != 0 || (info.keeper > 0 && alive(info.keeper, &ignored_start)))
-		return 1; /* (its keeper ends it; or its pid is another's now) */
-	return cordon_cgroup_destroy(info.cgroup, &ignored) == 0 ? 2 : 1;
+	if (n_known < sizeof(known) / sizeof(known[0])) {
+		snprintf(known[n_known].id, sizeof(known[n_known].id), "%s", id);
+		known[n_known++].result = result;
+	}
+	return result;
 }
 
 /* EACH (with ARG) called for every mark and start record beside ROOT's
@@ -583,10 +680,7 @@ static void each_beside(const char *root, void (*each)(const struct beside *, vo
 		 * killer: they share memory) leaves the session's processes
 		 * running: its mark stays a running session's while its cgroup
 		 * holds one, so what they change later is judged (round 38b F1). */
-		int survives = b.gone && b.session[0] ? session_survives(b.session) : 0;
-		b.gone = b.gone && survives != 1;
-		b.orphan = survives == 1;
-		b.ended = survives == 2;
+		b.gone = b.gone && !(b.session[0] && session_survives(b.session) == 1);
 		each(&b, arg);
 	}
 	if (d)
@@ -597,19 +691,13 @@ struct collect {
 	struct timespec *since;
 	struct timespec own; /* the session's own start */
 	struct cordon_strv *done;
-	bool killed;                            /* a gone session's start is earlier than it */
-	struct cordon_sweep *dirs;              /* start_dirs: the mark's whose start SINCE is */
-	char orphan[CORDON_SESSION_ID_LEN + 1]; /* a session whose launcher is gone */
-	char ended[CORDON_SESSION_ID_LEN + 1];  /* one whose processes were ended now */
+	bool killed;               /* a gone session's start is earlier than it */
+	struct cordon_sweep *dirs; /* start_dirs: the mark's whose start SINCE is */
 };
 
 static void collect_one(const struct beside *b, void *arg)
 {
 	struct collect *c = arg;
-	if (b->orphan)
-		snprintf(c->orphan, sizeof(c->orphan), "%s", b->session);
-	if (b->ended)
-		snprintf(c->ended, sizeof(c->ended), "%s", b->session);
 	if (!b->mine && !b->gone)
 		return; /* a session still running: its own sweep */
 	/* (A record as a session started is removed with the marks.) This
@@ -634,16 +722,11 @@ static void collect_one(const struct beside *b, void *arg)
 
 /* The marks of ROOT that are this process's or a gone one's, into DONE
  * (to remove once judged); the earliest start among them into
- * FROM->since (with its start_dirs): whether a gone one's was. A session
- * whose launcher is gone while its processes run, into ORPHAN ("": none). */
-static bool pending_collect(const char *root, struct cordon_sweep *from, struct cordon_strv *done,
-			    char orphan[CORDON_SESSION_ID_LEN + 1],
-			    char ended[CORDON_SESSION_ID_LEN + 1])
+ * FROM->since (with its start_dirs): whether a gone one's was. */
+static bool pending_collect(const char *root, struct cordon_sweep *from, struct cordon_strv *done)
 {
-	struct collect c = {&from->since, from->since, done, false, from, "", ""};
+	struct collect c = {&from->since, from->since, done, false, from};
 	each_beside(root, collect_one, &c);
-	memcpy(orphan, c.orphan, sizeof(c.orphan));
-	memcpy(ended, c.ended, sizeof(c.ended));
 	return c.killed;
 }
 
@@ -904,9 +987,8 @@ static int make_dirs_to(char *dir)
 
 /* For an ordinary user whose passwd home is a directory of theirs, the
  * state directory below it (.local/state/cordon/sessions), where
- * records_dir (which follows XDG_STATE_HOME and HOME) names another
- * (malloc'd, made if missing; NULL: none, or the same; ENV_DIR may be
- * NULL, none usable). The notes later
+ * records_dir follows XDG_STATE_HOME and HOME (malloc'd, made if
+ * missing; NULL: none; ENV_DIR may be NULL, none usable). The notes later
  * launches trust (what sessions may write, the configs read by name,
  * the held configs of a killed launcher) are kept there too and read from
  * both: a launch with another XDG_STATE_HOME or HOME (a terminal that
@@ -941,10 +1023,12 @@ static char *uid_records_dir_now(const char *env_dir)
 	if (!home || lstat(home, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
 	    asprintf(&dir, "%s/.local/state/cordon/sessions", home) < 0)
 		return NULL;
-	cleanup_free char *a = NULL, *b = NULL;
+	/* (Its own path even where the environment's leads there too: that
+	 * one a session may flip to a link elsewhere between a comparison
+	 * and the write, round 39d G2. Then both are written, the same.) */
+	(void)env_dir;
 	if (make_dirs_to(dir) < 0 || lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode) ||
-	    st.st_uid != geteuid() || !(a = realpath(dir, NULL)) ||
-	    (env_dir && (b = realpath(env_dir, NULL)) && strcmp(a, b) == 0)) {
+	    st.st_uid != geteuid()) {
 		free(dir);
 		return NULL;
 	}
@@ -1374,15 +1458,21 @@ static bool same_config(const char *named, const char *config)
 	       x.st_ino == y.st_ino;
 }
 
-/* CONFIG is in U's note, changed since its session started: where that
- * change came after the note was written (before it, no session of its
- * ran: round 39b F2, a planted note claiming a start of 0), the note is
+/* CONFIG is in U's note, changed since its session started (H: its held
+ * identity, NULL for one first read while it ran). Counted where the file
+ * at that name is another than the one held (through a directory renamed
+ * into place or a link on the way repointed too: round 39d G1), or
+ * changed after the note was written (before it no session of its ran:
+ * round 39b F2, a planted note claiming a start of 0): then the note is
  * kept, and this launch refused if it reads CONFIG. */
-static void untrusted_changed(struct untrusted *u, const char *config)
+static void untrusted_changed(struct untrusted *u, const char *config,
+			      const struct cordon_sweep_held *h)
 {
 	struct stat st, lst;
-	if (!((lstat(config, &lst) == 0 && after(&CTIME(lst), &u->written)) ||
-	      (stat(config, &st) == 0 && after(&CTIME(st), &u->written))))
+	bool other = h && (stat(config, &st) < 0 || (unsigned long long)st.st_dev != h->dev ||
+			   (unsigned long long)st.st_ino != h->ino);
+	if (!other && !((lstat(config, &lst) == 0 && after(&CTIME(lst), &u->written)) ||
+			(stat(config, &st) == 0 && after(&CTIME(st), &u->written))))
 		return;
 	u->keep = true;
 	if (!u->refuse && u->named && same_config(u->named, config))
@@ -1439,7 +1529,7 @@ static void judge_held_note(const char *text, size_t len, char *id, size_t size,
 			h.ino = id4[1];
 			h.ctime = (struct timespec){(time_t)id4[2], (long)id4[3]};
 			if (u && config_changed(&h) && listed_config(&listed, h.path))
-				untrusted_changed(u, h.path);
+				untrusted_changed(u, h.path, &h);
 			else if (config_changed(&h) && listed_config(&listed, h.path))
 				(void)disarm(
 					&gone, h.path, killed_head,
@@ -1455,7 +1545,7 @@ static void judge_held_note(const char *text, size_t len, char *id, size_t size,
 		(void)judge_late_configs(&gone, killed_head, said);
 	for (size_t i = 0; timed && u && i < listed.n; i++)
 		if (late_changed(&gone, listed.v[i]))
-			untrusted_changed(u, listed.v[i]);
+			untrusted_changed(u, listed.v[i], NULL);
 	gone.config_write = (struct cordon_strv){0};
 	cordon_sweep_free(&gone);
 	cordon_strv_free(&listed);
@@ -6125,20 +6215,8 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 	struct cordon_sweep from = *session;
 	const struct cordon_sweep *s = &from;
 	struct cordon_strv done = {0};
-	char orphan[CORDON_SESSION_ID_LEN + 1], ended_now[CORDON_SESSION_ID_LEN + 1];
-	bool killed = pending_collect(top, &from, &done, orphan, ended_now);
+	bool killed = pending_collect(top, &from, &done);
 	from.earlier = !after(&from.since, &session->since);
-	/* (A launcher killed with its keeper: round 38b F1.) */
-	if (ended_now[0] && !shared)
-		say(said,
-		    "cordon: session %s in %s lost its cordon and its keeper (killed) while its "
-		    "processes ran: this one ended them",
-		    ended_now, top);
-	if (orphan[0] && !shared)
-		say(said,
-		    "cordon: session %s in %s lost its cordon (killed) and its processes still "
-		    "run: what they change is judged once they are gone; cordon kill %s ends them",
-		    orphan, top, orphan);
 	/* (Not said of a shared directory, which every session sweeps: its
 	 * moves say "a session" then.) */
 	if (killed && !shared) {

@@ -11783,6 +11783,63 @@ Test(guards, an_ordinary_user_s_notes_hold_whatever_the_state_home, .timeout = 6
 	world_free(&w);
 }
 
+/* A config in a directory the session swaps for another holding an older
+ * file of its own ({"enabled": false}), its launcher then killed: the
+ * file at the config's name keeps that older change time (round 39d G1:
+ * for a user with no home, whose note only refuses, the note was dropped
+ * and the next launch with the config ran unsandboxed). Root's is moved
+ * aside; the ordinary user's launch with it is refused. Control: what
+ * now lies at that name turns the sandbox off. */
+BOTH_USERS(guards, a_config_s_directory_swapped_by_a_killed_session_is_judged, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "cfgswap", "");
+	bool homeless = who->user && !passwd_home_is_theirs(&w);
+	struct config_case cc;
+	config_case(&w, &cc);
+	free(write_file(w.proj, "cfg/conf.json", cc.config));
+	free(write_file(w.proj, "stash/conf.json", "{\"enabled\": false}"));
+	world_give(&w);
+	char *conf = at(w.proj, "cfg/conf.json"), *ready = at(w.proj, "ready");
+	char *copy = at(w.dir, "copy.json");
+	free(write_file(w.dir, "copy.json", "{\"enabled\": false}"));
+	world_give(&w);
+	usleep(1100 * 1000); /* (the stash a second older than the session) */
+	char *read_it[] = {CORDON_BIN, "run", "--config", conf, "--", "/bin/true", NULL};
+	struct run_result r = world_run(&w, read_it, w.proj);
+	cr_assert_eq(r.status, 0, "control: the config is not read: %s", r.err);
+	run_free(&r);
+	char *swap = "mv cfg cfg.old && mv stash cfg && touch ready && sleep 60";
+	char *argv[] = {CORDON_BIN, "run", "--config", cc.other, "--", "/bin/sh", "-c", swap, NULL};
+	pid_t pid = world_spawn(&w, argv, w.proj);
+	cr_assert(wait_exists(ready, 20000), "the session did not swap");
+	cr_assert_eq(kill(pid, SIGKILL), 0);
+	cr_expect(wait_gone(pid, 10000), "the launcher did not go");
+	char *now = read_file(conf);
+	cr_assert(strstr(now, "false"), "control: the swap did not land: %s", now);
+	free(now);
+	char *with[] = {CORDON_BIN, "run", "--config", conf, "--",
+			"/bin/sh",  "-c",  cc.escape,  NULL};
+	r = world_run(&w, with, w.proj);
+	cr_expect_eq(r.status, 125, "the launch with it: %d %s", r.status, r.err);
+	cr_expect_not(file_exists(cc.marker), "the launch with it ran unsandboxed: %s", r.err);
+	cr_expect(!homeless || strstr(r.err, "check the config, then remove the note"),
+		  "not said: %s", r.err);
+	run_free(&r);
+	/* Control: what lay there turns the sandbox off. */
+	char *ctl[] = {CORDON_BIN, "run", "--config", copy, "--", "/bin/sh", "-c", cc.escape, NULL};
+	r = world_run(&w, ctl, w.proj);
+	cr_expect(file_exists(cc.marker), "control: the stashed config kept the sandbox: %s",
+		  r.err);
+	run_free(&r);
+	r = outside(&w, "rm -f %s/.local/state/cordon/sessions/configs.held-%d-*", w.home,
+		    (int)pid);
+	run_free(&r);
+	free(conf), free(ready), free(copy);
+	config_case_free(&cc);
+	world_free(&w);
+}
+
 /* A killed launcher's note planted by a session where the next launch
  * reads notes (round 38f M1). Root's are in /var/lib/cordon, where no
  * session writes: the control, a planted note there is acted on (the
