@@ -33,6 +33,7 @@ int cordon_fakeshim_marker;
 int cordon_fakeshim_marker = 1;
 
 #ifdef CORDON_FAKESHIM_FORGED
+#include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -45,9 +46,33 @@ __attribute__((constructor)) static void forged(void)
 	if (!fd)
 		return;
 	int chan = atoi(fd);
+	/* The policy frame first, as the shim reads it (a length, then that
+	 * much): its first byte was once taken for the answer. */
+	unsigned char hdr[4], skip[4096];
+	size_t got = 0;
+	while (got < 4) {
+		ssize_t n = read(chan, hdr + got, 4 - got);
+		if (n <= 0)
+			return;
+		got += (size_t)n;
+	}
+	unsigned long left = hdr[0] | (unsigned long)hdr[1] << 8 | (unsigned long)hdr[2] << 16 |
+			     (unsigned long)hdr[3] << 24;
+	while (left > 0) {
+		ssize_t n = read(chan, skip, left < sizeof(skip) ? left : sizeof(skip));
+		if (n <= 0)
+			return;
+		left -= (unsigned long)n;
+	}
 	struct cordon_event_msg m = {.tag = CORDON_HANDOVER_APPLIED};
-	char ok;
-	if (write(chan, &m, sizeof(m)) == (ssize_t)sizeof(m))
-		(void)!read(chan, &ok, 1);
+	if (write(chan, &m, sizeof(m)) != (ssize_t)sizeof(m))
+		return;
+	/* Runs on at the answer, or once the channel closes: the launcher
+	 * must give none, and kill it before it closes. */
+	for (char ok;;) {
+		ssize_t n = read(chan, &ok, 1);
+		if (n >= 0 || errno != EINTR)
+			return;
+	}
 }
 #endif
