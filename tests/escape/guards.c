@@ -11850,11 +11850,20 @@ BOTH_USERS(guards, a_config_s_directory_swapped_by_a_killed_session_is_judged, .
 /* A killed launcher's note at NOTE (999999 started at 1, long gone), as
  * a session would plant it: it held CONFIG, with an identity it never
  * had, and could write everything. */
-static void plant_held_note(const struct world *w, const char *note, const char *config)
+static void plant_held_note(const struct world *w, const char *note, const char *config, int how)
 {
+	/* HOW 0: CONFIG held with an identity it never had; 1: with its own
+	 * (but an older change time); 2: not held, only readable as first
+	 * read while the session ran. */
 	FILE *f = fopen(note, "w");
 	cr_assert_not_null(f, "%s: %s", note, strerror(errno));
-	fprintf(f, "s%c%ct%c1:0%cw%c/%cc%c%s%c1:1:1:0%c", 0, 0, 0, 0, 0, 0, 0, config, 0, 0);
+	struct stat st = {.st_dev = 1, .st_ino = 1};
+	if (how == 1)
+		cr_assert_eq(stat(config, &st), 0);
+	fprintf(f, "s%c%ct%c1:0%cw%c/%c", 0, 0, 0, 0, 0, 0);
+	if (how != 2)
+		fprintf(f, "c%c%s%c%llu:%llu:1:0%c", 0, config, 0, (unsigned long long)st.st_dev,
+			(unsigned long long)st.st_ino, 0);
 	cr_assert_eq(fclose(f), 0);
 	if (w->as_user)
 		cr_assert_eq(chown(note, w->uid, w->gid), 0);
@@ -11876,17 +11885,20 @@ BOTH_USERS(guards, a_planted_killed_launcher_note_moves_nothing_without_a_home, 
 	char *note = who->user
 			     ? fmt("%s/.local/state/cordon/sessions/configs.held-999999-1", w.home)
 			     : strdup("/var/lib/cordon/configs.held-999999-1");
-	if (who->user) {
-		/* Unchanged since the note was written: no session of its could
-		 * have changed it, and the note goes (round 39b F2). */
-		plant_held_note(&w, note, victim);
+	for (int how = 1; who->user && how <= 2; how++) {
+		/* The file it held, or one it may have written, unchanged since
+		 * the note was written: no session of its could have changed
+		 * it, and the note goes (round 39b F2). */
+		plant_held_note(&w, note, victim, how);
 		r = world_run(&w, read_it, w.proj);
-		cr_expect_eq(r.status, 0, "a config unchanged since the note was refused: %s",
-			     r.err);
+		cr_expect_eq(r.status, 0, "%d: a config unchanged since the note was refused: %s",
+			     how, r.err);
 		run_free(&r);
-		cr_expect_not(file_exists(note), "a note naming nothing changed stayed");
+		cr_expect_not(file_exists(note), "%d: a note naming nothing changed stayed", how);
 	}
-	plant_held_note(&w, note, victim);
+	/* Another file at its name, and changed since (round 39d G1: another
+	 * identity counts, whatever its change time). */
+	plant_held_note(&w, note, victim, 0);
 	usleep(20000);
 	free(write_file(w.dir, "victim.json", "{ }")); /* (changed since) */
 	r = sh_in(&w, NULL, "true");
