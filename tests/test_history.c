@@ -406,6 +406,18 @@ BOTH_USERS(history, a_link_laid_at_fish_s_history_is_not_followed, .timeout = 60
 	world_free(&w);
 }
 
+/* W (fish_world, a fish user's ~/.config) after a first fish session
+ * in its project, which made its history directory: the project's
+ * fish_history (malloc'd). */
+static char *fish_first_session(struct world *w, const struct who *who, const char *tag)
+{
+	fish_world(w, who, tag);
+	free(home_dir(w, ".config"));
+	free(session(w, NULL, "/usr/bin/fish", (const char *const[]){"echo a-(math 1 + 1)\n", NULL},
+		     "a-2"));
+	return state_file(w, "proj-*/fish/fish_history");
+}
+
 /* The N commands a long fish session types (fish rewrites its history
  * file about one save in 25), each its own: CMDS (N + 1, NULL-ended). */
 enum { FISH_N = 30 };
@@ -533,12 +545,7 @@ BOTH_USERS(history, fish_keeps_what_a_killed_launcher_s_session_saved, .timeout 
 BOTH_USERS(history, fish_merges_into_a_large_project_history, .timeout = 120)
 {
 	struct world w;
-	fish_world(&w, who, "hist-fbig");
-	free(home_dir(&w, ".config"));
-	/* The project's directory made by a first session. */
-	free(session(&w, NULL, "/usr/bin/fish",
-		     (const char *const[]){"echo a-(math 1 + 1)\n", NULL}, "a-2"));
-	char *hist = state_file(&w, "proj-*/fish/fish_history");
+	char *hist = fish_first_session(&w, who, "hist-fbig");
 	FILE *f = fopen(hist, "a");
 	cr_assert_not_null(f);
 	for (int i = 0; i < 300000; i++)
@@ -614,11 +621,7 @@ BOTH_USERS(history, what_is_laid_at_fish_s_own_history_is_not_read, .timeout = 6
 BOTH_USERS(history, a_fish_note_names_only_this_state_s_history, .timeout = 60)
 {
 	struct world w;
-	fish_world(&w, who, "hist-fnote");
-	free(home_dir(&w, ".config"));
-	free(session(&w, NULL, "/usr/bin/fish",
-		     (const char *const[]){"echo a-(math 1 + 1)\n", NULL}, "a-2"));
-	char *hist = state_file(&w, "proj-*/fish/fish_history");
+	char *hist = fish_first_session(&w, who, "hist-fnote");
 	char *proj = strdup(hist);
 	*strstr(proj, "/fish/fish_history") = '\0';
 	char *victim = path_join(w.outside, "d/fish/fish_history");
