@@ -314,8 +314,9 @@ void launcher_history_end(struct launcher_shell_dir *own)
 /* TOP/SESSION made, this session's own (see launcher_history), locked for
  * as long as the launcher (or a process it forks) lives; for fish, its
  * data directory: fish/fish_history a link to the project's (fish writes
- * through it; launcher/fish-history.c), fish/generated_completions one to the user's own, where
- * fish outside made them (else fish makes this session's). */
+ * through it; launcher/fish-history.c), fish/generated_completions one to
+ * the user's own, where fish outside made them (else fish makes this
+ * session's). */
 static int make_shell_dir(const char *top, const char *session, const char *hist, bool fish,
 			  struct launcher_shell_dir *own)
 {
