@@ -6606,6 +6606,34 @@ static int judge_above(const struct cordon_sweep *s, struct cordon_strv *said)
 	return moved;
 }
 
+/* Whether a directory or link on the way to C, below the write rule of
+ * S's it lies under, changed since S started: one renamed into place, or
+ * a link repointed, leads the name to an older file, whose own change
+ * time tells nothing (round 39e H1). The rule's own directory is a mount
+ * in the session's view, not renamed. */
+static bool way_changed(const struct cordon_sweep *s, const char *c)
+{
+	const char *rule = NULL;
+	for (size_t k = 0; k < s->config_write.n; k++)
+		if (cordon_path_under(c, s->config_write.v[k]) &&
+		    (!rule || strlen(s->config_write.v[k]) > strlen(rule)))
+			rule = s->config_write.v[k];
+	char part[PATH_MAX];
+	size_t n = strlen(c), from = rule ? strlen(rule) : n;
+	if (n >= sizeof(part))
+		return false;
+	for (size_t i = from + 1; i < n; i++) {
+		if (c[i] != '/')
+			continue;
+		memcpy(part, c, i);
+		part[i] = '\0';
+		struct stat st;
+		if (lstat(part, &st) == 0 && after(&CTIME(st), &s->configs_since))
+			return true;
+	}
+	return false;
+}
+
 /* Whether C, a config read by name, was not held by S's session, which
  * may write it and did not keep it read-only, and changed since that
  * session started. */
@@ -6625,7 +6653,8 @@ static bool late_changed(const struct cordon_sweep *s, const char *c)
 	struct stat st, lst;
 	bool named = lstat(c, &lst) == 0;
 	bool changed_since = (named && after(&CTIME(lst), &s->configs_since)) ||
-			     (stat(c, &st) == 0 && after(&CTIME(st), &s->configs_since));
+			     (stat(c, &st) == 0 && after(&CTIME(st), &s->configs_since)) ||
+			     way_changed(s, c);
 	/* (A file or a link, one leading nowhere too, round 38f H1; not a
 	 * directory.) */
 	return changed_since && named && (S_ISREG(lst.st_mode) || S_ISLNK(lst.st_mode));

@@ -5864,23 +5864,31 @@ BOTH_USERS(guards, a_config_first_read_while_a_session_runs_is_judged, .timeout 
 	struct config_case cc;
 	config_case(&w, &cc);
 	free(write_file(w.proj, "old-off.json", "{\"enabled\": false}"));
+	free(write_file(w.proj, "s4/late4.json", "{\"enabled\": false}"));
 	world_give(&w);
 	char *config = cc.config, *other = cc.other, *marker = cc.marker, *escape = cc.escape;
 	/* Written; (round 38d M1) made a link to an older file; (M2) written
-	 * by a session whose launcher is then killed. */
+	 * by a session whose launcher is then killed; (38f H1) a link to a
+	 * file made later; (39e H1) its directory swapped for one holding an
+	 * older file. */
 	static const char *const writes[] = {
 		"printf '{\"enabled\": false}' > late0.json", "ln -sf old-off.json late1.json",
 		"printf '{\"enabled\": false}' > late2.json && touch written && sleep 60",
-		"ln -sf later-off.json late3.json"};
+		"ln -sf later-off.json late3.json", "mv d4 d4.old && mv s4 d4"};
 	/* (old-off.json's change time a second before the sessions start:
 	 * a config first read late is judged by the second.) */
 	usleep(1100 * 1000);
-	for (int k = 0; k < 4; k++) {
+	for (int k = 0; k < 5; k++) {
 		/* (Its own name each time: one noted before is held.) */
-		char *name = fmt("late%d.json", k), *late = at(w.proj, name);
+		char *name = k == 4 ? strdup("d4/late4.json") : fmt("late%d.json", k),
+		     *late = at(w.proj, name);
 		free(write_file(w.proj, name, config));
 		if (w.as_user)
 			cr_assert_eq(chown(late, w.uid, w.gid), 0);
+		char *d4 = at(w.proj, "d4");
+		if (w.as_user && k == 4)
+			cr_assert_eq(chown(d4, w.uid, w.gid), 0);
+		free(d4);
 		char *go = at(w.proj, "go");
 		unlink(go);
 		char *writer = fmt("while [ ! -e go ]; do sleep 0.05; done; %s", writes[k]);
