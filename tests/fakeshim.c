@@ -10,7 +10,7 @@
  * - cordon-forgedshim, with the note and a constructor that confirms the
  *   sandbox without applying any (the "applied, no supervisor" message on
  *   CORDON_CONFIG_FD): what a program the shim never loaded into could
- *   send. */
+ *   send; cordon-forgedfailed, the same saying "failed". */
 #ifdef CORDON_FAKESHIM_NOTE
 #include "linux/shim-note.h"
 
@@ -64,7 +64,11 @@ __attribute__((constructor)) static void forged(void)
 			return;
 		left -= (unsigned long)n;
 	}
+#ifdef CORDON_FAKESHIM_FORGED_FAILED
+	struct cordon_event_msg m = {.tag = CORDON_HANDOVER_FAILED};
+#else
 	struct cordon_event_msg m = {.tag = CORDON_HANDOVER_APPLIED};
+#endif
 	if (write(chan, &m, sizeof(m)) != (ssize_t)sizeof(m))
 		return;
 	/* Runs on at the answer, or once the channel closes: the launcher

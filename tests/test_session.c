@@ -409,6 +409,15 @@ Test(session, a_confirmation_without_the_supervisor_is_refused, .timeout = 60)
 	cr_expect(strstr(r.err, "without the supervisor's end") != NULL, "not said: %s", r.err);
 	cr_expect_eq(r.status, 125, "%s", r.err);
 	run_free(&r);
+	/* A forged "failed" (round 39e H2: the channel closed before the kill). */
+	char *failed = fmt("CORDON_SHIM=%s", CORDON_FORGEDFAILED);
+	world_setenv(&w, failed);
+	r = sh_in(&w, NULL, "%s", script);
+	cr_expect_not(file_exists(marker), "the command ran on after a forged failure: %s", r.err);
+	cr_expect_eq(r.status, 125, "%s", r.err);
+	run_free(&r);
+	free(failed);
+	world_setenv(&w, shim);
 	char *ctl[] = {"/bin/sh", "-c", script, NULL};
 	r = run_cmd(ctl, w.env, w.proj, 20000);
 	cr_expect(file_exists(marker), "control: outside, it did not write: %s", r.err);

@@ -889,11 +889,12 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	/* The guards a save outside may end, put back while it runs. */
 	if (rc >= 0 && !refused && sandbox)
 		(void)cordon_reguard_start(l->policy, r.command, l->ways, l->sweep, l->standins);
-	/* A hand-over refused: the command, which waits for our word on the
-	 * channel, is killed before the channel closes (closed first, code
-	 * that confirmed without a sandbox read its end and ran on until the
-	 * session's end killed it: a forged confirmation's touch landed). */
-	if (rc < 0)
+	/* A hand-over refused, or failed: the command, which waits for our
+	 * word on the channel, is killed before the channel closes (closed
+	 * first, code that confirmed without a sandbox read its end and ran
+	 * on until the session's end killed it: a forged confirmation's touch
+	 * landed; round 39e H2, a forged "failed"). */
+	if (rc < 0 || refused)
 		signal_command(&r, SIGKILL);
 	else if (r.chan >= 0) {
 		close(r.chan);
