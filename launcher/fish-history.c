@@ -253,8 +253,12 @@ static int merge(int project, const struct launcher_fish *f, int own)
 		return (int)have_len;
 	size_t n = 0, cap = 64;
 	uint64_t *seen = malloc(cap * sizeof(*seen));
+	if (!seen) {
+		free(have);
+		return -ENOMEM;
+	}
 	size_t pos = 0, len;
-	while (seen && (len = next_entry(have, (size_t)have_len, &pos))) {
+	while ((len = next_entry(have, (size_t)have_len, &pos))) {
 		if (n == cap) {
 			uint64_t *ns = realloc(seen, 2 * cap * sizeof(*seen));
 			if (!ns)
@@ -266,7 +270,7 @@ static int merge(int project, const struct launcher_fish *f, int own)
 	}
 	bool ends = have_len == 0 || have[have_len - 1] == '\n';
 	free(have);
-	if (!seen || (size_t)pos < (size_t)have_len) {
+	if ((size_t)pos < (size_t)have_len) {
 		free(seen);
 		return -ENOMEM;
 	}
@@ -280,7 +284,7 @@ static int merge(int project, const struct launcher_fish *f, int own)
 	free(seen);
 	if (r == 0 && g.len > (size_t)!ends) {
 		for (int i = 0; i < 100 && flock(project, LOCK_EX | LOCK_NB) < 0; i++)
-			nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+			nanosleep(&(struct timespec){0, 10L * 1000 * 1000}, NULL);
 		for (size_t done = 0; done < g.len;) {
 			ssize_t w = write(project, g.out + done, g.len - done);
 			if (w < 0 && errno == EINTR)

@@ -562,7 +562,7 @@ static bool emptied(const char *path, int wait)
 	for (int waited = 0; populated_now(path); waited += 10) {
 		if (waited >= wait)
 			return false;
-		nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+		nanosleep(&(struct timespec){0, 10L * 1000 * 1000}, NULL);
 	}
 	return true;
 }
@@ -596,7 +596,7 @@ static int session_survives(const char *id)
 		if (keeper && !waited) {
 			waited = true;
 			for (int w = 0; w < 200 && keeper && populated_now(info.cgroup); w++) {
-				nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+				nanosleep(&(struct timespec){0, 10L * 1000 * 1000}, NULL);
 				keeper = keeper_alive(&info);
 			}
 		}
