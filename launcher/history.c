@@ -238,15 +238,11 @@ static void remove_own(const char *path)
 
 /* The directories in TOP (STATE/cordon/shell) of sessions gone: no process
  * holds the lock of its launcher (killed before it removed its own), and
- * older than a minute (a launch between its mkdir and its flock). */
-static void sweep_shell_dirs(const char *top)
+ * older than a minute (a launch between its mkdir and its flock); what
+ * fish saved in one first merged into a directory of HISTORY
+ * (STATE/cordon/history). */
+static void sweep_shell_dirs(const char *top, const char *history)
 {
-	/* (TOP's sibling: fish's notes name a directory there.) */
-	const char *slash = strrchr(top, '/');
-	cleanup_free char *history = NULL;
-	if (slash && strcmp(slash, "/shell") == 0 &&
-	    asprintf(&history, "%.*s/history", (int)(slash - top), top) < 0)
-		history = NULL;
 	int fd = open(top, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	if (!d) {
@@ -282,8 +278,7 @@ static void sweep_shell_dirs(const char *top)
 		    asprintf(&path, "%s/%s", top, e->d_name) > 0) {
 			/* What its fish saved alone, first (round 39a L1). */
 			snprintf(id, sizeof(id), "%s.fish", e->d_name);
-			if (history)
-				launcher_fish_note_end(dirfd(d), id, sub, history);
+			launcher_fish_note_end(dirfd(d), id, sub, history);
 			remove_own(path);
 			(void)unlinkat(dirfd(d), id, 0);
 		}
@@ -516,7 +511,10 @@ int launcher_history(struct cordon_policy *p, const char *cmd, const char *sessi
 	 * is read by no one now. fish keeps its history in $XDG_DATA_HOME/fish
 	 * and takes no other place: XDG_DATA_HOME is moved there for a session
 	 * that starts fish, only (the other tools' data stays where it is). */
-	sweep_shell_dirs(shells);
+	cleanup_free char *histories = NULL;
+	if (asprintf(&histories, "%s/cordon/history", state) < 0)
+		return cordon_err(err, ENOMEM, "out of memory");
+	sweep_shell_dirs(shells, histories);
 	bool fish = strcmp(base_name(cmd), "fish") == 0;
 	r = make_shell_dir(shells, session, dir, fish, own);
 	if (r < 0) {

@@ -988,34 +988,34 @@ static int make_dirs_to(char *dir)
 /* For an ordinary user whose passwd home is a directory of theirs, the
  * state directory below it (.local/state/cordon/sessions), where
  * records_dir follows XDG_STATE_HOME and HOME (malloc'd, made if
- * missing; NULL: none; ENV_DIR may be NULL, none usable). The notes later
+ * missing; NULL: none). The notes later
  * launches trust (what sessions may write, the configs read by name,
  * the held configs of a killed launcher) are kept there too and read from
  * both: a launch with another XDG_STATE_HOME or HOME (a terminal that
  * sets one, a harness that does not) saw none of them, followed a link an
  * earlier session laid, and read a config it changed (round 37c F3). */
-static char *uid_records_dir_now(const char *env_dir);
+static char *uid_records_dir_now(void);
 
-static char *uid_records_dir(const char *env_dir)
+static char *uid_records_dir(void)
 {
 	if (geteuid() == 0 || cordon_sandbox_nested())
 		return NULL;
-	/* (Found once a process, user and state directory: a launch asks
-	 * for each path it judges.) */
-	static char *found, *found_for;
+	/* (Found once a process and user: a launch asks for each path it
+	 * judges.) */
+	static char *found;
 	static uid_t found_uid = (uid_t)-1;
-	const char *key = env_dir ? env_dir : "";
-	if (found_uid != geteuid() || !found_for || strcmp(found_for, key) != 0) {
+	if (found_uid != geteuid()) {
 		free(found);
-		free(found_for);
-		found = uid_records_dir_now(env_dir);
-		found_for = strdup(key);
+		found = uid_records_dir_now();
 		found_uid = geteuid();
 	}
 	return found ? strdup(found) : NULL;
 }
 
-static char *uid_records_dir_now(const char *env_dir)
+/* (Its own path even where XDG_STATE_HOME or HOME lead there too: that
+ * one a session may flip to a link elsewhere between a comparison and the
+ * write, round 39d G2. Then both are written, the same.) */
+static char *uid_records_dir_now(void)
 {
 	cleanup_free char *home = cordon_passwd_home(geteuid());
 	struct stat st;
@@ -1023,10 +1023,6 @@ static char *uid_records_dir_now(const char *env_dir)
 	if (!home || lstat(home, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
 	    asprintf(&dir, "%s/.local/state/cordon/sessions", home) < 0)
 		return NULL;
-	/* (Its own path even where the environment's leads there too: that
-	 * one a session may flip to a link elsewhere between a comparison
-	 * and the write, round 39d G2. Then both are written, the same.) */
-	(void)env_dir;
 	if (make_dirs_to(dir) < 0 || lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode) ||
 	    st.st_uid != geteuid()) {
 		free(dir);
@@ -1040,7 +1036,7 @@ static char *uid_records_dir_now(const char *env_dir)
 static int notes_dirs(char *dirs[2])
 {
 	dirs[0] = records_dir();
-	dirs[1] = uid_records_dir(dirs[0]);
+	dirs[1] = uid_records_dir();
 	return (dirs[0] != NULL) + (dirs[1] != NULL);
 }
 
@@ -1166,31 +1162,19 @@ static int configs_read(int d, struct cordon_strv *out)
 	return 0;
 }
 
-/* Where the notes later launches act on (the configs list, a killed
- * launcher's held configs) are read from (malloc'd): root's, and a nested
- * launch's, state directory; an ordinary user's below the passwd home
- * (a directory of theirs), its path built from /etc/passwd, never one
- * XDG_STATE_HOME or HOME name, even where that leads there (round 39b
- * F3: one flipped between a link to it and a directory of planted notes
- * passed a comparison of the two, then was read by its name). NULL and
- * *TRUSTED false where an ordinary user has no such home: then the state
- * directory's (ENV_DIR, which may lie where a session writes). */
-static char *notes_read_dir(const char *env_dir, bool *trusted)
+/* Of DIRS (notes_dirs), where the notes later launches act on (the
+ * configs list, a killed launcher's held configs) are read from: an
+ * ordinary user's below the passwd home (a directory of theirs), by its
+ * own path, never one XDG_STATE_HOME or HOME name, even where that leads
+ * there (round 39b F3: one flipped between a link to it and a directory
+ * of planted notes passed a comparison of the two, then was read by its
+ * name); root's, and a nested launch's, state directory. Where an
+ * ordinary user has no such home, the state directory's, which may lie
+ * where a session writes: *TRUSTED false. */
+static const char *notes_read_dir(char *const dirs[2], bool *trusted)
 {
-	*trusted = true;
-	if (geteuid() == 0 || cordon_sandbox_nested())
-		return env_dir ? strdup(env_dir) : NULL;
-	cleanup_free char *home = cordon_passwd_home(geteuid());
-	struct stat st;
-	char *dir = NULL;
-	if (home && lstat(home, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
-	    asprintf(&dir, "%s/.local/state/cordon/sessions", home) >= 0 &&
-	    make_dirs_to(dir) == 0 && lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) &&
-	    st.st_uid == geteuid())
-		return dir;
-	free(dir);
-	*trusted = false;
-	return env_dir ? strdup(env_dir) : NULL;
+	*trusted = dirs[1] || geteuid() == 0 || cordon_sandbox_nested();
+	return dirs[1] ? dirs[1] : dirs[0];
 }
 
 /* The configs list into LIST (notes_read_dir's; each is written to
@@ -1202,7 +1186,7 @@ static void configs_read_all(struct cordon_strv *list)
 	char *dirs[2];
 	notes_dirs(dirs);
 	bool trusted;
-	cleanup_free char *from = notes_read_dir(dirs[0], &trusted);
+	const char *from = notes_read_dir(dirs, &trusted);
 	int d = from ? open(from, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 	if (d >= 0) {
 		(void)configs_read(d, list); /* (out of memory: what was read) */
@@ -1565,7 +1549,7 @@ int cordon_sweep_judge_killed(const char *named, struct cordon_strv *said, struc
 	char *dirs[2];
 	notes_dirs(dirs);
 	bool trusted;
-	cleanup_free char *dir = notes_read_dir(dirs[0], &trusted);
+	const char *dir = notes_read_dir(dirs, &trusted);
 	int r = judge_killed_in(dir, trusted, named, said, err);
 	notes_dirs_free(dirs);
 	return r;
