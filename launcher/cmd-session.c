@@ -27,12 +27,13 @@ static bool alive(pid_t pid)
 	return state != 'Z' && state != 'X';
 }
 
-/* Whether cgroup session S, its watcher gone, still has processes in its
- * cgroup (the watcher was killed outright): nothing else will end them. */
+/* Whether session S, its watcher gone, still has processes in its cgroup
+ * or (tracked without one) its user namespace: the watcher was killed
+ * outright with its keeper, and nothing else will end them. */
 static bool orphaned(const struct cordon_session_info *s)
 {
 	if (!s->cgroup[0])
-		return false;
+		return cordon_userns_populated(s->userns);
 	pid_t *pids = NULL;
 	size_t n = 0;
 	bool some = cordon_cgroup_pids(s->cgroup, &pids, &n, NULL) == 0 && n > 0;
@@ -41,12 +42,14 @@ static bool orphaned(const struct cordon_session_info *s)
 }
 
 /* Every process of session S: the cgroup's, or for a subreaper session the
- * supervisor's descendants. */
-static int session_pids(const struct cordon_session_info *s, pid_t **pids, size_t *n,
+ * supervisor's descendants (orphaned: its user namespace's). */
+static int session_pids(const struct cordon_session_info *s, pid_t **pids, size_t *n, bool orphan,
 			struct cordon_error *err)
 {
 	if (s->cgroup[0])
 		return cordon_cgroup_pids(s->cgroup, pids, n, err);
+	if (orphan)
+		return cordon_userns_pids(s->userns, pids, n, err);
 	size_t cap = 64, cnt = 0, next = 0;
 	pid_t *out = malloc(cap * sizeof(*out));
 	if (!out)
@@ -138,7 +141,7 @@ int cmd_list(const struct cordon_args *a)
 			pid_t *pids = NULL;
 			size_t np = 0;
 			char buf[32];
-			session_pids(&s, &pids, &np, &e);
+			session_pids(&s, &pids, &np, orphan, &e);
 			age(s.started, buf, sizeof(buf));
 			const char *tracking = s.cgroup[0] ? "cgroup" : "subreaper";
 			if (orphan)
@@ -159,7 +162,9 @@ int cmd_ps(const struct cordon_args *a)
 	struct cordon_session_info s;
 	pid_t *pids = NULL;
 	size_t n = 0;
-	if (load(a->rest[0], &s, NULL, &err) < 0 || session_pids(&s, &pids, &n, &err) < 0) {
+	bool orphan = false;
+	if (load(a->rest[0], &s, &orphan, &err) < 0 ||
+	    session_pids(&s, &pids, &n, orphan, &err) < 0) {
 		launcher_error(&err);
 		return CORDON_EXIT_FAILURE;
 	}
@@ -223,7 +228,8 @@ int cmd_kill(const struct cordon_args *a)
 	 * remove it and the record here. */
 	int r;
 	if (orphan) {
-		r = cordon_cgroup_destroy(s.cgroup, &err);
+		r = s.cgroup[0] ? cordon_cgroup_destroy(s.cgroup, &err)
+				: cordon_userns_kill(s.userns, &err);
 		if (r >= 0 && s.sockets[0])
 			cordon_session_remove_socket_dir(s.sockets);
 		if (r >= 0)

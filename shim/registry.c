@@ -182,6 +182,8 @@ int cordon_registry_write(const struct cordon_session_info *s, struct cordon_err
 	json_object_object_add(o, "cgroup", json_object_new_string(s->cgroup));
 	json_object_object_add(o, "project", json_object_new_string(s->project));
 	json_object_object_add(o, "sockets", json_object_new_string(s->sockets));
+	if (s->userns)
+		json_object_object_add(o, "userns", json_object_new_int64((int64_t)s->userns));
 	const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	FILE *f = fopen(tmp, "we");
@@ -233,7 +235,7 @@ int cordon_registry_read(const char *id, struct cordon_session_info *s, struct c
 	r = cordon_json_parse_strict(buf, len, path, &o, err);
 	if (r < 0)
 		return r;
-	long long shell = 0, watcher = 0, keeper = 0, started = 0;
+	long long shell = 0, watcher = 0, keeper = 0, started = 0, userns = 0;
 	memset(s, 0, sizeof(*s));
 	if (get_str(o, "id", s->id, sizeof(s->id)) < 0 || get_int(o, "shell", &shell) < 0 ||
 	    get_int(o, "watcher", &watcher) < 0 || get_int(o, "started", &started) < 0 ||
@@ -242,11 +244,13 @@ int cordon_registry_read(const char *id, struct cordon_session_info *s, struct c
 		r = cordon_err(err, EINVAL, "%s: malformed session record", path);
 	(void)get_int(o, "keeper", &keeper); /* absent on macOS */
 	(void)get_str(o, "sockets", s->sockets, sizeof(s->sockets));
+	(void)get_int(o, "userns", &userns); /* absent: none made, or not known */
 	json_object_put(o);
 	s->shell = (pid_t)shell;
 	s->watcher = (pid_t)watcher;
 	s->keeper = (pid_t)keeper;
 	s->started = started;
+	s->userns = userns > 0 ? (uint64_t)userns : 0;
 	/* The record names a cgroup that cordon will kill: accept only a leaf
 	 * named after this very session. */
 	if (r >= 0 && s->cgroup[0]) {

@@ -534,6 +534,8 @@ static bool keeper_alive(const struct cordon_session_info *s)
 	long long t = s->keeper > 0 ? started_at(s->keeper) : -1;
 	if (t < 0 || t > s->started + 2)
 		return false;
+	if (!s->cgroup[0])
+		return !cordon_userns_holds(s->keeper, s->userns);
 	char path[64], line[512];
 	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)s->keeper);
 	FILE *f = fopen(path, "re");
@@ -556,6 +558,13 @@ static bool populated_now(const char *path)
 	return some;
 }
 
+/* Whether session S has a process: in its cgroup, or (tracked without
+ * one) in its user namespace or below it. */
+static bool session_populated(const struct cordon_session_info *s)
+{
+	return s->cgroup[0] ? populated_now(s->cgroup) : cordon_userns_populated(s->userns);
+}
+
 /* WAIT milliseconds at most for the cgroup at PATH to be empty. */
 static bool emptied(const char *path, int wait)
 {
@@ -568,12 +577,12 @@ static bool emptied(const char *path, int wait)
 }
 
 /* The session ID, whose launcher is gone: 1 while it still has processes
- * (its record names its cgroup, which holds one), 2 where its keeper is
- * gone too and root ended them now (the session's end, which the keeper
- * would have made: its record and socket directory go too), else 0.
- * Decided once a launch, and said then (round 39c F2: a launch asked
- * several times, each with its wait). (Tracked without a cgroup, as an
- * ordinary user usually is, its processes cannot be found.) */
+ * (in the cgroup its record names or, tracked without one, in the user
+ * namespace its record names: userns-track.c), 2 where its keeper is gone
+ * too and root ended them now (the session's end, which the keeper would
+ * have made: its record and socket directory go too), else 0. Decided
+ * once a launch, and said then (round 39c F2: a launch asked several
+ * times, each with its wait). */
 static int session_survives(const char *id)
 {
 	static struct {
@@ -588,25 +597,24 @@ static int session_survives(const char *id)
 	struct cordon_session_info info;
 	struct cordon_error ignored = {0};
 	int result = 0;
-	if (cordon_registry_read(id, &info, &ignored) == 0 && info.cgroup[0] &&
-	    populated_now(info.cgroup)) {
+	if (cordon_registry_read(id, &info, &ignored) == 0 && session_populated(&info)) {
 		/* (Its keeper ends it as its launcher goes: a moment, waited
 		 * for once a launch.) */
 		bool keeper = keeper_alive(&info);
 		if (keeper && !waited) {
 			waited = true;
-			for (int w = 0; w < 200 && keeper && populated_now(info.cgroup); w++) {
+			for (int w = 0; w < 200 && keeper && session_populated(&info); w++) {
 				nanosleep(&(struct timespec){0, 10L * 1000 * 1000}, NULL);
 				keeper = keeper_alive(&info);
 			}
 		}
-		if (!populated_now(info.cgroup))
+		if (!session_populated(&info))
 			result = 0;
 		/* (Ended by root only, whose registry and marks no session can
 		 * write: an ordinary user's lie where XDG_STATE_HOME or HOME
 		 * name, and a planted record could name another live session's
-		 * cgroup.) */
-		else if (geteuid() != 0 || keeper ||
+		 * cgroup or user namespace.) */
+		else if (geteuid() != 0 || keeper || !info.cgroup[0] ||
 			 cordon_cgroup_kill(info.cgroup, &ignored) < 0 ||
 			 !emptied(info.cgroup, 2000))
 			result = 1;

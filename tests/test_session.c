@@ -13,6 +13,7 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <stddef.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -300,6 +301,163 @@ Test(session, an_orphaned_session_is_listed_and_killed, .timeout = 60)
 	free(cg);
 	free(pids);
 	free(id);
+	world_free(&w);
+}
+
+/* The ordinary user W's record of session ID (in HOME's registry): the
+ * number FIELD names there, or -1. */
+static long long user_record_field(const struct world *w, const char *id, const char *field)
+{
+	char *path = fmt("%s/.local/state/cordon/sessions/%s.json", w->home, id);
+	char *text = read_file(path), *key = fmt("\"%s\":", field);
+	char *at = text ? strstr(text, key) : NULL;
+	long long v = at ? strtoll(at + strlen(key), NULL, 10) : -1;
+	free(key);
+	free(text);
+	free(path);
+	return v;
+}
+
+static bool runs(pid_t pid)
+{
+	char state = cordon_proc_state(pid);
+	return state && state != 'Z' && state != 'X';
+}
+
+/* An ordinary user's session is tracked without a cgroup here (none is
+ * delegated): with its launcher and keeper both killed, its processes
+ * went to init and nothing named them again (the next launch called the
+ * session ended). Its user namespace, which none of them can leave, finds
+ * them: cordon list shows it orphaned, ps its processes (one in a user
+ * namespace of its own below), the next launch says so, and cordon kill
+ * ends them. Control: both run on until then. */
+Test(session, an_ordinary_user_s_orphaned_session_is_found_and_killed, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "userorphan", "");
+	world_as_user(&w);
+	char *argv[] = {CORDON_BIN,
+			"run",
+			"--config",
+			w.cfg,
+			"--",
+			"/bin/sh",
+			"-c",
+			"echo $CORDON_SESSION > sid;"
+			"(setsid sh -c 'trap \"\" HUP TERM; echo $$ >> pids; exec sleep 300' &);"
+			"(setsid sh -c 'echo $$ >> pids; exec unshare -U sleep 300' &);"
+			"exec sleep 300",
+			NULL};
+	pid_t pid = world_spawn(&w, argv, w.proj);
+	char *pids = path_join(w.proj, "pids");
+	pid_t esc[2];
+	cr_assert_eq(wait_pids(pids, esc, 2, 5000), 2, "the session did not start");
+	char *id = session_id(&w);
+	cr_assert_not_null(id);
+	for (int i = 0; i < 500 && user_record_field(&w, id, "keeper") <= 0; i++)
+		usleep(10000);
+	pid_t keeper = (pid_t)user_record_field(&w, id, "keeper");
+	cr_assert_gt(keeper, 0, "no keeper in the record");
+	cr_assert_eq(user_record_field(&w, id, "watcher"), pid);
+	cr_assert_gt(user_record_field(&w, id, "userns"), 0, "no user namespace in the record");
+	hold_still(keeper);
+	cr_assert_eq(kill(pid, SIGKILL), 0);
+	int st;
+	waitpid(pid, &st, 0);
+	kill_held(keeper);
+	cr_assert(wait_gone(keeper, 5000));
+	usleep(100000);
+	cr_assert(runs(esc[0]) && runs(esc[1]), "control: the session's processes should run on");
+
+	char *list[] = {CORDON_BIN, "list", NULL};
+	struct run_result r = world_run(&w, list, w.proj);
+	char *line = strstr(r.out, id);
+	cr_expect(line && strstr(line, "orphaned"), "list: %s%s", r.out, r.err);
+	run_free(&r);
+	char *ps[] = {CORDON_BIN, "ps", id, NULL};
+	r = world_run(&w, ps, w.proj);
+	for (int i = 0; i < 2; i++) {
+		char *want = fmt("%8d ", (int)esc[i]);
+		cr_expect(strstr(r.out, want), "ps does not show %d: %s%s", (int)esc[i], r.out,
+			  r.err);
+		free(want);
+	}
+	run_free(&r);
+	char *again[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "/bin/true", NULL};
+	r = world_run(&w, again, w.proj);
+	cr_expect(strstr(r.err, "lost its cordon") && strstr(r.err, id),
+		  "the next launch called it ended: %s", r.err);
+	run_free(&r);
+
+	char *kill_it[] = {CORDON_BIN, "kill", id, NULL};
+	r = world_run(&w, kill_it, w.proj);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+	for (int i = 0; i < 2; i++)
+		cr_expect(wait_gone(esc[i], 5000), "process %d survived cordon kill", (int)esc[i]);
+	cr_expect_eq(user_record_field(&w, id, "watcher"), -1, "the record stays");
+	for (int i = 0; i < 2; i++) /* not a check: nothing outlives the test */
+		if (runs(esc[i]))
+			(void)kill(esc[i], SIGKILL);
+	free(pids);
+	free(id);
+	world_free(&w);
+}
+
+/* A record is a file: one naming the user's own user namespace (every
+ * process of theirs lives in it or below) finds nothing and kills
+ * nothing. Control: the user's process outside lives in that namespace. */
+Test(session, a_record_naming_the_user_s_own_namespace_kills_nothing, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "ownns", "");
+	world_as_user(&w);
+	char *sleeper[] = {"/bin/sleep", "300", NULL};
+	pid_t outside = world_spawn(&w, sleeper, w.proj);
+	char *nspath = fmt("/proc/%d/ns/user", (int)outside), *mine = fmt("/proc/self/ns/user");
+	struct stat a, b;
+	wait_exec(outside, "/usr/bin/sleep");
+	cr_assert(stat(nspath, &a) == 0 && stat(mine, &b) == 0);
+	cr_assert(a.st_ino == b.st_ino, "control: the process outside is in the user's namespace");
+	int fd = open(nspath, O_RDONLY | O_CLOEXEC);
+	unsigned long long own = 0;
+	cr_assert(fd >= 0 && ioctl(fd, _IOR(0xb7, 13, unsigned long long), &own) == 0,
+		  "no NS_GET_ID here");
+	close(fd);
+	pid_t dead = fork();
+	if (dead == 0)
+		_exit(0);
+	int st;
+	waitpid(dead, &st, 0);
+	char *list[] = {CORDON_BIN, "list", NULL};
+	struct run_result r = world_run(&w, list, w.proj); /* (makes the registry) */
+	run_free(&r);
+	char *dir = fmt("%s/.local/state/cordon/sessions", w.home);
+	const char *id = "0d0e0a0d0b0e0e0f";
+	char *json = fmt("{\"id\":\"%s\",\"shell\":%d,\"watcher\":%d,\"keeper\":0,\"started\":%lld,"
+			 "\"cgroup\":\"\",\"project\":\"%s\",\"sockets\":\"\",\"userns\":%llu}",
+			 id, (int)dead, (int)dead, (long long)time(NULL), w.proj, own);
+	char *name = fmt("%s.json", id);
+	for (int round = 0; round < 2; round++) {
+		char *rec = write_file(dir, name, json);
+		cr_assert_eq(chown(rec, w.uid, w.gid), 0);
+		char *kill_it[] = {CORDON_BIN, "kill", (char *)id, NULL};
+		r = world_run(&w, round ? kill_it : list, w.proj);
+		cr_expect(strstr(r.out, id) == NULL, "listed: %s", r.out);
+		run_free(&r);
+		usleep(100000);
+		cr_expect(runs(outside), "a planted record's cordon %s ended the user's process",
+			  round ? "kill" : "list");
+		(void)unlink(rec);
+		free(rec);
+	}
+	(void)kill(outside, SIGKILL);
+	waitpid(outside, &st, 0);
+	free(name);
+	free(json);
+	free(dir);
+	free(nspath);
+	free(mine);
 	world_free(&w);
 }
 

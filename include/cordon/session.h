@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "cordon/error.h"
@@ -54,6 +55,18 @@ int cordon_cgroup_destroy(const char *path, struct cordon_error *err);
  * Uses cgroup.kill, or cordon_cgroup_freeze_kill where the kernel lacks it. */
 int cordon_cgroup_kill(const char *path, struct cordon_error *err);
 
+/* Sessions tracked without a cgroup, found by their user namespace
+ * (shim/linux/userns-track.c). The id of the user namespace of the process
+ * behind PIDFD (NS_GET_ID), 0 where the kernel cannot say. */
+uint64_t cordon_userns_id(int pidfd);
+/* Whether a live process lives in user namespace ID or below it; whether
+ * PID does; their pids (malloc'd); every one killed, until none is left
+ * (3 s at most). */
+bool cordon_userns_populated(uint64_t id);
+bool cordon_userns_holds(pid_t pid, uint64_t id);
+int cordon_userns_pids(uint64_t id, pid_t **pids, size_t *n, struct cordon_error *err);
+int cordon_userns_kill(uint64_t id, struct cordon_error *err);
+
 /* The pre-5.14 way: freeze the cgroup (nothing in it can fork), SIGKILL
  * every pid in it (fatal signals reach frozen tasks), thaw. One pass. */
 int cordon_cgroup_freeze_kill(const char *path, struct cordon_error *err);
@@ -70,6 +83,9 @@ struct cordon_session_info {
 	char cgroup[4096]; /* empty: subreaper tracking */
 	char project[4096];
 	char sockets[4096]; /* the session's socket directory, or empty */
+	/* Linux: the id (NS_GET_ID) of the user namespace the command started
+	 * in, or 0 (none made, as for root, or a kernel without the id). */
+	uint64_t userns;
 };
 
 #define CORDON_ROOT_REGISTRY "/run/cordon"

@@ -82,8 +82,9 @@ void cordon_session_refuse(int channel)
 struct run {
 	struct cordon_session *s;
 	const struct cordon_launch *l;
-	pid_t command;  /* its pid, once started */
-	int command_fd; /* a pidfd of it (not our child: the keeper's) */
+	pid_t command;   /* its pid, once started */
+	int command_fd;  /* a pidfd of it (not our child: the keeper's) */
+	uint64_t userns; /* the id of its user namespace, if it made one */
 	pid_t keeper;
 	int keeper_fd;
 	int event_r;    /* from the keeper */
@@ -315,6 +316,10 @@ static int handover(struct run *r, struct cordon_error *err)
 	} else if (r->want_listener) {
 		return unconfirmed(r, "it came without the supervisor's end", err);
 	}
+	/* Its user namespace, while only the shim has run in it: the mark an
+	 * orphaned session is found by (userns-track.c). */
+	if (r->l->policy->userns_made)
+		r->userns = cordon_userns_id(r->command_fd);
 	char ok = CORDON_HANDOVER_OK;
 	if (cordon_write_full(r->chan, &ok, 1) < 0)
 		return unconfirmed(r, "the command exited first", err);
@@ -357,7 +362,8 @@ static void list_session(struct run *r)
 	struct cordon_session_info info = {.shell = r->command,
 					   .watcher = getpid(),
 					   .keeper = r->keeper,
-					   .started = (long long)time(NULL)};
+					   .started = (long long)time(NULL),
+					   .userns = r->userns};
 	snprintf(info.id, sizeof(info.id), "%s", r->s->id);
 	snprintf(info.cgroup, sizeof(info.cgroup), "%s", r->s->cgroup ? r->s->cgroup : "");
 	snprintf(info.project, sizeof(info.project), "%s",

@@ -104,6 +104,39 @@ int cordon_cgroup_kill(const char *path, struct cordon_error *err)
 	return unsupported(err);
 }
 
+uint64_t cordon_userns_id(int pidfd)
+{
+	(void)pidfd;
+	return 0;
+}
+
+bool cordon_userns_populated(uint64_t id)
+{
+	(void)id;
+	return false;
+}
+
+bool cordon_userns_holds(pid_t pid, uint64_t id)
+{
+	(void)pid;
+	(void)id;
+	return false;
+}
+
+int cordon_userns_pids(uint64_t id, pid_t **pids, size_t *n, struct cordon_error *err)
+{
+	(void)id;
+	(void)pids;
+	(void)n;
+	return unsupported(err);
+}
+
+int cordon_userns_kill(uint64_t id, struct cordon_error *err)
+{
+	(void)id;
+	return unsupported(err);
+}
+
 int cordon_cgroup_freeze_kill(const char *path, struct cordon_error *err)
 {
 	(void)path;

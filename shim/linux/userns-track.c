@@ -1,0 +1,193 @@
+/* An ordinary user's session found again by its user namespace.
+ *
+ * Without a cgroup (an ordinary user without a delegated one) a session is
+ * tracked by its keeper, a subreaper: with the launcher and the keeper
+ * killed at once, its processes went to init and nothing named them. But
+ * an ordinary user's command starts in a user namespace of its own (for
+ * the mount namespace of protected_paths), and no process leaves a user
+ * namespace: it can only make one below it. The kernel gives each
+ * namespace an id that is never given again (NS_GET_ID, Linux 6.18; the
+ * inode number, which is, would name another session's later); the
+ * registry keeps the command's, taken before any code of its own ran, and
+ * a process whose user namespace is that one or lies below it is the
+ * session's. Where the kernel has no NS_GET_ID the id is 0, and such a
+ * session is as before: not found once orphaned. */
+#include "cordon/session.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+
+#define NSIO                     0xb7
+#define NS_GET_PARENT_NR         _IO(NSIO, 0x2)
+#define NS_GET_ID_NR             _IOR(NSIO, 13, uint64_t)
+#define PIDFD_GET_USER_NAMESPACE _IO(0xFF, 9)
+
+static uint64_t ns_id(int nsfd)
+{
+	uint64_t id = 0;
+	return ioctl(nsfd, NS_GET_ID_NR, &id) == 0 ? id : 0;
+}
+
+uint64_t cordon_userns_id(int pidfd)
+{
+	int ns = pidfd >= 0 ? ioctl(pidfd, PIDFD_GET_USER_NAMESPACE, 0) : -1;
+	if (ns < 0)
+		return 0;
+	uint64_t id = ns_id(ns);
+	close(ns);
+	return id;
+}
+
+/* Whether the process behind PIDFD lives in user namespace ID or below it.
+ * The walk up stops at the caller's own (NS_GET_PARENT refuses to go past
+ * it) or at 32 levels (the kernel allows 32). */
+static bool below(int pidfd, uint64_t id)
+{
+	int ns = ioctl(pidfd, PIDFD_GET_USER_NAMESPACE, 0);
+	for (int depth = 0; ns >= 0 && depth < 33; depth++) {
+		uint64_t here = ns_id(ns);
+		if (here == id) {
+			close(ns);
+			return true;
+		}
+		int up = here ? ioctl(ns, NS_GET_PARENT_NR) : -1;
+		close(ns);
+		ns = up;
+	}
+	if (ns >= 0)
+		close(ns);
+	return false;
+}
+
+/* Whether ID may name a session's user namespace: not 0 (unknown) and
+ * not the caller's own, below which every process it sees lives (a record
+ * is a file: one naming that would end them all). */
+static bool session_ns(uint64_t id)
+{
+	if (!id)
+		return false;
+	int own = open("/proc/self/ns/user", O_RDONLY | O_CLOEXEC);
+	uint64_t mine = own >= 0 ? ns_id(own) : 0;
+	if (own >= 0)
+		close(own);
+	return mine && id != mine;
+}
+
+bool cordon_userns_holds(pid_t pid, uint64_t id)
+{
+	int fd = session_ns(id) ? (int)syscall(SYS_pidfd_open, pid, 0) : -1;
+	bool in = fd >= 0 && below(fd, id);
+	if (fd >= 0)
+		close(fd);
+	return in;
+}
+
+/* EACH(pidfd, pid, arg) for every live process (not a zombie) in user
+ * namespace ID or below it. Returns how many. */
+static size_t each_in(uint64_t id, void (*each)(int, pid_t, void *), void *arg)
+{
+	if (!session_ns(id))
+		return 0;
+	DIR *d = opendir("/proc");
+	size_t n = 0;
+	pid_t self = getpid();
+	for (struct dirent *de; d && (de = readdir(d));) {
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+		if (*end || pid <= 0 || pid > INT32_MAX || pid == self)
+			continue;
+		/* The pidfd names one process: a pid given out again between
+		 * readdir and here is judged as the process it names now. */
+		int fd = (int)syscall(SYS_pidfd_open, (pid_t)pid, 0);
+		if (fd < 0)
+			continue;
+		char state = cordon_proc_state((pid_t)pid);
+		if (state != 'Z' && state != 'X' && below(fd, id)) {
+			n++;
+			if (each)
+				each(fd, (pid_t)pid, arg);
+		}
+		close(fd);
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+struct collected {
+	pid_t *pids;
+	size_t n, cap;
+	bool failed;
+};
+
+static void collect(int fd, pid_t pid, void *arg)
+{
+	(void)fd;
+	struct collected *c = arg;
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 64;
+		pid_t *p = realloc(c->pids, cap * sizeof(*p));
+		if (!p) {
+			c->failed = true;
+			return;
+		}
+		c->pids = p;
+		c->cap = cap;
+	}
+	c->pids[c->n++] = pid;
+}
+
+int cordon_userns_pids(uint64_t id, pid_t **pids, size_t *n, struct cordon_error *err)
+{
+	struct collected c = {0};
+	(void)each_in(id, collect, &c);
+	if (c.failed) {
+		free(c.pids);
+		return cordon_err(err, ENOMEM, "out of memory");
+	}
+	*pids = c.pids;
+	*n = c.n;
+	return 0;
+}
+
+bool cordon_userns_populated(uint64_t id)
+{
+	return each_in(id, NULL, NULL) > 0;
+}
+
+static void kill_one(int fd, pid_t pid, void *arg)
+{
+	(void)pid;
+	(void)arg;
+	(void)syscall(SYS_pidfd_send_signal, fd, SIGKILL, NULL, 0);
+}
+
+/* Rounds of SIGKILL to every process found, until a look finds none: one
+ * that forked meanwhile is found in the next (a process with SIGKILL
+ * pending forks no more). */
+int cordon_userns_kill(uint64_t id, struct cordon_error *err)
+{
+	if (!session_ns(id))
+		return cordon_err(err, ENOTSUP,
+				  "the session's user namespace is not known (or is this one's)");
+	for (int round = 0; round < 300; round++) {
+		if (each_in(id, kill_one, NULL) == 0)
+			return 0;
+		nanosleep(&(struct timespec){0, 10L * 1000 * 1000}, NULL);
+	}
+	return cordon_err(err, EBUSY,
+			  "the session's processes (user namespace %llu) still run after 3 s of "
+			  "SIGKILL",
+			  (unsigned long long)id);
+}
