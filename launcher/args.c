@@ -113,8 +113,9 @@ static const char usage_list[] =
 	"Usage: cordon list\n"
 	"\n"
 	"List your live sessions: id, the command's pid, the number of processes,\n"
-	"age, tracking (cgroup or subreaper; orphaned: its watcher was killed, and\n"
-	"only `cordon kill` ends it) and project.\n";
+	"age, tracking (cgroup or subreaper; orphaned: its watcher and keeper were\n"
+	"killed, and only `cordon kill` ends it; without a cgroup it is found by its\n"
+	"user namespace) and project.\n";
 
 static const char usage_learn[] =
 	"Usage: cordon learn [RUN OPTIONS] [--] COMMAND [ARG...]\n"
