@@ -24,30 +24,30 @@
 #include "cordon/session.h"
 #include "helpers.h"
 
-/* Start a session in W whose shell sleeps, with one setsid escapee that
- * ignores HUP and TERM; once it runs, *ID is the session's id and the
- * escapee's pid is in W's "pids". Returns the shell's pid. */
-static pid_t start_sleeping_session(struct world *w, char **id)
+/* A session (as W's user) whose command sleeps and has started N escapees
+ * by ESCAPEES (each appends its pid to W's "pids"); once they run, *ID is
+ * the session's id. Returns the launcher's pid. */
+static pid_t start_session_with(struct world *w, const char *escapees, size_t n, char **id)
 {
-	char *argv[] = {CORDON_BIN,
-			"run",
-			"--config",
-			w->cfg,
-			"--",
-			"/bin/sh",
-			"-c",
-			"echo $CORDON_SESSION > sid;"
-			"(setsid sh -c 'trap \"\" HUP TERM; echo $$ >> pids; exec sleep 300' &);"
-			"exec sleep 300",
-			NULL};
-	pid_t pid = spawn_cmd(argv, w->env, w->proj);
+	char *script = fmt("echo $CORDON_SESSION > sid;%sexec sleep 300", escapees);
+	char *argv[] = {CORDON_BIN, "run", "--config", w->cfg, "--", "/bin/sh", "-c", script, NULL};
+	pid_t pid = world_spawn(w, argv, w->proj);
 	char *pids = path_join(w->proj, "pids");
-	pid_t esc[1];
-	cr_assert_eq(wait_pids(pids, esc, 1, 5000), 1, "the session did not start");
+	pid_t esc[4];
+	cr_assert_eq(wait_pids(pids, esc, n, 5000), n, "the session did not start");
 	free(pids);
+	free(script);
 	*id = session_id(w);
 	cr_assert_not_null(*id);
 	return pid;
+}
+
+/* One setsid escapee that ignores HUP and TERM. */
+#define ONE_ESCAPEE "(setsid sh -c 'trap \"\" HUP TERM; echo $$ >> pids; exec sleep 300' &);"
+
+static pid_t start_sleeping_session(struct world *w, char **id)
+{
+	return start_session_with(w, ONE_ESCAPEE, 1, id);
 }
 
 Test(session, disabled_sessions_are_tracked_and_cleaned, .timeout = 60)
@@ -336,24 +336,13 @@ Test(session, an_ordinary_user_s_orphaned_session_is_found_and_killed, .timeout 
 	struct world w;
 	world_init(&w, "userorphan", "");
 	world_as_user(&w);
-	char *argv[] = {CORDON_BIN,
-			"run",
-			"--config",
-			w.cfg,
-			"--",
-			"/bin/sh",
-			"-c",
-			"echo $CORDON_SESSION > sid;"
-			"(setsid sh -c 'trap \"\" HUP TERM; echo $$ >> pids; exec sleep 300' &);"
-			"(setsid sh -c 'echo $$ >> pids; exec unshare -U sleep 300' &);"
-			"exec sleep 300",
-			NULL};
-	pid_t pid = world_spawn(&w, argv, w.proj);
+	char *id;
+	pid_t pid = start_session_with(
+		&w, ONE_ESCAPEE "(setsid sh -c 'echo $$ >> pids; exec unshare -U sleep 300' &);", 2,
+		&id);
 	char *pids = path_join(w.proj, "pids");
 	pid_t esc[2];
-	cr_assert_eq(wait_pids(pids, esc, 2, 5000), 2, "the session did not start");
-	char *id = session_id(&w);
-	cr_assert_not_null(id);
+	cr_assert_eq(read_pids(pids, esc, 2), 2);
 	for (int i = 0; i < 500 && user_record_field(&w, id, "keeper") <= 0; i++)
 		usleep(10000);
 	pid_t keeper = (pid_t)user_record_field(&w, id, "keeper");
