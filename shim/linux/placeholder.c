@@ -20,8 +20,13 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/xattr.h>
 #include <unistd.h>
+
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE (1 << 0)
+#endif
 
 #include "cordon/guard.h"
 #include "linux.h"
@@ -61,26 +66,94 @@ static int lock_shared(int fd)
 	return -EWOULDBLOCK;
 }
 
+/* NAME in PARENT, a file (FILE) or a directory, made: its descriptor, or
+ * -errno (-EEXIST: it is there). */
+static int make_plain(int parent, const char *name, bool file)
+{
+	int fd;
+	if (file)
+		fd = openat(parent, name, O_RDONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			    0644);
+	else if (mkdirat(parent, name, 0755) < 0)
+		return -errno;
+	else if ((fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		(void)unlinkat(parent, name, AT_REMOVEDIR);
+	return fd >= 0 ? fd : -errno;
+}
+
+/* NAME in PARENT removed while it is an empty file or directory. */
+static void remove_empty(int parent, const char *name, bool file)
+{
+	struct stat st;
+	if (!file)
+		(void)unlinkat(parent, name, AT_REMOVEDIR);
+	else if (fstatat(parent, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+		 st.st_size == 0)
+		(void)unlinkat(parent, name, 0);
+}
+
+/* NAME made in PARENT already marked: made under a name of cordon's,
+ * marked, then renamed into place where nothing is (38b F3: made in
+ * place, a launcher killed before the mark left ".vscode", ".idea" and
+ * ".envrc" empty and unmarked in the project, which every later session
+ * took for the user's and kept). A killed launcher's leftover under that
+ * name is removed (empty: another launch making one now then tries
+ * again). Returns its descriptor, -EEXIST where NAME is there, or another
+ * -errno (no room for the name, no rename without replacing). */
+static int make_marked(int parent, const char *name, bool file)
+{
+	char tmp[NAME_MAX + 1];
+	if (snprintf(tmp, sizeof(tmp), ".%s.cordon-standin", name) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	struct stat st;
+	if (fstatat(parent, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		remove_empty(parent, tmp, file); /* (a leftover, its name made since) */
+		return -EEXIST;
+	}
+	for (int tries = 0; tries < 4; tries++) {
+		int fd = make_plain(parent, tmp, file);
+		if (fd == -EEXIST) {
+			remove_empty(parent, tmp, file);
+			continue;
+		}
+		if (fd < 0)
+			return fd;
+		/* Without the mark (a file system with no user attributes),
+		 * only this session removes it. */
+		(void)fsetxattr(fd, MARK, "1", 1, 0);
+		owned_as_parent(fd, parent);
+		if (syscall(SYS_renameat2, parent, tmp, parent, name, RENAME_NOREPLACE) == 0)
+			return fd;
+		int e = errno;
+		close(fd);
+		remove_empty(parent, tmp, file);
+		if (e != ENOENT)
+			return -e;
+	}
+	return -EBUSY;
+}
+
 /* NAME in PARENT made when missing, then held: 0 with P filled, -1 when it
  * cannot be (not guarded then), or -EWOULDBLOCK. */
 static int hold_one(int parent, const char *name, struct cordon_placeholder *p)
 {
 	for (int tries = 0; tries < 4; tries++) {
-		int fd = -1;
-		if (p->file) {
-			fd = openat(parent, name,
-				    O_RDONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-			p->made = fd >= 0;
-			if (fd < 0 && errno == EEXIST)
-				fd = openat(parent, name,
-					    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
-						    O_CLOEXEC);
-		} else {
-			p->made = mkdirat(parent, name, 0755) == 0;
-			if (!p->made && errno != EEXIST)
-				return -1;
-			fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		int fd = make_marked(parent, name, p->file);
+		if (fd < 0 && fd != -EEXIST) {
+			fd = make_plain(parent, name, p->file);
+			if (fd >= 0) {
+				(void)fsetxattr(fd, MARK, "1", 1, 0);
+				owned_as_parent(fd, parent);
+			}
 		}
+		p->made = fd >= 0;
+		if (fd == -EEXIST)
+			fd = openat(parent, name,
+				    p->file ? O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
+						      O_CLOEXEC
+					    : O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		else if (fd < 0)
+			return -1;
 		if (p->made)
 			cordon_path_made();
 		struct stat st;
@@ -90,12 +163,6 @@ static int hold_one(int parent, const char *name, struct cordon_placeholder *p)
 		}
 		if (fd < 0)
 			return -1;
-		if (p->made) {
-			/* Without the mark (a file system with no user
-			 * attributes), only this session removes it. */
-			(void)fsetxattr(fd, MARK, "1", 1, 0);
-			owned_as_parent(fd, parent);
-		}
 		int e = lock_shared(fd);
 		if (e == 0 && fstat(fd, &st) == 0 && st.st_nlink > 0) {
 			p->fd = fd;
