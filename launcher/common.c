@@ -72,6 +72,78 @@ const char *launcher_login_shell(void)
 	return "/bin/sh";
 }
 
+/* IN (made absolute against the current directory) through one of this
+ * process's descriptors: *OUT the path it leads to (1), or NULL (0: no
+ * descriptor's name), or -EBADF (it leads to no path). */
+static int past_descriptor(const char *in, char **out)
+{
+	*out = NULL;
+	cleanup_free char *abs = NULL;
+	int r = cordon_path_absolute(in, NULL, NULL, &abs);
+	if (r < 0)
+		return r == -ENOMEM ? r : 0;
+	return cordon_path_past_descriptor(abs, out);
+}
+
+int launcher_unpin_names(struct cordon_args *a, struct cordon_error *err)
+{
+	static const char *const vars[] = {"CORDON_CONFIG",  "HOME",          "XDG_CONFIG_HOME",
+					   "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME",
+					   "XDG_RUNTIME_DIR"};
+	static char *config, *project;
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		const char *v = getenv(vars[i]);
+		cleanup_free char *real = NULL;
+		int r = v && v[0] == '/' ? cordon_path_past_descriptor(v, &real) : 0;
+		if (r == -ENOMEM)
+			return cordon_err(err, ENOMEM, "out of memory");
+		if (r < 0)
+			return cordon_err(err, EINVAL,
+					  "%s=%s: names a descriptor of cordon's that leads to no "
+					  "file or directory, which the session could not find "
+					  "either; name it by its path",
+					  vars[i], v);
+		if (r == 1 && setenv(vars[i], real, 1) < 0)
+			return cordon_err(err, errno, "%s: %s", vars[i], strerror(errno));
+	}
+	struct {
+		const char **name;
+		char **owned;
+		const char *option;
+	} named[] = {{&a->config, &config, "--config"}, {&a->project, &project, "--project"}};
+	for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); i++) {
+		char *real = NULL;
+		int r = *named[i].name && **named[i].name ? past_descriptor(*named[i].name, &real)
+							  : 0;
+		if (r == -ENOMEM)
+			return cordon_err(err, ENOMEM, "out of memory");
+		if (r < 0)
+			return cordon_err(err, EINVAL,
+					  "%s %s: names a descriptor that leads to no file or "
+					  "directory; name it by its path",
+					  named[i].option, *named[i].name);
+		if (r == 1) {
+			free(*named[i].owned);
+			*named[i].owned = real;
+			*named[i].name = real;
+		}
+	}
+	/* A rule on a descriptor that leads to no path (/dev/stdout onto a
+	 * pipe or a terminal) stays as written: the command has the same. */
+	for (int c = 0; c < CORDON_CLASS_COUNT; c++)
+		for (size_t i = 0; i < a->extra[c].n; i++) {
+			char *real = NULL;
+			int r = past_descriptor(a->extra[c].v[i], &real);
+			if (r == -ENOMEM)
+				return cordon_err(err, ENOMEM, "out of memory");
+			if (r == 1) {
+				free(a->extra[c].v[i]);
+				a->extra[c].v[i] = real;
+			}
+		}
+	return 0;
+}
+
 int launcher_policy(const struct cordon_args *a, const char *session, bool enforce,
 		    struct cordon_policy *p, struct cordon_error *err, char **origin)
 {

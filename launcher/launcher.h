@@ -18,6 +18,16 @@
 int launcher_policy(const struct cordon_args *a, const char *session, bool enforce,
 		    struct cordon_policy *p, struct cordon_error *err, char **origin);
 
+/* Every name the launch takes from its arguments and environment that goes
+ * through one of cordon's own descriptors (--config /dev/fd/7,
+ * XDG_CONFIG_HOME=/proc/self/fd/9, --allow-write /dev/fd/9): replaced by
+ * the path it leads to. The session, which has not those descriptors,
+ * found nothing at such a name, so cordon guarded nothing there: its
+ * config, written inside, was obeyed by the next session (round 40b F1),
+ * and a write rule was explained but not applied (F3). A config, project
+ * or variable that leads to no path is refused. */
+int launcher_unpin_names(struct cordon_args *a, struct cordon_error *err);
+
 /* Absolute form of PATH ("~" expanded with HOME, may be NULL): canonical
  * if it exists, else its longest existing parent made canonical with the
  * rest appended. malloc'd, or NULL when out of memory. */

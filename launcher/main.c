@@ -37,6 +37,13 @@ int main(int argc, char **argv)
 		return CORDON_EXIT_FAILURE;
 	}
 	int rc;
+	bool paths = a.cmd == CORDON_CMD_RUN || a.cmd == CORDON_CMD_LEARN ||
+		     a.cmd == CORDON_CMD_EXPLAIN || a.cmd == CORDON_CMD_CHECK;
+	if (!a.help && paths && launcher_unpin_names(&a, &err) < 0) {
+		launcher_error(&err);
+		cordon_args_free(&a);
+		return CORDON_EXIT_FAILURE;
+	}
 	if (a.help || a.cmd == CORDON_CMD_HELP) {
 		(void)fputs(cordon_usage(a.cmd), stdout);
 		rc = 0;

@@ -392,6 +392,59 @@ char *cordon_path_lexical(const char *path)
 	return out;
 }
 
+/* PATH (absolute, "." and ".." taken away) names a descriptor:
+ * /dev/std{in,out,err}, /dev/fd/N, /proc/{self,thread-self,PID}/fd/N
+ * (and a task's). */
+bool cordon_path_descriptor_name(const char *path)
+{
+	if (strcmp(path, "/dev/stdin") == 0 || strcmp(path, "/dev/stdout") == 0 ||
+	    strcmp(path, "/dev/stderr") == 0 || cordon_path_under(path, "/dev/fd"))
+		return true;
+	if (strncmp(path, "/proc/", 6) != 0)
+		return false;
+	const char *at = path + 6;
+	for (int level = 0; level < 2; level++) {
+		size_t n = strcspn(at, "/");
+		bool id = n && strspn(at, "0123456789") == n;
+		if (!id && !(level == 0 && ((n == 4 && strncmp(at, "self", 4) == 0) ||
+					    (n == 11 && strncmp(at, "thread-self", 11) == 0))))
+			return false;
+		at += n;
+		if (strncmp(at, "/fd", 3) == 0 && (at[3] == '/' || at[3] == '\0'))
+			return true;
+		if (level > 0 || strncmp(at, "/task/", 6) != 0)
+			return false;
+		at += 6;
+	}
+	return false;
+}
+
+int cordon_path_past_descriptor(const char *path, char **out)
+{
+	*out = NULL;
+	cleanup_free char *lexical = cordon_path_lexical(path);
+	if (!lexical)
+		return -ENOMEM;
+	if (!cordon_path_descriptor_name(lexical))
+		return 0;
+	char near[PATH_MAX];
+	struct stat st;
+	if (cordon_path_nearest(lexical, near, sizeof(near), &st) < 0)
+		return -EBADF;
+	cleanup_free char *real = realpath(near, NULL);
+	if (!real)
+		return errno == ENOMEM ? -ENOMEM : -EBADF;
+	/* Still a descriptor's (the fd closed: /proc/self/fd itself), or
+	 * /proc: no file or directory of the file system's. */
+	if (cordon_path_descriptor_name(real) || cordon_path_under(real, "/proc"))
+		return -EBADF;
+	if (asprintf(out, "%s%s", real, lexical + strlen(near)) < 0) {
+		*out = NULL;
+		return -ENOMEM;
+	}
+	return 1;
+}
+
 int cordon_path_resolve_cached(const char *in, const char *home, const char *base,
 			       struct cordon_path_cache *cache, char **out)
 {

@@ -984,33 +984,6 @@ static void later_free(struct cordon_rules_later *l)
 	*l = (struct cordon_rules_later){0};
 }
 
-/* PATH (absolute, "." and ".." taken away) names a descriptor:
- * /dev/std{in,out,err}, /dev/fd/N, /proc/{self,thread-self,PID}/fd/N
- * (and a task's). */
-static bool descriptor_name(const char *path)
-{
-	if (strcmp(path, "/dev/stdin") == 0 || strcmp(path, "/dev/stdout") == 0 ||
-	    strcmp(path, "/dev/stderr") == 0 || cordon_path_under(path, "/dev/fd"))
-		return true;
-	if (strncmp(path, "/proc/", 6) != 0)
-		return false;
-	const char *at = path + 6;
-	for (int level = 0; level < 2; level++) {
-		size_t n = strcspn(at, "/");
-		bool id = n && strspn(at, "0123456789") == n;
-		if (!id && !(level == 0 && ((n == 4 && strncmp(at, "self", 4) == 0) ||
-					    (n == 11 && strncmp(at, "thread-self", 11) == 0))))
-			return false;
-		at += n;
-		if (strncmp(at, "/fd", 3) == 0 && (at[3] == '/' || at[3] == '\0'))
-			return true;
-		if (level > 0 || strncmp(at, "/task/", 6) != 0)
-			return false;
-		at += 6;
-	}
-	return false;
-}
-
 /* Resolve each entry of LIST and add it with ACCESS; unresolvable ones are
  * recorded in p->skipped. BASE NULL: relative entries are taken against the
  * current directory, unless FROM_CONFIG (they are the project's, and there
@@ -1043,7 +1016,7 @@ static int add_list(struct cordon_policy *p, const struct cordon_strv *list, uns
 		 * writable rule is known (add_later). Not a descriptor's name
 		 * (/dev/stdout: what it leads to is the launcher's descriptor,
 		 * round 34b R6), told by its text as it reads (34c S1). */
-		if (r == 0 && p->later && lays_own(source) && !descriptor_name(text)) {
+		if (r == 0 && p->later && lays_own(source) && !cordon_path_descriptor_name(text)) {
 			r = defer(p->later, list->v[i], raw, text, access, source);
 			if (r < 0)
 				return r;

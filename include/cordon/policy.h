@@ -532,6 +532,16 @@ bool cordon_path_dotted(const char *path);
  * out of memory). */
 char *cordon_path_lexical(const char *path);
 
+/* PATH (absolute, "." and ".." taken away) names a descriptor:
+ * /dev/std{in,out,err}, /dev/fd/N, /proc/{self,thread-self,PID}/fd/N (and
+ * a task's), or lies below one. */
+bool cordon_path_descriptor_name(const char *path);
+/* PATH (absolute) through one of this process's descriptors (/dev/fd/9,
+ * /proc/self/fd/9/cordon): the file or directory it leads to now, by its
+ * path, into *OUT (malloc'd): 1. 0 (*OUT NULL) where PATH names no
+ * descriptor; -EBADF where it leads to no path (a pipe, a closed one). */
+int cordon_path_past_descriptor(const char *path, char **out);
+
 /* cordon_path_resolve, remembering directories in CACHE (NULL: none). */
 int cordon_path_resolve_cached(const char *in, const char *home, const char *base,
 			       struct cordon_path_cache *cache, char **out);

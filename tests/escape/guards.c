@@ -5620,6 +5620,100 @@ static void config_case_free(struct config_case *c)
 	free(c->config), free(c->other), free(c->marker), free(c->escape);
 }
 
+/* cordon's config in the project, named through one of the caller's
+ * descriptors (--config /dev/fd/7, /proc/self/fd/7, CORDON_CONFIG=/dev/fd/7,
+ * XDG_CONFIG_HOME=/dev/fd/9): read-only inside as when named by its path,
+ * so the next launch named so stays sandboxed (round 40b F1: the session,
+ * which has not that descriptor, found nothing at the name, cordon guarded
+ * nothing, and the next session obeyed the "enabled": false written
+ * inside). Controls: the write lands outside; the escape runs unsandboxed.
+ * A name leading to no file is refused. */
+BOTH_USERS(guards, a_config_named_through_a_descriptor_stays_read_only, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "fdcfg", "");
+	struct config_case c;
+	config_case(&w, &c);
+	char *xdg = at(w.proj, "xdg"), *xdir = at(xdg, "cordon");
+	char *xcfg = at(xdir, "config.json");
+	cr_assert(mkdir(xdg, 0755) == 0 && mkdir(xdir, 0755) == 0);
+	world_give(&w);
+	const char *bin = who->user ? w.user_cordon : CORDON_BIN;
+	const struct {
+		int fd;
+		const char *env, *option;
+	} ways[] = {{7, "", " --config /dev/fd/7"},
+		    {7, "", " --config /proc/self/fd/7"},
+		    {7, "CORDON_CONFIG=/dev/fd/7 ", ""},
+		    {9, "XDG_CONFIG_HOME=/dev/fd/9 ", ""}};
+	for (int k = 0; k < 4; k++) {
+		const char *file = k < 3 ? w.cfg : xcfg;
+		free(write_file(k < 3 ? w.proj : xdir, k < 3 ? "cordon.json" : "config.json",
+				c.config));
+		if (who->user)
+			cr_assert_eq(chown(file, w.uid, w.gid), 0);
+		char *launch = fmt("exec %d<%s; %s%s run%s", ways[k].fd, k < 3 ? file : xdg,
+				   ways[k].env, bin, ways[k].option);
+		char *write =
+			fmt("%s -- /bin/sh -c 'echo {\\\"enabled\\\": false} > %s'", launch, file);
+		char *argv[] = {"/bin/sh", "-c", write, NULL};
+		struct run_result r = world_run(&w, argv, w.proj);
+		char *now = slurp(file);
+		cr_expect_str_eq(now, c.config, "%d: the config was written inside: %s", k, r.err);
+		free(now);
+		run_free(&r);
+		char *escape = fmt("%s -- /bin/sh -c '%s'", launch, c.escape);
+		argv[2] = escape;
+		r = world_run(&w, argv, w.proj);
+		cr_expect_not(file_exists(c.marker), "%d: the next session ran unsandboxed: %s", k,
+			      r.err);
+		run_free(&r);
+		free(escape), free(write), free(launch);
+	}
+	struct run_result r = sh_outside(&w, c.escape);
+	cr_expect(file_exists(c.marker), "control: unsandboxed, the escape lands: %s", r.err);
+	run_free(&r);
+	char *closed = fmt("%s run --config /dev/fd/7 -- /bin/true", bin);
+	char *argv[] = {"/bin/sh", "-c", closed, NULL};
+	r = world_run(&w, argv, w.proj);
+	cr_expect_eq(r.status, 125, "a config named by a closed descriptor: %d %s", r.status,
+		     r.err);
+	cr_expect(strstr(r.err, "names a descriptor"), "not said: %s", r.err);
+	run_free(&r);
+	free(closed), free(xcfg), free(xdir), free(xdg);
+	config_case_free(&c);
+	world_free(&w);
+}
+
+/* A write rule named through one of the caller's descriptors
+ * (--allow-write /dev/fd/9, a directory outside the project) applies as
+ * explain says (round 40b F3: explained rwx, but the session's read-only
+ * view, made from the name where that descriptor is closed, kept it
+ * read-only, and nothing was said). */
+BOTH_USERS(guards, a_write_rule_through_a_descriptor_applies, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "fdrule", "");
+	char *other = at(w.dir, "other");
+	cr_assert_eq(mkdir(other, 0755), 0);
+	world_give(&w);
+	const char *bin = who->user ? w.user_cordon : CORDON_BIN;
+	char *script = fmt("exec 9<%s; %s explain --config %s --allow-write /dev/fd/9 %s/x; "
+			   "%s run --config %s --allow-write /dev/fd/9 -- /bin/sh -c "
+			   "'echo landed > %s/data'",
+			   other, bin, w.cfg, other, bin, w.cfg, other);
+	char *argv[] = {"/bin/sh", "-c", script, NULL};
+	struct run_result r = world_run(&w, argv, w.proj);
+	cr_expect(strstr(r.out, "rwx"), "explain: %s", r.out);
+	char *data = content(other, "data");
+	cr_expect_str_eq(data, "landed\n", "the write rule was not applied: %s", r.err);
+	free(data);
+	run_free(&r);
+	free(script);
+	free(other);
+	world_free(&w);
+}
+
 /* A config a later session reads by name (the project's cordon.json,
  * --config), written by a session started with another config (round
  * 37c F1: the next session read with it obeyed "enabled": false without
