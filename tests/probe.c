@@ -53,6 +53,7 @@
 #include <sys/un.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <time.h>
 #include <stdbool.h>
@@ -577,7 +578,10 @@ struct cordon_file_attr {
  * printing "OP 0" or "OP <errno text>":
  * - lease32 FILE SECONDS: a read lease through the 32-bit fcntl64, held;
  * - setattr FILE / setattr32 FILE: file_setattr adding FS_XFLAG_NODUMP;
- * - xattr32 FILE NAME VALUE: the 32-bit setxattrat. */
+ * - xattr32 FILE NAME VALUE: the 32-bit setxattrat;
+ * - opentree DIR / opentree32 DIR: open_tree_attr (Linux 6.15) cloning DIR,
+ *   in a user and mount namespace of its own (where it holds the rights
+ *   the call asks for). */
 static int attrs(int argc, char **argv)
 {
 #if defined(__x86_64__)
@@ -608,6 +612,16 @@ static int attrs(int argc, char **argv)
 		r = strcmp(op, "setattr32") == 0
 			    ? call32(469, AT_FDCWD, (long)m, (long)fa, sizeof(*fa), 0, 0)
 			    : (syscall(469, AT_FDCWD, m, fa, sizeof(*fa), 0) < 0 ? -errno : 0);
+	} else if (strncmp(op, "opentree", 8) == 0) {
+		if (unshare(CLONE_NEWUSER | CLONE_NEWNS) < 0) {
+			printf("%s unshare: %s\n", op, strerror(errno));
+			return 1;
+		}
+		r = strcmp(op, "opentree32") == 0
+			    ? call32(467, AT_FDCWD, (long)m,
+				     0x8001 /* OPEN_TREE_CLONE | AT_RECURSIVE */, 0, 0, 0)
+			    : syscall(467, AT_FDCWD, m, 0x8001, NULL, 0);
+		r = r >= 0 ? 0 : strcmp(op, "opentree32") == 0 ? r : -errno;
 	} else if (strcmp(op, "xattr32") == 0 && argc >= 6) {
 		char *name = m + 4096, *value = m + 8192;
 		uint32_t *args = (uint32_t *)(void *)(m + 12288);

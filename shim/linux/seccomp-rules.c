@@ -97,6 +97,12 @@ static const char *const attributes[] = {"setxattr",         "lsetxattr",    "fs
  * them: docs/internals.md). */
 static const int metadata_native[] = {463, 466};
 
+/* Refused, by number (libseccomp 2.5 has no name for them). */
+static const struct {
+	int nr;
+	const char *name;
+} by_number[] = {{469, "file_setattr"}, {467, "open_tree_attr"}};
+
 static const char *const io_uring[] = {"io_uring_setup", "io_uring_enter", "io_uring_register"};
 
 /* Socket families above this are refused by the kernel (EAFNOSUPPORT). */
@@ -382,10 +388,13 @@ static int build(scmp_filter_ctx ctx, unsigned flags, bool compat32, const char 
 	 * FS_IOC_FSSETXATTR sets them by fd. By number, before the x32 ABI is
 	 * added (libseccomp 2.5 cannot place it there, nor in the 32-bit
 	 * table: seccomp-gen refuses it for both ahead of this program). */
-	if (!compat32) {
-		int r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), 469, 0);
+	/* open_tree_attr (Linux 6.15), the rest of the mount calls' family:
+	 * in a user namespace of the session's own, a detached copy of an
+	 * outside tree (review 40c L1). */
+	for (size_t i = 0; !compat32 && i < COUNT(by_number); i++) {
+		int r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), by_number[i].nr, 0);
 		if (r < 0) {
-			*what = "file_setattr";
+			*what = by_number[i].name;
 			return r;
 		}
 	}
@@ -540,15 +549,16 @@ scmp_filter_ctx cordon_seccomp_rules(unsigned flags, const char **what, int *err
 /* Calls libseccomp 2.5 cannot place in the 32-bit x86 and x32 tables (it
  * knows no number past 462 there), refused ahead of its program:
  * setxattrat and removexattrat (which the native ABI gives the
- * supervisor), file_setattr (chattr's flags). ARCH, then the numbers. */
+ * supervisor), file_setattr (chattr's flags), open_tree_attr (the mount
+ * calls'). ARCH, then the numbers. */
 #define X32_BIT 0x40000000u
 static const struct {
 	uint32_t arch;
-	uint32_t nr[3];
+	uint32_t nr[4];
 } ahead[] = {
-	{0x40000003u /* AUDIT_ARCH_I386 */, {463, 466, 469}},
+	{0x40000003u /* AUDIT_ARCH_I386 */, {463, 466, 469, 467}},
 	{0xc000003eu /* AUDIT_ARCH_X86_64, the x32 numbers */,
-	 {X32_BIT | 463, X32_BIT | 466, X32_BIT | 469}},
+	 {X32_BIT | 463, X32_BIT | 466, X32_BIT | 469, X32_BIT | 467}},
 };
 
 size_t cordon_seccomp_ahead(struct sock_filter *out)

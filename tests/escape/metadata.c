@@ -981,6 +981,32 @@ BOTH_USERS(metadata, every_abi_is_judged, .timeout = 60)
 	world_free(&w);
 }
 
+/* open_tree_attr (Linux 6.15), of the mount calls' family, which libseccomp
+ * 2.5 cannot name: refused natively and through the 32-bit ABI (review 40c
+ * L1: in a user and mount namespace of the session's own it gave a detached
+ * copy of an outside tree; the kernel kept it read-only, so no more came of
+ * it). The call is the door: its answer is what is judged. Control:
+ * outside, it clones. */
+BOTH_USERS(metadata, open_tree_attr_is_refused_on_every_abi, .timeout = 60)
+{
+#if !defined(__x86_64__)
+	cr_skip_test("the 32-bit ABI is x86's");
+#endif
+	struct world w;
+	world_for(&w, who, "ota", "");
+	struct run_result r = sh_outside(&w, "cordon-probe attrs opentree /; "
+					     "cordon-probe attrs opentree32 /");
+	cr_assert(strstr(r.out, "opentree 0") && strstr(r.out, "opentree32 0"),
+		  "control: outside, open_tree_attr did not clone: %s%s", r.out, r.err);
+	run_free(&r);
+	r = sh_in(&w, NULL, "%s", "cordon-probe attrs opentree /; cordon-probe attrs opentree32 /");
+	cr_expect(strstr(r.out, "opentree Operation not permitted") &&
+			  strstr(r.out, "opentree32 Operation not permitted"),
+		  "open_tree_attr inside: %s%s", r.out, r.err);
+	run_free(&r);
+	world_free(&w);
+}
+
 /* Where the supervisor judges metadata (an ordinary user refused the
  * user namespace), the 32-bit setxattrat, which libseccomp 2.5 cannot
  * give the supervisor, is refused: an attribute on an outside file (a
