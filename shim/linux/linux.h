@@ -66,6 +66,12 @@ int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *use
  * the host's tree), or a file beneath no write rule (stdin from an outside
  * file, a --pass-fd). Else the supervisor keeps judging metadata. */
 bool cordon_mountns_view_holds(const struct cordon_policy *p);
+/* The descriptors the command inherits that have a path (directories,
+ * devices, FIFOs), opened again by it in the session's mount namespace
+ * (shim/linux/inherited.c): -errno where a directory cannot be. Whether
+ * FD lies on one of this namespace's mounts. */
+int cordon_inherited_rebase(struct cordon_error *err);
+bool cordon_inherited_on_own_mount(int fd);
 /* The path the file FD (whose fstat is ST) is reached by, into PATH (SIZE
  * bytes): 1; 0 when no path reaches it (a pipe, a socket, an anonymous
  * inode, an unlinked file); -1 when its link cannot be read. metadata.c */

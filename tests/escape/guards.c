@@ -10692,6 +10692,56 @@ BOTH_USERS(guards, a_launcher_killed_while_making_stand_ins_leaves_none, .timeou
 	world_free(&w);
 }
 
+/* A directory the caller hands the session (on stdin, or kept with
+ * --pass-fd) was opened in the host's mount namespace: walked from it
+ * (cd /proc/self/fd/3), the session met none of the guards' mounts and
+ * wrote .git/hooks (review 40c F2). It is opened again inside, where the
+ * guards are; one cordon covers (a hidden directory in the project)
+ * cannot be, and refuses the session, whose command never runs. Control:
+ * outside, the hooks land. */
+BOTH_USERS(guards, a_directory_handed_in_meets_the_guards, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "dirin");
+	char *secret = at(w.proj, "secretdir"), *marker = at(w.proj, "ran");
+	cr_assert_eq(mkdir(secret, 0700), 0);
+	free(write_file(w.dir, "hide.json", "{\"additional_hidden_paths\": [\"secretdir\"]}"));
+	char *hide = at(w.dir, "hide.json");
+	world_give(&w);
+	const char *bin = who->user ? w.user_cordon : CORDON_BIN;
+	char *hooks = at(w.proj, ".git/hooks");
+	const char *plant = "cd /proc/self/fd/3 && echo x > .git/hooks/post-checkout; "
+			    "cd /proc/self/fd/0 && echo x > .git/hooks/post-merge";
+	char *control = fmt("exec 3<%s; /bin/sh -c '%s' <%s", w.proj, plant, w.proj);
+	char *argv[] = {"/bin/sh", "-c", control, NULL};
+	struct run_result r = world_run(&w, argv, w.proj);
+	cr_assert(present(hooks, "post-checkout") && present(hooks, "post-merge"),
+		  "control: outside, the hooks were not written: %s", r.err);
+	run_free(&r);
+	char *a = at(hooks, "post-checkout"), *b = at(hooks, "post-merge");
+	unlink(a), unlink(b);
+	char *inside = fmt("exec 3<%s; %s run --config %s --pass-fd 3 -- /bin/sh -c '%s' <%s",
+			   w.proj, bin, w.cfg, plant, w.proj);
+	argv[2] = inside;
+	r = world_run(&w, argv, w.proj);
+	cr_expect_not(present(hooks, "post-checkout"), "a hook written through --pass-fd: %s",
+		      r.err);
+	cr_expect_not(present(hooks, "post-merge"), "a hook written through stdin: %s", r.err);
+	run_free(&r);
+	char *hidden = fmt("exec 3<%s; %s run --config %s --pass-fd 3 -- /bin/touch %s", secret,
+			   bin, hide, marker);
+	argv[2] = hidden;
+	r = world_run(&w, argv, w.proj);
+	cr_expect_eq(r.status, 125, "a hidden directory handed in: %d %s", r.status, r.err);
+	cr_expect(strstr(r.err, "descriptor 3"), "not said: %s", r.err);
+	cr_expect_not(file_exists(marker), "the command ran");
+	run_free(&r);
+	unlink(a), unlink(b);
+	free(a), free(b), free(hidden), free(inside), free(control), free(hooks);
+	free(marker), free(secret), free(hide);
+	world_free(&w);
+}
+
 /* A placeholder another process keeps locked for long (flock LOCK_EX)
  * could be removed under the session: it is refused, naming the path, and
  * its command never runs. Control: once let go, the same session runs. */

@@ -854,6 +854,74 @@ BOTH_USERS(metadata, what_was_opened_outside_stays_the_hosts, .timeout = 60)
 	world_free(&w);
 }
 
+/* A terminal or a FIFO the session inherits (stdin) was opened on the
+ * host's mount: chmod 666 /proc/self/fd/0 inside changed the user's own
+ * terminal, which anyone could then open and read (review 40c F1). Both
+ * keep their mode and times; the terminal's, judged on the pty the test
+ * made. Control: outside, both change. */
+BOTH_USERS(metadata, an_inherited_terminal_or_fifo_keeps_its_mode, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "ttyfifo", "");
+	char *fifo = path_join(w.outside, "fifo");
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	world_give(&w);
+	int hold = open(fifo, O_RDWR | O_CLOEXEC); /* (a writer: the open does not wait) */
+	cr_assert_geq(hold, 0);
+	const char *bin = who->user ? w.user_cordon : CORDON_BIN;
+	const char *change = "chmod 666 /proc/self/fd/0; touch /proc/self/fd/0; echo done";
+	for (int inside = 0; inside < 2; inside++) {
+		cr_assert_eq(chmod(fifo, 0600), 0);
+		set_mtime(fifo, OLD_TIME, false);
+		char *script = inside ? fmt("%s run --config %s -- /bin/sh -c '%s' <%s", bin, w.cfg,
+					    change, fifo)
+				      : fmt("/bin/sh -c '%s' <%s", change, fifo);
+		char *argv[] = {"/bin/sh", "-c", script, NULL};
+		struct run_result r = world_run(&w, argv, w.proj);
+		struct stat st;
+		cr_assert_eq(stat(fifo, &st), 0);
+		if (inside) {
+			cr_expect_eq(st.st_mode & 07777, 0600, "the FIFO's mode changed: %s",
+				     r.err);
+			cr_expect_eq(st.st_mtime, OLD_TIME, "the FIFO's times changed: %s", r.err);
+		} else {
+			cr_assert_eq(st.st_mode & 07777, 0666, "control: %s", r.err);
+		}
+		run_free(&r);
+		free(script);
+
+		/* The terminal. */
+		char *cmd =
+			inside ? fmt("%s run --config %s -- /bin/sh -c '%s'", bin, w.cfg, change)
+			       : fmt("/bin/sh -c '%s'", change);
+		char *targv[] = {"/bin/sh", "-c", cmd, NULL};
+		int master;
+		char *name = NULL;
+		pid_t pid = world_pty_spawn(&w, targv, &master, &name);
+		struct stat before;
+		cr_assert_eq(stat(name, &before), 0);
+		char buf[4096] = "";
+		pty_read_until(master, "done", 20000, buf, sizeof(buf), false);
+		int status;
+		waitpid(pid, &status, 0);
+		struct stat after;
+		bool seen = stat(name, &after) == 0;
+		if (inside)
+			cr_expect(!seen || (after.st_mode & 07777) == (before.st_mode & 07777),
+				  "the terminal's mode changed: %o -> %o: %s",
+				  before.st_mode & 07777, after.st_mode & 07777, buf);
+		else
+			cr_assert(seen && (after.st_mode & 07777) == 0666,
+				  "control: the terminal kept its mode: %s", buf);
+		close(master);
+		free(name);
+		free(cmd);
+	}
+	close(hold);
+	free(fifo);
+	world_free(&w);
+}
+
 /* Where the system refuses an ordinary user the user namespace (here a
  * test build's hook makes the keeper's first clone fail as it would), the
  * command starts without it: the shim unshares one after its exec, as

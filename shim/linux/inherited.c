@@ -1,0 +1,154 @@
+/* The descriptors the command inherits (0-2, --pass-fd), moved into the
+ * session's mount namespace.
+ *
+ * They were opened before that namespace existed, so they lie on the
+ * host's mounts: a directory among them walked the host's tree past every
+ * guard mount (openat(fd, ".git/hooks/post-checkout") wrote the hook that
+ * the read-only bind refuses by path; a cover over a hidden file did not
+ * cover it), and a terminal or a FIFO had its mode, owner and times changed
+ * on the host's writable mount (chmod 666 /proc/self/fd/0: the user's
+ * terminal, readable by anyone after; review 40c F1, F2). Each such
+ * descriptor that has a path is opened again by that path inside the
+ * namespace, checked to be the same file, and put at its number. A
+ * directory that cannot be (hidden, or not there inside) refuses the
+ * session; a device or FIFO that cannot stays, and the metadata calls go
+ * to the supervisor (cordon_mountns_view_holds). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <linux/stat.h>
+#include <unistd.h>
+
+#include "linux.h"
+#include "util.h"
+
+struct ids {
+	uint64_t *v;
+	size_t n;
+};
+
+/* The mounts of this namespace: the first field of each line of
+ * /proc/self/mountinfo. */
+static int own_mounts(struct ids *ids)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	if (!f)
+		return -errno;
+	char *line = NULL;
+	size_t cap = 0, room = 0;
+	int r = 0;
+	while (getline(&line, &cap, f) > 0) {
+		if (ids->n == room) {
+			room = room ? room * 2 : 64;
+			uint64_t *v = realloc(ids->v, room * sizeof(*v));
+			if (!v) {
+				r = -ENOMEM;
+				break;
+			}
+			ids->v = v;
+		}
+		ids->v[ids->n++] = strtoull(line, NULL, 10);
+	}
+	free(line);
+	(void)fclose(f); /* read only */
+	return r;
+}
+
+/* Whether FD lies on one of IDS's mounts. */
+static bool on_own(int fd, const struct ids *ids)
+{
+	struct statx sx;
+	if (syscall(SYS_statx, fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &sx) < 0 ||
+	    !(sx.stx_mask & STATX_MNT_ID))
+		return false;
+	for (size_t i = 0; i < ids->n; i++)
+		if (ids->v[i] == sx.stx_mnt_id)
+			return true;
+	return false;
+}
+
+/* The kinds that are moved: what a path leads to that is not a regular
+ * file (those are judged as they are: cordon_mountns_view_holds). */
+static bool moved_kind(mode_t mode)
+{
+	return S_ISDIR(mode) || S_ISCHR(mode) || S_ISBLK(mode) || S_ISFIFO(mode);
+}
+
+/* FD (ST, at PATH) opened again by PATH here and put at its number, its
+ * flags kept: 0, or -1 where PATH here is not the same file. */
+static int reopen(int fd, const struct stat *st, const char *path)
+{
+	int fl = fcntl(fd, F_GETFL), fdfl = fcntl(fd, F_GETFD);
+	if (fl < 0 || fdfl < 0)
+		return -1;
+	int how = O_CLOEXEC | O_NOFOLLOW | O_NOCTTY;
+	if (fl & O_PATH)
+		how |= O_PATH;
+	else if (S_ISDIR(st->st_mode))
+		how |= O_RDONLY | O_DIRECTORY;
+	else /* (a FIFO without a writer, or a reader, would wait) */
+		how |= (fl & O_ACCMODE) | O_NONBLOCK;
+	int nfd = open(path, how);
+	struct stat now;
+	bool same = nfd >= 0 && fstat(nfd, &now) == 0 && now.st_dev == st->st_dev &&
+		    now.st_ino == st->st_ino && now.st_rdev == st->st_rdev;
+	if (same && dup3(nfd, fd, fdfl & FD_CLOEXEC ? O_CLOEXEC : 0) < 0)
+		same = false;
+	if (nfd >= 0)
+		close(nfd);
+	if (same && !(fl & O_PATH) && !S_ISDIR(st->st_mode))
+		(void)fcntl(fd, F_SETFL, fl); /* O_NONBLOCK as it was, O_APPEND */
+	return same ? 0 : -1;
+}
+
+int cordon_inherited_rebase(struct cordon_error *err)
+{
+	struct ids ids = {0};
+	int r = own_mounts(&ids);
+	DIR *d = r < 0 ? NULL : opendir("/proc/self/fd");
+	if (r >= 0 && !d)
+		r = -errno;
+	if (r < 0) {
+		free(ids.v);
+		return cordon_err(err, -r, "the descriptors the command inherits: %s",
+				  strerror(-r));
+	}
+	for (struct dirent *e; r >= 0 && (e = readdir(d));) {
+		char *end;
+		long fd = strtol(e->d_name, &end, 10);
+		struct stat st;
+		char path[PATH_MAX];
+		/* Only what the command inherits (cordon's own are close-on-exec),
+		 * of a kind that is moved, with a path, on the host's mounts. */
+		if (end == e->d_name || *end || fd == dirfd(d) || fd > INT32_MAX ||
+		    (fcntl((int)fd, F_GETFD) & FD_CLOEXEC) || fstat((int)fd, &st) < 0 ||
+		    !moved_kind(st.st_mode) ||
+		    cordon_fd_path((int)fd, &st, path, sizeof(path)) <= 0 || on_own((int)fd, &ids))
+			continue;
+		if (reopen((int)fd, &st, path) < 0 && S_ISDIR(st.st_mode))
+			r = cordon_err(
+				err, EPERM,
+				"descriptor %ld, the directory %s, leads to the host's tree "
+				"past the session's guards, and cannot be opened again inside "
+				"(hidden, or not there); not passed: the session is refused",
+				fd, path);
+	}
+	closedir(d);
+	free(ids.v);
+	return r;
+}
+
+bool cordon_inherited_on_own_mount(int fd)
+{
+	struct ids ids = {0};
+	bool own = own_mounts(&ids) == 0 && on_own(fd, &ids);
+	free(ids.v);
+	return own;
+}
