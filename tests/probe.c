@@ -643,6 +643,40 @@ static int attrs(int argc, char **argv)
 #endif
 }
 
+/* lexit FILE: a thread appends a line to FILE every 50 ms, for 5 minutes,
+ * while the main thread exits at once (the process reads as a zombie in
+ * /proc/PID/stat, and lives on). Its pid in FILE.pid. */
+static void *appender(void *arg)
+{
+	for (int i = 0; i < 6000; i++) {
+		FILE *f = fopen(arg, "a");
+		if (f) {
+			fputs("tick\n", f);
+			fclose(f);
+		}
+		usleep(50000);
+	}
+	_exit(0);
+	return NULL;
+}
+
+static int leader_exits(char *file)
+{
+	char pidfile[4096];
+	snprintf(pidfile, sizeof(pidfile), "%s.pid", file);
+	FILE *f = fopen(pidfile, "w");
+	if (f) {
+		fprintf(f, "%d\n", (int)getpid());
+		fclose(f);
+	}
+	pthread_t t;
+	if (pthread_create(&t, NULL, appender, file) != 0)
+		return 1;
+	usleep(100000);
+	syscall(SYS_exit, 0); /* this thread only */
+	return 0;
+}
+
 /* mq create NAME (O_CREAT|O_EXCL) or mq unlink NAME: "mq 0" or the error. */
 static int mq(const char *op, const char *name)
 {
@@ -726,6 +760,8 @@ int main(int argc, char **argv)
 		sleep((unsigned)strtoul(argv[2], NULL, 10));
 		return 0;
 	}
+	if (argc >= 3 && strcmp(argv[1], "lexit") == 0)
+		return leader_exits(argv[2]);
 	fprintf(stderr, "usage: cordon-probe read|write|kill|sleep ...\n");
 	return 2;
 }

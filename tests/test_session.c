@@ -318,6 +318,16 @@ static long long user_record_field(const struct world *w, const char *id, const 
 	return v;
 }
 
+/* Whether the file at PATH grows within half a second. */
+static bool growing(const char *path)
+{
+	struct stat a = {0}, b = {0};
+	(void)stat(path, &a);
+	usleep(500000);
+	(void)stat(path, &b);
+	return b.st_size > a.st_size;
+}
+
 static bool runs(pid_t pid)
 {
 	char state = cordon_proc_state(pid);
@@ -337,12 +347,18 @@ Test(session, an_ordinary_user_s_orphaned_session_is_found_and_killed, .timeout 
 	world_init(&w, "userorphan", "");
 	world_as_user(&w);
 	char *id;
+	/* (One whose pid changes all the time: each runs the next and exits.) */
+	free(write_file(w.proj, "hop.sh", "echo . >> hops; sleep 0.02; sh ./hop.sh &\n"));
+	world_give(&w);
 	pid_t pid = start_session_with(
-		&w, ONE_ESCAPEE "(setsid sh -c 'echo $$ >> pids; exec unshare -U sleep 300' &);", 2,
-		&id);
+		&w,
+		ONE_ESCAPEE "(setsid sh -c 'echo $$ >> pids; exec unshare -U sleep 300' &);"
+			    "(setsid cordon-probe lexit lexit.log &);(setsid sh ./hop.sh &);",
+		2, &id);
 	char *pids = path_join(w.proj, "pids");
 	pid_t esc[2];
 	cr_assert_eq(read_pids(pids, esc, 2), 2);
+	char *lexit = path_join(w.proj, "lexit.log"), *hops = path_join(w.proj, "hops");
 	for (int i = 0; i < 500 && user_record_field(&w, id, "keeper") <= 0; i++)
 		usleep(10000);
 	pid_t keeper = (pid_t)user_record_field(&w, id, "keeper");
@@ -356,7 +372,8 @@ Test(session, an_ordinary_user_s_orphaned_session_is_found_and_killed, .timeout 
 	kill_held(keeper);
 	cr_assert(wait_gone(keeper, 5000));
 	usleep(100000);
-	cr_assert(runs(esc[0]) && runs(esc[1]), "control: the session's processes should run on");
+	cr_assert(runs(esc[0]) && runs(esc[1]) && growing(lexit) && growing(hops),
+		  "control: the session's processes should run on");
 
 	char *list[] = {CORDON_BIN, "list", NULL};
 	struct run_result r = world_run(&w, list, w.proj);
@@ -384,10 +401,20 @@ Test(session, an_ordinary_user_s_orphaned_session_is_found_and_killed, .timeout 
 	run_free(&r);
 	for (int i = 0; i < 2; i++)
 		cr_expect(wait_gone(esc[i], 5000), "process %d survived cordon kill", (int)esc[i]);
+	/* (A process whose leader exited reads as a zombie: judged by what
+	 * it writes; so is one whose pid changes.) */
+	cr_expect_not(growing(lexit), "the process whose leader exited survived cordon kill");
+	cr_expect_not(growing(hops), "the process that changes its pid survived cordon kill");
 	cr_expect_eq(user_record_field(&w, id, "watcher"), -1, "the record stays");
 	for (int i = 0; i < 2; i++) /* not a check: nothing outlives the test */
 		if (runs(esc[i]))
 			(void)kill(esc[i], SIGKILL);
+	char *lexit_pid = path_join(w.proj, "lexit.log.pid");
+	pid_t lp[1];
+	if (growing(lexit) && read_pids(lexit_pid, lp, 1) == 1)
+		(void)kill(lp[0], SIGKILL);
+	free(lexit_pid);
+	free(lexit), free(hops);
 	free(pids);
 	free(id);
 	world_free(&w);
