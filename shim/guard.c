@@ -1154,6 +1154,20 @@ static int hide_at(struct cordon_guard_plan *plan, const struct reach *r, const 
 	    S_ISLNK(st.st_mode) && dangling_target(up, target, sizeof(target)) &&
 	    creatable(r, target) && !made_only_outside(r, target))
 		return refuse_dangling(plan, up, source, target, "hidden", path);
+	/* Past PATH_MAX, or a loop of links: no cover can be put there, and a
+	 * rule above may reach it all the same (round 40b F2: a ~/.ssh linked
+	 * into a directory 4,454 bytes deep was read under a rule on ~, and
+	 * nothing was said). */
+	if (!canon && (missing == ENAMETOOLONG || missing == ELOOP)) {
+		if (plan->refuse)
+			return 0;
+		return asprintf(&plan->refuse,
+				"%s (%s): cannot be followed (%s), so it cannot be kept hidden; "
+				"shorten the path or the links on its way, or remove the entry",
+				path, source, strerror(missing)) < 0
+			       ? -ENOMEM
+			       : 0;
+	}
 	errno = missing;
 	/* A link on the way the session could replace, though what it leads
 	 * to is out of every rule's reach (~/.dbt -> PROJ/dbt -> ~/private/dbt:

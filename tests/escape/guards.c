@@ -2087,6 +2087,40 @@ Test(guards, hidden_paths_hold_in_the_passwd_home_too, .timeout = 60)
  * missing, ~/x/../.secret, hid nothing (the kernel resolves no name past
  * a missing one), so with "~" readable ~/.secret was read. Its text's
  * meaning is hidden too. Control: without it, ~/.secret is read. */
+/* ~/.ssh a chain of two relative links into a directory whose path is
+ * longer than PATH_MAX, under a rule on ~: it cannot be followed to put a
+ * cover on it, so the session is refused, naming it, and its command never
+ * reads the key (round 40b F2: it was read, and nothing said). Control:
+ * outside, the key reads. */
+BOTH_USERS(guards, a_hidden_path_past_path_max_refuses_the_session, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "longhide", ", \"additional_read_only_paths\": [\"~\"]");
+	world_give(&w);
+	char *lay = fmt("cd %s && seg=$(printf 'd%%.0s' $(seq 1 200)) && rel= && "
+			"for i in $(seq 1 11); do rel=$rel$seg/; done && "
+			"mkdir -p store/$rel && cd store/$rel && mkdir -p $rel/ssh && "
+			"echo DEEP-KEY > $rel/ssh/id && ln -s $rel/ssh l2 && cd %s && "
+			"ln -s store/${rel}l2 .ssh && cat .ssh/id",
+			w.home, w.home);
+	struct run_result r = sh_outside(&w, lay);
+	cr_assert(strstr(r.out, "DEEP-KEY"), "control: the key does not read outside: %s%s", r.out,
+		  r.err);
+	run_free(&r);
+	r = sh_in(&w, NULL, "cat %s/.ssh/id", w.home);
+	cr_expect_not(strstr(r.out, "DEEP-KEY"), "the key was read inside");
+	cr_expect_eq(r.status, 125, "%d %s", r.status, r.err);
+	cr_expect(strstr(r.err, ".ssh (hidden_paths (default)): cannot be followed"),
+		  "not said: %s", r.err);
+	run_free(&r);
+	char *clean = fmt("rm -rf %s/store %s/.ssh", w.home, w.home);
+	r = sh_outside(&w, clean);
+	run_free(&r);
+	free(clean);
+	free(lay);
+	world_free(&w);
+}
+
 BOTH_USERS(guards, a_hidden_path_written_with_dots_stays_unread, .timeout = 60)
 {
 	struct world w;
