@@ -34,9 +34,25 @@ struct ids {
 	size_t n;
 };
 
+static int read_mounts(struct ids *ids);
+
 /* The mounts of this namespace: the first field of each line of
- * /proc/self/mountinfo. */
+ * /proc/self/mountinfo, read once (its mounts are all made by then:
+ * the view, then the guards, in cordon_mountns_enter). */
 static int own_mounts(struct ids *ids)
+{
+	static struct ids known;
+	static int error;
+	static bool read;
+	if (!read) {
+		read = true;
+		error = read_mounts(&known);
+	}
+	*ids = known;
+	return error;
+}
+
+static int read_mounts(struct ids *ids)
 {
 	FILE *f = fopen("/proc/self/mountinfo", "re");
 	if (!f)
@@ -110,16 +126,11 @@ static int reopen(int fd, const struct stat *st, const char *path)
 
 int cordon_inherited_rebase(struct cordon_error *err)
 {
-	struct ids ids = {0};
-	int r = own_mounts(&ids);
-	DIR *d = r < 0 ? NULL : opendir("/proc/self/fd");
-	if (r >= 0 && !d)
-		r = -errno;
-	if (r < 0) {
-		free(ids.v);
-		return cordon_err(err, -r, "the descriptors the command inherits: %s",
-				  strerror(-r));
-	}
+	DIR *d = opendir("/proc/self/fd");
+	if (!d)
+		return cordon_err(err, errno, "the descriptors the command inherits: %s",
+				  strerror(errno));
+	int r = 0;
 	for (struct dirent *e; r >= 0 && (e = readdir(d));) {
 		char *end;
 		long fd = strtol(e->d_name, &end, 10);
@@ -130,7 +141,8 @@ int cordon_inherited_rebase(struct cordon_error *err)
 		if (end == e->d_name || *end || fd == dirfd(d) || fd > INT32_MAX ||
 		    (fcntl((int)fd, F_GETFD) & FD_CLOEXEC) || fstat((int)fd, &st) < 0 ||
 		    !moved_kind(st.st_mode) ||
-		    cordon_fd_path((int)fd, &st, path, sizeof(path)) <= 0 || on_own((int)fd, &ids))
+		    cordon_fd_path((int)fd, &st, path, sizeof(path)) <= 0 ||
+		    cordon_inherited_on_own_mount((int)fd))
 			continue;
 		if (reopen((int)fd, &st, path) < 0 && S_ISDIR(st.st_mode))
 			r = cordon_err(
@@ -141,14 +153,11 @@ int cordon_inherited_rebase(struct cordon_error *err)
 				fd, path);
 	}
 	closedir(d);
-	free(ids.v);
 	return r;
 }
 
 bool cordon_inherited_on_own_mount(int fd)
 {
 	struct ids ids = {0};
-	bool own = own_mounts(&ids) == 0 && on_own(fd, &ids);
-	free(ids.v);
-	return own;
+	return own_mounts(&ids) == 0 && on_own(fd, &ids);
 }
