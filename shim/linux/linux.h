@@ -117,6 +117,12 @@ uint64_t cordon_landlock_socket_rights(int abi);
  * (microseconds apart); the kernel itself refuses to remove a cgroup with a
  * process in it. Returns how many were removed, or -errno. */
 int cordon_cgroup_sweep(const char *path, int min_age_s);
+/* The same for the socket directories beside OWN (cordon-<16 hex digits>,
+ * OWN excepted): each of the caller's, empty, at least MIN_AGE_S seconds
+ * old, that no process holds a flock on (a session's launcher and keeper
+ * hold one on theirs to the end): the ones a launcher killed while it
+ * started left (review 38b F3). Returns how many were removed. */
+int cordon_socket_dirs_sweep(const char *own, int min_age_s);
 #define CORDON_SWEEP_AGE_S 60
 
 /* A child that holds copies of this process's descriptors until it is

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
@@ -684,6 +685,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	bool sandbox = l->policy->sandbox;
 	int cgroup_fd = -1, event[2] = {-1, -1}, control[2] = {-1, -1}, report[2] = {-1, -1};
 	int chan[2] = {-1, -1}, self = -1, registry_fd = -1, cgroup_parent_fd = -1, rc;
+	int socket_lock = -1;
 	char **env = NULL, *env_owned = NULL;
 	cleanup_free char *frame = NULL;
 	struct sockaddr_in proxy = {0};
@@ -697,16 +699,26 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		if (mkdir(sockdir, 0700) < 0)
 			return cordon_err(err, errno, "%s: the session's socket directory: %s",
 					  sockdir, strerror(errno));
+		/* Held (shared) by us and the keeper to the end: a later
+		 * session's sweep of those a launcher killed while it started
+		 * left takes only an unheld one (38b F3). */
+		socket_lock = open(sockdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (socket_lock >= 0)
+			(void)flock(socket_lock, LOCK_SH);
 		if (cordon_policy_add_rule(l->policy, sockdir,
 					   CORDON_ACCESS_READ | CORDON_ACCESS_WRITE,
 					   "session sockets") < 0) {
 			(void)rmdir(sockdir);
+			if (socket_lock >= 0)
+				close(socket_lock);
 			return cordon_err(err, ENOMEM, "out of memory");
 		}
 	}
 	if ((rc = start_tracking(s, want, &cgroup_fd, err)) < 0) {
 		if (sockdir)
 			(void)rmdir(sockdir);
+		if (socket_lock >= 0)
+			close(socket_lock);
 		return rc;
 	}
 	if (l->verbose)
@@ -782,6 +794,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		.registry_fd = registry_fd,
 		.record = record,
 		.socket_dir = sockdir,
+		.socket_lock_fd = socket_lock,
 		.ipc = r.ipc,
 		.path = l->path,
 		.argv = l->argv,
@@ -910,6 +923,8 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	 * left beside ours. */
 	if (rc >= 0 && s->cgroup)
 		(void)cordon_cgroup_sweep(s->cgroup, CORDON_SWEEP_AGE_S);
+	if (rc >= 0 && sockdir)
+		(void)cordon_socket_dirs_sweep(sockdir, CORDON_SWEEP_AGE_S);
 	if (rc >= 0 && !refused)
 		wait_for_end(&r);
 	/* A command sandboxed before its exec confirms first: its exec can
@@ -933,6 +948,8 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		close(cgroup_parent_fd);
 	if (registry_fd >= 0)
 		close(registry_fd);
+	if (socket_lock >= 0)
+		close(socket_lock);
 	if (rc < 0)
 		return rc;
 	*status = r.exited ? r.status : 128 + SIGKILL;
@@ -953,6 +970,8 @@ fail:
 		close(cgroup_parent_fd);
 	if (registry_fd >= 0)
 		close(registry_fd);
+	if (socket_lock >= 0)
+		close(socket_lock);
 	if (s->cgroup) {
 		(void)rmdir(s->cgroup);
 		free(s->cgroup);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -348,7 +349,8 @@ int cordon_cgroup_destroy(const char *path, struct cordon_error *err)
 	return cordon_err(err, errno, "%s: cannot remove: %s", path, strerror(errno));
 }
 
-/* A session cgroup's name: "cordon-" and the 16 hex digits of a session id. */
+/* A session cgroup's or socket directory's name: "cordon-" and the 16 hex
+ * digits of a session id. */
 static bool session_cgroup_name(const char *name)
 {
 	return strncmp(name, "cordon-", 7) == 0 && strlen(name) == 7 + 16 &&
@@ -384,6 +386,41 @@ int cordon_cgroup_sweep(const char *path, int min_age_s)
 		 * in it: a live session is never touched. */
 		if (unlinkat(fd, e->d_name, AT_REMOVEDIR) == 0)
 			removed++;
+	}
+	closedir(d);
+	return removed;
+}
+
+int cordon_socket_dirs_sweep(const char *own, int min_age_s)
+{
+	const char *slash = strrchr(own, '/');
+	if (!slash)
+		return -EINVAL;
+	char parent[PATH_MAX];
+	snprintf(parent, sizeof(parent), "%.*s", slash == own ? 1 : (int)(slash - own), own);
+	int fd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		return -e;
+	}
+	time_t now = time(NULL);
+	int removed = 0;
+	for (struct dirent *e; (e = readdir(d));) {
+		struct stat st;
+		if (!session_cgroup_name(e->d_name) || strcmp(e->d_name, slash + 1) == 0 ||
+		    fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode) ||
+		    st.st_uid != geteuid() || now - st.st_mtime < min_age_s)
+			continue;
+		int dir = openat(fd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		/* (Only an empty one goes: the kernel refuses the rest.) */
+		if (dir >= 0 && flock(dir, LOCK_EX | LOCK_NB) == 0 &&
+		    unlinkat(fd, e->d_name, AT_REMOVEDIR) == 0)
+			removed++;
+		if (dir >= 0)
+			close(dir);
 	}
 	closedir(d);
 	return removed;

@@ -631,8 +631,8 @@ static int keeper(void *arg)
 	 * whole terminal session (pkill -s, 38d L1). Now the keeper outlives
 	 * such a kill and ends the session. */
 	SYS0(setsid);
-	int mine[] = {sp->event_w,   sp->control_r,        sp->parent_fd,
-		      sp->cgroup_fd, sp->cgroup_parent_fd, sp->registry_fd};
+	int mine[] = {sp->event_w,          sp->control_r,   sp->parent_fd,     sp->cgroup_fd,
+		      sp->cgroup_parent_fd, sp->registry_fd, sp->socket_lock_fd};
 	keep_only(mine, sizeof(mine) / sizeof(mine[0]));
 	if (sp->look_away) {
 		struct timespec look_away = {0, 200L * 1000 * 1000};

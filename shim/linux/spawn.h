@@ -87,6 +87,9 @@ struct cordon_spawn {
 	int registry_fd;
 	const char *record;
 	const char *socket_dir; /* the session's socket directory, or NULL */
+	/* That directory, open with a shared flock: held here until the end,
+	 * so that another session's sweep of stale ones leaves it. -1: none. */
+	int socket_lock_fd;
 	/* The session's System V objects (shared with the supervisor), removed
 	 * once the supervisor is gone too, or NULL. */
 	struct cordon_ipc_set *ipc;

@@ -10704,6 +10704,30 @@ BOTH_USERS(guards, a_launcher_killed_while_making_stand_ins_leaves_none, .timeou
 		usleep(300000);
 	}
 	cr_expect_str_eq(after, before, "the project keeps what killed launchers made");
+	/* Their socket directories, empty in the runtime directory: a session
+	 * removes those a minute old that nothing holds (made older here),
+	 * but not one a live session holds (its flock, as a launcher's), nor
+	 * one with something in it. */
+	char *held = at(run, "cordon-00000000000000a1"), *full = at(run, "cordon-00000000000000a2");
+	cr_assert(mkdir(held, 0700) == 0 && mkdir(full, 0700) == 0);
+	free(write_file(full, "sock", ""));
+	if (who->user)
+		cr_assert(chown(held, w.uid, w.gid) == 0 && chown(full, w.uid, w.gid) == 0);
+	int hold = open(held, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	cr_assert(hold >= 0 && flock(hold, LOCK_SH) == 0);
+	char *age = fmt("touch -d @%lld %s/cordon-*", (long long)time(NULL) - 120, run);
+	struct run_result aged = sh_outside(&w, age);
+	run_free(&aged);
+	struct run_result last = sh_in(&w, NULL, "%s", "true");
+	run_free(&last);
+	char *left = names_in(run);
+	cr_expect_str_eq(left, "cordon-00000000000000a1\ncordon-00000000000000a2\n",
+			 "the runtime directory keeps: %s", left);
+	close(hold);
+	char *sock = at(full, "sock");
+	unlink(sock);
+	rmdir(full), rmdir(held);
+	free(sock), free(left), free(age), free(held), free(full);
 	/* Not a check: the cgroups killed launchers left (root), once older
 	 * than a second (a launch beside makes one and fills it at once). */
 	char *cg = NULL, *sid = NULL;
