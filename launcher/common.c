@@ -94,7 +94,9 @@ int launcher_unpin_names(struct cordon_args *a, struct cordon_error *err)
 	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
 		const char *v = getenv(vars[i]);
 		cleanup_free char *real = NULL;
-		int r = v && v[0] == '/' ? cordon_path_past_descriptor(v, &real) : 0;
+		/* (Only CORDON_CONFIG is taken relative to the current
+		 * directory: a relative XDG one or HOME is not used.) */
+		int r = v && (v[0] == '/' || (i == 0 && v[0])) ? past_descriptor(v, &real) : 0;
 		if (r == -ENOMEM)
 			return cordon_err(err, ENOMEM, "out of memory");
 		if (r < 0)

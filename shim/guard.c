@@ -1154,16 +1154,18 @@ static int hide_at(struct cordon_guard_plan *plan, const struct reach *r, const 
 	    S_ISLNK(st.st_mode) && dangling_target(up, target, sizeof(target)) &&
 	    creatable(r, target) && !made_only_outside(r, target))
 		return refuse_dangling(plan, up, source, target, "hidden", path);
-	/* Past PATH_MAX, or a loop of links: no cover can be put there, and a
-	 * rule above may reach it all the same (round 40b F2: a ~/.ssh linked
-	 * into a directory 4,454 bytes deep was read under a rule on ~, and
-	 * nothing was said). */
-	if (!canon && (missing == ENAMETOOLONG || missing == ELOOP)) {
+	/* Past PATH_MAX: no cover can be put there, and a rule above may
+	 * reach it all the same (round 40b F2: a ~/.ssh linked into a
+	 * directory 4,454 bytes deep was read under a rule on ~, and nothing
+	 * was said). Only where a rule reaches its name (a loop of links leads
+	 * to nothing to read, and refused every session: round 40e F2). */
+	if (!canon && missing == ENAMETOOLONG &&
+	    (reaches(&r->read, path, false) || reaches(&r->write, path, false))) {
 		if (plan->refuse)
 			return 0;
 		return asprintf(&plan->refuse,
 				"%s (%s): cannot be followed (%s), so it cannot be kept hidden; "
-				"shorten the path or the links on its way, or remove the entry",
+				"shorten the path or the links on its way",
 				path, source, strerror(missing)) < 0
 			       ? -ENOMEM
 			       : 0;

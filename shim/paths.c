@@ -419,13 +419,64 @@ bool cordon_path_descriptor_name(const char *path)
 	return false;
 }
 
+/* Whether PATH (absolute) names, or leads through a link on its way to,
+ * something in /proc or a descriptor's name: its text alone missed
+ * /proc/self/root/dev/fd/7, /proc/PID/cwd/fd/7 from /dev, and a link to
+ * /dev/fd (review 40e F1). ".." is taken as text, as a guard's name is. */
+static bool meets_proc(const char *path)
+{
+	char now[PATH_MAX];
+	if (snprintf(now, sizeof(now), "%s", path) >= (int)sizeof(now))
+		return false;
+	for (int links = 0; links < 40; links++) {
+		cleanup_free char *lex = cordon_path_lexical(now);
+		if (!lex)
+			return false;
+		if (cordon_path_under(lex, "/proc") || cordon_path_descriptor_name(lex))
+			return true;
+		/* The first link on its way, and where it leads with the rest. */
+		char at[PATH_MAX];
+		size_t n = 0;
+		const char *c = lex + 1;
+		for (;;) {
+			size_t k = strcspn(c, "/");
+			struct stat st;
+			if (!k || n + 1 + k >= sizeof(at))
+				return false;
+			at[n++] = '/';
+			memcpy(at + n, c, k);
+			n += k;
+			at[n] = '\0';
+			if (lstat(at, &st) < 0)
+				return false;
+			if (S_ISLNK(st.st_mode))
+				break;
+			if (!c[k])
+				return false;
+			c += k + 1;
+		}
+		char to[PATH_MAX];
+		ssize_t tl = readlink(at, to, sizeof(to) - 1);
+		if (tl <= 0)
+			return false;
+		to[tl] = '\0';
+		const char *rest = c + strcspn(c, "/");
+		*strrchr(at, '/') = '\0'; /* the link's directory */
+		int w = to[0] == '/' ? snprintf(now, sizeof(now), "%s%s", to, rest)
+				     : snprintf(now, sizeof(now), "%s/%s%s", at, to, rest);
+		if (w < 0 || w >= (int)sizeof(now))
+			return false;
+	}
+	return false;
+}
+
 int cordon_path_past_descriptor(const char *path, char **out)
 {
 	*out = NULL;
 	cleanup_free char *lexical = cordon_path_lexical(path);
 	if (!lexical)
 		return -ENOMEM;
-	if (!cordon_path_descriptor_name(lexical))
+	if (!meets_proc(lexical))
 		return 0;
 	char near[PATH_MAX];
 	struct stat st;

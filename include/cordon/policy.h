@@ -537,9 +537,11 @@ char *cordon_path_lexical(const char *path);
  * a task's), or lies below one. */
 bool cordon_path_descriptor_name(const char *path);
 /* PATH (absolute) through one of this process's descriptors (/dev/fd/9,
- * /proc/self/fd/9/cordon): the file or directory it leads to now, by its
- * path, into *OUT (malloc'd): 1. 0 (*OUT NULL) where PATH names no
- * descriptor; -EBADF where it leads to no path (a pipe, a closed one). */
+ * /proc/self/fd/9/cordon), or anything else in /proc, by its text or a
+ * link on its way (/proc/self/root/dev/fd/9, a link to /dev/fd/9): the
+ * file or directory it leads to now, by its path, into *OUT (malloc'd):
+ * 1. 0 (*OUT NULL) where PATH meets no /proc; -EBADF where it leads to no
+ * path outside /proc (a pipe, a closed descriptor, /proc/cpuinfo). */
 int cordon_path_past_descriptor(const char *path, char **out);
 
 /* cordon_path_resolve, remembering directories in CACHE (NULL: none). */

@@ -114,6 +114,13 @@ static int make_marked(int parent, const char *name, bool file)
 		int fd = make_plain(parent, tmp, file);
 		if (fd == -EEXIST) {
 			remove_empty(parent, tmp, file);
+			/* Not an empty leftover (a session put something at the
+			 * name, so that every later launch made NAME in place:
+			 * round 40e F3): a name of this launch's own. */
+			if (fstatat(parent, tmp, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			    snprintf(tmp, sizeof(tmp), ".%s.cordon-standin-%d", name,
+				     (int)getpid()) >= (int)sizeof(tmp))
+				return -ENAMETOOLONG;
 			continue;
 		}
 		if (fd < 0)
