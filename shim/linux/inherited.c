@@ -22,10 +22,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <linux/stat.h>
 #include <unistd.h>
 
+#include "cordon/policy.h"
 #include "linux.h"
 #include "util.h"
 
@@ -90,41 +93,73 @@ static bool on_own(int fd, const struct ids *ids)
 	return false;
 }
 
-/* The kinds that are moved: what a path leads to that is not a regular
- * file (those are judged as they are: cordon_mountns_view_holds). */
-static bool moved_kind(mode_t mode)
+/* A character device with no state of its own, opened again as it is:
+ * the memory devices (/dev/null, /dev/zero, /dev/urandom...), the
+ * terminals (virtual consoles, /dev/tty, the pty slaves). Not a pty
+ * master (a new pair), /dev/net/tun or /dev/fuse (a new, unattached
+ * instance: round 40d F4). */
+static bool stateless_device(const struct stat *st)
 {
-	return S_ISDIR(mode) || S_ISCHR(mode) || S_ISBLK(mode) || S_ISFIFO(mode);
+	unsigned ma = major(st->st_rdev), mi = minor(st->st_rdev);
+	return S_ISCHR(st->st_mode) &&
+	       (ma == 1 || ma == 4 || (ma == 5 && mi == 0) || (ma >= 136 && ma <= 143));
+}
+
+/* What is opened again, when FD (ST, at PATH) is not on this namespace's
+ * mounts: a directory (its ".." walks the host's tree), a link or a socket
+ * file (only an O_PATH descriptor has its path: fchmod through it changed
+ * an outside server's socket, round 40d F3), a device with no state. A
+ * FIFO is not (one opened again never hears its writer hang up: 40d F5),
+ * nor another device: those keep the supervisor judging their metadata.
+ * A regular file only where a guard keeps it read-only inside, under a
+ * write rule (a protected hook on stdin, written through
+ * /proc/self/fd/0 on the host's mount: 40d F2); elsewhere the view
+ * judges it as it is (cordon_mountns_view_holds). */
+static bool moved(const struct cordon_policy *p, int fd, const struct stat *st, const char *path)
+{
+	if (S_ISDIR(st->st_mode) || S_ISLNK(st->st_mode) || S_ISSOCK(st->st_mode))
+		return true;
+	if (S_ISCHR(st->st_mode))
+		return stateless_device(st);
+	if (!S_ISREG(st->st_mode) || !(cordon_policy_access(p, path, NULL) & CORDON_ACCESS_WRITE))
+		return false;
+	struct statvfs here, there;
+	return fstatvfs(fd, &there) == 0 && !(there.f_flag & ST_RDONLY) &&
+	       statvfs(path, &here) == 0 && (here.f_flag & ST_RDONLY);
 }
 
 /* FD (ST, at PATH) opened again by PATH here and put at its number, its
- * flags kept: 0, or -1 where PATH here is not the same file. */
+ * flags and offset kept: 0, or -1 where PATH here is not the same file
+ * (or not as it was opened: for writing, where it is read-only here). */
 static int reopen(int fd, const struct stat *st, const char *path)
 {
 	int fl = fcntl(fd, F_GETFL), fdfl = fcntl(fd, F_GETFD);
 	if (fl < 0 || fdfl < 0)
 		return -1;
 	int how = O_CLOEXEC | O_NOFOLLOW | O_NOCTTY;
-	if (fl & O_PATH)
+	if ((fl & O_PATH) || S_ISLNK(st->st_mode) || S_ISSOCK(st->st_mode))
 		how |= O_PATH;
 	else if (S_ISDIR(st->st_mode))
 		how |= O_RDONLY | O_DIRECTORY;
-	else /* (a FIFO without a writer, or a reader, would wait) */
+	else
 		how |= (fl & O_ACCMODE) | O_NONBLOCK;
 	int nfd = open(path, how);
 	struct stat now;
 	bool same = nfd >= 0 && fstat(nfd, &now) == 0 && now.st_dev == st->st_dev &&
 		    now.st_ino == st->st_ino && now.st_rdev == st->st_rdev;
+	off_t at = S_ISREG(st->st_mode) ? lseek(fd, 0, SEEK_CUR) : -1;
+	if (same && at > 0 && lseek(nfd, at, SEEK_SET) != at)
+		same = false;
 	if (same && dup3(nfd, fd, fdfl & FD_CLOEXEC ? O_CLOEXEC : 0) < 0)
 		same = false;
 	if (nfd >= 0)
 		close(nfd);
-	if (same && !(fl & O_PATH) && !S_ISDIR(st->st_mode))
+	if (same && !(how & O_PATH) && !S_ISDIR(st->st_mode))
 		(void)fcntl(fd, F_SETFL, fl); /* O_NONBLOCK as it was, O_APPEND */
 	return same ? 0 : -1;
 }
 
-int cordon_inherited_rebase(struct cordon_error *err)
+int cordon_inherited_rebase(const struct cordon_policy *p, struct cordon_error *err)
 {
 	DIR *d = opendir("/proc/self/fd");
 	if (!d)
@@ -137,20 +172,26 @@ int cordon_inherited_rebase(struct cordon_error *err)
 		struct stat st;
 		char path[PATH_MAX];
 		/* Only what the command inherits (cordon's own are close-on-exec),
-		 * of a kind that is moved, with a path, on the host's mounts. */
+		 * with a path (a pipe or a socket has none), on the host's
+		 * mounts. */
 		if (end == e->d_name || *end || fd == dirfd(d) || fd > INT32_MAX ||
-		    (fcntl((int)fd, F_GETFD) & FD_CLOEXEC) || fstat((int)fd, &st) < 0 ||
-		    !moved_kind(st.st_mode) ||
-		    cordon_fd_path((int)fd, &st, path, sizeof(path)) <= 0 ||
-		    cordon_inherited_on_own_mount((int)fd))
+		    (fcntl((int)fd, F_GETFD) & FD_CLOEXEC) || fstat((int)fd, &st) < 0)
 			continue;
-		if (reopen((int)fd, &st, path) < 0 && S_ISDIR(st.st_mode))
-			r = cordon_err(
-				err, EPERM,
-				"descriptor %ld, the directory %s, leads to the host's tree "
-				"past the session's guards, and cannot be opened again inside "
-				"(hidden, or not there); not passed: the session is refused",
-				fd, path);
+		int named = cordon_fd_path((int)fd, &st, path, sizeof(path));
+		if (named == 0 || cordon_inherited_on_own_mount((int)fd))
+			continue;
+		/* A path too long to read (round 40d F1: a directory past
+		 * PATH_MAX walked the host's tree as if it had none). */
+		bool redone = named > 0 && moved(p, (int)fd, &st, path) &&
+			      reopen((int)fd, &st, path) == 0;
+		if (!redone && (S_ISDIR(st.st_mode) ||
+				(named > 0 && S_ISREG(st.st_mode) && moved(p, (int)fd, &st, path))))
+			r = cordon_err(err, EPERM,
+				       "descriptor %ld (%s) leads to the host's files past the "
+				       "session's guards, and cannot be opened again inside as it "
+				       "was (hidden, read-only, or not there); the session is "
+				       "refused",
+				       fd, named > 0 ? path : "a path too long to read");
 	}
 	closedir(d);
 	return r;

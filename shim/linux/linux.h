@@ -70,7 +70,7 @@ bool cordon_mountns_view_holds(const struct cordon_policy *p);
  * devices, FIFOs), opened again by it in the session's mount namespace
  * (shim/linux/inherited.c): -errno where a directory cannot be. Whether
  * FD lies on one of this namespace's mounts. */
-int cordon_inherited_rebase(struct cordon_error *err);
+int cordon_inherited_rebase(const struct cordon_policy *p, struct cordon_error *err);
 bool cordon_inherited_on_own_mount(int fd);
 /* The path the file FD (whose fstat is ST) is reached by, into PATH (SIZE
  * bytes): 1; 0 when no path reaches it (a pipe, a socket, an anonymous

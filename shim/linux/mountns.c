@@ -384,18 +384,19 @@ bool cordon_mountns_view_holds(const struct cordon_policy *p)
 		char *end;
 		long fd = strtol(e->d_name, &end, 10);
 		struct stat st;
-		if (end == e->d_name || *end || fd == dirfd(d) || fstat((int)fd, &st) < 0 ||
-		    S_ISSOCK(st.st_mode) || S_ISLNK(st.st_mode))
+		if (end == e->d_name || *end || fd == dirfd(d) || fstat((int)fd, &st) < 0)
 			continue;
 		char path[PATH_MAX];
-		if (cordon_fd_path((int)fd, &st, path, sizeof(path)) <= 0)
-			continue; /* no path: nothing outside reaches it by one */
-		/* A directory leads anywhere by "..", a device or a FIFO is
-		 * changed on the mount it lies on: the host's, unless it was
-		 * opened again here (inherited.c; round 40c F1). */
-		holds = S_ISREG(st.st_mode)
-				? (cordon_policy_access(p, path, NULL) & CORDON_ACCESS_WRITE) != 0
-				: cordon_inherited_on_own_mount((int)fd);
+		int named = cordon_fd_path((int)fd, &st, path, sizeof(path));
+		if (named == 0 || cordon_inherited_on_own_mount((int)fd))
+			continue; /* no path (a pipe, a socket), or opened here */
+		/* On the host's mounts (inherited.c did not open it again here:
+		 * a FIFO, a device with a state, a path too long to read): a
+		 * directory leads anywhere by "..", anything else is changed on
+		 * the mount it lies on (round 40c F1), but a file a rule lets
+		 * the session write. */
+		holds = named > 0 && S_ISREG(st.st_mode) &&
+			(cordon_policy_access(p, path, NULL) & CORDON_ACCESS_WRITE) != 0;
 	}
 	closedir(d);
 	return holds;
@@ -505,7 +506,7 @@ int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *use
 	/* What the command inherits, opened again here where the guards are
 	 * (after the view: a write rule's copy is what it then leads to). */
 	if (r >= 0)
-		r = cordon_inherited_rebase(err);
+		r = cordon_inherited_rebase(p, err);
 out:
 	cordon_guard_plan_free(&plan);
 	return r;

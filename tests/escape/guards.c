@@ -10856,6 +10856,90 @@ BOTH_USERS(guards, a_planted_stand_in_name_changes_nothing, .timeout = 60)
 	world_free(&w);
 }
 
+/* What the caller hands in, round 40d: a protected hook on stdin is
+ * opened again where it is read-only (written through /proc/self/fd/0 on
+ * the host's mount, it ran outside: F2); a directory whose path is too
+ * long to read refuses the session (it walked the host's tree: F1); a
+ * pty master is left as it is (opened again, it was a new pair: F4).
+ * Controls: outside, the write lands and the master reaches its slave. */
+BOTH_USERS(guards, what_is_handed_in_keeps_its_guards_and_its_state, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "handin");
+	char *hook = at(w.proj, ".git/hooks/post-checkout");
+	free(write_file(w.proj, ".git/hooks/post-checkout", "#!/bin/sh\necho mine\n"));
+	if (who->user)
+		cr_assert_eq(chown(hook, w.uid, w.gid), 0);
+	const char *bin = who->user ? w.user_cordon : CORDON_BIN;
+	const char *rewrite = "echo planted > /proc/self/fd/0";
+	for (int inside = 0; inside < 2; inside++) {
+		char *s = inside ? fmt("%s run --config %s -- /bin/sh -c '%s' < %s", bin, w.cfg,
+				       rewrite, hook)
+				 : fmt("/bin/sh -c '%s' < %s", rewrite, hook);
+		char *argv[] = {"/bin/sh", "-c", s, NULL};
+		struct run_result r = world_run(&w, argv, w.proj);
+		char *now = slurp(hook);
+		if (inside)
+			cr_expect_str_eq(now, "#!/bin/sh\necho mine\n",
+					 "the hook was written through stdin: %s", r.err);
+		else
+			cr_assert_str_eq(now, "planted\n", "control: %s", r.err);
+		free(now);
+		run_free(&r);
+		free(s);
+		free(write_file(w.proj, ".git/hooks/post-checkout", "#!/bin/sh\necho mine\n"));
+		if (who->user)
+			cr_assert_eq(chown(hook, w.uid, w.gid), 0);
+	}
+	/* A directory 4,400 bytes deep in the project, handed in. */
+	char *up = strdup("");
+	for (int i = 0; i < 23; i++) {
+		char *more = fmt("%s../", up);
+		free(up);
+		up = more;
+	}
+	char *deep = fmt("cd %s && seg=$(printf 'd%%.0s' $(seq 1 200)) && mkdir deep && cd deep && "
+			 "for i in $(seq 1 22); do mkdir $seg && cd $seg || exit 1; done && "
+			 "exec 3<. && cd %s && %s run --config %s --pass-fd 3 -- /bin/sh -c "
+			 "'cd /proc/self/fd/3 && echo x > %s.git/hooks/post-checkout'; echo rc=$?",
+			 w.proj, w.proj, bin, w.cfg, up);
+	char *argv[] = {"/bin/bash", "-c", deep, NULL};
+	struct run_result r = world_run(&w, argv, w.proj);
+	char *now = slurp(hook);
+	cr_expect_str_eq(now, "#!/bin/sh\necho mine\n", "written through a deep directory: %s",
+			 r.err);
+	cr_expect(strstr(r.out, "rc=125") && strstr(r.err, "descriptor 3"),
+		  "a directory too deep to name was not refused: %s%s", r.out, r.err);
+	free(now);
+	run_free(&r);
+	char *clean = fmt("rm -rf %s/deep", w.proj);
+	r = sh_outside(&w, clean);
+	run_free(&r);
+	/* A pty master on --pass-fd 47: what is written to it reaches the
+	 * caller's slave. */
+	int master = posix_openpt(O_RDWR | O_NOCTTY);
+	cr_assert(master >= 0 && grantpt(master) == 0 && unlockpt(master) == 0);
+	int slave = open(ptsname(master), O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	cr_assert(slave >= 0 && dup2(master, 47) == 47);
+	close(master);
+	char *pty = fmt("%s run --config %s --pass-fd 47 -- /bin/bash -c 'echo through >&47'", bin,
+			w.cfg);
+	argv[2] = pty;
+	r = world_run(&w, argv, w.proj);
+	char got[256] = "";
+	for (int i = 0; i < 100 && !strstr(got, "through"); i++) {
+		ssize_t n = read(slave, got + strlen(got), sizeof(got) - strlen(got) - 1);
+		if (n <= 0)
+			usleep(20000);
+	}
+	cr_expect(strstr(got, "through"), "the caller's pty did not get it: %s (%s)", got, r.err);
+	run_free(&r);
+	close(47);
+	close(slave);
+	free(pty), free(clean), free(deep), free(hook), free(up);
+	world_free(&w);
+}
+
 /* A placeholder another process keeps locked for long (flock LOCK_EX)
  * could be removed under the session: it is refused, naming the path, and
  * its command never runs. Control: once let go, the same session runs. */
