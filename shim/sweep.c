@@ -506,7 +506,7 @@ static void read_mark(struct beside *b)
 }
 
 /* When the process PID started (seconds since the epoch), or -1. */
-static long long started_at(pid_t pid)
+long long cordon_proc_started(pid_t pid)
 {
 	unsigned long long ticks;
 	if (!alive(pid, &ticks))
@@ -531,7 +531,7 @@ static long long started_at(pid_t pid)
  * pid, and no later session ended it). */
 static bool keeper_alive(const struct cordon_session_info *s)
 {
-	long long t = s->keeper > 0 ? started_at(s->keeper) : -1;
+	long long t = s->keeper > 0 ? cordon_proc_started(s->keeper) : -1;
 	if (t < 0 || t > s->started + 2)
 		return false;
 	if (!s->cgroup[0])

@@ -677,6 +677,35 @@ static int leader_exits(char *file)
 	return 0;
 }
 
+/* hop FILE: for 20 s, fork every 500 us, the parent exiting at once (its
+ * pid changes all the time), a line appended to FILE every 50 ms. */
+static int hop(const char *file)
+{
+	struct timespec t0, now;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	long next = 0;
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		long ms = (now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000;
+		if (ms > 20000)
+			return 0;
+		if (ms >= next) {
+			FILE *f = fopen(file, "a");
+			if (f) {
+				fputs("hop\n", f);
+				fclose(f);
+			}
+			next = ms + 50;
+		}
+		usleep(500);
+		pid_t p = fork();
+		if (p > 0)
+			_exit(0);
+		if (p < 0)
+			usleep(1000);
+	}
+}
+
 /* mq create NAME (O_CREAT|O_EXCL) or mq unlink NAME: "mq 0" or the error. */
 static int mq(const char *op, const char *name)
 {
@@ -762,6 +791,8 @@ int main(int argc, char **argv)
 	}
 	if (argc >= 3 && strcmp(argv[1], "lexit") == 0)
 		return leader_exits(argv[2]);
+	if (argc >= 3 && strcmp(argv[1], "hop") == 0)
+		return hop(argv[2]);
 	fprintf(stderr, "usage: cordon-probe read|write|kill|sleep ...\n");
 	return 2;
 }

@@ -353,12 +353,14 @@ Test(session, an_ordinary_user_s_orphaned_session_is_found_and_killed, .timeout 
 	pid_t pid = start_session_with(
 		&w,
 		ONE_ESCAPEE "(setsid sh -c 'echo $$ >> pids; exec unshare -U sleep 300' &);"
-			    "(setsid cordon-probe lexit lexit.log &);(setsid sh ./hop.sh &);",
+			    "(setsid cordon-probe lexit lexit.log &);(setsid sh ./hop.sh &);"
+			    "(setsid cordon-probe hop fast.log &);",
 		2, &id);
 	char *pids = path_join(w.proj, "pids");
 	pid_t esc[2];
 	cr_assert_eq(read_pids(pids, esc, 2), 2);
 	char *lexit = path_join(w.proj, "lexit.log"), *hops = path_join(w.proj, "hops");
+	char *fast = path_join(w.proj, "fast.log");
 	for (int i = 0; i < 500 && user_record_field(&w, id, "keeper") <= 0; i++)
 		usleep(10000);
 	pid_t keeper = (pid_t)user_record_field(&w, id, "keeper");
@@ -372,7 +374,7 @@ Test(session, an_ordinary_user_s_orphaned_session_is_found_and_killed, .timeout 
 	kill_held(keeper);
 	cr_assert(wait_gone(keeper, 5000));
 	usleep(100000);
-	cr_assert(runs(esc[0]) && runs(esc[1]) && growing(lexit) && growing(hops),
+	cr_assert(runs(esc[0]) && runs(esc[1]) && growing(lexit) && growing(hops) && growing(fast),
 		  "control: the session's processes should run on");
 
 	char *list[] = {CORDON_BIN, "list", NULL};
@@ -405,6 +407,7 @@ Test(session, an_ordinary_user_s_orphaned_session_is_found_and_killed, .timeout 
 	 * it writes; so is one whose pid changes.) */
 	cr_expect_not(growing(lexit), "the process whose leader exited survived cordon kill");
 	cr_expect_not(growing(hops), "the process that changes its pid survived cordon kill");
+	cr_expect_not(growing(fast), "the process that changes its pid every 500 us survived");
 	cr_expect_eq(user_record_field(&w, id, "watcher"), -1, "the record stays");
 	for (int i = 0; i < 2; i++) /* not a check: nothing outlives the test */
 		if (runs(esc[i]))
@@ -414,7 +417,7 @@ Test(session, an_ordinary_user_s_orphaned_session_is_found_and_killed, .timeout 
 	if (growing(lexit) && read_pids(lexit_pid, lp, 1) == 1)
 		(void)kill(lp[0], SIGKILL);
 	free(lexit_pid);
-	free(lexit), free(hops);
+	free(lexit), free(hops), free(fast);
 	free(pids);
 	free(id);
 	world_free(&w);

@@ -105,6 +105,11 @@ int cordon_registry_remove(const char *id);
  * for cordon_session_info.id. */
 bool cordon_session_id_valid(const char *id);
 
+/* When process PID started, in unix seconds (its start in clock ticks
+ * since boot and the boot's time, whole seconds: to a second or two), or
+ * -1 where it is gone or not known (no procfs). */
+long long cordon_proc_started(pid_t pid);
+
 /* The state letter of process PID in /proc/PID/stat ('R', 'S', 'Z' for a
  * zombie, ...), or 0 where it cannot be read (no such process, no procfs). */
 char cordon_proc_state(pid_t pid);

@@ -130,37 +130,73 @@ bool cordon_userns_holds(pid_t pid, uint64_t id)
 	return in;
 }
 
-/* EACH(pidfd, pid, arg) for every live process (not a zombie) in user
- * namespace ID or below it. Returns how many. */
+/* PID, if it lives in user namespace ID or below it: EACH(pidfd, pid,
+ * arg) called, and 1. The pidfd names one process: a pid given out again
+ * between the listing and here is judged as the process it names now. */
+static size_t look_at(long pid, uint64_t id, void (*each)(int, pid_t, void *), void *arg)
+{
+	if (pid <= 0 || pid > INT32_MAX || pid == getpid())
+		return 0;
+	int fd = (int)syscall(SYS_pidfd_open, (pid_t)pid, 0);
+	if (fd < 0)
+		return 0;
+	char state = cordon_proc_state((pid_t)pid);
+	bool in = state == 'Z' || state == 'X' ? thread_below((pid_t)pid, id) : below(fd, id);
+	if (in && each)
+		each(fd, (pid_t)pid, arg);
+	close(fd);
+	return in;
+}
+
+/* The pid the kernel gave out last (/proc/loadavg's last field), or -1. */
+static long last_pid(void)
+{
+	char buf[128];
+	int fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	const char *sp = strrchr(buf, ' ');
+	return sp ? strtol(sp + 1, NULL, 10) : -1;
+}
+
+/* EACH(pidfd, pid, arg) for every live process (not a zombie whose
+ * threads are all gone) in user namespace ID or below it. Returns how
+ * many. /proc lists pids in rising order: a process that forks and lets
+ * its parent exit, faster than the listing moves (1,500 zombies init had
+ * not reaped made each look 60-100 ms), stayed ahead of it to the end
+ * (round 40f F3); so the pids given out since the listing passed its
+ * highest, up to the last the kernel gave, are looked at until none is
+ * new. */
 static size_t each_in(uint64_t id, void (*each)(int, pid_t, void *), void *arg)
 {
 	if (!session_ns(id))
 		return 0;
 	DIR *d = opendir("/proc");
 	size_t n = 0;
-	pid_t self = getpid();
+	long high = 0;
 	for (struct dirent *de; d && (de = readdir(d));) {
 		char *end;
 		long pid = strtol(de->d_name, &end, 10);
-		if (*end || pid <= 0 || pid > INT32_MAX || pid == self)
+		if (*end)
 			continue;
-		/* The pidfd names one process: a pid given out again between
-		 * readdir and here is judged as the process it names now. */
-		int fd = (int)syscall(SYS_pidfd_open, (pid_t)pid, 0);
-		if (fd < 0)
-			continue;
-		char state = cordon_proc_state((pid_t)pid);
-		bool in =
-			state == 'Z' || state == 'X' ? thread_below((pid_t)pid, id) : below(fd, id);
-		if (in) {
-			n++;
-			if (each)
-				each(fd, (pid_t)pid, arg);
-		}
-		close(fd);
+		n += look_at(pid, id, each, arg);
+		high = pid > high ? pid : high;
 	}
 	if (d)
 		closedir(d);
+	for (int round = 0; round < 64; round++) {
+		long last = last_pid();
+		if (last < 0 || last == high)
+			break;
+		/* (Past the largest pid, the kernel starts again from 300.) */
+		for (long pid = last > high ? high + 1 : 300; pid <= last; pid++)
+			n += look_at(pid, id, each, arg);
+		high = last;
+	}
 	return n;
 }
 
