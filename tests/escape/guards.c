@@ -11002,11 +11002,11 @@ BOTH_USERS(guards, standalone_mode_keeps_settings_dirs_read_only, .timeout = 60)
 
 /* A record of a live session (no cgroup: a subreaper one) whose supervisor
  * is process WATCHER. */
-static char *forged_record(pid_t watcher)
+static char *forged_record(pid_t watcher, long long started)
 {
 	return fmt("{\"id\": \"" FORGED_ID "\", \"shell\": %d, \"watcher\": %d, \"keeper\": 0, "
-		   "\"started\": 1, \"cgroup\": \"\", \"project\": \"/\", \"sockets\": \"\"}",
-		   (int)watcher, (int)watcher);
+		   "\"started\": %lld, \"cgroup\": \"\", \"project\": \"/\", \"sockets\": \"\"}",
+		   (int)watcher, (int)watcher, started);
 }
 
 /* cordon list and kill, run outside, act on the records in the session
@@ -11027,7 +11027,7 @@ BOTH_USERS(guards, session_registry_takes_no_planted_record, .timeout = 60)
 	char *record = fmt("%s/" FORGED_ID ".json", dir);
 	struct stat st;
 	cr_assert_neq(lstat(record, &st), 0, "%s exists", record);
-	char *body = forged_record(1);
+	char *body = forged_record(1, 1);
 	char *plant = fmt("mkdir -p '%s' && echo '%s' > '%s'; echo plant $?", dir, body, record);
 	char *opts = fmt("-p %s", w.home);
 	struct run_result r = sh_in(&w, opts, "%s", plant);
@@ -11043,20 +11043,27 @@ BOTH_USERS(guards, session_registry_takes_no_planted_record, .timeout = 60)
 	char *sleeper[] = {"/bin/sleep", "60", NULL};
 	pid_t victim = world_spawn(&w, sleeper, w.proj);
 	usleep(100000);
-	free(body);
-	body = forged_record(victim);
-	free(write_file(dir, FORGED_ID ".json", body));
-	if (who->user)
-		cr_assert_eq(chown(record, w.uid, w.gid), 0);
+	/* (Started by the session's start: taken for its supervisor, but not
+	 * cordon; started after it: not its supervisor at all, round 40f N1.) */
 	char *kill_it[] = {CORDON_BIN, "kill", FORGED_ID, NULL};
-	r = world_run(&w, kill_it, w.proj);
-	usleep(200000);
 	int status = 0;
-	cr_expect_eq(waitpid(victim, &status, WNOHANG), 0,
-		     "cordon kill signalled a process that is not cordon: %s", r.err);
-	cr_expect(strstr(r.err, "which is not cordon"), "not said: %s", r.err);
-	run_free(&r);
-	unlink(record);
+	for (int late = 0; late < 2; late++) {
+		free(body);
+		body = forged_record(victim,
+				     late ? (long long)time(NULL) - 60 : (long long)time(NULL));
+		free(write_file(dir, FORGED_ID ".json", body));
+		if (who->user)
+			cr_assert_eq(chown(record, w.uid, w.gid), 0);
+		r = world_run(&w, kill_it, w.proj);
+		usleep(200000);
+		cr_expect_eq(waitpid(victim, &status, WNOHANG), 0,
+			     "%d: cordon kill signalled a process that is not cordon: %s", late,
+			     r.err);
+		cr_expect(strstr(r.err, late ? "no such session" : "which is not cordon"),
+			  "%d: not said: %s", late, r.err);
+		run_free(&r);
+		unlink(record);
+	}
 	cr_assert_eq(kill(victim, SIGUSR1), 0);
 	cr_assert_eq(waitpid(victim, &status, 0), victim);
 	cr_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGUSR1,
