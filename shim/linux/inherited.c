@@ -94,15 +94,16 @@ static bool on_own(int fd, const struct ids *ids)
 }
 
 /* A character device with no state of its own, opened again as it is:
- * the memory devices (/dev/null, /dev/zero, /dev/urandom...), the
+ * /dev/null, /dev/zero, /dev/full, /dev/random, /dev/urandom, the
  * terminals (virtual consoles, /dev/tty, the pty slaves). Not a pty
  * master (a new pair), /dev/net/tun or /dev/fuse (a new, unattached
- * instance: round 40d F4). */
+ * instance: round 40d F4), /dev/kmsg (a reader's place: 40g G5). */
 static bool stateless_device(const struct stat *st)
 {
 	unsigned ma = major(st->st_rdev), mi = minor(st->st_rdev);
+	bool memory = ma == 1 && (mi == 3 || mi == 5 || mi == 7 || mi == 8 || mi == 9);
 	return S_ISCHR(st->st_mode) &&
-	       (ma == 1 || ma == 4 || (ma == 5 && mi == 0) || (ma >= 136 && ma <= 143));
+	       (memory || ma == 4 || (ma == 5 && mi == 0) || (ma >= 136 && ma <= 143));
 }
 
 /* What is opened again, when FD (ST, at PATH) is not on this namespace's
@@ -192,6 +193,63 @@ int cordon_inherited_rebase(const struct cordon_policy *p, struct cordon_error *
 				       "was (hidden, read-only, or not there); the session is "
 				       "refused",
 				       fd, named > 0 ? path : "a path too long to read");
+	}
+	closedir(d);
+	return r;
+}
+
+int cordon_inherited_judge_files(struct cordon_error *err)
+{
+	DIR *d = opendir("/proc/self/fd");
+	if (!d)
+		return 0; /* (no /proc: nothing reopens through it either) */
+	int r = 0;
+	for (struct dirent *e; r >= 0 && (e = readdir(d));) {
+		char *end;
+		long fd = strtol(e->d_name, &end, 10);
+		struct stat st;
+		char path[PATH_MAX], self[48];
+		int fl = -1;
+		/* A regular file the caller handed in for reading (or O_PATH),
+		 * still on the host's mount, with a name left. */
+		if (end == e->d_name || *end || fd == dirfd(d) || fd > INT32_MAX ||
+		    (fcntl((int)fd, F_GETFD) & FD_CLOEXEC) || fstat((int)fd, &st) < 0 ||
+		    !S_ISREG(st.st_mode) || st.st_nlink == 0 ||
+		    (fl = fcntl((int)fd, F_GETFL)) < 0 ||
+		    ((fl & O_ACCMODE) != O_RDONLY && !(fl & O_PATH)) ||
+		    cordon_inherited_on_own_mount((int)fd))
+			continue;
+		/* Writable through the descriptor (opened again by /proc, where
+		 * the host's mount and the sandbox just applied decide)? */
+		snprintf(self, sizeof(self), "/proc/self/fd/%ld", fd);
+		int w = open(self, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+		if (w < 0)
+			continue;
+		close(w);
+		/* And by its name here, as the same file: nothing more. */
+		int named = cordon_fd_path((int)fd, &st, path, sizeof(path));
+		int b = named > 0 ? open(path,
+					 O_WRONLY | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
+				  : -1;
+		struct stat now;
+		bool same = b >= 0 && fstat(b, &now) == 0 && now.st_dev == st.st_dev &&
+			    now.st_ino == st.st_ino;
+		if (b >= 0)
+			close(b);
+		if (same)
+			continue;
+		/* Not by its name (a guard keeps it read-only there, or the name
+		 * is another way to it: a bind mount of the project, round 40g
+		 * G1; a second name removed since, G2): opened again by that
+		 * name, read-only as it was, or the session is refused. */
+		if (named <= 0 || reopen((int)fd, &st, path) < 0)
+			r = cordon_err(
+				err, EPERM,
+				"descriptor %ld (%s) is a file the session could write through "
+				"it, and not by its name here (kept read-only inside: a "
+				"protected path); hand it in by a name cordon keeps, or not at "
+				"all: the session is refused",
+				fd, named > 0 ? path : "its name is gone, or too long to read");
 	}
 	closedir(d);
 	return r;

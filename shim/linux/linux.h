@@ -72,6 +72,11 @@ bool cordon_mountns_view_holds(const struct cordon_policy *p);
  * FD lies on one of this namespace's mounts. */
 int cordon_inherited_rebase(const struct cordon_policy *p, struct cordon_error *err);
 bool cordon_inherited_on_own_mount(int fd);
+/* After Landlock: each inherited regular file handed in for reading that
+ * the session could write through /proc/self/fd and not by its name here
+ * (a protected file by another name), opened again by its name, or the
+ * session refused (-errno). */
+int cordon_inherited_judge_files(struct cordon_error *err);
 /* The path the file FD (whose fstat is ST) is reached by, into PATH (SIZE
  * bytes): 1; 0 when no path reaches it (a pipe, a socket, an anonymous
  * inode, an unlinked file); -1 when its link cannot be read. metadata.c */

@@ -660,6 +660,9 @@ int cordon_sandbox_apply_prepared(const struct cordon_policy *p, int prepared, i
 				       sizeof(missing), &n, &view, err);
 		if (r < 0)
 			return r;
+		/* What was handed in, now that the sandbox decides (inherited.c). */
+		if ((r = cordon_inherited_judge_files(err)) < 0)
+			return r;
 	} else if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
 		return cordon_err(err, errno, "prctl(PR_SET_NO_NEW_PRIVS): %s", strerror(errno));
 	}

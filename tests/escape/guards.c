@@ -10891,6 +10891,29 @@ BOTH_USERS(guards, what_is_handed_in_keeps_its_guards_and_its_state, .timeout = 
 		if (who->user)
 			cr_assert_eq(chown(hook, w.uid, w.gid), 0);
 	}
+	/* The hook by a second name removed before the launch (round 40g G2:
+	 * its path read "x (deleted)", and it was rewritten through the
+	 * descriptor); a file with no name left (a here-document's) and a
+	 * plain one, whose offset the caller shares, run as before. */
+	char *second =
+		fmt("cd %s && ln -f %s x && exec 3<x && rm x && %s run --config %s --pass-fd 3 -- "
+		    "/bin/sh -c 'echo planted > /proc/self/fd/3'; echo rc=$?; "
+		    "printf 'one\\ntwo\\n' > gone && exec 4<gone && rm gone && %s run --config %s "
+		    "--pass-fd 4 -- /bin/cat /proc/self/fd/4; printf 'l1\\nl2\\n' > plain && "
+		    "(%s run --config %s -- /bin/sh -c 'read l; echo in:$l'; cat) < plain",
+		    w.proj, hook, bin, w.cfg, bin, w.cfg, bin, w.cfg);
+	char *sargv[] = {"/bin/sh", "-c", second, NULL};
+	struct run_result sr = world_run(&w, sargv, w.proj);
+	char *was = slurp(hook);
+	cr_expect_str_eq(was, "#!/bin/sh\necho mine\n", "written through a removed name: %s",
+			 sr.err);
+	cr_expect(strstr(sr.out, "rc=125"), "a removed name was not refused: %s%s", sr.out, sr.err);
+	cr_expect(strstr(sr.out, "one\ntwo\n"), "a file with no name left: %s%s", sr.out, sr.err);
+	cr_expect(strstr(sr.out, "in:l1\nl2\n"), "the caller's offset was not shared: %s%s", sr.out,
+		  sr.err);
+	free(was);
+	run_free(&sr);
+	free(second);
 	/* A directory 4,400 bytes deep in the project, handed in. */
 	char *up = strdup("");
 	for (int i = 0; i < 23; i++) {
