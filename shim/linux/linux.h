@@ -128,6 +128,13 @@ int cordon_cgroup_sweep(const char *path, int min_age_s);
  * hold one on theirs to the end): the ones a launcher killed while it
  * started left (review 38b F3). Returns how many were removed. */
 int cordon_socket_dirs_sweep(const char *own, int min_age_s);
+/* The mark (a user attribute) of a socket directory whose session holds
+ * it: only those are swept. */
+#define CORDON_SOCKETS_MARK "user.cordon.sockets"
+/* The session's socket directory DIR made (0700), held with a shared
+ * flock and marked, all before it appears at its name (made as
+ * .NAME.new, then renamed): the descriptor holding it, or -errno. */
+int cordon_socket_dir_make(const char *dir, struct cordon_error *err);
 #define CORDON_SWEEP_AGE_S 60
 
 /* A child that holds copies of this process's descriptors until it is

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/xattr.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
@@ -695,16 +696,9 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 
 	const char *sockdir = sandbox ? l->policy->socket_dir : NULL;
 	if (sockdir) {
-		/* Its name is random: one that exists was put there. */
-		if (mkdir(sockdir, 0700) < 0)
-			return cordon_err(err, errno, "%s: the session's socket directory: %s",
-					  sockdir, strerror(errno));
-		/* Held (shared) by us and the keeper to the end: a later
-		 * session's sweep of those a launcher killed while it started
-		 * left takes only an unheld one (38b F3). */
-		socket_lock = open(sockdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (socket_lock >= 0)
-			(void)flock(socket_lock, LOCK_SH);
+		/* Held (shared) by us and the keeper to the end. */
+		if ((socket_lock = cordon_socket_dir_make(sockdir, err)) < 0)
+			return socket_lock;
 		if (cordon_policy_add_rule(l->policy, sockdir,
 					   CORDON_ACCESS_READ | CORDON_ACCESS_WRITE,
 					   "session sockets") < 0) {

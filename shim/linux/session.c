@@ -15,6 +15,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/xattr.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -391,6 +392,45 @@ int cordon_cgroup_sweep(const char *path, int min_age_s)
 	return removed;
 }
 
+/* DIR's name while it is made: .NAME.new beside it, into OUT. */
+static int socket_dir_temp(const char *dir, char *out, size_t size)
+{
+	const char *slash = strrchr(dir, '/');
+	if (!slash)
+		return -EINVAL;
+	int n = snprintf(out, size, "%.*s/.%s.new", (int)(slash - dir), dir, slash + 1);
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+int cordon_socket_dir_make(const char *dir, struct cordon_error *err)
+{
+	char tmp[PATH_MAX];
+	int r = socket_dir_temp(dir, tmp, sizeof(tmp));
+	if (r < 0)
+		return cordon_err(err, -r, "%s: the session's socket directory: %s", dir,
+				  strerror(-r));
+	/* Its name is random: one that exists was put there. */
+	if (mkdir(tmp, 0700) < 0)
+		return cordon_err(err, errno, "%s: the session's socket directory: %s", tmp,
+				  strerror(errno));
+	int fd = open(tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0)
+		(void)fsetxattr(fd, CORDON_SOCKETS_MARK, "1", 1, 0);
+	if (fd < 0 || flock(fd, LOCK_SH) < 0 ||
+	    syscall(SYS_renameat2, AT_FDCWD, tmp, AT_FDCWD, dir, 1 /* RENAME_NOREPLACE */) < 0) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		(void)rmdir(tmp);
+		return cordon_err(err, e, "%s: making the session's socket directory: %s", dir,
+				  strerror(e));
+	}
+	/* Marked before it is renamed: a launcher killed meanwhile leaves a
+	 * .NAME.new, which the sweep takes; the sweep leaves an unmarked
+	 * NAME (a session of an older cordon holds no lock: round 40h F1). */
+	return fd;
+}
+
 int cordon_socket_dirs_sweep(const char *own, int min_age_s)
 {
 	const char *slash = strrchr(own, '/');
@@ -410,13 +450,24 @@ int cordon_socket_dirs_sweep(const char *own, int min_age_s)
 	int removed = 0;
 	for (struct dirent *e; (e = readdir(d));) {
 		struct stat st;
-		if (!session_cgroup_name(e->d_name) || strcmp(e->d_name, slash + 1) == 0 ||
+		/* NAME, or .NAME.new where a launcher was killed making it. */
+		char name[64];
+		size_t len = strlen(e->d_name);
+		bool made = len > 5 && len < sizeof(name) && e->d_name[0] == '.' &&
+			    strcmp(e->d_name + len - 4, ".new") == 0;
+		snprintf(name, sizeof(name), "%.*s", made ? (int)len - 5 : (int)len,
+			 e->d_name + made);
+		if (!session_cgroup_name(name) || strcmp(e->d_name, slash + 1) == 0 ||
 		    fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode) ||
 		    st.st_uid != geteuid() || now - st.st_mtime < min_age_s)
 			continue;
 		int dir = openat(fd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		/* (Only an empty one goes: the kernel refuses the rest.) */
-		if (dir >= 0 && flock(dir, LOCK_EX | LOCK_NB) == 0 &&
+		/* (Only an empty one goes: the kernel refuses the rest. Only a
+		 * marked one: a session of an older cordon holds no lock on
+		 * its own, and lost it to the sweep, round 40h F1.) */
+		char v[2];
+		if (dir >= 0 && (made || fgetxattr(dir, CORDON_SOCKETS_MARK, v, sizeof(v)) >= 0) &&
+		    flock(dir, LOCK_EX | LOCK_NB) == 0 &&
 		    unlinkat(fd, e->d_name, AT_REMOVEDIR) == 0)
 			removed++;
 		if (dir >= 0)

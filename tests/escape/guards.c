@@ -10725,25 +10725,33 @@ BOTH_USERS(guards, a_launcher_killed_while_making_stand_ins_leaves_none, .timeou
 	 * but not one a live session holds (its flock, as a launcher's), nor
 	 * one with something in it. */
 	char *held = at(run, "cordon-00000000000000a1"), *full = at(run, "cordon-00000000000000a2");
-	cr_assert(mkdir(held, 0700) == 0 && mkdir(full, 0700) == 0);
+	char *old = at(run, "cordon-00000000000000a3");
+	cr_assert(mkdir(held, 0700) == 0 && mkdir(full, 0700) == 0 && mkdir(old, 0700) == 0);
 	free(write_file(full, "sock", ""));
+	/* (a1 and a2 marked as a session's; a3 not: an older cordon's.) */
+	cr_assert(setxattr(held, "user.cordon.sockets", "1", 1, 0) == 0 &&
+		  setxattr(full, "user.cordon.sockets", "1", 1, 0) == 0);
 	if (who->user)
-		cr_assert(chown(held, w.uid, w.gid) == 0 && chown(full, w.uid, w.gid) == 0);
+		cr_assert(chown(held, w.uid, w.gid) == 0 && chown(full, w.uid, w.gid) == 0 &&
+			  chown(old, w.uid, w.gid) == 0);
 	int hold = open(held, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	cr_assert(hold >= 0 && flock(hold, LOCK_SH) == 0);
-	char *age = fmt("touch -d @%lld %s/cordon-*", (long long)time(NULL) - 120, run);
+	char *age = fmt("find %s -maxdepth 1 -name '*cordon-*' -exec touch -d @%lld {} +", run,
+			(long long)time(NULL) - 120);
 	struct run_result aged = sh_outside(&w, age);
 	run_free(&aged);
 	struct run_result last = sh_in(&w, NULL, "%s", "true");
 	run_free(&last);
 	char *left = names_in(run);
-	cr_expect_str_eq(left, "cordon-00000000000000a1\ncordon-00000000000000a2\n",
+	cr_expect_str_eq(left,
+			 "cordon-00000000000000a1\ncordon-00000000000000a2\n"
+			 "cordon-00000000000000a3\n",
 			 "the runtime directory keeps: %s", left);
 	close(hold);
 	char *sock = at(full, "sock");
 	unlink(sock);
-	rmdir(full), rmdir(held);
-	free(sock), free(left), free(age), free(held), free(full);
+	rmdir(full), rmdir(held), rmdir(old);
+	free(sock), free(left), free(age), free(held), free(full), free(old);
 	/* Not a check: the cgroups killed launchers left (root), once older
 	 * than a second (a launch beside makes one and fills it at once). */
 	char *cg = NULL, *sid = NULL;
