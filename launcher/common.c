@@ -91,7 +91,7 @@ int launcher_unpin_names(struct cordon_args *a, struct cordon_error *err)
 					   "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME",
 					   "XDG_RUNTIME_DIR"};
 	static char *config, *project;
-	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(vars); i++) {
 		const char *v = getenv(vars[i]);
 		cleanup_free char *real = NULL;
 		/* (Only CORDON_CONFIG is taken relative to the current
@@ -113,7 +113,7 @@ int launcher_unpin_names(struct cordon_args *a, struct cordon_error *err)
 		char **owned;
 		const char *option;
 	} named[] = {{&a->config, &config, "--config"}, {&a->project, &project, "--project"}};
-	for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(named); i++) {
 		char *real = NULL;
 		int r = *named[i].name && **named[i].name ? past_descriptor(*named[i].name, &real)
 							  : 0;

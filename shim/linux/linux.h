@@ -128,6 +128,10 @@ int cordon_cgroup_sweep(const char *path, int min_age_s);
  * hold one on theirs to the end): the ones a launcher killed while it
  * started left (review 38b F3). Returns how many were removed. */
 int cordon_socket_dirs_sweep(const char *own, int min_age_s);
+/* renameat2's flag (linux/fs.h, which the C library's headers may lack). */
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE (1 << 0)
+#endif
 /* The mark (a user attribute) of a socket directory whose session holds
  * it: only those are swept. */
 #define CORDON_SOCKETS_MARK "user.cordon.sockets"

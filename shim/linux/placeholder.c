@@ -24,10 +24,6 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#ifndef RENAME_NOREPLACE
-#define RENAME_NOREPLACE (1 << 0)
-#endif
-
 #include "cordon/guard.h"
 #include "linux.h"
 

@@ -358,22 +358,31 @@ static bool session_cgroup_name(const char *name)
 	       cordon_session_id_valid(name + 7);
 }
 
+/* The directory PATH's last name (after SLASH) lies in, open for reading,
+ * or NULL (errno set). */
+static DIR *parent_of(const char *path, const char *slash)
+{
+	char parent[PATH_MAX];
+	snprintf(parent, sizeof(parent), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	int fd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d && fd >= 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+	}
+	return d;
+}
+
 int cordon_cgroup_sweep(const char *path, int min_age_s)
 {
 	const char *slash = strrchr(path, '/');
 	if (!slash || slash == path)
 		return -EINVAL;
-	char parent[PATH_MAX];
-	snprintf(parent, sizeof(parent), "%.*s", (int)(slash - path), path);
-	int fd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
+	DIR *d = parent_of(path, slash);
+	if (!d)
 		return -errno;
-	DIR *d = fdopendir(fd);
-	if (!d) {
-		int e = errno;
-		close(fd);
-		return -e;
-	}
+	int fd = dirfd(d);
 	time_t now = time(NULL);
 	int removed = 0;
 	struct dirent *e;
@@ -417,7 +426,7 @@ int cordon_socket_dir_make(const char *dir, struct cordon_error *err)
 	if (fd >= 0)
 		(void)fsetxattr(fd, CORDON_SOCKETS_MARK, "1", 1, 0);
 	if (fd < 0 || flock(fd, LOCK_SH) < 0 ||
-	    syscall(SYS_renameat2, AT_FDCWD, tmp, AT_FDCWD, dir, 1 /* RENAME_NOREPLACE */) < 0) {
+	    syscall(SYS_renameat2, AT_FDCWD, tmp, AT_FDCWD, dir, RENAME_NOREPLACE) < 0) {
 		int e = errno;
 		if (fd >= 0)
 			close(fd);
@@ -436,16 +445,10 @@ int cordon_socket_dirs_sweep(const char *own, int min_age_s)
 	const char *slash = strrchr(own, '/');
 	if (!slash)
 		return -EINVAL;
-	char parent[PATH_MAX];
-	snprintf(parent, sizeof(parent), "%.*s", slash == own ? 1 : (int)(slash - own), own);
-	int fd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!d) {
-		int e = errno;
-		if (fd >= 0)
-			close(fd);
-		return -e;
-	}
+	DIR *d = parent_of(own, slash);
+	if (!d)
+		return -errno;
+	int fd = dirfd(d);
 	time_t now = time(NULL);
 	int removed = 0;
 	for (struct dirent *e; (e = readdir(d));) {
