@@ -37,7 +37,7 @@ static void explain_sockets(const struct cordon_policy *p)
 	printf("\nunix sockets: those whose server runs inside the session, and\n");
 	if (!nested && cordon_session_socket_dir("ID", own, sizeof(own)) == 0)
 		printf("  (servers started inside keep theirs in %s, made read-write for\n"
-		       "  each session, TMUX_TMPDIR)\n",
+		       "  each session, TMUX_TMPDIR; the other sessions' beside it are read-only)\n",
 		       own);
 	for (size_t i = 0; i < p->n_sockets; i++)
 		printf("  %s  (%s)\n", p->sockets[i].path, p->sockets[i].source);

@@ -571,13 +571,15 @@ void runtime_dir_free(struct runtime_dir *r)
 	if (r->made) {
 		/* What sessions make there (empty) to guard it. */
 		char *dbus = fmt("%s/dbus-1", r->path), *units = fmt("%s/systemd", r->path),
-		     *gnupg = fmt("%s/gnupg", r->path);
+		     *gnupg = fmt("%s/gnupg", r->path), *sockets = fmt("%s/cordon", r->path);
 		rmdir(dbus);
 		rmdir(units);
 		rmdir(gnupg);
+		rmdir(sockets);
 		free(dbus);
 		free(units);
 		free(gnupg);
+		free(sockets);
 		/* And an empty stand-in another session's watch moved aside
 		 * there while a test made it a root (its .envrc/ among the
 		 * names looked for above in the default runtime directory).

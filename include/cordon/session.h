@@ -215,11 +215,12 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		       const struct cordon_launch *l, int *status, struct cordon_error *err);
 
 /* The session's own directory for unix sockets made inside, for ID:
- * $XDG_RUNTIME_DIR/cordon-ID when that is the caller's private runtime
- * directory, else /tmp/cordon-ID (Linux); under the user's temporary
- * directory on macOS. The session makes it (mode 0700, read-write inside)
- * and removes it at its end; TMUX_TMPDIR points there, so that a tmux
- * started inside never meets a server outside on its default socket. */
+ * $XDG_RUNTIME_DIR/cordon/cordon-ID when that is the caller's private
+ * runtime directory, else /tmp/cordon-UID/cordon-ID (Linux); under the
+ * user's temporary directory on macOS. The session makes it (mode 0700,
+ * read-write inside, its parent read-only inside) and removes it at its
+ * end; TMUX_TMPDIR points there, so that a tmux started inside never meets
+ * a server outside on its default socket. */
 int cordon_session_socket_dir(const char *id, char *out, size_t size);
 
 /* Where cordon makes its private directories (Linux): $XDG_RUNTIME_DIR when

@@ -135,6 +135,9 @@ int cordon_socket_dirs_sweep(const char *own, int min_age_s);
 /* The mark (a user attribute) of a socket directory whose session holds
  * it: only those are swept. */
 #define CORDON_SOCKETS_MARK "user.cordon.sockets"
+/* The source of the rule that lets the session write its socket directory
+ * (mountns.c finds the directory by it). */
+#define CORDON_SOCKETS_SOURCE "session sockets"
 /* The session's socket directory DIR made (0700), held with a shared
  * flock and marked, all before it appears at its name (made as
  * .NAME.new, then renamed): the descriptor holding it, or -errno. */

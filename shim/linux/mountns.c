@@ -241,6 +241,45 @@ static int private_shm(const struct cordon_policy *p, struct cordon_error *err)
 	return 0;
 }
 
+/* The session's socket directory (its rule's, CORDON_SOCKETS_SOURCE) lies
+ * in a directory of the user's that holds every session's (/tmp/cordon-UID,
+ * $XDG_RUNTIME_DIR/cordon), in a tree the session may write: that one is
+ * kept read-only here, and the session's own read-write over it (a copy
+ * taken before). Else one session could remove another live one's, or make
+ * names in it, and cut off or stand in for the tmux server it started
+ * (round 40h F2). Returns 0 or -errno. */
+static const char *socket_dir(const struct cordon_policy *p)
+{
+	for (size_t i = 0; i < p->n_rules; i++)
+		if (strcmp(p->rules[i].source, CORDON_SOCKETS_SOURCE) == 0)
+			return p->rules[i].path;
+	return NULL;
+}
+
+static int keep_socket_dirs(const char *dir, struct cordon_error *err)
+{
+	const char *slash = dir ? strrchr(dir, '/') : NULL;
+	if (!slash || slash == dir)
+		return 0;
+	char parent[PATH_MAX];
+	snprintf(parent, sizeof(parent), "%.*s", (int)(slash - dir), dir);
+	cleanup_close int own =
+		(int)open_tree_fd(AT_FDCWD, dir, OPEN_TREE_CLONE | AT_SYMLINK_NOFOLLOW);
+	cleanup_close int all = (int)open_tree_fd(
+		AT_FDCWD, parent, OPEN_TREE_CLONE | AT_RECURSIVE | AT_SYMLINK_NOFOLLOW);
+	cleanup_close int to_all = open(parent, O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
+	if (own < 0 || all < 0 || to_all < 0 || set_readonly(all) < 0 || attach(all, to_all) < 0)
+		return cordon_err(err, errno,
+				  "%s: keeping the sessions' socket directory "
+				  "read-only: %s",
+				  parent, strerror(errno));
+	cleanup_close int to_own = open(dir, O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
+	if (to_own < 0 || attach(own, to_own) < 0)
+		return cordon_err(err, errno, "%s: the session's socket directory: %s", dir,
+				  strerror(errno));
+	return 0;
+}
+
 #ifndef MQUEUE_MAGIC
 #define MQUEUE_MAGIC 0x19800202 /* linux/magic.h has it only from Linux 6.x */
 #endif
@@ -420,7 +459,8 @@ int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *use
 		r = cordon_err(err, ENOTSUP, "%s", plan.refuse);
 		goto out;
 	}
-	if (!sysadmin && !made && plan.n == 0)
+	const char *sockets = socket_dir(p);
+	if (!sysadmin && !made && plan.n == 0 && !sockets)
 		goto out;
 	if (made) {
 		/* the namespace is there */
@@ -494,6 +534,8 @@ int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *use
 		fprintf(stderr, "cordon: warning: %s\n", plan.warnings.v[i]);
 	if (r >= 0)
 		r = private_shm(p, err);
+	if (r >= 0 && sockets)
+		r = keep_socket_dirs(sockets, err);
 	/* Started in this namespace: its metadata calls need no supervisor
 	 * (one unshared here, after the exec, leaves the executable the
 	 * host's). */

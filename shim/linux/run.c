@@ -699,7 +699,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 			return socket_lock;
 		if (cordon_policy_add_rule(l->policy, sockdir,
 					   CORDON_ACCESS_READ | CORDON_ACCESS_WRITE,
-					   "session sockets") < 0) {
+					   CORDON_SOCKETS_SOURCE) < 0) {
 			(void)rmdir(sockdir);
 			if (socket_lock >= 0)
 				close(socket_lock);

@@ -411,6 +411,39 @@ static int socket_dir_temp(const char *dir, char *out, size_t size)
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
+/* The directory of the user's that holds the sessions' socket directories
+ * (DIR's parent): made (0700) when missing, and refused unless it is a
+ * directory of the caller's that no one else may enter. */
+static int socket_parent_make(const char *dir, struct cordon_error *err)
+{
+	const char *slash = strrchr(dir, '/');
+	if (!slash || slash == dir)
+		return cordon_err(err, EINVAL, "%s: the session's socket directory: %s", dir,
+				  strerror(EINVAL));
+	char parent[PATH_MAX];
+	snprintf(parent, sizeof(parent), "%.*s", (int)(slash - dir), dir);
+	if (mkdir(parent, 0700) < 0 && errno != EEXIST)
+		return cordon_err(err, errno, "%s: the sessions' socket directory: %s", parent,
+				  strerror(errno));
+	cleanup_close int fd = open(parent, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return cordon_err(err, errno, "%s: the sessions' socket directory: %s", parent,
+				  errno == ELOOP || errno == ENOTDIR ? "not a directory"
+								     : strerror(errno));
+	/* (Another user's, made first: its owner could reach the servers of
+	 * every session in it.) */
+	if (st.st_uid != geteuid())
+		return cordon_err(err, EPERM,
+				  "%s: the sessions' socket directory is uid %u's, not yours: "
+				  "remove it, or set XDG_RUNTIME_DIR to a directory of yours",
+				  parent, (unsigned)st.st_uid);
+	if ((st.st_mode & 077) && fchmod(fd, 0700) < 0)
+		return cordon_err(err, errno, "%s: the sessions' socket directory: chmod: %s",
+				  parent, strerror(errno));
+	return 0;
+}
+
 int cordon_socket_dir_make(const char *dir, struct cordon_error *err)
 {
 	char tmp[PATH_MAX];
@@ -418,6 +451,8 @@ int cordon_socket_dir_make(const char *dir, struct cordon_error *err)
 	if (r < 0)
 		return cordon_err(err, -r, "%s: the session's socket directory: %s", dir,
 				  strerror(-r));
+	if ((r = socket_parent_make(dir, err)) < 0)
+		return r;
 	/* Its name is random: one that exists was put there. */
 	if (mkdir(tmp, 0700) < 0)
 		return cordon_err(err, errno, "%s: the session's socket directory: %s", tmp,
@@ -492,7 +527,15 @@ const char *cordon_private_base(void)
 
 int cordon_session_socket_dir(const char *id, char *out, size_t size)
 {
-	int n = snprintf(out, size, "%s/cordon-%s", cordon_private_base(), id);
+	/* Never where every session may write (/tmp, or the runtime directory,
+	 * read-write by default): one session would remove another's, and
+	 * cut its tmux server off (round 40h F2). A directory of the user's
+	 * there instead, which each session's view keeps read-only but for
+	 * its own (mountns.c). */
+	const char *base = cordon_private_base();
+	int n = strcmp(base, "/tmp") == 0
+			? snprintf(out, size, "/tmp/cordon-%u/cordon-%s", (unsigned)geteuid(), id)
+			: snprintf(out, size, "%s/cordon/cordon-%s", base, id);
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 

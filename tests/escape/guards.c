@@ -6204,12 +6204,19 @@ static struct run_result in_limited_userns(struct world *w, bool limited, const 
 	char *script;
 	asprintf(&script,
 		 "%s exec unshare -U --map-user=1000 --map-group=1000 setpriv --inh-caps=-all "
-		 "--ambient-caps=-all --bounding-set=-all \"$1\" run %s -- "
-		 "sh -c 'echo ran > ran; echo x >> .git/config'",
+		 "--ambient-caps=-all --bounding-set=-all env XDG_RUNTIME_DIR=\"$2\" \"$1\" run %s "
+		 "-- sh -c 'echo ran > ran; echo x >> .git/config'",
 		 limited ? "echo 1 > /proc/sys/user/max_user_namespaces || exit 99;" : "", opts);
-	char *argv[] = {"/usr/bin/unshare", "-Ur", "/bin/sh", "-c", script, "sh", CORDON_BIN, NULL};
+	/* (A runtime directory of its own: uid 1000 there is root or the test
+	 * user outside, and the two runs would meet in /tmp/cordon-1000.) */
+	char *run = at(w->dir, "run");
+	if (mkdir(run, 0700) == 0 && w->as_user)
+		cr_assert_eq(chown(run, w->uid, w->gid), 0);
+	char *argv[] = {"/usr/bin/unshare", "-Ur", "/bin/sh", "-c", script, "sh",
+			CORDON_BIN,         run,   NULL};
 	struct run_result r = world_run(w, argv, w->proj);
 	free(script);
+	free(run);
 	return r;
 }
 
@@ -10720,12 +10727,14 @@ BOTH_USERS(guards, a_launcher_killed_while_making_stand_ins_leaves_none, .timeou
 		usleep(300000);
 	}
 	cr_expect_str_eq(after, before, "the project keeps what killed launchers made");
-	/* Their socket directories, empty in the runtime directory: a session
-	 * removes those a minute old that nothing holds (made older here),
-	 * but not one a live session holds (its flock, as a launcher's), nor
-	 * one with something in it. */
-	char *held = at(run, "cordon-00000000000000a1"), *full = at(run, "cordon-00000000000000a2");
-	char *old = at(run, "cordon-00000000000000a3");
+	/* Their socket directories, empty in the runtime directory's cordon/:
+	 * a session removes those a minute old that nothing holds (made older
+	 * here), but not one a live session holds (its flock, as a
+	 * launcher's), nor one with something in it. */
+	char *sockets = at(run, "cordon");
+	char *held = at(sockets, "cordon-00000000000000a1"),
+	     *full = at(sockets, "cordon-00000000000000a2");
+	char *old = at(sockets, "cordon-00000000000000a3");
 	cr_assert(mkdir(held, 0700) == 0 && mkdir(full, 0700) == 0 && mkdir(old, 0700) == 0);
 	free(write_file(full, "sock", ""));
 	/* (a1 and a2 marked as a session's; a3 not: an older cordon's.) */
@@ -10736,22 +10745,22 @@ BOTH_USERS(guards, a_launcher_killed_while_making_stand_ins_leaves_none, .timeou
 			  chown(old, w.uid, w.gid) == 0);
 	int hold = open(held, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	cr_assert(hold >= 0 && flock(hold, LOCK_SH) == 0);
-	char *age = fmt("find %s -maxdepth 1 -name '*cordon-*' -exec touch -d @%lld {} +", run,
+	char *age = fmt("find %s -maxdepth 1 -name '*cordon-*' -exec touch -d @%lld {} +", sockets,
 			(long long)time(NULL) - 120);
 	struct run_result aged = sh_outside(&w, age);
 	run_free(&aged);
 	struct run_result last = sh_in(&w, NULL, "%s", "true");
 	run_free(&last);
-	char *left = names_in(run);
+	char *left = names_in(sockets);
 	cr_expect_str_eq(left,
 			 "cordon-00000000000000a1\ncordon-00000000000000a2\n"
 			 "cordon-00000000000000a3\n",
-			 "the runtime directory keeps: %s", left);
+			 "the sessions' socket directory keeps: %s", left);
 	close(hold);
 	char *sock = at(full, "sock");
 	unlink(sock);
 	rmdir(full), rmdir(held), rmdir(old);
-	free(sock), free(left), free(age), free(held), free(full), free(old);
+	free(sock), free(left), free(age), free(held), free(full), free(old), free(sockets);
 	/* Not a check: the cgroups killed launchers left (root), once older
 	 * than a second (a launch beside makes one and fills it at once). */
 	char *cg = NULL, *sid = NULL;

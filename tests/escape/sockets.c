@@ -786,3 +786,109 @@ BOTH_USERS(sockets, no_server_takes_an_outside_servers_place, .timeout = 60)
 	free(tmux);
 	world_free(&w);
 }
+
+/* One session's socket directory is out of every other session's reach.
+ * With no runtime directory set they lay in /tmp, which every session may
+ * write, and one session removed another live one's: its tmux server was
+ * cut off (round 40h F2); in the runtime directory (read-write by default)
+ * the same. Judged outside: the other session's tmux server still answers,
+ * nothing was planted or made beside it, and a session's directory the
+ * test made beside it is still there. Control: that one goes unsandboxed.
+ * Each session still writes its own. */
+BOTH_USERS(sockets, another_session_s_socket_directory_is_out_of_reach, .timeout = 90)
+{
+	uid_t uid;
+	gid_t gid;
+	who_ids(who, &uid, &gid);
+	struct runtime_dir runtime;
+	runtime_dir_make(&runtime, uid, gid);
+	struct world w;
+	world_for(&w, who, "sockothers", "");
+	FILE *f = fopen(w.cfg, "w");
+	cr_assert_not_null(f);
+	fprintf(f,
+		"{\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/tty\", "
+		"\"/dev/ptmx\", \"/dev/urandom\", \"/dev/zero\", \"/tmp\", \"%s\"]}}",
+		runtime.path);
+	cr_assert_eq(fclose(f), 0);
+	char *bdir_file = path_join(w.proj, "bdir"), *stop = path_join(w.proj, "stop");
+	for (int xdg = 0; xdg < 2; xdg++) {
+		if (xdg) {
+			char *kv = fmt("XDG_RUNTIME_DIR=%s", runtime.path);
+			world_setenv(&w, kv);
+			free(kv);
+		}
+		unlink(bdir_file);
+		unlink(stop);
+		char *b_script = "tmux -f /dev/null new-session -d -s b 'sleep 60' && "
+				 "echo \"$TMUX_TMPDIR\" > bdir.tmp && mv bdir.tmp bdir && "
+				 "while [ ! -e stop ]; do sleep 0.05; done";
+		char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--",
+				"/bin/sh",  "-c",  b_script,   NULL};
+		pid_t b = world_spawn(&w, argv, w.proj);
+		cr_assert(wait_exists(bdir_file, 20000), "session B did not start its tmux server");
+		char *bdir = read_file(bdir_file);
+		*strchrnul(bdir, '\n') = '\0';
+		char *parent = strdup(bdir);
+		*strrchr(parent, '/') = '\0';
+		char *sock = fmt("%s/tmux-%u/default", bdir, (unsigned)uid);
+		char *has[] = {"/usr/bin/tmux", "-S", sock, "has-session", "-t", "b", NULL};
+		struct run_result r = world_run(&w, has, w.proj);
+		cr_assert_eq(r.status, 0, "control: B's tmux server must answer: %s", r.err);
+		run_free(&r);
+		/* Beside it: what another session's looks like. */
+		char *sib = fmt("%s/cordon-%016llx", parent, (unsigned long long)getpid());
+		cr_assert_eq(mkdir(sib, 0700), 0, "%s: %s", sib, strerror(errno));
+		free(write_file(sib, "x", "x"));
+		char *sib_x = path_join(sib, "x");
+		cr_assert(lchown(sib, uid, gid) == 0 && lchown(sib_x, uid, gid) == 0);
+		struct stat before, after;
+		cr_assert_eq(stat(parent, &before), 0);
+		char *made = fmt("%s/cordon-0123456789abcdef", parent);
+		/* (Its mode changed only where it is cordon's own: not /tmp or
+		 * the runtime directory themselves, on a build that put it
+		 * there.) */
+		const char *base = strrchr(parent, '/') + 1;
+		char *chmod_it =
+			strncmp(base, "cordon", 6) == 0 ? fmt("chmod 777 %s;", parent) : strdup("");
+		r = sh_in(&w, NULL,
+			  "for d in %s %s; do rm -rf \"$d\"/* \"$d\"; mv \"$d\" \"$d.gone\";"
+			  " mkdir -p \"$d\"; touch \"$d/planted\"; done; %s mkdir %s;"
+			  " touch \"$TMUX_TMPDIR/mine\" && echo own-ok",
+			  bdir, sib, chmod_it, made);
+		char *diag = fmt("(%s) inside (%d): %s%s", xdg ? "runtime directory" : "/tmp",
+				 r.status, r.out, r.err);
+		cr_expect(strstr(r.out, "own-ok"), "the session could not write its own %s", diag);
+		run_free(&r);
+		r = world_run(&w, has, w.proj);
+		cr_expect_eq(r.status, 0, "B's tmux server was cut off: %s\n%s", r.err, diag);
+		run_free(&r);
+		char *planted = path_join(bdir, "planted"), *gone = fmt("%s.gone", bdir);
+		cr_expect_not(file_exists(planted), "a name was made in B's directory %s", diag);
+		cr_expect_not(file_exists(gone), "B's directory was moved %s", diag);
+		cr_expect(file_exists(sib_x), "the directory beside it was removed %s", diag);
+		cr_expect_not(file_exists(made), "a directory was made beside it %s", diag);
+		cr_expect(stat(parent, &after) == 0 && after.st_mode == before.st_mode,
+			  "the directory holding it changed mode %s", diag);
+		/* Control: the same removal, unsandboxed. */
+		char *ctl = fmt("rm -rf %s", sib);
+		r = sh_outside(&w, ctl);
+		cr_expect_not(file_exists(sib_x), "control: the removal failed unsandboxed: %s",
+			      r.err);
+		run_free(&r);
+		free(ctl);
+		/* (What a failing run left: gone with the test.) */
+		char *sib_planted = path_join(sib, "planted");
+		unlink(sib_x), unlink(sib_planted), rmdir(sib), rmdir(made);
+		free(write_file(w.proj, "stop", ""));
+		int st;
+		cr_expect_eq(waitpid(b, &st, 0), b);
+		cr_expect_not(file_exists(bdir), "B's directory stayed after B ended");
+		free(sib_planted);
+		free(planted), free(gone), free(made), free(chmod_it), free(diag);
+		free(sib), free(sib_x), free(sock), free(parent), free(bdir);
+	}
+	free(bdir_file), free(stop);
+	world_free(&w);
+	runtime_dir_free(&runtime);
+}
