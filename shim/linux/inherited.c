@@ -185,8 +185,19 @@ int cordon_inherited_rebase(const struct cordon_policy *p, struct cordon_error *
 		 * PATH_MAX walked the host's tree as if it had none). */
 		bool redone = named > 0 && moved(p, (int)fd, &st, path) &&
 			      reopen((int)fd, &st, path) == 0;
-		if (!redone && (S_ISDIR(st.st_mode) ||
-				(named > 0 && S_ISREG(st.st_mode) && moved(p, (int)fd, &st, path))))
+		bool guarded =
+			!redone && named > 0 && S_ISREG(st.st_mode) && moved(p, (int)fd, &st, path);
+		/* (Output sent into one: `cordon run -- CMD >> .git/info/exclude`,
+		 * round 40g G4.) */
+		if (guarded && (fcntl((int)fd, F_GETFL) & O_ACCMODE) != O_RDONLY)
+			r = cordon_err(
+				err, EPERM,
+				"descriptor %ld writes %s, which the session keeps read-only "
+				"(what is written there runs or is obeyed outside); the "
+				"session is refused: send its output there from outside "
+				"(cordon run -- CMD | cat >> FILE)",
+				fd, path);
+		else if (!redone && (S_ISDIR(st.st_mode) || guarded))
 			r = cordon_err(err, EPERM,
 				       "descriptor %ld (%s) leads to the host's files past the "
 				       "session's guards, and cannot be opened again inside as it "

@@ -10908,6 +10908,19 @@ BOTH_USERS(guards, what_is_handed_in_keeps_its_guards_and_its_state, .timeout = 
 		if (who->user)
 			cr_assert_eq(chown(hook, w.uid, w.gid), 0);
 	}
+	/* Output sent into it (round 40g G4): refused, saying how to do it. */
+	char *into =
+		fmt("%s run --config %s -- /bin/echo planted >> %s; echo rc=$?", bin, w.cfg, hook);
+	char *iargv[] = {"/bin/sh", "-c", into, NULL};
+	struct run_result ir = world_run(&w, iargv, w.proj);
+	char *kept = slurp(hook);
+	cr_expect_str_eq(kept, "#!/bin/sh\necho mine\n", "output went into the hook: %s", ir.err);
+	cr_expect(strstr(ir.out, "rc=125") && strstr(ir.err, "keeps read-only") &&
+			  strstr(ir.err, "| cat >>"),
+		  "not refused, or not said how: %s%s", ir.out, ir.err);
+	free(kept);
+	run_free(&ir);
+	free(into);
 	/* The hook by a second name removed before the launch (round 40g G2:
 	 * its path read "x (deleted)", and it was rewritten through the
 	 * descriptor); a file with no name left (a here-document's) and a
