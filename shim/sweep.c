@@ -4933,6 +4933,8 @@ static int disarm_said(const struct cordon_sweep *s, const char *path, const cha
 		    "cordon: %s %s, %s, and cordon could not move it aside (%s): review it before "
 		    "that runs",
 		    head, shown, why, strerror(-e));
+		if (s->unmoved)
+			(*s->unmoved)++;
 		return 0;
 	}
 	if (moved)
@@ -6205,6 +6207,8 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 {
 	/* Judged from the earliest start of a sweep of TOP that never ended. */
 	struct cordon_sweep from = *session;
+	unsigned unmoved = 0;
+	from.unmoved = &unmoved;
 	const struct cordon_sweep *s = &from;
 	struct cordon_strv done = {0};
 	bool killed = pending_collect(top, &from, &done);
@@ -6320,12 +6324,17 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 	 * its mark. So does one after which processes of the session may still
 	 * run: what they do next is judged by the next sweep, from this
 	 * session's start. */
-	bool done_all = e >= 0 && ended && !w.disturbed;
+	bool done_all = e >= 0 && ended && !w.disturbed && !unmoved;
 	if (done_all) /* a directory it could not read is recorded as such */
 		cache_save(&w, cache, &at);
 	for (size_t i = 0; done_all && i < done.n; i++)
 		(void)unlink(done.v[i]);
 	cordon_strv_free(&done);
+	if (e >= 0 && !w.disturbed && unmoved)
+		say(said,
+		    "cordon: the next session in %s looks again at what this one could not "
+		    "move aside",
+		    top);
 	if (e >= 0 && w.disturbed)
 		say(said,
 		    "cordon: what is in %s kept changing while cordon looked at it (a directory "

@@ -127,6 +127,10 @@ struct cordon_sweep {
 	/* (The walk's: judged from an earlier session's start, one whose
 	 * sweep never ended.) */
 	bool earlier;
+	/* (The walk's: counts what it found to move aside and could not, a
+	 * name swapped with a link meanwhile; the root is then not taken as
+	 * looked at, and the next session judges it from this one's start.) */
+	unsigned *unmoved;
 	/* (The walk's, where EARLIER: the device and inode of its top's
 	 * .config and mise as that session started, 0 where missing, from
 	 * its mark; not KNOWN where the mark did not hold them.) */

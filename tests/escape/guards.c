@@ -12174,6 +12174,64 @@ BOTH_USERS(guards, a_walk_raced_by_renames_is_walked_again, .timeout = 90)
 	world_free(&w);
 }
 
+/* What a session's end finds to move aside and cannot (the walk's races
+ * above: the name a link at that moment, "Not a directory") is judged
+ * again by the next session, from this one's start. Before, the root was
+ * recorded as looked at, and the plant (a repository made in sub/ with a
+ * core.fsmonitor) ran at the user's next git status there: a flake of
+ * the test above, 1 in 6 runs. Stand-in for the race: sub/ made immutable
+ * while the session ends (EPERM). Control: protected_paths [], where the
+ * plant stays and git outside runs it. */
+BOTH_USERS(guards, what_could_not_be_moved_aside_is_judged_again, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gunmoved");
+	char *sub = at(w.proj, "sub"), *dotgit = at(w.proj, "sub/.git");
+	char *ready = at(w.proj, "ready"), *go = at(w.proj, "go");
+	const char *tags[] = {"deny", "ctl"};
+	for (int ctl = 0; ctl < 2; ctl++) {
+		if (ctl)
+			set_config(&w, ", \"protected_paths\": []");
+		struct run_result r = outside(&w, "rm -rf sub ready go");
+		run_free(&r);
+		let_time_pass();
+		char *script = plant(&w, tags[ctl], "",
+				     "git init -q sub && fsmon >> sub/.git/config; echo plant $?\n"
+				     "touch ready; while [ ! -e go ]; do sleep 0.05; done\n");
+		char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--",
+				"/bin/sh",  "-c",  script,     NULL};
+		pid_t pid = world_spawn(&w, argv, w.proj);
+		cr_assert(wait_exists(ready, 20000), "the plant did not land");
+		r = run_cmd((char *[]){"/usr/bin/chattr", "+i", sub, NULL}, NULL, NULL, 10000);
+		cr_assert_eq(r.status, 0, "chattr +i: %s", r.err);
+		run_free(&r);
+		free(write_file(w.proj, "go", ""));
+		int st;
+		cr_expect_eq(waitpid(pid, &st, 0), pid);
+		r = run_cmd((char *[]){"/usr/bin/chattr", "-i", sub, NULL}, NULL, NULL, 10000);
+		run_free(&r);
+		struct stat sb;
+		cr_assert(lstat(dotgit, &sb) == 0 && S_ISDIR(sb.st_mode),
+			  "control: the stand-in for the race did not keep sub/.git in place");
+		/* A later session, as any the user starts. */
+		r = sh_in(&w, NULL, "true");
+		char *diag = fmt("%s: then %s%s", tags[ctl], r.out, r.err);
+		run_free(&r);
+		r = outside(&w, "cd sub && git status >/dev/null 2>&1; true");
+		run_free(&r);
+		if (ctl)
+			cr_expect(marked(&w, tags[ctl], "fsmonitor"),
+				  "control: git outside ran nothing\n%s", diag);
+		else
+			cr_expect_not(marked(&w, tags[ctl], "fsmonitor"),
+				      "git outside ran what the session planted\n%s", diag);
+		free(diag);
+		free(script);
+	}
+	free(sub), free(dotgit), free(ready), free(go);
+	world_free(&w);
+}
+
 /* The project named through a directory that a session swaps with a link
  * (to a private directory) in a loop: resolved once and walked again, the
  * two could differ, and the launch took the link's target for the
