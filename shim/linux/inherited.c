@@ -160,110 +160,126 @@ static int reopen(int fd, const struct stat *st, const char *path)
 	return same ? 0 : -1;
 }
 
-int cordon_inherited_rebase(const struct cordon_policy *p, struct cordon_error *err)
+int cordon_each_fd(bool kept_only, int (*each)(int fd, const struct stat *st, void *arg), void *arg)
 {
 	DIR *d = opendir("/proc/self/fd");
 	if (!d)
-		return cordon_err(err, errno, "the descriptors the command inherits: %s",
-				  strerror(errno));
+		return -errno;
 	int r = 0;
 	for (struct dirent *e; r >= 0 && (e = readdir(d));) {
 		char *end;
 		long fd = strtol(e->d_name, &end, 10);
 		struct stat st;
-		char path[PATH_MAX];
-		/* Only what the command inherits (cordon's own are close-on-exec),
-		 * with a path (a pipe or a socket has none), on the host's
-		 * mounts. */
 		if (end == e->d_name || *end || fd == dirfd(d) || fd > INT32_MAX ||
-		    (fcntl((int)fd, F_GETFD) & FD_CLOEXEC) || fstat((int)fd, &st) < 0)
+		    (kept_only && (fcntl((int)fd, F_GETFD) & FD_CLOEXEC)) ||
+		    fstat((int)fd, &st) < 0)
 			continue;
-		int named = cordon_fd_path((int)fd, &st, path, sizeof(path));
-		if (named == 0 || cordon_inherited_on_own_mount((int)fd))
-			continue;
-		/* A path too long to read (round 40d F1: a directory past
-		 * PATH_MAX walked the host's tree as if it had none). */
-		bool redone = named > 0 && moved(p, (int)fd, &st, path) &&
-			      reopen((int)fd, &st, path) == 0;
-		bool guarded =
-			!redone && named > 0 && S_ISREG(st.st_mode) && moved(p, (int)fd, &st, path);
-		/* (Output sent into one: `cordon run -- CMD >> .git/info/exclude`,
-		 * round 40g G4.) */
-		if (guarded && (fcntl((int)fd, F_GETFL) & O_ACCMODE) != O_RDONLY)
-			r = cordon_err(
-				err, EPERM,
-				"descriptor %ld writes %s, which the session keeps read-only "
-				"(what is written there runs or is obeyed outside); the "
-				"session is refused: send its output there from outside "
-				"(cordon run -- CMD | cat >> FILE)",
-				fd, path);
-		else if (!redone && (S_ISDIR(st.st_mode) || guarded))
-			r = cordon_err(err, EPERM,
-				       "descriptor %ld (%s) leads to the host's files past the "
-				       "session's guards, and cannot be opened again inside as it "
-				       "was (hidden, read-only, or not there); the session is "
-				       "refused",
-				       fd, named > 0 ? path : "a path too long to read");
+		r = each((int)fd, &st, arg);
 	}
 	closedir(d);
 	return r;
 }
 
+struct judging {
+	const struct cordon_policy *p;
+	struct cordon_error *err;
+	bool refused; /* (an error of the judging's, not of the listing) */
+};
+
+static int rebase_one(int fd, const struct stat *st, void *arg)
+{
+	struct judging *j = arg;
+	const struct cordon_policy *p = j->p;
+	char path[PATH_MAX];
+	/* Only with a path (a pipe or a socket has none), on the host's
+	 * mounts. */
+	int named = cordon_fd_path(fd, st, path, sizeof(path));
+	if (named == 0 || cordon_inherited_on_own_mount(fd))
+		return 0;
+	/* A path too long to read (round 40d F1: a directory past PATH_MAX
+	 * walked the host's tree as if it had none). */
+	bool redone = named > 0 && moved(p, fd, st, path) && reopen(fd, st, path) == 0;
+	bool guarded = !redone && named > 0 && S_ISREG(st->st_mode) && moved(p, fd, st, path);
+	/* (Output sent into one: `cordon run -- CMD >> .git/info/exclude`,
+	 * round 40g G4.) */
+	j->refused = guarded || (!redone && S_ISDIR(st->st_mode));
+	if (guarded && (fcntl(fd, F_GETFL) & O_ACCMODE) != O_RDONLY)
+		return cordon_err(j->err, EPERM,
+				  "descriptor %d writes %s, which the session keeps read-only "
+				  "(what is written there runs or is obeyed outside); the "
+				  "session is refused: send its output there from outside "
+				  "(cordon run -- CMD | cat >> FILE)",
+				  fd, path);
+	if (j->refused)
+		return cordon_err(j->err, EPERM,
+				  "descriptor %d (%s) leads to the host's files past the "
+				  "session's guards, and cannot be opened again inside as it "
+				  "was (hidden, read-only, or not there); the session is "
+				  "refused",
+				  fd, named > 0 ? path : "a path too long to read");
+	return 0;
+}
+
+int cordon_inherited_rebase(const struct cordon_policy *p, struct cordon_error *err)
+{
+	/* Only what the command inherits (cordon's own are close-on-exec). */
+	struct judging j = {.p = p, .err = err};
+	int r = cordon_each_fd(true, rebase_one, &j);
+	if (r < 0 && !j.refused)
+		return cordon_err(err, -r, "the descriptors the command inherits: %s",
+				  strerror(-r));
+	return r;
+}
+
+static int judge_file(int fd, const struct stat *st, void *arg)
+{
+	struct judging *j = arg;
+	char path[PATH_MAX], self[48];
+	/* A regular file the caller handed in for reading (or O_PATH), still
+	 * on the host's mount, with a name left. */
+	int fl = S_ISREG(st->st_mode) && st->st_nlink > 0 ? fcntl(fd, F_GETFL) : -1;
+	if (fl < 0 || ((fl & O_ACCMODE) != O_RDONLY && !(fl & O_PATH)) ||
+	    cordon_inherited_on_own_mount(fd))
+		return 0;
+	/* Writable through the descriptor (opened again by /proc, where the
+	 * host's mount and the sandbox just applied decide)? */
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	int w = open(self, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (w < 0)
+		return 0;
+	close(w);
+	/* And by its name here, as the same file: nothing more. */
+	int named = cordon_fd_path(fd, st, path, sizeof(path));
+	int b = named > 0 ? open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
+			  : -1;
+	struct stat now;
+	bool same = b >= 0 && fstat(b, &now) == 0 && now.st_dev == st->st_dev &&
+		    now.st_ino == st->st_ino;
+	if (b >= 0)
+		close(b);
+	if (same)
+		return 0;
+	/* Not by its name (a guard keeps it read-only there, or the name is
+	 * another way to it: a bind mount of the project, round 40g G1; a
+	 * second name removed since, G2): opened again by that name,
+	 * read-only as it was, or the session is refused. */
+	j->refused = named <= 0 || reopen(fd, st, path) < 0;
+	if (j->refused)
+		return cordon_err(j->err, EPERM,
+				  "descriptor %d (%s) is a file the session could write through "
+				  "it, and not by its name here (kept read-only inside: a "
+				  "protected path); hand it in by a name cordon keeps, or not at "
+				  "all: the session is refused",
+				  fd, named > 0 ? path : "its name is gone, or too long to read");
+	return 0;
+}
+
 int cordon_inherited_judge_files(struct cordon_error *err)
 {
-	DIR *d = opendir("/proc/self/fd");
-	if (!d)
-		return 0; /* (no /proc: nothing reopens through it either) */
-	int r = 0;
-	for (struct dirent *e; r >= 0 && (e = readdir(d));) {
-		char *end;
-		long fd = strtol(e->d_name, &end, 10);
-		struct stat st;
-		char path[PATH_MAX], self[48];
-		int fl = -1;
-		/* A regular file the caller handed in for reading (or O_PATH),
-		 * still on the host's mount, with a name left. */
-		if (end == e->d_name || *end || fd == dirfd(d) || fd > INT32_MAX ||
-		    (fcntl((int)fd, F_GETFD) & FD_CLOEXEC) || fstat((int)fd, &st) < 0 ||
-		    !S_ISREG(st.st_mode) || st.st_nlink == 0 ||
-		    (fl = fcntl((int)fd, F_GETFL)) < 0 ||
-		    ((fl & O_ACCMODE) != O_RDONLY && !(fl & O_PATH)) ||
-		    cordon_inherited_on_own_mount((int)fd))
-			continue;
-		/* Writable through the descriptor (opened again by /proc, where
-		 * the host's mount and the sandbox just applied decide)? */
-		snprintf(self, sizeof(self), "/proc/self/fd/%ld", fd);
-		int w = open(self, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-		if (w < 0)
-			continue;
-		close(w);
-		/* And by its name here, as the same file: nothing more. */
-		int named = cordon_fd_path((int)fd, &st, path, sizeof(path));
-		int b = named > 0 ? open(path,
-					 O_WRONLY | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
-				  : -1;
-		struct stat now;
-		bool same = b >= 0 && fstat(b, &now) == 0 && now.st_dev == st.st_dev &&
-			    now.st_ino == st.st_ino;
-		if (b >= 0)
-			close(b);
-		if (same)
-			continue;
-		/* Not by its name (a guard keeps it read-only there, or the name
-		 * is another way to it: a bind mount of the project, round 40g
-		 * G1; a second name removed since, G2): opened again by that
-		 * name, read-only as it was, or the session is refused. */
-		if (named <= 0 || reopen((int)fd, &st, path) < 0)
-			r = cordon_err(
-				err, EPERM,
-				"descriptor %ld (%s) is a file the session could write through "
-				"it, and not by its name here (kept read-only inside: a "
-				"protected path); hand it in by a name cordon keeps, or not at "
-				"all: the session is refused",
-				fd, named > 0 ? path : "its name is gone, or too long to read");
-	}
-	closedir(d);
-	return r;
+	struct judging j = {.err = err};
+	int r = cordon_each_fd(true, judge_file, &j);
+	/* (No /proc: nothing reopens through it either.) */
+	return r < 0 && !j.refused ? 0 : r;
 }
 
 bool cordon_inherited_on_own_mount(int fd)

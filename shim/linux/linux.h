@@ -71,6 +71,11 @@ bool cordon_mountns_view_holds(const struct cordon_policy *p);
  * (shim/linux/inherited.c): -errno where a directory cannot be. Whether
  * FD lies on one of this namespace's mounts. */
 int cordon_inherited_rebase(const struct cordon_policy *p, struct cordon_error *err);
+/* EACH(fd, its stat, ARG) for each descriptor of this process (KEPT_ONLY:
+ * those an exec keeps, not close-on-exec) until one returns < 0: that,
+ * 0, or -errno where /proc/self/fd cannot be read. */
+int cordon_each_fd(bool kept_only, int (*each)(int fd, const struct stat *st, void *arg),
+		   void *arg);
 bool cordon_inherited_on_own_mount(int fd);
 /* After Landlock: each inherited regular file handed in for reading that
  * the session could write through /proc/self/fd and not by its name here

@@ -412,33 +412,28 @@ static int readonly_view(const struct cordon_policy *p, struct cordon_error *err
 	return r;
 }
 
+/* 0 where the view holds for FD (ST): -1 where not. */
+static int view_holds_for(int fd, const struct stat *st, void *arg)
+{
+	const struct cordon_policy *p = *(const struct cordon_policy **)arg;
+	char path[PATH_MAX];
+	int named = cordon_fd_path(fd, st, path, sizeof(path));
+	if (named == 0 || cordon_inherited_on_own_mount(fd))
+		return 0; /* no path (a pipe, a socket), or opened here */
+	/* On the host's mounts (inherited.c did not open it again here: a
+	 * FIFO, a device with a state, a path too long to read): a directory
+	 * leads anywhere by "..", anything else is changed on the mount it
+	 * lies on (round 40c F1), but a file a rule lets the session write. */
+	return named > 0 && S_ISREG(st->st_mode) &&
+			       (cordon_policy_access(p, path, NULL) & CORDON_ACCESS_WRITE) != 0
+		       ? 0
+		       : -1;
+}
+
 bool cordon_mountns_view_holds(const struct cordon_policy *p)
 {
-	DIR *d = opendir("/proc/self/fd");
-	if (!d)
-		return false;
-	bool holds = true;
-	struct dirent *e;
-	while (holds && (e = readdir(d))) {
-		char *end;
-		long fd = strtol(e->d_name, &end, 10);
-		struct stat st;
-		if (end == e->d_name || *end || fd == dirfd(d) || fstat((int)fd, &st) < 0)
-			continue;
-		char path[PATH_MAX];
-		int named = cordon_fd_path((int)fd, &st, path, sizeof(path));
-		if (named == 0 || cordon_inherited_on_own_mount((int)fd))
-			continue; /* no path (a pipe, a socket), or opened here */
-		/* On the host's mounts (inherited.c did not open it again here:
-		 * a FIFO, a device with a state, a path too long to read): a
-		 * directory leads anywhere by "..", anything else is changed on
-		 * the mount it lies on (round 40c F1), but a file a rule lets
-		 * the session write. */
-		holds = named > 0 && S_ISREG(st.st_mode) &&
-			(cordon_policy_access(p, path, NULL) & CORDON_ACCESS_WRITE) != 0;
-	}
-	closedir(d);
-	return holds;
+	/* (Every descriptor: this process runs on after, as the command.) */
+	return cordon_each_fd(false, view_holds_for, &p) == 0;
 }
 
 int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *userns, bool *view,
