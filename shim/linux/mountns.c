@@ -241,13 +241,7 @@ static int private_shm(const struct cordon_policy *p, struct cordon_error *err)
 	return 0;
 }
 
-/* The session's socket directory (its rule's, CORDON_SOCKETS_SOURCE) lies
- * in a directory of the user's that holds every session's (/tmp/cordon-UID,
- * $XDG_RUNTIME_DIR/cordon), in a tree the session may write: that one is
- * kept read-only here, and the session's own read-write over it (a copy
- * taken before). Else one session could remove another live one's, or make
- * names in it, and cut off or stand in for the tmux server it started
- * (round 40h F2). Returns 0 or -errno. */
+/* The session's socket directory: its rule's (CORDON_SOCKETS_SOURCE), or NULL. */
 static const char *socket_dir(const struct cordon_policy *p)
 {
 	for (size_t i = 0; i < p->n_rules; i++)
@@ -256,6 +250,13 @@ static const char *socket_dir(const struct cordon_policy *p)
 	return NULL;
 }
 
+/* The session's socket directory DIR lies
+ * in a directory of the user's that holds every session's (/tmp/cordon-UID,
+ * $XDG_RUNTIME_DIR/cordon), in a tree the session may write: that one is
+ * kept read-only here, and the session's own read-write over it (a copy
+ * taken before). Else one session could remove another live one's, or make
+ * names in it, and cut off or stand in for the tmux server it started
+ * (round 40h F2). Returns 0 or -errno. */
 static int keep_socket_dirs(const char *dir, struct cordon_error *err)
 {
 	const char *slash = dir ? strrchr(dir, '/') : NULL;
