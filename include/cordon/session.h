@@ -7,6 +7,7 @@
 #ifndef CORDON_SESSION_H
 #define CORDON_SESSION_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -215,13 +216,22 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		       const struct cordon_launch *l, int *status, struct cordon_error *err);
 
 /* The session's own directory for unix sockets made inside, for ID:
- * $XDG_RUNTIME_DIR/cordon/cordon-ID when that is the caller's private
- * runtime directory, else /tmp/cordon-UID/cordon-ID (Linux); under the
- * user's temporary directory on macOS. The session makes it (mode 0700,
- * read-write inside, its parent read-only inside) and removes it at its
- * end; TMUX_TMPDIR points there, so that a tmux started inside never meets
- * a server outside on its default socket. */
+ * PARENT/cordon-ID, PARENT the first of cordon_socket_parents (Linux);
+ * under the user's temporary directory on macOS. The session makes it
+ * (mode 0700, read-write inside, its parent read-only inside) and removes
+ * it at its end; TMUX_TMPDIR points there, so that a tmux started inside
+ * never meets a server outside on its default socket. */
 int cordon_session_socket_dir(const char *id, char *out, size_t size);
+/* The directories that hold this user's sessions' socket directories
+ * (Linux): PARENTS[0] the one a session started now uses, PARENTS[1] the
+ * other one an earlier session may have used (or ""), both kept read-only
+ * inside. The runtime directory the system made (/run/user/UID/cordon:
+ * the directory the user's and 0700, in a /run/user only root may write),
+ * else /tmp/cordon-UID, or for root /run/cordon/sockets. Never
+ * $XDG_RUNTIME_DIR as such: the caller may set it to a directory in /tmp,
+ * which a session could rename away with every session's in it (round
+ * 41a F1). */
+void cordon_socket_parents(char parents[2][PATH_MAX]);
 
 /* Where cordon makes its private directories (Linux): $XDG_RUNTIME_DIR when
  * it is the user's own (a directory, mode 0700), else /tmp. */

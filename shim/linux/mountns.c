@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "cordon/guard.h"
+#include "cordon/session.h"
 #include "linux.h"
 #include "util.h"
 
@@ -250,9 +251,9 @@ static const char *socket_dir(const struct cordon_policy *p)
 	return NULL;
 }
 
-/* The session's socket directory DIR lies
- * in a directory of the user's that holds every session's (/tmp/cordon-UID,
- * $XDG_RUNTIME_DIR/cordon), in a tree the session may write: that one is
+/* The session's socket directory DIR lies in a directory of the user's
+ * that holds every session's (cordon_socket_parents), in a tree the
+ * session may write: that one is
  * kept read-only here, and the session's own read-write over it (a copy
  * taken before). Else one session could remove another live one's, or make
  * names in it, and cut off or stand in for the tmux server it started
@@ -278,6 +279,26 @@ static int keep_socket_dirs(const char *dir, struct cordon_error *err)
 	if (to_own < 0 || attach(own, to_own) < 0)
 		return cordon_err(err, errno, "%s: the session's socket directory: %s", dir,
 				  strerror(errno));
+	/* The other place a session started elsewhere put its own (in /tmp
+	 * while the system had made no runtime directory), read-only too,
+	 * where it is the user's. */
+	char parents[2][PATH_MAX];
+	cordon_socket_parents(parents);
+	for (int i = 0; i < 2; i++) {
+		struct stat st;
+		if (!parents[i][0] || strcmp(parents[i], parent) == 0 ||
+		    lstat(parents[i], &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+			continue;
+		cleanup_close int other = (int)open_tree_fd(
+			AT_FDCWD, parents[i], OPEN_TREE_CLONE | AT_RECURSIVE | AT_SYMLINK_NOFOLLOW);
+		cleanup_close int to =
+			open(parents[i], O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
+		if (other < 0 || to < 0 || set_readonly(other) < 0 || attach(other, to) < 0)
+			return cordon_err(
+				err, errno,
+				"%s: keeping the sessions' socket directory read-only: %s",
+				parents[i], strerror(errno));
+	}
 	return 0;
 }
 

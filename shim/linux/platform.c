@@ -480,8 +480,10 @@ static int landlock_apply(const struct cordon_policy *p, int abi, int prepared, 
 		       : cordon_mountns_enter(p, cordon_effective_cap(CAP_SYS_ADMIN) == 1, &userns,
 					      view, err);
 	if (r == -ENOTSUP && p->on_unsupported == CORDON_UNSUPPORTED_WARN) {
-		char what[sizeof(err->msg) + 64];
-		snprintf(what, sizeof(what), "protected and hidden paths (%s)", err->msg);
+		char what[sizeof(err->msg) + 96];
+		snprintf(what, sizeof(what),
+			 "protected and hidden paths, and other sessions' socket directories (%s)",
+			 err->msg);
 		append(missing, size_missing, n_missing, what);
 	} else if (r == -ENOTSUP && nested) {
 		char why[sizeof(err->msg)];

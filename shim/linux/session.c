@@ -422,22 +422,32 @@ static int socket_parent_make(const char *dir, struct cordon_error *err)
 				  strerror(EINVAL));
 	char parent[PATH_MAX];
 	snprintf(parent, sizeof(parent), "%.*s", (int)(slash - dir), dir);
-	if (mkdir(parent, 0700) < 0 && errno != EEXIST)
+	int made = mkdir(parent, 0700);
+	if (made < 0 && errno == ENOENT) { /* (/run/cordon, root's) */
+		char *up = strrchr(parent, '/');
+		*up = '\0';
+		(void)mkdir(parent, 0700);
+		*up = '/';
+		made = mkdir(parent, 0700);
+	}
+	if (made < 0 && errno != EEXIST)
 		return cordon_err(err, errno, "%s: the sessions' socket directory: %s", parent,
 				  strerror(errno));
 	cleanup_close int fd = open(parent, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
-	if (fd < 0 || fstat(fd, &st) < 0)
+	/* Another user's, made first (its owner could reach the servers of
+	 * every session in it), or one this user may not even enter (round
+	 * 41a F3). */
+	if ((fd >= 0 ? fstat(fd, &st) : lstat(parent, &st)) == 0 && S_ISDIR(st.st_mode) &&
+	    st.st_uid != geteuid())
+		return cordon_err(err, EPERM,
+				  "%s: the sessions' socket directory is uid %u's, not yours: "
+				  "have it removed (its owner or root can)",
+				  parent, (unsigned)st.st_uid);
+	if (fd < 0)
 		return cordon_err(err, errno, "%s: the sessions' socket directory: %s", parent,
 				  errno == ELOOP || errno == ENOTDIR ? "not a directory"
 								     : strerror(errno));
-	/* (Another user's, made first: its owner could reach the servers of
-	 * every session in it.) */
-	if (st.st_uid != geteuid())
-		return cordon_err(err, EPERM,
-				  "%s: the sessions' socket directory is uid %u's, not yours: "
-				  "remove it, or set XDG_RUNTIME_DIR to a directory of yours",
-				  parent, (unsigned)st.st_uid);
 	if ((st.st_mode & 077) && fchmod(fd, 0700) < 0)
 		return cordon_err(err, errno, "%s: the sessions' socket directory: chmod: %s",
 				  parent, strerror(errno));
@@ -525,6 +535,33 @@ const char *cordon_private_base(void)
 	return "/tmp";
 }
 
+void cordon_socket_parents(char parents[2][PATH_MAX])
+{
+	unsigned uid = (unsigned)geteuid();
+#ifdef CORDON_TEST_HOOKS
+	/* Test builds: CORDON_TEST_SOCKETS names it (a test's own, apart
+	 * from the suite's other sessions). */
+	const char *test = getenv("CORDON_TEST_SOCKETS");
+	if (test && test[0] == '/') {
+		snprintf(parents[0], PATH_MAX, "%s", test);
+		parents[1][0] = '\0';
+		return;
+	}
+#endif
+	char runtime[64], fallback[64];
+	snprintf(runtime, sizeof(runtime), "/run/user/%u", uid);
+	if (uid == 0)
+		snprintf(fallback, sizeof(fallback), "%s/sockets", CORDON_ROOT_REGISTRY);
+	else
+		snprintf(fallback, sizeof(fallback), "/tmp/cordon-%u", uid);
+	struct stat rt, up;
+	bool system_made = lstat(runtime, &rt) == 0 && S_ISDIR(rt.st_mode) && rt.st_uid == uid &&
+			   !(rt.st_mode & 077) && lstat("/run/user", &up) == 0 &&
+			   S_ISDIR(up.st_mode) && up.st_uid == 0 && !(up.st_mode & 022);
+	snprintf(parents[system_made ? 0 : 1], PATH_MAX, "%s/cordon", runtime);
+	snprintf(parents[system_made ? 1 : 0], PATH_MAX, "%s", fallback);
+}
+
 int cordon_session_socket_dir(const char *id, char *out, size_t size)
 {
 	/* Never where every session may write (/tmp, or the runtime directory,
@@ -532,10 +569,9 @@ int cordon_session_socket_dir(const char *id, char *out, size_t size)
 	 * cut its tmux server off (round 40h F2). A directory of the user's
 	 * there instead, which each session's view keeps read-only but for
 	 * its own (mountns.c). */
-	const char *base = cordon_private_base();
-	int n = strcmp(base, "/tmp") == 0
-			? snprintf(out, size, "/tmp/cordon-%u/cordon-%s", (unsigned)geteuid(), id)
-			: snprintf(out, size, "%s/cordon/cordon-%s", base, id);
+	char parents[2][PATH_MAX];
+	cordon_socket_parents(parents);
+	int n = snprintf(out, size, "%s/cordon-%s", parents[0], id);
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 

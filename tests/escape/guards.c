@@ -6204,11 +6204,12 @@ static struct run_result in_limited_userns(struct world *w, bool limited, const 
 	char *script;
 	asprintf(&script,
 		 "%s exec unshare -U --map-user=1000 --map-group=1000 setpriv --inh-caps=-all "
-		 "--ambient-caps=-all --bounding-set=-all env XDG_RUNTIME_DIR=\"$2\" \"$1\" run %s "
-		 "-- sh -c 'echo ran > ran; echo x >> .git/config'",
+		 "--ambient-caps=-all --bounding-set=-all env CORDON_TEST_SOCKETS=\"$2/cordon\" "
+		 "\"$1\" run %s -- sh -c 'echo ran > ran; echo x >> .git/config'",
 		 limited ? "echo 1 > /proc/sys/user/max_user_namespaces || exit 99;" : "", opts);
-	/* (A runtime directory of its own: uid 1000 there is root or the test
-	 * user outside, and the two runs would meet in /tmp/cordon-1000.) */
+	/* (Its sessions' socket directories in a directory of its own: uid
+	 * 1000 there is root or the test user outside, and the two runs would
+	 * meet in /tmp/cordon-1000.) */
 	char *run = at(w->dir, "run");
 	if (mkdir(run, 0700) == 0 && w->as_user)
 		cr_assert_eq(chown(run, w->uid, w->gid), 0);
@@ -10693,12 +10694,13 @@ BOTH_USERS(guards, a_launcher_killed_while_making_stand_ins_leaves_none, .timeou
 	world_for(&w, who, "gkilled", "");
 	need_user_xattrs(&w);
 	/* The session's socket directories, which a kill leaves too, kept in
-	 * the world. */
+	 * the world (a test build's hook: apart from the suite's other
+	 * sessions). */
 	char *run = at(w.dir, "run");
 	cr_assert_eq(mkdir(run, 0700), 0);
 	if (who->user)
 		cr_assert_eq(chown(run, w.uid, w.gid), 0);
-	char *xdg = fmt("XDG_RUNTIME_DIR=%s", run);
+	char *xdg = fmt("CORDON_TEST_SOCKETS=%s/cordon", run);
 	world_setenv(&w, xdg);
 	free(write_file(w.proj, "mine.txt", "mine\n"));
 	world_give(&w);
@@ -10727,7 +10729,7 @@ BOTH_USERS(guards, a_launcher_killed_while_making_stand_ins_leaves_none, .timeou
 		usleep(300000);
 	}
 	cr_expect_str_eq(after, before, "the project keeps what killed launchers made");
-	/* Their socket directories, empty in the runtime directory's cordon/:
+	/* Their socket directories, empty in the sessions' cordon/:
 	 * a session removes those a minute old that nothing holds (made older
 	 * here), but not one a live session holds (its flock, as a
 	 * launcher's), nor one with something in it. */

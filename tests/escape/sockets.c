@@ -791,33 +791,39 @@ BOTH_USERS(sockets, no_server_takes_an_outside_servers_place, .timeout = 60)
  * With no runtime directory set they lay in /tmp, which every session may
  * write, and one session removed another live one's: its tmux server was
  * cut off (round 40h F2); in the runtime directory (read-write by default)
- * the same. Judged outside: the other session's tmux server still answers,
- * nothing was planted or made beside it, and a session's directory the
- * test made beside it is still there. Control: that one goes unsandboxed.
- * Each session still writes its own. */
+ * the same, and with XDG_RUNTIME_DIR a directory in /tmp, a session moved
+ * that directory away with every session's in it (41a F1). Judged
+ * outside: the other session's tmux server still answers, nothing was
+ * planted or made beside it, and a session's directory the test made
+ * beside it is still there. Control: that one goes unsandboxed. Each
+ * session still writes its own. */
 BOTH_USERS(sockets, another_session_s_socket_directory_is_out_of_reach, .timeout = 90)
 {
 	uid_t uid;
 	gid_t gid;
 	who_ids(who, &uid, &gid);
-	struct runtime_dir runtime;
-	runtime_dir_make(&runtime, uid, gid);
+	struct runtime_dir runtime = {0};
 	struct world w;
 	world_for(&w, who, "sockothers", "");
 	FILE *f = fopen(w.cfg, "w");
 	cr_assert_not_null(f);
 	fprintf(f,
 		"{\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/tty\", "
-		"\"/dev/ptmx\", \"/dev/urandom\", \"/dev/zero\", \"/tmp\", \"%s\"]}}",
-		runtime.path);
+		"\"/dev/ptmx\", \"/dev/urandom\", \"/dev/zero\", \"/tmp\", \"/run/user/%u\"]}}",
+		(unsigned)uid);
 	cr_assert_eq(fclose(f), 0);
 	char *bdir_file = path_join(w.proj, "bdir"), *stop = path_join(w.proj, "stop");
+	/* (A runtime directory the caller set in /tmp, then the one the
+	 * system makes.) */
+	char *tmp_xdg = fmt("/tmp/cordon-test-xdg-%d-%u", (int)getpid(), (unsigned)uid);
+	char *tmp_xdg_old = fmt("%s.old", tmp_xdg);
+	cr_assert(mkdir(tmp_xdg, 0700) == 0 && chown(tmp_xdg, uid, gid) == 0);
 	for (int xdg = 0; xdg < 2; xdg++) {
-		if (xdg) {
-			char *kv = fmt("XDG_RUNTIME_DIR=%s", runtime.path);
-			world_setenv(&w, kv);
-			free(kv);
-		}
+		if (xdg)
+			runtime_dir_make(&runtime, uid, gid);
+		char *kv = fmt("XDG_RUNTIME_DIR=%s", xdg ? runtime.path : tmp_xdg);
+		world_setenv(&w, kv);
+		free(kv);
 		unlink(bdir_file);
 		unlink(stop);
 		char *b_script = "tmux -f /dev/null new-session -d -s b 'sleep 60' && "
@@ -848,14 +854,13 @@ BOTH_USERS(sockets, another_session_s_socket_directory_is_out_of_reach, .timeout
 		/* (Its mode changed only where it is cordon's own: not /tmp or
 		 * the runtime directory themselves, on a build that put it
 		 * there.) */
-		const char *base = strrchr(parent, '/') + 1;
 		char *chmod_it =
-			strncmp(base, "cordon", 6) == 0 ? fmt("chmod 777 %s;", parent) : strdup("");
+			strstr(parent, "cordon") ? fmt("chmod 777 %s;", parent) : strdup("");
 		r = sh_in(&w, NULL,
 			  "for d in %s %s; do rm -rf \"$d\"/* \"$d\"; mv \"$d\" \"$d.gone\";"
 			  " mkdir -p \"$d\"; touch \"$d/planted\"; done; %s mkdir %s;"
-			  " touch \"$TMUX_TMPDIR/mine\" && echo own-ok",
-			  bdir, sib, chmod_it, made);
+			  " mv \"$XDG_RUNTIME_DIR\" %s; touch \"$TMUX_TMPDIR/mine\" && echo own-ok",
+			  bdir, sib, chmod_it, made, tmp_xdg_old);
 		char *diag = fmt("(%s) inside (%d): %s%s", xdg ? "runtime directory" : "/tmp",
 				 r.status, r.out, r.err);
 		cr_expect(strstr(r.out, "own-ok"), "the session could not write its own %s", diag);
@@ -889,6 +894,10 @@ BOTH_USERS(sockets, another_session_s_socket_directory_is_out_of_reach, .timeout
 		free(sib), free(sib_x), free(sock), free(parent), free(bdir);
 	}
 	free(bdir_file), free(stop);
+	struct run_result r = run_cmd((char *[]){"/bin/rm", "-rf", tmp_xdg, tmp_xdg_old, NULL},
+				      NULL, NULL, 10000);
+	run_free(&r);
+	free(tmp_xdg), free(tmp_xdg_old);
 	world_free(&w);
 	runtime_dir_free(&runtime);
 }
