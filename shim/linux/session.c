@@ -422,15 +422,7 @@ static int socket_parent_make(const char *dir, struct cordon_error *err)
 				  strerror(EINVAL));
 	char parent[PATH_MAX];
 	snprintf(parent, sizeof(parent), "%.*s", (int)(slash - dir), dir);
-	int made = mkdir(parent, 0700);
-	if (made < 0 && errno == ENOENT) { /* (/run/cordon, root's) */
-		char *up = strrchr(parent, '/');
-		*up = '\0';
-		(void)mkdir(parent, 0700);
-		*up = '/';
-		made = mkdir(parent, 0700);
-	}
-	if (made < 0 && errno != EEXIST)
+	if (mkdir(parent, 0700) < 0 && errno != EEXIST)
 		return cordon_err(err, errno, "%s: the sessions' socket directory: %s", parent,
 				  strerror(errno));
 	cleanup_close int fd = open(parent, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -551,7 +543,7 @@ void cordon_socket_parents(char parents[2][PATH_MAX])
 	char runtime[64], fallback[64];
 	snprintf(runtime, sizeof(runtime), "/run/user/%u", uid);
 	if (uid == 0)
-		snprintf(fallback, sizeof(fallback), "%s/sockets", CORDON_ROOT_REGISTRY);
+		snprintf(fallback, sizeof(fallback), "/run/cordon-sockets");
 	else
 		snprintf(fallback, sizeof(fallback), "/tmp/cordon-%u", uid);
 	struct stat rt, up;
