@@ -208,8 +208,8 @@ static int rebase_one(int fd, const struct stat *st, void *arg)
 				  "descriptor %d writes %s, which the session keeps read-only "
 				  "(what is written there runs or is obeyed outside); the "
 				  "session is refused: send its output there from outside "
-				  "(cordon run -- CMD | cat >> FILE)",
-				  fd, path);
+				  "(cordon run -- CMD %s| cat >> FILE)",
+				  fd, path, fd == 2 ? "2>&1 >/dev/null " : "");
 	if (j->refused)
 		return cordon_err(j->err, EPERM,
 				  "descriptor %d (%s) leads to the host's files past the "

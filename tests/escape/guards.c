@@ -12234,6 +12234,70 @@ BOTH_USERS(guards, what_could_not_be_moved_aside_is_judged_again, .timeout = 60)
 	world_free(&w);
 }
 
+/* The same for a name judged by itself (round 41b F1): a top .exrc the
+ * session made, which neither the watch nor the end could move aside, was
+ * at the next start there as if the user's, and vim outside obeyed it.
+ * Now it is noted, and the next session's end moves it aside. Stand-in for
+ * the race: the launcher stopped while the file is made, and the file made
+ * immutable until the session has ended. Control: protected_paths []. */
+BOTH_USERS(guards, a_name_that_could_not_be_moved_aside_is_moved_by_the_next_session, .timeout = 60)
+{
+	struct world w;
+	exrc_world(&w, who, "gunmovedname");
+	char *exrc = at(w.proj, ".exrc"), *ready = at(w.proj, "ready"), *go = at(w.proj, "go");
+	char *made = at(w.proj, "made");
+	const char *tags[] = {"deny", "ctl"};
+	for (int ctl = 0; ctl < 2; ctl++) {
+		if (ctl)
+			set_config(&w, ", \"protected_paths\": []");
+		unlink(ready), unlink(go), unlink(made);
+		let_time_pass();
+		char *script = plant(
+			&w, tags[ctl], "",
+			"touch ready; while [ ! -e go ]; do sleep 0.05; done; rm go\n"
+			"echo \"call writefile([], '$M-exrc')\" > .exrc; echo exrc $? > made\n"
+			"while [ ! -e go ]; do sleep 0.05; done\n");
+		char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--",
+				"/bin/sh",  "-c",  script,     NULL};
+		pid_t pid = world_spawn(&w, argv, w.proj);
+		cr_assert(wait_exists(ready, 20000), "the session did not start");
+		cr_assert_eq(kill(pid, SIGSTOP), 0);
+		free(write_file(w.proj, "go", ""));
+		bool landed = wait_exists(made, 10000);
+		struct run_result r =
+			run_cmd((char *[]){"/usr/bin/chattr", "+i", exrc, NULL}, NULL, NULL, 10000);
+		cr_expect_eq(r.status, 0, "chattr +i: %s", r.err);
+		run_free(&r);
+		cr_assert_eq(kill(pid, SIGCONT), 0);
+		free(write_file(w.proj, "go", ""));
+		int st;
+		cr_expect_eq(waitpid(pid, &st, 0), pid);
+		r = run_cmd((char *[]){"/usr/bin/chattr", "-i", exrc, NULL}, NULL, NULL, 10000);
+		run_free(&r);
+		cr_assert(landed && contains(made, "exrc 0"), "the plant did not land");
+		struct stat sb;
+		cr_assert_eq(lstat(exrc, &sb), 0,
+			     "control: the stand-in for the race did not keep .exrc in place");
+		/* A later session, as any the user starts. */
+		r = sh_in(&w, NULL, "true");
+		char *diag = fmt("%s: then %s%s", tags[ctl], r.out, r.err);
+		run_free(&r);
+		r = outside(&w, "TERM=dumb vim --not-a-term -c q </dev/null >/dev/null 2>&1; true");
+		run_free(&r);
+		if (ctl)
+			cr_expect(marked(&w, tags[ctl], "exrc"),
+				  "control: vim outside ran nothing\n%s", diag);
+		else
+			cr_expect_not(marked(&w, tags[ctl], "exrc"),
+				      "vim outside ran what the session planted\n%s", diag);
+		free(diag);
+		free(script);
+		unlink(exrc);
+	}
+	free(exrc), free(ready), free(go), free(made);
+	world_free(&w);
+}
+
 /* The project named through a directory that a session swaps with a link
  * (to a private directory) in a loop: resolved once and walked again, the
  * two could differ, and the launch took the link's target for the
