@@ -8062,7 +8062,7 @@ BOTH_USERS(guards, a_sweep_that_never_ran_is_done_by_the_next_session, .timeout 
 	git_outside(&w, sub, "after");
 	cr_expect_not(marked(&w, "deny", "fsmonitor"), "the plant ran outside: %s", diag);
 	cr_expect(present(w.proj, "sub/.git.cordon-disarmed"), "not moved aside: %s", diag);
-	cr_expect(strstr(diag, "ended without looking at its repositories"), "%s", diag);
+	cr_expect(strstr(diag, "ended without looking at all of its repositories"), "%s", diag);
 	/* The control: no sweep, and it runs. */
 	r = sh_outside(&w, "rm -rf sub");
 	run_free(&r);
