@@ -4949,15 +4949,15 @@ static int retry_unmoved(const struct cordon_sweep *s, struct cordon_strv *said)
 	(void)unlink(claimed);
 	int moved = 0;
 	for (size_t at = 0; text && at < len; at += strlen(text + at) + 1) {
-		unsigned long long dev, ino;
-		long long sec;
-		long nsec;
-		int off = 0;
-		if (sscanf(text + at, "%llu %llu %lld.%ld %n", &dev, &ino, &sec, &nsec, &off) !=
-			    4 ||
-		    !off || text[at + (size_t)off] != '/')
+		/* DEV INO SEC.NSEC PATH */
+		char *end;
+		unsigned long long dev = strtoull(text + at, &end, 10);
+		unsigned long long ino = *end == ' ' ? strtoull(end + 1, &end, 10) : 0;
+		long long sec = *end == ' ' ? strtoll(end + 1, &end, 10) : 0;
+		long nsec = *end == '.' ? strtol(end + 1, &end, 10) : 0;
+		if (*end != ' ' || end[1] != '/')
 			continue;
-		const char *path = text + at + off;
+		const char *path = end + 1;
 		bool ours = false;
 		for (size_t i = 0; i < s->writable.n && !ours; i++)
 			ours = cordon_path_under(path, s->writable.v[i]);
