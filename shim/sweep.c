@@ -4947,8 +4947,10 @@ static int retry_unmoved(const struct cordon_sweep *s, struct cordon_strv *said)
 	if (cordon_read_file(claimed, (size_t)1 << 20, &text, &len, NULL) < 0)
 		text = NULL;
 	(void)unlink(claimed);
+	if (!text)
+		return 0;
 	int moved = 0;
-	for (size_t at = 0; text && at < len; at += strlen(text + at) + 1) {
+	for (size_t at = 0; at < len; at += strlen(text + at) + 1) {
 		/* DEV INO SEC.NSEC PATH */
 		char *end;
 		unsigned long long dev = strtoull(text + at, &end, 10);
