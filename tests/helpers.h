@@ -117,8 +117,9 @@ void world_give(struct world *w);
 void need_user_xattrs(struct world *w);
 
 /* UID's runtime directory, /run/user/UID (owned by UID:GID, mode 0700),
- * made when the machine has none; runtime_dir_free removes what was made,
- * once empty, and frees PATH. */
+ * made when the machine has none; runtime_dir_free frees PATH, and what
+ * was made stays until scripts/test removes it as the run ends (tests
+ * beside use it meanwhile). */
 struct runtime_dir {
 	char *path;
 	bool made_base, made;
