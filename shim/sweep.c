@@ -4898,10 +4898,11 @@ static bool not_the_session_s(int dir, const char *name, int err)
  * it with a link; round 41b F1: a top .exrc the watch and the end both
  * failed to move) is noted in the state directory's "unmoved": its device,
  * inode and modification time (not its change time: the immutable flag
- * the suite's test stands in with changes that), and its path. The next session's end moves each
- * aside that is still that file, where a rule of its own lets it write
- * (it could remove it anyway). Else the name was, at the next start, there
- * as if it were the user's, and no later session judged it. */
+ * the suite's test stands in with changes that), and its path. The next
+ * session's end moves each aside that is still that file, where a rule of
+ * its own lets it write (it could remove it anyway), and notes the others
+ * again for a session where they lie. Else the name was, at the next
+ * start, there as if it were the user's, and no later session judged it. */
 static char *unmoved_note(void)
 {
 	char *dir = NULL, *note = NULL;
@@ -4912,20 +4913,29 @@ static char *unmoved_note(void)
 	return note;
 }
 
+/* LINE (with its NUL) added to the note: one write, whole among other
+ * sessions'. */
+static void note_line(const char *line, size_t len)
+{
+	cleanup_free char *note = unmoved_note();
+	cleanup_close int fd =
+		note ? open(note, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600)
+		     : -1;
+	if (fd >= 0)
+		(void)cordon_write_full(fd, line, len + 1);
+}
+
 static void note_unmoved(const char *path)
 {
 	struct stat st;
-	cleanup_free char *note = lstat(path, &st) == 0 ? unmoved_note() : NULL;
 	char *line = NULL;
-	int n = note ? asprintf(&line, "%llu %llu %lld.%09ld %s", (unsigned long long)st.st_dev,
-				(unsigned long long)st.st_ino, (long long)st.st_mtim.tv_sec,
-				st.st_mtim.tv_nsec, path)
-		     : -1;
-	cleanup_close int fd =
-		n > 0 ? open(note, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600)
-		      : -1;
-	if (fd >= 0) /* one write, with its NUL: whole among other sessions' */
-		(void)cordon_write_full(fd, line, (size_t)n + 1);
+	int n = lstat(path, &st) == 0
+			? asprintf(&line, "%llu %llu %lld.%09ld %s", (unsigned long long)st.st_dev,
+				   (unsigned long long)st.st_ino, (long long)st.st_mtim.tv_sec,
+				   st.st_mtim.tv_nsec, path)
+			: -1;
+	if (n > 0)
+		note_line(line, (size_t)n);
 	free(line);
 }
 
@@ -4963,8 +4973,14 @@ static int retry_unmoved(const struct cordon_sweep *s, struct cordon_strv *said)
 		bool ours = false;
 		for (size_t i = 0; i < s->writable.n && !ours; i++)
 			ours = cordon_path_under(path, s->writable.v[i]);
+		/* Another directory's: left for a session there (review 41c F2:
+		 * a session in another project dropped it). */
+		if (!ours) {
+			note_line(text + at, strlen(text + at));
+			continue;
+		}
 		struct stat st;
-		if (!ours || lstat(path, &st) < 0 || st.st_dev != dev || st.st_ino != ino ||
+		if (lstat(path, &st) < 0 || st.st_dev != dev || st.st_ino != ino ||
 		    st.st_mtim.tv_sec != sec || st.st_mtim.tv_nsec != nsec)
 			continue;
 		moved += disarm_said(s, path, "an earlier session made",

@@ -225,8 +225,9 @@ int cordon_session_socket_dir(const char *id, char *out, size_t size);
 /* The directories that hold this user's sessions' socket directories
  * (Linux): PARENTS[0] the one a session started now uses, PARENTS[1] the
  * other one an earlier session may have used (or ""), both kept read-only
- * inside. The runtime directory the system made (/run/user/UID/cordon:
- * the directory the user's and 0700, in a /run/user only root may write),
+ * inside, and both made at each launch where they can be. The runtime
+ * directory the system made (/run/user/UID/cordon: the directory the
+ * user's, in a /run/user only root may write),
  * else /tmp/cordon-UID, or for root /run/cordon-sockets. Never
  * $XDG_RUNTIME_DIR as such: the caller may set it to a directory in /tmp,
  * which a session could rename away with every session's in it (round

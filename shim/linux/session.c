@@ -455,6 +455,14 @@ int cordon_socket_dir_make(const char *dir, struct cordon_error *err)
 				  strerror(-r));
 	if ((r = socket_parent_make(dir, err)) < 0)
 		return r;
+	/* And the other place, where it can be made: both are read-only in
+	 * this session's view then, whichever a later session chooses (review
+	 * 41c F1: a session made /tmp/cordon-UID itself, made the runtime
+	 * directory unfit, and held every later session's directory). */
+	char parents[2][PATH_MAX];
+	cordon_socket_parents(parents);
+	if (parents[1][0])
+		(void)mkdir(parents[1], 0700);
 	/* Its name is random: one that exists was put there. */
 	if (mkdir(tmp, 0700) < 0)
 		return cordon_err(err, errno, "%s: the session's socket directory: %s", tmp,
@@ -546,10 +554,11 @@ void cordon_socket_parents(char parents[2][PATH_MAX])
 		snprintf(fallback, sizeof(fallback), "/run/cordon-sockets");
 	else
 		snprintf(fallback, sizeof(fallback), "/tmp/cordon-%u", uid);
+	/* (Not by its mode, which a session may change: 41c F1.) */
 	struct stat rt, up;
 	bool system_made = lstat(runtime, &rt) == 0 && S_ISDIR(rt.st_mode) && rt.st_uid == uid &&
-			   !(rt.st_mode & 077) && lstat("/run/user", &up) == 0 &&
-			   S_ISDIR(up.st_mode) && up.st_uid == 0 && !(up.st_mode & 022);
+			   lstat("/run/user", &up) == 0 && S_ISDIR(up.st_mode) && up.st_uid == 0 &&
+			   !(up.st_mode & 022);
 	snprintf(parents[system_made ? 0 : 1], PATH_MAX, "%s/cordon", runtime);
 	snprintf(parents[system_made ? 1 : 0], PATH_MAX, "%s", fallback);
 }

@@ -859,7 +859,8 @@ BOTH_USERS(sockets, another_session_s_socket_directory_is_out_of_reach, .timeout
 		r = sh_in(&w, NULL,
 			  "for d in %s %s; do rm -rf \"$d\"/* \"$d\"; mv \"$d\" \"$d.gone\";"
 			  " mkdir -p \"$d\"; touch \"$d/planted\"; done; %s mkdir %s;"
-			  " mv \"$XDG_RUNTIME_DIR\" %s; touch \"$TMUX_TMPDIR/mine\" && echo own-ok",
+			  " mv \"$XDG_RUNTIME_DIR\" %s; touch \"$TMUX_TMPDIR/mine\" && echo own-ok;"
+			  " chmod 711 \"$XDG_RUNTIME_DIR\"",
 			  bdir, sib, chmod_it, made, tmp_xdg_old);
 		char *diag = fmt("(%s) inside (%d): %s%s", xdg ? "runtime directory" : "/tmp",
 				 r.status, r.out, r.err);
@@ -875,6 +876,17 @@ BOTH_USERS(sockets, another_session_s_socket_directory_is_out_of_reach, .timeout
 		cr_expect_not(file_exists(made), "a directory was made beside it %s", diag);
 		cr_expect(stat(parent, &after) == 0 && after.st_mode == before.st_mode,
 			  "the directory holding it changed mode %s", diag);
+		/* A session started after: the same place (a runtime directory
+		 * made unfit from inside moved every later one to where the
+		 * first could write, review 41c F1). */
+		r = sh_in(&w, NULL, "echo \"$TMUX_TMPDIR\"");
+		char *later = fmt("%s/cordon-", parent);
+		cr_expect(strncmp(r.out, later, strlen(later)) == 0,
+			  "a later session's directory is elsewhere: %s %s", r.out, diag);
+		run_free(&r);
+		free(later);
+		if (xdg)
+			(void)chmod(runtime.path, 0700);
 		/* Control: the same removal, unsandboxed. */
 		char *ctl = fmt("rm -rf %s", sib);
 		r = sh_outside(&w, ctl);
