@@ -455,14 +455,16 @@ int cordon_socket_dir_make(const char *dir, struct cordon_error *err)
 				  strerror(-r));
 	if ((r = socket_parent_make(dir, err)) < 0)
 		return r;
-	/* And the other place, where it can be made: both are read-only in
-	 * this session's view then, whichever a later session chooses (review
-	 * 41c F1: a session made /tmp/cordon-UID itself, made the runtime
-	 * directory unfit, and held every later session's directory). */
+	/* And every place, where it can be made: all are read-only in this
+	 * session's view then, whichever a later session chooses (review 41c
+	 * F1: a session made /tmp/cordon-UID itself, made the runtime
+	 * directory unfit, and held every later session's directory). Both,
+	 * not "the other": a login since DIR was chosen swaps them (41d F1). */
 	char parents[2][PATH_MAX];
 	cordon_socket_parents(parents);
-	if (parents[1][0])
-		(void)mkdir(parents[1], 0700);
+	for (int i = 0; i < 2; i++)
+		if (parents[i][0])
+			(void)mkdir(parents[i], 0700);
 	/* Its name is random: one that exists was put there. */
 	if (mkdir(tmp, 0700) < 0)
 		return cordon_err(err, errno, "%s: the session's socket directory: %s", tmp,
