@@ -8560,11 +8560,12 @@ BOTH_USERS(guards, oh_my_zshs_dotenv_told_not_to_ask_exports_nothing_planted, .t
  * .env made there is moved aside as it appears, and one the session had
  * already written is moved aside as the directory is allowed. zsh
  * outside, entering each after the plant and before the session ends,
- * runs nothing planted. Control: protected_paths []. */
+ * runs nothing planted. (A second for the watch to act: 0.3 s was too
+ * little once, in CI with the lint beside.) Control: protected_paths []. */
 static const char omz_plant_after[] =
 	"echo \"X=\\$(touch $M-before)\" >> b/.env; echo before $?\n" WAIT_GO
 	"echo \"X=\\$(touch $M-after)\" > a/.env; echo after $?\n"
-	"sleep 0.3; touch planted\n" WAIT_FOR("go2");
+	"sleep 1; touch planted\n" WAIT_FOR("go2");
 
 BOTH_USERS(guards, a_directory_oh_my_zsh_allows_while_it_runs_is_kept, .timeout = 60)
 {
