@@ -198,8 +198,9 @@ static int rebase_one(int fd, const struct stat *st, void *arg)
 		return 0;
 	/* A path too long to read (round 40d F1: a directory past PATH_MAX
 	 * walked the host's tree as if it had none). */
-	bool redone = named > 0 && moved(p, fd, st, path) && reopen(fd, st, path) == 0;
-	bool guarded = !redone && named > 0 && S_ISREG(st->st_mode) && moved(p, fd, st, path);
+	bool move = named > 0 && moved(p, fd, st, path);
+	bool redone = move && reopen(fd, st, path) == 0;
+	bool guarded = !redone && move && S_ISREG(st->st_mode);
 	/* (Output sent into one: `cordon run -- CMD >> .git/info/exclude`,
 	 * round 40g G4.) */
 	j->refused = guarded || (!redone && S_ISDIR(st->st_mode));

@@ -258,6 +258,16 @@ static const char *socket_dir(const struct cordon_policy *p)
  * taken before). Else one session could remove another live one's, or make
  * names in it, and cut off or stand in for the tmux server it started
  * (round 40h F2). Returns 0 or -errno. */
+/* PATH, a directory (not a link), bound read-only over itself with what is
+ * mounted beneath it: 0, or -1 with errno set. */
+static int readonly_over(const char *path)
+{
+	cleanup_close int tree = (int)open_tree_fd(
+		AT_FDCWD, path, OPEN_TREE_CLONE | AT_RECURSIVE | AT_SYMLINK_NOFOLLOW);
+	cleanup_close int to = open(path, O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
+	return tree < 0 || to < 0 || set_readonly(tree) < 0 || attach(tree, to) < 0 ? -1 : 0;
+}
+
 static int keep_socket_dirs(const char *dir, struct cordon_error *err)
 {
 	const char *slash = dir ? strrchr(dir, '/') : NULL;
@@ -267,10 +277,7 @@ static int keep_socket_dirs(const char *dir, struct cordon_error *err)
 	snprintf(parent, sizeof(parent), "%.*s", (int)(slash - dir), dir);
 	cleanup_close int own =
 		(int)open_tree_fd(AT_FDCWD, dir, OPEN_TREE_CLONE | AT_SYMLINK_NOFOLLOW);
-	cleanup_close int all = (int)open_tree_fd(
-		AT_FDCWD, parent, OPEN_TREE_CLONE | AT_RECURSIVE | AT_SYMLINK_NOFOLLOW);
-	cleanup_close int to_all = open(parent, O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
-	if (own < 0 || all < 0 || to_all < 0 || set_readonly(all) < 0 || attach(all, to_all) < 0)
+	if (own < 0 || readonly_over(parent) < 0)
 		return cordon_err(err, errno,
 				  "%s: keeping the sessions' socket directory "
 				  "read-only: %s",
@@ -279,9 +286,9 @@ static int keep_socket_dirs(const char *dir, struct cordon_error *err)
 	if (to_own < 0 || attach(own, to_own) < 0)
 		return cordon_err(err, errno, "%s: the session's socket directory: %s", dir,
 				  strerror(errno));
-	/* The other place a session started elsewhere put its own (in /tmp
-	 * while the system had made no runtime directory), read-only too,
-	 * where it is the user's. */
+	/* The other place a session may have put its own (where the system
+	 * had, or had not, made a runtime directory), read-only too, where
+	 * it is the user's. */
 	char parents[2][PATH_MAX];
 	cordon_socket_parents(parents);
 	for (int i = 0; i < 2; i++) {
@@ -289,11 +296,7 @@ static int keep_socket_dirs(const char *dir, struct cordon_error *err)
 		if (!parents[i][0] || strcmp(parents[i], parent) == 0 ||
 		    lstat(parents[i], &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
 			continue;
-		cleanup_close int other = (int)open_tree_fd(
-			AT_FDCWD, parents[i], OPEN_TREE_CLONE | AT_RECURSIVE | AT_SYMLINK_NOFOLLOW);
-		cleanup_close int to =
-			open(parents[i], O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
-		if (other < 0 || to < 0 || set_readonly(other) < 0 || attach(other, to) < 0)
+		if (readonly_over(parents[i]) < 0)
 			return cordon_err(
 				err, errno,
 				"%s: keeping the sessions' socket directory read-only: %s",
