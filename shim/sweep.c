@@ -4913,14 +4913,12 @@ static char *unmoved_note(void)
 	return note;
 }
 
-/* LINE (with its NUL) added to the note: one write, whole among other
- * sessions'. */
-static void note_line(const char *line, size_t len)
+/* LINE (with its NUL) added to NOTE (unmoved_note's): one write, whole
+ * among other sessions'. */
+static void note_line(const char *note, const char *line, size_t len)
 {
-	cleanup_free char *note = unmoved_note();
 	cleanup_close int fd =
-		note ? open(note, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600)
-		     : -1;
+		open(note, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd >= 0)
 		(void)cordon_write_full(fd, line, len + 1);
 }
@@ -4934,8 +4932,9 @@ static void note_unmoved(const char *path)
 				   (unsigned long long)st.st_ino, (long long)st.st_mtim.tv_sec,
 				   st.st_mtim.tv_nsec, path)
 			: -1;
-	if (n > 0)
-		note_line(line, (size_t)n);
+	cleanup_free char *note = n > 0 ? unmoved_note() : NULL;
+	if (note)
+		note_line(note, line, (size_t)n);
 	free(line);
 }
 
@@ -4976,7 +4975,7 @@ static int retry_unmoved(const struct cordon_sweep *s, struct cordon_strv *said)
 		/* Another directory's: left for a session there (review 41c F2:
 		 * a session in another project dropped it). */
 		if (!ours) {
-			note_line(text + at, strlen(text + at));
+			note_line(note, text + at, strlen(text + at));
 			continue;
 		}
 		struct stat st;
