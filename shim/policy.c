@@ -498,7 +498,17 @@ const char *const cordon_default_hidden[] = {
 	 * more tools' logins, atuin's sync key, more browsers' profiles */
 	"~/.claude.json", "~/.wakatime.cfg", "~/.jfrog", "~/.doppler", "~/.local/share/atuin/key",
 	"~/.zen", "~/.librewolf", "~/.var/app/*/.mozilla", "~/.var/app/*/.thunderbird",
-	"~/snap/thunderbird/common/.thunderbird", NULL};
+	"~/snap/thunderbird/common/.thunderbird",
+	/* The system's secrets under the default /etc grant: a root session's
+	 * capabilities read any file there (an ordinary user's cannot, and
+	 * these cost it a cover each only where they exist). Password hashes,
+	 * host and service keys, network and VPN secrets. */
+	"/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/security/opasswd",
+	"/etc/ssh/ssh_host_*_key", "/etc/ssl/private", "/etc/pki/tls/private", "/etc/krb5.keytab",
+	"/etc/NetworkManager/system-connections", "/etc/wireguard", "/etc/letsencrypt/archive",
+	"/etc/letsencrypt/keys", "/etc/ipsec.secrets", "/etc/ipsec.d/private",
+	"/etc/ppp/chap-secrets", "/etc/ppp/pap-secrets", "/etc/mysql/debian.cnf", "/etc/openvpn",
+	"/etc/dropbear", "/etc/credstore", "/etc/credstore.encrypted", NULL};
 
 static const char *const linux_defaults[CORDON_CLASS_COUNT][24] = {
 	[CORDON_CLASS_EXEC] = {"/usr/bin", "/usr/sbin", "/usr/lib", "/usr/lib64", "/usr/libexec",

@@ -90,6 +90,16 @@ static char *link_target(const char *path, struct cordon_strv *dirs, struct cord
 	return canonical_entry(joined, dirs, canon_dirs, cache);
 }
 
+bool cordon_sieve_takes(const char *path)
+{
+	/* /proc/keys: the session's /proc is its own. The system's secrets
+	 * in /etc (/etc/shadow): sieved, /etc would leave every name made
+	 * there outside while the session runs unreadable inside, a
+	 * resolv.conf or passwd a renewal or a useradd writes anew. Their
+	 * covers and the watch keep them. */
+	return !under_proc(path) && !cordon_path_under(path, "/etc");
+}
+
 int cordon_sieve_init(const struct cordon_policy *p, const char *closed, struct cordon_sieve *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -100,8 +110,7 @@ int cordon_sieve_init(const struct cordon_policy *p, const char *closed, struct 
 	int r = 0;
 	for (size_t i = 0; r >= 0 && i < p->n_guards; i++) {
 		const struct cordon_guard *g = &p->guards[i];
-		/* /proc/keys: the session's /proc is its own; never sieved. */
-		if (!(g->kind & CORDON_GUARD_HIDE) || under_proc(g->path))
+		if (!(g->kind & CORDON_GUARD_HIDE) || !cordon_sieve_takes(g->path))
 			continue;
 		char *canon = canonical_entry(g->path, &dirs, &canon_dirs, &cache);
 		if (!canon)

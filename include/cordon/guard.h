@@ -122,8 +122,11 @@ struct cordon_sieve {
 	const struct cordon_policy *p; /* borrowed */
 	char **rules; /* each rule's path canonical where that differs, else NULL */
 };
-/* From P's HIDE guards (but /proc's) and CLOSED (cordon_guard_closed_dir's,
- * borrowed). 0 or -ENOMEM. */
+/* Whether the sieve takes the hidden path PATH: not one in /proc (the
+ * session's own) or /etc (kept by its cover and the watch alone). */
+bool cordon_sieve_takes(const char *path);
+/* From P's HIDE guards (those the sieve takes) and CLOSED
+ * (cordon_guard_closed_dir's, borrowed). 0 or -ENOMEM. */
 int cordon_sieve_init(const struct cordon_policy *p, const char *closed, struct cordon_sieve *s);
 void cordon_sieve_free(struct cordon_sieve *s);
 /* RULE's path as the sieve compares it: canonical. */

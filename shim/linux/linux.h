@@ -61,6 +61,11 @@ int cordon_effective_cap(int cap);
  * write, so that the kernel refuses chmod, chown and utimes elsewhere. */
 int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *userns, bool *view,
 			 struct cordon_error *err);
+/* Whether PATH is one of the shadow files (/etc/shadow, /etc/gshadow and
+ * their backups): hidden, they are covered by a copy with every password
+ * field blanked, which the session may read (su's account check reads the
+ * user's line), not by an empty file. */
+bool cordon_mountns_redacted(const char *path);
 /* Whether none of this process's open files leads through the host's
  * mounts to what the view keeps read-only: a directory (".." from it walks
  * the host's tree), or a file beneath no write rule (stdin from an outside

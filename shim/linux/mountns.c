@@ -160,6 +160,53 @@ static int empty_tree(struct cordon_error *err)
 	return m;
 }
 
+bool cordon_mountns_redacted(const char *path)
+{
+	static const char *const files[] = {"/etc/shadow", "/etc/shadow-", "/etc/gshadow",
+					    "/etc/gshadow-"};
+	for (size_t i = 0; i < sizeof(files) / sizeof(*files); i++)
+		if (strcmp(path, files[i]) == 0)
+			return true;
+	return false;
+}
+
+/* The cover of the hidden shadow file PATH: a copy with every password
+ * field ("name:HASH:...") made "*", in a tmpfs of its own, as an
+ * unattached mount (its fd), or -errno. What cannot be read (an ordinary
+ * user: it is root's) leaves it empty. */
+static int redacted_cover(const char *path)
+{
+	int m = new_tmpfs("0700", "4", MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+	if (m < 0)
+		return m;
+	cleanup_close int out = openat(m, "f", O_CREAT | O_WRONLY | O_CLOEXEC, 0);
+	FILE *in = out < 0 ? NULL : fopen(path, "re");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int e = out < 0 ? -errno : 0;
+	while (in && e == 0 && (len = getline(&line, &cap, in)) > 0) {
+		char *colon = strchr(line, ':');
+		char *next = colon ? strchr(colon + 1, ':') : NULL;
+		/* (A line without its fields is left out: nothing of it is kept.) */
+		if (!next)
+			continue;
+		if (dprintf(out, "%.*s*%s", (int)(colon - line + 1), line, next) < 0)
+			e = -EIO;
+	}
+	free(line);
+	if (in)
+		fclose(in);
+	if (e < 0) {
+		close(m);
+		return e;
+	}
+	int from = (int)open_tree_fd(m, "f", OPEN_TREE_CLONE);
+	e = -errno;
+	close(m);
+	return from < 0 ? e : from;
+}
+
 static int mount_one(const struct cordon_mount *m, int *empty, struct cordon_error *err)
 {
 	cleanup_close int to = open(m->path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
@@ -176,7 +223,12 @@ static int mount_one(const struct cordon_mount *m, int *empty, struct cordon_err
 		return cordon_err(err, errno, "%s (%s): cannot open to keep it %s: %s", m->path,
 				  m->source, cordon_mount_op_name(m->op), strerror(errno));
 	cleanup_close int from = -1;
-	if (m->op == CORDON_MOUNT_HIDE) {
+	if (m->op == CORDON_MOUNT_HIDE && !m->dir && cordon_mountns_redacted(m->path)) {
+		if ((from = redacted_cover(m->path)) < 0)
+			return cordon_err(err, -from, "%s (%s): cannot make its copy without the "
+						      "password fields: %s",
+					  m->path, m->source, strerror(-from));
+	} else if (m->op == CORDON_MOUNT_HIDE) {
 		if (*empty < 0 && (*empty = empty_tree(err)) < 0)
 			return *empty;
 		from = (int)open_tree_fd(*empty, m->dir ? "d" : "f", OPEN_TREE_CLONE);
@@ -407,6 +459,7 @@ static int readonly_view(const struct cordon_policy *p, struct cordon_error *err
 	for (size_t i = 0; i < n && !none; i++)
 		if (!within_another(v, n, i) && (v[i].tree = view_tree(&v[i])) < 0)
 			none = true;
+
 	/* All or nothing (the kernel prepares every mount first): a refusal
 	 * changes nothing either. */
 	struct mount_attr ro = {.attr_set = MOUNT_ATTR_RDONLY};
@@ -629,6 +682,25 @@ static bool outer_refuses_writes(const char *path, bool dir)
 	return errno == EACCES || errno == EROFS || errno == EPERM;
 }
 
+/* Whether the file at PATH is a shadow file's copy as redacted_cover
+ * makes it: every line's password field "*". */
+static bool redacted_copy(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return false;
+	bool blank = true;
+	char *line = NULL;
+	size_t cap = 0;
+	while (blank && getline(&line, &cap, f) > 0) {
+		const char *colon = strchr(line, ':');
+		blank = colon && colon[1] == '*' && colon[2] == ':';
+	}
+	free(line);
+	(void)fclose(f); /* read only */
+	return blank;
+}
+
 /* Whether PATH is the outer session's cover of a hidden path: a mount root
  * of an empty tmpfs file or directory (not any mount: a FUSE or bind mount
  * the user made there shows what it holds). */
@@ -640,7 +712,8 @@ static bool outer_cover(const char *path)
 	    lstat(path, &st) < 0)
 		return false;
 	if (!S_ISDIR(st.st_mode))
-		return S_ISREG(st.st_mode) && st.st_size == 0;
+		return S_ISREG(st.st_mode) &&
+		       (st.st_size == 0 || (cordon_mountns_redacted(path) && redacted_copy(path)));
 	DIR *d = opendir(path);
 	if (!d)
 		return errno == EACCES; /* mode 0, as the cover is made */
@@ -665,7 +738,8 @@ static bool held_outside(const struct cordon_policy *p, const struct cordon_moun
 {
 	switch (m->op) {
 	case CORDON_MOUNT_HIDE:
-		return outer_cover(m->path) || read_rules_only(p, m->path) ||
+		return outer_cover(m->path) ||
+		       (read_rules_only(p, m->path) && cordon_sieve_takes(m->path)) ||
 		       outer_refuses_reads(m->path);
 	case CORDON_MOUNT_RO:
 		return outer_mount(m->path, true) || outer_refuses_writes(m->path, m->dir);

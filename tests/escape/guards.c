@@ -4251,6 +4251,68 @@ BOTH_USERS(guards, hidden_cloud_logins_and_tickets_stay_unread, .timeout = 60)
 	world_free(&w);
 }
 
+/* The system's secrets under the default /etc grant, which only root's
+ * capabilities read (an ordinary user cannot read them outside either: no
+ * control could show anything for one): a host key (made here, matched by
+ * the "/etc/ssh/ssh_host_*_key" pattern) is not read inside, and
+ * /etc/shadow is a copy with every password field "*", so that su's
+ * account check still finds the user's line. Controls: outside, the key
+ * is read and the test user's password field is not "*"; su runs inside;
+ * a rule naming the key exposes it. */
+Test(guards, the_system_s_secrets_stay_unread_by_a_root_session, .timeout = 60)
+{
+	uid_t uid;
+	gid_t gid;
+	test_user(&uid, &gid);
+	struct passwd *pw = getpwuid(uid);
+	cr_assert(pw, "the test user has no passwd entry");
+	char *user = strdup(pw->pw_name);
+	struct world w;
+	world_init(&w, "sysecret", "");
+	char *key = fmt("/etc/ssh/ssh_host_cordontest%d_key", (int)getpid());
+	bool made_dir = mkdir("/etc/ssh", 0755) == 0;
+	cr_assert(made_dir || errno == EEXIST, "/etc/ssh: %s", strerror(errno));
+	int fd = open(key, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	cr_assert(fd >= 0, "%s: %s", key, strerror(errno));
+	cr_assert_eq(write(fd, "host-key-" TOKEN, strlen("host-key-" TOKEN)),
+		     (ssize_t)strlen("host-key-" TOKEN));
+	close(fd);
+	char *script = fmt("cat %s; echo; grep '^%s:' /etc/shadow; su %s -s /bin/sh -c id", key,
+			   user, user);
+	/* Every run first: the key goes before an assertion can end the test. */
+	struct run_result out = sh_outside(&w, script), in = sh_in(&w, NULL, "%s", script);
+	char *extra = fmt(", \"additional_read_only_paths\": [\"%s\"]", key);
+	set_config(&w, extra);
+	struct run_result named = sh_in(&w, NULL, "cat %s", key);
+	unlink(key);
+	if (made_dir)
+		rmdir("/etc/ssh");
+	char *line_out = fmt("%s:", user), *starred = fmt("%s:*:", user);
+	cr_assert(strstr(out.out, "host-key-" TOKEN) && strstr(out.out, line_out) &&
+			  !strstr(out.out, starred),
+		  "control: outside, the key or the user's password field was not read: %s%s",
+		  out.out, out.err);
+	cr_expect_null(strstr(in.out, TOKEN), "the host key was read inside: %s%s", in.out,
+		       in.err);
+	cr_expect(strstr(in.out, starred), "the shadow line inside is not blanked: %s%s", in.out,
+		  in.err);
+	char *id = fmt("uid=%u(", (unsigned)uid);
+	cr_expect(strstr(in.out, id), "su did not run inside: %s%s", in.out, in.err);
+	cr_expect(strstr(named.out, "host-key-" TOKEN),
+		  "control: a rule naming the key did not expose it: %s%s", named.out, named.err);
+	run_free(&out);
+	run_free(&in);
+	run_free(&named);
+	free(id);
+	free(line_out);
+	free(starred);
+	free(extra);
+	free(script);
+	free(key);
+	free(user);
+	world_free(&w);
+}
+
 /* A terminal opened in a hidden directory (a tmux pane split from one
  * cd'd into ~/.ssh): read the key, plant an authorized key and an rc. */
 static const char in_hidden[] = "echo ran; cat id_test; echo k >> authorized_keys; echo x > rc\n";
