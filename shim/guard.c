@@ -1122,6 +1122,14 @@ static int hide_links_in(struct cordon_guard_plan *plan, const struct reach *r, 
 	return e;
 }
 
+/* Whether this process's user (its effective ids, groups and
+ * capabilities) may access PATH as MODE says: false only where the kernel
+ * says EACCES. */
+static bool permitted(const char *path, int mode)
+{
+	return faccessat(AT_FDCWD, path, mode, AT_EACCESS) == 0 || errno != EACCES;
+}
+
 /* PATH hidden where a rule reaches it; LINKS: and what the links in it
  * lead to (hide_links_in; not again from there). */
 static int hide_at(struct cordon_guard_plan *plan, const struct reach *r, const char *path,
@@ -1182,6 +1190,11 @@ static int hide_at(struct cordon_guard_plan *plan, const struct reach *r, const 
 	if (!canon || stat(canon, &st) < 0)
 		return errno == ENOMEM ? -ENOMEM : 0; /* absent: nothing to hide */
 	bool dir = S_ISDIR(st.st_mode);
+	/* Out of the session's reach already: not its user's (who could
+	 * chmod it), and its mode lets that user neither read it nor look in
+	 * (an ordinary user and /etc/shadow): no cover, one mount fewer. */
+	if (st.st_uid != geteuid() && !permitted(canon, R_OK) && (!dir || !permitted(canon, X_OK)))
+		return 0;
 	/* Over the project, or a directory a rule makes writable: no
 	 * session could run (round 11: hidden_paths ["~/src"], or
 	 * DOCKER_CONFIG naming the project, failed only as the mounts were

@@ -101,6 +101,11 @@ int cordon_mountns_nested_check(const struct cordon_policy *p, struct cordon_str
 /* Whether this process could make that namespace (a child tries); if not,
  * WHY says why. */
 bool cordon_mountns_possible(bool sysadmin, char *why, size_t size);
+/* Whether PATH is a directory everyone shares (sticky, writable by all),
+ * which a root session gets idmapped; whether this system can mount PATH
+ * so (if not, WHY says why). */
+bool cordon_mountns_shared_dir(const char *path);
+bool cordon_mountns_idmap_possible(const char *path, char *why, size_t size);
 
 /* Add the Landlock rule of FD (opened from PATH) with ALLOWED to RULESET;
  * directory rights on a file fall back to the file rights alone. */

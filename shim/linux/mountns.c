@@ -144,7 +144,8 @@ static int new_tmpfs(const char *mode, const char *nr_inodes, unsigned attrs)
 }
 
 /* An empty tmpfs holding "d" (a directory) and "f" (a file), both mode
- * 0: what a hidden path is covered with. */
+ * 0: what a hidden path is covered with (and, made there as needed, the
+ * shadow files' copies: redacted_cover; 8 inodes hold all four). */
 static int empty_tree(struct cordon_error *err)
 {
 	int m = new_tmpfs("0700", "8", MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
@@ -171,40 +172,38 @@ bool cordon_mountns_redacted(const char *path)
 }
 
 /* The cover of the hidden shadow file PATH: a copy with every password
- * field ("name:HASH:...") made "*", in a tmpfs of its own, as an
- * unattached mount (its fd), or -errno. What cannot be read (an ordinary
- * user: it is root's) leaves it empty. */
-static int redacted_cover(const char *path)
+ * field ("name:HASH:...") made "*", made in the tmpfs M (empty_tree's,
+ * under PATH's own name there), as an unattached mount (its fd), or
+ * -errno. What cannot be read (an ordinary user: it is root's) leaves it
+ * empty. */
+static int redacted_cover(int m, const char *path)
 {
-	int m = new_tmpfs("0700", "4", MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
-	if (m < 0)
-		return m;
-	cleanup_close int out = openat(m, "f", O_CREAT | O_WRONLY | O_CLOEXEC, 0);
-	FILE *in = out < 0 ? NULL : fopen(path, "re");
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	int e = out < 0 ? -errno : 0;
-	while (in && e == 0 && (len = getline(&line, &cap, in)) > 0) {
+	const char *name = strrchr(path, '/') + 1;
+	cleanup_close int out = openat(m, name, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0);
+	if (out < 0)
+		return -errno;
+	FILE *in = fopen(path, "re");
+	char *line = NULL, *copy = NULL;
+	size_t cap = 0, len = 0;
+	FILE *mem = open_memstream(&copy, &len);
+	int e = mem ? 0 : -ENOMEM;
+	while (in && e == 0 && getline(&line, &cap, in) > 0) {
 		char *colon = strchr(line, ':');
 		char *next = colon ? strchr(colon + 1, ':') : NULL;
 		/* (A line without its fields is left out: nothing of it is kept.) */
-		if (!next)
-			continue;
-		if (dprintf(out, "%.*s*%s", (int)(colon - line + 1), line, next) < 0)
-			e = -EIO;
+		if (next && fprintf(mem, "%.*s*%s", (int)(colon - line + 1), line, next) < 0)
+			e = -ENOMEM;
 	}
 	free(line);
 	if (in)
-		fclose(in);
-	if (e < 0) {
-		close(m);
-		return e;
-	}
-	int from = (int)open_tree_fd(m, "f", OPEN_TREE_CLONE);
-	e = -errno;
-	close(m);
-	return from < 0 ? e : from;
+		(void)fclose(in); /* read only */
+	if (mem && fclose(mem) != 0 && e == 0)
+		e = -ENOMEM;
+	if (e == 0 && len && write(out, copy, len) != (ssize_t)len)
+		e = -EIO;
+	free(copy);
+	int from = e < 0 ? -1 : (int)open_tree_fd(m, name, OPEN_TREE_CLONE);
+	return e < 0 ? e : from < 0 ? -errno : from;
 }
 
 static int mount_one(const struct cordon_mount *m, int *empty, struct cordon_error *err)
@@ -224,7 +223,9 @@ static int mount_one(const struct cordon_mount *m, int *empty, struct cordon_err
 				  m->source, cordon_mount_op_name(m->op), strerror(errno));
 	cleanup_close int from = -1;
 	if (m->op == CORDON_MOUNT_HIDE && !m->dir && cordon_mountns_redacted(m->path)) {
-		if ((from = redacted_cover(m->path)) < 0)
+		if (*empty < 0 && (*empty = empty_tree(err)) < 0)
+			return *empty;
+		if ((from = redacted_cover(*empty, m->path)) < 0)
 			return cordon_err(err, -from, "%s (%s): cannot make its copy without the "
 						      "password fields: %s",
 					  m->path, m->source, strerror(-from));
@@ -428,6 +429,124 @@ static int by_length(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Whether PATH (ST) is a directory everyone shares: sticky and writable by
+ * all (/tmp, /var/tmp), with every user's files side by side. Not in /dev
+ * (the session's /dev/shm is its own: private_shm). */
+static bool shared_dir(const char *path, const struct stat *st)
+{
+	return S_ISDIR(st->st_mode) && (st->st_mode & S_ISVTX) && (st->st_mode & S_IWOTH) &&
+	       !cordon_path_under(path, "/dev");
+}
+
+/* A user namespace mapping uid 0 and gid 0 to themselves and nothing else:
+ * its fd, or -errno. Made by a child, which unshares it and waits while
+ * this process writes its maps (mapping uid 0 needs CAP_SETFCAP here). */
+static int root_only_userns(void)
+{
+	int ready[2], go[2];
+	if (pipe2(ready, O_CLOEXEC) < 0)
+		return -errno;
+	if (pipe2(go, O_CLOEXEC) < 0) {
+		int e = -errno;
+		close(ready[0]);
+		close(ready[1]);
+		return e;
+	}
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(ready[0]);
+		close(go[1]); /* (its end of the wait: the parent's close is the word) */
+		char c = unshare(CLONE_NEWUSER) == 0 ? 'y' : 'n';
+		if (write(ready[1], &c, 1) == 1)
+			(void)!read(go[0], &c, 1);
+		_exit(0);
+	}
+	close(ready[1]);
+	close(go[0]);
+	int fd = pid < 0 ? -errno : -EPERM;
+	char c = 0, path[64];
+	if (pid > 0 && read(ready[0], &c, 1) == 1 && c == 'y') {
+		snprintf(path, sizeof(path), "/proc/%d/uid_map", (int)pid);
+		fd = write_text(path, "0 0 1\n");
+		snprintf(path, sizeof(path), "/proc/%d/gid_map", (int)pid);
+		if (fd >= 0)
+			fd = write_text(path, "0 0 1\n");
+		snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
+		if (fd >= 0 && (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			fd = -errno;
+	}
+	close(go[1]);
+	close(ready[0]);
+	while (pid > 0 && waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	return fd;
+}
+
+/* A root session's capabilities pass every file's mode and the sticky bit:
+ * through a shared directory a rule lets it write, it would read, rewrite
+ * or replace the other users' files there (a Kerberos ticket in /tmp, a
+ * script one of them runs, a tmux server's socket). So each is mounted
+ * over itself idmapped: uid 0 and gid 0 as themselves, every other id
+ * unmapped, and the kernel grants a capability on no file of an unmapped
+ * owner. The session is there as an ordinary owner: its own files as
+ * before, the others' as their modes say, and none made another user's.
+ * (The view's copy, made after, keeps the idmap.) 0, -errno, or -ENOTSUP
+ * where this system cannot ("warn": said, and left as it is). */
+static int idmap_shared(const struct cordon_policy *p, struct cordon_error *err)
+{
+	int ns = -1, e = 0;
+	const char *at = NULL;
+	struct cordon_strv done = {0};
+	for (size_t i = 0; i < p->n_rules && e == 0; i++) {
+		const struct cordon_rule *rule = &p->rules[i];
+		struct stat st;
+		if (!(rule->access & CORDON_ACCESS_WRITE) || stat(rule->path, &st) < 0 ||
+		    !shared_dir(rule->path, &st) || cordon_strv_contains(&done, rule->path))
+			continue;
+		at = rule->path;
+		cleanup_close int to = cordon_open_rule_path(rule->path, O_PATH | O_CLOEXEC,
+							     rule->nofollow);
+		cleanup_close int tree =
+			to < 0 ? -1
+			       : (int)open_tree_fd(to, "",
+						   OPEN_TREE_CLONE | AT_RECURSIVE | AT_EMPTY_PATH);
+		struct mount_attr a = {.attr_set = MOUNT_ATTR_IDMAP};
+		if (tree < 0)
+			e = -errno;
+		else if (ns < 0 && (ns = root_only_userns()) < 0)
+			e = ns;
+		else if ((a.userns_fd = (uint64_t)ns),
+			 syscall(SYS_mount_setattr, tree, "", AT_EMPTY_PATH, &a, sizeof(a)) < 0 ||
+				 attach(tree, to) < 0)
+			e = -errno;
+		else if (cordon_strv_push(&done, rule->path) < 0)
+			e = -ENOMEM;
+	}
+	if (ns >= 0)
+		close(ns);
+	/* The working directory may be in the mount now covered. */
+	char cwd[PATH_MAX];
+	if (done.n && getcwd(cwd, sizeof(cwd)) && chdir(cwd) < 0 && e == 0)
+		e = -errno;
+	cordon_strv_free(&done);
+	if (e == -ENOMEM)
+		return cordon_err(err, ENOMEM, "out of memory");
+	if (e == 0)
+		return 0;
+	if (p->on_unsupported == CORDON_UNSUPPORTED_WARN) {
+		fprintf(stderr,
+			"cordon: warning: %s: other users' files there are within this root "
+			"session's reach: this system cannot mount it idmapped (%s)\n",
+			at, strerror(-e));
+		return 0;
+	}
+	return cordon_err(err, ENOTSUP,
+			  "%s: a root session gets it idmapped, with the other users' files out of "
+			  "its capabilities' reach, and this system cannot mount it so (%s); set "
+			  "\"on_unsupported\": \"warn\" to run without it",
+			  at, strerror(-e));
+}
+
 /* Every mount read-only, but for a copy of each path a rule lets the
  * session write, attached over it as it was (its guards' mounts inside
  * it, read-only, come with it). The kernel then refuses a change of
@@ -609,6 +728,8 @@ int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *use
 		r = private_shm(p, err);
 	if (r >= 0 && sockets)
 		r = keep_socket_dirs(sockets, err);
+	if (r >= 0 && sysadmin && getuid() == 0)
+		r = idmap_shared(p, err);
 	/* Started in this namespace: its metadata calls need no supervisor
 	 * (one unshared here, after the exec, leaves the executable the
 	 * host's). */
@@ -796,6 +917,27 @@ int cordon_mountns_nested_check(const struct cordon_policy *p, struct cordon_str
 	}
 	cordon_guard_plan_free(&plan);
 	return r;
+}
+
+bool cordon_mountns_idmap_possible(const char *path, char *why, size_t size)
+{
+	int ns = root_only_userns();
+	cleanup_close int tree = ns < 0 ? -1 : (int)open_tree_fd(AT_FDCWD, path, OPEN_TREE_CLONE);
+	struct mount_attr a = {.attr_set = MOUNT_ATTR_IDMAP, .userns_fd = (uint64_t)ns};
+	int e = ns < 0 ? -ns
+		: tree < 0 || syscall(SYS_mount_setattr, tree, "", AT_EMPTY_PATH, &a, sizeof(a)) < 0
+		? errno
+		: 0;
+	if (ns >= 0)
+		close(ns);
+	snprintf(why, size, "%s", e ? strerror(e) : "");
+	return e == 0;
+}
+
+bool cordon_mountns_shared_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && shared_dir(path, &st);
 }
 
 bool cordon_mountns_possible(bool sysadmin, char *why, size_t size)

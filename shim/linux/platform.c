@@ -189,16 +189,33 @@ void cordon_sandbox_describe(const struct cordon_support *sup, char *buf, size_t
 					     : "NOT filtered (no seccomp)");
 	bool sysadmin = cordon_effective_cap(CAP_SYS_ADMIN) == 1;
 	char why[128];
+	/* Root: the shared directories idmapped (mountns.c idmap_shared). */
+	static const char *const shared[] = {"/tmp", "/var/tmp"};
+	char held[64] = "", unheld[160] = "";
+	for (size_t i = 0; sysadmin && getuid() == 0 && i < 2; i++) {
+		if (!cordon_mountns_shared_dir(shared[i]))
+			continue;
+		bool ok = cordon_mountns_idmap_possible(shared[i], why, sizeof(why));
+		char *to = ok ? held : unheld;
+		size_t room = ok ? sizeof(held) : sizeof(unheld);
+		snprintf(to + strlen(to), room - strlen(to), "%s%s%s%s%s", to[0] ? ", " : "",
+			 shared[i], ok ? "" : " (", ok ? "" : why, ok ? "" : ")");
+	}
 	if (cordon_mountns_possible(sysadmin, why, sizeof(why)))
 		LINE("guards:    the session's own mount namespace%s: protected_paths "
 		     "read-only,\n           hidden_paths hidden, every mount read-only but the "
-		     "write rules\n",
-		     sysadmin ? "" : " (in a user namespace of its own)");
+		     "write rules%s%s%s\n",
+		     sysadmin ? "" : " (in a user namespace of its own)",
+		     held[0] ? "; root's " : "", held, held[0] ? " idmapped" : "");
 	else
 		LINE("guards:    NOT possible: no mount namespace (%s): protected_paths and\n"
 		     "           hidden_paths cannot be kept (on_unsupported decides); the\n"
 		     "           supervisor judges chmod/chown/utimes\n",
 		     why);
+	if (unheld[0])
+		LINE("shared:    NOT possible: %s cannot be mounted idmapped: a root session is\n"
+		     "           refused (on_unsupported decides)\n",
+		     unheld);
 	LINE("/proc:     %s\n",
 	     sysadmin ? "a private /proc with only the session's processes (root)"
 		      : "other users' processes hidden by Landlock's ptrace rule; "

@@ -241,3 +241,78 @@ Test(escape, config_tampering_from_inside)
 	free(cfgdir);
 	world_free(&w);
 }
+
+/* What a root session does to the other users' files in /tmp (granted
+ * read-write, as by default): a secret of theirs (a Kerberos ticket's
+ * mode), a script they run, a directory of theirs, each mode 0600/0755/0700
+ * and the test user's. Root's capabilities pass every mode and the sticky
+ * bit; in the session /tmp is idmapped, so the kernel grants them on none
+ * of these. Judged outside: the secret is not printed, the script and the
+ * directory are as they were, the mode did not change. Root's own file
+ * there works as before. Control: the same script outside as root reads,
+ * rewrites and moves them. */
+Test(escape, other_users_files_in_tmp_are_out_of_a_root_session_s_reach, .timeout = 60)
+{
+	uid_t uid;
+	gid_t gid;
+	test_user(&uid, &gid);
+	struct world w;
+	world_init(&w, "idmap", ", \"additional_read_write_paths\": [\"/tmp\"]");
+	char *base = fmt("/tmp/cordon-idmap-%d", (int)getpid());
+	char *secret = fmt("%s-ticket", base), *script = fmt("%s-run.sh", base);
+	char *dir = fmt("%s-dir", base), *mine = fmt("%s-mine", base);
+	free(write_file("/tmp", strrchr(secret, '/') + 1, "tgt-" SECRET));
+	free(write_file("/tmp", strrchr(script, '/') + 1, "echo theirs\n"));
+	cr_assert_eq(mkdir(dir, 0700), 0);
+	cr_assert(chown(secret, uid, gid) == 0 && chmod(secret, 0600) == 0 &&
+		  chown(script, uid, gid) == 0 && chmod(script, 0755) == 0 &&
+		  chown(dir, uid, gid) == 0);
+	char *probe = fmt("cat %s; echo; echo 'echo PLANTED' >> %s; mv %s %s.moved; chmod 666 %s; "
+			  "echo mine > %s && cat %s",
+			  secret, script, dir, dir, secret, mine, mine);
+	struct run_result in = sh_in(&w, NULL, "%s", probe);
+	char *after_script = read_file(script);
+	struct stat st_secret, st_mine;
+	bool secret_there = stat(secret, &st_secret) == 0, mine_there = stat(mine, &st_mine) == 0;
+	bool dir_there = file_exists(dir);
+	unlink(mine);
+	/* The control, on the same files. */
+	char *argv[] = {"/bin/sh", "-c", probe, NULL};
+	struct run_result out = world_run(&w, argv, w.proj);
+	char *moved = fmt("%s.moved", dir);
+	char *after_outside = read_file(script);
+	bool moved_outside = file_exists(moved);
+	struct stat st_out;
+	bool chmod_outside = stat(secret, &st_out) == 0 && (st_out.st_mode & 07777) == 0666;
+	unlink(secret);
+	unlink(script);
+	unlink(mine);
+	rmdir(dir);
+	rmdir(moved);
+	cr_assert(strstr(out.out, "tgt-" SECRET) && after_outside && strstr(after_outside, "PLANTED") &&
+			  moved_outside && chmod_outside,
+		  "control: root outside did not read, rewrite, move and chmod them: %s%s", out.out,
+		  out.err);
+	cr_expect_null(strstr(in.out, SECRET), "the other user's secret in /tmp was read: %s%s",
+		       in.out, in.err);
+	cr_expect(after_script && !strstr(after_script, "PLANTED"),
+		  "the other user's script in /tmp was rewritten: %s", after_script);
+	cr_expect(dir_there, "the other user's directory in /tmp was moved");
+	cr_expect(secret_there && (st_secret.st_mode & 07777) == 0600,
+		  "the other user's file in /tmp changed mode: %o", st_secret.st_mode & 07777);
+	cr_expect(mine_there && st_mine.st_uid == 0 && strstr(in.out, "mine"),
+		  "root's own file in /tmp did not work as before: %s%s", in.out, in.err);
+	run_free(&in);
+	run_free(&out);
+	free(after_script);
+	free(after_outside);
+	free(moved);
+	free(probe);
+	free(base);
+	free(secret);
+	free(script);
+	free(dir);
+	free(mine);
+	sweep_forget("/tmp"); /* (root's record of /tmp, made writable here) */
+	world_free(&w);
+}
