@@ -74,6 +74,18 @@ static void explain_guards(const struct cordon_policy *p, const struct cordon_gu
 		printf("  %-9s %s  (the home, writable: no new name is made directly in it, so "
 		       "that no missing dotfile is; its directories take new files)\n",
 		       "closed", plan->closed);
+	/* A root session's idmapped directories (mountns.c idmap_root). */
+	struct cordon_root_cut cuts[16];
+	size_t n_cuts = CORDON_OS_NATIVE == CORDON_OS_LINUX && p->sandbox && geteuid() == 0
+				? cordon_guard_root_cuts(p, cuts, 16)
+				: 0;
+	for (size_t i = 0; i < n_cuts; i++)
+		printf("  %-9s %s  (%s)\n", "idmapped", cuts[i].path,
+		       cuts[i].id ? "root reads it as anyone does: its secrets are unread; "
+				    "/etc/shadow reads as a copy without password fields, sudo's "
+				    "files and a path a rule names as they are"
+				  : "shared: root is an owner there, no more: the other users' "
+				    "files are out of its capabilities' reach");
 	struct cordon_sieve sieve;
 	if (CORDON_OS_NATIVE == CORDON_OS_LINUX && p->sandbox &&
 	    cordon_sieve_init(p, plan->closed, &sieve) == 0) {

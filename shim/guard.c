@@ -1122,14 +1122,6 @@ static int hide_links_in(struct cordon_guard_plan *plan, const struct reach *r, 
 	return e;
 }
 
-/* Whether this process's user (its effective ids, groups and
- * capabilities) may access PATH as MODE says: false only where the kernel
- * says EACCES. */
-static bool permitted(const char *path, int mode)
-{
-	return faccessat(AT_FDCWD, path, mode, AT_EACCESS) == 0 || errno != EACCES;
-}
-
 /* PATH hidden where a rule reaches it; LINKS: and what the links in it
  * lead to (hide_links_in; not again from there). */
 static int hide_at(struct cordon_guard_plan *plan, const struct reach *r, const char *path,
@@ -1190,11 +1182,6 @@ static int hide_at(struct cordon_guard_plan *plan, const struct reach *r, const 
 	if (!canon || stat(canon, &st) < 0)
 		return errno == ENOMEM ? -ENOMEM : 0; /* absent: nothing to hide */
 	bool dir = S_ISDIR(st.st_mode);
-	/* Out of the session's reach already: not its user's (who could
-	 * chmod it), and its mode lets that user neither read it nor look in
-	 * (an ordinary user and /etc/shadow): no cover, one mount fewer. */
-	if (st.st_uid != geteuid() && !permitted(canon, R_OK) && (!dir || !permitted(canon, X_OK)))
-		return 0;
 	/* Over the project, or a directory a rule makes writable: no
 	 * session could run (round 11: hidden_paths ["~/src"], or
 	 * DOCKER_CONFIG naming the project, failed only as the mounts were
@@ -2718,4 +2705,45 @@ const char *cordon_mount_op_name(enum cordon_mount_op op)
 		return "hidden";
 	}
 	return "?";
+}
+
+bool cordon_guard_shared_dir(const char *path, const struct stat *st)
+{
+	return S_ISDIR(st->st_mode) && (st->st_mode & S_ISVTX) && (st->st_mode & S_IWOTH) &&
+	       !cordon_path_under(path, "/dev");
+}
+
+/* PATH into V (K so far, at most N) but once. */
+static void push_cut(struct cordon_root_cut *v, size_t *k, size_t n, const char *path, unsigned id,
+		     bool nofollow)
+{
+	for (size_t j = 0; j < *k; j++)
+		if (strcmp(v[j].path, path) == 0)
+			return;
+	if (*k < n)
+		v[(*k)++] = (struct cordon_root_cut){path, id, nofollow};
+}
+
+size_t cordon_guard_root_cuts(const struct cordon_policy *p, struct cordon_root_cut *v, size_t n)
+{
+	size_t k = 0;
+	struct stat st;
+	for (size_t i = 0; i < p->n_rules; i++)
+		if (stat(p->rules[i].path, &st) == 0 &&
+		    cordon_guard_shared_dir(p->rules[i].path, &st))
+			push_cut(v, &k, n, p->rules[i].path, 0, p->rules[i].nofollow);
+	static const char *const shared[] = {"/tmp", "/var/tmp"};
+	for (size_t i = 0; i < 2; i++)
+		if (cordon_policy_access(p, shared[i], NULL) && stat(shared[i], &st) == 0 &&
+		    cordon_guard_shared_dir(shared[i], &st))
+			push_cut(v, &k, n, shared[i], 0, false);
+	bool written = false;
+	for (size_t i = 0; i < p->n_rules; i++)
+		written |= (p->rules[i].access & CORDON_ACCESS_WRITE) &&
+			   (cordon_path_under(p->rules[i].path, "/etc") ||
+			    cordon_path_under("/etc", p->rules[i].path));
+	if (!written && cordon_policy_access(p, "/etc", NULL) && stat("/etc", &st) == 0 &&
+	    S_ISDIR(st.st_mode))
+		push_cut(v, &k, n, "/etc", 65534, false);
+	return k;
 }

@@ -508,7 +508,12 @@ const char *const cordon_default_hidden[] = {
 	"/etc/NetworkManager/system-connections", "/etc/wireguard", "/etc/letsencrypt/archive",
 	"/etc/letsencrypt/keys", "/etc/ipsec.secrets", "/etc/ipsec.d/private",
 	"/etc/ppp/chap-secrets", "/etc/ppp/pap-secrets", "/etc/mysql/debian.cnf", "/etc/openvpn",
-	"/etc/dropbear", "/etc/credstore", "/etc/credstore.encrypted", NULL};
+	"/etc/dropbear", "/etc/credstore", "/etc/credstore.encrypted",
+	/* (round 42b F3) */
+	"/etc/ssh/ssh_host_key", "/etc/apt/auth.conf", "/etc/apt/auth.conf.d",
+	"/etc/letsencrypt/accounts", "/etc/netplan", "/etc/wpa_supplicant", "/etc/sssd",
+	"/etc/postfix/sasl_passwd", "/etc/rndc.key", "/etc/bind/rndc.key",
+	"/etc/kubernetes/admin.conf", "/etc/kubernetes/pki", "/etc/cryptsetup-keys.d", NULL};
 
 static const char *const linux_defaults[CORDON_CLASS_COUNT][24] = {
 	[CORDON_CLASS_EXEC] = {"/usr/bin", "/usr/sbin", "/usr/lib", "/usr/lib64", "/usr/libexec",
@@ -2128,8 +2133,10 @@ static char *unix_field(char *line, int n)
 
 /* Of the sockets FOUND, those a server listens on (/proc/net/unix), into
  * OUT; with ANY (a directory was too big to look through), every socket
- * listened on beneath /tmp or /var/tmp. Without /proc/net/unix, all FOUND. */
-static int listened_on(const struct cordon_strv *found, bool any, struct cordon_strv *out)
+ * listened on beneath /tmp, /var/tmp or RUNTIME. Without /proc/net/unix,
+ * all FOUND. */
+static int listened_on(const struct cordon_strv *found, bool any, const char *runtime,
+		       struct cordon_strv *out)
 {
 	FILE *f = fopen("/proc/net/unix", "re");
 	if (!f) {
@@ -2146,8 +2153,9 @@ static int listened_on(const struct cordon_strv *found, bool any, struct cordon_
 		if (!flags || !path || !(strtoul(flags, NULL, 16) & UNIX_ACCEPTCON))
 			continue;
 		path[strcspn(path, "\n")] = '\0';
-		bool beneath =
-			cordon_path_under(path, "/tmp") || cordon_path_under(path, "/var/tmp");
+		bool beneath = cordon_path_under(path, "/tmp") ||
+			       cordon_path_under(path, "/var/tmp") ||
+			       cordon_path_under(path, runtime);
 		if (path[0] == '/' && beneath && (any || cordon_strv_contains(found, path)) &&
 		    !cordon_strv_contains(out, path))
 			r = cordon_strv_push(out, path);
@@ -2156,21 +2164,29 @@ static int listened_on(const struct cordon_strv *found, bool any, struct cordon_
 	return r;
 }
 
-/* Each socket a server outside listens on in /tmp and /var/tmp is kept in
- * its place (a mount point is neither removed nor renamed over), so that
- * no server of the session's takes its name (a postgres in /tmp would get
- * psql's password). Only the ones listened on: sockets a session left
+/* Each socket a server outside listens on in /tmp, /var/tmp and the
+ * runtime directory is kept in its place (a mount point is neither removed
+ * nor renamed over), so that no server of the session's takes its name (a
+ * postgres in /tmp would get psql's password), and none is removed. Only the ones listened on: sockets a session left
  * behind would otherwise be mounts in every later session. */
 static int guard_servers_sockets(struct cordon_policy *p, const struct cordon_context *ctx,
 				 struct cordon_path_cache *cache)
 {
 	struct cordon_strv found = {0}, live = {0};
 	bool more = false;
+	/* And the runtime directory's (D-Bus's bus, Wayland's, PulseAudio's
+	 * pulse/native): no socket is made there inside (Landlock), but
+	 * one could be removed, and the user's desktop lose its servers until
+	 * they start again (round 42c F2). */
+	char runtime[64];
+	snprintf(runtime, sizeof(runtime), "/run/user/%u", (unsigned)ctx->uid);
 	int r = sockets_in(p, ctx, "/tmp", 0, &found, &more);
 	if (r >= 0)
 		r = sockets_in(p, ctx, "/var/tmp", 0, &found, &more);
+	if (r >= 0 && ctx->os == CORDON_OS_LINUX)
+		r = sockets_in(p, ctx, runtime, 0, &found, &more);
 	if (r >= 0 && (found.n || more))
-		r = listened_on(&found, more, &live);
+		r = listened_on(&found, more, runtime, &live);
 	for (size_t i = 0; r >= 0 && i < live.n; i++) {
 		struct stat st;
 		if (lstat(live.v[i], &st) == 0 && S_ISSOCK(st.st_mode))

@@ -122,6 +122,22 @@ struct cordon_sieve {
 	const struct cordon_policy *p; /* borrowed */
 	char **rules; /* each rule's path canonical where that differs, else NULL */
 };
+/* What a root session's capabilities reach is cut down where the files are
+ * not the session's to judge (Linux: mountns.c idmap_root mounts each
+ * idmapped). A directory everyone shares (sticky, writable by all: /tmp,
+ * /var/tmp; not /dev's) keeps ID 0 mapped: root is an owner there, no
+ * more. /etc, where no rule lets the session write in or above it, keeps
+ * ID 65534 only: root reads it as anyone does. */
+struct cordon_root_cut {
+	const char *path; /* borrowed */
+	unsigned id;      /* the one uid and gid mapped */
+	bool nofollow;    /* its rule's */
+};
+bool cordon_guard_shared_dir(const char *path, const struct stat *st);
+/* P's cuts into V (at most N): each rule that is a shared directory, /tmp
+ * and /var/tmp where any rule reaches them, and /etc as above. */
+size_t cordon_guard_root_cuts(const struct cordon_policy *p, struct cordon_root_cut *v, size_t n);
+
 /* Whether the sieve takes the hidden path PATH: not one in /proc (the
  * session's own) or /etc (kept by its cover and the watch alone). */
 bool cordon_sieve_takes(const char *path);

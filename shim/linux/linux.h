@@ -66,6 +66,10 @@ int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *use
  * field blanked, which the session may read (su's account check reads the
  * user's line), not by an empty file. */
 bool cordon_mountns_redacted(const char *path);
+/* FROM (a shadow file) copied to TO with each line's password field, its
+ * second, made "*": 0 or -errno. Only read and write (the watch's child
+ * calls it, in a process with other threads). */
+int cordon_mountns_redact(int from, int to);
 /* Whether none of this process's open files leads through the host's
  * mounts to what the view keeps read-only: a directory (".." from it walks
  * the host's tree), or a file beneath no write rule (stdin from an outside
@@ -101,10 +105,8 @@ int cordon_mountns_nested_check(const struct cordon_policy *p, struct cordon_str
 /* Whether this process could make that namespace (a child tries); if not,
  * WHY says why. */
 bool cordon_mountns_possible(bool sysadmin, char *why, size_t size);
-/* Whether PATH is a directory everyone shares (sticky, writable by all),
- * which a root session gets idmapped; whether this system can mount PATH
- * so (if not, WHY says why). */
-bool cordon_mountns_shared_dir(const char *path);
+/* Whether this system can mount PATH idmapped as a root session gets it
+ * (guard.h cordon_root_cut; if not, WHY says why). */
 bool cordon_mountns_idmap_possible(const char *path, char *why, size_t size);
 
 /* Add the Landlock rule of FD (opened from PATH) with ALLOWED to RULESET;

@@ -171,37 +171,46 @@ bool cordon_mountns_redacted(const char *path)
 	return false;
 }
 
-/* The cover of the hidden shadow file PATH: a copy with every password
- * field ("name:HASH:...") made "*", made in the tmpfs M (empty_tree's,
- * under PATH's own name there), as an unattached mount (its fd), or
- * -errno. What cannot be read (an ordinary user: it is root's) leaves it
- * empty. */
+int cordon_mountns_redact(int from, int to)
+{
+	char in[4096], out[2 * sizeof(in)];
+	int field = 0;
+	ssize_t n;
+	while ((n = read(from, in, sizeof(in))) > 0) {
+		size_t o = 0;
+		for (ssize_t i = 0; i < n; i++) {
+			char c = in[i];
+			if (field == 1 && c != ':' && c != '\n')
+				continue; /* the password field */
+			out[o++] = c;
+			if (c == '\n')
+				field = 0;
+			else if (c == ':' && ++field == 1)
+				out[o++] = '*';
+		}
+		for (size_t w = 0; w < o;) {
+			ssize_t k = write(to, out + w, o - w);
+			if (k <= 0)
+				return k < 0 ? -errno : -EIO;
+			w += (size_t)k;
+		}
+	}
+	return n < 0 ? -errno : 0;
+}
+
+/* The cover of the hidden shadow file PATH: its copy as
+ * cordon_mountns_redact makes it, in the tmpfs M (empty_tree's, under
+ * PATH's own name there), as an unattached mount (its fd), or -errno.
+ * What cannot be read (an ordinary user: it is root's) leaves it empty. */
 static int redacted_cover(int m, const char *path)
 {
 	const char *name = strrchr(path, '/') + 1;
-	cleanup_close int out = openat(m, name, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0);
+	/* (Readable by anyone: root reads /etc as anyone does, idmap_root.) */
+	cleanup_close int out = openat(m, name, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0444);
 	if (out < 0)
 		return -errno;
-	FILE *in = fopen(path, "re");
-	char *line = NULL, *copy = NULL;
-	size_t cap = 0, len = 0;
-	FILE *mem = open_memstream(&copy, &len);
-	int e = mem ? 0 : -ENOMEM;
-	while (in && e == 0 && getline(&line, &cap, in) > 0) {
-		char *colon = strchr(line, ':');
-		char *next = colon ? strchr(colon + 1, ':') : NULL;
-		/* (A line without its fields is left out: nothing of it is kept.) */
-		if (next && fprintf(mem, "%.*s*%s", (int)(colon - line + 1), line, next) < 0)
-			e = -ENOMEM;
-	}
-	free(line);
-	if (in)
-		(void)fclose(in); /* read only */
-	if (mem && fclose(mem) != 0 && e == 0)
-		e = -ENOMEM;
-	if (e == 0 && len && write(out, copy, len) != (ssize_t)len)
-		e = -EIO;
-	free(copy);
+	cleanup_close int in = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int e = in < 0 ? 0 : cordon_mountns_redact(in, out);
 	int from = e < 0 ? -1 : (int)open_tree_fd(m, name, OPEN_TREE_CLONE);
 	return e < 0 ? e : from < 0 ? -errno : from;
 }
@@ -429,19 +438,10 @@ static int by_length(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Whether PATH (ST) is a directory everyone shares: sticky and writable by
- * all (/tmp, /var/tmp), with every user's files side by side. Not in /dev
- * (the session's /dev/shm is its own: private_shm). */
-static bool shared_dir(const char *path, const struct stat *st)
-{
-	return S_ISDIR(st->st_mode) && (st->st_mode & S_ISVTX) && (st->st_mode & S_IWOTH) &&
-	       !cordon_path_under(path, "/dev");
-}
-
-/* A user namespace mapping uid 0 and gid 0 to themselves and nothing else:
- * its fd, or -errno. Made by a child, which unshares it and waits while
- * this process writes its maps (mapping uid 0 needs CAP_SETFCAP here). */
-static int root_only_userns(void)
+/* A user namespace mapping the uid and gid ID to themselves and nothing
+ * else: its fd, or -errno. Made by a child, which unshares it and waits
+ * while this process writes its maps (mapping 0 needs CAP_SETFCAP here). */
+static int one_id_userns(unsigned id)
 {
 	int ready[2], go[2];
 	if (pipe2(ready, O_CLOEXEC) < 0)
@@ -464,13 +464,14 @@ static int root_only_userns(void)
 	close(ready[1]);
 	close(go[0]);
 	int fd = pid < 0 ? -errno : -EPERM;
-	char c = 0, path[64];
+	char c = 0, path[64], map[32];
+	snprintf(map, sizeof(map), "%u %u 1\n", id, id);
 	if (pid > 0 && read(ready[0], &c, 1) == 1 && c == 'y') {
 		snprintf(path, sizeof(path), "/proc/%d/uid_map", (int)pid);
-		fd = write_text(path, "0 0 1\n");
+		fd = write_text(path, map);
 		snprintf(path, sizeof(path), "/proc/%d/gid_map", (int)pid);
 		if (fd >= 0)
-			fd = write_text(path, "0 0 1\n");
+			fd = write_text(path, map);
 		snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)pid);
 		if (fd >= 0 && (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 			fd = -errno;
@@ -482,68 +483,149 @@ static int root_only_userns(void)
 	return fd;
 }
 
-/* A root session's capabilities pass every file's mode and the sticky bit:
- * through a shared directory a rule lets it write, it would read, rewrite
- * or replace the other users' files there (a Kerberos ticket in /tmp, a
- * script one of them runs, a tmux server's socket). So each is mounted
- * over itself idmapped: uid 0 and gid 0 as themselves, every other id
- * unmapped, and the kernel grants a capability on no file of an unmapped
- * owner. The session is there as an ordinary owner: its own files as
- * before, the others' as their modes say, and none made another user's.
- * (The view's copy, made after, keeps the idmap.) 0, -errno, or -ENOTSUP
- * where this system cannot ("warn": said, and left as it is). */
-static int idmap_shared(const struct cordon_policy *p, struct cordon_error *err)
+/* What a root session's capabilities reach is taken down to what an owner
+ * or anyone may do, where the files are not the session's to judge:
+ * - a directory everyone shares (/tmp, /var/tmp): CAP_DAC_OVERRIDE and
+ *   CAP_FOWNER pass every mode and the sticky bit, and the session read,
+ *   rewrote or replaced the other users' files there (a Kerberos ticket,
+ *   a script one of them runs, a tmux server's socket). Mapped: uid and
+ *   gid 0 only. Root's own files work as before.
+ * - /etc (where no rule lets the session write): the system's secrets
+ *   (/etc/shadow, host keys, repository and VPN passwords) are root's and
+ *   readable by root alone, and a list of names to hide could not keep a
+ *   new one (a passwd outside renames a new /etc/shadow into place, round
+ *   42b F1). Mapped: uid and gid 65534 only: root reads /etc as anyone
+ *   does. sudo's /etc/sudo.conf, /etc/sudoers and /etc/sudoers.d are bound
+ *   back as they are (sudo reads them as root and wants them root's), and the shadow
+ *   files' covers are readable copies (redacted_cover).
+ * The kernel grants no capability, and no owner's rights, on an inode
+ * whose owner the mount's idmap does not map. Each such directory is
+ * cloned with what is mounted in it (the guards' covers, a project's
+ * binds: round 42a F1), idmapped as a whole and attached over itself. */
+static const char *const sudo_files[] = {"/etc/sudo.conf", "/etc/sudoers", "/etc/sudoers.d"};
+#define SUDO_FILES (sizeof(sudo_files) / sizeof(*sudo_files))
+
+/* In the shared directory DIR (idmapped, root's own mapped): each
+ * directory at its top that is root's and shared itself (/tmp/.font-unix,
+ * one an administrator made for a team) is kept read-only, as the X11 and
+ * ICE ones are (policy.c): root owns it, so the idmap leaves it the
+ * session's to rename, replace with its own holding a socket of its own,
+ * or strip of its sticky bit for good (round 42a F2), while the files in
+ * it are the other users'. 0 or -errno. */
+static int keep_shared_within(const char *dir)
 {
-	int ns = -1, e = 0;
-	const char *at = NULL;
-	struct cordon_strv done = {0};
-	for (size_t i = 0; i < p->n_rules && e == 0; i++) {
-		const struct cordon_rule *rule = &p->rules[i];
+	DIR *d = opendir(dir);
+	if (!d)
+		return -errno;
+	int e = 0;
+	for (struct dirent *de; e == 0 && (de = readdir(d));) {
 		struct stat st;
-		if (!(rule->access & CORDON_ACCESS_WRITE) || stat(rule->path, &st) < 0 ||
-		    !shared_dir(rule->path, &st) || cordon_strv_contains(&done, rule->path))
+		if (cordon_dot_or_dotdot(de->d_name) ||
+		    (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN) ||
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || st.st_uid != 0 ||
+		    !cordon_guard_shared_dir(dir, &st))
 			continue;
-		at = rule->path;
-		cleanup_close int to = cordon_open_rule_path(rule->path, O_PATH | O_CLOEXEC,
-							     rule->nofollow);
+		cleanup_close int to =
+			openat(dirfd(d), de->d_name, O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
 		cleanup_close int tree =
 			to < 0 ? -1
 			       : (int)open_tree_fd(to, "",
 						   OPEN_TREE_CLONE | AT_RECURSIVE | AT_EMPTY_PATH);
-		struct mount_attr a = {.attr_set = MOUNT_ATTR_IDMAP};
-		if (tree < 0)
-			e = -errno;
-		else if (ns < 0 && (ns = root_only_userns()) < 0)
-			e = ns;
-		else if ((a.userns_fd = (uint64_t)ns),
-			 syscall(SYS_mount_setattr, tree, "", AT_EMPTY_PATH, &a, sizeof(a)) < 0 ||
-				 attach(tree, to) < 0)
-			e = -errno;
-		else if (cordon_strv_push(&done, rule->path) < 0)
-			e = -ENOMEM;
+		if (tree < 0 || set_readonly(tree) < 0 || attach(tree, to) < 0)
+			e = errno == ENOENT ? 0 : -errno; /* (gone meanwhile: nothing to keep) */
 	}
-	if (ns >= 0)
-		close(ns);
-	/* The working directory may be in the mount now covered. */
+	closedir(d);
+	return e;
+}
+
+/* V's directory idmapped with the user namespace NS, attached over itself
+ * (and, for /etc, bound back as they are over it: sudo's files, and each
+ * path beneath it a rule of P names, which the user meant the session to
+ * read): 0 or -errno. */
+static int cut_one(const struct cordon_policy *p, const struct cordon_root_cut *v, int ns)
+{
+	cleanup_close int to = cordon_open_rule_path(v->path, O_PATH | O_CLOEXEC, v->nofollow);
+	if (to < 0)
+		return -errno;
+	cleanup_close int tree =
+		(int)open_tree_fd(to, "", OPEN_TREE_CLONE | AT_RECURSIVE | AT_EMPTY_PATH);
+	struct mount_attr a = {.attr_set = MOUNT_ATTR_IDMAP, .userns_fd = (uint64_t)ns};
+	if (tree < 0 ||
+	    syscall(SYS_mount_setattr, tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &a, sizeof(a)) < 0)
+		return -errno;
+	/* What is bound back, copied before the idmapped tree covers it. */
+	size_t n = 0, cap = v->id ? SUDO_FILES + p->n_rules : 0;
+	const char **names = cap ? calloc(cap, sizeof(*names)) : NULL;
+	int *plain = cap ? calloc(cap, sizeof(*plain)) : NULL;
+	if (cap && (!names || !plain)) {
+		free(names);
+		free(plain);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < cap; i++) {
+		const char *name = i < SUDO_FILES ? sudo_files[i] : p->rules[i - SUDO_FILES].path;
+		if (i >= SUDO_FILES &&
+		    (!cordon_path_under(name, v->path) || strcmp(name, v->path) == 0))
+			continue;
+		int fd = (int)open_tree_fd(AT_FDCWD, name, OPEN_TREE_CLONE | AT_RECURSIVE);
+		if (fd >= 0)
+			names[n] = name, plain[n++] = fd;
+	}
+	int e = attach(tree, to) < 0 ? -errno : 0;
+	if (e == 0 && !v->id)
+		e = keep_shared_within(v->path);
+	for (size_t i = 0; i < n; i++) {
+		cleanup_close int at = e < 0 ? -1 : open(names[i], O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (at >= 0 && attach(plain[i], at) < 0)
+			e = -errno;
+		close(plain[i]);
+	}
+	free(names);
+	free(plain);
+	return e;
+}
+
+static int idmap_root(const struct cordon_policy *p, struct cordon_error *err)
+{
+	struct cordon_root_cut v[16];
+	size_t n = cordon_guard_root_cuts(p, v, 16);
+	int ns[2] = {-1, -1}, e = 0;
+	const char *at = NULL;
+	size_t done = 0;
+	for (size_t i = 0; i < n && e == 0; i++) {
+		/* (Once each: not again beneath one already cut.) */
+		bool again = false;
+		for (size_t j = 0; j < i && !again; j++)
+			again = cordon_path_under(v[i].path, v[j].path);
+		if (again)
+			continue;
+		at = v[i].path;
+		int *u = &ns[v[i].id != 0];
+		if (*u < 0 && (*u = one_id_userns(v[i].id)) < 0)
+			e = *u;
+		else if ((e = cut_one(p, &v[i], *u)) == 0)
+			done++;
+	}
+	for (size_t i = 0; i < 2; i++)
+		if (ns[i] >= 0)
+			close(ns[i]);
+	/* The working directory may be in a mount now covered. */
 	char cwd[PATH_MAX];
-	if (done.n && getcwd(cwd, sizeof(cwd)) && chdir(cwd) < 0 && e == 0)
+	if (done && getcwd(cwd, sizeof(cwd)) && chdir(cwd) < 0 && e == 0)
 		e = -errno;
-	cordon_strv_free(&done);
-	if (e == -ENOMEM)
-		return cordon_err(err, ENOMEM, "out of memory");
 	if (e == 0)
 		return 0;
 	if (p->on_unsupported == CORDON_UNSUPPORTED_WARN) {
 		fprintf(stderr,
-			"cordon: warning: %s: other users' files there are within this root "
-			"session's reach: this system cannot mount it idmapped (%s)\n",
+			"cordon: warning: %s: this root session's capabilities reach every file "
+			"there: this system cannot mount it idmapped (%s)\n",
 			at, strerror(-e));
 		return 0;
 	}
 	return cordon_err(err, ENOTSUP,
-			  "%s: a root session gets it idmapped, with the other users' files out of "
-			  "its capabilities' reach, and this system cannot mount it so (%s); set "
-			  "\"on_unsupported\": \"warn\" to run without it",
+			  "%s: a root session gets it idmapped, so that its capabilities do not "
+			  "reach the files there that are not its own, and this system cannot mount "
+			  "it so (%s); set \"on_unsupported\": \"warn\" to run without it",
 			  at, strerror(-e));
 }
 
@@ -578,7 +660,6 @@ static int readonly_view(const struct cordon_policy *p, struct cordon_error *err
 	for (size_t i = 0; i < n && !none; i++)
 		if (!within_another(v, n, i) && (v[i].tree = view_tree(&v[i])) < 0)
 			none = true;
-
 	/* All or nothing (the kernel prepares every mount first): a refusal
 	 * changes nothing either. */
 	struct mount_attr ro = {.attr_set = MOUNT_ATTR_RDONLY};
@@ -729,7 +810,7 @@ int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *use
 	if (r >= 0 && sockets)
 		r = keep_socket_dirs(sockets, err);
 	if (r >= 0 && sysadmin && getuid() == 0)
-		r = idmap_shared(p, err);
+		r = idmap_root(p, err);
 	/* Started in this namespace: its metadata calls need no supervisor
 	 * (one unshared here, after the exec, leaves the executable the
 	 * host's). */
@@ -804,7 +885,7 @@ static bool outer_refuses_writes(const char *path, bool dir)
 }
 
 /* Whether the file at PATH is a shadow file's copy as redacted_cover
- * makes it: every line's password field "*". */
+ * makes it: every line's password field "*" (or none). */
 static bool redacted_copy(const char *path)
 {
 	FILE *f = fopen(path, "re");
@@ -815,7 +896,7 @@ static bool redacted_copy(const char *path)
 	size_t cap = 0;
 	while (blank && getline(&line, &cap, f) > 0) {
 		const char *colon = strchr(line, ':');
-		blank = colon && colon[1] == '*' && colon[2] == ':';
+		blank = !colon || (colon[1] == '*' && strchr(":\n", colon[2]) && colon[2]);
 	}
 	free(line);
 	(void)fclose(f); /* read only */
@@ -921,7 +1002,7 @@ int cordon_mountns_nested_check(const struct cordon_policy *p, struct cordon_str
 
 bool cordon_mountns_idmap_possible(const char *path, char *why, size_t size)
 {
-	int ns = root_only_userns();
+	int ns = one_id_userns(strcmp(path, "/etc") == 0 ? 65534 : 0);
 	cleanup_close int tree = ns < 0 ? -1 : (int)open_tree_fd(AT_FDCWD, path, OPEN_TREE_CLONE);
 	struct mount_attr a = {.attr_set = MOUNT_ATTR_IDMAP, .userns_fd = (uint64_t)ns};
 	int e = ns < 0 ? -ns
@@ -932,12 +1013,6 @@ bool cordon_mountns_idmap_possible(const char *path, char *why, size_t size)
 		close(ns);
 	snprintf(why, size, "%s", e ? strerror(e) : "");
 	return e == 0;
-}
-
-bool cordon_mountns_shared_dir(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && shared_dir(path, &st);
 }
 
 bool cordon_mountns_possible(bool sysadmin, char *why, size_t size)

@@ -189,11 +189,13 @@ void cordon_sandbox_describe(const struct cordon_support *sup, char *buf, size_t
 					     : "NOT filtered (no seccomp)");
 	bool sysadmin = cordon_effective_cap(CAP_SYS_ADMIN) == 1;
 	char why[128];
-	/* Root: the shared directories idmapped (mountns.c idmap_shared). */
-	static const char *const shared[] = {"/tmp", "/var/tmp"};
-	char held[64] = "", unheld[160] = "";
-	for (size_t i = 0; sysadmin && getuid() == 0 && i < 2; i++) {
-		if (!cordon_mountns_shared_dir(shared[i]))
+	/* Root: the shared directories and /etc idmapped (mountns.c idmap_root). */
+	static const char *const shared[] = {"/tmp", "/var/tmp", "/etc"};
+	char held[64] = "", unheld[240] = "";
+	for (size_t i = 0; sysadmin && getuid() == 0 && i < 3; i++) {
+		struct stat st;
+		if (stat(shared[i], &st) < 0 ||
+		    (i < 2 && !cordon_guard_shared_dir(shared[i], &st)))
 			continue;
 		bool ok = cordon_mountns_idmap_possible(shared[i], why, sizeof(why));
 		char *to = ok ? held : unheld;

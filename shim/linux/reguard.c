@@ -315,6 +315,9 @@ static long open_tree_fd(int dfd, const char *path, unsigned flags)
 	return syscall(SYS_open_tree, dfd, path, flags | OPEN_TREE_CLOEXEC);
 }
 
+/* A hidden shadow file as the launcher sees it, for put_back's copy. */
+static int redact_from = -1;
+
 /* In the child, in the session's namespaces: K's mount on what is at its
  * path now. Raw system calls only (the launcher has other threads). */
 static int put_back(const void *arg)
@@ -340,10 +343,18 @@ static int put_back(const void *arg)
 			if (mkdirat(m, "d", 0) < 0)
 				return 2;
 		} else {
-			int f = openat(m, "f", O_CREAT | O_WRONLY | O_CLOEXEC, 0);
+			bool copy = cordon_mountns_redacted(k->path);
+			int f = openat(m, "f", O_CREAT | O_WRONLY | O_CLOEXEC, copy ? 0444 : 0);
 			if (f < 0)
 				return 2;
+			/* A shadow file written anew outside (a passwd): its
+			 * copy again, as the session started (mountns.c), from
+			 * the file the launcher opened (inside, root reads
+			 * /etc as anyone does). */
+			int e = copy && redact_from >= 0 ? cordon_mountns_redact(redact_from, f) : 0;
 			close(f);
+			if (e < 0)
+				return 2;
 		}
 		from = (int)open_tree_fd(m, S_ISDIR(st.st_mode) ? "d" : "f", OPEN_TREE_CLONE);
 	} else {
@@ -380,7 +391,12 @@ static bool inside(int (*fn)(const void *), const void *arg)
 
 static void reguard(const struct kept *k)
 {
+	if (k->hide && cordon_mountns_redacted(k->path))
+		redact_from = open(k->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	(void)inside(put_back, k);
+	if (redact_from >= 0)
+		close(redact_from);
+	redact_from = -1;
 }
 
 static int list_made(void);

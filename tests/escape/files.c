@@ -316,3 +316,65 @@ Test(escape, other_users_files_in_tmp_are_out_of_a_root_session_s_reach, .timeou
 	sweep_forget("/tmp"); /* (root's record of /tmp, made writable here) */
 	world_free(&w);
 }
+
+/* The same other user's secret where review 42a found root's capabilities
+ * still reached it: in a project inside /tmp (bound on its own before /tmp
+ * was idmapped), and in /tmp granted read-only (no write rule to idmap).
+ * Judged outside: not printed, not appended to. Control: root outside
+ * reads and appends. */
+Test(escape, other_users_files_in_a_project_in_tmp_or_a_read_only_tmp_stay_out_of_reach,
+     .timeout = 60)
+{
+	uid_t uid;
+	gid_t gid;
+	test_user(&uid, &gid);
+	struct world w;
+	world_init(&w, "idmap2", ", \"additional_read_write_paths\": [\"/tmp\"]");
+	char *proj = fmt("/tmp/cordon-idmap2-%d-proj", (int)getpid());
+	char *secret = fmt("/tmp/cordon-idmap2-%d-secret", (int)getpid());
+	cr_assert_eq(mkdir(proj, 0755), 0);
+	char *their = write_file(proj, "their.txt", "tgt-" SECRET);
+	free(write_file("/tmp", strrchr(secret, '/') + 1, "ro-" SECRET));
+	cr_assert(chown(their, uid, gid) == 0 && chmod(their, 0600) == 0 &&
+		  chown(secret, uid, gid) == 0 && chmod(secret, 0600) == 0);
+	char *opts = fmt("--project %s", proj);
+	struct run_result in_proj =
+		sh_in(&w, opts, "cat %s; echo PLANTED >> %s; ls -ln %s", their, their, their);
+	char *after = read_file(their);
+	/* /tmp read-only: a config of its own. */
+	char *cfg = fmt("{" WORLD_BASE_RW ", \"additional_read_only_paths\": [\"/tmp\"]}");
+	free(write_file(w.proj, "cordon.json", cfg));
+	struct run_result in_ro = sh_in(&w, NULL, "cat %s", secret);
+	char *script = fmt("cat %s %s; echo CONTROL >> %s", their, secret, their);
+	char *argv[] = {"/bin/sh", "-c", script, NULL};
+	struct run_result out = world_run(&w, argv, w.proj);
+	char *after_out = read_file(their);
+	unlink(their);
+	unlink(secret);
+	rmdir(proj);
+	sweep_forget(proj);
+	cr_assert(strstr(out.out, "tgt-" SECRET) && strstr(out.out, "ro-" SECRET) && after_out &&
+			  strstr(after_out, "CONTROL"),
+		  "control: root outside did not read and append: %s%s", out.out, out.err);
+	cr_expect_null(strstr(in_proj.out, SECRET),
+		       "another user's file in a project in /tmp was read: %s%s", in_proj.out,
+		       in_proj.err);
+	cr_expect(after && !strstr(after, "PLANTED"),
+		  "another user's file in a project in /tmp was appended to: %s", after);
+	cr_expect_null(strstr(in_ro.out, SECRET),
+		       "another user's file in a read-only /tmp was read: %s%s", in_ro.out,
+		       in_ro.err);
+	run_free(&in_proj);
+	run_free(&in_ro);
+	run_free(&out);
+	free(after);
+	free(after_out);
+	free(script);
+	free(cfg);
+	free(opts);
+	free(their);
+	free(secret);
+	free(proj);
+	sweep_forget("/tmp"); /* (root's record of /tmp, made writable here) */
+	world_free(&w);
+}

@@ -4254,12 +4254,14 @@ BOTH_USERS(guards, hidden_cloud_logins_and_tickets_stay_unread, .timeout = 60)
 /* The system's secrets under the default /etc grant, which only root's
  * capabilities read (an ordinary user cannot read them outside either: no
  * control could show anything for one): a host key (made here, matched by
- * the "/etc/ssh/ssh_host_*_key" pattern) is not read inside, and
- * /etc/shadow is a copy with every password field "*", so that su's
- * account check still finds the user's line. Controls: outside, the key
- * is read and the test user's password field is not "*"; su runs inside;
- * a rule naming the key exposes it. */
-Test(guards, the_system_s_secrets_stay_unread_by_a_root_session, .timeout = 60)
+ * the "/etc/ssh/ssh_host_*_key" pattern) and a root-only file in no list
+ * (made here too, and one made while the session runs, as a passwd
+ * renames a new /etc/shadow into place: round 42b) are not read inside,
+ * and /etc/shadow is a copy with every password field "*", so that su's
+ * account check still finds the user's line. Controls: outside, the files
+ * are read and the test user's password field is not "*"; su and sudo run
+ * inside; a rule naming the key exposes it. */
+Test(guards, the_system_s_secrets_stay_unread_by_a_root_session, .timeout = 90)
 {
 	uid_t uid;
 	gid_t gid;
@@ -4277,27 +4279,45 @@ Test(guards, the_system_s_secrets_stay_unread_by_a_root_session, .timeout = 60)
 	cr_assert_eq(write(fd, "host-key-" TOKEN, strlen("host-key-" TOKEN)),
 		     (ssize_t)strlen("host-key-" TOKEN));
 	close(fd);
-	char *script = fmt("cat %s; echo; grep '^%s:' /etc/shadow; su %s -s /bin/sh -c id", key,
-			   user, user);
-	/* Every run first: the key goes before an assertion can end the test. */
-	struct run_result out = sh_outside(&w, script), in = sh_in(&w, NULL, "%s", script);
+	char *other = fmt("/etc/cordon-test-%d.conf", (int)getpid());
+	char *later = fmt("/etc/cordon-test-%d.new", (int)getpid());
+	fd = open(other, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	cr_assert(fd >= 0, "%s: %s", other, strerror(errno));
+	cr_assert_eq(write(fd, "other-" TOKEN, strlen("other-" TOKEN)),
+		     (ssize_t)strlen("other-" TOKEN));
+	close(fd);
+	/* The one made while it runs: written outside once the session has
+	 * looked, then read inside. */
+	char *body = fmt("cat %s %s; echo; grep '^%s:' /etc/shadow; su %s -s /bin/sh -c id; "
+			 "sudo -n -u %s id\n" WAIT_GO "cat %s\n",
+			 key, other, user, user, user, later);
+	char *saves = fmt("umask 077; echo later-" TOKEN " > %s", later);
+	char *script = fmt("cat %s %s %s; echo; grep '^%s:' /etc/shadow", key, other, later, user);
+	struct run_result in = world_while_outside(&w, w.cfg, body, saves);
+	/* Every run first: the files go before an assertion can end the test. */
+	struct run_result out = sh_outside(&w, script);
+	unlink(later);
 	char *extra = fmt(", \"additional_read_only_paths\": [\"%s\"]", key);
 	set_config(&w, extra);
 	struct run_result named = sh_in(&w, NULL, "cat %s", key);
 	unlink(key);
+	unlink(other);
 	if (made_dir)
 		rmdir("/etc/ssh");
 	char *line_out = fmt("%s:", user), *starred = fmt("%s:*:", user);
-	cr_assert(strstr(out.out, "host-key-" TOKEN) && strstr(out.out, line_out) &&
+	cr_assert(strstr(out.out, "host-key-" TOKEN) && strstr(out.out, "other-" TOKEN) &&
+			  strstr(out.out, "later-" TOKEN) && strstr(out.out, line_out) &&
 			  !strstr(out.out, starred),
-		  "control: outside, the key or the user's password field was not read: %s%s",
+		  "control: outside, a file or the user's password field was not read: %s%s",
 		  out.out, out.err);
-	cr_expect_null(strstr(in.out, TOKEN), "the host key was read inside: %s%s", in.out,
+	cr_expect_null(strstr(in.out, TOKEN), "a secret in /etc was read inside: %s%s", in.out,
 		       in.err);
 	cr_expect(strstr(in.out, starred), "the shadow line inside is not blanked: %s%s", in.out,
 		  in.err);
 	char *id = fmt("uid=%u(", (unsigned)uid);
-	cr_expect(strstr(in.out, id), "su did not run inside: %s%s", in.out, in.err);
+	const char *su = strstr(in.out, id);
+	cr_expect(su && strstr(su + 1, id), "su and sudo did not both run inside: %s%s", in.out,
+		  in.err);
 	cr_expect(strstr(named.out, "host-key-" TOKEN),
 		  "control: a rule naming the key did not expose it: %s%s", named.out, named.err);
 	run_free(&out);
@@ -4308,6 +4328,10 @@ Test(guards, the_system_s_secrets_stay_unread_by_a_root_session, .timeout = 60)
 	free(starred);
 	free(extra);
 	free(script);
+	free(body);
+	free(saves);
+	free(other);
+	free(later);
 	free(key);
 	free(user);
 	world_free(&w);
@@ -11999,7 +12023,9 @@ static void shared_work(struct world *w, const char *shared)
  * The sweep walks it below its top as it walks the project: each is
  * moved aside as the session ends, while a repository of theirs the
  * session did not change (husky's hooks and all) and one it made that
- * runs nothing stay. Control: protected_paths []. */
+ * runs nothing stay. Root's drop directory (mode 1733) is root's and
+ * shared itself: read-only to a root session, which plants nothing there.
+ * Control: protected_paths []. */
 BOTH_USERS(guards, a_repository_below_a_shared_directory_s_top_is_swept, .timeout = 60)
 {
 	struct world w;
@@ -12043,7 +12069,7 @@ BOTH_USERS(guards, a_repository_below_a_shared_directory_s_top_is_swept, .timeou
 		cr_assert(strstr(r.out, "hook 0") && strstr(r.out, "config 0") &&
 				  strstr(r.out, "made 0") && strstr(r.out, "exrc 0") &&
 				  strstr(r.out, "vendor 0") && strstr(r.out, "decoys 0") &&
-				  strstr(r.out, "drop 0"),
+				  (strstr(r.out, "drop 0") || !who->user),
 			  "the plants did not land\n%s", diag);
 		char *judge = fmt(
 			"cd %s && git commit -q --allow-empty -m x; cd %s && git status; "
@@ -12100,10 +12126,9 @@ BOTH_USERS(guards, a_repository_below_a_shared_directory_s_top_is_swept, .timeou
 					  "a directory the user may write and not list was passed "
 					  "over unsaid\n%s",
 					  diag);
-			else
-				cr_expect(present(evil, ".exrc.cordon-disarmed"),
-					  "the .exrc in the drop directory was not moved\n%s",
-					  diag);
+			else /* (root's, and shared itself: read-only inside, 42a F2) */
+				cr_expect(strstr(r.out, "drop 1") && !present(drop, "evil"),
+					  "root's drop directory took a plant\n%s", diag);
 			free(evil);
 		}
 		/* Availability: what the session did not change, and what runs

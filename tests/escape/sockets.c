@@ -913,3 +913,84 @@ BOTH_USERS(sockets, another_session_s_socket_directory_is_out_of_reach, .timeout
 	world_free(&w);
 	runtime_dir_free(&runtime);
 }
+
+/* A server outside with its socket in the runtime directory (read-write by
+ * default: D-Bus's bus, Wayland's, PulseAudio's pulse/native): no socket
+ * is made there inside, but one could be removed, and the user's desktop
+ * lost its servers until they started again (round 42c F2). Judged
+ * outside: the socket is the same inode and the bus still answers there.
+ * Control: unsandboxed, rm removes them. */
+BOTH_USERS(sockets, a_runtime_directory_server_s_socket_stays, .timeout = 60)
+{
+	uid_t uid;
+	gid_t gid;
+	who_ids(who, &uid, &gid);
+	struct runtime_dir runtime;
+	runtime_dir_make(&runtime, uid, gid);
+	const char *rt = runtime.path;
+	struct world w;
+	world_for(&w, who, "sockrt", "");
+	FILE *f = fopen(w.cfg, "w");
+	cr_assert_not_null(f);
+	fprintf(f, "{\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/urandom\", \"%s\"]}}",
+		rt);
+	cr_assert_eq(fclose(f), 0);
+	char *direct = fmt("%s/cordon-test-bus-%d", rt, (int)getpid());
+	char *own_dir = fmt("%s/cordon-test-pulse-%d", rt, (int)getpid());
+	cr_assert(mkdir(own_dir, 0700) == 0 && chown(own_dir, uid, gid) == 0);
+	char *in_dir = fmt("%s/native", own_dir);
+	const char *socks[] = {direct, in_dir};
+	pid_t pids[2];
+	ino_t inos[2];
+	for (size_t i = 0; i < 2; i++) {
+		char *addr = fmt("--address=unix:path=%s", socks[i]);
+		char *daemon[] = {"/usr/bin/dbus-daemon", "--session", addr, "--nofork",
+				  "--nopidfile",          NULL};
+		pids[i] = world_spawn(&w, daemon, w.proj);
+		cr_assert(wait_exists(socks[i], 5000), "dbus-daemon did not start at %s", socks[i]);
+		struct stat st;
+		cr_assert_eq(lstat(socks[i], &st), 0);
+		inos[i] = st.st_ino;
+		struct dbus_call ping;
+		dbus_call_init(&ping, socks[i]);
+		struct run_result up = outside_once_up(&w, ping.argv);
+		cr_assert_eq(up.status, 0, "dbus-daemon at %s does not answer: %s", socks[i],
+			     up.err);
+		run_free(&up);
+		dbus_call_free(&ping);
+		free(addr);
+	}
+	char *rm = fmt("rm -f %s %s; ls -la %s %s", direct, in_dir, rt, own_dir);
+	struct run_result r = sh_in(&w, NULL, "%s", rm);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	run_free(&r);
+	for (size_t i = 0; i < 2; i++) {
+		struct stat st;
+		cr_expect(lstat(socks[i], &st) == 0 && st.st_ino == inos[i],
+			  "the server's socket at %s was removed\n%s", socks[i], diag);
+		struct dbus_call call;
+		dbus_call_init(&call, socks[i]);
+		r = world_run(&w, call.argv, w.proj);
+		cr_expect(r.status == 0 && strstr(r.out, "array"),
+			  "outside, the bus at %s does not answer: %s\n%s", socks[i], r.err, diag);
+		run_free(&r);
+		dbus_call_free(&call);
+	}
+	free(diag);
+	r = sh_outside(&w, rm);
+	for (size_t i = 0; i < 2; i++) {
+		struct stat st;
+		cr_assert_neq(lstat(socks[i], &st), 0, "control: unsandboxed, %s stayed: %s%s",
+			      socks[i], r.out, r.err);
+	}
+	run_free(&r);
+	for (size_t i = 0; i < 2; i++)
+		stop_process(pids[i]);
+	rmdir(own_dir);
+	runtime_dir_free(&runtime);
+	free(rm);
+	free(in_dir);
+	free(own_dir);
+	free(direct);
+	world_free(&w);
+}
