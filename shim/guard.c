@@ -2732,16 +2732,18 @@ size_t cordon_guard_root_cuts(const struct cordon_policy *p, struct cordon_root_
 		if (stat(p->rules[i].path, &st) == 0 &&
 		    cordon_guard_shared_dir(p->rules[i].path, &st))
 			push_cut(v, &k, n, p->rules[i].path, 0, p->rules[i].nofollow);
-	static const char *const shared[] = {"/tmp", "/var/tmp"};
-	for (size_t i = 0; i < 2; i++)
+	static const char *const shared[] = {"/tmp", "/var/tmp", "/run/lock", "/run/screen"};
+	for (size_t i = 0; i < sizeof(shared) / sizeof(*shared); i++)
 		if (cordon_policy_access(p, shared[i], NULL) && stat(shared[i], &st) == 0 &&
 		    cordon_guard_shared_dir(shared[i], &st))
 			push_cut(v, &k, n, shared[i], 0, false);
+	/* (A write rule beneath /etc is bound back as it is, as a read rule
+	 * there is: mountns.c cut_one. One on /etc or above it: the user
+	 * gave the session /etc to write, as root.) */
 	bool written = false;
 	for (size_t i = 0; i < p->n_rules; i++)
 		written |= (p->rules[i].access & CORDON_ACCESS_WRITE) &&
-			   (cordon_path_under(p->rules[i].path, "/etc") ||
-			    cordon_path_under("/etc", p->rules[i].path));
+			   cordon_path_under("/etc", p->rules[i].path);
 	if (!written && cordon_policy_access(p, "/etc", NULL) && stat("/etc", &st) == 0 &&
 	    S_ISDIR(st.st_mode))
 		push_cut(v, &k, n, "/etc", 65534, false);

@@ -126,7 +126,7 @@ struct cordon_sieve {
  * not the session's to judge (Linux: mountns.c idmap_root mounts each
  * idmapped). A directory everyone shares (sticky, writable by all: /tmp,
  * /var/tmp; not /dev's) keeps ID 0 mapped: root is an owner there, no
- * more. /etc, where no rule lets the session write in or above it, keeps
+ * more. /etc, where no rule lets the session write it or above it, keeps
  * ID 65534 only: root reads it as anyone does. */
 struct cordon_root_cut {
 	const char *path; /* borrowed */
@@ -134,8 +134,9 @@ struct cordon_root_cut {
 	bool nofollow;    /* its rule's */
 };
 bool cordon_guard_shared_dir(const char *path, const struct stat *st);
-/* P's cuts into V (at most N): each rule that is a shared directory, /tmp
- * and /var/tmp where any rule reaches them, and /etc as above. */
+/* P's cuts into V (at most N): each rule that is a shared directory, /tmp,
+ * /var/tmp, /run/lock and /run/screen where any rule reaches them, and
+ * /etc as above. */
 size_t cordon_guard_root_cuts(const struct cordon_policy *p, struct cordon_root_cut *v, size_t n);
 
 /* Whether the sieve takes the hidden path PATH: not one in /proc (the

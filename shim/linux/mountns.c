@@ -490,7 +490,7 @@ static int one_id_userns(unsigned id)
  *   rewrote or replaced the other users' files there (a Kerberos ticket,
  *   a script one of them runs, a tmux server's socket). Mapped: uid and
  *   gid 0 only. Root's own files work as before.
- * - /etc (where no rule lets the session write): the system's secrets
+ * - /etc (where no rule lets the session write it or above it): the system's secrets
  *   (/etc/shadow, host keys, repository and VPN passwords) are root's and
  *   readable by root alone, and a list of names to hide could not keep a
  *   new one (a passwd outside renames a new /etc/shadow into place, round
@@ -1002,11 +1002,14 @@ int cordon_mountns_nested_check(const struct cordon_policy *p, struct cordon_str
 
 bool cordon_mountns_idmap_possible(const char *path, char *why, size_t size)
 {
+	/* (As idmap_root makes it: with what is mounted beneath, round 42d F4.) */
 	int ns = one_id_userns(strcmp(path, "/etc") == 0 ? 65534 : 0);
-	cleanup_close int tree = ns < 0 ? -1 : (int)open_tree_fd(AT_FDCWD, path, OPEN_TREE_CLONE);
+	cleanup_close int tree =
+		ns < 0 ? -1 : (int)open_tree_fd(AT_FDCWD, path, OPEN_TREE_CLONE | AT_RECURSIVE);
 	struct mount_attr a = {.attr_set = MOUNT_ATTR_IDMAP, .userns_fd = (uint64_t)ns};
 	int e = ns < 0 ? -ns
-		: tree < 0 || syscall(SYS_mount_setattr, tree, "", AT_EMPTY_PATH, &a, sizeof(a)) < 0
+		: tree < 0 || syscall(SYS_mount_setattr, tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &a,
+				      sizeof(a)) < 0
 		? errno
 		: 0;
 	if (ns >= 0)

@@ -4297,6 +4297,15 @@ Test(guards, the_system_s_secrets_stay_unread_by_a_root_session, .timeout = 90)
 	/* Every run first: the files go before an assertion can end the test. */
 	struct run_result out = sh_outside(&w, script);
 	unlink(later);
+	/* A write rule beneath /etc (round 42d F1: it switched the idmap off). */
+	char *dir = fmt("/etc/cordon-test-%d.d", (int)getpid());
+	cr_assert_eq(mkdir(dir, 0755), 0, "%s: %s", dir, strerror(errno));
+	char *wopt = fmt("--allow-write %s", dir);
+	struct run_result beneath = sh_in(&w, wopt, "cat %s; echo made > %s/f && cat %s/f", other,
+					  dir, dir);
+	char *made = at(dir, "f");
+	unlink(made);
+	rmdir(dir);
 	char *extra = fmt(", \"additional_read_only_paths\": [\"%s\"]", key);
 	set_config(&w, extra);
 	struct run_result named = sh_in(&w, NULL, "cat %s", key);
@@ -4320,6 +4329,16 @@ Test(guards, the_system_s_secrets_stay_unread_by_a_root_session, .timeout = 90)
 		  in.err);
 	cr_expect(strstr(named.out, "host-key-" TOKEN),
 		  "control: a rule naming the key did not expose it: %s%s", named.out, named.err);
+	cr_expect_null(strstr(beneath.out, TOKEN),
+		       "with a write rule beneath /etc, a secret there was read: %s%s", beneath.out,
+		       beneath.err);
+	cr_expect(strstr(beneath.out, "made"),
+		  "the write rule beneath /etc did not let the session write: %s%s", beneath.out,
+		  beneath.err);
+	run_free(&beneath);
+	free(made);
+	free(wopt);
+	free(dir);
 	run_free(&out);
 	run_free(&in);
 	run_free(&named);

@@ -363,6 +363,50 @@ static const char squat_py[] = "import os, socket, sys\n"
 			       "    except OSError as e:\n"
 			       "        print(p, 'not taken:', e.strerror)\n";
 
+/* Two session buses outside (dbus-daemon) at SOCKS, started as W's user
+ * and answering: their PIDS, and their sockets' INOS. */
+static void buses_up(struct world *w, const char *const socks[2], pid_t pids[2], ino_t inos[2])
+{
+	for (size_t i = 0; i < 2; i++) {
+		char *addr = fmt("--address=unix:path=%s", socks[i]);
+		char *daemon[] = {"/usr/bin/dbus-daemon", "--session", addr, "--nofork",
+				  "--nopidfile",          NULL};
+		pids[i] = world_spawn(w, daemon, w->proj);
+		cr_assert(wait_exists(socks[i], 5000), "dbus-daemon did not start at %s", socks[i]);
+		struct stat st;
+		cr_assert_eq(lstat(socks[i], &st), 0);
+		inos[i] = st.st_ino;
+		struct dbus_call ping;
+		dbus_call_init(&ping, socks[i]);
+		struct run_result up = outside_once_up(w, ping.argv);
+		cr_assert_eq(up.status, 0, "dbus-daemon at %s does not answer: %s", socks[i],
+			     up.err);
+		run_free(&up);
+		dbus_call_free(&ping);
+		free(addr);
+	}
+}
+
+/* Judged outside: each of SOCKS is still its bus's socket (INOS), which
+ * answers there (DIAG: what the session said). */
+static void expect_buses_kept(struct world *w, const char *const socks[2], const ino_t inos[2],
+			      const char *diag)
+{
+	for (size_t i = 0; i < 2; i++) {
+		struct stat st;
+		cr_expect(lstat(socks[i], &st) == 0 && st.st_ino == inos[i],
+			  "the server's socket at %s was removed or replaced\n%s", socks[i], diag);
+		struct dbus_call call;
+		dbus_call_init(&call, socks[i]);
+		struct run_result r = world_run(w, call.argv, w->proj);
+		cr_expect(r.status == 0 && strstr(r.out, "array"),
+			  "outside, the bus at %s is not the real one: %s\n%s", socks[i], r.err,
+			  diag);
+		run_free(&r);
+		dbus_call_free(&call);
+	}
+}
+
 /* Servers the user runs outside often listen directly in /tmp (postgres's
  * .s.PGSQL.5432, mysql.sock) or in a directory of their own there (emacs's
  * /tmp/emacsUID/server): a server of the session's in one's place would
@@ -391,24 +435,7 @@ BOTH_USERS(sockets, no_server_takes_a_tmp_servers_place, .timeout = 60)
 	const char *socks[] = {direct, in_dir};
 	pid_t pids[2];
 	ino_t inos[2];
-	for (size_t i = 0; i < 2; i++) {
-		char *addr = fmt("--address=unix:path=%s", socks[i]);
-		char *daemon[] = {"/usr/bin/dbus-daemon", "--session", addr, "--nofork",
-				  "--nopidfile",          NULL};
-		pids[i] = world_spawn(&w, daemon, w.proj);
-		cr_assert(wait_exists(socks[i], 5000), "dbus-daemon did not start at %s", socks[i]);
-		struct stat st;
-		cr_assert_eq(lstat(socks[i], &st), 0);
-		inos[i] = st.st_ino;
-		struct dbus_call ping;
-		dbus_call_init(&ping, socks[i]);
-		struct run_result up = outside_once_up(&w, ping.argv);
-		cr_assert_eq(up.status, 0, "dbus-daemon at %s does not answer: %s", socks[i],
-			     up.err);
-		run_free(&up);
-		dbus_call_free(&ping);
-		free(addr);
-	}
+	buses_up(&w, socks, pids, inos);
 	char *squat[] = {"/usr/bin/python3", "-c", (char *)squat_py, direct, in_dir,
 			 free_name,          NULL};
 	struct run_result r = run_in(&w, NULL, squat);
@@ -418,19 +445,7 @@ BOTH_USERS(sockets, no_server_takes_a_tmp_servers_place, .timeout = 60)
 		  "control: /tmp takes no socket inside\n%s", diag);
 	unlink(free_name);
 	run_free(&r);
-	for (size_t i = 0; i < 2; i++) {
-		struct stat st;
-		cr_expect(lstat(socks[i], &st) == 0 && st.st_ino == inos[i],
-			  "the server's socket at %s was replaced\n%s", socks[i], diag);
-		struct dbus_call call;
-		dbus_call_init(&call, socks[i]);
-		r = world_run(&w, call.argv, w.proj);
-		cr_expect(r.status == 0 && strstr(r.out, "array"),
-			  "outside, the bus at %s is not the real one: %s\n%s", socks[i], r.err,
-			  diag);
-		run_free(&r);
-		dbus_call_free(&call);
-	}
+	expect_buses_kept(&w, socks, inos, diag);
 	free(diag);
 
 	r = world_run(&w, squat, w.proj);
@@ -942,40 +957,12 @@ BOTH_USERS(sockets, a_runtime_directory_server_s_socket_stays, .timeout = 60)
 	const char *socks[] = {direct, in_dir};
 	pid_t pids[2];
 	ino_t inos[2];
-	for (size_t i = 0; i < 2; i++) {
-		char *addr = fmt("--address=unix:path=%s", socks[i]);
-		char *daemon[] = {"/usr/bin/dbus-daemon", "--session", addr, "--nofork",
-				  "--nopidfile",          NULL};
-		pids[i] = world_spawn(&w, daemon, w.proj);
-		cr_assert(wait_exists(socks[i], 5000), "dbus-daemon did not start at %s", socks[i]);
-		struct stat st;
-		cr_assert_eq(lstat(socks[i], &st), 0);
-		inos[i] = st.st_ino;
-		struct dbus_call ping;
-		dbus_call_init(&ping, socks[i]);
-		struct run_result up = outside_once_up(&w, ping.argv);
-		cr_assert_eq(up.status, 0, "dbus-daemon at %s does not answer: %s", socks[i],
-			     up.err);
-		run_free(&up);
-		dbus_call_free(&ping);
-		free(addr);
-	}
+	buses_up(&w, socks, pids, inos);
 	char *rm = fmt("rm -f %s %s; ls -la %s %s", direct, in_dir, rt, own_dir);
 	struct run_result r = sh_in(&w, NULL, "%s", rm);
 	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
 	run_free(&r);
-	for (size_t i = 0; i < 2; i++) {
-		struct stat st;
-		cr_expect(lstat(socks[i], &st) == 0 && st.st_ino == inos[i],
-			  "the server's socket at %s was removed\n%s", socks[i], diag);
-		struct dbus_call call;
-		dbus_call_init(&call, socks[i]);
-		r = world_run(&w, call.argv, w.proj);
-		cr_expect(r.status == 0 && strstr(r.out, "array"),
-			  "outside, the bus at %s does not answer: %s\n%s", socks[i], r.err, diag);
-		run_free(&r);
-		dbus_call_free(&call);
-	}
+	expect_buses_kept(&w, socks, inos, diag);
 	free(diag);
 	r = sh_outside(&w, rm);
 	for (size_t i = 0; i < 2; i++) {
