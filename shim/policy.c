@@ -2185,8 +2185,14 @@ static int guard_servers_sockets(struct cordon_policy *p, const struct cordon_co
 		r = sockets_in(p, ctx, "/var/tmp", 0, &found, &more);
 	if (r >= 0 && ctx->os == CORDON_OS_LINUX)
 		r = sockets_in(p, ctx, runtime, 0, &found, &more);
-	if (r >= 0 && (found.n || more))
-		r = listened_on(&found, more, runtime, &live);
+	/* Every socket listened on beneath them, at any depth: the scan
+	 * reaches the top and the user's 0700 directories only, and a server
+	 * in a 0755 directory of the user's, or deeper (Neovim's
+	 * nvim.USER/XXXXXX/), had its directory renamed aside and its name
+	 * taken (round 42e F1). A guarded socket's directories on the way are
+	 * pinned (guard.c pin_parents). */
+	if (r >= 0)
+		r = listened_on(&found, true, runtime, &live);
 	for (size_t i = 0; r >= 0 && i < live.n; i++) {
 		struct stat st;
 		if (lstat(live.v[i], &st) == 0 && S_ISSOCK(st.st_mode))

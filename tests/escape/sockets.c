@@ -981,3 +981,72 @@ BOTH_USERS(sockets, a_runtime_directory_server_s_socket_stays, .timeout = 60)
 	free(direct);
 	world_free(&w);
 }
+
+/* Each path: its directory renamed aside and made again, then a socket
+ * bound at the path (a server's place taken one level up). */
+static const char dirsquat_py[] = "import os, socket, sys\n"
+				  "for p in sys.argv[1:]:\n"
+				  "    d = os.path.dirname(p)\n"
+				  "    try:\n"
+				  "        os.rename(d, d + '.old'); os.mkdir(d, 0o700)\n"
+				  "        socket.socket(socket.AF_UNIX).bind(p); print(p, 'taken')\n"
+				  "    except OSError as e:\n"
+				  "        print(p, 'stays:', e.strerror)\n";
+
+/* A server outside whose socket lies below what the scan of /tmp looks
+ * through: in a 0755 directory of the user's, and two levels down in 0700
+ * ones (Neovim's nvim.USER/XXXXXX/). Review 42e F1 renamed the directory
+ * aside, made it again and listened at the same path: the user's client
+ * then sent its password to the session. Judged outside: each socket is
+ * still its bus's, which answers there. Control: unsandboxed, both are
+ * taken. */
+BOTH_USERS(sockets, a_server_deeper_in_tmp_keeps_its_place, .timeout = 60)
+{
+	uid_t uid;
+	gid_t gid;
+	who_ids(who, &uid, &gid);
+	struct world w;
+	world_for(&w, who, "sockdeep", "");
+	FILE *f = fopen(w.cfg, "w");
+	cr_assert_not_null(f);
+	fprintf(f, "{\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/urandom\", "
+		   "\"/tmp\"]}}");
+	cr_assert_eq(fclose(f), 0);
+	char *open_dir = fmt("/tmp/cordon-test-open-%d-%u", (int)getpid(), (unsigned)uid);
+	char *deep_top = fmt("/tmp/cordon-test-deep-%d-%u", (int)getpid(), (unsigned)uid);
+	char *deep_dir = fmt("%s/XXYYZZ", deep_top);
+	cr_assert(mkdir(open_dir, 0755) == 0 && chown(open_dir, uid, gid) == 0 &&
+		  mkdir(deep_top, 0700) == 0 && chown(deep_top, uid, gid) == 0 &&
+		  mkdir(deep_dir, 0700) == 0 && chown(deep_dir, uid, gid) == 0);
+	char *a = fmt("%s/bus", open_dir), *b = fmt("%s/nvim.77.0", deep_dir);
+	const char *socks[] = {a, b};
+	pid_t pids[2];
+	ino_t inos[2];
+	buses_up(&w, socks, pids, inos);
+	char *squat[] = {"/usr/bin/python3", "-c", (char *)dirsquat_py, a, b, NULL};
+	struct run_result r = run_in(&w, NULL, squat);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	run_free(&r);
+	expect_buses_kept(&w, socks, inos, diag);
+	free(diag);
+	r = world_run(&w, squat, w.proj);
+	for (size_t i = 0; i < 2; i++) {
+		struct stat st;
+		cr_assert(lstat(socks[i], &st) == 0 && st.st_ino != inos[i],
+			  "control: unsandboxed, %s was not taken: %s%s", socks[i], r.out, r.err);
+	}
+	run_free(&r);
+	for (size_t i = 0; i < 2; i++)
+		stop_process(pids[i]);
+	char *rm = fmt("rm -rf %s %s.old %s %s.old", open_dir, open_dir, deep_top, deep_dir);
+	char *argv[] = {"/bin/sh", "-c", rm, NULL};
+	struct run_result c = run_cmd(argv, NULL, "/", 10000);
+	run_free(&c);
+	free(rm);
+	free(a);
+	free(b);
+	free(deep_dir);
+	free(deep_top);
+	free(open_dir);
+	world_free(&w);
+}
