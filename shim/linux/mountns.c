@@ -235,8 +235,9 @@ static int mount_one(const struct cordon_mount *m, int *empty, struct cordon_err
 		if (*empty < 0 && (*empty = empty_tree(err)) < 0)
 			return *empty;
 		if ((from = redacted_cover(*empty, m->path)) < 0)
-			return cordon_err(err, -from, "%s (%s): cannot make its copy without the "
-						      "password fields: %s",
+			return cordon_err(err, -from,
+					  "%s (%s): cannot make its copy without the "
+					  "password fields: %s",
 					  m->path, m->source, strerror(-from));
 	} else if (m->op == CORDON_MOUNT_HIDE) {
 		if (*empty < 0 && (*empty = empty_tree(err)) < 0)
@@ -622,11 +623,12 @@ static int idmap_root(const struct cordon_policy *p, struct cordon_error *err)
 			at, strerror(-e));
 		return 0;
 	}
-	return cordon_err(err, ENOTSUP,
-			  "%s: a root session gets it idmapped, so that its capabilities do not "
-			  "reach the files there that are not its own, and this system cannot mount "
-			  "it so (%s); set \"on_unsupported\": \"warn\" to run without it",
-			  at, strerror(-e));
+	return cordon_err(
+		err, ENOTSUP,
+		"%s: a root session gets it idmapped, so that its capabilities do not "
+		"reach the files there that are not its own, and this system cannot mount "
+		"it so (%s); set \"on_unsupported\": \"warn\" to run without it",
+		at, strerror(-e));
 }
 
 /* Every mount read-only, but for a copy of each path a rule lets the
@@ -1010,8 +1012,8 @@ bool cordon_mountns_idmap_possible(const char *path, char *why, size_t size)
 	int e = ns < 0 ? -ns
 		: tree < 0 || syscall(SYS_mount_setattr, tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &a,
 				      sizeof(a)) < 0
-		? errno
-		: 0;
+			? errno
+			: 0;
 	if (ns >= 0)
 		close(ns);
 	snprintf(why, size, "%s", e ? strerror(e) : "");

@@ -194,8 +194,7 @@ void cordon_sandbox_describe(const struct cordon_support *sup, char *buf, size_t
 	char held[64] = "", unheld[240] = "";
 	for (size_t i = 0; sysadmin && getuid() == 0 && i < 3; i++) {
 		struct stat st;
-		if (stat(shared[i], &st) < 0 ||
-		    (i < 2 && !cordon_guard_shared_dir(shared[i], &st)))
+		if (stat(shared[i], &st) < 0 || (i < 2 && !cordon_guard_shared_dir(shared[i], &st)))
 			continue;
 		bool ok = cordon_mountns_idmap_possible(shared[i], why, sizeof(why));
 		char *to = ok ? held : unheld;

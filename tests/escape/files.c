@@ -289,8 +289,8 @@ Test(escape, other_users_files_in_tmp_are_out_of_a_root_session_s_reach, .timeou
 	unlink(mine);
 	rmdir(dir);
 	rmdir(moved);
-	cr_assert(strstr(out.out, "tgt-" SECRET) && after_outside && strstr(after_outside, "PLANTED") &&
-			  moved_outside && chmod_outside,
+	cr_assert(strstr(out.out, "tgt-" SECRET) && after_outside &&
+			  strstr(after_outside, "PLANTED") && moved_outside && chmod_outside,
 		  "control: root outside did not read, rewrite, move and chmod them: %s%s", out.out,
 		  out.err);
 	cr_expect_null(strstr(in.out, SECRET), "the other user's secret in /tmp was read: %s%s",

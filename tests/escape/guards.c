@@ -4301,8 +4301,8 @@ Test(guards, the_system_s_secrets_stay_unread_by_a_root_session, .timeout = 90)
 	char *dir = fmt("/etc/cordon-test-%d.d", (int)getpid());
 	cr_assert_eq(mkdir(dir, 0755), 0, "%s: %s", dir, strerror(errno));
 	char *wopt = fmt("--allow-write %s", dir);
-	struct run_result beneath = sh_in(&w, wopt, "cat %s; echo made > %s/f && cat %s/f", other,
-					  dir, dir);
+	struct run_result beneath =
+		sh_in(&w, wopt, "cat %s; echo made > %s/f && cat %s/f", other, dir, dir);
 	char *made = at(dir, "f");
 	unlink(made);
 	rmdir(dir);

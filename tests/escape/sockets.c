@@ -947,7 +947,8 @@ BOTH_USERS(sockets, a_runtime_directory_server_s_socket_stays, .timeout = 60)
 	world_for(&w, who, "sockrt", "");
 	FILE *f = fopen(w.cfg, "w");
 	cr_assert_not_null(f);
-	fprintf(f, "{\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/urandom\", \"%s\"]}}",
+	fprintf(f,
+		"{\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/urandom\", \"%s\"]}}",
 		rt);
 	cr_assert_eq(fclose(f), 0);
 	char *direct = fmt("%s/cordon-test-bus-%d", rt, (int)getpid());
@@ -984,14 +985,15 @@ BOTH_USERS(sockets, a_runtime_directory_server_s_socket_stays, .timeout = 60)
 
 /* Each path: its directory renamed aside and made again, then a socket
  * bound at the path (a server's place taken one level up). */
-static const char dirsquat_py[] = "import os, socket, sys\n"
-				  "for p in sys.argv[1:]:\n"
-				  "    d = os.path.dirname(p)\n"
-				  "    try:\n"
-				  "        os.rename(d, d + '.old'); os.mkdir(d, 0o700)\n"
-				  "        socket.socket(socket.AF_UNIX).bind(p); print(p, 'taken')\n"
-				  "    except OSError as e:\n"
-				  "        print(p, 'stays:', e.strerror)\n";
+static const char dirsquat_py[] =
+	"import os, socket, sys\n"
+	"for p in sys.argv[1:]:\n"
+	"    d = os.path.dirname(p)\n"
+	"    try:\n"
+	"        os.rename(d, d + '.old'); os.mkdir(d, 0o700)\n"
+	"        socket.socket(socket.AF_UNIX).bind(p); print(p, 'taken')\n"
+	"    except OSError as e:\n"
+	"        print(p, 'stays:', e.strerror)\n";
 
 /* A server outside whose socket lies below what the scan of /tmp looks
  * through: in a 0755 directory of the user's, and two levels down in 0700
