@@ -506,14 +506,25 @@ static int one_id_userns(unsigned id)
 static const char *const sudo_files[] = {"/etc/sudo.conf", "/etc/sudoers", "/etc/sudoers.d"};
 #define SUDO_FILES (sizeof(sudo_files) / sizeof(*sudo_files))
 
+/* Whether a write rule of P lies at or beneath PATH (a project in it). */
+static bool written_beneath(const struct cordon_policy *p, const char *path)
+{
+	for (size_t i = 0; i < p->n_rules; i++)
+		if ((p->rules[i].access & CORDON_ACCESS_WRITE) &&
+		    cordon_path_under(p->rules[i].path, path))
+			return true;
+	return false;
+}
+
 /* In the shared directory DIR (idmapped, root's own mapped): each
  * directory at its top that is root's and shared itself (/tmp/.font-unix,
  * one an administrator made for a team) is kept read-only, as the X11 and
  * ICE ones are (policy.c): root owns it, so the idmap leaves it the
  * session's to rename, replace with its own holding a socket of its own,
  * or strip of its sticky bit for good (round 42a F2), while the files in
- * it are the other users'. 0 or -errno. */
-static int keep_shared_within(const char *dir)
+ * it are the other users'. Not one a write rule names or lies beneath (a
+ * project there). 0 or -errno. */
+static int keep_shared_within(const struct cordon_policy *p, const char *dir)
 {
 	DIR *d = opendir(dir);
 	if (!d)
@@ -521,10 +532,13 @@ static int keep_shared_within(const char *dir)
 	int e = 0;
 	for (struct dirent *de; e == 0 && (de = readdir(d));) {
 		struct stat st;
+		char path[PATH_MAX];
 		if (cordon_dot_or_dotdot(de->d_name) ||
 		    (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN) ||
 		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || st.st_uid != 0 ||
-		    !cordon_guard_shared_dir(dir, &st))
+		    !cordon_guard_shared_dir(dir, &st) ||
+		    snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= (int)sizeof(path) ||
+		    written_beneath(p, path))
 			continue;
 		cleanup_close int to =
 			openat(dirfd(d), de->d_name, O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
@@ -574,7 +588,7 @@ static int cut_one(const struct cordon_policy *p, const struct cordon_root_cut *
 	}
 	int e = attach(tree, to) < 0 ? -errno : 0;
 	if (e == 0 && !v->id)
-		e = keep_shared_within(v->path);
+		e = keep_shared_within(p, v->path);
 	for (size_t i = 0; i < n; i++) {
 		cleanup_close int at = e < 0 ? -1 : open(names[i], O_PATH | O_NOFOLLOW | O_CLOEXEC);
 		if (at >= 0 && attach(plain[i], at) < 0)
@@ -586,10 +600,20 @@ static int cut_one(const struct cordon_policy *p, const struct cordon_root_cut *
 	return e;
 }
 
+static int by_path_length(const void *a, const void *b)
+{
+	size_t x = strlen(((const struct cordon_root_cut *)a)->path);
+	size_t y = strlen(((const struct cordon_root_cut *)b)->path);
+	return x < y ? -1 : x > y;
+}
+
 static int idmap_root(const struct cordon_policy *p, struct cordon_error *err)
 {
 	struct cordon_root_cut v[16];
 	size_t n = cordon_guard_root_cuts(p, v, 16);
+	/* Outer ones first: an inner one (a project of mode 1777 in /tmp) is
+	 * in the outer one's clone, idmapped with it, and cannot be again. */
+	qsort(v, n, sizeof(*v), by_path_length);
 	int ns[2] = {-1, -1}, e = 0;
 	const char *at = NULL;
 	size_t done = 0;

@@ -332,14 +332,18 @@ Test(escape, other_users_files_in_a_project_in_tmp_or_a_read_only_tmp_stay_out_o
 	world_init(&w, "idmap2", ", \"additional_read_write_paths\": [\"/tmp\"]");
 	char *proj = fmt("/tmp/cordon-idmap2-%d-proj", (int)getpid());
 	char *secret = fmt("/tmp/cordon-idmap2-%d-secret", (int)getpid());
-	cr_assert_eq(mkdir(proj, 0755), 0);
+	/* (Shared itself, root's: still the session's to write, as a project.) */
+	cr_assert(mkdir(proj, 0755) == 0 && chmod(proj, 01777) == 0);
 	char *their = write_file(proj, "their.txt", "tgt-" SECRET);
 	free(write_file("/tmp", strrchr(secret, '/') + 1, "ro-" SECRET));
 	cr_assert(chown(their, uid, gid) == 0 && chmod(their, 0600) == 0 &&
 		  chown(secret, uid, gid) == 0 && chmod(secret, 0600) == 0);
 	char *opts = fmt("--project %s", proj);
-	struct run_result in_proj =
-		sh_in(&w, opts, "cat %s; echo PLANTED >> %s; ls -ln %s", their, their, their);
+	struct run_result in_proj = sh_in(&w, opts,
+					  "cat %s; echo PLANTED >> %s; ls -ln %s; "
+					  "echo own > %s/own && cat %s/own",
+					  their, their, their, proj, proj);
+	char *own = path_join(proj, "own");
 	char *after = read_file(their);
 	/* /tmp read-only: a config of its own. */
 	char *cfg = fmt("{" WORLD_BASE_RW ", \"additional_read_only_paths\": [\"/tmp\"]}");
@@ -351,6 +355,7 @@ Test(escape, other_users_files_in_a_project_in_tmp_or_a_read_only_tmp_stay_out_o
 	char *after_out = read_file(their);
 	unlink(their);
 	unlink(secret);
+	unlink(own);
 	rmdir(proj);
 	sweep_forget(proj);
 	cr_assert(strstr(out.out, "tgt-" SECRET) && strstr(out.out, "ro-" SECRET) && after_out &&
@@ -364,6 +369,10 @@ Test(escape, other_users_files_in_a_project_in_tmp_or_a_read_only_tmp_stay_out_o
 	cr_expect_null(strstr(in_ro.out, SECRET),
 		       "another user's file in a read-only /tmp was read: %s%s", in_ro.out,
 		       in_ro.err);
+	cr_expect(strstr(in_proj.out, "own"),
+		  "the project, a shared directory of root's in /tmp, was not writable: %s%s",
+		  in_proj.out, in_proj.err);
+	free(own);
 	run_free(&in_proj);
 	run_free(&in_ro);
 	run_free(&out);
