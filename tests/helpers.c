@@ -143,8 +143,6 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
 static char state_home[300];
 static pid_t state_owner;
 
-static void sweep_forget_beneath(const char *dir);
-
 static void remove_state_home(void)
 {
 	if (state_home[0] && getpid() == state_owner) {
@@ -419,7 +417,7 @@ void sweep_forget(const char *root)
  * project's, and those of the directories a test made writable besides
  * it, or took for the project (root's records are outside the world: 1,416
  * of them had piled up in /run/cordon by session 21). */
-static void sweep_forget_beneath(const char *dir)
+void sweep_forget_beneath(const char *dir)
 {
 	char *one = cordon_sweep_record_path(dir);
 	char *slash = one ? strrchr(one, '/') : NULL;

@@ -89,6 +89,9 @@ void world_free(struct world *w);
 /* Remove the sweep's record of ROOT, and its marks (world_free does it
  * for the project; a test that makes another root does it for that). */
 void sweep_forget(const char *root);
+/* The same for every root at or beneath DIR, and the notes of the
+ * directories sessions wrote there (wrote-*). */
+void sweep_forget_beneath(const char *dir);
 /* Add NAME=VALUE to the world's environment (replacing NAME if present). */
 void world_setenv(struct world *w, const char *kv);
 void copy_exec(const char *src, const char *dst);

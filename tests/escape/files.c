@@ -357,7 +357,7 @@ Test(escape, other_users_files_in_a_project_in_tmp_or_a_read_only_tmp_stay_out_o
 	unlink(secret);
 	unlink(own);
 	rmdir(proj);
-	sweep_forget(proj);
+	sweep_forget_beneath(proj);
 	cr_assert(strstr(out.out, "tgt-" SECRET) && strstr(out.out, "ro-" SECRET) && after_out &&
 			  strstr(after_out, "CONTROL"),
 		  "control: root outside did not read and append: %s%s", out.out, out.err);

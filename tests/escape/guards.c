@@ -4306,6 +4306,7 @@ Test(guards, the_system_s_secrets_stay_unread_by_a_root_session, .timeout = 90)
 	char *made = at(dir, "f");
 	unlink(made);
 	rmdir(dir);
+	sweep_forget_beneath(dir);
 	char *extra = fmt(", \"additional_read_only_paths\": [\"%s\"]", key);
 	set_config(&w, extra);
 	struct run_result named = sh_in(&w, NULL, "cat %s", key);
