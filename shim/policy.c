@@ -2074,14 +2074,14 @@ static bool guarded(const struct cordon_policy *p, const char *path)
 
 enum { MAX_ENTRIES_LOOKED_AT = 512, UNIX_ACCEPTCON = 0x10000 };
 
-/* The sockets in DIR (/tmp, /var/tmp) and, DEPTH 0, in the directories
- * there that the session's user keeps to itself (mode 0700: emacs's server
- * directory, an ssh agent's), into OUT. *MORE: a directory had more
- * entries than are looked at (each directory costs an lstat: a /tmp full
- * of build directories would cost a launch milliseconds; /proc/net/unix
- * is read instead). */
+/* The sockets in DIR (/tmp, /var/tmp, the runtime directory) and, DEPTH 0,
+ * in the directories there that the session's user keeps to itself (mode
+ * 0700: emacs's server directory, an ssh agent's), into OUT: where
+ * /proc/net/unix cannot be read. At most MAX_ENTRIES_LOOKED_AT a directory
+ * (each directory costs an lstat: a /tmp full of build directories would
+ * cost a launch milliseconds). */
 static int sockets_in(const struct cordon_policy *p, const struct cordon_context *ctx,
-		      const char *dir, int depth, struct cordon_strv *out, bool *more)
+		      const char *dir, int depth, struct cordon_strv *out)
 {
 	DIR *d = opendir(dir);
 	if (!d)
@@ -2089,10 +2089,8 @@ static int sockets_in(const struct cordon_policy *p, const struct cordon_context
 	int r = 0;
 	size_t seen = 0;
 	for (struct dirent *e; r >= 0 && (e = readdir(d));) {
-		if (++seen > MAX_ENTRIES_LOOKED_AT) {
-			*more = true;
+		if (++seen > MAX_ENTRIES_LOOKED_AT)
 			break;
-		}
 		char path[PATH_MAX];
 		if (cordon_dot_or_dotdot(e->d_name) ||
 		    snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) >= (int)sizeof(path))
@@ -2110,7 +2108,7 @@ static int sockets_in(const struct cordon_policy *p, const struct cordon_context
 			r = cordon_strv_push(out, path);
 		else if (type == DT_DIR && depth == 0 && st.st_uid == ctx->uid &&
 			 (st.st_mode & 07777) == 0700 && !guarded(p, path))
-			r = sockets_in(p, ctx, path, 1, out, more);
+			r = sockets_in(p, ctx, path, 1, out);
 	}
 	closedir(d);
 	return r;
@@ -2131,22 +2129,15 @@ static char *unix_field(char *line, int n)
 	}
 }
 
-/* Of the sockets FOUND, those a server listens on (/proc/net/unix), into
- * OUT; with ANY (a directory was too big to look through), every socket
- * listened on beneath /tmp, /var/tmp or RUNTIME. Without /proc/net/unix,
- * all FOUND. */
-static int listened_on(const struct cordon_strv *found, bool any, const char *runtime,
-		       struct cordon_strv *out)
+/* Every socket /proc/net/unix lists as listened on beneath /tmp, /var/tmp
+ * or RUNTIME, into OUT: 1, 0 where it cannot be read, or -ENOMEM. */
+static int listened_on(const char *runtime, struct cordon_strv *out)
 {
 	FILE *f = fopen("/proc/net/unix", "re");
-	if (!f) {
-		for (size_t i = 0; i < found->n; i++)
-			if (cordon_strv_push(out, found->v[i]) < 0)
-				return -ENOMEM;
+	if (!f)
 		return 0;
-	}
 	char line[PATH_MAX + 128];
-	int r = 0;
+	int r = 1;
 	while (r >= 0 && fgets(line, sizeof(line), f)) {
 		/* "Num: RefCount Protocol Flags Type St Inode Path" */
 		char *flags = unix_field(line, 3), *path = unix_field(line, 7);
@@ -2156,9 +2147,8 @@ static int listened_on(const struct cordon_strv *found, bool any, const char *ru
 		bool beneath = cordon_path_under(path, "/tmp") ||
 			       cordon_path_under(path, "/var/tmp") ||
 			       cordon_path_under(path, runtime);
-		if (path[0] == '/' && beneath && (any || cordon_strv_contains(found, path)) &&
-		    !cordon_strv_contains(out, path))
-			r = cordon_strv_push(out, path);
+		if (path[0] == '/' && beneath && !cordon_strv_contains(out, path))
+			r = cordon_strv_push(out, path) < 0 ? -ENOMEM : 1;
 	}
 	(void)fclose(f); /* read only */
 	return r;
@@ -2167,32 +2157,28 @@ static int listened_on(const struct cordon_strv *found, bool any, const char *ru
 /* Each socket a server outside listens on in /tmp, /var/tmp and the
  * runtime directory is kept in its place (a mount point is neither removed
  * nor renamed over), so that no server of the session's takes its name (a
- * postgres in /tmp would get psql's password), and none is removed. Only the ones listened on: sockets a session left
- * behind would otherwise be mounts in every later session. */
+ * postgres in /tmp would get psql's password), and none is removed (the
+ * runtime directory's bus, wayland-0, pulse/native: nothing is bound there
+ * inside, but the desktop lost its servers, round 42c F2). Only the ones
+ * listened on: sockets a session left behind would otherwise be mounts in
+ * every later session. At any depth, and the directories on the way pinned
+ * (guard.c pin_parents): a server in a 0755 directory of the user's, or
+ * deeper (Neovim's nvim.USER/XXXXXX/), had its directory renamed aside and
+ * its name taken (round 42e F1). */
 static int guard_servers_sockets(struct cordon_policy *p, const struct cordon_context *ctx,
 				 struct cordon_path_cache *cache)
 {
-	struct cordon_strv found = {0}, live = {0};
-	bool more = false;
-	/* And the runtime directory's (D-Bus's bus, Wayland's, PulseAudio's
-	 * pulse/native): no socket is made there inside (Landlock), but
-	 * one could be removed, and the user's desktop lose its servers until
-	 * they start again (round 42c F2). */
+	struct cordon_strv live = {0};
 	char runtime[64];
 	snprintf(runtime, sizeof(runtime), "/run/user/%u", (unsigned)ctx->uid);
-	int r = sockets_in(p, ctx, "/tmp", 0, &found, &more);
-	if (r >= 0)
-		r = sockets_in(p, ctx, "/var/tmp", 0, &found, &more);
-	if (r >= 0 && ctx->os == CORDON_OS_LINUX)
-		r = sockets_in(p, ctx, runtime, 0, &found, &more);
-	/* Every socket listened on beneath them, at any depth: the scan
-	 * reaches the top and the user's 0700 directories only, and a server
-	 * in a 0755 directory of the user's, or deeper (Neovim's
-	 * nvim.USER/XXXXXX/), had its directory renamed aside and its name
-	 * taken (round 42e F1). A guarded socket's directories on the way are
-	 * pinned (guard.c pin_parents). */
-	if (r >= 0)
-		r = listened_on(&found, true, runtime, &live);
+	int r = listened_on(runtime, &live);
+	if (r == 0) { /* no /proc/net/unix: every socket where the scan looks */
+		r = sockets_in(p, ctx, "/tmp", 0, &live);
+		if (r >= 0)
+			r = sockets_in(p, ctx, "/var/tmp", 0, &live);
+		if (r >= 0)
+			r = sockets_in(p, ctx, runtime, 0, &live);
+	}
 	for (size_t i = 0; r >= 0 && i < live.n; i++) {
 		struct stat st;
 		if (lstat(live.v[i], &st) == 0 && S_ISSOCK(st.st_mode))
@@ -2200,7 +2186,6 @@ static int guard_servers_sockets(struct cordon_policy *p, const struct cordon_co
 				       CORDON_GUARD_PROTECT, CORDON_GUARD_SERVERS, ctx->home,
 				       cache);
 	}
-	cordon_strv_free(&found);
 	cordon_strv_free(&live);
 	return r;
 }
