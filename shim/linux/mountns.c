@@ -553,6 +553,21 @@ static int keep_shared_within(const struct cordon_policy *p, const char *dir)
 	return e;
 }
 
+/* A copy of what TO leads to, with what is mounted beneath it, idmapped as
+ * a whole with the user namespace NS (not attached): its fd, or -errno. */
+static int idmapped_tree(int to, int ns)
+{
+	int tree = (int)open_tree_fd(to, "", OPEN_TREE_CLONE | AT_RECURSIVE | AT_EMPTY_PATH);
+	struct mount_attr a = {.attr_set = MOUNT_ATTR_IDMAP, .userns_fd = (uint64_t)ns};
+	if (tree >= 0 &&
+	    syscall(SYS_mount_setattr, tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &a, sizeof(a)) < 0) {
+		int e = -errno;
+		close(tree);
+		return e;
+	}
+	return tree < 0 ? -errno : tree;
+}
+
 /* V's directory idmapped with the user namespace NS, attached over itself
  * (and, for /etc, bound back as they are over it: sudo's files, and each
  * path beneath it a rule of P names, which the user meant the session to
@@ -562,12 +577,9 @@ static int cut_one(const struct cordon_policy *p, const struct cordon_root_cut *
 	cleanup_close int to = cordon_open_rule_path(v->path, O_PATH | O_CLOEXEC, v->nofollow);
 	if (to < 0)
 		return -errno;
-	cleanup_close int tree =
-		(int)open_tree_fd(to, "", OPEN_TREE_CLONE | AT_RECURSIVE | AT_EMPTY_PATH);
-	struct mount_attr a = {.attr_set = MOUNT_ATTR_IDMAP, .userns_fd = (uint64_t)ns};
-	if (tree < 0 ||
-	    syscall(SYS_mount_setattr, tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &a, sizeof(a)) < 0)
-		return -errno;
+	cleanup_close int tree = idmapped_tree(to, ns);
+	if (tree < 0)
+		return tree;
 	/* What is bound back, copied before the idmapped tree covers it. */
 	size_t n = 0, cap = v->id ? SUDO_FILES + p->n_rules : 0;
 	const char **names = cap ? calloc(cap, sizeof(*names)) : NULL;
@@ -1030,18 +1042,14 @@ bool cordon_mountns_idmap_possible(const char *path, char *why, size_t size)
 {
 	/* (As idmap_root makes it: with what is mounted beneath, round 42d F4.) */
 	int ns = one_id_userns(strcmp(path, "/etc") == 0 ? 65534 : 0);
-	cleanup_close int tree =
-		ns < 0 ? -1 : (int)open_tree_fd(AT_FDCWD, path, OPEN_TREE_CLONE | AT_RECURSIVE);
-	struct mount_attr a = {.attr_set = MOUNT_ATTR_IDMAP, .userns_fd = (uint64_t)ns};
-	int e = ns < 0 ? -ns
-		: tree < 0 || syscall(SYS_mount_setattr, tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &a,
-				      sizeof(a)) < 0
-			? errno
-			: 0;
+	cleanup_close int to = ns < 0 ? -1 : open(path, O_PATH | O_CLOEXEC);
+	int tree = ns < 0 ? ns : to < 0 ? -errno : idmapped_tree(to, ns);
+	if (tree >= 0)
+		close(tree);
 	if (ns >= 0)
 		close(ns);
-	snprintf(why, size, "%s", e ? strerror(e) : "");
-	return e == 0;
+	snprintf(why, size, "%s", tree < 0 ? strerror(-tree) : "");
+	return tree >= 0;
 }
 
 bool cordon_mountns_possible(bool sysadmin, char *why, size_t size)

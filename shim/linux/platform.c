@@ -190,17 +190,21 @@ void cordon_sandbox_describe(const struct cordon_support *sup, char *buf, size_t
 	bool sysadmin = cordon_effective_cap(CAP_SYS_ADMIN) == 1;
 	char why[128];
 	/* Root: the shared directories and /etc idmapped (mountns.c idmap_root). */
-	static const char *const shared[] = {"/tmp", "/var/tmp", "/etc"};
+	static const struct {
+		const char *path;
+		bool shared; /* cut only where it is one (else /etc) */
+	} cuts[] = {{"/tmp", true}, {"/var/tmp", true}, {"/etc", false}};
 	char held[64] = "", unheld[240] = "";
-	for (size_t i = 0; sysadmin && getuid() == 0 && i < 3; i++) {
+	for (size_t i = 0; sysadmin && getuid() == 0 && i < sizeof(cuts) / sizeof(*cuts); i++) {
 		struct stat st;
-		if (stat(shared[i], &st) < 0 || (i < 2 && !cordon_guard_shared_dir(shared[i], &st)))
+		if (stat(cuts[i].path, &st) < 0 ||
+		    (cuts[i].shared && !cordon_guard_shared_dir(cuts[i].path, &st)))
 			continue;
-		bool ok = cordon_mountns_idmap_possible(shared[i], why, sizeof(why));
+		bool ok = cordon_mountns_idmap_possible(cuts[i].path, why, sizeof(why));
 		char *to = ok ? held : unheld;
 		size_t room = ok ? sizeof(held) : sizeof(unheld);
 		snprintf(to + strlen(to), room - strlen(to), "%s%s%s%s%s", to[0] ? ", " : "",
-			 shared[i], ok ? "" : " (", ok ? "" : why, ok ? "" : ")");
+			 cuts[i].path, ok ? "" : " (", ok ? "" : why, ok ? "" : ")");
 	}
 	if (cordon_mountns_possible(sysadmin, why, sizeof(why)))
 		LINE("guards:    the session's own mount namespace%s: protected_paths "

@@ -363,6 +363,17 @@ static const char squat_py[] = "import os, socket, sys\n"
 			       "    except OSError as e:\n"
 			       "        print(p, 'not taken:', e.strerror)\n";
 
+/* W's config: read-write /dev/null, /dev/urandom and DIR, nothing else. */
+static void rw_config(struct world *w, const char *dir)
+{
+	FILE *f = fopen(w->cfg, "w");
+	cr_assert_not_null(f);
+	fprintf(f,
+		"{\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/urandom\", \"%s\"]}}",
+		dir);
+	cr_assert_eq(fclose(f), 0);
+}
+
 /* Two session buses outside (dbus-daemon) at SOCKS, started as W's user
  * and answering: their PIDS, and their sockets' INOS. */
 static void buses_up(struct world *w, const char *const socks[2], pid_t pids[2], ino_t inos[2])
@@ -421,11 +432,7 @@ BOTH_USERS(sockets, no_server_takes_a_tmp_servers_place, .timeout = 60)
 	who_ids(who, &uid, &gid);
 	struct world w;
 	world_for(&w, who, "socktmp", "");
-	FILE *f = fopen(w.cfg, "w");
-	cr_assert_not_null(f);
-	fprintf(f, "{\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/urandom\", "
-		   "\"/tmp\"]}}");
-	cr_assert_eq(fclose(f), 0);
+	rw_config(&w, "/tmp");
 	/* Taken: a name no server has. */
 	char *free_name = fmt("/tmp/cordon-test-free-%d-%u", (int)getpid(), (unsigned)uid);
 	char *direct = fmt("/tmp/.s.CORDONTEST.%d.%u", (int)getpid(), (unsigned)uid);
@@ -945,12 +952,7 @@ BOTH_USERS(sockets, a_runtime_directory_server_s_socket_stays, .timeout = 60)
 	const char *rt = runtime.path;
 	struct world w;
 	world_for(&w, who, "sockrt", "");
-	FILE *f = fopen(w.cfg, "w");
-	cr_assert_not_null(f);
-	fprintf(f,
-		"{\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/urandom\", \"%s\"]}}",
-		rt);
-	cr_assert_eq(fclose(f), 0);
+	rw_config(&w, rt);
 	char *direct = fmt("%s/cordon-test-bus-%d", rt, (int)getpid());
 	char *own_dir = fmt("%s/cordon-test-pulse-%d", rt, (int)getpid());
 	cr_assert(mkdir(own_dir, 0700) == 0 && chown(own_dir, uid, gid) == 0);
@@ -1009,11 +1011,7 @@ BOTH_USERS(sockets, a_server_deeper_in_tmp_keeps_its_place, .timeout = 60)
 	who_ids(who, &uid, &gid);
 	struct world w;
 	world_for(&w, who, "sockdeep", "");
-	FILE *f = fopen(w.cfg, "w");
-	cr_assert_not_null(f);
-	fprintf(f, "{\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/urandom\", "
-		   "\"/tmp\"]}}");
-	cr_assert_eq(fclose(f), 0);
+	rw_config(&w, "/tmp");
 	char *open_dir = fmt("/tmp/cordon-test-open-%d-%u", (int)getpid(), (unsigned)uid);
 	char *deep_top = fmt("/tmp/cordon-test-deep-%d-%u", (int)getpid(), (unsigned)uid);
 	char *deep_dir = fmt("%s/XXYYZZ", deep_top);
