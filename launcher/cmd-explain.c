@@ -39,6 +39,11 @@ static void explain_sockets(const struct cordon_policy *p)
 		printf("  (servers started inside keep theirs in %s, made read-write for\n"
 		       "  each session, TMUX_TMPDIR; the other sessions' beside it are read-only)\n",
 		       own);
+	if (!nested && cordon_session_tmp_dir(p, getenv("TMPDIR"), "ID", own, sizeof(own)) > 0)
+		printf("  (and in TMPDIR, %s, made for each session and pinned in place:\n"
+		       "  none in /tmp or /var/tmp themselves, where clients outside look for\n"
+		       "  their servers)\n",
+		       own);
 	for (size_t i = 0; i < p->n_sockets; i++)
 		printf("  %s  (%s)\n", p->sockets[i].path, p->sockets[i].source);
 	bool given = false;
@@ -426,6 +431,9 @@ int cmd_explain(const struct cordon_args *a)
 				printf(", written %s: through a link",
 				       cordon_printable(p.rules[i].written, SIZE_MAX, as,
 							sizeof(as)));
+			if (p.rules[i].shared && CORDON_OS_NATIVE == CORDON_OS_LINUX)
+				printf("; shared with servers outside: no socket or symbolic "
+				       "link made, nothing moved in");
 			printf(")\n");
 		}
 		explain_sockets(&p);

@@ -94,6 +94,24 @@ static const char *env_lookup(const struct cordon_strv *env, const char *name)
 	return NULL;
 }
 
+/* NAME=VALUE in ENV, in place of any NAME there. Returns 0 or -ENOMEM. */
+static int env_set(struct cordon_strv *env, const char *name, const char *value)
+{
+	size_t n = strlen(name);
+	for (size_t i = 0; i < env->n;)
+		if (strncmp(env->v[i], name, n) == 0 && env->v[i][n] == '=') {
+			free(env->v[i]);
+			memmove(&env->v[i], &env->v[i + 1], (env->n - i) * sizeof(*env->v));
+			env->n--;
+		} else {
+			i++;
+		}
+	char *kv;
+	if (asprintf(&kv, "%s=%s", name, value) < 0)
+		return -ENOMEM;
+	return cordon_strv_push_take(env, kv);
+}
+
 /* Put the shim in LD_PRELOAD (before EXTRA, a library the shim leaves in
  * place for the descendants, if any). The policy goes on the channel the
  * session sets up (CORDON_CONFIG_FD). */
@@ -334,11 +352,22 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 		/* Servers started inside put their sockets there (tmux), out of
 		 * the way of the user's own outside. */
 		char dir[PATH_MAX];
-		char *kv;
 		if (cordon_session_socket_dir(session, dir, sizeof(dir)) == 0 &&
-		    (!(p.socket_dir = strdup(dir)) || asprintf(&kv, "TMUX_TMPDIR=%s", dir) < 0 ||
-		     cordon_strv_push_take(&env, kv) < 0)) {
+		    (!(p.socket_dir = strdup(dir)) || env_set(&env, "TMUX_TMPDIR", dir) < 0)) {
 			cordon_err(&err, ENOMEM, "out of memory");
+			goto fail;
+		}
+		/* And no socket in /tmp, where clients outside look for
+		 * their servers (policy.c): the session's programs make
+		 * theirs, and their temporary files, in a directory of the
+		 * session's there. */
+		int made = cordon_session_tmp_dir(&p, env_lookup(&env, "TMPDIR"), session, dir,
+						  sizeof(dir));
+		if (made > 0 && (!(p.tmp_dir = strdup(dir)) || env_set(&env, "TMPDIR", dir) < 0))
+			made = -ENOMEM;
+		if (made < 0) {
+			cordon_err(&err, -made, "TMPDIR: the session's temporary directory: %s",
+				   strerror(-made));
 			goto fail;
 		}
 	}

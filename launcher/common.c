@@ -228,7 +228,22 @@ int launcher_outer_sockets(struct cordon_policy *p, struct cordon_strv *env)
 	if (env &&
 	    (asprintf(&kv, "TMUX_TMPDIR=%s", outer) < 0 || cordon_strv_push_take(env, kv) < 0))
 		return -ENOMEM;
-	return cordon_policy_add_rule(p, outer, CORDON_ACCESS_ALL, "the outer session's sockets");
+	int r = cordon_policy_add_rule(p, outer, CORDON_ACCESS_ALL, "the outer session's sockets");
+	/* And its temporary directory (TMPDIR), where it made its sockets:
+	 * the shared one above it takes none (cordon_session_tmp_dir). */
+	const char *tmp = getenv("TMPDIR");
+	const char *base = tmp ? strrchr(tmp, '/') : NULL;
+	if (r >= 0 && base && tmp[0] == '/' && strncmp(base + 1, "cordon-tmp-", 11) == 0 &&
+	    cordon_session_id_valid(base + 12) && stat(tmp, &st) == 0 && S_ISDIR(st.st_mode))
+		r = cordon_policy_add_rule(p, tmp, CORDON_ACCESS_ALL,
+					   "the outer session's temporary directory");
+	else
+		tmp = NULL;
+	/* (The environment's filter took TMPDIR out.) */
+	if (r >= 0 && tmp && env &&
+	    (asprintf(&kv, "TMPDIR=%s", tmp) < 0 || cordon_strv_push_take(env, kv) < 0))
+		return -ENOMEM;
+	return r;
 }
 
 void launcher_say_exposed(const struct cordon_policy *p)

@@ -2457,6 +2457,48 @@ static int allowed_below(struct cordon_guard_plan *plan, const struct reach *r, 
 
 /* The plan; PROTECTED_ONLY: the protected guards only (what is missing
  * and unguarded comes from them alone). */
+/* Whether RULE is a directory rule beneath one of P's shared directories
+ * (rule.shared: /tmp), where it alone may take sockets and links, and no
+ * write rule but a shared one holds it already. */
+static bool in_shared(const struct cordon_policy *p, const struct cordon_rule *rule)
+{
+	if (rule->shared || !(rule->access & CORDON_ACCESS_WRITE))
+		return false;
+	bool beneath = false;
+	for (size_t j = 0; j < p->n_rules; j++) {
+		const struct cordon_rule *o = &p->rules[j];
+		if (o == rule || !(o->access & CORDON_ACCESS_WRITE) ||
+		    !cordon_path_under(rule->path, o->path) || strcmp(rule->path, o->path) == 0)
+			continue;
+		if (!o->shared)
+			return false;
+		beneath = true;
+	}
+	return beneath;
+}
+
+/* Each write rule in a shared directory (a project in /tmp, the session's
+ * TMPDIR there), and the directories above it up to there, pinned: its
+ * rights follow the directory, so renamed to where a client outside looks
+ * (a dead ssh-agent's /tmp/ssh-XXXX, PostgreSQL's socket directory), it
+ * would take a socket there (round 42c F1). */
+static int pin_in_shared(struct cordon_guard_plan *plan, const struct reach *r,
+			 const struct cordon_policy *p)
+{
+	int e = 0;
+	for (size_t i = 0; e >= 0 && i < p->n_rules; i++) {
+		struct stat st;
+		if (!in_shared(p, &p->rules[i]) || lstat(p->rules[i].path, &st) < 0 ||
+		    !S_ISDIR(st.st_mode))
+			continue;
+		e = add_mount(plan, p->rules[i].path, CORDON_MOUNT_PIN, true,
+			      CORDON_GUARD_IN_SHARED);
+		if (e >= 0)
+			e = pin_parents(plan, r, p->rules[i].path, CORDON_GUARD_IN_SHARED);
+	}
+	return e;
+}
+
 static int plan_with(const struct cordon_policy *p, bool create, bool protected_only,
 		     struct cordon_guard_plan *out)
 {
@@ -2545,6 +2587,8 @@ static int plan_with(const struct cordon_policy *p, bool create, bool protected_
 		    lstat(file, &st) == 0 && S_ISLNK(st.st_mode))
 			e = protect(out, &r, file, g->source, IN_GUARDED);
 	}
+	if (e >= 0 && !protected_only && CORDON_OS_NATIVE == CORDON_OS_LINUX)
+		e = pin_in_shared(out, &r, p);
 	/* (The names looked for above that are missing: the sweep's and the
 	 * watch's, from the policy; said here.) */
 	if (e >= 0)

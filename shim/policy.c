@@ -1402,15 +1402,22 @@ static int resolve_paths_with(const struct cordon_config *cfg, const struct cord
 		if (r < 0)
 			return r;
 		/* The runtime directory is where the desktop's servers listen
-		 * (D-Bus, Wayland, PulseAudio, gpg-agent, keyring agents): no
-		 * socket of the session's there, where an outside client would
-		 * find it in its server's place. (/tmp keeps sockets, for test
-		 * suites and multiprocessing; its servers' directories are
-		 * guards: resolve_guards.) */
-		for (size_t i = 0; c == CORDON_CLASS_RW && i < p->n_rules; i++)
+		 * (D-Bus, Wayland, PulseAudio, gpg-agent, keyring agents), and
+		 * /tmp and /var/tmp are where clients outside look for many
+		 * more, at names no server may hold yet (an ssh ControlPath,
+		 * PostgreSQL's .s.PGSQL.5432: round 42c F1): no socket of the
+		 * session's there, where an outside client would find it in
+		 * its server's place. A session's own sockets go to its
+		 * temporary directory (TMPDIR, session.c
+		 * cordon_session_tmp_dir) and its socket directory. */
+		for (size_t i = 0; c == CORDON_CLASS_RW && i < p->n_rules; i++) {
+			struct stat st;
 			if (strcmp(p->rules[i].source, source) == 0 &&
-			    cordon_path_under(p->rules[i].path, "/run/user"))
+			    (cordon_path_under(p->rules[i].path, "/run/user") ||
+			     (stat(p->rules[i].path, &st) == 0 &&
+			      cordon_guard_shared_dir(p->rules[i].path, &st))))
 				p->rules[i].shared = true;
+		}
 	}
 	for (int c = 0; c < CORDON_CLASS_COUNT; c++) {
 		int r = add_list(p, &cfg->additional[c], class_access[c], cordon_class_extra_key(c),
@@ -4271,6 +4278,7 @@ void cordon_policy_free(struct cordon_policy *p)
 		guard_free(&p->unreached[i]);
 	free(p->unreached);
 	free(p->socket_dir);
+	free(p->tmp_dir);
 	free(p->project);
 	free(p->no_project);
 	free(p->home);

@@ -52,9 +52,10 @@ struct cordon_rule {
 	bool prepared;   /* Linux: already in the Landlock ruleset the session
 			    watcher built and passed along (cordon_sandbox_prepare) */
 	/* A system directory shared with the programs outside (system_paths
-	 * read_write: /tmp, /run/user/UID): no socket is made or moved in
-	 * there, where outside clients look for their servers. Any other
-	 * grant of the same path clears it. */
+	 * read_write: /tmp, /var/tmp, /run/user/UID): no socket, symbolic
+	 * link or directory from elsewhere is made or moved in there, where
+	 * outside clients look for their servers. Any other grant of the
+	 * same path clears it. */
 	bool shared;
 	/* Linux: PATH was canonical as the policy was resolved (a rule of the
 	 * user's or a preset's, whose way a session may have changed since:
@@ -199,6 +200,9 @@ struct cordon_policy {
 	 * profile lets them be connected to), or NULL. Not on Linux, where the
 	 * supervisor asks whether the listener is held inside the session. */
 	char *socket_dir;
+	/* Linux: the session's own temporary directory (TMPDIR,
+	 * cordon_session_tmp_dir), or NULL. Not sent on the wire: its rule is. */
+	char *tmp_dir;
 	struct cordon_guard *guards;
 	size_t n_guards;
 	size_t guards_cap;
@@ -462,6 +466,9 @@ bool cordon_path_under(const char *path, const char *dir);
 /* The source of the guards on outside servers' socket directories in /tmp
  * (tmux's is made, mode 0700, when missing: shim/guard.c). */
 #define CORDON_GUARD_SERVERS "outside servers' sockets"
+/* The source of the pins on write rules in a shared directory (guard.c
+ * pin_in_shared). */
+#define CORDON_GUARD_IN_SHARED "a place for sockets in a shared directory"
 /* The source of the guards on what a login or the desktop runs from the
  * home (~/.local/bin, systemd user units, ...). */
 #define CORDON_GUARD_HOME_CODE "what runs from the home"

@@ -561,6 +561,8 @@ static void end_session(struct run *r)
 	cordon_registry_remove(r->s->id);
 	if (r->l->policy->sandbox && r->l->policy->socket_dir)
 		cordon_remove_tree(r->l->policy->socket_dir);
+	if (r->l->policy->sandbox && r->l->policy->tmp_dir)
+		cordon_tmp_dir_tidy(r->l->policy->tmp_dir);
 }
 
 /* ---- set-up ------------------------------------------------------------------------ */
@@ -706,7 +708,22 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 			return cordon_err(err, ENOMEM, "out of memory");
 		}
 	}
+	const char *tmpdir = sandbox ? l->policy->tmp_dir : NULL;
+	if (tmpdir && ((rc = cordon_tmp_dir_make(tmpdir, err)) < 0 ||
+		       (rc = cordon_policy_add_rule(l->policy, tmpdir, CORDON_ACCESS_ALL,
+						    CORDON_TMPDIR_SOURCE)) < 0)) {
+		if (rc == -ENOMEM)
+			(void)cordon_err(err, ENOMEM, "out of memory");
+		cordon_tmp_dir_tidy(tmpdir);
+		if (sockdir)
+			(void)rmdir(sockdir);
+		if (socket_lock >= 0)
+			close(socket_lock);
+		return rc;
+	}
 	if ((rc = start_tracking(s, want, &cgroup_fd, err)) < 0) {
+		if (tmpdir)
+			cordon_tmp_dir_tidy(tmpdir);
 		if (sockdir)
 			(void)rmdir(sockdir);
 		if (socket_lock >= 0)
@@ -786,6 +803,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		.registry_fd = registry_fd,
 		.record = record,
 		.socket_dir = sockdir,
+		.tmp_dir = tmpdir,
 		.socket_lock_fd = socket_lock,
 		.ipc = r.ipc,
 		.path = l->path,
@@ -971,6 +989,8 @@ fail:
 	}
 	if (sockdir)
 		cordon_remove_tree(sockdir);
+	if (tmpdir)
+		cordon_tmp_dir_tidy(tmpdir);
 	env_free(env, env_owned);
 	return rc;
 }

@@ -25,6 +25,7 @@
 #include "cordon/strv.h"
 #include "jsonutil.h"
 #include "linux.h"
+#include "spawn.h"
 #include "util.h"
 
 /* The first cgroup2 line of mountinfo: its mount point (field 5; after
@@ -576,6 +577,43 @@ int cordon_session_socket_dir(const char *id, char *out, size_t size)
 	cordon_socket_parents(parents);
 	int n = snprintf(out, size, "%s/cordon-%s", parents[0], id);
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+#define TMP_PREFIX "cordon-tmp-"
+
+int cordon_session_tmp_dir(const struct cordon_policy *p, const char *tmpdir, const char *id,
+			   char *out, size_t size)
+{
+	const char *base = tmpdir && tmpdir[0] == '/' ? tmpdir : "/tmp";
+	cleanup_free char *canon = realpath(base, NULL);
+	if (!canon)
+		return errno == ENOMEM ? -ENOMEM : 0; /* none there: TMPDIR stays */
+	bool shared = false;
+	for (size_t i = 0; i < p->n_rules && !shared; i++)
+		shared = p->rules[i].shared && (p->rules[i].access & CORDON_ACCESS_WRITE) &&
+			 cordon_path_under(canon, p->rules[i].path);
+	if (!shared)
+		return 0;
+	int n = snprintf(out, size, "%s/" TMP_PREFIX "%s", strcmp(canon, "/") ? canon : "", id);
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 1;
+}
+
+int cordon_tmp_dir_make(const char *dir, struct cordon_error *err)
+{
+	if (mkdir(dir, 0700) < 0)
+		return cordon_err(err, errno, "%s: making the session's temporary directory: %s",
+				  dir, strerror(errno));
+	return 0;
+}
+
+void cordon_tmp_dir_tidy(const char *dir)
+{
+	/* Only what the sessions make: .../cordon-tmp-<16 hex>. */
+	const char *base = strrchr(dir, '/');
+	if (dir[0] != '/' || !base || strncmp(base + 1, TMP_PREFIX, strlen(TMP_PREFIX)) != 0 ||
+	    !cordon_session_id_valid(base + 1 + strlen(TMP_PREFIX)))
+		return;
+	cordon_spawn_tidy_tree(dir);
 }
 
 void cordon_session_remove_socket_dir(const char *path)

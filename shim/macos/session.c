@@ -446,6 +446,25 @@ int cordon_session_socket_dir(const char *id, char *out, size_t size)
 	return cordon_macos_socket_dir(id, out, size);
 }
 
+int cordon_session_tmp_dir(const struct cordon_policy *p, const char *tmpdir, const char *id,
+			   char *out, size_t size)
+{
+	/* TMPDIR is the user's own there (/var/folders/.../T). */
+	(void)p, (void)tmpdir, (void)id, (void)out, (void)size;
+	return 0;
+}
+
+int cordon_tmp_dir_make(const char *dir, struct cordon_error *err)
+{
+	(void)dir, (void)err;
+	return 0;
+}
+
+void cordon_tmp_dir_tidy(const char *dir)
+{
+	(void)dir;
+}
+
 void cordon_session_remove_socket_dir(const char *path)
 {
 	/* Only what the sessions make: .../cordon-<16 hex>. */

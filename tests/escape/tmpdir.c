@@ -1,0 +1,323 @@
+/* Names in /tmp that clients outside look for (round 42c F1): an ssh
+ * ControlPath, PostgreSQL's /tmp/.s.PGSQL.5432, an agent's directory that an
+ * outside shell's SSH_AUTH_SOCK still names. When no server holds one, a
+ * server of the session's there would get what the client sends (ssh hands
+ * a mux master its terminal, psql its password). So /tmp and /var/tmp take
+ * no socket, symbolic link or directory moved in from inside; the session's
+ * programs get their own TMPDIR there instead, pinned in place, and so is a
+ * project in /tmp. Judged outside: did a client outside connect, is there a
+ * socket at the name afterwards, did the directory move? Each with a
+ * control: the same unsandboxed, as root and as an ordinary user. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "both.h"
+#include "helpers.h"
+
+/* A session's server, in the project: a listener in its TMPDIR (the
+ * session's own, allowed), then the ways to have one at a name outside
+ * (argv: DIRECT, CTL, GONE_DIR), each printed "WHAT ok" or "WHAT error";
+ * then "ready" made, and once "go" is there, what each listener got. */
+static const char fake_py[] =
+	"import os, socket, sys, time\n"
+	"direct, ctl, gone = sys.argv[1:4]\n"
+	"t = os.environ['TMPDIR']\n"
+	"ls = []\n"
+	"def listen(p):\n"
+	"    s = socket.socket(socket.AF_UNIX); s.bind(p); s.listen(8)\n"
+	"    s.setblocking(False); ls.append(s)\n"
+	"def attempt(what, f):\n"
+	"    try:\n"
+	"        f(); print(what, 'ok')\n"
+	"    except OSError as e:\n"
+	"        print(what, e.strerror)\n"
+	"os.makedirs(t + '/d', exist_ok=True)\n"
+	"attempt('own', lambda: listen(t + '/d/agent.1'))\n"
+	"for p in (direct, ctl):\n"
+	"    attempt('bind ' + p, lambda: listen(p))\n"
+	"    attempt('link ' + p, lambda: os.symlink(t + '/d/agent.1', p))\n"
+	"attempt('move in', lambda: os.rename(t + '/d', gone))\n"
+	"attempt('rename TMPDIR', lambda: os.rename(t, gone))\n"
+	"attempt('link in a new directory', lambda: (os.mkdir(gone),\n"
+	"        os.symlink(t + '/d/agent.1', gone + '/agent.1')))\n"
+	"sys.stdout.flush()\n"
+	"open('ready', 'w').close()\n"
+	"while not os.path.exists('go'): time.sleep(0.05)\n"
+	"for s in ls:\n"
+	"    try:\n"
+	"        c, _ = s.accept(); c.settimeout(1); print('got', c.recv(64))\n"
+	"    except OSError:\n"
+	"        pass\n";
+
+/* The client outside: connects to each of argv[1:] and sends a secret. */
+static const char client_py[] = "import socket, sys\n"
+				"for p in sys.argv[1:]:\n"
+				"    c = socket.socket(socket.AF_UNIX)\n"
+				"    try:\n"
+				"        c.connect(p); c.send(b'secret-42c'); print(p, 'REACHED')\n"
+				"    except OSError as e:\n"
+				"        print(p, 'not connected:', e.strerror)\n";
+
+/* The client outside at the three names (the last in GONE), into OUT. */
+static char *client_line(const char *client, const char *direct, const char *ctl, const char *gone,
+			 const char *out)
+{
+	return fmt("/usr/bin/python3 %s %s %s %s/agent.1 > %s 2>&1", client, direct, ctl, gone,
+		   out);
+}
+
+/* W's config: /tmp read-write, as by default, and little else (EXTRA:
+ * more keys). */
+static void tmp_config(struct world *w, const char *extra)
+{
+	FILE *f = fopen(w->cfg, "w");
+	cr_assert_not_null(f);
+	fprintf(f,
+		"{\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/urandom\", "
+		"\"/tmp\"]}%s}",
+		extra);
+	cr_assert_eq(fclose(f), 0);
+}
+
+/* Where nobody listens yet, a client outside that looks there meets no
+ * server of the session's: neither one bound at the name, nor a link to one
+ * of its own, nor its own directory (or TMPDIR) moved to the name of one a
+ * client looks in. Judged outside: the client's connects all fail, nothing
+ * is left at the names. Control: unsandboxed, the client connects to each
+ * and the fake server gets the secret. */
+BOTH_USERS(tmpdir, a_client_outside_meets_no_server_of_the_session_s, .timeout = 90)
+{
+	uid_t uid;
+	gid_t gid;
+	who_ids(who, &uid, &gid);
+	struct world w;
+	world_for(&w, who, "freename", "");
+	tmp_config(&w, "");
+	int pid = (int)getpid();
+	char *direct = fmt("/tmp/.s.CORDONFREE.%d.%u", pid, (unsigned)uid);
+	char *ctl_dir = fmt("/tmp/cordon-test-ctl-%d-%u", pid, (unsigned)uid);
+	char *ctl = fmt("%s/master", ctl_dir);
+	char *gone = fmt("/tmp/cordon-test-gone-%d-%u", pid, (unsigned)uid);
+	cr_assert(mkdir(ctl_dir, 0700) == 0 && chown(ctl_dir, uid, gid) == 0);
+	free(write_file(w.proj, "fake.py", fake_py));
+	char *client = write_file(w.outside, "client.py", client_py);
+	char *out = path_join(w.outside, "client.out");
+	char *cl = client_line(client, direct, ctl, gone, out);
+	char *body = fmt("/usr/bin/python3 fake.py %s %s %s", direct, ctl, gone);
+	struct run_result r = world_while_outside(&w, w.cfg, body, cl);
+	char *seen = read_file(out);
+	char *diag = fmt("inside (%d): %s%s\noutside: %s", r.status, r.out, r.err,
+			 seen ? seen : "(nothing)");
+	cr_expect(strstr(r.out, "own ok"), "the session's TMPDIR took no socket\n%s", diag);
+	cr_expect(seen && !strstr(seen, "REACHED"),
+		  "a client outside connected to a server of the session's\n%s", diag);
+	cr_expect_null(strstr(r.out, "secret-42c"), "the session got the client's secret\n%s",
+		       diag);
+	struct stat st;
+	char *gone_sock = fmt("%s/agent.1", gone);
+	const char *names[] = {direct, ctl, gone_sock};
+	for (size_t i = 0; i < 3; i++)
+		cr_expect_neq(lstat(names[i], &st), 0, "something was left at %s\n%s", names[i],
+			      diag);
+	run_free(&r);
+	free(diag);
+	free(seen);
+	unlink(out);
+	rmdir(gone);
+
+	/* Control: unsandboxed, with a TMPDIR of the test's. */
+	char *own_tmp = fmt("/tmp/cordon-test-owntmp-%d-%u", pid, (unsigned)uid);
+	cr_assert(mkdir(own_tmp, 0700) == 0 && chown(own_tmp, uid, gid) == 0);
+	char *kv = fmt("TMPDIR=%s", own_tmp);
+	world_setenv(&w, kv);
+	char *ctl_body = fmt("cd %s && %s > fake.out 2>&1", w.proj, body);
+	char *fake_argv[] = {"/bin/sh", "-c", ctl_body, NULL};
+	pid_t fake = world_spawn(&w, fake_argv, w.proj);
+	char *ready = path_join(w.proj, "ready"), *go = path_join(w.proj, "go");
+	cr_assert(wait_exists(ready, 10000), "control: the fake server did not start");
+	char *cl_argv[] = {"/bin/sh", "-c", cl, NULL};
+	struct run_result c = world_run(&w, cl_argv, w.home);
+	run_free(&c);
+	free(write_file(w.proj, "go", ""));
+	int status;
+	cr_assert_eq(waitpid(fake, &status, 0), fake);
+	char *fake_out_path = path_join(w.proj, "fake.out");
+	char *fake_out = read_file(fake_out_path);
+	seen = read_file(out);
+	cr_assert(seen && fake_out && strstr(seen, direct) && strstr(fake_out, "secret-42c") &&
+			  !strstr(seen, "not connected"),
+		  "control: unsandboxed, the client outside did not reach each fake server:\n"
+		  "%s\n%s",
+		  seen ? seen : "", fake_out ? fake_out : "");
+	unlink(ready);
+	unlink(go);
+	unlink(out);
+	unlink(fake_out_path);
+	unlink(direct);
+	unlink(ctl);
+	rmdir(ctl_dir);
+	char *rm = fmt("rm -rf %s %s", gone, own_tmp);
+	char *rm_argv[] = {"/bin/sh", "-c", rm, NULL};
+	c = run_cmd(rm_argv, NULL, "/", 10000);
+	run_free(&c);
+	free(rm);
+	free(fake_out);
+	free(fake_out_path);
+	free(seen);
+	free(ready);
+	free(go);
+	free(ctl_body);
+	free(kv);
+	free(own_tmp);
+	free(gone_sock);
+	free(body);
+	free(cl);
+	free(out);
+	free(client);
+	free(gone);
+	free(ctl);
+	free(ctl_dir);
+	free(direct);
+	world_free(&w);
+}
+
+/* Whether a socket lies at or below PATH (not following links). */
+static bool socket_below(const char *path)
+{
+	char *cmd = fmt("find %s -type s | grep -q .", path);
+	char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+	struct run_result r = run_cmd(argv, NULL, "/", 10000);
+	bool any = r.status == 0;
+	run_free(&r);
+	free(cmd);
+	return any;
+}
+
+/* The session's own TMPDIR, in /tmp: its programs' servers work there (an
+ * ssh-agent started inside answers ssh-add), a file made there by mktemp
+ * stays after the session (nothing lost), while the sockets its servers
+ * left go, and a TMPDIR left empty goes with them. */
+BOTH_USERS(tmpdir, the_session_s_own_takes_its_servers_and_keeps_its_files, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "owntmp", "");
+	tmp_config(&w, "");
+	struct run_result r =
+		sh_in(&w, NULL,
+		      "echo \"$TMPDIR\" > tmpdir.txt; f=$(mktemp); echo kept > \"$f\"; "
+		      "echo \"$f\" > file.txt; eval \"$(ssh-agent -s)\" >/dev/null; "
+		      "ssh-add -l; echo \"ssh-add: $?\"; "
+		      "mkdir \"$TMPDIR/srv\"; /usr/bin/python3 -c 'import socket, os, "
+		      "time; s = socket.socket(socket.AF_UNIX); "
+		      "s.bind(os.environ[\"TMPDIR\"] + \"/srv/left\"); s.listen(1); "
+		      "time.sleep(60)' & sleep 0.5; ls \"$TMPDIR/srv\"");
+	char *tmpdir_txt = path_join(w.proj, "tmpdir.txt"),
+	     *file_txt = path_join(w.proj, "file.txt");
+	char *tmp = read_file(tmpdir_txt), *file = read_file(file_txt);
+	cr_assert(tmp && file, "inside (%d): %s%s", r.status, r.out, r.err);
+	tmp[strcspn(tmp, "\n")] = '\0';
+	file[strcspn(file, "\n")] = '\0';
+	cr_assert(strncmp(tmp, "/tmp/cordon-tmp-", 16) == 0, "TMPDIR inside: %s\n%s%s", tmp, r.out,
+		  r.err);
+	cr_expect(strstr(r.out, "ssh-add: 1") && strstr(r.out, "left"),
+		  "a server inside did not work in TMPDIR: %s%s", r.out, r.err);
+	/* (The keeper tidies it once the session's processes are gone.) */
+	for (int i = 0; i < 100 && socket_below(tmp); i++)
+		usleep(50 * 1000);
+	cr_expect(!socket_below(tmp), "sockets were left in %s", tmp);
+	char *kept = read_file(file);
+	cr_expect(kept && strstr(kept, "kept"), "the file made in TMPDIR was lost: %s", file);
+	unlink(file);
+	cr_expect(strncmp(file, tmp, strlen(tmp)) == 0, "mktemp made %s, not in TMPDIR", file);
+	run_free(&r);
+	free(kept);
+
+	/* A session that leaves nothing leaves no directory. */
+	r = sh_in(&w, NULL, "echo \"$TMPDIR\" > tmpdir.txt; mktemp -d");
+	char *tmp2 = read_file(tmpdir_txt);
+	cr_assert_not_null(tmp2);
+	tmp2[strcspn(tmp2, "\n")] = '\0';
+	cr_assert(strncmp(tmp2, "/tmp/cordon-tmp-", 16) == 0, "TMPDIR inside: %s", tmp2);
+	struct stat st;
+	for (int i = 0; i < 100 && lstat(tmp2, &st) == 0; i++)
+		usleep(50 * 1000);
+	cr_expect_neq(lstat(tmp2, &st), 0, "%s stayed, with nothing in it", tmp2);
+	char *rm = fmt("rm -rf %s %s", tmp, tmp2);
+	char *argv[] = {"/bin/sh", "-c", rm, NULL};
+	struct run_result c = run_cmd(argv, NULL, "/", 10000);
+	run_free(&c);
+	run_free(&r);
+	free(rm);
+	free(tmp2);
+	free(tmp);
+	free(file);
+	free(tmpdir_txt);
+	free(file_txt);
+	world_free(&w);
+}
+
+/* A project in /tmp takes sockets, as a project does; renamed to where a
+ * client outside looks for a server's directory, its sockets would be
+ * there. It and the directory above it stay where they are. Judged
+ * outside: both still at their names, nothing at the new ones. Control:
+ * unsandboxed, both moves work. */
+BOTH_USERS(tmpdir, a_project_in_tmp_stays_in_place, .timeout = 60)
+{
+	uid_t uid;
+	gid_t gid;
+	who_ids(who, &uid, &gid);
+	struct world w;
+	world_for(&w, who, "tmpproj", "");
+	/* (No protected path: their mounts would pin it too.) */
+	tmp_config(&w, ", \"protected_paths\": []");
+	int pid = (int)getpid();
+	char *top = fmt("/tmp/cordon-test-top-%d-%u", pid, (unsigned)uid);
+	char *proj = fmt("%s/proj", top);
+	char *moved_top = fmt("/tmp/cordon-test-moved-%d-%u", pid, (unsigned)uid);
+	char *moved_proj = fmt("%s/agent-dir", top);
+	cr_assert(mkdir(top, 0700) == 0 && chown(top, uid, gid) == 0 && mkdir(proj, 0700) == 0 &&
+		  chown(proj, uid, gid) == 0);
+	char *opts = fmt("--project %s", proj);
+	char *script = fmt("mv %s %s; mv %s %s; /usr/bin/python3 -c 'import socket; "
+			   "socket.socket(socket.AF_UNIX).bind(\"%s/s.sock\")' && echo bound",
+			   proj, moved_proj, top, moved_top, proj);
+	struct run_result r = sh_in(&w, opts, "%s", script);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	struct stat st;
+	cr_expect(stat(proj, &st) == 0 && lstat(moved_proj, &st) != 0,
+		  "the project in /tmp was moved\n%s", diag);
+	cr_expect(stat(top, &st) == 0 && lstat(moved_top, &st) != 0,
+		  "the directory above the project was moved\n%s", diag);
+	cr_expect(strstr(r.out, "bound"), "the project took no socket\n%s", diag);
+	run_free(&r);
+	char *sock = fmt("%s/s.sock", proj);
+	unlink(sock);
+	char *argv[] = {"/bin/sh", "-c", script, NULL};
+	r = world_run(&w, argv, "/");
+	cr_assert(lstat(moved_top, &st) == 0 && lstat(proj, &st) != 0,
+		  "control: unsandboxed, the moves failed: %s%s", r.out, r.err);
+	run_free(&r);
+	char *rm = fmt("rm -rf %s %s", top, moved_top);
+	char *rm_argv[] = {"/bin/sh", "-c", rm, NULL};
+	struct run_result c = run_cmd(rm_argv, NULL, "/", 10000);
+	run_free(&c);
+	sweep_forget_beneath(top);
+	sweep_forget_beneath(moved_top);
+	free(rm);
+	free(sock);
+	free(diag);
+	free(script);
+	free(opts);
+	free(moved_proj);
+	free(moved_top);
+	free(proj);
+	free(top);
+	world_free(&w);
+}
