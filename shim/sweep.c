@@ -1564,6 +1564,25 @@ int cordon_sweep_judge_killed(const char *named, struct cordon_strv *said, struc
 	return r;
 }
 
+/* Whether NAME in the directory DIR is a file write_whole_at left aside
+ * (NAME.tmp-PID) when its launcher was killed while writing it (a minute
+ * old, PID gone): then removed. Nothing else removes those. */
+static bool left_aside(int dir, const char *name)
+{
+	const char *tail = strstr(name, ".tmp-");
+	while (tail && strstr(tail + 1, ".tmp-"))
+		tail = strstr(tail + 1, ".tmp-");
+	char *end;
+	long pid = tail ? strtol(tail + 5, &end, 10) : 0;
+	unsigned long long start;
+	struct stat st;
+	if (pid <= 0 || pid > INT_MAX || *end || alive((pid_t)pid, &start) ||
+	    fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode) ||
+	    time(NULL) - st.st_mtime < 60)
+		return false;
+	return unlinkat(dir, name, 0) == 0;
+}
+
 /* cordon_sweep_judge_killed, for the notes in the state directory DIR
  * (acted on when TRUSTED). */
 static int judge_killed_in(const char *dir, bool trusted, const char *named,
@@ -1575,7 +1594,7 @@ static int judge_killed_in(const char *dir, bool trusted, const char *named,
 	DIR *d = opendir(dir);
 	size_t hn = strlen(CONFIGS_HELD);
 	for (struct dirent *de; d && (de = readdir(d));) {
-		if (strncmp(de->d_name, CONFIGS_HELD, hn) != 0)
+		if (left_aside(dirfd(d), de->d_name) || strncmp(de->d_name, CONFIGS_HELD, hn) != 0)
 			continue;
 		char *end;
 		long pid = strtol(de->d_name + hn, &end, 10);

@@ -567,6 +567,18 @@ static void end_session(struct run *r)
 
 /* ---- set-up ------------------------------------------------------------------------ */
 
+/* A start that failed: the session's directories made so far removed
+ * (still empty), its socket directory's lock closed. */
+static void unmake_dirs(const char *tmpdir, const char *sockdir, int socket_lock)
+{
+	if (tmpdir)
+		(void)rmdir(tmpdir);
+	if (sockdir)
+		(void)rmdir(sockdir);
+	if (socket_lock >= 0)
+		close(socket_lock);
+}
+
 static int fd_above_stdio(int fd)
 {
 	if (fd < 0 || fd > STDERR_FILENO)
@@ -702,32 +714,22 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		if (cordon_policy_add_rule(l->policy, sockdir,
 					   CORDON_ACCESS_READ | CORDON_ACCESS_WRITE,
 					   CORDON_SOCKETS_SOURCE) < 0) {
-			(void)rmdir(sockdir);
-			if (socket_lock >= 0)
-				close(socket_lock);
+			unmake_dirs(NULL, sockdir, socket_lock);
 			return cordon_err(err, ENOMEM, "out of memory");
 		}
 	}
 	const char *tmpdir = sandbox ? l->policy->tmp_dir : NULL;
-	if (tmpdir && ((rc = cordon_tmp_dir_make(tmpdir, err)) < 0 ||
-		       (rc = cordon_policy_add_rule(l->policy, tmpdir, CORDON_ACCESS_ALL,
-						    CORDON_TMPDIR_SOURCE)) < 0)) {
-		if (rc == -ENOMEM)
-			(void)cordon_err(err, ENOMEM, "out of memory");
-		cordon_tmp_dir_tidy(tmpdir);
-		if (sockdir)
-			(void)rmdir(sockdir);
-		if (socket_lock >= 0)
-			close(socket_lock);
+	if (tmpdir && (rc = cordon_tmp_dir_make(tmpdir, err)) < 0) {
+		unmake_dirs(NULL, sockdir, socket_lock);
 		return rc;
 	}
+	if (tmpdir && cordon_policy_add_rule(l->policy, tmpdir, CORDON_ACCESS_ALL,
+					     CORDON_TMPDIR_SOURCE) < 0) {
+		unmake_dirs(tmpdir, sockdir, socket_lock);
+		return cordon_err(err, ENOMEM, "out of memory");
+	}
 	if ((rc = start_tracking(s, want, &cgroup_fd, err)) < 0) {
-		if (tmpdir)
-			cordon_tmp_dir_tidy(tmpdir);
-		if (sockdir)
-			(void)rmdir(sockdir);
-		if (socket_lock >= 0)
-			close(socket_lock);
+		unmake_dirs(tmpdir, sockdir, socket_lock);
 		return rc;
 	}
 	if (l->verbose)

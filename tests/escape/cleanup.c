@@ -4,12 +4,14 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cordon/error.h"
@@ -63,5 +65,45 @@ Test(escape, cgroup_migration_out_of_the_session, .timeout = 60)
 	run_free(&r);
 	free(mount);
 	free(own);
+	world_free(&w);
+}
+
+/* A launcher killed while it wrote a note in the state directory
+ * (written aside as NAME.tmp-PID, then renamed) left that file, and
+ * nothing removed it. The next launch removes the ones a minute old whose
+ * writer is gone, and leaves a live writer's and a fresh one. */
+Test(cleanup, notes_killed_launchers_left_aside_go, .timeout = 60)
+{
+	pid_t dead = fork();
+	if (dead == 0)
+		_exit(0);
+	cr_assert_gt(dead, 0);
+	cr_assert_eq(waitpid(dead, NULL, 0), dead);
+	const char *dir = "/var/lib/cordon";
+	char *stale = fmt("%s/wrote-cordontest%d.tmp-%d", dir, (int)getpid(), (int)dead);
+	char *fresh = fmt("%s/wrote-cordontest%d-fresh.tmp-%d", dir, (int)getpid(), (int)dead);
+	char *live = fmt("%s/wrote-cordontest%d-live.tmp-%d", dir, (int)getpid(), (int)getpid());
+	const char *files[] = {stale, fresh, live};
+	for (size_t i = 0; i < 3; i++) {
+		FILE *f = fopen(files[i], "w");
+		cr_assert_not_null(f, "%s", files[i]);
+		cr_assert_eq(fclose(f), 0);
+	}
+	struct timespec old[2] = {{time(NULL) - 120, 0}, {time(NULL) - 120, 0}};
+	cr_assert_eq(utimensat(AT_FDCWD, stale, old, 0), 0);
+	cr_assert_eq(utimensat(AT_FDCWD, live, old, 0), 0);
+	struct world w;
+	world_init(&w, "leftaside", "");
+	struct run_result r = sh_in(&w, NULL, "true");
+	struct stat st;
+	cr_expect_neq(stat(stale, &st), 0, "%s stayed\n%s", stale, r.err);
+	cr_expect_eq(stat(fresh, &st), 0, "a fresh %s was removed", fresh);
+	cr_expect_eq(stat(live, &st), 0, "a live writer's %s was removed", live);
+	run_free(&r);
+	for (size_t i = 0; i < 3; i++)
+		unlink(files[i]);
+	free(stale);
+	free(fresh);
+	free(live);
 	world_free(&w);
 }
