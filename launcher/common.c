@@ -232,9 +232,7 @@ int launcher_outer_sockets(struct cordon_policy *p, struct cordon_strv *env)
 	/* And its temporary directory (TMPDIR), where it made its sockets:
 	 * the shared one above it takes none (cordon_session_tmp_dir). */
 	const char *tmp = getenv("TMPDIR");
-	const char *base = tmp ? strrchr(tmp, '/') : NULL;
-	if (r >= 0 && base && tmp[0] == '/' && strncmp(base + 1, "cordon-tmp-", 11) == 0 &&
-	    cordon_session_id_valid(base + 12) && stat(tmp, &st) == 0 && S_ISDIR(st.st_mode))
+	if (r >= 0 && tmp && cordon_tmp_dir_name(tmp) && stat(tmp, &st) == 0 && S_ISDIR(st.st_mode))
 		r = cordon_policy_add_rule(p, tmp, CORDON_ACCESS_ALL,
 					   "the outer session's temporary directory");
 	else

@@ -2455,14 +2455,15 @@ static int allowed_below(struct cordon_guard_plan *plan, const struct reach *r, 
 	return e;
 }
 
-/* The plan; PROTECTED_ONLY: the protected guards only (what is missing
- * and unguarded comes from them alone). */
 /* Whether RULE is a directory rule beneath one of P's shared directories
  * (rule.shared: /tmp), where it alone may take sockets and links, and no
  * write rule but a shared one holds it already. */
 static bool in_shared(const struct cordon_policy *p, const struct cordon_rule *rule)
 {
-	if (rule->shared || !(rule->access & CORDON_ACCESS_WRITE))
+	/* (The session's TMPDIR is kept in place with every session's:
+	 * mountns.c keep_own.) */
+	if (rule->shared || !(rule->access & CORDON_ACCESS_WRITE) ||
+	    strcmp(rule->source, CORDON_TMPDIR_SOURCE) == 0)
 		return false;
 	bool beneath = false;
 	for (size_t j = 0; j < p->n_rules; j++) {
@@ -2499,6 +2500,8 @@ static int pin_in_shared(struct cordon_guard_plan *plan, const struct reach *r,
 	return e;
 }
 
+/* The plan; PROTECTED_ONLY: the protected guards only (what is missing
+ * and unguarded comes from them alone). */
 static int plan_with(const struct cordon_policy *p, bool create, bool protected_only,
 		     struct cordon_guard_plan *out)
 {

@@ -685,8 +685,11 @@ static int add_rule_merged(struct cordon_policy *p, const char *path, unsigned a
 		if (access & ~old->access)
 			old->prepared = false; /* a prepared ruleset lacks the new rights */
 		old->access |= access;
-		if (old->shared && (access & CORDON_ACCESS_WRITE)) {
-			old->shared = false; /* another grant: sockets too */
+		/* Another grant: sockets too (not the project's: a shared
+		 * directory named as the project stays shared, 43a F2). */
+		if (old->shared && (access & CORDON_ACCESS_WRITE) &&
+		    strcmp(source, "project") != 0) {
+			old->shared = false;
 			old->prepared = false;
 		}
 		return 0;
@@ -4197,6 +4200,17 @@ static int resolve(const struct cordon_config *cfg, const struct cordon_context 
 	if (ctx->project_from_cwd && !(never = cordon_never_project(p.project, ctx->home)) &&
 	    ctx->passwd_home)
 		never = cordon_never_project(p.project, ctx->passwd_home);
+	/* Nor where every user works, or the desktop's servers listen: as a
+	 * project, it would take sockets where clients outside look for
+	 * theirs (review 43a F2; an explicit --project keeps it shared:
+	 * add_rule_merged). */
+	struct stat pst;
+	if (!never && ctx->project_from_cwd && stat(p.project, &pst) == 0 &&
+	    cordon_guard_shared_dir(p.project, &pst))
+		never = "is a directory every user shares";
+	if (!never && ctx->project_from_cwd && strncmp(p.project, "/run/user/", 10) == 0 &&
+	    !strchr(p.project + 10, '/'))
+		never = "is a runtime directory";
 	cleanup_free char *hidden = NULL;
 	/* (What the hidden paths' check resolves, the guards' resolve again:
 	 * the home's directories, and what is missing there, asked once.) */

@@ -466,6 +466,9 @@ bool cordon_path_under(const char *path, const char *dir);
 /* The source of the guards on outside servers' socket directories in /tmp
  * (tmux's is made, mode 0700, when missing: shim/guard.c). */
 #define CORDON_GUARD_SERVERS "outside servers' sockets"
+/* The source of the rule on the session's own TMPDIR (Linux:
+ * cordon_session_tmp_dir; kept in place by mountns.c, not pinned). */
+#define CORDON_TMPDIR_SOURCE "the session's temporary directory"
 /* The source of the pins on write rules in a shared directory (guard.c
  * pin_in_shared). */
 #define CORDON_GUARD_IN_SHARED "a place for sockets in a shared directory"

@@ -234,20 +234,24 @@ int cordon_session_socket_dir(const char *id, char *out, size_t size);
  * 41a F1). */
 void cordon_socket_parents(char parents[2][PATH_MAX]);
 
-/* The session's own temporary directory (Linux), for ID: DIR/cordon-tmp-ID,
- * DIR being TMPDIR (the caller's, when absolute, else /tmp), when DIR is
- * or lies in a shared directory P makes writable (rule.shared: /tmp,
- * /var/tmp), where the session makes no socket or symbolic link, and
- * moves nothing in. There the session's programs get a place of their
- * own for all that (TMPDIR points there: ssh-agent's socket, test suites',
- * multiprocessing's), which is pinned in its view (a mount point cannot
- * be renamed to where an outside client looks). Returns 1 with OUT set, 0
- * when the session keeps TMPDIR as it is, -errno. macOS: 0. */
+/* The session's own temporary directory (Linux), for ID:
+ * DIR/cordon-tmp-UID/ID, DIR being TMPDIR (the caller's, when absolute,
+ * else /tmp), when DIR is or lies in a shared directory P makes writable
+ * (rule.shared: /tmp, /var/tmp), where the session makes no socket or
+ * symbolic link, and moves nothing in. There the session's programs get a
+ * place of their own for all that (TMPDIR points there: ssh-agent's
+ * socket, test suites', multiprocessing's). In its view, cordon-tmp-UID
+ * is read-only but for its own (mountns.c): neither it nor another
+ * session's is renamed to where a client outside looks. Returns 1 with
+ * OUT set, 0 when the session keeps TMPDIR as it is, -errno. macOS: 0. */
 int cordon_session_tmp_dir(const struct cordon_policy *p, const char *tmpdir, const char *id,
 			   char *out, size_t size);
 /* Make it (mode 0700; one already there was put there: its name is
- * random), or say why not. Returns 0 or -errno. */
+ * random), and its parent where missing (0700; refused when another
+ * user's), or say why not. Returns 0 or -errno. */
 int cordon_tmp_dir_make(const char *dir, struct cordon_error *err);
+/* Whether DIR is named as cordon_session_tmp_dir names them. */
+bool cordon_tmp_dir_name(const char *dir);
 /* After the session: its sockets (no one listens on them now) and empty
  * directories removed, the directory itself too when nothing else is
  * left; files stay where the session's programs left them. Links are

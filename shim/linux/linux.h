@@ -155,7 +155,6 @@ int cordon_socket_dirs_sweep(const char *own, int min_age_s);
 /* The source of the rule that lets the session write its socket directory
  * (mountns.c finds the directory by it). */
 #define CORDON_SOCKETS_SOURCE "session sockets"
-#define CORDON_TMPDIR_SOURCE  "the session's temporary directory"
 /* The session's socket directory DIR made (0700), held with a shared
  * flock and marked, all before it appears at its name (made as
  * .NAME.new, then renamed): the descriptor holding it, or -errno. */

@@ -594,26 +594,63 @@ int cordon_session_tmp_dir(const struct cordon_policy *p, const char *tmpdir, co
 			 cordon_path_under(canon, p->rules[i].path);
 	if (!shared)
 		return 0;
-	int n = snprintf(out, size, "%s/" TMP_PREFIX "%s", strcmp(canon, "/") ? canon : "", id);
+	int n = snprintf(out, size, "%s/" TMP_PREFIX "%u/%s", strcmp(canon, "/") ? canon : "",
+			 (unsigned)geteuid(), id);
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 1;
 }
 
 int cordon_tmp_dir_make(const char *dir, struct cordon_error *err)
 {
-	if (mkdir(dir, 0700) < 0)
+	/* In a directory of the user's that holds every session's (each
+	 * session's view keeps it read-only but for its own: mountns.c), so
+	 * that no session renames another's, whose programs make sockets
+	 * there, to where a client outside looks. */
+	const char *slash = strrchr(dir, '/');
+	char parent[PATH_MAX];
+	snprintf(parent, sizeof(parent), "%.*s", slash ? (int)(slash - dir) : 0, dir);
+	if (mkdir(parent, 0700) < 0 && errno != EEXIST)
+		return cordon_err(err, errno, "%s: the sessions' temporary directory: %s", parent,
+				  strerror(errno));
+	cleanup_close int fd = open(parent, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return cordon_err(err, errno, "%s: the sessions' temporary directory: %s", parent,
+				  errno == ELOOP || errno == ENOTDIR ? "not a directory"
+								     : strerror(errno));
+	/* Another user's, made first: its owner could move a session's
+	 * away, and its sockets with it. */
+	if (st.st_uid != geteuid())
+		return cordon_err(err, EPERM,
+				  "%s: the sessions' temporary directory is uid %u's, not yours: "
+				  "have it removed (its owner or root can)",
+				  parent, (unsigned)st.st_uid);
+	if ((st.st_mode & 077) && fchmod(fd, 0700) < 0)
+		return cordon_err(err, errno, "%s: the sessions' temporary directory: chmod: %s",
+				  parent, strerror(errno));
+	if (mkdirat(fd, slash + 1, 0700) < 0)
 		return cordon_err(err, errno, "%s: making the session's temporary directory: %s",
 				  dir, strerror(errno));
 	return 0;
 }
 
+bool cordon_tmp_dir_name(const char *dir)
+{
+	/* .../cordon-tmp-UID/<16 hex> */
+	const char *base = strrchr(dir, '/');
+	if (dir[0] != '/' || !base || !cordon_session_id_valid(base + 1))
+		return false;
+	const char *up = base;
+	while (up > dir && up[-1] != '/')
+		up--;
+	size_t n = strlen(TMP_PREFIX);
+	return (size_t)(base - up) > n && strncmp(up, TMP_PREFIX, n) == 0 &&
+	       strspn(up + n, "0123456789") == (size_t)(base - up) - n;
+}
+
 void cordon_tmp_dir_tidy(const char *dir)
 {
-	/* Only what the sessions make: .../cordon-tmp-<16 hex>. */
-	const char *base = strrchr(dir, '/');
-	if (dir[0] != '/' || !base || strncmp(base + 1, TMP_PREFIX, strlen(TMP_PREFIX)) != 0 ||
-	    !cordon_session_id_valid(base + 1 + strlen(TMP_PREFIX)))
-		return;
-	cordon_spawn_tidy_tree(dir);
+	if (cordon_tmp_dir_name(dir))
+		cordon_spawn_tidy_tree(dir);
 }
 
 void cordon_session_remove_socket_dir(const char *path)

@@ -460,6 +460,12 @@ int cordon_tmp_dir_make(const char *dir, struct cordon_error *err)
 	return 0;
 }
 
+bool cordon_tmp_dir_name(const char *dir)
+{
+	(void)dir;
+	return false;
+}
+
 void cordon_tmp_dir_tidy(const char *dir)
 {
 	(void)dir;

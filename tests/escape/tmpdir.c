@@ -321,3 +321,119 @@ BOTH_USERS(tmpdir, a_project_in_tmp_stays_in_place, .timeout = 60)
 	free(top);
 	world_free(&w);
 }
+
+/* Another session's TMPDIR is out of reach: renamed to where a client
+ * outside looks (that session's programs make sockets there), it would
+ * carry their sockets there, whatever the first session may make. Session
+ * A moves session B's while B runs, and writes in it. Judged outside
+ * while B runs: B's directory is still at its name, with nothing of A's
+ * in it. Control: the same move, unsandboxed, works. */
+BOTH_USERS(tmpdir, another_session_s_stays_in_place, .timeout = 90)
+{
+	uid_t uid;
+	gid_t gid;
+	who_ids(who, &uid, &gid);
+	struct world w;
+	world_for(&w, who, "othertmp", "");
+	tmp_config(&w, "");
+	char *stolen = fmt("/tmp/cordon-test-stolen-%d-%u", (int)getpid(), (unsigned)uid);
+	char *result = path_join(w.outside, "result");
+	const char *cordon = w.as_user ? w.user_cordon : CORDON_BIN;
+	const char *body = "echo \"$TMPDIR\" > btmp.txt\n" WAIT_GO;
+	/* Session A, then what is there, outside. */
+	char *move = fmt("b=$(cat btmp.txt); mv \"$b\" %s; touch \"$b/planted\"", stolen);
+	/* (mv copies what it cannot rename: a copy elsewhere is no matter.) */
+	char *judge = fmt("b=$(cat %s/btmp.txt); { test -d \"$b\" && echo kept; "
+			  "test -e \"$b/planted\" && echo planted; } > %s 2>&1",
+			  w.proj, result);
+	char *saves = fmt("cd %s && %s run --config %s --project %s -- /bin/sh -c '%s' "
+			  ">%s/a.out 2>&1; %s",
+			  w.proj, cordon, w.cfg, w.proj, move, w.outside, judge);
+	struct run_result r = world_while_outside(&w, w.cfg, body, saves);
+	char *seen = read_file(result);
+	char *a_out_path = path_join(w.outside, "a.out");
+	char *a_out = read_file(a_out_path);
+	char *diag = fmt("B (%d): %s%s\nA: %s\noutside: %s", r.status, r.out, r.err,
+			 a_out ? a_out : "", seen ? seen : "");
+	cr_expect(seen && strstr(seen, "kept") && !strstr(seen, "planted"),
+		  "another session's TMPDIR was moved or written\n%s", diag);
+	run_free(&r);
+	free(diag);
+	free(seen);
+	unlink(result);
+	char *rm = fmt("rm -rf %s", stolen);
+	char *rm_argv[] = {"/bin/sh", "-c", rm, NULL};
+	struct run_result c = run_cmd(rm_argv, NULL, "/", 10000);
+	run_free(&c);
+
+	/* Control: the move, unsandboxed, while B runs. */
+	char *ctl = fmt("cd %s && /bin/sh -c '%s'; %s", w.proj, move, judge);
+	r = world_while_outside(&w, w.cfg, body, ctl);
+	seen = read_file(result);
+	cr_assert(seen && !strstr(seen, "kept"), "control: unsandboxed, the move failed: %s",
+		  seen ? seen : "(nothing)");
+	run_free(&r);
+	c = run_cmd(rm_argv, NULL, "/", 10000);
+	run_free(&c);
+	unlink(result);
+	unlink(a_out_path);
+	char *btmp = path_join(w.proj, "btmp.txt");
+	unlink(btmp);
+	free(btmp);
+	free(a_out);
+	free(a_out_path);
+	free(seen);
+	free(rm);
+	free(ctl);
+	free(saves);
+	free(judge);
+	free(move);
+	free(result);
+	free(stolen);
+	world_free(&w);
+}
+
+/* /tmp as the project (a terminal opened there, or named) would lift what
+ * keeps sockets out of it (review 43a F2). Started there, the session has
+ * no writable project and says so; named, /tmp stays shared. Judged
+ * outside: no socket at the name either way. Control: unsandboxed, the
+ * bind works. */
+BOTH_USERS(tmpdir, tmp_as_the_project_takes_no_socket, .timeout = 60)
+{
+	uid_t uid;
+	gid_t gid;
+	who_ids(who, &uid, &gid);
+	struct world w;
+	world_for(&w, who, "tmpisproj", "");
+	tmp_config(&w, "");
+	char *name = fmt("/tmp/.s.CORDONPROJ.%d.%u", (int)getpid(), (unsigned)uid);
+	char *py = fmt("import socket; socket.socket(socket.AF_UNIX).bind('%s')", name);
+	const char *cordon = w.as_user ? w.user_cordon : CORDON_BIN;
+	char *from_cwd[] = {(char *)cordon,     "run", "--config", w.cfg, "--",
+			    "/usr/bin/python3", "-c",  py,         NULL};
+	struct run_result r = world_run(&w, from_cwd, "/tmp");
+	struct stat st;
+	cr_expect_neq(lstat(name, &st), 0, "a session started in /tmp bound %s: %s%s", name, r.out,
+		      r.err);
+	cr_expect(strstr(r.err, "every user shares") && strstr(r.err, "no writable project"),
+		  "not said: %s", r.err);
+	unlink(name);
+	run_free(&r);
+	char *named[] = {(char *)cordon,     "run", "--config", w.cfg, "--project", "/tmp", "--",
+			 "/usr/bin/python3", "-c",  py,         NULL};
+	r = world_run(&w, named, "/tmp");
+	cr_expect_neq(lstat(name, &st), 0, "a session with --project /tmp bound %s: %s%s", name,
+		      r.out, r.err);
+	unlink(name);
+	run_free(&r);
+	char *ctl[] = {"/usr/bin/python3", "-c", py, NULL};
+	r = world_run(&w, ctl, "/tmp");
+	cr_assert(lstat(name, &st) == 0 && S_ISSOCK(st.st_mode),
+		  "control: unsandboxed, no socket at %s: %s", name, r.err);
+	unlink(name);
+	run_free(&r);
+	sweep_forget("/tmp");
+	free(py);
+	free(name);
+	world_free(&w);
+}
