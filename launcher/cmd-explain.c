@@ -29,6 +29,13 @@ static const char *kind_name(unsigned kind)
  * the outer session's rules hold too (cordon_sandbox_nested). */
 static bool nested;
 
+/* TMPDIR as the session gets it from outside (the environment's filter
+ * usually takes it out), or NULL. */
+static const char *session_tmpdir(const struct cordon_policy *p)
+{
+	return cordon_env_allowed(&p->env_allow, "TMPDIR", 6) ? getenv("TMPDIR") : NULL;
+}
+
 /* The unix-socket rules: the session's own, the allowed ones, and a word
  * on the ssh agent, which is out of reach unless allowed. */
 static void explain_sockets(const struct cordon_policy *p)
@@ -39,11 +46,17 @@ static void explain_sockets(const struct cordon_policy *p)
 		printf("  (servers started inside keep theirs in %s, made read-write for\n"
 		       "  each session, TMUX_TMPDIR; the other sessions' beside it are read-only)\n",
 		       own);
-	if (!nested && cordon_session_tmp_dir(p, getenv("TMPDIR"), "ID", own, sizeof(own)) > 0)
-		printf("  (and in TMPDIR, %s, made for each session and pinned in place:\n"
-		       "  none in /tmp or /var/tmp themselves, where clients outside look for\n"
-		       "  their servers)\n",
+	uid_t owner = 0;
+	int t = nested ? 0 : cordon_session_tmp_dir(p, session_tmpdir(p), own, sizeof(own), &owner);
+	if (t > 0)
+		printf("  (and in TMPDIR, %s, which the user's sessions share, pinned in\n"
+		       "  place: none in /tmp or /var/tmp themselves, where clients outside look\n"
+		       "  for their servers)\n",
 		       own);
+	else if (t == -EPERM)
+		printf("  (none in /tmp or /var/tmp, where clients outside look for their\n"
+		       "  servers; and no TMPDIR: %s is uid %u's, not yours)\n",
+		       own, (unsigned)owner);
 	for (size_t i = 0; i < p->n_sockets; i++)
 		printf("  %s  (%s)\n", p->sockets[i].path, p->sockets[i].source);
 	bool given = false;
@@ -436,6 +449,12 @@ int cmd_explain(const struct cordon_args *a)
 				       "link made, nothing moved in");
 			printf(")\n");
 		}
+		/* (Made and granted as the session starts.) */
+		char tmp[PATH_MAX];
+		uid_t owner = 0;
+		if (!nested && CORDON_OS_NATIVE == CORDON_OS_LINUX &&
+		    cordon_session_tmp_dir(&p, session_tmpdir(&p), tmp, sizeof(tmp), &owner) > 0)
+			printf("rwx     %s  (%s: TMPDIR)\n", tmp, CORDON_TMPDIR_SOURCE);
 		explain_sockets(&p);
 		explain_guards(&p, &plan);
 		if (p.skipped.n) {

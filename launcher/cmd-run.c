@@ -358,15 +358,25 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 			goto fail;
 		}
 		/* And no socket in /tmp, where clients outside look for
-		 * their servers (policy.c): the session's programs make
+		 * their servers (policy.c): the sessions' programs make
 		 * theirs, and their temporary files, in a directory of the
-		 * session's there. */
-		int made = cordon_session_tmp_dir(&p, env_lookup(&env, "TMPDIR"), session, dir,
-						  sizeof(dir));
-		if (made > 0 && (!(p.tmp_dir = strdup(dir)) || env_set(&env, "TMPDIR", dir) < 0))
+		 * user's there. */
+		uid_t owner = 0;
+		int made = cordon_session_tmp_dir(&p, env_lookup(&env, "TMPDIR"), dir, sizeof(dir),
+						  &owner);
+		if (made == -EPERM)
+			/* (Another user's: no refusal, which any user could
+			 * cause; the session just has no place for sockets.) */
+			fprintf(stderr,
+				"cordon: %s is uid %u's, not yours: this session gets no TMPDIR of "
+				"its own, and makes no socket in /tmp; have it removed (its owner "
+				"or root can)\n",
+				dir, (unsigned)owner);
+		else if (made > 0 &&
+			 (!(p.tmp_dir = strdup(dir)) || env_set(&env, "TMPDIR", dir) < 0))
 			made = -ENOMEM;
-		if (made < 0) {
-			cordon_err(&err, -made, "TMPDIR: the session's temporary directory: %s",
+		if (made < 0 && made != -EPERM) {
+			cordon_err(&err, -made, "TMPDIR: the sessions' temporary directory: %s",
 				   strerror(-made));
 			goto fail;
 		}

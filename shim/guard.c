@@ -2460,10 +2460,7 @@ static int allowed_below(struct cordon_guard_plan *plan, const struct reach *r, 
  * write rule but a shared one holds it already. */
 static bool in_shared(const struct cordon_policy *p, const struct cordon_rule *rule)
 {
-	/* (The session's TMPDIR is kept in place with every session's:
-	 * mountns.c keep_own.) */
-	if (rule->shared || !(rule->access & CORDON_ACCESS_WRITE) ||
-	    strcmp(rule->source, CORDON_TMPDIR_SOURCE) == 0)
+	if (rule->shared || !(rule->access & CORDON_ACCESS_WRITE))
 		return false;
 	bool beneath = false;
 	for (size_t j = 0; j < p->n_rules; j++) {
@@ -2478,11 +2475,13 @@ static bool in_shared(const struct cordon_policy *p, const struct cordon_rule *r
 	return beneath;
 }
 
-/* Each write rule in a shared directory (a project in /tmp, the session's
+/* Each write rule in a shared directory (a project in /tmp, the sessions'
  * TMPDIR there), and the directories above it up to there, pinned: its
  * rights follow the directory, so renamed to where a client outside looks
  * (a dead ssh-agent's /tmp/ssh-XXXX, PostgreSQL's socket directory), it
- * would take a socket there (round 42c F1). */
+ * would take a socket there (round 42c F1). Every session pins the
+ * TMPDIR they share, so none moves it (43a F1, 43b F1: another session
+ * moved a TMPDIR pinned in its own session's view only). */
 static int pin_in_shared(struct cordon_guard_plan *plan, const struct reach *r,
 			 const struct cordon_policy *p)
 {

@@ -200,7 +200,7 @@ struct cordon_policy {
 	 * profile lets them be connected to), or NULL. Not on Linux, where the
 	 * supervisor asks whether the listener is held inside the session. */
 	char *socket_dir;
-	/* Linux: the session's own temporary directory (TMPDIR,
+	/* Linux: the sessions' temporary directory (TMPDIR,
 	 * cordon_session_tmp_dir), or NULL. Not sent on the wire: its rule is. */
 	char *tmp_dir;
 	struct cordon_guard *guards;
@@ -466,8 +466,8 @@ bool cordon_path_under(const char *path, const char *dir);
 /* The source of the guards on outside servers' socket directories in /tmp
  * (tmux's is made, mode 0700, when missing: shim/guard.c). */
 #define CORDON_GUARD_SERVERS "outside servers' sockets"
-/* The source of the rule on the session's own TMPDIR (Linux:
- * cordon_session_tmp_dir; kept in place by mountns.c, not pinned). */
+/* The source of the rule on the sessions' TMPDIR (Linux:
+ * cordon_session_tmp_dir). */
 #define CORDON_TMPDIR_SOURCE "the session's temporary directory"
 /* The source of the pins on write rules in a shared directory (guard.c
  * pin_in_shared). */

@@ -234,29 +234,24 @@ int cordon_session_socket_dir(const char *id, char *out, size_t size);
  * 41a F1). */
 void cordon_socket_parents(char parents[2][PATH_MAX]);
 
-/* The session's own temporary directory (Linux), for ID:
- * DIR/cordon-tmp-UID/ID, DIR being TMPDIR (the caller's, when absolute,
- * else /tmp), when DIR is or lies in a shared directory P makes writable
- * (rule.shared: /tmp, /var/tmp), where the session makes no socket or
- * symbolic link, and moves nothing in. There the session's programs get a
- * place of their own for all that (TMPDIR points there: ssh-agent's
- * socket, test suites', multiprocessing's). In its view, cordon-tmp-UID
- * is read-only but for its own (mountns.c): neither it nor another
- * session's is renamed to where a client outside looks. Returns 1 with
- * OUT set, 0 when the session keeps TMPDIR as it is, -errno. macOS: 0. */
-int cordon_session_tmp_dir(const struct cordon_policy *p, const char *tmpdir, const char *id,
-			   char *out, size_t size);
-/* Make it (mode 0700; one already there was put there: its name is
- * random), and its parent where missing (0700; refused when another
- * user's), or say why not. Returns 0 or -errno. */
+/* The user's sessions' temporary directory (Linux): DIR/cordon-tmp-UID,
+ * DIR being TMPDIR (the caller's, when absolute, else /tmp), when DIR is
+ * or lies in a shared directory P makes writable (rule.shared: /tmp,
+ * /var/tmp), where a session makes no socket or symbolic link, and moves
+ * nothing in. There its programs get a place for all that (TMPDIR points
+ * there: ssh-agent's socket, test suites', multiprocessing's), shared by
+ * the user's sessions as /tmp is, and pinned in each one's view (a mount
+ * point cannot be renamed): none moves it, with the sockets made there,
+ * to where a client outside looks. Returns 1 with OUT set, 0 when the
+ * session keeps TMPDIR as it is, -EPERM when something not the user's
+ * (OWNER's) holds the name, -errno. macOS: 0. */
+int cordon_session_tmp_dir(const struct cordon_policy *p, const char *tmpdir, char *out,
+			   size_t size, uid_t *owner);
+/* Make it where missing (mode 0700), or say why it cannot be used.
+ * Returns 0 or -errno. */
 int cordon_tmp_dir_make(const char *dir, struct cordon_error *err);
 /* Whether DIR is named as cordon_session_tmp_dir names them. */
 bool cordon_tmp_dir_name(const char *dir);
-/* After the session: its sockets (no one listens on them now) and empty
- * directories removed, the directory itself too when nothing else is
- * left; files stay where the session's programs left them. Links are
- * never followed. */
-void cordon_tmp_dir_tidy(const char *dir);
 
 /* Where cordon makes its private directories (Linux): $XDG_RUNTIME_DIR when
  * it is the user's own (a directory, mode 0700), else /tmp. */

@@ -305,25 +305,22 @@ static int private_shm(const struct cordon_policy *p, struct cordon_error *err)
 	return 0;
 }
 
-/* The path of P's rule from SOURCE (the session's socket directory,
- * CORDON_SOCKETS_SOURCE; its TMPDIR, CORDON_TMPDIR_SOURCE), or NULL. */
-static const char *rule_from(const struct cordon_policy *p, const char *source)
+/* The session's socket directory: its rule's (CORDON_SOCKETS_SOURCE), or NULL. */
+static const char *socket_dir(const struct cordon_policy *p)
 {
 	for (size_t i = 0; i < p->n_rules; i++)
-		if (strcmp(p->rules[i].source, source) == 0)
+		if (strcmp(p->rules[i].source, CORDON_SOCKETS_SOURCE) == 0)
 			return p->rules[i].path;
 	return NULL;
 }
 
 /* The session's socket directory DIR lies in a directory of the user's
  * that holds every session's (cordon_socket_parents), in a tree the
- * session may write, and so does its TMPDIR (cordon_session_tmp_dir):
- * each parent is kept read-only here, and the session's own read-write
- * over it (a copy taken before). Else one session could remove another
- * live one's, or make names in it, and cut off or stand in for the tmux
- * server it started (round 40h F2), or move another's TMPDIR, where that
- * one's programs make sockets, to where a client outside looks. Returns
- * 0 or -errno. */
+ * session may write: that one is
+ * kept read-only here, and the session's own read-write over it (a copy
+ * taken before). Else one session could remove another live one's, or make
+ * names in it, and cut off or stand in for the tmux server it started
+ * (round 40h F2). Returns 0 or -errno. */
 /* PATH, a directory (not a link), bound read-only over itself with what is
  * mounted beneath it: 0, or -1 with errno set. */
 static int readonly_over(const char *path)
@@ -334,7 +331,7 @@ static int readonly_over(const char *path)
 	return tree < 0 || to < 0 || set_readonly(tree) < 0 || attach(tree, to) < 0 ? -1 : 0;
 }
 
-static int keep_own(const char *dir, const char *what, struct cordon_error *err)
+static int keep_socket_dirs(const char *dir, struct cordon_error *err)
 {
 	const char *slash = dir ? strrchr(dir, '/') : NULL;
 	if (!slash || slash == dir)
@@ -344,20 +341,14 @@ static int keep_own(const char *dir, const char *what, struct cordon_error *err)
 	cleanup_close int own =
 		(int)open_tree_fd(AT_FDCWD, dir, OPEN_TREE_CLONE | AT_SYMLINK_NOFOLLOW);
 	if (own < 0 || readonly_over(parent) < 0)
-		return cordon_err(err, errno, "%s: keeping the sessions' %s read-only: %s", parent,
-				  what, strerror(errno));
+		return cordon_err(err, errno,
+				  "%s: keeping the sessions' socket directory "
+				  "read-only: %s",
+				  parent, strerror(errno));
 	cleanup_close int to_own = open(dir, O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
 	if (to_own < 0 || attach(own, to_own) < 0)
-		return cordon_err(err, errno, "%s: the session's %s: %s", dir, what,
+		return cordon_err(err, errno, "%s: the session's socket directory: %s", dir,
 				  strerror(errno));
-	return 0;
-}
-
-static int keep_socket_dirs(const char *dir, struct cordon_error *err)
-{
-	int r = keep_own(dir, "socket directory", err);
-	if (r < 0 || !dir)
-		return r;
 	/* The other place a session may have put its own (where the system
 	 * had, or had not, made a runtime directory), read-only too, where
 	 * it is the user's. */
@@ -365,7 +356,7 @@ static int keep_socket_dirs(const char *dir, struct cordon_error *err)
 	cordon_socket_parents(parents);
 	for (int i = 0; i < 2; i++) {
 		struct stat st;
-		if (!parents[i][0] || cordon_path_under(dir, parents[i]) ||
+		if (!parents[i][0] || strcmp(parents[i], parent) == 0 ||
 		    lstat(parents[i], &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
 			continue;
 		if (readonly_over(parents[i]) < 0)
@@ -779,9 +770,8 @@ int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *use
 		r = cordon_err(err, ENOTSUP, "%s", plan.refuse);
 		goto out;
 	}
-	const char *sockets = rule_from(p, CORDON_SOCKETS_SOURCE);
-	const char *tmpdir = rule_from(p, CORDON_TMPDIR_SOURCE);
-	if (!sysadmin && !made && plan.n == 0 && !sockets && !tmpdir)
+	const char *sockets = socket_dir(p);
+	if (!sysadmin && !made && plan.n == 0 && !sockets)
 		goto out;
 	if (made) {
 		/* the namespace is there */
@@ -857,8 +847,6 @@ int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *use
 		r = private_shm(p, err);
 	if (r >= 0 && sockets)
 		r = keep_socket_dirs(sockets, err);
-	if (r >= 0 && tmpdir)
-		r = keep_own(tmpdir, "temporary directory", err);
 	if (r >= 0 && sysadmin && getuid() == 0)
 		r = idmap_root(p, err);
 	/* Started in this namespace: its metadata calls need no supervisor

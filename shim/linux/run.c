@@ -561,18 +561,14 @@ static void end_session(struct run *r)
 	cordon_registry_remove(r->s->id);
 	if (r->l->policy->sandbox && r->l->policy->socket_dir)
 		cordon_remove_tree(r->l->policy->socket_dir);
-	if (r->l->policy->sandbox && r->l->policy->tmp_dir)
-		cordon_tmp_dir_tidy(r->l->policy->tmp_dir);
 }
 
 /* ---- set-up ------------------------------------------------------------------------ */
 
-/* A start that failed: the session's directories made so far removed
- * (still empty), its socket directory's lock closed. */
-static void unmake_dirs(const char *tmpdir, const char *sockdir, int socket_lock)
+/* A start that failed: the session's socket directory removed (still
+ * empty), and its lock closed. */
+static void unmake_dirs(const char *sockdir, int socket_lock)
 {
-	if (tmpdir)
-		(void)rmdir(tmpdir);
 	if (sockdir)
 		(void)rmdir(sockdir);
 	if (socket_lock >= 0)
@@ -714,22 +710,22 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		if (cordon_policy_add_rule(l->policy, sockdir,
 					   CORDON_ACCESS_READ | CORDON_ACCESS_WRITE,
 					   CORDON_SOCKETS_SOURCE) < 0) {
-			unmake_dirs(NULL, sockdir, socket_lock);
+			unmake_dirs(sockdir, socket_lock);
 			return cordon_err(err, ENOMEM, "out of memory");
 		}
 	}
 	const char *tmpdir = sandbox ? l->policy->tmp_dir : NULL;
 	if (tmpdir && (rc = cordon_tmp_dir_make(tmpdir, err)) < 0) {
-		unmake_dirs(NULL, sockdir, socket_lock);
+		unmake_dirs(sockdir, socket_lock);
 		return rc;
 	}
 	if (tmpdir && cordon_policy_add_rule(l->policy, tmpdir, CORDON_ACCESS_ALL,
 					     CORDON_TMPDIR_SOURCE) < 0) {
-		unmake_dirs(tmpdir, sockdir, socket_lock);
+		unmake_dirs(sockdir, socket_lock);
 		return cordon_err(err, ENOMEM, "out of memory");
 	}
 	if ((rc = start_tracking(s, want, &cgroup_fd, err)) < 0) {
-		unmake_dirs(tmpdir, sockdir, socket_lock);
+		unmake_dirs(sockdir, socket_lock);
 		return rc;
 	}
 	if (l->verbose)
@@ -805,7 +801,6 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		.registry_fd = registry_fd,
 		.record = record,
 		.socket_dir = sockdir,
-		.tmp_dir = tmpdir,
 		.socket_lock_fd = socket_lock,
 		.ipc = r.ipc,
 		.path = l->path,
@@ -991,8 +986,6 @@ fail:
 	}
 	if (sockdir)
 		cordon_remove_tree(sockdir);
-	if (tmpdir)
-		cordon_tmp_dir_tidy(tmpdir);
 	env_free(env, env_owned);
 	return rc;
 }

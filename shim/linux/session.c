@@ -25,7 +25,6 @@
 #include "cordon/strv.h"
 #include "jsonutil.h"
 #include "linux.h"
-#include "spawn.h"
 #include "util.h"
 
 /* The first cgroup2 line of mountinfo: its mount point (field 5; after
@@ -581,8 +580,8 @@ int cordon_session_socket_dir(const char *id, char *out, size_t size)
 
 #define TMP_PREFIX "cordon-tmp-"
 
-int cordon_session_tmp_dir(const struct cordon_policy *p, const char *tmpdir, const char *id,
-			   char *out, size_t size)
+int cordon_session_tmp_dir(const struct cordon_policy *p, const char *tmpdir, char *out,
+			   size_t size, uid_t *owner)
 {
 	const char *base = tmpdir && tmpdir[0] == '/' ? tmpdir : "/tmp";
 	cleanup_free char *canon = realpath(base, NULL);
@@ -594,63 +593,48 @@ int cordon_session_tmp_dir(const struct cordon_policy *p, const char *tmpdir, co
 			 cordon_path_under(canon, p->rules[i].path);
 	if (!shared)
 		return 0;
-	int n = snprintf(out, size, "%s/" TMP_PREFIX "%u/%s", strcmp(canon, "/") ? canon : "",
-			 (unsigned)geteuid(), id);
-	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 1;
+	int n = snprintf(out, size, "%s/" TMP_PREFIX "%u", strcmp(canon, "/") ? canon : "",
+			 (unsigned)geteuid());
+	if (n < 0 || (size_t)n >= size)
+		return -ENAMETOOLONG;
+	struct stat st;
+	if (lstat(out, &st) == 0 && (!S_ISDIR(st.st_mode) || st.st_uid != geteuid())) {
+		*owner = st.st_uid;
+		return -EPERM;
+	}
+	return 1;
 }
 
 int cordon_tmp_dir_make(const char *dir, struct cordon_error *err)
 {
-	/* In a directory of the user's that holds every session's (each
-	 * session's view keeps it read-only but for its own: mountns.c), so
-	 * that no session renames another's, whose programs make sockets
-	 * there, to where a client outside looks. */
-	const char *slash = strrchr(dir, '/');
-	char parent[PATH_MAX];
-	snprintf(parent, sizeof(parent), "%.*s", slash ? (int)(slash - dir) : 0, dir);
-	if (mkdir(parent, 0700) < 0 && errno != EEXIST)
-		return cordon_err(err, errno, "%s: the sessions' temporary directory: %s", parent,
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+		return cordon_err(err, errno, "%s: the sessions' temporary directory: %s", dir,
 				  strerror(errno));
-	cleanup_close int fd = open(parent, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	cleanup_close int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
 	if (fd < 0 || fstat(fd, &st) < 0)
-		return cordon_err(err, errno, "%s: the sessions' temporary directory: %s", parent,
+		return cordon_err(err, errno, "%s: the sessions' temporary directory: %s", dir,
 				  errno == ELOOP || errno == ENOTDIR ? "not a directory"
 								     : strerror(errno));
-	/* Another user's, made first: its owner could move a session's
-	 * away, and its sockets with it. */
+	/* Another user's, made since the launch looked (its owner could move
+	 * it away, with the sockets made there). */
 	if (st.st_uid != geteuid())
 		return cordon_err(err, EPERM,
 				  "%s: the sessions' temporary directory is uid %u's, not yours: "
 				  "have it removed (its owner or root can)",
-				  parent, (unsigned)st.st_uid);
+				  dir, (unsigned)st.st_uid);
 	if ((st.st_mode & 077) && fchmod(fd, 0700) < 0)
 		return cordon_err(err, errno, "%s: the sessions' temporary directory: chmod: %s",
-				  parent, strerror(errno));
-	if (mkdirat(fd, slash + 1, 0700) < 0)
-		return cordon_err(err, errno, "%s: making the session's temporary directory: %s",
 				  dir, strerror(errno));
 	return 0;
 }
 
 bool cordon_tmp_dir_name(const char *dir)
 {
-	/* .../cordon-tmp-UID/<16 hex> */
 	const char *base = strrchr(dir, '/');
-	if (dir[0] != '/' || !base || !cordon_session_id_valid(base + 1))
-		return false;
-	const char *up = base;
-	while (up > dir && up[-1] != '/')
-		up--;
 	size_t n = strlen(TMP_PREFIX);
-	return (size_t)(base - up) > n && strncmp(up, TMP_PREFIX, n) == 0 &&
-	       strspn(up + n, "0123456789") == (size_t)(base - up) - n;
-}
-
-void cordon_tmp_dir_tidy(const char *dir)
-{
-	if (cordon_tmp_dir_name(dir))
-		cordon_spawn_tidy_tree(dir);
+	return dir[0] == '/' && base && strncmp(base + 1, TMP_PREFIX, n) == 0 && base[1 + n] &&
+	       strspn(base + 1 + n, "0123456789") == strlen(base + 1 + n);
 }
 
 void cordon_session_remove_socket_dir(const char *path)

@@ -140,10 +140,8 @@ struct dirent64_raw {
 };
 
 /* rm -rf NAME in the directory PARENT, never following a link (what the
- * session left in its socket directory: tmux-UID/, sockets); or, SOCKETS,
- * only its sockets and the directories that are empty then (what the
- * session left in its temporary directory: the files stay). */
-static void remove_tree(int parent, const char *name, int depth, bool sockets)
+ * session left in its socket directory: tmux-UID/, sockets). */
+static void remove_tree(int parent, const char *name, int depth)
 {
 	long fd = depth < 16 ? SYS4(openat, parent, name,
 				    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0)
@@ -161,14 +159,9 @@ static void remove_tree(int parent, const char *name, int depth, bool sockets)
 				off += d->reclen;
 				if (cordon_dot_or_dotdot(d->name))
 					continue;
-				if (sockets && d->type == DT_DIR) {
-					remove_tree((int)fd, d->name, depth + 1, true);
-				} else if (sockets && d->type != DT_SOCK) {
-					continue;
-				} else if (SYS3(unlinkat, fd, d->name, 0) == -EISDIR) {
-					remove_tree((int)fd, d->name, depth + 1, false);
-				}
-				removed = !sockets;
+				if (SYS3(unlinkat, fd, d->name, 0) == -EISDIR)
+					remove_tree((int)fd, d->name, depth + 1);
+				removed = true;
 			}
 		}
 		if (!removed)
@@ -177,11 +170,6 @@ static void remove_tree(int parent, const char *name, int depth, bool sockets)
 	if (fd >= 0)
 		SYS1(close, fd);
 	SYS3(unlinkat, parent, name, AT_REMOVEDIR);
-}
-
-void cordon_spawn_tidy_tree(const char *path)
-{
-	remove_tree(AT_FDCWD, path, 0, true);
 }
 
 /* rmdir NAME, a cgroup in the directory PARENT, its child cgroups first: a
@@ -231,9 +219,7 @@ static long remove_cgroup(int parent, const char *name, int registry, int depth)
 static void clean_up_after(const struct cordon_spawn *sp)
 {
 	if (sp->socket_dir)
-		remove_tree(AT_FDCWD, sp->socket_dir, 0, false);
-	if (sp->tmp_dir)
-		remove_tree(AT_FDCWD, sp->tmp_dir, 0, true);
+		remove_tree(AT_FDCWD, sp->socket_dir, 0);
 	for (int i = 0; sp->cgroup_parent_fd >= 0 && sp->cgroup_name && i < 1000; i++) {
 		long r = remove_cgroup(sp->cgroup_parent_fd, sp->cgroup_name, sp->registry_fd, 0);
 		if (r != -EBUSY)
@@ -555,11 +541,10 @@ static int keeper(void *arg)
 	 * (ARG lives on its stack) may be gone by then: what the keeper needs
 	 * after the command's start is copied onto its own stack. */
 	struct cordon_spawn own = *(struct cordon_spawn *)arg;
-	char names[4][512]; /* on its own stack: one page touched, not four */
+	char names[3][512]; /* on its own stack: one page touched, not three */
 	own.cgroup_name = keep_string(own.cgroup_name, names[0], sizeof(names[0]));
 	own.record = keep_string(own.record, names[1], sizeof(names[1]));
 	own.socket_dir = keep_string(own.socket_dir, names[2], sizeof(names[2]));
-	own.tmp_dir = keep_string(own.tmp_dir, names[3], sizeof(names[3]));
 	struct cordon_spawn *sp = &own;
 	long self = SYS0(getpid);
 	SYS2(prctl, PR_SET_CHILD_SUBREAPER, 1);

@@ -87,7 +87,6 @@ struct cordon_spawn {
 	int registry_fd;
 	const char *record;
 	const char *socket_dir; /* the session's socket directory, or NULL */
-	const char *tmp_dir;    /* its temporary directory (tidied), or NULL */
 	/* That directory, open with a shared flock: held here until the end,
 	 * so that another session's sweep of stale ones leaves it. -1: none. */
 	int socket_lock_fd;
@@ -105,10 +104,5 @@ struct cordon_spawn {
  * keeper. Returns its pid or -errno. SP must stay untouched until the
  * keeper has reported CORDON_EV_STARTED (or EV_FAILED). */
 pid_t cordon_spawn_keeper(struct cordon_spawn *sp, int *keeper_fd);
-
-/* PATH's sockets, and its directories then empty (itself included),
- * removed; links never followed (spawn.c: raw calls, as the keeper makes
- * them). */
-void cordon_spawn_tidy_tree(const char *path);
 
 #endif

@@ -446,11 +446,11 @@ int cordon_session_socket_dir(const char *id, char *out, size_t size)
 	return cordon_macos_socket_dir(id, out, size);
 }
 
-int cordon_session_tmp_dir(const struct cordon_policy *p, const char *tmpdir, const char *id,
-			   char *out, size_t size)
+int cordon_session_tmp_dir(const struct cordon_policy *p, const char *tmpdir, char *out,
+			   size_t size, uid_t *owner)
 {
 	/* TMPDIR is the user's own there (/var/folders/.../T). */
-	(void)p, (void)tmpdir, (void)id, (void)out, (void)size;
+	(void)p, (void)tmpdir, (void)out, (void)size, (void)owner;
 	return 0;
 }
 
@@ -464,11 +464,6 @@ bool cordon_tmp_dir_name(const char *dir)
 {
 	(void)dir;
 	return false;
-}
-
-void cordon_tmp_dir_tidy(const char *dir)
-{
-	(void)dir;
 }
 
 void cordon_session_remove_socket_dir(const char *path)
