@@ -198,6 +198,11 @@ static void explain_path(const struct cordon_policy *p, const struct cordon_guar
 		printf(" (from %s: %s)\n", why->source, why->path);
 	else
 		printf(" (no rule covers it)\n");
+	if (p->sandbox && why && why->shared && CORDON_OS_NATIVE == CORDON_OS_LINUX)
+		printf("  shared with servers outside: no socket or symbolic link is made there, and\n"
+		       "  nothing is moved in from another directory (make them in $TMPDIR or the\n"
+		       "  project; naming %s in additional_read_write_paths allows it)\n",
+		       why->path);
 	if (p->sandbox && nested)
 		printf("  inside another cordon session: what the outer session denies stays "
 		       "denied\n");

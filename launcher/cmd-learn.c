@@ -79,6 +79,26 @@ static char *display_path(const char *path, const char *target, bool missing)
 	return out;
 }
 
+/* Whether a create refused in the directory TARGET (MISSING: the entry
+ * was not there) is what a shared directory of P's takes none of: then
+ * where to make it instead, else NULL. */
+static const char *shared_refusal(const struct cordon_policy *p, const char *target, bool missing,
+				  unsigned want)
+{
+	if (!missing || want != CORDON_ACCESS_WRITE)
+		return NULL;
+	bool shared = false;
+	for (size_t i = 0; i < p->n_rules; i++) {
+		const struct cordon_rule *r = &p->rules[i];
+		if (!(r->access & CORDON_ACCESS_WRITE) || !cordon_path_under(target, r->path))
+			continue;
+		if (!r->shared)
+			return NULL; /* the project's, or another grant's */
+		shared = true;
+	}
+	return shared ? "make it in $TMPDIR or the project" : NULL;
+}
+
 /* The records of KIND ("K\tWHAT" lines: s a unix socket the supervisor
  * refused, n the network) that start with PREFIX, once each, without a
  * control character (they are printed on the user's terminal). */
@@ -196,6 +216,23 @@ static size_t collect(int fd, int sup_fd, const struct cordon_policy *p,
 				    closed ? "the home, writable; make it in a directory of the home"
 				    : g    ? g->source
 					   : secret->source) > 0 &&
+			    !cordon_strv_contains(guarded, s))
+				(void)cordon_strv_push(guarded, s);
+			free(s);
+			free(target);
+			continue;
+		}
+		/* Made in a shared directory the policy lets it write (/tmp):
+		 * a socket, a symbolic link or a move from another directory,
+		 * which it takes none of (a client outside could meet a
+		 * server of the session's there). Said, never proposed. */
+		const char *tmp = shared_refusal(p, target, missing, want);
+		if (tmp) {
+			char *s = NULL;
+			if (asprintf(&s,
+				     "    %-8s %s  (shared with servers outside: no socket, "
+				     "symbolic link or move from another directory there; %s)",
+				     "create", line + 2, tmp) > 0 &&
 			    !cordon_strv_contains(guarded, s))
 				(void)cordon_strv_push(guarded, s);
 			free(s);
@@ -664,8 +701,9 @@ static void report(const struct cordon_args *a, const struct cordon_policy *p, s
 {
 	if (guarded->n) {
 		fprintf(stderr,
-			"\ncordon learn: %zu access%s refused by protected_paths or hidden_paths "
-			"(never proposed; `cordon explain PATH` says which entry):\n",
+			"\ncordon learn: %zu access%s refused by protected_paths or hidden_paths, "
+			"or in a shared directory (never proposed; `cordon explain PATH` says "
+			"why):\n",
 			guarded->n, guarded->n == 1 ? "" : "es");
 		for (size_t i = 0; i < guarded->n; i++)
 			fprintf(stderr, "%s\n", guarded->v[i]);

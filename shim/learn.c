@@ -28,7 +28,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <netdb.h>
 #include <stdbool.h>
 #include <sys/syscall.h>
@@ -272,23 +275,49 @@ EXPORT int unlinkat(int dirfd, const char *path, int flags)
 	return r;
 }
 
-#define WRAP_PATH2(name)                                                                           \
+/* A move (rename, link) that failed with EXDEV between two directories of
+ * one file system: Landlock's refusal to move anything into a shared
+ * directory from another (cordon's /tmp), not a device boundary. */
+static bool moved_within(int olddirfd, const char *from, int newdirfd, const char *to)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(to, '/');
+	(void)snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - to) + 1 : 1,
+		       slash ? to : ".");
+	struct stat a, b;
+	return fstatat(olddirfd, from, &a, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       fstatat(newdirfd, dir, &b, 0) == 0 && a.st_dev == b.st_dev;
+}
+
+#define NOTE_MOVE(failed, olddirfd, from, newdirfd, to)                                            \
+	do {                                                                                       \
+		int moved_errno_ = errno;                                                          \
+		if ((failed) && errno == EXDEV && moved_within(olddirfd, from, newdirfd, to))      \
+			record('w', newdirfd, to);                                                 \
+		errno = moved_errno_;                                                              \
+		NOTE(failed, 'w', newdirfd, to);                                                   \
+	} while (0)
+
+#define WRAP_PATH2(name, move)                                                                     \
 	EXPORT int name(const char *from, const char *to)                                          \
 	{                                                                                          \
 		REAL(int, #name, const char *, const char *)                                       \
 		int r = real(from, to);                                                            \
-		NOTE(r < 0, 'w', AT_FDCWD, to);                                                    \
+		if (move)                                                                          \
+			NOTE_MOVE(r < 0, AT_FDCWD, from, AT_FDCWD, to);                            \
+		else                                                                               \
+			NOTE(r < 0, 'w', AT_FDCWD, to);                                            \
 		return r;                                                                          \
 	}
-WRAP_PATH2(rename)
-WRAP_PATH2(link)
-WRAP_PATH2(symlink)
+WRAP_PATH2(rename, true)
+WRAP_PATH2(link, true)
+WRAP_PATH2(symlink, false)
 
 EXPORT int renameat(int olddirfd, const char *from, int newdirfd, const char *to)
 {
 	REAL(int, "renameat", int, const char *, int, const char *)
 	int r = real(olddirfd, from, newdirfd, to);
-	NOTE(r < 0, 'w', newdirfd, to);
+	NOTE_MOVE(r < 0, olddirfd, from, newdirfd, to);
 	return r;
 }
 
@@ -296,7 +325,25 @@ EXPORT int renameat2(int olddirfd, const char *from, int newdirfd, const char *t
 {
 	REAL(int, "renameat2", int, const char *, int, const char *, unsigned)
 	int r = real(olddirfd, from, newdirfd, to, flags);
-	NOTE(r < 0, 'w', newdirfd, to);
+	NOTE_MOVE(r < 0, olddirfd, from, newdirfd, to);
+	return r;
+}
+
+/* A unix socket's path that bind refused (a shared directory takes none). */
+EXPORT int bind(int fd, const struct sockaddr *addr, socklen_t len)
+{
+	REAL(int, "bind", int, const struct sockaddr *, socklen_t)
+	int r = real(fd, addr, len);
+	size_t off = offsetof(struct sockaddr_un, sun_path);
+	if (r < 0 && addr && addr->sa_family == AF_UNIX && len > off) {
+		const struct sockaddr_un *un = (const struct sockaddr_un *)addr;
+		char path[sizeof(un->sun_path) + 1];
+		size_t n = len - off < sizeof(un->sun_path) ? len - off : sizeof(un->sun_path);
+		memcpy(path, un->sun_path, n);
+		path[n] = '\0';
+		if (path[0])
+			NOTE(true, 'w', AT_FDCWD, path);
+	}
 	return r;
 }
 
@@ -304,7 +351,7 @@ EXPORT int linkat(int olddirfd, const char *from, int newdirfd, const char *to, 
 {
 	REAL(int, "linkat", int, const char *, int, const char *, int)
 	int r = real(olddirfd, from, newdirfd, to, flags);
-	NOTE(r < 0, 'w', newdirfd, to);
+	NOTE_MOVE(r < 0, olddirfd, from, newdirfd, to);
 	return r;
 }
 

@@ -903,3 +903,73 @@ Test(learn, write_never_makes_code_or_documents_reachable_as_user, .timeout = 90
 {
 	learn_never_writes_code(true);
 }
+
+/* What a shared directory (/tmp) takes none of, refused there, is said
+ * with where to make it instead, and never proposed (43b F4: learn said
+ * "the sandbox denied nothing"): a symbolic link, a unix socket, a move
+ * from another of its directories. Judged outside: nothing was made at
+ * those names. Control: unsandboxed, all three are made. */
+static void learn_shared(bool as_user)
+{
+	struct world w;
+	world_init(&w, "learnshared", "");
+	FILE *f = fopen(w.cfg, "w");
+	cr_assert_not_null(f);
+	fprintf(f, "{\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/urandom\", "
+		   "\"/tmp\"]}}");
+	cr_assert_eq(fclose(f), 0);
+	if (as_user)
+		world_as_user(&w);
+	int pid = (int)getpid();
+	char *link = fmt("/tmp/cordon-test-lnk-%d-%d", pid, as_user);
+	char *sock = fmt("/tmp/cordon-test-sock-%d-%d", pid, as_user);
+	char *a = fmt("/tmp/cordon-test-a-%d-%d", pid, as_user);
+	char *b = fmt("/tmp/cordon-test-b-%d-%d", pid, as_user);
+	char *script =
+		fmt("ln -s /nowhere %s; /usr/bin/python3 -c 'import socket; "
+		    "socket.socket(socket.AF_UNIX).bind(\"%s\")'; mkdir -p %s %s; touch %s/f; "
+		    "/usr/bin/python3 -c 'import os; os.rename(\"%s/f\", \"%s/f\")'",
+		    link, sock, a, b, a, a, b);
+	char *argv[] = {CORDON_BIN, "learn", "--config", w.cfg, "--",
+			"/bin/sh",  "-c",    script,     NULL};
+	struct run_result r = world_run(&w, argv, w.proj);
+	char *moved = fmt("%s/f", b);
+	const char *names[] = {link, sock, moved};
+	struct stat st;
+	for (size_t i = 0; i < 3; i++) {
+		char *line = fmt("%s  (shared with servers outside", names[i]);
+		cr_expect(strstr(r.err, line), "not said: %s\n%s", names[i], r.err);
+		cr_expect_neq(lstat(names[i], &st), 0, "%s was made", names[i]);
+		free(line);
+	}
+	const char *block = strstr(r.err, BLOCK);
+	cr_expect(!block || !strstr(block, "/tmp"), "proposed: %s", r.err);
+	run_free(&r);
+	char *ctl[] = {"/bin/sh", "-c", script, NULL};
+	r = world_run(&w, ctl, w.proj);
+	for (size_t i = 0; i < 3; i++)
+		cr_assert_eq(lstat(names[i], &st), 0, "control: %s not made: %s", names[i], r.err);
+	run_free(&r);
+	char *rm = fmt("rm -rf %s %s %s %s", link, sock, a, b);
+	char *rm_argv[] = {"/bin/sh", "-c", rm, NULL};
+	r = run_cmd(rm_argv, NULL, "/", 10000);
+	run_free(&r);
+	free(rm);
+	free(moved);
+	free(script);
+	free(b);
+	free(a);
+	free(sock);
+	free(link);
+	world_free(&w);
+}
+
+Test(learn, says_what_a_shared_directory_refuses_as_root, .timeout = 60)
+{
+	learn_shared(false);
+}
+
+Test(learn, says_what_a_shared_directory_refuses_as_user, .timeout = 60)
+{
+	learn_shared(true);
+}
