@@ -49,10 +49,10 @@ static void explain_sockets(const struct cordon_policy *p)
 	uid_t owner = 0;
 	int t = nested ? 0 : cordon_session_tmp_dir(p, session_tmpdir(p), own, sizeof(own), &owner);
 	if (t > 0)
-		printf("  (and in TMPDIR, %s, which the user's sessions share, pinned in\n"
+		printf("  (and in %s%s, which the user's sessions share, pinned in\n"
 		       "  place: none in /tmp or /var/tmp themselves, where clients outside look\n"
 		       "  for their servers)\n",
-		       own);
+		       own, t == 1 ? " (TMPDIR)" : "");
 	else if (t == -EPERM)
 		printf("  (none in /tmp or /var/tmp, where clients outside look for their\n"
 		       "  servers; and no TMPDIR: %s is uid %u's, not yours)\n",
@@ -457,9 +457,13 @@ int cmd_explain(const struct cordon_args *a)
 		/* (Made and granted as the session starts.) */
 		char tmp[PATH_MAX];
 		uid_t owner = 0;
-		if (!nested && CORDON_OS_NATIVE == CORDON_OS_LINUX &&
-		    cordon_session_tmp_dir(&p, session_tmpdir(&p), tmp, sizeof(tmp), &owner) > 0)
-			printf("rwx     %s  (%s: TMPDIR)\n", tmp, CORDON_TMPDIR_SOURCE);
+		int t = !nested && CORDON_OS_NATIVE == CORDON_OS_LINUX
+				? cordon_session_tmp_dir(&p, session_tmpdir(&p), tmp, sizeof(tmp),
+							 &owner)
+				: 0;
+		if (t > 0)
+			printf("rwx     %s  (%s%s)\n", tmp, CORDON_TMPDIR_SOURCE,
+			       t == 1 ? ": TMPDIR" : "");
 		explain_sockets(&p);
 		explain_guards(&p, &plan);
 		if (p.skipped.n) {

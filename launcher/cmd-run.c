@@ -372,8 +372,8 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 				"its own, and makes no socket in /tmp; have it removed (its owner "
 				"or root can)\n",
 				dir, (unsigned)owner);
-		else if (made > 0 &&
-			 (!(p.tmp_dir = strdup(dir)) || env_set(&env, "TMPDIR", dir) < 0))
+		else if (made > 0 && (!(p.tmp_dir = strdup(dir)) ||
+				      (made == 1 && env_set(&env, "TMPDIR", dir) < 0)))
 			made = -ENOMEM;
 		if (made < 0 && made != -EPERM) {
 			cordon_err(&err, -made, "TMPDIR: the sessions' temporary directory: %s",

@@ -4293,6 +4293,7 @@ void cordon_policy_free(struct cordon_policy *p)
 	free(p->unreached);
 	free(p->socket_dir);
 	free(p->tmp_dir);
+	free(p->tmp_id);
 	free(p->project);
 	free(p->no_project);
 	free(p->home);

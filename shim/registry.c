@@ -184,6 +184,8 @@ int cordon_registry_write(const struct cordon_session_info *s, struct cordon_err
 	json_object_object_add(o, "sockets", json_object_new_string(s->sockets));
 	if (s->userns)
 		json_object_object_add(o, "userns", json_object_new_int64((int64_t)s->userns));
+	if (s->tmpdir[0])
+		json_object_object_add(o, "tmpdir", json_object_new_string(s->tmpdir));
 	const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	FILE *f = fopen(tmp, "we");
@@ -245,6 +247,7 @@ int cordon_registry_read(const char *id, struct cordon_session_info *s, struct c
 	(void)get_int(o, "keeper", &keeper); /* absent on macOS */
 	(void)get_str(o, "sockets", s->sockets, sizeof(s->sockets));
 	(void)get_int(o, "userns", &userns); /* absent: none made, or not known */
+	(void)get_str(o, "tmpdir", s->tmpdir, sizeof(s->tmpdir));
 	json_object_put(o);
 	s->shell = (pid_t)shell;
 	s->watcher = (pid_t)watcher;

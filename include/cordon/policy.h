@@ -203,6 +203,7 @@ struct cordon_policy {
 	/* Linux: the sessions' temporary directory (TMPDIR,
 	 * cordon_session_tmp_dir), or NULL. Not sent on the wire: its rule is. */
 	char *tmp_dir;
+	char *tmp_id; /* its identity (cordon_tmp_dir_make), for the registry */
 	struct cordon_guard *guards;
 	size_t n_guards;
 	size_t guards_cap;

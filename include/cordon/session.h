@@ -84,6 +84,9 @@ struct cordon_session_info {
 	char cgroup[4096]; /* empty: subreaper tracking */
 	char project[4096];
 	char sockets[4096]; /* the session's socket directory, or empty */
+	/* Linux: which directory its view pins as the sessions' TMPDIR
+	 * (cordon_tmp_dir_make's ID), or empty. */
+	char tmpdir[4200];
 	/* Linux: the id (NS_GET_ID) of the user namespace the command started
 	 * in, or 0 (none made, as for root, or a kernel without the id). */
 	uint64_t userns;
@@ -234,22 +237,26 @@ int cordon_session_socket_dir(const char *id, char *out, size_t size);
  * 41a F1). */
 void cordon_socket_parents(char parents[2][PATH_MAX]);
 
-/* The user's sessions' temporary directory (Linux): DIR/cordon-tmp-UID,
- * DIR being TMPDIR (the caller's, when absolute, else /tmp), when DIR is
- * or lies in a shared directory P makes writable (rule.shared: /tmp,
- * /var/tmp), where a session makes no socket or symbolic link, and moves
- * nothing in. There its programs get a place for all that (TMPDIR points
- * there: ssh-agent's socket, test suites', multiprocessing's), shared by
- * the user's sessions as /tmp is, and pinned in each one's view (a mount
- * point cannot be renamed): none moves it, with the sockets made there,
- * to where a client outside looks. Returns 1 with OUT set, 0 when the
- * session keeps TMPDIR as it is, -EPERM when something not the user's
+/* The user's sessions' temporary directory (Linux): /tmp/cordon-tmp-UID,
+ * when /tmp is a shared directory P makes writable (rule.shared), where a
+ * session makes no socket or symbolic link, and moves nothing in. There
+ * its programs get a place for all that (TMPDIR points there: ssh-agent's
+ * socket, test suites', multiprocessing's), shared by the user's sessions
+ * as /tmp is, and pinned in each one's view, whatever its own TMPDIR (a
+ * mount point cannot be renamed): none moves it, with the sockets made
+ * there, to where a client outside looks. Returns 1 with OUT set, 2 with
+ * OUT set when the caller's TMPDIR (a directory apart, in no shared one)
+ * stays, 0 when there is none, -EPERM when something not the user's
  * (OWNER's) holds the name, -errno. macOS: 0. */
 int cordon_session_tmp_dir(const struct cordon_policy *p, const char *tmpdir, char *out,
 			   size_t size, uid_t *owner);
-/* Make it where missing (mode 0700), or say why it cannot be used.
- * Returns 0 or -errno. */
-int cordon_tmp_dir_make(const char *dir, struct cordon_error *err);
+/* Make it where missing (mode 0700), or say why it cannot be used; its
+ * identity into ID ("DEVICE:INODE:BIRTH PATH": a directory made again at
+ * the name is another), for the registry. Returns 1 when the user's live
+ * sessions all pin this very one, 0 when one of them pins another (it was
+ * removed and made again while they ran: they could move this one, so
+ * nothing may make sockets in it yet), or -errno. */
+int cordon_tmp_dir_make(const char *dir, char id[4200], struct cordon_error *err);
 /* Whether DIR is named as cordon_session_tmp_dir names them. */
 bool cordon_tmp_dir_name(const char *dir);
 

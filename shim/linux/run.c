@@ -370,6 +370,8 @@ static void list_session(struct run *r)
 		 r->l->policy->project ? r->l->policy->project : "");
 	snprintf(info.sockets, sizeof(info.sockets), "%s",
 		 r->l->policy->sandbox && r->l->policy->socket_dir ? r->l->policy->socket_dir : "");
+	snprintf(info.tmpdir, sizeof(info.tmpdir), "%s",
+		 r->l->policy->sandbox && r->l->policy->tmp_id ? r->l->policy->tmp_id : "");
 	struct cordon_error e = {0};
 	/* Inside another session the registry is read-only: the outer
 	 * session is listed, and ending it ends this one. */
@@ -715,15 +717,31 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		}
 	}
 	const char *tmpdir = sandbox ? l->policy->tmp_dir : NULL;
-	if (tmpdir && (rc = cordon_tmp_dir_make(tmpdir, err)) < 0) {
+	char tmp_id[4200] = "";
+	int alone = tmpdir ? cordon_tmp_dir_make(tmpdir, tmp_id, err) : 1;
+	if (alone >= 0 && tmpdir && !(l->policy->tmp_id = strdup(tmp_id)))
+		alone = cordon_err(err, ENOMEM, "out of memory");
+	if (alone < 0) {
 		unmake_dirs(sockdir, socket_lock);
-		return rc;
+		return alone;
 	}
 	if (tmpdir && cordon_policy_add_rule(l->policy, tmpdir, CORDON_ACCESS_ALL,
 					     CORDON_TMPDIR_SOURCE) < 0) {
 		unmake_dirs(sockdir, socket_lock);
 		return cordon_err(err, ENOMEM, "out of memory");
 	}
+	/* Made again while sessions ran that pin the one removed: they could
+	 * move this one, so it takes no socket or link for now (pinned all
+	 * the same: guard.c in_shared). Review 43c F2. */
+	for (size_t i = 0; !alone && i < l->policy->n_rules; i++)
+		if (strcmp(l->policy->rules[i].path, tmpdir) == 0) {
+			l->policy->rules[i].shared = true;
+			fprintf(stderr,
+				"cordon: %s was removed and made again while other sessions ran, "
+				"which do not keep it in place: no socket or symbolic link is made "
+				"in it until they end\n",
+				tmpdir);
+		}
 	if ((rc = start_tracking(s, want, &cgroup_fd, err)) < 0) {
 		unmake_dirs(sockdir, socket_lock);
 		return rc;

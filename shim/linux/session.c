@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <linux/stat.h>
 #include <sys/syscall.h>
 #include <sys/xattr.h>
 #include <sys/wait.h>
@@ -580,21 +581,38 @@ int cordon_session_socket_dir(const char *id, char *out, size_t size)
 
 #define TMP_PREFIX "cordon-tmp-"
 
+/* Whether a shared directory P lets the session write holds PATH. */
+static bool shared_writable(const struct cordon_policy *p, const char *path)
+{
+	for (size_t i = 0; i < p->n_rules; i++)
+		if (p->rules[i].shared && (p->rules[i].access & CORDON_ACCESS_WRITE) &&
+		    cordon_path_under(path, p->rules[i].path))
+			return true;
+	return false;
+}
+
 int cordon_session_tmp_dir(const struct cordon_policy *p, const char *tmpdir, char *out,
 			   size_t size, uid_t *owner)
 {
-	const char *base = tmpdir && tmpdir[0] == '/' ? tmpdir : "/tmp";
+	/* Always in /tmp, whatever TMPDIR says: every session of the user
+	 * must pin the one its others may make sockets in (review 43c F1: a
+	 * session whose TMPDIR was elsewhere pinned nothing, and renamed the
+	 * others'; F3: one in /var/tmp or the runtime directory was pinned in
+	 * its own session only). */
+	const char *base = "/tmp";
+#ifdef CORDON_TEST_HOOKS
+	/* Test builds: CORDON_TEST_TMPBASE names another (a test's own shared
+	 * directory, apart from the suite's other sessions). */
+	const char *test = getenv("CORDON_TEST_TMPBASE");
+	if (test && test[0] == '/')
+		base = test;
+#endif
 	cleanup_free char *canon = realpath(base, NULL);
 	if (!canon)
-		return errno == ENOMEM ? -ENOMEM : 0; /* none there: TMPDIR stays */
-	bool shared = false;
-	for (size_t i = 0; i < p->n_rules && !shared; i++)
-		shared = p->rules[i].shared && (p->rules[i].access & CORDON_ACCESS_WRITE) &&
-			 cordon_path_under(canon, p->rules[i].path);
-	if (!shared)
+		return errno == ENOMEM ? -ENOMEM : 0;
+	if (!shared_writable(p, canon))
 		return 0;
-	int n = snprintf(out, size, "%s/" TMP_PREFIX "%u", strcmp(canon, "/") ? canon : "",
-			 (unsigned)geteuid());
+	int n = snprintf(out, size, "%s/" TMP_PREFIX "%u", canon, (unsigned)geteuid());
 	if (n < 0 || (size_t)n >= size)
 		return -ENAMETOOLONG;
 	struct stat st;
@@ -602,31 +620,76 @@ int cordon_session_tmp_dir(const struct cordon_policy *p, const char *tmpdir, ch
 		*owner = st.st_uid;
 		return -EPERM;
 	}
-	return 1;
+	/* TMPDIR pointed there, unless the caller's is a directory apart
+	 * (not in a shared one, where nothing of the session's may bind). */
+	cleanup_free char *own = tmpdir && tmpdir[0] == '/' ? realpath(tmpdir, NULL) : NULL;
+	return own && !shared_writable(p, own) ? 2 : 1;
 }
 
-int cordon_tmp_dir_make(const char *dir, struct cordon_error *err)
+/* Whether the session of record S still runs: its watcher alive, and
+ * started no later than the session (a pid taken again is another's). */
+static bool record_live(const struct cordon_session_info *s)
 {
+	if (s->watcher <= 0 || (kill(s->watcher, 0) < 0 && errno != EPERM))
+		return false;
+	char state = cordon_proc_state(s->watcher);
+	long long t = cordon_proc_started(s->watcher);
+	return state != 'Z' && state != 'X' && (t < 0 || t <= s->started + 2);
+}
+
+/* Whether a live session of the user's pins another directory at ID's
+ * path than ID's as their TMPDIR. */
+static bool pinned_elsewhere(const char *id)
+{
+	char **ids = NULL;
+	size_t n = 0;
+	struct cordon_error e = {0};
+	if (cordon_registry_list(&ids, &n, &e) < 0)
+		return false;
+	bool other = false;
+	for (size_t i = 0; i < n; i++) {
+		struct cordon_session_info info;
+		const char *path = strchr(id, ' '), *theirs;
+		if (!other && path && cordon_registry_read(ids[i], &info, &e) == 0 &&
+		    (theirs = strchr(info.tmpdir, ' ')) && strcmp(theirs, path) == 0 &&
+		    strcmp(info.tmpdir, id) != 0 && record_live(&info))
+			other = true;
+		free(ids[i]);
+	}
+	free(ids);
+	return other;
+}
+
+int cordon_tmp_dir_make(const char *dir, char id[4200], struct cordon_error *err)
+{
+	id[0] = '\0';
 	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
 		return cordon_err(err, errno, "%s: the sessions' temporary directory: %s", dir,
 				  strerror(errno));
 	cleanup_close int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	struct stat st;
-	if (fd < 0 || fstat(fd, &st) < 0)
+	struct statx stx;
+	if (fd < 0 ||
+	    syscall(SYS_statx, fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS | STATX_BTIME, &stx) < 0)
 		return cordon_err(err, errno, "%s: the sessions' temporary directory: %s", dir,
 				  errno == ELOOP || errno == ENOTDIR ? "not a directory"
 								     : strerror(errno));
 	/* Another user's, made since the launch looked (its owner could move
 	 * it away, with the sockets made there). */
-	if (st.st_uid != geteuid())
+	if (stx.stx_uid != geteuid())
 		return cordon_err(err, EPERM,
 				  "%s: the sessions' temporary directory is uid %u's, not yours: "
 				  "have it removed (its owner or root can)",
-				  dir, (unsigned)st.st_uid);
-	if ((st.st_mode & 077) && fchmod(fd, 0700) < 0)
+				  dir, (unsigned)stx.stx_uid);
+	if ((stx.stx_mode & 077) && fchmod(fd, 0700) < 0)
 		return cordon_err(err, errno, "%s: the sessions' temporary directory: chmod: %s",
 				  dir, strerror(errno));
-	return 0;
+	/* (Birth too where the file system keeps it: ext4 gives a removed
+	 * directory's inode number to the next one made.) */
+	snprintf(id, 4200, "%u:%u:%llu:%lld.%u %s", stx.stx_dev_major, stx.stx_dev_minor,
+		 (unsigned long long)stx.stx_ino,
+		 (stx.stx_mask & STATX_BTIME) ? (long long)stx.stx_btime.tv_sec : 0LL,
+		 (stx.stx_mask & STATX_BTIME) ? stx.stx_btime.tv_nsec : 0U, dir);
+	return pinned_elsewhere(id) ? 0 : 1;
 }
 
 bool cordon_tmp_dir_name(const char *dir)

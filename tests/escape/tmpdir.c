@@ -86,6 +86,37 @@ static void tmp_config(struct world *w, const char *extra)
 	cr_assert_eq(fclose(f), 0);
 }
 
+/* rm -rf each of the space-separated PATHS (the test's own). */
+static void remove_all(const char *paths)
+{
+	char *rm = fmt("rm -rf %s", paths);
+	char *argv[] = {"/bin/sh", "-c", rm, NULL};
+	struct run_result r = run_cmd(argv, NULL, "/", 10000);
+	run_free(&r);
+	free(rm);
+}
+
+/* A shared directory of W's own (sticky, writable by all), read-write in
+ * its config, where test builds put the sessions' TMPDIR
+ * (CORDON_TEST_TMPBASE), apart from the other tests' sessions; TMPDIR
+ * passes in. Its path (malloc'd). */
+static char *own_shared(struct world *w)
+{
+	char *shared = path_join(w->dir, "shared");
+	cr_assert(mkdir(shared, 0755) == 0 && chmod(shared, 01777) == 0);
+	FILE *f = fopen(w->cfg, "w");
+	cr_assert_not_null(f);
+	fprintf(f,
+		"{\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/urandom\", "
+		"\"/tmp\", \"%s\"]}, \"additional_env_vars\": [\"TMPDIR\"]}",
+		shared);
+	cr_assert_eq(fclose(f), 0);
+	char *kv = fmt("CORDON_TEST_TMPBASE=%s", shared);
+	world_setenv(w, kv);
+	free(kv);
+	return shared;
+}
+
 /* Where nobody listens yet, a client outside that looks there meets no
  * server of the session's: neither one bound at the name, nor a link to one
  * of its own, nor its own directory (or TMPDIR) moved to the name of one a
@@ -164,10 +195,8 @@ BOTH_USERS(tmpdir, a_client_outside_meets_no_server_of_the_session_s, .timeout =
 	unlink(direct);
 	unlink(ctl);
 	rmdir(ctl_dir);
-	char *rm = fmt("rm -rf %s %s /tmp/cordon-tmp-%u/%s", gone, own_tmp, (unsigned)uid, sub);
-	char *rm_argv[] = {"/bin/sh", "-c", rm, NULL};
-	c = run_cmd(rm_argv, NULL, "/", 10000);
-	run_free(&c);
+	char *rm = fmt("%s %s /tmp/cordon-tmp-%u/%s", gone, own_tmp, (unsigned)uid, sub);
+	remove_all(rm);
 	free(rm);
 	free(fake_out);
 	free(fake_out_path);
@@ -235,10 +264,8 @@ BOTH_USERS(tmpdir, the_sessions_take_their_servers_and_keep_their_files, .timeou
 		  "the file made in TMPDIR was lost, or not written the next time: %s\n%s",
 		  kept ? kept : "(gone)", r.err);
 	unlink(file);
-	char *rm = fmt("rm -rf %s/%s", tmp, srv);
-	char *argv[] = {"/bin/sh", "-c", rm, NULL};
-	struct run_result c = run_cmd(argv, NULL, "/", 10000);
-	run_free(&c);
+	char *rm = fmt("%s/%s", tmp, srv);
+	remove_all(rm);
 	run_free(&r);
 	free(rm);
 	free(kept);
@@ -293,10 +320,8 @@ BOTH_USERS(tmpdir, a_project_in_tmp_stays_in_place, .timeout = 60)
 	cr_assert(lstat(moved_top, &st) == 0 && lstat(proj, &st) != 0,
 		  "control: unsandboxed, the moves failed: %s%s", r.out, r.err);
 	run_free(&r);
-	char *rm = fmt("rm -rf %s %s", top, moved_top);
-	char *rm_argv[] = {"/bin/sh", "-c", rm, NULL};
-	struct run_result c = run_cmd(rm_argv, NULL, "/", 10000);
-	run_free(&c);
+	char *rm = fmt("%s %s", top, moved_top);
+	remove_all(rm);
 	sweep_forget_beneath(top);
 	sweep_forget_beneath(moved_top);
 	free(rm);
@@ -314,11 +339,12 @@ BOTH_USERS(tmpdir, a_project_in_tmp_stays_in_place, .timeout = 60)
 /* The sessions' TMPDIR is out of reach of a move from any of them: moved
  * to where a client outside looks (their programs make sockets there), it
  * would carry their sockets there. Session A moves it while session B
- * runs (it is pinned in each one's view, not only in B's: 43a F1, 43b F1).
- * Here the TMPDIR lies in a shared directory of the test's own (TMPDIR
- * passed in), so that the control's move disturbs no other test. Judged
- * outside while B runs: the directory is still at its name. Control: the
- * same move, unsandboxed, works. */
+ * runs: it is pinned in each one's view (43a F1, 43b F1: it was pinned in
+ * its own session's only), also in one whose own TMPDIR lies elsewhere
+ * (43c F1: that one pinned nothing). Here it lies in a shared directory of
+ * the test's own, so that the control's move disturbs no other test.
+ * Judged outside while B runs: the directory is still at its name.
+ * Control: the same move, unsandboxed, works. */
 BOTH_USERS(tmpdir, another_session_cannot_move_it, .timeout = 90)
 {
 	uid_t uid;
@@ -326,52 +352,42 @@ BOTH_USERS(tmpdir, another_session_cannot_move_it, .timeout = 90)
 	who_ids(who, &uid, &gid);
 	struct world w;
 	world_for(&w, who, "othertmp", "");
-	char *shared = path_join(w.dir, "shared");
-	cr_assert(mkdir(shared, 0755) == 0 && chmod(shared, 01777) == 0);
-	FILE *f = fopen(w.cfg, "w");
-	cr_assert_not_null(f);
-	fprintf(f,
-		"{\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/urandom\", "
-		"\"/tmp\", \"%s\"]}, \"additional_env_vars\": [\"TMPDIR\"]}",
-		shared);
-	cr_assert_eq(fclose(f), 0);
-	char *kv = fmt("TMPDIR=%s", shared);
-	world_setenv(&w, kv);
+	char *shared = own_shared(&w);
+	char *dir = fmt("%s/cordon-tmp-%u", shared, (unsigned)uid);
+	char *apart = path_join(w.dir, "apart");
+	cr_assert(mkdir(apart, 0700) == 0 && chown(apart, uid, gid) == 0);
 	char *result = path_join(w.outside, "result");
 	const char *cordon = w.as_user ? w.user_cordon : CORDON_BIN;
 	const char *body = "echo \"$TMPDIR\" > btmp.txt\n" WAIT_GO;
-	/* Session A, then what is there, outside. */
-	char *move = fmt("b=$(cat btmp.txt); mv \"$b\" %s/moved", shared);
-	char *judge =
-		fmt("b=$(cat %s/btmp.txt); case \"$b\" in %s/cordon-tmp-*) "
-		    "test -d \"$b\" && echo kept;; *) echo \"no TMPDIR: $b\";; esac > %s 2>&1",
-		    w.proj, shared, result);
-	char *saves = fmt("cd %s && %s run --config %s --project %s -- /bin/sh -c '%s' "
-			  ">%s/a.out 2>&1; %s",
-			  w.proj, cordon, w.cfg, w.proj, move, w.outside, judge);
+	char *move = fmt("mv %s %s/moved", dir, shared);
+	char *judge = fmt("{ grep -qx %s %s/btmp.txt || echo \"not B's TMPDIR\"; "
+			  "test -d %s && echo kept; } >> %s 2>&1",
+			  dir, w.proj, dir, result);
+	/* Session A twice: as B is, and with a TMPDIR of its own apart. */
+	char *saves = fmt("cd %s && for t in '' %s; do TMPDIR=$t %s run --config %s --project %s "
+			  "-- /bin/sh -c '%s' >>%s/a.out 2>&1; %s; done",
+			  w.proj, apart, cordon, w.cfg, w.proj, move, w.outside, judge);
 	struct run_result r = world_while_outside(&w, w.cfg, body, saves);
 	char *seen = read_file(result);
 	char *a_out_path = path_join(w.outside, "a.out");
 	char *a_out = read_file(a_out_path);
 	char *diag = fmt("B (%d): %s%s\nA: %s\noutside: %s", r.status, r.out, r.err,
 			 a_out ? a_out : "", seen ? seen : "");
-	cr_expect(seen && strstr(seen, "kept"), "the sessions' TMPDIR was moved\n%s", diag);
+	cr_expect(seen && strstr(seen, "kept\nkept") && !strstr(seen, "not B's"),
+		  "the sessions' TMPDIR was moved\n%s", diag);
 	run_free(&r);
 	free(diag);
 	free(seen);
 	unlink(result);
 
 	/* Control: the move, unsandboxed, while B runs. */
-	char *ctl = fmt("cd %s && /bin/sh -c '%s'; %s", w.proj, move, judge);
+	char *ctl = fmt("%s; %s", move, judge);
 	r = world_while_outside(&w, w.cfg, body, ctl);
 	seen = read_file(result);
-	cr_assert(seen && !strstr(seen, "kept") && !strstr(seen, "no TMPDIR"),
+	cr_assert(seen && !strstr(seen, "kept") && !strstr(seen, "not B's"),
 		  "control: unsandboxed, the move failed: %s", seen ? seen : "(nothing)");
 	run_free(&r);
-	char *rm = fmt("rm -rf %s", shared);
-	char *rm_argv[] = {"/bin/sh", "-c", rm, NULL};
-	struct run_result c = run_cmd(rm_argv, NULL, "/", 10000);
-	run_free(&c);
+	remove_all(shared);
 	unlink(result);
 	unlink(a_out_path);
 	char *btmp = path_join(w.proj, "btmp.txt");
@@ -381,13 +397,13 @@ BOTH_USERS(tmpdir, another_session_cannot_move_it, .timeout = 90)
 	free(a_out);
 	free(a_out_path);
 	free(seen);
-	free(rm);
 	free(ctl);
 	free(saves);
 	free(judge);
 	free(move);
 	free(result);
-	free(kv);
+	free(apart);
+	free(dir);
 	free(shared);
 	world_free(&w);
 }
@@ -449,19 +465,9 @@ BOTH_USERS(tmpdir, another_user_s_directory_is_not_used, .timeout = 60)
 	who_ids(who, &uid, &gid);
 	struct world w;
 	world_for(&w, who, "squattmp", "");
-	char *shared = path_join(w.dir, "shared");
-	cr_assert(mkdir(shared, 0755) == 0 && chmod(shared, 01777) == 0);
+	char *shared = own_shared(&w);
 	char *squat = fmt("%s/cordon-tmp-%u", shared, (unsigned)uid);
 	cr_assert(mkdir(squat, 0777) == 0 && chown(squat, 12345, 12345) == 0);
-	FILE *f = fopen(w.cfg, "w");
-	cr_assert_not_null(f);
-	fprintf(f,
-		"{\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/urandom\", "
-		"\"/tmp\", \"%s\"]}, \"additional_env_vars\": [\"TMPDIR\"]}",
-		shared);
-	cr_assert_eq(fclose(f), 0);
-	char *kv = fmt("TMPDIR=%s", shared);
-	world_setenv(&w, kv);
 	char *sock = fmt("%s/s.sock", shared);
 	struct run_result r = sh_in(&w, NULL,
 				    "echo \"$TMPDIR\" > tmpdir.txt; /usr/bin/python3 -c 'import "
@@ -475,18 +481,67 @@ BOTH_USERS(tmpdir, another_user_s_directory_is_not_used, .timeout = 60)
 	struct stat st;
 	cr_expect_neq(lstat(sock, &st), 0, "a socket was made at %s", sock);
 	run_free(&r);
-	char *rm = fmt("rm -rf %s", shared);
-	char *rm_argv[] = {"/bin/sh", "-c", rm, NULL};
-	struct run_result c = run_cmd(rm_argv, NULL, "/", 10000);
-	run_free(&c);
+	remove_all(shared);
 	sweep_forget_beneath(shared);
 	unlink(tmpdir_txt);
 	free(tmpdir_txt);
 	free(seen);
-	free(rm);
 	free(sock);
-	free(kv);
 	free(squat);
+	free(shared);
+	world_free(&w);
+}
+
+/* The sessions' TMPDIR removed outside while one runs (a cleaner of /tmp)
+ * takes that session's pin with it: the directory made again is not in
+ * place in its view, and it could move it where a client looks (43c F2).
+ * A session started then gets it with no socket or link in it, and says
+ * so, until the older one ends. Isolated as above. Judged outside: no
+ * socket was made in it while the older session ran. Control: once that
+ * one has ended, the same bind works. */
+BOTH_USERS(tmpdir, made_again_while_a_session_runs_takes_no_socket, .timeout = 90)
+{
+	uid_t uid;
+	gid_t gid;
+	who_ids(who, &uid, &gid);
+	struct world w;
+	world_for(&w, who, "againtmp", "");
+	char *shared = own_shared(&w);
+	char *dir = fmt("%s/cordon-tmp-%u", shared, (unsigned)uid);
+	char *sock = fmt("%s/c.sock", dir);
+	char *out = path_join(w.outside, "c.out");
+	const char *cordon = w.as_user ? w.user_cordon : CORDON_BIN;
+	char *bind = fmt("%s run --config %s --project %s -- /usr/bin/python3 -c 'import socket, "
+			 "os; socket.socket(socket.AF_UNIX).bind(os.environ[\"TMPDIR\"] + "
+			 "\"/c.sock\")'",
+			 cordon, w.cfg, w.proj);
+	char *saves = fmt("rm -rf %s; cd %s && %s > %s 2>&1; test -S %s && echo BOUND >> %s", dir,
+			  w.proj, bind, out, sock, out);
+	struct run_result r = world_while_outside(&w, w.cfg, WAIT_GO, saves);
+	char *seen = read_file(out);
+	cr_expect(seen && !strstr(seen, "BOUND"),
+		  "a session bound in the TMPDIR made again while another ran: %s",
+		  seen ? seen : "(nothing)");
+	cr_expect(seen && strstr(seen, "removed and made again"), "not said: %s",
+		  seen ? seen : "(nothing)");
+	run_free(&r);
+	free(seen);
+	unlink(sock);
+	/* Control: the older session gone. */
+	char *ctl[] = {"/bin/sh", "-c", bind, NULL};
+	r = world_run(&w, ctl, w.proj);
+	struct stat st;
+	cr_assert(lstat(sock, &st) == 0 && S_ISSOCK(st.st_mode),
+		  "control: alone, no socket in the TMPDIR: %s", r.err);
+	run_free(&r);
+	remove_all(shared);
+	sweep_forget_beneath(shared);
+	unlink(out);
+	free(saves);
+	free(bind);
+	free(out);
+	free(sock);
+	free(dir);
 	free(shared);
 	world_free(&w);
 }
