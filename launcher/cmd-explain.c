@@ -410,6 +410,17 @@ int cmd_explain(const struct cordon_args *a)
 		}
 		return 0;
 	}
+	/* The sessions' TMPDIR, granted as the session starts (43d F2: a path
+	 * in it was explained by /tmp's rule). */
+	char tmp[PATH_MAX];
+	uid_t owner = 0;
+	if (p.sandbox && !nested &&
+	    cordon_session_tmp_dir(&p, session_tmpdir(&p), tmp, sizeof(tmp), &owner) > 0 &&
+	    cordon_policy_add_rule(&p, tmp, CORDON_ACCESS_ALL, CORDON_TMPDIR_SOURCE) < 0) {
+		cordon_policy_free(&p);
+		launcher_error(&(struct cordon_error){ENOMEM, "out of memory"});
+		return CORDON_EXIT_FAILURE;
+	}
 	struct cordon_guard_plan plan = {0};
 	if (p.sandbox && cordon_guard_plan(&p, false, &plan) < 0) {
 		cordon_policy_free(&p);
@@ -454,16 +465,6 @@ int cmd_explain(const struct cordon_args *a)
 				       "link made, nothing moved in");
 			printf(")\n");
 		}
-		/* (Made and granted as the session starts.) */
-		char tmp[PATH_MAX];
-		uid_t owner = 0;
-		int t = !nested && CORDON_OS_NATIVE == CORDON_OS_LINUX
-				? cordon_session_tmp_dir(&p, session_tmpdir(&p), tmp, sizeof(tmp),
-							 &owner)
-				: 0;
-		if (t > 0)
-			printf("rwx     %s  (%s%s)\n", tmp, CORDON_TMPDIR_SOURCE,
-			       t == 1 ? ": TMPDIR" : "");
 		explain_sockets(&p);
 		explain_guards(&p, &plan);
 		if (p.skipped.n) {

@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cordon/sandbox.h"
+#include "cordon/session.h"
 #include "cordon/sweep.h"
 #include "dotfile-refs.h"
 #include "util.h"
@@ -2455,27 +2457,69 @@ static int allowed_below(struct cordon_guard_plan *plan, const struct reach *r, 
 	return e;
 }
 
-/* Whether RULE is a directory rule beneath one of P's shared directories
- * (rule.shared: /tmp), where it alone may take sockets and links, and no
- * write rule but a shared one holds it already. */
-static bool in_shared(const struct cordon_policy *p, const struct cordon_rule *rule)
+/* Whether PATH lies strictly beneath one of P's shared directories that
+ * the session may write, and beneath no other write rule of P's (which
+ * would let it take sockets there anyway). */
+bool cordon_policy_in_shared(const struct cordon_policy *p, const char *path)
 {
-	/* (The sessions' TMPDIR shared itself for now, made again while
-	 * others ran: pinned all the same, shim/linux/run.c.) */
-	if (!(rule->access & CORDON_ACCESS_WRITE) ||
-	    (rule->shared && strcmp(rule->source, CORDON_TMPDIR_SOURCE) != 0))
-		return false;
 	bool beneath = false;
 	for (size_t j = 0; j < p->n_rules; j++) {
 		const struct cordon_rule *o = &p->rules[j];
-		if (o == rule || !(o->access & CORDON_ACCESS_WRITE) ||
-		    !cordon_path_under(rule->path, o->path) || strcmp(rule->path, o->path) == 0)
+		if (!(o->access & CORDON_ACCESS_WRITE) || !cordon_path_under(path, o->path) ||
+		    strcmp(path, o->path) == 0)
 			continue;
 		if (!o->shared)
 			return false;
 		beneath = true;
 	}
 	return beneath;
+}
+
+/* Whether RULE is a directory rule beneath one of P's shared directories
+ * (rule.shared: /tmp), where it alone may take sockets and links, and no
+ * write rule but a shared one holds it already. */
+static bool in_shared(const struct cordon_policy *p, const struct cordon_rule *rule)
+{
+	/* (The sessions' TMPDIR, or the project, shared itself for now while
+	 * other sessions run: pinned all the same, shim/linux/run.c.) */
+	if (!(rule->access & CORDON_ACCESS_WRITE) ||
+	    (rule->shared && strcmp(rule->source, CORDON_TMPDIR_SOURCE) != 0 &&
+	     strcmp(rule->source, "project") != 0))
+		return false;
+	return cordon_policy_in_shared(p, rule->path);
+}
+
+/* The projects of the user's other live sessions that lie in one of P's
+ * shared directories (their registry records), pinned with the
+ * directories above them up to there: this session could otherwise move
+ * one, and its sockets, to where a client outside looks (review 43d F1).
+ * (A session started after this one finds it running, and takes no socket
+ * in its own project there: shim/linux/run.c.) */
+static int pin_others(struct cordon_guard_plan *plan, const struct reach *r,
+		      const struct cordon_policy *p)
+{
+	char **ids = NULL;
+	size_t n = 0;
+	struct cordon_error err = {0};
+	if (cordon_sandbox_nested() || cordon_registry_list(&ids, &n, &err) < 0)
+		return 0;
+	int e = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct cordon_session_info info;
+		struct stat st;
+		if (e >= 0 && cordon_registry_read(ids[i], &info, &err) == 0 &&
+		    info.project[0] == '/' && (!p->project || strcmp(info.project, p->project)) &&
+		    cordon_policy_in_shared(p, info.project) && lstat(info.project, &st) == 0 &&
+		    S_ISDIR(st.st_mode) && cordon_registry_live(&info)) {
+			e = add_mount(plan, info.project, CORDON_MOUNT_PIN, true,
+				      CORDON_GUARD_IN_SHARED);
+			if (e >= 0)
+				e = pin_parents(plan, r, info.project, CORDON_GUARD_IN_SHARED);
+		}
+		free(ids[i]);
+	}
+	free(ids);
+	return e;
 }
 
 /* Each write rule in a shared directory (a project in /tmp, the sessions'
@@ -2499,7 +2543,7 @@ static int pin_in_shared(struct cordon_guard_plan *plan, const struct reach *r,
 		if (e >= 0)
 			e = pin_parents(plan, r, p->rules[i].path, CORDON_GUARD_IN_SHARED);
 	}
-	return e;
+	return e < 0 ? e : pin_others(plan, r, p);
 }
 
 /* The plan; PROTECTED_ONLY: the protected guards only (what is missing

@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <json-c/json.h>
 #include <limits.h>
@@ -50,7 +51,15 @@ int cordon_registry_dir(char **dir, struct cordon_error *err)
 {
 	char *d;
 	int r;
-	if (geteuid() == 0) {
+#ifdef CORDON_TEST_HOOKS
+	/* Test builds: CORDON_TEST_REGISTRY names one (a test's sessions,
+	 * apart from the suite's others, which would count as running). */
+	const char *test = getenv("CORDON_TEST_REGISTRY");
+	if (test && test[0] == '/')
+		r = asprintf(&d, "%s", test);
+	else
+#endif
+		if (geteuid() == 0) {
 		r = asprintf(&d, CORDON_ROOT_REGISTRY);
 	} else {
 		const char *state = getenv("XDG_STATE_HOME");
@@ -282,6 +291,34 @@ static const char *proc_stat(pid_t pid, char buf[512])
 	buf[n] = '\0';
 	const char *p = strrchr(buf, ')');
 	return p && p[1] == ' ' ? p + 2 : NULL;
+}
+
+bool cordon_registry_live(const struct cordon_session_info *s)
+{
+	if (s->watcher <= 0 || (kill(s->watcher, 0) < 0 && errno != EPERM))
+		return false;
+	char state = cordon_proc_state(s->watcher);
+	long long t = cordon_proc_started(s->watcher);
+	return state != 'Z' && state != 'X' && (t < 0 || t <= s->started + 2);
+}
+
+bool cordon_registry_any_live(const char *except)
+{
+	char **ids = NULL;
+	size_t n = 0;
+	struct cordon_error e = {0};
+	if (cordon_registry_list(&ids, &n, &e) < 0)
+		return false;
+	bool any = false;
+	for (size_t i = 0; i < n; i++) {
+		struct cordon_session_info info;
+		if (!any && (!except || strcmp(ids[i], except) != 0) &&
+		    cordon_registry_read(ids[i], &info, &e) == 0 && cordon_registry_live(&info))
+			any = true;
+		free(ids[i]);
+	}
+	free(ids);
+	return any;
 }
 
 char cordon_proc_state(pid_t pid)

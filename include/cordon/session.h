@@ -105,6 +105,12 @@ int cordon_registry_write(const struct cordon_session_info *s, struct cordon_err
 int cordon_registry_read(const char *id, struct cordon_session_info *s, struct cordon_error *err);
 int cordon_registry_remove(const char *id);
 
+/* Whether the session of record S still runs: its watcher alive, and
+ * started no later than the session (a pid taken again is another's). */
+bool cordon_registry_live(const struct cordon_session_info *s);
+/* Whether a session of the user's other than EXCEPT (an id, or NULL) runs. */
+bool cordon_registry_any_live(const char *except);
+
 /* Whether ID looks like a session id: lowercase hex digits, short enough
  * for cordon_session_info.id. */
 bool cordon_session_id_valid(const char *id);

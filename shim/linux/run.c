@@ -730,12 +730,33 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		unmake_dirs(sockdir, socket_lock);
 		return cordon_err(err, ENOMEM, "out of memory");
 	}
+	/* A project in a shared directory (/tmp/x), while other sessions of
+	 * the user's run: they could move it, with its sockets, to where a
+	 * client outside looks (they pin it only when they start after it:
+	 * guard.c pin_others), so it takes no socket or link this time
+	 * (pinned all the same). Review 43d F1. */
+	for (size_t i = 0; sandbox && l->policy->project && i < l->policy->n_rules; i++) {
+		struct cordon_rule *rule = &l->policy->rules[i];
+		if (strcmp(rule->path, l->policy->project) == 0 && !rule->shared &&
+		    cordon_policy_in_shared(l->policy, rule->path) &&
+		    cordon_registry_any_live(s->id)) {
+			rule->shared = true;
+			rule->prepared = false;
+			fprintf(stderr,
+				"cordon: the project %s lies in a directory every user shares, and "
+				"other sessions of yours run, which could move it: no socket or "
+				"symbolic link is made in it this time (keep projects out of /tmp, "
+				"or run this one alone)\n",
+				rule->path);
+		}
+	}
 	/* Made again while sessions ran that pin the one removed: they could
 	 * move this one, so it takes no socket or link for now (pinned all
 	 * the same: guard.c in_shared). Review 43c F2. */
 	for (size_t i = 0; !alone && i < l->policy->n_rules; i++)
 		if (strcmp(l->policy->rules[i].path, tmpdir) == 0) {
 			l->policy->rules[i].shared = true;
+			l->policy->rules[i].prepared = false;
 			fprintf(stderr,
 				"cordon: %s was removed and made again while other sessions ran, "
 				"which do not keep it in place: no socket or symbolic link is made "

@@ -626,17 +626,6 @@ int cordon_session_tmp_dir(const struct cordon_policy *p, const char *tmpdir, ch
 	return own && !shared_writable(p, own) ? 2 : 1;
 }
 
-/* Whether the session of record S still runs: its watcher alive, and
- * started no later than the session (a pid taken again is another's). */
-static bool record_live(const struct cordon_session_info *s)
-{
-	if (s->watcher <= 0 || (kill(s->watcher, 0) < 0 && errno != EPERM))
-		return false;
-	char state = cordon_proc_state(s->watcher);
-	long long t = cordon_proc_started(s->watcher);
-	return state != 'Z' && state != 'X' && (t < 0 || t <= s->started + 2);
-}
-
 /* Whether a live session of the user's pins another directory at ID's
  * path than ID's as their TMPDIR. */
 static bool pinned_elsewhere(const char *id)
@@ -652,7 +641,7 @@ static bool pinned_elsewhere(const char *id)
 		const char *path = strchr(id, ' '), *theirs;
 		if (!other && path && cordon_registry_read(ids[i], &info, &e) == 0 &&
 		    (theirs = strchr(info.tmpdir, ' ')) && strcmp(theirs, path) == 0 &&
-		    strcmp(info.tmpdir, id) != 0 && record_live(&info))
+		    strcmp(info.tmpdir, id) != 0 && cordon_registry_live(&info))
 			other = true;
 		free(ids[i]);
 	}

@@ -117,6 +117,20 @@ static char *own_shared(struct world *w)
 	return shared;
 }
 
+/* W's sessions registered apart (CORDON_TEST_REGISTRY, test builds): the
+ * suite's other sessions do not count as running beside them. (W's config
+ * must pass it in, for the sessions' own look at the registry:
+ * REGISTRY_IN.) */
+#define REGISTRY_IN ", \"additional_env_vars\": [\"CORDON_TEST_REGISTRY\"]"
+static void own_registry(struct world *w)
+{
+	char *reg = path_join(w->home, "registry");
+	char *kv = fmt("CORDON_TEST_REGISTRY=%s", reg);
+	world_setenv(w, kv);
+	free(kv);
+	free(reg);
+}
+
 /* Where nobody listens yet, a client outside that looks there meets no
  * server of the session's: neither one bound at the name, nor a link to one
  * of its own, nor its own directory (or TMPDIR) moved to the name of one a
@@ -292,7 +306,8 @@ BOTH_USERS(tmpdir, a_project_in_tmp_stays_in_place, .timeout = 60)
 	struct world w;
 	world_for(&w, who, "tmpproj", "");
 	/* (No protected path: their mounts would pin it too.) */
-	tmp_config(&w, ", \"protected_paths\": []");
+	tmp_config(&w, ", \"protected_paths\": []" REGISTRY_IN);
+	own_registry(&w);
 	int pid = (int)getpid();
 	char *top = fmt("/tmp/cordon-test-top-%d-%u", pid, (unsigned)uid);
 	char *proj = fmt("%s/proj", top);
@@ -543,5 +558,102 @@ BOTH_USERS(tmpdir, made_again_while_a_session_runs_takes_no_socket, .timeout = 9
 	free(sock);
 	free(dir);
 	free(shared);
+	world_free(&w);
+}
+
+/* A project in /tmp is out of other sessions' reach (43d F1): moved to
+ * where a client outside looks, its sockets would be there. A session
+ * started while it runs pins it too; one with its project in /tmp started
+ * while another runs (which does not pin it) makes no socket or link in
+ * it, and says so. Judged outside: the project still at its name while
+ * the later session tried to move it; no socket in the later project.
+ * Controls: unsandboxed, the move works; alone, the bind works. */
+BOTH_USERS(tmpdir, a_project_in_tmp_is_out_of_other_sessions_reach, .timeout = 90)
+{
+	uid_t uid;
+	gid_t gid;
+	who_ids(who, &uid, &gid);
+	struct world w;
+	world_for(&w, who, "tmpothers", "");
+	tmp_config(&w, ", \"protected_paths\": []" REGISTRY_IN);
+	own_registry(&w);
+	int pid = (int)getpid();
+	char *proj = fmt("/tmp/cordon-test-others-%d-%u", pid, (unsigned)uid);
+	char *moved = fmt("/tmp/cordon-test-othersmoved-%d-%u", pid, (unsigned)uid);
+	cr_assert(mkdir(proj, 0700) == 0 && chown(proj, uid, gid) == 0);
+	const char *cordon = w.as_user ? w.user_cordon : CORDON_BIN;
+	/* (Each waits in its own project.) */
+	char *ready = path_join(proj, "ready"), *go = path_join(proj, "go");
+	char *wait_go = fmt("touch %s; i=0; while [ ! -e %s ] && [ $i -lt 600 ]; do sleep 0.05; "
+			    "i=$((i+1)); done",
+			    ready, go);
+	char *ready2 = path_join(w.proj, "ready"), *go2 = path_join(w.proj, "go");
+	char *wait_go2 = fmt("touch %s; i=0; while [ ! -e %s ] && [ $i -lt 600 ]; do sleep 0.05; "
+			     "i=$((i+1)); done",
+			     ready2, go2);
+	/* 1. The project's session first; another moves it. */
+	char *first[] = {(char *)cordon, "run",     "--config", w.cfg,   "--project", proj,
+			 "--",           "/bin/sh", "-c",       wait_go, NULL};
+	pid_t p1 = world_spawn(&w, first, proj);
+	cr_assert(wait_exists(ready, 10000), "the project's session did not start");
+	usleep(200 * 1000); /* (a session is listed 20 ms after it starts) */
+	char *mv = fmt("mv %s %s", proj, moved);
+	char *later[] = {(char *)cordon, "run", "--config", w.cfg, "--", "/bin/sh", "-c", mv, NULL};
+	struct run_result r = world_run(&w, later, w.proj);
+	struct stat st;
+	cr_expect(stat(proj, &st) == 0 && lstat(moved, &st) != 0,
+		  "a later session moved the project in /tmp: %s", r.err);
+	run_free(&r);
+	free(write_file(proj, "go", ""));
+	int status;
+	cr_assert_eq(waitpid(p1, &status, 0), p1);
+	unlink(ready);
+	unlink(go);
+	/* 2. Another session first; the project's binds. */
+	char *other[] = {(char *)cordon, "run", "--config", w.cfg, "--",
+			 "/bin/sh",      "-c",  wait_go2,   NULL};
+	pid_t p2 = world_spawn(&w, other, w.proj);
+	cr_assert(wait_exists(ready2, 10000), "the other session did not start");
+	usleep(200 * 1000);
+	char *sock = fmt("%s/s.sock", proj);
+	char *py = fmt("import socket; socket.socket(socket.AF_UNIX).bind('%s')", sock);
+	char *bind[] = {(char *)cordon,     "run", "--config", w.cfg, "--project", proj, "--",
+			"/usr/bin/python3", "-c",  py,         NULL};
+	r = world_run(&w, bind, proj);
+	cr_expect_neq(lstat(sock, &st), 0,
+		      "the project in /tmp took a socket beside another "
+		      "session: %s",
+		      r.err);
+	cr_expect(strstr(r.err, "other sessions of yours run"), "not said: %s", r.err);
+	run_free(&r);
+	free(write_file(w.proj, "go", ""));
+	cr_assert_eq(waitpid(p2, &status, 0), p2);
+	unlink(ready2);
+	unlink(go2);
+	/* Controls. */
+	r = world_run(&w, bind, proj);
+	cr_assert(lstat(sock, &st) == 0 && S_ISSOCK(st.st_mode),
+		  "control: alone, the project took no socket: %s", r.err);
+	run_free(&r);
+	char *ctl[] = {"/bin/sh", "-c", mv, NULL};
+	r = world_run(&w, ctl, "/");
+	cr_assert(lstat(moved, &st) == 0, "control: unsandboxed, the move failed: %s", r.err);
+	run_free(&r);
+	char *rm = fmt("%s %s", proj, moved);
+	remove_all(rm);
+	sweep_forget_beneath(proj);
+	sweep_forget_beneath(moved);
+	free(rm);
+	free(py);
+	free(sock);
+	free(mv);
+	free(wait_go);
+	free(wait_go2);
+	free(ready);
+	free(go);
+	free(ready2);
+	free(go2);
+	free(moved);
+	free(proj);
 	world_free(&w);
 }
