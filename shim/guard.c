@@ -2508,7 +2508,8 @@ static int pin_others(struct cordon_guard_plan *plan, const struct reach *r,
 		struct cordon_session_info info;
 		struct stat st;
 		if (e >= 0 && cordon_registry_read(ids[i], &info, &err) == 0 &&
-		    info.project[0] == '/' && (!p->project || strcmp(info.project, p->project)) &&
+		    info.project[0] == '/' &&
+		    (!p->project || strcmp(info.project, p->project) != 0) &&
 		    cordon_policy_in_shared(p, info.project) && lstat(info.project, &st) == 0 &&
 		    S_ISDIR(st.st_mode) && cordon_registry_live(&info)) {
 			e = add_mount(plan, info.project, CORDON_MOUNT_PIN, true,
