@@ -364,9 +364,13 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 		uid_t owner = 0;
 		int made = cordon_session_tmp_dir(&p, env_lookup(&env, "TMPDIR"), dir, sizeof(dir),
 						  &owner);
+		if (made == -EPERM && asprintf(&p.tmp_id, "unpinned %s", dir) < 0)
+			made = -ENOMEM;
 		if (made == -EPERM)
 			/* (Another user's: no refusal, which any user could
-			 * cause; the session just has no place for sockets.) */
+			 * cause; the session just has no place for sockets.
+			 * Its record says it pins none: 43e F2, a session made
+			 * after the squat is gone meets it in the registry.) */
 			fprintf(stderr,
 				"cordon: %s is uid %u's, not yours: this session gets no TMPDIR of "
 				"its own, and makes no socket in /tmp; have it removed (its owner "

@@ -308,7 +308,7 @@ bool cordon_registry_any_live(const char *except)
 	size_t n = 0;
 	struct cordon_error e = {0};
 	if (cordon_registry_list(&ids, &n, &e) < 0)
-		return false;
+		return true; /* not known (no registry: a home that cannot be written) */
 	bool any = false;
 	for (size_t i = 0; i < n; i++) {
 		struct cordon_session_info info;

@@ -108,7 +108,9 @@ int cordon_registry_remove(const char *id);
 /* Whether the session of record S still runs: its watcher alive, and
  * started no later than the session (a pid taken again is another's). */
 bool cordon_registry_live(const struct cordon_session_info *s);
-/* Whether a session of the user's other than EXCEPT (an id, or NULL) runs. */
+/* Whether a session of the user's other than EXCEPT (an id, or NULL) runs;
+ * true too where the registry cannot be read (review 43e F1: a home that
+ * cannot be written hid every session). */
 bool cordon_registry_any_live(const char *except);
 
 /* Whether ID looks like a session id: lowercase hex digits, short enough

@@ -719,8 +719,11 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	const char *tmpdir = sandbox ? l->policy->tmp_dir : NULL;
 	char tmp_id[4200] = "";
 	int alone = tmpdir ? cordon_tmp_dir_make(tmpdir, tmp_id, err) : 1;
-	if (alone >= 0 && tmpdir && !(l->policy->tmp_id = strdup(tmp_id)))
-		alone = cordon_err(err, ENOMEM, "out of memory");
+	if (alone >= 0 && tmpdir) {
+		free(l->policy->tmp_id);
+		if (!(l->policy->tmp_id = strdup(tmp_id)))
+			alone = cordon_err(err, ENOMEM, "out of memory");
+	}
 	if (alone < 0) {
 		unmake_dirs(sockdir, socket_lock);
 		return alone;

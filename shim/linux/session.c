@@ -628,13 +628,16 @@ int cordon_session_tmp_dir(const struct cordon_policy *p, const char *tmpdir, ch
 
 /* Whether a live session of the user's pins another directory at ID's
  * path than ID's as their TMPDIR. */
-static bool pinned_elsewhere(const char *id)
+static bool pinned_elsewhere(const char *id, bool made)
 {
 	char **ids = NULL;
 	size_t n = 0;
 	struct cordon_error e = {0};
+	/* No registry (a home that cannot be written: 43e F1): not known,
+	 * but for a directory made here, which an earlier session may not
+	 * pin. */
 	if (cordon_registry_list(&ids, &n, &e) < 0)
-		return false;
+		return made;
 	bool other = false;
 	for (size_t i = 0; i < n; i++) {
 		struct cordon_session_info info;
@@ -652,7 +655,8 @@ static bool pinned_elsewhere(const char *id)
 int cordon_tmp_dir_make(const char *dir, char id[4200], struct cordon_error *err)
 {
 	id[0] = '\0';
-	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+	bool made = mkdir(dir, 0700) == 0;
+	if (!made && errno != EEXIST)
 		return cordon_err(err, errno, "%s: the sessions' temporary directory: %s", dir,
 				  strerror(errno));
 	cleanup_close int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -678,7 +682,7 @@ int cordon_tmp_dir_make(const char *dir, char id[4200], struct cordon_error *err
 		 (unsigned long long)stx.stx_ino,
 		 (stx.stx_mask & STATX_BTIME) ? (long long)stx.stx_btime.tv_sec : 0LL,
 		 (stx.stx_mask & STATX_BTIME) ? stx.stx_btime.tv_nsec : 0U, dir);
-	return pinned_elsewhere(id) ? 0 : 1;
+	return pinned_elsewhere(id, made) ? 0 : 1;
 }
 
 bool cordon_tmp_dir_name(const char *dir)

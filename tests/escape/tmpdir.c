@@ -657,3 +657,115 @@ BOTH_USERS(tmpdir, a_project_in_tmp_is_out_of_other_sessions_reach, .timeout = 9
 	free(proj);
 	world_free(&w);
 }
+
+/* Where no session can be listed (a home that cannot be written: the
+ * registry cannot be made), whether another runs is not known: a project
+ * in /tmp, and a TMPDIR this launch made, take no socket, and it is said
+ * (43e F1: an earlier session, unlisted, moved them). Judged outside: no
+ * socket in either. Control: with a registry, alone, both binds work. */
+BOTH_USERS(tmpdir, no_registry_no_socket_in_tmp, .timeout = 60)
+{
+	uid_t uid;
+	gid_t gid;
+	who_ids(who, &uid, &gid);
+	struct world w;
+	world_for(&w, who, "noregistry", "");
+	char *shared = own_shared(&w);
+	char *proj = fmt("%s/proj", shared);
+	cr_assert(mkdir(proj, 0700) == 0 && chown(proj, uid, gid) == 0);
+	world_setenv(&w, "CORDON_TEST_REGISTRY=/proc/cordon-test-none");
+	char *in_proj = fmt("%s/p.sock", proj);
+	char *in_tmp = fmt("%s/cordon-tmp-%u/t.sock", shared, (unsigned)uid);
+	const char *cordon = w.as_user ? w.user_cordon : CORDON_BIN;
+	char *py = fmt("import socket, sys\n"
+		       "for p in sys.argv[1:]:\n"
+		       "    try: socket.socket(socket.AF_UNIX).bind(p)\n"
+		       "    except OSError as e: print(p, e.strerror)\n");
+	char *argv[] = {(char *)cordon,     "run", "--config", w.cfg,   "--project", proj, "--",
+			"/usr/bin/python3", "-c",  py,         in_proj, in_tmp,      NULL};
+	struct run_result r = world_run(&w, argv, proj);
+	struct stat st;
+	cr_expect_neq(lstat(in_proj, &st), 0, "the project in /tmp took a socket: %s", r.err);
+	cr_expect_neq(lstat(in_tmp, &st), 0, "the TMPDIR made here took a socket: %s", r.err);
+	cr_expect(strstr(r.err, "other sessions of yours run") &&
+			  strstr(r.err, "removed and made again"),
+		  "not said: %s", r.err);
+	run_free(&r);
+	unlink(in_proj);
+	unlink(in_tmp);
+	/* Control: a registry of the test's own, nothing else running. */
+	own_registry(&w);
+	r = world_run(&w, argv, proj);
+	cr_assert(lstat(in_proj, &st) == 0 && lstat(in_tmp, &st) == 0,
+		  "control: with a registry, alone, no socket: %s%s", r.out, r.err);
+	run_free(&r);
+	remove_all(shared);
+	sweep_forget_beneath(shared);
+	free(py);
+	free(in_tmp);
+	free(in_proj);
+	free(proj);
+	free(shared);
+	world_free(&w);
+}
+
+/* A session that found the sessions' TMPDIR squatted pins none; once the
+ * squat is gone, a session that makes it anew must not make sockets in it
+ * while that one runs (43e F2: it moved the new one to where a client
+ * looked). Its record says it pins none at that path. Judged outside: no
+ * socket in the directory made anew. Control: once it has ended, the
+ * bind works. */
+BOTH_USERS(tmpdir, a_squatted_session_leaves_no_socket_to_take, .timeout = 90)
+{
+	uid_t uid;
+	gid_t gid;
+	who_ids(who, &uid, &gid);
+	struct world w;
+	world_for(&w, who, "squatfree", "");
+	char *shared = own_shared(&w);
+	own_registry(&w);
+	char *dir = fmt("%s/cordon-tmp-%u", shared, (unsigned)uid);
+	cr_assert(mkdir(dir, 0777) == 0 && chown(dir, 12345, 12345) == 0);
+	const char *cordon = w.as_user ? w.user_cordon : CORDON_BIN;
+	char *ready = path_join(w.proj, "ready"), *go = path_join(w.proj, "go");
+	char *wait_go = fmt("touch %s; i=0; while [ ! -e %s ] && [ $i -lt 600 ]; do sleep 0.05; "
+			    "i=$((i+1)); done",
+			    ready, go);
+	char *first[] = {(char *)cordon, "run", "--config", w.cfg, "--",
+			 "/bin/sh",      "-c",  wait_go,    NULL};
+	pid_t p1 = world_spawn(&w, first, w.proj);
+	cr_assert(wait_exists(ready, 10000), "the squatted session did not start");
+	usleep(200 * 1000); /* (a session is listed 20 ms after it starts) */
+	cr_assert_eq(rmdir(dir), 0);
+	char *sock = fmt("%s/t.sock", dir);
+	char *py = fmt("import socket; socket.socket(socket.AF_UNIX).bind('%s')", sock);
+	char *bind[] = {(char *)cordon,     "run", "--config", w.cfg, "--",
+			"/usr/bin/python3", "-c",  py,         NULL};
+	struct run_result r = world_run(&w, bind, w.proj);
+	struct stat st;
+	cr_expect_neq(lstat(sock, &st), 0,
+		      "a socket in the TMPDIR made anew beside a squatted "
+		      "session: %s",
+		      r.err);
+	run_free(&r);
+	free(write_file(w.proj, "go", ""));
+	int status;
+	cr_assert_eq(waitpid(p1, &status, 0), p1);
+	unlink(sock);
+	r = world_run(&w, bind, w.proj);
+	cr_assert(lstat(sock, &st) == 0 && S_ISSOCK(st.st_mode),
+		  "control: alone, no socket in the TMPDIR: %s", r.err);
+	run_free(&r);
+	unlink(ready);
+	unlink(go);
+	remove_all(shared);
+	sweep_forget_beneath(shared);
+	free(py);
+	free(sock);
+	free(wait_go);
+	free(ready);
+	free(go);
+	free(dir);
+	free(shared);
+	world_free(&w);
+}
