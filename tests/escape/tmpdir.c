@@ -131,6 +131,18 @@ static void own_registry(struct world *w)
 	free(reg);
 }
 
+/* A script that makes DIR/ready, then waits (30 s at most, so that a
+ * failed test leaves no session behind) for DIR/go: malloc'd, and the two
+ * paths into READY and GO. */
+static char *waits_in(const char *dir, char **ready, char **go)
+{
+	*ready = path_join(dir, "ready");
+	*go = path_join(dir, "go");
+	return fmt("touch %s; i=0; while [ ! -e %s ] && [ $i -lt 600 ]; do sleep 0.05; "
+		   "i=$((i+1)); done",
+		   *ready, *go);
+}
+
 /* Where nobody listens yet, a client outside that looks there meets no
  * server of the session's: neither one bound at the name, nor a link to one
  * of its own, nor its own directory (or TMPDIR) moved to the name of one a
@@ -583,14 +595,9 @@ BOTH_USERS(tmpdir, a_project_in_tmp_is_out_of_other_sessions_reach, .timeout = 9
 	cr_assert(mkdir(proj, 0700) == 0 && chown(proj, uid, gid) == 0);
 	const char *cordon = w.as_user ? w.user_cordon : CORDON_BIN;
 	/* (Each waits in its own project.) */
-	char *ready = path_join(proj, "ready"), *go = path_join(proj, "go");
-	char *wait_go = fmt("touch %s; i=0; while [ ! -e %s ] && [ $i -lt 600 ]; do sleep 0.05; "
-			    "i=$((i+1)); done",
-			    ready, go);
-	char *ready2 = path_join(w.proj, "ready"), *go2 = path_join(w.proj, "go");
-	char *wait_go2 = fmt("touch %s; i=0; while [ ! -e %s ] && [ $i -lt 600 ]; do sleep 0.05; "
-			     "i=$((i+1)); done",
-			     ready2, go2);
+	char *ready, *go, *ready2, *go2;
+	char *wait_go = waits_in(proj, &ready, &go);
+	char *wait_go2 = waits_in(w.proj, &ready2, &go2);
 	/* 1. The project's session first; another moves it. */
 	char *first[] = {(char *)cordon, "run",     "--config", w.cfg,   "--project", proj,
 			 "--",           "/bin/sh", "-c",       wait_go, NULL};
@@ -727,10 +734,8 @@ BOTH_USERS(tmpdir, a_squatted_session_leaves_no_socket_to_take, .timeout = 90)
 	char *dir = fmt("%s/cordon-tmp-%u", shared, (unsigned)uid);
 	cr_assert(mkdir(dir, 0777) == 0 && chown(dir, 12345, 12345) == 0);
 	const char *cordon = w.as_user ? w.user_cordon : CORDON_BIN;
-	char *ready = path_join(w.proj, "ready"), *go = path_join(w.proj, "go");
-	char *wait_go = fmt("touch %s; i=0; while [ ! -e %s ] && [ $i -lt 600 ]; do sleep 0.05; "
-			    "i=$((i+1)); done",
-			    ready, go);
+	char *ready, *go;
+	char *wait_go = waits_in(w.proj, &ready, &go);
 	char *first[] = {(char *)cordon, "run", "--config", w.cfg, "--",
 			 "/bin/sh",      "-c",  wait_go,    NULL};
 	pid_t p1 = world_spawn(&w, first, w.proj);
