@@ -38,7 +38,15 @@ static const char *session_tmpdir(const struct cordon_policy *p)
 
 /* The unix-socket rules: the session's own, the allowed ones, and a word
  * on the ssh agent, which is out of reach unless allowed. */
-static void explain_sockets(const struct cordon_policy *p)
+/* The sessions' TMPDIR as run makes it (cordon_session_tmp_dir's answer
+ * T, the directory, or its OWNER where another user's). */
+struct tmp_answer {
+	int t;
+	uid_t owner;
+	char dir[PATH_MAX];
+};
+
+static void explain_sockets(const struct cordon_policy *p, const struct tmp_answer *tmp)
 {
 	char own[4096];
 	printf("\nunix sockets: those whose server runs inside the session, and\n");
@@ -46,17 +54,15 @@ static void explain_sockets(const struct cordon_policy *p)
 		printf("  (servers started inside keep theirs in %s, made read-write for\n"
 		       "  each session, TMUX_TMPDIR; the other sessions' beside it are read-only)\n",
 		       own);
-	uid_t owner = 0;
-	int t = nested ? 0 : cordon_session_tmp_dir(p, session_tmpdir(p), own, sizeof(own), &owner);
-	if (t > 0)
+	if (tmp->t > 0)
 		printf("  (and in %s%s, which the user's sessions share, pinned in\n"
 		       "  place: none in /tmp or /var/tmp themselves, where clients outside look\n"
 		       "  for their servers)\n",
-		       own, t == 1 ? " (TMPDIR)" : "");
-	else if (t == -EPERM)
+		       tmp->dir, tmp->t == 1 ? " (TMPDIR)" : "");
+	else if (tmp->t == -EPERM)
 		printf("  (none in /tmp or /var/tmp, where clients outside look for their\n"
 		       "  servers; and no TMPDIR: %s is uid %u's, not yours)\n",
-		       own, (unsigned)owner);
+		       tmp->dir, (unsigned)tmp->owner);
 	for (size_t i = 0; i < p->n_sockets; i++)
 		printf("  %s  (%s)\n", p->sockets[i].path, p->sockets[i].source);
 	bool given = false;
@@ -412,11 +418,12 @@ int cmd_explain(const struct cordon_args *a)
 	}
 	/* The sessions' TMPDIR, granted as the session starts (43d F2: a path
 	 * in it was explained by /tmp's rule). */
-	char tmp[PATH_MAX];
-	uid_t owner = 0;
-	if (p.sandbox && !nested &&
-	    cordon_session_tmp_dir(&p, session_tmpdir(&p), tmp, sizeof(tmp), &owner) > 0 &&
-	    cordon_policy_add_rule(&p, tmp, CORDON_ACCESS_ALL, CORDON_TMPDIR_SOURCE) < 0) {
+	struct tmp_answer tmp = {0};
+	if (p.sandbox && !nested)
+		tmp.t = cordon_session_tmp_dir(&p, session_tmpdir(&p), tmp.dir, sizeof(tmp.dir),
+					       &tmp.owner);
+	if (tmp.t > 0 &&
+	    cordon_policy_add_rule(&p, tmp.dir, CORDON_ACCESS_ALL, CORDON_TMPDIR_SOURCE) < 0) {
 		cordon_policy_free(&p);
 		launcher_error(&(struct cordon_error){ENOMEM, "out of memory"});
 		return CORDON_EXIT_FAILURE;
@@ -465,7 +472,7 @@ int cmd_explain(const struct cordon_args *a)
 				       "link made, nothing moved in");
 			printf(")\n");
 		}
-		explain_sockets(&p);
+		explain_sockets(&p, &tmp);
 		explain_guards(&p, &plan);
 		if (p.skipped.n) {
 			printf("\nskipped (cannot be resolved):\n");

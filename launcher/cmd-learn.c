@@ -85,18 +85,9 @@ static char *display_path(const char *path, const char *target, bool missing)
 static const char *shared_refusal(const struct cordon_policy *p, const char *target, bool missing,
 				  unsigned want)
 {
-	if (!missing || want != CORDON_ACCESS_WRITE)
-		return NULL;
-	bool shared = false;
-	for (size_t i = 0; i < p->n_rules; i++) {
-		const struct cordon_rule *r = &p->rules[i];
-		if (!(r->access & CORDON_ACCESS_WRITE) || !cordon_path_under(target, r->path))
-			continue;
-		if (!r->shared)
-			return NULL; /* the project's, or another grant's */
-		shared = true;
-	}
-	return shared ? "make it in $TMPDIR or the project" : NULL;
+	return missing && want == CORDON_ACCESS_WRITE && cordon_policy_in_shared(p, target, true)
+		       ? "make it in $TMPDIR or the project"
+		       : NULL;
 }
 
 /* The records of KIND ("K\tWHAT" lines: s a unix socket the supervisor

@@ -85,33 +85,6 @@ int launcher_find_shim(char **out, struct cordon_error *err)
 			  CORDON_INSTALL_LIBDIR);
 }
 
-static const char *env_lookup(const struct cordon_strv *env, const char *name)
-{
-	size_t n = strlen(name);
-	for (size_t i = 0; i < env->n; i++)
-		if (strncmp(env->v[i], name, n) == 0 && env->v[i][n] == '=')
-			return env->v[i] + n + 1;
-	return NULL;
-}
-
-/* NAME=VALUE in ENV, in place of any NAME there. Returns 0 or -ENOMEM. */
-static int env_set(struct cordon_strv *env, const char *name, const char *value)
-{
-	size_t n = strlen(name);
-	for (size_t i = 0; i < env->n;)
-		if (strncmp(env->v[i], name, n) == 0 && env->v[i][n] == '=') {
-			free(env->v[i]);
-			memmove(&env->v[i], &env->v[i + 1], (env->n - i) * sizeof(*env->v));
-			env->n--;
-		} else {
-			i++;
-		}
-	char *kv;
-	if (asprintf(&kv, "%s=%s", name, value) < 0)
-		return -ENOMEM;
-	return cordon_strv_push_take(env, kv);
-}
-
 /* Put the shim in LD_PRELOAD (before EXTRA, a library the shim leaves in
  * place for the descendants, if any). The policy goes on the channel the
  * session sets up (CORDON_CONFIG_FD). */
@@ -353,7 +326,8 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 		 * the way of the user's own outside. */
 		char dir[PATH_MAX];
 		if (cordon_session_socket_dir(session, dir, sizeof(dir)) == 0 &&
-		    (!(p.socket_dir = strdup(dir)) || env_set(&env, "TMUX_TMPDIR", dir) < 0)) {
+		    (!(p.socket_dir = strdup(dir)) ||
+		     launcher_env_set(&env, "TMUX_TMPDIR", dir) < 0)) {
 			cordon_err(&err, ENOMEM, "out of memory");
 			goto fail;
 		}
@@ -362,8 +336,8 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 		 * theirs, and their temporary files, in a directory of the
 		 * user's there. */
 		uid_t owner = 0;
-		int made = cordon_session_tmp_dir(&p, env_lookup(&env, "TMPDIR"), dir, sizeof(dir),
-						  &owner);
+		int made = cordon_session_tmp_dir(&p, launcher_env_get(&env, "TMPDIR"), dir,
+						  sizeof(dir), &owner);
 		if (made == -EPERM && asprintf(&p.tmp_id, "unpinned %s", dir) < 0)
 			made = -ENOMEM;
 		if (made == -EPERM)
@@ -377,7 +351,7 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 				"or root can)\n",
 				dir, (unsigned)owner);
 		else if (made > 0 && (!(p.tmp_dir = strdup(dir)) ||
-				      (made == 1 && env_set(&env, "TMPDIR", dir) < 0)))
+				      (made == 1 && launcher_env_set(&env, "TMPDIR", dir) < 0)))
 			made = -ENOMEM;
 		if (made < 0 && made != -EPERM) {
 			cordon_err(&err, -made, "TMPDIR: the sessions' temporary directory: %s",
@@ -391,7 +365,7 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 	snprintf(shell, sizeof(shell), "%s", launcher_login_shell());
 	char *shell_argv[] = {shell, login_flag, NULL};
 	char **argv = a->n_rest > 0 ? a->rest : shell_argv;
-	r = cordon_exec_find(argv[0], env_lookup(&env, "PATH"), &path);
+	r = cordon_exec_find(argv[0], launcher_env_get(&env, "PATH"), &path);
 	if (r < 0) {
 		fprintf(stderr, "cordon: %s: %s\n", argv[0],
 			r == -ENOENT ? "command not found" : strerror(-r));
@@ -427,8 +401,8 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 			why = "the launcher applies the sandbox on this platform";
 		/* Libraries the loader finds through these (an allowed variable)
 		 * run their constructors before the shim's. */
-		if (preload &&
-		    (env_lookup(&env, "LD_LIBRARY_PATH") || env_lookup(&env, "LD_AUDIT"))) {
+		if (preload && (launcher_env_get(&env, "LD_LIBRARY_PATH") ||
+				launcher_env_get(&env, "LD_AUDIT"))) {
 			preload = false;
 			why = "LD_LIBRARY_PATH or LD_AUDIT is passed: what the loader finds through it "
 			      "would run before the shim";

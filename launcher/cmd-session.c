@@ -15,27 +15,6 @@
 #include "cordon/session.h"
 #include "launcher.h"
 
-/* Whether PID is a live process. A watcher that was killed stays a zombie
- * until its parent (the session's shell) exits: kill(pid, 0) still succeeds
- * for it, so its state is read too. A pid taken again by another process
- * looks alive: the safe way round. */
-static bool alive(const struct cordon_session_info *s)
-{
-	pid_t pid = s->watcher;
-	if (pid <= 0 || (kill(pid, 0) < 0 && errno != EPERM))
-		return false;
-	char state = cordon_proc_state(pid); /* 0 without procfs: kill() said it is there */
-	if (state == 'Z' || state == 'X')
-		return false;
-	/* A process that started after the session did is not its supervisor:
-	 * a survivor of the session that took the dead one's pid (a program
-	 * named cordon ignoring SIGUSR1: kill then ended nothing), or another
-	 * session's launcher steered onto it (kill then ended that one;
-	 * round 40f N1, N2). Not known (no procfs): taken as there. */
-	long long t = cordon_proc_started(pid);
-	return t < 0 || t <= s->started + 2;
-}
-
 /* Whether session S, its watcher gone, still has processes in its cgroup
  * or (tracked without one) its user namespace: the watcher was killed
  * outright with its keeper, and nothing else will end them. */
@@ -102,7 +81,7 @@ static int load(const char *id, struct cordon_session_info *s, bool *orphan,
 	int r = cordon_registry_read(id, s, err);
 	if (r < 0)
 		return r;
-	bool live = alive(s);
+	bool live = cordon_registry_live(s);
 	bool o = !live && orphaned(s);
 	if (orphan)
 		*orphan = o;

@@ -221,12 +221,10 @@ int launcher_outer_sockets(struct cordon_policy *p, struct cordon_strv *env)
 	/* Where no new directory can be made beside the outer session's own:
 	 * its supervisor judges every connect there. */
 	const char *outer = getenv("TMUX_TMPDIR");
-	char *kv;
 	struct stat st;
 	if (!outer || outer[0] != '/' || stat(outer, &st) < 0 || !S_ISDIR(st.st_mode))
 		return 0;
-	if (env &&
-	    (asprintf(&kv, "TMUX_TMPDIR=%s", outer) < 0 || cordon_strv_push_take(env, kv) < 0))
+	if (env && launcher_env_set(env, "TMUX_TMPDIR", outer) < 0)
 		return -ENOMEM;
 	int r = cordon_policy_add_rule(p, outer, CORDON_ACCESS_ALL, "the outer session's sockets");
 	/* And its temporary directory (TMPDIR), where it made its sockets:
@@ -238,10 +236,33 @@ int launcher_outer_sockets(struct cordon_policy *p, struct cordon_strv *env)
 	else
 		tmp = NULL;
 	/* (The environment's filter took TMPDIR out.) */
-	if (r >= 0 && tmp && env &&
-	    (asprintf(&kv, "TMPDIR=%s", tmp) < 0 || cordon_strv_push_take(env, kv) < 0))
+	if (r >= 0 && tmp && env && launcher_env_set(env, "TMPDIR", tmp) < 0)
 		return -ENOMEM;
 	return r;
+}
+
+int launcher_env_set(struct cordon_strv *env, const char *name, const char *value)
+{
+	char *kv;
+	if (asprintf(&kv, "%s=%s", name, value) < 0)
+		return -ENOMEM;
+	size_t n = strlen(name);
+	for (size_t i = 0; i < env->n; i++)
+		if (strncmp(env->v[i], name, n) == 0 && env->v[i][n] == '=') {
+			free(env->v[i]);
+			env->v[i] = kv;
+			return 0;
+		}
+	return cordon_strv_push_take(env, kv);
+}
+
+const char *launcher_env_get(const struct cordon_strv *env, const char *name)
+{
+	size_t n = strlen(name);
+	for (size_t i = 0; i < env->n; i++)
+		if (strncmp(env->v[i], name, n) == 0 && env->v[i][n] == '=')
+			return env->v[i] + n + 1;
+	return NULL;
 }
 
 void launcher_say_exposed(const struct cordon_policy *p)

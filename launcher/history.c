@@ -145,31 +145,6 @@ static int project_name(const char *project, char **out)
 	return asprintf(out, "%s-%012llx", name, (unsigned long long)(h >> 16)) < 0 ? -ENOMEM : 0;
 }
 
-/* NAME=VALUE in ENV, replacing NAME if it passed the filter. */
-static int env_set(struct cordon_strv *env, const char *name, const char *value)
-{
-	char *kv;
-	if (asprintf(&kv, "%s=%s", name, value) < 0)
-		return -ENOMEM;
-	size_t n = strlen(name);
-	for (size_t i = 0; i < env->n; i++)
-		if (strncmp(env->v[i], name, n) == 0 && env->v[i][n] == '=') {
-			free(env->v[i]);
-			env->v[i] = kv;
-			return 0;
-		}
-	return cordon_strv_push_take(env, kv);
-}
-
-static const char *env_get(const struct cordon_strv *env, const char *name)
-{
-	size_t n = strlen(name);
-	for (size_t i = 0; i < env->n; i++)
-		if (strncmp(env->v[i], name, n) == 0 && env->v[i][n] == '=')
-			return env->v[i] + n + 1;
-	return NULL;
-}
-
 static const char *base_name(const char *path)
 {
 	const char *s = strrchr(path, '/');
@@ -197,12 +172,13 @@ static int nested_history(struct cordon_policy *p, const char *cmd, struct cordo
 	cleanup_free char *histfile = NULL;
 	cleanup_free char *dump = NULL;
 	if (asprintf(&histfile, "%s/%s_history", dir, shell) < 0 ||
-	    env_set(env, "HISTFILE", histfile) < 0 || env_set(env, "CORDON_HISTORY_DIR", dir) < 0 ||
-	    (own &&
-	     (asprintf(&dump, "%s/zcompdump", own) < 0 ||
-	      env_set(env, "CORDON_SHELL_DIR", own) < 0 ||
-	      env_set(env, "CORDON_ZCOMPDUMP", dump) < 0 ||
-	      (strcmp(base_name(cmd), "fish") == 0 && env_set(env, "XDG_DATA_HOME", own) < 0))) ||
+	    launcher_env_set(env, "HISTFILE", histfile) < 0 ||
+	    launcher_env_set(env, "CORDON_HISTORY_DIR", dir) < 0 ||
+	    (own && (asprintf(&dump, "%s/zcompdump", own) < 0 ||
+		     launcher_env_set(env, "CORDON_SHELL_DIR", own) < 0 ||
+		     launcher_env_set(env, "CORDON_ZCOMPDUMP", dump) < 0 ||
+		     (strcmp(base_name(cmd), "fish") == 0 &&
+		      launcher_env_set(env, "XDG_DATA_HOME", own) < 0))) ||
 	    cordon_policy_add_rule(p, dir, CORDON_ACCESS_ALL, "history") < 0)
 		return -ENOMEM;
 	/* fish's history file there, a hard link to the project's (or the
@@ -493,10 +469,11 @@ int launcher_history(struct cordon_policy *p, const char *cmd, const char *sessi
 	cleanup_free char *histfile = NULL;
 	if (asprintf(&histfile, "%s/%s_history", dir, shell) < 0)
 		return cordon_err(err, ENOMEM, "out of memory");
-	const char *user_zdotdir = env_get(env, "ZDOTDIR");
-	if ((user_zdotdir && env_set(env, "CORDON_USER_ZDOTDIR", user_zdotdir) < 0) ||
-	    env_set(env, "ZDOTDIR", zdot) < 0 || env_set(env, "HISTFILE", histfile) < 0 ||
-	    env_set(env, "CORDON_HISTORY_DIR", dir) < 0)
+	const char *user_zdotdir = launcher_env_get(env, "ZDOTDIR");
+	if ((user_zdotdir && launcher_env_set(env, "CORDON_USER_ZDOTDIR", user_zdotdir) < 0) ||
+	    launcher_env_set(env, "ZDOTDIR", zdot) < 0 ||
+	    launcher_env_set(env, "HISTFILE", histfile) < 0 ||
+	    launcher_env_set(env, "CORDON_HISTORY_DIR", dir) < 0)
 		return cordon_err(err, ENOMEM, "out of memory");
 	/* What the shells run of what they keep, zsh's compinit dump and
 	 * fish's data directory (vendor_conf.d sourced at start, the
@@ -524,9 +501,9 @@ int launcher_history(struct cordon_policy *p, const char *cmd, const char *sessi
 	}
 	cleanup_free char *dump = NULL;
 	if (asprintf(&dump, "%s/zcompdump", own->dir) < 0 ||
-	    env_set(env, "CORDON_SHELL_DIR", own->dir) < 0 ||
-	    env_set(env, "CORDON_ZCOMPDUMP", dump) < 0 ||
-	    (fish && env_set(env, "XDG_DATA_HOME", own->dir) < 0))
+	    launcher_env_set(env, "CORDON_SHELL_DIR", own->dir) < 0 ||
+	    launcher_env_set(env, "CORDON_ZCOMPDUMP", dump) < 0 ||
+	    (fish && launcher_env_set(env, "XDG_DATA_HOME", own->dir) < 0))
 		return cordon_err(err, ENOMEM, "out of memory");
 	if (cordon_policy_add_rule(p, dir, CORDON_ACCESS_ALL, "history") < 0 ||
 	    cordon_policy_add_rule(p, zdot, CORDON_ACCESS_READ, "history") < 0 ||

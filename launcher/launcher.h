@@ -38,6 +38,11 @@ char *launcher_absolute(const char *path, const char *home);
  * keep their sockets, and TMUX_TMPDIR set to it in ENV (NULL: explain,
  * only the rule). Returns 0 or -ENOMEM. */
 int launcher_outer_sockets(struct cordon_policy *p, struct cordon_strv *env);
+/* NAME=VALUE in ENV, in place of NAME where it passed the filter. Returns
+ * 0 or -ENOMEM. */
+int launcher_env_set(struct cordon_strv *env, const char *name, const char *value);
+/* NAME's value in ENV, or NULL. */
+const char *launcher_env_get(const struct cordon_strv *env, const char *name);
 
 /* For each hidden path a rule of P names itself (so that it is not hidden
  * in this session), one line on stderr saying so. */

@@ -2457,16 +2457,13 @@ static int allowed_below(struct cordon_guard_plan *plan, const struct reach *r, 
 	return e;
 }
 
-/* Whether PATH lies strictly beneath one of P's shared directories that
- * the session may write, and beneath no other write rule of P's (which
- * would let it take sockets there anyway). */
-bool cordon_policy_in_shared(const struct cordon_policy *p, const char *path)
+bool cordon_policy_in_shared(const struct cordon_policy *p, const char *path, bool at)
 {
 	bool beneath = false;
 	for (size_t j = 0; j < p->n_rules; j++) {
 		const struct cordon_rule *o = &p->rules[j];
 		if (!(o->access & CORDON_ACCESS_WRITE) || !cordon_path_under(path, o->path) ||
-		    strcmp(path, o->path) == 0)
+		    (!at && strcmp(path, o->path) == 0))
 			continue;
 		if (!o->shared)
 			return false;
@@ -2486,7 +2483,15 @@ static bool in_shared(const struct cordon_policy *p, const struct cordon_rule *r
 	    (rule->shared && strcmp(rule->source, CORDON_TMPDIR_SOURCE) != 0 &&
 	     strcmp(rule->source, "project") != 0))
 		return false;
-	return cordon_policy_in_shared(p, rule->path);
+	return cordon_policy_in_shared(p, rule->path, false);
+}
+
+/* The directory PATH in a shared one pinned, with the directories above
+ * it up to there (pin_in_shared, pin_others). 0 or -ENOMEM. */
+static int pin_in_place(struct cordon_guard_plan *plan, const struct reach *r, const char *path)
+{
+	int e = add_mount(plan, path, CORDON_MOUNT_PIN, true, CORDON_GUARD_IN_SHARED);
+	return e < 0 ? e : pin_parents(plan, r, path, CORDON_GUARD_IN_SHARED);
 }
 
 /* The projects of the user's other live sessions that lie in one of P's
@@ -2495,32 +2500,31 @@ static bool in_shared(const struct cordon_policy *p, const struct cordon_rule *r
  * one, and its sockets, to where a client outside looks (review 43d F1).
  * (A session started after this one finds it running, and takes no socket
  * in its own project there: shim/linux/run.c.) */
+struct pin_others {
+	struct cordon_guard_plan *plan;
+	const struct reach *r;
+	const struct cordon_policy *p;
+	int e;
+};
+
+static bool pin_other(const struct cordon_session_info *s, void *arg)
+{
+	struct pin_others *o = arg;
+	struct stat st;
+	if (s->project[0] == '/' && (!o->p->project || strcmp(s->project, o->p->project) != 0) &&
+	    cordon_policy_in_shared(o->p, s->project, false) && lstat(s->project, &st) == 0 &&
+	    S_ISDIR(st.st_mode))
+		o->e = pin_in_place(o->plan, o->r, s->project);
+	return o->e < 0;
+}
+
 static int pin_others(struct cordon_guard_plan *plan, const struct reach *r,
 		      const struct cordon_policy *p)
 {
-	char **ids = NULL;
-	size_t n = 0;
-	struct cordon_error err = {0};
-	if (cordon_sandbox_nested() || cordon_registry_list(&ids, &n, &err) < 0)
-		return 0;
-	int e = 0;
-	for (size_t i = 0; i < n; i++) {
-		struct cordon_session_info info;
-		struct stat st;
-		if (e >= 0 && cordon_registry_read(ids[i], &info, &err) == 0 &&
-		    info.project[0] == '/' &&
-		    (!p->project || strcmp(info.project, p->project) != 0) &&
-		    cordon_policy_in_shared(p, info.project) && lstat(info.project, &st) == 0 &&
-		    S_ISDIR(st.st_mode) && cordon_registry_live(&info)) {
-			e = add_mount(plan, info.project, CORDON_MOUNT_PIN, true,
-				      CORDON_GUARD_IN_SHARED);
-			if (e >= 0)
-				e = pin_parents(plan, r, info.project, CORDON_GUARD_IN_SHARED);
-		}
-		free(ids[i]);
-	}
-	free(ids);
-	return e;
+	struct pin_others o = {plan, r, p, 0};
+	if (!cordon_sandbox_nested())
+		(void)cordon_registry_each_live(pin_other, &o);
+	return o.e;
 }
 
 /* Each write rule in a shared directory (a project in /tmp, the sessions'
@@ -2539,10 +2543,7 @@ static int pin_in_shared(struct cordon_guard_plan *plan, const struct reach *r,
 		if (!in_shared(p, &p->rules[i]) || lstat(p->rules[i].path, &st) < 0 ||
 		    !S_ISDIR(st.st_mode))
 			continue;
-		e = add_mount(plan, p->rules[i].path, CORDON_MOUNT_PIN, true,
-			      CORDON_GUARD_IN_SHARED);
-		if (e >= 0)
-			e = pin_parents(plan, r, p->rules[i].path, CORDON_GUARD_IN_SHARED);
+		e = pin_in_place(plan, r, p->rules[i].path);
 	}
 	return e < 0 ? e : pin_others(plan, r, p);
 }

@@ -295,30 +295,53 @@ static const char *proc_stat(pid_t pid, char buf[512])
 
 bool cordon_registry_live(const struct cordon_session_info *s)
 {
-	if (s->watcher <= 0 || (kill(s->watcher, 0) < 0 && errno != EPERM))
+	/* A watcher that was killed stays a zombie until its parent (the
+	 * session's shell) exits: kill(pid, 0) still succeeds for it, so its
+	 * state is read too (0 without procfs: kill() said it is there). */
+	pid_t pid = s->watcher;
+	if (pid <= 0 || (kill(pid, 0) < 0 && errno != EPERM))
 		return false;
-	char state = cordon_proc_state(s->watcher);
-	long long t = cordon_proc_started(s->watcher);
-	return state != 'Z' && state != 'X' && (t < 0 || t <= s->started + 2);
+	char state = cordon_proc_state(pid);
+	if (state == 'Z' || state == 'X')
+		return false;
+	/* A process that started after the session did is not its supervisor:
+	 * a survivor of the session that took the dead one's pid (a program
+	 * named cordon ignoring SIGUSR1: kill then ended nothing), or another
+	 * session's launcher steered onto it (kill then ended that one;
+	 * round 40f N1, N2). Not known (no procfs): taken as there. */
+	long long t = cordon_proc_started(pid);
+	return t < 0 || t <= s->started + 2;
 }
 
-bool cordon_registry_any_live(const char *except)
+int cordon_registry_each_live(bool (*fn)(const struct cordon_session_info *, void *), void *arg)
 {
 	char **ids = NULL;
 	size_t n = 0;
 	struct cordon_error e = {0};
-	if (cordon_registry_list(&ids, &n, &e) < 0)
-		return true; /* not known (no registry: a home that cannot be written) */
-	bool any = false;
+	int r = cordon_registry_list(&ids, &n, &e);
+	if (r < 0)
+		return r;
 	for (size_t i = 0; i < n; i++) {
 		struct cordon_session_info info;
-		if (!any && (!except || strcmp(ids[i], except) != 0) &&
-		    cordon_registry_read(ids[i], &info, &e) == 0 && cordon_registry_live(&info))
-			any = true;
+		if (r == 0 && cordon_registry_read(ids[i], &info, &e) == 0 &&
+		    cordon_registry_live(&info) && fn(&info, arg))
+			r = 1;
 		free(ids[i]);
 	}
 	free(ids);
-	return any;
+	return r;
+}
+
+static bool other_than(const struct cordon_session_info *s, void *arg)
+{
+	const char *except = *(const char **)arg;
+	return !except || strcmp(s->id, except) != 0;
+}
+
+bool cordon_registry_any_live(const char *except)
+{
+	/* (No registry, a home that cannot be written: not known.) */
+	return cordon_registry_each_live(other_than, &except) != 0;
 }
 
 char cordon_proc_state(pid_t pid)

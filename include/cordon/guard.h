@@ -134,10 +134,11 @@ struct cordon_root_cut {
 	bool nofollow;    /* its rule's */
 };
 bool cordon_guard_shared_dir(const char *path, const struct stat *st);
-/* Whether PATH lies strictly beneath one of P's shared directories that
- * the session may write (rule.shared: /tmp), and beneath no other write
- * rule of P's. */
-bool cordon_policy_in_shared(const struct cordon_policy *p, const char *path);
+/* Whether PATH lies strictly beneath (AT: or at) one of P's shared
+ * directories that the session may write (rule.shared: /tmp), and beneath
+ * (or at) no other write rule of P's, which would let it take sockets
+ * there anyway. */
+bool cordon_policy_in_shared(const struct cordon_policy *p, const char *path, bool at);
 /* P's cuts into V (at most N): each rule that is a shared directory, /tmp,
  * /var/tmp, /run/lock and /run/screen where any rule reaches them, and
  * /etc as above. */

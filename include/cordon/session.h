@@ -106,8 +106,13 @@ int cordon_registry_read(const char *id, struct cordon_session_info *s, struct c
 int cordon_registry_remove(const char *id);
 
 /* Whether the session of record S still runs: its watcher alive, and
- * started no later than the session (a pid taken again is another's). */
+ * started no later than the session (a pid taken again by another process
+ * looks alive: the safe way round). */
 bool cordon_registry_live(const struct cordon_session_info *s);
+/* FN called with ARG for each live session's record (cordon_registry_live)
+ * until it returns true. Returns 1 when it did, 0 when it never did, or
+ * -errno where the registry cannot be listed. */
+int cordon_registry_each_live(bool (*fn)(const struct cordon_session_info *, void *), void *arg);
 /* Whether a session of the user's other than EXCEPT (an id, or NULL) runs;
  * true too where the registry cannot be read (review 43e F1: a home that
  * cannot be written hid every session). */

@@ -741,7 +741,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	for (size_t i = 0; sandbox && l->policy->project && i < l->policy->n_rules; i++) {
 		struct cordon_rule *rule = &l->policy->rules[i];
 		if (strcmp(rule->path, l->policy->project) == 0 && !rule->shared &&
-		    cordon_policy_in_shared(l->policy, rule->path) &&
+		    cordon_policy_in_shared(l->policy, rule->path, false) &&
 		    cordon_registry_any_live(s->id)) {
 			rule->shared = true;
 			rule->prepared = false;

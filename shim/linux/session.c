@@ -626,30 +626,23 @@ int cordon_session_tmp_dir(const struct cordon_policy *p, const char *tmpdir, ch
 	return own && !shared_writable(p, own) ? 2 : 1;
 }
 
+/* Whether S pins another directory at ID's path than ID's as the
+ * sessions' TMPDIR (ARG: ID; "unpinned PATH" pins none). */
+static bool pins_another(const struct cordon_session_info *s, void *arg)
+{
+	const char *id = *(const char **)arg, *path = strchr(id, ' '),
+		   *theirs = strchr(s->tmpdir, ' ');
+	return path && theirs && strcmp(theirs, path) == 0 && strcmp(s->tmpdir, id) != 0;
+}
+
 /* Whether a live session of the user's pins another directory at ID's
- * path than ID's as their TMPDIR. */
+ * path than ID's as their TMPDIR. No registry (a home that cannot be
+ * written: 43e F1): not known, so true for a directory MADE here, which an
+ * earlier session may not pin. */
 static bool pinned_elsewhere(const char *id, bool made)
 {
-	char **ids = NULL;
-	size_t n = 0;
-	struct cordon_error e = {0};
-	/* No registry (a home that cannot be written: 43e F1): not known,
-	 * but for a directory made here, which an earlier session may not
-	 * pin. */
-	if (cordon_registry_list(&ids, &n, &e) < 0)
-		return made;
-	bool other = false;
-	for (size_t i = 0; i < n; i++) {
-		struct cordon_session_info info;
-		const char *path = strchr(id, ' '), *theirs;
-		if (!other && path && cordon_registry_read(ids[i], &info, &e) == 0 &&
-		    (theirs = strchr(info.tmpdir, ' ')) && strcmp(theirs, path) == 0 &&
-		    strcmp(info.tmpdir, id) != 0 && cordon_registry_live(&info))
-			other = true;
-		free(ids[i]);
-	}
-	free(ids);
-	return other;
+	int r = cordon_registry_each_live(pins_another, &id);
+	return r < 0 ? made : r == 1;
 }
 
 int cordon_tmp_dir_make(const char *dir, char id[4200], struct cordon_error *err)
