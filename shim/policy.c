@@ -16,6 +16,7 @@
 
 #include "cordon/guard.h"
 #include "cordon/mounts.h"
+#include "cordon/sandbox.h"
 #include "cordon/session.h"
 #include "cordon/sweep.h"
 #include "cordon/toolchain.h"
@@ -2139,11 +2140,12 @@ static char *unix_field(char *line, int n)
 	}
 }
 
-/* Every socket /proc/net/unix lists as listened on beneath /tmp, /var/tmp
- * or RUNTIME, into OUT: 1, 0 where it cannot be read, or -ENOMEM. */
-static int listened_on(const char *runtime, struct cordon_strv *out)
+/* Every socket LIST (a /proc/.../net/unix) lists as listened on beneath
+ * /tmp, /var/tmp or RUNTIME, into OUT: 1, 0 where it cannot be read, or
+ * -ENOMEM. */
+static int listened_on(const char *list, const char *runtime, struct cordon_strv *out)
 {
-	FILE *f = fopen("/proc/net/unix", "re");
+	FILE *f = fopen(list, "re");
 	if (!f)
 		return 0;
 	char line[PATH_MAX + 128];
@@ -2164,6 +2166,63 @@ static int listened_on(const char *runtime, struct cordon_strv *out)
 	return r;
 }
 
+struct in_sessions {
+	const char *runtime;
+	struct cordon_strv *out;
+	struct stat ours; /* our network namespace */
+	int r;
+};
+
+/* A process of the live session S: its command, else (it exited, its
+ * servers run on) the first one its cgroup lists. 0 when none is found. */
+static pid_t a_process_of(const struct cordon_session_info *s)
+{
+	char path[4200];
+	if (s->shell > 0 && snprintf(path, sizeof(path), "/proc/%d", (int)s->shell) > 0 &&
+	    access(path, F_OK) == 0)
+		return s->shell;
+	if (!s->cgroup[0] ||
+	    snprintf(path, sizeof(path), "%s/cgroup.procs", s->cgroup) >= (int)sizeof(path))
+		return 0;
+	FILE *f = fopen(path, "re");
+	long pid = 0;
+	if (f && fscanf(f, "%ld", &pid) != 1)
+		pid = 0;
+	if (f)
+		(void)fclose(f);
+	return (pid_t)pid;
+}
+
+static bool listened_in(const struct cordon_session_info *s, void *arg)
+{
+	struct in_sessions *in = arg;
+	pid_t pid = a_process_of(s);
+	char ns[64], list[64];
+	struct stat st;
+	snprintf(ns, sizeof(ns), "/proc/%d/ns/net", (int)pid);
+	if (pid <= 0 || stat(ns, &st) < 0 ||
+	    (st.st_dev == in->ours.st_dev && st.st_ino == in->ours.st_ino))
+		return false;
+	snprintf(list, sizeof(list), "/proc/%d/net/unix", (int)pid);
+	int r = listened_on(list, in->runtime, in->out);
+	if (r < 0)
+		in->r = r;
+	return r < 0;
+}
+
+/* The servers of the user's other live sessions, each in its network
+ * namespace of its own (netns.c), where /proc/net/unix does not see them:
+ * outside this one, they are servers outside too. 0 or -ENOMEM. A session
+ * whose processes are all gone has none. */
+static int listened_on_in_sessions(const char *runtime, struct cordon_strv *out)
+{
+	struct in_sessions in = {runtime, out, {0}, 0};
+	if (cordon_sandbox_nested() || stat("/proc/self/ns/net", &in.ours) < 0)
+		return 0;
+	(void)cordon_registry_each_live(listened_in, &in);
+	return in.r;
+}
+
 /* Each socket a server outside listens on in /tmp, /var/tmp and the
  * runtime directory is kept in its place (a mount point is neither removed
  * nor renamed over), so that no server of the session's takes its name (a
@@ -2181,7 +2240,9 @@ static int guard_servers_sockets(struct cordon_policy *p, const struct cordon_co
 	struct cordon_strv live = {0};
 	char runtime[64];
 	snprintf(runtime, sizeof(runtime), "/run/user/%u", (unsigned)ctx->uid);
-	int r = listened_on(runtime, &live);
+	int r = listened_on("/proc/net/unix", runtime, &live);
+	if (r > 0 && (r = listened_on_in_sessions(runtime, &live)) >= 0)
+		r = 1;
 	if (r == 0) { /* no /proc/net/unix: every socket where the scan looks */
 		r = sockets_in(p, ctx, "/tmp", 0, &live);
 		if (r >= 0)

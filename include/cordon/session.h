@@ -286,6 +286,7 @@ void cordon_session_remove_socket_dir(const char *path);
  * once the sandbox is in place, writes one message on the channel and waits
  * for CORDON_HANDOVER_OK before the command runs. */
 #define CORDON_HANDOVER_LISTENER 'L' /* value: the seccomp listener's fd number */
+#define CORDON_HANDOVER_NETNS    'N' /* value: the session's socket diagnostics (ahead of L) */
 #define CORDON_HANDOVER_APPLIED  'A' /* no supervisor needed (sandbox off, ABI 9) */
 #define CORDON_HANDOVER_FAILED   'F' /* refused, and said why on stderr */
 #define CORDON_HANDOVER_OK       'K' /* the supervisor's answer */

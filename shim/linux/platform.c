@@ -27,6 +27,7 @@
 #include "cordon/sandbox.h"
 #include "landlock-compat.h"
 #include "linux.h"
+#include "netns.h"
 #include "util.h"
 
 #define FS_ABI1                                                                                    \
@@ -216,6 +217,18 @@ void cordon_sandbox_describe(const struct cordon_support *sup, char *buf, size_t
 		LINE("guards:    NOT possible: no mount namespace (%s): protected_paths and\n"
 		     "           hidden_paths cannot be kept (on_unsupported decides); the\n"
 		     "           supervisor judges chmod/chown/utimes\n",
+		     why);
+	if (!sup->notify)
+		LINE("abstract:  NOT covered (no supervisor): an abstract unix socket name bound\n"
+		     "           inside is reachable from outside\n");
+	else if (cordon_netns_possible(sysadmin, why, sizeof(why)))
+		LINE("abstract:  the session's own network namespace: abstract unix socket names\n"
+		     "           bound inside stay inside (its internet and netlink sockets are\n"
+		     "           made by the supervisor, in this one)\n");
+	else
+		LINE("abstract:  NOT possible: no network namespace (%s): an abstract unix\n"
+		     "           socket name bound inside would be reachable from outside\n"
+		     "           (on_unsupported decides)\n",
 		     why);
 	if (unheld[0])
 		LINE("shared:    NOT possible: %s cannot be mounted idmapped: a root session is\n"
@@ -486,8 +499,8 @@ static bool under_proc(const char *path)
 /* PREPARED: the ruleset the session watcher built (cordon_sandbox_prepare),
  * or -1; either way the rules not marked prepared are added here. */
 static int landlock_apply(const struct cordon_policy *p, int abi, int prepared, bool nested,
-			  char *missing, size_t size_missing, int *n_missing, bool *view,
-			  struct cordon_error *err)
+			  bool netns, char *missing, size_t size_missing, int *n_missing,
+			  bool *view, struct cordon_error *err)
 {
 	cleanup_close int ruleset = prepared;
 	struct cordon_landlock_ruleset_attr attr;
@@ -516,6 +529,24 @@ static int landlock_apply(const struct cordon_policy *p, int abi, int prepared, 
 				  why);
 	} else if (r < 0) {
 		return r;
+	}
+	/* While this process holds capabilities (root's, or its user
+	 * namespace's): its own network namespace (netns.c). */
+	if (netns && (r = cordon_netns_enter(err)) < 0) {
+		char why[sizeof(err->msg)];
+		snprintf(why, sizeof(why), "%s", err->msg);
+		if (p->on_unsupported != CORDON_UNSUPPORTED_WARN)
+			return cordon_err(
+				err, ENOTSUP,
+				"%s: without it, an abstract unix socket name bound "
+				"inside is reachable from outside; set \"on_unsupported\": "
+				"\"warn\" to run without it",
+				why);
+		char what[sizeof(why) + 96];
+		snprintf(what, sizeof(what),
+			 "%s: abstract unix socket names bound inside are reachable from outside",
+			 why);
+		append(missing, size_missing, n_missing, what);
 	}
 	if (ruleset < 0 && (ruleset = (int)cordon_landlock_create_ruleset(&attr, size, 0)) < 0)
 		return cordon_err(err, errno, "landlock_create_ruleset: %s", strerror(errno));
@@ -680,8 +711,13 @@ int cordon_sandbox_apply_prepared(const struct cordon_policy *p, int prepared, i
 			"cordon: inside another cordon session: its rules stay, and this one's "
 			"apply on top (cordon explain says what differs)\n");
 	if (sup.landlock_abi >= 1) {
-		int r = landlock_apply(p, sup.landlock_abi, TAKE_FD(ruleset), nested, missing,
-				       sizeof(missing), &n, &view, err);
+		/* Supervised (a listener is asked for, and the kernel has user
+		 * notification): the supervisor makes the sockets that must be
+		 * the host's. Nested, the outer session's namespace is there. */
+		bool netns = listener && !nested && sup.seccomp && sup.notify &&
+			     cordon_sandbox_needs_supervisor(&sup);
+		int r = landlock_apply(p, sup.landlock_abi, TAKE_FD(ruleset), nested, netns,
+				       missing, sizeof(missing), &n, &view, err);
 		if (r < 0)
 			return r;
 		/* What was handed in, now that the sandbox decides (inherited.c). */
@@ -709,7 +745,8 @@ int cordon_sandbox_apply_prepared(const struct cordon_policy *p, int prepared, i
 			       "the supervisor (another one already watches this process): unix "
 			       "sockets outside the session, file metadata and watches are NOT "
 			       "mediated; System V IPC, calls on other processes and ptys made "
-			       "inside are refused");
+			       "inside are refused; the session's network namespace has no "
+			       "network");
 		}
 		if (r < 0)
 			return r;

@@ -7,6 +7,8 @@
 #include <limits.h>
 #include <link.h>
 #include <linux/capability.h>
+#include <linux/netlink.h>
+#include <linux/sock_diag.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -31,6 +33,7 @@
 #include "cordon/sweep.h"
 #include "cordon/wire.h"
 #include "linux.h"
+#include "netns.h"
 #include "reguard.h"
 #include "spawn.h"
 #include "proxy.h"
@@ -54,11 +57,20 @@ static long now_ms(void)
 
 int cordon_session_confirm(int channel, int listener)
 {
+	/* The session's network namespace (netns.c): its socket diagnostics
+	 * go first, to the supervisor only. */
+	int diag = cordon_netns_take_diag();
+	int r = 0;
+	if (diag >= 0 && listener >= 0) {
+		struct cordon_event_msg n = {.tag = CORDON_HANDOVER_NETNS, .value = diag};
+		r = cordon_write_full(channel, &n, sizeof(n));
+	}
 	struct cordon_event_msg m = {
 		.tag = listener >= 0 ? CORDON_HANDOVER_LISTENER : CORDON_HANDOVER_APPLIED,
 		.value = listener,
 	};
-	int r = cordon_write_full(channel, &m, sizeof(m));
+	if (r >= 0)
+		r = cordon_write_full(channel, &m, sizeof(m));
 	char ok = 0;
 	if (r >= 0)
 		r = cordon_read_full(channel, &ok, 1);
@@ -66,6 +78,8 @@ int cordon_session_confirm(int channel, int listener)
 	 * would let the session answer its own calls. */
 	if (listener >= 0)
 		close(listener);
+	if (diag >= 0)
+		close(diag);
 	if (r < 0)
 		return r;
 	return ok == CORDON_HANDOVER_OK ? 0 : -EPROTO;
@@ -93,6 +107,7 @@ struct run {
 	int chan_child; /* the command's end */
 	int report_r;   /* errno of a failed exec */
 	int listener;   /* the seccomp listener, once handed over */
+	int diag;       /* its network namespace's socket diagnostics (netns.c), or -1 */
 	int tty;        /* stdin's terminal, watched for the hang-up */
 	int sig;        /* signalfd: HUP INT TERM QUIT */
 	int status;     /* the command's, once it has exited */
@@ -250,6 +265,27 @@ static int unconfirmed(struct run *r, const char *why, struct cordon_error *err)
 			  r->s->id, why);
 }
 
+/* The socket diagnostics the command made in its network namespace
+ * (netns.c), its fd number NR: taken, and checked to be one (anything else
+ * would answer who listens inside). -errno. */
+static int take_diag(int command_fd, int nr)
+{
+	int fd = (int)syscall(SYS_pidfd_getfd, command_fd, nr, 0);
+	if (fd < 0)
+		return -errno;
+	int domain = 0, proto = 0;
+	socklen_t len = sizeof(domain);
+	bool ok = getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &len) == 0 && domain == AF_NETLINK;
+	len = sizeof(proto);
+	ok = ok && getsockopt(fd, SOL_SOCKET, SO_PROTOCOL, &proto, &len) == 0 &&
+	     proto == NETLINK_SOCK_DIAG;
+	if (!ok) {
+		close(fd);
+		return -EPROTO;
+	}
+	return fd;
+}
+
 /* The hand-over: the shim (or our child) says the sandbox is in place and
  * passes the listener's number; it is taken with pidfd_getfd (the command
  * is our descendant: Yama's scope 1 allows it) and confirmed. */
@@ -257,6 +293,7 @@ static int handover(struct run *r, struct cordon_error *err)
 {
 	long deadline = now_ms() + r->s->ack_timeout_ms;
 	struct cordon_event_msg m = {0};
+	int diag = -1; /* its number in the command (CORDON_HANDOVER_NETNS) */
 	size_t got = 0;
 	while (got < sizeof(m)) {
 		long left = deadline - now_ms();
@@ -284,6 +321,11 @@ static int handover(struct run *r, struct cordon_error *err)
 				return unconfirmed(r, "the shim did not load", err);
 			}
 			got += (size_t)k;
+			if (got == sizeof(m) && m.tag == CORDON_HANDOVER_NETNS && diag < 0 &&
+			    m.value >= 0) {
+				diag = m.value;
+				got = 0; /* the listener follows */
+			}
 		} else if (p[1].revents) {
 			take_event(r);
 			return unconfirmed(r, "the command exited first", err);
@@ -310,6 +352,11 @@ static int handover(struct run *r, struct cordon_error *err)
 					  "command (pidfd_getfd: %s); session killed",
 					  r->s->id, strerror(errno));
 		r->listener = fd;
+		if (diag >= 0 && (r->diag = take_diag(r->command_fd, diag)) < 0)
+			return cordon_err(err, -r->diag,
+					  "session %s: cannot take its network namespace's socket "
+					  "diagnostics from the command (%s); session killed",
+					  r->s->id, strerror(-r->diag));
 	} else if (m.tag != CORDON_HANDOVER_APPLIED) {
 		return cordon_err(err, EPROTO, "session %s: unexpected hand-over; session killed",
 				  r->s->id);
@@ -659,8 +706,9 @@ static char **command_env(const struct cordon_launch *l, int chan_child,
 
 static void run_free(struct run *r)
 {
-	int *fds[] = {&r->command_fd, &r->keeper_fd, &r->event_r,  &r->control_w, &r->chan,
-		      &r->chan_child, &r->report_r,  &r->listener, &r->tty,       &r->sig};
+	int *fds[] = {&r->command_fd, &r->keeper_fd,  &r->event_r,  &r->control_w,
+		      &r->chan,       &r->chan_child, &r->report_r, &r->listener,
+		      &r->tty,        &r->sig,        &r->diag};
 	for (size_t i = 0; i < ARRAY_SIZE(fds); i++)
 		if (*fds[i] >= 0) {
 			close(*fds[i]);
@@ -691,6 +739,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 			.chan_child = -1,
 			.report_r = -1,
 			.listener = -1,
+			.diag = -1,
 			.tty = -1,
 			.sig = -1};
 	bool sandbox = l->policy->sandbox;
@@ -944,6 +993,8 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	if (rc >= 0 && !refused && sandbox && l->learn_sup_fd >= 0)
 		(void)!write(l->learn_sup_fd, CORDON_LEARN_STARTED, strlen(CORDON_LEARN_STARTED));
 	if (rc >= 0 && !refused && r.listener >= 0) {
+		cordon_unix_policy_netns(r.sockets, r.diag);
+		r.diag = -1;
 		struct cordon_supervisor_config cfg = {.listener = r.listener,
 						       .allow_network = l->policy->allow_network,
 						       .domains = domains,
@@ -1109,6 +1160,7 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 			.chan_child = -1,
 			.report_r = -1,
 			.listener = -1,
+			.diag = -1,
 			.tty = -1,
 			.sig = -1,
 			.direct = true};
@@ -1129,6 +1181,8 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 	if (rc >= 0 && (rc = handover(&r, &e)) == 1)
 		refused = true;
 	if (rc >= 0 && !refused && r.listener >= 0) {
+		cordon_unix_policy_netns(r.sockets, r.diag);
+		r.diag = -1;
 		struct cordon_supervisor_config cfg = {.listener = r.listener,
 						       .allow_network = p->allow_network,
 						       .domains = p->domains, /* refused above */

@@ -161,37 +161,49 @@ static int deny_families(scmp_filter_ctx ctx, int nr, const char *name, bool not
 	return 0;
 }
 
-/* Network by domain: socket() for the internet families makes a TCP socket
- * (SOCK_STREAM, any protocol number but SCTP's and MPTCP's, whose own
- * calls could connect past connect()); every other type goes to the
- * supervisor, which refuses it and says once why. The families other than
- * unix and netlink are refused as offline. Registers only. */
+/* Network by domain: socket() for the internet families goes to the
+ * supervisor, which makes a TCP socket (SOCK_STREAM, any protocol number but
+ * SCTP's and MPTCP's, whose own calls could connect past connect()) in the
+ * host's network namespace, and refuses every other type, saying once why.
+ * The families other than unix and netlink are refused as offline.
+ * Registers only. */
 static int domain_families(scmp_filter_ctx ctx, const char **what)
 {
 	int r = 0;
 	for (int fam = 0; r >= 0 && fam < FAMILY_LIMIT; fam++) {
 		if (fam == AF_UNIX || fam == AF_NETLINK)
 			continue;
-		struct scmp_arg_cmp a0 =
-			SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, (scmp_datum_t)fam);
-		if (fam != AF_INET && fam != AF_INET6) {
-			r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 1, a0);
-			continue;
-		}
-		/* The type's low four bits (the rest are SOCK_NONBLOCK, SOCK_CLOEXEC). */
-		for (int type = 0; r >= 0 && type < 16; type++)
-			if (type != SOCK_STREAM)
-				r = seccomp_rule_add(
-					ctx, SCMP_ACT_NOTIFY, SCMP_SYS(socket), 2, a0,
-					SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, (scmp_datum_t)type));
-		static const scmp_datum_t protos[] = {132 /* SCTP */, 262 /* MPTCP */};
-		for (size_t i = 0; r >= 0 && i < COUNT(protos); i++)
-			r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 3, a0,
-					     SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_STREAM),
-					     SCMP_A2(SCMP_CMP_MASKED_EQ, 0xffffffffu, protos[i]));
+		bool inet = fam == AF_INET || fam == AF_INET6;
+		r = seccomp_rule_add(ctx, inet ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO(EACCES),
+				     SCMP_SYS(socket), 1,
+				     SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, (scmp_datum_t)fam));
 	}
 	if (r < 0)
 		*what = "socket (allowed_domains)";
+	return r;
+}
+
+/* Online and supervised, the session lives in a network namespace of its
+ * own (netns.c: an abstract unix name bound inside is out of reach from
+ * outside), and every socket but a unix one is made by the supervisor, in
+ * the host's: the internet families, and netlink but for the families
+ * refused in registers(). Registers only. */
+static int host_families(scmp_filter_ctx ctx, const char **what)
+{
+	int r = 0;
+	for (int fam = 0; r >= 0 && fam < FAMILY_LIMIT; fam++)
+		if (fam != AF_UNIX && fam != AF_NETLINK)
+			r = seccomp_rule_add(
+				ctx, SCMP_ACT_NOTIFY, SCMP_SYS(socket), 1,
+				SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, (scmp_datum_t)fam));
+	for (int proto = 0; r >= 0 && proto < 32; proto++)
+		if (proto != NETLINK_SOCK_DIAG && proto != NETLINK_USERSOCK)
+			r = seccomp_rule_add(
+				ctx, SCMP_ACT_NOTIFY, SCMP_SYS(socket), 2,
+				SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, AF_NETLINK),
+				SCMP_A2(SCMP_CMP_MASKED_EQ, 0xffffffffu, (scmp_datum_t)proto));
+	if (r < 0)
+		*what = "socket (the host's network namespace)";
 	return r;
 }
 
@@ -472,6 +484,8 @@ static int build(scmp_filter_ctx ctx, unsigned flags, bool compat32, const char 
 		if ((ret = deny_families(ctx, SCMP_SYS(socket), "socket", supervised, what)) < 0 ||
 		    (ret = deny_families(ctx, SCMP_SYS(socketpair), "socketpair", false, what)) < 0)
 			return ret;
+	} else if (supervised && (ret = host_families(ctx, what)) < 0) {
+		return ret;
 	}
 	if (supervised || !(flags & CORDON_SECCOMP_NETWORK)) {
 		if ((ret = deny_names(ctx, io_uring, COUNT(io_uring), EPERM, what)) < 0)

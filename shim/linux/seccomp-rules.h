@@ -33,7 +33,10 @@ enum cordon_seccomp_flags {
  * socket family but unix and netlink, and io_uring. SUPERVISED: connect,
  * sendto with an address, sendmsg and sendmmsg notify the supervisor
  * (SECCOMP_RET_USER_NOTIF), and io_uring (whose requests connect and send
- * past this filter) is refused whatever the network setting.
+ * past this filter) is refused whatever the network setting; with the
+ * network on, socket() for every family but unix (netlink's refused
+ * protocols aside) notifies it too, which makes the socket in the host's
+ * network namespace (the session has its own, netns.c).
  * Returns NULL with *what naming the failing step and *errnum set. */
 scmp_filter_ctx cordon_seccomp_rules(unsigned flags, const char **what, int *errnum);
 

@@ -58,7 +58,10 @@
 #ifndef PIDFD_THREAD
 #define PIDFD_THREAD O_EXCL /* Linux 6.9: a pidfd for one thread */
 #endif
-#define ERESTARTSYS 512               /* the kernel's: restart, or EINTR (no SA_RESTART) */
+#define ERESTARTSYS 512 /* the kernel's: restart, or EINTR (no SA_RESTART) */
+#ifndef SO_NETNS_COOKIE
+#define SO_NETNS_COOKIE 71 /* Linux 5.14 */
+#endif
 #ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS /* Linux 6.6; Debian 12's headers are 6.1 */
 #define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
 #endif
@@ -107,7 +110,7 @@ enum kind {
 	PIDCALL,
 	IPC,
 	META,
-	OFFLINE,
+	SOCKET,
 	LISTEN
 };
 
@@ -118,12 +121,17 @@ static enum kind kind_of(const struct seccomp_data *d)
 		return d->nr == 362   ? CONNECT /* layout is the same; their msghdr */
 		       : d->nr == 369 ? SENDTO  /* is not (refused) */
 		       : d->nr == 363 ? LISTEN
+		       : d->nr == 359 ? SOCKET
 				      : OTHER;
 	if (d->arch != AUDIT_ARCH_X86_64)
 		return OTHER;
 	if (d->nr & 0x40000000) { /* x32 */
 		int nr = d->nr & ~0x40000000;
-		return nr == 42 ? CONNECT : nr == 44 ? SENDTO : nr == 50 ? LISTEN : OTHER;
+		return nr == 42   ? CONNECT
+		       : nr == 44 ? SENDTO
+		       : nr == 50 ? LISTEN
+		       : nr == 41 ? SOCKET
+				  : OTHER;
 	}
 #endif
 	switch (d->nr) {
@@ -139,8 +147,8 @@ static enum kind kind_of(const struct seccomp_data *d)
 		return LISTEN;
 	case SYS_ioctl:
 		return (d->args[1] & 0xffffffffu) == 0x5441 ? PTY_PEER : OTHER;
-	case SYS_socket: /* only AF_INET and AF_INET6, only offline (seccomp-rules.c) */
-		return OFFLINE;
+	case SYS_socket: /* not unix (seccomp-rules.c) */
+		return SOCKET;
 	default:
 		return cordon_pidcall_is(d) ? PIDCALL
 		       : cordon_ipc_is(d)   ? IPC
@@ -556,8 +564,9 @@ static void wait_slice(int sock, short events, bool spin)
 struct dest {
 	struct sockaddr_storage ss;
 	socklen_t len;
-	int pin;    /* a pathname socket, pinned (its address rewritten to it), or -1 */
-	bool proxy; /* by domain: the proxy's address (allowed on a TCP socket only) */
+	int pin;       /* a pathname socket, pinned (its address rewritten to it), or -1 */
+	bool proxy;    /* by domain: the proxy's address (allowed on a TCP socket only) */
+	bool abstract; /* an abstract unix name, judged where the session's are */
 };
 
 /* cordon learn's record: "KIND\tWHAT\n" (s a unix socket, n the network). */
@@ -607,6 +616,7 @@ static int judge_unix(const struct cordon_call *c, struct dest *d)
 	if (plen > sizeof(un->sun_path))
 		plen = sizeof(un->sun_path);
 	if (un->sun_path[0] == '\0') {
+		d->abstract = true;
 		char name[sizeof(un->sun_path) + 2];
 		int r = cordon_unix_judge_abstract(S.cfg.sockets, un->sun_path + 1, plen - 1);
 		if (r == -EPERM) {
@@ -711,6 +721,28 @@ static int offline_ip(int sock, bool named, const struct dest *d)
 		return -EACCES;
 	}
 	return 0;
+}
+
+/* An abstract name judged in the session's network namespace (netns.c) is
+ * reached on a socket of that namespace only: one from outside (passed in)
+ * would reach the host's name of that spelling. 0 or -EPERM. */
+static int same_netns(int sock, const struct dest *d)
+{
+	if (!d->abstract || !S.cfg.sockets->netns_cookie)
+		return 0;
+	uint64_t cookie = 0;
+	socklen_t len = sizeof(cookie);
+	if (getsockopt(sock, SOL_SOCKET, SO_NETNS_COOKIE, &cookie, &len) < 0 ||
+	    cookie != S.cfg.sockets->netns_cookie)
+		return -EPERM;
+	return 0;
+}
+
+/* What the caller's socket SOCK may do with D (NAMED: an address was given). */
+static int fits(int sock, bool named, const struct dest *d)
+{
+	int r = offline_ip(sock, named, d);
+	return r < 0 ? r : same_netns(sock, d);
 }
 
 static void dest_free(struct dest *d)
@@ -987,7 +1019,7 @@ static int64_t send_one(struct cordon_call *c, int sock, uint64_t umsg, int flag
 	bool named = um.msg_name && um.msg_namelen;
 	if (named && (r = judge_addr(c, (uint64_t)(uintptr_t)um.msg_name, um.msg_namelen, &d)) < 0)
 		return r;
-	if ((r = offline_ip(sock, named, &d)) < 0) {
+	if ((r = fits(sock, named, &d)) < 0) {
 		dest_free(&d);
 		return r;
 	}
@@ -1050,7 +1082,7 @@ static int64_t do_connect(struct cordon_call *c)
 	if (r < 0)
 		return r;
 	int sock = cordon_call_take_fd(c, (int)a[0]);
-	r = sock < 0 ? sock : offline_ip(sock, true, &d);
+	r = sock < 0 ? sock : fits(sock, true, &d);
 	if (r >= 0)
 		r = connect_here(c, sock, &d);
 	if (sock >= 0)
@@ -1070,7 +1102,7 @@ static int64_t do_sendto(struct cordon_call *c)
 	char *data = NULL;
 	if (sock < 0) {
 		r = sock;
-	} else if ((r = offline_ip(sock, true, &d)) < 0) {
+	} else if ((r = fits(sock, true, &d)) < 0) {
 		close(sock);
 	} else {
 		struct iovec one = {.iov_base = (void *)(uintptr_t)a[1], .iov_len = (size_t)a[2]};
@@ -1145,6 +1177,27 @@ static int64_t do_sendmmsg(struct cordon_call *c)
 	return sent > 0 ? sent : r;
 }
 
+/* Answer the call with FD, placed in the caller's fd table (its number is
+ * the call's result, SECCOMP_ADDFD_FLAG_SEND; NEWFD_FLAGS O_CLOEXEC or 0).
+ * FD is closed here. 1: answered; else -errno to answer. */
+static int64_t answer_with_fd(struct cordon_call *c, int fd, int newfd_flags)
+{
+	if (!cordon_call_waiting(c)) {
+		close(fd);
+		return -ESRCH;
+	}
+	struct seccomp_notif_addfd add = {
+		.id = c->req->id,
+		.flags = SECCOMP_ADDFD_FLAG_SEND,
+		.srcfd = (__u32)fd,
+		.newfd_flags = (__u32)newfd_flags,
+	};
+	int r = ioctl(S.cfg.listener, SECCOMP_IOCTL_NOTIF_ADDFD, &add);
+	int e = errno;
+	close(fd);
+	return r >= 0 ? 1 : e == ENOENT ? 1 /* the caller is gone */ : -e;
+}
+
 /* TIOCGPTPEER: the peer of the caller's pty master, opened here (outside
  * Landlock, which allows the session's own terminal only) and placed in the
  * caller's fd table; the reply is its number (SECCOMP_ADDFD_FLAG_SEND). 1:
@@ -1171,20 +1224,42 @@ static int64_t do_pty_peer(struct cordon_call *c)
 	close(master);
 	if (peer < 0)
 		return -e;
-	if (!cordon_call_waiting(c)) {
-		close(peer);
-		return -ESRCH;
+	return answer_with_fd(c, peer, flags & O_CLOEXEC);
+}
+
+/* The caller's socket(): made here, where the supervisor's network
+ * namespace is the host's (the session has one of its own, netns.c: its
+ * unix sockets, whose abstract names no client outside can reach, are the
+ * caller's own; the filter never sends them here). Decided on registers
+ * alone. 1: answered with the socket; else -errno. */
+static int64_t do_socket(struct cordon_call *c)
+{
+	const __u64 *a = c->req->data.args;
+	int family = (int)a[0], type = (int)a[1], proto = (int)a[2];
+	bool inet = family == AF_INET || family == AF_INET6;
+	/* Offline, only the internet families come here; by domain, TCP
+	 * alone is made (seccomp-rules.c domain_families). */
+	bool tcp = inet && (type & 0xf) == SOCK_STREAM && proto != IPPROTO_SCTP &&
+		   proto != 262 /* MPTCP */;
+	if (!S.cfg.allow_network || (S.cfg.domains && !tcp)) {
+		if (S.cfg.allow_network)
+			say_domains();
+		else
+			say_offline();
+		note_learn('n', family == AF_INET6 ? "socket AF_INET6" : "socket AF_INET");
+		return -EACCES;
 	}
-	struct seccomp_notif_addfd add = {
-		.id = c->req->id,
-		.flags = SECCOMP_ADDFD_FLAG_SEND,
-		.srcfd = (__u32)peer,
-		.newfd_flags = (__u32)(flags & O_CLOEXEC),
-	};
-	int r = ioctl(S.cfg.listener, SECCOMP_IOCTL_NOTIF_ADDFD, &add);
-	e = errno;
-	close(peer);
-	return r >= 0 ? 1 : e == ENOENT ? 1 /* the caller is gone */ : -e;
+	/* As the caller: its capabilities decide a raw socket, its groups a
+	 * ping socket, and the socket is its own (owner, netlink's checks). */
+	int e = -cordon_call_assume(c), sock = -1;
+	if (e == 0) {
+		sock = socket(family, (type & ~SOCK_CLOEXEC) | SOCK_CLOEXEC, proto);
+		e = errno;
+		cordon_call_restore();
+	}
+	if (sock < 0)
+		return -e;
+	return answer_with_fd(c, sock, (type & SOCK_CLOEXEC) ? O_CLOEXEC : 0);
 }
 
 static void handle(const struct seccomp_notif *req, struct seccomp_notif_resp *resp)
@@ -1194,7 +1269,8 @@ static void handle(const struct seccomp_notif *req, struct seccomp_notif_resp *r
 	 * through): another thread takes the next call meanwhile. */
 	ensure_spare();
 	int64_t r;
-	switch (kind_of(&req->data)) {
+	enum kind kind = kind_of(&req->data);
+	switch (kind) {
 	case CONNECT:
 		r = do_connect(&c);
 		break;
@@ -1211,7 +1287,8 @@ static void handle(const struct seccomp_notif *req, struct seccomp_notif_resp *r
 		r = do_sendmmsg(&c);
 		break;
 	case PTY_PEER:
-		r = do_pty_peer(&c);
+	case SOCKET:
+		r = kind == PTY_PEER ? do_pty_peer(&c) : do_socket(&c);
 		if (r == 1) {
 			resp->id = 0; /* answered with the fd */
 			if (c.pidfd >= 0)
@@ -1234,15 +1311,6 @@ static void handle(const struct seccomp_notif *req, struct seccomp_notif_resp *r
 			goto go_on;
 		break;
 	}
-	case OFFLINE:
-		if (S.cfg.domains)
-			say_domains(); /* a socket other than TCP */
-		else
-			say_offline();
-		note_learn('n',
-			   req->data.args[0] == AF_INET6 ? "socket AF_INET6" : "socket AF_INET");
-		r = -EACCES;
-		break;
 	case OTHER:
 	default:
 		r = -EACCES; /* a 32-bit msghdr, socketcall: not taken */

@@ -7,7 +7,10 @@
  * caller's socket (pidfd_getfd) with its own copy of the arguments: the
  * kernel never re-reads what was checked, and nothing is answered with
  * "continue". A call it cannot judge (memory unreadable, the caller gone) is
- * refused. */
+ * refused. Online, socket() for every family but unix comes to it too: the
+ * session lives in a network namespace of its own (netns.c), and the
+ * supervisor makes those sockets in the host's, as the caller, and places
+ * them in the caller's fd table (decided on registers alone). */
 #ifndef CORDON_SUPERVISOR_H
 #define CORDON_SUPERVISOR_H
 

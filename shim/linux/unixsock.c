@@ -23,11 +23,17 @@
 #include "cordon/session.h"
 #include "util.h"
 
+#ifndef SO_NETNS_COOKIE
+#define SO_NETNS_COOKIE 71 /* Linux 5.14 */
+#endif
+
 int cordon_unix_policy_init(struct cordon_unix_policy *u, const struct cordon_policy *p,
 			    const char *cgroup, pid_t root, struct cordon_error *err)
 {
 	memset(u, 0, sizeof(*u));
 	pthread_mutex_init(&u->lock, NULL);
+	pthread_mutex_init(&u->diag_lock, NULL);
+	u->netns_diag = -1;
 	/* A copy: the supervisor's threads outlive the caller's string. */
 	if (cgroup && !(u->cgroup = strdup(cgroup)))
 		return cordon_err(err, ENOMEM, "out of memory");
@@ -56,7 +62,10 @@ void cordon_unix_policy_free(struct cordon_unix_policy *u)
 		close(u->inside[i].fd);
 	free(u->allowed);
 	free(u->cgroup);
+	if (u->netns_diag >= 0)
+		close(u->netns_diag);
 	pthread_mutex_destroy(&u->lock);
+	pthread_mutex_destroy(&u->diag_lock);
 	memset(u, 0, sizeof(*u));
 }
 
@@ -146,12 +155,9 @@ static void diag_match(struct diag_query *q, const struct unix_diag_msg *m, size
 		q->overflow = true;
 }
 
-/* Dump every unix socket of this network namespace and collect Q's. */
-static int diag_dump(struct diag_query *q)
+/* Dump every unix socket of NL's network namespace and collect Q's. */
+static int diag_dump_on(int nl, struct diag_query *q)
 {
-	cleanup_close int nl = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
-	if (nl < 0)
-		return -errno;
 	struct {
 		struct nlmsghdr h;
 		struct unix_diag_req r;
@@ -186,6 +192,42 @@ static int diag_dump(struct diag_query *q)
 				diag_match(q, NLMSG_DATA(h), h->nlmsg_len - NLMSG_HDRLEN);
 		}
 	}
+}
+
+/* Q's sockets, looked for in the session's network namespace (where it has
+ * one) and, unless SESSION_ONLY, in ours. */
+static int diag_dump(struct cordon_unix_policy *u, struct diag_query *q, bool session_only)
+{
+	int r = 0;
+	if (u->netns_diag >= 0) {
+		pthread_mutex_lock(&u->diag_lock);
+		/* Nothing left of a dump given up on: the answer is this one's. */
+		char drain[512];
+		while (recv(u->netns_diag, drain, sizeof(drain), MSG_DONTWAIT) > 0)
+			;
+		r = diag_dump_on(u->netns_diag, q);
+		pthread_mutex_unlock(&u->diag_lock);
+		if (r < 0 || session_only)
+			return r;
+	}
+	cleanup_close int nl = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+	if (nl < 0)
+		return -errno;
+	return diag_dump_on(nl, q);
+}
+
+void cordon_unix_policy_netns(struct cordon_unix_policy *u, int diag)
+{
+	if (diag < 0)
+		return;
+	uint64_t cookie = 0;
+	socklen_t len = sizeof(cookie);
+	if (getsockopt(diag, SOL_SOCKET, SO_NETNS_COOKIE, &cookie, &len) < 0)
+		cookie = 0; /* before Linux 5.14: every socket is taken as its */
+	if (u->netns_diag >= 0)
+		close(u->netns_diag);
+	u->netns_diag = diag;
+	u->netns_cookie = cookie;
 }
 
 /* ---- who holds it: the session's /proc/PID/fd --------------------------- */
@@ -369,7 +411,7 @@ int cordon_unix_judge(struct cordon_unix_policy *u, int pinned)
 	if (known)
 		return 0;
 	struct diag_query q = {.ino = st.st_ino};
-	if (superblock_dev(pinned, &q.sb_dev) < 0 || diag_dump(&q) < 0)
+	if (superblock_dev(pinned, &q.sb_dev) < 0 || diag_dump(u, &q, false) < 0)
 		return -EACCES; /* cannot tell: refuse */
 	/* No socket of this network namespace is bound to it: nothing could
 	 * answer (a dead server's file), and the kernel says so. */
@@ -386,7 +428,7 @@ int cordon_unix_judge(struct cordon_unix_policy *u, int pinned)
 int cordon_unix_judge_abstract(struct cordon_unix_policy *u, const char *name, size_t len)
 {
 	struct diag_query q = {.abstract = true, .name = name, .name_len = len};
-	if (diag_dump(&q) < 0)
+	if (diag_dump(u, &q, true) < 0)
 		return -EPERM;
 	if (q.n_socks == 0)
 		return -ECONNREFUSED;

@@ -15,6 +15,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 #include <sys/un.h>
@@ -44,6 +45,12 @@ struct cordon_unix_policy {
 	pthread_mutex_t lock;
 	struct cordon_unix_pin inside[CORDON_UNIX_CACHE];
 	size_t n_inside, next_inside;
+	/* The session's network namespace (netns.c): its socket diagnostics
+	 * (one dump at a time, under diag_lock) and its cookie; -1 and 0
+	 * without one. */
+	int netns_diag;
+	uint64_t netns_cookie;
+	pthread_mutex_t diag_lock;
 };
 
 /* Pin P's allowed sockets into U. An allowed socket gone since the policy
@@ -51,6 +58,10 @@ struct cordon_unix_policy {
 int cordon_unix_policy_init(struct cordon_unix_policy *u, const struct cordon_policy *p,
 			    const char *cgroup, pid_t root, struct cordon_error *err);
 void cordon_unix_policy_free(struct cordon_unix_policy *u);
+/* The session lives in a network namespace of its own, which DIAG (a
+ * NETLINK_SOCK_DIAG socket made there; taken, or -1) lists: its listeners
+ * are looked for there too, and abstract names there only. */
+void cordon_unix_policy_netns(struct cordon_unix_policy *u, int diag);
 
 /* What the caller TID names with the pathname SUN_PATH (NUL-terminated),
  * resolved in its own view (its root and working directory; magic links
@@ -65,9 +76,11 @@ int cordon_unix_open(pid_t tid, const char *sun_path);
  * (nothing can be reached: answered without connecting). */
 int cordon_unix_judge(struct cordon_unix_policy *u, int pinned);
 
-/* The verdict on the abstract name NAME (LEN bytes after the leading NUL):
- * 0 when its listener is held inside the session, -ECONNREFUSED when no
- * socket has that name, else -EPERM (what Landlock's scope answers). */
+/* The verdict on the abstract name NAME (LEN bytes after the leading NUL),
+ * looked for in the session's network namespace where it has one (the
+ * caller's socket must then be of it: cordon_unix_netns_cookie), else in
+ * ours: 0 when its listener is held inside the session, -ECONNREFUSED when
+ * no socket has that name, else -EPERM (what Landlock's scope answers). */
 int cordon_unix_judge_abstract(struct cordon_unix_policy *u, const char *name, size_t len);
 
 /* Every pid of the session U describes (malloc'd). */

@@ -244,3 +244,241 @@ BOTH_USERS(escape, offline_is_said_once, .timeout = 30)
 	close(l.fd);
 	world_free(&w);
 }
+
+/* A server inside at an abstract name (argv[1], stream, and argv[1].dg, a
+ * datagram socket): it reaches itself from inside ("inside ok"), makes
+ * "ready", and once "go" is there prints what a client outside sent it. */
+static const char abstract_server_py[] =
+	"import os, socket, sys, time\n"
+	"n = b'\\0' + sys.argv[1].encode()\n"
+	"s = socket.socket(socket.AF_UNIX); s.bind(n); s.listen(8)\n"
+	"d = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); d.bind(n + b'.dg')\n"
+	"c = socket.socket(socket.AF_UNIX)\n"
+	"try:\n"
+	"    c.connect(n); s.accept(); print('inside ok')\n"
+	"except OSError as e:\n"
+	"    print('inside', e.strerror)\n"
+	"s.setblocking(False); d.setblocking(False)\n"
+	"sys.stdout.flush()\n"
+	"open('ready', 'w').close()\n"
+	"while not os.path.exists('go'): time.sleep(0.05)\n"
+	"try:\n"
+	"    a, _ = s.accept(); a.settimeout(1); print('got', a.recv(64))\n"
+	"except OSError:\n"
+	"    pass\n"
+	"try:\n"
+	"    print('got', d.recv(64))\n"
+	"except OSError:\n"
+	"    pass\n";
+
+/* The client outside: connects to @argv[1] and sends to @argv[1].dg. */
+static const char abstract_client_py[] =
+	"import socket, sys\n"
+	"n = b'\\0' + sys.argv[1].encode()\n"
+	"c = socket.socket(socket.AF_UNIX)\n"
+	"try:\n"
+	"    c.connect(n); c.send(b'secret-abs'); print('stream REACHED')\n"
+	"except OSError as e:\n"
+	"    print('stream not connected:', e.strerror)\n"
+	"d = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)\n"
+	"try:\n"
+	"    d.sendto(b'secret-abs', n + b'.dg'); print('datagram REACHED')\n"
+	"except OSError as e:\n"
+	"    print('datagram not sent:', e.strerror)\n";
+
+/* An abstract name has no file to guard: any process may bind one nobody
+ * holds yet (an X display with no server, a bus address), and a client
+ * outside that looks there would reach the session's server. The session
+ * lives in a network namespace of its own, where its abstract names stay;
+ * its own clients still reach them. Judged outside: the client's connect
+ * and send fail, the server got nothing. Control: the same server
+ * unsandboxed gets the client's secret. */
+BOTH_USERS(escape, an_abstract_name_bound_inside_is_out_of_reach_outside, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "absin", "");
+	char *name = fmt("cordon-test-absin-%d-%d", (int)getpid(), (int)who->user);
+	free(write_file(w.proj, "server.py", abstract_server_py));
+	char *client = write_file(w.outside, "client.py", abstract_client_py);
+	char *out = path_join(w.outside, "client.out");
+	char *cl = fmt("/usr/bin/python3 %s %s > %s 2>&1", client, name, out);
+	char *body = fmt("/usr/bin/python3 server.py %s", name);
+	struct run_result r = world_while_outside(&w, w.cfg, body, cl);
+	char *seen = read_file(out);
+	char *diag = fmt("inside (%d): %s%s\noutside: %s", r.status, r.out, r.err,
+			 seen ? seen : "(nothing)");
+	cr_expect(strstr(r.out, "inside ok"), "the session's own client did not reach it\n%s",
+		  diag);
+	cr_expect(seen && strstr(seen, "not connected") && strstr(seen, "not sent"),
+		  "a client outside reached the session's abstract name\n%s", diag);
+	cr_expect_null(strstr(r.out, "secret-abs"), "the session got the client's secret\n%s",
+		       diag);
+	run_free(&r);
+	free(diag);
+	free(seen);
+	unlink(out);
+
+	/* Control: unsandboxed, the client reaches both. */
+	char *ctl_body = fmt("cd %s && %s > server.out 2>&1", w.proj, body);
+	char *server_argv[] = {"/bin/sh", "-c", ctl_body, NULL};
+	pid_t server = world_spawn(&w, server_argv, w.proj);
+	char *ready = path_join(w.proj, "ready"), *go = path_join(w.proj, "go");
+	cr_assert(wait_exists(ready, 10000), "control: the server did not start");
+	char *cl_argv[] = {"/bin/sh", "-c", cl, NULL};
+	struct run_result c = world_run(&w, cl_argv, w.home);
+	run_free(&c);
+	free(write_file(w.proj, "go", ""));
+	int status;
+	cr_assert_eq(waitpid(server, &status, 0), server);
+	char *server_out_path = path_join(w.proj, "server.out");
+	char *server_out = read_file(server_out_path);
+	seen = read_file(out);
+	cr_assert(seen && server_out && strstr(seen, "stream REACHED") &&
+			  strstr(seen, "datagram REACHED") && strstr(server_out, "secret-abs"),
+		  "control: unsandboxed, the client outside did not reach the server:\n%s\n%s",
+		  seen ? seen : "", server_out ? server_out : "");
+	unlink(ready);
+	unlink(go);
+	unlink(out);
+	unlink(server_out_path);
+	free(server_out);
+	free(server_out_path);
+	free(seen);
+	free(ready);
+	free(go);
+	free(ctl_body);
+	free(body);
+	free(cl);
+	free(out);
+	free(client);
+	free(name);
+	world_free(&w);
+}
+
+/* Outside: a unix socket made here, passed in as fd 3 (--pass-fd), and the
+ * command argv[1:] run with it. */
+static const char pass_socket_py[] = "import os, socket, subprocess, sys\n"
+				     "s = socket.socket(socket.AF_UNIX)\n"
+				     "if s.fileno() != 3:\n"
+				     "    os.dup2(s.fileno(), 3)\n"
+				     "os.set_inheritable(3, True)\n"
+				     "subprocess.run(sys.argv[1:], pass_fds=(3,))\n";
+
+/* Inside: a listener at @argv[1] of the session's own, so that the name
+ * is held inside; then the socket passed in connects there. */
+static const char passed_connect_py[] =
+	"import socket, sys\n"
+	"n = b'\\0' + sys.argv[1].encode()\n"
+	"try:\n"
+	"    l = socket.socket(socket.AF_UNIX); l.bind(n); l.listen(1)\n"
+	"except OSError as e:\n"
+	"    print('own listener:', e.strerror)\n"
+	"s = socket.socket(fileno=3)\n"
+	"try:\n"
+	"    s.connect(n); s.send(b'passed-secret'); print('passed: connected')\n"
+	"except OSError as e:\n"
+	"    print('passed:', e.strerror)\n";
+
+/* A socket handed in from outside belongs to the host's network namespace:
+ * an abstract name it connects to is the host's, whatever the session holds
+ * of that name in its own. With a listener of the session's at the same
+ * name as one outside, the connect must not reach the outside one. Judged
+ * outside: the listener got nothing. Control: unsandboxed, it gets the
+ * bytes. */
+BOTH_USERS(escape, a_socket_passed_in_reaches_no_abstract_name_outside, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "abspass", "");
+	char name[64];
+	snprintf(name, sizeof(name), "cordon-test-abspass-%d-%d", (int)getpid(), (int)who->user);
+	int s = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	struct sockaddr_un un = {.sun_family = AF_UNIX};
+	memcpy(un.sun_path + 1, name, strlen(name));
+	socklen_t len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + strlen(name));
+	cr_assert_eq(bind(s, (struct sockaddr *)&un, len), 0, "bind @%s: %s", name,
+		     strerror(errno));
+	cr_assert_eq(listen(s, 4), 0);
+	struct listener l = {.fd = s, .stream = true};
+	char *pass = write_file(w.outside, "pass.py", pass_socket_py);
+	free(write_file(w.proj, "connect.py", passed_connect_py));
+	char *plain[] = {"/usr/bin/python3", pass, "/usr/bin/python3", "connect.py", name, NULL};
+	struct run_result r = world_run(&w, plain, w.proj);
+	char *got = received(&l, 2000);
+	cr_assert(strstr(got, "passed-secret") != NULL, "control: %s%s", r.out, r.err);
+	run_free(&r);
+	free(got);
+	char *inside[] = {"/usr/bin/python3",
+			  pass,
+			  CORDON_BIN,
+			  "run",
+			  "--config",
+			  w.cfg,
+			  "--pass-fd",
+			  "3",
+			  "--",
+			  "/usr/bin/python3",
+			  "connect.py",
+			  name,
+			  NULL};
+	r = world_run(&w, inside, w.proj);
+	got = received(&l, 300);
+	cr_expect_null(strstr(got, "passed-secret"),
+		       "a socket passed in reached the abstract name outside: %s%s", r.out, r.err);
+	cr_expect(strstr(r.out, "passed:") != NULL, "the probe did not run: %s%s", r.out, r.err);
+	run_free(&r);
+	free(got);
+	close(s);
+	free(pass);
+	world_free(&w);
+}
+
+/* Inside: the interfaces seen (netlink, made by the supervisor in the
+ * host's namespace) and a TCP listener on loopback, whose port goes to
+ * "port"; once "go" is there, what a client outside sent it. */
+static const char host_net_py[] =
+	"import os, socket, sys, time\n"
+	"print('interfaces', sorted(n for _, n in socket.if_nameindex()))\n"
+	"s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(4)\n"
+	"open('port', 'w').write(str(s.getsockname()[1]))\n"
+	"sys.stdout.flush()\n"
+	"open('ready', 'w').close()\n"
+	"while not os.path.exists('go'): time.sleep(0.05)\n"
+	"s.settimeout(2)\n"
+	"try:\n"
+	"    a, _ = s.accept(); a.settimeout(2); print('got', a.recv(64))\n"
+	"except OSError as e:\n"
+	"    print('nothing', e)\n";
+
+/* Online, the session's network is the host's, though its unix sockets
+ * live in a namespace of their own: it sees the host's interfaces (what
+ * name lookups with AI_ADDRCONFIG ask), and a server it starts on loopback
+ * (a dev server) is reached from outside. The control is the same script's
+ * interface list outside. */
+BOTH_USERS(escape, online_the_session_s_network_is_the_host_s, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "hostnet", "");
+	free(write_file(w.proj, "net.py", host_net_py));
+	char *port_path = path_join(w.proj, "port");
+	char *cl = fmt("/usr/bin/python3 -c 'import socket; c = socket.create_connection("
+		       "(\"127.0.0.1\", int(open(\"%s\").read())), timeout=2); "
+		       "c.send(b\"hello-dev\")'",
+		       port_path);
+	struct run_result r = world_while_outside(&w, w.cfg, "/usr/bin/python3 net.py", cl);
+	char *ctl_argv[] = {"/usr/bin/python3", "-c",
+			    "import socket; print('interfaces', "
+			    "sorted(n for _, n in socket.if_nameindex()))",
+			    NULL};
+	struct run_result c = world_run(&w, ctl_argv, w.proj);
+	cr_assert(strstr(c.out, "interfaces ['"), "control: %s%s", c.out, c.err);
+	cr_expect(strstr(r.out, c.out) != NULL, "inside sees other interfaces: %s%s\noutside: %s",
+		  r.out, r.err, c.out);
+	cr_expect(strstr(r.out, "got b'hello-dev'") != NULL,
+		  "a server inside on loopback was not reached from outside: %s%s", r.out, r.err);
+	run_free(&c);
+	run_free(&r);
+	unlink(port_path);
+	free(port_path);
+	free(cl);
+	world_free(&w);
+}

@@ -774,3 +774,77 @@ BOTH_USERS(tmpdir, a_squatted_session_leaves_no_socket_to_take, .timeout = 90)
 	free(shared);
 	world_free(&w);
 }
+
+/* A server of session A's in the sessions' TMPDIR: listening at argv[1]
+ * there, then "ready", then it waits for "go". */
+static const char tmp_server_py[] = "import os, socket, time, sys\n"
+				    "p = os.environ['TMPDIR'] + '/' + sys.argv[1]\n"
+				    "s = socket.socket(socket.AF_UNIX); s.bind(p); s.listen(4)\n"
+				    "open('ready', 'w').close()\n"
+				    "i = 0\n"
+				    "while not os.path.exists('go') and i < 600:\n"
+				    "    time.sleep(0.05); i += 1\n";
+
+/* Each session lives in a network namespace of its own, where the host's
+ * /proc/net/unix does not list its listeners; for session B, a server of
+ * A's is a server outside all the same, and keeps its name: B neither
+ * removes nor renames it (a server of B's there would get A's clients
+ * from outside). Judged outside while A runs: the socket is at its name.
+ * Control: unsandboxed, the removal works. */
+BOTH_USERS(tmpdir, a_server_of_another_session_keeps_its_name, .timeout = 90)
+{
+	uid_t uid;
+	gid_t gid;
+	who_ids(who, &uid, &gid);
+	struct world w;
+	world_for(&w, who, "othersrv", "");
+	tmp_config(&w, "");
+	char *name = fmt("cordon-test-srv-%d.sock", (int)getpid());
+	char *sock = fmt("/tmp/cordon-tmp-%u/%s", (unsigned)uid, name);
+	free(write_file(w.proj, "server.py", tmp_server_py));
+	char *body = fmt("/usr/bin/python3 server.py %s", name);
+	char *result = path_join(w.outside, "result");
+	const char *cordon = w.as_user ? w.user_cordon : CORDON_BIN;
+	char *judge = fmt("{ test -S %s && echo kept; test -e %s.x && echo moved; } >> %s 2>&1",
+			  sock, sock, result);
+	char *saves = fmt("cd %s && %s run --config %s --project %s -- /bin/sh -c "
+			  "'rm -f \"$TMPDIR/%s\"; mv \"$TMPDIR/%s\" \"$TMPDIR/%s.x\"' "
+			  ">>%s/b.out 2>&1; %s",
+			  w.proj, cordon, w.cfg, w.proj, name, name, name, w.outside, judge);
+	struct run_result r = world_while_outside(&w, w.cfg, body, saves);
+	char *seen = read_file(result);
+	char *b_out_path = path_join(w.outside, "b.out");
+	char *b_out = read_file(b_out_path);
+	char *diag = fmt("A (%d): %s%s\nB: %s\noutside: %s", r.status, r.out, r.err,
+			 b_out ? b_out : "", seen ? seen : "");
+	cr_expect(seen && strstr(seen, "kept") && !strstr(seen, "moved"),
+		  "session B removed or moved A's server\n%s", diag);
+	run_free(&r);
+	free(diag);
+	free(seen);
+	unlink(result);
+
+	/* Control: the removal, unsandboxed, while A runs. */
+	char *ctl = fmt("rm -f %s; %s", sock, judge);
+	r = world_while_outside(&w, w.cfg, body, ctl);
+	seen = read_file(result);
+	cr_assert(seen && !strstr(seen, "kept"), "control: unsandboxed, the removal failed: %s%s",
+		  seen ? seen : "(nothing)", r.err);
+	run_free(&r);
+	char *rm = fmt("%s %s.x", sock, sock);
+	remove_all(rm);
+	free(rm);
+	unlink(result);
+	unlink(b_out_path);
+	free(b_out);
+	free(b_out_path);
+	free(seen);
+	free(ctl);
+	free(saves);
+	free(judge);
+	free(result);
+	free(body);
+	free(sock);
+	free(name);
+	world_free(&w);
+}

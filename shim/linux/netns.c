@@ -1,0 +1,72 @@
+/* The session's own network namespace (Linux).
+ *
+ * An abstract unix socket has no file: its name lives in the network
+ * namespace, where any process may bind one nobody holds yet (an X display
+ * with no server) and any process may connect to it. Landlock's scope (ABI 6)
+ * keeps the session's connects in; nothing keeps a client outside from
+ * reaching a listener of the session's. So a supervised session lives in a
+ * network namespace of its own: its unix sockets, made by its processes as
+ * ever, are that namespace's, and an abstract name bound inside exists only
+ * there. Pathname sockets are files and cross namespaces as before (the
+ * supervisor judges them). The internet and netlink sockets of a session
+ * online are made by the supervisor, in the host's namespace
+ * (seccomp-rules.c host_families, supervisor.c do_socket): the network the
+ * user allowed is the host's, loopback listeners included.
+ *
+ * The supervisor learns who listens inside from a socket-diagnostics
+ * socket made here, in the new namespace, before the filter refuses that
+ * family, and handed over with the seccomp listener (run.c). */
+#include "netns.h"
+
+#include <errno.h>
+#include <linux/netlink.h>
+#include <linux/sock_diag.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int diag = -1;
+
+int cordon_netns_enter(struct cordon_error *err)
+{
+	if (unshare(CLONE_NEWNET) < 0)
+		return cordon_err(err, errno, "a network namespace of its own: unshare: %s",
+				  strerror(errno));
+	/* Close-on-exec: the launcher takes its copy before the command runs. */
+	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+	if (fd < 0)
+		return cordon_err(err, errno,
+				  "a network namespace of its own: its socket diagnostics: %s",
+				  strerror(errno));
+	if (diag >= 0)
+		close(diag);
+	diag = fd;
+	return 0;
+}
+
+int cordon_netns_take_diag(void)
+{
+	int fd = diag;
+	diag = -1;
+	return fd;
+}
+
+bool cordon_netns_possible(bool sysadmin, char *why, size_t size)
+{
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(unshare(sysadmin ? CLONE_NEWNET : CLONE_NEWUSER | CLONE_NEWNET) < 0
+			      ? (errno & 0x7f)
+			      : 0);
+	int status = 0;
+	if (pid < 0 || waitpid(pid, &status, 0) < 0) {
+		snprintf(why, size, "fork: %s", strerror(errno));
+		return false;
+	}
+	int e = WIFEXITED(status) ? WEXITSTATUS(status) : EIO;
+	snprintf(why, size, "%s", e ? strerror(e) : "");
+	return e == 0;
+}

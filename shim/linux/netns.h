@@ -1,0 +1,22 @@
+/* Internal: the session's own network namespace (netns.c). */
+#ifndef CORDON_NETNS_H
+#define CORDON_NETNS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cordon/error.h"
+
+/* Move this process into a network namespace of its own (it needs
+ * CAP_SYS_ADMIN: root's, or its user namespace's) and make the socket
+ * diagnostics socket the supervisor reads it with. 0, or -errno with ERR. */
+int cordon_netns_enter(struct cordon_error *err);
+/* That socket (close-on-exec), or -1: the caller closes it once handed
+ * over. */
+int cordon_netns_take_diag(void);
+/* Whether this process could make one (a child tries; SYSADMIN: it holds
+ * CAP_SYS_ADMIN, else in a user namespace of its own); if not, WHY says
+ * why. */
+bool cordon_netns_possible(bool sysadmin, char *why, size_t size);
+
+#endif
