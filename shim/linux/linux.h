@@ -105,6 +105,8 @@ int cordon_mountns_nested_check(const struct cordon_policy *p, struct cordon_str
 /* Whether this process could make that namespace (a child tries); if not,
  * WHY says why. */
 bool cordon_mountns_possible(bool sysadmin, char *why, size_t size);
+/* Whether unshare(FLAGS) works here (a child tries); if not, WHY says why. */
+bool cordon_unshare_possible(int flags, char *why, size_t size);
 /* Whether this system can mount PATH idmapped as a root session gets it
  * (guard.h cordon_root_cut; if not, WHY says why). */
 bool cordon_mountns_idmap_possible(const char *path, char *why, size_t size);

@@ -1058,11 +1058,15 @@ bool cordon_mountns_possible(bool sysadmin, char *why, size_t size)
 		snprintf(why, size, "uid 0 cannot be mapped without CAP_SETFCAP");
 		return false;
 	}
+	return cordon_unshare_possible(sysadmin ? CLONE_NEWNS : CLONE_NEWUSER | CLONE_NEWNS, why,
+				       size);
+}
+
+bool cordon_unshare_possible(int flags, char *why, size_t size)
+{
 	pid_t pid = fork();
-	if (pid == 0) {
-		int flags = sysadmin ? CLONE_NEWNS : CLONE_NEWUSER | CLONE_NEWNS;
+	if (pid == 0)
 		_exit(unshare(flags) < 0 ? (errno & 0x7f) : 0);
-	}
 	int status = 0;
 	if (pid < 0 || waitpid(pid, &status, 0) < 0) {
 		snprintf(why, size, "fork: %s", strerror(errno));

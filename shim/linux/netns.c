@@ -17,6 +17,7 @@
  * socket made here, in the new namespace, before the filter refuses that
  * family, and handed over with the seccomp listener (run.c). */
 #include "netns.h"
+#include "linux.h"
 
 #include <errno.h>
 #include <linux/netlink.h>
@@ -25,7 +26,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 static int diag = -1;
@@ -56,17 +56,6 @@ int cordon_netns_take_diag(void)
 
 bool cordon_netns_possible(bool sysadmin, char *why, size_t size)
 {
-	pid_t pid = fork();
-	if (pid == 0)
-		_exit(unshare(sysadmin ? CLONE_NEWNET : CLONE_NEWUSER | CLONE_NEWNET) < 0
-			      ? (errno & 0x7f)
-			      : 0);
-	int status = 0;
-	if (pid < 0 || waitpid(pid, &status, 0) < 0) {
-		snprintf(why, size, "fork: %s", strerror(errno));
-		return false;
-	}
-	int e = WIFEXITED(status) ? WEXITSTATUS(status) : EIO;
-	snprintf(why, size, "%s", e ? strerror(e) : "");
-	return e == 0;
+	return cordon_unshare_possible(sysadmin ? CLONE_NEWNET : CLONE_NEWUSER | CLONE_NEWNET, why,
+				       size);
 }

@@ -171,6 +171,19 @@ Test(escape, tiocsti_cannot_type_into_the_terminal)
 	world_free(&w);
 }
 
+/* A stream listener outside at the abstract name @NAME. */
+static struct listener abstract_listener(const char *name)
+{
+	int s = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	struct sockaddr_un un = {.sun_family = AF_UNIX};
+	memcpy(un.sun_path + 1, name, strlen(name));
+	socklen_t len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + strlen(name));
+	cr_assert_eq(bind(s, (struct sockaddr *)&un, len), 0, "bind @%s: %s", name,
+		     strerror(errno));
+	cr_assert_eq(listen(s, 4), 0);
+	return (struct listener){.fd = s, .stream = true};
+}
+
 /* Abstract unix sockets have no file to put a Landlock rule on: a listener
  * outside (a D-Bus bus, an X server, a debugger) is reachable by name from
  * anywhere unless Landlock's scoping (ABI 6) closes it. */
@@ -180,14 +193,7 @@ Test(escape, abstract_unix_socket_outside)
 	world_init(&w, "abstract", "");
 	char name[64];
 	snprintf(name, sizeof(name), "cordon-test-%d", getpid());
-	int s = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	struct sockaddr_un un = {.sun_family = AF_UNIX};
-	memcpy(un.sun_path + 1, name, strlen(name));
-	socklen_t len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + strlen(name));
-	cr_assert_eq(bind(s, (struct sockaddr *)&un, len), 0, "bind @%s: %s", name,
-		     strerror(errno));
-	cr_assert_eq(listen(s, 4), 0);
-	struct listener l = {.fd = s, .stream = true};
+	struct listener l = abstract_listener(name);
 	/* Control: unsandboxed, the bytes arrive. */
 	char *probe = path_join(w.bin, "cordon-probe");
 	char *plain[] = {probe, "abstract", name, "abstract-outside", NULL};
@@ -205,7 +211,7 @@ Test(escape, abstract_unix_socket_outside)
 		run_free(&r);
 		free(got);
 	}
-	close(s);
+	close(l.fd);
 	free(probe);
 	world_free(&w);
 }
@@ -391,14 +397,7 @@ BOTH_USERS(escape, a_socket_passed_in_reaches_no_abstract_name_outside, .timeout
 	world_for(&w, who, "abspass", "");
 	char name[64];
 	snprintf(name, sizeof(name), "cordon-test-abspass-%d-%d", (int)getpid(), (int)who->user);
-	int s = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	struct sockaddr_un un = {.sun_family = AF_UNIX};
-	memcpy(un.sun_path + 1, name, strlen(name));
-	socklen_t len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + strlen(name));
-	cr_assert_eq(bind(s, (struct sockaddr *)&un, len), 0, "bind @%s: %s", name,
-		     strerror(errno));
-	cr_assert_eq(listen(s, 4), 0);
-	struct listener l = {.fd = s, .stream = true};
+	struct listener l = abstract_listener(name);
 	char *pass = write_file(w.outside, "pass.py", pass_socket_py);
 	free(write_file(w.proj, "connect.py", passed_connect_py));
 	char *plain[] = {"/usr/bin/python3", pass, "/usr/bin/python3", "connect.py", name, NULL};
@@ -427,7 +426,7 @@ BOTH_USERS(escape, a_socket_passed_in_reaches_no_abstract_name_outside, .timeout
 	cr_expect(strstr(r.out, "passed:") != NULL, "the probe did not run: %s%s", r.out, r.err);
 	run_free(&r);
 	free(got);
-	close(s);
+	close(l.fd);
 	free(pass);
 	world_free(&w);
 }
