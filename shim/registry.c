@@ -338,10 +338,9 @@ static bool other_than(const struct cordon_session_info *s, void *arg)
 	return !except || strcmp(s->id, except) != 0;
 }
 
-bool cordon_registry_any_live(const char *except)
+int cordon_registry_any_live(const char *except)
 {
-	/* (No registry, a home that cannot be written: not known.) */
-	return cordon_registry_each_live(other_than, &except) != 0;
+	return cordon_registry_each_live(other_than, &except);
 }
 
 char cordon_proc_state(pid_t pid)

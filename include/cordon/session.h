@@ -113,10 +113,11 @@ bool cordon_registry_live(const struct cordon_session_info *s);
  * until it returns true. Returns 1 when it did, 0 when it never did, or
  * -errno where the registry cannot be listed. */
 int cordon_registry_each_live(bool (*fn)(const struct cordon_session_info *, void *), void *arg);
-/* Whether a session of the user's other than EXCEPT (an id, or NULL) runs;
- * true too where the registry cannot be read (review 43e F1: a home that
- * cannot be written hid every session). */
-bool cordon_registry_any_live(const char *except);
+/* Whether a session of the user's other than EXCEPT (an id, or NULL) runs:
+ * 1, 0, or -errno where the registry cannot be read, which callers must
+ * take as "perhaps" (review 43e F1: a home that cannot be written hid
+ * every session). */
+int cordon_registry_any_live(const char *except);
 
 /* Whether ID looks like a session id: lowercase hex digits, short enough
  * for cordon_session_info.id. */
@@ -268,7 +269,8 @@ int cordon_session_tmp_dir(const struct cordon_policy *p, const char *tmpdir, ch
  * the name is another), for the registry. Returns 1 when the user's live
  * sessions all pin this very one, 0 when one of them pins another (it was
  * removed and made again while they ran: they could move this one, so
- * nothing may make sockets in it yet), or -errno. */
+ * nothing may make sockets in it yet), 2 when it was made here and which
+ * sessions run cannot be told (the same, to be safe), or -errno. */
 int cordon_tmp_dir_make(const char *dir, char id[4200], struct cordon_error *err);
 /* Whether DIR is named as cordon_session_tmp_dir names them. */
 bool cordon_tmp_dir_name(const char *dir);

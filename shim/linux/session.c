@@ -639,10 +639,10 @@ static bool pins_another(const struct cordon_session_info *s, void *arg)
  * path than ID's as their TMPDIR. No registry (a home that cannot be
  * written: 43e F1): not known, so true for a directory MADE here, which an
  * earlier session may not pin. */
-static bool pinned_elsewhere(const char *id, bool made)
+static int pinned_elsewhere(const char *id, bool made)
 {
 	int r = cordon_registry_each_live(pins_another, &id);
-	return r < 0 ? made : r == 1;
+	return r < 0 ? (made ? -1 : 0) : r == 1;
 }
 
 int cordon_tmp_dir_make(const char *dir, char id[4200], struct cordon_error *err)
@@ -675,7 +675,8 @@ int cordon_tmp_dir_make(const char *dir, char id[4200], struct cordon_error *err
 		 (unsigned long long)stx.stx_ino,
 		 (stx.stx_mask & STATX_BTIME) ? (long long)stx.stx_btime.tv_sec : 0LL,
 		 (stx.stx_mask & STATX_BTIME) ? stx.stx_btime.tv_nsec : 0U, dir);
-	return pinned_elsewhere(id, made) ? 0 : 1;
+	int elsewhere = pinned_elsewhere(id, made);
+	return elsewhere < 0 ? 2 : elsewhere ? 0 : 1;
 }
 
 bool cordon_tmp_dir_name(const char *dir)
