@@ -25,7 +25,10 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <stddef.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 static int diag = -1;
@@ -45,6 +48,37 @@ int cordon_netns_enter(struct cordon_error *err)
 		close(diag);
 	diag = fd;
 	return 0;
+}
+
+/* An unbound unix socket that came in (stdin as one end of a socket pair,
+ * a --pass-fd): autobound (review 44a F1-F3). */
+static int settle_one(int fd, const struct stat *st, void *arg)
+{
+	struct cordon_error *err = arg;
+	int domain = 0;
+	socklen_t len = sizeof(domain);
+	if (!S_ISSOCK(st->st_mode) || getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &len) < 0 ||
+	    domain != AF_UNIX)
+		return 0;
+	struct sockaddr_un un;
+	len = sizeof(un);
+	if (getsockname(fd, (struct sockaddr *)&un, &len) < 0 ||
+	    len > offsetof(struct sockaddr_un, sun_path))
+		return 0; /* bound already: its name is the one it has */
+	un.sun_family = AF_UNIX;
+	if (bind(fd, (struct sockaddr *)&un, offsetof(struct sockaddr_un, sun_path)) < 0 &&
+	    errno != EINVAL /* bound meanwhile */)
+		return cordon_err(err, errno,
+				  "fd %d, a unix socket handed in: cannot give it a name of its "
+				  "own (bind): %s",
+				  fd, strerror(errno));
+	return 0;
+}
+
+int cordon_netns_settle(struct cordon_error *err)
+{
+	int r = cordon_each_fd(false, settle_one, err);
+	return r == -ENOENT ? 0 : r; /* (no /proc: nothing to list) */
 }
 
 int cordon_netns_take_diag(void)

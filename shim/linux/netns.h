@@ -11,6 +11,14 @@
  * CAP_SYS_ADMIN: root's, or its user namespace's) and make the socket
  * diagnostics socket the supervisor reads it with. 0, or -errno with ERR. */
 int cordon_netns_enter(struct cordon_error *err);
+/* Each unix socket this process holds that has no name yet (handed in:
+ * stdin as one end of a socket pair, a --pass-fd) autobound, before the
+ * program runs: it was made in the host's network namespace, where a name
+ * bound inside would be the host's (a datagram server outside clients
+ * reach, a name an outside server then cannot take). Autobound, it has a
+ * name of the kernel's choosing, which no client looks for, and no other.
+ * 0, or -errno with ERR. */
+int cordon_netns_settle(struct cordon_error *err);
 /* That socket (close-on-exec), or -1: the caller closes it once handed
  * over. */
 int cordon_netns_take_diag(void);

@@ -182,9 +182,21 @@ void cordon_sandbox_describe(const struct cordon_support *sup, char *buf, size_t
 	     abi >= 4 ? "TCP bind/connect (Landlock)" : "TCP (seccomp only: Landlock ABI < 4)",
 	     sup->seccomp ? "; other families refused by seccomp when offline; io_uring refused"
 			  : "; NOT UDP/raw/other families (no seccomp)");
-	LINE("scopes:    %s\n", abi >= 6 ? "signals and abstract unix sockets stay inside"
-					 : "NONE (Landlock ABI 6): a process inside can signal and "
-					   "connect to abstract sockets outside");
+	/* Abstract names bound inside: the session's own network namespace
+	 * (netns.c; its internet and netlink sockets the supervisor makes in
+	 * the host's). */
+	char nswhy[128] = "";
+	bool ns = sup->notify && cordon_netns_possible(cordon_effective_cap(CAP_SYS_ADMIN) == 1,
+						       nswhy, sizeof(nswhy));
+	LINE("scopes:    %s%s%s%s\n",
+	     abi >= 6 ? "signals and abstract unix sockets stay inside"
+		      : "NONE (Landlock ABI 6): a process inside can signal and "
+			"connect to abstract sockets outside",
+	     ns            ? ", and names bound inside too (own network namespace)"
+	     : sup->notify ? "; NOT names bound inside (no network namespace: "
+			   : "; NOT names bound inside (no supervisor)",
+	     ns || !sup->notify ? "" : nswhy,
+	     ns || !sup->notify ? "" : "; on_unsupported decides)");
 	LINE("syscalls:  %s\n", sup->seccomp ? "TIOCSTI/TIOCLINUX, kexec, modules, bpf, "
 					       "userfaultfd, mount, swap, reboot refused"
 					     : "NOT filtered (no seccomp)");
@@ -217,18 +229,6 @@ void cordon_sandbox_describe(const struct cordon_support *sup, char *buf, size_t
 		LINE("guards:    NOT possible: no mount namespace (%s): protected_paths and\n"
 		     "           hidden_paths cannot be kept (on_unsupported decides); the\n"
 		     "           supervisor judges chmod/chown/utimes\n",
-		     why);
-	if (!sup->notify)
-		LINE("abstract:  NOT covered (no supervisor): an abstract unix socket name bound\n"
-		     "           inside is reachable from outside\n");
-	else if (cordon_netns_possible(sysadmin, why, sizeof(why)))
-		LINE("abstract:  the session's own network namespace: abstract unix socket names\n"
-		     "           bound inside stay inside (its internet and netlink sockets are\n"
-		     "           made by the supervisor, in this one)\n");
-	else
-		LINE("abstract:  NOT possible: no network namespace (%s): an abstract unix\n"
-		     "           socket name bound inside would be reachable from outside\n"
-		     "           (on_unsupported decides)\n",
 		     why);
 	if (unheld[0])
 		LINE("shared:    NOT possible: %s cannot be mounted idmapped: a root session is\n"
@@ -532,7 +532,9 @@ static int landlock_apply(const struct cordon_policy *p, int abi, int prepared, 
 	}
 	/* While this process holds capabilities (root's, or its user
 	 * namespace's): its own network namespace (netns.c). */
-	if (netns && (r = cordon_netns_enter(err)) < 0) {
+	if (netns && (r = cordon_netns_enter(err)) == 0 && (r = cordon_netns_settle(err)) < 0)
+		return r;
+	if (netns && r < 0) {
 		char why[sizeof(err->msg)];
 		snprintf(why, sizeof(why), "%s", err->msg);
 		if (p->on_unsupported != CORDON_UNSUPPORTED_WARN)

@@ -487,6 +487,17 @@ static int build(scmp_filter_ctx ctx, unsigned flags, bool compat32, const char 
 	} else if (supervised && (ret = host_families(ctx, what)) < 0) {
 		return ret;
 	}
+	/* Offline and by domain, the routing family alone is left of netlink
+	 * (registers()): the supervisor makes it in the host's namespace, so
+	 * that getifaddrs, ip and os.networkInterfaces() see the host's
+	 * interfaces as before, not the session's lone lo (review 44b F3). */
+	if (supervised && (!(flags & CORDON_SECCOMP_NETWORK) || domains) &&
+	    (ret = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(socket), 2,
+				    SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, AF_NETLINK),
+				    SCMP_A2(SCMP_CMP_MASKED_EQ, 0xffffffffu, NETLINK_ROUTE))) < 0) {
+		*what = "socket (netlink's routing family)";
+		return ret;
+	}
 	if (supervised || !(flags & CORDON_SECCOMP_NETWORK)) {
 		if ((ret = deny_names(ctx, io_uring, COUNT(io_uring), EPERM, what)) < 0)
 			return ret;

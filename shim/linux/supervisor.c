@@ -40,6 +40,7 @@
 #include <termios.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <linux/netlink.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/un.h>
@@ -1227,6 +1228,29 @@ static int64_t do_pty_peer(struct cordon_call *c)
 	return answer_with_fd(c, peer, flags & O_CLOEXEC);
 }
 
+/* Whether a socket of this kind asks nothing of its maker when it is made
+ * (no capability, no group): the internet's stream and datagram sockets but
+ * ping's, and netlink's routing family. Later calls on it ask the caller. */
+static bool asks_nothing(int family, int type, int proto)
+{
+	int t = type & 0xf;
+	if (family == AF_NETLINK)
+		return proto == NETLINK_ROUTE;
+	return (family == AF_INET || family == AF_INET6) && (t == SOCK_STREAM || t == SOCK_DGRAM) &&
+	       proto != IPPROTO_ICMP && proto != IPPROTO_ICMPV6;
+}
+
+/* Whether the caller runs with root's uid (its /proc directory's owner: a
+ * process that made itself non-dumpable shows as root too, and gets a socket
+ * root owns, which is all that differs). */
+static bool root_caller(const struct cordon_call *c)
+{
+	char path[32];
+	struct stat st;
+	snprintf(path, sizeof(path), "/proc/%d", (int)c->tid);
+	return stat(path, &st) == 0 && st.st_uid == 0;
+}
+
 /* The caller's socket(): made here, where the supervisor's network
  * namespace is the host's (the session has one of its own, netns.c: its
  * unix sockets, whose abstract names no client outside can reach, are the
@@ -1241,7 +1265,10 @@ static int64_t do_socket(struct cordon_call *c)
 	 * alone is made (seccomp-rules.c domain_families). */
 	bool tcp = inet && (type & 0xf) == SOCK_STREAM && proto != IPPROTO_SCTP &&
 		   proto != 262 /* MPTCP */;
-	if (!S.cfg.allow_network || (S.cfg.domains && !tcp)) {
+	/* Netlink's routing family whatever the setting (read-only inside:
+	 * changes need CAP_NET_ADMIN, which the session has not got). */
+	bool route = family == AF_NETLINK && proto == NETLINK_ROUTE;
+	if (!route && (!S.cfg.allow_network || (S.cfg.domains && !tcp))) {
 		if (S.cfg.allow_network)
 			say_domains();
 		else
@@ -1250,12 +1277,17 @@ static int64_t do_socket(struct cordon_call *c)
 		return -EACCES;
 	}
 	/* As the caller: its capabilities decide a raw socket, its groups a
-	 * ping socket, and the socket is its own (owner, netlink's checks). */
-	int e = -cordon_call_assume(c), sock = -1;
+	 * ping socket, and the socket is its own (owner, netlink's checks).
+	 * Taking on its credentials costs a root supervisor ~40 us; a socket
+	 * that asks nothing of its maker is made as is for a caller of root's
+	 * uid (review 44b F2). */
+	bool as_is = S.privileged && asks_nothing(family, type, proto) && root_caller(c);
+	int e = as_is ? 0 : -cordon_call_assume(c), sock = -1;
 	if (e == 0) {
 		sock = socket(family, (type & ~SOCK_CLOEXEC) | SOCK_CLOEXEC, proto);
 		e = errno;
-		cordon_call_restore();
+		if (!as_is)
+			cordon_call_restore();
 	}
 	if (sock < 0)
 		return -e;

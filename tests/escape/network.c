@@ -450,8 +450,9 @@ static const char host_net_py[] =
 
 /* Online, the session's network is the host's, though its unix sockets
  * live in a namespace of their own: it sees the host's interfaces (what
- * name lookups with AI_ADDRCONFIG ask), and a server it starts on loopback
- * (a dev server) is reached from outside. The control is the same script's
+ * name lookups with AI_ADDRCONFIG ask, and Node's os.networkInterfaces()),
+ * offline and by domain too, and a server it starts on loopback (a dev
+ * server) is reached from outside. The control is the same script's
  * interface list outside. */
 BOTH_USERS(escape, online_the_session_s_network_is_the_host_s, .timeout = 60)
 {
@@ -472,6 +473,15 @@ BOTH_USERS(escape, online_the_session_s_network_is_the_host_s, .timeout = 60)
 	cr_assert(strstr(c.out, "interfaces ['"), "control: %s%s", c.out, c.err);
 	cr_expect(strstr(r.out, c.out) != NULL, "inside sees other interfaces: %s%s\noutside: %s",
 		  r.out, r.err, c.out);
+	/* Offline and by domain too (netlink's routing family is the
+	 * supervisor's there as well: review 44b F3). */
+	const char *modes[] = {"--no-network", "--allow-domain example.invalid"};
+	for (size_t i = 0; i < 2; i++) {
+		struct run_result m = run_in(&w, modes[i], ctl_argv);
+		cr_expect(strcmp(m.out, c.out) == 0, "%s: inside sees other interfaces: %s%s",
+			  modes[i], m.out, m.err);
+		run_free(&m);
+	}
 	cr_expect(strstr(r.out, "got b'hello-dev'") != NULL,
 		  "a server inside on loopback was not reached from outside: %s%s", r.out, r.err);
 	run_free(&c);
@@ -479,5 +489,137 @@ BOTH_USERS(escape, online_the_session_s_network_is_the_host_s, .timeout = 60)
 	unlink(port_path);
 	free(port_path);
 	free(cl);
+	world_free(&w);
+}
+
+/* Outside: one end of a socket pair of TYPE (argv[1]: dgram or stream) as
+ * the command's stdin and fd 3 (argv[3:]); once the command says it tried,
+ * the same name (argv[2]) bound here, outside, in the host's namespace. */
+static const char stdin_socket_py[] =
+	"import os, socket, subprocess, sys\n"
+	"typ = {'dgram': socket.SOCK_DGRAM, 'stream': socket.SOCK_STREAM}[sys.argv[1]]\n"
+	"name = b'\\0' + sys.argv[2].encode()\n"
+	"a, b = socket.socketpair(socket.AF_UNIX, typ)\n"
+	"p = subprocess.Popen(sys.argv[3:], stdin=a.fileno(), stdout=subprocess.PIPE,\n"
+	"                     pass_fds=(a.fileno(),))\n"
+	"a.close()\n"
+	"print('inside:', p.stdout.readline().decode().strip(), flush=True)\n"
+	"o = socket.socket(socket.AF_UNIX, typ)\n"
+	"try:\n"
+	"    o.bind(name); print('outside bind: ok')\n"
+	"except OSError as e:\n"
+	"    print('outside bind:', e.strerror)\n"
+	"b.close()\n"
+	"p.wait(timeout=30)\n";
+
+/* Inside: binds its stdin (a socket handed in) at @argv[1], says so, and
+ * holds it a moment. */
+static const char bind_stdin_py[] =
+	"import socket, sys, time\n"
+	"s = socket.socket(fileno=0)\n"
+	"try:\n"
+	"    s.bind(b'\\0' + sys.argv[1].encode()); print('bound', flush=True)\n"
+	"except OSError as e:\n"
+	"    print('bind:', e.strerror, flush=True)\n"
+	"time.sleep(1)\n";
+
+/* A unix socket handed in (stdin as one end of a socket pair, as Node's
+ * child_process gives its children; a --pass-fd) was made in the host's
+ * network namespace: bound inside at an abstract name, it would hold that
+ * name there, where a datagram server is reached from outside once its peer
+ * closes and a stream one keeps an outside server from its name (review
+ * 44a F1-F3). Before the command runs, each such socket with no name gets
+ * one of the kernel's choosing. Judged outside: the name stays free for an
+ * outside server. Control: unsandboxed, the command holds it. */
+BOTH_USERS(escape, a_socket_handed_in_takes_no_abstract_name, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "absstdin", "");
+	char *outer = write_file(w.outside, "outer.py", stdin_socket_py);
+	free(write_file(w.proj, "bind.py", bind_stdin_py));
+	const char *types[] = {"dgram", "stream"};
+	for (size_t i = 0; i < 2; i++) {
+		char *name = fmt("cordon-test-absstdin-%d-%d-%s", (int)getpid(), (int)who->user,
+				 types[i]);
+		char *plain[] = {"/usr/bin/python3",
+				 outer,
+				 (char *)types[i],
+				 name,
+				 "/usr/bin/python3",
+				 "bind.py",
+				 name,
+				 NULL};
+		struct run_result r = world_run(&w, plain, w.proj);
+		cr_assert(strstr(r.out, "inside: bound") && strstr(r.out, "Address already in use"),
+			  "control (%s): unsandboxed, the command did not hold the name: %s%s",
+			  types[i], r.out, r.err);
+		run_free(&r);
+		char *inside[] = {"/usr/bin/python3",
+				  outer,
+				  (char *)types[i],
+				  name,
+				  CORDON_BIN,
+				  "run",
+				  "--config",
+				  w.cfg,
+				  "--pass-fd",
+				  "3",
+				  "--",
+				  "/usr/bin/python3",
+				  "bind.py",
+				  name,
+				  NULL};
+		r = world_run(&w, inside, w.proj);
+		cr_expect(strstr(r.out, "inside: ") && strstr(r.out, "outside bind: ok"),
+			  "%s: a socket handed in held an abstract name outside: %s%s", types[i],
+			  r.out, r.err);
+		run_free(&r);
+		free(name);
+	}
+	free(outer);
+	world_free(&w);
+}
+
+/* Inside: socket() in a loop under a fast interval timer whose handler has
+ * no SA_RESTART (as Python installs its own), through the C library (the
+ * shim's socket()) and through syscall() directly. */
+static const char eintr_py[] = "import ctypes, os, signal, socket\n"
+			       "libc = ctypes.CDLL(None, use_errno=True)\n"
+			       "signal.signal(signal.SIGALRM, lambda s, f: None)\n"
+			       "signal.setitimer(signal.ITIMER_REAL, 0.0001, 0.0001)\n"
+			       "errors = raw = 0\n"
+			       "for i in range(4000):\n"
+			       "    try:\n"
+			       "        socket.socket().close()\n"
+			       "    except OSError:\n"
+			       "        errors += 1\n"
+			       "    fd = libc.syscall(41, 2, 1, 0)\n"
+			       "    if fd >= 0:\n"
+			       "        os.close(fd)\n"
+			       "    elif ctypes.get_errno() == 4:\n"
+			       "        raw += 1\n"
+			       "signal.setitimer(signal.ITIMER_REAL, 0)\n"
+			       "print('errors', errors, 'raw', raw)\n";
+
+/* Online, socket() waits on the supervisor, and a signal that comes before
+ * the supervisor has taken the call ends the wait (EINTR, where the handler
+ * has no SA_RESTART), which socket(2) never does otherwise: Python's
+ * socket.socket() raised InterruptedError (review 44b F1). Through the C
+ * library it is made again. The control: the same call through syscall()
+ * directly meets the signals (so the probe does reach the window). */
+BOTH_USERS(escape, socket_is_not_interrupted_by_signals, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "eintr", "");
+	free(write_file(w.proj, "eintr.py", eintr_py));
+	char *args[] = {"/usr/bin/python3", "eintr.py", NULL};
+	struct run_result r = run_in(&w, NULL, args);
+	int errors = -1, raw = -1;
+	const char *at = strstr(r.out, "errors ");
+	cr_assert(at && sscanf(at, "errors %d raw %d", &errors, &raw) == 2, "no result: %s%s",
+		  r.out, r.err);
+	cr_assert_gt(raw, 0, "control: no raw socket() call was interrupted: %s", r.out);
+	cr_expect_eq(errors, 0, "socket() failed with EINTR: %s", r.out);
+	run_free(&r);
 	world_free(&w);
 }
