@@ -2184,13 +2184,12 @@ static pid_t a_process_of(const struct cordon_session_info *s)
 	if (!s->cgroup[0] ||
 	    snprintf(path, sizeof(path), "%s/cgroup.procs", s->cgroup) >= (int)sizeof(path))
 		return 0;
-	FILE *f = fopen(path, "re");
-	long pid = 0;
-	if (f && fscanf(f, "%ld", &pid) != 1)
-		pid = 0;
-	if (f)
-		(void)fclose(f);
-	return (pid_t)pid;
+	pid_t *pids = NULL, pid = 0;
+	size_t n = 0;
+	if (cordon_read_pids(path, &pids, &n) == 0 && n > 0)
+		pid = pids[0];
+	free(pids);
+	return pid;
 }
 
 static bool listened_in(const struct cordon_session_info *s, void *arg)

@@ -623,3 +623,76 @@ BOTH_USERS(escape, socket_is_not_interrupted_by_signals, .timeout = 60)
 	run_free(&r);
 	world_free(&w);
 }
+
+/* Outside: a server at argv[1] that sends whoever connects one end of a
+ * datagram socket pair (SCM_RIGHTS); the command (argv[3:], given argv[1]
+ * and argv[2]) runs; once it says what it did, the name @argv[2] bound here,
+ * outside. */
+static const char send_socket_py[] =
+	"import array, os, socket, subprocess, sys, threading\n"
+	"path, name = sys.argv[1], sys.argv[2]\n"
+	"srv = socket.socket(socket.AF_UNIX); srv.bind(path); srv.listen(1)\n"
+	"a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)\n"
+	"def serve():\n"
+	"    c, _ = srv.accept()\n"
+	"    c.sendmsg([b'x'], [(socket.SOL_SOCKET, socket.SCM_RIGHTS,\n"
+	"                        array.array('i', [a.fileno()]))])\n"
+	"    c.close()\n"
+	"threading.Thread(target=serve, daemon=True).start()\n"
+	"p = subprocess.Popen(sys.argv[3:] + [path, name], stdout=subprocess.PIPE)\n"
+	"print('inside:', p.stdout.readline().decode().strip(), flush=True)\n"
+	"o = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)\n"
+	"try:\n"
+	"    o.bind(b'\\0' + name.encode()); print('outside bind: ok')\n"
+	"except OSError as e:\n"
+	"    print('outside bind:', e.strerror)\n"
+	"p.wait(timeout=30)\n"
+	"os.unlink(path)\n";
+
+/* Inside: the socket the server at argv[1] sends, bound at @argv[2]. */
+static const char receive_bind_py[] =
+	"import array, socket, sys, time\n"
+	"c = socket.socket(socket.AF_UNIX); c.connect(sys.argv[1])\n"
+	"msg, anc, flags, addr = c.recvmsg(1, socket.CMSG_LEN(4))\n"
+	"s = socket.socket(fileno=array.array('i', anc[0][2])[0])\n"
+	"try:\n"
+	"    s.bind(b'\\0' + sys.argv[2].encode()); print('bound', flush=True)\n"
+	"except OSError as e:\n"
+	"    print('bind:', e.strerror, flush=True)\n"
+	"time.sleep(1)\n";
+
+/* A unix socket received from a server outside that the session may reach
+ * (SCM_RIGHTS) was made in the host's network namespace, after the shim
+ * named the ones it was handed: bound at an abstract name, it held that
+ * name there, and a datagram or stream server outside clients reached
+ * (review 44c F1). At each bind the supervisor first names every such
+ * socket the caller holds. Judged outside: the name stays free for an
+ * outside server. Control: unsandboxed, the command holds it. */
+BOTH_USERS(escape, a_socket_received_from_outside_takes_no_abstract_name, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "absscm", "");
+	char *sender = write_file(w.outside, "send.py", send_socket_py);
+	free(write_file(w.proj, "receive.py", receive_bind_py));
+	char *path = path_join(w.outside, "fd.sock");
+	char *name = fmt("cordon-test-absscm-%d-%d", (int)getpid(), (int)who->user);
+	char *plain[] = {"/usr/bin/python3", sender,       path, name,
+			 "/usr/bin/python3", "receive.py", NULL};
+	struct run_result r = world_run(&w, plain, w.proj);
+	cr_assert(strstr(r.out, "inside: bound") && strstr(r.out, "Address already in use"),
+		  "control: unsandboxed, the command did not hold the name: %s%s", r.out, r.err);
+	run_free(&r);
+	char *inside[] = {"/usr/bin/python3", sender, path,       name,
+			  CORDON_BIN,         "run",  "--config", w.cfg,
+			  "--allow-socket",   path,   "--",       "/usr/bin/python3",
+			  "receive.py",       NULL};
+	r = world_run(&w, inside, w.proj);
+	cr_expect(strstr(r.out, "inside: b") && strstr(r.out, "outside bind: ok"),
+		  "a socket received from outside held an abstract name outside: %s%s", r.out,
+		  r.err);
+	run_free(&r);
+	free(name);
+	free(path);
+	free(sender);
+	world_free(&w);
+}
