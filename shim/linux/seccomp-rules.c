@@ -217,12 +217,6 @@ static int supervise(scmp_filter_ctx ctx, bool sockets, const char **what)
 	int r = sockets ? notify_names(ctx, always, COUNT(always), what) : 0;
 	if (r < 0)
 		return r;
-	/* bind, whatever the rest: the supervisor names the unix sockets from
-	 * outside the session's network namespace first (supervisor.c
-	 * do_bind). */
-	static const char *const bind[] = {"bind"};
-	if ((r = notify_names(ctx, bind, COUNT(bind), what)) < 0)
-		return r;
 	if (sockets)
 		r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendto), 1,
 				     SCMP_A4(SCMP_CMP_NE, 0));

@@ -22,7 +22,6 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/audit.h>
@@ -113,7 +112,6 @@ enum kind {
 	IPC,
 	META,
 	SOCKET,
-	BIND,
 	LISTEN
 };
 
@@ -125,7 +123,6 @@ static enum kind kind_of(const struct seccomp_data *d)
 		       : d->nr == 369 ? SENDTO  /* is not (refused) */
 		       : d->nr == 363 ? LISTEN
 		       : d->nr == 359 ? SOCKET
-		       : d->nr == 361 ? BIND
 				      : OTHER;
 	if (d->arch != AUDIT_ARCH_X86_64)
 		return OTHER;
@@ -135,7 +132,6 @@ static enum kind kind_of(const struct seccomp_data *d)
 		       : nr == 44 ? SENDTO
 		       : nr == 50 ? LISTEN
 		       : nr == 41 ? SOCKET
-		       : nr == 49 ? BIND
 				  : OTHER;
 	}
 #endif
@@ -154,8 +150,6 @@ static enum kind kind_of(const struct seccomp_data *d)
 		return (d->args[1] & 0xffffffffu) == 0x5441 ? PTY_PEER : OTHER;
 	case SYS_socket: /* not unix (seccomp-rules.c) */
 		return SOCKET;
-	case SYS_bind:
-		return BIND;
 	default:
 		return cordon_pidcall_is(d) ? PIDCALL
 		       : cordon_ipc_is(d)   ? IPC
@@ -1299,77 +1293,6 @@ static int64_t do_socket(struct cordon_call *c)
 	return answer_with_fd(c, sock, (type & SOCK_CLOEXEC) ? O_CLOEXEC : 0);
 }
 
-/* A unix socket of the caller's (its copy FD) that came from outside the
- * session's network namespace with no name: autobound here (in its own
- * namespace, the host's), so that it never takes an abstract name there. */
-static int settle_socket(int fd)
-{
-	int domain = 0;
-	uint64_t cookie = 0;
-	socklen_t len = sizeof(domain);
-	if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &len) < 0 || domain != AF_UNIX)
-		return 0;
-	len = sizeof(cookie);
-	if (getsockopt(fd, SOL_SOCKET, SO_NETNS_COOKIE, &cookie, &len) < 0)
-		return -errno;
-	if (cookie == S.cfg.sockets->netns_cookie)
-		return 0;
-	struct sockaddr_un un;
-	len = sizeof(un);
-	if (getsockname(fd, (struct sockaddr *)&un, &len) < 0)
-		return -errno;
-	if (len > offsetof(struct sockaddr_un, sun_path))
-		return 0; /* it has a name: the one it keeps */
-	un.sun_family = AF_UNIX;
-	if (bind(fd, (struct sockaddr *)&un, offsetof(struct sockaddr_un, sun_path)) < 0 &&
-	    errno != EINVAL /* named meanwhile */)
-		return -errno;
-	return 0;
-}
-
-/* bind: in the session's own network namespace (netns.c) an abstract name
- * stays inside, but a unix socket received from outside (SCM_RIGHTS from a
- * server the session may reach: review 44c F1) is the host's, and bound at
- * an abstract name it would be reached there. The shim named those it was
- * handed (cordon_netns_settle); at each bind every unix socket of the
- * caller's from another namespace with no name is autobound here, the one
- * to be bound among them, and the call goes on: decided on the caller's fd
- * table, not on the address, which the kernel alone reads (whatever it
- * reads, no socket of the caller's can take a name outside any more; one
- * received between the look and the call is the one way past, and it
- * takes a sender outside that times it). 0 to go on, or -errno. */
-static int64_t do_bind(struct cordon_call *c)
-{
-	if (!S.cfg.sockets->netns_cookie)
-		return 0; /* no namespace of its own: nothing to keep apart */
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/fd", (int)c->tid);
-	DIR *d = opendir(path);
-	if (!d)
-		return errno == ENOENT ? -ESRCH : -EACCES;
-	int r = 0;
-	for (struct dirent *e; r >= 0 && (e = readdir(d));) {
-		char *end, link[32];
-		long fd = strtol(e->d_name, &end, 10);
-		if (end == e->d_name || *end || fd < 0 || fd > INT32_MAX)
-			continue;
-		ssize_t l = readlinkat(dirfd(d), e->d_name, link, sizeof(link) - 1);
-		if (l < 8 || strncmp(link, "socket:[", 8) != 0)
-			continue;
-		int copy = cordon_call_take_fd(c, (int)fd);
-		if (copy == -EBADF)
-			continue; /* closed meanwhile */
-		if (copy < 0) {
-			r = copy;
-			break;
-		}
-		r = settle_socket(copy);
-		close(copy);
-	}
-	closedir(d);
-	return r;
-}
-
 static void handle(const struct seccomp_notif *req, struct seccomp_notif_resp *resp)
 {
 	struct cordon_call c = {.req = req, .tid = (pid_t)req->pid, .pidfd = -1};
@@ -1406,11 +1329,6 @@ static void handle(const struct seccomp_notif *req, struct seccomp_notif_resp *r
 		break;
 	case PIDCALL:
 		r = cordon_pidcall_judge(S.cfg.sockets, c.tid, &req->data);
-		if (r == 0)
-			goto go_on;
-		break;
-	case BIND:
-		r = do_bind(&c);
 		if (r == 0)
 			goto go_on;
 		break;
