@@ -6409,7 +6409,9 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 	} else {
 		cache_load(&w, cache, true);
 	}
-	if (w.cache.unusable)
+	/* (Nested: the outer session's rules keep its records from this one,
+	 * by design; the judging as made is said nowhere then.) */
+	if (w.cache.unusable && !cordon_sandbox_nested())
 		say(said,
 		    "cordon: the record of what was in %s (%lld MiB) could not be read: what lies "
 		    "below a directory this session changed is judged as made",

@@ -64,10 +64,12 @@ void kill_held(pid_t pid);
  * WORLD_BASE_RW plus EXTRA, so that /tmp, where DIR lives, is not granted and
  * "outside" is really outside. The environment has HOME, PATH (bin first),
  * TERM, SHELL=/bin/sh and SECRET_TOKEN=hunter2. */
-#define SECRET "s3cr3t-c0ntent"
-#define WORLD_BASE_RW                                                                              \
+#define SECRET        "s3cr3t-c0ntent"
+#define WORLD_BASE_RW WORLD_BASE_RW_WITH("")
+/* The same, with MORE read-write system paths (", \"/var/tmp\""). */
+#define WORLD_BASE_RW_WITH(more)                                                                   \
 	"\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/tty\", \"/dev/ptmx\", "         \
-	"\"/dev/urandom\", \"/dev/zero\"]}"
+	"\"/dev/urandom\", \"/dev/zero\"" more "]}"
 
 struct world {
 	char *dir, *proj, *outside, *home, *bin, *secret, *cfg;

@@ -53,6 +53,9 @@ BOTH_USERS(nested, inner_session_runs_within_the_outer_walls, .timeout = 60)
 	world_for(&w, who, "nestrun", "");
 	char *cordon = installed(&w);
 	char *opt = allow_inst(&w);
+	/* Both sessions with a shared directory to sweep as they end
+	 * (/var/tmp), whose record the outer session keeps from the inner. */
+	free(write_file(w.proj, "cordon.json", "{" WORLD_BASE_RW_WITH(", \"/var/tmp\"") "}"));
 	struct run_result r =
 		sh_in(&w, opt,
 		      "%s run --config %s -- /bin/sh -c 'echo inner-wrote > inner.txt; "
@@ -63,8 +66,11 @@ BOTH_USERS(nested, inner_session_runs_within_the_outer_walls, .timeout = 60)
 	cr_expect_null(strstr(r.out, SECRET), "the inner session read the secret");
 	cr_expect(strstr(r.err, NESTED_SAID) != NULL, "not said: %s", r.err);
 	/* Listed or not (the registry is the outer session's), it says
-	 * nothing more once the command has run a while. */
+	 * nothing more once the command has run a while; nor, as it ends,
+	 * that the outer session's records of the shared directories are
+	 * out of its reach (they are, by design). */
 	cr_expect_null(strstr(r.err, "not listed"), "%s", r.err);
+	cr_expect_null(strstr(r.err, "could not be read"), "%s", r.err);
 	run_free(&r);
 	char script[512];
 	snprintf(script, sizeof(script), "cat %s", w.secret);
