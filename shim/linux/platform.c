@@ -182,26 +182,27 @@ void cordon_sandbox_describe(const struct cordon_support *sup, char *buf, size_t
 	     abi >= 4 ? "TCP bind/connect (Landlock)" : "TCP (seccomp only: Landlock ABI < 4)",
 	     sup->seccomp ? "; other families refused by seccomp when offline; io_uring refused"
 			  : "; NOT UDP/raw/other families (no seccomp)");
+	bool sysadmin = cordon_effective_cap(CAP_SYS_ADMIN) == 1;
+	char why[128];
 	/* Abstract names bound inside: the session's own network namespace
 	 * (netns.c; its internet and netlink sockets the supervisor makes in
 	 * the host's). */
-	char nswhy[128] = "";
-	bool ns = sup->notify && cordon_netns_possible(cordon_effective_cap(CAP_SYS_ADMIN) == 1,
-						       nswhy, sizeof(nswhy));
-	LINE("scopes:    %s%s%s%s\n",
+	char names[256] = ", and names bound inside too (own network namespace)";
+	if (!sup->notify)
+		snprintf(names, sizeof(names), "; NOT names bound inside (no supervisor)");
+	else if (!cordon_netns_possible(sysadmin, why, sizeof(why)))
+		snprintf(names, sizeof(names),
+			 "; NOT names bound inside (no network namespace: %s; on_unsupported "
+			 "decides)",
+			 why);
+	LINE("scopes:    %s%s\n",
 	     abi >= 6 ? "signals and abstract unix sockets stay inside"
 		      : "NONE (Landlock ABI 6): a process inside can signal and "
 			"connect to abstract sockets outside",
-	     ns            ? ", and names bound inside too (own network namespace)"
-	     : sup->notify ? "; NOT names bound inside (no network namespace: "
-			   : "; NOT names bound inside (no supervisor)",
-	     ns || !sup->notify ? "" : nswhy,
-	     ns || !sup->notify ? "" : "; on_unsupported decides)");
+	     names);
 	LINE("syscalls:  %s\n", sup->seccomp ? "TIOCSTI/TIOCLINUX, kexec, modules, bpf, "
 					       "userfaultfd, mount, swap, reboot refused"
 					     : "NOT filtered (no seccomp)");
-	bool sysadmin = cordon_effective_cap(CAP_SYS_ADMIN) == 1;
-	char why[128];
 	/* Root: the shared directories and /etc idmapped (mountns.c idmap_root). */
 	static const struct {
 		const char *path;
@@ -531,10 +532,12 @@ static int landlock_apply(const struct cordon_policy *p, int abi, int prepared, 
 		return r;
 	}
 	/* While this process holds capabilities (root's, or its user
-	 * namespace's): its own network namespace (netns.c). */
-	if (netns && (r = cordon_netns_enter(err)) == 0 && (r = cordon_netns_settle(err)) < 0)
-		return r;
-	if (netns && r < 0) {
+	 * namespace's): its own network namespace (netns.c), and the unix
+	 * sockets handed in given names there and then. */
+	if (netns && cordon_netns_enter(err) == 0) {
+		if ((r = cordon_netns_settle(err)) < 0)
+			return r;
+	} else if (netns) {
 		char why[sizeof(err->msg)];
 		snprintf(why, sizeof(why), "%s", err->msg);
 		if (p->on_unsupported != CORDON_UNSUPPORTED_WARN)

@@ -614,6 +614,24 @@ static void end_session(struct run *r)
 
 /* ---- set-up ------------------------------------------------------------------------ */
 
+/* P's rule on PATH exactly (rules are merged by path: one at most), or
+ * NULL. */
+static struct cordon_rule *rule_at(struct cordon_policy *p, const char *path)
+{
+	for (size_t i = 0; path && i < p->n_rules; i++)
+		if (strcmp(p->rules[i].path, path) == 0)
+			return &p->rules[i];
+	return NULL;
+}
+
+/* RULE shared as the shared directories' are (no socket, link or move in:
+ * platform.c), and so built by the shim, not the watcher. */
+static void mark_shared(struct cordon_rule *rule)
+{
+	rule->shared = true;
+	rule->prepared = false;
+}
+
 /* A start that failed: the session's socket directory removed (still
  * empty), and its lock closed. */
 static void unmake_dirs(const char *sockdir, int socket_lock)
@@ -787,46 +805,38 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	 * client outside looks (they pin it only when they start after it:
 	 * guard.c pin_others), so it takes no socket or link this time
 	 * (pinned all the same). Review 43d F1. */
-	for (size_t i = 0; sandbox && l->policy->project && i < l->policy->n_rules; i++) {
-		struct cordon_rule *rule = &l->policy->rules[i];
-		int live = 0;
-		if (strcmp(rule->path, l->policy->project) == 0 && !rule->shared &&
-		    cordon_policy_in_shared(l->policy, rule->path, false) &&
-		    (live = cordon_registry_any_live(s->id)) != 0) {
-			rule->shared = true;
-			rule->prepared = false;
-			char why[160] = "other sessions of yours run, which could move it";
-			if (live < 0)
-				snprintf(
-					why, sizeof(why),
-					"which sessions of yours run cannot be told (%s): one could "
-					"move it",
-					strerror(-live));
-			fprintf(stderr,
-				"cordon: the project %s lies in a directory every user shares, and "
-				"%s: no socket or symbolic link is made in it this time (keep "
-				"projects out of /tmp, or run this one alone)\n",
-				rule->path, why);
-		}
+	struct cordon_rule *rule = sandbox ? rule_at(l->policy, l->policy->project) : NULL;
+	int live = 0;
+	if (rule && !rule->shared && cordon_policy_in_shared(l->policy, rule->path, false) &&
+	    (live = cordon_registry_any_live(s->id)) != 0) {
+		mark_shared(rule);
+		char why[160] = "other sessions of yours run, which could move it";
+		if (live < 0)
+			snprintf(
+				why, sizeof(why),
+				"which sessions of yours run cannot be told (%s): one could move it",
+				strerror(-live));
+		fprintf(stderr,
+			"cordon: the project %s lies in a directory every user shares, and %s: no "
+			"socket or symbolic link is made in it this time (keep projects out of "
+			"/tmp, or run this one alone)\n",
+			rule->path, why);
 	}
 	/* Made again while sessions ran that pin the one removed: they could
 	 * move this one, so it takes no socket or link for now (pinned all
 	 * the same: guard.c in_shared). Review 43c F2. */
-	for (size_t i = 0; alone != 1 && i < l->policy->n_rules; i++)
-		if (strcmp(l->policy->rules[i].path, tmpdir) == 0) {
-			l->policy->rules[i].shared = true;
-			l->policy->rules[i].prepared = false;
-			fprintf(stderr,
-				alone == 2
-					? "cordon: %s was made now, and which sessions of yours "
-					  "run cannot be told: an earlier one may not keep it in "
-					  "place, so no socket or symbolic link is made in it this "
-					  "time\n"
-					: "cordon: %s was removed and made again while other "
-					  "sessions ran, which do not keep it in place: no socket "
-					  "or symbolic link is made in it until they end\n",
-				tmpdir);
-		}
+	if (alone != 1 && (rule = rule_at(l->policy, tmpdir))) {
+		mark_shared(rule);
+		fprintf(stderr,
+			alone == 2
+				? "cordon: %s was made now, and which sessions of yours run cannot "
+				  "be told: an earlier one may not keep it in place, so no socket "
+				  "or symbolic link is made in it this time\n"
+				: "cordon: %s was removed and made again while other sessions "
+				  "ran, which do not keep it in place: no socket or symbolic link "
+				  "is made in it until they end\n",
+			tmpdir);
+	}
 	if ((rc = start_tracking(s, want, &cgroup_fd, err)) < 0) {
 		unmake_dirs(sockdir, socket_lock);
 		return rc;

@@ -59,10 +59,7 @@
 #ifndef PIDFD_THREAD
 #define PIDFD_THREAD O_EXCL /* Linux 6.9: a pidfd for one thread */
 #endif
-#define ERESTARTSYS 512 /* the kernel's: restart, or EINTR (no SA_RESTART) */
-#ifndef SO_NETNS_COOKIE
-#define SO_NETNS_COOKIE 71 /* Linux 5.14 */
-#endif
+#define ERESTARTSYS 512               /* the kernel's: restart, or EINTR (no SA_RESTART) */
 #ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS /* Linux 6.6; Debian 12's headers are 6.1 */
 #define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
 #endif
@@ -1260,8 +1257,8 @@ static int64_t do_socket(struct cordon_call *c)
 	const __u64 *a = c->req->data.args;
 	int family = (int)a[0], type = (int)a[1], proto = (int)a[2];
 	bool inet = family == AF_INET || family == AF_INET6;
-	/* Offline, only the internet families come here; by domain, TCP
-	 * alone is made (seccomp-rules.c domain_families). */
+	/* Offline, the internet families come here to be refused; by domain,
+	 * TCP alone is made (seccomp-rules.c domain_families). */
 	bool tcp = inet && (type & 0xf) == SOCK_STREAM && proto != IPPROTO_SCTP &&
 		   proto != 262 /* MPTCP */;
 	/* Netlink's routing family whatever the setting (read-only inside:

@@ -23,10 +23,6 @@
 #include "cordon/session.h"
 #include "util.h"
 
-#ifndef SO_NETNS_COOKIE
-#define SO_NETNS_COOKIE 71 /* Linux 5.14 */
-#endif
-
 int cordon_unix_policy_init(struct cordon_unix_policy *u, const struct cordon_policy *p,
 			    const char *cgroup, pid_t root, struct cordon_error *err)
 {

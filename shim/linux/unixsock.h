@@ -20,6 +20,10 @@
 #include <sys/types.h>
 #include <sys/un.h>
 
+#ifndef SO_NETNS_COOKIE
+#define SO_NETNS_COOKIE 71 /* Linux 5.14: a socket's network namespace */
+#endif
+
 #include "cordon/error.h"
 #include "cordon/policy.h"
 
