@@ -338,8 +338,10 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 		uid_t owner = 0;
 		int made = cordon_session_tmp_dir(&p, launcher_env_get(&env, "TMPDIR"), dir,
 						  sizeof(dir), &owner);
-		if (made == -EPERM && asprintf(&p.tmp_id, "unpinned %s", dir) < 0)
-			made = -ENOMEM;
+		char unpinned[4200];
+		int u = made == -EPERM ? cordon_tmp_dir_unpinned(dir, unpinned) : 0;
+		if (u < 0 || (made == -EPERM && !(p.tmp_id = strdup(unpinned))))
+			made = u < 0 ? u : -ENOMEM;
 		if (made == -EPERM)
 			/* (Another user's: no refusal, which any user could
 			 * cause; the session just has no place for sockets.

@@ -265,13 +265,17 @@ void cordon_socket_parents(char parents[2][PATH_MAX]);
 int cordon_session_tmp_dir(const struct cordon_policy *p, const char *tmpdir, char *out,
 			   size_t size, uid_t *owner);
 /* Make it where missing (mode 0700), or say why it cannot be used; its
- * identity into ID ("DEVICE:INODE:BIRTH PATH": a directory made again at
- * the name is another), for the registry. Returns 1 when the user's live
+ * identity into ID ("DEVICE:INODE:BIRTH BASE PATH": a directory made again
+ * at the name is another; BASE, the /tmp's "DEVICE:INODE", tells a
+ * private /tmp's apart), for the registry. Returns 1 when the user's live
  * sessions all pin this very one, 0 when one of them pins another (it was
  * removed and made again while they ran: they could move this one, so
  * nothing may make sockets in it yet), 2 when it was made here and which
  * sessions run cannot be told (the same, to be safe), or -errno. */
 int cordon_tmp_dir_make(const char *dir, char id[4200], struct cordon_error *err);
+/* The registry's ID for a session that pins none at DIR (another user's
+ * holds the name): "unpinned BASE PATH". 0 or -errno. macOS: 0, "". */
+int cordon_tmp_dir_unpinned(const char *dir, char id[4200]);
 /* Whether DIR is named as cordon_session_tmp_dir names them. */
 bool cordon_tmp_dir_name(const char *dir);
 

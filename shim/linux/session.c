@@ -626,8 +626,40 @@ int cordon_session_tmp_dir(const struct cordon_policy *p, const char *tmpdir, ch
 	return own && !shared_writable(p, own) ? 2 : 1;
 }
 
-/* Whether S pins another directory at ID's path than ID's as the
- * sessions' TMPDIR (ARG: ID; "unpinned PATH" pins none). */
+/* "MAJOR:MINOR:INODE" of the directory that holds DIR, into OUT: which /tmp
+ * the name was seen in. A session in a private /tmp (a service's
+ * PrivateTmp, a container, unshare) has a directory of that path too, but
+ * in another /tmp, which cannot move this one (43e F3). 0 or -errno. */
+static int base_of(const char *dir, char out[64])
+{
+	const char *slash = strrchr(dir, '/');
+	if (!slash)
+		return -EINVAL;
+	char base[PATH_MAX];
+	int n = snprintf(base, sizeof(base), "%.*s", slash == dir ? 1 : (int)(slash - dir), dir);
+	if (n < 0 || (size_t)n >= sizeof(base))
+		return -ENAMETOOLONG;
+	struct statx stx;
+	if (syscall(SYS_statx, AT_FDCWD, base, AT_SYMLINK_NOFOLLOW, STATX_INO, &stx) < 0)
+		return -errno;
+	snprintf(out, 64, "%u:%u:%llu", stx.stx_dev_major, stx.stx_dev_minor,
+		 (unsigned long long)stx.stx_ino);
+	return 0;
+}
+
+int cordon_tmp_dir_unpinned(const char *dir, char id[4200])
+{
+	char base[64];
+	int r = base_of(dir, base);
+	if (r < 0)
+		return r;
+	snprintf(id, 4200, "unpinned %s %s", base, dir);
+	return 0;
+}
+
+/* Whether S pins another directory at ID's place (what follows its first
+ * space: the /tmp it lies in, and its path) than ID's as the sessions'
+ * TMPDIR (ARG: ID; "unpinned ..." pins none). */
 static bool pins_another(const struct cordon_session_info *s, void *arg)
 {
 	const char *id = *(const char **)arg, *path = strchr(id, ' '),
@@ -669,12 +701,17 @@ int cordon_tmp_dir_make(const char *dir, char id[4200], struct cordon_error *err
 	if ((stx.stx_mode & 077) && fchmod(fd, 0700) < 0)
 		return cordon_err(err, errno, "%s: the sessions' temporary directory: chmod: %s",
 				  dir, strerror(errno));
+	char base[64];
+	int r = base_of(dir, base);
+	if (r < 0)
+		return cordon_err(err, -r, "%s: the sessions' temporary directory: %s", dir,
+				  strerror(-r));
 	/* (Birth too where the file system keeps it: ext4 gives a removed
 	 * directory's inode number to the next one made.) */
-	snprintf(id, 4200, "%u:%u:%llu:%lld.%u %s", stx.stx_dev_major, stx.stx_dev_minor,
+	snprintf(id, 4200, "%u:%u:%llu:%lld.%u %s %s", stx.stx_dev_major, stx.stx_dev_minor,
 		 (unsigned long long)stx.stx_ino,
 		 (stx.stx_mask & STATX_BTIME) ? (long long)stx.stx_btime.tv_sec : 0LL,
-		 (stx.stx_mask & STATX_BTIME) ? stx.stx_btime.tv_nsec : 0U, dir);
+		 (stx.stx_mask & STATX_BTIME) ? stx.stx_btime.tv_nsec : 0U, base, dir);
 	int elsewhere = pinned_elsewhere(id, made);
 	return elsewhere < 0 ? 2 : elsewhere ? 0 : 1;
 }

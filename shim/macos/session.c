@@ -454,6 +454,13 @@ int cordon_session_tmp_dir(const struct cordon_policy *p, const char *tmpdir, ch
 	return 0;
 }
 
+int cordon_tmp_dir_unpinned(const char *dir, char id[4200])
+{
+	(void)dir;
+	id[0] = '\0';
+	return 0;
+}
+
 int cordon_tmp_dir_make(const char *dir, char id[4200], struct cordon_error *err)
 {
 	(void)dir, (void)err;

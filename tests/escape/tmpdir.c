@@ -10,6 +10,7 @@
  * control: the same unsandboxed, as root and as an ordinary user. */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -570,6 +571,70 @@ BOTH_USERS(tmpdir, made_again_while_a_session_runs_takes_no_socket, .timeout = 9
 	free(sock);
 	free(dir);
 	free(shared);
+	world_free(&w);
+}
+
+/* A session in a private /tmp (a service's PrivateTmp, a container,
+ * unshare) has a directory at the same path, but in another /tmp: it
+ * cannot move the host's, so a host session started while it runs gets
+ * its TMPDIR as usual (43e F3: it was told the directory had been "removed
+ * and made again", and took no socket). The private /tmp is the test's
+ * shared directory with another bind-mounted on it, in a mount namespace
+ * of the test's. Judged outside: the host session's socket is there. */
+BOTH_USERS(tmpdir, a_session_in_a_private_tmp_leaves_the_host_s_alone, .timeout = 90)
+{
+	uid_t uid;
+	gid_t gid;
+	who_ids(who, &uid, &gid);
+	struct world w;
+	world_for(&w, who, "privtmp", "");
+	char *shared = own_shared(&w);
+	char *priv = path_join(w.dir, "private");
+	cr_assert(mkdir(priv, 0755) == 0 && chmod(priv, 01777) == 0);
+	char *ready, *go;
+	char *wait = waits_in(w.proj, &ready, &go);
+	char *inner[] = {CORDON_BIN, "run",     "--config", w.cfg, "--project", w.proj,
+			 "--",       "/bin/sh", "-c",       wait,  NULL};
+	char **as = world_argv(&w, inner);
+	char *argv[32] = {"/usr/bin/unshare", "-m", "--propagation", "private", "/bin/sh", "-c",
+			  "mount --bind \"$0\" \"$1\" || exit 9; shift; exec \"$@\"", priv,
+			  shared};
+	size_t n = 9;
+	for (size_t i = 0; as[i] && n < 31; i++)
+		argv[n++] = as[i];
+	pid_t a = spawn_cmd(argv, w.env, w.proj);
+	for (int i = 0; i < 400 && access(ready, F_OK) != 0; i++)
+		usleep(50000);
+	cr_assert(access(ready, F_OK) == 0, "the session in a private /tmp did not start");
+	char *in_priv = fmt("%s/cordon-tmp-%u", priv, (unsigned)uid);
+	struct stat st;
+	cr_assert(lstat(in_priv, &st) == 0 && S_ISDIR(st.st_mode),
+		  "the private session made no TMPDIR in its /tmp");
+
+	char *dir = fmt("%s/cordon-tmp-%u", shared, (unsigned)uid);
+	char *sock = fmt("%s/c.sock", dir);
+	struct run_result r = sh_in(&w, "", "/usr/bin/python3 -c 'import socket, os; "
+				    "socket.socket(socket.AF_UNIX).bind(os.environ[\"TMPDIR\"] + "
+				    "\"/c.sock\")'");
+	cr_expect(lstat(sock, &st) == 0 && S_ISSOCK(st.st_mode),
+		  "the host session took no socket in its TMPDIR while one in a private /tmp "
+		  "ran (%d): %s%s",
+		  r.status, r.out, r.err);
+	cr_expect_null(strstr(r.err, "made again"), "a false warning: %s", r.err);
+	run_free(&r);
+	close(open(go, O_CREAT | O_WRONLY | O_CLOEXEC, 0644));
+	int status;
+	cr_expect_eq(waitpid(a, &status, 0), a);
+	cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		  "the session in a private /tmp: status %d", status);
+	char *trees = fmt("%s %s", shared, priv);
+	remove_all(trees);
+	free(trees);
+	sweep_forget_beneath(shared);
+	sweep_forget_beneath(priv);
+	unlink(ready), unlink(go);
+	free(sock), free(dir), free(in_priv), free(as), free(wait), free(ready), free(go);
+	free(priv), free(shared);
 	world_free(&w);
 }
 
