@@ -125,14 +125,19 @@ bool cordon_ipc_is(const struct seccomp_data *d)
 	}
 }
 
-/* Whether TID is in this process's IPC namespace. */
-static bool same_namespace(pid_t tid)
+/* Whether TID is in this process's IPC namespace: 1 yes, 0 in another
+ * (one it made), -errno when that cannot be told. A process the
+ * supervisor may not look at (an ordinary user's, made non-dumpable by
+ * the exec of a program it cannot read whose owner its user namespace
+ * does not map) is not known to have one of its own (review 45a F1). */
+static int same_namespace(pid_t tid)
 {
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/ns/ipc", (int)tid);
 	struct stat theirs, ours;
-	return stat(path, &theirs) == 0 && stat("/proc/self/ns/ipc", &ours) == 0 &&
-	       theirs.st_ino == ours.st_ino && theirs.st_dev == ours.st_dev;
+	if (stat(path, &theirs) < 0 || stat("/proc/self/ns/ipc", &ours) < 0)
+		return -errno;
+	return theirs.st_ino == ours.st_ino && theirs.st_dev == ours.st_dev;
 }
 
 static long get_here(int kind, int key, long arg, int flags)
@@ -218,7 +223,10 @@ long cordon_ipc_handle(struct cordon_ipc_set *s, struct cordon_call *c, bool *go
 	*go_on = false;
 	if (!s)
 		return -EACCES;
-	if (!same_namespace(tid)) {
+	int same = same_namespace(tid);
+	if (same < 0)
+		return same == -ENOENT || same == -ESRCH ? -ESRCH : -EACCES;
+	if (!same) {
 		*go_on = true; /* its own namespace, made inside */
 		return 0;
 	}

@@ -848,6 +848,52 @@ BOTH_USERS(objects, sysv_ipc_only_the_sessions_own, .timeout = 60)
 	world_free(&w);
 }
 
+/* A process the supervisor may not look at: an ordinary user's, made
+ * non-dumpable by the exec of a program it cannot read, whose owner
+ * (root) the session's user namespace does not map, so that its memory
+ * is the host namespace's (a distribution's execute-only sudo; here an
+ * execute-only copy of ipcrm). Its System V calls are not let through on
+ * the guess that it has a namespace of its own (review 45a F1). Judged
+ * outside: the segment is still there. Control: unsandboxed, the same
+ * program removes one. */
+BOTH_USERS(objects, sysv_ipc_not_from_a_process_out_of_sight, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "ipcxo", "");
+	int base = 0x5c0e0000 + (getpid() & 0xfff) * 16 + (who->user ? 8 : 0);
+	struct ipc_ids control = ipc_make(&w, base), target = ipc_make(&w, base + 4);
+	char *xo = path_join(w.proj, "xipcrm");
+	char *cp = fmt("cp /usr/bin/ipcrm %s && chown 0:0 %s && chmod 0111 %s", xo, xo, xo);
+	char *cp_argv[] = {"/bin/sh", "-c", cp, NULL};
+	struct run_result r = run_cmd(cp_argv, NULL, "/", 10000);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+
+	char id[16];
+	snprintf(id, sizeof(id), "%d", control.shm);
+	char *ctl[] = {xo, "-m", id, NULL};
+	r = world_run(&w, ctl, w.proj);
+	struct shmid_ds ds;
+	cr_assert(shmctl(control.shm, IPC_STAT, &ds) < 0 && errno == EINVAL,
+		  "control: the execute-only ipcrm did not remove a segment: %s %s", r.out, r.err);
+	run_free(&r);
+
+	snprintf(id, sizeof(id), "%d", target.shm);
+	char *attack[] = {"./xipcrm", "-m", id, NULL};
+	r = run_in(&w, NULL, attack);
+	cr_expect(shmctl(target.shm, IPC_STAT, &ds) == 0,
+		  "an outside segment was removed from inside: %s %s", r.out, r.err);
+	cr_expect(ipc_intact(&target), "an outside object changed: %s %s", r.out, r.err);
+	run_free(&r);
+	msgctl(control.msg, IPC_RMID, NULL);
+	semctl(control.sem, 0, IPC_RMID);
+	ipc_remove(&target);
+	unlink(xo);
+	free(cp);
+	free(xo);
+	world_free(&w);
+}
+
 /* POSIX shared memory is files in /dev/shm, which the default rules grant
  * read-write: an outside program's object (a database's, a browser's) is
  * neither read nor changed from inside, because the session has a /dev/shm
