@@ -31,6 +31,19 @@ static bool nested;
 
 /* TMPDIR as the session gets it from outside (the environment's filter
  * usually takes it out), or NULL. */
+/* The name in a shared directory that another mount gives the rule at
+ * PATH (policy.c share_mounted_in_shared), or NULL. */
+static const char *mounted_from(const struct cordon_policy *p, const char *path)
+{
+	size_t n = strlen(path);
+	for (size_t i = 0; i < p->shared_mounts.n; i++) {
+		const char *line = p->shared_mounts.v[i];
+		if (strncmp(line, path, n) == 0 && line[n] == '\t')
+			return line + n + 1;
+	}
+	return NULL;
+}
+
 static const char *session_tmpdir(const struct cordon_policy *p)
 {
 	return cordon_env_allowed(&p->env_allow, "TMPDIR", 6) ? getenv("TMPDIR") : NULL;
@@ -204,7 +217,12 @@ static void explain_path(const struct cordon_policy *p, const struct cordon_guar
 		printf(" (from %s: %s)\n", why->source, why->path);
 	else
 		printf(" (no rule covers it)\n");
-	if (p->sandbox && why && why->shared && CORDON_OS_NATIVE == CORDON_OS_LINUX)
+	const char *alias = why && why->shared ? mounted_from(p, why->path) : NULL;
+	if (p->sandbox && alias)
+		printf("  also %s (mounted there), in a directory every user shares: no socket or\n"
+		       "  symbolic link is made there, and nothing is moved in from another directory\n",
+		       alias);
+	else if (p->sandbox && why && why->shared && CORDON_OS_NATIVE == CORDON_OS_LINUX)
 		printf("  shared with servers outside: no socket or symbolic link is made there, and\n"
 		       "  nothing is moved in from another directory (make them in $TMPDIR or the\n"
 		       "  project; naming %s in additional_read_write_paths allows it)\n",

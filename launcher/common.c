@@ -284,6 +284,19 @@ void launcher_say_unfollowed(const struct cordon_policy *p)
 		fprintf(stderr, "cordon: %s\n", p->unfollowed.v[i]);
 }
 
+void launcher_say_shared_mounts(const struct cordon_policy *p)
+{
+	for (size_t i = 0; p->sandbox && i < p->shared_mounts.n; i++) {
+		const char *line = p->shared_mounts.v[i], *tab = strchr(line, '\t');
+		if (tab)
+			fprintf(stderr,
+				"cordon: %.*s is also %s (mounted there), in a directory every user "
+				"shares: no socket or symbolic link is made in it, and nothing is "
+				"moved in from another directory (mount it from elsewhere)\n",
+				(int)(tab - line), line, tab + 1);
+	}
+}
+
 void launcher_say_omz_unasked(const struct cordon_policy *p)
 {
 	if (p->sandbox && p->omz_unasked && p->omz_dotenv_name)

@@ -55,6 +55,9 @@ void launcher_say_unfollowed(const struct cordon_policy *p);
  * exports a .env (P->omz_unasked), one line on stderr saying what cordon
  * keeps for it. */
 void launcher_say_omz_unasked(const struct cordon_policy *p);
+/* Each write rule made shared because another mount shows its directory in
+ * a shared one (policy.c share_mounted_in_shared), one line each. */
+void launcher_say_shared_mounts(const struct cordon_policy *p);
 
 /* When P is sandboxed without a project (the current directory is $HOME,
  * contains it, or is a system directory), say so on stderr in one line. */

@@ -3593,6 +3593,47 @@ static int guard_found_above(struct cordon_policy *p, const struct cordon_contex
 	return r;
 }
 
+/* A directory a rule lets the session write that another mount shows in a
+ * shared directory too (the project a bind mount of /tmp/src): its rights
+ * follow the directory, and there the session, or another, may rename it
+ * (/tmp is writable), with its sockets, to where a client outside looks
+ * (review 43e F4). It is shared too: no socket or link made in it, nothing
+ * moved in (Linux; macOS has no shared rules). 0 or -ENOMEM. */
+static int share_mounted_in_shared(struct cordon_policy *p)
+{
+	struct cordon_strv dirs = {0}, aliases = {0}, of = {0};
+	int e = 0;
+	for (size_t i = 0; e >= 0 && i < p->n_rules; i++) {
+		struct stat st;
+		if (!p->rules[i].shared && (p->rules[i].access & CORDON_ACCESS_WRITE) &&
+		    stat(p->rules[i].path, &st) == 0 && S_ISDIR(st.st_mode))
+			e = cordon_strv_push_new(&dirs, p->rules[i].path);
+	}
+	if (e >= 0 && dirs.n)
+		e = cordon_mount_aliases(&dirs, &aliases, &of);
+	for (size_t i = 0; e >= 0 && i < aliases.n; i++) {
+		if (!cordon_policy_in_shared(p, aliases.v[i], true))
+			continue;
+		for (size_t k = 0; k < p->n_rules; k++) {
+			struct cordon_rule *rule = &p->rules[k];
+			if (rule->shared || strcmp(rule->path, of.v[i]) != 0)
+				continue;
+			rule->shared = true;
+			rule->prepared = false;
+			cleanup_free char *line = NULL;
+			if (asprintf(&line, "%s\t%s", rule->path, aliases.v[i]) < 0 ||
+			    cordon_strv_push_take(&p->shared_mounts, line) < 0)
+				e = -ENOMEM;
+			else
+				line = NULL;
+		}
+	}
+	cordon_strv_free(&dirs);
+	cordon_strv_free(&aliases);
+	cordon_strv_free(&of);
+	return e;
+}
+
 static int resolve_guards(const struct cordon_config *cfg, const struct cordon_context *ctx,
 			  struct cordon_policy *p, struct cordon_path_cache *shared)
 {
@@ -4310,6 +4351,8 @@ static int resolve(const struct cordon_config *cfg, const struct cordon_context 
 		return cordon_err(err, ENOMEM, "out of memory");
 	}
 	r = resolve_paths(cfg, ctx, &p);
+	if (r >= 0 && p.sandbox && CORDON_OS_NATIVE == CORDON_OS_LINUX)
+		r = share_mounted_in_shared(&p);
 	if (r >= 0 && refuse_root_writable(cfg, &p, err) < 0) {
 		cordon_policy_free(&p);
 		return -EINVAL;
@@ -4368,6 +4411,7 @@ void cordon_policy_free(struct cordon_policy *p)
 		free(p->above[i].dir);
 	free(p->above);
 	cordon_strv_free(&p->shared);
+	cordon_strv_free(&p->shared_mounts);
 	free(p->omz_dotenv_name);
 	free(p->omz_unasked);
 	cordon_strv_free(&p->skipped);

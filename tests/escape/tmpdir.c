@@ -638,6 +638,61 @@ BOTH_USERS(tmpdir, a_session_in_a_private_tmp_leaves_the_host_s_alone, .timeout 
 	world_free(&w);
 }
 
+/* A project that is a bind mount of a directory in /tmp: its rights follow
+ * the directory, which any session may rename there, with the sockets made
+ * in it, to where a client outside looks (43e F4). So it is shared too: no
+ * socket or link made in it, said. The bind is made in a mount namespace of
+ * the test's (the shared directory of W's own stands for /tmp). Judged
+ * outside: no socket at the directory's name in the shared one. Control:
+ * the same bind in a project of its own works. */
+BOTH_USERS(tmpdir, a_project_mounted_from_tmp_takes_no_socket, .timeout = 60)
+{
+	uid_t uid;
+	gid_t gid;
+	who_ids(who, &uid, &gid);
+	struct world w;
+	world_for(&w, who, "bindproj", "");
+	char *shared = own_shared(&w);
+	char *src = path_join(shared, "src");
+	char *proj = path_join(w.dir, "mounted");
+	cr_assert(mkdir(src, 0755) == 0 && chown(src, uid, gid) == 0);
+	cr_assert(mkdir(proj, 0755) == 0 && chown(proj, uid, gid) == 0);
+	const char *bind_py = "import socket; s = socket.socket(socket.AF_UNIX)\n"
+			      "try:\n    s.bind('server'); print('BOUND')\n"
+			      "except OSError as e:\n    print('bind:', e.strerror)\n";
+	char *inner[] = {CORDON_BIN,         "run", "--config", w.cfg, "--project", proj, "--",
+			 "/usr/bin/python3", "-c",  (char *)bind_py, NULL};
+	char **as = world_argv(&w, inner);
+	char *argv[32] = {"/usr/bin/unshare", "-m", "--propagation", "private", "/bin/sh", "-c",
+			  "mount --bind \"$0\" \"$1\" || exit 9; cd \"$1\" || exit 9; shift; "
+			  "exec \"$@\"",
+			  src, proj};
+	size_t n = 9;
+	for (size_t i = 0; as[i] && n < 31; i++)
+		argv[n++] = as[i];
+	struct run_result r = run_cmd(argv, w.env, "/", 20000);
+	char *sock = path_join(src, "server");
+	struct stat st;
+	cr_expect_neq(lstat(sock, &st), 0,
+		      "a socket was made in a project mounted from the shared directory (%d): %s%s",
+		      r.status, r.out, r.err);
+	cr_expect_null(strstr(r.out, "BOUND"), "%s", r.out);
+	cr_expect(strstr(r.err, "is also") && strstr(r.err, "src"), "not said: %s", r.err);
+	run_free(&r);
+	unlink(sock);
+
+	/* Control: the same in a project of its own. */
+	char *own[] = {"/usr/bin/python3", "-c", (char *)bind_py, NULL};
+	r = run_in(&w, NULL, own);
+	cr_expect(strstr(r.out, "BOUND"), "control: %s%s", r.out, r.err);
+	run_free(&r);
+	char *trees = fmt("%s %s", shared, proj);
+	remove_all(trees);
+	sweep_forget_beneath(shared);
+	free(trees), free(sock), free(as), free(proj), free(src), free(shared);
+	world_free(&w);
+}
+
 /* A project in /tmp is out of other sessions' reach (43d F1): moved to
  * where a client outside looks, its sockets would be there. A session
  * started while it runs pins it too; one with its project in /tmp started
