@@ -2041,6 +2041,12 @@ struct walk {
 	 * directories in a loop hid the user's repository from the walk,
 	 * round 30b N1): walked again, and past that, not taken as done. */
 	bool disturbed;
+	/* What this sweep moved aside (relative): what the walk found in it,
+	 * or on the way to it, is gone by the sweep's own hand, not changed
+	 * under it (45b F1: a worktree's or submodule's git dir in a
+	 * repository moved aside made every later walk "disturbed", and each
+	 * moved the disarmed repository on again). Kept across walks. */
+	struct cordon_strv moved_away;
 	/* A directory listed changed while the walk went (its change time
 	 * not before BEGAN, the coarse clock's: a change stamped in the tick
 	 * the walk began in bears that tick): what was moved out of it may
@@ -2670,6 +2676,15 @@ static bool in_dotgit(const char *rel)
 		if (!(c = strchr(c, '/')))
 			return false;
 	}
+}
+
+/* Whether REL is, or lies in, what this sweep moved aside. */
+static bool moved_away(const struct walk *w, const char *rel)
+{
+	for (size_t i = 0; i < w->moved_away.n; i++)
+		if (cordon_path_under(rel, w->moved_away.v[i]))
+			return true;
+	return false;
 }
 
 /* A directory the walk could not read: said (the first few). */
@@ -5071,7 +5086,7 @@ static int disarm_said(const struct cordon_sweep *s, const char *path, const cha
 static bool vanished(struct walk *w, const char *rel)
 {
 	const char *slash = strrchr(rel, '/');
-	if (!slash || in_dotgit(rel))
+	if (!slash || in_dotgit(rel) || moved_away(w, rel))
 		return false;
 	char parent[PATH_MAX];
 	snprintf(parent, sizeof(parent), "%.*s", (int)(slash - rel), rel);
@@ -5096,6 +5111,8 @@ static bool vanished(struct walk *w, const char *rel)
 static void gone(struct walk *w, const char *rel)
 {
 	struct stat st;
+	if (moved_away(w, rel))
+		return;
 	if (!in_dotgit(rel) && fstatat(w->root, rel, &st, AT_SYMLINK_NOFOLLOW) < 0 &&
 	    errno == ENOENT)
 		w->disturbed = true;
@@ -5268,6 +5285,8 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 		(void)vanished(w, rel); /* (moved from under the move: its link instead) */
 		if (moved)
 			forget_inode(w, rel);
+		if (moved) /* (out of memory: taken as disturbed, looked at again) */
+			(void)cordon_strv_push(&w->moved_away, rel);
 		/* Recorded under its new name, with the change time the move
 		 * gave it: the next walk judges only what changed after. */
 		const char *slash = strrchr(rel, '/');
@@ -5901,8 +5920,10 @@ static int judge_hg(struct walk *w, const char *rel, bool moved_in, struct cordo
 	int moved = disarm(w->s, path, head,
 			   "whose hooks, extensions and pager hg outside runs there", said);
 	(void)vanished(w, rel);
-	if (moved)
+	if (moved) {
 		forget_inode(w, rel);
+		(void)cordon_strv_push(&w->moved_away, rel);
+	}
 	return moved;
 }
 
@@ -6009,7 +6030,7 @@ static void still_there(struct walk *w, const char *item)
 	     slash = strchr(slash + 1, '/')) {
 		struct stat st;
 		snprintf(way, sizeof(way), "%.*s", (int)(slash - rel), rel);
-		if (in_dotgit(way))
+		if (in_dotgit(way) || moved_away(w, way))
 			break; /* (moved aside with its .git, by this sweep) */
 		unsigned long long ino = walked_ino(w, way);
 		if (fstatat(w->root, way, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode) ||
@@ -6438,6 +6459,7 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 			still_there(&w, judged[k]->v[i]);
 	close_up(&w);
 	cordon_strv_free(&w.memo);
+	cordon_strv_free(&w.moved_away);
 	cordon_strv_free(&w.hooks_global.v);
 	/* Only now, all judged: a sweep cut short leaves the last record, and
 	 * its mark. So does one after which processes of the session may still

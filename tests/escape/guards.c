@@ -1638,6 +1638,43 @@ static const char plant_submodule[] =
 static const char *const submodule_steps[] = {"append-config", "write-hook", "write-dotgit",
 					      "move-module", NULL};
 
+/* A repository made inside with a hook, and a worktree and a submodule of
+ * it: the sweep moves the repository aside as the session ends, and what
+ * then leads into it (the worktree's git dir, the submodule's) is gone by
+ * its own hand, not changed under it (45b F1: the walk took it for a
+ * directory gone, said "kept changing", and every later session said
+ * "killed?" and moved the disarmed repository on again). Judged outside:
+ * after a second session, it lies where the first moved it, and nothing
+ * was said of either. */
+BOTH_USERS(guards, a_repository_moved_aside_with_its_worktree_stays_put, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "gdisarmwt", "");
+	free(write_file(w.home, ".gitconfig", "[user]\n\tname = t\n\temail = t@example.com\n"));
+	world_give(&w);
+	struct run_result r = sh_in(
+		&w, NULL,
+		"mkdir r s && cd s && git init -q && git commit -q --allow-empty -m s && cd ../r && "
+		"git init -q && git commit -q --allow-empty -m one && "
+		"printf '#!/bin/sh\\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit && "
+		"git worktree add -q ../wt -b feat && "
+		"git -c protocol.file.allow=always submodule add -q ../s sub && echo made");
+	cr_assert(strstr(r.out, "made"), "the repositories were not made: %s%s", r.out, r.err);
+	cr_expect(present(w.proj, "r/.git.cordon-disarmed") && !present(w.proj, "r/.git"),
+		  "the repository with a hook was not moved aside: %s", r.err);
+	cr_expect_null(strstr(r.err, "kept changing"), "the sweep's own move disturbed it: %s",
+		       r.err);
+	run_free(&r);
+	r = sh_in(&w, NULL, "true");
+	cr_expect(present(w.proj, "r/.git.cordon-disarmed") &&
+			  !present(w.proj, "r/.git.cordon-disarmed.cordon-disarmed"),
+		  "the next session moved the disarmed repository on: %s", r.err);
+	cr_expect_null(strstr(r.err, "killed?"), "%s", r.err);
+	cr_expect_null(strstr(r.err, "kept changing"), "%s", r.err);
+	run_free(&r);
+	world_free(&w);
+}
+
 /* A submodule's git dir (.git/modules/mod) keeps its config and hooks, its
  * checkout's .git file stays, and the git dir cannot be moved away. */
 BOTH_USERS(guards, git_submodule_stays_unplanted, .timeout = 60)
