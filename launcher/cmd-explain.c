@@ -1,6 +1,7 @@
 /* cordon explain: the resolved policy, and what given paths get. */
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -329,16 +330,53 @@ static void explain_domains(const struct cordon_policy *p)
 	}
 }
 
+#ifndef SO_NETNS_COOKIE
+#define SO_NETNS_COOKIE 71
+#endif
+
+/* The network namespace cookie of socket FD, or 0. */
+static uint64_t netns_cookie(int fd)
+{
+	uint64_t cookie = 0;
+	socklen_t len = sizeof(cookie);
+	return getsockopt(fd, SOL_SOCKET, SO_NETNS_COOKIE, &cookie, &len) == 0 ? cookie : 0;
+}
+
+/* Whether this process's network namespace has no device but lo (a
+ * session's own: /proc/net follows the namespace). */
+static bool lone_loopback(void)
+{
+	FILE *f = fopen("/proc/self/net/dev", "r");
+	if (!f)
+		return false;
+	char line[256];
+	int devices = 0;
+	bool lo = false;
+	while (fgets(line, sizeof(line), f))
+		if (strchr(line, ':')) {
+			devices++;
+			lo |= strncmp(line + strspn(line, " "), "lo:", 3) == 0;
+		}
+	(void)fclose(f);
+	return devices == 1 && lo;
+}
+
 /* Whether the outer session blocks the network: cordon's filter refuses
- * every socket but a unix one with EACCES. */
+ * every socket but a unix one with EACCES; or (its own network namespace,
+ * offline) the kernel makes internet sockets in this process's namespace,
+ * which holds lo alone, where online the supervisor makes them in the
+ * host's. */
 static bool outer_offline(void)
 {
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd >= 0) {
-		close(fd);
-		return false;
-	}
-	return errno == EACCES || errno == EPERM;
+	if (fd < 0)
+		return errno == EACCES || errno == EPERM;
+	int u = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	uint64_t inet = netns_cookie(fd), own = u >= 0 ? netns_cookie(u) : 0;
+	close(fd);
+	if (u >= 0)
+		close(u);
+	return inet && inet == own && lone_loopback();
 }
 
 /* The network line: what a run here gets. */
@@ -349,8 +387,12 @@ static const char *network_text(const struct cordon_policy *p)
 	if (!p->sandbox)
 		return nested ? "allowed (sandbox off here; the outer session's rules still apply)"
 			      : "allowed (sandbox off)";
+	/* (Not nested, the session has a loopback of its own: netns.c.) */
 	if (!p->allow_network)
-		return "blocked (npm, cargo, go, pip, uv and yarn are told to work offline)";
+		return nested || CORDON_OS_NATIVE != CORDON_OS_LINUX
+			       ? "blocked (npm, cargo, go, pip, uv and yarn are told to work offline)"
+			       : "blocked but the session's own loopback (npm, cargo, go, pip, uv "
+				 "and yarn are told to work offline)";
 	if (p->domains)
 		return "by domain (TCP only through cordon's proxy; UDP, direct connections and "
 		       "name lookups refused)";

@@ -99,7 +99,7 @@ int main(int argc, char **argv)
 	 * would hand to a supervisor (none in these benchmarks) fail here. */
 	int listener = -1;
 	if (with_seccomp &&
-	    cordon_seccomp_apply(&p, plain ? NULL : &listener, false, false, &err) < 0) {
+	    cordon_seccomp_apply(&p, plain ? NULL : &listener, false, false, false, &err) < 0) {
 		fprintf(stderr, "%s\n", err.msg);
 		return 125;
 	}

@@ -384,7 +384,7 @@ Test(syscalls, embedded_filter_matches_the_rules)
 				 (kmeta ? CORDON_SECCOMP_META_IN_KERNEL : 0);
 		struct sock_fprog prog;
 		if (supervised)
-			cordon_seccomp_program_supervised(online, kunix, false, kmeta, &prog);
+			cordon_seccomp_program_supervised(online, kunix, false, kmeta, false, &prog);
 		else
 			cordon_seccomp_program(online, false, &prog);
 		expect_embedded(flags, &prog);
@@ -392,9 +392,19 @@ Test(syscalls, embedded_filter_matches_the_rules)
 	/* By domain, both ways. */
 	for (int kmeta = 0; kmeta < 2; kmeta++) {
 		struct sock_fprog prog;
-		cordon_seccomp_program_supervised(true, false, true, kmeta, &prog);
+		cordon_seccomp_program_supervised(true, false, true, kmeta, false, &prog);
 		expect_embedded(CORDON_SECCOMP_NETWORK | CORDON_SECCOMP_SUPERVISED |
 					CORDON_SECCOMP_DOMAINS |
+					(kmeta ? CORDON_SECCOMP_META_IN_KERNEL : 0),
+				&prog);
+	}
+	/* Offline in the session's own network namespace, both ways each. */
+	for (int v = 0; v < 4; v++) {
+		bool kunix = v & 1, kmeta = v & 2;
+		struct sock_fprog prog;
+		cordon_seccomp_program_supervised(false, kunix, false, kmeta, true, &prog);
+		expect_embedded(CORDON_SECCOMP_SUPERVISED | CORDON_SECCOMP_OWN_NETNS |
+					(kunix ? CORDON_SECCOMP_UNIX_IN_KERNEL : 0) |
 					(kmeta ? CORDON_SECCOMP_META_IN_KERNEL : 0),
 				&prog);
 	}
@@ -408,7 +418,7 @@ Test(syscalls, embedded_filter_matches_the_rules)
 	cr_expect_gt(on_sup.len, on.len);
 	/* Under the read-only view chmod, chown and utimes are not trapped. */
 	struct sock_fprog on_kmeta;
-	cordon_seccomp_program_supervised(true, false, false, true, &on_kmeta);
+	cordon_seccomp_program_supervised(true, false, false, true, false, &on_kmeta);
 	cr_expect_lt(on_kmeta.len, on_sup.len);
 }
 

@@ -886,7 +886,7 @@ Test(proxy, sni_parser_bounds)
 Test(proxy, embedded_filter_matches_the_rules)
 {
 	struct sock_fprog prog;
-	cordon_seccomp_program_supervised(true, false, true, false, &prog);
+	cordon_seccomp_program_supervised(true, false, true, false, false, &prog);
 	expect_embedded(CORDON_SECCOMP_NETWORK | CORDON_SECCOMP_SUPERVISED | CORDON_SECCOMP_DOMAINS,
 			&prog);
 }

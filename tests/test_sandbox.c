@@ -472,7 +472,7 @@ Test(sandbox, abi9_resolve_unix_only_on_allowed_sockets)
 	for (int online = 0; online < 2; online++) {
 		struct sock_fprog sup_prog, kunix;
 		cordon_seccomp_program(online, true, &sup_prog);
-		cordon_seccomp_program_supervised(online, true, false, false, &kunix);
+		cordon_seccomp_program_supervised(online, true, false, false, false, &kunix);
 		cr_expect_lt(kunix.len, sup_prog.len, "the ABI 9 program still traps sockets");
 	}
 	cr_expect_not(cordon_landlock_unix_in_kernel(8));

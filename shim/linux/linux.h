@@ -18,14 +18,16 @@
  * it to the supervisor and closes its own copy before anything else runs.
  * UNIX_IN_KERNEL (Landlock ABI 9 decides unix sockets): the supervised filter
  * leaves connect and the sends alone. META_IN_KERNEL (the read-only view
- * holds): it leaves chmod, chown and utimes to the kernel. */
+ * holds): it leaves chmod, chown and utimes to the kernel. OWN_NETNS (the
+ * process is in a network namespace of its own, loopback up: netns.c):
+ * offline, internet sockets are the kernel's, made there. */
 int cordon_seccomp_apply(const struct cordon_policy *policy, int *listener, bool unix_in_kernel,
-			 bool meta_in_kernel, struct cordon_error *err);
+			 bool meta_in_kernel, bool own_netns, struct cordon_error *err);
 /* The supervised program cordon_seccomp_apply picks: by domain (DOMAINS,
  * which implies the network), else for ALLOW_NETWORK and UNIX_IN_KERNEL;
- * META_IN_KERNEL as above. */
+ * META_IN_KERNEL and OWN_NETNS as above. */
 void cordon_seccomp_program_supervised(bool allow_network, bool unix_in_kernel, bool domains,
-				       bool meta_in_kernel, struct sock_fprog *out);
+				       bool meta_in_kernel, bool own_netns, struct sock_fprog *out);
 
 /* Whether the kernel has seccomp user notification (SECCOMP_RET_USER_NOTIF). */
 bool cordon_seccomp_notify_available(void);

@@ -8,9 +8,13 @@
 #include "cordon/error.h"
 
 /* Move this process into a network namespace of its own (it needs
- * CAP_SYS_ADMIN: root's, or its user namespace's) and make the socket
- * diagnostics socket the supervisor reads it with. 0, or -errno with ERR. */
-int cordon_netns_enter(struct cordon_error *err);
+ * CAP_SYS_ADMIN: root's, or its user namespace's), with its loopback up
+ * when LOOPBACK (offline: the session's internet sockets are made there),
+ * and make the socket diagnostics socket the supervisor reads it with. 0,
+ * or -errno with ERR. */
+int cordon_netns_enter(bool loopback, struct cordon_error *err);
+/* Whether this process moved into one. */
+bool cordon_netns_entered(void);
 /* Each unix socket this process holds that has no name yet (handed in:
  * stdin as one end of a socket pair, a --pass-fd) autobound, before the
  * program runs: it was made in the host's network namespace, where a name

@@ -463,8 +463,9 @@ static int drop_caps(uint64_t keep, struct cordon_error *err)
 }
 
 /* The ruleset's attributes for P at ABI (at most KNOWN_ABI; RESOLVE_UNIX at
- * ABI 9 and above, see unix_in_kernel). */
-static size_t ruleset_attr(const struct cordon_policy *p, int abi,
+ * ABI 9 and above, see unix_in_kernel). OWN_NETNS: the session is to have a
+ * network namespace of its own (netns.c). */
+static size_t ruleset_attr(const struct cordon_policy *p, int abi, bool own_netns,
 			   struct cordon_landlock_ruleset_attr *attr)
 {
 	memset(attr, 0, sizeof(*attr));
@@ -480,8 +481,11 @@ static size_t ruleset_attr(const struct cordon_policy *p, int abi,
 		 * own at all; the supervisor (outside the domain) makes the one
 		 * connect to the proxy on the caller's socket, and refuses listen
 		 * on an internet socket (listen binds one that is not, out of
-		 * Landlock's sight). A second wall behind seccomp's. */
-		if (!p->allow_network || p->domains)
+		 * Landlock's sight). A second wall behind seccomp's. Offline in
+		 * a network namespace of its own, that namespace is the wall: the
+		 * session's sockets are made there, beside its loopback alone,
+		 * and its servers there must bind (netns.c). */
+		if ((!p->allow_network && !own_netns) || p->domains)
 			attr->handled_access_net =
 				LANDLOCK_ACCESS_NET_BIND_TCP | LANDLOCK_ACCESS_NET_CONNECT_TCP;
 	}
@@ -505,7 +509,7 @@ static int landlock_apply(const struct cordon_policy *p, int abi, int prepared, 
 {
 	cleanup_close int ruleset = prepared;
 	struct cordon_landlock_ruleset_attr attr;
-	size_t size = ruleset_attr(p, abi, &attr);
+	size_t size = ruleset_attr(p, abi, netns, &attr);
 	/* Before the rules are opened: they must name what the session sees
 	 * (the new procfs, the guards' mounts). */
 	bool userns = false;
@@ -534,7 +538,7 @@ static int landlock_apply(const struct cordon_policy *p, int abi, int prepared, 
 	/* While this process holds capabilities (root's, or its user
 	 * namespace's): its own network namespace (netns.c), and the unix
 	 * sockets handed in given names there and then. */
-	if (netns && cordon_netns_enter(err) == 0) {
+	if (netns && cordon_netns_enter(!p->allow_network, err) == 0) {
 		if ((r = cordon_netns_settle(err)) < 0)
 			return r;
 	} else if (netns) {
@@ -606,7 +610,10 @@ int cordon_sandbox_prepare(struct cordon_policy *p)
 	if (!p->sandbox || sup.landlock_abi < 1)
 		return -1;
 	struct cordon_landlock_ruleset_attr attr;
-	size_t size = ruleset_attr(p, sup.landlock_abi, &attr);
+	/* (As the shim decides it, with the listener run.c asks for.) */
+	bool netns = sup.seccomp && sup.notify && cordon_sandbox_needs_supervisor(&sup) &&
+		     !cordon_sandbox_nested() && p->on_unsupported != CORDON_UNSUPPORTED_WARN;
+	size_t size = ruleset_attr(p, sup.landlock_abi, netns, &attr);
 	int ruleset = (int)cordon_landlock_create_ruleset(&attr, size, 0);
 	if (ruleset < 0)
 		return -1;
@@ -740,12 +747,15 @@ int cordon_sandbox_apply_prepared(const struct cordon_policy *p, int prepared, i
 		/* Nested: one supervisor per process, the outer session's. */
 		/* chmod, chown and utimes: the kernel's, where the view holds. */
 		bool kmeta = view && cordon_mountns_view_holds(p);
+		/* Offline in its own network namespace: internet sockets made
+		 * there, reaching its loopback alone. */
+		bool own_netns = supervised && !nested && cordon_netns_entered();
 		int r = cordon_seccomp_apply(p, supervised && !nested ? &fd : NULL, kunix, kmeta,
-					     err);
+					     own_netns, err);
 		if (r == -EBUSY && warn) {
 			/* Inside another supervisor (a sandbox in a sandbox): "warn"
 			 * runs without cordon's, and says so below. */
-			r = cordon_seccomp_apply(p, NULL, false, false, err);
+			r = cordon_seccomp_apply(p, NULL, false, false, false, err);
 			append(missing, sizeof(missing), &n,
 			       "the supervisor (another one already watches this process): unix "
 			       "sockets outside the session, file metadata and watches are NOT "

@@ -96,6 +96,11 @@ int main(int argc, char **argv)
 		 CORDON_SECCOMP_SUPERVISED | CORDON_SECCOMP_UNIX_IN_KERNEL},
 		{"cordon_filter_domains_supervised",
 		 CORDON_SECCOMP_NETWORK | CORDON_SECCOMP_SUPERVISED | CORDON_SECCOMP_DOMAINS},
+		{"cordon_filter_offline_supervised_netns",
+		 CORDON_SECCOMP_SUPERVISED | CORDON_SECCOMP_OWN_NETNS},
+		{"cordon_filter_offline_supervised_kunix_netns",
+		 CORDON_SECCOMP_SUPERVISED | CORDON_SECCOMP_UNIX_IN_KERNEL |
+			 CORDON_SECCOMP_OWN_NETNS},
 	};
 	int r = 0;
 	for (size_t i = 0; r == 0 && i < sizeof(programs) / sizeof(programs[0]); i++) {

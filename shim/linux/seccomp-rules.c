@@ -139,20 +139,32 @@ static int notify_names(scmp_filter_ctx ctx, const char *const *names, size_t n,
 	return 0;
 }
 
-/* NOTIFY_INET: AF_INET and AF_INET6 go to the supervisor, which refuses
- * them the same way and says once that the network is off (decided on a
- * register: nothing is read from the caller). */
-static int deny_families(scmp_filter_ctx ctx, int nr, const char *name, bool notify_inet,
+/* What becomes of AF_INET and AF_INET6 in deny_families. */
+enum inet_fate {
+	INET_REFUSED,
+	/* To the supervisor, which refuses them the same way and says once
+	 * that the network is off (decided on a register: nothing is read
+	 * from the caller). */
+	INET_NOTIFIED,
+	/* The kernel's: made in the session's own network namespace, where
+	 * only its loopback is (CORDON_SECCOMP_OWN_NETNS). */
+	INET_KERNEL,
+};
+
+static int deny_families(scmp_filter_ctx ctx, int nr, const char *name, enum inet_fate inet_fate,
 			 const char **what)
 {
 	for (int fam = 0; fam < FAMILY_LIMIT; fam++) {
 		if (fam == AF_UNIX || fam == AF_NETLINK)
 			continue;
 		bool inet = fam == AF_INET || fam == AF_INET6;
+		if (inet && inet_fate == INET_KERNEL)
+			continue;
 		/* The kernel takes the family as an int: compare the low 32 bits. */
 		int r = seccomp_rule_add(
-			ctx, notify_inet && inet ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO(EACCES), nr, 1,
-			SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, (scmp_datum_t)fam));
+			ctx,
+			inet && inet_fate == INET_NOTIFIED ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO(EACCES),
+			nr, 1, SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, (scmp_datum_t)fam));
 		if (r < 0) {
 			*what = name;
 			return r;
@@ -478,11 +490,16 @@ static int build(scmp_filter_ctx ctx, unsigned flags, bool compat32, const char 
 		static const char *const inbound[] = {"listen"};
 		if ((ret = notify_names(ctx, inbound, COUNT(inbound), what)) < 0 ||
 		    (ret = domain_families(ctx, what)) < 0 ||
-		    (ret = deny_families(ctx, SCMP_SYS(socketpair), "socketpair", false, what)) < 0)
+		    (ret = deny_families(ctx, SCMP_SYS(socketpair), "socketpair", INET_REFUSED,
+					 what)) < 0)
 			return ret;
 	} else if (!(flags & CORDON_SECCOMP_NETWORK)) {
-		if ((ret = deny_families(ctx, SCMP_SYS(socket), "socket", supervised, what)) < 0 ||
-		    (ret = deny_families(ctx, SCMP_SYS(socketpair), "socketpair", false, what)) < 0)
+		enum inet_fate fate = !supervised ? INET_REFUSED
+				      : (flags & CORDON_SECCOMP_OWN_NETNS) ? INET_KERNEL
+									 : INET_NOTIFIED;
+		if ((ret = deny_families(ctx, SCMP_SYS(socket), "socket", fate, what)) < 0 ||
+		    (ret = deny_families(ctx, SCMP_SYS(socketpair), "socketpair", INET_REFUSED,
+					 what)) < 0)
 			return ret;
 	} else if (supervised && (ret = host_families(ctx, what)) < 0) {
 		return ret;

@@ -26,6 +26,13 @@ enum cordon_seccomp_flags {
 	 * with the set-id bits refused here as without a supervisor; extended
 	 * attributes and watches still go to the supervisor. */
 	CORDON_SECCOMP_META_IN_KERNEL = 1u << 4,
+	/* With SUPERVISED, offline: the session lives in a network namespace
+	 * of its own whose loopback is up (netns.c), where nothing else is:
+	 * internet sockets are the kernel's, made there, and reach only that
+	 * loopback (the supervisor refuses their connects and sends elsewhere,
+	 * saying why, and any to a socket from outside). Servers on
+	 * 127.0.0.1 inside, test suites', work offline too. */
+	CORDON_SECCOMP_OWN_NETNS = 1u << 5,
 };
 
 /* A filter context with every rule for FLAGS: the terminal-injection ioctls

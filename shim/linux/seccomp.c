@@ -46,13 +46,13 @@ void cordon_seccomp_program(bool allow_network, bool supervised, struct sock_fpr
 	static const struct sock_fprog plain[2] = {PROGRAM(cordon_filter_offline),
 						   PROGRAM(cordon_filter_online)};
 	if (supervised)
-		cordon_seccomp_program_supervised(allow_network, false, false, false, out);
+		cordon_seccomp_program_supervised(allow_network, false, false, false, false, out);
 	else
 		*out = plain[allow_network];
 }
 
 void cordon_seccomp_program_supervised(bool allow_network, bool unix_in_kernel, bool domains,
-				       bool meta_in_kernel, struct sock_fprog *out)
+				       bool meta_in_kernel, bool own_netns, struct sock_fprog *out)
 {
 	/* [kmeta][network][kunix], and by domain [kmeta] */
 	static const struct sock_fprog programs[2][2][2] = {
@@ -69,8 +69,19 @@ void cordon_seccomp_program_supervised(bool allow_network, bool unix_in_kernel, 
 		PROGRAM(cordon_filter_domains_supervised),
 		PROGRAM(cordon_filter_domains_supervised_kmeta),
 	};
-	*out = domains && allow_network ? by_domain[meta_in_kernel]
-					: programs[meta_in_kernel][allow_network][unix_in_kernel];
+	/* Offline in a network namespace of its own: [kmeta][kunix]. */
+	static const struct sock_fprog own_netns_offline[2][2] = {
+		{PROGRAM(cordon_filter_offline_supervised_netns),
+		 PROGRAM(cordon_filter_offline_supervised_kunix_netns)},
+		{PROGRAM(cordon_filter_offline_supervised_netns_kmeta),
+		 PROGRAM(cordon_filter_offline_supervised_kunix_netns_kmeta)},
+	};
+	if (domains && allow_network)
+		*out = by_domain[meta_in_kernel];
+	else if (own_netns && !allow_network)
+		*out = own_netns_offline[meta_in_kernel][unix_in_kernel];
+	else
+		*out = programs[meta_in_kernel][allow_network][unix_in_kernel];
 }
 
 bool cordon_seccomp_notify_available(void)
@@ -80,7 +91,7 @@ bool cordon_seccomp_notify_available(void)
 }
 
 int cordon_seccomp_apply(const struct cordon_policy *p, int *listener, bool unix_in_kernel,
-			 bool meta_in_kernel, struct cordon_error *err)
+			 bool meta_in_kernel, bool own_netns, struct cordon_error *err)
 {
 	struct sock_fprog prog;
 	/* By domain, connects must reach the supervisor, which the proxy is
@@ -91,7 +102,7 @@ int cordon_seccomp_apply(const struct cordon_policy *p, int *listener, bool unix
 				  "notification), which this session cannot have");
 	if (listener)
 		cordon_seccomp_program_supervised(p->allow_network, unix_in_kernel, p->domains,
-						  meta_in_kernel, &prog);
+						  meta_in_kernel, own_netns, &prog);
 	else
 		cordon_seccomp_program(p->allow_network, false, &prog);
 	if (!listener) {

@@ -282,8 +282,9 @@ static long write_proc(const char *path, const char *text)
 /* In the user namespace the clone made: the caller's own uid and gid
  * mapped (no other), and CAP_SYS_ADMIN there kept across the exec
  * (inheritable and ambient: no secure-exec, LD_PRELOAD holds), for the
- * shim's mounts, with CAP_SETPCAP, for it to empty the bounding set as it
- * drops them all. 0 or -errno. */
+ * shim's mounts and network namespace, CAP_NET_ADMIN, for that namespace's
+ * loopback (offline: netns.c), with CAP_SETPCAP, for it to empty the
+ * bounding set as it drops them all. 0 or -errno. */
 static long enter_own_userns(const struct cordon_spawn *sp)
 {
 	long r = write_proc("/proc/self/setgroups", "deny");
@@ -297,12 +298,13 @@ static long enter_own_userns(const struct cordon_spawn *sp)
 	struct __user_cap_data_struct d[2] = {{0}};
 	if ((r = SYS2(capget, &h, d)) < 0)
 		return r;
-	static const int keep[] = {CAP_SYS_ADMIN, CAP_SETPCAP};
-	for (size_t i = 0; i < 2; i++)
+	static const int keep[] = {CAP_SYS_ADMIN, CAP_SETPCAP, CAP_NET_ADMIN};
+	const size_t n = sizeof(keep) / sizeof(keep[0]);
+	for (size_t i = 0; i < n; i++)
 		d[keep[i] / 32].inheritable |= 1u << (keep[i] % 32);
 	if ((r = SYS2(capset, &h, d)) < 0)
 		return r;
-	for (size_t i = 0; i < 2 && r == 0; i++)
+	for (size_t i = 0; i < n && r == 0; i++)
 		r = SYS5(prctl, PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, keep[i], 0, 0);
 	return r;
 }

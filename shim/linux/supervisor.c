@@ -158,6 +158,14 @@ static enum kind kind_of(const struct seccomp_data *d)
 /* The first internet socket refused offline is said, once a session: a
  * name lookup's failure looks like flaky DNS (glibc turns any send error
  * into EAI_AGAIN), and tools retry it for minutes. */
+/* Offline, in a network namespace of its own (netns.c): the session's
+ * internet sockets are the kernel's, made there, beside its loopback alone
+ * (seccomp-rules.c CORDON_SECCOMP_OWN_NETNS). */
+static bool own_loopback(void)
+{
+	return !S.cfg.allow_network && S.cfg.sockets && S.cfg.sockets->netns_cookie;
+}
+
 static void say_offline(void)
 {
 	static atomic_flag said = ATOMIC_FLAG_INIT;
@@ -166,7 +174,14 @@ static void say_offline(void)
 	static const char msg[] =
 		"cordon: the network is off in this session (--no-network or \"allow_network\": "
 		"false): internet sockets are refused, so name lookups and connections fail\n";
-	(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	static const char own[] =
+		"cordon: the network is off in this session (--no-network or \"allow_network\": "
+		"false): only its own loopback answers (servers it starts on 127.0.0.1 or ::1), so "
+		"name lookups and connections elsewhere fail\n";
+	if (own_loopback())
+		(void)!write(STDERR_FILENO, own, sizeof(own) - 1);
+	else
+		(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
 }
 
 /* By domain, the first direct internet connection, lookup or UDP socket
@@ -565,6 +580,7 @@ struct dest {
 	int pin;       /* a pathname socket, pinned (its address rewritten to it), or -1 */
 	bool proxy;    /* by domain: the proxy's address (allowed on a TCP socket only) */
 	bool abstract; /* an abstract unix name, judged where the session's are */
+	bool loopback; /* offline: the session's own loopback (own_loopback) */
 };
 
 /* cordon learn's record: "KIND\tWHAT\n" (s a unix socket, n the network). */
@@ -646,6 +662,22 @@ static int judge_unix(const struct cordon_call *c, struct dest *d)
 	return 0;
 }
 
+/* Whether SS (LEN bytes, an internet address) is loopback, or the
+ * unspecified address, which connect and sendto take for it. */
+static bool loopback_addr(const struct sockaddr_storage *ss, socklen_t len)
+{
+	if (ss->ss_family == AF_INET && len >= sizeof(struct sockaddr_in)) {
+		uint32_t a = ntohl(((const struct sockaddr_in *)ss)->sin_addr.s_addr);
+		return (a >> 24) == 127 || a == INADDR_ANY;
+	}
+	if (ss->ss_family != AF_INET6 || len < sizeof(struct sockaddr_in6))
+		return false;
+	const struct in6_addr *a = &((const struct sockaddr_in6 *)ss)->sin6_addr;
+	static const uint8_t mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+	return IN6_IS_ADDR_LOOPBACK(a) || IN6_IS_ADDR_UNSPECIFIED(a) ||
+	       (memcmp(a->s6_addr, mapped, sizeof(mapped)) == 0 && a->s6_addr[12] == 127);
+}
+
 /* Read the address the caller gave (ULEN bytes at UADDR) into D and decide:
  * 0 allowed (D is what to use), -errno refused. */
 static int judge_addr(const struct cordon_call *c, uint64_t uaddr, uint64_t ulen, struct dest *d)
@@ -669,6 +701,11 @@ static int judge_addr(const struct cordon_call *c, uint64_t uaddr, uint64_t ulen
 		 * setting is applied here too (offline, IP sockets only come in
 		 * from outside: seccomp refuses to create them). */
 		if (!S.cfg.allow_network) {
+			if (own_loopback() && loopback_addr(&d->ss, d->len)) {
+				d->loopback = true; /* (on a socket made inside: fits) */
+				return 0;
+			}
+			say_offline();
 			note_offline_dest(&d->ss);
 			return -EACCES;
 		}
@@ -692,9 +729,21 @@ static int judge_addr(const struct cordon_call *c, uint64_t uaddr, uint64_t ulen
 	}
 }
 
+/* Whether SOCK was made in the session's own network namespace. */
+static bool in_session_netns(int sock)
+{
+	uint64_t cookie = 0;
+	socklen_t len = sizeof(cookie);
+	return S.cfg.sockets && S.cfg.sockets->netns_cookie &&
+	       getsockopt(sock, SOL_SOCKET, SO_NETNS_COOKIE, &cookie, &len) == 0 &&
+	       cookie == S.cfg.sockets->netns_cookie;
+}
+
 /* Offline, no destination at all on an IP socket (one passed in with
  * --pass-fd): the kernel reads an AF_UNSPEC address on a UDP socket as
- * AF_INET. 0 or -EACCES. */
+ * AF_INET. One made in the session's own namespace (own_loopback) reaches
+ * nothing but its loopback whatever the address (judge_addr refused the
+ * internet's, saying why). 0 or -EACCES. */
 static int offline_ip(int sock, bool named, const struct dest *d)
 {
 	if ((S.cfg.allow_network && !S.cfg.domains) || !named)
@@ -706,6 +755,8 @@ static int offline_ip(int sock, bool named, const struct dest *d)
 	if (domain == AF_UNIX || domain == AF_NETLINK)
 		return 0;
 	if (!S.cfg.allow_network) {
+		if (own_loopback() && in_session_netns(sock))
+			return 0;
 		note_learn('n', "send on an internet socket");
 		return -EACCES;
 	}
@@ -728,12 +779,7 @@ static int same_netns(int sock, const struct dest *d)
 {
 	if (!d->abstract || !S.cfg.sockets->netns_cookie)
 		return 0;
-	uint64_t cookie = 0;
-	socklen_t len = sizeof(cookie);
-	if (getsockopt(sock, SOL_SOCKET, SO_NETNS_COOKIE, &cookie, &len) < 0 ||
-	    cookie != S.cfg.sockets->netns_cookie)
-		return -EPERM;
-	return 0;
+	return in_session_netns(sock) ? 0 : -EPERM;
 }
 
 /* What the caller's socket SOCK may do with D (NAMED: an address was given). */
