@@ -87,7 +87,7 @@ const char *suggest_never(const struct cordon_policy *p, const char *config, con
 		    cordon_path_under(path, own))
 			return "cordon's own config";
 	}
-	if (cordon_policy_hidden(p, path))
+	if (cordon_policy_hidden(p, path) || cordon_policy_hidden_unmade(p, path))
 		return "a credential store (hidden_paths)";
 	return NULL;
 }

@@ -62,6 +62,10 @@ bool cordon_host_canonical(const char *host, size_t len, char out[CORDON_HOST_MA
 
 const char *cordon_domain_invalid(const char *rule)
 {
+	/* (A URL pasted in: its host alone, review 45b F2.) */
+	if (strstr(rule, "://"))
+		return "a URL: give the host name alone (registry.npmjs.org for "
+		       "https://registry.npmjs.org/)";
 	if (strchr(rule, ':'))
 		return "IPv6 literals and ports are not supported (a host name or IPv4 address)";
 	if (strcmp(rule, "*") == 0 || strcmp(rule, "*.") == 0)

@@ -80,6 +80,12 @@ int cordon_json_parse_strict(const char *text, size_t len, const char *origin,
 		return cordon_err(err, EINVAL, "%s: line %zu, column %zu: malformed JSON: NUL byte",
 				  origin, line, col);
 	}
+	/* (Some Windows editors save one: 45b F6.) */
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
+		return cordon_err(err, EINVAL,
+				  "%s: line 1, column 1: malformed JSON: a UTF-8 byte-order mark "
+				  "(save the file without one)",
+				  origin);
 	const char *lenient = NULL;
 	size_t bad = lenient_offset(text, len, &lenient);
 	if (lenient) {

@@ -858,6 +858,15 @@ const struct cordon_guard *cordon_policy_hidden(const struct cordon_policy *p, c
 	return NULL;
 }
 
+const struct cordon_guard *cordon_policy_hidden_unmade(const struct cordon_policy *p,
+							const char *path)
+{
+	for (size_t i = 0; i < p->n_unreached; i++)
+		if (cordon_path_under(path, p->unreached[i].path))
+			return &p->unreached[i];
+	return NULL;
+}
+
 /* A hidden path's entry {PATH, SOURCE, BY} pushed to the list *V (*N
  * entries, *CAP slots): cordon_policy.exposed's and .unreached's. */
 static int push_hidden(struct cordon_guard **v, size_t *n, size_t *cap, const char *path,

@@ -99,6 +99,7 @@ static struct bad_case bad_cases[] = {
 	{"{\"enabled\": true} x", "line 1, column 19: malformed JSON"},
 	{"{\"enabled\": true}\n\n  {}", "line 3, column 3: malformed JSON"},
 	{"{'enabled': true}", "line 1, column 2: malformed JSON: single-quoted string"},
+	{"\xef\xbb\xbf{\"enabled\": true}", "line 1, column 1: malformed JSON: a UTF-8 byte-order mark"},
 	{"{\"additional_read_only_paths\": [\"/a\tb\"]}",
 	 "malformed JSON: control character inside a string"},
 	{"{\"enabled\": true /* c */}", "malformed JSON"},

@@ -438,6 +438,14 @@ Test(usability, credentials_are_never_proposed, .timeout = 60)
 		  r.out);
 	cr_expect_null(strstr(r.out, "to allow reading"), "%s", r.out);
 	run_free(&r);
+	/* One that does not exist yet (45b F3: the README's example, a missing
+	 * ~/.ssh key, got an "additional_read_only_paths" line). */
+	char *aws = path_join(w.home, ".aws/credentials");
+	r = run_cordon(w.env, w.proj, "explain", "--config", w.cfg, aws, NULL);
+	cr_expect(strstr(r.out, "a credential store (hidden_paths)") != NULL, "%s", r.out);
+	cr_expect_null(strstr(r.out, "to allow reading"), "%s", r.out);
+	run_free(&r);
+	free(aws);
 	free(npmrc);
 	world_free(&w);
 }

@@ -415,6 +415,12 @@ const struct cordon_guard *cordon_policy_guard(const struct cordon_policy *p, co
  * credential store, which explain and learn never propose to allow. One a
  * rule exposes counts too (its BY is set then). */
 const struct cordon_guard *cordon_policy_hidden(const struct cordon_policy *p, const char *path);
+/* The hidden_paths entry that does not exist yet, and that no rule reaches
+ * (cordon_policy.unreached), PATH is or is beneath, or NULL: a credential
+ * store too, never proposed (review 45b F3: explain proposed a missing
+ * ~/.ssh/id_ed25519). */
+const struct cordon_guard *cordon_policy_hidden_unmade(const struct cordon_policy *p,
+							const char *path);
 
 /* Why DIR (absolute, canonical) is never the project when it is only the
  * current directory: "is your home directory", "contains your home
