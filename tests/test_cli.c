@@ -395,8 +395,9 @@ Test(cli, explain_lists_rules_and_paths)
 			       "{\"additional_read_only_paths\": [\"~/docs\", \"~/gone\"]}");
 	char *docs = path_join(w.home, "docs");
 	mkdir(docs, 0755);
+	char *other = path_join(w.dir, "notes.txt");
 	struct run_result r = run_cordon(w.env, w.proj, "explain", "--config", cfg, "/usr/bin/ls",
-					 "/root/.ssh/id_rsa", docs, NULL);
+					 "/root/.ssh/id_rsa", docs, other, NULL);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_expect(strstr(r.out, cfg) != NULL, "names the config: %s", r.out);
 	cr_expect(strstr(r.out, "rwx     ") && strstr(r.out, "(project)"), "%s", r.out);
@@ -405,10 +406,15 @@ Test(cli, explain_lists_rules_and_paths)
 	cr_expect(strstr(r.out, "~/gone (additional_read_only_paths)") != NULL,
 		  "skipped path listed: %s", r.out);
 	cr_expect(strstr(r.out, "/usr/bin/ls\n  access: r-x") != NULL, "%s", r.out);
+	/* (Root's passwd home's ~/.ssh is a hidden path: never proposed, made
+	 * or not, 45b F3.) */
 	cr_expect(strstr(r.out, "/root/.ssh/id_rsa\n  access: ---") != NULL, "%s", r.out);
-	cr_expect(strstr(r.out, "\"additional_read_only_paths\": [\"/root/.ssh/id_rsa\"]") != NULL,
-		  "%s", r.out);
+	cr_expect_null(strstr(r.out, "[\"/root/.ssh/id_rsa\"]"), "%s", r.out);
+	char *line = fmt("\"additional_read_only_paths\": [\"%s\"]", other);
+	cr_expect(strstr(r.out, line) != NULL, "%s", r.out);
+	free(line);
 	run_free(&r);
+	free(other);
 	free(docs);
 	free(cfg);
 	world_free(&w);
