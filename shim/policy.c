@@ -859,7 +859,7 @@ const struct cordon_guard *cordon_policy_hidden(const struct cordon_policy *p, c
 }
 
 const struct cordon_guard *cordon_policy_hidden_unmade(const struct cordon_policy *p,
-							const char *path)
+						       const char *path)
 {
 	for (size_t i = 0; i < p->n_unreached; i++)
 		if (cordon_path_under(path, p->unreached[i].path))

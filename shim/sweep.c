@@ -2027,6 +2027,12 @@ struct walk {
 	 * done; those recorded later are looked at one by one). */
 	struct path_index recs_ix;
 	struct cordon_strv skip; /* the other roots below it, relative */
+	/* What this sweep moved aside (relative): what the walk found in it,
+	 * or on the way to it, is gone by the sweep's own hand, not changed
+	 * under it (45b F1: a worktree's or submodule's git dir in a
+	 * repository moved aside made every later walk "disturbed", and each
+	 * moved the disarmed repository on again). Kept across walks. */
+	struct cordon_strv moved_away;
 	/* A shared directory (/tmp): walked below its top, where its own
 	 * NAMES are judged (cordon_sweep.shared_local); else the session's. */
 	bool shared;
@@ -2041,12 +2047,6 @@ struct walk {
 	 * directories in a loop hid the user's repository from the walk,
 	 * round 30b N1): walked again, and past that, not taken as done. */
 	bool disturbed;
-	/* What this sweep moved aside (relative): what the walk found in it,
-	 * or on the way to it, is gone by the sweep's own hand, not changed
-	 * under it (45b F1: a worktree's or submodule's git dir in a
-	 * repository moved aside made every later walk "disturbed", and each
-	 * moved the disarmed repository on again). Kept across walks. */
-	struct cordon_strv moved_away;
 	/* A directory listed changed while the walk went (its change time
 	 * not before BEGAN, the coarse clock's: a change stamped in the tick
 	 * the walk began in bears that tick): what was moved out of it may

@@ -192,7 +192,7 @@ struct cordon_policy {
 	 * directory entered), or NULL: the launcher says it. Not sent on the
 	 * wire. */
 	char *omz_unasked;
-	struct cordon_strv skipped;    /* "path (source): reason"; not sent on the wire */
+	struct cordon_strv skipped; /* "path (source): reason"; not sent on the wire */
 	/* "PATH\tALIAS": a write rule's directory that another mount shows in
 	 * a shared directory too (a bind mount of /tmp/src as the project),
 	 * made shared for it; the launcher says it. Not sent on the wire. */
@@ -420,7 +420,7 @@ const struct cordon_guard *cordon_policy_hidden(const struct cordon_policy *p, c
  * store too, never proposed (review 45b F3: explain proposed a missing
  * ~/.ssh/id_ed25519). */
 const struct cordon_guard *cordon_policy_hidden_unmade(const struct cordon_policy *p,
-							const char *path);
+						       const char *path);
 
 /* Why DIR (absolute, canonical) is never the project when it is only the
  * current directory: "is your home directory", "contains your home

@@ -574,6 +574,31 @@ BOTH_USERS(tmpdir, made_again_while_a_session_runs_takes_no_socket, .timeout = 9
 	world_free(&w);
 }
 
+/* INNER as W's commands run, in a mount namespace of the test's where
+ * "$0" (FROM) is bind-mounted on "$1" (TO), then SCRIPT's rest ("cd"...)
+ * and the command: a malloc'd argv (its strings borrowed), freed with
+ * free. */
+static char **in_mount_ns(const struct world *w, const char *from, const char *to, const char *then,
+			  char *const inner[])
+{
+	static char script[256];
+	snprintf(script, sizeof(script),
+		 "mount --bind \"$0\" \"$1\" || exit 9; %sshift; exec \"$@\"", then);
+	char **as = world_argv(w, inner);
+	size_t n = 0;
+	while (as[n])
+		n++;
+	char **argv = calloc(n + 10, sizeof(*argv));
+	cr_assert_not_null(argv);
+	char *head[] = {"/usr/bin/unshare", "-m", "--propagation", "private",
+			"/bin/sh",          "-c", script,          (char *)from,
+			(char *)to};
+	memcpy(argv, head, sizeof(head));
+	memcpy(argv + 9, as, n * sizeof(*argv));
+	free(as);
+	return argv;
+}
+
 /* A session in a private /tmp (a service's PrivateTmp, a container,
  * unshare) has a directory at the same path, but in another /tmp: it
  * cannot move the host's, so a host session started while it runs gets
@@ -595,13 +620,7 @@ BOTH_USERS(tmpdir, a_session_in_a_private_tmp_leaves_the_host_s_alone, .timeout 
 	char *wait = waits_in(w.proj, &ready, &go);
 	char *inner[] = {CORDON_BIN, "run",     "--config", w.cfg, "--project", w.proj,
 			 "--",       "/bin/sh", "-c",       wait,  NULL};
-	char **as = world_argv(&w, inner);
-	char *argv[32] = {"/usr/bin/unshare", "-m", "--propagation", "private", "/bin/sh", "-c",
-			  "mount --bind \"$0\" \"$1\" || exit 9; shift; exec \"$@\"", priv,
-			  shared};
-	size_t n = 9;
-	for (size_t i = 0; as[i] && n < 31; i++)
-		argv[n++] = as[i];
+	char **argv = in_mount_ns(&w, priv, shared, "", inner);
 	pid_t a = spawn_cmd(argv, w.env, w.proj);
 	for (int i = 0; i < 400 && access(ready, F_OK) != 0; i++)
 		usleep(50000);
@@ -613,7 +632,8 @@ BOTH_USERS(tmpdir, a_session_in_a_private_tmp_leaves_the_host_s_alone, .timeout 
 
 	char *dir = fmt("%s/cordon-tmp-%u", shared, (unsigned)uid);
 	char *sock = fmt("%s/c.sock", dir);
-	struct run_result r = sh_in(&w, "", "/usr/bin/python3 -c 'import socket, os; "
+	struct run_result r = sh_in(&w, "",
+				    "/usr/bin/python3 -c 'import socket, os; "
 				    "socket.socket(socket.AF_UNIX).bind(os.environ[\"TMPDIR\"] + "
 				    "\"/c.sock\")'");
 	cr_expect(lstat(sock, &st) == 0 && S_ISSOCK(st.st_mode),
@@ -633,7 +653,7 @@ BOTH_USERS(tmpdir, a_session_in_a_private_tmp_leaves_the_host_s_alone, .timeout 
 	sweep_forget_beneath(shared);
 	sweep_forget_beneath(priv);
 	unlink(ready), unlink(go);
-	free(sock), free(dir), free(in_priv), free(as), free(wait), free(ready), free(go);
+	free(sock), free(dir), free(in_priv), free(argv), free(wait), free(ready), free(go);
 	free(priv), free(shared);
 	world_free(&w);
 }
@@ -660,16 +680,9 @@ BOTH_USERS(tmpdir, a_project_mounted_from_tmp_takes_no_socket, .timeout = 60)
 	const char *bind_py = "import socket; s = socket.socket(socket.AF_UNIX)\n"
 			      "try:\n    s.bind('server'); print('BOUND')\n"
 			      "except OSError as e:\n    print('bind:', e.strerror)\n";
-	char *inner[] = {CORDON_BIN,         "run", "--config", w.cfg, "--project", proj, "--",
+	char *inner[] = {CORDON_BIN,         "run", "--config",      w.cfg, "--project", proj, "--",
 			 "/usr/bin/python3", "-c",  (char *)bind_py, NULL};
-	char **as = world_argv(&w, inner);
-	char *argv[32] = {"/usr/bin/unshare", "-m", "--propagation", "private", "/bin/sh", "-c",
-			  "mount --bind \"$0\" \"$1\" || exit 9; cd \"$1\" || exit 9; shift; "
-			  "exec \"$@\"",
-			  src, proj};
-	size_t n = 9;
-	for (size_t i = 0; as[i] && n < 31; i++)
-		argv[n++] = as[i];
+	char **argv = in_mount_ns(&w, src, proj, "cd \"$1\" || exit 9; ", inner);
 	struct run_result r = run_cmd(argv, w.env, "/", 20000);
 	char *sock = path_join(src, "server");
 	struct stat st;
@@ -689,7 +702,7 @@ BOTH_USERS(tmpdir, a_project_mounted_from_tmp_takes_no_socket, .timeout = 60)
 	char *trees = fmt("%s %s", shared, proj);
 	remove_all(trees);
 	sweep_forget_beneath(shared);
-	free(trees), free(sock), free(as), free(proj), free(src), free(shared);
+	free(trees), free(sock), free(argv), free(proj), free(src), free(shared);
 	world_free(&w);
 }
 
