@@ -610,9 +610,11 @@ int cordon_sandbox_prepare(struct cordon_policy *p)
 	if (!p->sandbox || sup.landlock_abi < 1)
 		return -1;
 	struct cordon_landlock_ruleset_attr attr;
-	/* (As the shim decides it, with the listener run.c asks for.) */
+	/* (As the shim decides it: landlock_apply's NETNS. Under "warn" a
+	 * namespace that cannot be made leaves seccomp refusing the
+	 * internet's sockets: review 45c F2.) */
 	bool netns = sup.seccomp && sup.notify && cordon_sandbox_needs_supervisor(&sup) &&
-		     !cordon_sandbox_nested() && p->on_unsupported != CORDON_UNSUPPORTED_WARN;
+		     !cordon_sandbox_nested();
 	size_t size = ruleset_attr(p, sup.landlock_abi, netns, &attr);
 	int ruleset = (int)cordon_landlock_create_ruleset(&attr, size, 0);
 	if (ruleset < 0)

@@ -163,7 +163,8 @@ static int deny_families(scmp_filter_ctx ctx, int nr, const char *name, enum ine
 		/* The kernel takes the family as an int: compare the low 32 bits. */
 		int r = seccomp_rule_add(
 			ctx,
-			inet && inet_fate == INET_NOTIFIED ? SCMP_ACT_NOTIFY : SCMP_ACT_ERRNO(EACCES),
+			inet && inet_fate == INET_NOTIFIED ? SCMP_ACT_NOTIFY
+							   : SCMP_ACT_ERRNO(EACCES),
 			nr, 1, SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, (scmp_datum_t)fam));
 		if (r < 0) {
 			*what = name;
@@ -494,9 +495,9 @@ static int build(scmp_filter_ctx ctx, unsigned flags, bool compat32, const char 
 					 what)) < 0)
 			return ret;
 	} else if (!(flags & CORDON_SECCOMP_NETWORK)) {
-		enum inet_fate fate = !supervised ? INET_REFUSED
+		enum inet_fate fate = !supervised                          ? INET_REFUSED
 				      : (flags & CORDON_SECCOMP_OWN_NETNS) ? INET_KERNEL
-									 : INET_NOTIFIED;
+									   : INET_NOTIFIED;
 		if ((ret = deny_families(ctx, SCMP_SYS(socket), "socket", fate, what)) < 0 ||
 		    (ret = deny_families(ctx, SCMP_SYS(socketpair), "socketpair", INET_REFUSED,
 					 what)) < 0)
@@ -538,9 +539,13 @@ static int build(scmp_filter_ctx ctx, unsigned flags, bool compat32, const char 
 			 : deny_names(ctx, sysv_ipc, COUNT(sysv_ipc), EPERM, what);
 	if (ret < 0)
 		return ret;
-	return supervised
-		       ? supervise(ctx, domains || !(flags & CORDON_SECCOMP_UNIX_IN_KERNEL), what)
-		       : 0;
+	/* Offline, the internet's sockets are judged there too, unix ones in
+	 * the kernel or not: one passed in from the host's namespace reaches
+	 * nothing (Landlock does not see UDP, nor TCP in a namespace of the
+	 * session's own: review 45c F1). */
+	bool sockets = domains || !(flags & CORDON_SECCOMP_UNIX_IN_KERNEL) ||
+		       !(flags & CORDON_SECCOMP_NETWORK);
+	return supervised ? supervise(ctx, sockets, what) : 0;
 }
 
 scmp_filter_ctx cordon_seccomp_rules(unsigned flags, const char **what, int *errnum)

@@ -13,7 +13,8 @@ enum cordon_seccomp_flags {
 	CORDON_SECCOMP_NETWORK = 1u << 0,    /* allow_network */
 	CORDON_SECCOMP_SUPERVISED = 1u << 1, /* the calls the supervisor judges go to it */
 	/* With SUPERVISED: unix sockets are Landlock's (ABI 9 RESOLVE_UNIX), so
-	 * connect and the sends stay off the supervisor. */
+	 * connect and the sends stay off the supervisor, online (offline it
+	 * still judges internet sockets: one passed in from the host). */
 	CORDON_SECCOMP_UNIX_IN_KERNEL = 1u << 2,
 	/* With NETWORK and SUPERVISED: network by domain (allowed_domains). TCP
 	 * sockets may be made, and every connect and addressed send goes to the

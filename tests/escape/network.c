@@ -292,8 +292,8 @@ BOTH_USERS(escape, offline_the_session_s_own_loopback_answers, .timeout = 60)
 	char *argv[] = {"/usr/bin/python3", "-c", (char *)own_loopback_py, port, NULL};
 	struct run_result r = run_in(&w, NULL, argv);
 	char *got = received(&l, 2000);
-	cr_assert(strstr(got, "reached"), "control: online, the listener got nothing: %s%s",
-		  r.out, r.err);
+	cr_assert(strstr(got, "reached"), "control: online, the listener got nothing: %s%s", r.out,
+		  r.err);
 	free(got);
 	run_free(&r);
 	r = run_in(&w, "--no-network", argv);
@@ -308,6 +308,20 @@ BOTH_USERS(escape, offline_the_session_s_own_loopback_answers, .timeout = 60)
 	cr_expect_null(strstr(r.err, OFFLINE_SAID), "said for the loopback: %s", r.err);
 	free(got);
 	run_free(&r);
+	/* The same under "on_unsupported": "warn" (45c F2: the ruleset the
+	 * launcher prepared still refused TCP there). */
+	char *warn =
+		write_file(w.dir, "warn.json", "{" WORLD_BASE_RW ", \"on_unsupported\": \"warn\"}");
+	world_give(&w);
+	char *wargv[] = {CORDON_BIN, "run",   "--config", warn, "--no-network", "--", argv[0],
+			 argv[1],    argv[2], argv[3],    NULL};
+	r = world_run(&w, wargv, w.proj);
+	got = received(&l, 300);
+	cr_expect_null(strstr(got, "reached"), "warn: the host's loopback was reached: %s", r.out);
+	cr_expect(strstr(r.out, "127.0.0.1 tcp ok"), "warn: %s%s", r.out, r.err);
+	free(got);
+	run_free(&r);
+	free(warn);
 	close(l.fd);
 	world_free(&w);
 }
