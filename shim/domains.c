@@ -5,6 +5,7 @@
 
 #include <arpa/inet.h>
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 bool cordon_host_is_ipv4(const char *host)
@@ -62,10 +63,17 @@ bool cordon_host_canonical(const char *host, size_t len, char out[CORDON_HOST_MA
 
 const char *cordon_domain_invalid(const char *rule)
 {
-	/* (A URL pasted in: its host alone, review 45b F2.) */
-	if (strstr(rule, "://"))
-		return "a URL: give the host name alone (registry.npmjs.org for "
-		       "https://registry.npmjs.org/)";
+	/* (A URL pasted in: its host alone, review 45b F2, 45d N5.) */
+	const char *scheme = strstr(rule, "://");
+	const char *host = scheme ? scheme + 3 : rule;
+	if (scheme || strchr(rule, '/')) {
+		static __thread char said[CORDON_HOST_MAX + 96];
+		size_t n = strcspn(host, ":/?#");
+		snprintf(said, sizeof(said), "%s: give the host name alone (\"%.*s\")",
+			 scheme ? "a URL" : "a path",
+			 n > CORDON_HOST_MAX ? CORDON_HOST_MAX : (int)n, host);
+		return said;
+	}
 	if (strchr(rule, ':'))
 		return "IPv6 literals and ports are not supported (a host name or IPv4 address)";
 	if (strcmp(rule, "*") == 0 || strcmp(rule, "*.") == 0)

@@ -840,7 +840,13 @@ Test(proxy, bad_names_refused)
 	/* A URL pasted in is told as one (45b F2: it was told of IPv6 and ports). */
 	r = sh_in(&w, "--allow-domain https://registry.npmjs.org/", "echo ran > ran");
 	cr_expect_eq(r.status, 125);
-	cr_expect(strstr(r.err, "a URL: give the host name alone"), "%s", r.err);
+	cr_expect(strstr(r.err, "a URL: give the host name alone (\"registry.npmjs.org\")"), "%s",
+		  r.err);
+	run_free(&r);
+	r = sh_in(&w, "--allow-domain registry.npmjs.org/", "echo ran > ran");
+	cr_expect_eq(r.status, 125);
+	cr_expect(strstr(r.err, "a path: give the host name alone (\"registry.npmjs.org\")"), "%s",
+		  r.err);
 	run_free(&r);
 	cr_expect(!file_exists(ran));
 	free(ran);

@@ -184,6 +184,22 @@ static void say_offline(void)
 		(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
 }
 
+/* Offline, the first connect to the session's own loopback that nothing
+ * answers is said once: a database or dev server of the machine's on
+ * 127.0.0.1 is out of reach, and "Connection refused" alone reads as one
+ * that is down (review 45d N1). */
+static void say_own_loopback(void)
+{
+	static atomic_flag said = ATOMIC_FLAG_INIT;
+	if (atomic_flag_test_and_set(&said))
+		return;
+	static const char msg[] =
+		"cordon: offline, 127.0.0.1 and ::1 are the session's own loopback, where only "
+		"servers it starts listen; the machine's own (a database, a dev server) are out of "
+		"reach\n";
+	(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
+}
+
 /* By domain, the first direct internet connection, lookup or UDP socket
  * refused is said once a session. */
 static void say_domains(void)
@@ -1129,6 +1145,12 @@ static int64_t do_connect(struct cordon_call *c)
 	r = sock < 0 ? sock : fits(sock, true, &d);
 	if (r >= 0)
 		r = connect_here(c, sock, &d);
+	/* (Without blocking, the loopback's refusal is there at once: seen
+	 * here by poll, which leaves the error for the caller.) */
+	struct pollfd p = {.fd = sock, .events = POLLOUT};
+	if (d.loopback && (r == -ECONNREFUSED || (r == -EINPROGRESS && poll(&p, 1, 0) == 1 &&
+						  (p.revents & (POLLERR | POLLHUP)))))
+		say_own_loopback();
 	if (sock >= 0)
 		close(sock);
 	dest_free(&d);
