@@ -931,6 +931,11 @@ BOTH_USERS(sockets, another_session_s_socket_directory_is_out_of_reach, .timeout
 		free(write_file(w.proj, "stop", ""));
 		int st;
 		cr_expect_eq(waitpid(b, &st, 0), b);
+		/* (Its keeper removes it once the session's processes are gone,
+		 * which may be after the launcher has returned: under load, a
+		 * moment later.) */
+		for (int i = 0; i < 500 && file_exists(bdir); i++)
+			usleep(10 * 1000);
 		cr_expect_not(file_exists(bdir), "B's directory stayed after B ended");
 		free(sib_planted);
 		free(planted), free(gone), free(made), free(chmod_it), free(diag);
