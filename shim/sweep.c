@@ -2027,12 +2027,14 @@ struct walk {
 	 * done; those recorded later are looked at one by one). */
 	struct path_index recs_ix;
 	struct cordon_strv skip; /* the other roots below it, relative */
-	/* What this sweep moved aside (relative): what the walk found in it,
-	 * or on the way to it, is gone by the sweep's own hand, not changed
-	 * under it (45b F1: a worktree's or submodule's git dir in a
-	 * repository moved aside made every later walk "disturbed", and each
-	 * moved the disarmed repository on again). Kept across walks. */
-	struct cordon_strv moved_away;
+	/* The git dirs this sweep moved aside whole (relative), and where to:
+	 * what the walk found in one, or on the way to it, is gone by the
+	 * sweep's own hand, not changed under it (45b F1: a worktree's or
+	 * submodule's git dir in a repository moved aside made every later
+	 * walk "disturbed", and each moved the disarmed repository on again),
+	 * and is judged where it lies now (relocated: 45e F1, a repository
+	 * nested in a bare one moved aside went unjudged). */
+	struct cordon_strv moved_from, moved_to;
 	/* A shared directory (/tmp): walked below its top, where its own
 	 * NAMES are judged (cordon_sweep.shared_local); else the session's. */
 	bool shared;
@@ -2681,10 +2683,33 @@ static bool in_dotgit(const char *rel)
 /* Whether REL is, or lies in, what this sweep moved aside. */
 static bool moved_away(const struct walk *w, const char *rel)
 {
-	for (size_t i = 0; i < w->moved_away.n; i++)
-		if (cordon_path_under(rel, w->moved_away.v[i]))
+	for (size_t i = 0; i < w->moved_from.n; i++)
+		if (cordon_path_under(rel, w->moved_from.v[i]))
 			return true;
 	return false;
+}
+
+/* ITEM (a flag, then a relative path) where it lies now, when it lay in
+ * what this sweep moved aside: malloc'd; else NULL (as it was, or out of
+ * memory: then judged where it was, gone, and the walk is disturbed). */
+static char *relocated(const struct walk *w, const char *item)
+{
+	char *now = NULL;
+	for (int hops = 0; hops < 8; hops++) {
+		const char *rel = (now ? now : item) + 1;
+		size_t i = 0;
+		while (i < w->moved_from.n && !cordon_path_under(rel, w->moved_from.v[i]))
+			i++;
+		if (i == w->moved_from.n)
+			break;
+		char *next = NULL;
+		if (asprintf(&next, "%c%s%s", item[0], w->moved_to.v[i],
+			     rel + strlen(w->moved_from.v[i])) < 0)
+			break;
+		free(now);
+		now = next;
+	}
+	return now;
 }
 
 /* A directory the walk could not read: said (the first few). */
@@ -5285,8 +5310,6 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 		(void)vanished(w, rel); /* (moved from under the move: its link instead) */
 		if (moved)
 			forget_inode(w, rel);
-		if (moved) /* (out of memory: taken as disturbed, looked at again) */
-			(void)cordon_strv_push(&w->moved_away, rel);
 		/* Recorded under its new name, with the change time the move
 		 * gave it: the next walk judges only what changed after. */
 		const char *slash = strrchr(rel, '/');
@@ -5298,9 +5321,18 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 			     slash ? "/" : "", to) >= 0 &&
 		    snprintf(top_path, sizeof(top_path), "%s/%s", w->top, to_rel) <
 			    (int)sizeof(top_path) &&
-		    lstat(top_path, &now) == 0 && now.st_ino == st.st_ino &&
-		    record(w, REC_DISARMED, (unsigned long long)st.st_ino, to_rel, NULL) >= 0)
-			(void)!record_moved(w, to_rel, &CTIME(now)); /* else: judged again */
+		    lstat(top_path, &now) == 0 && now.st_ino == st.st_ino) {
+			/* (Out of memory: what lay in it is gone, and the walk
+			 * disturbed: looked at again.) */
+			if (cordon_strv_push(&w->moved_to, to_rel) >= 0 &&
+			    cordon_strv_push(&w->moved_from, rel) < 0)
+				free(w->moved_to.v[--w->moved_to.n]),
+					w->moved_to.v[w->moved_to.n] = NULL;
+			if (record(w, REC_DISARMED, (unsigned long long)st.st_ino, to_rel, NULL) >=
+			    0)
+				(void)!record_moved(w, to_rel,
+						    &CTIME(now)); /* else: judged again */
+		}
 	}
 	cordon_strv_free(&r.files);
 	cordon_strv_free(&r.why);
@@ -5920,10 +5952,8 @@ static int judge_hg(struct walk *w, const char *rel, bool moved_in, struct cordo
 	int moved = disarm(w->s, path, head,
 			   "whose hooks, extensions and pager hg outside runs there", said);
 	(void)vanished(w, rel);
-	if (moved) {
+	if (moved)
 		forget_inode(w, rel);
-		(void)cordon_strv_push(&w->moved_away, rel);
-	}
 	return moved;
 }
 
@@ -6444,14 +6474,25 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 		walk_reset(&w);
 		e = walk(&w);
 	}
-	for (size_t i = 0; i < w.found.n; i++)
-		moved += judge_repo(&w, w.found.v[i], said);
-	for (size_t i = 0; i < w.local.n; i++)
-		moved += judge_local(&w, w.local.v[i] + 1, w.local.v[i][0] == ABOVE_NEW, said);
-	for (size_t i = 0; i < w.links.n; i++)
-		moved += judge_link(&w, w.links.v[i] + 1, said);
-	for (size_t i = 0; i < w.hg.n; i++)
-		moved += judge_hg(&w, w.hg.v[i] + 1, w.hg.v[i][0] == ABOVE_NEW, said);
+	/* (Each where it lies now: in a git dir moved aside, relocated.) */
+	for (size_t i = 0; i < w.found.n; i++) {
+		cleanup_free char *now = relocated(&w, w.found.v[i]);
+		moved += judge_repo(&w, now ? now : w.found.v[i], said);
+	}
+	for (size_t i = 0; i < w.local.n; i++) {
+		cleanup_free char *now = relocated(&w, w.local.v[i]);
+		const char *item = now ? now : w.local.v[i];
+		moved += judge_local(&w, item + 1, item[0] == ABOVE_NEW, said);
+	}
+	for (size_t i = 0; i < w.links.n; i++) {
+		cleanup_free char *now = relocated(&w, w.links.v[i]);
+		moved += judge_link(&w, (now ? now : w.links.v[i]) + 1, said);
+	}
+	for (size_t i = 0; i < w.hg.n; i++) {
+		cleanup_free char *now = relocated(&w, w.hg.v[i]);
+		const char *item = now ? now : w.hg.v[i];
+		moved += judge_hg(&w, item + 1, item[0] == ABOVE_NEW, said);
+	}
 	const struct cordon_strv *judged[] = {&w.found, &w.local, &w.hg};
 	sort_own(&w);
 	for (size_t k = 0; k < ARRAY_SIZE(judged); k++)
@@ -6459,7 +6500,8 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 			still_there(&w, judged[k]->v[i]);
 	close_up(&w);
 	cordon_strv_free(&w.memo);
-	cordon_strv_free(&w.moved_away);
+	cordon_strv_free(&w.moved_from);
+	cordon_strv_free(&w.moved_to);
 	cordon_strv_free(&w.hooks_global.v);
 	/* Only now, all judged: a sweep cut short leaves the last record, and
 	 * its mark. So does one after which processes of the session may still

@@ -1675,6 +1675,59 @@ BOTH_USERS(guards, a_repository_moved_aside_with_its_worktree_stays_put, .timeou
 	world_free(&w);
 }
 
+/* A repository nested in a bare one made inside with a hook: the sweep moves
+ * the bare one aside, and judges the nested one where it lies then (45e F1:
+ * it went unjudged, its planted core.fsmonitor and hook armed in the moved
+ * copy and again once the user moved it back). Judged outside: git status
+ * and commit there, before and after moving the bare one back, run
+ * nothing. Control: the same plant, unsandboxed, runs. */
+BOTH_USERS(guards, a_repository_in_a_bare_one_moved_aside_is_judged, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "gnested", "");
+	free(write_file(w.home, ".gitconfig", "[user]\n\tname = t\n\temail = t@example.com\n"));
+	world_give(&w);
+	char *mark = path_join(w.outside, "ran");
+	char *plant =
+		fmt("git init -q --bare b.git && printf '#!/bin/sh\\n' > b.git/hooks/pre-commit"
+		    " && chmod +x b.git/hooks/pre-commit && mkdir b.git/x && cd b.git/x && "
+		    "git init -q && git commit -q --allow-empty -m x && "
+		    "git config core.fsmonitor 'echo fsmonitor >> %s; :' && "
+		    "printf '#!/bin/sh\\necho hook >> %s\\n' > .git/hooks/pre-commit && "
+		    "chmod +x .git/hooks/pre-commit && echo planted",
+		    mark, mark);
+	struct run_result r = sh_in(&w, NULL, "%s", plant);
+	cr_assert(strstr(r.out, "planted"), "%s%s", r.out, r.err);
+	char *diag = fmt("%s", r.err);
+	run_free(&r);
+	r = sh_in(&w, NULL, "true");
+	run_free(&r);
+	const char *git = "git status >/dev/null 2>&1; git commit -q --allow-empty -m out "
+			  ">/dev/null 2>&1; true";
+	for (int back = 0; back < 2; back++) {
+		r = outside(&w,
+			    "%s; for d in b.git/x b.git.cordon-disarmed/x; do [ -d $d ] && "
+			    "(cd $d && %s); done; true",
+			    back ? "mv b.git.cordon-disarmed b.git && rm b.git/hooks/pre-commit"
+				 : ":",
+			    git);
+		run_free(&r);
+	}
+	char *ran = read_file(mark);
+	cr_expect_null(ran, "a plant in a repository nested in a moved one ran outside: %s\n%s",
+		       ran, diag);
+	free(ran);
+	/* Control: the same, unsandboxed. */
+	r = outside(&w, "rm -rf b.git; %s; %s", plant, git);
+	run_free(&r);
+	ran = read_file(mark);
+	cr_expect(ran && strstr(ran, "fsmonitor"), "control: the plant did not run");
+	free(ran);
+	unlink(mark);
+	free(diag), free(plant), free(mark);
+	world_free(&w);
+}
+
 /* A submodule's git dir (.git/modules/mod) keeps its config and hooks, its
  * checkout's .git file stays, and the git dir cannot be moved away. */
 BOTH_USERS(guards, git_submodule_stays_unplanted, .timeout = 60)
