@@ -20,6 +20,8 @@
 #include <unistd.h>
 
 #include "both.h"
+#include "cordon/policy.h"
+#include "cordon/strv.h"
 #include "helpers.h"
 
 /* A session's server, in the project: a listener in its TMPDIR (the
@@ -441,11 +443,41 @@ BOTH_USERS(tmpdir, another_session_cannot_move_it, .timeout = 90)
  * no writable project and says so; named, /tmp stays shared. Judged
  * outside: no socket at the name either way. Control: unsandboxed, the
  * bind works. */
+/* The default protected names at a directory's top ("x/" or "x": not
+ * ".git/hooks") missing from /tmp now, into MISSING (malloc'd strings): a
+ * session whose project is /tmp stands an empty directory in for each
+ * while it runs, and two such sessions at once (root's and the user's
+ * here) may leave them (the one that ends first cannot remove what the
+ * other holds mounted). Removed by stand_ins_gone. */
+static void stand_ins_missing(struct cordon_strv *missing)
+{
+	for (size_t i = 0; cordon_default_protected[i]; i++) {
+		const char *name = cordon_default_protected[i];
+		size_t n = strcspn(name, "/");
+		if (name[n] && name[n + 1])
+			continue; /* (beneath a directory: .git/hooks) */
+		char *path = fmt("/tmp/%.*s", (int)n, name);
+		struct stat st;
+		if (lstat(path, &st) != 0)
+			cr_assert_eq(cordon_strv_push(missing, path), 0);
+		free(path);
+	}
+}
+
+static void stand_ins_gone(struct cordon_strv *missing)
+{
+	for (size_t i = 0; i < missing->n; i++)
+		(void)rmdir(missing->v[i]); /* (an empty directory only) */
+	cordon_strv_free(missing);
+}
+
 BOTH_USERS(tmpdir, tmp_as_the_project_takes_no_socket, .timeout = 60)
 {
 	uid_t uid;
 	gid_t gid;
 	who_ids(who, &uid, &gid);
+	struct cordon_strv missing = {0};
+	stand_ins_missing(&missing);
 	struct world w;
 	world_for(&w, who, "tmpisproj", "");
 	tmp_config(&w, "");
@@ -476,6 +508,7 @@ BOTH_USERS(tmpdir, tmp_as_the_project_takes_no_socket, .timeout = 60)
 	unlink(name);
 	run_free(&r);
 	sweep_forget("/tmp");
+	stand_ins_gone(&missing);
 	free(py);
 	free(name);
 	world_free(&w);
