@@ -155,9 +155,13 @@ static enum kind kind_of(const struct seccomp_data *d)
 	}
 }
 
-/* The first internet socket refused offline is said, once a session: a
- * name lookup's failure looks like flaky DNS (glibc turns any send error
- * into EAI_AGAIN), and tools retry it for minutes. */
+/* MSG on stderr, the first time only (SAID). */
+static void say_once(atomic_flag *said, const char *msg)
+{
+	if (!atomic_flag_test_and_set(said))
+		(void)!write(STDERR_FILENO, msg, strlen(msg));
+}
+
 /* Offline, in a network namespace of its own (netns.c): the session's
  * internet sockets are the kernel's, made there, beside its loopback alone
  * (seccomp-rules.c CORDON_SECCOMP_OWN_NETNS). */
@@ -166,22 +170,22 @@ static bool own_loopback(void)
 	return !S.cfg.allow_network && S.cfg.sockets && S.cfg.sockets->netns_cookie;
 }
 
+/* The first internet socket refused offline is said, once a session: a
+ * name lookup's failure looks like flaky DNS (glibc turns any send error
+ * into EAI_AGAIN), and tools retry it for minutes. */
 static void say_offline(void)
 {
 	static atomic_flag said = ATOMIC_FLAG_INIT;
-	if (atomic_flag_test_and_set(&said))
-		return;
-	static const char msg[] =
-		"cordon: the network is off in this session (--no-network or \"allow_network\": "
-		"false): internet sockets are refused, so name lookups and connections fail\n";
-	static const char own[] =
-		"cordon: the network is off in this session (--no-network or \"allow_network\": "
-		"false): only its own loopback answers (servers it starts on 127.0.0.1 or ::1), so "
-		"name lookups and connections elsewhere fail\n";
-	if (own_loopback())
-		(void)!write(STDERR_FILENO, own, sizeof(own) - 1);
-	else
-		(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	say_once(
+		&said,
+		own_loopback()
+			? "cordon: the network is off in this session (--no-network or "
+			  "\"allow_network\": false): only its own loopback answers (servers it "
+			  "starts on 127.0.0.1 or ::1), so name lookups and connections elsewhere "
+			  "fail\n"
+			: "cordon: the network is off in this session (--no-network or "
+			  "\"allow_network\": false): internet sockets are refused, so name lookups "
+			  "and connections fail\n");
 }
 
 /* Offline, the first connect to the session's own loopback that nothing
@@ -191,13 +195,9 @@ static void say_offline(void)
 static void say_own_loopback(void)
 {
 	static atomic_flag said = ATOMIC_FLAG_INIT;
-	if (atomic_flag_test_and_set(&said))
-		return;
-	static const char msg[] =
-		"cordon: offline, 127.0.0.1 and ::1 are the session's own loopback, where only "
-		"servers it starts listen; the machine's own (a database, a dev server) are out of "
-		"reach\n";
-	(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	say_once(&said, "cordon: offline, 127.0.0.1 and ::1 are the session's own loopback, "
+			"where only servers it starts listen; the machine's own (a database, a "
+			"dev server) are out of reach\n");
 }
 
 /* By domain, the first direct internet connection, lookup or UDP socket
@@ -205,14 +205,10 @@ static void say_own_loopback(void)
 static void say_domains(void)
 {
 	static atomic_flag said = ATOMIC_FLAG_INIT;
-	if (atomic_flag_test_and_set(&said))
-		return;
-	static const char msg[] =
-		"cordon: this session reaches the network only through cordon's proxy "
-		"(allowed_domains): direct connections, TCP listeners, UDP and name lookups are "
-		"refused; "
-		"HTTP_PROXY, HTTPS_PROXY and ALL_PROXY point at the proxy\n";
-	(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	say_once(&said, "cordon: this session reaches the network only through cordon's proxy "
+			"(allowed_domains): direct connections, TCP listeners, UDP and name "
+			"lookups are refused; HTTP_PROXY, HTTPS_PROXY and ALL_PROXY point at the "
+			"proxy\n");
 }
 
 bool cordon_call_waiting(const struct cordon_call *c)
