@@ -2689,6 +2689,21 @@ static bool moved_away(const struct walk *w, const char *rel)
 	return false;
 }
 
+/* FROM moved aside to TO by this sweep (both relative). Out of memory: the
+ * walk is disturbed, and the next session looks again. */
+static void note_moved(struct walk *w, const char *from, const char *to)
+{
+	size_t n = w->moved_from.n;
+	if (cordon_strv_push(&w->moved_from, from) < 0) {
+		w->disturbed = true;
+	} else if (cordon_strv_push(&w->moved_to, to) < 0) {
+		free(w->moved_from.v[n]);
+		w->moved_from.v[n] = NULL;
+		w->moved_from.n = n;
+		w->disturbed = true;
+	}
+}
+
 /* ITEM (a flag, then a relative path) where it lies now, when it lay in
  * what this sweep moved aside: malloc'd; else NULL (as it was, or out of
  * memory: then judged where it was, gone, and the walk is disturbed). */
@@ -5322,16 +5337,11 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 		    snprintf(top_path, sizeof(top_path), "%s/%s", w->top, to_rel) <
 			    (int)sizeof(top_path) &&
 		    lstat(top_path, &now) == 0 && now.st_ino == st.st_ino) {
-			/* (Out of memory: what lay in it is gone, and the walk
-			 * disturbed: looked at again.) */
-			if (cordon_strv_push(&w->moved_to, to_rel) >= 0 &&
-			    cordon_strv_push(&w->moved_from, rel) < 0)
-				free(w->moved_to.v[--w->moved_to.n]),
-					w->moved_to.v[w->moved_to.n] = NULL;
+			note_moved(w, rel, to_rel);
+			/* (Else judged again.) */
 			if (record(w, REC_DISARMED, (unsigned long long)st.st_ino, to_rel, NULL) >=
 			    0)
-				(void)!record_moved(w, to_rel,
-						    &CTIME(now)); /* else: judged again */
+				(void)!record_moved(w, to_rel, &CTIME(now));
 		}
 	}
 	cordon_strv_free(&r.files);
