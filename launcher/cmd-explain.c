@@ -32,8 +32,8 @@ static bool nested;
 
 /* TMPDIR as the session gets it from outside (the environment's filter
  * usually takes it out), or NULL. */
-/* The name in a shared directory that another mount gives the rule at
- * PATH (policy.c share_mounted_in_shared), or NULL. */
+/* Why the rule at PATH is shared for a mount ("is also /tmp/src": policy.c
+ * share_mounted_in_shared), or NULL. */
 static const char *mounted_from(const struct cordon_policy *p, const char *path)
 {
 	size_t n = strlen(path);
@@ -220,9 +220,10 @@ static void explain_path(const struct cordon_policy *p, const struct cordon_guar
 		printf(" (no rule covers it)\n");
 	const char *alias = why && why->shared ? mounted_from(p, why->path) : NULL;
 	if (p->sandbox && alias)
-		printf("  also %s (mounted there), in a directory every user shares: no socket or\n"
-		       "  symbolic link is made there, and nothing is moved in from another directory\n",
-		       alias);
+		printf("  %s %s (a bind mount), in a directory every user shares: no socket\n"
+		       "  or symbolic link is made there, and nothing is moved in from another\n"
+		       "  directory\n",
+		       why->path, alias);
 	else if (p->sandbox && why && why->shared && CORDON_OS_NATIVE == CORDON_OS_LINUX)
 		printf("  shared with servers outside: no socket or symbolic link is made there, and\n"
 		       "  nothing is moved in from another directory (make them in $TMPDIR or the\n"

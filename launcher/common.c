@@ -290,9 +290,9 @@ void launcher_say_shared_mounts(const struct cordon_policy *p)
 		const char *line = p->shared_mounts.v[i], *tab = strchr(line, '\t');
 		if (tab)
 			fprintf(stderr,
-				"cordon: %.*s is also %s (mounted there), in a directory every user "
-				"shares: no socket or symbolic link is made in it, and nothing is "
-				"moved in from another directory (mount it from elsewhere)\n",
+				"cordon: %.*s %s (a bind mount), in a directory every user shares: "
+				"no socket or symbolic link is made in it, and nothing is moved in "
+				"from another directory (mount it from elsewhere)\n",
 				(int)(tab - line), line, tab + 1);
 	}
 }

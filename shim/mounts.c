@@ -198,3 +198,20 @@ int cordon_mount_aliases(const struct cordon_strv *paths, struct cordon_strv *ou
 	table_free(&t);
 	return e;
 }
+
+int cordon_mount_points_below(const struct cordon_strv *dirs, struct cordon_strv *out,
+			      struct cordon_strv *of)
+{
+	struct mount_table t = {0};
+	int e = table_read(&t);
+	for (size_t i = 0; e >= 0 && i < t.n; i++)
+		for (size_t k = 0; e >= 0 && k < dirs->n; k++)
+			if (strcmp(t.v[i].at, dirs->v[k]) != 0 &&
+			    cordon_path_under(t.v[i].at, dirs->v[k]) &&
+			    !cordon_strv_contains(out, t.v[i].at) &&
+			    (cordon_strv_push(out, t.v[i].at) < 0 ||
+			     cordon_strv_push(of, dirs->v[k]) < 0))
+				e = -ENOMEM;
+	table_free(&t);
+	return e;
+}

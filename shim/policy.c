@@ -3618,19 +3618,36 @@ static int share_mounted_in_shared(struct cordon_policy *p)
 		    stat(p->rules[i].path, &st) == 0 && S_ISDIR(st.st_mode))
 			e = cordon_strv_push_new(&dirs, p->rules[i].path);
 	}
+	/* And what is mounted below them (the project's sub/ a bind of
+	 * /tmp/src: Landlock cannot take rights away beneath a rule, so the
+	 * whole rule is shared; review 45e F2). */
+	struct cordon_strv below = {0}, under = {0};
+	if (e >= 0 && dirs.n)
+		e = cordon_mount_points_below(&dirs, &below, &under);
+	size_t n_dirs = dirs.n;
+	for (size_t i = 0; e >= 0 && i < below.n; i++)
+		e = cordon_strv_push(&dirs, below.v[i]);
 	if (e >= 0 && dirs.n)
 		e = cordon_mount_aliases(&dirs, &aliases, &of);
 	for (size_t i = 0; e >= 0 && i < aliases.n; i++) {
 		if (!cordon_policy_in_shared(p, aliases.v[i], true))
 			continue;
+		/* (A mount point below a rule stands for that rule.) */
+		const char *owner = of.v[i], *sub = NULL;
+		for (size_t j = n_dirs; j < dirs.n; j++)
+			if (strcmp(dirs.v[j], of.v[i]) == 0)
+				owner = under.v[j - n_dirs], sub = dirs.v[j];
 		for (size_t k = 0; k < p->n_rules; k++) {
 			struct cordon_rule *rule = &p->rules[k];
-			if (rule->shared || strcmp(rule->path, of.v[i]) != 0)
+			if (rule->shared || strcmp(rule->path, owner) != 0)
 				continue;
 			rule->shared = true;
 			rule->prepared = false;
 			cleanup_free char *line = NULL;
-			if (asprintf(&line, "%s\t%s", rule->path, aliases.v[i]) < 0 ||
+			if ((sub ? asprintf(&line, "%s\tholds %s, which is also %s", rule->path,
+					    sub, aliases.v[i])
+				 : asprintf(&line, "%s\tis also %s", rule->path, aliases.v[i])) <
+				    0 ||
 			    cordon_strv_push_take(&p->shared_mounts, line) < 0)
 				e = -ENOMEM;
 			else
@@ -3638,6 +3655,8 @@ static int share_mounted_in_shared(struct cordon_policy *p)
 		}
 	}
 	cordon_strv_free(&dirs);
+	cordon_strv_free(&below);
+	cordon_strv_free(&under);
 	cordon_strv_free(&aliases);
 	cordon_strv_free(&of);
 	return e;

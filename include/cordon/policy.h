@@ -193,9 +193,10 @@ struct cordon_policy {
 	 * wire. */
 	char *omz_unasked;
 	struct cordon_strv skipped; /* "path (source): reason"; not sent on the wire */
-	/* "PATH\tALIAS": a write rule's directory that another mount shows in
-	 * a shared directory too (a bind mount of /tmp/src as the project),
-	 * made shared for it; the launcher says it. Not sent on the wire. */
+	/* "PATH\tWHY": a write rule's directory that another mount shows in a
+	 * shared directory too, or that holds a mount of one ("is also
+	 * /tmp/src", "holds PATH/sub, which is also /tmp/src"), made shared
+	 * for it; the launcher says it. Not sent on the wire. */
 	struct cordon_strv shared_mounts;
 	struct cordon_socket *sockets; /* not sent on the wire: the supervisor, outside, */
 	size_t n_sockets;              /* decides (Linux); the profile (macOS) */

@@ -727,6 +727,29 @@ BOTH_USERS(tmpdir, a_project_mounted_from_tmp_takes_no_socket, .timeout = 60)
 	run_free(&r);
 	unlink(sock);
 
+	/* The same mounted below the project (45e F2): Landlock cannot take
+	 * rights away there, so the whole project takes no socket. */
+	char *sub = path_join(proj, "sub"), *at_top = path_join(proj, "server");
+	cr_assert(mkdir(sub, 0755) == 0 && chown(sub, uid, gid) == 0);
+	const char *both_py =
+		"import socket\n"
+		"for n in ('server', 'sub/server'):\n"
+		"    try:\n        socket.socket(socket.AF_UNIX).bind(n); print('BOUND', n)\n"
+		"    except OSError as e:\n        print('bind:', n, e.strerror)\n";
+	inner[9] = (char *)both_py;
+	char **below = in_mount_ns(&w, src, sub, "cd \"$1\"/.. || exit 9; ", inner);
+	r = run_cmd(below, w.env, "/", 20000);
+	cr_expect(lstat(sock, &st) != 0 && lstat(at_top, &st) != 0,
+		  "a socket was made in a project holding a mount of the shared directory (%d): "
+		  "%s%s",
+		  r.status, r.out, r.err);
+	cr_expect(strstr(r.out, "bind: server") && strstr(r.out, "bind: sub/server"),
+		  "the binds were not tried: %s%s", r.out, r.err);
+	cr_expect(strstr(r.err, "holds") && strstr(r.err, "which is also"), "not said: %s", r.err);
+	run_free(&r);
+	unlink(sock), unlink(at_top);
+	free(below), free(sub), free(at_top);
+
 	/* Control: the same in a project of its own. */
 	char *own[] = {"/usr/bin/python3", "-c", (char *)bind_py, NULL};
 	r = run_in(&w, NULL, own);
