@@ -2706,21 +2706,23 @@ static void note_moved(struct walk *w, const char *from, const char *to)
 
 /* ITEM (a flag, then a relative path) where it lies now, when it lay in
  * what this sweep moved aside: malloc'd; else NULL (as it was, or out of
- * memory: then judged where it was, gone, and the walk is disturbed). */
+ * memory: then judged where it was, gone, and the walk is disturbed).
+ * Each move applied once, in the order they were made: each was recorded
+ * by a path that already followed those before it (a repository in a bare
+ * one in a bare one, to any depth: review 45f F1 found a cap of 8). */
 static char *relocated(const struct walk *w, const char *item)
 {
 	char *now = NULL;
-	for (int hops = 0; hops < 8; hops++) {
+	for (size_t i = 0; i < w->moved_from.n; i++) {
 		const char *rel = (now ? now : item) + 1;
-		size_t i = 0;
-		while (i < w->moved_from.n && !cordon_path_under(rel, w->moved_from.v[i]))
-			i++;
-		if (i == w->moved_from.n)
-			break;
+		if (!cordon_path_under(rel, w->moved_from.v[i]))
+			continue;
 		char *next = NULL;
 		if (asprintf(&next, "%c%s%s", item[0], w->moved_to.v[i],
-			     rel + strlen(w->moved_from.v[i])) < 0)
-			break;
+			     rel + strlen(w->moved_from.v[i])) < 0) {
+			free(now);
+			return NULL;
+		}
 		free(now);
 		now = next;
 	}

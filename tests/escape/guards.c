@@ -1724,7 +1724,23 @@ BOTH_USERS(guards, a_repository_in_a_bare_one_moved_aside_is_judged, .timeout = 
 	cr_expect(ran && strstr(ran, "fsmonitor"), "control: the plant did not run");
 	free(ran);
 	unlink(mark);
-	free(diag), free(plant), free(mark);
+	/* Ten bare ones deep (45f F1: the relocation stopped after 8 moves). */
+	char *deep = fmt("d=.; for i in 1 2 3 4 5 6 7 8 9 10; do d=$d/b$i.git; "
+			 "git init -q --bare $d && printf '#!/bin/sh\\n' > $d/hooks/pre-commit && "
+			 "chmod +x $d/hooks/pre-commit || exit 1; done; mkdir $d/x && cd $d/x && "
+			 "git init -q && git commit -q --allow-empty -m x && "
+			 "git config core.fsmonitor 'echo fsmonitor >> %s; :' && echo planted",
+			 mark);
+	r = sh_in(&w, NULL, "rm -rf b.git b1.git*; %s", deep);
+	cr_assert(strstr(r.out, "planted"), "%s%s", r.out, r.err);
+	run_free(&r);
+	r = outside(&w, "for x in $(find . -type d -name x); do (cd $x && %s); done", git);
+	run_free(&r);
+	ran = read_file(mark);
+	cr_expect_null(ran, "a plant ten bare repositories deep ran outside: %s", ran);
+	free(ran);
+	unlink(mark);
+	free(deep), free(diag), free(plant), free(mark);
 	world_free(&w);
 }
 
