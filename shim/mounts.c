@@ -156,14 +156,14 @@ static size_t shared_devs(const struct mount_table *t, dev_t *devs, size_t size)
 	return n;
 }
 
-int cordon_mount_aliases(const struct cordon_strv *paths, struct cordon_strv *out,
-			 struct cordon_strv *of)
+/* cordon_mount_aliases on the mount table T. */
+static int aliases_in(const struct mount_table *t, const struct cordon_strv *paths,
+		      struct cordon_strv *out, struct cordon_strv *of)
 {
-	struct mount_table t = {0};
 	dev_t devs[64];
-	int e = table_read(&t);
+	int e = 0;
 	/* Nothing mounted twice (most machines): no path is looked at. */
-	size_t ndevs = e >= 0 ? shared_devs(&t, devs, sizeof(devs) / sizeof(devs[0])) : 0;
+	size_t ndevs = shared_devs(t, devs, sizeof(devs) / sizeof(devs[0]));
 	for (size_t i = 0; e >= 0 && ndevs && i < paths->n; i++) {
 		struct stat want;
 		if (stat(paths->v[i], &want) < 0)
@@ -173,10 +173,10 @@ int cordon_mount_aliases(const struct cordon_strv *paths, struct cordon_strv *ou
 			d++;
 		cleanup_free char *canon = d < ndevs ? realpath(paths->v[i], NULL) : NULL;
 		char fsp[PATH_MAX];
-		long in = canon ? fs_path(&t, canon, fsp, sizeof(fsp)) : -1;
-		for (size_t k = 0; in >= 0 && e >= 0 && k < t.n; k++) {
-			const struct mount_line *m = &t.v[k];
-			if ((long)k == in || m->dev != t.v[in].dev ||
+		long in = canon ? fs_path(t, canon, fsp, sizeof(fsp)) : -1;
+		for (size_t k = 0; in >= 0 && e >= 0 && k < t->n; k++) {
+			const struct mount_line *m = &t->v[k];
+			if ((long)k == in || m->dev != t->v[in].dev ||
 			    !cordon_path_under(fsp, m->root))
 				continue;
 			const char *rest = strcmp(m->root, "/") == 0 ? fsp : fsp + strlen(m->root);
@@ -195,23 +195,36 @@ int cordon_mount_aliases(const struct cordon_strv *paths, struct cordon_strv *ou
 				e = -ENOMEM;
 		}
 	}
+	return e;
+}
+
+int cordon_mount_aliases(const struct cordon_strv *paths, struct cordon_strv *out,
+			 struct cordon_strv *of)
+{
+	struct mount_table t = {0};
+	int e = table_read(&t);
+	if (e >= 0)
+		e = aliases_in(&t, paths, out, of);
 	table_free(&t);
 	return e;
 }
 
-int cordon_mount_points_below(const struct cordon_strv *dirs, struct cordon_strv *out,
-			      struct cordon_strv *of)
+int cordon_mount_aliases_below(const struct cordon_strv *dirs, struct cordon_strv *out,
+			       struct cordon_strv *of)
 {
 	struct mount_table t = {0};
+	struct cordon_strv paths = {0};
 	int e = table_read(&t);
+	for (size_t k = 0; e >= 0 && k < dirs->n; k++)
+		e = cordon_strv_push_new(&paths, dirs->v[k]);
 	for (size_t i = 0; e >= 0 && i < t.n; i++)
 		for (size_t k = 0; e >= 0 && k < dirs->n; k++)
 			if (strcmp(t.v[i].at, dirs->v[k]) != 0 &&
-			    cordon_path_under(t.v[i].at, dirs->v[k]) &&
-			    !cordon_strv_contains(out, t.v[i].at) &&
-			    (cordon_strv_push(out, t.v[i].at) < 0 ||
-			     cordon_strv_push(of, dirs->v[k]) < 0))
-				e = -ENOMEM;
+			    cordon_path_under(t.v[i].at, dirs->v[k]))
+				e = cordon_strv_push_new(&paths, t.v[i].at);
+	if (e >= 0)
+		e = aliases_in(&t, &paths, out, of);
+	cordon_strv_free(&paths);
 	table_free(&t);
 	return e;
 }

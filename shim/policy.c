@@ -3621,22 +3621,19 @@ static int share_mounted_in_shared(struct cordon_policy *p)
 	/* And what is mounted below them (the project's sub/ a bind of
 	 * /tmp/src: Landlock cannot take rights away beneath a rule, so the
 	 * whole rule is shared; review 45e F2). */
-	struct cordon_strv below = {0}, under = {0};
 	if (e >= 0 && dirs.n)
-		e = cordon_mount_points_below(&dirs, &below, &under);
-	size_t n_dirs = dirs.n;
-	for (size_t i = 0; e >= 0 && i < below.n; i++)
-		e = cordon_strv_push(&dirs, below.v[i]);
-	if (e >= 0 && dirs.n)
-		e = cordon_mount_aliases(&dirs, &aliases, &of);
+		e = cordon_mount_aliases_below(&dirs, &aliases, &of);
 	for (size_t i = 0; e >= 0 && i < aliases.n; i++) {
 		if (!cordon_policy_in_shared(p, aliases.v[i], true))
 			continue;
 		/* (A mount point below a rule stands for that rule.) */
 		const char *owner = of.v[i], *sub = NULL;
-		for (size_t j = n_dirs; j < dirs.n; j++)
-			if (strcmp(dirs.v[j], of.v[i]) == 0)
-				owner = under.v[j - n_dirs], sub = dirs.v[j];
+		if (!cordon_strv_contains(&dirs, owner))
+			for (size_t j = 0; !sub && j < dirs.n; j++)
+				if (cordon_path_under(of.v[i], dirs.v[j])) {
+					owner = dirs.v[j];
+					sub = of.v[i];
+				}
 		for (size_t k = 0; k < p->n_rules; k++) {
 			struct cordon_rule *rule = &p->rules[k];
 			if (rule->shared || strcmp(rule->path, owner) != 0)
@@ -3655,8 +3652,6 @@ static int share_mounted_in_shared(struct cordon_policy *p)
 		}
 	}
 	cordon_strv_free(&dirs);
-	cordon_strv_free(&below);
-	cordon_strv_free(&under);
 	cordon_strv_free(&aliases);
 	cordon_strv_free(&of);
 	return e;

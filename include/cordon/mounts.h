@@ -16,9 +16,9 @@ void cordon_mountinfo_unescape(char *s);
 int cordon_mount_aliases(const struct cordon_strv *paths, struct cordon_strv *out,
 			 struct cordon_strv *of);
 
-/* The mount points strictly below each of DIRS (absolute, canonical):
- * each pushed to OUT once, and the entry of DIRS it lies below to OF. 0
- * or -ENOMEM; nothing without /proc/self/mountinfo. */
-int cordon_mount_points_below(const struct cordon_strv *dirs, struct cordon_strv *out,
-			      struct cordon_strv *of);
+/* cordon_mount_aliases of each of DIRS (absolute, canonical) and of each
+ * mount point below one of them (OF: that mount point then), with the
+ * mount table read once. */
+int cordon_mount_aliases_below(const struct cordon_strv *dirs, struct cordon_strv *out,
+			       struct cordon_strv *of);
 #endif
