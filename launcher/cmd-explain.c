@@ -30,8 +30,6 @@ static const char *kind_name(unsigned kind)
  * the outer session's rules hold too (cordon_sandbox_nested). */
 static bool nested;
 
-/* TMPDIR as the session gets it from outside (the environment's filter
- * usually takes it out), or NULL. */
 /* Why the rule at PATH is shared for a mount ("is also /tmp/src": policy.c
  * share_mounted_in_shared), or NULL. */
 static const char *mounted_from(const struct cordon_policy *p, const char *path)
@@ -45,6 +43,8 @@ static const char *mounted_from(const struct cordon_policy *p, const char *path)
 	return NULL;
 }
 
+/* TMPDIR as the session gets it from outside (the environment's filter
+ * usually takes it out), or NULL. */
 static const char *session_tmpdir(const struct cordon_policy *p)
 {
 	return cordon_env_allowed(&p->env_allow, "TMPDIR", 6) ? getenv("TMPDIR") : NULL;
