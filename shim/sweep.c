@@ -2750,15 +2750,17 @@ static int shut(struct walk *w, const char *rel, int e)
 	for (size_t i = 0; i < w->s->hidden.n; i++)
 		if (cordon_path_under(full, w->s->hidden.v[i]))
 			return 0;
-	/* Another user's in a shared directory (/tmp/systemd-private-*):
-	 * the session, run as this one, could neither list it nor write in
-	 * it. (One it may write, a drop directory of mode 1733, is said:
+	/* Another user's in a shared directory (/tmp/systemd-private-*, as
+	 * the shared directory or as the project, `--project /tmp`): the
+	 * session, run as this one, could neither list it nor write in it
+	 * (a user's `--project /tmp` said every other user's directory
+	 * there). (One it may write, a drop directory of mode 1733, is said:
 	 * the session could make a directory of its own there, which no walk
 	 * reaches: round 30 F4; at every session's end, as what changed in
 	 * a directory the user made there before does not show on it: round
 	 * 31 F4.) */
 	struct stat st;
-	if (w->shared && (lstat(full, &st) < 0 || st.st_uid != geteuid()) && access(full, W_OK) < 0)
+	if ((lstat(full, &st) < 0 || st.st_uid != geteuid()) && access(full, W_OK) < 0)
 		return 0;
 	return w->n_shut++ < 3 ? cordon_strv_push(&w->shut, rel[0] ? rel : ".") : 0;
 }

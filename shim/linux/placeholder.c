@@ -21,6 +21,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -308,10 +309,93 @@ int cordon_close_later(void)
 	return hand[1];
 }
 
+/* P, held alone now, still the one held and cordon's: removed while it
+ * is empty (true for a directory removed), or left as the user's. */
+static bool take_away(struct cordon_placeholder *p, const char *name, struct cordon_strv *filled)
+{
+	if (!still_there(p, name) || !(p->made || marked(p->fd)))
+		return false;
+	/* A file: removed while it is empty (what is written into it in the
+	 * moment between the look and the removal is lost with it: a save
+	 * replaces the file, which keeps it). */
+	struct stat st;
+	if (p->file && fstat(p->fd, &st) == 0 && st.st_size == 0 &&
+	    unlinkat(p->parent, name, 0) == 0)
+		return false;
+	if (!p->file && unlinkat(p->parent, name, AT_REMOVEDIR) == 0)
+		return true;
+	if (!p->file && errno != ENOTEMPTY && errno != EEXIST)
+		return false;
+	/* Something was put in it: the user's now. */
+	(void)fremovexattr(p->fd, MARK);
+	if (p->made && filled)
+		(void)cordon_strv_push_new(filled, p->path); /* only less said */
+	return false;
+}
+
+/* P, which another session still holds: one that session may be unable to
+ * remove as it ends, where this one can. In a directory every user shares
+ * (sticky), only its owner, the directory's, or root may: a stand-in root
+ * made in /tmp for `--project /tmp` was left there whenever a user's
+ * session beside it ended last. */
+static bool left_to_us(const struct cordon_placeholder *p)
+{
+	struct stat dir, st;
+	uid_t me = geteuid();
+	return fstat(p->parent, &dir) == 0 && (dir.st_mode & S_ISVTX) && fstat(p->fd, &st) == 0 &&
+	       (p->made || marked(p->fd)) && (me == 0 || st.st_uid == me || dir.st_uid == me);
+}
+
+/* The placeholders of H at LATER (N) removed once no session holds them,
+ * by a process of their own that waits for the others to end, away from
+ * the terminal (its output and its session: nothing waits for it), with
+ * only their descriptors. */
+static void take_away_later(struct cordon_placeholders *h, const size_t *later, size_t n)
+{
+	pid_t pid = fork();
+	if (pid > 0) {
+		int st;
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		return;
+	}
+	if (pid < 0)
+		return;
+	if (fork() != 0)
+		_exit(0);
+	(void)setsid();
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	for (int fd = 0; fd < 3 && null >= 0; fd++)
+		(void)dup2(null, fd);
+	int top = 2;
+	for (size_t i = 0; i < n; i++) {
+		const struct cordon_placeholder *p = &h->v[later[i]];
+		top = p->fd > top ? p->fd : top;
+		top = p->parent > top ? p->parent : top;
+	}
+	for (int fd = 3; fd <= top; fd++) {
+		bool keep = false;
+		for (size_t i = 0; i < n && !keep; i++)
+			keep = fd == h->v[later[i]].fd || fd == h->v[later[i]].parent;
+		if (!keep)
+			(void)close(fd);
+	}
+	(void)syscall(SYS_close_range, (unsigned)top + 1, ~0U, 0);
+	for (size_t i = 0; i < n; i++) { /* (in release's order) */
+		struct cordon_placeholder *p = &h->v[later[i]];
+		while (flock(p->fd, LOCK_EX) < 0 && errno == EINTR)
+			;
+		const char *slash = strrchr(p->path, '/');
+		(void)take_away(p, slash ? slash + 1 : p->path, NULL);
+	}
+	_exit(0);
+}
+
 void cordon_placeholders_release(struct cordon_placeholders *h, bool ended,
 				 struct cordon_strv *filled)
 {
-	size_t removed = 0;
+	size_t removed = 0, n_later = 0;
+	size_t *later = ended && h->n ? calloc(h->n, sizeof(*later)) : NULL;
 	/* Last held first: a file stand-in in a directory stand-in (an
 	 * include in a missing .vscode) goes before its directory, which is
 	 * then empty again (round 14: said as filled, and left). */
@@ -330,27 +414,16 @@ void cordon_placeholders_release(struct cordon_placeholders *h, bool ended,
 		}
 		/* Every process of the session gone, no other session holding
 		 * it, still the one held, and cordon's. */
-		if (!ended || flock(p->fd, LOCK_EX | LOCK_NB) < 0 || !still_there(p, name) ||
-		    !(p->made || marked(p->fd)))
+		if (!ended)
 			continue;
-		/* A file: removed while it is empty (what is written into it
-		 * in the moment between the look and the removal is lost with
-		 * it: a save replaces the file, which keeps it). */
-		struct stat st;
-		if (p->file && fstat(p->fd, &st) == 0 && st.st_size == 0 &&
-		    unlinkat(p->parent, name, 0) == 0)
-			continue;
-		if (!p->file && unlinkat(p->parent, name, AT_REMOVEDIR) == 0) {
-			removed++;
-			continue;
-		}
-		if (!p->file && errno != ENOTEMPTY && errno != EEXIST)
-			continue;
-		/* Something was put in it: the user's now. */
-		(void)fremovexattr(p->fd, MARK);
-		if (p->made && filled)
-			(void)cordon_strv_push_new(filled, p->path); /* only less said */
+		if (flock(p->fd, LOCK_EX | LOCK_NB) == 0)
+			removed += take_away(p, name, filled);
+		else if (errno == EWOULDBLOCK && later && left_to_us(p))
+			later[n_later++] = i;
 	}
+	if (n_later)
+		take_away_later(h, later, n_later);
+	free(later);
 	forget_removed(h, removed);
 }
 

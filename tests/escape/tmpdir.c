@@ -446,9 +446,10 @@ BOTH_USERS(tmpdir, another_session_cannot_move_it, .timeout = 90)
 /* The default protected names at a directory's top ("x/" or "x": not
  * ".git/hooks") missing from /tmp now, into MISSING (malloc'd strings): a
  * session whose project is /tmp stands an empty directory in for each
- * while it runs, and two such sessions at once (root's and the user's
- * here) may leave them (the one that ends first cannot remove what the
- * other holds mounted). Removed by stand_ins_gone. */
+ * while it runs. Two such sessions at once (root's and the user's here)
+ * leave root's to a process of root's that waits for the user's session
+ * to end (stand_ins_in_a_shared_project_go_with_the_last_session), which
+ * may come after this test: removed by stand_ins_gone. */
 static void stand_ins_missing(struct cordon_strv *missing)
 {
 	for (size_t i = 0; cordon_default_protected[i]; i++) {
@@ -511,6 +512,106 @@ BOTH_USERS(tmpdir, tmp_as_the_project_takes_no_socket, .timeout = 60)
 	stand_ins_gone(&missing);
 	free(py);
 	free(name);
+	world_free(&w);
+}
+
+/* Stand-ins in a shared project (sticky, writable by all: `--project
+ * /tmp`) go with the last session that holds them, whoever's it is. Root's
+ * session makes them (root's, where only root may remove them), a user's
+ * session beside it holds them too, root's ends first: they were left
+ * for good, since the user's session, ending last, may not remove them.
+ * The project is a sticky directory of the test's, not /tmp. Judged from
+ * outside: while the user's session runs they are there (the control),
+ * after it they are gone. */
+Test(tmpdir, stand_ins_in_a_shared_project_go_with_the_last_session, .timeout = 60)
+{
+	struct world wr, wu;
+	world_init(&wr, "standinsr", "");
+	world_init(&wu, "standinsu", "");
+	world_as_user(&wu);
+	tmp_config(&wr, "");
+	tmp_config(&wu, "");
+	char *shared = path_join(wu.dir, "shared");
+	cr_assert(mkdir(shared, 0755) == 0 && chmod(shared, 01777) == 0);
+	char *vscode = path_join(shared, ".vscode"), *b_on = path_join(shared, "b.on");
+	char *root_cmd[] = {
+		CORDON_BIN, "run", "--config", wr.cfg, "--project",
+		shared,     "--",  "/bin/sh",  "-c",   "while [ ! -e a.go ]; do sleep 0.05; done",
+		NULL};
+	pid_t a = world_spawn(&wr, root_cmd, shared);
+	cr_assert(wait_exists(vscode, 10000), "root's session made no stand-in");
+	char *user_cmd[] = {wu.user_cordon,
+			    "run",
+			    "--config",
+			    wu.cfg,
+			    "--project",
+			    shared,
+			    "--",
+			    "/bin/sh",
+			    "-c",
+			    "touch b.on; while [ ! -e b.go ]; do sleep 0.05; done",
+			    NULL};
+	pid_t b = world_spawn(&wu, user_cmd, shared);
+	bool b_runs = wait_exists(b_on, 10000);
+	free(write_file(shared, "a.go", ""));
+	bool a_gone = wait_gone(a, 10000);
+	struct stat st;
+	bool held = lstat(vscode, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == 0;
+	free(write_file(shared, "b.go", ""));
+	bool b_gone = wait_gone(b, 10000);
+	long until = ms_now() + 5000;
+	while (lstat(vscode, &st) == 0 && ms_now() < until)
+		usleep(20000);
+	bool left = lstat(vscode, &st) == 0;
+	char *ls = fmt("ls -A %s", shared);
+	char *ls_argv[] = {"/bin/sh", "-c", ls, NULL};
+	struct run_result r = run_cmd(ls_argv, NULL, "/", 10000);
+	if (!a_gone)
+		kill(a, SIGKILL);
+	if (!b_gone)
+		kill(b, SIGKILL);
+	cr_expect(b_runs && a_gone && b_gone, "the sessions did not run their course");
+	cr_expect(held, "control: root's stand-in was not there while the user's session ran");
+	cr_expect_not(left, "the stand-ins were left in the shared project: %s", r.out);
+	run_free(&r);
+	free(ls);
+	remove_all(shared);
+	sweep_forget(shared);
+	free(b_on);
+	free(vscode);
+	free(shared);
+	world_free(&wu);
+	world_free(&wr);
+}
+
+/* A user's session whose project is a shared directory (`--project /tmp`)
+ * says only the directories there it could have written in and could not
+ * look into: not root's private ones (every user's session in /tmp said
+ * the directories of every other user there). Control: a drop directory
+ * (1733) it may write in, and not list, is said. */
+Test(tmpdir, a_user_s_shared_project_says_only_what_it_could_write, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "sharedsaid", "");
+	world_as_user(&w);
+	tmp_config(&w, "");
+	char *shared = path_join(w.dir, "shared"), *priv = path_join(shared, "private"),
+	     *drop = path_join(shared, "drop");
+	cr_assert(mkdir(shared, 0755) == 0 && chmod(shared, 01777) == 0);
+	cr_assert(mkdir(priv, 0700) == 0 && mkdir(drop, 0755) == 0 && chmod(drop, 01733) == 0);
+	char *cmd[] = {w.user_cordon, "run", "--config",  w.cfg, "--project",
+		       shared,        "--",  "/bin/true", NULL};
+	struct run_result r = world_run(&w, cmd, shared);
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect_null(strstr(r.err, "/private"), "root's private directory was said: %s", r.err);
+	cr_expect(strstr(r.err, "could not look into") && strstr(r.err, "/drop"),
+		  "control: the drop directory was not said: %s", r.err);
+	run_free(&r);
+	remove_all(shared);
+	sweep_forget(shared);
+	free(drop);
+	free(priv);
+	free(shared);
 	world_free(&w);
 }
 
