@@ -1355,14 +1355,20 @@ static int find_modules(struct cordon_strv *dirs, const char *dir, int depth)
 	return e;
 }
 
-/* The .git files of BASE's submodule checkouts (.gitmodules "path = X"):
- * rewritten, one would send git outside to a planted git dir. */
-static int protect_submodule_links(struct cordon_guard_plan *plan, const struct reach *r,
-				   const char *base, const char *source)
+/* The checkouts of BASE's submodules (.gitmodules "path = X"), and of
+ * theirs in turn (git status at the project's top goes down into each):
+ * a checkout's .git file protected (rewritten, it would send git outside
+ * to a planted git dir), and a git dir kept in the checkout itself (an
+ * existing clone added as a submodule: "Adding existing repo") pushed to
+ * DIRS, guarded as the others are. Review 46a: a submodule's submodule's
+ * .git file was writable (F1), an embedded one unguarded (F2). */
+static int protect_submodules(struct cordon_guard_plan *plan, const struct reach *r,
+			      struct cordon_strv *dirs, const char *base, const char *source,
+			      int depth)
 {
 	char file[PATH_MAX];
 	snprintf(file, sizeof(file), "%s/.gitmodules", base);
-	FILE *f = cordon_fopen_regular(file);
+	FILE *f = depth > MODULE_DEPTH ? NULL : cordon_fopen_regular(file);
 	if (!f)
 		return 0;
 	char line[PATH_MAX];
@@ -1379,11 +1385,23 @@ static int protect_submodule_links(struct cordon_guard_plan *plan, const struct 
 		s[strcspn(s, "\r\n")] = '\0';
 		if (!*s || strstr(s, ".."))
 			continue;
-		char link[PATH_MAX * 2];
-		snprintf(link, sizeof(link), "%s/%s/.git", base, s);
+		char sub[PATH_MAX], link[PATH_MAX + 8];
+		if ((size_t)snprintf(sub, sizeof(sub), "%s/%s", base, s) >= sizeof(sub))
+			continue; /* past PATH_MAX: no path anything opens */
+		snprintf(link, sizeof(link), "%s/.git", sub);
 		struct stat st;
-		if (lstat(link, &st) == 0 && S_ISREG(st.st_mode))
+		if (lstat(link, &st) < 0)
+			continue;
+		if (S_ISREG(st.st_mode)) {
 			e = protect(plan, r, link, source, 0);
+		} else if (stat(link, &st) == 0 && S_ISDIR(st.st_mode)) {
+			cleanup_free char *gd = canon_of(r, link);
+			e = add_dir(dirs, gd);
+		} else {
+			continue;
+		}
+		if (e >= 0)
+			e = protect_submodules(plan, r, dirs, sub, source, depth + 1);
 	}
 	(void)fclose(f); /* read only */
 	return e;
@@ -2126,6 +2144,8 @@ static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, co
 		cleanup_free char *gd = canon_of(r, dotgit);
 		e = add_dir(&dirs, gd);
 	}
+	if (e >= 0)
+		e = protect_submodules(plan, r, &dirs, base, source, 0);
 	for (size_t i = 0; e >= 0 && i < dirs.n; i++) {
 		char f[PATH_MAX + 16];
 		snprintf(f, sizeof(f), "%s/commondir", dirs.v[i]);
@@ -2212,8 +2232,6 @@ static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, co
 		return -ENOMEM;
 	if (e == -E2BIG)
 		e = 0;
-	if (e >= 0)
-		e = protect_submodule_links(plan, r, base, source);
 	cordon_strv_free(&dirs);
 	return e;
 }

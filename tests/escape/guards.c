@@ -1878,6 +1878,61 @@ BOTH_USERS(guards, a_submodules_hooks_path_is_kept, .timeout = 60)
 	world_free(&w);
 }
 
+/* Submodules git outside goes down into from the project's top: "nested"
+ * points a submodule's submodule's .git file (top/in/.git) at a copy of its
+ * git dir with a core.fsmonitor; "emb" plants one, and a hook, in a
+ * submodule whose git dir is in its checkout (a clone added as a
+ * submodule: emb/.git a directory). */
+static const char plant_deep_submodules[] =
+	"G=$PWD/.git/objects/evb; cp -a .git/modules/top/modules/in \"$G\" && rm -f \"$G/commondir\" "
+	"&& git config -f \"$G/config\" --unset core.worktree; (M=$M-nested; fsmon) >> \"$G/config\" "
+	"&& printf 'gitdir: %s\\n' \"$G\" > top/in/.git; echo nested $?\n"
+	"(M=$M-emb; fsmon) >> emb/.git/config; echo emb-config $?\n"
+	"hook pre-commit > emb/.git/hooks/pre-commit && chmod +x emb/.git/hooks/pre-commit; "
+	"echo emb-hook $?\n";
+
+/* Both stay unplanted: git outside, at the top (status goes down into the
+ * submodules) and committing in emb, during the session, runs nothing
+ * (46a F1: top/in/.git was writable; F2: emb/.git was not guarded at all).
+ * Control: protected_paths [] lets them land, and the same git runs
+ * them. */
+BOTH_USERS(guards, nested_and_embedded_submodules_stay_unplanted, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "gdeepsub");
+	char *lb = at(w.dir, "lb"), *la = at(w.dir, "la");
+	struct run_result r = outside(
+		&w,
+		"for s in '%1$s' '%2$s'; do git init -q \"$s\" && echo x > \"$s/f\" && "
+		"git -C \"$s\" add f && git -C \"$s\" commit -qm s || exit 1; done && "
+		"git -C '%2$s' submodule add -q '%1$s' in && git -C '%2$s' commit -qm in && "
+		"git submodule add -q '%2$s' top && git submodule update -q --init --recursive && "
+		"git clone -q '%1$s' emb && git submodule add -q ./emb emb && git commit -qm subs",
+		lb, la);
+	run_free(&r);
+	char *emb = at(w.proj, "emb");
+	cr_assert(present(w.proj, "top/in/.git") && present(w.proj, "emb/.git/config"),
+		  "the submodules were not made");
+	const char *const dirs[] = {w.proj, emb, NULL};
+	plant_during_git(&w, "deny", plant_deep_submodules, dirs);
+	cr_expect_not(marked(&w, "deny-nested", "fsmonitor"),
+		      "a nested submodule's planted core.fsmonitor ran outside");
+	cr_expect_not(marked(&w, "deny-emb", "fsmonitor"),
+		      "an embedded submodule's planted core.fsmonitor ran outside");
+	cr_expect_not(marked(&w, "deny", "pre-commit"),
+		      "an embedded submodule's planted hook ran outside");
+
+	set_config(&w, ", \"protected_paths\": []");
+	plant_during_git(&w, "ctl", plant_deep_submodules, dirs);
+	cr_assert(marked(&w, "ctl-nested", "fsmonitor"), "control: the nested plant did not run");
+	cr_assert(marked(&w, "ctl-emb", "fsmonitor"), "control: the embedded plant did not run");
+	cr_assert(marked(&w, "ctl", "pre-commit"), "control: the embedded hook did not run");
+	free(emb);
+	free(la);
+	free(lb);
+	world_free(&w);
+}
+
 /* Linked worktrees in the project, made before the session: "dotgit"
  * points wt2's .git file at a git dir planted in .git/objects, whose
  * core.fsmonitor git status in wt2 runs; "hook" writes a hook in wt's
