@@ -146,8 +146,10 @@ static const char usage_learn[] =
 	"                          network, a domain, a read rule on your own files\n"
 	"                          (~/Documents) or a preset that makes a cache of\n"
 	"                          code writable (printed apart, with why);\n"
-	"                          refused inside a session\n"
-	"Exit status: the command's own; 125 if cordon failed.\n";
+	"                          not into a file with comments (a rewrite\n"
+	"                          would lose them); refused inside a session\n"
+	"Exit status: the command's own; 125 if cordon failed, or --write wrote\n"
+	"nothing it was asked to.\n";
 
 static const char usage_ps[] = "Usage: cordon ps ID\n"
 			       "\n"

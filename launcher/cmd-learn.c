@@ -21,6 +21,8 @@
 #include "cordon/guard.h"
 #include "cordon/session.h"
 #include "cordon/toolchain.h"
+#include "cordon/config.h"
+#include "jsonutil.h"
 #include "launcher.h"
 #include "suggest.h"
 #include "util.h"
@@ -458,15 +460,28 @@ static void props_collapse(const struct cordon_policy *p, struct props *ps)
 }
 
 /* The config's own object for cordon's keys (the terminal.sandbox block of
- * an editor's settings), borrowed from ROOT; NULL if none. */
+ * an editor's settings, either spelling: 46b F1, the nested one Zed uses
+ * was missed, and --write put the keys at the top level, where every later
+ * session refused them), borrowed from ROOT; NULL if none. */
 static json_object *config_object(json_object *root)
 {
-	json_object *b;
-	if (!root || !json_object_is_type(root, json_type_object))
+	json_object *b = NULL;
+	return cordon_config_block(root, &b) < 0 ? NULL : b;
+}
+
+/* The config file PATH parsed (NULL if it cannot be), as cordon reads it:
+ * JSON with comments and trailing commas (an editor's settings), *COMMENTED
+ * set if it has any. */
+static json_object *config_json(const char *path, bool *commented)
+{
+	cleanup_free char *text = NULL;
+	size_t len = 0, bad = 0;
+	*commented = false;
+	if (cordon_read_file(path, CORDON_CONFIG_MAX_BYTES, &text, &len, NULL) < 0)
 		return NULL;
-	if (json_object_object_get_ex(root, "terminal.sandbox", &b))
-		return json_object_is_type(b, json_type_object) ? b : NULL;
-	return root;
+	int blanked = cordon_jsonc_blank(text, len, &bad);
+	*commented = blanked != 0;
+	return blanked < 0 ? NULL : json_tokener_parse(text);
 }
 
 /* KEY's merged array: the config's current entries, then ADD's new ones. */
@@ -500,17 +515,32 @@ static int write_config(const char *path, json_object *update)
 	if (getenv(CORDON_ENV_SESSION) && strstr(path, "/cordon/")) {
 		fprintf(stderr,
 			"cordon: %s: cordon's own config is read-only inside a session; run "
-			"`cordon learn --write` outside, or paste the block above\n",
+			"`cordon learn --write` outside, or paste the block below\n",
 			path);
 		return -1;
 	}
 	json_object *root = NULL;
 	if (access(path, F_OK) == 0) {
-		root = json_object_from_file(path);
+		/* Comments (an editor's settings are JSONC) would not survive
+		 * the rewrite (46b F1: every one was dropped): left to the user. */
+		bool commented = false;
+		root = config_json(path, &commented);
+		if (commented) {
+			json_object *b = NULL;
+			bool editor = cordon_config_block(root, &b) > 0;
+			json_object_put(root);
+			fprintf(stderr,
+				"cordon: %s: has comments (or trailing commas), which rewriting "
+				"it would lose: nothing written; paste the block below into %s "
+				"instead\n",
+				path, editor ? "its terminal.sandbox block" : "it");
+			return -1;
+		}
 		if (!root || !config_object(root)) {
 			fprintf(stderr,
-				"cordon: %s: cannot parse it to update; paste the block "
-				"above instead\n",
+				"cordon: %s: cannot parse it to update (or, an editor's settings, "
+				"it has no terminal.sandbox block): nothing written; paste the "
+				"block below instead\n",
 				path);
 			json_object_put(root);
 			return -1;
@@ -686,9 +716,9 @@ static const struct {
 	{"allowed_domains", "hosts the command chose: what the session reads could go there"},
 };
 
-static void report(const struct cordon_args *a, const struct cordon_policy *p, struct denial *d,
-		   size_t n, const struct cordon_strv *sockets, const struct cordon_strv *network,
-		   const struct cordon_strv *lookups, const struct cordon_strv *guarded)
+static int report(const struct cordon_args *a, const struct cordon_policy *p, struct denial *d,
+		  size_t n, const struct cordon_strv *sockets, const struct cordon_strv *network,
+		  const struct cordon_strv *lookups, const struct cordon_strv *guarded)
 {
 	if (guarded->n) {
 		fprintf(stderr,
@@ -712,7 +742,7 @@ static void report(const struct cordon_args *a, const struct cordon_policy *p, s
 		cordon_strv_free(&hosts);
 		fprintf(stderr, "\ncordon learn: the sandbox denied nothing that was seen "
 				"(statically linked programs are not observed)\n");
-		return;
+		return 0;
 	}
 	if (n)
 		fprintf(stderr, "\ncordon learn: the sandbox denied %zu access%s:\n", n,
@@ -816,12 +846,13 @@ static void report(const struct cordon_args *a, const struct cordon_policy *p, s
 		cordon_strv_free(&said_why);
 		cordon_strv_free(&presets);
 		cordon_strv_free(&hosts);
-		return;
+		return 0;
 	}
 
 	/* One block, each key once, merged with the config's own entries; the
 	 * keys --write never writes apart (REVIEW). */
-	json_object *root = config ? json_object_from_file(config) : NULL;
+	bool commented = false;
+	json_object *root = config ? config_json(config, &commented) : NULL;
 	json_object *obj = config_object(root);
 	json_object *update = json_object_new_object();
 	json_object *review = json_object_new_object();
@@ -900,14 +931,15 @@ static void report(const struct cordon_args *a, const struct cordon_policy *p, s
 		json_object_put(update);
 		json_object_put(root);
 		props_free(&ps);
-		return;
+		return 0;
 	}
+	/* (Asked for and not done: learn's status says so, 46b F7.) */
+	int written = 0;
 	if (a->learn_write) {
 		if (!config)
 			fprintf(stderr, "cordon: --write: no config file to update ($HOME is not "
 					"set); paste the block below\n");
-		else
-			(void)write_config(config, update);
+		written = config ? write_config(config, update) : -1;
 	}
 	fprintf(stderr,
 		"\n(each key below lists the current entries of %s too: replace a key that is "
@@ -929,6 +961,7 @@ static void report(const struct cordon_args *a, const struct cordon_policy *p, s
 	json_object_put(update);
 	json_object_put(root);
 	props_free(&ps);
+	return written;
 }
 
 int learn_allow_command(struct cordon_policy *p, const char *canon, int fd)
@@ -1072,7 +1105,8 @@ int cmd_learn(const struct cordon_args *a)
 		struct cordon_guard_plan plan = {0};
 		(void)cordon_guard_plan(&p, false, &plan); /* none on failure: only less said */
 		size_t n = collect(fd, sup, &p, &plan, &d, &sockets, &network, &lookups, &guarded);
-		report(a, &p, d, n, &sockets, &network, &lookups, &guarded);
+		if (report(a, &p, d, n, &sockets, &network, &lookups, &guarded) < 0)
+			rc = CORDON_EXIT_FAILURE;
 		cordon_guard_plan_free(&plan);
 		cordon_strv_free(&sockets);
 		cordon_strv_free(&network);

@@ -442,6 +442,24 @@ static int editor_block(struct json_object *root, const char *origin, struct jso
 	return 0;
 }
 
+int cordon_config_block(struct json_object *root, struct json_object **block)
+{
+	struct cordon_error err = {0};
+	bool found = false, missing = false;
+	*block = NULL;
+	if (!root || !json_object_is_type(root, json_type_object))
+		return -1;
+	if (editor_block(root, "", block, &found, &missing, &err) < 0 || missing ||
+	    (found && !json_object_is_type(*block, json_type_object))) {
+		*block = NULL;
+		return -1;
+	}
+	if (found)
+		return 1;
+	*block = root;
+	return 0;
+}
+
 /* Beside the block, at the top level of ROOT: a key of cordon's own
  * ("allow_network", or VS Code's flattened "terminal.sandbox.allow_network")
  * is a setting in the wrong place, which cordon would not read. The

@@ -456,6 +456,71 @@ Test(learn, write_updates_the_config_keeping_the_users_entries, .timeout = 60)
 	world_free(&w);
 }
 
+/* learn --write on an editor's settings (46b F1): the keys go into the
+ * terminal.sandbox block in the nested spelling too (Zed's; they went to
+ * the top level, where every later session refused the file), and the
+ * block printed merges its entries. Settings with comments are not
+ * rewritten (every comment was dropped): said, the file unchanged, and
+ * learn's status 125, as for any --write that did not happen (F7). */
+Test(learn, write_into_an_editor_s_settings_keeps_them_whole, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "learneditor", "");
+	char *mine = path_join(w.outside, "mine");
+	mkdirs(mine);
+	char *text = fmt("{\"editor\": 1, \"terminal\": {\"font\": 2, \"sandbox\": {" WORLD_BASE_RW
+			 ", \"additional_read_only_paths\": [\"%s\"]}}}",
+			 mine);
+	char *cfg = write_file(w.dir, "zed.json", text);
+	char *script = fmt("cat '%s' > /dev/null && echo ok > done", w.secret);
+	char *argv[] = {CORDON_BIN, "learn",   "--write", "--config", cfg,
+			"--",       "/bin/sh", "-c",      script,     NULL};
+	struct run_result r = world_run(&w, argv, w.proj);
+	cr_expect(strstr(r.err, "cordon learn: updated ") != NULL, "%s", r.err);
+	cr_expect_neq(r.status, 125, "%s", r.err); /* (the command's: its read was refused) */
+	run_free(&r);
+	struct json_object *o = json_object_from_file(cfg), *t, *sb, *ro, *v;
+	cr_assert_not_null(o, "the settings are no longer JSON");
+	cr_expect_not(json_object_object_get_ex(o, "additional_read_only_paths", NULL),
+		      "the key went to the top level: %s", json_object_to_json_string(o));
+	cr_assert(json_object_object_get_ex(o, "terminal", &t) &&
+		  json_object_object_get_ex(t, "sandbox", &sb) &&
+		  json_object_object_get_ex(sb, "additional_read_only_paths", &ro));
+	cr_expect_eq(json_object_array_length(ro), 2, "%s", json_object_to_json_string(ro));
+	cr_expect(json_object_object_get_ex(o, "editor", &v) &&
+			  json_object_object_get_ex(t, "font", &v),
+		  "the editor's own keys were lost");
+	json_object_put(o);
+	char *done = path_join(w.proj, "done");
+	unlink(done);
+	char *run[] = {CORDON_BIN, "run", "--config", cfg, "--", "/bin/sh", "-c", script, NULL};
+	r = world_run(&w, run, w.proj);
+	cr_expect(file_exists(done), "the written settings do not work: %s", r.err);
+	run_free(&r);
+
+	char *commented =
+		fmt("{\n  // the user's note\n  \"terminal.sandbox\": {" WORLD_BASE_RW "}\n}\n");
+	free(cfg);
+	cfg = write_file(w.dir, "code.json", commented);
+	char *argv2[] = {CORDON_BIN, "learn",   "--write", "--config", cfg,
+			 "--",       "/bin/sh", "-c",      script,     NULL};
+	r = world_run(&w, argv2, w.proj);
+	cr_expect(strstr(r.err, "has comments") && strstr(r.err, "terminal.sandbox block"),
+		  "not said: %s", r.err);
+	cr_expect_eq(r.status, 125, "a --write not done was not told by the status: %d", r.status);
+	run_free(&r);
+	char *now = read_file(cfg);
+	cr_expect_str_eq(now, commented, "the commented settings were rewritten");
+	free(now);
+	free(commented);
+	free(done);
+	free(script);
+	free(cfg);
+	free(text);
+	free(mine);
+	world_free(&w);
+}
+
 /* learn --write never makes writable what programs outside the session
  * obey or run: git's global config in the home (a planted fsmonitor runs
  * at every git status), a system directory (a stand-in made under /etc

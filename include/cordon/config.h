@@ -101,6 +101,13 @@ int cordon_config_discover(const char *explicit_path, char *(*getenv_fn)(const c
 int cordon_config_load(const char *explicit_path, char *(*getenv_fn)(const char *),
 		       struct cordon_config *cfg, struct cordon_error *err);
 
+/* The object of ROOT (a parsed config file) that holds cordon's keys, into
+ * *BLOCK (borrowed): 1, an editor settings file's terminal.sandbox block
+ * (either spelling); 0, ROOT itself, a cordon config; -1, an editor
+ * settings file without one (or with both spellings), *BLOCK NULL. */
+struct json_object;
+int cordon_config_block(struct json_object *root, struct json_object **block);
+
 /* Every top-level key a config may have ("$schema" included), NULL-terminated. */
 extern const char *const cordon_config_keys[];
 
