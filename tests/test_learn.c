@@ -409,6 +409,28 @@ Test(learn, explain_never_proposes_writing_a_system_program)
 	world_free(&w);
 }
 
+/* What the shim does as it starts is not the command's (46b F3): an
+ * ordinary user's `learn -- true` listed reads of /etc/shadow and
+ * /etc/gshadow (the shim's redacted copies, which it may not read).
+ * Control: the same first process refused a read is listed. */
+Test(learn, the_shim_s_own_start_is_not_the_command_s, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "learnquiet", "");
+	world_as_user(&w);
+	char *argv[] = {CORDON_BIN, "learn", "--config", w.cfg, "--", "/bin/true", NULL};
+	struct run_result r = world_run(&w, argv, w.proj);
+	cr_expect(strstr(r.err, "denied nothing that was seen"), "learn -- true listed: %s", r.err);
+	cr_expect_null(strstr(r.err, "shadow"), "learn -- true listed: %s", r.err);
+	run_free(&r);
+	char *ctl[] = {CORDON_BIN, "learn", "--config", w.cfg, "--", "/bin/cat", w.secret, NULL};
+	r = world_run(&w, ctl, w.proj);
+	cr_expect(strstr(r.err, "    read     secret"),
+		  "control: the command's read not listed: %s", r.err);
+	run_free(&r);
+	world_free(&w);
+}
+
 /* learn --write puts the merged keys into the config file itself: the
  * user's entries and other keys stay, no key twice, and the command then
  * works with plain run. */
