@@ -515,6 +515,10 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 		goto fail;
 	}
 	r = status;
+	/* An interactive shell the sandbox refused (46b F2: a tmux pane
+	 * closed at once on a nested refusal, its reason unread). */
+	if (sess.refused && !learn && a->n_rest == 0)
+		launcher_hold_terminal();
 	goto out;
 fail:
 	launcher_error(&err);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "escape/both.h"
@@ -267,6 +268,39 @@ BOTH_USERS(nested, inner_guards_apply_or_refuse, .timeout = 60)
 	free(strict);
 	free(warn);
 	free(opt);
+	free(cordon);
+	world_free(&w);
+}
+
+/* An inner interactive shell the sandbox refuses (a tmux pane's `cordon
+ * run` in a session) keeps its reason on the screen until Enter, as a
+ * broken config does (46b F2: the pane closed at once). Then 125. */
+Test(nested, a_refused_inner_shell_waits_for_enter, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "nesthold", "");
+	char *cordon = installed(&w);
+	char *inst = path_join(w.dir, "inst");
+	struct run_result r = sh_outside(&w, "git init -q sub");
+	run_free(&r);
+	char *argv[] = {CORDON_BIN, "run",  "--config", w.cfg,       "--allow-exec", inst,
+			"--",       cordon, "run",      "--project", "sub",          NULL};
+	int master;
+	char *name;
+	pid_t pid = world_pty_spawn(&w, argv, &master, &name);
+	char out[16384] = "";
+	cr_expect(pty_read_until(master, "press Enter", 20000, out, sizeof(out), false), "%s", out);
+	cr_expect(strstr(out, "inside another cordon session"), "the reason was not said: %s", out);
+	int st = 0;
+	pty_read_until(master, NULL, 500, out, sizeof(out), false);
+	cr_expect_eq(waitpid(pid, &st, WNOHANG), 0, "closed before Enter: %s", out);
+	cr_assert_eq(write(master, "\r", 1), 1);
+	for (long end = ms_now() + 10000; ms_now() < end && waitpid(pid, &st, WNOHANG) == 0;)
+		pty_read_until(master, NULL, 50, out, sizeof(out), false);
+	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 125, "status %d: %s", st, out);
+	close(master);
+	free(name);
+	free(inst);
 	free(cordon);
 	world_free(&w);
 }

@@ -151,6 +151,7 @@ struct cordon_session {
 	char *cgroup;              /* CGROUP mode */
 	int ack_timeout_ms;        /* how long the sandbox may take to confirm; 0: 5 s */
 	int exec_errno;            /* set by cordon_session_run when exec itself failed */
+	bool refused;              /* Linux: the shim refused the sandbox, and said why */
 	/* Linux: as the session ends, wait until every process of it is gone
 	 * (at most 10 s), and say in ENDED whether they are: what it left
 	 * read-only may be removed only then (placeholders, guard.h). */

@@ -1009,10 +1009,12 @@ int cordon_mountns_nested_check(const struct cordon_policy *p, struct cordon_str
 	char names[1024] = "";
 	size_t n = 0, len = 0;
 	const char *how = NULL;
+	bool servers = true;
 	for (size_t i = 0; i < plan.n && r >= 0; i++) {
 		const struct cordon_mount *m = &plan.v[i];
 		if (held_outside(p, m))
 			continue;
+		servers = servers && strcmp(m->source, CORDON_GUARD_SERVERS) == 0;
 		if (unkept && cordon_strv_push_new(unkept, m->path) < 0) {
 			r = cordon_err(err, ENOMEM, "out of memory");
 			break;
@@ -1029,10 +1031,17 @@ int cordon_mountns_nested_check(const struct cordon_policy *p, struct cordon_str
 		char more[48] = "";
 		if (n > 3)
 			snprintf(more, sizeof(more), " and %zu more", n - 3);
+		/* (46b F2: the usual one, the outer session's own tmux, where
+		 * an ordinary user has no /run/user/UID and its socket
+		 * directory lies in /tmp.) */
 		r = cordon_err(err, ENOTSUP,
 			       "%s%s cannot be kept %s inside another cordon session, whose "
-			       "guards do not cover %s (no mount can be made here)",
-			       names, more, how, n > 1 ? "them" : "it");
+			       "guards do not cover %s (no mount can be made here)%s",
+			       names, more, how, n > 1 ? "them" : "it",
+			       servers ? "; a server of the session around this one, its tmux "
+					 "with no /run/user/UID, could be replaced from in here: "
+					 "start that server outside the session"
+				       : "");
 	}
 	cordon_guard_plan_free(&plan);
 	return r;

@@ -1009,7 +1009,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	if (rc >= 0 && sandbox && r.command > 0)
 		rc = cordon_reguard_prepare(err);
 	if (rc >= 0 && sandbox && (rc = handover(&r, err)) == 1)
-		refused = true; /* said why; it exits with 125 */
+		refused = s->refused = true; /* said why; it exits with 125 */
 	/* For learn: the command runs sandboxed (what ended earlier has
 	 * nothing to learn from). */
 	if (rc >= 0 && !refused && sandbox && l->learn_sup_fd >= 0)
