@@ -203,13 +203,9 @@ static void remove_own(const char *path)
 {
 	cleanup_free char *canon = realpath(path, NULL);
 	cordon_remove_tree(path);
-	char note[PATH_MAX];
-	const char *base;
 	struct stat st;
-	if (lstat(path, &st) < 0 && errno == ENOENT && canon &&
-	    cordon_sweep_noted(canon, canon, note, sizeof(note)) > 0 &&
-	    (base = strrchr(note, '/')) && strncmp(base + 1, "wrote-", 6) == 0)
-		(void)unlink(note);
+	if (lstat(path, &st) < 0 && errno == ENOENT && canon)
+		cordon_sweep_unnote(canon);
 }
 
 /* The directories in TOP (STATE/cordon/shell) of sessions gone: no process

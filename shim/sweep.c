@@ -3278,6 +3278,27 @@ int cordon_sweep_noted(const char *path, const char *within, char *note, size_t 
 	return found;
 }
 
+void cordon_sweep_unnote(const char *dir)
+{
+	char *dirs[2];
+	notes_dirs(dirs);
+	char name[64];
+	snprintf(name, sizeof(name), WROTE "%016llx", dir_hash(dir));
+	/* From both registries, where the note was made in both (46b F5:
+	 * only the first lost it, and with HOME apart from the passwd home
+	 * every session left one in the passwd home's for good). */
+	for (int k = 0; k < 2; k++) {
+		int d = dirs[k] ? open(dirs[k], O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+		struct stat st;
+		if (d >= 0 && fstatat(d, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISREG(st.st_mode) && entry_names(d, name, dir, true))
+			(void)unlinkat(d, name, 0);
+		if (d >= 0)
+			close(d);
+	}
+	notes_dirs_free(dirs);
+}
+
 /* cordon_sweep_noted, in the state directory ANY. */
 static int noted_in(const char *any, const char *path, const char *within, char *note, size_t size)
 {

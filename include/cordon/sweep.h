@@ -261,6 +261,9 @@ char *cordon_sweep_record_path(const char *project);
  * entry's path into NOTE (SIZE bytes; may be NULL); 0; -ENOENT where
  * there is no registry (nothing is known). A few fstatat a level. */
 int cordon_sweep_noted(const char *path, const char *within, char *note, size_t size);
+/* The note that sessions may write DIR (note_written), removed from each
+ * registry that has it: DIR, a session's own, is gone. */
+void cordon_sweep_unnote(const char *dir);
 /* cordon_sweep_noted, but where there is no registry (no home: nothing is
  * known of earlier sessions), whether this user could write DIR or a
  * directory above it (none above WITHIN), or make one writable (its

@@ -12606,6 +12606,25 @@ static int notes_of(const struct world *w, const char *dir, bool remove)
 	return n;
 }
 
+/* How many notes in the registry REG name a session's own shell directory
+ * (STATE/cordon/shell/ID). */
+static int shell_notes(const char *reg)
+{
+	char *pattern = fmt("%s/wrote-*", reg);
+	glob_t g = {0};
+	int n = 0;
+	if (glob(pattern, 0, NULL, &g) != 0)
+		g.gl_pathc = 0;
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		char *noted = read_file(g.gl_pathv[i]);
+		n += noted && strstr(noted, "/cordon/shell/");
+		free(noted);
+	}
+	globfree(&g);
+	free(pattern);
+	return n;
+}
+
 /* Round 37c F3 and 37d F4, for an ordinary user whose passwd home is a
  * directory of theirs (a throwaway user, cordon-home, made here if
  * missing; its home made for the test and removed after): a session
@@ -12685,6 +12704,25 @@ Test(guards, an_ordinary_user_s_notes_hold_whatever_the_state_home, .timeout = 6
 	cr_expect(file_exists(victim), "a planted note moved the user's file aside");
 	unlink(planted);
 	free(planted), free(victim);
+	/* The note of each session's own shell directory, made in both
+	 * registries, goes from both as the session ends (46b F5: the passwd
+	 * home's kept one a session for good). Control: there while it runs. */
+	char *reg = fmt("%s/.local/state/cordon/sessions", home), *go = at(w.proj, "go"),
+	     *on = at(w.proj, "on");
+	char *hold[] = {CORDON_BIN, "run",
+			"--config", w.cfg,
+			"--",       "/bin/sh",
+			"-c",       "touch on; while [ ! -e go ]; do sleep 0.05; done",
+			NULL};
+	pid_t pid = world_spawn(&w, hold, w.proj);
+	cr_assert(wait_exists(on, 10000), "the session did not start");
+	int during = shell_notes(reg);
+	free(write_file(w.proj, "go", ""));
+	cr_expect(wait_gone(pid, 10000), "the session did not end");
+	cr_expect_gt(during, 0, "control: no note of the session's shell directory in %s", reg);
+	cr_expect_eq(shell_notes(reg), 0, "a session's note stayed in %s", reg);
+	unlink(go), unlink(on);
+	free(go), free(on), free(reg);
 	char *rm = fmt("rm -rf %s", home);
 	(void)!system(rm);
 	free(rm), free(also), free(shared);
