@@ -1544,7 +1544,7 @@ static void judge_held_note(const char *text, size_t len, char *id, size_t size,
 	cordon_strv_free(&listed);
 }
 
-static int judge_killed_in(const char *dir, bool trusted, const char *named,
+static int judge_killed_in(const char *dir, const char *mirror, bool trusted, const char *named,
 			   struct cordon_strv *said, struct cordon_error *err);
 
 int cordon_sweep_judge_killed(const char *named, struct cordon_strv *said, struct cordon_error *err)
@@ -1559,7 +1559,7 @@ int cordon_sweep_judge_killed(const char *named, struct cordon_strv *said, struc
 	notes_dirs(dirs);
 	bool trusted;
 	const char *dir = notes_read_dir(dirs, &trusted);
-	int r = judge_killed_in(dir, trusted, named, said, err);
+	int r = judge_killed_in(dir, dir == dirs[1] ? dirs[0] : NULL, trusted, named, said, err);
 	notes_dirs_free(dirs);
 	return r;
 }
@@ -1584,14 +1584,16 @@ static bool left_aside(int dir, const char *name)
 }
 
 /* cordon_sweep_judge_killed, for the notes in the state directory DIR
- * (acted on when TRUSTED). */
-static int judge_killed_in(const char *dir, bool trusted, const char *named,
+ * (acted on when TRUSTED); one done with goes from MIRROR too (its copy in
+ * HOME's registry, never read: it stayed there for good). */
+static int judge_killed_in(const char *dir, const char *mirror, bool trusted, const char *named,
 			   struct cordon_strv *said, struct cordon_error *err)
 {
 	if (!dir)
 		return 0;
 	int r = 0;
 	DIR *d = opendir(dir);
+	cleanup_close int m = mirror ? open(mirror, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 	size_t hn = strlen(CONFIGS_HELD);
 	for (struct dirent *de; d && (de = readdir(d));) {
 		if (left_aside(dirfd(d), de->d_name) || strncmp(de->d_name, CONFIGS_HELD, hn) != 0)
@@ -1644,8 +1646,9 @@ static int judge_killed_in(const char *dir, bool trusted, const char *named,
 		 * once) may write again. */
 		struct cordon_session_info info;
 		struct cordon_error ignored = {0};
-		if (got >= 0 && (!id[0] || cordon_registry_read(id, &info, &ignored) < 0))
-			(void)unlinkat(dirfd(d), de->d_name, 0);
+		if (got >= 0 && (!id[0] || cordon_registry_read(id, &info, &ignored) < 0) &&
+		    unlinkat(dirfd(d), de->d_name, 0) == 0 && m >= 0)
+			(void)unlinkat(m, de->d_name, 0);
 	}
 	if (d)
 		closedir(d);

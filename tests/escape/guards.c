@@ -12722,7 +12722,33 @@ Test(guards, an_ordinary_user_s_notes_hold_whatever_the_state_home, .timeout = 6
 	cr_expect_gt(during, 0, "control: no note of the session's shell directory in %s", reg);
 	cr_expect_eq(shell_notes(reg), 0, "a session's note stayed in %s", reg);
 	unlink(go), unlink(on);
-	free(go), free(on), free(reg);
+	free(go);
+	/* A killed launcher's note of the configs its session could write,
+	 * made in both registries: the next launch judges it from the passwd
+	 * home's and removes it from both (HOME's copy stayed for good).
+	 * Control: both are there before. */
+	char *cfg_text = read_file(w.cfg), *conf = at(w.proj, "conf.json");
+	free(write_file(w.proj, "conf.json", cfg_text));
+	world_give(&w);
+	char *killed[] = {CORDON_BIN, "run", "--config",           conf, "--",
+			  "/bin/sh",  "-c",  "touch on; sleep 60", NULL};
+	pid = world_spawn(&w, killed, w.proj);
+	cr_assert(wait_exists(on, 10000), "the session did not start");
+	cr_assert_eq(kill(pid, SIGKILL), 0);
+	cr_expect(wait_gone(pid, 10000), "the launcher did not go");
+	char *held_home = fmt("%s/configs.held-%d-*", reg, (int)pid);
+	char *held_own = fmt("%s/.local/state/cordon/sessions/configs.held-%d-*", w.home, (int)pid);
+	glob_t g = {0}, g2 = {0};
+	bool in_both = glob(held_home, 0, NULL, &g) == 0 && glob(held_own, 0, NULL, &g2) == 0;
+	globfree(&g), globfree(&g2);
+	cr_expect(in_both, "control: the killed launcher's note is not in both registries");
+	r = sh_in(&w, NULL, "true");
+	run_free(&r);
+	cr_expect_neq(glob(held_home, 0, NULL, &g), 0, "the note stayed in the passwd home's");
+	cr_expect_neq(glob(held_own, 0, NULL, &g2), 0, "the note stayed in HOME's registry");
+	globfree(&g), globfree(&g2);
+	unlink(on), unlink(conf);
+	free(held_home), free(held_own), free(conf), free(cfg_text), free(reg), free(on);
 	char *rm = fmt("rm -rf %s", home);
 	(void)!system(rm);
 	free(rm), free(also), free(shared);
