@@ -495,8 +495,15 @@ int cordon_args_parse(int argc, char **argv, struct cordon_args *out, struct cor
 	if (a.cmd == CORDON_CMD_NONE)
 		return cordon_err(err, EINVAL, "unknown command '%s' (try 'cordon --help')", name);
 	if (a.cmd == CORDON_CMD_HELP || a.cmd == CORDON_CMD_VERSION) {
+		/* (46b F8: `cordon help --help` said "unknown command", and
+		 * `cordon --version --bogus` took no notice.) */
+		bool self = argc == 3 && a.cmd == CORDON_CMD_HELP &&
+			    (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0);
+		if (argc > (a.cmd == CORDON_CMD_HELP ? 3 : 2))
+			return cordon_err(err, EINVAL, "%s: unexpected argument '%s'", name,
+					  argv[a.cmd == CORDON_CMD_HELP ? 3 : 2]);
 		/* `cordon help run` is `cordon run --help`. */
-		if (a.cmd == CORDON_CMD_HELP && argc > 2) {
+		if (a.cmd == CORDON_CMD_HELP && argc > 2 && !self) {
 			for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 				if (strcmp(argv[2], commands[i].name) == 0)
 					a.cmd = commands[i].cmd;

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cordon/sandbox.h"
 #include "cordon/session.h"
 #include "launcher.h"
 
@@ -98,6 +99,19 @@ static int load(const char *id, struct cordon_session_info *s, bool *orphan,
 	return 0;
 }
 
+/* Inside a session the registry is out of reach (46b F6: list said a bare
+ * "Permission denied", ps and kill "no such session" of the live one). */
+static bool outside_only(const char *cmd)
+{
+	if (!cordon_sandbox_nested())
+		return false;
+	fprintf(stderr,
+		"cordon: %s: not inside a session, where the sessions' registry is out of "
+		"reach; run it outside\n",
+		cmd);
+	return true;
+}
+
 static void age(long long started, char *buf, size_t size)
 {
 	long long s = (long long)time(NULL) - started;
@@ -112,6 +126,8 @@ static void age(long long started, char *buf, size_t size)
 int cmd_list(const struct cordon_args *a)
 {
 	(void)a;
+	if (outside_only("list"))
+		return CORDON_EXIT_FAILURE;
 	struct cordon_error err = {0};
 	char **ids;
 	size_t n;
@@ -146,6 +162,8 @@ int cmd_list(const struct cordon_args *a)
 
 int cmd_ps(const struct cordon_args *a)
 {
+	if (outside_only("ps"))
+		return CORDON_EXIT_FAILURE;
 	struct cordon_error err = {0};
 	struct cordon_session_info s;
 	pid_t *pids = NULL;
@@ -202,6 +220,8 @@ static bool runs_cordon(pid_t pid)
 
 int cmd_kill(const struct cordon_args *a)
 {
+	if (outside_only("kill"))
+		return CORDON_EXIT_FAILURE;
 	struct cordon_error err = {0};
 	struct cordon_session_info s;
 	bool orphan = false;

@@ -104,6 +104,9 @@ Test(args, help_forms)
 	cr_expect_eq(a.cmd, CORDON_CMD_HELP);
 	cr_assert_eq(PARSE(&a, &err, "check", "-h"), 0);
 	cr_expect(a.help);
+	/* help's own --help is the general one (46b F8: "unknown command"). */
+	cr_assert_eq(PARSE(&a, &err, "help", "--help"), 0, "%s", err.msg);
+	cr_expect_eq(a.cmd, CORDON_CMD_HELP);
 	cr_expect(strstr(cordon_usage(CORDON_CMD_RUN), "--allow-write") != NULL);
 	cr_expect(strstr(cordon_usage(CORDON_CMD_NONE), "explain") != NULL);
 }
@@ -160,6 +163,8 @@ Test(args, errors_name_the_option)
 		{{"cordon", "check", "--project", "/p"}, 4, "check: unknown option"},
 		{{"cordon", "check", "extra"}, 3, "check: unexpected argument 'extra'"},
 		{{"cordon", "help", "nope"}, 3, "help: unknown command 'nope'"},
+		{{"cordon", "help", "run", "extra"}, 4, "help: unexpected argument 'extra'"},
+		{{"cordon", "--version", "--bogus"}, 3, "--version: unexpected argument '--bogus'"},
 		/* --allow-env takes what additional_env_vars takes. */
 		{{"cordon", "run", "--allow-env", "*"},
 		 4,

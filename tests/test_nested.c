@@ -305,6 +305,35 @@ Test(nested, a_refused_inner_shell_waits_for_enter, .timeout = 60)
 	world_free(&w);
 }
 
+/* list, ps and kill inside a session, where the registry is out of reach,
+ * say so in one line (46b F6: a bare "Permission denied", and "no such
+ * session" of the live one). Control: outside, list runs. */
+BOTH_USERS(nested, session_commands_inside_say_why_not, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "nestlist", "");
+	char *cordon = installed(&w);
+	char *opt = allow_inst(&w);
+	struct run_result r =
+		sh_in(&w, opt,
+		      "%1$s list; echo rc=$?; %1$s ps \"$CORDON_SESSION\"; echo rc=$?; "
+		      "%1$s kill \"$CORDON_SESSION\"; echo rc=$?; echo alive",
+		      cordon);
+	cr_expect(strstr(r.out, "rc=125\nrc=125\nrc=125\nalive"), "%s%s", r.out, r.err);
+	cr_expect(strstr(r.err, "cordon: list: not inside a session") &&
+			  strstr(r.err, "cordon: ps: not inside a session") &&
+			  strstr(r.err, "cordon: kill: not inside a session"),
+		  "not said: %s", r.err);
+	run_free(&r);
+	char *list[] = {cordon, "list", NULL};
+	r = world_run(&w, list, w.proj);
+	cr_expect(r.status == 0 && strstr(r.out, "SESSION"), "control: outside: %s", r.err);
+	run_free(&r);
+	free(opt);
+	free(cordon);
+	world_free(&w);
+}
+
 /* Hidden paths in the inner session's writable project, which the outer
  * session's guards do not cover: explain refuses as run does (125, naming
  * each), and with on_unsupported "warn" says that a run starts without
