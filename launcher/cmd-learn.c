@@ -32,6 +32,7 @@ struct denial {
 	char *path;    /* canonical where it exists, else its canonical directory + name */
 	char *target;  /* what to allow: the path, or its nearest existing ancestor */
 	bool missing;  /* the path does not exist (a create that was refused) */
+	bool file;     /* missing, and made as a file (not a directory) */
 };
 
 static int cmp_denial(const void *a, const void *b)
@@ -177,6 +178,7 @@ static size_t collect(int fd, int sup_fd, const struct cordon_policy *p,
 			continue; /* printed on the user's terminal: no escape sequence */
 		unsigned want = line[0] == 'r'   ? CORDON_ACCESS_READ
 				: line[0] == 'w' ? CORDON_ACCESS_WRITE
+				: line[0] == 'c' ? CORDON_ACCESS_WRITE
 				: line[0] == 'x' ? CORDON_ACCESS_EXEC
 						 : 0;
 		if (!want)
@@ -261,6 +263,10 @@ static size_t collect(int fd, int sup_fd, const struct cordon_policy *p,
 		d[n].path = path;
 		d[n].target = target;
 		d[n].missing = missing;
+		/* (Only the name made itself: a create below a missing
+		 * directory shows that directory.) */
+		const char *leaf = strrchr(line + 2, '/'), *shown = strrchr(path, '/');
+		d[n].file = missing && line[0] == 'c' && leaf && shown && strcmp(leaf, shown) == 0;
 		n++;
 	}
 	if (n > 1)
@@ -355,7 +361,7 @@ static bool looks_like_file(const char *path)
  * was written (~/.cargo/registry), never a directory of programs; outside
  * a tool, PATH's directory. */
 static void propose_write(const struct cordon_policy *p, const char *config, const char *path,
-			  struct props *ps)
+			  bool made_file, struct props *ps)
 {
 	bool tool;
 	cleanup_free char *root = suggest_root(p->home, path, &tool);
@@ -375,13 +381,14 @@ static void propose_write(const struct cordon_policy *p, const char *config, con
 		if (asprintf(&rule, "%s/%.*s", root, (int)n, rest) < 0)
 			return;
 		struct stat st;
-		file = !rest[n] &&
-		       (lstat(rule, &st) == 0 ? !S_ISDIR(st.st_mode) : looks_like_file(rule));
+		file = !rest[n] && (lstat(rule, &st) == 0 ? !S_ISDIR(st.st_mode)
+							  : made_file || looks_like_file(rule));
 	} else if (tool) {
 		rule = strdup(root);
 		struct stat st;
 		file = strcmp(root, path) == 0 &&
-		       (lstat(root, &st) == 0 ? !S_ISDIR(st.st_mode) : looks_like_file(root));
+		       (lstat(root, &st) == 0 ? !S_ISDIR(st.st_mode)
+					      : made_file || looks_like_file(root));
 	} else {
 		rule = parent_of(path);
 	}
@@ -773,7 +780,7 @@ static int report(const struct cordon_args *a, const struct cordon_policy *p, st
 	struct props ps = {0};
 	for (size_t i = 0; i < n; i++) {
 		if (d[i].want == CORDON_ACCESS_WRITE)
-			propose_write(p, config, d[i].path, &ps);
+			propose_write(p, config, d[i].path, d[i].file, &ps);
 		else
 			propose_read(p, config, d[i].path, d[i].want, &ps);
 	}

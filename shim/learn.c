@@ -2,7 +2,8 @@
  * the shim (and kept in LD_PRELOAD for every descendant), it wraps the libc
  * functions through which programs touch files and, when one fails with
  * EACCES or EPERM, appends "KIND<TAB>ABSOLUTE-PATH\n" to the record (KIND: r
- * read, w write, x execute; n a failed name lookup: "n<TAB>lookup HOST"). It
+ * read, w write, c a write that creates a file, x execute; n a failed name
+ * lookup: "n<TAB>lookup HOST"). It
  * records paths only, never contents, and changes no result: errno is
  * preserved.
  *
@@ -158,9 +159,11 @@ static void record(char kind, int dirfd, const char *path)
 		return (type)-1;                                                                   \
 	}
 
+/* c: a write that makes a file where none is (learn proposes a file then,
+ * not a directory: 46b F4). */
 static char open_kind(int flags)
 {
-	return (flags & (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC)) ? 'w' : 'r';
+	return (flags & O_CREAT) ? 'c' : (flags & (O_WRONLY | O_RDWR | O_TRUNC)) ? 'w' : 'r';
 }
 
 /* Whether open's variadic mode argument is there. */
@@ -214,7 +217,7 @@ EXPORT int creat(const char *path, mode_t mode)
 {
 	REAL(int, "creat", const char *, mode_t)
 	int r = real(path, mode);
-	NOTE(r < 0, 'w', AT_FDCWD, path);
+	NOTE(r < 0, 'c', AT_FDCWD, path);
 	return r;
 }
 
@@ -229,7 +232,11 @@ EXPORT int creat(const char *path, mode_t mode)
 			return NULL;                                                               \
 		}                                                                                  \
 		FILE *f = real(path, mode);                                                        \
-		NOTE(!f, strpbrk(mode, "wa+") ? 'w' : 'r', AT_FDCWD, path);                        \
+		NOTE(!f,                                                                           \
+		     strpbrk(mode, "wa") ? 'c'                                                     \
+		     : strchr(mode, '+') ? 'w'                                                     \
+					 : 'r',                                                    \
+		     AT_FDCWD, path);                                                              \
 		return f;                                                                          \
 	}
 WRAP_FOPEN(fopen)

@@ -193,7 +193,8 @@ static const char *fake_nvm(const char *home)
 	put(home, ".nvm/nvm.sh", "# nvm\n", 0644);
 	put(home, ".nvm/versions/node/v20/bin/node",
 	    "#!/bin/sh\ncat \"$HOME/.nvm/versions/node/v20/lib/node_modules/npm/index.js\" "
-	    ">/dev/null || exit 1\nmkdir -p \"$HOME/.npm/_cacache\" \"$HOME/.npm/_logs\" || exit 1\n"
+	    ">/dev/null || exit 1\nmkdir -p \"$HOME/.npm/_cacache\" \"$HOME/.npm/_logs\"; r=$?\n"
+	    ": > \"$HOME/.npm/_update-notifier-last-checked\" || r=1\n[ $r = 0 ] || exit 1\n"
 	    "echo log > \"$HOME/.npm/_logs/debug.log\" || exit 1\necho ok > \"$1\"\n",
 	    0755);
 	put(home, ".nvm/versions/node/v20/bin/npm",
@@ -356,9 +357,11 @@ static const char *const cargo_expect[] = {"\"toolchains\": [ \"rust\" ]", NULL}
 /* The node preset makes ~/.npm writable, and npx's packages in it: only
  * said; the directories npm writes are proposed instead, in a third round
  * (~/.npm, missing, is made first: a rule on it would hold ~/.npm/_npx). */
-static const char *const nvm_expect[] = {"\"~/.npm/_cacache\"", "\"~/.npm/_logs\"", NULL};
+/* npm's update stamp, a file it makes (46b F4: "mkdir -p"'d). */
+static const char *const nvm_expect[] = {"\"~/.npm/_cacache\"", "\"~/.npm/_logs\"",
+					 "\"~/.npm/_update-notifier-last-checked\"", NULL};
 static const char *const nvm_said[] = {"\"toolchains\": add \"node\"", "~/.npm/_npx", "mkdir -p ",
-				       NULL};
+				       "touch ", NULL};
 
 Test(learn, converges_for_pyenv_python_as_root, .timeout = 90)
 {
