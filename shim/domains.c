@@ -87,7 +87,7 @@ const char *cordon_domain_invalid(const char *rule)
 	if (len && name[len - 1] == '.')
 		return "expected a name without a trailing dot";
 	if (!cordon_host_canonical(name, len, canon))
-		return "expected a host name (letters, digits, '-', labels joined by '.'), "
+		return "expected a host name (letters, digits, '-', '_', labels joined by '.'), "
 		       "\"*.\" and a name, or an IPv4 address";
 	if (strcmp(canon, name) != 0)
 		return "expected lower case";
