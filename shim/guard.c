@@ -2,6 +2,7 @@
  * rule would reach, git's directories followed, parents pinned. */
 #include "cordon/guard.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -19,6 +20,7 @@
 #include "cordon/session.h"
 #include "cordon/sweep.h"
 #include "dotfile-refs.h"
+#include "gitindex.h"
 #include "util.h"
 
 #define MAX_GIT_DIRS 256
@@ -1355,54 +1357,155 @@ static int find_modules(struct cordon_strv *dirs, const char *dir, int depth)
 	return e;
 }
 
-/* The checkouts of BASE's submodules (.gitmodules "path = X"), and of
- * theirs in turn (git status at the project's top goes down into each):
- * a checkout's .git file protected (rewritten, it would send git outside
- * to a planted git dir), and a git dir kept in the checkout itself (an
- * existing clone added as a submodule: "Adding existing repo") pushed to
- * DIRS, guarded as the others are. Review 46a: a submodule's submodule's
- * .git file was writable (F1), an embedded one unguarded (F2). */
-static int protect_submodules(struct cordon_guard_plan *plan, const struct reach *r,
-			      struct cordon_strv *dirs, const char *base, const char *source,
-			      int depth)
+/* The value of a "path" key on LINE of a .gitmodules, as git's config
+ * parser takes it, into OUT (SIZE bytes): the key in any case, after a
+ * section header on the same line too; blanks around an unquoted value
+ * dropped, "..." quoted with \ escapes, # or ; outside quotes a comment.
+ * Whether there is one. */
+static bool gitmodules_path(const char *line, char *out, size_t size)
 {
-	char file[PATH_MAX];
-	snprintf(file, sizeof(file), "%s/.gitmodules", base);
-	FILE *f = depth > MODULE_DEPTH ? NULL : cordon_fopen_regular(file);
-	if (!f)
-		return 0;
-	char line[PATH_MAX];
-	int e = 0;
-	while (e >= 0 && fgets(line, sizeof(line), f)) {
-		char *s = line + strspn(line, " \t");
-		if (strncmp(s, "path", 4) != 0)
-			continue;
-		s += 4 + strspn(s + 4, " \t");
-		if (*s != '=')
-			continue;
+	const char *s = line + strspn(line, " \t");
+	if (*s == '[') {
+		bool quoted = false;
+		for (s++; *s && (quoted || *s != ']'); s++)
+			if (*s == '"')
+				quoted = !quoted;
+			else if (*s == '\\' && s[1])
+				s++;
+		if (*s != ']')
+			return false;
 		s++;
 		s += strspn(s, " \t");
-		s[strcspn(s, "\r\n")] = '\0';
-		if (!*s || strstr(s, ".."))
-			continue;
-		char sub[PATH_MAX], link[PATH_MAX + 8];
-		if ((size_t)snprintf(sub, sizeof(sub), "%s/%s", base, s) >= sizeof(sub))
-			continue; /* past PATH_MAX: no path anything opens */
-		snprintf(link, sizeof(link), "%s/.git", sub);
-		struct stat st;
-		if (lstat(link, &st) < 0)
-			continue;
-		if (S_ISREG(st.st_mode)) {
-			e = protect(plan, r, link, source, 0);
-		} else if (stat(link, &st) == 0 && S_ISDIR(st.st_mode)) {
-			cleanup_free char *gd = canon_of(r, link);
-			e = add_dir(dirs, gd);
-		} else {
+	}
+	if (strncasecmp(s, "path", 4) != 0 || isalnum((unsigned char)s[4]) || s[4] == '-')
+		return false;
+	s += 4 + strspn(s + 4, " \t");
+	if (*s++ != '=')
+		return false;
+	s += strspn(s, " \t");
+	size_t n = 0, keep = 0;
+	bool quoted = false;
+	for (; *s && *s != '\n' && n + 1 < size; s++) {
+		char c = *s;
+		if (c == '"') {
+			quoted = !quoted;
+			keep = n;
 			continue;
 		}
-		if (e >= 0)
-			e = protect_submodules(plan, r, dirs, sub, source, depth + 1);
+		if (!quoted && (c == '#' || c == ';'))
+			break;
+		if (c == '\\' && s[1] && s[1] != '\n') {
+			c = *++s;
+			c = c == 'n' ? '\n' : c == 't' ? '\t' : c == 'b' ? '\b' : c;
+			out[n++] = c;
+			keep = n;
+			continue;
+		}
+		out[n++] = c;
+		if (quoted || (c != ' ' && c != '\t' && c != '\r'))
+			keep = n;
 	}
+	out[keep] = '\0';
+	return keep > 0;
+}
+
+/* Whether REL is a path git would take for a checkout in its worktree:
+ * relative, with no ".." component. */
+static bool inside_rel(const char *rel)
+{
+	if (!rel[0] || rel[0] == '/')
+		return false;
+	for (const char *c = rel; c; c = strchr(c, '/')) {
+		c += *c == '/';
+		if (c[0] == '.' && c[1] == '.' && (c[2] == '/' || c[2] == '\0'))
+			return false;
+	}
+	return true;
+}
+
+#define SUBMODULE_DEPTH 64
+
+/* The submodule checkouts of one worktree, walked by protect_submodules. */
+struct checkouts {
+	struct cordon_guard_plan *plan;
+	const struct reach *r;
+	struct cordon_strv *dirs; /* the git dirs found: each guarded as the rest */
+	struct cordon_strv *seen; /* checkouts done */
+	const char *base;         /* the worktree */
+	const char *source;
+	int depth;
+};
+
+static int protect_submodules(struct checkouts *c, const char *gitdir);
+
+/* The checkout REL of C's worktree: its .git file protected (rewritten, it
+ * would send git outside to a planted git dir) with the links on the way
+ * to it kept, its git dir (the one the file names, or a directory kept in
+ * the checkout itself: a clone added as a submodule) pushed to DIRS, and
+ * its own submodules in turn. */
+static int protect_checkout(const char *rel, void *arg)
+{
+	struct checkouts *c = arg;
+	char sub[PATH_MAX], link[PATH_MAX + 8];
+	if (!inside_rel(rel) ||
+	    (size_t)snprintf(sub, sizeof(sub), "%s/%s", c->base, rel) >= sizeof(sub))
+		return 0; /* past PATH_MAX: no path anything opens */
+	if (cordon_strv_contains(c->seen, sub))
+		return 0;
+	int e = cordon_strv_push(c->seen, sub);
+	snprintf(link, sizeof(link), "%s/.git", sub);
+	struct stat st;
+	if (e < 0 || lstat(link, &st) < 0)
+		return e;
+	if ((e = pin_links(c->plan, c->r, link, c->source)) < 0)
+		return e;
+	cleanup_free char *gd = NULL;
+	if (S_ISREG(st.st_mode)) {
+		e = protect(c->plan, c->r, link, c->source, 0);
+		gd = cordon_git_link_file(link, "gitdir: ", sub);
+	} else if (stat(link, &st) == 0 && S_ISDIR(st.st_mode)) {
+		gd = canon_of(c->r, link);
+	}
+	if (e < 0 || !gd)
+		return e;
+	if ((e = add_dir(c->dirs, gd)) < 0)
+		return e;
+	if (c->depth >= SUBMODULE_DEPTH) {
+		if (!c->plan->refuse &&
+		    asprintf(
+			    &c->plan->refuse,
+			    "%s: submodules nested more than %d deep: cordon cannot guard them all",
+			    sub, SUBMODULE_DEPTH) < 0)
+			return -ENOMEM;
+		return 0;
+	}
+	struct checkouts in = *c;
+	in.base = sub;
+	in.depth++;
+	return protect_submodules(&in, gd);
+}
+
+/* The submodule checkouts of C's worktree, whose git dir is GITDIR: each
+ * gitlink of its index (what git status goes down into) and each path of
+ * its .gitmodules (what git submodule uses), guarded by protect_checkout.
+ * Review 46a F1/F2 (a submodule's submodules, one kept in its checkout)
+ * and 46c F1 (a gitlink .gitmodules does not name, a value git's parser
+ * reads otherwise, a .git link, nesting past six). */
+static int protect_submodules(struct checkouts *c, const char *gitdir)
+{
+	int e = cordon_git_index_gitlinks(gitdir, protect_checkout, c);
+	if (e < 0 && e != -EINVAL && e != -EACCES)
+		return e; /* (not an index: .gitmodules alone) */
+	char file[PATH_MAX];
+	snprintf(file, sizeof(file), "%s/.gitmodules", c->base);
+	FILE *f = cordon_fopen_regular(file);
+	if (!f)
+		return 0;
+	char line[PATH_MAX], rel[PATH_MAX];
+	e = 0;
+	while (e >= 0 && fgets(line, sizeof(line), f))
+		if (gitmodules_path(line, rel, sizeof(rel)))
+			e = protect_checkout(rel, c);
 	(void)fclose(f); /* read only */
 	return e;
 }
@@ -2144,8 +2247,11 @@ static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, co
 		cleanup_free char *gd = canon_of(r, dotgit);
 		e = add_dir(&dirs, gd);
 	}
-	if (e >= 0)
-		e = protect_submodules(plan, r, &dirs, base, source, 0);
+	struct cordon_strv seen = {0};
+	struct checkouts top = {plan, r, &dirs, &seen, base, source, 0};
+	if (e >= 0 && dirs.n)
+		e = protect_submodules(&top, dirs.v[0]);
+	cordon_strv_free(&seen);
 	for (size_t i = 0; e >= 0 && i < dirs.n; i++) {
 		char f[PATH_MAX + 16];
 		snprintf(f, sizeof(f), "%s/commondir", dirs.v[i]);

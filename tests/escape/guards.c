@@ -1933,6 +1933,67 @@ BOTH_USERS(guards, nested_and_embedded_submodules_stay_unplanted, .timeout = 90)
 	world_free(&w);
 }
 
+/* Checkouts git goes down into that a line reader of .gitmodules misses
+ * (46c F1): "qs" and "uc", whose path git's config parser reads (quoted;
+ * "Path" with a comment); "nogm", a gitlink .gitmodules does not name;
+ * "sym", a .git that is a link (swapped for one to a planted git dir);
+ * "deep", eight submodules down. Each checkout's .git sent to a copy of its
+ * git dir with a core.fsmonitor of its own. */
+static const char plant_odd_submodules[] =
+	"p() { G=$PWD/.git/objects/ev-$2; gd=$(git -C \"$1\" rev-parse --absolute-git-dir) && "
+	"cp -a \"$gd\" \"$G\" && rm -f \"$G/commondir\" && "
+	"git config -f \"$G/config\" --unset core.worktree; (M=$M-$2; fsmon) >> \"$G/config\" && "
+	"printf 'gitdir: %s\\n' \"$G\" > \"$1/.git\"; echo \"$2 $?\"; }\n"
+	"p qs qs; p uc uc; p nogm nogm; p deep/n/n/n/n/n/n/n deep\n"
+	"G=$PWD/.git/objects/ev-sym; cp -a .git/modules/sym \"$G\" && "
+	"git config -f \"$G/config\" --unset core.worktree; (M=$M-sym; fsmon) >> \"$G/config\"; "
+	"rm -f sym/.git && ln -s \"$G\" sym/.git; echo \"sym $?\"\n";
+
+/* All stay unplanted: git status at the top, outside, while the session
+ * runs, runs none of them. Control: protected_paths [] lets each land,
+ * and the same git status runs each. */
+BOTH_USERS(guards, submodules_as_git_reads_them_stay_unplanted, .timeout = 120)
+{
+	struct world w;
+	git_world(&w, who, "goddsub");
+	char *lb = at(w.dir, "lb"), *chain = at(w.dir, "chain");
+	struct run_result r = outside(
+		&w,
+		"git init -q '%1$s' && echo x > '%1$s/f' && git -C '%1$s' add f && "
+		"git -C '%1$s' commit -qm s && mkdir '%2$s' && prev='%1$s' && "
+		"for i in 1 2 3 4 5 6 7; do d='%2$s'/r$i; git init -q $d && "
+		"git -C $d submodule add -q $prev n && git -C $d commit -qm n && prev=$d || exit 1; "
+		"done && for s in qs uc nogm sym; do git submodule add -q '%1$s' $s || exit 1; done && "
+		"git submodule add -q $prev deep && git submodule update -q --init --recursive && "
+		"sed -i 's|^\tpath = qs$|\tpath = \"qs\"|; s|^\tpath = uc$|\tPath = uc ; the uc lib|' "
+		".gitmodules && git config -f .gitmodules --remove-section submodule.nogm && "
+		"rm sym/.git && ln -s ../.git/modules/sym sym/.git && git add .gitmodules && "
+		"git commit -qm subs && git status --short >/dev/null",
+		lb, chain);
+	run_free(&r);
+	cr_assert(present(w.proj, "deep/n/n/n/n/n/n/n/.git"), "the submodules were not made");
+	static const char *const names[] = {"qs", "uc", "nogm", "deep", "sym", NULL};
+	const char *const dirs[] = {w.proj, NULL};
+	plant_during_git(&w, "deny", plant_odd_submodules, dirs);
+	for (size_t i = 0; names[i]; i++) {
+		char *tag = fmt("deny-%s", names[i]);
+		cr_expect_not(marked(&w, tag, "fsmonitor"),
+			      "%s: a planted core.fsmonitor ran outside", names[i]);
+		free(tag);
+	}
+	set_config(&w, ", \"protected_paths\": []");
+	plant_during_git(&w, "ctl", plant_odd_submodules, dirs);
+	for (size_t i = 0; names[i]; i++) {
+		char *tag = fmt("ctl-%s", names[i]);
+		cr_expect(marked(&w, tag, "fsmonitor"), "control: %s: the plant did not run",
+			  names[i]);
+		free(tag);
+	}
+	free(chain);
+	free(lb);
+	world_free(&w);
+}
+
 /* Linked worktrees in the project, made before the session: "dotgit"
  * points wt2's .git file at a git dir planted in .git/objects, whose
  * core.fsmonitor git status in wt2 runs; "hook" writes a hook in wt's
