@@ -16,6 +16,7 @@
 #include "cordon/sweep.h"
 #include "cordon/strv.h"
 #include "dotfile-refs.h"
+#include "gitindex.h"
 #include "sweep-fs.h"
 #include "helpers.h"
 
@@ -1477,4 +1478,67 @@ Test(guard, oh_my_zsh_dotenv_settings_are_read_as_zsh_reads_them)
 		free(zdot);
 		tree_free(&t);
 	}
+}
+
+/* cordon_git_index_gitlinks on indexes git itself wrote: version 2, 3
+ * (an intent-to-add entry takes the extended flags), 4 (names compressed),
+ * a split index (the gitlinks in its shared index), and sha256 object
+ * names: each gitlink found, and nothing else. */
+static int gitlink_seen(const char *name, void *arg)
+{
+	return cordon_strv_push(arg, name);
+}
+
+static void expect_gitlinks(const char *repo, const char *how)
+{
+	char *gitdir = path_join(repo, ".git");
+	struct cordon_strv seen = {0};
+	cr_expect_eq(cordon_git_index_gitlinks(gitdir, gitlink_seen, &seen), 0, "%s", how);
+	cr_expect(seen.n == 2 && cordon_strv_contains(&seen, "sub/deep/one") &&
+			  cordon_strv_contains(&seen, "two"),
+		  "%s: %zu gitlinks (%s)", how, seen.n, seen.n ? seen.v[0] : "-");
+	cordon_strv_free(&seen);
+	free(gitdir);
+}
+
+Test(guard, gitlinks_of_every_index_git_writes, .timeout = 60)
+{
+	char *dir = tmp_dir("gitidx");
+	const char *fmts[] = {"sha1", "sha256"};
+	for (size_t f = 0; f < 2; f++) {
+		char *script = fmt(
+			"set -e; cd '%s'; rm -rf r; git init -q --object-format=%s r; cd r; "
+			"git config user.name t; git config user.email t@e; "
+			"mkdir -p a/b; for i in 1 2 3 4 5 6 7 8 9; do echo $i > a/b/file$i; done; "
+			"git add a; git commit -qm a; "
+			"c=$(git rev-parse HEAD); "
+			"git update-index --add --cacheinfo 160000,$c,sub/deep/one; "
+			"git update-index --add --cacheinfo 160000,$c,two; echo n > z; git add -N z",
+			dir, fmts[f]);
+		char *argv[] = {"/bin/sh", "-c", script, NULL};
+		struct run_result r = run_cmd(argv, NULL, "/", 30000);
+		cr_assert_eq(r.status, 0, "%s", r.err);
+		run_free(&r);
+		char *repo = path_join(dir, "r");
+		expect_gitlinks(repo, fmts[f]);
+		const char *steps[] = {
+			"git update-index --index-version 4",
+			"git update-index --index-version 2 && git update-index --split-index && "
+			"echo m > y && git add y && ls .git/sharedindex.* >/dev/null"};
+		for (size_t i = 0; i < 2; i++) {
+			char *go = fmt("cd '%s' && %s", repo, steps[i]);
+			char *a2[] = {"/bin/sh", "-c", go, NULL};
+			r = run_cmd(a2, NULL, "/", 30000);
+			cr_assert_eq(r.status, 0, "%s: %s", steps[i], r.err);
+			run_free(&r);
+			char *how = fmt("%s, %s", fmts[f], steps[i]);
+			expect_gitlinks(repo, how);
+			free(how);
+			free(go);
+		}
+		free(repo);
+		free(script);
+	}
+	tmp_cleanup(dir);
+	free(dir);
 }
