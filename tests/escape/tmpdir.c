@@ -587,7 +587,8 @@ Test(tmpdir, stand_ins_in_a_shared_project_go_with_the_last_session, .timeout = 
 /* A user's session whose project is a shared directory (`--project /tmp`)
  * says only the directories there it could have written in and could not
  * look into: not root's private ones (every user's session in /tmp said
- * the directories of every other user there). Control: a drop directory
+ * the directories of every other user there), but one it may go through
+ * (0711) to a directory it may write (46c F2). Control: a drop directory
  * (1733) it may write in, and not list, is said. */
 Test(tmpdir, a_user_s_shared_project_says_only_what_it_could_write, .timeout = 60)
 {
@@ -599,6 +600,9 @@ Test(tmpdir, a_user_s_shared_project_says_only_what_it_could_write, .timeout = 6
 	     *drop = path_join(shared, "drop");
 	cr_assert(mkdir(shared, 0755) == 0 && chmod(shared, 01777) == 0);
 	cr_assert(mkdir(priv, 0700) == 0 && mkdir(drop, 0755) == 0 && chmod(drop, 01733) == 0);
+	/* (One it may go through to a directory it may write: said, 46c F2.) */
+	char *through = path_join(shared, "through"), *pub = path_join(shared, "through/pub");
+	cr_assert(mkdir(through, 0711) == 0 && mkdir(pub, 0777) == 0 && chmod(pub, 0777) == 0);
 	char *cmd[] = {w.user_cordon, "run", "--config",  w.cfg, "--project",
 		       shared,        "--",  "/bin/true", NULL};
 	struct run_result r = world_run(&w, cmd, shared);
@@ -606,7 +610,11 @@ Test(tmpdir, a_user_s_shared_project_says_only_what_it_could_write, .timeout = 6
 	cr_expect_null(strstr(r.err, "/private"), "root's private directory was said: %s", r.err);
 	cr_expect(strstr(r.err, "could not look into") && strstr(r.err, "/drop"),
 		  "control: the drop directory was not said: %s", r.err);
+	cr_expect(strstr(r.err, "/through for what"), "one it may go through was not said: %s",
+		  r.err);
 	run_free(&r);
+	free(pub);
+	free(through);
 	remove_all(shared);
 	sweep_forget(shared);
 	free(drop);
