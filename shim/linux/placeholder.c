@@ -18,7 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
+#include <stdint.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -364,6 +367,17 @@ static void take_away_later(struct cordon_placeholders *h, const size_t *later, 
 	if (fork() != 0)
 		_exit(0);
 	(void)setsid();
+	/* As long as another session holds one (any user may, with a shared
+	 * lock, for as long as they like: 46c F3), with no more than its
+	 * removals need: root's, the right to remove in a sticky directory
+	 * and to write in it, and no other. */
+	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
+	uint32_t need = 1U << CAP_FOWNER | 1U << CAP_DAC_OVERRIDE;
+	struct __user_cap_data_struct caps[2] = {{need, need, 0}, {0, 0, 0}};
+	if (geteuid() == 0)
+		(void)syscall(SYS_capset, &hdr, caps);
+	(void)prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+	(void)prctl(PR_SET_NAME, "cordon-standins", 0, 0, 0);
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 	for (int fd = 0; fd < 3 && null >= 0; fd++)
 		(void)dup2(null, fd);
