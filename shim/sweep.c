@@ -2753,19 +2753,19 @@ static int shut(struct walk *w, const char *rel, int e)
 	for (size_t i = 0; i < w->s->hidden.n; i++)
 		if (cordon_path_under(full, w->s->hidden.v[i]))
 			return 0;
-	/* Another user's in a shared directory (/tmp/systemd-private-*, as
-	 * the shared directory or as the project, `--project /tmp`): the
-	 * session, run as this one, could neither list it, write in it, nor
-	 * go through it (a user's `--project /tmp` said every other user's
-	 * directory there; one it may go through, 0711, may hold one it could
-	 * write: 46c F2). (One it may write, a drop directory of mode 1733, is said:
-	 * the session could make a directory of its own there, which no walk
-	 * reaches: round 30 F4; at every session's end, as what changed in
-	 * a directory the user made there before does not show on it: round
-	 * 31 F4.) */
+	/* Another user's that the session, run as this one, could neither
+	 * list nor write in: in a shared directory (/tmp/systemd-private-*),
+	 * passed over (every user's session would say root's there); in a
+	 * project (`--project /tmp`: a user's said every other user's
+	 * directory there), only one it could not go through either: one it
+	 * may, 0711, may hold a directory it could write (46c F2). (One it may
+	 * write, a drop directory of mode 1733, is said: the session could
+	 * make a directory of its own there, which no walk reaches: round 30
+	 * F4; at every session's end, as what changed in a directory the user
+	 * made there before does not show on it: round 31 F4.) */
 	struct stat st;
 	if ((lstat(full, &st) < 0 || st.st_uid != geteuid()) && access(full, W_OK) < 0 &&
-	    access(full, X_OK) < 0)
+	    (w->shared || access(full, X_OK) < 0))
 		return 0;
 	return w->n_shut++ < 3 ? cordon_strv_push(&w->shut, rel[0] ? rel : ".") : 0;
 }
