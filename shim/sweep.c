@@ -2025,6 +2025,7 @@ struct walk {
 	/* The record as it is now, where CACHE is the one as the session
 	 * started: what a sweep moved aside meanwhile (forget_inode). */
 	struct cache latest;
+	bool cache_at_start;     /* CACHE is the record as the session started */
 	struct cordon_strv recs; /* this walk's, for the next */
 	/* RECS by path, made at the first recs_at (judging, once the walk is
 	 * done; those recorded later are looked at one by one). */
@@ -2780,6 +2781,8 @@ static const char *cached(const struct walk *w, const char *rel);
 static bool cached_ino(const struct walk *w, const char *rel, unsigned long long *ino);
 static bool cached_disarmed(const struct walk *w, const char *rel, unsigned long long ino,
 			    struct timespec *moved);
+static bool disarmed_in(const struct cache *c, const char *rel, unsigned long long ino,
+			struct timespec *moved);
 
 /* The directory REL (ST), reached under FLAG: made or moved in since the
  * session started? Made: its birth time. Moved in: its change time moved,
@@ -5266,7 +5269,14 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 	 * after, if it is moved on (round 31b G3); alone, not moved on. The
 	 * other session may have made it: this one cannot tell (G7). */
 	bool both = false; /* (what the other session changed is in the line too: 31c I1) */
-	if (disarmed && dir && after(&moved_at, &w->s->since)) {
+	/* (Only one the record as this session started did not have: with a
+	 * start taken coarsely, every session in the second after a move took
+	 * it for one meanwhile, and said so again each time: 46d N2.) */
+	unsigned long long ino_now = (unsigned long long)st.st_ino;
+	struct timespec ignored;
+	bool meanwhile =
+		disarmed && !(w->cache_at_start && disarmed_in(&w->cache, rel, ino_now, &ignored));
+	if (meanwhile && dir && after(&moved_at, &w->s->since)) {
 		struct judge own = j;
 		own.s = w->s;
 		own.all = false;
@@ -6486,6 +6496,7 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 		 * since: read once). A record saved after the check is one
 		 * saved after this read, as it always could be. */
 		cache_load(&w, start, true);
+		w.cache_at_start = true;
 		if (cache && stat(cache, &now_st) == 0 && now_st.st_dev == start_st.st_dev &&
 		    now_st.st_ino == start_st.st_ino) {
 			w.latest = w.cache;

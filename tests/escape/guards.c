@@ -1675,6 +1675,88 @@ BOTH_USERS(guards, a_repository_moved_aside_with_its_worktree_stays_put, .timeou
 	world_free(&w);
 }
 
+/* The same, one session after another: a repository made with a hook in a
+ * new directory is moved aside as its session ends, and the sessions right
+ * after say nothing of it (46d N2: each said it "was changed" while it ran).
+ * Control: the first session said it moved it. */
+BOTH_USERS(guards, a_repository_moved_aside_is_said_once, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "gdisarmseq", "");
+	world_give(&w);
+	struct run_result r =
+		sh_in(&w, NULL,
+		      "mkdir -p u && git init -q u/r && printf '#!/bin/sh\\n' > "
+		      "u/r/.git/hooks/pre-commit && chmod +x u/r/.git/hooks/pre-commit");
+	cr_assert(strstr(r.err, "so cordon moved it"), "control: not moved aside: %s", r.err);
+	run_free(&r);
+	for (int i = 0; i < 3; i++) {
+		r = sh_in(&w, NULL, "true");
+		cr_expect_null(strstr(r.err, "u/r/.git.cordon-disarmed"), "session %d said: %s", i,
+			       r.err);
+		run_free(&r);
+	}
+	world_free(&w);
+}
+
+/* A repository made inside with a hook, moved aside as its session ends
+ * while another session runs: that one says it was changed while it ran
+ * (the control), and the sessions after it say nothing of it (46d N2: each
+ * one that started in the move's second, or that judged from the other's
+ * start, took it for one moved aside while it ran, and said so again). */
+BOTH_USERS(guards, a_repository_moved_aside_is_not_said_again, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "gdisarmonce", "");
+	world_give(&w);
+	char *hold[] = {CORDON_BIN, "run",
+			"--config", w.cfg,
+			"--",       "/bin/sh",
+			"-c",       "touch on; while [ ! -e go ]; do sleep 0.05; done",
+			NULL};
+	int out[2];
+	cr_assert_eq(pipe(out), 0);
+	pid_t a = fork();
+	if (a == 0) {
+		dup2(out[1], 2);
+		close(out[0]);
+		char **argv = world_argv(&w, hold);
+		if (chdir(w.proj) < 0)
+			_exit(121);
+		execve(argv[0], argv, w.env);
+		_exit(122);
+	}
+	close(out[1]);
+	char *on = at(w.proj, "on");
+	cr_assert(wait_exists(on, 10000), "the first session did not start");
+	struct run_result r =
+		sh_in(&w, NULL,
+		      "git init -q r && printf '#!/bin/sh\\n' > r/.git/hooks/pre-commit "
+		      "&& chmod +x r/.git/hooks/pre-commit");
+	cr_assert(strstr(r.err, "so cordon moved it"), "control: not moved aside: %s", r.err);
+	run_free(&r);
+	free(write_file(w.proj, "go", ""));
+	char said[8192] = "";
+	size_t n = 0;
+	for (ssize_t k; (k = read(out[0], said + n, sizeof(said) - 1 - n)) > 0;)
+		n += (size_t)k;
+	said[n] = '\0';
+	close(out[0]);
+	cr_expect(wait_gone(a, 10000), "the first session did not end");
+	cr_expect(strstr(said, "r/.git.cordon-disarmed was changed"),
+		  "control: the session that ran meanwhile did not say it: %s", said);
+	for (int i = 0; i < 3; i++) {
+		r = sh_in(&w, NULL, "true");
+		cr_expect_null(strstr(r.err, "r/.git.cordon-disarmed"), "session %d said: %s", i,
+			       r.err);
+		run_free(&r);
+	}
+	cr_expect(present(w.proj, "r/.git.cordon-disarmed") &&
+		  !present(w.proj, "r/.git.cordon-disarmed.cordon-disarmed"));
+	free(on);
+	world_free(&w);
+}
+
 /* A repository nested in a bare one made inside with a hook: the sweep moves
  * the bare one aside, and judges the nested one where it lies then (45e F1:
  * it went unjudged, its planted core.fsmonitor and hook armed in the moved
