@@ -116,7 +116,7 @@ static const char usage_list[] =
 	"List your live sessions: id, the command's pid, the number of processes,\n"
 	"age, tracking (cgroup or subreaper; orphaned: its watcher and keeper were\n"
 	"killed, and only `cordon kill` ends it; without a cgroup it is found by its\n"
-	"user namespace) and project.\n";
+	"user namespace) and project. Outside sessions only (125 inside one).\n";
 
 static const char usage_learn[] =
 	"Usage: cordon learn [RUN OPTIONS] [--] COMMAND [ARG...]\n"
@@ -148,18 +148,19 @@ static const char usage_learn[] =
 	"                          code writable (printed apart, with why);\n"
 	"                          not into a file with comments (a rewrite\n"
 	"                          would lose them); refused inside a session\n"
-	"Exit status: the command's own; 125 if cordon failed, or --write wrote\n"
-	"nothing it was asked to.\n";
+	"Exit status: the command's own; 125 if cordon failed, or --write could\n"
+	"not write the config.\n";
 
 static const char usage_ps[] = "Usage: cordon ps ID\n"
 			       "\n"
-			       "List every process of session ID: pid and command line.\n";
+			       "List every process of session ID: pid and command line.\n"
+			       "Outside sessions only (125 inside one).\n";
 
 static const char usage_kill[] =
 	"Usage: cordon kill ID\n"
 	"\n"
 	"End session ID: every process in it is killed, including those that\n"
-	"called setsid or double-forked.\n";
+	"called setsid or double-forked. Outside sessions only (125 inside one).\n";
 
 const char *cordon_usage(enum cordon_cmd cmd)
 {
@@ -498,7 +499,8 @@ int cordon_args_parse(int argc, char **argv, struct cordon_args *out, struct cor
 		/* (46b F8: `cordon help --help` said "unknown command", and
 		 * `cordon --version --bogus` took no notice.) */
 		bool self = argc == 3 && a.cmd == CORDON_CMD_HELP &&
-			    (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0);
+			    (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0 ||
+			     strcmp(argv[2], "help") == 0);
 		if (argc > (a.cmd == CORDON_CMD_HELP ? 3 : 2))
 			return cordon_err(err, EINVAL, "%s: unexpected argument '%s'", name,
 					  argv[a.cmd == CORDON_CMD_HELP ? 3 : 2]);

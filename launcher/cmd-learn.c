@@ -581,7 +581,8 @@ static int write_config(const char *path, json_object *update)
 	if (asprintf(&tmp, "%s.cordon-learn.XXXXXX", path) > 0) {
 		int fd = mkstemp(tmp);
 		const char *text = json_object_to_json_string_ext(
-			root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+			root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+				      JSON_C_TO_STRING_NOSLASHESCAPE);
 		struct stat st;
 		if (fd >= 0) {
 			if (stat(path, &st) == 0)

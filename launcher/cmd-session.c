@@ -106,8 +106,8 @@ static bool outside_only(const char *cmd)
 	if (!cordon_sandbox_nested())
 		return false;
 	fprintf(stderr,
-		"cordon: %s: not inside a session, where the sessions' registry is out of "
-		"reach; run it outside\n",
+		"cordon: %s runs outside sessions only: inside one, the sessions' registry is "
+		"out of reach\n",
 		cmd);
 	return true;
 }

@@ -107,6 +107,8 @@ Test(args, help_forms)
 	/* help's own --help is the general one (46b F8: "unknown command"). */
 	cr_assert_eq(PARSE(&a, &err, "help", "--help"), 0, "%s", err.msg);
 	cr_expect_eq(a.cmd, CORDON_CMD_HELP);
+	cr_assert_eq(PARSE(&a, &err, "help", "help"), 0, "%s", err.msg);
+	cr_expect_eq(a.cmd, CORDON_CMD_HELP);
 	cr_expect(strstr(cordon_usage(CORDON_CMD_RUN), "--allow-write") != NULL);
 	cr_expect(strstr(cordon_usage(CORDON_CMD_NONE), "explain") != NULL);
 }

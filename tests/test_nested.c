@@ -320,9 +320,9 @@ BOTH_USERS(nested, session_commands_inside_say_why_not, .timeout = 60)
 		      "%1$s kill \"$CORDON_SESSION\"; echo rc=$?; echo alive",
 		      cordon);
 	cr_expect(strstr(r.out, "rc=125\nrc=125\nrc=125\nalive"), "%s%s", r.out, r.err);
-	cr_expect(strstr(r.err, "cordon: list: not inside a session") &&
-			  strstr(r.err, "cordon: ps: not inside a session") &&
-			  strstr(r.err, "cordon: kill: not inside a session"),
+	cr_expect(strstr(r.err, "cordon: list runs outside sessions only") &&
+			  strstr(r.err, "cordon: ps runs outside sessions only") &&
+			  strstr(r.err, "cordon: kill runs outside sessions only"),
 		  "not said: %s", r.err);
 	run_free(&r);
 	char *list[] = {cordon, "list", NULL};

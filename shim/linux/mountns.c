@@ -1036,11 +1036,11 @@ int cordon_mountns_nested_check(const struct cordon_policy *p, struct cordon_str
 		 * directory lies in /tmp.) */
 		r = cordon_err(err, ENOTSUP,
 			       "%s%s cannot be kept %s inside another cordon session, whose "
-			       "guards do not cover %s (no mount can be made here)%s",
+			       "guards do not cover %s (no mount can be made here%s)",
 			       names, more, how, n > 1 ? "them" : "it",
 			       servers ? "; a server of the session around this one, its tmux "
-					 "with no /run/user/UID, could be replaced from in here: "
-					 "start that server outside the session"
+					 "with no /run/user/UID, could be replaced from in here, "
+					 "so start that server outside the session"
 				       : "");
 	}
 	cordon_guard_plan_free(&plan);
