@@ -1396,7 +1396,12 @@ static bool gitmodules_path(const char *line, char *out, size_t size)
 			break;
 		if (c == '\\' && s[1] && s[1] != '\n') {
 			c = *++s;
-			c = c == 'n' ? '\n' : c == 't' ? '\t' : c == 'b' ? '\b' : c;
+			if (c == 'n')
+				c = '\n';
+			else if (c == 't')
+				c = '\t';
+			else if (c == 'b')
+				c = '\b';
 			out[n++] = c;
 			keep = n;
 			continue;

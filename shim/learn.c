@@ -163,7 +163,9 @@ static void record(char kind, int dirfd, const char *path)
  * not a directory: 46b F4). */
 static char open_kind(int flags)
 {
-	return (flags & O_CREAT) ? 'c' : (flags & (O_WRONLY | O_RDWR | O_TRUNC)) ? 'w' : 'r';
+	if (flags & O_CREAT)
+		return 'c';
+	return (flags & (O_WRONLY | O_RDWR | O_TRUNC)) ? 'w' : 'r';
 }
 
 /* Whether open's variadic mode argument is there. */

@@ -2025,7 +2025,6 @@ struct walk {
 	/* The record as it is now, where CACHE is the one as the session
 	 * started: what a sweep moved aside meanwhile (forget_inode). */
 	struct cache latest;
-	bool cache_at_start;     /* CACHE is the record as the session started */
 	struct cordon_strv recs; /* this walk's, for the next */
 	/* RECS by path, made at the first recs_at (judging, once the walk is
 	 * done; those recorded later are looked at one by one). */
@@ -2042,6 +2041,7 @@ struct walk {
 	/* A shared directory (/tmp): walked below its top, where its own
 	 * NAMES are judged (cordon_sweep.shared_local); else the session's. */
 	bool shared;
+	bool cache_at_start; /* CACHE is the record as the session started */
 	/* FIRSTS made: the first names of NAMES' names of two ("mise" of
 	 * mise/config.toml), once each (deep_in went through all of NAMES
 	 * for each directory, a sixth of a walk of 20,000). */
