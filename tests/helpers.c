@@ -1175,3 +1175,14 @@ struct run_result world_while_outside(struct world *w, const char *cfg, const ch
 	free(ready), free(go);
 	return r;
 }
+
+int pty_held_until_enter(pid_t pid, int master, char *out, size_t size, bool *held)
+{
+	int st = 0;
+	pty_read_until(master, NULL, 500, out, size, false);
+	*held = waitpid(pid, &st, WNOHANG) == 0;
+	cr_assert_eq(write(master, "\r", 1), 1);
+	for (long end = ms_now() + 10000; ms_now() < end && waitpid(pid, &st, WNOHANG) == 0;)
+		pty_read_until(master, NULL, 50, out, size, false);
+	return st;
+}

@@ -145,6 +145,10 @@ void let_time_pass(void);
  * only the last quarter (long sessions); else what does not fit is read
  * and dropped. */
 bool pty_read_until(int master, const char *needle, int ms, char *buf, size_t size, bool keep_tail);
+/* PID on the pty MASTER said "press Enter": whether it still runs half a
+ * second later (*HELD); then Enter is sent. Its wait status, once gone
+ * (10 s at most; OUT gets what it prints meanwhile). */
+int pty_held_until_enter(pid_t pid, int master, char *out, size_t size, bool *held);
 /* run_cmd and spawn_cmd of ARGV as W's commands run, in CWD, with W's
  * environment. */
 struct run_result world_run(const struct world *w, char *const argv[], const char *cwd);
