@@ -20,7 +20,6 @@
 #include "cordon/session.h"
 #include "cordon/sweep.h"
 #include "dotfile-refs.h"
-#include "gitindex.h"
 #include "util.h"
 
 #define MAX_GIT_DIRS 256

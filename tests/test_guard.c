@@ -16,7 +16,6 @@
 #include "cordon/sweep.h"
 #include "cordon/strv.h"
 #include "dotfile-refs.h"
-#include "gitindex.h"
 #include "sweep-fs.h"
 #include "helpers.h"
 
@@ -1480,10 +1479,11 @@ Test(guard, oh_my_zsh_dotenv_settings_are_read_as_zsh_reads_them)
 	}
 }
 
-/* cordon_git_index_gitlinks on indexes git itself wrote: version 2, 3
- * (an intent-to-add entry takes the extended flags), 4 (names compressed),
- * a split index (the gitlinks in its shared index), and sha256 object
- * names: each gitlink found, and nothing else. */
+/* cordon_git_index_gitlinks on indexes git itself wrote, or reads: version
+ * 3 (an intent-to-add entry takes the extended flags), 2 with the extended
+ * flags on every entry, 4 (names compressed), a split index (the gitlinks
+ * in its shared index), and sha256 object names: each gitlink found, and
+ * nothing else. */
 static int gitlink_seen(const char *name, void *arg)
 {
 	return cordon_strv_push(arg, name);
@@ -1501,9 +1501,33 @@ static void expect_gitlinks(const char *repo, const char *how)
 	free(gitdir);
 }
 
+/* An index of version 2 whose every entry carries the extended flags
+ * (0x4000 and two bytes more), which git reads in any version (46e E1: a
+ * reader that took them only from version 3 lost its place and found no
+ * gitlink); its hash (sha1 or sha256, ARGV[2]) made again. */
+static const char ext_flags_py[] =
+	"import hashlib, struct, sys\n"
+	"p, hs = sys.argv[1], 32 if sys.argv[2] == 'sha256' else 20\n"
+	"d = open(p, 'rb').read()\n"
+	"v, n = struct.unpack('>II', d[4:12])\n"
+	"at, out = 12, b''\n"
+	"for i in range(n):\n"
+	"    fl, = struct.unpack('>H', d[at + 40 + hs:at + 42 + hs])\n"
+	"    q = at + 42 + hs\n"
+	"    ext = d[q:q + 2] if fl & 0x4000 else b'\\0\\0'\n"
+	"    q += 2 if fl & 0x4000 else 0\n"
+	"    name = d[q:d.index(b'\\0', q)]\n"
+	"    e = d[at:at + 40 + hs] + struct.pack('>H', fl | 0x4000) + ext + name\n"
+	"    out += e + b'\\0' * (((len(e) + 8) & ~7) - len(e))\n"
+	"    at += ((q - at) + len(name) + 8) & ~7\n"
+	"body = b'DIRC' + struct.pack('>II', 2, n) + out + d[at:len(d) - hs]\n"
+	"h = hashlib.sha256 if hs == 32 else hashlib.sha1\n"
+	"open(p, 'wb').write(body + h(body).digest())\n";
+
 Test(guard, gitlinks_of_every_index_git_writes, .timeout = 60)
 {
 	char *dir = tmp_dir("gitidx");
+	char *py = write_file(dir, "extflags.py", ext_flags_py);
 	const char *fmts[] = {"sha1", "sha256"};
 	for (size_t f = 0; f < 2; f++) {
 		char *script = fmt(
@@ -1521,11 +1545,13 @@ Test(guard, gitlinks_of_every_index_git_writes, .timeout = 60)
 		run_free(&r);
 		char *repo = path_join(dir, "r");
 		expect_gitlinks(repo, fmts[f]);
+		char *ext = fmt("python3 '%s' .git/index %s && git ls-files -s | grep -c ^160000",
+				py, fmts[f]);
 		const char *steps[] = {
-			"git update-index --index-version 4",
+			ext, "git update-index --index-version 4",
 			"git update-index --index-version 2 && git update-index --split-index && "
 			"echo m > y && git add y && ls .git/sharedindex.* >/dev/null"};
-		for (size_t i = 0; i < 2; i++) {
+		for (size_t i = 0; i < 3; i++) {
 			char *go = fmt("cd '%s' && %s", repo, steps[i]);
 			char *a2[] = {"/bin/sh", "-c", go, NULL};
 			r = run_cmd(a2, NULL, "/", 30000);
@@ -1536,9 +1562,11 @@ Test(guard, gitlinks_of_every_index_git_writes, .timeout = 60)
 			free(how);
 			free(go);
 		}
+		free(ext);
 		free(repo);
 		free(script);
 	}
+	free(py);
 	tmp_cleanup(dir);
 	free(dir);
 }
