@@ -1136,10 +1136,12 @@ void cordon_git_index_risks(const char *index, size_t hash_size, bool hfs, char 
 		cordon_git_risk_add(out, size, "an index cordon cannot read");
 }
 
-/* The gitlinks of the last index read, by its file: a launch plans its
+/* The gitlinks of the indexes read, by their files: a launch plans its
  * guards once for each protected .git path, and read a large index as
- * often (100,000 entries: 8 ms a read). */
-static struct {
+ * often (100,000 entries: 8 ms a read); a repository's submodules each
+ * have one. */
+#define LINKS_KEPT 32
+static struct links_kept {
 	char *index;
 	dev_t dev;
 	ino_t ino;
@@ -1147,21 +1149,58 @@ static struct {
 	struct timespec mtime, ctime;
 	struct cordon_strv names;
 	int status;
-} last_links;
+} links_kept[LINKS_KEPT];
+static size_t links_next;
 
 static int collect_link(const char *name, void *arg)
 {
 	return cordon_strv_push(arg, name);
 }
 
-static bool same_index(const char *index, const struct stat *st)
+static bool same_index(const struct links_kept *k, const char *index, const struct stat *st)
 {
-	return last_links.index && strcmp(last_links.index, index) == 0 &&
-	       last_links.dev == st->st_dev && last_links.ino == st->st_ino &&
-	       last_links.size == st->st_size && last_links.mtime.tv_sec == st->st_mtim.tv_sec &&
-	       last_links.mtime.tv_nsec == st->st_mtim.tv_nsec &&
-	       last_links.ctime.tv_sec == st->st_ctim.tv_sec &&
-	       last_links.ctime.tv_nsec == st->st_ctim.tv_nsec;
+	return k->index && strcmp(k->index, index) == 0 && k->dev == st->st_dev &&
+	       k->ino == st->st_ino && k->size == st->st_size &&
+	       k->mtime.tv_sec == st->st_mtim.tv_sec && k->mtime.tv_nsec == st->st_mtim.tv_nsec &&
+	       k->ctime.tv_sec == st->st_ctim.tv_sec && k->ctime.tv_nsec == st->st_ctim.tv_nsec;
+}
+
+/* INDEX (ST, when SEEN) read into a kept entry: it, or NULL (out of
+ * memory). */
+static struct links_kept *links_of(const char *index, const char *config, const struct stat *st,
+				   bool seen)
+{
+	for (size_t i = 0; seen && i < LINKS_KEPT; i++)
+		if (same_index(&links_kept[i], index, st))
+			return &links_kept[i];
+	struct links_kept *k = &links_kept[links_next];
+	links_next = (links_next + 1) % LINKS_KEPT;
+	free(k->index);
+	cordon_strv_free(&k->names);
+	memset(k, 0, sizeof(*k));
+	size_t hs = cordon_git_hash_size(config);
+	struct index_scan x = {.hs = hs, .each = collect_link, .arg = &k->names}, base = {.hs = hs};
+	if (!index_and_shared(index, &x, &base))
+		return NULL;
+	free(x.name);
+	k->status = x.err < 0                 ? x.err
+		    : base.err < 0            ? base.err
+		    : x.unread || base.unread ? -EINVAL
+					      : 0;
+	if (k->status == -ENOMEM) {
+		cordon_strv_free(&k->names);
+		return NULL;
+	}
+	/* (A split index's shared one is named by it: a new one, a new
+	 * index.) */
+	if (seen && (k->index = strdup(index))) {
+		k->dev = st->st_dev;
+		k->ino = st->st_ino;
+		k->size = st->st_size;
+		k->mtime = st->st_mtim;
+		k->ctime = st->st_ctim;
+	}
+	return k;
 }
 
 int cordon_git_index_gitlinks(const char *gitdir, int (*each)(const char *name, void *arg),
@@ -1173,34 +1212,20 @@ int cordon_git_index_gitlinks(const char *gitdir, int (*each)(const char *name, 
 		return -ENAMETOOLONG;
 	struct stat st;
 	bool seen = stat(index, &st) == 0;
-	if (!seen || !same_index(index, &st)) {
-		/* (A split index's shared one is named by it: a new one, a
-		 * new index.) */
-		free(last_links.index);
-		cordon_strv_free(&last_links.names);
-		last_links.index = NULL;
-		size_t hs = cordon_git_hash_size(config);
-		struct index_scan x = {.hs = hs, .each = collect_link, .arg = &last_links.names},
-				  base = {.hs = hs};
-		if (!index_and_shared(index, &x, &base))
+	struct links_kept *k = links_of(index, config, &st, seen);
+	if (!k)
+		return -ENOMEM;
+	/* A copy: EACH may read another index (a submodule's), which may
+	 * take this one's place. */
+	struct cordon_strv names = {0};
+	for (size_t i = 0; i < k->names.n; i++)
+		if (cordon_strv_push(&names, k->names.v[i]) < 0) {
+			cordon_strv_free(&names);
 			return -ENOMEM;
-		free(x.name);
-		last_links.status = x.err < 0                 ? x.err
-				    : base.err < 0            ? base.err
-				    : x.unread || base.unread ? -EINVAL
-							      : 0;
-		if (seen && last_links.status != -ENOMEM && (last_links.index = strdup(index))) {
-			last_links.dev = st.st_dev;
-			last_links.ino = st.st_ino;
-			last_links.size = st.st_size;
-			last_links.mtime = st.st_mtim;
-			last_links.ctime = st.st_ctim;
 		}
-	}
-	for (size_t i = 0; i < last_links.names.n; i++) {
-		int e = each(last_links.names.v[i], arg);
-		if (e < 0)
-			return e;
-	}
-	return last_links.status;
+	int status = k->status, e = 0;
+	for (size_t i = 0; e >= 0 && i < names.n; i++)
+		e = each(names.v[i], arg);
+	cordon_strv_free(&names);
+	return e < 0 ? e : status;
 }
