@@ -883,6 +883,8 @@ struct index_scan {
 	int (*each)(const char *name, void *arg);
 	void *arg;
 	int err;
+	bool nameless_link; /* a gitlink with no name (a split index's replacement) */
+	bool gitmodules;    /* an entry named .gitmodules */
 };
 
 static uint32_t be32(const unsigned char *p)
@@ -968,6 +970,10 @@ static bool index_entry(struct index_scan *x, size_t *off, bool first)
 		x->nameless = true;
 	else if (!x->each && !x->bad[0] && !cordon_git_path_ok(x->name, mode, x->hfs))
 		cordon_printable(x->name, SIZE_MAX, x->bad, sizeof(x->bad));
+	if (x->each && len == 0 && (mode & 0170000) == 0160000)
+		x->nameless_link = true; /* (which one it replaces: not read) */
+	if (x->each && len == 11 && memcmp(x->name, ".gitmodules", 11) == 0)
+		x->gitmodules = true;
 	if (x->each && len && x->err == 0 && (mode & 0170000) == 0160000) {
 		int r = x->each(x->name, x->arg);
 		x->err = r < 0 ? r : 0;
@@ -1149,6 +1155,7 @@ static struct links_kept {
 	struct timespec mtime, ctime;
 	struct cordon_strv names;
 	int status;
+	bool gitmodules;
 } links_kept[LINKS_KEPT];
 static size_t links_next;
 
@@ -1183,10 +1190,13 @@ static struct links_kept *links_of(const char *index, const char *config, const 
 	if (!index_and_shared(index, &x, &base))
 		return NULL;
 	free(x.name);
-	k->status = x.err < 0                 ? x.err
-		    : base.err < 0            ? base.err
-		    : x.unread || base.unread ? -EINVAL
-					      : 0;
+	/* A gitlink with no name replaces an entry of the shared index,
+	 * whose name git gives it: which one, the link's bitmaps say, and
+	 * they are not read (46f: a session made one, and the next session's
+	 * guard missed the user's submodule). */
+	bool unknown = x.unread || base.unread || x.nameless_link || base.nameless_link;
+	k->status = x.err < 0 ? x.err : base.err < 0 ? base.err : unknown ? -EINVAL : 0;
+	k->gitmodules = x.gitmodules || base.gitmodules;
 	if (k->status == -ENOMEM) {
 		cordon_strv_free(&k->names);
 		return NULL;
@@ -1204,8 +1214,9 @@ static struct links_kept *links_of(const char *index, const char *config, const 
 }
 
 int cordon_git_index_gitlinks(const char *gitdir, int (*each)(const char *name, void *arg),
-			      void *arg)
+			      void *arg, bool *gitmodules)
 {
+	*gitmodules = false;
 	char index[PATH_MAX], config[PATH_MAX];
 	if ((size_t)snprintf(index, sizeof(index), "%s/index", gitdir) >= sizeof(index) ||
 	    (size_t)snprintf(config, sizeof(config), "%s/config", gitdir) >= sizeof(config))
@@ -1224,6 +1235,7 @@ int cordon_git_index_gitlinks(const char *gitdir, int (*each)(const char *name, 
 			return -ENOMEM;
 		}
 	int status = k->status, e = 0;
+	*gitmodules = k->gitmodules;
 	for (size_t i = 0; e >= 0 && i < names.n; i++)
 		e = each(names.v[i], arg);
 	cordon_strv_free(&names);

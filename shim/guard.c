@@ -1495,13 +1495,41 @@ static int protect_checkout(const char *rel, void *arg)
  * Review 46a F1/F2 (a submodule's submodules, one kept in its checkout)
  * and 46c F1 (a gitlink .gitmodules does not name, a value git's parser
  * reads otherwise, a .git link, nesting past six). */
+/* The session refused for REPO's submodules, which cordon cannot tell
+ * (WHY): where it cannot say which checkouts git goes down into, it cannot
+ * keep them (46f: an index whose gitlink had no name, and .gitmodules
+ * gone from the worktree, hid the user's submodule from the guard). */
+static int refuse_submodules(struct cordon_guard_plan *plan, const char *repo, const char *why)
+{
+	if (!plan->refuse &&
+	    asprintf(&plan->refuse, "%s: cordon cannot tell which submodules git would use: %s",
+		     repo, why) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
 static int protect_submodules(struct checkouts *c, const char *gitdir)
 {
-	int e = cordon_git_index_gitlinks(gitdir, protect_checkout, c);
-	if (e < 0 && e != -EINVAL && e != -EACCES)
-		return e; /* (not an index: .gitmodules alone) */
+	bool tracked = false;
+	int e = cordon_git_index_gitlinks(gitdir, protect_checkout, c, &tracked);
+	if (e == -EINVAL)
+		e = refuse_submodules(
+			c->plan, c->base,
+			"its index is one cordon cannot read whole (a split index "
+			"with a replaced gitlink, or past 256 MiB): run `git "
+			"update-index --no-split-index` outside, or start the session "
+			"elsewhere");
+	if (e < 0 && e != -EACCES)
+		return e;
 	char file[PATH_MAX];
 	snprintf(file, sizeof(file), "%s/.gitmodules", c->base);
+	struct stat st;
+	if (tracked && lstat(file, &st) < 0 && errno == ENOENT &&
+	    (e = refuse_submodules(c->plan, c->base,
+				   ".gitmodules is in its index but not in its worktree (git "
+				   "reads the index's copy then): restore it outside (git "
+				   "checkout -- .gitmodules)")) < 0)
+		return e;
 	FILE *f = cordon_fopen_regular(file);
 	if (!f)
 		return 0;

@@ -1493,7 +1493,10 @@ static void expect_gitlinks(const char *repo, const char *how)
 {
 	char *gitdir = path_join(repo, ".git");
 	struct cordon_strv seen = {0};
-	cr_expect_eq(cordon_git_index_gitlinks(gitdir, gitlink_seen, &seen), 0, "%s", how);
+	bool gitmodules = true;
+	cr_expect_eq(cordon_git_index_gitlinks(gitdir, gitlink_seen, &seen, &gitmodules), 0, "%s",
+		     how);
+	cr_expect_not(gitmodules, "%s: a .gitmodules entry seen", how);
 	cr_expect(seen.n == 2 && cordon_strv_contains(&seen, "sub/deep/one") &&
 			  cordon_strv_contains(&seen, "two"),
 		  "%s: %zu gitlinks (%s)", how, seen.n, seen.n ? seen.v[0] : "-");

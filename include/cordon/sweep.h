@@ -313,10 +313,12 @@ void cordon_git_index_risks(const char *index, size_t hash_size, bool hfs, char 
 /* Each gitlink's name (a submodule's checkout, relative to the worktree)
  * in GITDIR's index, read as cordon_git_index_risks reads one (and the
  * shared index a split one names), to EACH; a negative value from it
- * stops. 0 (no index: none), EACH's value, -ENOMEM, or -EINVAL where part
- * of it could not be read (what was read before stands). */
+ * stops. *GITMODULES: the index has an entry named .gitmodules. 0 (no
+ * index: none), EACH's value, -ENOMEM, or -EINVAL where part of it could
+ * not be read, or a gitlink has no name of its own (a split index's
+ * replacement): what was read before stands. */
 int cordon_git_index_gitlinks(const char *gitdir, int (*each)(const char *name, void *arg),
-			      void *arg);
+			      void *arg, bool *gitmodules);
 /* The hooks in the directory DIR, those for which ONLY(PATH, ARG) is
  * true (ONLY may be NULL). */
 void cordon_git_hook_risks(const char *dir, bool (*only)(const char *path, const void *arg),

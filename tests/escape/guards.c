@@ -2076,6 +2076,54 @@ BOTH_USERS(guards, submodules_as_git_reads_them_stay_unplanted, .timeout = 120)
 	world_free(&w);
 }
 
+/* A session hides the user's submodule from the next one's guard with git
+ * alone (46f): a split index whose gitlink is a replacement with no name,
+ * or .gitmodules gone from the worktree (git reads the index's copy then).
+ * The next session is refused, naming why, and plants nothing. Control:
+ * git outside still reads X as a gitlink, and .gitmodules from the index. */
+BOTH_USERS(guards, a_submodule_hidden_from_the_index_reader_refuses_the_session, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "ghidesub");
+	char *lb = at(w.dir, "lb");
+	struct run_result r =
+		outside(&w,
+			"git init -q '%1$s' && echo x > '%1$s/f' && git -C '%1$s' add f "
+			"&& git -C '%1$s' commit -qm s && git submodule add -q '%1$s' X "
+			"&& git commit -qm X",
+			lb);
+	run_free(&r);
+	static const char *const hide[] = {
+		"C=$(git rev-parse :X); B=$(git hash-object -w --stdin </dev/null); "
+		"git update-index --cacheinfo 100644,$B,X && git update-index --split-index && "
+		"git update-index --cacheinfo 160000,$C,X && echo hidden",
+		"git update-index --assume-unchanged .gitmodules && rm .gitmodules && echo hidden"};
+	static const char *const said[] = {"a split index with a replaced gitlink",
+					   ".gitmodules is in its index but not in its worktree"};
+	for (size_t i = 0; i < 2; i++) {
+		r = sh_in(&w, NULL, "%s", hide[i]);
+		cr_assert(strstr(r.out, "hidden"), "%zu: the session could not do it: %s", i,
+			  r.err);
+		run_free(&r);
+		r = outside(&w, "git ls-files -s X | cut -c1-6; git config --blob :.gitmodules "
+				"submodule.X.path");
+		cr_expect(strstr(r.out, "160000\nX"), "%zu: control: git does not read X: %s", i,
+			  r.out);
+		run_free(&r);
+		r = sh_in(&w, NULL, "echo 'gitdir: /nowhere' > X/.git && echo planted");
+		cr_expect_eq(r.status, 125, "%zu: the next session ran: %s%s", i, r.out, r.err);
+		cr_expect_null(strstr(r.out, "planted"), "%zu: it planted: %s", i, r.out);
+		cr_expect(strstr(r.err, said[i]) && strstr(r.err, "which submodules git would use"),
+			  "%zu: not said: %s", i, r.err);
+		run_free(&r);
+		r = outside(&w, "git update-index --no-split-index && git update-index "
+				"--no-assume-unchanged .gitmodules && git checkout -- .gitmodules");
+		run_free(&r);
+	}
+	free(lb);
+	world_free(&w);
+}
+
 /* Linked worktrees in the project, made before the session: "dotgit"
  * points wt2's .git file at a git dir planted in .git/objects, whose
  * core.fsmonitor git status in wt2 runs; "hook" writes a hook in wt's
