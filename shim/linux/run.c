@@ -404,6 +404,12 @@ void cordon_drop_code_pages(void)
 	dl_iterate_phdr(drop_segment_pages, NULL);
 }
 
+/* The session in the registry, before anything of the command's runs:
+ * listed 20 ms in (to spare short commands the write), a server a session
+ * started in the shared TMPDIR was a server of nobody's to a session
+ * started meanwhile, which removed it (a flaky test under load:
+ * tmpdir::a_server_of_another_session_keeps_its_name). The write costs
+ * about 0.1 ms. */
 static void list_session(struct run *r)
 {
 	struct cordon_session_info info = {.shell = r->command,
@@ -426,7 +432,6 @@ static void list_session(struct run *r)
 		(void)cordon_registry_write(&info, &e);
 	else
 		cordon_list_session(&info);
-	cordon_drop_code_pages();
 }
 
 /* The main stack below this frame given back to the system: the launch
@@ -476,7 +481,7 @@ static void wait_for_end(struct run *r)
 			break;
 		if (!listed && now_ms() >= list_at) {
 			listed = true;
-			list_session(r);
+			cordon_drop_code_pages();
 			trim_stack();
 		}
 		if (n <= 0)
@@ -1035,9 +1040,10 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	 * first, code that confirmed without a sandbox read its end and ran
 	 * on until the session's end killed it: a forged confirmation's touch
 	 * landed; round 39e H2, a forged "failed"). */
-	if (rc < 0 || refused)
+	if (rc < 0 || refused) {
 		signal_command(&r, SIGKILL);
-	else if (r.chan >= 0) {
+	} else if (r.chan >= 0) {
+		list_session(&r);
 		close(r.chan);
 		r.chan = -1;
 	}
@@ -1218,6 +1224,8 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 	 * appear (its guards are its own: the program sandboxed itself). */
 	if (rc >= 0 && !refused)
 		(void)cordon_reguard_start(p, pid, NULL, &sweep, &held);
+	if (rc >= 0 && !refused)
+		list_session(&r);
 	close(r.chan);
 	r.chan = -1;
 	if (rc < 0) {
