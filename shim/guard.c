@@ -455,6 +455,23 @@ static int pin_links(struct cordon_guard_plan *plan, const struct reach *r, cons
 	return 0;
 }
 
+/* The session refused for the reason FMT says, unless a reason was given
+ * already (the first stands). 0, or -ENOMEM. */
+static int refuse_once(struct cordon_guard_plan *plan, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int refuse_once(struct cordon_guard_plan *plan, const char *fmt, ...)
+{
+	if (plan->refuse)
+		return 0;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vasprintf(&plan->refuse, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		plan->refuse = NULL;
+	return n < 0 ? -ENOMEM : 0;
+}
+
 /* PATH, a link to TARGET, which does not exist and which the session
  * could make: the session is refused (the first reason given stands). */
 static int refuse_dangling(struct cordon_guard_plan *plan, const char *path, const char *source,
@@ -1474,19 +1491,25 @@ static int protect_checkout(const char *rel, void *arg)
 		return e;
 	if ((e = add_dir(c->dirs, gd)) < 0)
 		return e;
-	if (c->depth >= SUBMODULE_DEPTH) {
-		if (!c->plan->refuse &&
-		    asprintf(
-			    &c->plan->refuse,
-			    "%s: submodules nested more than %d deep: cordon cannot guard them all",
-			    sub, SUBMODULE_DEPTH) < 0)
-			return -ENOMEM;
-		return 0;
-	}
+	if (c->depth >= SUBMODULE_DEPTH)
+		return refuse_once(c->plan,
+				   "%s: submodules nested more than %d deep: cordon cannot guard "
+				   "them all",
+				   sub, SUBMODULE_DEPTH);
 	struct checkouts in = *c;
 	in.base = sub;
 	in.depth++;
 	return protect_submodules(&in, gd);
+}
+
+/* The session refused for REPO's submodules, which cordon cannot tell
+ * (WHY): where it cannot say which checkouts git goes down into, it cannot
+ * keep them (46f: an index whose gitlink had no name, and .gitmodules
+ * gone from the worktree, hid the user's submodule from the guard). */
+static int refuse_submodules(struct cordon_guard_plan *plan, const char *repo, const char *why)
+{
+	return refuse_once(plan, "%s: cordon cannot tell which submodules git would use: %s", repo,
+			   why);
 }
 
 /* The submodule checkouts of C's worktree, whose git dir is GITDIR: each
@@ -1495,19 +1518,6 @@ static int protect_checkout(const char *rel, void *arg)
  * Review 46a F1/F2 (a submodule's submodules, one kept in its checkout)
  * and 46c F1 (a gitlink .gitmodules does not name, a value git's parser
  * reads otherwise, a .git link, nesting past six). */
-/* The session refused for REPO's submodules, which cordon cannot tell
- * (WHY): where it cannot say which checkouts git goes down into, it cannot
- * keep them (46f: an index whose gitlink had no name, and .gitmodules
- * gone from the worktree, hid the user's submodule from the guard). */
-static int refuse_submodules(struct cordon_guard_plan *plan, const char *repo, const char *why)
-{
-	if (!plan->refuse &&
-	    asprintf(&plan->refuse, "%s: cordon cannot tell which submodules git would use: %s",
-		     repo, why) < 0)
-		return -ENOMEM;
-	return 0;
-}
-
 static int protect_submodules(struct checkouts *c, const char *gitdir)
 {
 	bool tracked = false;
@@ -2362,14 +2372,11 @@ static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, co
 	if (e >= 0 && strcmp(rest, "config") == 0)
 		e = protect_includes(plan, r, &dirs, source);
 	cordon_strv_free(&wts);
-	if (e == -E2BIG && !plan->refuse &&
-	    asprintf(&plan->refuse,
-		     "%s: more than %d git directories (worktrees, submodules): cordon cannot "
-		     "guard them all; remove the stale ones (git worktree prune)",
-		     dotgit, MAX_GIT_DIRS) < 0)
-		return -ENOMEM;
 	if (e == -E2BIG)
-		e = 0;
+		e = refuse_once(plan,
+				"%s: more than %d git directories (worktrees, submodules): cordon "
+				"cannot guard them all; remove the stale ones (git worktree prune)",
+				dotgit, MAX_GIT_DIRS);
 	cordon_strv_free(&dirs);
 	return e;
 }
