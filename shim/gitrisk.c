@@ -883,8 +883,9 @@ struct index_scan {
 	int (*each)(const char *name, void *arg);
 	void *arg;
 	int err;
-	bool nameless_link; /* a gitlink with no name (a split index's replacement) */
-	bool gitmodules;    /* an entry named .gitmodules */
+	bool nameless_link;       /* a gitlink with no name (a split index's replacement) */
+	bool gitmodules;          /* an entry named .gitmodules */
+	struct cordon_strv *dirs; /* where not NULL: the directory entries' names ("d/") */
 };
 
 static uint32_t be32(const unsigned char *p)
@@ -974,6 +975,9 @@ static bool index_entry(struct index_scan *x, size_t *off, bool first)
 		x->nameless_link = true; /* (which one it replaces: not read) */
 	if (x->each && len == 11 && memcmp(x->name, ".gitmodules", 11) == 0)
 		x->gitmodules = true;
+	if (x->dirs && len && (mode & 0170000) == 0040000 &&
+	    cordon_strv_push_new(x->dirs, x->name) < 0)
+		x->unread = true; /* (out of memory: not read whole) */
 	if (x->each && len && x->err == 0 && (mode & 0170000) == 0160000) {
 		int r = x->each(x->name, x->arg);
 		x->err = r < 0 ? r : 0;
@@ -1102,6 +1106,7 @@ static bool index_and_shared(const char *index, struct index_scan *x, struct ind
 	base->name = x->name;
 	base->each = x->each;
 	base->arg = x->arg;
+	base->dirs = x->dirs;
 	for (size_t i = 0; i < x->n_base && !base->unread && base->err == 0; i++) {
 		static const unsigned char none[32];
 		if (memcmp(x->base[i], none, x->hs) == 0)
@@ -1120,13 +1125,89 @@ static bool index_and_shared(const char *index, struct index_scan *x, struct ind
 	return true;
 }
 
+/* The gitlinks each git dir's index held when this process first read
+ * it: before the session it starts ran (its guards are planned first). */
+#define FIRST_KEPT 64
+static struct first_links {
+	dev_t dev;
+	ino_t ino;
+	struct cordon_strv names;
+} first_links[FIRST_KEPT];
+static size_t first_n;
+
+/* The directory INDEX is in, looked at into ST. */
+static bool index_dir(const char *index, struct stat *st)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(index, '/');
+	if (!slash || (size_t)(slash - index) >= sizeof(dir))
+		return false;
+	snprintf(dir, sizeof(dir), "%.*s", slash == index ? 1 : (int)(slash - index), index);
+	return stat(dir, st) == 0;
+}
+
+static struct first_links *first_of(const struct stat *st)
+{
+	for (size_t i = 0; i < first_n; i++)
+		if (first_links[i].dev == st->st_dev && first_links[i].ino == st->st_ino)
+			return &first_links[i];
+	return NULL;
+}
+
+/* NAMES, the gitlinks of INDEX, kept if it is the first read of its git
+ * dir's (past FIRST_KEPT git dirs, not: their indexes are not checked so). */
+static void remember_first(const char *index, const struct cordon_strv *names)
+{
+	struct stat st;
+	if (first_n >= FIRST_KEPT || !index_dir(index, &st) || first_of(&st))
+		return;
+	struct first_links *f = &first_links[first_n];
+	for (size_t i = 0; i < names->n; i++)
+		if (cordon_strv_push(&f->names, names->v[i]) < 0) {
+			cordon_strv_free(&f->names);
+			return;
+		}
+	f->dev = st.st_dev;
+	f->ino = st.st_ino;
+	first_n++;
+}
+
+/* A directory entry of DIRS (a sparse index's: "d/", the tree of all of
+ * d) that covers a gitlink INDEX's git dir had as this process first read
+ * it: one git never writes (it keeps each submodule an entry of its own,
+ * and folds no directory that holds one), and git outside, which expands
+ * it where d is in the worktree, goes down into the submodule that the
+ * next session's guard, reading entries only, would not see (46g G1).
+ * Into OUT (SIZE bytes), said. */
+static void covered_links(const char *index, const struct cordon_strv *dirs, char *out, size_t size)
+{
+	struct stat st;
+	struct first_links *f = dirs->n && index_dir(index, &st) ? first_of(&st) : NULL;
+	for (size_t i = 0; f && i < f->names.n; i++)
+		for (size_t k = 0; k < dirs->n; k++)
+			if (strncmp(f->names.v[i], dirs->v[k], strlen(dirs->v[k])) == 0) {
+				char name[96], what[256];
+				cordon_printable(f->names.v[i], SIZE_MAX, name, sizeof(name));
+				snprintf(what, sizeof(what),
+					 "an index whose directory entry hides the submodule %s "
+					 "(git never writes one)",
+					 name);
+				cordon_git_risk_add(out, size, what);
+				return;
+			}
+}
+
 void cordon_git_index_risks(const char *index, size_t hash_size, bool hfs, char *out, size_t size)
 {
-	struct index_scan x = {.hs = hash_size, .hfs = hfs}, base = {.hs = hash_size, .hfs = hfs};
+	struct cordon_strv dirs = {0};
+	struct index_scan x = {.hs = hash_size, .hfs = hfs, .dirs = &dirs},
+			  base = {.hs = hash_size, .hfs = hfs};
 	if (!index_and_shared(index, &x, &base)) {
 		cordon_git_risk_add(out, size, "an index cordon cannot read");
 		return;
 	}
+	covered_links(index, &dirs, out, size);
+	cordon_strv_free(&dirs);
 	bool split = x.n_base > 0;
 	free(x.name);
 	char what[256];
@@ -1201,6 +1282,7 @@ static struct links_kept *links_of(const char *index, const char *config, const 
 		cordon_strv_free(&k->names);
 		return NULL;
 	}
+	remember_first(index, &k->names);
 	/* (A split index's shared one is named by it: a new one, a new
 	 * index.) */
 	if (seen && (k->index = strdup(index))) {

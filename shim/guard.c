@@ -1344,7 +1344,8 @@ static int add_dir(struct cordon_strv *dirs, const char *d)
 
 /* The git dirs of submodules beneath DIR/modules (git keeps them there,
  * named by the submodule, which may hold slashes): a directory holding HEAD. */
-static int find_modules(struct cordon_strv *dirs, const char *dir, int depth)
+static int find_modules(struct cordon_strv *dirs, struct cordon_strv *mods, const char *dir,
+			int depth)
 {
 	DIR *d = depth > MODULE_DEPTH ? NULL : opendir(dir);
 	if (!d)
@@ -1361,12 +1362,14 @@ static int find_modules(struct cordon_strv *dirs, const char *dir, int depth)
 		struct stat st;
 		if (stat(head, &st) == 0 && S_ISREG(st.st_mode)) {
 			e = add_dir(dirs, sub);
-			char mods[PATH_MAX + 8];
-			snprintf(mods, sizeof(mods), "%s/modules", sub);
 			if (e >= 0)
-				e = find_modules(dirs, mods, depth + 1);
+				e = add_dir(mods, sub);
+			char in[PATH_MAX + 8];
+			snprintf(in, sizeof(in), "%s/modules", sub);
+			if (e >= 0)
+				e = find_modules(dirs, mods, in, depth + 1);
 		} else {
-			e = find_modules(dirs, sub, depth + 1);
+			e = find_modules(dirs, mods, sub, depth + 1);
 		}
 	}
 	closedir(d);
@@ -1455,9 +1458,47 @@ struct checkouts {
 	const char *base;         /* the worktree */
 	const char *source;
 	int depth;
+	bool gitlink; /* the checkouts given now are its index's gitlinks */
 };
 
 static int protect_submodules(struct checkouts *c, const char *gitdir);
+
+/* The checkout SUB (REL in C's worktree) of a submodule that is not
+ * populated: SUB has no .git (not initialized: a clone without
+ * --recurse-submodules), or is not there (outside a sparse checkout's
+ * cone). A .git made there inside sends git status, outside at the top,
+ * into a git dir the session made (46g G2), so none can be: SUB kept
+ * read-only, or where it is missing, the first missing directory on the
+ * way to it stands in (empty, read-only) and what is in the way is kept.
+ * For a gitlink only: git goes into no other path .gitmodules names (one
+ * stale there, a directory of the user's now, would be kept read-only). */
+static int protect_unpopulated(struct checkouts *c, const char *rel, const char *sub)
+{
+	struct stat st;
+	if (!c->gitlink)
+		return 0;
+	if (lstat(sub, &st) == 0)
+		return protect(c->plan, c->r, sub, c->source, NO_LINKS);
+	if (errno != ENOENT)
+		return 0;
+	char path[PATH_MAX];
+	size_t n = (size_t)snprintf(path, sizeof(path), "%s", c->base);
+	for (const char *s = rel; *s && n < sizeof(path);) {
+		size_t k = strcspn(s, "/");
+		n += (size_t)snprintf(path + n, sizeof(path) - n, "/%.*s", (int)k, s);
+		if (n >= sizeof(path))
+			return 0;
+		if (lstat(path, &st) < 0)
+			return errno == ENOENT
+				       ? protect(c->plan, c->r, path, c->source, PLACEHOLDER)
+				       : 0;
+		if (!S_ISDIR(st.st_mode)) /* (a link: git goes no further, nor through one) */
+			return protect(c->plan, c->r, path, c->source, NO_LINKS);
+		s += k;
+		s += strspn(s, "/");
+	}
+	return 0;
+}
 
 /* The checkout REL of C's worktree: its .git file protected (rewritten, it
  * would send git outside to a planted git dir) with the links on the way
@@ -1476,8 +1517,10 @@ static int protect_checkout(const char *rel, void *arg)
 	int e = cordon_strv_push(c->seen, sub);
 	snprintf(link, sizeof(link), "%s/.git", sub);
 	struct stat st;
-	if (e < 0 || lstat(link, &st) < 0)
+	if (e < 0)
 		return e;
+	if (lstat(link, &st) < 0)
+		return errno == ENOENT || errno == ENOTDIR ? protect_unpopulated(c, rel, sub) : 0;
 	if ((e = pin_links(c->plan, c->r, link, c->source)) < 0)
 		return e;
 	cleanup_free char *gd = NULL;
@@ -1521,7 +1564,9 @@ static int refuse_submodules(struct cordon_guard_plan *plan, const char *repo, c
 static int protect_submodules(struct checkouts *c, const char *gitdir)
 {
 	bool tracked = false;
+	c->gitlink = true;
 	int e = cordon_git_index_gitlinks(gitdir, protect_checkout, c, &tracked);
+	c->gitlink = false;
 	if (e == -EINVAL)
 		e = refuse_submodules(
 			c->plan, c->base,
@@ -2179,6 +2224,24 @@ static char *worktree_of(const struct reach *r, const char *d)
 	return NULL;
 }
 
+/* The checkout of the submodule whose git dir is D, as D's config names it
+ * (core.worktree), kept as protect_checkout keeps one: the user's still
+ * where neither the index nor .gitmodules lists it (a session's index
+ * moved aside as it ended, its .gitmodules edited), and git outside goes
+ * into it again once the index has it (a git reset). */
+static int protect_module_checkout(struct checkouts *c, const char *d)
+{
+	cleanup_free char *wt = worktree_of(c->r, d);
+	char *slash = wt ? strrchr(wt, '/') : NULL;
+	if (!slash || slash == wt || cordon_strv_contains(c->seen, wt))
+		return 0;
+	*slash = '\0';
+	struct checkouts at = *c;
+	at.base = wt;
+	at.gitlink = false;
+	return protect_checkout(slash + 1, &at);
+}
+
 /* core.hooksPath in each worktree the repository has: the project's
  * (BASE, for its git dir DIRS[0]), its submodules' and its common dir's
  * (the rest of DIRS), its linked worktrees' (WTS). Each is read from that
@@ -2289,11 +2352,10 @@ static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, co
 		cleanup_free char *gd = canon_of(r, dotgit);
 		e = add_dir(&dirs, gd);
 	}
-	struct cordon_strv seen = {0};
-	struct checkouts top = {plan, r, &dirs, &seen, base, source, 0};
+	struct cordon_strv seen = {0}, mods = {0};
+	struct checkouts top = {plan, r, &dirs, &seen, base, source, 0, false};
 	if (e >= 0 && dirs.n)
 		e = protect_submodules(&top, dirs.v[0]);
-	cordon_strv_free(&seen);
 	for (size_t i = 0; e >= 0 && i < dirs.n; i++) {
 		char f[PATH_MAX + 16];
 		snprintf(f, sizeof(f), "%s/commondir", dirs.v[i]);
@@ -2311,8 +2373,12 @@ static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, co
 		}
 		snprintf(f, sizeof(f), "%s/modules", dirs.v[i]);
 		if (e >= 0)
-			e = find_modules(&dirs, f, 0);
+			e = find_modules(&dirs, &mods, f, 0);
 	}
+	for (size_t i = 0; e >= 0 && i < mods.n; i++)
+		e = protect_module_checkout(&top, mods.v[i]);
+	cordon_strv_free(&mods);
+	cordon_strv_free(&seen);
 	/* Linked worktrees' git dirs: their commondir, rewritten inside,
 	 * would send git in the worktree, outside, to a planted config. */
 	struct cordon_strv wts = {0};
