@@ -1463,8 +1463,8 @@ struct checkouts {
 
 static int protect_submodules(struct checkouts *c, const char *gitdir);
 
-/* The checkout SUB (REL in C's worktree) of a submodule that is not
- * populated: SUB has no .git (not initialized: a clone without
+/* The checkout REL of C's worktree, of a submodule that is not
+ * populated: it has no .git (not initialized: a clone without
  * --recurse-submodules), or is not there (outside a sparse checkout's
  * cone). A .git made there inside sends git status, outside at the top,
  * into a git dir the session made (46g G2), so none can be: SUB kept
@@ -1472,30 +1472,31 @@ static int protect_submodules(struct checkouts *c, const char *gitdir);
  * way to it stands in (empty, read-only) and what is in the way is kept.
  * For a gitlink only: git goes into no other path .gitmodules names (one
  * stale there, a directory of the user's now, would be kept read-only). */
-static int protect_unpopulated(struct checkouts *c, const char *rel, const char *sub)
+static int protect_unpopulated(struct checkouts *c, const char *rel)
 {
-	struct stat st;
 	if (!c->gitlink)
-		return 0;
-	if (lstat(sub, &st) == 0)
-		return protect(c->plan, c->r, sub, c->source, NO_LINKS);
-	if (errno != ENOENT)
 		return 0;
 	char path[PATH_MAX];
 	size_t n = (size_t)snprintf(path, sizeof(path), "%s", c->base);
 	for (const char *s = rel; *s && n < sizeof(path);) {
 		size_t k = strcspn(s, "/");
 		n += (size_t)snprintf(path + n, sizeof(path) - n, "/%.*s", (int)k, s);
+		s += k;
+		s += strspn(s, "/");
+		struct stat st;
 		if (n >= sizeof(path))
 			return 0;
 		if (lstat(path, &st) < 0)
 			return errno == ENOENT
 				       ? protect(c->plan, c->r, path, c->source, PLACEHOLDER)
 				       : 0;
-		if (!S_ISDIR(st.st_mode)) /* (a link: git goes no further, nor through one) */
+		/* A file or a link in the way (git goes no further, nor
+		 * through a link), the checkout itself, or a stand-in on
+		 * the way (this session's, or another's: held too). */
+		if (!S_ISDIR(st.st_mode))
 			return protect(c->plan, c->r, path, c->source, NO_LINKS);
-		s += k;
-		s += strspn(s, "/");
+		if (!*s || cordon_placeholder_marked(path))
+			return protect(c->plan, c->r, path, c->source, NO_LINKS | PLACEHOLDER);
 	}
 	return 0;
 }
@@ -1520,7 +1521,7 @@ static int protect_checkout(const char *rel, void *arg)
 	if (e < 0)
 		return e;
 	if (lstat(link, &st) < 0)
-		return errno == ENOENT || errno == ENOTDIR ? protect_unpopulated(c, rel, sub) : 0;
+		return errno == ENOENT || errno == ENOTDIR ? protect_unpopulated(c, rel) : 0;
 	if ((e = pin_links(c->plan, c->r, link, c->source)) < 0)
 		return e;
 	cleanup_free char *gd = NULL;

@@ -276,6 +276,9 @@ int cordon_placeholders_hold(const struct cordon_strv *paths, const struct cordo
 bool cordon_is_stand_in(const char *path);
 /* The same for what lstat gave (ST). */
 bool cordon_is_stand_in_stat(const struct stat *st);
+/* Whether PATH is a placeholder cordon made (marked so: a session's,
+ * running or not yet removed). False where there are none (macOS). */
+bool cordon_placeholder_marked(const char *path);
 /* Linux: a stand-in made at NAME in PARENT (PATH), pushed to H, and
  * removed with H's placeholders (whether or not the session was seen to
  * end). 0, or -errno (-EEXIST: something is there; nothing made then). */

@@ -41,6 +41,12 @@ static bool marked(int fd)
 	return fgetxattr(fd, MARK, v, sizeof(v)) >= 0;
 }
 
+bool cordon_placeholder_marked(const char *path)
+{
+	char v[2];
+	return getxattr(path, MARK, v, sizeof(v)) >= 0;
+}
+
 /* Root making one in a user's project: the project's owner's, so that the
  * user's editor outside can still fill it. */
 static void owned_as_parent(int fd, int parent)

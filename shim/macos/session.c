@@ -536,6 +536,12 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	return cordon_err(err, s->exec_errno, "%s: %s", l->path, strerror(s->exec_errno));
 }
 
+bool cordon_placeholder_marked(const char *path)
+{
+	(void)path;
+	return false;
+}
+
 /* Seatbelt refuses a missing protected path by name: no placeholders
  * (the guard plan lists none on macOS). */
 int cordon_placeholders_hold(const struct cordon_strv *paths, const struct cordon_strv *files,

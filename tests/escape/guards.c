@@ -2124,6 +2124,158 @@ BOTH_USERS(guards, a_submodule_hidden_from_the_index_reader_refuses_the_session,
 	world_free(&w);
 }
 
+/* A submodule never initialized: X (an empty checkout, as a clone without
+ * --recurse-submodules leaves it) and d/Y (outside the sparse cone: no d
+ * in the worktree). Each gets a .git file sent to a git dir the session
+ * made, whose core.fsmonitor git status at the top, outside, runs. */
+static const char plant_unpopulated[] =
+	"p() { G=$PWD/.git/objects/ev-$2; git init -q --bare \"$G\" && "
+	"git config -f \"$G/config\" core.bare false && "
+	"git config -f \"$G/config\" core.worktree \"$PWD/$1\" && (M=$M-$2; fsmon) >> \"$G/config\" "
+	"&& mkdir -p \"$1\" && printf 'gitdir: %s\\n' \"$G\" > \"$1/.git\"; echo \"$2 $?\"; }\n"
+	"p X X; p d/Y Y\n";
+
+/* Neither lands, and git status at the top, outside, while the session
+ * runs, runs neither (46g G2: nothing was guarded there). The read-only
+ * stand-in for d goes as the session ends, and git outside sees the
+ * worktree as before. Control: protected_paths [] lets both land, and the
+ * same git status runs both. */
+BOTH_USERS(guards, unpopulated_submodules_stay_unplanted, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "gunpop");
+	char *lb = at(w.dir, "lb");
+	struct run_result r = outside(
+		&w,
+		"git init -q '%1$s' && echo x > '%1$s/f' && git -C '%1$s' add f && "
+		"git -C '%1$s' commit -qm s && mkdir e && echo f > e/f && git add e && "
+		"git submodule add -q '%1$s' X && git submodule add -q '%1$s' d/Y && "
+		"git commit -qm subs && git submodule deinit -q -f -- X d/Y && rm -rf .git/modules "
+		"&& git sparse-checkout set e && git status --short",
+		lb);
+	cr_assert(present(w.proj, "X") && !present(w.proj, "X/.git") && !present(w.proj, "d"),
+		  "the submodules are not as a clone leaves them: %s", r.out);
+	char *before = strdup(r.out);
+	run_free(&r);
+	const char *const dirs[] = {w.proj, NULL};
+	plant_during_git(&w, "deny", plant_unpopulated, dirs);
+	cr_expect_not(marked(&w, "deny-X", "fsmonitor"),
+		      "a .git made in an empty checkout sent git outside to a planted git dir");
+	cr_expect_not(marked(&w, "deny-Y", "fsmonitor"),
+		      "a .git made outside the sparse cone sent git outside to a planted git dir");
+	cr_expect_not(present(w.proj, "X/.git"), "X/.git was made");
+	cr_expect_not(present(w.proj, "d"), "the stand-in for d was left, or d was made");
+	r = outside(&w, "git status --short");
+	cr_expect_str_eq(r.out, before, "git outside sees the worktree otherwise now");
+	run_free(&r);
+
+	set_config(&w, ", \"protected_paths\": []");
+	plant_during_git(&w, "ctl", plant_unpopulated, dirs);
+	cr_assert(marked(&w, "ctl-X", "fsmonitor"),
+		  "control: the empty checkout's plant did not run");
+	cr_assert(marked(&w, "ctl-Y", "fsmonitor"), "control: the sparse one's plant did not run");
+	free(before);
+	free(lb);
+	world_free(&w);
+}
+
+/* Python that folds the index entries under DIR into one sparse-directory
+ * entry "DIR/" naming TREE (skip-worktree, version 3, with an sdir
+ * extension), as a session can write the index: git never folds a
+ * directory that holds a submodule, but git outside, in a sparse
+ * checkout, expands it again where DIR is in the worktree. */
+static const char fold_index[] =
+	"python3 - .git/index d $(git rev-parse HEAD:d) <<'EOF'\n"
+	"import sys, struct, hashlib\n"
+	"path, d, tree = sys.argv[1], sys.argv[2].encode() + b'/', bytes.fromhex(sys.argv[3])\n"
+	"b = open(path, 'rb').read()\n"
+	"nr = struct.unpack('>I', b[8:12])[0]\n"
+	"off, ents = 12, []\n"
+	"for _ in range(nr):\n"
+	"    fl = struct.unpack('>H', b[off+60:off+62])[0]\n"
+	"    ext = struct.unpack('>H', b[off+62:off+64])[0] if fl & 0x4000 else 0\n"
+	"    at = off + 62 + (2 if fl & 0x4000 else 0)\n"
+	"    name = b[at:b.index(b'\\0', at)]\n"
+	"    ents.append((name, b[off:off+60], fl & 0x3000, ext))\n"
+	"    off += (at - off + len(name) + 8) & ~7\n"
+	"ents = [e for e in ents if not e[0].startswith(d)]\n"
+	"ents.append((d, struct.pack('>10I', 0, 0, 0, 0, 0, 0, 0o40000, 0, 0, 0) + tree, 0, 0x4000))\n"
+	"ents.sort()\n"
+	"out = bytearray(struct.pack('>4sII', b'DIRC', 3, len(ents)))\n"
+	"for name, head, stage, ext in ents:\n"
+	"    e = head + struct.pack('>H', stage | min(len(name), 0xfff) | (0x4000 if ext else 0))\n"
+	"    e += (struct.pack('>H', ext) if ext else b'') + name\n"
+	"    out += e + b'\\0' * (8 - len(e) % 8)\n"
+	"out += b'sdir' + struct.pack('>I', 0)\n"
+	"open(path, 'wb').write(out + hashlib.sha1(out).digest())\n"
+	"EOF\n";
+
+/* d/X/.git sent to a copy of the submodule's git dir with a
+ * core.fsmonitor of the session's. */
+static const char plant_folded[] =
+	"G=$PWD/.git/objects/ev-X; cp -a .git/modules/d/X \"$G\" && "
+	"git config -f \"$G/config\" core.worktree \"$PWD/d/X\" && (M=$M-X; fsmon) >> \"$G/config\" "
+	"&& printf 'gitdir: %s\\n' \"$G\" > d/X/.git; echo X $?\n";
+
+/* The user's sparse checkout (index.sparse) has the submodule d/X in its
+ * cone. A session folds d into one sparse-directory entry, which hid d/X
+ * from the next session's guard (46g G1): the index is moved aside as the
+ * session ends, said. The next session cannot plant d/X/.git, with the
+ * index rebuilt outside meanwhile, nor with the folded index left in place
+ * and d/X edited out of .gitmodules (a session whose end did not come: its
+ * launcher killed; the submodule's own git dir names it). Control, in a
+ * copy, without cordon: the fold hides nothing from git, which runs the
+ * plant. */
+BOTH_USERS(guards, an_index_folding_a_submodule_away_is_moved_aside, .timeout = 120)
+{
+	struct world w;
+	git_world(&w, who, "gfold");
+	char *lb = at(w.dir, "lb"), *copy = at(w.dir, "copy");
+	struct run_result r =
+		outside(&w,
+			"git init -q '%1$s' && echo x > '%1$s/f' && git -C '%1$s' add f && "
+			"git -C '%1$s' commit -qm s && mkdir d && echo b > d/b && git add d && "
+			"git submodule add -q '%1$s' d/X && git commit -qm subs && "
+			"git sparse-checkout set d && git config index.sparse true && "
+			"cp -a . '%2$s'",
+			lb, copy);
+	run_free(&r);
+	char *script = plant(&w, "ctl", "", plant_folded);
+	char *cmd = fmt("cd '%s' || exit 1\n%s%s\ngit status --short", copy, fold_index, script);
+	r = sh_outside(&w, cmd);
+	free(cmd);
+	cr_assert(marked(&w, "ctl-X", "fsmonitor"),
+		  "control: git outside did not go into the folded submodule: %s%s", r.out, r.err);
+	run_free(&r);
+	free(script);
+
+	r = sh_in(&w, NULL, "%s", fold_index);
+	cr_expect(present(w.proj, ".git/index.cordon-disarmed") && !present(w.proj, ".git/index"),
+		  "the folded index was not moved aside: %s%s", r.out, r.err);
+	cr_expect(strstr(r.err, "hides the submodule d/X"), "not said: %s", r.err);
+	run_free(&r);
+	r = outside(&w, "git reset -q && git ls-files -s d/X | cut -c1-6");
+	cr_expect(strstr(r.out, "160000"), "git reset did not bring d/X back: %s", r.out);
+	run_free(&r);
+	const char *const dirs[] = {w.proj, NULL};
+	plant_during_git(&w, "deny", plant_folded, dirs);
+	cr_expect_not(marked(&w, "deny-X", "fsmonitor"), "the next session planted d/X");
+
+	char *cmd2 = fmt("%sgit config -f .gitmodules submodule.d/X.path zz", fold_index);
+	r = sh_outside(&w, cmd2);
+	run_free(&r);
+	free(cmd2);
+	plant_during_git(&w, "kept", plant_folded, dirs);
+	cr_expect_not(marked(&w, "kept-X", "fsmonitor"),
+		      "with the folded index in place, a session planted d/X");
+	r = outside(&w, "cat d/X/.git");
+	cr_expect(strstr(r.out, ".git/modules/d/X"), "d/X/.git was rewritten: %s", r.out);
+	run_free(&r);
+	free(copy);
+	free(lb);
+	world_free(&w);
+}
+
 /* Linked worktrees in the project, made before the session: "dotgit"
  * points wt2's .git file at a git dir planted in .git/objects, whose
  * core.fsmonitor git status in wt2 runs; "hook" writes a hook in wt's
