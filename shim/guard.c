@@ -1453,9 +1453,10 @@ static bool inside_rel(const char *rel)
 struct checkouts {
 	struct cordon_guard_plan *plan;
 	const struct reach *r;
-	struct cordon_strv *dirs; /* the git dirs found: each guarded as the rest */
-	struct cordon_strv *seen; /* checkouts done */
-	const char *base;         /* the worktree */
+	struct cordon_strv *dirs;    /* the git dirs found: each guarded as the rest */
+	struct cordon_strv *seen;    /* checkouts done */
+	struct cordon_strv *reached; /* the git dirs their .git led to */
+	const char *base;            /* the worktree */
 	const char *source;
 	int depth;
 	bool gitlink; /* the checkouts given now are its index's gitlinks */
@@ -1533,7 +1534,7 @@ static int protect_checkout(const char *rel, void *arg)
 	}
 	if (e < 0 || !gd)
 		return e;
-	if ((e = add_dir(c->dirs, gd)) < 0)
+	if ((e = add_dir(c->dirs, gd)) < 0 || (e = add_dir(c->reached, gd)) < 0)
 		return e;
 	if (c->depth >= SUBMODULE_DEPTH)
 		return refuse_once(c->plan,
@@ -2232,6 +2233,8 @@ static char *worktree_of(const struct reach *r, const char *d)
  * into it again once the index has it (a git reset). */
 static int protect_module_checkout(struct checkouts *c, const char *d)
 {
+	if (cordon_strv_contains(c->reached, d))
+		return 0; /* (its checkout's .git led to it: kept) */
 	cleanup_free char *wt = worktree_of(c->r, d);
 	char *slash = wt ? strrchr(wt, '/') : NULL;
 	if (!slash || slash == wt || cordon_strv_contains(c->seen, wt))
@@ -2353,8 +2356,8 @@ static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, co
 		cleanup_free char *gd = canon_of(r, dotgit);
 		e = add_dir(&dirs, gd);
 	}
-	struct cordon_strv seen = {0}, mods = {0};
-	struct checkouts top = {plan, r, &dirs, &seen, base, source, 0, false};
+	struct cordon_strv seen = {0}, mods = {0}, reached = {0};
+	struct checkouts top = {plan, r, &dirs, &seen, &reached, base, source, 0, false};
 	if (e >= 0 && dirs.n)
 		e = protect_submodules(&top, dirs.v[0]);
 	for (size_t i = 0; e >= 0 && i < dirs.n; i++) {
@@ -2380,6 +2383,7 @@ static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, co
 		e = protect_module_checkout(&top, mods.v[i]);
 	cordon_strv_free(&mods);
 	cordon_strv_free(&seen);
+	cordon_strv_free(&reached);
 	/* Linked worktrees' git dirs: their commondir, rewritten inside,
 	 * would send git in the worktree, outside, to a planted config. */
 	struct cordon_strv wts = {0};
