@@ -2318,6 +2318,36 @@ static bool is_common_of(const char *d, const char *common)
 	return named && strcmp(named, common) == 0;
 }
 
+/* DIRS from FROM on (and each one added meanwhile): the common dir a
+ * commondir names (kept), or one made holding "." where it is missing,
+ * and the submodule git dirs beneath its modules/ (also into MODS). */
+static int follow_git_dirs(struct cordon_guard_plan *plan, const struct reach *r,
+			   struct cordon_strv *dirs, struct cordon_strv *mods, size_t from,
+			   const char *source)
+{
+	int e = 0;
+	for (size_t i = from; e >= 0 && i < dirs->n; i++) {
+		char f[PATH_MAX + 16];
+		snprintf(f, sizeof(f), "%s/commondir", dirs->v[i]);
+		cleanup_free char *common = cordon_git_link_file(f, "", dirs->v[i]);
+		struct stat cst;
+		if (common) {
+			e = protect(plan, r, f, source, 0);
+			if (e >= 0)
+				e = add_dir(dirs, common);
+		} else if (lstat(f, &cst) < 0 && errno == ENOENT && creatable(r, f)) {
+			/* git reads it in every git dir: one written inside would
+			 * send git to another git dir's config and hooks. "."
+			 * is this git dir, git's meaning without one. */
+			e = keep_file(plan, r, f, ".\n", source);
+		}
+		snprintf(f, sizeof(f), "%s/modules", dirs->v[i]);
+		if (e >= 0)
+			e = find_modules(dirs, mods, f, 0);
+	}
+	return e;
+}
+
 /* PATH is "<base>/.git/<rest>": REST in every git dir the repository at
  * BASE uses — its .git directory or the one a .git file names, the common
  * dir of a worktree, and the submodules' — and the .git file itself. */
@@ -2356,44 +2386,47 @@ static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, co
 		cleanup_free char *gd = canon_of(r, dotgit);
 		e = add_dir(&dirs, gd);
 	}
-	struct cordon_strv seen = {0}, mods = {0}, reached = {0};
+	struct cordon_strv seen = {0}, mods = {0}, reached = {0}, wts = {0};
 	struct checkouts top = {plan, r, &dirs, &seen, &reached, base, source, 0, false};
 	if (e >= 0 && dirs.n)
 		e = protect_submodules(&top, dirs.v[0]);
-	for (size_t i = 0; e >= 0 && i < dirs.n; i++) {
-		char f[PATH_MAX + 16];
-		snprintf(f, sizeof(f), "%s/commondir", dirs.v[i]);
-		cleanup_free char *common = cordon_git_link_file(f, "", dirs.v[i]);
-		struct stat cst;
-		if (common) {
-			e = protect(plan, r, f, source, 0);
+	/* The git dirs each leads to (commondir, modules/), and the linked
+	 * worktrees': their submodules too (their own index's gitlinks, their
+	 * own modules/, where git keeps a worktree's submodule git dirs:
+	 * 47a M2), until no new one turns up. */
+	for (size_t from = 0, mods_done = 0, wts_done = 0; e >= 0 && from < dirs.n;) {
+		e = follow_git_dirs(plan, r, &dirs, &mods, from, source);
+		from = dirs.n;
+		for (; e >= 0 && mods_done < mods.n; mods_done++)
+			e = protect_module_checkout(&top, mods.v[mods_done]);
+		for (size_t i = 0; e >= 0 && i < dirs.n; i++)
+			e = find_worktrees(&wts, dirs.v[i]);
+		for (; e >= 0 && wts_done < wts.n; wts_done++) {
+			const char *w = wts.v[wts_done];
+			cleanup_free char *wt = worktree_of(r, w);
+			struct checkouts in = top;
+			in.base = wt;
+			if (wt)
+				e = protect_submodules(&in, w);
+			char f[PATH_MAX + 16];
+			snprintf(f, sizeof(f), "%s/modules", w);
 			if (e >= 0)
-				e = add_dir(&dirs, common);
-		} else if (lstat(f, &cst) < 0 && errno == ENOENT && creatable(r, f)) {
-			/* git reads it in every git dir: one written inside would
-			 * send git to another git dir's config and hooks. "."
-			 * is this git dir, git's meaning without one. */
-			e = keep_file(plan, r, f, ".\n", source);
+				e = find_modules(&dirs, &mods, f, 0);
 		}
-		snprintf(f, sizeof(f), "%s/modules", dirs.v[i]);
-		if (e >= 0)
-			e = find_modules(&dirs, &mods, f, 0);
+		for (; e >= 0 && mods_done < mods.n; mods_done++)
+			e = protect_module_checkout(&top, mods.v[mods_done]);
 	}
-	for (size_t i = 0; e >= 0 && i < mods.n; i++)
-		e = protect_module_checkout(&top, mods.v[i]);
 	cordon_strv_free(&mods);
 	cordon_strv_free(&seen);
 	cordon_strv_free(&reached);
-	/* Linked worktrees' git dirs: their commondir, rewritten inside,
-	 * would send git in the worktree, outside, to a planted config. */
-	struct cordon_strv wts = {0};
 	bool wt_config = false;
 	for (size_t i = 0; e >= 0 && i < dirs.n; i++) {
 		char f[PATH_MAX + 16];
 		snprintf(f, sizeof(f), "%s/config", dirs.v[i]);
 		wt_config = wt_config || worktree_config(f);
-		e = find_worktrees(&wts, dirs.v[i]);
 	}
+	/* Linked worktrees' git dirs: their commondir, rewritten inside,
+	 * would send git in the worktree, outside, to a planted config. */
 	for (size_t i = 0; e >= 0 && i < wts.n; i++) {
 		char f[PATH_MAX + 16];
 		snprintf(f, sizeof(f), "%s/commondir", wts.v[i]);

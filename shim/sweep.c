@@ -813,6 +813,8 @@ static void hold(struct cordon_sweep *s, const char *path, char kind)
 	struct stat st;
 	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
 		held_push(s, path, kind, &st);
+	else if (kind == 'r' && S_ISDIR(st.st_mode))
+		held_push(s, path, 'g', &st);
 }
 
 /* The files with a second name below DIR, a directory the guards keep
@@ -4079,11 +4081,28 @@ static bool guarded_as(const struct cordon_sweep *s, const char *path)
 	return false;
 }
 
+static bool replaced(const struct cordon_sweep_held *h);
+
+/* Whether a directory the guards kept, at or above PATH, is another now
+ * than as the session started: its mount went with the one it replaced
+ * (another session's stand-in removed as that one ended, made again
+ * inside: 47a H1, a submodule's .git planted in it and left as guarded). */
+static bool dir_guard_lost(const struct cordon_sweep *s, const char *path)
+{
+	for (size_t i = 0; i < s->n_held; i++)
+		if (s->held[i].kind == 'g' && cordon_path_under(path, s->held[i].path) &&
+		    replaced(&s->held[i]))
+			return true;
+	return false;
+}
+
 /* Whether the guards kept PATH read-only: it, or where it leads (the
  * guards keep what a link leads to, and keep the link in place: a
  * .git/hooks -> ../.githooks). */
 static bool is_guarded(const struct cordon_sweep *s, const char *path)
 {
+	if (dir_guard_lost(s, path))
+		return false;
 	if (guarded_as(s, path))
 		return true;
 	cleanup_free char *canon = realpath(path, NULL);
@@ -6655,7 +6674,8 @@ static int say_lost(const struct cordon_sweep *s, struct cordon_strv *said)
 	int moved = 0;
 	for (size_t i = 0; i < s->n_held; i++) {
 		const struct cordon_sweep_held *h = &s->held[i];
-		if (h->kind == 'm' || (h->kind == 'r' && strstr(h->path, "/.git/")))
+		if (h->kind == 'm' || h->kind == 'g' ||
+		    (h->kind == 'r' && strstr(h->path, "/.git/")))
 			continue;
 		if (h->kind == 'c' && config_changed(h)) {
 			moved += disarm(s, h->path,

@@ -105,7 +105,9 @@ struct cordon_sweep {
 	 * that one, which no mount covers; ('t') such a file inside a kept
 	 * directory (a hook with a hard link beside the project); ('c') a
 	 * config file a later session reads by name, which this one may
-	 * write (cordon_sweep_note_config). */
+	 * write (cordon_sweep_note_config); ('g') a directory kept
+	 * read-only, which vouches for nothing below it once replaced (a
+	 * stand-in another session removed, made again inside: 47a H1). */
 	struct cordon_sweep_held {
 		char *path;
 		unsigned long long dev, ino;

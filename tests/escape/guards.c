@@ -2179,6 +2179,176 @@ BOTH_USERS(guards, unpopulated_submodules_stay_unplanted, .timeout = 90)
 	world_free(&w);
 }
 
+/* The user's submodules never initialized: X (an empty checkout), d/X
+ * outside the sparse cone (no d in the worktree), Y with no checkout at
+ * all; PROJ's world W. */
+static void unpopulated_world(struct world *w, const struct who *who, const char *tag)
+{
+	git_world(w, who, tag);
+	char *lb = at(w->dir, "lb");
+	struct run_result r = outside(
+		w,
+		"git init -q '%1$s' && echo x > '%1$s/f' && git -C '%1$s' add f && "
+		"git -C '%1$s' commit -qm s && mkdir e && echo f > e/f && git add e && "
+		"git submodule add -q '%1$s' X && git submodule add -q '%1$s' d/X && "
+		"git submodule add -q '%1$s' Y && git commit -qm subs && "
+		"git submodule deinit -q -f -- X d/X Y && rm -rf .git/modules && rmdir Y && "
+		"git sparse-checkout set e",
+		lb);
+	run_free(&r);
+	cr_assert(present(w->proj, "X") && !present(w->proj, "d") && !present(w->proj, "Y"),
+		  "not as a sparse clone");
+	free(lb);
+}
+
+/* A session that keeps trying to plant Y/.git (p, as plant_unpopulated)
+ * until "goB", having said "onB". */
+static const char plant_until_go[] =
+	"p() { G=$PWD/.git/objects/ev-$2; git init -q --bare \"$G\" && "
+	"git config -f \"$G/config\" core.bare false && "
+	"git config -f \"$G/config\" core.worktree \"$PWD/$1\" && (M=$M-$2; fsmon) >> \"$G/config\" "
+	"&& mkdir -p \"$1\" && printf 'gitdir: %s\\n' \"$G\" > \"$1/.git\"; }\n"
+	"touch onB; while [ ! -e goB ]; do p Y Y 2>/dev/null && touch landed; sleep 0.05; done\n";
+
+/* Two sessions at once: B keeps trying to plant Y/.git while A, which
+ * made the stand-in Y, ends (47a H1: B kept A's stand-in read-only without
+ * holding it, A removed it as it ended, and B planted; its sweep took Y
+ * for guarded and left the plant, which git status outside ran after both
+ * had ended). Neither lands, the stand-in goes with the last session, and
+ * git status outside after both runs nothing. Control: protected_paths []
+ * lets B plant at once. */
+BOTH_USERS(guards, a_stand_in_held_by_two_sessions_goes_with_the_last, .timeout = 90)
+{
+	struct world w;
+	unpopulated_world(&w, who, "gtwo");
+	char *onA = at(w.proj, "onA"), *onB = at(w.proj, "onB"), *landed = at(w.proj, "landed");
+	for (int ctl = 0; ctl < 2; ctl++) {
+		const char *tag = ctl ? "ctl" : "deny";
+		if (ctl)
+			set_config(&w, ", \"protected_paths\": []");
+		char *a[] = {CORDON_BIN, "run",
+			     "--config", w.cfg,
+			     "--",       "/bin/sh",
+			     "-c",       "touch onA; while [ ! -e goA ]; do sleep 0.05; done",
+			     NULL};
+		pid_t pa = world_spawn(&w, a, w.proj);
+		cr_assert(wait_exists(onA, 10000), "%s: session A did not start", tag);
+		char *script = plant(&w, tag, "", plant_until_go);
+		char *b[] = {CORDON_BIN, "run", "--config", w.cfg, "--",
+			     "/bin/sh",  "-c",  script,     NULL};
+		pid_t pb = world_spawn(&w, b, w.proj);
+		cr_assert(wait_exists(onB, 10000), "%s: session B did not start", tag);
+		usleep(300000);
+		struct run_result r = outside(&w, "touch goA");
+		run_free(&r);
+		cr_expect(wait_gone(pa, 10000), "%s: session A did not end", tag);
+		(void)wait_exists(landed, 1500);
+		r = outside(&w, "touch goB");
+		run_free(&r);
+		cr_expect(wait_gone(pb, 10000), "%s: session B did not end", tag);
+		git_outside(&w, w.proj, tag);
+		free(script);
+		if (ctl) {
+			cr_assert(file_exists(landed), "control: B could not plant");
+			cr_assert(marked(&w, "ctl-Y", "fsmonitor"),
+				  "control: the plant did not run");
+		} else {
+			cr_expect_not(file_exists(landed), "B planted Y/.git");
+			cr_expect_not(marked(&w, "deny-Y", "fsmonitor"), "B's plant ran outside");
+			cr_expect_not(present(w.proj, "Y"), "the stand-in Y was left");
+		}
+		r = outside(&w, "rm -rf onA onB goA goB landed Y");
+		run_free(&r);
+	}
+	free(onA), free(onB), free(landed);
+	world_free(&w);
+}
+
+/* The user's empty checkout X, kept read-only, is removed and made again
+ * outside while a session runs (a checkout of another branch and back),
+ * which ends its mount: the session plants X/.git then. As the session
+ * ends, the sweep judges what is below a kept directory that was replaced
+ * (it took X/.git for guarded and left it), and moves it aside; git
+ * status outside after runs nothing. Control: the plant landed (seen
+ * from outside while the session ran). */
+BOTH_USERS(guards, a_kept_checkout_replaced_outside_is_judged, .timeout = 60)
+{
+	struct world w;
+	unpopulated_world(&w, who, "grepl");
+	char *on = at(w.proj, "on"), *landed = at(w.proj, "X/.git");
+	char *script =
+		plant(&w, "deny", "",
+		      "p() { G=$PWD/.git/objects/ev-$2; git init -q --bare \"$G\" && "
+		      "git config -f \"$G/config\" core.bare false && "
+		      "git config -f \"$G/config\" core.worktree \"$PWD/$1\" && "
+		      "(M=$M-$2; fsmon) >> \"$G/config\" && "
+		      "printf 'gitdir: %s\\n' \"$G\" > \"$1/.git\"; }\n"
+		      "touch on; while [ ! -e go ]; do p X X 2>/dev/null; sleep 0.05; done\n");
+	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "/bin/sh", "-c", script, NULL};
+	pid_t pid = world_spawn(&w, argv, w.proj);
+	cr_assert(wait_exists(on, 10000), "the session did not start");
+	usleep(300000);
+	cr_expect_not(file_exists(landed), "X/.git was made while X was kept");
+	struct run_result r = outside(&w, "rmdir X && mkdir X");
+	run_free(&r);
+	cr_assert(wait_exists(landed, 5000), "control: the session did not plant X/.git");
+	r = outside(&w, "touch go");
+	run_free(&r);
+	cr_expect(wait_gone(pid, 10000), "the session did not end");
+	cr_expect_not(file_exists(landed), "the planted X/.git was left");
+	cr_expect(present(w.proj, "X/.git.cordon-disarmed"), "not moved aside");
+	git_outside(&w, w.proj, "after");
+	cr_expect_not(marked(&w, "deny-X", "fsmonitor"), "the plant ran outside");
+	free(script), free(on), free(landed);
+	world_free(&w);
+}
+
+/* Submodules of linked worktrees: "mod" appends a core.fsmonitor to the
+ * git dir git keeps for the submodule X of the worktree wt2 (beside the
+ * project: .git/worktrees/wt2/modules/X); "wt" makes a .git in the
+ * worktree wt's X, never initialized there, sent to a git dir the session
+ * made. */
+static const char plant_worktree_submodules[] =
+	"(M=$M-mod; fsmon) >> .git/worktrees/wt2/modules/X/config; echo mod $?\n"
+	"G=$PWD/.git/objects/ev-wt; git init -q --bare \"$G\" && "
+	"git config -f \"$G/config\" core.bare false && "
+	"git config -f \"$G/config\" core.worktree \"$PWD/wt/X\" && (M=$M-wt; fsmon) >> \"$G/config\" "
+	"&& printf 'gitdir: %s\\n' \"$G\" > wt/X/.git; echo wt $?\n";
+
+/* Neither lands, and git status in each worktree, outside, while the
+ * session runs, runs neither (47a M2: only the project's own git dir's
+ * submodules were guarded). Control: protected_paths [] lets both land,
+ * and the same git runs both. */
+BOTH_USERS(guards, linked_worktrees_submodules_stay_unplanted, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "gwtsub");
+	char *lb = at(w.dir, "lb"), *wt2 = at(w.dir, "wt2"), *wt = at(w.proj, "wt");
+	struct run_result r = outside(
+		&w,
+		"git init -q '%1$s' && echo x > '%1$s/f' && git -C '%1$s' add f && "
+		"git -C '%1$s' commit -qm s && git submodule add -q '%1$s' X && git commit -qm X && "
+		"git worktree add -q '%2$s' && git -C '%2$s' submodule update -q --init && "
+		"git worktree add -q wt && echo /wt >> .git/info/exclude",
+		lb, wt2);
+	run_free(&r);
+	cr_assert(present(w.proj, ".git/worktrees/wt2/modules/X/config") &&
+			  present(w.proj, "wt/X") && !present(w.proj, "wt/X/.git"),
+		  "the worktrees are not as meant");
+	const char *const dirs[] = {wt2, wt, NULL};
+	plant_during_git(&w, "deny", plant_worktree_submodules, dirs);
+	cr_expect_not(marked(&w, "deny-mod", "fsmonitor"),
+		      "a worktree's submodule config got a core.fsmonitor that ran outside");
+	cr_expect_not(marked(&w, "deny-wt", "fsmonitor"),
+		      "a worktree's uninitialized submodule got a .git that ran outside");
+	set_config(&w, ", \"protected_paths\": []");
+	plant_during_git(&w, "ctl", plant_worktree_submodules, dirs);
+	cr_assert(marked(&w, "ctl-mod", "fsmonitor"), "control: the config plant did not run");
+	cr_assert(marked(&w, "ctl-wt", "fsmonitor"), "control: the .git plant did not run");
+	free(lb), free(wt2), free(wt);
+	world_free(&w);
+}
+
 /* Python that folds the index entries under DIR into one sparse-directory
  * entry "DIR/" naming TREE (skip-worktree, version 3, with an sdir
  * extension), as a session can write the index: git never folds a
