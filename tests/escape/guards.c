@@ -2124,16 +2124,42 @@ BOTH_USERS(guards, a_submodule_hidden_from_the_index_reader_refuses_the_session,
 	world_free(&w);
 }
 
-/* A submodule never initialized: X (an empty checkout, as a clone without
- * --recurse-submodules leaves it) and d/Y (outside the sparse cone: no d
- * in the worktree). Each gets a .git file sent to a git dir the session
- * made, whose core.fsmonitor git status at the top, outside, runs. */
-static const char plant_unpopulated[] =
-	"p() { G=$PWD/.git/objects/ev-$2; git init -q --bare \"$G\" && "
-	"git config -f \"$G/config\" core.bare false && "
-	"git config -f \"$G/config\" core.worktree \"$PWD/$1\" && (M=$M-$2; fsmon) >> \"$G/config\" "
-	"&& mkdir -p \"$1\" && printf 'gitdir: %s\\n' \"$G\" > \"$1/.git\"; echo \"$2 $?\"; }\n"
-	"p X X; p d/Y Y\n";
+/* The user's submodules never initialized: X (an empty checkout, as a
+ * clone without --recurse-submodules leaves it), d/X outside the sparse
+ * cone (no d in the worktree), Y with no checkout at all; PROJ's world W. */
+static void unpopulated_world(struct world *w, const struct who *who, const char *tag)
+{
+	git_world(w, who, tag);
+	char *lb = at(w->dir, "lb");
+	struct run_result r = outside(
+		w,
+		"git init -q '%1$s' && echo x > '%1$s/f' && git -C '%1$s' add f && "
+		"git -C '%1$s' commit -qm s && mkdir e && echo f > e/f && git add e && "
+		"git submodule add -q '%1$s' X && git submodule add -q '%1$s' d/X && "
+		"git submodule add -q '%1$s' Y && git commit -qm subs && "
+		"git submodule deinit -q -f -- X d/X Y && rm -rf .git/modules && rmdir Y && "
+		"git sparse-checkout set e",
+		lb);
+	run_free(&r);
+	cr_assert(present(w->proj, "X") && !present(w->proj, "d") && !present(w->proj, "Y"),
+		  "not as a sparse clone");
+	free(lb);
+}
+
+/* A shell function: "p PATH TAG" makes PATH (a submodule's checkout) and
+ * sends its .git to a git dir the session made, whose core.fsmonitor makes
+ * $M-TAG-fsmonitor; its status. */
+#define PLANT_GITDIR                                                                               \
+	"p() { G=$PWD/.git/objects/ev-$2; git init -q --bare \"$G\" && "                           \
+	"git config -f \"$G/config\" core.bare false && "                                          \
+	"git config -f \"$G/config\" core.worktree \"$PWD/$1\" && "                                \
+	"(M=$M-$2; fsmon) >> \"$G/config\" && mkdir -p \"$1\" && "                                 \
+	"printf 'gitdir: %s\\n' \"$G\" > \"$1/.git\"; }\n"
+
+/* X and d/X (tag Y) of unpopulated_world each get a .git sent to a git
+ * dir the session made, whose core.fsmonitor git status at the top,
+ * outside, runs. */
+static const char plant_unpopulated[] = PLANT_GITDIR "p X X; echo X $?; p d/X Y; echo Y $?\n";
 
 /* Neither lands, and git status at the top, outside, while the session
  * runs, runs neither (46g G2: nothing was guarded there). The read-only
@@ -2143,18 +2169,8 @@ static const char plant_unpopulated[] =
 BOTH_USERS(guards, unpopulated_submodules_stay_unplanted, .timeout = 90)
 {
 	struct world w;
-	git_world(&w, who, "gunpop");
-	char *lb = at(w.dir, "lb");
-	struct run_result r = outside(
-		&w,
-		"git init -q '%1$s' && echo x > '%1$s/f' && git -C '%1$s' add f && "
-		"git -C '%1$s' commit -qm s && mkdir e && echo f > e/f && git add e && "
-		"git submodule add -q '%1$s' X && git submodule add -q '%1$s' d/Y && "
-		"git commit -qm subs && git submodule deinit -q -f -- X d/Y && rm -rf .git/modules "
-		"&& git sparse-checkout set e && git status --short",
-		lb);
-	cr_assert(present(w.proj, "X") && !present(w.proj, "X/.git") && !present(w.proj, "d"),
-		  "the submodules are not as a clone leaves them: %s", r.out);
+	unpopulated_world(&w, who, "gunpop");
+	struct run_result r = outside(&w, "git status --short");
 	char *before = strdup(r.out);
 	run_free(&r);
 	const char *const dirs[] = {w.proj, NULL};
@@ -2175,39 +2191,12 @@ BOTH_USERS(guards, unpopulated_submodules_stay_unplanted, .timeout = 90)
 		  "control: the empty checkout's plant did not run");
 	cr_assert(marked(&w, "ctl-Y", "fsmonitor"), "control: the sparse one's plant did not run");
 	free(before);
-	free(lb);
 	world_free(&w);
-}
-
-/* The user's submodules never initialized: X (an empty checkout), d/X
- * outside the sparse cone (no d in the worktree), Y with no checkout at
- * all; PROJ's world W. */
-static void unpopulated_world(struct world *w, const struct who *who, const char *tag)
-{
-	git_world(w, who, tag);
-	char *lb = at(w->dir, "lb");
-	struct run_result r = outside(
-		w,
-		"git init -q '%1$s' && echo x > '%1$s/f' && git -C '%1$s' add f && "
-		"git -C '%1$s' commit -qm s && mkdir e && echo f > e/f && git add e && "
-		"git submodule add -q '%1$s' X && git submodule add -q '%1$s' d/X && "
-		"git submodule add -q '%1$s' Y && git commit -qm subs && "
-		"git submodule deinit -q -f -- X d/X Y && rm -rf .git/modules && rmdir Y && "
-		"git sparse-checkout set e",
-		lb);
-	run_free(&r);
-	cr_assert(present(w->proj, "X") && !present(w->proj, "d") && !present(w->proj, "Y"),
-		  "not as a sparse clone");
-	free(lb);
 }
 
 /* A session that keeps trying to plant Y/.git (p, as plant_unpopulated)
  * until "goB", having said "onB". */
-static const char plant_until_go[] =
-	"p() { G=$PWD/.git/objects/ev-$2; git init -q --bare \"$G\" && "
-	"git config -f \"$G/config\" core.bare false && "
-	"git config -f \"$G/config\" core.worktree \"$PWD/$1\" && (M=$M-$2; fsmon) >> \"$G/config\" "
-	"&& mkdir -p \"$1\" && printf 'gitdir: %s\\n' \"$G\" > \"$1/.git\"; }\n"
+static const char plant_until_go[] = PLANT_GITDIR
 	"touch onB; while [ ! -e goB ]; do p Y Y 2>/dev/null && touch landed; sleep 0.05; done\n";
 
 /* Two sessions at once: B keeps trying to plant Y/.git while A, which
@@ -2278,11 +2267,7 @@ BOTH_USERS(guards, a_kept_checkout_replaced_outside_is_judged, .timeout = 60)
 	char *on = at(w.proj, "on"), *landed = at(w.proj, "X/.git");
 	char *script =
 		plant(&w, "deny", "",
-		      "p() { G=$PWD/.git/objects/ev-$2; git init -q --bare \"$G\" && "
-		      "git config -f \"$G/config\" core.bare false && "
-		      "git config -f \"$G/config\" core.worktree \"$PWD/$1\" && "
-		      "(M=$M-$2; fsmon) >> \"$G/config\" && "
-		      "printf 'gitdir: %s\\n' \"$G\" > \"$1/.git\"; }\n"
+		      PLANT_GITDIR
 		      "touch on; while [ ! -e go ]; do p X X 2>/dev/null; sleep 0.05; done\n");
 	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "/bin/sh", "-c", script, NULL};
 	pid_t pid = world_spawn(&w, argv, w.proj);
@@ -2309,11 +2294,8 @@ BOTH_USERS(guards, a_kept_checkout_replaced_outside_is_judged, .timeout = 60)
  * worktree wt's X, never initialized there, sent to a git dir the session
  * made. */
 static const char plant_worktree_submodules[] =
-	"(M=$M-mod; fsmon) >> .git/worktrees/wt2/modules/X/config; echo mod $?\n"
-	"G=$PWD/.git/objects/ev-wt; git init -q --bare \"$G\" && "
-	"git config -f \"$G/config\" core.bare false && "
-	"git config -f \"$G/config\" core.worktree \"$PWD/wt/X\" && (M=$M-wt; fsmon) >> \"$G/config\" "
-	"&& printf 'gitdir: %s\\n' \"$G\" > wt/X/.git; echo wt $?\n";
+	PLANT_GITDIR "(M=$M-mod; fsmon) >> .git/worktrees/wt2/modules/X/config; echo mod $?\n"
+		     "p wt/X wt; echo wt $?\n";
 
 /* Neither lands, and git status in each worktree, outside, while the
  * session runs, runs neither (47a M2: only the project's own git dir's
