@@ -513,6 +513,30 @@ static bool creatable(const struct reach *r, const char *path)
 	return parent && reaches(&r->write, parent, false);
 }
 
+/* PATH, which the guards must look into to keep what git outside reads
+ * below it, cannot be (WHY, an errno), where the session could write: a
+ * session's chmod 0 on a directory of the user's hid it from the next
+ * session's guards, which then ran its chmod back and wrote below (47b
+ * N1). The session is refused, naming it. Elsewhere (not the session's to
+ * change): 0. */
+static int refuse_unreadable(struct cordon_guard_plan *plan, const struct reach *r,
+			     const char *path, int why)
+{
+	if ((why != EACCES && why != EPERM) || !creatable(r, path))
+		return 0;
+	/* (The directory whose mode stops it: the nearest one there is.) */
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%s", path);
+	struct stat st;
+	for (char *slash; lstat(dir, &st) < 0 && (slash = strrchr(dir, '/')) && slash != dir;)
+		*slash = '\0';
+	return refuse_once(plan,
+			   "%s: cordon cannot look into it (%s), so it cannot keep what git "
+			   "reads below it read-only (a session may have changed its mode): "
+			   "give it back its mode outside (chmod u+rwx), then start the session",
+			   dir, strerror(why));
+}
+
 /* Whether the session cannot make the missing PATH: its nearest existing
  * parent is the closed directory (cordon's plan may still make it). */
 static bool made_only_outside(const struct reach *r, const char *path)
@@ -983,6 +1007,8 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 			make_dirs(r, path, (flags & PRIVATE) ? 0700 : 0755);
 		gone = lstat(path, &st) < 0 ? errno : 0;
 	}
+	if (gone == EACCES || gone == EPERM)
+		return refuse_unreadable(plan, r, path, gone);
 	/* A running session's stand-in for a name it made: missing, for
 	 * this session too (it goes as that one ends). */
 	bool stand_in = !gone && cordon_is_stand_in_stat(&st);
@@ -1344,12 +1370,16 @@ static int add_dir(struct cordon_strv *dirs, const char *d)
 
 /* The git dirs of submodules beneath DIR/modules (git keeps them there,
  * named by the submodule, which may hold slashes): a directory holding HEAD. */
-static int find_modules(struct cordon_strv *dirs, struct cordon_strv *mods, const char *dir,
+static int find_modules(struct cordon_guard_plan *plan, const struct reach *r,
+			struct cordon_strv *dirs, struct cordon_strv *mods, const char *dir,
 			int depth)
 {
-	DIR *d = depth > MODULE_DEPTH ? NULL : opendir(dir);
-	if (!d)
+	if (depth > MODULE_DEPTH)
 		return 0;
+	DIR *d = opendir(dir);
+	if (!d)
+		return errno == ENOENT || errno == ENOTDIR ? 0
+							   : refuse_unreadable(plan, r, dir, errno);
 	int e = 0;
 	for (struct dirent *de; e >= 0 && (de = readdir(d));) {
 		if (de->d_name[0] == '.' || (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN))
@@ -1367,9 +1397,9 @@ static int find_modules(struct cordon_strv *dirs, struct cordon_strv *mods, cons
 			char in[PATH_MAX + 8];
 			snprintf(in, sizeof(in), "%s/modules", sub);
 			if (e >= 0)
-				e = find_modules(dirs, mods, in, depth + 1);
+				e = find_modules(plan, r, dirs, mods, in, depth + 1);
 		} else {
-			e = find_modules(dirs, mods, sub, depth + 1);
+			e = find_modules(plan, r, dirs, mods, sub, depth + 1);
 		}
 	}
 	closedir(d);
@@ -1490,7 +1520,7 @@ static int protect_unpopulated(struct checkouts *c, const char *rel)
 		if (lstat(path, &st) < 0)
 			return errno == ENOENT
 				       ? protect(c->plan, c->r, path, c->source, PLACEHOLDER)
-				       : 0;
+				       : refuse_unreadable(c->plan, c->r, path, errno);
 		/* A file or a link in the way (git goes no further, nor
 		 * through a link), the checkout itself, or a stand-in on
 		 * the way (this session's, or another's: held too). */
@@ -1522,16 +1552,21 @@ static int protect_checkout(const char *rel, void *arg)
 	if (e < 0)
 		return e;
 	if (lstat(link, &st) < 0)
-		return errno == ENOENT || errno == ENOTDIR ? protect_unpopulated(c, rel) : 0;
+		return errno == ENOENT || errno == ENOTDIR
+			       ? protect_unpopulated(c, rel)
+			       : refuse_unreadable(c->plan, c->r, sub, errno);
 	if ((e = pin_links(c->plan, c->r, link, c->source)) < 0)
 		return e;
 	cleanup_free char *gd = NULL;
+	errno = 0;
 	if (S_ISREG(st.st_mode)) {
 		e = protect(c->plan, c->r, link, c->source, 0);
 		gd = cordon_git_link_file(link, "gitdir: ", sub);
 	} else if (stat(link, &st) == 0 && S_ISDIR(st.st_mode)) {
 		gd = canon_of(c->r, link);
 	}
+	if (e >= 0 && !gd)
+		e = refuse_unreadable(c->plan, c->r, link, errno);
 	if (e < 0 || !gd)
 		return e;
 	if ((e = add_dir(c->dirs, gd)) < 0 || (e = add_dir(c->reached, gd)) < 0)
@@ -1565,6 +1600,10 @@ static int refuse_submodules(struct cordon_guard_plan *plan, const char *repo, c
  * reads otherwise, a .git link, nesting past six). */
 static int protect_submodules(struct checkouts *c, const char *gitdir)
 {
+	char index[PATH_MAX];
+	snprintf(index, sizeof(index), "%s/index", gitdir);
+	if (faccessat(AT_FDCWD, index, R_OK, AT_EACCESS) < 0 && (errno == EACCES || errno == EPERM))
+		return refuse_unreadable(c->plan, c->r, index, errno);
 	bool tracked = false;
 	c->gitlink = true;
 	int e = cordon_git_index_gitlinks(gitdir, protect_checkout, c, &tracked);
@@ -1589,7 +1628,7 @@ static int protect_submodules(struct checkouts *c, const char *gitdir)
 		return e;
 	FILE *f = cordon_fopen_regular(file);
 	if (!f)
-		return 0;
+		return errno == ENOENT ? 0 : refuse_unreadable(c->plan, c->r, file, errno);
 	char line[PATH_MAX], rel[PATH_MAX];
 	e = 0;
 	while (e >= 0 && fgets(line, sizeof(line), f))
@@ -2343,7 +2382,7 @@ static int follow_git_dirs(struct cordon_guard_plan *plan, const struct reach *r
 		}
 		snprintf(f, sizeof(f), "%s/modules", dirs->v[i]);
 		if (e >= 0)
-			e = find_modules(dirs, mods, f, 0);
+			e = find_modules(plan, r, dirs, mods, f, 0);
 	}
 	return e;
 }
@@ -2411,7 +2450,7 @@ static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, co
 			char f[PATH_MAX + 16];
 			snprintf(f, sizeof(f), "%s/modules", w);
 			if (e >= 0)
-				e = find_modules(&dirs, &mods, f, 0);
+				e = find_modules(plan, r, &dirs, &mods, f, 0);
 		}
 		for (; e >= 0 && mods_done < mods.n; mods_done++)
 			e = protect_module_checkout(&top, mods.v[mods_done]);
@@ -3003,12 +3042,16 @@ int cordon_guard_plan(const struct cordon_policy *p, bool create, struct cordon_
 
 int cordon_guard_unguarded(const struct cordon_policy *p, struct cordon_strv *out,
 			   struct cordon_strv *placeholders, struct cordon_strv *files,
-			   struct cordon_strv *guarded)
+			   struct cordon_strv *guarded, char **refuse)
 {
 	struct cordon_guard_plan plan;
 	int e = plan_with(p, false, true, &plan);
 	if (e < 0)
 		return e;
+	if (refuse) {
+		*refuse = plan.refuse;
+		plan.refuse = NULL;
+	}
 	for (size_t i = 0; guarded && i < plan.n; i++)
 		if (plan.v[i].op == CORDON_MOUNT_RO &&
 		    cordon_strv_push(guarded, plan.v[i].path) < 0) {

@@ -1664,7 +1664,17 @@ int cordon_sweep_start(const struct cordon_policy *p, struct cordon_placeholders
 	int r = note_written(p, err);
 	if (r < 0)
 		return r;
-	if (p->sandbox && cordon_guard_unguarded(p, &names, &placeholders, &files, &guarded) >= 0) {
+	cleanup_free char *refuse = NULL;
+	int planned = p->sandbox ? cordon_guard_unguarded(p, &names, &placeholders, &files,
+							  &guarded, &refuse)
+				 : -1;
+	if (planned >= 0 && refuse && p->on_unsupported != CORDON_UNSUPPORTED_WARN) {
+		/* Refused here, before the session is started, made or swept
+		 * (47b N2: the session refused as its sandbox was applied was
+		 * swept as it ended, and the user's unreadable .git, which its
+		 * guards could not see, was moved aside as one it made). */
+		r = cordon_err(err, ENOTSUP, "%s", refuse);
+	} else if (planned >= 0) {
 		/* Inside another session no mount can be made: a stand-in could
 		 * not be kept read-only, so the name is only looked at as the
 		 * session ends, as one with no stand-in is. */

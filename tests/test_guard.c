@@ -425,7 +425,7 @@ Test(guard, a_trailing_slash_asks_for_a_placeholder)
 	cr_assert_not_null(g = guard(&p, rc));
 	cr_expect_eq(g->kind, CORDON_GUARD_PROTECT);
 	struct cordon_strv unguarded = {0}, placeholders = {0};
-	cr_assert_eq(cordon_guard_unguarded(&p, &unguarded, &placeholders, NULL, NULL), 0);
+	cr_assert_eq(cordon_guard_unguarded(&p, &unguarded, &placeholders, NULL, NULL, NULL), 0);
 	cr_expect(cordon_strv_contains(&placeholders, missing));
 	cr_expect(cordon_strv_contains(&placeholders, empty));
 	cr_expect(cordon_strv_contains(&placeholders, full), "an existing one is held too");
@@ -1144,7 +1144,7 @@ Test(guard, what_an_allowed_subdirectory_envrc_loads_is_planned)
 	cr_expect(mount_at(&plan, sub), "the allowed .envrc itself is read-only");
 	cordon_guard_plan_free(&plan);
 	struct cordon_strv unguarded = {0}, placeholders = {0};
-	cr_assert_eq(cordon_guard_unguarded(&p, &unguarded, &placeholders, NULL, NULL), 0);
+	cr_assert_eq(cordon_guard_unguarded(&p, &unguarded, &placeholders, NULL, NULL, NULL), 0);
 	cr_expect(cordon_strv_contains(&unguarded, gone), "an allowed .envrc missing is watched");
 	cordon_strv_free(&unguarded);
 	cordon_strv_free(&placeholders);
@@ -1394,7 +1394,7 @@ Test(guard, what_an_envrc_loads_is_planned)
 	free(tool);
 	cordon_guard_plan_free(&plan);
 	struct cordon_strv placeholders = {0};
-	cr_assert_eq(cordon_guard_unguarded(&p, &unguarded, &placeholders, NULL, NULL), 0);
+	cr_assert_eq(cordon_guard_unguarded(&p, &unguarded, &placeholders, NULL, NULL, NULL), 0);
 	cr_expect(cordon_strv_contains(&unguarded, local), "a missing .envrc.local is watched");
 	cordon_strv_free(&unguarded);
 	cordon_strv_free(&placeholders);

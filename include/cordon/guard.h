@@ -236,10 +236,11 @@ int cordon_hidden_way_disarm_within(const struct cordon_hidden_way *w, char *fir
 /* Only the plan's `unguarded` names, its `placeholders` and its
  * `placeholder_files` (into FILES) (the protected guards alone are looked
  * at: what the launcher needs, at half the cost), and when GUARDED is not
- * NULL, the paths it keeps read-only. */
+ * NULL, the paths it keeps read-only; when REFUSE is not NULL, the plan's
+ * `refuse` (malloc'd), or NULL. */
 int cordon_guard_unguarded(const struct cordon_policy *p, struct cordon_strv *out,
 			   struct cordon_strv *placeholders, struct cordon_strv *files,
-			   struct cordon_strv *guarded);
+			   struct cordon_strv *guarded, char **refuse);
 
 /* The placeholders a session holds (shim/linux/placeholder.c). */
 struct cordon_placeholder {

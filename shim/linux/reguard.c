@@ -983,7 +983,7 @@ static void keep_allowed(const char *envrc)
 	if (e >= 0)
 		cordon_guard_plan_free(&plan);
 	struct cordon_strv names = {0}, stand_ins = {0};
-	if (e >= 0 && cordon_guard_unguarded(&q, &names, &stand_ins, NULL, NULL) >= 0)
+	if (e >= 0 && cordon_guard_unguarded(&q, &names, &stand_ins, NULL, NULL, NULL) >= 0)
 		for (size_t i = 0; i < names.n; i++)
 			if (!cordon_sweep_git_entry(g.sweep, names.v[i]))
 				(void)add(names.v[i], false, true, NULL);

@@ -2331,6 +2331,82 @@ BOTH_USERS(guards, linked_worktrees_submodules_stay_unplanted, .timeout = 90)
 	world_free(&w);
 }
 
+/* The submodule d/X's config given a core.fsmonitor, and its .git file
+ * sent elsewhere, after the modes a session took off are put back. */
+#define PLANT_MODULE_CONFIG                                                                        \
+	"chmod 755 d .git .git/modules\n"                                                          \
+	"(M=$M-cfg; fsmon) >> .git/modules/d/X/config; echo cfg $?\n"
+static const char plant_after_chmod[] =
+	PLANT_MODULE_CONFIG "printf 'gitdir: /nowhere\\n' > d/X/.git; echo dotgit $?\n";
+
+/* A session takes the modes off directories of the user's that the guards
+ * look into (d, which holds the checkout d/X; .git/modules; .git). The
+ * next session's guards could not look there and kept nothing below, and
+ * that session put the modes back and wrote the user's submodule config
+ * (47b N1); one refused for its .git had the user's .git moved aside as it
+ * ended (N2). Now the ordinary user's next session is refused, naming the
+ * directory, and nothing is moved; root's reads through the modes and
+ * keeps all. Either way git status outside, while it runs, runs nothing,
+ * and d/X/.git is the user's. Control: protected_paths [] lets the same
+ * plant land and run. */
+BOTH_USERS(guards, a_directory_made_unreadable_inside_refuses_the_next_session, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "gchmod");
+	char *lb = at(w.dir, "lb");
+	struct run_result r =
+		outside(&w,
+			"git init -q '%1$s' && echo x > '%1$s/f' && git -C '%1$s' add f && "
+			"git -C '%1$s' commit -qm s && git submodule add -q '%1$s' d/X && "
+			"git commit -qm X",
+			lb);
+	run_free(&r);
+	char *dotgit = content(w.proj, "d/X/.git");
+	static const char *const takes[] = {"chmod 0 d", "chmod 0 .git/modules", "chmod 0 .git"};
+	for (size_t i = 0; i < 3; i++) {
+		r = sh_in(&w, NULL, "%s && echo taken", takes[i]);
+		cr_assert(strstr(r.out, "taken"), "%zu: the session could not: %s", i, r.err);
+		run_free(&r);
+		const char *const dirs[] = {w.proj, NULL};
+		char *tag = fmt("deny%zu", i);
+		if (who->user) {
+			char *script = plant(&w, tag, "", plant_after_chmod);
+			r = sh_in(&w, NULL, "%s", script);
+			cr_expect_eq(r.status, 125, "%zu: the next session ran: %s%s", i, r.out,
+				     r.err);
+			cr_expect(strstr(r.err, "cordon cannot look into it"), "%zu: not said: %s",
+				  i, r.err);
+			run_free(&r);
+			free(script);
+			git_outside(&w, w.proj, tag);
+		} else {
+			plant_during_git(&w, tag, plant_after_chmod, dirs);
+		}
+		char *m = fmt("%s-cfg", tag);
+		cr_expect_not(marked(&w, m, "fsmonitor"), "%zu: the plant ran outside", i);
+		free(m);
+		cr_expect(present(w.proj, ".git/config") &&
+				  !present(w.proj, ".git.cordon-disarmed") &&
+				  !present(w.proj, ".git/modules/d/X.cordon-disarmed"),
+			  "%zu: the user's repository was moved aside", i);
+		char *now = content(w.proj, "d/X/.git");
+		cr_expect_str_eq(now, dotgit, "%zu: d/X/.git was rewritten", i);
+		free(now);
+		free(tag);
+		r = outside(&w, "chmod 755 d .git .git/modules");
+		run_free(&r);
+	}
+	set_config(&w, ", \"protected_paths\": []");
+	r = sh_in(&w, NULL, "chmod 0 d && echo taken");
+	run_free(&r);
+	const char *const top[] = {w.proj, NULL};
+	plant_during_git(&w, "ctl", PLANT_MODULE_CONFIG, top);
+	cr_assert(marked(&w, "ctl-cfg", "fsmonitor"), "control: the plant did not run");
+	free(dotgit);
+	free(lb);
+	world_free(&w);
+}
+
 /* Python that folds the index entries under DIR into one sparse-directory
  * entry "DIR/" naming TREE (skip-worktree, version 3, with an sdir
  * extension), as a session can write the index: git never folds a
