@@ -516,9 +516,9 @@ static bool creatable(const struct reach *r, const char *path)
 /* PATH, which the guards must look into to keep what git outside reads
  * below it, cannot be (WHY, an errno), where the session could write: a
  * session's chmod 0 on a directory of the user's hid it from the next
- * session's guards, which then ran its chmod back and wrote below (47b
- * N1). The session is refused, naming it. Elsewhere (not the session's to
- * change): 0. */
+ * session's guards, which then put the mode back and wrote below (47b
+ * N1). The session is refused, naming the directory. Elsewhere, or where
+ * that directory is another user's (not the session's to change): 0. */
 static int refuse_unreadable(struct cordon_guard_plan *plan, const struct reach *r,
 			     const char *path, int why)
 {
@@ -530,6 +530,11 @@ static int refuse_unreadable(struct cordon_guard_plan *plan, const struct reach 
 	struct stat st;
 	for (char *slash; lstat(dir, &st) < 0 && (slash = strrchr(dir, '/')) && slash != dir;)
 		*slash = '\0';
+	/* Another user's (a colleague's private directory in a shared
+	 * project): no mode the session can change, and git outside, as
+	 * this user, cannot look there either. */
+	if (lstat(dir, &st) == 0 && st.st_uid != geteuid())
+		return 0;
 	return refuse_once(plan,
 			   "%s: cordon cannot look into it (%s), so it cannot keep what git "
 			   "reads below it read-only (a session may have changed its mode): "
