@@ -1389,13 +1389,18 @@ static int find_modules(struct cordon_guard_plan *plan, const struct reach *r,
 	for (struct dirent *de; e >= 0 && (de = readdir(d));) {
 		if (de->d_name[0] == '.' || (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN))
 			continue;
-		char sub[PATH_MAX], head[PATH_MAX + 8];
+		char sub[PATH_MAX], head[PATH_MAX + 8], config[PATH_MAX + 8];
 		int n = snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name);
 		if (n < 0 || (size_t)n >= sizeof(sub))
 			continue; /* past PATH_MAX: no path anything opens */
 		snprintf(head, sizeof(head), "%s/HEAD", sub);
-		struct stat st;
-		if (stat(head, &st) == 0 && S_ISREG(st.st_mode)) {
+		snprintf(config, sizeof(config), "%s/config", sub);
+		struct stat st, cst;
+		/* A git dir: its HEAD, or its config (HEAD is the session's to
+		 * move; moved away, the user's module config went unguarded,
+		 * and was written before HEAD came back: 47c P1). */
+		if ((stat(head, &st) == 0 && S_ISREG(st.st_mode)) ||
+		    (lstat(config, &cst) == 0 && S_ISREG(cst.st_mode))) {
 			e = add_dir(dirs, sub);
 			if (e >= 0)
 				e = add_dir(mods, sub);
@@ -2475,6 +2480,12 @@ static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, co
 		char f[PATH_MAX + 16];
 		snprintf(f, sizeof(f), "%s/commondir", wts.v[i]);
 		e = protect(plan, r, f, source, 0);
+		/* Its gitdir too, which names the worktree's .git file (47c P2:
+		 * pointed at another file, the next session kept that one and
+		 * left the worktree's .git writable). */
+		snprintf(f, sizeof(f), "%s/gitdir", wts.v[i]);
+		if (e >= 0)
+			e = protect(plan, r, f, source, OPTIONAL);
 		/* The worktree's .git file (its gitdir names it): rewritten,
 		 * git in that worktree, outside, would take a planted git
 		 * dir's config and hooks. */

@@ -2869,6 +2869,45 @@ static int open_up(struct walk *w, const char *rel)
 	return fd;
 }
 
+/* The root TOP of the user's own made unreadable (a session's chmod 0 or
+ * 0311 on its project as it ended escaped its own sweep: 47c P3, the
+ * repository it made and added to the index then ran at git status
+ * outside, and later sessions guarded it as the user's submodule), opened
+ * as open_up opens one below it: its owner's read and search given for
+ * the walk, HELD and MODE kept for top_down. -1 with errno set where it
+ * is not. */
+static int open_top_up(const char *top, int *held, mode_t *mode)
+{
+	int h = open(top, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	if (h < 0 || fstat(h, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+	    cordon_fs_chmod_held(h, (st.st_mode & 07777) | S_IRUSR | S_IXUSR) < 0) {
+		if (h >= 0)
+			close(h);
+		errno = EACCES;
+		return -1;
+	}
+	int fd = cordon_fs_open_held(h);
+	if (fd < 0) {
+		(void)cordon_fs_chmod_held(h, st.st_mode & 07777);
+		close(h);
+		errno = -fd;
+		return -1;
+	}
+	*held = h;
+	*mode = st.st_mode & 07777;
+	return fd;
+}
+
+/* The root's mode open_top_up changed (HELD, or -1), given back. */
+static void top_down(int held, mode_t mode)
+{
+	if (held < 0)
+		return;
+	(void)cordon_fs_chmod_held(held, mode);
+	close(held);
+}
+
 /* The modes open_up changed, given back, deepest first. */
 static void close_up(struct walk *w)
 {
@@ -6488,11 +6527,16 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 	firsts_make(&w);
 	int moved = mise;
 	w.root = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int top_held = -1;
+	mode_t top_mode = 0;
+	if (w.root < 0 && errno == EACCES)
+		w.root = open_top_up(top, &top_held, &top_mode);
 	if (w.root < 0 || fstat(w.root, &w.root_st) < 0) {
 		say(said, "cordon: could not look for the repositories this session made in %s: %s",
 		    top, strerror(errno));
 		if (w.root >= 0)
 			close(w.root);
+		top_down(top_held, top_mode);
 		cordon_strv_free(&done); /* (the marks stay: looked at again next time) */
 		return mise;
 	}
@@ -6504,6 +6548,7 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 			say(said, "cordon: out of memory looking for the repositories this session "
 				  "made: review their hooks and config before you use git there");
 			close(w.root);
+			top_down(top_held, top_mode);
 			cordon_strv_free(&w.skip);
 			cordon_strv_free(&done);
 			return mise;
@@ -6637,6 +6682,7 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 		    "one): review all of %s before you use git, vim or direnv there",
 		    w.n_unopened, top, OPENED_MAX, top);
 	close(w.root);
+	top_down(top_held, top_mode);
 	cache_free(&w.cache);
 	cache_free(&w.latest);
 	cordon_strv_free(&w.firsts);

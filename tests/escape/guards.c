@@ -2407,6 +2407,109 @@ BOTH_USERS(guards, a_directory_made_unreadable_inside_refuses_the_next_session, 
 	world_free(&w);
 }
 
+/* A submodule git dir whose HEAD a session moved away (47c P1: it was
+ * found by its HEAD alone, and the next session wrote its config and hooks,
+ * then put HEAD back), and a linked worktree's gitdir (P2: pointed at
+ * another file, the next session kept that one and left the worktree's
+ * .git writable): the first session moves HEAD and rewrites gitdir; the
+ * next appends to the module's config. Each file stays as it was (gitdir:
+ * read-only; the config: kept though HEAD is gone). Control:
+ * protected_paths [] lets both writes land. */
+BOTH_USERS(guards, a_headless_module_and_a_worktree_s_gitdir_stay_kept, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "ghead");
+	char *lb = at(w.dir, "lb");
+	struct run_result r =
+		outside(&w,
+			"git init -q '%1$s' && echo x > '%1$s/f' && git -C '%1$s' add f && "
+			"git -C '%1$s' commit -qm s && git submodule add -q '%1$s' d/X && "
+			"git commit -qm X && git submodule deinit -q -f -- d/X && "
+			"git worktree add -q wt && echo /wt >> .git/info/exclude",
+			lb);
+	run_free(&r);
+	for (int ctl = 0; ctl < 2; ctl++) {
+		if (ctl)
+			set_config(&w, ", \"protected_paths\": []");
+		char *config = content(w.proj, ".git/modules/d/X/config");
+		char *gitdir = content(w.proj, ".git/worktrees/wt/gitdir");
+		r = sh_in(
+			&w, NULL,
+			"mv .git/modules/d/X/HEAD .git/objects/h; echo head $?\n"
+			"printf '%%s/a\\n' \"$PWD\" > .git/worktrees/wt/gitdir; echo gitdir $?\n");
+		cr_assert(strstr(r.out, "head 0"), "%d: HEAD could not be moved: %s", ctl, r.out);
+		char *diag = fmt("%s%s", r.out, r.err);
+		run_free(&r);
+		r = sh_in(&w, NULL,
+			  "printf '[core]\\n\\tfsmonitor = true\\n' >> .git/modules/d/X/config; "
+			  "echo cfg $?; mv .git/objects/h .git/modules/d/X/HEAD\n");
+		char *now = content(w.proj, ".git/modules/d/X/config");
+		char *gd = content(w.proj, ".git/worktrees/wt/gitdir");
+		if (ctl) {
+			cr_assert(strcmp(now, config) != 0, "control: the config was not written");
+			cr_assert(strcmp(gd, gitdir) != 0, "control: gitdir was not written");
+		} else {
+			cr_expect_str_eq(now, config,
+					 "the headless module's config was written: %s", r.out);
+			cr_expect_str_eq(gd, gitdir, "the worktree's gitdir was rewritten: %s",
+					 diag);
+		}
+		run_free(&r);
+		free(now), free(gd), free(config), free(gitdir), free(diag);
+		r = outside(
+			&w,
+			"git worktree repair >/dev/null 2>&1; "
+			"test -e .git/modules/d/X/HEAD || mv .git/objects/h .git/modules/d/X/HEAD; "
+			"mv .git/modules/d/X.cordon-disarmed .git/modules/d/X 2>/dev/null; "
+			"git -C .git/modules/d/X config --unset core.fsmonitor; true");
+		run_free(&r);
+	}
+	free(lb);
+	world_free(&w);
+}
+
+/* A session whose last step makes the project unreadable (chmod 0 .)
+ * after it made a repository z with a core.fsmonitor and added it to the
+ * index escaped its own sweep (47c P3: git status outside then ran z's
+ * fsmonitor, and later sessions kept z as the user's submodule). The
+ * sweep now looks through the mode (given back as it was): z/.git is moved
+ * aside, and git status outside, once the user gives the mode back, runs
+ * nothing. Control: the same without cordon runs it. */
+BOTH_USERS(guards, a_project_made_unreadable_as_the_session_ends_is_swept, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gtopmode");
+	static const char body[] =
+		"git init -q z && git -C z commit -q --allow-empty -m z && (fsmon >> z/.git/config) "
+		"&& git add z && echo planted; chmod 0 .\n";
+	char *script = plant(&w, "deny", "", body);
+	struct run_result r = sh_in(&w, NULL, "%s", script);
+	cr_assert(strstr(r.out, "planted"), "the session could not plant: %s%s", r.out, r.err);
+	struct stat st;
+	cr_expect(stat(w.proj, &st) == 0 && (st.st_mode & 07777) == 0,
+		  "the project's mode was not given back as it was");
+	run_free(&r);
+	free(script);
+	cr_assert_eq(chmod(w.proj, 0755), 0);
+	cr_expect(present(w.proj, "z/.git.cordon-disarmed") && !present(w.proj, "z/.git"),
+		  "z/.git was not moved aside");
+	git_outside(&w, w.proj, "after");
+	cr_expect_not(marked(&w, "deny", "fsmonitor"), "z's core.fsmonitor ran outside");
+
+	script = plant(&w, "ctl", "", "rm -rf z && git rm -q --cached z; chmod 755 .\n");
+	r = sh_outside(&w, script);
+	run_free(&r);
+	free(script);
+	script = plant(&w, "ctl", "", body);
+	r = sh_outside(&w, script);
+	run_free(&r);
+	free(script);
+	cr_assert_eq(chmod(w.proj, 0755), 0);
+	git_outside(&w, w.proj, "ctl");
+	cr_assert(marked(&w, "ctl", "fsmonitor"), "control: z's core.fsmonitor did not run");
+	world_free(&w);
+}
+
 /* Python that folds the index entries under DIR into one sparse-directory
  * entry "DIR/" naming TREE (skip-worktree, version 3, with an sdir
  * extension), as a session can write the index: git never folds a
