@@ -1373,6 +1373,27 @@ static int add_dir(struct cordon_strv *dirs, const char *d)
 	return dirs->n >= MAX_GIT_DIRS ? -E2BIG : cordon_strv_push(dirs, d);
 }
 
+/* Whether DIR holds NAME (any kind of file). */
+static bool holds(const char *dir, const char *name)
+{
+	char path[PATH_MAX + 16];
+	struct stat st;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return lstat(path, &st) == 0;
+}
+
+/* Whether DIR is a git dir as the sweep takes one (git's own
+ * is_git_directory): HEAD, and objects and refs or a commondir. Never
+ * more than the sweep judges: what the guards keep counts as the user's
+ * there, and a config alone that a session made (47d H1: kept by the next
+ * session's guards as a submodule's, it was never judged, and ran at git
+ * status outside for good once a checkout led to it). */
+static bool git_dir_as_swept(const char *dir)
+{
+	return holds(dir, "HEAD") &&
+	       ((holds(dir, "objects") && holds(dir, "refs")) || holds(dir, "commondir"));
+}
+
 /* The git dirs of submodules beneath DIR/modules (git keeps them there,
  * named by the submodule, which may hold slashes): a directory holding HEAD. */
 static int find_modules(struct cordon_guard_plan *plan, const struct reach *r,
@@ -1389,18 +1410,11 @@ static int find_modules(struct cordon_guard_plan *plan, const struct reach *r,
 	for (struct dirent *de; e >= 0 && (de = readdir(d));) {
 		if (de->d_name[0] == '.' || (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN))
 			continue;
-		char sub[PATH_MAX], head[PATH_MAX + 8], config[PATH_MAX + 8];
+		char sub[PATH_MAX];
 		int n = snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name);
 		if (n < 0 || (size_t)n >= sizeof(sub))
 			continue; /* past PATH_MAX: no path anything opens */
-		snprintf(head, sizeof(head), "%s/HEAD", sub);
-		snprintf(config, sizeof(config), "%s/config", sub);
-		struct stat st, cst;
-		/* A git dir: its HEAD, or its config (HEAD is the session's to
-		 * move; moved away, the user's module config went unguarded,
-		 * and was written before HEAD came back: 47c P1). */
-		if ((stat(head, &st) == 0 && S_ISREG(st.st_mode)) ||
-		    (lstat(config, &cst) == 0 && S_ISREG(cst.st_mode))) {
+		if (git_dir_as_swept(sub)) {
 			e = add_dir(dirs, sub);
 			if (e >= 0)
 				e = add_dir(mods, sub);
@@ -1556,15 +1570,22 @@ static int protect_checkout(const char *rel, void *arg)
 		return 0; /* past PATH_MAX: no path anything opens */
 	if (cordon_strv_contains(c->seen, sub))
 		return 0;
-	int e = cordon_strv_push(c->seen, sub);
 	snprintf(link, sizeof(link), "%s/.git", sub);
 	struct stat st;
-	if (e < 0)
+	int e = 0;
+	if (lstat(link, &st) < 0) {
+		/* (Seen only as a gitlink: one a module's core.worktree or
+		 * .gitmodules named first is kept when a gitlink names it
+		 * too, 47d M2.) */
+		int why = errno;
+		if (why != ENOENT && why != ENOTDIR)
+			return refuse_unreadable(c->plan, c->r, sub, why);
+		if (!c->gitlink)
+			return 0;
+		return (e = cordon_strv_push(c->seen, sub)) < 0 ? e : protect_unpopulated(c, rel);
+	}
+	if ((e = cordon_strv_push(c->seen, sub)) < 0)
 		return e;
-	if (lstat(link, &st) < 0)
-		return errno == ENOENT || errno == ENOTDIR
-			       ? protect_unpopulated(c, rel)
-			       : refuse_unreadable(c->plan, c->r, sub, errno);
 	if ((e = pin_links(c->plan, c->r, link, c->source)) < 0)
 		return e;
 	cleanup_free char *gd = NULL;

@@ -277,6 +277,9 @@ Test(guard, git_files_are_followed)
 	free(write_file(t.proj, ".git/worktrees/w/commondir", "../..\n"));
 	free(write_file(t.proj, ".git/modules/lib/a/HEAD", "ref: refs/heads/main\n"));
 	free(write_file(t.proj, ".git/modules/lib/a/config", "[core]\n"));
+	/* (A git dir as git and the sweep take one: objects and refs too.) */
+	free(write_file(t.proj, ".git/modules/lib/a/objects/info/packs", ""));
+	free(write_file(t.proj, ".git/modules/lib/a/refs/heads/main", "0\n"));
 	char *wt = at(t.proj, "wt");
 	char *gitdir_line;
 	cr_assert(asprintf(&gitdir_line, "gitdir: %s/worktrees/w\n", main_git) > 0);

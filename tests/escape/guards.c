@@ -2407,64 +2407,80 @@ BOTH_USERS(guards, a_directory_made_unreadable_inside_refuses_the_next_session, 
 	world_free(&w);
 }
 
-/* A submodule git dir whose HEAD a session moved away (47c P1: it was
- * found by its HEAD alone, and the next session wrote its config and hooks,
- * then put HEAD back), and a linked worktree's gitdir (P2: pointed at
- * another file, the next session kept that one and left the worktree's
- * .git writable): the first session moves HEAD and rewrites gitdir; the
- * next appends to the module's config. Each file stays as it was (gitdir:
- * read-only; the config: kept though HEAD is gone). Control:
- * protected_paths [] lets both writes land. */
-BOTH_USERS(guards, a_headless_module_and_a_worktree_s_gitdir_stay_kept, .timeout = 90)
+/* A linked worktree's gitdir (47c P2: pointed at another file, the next
+ * session kept that one and left the worktree's .git writable) stays as it
+ * was: read-only. Control: protected_paths [] lets the write land. */
+BOTH_USERS(guards, a_worktree_s_gitdir_stays_kept, .timeout = 60)
 {
 	struct world w;
-	git_world(&w, who, "ghead");
-	char *lb = at(w.dir, "lb");
+	git_world(&w, who, "gwtgd");
 	struct run_result r =
-		outside(&w,
-			"git init -q '%1$s' && echo x > '%1$s/f' && git -C '%1$s' add f && "
-			"git -C '%1$s' commit -qm s && git submodule add -q '%1$s' d/X && "
-			"git commit -qm X && git submodule deinit -q -f -- d/X && "
-			"git worktree add -q wt && echo /wt >> .git/info/exclude",
-			lb);
+		outside(&w, "git worktree add -q wt && echo /wt >> .git/info/exclude");
 	run_free(&r);
 	for (int ctl = 0; ctl < 2; ctl++) {
 		if (ctl)
 			set_config(&w, ", \"protected_paths\": []");
-		char *config = content(w.proj, ".git/modules/d/X/config");
 		char *gitdir = content(w.proj, ".git/worktrees/wt/gitdir");
-		r = sh_in(
-			&w, NULL,
-			"mv .git/modules/d/X/HEAD .git/objects/h; echo head $?\n"
-			"printf '%%s/a\\n' \"$PWD\" > .git/worktrees/wt/gitdir; echo gitdir $?\n");
-		cr_assert(strstr(r.out, "head 0"), "%d: HEAD could not be moved: %s", ctl, r.out);
-		char *diag = fmt("%s%s", r.out, r.err);
-		run_free(&r);
 		r = sh_in(&w, NULL,
-			  "printf '[core]\\n\\tfsmonitor = true\\n' >> .git/modules/d/X/config; "
-			  "echo cfg $?; mv .git/objects/h .git/modules/d/X/HEAD\n");
-		char *now = content(w.proj, ".git/modules/d/X/config");
+			  "printf '%%s/a\\n' \"$PWD\" > .git/worktrees/wt/gitdir; echo gd $?");
 		char *gd = content(w.proj, ".git/worktrees/wt/gitdir");
-		if (ctl) {
-			cr_assert(strcmp(now, config) != 0, "control: the config was not written");
+		if (ctl)
 			cr_assert(strcmp(gd, gitdir) != 0, "control: gitdir was not written");
-		} else {
-			cr_expect_str_eq(now, config,
-					 "the headless module's config was written: %s", r.out);
+		else
 			cr_expect_str_eq(gd, gitdir, "the worktree's gitdir was rewritten: %s",
-					 diag);
-		}
+					 r.out);
 		run_free(&r);
-		free(now), free(gd), free(config), free(gitdir), free(diag);
-		r = outside(
-			&w,
-			"git worktree repair >/dev/null 2>&1; "
-			"test -e .git/modules/d/X/HEAD || mv .git/objects/h .git/modules/d/X/HEAD; "
-			"mv .git/modules/d/X.cordon-disarmed .git/modules/d/X 2>/dev/null; "
-			"git -C .git/modules/d/X config --unset core.fsmonitor; true");
-		run_free(&r);
+		free(gd), free(gitdir);
 	}
-	free(lb);
+	world_free(&w);
+}
+
+/* Session 1 makes .git/modules/zz holding a config (a core.fsmonitor),
+ * objects and refs, but no HEAD: no repository to the sweep. Session 2
+ * adds HEAD, a checkout k whose .git leads there, and the gitlink (47d
+ * H1: a guard that took a config alone for a git dir kept zz as the user's
+ * submodule, the sweep never judged it, and git status outside ran it
+ * after every session). The guard takes for a git dir only what the sweep
+ * judges: zz is moved aside as session 2 ends, and git status outside
+ * after it runs nothing. Control: the same steps without cordon run it. */
+static const char plant_module_in_two[] =
+	"mkdir -p .git/modules/zz/objects .git/modules/zz/refs/heads && "
+	"(fsmon > .git/modules/zz/config) && echo one\n";
+static const char plant_module_second[] =
+	"echo 'ref: refs/heads/main' > .git/modules/zz/HEAD && mkdir -p k && "
+	"echo 'gitdir: ../.git/modules/zz' > k/.git && "
+	"git -C k -c core.fsmonitor=false commit -q --allow-empty -m k && "
+	"git -c core.fsmonitor=false add k && echo two\n";
+
+BOTH_USERS(guards, a_module_dir_made_in_two_sessions_is_judged, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gmod2");
+	for (int ctl = 0; ctl < 2; ctl++) {
+		const char *tag = ctl ? "ctl" : "deny";
+		char *one = plant(&w, tag, "", plant_module_in_two);
+		char *two = plant(&w, tag, "", plant_module_second);
+		struct run_result r = ctl ? sh_outside(&w, one) : sh_in(&w, NULL, "%s", one);
+		cr_assert(strstr(r.out, "one"), "%s: session 1 could not: %s%s", tag, r.out, r.err);
+		run_free(&r);
+		r = ctl ? sh_outside(&w, two) : sh_in(&w, NULL, "%s", two);
+		cr_assert(strstr(r.out, "two"), "%s: session 2 could not: %s%s", tag, r.out, r.err);
+		run_free(&r);
+		git_outside(&w, w.proj, tag);
+		if (ctl) {
+			cr_assert(marked(&w, tag, "fsmonitor"),
+				  "control: zz's fsmonitor did not run");
+		} else {
+			cr_expect_not(marked(&w, tag, "fsmonitor"), "zz's fsmonitor ran outside");
+			cr_expect(present(w.proj, ".git/modules/zz.cordon-disarmed") ||
+					  present(w.proj, "k/.git.cordon-disarmed"),
+				  "neither zz nor k/.git was moved aside");
+		}
+		r = outside(&w, "git rm -q --cached k; rm -rf k .git/modules/zz "
+				".git/modules/zz.cordon-disarmed; git commit -qam undo; true");
+		run_free(&r);
+		free(one), free(two);
+	}
 	world_free(&w);
 }
 
