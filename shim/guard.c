@@ -1394,6 +1394,71 @@ static bool git_dir_as_swept(const char *dir)
 	       ((holds(dir, "objects") && holds(dir, "refs")) || holds(dir, "commondir"));
 }
 
+/* The HEAD of each submodule git dir find_modules found, as this process
+ * first read it (the launcher plans before the session runs): put back as
+ * the session ends where it is gone (47c P1: a session moved a module's
+ * HEAD away, the next session's guard took the directory for no git dir,
+ * and that session wrote its config, then put HEAD back). */
+#define HEADS_KEPT 64
+static struct head_kept {
+	char *dir;
+	char text[256];
+	size_t n;
+} heads_kept[HEADS_KEPT];
+static size_t heads_n;
+
+static void keep_head(const char *dir)
+{
+	for (size_t i = 0; i < heads_n; i++)
+		if (strcmp(heads_kept[i].dir, dir) == 0)
+			return;
+	char path[PATH_MAX + 8];
+	snprintf(path, sizeof(path), "%s/HEAD", dir);
+	struct head_kept *h = heads_n < HEADS_KEPT ? &heads_kept[heads_n] : NULL;
+	int fd = h ? open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) : -1;
+	struct stat st;
+	ssize_t n = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)
+			    ? read(fd, h->text, sizeof(h->text))
+			    : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0 || (size_t)n >= sizeof(h->text) || !(h->dir = strdup(dir)))
+		return; /* (no HEAD git writes is that long) */
+	h->n = (size_t)n;
+	heads_n++;
+}
+
+void cordon_guard_restore_heads(struct cordon_strv *said)
+{
+	for (size_t i = 0; i < heads_n; i++) {
+		const struct head_kept *h = &heads_kept[i];
+		int d = open(h->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		struct stat st, dst;
+		if (d < 0)
+			continue;
+		if (fstatat(d, "HEAD", &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT) {
+			int fd = openat(d, "HEAD",
+					O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+			bool whole = fd >= 0 && write(fd, h->text, h->n) == (ssize_t)h->n;
+			if (fd >= 0 && geteuid() == 0 && fstat(d, &dst) == 0)
+				(void)!fchown(fd, dst.st_uid,
+					      dst.st_gid); /* (the owner's, as git's) */
+			if (fd >= 0 && close(fd) == 0 && whole) {
+				char *line = NULL;
+				if (asprintf(
+					    &line,
+					    "cordon: %s/HEAD, the HEAD of a submodule's git dir, was "
+					    "gone as this session ended (git would no longer take the "
+					    "directory for a repository, nor cordon's guards): cordon put "
+					    "it back as it was",
+					    h->dir) >= 0)
+					(void)cordon_strv_push_take(said, line);
+			}
+		}
+		close(d);
+	}
+}
+
 /* The git dirs of submodules beneath DIR/modules (git keeps them there,
  * named by the submodule, which may hold slashes): a directory holding HEAD. */
 static int find_modules(struct cordon_guard_plan *plan, const struct reach *r,
@@ -1415,6 +1480,7 @@ static int find_modules(struct cordon_guard_plan *plan, const struct reach *r,
 		if (n < 0 || (size_t)n >= sizeof(sub))
 			continue; /* past PATH_MAX: no path anything opens */
 		if (git_dir_as_swept(sub)) {
+			keep_head(sub);
 			e = add_dir(dirs, sub);
 			if (e >= 0)
 				e = add_dir(mods, sub);

@@ -277,6 +277,10 @@ int cordon_placeholders_hold(const struct cordon_strv *paths, const struct cordo
 bool cordon_is_stand_in(const char *path);
 /* The same for what lstat gave (ST). */
 bool cordon_is_stand_in_stat(const struct stat *st);
+/* The HEAD of each submodule git dir the guards found in this process (as
+ * the session started), made again with what it held where it is gone
+ * now, said into SAID: the session is over. */
+void cordon_guard_restore_heads(struct cordon_strv *said);
 /* Whether PATH is a placeholder cordon made (marked so: a session's,
  * running or not yet removed). False where there are none (macOS). */
 bool cordon_placeholder_marked(const char *path);

@@ -2407,6 +2407,56 @@ BOTH_USERS(guards, a_directory_made_unreadable_inside_refuses_the_next_session, 
 	world_free(&w);
 }
 
+/* A session moves the HEAD of the user's submodule git dir away (47c P1:
+ * the next session's guard took the directory for no git dir and left
+ * its config writable, which that session wrote before putting HEAD
+ * back). HEAD is put back as the session ends, as it was, and said; the
+ * next session cannot write the config. Control: protected_paths [] (no
+ * guard, nothing put back) lets the config be written. */
+BOTH_USERS(guards, a_module_s_head_moved_away_is_put_back, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gmhead");
+	char *lb = at(w.dir, "lb");
+	struct run_result r =
+		outside(&w,
+			"git init -q '%1$s' && echo x > '%1$s/f' && git -C '%1$s' add f && "
+			"git -C '%1$s' commit -qm s && git submodule add -q '%1$s' d/X && "
+			"git commit -qm X && git submodule deinit -q -f -- d/X",
+			lb);
+	run_free(&r);
+	char *head = content(w.proj, ".git/modules/d/X/HEAD");
+	for (int ctl = 0; ctl < 2; ctl++) {
+		if (ctl)
+			set_config(&w, ", \"protected_paths\": []");
+		char *config = content(w.proj, ".git/modules/d/X/config");
+		r = sh_in(&w, NULL, "mv .git/modules/d/X/HEAD .git/objects/h; echo head $?");
+		cr_assert(strstr(r.out, "head 0"), "%d: HEAD could not be moved: %s", ctl, r.out);
+		if (!ctl) {
+			char *now = content(w.proj, ".git/modules/d/X/HEAD");
+			cr_expect_str_eq(now, head, "HEAD was not put back as it was");
+			cr_expect(strstr(r.err, "cordon put it back"), "not said: %s", r.err);
+			free(now);
+		}
+		run_free(&r);
+		r = sh_in(&w, NULL,
+			  "printf '[core]\\n\\tfsmonitor = true\\n' >> .git/modules/d/X/config; "
+			  "echo cfg $?");
+		char *now = content(w.proj, ".git/modules/d/X/config");
+		if (ctl)
+			cr_assert(strcmp(now, config) != 0, "control: the config was not written");
+		else
+			cr_expect_str_eq(now, config, "the module's config was written: %s", r.out);
+		run_free(&r);
+		free(now), free(config);
+		r = outside(&w, "test -e .git/modules/d/X/HEAD || mv .git/objects/h "
+				".git/modules/d/X/HEAD; rm -f .git/objects/h; true");
+		run_free(&r);
+	}
+	free(head), free(lb);
+	world_free(&w);
+}
+
 /* A linked worktree's gitdir (47c P2: pointed at another file, the next
  * session kept that one and left the worktree's .git writable) stays as it
  * was: read-only. Control: protected_paths [] lets the write land. */
