@@ -1399,7 +1399,7 @@ static bool git_dir_as_swept(const char *dir)
  * the session ends where it is gone (47c P1: a session moved a module's
  * HEAD away, the next session's guard took the directory for no git dir,
  * and that session wrote its config, then put HEAD back). */
-#define HEADS_KEPT 64
+#define HEADS_KEPT MAX_GIT_DIRS /* (past them, the session is refused) */
 static struct head_kept {
 	char *dir;
 	char text[256];
@@ -1415,15 +1415,24 @@ static void keep_head(const char *dir)
 	char path[PATH_MAX + 8];
 	snprintf(path, sizeof(path), "%s/HEAD", dir);
 	struct head_kept *h = heads_n < HEADS_KEPT ? &heads_kept[heads_n] : NULL;
-	int fd = h ? open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) : -1;
+	if (!h || !(h->dir = strdup(dir)))
+		return;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
 	ssize_t n = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)
 			    ? read(fd, h->text, sizeof(h->text))
 			    : -1;
 	if (fd >= 0)
 		close(fd);
-	if (n <= 0 || (size_t)n >= sizeof(h->text) || !(h->dir = strdup(dir)))
-		return; /* (no HEAD git writes is that long) */
+	/* One git never writes (no HEAD of git's is that long, nor a
+	 * directory or a link now: 47e F1, a session made one so that
+	 * nothing was kept, and the next removed it): a branch instead, so
+	 * that what is put back is a HEAD git takes. */
+	static const char branch[] = "ref: refs/heads/master\n";
+	if (n <= 0 || (size_t)n >= sizeof(h->text)) {
+		memcpy(h->text, branch, sizeof(branch) - 1);
+		n = (ssize_t)sizeof(branch) - 1;
+	}
 	h->n = (size_t)n;
 	heads_n++;
 }
@@ -1436,7 +1445,13 @@ void cordon_guard_restore_heads(struct cordon_strv *said)
 		struct stat st, dst;
 		if (d < 0)
 			continue;
-		if (fstatat(d, "HEAD", &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT) {
+		/* Not a file (a directory, a link: 47e F1): moved aside first. */
+		struct stat aside;
+		bool odd = fstatat(d, "HEAD", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			   !S_ISREG(st.st_mode) &&
+			   fstatat(d, "HEAD.cordon-disarmed", &aside, AT_SYMLINK_NOFOLLOW) < 0 &&
+			   renameat(d, "HEAD", d, "HEAD.cordon-disarmed") == 0;
+		if (odd || (fstatat(d, "HEAD", &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT)) {
 			int fd = openat(d, "HEAD",
 					O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 			bool whole = fd >= 0 && write(fd, h->text, h->n) == (ssize_t)h->n;
@@ -1448,9 +1463,9 @@ void cordon_guard_restore_heads(struct cordon_strv *said)
 				if (asprintf(
 					    &line,
 					    "cordon: %s/HEAD, the HEAD of a submodule's git dir, was "
-					    "gone as this session ended (git would no longer take the "
-					    "directory for a repository, nor cordon's guards): cordon put "
-					    "it back as it was",
+					    "gone or no file as this session ended (git would no longer "
+					    "take the directory for a repository, nor cordon's guards): "
+					    "cordon put back the one it had as the session started",
 					    h->dir) >= 0)
 					(void)cordon_strv_push_take(said, line);
 			}
