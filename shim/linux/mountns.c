@@ -215,7 +215,7 @@ static int redacted_cover(int m, const char *path)
 	return e < 0 ? e : from < 0 ? -errno : from;
 }
 
-static int mount_one(const struct cordon_mount *m, int *empty, struct cordon_error *err)
+static int mount_once(const struct cordon_mount *m, int *empty, struct cordon_error *err)
 {
 	cleanup_close int to = open(m->path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	/* A server outside that ended since the plan took its socket with
@@ -257,6 +257,22 @@ static int mount_one(const struct cordon_mount *m, int *empty, struct cordon_err
 				  cordon_mount_op_name(m->op), strerror(errno));
 	}
 	return 0;
+}
+
+/* mount_once, again where the file was missing, or replaced between its
+ * open and the mount (the kernel mounts on no unlinked name): a program
+ * outside that saves it anew, as useradd and passwd save /etc/shadow
+ * (the old one moved to shadow- before the new one takes its name), left
+ * a moment with none, and a session starting then was refused. A few
+ * milliseconds: one that stays gone refuses the session still. */
+static int mount_one(const struct cordon_mount *m, int *empty, struct cordon_error *err)
+{
+	int e = mount_once(m, empty, err);
+	for (int tries = 0; e == -ENOENT && tries < 5; tries++) {
+		usleep(1000);
+		e = mount_once(m, empty, err);
+	}
+	return e;
 }
 
 /* Whether SOURCE is a guard of the home's own files (a dotfile, what runs
