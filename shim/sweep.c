@@ -806,12 +806,15 @@ static void held_push(struct cordon_sweep *s, const char *path, char kind, const
 }
 
 /* PATH, a regular file guarded as KIND, kept with its inode (see struct
- * cordon_sweep_held). A directory's mount stays: renaming a new one over
- * it needs it empty. */
+ * cordon_sweep_held); a directory kept read-only ('r') as 'g'. A
+ * directory's mount stays while it does (renaming a new one over it needs
+ * it empty), but not once another session removed it ('g'). */
 static void hold(struct cordon_sweep *s, const char *path, char kind)
 {
 	struct stat st;
-	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+	if (lstat(path, &st) < 0)
+		return;
+	if (S_ISREG(st.st_mode))
 		held_push(s, path, kind, &st);
 	else if (kind == 'r' && S_ISDIR(st.st_mode))
 		held_push(s, path, 'g', &st);
