@@ -1162,11 +1162,8 @@ static void remember_first(const char *index, const struct cordon_strv *names)
 	if (first_n >= FIRST_KEPT || !index_dir(index, &st) || first_of(&st))
 		return;
 	struct first_links *f = &first_links[first_n];
-	for (size_t i = 0; i < names->n; i++)
-		if (cordon_strv_push(&f->names, names->v[i]) < 0) {
-			cordon_strv_free(&f->names);
-			return;
-		}
+	if (cordon_strv_copy(&f->names, names) < 0)
+		return;
 	f->dev = st.st_dev;
 	f->ino = st.st_ino;
 	first_n++;
@@ -1311,11 +1308,8 @@ int cordon_git_index_gitlinks(const char *gitdir, int (*each)(const char *name, 
 	/* A copy: EACH may read another index (a submodule's), which may
 	 * take this one's place. */
 	struct cordon_strv names = {0};
-	for (size_t i = 0; i < k->names.n; i++)
-		if (cordon_strv_push(&names, k->names.v[i]) < 0) {
-			cordon_strv_free(&names);
-			return -ENOMEM;
-		}
+	if (cordon_strv_copy(&names, &k->names) < 0)
+		return -ENOMEM;
 	int status = k->status, e = 0;
 	*gitmodules = k->gitmodules;
 	for (size_t i = 0; e >= 0 && i < names.n; i++)
