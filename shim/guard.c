@@ -528,12 +528,14 @@ static int refuse_unreadable(struct cordon_guard_plan *plan, const struct reach 
 	char dir[PATH_MAX];
 	snprintf(dir, sizeof(dir), "%s", path);
 	struct stat st;
-	for (char *slash; lstat(dir, &st) < 0 && (slash = strrchr(dir, '/')) && slash != dir;)
+	int there;
+	for (char *slash;
+	     (there = lstat(dir, &st)) < 0 && (slash = strrchr(dir, '/')) && slash != dir;)
 		*slash = '\0';
 	/* Another user's (a colleague's private directory in a shared
 	 * project): no mode the session can change, and git outside, as
 	 * this user, cannot look there either. */
-	if (lstat(dir, &st) == 0 && st.st_uid != geteuid())
+	if (there == 0 && st.st_uid != geteuid())
 		return 0;
 	return refuse_once(plan,
 			   "%s: cordon cannot look into it (%s), so it cannot keep what git "
@@ -1475,7 +1477,9 @@ void cordon_guard_restore_heads(struct cordon_strv *said)
 }
 
 /* The git dirs of submodules beneath DIR/modules (git keeps them there,
- * named by the submodule, which may hold slashes): a directory holding HEAD. */
+ * named by the submodule, which may hold slashes): each git_dir_as_swept,
+ * into DIRS and MODS, its HEAD kept (keep_head); one that cannot be read
+ * refuses the session (refuse_unreadable). */
 static int find_modules(struct cordon_guard_plan *plan, const struct reach *r,
 			struct cordon_strv *dirs, struct cordon_strv *mods, const char *dir,
 			int depth)
@@ -1603,8 +1607,8 @@ static int protect_submodules(struct checkouts *c, const char *gitdir);
  * populated: it has no .git (not initialized: a clone without
  * --recurse-submodules), or is not there (outside a sparse checkout's
  * cone). A .git made there inside sends git status, outside at the top,
- * into a git dir the session made (46g G2), so none can be: SUB kept
- * read-only, or where it is missing, the first missing directory on the
+ * into a git dir the session made (46g G2), so none can be: the checkout
+ * kept read-only, or where it is missing, the first missing directory on the
  * way to it stands in (empty, read-only) and what is in the way is kept.
  * For a gitlink only: git goes into no other path .gitmodules names (one
  * stale there, a directory of the user's now, would be kept read-only). */
@@ -2547,11 +2551,9 @@ static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, co
 	 * 47a M2), until no new one turns up. */
 	for (size_t from = 0, mods_done = 0, wts_done = 0; e >= 0 && from < dirs.n;) {
 		e = follow_git_dirs(plan, r, &dirs, &mods, from, source);
-		from = dirs.n;
-		for (; e >= 0 && mods_done < mods.n; mods_done++)
-			e = protect_module_checkout(&top, mods.v[mods_done]);
-		for (size_t i = 0; e >= 0 && i < dirs.n; i++)
+		for (size_t i = from; e >= 0 && i < dirs.n; i++)
 			e = find_worktrees(&wts, dirs.v[i]);
+		from = dirs.n;
 		for (; e >= 0 && wts_done < wts.n; wts_done++) {
 			const char *w = wts.v[wts_done];
 			cleanup_free char *wt = worktree_of(r, w);
