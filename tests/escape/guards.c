@@ -193,6 +193,12 @@ static char *plant(const struct world *w, const char *tag, const char *vars, con
 	return s;
 }
 
+/* A shell step: the repository at the first argument ('%1$s') made with
+ * one commit, to add as a submodule. */
+#define UPSTREAM_REPO                                                                              \
+	"git init -q '%1$s' && echo x > '%1$s/f' && git -C '%1$s' add f && "                       \
+	"git -C '%1$s' commit -qm s && "
+
 /* ---- git: the repository's hooks and config ---- */
 
 /* Every way the session might plant something git runs outside later: in
@@ -2041,8 +2047,8 @@ BOTH_USERS(guards, submodules_as_git_reads_them_stay_unplanted, .timeout = 120)
 	char *lb = at(w.dir, "lb"), *chain = at(w.dir, "chain");
 	struct run_result r = outside(
 		&w,
-		"git init -q '%1$s' && echo x > '%1$s/f' && git -C '%1$s' add f && "
-		"git -C '%1$s' commit -qm s && mkdir '%2$s' && prev='%1$s' && "
+		UPSTREAM_REPO
+		"mkdir '%2$s' && prev='%1$s' && "
 		"for i in 1 2 3 4 5 6 7; do d='%2$s'/r$i; git init -q $d && "
 		"git -C $d submodule add -q $prev n && git -C $d commit -qm n && prev=$d || exit 1; "
 		"done && for s in qs uc nogm sym; do git submodule add -q '%1$s' $s || exit 1; done && "
@@ -2086,12 +2092,10 @@ BOTH_USERS(guards, a_submodule_hidden_from_the_index_reader_refuses_the_session,
 	struct world w;
 	git_world(&w, who, "ghidesub");
 	char *lb = at(w.dir, "lb");
-	struct run_result r =
-		outside(&w,
-			"git init -q '%1$s' && echo x > '%1$s/f' && git -C '%1$s' add f "
-			"&& git -C '%1$s' commit -qm s && git submodule add -q '%1$s' X "
-			"&& git commit -qm X",
-			lb);
+	struct run_result r = outside(&w,
+				      UPSTREAM_REPO "git submodule add -q '%1$s' X "
+						    "&& git commit -qm X",
+				      lb);
 	run_free(&r);
 	static const char *const hide[] = {
 		"C=$(git rev-parse :X); B=$(git hash-object -w --stdin </dev/null); "
@@ -2133,8 +2137,8 @@ static void unpopulated_world(struct world *w, const struct who *who, const char
 	char *lb = at(w->dir, "lb");
 	struct run_result r = outside(
 		w,
-		"git init -q '%1$s' && echo x > '%1$s/f' && git -C '%1$s' add f && "
-		"git -C '%1$s' commit -qm s && mkdir e && echo f > e/f && git add e && "
+		UPSTREAM_REPO
+		"mkdir e && echo f > e/f && git add e && "
 		"git submodule add -q '%1$s' X && git submodule add -q '%1$s' d/X && "
 		"git submodule add -q '%1$s' Y && git commit -qm subs && "
 		"git submodule deinit -q -f -- X d/X Y && rm -rf .git/modules && rmdir Y && "
@@ -2306,13 +2310,13 @@ BOTH_USERS(guards, linked_worktrees_submodules_stay_unplanted, .timeout = 90)
 	struct world w;
 	git_world(&w, who, "gwtsub");
 	char *lb = at(w.dir, "lb"), *wt2 = at(w.dir, "wt2"), *wt = at(w.proj, "wt");
-	struct run_result r = outside(
-		&w,
-		"git init -q '%1$s' && echo x > '%1$s/f' && git -C '%1$s' add f && "
-		"git -C '%1$s' commit -qm s && git submodule add -q '%1$s' X && git commit -qm X && "
-		"git worktree add -q '%2$s' && git -C '%2$s' submodule update -q --init && "
-		"git worktree add -q wt && echo /wt >> .git/info/exclude",
-		lb, wt2);
+	struct run_result r =
+		outside(&w,
+			UPSTREAM_REPO
+			"git submodule add -q '%1$s' X && git commit -qm X && "
+			"git worktree add -q '%2$s' && git -C '%2$s' submodule update -q --init && "
+			"git worktree add -q wt && echo /wt >> .git/info/exclude",
+			lb, wt2);
 	run_free(&r);
 	cr_assert(present(w.proj, ".git/worktrees/wt2/modules/X/config") &&
 			  present(w.proj, "wt/X") && !present(w.proj, "wt/X/.git"),
@@ -2354,12 +2358,10 @@ BOTH_USERS(guards, a_directory_made_unreadable_inside_refuses_the_next_session, 
 	struct world w;
 	git_world(&w, who, "gchmod");
 	char *lb = at(w.dir, "lb");
-	struct run_result r =
-		outside(&w,
-			"git init -q '%1$s' && echo x > '%1$s/f' && git -C '%1$s' add f && "
-			"git -C '%1$s' commit -qm s && git submodule add -q '%1$s' d/X && "
-			"git commit -qm X",
-			lb);
+	struct run_result r = outside(&w,
+				      UPSTREAM_REPO "git submodule add -q '%1$s' d/X && "
+						    "git commit -qm X",
+				      lb);
 	run_free(&r);
 	char *dotgit = content(w.proj, "d/X/.git");
 	static const char *const takes[] = {"chmod 0 d", "chmod 0 .git/modules", "chmod 0 .git"};
@@ -2420,9 +2422,8 @@ BOTH_USERS(guards, a_module_s_head_moved_away_is_put_back, .timeout = 90)
 	char *lb = at(w.dir, "lb");
 	struct run_result r =
 		outside(&w,
-			"git init -q '%1$s' && echo x > '%1$s/f' && git -C '%1$s' add f && "
-			"git -C '%1$s' commit -qm s && git submodule add -q '%1$s' d/X && "
-			"git commit -qm X && git submodule deinit -q -f -- d/X",
+			UPSTREAM_REPO "git submodule add -q '%1$s' d/X && "
+				      "git commit -qm X && git submodule deinit -q -f -- d/X",
 			lb);
 	run_free(&r);
 	char *head = content(w.proj, ".git/modules/d/X/HEAD");
@@ -2639,14 +2640,13 @@ BOTH_USERS(guards, an_index_folding_a_submodule_away_is_moved_aside, .timeout = 
 	struct world w;
 	git_world(&w, who, "gfold");
 	char *lb = at(w.dir, "lb"), *copy = at(w.dir, "copy");
-	struct run_result r =
-		outside(&w,
-			"git init -q '%1$s' && echo x > '%1$s/f' && git -C '%1$s' add f && "
-			"git -C '%1$s' commit -qm s && mkdir d && echo b > d/b && git add d && "
-			"git submodule add -q '%1$s' d/X && git commit -qm subs && "
-			"git sparse-checkout set d && git config index.sparse true && "
-			"cp -a . '%2$s'",
-			lb, copy);
+	struct run_result r = outside(
+		&w,
+		UPSTREAM_REPO "mkdir d && echo b > d/b && git add d && "
+			      "git submodule add -q '%1$s' d/X && git commit -qm subs && "
+			      "git sparse-checkout set d && git config index.sparse true && "
+			      "cp -a . '%2$s'",
+		lb, copy);
 	run_free(&r);
 	char *script = plant(&w, "ctl", "", plant_folded);
 	char *cmd = fmt("cd '%s' || exit 1\n%s%s\ngit status --short", copy, fold_index, script);
