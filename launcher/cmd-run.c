@@ -503,7 +503,7 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 	cordon_strv_free(&filled);
 	struct cordon_strv said = {0};
 	if (sess.ended) /* (before the walk: it judges what git will find) */
-		cordon_guard_restore_heads(&said);
+		cordon_guard_restore_heads(&sweep, &said);
 	cordon_sweep_end(&sweep, sess.ended, &said);
 	for (size_t i = 0; i < said.n; i++)
 		fprintf(stderr, "%s\n", said.v[i]);

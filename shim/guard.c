@@ -20,6 +20,7 @@
 #include "cordon/session.h"
 #include "cordon/sweep.h"
 #include "dotfile-refs.h"
+#include "sweep-fs.h"
 #include "util.h"
 
 #define MAX_GIT_DIRS 256
@@ -1439,10 +1440,15 @@ static void keep_head(const char *dir)
 	heads_n++;
 }
 
-void cordon_guard_restore_heads(struct cordon_strv *said)
+void cordon_guard_restore_heads(const struct cordon_sweep *sweep, struct cordon_strv *said)
 {
+	cordon_sweep_ways_up(sweep);
 	for (size_t i = 0; i < heads_n; i++) {
 		const struct head_kept *h = &heads_kept[i];
+		/* (Its way made unreadable as the session ended: opened.) */
+		if (faccessat(AT_FDCWD, h->dir, R_OK | W_OK | X_OK, AT_EACCESS) < 0 &&
+		    (errno == EACCES || errno == EPERM))
+			(void)cordon_way_up(h->dir, true);
 		int d = open(h->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		struct stat st, dst;
 		if (d < 0)

@@ -3,10 +3,20 @@
 #ifndef CORDON_SWEEP_FS_H
 #define CORDON_SWEEP_FS_H
 
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 #include <time.h>
+
+/* The flag a directory is opened with only to stand for it (one of mode 0
+ * too): Linux's O_PATH; elsewhere a read (cordon_fs_chmod_held does
+ * nothing there). */
+#ifdef O_PATH
+#define CORDON_O_HOLD O_PATH
+#else
+#define CORDON_O_HOLD O_RDONLY
+#endif
 
 /* PATH's birth time (a final link not followed) into *T: true, or false
  * where the file system keeps none. */
@@ -54,6 +64,19 @@ int cordon_fs_chmod_held(int fd, mode_t mode);
 /* The directory FD (cordon_fs_hold_beneath's) opened for reading: a
  * descriptor, or -errno. */
 int cordon_fs_open_held(int fd);
+
+/* As a session ends: each directory on the way to PATH (not PATH itself;
+ * with SELF, PATH too, for writing in it) that the session made
+ * unreadable or unsearchable (a chmod 0 as it ended: 47d M1, a protected
+ * file it made was then taken for absent, and later sessions kept it as
+ * the user's) given its owner's read and search, where it is the user's
+ * own and MAY (cordon_ways_up_begin's) says the session could change its
+ * mode. True where one was. Nothing before cordon_ways_up_begin (which
+ * keeps the first MAY and ARG given until cordon_ways_down); each one's
+ * mode given back as it was by cordon_ways_down, deepest first. */
+void cordon_ways_up_begin(bool (*may)(const char *dir, const void *arg), const void *arg);
+bool cordon_way_up(const char *path, bool self);
+void cordon_ways_down(void);
 
 /* Each entry of the directory FD ("." and ".." too) to EACH, with its
  * d_type (DT_UNKNOWN where the file system does not say) and d_ino, until EACH

@@ -2881,7 +2881,7 @@ static int open_up(struct walk *w, const char *rel)
  * is not. */
 static int open_top_up(const char *top, int *held, mode_t *mode)
 {
-	int h = open(top, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int h = open(top, CORDON_O_HOLD | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
 	if (h < 0 || fstat(h, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
 	    cordon_fs_chmod_held(h, (st.st_mode & 07777) | S_IRUSR | S_IXUSR) < 0) {
@@ -4692,7 +4692,7 @@ static int open_git_dir(const struct cordon_sweep *s, const char *dir)
 	/* (Through a descriptor of that very directory, no link followed: a
 	 * session swapping it with a link meanwhile would have the mode of
 	 * what the link leads to changed, round 38e M1.) */
-	int at = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int at = open(dir, CORDON_O_HOLD | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
 	char self[64];
 	if (at < 0)
@@ -5081,6 +5081,42 @@ static bool not_the_session_s(int dir, const char *name, int err)
  * its own lets it write (it could remove it anyway), and notes the others
  * again for a session where they lie. Else the name was, at the next
  * start, there as if it were the user's, and no later session judged it. */
+static bool may_chmod(const char *dir, const void *s)
+{
+	return session_writable(s, dir);
+}
+
+void cordon_sweep_ways_up(const struct cordon_sweep *s)
+{
+	cordon_ways_up_begin(may_chmod, s);
+}
+
+static void note_unlooked(const char *path);
+
+/* PATH, which the session may have made, looked at as it ends (ST
+ * filled): 0 where it is there, the way to it opened up (cordon_way_up);
+ * -1 where it
+ * is not or, said and noted for the next session there, where cordon
+ * cannot tell. */
+static int look_made(const char *path, struct stat *st, struct cordon_strv *said)
+{
+	if (lstat(path, st) < 0 && errno != EACCES && errno != EPERM)
+		return -1; /* (ENOENT, ENOTDIR: not there) */
+	(void)cordon_way_up(path, false);
+	if (lstat(path, st) == 0)
+		return 0;
+	if (errno != EACCES && errno != EPERM)
+		return -1;
+	char shown[PATH_MAX + 8];
+	say(said,
+	    "cordon: cordon cannot look at %s (%s), which this session may have made and a "
+	    "program outside would obey: review it before that runs; the next session there "
+	    "looks again",
+	    cordon_printable(path, SIZE_MAX, shown, sizeof(shown)), strerror(errno));
+	note_unlooked(path);
+	return -1;
+}
+
 static char *unmoved_note(void)
 {
 	char *dir = NULL, *note = NULL;
@@ -5099,6 +5135,21 @@ static void note_line(const char *note, const char *line, size_t len)
 		open(note, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd >= 0)
 		(void)cordon_write_full(fd, line, len + 1);
+}
+
+/* PATH, which cordon could not look at as the session ended (look_made),
+ * noted with the time: the next session there moves it aside where it is
+ * older than the note. */
+static void note_unlooked(const char *path)
+{
+	struct timespec now;
+	char *line = NULL;
+	clock_gettime(CLOCK_REALTIME, &now);
+	int n = asprintf(&line, "0 0 %lld.%09ld %s", (long long)now.tv_sec, now.tv_nsec, path);
+	cleanup_free char *note = n > 0 ? unmoved_note() : NULL;
+	if (note)
+		note_line(note, line, (size_t)n);
+	free(line);
 }
 
 static void note_unmoved(const char *path)
@@ -5120,8 +5171,9 @@ static int disarm_said(const struct cordon_sweep *s, const char *path, const cha
 		       const char *why, const char *tail, struct cordon_strv *said, char *moved,
 		       size_t size);
 
-/* The names earlier sessions could not move aside (note_unmoved), tried
- * again: how many were moved. */
+/* The names earlier sessions could not move aside (note_unmoved), or look
+ * at (note_unlooked: the device and inode 0), tried again: how many were
+ * moved. */
 static int retry_unmoved(const struct cordon_sweep *s, struct cordon_strv *said)
 {
 	cleanup_free char *note = unmoved_note();
@@ -5157,12 +5209,26 @@ static int retry_unmoved(const struct cordon_sweep *s, struct cordon_strv *said)
 			continue;
 		}
 		struct stat st;
-		if (lstat(path, &st) < 0 || st.st_dev != dev || st.st_ino != ino ||
-		    st.st_mtim.tv_sec != sec || st.st_mtim.tv_nsec != nsec)
+		int e = lstat(path, &st) < 0 ? errno : 0;
+		if (e == EACCES || e == EPERM) {
+			(void)cordon_way_up(path, false);
+			e = lstat(path, &st) < 0 ? errno : 0;
+		}
+		if (e == EACCES || e == EPERM) { /* still hidden: kept for the next */
+			note_line(note, text + at, strlen(text + at));
 			continue;
-		moved += disarm_said(s, path, "an earlier session made",
-				     "which cordon could not move aside as that session ended",
-				     "review it, then move it back", said, NULL, 0);
+		}
+		bool unlooked = dev == 0 && ino == 0;
+		if (e ||
+		    (unlooked ? after(&CTIME(st), &(struct timespec){sec, nsec})
+			      : st.st_dev != dev || st.st_ino != ino || st.st_mtim.tv_sec != sec ||
+					st.st_mtim.tv_nsec != nsec))
+			continue;
+		moved += disarm_said(
+			s, path, "an earlier session made",
+			unlooked ? "which cordon could not look at as that session ended"
+				 : "which cordon could not move aside as that session ended",
+			"review it, then move it back", said, NULL, 0);
 	}
 	return moved;
 }
@@ -6903,7 +6969,8 @@ static int judge_one_above(const char *path, size_t k, void *arg)
 {
 	const struct judging *j = arg;
 	struct stat st;
-	if (lstat(path, &st) < 0 || cordon_found_above_inert(cordon_found_above[k], st.st_mode))
+	if (look_made(path, &st, j->said) < 0 ||
+	    cordon_found_above_inert(cordon_found_above[k], st.st_mode))
 		return 0;
 	return judge_name(j->s, path, j->said, NULL, 0);
 }
@@ -7007,10 +7074,15 @@ int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *sai
 {
 	int moved = 0;
 	s->swept = true;
+	cordon_sweep_ways_up(s);
 	moved += retry_unmoved(s, said);
 	moved += judge_ways(s, said);
-	for (size_t i = 0; i < s->names.n; i++)
-		moved += judge_name(s, s->names.v[i], said, NULL, 0);
+	for (size_t i = 0; i < s->names.n; i++) {
+		struct stat st;
+		if (!cordon_sweep_git_entry(s, s->names.v[i]) &&
+		    look_made(s->names.v[i], &st, said) == 0)
+			moved += judge_name(s, s->names.v[i], said, NULL, 0);
+	}
 	moved += judge_above(s, said);
 	char *buf = s->roots.n ? malloc(BUF_SIZE) : NULL;
 	if (s->roots.n && !buf)
@@ -7028,6 +7100,7 @@ int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *sai
 	moved += say_lost(s, said);
 	moved += judge_late_configs(s, "while this session ran, it (or a program outside) changed",
 				    said);
+	cordon_ways_down();
 	if (s->held_note)
 		(void)unlink(s->held_note); /* (judged: say_lost) */
 	if (s->held_note2)

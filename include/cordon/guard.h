@@ -279,8 +279,11 @@ bool cordon_is_stand_in(const char *path);
 bool cordon_is_stand_in_stat(const struct stat *st);
 /* The HEAD of each submodule git dir the guards found in this process (as
  * the session started), made again with what it held where it is gone
- * now, said into SAID: the session is over. */
-void cordon_guard_restore_heads(struct cordon_strv *said);
+ * now, said into SAID: the session is over. The directories on the way
+ * that the session made unreadable are opened for it, and for SWEEP's end
+ * after it (cordon_sweep_ways_up), which gives their modes back. */
+struct cordon_sweep;
+void cordon_guard_restore_heads(const struct cordon_sweep *sweep, struct cordon_strv *said);
 /* Whether PATH is a placeholder cordon made (marked so: a session's,
  * running or not yet removed). False where there are none (macOS). */
 bool cordon_placeholder_marked(const char *path);

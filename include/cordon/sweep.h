@@ -243,9 +243,16 @@ int cordon_sweep_start(const struct cordon_policy *p, struct cordon_placeholders
 /* As the session has ended (ENDED: every process of it was seen to end;
  * else that is said too): walk the project (and the other writable
  * roots), move aside, and push what is
- * to be said, a line each ("cordon: ..."), to SAID. Returns how many
- * names were moved aside. */
+ * to be said, a line each ("cordon: ..."), to SAID; then the modes
+ * cordon_sweep_ways_up opened given back. Returns how many names were
+ * moved aside. */
 int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *said);
+/* From now until S's end gives them back (cordon_sweep_end), each
+ * directory of the user's that the session made unreadable, on the way to
+ * what cordon looks at or puts back as the session ends, opened as it is
+ * needed (cordon_way_up: 47d M1). Called before anything else is done at
+ * the end: a module's HEAD put back, the names judged. */
+void cordon_sweep_ways_up(const struct cordon_sweep *s);
 void cordon_sweep_free(struct cordon_sweep *s);
 /* cordon_sweep_free, and, when no sweep ran (the session never started),
  * the marks cordon_sweep_begin left for one (see shim/sweep.c) go too.

@@ -31,6 +31,7 @@
 #include "cordon/guard.h"
 #include "linux.h"
 
+#include "../sweep-fs.h"
 #include "../util.h"
 
 #define MARK "user.cordon.placeholder"
@@ -318,9 +319,41 @@ int cordon_close_later(void)
 	return hand[1];
 }
 
+/* P's directory, which the session made unsearchable or unwritable (a
+ * chmod 0 on the project as it ended: 47d M1, the stand-in was left),
+ * given its owner's write and search for the removal: the mode it had,
+ * for parent_down, or -1 where nothing was changed. */
+static int parent_up(const struct cordon_placeholder *p)
+{
+	struct stat st;
+	mode_t want = S_IWUSR | S_IXUSR;
+	if (geteuid() == 0 || fstat(p->parent, &st) < 0 || st.st_uid != geteuid() ||
+	    (st.st_mode & want) == want ||
+	    cordon_fs_chmod_held(p->parent, (st.st_mode & 07777) | want) < 0)
+		return -1;
+	return (int)(st.st_mode & 07777);
+}
+
+static void parent_down(const struct cordon_placeholder *p, int mode)
+{
+	if (mode >= 0)
+		(void)cordon_fs_chmod_held(p->parent, (mode_t)mode);
+}
+
+static bool take_away_in(struct cordon_placeholder *p, const char *name,
+			 struct cordon_strv *filled);
+
 /* P, held alone now, still the one held and cordon's: removed while it
  * is empty (true for a directory removed), or left as the user's. */
 static bool take_away(struct cordon_placeholder *p, const char *name, struct cordon_strv *filled)
+{
+	int mode = parent_up(p);
+	bool removed = take_away_in(p, name, filled);
+	parent_down(p, mode);
+	return removed;
+}
+
+static bool take_away_in(struct cordon_placeholder *p, const char *name, struct cordon_strv *filled)
 {
 	if (!still_there(p, name) || !(p->made || marked(p->fd)))
 		return false;
@@ -428,8 +461,10 @@ void cordon_placeholders_release(struct cordon_placeholders *h, bool ended,
 		/* A stand-in: gone with the session, ended or not (another
 		 * session takes one for a missing name, and watches it). */
 		if (p->stand_in) {
+			int mode = parent_up(p);
 			if (still_there(p, name))
 				(void)unlinkat(p->parent, name, 0);
+			parent_down(p, mode);
 			continue;
 		}
 		/* Every process of the session gone, no other session holding

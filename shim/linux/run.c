@@ -1241,7 +1241,7 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 	cordon_placeholders_say(&filled);
 	cordon_strv_free(&filled);
 	if (ended) /* (before the walk: it judges what git will find) */
-		cordon_guard_restore_heads(&said);
+		cordon_guard_restore_heads(&sweep, &said);
 	cordon_sweep_end(&sweep, ended, &said);
 	for (size_t i = 0; i < said.n; i++)
 		cordon_say("%s\n", said.v[i]);

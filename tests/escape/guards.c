@@ -2432,7 +2432,12 @@ BOTH_USERS(guards, a_module_s_head_moved_away_is_put_back, .timeout = 90)
 	static const char *const hows[] = {
 		"mv .git/modules/d/X/HEAD .git/objects/h",
 		"rm .git/modules/d/X/HEAD && mkdir .git/modules/d/X/HEAD",
-		"rm .git/modules/d/X/HEAD && ln -s nowhere .git/modules/d/X/HEAD", NULL};
+		"rm .git/modules/d/X/HEAD && ln -s nowhere .git/modules/d/X/HEAD",
+		/* Moved away, then the way to it made unreadable as the session
+		 * ends (47d M1's kind: the HEAD was not put back). */
+		"mv .git/modules/d/X/HEAD .git/objects/h && chmod 0 .git/modules/d/X",
+		"mv .git/modules/d/X/HEAD .git/objects/h && chmod 0 .git/modules", NULL};
+	static const char *const hidden[] = {NULL, NULL, NULL, ".git/modules/d/X", ".git/modules"};
 	for (size_t k = 0; hows[k]; k++) {
 		r = sh_in(&w, NULL, "%s; echo head $?", hows[k]);
 		cr_assert(strstr(r.out, "head 0"), "%zu: HEAD could not be changed: %s", k, r.out);
@@ -2441,6 +2446,14 @@ BOTH_USERS(guards, a_module_s_head_moved_away_is_put_back, .timeout = 90)
 		cr_expect(strstr(r.err, "cordon put back"), "%zu: not said: %s", k, r.err);
 		free(now);
 		run_free(&r);
+		if (hidden[k]) {
+			char *dir = at(w.proj, hidden[k]);
+			struct stat st;
+			cr_expect(stat(dir, &st) == 0 && (st.st_mode & 07777) == 0,
+				  "%zu: %s's mode was not given back as it was", k, hidden[k]);
+			cr_assert_eq(chmod(dir, 0755), 0);
+			free(dir);
+		}
 		char *config = content(w.proj, ".git/modules/d/X/config");
 		r = sh_in(&w, NULL,
 			  "rm -rf .git/modules/d/X/HEAD; "
@@ -2585,6 +2598,53 @@ BOTH_USERS(guards, a_project_made_unreadable_as_the_session_ends_is_swept, .time
 	cr_assert_eq(chmod(w.proj, 0755), 0);
 	git_outside(&w, w.proj, "ctl");
 	cr_assert(marked(&w, "ctl", "fsmonitor"), "control: z's core.fsmonitor did not run");
+	world_free(&w);
+}
+
+/* A session makes a protected name, then makes its way unreadable: x
+ * holding mcp.json given mode 0 and renamed to .github (no watch can look
+ * in), then .exrc, then chmod 0 on the project (47d M1: the end took the
+ * names for absent, said nothing, and later sessions kept them read-only
+ * as the user's; vim outside with 'exrc' ran the .exrc). The end opens
+ * the way (the modes given back as they were) and moves both aside.
+ * Control: with no protected_paths, both stay. */
+BOTH_USERS(guards, a_name_made_then_hidden_by_a_mode_is_moved_aside, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "ghidname");
+	static const char body[] =
+		"mkdir x && echo '{\"servers\": {}}' > x/mcp.json && chmod 0 x && mv x .github && "
+		"echo '\" planted' > .exrc && echo planted && chmod 0 .\n";
+	for (int ctl = 0; ctl < 2; ctl++) {
+		const char *tag = ctl ? "control" : "deny";
+		if (ctl)
+			set_config(&w, ", \"protected_paths\": []");
+		struct run_result r = sh_in(&w, NULL, body);
+		cr_assert(strstr(r.out, "planted"), "%s: the session could not plant: %s%s", tag,
+			  r.out, r.err);
+		char *github = at(w.proj, ".github");
+		struct stat top, dir;
+		cr_expect(stat(w.proj, &top) == 0 && (top.st_mode & 07777) == 0 &&
+				  stat(github, &dir) == 0 && (dir.st_mode & 07777) == 0,
+			  "%s: the modes were not given back as they were", tag);
+		cr_assert_eq(chmod(w.proj, 0755), 0);
+		cr_assert_eq(chmod(github, 0755), 0);
+		free(github);
+		if (ctl) {
+			cr_assert(present(w.proj, ".github/mcp.json") && present(w.proj, ".exrc"),
+				  "control: the names were not made: %s%s", r.out, r.err);
+		} else {
+			cr_expect(!present(w.proj, ".github/mcp.json") &&
+					  present(w.proj, ".github/mcp.json.cordon-disarmed"),
+				  ".github/mcp.json was not moved aside: %s%s", r.out, r.err);
+			cr_expect(!present(w.proj, ".exrc") &&
+					  present(w.proj, ".exrc.cordon-disarmed"),
+				  ".exrc was not moved aside: %s%s", r.out, r.err);
+		}
+		run_free(&r);
+		r = outside(&w, "rm -rf .github .exrc .exrc.cordon-disarmed");
+		run_free(&r);
+	}
 	world_free(&w);
 }
 
