@@ -1440,6 +1440,30 @@ static void keep_head(const char *dir)
 	heads_n++;
 }
 
+/* H's HEAD made again in its directory D where it is gone or no file
+ * (moved aside first: 47e F1): 1 where it was, 0 where nothing was
+ * needed, else -errno. */
+static int restore_head(const struct head_kept *h, int d)
+{
+	struct stat st, dst, aside;
+	if (fstatat(d, "HEAD", &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		if (S_ISREG(st.st_mode))
+			return 0;
+		if (fstatat(d, "HEAD.cordon-disarmed", &aside, AT_SYMLINK_NOFOLLOW) == 0 ||
+		    renameat(d, "HEAD", d, "HEAD.cordon-disarmed") < 0)
+			return -EEXIST;
+	} else if (errno != ENOENT) {
+		return -errno;
+	}
+	int fd = openat(d, "HEAD", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	bool whole = write(fd, h->text, h->n) == (ssize_t)h->n;
+	if (geteuid() == 0 && fstat(d, &dst) == 0)
+		(void)!fchown(fd, dst.st_uid, dst.st_gid); /* (the owner's, as git's) */
+	return close(fd) == 0 && whole ? 1 : -EIO;
+}
+
 void cordon_guard_restore_heads(const struct cordon_sweep *sweep, struct cordon_strv *said)
 {
 	cordon_sweep_ways_up(sweep);
@@ -1450,35 +1474,32 @@ void cordon_guard_restore_heads(const struct cordon_sweep *sweep, struct cordon_
 		    (errno == EACCES || errno == EPERM))
 			(void)cordon_way_up(h->dir, true);
 		int d = open(h->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		struct stat st, dst;
-		if (d < 0)
-			continue;
-		/* Not a file (a directory, a link: 47e F1): moved aside first. */
-		struct stat aside;
-		bool odd = fstatat(d, "HEAD", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-			   !S_ISREG(st.st_mode) &&
-			   fstatat(d, "HEAD.cordon-disarmed", &aside, AT_SYMLINK_NOFOLLOW) < 0 &&
-			   renameat(d, "HEAD", d, "HEAD.cordon-disarmed") == 0;
-		if (odd || (fstatat(d, "HEAD", &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT)) {
-			int fd = openat(d, "HEAD",
-					O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-			bool whole = fd >= 0 && write(fd, h->text, h->n) == (ssize_t)h->n;
-			if (fd >= 0 && geteuid() == 0 && fstat(d, &dst) == 0)
-				(void)!fchown(fd, dst.st_uid,
-					      dst.st_gid); /* (the owner's, as git's) */
-			if (fd >= 0 && close(fd) == 0 && whole) {
-				char *line = NULL;
-				if (asprintf(
-					    &line,
-					    "cordon: %s/HEAD, the HEAD of a submodule's git dir, was "
-					    "gone or no file as this session ended (git would no longer "
-					    "take the directory for a repository, nor cordon's guards): "
-					    "cordon put back the one it had as the session started",
-					    h->dir) >= 0)
-					(void)cordon_strv_push_take(said, line);
-			}
-		}
-		close(d);
+		int e = d < 0 ? -errno : restore_head(h, d);
+		if (d >= 0)
+			close(d);
+		char *line = NULL;
+		if (e == 1 &&
+		    asprintf(&line,
+			     "cordon: %s/HEAD, the HEAD of a submodule's git dir, was gone or no "
+			     "file as this session ended (git would no longer take the directory "
+			     "for a repository, nor cordon's guards): cordon put back the one it "
+			     "had as the session started",
+			     h->dir) < 0)
+			line = NULL;
+		/* (Never a silent failure: round 48a F1. A directory gone is
+		 * no repository for git either.) */
+		if (e < 0 && e != -ENOENT &&
+		    asprintf(
+			    &line,
+			    "cordon: %s/HEAD, the HEAD of a submodule's git dir, may be gone or no "
+			    "file as this session ended, and cordon could not put it back (%s): "
+			    "until it is, cordon's guards do not take the directory for a "
+			    "repository; look at it outside, and put HEAD back before the next "
+			    "session",
+			    h->dir, strerror(-e)) < 0)
+			line = NULL;
+		if (line)
+			(void)cordon_strv_push_take(said, line);
 	}
 }
 
@@ -2644,7 +2665,8 @@ static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, co
 	if (e == -E2BIG)
 		e = refuse_once(plan,
 				"%s: more than %d git directories (worktrees, submodules): cordon "
-				"cannot guard them all; remove the stale ones (git worktree prune)",
+				"cannot guard them all; remove the stale ones (git worktree prune; "
+				"under modules/, the git dirs of submodules you no longer use)",
 				dotgit, MAX_GIT_DIRS);
 	cordon_strv_free(&dirs);
 	return e;

@@ -5138,8 +5138,8 @@ static void note_line(const char *note, const char *line, size_t len)
 }
 
 /* PATH, which cordon could not look at as the session ended (look_made),
- * noted with the time: the next session there moves it aside where it is
- * older than the note. */
+ * noted (with the time, for the reader): the next session there that can
+ * look moves it aside. */
 static void note_unlooked(const char *path)
 {
 	struct timespec now;
@@ -5218,11 +5218,11 @@ static int retry_unmoved(const struct cordon_sweep *s, struct cordon_strv *said)
 			note_line(note, text + at, strlen(text + at));
 			continue;
 		}
+		/* (One cordon could not look at: moved aside whatever its times,
+		 * which a chmod outside changes: round 48a F2.) */
 		bool unlooked = dev == 0 && ino == 0;
-		if (e ||
-		    (unlooked ? after(&CTIME(st), &(struct timespec){sec, nsec})
-			      : st.st_dev != dev || st.st_ino != ino || st.st_mtim.tv_sec != sec ||
-					st.st_mtim.tv_nsec != nsec))
+		if (e || (!unlooked && (st.st_dev != dev || st.st_ino != ino ||
+					st.st_mtim.tv_sec != sec || st.st_mtim.tv_nsec != nsec)))
 			continue;
 		moved += disarm_said(
 			s, path, "an earlier session made",

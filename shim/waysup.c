@@ -4,22 +4,23 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "sweep-fs.h"
+#include "util.h"
 
-#define WAYS_UP_MAX 64
-
+/* (No cap: one past it left a module's HEAD unrestored, round 48a F1.) */
 static struct {
 	bool (*may)(const char *dir, const void *arg);
 	const void *arg;
 	struct way_up {
 		int held;
 		mode_t mode;
-	} v[WAYS_UP_MAX];
-	size_t n;
+	} * v;
+	size_t n, cap;
 } ways;
 
 void cordon_ways_up_begin(bool (*may)(const char *dir, const void *arg), const void *arg)
@@ -34,8 +35,10 @@ void cordon_ways_up_begin(bool (*may)(const char *dir, const void *arg), const v
  * one the session could change the mode of, and lacks one of them. */
 static bool dir_up(const char *dir, mode_t want)
 {
-	if (ways.n >= WAYS_UP_MAX)
+	struct way_up *nv = cordon_grow(ways.v, &ways.cap, ways.n + 1, sizeof(*nv), 16);
+	if (!nv)
 		return false;
+	ways.v = nv;
 	int h = open(dir, CORDON_O_HOLD | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
 	bool up = h >= 0 && fstat(h, &st) == 0 && st.st_uid == geteuid() &&
@@ -72,6 +75,9 @@ void cordon_ways_down(void)
 		(void)cordon_fs_chmod_held(u->held, u->mode);
 		close(u->held);
 	}
+	free(ways.v);
+	ways.v = NULL;
+	ways.cap = 0;
 	ways.may = NULL;
 	ways.arg = NULL;
 }

@@ -2482,6 +2482,57 @@ BOTH_USERS(guards, a_module_s_head_moved_away_is_put_back, .timeout = 90)
 	world_free(&w);
 }
 
+/* A session shuts 200 module git dirs of the user's (chmod 0500), then
+ * removes the HEAD of a submodule git dir and shuts that one too (round
+ * 48a F1: the end opened no more than 64 directories, so the HEAD was not
+ * put back, nothing was said, and the next session wrote the module's
+ * config). The HEAD is put back, and every mode given back. Control: no
+ * guard, nothing put back. */
+BOTH_USERS(guards, a_module_s_head_behind_many_shut_dirs_is_put_back, .timeout = 120)
+{
+	struct world w;
+	git_world(&w, who, "gmheads");
+	char *lb = at(w.dir, "lb");
+	struct run_result r = outside(
+		&w,
+		UPSTREAM_REPO "git submodule add -q '%1$s' d/X && git commit -qm X && "
+			      "git submodule deinit -q -f -- d/X && for i in $(seq 100 299); do "
+			      "m=.git/modules/z$i; mkdir -p $m/objects $m/refs && "
+			      "echo 'ref: refs/heads/main' > $m/HEAD; done",
+		lb);
+	run_free(&r);
+	char *head = content(w.proj, ".git/modules/d/X/HEAD");
+	static const char shut[] = "chmod 0500 .git/modules/z* && rm .git/modules/d/X/HEAD && "
+				   "chmod 0500 .git/modules/d/X; echo shut $?";
+	for (int ctl = 0; ctl < 2; ctl++) {
+		if (ctl)
+			set_config(&w, ", \"protected_paths\": []");
+		r = sh_in(&w, NULL, shut);
+		cr_assert(strstr(r.out, "shut 0"), "%d: the session could not: %s%s", ctl, r.out,
+			  r.err);
+		char *now = content(w.proj, ".git/modules/d/X/HEAD");
+		if (ctl) {
+			cr_assert_str_eq(now, "(absent)", "control: HEAD was put back");
+		} else {
+			cr_expect_str_eq(now, head, "HEAD was not put back: %s", r.err);
+			cr_expect(strstr(r.err, "cordon put back"), "not said: %s", r.err);
+		}
+		struct stat st;
+		char *x = at(w.proj, ".git/modules/d/X"), *z = at(w.proj, ".git/modules/z250");
+		cr_expect(stat(x, &st) == 0 && (st.st_mode & 07777) == 0500 && stat(z, &st) == 0 &&
+				  (st.st_mode & 07777) == 0500,
+			  "%d: the modes were not given back as they were", ctl);
+		free(x), free(z), free(now);
+		run_free(&r);
+		r = outside(&w,
+			    "chmod 755 .git/modules/z* .git/modules/d/X && "
+			    "cp .git/modules/z100/HEAD .git/modules/d/X/HEAD 2>/dev/null; true");
+		run_free(&r);
+	}
+	free(head), free(lb);
+	world_free(&w);
+}
+
 /* A linked worktree's gitdir (47c P2: pointed at another file, the next
  * session kept that one and left the worktree's .git writable) stays as it
  * was: read-only. Control: protected_paths [] lets the write land. */
