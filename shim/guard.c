@@ -1393,8 +1393,12 @@ static bool holds(const char *dir, const char *name)
  * status outside for good once a checkout led to it). */
 static bool git_dir_as_swept(const char *dir)
 {
-	return holds(dir, "HEAD") &&
-	       ((holds(dir, "objects") && holds(dir, "refs")) || holds(dir, "commondir"));
+	return holds(dir, "HEAD") && cordon_guard_git_dir_but_head(dir);
+}
+
+bool cordon_guard_git_dir_but_head(const char *dir)
+{
+	return (holds(dir, "objects") && holds(dir, "refs")) || holds(dir, "commondir");
 }
 
 /* The HEAD of each submodule git dir find_modules found, as this process
@@ -1432,7 +1436,7 @@ static void keep_head(const char *dir)
 	 * nothing was kept, and the next removed it): a branch instead, so
 	 * that what is put back is a HEAD git takes. */
 	static const char branch[] = "ref: refs/heads/master\n";
-	if (n <= 0 || (size_t)n >= sizeof(h->text)) {
+	if (n <= 0 || (size_t)n >= sizeof(h->text) || memchr(h->text, '\0', (size_t)n)) {
 		memcpy(h->text, branch, sizeof(branch) - 1);
 		n = (ssize_t)sizeof(branch) - 1;
 	}
@@ -1440,10 +1444,10 @@ static void keep_head(const char *dir)
 	heads_n++;
 }
 
-/* H's HEAD made again in its directory D where it is gone or no file
- * (moved aside first: 47e F1): 1 where it was, 0 where nothing was
- * needed, else -errno. */
-static int restore_head(const struct head_kept *h, int d)
+/* DIR's HEAD made again, with TEXT (N bytes), in the directory D where
+ * it is gone or no file (moved aside first: 47e F1): 1 where it was, 0
+ * where nothing was needed, else -errno. */
+static int restore_head(int d, const char *text, size_t n)
 {
 	struct stat st, dst, aside;
 	if (fstatat(d, "HEAD", &st, AT_SYMLINK_NOFOLLOW) == 0) {
@@ -1458,49 +1462,61 @@ static int restore_head(const struct head_kept *h, int d)
 	int fd = openat(d, "HEAD", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
-	bool whole = write(fd, h->text, h->n) == (ssize_t)h->n;
+	bool whole = write(fd, text, n) == (ssize_t)n;
 	if (geteuid() == 0 && fstat(d, &dst) == 0)
 		(void)!fchown(fd, dst.st_uid, dst.st_gid); /* (the owner's, as git's) */
 	return close(fd) == 0 && whole ? 1 : -EIO;
 }
 
+void cordon_guard_put_head_back(const char *dir, const char *text, size_t n, const char *ended,
+				struct cordon_strv *said)
+{
+	/* (Its way made unreadable as the session ended: opened.) */
+	if (faccessat(AT_FDCWD, dir, R_OK | W_OK | X_OK, AT_EACCESS) < 0 &&
+	    (errno == EACCES || errno == EPERM))
+		(void)cordon_way_up(dir, true);
+	int d = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int e = d < 0 ? -errno : restore_head(d, text, n);
+	if (d >= 0)
+		close(d);
+	char *line = NULL;
+	if (e == 1 &&
+	    asprintf(&line,
+		     "cordon: %s/HEAD, the HEAD of a submodule's git dir, was gone or no file "
+		     "%s (git would no longer take the directory for a repository, nor cordon's "
+		     "guards): cordon put back the one it had as the session started",
+		     dir, ended) < 0)
+		line = NULL;
+	/* (Never a silent failure: round 48a F1. A directory gone is no
+	 * repository for git either.) */
+	if (e < 0 && e != -ENOENT &&
+	    asprintf(&line,
+		     "cordon: %s/HEAD, the HEAD of a submodule's git dir, may be gone or no file "
+		     "%s, and cordon could not put it back (%s): until it is, cordon's guards "
+		     "do not take the directory for a repository; look at it outside, and put "
+		     "HEAD back before the next session",
+		     dir, ended, strerror(-e)) < 0)
+		line = NULL;
+	if (line)
+		(void)cordon_strv_push_take(said, line);
+}
+
 void cordon_guard_restore_heads(const struct cordon_sweep *sweep, struct cordon_strv *said)
 {
 	cordon_sweep_ways_up(sweep);
-	for (size_t i = 0; i < heads_n; i++) {
-		const struct head_kept *h = &heads_kept[i];
-		/* (Its way made unreadable as the session ended: opened.) */
-		if (faccessat(AT_FDCWD, h->dir, R_OK | W_OK | X_OK, AT_EACCESS) < 0 &&
-		    (errno == EACCES || errno == EPERM))
-			(void)cordon_way_up(h->dir, true);
-		int d = open(h->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		int e = d < 0 ? -errno : restore_head(h, d);
-		if (d >= 0)
-			close(d);
-		char *line = NULL;
-		if (e == 1 &&
-		    asprintf(&line,
-			     "cordon: %s/HEAD, the HEAD of a submodule's git dir, was gone or no "
-			     "file as this session ended (git would no longer take the directory "
-			     "for a repository, nor cordon's guards): cordon put back the one it "
-			     "had as the session started",
-			     h->dir) < 0)
-			line = NULL;
-		/* (Never a silent failure: round 48a F1. A directory gone is
-		 * no repository for git either.) */
-		if (e < 0 && e != -ENOENT &&
-		    asprintf(
-			    &line,
-			    "cordon: %s/HEAD, the HEAD of a submodule's git dir, may be gone or no "
-			    "file as this session ended, and cordon could not put it back (%s): "
-			    "until it is, cordon's guards do not take the directory for a "
-			    "repository; look at it outside, and put HEAD back before the next "
-			    "session",
-			    h->dir, strerror(-e)) < 0)
-			line = NULL;
-		if (line)
-			(void)cordon_strv_push_take(said, line);
-	}
+	for (size_t i = 0; i < heads_n; i++)
+		cordon_guard_put_head_back(heads_kept[i].dir, heads_kept[i].text, heads_kept[i].n,
+					   "as this session ended", said);
+}
+
+size_t cordon_guard_heads(const char **dir, const char **text, size_t *n, size_t i)
+{
+	if (i >= heads_n)
+		return heads_n;
+	*dir = heads_kept[i].dir;
+	*text = heads_kept[i].text;
+	*n = heads_kept[i].n;
+	return heads_n;
 }
 
 /* The git dirs of submodules beneath DIR/modules (git keeps them there,

@@ -1338,7 +1338,8 @@ static int write_held_note(const char *dir, const char *text, size_t len, char *
 
 /* S's held configs ('c'), with its session's id and the paths P lets it
  * write (each field NUL-ended: "s" ID, "t" SEC:NSEC its start, "w" PATH,
- * "k" PATH it keeps read-only, "c" PATH DEV:INO:SEC:NSEC), noted in the
+ * "k" PATH it keeps read-only, "c" PATH DEV:INO:SEC:NSEC, and "h" DIR
+ * TEXT, a module git dir's HEAD as it started), noted in the
  * state directory before the command runs (written aside, then renamed;
  * in the uid's own too, best effort) and removed as it ends: a launcher killed before
  * then (kill -9, the OOM killer) never judges them, and a later launch
@@ -1353,7 +1354,9 @@ static int note_held_configs(struct cordon_sweep *s, const struct cordon_policy 
 	/* (Also where none is held: a config first read while it runs is
 	 * judged by its change time, round 38d M2.) */
 	char *dirs[2] = {NULL, NULL};
-	if ((n || s->config_write.n) && !cordon_sandbox_nested())
+	const char *hd, *ht;
+	size_t hn, heads = cordon_guard_heads(&hd, &ht, &hn, SIZE_MAX);
+	if ((n || s->config_write.n || heads) && !cordon_sandbox_nested())
 		notes_dirs(dirs);
 	const char *dir = dirs[0];
 	if (!dir) {
@@ -1382,6 +1385,10 @@ static int note_held_configs(struct cordon_sweep *s, const struct cordon_policy 
 				(unsigned long long)h->ctime.tv_sec,
 				(unsigned long long)h->ctime.tv_nsec, 0);
 	}
+	/* The module git dirs' HEADs, put back by a later launch where this
+	 * one is killed before its end (47c P1 left). */
+	for (size_t i = 0; i < heads && cordon_guard_heads(&hd, &ht, &hn, i); i++)
+		fprintf(f, "h%c%s%c%.*s%c", 0, hd, 0, (int)hn, ht, 0);
 	int e = fclose(f) == 0 && text ? 0 : -ENOMEM;
 	if (e == 0)
 		e = write_held_note(dir, text, len, &s->held_note);
@@ -1535,6 +1542,20 @@ static void judge_held_note(const char *text, size_t len, char *id, size_t size,
 					"CORDON_CONFIG), which that session did not keep read-only",
 					said);
 			held_push(&gone, h.path, 'c', NULL); /* (not judged again below) */
+		} else if (*tag == 'h' && f1[0] == '/') {
+			const char *f2 = text + at,
+				   *end2 = at < len ? memchr(f2, '\0', len - at) : NULL;
+			if (!end2)
+				break;
+			at = (size_t)(end2 - text) + 1;
+			/* Only in what is a git dir but its HEAD; from a note a
+			 * session may have planted, never its text. */
+			static const char branch[] = "ref: refs/heads/master\n";
+			if (end2 > f2 && cordon_guard_git_dir_but_head(f1))
+				cordon_guard_put_head_back(
+					f1, u ? branch : f2,
+					u ? sizeof(branch) - 1 : (size_t)(end2 - f2),
+					"after a session whose launcher was killed", said);
 		}
 	}
 	/* And those first read by name after it started (round 38d M2). */

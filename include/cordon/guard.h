@@ -284,6 +284,18 @@ bool cordon_is_stand_in_stat(const struct stat *st);
  * after it (cordon_sweep_ways_up), which gives their modes back. */
 struct cordon_sweep;
 void cordon_guard_restore_heads(const struct cordon_sweep *sweep, struct cordon_strv *said);
+/* The module git dir DIR's HEAD made again with TEXT (N bytes) where it
+ * is gone or no file, said into SAID ("... was gone or no file ENDED"),
+ * or said where it cannot be. */
+void cordon_guard_put_head_back(const char *dir, const char *text, size_t n, const char *ended,
+				struct cordon_strv *said);
+/* Whether DIR holds what a git dir holds but its HEAD (objects and refs,
+ * or a commondir). */
+bool cordon_guard_git_dir_but_head(const char *dir);
+/* The Ith HEAD kept, its DIR, TEXT and N (where I is below the count):
+ * how many were kept. For the note a launcher killed before its end
+ * leaves, which a later launch puts them back from. */
+size_t cordon_guard_heads(const char **dir, const char **text, size_t *n, size_t i);
 /* Whether PATH is a placeholder cordon made (marked so: a session's,
  * running or not yet removed). False where there are none (macOS). */
 bool cordon_placeholder_marked(const char *path);

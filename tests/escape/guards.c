@@ -2533,6 +2533,75 @@ BOTH_USERS(guards, a_module_s_head_behind_many_shut_dirs_is_put_back, .timeout =
 	world_free(&w);
 }
 
+/* A session removes the HEAD of a deinit'd submodule's git dir, and its
+ * launcher is then killed (47c P1 left: nothing put HEAD back, the next
+ * session's guards took the directory for no git dir, and that session
+ * wrote its config). The launcher's note has the next launch put HEAD
+ * back (the user's own text where the note is trusted, a branch where it
+ * may be a session's), and that session cannot write the config.
+ * Control: no guard, nothing put back, the config written. */
+BOTH_USERS(guards, a_module_s_head_removed_by_a_killed_session_is_put_back, .timeout = 120)
+{
+	struct world w;
+	git_world(&w, who, "gmheadk");
+	char *lb = at(w.dir, "lb");
+	struct run_result r =
+		outside(&w,
+			UPSTREAM_REPO "git submodule add -q '%1$s' d/X && "
+				      "git commit -qm X && git submodule deinit -q -f -- d/X",
+			lb);
+	run_free(&r);
+	char *head = content(w.proj, ".git/modules/d/X/HEAD"),
+	     *config = content(w.proj, ".git/modules/d/X/config");
+	static const char write_config[] =
+		"printf '[core]\\n\\tfsmonitor = true\\n' >> .git/modules/d/X/config; echo cfg $?";
+	for (int ctl = 0; ctl < 2; ctl++) {
+		if (ctl)
+			set_config(&w, ", \"protected_paths\": []");
+		plant_then_kill(&w, "rm .git/modules/d/X/HEAD");
+		char *planted = at(w.proj, "planted");
+		unlink(planted);
+		free(planted);
+		cr_assert_not(present(w.proj, ".git/modules/d/X/HEAD"), "%d: HEAD was not removed",
+			      ctl);
+		/* (The killed session's processes end a moment after its
+		 * launcher: a launch before that keeps the note.) */
+		char *said = NULL;
+		for (int t = 0; t < 6 && !present(w.proj, ".git/modules/d/X/HEAD"); t++) {
+			if (t)
+				usleep(500000);
+			r = sh_in(&w, NULL, "true");
+			free(said);
+			said = strdup(r.err);
+			run_free(&r);
+		}
+		r = sh_in(&w, NULL, write_config);
+		char *now = content(w.proj, ".git/modules/d/X/config");
+		if (ctl) {
+			cr_assert_not(present(w.proj, ".git/modules/d/X/HEAD"),
+				      "control: HEAD was put back");
+			cr_assert(strcmp(now, config) != 0, "control: the config was not written");
+		} else {
+			char *back = content(w.proj, ".git/modules/d/X/HEAD");
+			if (who->user)
+				cr_expect_str_eq(back, "ref: refs/heads/master\n",
+						 "HEAD was not put back: %s", said);
+			else
+				cr_expect_str_eq(back, head, "HEAD was not put back: %s", said);
+			cr_expect(strstr(said, "whose launcher was killed"), "not said: %s", said);
+			cr_expect_str_eq(now, config, "the module's config was written: %s", r.out);
+			free(back);
+		}
+		run_free(&r);
+		free(now), free(said);
+		r = outside(&w, "git -C .git/modules/d/X config --unset core.fsmonitor; "
+				"cp .git/HEAD .git/modules/d/X/HEAD 2>/dev/null; true");
+		run_free(&r);
+	}
+	free(head), free(config), free(lb);
+	world_free(&w);
+}
+
 /* A linked worktree's gitdir (47c P2: pointed at another file, the next
  * session kept that one and left the worktree's .git writable) stays as it
  * was: read-only. Control: protected_paths [] lets the write land. */
