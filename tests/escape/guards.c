@@ -2409,6 +2409,22 @@ BOTH_USERS(guards, a_directory_made_unreadable_inside_refuses_the_next_session, 
 	world_free(&w);
 }
 
+/* A git world (TAG) whose submodule d/X was added, committed and
+ * deinit'd: its git dir .git/modules/d/X has no checkout leading to it
+ * (47c P1's premise). MORE: shell steps after (or ""). */
+static void deinit_world(struct world *w, const struct who *who, const char *tag, const char *more)
+{
+	git_world(w, who, tag);
+	char *lb = at(w->dir, "lb");
+	struct run_result r =
+		outside(w,
+			UPSTREAM_REPO "git submodule add -q '%1$s' d/X && git commit -qm X && "
+				      "git submodule deinit -q -f -- d/X%2$s",
+			lb, more);
+	run_free(&r);
+	free(lb);
+}
+
 /* A session moves the HEAD of the user's submodule git dir away (47c P1:
  * the next session's guard took the directory for no git dir and left
  * its config writable, which that session wrote before putting HEAD
@@ -2418,14 +2434,8 @@ BOTH_USERS(guards, a_directory_made_unreadable_inside_refuses_the_next_session, 
 BOTH_USERS(guards, a_module_s_head_moved_away_is_put_back, .timeout = 90)
 {
 	struct world w;
-	git_world(&w, who, "gmhead");
-	char *lb = at(w.dir, "lb");
-	struct run_result r =
-		outside(&w,
-			UPSTREAM_REPO "git submodule add -q '%1$s' d/X && "
-				      "git commit -qm X && git submodule deinit -q -f -- d/X",
-			lb);
-	run_free(&r);
+	deinit_world(&w, who, "gmhead", "");
+	struct run_result r;
 	char *head = content(w.proj, ".git/modules/d/X/HEAD");
 	/* Moved away; made a directory, or a link (47e F1: nothing was
 	 * kept for one that is no file, and the next session removed it). */
@@ -2478,7 +2488,7 @@ BOTH_USERS(guards, a_module_s_head_moved_away_is_put_back, .timeout = 90)
 	char *now = content(w.proj, ".git/modules/d/X/config");
 	cr_assert(strcmp(now, config) != 0, "control: the config was not written");
 	run_free(&r);
-	free(now), free(config), free(head), free(lb);
+	free(now), free(config), free(head);
 	world_free(&w);
 }
 
@@ -2491,16 +2501,10 @@ BOTH_USERS(guards, a_module_s_head_moved_away_is_put_back, .timeout = 90)
 BOTH_USERS(guards, a_module_s_head_behind_many_shut_dirs_is_put_back, .timeout = 120)
 {
 	struct world w;
-	git_world(&w, who, "gmheads");
-	char *lb = at(w.dir, "lb");
-	struct run_result r = outside(
-		&w,
-		UPSTREAM_REPO "git submodule add -q '%1$s' d/X && git commit -qm X && "
-			      "git submodule deinit -q -f -- d/X && for i in $(seq 100 299); do "
-			      "m=.git/modules/z$i; mkdir -p $m/objects $m/refs && "
-			      "echo 'ref: refs/heads/main' > $m/HEAD; done",
-		lb);
-	run_free(&r);
+	deinit_world(&w, who, "gmheads",
+		     " && for i in $(seq 100 299); do m=.git/modules/z$i; "
+		     "mkdir -p $m/objects $m/refs && echo 'ref: refs/heads/main' > $m/HEAD; done");
+	struct run_result r;
 	char *head = content(w.proj, ".git/modules/d/X/HEAD");
 	static const char shut[] = "chmod 0500 .git/modules/z* && rm .git/modules/d/X/HEAD && "
 				   "chmod 0500 .git/modules/d/X; echo shut $?";
@@ -2529,7 +2533,7 @@ BOTH_USERS(guards, a_module_s_head_behind_many_shut_dirs_is_put_back, .timeout =
 			    "cp .git/modules/z100/HEAD .git/modules/d/X/HEAD 2>/dev/null; true");
 		run_free(&r);
 	}
-	free(head), free(lb);
+	free(head);
 	world_free(&w);
 }
 
@@ -2543,14 +2547,8 @@ BOTH_USERS(guards, a_module_s_head_behind_many_shut_dirs_is_put_back, .timeout =
 BOTH_USERS(guards, a_module_s_head_removed_by_a_killed_session_is_put_back, .timeout = 120)
 {
 	struct world w;
-	git_world(&w, who, "gmheadk");
-	char *lb = at(w.dir, "lb");
-	struct run_result r =
-		outside(&w,
-			UPSTREAM_REPO "git submodule add -q '%1$s' d/X && "
-				      "git commit -qm X && git submodule deinit -q -f -- d/X",
-			lb);
-	run_free(&r);
+	deinit_world(&w, who, "gmheadk", "");
+	struct run_result r;
 	char *head = content(w.proj, ".git/modules/d/X/HEAD"),
 	     *config = content(w.proj, ".git/modules/d/X/config");
 	static const char write_config[] =
@@ -2598,7 +2596,7 @@ BOTH_USERS(guards, a_module_s_head_removed_by_a_killed_session_is_put_back, .tim
 				"cp .git/HEAD .git/modules/d/X/HEAD 2>/dev/null; true");
 		run_free(&r);
 	}
-	free(head), free(config), free(lb);
+	free(head), free(config);
 	world_free(&w);
 }
 
