@@ -1394,8 +1394,9 @@ static int note_held_configs(struct cordon_sweep *s, const struct cordon_policy 
 		e = write_held_note(dir, text, len, &s->held_note);
 	if (e < 0)
 		cordon_err(err, -e,
-			   "%s: cannot note the config files this session may write (were its "
-			   "launcher killed, a later session would read them unjudged): %s",
+			   "%s: cannot note the config files this session may write, or its "
+			   "submodules' HEADs (were its launcher killed, a later session would "
+			   "read the configs unjudged, or not guard the submodules): %s",
 			   dir, strerror(-e));
 	/* (And in the uid's own, best effort: uid_records_dir.) */
 	if (e == 0 && dirs[1])
