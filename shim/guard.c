@@ -1468,8 +1468,8 @@ static int restore_head(int d, const char *text, size_t n)
 	return close(fd) == 0 && whole ? 1 : -EIO;
 }
 
-void cordon_guard_put_head_back(const char *dir, const char *text, size_t n, const char *ended,
-				struct cordon_strv *said)
+int cordon_guard_put_head_back(const char *dir, const char *text, size_t n, const char *ended,
+			       struct cordon_strv *said)
 {
 	/* (Its way made unreadable as the session ended: opened.) */
 	if (faccessat(AT_FDCWD, dir, R_OK | W_OK | X_OK, AT_EACCESS) < 0 &&
@@ -1499,6 +1499,16 @@ void cordon_guard_put_head_back(const char *dir, const char *text, size_t n, con
 		line = NULL;
 	if (line)
 		(void)cordon_strv_push_take(said, line);
+	return e == -ENOENT ? 0 : e;
+}
+
+bool cordon_guard_head_gone(const char *dir)
+{
+	char path[PATH_MAX + 8];
+	struct stat st;
+	snprintf(path, sizeof(path), "%s/HEAD", dir);
+	return cordon_guard_git_dir_but_head(dir) &&
+	       (lstat(path, &st) < 0 ? errno == ENOENT : !S_ISREG(st.st_mode));
 }
 
 void cordon_guard_restore_heads(const struct cordon_sweep *sweep, struct cordon_strv *said)

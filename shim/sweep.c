@@ -1485,13 +1485,121 @@ static void untrusted_changed(struct untrusted *u, const char *config,
 		u->refuse = strdup(config);
 }
 
+/* The module git dirs whose HEAD a launcher kept and is gone now, found
+ * by cordon_sweep_judge_killed, each with why: its session still runs (a
+ * session started meanwhile would not guard it, round 48b F2: it wrote
+ * the config while the other ran), or a killed launcher's could not be
+ * put back. cordon_sweep_start refuses a session whose write rules reach
+ * one (refuse_heads_blocked); a launch elsewhere goes on. */
+static struct cordon_strv heads_blocked, heads_why;
+
+static void block_head(const char *dir, char *why)
+{
+	if (!why || cordon_strv_push(&heads_blocked, dir) < 0 ||
+	    cordon_strv_push_take(&heads_why, why) < 0) {
+		free(why);
+		if (heads_blocked.n > heads_why.n) /* (kept in step) */
+			free(heads_blocked.v[--heads_blocked.n]);
+	}
+}
+
+/* The HEADs a running session's launcher kept (its note TEXT, LEN bytes)
+ * that are gone now: blocked. */
+static void heads_gone_while_running(const char *text, size_t len, long pid)
+{
+	for (size_t at = 0; at < len;) {
+		const char *tag = text + at, *f1 = memchr(tag, '\0', len - at);
+		if (!f1 || f1 - tag != 1 || (size_t)(++f1 - text) >= len)
+			return;
+		const char *end = memchr(f1, '\0', len - (size_t)(f1 - text));
+		if (!end)
+			return;
+		at = (size_t)(end - text) + 1;
+		if (*tag == 'c' || *tag == 'h') { /* (two fields) */
+			const char *end2 = at < len ? memchr(text + at, '\0', len - at) : NULL;
+			if (!end2)
+				return;
+			at = (size_t)(end2 - text) + 1;
+		}
+		char shown[PATH_MAX + 8], *why = NULL;
+		if (*tag != 'h' || f1[0] != '/' || !cordon_guard_head_gone(f1))
+			continue;
+		if (asprintf(
+			    &why,
+			    "%s/HEAD, the HEAD of a submodule's git dir, is gone while the session "
+			    "that kept it still runs (its launcher's pid is %ld): cordon cannot "
+			    "guard that submodule until it is back; end that session (HEAD is put "
+			    "back as it ends), or put HEAD back outside, then start again",
+			    cordon_printable(f1, SIZE_MAX, shown, sizeof(shown)), pid) < 0)
+			why = NULL;
+		block_head(f1, why);
+	}
+}
+
+/* A refusal where a write rule of P reaches a HEAD heads_blocked holds. */
+static int refuse_heads_blocked(const struct cordon_policy *p, struct cordon_error *err)
+{
+	for (size_t i = 0; i < heads_blocked.n; i++)
+		for (size_t k = 0; k < p->n_rules; k++)
+			if ((p->rules[k].access & CORDON_ACCESS_WRITE) &&
+			    cordon_path_under(heads_blocked.v[i], p->rules[k].path))
+				return cordon_err(err, EBUSY, "%s", heads_why.v[i]);
+	return 0;
+}
+
+static bool may_chmod(const char *dir, const void *s);
+
+/* DIR's HEAD, gone or no file, which a launcher killed before its end had
+ * kept as TEXT (N bytes): put back (47c P1 left), the ways its session
+ * shut opened where GONE's write rules reach (round 48b F3). True where
+ * it was; else it is blocked (block_head) and the note kept: it could
+ * not be, or the note may be a session's (U: never acted on, round 48b
+ * F1: a session's planted note had the launch finish a git dir of its
+ * own, which the guards then kept as the user's). */
+static bool killed_head_back(const char *dir, const char *text, size_t n, const struct untrusted *u,
+			     const struct cordon_sweep *gone, struct cordon_strv *said)
+{
+	char shown[PATH_MAX + 8], *why = NULL;
+	cordon_printable(dir, SIZE_MAX, shown, sizeof(shown));
+	if (u) {
+		char note[PATH_MAX + 8];
+		if (asprintf(
+			    &why,
+			    "%s/HEAD, the HEAD of a submodule's git dir, is gone or no file, and a "
+			    "note (%s) says a session whose launcher was killed had kept it; with "
+			    "no home directory of yours (as /etc/passwd names it) cordon cannot "
+			    "tell that note from one a session planted, so it puts nothing back "
+			    "and cannot guard the submodule: look at %s (without HEAD git takes "
+			    "it for no repository), put HEAD back or remove it, then start again",
+			    shown, cordon_printable(u->note, SIZE_MAX, note, sizeof(note)),
+			    shown) < 0)
+			why = NULL;
+		block_head(dir, why);
+		return false;
+	}
+	cordon_ways_up_begin(may_chmod, gone);
+	int e = cordon_guard_put_head_back(dir, text, n,
+					   "after a session whose launcher was killed", said);
+	cordon_ways_down();
+	if (e >= 0)
+		return true;
+	if (asprintf(&why,
+		     "%s/HEAD, the HEAD of a submodule's git dir, is gone or no file after a "
+		     "session whose launcher was killed, and cordon could not put it back (%s): "
+		     "it cannot guard the submodule; put HEAD back outside, then start again",
+		     shown, strerror(-e)) < 0)
+		why = NULL;
+	block_head(dir, why);
+	return false;
+}
+
 /* The note TEXT (LEN bytes, note_held_configs's) of a session whose
  * launcher is gone judged: each config it held that changed is moved
  * aside, as its end would have. Its session's id into ID (SIZE bytes).
  * With U, a note a session may have planted: nothing moved, what it names
  * told to U. */
 static void judge_held_note(const char *text, size_t len, char *id, size_t size,
-			    struct untrusted *u, struct cordon_strv *said)
+			    struct untrusted *u, bool *unresolved, struct cordon_strv *said)
 {
 	static const char killed_head[] = "a session whose launcher was killed before its end "
 					  "(or a program outside since) changed";
@@ -1549,14 +1657,9 @@ static void judge_held_note(const char *text, size_t len, char *id, size_t size,
 			if (!end2)
 				break;
 			at = (size_t)(end2 - text) + 1;
-			/* Only in what is a git dir but its HEAD; from a note a
-			 * session may have planted, never its text. */
-			static const char branch[] = "ref: refs/heads/master\n";
-			if (end2 > f2 && cordon_guard_git_dir_but_head(f1))
-				cordon_guard_put_head_back(
-					f1, u ? branch : f2,
-					u ? sizeof(branch) - 1 : (size_t)(end2 - f2),
-					"after a session whose launcher was killed", said);
+			if (end2 > f2 && cordon_guard_head_gone(f1) &&
+			    !killed_head_back(f1, f2, (size_t)(end2 - f2), u, &gone, said))
+				*unresolved = true;
 		}
 	}
 	/* And those first read by name after it started (round 38d M2). */
@@ -1630,8 +1733,9 @@ static int judge_killed_in(const char *dir, const char *mirror, bool trusted, co
 		unsigned long long start = 0, now;
 		if (pid > 0 && pid <= INT_MAX && *end == '-')
 			start = strtoull(end + 1, &end, 10);
-		if (!start || *end || (alive((pid_t)pid, &now) && now == start))
-			continue; /* (one being written, or its launcher's still running) */
+		bool live = alive((pid_t)pid, &now) && now == start;
+		if (!start || *end)
+			continue; /* (one being written) */
 		int fd = openat(dirfd(d), de->d_name,
 				O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 		struct stat st;
@@ -1642,8 +1746,17 @@ static int judge_killed_in(const char *dir, const char *mirror, bool trusted, co
 		ssize_t got = text ? read(fd, text, (size_t)st.st_size) : -1;
 		if (fd >= 0)
 			close(fd);
+		/* Its launcher's still running: only the HEADs it kept that are
+		 * gone now, for cordon_sweep_start (round 48b F2). */
+		if (live) {
+			if (got >= 0)
+				heads_gone_while_running(text, (size_t)got, pid);
+			free(text);
+			continue;
+		}
 		char id[64] = "";
 		cleanup_free char *note = NULL;
+		bool unresolved = false;
 		struct untrusted u = {.named = named};
 		if (text)
 			u.written = CTIME(st);
@@ -1651,7 +1764,7 @@ static int judge_killed_in(const char *dir, const char *mirror, bool trusted, co
 			text[got] = '\0';
 			u.note = note;
 			judge_held_note(text, (size_t)got, id, sizeof(id), trusted ? NULL : &u,
-					said);
+					&unresolved, said);
 		}
 		if (u.refuse && r == 0) {
 			char shown[PATH_MAX + 8], shown2[PATH_MAX + 8];
@@ -1666,7 +1779,9 @@ static int judge_killed_in(const char *dir, const char *mirror, bool trusted, co
 		}
 		free(text);
 		free(u.refuse);
-		if (u.keep)
+		/* (A HEAD not put back: the note is judged again by the next
+		 * launch.) */
+		if (u.keep || unresolved)
 			continue;
 		/* Kept while the session is in the registry: the keeper ends it
 		 * after its launcher, and a session orphaned (both killed at
@@ -1686,7 +1801,10 @@ int cordon_sweep_start(const struct cordon_policy *p, struct cordon_placeholders
 		       struct cordon_sweep *sweep, struct cordon_error *err)
 {
 	struct cordon_strv names = {0}, placeholders = {0}, files = {0}, guarded = {0};
-	int r = note_written(p, err);
+	int r = p->sandbox ? refuse_heads_blocked(p, err) : 0;
+	if (r < 0)
+		return r;
+	r = note_written(p, err);
 	if (r < 0)
 		return r;
 	cleanup_free char *refuse = NULL;

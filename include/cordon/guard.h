@@ -286,9 +286,13 @@ struct cordon_sweep;
 void cordon_guard_restore_heads(const struct cordon_sweep *sweep, struct cordon_strv *said);
 /* The module git dir DIR's HEAD made again with TEXT (N bytes) where it
  * is gone or no file, said into SAID ("... was gone or no file ENDED"),
- * or said where it cannot be. */
-void cordon_guard_put_head_back(const char *dir, const char *text, size_t n, const char *ended,
-				struct cordon_strv *said);
+ * or said where it cannot be: 1 where it was put back, 0 where nothing
+ * was needed (or DIR is gone), else -errno. */
+int cordon_guard_put_head_back(const char *dir, const char *text, size_t n, const char *ended,
+			       struct cordon_strv *said);
+/* Whether DIR holds the rest of a git dir (cordon_guard_git_dir_but_head)
+ * and its HEAD is gone or no regular file. */
+bool cordon_guard_head_gone(const char *dir);
 /* Whether DIR holds what a git dir holds but its HEAD (objects and refs,
  * or a commondir). */
 bool cordon_guard_git_dir_but_head(const char *dir);

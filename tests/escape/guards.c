@@ -2541,9 +2541,10 @@ BOTH_USERS(guards, a_module_s_head_behind_many_shut_dirs_is_put_back, .timeout =
  * launcher is then killed (47c P1 left: nothing put HEAD back, the next
  * session's guards took the directory for no git dir, and that session
  * wrote its config). The launcher's note has the next launch put HEAD
- * back (the user's own text where the note is trusted, a branch where it
- * may be a session's), and that session cannot write the config.
- * Control: no guard, nothing put back, the config written. */
+ * back where the note is trusted (root); where it may be a session's (a
+ * user with no passwd home) the launch is refused until the user puts
+ * it back. The session after cannot write the config. Control: no guard,
+ * nothing put back, the config written. */
 BOTH_USERS(guards, a_module_s_head_removed_by_a_killed_session_is_put_back, .timeout = 120)
 {
 	struct world w;
@@ -2565,13 +2566,28 @@ BOTH_USERS(guards, a_module_s_head_removed_by_a_killed_session_is_put_back, .tim
 		/* (The killed session's processes end a moment after its
 		 * launcher: a launch before that keeps the note.) */
 		char *said = NULL;
-		for (int t = 0; t < 6 && !present(w.proj, ".git/modules/d/X/HEAD"); t++) {
+		bool refused = false;
+		for (int t = 0; t < 6 && !refused && !present(w.proj, ".git/modules/d/X/HEAD");
+		     t++) {
 			if (t)
 				usleep(500000);
 			r = sh_in(&w, NULL, "true");
 			free(said);
 			said = strdup(r.err);
+			refused = r.status == 125 && strstr(r.err, "cannot tell that note");
 			run_free(&r);
+		}
+		/* The test user has no passwd home: a note a session may have
+		 * planted (round 48b F1) is never acted on, the launch refused
+		 * until the user puts HEAD back. */
+		if (!ctl && who->user) {
+			cr_expect(refused, "a launch went on: %s", said);
+			cr_expect_not(present(w.proj, ".git/modules/d/X/HEAD"),
+				      "HEAD was written from a note cordon cannot trust");
+			char *put = fmt("printf '%%s' '%s' > .git/modules/d/X/HEAD", head);
+			r = outside(&w, "%s", put);
+			run_free(&r);
+			free(put);
 		}
 		r = sh_in(&w, NULL, write_config);
 		char *now = content(w.proj, ".git/modules/d/X/config");
@@ -2581,12 +2597,10 @@ BOTH_USERS(guards, a_module_s_head_removed_by_a_killed_session_is_put_back, .tim
 			cr_assert(strcmp(now, config) != 0, "control: the config was not written");
 		} else {
 			char *back = content(w.proj, ".git/modules/d/X/HEAD");
-			if (who->user)
-				cr_expect_str_eq(back, "ref: refs/heads/master\n",
-						 "HEAD was not put back: %s", said);
-			else
-				cr_expect_str_eq(back, head, "HEAD was not put back: %s", said);
+			cr_expect_str_eq(back, head, "HEAD was not put back: %s", said);
 			cr_expect(strstr(said, "whose launcher was killed"), "not said: %s", said);
+			cr_expect(r.status == 0 && strstr(r.out, "cfg"),
+				  "the session did not run: %s", r.err);
 			cr_expect_str_eq(now, config, "the module's config was written: %s", r.out);
 			free(back);
 		}
@@ -2597,6 +2611,67 @@ BOTH_USERS(guards, a_module_s_head_removed_by_a_killed_session_is_put_back, .tim
 		run_free(&r);
 	}
 	free(head), free(config);
+	world_free(&w);
+}
+
+/* A session removes the HEAD of a deinit'd submodule's git dir and keeps
+ * running; a session started meanwhile (round 48b F2: its guards took the
+ * directory for no git dir, and it wrote the config while the first ran)
+ * is refused, naming the HEAD, and writes nothing. Once the first has
+ * ended (HEAD put back), the next session cannot write the config either.
+ * Control: no guard: the second session writes it. */
+BOTH_USERS(guards, a_module_s_head_removed_by_a_running_session_refuses_the_next, .timeout = 120)
+{
+	struct world w;
+	deinit_world(&w, who, "gmheadr", "");
+	char *config = content(w.proj, ".git/modules/d/X/config");
+	static const char write_config[] =
+		"printf '[core]\\n\\tfsmonitor = true\\n' >> .git/modules/d/X/config; echo cfg $?";
+	char *go = at(w.proj, "go"), *on = at(w.proj, "on");
+	for (int ctl = 0; ctl < 2; ctl++) {
+		if (ctl)
+			set_config(&w, ", \"protected_paths\": []");
+		char *hold[] = {CORDON_BIN,
+				"run",
+				"--config",
+				w.cfg,
+				"--",
+				"/bin/sh",
+				"-c",
+				"rm .git/modules/d/X/HEAD && touch on; "
+				"while [ ! -e go ]; do sleep 0.05; done",
+				NULL};
+		pid_t pid = world_spawn(&w, hold, w.proj);
+		cr_assert(wait_exists(on, 10000), "%d: the first session did not start", ctl);
+		struct run_result r = sh_in(&w, NULL, write_config);
+		char *now = content(w.proj, ".git/modules/d/X/config");
+		if (ctl) {
+			cr_assert(strcmp(now, config) != 0, "control: the config was not written");
+		} else {
+			cr_expect(r.status == 125 && strstr(r.err, "still runs"),
+				  "the second session was not refused: %d %s%s", r.status, r.out,
+				  r.err);
+			cr_expect_str_eq(now, config, "the module's config was written: %s", r.out);
+		}
+		run_free(&r);
+		free(now);
+		free(write_file(w.proj, "go", ""));
+		cr_expect(wait_gone(pid, 10000), "%d: the first session did not end", ctl);
+		unlink(go), unlink(on);
+		if (!ctl) {
+			cr_expect(present(w.proj, ".git/modules/d/X/HEAD"),
+				  "HEAD was not put back");
+			r = sh_in(&w, NULL, write_config);
+			now = content(w.proj, ".git/modules/d/X/config");
+			cr_expect_str_eq(now, config, "the config was written after: %s", r.out);
+			run_free(&r);
+			free(now);
+		}
+		r = outside(&w, "git -C .git/modules/d/X config --unset core.fsmonitor; "
+				"cp .git/HEAD .git/modules/d/X/HEAD 2>/dev/null; true");
+		run_free(&r);
+	}
+	free(go), free(on), free(config);
 	world_free(&w);
 }
 
