@@ -1529,6 +1529,21 @@ size_t cordon_guard_heads(const char **dir, const char **text, size_t *n, size_t
 	return heads_n;
 }
 
+/* The directories find_modules passed over as no git dir (a HEAD gone):
+ * one a running session's launcher kept as a module's git dir refuses
+ * this session (cordon_guard_passed_over). */
+static struct cordon_strv passed_over;
+
+static void pass_over(const char *dir)
+{
+	(void)cordon_strv_push_new(&passed_over, dir);
+}
+
+bool cordon_guard_passed_over(const char *dir)
+{
+	return cordon_strv_contains(&passed_over, dir);
+}
+
 /* The git dirs of submodules beneath DIR/modules (git keeps them there,
  * named by the submodule, which may hold slashes): each git_dir_as_swept,
  * into DIRS and MODS, its HEAD kept (keep_head); one that cannot be read
@@ -1551,7 +1566,12 @@ static int find_modules(struct cordon_guard_plan *plan, const struct reach *r,
 		int n = snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name);
 		if (n < 0 || (size_t)n >= sizeof(sub))
 			continue; /* past PATH_MAX: no path anything opens */
-		if (git_dir_as_swept(sub)) {
+		/* (Looked at once: a session toggling HEAD won a race between
+		 * two looks, round 48c F1.) */
+		bool git_dir = git_dir_as_swept(sub);
+		if (!git_dir)
+			pass_over(sub);
+		if (git_dir) {
 			keep_head(sub);
 			e = add_dir(dirs, sub);
 			if (e >= 0)

@@ -1485,27 +1485,42 @@ static void untrusted_changed(struct untrusted *u, const char *config,
 		u->refuse = strdup(config);
 }
 
-/* The module git dirs whose HEAD a launcher kept and is gone now, found
- * by cordon_sweep_judge_killed, each with why: its session still runs (a
- * session started meanwhile would not guard it, round 48b F2: it wrote
- * the config while the other ran), or a killed launcher's could not be
- * put back. cordon_sweep_start refuses a session whose write rules reach
- * one (refuse_heads_blocked); a launch elsewhere goes on. */
-static struct cordon_strv heads_blocked, heads_why;
+/* The module git dirs whose HEAD a launcher kept, found by
+ * cordon_sweep_judge_killed, each with why a session is refused over it:
+ * - BLOCKED: a killed launcher's that could not be put back, or whose
+ *   note may be a session's; cordon_sweep_start refuses a session whose
+ *   write rules reach one (a launch elsewhere goes on);
+ * - LIVE: each one a launcher still running kept (round 48b F2: a session
+ *   started while the one that removed its HEAD ran did not guard it, and
+ *   wrote its config). cordon_sweep_start refuses a session whose own plan
+ *   passed one over for want of a HEAD (cordon_guard_passed_over): judged
+ *   by what the plan itself saw, as a session toggling HEAD won the race
+ *   between an earlier look and the plan (round 48c F1), and never for a
+ *   directory the plan did not look at (round 48c F2: a planted note
+ *   naming one in /tmp refused launches in every project). */
+struct held_heads {
+	struct cordon_strv dirs, why;
+};
+static struct held_heads heads_blocked, heads_live;
 
-static void block_head(const char *dir, char *why)
+static void hold_head(struct held_heads *h, const char *dir, char *why)
 {
-	if (!why || cordon_strv_push(&heads_blocked, dir) < 0 ||
-	    cordon_strv_push_take(&heads_why, why) < 0) {
+	if (!why || cordon_strv_push(&h->dirs, dir) < 0 ||
+	    cordon_strv_push_take(&h->why, why) < 0) {
 		free(why);
-		if (heads_blocked.n > heads_why.n) /* (kept in step) */
-			free(heads_blocked.v[--heads_blocked.n]);
+		if (h->dirs.n > h->why.n) /* (kept in step) */
+			free(h->dirs.v[--h->dirs.n]);
 	}
 }
 
-/* The HEADs a running session's launcher kept (its note TEXT, LEN bytes)
- * that are gone now: blocked. */
-static void heads_gone_while_running(const char *text, size_t len, long pid)
+static void block_head(const char *dir, char *why)
+{
+	hold_head(&heads_blocked, dir, why);
+}
+
+/* The HEADs a running launcher (PID) kept, from its note TEXT (LEN bytes)
+ * at NOTE, into heads_live. */
+static void heads_of_running(const char *text, size_t len, long pid, const char *note)
 {
 	for (size_t at = 0; at < len;) {
 		const char *tag = text + at, *f1 = memchr(tag, '\0', len - at);
@@ -1521,29 +1536,41 @@ static void heads_gone_while_running(const char *text, size_t len, long pid)
 				return;
 			at = (size_t)(end2 - text) + 1;
 		}
-		char shown[PATH_MAX + 8], *why = NULL;
-		if (*tag != 'h' || f1[0] != '/' || !cordon_guard_head_gone(f1))
+		char shown[PATH_MAX + 8], shown2[PATH_MAX + 8], *why = NULL;
+		if (*tag != 'h' || f1[0] != '/')
 			continue;
 		if (asprintf(
 			    &why,
-			    "%s/HEAD, the HEAD of a submodule's git dir, is gone while the session "
-			    "that kept it still runs (its launcher's pid is %ld): cordon cannot "
-			    "guard that submodule until it is back; end that session (HEAD is put "
-			    "back as it ends), or put HEAD back outside, then start again",
-			    cordon_printable(f1, SIZE_MAX, shown, sizeof(shown)), pid) < 0)
+			    "%s/HEAD, the HEAD of a submodule's git dir, is gone or no file while "
+			    "the session that kept it still runs (its launcher's pid is %ld; its "
+			    "note: %s): cordon cannot guard that submodule until it is back; end "
+			    "that session (HEAD is put back as it ends), or put HEAD back outside, "
+			    "then start again",
+			    cordon_printable(f1, SIZE_MAX, shown, sizeof(shown)), pid,
+			    cordon_printable(note, SIZE_MAX, shown2, sizeof(shown2))) < 0)
 			why = NULL;
-		block_head(f1, why);
+		hold_head(&heads_live, f1, why);
 	}
 }
 
 /* A refusal where a write rule of P reaches a HEAD heads_blocked holds. */
 static int refuse_heads_blocked(const struct cordon_policy *p, struct cordon_error *err)
 {
-	for (size_t i = 0; i < heads_blocked.n; i++)
+	for (size_t i = 0; i < heads_blocked.dirs.n; i++)
 		for (size_t k = 0; k < p->n_rules; k++)
 			if ((p->rules[k].access & CORDON_ACCESS_WRITE) &&
-			    cordon_path_under(heads_blocked.v[i], p->rules[k].path))
-				return cordon_err(err, EBUSY, "%s", heads_why.v[i]);
+			    cordon_path_under(heads_blocked.dirs.v[i], p->rules[k].path))
+				return cordon_err(err, EBUSY, "%s", heads_blocked.why.v[i]);
+	return 0;
+}
+
+/* A refusal where this process's plan passed over a directory heads_live
+ * holds. */
+static int refuse_heads_live(struct cordon_error *err)
+{
+	for (size_t i = 0; i < heads_live.dirs.n; i++)
+		if (cordon_guard_passed_over(heads_live.dirs.v[i]))
+			return cordon_err(err, EBUSY, "%s", heads_live.why.v[i]);
 	return 0;
 }
 
@@ -1746,11 +1773,13 @@ static int judge_killed_in(const char *dir, const char *mirror, bool trusted, co
 		ssize_t got = text ? read(fd, text, (size_t)st.st_size) : -1;
 		if (fd >= 0)
 			close(fd);
-		/* Its launcher's still running: only the HEADs it kept that are
-		 * gone now, for cordon_sweep_start (round 48b F2). */
+		/* Its launcher's still running: only the HEADs it kept, for
+		 * cordon_sweep_start (round 48b F2). */
 		if (live) {
-			if (got >= 0)
-				heads_gone_while_running(text, (size_t)got, pid);
+			char *at_note = NULL;
+			if (got >= 0 && asprintf(&at_note, "%s/%s", dir, de->d_name) >= 0)
+				heads_of_running(text, (size_t)got, pid, at_note);
+			free(at_note);
 			free(text);
 			continue;
 		}
@@ -1811,7 +1840,9 @@ int cordon_sweep_start(const struct cordon_policy *p, struct cordon_placeholders
 	int planned = p->sandbox ? cordon_guard_unguarded(p, &names, &placeholders, &files,
 							  &guarded, &refuse)
 				 : -1;
-	if (planned >= 0 && refuse && p->on_unsupported != CORDON_UNSUPPORTED_WARN) {
+	if (planned >= 0 && (r = refuse_heads_live(err)) < 0) {
+		/* (Nothing made yet.) */
+	} else if (planned >= 0 && refuse && p->on_unsupported != CORDON_UNSUPPORTED_WARN) {
 		/* Refused here, before the session is started, made or swept
 		 * (47b N2: the session refused as its sandbox was applied was
 		 * swept as it ended, and the user's unreadable .git, which its

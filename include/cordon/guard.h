@@ -290,6 +290,9 @@ void cordon_guard_restore_heads(const struct cordon_sweep *sweep, struct cordon_
  * was needed (or DIR is gone), else -errno. */
 int cordon_guard_put_head_back(const char *dir, const char *text, size_t n, const char *ended,
 			       struct cordon_strv *said);
+/* Whether this process's plan looked at DIR among the submodules' git
+ * dirs and passed it over as none (its HEAD gone, say). */
+bool cordon_guard_passed_over(const char *dir);
 /* Whether DIR holds the rest of a git dir (cordon_guard_git_dir_but_head)
  * and its HEAD is gone or no regular file. */
 bool cordon_guard_head_gone(const char *dir);
