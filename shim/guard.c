@@ -1393,7 +1393,73 @@ static bool holds(const char *dir, const char *name)
  * status outside for good once a checkout led to it). */
 static bool git_dir_as_swept(const char *dir)
 {
-	return holds(dir, "HEAD") && cordon_guard_git_dir_but_head(dir);
+	return cordon_guard_head_valid(AT_FDCWD, dir) && cordon_guard_git_dir_but_head(dir);
+}
+
+/* Whether the HEAD in DIR (AT_FDCWD: a path; else a directory and "") is
+ * one git takes (validate_headref): a link into refs/, "ref: refs/...",
+ * or an object id. A directory git would not take for a repository is
+ * none to the guards either, which look below it then (round 48d F1: a
+ * session gave .git/modules/d a HEAD git rejects, and the guards took d
+ * for a git dir and never reached the user's .git/modules/d/X). */
+bool cordon_guard_head_valid(int at, const char *dir)
+{
+	char path[PATH_MAX + 8], buf[256];
+	snprintf(path, sizeof(path), "%s%sHEAD", dir, *dir ? "/" : "");
+	struct stat st;
+	if (fstatat(at, path, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return false;
+	if (S_ISLNK(st.st_mode)) {
+		ssize_t n = readlinkat(at, path, buf, sizeof(buf) - 1);
+		if (n >= 5 && memcmp(buf, "refs/", 5) == 0)
+			return true;
+		/* (Else git reads what it leads to, as below.) */
+		if (fstatat(at, path, &st, 0) < 0)
+			return false;
+	}
+	if (!S_ISREG(st.st_mode))
+		return false;
+	int fd = openat(at, path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	if (strncmp(buf, "ref:", 4) == 0) {
+		const char *p = buf + 4;
+		while (isspace((unsigned char)*p))
+			p++;
+		if (strncmp(p, "refs/", 5) == 0)
+			return true;
+	}
+	return strspn(buf, "0123456789abcdefABCDEF") >= 40;
+}
+
+bool cordon_git_own_dir(const char *name)
+{
+	static const char *const own[] = {"objects",
+					  "refs",
+					  "logs",
+					  "hooks",
+					  "info",
+					  "modules",
+					  "worktrees",
+					  "branches",
+					  "remotes",
+					  "rr-cache",
+					  "lfs",
+					  "svn",
+					  "annex",
+					  "rebase-merge",
+					  "rebase-apply",
+					  "sequencer",
+					  "fsmonitor--daemon",
+					  NULL};
+	for (size_t i = 0; own[i]; i++)
+		if (strcmp(name, own[i]) == 0)
+			return true;
+	return false;
 }
 
 bool cordon_guard_git_dir_but_head(const char *dir)
@@ -1451,7 +1517,7 @@ static int restore_head(int d, const char *text, size_t n)
 {
 	struct stat st, dst, aside;
 	if (fstatat(d, "HEAD", &st, AT_SYMLINK_NOFOLLOW) == 0) {
-		if (S_ISREG(st.st_mode))
+		if (S_ISREG(st.st_mode) && cordon_guard_head_valid(d, ""))
 			return 0;
 		if (fstatat(d, "HEAD.cordon-disarmed", &aside, AT_SYMLINK_NOFOLLOW) == 0 ||
 		    renameat(d, "HEAD", d, "HEAD.cordon-disarmed") < 0)
@@ -1508,7 +1574,9 @@ bool cordon_guard_head_gone(const char *dir)
 	struct stat st;
 	snprintf(path, sizeof(path), "%s/HEAD", dir);
 	return cordon_guard_git_dir_but_head(dir) &&
-	       (lstat(path, &st) < 0 ? errno == ENOENT : !S_ISREG(st.st_mode));
+	       (lstat(path, &st) < 0
+			? errno == ENOENT
+			: !S_ISREG(st.st_mode) || !cordon_guard_head_valid(AT_FDCWD, dir));
 }
 
 void cordon_guard_restore_heads(const struct cordon_sweep *sweep, struct cordon_strv *said)
@@ -1527,6 +1595,33 @@ size_t cordon_guard_heads(const char **dir, const char **text, size_t *n, size_t
 	*text = heads_kept[i].text;
 	*n = heads_kept[i].n;
 	return heads_n;
+}
+
+/* Whether DIR, a git dir, holds another below a directory of its own
+ * that is none of git's (a submodule named d/X has its git dir at
+ * modules/d/X: round 48d F1, a session made modules/d a git dir, which
+ * hid the user's d/X from the guards and the sweep). */
+static bool git_dir_inside(const char *dir, int depth)
+{
+	if (depth > MODULE_DEPTH)
+		return false;
+	DIR *d = opendir(dir);
+	bool found = false;
+	for (struct dirent *de; d && !found && (de = readdir(d));) {
+		if (de->d_name[0] == '.' || (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN))
+			continue;
+		bool own = depth == 0 && cordon_git_own_dir(de->d_name);
+		char sub[PATH_MAX];
+		if (own ||
+		    (size_t)snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name) >= sizeof(sub))
+			continue;
+		struct stat st;
+		found = lstat(sub, &st) == 0 && S_ISDIR(st.st_mode) &&
+			(git_dir_as_swept(sub) || git_dir_inside(sub, depth + 1));
+	}
+	if (d)
+		closedir(d);
+	return found;
 }
 
 /* The directories find_modules passed over as no git dir (a HEAD gone):
@@ -1567,11 +1662,21 @@ static int find_modules(struct cordon_guard_plan *plan, const struct reach *r,
 		if (n < 0 || (size_t)n >= sizeof(sub))
 			continue; /* past PATH_MAX: no path anything opens */
 		/* (Looked at once: a session toggling HEAD won a race between
-		 * two looks, round 48c F1.) */
-		bool git_dir = git_dir_as_swept(sub);
-		if (!git_dir)
+		 * two looks, round 48c F1. Passed over only with the rest of a
+		 * git dir, which the guards' commondir keeps: round 48d F3.) */
+		bool rest = cordon_guard_git_dir_but_head(sub),
+		     git_dir = rest && cordon_guard_head_valid(AT_FDCWD, sub);
+		if (!git_dir && rest)
 			pass_over(sub);
-		if (git_dir) {
+		if (git_dir && git_dir_inside(sub, 0))
+			e = refuse_once(
+				plan,
+				"%s: a git dir lies inside this submodule's git dir (git "
+				"would use neither as the other's submodule); cordon cannot "
+				"tell which is yours: remove the one you do not use outside, "
+				"then start the session",
+				sub);
+		if (e >= 0 && git_dir) {
 			keep_head(sub);
 			e = add_dir(dirs, sub);
 			if (e >= 0)

@@ -1743,6 +1743,73 @@ static bool left_aside(int dir, const char *name)
 /* cordon_sweep_judge_killed, for the notes in the state directory DIR
  * (acted on when TRUSTED); one done with goes from MIRROR too (its copy in
  * HOME's registry, never read: it stayed there for good). */
+/* The note NAME (CONFIGS_HELD PID-START) in the directory D: its text
+ * (malloc'd, NUL-ended, *LEN bytes; *ST its stat), its launcher's *PID,
+ * and whether that one still runs (*LIVE). NULL where NAME is no such
+ * note (one being written) or cannot be read. */
+static char *held_note_read(int d, const char *name, long *pid, bool *live, struct stat *st,
+			    size_t *len)
+{
+	char *end;
+	*pid = strtol(name + strlen(CONFIGS_HELD), &end, 10);
+	unsigned long long start = 0, now;
+	if (*pid > 0 && *pid <= INT_MAX && *end == '-')
+		start = strtoull(end + 1, &end, 10);
+	*live = alive((pid_t)*pid, &now) && now == start;
+	if (!start || *end)
+		return NULL;
+	int fd = openat(d, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	char *text = fd >= 0 && fstat(fd, st) == 0 && S_ISREG(st->st_mode) &&
+				     st->st_size <= CONFIGS_HELD_MAX
+			     ? malloc((size_t)st->st_size + 1)
+			     : NULL;
+	ssize_t got = text ? read(fd, text, (size_t)st->st_size) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (got < 0) {
+		free(text);
+		return NULL;
+	}
+	text[got] = '\0';
+	*len = (size_t)got;
+	return text;
+}
+
+/* The HEADs a running launcher (PID) kept, from its note NAME in DIR
+ * (TEXT, LEN bytes; may be NULL), into heads_live. */
+static void live_heads_of(const char *dir, const char *name, const char *text, size_t len, long pid)
+{
+	char *at_note = NULL;
+	if (text && asprintf(&at_note, "%s/%s", dir, name) >= 0)
+		heads_of_running(text, len, pid, at_note);
+	free(at_note);
+}
+
+int cordon_sweep_refuse_heads_live(struct cordon_error *err)
+{
+	char *dirs[2];
+	notes_dirs(dirs);
+	bool trusted;
+	const char *dir = notes_read_dir(dirs, &trusted);
+	DIR *d = dir ? opendir(dir) : NULL;
+	for (struct dirent *de; d && (de = readdir(d));) {
+		long pid;
+		bool live;
+		struct stat st;
+		size_t len;
+		if (strncmp(de->d_name, CONFIGS_HELD, strlen(CONFIGS_HELD)) != 0)
+			continue;
+		char *text = held_note_read(dirfd(d), de->d_name, &pid, &live, &st, &len);
+		if (live)
+			live_heads_of(dir, de->d_name, text, len, pid);
+		free(text);
+	}
+	if (d)
+		closedir(d);
+	notes_dirs_free(dirs);
+	return refuse_heads_live(err);
+}
+
 static int judge_killed_in(const char *dir, const char *mirror, bool trusted, const char *named,
 			   struct cordon_strv *said, struct cordon_error *err)
 {
@@ -1755,34 +1822,21 @@ static int judge_killed_in(const char *dir, const char *mirror, bool trusted, co
 	for (struct dirent *de; d && (de = readdir(d));) {
 		if (left_aside(dirfd(d), de->d_name) || strncmp(de->d_name, CONFIGS_HELD, hn) != 0)
 			continue;
-		char *end;
-		long pid = strtol(de->d_name + hn, &end, 10);
-		unsigned long long start = 0, now;
-		if (pid > 0 && pid <= INT_MAX && *end == '-')
-			start = strtoull(end + 1, &end, 10);
-		bool live = alive((pid_t)pid, &now) && now == start;
-		if (!start || *end)
-			continue; /* (one being written) */
-		int fd = openat(dirfd(d), de->d_name,
-				O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		long pid;
+		bool live;
 		struct stat st;
-		char *text = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-					     st.st_size <= CONFIGS_HELD_MAX
-				     ? malloc((size_t)st.st_size + 1)
-				     : NULL;
-		ssize_t got = text ? read(fd, text, (size_t)st.st_size) : -1;
-		if (fd >= 0)
-			close(fd);
+		size_t len;
+		char *text = held_note_read(dirfd(d), de->d_name, &pid, &live, &st, &len);
+		ssize_t got = text ? (ssize_t)len : -1;
 		/* Its launcher's still running: only the HEADs it kept, for
 		 * cordon_sweep_start (round 48b F2). */
 		if (live) {
-			char *at_note = NULL;
-			if (got >= 0 && asprintf(&at_note, "%s/%s", dir, de->d_name) >= 0)
-				heads_of_running(text, (size_t)got, pid, at_note);
-			free(at_note);
+			live_heads_of(dir, de->d_name, text, len, pid);
 			free(text);
 			continue;
 		}
+		if (!text)
+			continue;
 		char id[64] = "";
 		cleanup_free char *note = NULL;
 		bool unresolved = false;
@@ -3099,6 +3153,19 @@ static void close_up(struct walk *w)
 	free(w->opened);
 }
 
+/* Whether REL's HEAD, which the walk matched in any case, is one git
+ * takes (cordon_guard_head_valid); one named otherwise than HEAD (Head,
+ * which a volume that ignores case gives git) is taken as it is. */
+static bool head_as_git(const struct walk *w, const char *rel)
+{
+	char path[PATH_MAX + 8];
+	struct stat st;
+	snprintf(path, sizeof(path), "%s%sHEAD", rel, *rel ? "/" : "");
+	if (fstatat(w->root, path, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT;
+	return cordon_guard_head_valid(w->root, rel);
+}
+
 static int list_dir(struct walk *w, const char *rel, char flag)
 {
 	struct stat st;
@@ -3150,9 +3217,13 @@ static int list_dir(struct walk *w, const char *rel, char flag)
 	close(fd);
 	if (e < 0)
 		return shut(w, rel, e);
+	/* (A HEAD git takes, as the guards ask: round 48d F1, a session gave
+	 * .git/modules/d a HEAD git rejects, and the walk took d for a git
+	 * dir and never went into its d/X.) */
 	bool git_dir = (w->has & HAS_HEAD) &&
 		       ((w->has & HAS_COMMONDIR) ||
-			(w->has & (HAS_OBJECTS | HAS_REFS)) == (HAS_OBJECTS | HAS_REFS));
+			(w->has & (HAS_OBJECTS | HAS_REFS)) == (HAS_OBJECTS | HAS_REFS)) &&
+		       head_as_git(w, rel);
 	if (!git_dir) /* (a root that is one, a bare repository made writable, is judged too) */
 		return record(w, w->dropped ? REC_DEEP : REC_DIR, (unsigned long long)st.st_ino,
 			      rel, NULL);
@@ -3167,10 +3238,20 @@ static int list_dir(struct walk *w, const char *rel, char flag)
 		e = record_moved(w, rel, &moved);
 	if (e < 0 || !in_dotgit(rel))
 		return e; /* a bare one: git may be run in any directory below */
-	while (w->todo.n > todo_before) {
-		free(w->todo.v[--w->todo.n]);
-		w->todo.v[w->todo.n] = NULL;
+	/* Below a git dir in a .git, only its modules/ and worktrees/, and
+	 * any directory of its own that is none of git's (round 48d F1: a
+	 * session's git dir at modules/d hid modules/d/X, which git uses
+	 * for a submodule named d/X once d is no git dir). */
+	size_t kept = todo_before;
+	for (size_t i = todo_before; i < w->todo.n; i++) {
+		if (cordon_git_own_dir(last_name(w->todo.v[i])))
+			free(w->todo.v[i]);
+		else
+			w->todo.v[kept++] = w->todo.v[i];
 	}
+	for (size_t i = kept; i < w->todo.n; i++)
+		w->todo.v[i] = NULL;
+	w->todo.n = kept;
 	return push_kept(w, rel);
 }
 

@@ -290,6 +290,13 @@ void cordon_guard_restore_heads(const struct cordon_sweep *sweep, struct cordon_
  * was needed (or DIR is gone), else -errno. */
 int cordon_guard_put_head_back(const char *dir, const char *text, size_t n, const char *ended,
 			       struct cordon_strv *said);
+/* Whether the HEAD in DIR (AT: AT_FDCWD and a path, or a directory and
+ * "") is one git takes: a link into refs/, "ref: refs/...", an object id. */
+bool cordon_guard_head_valid(int at, const char *dir);
+/* Whether NAME is one of git's own directories in a git dir (objects,
+ * refs, hooks, modules, ...): any other one there may hold a submodule's
+ * git dir (modules/d/X for a submodule named d/X, where d is one). */
+bool cordon_git_own_dir(const char *name);
 /* Whether this process's plan looked at DIR among the submodules' git
  * dirs and passed it over as none (its HEAD gone, say). */
 bool cordon_guard_passed_over(const char *dir);

@@ -253,6 +253,13 @@ int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *sai
  * needed (cordon_way_up: 47d M1). Called before anything else is done at
  * the end: a module's HEAD put back, the names judged. */
 void cordon_sweep_ways_up(const struct cordon_sweep *s);
+/* In the session's first process, after its own guard plan: a refusal
+ * (-EBUSY, said into ERR) where that plan passed over, as no git dir, a
+ * submodule's git dir that a launcher still running kept (its note), its
+ * own launcher's too: the launcher's plan and this one look at HEAD at
+ * two moments, and a session toggling it could win between them (round
+ * 48d F2). */
+int cordon_sweep_refuse_heads_live(struct cordon_error *err);
 void cordon_sweep_free(struct cordon_sweep *s);
 /* cordon_sweep_free, and, when no sweep ran (the session never started),
  * the marks cordon_sweep_begin left for one (see shim/sweep.c) go too.

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "cordon/guard.h"
+#include "cordon/sweep.h"
 #include "cordon/session.h"
 #include "linux.h"
 #include "util.h"
@@ -786,6 +787,8 @@ int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *use
 		r = cordon_err(err, ENOTSUP, "%s", plan.refuse);
 		goto out;
 	}
+	if (p->sandbox && (r = cordon_sweep_refuse_heads_live(err)) < 0)
+		goto out;
 	const char *sockets = socket_dir(p);
 	if (!sysadmin && !made && plan.n == 0 && !sockets)
 		goto out;
