@@ -1409,13 +1409,11 @@ bool cordon_guard_head_valid(int at, const char *dir)
 	struct stat st;
 	if (fstatat(at, path, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return false;
+	/* (A link git takes only into refs/, and follows no other: round
+	 * 48e F1.) */
 	if (S_ISLNK(st.st_mode)) {
 		ssize_t n = readlinkat(at, path, buf, sizeof(buf) - 1);
-		if (n >= 5 && memcmp(buf, "refs/", 5) == 0)
-			return true;
-		/* (Else git reads what it leads to, as below.) */
-		if (fstatat(at, path, &st, 0) < 0)
-			return false;
+		return n >= 5 && memcmp(buf, "refs/", 5) == 0;
 	}
 	if (!S_ISREG(st.st_mode))
 		return false;
@@ -1427,13 +1425,44 @@ bool cordon_guard_head_valid(int at, const char *dir)
 		return false;
 	buf[n] = '\0';
 	if (strncmp(buf, "ref:", 4) == 0) {
-		const char *p = buf + 4;
-		while (isspace((unsigned char)*p))
-			p++;
+		/* (git's own isspace: no \v nor \f, which C's takes and git
+		 * does not, round 48e F1: a HEAD "ref:\vrefs/..." made a
+		 * directory a git dir to cordon and none to git.) */
+		const char *p = buf + 4 + strspn(buf + 4, " \t\n\r");
 		if (strncmp(p, "refs/", 5) == 0)
 			return true;
 	}
 	return strspn(buf, "0123456789abcdefABCDEF") >= 40;
+}
+
+bool cordon_guard_git_dir_as_git(int at, const char *dir)
+{
+	if (!cordon_guard_head_valid(at, dir))
+		return false;
+	const char *sep = *dir ? "/" : "";
+	char path[PATH_MAX + 16], common[PATH_MAX * 2 + 16], buf[PATH_MAX];
+	snprintf(path, sizeof(path), "%s%scommondir", dir, sep);
+	snprintf(common, sizeof(common), "%s", *dir ? dir : ".");
+	int fd = openat(at, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd >= 0) {
+		ssize_t n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			return false; /* (git dies there: nothing of it runs) */
+		while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+			n--;
+		buf[n] = '\0';
+		if (buf[0] == '/')
+			snprintf(common, sizeof(common), "%s", buf);
+		else
+			snprintf(common, sizeof(common), "%s%s%s", dir, sep, buf);
+	} else if (errno != ENOENT) {
+		return false;
+	}
+	char objects[sizeof(common) + 16], refs[sizeof(common) + 16];
+	snprintf(objects, sizeof(objects), "%s/objects", common);
+	snprintf(refs, sizeof(refs), "%s/refs", common);
+	return faccessat(at, objects, X_OK, 0) == 0 && faccessat(at, refs, X_OK, 0) == 0;
 }
 
 bool cordon_git_own_dir(const char *name)
@@ -1685,7 +1714,13 @@ static int find_modules(struct cordon_guard_plan *plan, const struct reach *r,
 			snprintf(in, sizeof(in), "%s/modules", sub);
 			if (e >= 0)
 				e = find_modules(plan, r, dirs, mods, in, depth + 1);
-		} else {
+			/* One git would not take for a git dir (its commondir
+			 * naming nothing, say) is looked through whole, as git
+			 * then uses a module git dir below it by any name (round
+			 * 48e F1: modules/d/logs below such a d). */
+			if (e >= 0 && !cordon_guard_git_dir_as_git(AT_FDCWD, sub))
+				e = find_modules(plan, r, dirs, mods, sub, depth + 1);
+		} else if (e >= 0) {
 			e = find_modules(plan, r, dirs, mods, sub, depth + 1);
 		}
 	}

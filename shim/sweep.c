@@ -3243,8 +3243,11 @@ static int list_dir(struct walk *w, const char *rel, char flag)
 	 * session's git dir at modules/d hid modules/d/X, which git uses
 	 * for a submodule named d/X once d is no git dir). */
 	size_t kept = todo_before;
+	bool as_git = cordon_guard_git_dir_as_git(w->root, rel); /* (else: all of it) */
 	for (size_t i = todo_before; i < w->todo.n; i++) {
-		if (cordon_git_own_dir(last_name(w->todo.v[i])))
+		const char *name = last_name(w->todo.v[i]);
+		if ((as_git && cordon_git_own_dir(name)) || strcmp(name, "modules") == 0 ||
+		    strcmp(name, "worktrees") == 0) /* (push_kept's) */
 			free(w->todo.v[i]);
 		else
 			w->todo.v[kept++] = w->todo.v[i];

@@ -293,6 +293,10 @@ int cordon_guard_put_head_back(const char *dir, const char *text, size_t n, cons
 /* Whether the HEAD in DIR (AT: AT_FDCWD and a path, or a directory and
  * "") is one git takes: a link into refs/, "ref: refs/...", an object id. */
 bool cordon_guard_head_valid(int at, const char *dir);
+/* Whether git would take DIR (AT as for cordon_guard_head_valid) for a
+ * git dir, as its is_git_directory: a HEAD it takes, and objects and refs
+ * it can search in the common dir (its commondir's, or itself). */
+bool cordon_guard_git_dir_as_git(int at, const char *dir);
 /* Whether NAME is one of git's own directories in a git dir (objects,
  * refs, hooks, modules, ...): any other one there may hold a submodule's
  * git dir (modules/d/X for a submodule named d/X, where d is one). */

@@ -2739,6 +2739,64 @@ BOTH_USERS(guards, a_fake_git_dir_above_a_module_s_hides_nothing, .timeout = 120
 	world_free(&w);
 }
 
+/* The same with a HEAD C's isspace takes and git's does not ("ref:" and
+ * a vertical tab), above the git dir of a deinit'd submodule named d/logs,
+ * one of git's own names (round 48e F1: cordon took d for a git dir, git
+ * did not, and nothing looked into d/logs, whose config the next session
+ * wrote). Control: no guard, the config written. */
+BOTH_USERS(guards, a_head_only_cordon_would_take_hides_nothing, .timeout = 120)
+{
+	struct world w;
+	git_world(&w, who, "gmvtab");
+	char *lb = at(w.dir, "lb");
+	struct run_result r =
+		outside(&w,
+			UPSTREAM_REPO "git submodule add -q '%1$s' d/logs && git commit -qm L && "
+				      "git submodule deinit -q -f -- d/logs",
+			lb);
+	run_free(&r);
+	char *config = content(w.proj, ".git/modules/d/logs/config");
+	cr_assert_str_neq(config, "(absent)", "no module git dir for d/logs");
+	/* (And a commondir naming nothing, which git takes for no git dir.) */
+	static const char *const fakes[] = {
+		"mkdir -p .git/modules/d/objects .git/modules/d/refs && "
+		"printf 'ref:\\vrefs/heads/main\\n' > .git/modules/d/HEAD; echo fake $?",
+		"echo 'ref: refs/heads/main' > .git/modules/d/HEAD && "
+		"echo nowhere > .git/modules/d/commondir; echo fake $?"};
+	/* (The second fake's own end moves d aside, the user's module in it
+	 * (48d F4), so a control of it would prove nothing: the first's is.) */
+	for (int ctl = 0; ctl < 3; ctl++) {
+		if (ctl == 2)
+			set_config(&w, ", \"protected_paths\": []");
+		r = sh_in(&w, NULL, "%s", fakes[ctl % 2]);
+		cr_assert(strstr(r.out, "fake 0"), "%d: the session could not: %s%s", ctl, r.out,
+			  r.err);
+		run_free(&r);
+		r = sh_in(&w, NULL,
+			  "printf '[core]\\n\\tfsmonitor = true\\n' >> .git/modules/d/logs/config; "
+			  "echo cfg $?");
+		char *now = content(w.proj, ".git/modules/d/logs/config"),
+		     *aside = content(w.proj, ".git/modules/d.cordon-disarmed/logs/config");
+		if (ctl >= 2)
+			cr_assert(strstr(now, "fsmonitor"),
+				  "control %d: the config was not written", ctl);
+		else
+			cr_expect(!strstr(now, "fsmonitor") && !strstr(aside, "fsmonitor"),
+				  "%d: the module's config was written: %s%s", ctl, r.out, r.err);
+		free(now), free(aside);
+		run_free(&r);
+		r = outside(&w,
+			    "if [ -d .git/modules/d.cordon-disarmed ]; then rm -rf .git/modules/d; "
+			    "mv .git/modules/d.cordon-disarmed .git/modules/d; fi; "
+			    "rm -rf .git/modules/d/HEAD .git/modules/d/objects "
+			    ".git/modules/d/refs .git/modules/d/commondir; "
+			    "git -C .git/modules/d/logs config --unset core.fsmonitor; true");
+		run_free(&r);
+	}
+	free(config), free(lb);
+	world_free(&w);
+}
+
 /* A linked worktree's gitdir (47c P2: pointed at another file, the next
  * session kept that one and left the worktree's .git writable) stays as it
  * was: read-only. Control: protected_paths [] lets the write land. */
