@@ -1435,10 +1435,10 @@ bool cordon_guard_head_valid(int at, const char *dir)
 	return strspn(buf, "0123456789abcdefABCDEF") >= 40;
 }
 
-bool cordon_guard_git_dir_as_git(int at, const char *dir)
+/* Whether git finds objects and refs it can search in DIR's common dir
+ * (its commondir's, or DIR itself): is_git_directory but the HEAD. */
+static bool common_searchable(int at, const char *dir)
 {
-	if (!cordon_guard_head_valid(at, dir))
-		return false;
 	const char *sep = *dir ? "/" : "";
 	char path[PATH_MAX + 16], common[PATH_MAX * 2 + 16], buf[PATH_MAX];
 	snprintf(path, sizeof(path), "%s%scommondir", dir, sep);
@@ -1463,6 +1463,11 @@ bool cordon_guard_git_dir_as_git(int at, const char *dir)
 	snprintf(objects, sizeof(objects), "%s/objects", common);
 	snprintf(refs, sizeof(refs), "%s/refs", common);
 	return faccessat(at, objects, X_OK, 0) == 0 && faccessat(at, refs, X_OK, 0) == 0;
+}
+
+bool cordon_guard_git_dir_as_git(int at, const char *dir)
+{
+	return cordon_guard_head_valid(at, dir) && common_searchable(at, dir);
 }
 
 bool cordon_git_own_dir(const char *name)
@@ -1718,7 +1723,7 @@ static int find_modules(struct cordon_guard_plan *plan, const struct reach *r,
 			 * naming nothing, say) is looked through whole, as git
 			 * then uses a module git dir below it by any name (round
 			 * 48e F1: modules/d/logs below such a d). */
-			if (e >= 0 && !cordon_guard_git_dir_as_git(AT_FDCWD, sub))
+			if (e >= 0 && !common_searchable(AT_FDCWD, sub)) /* (its HEAD is) */
 				e = find_modules(plan, r, dirs, mods, sub, depth + 1);
 		} else if (e >= 0) {
 			e = find_modules(plan, r, dirs, mods, sub, depth + 1);

@@ -1485,6 +1485,35 @@ static void untrusted_changed(struct untrusted *u, const char *config,
 		u->refuse = strdup(config);
 }
 
+/* The record at *AT of a note's TEXT (LEN bytes, note_held_configs's:
+ * a tag, then its NUL-ended fields, two for "c" and "h"): its TAG, its
+ * fields F1 and F2 (NULL but for those; *N2 its length), *AT past it.
+ * False at the end, or where the rest is no record. */
+static bool note_record(const char *text, size_t len, size_t *at, char *tag, const char **f1,
+			const char **f2, size_t *n2)
+{
+	const char *t = text + *at, *a = *at < len ? memchr(t, '\0', len - *at) : NULL;
+	if (!a || a - t != 1 || (size_t)(++a - text) >= len)
+		return false;
+	const char *end = memchr(a, '\0', len - (size_t)(a - text));
+	if (!end)
+		return false;
+	*at = (size_t)(end - text) + 1;
+	*tag = *t;
+	*f1 = a;
+	*f2 = NULL;
+	*n2 = 0;
+	if (*t != 'c' && *t != 'h')
+		return true;
+	const char *end2 = *at < len ? memchr(text + *at, '\0', len - *at) : NULL;
+	if (!end2)
+		return false;
+	*f2 = text + *at;
+	*n2 = (size_t)(end2 - *f2);
+	*at = (size_t)(end2 - text) + 1;
+	return true;
+}
+
 /* The module git dirs whose HEAD a launcher kept, found by
  * cordon_sweep_judge_killed, each with why a session is refused over it:
  * - BLOCKED: a killed launcher's that could not be put back, or whose
@@ -1522,22 +1551,12 @@ static void block_head(const char *dir, char *why)
  * at NOTE, into heads_live. */
 static void heads_of_running(const char *text, size_t len, long pid, const char *note)
 {
-	for (size_t at = 0; at < len;) {
-		const char *tag = text + at, *f1 = memchr(tag, '\0', len - at);
-		if (!f1 || f1 - tag != 1 || (size_t)(++f1 - text) >= len)
-			return;
-		const char *end = memchr(f1, '\0', len - (size_t)(f1 - text));
-		if (!end)
-			return;
-		at = (size_t)(end - text) + 1;
-		if (*tag == 'c' || *tag == 'h') { /* (two fields) */
-			const char *end2 = at < len ? memchr(text + at, '\0', len - at) : NULL;
-			if (!end2)
-				return;
-			at = (size_t)(end2 - text) + 1;
-		}
+	char tag;
+	const char *f1, *f2;
+	size_t n2;
+	for (size_t at = 0; note_record(text, len, &at, &tag, &f1, &f2, &n2);) {
 		char shown[PATH_MAX + 8], shown2[PATH_MAX + 8], *why = NULL;
-		if (*tag != 'h' || f1[0] != '/')
+		if (tag != 'h' || f1[0] != '/')
 			continue;
 		if (asprintf(
 			    &why,
@@ -1638,33 +1657,25 @@ static void judge_held_note(const char *text, size_t len, char *id, size_t size,
 	 * name, a regular file: round 38e H1.) */
 	struct cordon_strv listed = {0};
 	configs_read_all(&listed);
-	/* (Each field NUL-ended: a tag, then its fields.) */
-	for (size_t at = 0; at < len;) {
-		const char *tag = text + at, *f1 = memchr(tag, '\0', len - at);
-		if (!f1 || f1 - tag != 1 || (size_t)(++f1 - text) >= len)
-			break;
-		const char *end = memchr(f1, '\0', len - (size_t)(f1 - text));
-		if (!end)
-			break;
-		at = (size_t)(end - text) + 1;
+	char tag;
+	const char *f1, *f2;
+	size_t n2;
+	for (size_t at = 0; note_record(text, len, &at, &tag, &f1, &f2, &n2);) {
 		unsigned long long t2[2];
 		const char *tf = f1;
-		if (*tag == 's') {
+		if (tag == 's') {
 			snprintf(id, size, "%s", f1);
-		} else if (*tag == 't' && read_ids(&tf, '\0', t2, 2) && t2[1] <= 999999999ULL) {
+		} else if (tag == 't' && read_ids(&tf, '\0', t2, 2) && t2[1] <= 999999999ULL) {
 			gone.configs_since = (struct timespec){(time_t)t2[0], (long)t2[1]};
 			timed = true;
-		} else if (*tag == 'w') {
+		} else if (tag == 'w') {
 			(void)cordon_strv_push(&gone.writable, f1);
-		} else if (*tag == 'k') {
+		} else if (tag == 'k') {
 			(void)cordon_strv_push(&gone.config_kept, f1);
-		} else if (*tag == 'c' && f1[0] == '/') {
-			const char *f2 = text + at,
-				   *end2 = at < len ? memchr(f2, '\0', len - at) : NULL;
+		} else if (tag == 'c' && f1[0] == '/') {
 			unsigned long long id4[4];
-			if (!end2 || !read_ids(&f2, '\0', id4, 4) || id4[3] > 999999999ULL)
+			if (!read_ids(&f2, '\0', id4, 4) || id4[3] > 999999999ULL)
 				break;
-			at = (size_t)(end2 - text) + 1;
 			h.path = (char *)(uintptr_t)f1;
 			h.dev = id4[0];
 			h.ino = id4[1];
@@ -1678,14 +1689,9 @@ static void judge_held_note(const char *text, size_t len, char *id, size_t size,
 					"CORDON_CONFIG), which that session did not keep read-only",
 					said);
 			held_push(&gone, h.path, 'c', NULL); /* (not judged again below) */
-		} else if (*tag == 'h' && f1[0] == '/') {
-			const char *f2 = text + at,
-				   *end2 = at < len ? memchr(f2, '\0', len - at) : NULL;
-			if (!end2)
-				break;
-			at = (size_t)(end2 - text) + 1;
-			if (end2 > f2 && cordon_guard_head_gone(f1) &&
-			    !killed_head_back(f1, f2, (size_t)(end2 - f2), u, &gone, said))
+		} else if (tag == 'h' && f1[0] == '/') {
+			if (n2 && cordon_guard_head_gone(f1) &&
+			    !killed_head_back(f1, f2, n2, u, &gone, said))
 				*unresolved = true;
 		}
 	}
@@ -1827,7 +1833,6 @@ static int judge_killed_in(const char *dir, const char *mirror, bool trusted, co
 		struct stat st;
 		size_t len;
 		char *text = held_note_read(dirfd(d), de->d_name, &pid, &live, &st, &len);
-		ssize_t got = text ? (ssize_t)len : -1;
 		/* Its launcher's still running: only the HEADs it kept, for
 		 * cordon_sweep_start (round 48b F2). */
 		if (live) {
@@ -1840,14 +1845,11 @@ static int judge_killed_in(const char *dir, const char *mirror, bool trusted, co
 		char id[64] = "";
 		cleanup_free char *note = NULL;
 		bool unresolved = false;
-		struct untrusted u = {.named = named};
-		if (text)
-			u.written = CTIME(st);
-		if (got >= 0 && (trusted || asprintf(&note, "%s/%s", dir, de->d_name) >= 0)) {
-			text[got] = '\0';
+		struct untrusted u = {.named = named, .written = CTIME(st)};
+		if (trusted || asprintf(&note, "%s/%s", dir, de->d_name) >= 0) {
 			u.note = note;
-			judge_held_note(text, (size_t)got, id, sizeof(id), trusted ? NULL : &u,
-					&unresolved, said);
+			judge_held_note(text, len, id, sizeof(id), trusted ? NULL : &u, &unresolved,
+					said);
 		}
 		if (u.refuse && r == 0) {
 			char shown[PATH_MAX + 8], shown2[PATH_MAX + 8];
@@ -1871,7 +1873,7 @@ static int judge_killed_in(const char *dir, const char *mirror, bool trusted, co
 		 * once) may write again. */
 		struct cordon_session_info info;
 		struct cordon_error ignored = {0};
-		if (got >= 0 && (!id[0] || cordon_registry_read(id, &info, &ignored) < 0) &&
+		if ((!id[0] || cordon_registry_read(id, &info, &ignored) < 0) &&
 		    unlinkat(dirfd(d), de->d_name, 0) == 0 && m >= 0)
 			(void)unlinkat(m, de->d_name, 0);
 	}
