@@ -1391,9 +1391,16 @@ static bool holds(const char *dir, const char *name)
  * there, and a config alone that a session made (47d H1: kept by the next
  * session's guards as a submodule's, it was never judged, and ran at git
  * status outside for good once a checkout led to it). */
+/* The hex digits of an object id in the repository whose submodules'
+ * git dirs the guards look for (protect_git): a HEAD of 40 in a sha256
+ * superproject is none to git, which then uses a git dir below it
+ * (round 49a F3). */
+static unsigned modules_hexsz = 40;
+
 static bool git_dir_as_swept(const char *dir)
 {
-	return cordon_guard_head_valid(AT_FDCWD, dir) && cordon_guard_git_dir_but_head(dir);
+	return cordon_guard_head_valid(AT_FDCWD, dir, modules_hexsz) &&
+	       cordon_guard_git_dir_but_head(dir);
 }
 
 /* Whether the HEAD in DIR (AT_FDCWD: a path; else a directory and "") is
@@ -1402,7 +1409,7 @@ static bool git_dir_as_swept(const char *dir)
  * none to the guards either, which look below it then (round 48d F1: a
  * session gave .git/modules/d a HEAD git rejects, and the guards took d
  * for a git dir and never reached the user's .git/modules/d/X). */
-bool cordon_guard_head_valid(int at, const char *dir)
+bool cordon_guard_head_valid(int at, const char *dir, unsigned hexsz)
 {
 	char path[PATH_MAX + 8], buf[256];
 	snprintf(path, sizeof(path), "%s%sHEAD", dir, *dir ? "/" : "");
@@ -1432,7 +1439,79 @@ bool cordon_guard_head_valid(int at, const char *dir)
 		if (strncmp(p, "refs/", 5) == 0)
 			return true;
 	}
-	return strspn(buf, "0123456789abcdefABCDEF") >= 40;
+	return strspn(buf, "0123456789abcdefABCDEF") >= hexsz;
+}
+
+/* Whether the config file PATH (AT as for cordon_guard_head_valid) sets
+ * extensions.objectformat to sha256, as git's parser reads it: section
+ * and key in any case, blanks around, the value as written. */
+static bool sha256_config(int at, const char *path)
+{
+	int fd = openat(at, path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	char buf[16384];
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	bool in_ext = false;
+	for (char *line = buf, *next; line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		char *c = line + strspn(line, " \t");
+		if (*c == '[') {
+			c++;
+			size_t k = strcspn(c, "] \t\".");
+			in_ext = k == 10 && strncasecmp(c, "extensions", 10) == 0;
+			c += k;
+			c += strspn(c, " \t");
+			if (*c != ']')
+				continue;
+			c++;
+			c += strspn(c, " \t");
+		}
+		if (!in_ext || strncasecmp(c, "objectformat", 12) != 0)
+			continue;
+		c += 12;
+		c += strspn(c, " \t");
+		if (*c++ != '=')
+			continue;
+		c += strspn(c, " \t");
+		if (*c == '"')
+			c++;
+		if (strncmp(c, "sha256", 6) == 0)
+			return true;
+	}
+	return false;
+}
+
+unsigned cordon_git_hexsz(int at, const char *gitdir)
+{
+	char path[PATH_MAX + 16];
+	const char *sep = *gitdir ? "/" : "";
+	snprintf(path, sizeof(path), "%s%sconfig", gitdir, sep);
+	if (sha256_config(at, path))
+		return 64;
+	/* (A worktree's: the format is the common dir's.) */
+	char common[PATH_MAX];
+	snprintf(path, sizeof(path), "%s%scommondir", gitdir, sep);
+	int fd = openat(at, path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, common, sizeof(common) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	while (n > 0 && (common[n - 1] == '\n' || common[n - 1] == '\r'))
+		n--;
+	if (n <= 0)
+		return 40;
+	common[n] = '\0';
+	if (common[0] == '/')
+		snprintf(path, sizeof(path), "%s/config", common);
+	else
+		snprintf(path, sizeof(path), "%s%s%s/config", gitdir, sep, common);
+	return sha256_config(at, path) ? 64 : 40;
 }
 
 /* Whether git finds objects and refs it can search in DIR's common dir
@@ -1465,9 +1544,9 @@ static bool common_searchable(int at, const char *dir)
 	return faccessat(at, objects, X_OK, 0) == 0 && faccessat(at, refs, X_OK, 0) == 0;
 }
 
-bool cordon_guard_git_dir_as_git(int at, const char *dir)
+bool cordon_guard_git_dir_as_git(int at, const char *dir, unsigned hexsz)
 {
-	return cordon_guard_head_valid(at, dir) && common_searchable(at, dir);
+	return cordon_guard_head_valid(at, dir, hexsz) && common_searchable(at, dir);
 }
 
 bool cordon_git_own_dir(const char *name)
@@ -1551,7 +1630,7 @@ static int restore_head(int d, const char *text, size_t n)
 {
 	struct stat st, dst, aside;
 	if (fstatat(d, "HEAD", &st, AT_SYMLINK_NOFOLLOW) == 0) {
-		if (S_ISREG(st.st_mode) && cordon_guard_head_valid(d, ""))
+		if (S_ISREG(st.st_mode) && cordon_guard_head_valid(d, "", 40))
 			return 0;
 		if (fstatat(d, "HEAD.cordon-disarmed", &aside, AT_SYMLINK_NOFOLLOW) == 0 ||
 		    renameat(d, "HEAD", d, "HEAD.cordon-disarmed") < 0)
@@ -1610,7 +1689,7 @@ bool cordon_guard_head_gone(const char *dir)
 	return cordon_guard_git_dir_but_head(dir) &&
 	       (lstat(path, &st) < 0
 			? errno == ENOENT
-			: !S_ISREG(st.st_mode) || !cordon_guard_head_valid(AT_FDCWD, dir));
+			: !S_ISREG(st.st_mode) || !cordon_guard_head_valid(AT_FDCWD, dir, 40));
 }
 
 void cordon_guard_restore_heads(const struct cordon_sweep *sweep, struct cordon_strv *said)
@@ -1631,31 +1710,59 @@ size_t cordon_guard_heads(const char **dir, const char **text, size_t *n, size_t
 	return heads_n;
 }
 
+/* The directories below the modules that are no git dir (nor a modules/)
+ * that find_modules and git_dir_inside may open in one plan: a module's
+ * git dir holds git's own directories and few others, and a session that
+ * filled one with 20,000 made every later launch take seconds (round 48e
+ * F2). Past it, where the session could write, the session is refused. */
+#define MODULE_LOOKS 2048
+static int module_looks;
+
+/* One directory more to open below the modules: whether the budget
+ * allows it (DIR, where it ran out, into OUT once). */
+static bool module_look(const char *dir, char **out)
+{
+	if (module_looks-- > 0)
+		return true;
+	if (!*out)
+		*out = strdup(dir);
+	return false;
+}
+
+static char *looks_out;
+
 /* Whether DIR, a git dir, holds another below a directory of its own
  * that is none of git's (a submodule named d/X has its git dir at
  * modules/d/X: round 48d F1, a session made modules/d a git dir, which
- * hid the user's d/X from the guards and the sweep). */
-static bool git_dir_inside(const char *dir, int depth)
+ * hid the user's d/X from the guards and the sweep): the first found
+ * into FOUND (SIZE bytes). */
+static bool git_dir_inside(const char *dir, int depth, char *found, size_t size)
 {
-	if (depth > MODULE_DEPTH)
+	if (depth > MODULE_DEPTH || (depth > 0 && !module_look(dir, &looks_out)))
 		return false;
 	DIR *d = opendir(dir);
-	bool found = false;
-	for (struct dirent *de; d && !found && (de = readdir(d));) {
+	bool in = false;
+	for (struct dirent *de; d && !in && (de = readdir(d));) {
 		if (de->d_name[0] == '.' || (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN))
 			continue;
+		/* (One of git's own names only where it is a git dir itself:
+		 * never one of git's, round 49a F2.) */
 		bool own = depth == 0 && cordon_git_own_dir(de->d_name);
 		char sub[PATH_MAX];
-		if (own ||
-		    (size_t)snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name) >= sizeof(sub))
+		if ((size_t)snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name) >= sizeof(sub))
 			continue;
 		struct stat st;
-		found = lstat(sub, &st) == 0 && S_ISDIR(st.st_mode) &&
-			(git_dir_as_swept(sub) || git_dir_inside(sub, depth + 1));
+		if (lstat(sub, &st) < 0 || !S_ISDIR(st.st_mode))
+			continue;
+		in = git_dir_as_swept(sub);
+		if (in)
+			snprintf(found, size, "%s", sub);
+		else if (!own)
+			in = git_dir_inside(sub, depth + 1, found, size);
 	}
 	if (d)
 		closedir(d);
-	return found;
+	return in;
 }
 
 /* The directories find_modules passed over as no git dir (a HEAD gone):
@@ -1699,17 +1806,22 @@ static int find_modules(struct cordon_guard_plan *plan, const struct reach *r,
 		 * two looks, round 48c F1. Passed over only with the rest of a
 		 * git dir, which the guards' commondir keeps: round 48d F3.) */
 		bool rest = cordon_guard_git_dir_but_head(sub),
-		     git_dir = rest && cordon_guard_head_valid(AT_FDCWD, sub);
+		     git_dir = rest && cordon_guard_head_valid(AT_FDCWD, sub, modules_hexsz);
 		if (!git_dir && rest)
 			pass_over(sub);
-		if (git_dir && git_dir_inside(sub, 0))
+		char inner[PATH_MAX];
+		/* (Both named, and only a HEAD to remove: the outer one may
+		 * be a session's fake above the user's own, round 48e F4.) */
+		if (git_dir && git_dir_inside(sub, 0, inner, sizeof(inner)))
 			e = refuse_once(
 				plan,
-				"%s: a git dir lies inside this submodule's git dir (git "
-				"would use neither as the other's submodule); cordon cannot "
-				"tell which is yours: remove the one you do not use outside, "
-				"then start the session",
-				sub);
+				"%s: a git dir lies inside this submodule's git dir, at %s "
+				"(git uses neither as the other's submodule), and cordon "
+				"cannot tell which is yours: look at both outside; if the "
+				"outer one is not yours, move only its HEAD away (the inner "
+				"one is kept), else move the inner one away; then start "
+				"the session",
+				sub, inner);
 		if (e >= 0 && git_dir) {
 			keep_head(sub);
 			e = add_dir(dirs, sub);
@@ -1725,7 +1837,7 @@ static int find_modules(struct cordon_guard_plan *plan, const struct reach *r,
 			 * 48e F1: modules/d/logs below such a d). */
 			if (e >= 0 && !common_searchable(AT_FDCWD, sub)) /* (its HEAD is) */
 				e = find_modules(plan, r, dirs, mods, sub, depth + 1);
-		} else if (e >= 0) {
+		} else if (e >= 0 && module_look(sub, &looks_out)) {
 			e = find_modules(plan, r, dirs, mods, sub, depth + 1);
 		}
 	}
@@ -2761,6 +2873,7 @@ static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, co
 	}
 	struct cordon_strv seen = {0}, mods = {0}, reached = {0}, wts = {0};
 	struct checkouts top = {plan, r, &dirs, &seen, &reached, base, source, 0, false};
+	modules_hexsz = dirs.n ? cordon_git_hexsz(AT_FDCWD, dirs.v[0]) : 40;
 	if (e >= 0 && dirs.n)
 		e = protect_submodules(&top, dirs.v[0]);
 	/* The git dirs each leads to (commondir, modules/), and the linked
@@ -3211,6 +3324,9 @@ static int plan_with(const struct cordon_policy *p, bool create, bool protected_
 			  .p = p,
 			  .cwd = getcwd(NULL, 0)};
 	int e = reach_init(p, &r);
+	module_looks = MODULE_LOOKS;
+	free(looks_out);
+	looks_out = NULL;
 	if (e >= 0 && !(r.closed = cordon_guard_closed_dir(p)) && errno == ENOMEM)
 		e = -ENOMEM;
 	if (e >= 0 && r.closed && !(out->closed = strdup(r.closed)))
@@ -3283,6 +3399,16 @@ static int plan_with(const struct cordon_policy *p, bool create, bool protected_
 		    lstat(file, &st) == 0 && S_ISLNK(st.st_mode))
 			e = protect(out, &r, file, g->source, IN_GUARDED);
 	}
+	/* (Elsewhere the session could have made none of them, nor a git
+	 * dir below: nothing there to keep.) */
+	if (e >= 0 && looks_out && creatable(&r, looks_out))
+		e = refuse_once(out,
+				"%s and more than %d other directories below the git dirs of "
+				"submodules are no git dir: cordon cannot look through them all "
+				"for the git dirs git would use (a session may have made them to "
+				"hide one): remove what does not belong there outside, then start "
+				"the session",
+				looks_out, MODULE_LOOKS - 1);
 	if (e >= 0 && !protected_only && CORDON_OS_NATIVE == CORDON_OS_LINUX)
 		e = pin_in_shared(out, &r, p);
 	/* (The names looked for above that are missing: the sweep's and the

@@ -3158,14 +3158,49 @@ static void close_up(struct walk *w)
 /* Whether REL's HEAD, which the walk matched in any case, is one git
  * takes (cordon_guard_head_valid); one named otherwise than HEAD (Head,
  * which a volume that ignores case gives git) is taken as it is. */
-static bool head_as_git(const struct walk *w, const char *rel)
+static bool head_as_git(const struct walk *w, const char *rel, unsigned hexsz)
 {
 	char path[PATH_MAX + 8];
 	struct stat st;
 	snprintf(path, sizeof(path), "%s%sHEAD", rel, *rel ? "/" : "");
 	if (fstatat(w->root, path, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return errno == ENOENT;
-	return cordon_guard_head_valid(w->root, rel);
+	return cordon_guard_head_valid(w->root, rel, hexsz);
+}
+
+/* The hex digits of an object id where REL lies: the superproject's, whose
+ * .git it lies in (a sha256 one's module git dir, round 49a F3), or its
+ * own. */
+static unsigned hexsz_at(const struct walk *w, const char *rel)
+{
+	char gitdir[PATH_MAX];
+	for (const char *c = rel;; c++) {
+		if (strncasecmp(c, ".git/", 5) == 0) {
+			snprintf(gitdir, sizeof(gitdir), "%.*s", (int)(c - rel + 4), rel);
+			return cordon_git_hexsz(w->root, gitdir);
+		}
+		if (!(c = strchr(c, '/')))
+			return cordon_git_hexsz(w->root, rel);
+	}
+}
+
+/* Whether REL, one of git's own names in a git dir, may be a git dir
+ * itself (HEAD, and a commondir or objects and refs), which git uses for
+ * a submodule of that name where it takes the directory above for none
+ * (round 49a F2: .git/modules made to look like one hid .git/modules/logs,
+ * the git dir of a submodule named logs). */
+static bool own_may_be_git(const struct walk *w, const char *rel)
+{
+	static const char *const needs[] = {"HEAD", "commondir", "objects", "refs"};
+	bool has[4];
+	for (size_t i = 0; i < 4; i++) {
+		char path[PATH_MAX + 16];
+		struct stat st;
+		has[i] = (size_t)snprintf(path, sizeof(path), "%s/%s", rel, needs[i]) <
+				 sizeof(path) &&
+			 fstatat(w->root, path, &st, AT_SYMLINK_NOFOLLOW) == 0;
+	}
+	return has[0] && (has[1] || (has[2] && has[3]));
 }
 
 static int list_dir(struct walk *w, const char *rel, char flag)
@@ -3201,6 +3236,12 @@ static int list_dir(struct walk *w, const char *rel, char flag)
 	 * cordon wrote has it as REC_DIR, round 31b G4.) */
 	if ((w->top_len ? w->top_len : strlen(w->top)) + strlen(rel) + NAME_MAX + 2 >= PATH_MAX)
 		kind = '\0';
+	/* (Nor a git dir in a .git: what is listed below it depends on what
+	 * is in it, and the record keeps only that it was one. A session made
+	 * .git/modules/d look like one, the next filled d/X, and the walk,
+	 * from the record, never went into d: round 49a F1.) */
+	if (kind == REC_GIT_DIR && in_dotgit(rel))
+		kind = '\0';
 	if (kind && S_ISDIR(st.st_mode) && st.st_dev == w->root_st.st_dev && !w->fresh &&
 	    rec_ino(rec) == (unsigned long long)st.st_ino && !after(&CTIME(st), &w->cache.at))
 		return reuse(w, rel, at, &st);
@@ -3222,10 +3263,11 @@ static int list_dir(struct walk *w, const char *rel, char flag)
 	/* (A HEAD git takes, as the guards ask: round 48d F1, a session gave
 	 * .git/modules/d a HEAD git rejects, and the walk took d for a git
 	 * dir and never went into its d/X.) */
+	unsigned hexsz = (w->has & HAS_HEAD) ? hexsz_at(w, rel) : 40;
 	bool git_dir = (w->has & HAS_HEAD) &&
 		       ((w->has & HAS_COMMONDIR) ||
 			(w->has & (HAS_OBJECTS | HAS_REFS)) == (HAS_OBJECTS | HAS_REFS)) &&
-		       head_as_git(w, rel);
+		       head_as_git(w, rel, hexsz);
 	if (!git_dir) /* (a root that is one, a bare repository made writable, is judged too) */
 		return record(w, w->dropped ? REC_DEEP : REC_DIR, (unsigned long long)st.st_ino,
 			      rel, NULL);
@@ -3245,10 +3287,11 @@ static int list_dir(struct walk *w, const char *rel, char flag)
 	 * session's git dir at modules/d hid modules/d/X, which git uses
 	 * for a submodule named d/X once d is no git dir). */
 	size_t kept = todo_before;
-	bool as_git = cordon_guard_git_dir_as_git(w->root, rel); /* (else: all of it) */
+	bool as_git = cordon_guard_git_dir_as_git(w->root, rel, hexsz); /* (else: all of it) */
 	for (size_t i = todo_before; i < w->todo.n; i++) {
 		const char *name = last_name(w->todo.v[i]);
-		if ((as_git && cordon_git_own_dir(name)) || strcmp(name, "modules") == 0 ||
+		if ((as_git && cordon_git_own_dir(name) && !own_may_be_git(w, w->todo.v[i] + 17)) ||
+		    strcmp(name, "modules") == 0 ||
 		    strcmp(name, "worktrees") == 0) /* (push_kept's) */
 			free(w->todo.v[i]);
 		else
@@ -4418,6 +4461,20 @@ static bool is_guarded(const struct cordon_sweep *s, const char *path)
 	return canon && strcmp(canon, path) != 0 && guarded_as(s, canon);
 }
 
+/* Whether the directory PATH holds a git dir whose config the guards
+ * kept (a submodule's of the user's). */
+static bool holds_guarded(const struct cordon_sweep *s, const char *path)
+{
+	size_t n = strlen(path);
+	for (size_t i = 0; i < s->guarded.n; i++) {
+		const char *g = s->guarded.v[i], *slash = strrchr(g, '/');
+		if (strncmp(g, path, n) == 0 && g[n] == '/' && slash && slash > g + n &&
+		    strcmp(slash, "/config") == 0 && !dir_guard_lost(s, g))
+			return true;
+	}
+	return false;
+}
+
 /* H's path holds another file now than as the session started. */
 static bool replaced(const struct cordon_sweep_held *h)
 {
@@ -4869,6 +4926,8 @@ static void git_dir_risk(char *path, size_t top, const char *what, const char *t
  * 38d H2: a directory filled with a million files stopped the look, and a
  * link laid in logs/ after it stayed). The whole budget spent: the whole
  * repository counts. */
+static bool moved_by_this(const struct stat *st);
+
 static void links_below(const struct judge *j, int fd, char *path, size_t pn, size_t top, int depth,
 			long *budget, bool since_dir, struct risks *r)
 {
@@ -4909,7 +4968,7 @@ static void links_below(const struct judge *j, int fd, char *path, size_t pn, si
 		     de->d_type != DT_UNKNOWN) ||
 		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			continue;
-		bool since = j->all || after(&CTIME(st), &j->s->since);
+		bool since = (j->all || after(&CTIME(st), &j->s->since)) && !moved_by_this(&st);
 		if (S_ISLNK(st.st_mode) && since && !is_guarded(j->s, path)) {
 			git_dir_risk(path, top, "a symbolic link",
 				     ", which git outside writes through", r);
@@ -5490,6 +5549,48 @@ static int retry_unmoved(const struct cordon_sweep *s, struct cordon_strv *said)
 	return moved;
 }
 
+/* What this process moved aside, as the move left it (device, inode and
+ * change time): a repository reached twice in one end (by .git/modules,
+ * then by its checkout's .git file) had its link moved aside judged again
+ * as one laid since the start, and moved on (packed-refs.cordon-disarmed.
+ * cordon-disarmed). Another file in the same inode bears another change
+ * time. */
+struct moved_here {
+	dev_t dev;
+	ino_t ino;
+	struct timespec ctime;
+};
+static struct moved_here *moved_here;
+static size_t n_moved_here, moved_here_cap;
+
+static void note_moved_here(const char *path, const char *to)
+{
+	char now[PATH_MAX + NAME_MAX + 40];
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+	if (!slash ||
+	    (size_t)snprintf(now, sizeof(now), "%.*s/%s", (int)(slash - path), path, to) >=
+		    sizeof(now) ||
+	    lstat(now, &st) < 0)
+		return;
+	struct moved_here *nv =
+		cordon_grow(moved_here, &moved_here_cap, n_moved_here + 1, sizeof(*nv), 8);
+	if (!nv)
+		return;
+	moved_here = nv;
+	moved_here[n_moved_here++] = (struct moved_here){st.st_dev, st.st_ino, CTIME(st)};
+}
+
+static bool moved_by_this(const struct stat *st)
+{
+	for (size_t i = 0; i < n_moved_here; i++)
+		if (moved_here[i].dev == st->st_dev && moved_here[i].ino == st->st_ino &&
+		    moved_here[i].ctime.tv_sec == CTIME(*st).tv_sec &&
+		    moved_here[i].ctime.tv_nsec == CTIME(*st).tv_nsec)
+			return true;
+	return false;
+}
+
 static int disarm_said(const struct cordon_sweep *s, const char *path, const char *head,
 		       const char *why, const char *tail, struct cordon_strv *said, char *moved,
 		       size_t size)
@@ -5538,6 +5639,7 @@ static int disarm_said(const struct cordon_sweep *s, const char *path, const cha
 	}
 	if (moved)
 		snprintf(moved, size, "%s", to);
+	note_moved_here(path, to);
 	int dn = (int)(strrchr(shown, '/') - shown);
 	say(said, "cordon: %s %s, %s, so cordon moved it to %.*s/%s: %s", head, shown, why, dn,
 	    shown, cordon_printable(to, SIZE_MAX, shown_to, sizeof(shown_to)), tail);
@@ -5736,16 +5838,20 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 		char to[NAME_MAX + 32];
 		/* A bare repository laid in a root's top, or in a directory
 		 * holding the project (round 29c F3: the sweep moved the whole
-		 * monorepo aside, the project in it): its HEAD is moved aside
+		 * monorepo aside, the project in it), or one holding the git dir
+		 * of a submodule of the user's (48d F4: a session gave
+		 * .git/modules/d a HEAD and a commondir, and the user's d/X went
+		 * aside with it, and git cloned it anew): its HEAD is moved aside
 		 * instead, which leaves git no repository there. */
 		char head[PATH_MAX + 16];
 		bool bare = base && strcmp(base, path) == 0; /* (its worktree itself) */
 		bool whole =
-			!(S_ISDIR(st.st_mode) && bare &&
-			  (!rel[0] || (s->project && cordon_path_under(s->project, path))) &&
+			!(S_ISDIR(st.st_mode) &&
+			  ((bare &&
+			    (!rel[0] || (s->project && cordon_path_under(s->project, path)))) ||
+			   holds_guarded(s, path)) &&
 			  (size_t)snprintf(head, sizeof(head), "%s/HEAD", path) < sizeof(head));
-		moved = disarm_to(
-			s, whole ? path : head,
+		const char *what =
 			made   ? (s->earlier ? "a session made the repository"
 					     : "this session made the repository")
 			: both ? (s->earlier
@@ -5754,8 +5860,10 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 					  : "while this session ran, it (or the session whose end "
 					    "moved it aside meanwhile) changed the repository")
 			       : (s->earlier ? "while a session ran, it changed the repository"
-					     : "while this session ran, it changed the repository"),
-			why, said, to, sizeof(to));
+					     : "while this session ran, it changed the repository");
+		char whose[256];
+		snprintf(whose, sizeof(whose), "%s%s", what, whole ? "" : " whose HEAD is");
+		moved = disarm_to(s, whole ? path : head, whose, why, said, to, sizeof(to));
 		(void)vanished(w, rel); /* (moved from under the move: its link instead) */
 		if (moved)
 			forget_inode(w, rel);

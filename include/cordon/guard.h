@@ -291,12 +291,17 @@ void cordon_guard_restore_heads(const struct cordon_sweep *sweep, struct cordon_
 int cordon_guard_put_head_back(const char *dir, const char *text, size_t n, const char *ended,
 			       struct cordon_strv *said);
 /* Whether the HEAD in DIR (AT: AT_FDCWD and a path, or a directory and
- * "") is one git takes: a link into refs/, "ref: refs/...", an object id. */
-bool cordon_guard_head_valid(int at, const char *dir);
+ * "") is one git takes: a link into refs/, "ref: refs/...", an object id
+ * of HEXSZ hex digits (the superproject's: cordon_git_hexsz). */
+bool cordon_guard_head_valid(int at, const char *dir, unsigned hexsz);
 /* Whether git would take DIR (AT as for cordon_guard_head_valid) for a
  * git dir, as its is_git_directory: a HEAD it takes, and objects and refs
  * it can search in the common dir (its commondir's, or itself). */
-bool cordon_guard_git_dir_as_git(int at, const char *dir);
+bool cordon_guard_git_dir_as_git(int at, const char *dir, unsigned hexsz);
+/* The hex digits of an object id in the repository whose git dir is
+ * GITDIR (AT as for cordon_guard_head_valid): 64 where its config (or
+ * its common dir's) sets extensions.objectformat to sha256, else 40. */
+unsigned cordon_git_hexsz(int at, const char *gitdir);
 /* Whether NAME is one of git's own directories in a git dir (objects,
  * refs, hooks, modules, ...): any other one there may hold a submodule's
  * git dir (modules/d/X for a submodule named d/X, where d is one). */

@@ -2739,6 +2739,273 @@ BOTH_USERS(guards, a_fake_git_dir_above_a_module_s_hides_nothing, .timeout = 120
 	world_free(&w);
 }
 
+/* A session gives .git/modules/d, which holds the git dir of the user's
+ * deinit'd submodule d/X, a HEAD and a commondir naming nothing (round 48d
+ * F4, 48e F3: the end moved the whole d aside, the user's X with it, as
+ * "this session made", and git outside cloned X anew; the next sessions
+ * were refused, naming d.cordon-disarmed). Only d's HEAD is moved aside:
+ * X stays where it was, the next session starts, and git outside uses X.
+ * Then a HEAD with objects and refs, which no end moves (nothing in d
+ * runs): the next session is refused, naming both, and the way the
+ * message gives (only d's HEAD away) lets the one after start. */
+BOTH_USERS(guards, a_fake_git_dir_above_a_module_s_leaves_it_in_place, .timeout = 120)
+{
+	struct world w;
+	deinit_world(&w, who, "gmkeepx", "");
+	ino_t x = inode(w.proj, ".git/modules/d/X");
+	cr_assert(x != 0, "no module git dir d/X");
+	struct run_result r = sh_in(&w, NULL,
+				    "echo 'ref: refs/heads/main' > .git/modules/d/HEAD && "
+				    "echo nowhere > .git/modules/d/commondir; echo fake $?");
+	cr_assert(strstr(r.out, "fake 0"), "the session could not: %s%s", r.out, r.err);
+	cr_expect(inode(w.proj, ".git/modules/d/X") == x, "the user's module git dir was moved: %s",
+		  r.err);
+	cr_expect(!present(w.proj, ".git/modules/d/HEAD") &&
+			  present(w.proj, ".git/modules/d/HEAD.cordon-disarmed") &&
+			  strstr(r.err, "whose HEAD is"),
+		  "d's HEAD was not moved aside, and said: %s", r.err);
+	run_free(&r);
+	r = sh_in(&w, NULL, "echo next");
+	cr_expect(r.status == 0 && strstr(r.out, "next"), "the next session did not start: %d %s",
+		  r.status, r.err);
+	run_free(&r);
+	r = outside(&w, "git submodule update -q --init -- d/X");
+	run_free(&r);
+	cr_expect(inode(w.proj, ".git/modules/d/X") == x && present(w.proj, "d/X/.git"),
+		  "git outside did not take the user's module git dir back");
+	r = outside(&w, "git submodule deinit -q -f -- d/X && rm -f .git/modules/d/commondir "
+			".git/modules/d/HEAD.cordon-disarmed");
+	run_free(&r);
+	r = sh_in(&w, NULL,
+		  "mkdir -p .git/modules/d/objects .git/modules/d/refs && "
+		  "echo 'ref: refs/heads/main' > .git/modules/d/HEAD; echo fake $?");
+	cr_assert(strstr(r.out, "fake 0"), "the session could not: %s%s", r.out, r.err);
+	run_free(&r);
+	r = sh_in(&w, NULL, "echo next");
+	char *d = at(w.proj, ".git/modules/d"), *inner = at(w.proj, ".git/modules/d/X");
+	cr_expect(r.status == 125 && strstr(r.err, d) && strstr(r.err, inner) &&
+			  strstr(r.err, "move only its HEAD away"),
+		  "the session was not refused, naming both: %d %s", r.status, r.err);
+	run_free(&r);
+	r = outside(&w, "mv .git/modules/d/HEAD .git/modules/d/H.old");
+	run_free(&r);
+	r = sh_in(&w, NULL, "echo next");
+	cr_expect(r.status == 0 && inode(w.proj, ".git/modules/d/X") == x,
+		  "the way given did not let the session start: %d %s", r.status, r.err);
+	run_free(&r);
+	free(d), free(inner);
+	world_free(&w);
+}
+
+/* A session fills the user's module git dir with directories (round 48e
+ * F2: 20,000 of them made every later launch take seconds, as each plan
+ * looked through them all for a git dir hidden there): the next session
+ * is refused, naming one, without looking through them all. Control: a
+ * few such directories refuse nothing. */
+BOTH_USERS(guards, a_module_git_dir_filled_with_directories_refuses_the_next, .timeout = 120)
+{
+	struct world w;
+	deinit_world(&w, who, "gmfill", "");
+	static const int counts[] = {20, 2100};
+	for (size_t k = 0; k < 2; k++) {
+		struct run_result r =
+			sh_in(&w, NULL,
+			      "mkdir -p .git/modules/d/X/junk && cd "
+			      ".git/modules/d/X/junk && mkdir -p $(seq 1 %d); echo made $?",
+			      counts[k]);
+		cr_assert(strstr(r.out, "made 0"), "%d: the session could not: %s%s", counts[k],
+			  r.out, r.err);
+		run_free(&r);
+		r = sh_in(&w, NULL, "echo next");
+		if (k == 0)
+			cr_expect(r.status == 0 && strstr(r.out, "next"),
+				  "control: %d directories refused the session: %d %s", counts[k],
+				  r.status, r.err);
+		else
+			cr_expect(r.status == 125 && strstr(r.err, "are no git dir") &&
+					  strstr(r.err, "/.git/modules/d/X/junk"),
+				  "%d directories did not refuse the session: %d %s", counts[k],
+				  r.status, r.err);
+		run_free(&r);
+	}
+	struct run_result r = outside(&w, "rm -rf .git/modules/d/X/junk");
+	run_free(&r);
+	r = sh_in(&w, NULL, "echo next");
+	cr_expect(r.status == 0, "the session did not start once they were gone: %s", r.err);
+	run_free(&r);
+	world_free(&w);
+}
+
+/* A link a session made in the user's module git dir is moved aside as
+ * it ends; the sessions started right after, which do nothing, neither
+ * say they made it nor move it on (48a I2, 48e F3: a root whose change
+ * time bore whole seconds, /var/tmp unpacked from an image, made each
+ * session judge from the second it started, and the move in that second
+ * counted as its own: "HEAD.cordon-disarmed.cordon-disarmed..."). */
+BOTH_USERS(guards, a_link_moved_aside_is_not_moved_again, .timeout = 90)
+{
+	struct world w;
+	deinit_world(&w, who, "gmlink", "");
+	struct run_result r = sh_in(
+		&w, NULL,
+		"rm -f .git/modules/d/X/packed-refs && ln -s nowhere .git/modules/d/X/packed-refs; echo made $?");
+	cr_assert(strstr(r.out, "made 0"), "the session could not: %s%s", r.out, r.err);
+	cr_expect(!present(w.proj, ".git/modules/d/X/packed-refs") &&
+			  present(w.proj, ".git/modules/d/X/packed-refs.cordon-disarmed"),
+		  "the link was not moved aside: %s", r.err);
+	run_free(&r);
+	for (int i = 0; i < 3; i++) {
+		r = sh_in(&w, NULL, "true");
+		cr_expect(!strstr(r.err, "cordon-disarmed"), "%d: the next session said: %s", i,
+			  r.err);
+		run_free(&r);
+	}
+	cr_expect(present(w.proj, ".git/modules/d/X/packed-refs.cordon-disarmed") &&
+			  !present(w.proj,
+				   ".git/modules/d/X/packed-refs.cordon-disarmed.cordon-disarmed"),
+		  "the moved link was moved on");
+	world_free(&w);
+}
+
+/* A git world (TAG; its repositories sha256 ones where SHA256) whose
+ * submodule d/X, from lb, was added and committed, then deinit'd and its
+ * git dir removed: as in a clone where it was never initialised. */
+static void uninit_world(struct world *w, const struct who *who, const char *tag, bool sha256)
+{
+	git_world(w, who, tag);
+	const char *format = sha256 ? " --object-format=sha256" : "";
+	char *lb = at(w->dir, "lb");
+	struct run_result r = outside(
+		w,
+		"if [ -n '%2$s' ]; then rm -rf .git && git init -q%2$s && git add a && "
+		"git commit -qm first; fi && git init -q%2$s '%1$s' && echo x > '%1$s/f' && "
+		"git -C '%1$s' add f && git -C '%1$s' commit -qm s && "
+		"git submodule add -q '%1$s' d/X && git commit -qm X && "
+		"git submodule deinit -q -f -- d/X && rm -rf .git/modules/d",
+		lb, format);
+	run_free(&r);
+	free(lb);
+}
+
+/* Shell steps: the git dir of a submodule named $NAME built at
+ * .git/modules/$NAME, for the checkout d/X from lb, with a core.fsmonitor
+ * and a post-checkout hook (plant's markers); prints "module 0". */
+#define PLANT_MODULE_GIT_DIR                                                                        \
+	"X=.git/modules/$NAME; git init -q --bare \"$X\" && "                                       \
+	"git config -f \"$X/config\" core.bare false && "                                           \
+	"git config -f \"$X/config\" core.worktree \"$PWD/d/X\" && "                                \
+	"git config -f \"$X/config\" remote.origin.url \"$LB\" && "                                 \
+	"git config -f \"$X/config\" remote.origin.fetch '+refs/heads/*:refs/remotes/origin/*' && " \
+	"fsmon >> \"$X/config\" && hook post-checkout > \"$X/hooks/post-checkout\" && "             \
+	"chmod +x \"$X/hooks/post-checkout\"; echo module $?\n"
+
+/* STEPS run in sessions (each its own, in turn; NULL ends), with plant's
+ * functions, LB and NAME set; then git outside initialises the submodule,
+ * and runs status in it. Whether the plant ran. CTL: no guard (the
+ * control). */
+static bool module_plant_ran(struct world *w, const char *tag, const char *name,
+			     const char *const steps[], bool ctl)
+{
+	set_config(w, ctl ? ", \"protected_paths\": []" : "");
+	char *lb = at(w->dir, "lb"), *vars = fmt("LB='%s'; NAME='%s'", lb, name);
+	for (size_t i = 0; steps[i]; i++) {
+		char *script = plant(w, tag, vars, steps[i]);
+		struct run_result r = sh_in(w, NULL, "%s", script);
+		cr_assert(!strstr(r.out, " 1\n") && !strstr(r.out, " 128\n"),
+			  "%s %zu: the session could not: %s%s", tag, i, r.out, r.err);
+		run_free(&r);
+		free(script);
+	}
+	struct run_result r = sh_outside(w, "git submodule update -q --init; git -C d/X status "
+					    ">/dev/null 2>&1; true");
+	run_free(&r);
+	bool ran = marked(w, tag, "post-checkout") || marked(w, tag, "fsmonitor");
+	r = outside(w,
+		    "git submodule deinit -q -f -- d/X; rm -rf .git/modules/* "
+		    "\"$(git rev-parse --git-dir)\"/modules; git checkout -q -- .gitmodules; "
+		    "rm -f '%s'/pwned-*",
+		    w->outside);
+	run_free(&r);
+	free(vars), free(lb);
+	return ran;
+}
+
+/* Session 1 makes .git/modules/d look like a git dir to the end's walk
+ * (a HEAD named in lower case; or objects a file) with an empty d/X, and
+ * waits past the second its end's record keeps; session 2 makes d/X a
+ * submodule's git dir with a hook, touching nothing in d (round 49a F1:
+ * the walk took d from the record as a git dir and listed nothing below
+ * it; git outside, for which d is none, used d/X and ran the hook). The
+ * end of session 2 judges d/X. Control: no guard, the hook runs. */
+BOTH_USERS(guards, a_git_dir_recorded_in_dotgit_is_listed_again, .timeout = 120)
+{
+	struct world w;
+	uninit_world(&w, who, "gmreuse", false);
+	static const char *const fakes[] = {
+		"mkdir -p .git/modules/d/X .git/modules/d/objects .git/modules/d/refs && "
+		"echo 'ref: refs/heads/main' > .git/modules/d/head; echo fake $?; sleep 2\n",
+		"mkdir -p .git/modules/d/X .git/modules/d/refs && touch .git/modules/d/objects && "
+		"echo 'ref: refs/heads/main' > .git/modules/d/HEAD; echo fake $?; sleep 2\n"};
+	for (int ctl = 0; ctl < 2; ctl++)
+		for (size_t k = 0; k < 2; k++) {
+			const char *const steps[] = {fakes[k], PLANT_MODULE_GIT_DIR, NULL};
+			char tag[32];
+			snprintf(tag, sizeof(tag), "%s%zu", ctl ? "ctl" : "deny", k);
+			bool ran = module_plant_ran(&w, tag, "d/X", steps, ctl);
+			if (ctl)
+				cr_assert(ran, "control %zu: the plant did not run", k);
+			else
+				cr_expect(!ran,
+					  "%zu: the module git dir planted below a fake one ran "
+					  "outside",
+					  k);
+		}
+	world_free(&w);
+}
+
+/* One session makes .git/modules itself look like a git dir (HEAD,
+ * objects, refs), names the submodule logs in .gitmodules, and builds
+ * .git/modules/logs with a hook (round 49a F2: the walk took .git/modules
+ * for a git dir and dropped logs, one of git's own names; git never asks
+ * whether .git/modules is one, and ran the hook). Control: no guard. */
+BOTH_USERS(guards, a_modules_dir_made_a_git_dir_hides_nothing, .timeout = 120)
+{
+	struct world w;
+	uninit_world(&w, who, "gmmods", false);
+	static const char step[] =
+		"git config -f .gitmodules --rename-section submodule.d/X submodule.logs && "
+		"mkdir -p .git/modules/objects .git/modules/refs && "
+		"echo 'ref: refs/heads/main' > .git/modules/HEAD; echo fake $?\n" PLANT_MODULE_GIT_DIR;
+	const char *const steps[] = {step, NULL};
+	cr_assert(module_plant_ran(&w, "ctl", "logs", steps, true),
+		  "control: the plant did not run");
+	cr_expect(!module_plant_ran(&w, "deny", "logs", steps, false),
+		  "the git dir of a submodule named logs below .git/modules ran outside");
+	world_free(&w);
+}
+
+/* In a sha256 superproject, one session gives .git/modules/d a HEAD of 40
+ * hex digits (an object id to sha1, none to this git), objects and refs,
+ * names the submodule d/logs, and builds .git/modules/d/logs with a hook
+ * (round 49a F3: cordon took d for a git dir, git did not, and nothing
+ * looked into d/logs, one of git's own names). Control: no guard. */
+BOTH_USERS(guards, a_short_head_in_a_sha256_superproject_hides_nothing, .timeout = 120)
+{
+	struct world w;
+	uninit_world(&w, who, "gmsha", true);
+	static const char step[] =
+		"git config -f .gitmodules --rename-section submodule.d/X submodule.d/logs && "
+		"mkdir -p .git/modules/d/objects .git/modules/d/refs && "
+		"echo 0123456789abcdef0123456789abcdef01234567 > .git/modules/d/HEAD; "
+		"echo fake $?\n" PLANT_MODULE_GIT_DIR;
+	const char *const steps[] = {step, NULL};
+	cr_assert(module_plant_ran(&w, "ctl", "d/logs", steps, true),
+		  "control: the plant did not run");
+	cr_expect(!module_plant_ran(&w, "deny", "d/logs", steps, false),
+		  "the git dir of a submodule named d/logs below a fake d ran outside");
+	world_free(&w);
+}
+
 /* The same with a HEAD C's isspace takes and git's does not ("ref:" and
  * a vertical tab), above the git dir of a deinit'd submodule named d/logs,
  * one of git's own names (round 48e F1: cordon took d for a git dir, git
@@ -2763,9 +3030,9 @@ BOTH_USERS(guards, a_head_only_cordon_would_take_hides_nothing, .timeout = 120)
 		"printf 'ref:\\vrefs/heads/main\\n' > .git/modules/d/HEAD; echo fake $?",
 		"echo 'ref: refs/heads/main' > .git/modules/d/HEAD && "
 		"echo nowhere > .git/modules/d/commondir; echo fake $?"};
-	/* (The second fake's own end moves d aside, the user's module in it
-	 * (48d F4), so a control of it would prove nothing: the first's is.) */
-	for (int ctl = 0; ctl < 3; ctl++) {
+	/* (Each with its control: no guard, the config written. The second
+	 * fake's end moves only d's HEAD aside, no more the whole d.) */
+	for (int ctl = 0; ctl < 4; ctl++) {
 		if (ctl == 2)
 			set_config(&w, ", \"protected_paths\": []");
 		r = sh_in(&w, NULL, "%s", fakes[ctl % 2]);
