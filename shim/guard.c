@@ -1731,6 +1731,10 @@ static bool module_look(const char *dir, char **out)
 
 static char *looks_out;
 
+/* The git dirs git_dir_inside found none in, this plan (each protected
+ * name in a .git plans the same modules again). */
+static struct cordon_strv inside_none;
+
 /* Whether DIR, a git dir, holds another below a directory of its own
  * that is none of git's (a submodule named d/X has its git dir at
  * modules/d/X: round 48d F1, a session made modules/d a git dir, which
@@ -1752,7 +1756,7 @@ static bool git_dir_inside(const char *dir, int depth, char *found, size_t size)
 		if ((size_t)snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name) >= sizeof(sub))
 			continue;
 		struct stat st;
-		if (lstat(sub, &st) < 0 || !S_ISDIR(st.st_mode))
+		if (de->d_type == DT_UNKNOWN && (lstat(sub, &st) < 0 || !S_ISDIR(st.st_mode)))
 			continue;
 		in = git_dir_as_swept(sub);
 		if (in)
@@ -1812,7 +1816,11 @@ static int find_modules(struct cordon_guard_plan *plan, const struct reach *r,
 		char inner[PATH_MAX];
 		/* (Both named, and only a HEAD to remove: the outer one may
 		 * be a session's fake above the user's own, round 48e F4.) */
-		if (git_dir && git_dir_inside(sub, 0, inner, sizeof(inner)))
+		bool inside = git_dir && !cordon_strv_contains(&inside_none, sub) &&
+			      git_dir_inside(sub, 0, inner, sizeof(inner));
+		if (git_dir && !inside)
+			(void)cordon_strv_push_new(&inside_none, sub); /* (else: looked again) */
+		if (inside)
 			e = refuse_once(
 				plan,
 				"%s: a git dir lies inside this submodule's git dir, at %s "
@@ -3327,6 +3335,7 @@ static int plan_with(const struct cordon_policy *p, bool create, bool protected_
 	module_looks = MODULE_LOOKS;
 	free(looks_out);
 	looks_out = NULL;
+	cordon_strv_free(&inside_none);
 	if (e >= 0 && !(r.closed = cordon_guard_closed_dir(p)) && errno == ENOMEM)
 		e = -ENOMEM;
 	if (e >= 0 && r.closed && !(out->closed = strdup(r.closed)))

@@ -2280,6 +2280,9 @@ struct walk {
 	 * and is judged where it lies now (relocated: 45e F1, a repository
 	 * nested in a bare one moved aside went unjudged). */
 	struct cordon_strv moved_from, moved_to;
+	/* hexsz_at's last: the git dir it read, and its digits (0: none). */
+	char hex_dir[PATH_MAX];
+	unsigned hex;
 	/* A shared directory (/tmp): walked below its top, where its own
 	 * NAMES are judged (cordon_sweep.shared_local); else the session's. */
 	bool shared;
@@ -3171,17 +3174,25 @@ static bool head_as_git(const struct walk *w, const char *rel, unsigned hexsz)
 /* The hex digits of an object id where REL lies: the superproject's, whose
  * .git it lies in (a sha256 one's module git dir, round 49a F3), or its
  * own. */
-static unsigned hexsz_at(const struct walk *w, const char *rel)
+static unsigned hexsz_at(struct walk *w, const char *rel)
 {
 	char gitdir[PATH_MAX];
 	for (const char *c = rel;; c++) {
 		if (strncasecmp(c, ".git/", 5) == 0) {
 			snprintf(gitdir, sizeof(gitdir), "%.*s", (int)(c - rel + 4), rel);
-			return cordon_git_hexsz(w->root, gitdir);
+			break;
 		}
-		if (!(c = strchr(c, '/')))
-			return cordon_git_hexsz(w->root, rel);
+		if (!(c = strchr(c, '/'))) {
+			snprintf(gitdir, sizeof(gitdir), "%s", rel);
+			break;
+		}
 	}
+	/* (Once a walk for the modules of one .git: its config is guarded.) */
+	if (!w->hex || strcmp(gitdir, w->hex_dir) != 0) {
+		w->hex = cordon_git_hexsz(w->root, gitdir);
+		snprintf(w->hex_dir, sizeof(w->hex_dir), "%s", gitdir);
+	}
+	return w->hex;
 }
 
 /* Whether REL, one of git's own names in a git dir, may be a git dir
@@ -3192,8 +3203,9 @@ static unsigned hexsz_at(const struct walk *w, const char *rel)
 static bool own_may_be_git(const struct walk *w, const char *rel)
 {
 	static const char *const needs[] = {"HEAD", "commondir", "objects", "refs"};
-	bool has[4];
-	for (size_t i = 0; i < 4; i++) {
+	bool has[4] = {false};
+	/* (HEAD first: git's own directories have none but logs.) */
+	for (size_t i = 0; i < 4 && (i == 0 || has[0]); i++) {
 		char path[PATH_MAX + 16];
 		struct stat st;
 		has[i] = (size_t)snprintf(path, sizeof(path), "%s/%s", rel, needs[i]) <
