@@ -1526,7 +1526,9 @@ static bool common_searchable(int at, const char *dir)
 	if (fd >= 0) {
 		ssize_t n = read(fd, buf, sizeof(buf) - 1);
 		close(fd);
-		if (n <= 0)
+		/* (One longer than a path reads otherwise to git, which reads it
+		 * whole: none that cordon takes, round 49a.) */
+		if (n <= 0 || n == (ssize_t)sizeof(buf) - 1)
 			return false; /* (git dies there: nothing of it runs) */
 		while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
 			n--;
