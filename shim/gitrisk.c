@@ -1292,13 +1292,34 @@ static struct links_kept *links_of(const char *index, const char *config, const 
 	return k;
 }
 
+bool cordon_git_common_config(const char *gitdir, char *out, size_t size)
+{
+	char path[PATH_MAX + 16], common[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/commondir", gitdir);
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, common, sizeof(common) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	/* (git strips the line's end, and reads nothing past a path) */
+	while (n > 0 && (common[n - 1] == '\n' || common[n - 1] == '\r'))
+		n--;
+	if (n <= 0 || memchr(common, '\0', (size_t)n))
+		return (size_t)snprintf(out, size, "%s/config", gitdir) < size;
+	common[n] = '\0';
+	return (size_t)(common[0] == '/'
+				? snprintf(out, size, "%s/config", common)
+				: snprintf(out, size, "%s/%s/config", gitdir, common)) < size;
+}
+
 int cordon_git_index_gitlinks(const char *gitdir, int (*each)(const char *name, void *arg),
 			      void *arg, bool *gitmodules)
 {
 	*gitmodules = false;
 	char index[PATH_MAX], config[PATH_MAX];
+	/* (A linked worktree's format is its common dir's: round 49c F2, a
+	 * sha256 repository's worktree was read as sha1's, and refused.) */
 	if ((size_t)snprintf(index, sizeof(index), "%s/index", gitdir) >= sizeof(index) ||
-	    (size_t)snprintf(config, sizeof(config), "%s/config", gitdir) >= sizeof(config))
+	    !cordon_git_common_config(gitdir, config, sizeof(config)))
 		return -ENAMETOOLONG;
 	struct stat st;
 	bool seen = stat(index, &st) == 0;

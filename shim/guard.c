@@ -1442,76 +1442,12 @@ bool cordon_guard_head_valid(int at, const char *dir, unsigned hexsz)
 	return strspn(buf, "0123456789abcdefABCDEF") >= hexsz;
 }
 
-/* Whether the config file PATH (AT as for cordon_guard_head_valid) sets
- * extensions.objectformat to sha256, as git's parser reads it: section
- * and key in any case, blanks around, the value as written. */
-static bool sha256_config(int at, const char *path)
+unsigned cordon_git_hexsz(const char *gitdir)
 {
-	int fd = openat(at, path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	char buf[16384];
-	ssize_t n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	bool in_ext = false;
-	for (char *line = buf, *next; line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		char *c = line + strspn(line, " \t");
-		if (*c == '[') {
-			c++;
-			size_t k = strcspn(c, "] \t\".");
-			in_ext = k == 10 && strncasecmp(c, "extensions", 10) == 0;
-			c += k;
-			c += strspn(c, " \t");
-			if (*c != ']')
-				continue;
-			c++;
-			c += strspn(c, " \t");
-		}
-		if (!in_ext || strncasecmp(c, "objectformat", 12) != 0)
-			continue;
-		c += 12;
-		c += strspn(c, " \t");
-		if (*c++ != '=')
-			continue;
-		c += strspn(c, " \t");
-		if (*c == '"')
-			c++;
-		if (strncmp(c, "sha256", 6) == 0)
-			return true;
-	}
-	return false;
-}
-
-unsigned cordon_git_hexsz(int at, const char *gitdir)
-{
-	char path[PATH_MAX + 16];
-	const char *sep = *gitdir ? "/" : "";
-	snprintf(path, sizeof(path), "%s%sconfig", gitdir, sep);
-	if (sha256_config(at, path))
-		return 64;
-	/* (A worktree's: the format is the common dir's.) */
-	char common[PATH_MAX];
-	snprintf(path, sizeof(path), "%s%scommondir", gitdir, sep);
-	int fd = openat(at, path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? read(fd, common, sizeof(common) - 1) : -1;
-	if (fd >= 0)
-		close(fd);
-	while (n > 0 && (common[n - 1] == '\n' || common[n - 1] == '\r'))
-		n--;
-	if (n <= 0)
-		return 40;
-	common[n] = '\0';
-	if (common[0] == '/')
-		snprintf(path, sizeof(path), "%s/config", common);
-	else
-		snprintf(path, sizeof(path), "%s%s%s/config", gitdir, sep, common);
-	return sha256_config(at, path) ? 64 : 40;
+	char config[PATH_MAX + 16];
+	return cordon_git_common_config(gitdir, config, sizeof(config))
+		       ? 2 * (unsigned)cordon_git_hash_size(config)
+		       : 40;
 }
 
 /* Whether git finds objects and refs it can search in DIR's common dir
@@ -1827,10 +1763,9 @@ static int find_modules(struct cordon_guard_plan *plan, const struct reach *r,
 				plan,
 				"%s: a git dir lies inside this submodule's git dir, at %s "
 				"(git uses neither as the other's submodule), and cordon "
-				"cannot tell which is yours: look at both outside; if the "
-				"outer one is not yours, move only its HEAD away (the inner "
-				"one is kept), else move the inner one away; then start "
-				"the session",
+				"cannot tell which is yours: look at both outside, and move "
+				"only the HEAD of the one that is not yours away (what lies "
+				"below it is kept); then start the session",
 				sub, inner);
 		if (e >= 0 && git_dir) {
 			keep_head(sub);
@@ -2883,7 +2818,7 @@ static int protect_git(struct cordon_guard_plan *plan, const struct reach *r, co
 	}
 	struct cordon_strv seen = {0}, mods = {0}, reached = {0}, wts = {0};
 	struct checkouts top = {plan, r, &dirs, &seen, &reached, base, source, 0, false};
-	modules_hexsz = dirs.n ? cordon_git_hexsz(AT_FDCWD, dirs.v[0]) : 40;
+	modules_hexsz = dirs.n ? cordon_git_hexsz(dirs.v[0]) : 40;
 	if (e >= 0 && dirs.n)
 		e = protect_submodules(&top, dirs.v[0]);
 	/* The git dirs each leads to (commondir, modules/), and the linked

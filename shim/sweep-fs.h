@@ -90,6 +90,8 @@ int cordon_fs_list(int fd,
 /* Rename FROM to TO in the directory DIR, never over an existing TO:
  * 0 or -errno (EEXIST). */
 int cordon_fs_rename_new(int dir, const char *from, const char *to);
+/* The same, from the directory DIR to the directory TO_DIR. */
+int cordon_fs_rename_new_to(int dir, const char *from, int to_dir, const char *to);
 /* FROM and TO in the directory DIR swapped, both existing: 0 or -errno
  * (-EOPNOTSUPP where the system has no such call). */
 int cordon_fs_rename_swap(int dir, const char *from, const char *to);

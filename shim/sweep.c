@@ -3187,32 +3187,16 @@ static unsigned hexsz_at(struct walk *w, const char *rel)
 			break;
 		}
 	}
-	/* (Once a walk for the modules of one .git: its config is guarded.) */
-	if (!w->hex || strcmp(gitdir, w->hex_dir) != 0) {
-		w->hex = cordon_git_hexsz(w->root, gitdir);
-		snprintf(w->hex_dir, sizeof(w->hex_dir), "%s", gitdir);
-	}
+	/* (Once a walk for the modules of one .git: its config is guarded.
+	 * One past a path: the longer, which takes fewer for git dirs.) */
+	char at[PATH_MAX * 2];
+	if (w->hex && strcmp(gitdir, w->hex_dir) == 0)
+		return w->hex;
+	if ((size_t)snprintf(at, sizeof(at), "%s/%s", w->top, gitdir) >= PATH_MAX)
+		return 64;
+	w->hex = cordon_git_hexsz(at);
+	snprintf(w->hex_dir, sizeof(w->hex_dir), "%s", gitdir);
 	return w->hex;
-}
-
-/* Whether REL, one of git's own names in a git dir, may be a git dir
- * itself (HEAD, and a commondir or objects and refs), which git uses for
- * a submodule of that name where it takes the directory above for none
- * (round 49a F2: .git/modules made to look like one hid .git/modules/logs,
- * the git dir of a submodule named logs). */
-static bool own_may_be_git(const struct walk *w, const char *rel)
-{
-	static const char *const needs[] = {"HEAD", "commondir", "objects", "refs"};
-	bool has[4] = {false};
-	/* (HEAD first: git's own directories have none but logs.) */
-	for (size_t i = 0; i < 4 && (i == 0 || has[0]); i++) {
-		char path[PATH_MAX + 16];
-		struct stat st;
-		has[i] = (size_t)snprintf(path, sizeof(path), "%s/%s", rel, needs[i]) <
-				 sizeof(path) &&
-			 fstatat(w->root, path, &st, AT_SYMLINK_NOFOLLOW) == 0;
-	}
-	return has[0] && (has[1] || (has[2] && has[3]));
 }
 
 static int list_dir(struct walk *w, const char *rel, char flag)
@@ -3294,17 +3278,16 @@ static int list_dir(struct walk *w, const char *rel, char flag)
 		e = record_moved(w, rel, &moved);
 	if (e < 0 || !in_dotgit(rel))
 		return e; /* a bare one: git may be run in any directory below */
-	/* Below a git dir in a .git, only its modules/ and worktrees/, and
-	 * any directory of its own that is none of git's (round 48d F1: a
-	 * session's git dir at modules/d hid modules/d/X, which git uses
-	 * for a submodule named d/X once d is no git dir). */
+	/* Below a git dir in a .git, every directory: git's fetch opens
+	 * .git/modules/NAME by any name a .gitmodules gives, with no look at
+	 * what lies above it (round 49d G1: a git dir at modules/d/X/objects/
+	 * foo, a submodule named so, ran at git fetch outside; 48d F1, 48e F1,
+	 * 49a F2 hid one below a directory of git's own name too). modules/
+	 * and worktrees/ are push_kept's. */
 	size_t kept = todo_before;
-	bool as_git = cordon_guard_git_dir_as_git(w->root, rel, hexsz); /* (else: all of it) */
 	for (size_t i = todo_before; i < w->todo.n; i++) {
 		const char *name = last_name(w->todo.v[i]);
-		if ((as_git && cordon_git_own_dir(name) && !own_may_be_git(w, w->todo.v[i] + 17)) ||
-		    strcmp(name, "modules") == 0 ||
-		    strcmp(name, "worktrees") == 0) /* (push_kept's) */
+		if (strcmp(name, "modules") == 0 || strcmp(name, "worktrees") == 0)
 			free(w->todo.v[i]);
 		else
 			w->todo.v[kept++] = w->todo.v[i];
@@ -5703,6 +5686,87 @@ static void gone(struct walk *w, const char *rel)
 
 /* The git dir or .git entry REL: made or changed inside, and would make
  * git run a program? Then moved aside. 1 if it was. */
+/* REL (PATH), a git dir git keeps in a .git (a submodule's, below
+ * modules/; a linked worktree's), moved out of it into the .git's
+ * cordon-disarmed/, named by where it was ('!' for each '/'), and its
+ * HEAD moved aside in it: no git dir to git, and where no submodule's
+ * name leads (round 49d G2: modules/e/Z.cordon-disarmed was the git dir
+ * of a submodule named so, which git fetch and git submodule update
+ * outside used as it was). Said into SAID with HEAD (who did what) and
+ * WHY; its new path, relative, into OUT. 1, or -errno (nothing moved). */
+static int disarm_out(struct walk *w, const char *rel, const char *path, const char *head,
+		      const char *why, struct cordon_strv *said, char *out, size_t size)
+{
+	const char *c = rel;
+	while (strncasecmp(c, ".git/", 5) != 0) {
+		if (!(c = strchr(c, '/')))
+			return -EINVAL;
+		c++;
+	}
+	const char *slash = strrchr(rel, '/');
+	size_t dn = (size_t)(c - rel) + 4;
+	char dotgit[PATH_MAX], parent[PATH_MAX], flat[NAME_MAX + 1];
+	snprintf(dotgit, sizeof(dotgit), "%.*s", (int)dn, rel);
+	snprintf(parent, sizeof(parent), "%.*s", (int)(slash - rel), rel);
+	snprintf(flat, sizeof(flat), "%s", rel + dn + 1);
+	for (char *f = flat; (f = strchr(f, '/'));)
+		*f = '!';
+	int from = cordon_fs_open_beneath(w->root, parent), git = -1, to = -1, e;
+	if (from < 0)
+		return from;
+	if ((git = cordon_fs_open_beneath(w->root, dotgit)) < 0) {
+		close(from);
+		return git;
+	}
+	/* (One the session laid there that is no directory: moved aside.) */
+	for (int k = 0; k < 2 && to < 0; k++) {
+		if (mkdirat(git, "cordon-disarmed", 0700) < 0 && errno != EEXIST)
+			break;
+		to = openat(git, "cordon-disarmed",
+			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		char aside[NAME_MAX + 32];
+		if (to < 0 && k == 0 &&
+		    cordon_fs_move_aside(git, "cordon-disarmed", aside, sizeof(aside)) < 0)
+			break;
+	}
+	e = to < 0 ? -errno : -EEXIST;
+	char name[NAME_MAX + 32];
+	for (int k = 0; k < 8 && e == -EEXIST; k++) {
+		uint32_t tail = 0;
+		if (k > 0 && getrandom(&tail, sizeof(tail), 0) != (ssize_t)sizeof(tail)) {
+			e = -EIO;
+			break;
+		}
+		if (k == 0)
+			snprintf(name, sizeof(name), "%s" DISARMED, flat);
+		else
+			snprintf(name, sizeof(name), "%s" DISARMED "-%08x", flat, (unsigned)tail);
+		if (strlen(name) > NAME_MAX)
+			snprintf(name, sizeof(name), "cordon-disarmed-%08x", (unsigned)tail);
+		e = cordon_fs_rename_new_to(from, slash + 1, to, name);
+	}
+	if (e >= 0) {
+		int moved = openat(to, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (moved >= 0) {
+			(void)cordon_fs_rename_new(moved, "HEAD", "HEAD" DISARMED);
+			close(moved);
+		}
+		snprintf(out, size, "%s/cordon-disarmed/%s", dotgit, name);
+		char shown[PATH_MAX + 8], shown_to[PATH_MAX + NAME_MAX + 40], at[PATH_MAX * 2];
+		snprintf(at, sizeof(at), "%s/%s", w->top, out);
+		say(said,
+		    "cordon: %s %s, %s, so cordon moved it to %s, where no submodule's name leads, "
+		    "its HEAD to HEAD" DISARMED " in it: review it, then move both back",
+		    head, cordon_printable(path, SIZE_MAX, shown, sizeof(shown)), why,
+		    cordon_printable(at, SIZE_MAX, shown_to, sizeof(shown_to)));
+	}
+	if (to >= 0)
+		close(to);
+	close(git);
+	close(from);
+	return e < 0 ? e : 1;
+}
+
 static int judge_repo(struct walk *w, const char *found, struct cordon_strv *said)
 {
 	struct cordon_sweep from = *w->s;
@@ -5875,17 +5939,24 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 					     : "while this session ran, it changed the repository");
 		char whose[256];
 		snprintf(whose, sizeof(whose), "%s%s", what, whole ? "" : " whose HEAD is");
-		moved = disarm_to(s, whole ? path : head, whose, why, said, to, sizeof(to));
+		char out[PATH_MAX + NAME_MAX + 40];
+		bool outside = whole && S_ISDIR(st.st_mode) && in_dotgit(rel) &&
+			       disarm_out(w, rel, path, whose, why, said, out, sizeof(out)) > 0;
+		moved = outside ? 1
+				: disarm_to(s, whole ? path : head, whose, why, said, to,
+					    sizeof(to));
 		(void)vanished(w, rel); /* (moved from under the move: its link instead) */
 		if (moved)
 			forget_inode(w, rel);
+		if (outside)
+			note_moved(w, rel, out); /* (not walked there: out of modules/) */
 		/* Recorded under its new name, with the change time the move
 		 * gave it: the next walk judges only what changed after. */
 		const char *slash = strrchr(rel, '/');
 		cleanup_free char *to_rel = NULL;
 		struct stat now;
 		char top_path[PATH_MAX + NAME_MAX + 8];
-		if (moved && whole && S_ISDIR(st.st_mode) &&
+		if (moved && !outside && whole && S_ISDIR(st.st_mode) &&
 		    asprintf(&to_rel, "%.*s%s%s", slash ? (int)(slash - rel) : 0, rel,
 			     slash ? "/" : "", to) >= 0 &&
 		    snprintf(top_path, sizeof(top_path), "%s/%s", w->top, to_rel) <

@@ -299,9 +299,9 @@ bool cordon_guard_head_valid(int at, const char *dir, unsigned hexsz);
  * it can search in the common dir (its commondir's, or itself). */
 bool cordon_guard_git_dir_as_git(int at, const char *dir, unsigned hexsz);
 /* The hex digits of an object id in the repository whose git dir is
- * GITDIR (AT as for cordon_guard_head_valid): 64 where its config (or
- * its common dir's) sets extensions.objectformat to sha256, else 40. */
-unsigned cordon_git_hexsz(int at, const char *gitdir);
+ * GITDIR: 64 where the config git reads for it (its common dir's) sets
+ * extensions.objectformat to sha256, else 40. */
+unsigned cordon_git_hexsz(const char *gitdir);
 /* Whether NAME is one of git's own directories in a git dir (objects,
  * refs, hooks, modules, ...): any other one there may hold a submodule's
  * git dir (modules/d/X for a submodule named d/X, where d is one). */

@@ -314,6 +314,10 @@ bool cordon_git_config_judge(const char *config, const struct cordon_git_entries
 /* The size of an object id in the repository whose config is CONFIG (its
  * extensions.objectformat): 32 for SHA-256, else 20. */
 size_t cordon_git_hash_size(const char *config);
+/* The config file git reads for the repository whose git dir is GITDIR
+ * (the common dir's, a linked worktree's commondir naming it), into OUT
+ * (SIZE bytes): whether it fit. */
+bool cordon_git_common_config(const char *gitdir, char *out, size_t size);
 /* PATH, an index entry's name, is one git's verify_path takes for an
  * entry of MODE (no "." or ".." part, no ".git" in any case or as NTFS
  * names it, not absolute, no empty part; a trailing slash for a directory

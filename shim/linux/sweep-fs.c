@@ -208,9 +208,14 @@ int cordon_fs_list(int fd,
 	}
 }
 
+int cordon_fs_rename_new_to(int dir, const char *from, int to_dir, const char *to)
+{
+	return syscall(SYS_renameat2, dir, from, to_dir, to, RENAME_NOREPLACE) < 0 ? -errno : 0;
+}
+
 int cordon_fs_rename_new(int dir, const char *from, const char *to)
 {
-	return syscall(SYS_renameat2, dir, from, dir, to, RENAME_NOREPLACE) < 0 ? -errno : 0;
+	return cordon_fs_rename_new_to(dir, from, dir, to);
 }
 
 int cordon_fs_rename_swap(int dir, const char *from, const char *to)

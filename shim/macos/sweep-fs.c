@@ -98,9 +98,14 @@ int cordon_fs_list(int fd,
 	return e;
 }
 
+int cordon_fs_rename_new_to(int dir, const char *from, int to_dir, const char *to)
+{
+	return renameatx_np(dir, from, to_dir, to, RENAME_EXCL) < 0 ? -errno : 0;
+}
+
 int cordon_fs_rename_new(int dir, const char *from, const char *to)
 {
-	return renameatx_np(dir, from, dir, to, RENAME_EXCL) < 0 ? -errno : 0;
+	return cordon_fs_rename_new_to(dir, from, dir, to);
 }
 
 /* Not needed here: Seatbelt denies a hidden name by its path, so there is

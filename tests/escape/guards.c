@@ -2732,7 +2732,7 @@ BOTH_USERS(guards, a_fake_git_dir_above_a_module_s_hides_nothing, .timeout = 120
 		"git -C .git/modules/d/Y config core.fsmonitor 'touch planted' && echo made $?");
 	cr_assert(strstr(r.out, "made 0"), "the session could not: %s%s", r.out, r.err);
 	cr_expect(!present(w.proj, ".git/modules/d/Y") &&
-			  present(w.proj, ".git/modules/d/Y.cordon-disarmed"),
+			  present(w.proj, ".git/cordon-disarmed/modules!d!Y.cordon-disarmed"),
 		  "the git dir made below a fake one was not moved aside: %s", r.err);
 	run_free(&r);
 	free(config);
@@ -2784,7 +2784,7 @@ BOTH_USERS(guards, a_fake_git_dir_above_a_module_s_leaves_it_in_place, .timeout 
 	r = sh_in(&w, NULL, "echo next");
 	char *d = at(w.proj, ".git/modules/d"), *inner = at(w.proj, ".git/modules/d/X");
 	cr_expect(r.status == 125 && strstr(r.err, d) && strstr(r.err, inner) &&
-			  strstr(r.err, "move only its HEAD away"),
+			  strstr(r.err, "move only the HEAD of the one that is not yours"),
 		  "the session was not refused, naming both: %d %s", r.status, r.err);
 	run_free(&r);
 	r = outside(&w, "mv .git/modules/d/HEAD .git/modules/d/H.old");
@@ -2897,14 +2897,27 @@ static void uninit_world(struct world *w, const struct who *who, const char *tag
 	"git config -f \"$X/config\" remote.origin.url \"$LB\" && "                                 \
 	"git config -f \"$X/config\" remote.origin.fetch '+refs/heads/*:refs/remotes/origin/*' && " \
 	"fsmon >> \"$X/config\" && hook post-checkout > \"$X/hooks/post-checkout\" && "             \
-	"chmod +x \"$X/hooks/post-checkout\"; echo module $?\n"
+	"chmod +x \"$X/hooks/post-checkout\" && git config -f \"$X/config\" "                       \
+	"remote.origin.uploadpack \"touch $M-uploadpack; git-upload-pack\"; echo module $?\n"
 
 /* STEPS run in sessions (each its own, in turn; NULL ends), with plant's
  * functions, LB and NAME set; then git outside initialises the submodule,
  * and runs status in it. Whether the plant ran. CTL: no guard (the
  * control). */
+static bool module_plant_ran_after(struct world *w, const char *tag, const char *name,
+				   const char *const steps[], bool ctl, const char *after);
+
 static bool module_plant_ran(struct world *w, const char *tag, const char *name,
 			     const char *const steps[], bool ctl)
+{
+	return module_plant_ran_after(w, tag, name, steps, ctl,
+				      "git submodule update -q --init; git -C d/X status "
+				      ">/dev/null 2>&1; true");
+}
+
+/* The same, with AFTER the steps git outside runs. */
+static bool module_plant_ran_after(struct world *w, const char *tag, const char *name,
+				   const char *const steps[], bool ctl, const char *after)
 {
 	set_config(w, ctl ? ", \"protected_paths\": []" : "");
 	char *lb = at(w->dir, "lb"), *vars = fmt("LB='%s'; NAME='%s'", lb, name);
@@ -2916,10 +2929,10 @@ static bool module_plant_ran(struct world *w, const char *tag, const char *name,
 		run_free(&r);
 		free(script);
 	}
-	struct run_result r = sh_outside(w, "git submodule update -q --init; git -C d/X status "
-					    ">/dev/null 2>&1; true");
+	struct run_result r = sh_outside(w, after);
 	run_free(&r);
-	bool ran = marked(w, tag, "post-checkout") || marked(w, tag, "fsmonitor");
+	bool ran = marked(w, tag, "post-checkout") || marked(w, tag, "fsmonitor") ||
+		   marked(w, tag, "uploadpack");
 	r = outside(w,
 		    "git submodule deinit -q -f -- d/X; rm -rf .git/modules/* "
 		    "\"$(git rev-parse --git-dir)\"/modules; git checkout -q -- .gitmodules; "
@@ -3004,6 +3017,114 @@ BOTH_USERS(guards, a_short_head_in_a_sha256_superproject_hides_nothing, .timeout
 	cr_expect(!module_plant_ran(&w, "deny", "d/logs", steps, false),
 		  "the git dir of a submodule named d/logs below a fake d ran outside");
 	world_free(&w);
+}
+
+/* git fetch outside, where .gitmodules asks it to go into submodules:
+ * it opens .git/modules/NAME by the name .gitmodules gives, with no look
+ * at what lies above (round 49d). */
+static const char fetch_outside[] =
+	"git remote add origin . 2>/dev/null; git fetch -q origin >/dev/null 2>&1; true";
+
+/* One session names the user's deinit'd submodule d/X/objects/foo (git
+ * fetch goes into it), and builds a git dir there, below an own-named
+ * directory of the user's module git dir (round 49d G1: the end's walk
+ * never went below git's own names in a git dir; git fetch outside ran
+ * its upload-pack). Then logs/X below a .git/modules made to look like a
+ * git dir (49c F1: the walk dropped logs, and git used logs/X). Each is
+ * judged as the session ends. Control: no guard, the plant runs. */
+BOTH_USERS(guards, a_module_git_dir_below_git_s_own_names_is_judged, .timeout = 120)
+{
+	static const char below_objects[] =
+		"git config -f .gitmodules --rename-section submodule.d/X submodule.d/X/objects/foo "
+		"&& git config -f .gitmodules submodule.d/X/objects/foo.fetchRecurseSubmodules "
+		"true; echo rename $?\n" PLANT_MODULE_GIT_DIR;
+	static const char below_logs[] =
+		"git config -f .gitmodules --rename-section submodule.d/X submodule.logs/X && "
+		"mkdir -p .git/modules/objects .git/modules/refs && "
+		"echo 'ref: refs/heads/main' > .git/modules/HEAD; echo fake $?\n" PLANT_MODULE_GIT_DIR;
+	for (int ctl = 1; ctl >= 0; ctl--) {
+		struct world w;
+		deinit_world(&w, who, ctl ? "gmobjc" : "gmobj", "");
+		const char *const steps[] = {below_objects, NULL};
+		bool ran = module_plant_ran_after(&w, "objects", "d/X/objects/foo", steps, ctl,
+						  fetch_outside);
+		if (ctl)
+			cr_assert(ran, "control: the plant below objects/ did not run");
+		else
+			cr_expect(!ran, "the git dir below objects/ ran at git fetch outside");
+		world_free(&w);
+		uninit_world(&w, who, ctl ? "gmlogc" : "gmlog", false);
+		const char *const logs[] = {below_logs, NULL};
+		ran = module_plant_ran(&w, "logs", "logs/X", logs, ctl);
+		if (ctl)
+			cr_assert(ran, "control: the plant at logs/X did not run");
+		else
+			cr_expect(!ran, "the git dir at logs/X ran outside");
+		world_free(&w);
+	}
+}
+
+/* One session builds a git dir at .git/modules/d/Z, which its end moves
+ * aside, and names a submodule d/Z.cordon-disarmed (round 49d G2: the end
+ * moved it to that very name, and git fetch and git submodule update
+ * outside used it as it was). It lies where no name leads, and no git
+ * dir. Control: no guard, the plant built at that name runs. */
+BOTH_USERS(guards, a_module_git_dir_moved_aside_is_no_submodule_s, .timeout = 120)
+{
+	static const char step[] =
+		"git config -f .gitmodules --rename-section submodule.d/X "
+		"submodule.d/Z.cordon-disarmed && git config -f .gitmodules "
+		"submodule.d/Z.cordon-disarmed.fetchRecurseSubmodules true; echo rename $?\n"
+		"NAME=d/Z\n" PLANT_MODULE_GIT_DIR;
+	static const char ctl_step[] =
+		"git config -f .gitmodules --rename-section submodule.d/X "
+		"submodule.d/Z.cordon-disarmed && git config -f .gitmodules "
+		"submodule.d/Z.cordon-disarmed.fetchRecurseSubmodules true; echo rename $?\n" PLANT_MODULE_GIT_DIR;
+	static const char *const afters[] = {
+		"git submodule update -q --init; git -C d/X status >/dev/null 2>&1; true",
+		fetch_outside};
+	for (size_t k = 0; k < 2; k++)
+		for (int ctl = 1; ctl >= 0; ctl--) {
+			struct world w;
+			uninit_world(&w, who, ctl ? "gmdisc" : "gmdis", false);
+			const char *const steps[] = {ctl ? ctl_step : step, NULL};
+			bool ran = module_plant_ran_after(&w, "dis", "d/Z.cordon-disarmed", steps,
+							  ctl, afters[k]);
+			if (ctl)
+				cr_assert(ran, "control %zu: the plant did not run", k);
+			else
+				cr_expect(!ran, "%zu: the git dir moved aside ran outside", k);
+			world_free(&w);
+		}
+}
+
+/* A linked worktree's object format is its common dir's: a sha256
+ * repository's worktree (its index read as sha1's) refused every session,
+ * and a session that wrote an objectformat into .git/worktrees/wt/config,
+ * a file git never reads, refused every later one (round 49c F2). */
+BOTH_USERS(guards, a_worktree_s_own_config_sets_no_object_format, .timeout = 90)
+{
+	for (int sha256 = 1; sha256 >= 0; sha256--) {
+		struct world w;
+		uninit_world(&w, who, sha256 ? "gwthash" : "gwthash1", sha256);
+		struct run_result r = outside(&w, "git worktree add -q wt && echo /wt >> "
+						  ".git/info/exclude");
+		run_free(&r);
+		if (!sha256) {
+			r = sh_in(&w, NULL,
+				  "printf '[extensions]\\n\\tobjectformat = sha256\\n' >> "
+				  ".git/worktrees/wt/config; echo set $?");
+			cr_assert(strstr(r.out, "set 0"), "the session could not: %s%s", r.out,
+				  r.err);
+			run_free(&r);
+		}
+		r = sh_in(&w, NULL, "echo next");
+		cr_expect(r.status == 0 && strstr(r.out, "next"),
+			  "%s: the session was refused: %d %s", sha256 ? "sha256" : "planted",
+			  r.status, r.err);
+		run_free(&r);
+		world_free(&w);
+	}
 }
 
 /* The same with a HEAD C's isspace takes and git's does not ("ref:" and
@@ -3129,12 +3250,13 @@ BOTH_USERS(guards, a_module_dir_made_in_two_sessions_is_judged, .timeout = 60)
 				  "control: zz's fsmonitor did not run");
 		} else {
 			cr_expect_not(marked(&w, tag, "fsmonitor"), "zz's fsmonitor ran outside");
-			cr_expect(present(w.proj, ".git/modules/zz.cordon-disarmed") ||
+			cr_expect(present(w.proj,
+					  ".git/cordon-disarmed/modules!zz.cordon-disarmed") ||
 					  present(w.proj, "k/.git.cordon-disarmed"),
 				  "neither zz nor k/.git was moved aside");
 		}
 		r = outside(&w, "git rm -q --cached k; rm -rf k .git/modules/zz "
-				".git/modules/zz.cordon-disarmed; git commit -qam undo; true");
+				".git/cordon-disarmed; git commit -qam undo; true");
 		run_free(&r);
 		free(one), free(two);
 	}
@@ -9403,7 +9525,7 @@ BOTH_USERS(guards, what_git_resumes_or_finds_around_is_moved_aside, .timeout = 9
 					    ".git/config.worktree.cordon-disarmed",
 					    "ev/sub/.git.cordon-disarmed",
 					    "vendor/h/.git.cordon-disarmed",
-					    ".git/worktrees/wt.cordon-disarmed",
+					    ".git/cordon-disarmed/worktrees!wt.cordon-disarmed",
 					    NULL};
 	for (size_t i = 0; aside[i]; i++)
 		cr_expect(present(w.proj, aside[i]), "%s is missing: %s", aside[i], diag);
@@ -11566,8 +11688,8 @@ BOTH_USERS(guards, a_submodule_git_dir_planted_in_dot_git_is_moved_aside, .timeo
 	run_free(&r);
 	cr_expect_not(marked(&w, "deny", "post-checkout"), "the planted hook ran outside: %s",
 		      diag);
-	cr_expect(present(w.proj, ".git/modules/evil.cordon-disarmed"), "not moved aside: %s",
-		  diag);
+	cr_expect(present(w.proj, ".git/cordon-disarmed/modules!evil.cordon-disarmed"),
+		  "not moved aside: %s", diag);
 	cr_expect(present(w.proj, "wt/.git"), "the worktree added inside was moved: %s", diag);
 	r = sh_outside(&w, "git -C wt status --short");
 	cr_expect_eq(r.status, 0, "the worktree does not work outside: %s", r.err);
