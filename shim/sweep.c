@@ -5179,7 +5179,9 @@ static void risks_of(const struct judge *j, const char *dir, const char *base, s
 	r->guarded = r->all[0] && is_guarded(j->s, config);
 }
 
-int cordon_fs_move_aside(int dir, const char *name, char *to, size_t size)
+/* NAME in DIR moved to TO_DIR, named STEM.cordon-disarmed (another tail
+ * where that is taken), the name into TO (SIZE bytes): 0 or -errno. */
+static int move_to(int dir, const char *name, int to_dir, const char *stem, char *to, size_t size)
 {
 	int e = -EEXIST;
 	for (int k = 0; k < 8 && e == -EEXIST; k++) {
@@ -5187,14 +5189,19 @@ int cordon_fs_move_aside(int dir, const char *name, char *to, size_t size)
 		if (k > 0 && getrandom(&tail, sizeof(tail), 0) != (ssize_t)sizeof(tail))
 			return -EIO;
 		if (k == 0)
-			snprintf(to, size, "%s" DISARMED, name);
+			snprintf(to, size, "%s" DISARMED, stem);
 		else
-			snprintf(to, size, "%s" DISARMED "-%08x", name, (unsigned)tail);
+			snprintf(to, size, "%s" DISARMED "-%08x", stem, (unsigned)tail);
 		if (strlen(to) > NAME_MAX) /* a long name: a short one of cordon's */
 			snprintf(to, size, "cordon-disarmed-%08x", (unsigned)tail);
-		e = cordon_fs_rename_new(dir, name, to);
+		e = cordon_fs_rename_new_to(dir, name, to_dir, to);
 	}
 	return e;
+}
+
+int cordon_fs_move_aside(int dir, const char *name, char *to, size_t size)
+{
+	return move_to(dir, name, dir, name, to, size);
 }
 
 /* The directory PATH is in, opened: beneath the root it is in (no link
@@ -5729,29 +5736,16 @@ static int disarm_out(struct walk *w, const char *rel, const char *path, const c
 		    cordon_fs_move_aside(git, "cordon-disarmed", aside, sizeof(aside)) < 0)
 			break;
 	}
-	e = to < 0 ? -errno : -EEXIST;
 	char name[NAME_MAX + 32];
-	for (int k = 0; k < 8 && e == -EEXIST; k++) {
-		uint32_t tail = 0;
-		if (k > 0 && getrandom(&tail, sizeof(tail), 0) != (ssize_t)sizeof(tail)) {
-			e = -EIO;
-			break;
-		}
-		if (k == 0)
-			snprintf(name, sizeof(name), "%s" DISARMED, flat);
-		else
-			snprintf(name, sizeof(name), "%s" DISARMED "-%08x", flat, (unsigned)tail);
-		if (strlen(name) > NAME_MAX)
-			snprintf(name, sizeof(name), "cordon-disarmed-%08x", (unsigned)tail);
-		e = cordon_fs_rename_new_to(from, slash + 1, to, name);
-	}
+	e = to < 0 ? -errno : move_to(from, slash + 1, to, flat, name, sizeof(name));
 	if (e >= 0) {
 		int moved = openat(to, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (moved >= 0) {
 			(void)cordon_fs_rename_new(moved, "HEAD", "HEAD" DISARMED);
 			close(moved);
 		}
-		snprintf(out, size, "%s/cordon-disarmed/%s", dotgit, name);
+		if ((size_t)snprintf(out, size, "%s/cordon-disarmed/%s", dotgit, name) >= size)
+			out[0] = '\0'; /* (no path to note it by: judged again) */
 		char shown[PATH_MAX + 8], shown_to[PATH_MAX + NAME_MAX + 40], at[PATH_MAX * 2];
 		snprintf(at, sizeof(at), "%s/%s", w->top, out);
 		say(said,
@@ -5948,7 +5942,7 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 		(void)vanished(w, rel); /* (moved from under the move: its link instead) */
 		if (moved)
 			forget_inode(w, rel);
-		if (outside)
+		if (outside && out[0])
 			note_moved(w, rel, out); /* (not walked there: out of modules/) */
 		/* Recorded under its new name, with the change time the move
 		 * gave it: the next walk judges only what changed after. */
