@@ -2261,7 +2261,11 @@ struct walk {
 	struct cordon_strv local; /* the cordon_sweep.local names below the top, relative */
 	struct cordon_strv hg;    /* the .hg directories below the top, relative, flagged */
 	struct cordon_strv links; /* links to a directory the session could write (look_link) */
-	struct cordon_strv shut;  /* directories that could not be read, relative */
+	/* Files written since the start below a .git's modules/ or
+	 * worktrees/ that git reads as a .git file (look_gitfile), flagged. */
+	struct cordon_strv gitfiles;
+	bool boxed;              /* the directory listed lies there */
+	struct cordon_strv shut; /* directories that could not be read, relative */
 	size_t n_shut;
 	struct cache cache; /* the last walk's, or not valid */
 	/* The record as it is now, where CACHE is the one as the session
@@ -2695,6 +2699,44 @@ static int push_kept(struct walk *w, const char *dotgit)
 	return e;
 }
 
+struct dotgit_push {
+	struct walk *w;
+	const char *dotgit;
+	char flag;
+	int e;
+};
+
+static int push_dotgit_one(const char *name, unsigned char type, unsigned long long ino, void *arg)
+{
+	struct dotgit_push *p = arg;
+	if (p->e < 0 || cordon_dot_or_dotdot(name) || (type != DT_DIR && type != DT_UNKNOWN))
+		return 0;
+	/* (modules/ and worktrees/ as push_kept pushes them; one of unknown
+	 * type is looked at by list_dir, which records what is no
+	 * directory as gone.) */
+	p->e = push_todo(p->w, p->flag, p->dotgit, name, type == DT_DIR ? ino : 0);
+	return 0;
+}
+
+/* Every directory of the .git directory DOTGIT, walked: a git dir git
+ * would use may lie anywhere in it, reached through a link or a .git file
+ * laid in its modules/ (round 49f H1: .git/modules/q holding "gitdir:
+ * ../foo" led git fetch to .git/foo; H3: to a git dir cordon had moved
+ * aside into .git/cordon-disarmed/, its HEAD put back by a later
+ * session). */
+static int push_dotgit(struct walk *w, const char *dotgit)
+{
+	int fd = cordon_fs_open_beneath(w->root, dotgit);
+	if (fd < 0) /* (list_dir says what it cannot read) */
+		return fd == -ENOENT || fd == -ENOTDIR ? 0 : push_kept(w, dotgit);
+	char *buf = malloc(16384);
+	struct dotgit_push p = {w, dotgit, below(w), 0};
+	int e = buf ? cordon_fs_list(fd, push_dotgit_one, &p, buf, 16384) : -ENOMEM;
+	free(buf);
+	close(fd);
+	return e < 0 ? e : p.e;
+}
+
 static bool session_writable(const struct cordon_sweep *s, const char *dir);
 
 /* The levels and entries a local name is read to (look_local), and what
@@ -2841,6 +2883,35 @@ static bool holds_local(const struct cordon_strv *names, const char *dir, int fd
  * since its start, whatever it leads to holds; an older one (laid by an
  * earlier session to a directory still empty, round 28d F3), for what
  * was made there since. */
+/* Whether REL is, or lies below, a .git's modules/ or worktrees/: any
+ * path there is a submodule's git dir by some name, which git fetch opens
+ * as a .git file where it is a file (round 49f H1: .git/modules/q holding
+ * "gitdir: ../foo" led git to .git/foo, which no walk goes into). */
+static bool boxed_rel(const char *rel)
+{
+	for (const char *c = rel; c; c = strchr(c, '/')) {
+		c += *c == '/';
+		if ((strncasecmp(c, ".git/modules", 12) == 0 && (!c[12] || c[12] == '/')) ||
+		    (strncasecmp(c, ".git/worktrees", 14) == 0 && (!c[14] || c[14] == '/')))
+			return true;
+	}
+	return false;
+}
+
+/* NAME, a file in W's directory there: onto W's gitfiles where it was
+ * made (or moved in) since the session started. judge_gitfile tells
+ * whether it lies in a git dir (a file of git's) or not (none of git's:
+ * written again by a later session, its directory's time would not
+ * move). */
+static int look_gitfile(struct walk *w, const char *name)
+{
+	struct stat st;
+	if (fstatat(w->fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode) ||
+	    !after(&CTIME(st), &w->s->since))
+		return 0;
+	return push_joined(w, &w->gitfiles, ABOVE_NEW, w->rel, name);
+}
+
 static int look_link(struct walk *w, const char *name)
 {
 	struct stat lst, st;
@@ -2900,6 +2971,8 @@ static int visit(const char *name, unsigned char type, unsigned long long ino, v
 	}
 	if (!dotgit && type == DT_LNK)
 		return look_link(w, name);
+	if (!dotgit && type == DT_REG && w->boxed && w->changed)
+		return look_gitfile(w, name);
 	if (!dotgit)
 		return type == DT_DIR ? push_todo(w, below(w), w->rel, name, ino) : 0;
 	int e = push_joined(w, &w->found, below(w), w->rel, name);
@@ -2911,7 +2984,7 @@ static int visit(const char *name, unsigned char type, unsigned long long ino, v
 	char *at = rel_joined("", 0, w->rel, name, false);
 	if (!at)
 		return -ENOMEM;
-	e = push_kept(w, at);
+	e = push_dotgit(w, at);
 	free(at);
 	return e;
 }
@@ -3249,6 +3322,7 @@ static int list_dir(struct walk *w, const char *rel, char flag)
 	size_t todo_before = w->todo.n;
 	w->rel = rel;
 	w->fd = fd;
+	w->boxed = boxed_rel(rel);
 	w->has = 0;
 	w->dropped = false;
 	w->deep = deep_here(w, rel);
@@ -3566,7 +3640,7 @@ static int reuse(struct walk *w, const char *rel, size_t at, const struct stat *
 			if (e >= 0)
 				e = record(w, r[0], rec_ino(r), path, NULL);
 			if (e >= 0 && r[0] == REC_DOTGIT)
-				e = push_kept(w, path);
+				e = push_dotgit(w, path);
 			break;
 		default:
 			break;
@@ -4110,6 +4184,7 @@ static int catch_up(struct walk *w)
 			w->rel = rel;
 			w->fd = fd;
 			w->has = 0;
+			w->boxed = boxed_rel(rel);
 			w->fresh = rel[0] && arrived(w, rel, &st, ABOVE_CHANGED);
 			w->changed = true;
 			w->deep = deep_here(w, rel);
@@ -4157,6 +4232,9 @@ struct judge {
 	/* The core.hooksPath values of the system's and the home's configs:
 	 * read once a walk, not once a repository (round 32c H2). */
 	struct once_values *hooks_global;
+	/* The git dir lies below a .git's modules/ or worktrees/, where a
+	 * submodule's name leads git fetch to any file in it. */
+	bool boxed;
 };
 
 #define MEMO_FROM (64u << 10) /* configs this long are remembered */
@@ -4923,6 +5001,19 @@ static void git_dir_risk(char *path, size_t top, const char *what, const char *t
  * repository counts. */
 static bool moved_by_this(const struct stat *st);
 
+/* Whether NAME in the directory DIR begins as a .git file does, which git
+ * follows where it looks for a git dir ("gitdir: "). */
+static bool gitfile_at(int dir, const char *name)
+{
+	char head[8];
+	int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	bool is = fd >= 0 && read(fd, head, sizeof(head)) == (ssize_t)sizeof(head) &&
+		  memcmp(head, "gitdir: ", sizeof(head)) == 0;
+	if (fd >= 0)
+		close(fd);
+	return is;
+}
+
 static void links_below(const struct judge *j, int fd, char *path, size_t pn, size_t top, int depth,
 			long *budget, bool since_dir, struct risks *r)
 {
@@ -4960,19 +5051,33 @@ static void links_below(const struct judge *j, int fd, char *path, size_t pn, si
 			continue;
 		struct stat st;
 		if ((de->d_type != DT_LNK && de->d_type != DT_DIR && de->d_type != DT_FIFO &&
-		     de->d_type != DT_UNKNOWN) ||
+		     de->d_type != DT_UNKNOWN && !(j->boxed && de->d_type == DT_REG)) ||
 		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			continue;
 		bool since = (j->all || after(&CTIME(st), &j->s->since)) && !moved_by_this(&st);
-		if (S_ISLNK(st.st_mode) && since && !is_guarded(j->s, path)) {
+		if (S_ISREG(st.st_mode) && j->boxed && since && !is_guarded(j->s, path) &&
+		    gitfile_at(dirfd(d), de->d_name)) {
+			/* (Rewritten in place: its directory's time does not
+			 * move, round 49f.) */
+			git_dir_risk(
+				path, top, "a .git file (\"gitdir: ...\")",
+				", where a submodule's name leads git fetch outside to the git dir "
+				"it names",
+				r);
+		} else if (S_ISLNK(st.st_mode) && since && !is_guarded(j->s, path)) {
 			git_dir_risk(path, top, "a symbolic link",
 				     ", which git outside writes through", r);
 		} else if (S_ISFIFO(st.st_mode) && since && !is_guarded(j->s, path)) {
 			/* (COMMIT_EDITMSG made one: git commit outside waits on it
 			 * for ever, round 38d.) */
 			git_dir_risk(path, top, "a FIFO", ", which git outside would wait on", r);
-		} else if (S_ISDIR(st.st_mode) && (since || st.st_nlink != 2) &&
-			   !is_guarded(j->s, path)) {
+		} else if (S_ISDIR(st.st_mode) &&
+			   (since || st.st_nlink != 2
+				    ? !is_guarded(j->s, path)
+				    /* (A leaf unchanged, gone into only for the files
+				     * in it: a link on its way was laid since, and
+				     * said; no realpath of each.) */
+				    : j->boxed && !guarded_as(j->s, path))) {
 			int sub = depth > 0
 					  ? openat(dirfd(d), de->d_name,
 						   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
@@ -5051,7 +5156,9 @@ static void links_in_git_dir(const struct judge *j, const char *dir, struct risk
 		return;
 	}
 	long budget = GIT_LINKS_BUDGET;
-	links_below(j, fd, path, strlen(path), strlen(path), GIT_LINKS_DEPTH, &budget, false, r);
+	struct judge in = *j;
+	in.boxed = strstr(dir, "/.git/modules/") || strstr(dir, "/.git/worktrees/");
+	links_below(&in, fd, path, strlen(path), strlen(path), GIT_LINKS_DEPTH, &budget, false, r);
 }
 
 static void risks_of(const struct judge *j, const char *dir, const char *base, struct risks *r)
@@ -5693,6 +5800,24 @@ static void gone(struct walk *w, const char *rel)
 
 /* The git dir or .git entry REL: made or changed inside, and would make
  * git run a program? Then moved aside. 1 if it was. */
+/* PATH's path relative to W's top where it lies below a .git's modules/
+ * or worktrees/ (where a submodule's name, or a worktree's, leads through
+ * it), else NULL. */
+static const char *in_containers(const struct walk *w, const char *path)
+{
+	size_t tn = w->top_len ? w->top_len : strlen(w->top);
+	if (strncmp(path, w->top, tn) != 0 || path[tn] != '/')
+		return NULL;
+	const char *rel = path + tn + 1;
+	for (const char *c = rel; c; c = strchr(c, '/')) {
+		c += *c == '/';
+		if (strncasecmp(c, ".git/modules/", 13) == 0 ||
+		    strncasecmp(c, ".git/worktrees/", 15) == 0)
+			return rel;
+	}
+	return NULL;
+}
+
 /* REL (PATH), a git dir git keeps in a .git (a submodule's, below
  * modules/; a linked worktree's), moved out of it into the .git's
  * cordon-disarmed/, named by where it was ('!' for each '/'), and its
@@ -5702,7 +5827,8 @@ static void gone(struct walk *w, const char *rel)
  * outside used as it was). Said into SAID with HEAD (who did what) and
  * WHY; its new path, relative, into OUT. 1, or -errno (nothing moved). */
 static int disarm_out(struct walk *w, const char *rel, const char *path, const char *head,
-		      const char *why, struct cordon_strv *said, char *out, size_t size)
+		      const char *why, bool git_dir, struct cordon_strv *said, char *out,
+		      size_t size)
 {
 	const char *c = rel;
 	while (strncasecmp(c, ".git/", 5) != 0) {
@@ -5725,34 +5851,58 @@ static int disarm_out(struct walk *w, const char *rel, const char *path, const c
 		close(from);
 		return git;
 	}
-	/* (One the session laid there that is no directory: moved aside.) */
-	for (int k = 0; k < 2 && to < 0; k++) {
-		if (mkdirat(git, "cordon-disarmed", 0700) < 0 && errno != EEXIST)
+	/* (One the session laid there that is no directory, or one it made
+	 * that cordon cannot write in, mode 500: moved aside, and a new one
+	 * made; round 49e N5.) */
+	char name[NAME_MAX + 32], aside[NAME_MAX + 32];
+	e = -ENOENT;
+	for (int k = 0; k < 2 && e < 0; k++) {
+		if (k > 0 && cordon_fs_move_aside(git, "cordon-disarmed", aside, sizeof(aside)) < 0)
 			break;
+		if (mkdirat(git, "cordon-disarmed", 0700) < 0 && errno != EEXIST)
+			continue;
 		to = openat(git, "cordon-disarmed",
 			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		char aside[NAME_MAX + 32];
-		if (to < 0 && k == 0 &&
-		    cordon_fs_move_aside(git, "cordon-disarmed", aside, sizeof(aside)) < 0)
-			break;
-	}
-	char name[NAME_MAX + 32];
-	e = to < 0 ? -errno : move_to(from, slash + 1, to, flat, name, sizeof(name));
-	if (e >= 0) {
-		int moved = openat(to, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (moved >= 0) {
-			(void)cordon_fs_rename_new(moved, "HEAD", "HEAD" DISARMED);
-			close(moved);
+		e = to < 0 ? -errno : move_to(from, slash + 1, to, flat, name, sizeof(name));
+		if (e < 0 && to >= 0) {
+			close(to);
+			to = -1;
 		}
-		if ((size_t)snprintf(out, size, "%s/cordon-disarmed/%s", dotgit, name) >= size)
+	}
+	/* Where it cannot go out, beside it: its HEAD aside all the same. */
+	bool beside = e < 0 && (e = cordon_fs_move_aside(from, slash + 1, name, sizeof(name))) >= 0;
+	if (e >= 0) {
+		int in = beside ? from : to;
+		int moved =
+			git_dir ? openat(in, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+				: -1;
+		char head_to[NAME_MAX + 32] = "";
+		/* (A HEAD.cordon-disarmed laid there already: another name,
+		 * round 49e N1.) */
+		if (moved >= 0 && cordon_fs_move_aside(moved, "HEAD", head_to, sizeof(head_to)) < 0)
+			head_to[0] = '\0';
+		if (moved >= 0)
+			close(moved);
+		if ((size_t)(beside ? snprintf(out, size, "%s/%s", parent, name)
+				    : snprintf(out, size, "%s/cordon-disarmed/%s", dotgit, name)) >=
+		    size)
 			out[0] = '\0'; /* (no path to note it by: judged again) */
-		char shown[PATH_MAX + 8], shown_to[PATH_MAX + NAME_MAX + 40], at[PATH_MAX * 2];
+		char shown[PATH_MAX + 8], shown_to[PATH_MAX + NAME_MAX + 40], at[PATH_MAX * 2],
+			tail[NAME_MAX + 128];
 		snprintf(at, sizeof(at), "%s/%s", w->top, out);
-		say(said,
-		    "cordon: %s %s, %s, so cordon moved it to %s, where no submodule's name leads, "
-		    "its HEAD to HEAD" DISARMED " in it: review it, then move both back",
-		    head, cordon_printable(path, SIZE_MAX, shown, sizeof(shown)), why,
-		    cordon_printable(at, SIZE_MAX, shown_to, sizeof(shown_to)));
+		if (!git_dir)
+			snprintf(tail, sizeof(tail), ": look at it, then remove it");
+		else if (head_to[0])
+			snprintf(tail, sizeof(tail),
+				 ", its HEAD to %s in it: review it, then move both back", head_to);
+		else
+			snprintf(tail, sizeof(tail),
+				 ", but not its HEAD: review it before git runs there, then remove "
+				 "it");
+		say(said, "cordon: %s %s, %s, so cordon moved it to %s%s%s", head,
+		    cordon_printable(path, SIZE_MAX, shown, sizeof(shown)), why,
+		    cordon_printable(at, SIZE_MAX, shown_to, sizeof(shown_to)),
+		    beside ? "" : ", where no submodule's name leads", tail);
 	}
 	if (to >= 0)
 		close(to);
@@ -5878,6 +6028,18 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 						      : "while this session ran, it wrote";
 			const char *name = strrchr(r.files.v[i], '/');
 			struct stat lst;
+			/* (One below a .git's modules/ or worktrees/ leads a
+			 * submodule's name through it: moved out of them.) */
+			const char *link_rel = in_containers(w, r.files.v[i]);
+			char out[PATH_MAX + NAME_MAX + 40];
+			if (link_rel && lstat(r.files.v[i], &lst) == 0 &&
+			    (S_ISLNK(lst.st_mode) ||
+			     (S_ISREG(lst.st_mode) && gitfile_at(AT_FDCWD, r.files.v[i]))) &&
+			    disarm_out(w, link_rel, r.files.v[i], head, r.why.v[i], false, said,
+				       out, sizeof(out)) > 0) {
+				moved++;
+				continue;
+			}
 			if (lstat(r.files.v[i], &lst) == 0 && S_ISLNK(lst.st_mode)) {
 				/* (Not to be moved back either: round 38a F1.) */
 				moved += disarm_said(
@@ -5934,8 +6096,9 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 		char whose[256];
 		snprintf(whose, sizeof(whose), "%s%s", what, whole ? "" : " whose HEAD is");
 		char out[PATH_MAX + NAME_MAX + 40];
-		bool outside = whole && S_ISDIR(st.st_mode) && in_dotgit(rel) &&
-			       disarm_out(w, rel, path, whose, why, said, out, sizeof(out)) > 0;
+		bool outside =
+			whole && S_ISDIR(st.st_mode) && in_dotgit(rel) &&
+			disarm_out(w, rel, path, whose, why, true, said, out, sizeof(out)) > 0;
 		moved = outside ? 1
 				: disarm_to(s, whole ? path : head, whose, why, said, to,
 					    sizeof(to));
@@ -5966,6 +6129,59 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 	cordon_strv_free(&r.files);
 	cordon_strv_free(&r.why);
 	return moved;
+}
+
+/* Whether REL, below a .git's modules/ or worktrees/, lies in a git dir
+ * there (a file of git's own). */
+static bool in_boxed_git_dir(struct walk *w, const char *rel)
+{
+	char up[PATH_MAX];
+	snprintf(up, sizeof(up), "%s", rel);
+	for (char *slash; (slash = strrchr(up, '/'));) {
+		*slash = '\0';
+		const char *last = last_name(up);
+		if (strcasecmp(last, "modules") == 0 || strcasecmp(last, "worktrees") == 0) {
+			const char *before = up + strlen(up) - strlen(last);
+			if (before - up >= 5 && strncasecmp(before - 5, ".git/", 5) == 0)
+				return false; /* (the box itself) */
+		}
+		if (cordon_guard_git_dir_as_git(w->root, up, hexsz_at(w, up)))
+			return true;
+	}
+	return false;
+}
+
+/* REL, a file made since the session started below a .git's modules/ or
+ * worktrees/ (look_gitfile): one git reads as a .git file, or one in no
+ * git dir there (where git keeps none: a later session writing it again
+ * would go unseen), is moved out of them (in place where it cannot be).
+ * 1 if it was. */
+static int judge_gitfile(struct walk *w, const char *rel, struct cordon_strv *said)
+{
+	char path[PATH_MAX * 2], out[PATH_MAX + NAME_MAX + 40];
+	struct stat st;
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", w->top, rel) >= PATH_MAX ||
+	    fstatat(w->root, rel, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	const char *slash = strrchr(rel, '/');
+	char parent[PATH_MAX];
+	snprintf(parent, sizeof(parent), "%.*s", slash ? (int)(slash - rel) : 0, rel);
+	int dir = cordon_fs_open_beneath(w->root, parent);
+	bool gitfile = dir >= 0 && gitfile_at(dir, slash ? slash + 1 : rel);
+	if (dir >= 0)
+		close(dir);
+	if (!gitfile && in_boxed_git_dir(w, rel))
+		return 0;
+	const char *head = w->s->earlier ? "while a session ran, it wrote"
+					 : "while this session ran, it wrote";
+	const char *why =
+		gitfile ? "a .git file (\"gitdir: ...\") where a submodule's name leads "
+			  "git outside to the git dir it names"
+			: "a file where git keeps only git dirs, which a submodule's name "
+			  "leads git to";
+	if (disarm_out(w, rel, path, head, why, false, said, out, sizeof(out)) > 0)
+		return 1;
+	return disarm_said(w->s, path, head, why, "look at it, then remove it", said, NULL, 0);
 }
 
 /* A protected name missing as the session started, that no mount could
@@ -6708,6 +6924,7 @@ static void walk_reset(struct walk *w)
 	cordon_strv_free(&w->local);
 	cordon_strv_free(&w->hg);
 	cordon_strv_free(&w->links);
+	cordon_strv_free(&w->gitfiles);
 	cordon_strv_free(&w->shut);
 	cordon_strv_free(&w->recs);
 	path_index_free(&w->recs_ix);
@@ -7129,6 +7346,10 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 		const char *item = now ? now : w.hg.v[i];
 		moved += judge_hg(&w, item + 1, item[0] == ABOVE_NEW, said);
 	}
+	for (size_t i = 0; i < w.gitfiles.n; i++) {
+		cleanup_free char *now = relocated(&w, w.gitfiles.v[i]);
+		moved += judge_gitfile(&w, (now ? now : w.gitfiles.v[i]) + 1, said);
+	}
 	const struct cordon_strv *judged[] = {&w.found, &w.local, &w.hg};
 	sort_own(&w);
 	for (size_t k = 0; k < ARRAY_SIZE(judged); k++)
@@ -7205,6 +7426,7 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 	cordon_strv_free(&w.local);
 	cordon_strv_free(&w.hg);
 	cordon_strv_free(&w.links);
+	cordon_strv_free(&w.gitfiles);
 	cordon_strv_free(&w.shut);
 	cordon_strv_free(&w.skip);
 	return moved;

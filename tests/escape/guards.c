@@ -2842,16 +2842,15 @@ BOTH_USERS(guards, a_module_git_dir_filled_with_directories_refuses_the_next, .t
  * time bore whole seconds, /var/tmp unpacked from an image, made each
  * session judge from the second it started, and the move in that second
  * counted as its own: "HEAD.cordon-disarmed.cordon-disarmed..."). */
+#define OUT ".git/logs/HEAD.cordon-disarmed"
 BOTH_USERS(guards, a_link_moved_aside_is_not_moved_again, .timeout = 90)
 {
 	struct world w;
 	deinit_world(&w, who, "gmlink", "");
 	struct run_result r = sh_in(
-		&w, NULL,
-		"rm -f .git/modules/d/X/packed-refs && ln -s nowhere .git/modules/d/X/packed-refs; echo made $?");
+		&w, NULL, "rm -f .git/logs/HEAD && ln -s nowhere .git/logs/HEAD; echo made $?");
 	cr_assert(strstr(r.out, "made 0"), "the session could not: %s%s", r.out, r.err);
-	cr_expect(!present(w.proj, ".git/modules/d/X/packed-refs") &&
-			  present(w.proj, ".git/modules/d/X/packed-refs.cordon-disarmed"),
+	cr_expect(!present(w.proj, ".git/logs/HEAD") && present(w.proj, OUT),
 		  "the link was not moved aside: %s", r.err);
 	run_free(&r);
 	for (int i = 0; i < 3; i++) {
@@ -2860,12 +2859,11 @@ BOTH_USERS(guards, a_link_moved_aside_is_not_moved_again, .timeout = 90)
 			  r.err);
 		run_free(&r);
 	}
-	cr_expect(present(w.proj, ".git/modules/d/X/packed-refs.cordon-disarmed") &&
-			  !present(w.proj,
-				   ".git/modules/d/X/packed-refs.cordon-disarmed.cordon-disarmed"),
+	cr_expect(present(w.proj, OUT) && !present(w.proj, OUT ".cordon-disarmed"),
 		  "the moved link was moved on");
 	world_free(&w);
 }
+#undef OUT
 
 /* A git world (TAG; its repositories sha256 ones where SHA256) whose
  * submodule d/X, from lb, was added and committed, then deinit'd and its
@@ -3098,6 +3096,108 @@ BOTH_USERS(guards, a_module_git_dir_moved_aside_is_no_submodule_s, .timeout = 12
 		}
 }
 
+/* One session lays a link .git/modules/q to ../objects, builds a git dir
+ * through it (.git/objects/foo, which no walk goes into), and names a
+ * submodule q.cordon-disarmed/foo: where its end would have moved the link
+ * beside it, the name would lead git fetch outside through it. The link
+ * goes out of modules/. Control: no guard, the same through a link laid at
+ * that name. */
+BOTH_USERS(guards, a_link_in_dot_git_modules_is_moved_out_of_it, .timeout = 120)
+{
+	static const char named[] =
+		"git config -f .gitmodules --rename-section submodule.d/X "
+		"submodule.q.cordon-disarmed/foo && git config -f .gitmodules "
+		"submodule.q.cordon-disarmed/foo.fetchRecurseSubmodules true; echo rename $?\n";
+	for (int ctl = 1; ctl >= 0; ctl--) {
+		struct world w;
+		uninit_world(&w, who, ctl ? "gmlinkc" : "gmlinkq", false);
+		char *step = fmt("%smkdir -p .git/modules && ln -s ../objects .git/modules/%s; "
+				 "echo link $?\nNAME=%s/foo\n" PLANT_MODULE_GIT_DIR,
+				 named, ctl ? "q.cordon-disarmed" : "q",
+				 ctl ? "q.cordon-disarmed" : "q");
+		const char *const steps[] = {step, NULL};
+		bool ran = module_plant_ran_after(&w, "link", "q.cordon-disarmed/foo", steps, ctl,
+						  fetch_outside);
+		if (ctl)
+			cr_assert(ran, "control: the plant through the link did not run");
+		else
+			cr_expect(!ran, "the plant through the link moved aside ran outside");
+		free(step);
+		world_free(&w);
+	}
+}
+
+/* Ways a session leads git fetch outside, by a submodule's name, to a
+ * git dir the end must judge: .git/modules/q a .git file naming .git/foo
+ * (round 49f H1: .git/foo was never walked), or a link to it (49e N3:
+ * moved aside beside it, q.cordon-disarmed, still in modules/); a link to
+ * where a git dir is moved out, which already holds a HEAD.cordon-disarmed
+ * (N1: its HEAD stayed); .git/cordon-disarmed made unwritable first (N5:
+ * the git dir stayed beside its name); and a later session putting the
+ * HEAD back there (49f H3, 49e N2: never walked). Each control lays the
+ * same where no session's end moves it (no guard). */
+BOTH_USERS(guards, a_git_dir_led_to_from_dot_git_modules_is_judged, .timeout = 180)
+{
+#define FETCHED(name)                                                                              \
+	"git config -f .gitmodules --rename-section submodule.d/X submodule." name " && "          \
+	"git config -f .gitmodules submodule." name ".fetchRecurseSubmodules true; "               \
+	"echo rename $?\n"
+	static const struct {
+		const char *what, *name, *deny[3], *ctl;
+	} ways[] = {
+		{"a .git file",
+		 "q",
+		 {FETCHED("q") "NAME=../foo\n" PLANT_MODULE_GIT_DIR
+			       "printf 'gitdir: ../foo\\n' > .git/modules/q; echo gitfile $?\n"},
+		 FETCHED("q") "NAME=../foo\n" PLANT_MODULE_GIT_DIR
+			      "printf 'gitdir: ../foo\\n' > .git/modules/q; echo gitfile $?\n"},
+		{"a link",
+		 "q.cordon-disarmed",
+		 {FETCHED("q.cordon-disarmed") "NAME=../foo\n" PLANT_MODULE_GIT_DIR
+					       "ln -s ../foo .git/modules/q; echo link $?\n"},
+		 FETCHED("q.cordon-disarmed") "NAME=../foo\n" PLANT_MODULE_GIT_DIR
+					      "ln -s ../foo .git/modules/q.cordon-disarmed; echo link $?\n"},
+		{"a HEAD.cordon-disarmed laid first",
+		 "q.cordon-disarmed",
+		 {FETCHED(
+			 "q.cordon-disarmed") "NAME=d/Z\n" PLANT_MODULE_GIT_DIR
+					      "touch .git/modules/d/Z/HEAD.cordon-disarmed && "
+					      "ln -s '../cordon-disarmed/modules!d!Z.cordon-disarmed' "
+					      ".git/modules/q; echo link $?\n"},
+		 FETCHED("q.cordon-disarmed") "NAME=d/Z\n" PLANT_MODULE_GIT_DIR
+					      "ln -s d/Z .git/modules/q.cordon-disarmed; echo link $?\n"},
+		{"an unwritable .git/cordon-disarmed",
+		 "d/Z.cordon-disarmed",
+		 {FETCHED("d/Z.cordon-disarmed") "mkdir -m 500 .git/cordon-disarmed; "
+						 "NAME=d/Z\n" PLANT_MODULE_GIT_DIR},
+		 FETCHED("d/Z.cordon-disarmed") PLANT_MODULE_GIT_DIR},
+		{"its HEAD put back by a later session",
+		 "q",
+		 {FETCHED("q") "NAME=d/Z\n" PLANT_MODULE_GIT_DIR,
+		  "cd '.git/cordon-disarmed/modules!d!Z.cordon-disarmed' && mv HEAD.cordon-disarmed "
+		  "HEAD; echo head $?; cd - >/dev/null && printf 'gitdir: "
+		  "../cordon-disarmed/modules!d!Z.cordon-disarmed\\n' > .git/modules/q; echo "
+		  "gitfile $?\n"},
+		 FETCHED("q") "NAME=q\n" PLANT_MODULE_GIT_DIR},
+	};
+#undef FETCHED
+	for (size_t k = 0; k < sizeof(ways) / sizeof(ways[0]); k++)
+		for (int ctl = 1; ctl >= 0; ctl--) {
+			struct world w;
+			uninit_world(&w, who, ctl ? "gmledc" : "gmled", false);
+			const char *const ctl_steps[] = {ways[k].ctl, NULL};
+			const char *const *steps = ctl ? ctl_steps : ways[k].deny;
+			bool ran = module_plant_ran_after(&w, "led", ways[k].name, steps, ctl,
+							  fetch_outside);
+			if (ctl)
+				cr_assert(ran, "control (%s): the plant did not run", ways[k].what);
+			else
+				cr_expect(!ran, "%s: the plant ran at git fetch outside",
+					  ways[k].what);
+			world_free(&w);
+		}
+}
+
 /* A linked worktree's object format is its common dir's: a sha256
  * repository's worktree (its index read as sha1's) refused every session,
  * and a session that wrote an objectformat into .git/worktrees/wt/config,
@@ -3250,10 +3350,15 @@ BOTH_USERS(guards, a_module_dir_made_in_two_sessions_is_judged, .timeout = 60)
 				  "control: zz's fsmonitor did not run");
 		} else {
 			cr_expect_not(marked(&w, tag, "fsmonitor"), "zz's fsmonitor ran outside");
-			cr_expect(present(w.proj,
-					  ".git/cordon-disarmed/modules!zz.cordon-disarmed") ||
-					  present(w.proj, "k/.git.cordon-disarmed"),
-				  "neither zz nor k/.git was moved aside");
+			/* (Or its config, a file in no git dir there, as session 1
+			 * ends.) */
+			cr_expect(
+				present(w.proj,
+					".git/cordon-disarmed/modules!zz.cordon-disarmed") ||
+					present(w.proj,
+						".git/cordon-disarmed/modules!zz!config.cordon-disarmed") ||
+					present(w.proj, "k/.git.cordon-disarmed"),
+				"neither zz nor k/.git was moved aside");
 		}
 		r = outside(&w, "git rm -q --cached k; rm -rf k .git/modules/zz "
 				".git/cordon-disarmed; git commit -qam undo; true");
@@ -9011,7 +9116,10 @@ BOTH_USERS(guards, another_sessions_record_hides_nothing, .timeout = 90)
 	cr_expect(waitpid(a, &st, 0) == a, "A did not end");
 	git_outside(&w, sub, "after");
 	cr_expect_not(marked(&w, "deny", "fsmonitor"), "the moved-in repository ran outside");
-	cr_expect(present(w.proj, "sub/.git.cordon-disarmed"), "sub was not moved aside");
+	/* (Or where the first session hid it: every .git is walked whole.) */
+	cr_expect(present(w.proj, "sub/.git.cordon-disarmed") ||
+			  present(w.proj, "n/.git/cordon-disarmed/stash!e!.git.cordon-disarmed"),
+		  "sub was not moved aside");
 	/* The control: the same repository moved in outside runs. */
 	plant_outside(&w, "rm -rf sub && git init -q sub && fsmon >> sub/.git/config", NULL);
 	git_outside(&w, sub, "ctl");
@@ -9281,7 +9389,12 @@ BOTH_USERS(guards, a_plant_moved_into_place_later_is_moved_aside, .timeout = 90)
 	struct run_result r;
 	free(plant_landed(&w, hide_first, (const char *const[]){"hid", "slot", NULL}));
 	let_time_pass();
-	char *diag = plant_landed(&w, hide_second, (const char *const[]){"moved", "swapped", NULL});
+	/* (bad, hidden in junk's .git, is moved out as the first ends: every
+	 * .git is walked whole; else it is swapped in.) */
+	char *diag = plant_landed(&w, hide_second, (const char *const[]){"moved", NULL});
+	cr_expect(strstr(diag, "swapped 0") ||
+			  present(w.proj, "junk/.git/cordon-disarmed/stash2!bad.cordon-disarmed"),
+		  "bad was neither swapped in nor moved aside: %s", diag);
 	char *lib = at(w.proj, "vendor/lib"), *sw = at(w.proj, "sw");
 	git_outside(&w, lib, "after");
 	git_outside(&w, sw, "after");
