@@ -5085,7 +5085,10 @@ static void links_below(const struct judge *j, int fd, char *path, size_t pn, si
 			if (sub >= 0)
 				links_below(j, sub, path, pn + strlen(path + pn), top, depth - 1,
 					    budget, since, r);
-			else if (since && depth <= 0)
+			/* (Below modules/, whatever its times: a chain moved
+			 * there keeps its own, and a .git file past it was
+			 * written in place, round 49g K1.) */
+			else if ((since || j->boxed) && depth <= 0)
 				git_dir_risk(path, top, "a directory deeper than cordon looks", "",
 					     r);
 			else if (since && errno != ENOENT)
@@ -5911,6 +5914,16 @@ static int disarm_out(struct walk *w, const char *rel, const char *path, const c
 	return e < 0 ? e : 1;
 }
 
+/* Whether the git dir the .git file or link PATH leads to now is one the
+ * guards kept (its config). */
+static bool kept_where_it_leads(const struct cordon_sweep *s, const char *path)
+{
+	cleanup_free char *dir = cordon_git_dir_of(path);
+	char config[PATH_MAX + 16];
+	return dir && (size_t)snprintf(config, sizeof(config), "%s/config", dir) < sizeof(config) &&
+	       is_guarded(s, config);
+}
+
 static int judge_repo(struct walk *w, const char *found, struct cordon_strv *said)
 {
 	struct cordon_sweep from = *w->s;
@@ -5919,7 +5932,11 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 	char path[PATH_MAX + 8];
 	snprintf(path, sizeof(path), rel[0] ? "%s/%s" : "%s", w->top, rel);
 	struct stat st;
-	if (is_guarded(s, path))
+	/* (A .git file or link the guards kept, as it leads now: a link on
+	 * the way its gitdir: line names, laid again, leads it elsewhere,
+	 * round 49h H1, and the git dir there is judged.) */
+	if (is_guarded(s, path) &&
+	    (lstat(path, &st) < 0 || S_ISDIR(st.st_mode) || kept_where_it_leads(s, path)))
 		return 0;
 	if (lstat(path, &st) < 0) {
 		gone(w, rel);
@@ -7327,11 +7344,22 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 		walk_reset(&w);
 		e = walk(&w);
 	}
-	/* (Each where it lies now: in a git dir moved aside, relocated.) */
-	for (size_t i = 0; i < w.found.n; i++) {
-		cleanup_free char *now = relocated(&w, w.found.v[i]);
-		moved += judge_repo(&w, now ? now : w.found.v[i], said);
-	}
+	/* (Each where it lies now: in a git dir moved aside, relocated. The
+	 * git dirs first, then the .git files and links, which lead where the
+	 * moves left them: round 49h H2, a kept .git file led, through a link
+	 * on its way, to the very name a repository was moved aside to.) */
+	for (int files = 0; files < 2; files++)
+		for (size_t i = 0; i < w.found.n; i++) {
+			cleanup_free char *now = relocated(&w, w.found.v[i]);
+			const char *item = now ? now : w.found.v[i];
+			struct stat st;
+			bool dir = fstatat(w.root, item[1] ? item + 1 : ".", &st,
+					   AT_SYMLINK_NOFOLLOW) == 0 &&
+				   S_ISDIR(st.st_mode);
+			if (dir != !files)
+				continue;
+			moved += judge_repo(&w, item, said);
+		}
 	for (size_t i = 0; i < w.local.n; i++) {
 		cleanup_free char *now = relocated(&w, w.local.v[i]);
 		const char *item = now ? now : w.local.v[i];

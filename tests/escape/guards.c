@@ -3198,6 +3198,73 @@ BOTH_USERS(guards, a_git_dir_led_to_from_dot_git_modules_is_judged, .timeout = 1
 		}
 }
 
+/* A .git file the guards keep (gitlink n's, n/.git), led elsewhere by a
+ * link on the way its gitdir: line names, laid again by a later session
+ * (round 49h H1: "gitdir: ../a/g", a -> a git dir planted where no walk
+ * goes, the session's history directory; H2: "../a/b/../../sub/g.cordon-disarmed", a/b made a link into a
+ * directory where that session's plant, q/sub/g, was moved aside, its HEAD
+ * kept). git status outside runs nothing. Control: no guard. */
+BOTH_USERS(guards, a_kept_git_file_led_elsewhere_runs_nothing, .timeout = 120)
+{
+#define BARE(d) "git init -q --bare " d " && git -C " d " config core.bare false && "
+#define GITLINK "git update-index --add --cacheinfo 160000,$(git rev-parse HEAD),n && "
+	static const struct {
+		const char *what, *first, *then, *then_ctl;
+	} ways[] = {
+		{"a link on the way laid again",
+		 "mkdir -p real1 n && " BARE("real1/g") "ln -s real1 l && "
+							"echo 'gitdir: ../l/g' > n/.git && " GITLINK
+							"echo one $?\n",
+		 "H=$CORDON_HISTORY_DIR && " BARE("$H/g") "fsmon >> $H/g/config && rm l && "
+							  "ln -s \"$H\" l; echo two $?\n",
+		 NULL},
+		{"a repository moved aside where the link leads",
+		 "mkdir -p l/b sub n && " BARE(
+			 "sub/g.cordon-disarmed") "echo 'gitdir: ../l/b/../../sub/g.cordon-disarmed' > n/.git && " GITLINK
+						  "echo one $?\n",
+		 "mkdir -p q/x/y q/sub && " BARE(
+			 "q/sub/g") "fsmon >> q/sub/g/config && "
+				    "rmdir l/b && ln -s ../q/x/y l/b; echo two $?\n",
+		 /* (No end moves it there: laid at that name.) */
+		 "mkdir -p q/x/y q/sub && " BARE(
+			 "q/sub/g.cordon-disarmed") "fsmon >> "
+						    "q/sub/g.cordon-disarmed/config && rmdir l/b && ln -s ../q/x/y l/b; echo two "
+						    "$?\n"},
+	};
+#undef BARE
+#undef GITLINK
+	for (size_t k = 0; k < sizeof(ways) / sizeof(ways[0]); k++)
+		for (int ctl = 1; ctl >= 0; ctl--) {
+			struct world w;
+			git_world(&w, who, ctl ? "gkeptc" : "gkept");
+			if (ctl)
+				set_config(&w, ", \"protected_paths\": []");
+			const char *tag = ctl ? "ctl" : "deny";
+			const char *steps[] = {ways[k].first, ctl && ways[k].then_ctl
+								      ? ways[k].then_ctl
+								      : ways[k].then};
+			for (size_t i = 0; i < 2; i++) {
+				char *script = plant(&w, tag, "", steps[i]);
+				struct run_result r = sh_in(&w, NULL, "%s", script);
+				cr_assert(strstr(r.out, i ? "two 0" : "one 0"),
+					  "%s %zu: the session could not: %s%s", ways[k].what, i,
+					  r.out, r.err);
+				run_free(&r);
+				free(script);
+			}
+			struct run_result r =
+				sh_outside(&w, "git -C n status >/dev/null 2>&1; true");
+			run_free(&r);
+			if (ctl)
+				cr_assert(marked(&w, tag, "fsmonitor"),
+					  "control (%s): it did not run", ways[k].what);
+			else
+				cr_expect(!marked(&w, tag, "fsmonitor"), "%s: it ran outside",
+					  ways[k].what);
+			world_free(&w);
+		}
+}
+
 /* A linked worktree's object format is its common dir's: a sha256
  * repository's worktree (its index read as sha1's) refused every session,
  * and a session that wrote an objectformat into .git/worktrees/wt/config,
