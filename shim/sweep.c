@@ -5915,13 +5915,27 @@ static int disarm_out(struct walk *w, const char *rel, const char *path, const c
 }
 
 /* Whether the git dir the .git file or link PATH leads to now is one the
- * guards kept (its config). */
+ * guards kept: its config, hooks and commondir (and a config.worktree
+ * there) each the very one they kept, by its own name and no link
+ * (round 49i I1: a config linked to the superproject's, kept, passed, and
+ * a commondir it named, armed in the history directory, ran). */
 static bool kept_where_it_leads(const struct cordon_sweep *s, const char *path)
 {
 	cleanup_free char *dir = cordon_git_dir_of(path);
-	char config[PATH_MAX + 16];
-	return dir && (size_t)snprintf(config, sizeof(config), "%s/config", dir) < sizeof(config) &&
-	       is_guarded(s, config);
+	static const char *const names[] = {"config", "hooks", "commondir", "config.worktree"};
+	for (size_t i = 0; dir && i < sizeof(names) / sizeof(names[0]); i++) {
+		char at[PATH_MAX + 32];
+		struct stat st;
+		if ((size_t)snprintf(at, sizeof(at), "%s/%s", dir, names[i]) >= sizeof(at))
+			return false;
+		bool there = lstat(at, &st) == 0;
+		if (there && S_ISLNK(st.st_mode))
+			return false;
+		/* (config and hooks kept; the others kept, or not there) */
+		if ((i < 2 || there) && (!guarded_as(s, at) || dir_guard_lost(s, at)))
+			return false;
+	}
+	return dir != NULL;
 }
 
 static int judge_repo(struct walk *w, const char *found, struct cordon_strv *said)

@@ -3203,7 +3203,9 @@ BOTH_USERS(guards, a_git_dir_led_to_from_dot_git_modules_is_judged, .timeout = 1
  * (round 49h H1: "gitdir: ../a/g", a -> a git dir planted where no walk
  * goes, the session's history directory; H2: "../a/b/../../sub/g.cordon-disarmed", a/b made a link into a
  * directory where that session's plant, q/sub/g, was moved aside, its HEAD
- * kept). git status outside runs nothing. Control: no guard. */
+ * kept; 49i I1: there a git dir whose config is a link to the project's
+ * own, kept, and whose commondir is armed). git status outside runs
+ * nothing. Control: no guard. */
 BOTH_USERS(guards, a_kept_git_file_led_elsewhere_runs_nothing, .timeout = 120)
 {
 #define BARE(d) "git init -q --bare " d " && git -C " d " config core.bare false && "
@@ -3230,6 +3232,15 @@ BOTH_USERS(guards, a_kept_git_file_led_elsewhere_runs_nothing, .timeout = 120)
 			 "q/sub/g.cordon-disarmed") "fsmon >> "
 						    "q/sub/g.cordon-disarmed/config && rmdir l/b && ln -s ../q/x/y l/b; echo two "
 						    "$?\n"},
+		{"a config linked to a kept one, its commondir armed",
+		 "mkdir -p real1 n && " BARE("real1/g") "ln -s real1 l && "
+							"echo 'gitdir: ../l/g' > n/.git && " GITLINK
+							"echo one $?\n",
+		 "H=$CORDON_HISTORY_DIR && mkdir -p \"$H/g\" && " BARE(
+			 "$H/c") "fsmon >> $H/c/config && echo 'ref: refs/heads/main' > \"$H/g/HEAD\" && "
+				 "echo ../c > \"$H/g/commondir\" && ln -s \"$PWD/.git/config\" \"$H/g/config\" && "
+				 "rm l && ln -s \"$H\" l; echo two $?\n",
+		 NULL},
 	};
 #undef BARE
 #undef GITLINK
