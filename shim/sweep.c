@@ -2887,15 +2887,21 @@ static bool holds_local(const struct cordon_strv *names, const char *dir, int fd
  * path there is a submodule's git dir by some name, which git fetch opens
  * as a .git file where it is a file (round 49f H1: .git/modules/q holding
  * "gitdir: ../foo" led git to .git/foo, which no walk goes into). */
-static bool boxed_rel(const char *rel)
+static const char *box_end(const char *rel)
 {
 	for (const char *c = rel; c; c = strchr(c, '/')) {
 		c += *c == '/';
-		if ((strncasecmp(c, ".git/modules", 12) == 0 && (!c[12] || c[12] == '/')) ||
-		    (strncasecmp(c, ".git/worktrees", 14) == 0 && (!c[14] || c[14] == '/')))
-			return true;
+		if (strncasecmp(c, ".git/modules", 12) == 0 && (!c[12] || c[12] == '/'))
+			return c + 12;
+		if (strncasecmp(c, ".git/worktrees", 14) == 0 && (!c[14] || c[14] == '/'))
+			return c + 14;
 	}
-	return false;
+	return NULL;
+}
+
+static bool boxed_rel(const char *rel)
+{
+	return box_end(rel) != NULL;
 }
 
 /* NAME, a file in W's directory there: onto W's gitfiles where it was
@@ -2989,17 +2995,24 @@ static int visit(const char *name, unsigned char type, unsigned long long ino, v
 	return e;
 }
 
+/* Where REL's first ".git/" component ends (past ".git"), or NULL: REL
+ * lies in a .git directory. */
+static const char *dotgit_end(const char *rel)
+{
+	for (const char *c = rel;; c++) {
+		if (strncasecmp(c, ".git/", 5) == 0)
+			return c + 4;
+		if (!(c = strchr(c, '/')))
+			return NULL;
+	}
+}
+
 /* REL lies in a .git directory: a git dir there is one git keeps (a
  * submodule's, a linked worktree's), and nothing else in it is a place
  * anyone runs git in. */
 static bool in_dotgit(const char *rel)
 {
-	for (const char *c = rel;; c++) {
-		if (strncasecmp(c, ".git/", 5) == 0)
-			return true;
-		if (!(c = strchr(c, '/')))
-			return false;
-	}
+	return dotgit_end(rel) != NULL;
 }
 
 /* Whether REL is, or lies in, what this sweep moved aside. */
@@ -3250,16 +3263,8 @@ static bool head_as_git(const struct walk *w, const char *rel, unsigned hexsz)
 static unsigned hexsz_at(struct walk *w, const char *rel)
 {
 	char gitdir[PATH_MAX];
-	for (const char *c = rel;; c++) {
-		if (strncasecmp(c, ".git/", 5) == 0) {
-			snprintf(gitdir, sizeof(gitdir), "%.*s", (int)(c - rel + 4), rel);
-			break;
-		}
-		if (!(c = strchr(c, '/'))) {
-			snprintf(gitdir, sizeof(gitdir), "%s", rel);
-			break;
-		}
-	}
+	const char *end = dotgit_end(rel);
+	snprintf(gitdir, sizeof(gitdir), "%.*s", end ? (int)(end - rel) : (int)strlen(rel), rel);
 	/* (Once a walk for the modules of one .git: its config is guarded.
 	 * One past a path: the longer, which takes fewer for git dirs.) */
 	char at[PATH_MAX * 2];
@@ -5811,14 +5816,8 @@ static const char *in_containers(const struct walk *w, const char *path)
 	size_t tn = w->top_len ? w->top_len : strlen(w->top);
 	if (strncmp(path, w->top, tn) != 0 || path[tn] != '/')
 		return NULL;
-	const char *rel = path + tn + 1;
-	for (const char *c = rel; c; c = strchr(c, '/')) {
-		c += *c == '/';
-		if (strncasecmp(c, ".git/modules/", 13) == 0 ||
-		    strncasecmp(c, ".git/worktrees/", 15) == 0)
-			return rel;
-	}
-	return NULL;
+	const char *rel = path + tn + 1, *end = box_end(rel);
+	return end && *end == '/' ? rel : NULL;
 }
 
 /* REL (PATH), a git dir git keeps in a .git (a submodule's, below
@@ -5833,14 +5832,10 @@ static int disarm_out(struct walk *w, const char *rel, const char *path, const c
 		      const char *why, bool git_dir, struct cordon_strv *said, char *out,
 		      size_t size)
 {
-	const char *c = rel;
-	while (strncasecmp(c, ".git/", 5) != 0) {
-		if (!(c = strchr(c, '/')))
-			return -EINVAL;
-		c++;
-	}
-	const char *slash = strrchr(rel, '/');
-	size_t dn = (size_t)(c - rel) + 4;
+	const char *end = dotgit_end(rel), *slash = strrchr(rel, '/');
+	if (!end)
+		return -EINVAL;
+	size_t dn = (size_t)(end - rel);
 	char dotgit[PATH_MAX], parent[PATH_MAX], flat[NAME_MAX + 1];
 	snprintf(dotgit, sizeof(dotgit), "%.*s", (int)dn, rel);
 	snprintf(parent, sizeof(parent), "%.*s", (int)(slash - rel), rel);
