@@ -108,6 +108,19 @@ int launcher_unpin_names(struct cordon_args *a, struct cordon_error *err)
 		if (r == 1 && setenv(vars[i], real, 1) < 0)
 			return cordon_err(err, errno, "%s: %s", vars[i], strerror(errno));
 	}
+	/* A config named relative to the current directory is read there, and
+	 * guarded there too: by that directory's path from here on (round 50c
+	 * F1: one guarded against the project was another file, and the one
+	 * read was writable inside). */
+	const char *env_config = getenv("CORDON_CONFIG");
+	cleanup_free char *env_abs = NULL;
+	if (env_config && env_config[0] && env_config[0] != '/' && env_config[0] != '~' &&
+	    (cordon_path_absolute(env_config, NULL, NULL, &env_abs) < 0 ||
+	     setenv("CORDON_CONFIG", env_abs, 1) < 0))
+		return cordon_err(err, EINVAL,
+				  "CORDON_CONFIG=%s: cannot make it absolute against the current "
+				  "directory",
+				  env_config);
 	struct {
 		const char **name;
 		char **owned;
@@ -124,6 +137,16 @@ int launcher_unpin_names(struct cordon_args *a, struct cordon_error *err)
 					  "%s %s: names a descriptor that leads to no file or "
 					  "directory; name it by its path",
 					  named[i].option, *named[i].name);
+		if (r == 0 && i == 0 && *named[i].name && **named[i].name &&
+		    **named[i].name != '/' && **named[i].name != '~') {
+			if (cordon_path_absolute(*named[i].name, NULL, NULL, &real) < 0)
+				return cordon_err(
+					err, EINVAL,
+					"--config %s: cannot make it absolute against the "
+					"current directory",
+					*named[i].name);
+			r = 1;
+		}
 		if (r == 1) {
 			free(*named[i].owned);
 			*named[i].owned = real;

@@ -3903,12 +3903,12 @@ static const char *const system_trees[] = {
 	"/usr",         "/etc",     "/proc",      "/sys",         "/dev",       "/boot",
 	"/bin",         "/sbin",    "/lib",       "/lib32",       "/lib64",     "/libx32",
 	"/snap",        "/var/lib", "/var/cache", "/var/log",     "/var/spool", "/var/mail",
-	"/var/backups", "/System",  "/Library",   "/private/etc", NULL};
+	"/var/backups", "/System",  "/Library",   "/private/etc", "/run",       NULL};
 /* Exactly (below them are the places projects live: /home/me/src, /opt/app,
- * /srv/site, /mnt/data/..., /run/user/UID is read-write anyway): */
-static const char *const system_dirs[] = {"/",        "/var",     "/opt",         "/srv",  "/run",
-					  "/home",    "/mnt",     "/media",       "/root", "/Users",
-					  "/Volumes", "/private", "/private/var", NULL};
+ * /srv/site, /mnt/data/...): */
+static const char *const system_dirs[] = {"/",        "/var",         "/opt",  "/srv",   "/home",
+					  "/mnt",     "/media",       "/root", "/Users", "/Volumes",
+					  "/private", "/private/var", NULL};
 
 const char *cordon_never_project(const char *dir, const char *home)
 {
@@ -3919,8 +3919,13 @@ const char *cordon_never_project(const char *dir, const char *home)
 	for (size_t i = 0; system_dirs[i]; i++)
 		if (strcmp(dir, system_dirs[i]) == 0)
 			return "is a system directory";
+	/* (Below /run, only the caller's own runtime directory, read-write
+	 * anyway: root's cwd in /run/systemd or /run/user reached unit
+	 * directories and every user's runtime directory, round 50c F3.) */
+	char own_run[48];
+	snprintf(own_run, sizeof(own_run), "/run/user/%u", (unsigned)getuid());
 	for (size_t i = 0; system_trees[i]; i++)
-		if (cordon_path_under(dir, system_trees[i]))
+		if (cordon_path_under(dir, system_trees[i]) && !cordon_path_under(dir, own_run))
 			return "is a system directory";
 	if (h && h[0] == '/' && cordon_path_under(h, dir))
 		return "contains your home directory";
