@@ -95,7 +95,8 @@ static void forget(const char *dir)
 
 /* Where the worlds live: not /tmp, which the default policy makes read-write
  * (a world there would be "inside" for any test that uses the defaults).
- * /run/cordon-tests for root (a tmpfs, short paths for unix sockets), else
+ * /srv/cordon-tests for root (short paths for unix sockets; not /run, which
+ * is never a project from the cwd), else
  * the caller's runtime directory; /tmp only as a last resort. */
 static const char *worlds_base(void)
 {
@@ -103,9 +104,9 @@ static const char *worlds_base(void)
 	if (base[0])
 		return base;
 	const char *xdg = getenv("XDG_RUNTIME_DIR");
-	if ((mkdir("/run/cordon-tests", 0755) == 0 || errno == EEXIST) &&
-	    access("/run/cordon-tests", W_OK) == 0)
-		snprintf(base, sizeof(base), "/run/cordon-tests");
+	if ((mkdir("/srv/cordon-tests", 0755) == 0 || errno == EEXIST) &&
+	    access("/srv/cordon-tests", W_OK) == 0)
+		snprintf(base, sizeof(base), "/srv/cordon-tests");
 	else if (xdg && xdg[0] == '/' && access(xdg, W_OK) == 0)
 		snprintf(base, sizeof(base), "%s", xdg);
 	else
