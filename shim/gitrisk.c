@@ -660,6 +660,38 @@ static bool builtin_strategy_n(const char *s, size_t n)
 	return builtin_strategy(name);
 }
 
+/* The N bytes at S, less the blanks at their end, name a strategy git
+ * merges with in its own process (sequencer.c: none, "ort", "recursive"):
+ * any other gets the strategy options as its arguments (round 50b F1:
+ * the built-in resolve hands them to git read-tree, whose --index-output
+ * wrote the index over the user's ~/.vimrc). */
+static bool in_process_strategy_n(const char *s, size_t n)
+{
+	while (n && (blank(s[n - 1]) || s[n - 1] == '\n'))
+		n--;
+	return (n == 3 && memcmp(s, "ort", 3) == 0) || (n == 9 && memcmp(s, "recursive", 9) == 0);
+}
+
+/* Whether the file PATH holds anything but blanks and line ends; one
+ * that cannot be read holds something. */
+static bool holds_words(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) < 0 && (errno == ENOENT || errno == ENOTDIR))
+		return false;
+	FILE *f =
+		S_ISREG(st.st_mode) && st.st_size <= (1 << 20) ? cordon_fopen_regular(path) : NULL;
+	if (!f)
+		return true;
+	int c;
+	bool words = false;
+	while (!words && (c = getc(f)) != EOF)
+		words = !blank((char)c) && c != '\n';
+	bool bad = ferror(f);
+	(void)fclose(f);
+	return words || bad;
+}
+
 /* A line of rebase-merge/strategy that runs nothing: git takes all of the
  * file, less the blanks at its end, for the strategy's name (a name with
  * a blank or a slash in it is run as a program). FIRST: its first line;
@@ -687,6 +719,21 @@ static bool opts_line(const char *line)
 	return true;
 }
 
+/* A line of sequencer/opts that names, if any, a strategy git merges
+ * with in its own process (as opts_line reads it). */
+static bool opts_in_process(const char *line)
+{
+	for (const char *at = line; (at = strcasestr(at, "strategy")); at++) {
+		const char *s = skip_blanks(at + strlen("strategy"));
+		if (*s != '=')
+			continue;
+		s = skip_blanks(s + 1);
+		if (!in_process_strategy_n(s, strlen(s)))
+			return false;
+	}
+	return true;
+}
+
 void cordon_git_todo_risks(const char *file, const char *name, enum cordon_git_todo kind, char *out,
 			   size_t size)
 {
@@ -705,6 +752,8 @@ void cordon_git_todo_risks(const char *file, const char *name, enum cordon_git_t
 	/* Bigger than any git writes: not read (a sparse file of many GiB
 	 * would hold the sweep for hours). */
 	bool read_all = false, ran = false, bad = st.st_size > (8 << 20);
+	/* (A strategy that gets the options, and options for it.) */
+	bool apart = false, options = false;
 	for (int lines = 0; !bad && lines < 131072; lines++) {
 		ssize_t len = getline(&line, &cap, f);
 		if (len < 0) {
@@ -723,9 +772,12 @@ void cordon_git_todo_risks(const char *file, const char *name, enum cordon_git_t
 			break;
 		case CORDON_GIT_STRATEGY: /* all of it, less the blanks at its end */
 			ran = ran || !strategy_line(line, lines == 0);
+			apart = apart || (lines == 0 && !in_process_strategy_n(line, strlen(line)));
 			break;
 		case CORDON_GIT_OPTS: /* strategy = NAME, in git's config syntax */
 			ran = ran || !opts_line(line);
+			apart = apart || !opts_in_process(line);
+			options = options || strcasestr(line, "strategy-option");
 			break;
 		case CORDON_GIT_STEP: { /* a number: git's prompt puts it in PS1 as it is */
 			size_t digits = strspn(line, "0123456789");
@@ -736,6 +788,20 @@ void cordon_git_todo_risks(const char *file, const char *name, enum cordon_git_t
 	}
 	free(line);
 	(void)fclose(f); /* read only */
+	/* rebase-merge's options are in strategy_opts beside it. */
+	char opts[PATH_MAX + 16];
+	const char *slash = strrchr(file, '/');
+	if (kind == CORDON_GIT_STRATEGY && apart && slash &&
+	    (size_t)snprintf(opts, sizeof(opts), "%.*s/strategy_opts", (int)(slash - file), file) <
+		    sizeof(opts))
+		options = holds_words(opts);
+	if (!ran && !bad && read_all && apart && options) {
+		snprintf(what, sizeof(what),
+			 "strategy options for a merge strategy git runs as a program, in %s",
+			 kind == CORDON_GIT_OPTS ? name : "rebase-merge/strategy_opts");
+		cordon_git_risk_add(out, size, what);
+		return;
+	}
 	if (bad || !read_all)
 		snprintf(what, sizeof(what), "a %s cordon cannot read", name);
 	else if (kind == CORDON_GIT_TODO)

@@ -5212,6 +5212,12 @@ static void risks_of(const struct judge *j, const char *dir, const char *base, s
 		snprintf(path, sizeof(path), "%s/%s", dir, todos[i].name);
 		*strrchr(path, '/') = '\0';
 		bool moved = counts(path, j);
+		/* (A strategy's options, beside it: each counts with the
+		 * other, written in another session.) */
+		if (todos[i].kind == CORDON_GIT_STRATEGY) {
+			snprintf(path, sizeof(path), "%s/rebase-merge/strategy_opts", dir);
+			moved = moved || counts(path, j);
+		}
 		snprintf(path, sizeof(path), "%s/%s", dir, todos[i].name);
 		if (moved || counts(path, j))
 			cordon_git_todo_risks(path, todos[i].name, todos[i].kind, r->all,

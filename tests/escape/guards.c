@@ -9749,6 +9749,87 @@ BOTH_USERS(guards, what_git_resumes_or_finds_around_is_moved_aside, .timeout = 9
 	world_free(&w);
 }
 
+/* Round 50b F1: a rebase and a cherry-pick stopped inside, with the
+ * built-in strategy resolve and a strategy option for it: git outside
+ * hands the options to git-merge-resolve, which hands them to git
+ * read-tree, whose --index-output writes the index over any file the
+ * user can write ($T here; a ~/.vimrc then runs a line of the session's
+ * file names). */
+static const char plant_xopts_rebase[] =
+	"git checkout -qb side && echo s > s && git add s && git commit -qm side && "
+	"git checkout -q main && echo m > h && git add h && git commit -qm m && "
+	"git checkout -q side && GIT_SEQUENCE_EDITOR='sed -i 1ibreak' "
+	"git rebase -q -i -s resolve -X \"aggressive --index-output=$T\" main >/dev/null 2>&1; "
+	"test -s .git/rebase-merge/strategy_opts; echo plant $?\n";
+static const char plant_xopts_pick[] =
+	"git checkout -qb side && echo one > a && git commit -qam one && echo two > b && "
+	"git add b && git commit -qm two && git checkout -q main && echo other > a && "
+	"git commit -qam other && "
+	"git cherry-pick --strategy=resolve -X aggressive main..side >/dev/null 2>&1; "
+	"git config -f .git/sequencer/opts --add options.strategy-option \"index-output=$T\" && "
+	"echo resolved > a && git add a; echo plant $?\n";
+
+static const char *const xopts_steps[] = {"plant", NULL};
+
+/* BODY planted in a git world (TAG) inside, CONT run outside after: $T
+ * is as it was, and ASIDE was moved aside, said. Control: the same
+ * outside writes $T. */
+static void strategy_options(const struct who *who, const char *tag, const char *body,
+			     const char *cont, const char *aside)
+{
+	struct world w;
+	git_world(&w, who, tag);
+	char *target = at(w.outside, "target");
+	free(write_file(w.outside, "target", "true\n"));
+	if (w.as_user)
+		cr_assert_eq(chown(target, w.uid, w.gid), 0);
+	char *vars = fmt("T=%s", target);
+	let_time_pass();
+	char *script = plant(&w, "deny", vars, body);
+	struct run_result r = sh_in(&w, NULL, "%s", script);
+	free(script);
+	expect_all_landed(xopts_steps, &r, "inside");
+	char *diag = fmt("%s%s", r.out, r.err);
+	run_free(&r);
+	cr_expect(present(w.proj, aside), "%s is missing: %s", aside, diag);
+	r = sh_outside(&w, cont);
+	run_free(&r);
+	char *now = slurp(target);
+	cr_expect_str_eq(now, "true\n", "git outside wrote the index over a file: %s", diag);
+	free(now);
+	cr_expect(strstr(diag, "strategy options for a merge strategy git runs as a program"),
+		  "not said: %s", diag);
+	/* The control: the same, outside. */
+	r = sh_outside(&w, "git rebase --abort; git cherry-pick --abort; git checkout -q main; "
+			   "git reset -q --hard HEAD~1; git branch -q -D side; "
+			   "rm -rf .git/rebase-merge .git/sequencer; true");
+	run_free(&r);
+	script = plant(&w, "ctl", vars, body);
+	r = outside(&w, "%s", script);
+	free(script);
+	expect_all_landed(xopts_steps, &r, "outside");
+	run_free(&r);
+	r = sh_outside(&w, cont);
+	run_free(&r);
+	now = slurp(target);
+	cr_expect_str_neq(now, "true\n", "control: git did not write the index over the file");
+	free(now);
+	free(diag);
+	free(vars);
+	free(target);
+	world_free(&w);
+}
+
+BOTH_USERS(guards, a_merge_strategy_s_options_write_nothing_outside, .timeout = 90)
+{
+	strategy_options(who, "gxopts", plant_xopts_rebase,
+			 "git rebase --continue >/dev/null 2>&1; true",
+			 ".git/rebase-merge/strategy.cordon-disarmed");
+	strategy_options(who, "gxpick", plant_xopts_pick,
+			 "GIT_EDITOR=true git cherry-pick --continue >/dev/null 2>&1; true",
+			 ".git/sequencer/opts.cordon-disarmed");
+}
+
 /* A repository the user made writable besides the project (a sibling,
  * through additional_read_write_paths) is kept as the project's is: its
  * config and hooks are read-only inside, git still commits there, and a
