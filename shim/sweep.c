@@ -2164,6 +2164,10 @@ enum {
 	 * looked at again by each walk, even where the listing it lies in is
 	 * the last walk's. */
 	REC_LINK = 'k',
+	/* Below a .git file or link's path, as "PATH/=": the git dir it led
+	 * to (its device and inode, hashed; 0: none), as judge_repo found
+	 * it (judged_route). */
+	REC_LEADS = 'L',
 };
 
 /* Records (a kind, 16 hex digits, the path) by path: slots of (path
@@ -5939,6 +5943,31 @@ static bool kept_where_it_leads(const struct cordon_sweep *s, const char *path)
 	return dir != NULL;
 }
 
+/* The .git file or link REL (PATH) leads to another git dir than it did
+ * as the session started, by the record then (a link on the way laid
+ * again, a directory there renamed: round 50a F2 had a store armed in
+ * the history directory in one session, and reached through a link
+ * swapped in the next, its files all older than that session). What it
+ * leads to now is noted for the next walk. */
+static bool judged_route(struct walk *w, const char *rel, const char *path)
+{
+	cleanup_free char *dir = cordon_git_dir_of(path);
+	cleanup_free char *real = dir ? realpath(dir, NULL) : NULL;
+	struct stat st;
+	unsigned long long id = 0;
+	/* (Its path too: an inode freed is soon another's.) */
+	if (real && stat(real, &st) == 0)
+		id = ((unsigned long long)st.st_ino ^
+		      ((unsigned long long)st.st_dev * 0x9e3779b97f4a7c15ULL) ^
+		      ((unsigned long long)path_hash(real) << 32)) |
+		     1;
+	if (record(w, REC_LEADS, id, rel, "=") < 0)
+		return true; /* (none for the next: this one judges all) */
+	cleanup_free char *key = rel_joined("", 0, rel, "=", false);
+	const char *r = key && current_at(w, rel) ? cache_find(&w->cache, key) : NULL;
+	return r && r[0] == REC_LEADS && rec_ino(r) != id;
+}
+
 static int judge_repo(struct walk *w, const char *found, struct cordon_strv *said)
 {
 	struct cordon_sweep from = *w->s;
@@ -5950,8 +5979,10 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 	/* (A .git file or link the guards kept, as it leads now: a link on
 	 * the way its gitdir: line names, laid again, leads it elsewhere,
 	 * round 49h H1, and the git dir there is judged.) */
-	if (is_guarded(s, path) &&
-	    (lstat(path, &st) < 0 || S_ISDIR(st.st_mode) || kept_where_it_leads(s, path)))
+	bool there = lstat(path, &st) == 0;
+	bool re_pointed = there && !S_ISDIR(st.st_mode) && judged_route(w, rel, path);
+	bool guarded_route = is_guarded(s, path);
+	if (guarded_route && (!there || S_ISDIR(st.st_mode) || kept_where_it_leads(s, path)))
 		return 0;
 	if (lstat(path, &st) < 0) {
 		gone(w, rel);
@@ -5985,14 +6016,24 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 	char config[PATH_MAX + 16];
 	bool kept = (made || !S_ISDIR(st.st_mode)) && dir && /* (else unused: H2) */
 		    snprintf(config, sizeof(config), "%s/config", dir) > 0 && is_guarded(s, config);
+	/* A .git file or link written since, or one the guards kept that
+	 * leads elsewhere now: the way to the git dir is new, and what lies
+	 * there counts whatever its times (round 50a F2: a store armed in an
+	 * earlier session, reached through a link laid again in this one).
+	 * To a git dir the guards keep, what they keep does not count: the
+	 * rest does (round 50a F1: a new worktree of the project's own git
+	 * dir, whose relative core.hooksPath leads to hooks an earlier
+	 * session wrote in it). */
+	bool new_route = !S_ISDIR(st.st_mode) && (made || guarded_route || re_pointed);
 	made = made && !kept;
 	/* All it holds counts when it is new, and when the git dir a .git
 	 * file or link names may have been moved into place. */
 	struct judge j = {.s = s,
 			  .memo = &w->memo,
 			  .hooks_global = &w->hooks_global,
-			  .all = !kept && (made || (!S_ISDIR(st.st_mode) &&
-						    (!dir || moved_in(dir, &s->since))))};
+			  .all = new_route ||
+				 (!kept && (made || (!S_ISDIR(st.st_mode) &&
+						     (!dir || moved_in(dir, &s->since)))))};
 	/* core.hooksPath is relative to the worktree, or to a bare git dir;
 	 * the worktree of a git dir kept in a .git is found by its own
 	 * .git file. */
@@ -6004,9 +6045,12 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 		base = strdup(path);
 	j.base = base;
 	struct risks r = {.all = ""};
+	/* (A .git file written or led elsewhere since, naming nothing cordon
+	 * finds: yet. A git dir another root's walk moves aside may be there
+	 * next, at its new name.) */
 	if (dir)
 		risks_of(&j, dir, base, &r);
-	else if (made) /* a .git file written since, naming nothing cordon finds */
+	else if (made || re_pointed)
 		cordon_git_risk_add(r.all, sizeof(r.all), "a .git file cordon cannot follow");
 	int moved = 0;
 	char why[1400], shown[PATH_MAX + 8];

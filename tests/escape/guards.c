@@ -3204,22 +3204,39 @@ BOTH_USERS(guards, a_git_dir_led_to_from_dot_git_modules_is_judged, .timeout = 1
  * goes, the session's history directory; H2: "../a/b/../../sub/g.cordon-disarmed", a/b made a link into a
  * directory where that session's plant, q/sub/g, was moved aside, its HEAD
  * kept; 49i I1: there a git dir whose config is a link to the project's
- * own, kept, and whose commondir is armed). git status outside runs
- * nothing. Control: no guard. */
+ * own, kept, and whose commondir is armed; 50a F2: the store armed by
+ * the session before, all its files older than the session that lays the
+ * link, and the same for a .git file no guard keeps, no gitlink's). git
+ * status outside runs nothing. Control: no guard. */
 BOTH_USERS(guards, a_kept_git_file_led_elsewhere_runs_nothing, .timeout = 120)
 {
 #define BARE(d) "git init -q --bare " d " && git -C " d " config core.bare false && "
 #define GITLINK "git update-index --add --cacheinfo 160000,$(git rev-parse HEAD),n && "
 	static const struct {
 		const char *what, *first, *then, *then_ctl;
+		bool pause; /* (between the sessions: the plant older than the second) */
 	} ways[] = {
+		{"a store armed before, a link on the way laid again",
+		 "mkdir -p real1 n && " BARE(
+			 "real1/g") "ln -s real1 l && "
+				    "echo 'gitdir: ../l/g' > n/.git && " GITLINK
+				    "H=$CORDON_HISTORY_DIR && " BARE(
+					    "$H/g") "fsmon >> $H/g/config; echo one $?\n",
+		 "rm l && ln -s \"$CORDON_HISTORY_DIR\" l; echo two $?\n", NULL, true},
+		{"a .git file no guard keeps, a link on the way laid again",
+		 "mkdir -p real1 n && " BARE(
+			 "real1/g") "ln -s real1 l && "
+				    "echo 'gitdir: ../l/g' > n/.git && "
+				    "H=$CORDON_HISTORY_DIR && " BARE(
+					    "$H/g") "fsmon >> $H/g/config; echo one $?\n",
+		 "rm l && ln -s \"$CORDON_HISTORY_DIR\" l; echo two $?\n", NULL, true},
 		{"a link on the way laid again",
 		 "mkdir -p real1 n && " BARE("real1/g") "ln -s real1 l && "
 							"echo 'gitdir: ../l/g' > n/.git && " GITLINK
 							"echo one $?\n",
 		 "H=$CORDON_HISTORY_DIR && " BARE("$H/g") "fsmon >> $H/g/config && rm l && "
 							  "ln -s \"$H\" l; echo two $?\n",
-		 NULL},
+		 NULL, false},
 		{"a repository moved aside where the link leads",
 		 "mkdir -p l/b sub n && " BARE(
 			 "sub/g.cordon-disarmed") "echo 'gitdir: ../l/b/../../sub/g.cordon-disarmed' > n/.git && " GITLINK
@@ -3231,7 +3248,8 @@ BOTH_USERS(guards, a_kept_git_file_led_elsewhere_runs_nothing, .timeout = 120)
 		 "mkdir -p q/x/y q/sub && " BARE(
 			 "q/sub/g.cordon-disarmed") "fsmon >> "
 						    "q/sub/g.cordon-disarmed/config && rmdir l/b && ln -s ../q/x/y l/b; echo two "
-						    "$?\n"},
+						    "$?\n",
+		 false},
 		{"a config linked to a kept one, its commondir armed",
 		 "mkdir -p real1 n && " BARE("real1/g") "ln -s real1 l && "
 							"echo 'gitdir: ../l/g' > n/.git && " GITLINK
@@ -3240,7 +3258,7 @@ BOTH_USERS(guards, a_kept_git_file_led_elsewhere_runs_nothing, .timeout = 120)
 			 "$H/c") "fsmon >> $H/c/config && echo 'ref: refs/heads/main' > \"$H/g/HEAD\" && "
 				 "echo ../c > \"$H/g/commondir\" && ln -s \"$PWD/.git/config\" \"$H/g/config\" && "
 				 "rm l && ln -s \"$H\" l; echo two $?\n",
-		 NULL},
+		 NULL, false},
 	};
 #undef BARE
 #undef GITLINK
@@ -3255,6 +3273,8 @@ BOTH_USERS(guards, a_kept_git_file_led_elsewhere_runs_nothing, .timeout = 120)
 								      ? ways[k].then_ctl
 								      : ways[k].then};
 			for (size_t i = 0; i < 2; i++) {
+				if (i && ways[k].pause)
+					let_time_pass();
 				char *script = plant(&w, tag, "", steps[i]);
 				struct run_result r = sh_in(&w, NULL, "%s", script);
 				cr_assert(strstr(r.out, i ? "two 0" : "one 0"),
@@ -3274,6 +3294,51 @@ BOTH_USERS(guards, a_kept_git_file_led_elsewhere_runs_nothing, .timeout = 120)
 					  ways[k].what);
 			world_free(&w);
 		}
+}
+
+/* Round 50a F1: with the user's core.hooksPath relative (husky's
+ * .husky/_), one session writes hooks in c/.husky/_, plain files, and a
+ * later one makes c a worktree of the project's own git dir, which the
+ * guards keep (c/.git: "gitdir: ../.git"): git status in c outside (an
+ * editor that finds the repository) ran them. Control: no guard. */
+BOTH_USERS(guards, a_new_worktree_of_a_kept_git_dir_runs_no_old_hook, .timeout = 60)
+{
+	for (int ctl = 1; ctl >= 0; ctl--) {
+		struct world w;
+		git_world(&w, who, ctl ? "gnwtc" : "gnwt");
+		struct run_result r = sh_outside(&w, "git config core.hooksPath .husky/_");
+		run_free(&r);
+		if (ctl)
+			set_config(&w, ", \"protected_paths\": []");
+		const char *tag = ctl ? "ctl" : "deny";
+		const char *steps[] = {"mkdir -p c/.husky/_ && echo x > c/f && "
+				       "hook post-index-change > c/.husky/_/post-index-change && "
+				       "chmod +x c/.husky/_/post-index-change; echo one $?\n",
+				       "printf 'gitdir: ../.git\\n' > c/.git; echo two $?\n"};
+		char *diag = NULL;
+		for (size_t i = 0; i < 2; i++) {
+			if (i)
+				let_time_pass();
+			char *script = plant(&w, tag, "", steps[i]);
+			r = sh_in(&w, NULL, "%s", script);
+			cr_assert(strstr(r.out, i ? "two 0" : "one 0"),
+				  "%zu: the session could not: %s%s", i, r.out, r.err);
+			free(diag);
+			diag = fmt("%s%s", r.out, r.err);
+			run_free(&r);
+			free(script);
+		}
+		r = sh_outside(&w, "git -C c status >/dev/null 2>&1; true");
+		run_free(&r);
+		if (ctl)
+			cr_assert(marked(&w, tag, "post-index-change"),
+				  "control: the hook did not run");
+		else
+			cr_expect(!marked(&w, tag, "post-index-change"), "the hook ran outside: %s",
+				  diag);
+		free(diag);
+		world_free(&w);
+	}
 }
 
 /* A linked worktree's object format is its common dir's: a sha256
