@@ -382,10 +382,15 @@ Test(policy, never_project)
 		{"/var/tmp", NULL, NULL},
 		{"/opt/app", NULL, NULL},
 		{"/srv/site", NULL, NULL},
-		{"/run/user/1000/x", NULL, NULL},
 		{"/mnt/data/proj", NULL, NULL},
 		{"/tmp", NULL, NULL},
 		{"/usrlocal", NULL, NULL},
+		/* Below /run, only the caller's own runtime directory (round
+		 * 50c F3: root's terminal in /run/systemd). */
+		{"/run/systemd", NULL, "is a system directory"},
+		{"/run/udev/rules.d", NULL, "is a system directory"},
+		{"/run/user", NULL, "is a system directory"},
+		{"/runx", NULL, NULL},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const char *got = cordon_never_project(cases[i].dir, cases[i].home);
@@ -396,6 +401,13 @@ Test(policy, never_project)
 		else
 			cr_expect_null(got, "%s (home %s): %s", cases[i].dir, cases[i].home, got);
 	}
+	char *own = fmt("/run/user/%u/x", (unsigned)getuid());
+	char *other = fmt("/run/user/%u/x", (unsigned)getuid() + 1);
+	cr_expect_null(cordon_never_project(own, NULL), "the caller's own runtime directory");
+	const char *got = cordon_never_project(other, NULL);
+	cr_expect(got && strcmp(got, "is a system directory") == 0, "%s: %s", other, got);
+	free(own);
+	free(other);
 }
 
 /* The project from the cwd: $HOME, a directory above it, or a system
