@@ -5,6 +5,7 @@
  * outside: which marker files exist afterwards, and what the command
  * printed (it ran). As root and as the ordinary test user. */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -285,6 +286,52 @@ BOTH_USERS(project, cwd_root_runs_without_a_project, .timeout = 60)
 	cr_expect(strstr(r.err, "project directory is /") != NULL, "%s", r.err);
 	run_free(&r);
 	free(want);
+	world_free(&w);
+}
+
+/* A root terminal opened below /run (/run/systemd, /run/udev: the unit
+ * and rules directories systemd and udev load, every user's runtime
+ * directory) took it for a writable project (round 50c F3). Now it gets
+ * none, says so in one line, and a write there fails: judged outside, no
+ * marker. Controls: named with --project, the same directory is written;
+ * a directory of the same name outside /run is a project from the cwd. */
+Test(project, cwd_below_run_is_not_the_project, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "cwdrun", "");
+	char top[] = "/run/cordon-test-cwdrun-XXXXXX";
+	cr_assert_not_null(mkdtemp(top), "mkdtemp below /run: %s", strerror(errno));
+	char *dir = path_join(top, "systemd"), *marker = path_join(dir, "marker");
+	cr_assert_eq(mkdir(dir, 0755), 0);
+
+	struct run_result r = sh_in_dir(&w, dir, WRITE_AND_SAY);
+	cr_expect(strstr(r.out, "ran-5"), "the command did not run: %s", r.err);
+	cr_expect_not(file_exists(marker), "a directory below /run was a writable project: %s",
+		      r.err);
+	char *want = no_project_line(dir, "is a system directory");
+	cr_expect_str_eq(r.err, want, "not the one line");
+	run_free(&r);
+
+	/* Control: named with --project, it is the project. */
+	char *named[] = {CORDON_BIN, "run",     "--config", w.cfg,         "--project", dir,
+			 "--",       "/bin/sh", "-c",       WRITE_AND_SAY, NULL};
+	r = world_run(&w, named, dir);
+	cr_expect(strstr(r.out, "ran-5"), "%s", r.err);
+	cr_expect(file_exists(marker), "control: --project did not write: %s", r.err);
+	run_free(&r);
+	/* Control: the same name outside /run is a project from the cwd. */
+	char *plain = path_join(w.dir, "systemd"), *plain_marker = path_join(plain, "marker");
+	cr_assert_eq(mkdir(plain, 0755), 0);
+	r = sh_in_dir(&w, plain, WRITE_AND_SAY);
+	cr_expect(file_exists(plain_marker), "control: a plain directory did not write: %s", r.err);
+	cr_expect_null(strstr(r.err, "no writable project"), "%s", r.err);
+	run_free(&r);
+
+	unlink(marker);
+	sweep_forget(dir);
+	sweep_forget(plain);
+	cr_expect(rmdir(dir) == 0 && rmdir(top) == 0, "%s not removed: %s", top, strerror(errno));
+	free(plain_marker), free(plain), free(want), free(marker), free(dir);
 	world_free(&w);
 }
 
