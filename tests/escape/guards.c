@@ -7774,6 +7774,68 @@ BOTH_USERS(guards, a_config_named_through_a_descriptor_stays_read_only, .timeout
 	world_free(&w);
 }
 
+/* cordon's config named relative to the current directory (--config
+ * cordon.json, CORDON_CONFIG=cordon.json) in a subdirectory of the project,
+ * the project named above it (--project ..): the file read was the cwd's
+ * and the one guarded the project's, so the session wrote {"enabled":
+ * false} into the config a later launch reads (round 50c F1). It stays:
+ * judged outside, its bytes. Controls: the config read is that file (only
+ * it grants the directory the session writes beside); outside, the same
+ * write lands. */
+BOTH_USERS(guards, a_config_named_relative_to_the_cwd_stays_read_only, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "relcfg", "");
+	char *sub = at(w.proj, "sub"), *extra = at(w.dir, "extra");
+	char *json = fmt("{" WORLD_BASE_RW ", \"additional_read_write_paths\": [\"%s\"]}", extra);
+	char *cfg = write_file(sub, "cordon.json", json);
+	cr_assert_eq(mkdir(extra, 0755), 0);
+	world_give(&w);
+	char *body = fmt(
+		"echo landed > %s/granted; echo '" DISABLE "' > cordon.json; echo wrote $?", extra);
+	char *granted = at(extra, "granted");
+	char *by_option[] = {CORDON_BIN, "run",     "--config", "cordon.json", "--project", "..",
+			     "--",       "/bin/sh", "-c",       body,          NULL};
+	char *by_env[] = {"/usr/bin/env",
+			  "CORDON_CONFIG=cordon.json",
+			  CORDON_BIN,
+			  "run",
+			  "--project",
+			  "..",
+			  "--",
+			  "/bin/sh",
+			  "-c",
+			  body,
+			  NULL};
+	char *const *ways[] = {by_option, by_env};
+	for (int k = 0; k < 2; k++) {
+		struct run_result r = world_run(&w, ways[k], sub);
+		char *diag = fmt("%s (%d): %s%s", k ? "CORDON_CONFIG" : "--config", r.status, r.out,
+				 r.err);
+		cr_expect(strstr(r.out, "wrote"), "the session did not run: %s", diag);
+		char *now = slurp(cfg);
+		cr_expect_str_eq(now, json, "the config read was written inside: %s", diag);
+		cr_expect(file_exists(granted), "control: not the config read: %s", diag);
+		free(now);
+		unlink(granted);
+		free(write_file(sub, "cordon.json", json));
+		char *aside = fmt("%s.cordon-disarmed", cfg);
+		unlink(aside);
+		free(aside);
+		if (who->user)
+			cr_assert_eq(chown(cfg, w.uid, w.gid), 0);
+		run_free(&r);
+		free(diag);
+	}
+	struct run_result r = outside(&w, "cd sub && echo '" DISABLE "' > cordon.json");
+	char *now = slurp(cfg);
+	cr_expect_str_eq(now, DISABLE "\n", "control: outside, the write did not land");
+	free(now);
+	run_free(&r);
+	free(granted), free(body), free(cfg), free(json), free(extra), free(sub);
+	world_free(&w);
+}
+
 /* A write rule named through one of the caller's descriptors
  * (--allow-write /dev/fd/9, a directory outside the project) applies as
  * explain says (round 40b F3: explained rwx, but the session's read-only
