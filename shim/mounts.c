@@ -156,8 +156,9 @@ static size_t shared_devs(const struct mount_table *t, dev_t *devs, size_t size)
 	return n;
 }
 
-/* cordon_mount_aliases on the mount table T. */
-static int aliases_in(const struct mount_table *t, const struct cordon_strv *paths,
+/* cordon_mount_aliases on the mount table T; UP: a missing path as its
+ * nearest existing directory's other names hold it. */
+static int aliases_in(const struct mount_table *t, const struct cordon_strv *paths, bool up,
 		      struct cordon_strv *out, struct cordon_strv *of)
 {
 	dev_t devs[64];
@@ -165,13 +166,25 @@ static int aliases_in(const struct mount_table *t, const struct cordon_strv *pat
 	/* Nothing mounted twice (most machines): no path is looked at. */
 	size_t ndevs = shared_devs(t, devs, sizeof(devs) / sizeof(devs[0]));
 	for (size_t i = 0; e >= 0 && ndevs && i < paths->n; i++) {
+		char have[PATH_MAX];
+		const char *tail = ""; /* (what of the path is missing) */
 		struct stat want;
-		if (stat(paths->v[i], &want) < 0)
+		if (snprintf(have, sizeof(have), "%s", paths->v[i]) >= (int)sizeof(have))
+			continue;
+		bool found;
+		while (!(found = stat(have, &want) == 0) && up) {
+			char *slash = strrchr(have, '/');
+			if (!slash || slash == have)
+				break;
+			*slash = '\0';
+			tail = paths->v[i] + (slash - have);
+		}
+		if (!found)
 			continue;
 		size_t d = 0;
 		while (d < ndevs && devs[d] != want.st_dev)
 			d++;
-		cleanup_free char *canon = d < ndevs ? realpath(paths->v[i], NULL) : NULL;
+		cleanup_free char *canon = d < ndevs ? realpath(have, NULL) : NULL;
 		char fsp[PATH_MAX];
 		long in = canon ? fs_path(t, canon, fsp, sizeof(fsp)) : -1;
 		for (size_t k = 0; in >= 0 && e >= 0 && k < t->n; k++) {
@@ -188,7 +201,10 @@ static int aliases_in(const struct mount_table *t, const struct cordon_strv *pat
 			 * shows something else, which is no second name). */
 			if (n <= 0 || (size_t)n >= sizeof(alias) || strcmp(alias, canon) == 0 ||
 			    stat(alias, &st) < 0 || st.st_dev != want.st_dev ||
-			    st.st_ino != want.st_ino || cordon_strv_contains(out, alias))
+			    st.st_ino != want.st_ino ||
+			    snprintf(alias + n, sizeof(alias) - (size_t)n, "%s", tail) >=
+				    (int)(sizeof(alias) - (size_t)n) ||
+			    cordon_strv_contains(out, alias))
 				continue;
 			if (cordon_strv_push(out, alias) < 0 ||
 			    (of && cordon_strv_push(of, paths->v[i]) < 0))
@@ -204,7 +220,18 @@ int cordon_mount_aliases(const struct cordon_strv *paths, struct cordon_strv *ou
 	struct mount_table t = {0};
 	int e = table_read(&t);
 	if (e >= 0)
-		e = aliases_in(&t, paths, out, of);
+		e = aliases_in(&t, paths, false, out, of);
+	table_free(&t);
+	return e;
+}
+
+int cordon_mount_aliases_up(const struct cordon_strv *paths, struct cordon_strv *out,
+			    struct cordon_strv *of)
+{
+	struct mount_table t = {0};
+	int e = table_read(&t);
+	if (e >= 0)
+		e = aliases_in(&t, paths, true, out, of);
 	table_free(&t);
 	return e;
 }
@@ -223,7 +250,7 @@ int cordon_mount_aliases_below(const struct cordon_strv *dirs, struct cordon_str
 			    cordon_path_under(t.v[i].at, dirs->v[k]))
 				e = cordon_strv_push_new(&paths, t.v[i].at);
 	if (e >= 0)
-		e = aliases_in(&t, &paths, out, of);
+		e = aliases_in(&t, &paths, false, out, of);
 	cordon_strv_free(&paths);
 	table_free(&t);
 	return e;

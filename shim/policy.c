@@ -141,6 +141,28 @@ static const char *const home_run_dirs[] = {"~/.local/bin", "~/.local/share/syst
 					    "~/.local/share/dbus-1", "~/.local/share/applications",
 					    NULL};
 
+/* The user-wide settings of coding agents and editors outside ~/.config
+ * (resolve_guards). */
+static const char *const agent_settings[] = {"~/.claude",
+					     "~/.claude.json",
+					     "~/.codex",
+					     "~/.gemini",
+					     "~/.cursor",
+					     "~/.cursor-server",
+					     "~/.continue",
+					     "~/.codeium",
+					     "~/.windsurf",
+					     "~/.kiro",
+					     "~/.qwen",
+					     "~/.opencode",
+					     "~/.aider.conf.yml",
+					     "~/.vscode",
+					     "~/.vscode-oss",
+					     "~/.vscode-insiders",
+					     "~/.vscode-server",
+					     "~/.local/share/JetBrains",
+					     NULL};
+
 /* What unsandboxed programs later run or obey, relative to the project:
  * git's hooks and config (followed into worktrees, submodules and the
  * common dir, see shim/guard.c), direnv's .envrc, editors' and agents'
@@ -3738,15 +3760,8 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 	 * its commands would run them outside. A rule naming one itself (to
 	 * run that agent inside) keeps it writable. */
 	if (r >= 0 && ctx->home)
-		r = guard_home_list(
-			p,
-			(const char *const[]){"~/.claude", "~/.claude.json", "~/.codex",
-					      "~/.gemini", "~/.cursor", "~/.cursor-server",
-					      "~/.continue", "~/.codeium", "~/.windsurf", "~/.kiro",
-					      "~/.qwen", "~/.opencode", "~/.aider.conf.yml",
-					      "~/.vscode", "~/.vscode-oss", "~/.vscode-insiders",
-					      "~/.vscode-server", "~/.local/share/JetBrains", NULL},
-			CORDON_GUARD_PROTECT, true, "agents' and editors' settings", ctx, &cache);
+		r = guard_home_list(p, agent_settings, CORDON_GUARD_PROTECT, true,
+				    "agents' and editors' settings", ctx, &cache);
 	/* The runtime directory, read-write by default: the systemd user
 	 * manager loads units and drop-ins from its systemd/ (planted, they
 	 * would run outside at the next daemon-reload or login), GnuPG keeps
@@ -4258,6 +4273,191 @@ static int refuse_root_writable(const struct cordon_config *cfg, const struct co
 	return 0;
 }
 
+/* ENTRY ("~/..." or absolute) into OUT, once. */
+static int push_kept(struct cordon_strv *out, const char *entry, const char *home)
+{
+	char *abs = NULL;
+	int e = entry && (entry[0] == '/' || entry[0] == '~')
+			? cordon_path_absolute(entry, home, NULL, &abs)
+			: -ENOENT;
+	if (e < 0)
+		return e == -ENOMEM ? e : 0;
+	return cordon_strv_contains(out, abs) ? (free(abs), 0) : cordon_strv_push_take(out, abs);
+}
+
+/* What the guards keep in a writable home, by the names they keep it by:
+ * the home itself (and the passwd home) first, then its dotfiles and
+ * ~/.config, what runs outside from it, and cordon's own config and
+ * state. Into OUT, absolute. */
+static int home_kept(const struct cordon_config *cfg, const struct cordon_context *ctx,
+		     struct cordon_strv *out)
+{
+	const char *home = ctx->home;
+	int e = push_kept(out, home, NULL);
+	if (e >= 0)
+		e = push_kept(out, ctx->passwd_home, NULL);
+	for (size_t i = 0; e >= 0 && home && cordon_dotfiles[i]; i++) {
+		cleanup_free char *s = NULL;
+		e = asprintf(&s, "~/%s", cordon_dotfiles[i]) < 0 ? -ENOMEM
+								 : push_kept(out, s, home);
+	}
+	const char *const *const lists[] = {home_run_dirs, fish_code, cordon_home_code,
+					    agent_settings};
+	for (size_t k = 0; k < ARRAY_SIZE(lists); k++)
+		for (size_t i = 0; e >= 0 && home && lists[k][i]; i++)
+			e = push_kept(out, lists[k][i], home);
+	const char *xdg = ctx->getenv_fn ? ctx->getenv_fn("XDG_CONFIG_HOME") : NULL;
+	const char *state = ctx->getenv_fn ? ctx->getenv_fn("XDG_STATE_HOME") : NULL;
+	const char *env = ctx->getenv_fn ? ctx->getenv_fn("CORDON_CONFIG") : NULL;
+	cleanup_free char *xdir = NULL, *sdir = NULL, *uid_state = NULL;
+	if (e >= 0 && ((xdg && xdg[0] == '/' && asprintf(&xdir, "%s/cordon", xdg) < 0) ||
+		       (state && state[0] == '/' && asprintf(&sdir, "%s/cordon", state) < 0) ||
+		       (ctx->passwd_home &&
+			asprintf(&uid_state, "%s/.local/state/cordon", ctx->passwd_home) < 0)))
+		e = -ENOMEM;
+	const char *const more[] = {"~/bin",
+				    "~/.local/share/bash-completion",
+				    "~/.config/cordon",
+				    "~/.local/state/cordon",
+				    xdir,
+				    sdir,
+				    uid_state,
+				    cfg->file,
+				    env};
+	for (size_t i = 0; e >= 0 && i < ARRAY_SIZE(more); i++)
+		if (more[i] && (home || more[i][0] == '/'))
+			e = push_kept(out, more[i], home);
+	return e;
+}
+
+/* Another name a mount gives the home, or what its guards keep
+ * (home_kept), reached by a write rule: the guards hold at the home's own
+ * names only, so through this one the session would write the dotfiles
+ * and cordon's config (round 50c F2: the current directory, a bind of the
+ * home, was a writable project, and a later session ran unsandboxed). */
+struct home_alias {
+	size_t dir;       /* which of the directories */
+	char *alias, *of; /* the other name, and what it names */
+	bool home;        /* OF is the home (or the passwd home) */
+};
+
+static void home_alias_free(struct home_alias *a)
+{
+	free(a->alias);
+	free(a->of);
+	*a = (struct home_alias){0};
+}
+
+/* The first of DIRS (absolute, canonical; N of them) that is, holds or lies
+ * in another name of what home_kept lists, into *FOUND: 1 then, 0 when
+ * none, or -ENOMEM. The home itself counts only held (a directory in it
+ * under another name is a project as one in it is). Cheap where nothing is
+ * mounted twice: nothing is looked at then. */
+static int home_mounted(const struct cordon_config *cfg, const struct cordon_context *ctx,
+			const char *const *dirs, size_t n, struct home_alias *found)
+{
+	struct cordon_strv kept = {0}, aliases = {0}, of = {0};
+	int e = home_kept(cfg, ctx, &kept);
+	if (e >= 0 && n)
+		e = cordon_mount_aliases_up(&kept, &aliases, &of);
+	for (size_t i = 0; e >= 0 && !found->alias && i < aliases.n; i++) {
+		bool home = (ctx->home && strcmp(of.v[i], ctx->home) == 0) ||
+			    (ctx->passwd_home && strcmp(of.v[i], ctx->passwd_home) == 0);
+		for (size_t d = 0; d < n && !found->alias; d++) {
+			if (!cordon_path_under(aliases.v[i], dirs[d]) &&
+			    (home || !cordon_path_under(dirs[d], aliases.v[i])))
+				continue;
+			*found =
+				(struct home_alias){d, strdup(aliases.v[i]), strdup(of.v[i]), home};
+			if (!found->alias || !found->of) {
+				home_alias_free(found);
+				e = -ENOMEM;
+			}
+		}
+	}
+	cordon_strv_free(&kept);
+	cordon_strv_free(&aliases);
+	cordon_strv_free(&of);
+	return e < 0 ? e : found->alias != NULL;
+}
+
+/* How A stands to DIR, for a message: "is your home directory (H),
+ * mounted here too", "holds ~/.config, mounted here too as ALIAS", "lies
+ * in ...". *SAME: the path DIR is by the home's own names, or NULL (where
+ * it holds one). */
+static int home_alias_why(const struct home_alias *a, const char *dir,
+			  const struct cordon_context *ctx, char **why, char **same)
+{
+	cleanup_free char *what = NULL;
+	size_t hn = ctx->home ? strlen(ctx->home) : 0;
+	int r = a->home ? asprintf(&what, "your home directory (%s)", a->of)
+		: hn && strcmp(ctx->home, "/") != 0 && cordon_path_under(a->of, ctx->home)
+			? asprintf(&what, "~%s", a->of + hn)
+			: asprintf(&what, "%s", a->of);
+	if (r < 0)
+		return -ENOMEM;
+	*same = NULL;
+	if (strcmp(a->alias, dir) == 0)
+		r = asprintf(why, "is %s, mounted here too", what) < 0 || !(*same = strdup(a->of))
+			    ? -ENOMEM
+			    : 0;
+	else if (cordon_path_under(a->alias, dir))
+		r = asprintf(why, "holds %s, mounted here too as %s", what, a->alias) < 0 ? -ENOMEM
+											  : 0;
+	else
+		r = asprintf(why, "lies in %s, mounted here too as %s", what, a->alias) < 0 ||
+				    asprintf(same, "%s%s", a->of, dir + strlen(a->alias)) < 0
+			    ? -ENOMEM
+			    : 0;
+	return r;
+}
+
+/* A write rule that is, holds or lies in another name of the home or of
+ * what its guards keep (home_mounted): refused, with what to name
+ * instead. (From the current directory, the project is none instead:
+ * resolve.) */
+static int refuse_home_mounted(const struct cordon_config *cfg, const struct cordon_context *ctx,
+			       const struct cordon_policy *p, struct cordon_error *err)
+{
+	if (!p->sandbox)
+		return 0;
+	const char **dirs = calloc(p->n_rules + 1, sizeof(*dirs));
+	size_t *which = calloc(p->n_rules + 1, sizeof(*which));
+	size_t n = 0;
+	for (size_t i = 0; dirs && which && i < p->n_rules; i++)
+		if (p->rules[i].access & CORDON_ACCESS_WRITE) {
+			which[n] = i;
+			dirs[n++] = p->rules[i].path;
+		}
+	struct home_alias a = {0};
+	int r = dirs && which ? home_mounted(cfg, ctx, dirs, n, &a) : -ENOMEM;
+	free(dirs);
+	cleanup_free char *why = NULL, *same = NULL;
+	const struct cordon_rule *rule = r > 0 ? &p->rules[which[a.dir]] : NULL;
+	free(which);
+	if (rule && home_alias_why(&a, rule->path, ctx, &why, &same) < 0)
+		r = -ENOMEM;
+	home_alias_free(&a);
+	if (r < 0)
+		return cordon_err(err, -r, "%s", strerror(-r));
+	if (!rule)
+		return 0;
+	bool project = strcmp(rule->source, "project") == 0;
+	bool flag = project || rule->source[0] == '-';
+	cleanup_free char *instead = NULL;
+	if (same &&
+	    asprintf(&instead, "name it by that path (%s%s%s)",
+		     flag ? (project ? "--project" : rule->source) : "", flag ? " " : "", same) < 0)
+		return cordon_err(err, ENOMEM, "out of memory");
+	return cordon_err(err, EINVAL,
+			  "%s%s%s%s%s: %s: cordon keeps your dotfiles and its own config "
+			  "read-only by the home's own names, not through this one; %s",
+			  flag ? "" : cfg->origin, flag ? "" : ": ",
+			  project ? "--project" : rule->source, flag ? " " : ": ", rule->path, why,
+			  instead ? instead
+				  : "name the directories the session needs by their own paths");
+}
+
 static int resolve(const struct cordon_config *cfg, const struct cordon_context *given,
 		   struct cordon_policy *out, struct cordon_error *err);
 
@@ -4358,6 +4558,21 @@ static int resolve(const struct cordon_config *cfg, const struct cordon_context 
 	}
 	if (dots)
 		never = dots;
+	/* Nor the home by another name a mount gives it (home_mounted). */
+	cleanup_free char *mounted = NULL, *unused = NULL;
+	struct home_alias alias = {0};
+	int m = !never && ctx->project_from_cwd && p.sandbox
+			? home_mounted(cfg, ctx, (const char *const[]){p.project}, 1, &alias)
+			: 0;
+	if (m > 0 && home_alias_why(&alias, p.project, ctx, &mounted, &unused) < 0)
+		m = -ENOMEM;
+	home_alias_free(&alias);
+	if (m < 0) {
+		cordon_policy_free(&p);
+		return cordon_err(err, ENOMEM, "out of memory");
+	}
+	if (mounted)
+		never = mounted;
 	if (never) {
 		if (asprintf(&p.no_project, "%s %s", p.project, never) < 0) {
 			p.no_project = NULL;
@@ -4381,7 +4596,8 @@ static int resolve(const struct cordon_config *cfg, const struct cordon_context 
 	r = resolve_paths(cfg, ctx, &p);
 	if (r >= 0 && p.sandbox && CORDON_OS_NATIVE == CORDON_OS_LINUX)
 		r = share_mounted_in_shared(&p);
-	if (r >= 0 && refuse_root_writable(cfg, &p, err) < 0) {
+	if (r >= 0 && (refuse_root_writable(cfg, &p, err) < 0 ||
+		       refuse_home_mounted(cfg, ctx, &p, err) < 0)) {
 		cordon_policy_free(&p);
 		return -EINVAL;
 	}

@@ -4773,15 +4773,15 @@ static struct run_result in_while_outside(struct world *w, const char *body, con
 /* CMD (a shell line; "CORDON" at its start stands for the world's
  * cordon) run as the world's user in a mount namespace made for the test
  * (root makes it, with BINDS, a shell line of mount --bind calls, then
- * drops to the user): what it printed. */
-static struct run_result in_mount_namespace(const struct world *w, const char *binds,
-					    const char *cmd)
+ * drops to the user), in CWD (NULL: the project): what it printed. */
+static struct run_result in_mount_namespace_at(const struct world *w, const char *binds,
+					       const char *cwd, const char *cmd)
 {
 	char *who = w->as_user ? fmt("setpriv --reuid=%u --regid=%u --clear-groups -- ",
 				     (unsigned)w->uid, (unsigned)w->gid)
 			       : strdup("");
 	bool cordon = strncmp(cmd, "CORDON ", 7) == 0;
-	char *outer = fmt("%s && cd %s && exec %s%s%s", binds, w->proj, who,
+	char *outer = fmt("%s && cd %s && exec %s%s%s", binds, cwd ? cwd : w->proj, who,
 			  cordon ? (w->as_user ? w->user_cordon : CORDON_BIN) : "",
 			  cordon ? cmd + 6 : cmd);
 	char *argv[] = {"/usr/bin/unshare", "-m", "--propagation", "private",
@@ -4789,6 +4789,12 @@ static struct run_result in_mount_namespace(const struct world *w, const char *b
 	struct run_result r = run_cmd(argv, w->env, w->proj, 20000);
 	free(who), free(outer);
 	return r;
+}
+
+static struct run_result in_mount_namespace(const struct world *w, const char *binds,
+					    const char *cmd)
+{
+	return in_mount_namespace_at(w, binds, NULL, cmd);
 }
 
 /* Hidden files reached through a second mount of the same files, which
@@ -4833,6 +4839,126 @@ BOTH_USERS(guards, hidden_paths_stay_unread_through_another_mount, .timeout = 60
 	cr_expect(strstr(r.out, said), "explain does not say it: %s%s", r.out, r.err);
 	run_free(&r);
 	free(binds), free(script), free(control), free(run), free(explain), free(said);
+	world_free(&w);
+}
+
+/* The plant of the home's startup file and cordon's config, from the
+ * current directory (the home by another name, or its ~/.config), or from
+ * its h/ (a directory that holds a bind of the home there), as the tests
+ * of the home by another name make it: each step says its status. */
+#define HOME_PLANT                                                                                 \
+	"'[ -d h ] && cd h; echo evil >> .bashrc; echo rc $?; "                                    \
+	"echo \"" DISABLE "\" > .config/cordon/config.json; echo cfg $?; "                         \
+	"[ -d cordon ] && echo \"" DISABLE "\" > cordon/config.json; echo ran'"
+
+/* DIR's .bashrc and .config/cordon/config.json as the test lays them. */
+static void lay_home_files(const char *dir)
+{
+	free(write_file(dir, ".bashrc", "# rc\n"));
+	free(write_file(dir, ".config/cordon/config.json", "{}\n"));
+}
+
+/* Whether DIR's files are as lay_home_files laid them: 0, or which one
+ * changed. */
+static const char *home_files_changed(const char *dir)
+{
+	char *rc = content(dir, ".bashrc"), *cfg = content(dir, ".config/cordon/config.json");
+	const char *changed = strcmp(rc, "# rc\n") != 0  ? ".bashrc"
+			      : strcmp(cfg, "{}\n") != 0 ? ".config/cordon/config.json"
+							 : NULL;
+	free(rc), free(cfg);
+	return changed;
+}
+
+/* The current directory a bind mount of the home (NixOS's impermanence
+ * /persist/home/me, a container's -v $HOME:/host-home): it was a project
+ * like any other, the home's dotfile and config guards are mounts at the
+ * home's own paths and do not show through the bind, so the session wrote
+ * ~/.bashrc and cordon's config by that name (round 50c F2). Now it gets
+ * no writable project, says why in the one line, and both files stay
+ * (judged outside: their bytes); so for a directory that holds such a
+ * bind. Named with --project, a bind of the home, or of its ~/.config, is
+ * refused (125), and the plant never runs. Controls, in the same mount
+ * namespace: cwd a bind of a plain directory is a project, and the same
+ * plant writes both files there; named, it is too. */
+BOTH_USERS(guards, the_home_by_another_mount_is_no_project, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "bindhome", "");
+	lay_home_files(w.home);
+	char *plain = at(w.dir, "plain"), *bh = at(w.dir, "bh"), *bp = at(w.dir, "bp"),
+	     *bc = at(w.dir, "bc"), *holder = at(w.dir, "holder"), *inner = at(holder, "h");
+	lay_home_files(plain);
+	cr_assert(mkdir(bh, 0755) == 0 && mkdir(bp, 0755) == 0 && mkdir(bc, 0755) == 0 &&
+		  mkdir(holder, 0755) == 0 && mkdir(inner, 0755) == 0);
+	world_give(&w);
+	char *binds = fmt("mount --bind %s %s && mount --bind %s %s && mount --bind %s/.config %s "
+			  "&& mount --bind %s %s",
+			  w.home, bh, plain, bp, w.home, bc, w.home, inner);
+	char *run = fmt("CORDON run --config %s -- /bin/sh -c " HOME_PLANT, w.cfg);
+
+	/* Control: a bind of a plain directory is a project; the plant lands. */
+	struct run_result r = in_mount_namespace_at(&w, binds, bp, run);
+	cr_assert(strstr(r.out, "ran"), "control: did not run: %d %s%s", r.status, r.out, r.err);
+	cr_assert_str_eq(home_files_changed(plain), ".bashrc",
+			 "control: a bind of a plain directory was no project: %s%s", r.out, r.err);
+	cr_expect_null(strstr(r.err, "no writable project"), "%s", r.err);
+	run_free(&r);
+	lay_home_files(plain);
+	world_give(&w);
+
+	/* The current directory is the home by another name, or holds it. */
+	const char *const cwds[] = {bh, holder};
+	for (size_t i = 0; i < 2; i++) {
+		r = in_mount_namespace_at(&w, binds, cwds[i], run);
+		char *diag = fmt("%s (%d): %s%s", cwds[i], r.status, r.out, r.err);
+		cr_expect(strstr(r.out, "ran"), "the command did not run: %s", diag);
+		const char *changed = home_files_changed(w.home);
+		cr_expect_null(changed, "~/%s was written through a bind of the home: %s", changed,
+			       diag);
+		char *said =
+			i ? fmt("cordon: %s holds your home directory (%s), mounted here too "
+				"as %s; the session has no writable project",
+				holder, w.home, inner)
+			  : fmt("cordon: %s is your home directory (%s), mounted here too; the "
+				"session has no writable project",
+				bh, w.home);
+		cr_expect(strstr(r.err, said), "not said: %s", diag);
+		run_free(&r);
+		lay_home_files(w.home);
+		world_give(&w);
+		free(said), free(diag);
+	}
+
+	/* Named: refused. */
+	const char *const named[] = {bh, bc};
+	for (size_t i = 0; i < 2; i++) {
+		char *opt = fmt("CORDON run --config %s --project %s -- /bin/sh -c " HOME_PLANT,
+				w.cfg, named[i]);
+		r = in_mount_namespace_at(&w, binds, named[i], opt);
+		char *diag = fmt("%s (%d): %s%s", named[i], r.status, r.out, r.err);
+		cr_expect_eq(r.status, 125, "--project a bind of the home was taken: %s", diag);
+		cr_expect_null(strstr(r.out, "ran"), "the plant ran: %s", diag);
+		cr_expect_null(home_files_changed(w.home), "the home was written: %s", diag);
+		char *said = i ? fmt("cordon: --project %s: is ~/.config, mounted here too", bc)
+			       : fmt("cordon: --project %s: is your home directory (%s), mounted "
+				     "here too",
+				     bh, w.home);
+		cr_expect(strstr(r.err, said), "not said: %s", diag);
+		run_free(&r);
+		lay_home_files(w.home);
+		world_give(&w);
+		free(said), free(diag), free(opt);
+	}
+	/* Control: named, a bind of a plain directory is the project. */
+	char *opt = fmt("CORDON run --config %s --project %s -- /bin/sh -c " HOME_PLANT, w.cfg, bp);
+	r = in_mount_namespace_at(&w, binds, bp, opt);
+	cr_expect_str_eq(home_files_changed(plain), ".bashrc",
+			 "control: --project a bind of a plain directory: %s%s", r.out, r.err);
+	run_free(&r);
+	sweep_forget_beneath(w.dir);
+	free(opt), free(run), free(binds);
+	free(plain), free(bh), free(bp), free(bc), free(holder), free(inner);
 	world_free(&w);
 }
 
