@@ -214,26 +214,28 @@ static int aliases_in(const struct mount_table *t, const struct cordon_strv *pat
 	return e;
 }
 
-int cordon_mount_aliases(const struct cordon_strv *paths, struct cordon_strv *out,
-			 struct cordon_strv *of)
+/* aliases_in on the mount table as it is now. */
+static int aliases_now(const struct cordon_strv *paths, bool up, struct cordon_strv *out,
+		       struct cordon_strv *of)
 {
 	struct mount_table t = {0};
 	int e = table_read(&t);
 	if (e >= 0)
-		e = aliases_in(&t, paths, false, out, of);
+		e = aliases_in(&t, paths, up, out, of);
 	table_free(&t);
 	return e;
+}
+
+int cordon_mount_aliases(const struct cordon_strv *paths, struct cordon_strv *out,
+			 struct cordon_strv *of)
+{
+	return aliases_now(paths, false, out, of);
 }
 
 int cordon_mount_aliases_up(const struct cordon_strv *paths, struct cordon_strv *out,
 			    struct cordon_strv *of)
 {
-	struct mount_table t = {0};
-	int e = table_read(&t);
-	if (e >= 0)
-		e = aliases_in(&t, paths, true, out, of);
-	table_free(&t);
-	return e;
+	return aliases_now(paths, true, out, of);
 }
 
 int cordon_mount_aliases_below(const struct cordon_strv *dirs, struct cordon_strv *out,
