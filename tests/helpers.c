@@ -95,8 +95,9 @@ static void forget(const char *dir)
 
 /* Where the worlds live: not /tmp, which the default policy makes read-write
  * (a world there would be "inside" for any test that uses the defaults).
- * /srv/cordon-tests for root (short paths for unix sockets; not /run, which
- * is never a project from the cwd), else
+ * /mnt/cordon-tests for root (short paths for unix sockets; not /run, which
+ * is never a project from the cwd, nor /srv or /var, where learn never
+ * proposes writing), else
  * the caller's runtime directory; /tmp only as a last resort. */
 static const char *worlds_base(void)
 {
@@ -104,9 +105,9 @@ static const char *worlds_base(void)
 	if (base[0])
 		return base;
 	const char *xdg = getenv("XDG_RUNTIME_DIR");
-	if ((mkdir("/srv/cordon-tests", 0755) == 0 || errno == EEXIST) &&
-	    access("/srv/cordon-tests", W_OK) == 0)
-		snprintf(base, sizeof(base), "/srv/cordon-tests");
+	if ((mkdir("/mnt/cordon-tests", 0755) == 0 || errno == EEXIST) &&
+	    access("/mnt/cordon-tests", W_OK) == 0)
+		snprintf(base, sizeof(base), "/mnt/cordon-tests");
 	else if (xdg && xdg[0] == '/' && access(xdg, W_OK) == 0)
 		snprintf(base, sizeof(base), "%s", xdg);
 	else

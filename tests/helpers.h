@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* A fresh directory (under /srv/cordon-tests for root, never where the
+/* A fresh directory (under /mnt/cordon-tests for root, never where the
  * default policy grants access), unique per test; removed by tmp_cleanup. */
 char *tmp_dir(const char *tag);
 /* rm -rf DIR (no symlink following). */
