@@ -85,6 +85,14 @@ static int past_descriptor(const char *in, char **out)
 	return cordon_path_past_descriptor(abs, out);
 }
 
+/* IN (not absolute) against the current directory, as open takes it
+ * ("~" too: nothing expands it there): a fresh string, or NULL. */
+static char *against_cwd(const char *in)
+{
+	cleanup_free char *cwd = getcwd(NULL, 0);
+	return cwd ? cordon_join3(cwd, "/", in) : NULL;
+}
+
 int launcher_unpin_names(struct cordon_args *a, struct cordon_error *err)
 {
 	static const char *const vars[] = {"CORDON_CONFIG",  "HOME",          "XDG_CONFIG_HOME",
@@ -111,12 +119,12 @@ int launcher_unpin_names(struct cordon_args *a, struct cordon_error *err)
 	/* A config named relative to the current directory is read there, and
 	 * guarded there too: by that directory's path from here on (round 50c
 	 * F1: one guarded against the project was another file, and the one
-	 * read was writable inside). */
+	 * read was writable inside; 50e F3: "~c.json" and a "~/c.json" no
+	 * shell expanded are read there too, never in the home). */
 	const char *env_config = getenv("CORDON_CONFIG");
 	cleanup_free char *env_abs = NULL;
-	if (env_config && env_config[0] && env_config[0] != '/' && env_config[0] != '~' &&
-	    (cordon_path_absolute(env_config, NULL, NULL, &env_abs) < 0 ||
-	     setenv("CORDON_CONFIG", env_abs, 1) < 0))
+	if (env_config && env_config[0] && env_config[0] != '/' &&
+	    (!(env_abs = against_cwd(env_config)) || setenv("CORDON_CONFIG", env_abs, 1) < 0))
 		return cordon_err(err, EINVAL,
 				  "CORDON_CONFIG=%s: cannot make it absolute against the current "
 				  "directory",
@@ -138,8 +146,8 @@ int launcher_unpin_names(struct cordon_args *a, struct cordon_error *err)
 					  "directory; name it by its path",
 					  named[i].option, *named[i].name);
 		if (r == 0 && i == 0 && *named[i].name && **named[i].name &&
-		    **named[i].name != '/' && **named[i].name != '~') {
-			if (cordon_path_absolute(*named[i].name, NULL, NULL, &real) < 0)
+		    **named[i].name != '/') {
+			if (!(real = against_cwd(*named[i].name)))
 				return cordon_err(
 					err, EINVAL,
 					"--config %s: cannot make it absolute against the "

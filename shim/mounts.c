@@ -214,14 +214,30 @@ static int aliases_in(const struct mount_table *t, const struct cordon_strv *pat
 	return e;
 }
 
-/* aliases_in on the mount table as it is now. */
-static int aliases_now(const struct cordon_strv *paths, bool up, struct cordon_strv *out,
-		       struct cordon_strv *of)
+/* aliases_in of PATHS on the mount table as it is now, and of each mount
+ * point below one of BELOW (may be NULL; OF: that mount point then): a
+ * bind onto ~/.config/git from ~/dotfiles/git is another name of what is
+ * kept below ~/.config (round 50e F1), one onto ~/.ssh/keys of a hidden
+ * key (F2). */
+static int aliases_now(const struct cordon_strv *paths, bool up, const struct cordon_strv *below,
+		       struct cordon_strv *out, struct cordon_strv *of)
 {
 	struct mount_table t = {0};
+	struct cordon_strv all = {0};
 	int e = table_read(&t);
+	for (size_t k = 0; e >= 0 && k < paths->n; k++)
+		e = cordon_strv_push_new(&all, paths->v[k]);
+	for (size_t k = 0; e >= 0 && below && k < below->n; k++) {
+		/* (Mount points are canonical: the directory as they are.) */
+		cleanup_free char *canon = realpath(below->v[k], NULL);
+		const char *dir = canon ? canon : below->v[k];
+		for (size_t i = 0; e >= 0 && i < t.n; i++)
+			if (strcmp(t.v[i].at, dir) != 0 && cordon_path_under(t.v[i].at, dir))
+				e = cordon_strv_push_new(&all, t.v[i].at);
+	}
 	if (e >= 0)
-		e = aliases_in(&t, paths, up, out, of);
+		e = aliases_in(&t, &all, up, out, of);
+	cordon_strv_free(&all);
 	table_free(&t);
 	return e;
 }
@@ -229,31 +245,17 @@ static int aliases_now(const struct cordon_strv *paths, bool up, struct cordon_s
 int cordon_mount_aliases(const struct cordon_strv *paths, struct cordon_strv *out,
 			 struct cordon_strv *of)
 {
-	return aliases_now(paths, false, out, of);
+	return aliases_now(paths, false, NULL, out, of);
 }
 
-int cordon_mount_aliases_up(const struct cordon_strv *paths, struct cordon_strv *out,
-			    struct cordon_strv *of)
+int cordon_mount_aliases_up(const struct cordon_strv *paths, const struct cordon_strv *below,
+			    struct cordon_strv *out, struct cordon_strv *of)
 {
-	return aliases_now(paths, true, out, of);
+	return aliases_now(paths, true, below, out, of);
 }
 
 int cordon_mount_aliases_below(const struct cordon_strv *dirs, struct cordon_strv *out,
 			       struct cordon_strv *of)
 {
-	struct mount_table t = {0};
-	struct cordon_strv paths = {0};
-	int e = table_read(&t);
-	for (size_t k = 0; e >= 0 && k < dirs->n; k++)
-		e = cordon_strv_push_new(&paths, dirs->v[k]);
-	for (size_t i = 0; e >= 0 && i < t.n; i++)
-		for (size_t k = 0; e >= 0 && k < dirs->n; k++)
-			if (strcmp(t.v[i].at, dirs->v[k]) != 0 &&
-			    cordon_path_under(t.v[i].at, dirs->v[k]))
-				e = cordon_strv_push_new(&paths, t.v[i].at);
-	if (e >= 0)
-		e = aliases_in(&t, &paths, false, out, of);
-	cordon_strv_free(&paths);
-	table_free(&t);
-	return e;
+	return aliases_now(dirs, false, dirs, out, of);
 }

@@ -1227,11 +1227,13 @@ static int push_mount_aliases(const struct cordon_context *ctx, const char *proj
 		else
 			free(abs);
 	}
+	/* (And those of mounts below them: ~/.ssh/keys bound from elsewhere,
+	 * round 50e F2.) */
 	if (e >= 0)
-		e = cordon_mount_aliases(&canon, &aliases, &of);
+		e = cordon_mount_aliases_below(&canon, &aliases, &of);
 	for (size_t i = 0; e >= 0 && i < aliases.n; i++) {
 		size_t k = 0;
-		while (k < canon.n && strcmp(canon.v[k], of.v[i]) != 0)
+		while (k < canon.n && !cordon_path_under(of.v[i], canon.v[k]))
 			k++;
 		cleanup_free char *source = NULL;
 		if (asprintf(&source, "%s: %s, mounted here too", k < label.n ? label.v[k] : "",
@@ -4348,6 +4350,13 @@ static void home_alias_free(struct home_alias *a)
 	*a = (struct home_alias){0};
 }
 
+/* PATH is the home, or the passwd home. */
+static bool is_home(const struct cordon_context *ctx, const char *path)
+{
+	return (ctx->home && strcmp(path, ctx->home) == 0) ||
+	       (ctx->passwd_home && strcmp(path, ctx->passwd_home) == 0);
+}
+
 /* The first of DIRS (absolute, canonical; N of them) that is, holds or lies
  * in another name of what home_kept lists, into *FOUND: 1 then, 0 when
  * none, or -ENOMEM. The home itself counts only held (a directory in it
@@ -4356,13 +4365,17 @@ static void home_alias_free(struct home_alias *a)
 static int home_mounted(const struct cordon_config *cfg, const struct cordon_context *ctx,
 			const char *const *dirs, size_t n, struct home_alias *found)
 {
-	struct cordon_strv kept = {0}, aliases = {0}, of = {0};
+	struct cordon_strv kept = {0}, below = {0}, aliases = {0}, of = {0};
 	int e = home_kept(cfg, ctx, &kept);
+	/* (And mounts below what is kept, the home itself aside: a ~/data
+	 * bound from /mnt/disk is a project there as in the home.) */
+	for (size_t i = 0; e >= 0 && i < kept.n; i++)
+		if (!is_home(ctx, kept.v[i]))
+			e = cordon_strv_push(&below, kept.v[i]);
 	if (e >= 0 && n)
-		e = cordon_mount_aliases_up(&kept, &aliases, &of);
+		e = cordon_mount_aliases_up(&kept, &below, &aliases, &of);
 	for (size_t i = 0; e >= 0 && !found->alias && i < aliases.n; i++) {
-		bool home = (ctx->home && strcmp(of.v[i], ctx->home) == 0) ||
-			    (ctx->passwd_home && strcmp(of.v[i], ctx->passwd_home) == 0);
+		bool home = is_home(ctx, of.v[i]);
 		for (size_t d = 0; d < n && !found->alias; d++) {
 			if (!cordon_path_under(aliases.v[i], dirs[d]) &&
 			    (home || !cordon_path_under(dirs[d], aliases.v[i])))
@@ -4376,6 +4389,7 @@ static int home_mounted(const struct cordon_config *cfg, const struct cordon_con
 		}
 	}
 	cordon_strv_free(&kept);
+	cordon_strv_free(&below);
 	cordon_strv_free(&aliases);
 	cordon_strv_free(&of);
 	return e < 0 ? e : found->alias != NULL;

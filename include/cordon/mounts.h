@@ -18,9 +18,11 @@ int cordon_mount_aliases(const struct cordon_strv *paths, struct cordon_strv *ou
 
 /* cordon_mount_aliases, and a path that is missing as the other names of
  * its nearest existing directory above would hold it (the rest of it
- * appended): what a session could make there under each name. */
-int cordon_mount_aliases_up(const struct cordon_strv *paths, struct cordon_strv *out,
-			    struct cordon_strv *of);
+ * appended): what a session could make there under each name; and the
+ * other names of each mount point below one of BELOW (may be NULL; OF:
+ * that mount point then). */
+int cordon_mount_aliases_up(const struct cordon_strv *paths, const struct cordon_strv *below,
+			    struct cordon_strv *out, struct cordon_strv *of);
 
 /* cordon_mount_aliases of each of DIRS (absolute, canonical) and of each
  * mount point below one of them (OF: that mount point then), with the
