@@ -2164,9 +2164,10 @@ enum {
 	 * looked at again by each walk, even where the listing it lies in is
 	 * the last walk's. */
 	REC_LINK = 'k',
-	/* Below a .git file or link's path, as "PATH/=": the git dir it led
-	 * to (its device and inode, hashed; 0: none), as judge_repo found
-	 * it (judged_route). */
+	/* At a .git entry's path and "//" (no file's path: no record of a
+	 * file in a .git directory takes its place): the git dir it led to,
+	 * and that one's common dir (their paths, devices and inodes, hashed;
+	 * 0: none), as judge_repo found them (judged_route). */
 	REC_LEADS = 'L',
 };
 
@@ -5943,27 +5944,48 @@ static bool kept_where_it_leads(const struct cordon_sweep *s, const char *path)
 	return dir != NULL;
 }
 
-/* The .git file or link REL (PATH) leads to another git dir than it did
- * as the session started, by the record then (a link on the way laid
- * again, a directory there renamed: round 50a F2 had a store armed in
- * the history directory in one session, and reached through a link
- * swapped in the next, its files all older than that session). What it
- * leads to now is noted for the next walk. */
+/* The directory PATH, named by where it is and which it is (its path,
+ * device and inode, hashed alike in every process: round 50d N1 had a
+ * keyed hash differ at each end), or 0 where there is none. */
+static unsigned long long dir_identity(const char *path)
+{
+	cleanup_free char *real = path ? realpath(path, NULL) : NULL;
+	struct stat st;
+	if (!real || stat(real, &st) < 0)
+		return 0;
+	unsigned long long h = 0xcbf29ce484222325ULL; /* FNV-1a */
+	for (const char *c = real; *c; c++)
+		h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
+	return (h ^ (unsigned long long)st.st_ino ^
+		((unsigned long long)st.st_dev * 0x9e3779b97f4a7c15ULL)) |
+	       1;
+}
+
+/* The .git entry REL (PATH) leads to another git dir than it did as the
+ * session started, or its git dir to another common dir, by the record
+ * then (a link on the way laid again, a directory there renamed: round
+ * 50a F2 had a store armed in the history directory in one session, and
+ * reached through a link swapped in the next, its files all older than
+ * that session; 50d: the commondir of a git dir that stayed led through
+ * such a link). A record that could not be read tells nothing: it
+ * leads elsewhere then (50d F1: a session made it too large to read).
+ * What it leads to now is noted for the next walk. */
 static bool judged_route(struct walk *w, const char *rel, const char *path)
 {
 	cleanup_free char *dir = cordon_git_dir_of(path);
-	cleanup_free char *real = dir ? realpath(dir, NULL) : NULL;
-	struct stat st;
-	unsigned long long id = 0;
-	/* (Its path too: an inode freed is soon another's.) */
-	if (real && stat(real, &st) == 0)
-		id = ((unsigned long long)st.st_ino ^
-		      ((unsigned long long)st.st_dev * 0x9e3779b97f4a7c15ULL) ^
-		      ((unsigned long long)path_hash(real) << 32)) |
-		     1;
-	if (record(w, REC_LEADS, id, rel, "=") < 0)
-		return true; /* (none for the next: this one judges all) */
-	cleanup_free char *key = rel_joined("", 0, rel, "=", false);
+	unsigned long long id = dir_identity(dir);
+	char common[PATH_MAX + 16];
+	cleanup_free char *shared =
+		id && (size_t)snprintf(common, sizeof(common), "%s/commondir", dir) < sizeof(common)
+			? cordon_git_link_file(common, "", dir)
+			: NULL;
+	if (shared) {
+		unsigned long long c = dir_identity(shared);
+		id = ((id ^ (c << 17 | c >> 47)) * 0x9e3779b97f4a7c15ULL) | 1;
+	}
+	if (record(w, REC_LEADS, id, rel, "/") < 0 || w->cache.unusable)
+		return true; /* (none for the next, or none from the last: all judged) */
+	cleanup_free char *key = rel_joined("", 0, rel, "/", false);
 	const char *r = key && current_at(w, rel) ? cache_find(&w->cache, key) : NULL;
 	return r && r[0] == REC_LEADS && rec_ino(r) != id;
 }
@@ -5980,7 +6002,7 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 	 * the way its gitdir: line names, laid again, leads it elsewhere,
 	 * round 49h H1, and the git dir there is judged.) */
 	bool there = lstat(path, &st) == 0;
-	bool re_pointed = there && !S_ISDIR(st.st_mode) && judged_route(w, rel, path);
+	bool re_pointed = there && judged_route(w, rel, path);
 	bool guarded_route = is_guarded(s, path);
 	if (guarded_route && (!there || S_ISDIR(st.st_mode) || kept_where_it_leads(s, path)))
 		return 0;
@@ -6024,7 +6046,7 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 	 * rest does (round 50a F1: a new worktree of the project's own git
 	 * dir, whose relative core.hooksPath leads to hooks an earlier
 	 * session wrote in it). */
-	bool new_route = !S_ISDIR(st.st_mode) && (made || guarded_route || re_pointed);
+	bool new_route = (!S_ISDIR(st.st_mode) && (made || guarded_route)) || re_pointed;
 	made = made && !kept;
 	/* All it holds counts when it is new, and when the git dir a .git
 	 * file or link names may have been moved into place. */

@@ -3214,29 +3214,46 @@ BOTH_USERS(guards, a_kept_git_file_led_elsewhere_runs_nothing, .timeout = 120)
 #define GITLINK "git update-index --add --cacheinfo 160000,$(git rev-parse HEAD),n && "
 	static const struct {
 		const char *what, *first, *then, *then_ctl;
-		bool pause; /* (between the sessions: the plant older than the second) */
+		bool pause;  /* (between the sessions: the plant older than the second) */
+		bool unread; /* (the record, as the second started, past a bound) */
 	} ways[] = {
+		{"a store armed before, the record made too large to read",
+		 "mkdir -p real1 n && " BARE(
+			 "real1/g") "ln -s real1 l && "
+				    "echo 'gitdir: ../l/g' > n/.git && "
+				    "H=$CORDON_HISTORY_DIR && " BARE(
+					    "$H/g") "fsmon >> $H/g/config; echo one $?\n",
+		 "rm l && ln -s \"$CORDON_HISTORY_DIR\" l; echo two $?\n", NULL, true, true},
+		{"a commondir led elsewhere through a link laid again",
+		 "H=$CORDON_HISTORY_DIR && mkdir -p n \"$H/gg/g\" && for d in A B; do "
+		 "git init -q --bare \"$H/$d/c\" && git -C \"$H/$d/c\" fetch -q \"$PWD\" main:main && "
+		 "git -C \"$H/$d/c\" config core.bare false || exit 1; done && "
+		 "fsmon >> \"$H/B/c/config\" && ln -s A \"$H/x\" && "
+		 "echo 'ref: refs/heads/main' > \"$H/gg/g/HEAD\" && echo ../../x/c > \"$H/gg/g/commondir\" && "
+		 "printf 'gitdir: %s/gg/g\\n' \"$H\" > n/.git && git -C n reset -q main -- . ; "
+		 "echo one $?\n",
+		 "ln -sfn B \"$CORDON_HISTORY_DIR/x\"; echo two $?\n", NULL, true, false},
 		{"a store armed before, a link on the way laid again",
 		 "mkdir -p real1 n && " BARE(
 			 "real1/g") "ln -s real1 l && "
 				    "echo 'gitdir: ../l/g' > n/.git && " GITLINK
 				    "H=$CORDON_HISTORY_DIR && " BARE(
 					    "$H/g") "fsmon >> $H/g/config; echo one $?\n",
-		 "rm l && ln -s \"$CORDON_HISTORY_DIR\" l; echo two $?\n", NULL, true},
+		 "rm l && ln -s \"$CORDON_HISTORY_DIR\" l; echo two $?\n", NULL, true, false},
 		{"a .git file no guard keeps, a link on the way laid again",
 		 "mkdir -p real1 n && " BARE(
 			 "real1/g") "ln -s real1 l && "
 				    "echo 'gitdir: ../l/g' > n/.git && "
 				    "H=$CORDON_HISTORY_DIR && " BARE(
 					    "$H/g") "fsmon >> $H/g/config; echo one $?\n",
-		 "rm l && ln -s \"$CORDON_HISTORY_DIR\" l; echo two $?\n", NULL, true},
+		 "rm l && ln -s \"$CORDON_HISTORY_DIR\" l; echo two $?\n", NULL, true, false},
 		{"a link on the way laid again",
 		 "mkdir -p real1 n && " BARE("real1/g") "ln -s real1 l && "
 							"echo 'gitdir: ../l/g' > n/.git && " GITLINK
 							"echo one $?\n",
 		 "H=$CORDON_HISTORY_DIR && " BARE("$H/g") "fsmon >> $H/g/config && rm l && "
 							  "ln -s \"$H\" l; echo two $?\n",
-		 NULL, false},
+		 NULL, false, false},
 		{"a repository moved aside where the link leads",
 		 "mkdir -p l/b sub n && " BARE(
 			 "sub/g.cordon-disarmed") "echo 'gitdir: ../l/b/../../sub/g.cordon-disarmed' > n/.git && " GITLINK
@@ -3249,7 +3266,7 @@ BOTH_USERS(guards, a_kept_git_file_led_elsewhere_runs_nothing, .timeout = 120)
 			 "q/sub/g.cordon-disarmed") "fsmon >> "
 						    "q/sub/g.cordon-disarmed/config && rmdir l/b && ln -s ../q/x/y l/b; echo two "
 						    "$?\n",
-		 false},
+		 false, false},
 		{"a config linked to a kept one, its commondir armed",
 		 "mkdir -p real1 n && " BARE("real1/g") "ln -s real1 l && "
 							"echo 'gitdir: ../l/g' > n/.git && " GITLINK
@@ -3258,7 +3275,7 @@ BOTH_USERS(guards, a_kept_git_file_led_elsewhere_runs_nothing, .timeout = 120)
 			 "$H/c") "fsmon >> $H/c/config && echo 'ref: refs/heads/main' > \"$H/g/HEAD\" && "
 				 "echo ../c > \"$H/g/commondir\" && ln -s \"$PWD/.git/config\" \"$H/g/config\" && "
 				 "rm l && ln -s \"$H\" l; echo two $?\n",
-		 NULL, false},
+		 NULL, false, false},
 	};
 #undef BARE
 #undef GITLINK
@@ -3275,8 +3292,12 @@ BOTH_USERS(guards, a_kept_git_file_led_elsewhere_runs_nothing, .timeout = 120)
 			for (size_t i = 0; i < 2; i++) {
 				if (i && ways[k].pause)
 					let_time_pass();
+				/* (As round 50d F1 made it past 256 MiB.) */
+				if (i && ways[k].unread)
+					world_setenv(&w, "CORDON_TEST_RECORD_MAX=16");
 				char *script = plant(&w, tag, "", steps[i]);
 				struct run_result r = sh_in(&w, NULL, "%s", script);
+				world_setenv(&w, "CORDON_TEST_RECORD_MAX=");
 				cr_assert(strstr(r.out, i ? "two 0" : "one 0"),
 					  "%s %zu: the session could not: %s%s", ways[k].what, i,
 					  r.out, r.err);
@@ -3294,6 +3315,40 @@ BOTH_USERS(guards, a_kept_git_file_led_elsewhere_runs_nothing, .timeout = 120)
 					  ways[k].what);
 			world_free(&w);
 		}
+}
+
+/* Round 50d N1: a repository of the user's whose .git file leads out of
+ * the project (git init --separate-git-dir), its git dir holding a hook:
+ * sessions that change nothing leave it where it is, each end finding it
+ * leads where it led (a keyed hash made every end take it for re-pointed,
+ * and moved the user's .git aside). Control: the hook is one git runs. */
+BOTH_USERS(guards, a_git_file_that_leads_where_it_led_stays, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gstays");
+	char *gitdir = at(w.outside, "vgit");
+	struct run_result r = outside(
+		&w,
+		"git init -q --separate-git-dir '%s' v && "
+		"printf '#!/bin/sh\\ntouch \"%s/hook-ran\"\\n' > '%s/hooks/post-checkout' && "
+		"chmod +x '%s/hooks/post-checkout' && git -C v commit -q --allow-empty -m x",
+		gitdir, w.outside, gitdir, gitdir);
+	cr_assert_eq(r.status, 0, "setup: %s", r.err);
+	run_free(&r);
+	for (int i = 0; i < 3; i++) {
+		let_time_pass();
+		r = sh_in(&w, NULL, "true");
+		cr_expect(present(w.proj, "v/.git") && !present(w.proj, "v/.git.cordon-disarmed"),
+			  "session %d moved the user's .git aside: %s", i, r.err);
+		run_free(&r);
+	}
+	r = sh_outside(&w, "git -C v checkout -q -b side; true");
+	run_free(&r);
+	char *ran = at(w.outside, "hook-ran");
+	cr_assert(file_exists(ran), "control: the hook is none git runs");
+	free(ran);
+	free(gitdir);
+	world_free(&w);
 }
 
 /* Round 50a F1: with the user's core.hooksPath relative (husky's
