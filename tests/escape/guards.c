@@ -4897,6 +4897,45 @@ BOTH_USERS(guards, hidden_paths_stay_unread_through_another_mount, .timeout = 60
 	world_free(&w);
 }
 
+/* A directory below a hidden path bound from elsewhere (~/.ssh/keys from
+ * persist/sshkeys: impermanence's lists, a key directory mounted from an
+ * encrypted volume): only mounts whose root held the hidden path were its
+ * other names, so the project persist read the key by the source's name
+ * (round 50e F2). It is hidden there too. Controls: unsandboxed, in the
+ * same namespace, the key reads; with no bind, the session reads it (a
+ * plain project file then). */
+BOTH_USERS(guards, a_hidden_dir_bound_below_stays_unread_by_its_source, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "hidsub", "");
+	char *persist = at(w.dir, "persist"), *src = at(persist, "sshkeys");
+	char *keys = at(w.home, ".ssh/keys");
+	free(write_file(src, "id_ed25519", "SSH-" SECRET "\n"));
+	free(write_file(keys, ".keep", ""));
+	world_give(&w);
+	char *bind = fmt("mount --bind %s %s", src, keys);
+	char *script = fmt("'cat %s/id_ed25519; echo ran'", src);
+	char *control = fmt("/bin/sh -c %s", script);
+	char *run =
+		fmt("CORDON run --config %s --project %s -- /bin/sh -c %s", w.cfg, persist, script);
+	struct run_result r = in_mount_namespace_at(&w, bind, persist, control);
+	cr_assert(strstr(r.out, "SSH-" SECRET), "control: unsandboxed: %s%s", r.out, r.err);
+	run_free(&r);
+	r = in_mount_namespace_at(&w, bind, persist, run);
+	cr_expect(strstr(r.out, "ran"), "the session did not run: %d %s%s", r.status, r.out, r.err);
+	cr_expect_null(strstr(r.out, SECRET), "the key below ~/.ssh was read by its source: %s",
+		       r.out);
+	run_free(&r);
+	r = in_mount_namespace_at(&w, "true", persist, run);
+	cr_expect(strstr(r.out, "SSH-" SECRET), "control: no bind, a project file: %d %s%s",
+		  r.status, r.out, r.err);
+	run_free(&r);
+	sweep_forget_beneath(w.dir);
+	free(bind), free(script), free(control), free(run);
+	free(persist), free(src), free(keys);
+	world_free(&w);
+}
+
 /* The plant of the home's startup file and cordon's config, from the
  * current directory (the home by another name, or its ~/.config), or from
  * its h/ (a directory that holds a bind of the home there), as the tests
@@ -5014,6 +5053,101 @@ BOTH_USERS(guards, the_home_by_another_mount_is_no_project, .timeout = 90)
 	sweep_forget_beneath(w.dir);
 	free(opt), free(run), free(binds);
 	free(plain), free(bh), free(bp), free(bc), free(holder), free(inner);
+	world_free(&w);
+}
+
+/* ~/.config/git a bind mount of ~/dotfiles/git (the dotfiles repository
+ * bound rather than linked; NixOS's impermanence binds ~/.config/git from
+ * /persist/home/me/.config/git): only mounts whose root held what the home
+ * keeps were its other names, so the project ~/dotfiles, named or from
+ * the cwd, wrote git's global config through its own name, and git
+ * outside ran the core.fsmonitor planted there (round 50e F1). Named, it
+ * is refused (125, saying ~/.config/git), and the plant never runs; from
+ * the cwd it is no writable project. Judged outside: the config's bytes
+ * (~/dotfiles/git/config, the file ~/.config/git/config is). Controls:
+ * the plant, unsandboxed in the namespace, is what git reads as its
+ * global core.fsmonitor; without the bind (plain directories) the same
+ * sessions write the file, named and from the cwd. */
+BOTH_USERS(guards, a_dotfiles_dir_bound_below_the_config_is_no_project, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "bindsub", "");
+	static const char was[] = "[user]\n\tname = me\n";
+	char *dots = at(w.home, "dotfiles"), *src = at(dots, "git"),
+	     *cgit = at(w.home, ".config/git");
+	char *file = write_file(src, "config", was), *mark = at(w.outside, "MARK-git");
+	free(write_file(cgit, ".keep", ""));
+	world_give(&w);
+	char *bind = fmt("mount --bind %s %s", src, cgit);
+	/* (Appended from ~/dotfiles as a core.fsmonitor git would run.) */
+	char *plant = fmt("'printf \"[core]\\\\n\\\\tfsmonitor = \\\"touch %s; false\\\"\\\\n\" "
+			  ">> git/config; echo wrote $?; echo ran'",
+			  mark);
+	char *named =
+		fmt("CORDON run --config %s --project %s -- /bin/sh -c %s", w.cfg, dots, plant);
+	char *from_cwd = fmt("CORDON run --config %s -- /bin/sh -c %s", w.cfg, plant);
+
+	/* Control: unsandboxed, the plant lands in git's global config. */
+	char *unsandboxed = fmt("/bin/sh -c %s", plant);
+	struct run_result r = in_mount_namespace_at(&w, bind, dots, unsandboxed);
+	cr_assert(strstr(r.out, "wrote 0"), "control: unsandboxed: %d %s%s", r.status, r.out,
+		  r.err);
+	run_free(&r);
+	char *fsmonitor = fmt("touch %s; false", mark);
+	r = in_mount_namespace_at(&w, bind, dots, "git config --global --get core.fsmonitor");
+	cr_assert(strstr(r.out, fsmonitor), "control: git does not read the plant: %d %s%s",
+		  r.status, r.out, r.err);
+	run_free(&r);
+	free(fsmonitor);
+	free(write_file(src, "config", was));
+	world_give(&w);
+
+	/* Named: refused. */
+	r = in_mount_namespace_at(&w, bind, dots, named);
+	char *diag = fmt("--project (%d): %s%s", r.status, r.out, r.err);
+	cr_expect_eq(r.status, 125, "--project a directory bound at ~/.config/git was taken: %s",
+		     diag);
+	cr_expect_null(strstr(r.out, "ran"), "the plant ran: %s", diag);
+	char *now = slurp(file);
+	cr_expect_str_eq(now, was, "~/.config/git/config was written: %s", diag);
+	free(now);
+	char *said =
+		fmt("cordon: --project %s: holds ~/.config/git, mounted here too as %s", dots, src);
+	cr_expect(strstr(r.err, said), "not said: %s", diag);
+	free(said), free(diag);
+	run_free(&r);
+	free(write_file(src, "config", was));
+	world_give(&w);
+
+	/* From the current directory: no writable project. */
+	r = in_mount_namespace_at(&w, bind, dots, from_cwd);
+	diag = fmt("cwd (%d): %s%s", r.status, r.out, r.err);
+	cr_expect(strstr(r.out, "ran"), "the command did not run: %s", diag);
+	now = slurp(file);
+	cr_expect_str_eq(now, was, "~/.config/git/config was written: %s", diag);
+	free(now);
+	cr_expect(strstr(r.err, "~/.config/git") && strstr(r.err, "no writable project"),
+		  "not said: %s", diag);
+	free(diag);
+	run_free(&r);
+	free(write_file(src, "config", was));
+	world_give(&w);
+
+	/* Controls: plain directories, no bind; the same sessions write it. */
+	const char *const ctl[] = {named, from_cwd};
+	for (size_t i = 0; i < 2; i++) {
+		r = in_mount_namespace_at(&w, "true", dots, ctl[i]);
+		now = slurp(file);
+		cr_expect(strstr(now, "fsmonitor"), "control: %s, no bind: %d %s%s",
+			  i ? "from the cwd" : "--project", r.status, r.out, r.err);
+		free(now);
+		run_free(&r);
+		free(write_file(src, "config", was));
+		world_give(&w);
+	}
+	sweep_forget_beneath(w.dir);
+	free(bind), free(plant), free(named), free(from_cwd), free(unsandboxed);
+	free(dots), free(src), free(cgit), free(file), free(mark);
 	world_free(&w);
 }
 
@@ -8014,6 +8148,73 @@ BOTH_USERS(guards, a_config_named_relative_to_the_cwd_stays_read_only, .timeout 
 	free(now);
 	run_free(&r);
 	free(granted), free(body), free(cfg), free(json), free(extra), free(sub);
+	world_free(&w);
+}
+
+/* The same with a name that starts with ~ and that no shell expanded
+ * (--config '~c.json', and '~/c.json' as zsh passes --config=~/c.json or
+ * a quoted CORDON_CONFIG="~/c.json"): cordon expands no ~ where it reads
+ * the config, so it read the cwd's, but the round 50c F1 fix left such
+ * names as they were and guarded another file; the session wrote
+ * {"enabled": false} into the one read (round 50e F3). It stays: judged
+ * outside, its bytes. Controls: the config read is that file (only it
+ * grants the directory the session writes beside; there is none in the
+ * home); outside, the same write lands. */
+BOTH_USERS(guards, a_config_named_with_a_tilde_stays_read_only, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "tildecfg", "");
+	char *sub = at(w.proj, "sub"), *extra = at(w.dir, "extra");
+	char *json = fmt("{" WORLD_BASE_RW ", \"additional_read_write_paths\": [\"%s\"]}", extra);
+	static const char *const names[] = {"~c.json", "~/c.json"};
+	char *cfgs[2];
+	for (int i = 0; i < 2; i++)
+		cfgs[i] = write_file(sub, names[i], json);
+	cr_assert_eq(mkdir(extra, 0755), 0);
+	world_give(&w);
+	char *granted = at(extra, "granted");
+	for (int i = 0; i < 2; i++) {
+		char *body = fmt("echo landed > %s; echo '" DISABLE "' > '%s'; echo wrote $?",
+				 granted, cfgs[i]);
+		char *env = fmt("CORDON_CONFIG=%s", names[i]);
+		char *by_option[] = {CORDON_BIN,  "run", "--config", (char *)names[i],
+				     "--project", "..",  "--",       "/bin/sh",
+				     "-c",        body,  NULL};
+		char *by_env[] = {"/usr/bin/env", env,       CORDON_BIN, "run", "--project", "..",
+				  "--",           "/bin/sh", "-c",       body,  NULL};
+		char *const *ways[] = {by_option, by_env};
+		for (int k = 0; k < 2; k++) {
+			struct run_result r = world_run(&w, ways[k], sub);
+			char *diag = fmt("%s%s (%d): %s%s", k ? "CORDON_CONFIG=" : "--config ",
+					 names[i], r.status, r.out, r.err);
+			cr_expect(strstr(r.out, "wrote"), "the session did not run: %s", diag);
+			char *now = slurp(cfgs[i]);
+			cr_expect_str_eq(now, json, "the config read was written inside: %s", diag);
+			cr_expect(file_exists(granted), "control: not the config read: %s", diag);
+			free(now);
+			unlink(granted);
+			free(write_file(sub, names[i], json));
+			char *aside = fmt("%s.cordon-disarmed", cfgs[i]);
+			unlink(aside);
+			free(aside);
+			if (who->user)
+				cr_assert_eq(chown(cfgs[i], w.uid, w.gid), 0);
+			run_free(&r);
+			free(diag);
+		}
+		free(body), free(env);
+	}
+	for (int i = 0; i < 2; i++) {
+		struct run_result r =
+			outside(&w, "cd sub && echo '" DISABLE "' > './%s'", names[i]);
+		char *now = slurp(cfgs[i]);
+		cr_expect_str_eq(now, DISABLE "\n",
+				 "control: outside, the write to %s did not land", names[i]);
+		free(now);
+		run_free(&r);
+		free(cfgs[i]);
+	}
+	free(granted), free(json), free(extra), free(sub);
 	world_free(&w);
 }
 
