@@ -2149,7 +2149,8 @@ enum {
 	REC_DOTGIT = 'G',      /* a .git directory (only its modules/ and worktrees/) */
 	REC_DOTGIT_FILE = 'g', /* a .git file, link, or anything else named .git */
 	REC_UNREAD = 'x',      /* a directory it could not read: read again */
-	REC_DEEP = 'p',        /* a directory walked, holding what lies past PATH_MAX: read
+	REC_DEEP = 'p',        /* a directory walked, holding what lies past PATH_MAX, or a
+				  HEAD git does not take for a git dir's yet: read
 				  again (push_headed looks at that by descriptors) */
 	REC_DISARMED = 'D',    /* a git dir a sweep moved aside, as REC_GIT_DIR */
 	REC_MOVED = 'T',       /* its path and "/": the change time the move gave it, in ns
@@ -3348,9 +3349,13 @@ static int list_dir(struct walk *w, const char *rel, char flag)
 		       ((w->has & HAS_COMMONDIR) ||
 			(w->has & (HAS_OBJECTS | HAS_REFS)) == (HAS_OBJECTS | HAS_REFS)) &&
 		       head_as_git(w, rel, hexsz);
-	if (!git_dir) /* (a root that is one, a bare repository made writable, is judged too) */
-		return record(w, w->dropped ? REC_DEEP : REC_DIR, (unsigned long long)st.st_ino,
-			      rel, NULL);
+	/* (A root that is one, a bare repository made writable, is judged
+	 * too. One with a HEAD is listed again at each walk: a HEAD written in
+	 * place, which changes nothing in its directory, may make it a git
+	 * dir, judged_became.) */
+	if (!git_dir)
+		return record(w, w->dropped || (w->has & HAS_HEAD) ? REC_DEEP : REC_DIR,
+			      (unsigned long long)st.st_ino, rel, NULL);
 	/* It is judged whole, as git would use it. */
 	e = push_joined(w, &w->found, flag, rel, "");
 	struct timespec moved;
@@ -5990,6 +5995,28 @@ static bool judged_route(struct walk *w, const char *rel, const char *path)
 	return r && r[0] == REC_LEADS && rec_ino(r) != id;
 }
 
+/* The directory REL (PATH, ST), a git dir now, was none as the session
+ * started, by the record then, and what made it one may have changed
+ * since: its HEAD (written in place), or a name made in it (objects, refs,
+ * a commondir). All of it is new to git then, whatever its times (round
+ * 50: a bare repository planted with a HEAD git rejected, its core.pager
+ * armed, was made a git dir by a later session rewriting the HEAD, and
+ * git log there ran the pager). */
+static bool judged_became(const struct walk *w, const char *rel, const char *path,
+			  const struct stat *st, const struct timespec *since)
+{
+	const char *r = current_at(w, rel) ? cached(w, rel) : NULL;
+	if (!r || (r[0] != REC_DIR && r[0] != REC_DEEP))
+		return false;
+	char head[PATH_MAX + 16], common[PATH_MAX + 16];
+	if ((size_t)snprintf(head, sizeof(head), "%s/HEAD", path) >= sizeof(head) ||
+	    (size_t)snprintf(common, sizeof(common), "%s/commondir", path) >= sizeof(common))
+		return true; /* (none cordon can look at: all of it counts) */
+	cleanup_free char *shared = cordon_git_link_file(common, "", path);
+	return after(&CTIME(*st), since) || changed(head, since) ||
+	       (shared && moved_in(shared, since));
+}
+
 static int judge_repo(struct walk *w, const char *found, struct cordon_strv *said)
 {
 	struct cordon_sweep from = *w->s;
@@ -6046,7 +6073,9 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 	 * rest does (round 50a F1: a new worktree of the project's own git
 	 * dir, whose relative core.hooksPath leads to hooks an earlier
 	 * session wrote in it). */
-	bool new_route = (!S_ISDIR(st.st_mode) && (made || guarded_route)) || re_pointed;
+	bool new_route =
+		(!S_ISDIR(st.st_mode) && (made || guarded_route)) || re_pointed ||
+		(S_ISDIR(st.st_mode) && !made && judged_became(w, rel, path, &st, &s->since));
 	made = made && !kept;
 	/* All it holds counts when it is new, and when the git dir a .git
 	 * file or link names may have been moved into place. */

@@ -3351,6 +3351,51 @@ BOTH_USERS(guards, a_git_file_that_leads_where_it_led_stays, .timeout = 60)
 	world_free(&w);
 }
 
+/* A bare repository one session plants with a HEAD git rejects (so no
+ * git dir, and nothing of it judged), its reference-transaction hook
+ * armed; a later session writes the HEAD in place, which changes nothing
+ * in its directory: git outside, in it, ran the hook at a branch made
+ * there. Control: no guard. */
+BOTH_USERS(guards, a_directory_made_a_git_dir_later_is_judged_whole, .timeout = 60)
+{
+	for (int ctl = 1; ctl >= 0; ctl--) {
+		struct world w;
+		git_world(&w, who, ctl ? "gbecamec" : "gbecame");
+		if (ctl)
+			set_config(&w, ", \"protected_paths\": []");
+		const char *tag = ctl ? "ctl" : "deny";
+		const char *steps[] = {
+			"git init -q --bare ev && git -C ev fetch -q \"$PWD\" main:main && "
+			"hook reference-transaction > ev/hooks/reference-transaction && "
+			"chmod +x ev/hooks/reference-transaction && echo nothing > ev/HEAD; "
+			"echo one $?\n",
+			"echo 'ref: refs/heads/main' > ev/HEAD; echo two $?\n"};
+		char *diag = NULL;
+		for (size_t i = 0; i < 2; i++) {
+			if (i)
+				let_time_pass();
+			char *script = plant(&w, tag, "", steps[i]);
+			struct run_result r = sh_in(&w, NULL, "%s", script);
+			cr_assert(strstr(r.out, i ? "two 0" : "one 0"),
+				  "%zu: the session could not: %s%s", i, r.out, r.err);
+			free(diag);
+			diag = fmt("%s%s", r.out, r.err);
+			run_free(&r);
+			free(script);
+		}
+		struct run_result r = sh_outside(&w, "git -C ev branch x >/dev/null 2>&1; true");
+		run_free(&r);
+		if (ctl)
+			cr_assert(marked(&w, tag, "reference-transaction"),
+				  "control: the hook did not run");
+		else
+			cr_expect(!marked(&w, tag, "reference-transaction"),
+				  "the hook ran outside: %s", diag);
+		free(diag);
+		world_free(&w);
+	}
+}
+
 /* Round 50a F1: with the user's core.hooksPath relative (husky's
  * .husky/_), one session writes hooks in c/.husky/_, plain files, and a
  * later one makes c a worktree of the project's own git dir, which the
