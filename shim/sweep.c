@@ -5975,6 +5975,33 @@ static unsigned long long dir_identity(const char *path)
  * such a link). A record that could not be read tells nothing: it
  * leads elsewhere then (50d F1: a session made it too large to read).
  * What it leads to now is noted for the next walk. */
+static unsigned long long mix_identity(unsigned long long id, unsigned long long more)
+{
+	return ((id ^ (more << 17 | more >> 47)) * 0x9e3779b97f4a7c15ULL) | 1;
+}
+
+/* The identities of the repositories a config's remotes name on this
+ * machine (cordon_git_config_judge's LOCAL), mixed into ID; nothing is
+ * taken for a risk here. */
+struct remotes_seen {
+	const char *base; /* what a relative one is taken against */
+	unsigned long long id;
+};
+
+static bool remote_seen(const char *path, void *arg)
+{
+	struct remotes_seen *seen = arg;
+	char abs[PATH_MAX];
+	const char *home = getenv("HOME");
+	int n = path[0] == '~' && path[1] == '/' && home
+			? snprintf(abs, sizeof(abs), "%s%s", home, path + 1)
+		: path[0] == '/' ? snprintf(abs, sizeof(abs), "%s", path)
+				 : snprintf(abs, sizeof(abs), "%s/%s", seen->base, path);
+	if (n > 0 && (size_t)n < sizeof(abs))
+		seen->id = mix_identity(seen->id, dir_identity(abs));
+	return false;
+}
+
 static bool judged_route(struct walk *w, const char *rel, const char *path)
 {
 	cleanup_free char *dir = cordon_git_dir_of(path);
@@ -5984,10 +6011,23 @@ static bool judged_route(struct walk *w, const char *rel, const char *path)
 		id && (size_t)snprintf(common, sizeof(common), "%s/commondir", dir) < sizeof(common)
 			? cordon_git_link_file(common, "", dir)
 			: NULL;
-	if (shared) {
-		unsigned long long c = dir_identity(shared);
-		id = ((id ^ (c << 17 | c >> 47)) * 0x9e3779b97f4a7c15ULL) | 1;
-	}
+	if (shared)
+		id = mix_identity(id, dir_identity(shared));
+	/* And the repositories its remotes name here, where git push runs
+	 * hooks (round 50f F1: a remote through a link in the history
+	 * directory, laid again by a later session to a repository armed in
+	 * an earlier one; the config, unchanged, was not judged again). */
+	char config[PATH_MAX + 16];
+	size_t pn = strlen(path);
+	cleanup_free char *base = pn >= 5 && strcmp(path + pn - 5, "/.git") == 0
+					  ? strndup(path, pn - 5)
+					  : strdup(path);
+	struct remotes_seen seen = {.base = base, .id = id};
+	char scratch[1200] = "";
+	if (id && base && cordon_git_common_config(dir, config, sizeof(config)))
+		(void)cordon_git_config_judge(config, NULL, remote_seen, &seen, scratch,
+					      sizeof(scratch));
+	id = seen.id;
 	if (record(w, REC_LEADS, id, rel, "/") < 0 || w->cache.unusable)
 		return true; /* (none for the next, or none from the last: all judged) */
 	cleanup_free char *key = rel_joined("", 0, rel, "/", false);

@@ -3351,6 +3351,53 @@ BOTH_USERS(guards, a_git_file_that_leads_where_it_led_stays, .timeout = 60)
 	world_free(&w);
 }
 
+/* Round 50f F1: a repository one session makes, its remote a path
+ * through a link in the history directory (which no walk goes into) to a
+ * plain repository in the project, and beside it there a repository
+ * whose pre-receive hook is armed; a later session lays the link again,
+ * to that one: git push outside ran the hook. Control: no guard. */
+BOTH_USERS(guards, a_remote_led_elsewhere_runs_no_hook, .timeout = 60)
+{
+	for (int ctl = 1; ctl >= 0; ctl--) {
+		struct world w;
+		git_world(&w, who, ctl ? "gremotec" : "gremote");
+		if (ctl)
+			set_config(&w, ", \"protected_paths\": []");
+		const char *tag = ctl ? "ctl" : "deny";
+		const char *steps[] = {
+			"H=$CORDON_HISTORY_DIR && git init -q --bare real/r && ln -s \"$PWD/real\" "
+			"\"$H/l\" && git init -q --bare \"$H/B/r\" && "
+			"hook pre-receive > \"$H/B/r/hooks/pre-receive\" && "
+			"chmod +x \"$H/B/r/hooks/pre-receive\" && git init -q n && "
+			"git -C n commit -q --allow-empty -m x && "
+			"git -C n remote add origin \"$H/l/r\"; echo one $?\n",
+			"ln -sfn \"$CORDON_HISTORY_DIR/B\" \"$CORDON_HISTORY_DIR/l\"; echo two $?\n"};
+		char *diag = NULL;
+		for (size_t i = 0; i < 2; i++) {
+			if (i)
+				let_time_pass();
+			char *script = plant(&w, tag, "", steps[i]);
+			struct run_result r = sh_in(&w, NULL, "%s", script);
+			cr_assert(strstr(r.out, i ? "two 0" : "one 0"),
+				  "%zu: the session could not: %s%s", i, r.out, r.err);
+			free(diag);
+			diag = fmt("%s%s", r.out, r.err);
+			run_free(&r);
+			free(script);
+		}
+		struct run_result r = sh_outside(
+			&w, "git -C n push -q origin HEAD:refs/heads/main >/dev/null 2>&1; true");
+		run_free(&r);
+		if (ctl)
+			cr_assert(marked(&w, tag, "pre-receive"), "control: the hook did not run");
+		else
+			cr_expect(!marked(&w, tag, "pre-receive"), "the hook ran outside: %s",
+				  diag);
+		free(diag);
+		world_free(&w);
+	}
+}
+
 /* A bare repository one session plants with a HEAD git rejects (so no
  * git dir, and nothing of it judged), its reference-transaction hook
  * armed; a later session writes the HEAD in place, which changes nothing
