@@ -222,7 +222,7 @@ static bool value_goes_on(const char *s, bool *bad)
  * git submodule writes it (.git/modules/NAME and NAME/.git): git outside
  * there works where it would work anyway. Elsewhere (the project's top,
  * a .git/hooks) its checkout would write the repository's files. */
-static bool worktree_of_its_own(const char *config, const char *value)
+static bool worktree_of_its_own(const char *config, const char *value, char *wt, size_t wt_size)
 {
 	const char *v = skip_blanks(value);
 	size_t n = strcspn(v, "\n");
@@ -241,8 +241,10 @@ static bool worktree_of_its_own(const char *config, const char *value)
 	char *base = strndup(joined, strlen(joined) - 5);
 	cleanup_free char *named = base ? cordon_git_link_file(joined, "gitdir: ", base) : NULL;
 	cleanup_free char *self = realpath(dir, NULL);
+	bool own = named && self && strcmp(named, self) == 0 && base &&
+		   (size_t)snprintf(wt, wt_size, "%s", base) < wt_size;
 	free(base);
-	return named && self && strcmp(named, self) == 0;
+	return own;
 }
 
 static bool entries_hold(const struct cordon_git_entries *e, const char *entry)
@@ -516,9 +518,15 @@ static bool scan(const char *config, const struct cordon_git_entries *known,
 		if (bad)
 			continue;
 		bool core = !sub && strcasecmp(section, "core") == 0;
+		/* (A worktree of its own, but where a session may have planted
+		 * what git there goes into, unjudged, a submodule whose config
+		 * runs: not harmless, round 50g F1. Its path goes to LOCAL as a
+		 * remote's does.) */
+		char wt[PATH_MAX];
 		bool risky = !is_harmless(section, sub, key) &&
 			     !(core && strcasecmp(key, "worktree") == 0 && *s == '=' &&
-			       worktree_of_its_own(config, s + 1)) &&
+			       worktree_of_its_own(config, s + 1, wt, sizeof(wt)) &&
+			       !(hooks && hooks->local && hooks->local(wt, hooks->arg))) &&
 			     !(core && strcasecmp(key, "fsmonitor") == 0 && switched_off(s));
 		/* A remote's URL: a program git would look for on PATH (one
 		 * the user set up stays theirs, as any setting), or a

@@ -307,7 +307,9 @@ bool cordon_git_config_scan(const char *config, const struct cordon_git_entries 
  * "file://"), passed to LOCAL(PATH, ARG): a risk where it returns true,
  * whatever KNOWN holds (git push runs that repository's hooks). A URL of
  * a remote helper (HELPER::…, a scheme git has no transport of its own
- * for) is a setting that is not harmless. */
+ * for) is a setting that is not harmless. A core.worktree whose .git file
+ * names the repository (harmless) goes to LOCAL too, its whole path: a
+ * risk where it returns true (git status there goes into what it holds). */
 bool cordon_git_config_judge(const char *config, const struct cordon_git_entries *known,
 			     bool (*local)(const char *path, void *arg), void *arg, char *out,
 			     size_t size);

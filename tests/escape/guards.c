@@ -3351,6 +3351,44 @@ BOTH_USERS(guards, a_git_file_that_leads_where_it_led_stays, .timeout = 60)
 	world_free(&w);
 }
 
+/* Round 50g F1: a repository a session makes, its core.worktree a
+ * directory in the history directory (which no walk goes into) whose .git
+ * file names that very git dir (so the key was harmless), holding a
+ * submodule whose core.fsmonitor is armed: git status outside, in the
+ * repository, went into the submodule and ran it. Control: no guard. */
+BOTH_USERS(guards, a_worktree_where_no_end_walks_runs_nothing, .timeout = 60)
+{
+	for (int ctl = 1; ctl >= 0; ctl--) {
+		struct world w;
+		git_world(&w, who, ctl ? "gwtfarc" : "gwtfar");
+		if (ctl)
+			set_config(&w, ", \"protected_paths\": []");
+		const char *tag = ctl ? "ctl" : "deny";
+		char *script = plant(
+			&w, tag, "",
+			"H=$CORDON_HISTORY_DIR && git init -q n && (cd n && echo y > g && git add g && "
+			"git commit -qm n) && mkdir -p \"$H/wt\" && "
+			"printf 'gitdir: %s\\n' \"$(cd n/.git && pwd -P)\" > \"$H/wt/.git\" && "
+			"git init -q \"$H/wt/sub\" && (cd \"$H/wt/sub\" && echo s > s && git add s && "
+			"git commit -qm s) && fsmon >> \"$H/wt/sub/.git/config\" && "
+			"git -C n config core.worktree \"$H/wt\" && git -C n add -A && "
+			"git -C n commit -qm wt; echo one $?\n");
+		struct run_result r = sh_in(&w, NULL, "%s", script);
+		free(script);
+		cr_assert(strstr(r.out, "one 0"), "the session could not: %s%s", r.out, r.err);
+		char *diag = fmt("%s%s", r.out, r.err);
+		run_free(&r);
+		r = sh_outside(&w, "git -C n status >/dev/null 2>&1; true");
+		run_free(&r);
+		if (ctl)
+			cr_assert(marked(&w, tag, "fsmonitor"), "control: it did not run");
+		else
+			cr_expect(!marked(&w, tag, "fsmonitor"), "it ran outside: %s", diag);
+		free(diag);
+		world_free(&w);
+	}
+}
+
 /* Round 50f F1: a repository one session makes, its remote a path
  * through a link in the history directory (which no walk goes into) to a
  * plain repository in the project, and beside it there a repository
