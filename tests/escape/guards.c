@@ -3351,6 +3351,50 @@ BOTH_USERS(guards, a_git_file_that_leads_where_it_led_stays, .timeout = 60)
 	world_free(&w);
 }
 
+/* STEPS, two sessions in a git world (TAG; SETUP run outside first, may
+ * be NULL), the first's plant older than the second's start, then
+ * OUTSIDE run outside: the hook or monitor MARK did not run. Control: the
+ * same with no guard (protected_paths []), where it runs. */
+static void two_sessions(const struct who *who, const char *tag, const char *setup,
+			 const char *const steps[2], const char *outside_cmd, const char *mark)
+{
+	for (int ctl = 1; ctl >= 0; ctl--) {
+		struct world w;
+		char *wtag = fmt("%s%s", tag, ctl ? "c" : "");
+		git_world(&w, who, wtag);
+		free(wtag);
+		struct run_result r;
+		if (setup) {
+			r = sh_outside(&w, setup);
+			run_free(&r);
+		}
+		if (ctl)
+			set_config(&w, ", \"protected_paths\": []");
+		const char *ptag = ctl ? "ctl" : "deny";
+		char *diag = NULL;
+		for (size_t i = 0; i < 2; i++) {
+			if (i)
+				let_time_pass();
+			char *script = plant(&w, ptag, "", steps[i]);
+			r = sh_in(&w, NULL, "%s", script);
+			cr_assert(strstr(r.out, i ? "two 0" : "one 0"),
+				  "%zu: the session could not: %s%s", i, r.out, r.err);
+			free(diag);
+			diag = fmt("%s%s", r.out, r.err);
+			run_free(&r);
+			free(script);
+		}
+		r = sh_outside(&w, outside_cmd);
+		run_free(&r);
+		if (ctl)
+			cr_assert(marked(&w, ptag, mark), "control: %s did not run", mark);
+		else
+			cr_expect(!marked(&w, ptag, mark), "%s ran outside: %s", mark, diag);
+		free(diag);
+		world_free(&w);
+	}
+}
+
 /* Round 50g F1: a repository a session makes, its core.worktree a
  * directory in the history directory (which no walk goes into) whose .git
  * file names that very git dir (so the key was harmless), holding a
@@ -3396,44 +3440,17 @@ BOTH_USERS(guards, a_worktree_where_no_end_walks_runs_nothing, .timeout = 60)
  * to that one: git push outside ran the hook. Control: no guard. */
 BOTH_USERS(guards, a_remote_led_elsewhere_runs_no_hook, .timeout = 60)
 {
-	for (int ctl = 1; ctl >= 0; ctl--) {
-		struct world w;
-		git_world(&w, who, ctl ? "gremotec" : "gremote");
-		if (ctl)
-			set_config(&w, ", \"protected_paths\": []");
-		const char *tag = ctl ? "ctl" : "deny";
-		const char *steps[] = {
-			"H=$CORDON_HISTORY_DIR && git init -q --bare real/r && ln -s \"$PWD/real\" "
-			"\"$H/l\" && git init -q --bare \"$H/B/r\" && "
-			"hook pre-receive > \"$H/B/r/hooks/pre-receive\" && "
-			"chmod +x \"$H/B/r/hooks/pre-receive\" && git init -q n && "
-			"git -C n commit -q --allow-empty -m x && "
-			"git -C n remote add origin \"$H/l/r\"; echo one $?\n",
-			"ln -sfn \"$CORDON_HISTORY_DIR/B\" \"$CORDON_HISTORY_DIR/l\"; echo two $?\n"};
-		char *diag = NULL;
-		for (size_t i = 0; i < 2; i++) {
-			if (i)
-				let_time_pass();
-			char *script = plant(&w, tag, "", steps[i]);
-			struct run_result r = sh_in(&w, NULL, "%s", script);
-			cr_assert(strstr(r.out, i ? "two 0" : "one 0"),
-				  "%zu: the session could not: %s%s", i, r.out, r.err);
-			free(diag);
-			diag = fmt("%s%s", r.out, r.err);
-			run_free(&r);
-			free(script);
-		}
-		struct run_result r = sh_outside(
-			&w, "git -C n push -q origin HEAD:refs/heads/main >/dev/null 2>&1; true");
-		run_free(&r);
-		if (ctl)
-			cr_assert(marked(&w, tag, "pre-receive"), "control: the hook did not run");
-		else
-			cr_expect(!marked(&w, tag, "pre-receive"), "the hook ran outside: %s",
-				  diag);
-		free(diag);
-		world_free(&w);
-	}
+	const char *const steps[] = {
+		"H=$CORDON_HISTORY_DIR && git init -q --bare real/r && ln -s \"$PWD/real\" "
+		"\"$H/l\" && git init -q --bare \"$H/B/r\" && "
+		"hook pre-receive > \"$H/B/r/hooks/pre-receive\" && "
+		"chmod +x \"$H/B/r/hooks/pre-receive\" && git init -q n && "
+		"git -C n commit -q --allow-empty -m x && "
+		"git -C n remote add origin \"$H/l/r\"; echo one $?\n",
+		"ln -sfn \"$CORDON_HISTORY_DIR/B\" \"$CORDON_HISTORY_DIR/l\"; echo two $?\n"};
+	two_sessions(who, "gremote", NULL, steps,
+		     "git -C n push -q origin HEAD:refs/heads/main >/dev/null 2>&1; true",
+		     "pre-receive");
 }
 
 /* A bare repository one session plants with a HEAD git rejects (so no
@@ -3443,42 +3460,13 @@ BOTH_USERS(guards, a_remote_led_elsewhere_runs_no_hook, .timeout = 60)
  * there. Control: no guard. */
 BOTH_USERS(guards, a_directory_made_a_git_dir_later_is_judged_whole, .timeout = 60)
 {
-	for (int ctl = 1; ctl >= 0; ctl--) {
-		struct world w;
-		git_world(&w, who, ctl ? "gbecamec" : "gbecame");
-		if (ctl)
-			set_config(&w, ", \"protected_paths\": []");
-		const char *tag = ctl ? "ctl" : "deny";
-		const char *steps[] = {
-			"git init -q --bare ev && git -C ev fetch -q \"$PWD\" main:main && "
-			"hook reference-transaction > ev/hooks/reference-transaction && "
-			"chmod +x ev/hooks/reference-transaction && echo nothing > ev/HEAD; "
-			"echo one $?\n",
-			"echo 'ref: refs/heads/main' > ev/HEAD; echo two $?\n"};
-		char *diag = NULL;
-		for (size_t i = 0; i < 2; i++) {
-			if (i)
-				let_time_pass();
-			char *script = plant(&w, tag, "", steps[i]);
-			struct run_result r = sh_in(&w, NULL, "%s", script);
-			cr_assert(strstr(r.out, i ? "two 0" : "one 0"),
-				  "%zu: the session could not: %s%s", i, r.out, r.err);
-			free(diag);
-			diag = fmt("%s%s", r.out, r.err);
-			run_free(&r);
-			free(script);
-		}
-		struct run_result r = sh_outside(&w, "git -C ev branch x >/dev/null 2>&1; true");
-		run_free(&r);
-		if (ctl)
-			cr_assert(marked(&w, tag, "reference-transaction"),
-				  "control: the hook did not run");
-		else
-			cr_expect(!marked(&w, tag, "reference-transaction"),
-				  "the hook ran outside: %s", diag);
-		free(diag);
-		world_free(&w);
-	}
+	const char *const steps[] = {
+		"git init -q --bare ev && git -C ev fetch -q \"$PWD\" main:main && "
+		"hook reference-transaction > ev/hooks/reference-transaction && "
+		"chmod +x ev/hooks/reference-transaction && echo nothing > ev/HEAD; echo one $?\n",
+		"echo 'ref: refs/heads/main' > ev/HEAD; echo two $?\n"};
+	two_sessions(who, "gbecame", NULL, steps, "git -C ev branch x >/dev/null 2>&1; true",
+		     "reference-transaction");
 }
 
 /* Round 50a F1: with the user's core.hooksPath relative (husky's
@@ -3488,42 +3476,12 @@ BOTH_USERS(guards, a_directory_made_a_git_dir_later_is_judged_whole, .timeout = 
  * editor that finds the repository) ran them. Control: no guard. */
 BOTH_USERS(guards, a_new_worktree_of_a_kept_git_dir_runs_no_old_hook, .timeout = 60)
 {
-	for (int ctl = 1; ctl >= 0; ctl--) {
-		struct world w;
-		git_world(&w, who, ctl ? "gnwtc" : "gnwt");
-		struct run_result r = sh_outside(&w, "git config core.hooksPath .husky/_");
-		run_free(&r);
-		if (ctl)
-			set_config(&w, ", \"protected_paths\": []");
-		const char *tag = ctl ? "ctl" : "deny";
-		const char *steps[] = {"mkdir -p c/.husky/_ && echo x > c/f && "
-				       "hook post-index-change > c/.husky/_/post-index-change && "
-				       "chmod +x c/.husky/_/post-index-change; echo one $?\n",
-				       "printf 'gitdir: ../.git\\n' > c/.git; echo two $?\n"};
-		char *diag = NULL;
-		for (size_t i = 0; i < 2; i++) {
-			if (i)
-				let_time_pass();
-			char *script = plant(&w, tag, "", steps[i]);
-			r = sh_in(&w, NULL, "%s", script);
-			cr_assert(strstr(r.out, i ? "two 0" : "one 0"),
-				  "%zu: the session could not: %s%s", i, r.out, r.err);
-			free(diag);
-			diag = fmt("%s%s", r.out, r.err);
-			run_free(&r);
-			free(script);
-		}
-		r = sh_outside(&w, "git -C c status >/dev/null 2>&1; true");
-		run_free(&r);
-		if (ctl)
-			cr_assert(marked(&w, tag, "post-index-change"),
-				  "control: the hook did not run");
-		else
-			cr_expect(!marked(&w, tag, "post-index-change"), "the hook ran outside: %s",
-				  diag);
-		free(diag);
-		world_free(&w);
-	}
+	const char *const steps[] = {"mkdir -p c/.husky/_ && echo x > c/f && "
+				     "hook post-index-change > c/.husky/_/post-index-change && "
+				     "chmod +x c/.husky/_/post-index-change; echo one $?\n",
+				     "printf 'gitdir: ../.git\\n' > c/.git; echo two $?\n"};
+	two_sessions(who, "gnwt", "git config core.hooksPath .husky/_", steps,
+		     "git -C c status >/dev/null 2>&1; true", "post-index-change");
 }
 
 /* A linked worktree's object format is its common dir's: a sha256
