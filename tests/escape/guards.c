@@ -15816,8 +15816,14 @@ BOTH_USERS(guards, mise_s_unnamed_environments_are_moved_aside_while_it_runs, .t
 		struct world w;
 		mise_world(&w, who, "envwatch", ctl, "echo '[env]' > mise.dev.toml");
 		char *body = plant(&w, ctl ? "ctl" : "deny", "", plant_mise_envs);
+		/* (The watch moves each as it sees it: given up to 3 s, as a
+		 * user's mise would come later still; one made in a new
+		 * directory was seen after the run, under load, in CI.) */
 		char *mise =
-			fmt("cd %s && for f in mise.evil.toml .mise.evil.local.toml "
+			fmt("cd %s && i=0; while [ $i -lt 60 ]; do n=0; for f in mise.evil.toml "
+			    ".mise.evil.local.toml .config/mise.evil.toml mise/config.evil.toml; "
+			    "do [ -e \"$f\" ] && n=1; done; [ $n = 0 ] && break; sleep 0.05; "
+			    "i=$((i+1)); done; for f in mise.evil.toml .mise.evil.local.toml "
 			    ".config/mise.evil.toml mise/config.evil.toml; do [ -f \"$f\" ] && "
 			    "sh \"$f\"; done; true",
 			    w.proj);
