@@ -2087,6 +2087,33 @@ static FILE *open_config(const char *file, bool *big)
 	return f;
 }
 
+/* The section header at S (its "["): whether it is SECTION's, with a
+ * subsection (WITH_SUB) or none; where a key on the same line starts
+ * into *REST, NULL where there is none (git reads one there: round 50h,
+ * "[include] path = x" on one line, and "[includeIf<TAB>\"...\"]", went
+ * unread, the file they name unguarded). */
+static bool config_header(char *s, const char *section, bool with_sub, char **rest)
+{
+	size_t sn = strlen(section), nl = strcspn(s + 1, " \t\"]");
+	bool named = nl == sn && strncasecmp(s + 1, section, sn) == 0 &&
+		     (with_sub ? s[1 + nl] != ']' : s[1 + nl] == ']');
+	char *c = s + 1;
+	for (bool q = false; *c && *c != '\n' && (q || *c != ']'); c++) {
+		if (q && *c == '\\' && c[1] && c[1] != '\n')
+			c++;
+		else if (*c == '"')
+			q = !q;
+	}
+	*rest = NULL;
+	if (*c == ']') {
+		c++;
+		c += strspn(c, " \t");
+		if (*c && *c != '\n' && *c != '\r' && *c != '#' && *c != ';')
+			*rest = c;
+	}
+	return named;
+}
+
 /* The last SECTION.KEY set in the git config file FILE into *VALUE
  * (replaced, freed by the caller); nothing when none. A small reader: the
  * section ("[core]", no subsection) and the key in any case, the value
@@ -2099,13 +2126,15 @@ static int read_config_value(const char *file, const char *section, const char *
 	if (!f)
 		return big ? -EFBIG : 0;
 	char line[PATH_MAX + 64];
-	size_t sn = strlen(section), kn = strlen(key);
+	size_t kn = strlen(key);
 	bool in = false;
 	while (fgets(line, sizeof(line), f)) {
-		char *s = line + strspn(line, " \t");
+		char *s = line + strspn(line, " \t"), *rest;
 		if (*s == '[') {
-			in = strncasecmp(s + 1, section, sn) == 0 && s[1 + sn] == ']';
-			continue;
+			in = config_header(s, section, false, &rest);
+			if (!rest)
+				continue;
+			s = rest;
 		}
 		if (!in || !config_key(s, key, kn))
 			continue;
@@ -2153,11 +2182,13 @@ static int read_includes(const char *file, const char *home, int depth, struct c
 	bool in = false;
 	int e = 0;
 	while (e >= 0 && fgets(line, sizeof(line), f)) {
-		char *s = line + strspn(line, " \t");
+		char *s = line + strspn(line, " \t"), *rest;
 		if (*s == '[') {
-			in = strncasecmp(s, "[include]", 9) == 0 ||
-			     strncasecmp(s, "[includeif ", 11) == 0;
-			continue;
+			in = config_header(s, "include", false, &rest) ||
+			     config_header(s, "includeif", true, &rest);
+			if (!rest)
+				continue;
+			s = rest;
 		}
 		if (!in || !config_key(s, "path", 4))
 			continue;

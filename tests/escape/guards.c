@@ -3395,6 +3395,73 @@ static void two_sessions(const struct who *who, const char *tag, const char *set
 	}
 }
 
+/* Round 50h: a key git reads on its section's header line, and a
+ * subsection after a tab, went unread: the file "[include] path = F" (or
+ * "[includeIf<TAB>\"gitdir:/\"] path") names in the project's own
+ * config, and the directory "[core] hooksPath = .githooks" names in the
+ * user's ~/.gitconfig, were not guarded, and what the session wrote
+ * there ran at git status or commit outside. Control: no guard. */
+BOTH_USERS(guards, a_key_on_its_section_s_line_is_read, .timeout = 90)
+{
+	static const struct {
+		const char *what, *config, *global, *plant, *outside, *mark;
+	} ways[] = {
+		{"an include on its header's line", "[include] path = ../.gitconfig-project\n",
+		 NULL, "fsmon > .gitconfig-project; echo one $?\n",
+		 "git status >/dev/null 2>&1; true", "fsmonitor"},
+		{"an includeIf after a tab",
+		 "[includeIf\t\"gitdir:/\"]\n\tpath = ../.gitconfig-tab\n", NULL,
+		 "fsmon > .gitconfig-tab; echo one $?\n", "git status >/dev/null 2>&1; true",
+		 "fsmonitor"},
+		{"a hooksPath on its header's line", NULL, "[core] hooksPath = .githooks\n",
+		 "mkdir -p .githooks && hook pre-commit > .githooks/pre-commit && "
+		 "chmod +x .githooks/pre-commit; echo one $?\n",
+		 "git commit -q --allow-empty -m x >/dev/null 2>&1; true", "pre-commit"},
+	};
+	for (size_t k = 0; k < sizeof(ways) / sizeof(ways[0]); k++)
+		for (int ctl = 1; ctl >= 0; ctl--) {
+			struct world w;
+			git_world(&w, who, ctl ? "ghdrc" : "ghdr");
+			if (ways[k].config) {
+				char *cfg = at(w.proj, ".git/config");
+				FILE *f = fopen(cfg, "a");
+				cr_assert_not_null(f);
+				fputs(ways[k].config, f);
+				cr_assert_eq(fclose(f), 0);
+				free(cfg);
+			}
+			if (ways[k].global) {
+				char *cfg = at(w.home, ".gitconfig");
+				FILE *f = fopen(cfg, "a");
+				cr_assert_not_null(f);
+				fputs(ways[k].global, f);
+				cr_assert_eq(fclose(f), 0);
+				free(cfg);
+			}
+			if (ctl)
+				set_config(&w, ", \"protected_paths\": []");
+			const char *tag = ctl ? "ctl" : "deny";
+			char *script = plant(&w, tag, "", ways[k].plant);
+			struct run_result r = sh_in(&w, NULL, "%s", script);
+			free(script);
+			char *diag = fmt("%s%s", r.out, r.err);
+			if (ctl)
+				cr_assert(strstr(r.out, "one 0"), "control (%s): not planted: %s",
+					  ways[k].what, diag);
+			run_free(&r);
+			r = sh_outside(&w, ways[k].outside);
+			run_free(&r);
+			if (ctl)
+				cr_assert(marked(&w, tag, ways[k].mark),
+					  "control (%s): it did not run", ways[k].what);
+			else
+				cr_expect(!marked(&w, tag, ways[k].mark), "%s: it ran outside: %s",
+					  ways[k].what, diag);
+			free(diag);
+			world_free(&w);
+		}
+}
+
 /* Round 50g F1: a repository a session makes, its core.worktree a
  * directory in the history directory (which no walk goes into) whose .git
  * file names that very git dir (so the key was harmless), holding a
