@@ -2167,8 +2167,9 @@ enum {
 	REC_LINK = 'k',
 	/* At a .git entry's path and "//" (no file's path: no record of a
 	 * file in a .git directory takes its place): the git dir it led to,
-	 * and that one's common dir (their paths, devices and inodes, hashed;
-	 * 0: none), as judge_repo found them (judged_route). */
+	 * that one's common dir, its own core.worktree and the repositories
+	 * its remotes name here (their paths, devices and inodes, hashed; 0:
+	 * none), as judge_repo found them (judged_route). */
 	REC_LEADS = 'L',
 };
 
@@ -4431,21 +4432,33 @@ struct url_judge {
  * PATH.git it finds). One that may hold what a session planted, unjudged
  * (see unjudged), is a risk; one elsewhere in a root is judged by the
  * walk itself. */
+/* PATH, a local URL as written, made absolute into ABS (PATH_MAX bytes):
+ * "~/" the home, relative to BASE (a worktree, may be NULL). False where
+ * it cannot be (~user, or relative with no BASE); *RELATIVE set where it
+ * is relative (may be NULL). */
+static bool url_abs(const char *path, const char *base, char abs[PATH_MAX], bool *relative)
+{
+	const char *home = getenv("HOME");
+	if (path[0] == '~' && path[1] == '/' && home) {
+		snprintf(abs, PATH_MAX, "%s%s", home, path + 1);
+	} else if (path[0] == '/') {
+		snprintf(abs, PATH_MAX, "%s", path);
+	} else {
+		if (relative)
+			*relative = true;
+		if (path[0] == '~' || !base)
+			return false;
+		snprintf(abs, PATH_MAX, "%s/%s", base, path);
+	}
+	return true;
+}
+
 static bool url_local(const char *path, void *arg)
 {
 	struct url_judge *u = arg;
 	char abs[PATH_MAX];
-	const char *home = getenv("HOME");
-	if (path[0] == '~' && path[1] == '/' && home) {
-		snprintf(abs, sizeof(abs), "%s%s", home, path + 1);
-	} else if (path[0] == '/') {
-		snprintf(abs, sizeof(abs), "%s", path);
-	} else {
-		u->relative = true;
-		if (path[0] == '~' || !u->j->base)
-			return true; /* ~user, or relative to a worktree cordon does not know */
-		snprintf(abs, sizeof(abs), "%s/%s", u->j->base, path);
-	}
+	if (!url_abs(path, u->j->base, abs, &u->relative))
+		return true; /* ~user, or relative to a worktree cordon does not know */
 	static const char *const tails[] = {"/.git", "", ".git/.git", ".git"};
 	for (size_t i = 0; i < 4; i++) {
 		char c[PATH_MAX + 16];
@@ -5966,15 +5979,7 @@ static unsigned long long dir_identity(const char *path)
 	       1;
 }
 
-/* The .git entry REL (PATH) leads to another git dir than it did as the
- * session started, or its git dir to another common dir, by the record
- * then (a link on the way laid again, a directory there renamed: round
- * 50a F2 had a store armed in the history directory in one session, and
- * reached through a link swapped in the next, its files all older than
- * that session; 50d: the commondir of a git dir that stayed led through
- * such a link). A record that could not be read tells nothing: it
- * leads elsewhere then (50d F1: a session made it too large to read).
- * What it leads to now is noted for the next walk. */
+/* ID with MORE mixed in. */
 static unsigned long long mix_identity(unsigned long long id, unsigned long long more)
 {
 	return ((id ^ (more << 17 | more >> 47)) * 0x9e3779b97f4a7c15ULL) | 1;
@@ -5992,19 +5997,23 @@ static bool remote_seen(const char *path, void *arg)
 {
 	struct remotes_seen *seen = arg;
 	char abs[PATH_MAX];
-	const char *home = getenv("HOME");
-	int n = path[0] == '~' && path[1] == '/' && home
-			? snprintf(abs, sizeof(abs), "%s%s", home, path + 1)
-		: path[0] == '/' ? snprintf(abs, sizeof(abs), "%s", path)
-				 : snprintf(abs, sizeof(abs), "%s/%s", seen->base, path);
-	if (n > 0 && (size_t)n < sizeof(abs))
+	if (url_abs(path, seen->base, abs, NULL))
 		seen->id = mix_identity(seen->id, dir_identity(abs));
 	return false;
 }
 
-static bool judged_route(struct walk *w, const char *rel, const char *path)
+/* The .git entry REL (PATH) leads to another git dir than it did as the
+ * session started, or its git dir to another common dir, by the record
+ * then (a link on the way laid again, a directory there renamed: round
+ * 50a F2 had a store armed in the history directory in one session, and
+ * reached through a link swapped in the next, its files all older than
+ * that session; 50d: the commondir of a git dir that stayed led through
+ * such a link). A record that could not be read tells nothing: it
+ * leads elsewhere then (50d F1: a session made it too large to read).
+ * What it leads to now is noted for the next walk. DIR: the git dir
+ * PATH leads to (cordon_git_dir_of), or NULL. */
+static bool judged_route(struct walk *w, const char *rel, const char *path, const char *dir)
 {
-	cleanup_free char *dir = cordon_git_dir_of(path);
 	unsigned long long id = dir_identity(dir);
 	char common[PATH_MAX + 16];
 	cleanup_free char *shared =
@@ -6069,7 +6078,8 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 	 * the way its gitdir: line names, laid again, leads it elsewhere,
 	 * round 49h H1, and the git dir there is judged.) */
 	bool there = lstat(path, &st) == 0;
-	bool re_pointed = there && judged_route(w, rel, path);
+	cleanup_free char *dir = there ? cordon_git_dir_of(path) : NULL;
+	bool re_pointed = there && judged_route(w, rel, path, dir);
 	bool guarded_route = is_guarded(s, path);
 	if (guarded_route && (!there || S_ISDIR(st.st_mode) || kept_where_it_leads(s, path)))
 		return 0;
@@ -6098,7 +6108,6 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 	bool made = !disarmed && (found[0] == ABOVE_NEW || moved_aside_since(w, rel) ||
 				  (S_ISDIR(st.st_mode) ? arrived(w, rel, &st, found[0])
 						       : after(&CTIME(st), &s->since)));
-	cleanup_free char *dir = cordon_git_dir_of(path);
 	/* One whose config the guards keep was there as the session started
 	 * (its change time moves with the stand-ins the session makes in
 	 * it), and what leads to it is guarded too. */
