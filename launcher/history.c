@@ -509,5 +509,12 @@ int launcher_history(struct cordon_policy *p, const char *cmd, const char *sessi
 	    cordon_policy_add_rule(p, own->dir, CORDON_ACCESS_ALL,
 				   "the session's own shell state") < 0)
 		return cordon_err(err, ENOMEM, "out of memory");
+	/* Walked as the session ends, as /tmp is, where an end looks at all
+	 * (round 51a F1: a git dir armed here, which no end walked, was
+	 * reached by a link in the project, and git outside, run in it, ran
+	 * its core.fsmonitor). */
+	cleanup_free char *real = realpath(dir, NULL);
+	if (cordon_sweep_applies(p) && cordon_strv_push_new(&p->shared, real ? real : dir) < 0)
+		return cordon_err(err, ENOMEM, "out of memory");
 	return 0;
 }

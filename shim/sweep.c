@@ -6275,9 +6275,23 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 		bool outside =
 			whole && S_ISDIR(st.st_mode) && in_dotgit(rel) &&
 			disarm_out(w, rel, path, whose, why, true, said, out, sizeof(out)) > 0;
+		/* One moved beside itself loses its HEAD too, as one moved out
+		 * of a .git does: else X.cordon-disarmed is a live git dir,
+		 * which a link laid later leads git to (round 51a F2). */
+		char head_to[NAME_MAX + 32] = "", tail[NAME_MAX + 96];
+		int in = whole && !outside && S_ISDIR(st.st_mode)
+				 ? cordon_fs_open_beneath(w->root, rel[0] ? rel : ".")
+				 : -1;
+		if (in >= 0 && cordon_fs_move_aside(in, "HEAD", head_to, sizeof(head_to)) < 0)
+			head_to[0] = '\0';
+		if (in >= 0)
+			close(in);
+		snprintf(tail, sizeof(tail), "review it, then move it back%s%s%s",
+			 head_to[0] ? " and its " : "", head_to[0] ? head_to : "",
+			 head_to[0] ? " in it back to HEAD" : "");
 		moved = outside ? 1
-				: disarm_to(s, whole ? path : head, whose, why, said, to,
-					    sizeof(to));
+				: disarm_said(s, whole ? path : head, whose, why, tail, said, to,
+					      sizeof(to));
 		(void)vanished(w, rel); /* (moved from under the move: its link instead) */
 		if (moved)
 			forget_inode(w, rel);

@@ -3520,6 +3520,76 @@ BOTH_USERS(guards, a_remote_led_elsewhere_runs_no_hook, .timeout = 60)
 		     "pre-receive");
 }
 
+/* Round 51a F1: a git dir armed in the history directory (a store below
+ * it, or the directory itself), which no end walked, and a link laid in
+ * the project to it by a later session: git status outside, in the link
+ * (cd docs), took the directory for a bare repository and ran its
+ * core.fsmonitor. Control: the same steps outside, in a directory of the
+ * world. */
+BOTH_USERS(guards, a_git_dir_armed_in_the_history_dir_runs_nothing, .timeout = 90)
+{
+	static const char *const stores[] = {"st", "."};
+	for (size_t k = 0; k < sizeof(stores) / sizeof(stores[0]); k++)
+		for (int ctl = 1; ctl >= 0; ctl--) {
+			struct world w;
+			git_world(&w, who, ctl ? "ghistc" : "ghist");
+			const char *tag = ctl ? "ctl" : "deny";
+			char *h = ctl ? fmt("H=%s/hist && mkdir -p \"$H\"", w.outside)
+				      : strdup("H=$CORDON_HISTORY_DIR");
+			char *steps[2] = {
+				fmt("%s && S=\"$H/%s\" && git init -q --bare \"$S\" && "
+				    "git -C \"$S\" config core.bare false && mkdir -p wt && "
+				    "git -C \"$S\" config core.worktree \"$PWD/wt\" && "
+				    "fsmon >> \"$S/config\"; echo one $?\n",
+				    h, stores[k]),
+				fmt("%s && ln -s \"$H/%s\" docs; echo two $?\n", h, stores[k])};
+			char *diag = strdup("");
+			for (size_t i = 0; i < 2; i++) {
+				if (i)
+					let_time_pass();
+				char *script = plant(&w, tag, "", steps[i]);
+				struct run_result r = ctl ? sh_outside(&w, script)
+							  : sh_in(&w, NULL, "%s", script);
+				cr_assert(strstr(r.out, i ? "two 0" : "one 0"),
+					  "%s %zu: the steps could not: %s%s", stores[k], i, r.out,
+					  r.err);
+				free(diag);
+				diag = fmt("%s%s", r.out, r.err);
+				run_free(&r);
+				free(script);
+				free(steps[i]);
+			}
+			struct run_result r = sh_outside(
+				&w, "cd docs 2>/dev/null && git status >/dev/null 2>&1; true");
+			run_free(&r);
+			if (ctl)
+				cr_assert(marked(&w, tag, "fsmonitor"),
+					  "control (%s): it did not run", stores[k]);
+			else
+				cr_expect(!marked(&w, tag, "fsmonitor"), "%s: it ran outside: %s",
+					  stores[k], diag);
+			free(diag);
+			free(h);
+			world_free(&w);
+		}
+}
+
+/* Round 51a F2: a repository the end moved aside beside itself kept its
+ * HEAD, a live git dir at a name one can foresee
+ * (store.cordon-disarmed): a later session laid a link to it, and git
+ * status outside, in the link, ran its core.fsmonitor. Control: no
+ * guard (and so nothing moved: the link leads to the store). */
+BOTH_USERS(guards, a_repository_moved_aside_beside_itself_is_no_git_dir, .timeout = 60)
+{
+	const char *const steps[] = {"mkdir -p .st wt && git init -q --bare .st/store && "
+				     "git -C .st/store config core.bare false && "
+				     "git -C .st/store config core.worktree \"$PWD/wt\" && "
+				     "fsmon >> .st/store/config; echo one $?\n",
+				     "ln -s .st/store* docs; echo two $?\n"};
+	two_sessions(who, "gbeside", NULL, steps,
+		     "cd docs 2>/dev/null && git status >/dev/null 2>&1; true", "fsmonitor");
+}
+
 /* A bare repository one session plants with a HEAD git rejects (so no
  * git dir, and nothing of it judged), its reference-transaction hook
  * armed; a later session writes the HEAD in place, which changes nothing
