@@ -321,13 +321,13 @@ bool cordon_gitcfg_path(const char *value, const char *home, const char *base, c
 		if (!dir)
 			return false;
 		n = snprintf(out, size, "%s%s", dir, rest);
-	} else if (strncmp(value, "%(prefix)/", 10) == 0 || !value[0]) {
-		return false; /* git's own prefix (/usr): no session writes there */
 	} else if (value[0] == '/') {
 		n = snprintf(out, size, "%s", value);
-	} else if (base) {
+	} else if (base && value[0] && strncmp(value, "%(prefix)/", 10) != 0) {
 		n = snprintf(out, size, "%s/%s", base, value);
 	} else {
+		/* None, or one in git's own prefix (/usr): no session writes
+		 * there. */
 		return false;
 	}
 	return n > 0 && (size_t)n < size;
