@@ -15,6 +15,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "cordon/gitconfig.h"
 #include "cordon/guard.h"
 #include "cordon/sweep.h"
 #include "util.h"
@@ -159,85 +160,24 @@ static const char *skip_blanks(const char *s)
 	return s;
 }
 
-/* A section header at S ("[name]", "[name \"sub\"]", "[name.sub]"), into
- * SECTION and SUB; the rest of the line after it, or NULL when git would
- * not read it as one. */
-static const char *header(const char *s, char *section, size_t size, bool *sub)
+/* core.worktree's VALUE (as git reads it) in the config CONFIG names a
+ * worktree whose .git file names this very git dir, as git submodule
+ * writes it (.git/modules/NAME and NAME/.git): git outside there works
+ * where it would work anyway; its path into WT. Elsewhere (the project's
+ * top, a .git/hooks) its checkout would write the repository's files. */
+static bool worktree_of_its_own(const char *config, const char *v, char *wt, size_t wt_size)
 {
-	size_t n = 0;
-	s++; /* '[' */
-	while (isalnum((unsigned char)s[n]) || s[n] == '-' || s[n] == '.')
-		n++;
-	if (n == 0 || n >= size)
-		return NULL;
-	snprintf(section, size, "%.*s", (int)n, s);
-	*sub = false;
-	char *dot = strchr(section, '.');
-	if (dot) { /* [section.sub], the old form */
-		*dot = '\0';
-		*sub = true;
-	}
-	s += n;
-	if (blank(*s)) {
-		s = skip_blanks(s);
-		if (*s != '"' || *sub)
-			return NULL;
-		for (s++; *s && *s != '"'; s++)
-			if (*s == '\\' && !*++s)
-				return NULL;
-		if (*s != '"')
-			return NULL;
-		s++;
-		*sub = true;
-	}
-	return *s == ']' ? s + 1 : NULL;
-}
-
-/* The value after "=" at S: true when it goes on on the next line (a
- * final backslash), false at its end; *BAD when git would refuse it, or
- * when it goes on (git carries quotes across the lines of a value, and
- * git itself never writes one that does). */
-static bool value_goes_on(const char *s, bool *bad)
-{
-	bool quoted = false;
-	for (; *s && *s != '\n'; s++) {
-		if (*s == '\\') {
-			if (s[1] == '\n' || s[1] == '\0') {
-				*bad = true;
-				return true;
-			}
-			s++;
-		} else if (*s == '"') {
-			quoted = !quoted;
-		} else if (!quoted && (*s == '#' || *s == ';')) {
-			return false;
-		}
-	}
-	*bad = quoted; /* a newline inside quotes */
-	return false;
-}
-
-/* core.worktree's VALUE (the rest of its line after "=") in the config
- * CONFIG names a worktree whose .git file names this very git dir, as
- * git submodule writes it (.git/modules/NAME and NAME/.git): git outside
- * there works where it would work anyway. Elsewhere (the project's top,
- * a .git/hooks) its checkout would write the repository's files. */
-static bool worktree_of_its_own(const char *config, const char *value, char *wt, size_t wt_size)
-{
-	const char *v = skip_blanks(value);
-	size_t n = strcspn(v, "\n");
-	while (n && blank(v[n - 1]))
-		n--;
+	size_t n = strlen(v);
 	char dir[PATH_MAX], joined[PATH_MAX * 2 + 8];
 	const char *slash = strrchr(config, '/');
 	if (n == 0 || n >= PATH_MAX || !slash || (size_t)(slash - config) >= sizeof(dir) ||
-	    strcspn(v, "\"\\#;") < n)
+	    strchr(v, '\n'))
 		return false;
 	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - config), config);
 	if (v[0] == '/')
-		snprintf(joined, sizeof(joined), "%.*s/.git", (int)n, v);
+		snprintf(joined, sizeof(joined), "%s/.git", v);
 	else
-		snprintf(joined, sizeof(joined), "%s/%.*s/.git", dir, (int)n, v);
+		snprintf(joined, sizeof(joined), "%s/%s/.git", dir, v);
 	char *base = strndup(joined, strlen(joined) - 5);
 	cleanup_free char *named = base ? cordon_git_link_file(joined, "gitdir: ", base) : NULL;
 	cleanup_free char *self = realpath(dir, NULL);
@@ -269,22 +209,17 @@ void cordon_git_entries_free(struct cordon_git_entries *e)
 	e->whole = false;
 }
 
-static bool config_value(const char *s, char *out, size_t size);
-
-/* KEY's value after "=" at S switches it off, as git reads a boolean
- * (git_parse_maybe_bool: false, no, off, an empty one, a number that is
- * 0): core.fsmonitor = false is what a user sets to keep git from
- * running one (round 30b N5: a clone with it was moved aside). A value
- * cordon cannot read is not. */
-static bool switched_off(const char *s)
+/* core.fsmonitor's value V (as git reads it) switches it off, as git
+ * reads a boolean (git_parse_maybe_bool: false, no, off, an empty one, a
+ * number that is 0): core.fsmonitor = false is what a user sets to keep
+ * git from running one (round 30b N5: a clone with it was moved aside).
+ * A value cordon cannot read is not. */
+static bool switched_off(const char *v)
 {
-	char v[64];
 	/* (git's blanks are space, tab and CR: a vertical tab or form feed
 	 * it keeps in the value, which names a program then, looked for on
-	 * PATH, where config_value drops it: round 31 F1.) */
-	size_t len = strcspn(s, "\n");
-	if (*s != '=' || memchr(s, '\v', len) || memchr(s, '\f', len) ||
-	    !config_value(s + 1, v, sizeof(v)))
+	 * PATH: round 31 F1.) */
+	if (strchr(v, '\v') || strchr(v, '\f') || strlen(v) >= 64)
 		return false;
 	if (!v[0] || strcasecmp(v, "false") == 0 || strcasecmp(v, "no") == 0 ||
 	    strcasecmp(v, "off") == 0)
@@ -293,55 +228,6 @@ static bool switched_off(const char *s)
 	errno = 0;
 	long n = strtol(v, &end, 10);
 	return end != v && !*end && errno == 0 && n == 0;
-}
-
-/* The value after "=" at S, on one line, as git reads it (quotes taken
- * off, escapes made, a comment and the blanks at its ends left out), into
- * OUT (SIZE bytes): false when git would refuse it, or it does not fit. */
-static bool config_value(const char *s, char *out, size_t size)
-{
-	size_t n = 0, spaces = 0;
-	bool quoted = false;
-	for (s = skip_blanks(s); *s && *s != '\n'; s++) {
-		char c = *s;
-		if (!quoted && (c == '#' || c == ';'))
-			break;
-		if (!quoted && blank(c)) {
-			spaces++;
-			continue;
-		}
-		if (c == '"') {
-			quoted = !quoted;
-			continue;
-		}
-		if (c == '\\') {
-			switch (*++s) {
-			case 'n':
-				c = '\n';
-				break;
-			case 't':
-				c = '\t';
-				break;
-			case 'b':
-				c = '\b';
-				break;
-			case '"':
-			case '\\':
-				c = *s;
-				break;
-			default:
-				return false;
-			}
-		}
-		for (; spaces; spaces--)
-			if (n && n + 1 < size)
-				out[n++] = ' ';
-		if (n + 1 >= size)
-			return false;
-		out[n++] = c;
-	}
-	out[n] = '\0';
-	return !quoted;
 }
 
 /* A character of a URL's scheme (git's is_urlschemechar): FIRST, the
@@ -437,6 +323,96 @@ size_t cordon_git_hash_size(const char *config)
 	return strcasecmp(format, "sha256") == 0 ? 32 : 20;
 }
 
+/* A scan's state, for each entry (scan_entry). */
+struct scan_state {
+	const char *config;
+	const struct cordon_git_entries *known;
+	struct cordon_git_entries *seen;
+	const struct scan_hooks *hooks;
+	char *out;
+	size_t size;
+	int entries;
+};
+
+/* At most this many entries in a config (more: one cordon cannot read):
+ * each risky one is compared with those the config held. */
+#define SCAN_ENTRIES 8192
+
+static int scan_entry(const struct cordon_gitcfg_entry *e, void *arg)
+{
+	struct scan_state *x = arg;
+	const struct scan_hooks *hooks = x->hooks;
+	const char *section = e->section, *key = e->key, *v = e->value;
+	bool sub = e->sub != NULL;
+	/* (A key before any section, or a value a final backslash carries
+	 * on, git reads, but never writes: a config that holds one counts
+	 * whole, as one cordon cannot read.) */
+	if (++x->entries > SCAN_ENTRIES || !section[0] || memmem(e->text, e->text_len, "\\\n", 2) ||
+	    memmem(e->text, e->text_len, "\\\r\n", 3))
+		return -EINVAL;
+	bool core = !sub && strcmp(section, "core") == 0;
+	/* (A worktree of its own, but where a session may have planted what
+	 * git there goes into, unjudged, a submodule whose config runs: not
+	 * harmless, round 50g F1. Its path goes to LOCAL as a remote's
+	 * does.) */
+	char wt[PATH_MAX];
+	bool risky = !is_harmless(section, sub, key) &&
+		     !(core && strcmp(key, "worktree") == 0 && v &&
+		       worktree_of_its_own(x->config, v, wt, sizeof(wt)) &&
+		       !(hooks && hooks->local && hooks->local(wt, hooks->arg))) &&
+		     !(core && strcmp(key, "fsmonitor") == 0 && v && switched_off(v));
+	/* A remote's URL: a program git would look for on PATH (one the user
+	 * set up stays theirs, as any setting), or a repository here whose
+	 * hooks git push runs (judged by H->local, whatever the config held
+	 * before). */
+	const char *also = "";
+	bool branch;
+	if (!risky && v && url_key(section, sub, key, &branch)) {
+		const char *path = NULL;
+		if (strlen(v) >= PATH_MAX) {
+			risky = true;
+			also = " (a value cordon cannot read)";
+		} else if (url_kind(v, &path) == URL_HELPER) {
+			/* (A branch's remote too: one no remote is configured
+			 * for is taken for a URL.) */
+			risky = true;
+			also = " (a remote helper)";
+		} else if (branch && (strcmp(v, ".") == 0 ||
+				      (strchr(v, '/') == NULL && strcmp(v, "..") != 0))) {
+			/* the name of a remote, or "." (this repository) */
+		} else if (path && hooks && hooks->local && hooks->local(path, hooks->arg)) {
+			char what[PATH_MAX + 300];
+			snprintf(what, sizeof(what),
+				 "%s.*.%s %s (a repository a session could write)", section, key,
+				 v);
+			cordon_git_risk_add(x->out, x->size, what);
+		}
+	}
+	if (!risky && hooks && hooks->format && !sub && v && strcmp(section, "extensions") == 0 &&
+	    strcmp(key, "objectformat") == 0 &&
+	    (size_t)snprintf(hooks->format, hooks->format_size, "%s", v) >= hooks->format_size)
+		hooks->format[0] = '\0';
+	if (!risky)
+		return 0;
+	/* Known by its section as written ("[remote \"o\"]") and its
+	 * lines, whole (no hash a plant could be made to match). */
+	char *whole_entry = NULL;
+	if ((x->seen || x->known) && asprintf(&whole_entry, "%.*s\n%.*s", (int)e->header_len,
+					      e->header, (int)e->text_len, e->text) < 0)
+		whole_entry = NULL;
+	bool as_it_was = whole_entry && entries_hold(x->known, whole_entry);
+	if (x->seen)
+		entries_add(x->seen, whole_entry);
+	else
+		free(whole_entry);
+	if (as_it_was)
+		return 0;
+	char what[340];
+	snprintf(what, sizeof(what), sub ? "%s.*.%s%s" : "%s.%s%s", section, key, also);
+	cordon_git_risk_add(x->out, x->size, what);
+	return 0;
+}
+
 static bool scan(const char *config, const struct cordon_git_entries *known,
 		 struct cordon_git_entries *seen, const struct scan_hooks *hooks, char *out,
 		 size_t size)
@@ -451,148 +427,26 @@ static bool scan(const char *config, const struct cordon_git_entries *known,
 	 * may read it all the same, so it counts. */
 	if (stat(config, &st) < 0 && (errno == ENOENT || errno == ENOTDIR))
 		return true;
-	FILE *f = S_ISREG(st.st_mode) && st.st_size <= CORDON_GIT_CONFIG_MAX
-			  ? cordon_fopen_regular(config)
-			  : NULL;
-	if (!f) {
+	size_t len = 0;
+	char *text = S_ISREG(st.st_mode) && st.st_size <= CORDON_GIT_CONFIG_MAX
+			     ? cordon_read_regular(config, CORDON_GIT_CONFIG_MAX, &len)
+			     : NULL;
+	if (!text) {
 		cordon_git_risk_add(out, size, "a config cordon cannot read");
 		if (seen)
 			seen->whole = false;
 		return false;
 	}
-	char *line = NULL, section[128] = "";
-	size_t cap = 0;
-	bool sub = false, bad = false, more = false, read_all = false;
-	/* The section an entry is in, as written ("[remote \"o\"]"): an
-	 * entry is known by it and by its line, whole (no hash a plant could
-	 * be made to match). */
-	char *in = NULL;
-	for (int lines = 0; !bad && lines < 8192; lines++) {
-		ssize_t len = getline(&line, &cap, f);
-		if (len < 0) {
-			read_all = !ferror(f);
-			break;
-		}
-		/* A NUL git would stop at, or a line longer than cordon reads. */
-		if (len > 4096 || strlen(line) != (size_t)len) {
-			bad = true;
-			break;
-		}
-		if (more) { /* a value's next line */
-			more = value_goes_on(line, &bad);
-			continue;
-		}
-		const char *s = line;
-		if (lines == 0 && strncmp(s, "\xef\xbb\xbf", 3) == 0)
-			s += 3; /* a byte order mark, which git skips */
-		for (s = skip_blanks(s); *s == '['; s = skip_blanks(s)) {
-			const char *h = s;
-			if (!(s = header(s, section, sizeof(section), &sub))) {
-				bad = true;
-				break;
-			}
-			free(in);
-			in = strndup(h, (size_t)(s - h));
-			if (!in) {
-				bad = true;
-				break;
-			}
-		}
-		if (bad || *s == '\0' || *s == '\n' || *s == '#' || *s == ';')
-			continue;
-		if (!isalpha((unsigned char)*s) || !section[0]) {
-			bad = true;
-			break;
-		}
-		char key[128];
-		size_t k = 0;
-		const char *entry = s;
-		while (k + 1 < sizeof(key) && (isalnum((unsigned char)s[k]) || s[k] == '-'))
-			key[k] = s[k], k++;
-		key[k] = '\0';
-		s = skip_blanks(s + k);
-		if (*s == '=')
-			more = value_goes_on(s + 1, &bad);
-		else if (*s && *s != '\n' && *s != '#' && *s != ';')
-			bad = true;
-		if (bad)
-			continue;
-		bool core = !sub && strcasecmp(section, "core") == 0;
-		/* (A worktree of its own, but where a session may have planted
-		 * what git there goes into, unjudged, a submodule whose config
-		 * runs: not harmless, round 50g F1. Its path goes to LOCAL as a
-		 * remote's does.) */
-		char wt[PATH_MAX];
-		bool risky = !is_harmless(section, sub, key) &&
-			     !(core && strcasecmp(key, "worktree") == 0 && *s == '=' &&
-			       worktree_of_its_own(config, s + 1, wt, sizeof(wt)) &&
-			       !(hooks && hooks->local && hooks->local(wt, hooks->arg))) &&
-			     !(core && strcasecmp(key, "fsmonitor") == 0 && switched_off(s));
-		/* A remote's URL: a program git would look for on PATH (one
-		 * the user set up stays theirs, as any setting), or a
-		 * repository here whose hooks git push runs (judged by
-		 * H->local, whatever the config held before). */
-		const char *also = "";
-		bool branch;
-		char value[PATH_MAX];
-		if (!risky && *s == '=' && url_key(section, sub, key, &branch)) {
-			const char *path = NULL;
-			if (!config_value(s + 1, value, sizeof(value))) {
-				risky = true;
-				also = " (a value cordon cannot read)";
-			} else if (url_kind(value, &path) == URL_HELPER) {
-				/* (A branch's remote too: one no remote is
-				 * configured for is taken for a URL.) */
-				risky = true;
-				also = " (a remote helper)";
-			} else if (branch &&
-				   (strcmp(value, ".") == 0 ||
-				    (strchr(value, '/') == NULL && strcmp(value, "..") != 0))) {
-				/* the name of a remote, or "." (this repository) */
-			} else if (path && hooks && hooks->local &&
-				   hooks->local(path, hooks->arg)) {
-				char what[PATH_MAX + 300];
-				snprintf(what, sizeof(what),
-					 "%s.*.%s %s (a repository a session could write)", section,
-					 key, value);
-				for (char *c = what; *c && *c != ' '; c++)
-					*c = (char)tolower((unsigned char)*c);
-				cordon_git_risk_add(out, size, what);
-			}
-		}
-		if (!risky && hooks && hooks->format && !sub && *s == '=' &&
-		    strcasecmp(section, "extensions") == 0 &&
-		    strcasecmp(key, "objectformat") == 0 &&
-		    !config_value(s + 1, hooks->format, hooks->format_size))
-			hooks->format[0] = '\0';
-		if (risky) {
-			char *whole_entry = NULL;
-			if ((seen || known) && asprintf(&whole_entry, "%s\n%.*s", in ? in : "",
-							(int)strcspn(entry, "\n"), entry) < 0)
-				whole_entry = NULL;
-			bool as_it_was = whole_entry && entries_hold(known, whole_entry);
-			if (seen)
-				entries_add(seen, whole_entry);
-			else
-				free(whole_entry);
-			if (as_it_was)
-				continue;
-			char what[340];
-			snprintf(what, sizeof(what), sub ? "%s.*.%s" : "%s.%s", section, key);
-			for (char *c = what; *c; c++)
-				*c = (char)tolower((unsigned char)*c);
-			snprintf(what + strlen(what), sizeof(what) - strlen(what), "%s", also);
-			cordon_git_risk_add(out, size, what);
-		}
-	}
-	bool whole = !(bad || !read_all || more);
+	struct scan_state x = {config, known, seen, hooks, out, size, 0};
+	/* Read as git reads it, to its end; a NUL git would stop at counts
+	 * as one it cannot. */
+	bool whole =
+		!memchr(text, '\0', len) && cordon_gitcfg_parse(text, len, scan_entry, &x) == 0;
+	free(text);
 	if (!whole)
 		cordon_git_risk_add(out, size, "a config cordon cannot read");
 	if (seen)
 		seen->whole = seen->whole && whole;
-	free(line);
-	free(in);
-	(void)fclose(f); /* read only */
 	return whole;
 }
 

@@ -1,6 +1,7 @@
 /* The guards' mount plan (see guard.h): which protected and hidden paths a
  * rule would reach, git's directories followed, parents pinned. */
 #include "cordon/guard.h"
+#include "cordon/gitconfig.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -1795,63 +1796,6 @@ static int find_modules(struct cordon_guard_plan *plan, const struct reach *r,
 	return e;
 }
 
-/* The value of a "path" key on LINE of a .gitmodules, as git's config
- * parser takes it, into OUT (SIZE bytes): the key in any case, after a
- * section header on the same line too; blanks around an unquoted value
- * dropped, "..." quoted with \ escapes, # or ; outside quotes a comment.
- * Whether there is one. */
-static bool gitmodules_path(const char *line, char *out, size_t size)
-{
-	const char *s = line + strspn(line, " \t");
-	if (*s == '[') {
-		bool quoted = false;
-		for (s++; *s && (quoted || *s != ']'); s++)
-			if (*s == '"')
-				quoted = !quoted;
-			else if (*s == '\\' && s[1])
-				s++;
-		if (*s != ']')
-			return false;
-		s++;
-		s += strspn(s, " \t");
-	}
-	if (strncasecmp(s, "path", 4) != 0 || isalnum((unsigned char)s[4]) || s[4] == '-')
-		return false;
-	s += 4 + strspn(s + 4, " \t");
-	if (*s++ != '=')
-		return false;
-	s += strspn(s, " \t");
-	size_t n = 0, keep = 0;
-	bool quoted = false;
-	for (; *s && *s != '\n' && n + 1 < size; s++) {
-		char c = *s;
-		if (c == '"') {
-			quoted = !quoted;
-			keep = n;
-			continue;
-		}
-		if (!quoted && (c == '#' || c == ';'))
-			break;
-		if (c == '\\' && s[1] && s[1] != '\n') {
-			c = *++s;
-			if (c == 'n')
-				c = '\n';
-			else if (c == 't')
-				c = '\t';
-			else if (c == 'b')
-				c = '\b';
-			out[n++] = c;
-			keep = n;
-			continue;
-		}
-		out[n++] = c;
-		if (quoted || (c != ' ' && c != '\t' && c != '\r'))
-			keep = n;
-	}
-	out[keep] = '\0';
-	return keep > 0;
-}
-
 /* Whether REL is a path git would take for a checkout in its worktree:
  * relative, with no ".." component. */
 static bool inside_rel(const char *rel)
@@ -1988,6 +1932,22 @@ static int refuse_submodules(struct cordon_guard_plan *plan, const char *repo, c
 			   why);
 }
 
+/* A .gitmodules read for its checkouts: C's, and the first error. */
+struct gitmodules {
+	struct checkouts *c;
+	int e;
+};
+
+/* A "path" entry of a .gitmodules (any section's), guarded as a checkout
+ * (protect_checkout). */
+static int gitmodules_path(const struct cordon_gitcfg_entry *e, void *arg)
+{
+	struct gitmodules *m = arg;
+	if (strcmp(e->key, "path") == 0 && e->value && e->value[0])
+		m->e = protect_checkout(e->value, m->c);
+	return m->e < 0 ? -ECANCELED : 0;
+}
+
 /* The submodule checkouts of C's worktree, whose git dir is GITDIR: each
  * gitlink of its index (what git status goes down into) and each path of
  * its .gitmodules (what git submodule uses), guarded by protect_checkout.
@@ -2025,13 +1985,16 @@ static int protect_submodules(struct checkouts *c, const char *gitdir)
 	FILE *f = cordon_fopen_regular(file);
 	if (!f)
 		return errno == ENOENT ? 0 : refuse_unreadable(c->plan, c->r, file, errno);
-	char line[PATH_MAX], rel[PATH_MAX];
-	e = 0;
-	while (e >= 0 && fgets(line, sizeof(line), f))
-		if (gitmodules_path(line, rel, sizeof(rel)))
-			e = protect_checkout(rel, c);
 	(void)fclose(f); /* read only */
-	return e;
+	/* Each "path" as git's config parser reads it (round 46c F1), in
+	 * any section: the checkouts git submodule uses. */
+	struct gitmodules m = {c, 0};
+	e = cordon_gitcfg_read(file, gitmodules_path, &m);
+	if (e == -EFBIG)
+		return refuse_submodules(c->plan, c->base,
+					 ".gitmodules is longer than cordon reads (1 MiB)");
+	/* (Up to a line git refuses, where git stops too.) */
+	return m.e < 0 ? m.e : e == -ENOMEM ? e : 0;
 }
 
 /* FILE, a missing file git reads in a git dir, made holding CONTENT (what
@@ -2061,164 +2024,75 @@ static int keep_file(struct cordon_guard_plan *plan, const struct reach *r, cons
 	return protect(plan, r, file, source, 0);
 }
 
-/* Whether the config line S (its blanks skipped) sets KEY (KN bytes, any
- * case): the key and then a blank, "=", a comment or the end. */
-static bool config_key(const char *s, const char *key, size_t kn)
-{
-	if (strncasecmp(s, key, kn) != 0)
-		return false;
-	char c = s[kn];
-	return c == ' ' || c == '\t' || c == '=' || c == '\r' || c == '\n' || c == '\0' ||
-	       c == '#' || c == ';';
-}
+/* What read_config_value looks for, and the last value it found. */
+struct config_value {
+	const char *section, *key;
+	char **value;
+};
 
-/* FILE, a git config to read: NULL when it is missing or not a regular
- * file; *BIG when it is longer than git config files are (a sparse file
- * of many GiB would hold its reader for hours), not read then. */
-static FILE *open_config(const char *file, bool *big)
+static int config_value_of(const struct cordon_gitcfg_entry *e, void *arg)
 {
-	FILE *f = cordon_fopen_regular(file);
-	struct stat st;
-	if (f && fstat(fileno(f), &st) == 0 && st.st_size > CORDON_GIT_CONFIG_MAX) {
-		(void)fclose(f); /* read only */
-		*big = true;
-		return NULL;
-	}
-	return f;
-}
-
-/* The section header at S (its "["): whether it is SECTION's, with a
- * subsection (WITH_SUB) or none; where a key on the same line starts
- * into *REST, NULL where there is none (git reads one there: round 50h,
- * "[include] path = x" on one line, and "[includeIf<TAB>\"...\"]", went
- * unread, the file they name unguarded). */
-static bool config_header(char *s, const char *section, bool with_sub, char **rest)
-{
-	size_t sn = strlen(section), nl = strcspn(s + 1, " \t\"]");
-	bool named = nl == sn && strncasecmp(s + 1, section, sn) == 0 &&
-		     (with_sub ? s[1 + nl] != ']' : s[1 + nl] == ']');
-	char *c = s + 1;
-	for (bool q = false; *c && *c != '\n' && (q || *c != ']'); c++) {
-		if (q && *c == '\\' && c[1] && c[1] != '\n')
-			c++;
-		else if (*c == '"')
-			q = !q;
-	}
-	*rest = NULL;
-	if (*c == ']') {
-		c++;
-		c += strspn(c, " \t");
-		if (*c && *c != '\n' && *c != '\r' && *c != '#' && *c != ';')
-			*rest = c;
-	}
-	return named;
-}
-
-/* The last SECTION.KEY set in the git config file FILE into *VALUE
- * (replaced, freed by the caller); nothing when none. A small reader: the
- * section ("[core]", no subsection) and the key in any case, the value
- * unquoted; include directives are not followed. 0, or -EFBIG for a file
- * too long to read (open_config). */
-static int read_config_value(const char *file, const char *section, const char *key, char **value)
-{
-	bool big = false;
-	FILE *f = open_config(file, &big);
-	if (!f)
-		return big ? -EFBIG : 0;
-	char line[PATH_MAX + 64];
-	size_t kn = strlen(key);
-	bool in = false;
-	while (fgets(line, sizeof(line), f)) {
-		char *s = line + strspn(line, " \t"), *rest;
-		if (*s == '[') {
-			in = config_header(s, section, false, &rest);
-			if (!rest)
-				continue;
-			s = rest;
-		}
-		if (!in || !config_key(s, key, kn))
-			continue;
-		s += kn;
-		s += strspn(s, " \t");
-		if (*s++ != '=') {
-			/* A key alone is true. */
-			char *t = strdup("true");
-			if (t) {
-				free(*value);
-				*value = t;
-			}
-			continue;
-		}
-		s += strspn(s, " \t");
-		size_t n;
-		if (*s == '"') {
-			s++;
-			n = strcspn(s, "\"");
-		} else {
-			n = strcspn(s, "#;\r\n");
-			while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-				n--;
-		}
-		char *v = strndup(s, n);
-		if (v) {
-			free(*value);
-			*value = v;
-		}
-	}
-	(void)fclose(f); /* read only */
+	const struct config_value *want = arg;
+	if (e->sub || strcmp(e->section, want->section) != 0 || strcmp(e->key, want->key) != 0)
+		return 0;
+	/* (A key alone is true.) */
+	char *v = strdup(e->value ? e->value : "true");
+	if (!v)
+		return -ENOMEM;
+	free(*want->value);
+	*want->value = v;
 	return 0;
 }
 
+/* The last SECTION.KEY (lowercase; no subsection) set in the git config
+ * file FILE into *VALUE (replaced, freed by the caller), as git reads it
+ * (cordon_gitcfg_read: up to a line git refuses, where git would stop);
+ * nothing when none. Include directives are not followed. 0, or -EFBIG
+ * for a file too long to read. */
+static int read_config_value(const char *file, const char *section, const char *key, char **value)
+{
+	struct config_value want = {section, key, value};
+	int e = cordon_gitcfg_read(file, config_value_of, &want);
+	return e == -EFBIG ? e : 0;
+}
+
+/* What read_includes reads a file with. */
+struct includes {
+	const char *file, *home;
+	int depth;
+	struct cordon_strv *out;
+};
+
+static int read_includes(const char *file, const char *home, int depth, struct cordon_strv *out);
+
+static int include_of(const struct cordon_gitcfg_entry *e, void *arg)
+{
+	const struct includes *in = arg;
+	if (strcmp(e->key, "path") != 0 || !e->value ||
+	    !((!e->sub && strcmp(e->section, "include") == 0) ||
+	      (e->sub && strcmp(e->section, "includeif") == 0)))
+		return 0;
+	char dir[PATH_MAX], path[PATH_MAX * 2];
+	const char *slash = strrchr(in->file, '/');
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash ? slash - in->file : 0), in->file);
+	if (!cordon_gitcfg_path(e->value, in->home, dir, path, sizeof(path)) ||
+	    cordon_strv_contains(in->out, path))
+		return 0;
+	int r = cordon_strv_push(in->out, path);
+	return r < 0 ? r : read_includes(path, in->home, in->depth + 1, in->out);
+}
+
 /* The files git config FILE includes ([include] and [includeIf "…"]
- * path), as absolute paths into OUT, and theirs, DEPTH levels down:
- * relative to the including file's directory, "~/" the home. */
+ * path, whatever the condition), as absolute paths into OUT, and theirs,
+ * DEPTH levels down (git stops at ten): relative to the including file's
+ * directory, "~/" the home, "~user/" that user's. */
 static int read_includes(const char *file, const char *home, int depth, struct cordon_strv *out)
 {
-	bool big = false;
-	FILE *f = depth > 3 ? NULL : open_config(file, &big);
-	if (!f)
-		return 0; /* one too big for any git writes: not followed */
-	char line[PATH_MAX + 64];
-	bool in = false;
-	int e = 0;
-	while (e >= 0 && fgets(line, sizeof(line), f)) {
-		char *s = line + strspn(line, " \t"), *rest;
-		if (*s == '[') {
-			in = config_header(s, "include", false, &rest) ||
-			     config_header(s, "includeif", true, &rest);
-			if (!rest)
-				continue;
-			s = rest;
-		}
-		if (!in || !config_key(s, "path", 4))
-			continue;
-		s += 4 + strspn(s + 4, " \t");
-		if (*s++ != '=')
-			continue;
-		s += strspn(s, " \t");
-		size_t n = *s == '"' ? strcspn(++s, "\"\r\n") : strcspn(s, "#;\r\n");
-		while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-			n--;
-		s[n] = '\0';
-		char path[PATH_MAX * 2];
-		if (s[0] == '~' && s[1] == '/' && home)
-			snprintf(path, sizeof(path), "%s%s", home, s + 1);
-		else if (s[0] == '/')
-			snprintf(path, sizeof(path), "%s", s);
-		else if (s[0] && s[0] != '~') {
-			const char *slash = strrchr(file, '/');
-			snprintf(path, sizeof(path), "%.*s/%s", (int)(slash ? slash - file : 0),
-				 file, s);
-		} else
-			continue;
-		if (cordon_strv_contains(out, path))
-			continue;
-		e = cordon_strv_push(out, path);
-		if (e >= 0)
-			e = read_includes(path, home, depth + 1, out);
-	}
-	(void)fclose(f); /* read only */
-	return e;
+	if (depth >= 10)
+		return 0;
+	struct includes in = {file, home, depth, out};
+	int e = cordon_gitcfg_read(file, include_of, &in);
+	return e == -ENOMEM ? e : 0; /* (one too big for any git writes: not followed) */
 }
 
 int cordon_git_includes(const char *file, const char *home, struct cordon_strv *out)
@@ -2309,14 +2183,35 @@ static int protect_hg_includes(struct cordon_guard_plan *plan, const struct reac
 	return e;
 }
 
+/* An absolute path for the git config file the variable VAR names (git
+ * takes a relative one against its cwd: cordon's is the one the user ran
+ * it in) into F (SIZE bytes): false for none. */
+static bool config_named_by(const char *var, char *f, size_t size)
+{
+	const char *v = getenv(var);
+	char cwd[PATH_MAX];
+	if (!v || !v[0])
+		return false;
+	if (v[0] == '/')
+		return (size_t)snprintf(f, size, "%s", v) < size;
+	return getcwd(cwd, sizeof(cwd)) && (size_t)snprintf(f, size, "%s/%s", cwd, v) < size;
+}
+
 /* The git config files, in the order git reads them (a later one wins):
  * the system's, the global ones (HOME's, which may be NULL), then each of
- * DIRS' config and config.worktree; without GLOBAL, only DIRS'. */
+ * DIRS' config and config.worktree; without GLOBAL, only DIRS'. Those
+ * GIT_CONFIG_SYSTEM and GIT_CONFIG_GLOBAL name (where git outside reads
+ * instead, in a terminal that exports them) besides the usual ones: the
+ * git the user runs later may have them or not. */
 static int git_config_files(const char *home, bool global, const struct cordon_strv *dirs,
 			    struct cordon_strv *files)
 {
 	int e = global ? cordon_strv_push(files, "/etc/gitconfig") : 0;
 	char f[PATH_MAX + 32];
+	if (e >= 0 && global && config_named_by("GIT_CONFIG_SYSTEM", f, sizeof(f)))
+		e = cordon_strv_push_new(files, f);
+	if (e >= 0 && global && config_named_by("GIT_CONFIG_GLOBAL", f, sizeof(f)))
+		e = cordon_strv_push_new(files, f);
 	if (e >= 0 && global && home) {
 		snprintf(f, sizeof(f), "%s/.gitconfig", home);
 		e = cordon_strv_push(files, f);
@@ -2407,14 +2302,10 @@ int cordon_git_hooks_resolve(const char *home, const char *base, const struct co
 {
 	int e = 0;
 	for (size_t i = 0; e >= 0 && i < values->n; i++) {
-		const char *value = values->v[i];
 		char path[PATH_MAX * 2];
-		if (value[0] == '~' && value[1] == '/' && home)
-			snprintf(path, sizeof(path), "%s%s", home, value + 1);
-		else if (value[0] == '/')
-			snprintf(path, sizeof(path), "%s", value);
-		else
-			snprintf(path, sizeof(path), "%s/%s", base, value);
+		/* (As git takes it: "~user/" too, round 51.) */
+		if (!cordon_gitcfg_path(values->v[i], home, base, path, sizeof(path)))
+			continue;
 		size_t n = strlen(path);
 		while (n > 1 && path[n - 1] == '/')
 			path[--n] = '\0';

@@ -638,7 +638,8 @@ Test(guard, git_config_reader_fails_closed)
 		 "remote.*.pushurl (a remote helper)"},
 		{"[branch \"m\"]\n\tremote = origin\n\tpushremote = .\n", ""},
 		{"[branch \"m\"]\n\tremote = x::y\n", "branch.*.remote (a remote helper)"},
-		{"[remote \"o\"]\n\turl = \"a\\q\"\n", "remote.*.url (a value cordon cannot read)"},
+		/* (An escape git refuses: git reads no config there.) */
+		{"[remote \"o\"]\n\turl = \"a\\q\"\n", "a config cordon cannot read"},
 		/* Switched off, as git reads a boolean (round 30b N5); on, or a
 		 * path, it runs something. */
 		{"[core]\n\tfsmonitor = false\n\tfsmonitorHookVersion = 2\n", ""},
@@ -662,12 +663,11 @@ Test(guard, git_config_reader_fails_closed)
 		expect_risks(i, cases[i].text, out, cases[i].want);
 		free(f);
 	}
-	/* Longer than cordon reads, and a NUL in it. */
-	char *big = malloc(9000 * 3 + 64);
+	/* More settings than cordon compares, and a NUL in it. */
+	char *big = malloc(9000 * 14 + 64);
 	strcpy(big, "[core]\n");
 	for (int i = 0; i < 9000; i++)
-		strcat(big, "#\n");
-	strcat(big, "\tbare = true\n");
+		strcat(big, "\tbare = true\n");
 	char *f = write_file(dir, "config", big);
 	out[0] = '\0';
 	cordon_git_config_risks(f, out, sizeof(out));

@@ -3400,23 +3400,45 @@ static void two_sessions(const struct who *who, const char *tag, const char *set
  * "[includeIf<TAB>\"gitdir:/\"] path") names in the project's own
  * config, and the directory "[core] hooksPath = .githooks" names in the
  * user's ~/.gitconfig, were not guarded, and what the session wrote
- * there ran at git status or commit outside. Control: no guard. */
+ * there ran at git status or commit outside. Control: no guard.
+ * The same for a value quoted mid-way (../."gitconfig"-mid) or carried
+ * on by a final backslash, and a hooksPath in the file GIT_CONFIG_GLOBAL
+ * names, which git outside reads instead of ~/.gitconfig (round 51). */
 BOTH_USERS(guards, a_key_on_its_section_s_line_is_read, .timeout = 90)
 {
 	static const struct {
 		const char *what, *config, *global, *plant, *outside, *mark;
+		bool named; /* (GLOBAL in the file GIT_CONFIG_GLOBAL names) */
 	} ways[] = {
 		{"an include on its header's line", "[include] path = ../.gitconfig-project\n",
 		 NULL, "fsmon > .gitconfig-project; echo one $?\n",
-		 "git status >/dev/null 2>&1; true", "fsmonitor"},
+		 "git status >/dev/null 2>&1; true", "fsmonitor", false},
 		{"an includeIf after a tab",
 		 "[includeIf\t\"gitdir:/\"]\n\tpath = ../.gitconfig-tab\n", NULL,
 		 "fsmon > .gitconfig-tab; echo one $?\n", "git status >/dev/null 2>&1; true",
-		 "fsmonitor"},
+		 "fsmonitor", false},
 		{"a hooksPath on its header's line", NULL, "[core] hooksPath = .githooks\n",
 		 "mkdir -p .githooks && hook pre-commit > .githooks/pre-commit && "
 		 "chmod +x .githooks/pre-commit; echo one $?\n",
-		 "git commit -q --allow-empty -m x >/dev/null 2>&1; true", "pre-commit"},
+		 "git commit -q --allow-empty -m x >/dev/null 2>&1; true", "pre-commit", false},
+		/* (Round 51: one reader, with git's rules, for the rest.) */
+		{"an include quoted mid-way", "[include]\n\tpath = ../.\"gitconfig\"-mid\n", NULL,
+		 "fsmon > .gitconfig-mid; echo one $?\n", "git status >/dev/null 2>&1; true",
+		 "fsmonitor", false},
+		{"an include a backslash carries on",
+		 "[include]\n\tpath = ../.gitconfig\\\n-cont\n", NULL,
+		 "fsmon > .gitconfig-cont; echo one $?\n", "git status >/dev/null 2>&1; true",
+		 "fsmonitor", false},
+		{"a hooksPath a backslash carries on", NULL,
+		 "[core]\n\thooksPath = .git\\\nhooks2\n",
+		 "mkdir -p .githooks2 && hook pre-commit > .githooks2/pre-commit && "
+		 "chmod +x .githooks2/pre-commit; echo one $?\n",
+		 "git commit -q --allow-empty -m x >/dev/null 2>&1; true", "pre-commit", false},
+		{"a hooksPath in the file GIT_CONFIG_GLOBAL names", NULL,
+		 "[user]\n\tname = t\n\temail = t@example.com\n[core]\n\thooksPath = .githooks3\n",
+		 "mkdir -p .githooks3 && hook pre-commit > .githooks3/pre-commit && "
+		 "chmod +x .githooks3/pre-commit; echo one $?\n",
+		 "git commit -q --allow-empty -m x >/dev/null 2>&1; true", "pre-commit", true},
 	};
 	for (size_t k = 0; k < sizeof(ways) / sizeof(ways[0]); k++)
 		for (int ctl = 1; ctl >= 0; ctl--) {
@@ -3431,7 +3453,13 @@ BOTH_USERS(guards, a_key_on_its_section_s_line_is_read, .timeout = 90)
 				free(cfg);
 			}
 			if (ways[k].global) {
-				char *cfg = at(w.home, ".gitconfig");
+				char *cfg = at(w.home,
+					       ways[k].named ? "named.gitconfig" : ".gitconfig");
+				if (ways[k].named) {
+					char *kv = fmt("GIT_CONFIG_GLOBAL=%s", cfg);
+					world_setenv(&w, kv);
+					free(kv);
+				}
 				FILE *f = fopen(cfg, "a");
 				cr_assert_not_null(f);
 				fputs(ways[k].global, f);
