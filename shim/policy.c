@@ -107,7 +107,16 @@ const char *const cordon_home_code[] = {
 	 * a module written through the cache ran), as pip's cache is. */
 	"~/.local/share/pipx", "~/.local/pipx", "~/.local/share/uv/tools",
 	"~/.local/share/uv/python", "~/.cache/uv", "~/.local/share/pypoetry",
-	"~/.bun/install/global", NULL};
+	"~/.bun/install/global",
+	/* What Jupyter obeys in the user's data and the user site's config
+	 * directories: a kernelspec named python3 there replaces the system's,
+	 * and the next notebook starts its argv; notebook and lab extensions
+	 * are code the browser's page runs with the server's kernels; config
+	 * in etc/jupyter (.py) runs as the server starts (round 51b F3). Not
+	 * ~/.local/share/jupyter whole: its runtime/ takes the connection
+	 * files of a server the session runs. */
+	"~/.local/share/jupyter/kernels", "~/.local/share/jupyter/nbextensions",
+	"~/.local/share/jupyter/labextensions", "~/.local/etc/jupyter", NULL};
 
 /* What zsh and its prompt source at every start under names that carry
  * the host, zsh's version or the user (~/.zcompdump-HOST-5.9,
@@ -3681,6 +3690,69 @@ static int share_mounted_in_shared(struct cordon_policy *p)
 	return e;
 }
 
+/* What the guards keep in the writable home CTX->home (home_kept_in
+ * lists the same). */
+static int guard_home_kept(struct cordon_policy *p, const struct cordon_context *ctx,
+			   struct cordon_path_cache *cache)
+{
+	int r = 0;
+	for (size_t i = 0; r >= 0 && ctx->home && cordon_dotfiles[i]; i++) {
+		cleanup_free char *s = NULL;
+		if (asprintf(&s, "~/%s", cordon_dotfiles[i]) < 0)
+			return -ENOMEM;
+		r = guard_home_list(p, (const char *const[]){s, NULL}, CORDON_GUARD_PROTECT, false,
+				    "dotfiles", ctx, cache);
+	}
+	/* What runs outside from a writable home: the directories a login puts
+	 * on PATH (Debian's ~/.profile adds ~/.local/bin and ~/bin when they
+	 * exist: an `ls` planted there runs at the next one), the systemd user
+	 * manager's and the session bus's units and services, desktop entries
+	 * (run when a file is opened). Made (0700) when missing, where the
+	 * session could make them; ~/bin cannot be made in the closed home.
+	 * Mounted only where a rule makes them writable. */
+	if (r >= 0 && ctx->home)
+		r = guard_home_list(p, home_run_dirs, CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE,
+				    false, CORDON_GUARD_HOME_CODE, ctx, cache);
+	if (r >= 0 && ctx->home)
+		r = guard_list(p, (const char *const[]){"~/bin", NULL}, CORDON_GUARD_PROTECT,
+			       CORDON_GUARD_HOME_CODE, ctx->home, cache);
+	/* bash-completion sources a user's completion for CMD from here at the
+	 * first CMD<TAB>, before the system's: made where it is installed. */
+	struct stat st;
+	bool completion = stat("/usr/share/bash-completion/bash_completion", &st) == 0 ||
+			  stat("/etc/bash_completion", &st) == 0;
+	if (r >= 0 && ctx->home)
+		r = guard_home_list(p,
+				    (const char *const[]){"~/.local/share/bash-completion", NULL},
+				    CORDON_GUARD_PROTECT | (completion ? CORDON_GUARD_MAKE : 0),
+				    true, CORDON_GUARD_HOME_CODE, ctx, cache);
+	/* fish sources vendor_conf.d at every start and loads functions and
+	 * completions from beside it: made where fish keeps its data. */
+	cleanup_free char *fish = NULL;
+	if (r >= 0 && ctx->home &&
+	    cordon_path_absolute("~/.local/share/fish", ctx->home, NULL, &fish) == -ENOMEM)
+		r = -ENOMEM;
+	bool has_fish = fish && stat(fish, &st) == 0 && S_ISDIR(st.st_mode);
+	if (r >= 0 && ctx->home)
+		r = guard_home_list(p, fish_code,
+				    CORDON_GUARD_PROTECT | (has_fish ? CORDON_GUARD_MAKE : 0), true,
+				    CORDON_GUARD_HOME_CODE, ctx, cache);
+	if (r >= 0 && ctx->home)
+		r = guard_home_list(p, cordon_home_code, CORDON_GUARD_PROTECT, true,
+				    CORDON_GUARD_HOME_CODE, ctx, cache);
+	if (r >= 0 && ctx->home)
+		r = guard_home_code_names(p, ctx, cache);
+	/* The user-wide settings of coding agents and editors that keep them
+	 * outside ~/.config: hooks, MCP servers and notify commands they run,
+	 * editor extensions they load. A coding agent that starts cordon for
+	 * its commands would run them outside. A rule naming one itself (to
+	 * run that agent inside) keeps it writable. */
+	if (r >= 0 && ctx->home)
+		r = guard_home_list(p, agent_settings, CORDON_GUARD_PROTECT, true,
+				    "agents' and editors' settings", ctx, cache);
+	return r;
+}
+
 static int resolve_guards(const struct cordon_config *cfg, const struct cordon_context *ctx,
 			  struct cordon_policy *p, struct cordon_path_cache *shared)
 {
@@ -3710,60 +3782,17 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 		r = guard_omz_dotenv(p, ctx, &cache);
 	if (r >= 0 && protected && protected[0] && p->sandbox)
 		r = guard_found_above(p, ctx, &cache);
-	for (size_t i = 0; r >= 0 && ctx->home && cordon_dotfiles[i]; i++) {
-		cleanup_free char *s = NULL;
-		if (asprintf(&s, "~/%s", cordon_dotfiles[i]) < 0)
-			return -ENOMEM;
-		r = guard_home_list(p, (const char *const[]){s, NULL}, CORDON_GUARD_PROTECT, false,
-				    "dotfiles", ctx, &cache);
-	}
-	/* What runs outside from a writable home: the directories a login puts
-	 * on PATH (Debian's ~/.profile adds ~/.local/bin and ~/bin when they
-	 * exist: an `ls` planted there runs at the next one), the systemd user
-	 * manager's and the session bus's units and services, desktop entries
-	 * (run when a file is opened). Made (0700) when missing, where the
-	 * session could make them; ~/bin cannot be made in the closed home.
-	 * Mounted only where a rule makes them writable. */
-	if (r >= 0 && ctx->home)
-		r = guard_home_list(p, home_run_dirs, CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE,
-				    false, CORDON_GUARD_HOME_CODE, ctx, &cache);
-	if (r >= 0 && ctx->home)
-		r = guard_list(p, (const char *const[]){"~/bin", NULL}, CORDON_GUARD_PROTECT,
-			       CORDON_GUARD_HOME_CODE, ctx->home, &cache);
-	/* bash-completion sources a user's completion for CMD from here at the
-	 * first CMD<TAB>, before the system's: made where it is installed. */
-	struct stat st;
-	bool completion = stat("/usr/share/bash-completion/bash_completion", &st) == 0 ||
-			  stat("/etc/bash_completion", &st) == 0;
-	if (r >= 0 && ctx->home)
-		r = guard_home_list(p,
-				    (const char *const[]){"~/.local/share/bash-completion", NULL},
-				    CORDON_GUARD_PROTECT | (completion ? CORDON_GUARD_MAKE : 0),
-				    true, CORDON_GUARD_HOME_CODE, ctx, &cache);
-	/* fish sources vendor_conf.d at every start and loads functions and
-	 * completions from beside it: made where fish keeps its data. */
-	cleanup_free char *fish = NULL;
-	if (r >= 0 && ctx->home &&
-	    cordon_path_absolute("~/.local/share/fish", ctx->home, NULL, &fish) == -ENOMEM)
-		r = -ENOMEM;
-	bool has_fish = fish && stat(fish, &st) == 0 && S_ISDIR(st.st_mode);
-	if (r >= 0 && ctx->home)
-		r = guard_home_list(p, fish_code,
-				    CORDON_GUARD_PROTECT | (has_fish ? CORDON_GUARD_MAKE : 0), true,
-				    CORDON_GUARD_HOME_CODE, ctx, &cache);
-	if (r >= 0 && ctx->home)
-		r = guard_home_list(p, cordon_home_code, CORDON_GUARD_PROTECT, true,
-				    CORDON_GUARD_HOME_CODE, ctx, &cache);
-	if (r >= 0 && ctx->home)
-		r = guard_home_code_names(p, ctx, &cache);
-	/* The user-wide settings of coding agents and editors that keep them
-	 * outside ~/.config: hooks, MCP servers and notify commands they run,
-	 * editor extensions they load. A coding agent that starts cordon for
-	 * its commands would run them outside. A rule naming one itself (to
-	 * run that agent inside) keeps it writable. */
-	if (r >= 0 && ctx->home)
-		r = guard_home_list(p, agent_settings, CORDON_GUARD_PROTECT, true,
-				    "agents' and editors' settings", ctx, &cache);
+	/* What a writable home keeps (home_kept_in): $HOME's, and the passwd
+	 * home's where HOME names another (round 51b F2: a session wrote the
+	 * passwd home's ~/.config/cordon/config.json, and the next launch ran
+	 * unsandboxed). XDG's variables are $HOME's. */
+	struct cordon_context pw = *ctx;
+	pw.home = ctx->passwd_home;
+	pw.getenv_fn = NULL;
+	if (r >= 0)
+		r = guard_home_kept(p, ctx, &cache);
+	if (r >= 0 && pw.home)
+		r = guard_home_kept(p, &pw, &cache);
 	/* The runtime directory, read-write by default: the systemd user
 	 * manager loads units and drop-ins from its systemd/ (planted, they
 	 * would run outside at the next daemon-reload or login), GnuPG keeps
@@ -3973,6 +4002,7 @@ static int repo_top(const char *path, const char *home, char *top, size_t size)
 
 struct dots_cwd {
 	const char *dir, *home;
+	const char *shown; /* $HOME, which a link's name is shown under as ~ */
 	char **why;
 };
 
@@ -3998,11 +4028,12 @@ static int cwd_link(const char *link, void *arg)
 		  (!is_dir && slash && slash != canon && /* (realpath: it exists) */
 		   (*slash = '\0', cordon_path_under(c->dir, canon)) &&
 		   !cordon_never_project(canon, c->home));
-	size_t hn = c->home ? strlen(c->home) : 0;
+	size_t hn = c->shown ? strlen(c->shown) : 0;
+	bool tilde = hn && strncmp(link, c->shown, hn) == 0 && link[hn] == '/';
 	if (in && asprintf(c->why,
-			   "is where your dotfiles come from (~%s links into it): what is written "
-			   "there runs outside",
-			   hn && strncmp(link, c->home, hn) == 0 ? link + hn : link) < 0) {
+			   "is where your dotfiles come from (%s%s links into it): what is "
+			   "written there runs outside",
+			   tilde ? "~" : "", tilde ? link + hn : link) < 0) {
 		*c->why = NULL;
 		return -ENOMEM;
 	}
@@ -4033,57 +4064,31 @@ static bool data_dotfile(const char *name)
 static int dotfiles_cwd(const char *dir, const struct cordon_context *ctx, char **why)
 {
 	*why = NULL;
-	/* In them (a terminal opened in ~/.config/fish: round 10 rewrote
-	 * config.fish and wrote a systemd unit). */
-	struct cordon_strv code = {0};
 	int e = 0;
-	for (size_t i = 0; ctx->home && e >= 0 && cordon_dotfiles[i]; i++) {
-		char name[NAME_MAX + 3];
-		snprintf(name, sizeof(name), "~/%s", cordon_dotfiles[i]);
-		e = cordon_home_xdg_list((const char *const[]){name, NULL}, ctx->home,
-					 ctx->getenv_fn, &code);
-	}
-	if (e >= 0 && ctx->home)
-		e = cordon_home_xdg_list(cordon_home_code, ctx->home, ctx->getenv_fn, &code);
-	/* (Round 13: a terminal in ~/.local/bin got a project it could not
-	 * write, and nothing said.) */
-	if (e >= 0 && ctx->home)
-		e = cordon_home_xdg_list(home_run_dirs, ctx->home, ctx->getenv_fn, &code);
-	if (e >= 0 && ctx->home)
-		e = cordon_home_xdg_list(
-			(const char *const[]){"~/bin", "~/.local/share/bash-completion", NULL},
-			ctx->home, ctx->getenv_fn, &code);
-	if (e >= 0 && ctx->home)
-		e = cordon_home_xdg_list(fish_code, ctx->home, ctx->getenv_fn, &code);
-	for (size_t i = 0; e >= 0 && i < code.n && !*why; i++) {
-		cleanup_free char *path = NULL;
-		if (cordon_path_absolute(code.v[i], ctx->home, NULL, &path) == 0 &&
-		    cordon_path_under(dir, path) &&
-		    asprintf(why, "is in %s, which holds what runs outside", code.v[i]) < 0) {
-			*why = NULL;
-			e = -ENOMEM;
+	/* ($HOME's and the passwd home's, where HOME names another: round
+	 * 51b F2.) */
+	for (int k = 0; k < 2 && e >= 0 && !*why; k++) {
+		const char *home = k ? ctx->passwd_home : ctx->home;
+		struct dots_cwd c = {.dir = dir, .home = home, .shown = ctx->home, .why = why};
+		DIR *d = home ? opendir(home) : NULL;
+		int n = 0;
+		for (struct dirent *de; d && e >= 0 && !*why && n++ < 1024 && (de = readdir(d));) {
+			if (cordon_dot_or_dotdot(de->d_name) || de->d_name[0] != '.' ||
+			    (de->d_type != DT_LNK && de->d_type != DT_UNKNOWN) ||
+			    data_dotfile(de->d_name))
+				continue;
+			char path[PATH_MAX * 2];
+			struct stat st;
+			snprintf(path, sizeof(path), "%s/%s", home, de->d_name);
+			if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+				e = cwd_link(path, &c);
 		}
+		if (d)
+			closedir(d);
+		/* (XDG_CONFIG_HOME is $HOME's.) */
+		if (e >= 0 && !*why && home)
+			e = config_links(NULL, home, k ? NULL : ctx->getenv_fn, cwd_link, &c);
 	}
-	cordon_strv_free(&code);
-	if (e < 0 || *why)
-		return e;
-	struct dots_cwd c = {.dir = dir, .home = ctx->home, .why = why};
-	DIR *d = ctx->home ? opendir(ctx->home) : NULL;
-	int n = 0;
-	for (struct dirent *de; d && e >= 0 && !*why && n++ < 1024 && (de = readdir(d));) {
-		if (cordon_dot_or_dotdot(de->d_name) || de->d_name[0] != '.' ||
-		    (de->d_type != DT_LNK && de->d_type != DT_UNKNOWN) || data_dotfile(de->d_name))
-			continue;
-		char path[PATH_MAX * 2];
-		struct stat st;
-		snprintf(path, sizeof(path), "%s/%s", ctx->home, de->d_name);
-		if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-			e = cwd_link(path, &c);
-	}
-	if (d)
-		closedir(d);
-	if (e >= 0 && !*why)
-		e = config_links(NULL, ctx->home, ctx->getenv_fn, cwd_link, &c);
 	return e;
 }
 
@@ -4287,10 +4292,42 @@ static int push_kept(struct cordon_strv *out, const char *entry, const char *hom
 	return cordon_strv_contains(out, abs) ? (free(abs), 0) : cordon_strv_push_take(out, abs);
 }
 
+/* What the guards keep by name in a writable home besides the lists
+ * above (resolve_guards, guard_config). */
+static const char *const home_kept_more[] = {"~/bin", "~/.local/share/bash-completion",
+					     "~/.config/cordon", "~/.local/state/cordon", NULL};
+
+/* What the guards keep in the writable home HOME, by the names they keep
+ * it by (and where XDG moves them): its dotfiles and ~/.config, what runs
+ * outside from it, agents' and editors' settings, cordon's own config and
+ * state. Into OUT, absolute, once each. */
+static int home_kept_in(const struct cordon_context *ctx, const char *home, struct cordon_strv *out)
+{
+	if (!home)
+		return 0;
+	struct cordon_strv names = {0};
+	int e = 0;
+	for (size_t i = 0; e >= 0 && cordon_dotfiles[i]; i++) {
+		char name[NAME_MAX + 3];
+		snprintf(name, sizeof(name), "~/%s", cordon_dotfiles[i]);
+		e = cordon_home_xdg_list((const char *const[]){name, NULL}, home, ctx->getenv_fn,
+					 &names);
+	}
+	const char *const *const lists[] = {home_run_dirs, fish_code, cordon_home_code,
+					    agent_settings, home_kept_more};
+	for (size_t k = 0; e >= 0 && k < ARRAY_SIZE(lists); k++)
+		e = cordon_home_xdg_list(lists[k], home, ctx->getenv_fn, &names);
+	for (size_t i = 0; e >= 0 && i < names.n; i++)
+		e = push_kept(out, names.v[i], home);
+	cordon_strv_free(&names);
+	return e;
+}
+
 /* What the guards keep in a writable home, by the names they keep it by:
- * the home itself (and the passwd home) first, then its dotfiles and
- * ~/.config, what runs outside from it, and cordon's own config and
- * state. Into OUT, absolute. */
+ * the home itself (and the passwd home) first, then what home_kept_in
+ * lists in each (round 51b F2: a passwd home's own ~/.config, where HOME
+ * named another, was no kept path), cordon's config wherever it is. Into
+ * OUT, absolute. */
 static int home_kept(const struct cordon_config *cfg, const struct cordon_context *ctx,
 		     struct cordon_strv *out)
 {
@@ -4298,37 +4335,71 @@ static int home_kept(const struct cordon_config *cfg, const struct cordon_contex
 	int e = push_kept(out, home, NULL);
 	if (e >= 0)
 		e = push_kept(out, ctx->passwd_home, NULL);
-	for (size_t i = 0; e >= 0 && home && cordon_dotfiles[i]; i++) {
-		cleanup_free char *s = NULL;
-		e = asprintf(&s, "~/%s", cordon_dotfiles[i]) < 0 ? -ENOMEM
-								 : push_kept(out, s, home);
-	}
-	const char *const *const lists[] = {home_run_dirs, fish_code, cordon_home_code,
-					    agent_settings};
-	for (size_t k = 0; k < ARRAY_SIZE(lists); k++)
-		for (size_t i = 0; e >= 0 && home && lists[k][i]; i++)
-			e = push_kept(out, lists[k][i], home);
+	if (e >= 0)
+		e = home_kept_in(ctx, home, out);
+	if (e >= 0)
+		e = home_kept_in(ctx, ctx->passwd_home, out);
 	const char *xdg = ctx->getenv_fn ? ctx->getenv_fn("XDG_CONFIG_HOME") : NULL;
 	const char *state = ctx->getenv_fn ? ctx->getenv_fn("XDG_STATE_HOME") : NULL;
 	const char *env = ctx->getenv_fn ? ctx->getenv_fn("CORDON_CONFIG") : NULL;
-	cleanup_free char *xdir = NULL, *sdir = NULL, *uid_state = NULL;
+	cleanup_free char *xdir = NULL, *sdir = NULL;
 	if (e >= 0 && ((xdg && xdg[0] == '/' && asprintf(&xdir, "%s/cordon", xdg) < 0) ||
-		       (state && state[0] == '/' && asprintf(&sdir, "%s/cordon", state) < 0) ||
-		       (ctx->passwd_home &&
-			asprintf(&uid_state, "%s/.local/state/cordon", ctx->passwd_home) < 0)))
+		       (state && state[0] == '/' && asprintf(&sdir, "%s/cordon", state) < 0)))
 		e = -ENOMEM;
-	const char *const more[] = {"~/bin",
-				    "~/.local/share/bash-completion",
-				    "~/.config/cordon",
-				    "~/.local/state/cordon",
-				    xdir,
-				    sdir,
-				    uid_state,
-				    cfg->file,
-				    env};
+	const char *const more[] = {xdir, sdir, cfg->file, env};
 	for (size_t i = 0; e >= 0 && i < ARRAY_SIZE(more); i++)
 		if (more[i] && (home || more[i][0] == '/'))
 			e = push_kept(out, more[i], home);
+	return e;
+}
+
+/* Why DIR, the current directory, is not taken for the project: it is,
+ * lies in or holds what a writable home keeps read-only (home_kept_in,
+ * the list --project ~ keeps), in $HOME or in the passwd home; NULL when
+ * not, into *WHY otherwise (malloc'd). In one: a project is writable as a
+ * whole, and the guards yield to a rule that names what they keep (round
+ * 51b F1: a terminal in ~/.claude or ~/.vscode/extensions wrote the
+ * agent's hooks and the editor's extensions). Holding one, below a home
+ * (~/.local, ~/.cargo, ~/go, ~/.cache): no one's project, and what is
+ * there beside the kept names is the tools' too (round 51b F3: Jupyter's
+ * kernels in ~/.local/share, unlisted then, were written from ~/.local).
+ * --project names one on purpose; what is kept stays read-only in it. */
+static int kept_cwd(const char *dir, const struct cordon_context *ctx, char **why)
+{
+	*why = NULL;
+	struct cordon_strv kept = {0};
+	int e = home_kept_in(ctx, ctx->home, &kept);
+	if (e >= 0)
+		e = home_kept_in(ctx, ctx->passwd_home, &kept);
+	bool below = false;
+	for (int k = 0; k < 2; k++) {
+		const char *h = k ? ctx->passwd_home : ctx->home;
+		below = below || (h && strcmp(dir, h) != 0 && cordon_path_under(dir, h));
+	}
+	/* (Is or lies in first: ~/.config holds ~/.config/cordon; then holds,
+	 * naming one that is there before one that is not.) */
+	for (int pass = 0; e >= 0 && pass < 3 && !*why; pass++)
+		for (size_t i = 0; e >= 0 && i < kept.n && !*why; i++) {
+			const char *k = kept.v[i];
+			bool holds = pass > 0;
+			struct stat st;
+			if (holds ? !below || !cordon_path_under(k, dir) ||
+					    (pass == 1 && lstat(k, &st) < 0)
+				  : !cordon_path_under(dir, k))
+				continue;
+			size_t hn = ctx->home ? strlen(ctx->home) : 0;
+			bool tilde = hn && strcmp(ctx->home, "/") != 0 &&
+				     cordon_path_under(k, ctx->home) && k[hn] == '/';
+			if (asprintf(why,
+				     holds ? "holds %s%s, which cordon keeps read-only: what is "
+					     "there runs outside"
+					   : "is in %s%s, which holds what runs outside",
+				     tilde ? "~" : "", tilde ? k + hn : k) < 0) {
+				*why = NULL;
+				e = -ENOMEM;
+			}
+		}
+	cordon_strv_free(&kept);
 	return e;
 }
 
@@ -4565,7 +4636,13 @@ static int resolve(const struct cordon_config *cfg, const struct cordon_context 
 	}
 	if (hidden)
 		never = hidden;
-	cleanup_free char *dots = NULL;
+	cleanup_free char *kept = NULL, *dots = NULL;
+	if (!never && ctx->project_from_cwd && kept_cwd(p.project, ctx, &kept) < 0) {
+		cordon_policy_free(&p);
+		return cordon_err(err, ENOMEM, "out of memory");
+	}
+	if (kept)
+		never = kept;
 	if (!never && ctx->project_from_cwd && dotfiles_cwd(p.project, ctx, &dots) < 0) {
 		cordon_policy_free(&p);
 		return cordon_err(err, ENOMEM, "out of memory");
