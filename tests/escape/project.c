@@ -25,6 +25,24 @@
  * takes no new name at its top (or on the way down to the home). */
 #define WRITE_IN_D_AND_SAY "{ echo x > d/marker; } 2>/dev/null; echo ran-$((2+3))"
 
+/* DIR/NAME exists (a link too); its content (NULL where missing). */
+static bool present(const char *dir, const char *name)
+{
+	char *p = path_join(dir, name);
+	struct stat st;
+	bool r = lstat(p, &st) == 0;
+	free(p);
+	return r;
+}
+
+static char *content(const char *dir, const char *name)
+{
+	char *p = path_join(dir, name);
+	char *s = read_file(p);
+	free(p);
+	return s;
+}
+
 static char *no_project_line(const char *dir, const char *why)
 {
 	char *s;
@@ -426,5 +444,238 @@ BOTH_USERS(project, standalone_mode_in_home, .timeout = 60)
 	free(cfg);
 	free(marker);
 	free(kv);
+	world_free(&w);
+}
+
+/* Round 51b F1: a terminal opened in what a writable home keeps read-only
+ * outside ~/.config (agents' and editors' settings: ~/.claude, its hooks,
+ * ~/.vscode and an extension in it, ~/.cursor, ~/.vscode-server) was the
+ * writable project: the agent's SessionStart hook and the extension's code
+ * were written, and run outside. Nor is a directory of the home that
+ * holds what it keeps (~/.local, ~/.cargo): what lies there beside the
+ * kept names is the tools' too. Judged from outside: the files, and the
+ * one line. Controls: an ordinary directory of the home is the project
+ * from the cwd, and --project names one on purpose. */
+BOTH_USERS(project, cwd_in_or_holding_what_a_writable_home_keeps_is_not_the_project, .timeout = 120)
+{
+	struct world w;
+	world_for(&w, who, "cwdkept", "");
+	free(write_file(w.home, ".claude/settings.json", "{}\n"));
+	free(write_file(w.home, ".claude/hooks/keep", "x"));
+	free(write_file(w.home, ".vscode/extensions/me.ext/out/extension.js", "// ext\n"));
+	free(write_file(w.home, ".cursor/mcp.json", "{}\n"));
+	free(write_file(w.home, ".vscode-server/data/keep", "x"));
+	free(write_file(w.home, ".local/share/jupyter/kernels/python3/kernel.json", "{}\n"));
+	free(write_file(w.home, ".cargo/registry/src/keep", "x"));
+	free(write_file(w.home, "src/app/keep", "x"));
+	world_give(&w);
+	static const char *const cwds[] = {
+		".claude", ".claude/hooks",  ".vscode", ".vscode/extensions/me.ext",
+		".cursor", ".vscode-server", ".local",  ".cargo"};
+	char *plant =
+		fmt("{ echo x > marker; echo '{\"hooks\":{}}' > %s/.claude/settings.json; "
+		    "echo evil >> %s/.vscode/extensions/me.ext/out/extension.js; "
+		    "echo evil > %s/.local/share/jupyter/kernels/python3/kernel.json; "
+		    "echo evil > %s/.cargo/registry/src/lib.rs; } 2>/dev/null; echo ran-$((2+3))",
+		    w.home, w.home, w.home, w.home);
+	for (size_t i = 0; i < sizeof(cwds) / sizeof(*cwds); i++) {
+		char *dir = path_join(w.home, cwds[i]), *marker = path_join(dir, "marker");
+		struct run_result r = sh_in_dir(&w, dir, plant);
+		cr_expect(strstr(r.out, "ran-5"), "~/%s: the command did not run: %s", cwds[i],
+			  r.err);
+		cr_expect_not(file_exists(marker), "~/%s was a writable project: %s", cwds[i],
+			      r.err);
+		cr_expect(strstr(r.err, "no writable project"), "~/%s: not said: %s", cwds[i],
+			  r.err);
+		run_free(&r);
+		char *explain[] = {CORDON_BIN, "explain", "--config", w.cfg, NULL};
+		r = world_run(&w, explain, dir);
+		char *line = fmt("project:        none (%s ", dir);
+		cr_expect(strstr(r.out, line), "~/%s: explain: %s%s", cwds[i], r.out, r.err);
+		run_free(&r);
+		free(line);
+		free(marker);
+		free(dir);
+	}
+	char *settings = content(w.home, ".claude/settings.json"),
+	     *ext = content(w.home, ".vscode/extensions/me.ext/out/extension.js"),
+	     *kernel = content(w.home, ".local/share/jupyter/kernels/python3/kernel.json");
+	cr_expect_str_eq(settings, "{}\n", "~/.claude/settings.json was written");
+	cr_expect_str_eq(ext, "// ext\n", "the extension's code was written");
+	cr_expect_str_eq(kernel, "{}\n", "the kernelspec was written");
+	cr_expect_not(present(w.home, ".cargo/registry/src/lib.rs"),
+		      "~/.cargo/registry was written");
+	/* The one line says why. */
+	char *claude = path_join(w.home, ".claude");
+	struct run_result r = sh_in_dir(&w, claude, "true");
+	char *want = no_project_line(claude, "is in ~/.claude, which holds what runs outside");
+	cr_expect_str_eq(r.err, want, "not the one line");
+	run_free(&r);
+	char *local = path_join(w.home, ".local");
+	r = sh_in_dir(&w, local, "true");
+	cr_expect(strstr(r.err, " holds ~/.local/"), "not said what it holds: %s", r.err);
+	run_free(&r);
+
+	/* Control: an ordinary directory of the home is the project. */
+	char *app = path_join(w.home, "src/app"), *app_marker = path_join(app, "marker");
+	r = sh_in_dir(&w, app, WRITE_AND_SAY);
+	cr_expect(file_exists(app_marker), "control: ~/src/app did not write: %s", r.err);
+	cr_expect_null(strstr(r.err, "no writable project"), "%s", r.err);
+	run_free(&r);
+	/* Control: named with --project, ~/.claude is the project. */
+	char *claude_marker = path_join(claude, "marker");
+	char *opt = fmt("--project %s", claude);
+	r = sh_in(&w, opt, WRITE_AND_SAY);
+	cr_expect(file_exists(claude_marker), "control: --project ~/.claude did not write: %s",
+		  r.err);
+	run_free(&r);
+	sweep_forget_beneath(w.home);
+	free(opt), free(claude_marker), free(app_marker), free(app), free(local), free(want);
+	free(claude), free(settings), free(ext), free(kernel), free(plant);
+	world_free(&w);
+}
+
+/* Round 51b F3: Jupyter's kernelspecs (a user kernel named python3
+ * replaces the system's; the next notebook starts its argv), its notebook
+ * and lab extensions, and the user site's etc/jupyter were writable in a
+ * writable home. Kept read-only now; its runtime directory (connection
+ * files) stays writable. Control: outside, each write lands. */
+BOTH_USERS(project, jupyter_s_kernels_stay_read_only_in_a_writable_home, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "jupyter", "");
+	free(write_file(w.home, ".local/share/jupyter/kernels/python3/kernel.json", "{}\n"));
+	free(write_file(w.home, ".local/share/jupyter/nbextensions/keep", "x"));
+	free(write_file(w.home, ".local/share/jupyter/labextensions/keep", "x"));
+	free(write_file(w.home, ".local/share/jupyter/runtime/keep", "x"));
+	free(write_file(w.home, ".local/etc/jupyter/keep", "x"));
+	world_give(&w);
+	static const char plant[] =
+		"cd ~/.local || exit 1\n"
+		"echo '{\"argv\":[\"touch\",\"/x\"]}' > share/jupyter/kernels/python3/kernel.json; "
+		"echo kernel $?\n"
+		"mkdir share/jupyter/kernels/k2; echo newkernel $?\n"
+		"echo evil > share/jupyter/nbextensions/x.js; echo nbext $?\n"
+		"echo evil > share/jupyter/labextensions/x.js; echo labext $?\n"
+		"echo evil > etc/jupyter/jupyter_server_config.py; echo etc $?\n"
+		"echo '{}' > share/jupyter/runtime/kernel-1.json; echo runtime $?\n";
+	char *opt = fmt("--project %s", w.home);
+	struct run_result r = sh_in(&w, opt, "%s", plant);
+	char *diag = fmt("(%d): %s%s", r.status, r.out, r.err);
+	char *kernel = content(w.home, ".local/share/jupyter/kernels/python3/kernel.json");
+	cr_expect_str_eq(kernel, "{}\n", "the kernelspec was written %s", diag);
+	cr_expect_not(present(w.home, ".local/share/jupyter/kernels/k2"), "a kernel was made %s",
+		      diag);
+	cr_expect_not(present(w.home, ".local/share/jupyter/nbextensions/x.js"),
+		      "an nbextension was made %s", diag);
+	cr_expect_not(present(w.home, ".local/share/jupyter/labextensions/x.js"),
+		      "a labextension was made %s", diag);
+	cr_expect_not(present(w.home, ".local/etc/jupyter/jupyter_server_config.py"),
+		      "jupyter's config was made %s", diag);
+	cr_expect(present(w.home, ".local/share/jupyter/runtime/kernel-1.json"),
+		  "the runtime directory was not writable %s", diag);
+	run_free(&r);
+	/* Control: outside, each lands (what the session made, if it did,
+	 * removed first). */
+	char *again = fmt("rm -rf ~/.local/share/jupyter/kernels/k2; %s", plant);
+	r = sh_outside(&w, again);
+	free(again);
+	for (const char *s = "kernel 0\nnewkernel 0\nnbext 0\nlabext 0\netc 0\n"; *s;) {
+		const char *nl = strchr(s, '\n');
+		char *step = strndup(s, (size_t)(nl - s + 1));
+		cr_expect(strstr(r.out, step), "control: outside, not %s: %s%s", step, r.out,
+			  r.err);
+		free(step);
+		s = nl + 1;
+	}
+	run_free(&r);
+	free(kernel), free(diag), free(opt);
+	world_free(&w);
+}
+
+/* SCRIPT (no single quote in it) in a session started in DIR, with HOME
+ * the world's home, in a private mount namespace where the passwd entry
+ * of W's user names REAL as its home (a bind over /etc/passwd there only;
+ * the machine's is never changed). OPTS: more options of cordon run. */
+static struct run_result in_passwd_home(struct world *w, const char *real, const char *dir,
+					const char *opts, const char *script)
+{
+	const char *name = w->as_user ? "cordon-test" : "root";
+	char *passwd = path_join(w->dir, "passwd");
+	char *make = fmt("awk -F: -v OFS=: -v u=%s -v h=%s '$1==u{$6=h}1' /etc/passwd > %s && "
+			 "chmod 644 %s",
+			 name, real, passwd, passwd);
+	cr_assert_eq(system(make), 0, "%s", make);
+	char *drop = w->as_user ? fmt("/usr/bin/setpriv --reuid=%u --regid=%u --clear-groups --",
+				      (unsigned)w->uid, (unsigned)w->gid)
+				: strdup("");
+	char *inner =
+		fmt("mount --bind %s /etc/passwd && exec %s %s run --config %s %s -- "
+		    "/bin/sh -c '%s'",
+		    passwd, drop, w->as_user ? w->user_cordon : CORDON_BIN, w->cfg, opts, script);
+	char *argv[] = {"/usr/bin/unshare", "-m", "--propagation", "private",
+			"/bin/sh",          "-c", inner,           NULL};
+	struct run_result r = run_cmd(argv, w->env, dir, 20000);
+	free(inner), free(drop), free(make), free(passwd);
+	return r;
+}
+
+/* Round 51b F2: with HOME naming another directory than the account's
+ * passwd home (sudo -E, a harness's or CI's HOME), a terminal opened in
+ * the passwd home's .config took it for the writable project, and a
+ * session wrote {"enabled": false} into its cordon/config.json: the next
+ * ordinary launch ran unsandboxed. The passwd home's kept paths were not
+ * kept with --project naming it either. Judged from outside: the config
+ * file, and the one line. Controls: a directory of the passwd home is the
+ * project from the cwd (it writes); with --project naming the passwd
+ * home, its other files are written. */
+BOTH_USERS(project, the_passwd_home_s_config_is_not_the_project_with_another_home, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "pwcfg", "");
+	char *real = path_join(w.dir, "realhome");
+	char *config = write_file(real, ".config/cordon/config.json", "{}\n");
+	free(write_file(real, "src/app/keep", "x"));
+	world_give(&w);
+	chmod(real, 0755);
+	static const char plant[] = "{ echo x > marker; echo \"{\\\"enabled\\\": false}\" > "
+				    "%s/.config/cordon/config.json; } 2>/dev/null; "
+				    "echo ran-$((2+3))";
+	char *script = fmt(plant, real);
+	char *cfgdir = path_join(real, ".config"), *cfg_marker = path_join(cfgdir, "marker");
+	struct run_result r = in_passwd_home(&w, real, cfgdir, "", script);
+	cr_expect(strstr(r.out, "ran-5"), "the command did not run: %s%s", r.out, r.err);
+	cr_expect_not(file_exists(cfg_marker), "the passwd home's .config was the project: %s",
+		      r.err);
+	char *now = read_file(config);
+	cr_expect_str_eq(now, "{}\n", "cordon's config in the passwd home was written: %s", r.err);
+	free(now);
+	cr_expect(strstr(r.err, "no writable project"), "not said: %s", r.err);
+	run_free(&r);
+
+	/* Named with --project, the passwd home keeps its ~/.config; its
+	 * other files are the project's. */
+	char *opt = fmt("--project %s", real);
+	char *home_marker = path_join(real, "marker");
+	char *in_home = fmt(plant, real);
+	r = in_passwd_home(&w, real, real, opt, in_home);
+	cr_expect(file_exists(home_marker), "control: --project did not write: %s%s", r.out, r.err);
+	now = read_file(config);
+	cr_expect_str_eq(now, "{}\n",
+			 "--project: cordon's config in the passwd home was written: %s", r.err);
+	free(now);
+	run_free(&r);
+
+	/* Control: a directory of the passwd home is the project. */
+	char *app = path_join(real, "src/app"), *app_marker = path_join(app, "marker");
+	r = in_passwd_home(&w, real, app, "", script);
+	cr_expect(file_exists(app_marker),
+		  "control: a directory of the passwd home did not write: %s", r.err);
+	cr_expect_null(strstr(r.err, "no writable project"), "%s", r.err);
+	run_free(&r);
+	sweep_forget(app);
+	sweep_forget(real);
+	free(app), free(app_marker), free(in_home), free(home_marker), free(opt);
+	free(cfg_marker), free(cfgdir), free(script), free(config), free(real);
 	world_free(&w);
 }
