@@ -531,6 +531,16 @@ const char *const cordon_default_hidden[] = {
 	"~/.claude.json", "~/.wakatime.cfg", "~/.jfrog", "~/.doppler", "~/.local/share/atuin/key",
 	"~/.zen", "~/.librewolf", "~/.var/app/*/.mozilla", "~/.var/app/*/.thunderbird",
 	"~/snap/thunderbird/common/.thunderbird",
+	/* Round 51b F4: AI command lines' API keys under the default
+	 * ~/.config grant (aichat's config.yaml, shell_gpt's .sgptrc,
+	 * fabric's .env, mods', gptme's), git's cookie file (Google's
+	 * hosts), Subversion's saved logins, MinIO's client keys and the
+	 * home's .env (aider, and many a script, read it). What the git and
+	 * ssh config name besides, and a copy beside each of these, are
+	 * hidden too (shim/secret-names.c). */
+	"~/.config/aichat", "~/.config/shell_gpt", "~/.config/fabric/.env",
+	"~/.config/mods/mods.yml", "~/.config/gptme/config.toml", "~/.gitcookies",
+	"~/.subversion/auth", "~/.mc/config.json", "~/.env",
 	/* The system's secrets under the default /etc grant: a root session's
 	 * capabilities read any file there (an ordinary user's cannot, and
 	 * these cost it a cover each only where they exist). Password hashes,
