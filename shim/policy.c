@@ -21,6 +21,7 @@
 #include "cordon/sweep.h"
 #include "cordon/toolchain.h"
 #include "dotfile-refs.h"
+#include "secret-names.h"
 #include "util.h"
 
 /* What tools need to find themselves, show time and language right, and
@@ -1383,6 +1384,66 @@ static int hidden_list(const struct cordon_config *cfg, const struct cordon_cont
 	return 0;
 }
 
+struct named_secret {
+	const struct cordon_context *ctx;
+	const char *project;
+	struct cordon_strv *out, *why;
+	const char *label;
+};
+
+static int push_named_secret(const char *path, const char *file, void *arg)
+{
+	struct named_secret *ns = arg;
+	cleanup_free char *source = NULL;
+	if (asprintf(&source, "%s: named by %s", ns->label, file) < 0)
+		return -ENOMEM;
+	return push_hidden_path(path, source, ns->ctx, ns->project, ns->out, ns->why);
+}
+
+struct backups {
+	struct cordon_strv *out, *why;
+	const struct cordon_strv *abs;
+	struct cordon_strv *label;
+};
+
+static int push_backup(const char *copy, size_t i, void *arg)
+{
+	struct backups *b = arg;
+	cleanup_free char *source = NULL;
+	if (asprintf(&source, "%s: a copy of %s beside it", b->label->v[i], b->abs->v[i]) < 0 ||
+	    cordon_strv_push(b->out, copy) < 0 || (b->why && cordon_strv_push(b->why, source) < 0))
+		return -ENOMEM;
+	return 0;
+}
+
+/* The copies beside each hidden path in OUT (its editor's backup and swap
+ * files, auth.json.bak: cordon_backup_name), as they are now: hidden too,
+ * as "SOURCE: a copy of PATH beside it" (round 51b F4 read
+ * ~/.config/composer/auth.json~ under the default ~/.config grant). One
+ * made later in a sieved directory has no rule (see the sieve). */
+static int push_backups(const struct cordon_context *ctx, const char *project,
+			struct cordon_strv *out, struct cordon_strv *why)
+{
+	struct cordon_strv abs = {0}, label = {0};
+	int e = 0;
+	for (size_t i = 0; e >= 0 && i < out->n; i++) {
+		char *a = NULL;
+		int k = cordon_path_absolute(out->v[i], ctx->home, project, &a);
+		if (k == -ENOMEM)
+			e = k;
+		else if (k == 0 && (e = cordon_strv_push_take(&abs, a)) >= 0)
+			e = cordon_strv_push(&label, why ? why->v[i] : "hidden_paths");
+		else
+			free(a);
+	}
+	struct backups b = {out, why, &abs, &label};
+	if (e >= 0)
+		e = cordon_backups_of((const char *const *)abs.v, abs.n, push_backup, &b);
+	cordon_strv_free(&abs);
+	cordon_strv_free(&label);
+	return e;
+}
+
 static int hidden_list_made(const struct cordon_config *cfg, const struct cordon_context *ctx,
 			    const char *project, struct cordon_strv *out, struct cordon_strv *why)
 {
@@ -1395,6 +1456,13 @@ static int hidden_list_made(const struct cordon_config *cfg, const struct cordon
 	for (size_t i = 0; i < cfg->additional_hidden.n && r >= 0; i++)
 		r = hidden_entry(cfg->additional_hidden.v[i],
 				 "hidden_paths (additional_hidden_paths)", ctx, project, out, why);
+	/* What the user's git and ssh config name as keys, with the
+	 * default list (round 51b F4). */
+	struct named_secret ns = {ctx, project, out, why, label};
+	if (r >= 0 && !cfg->has_hidden && ctx->home)
+		r = cordon_config_secrets(ctx->home, ctx->getenv_fn, push_named_secret, &ns);
+	if (r >= 0)
+		r = push_backups(ctx, project, out, why);
 	return r < 0 ? r : push_mount_aliases(ctx, project, out, why);
 }
 

@@ -1,0 +1,43 @@
+/* cordon — the other names a credential has: its copies beside a hidden
+ * path, and the files git's and ssh's config name as keys
+ * (shim/secret-names.c). */
+#ifndef CORDON_SECRET_NAMES_H
+#define CORDON_SECRET_NAMES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Whether NAME is a copy of ENTRY that an editor, a package manager or a
+ * user makes beside it (both names in one directory): ENTRY~,
+ * ENTRY.~1~, #ENTRY#, .#ENTRY, vim's .ENTRY.swp (.swo, ..., .saa) and
+ * .ENTRY.un~, kate's .ENTRY.kate-swp, and ENTRY followed by ".", "-", "_"
+ * or " " and bak, backup, old, orig, save, sav, copy, prev, tmp, new, a
+ * dpkg-, rpm-, ucf- or pac- suffix, or "(N)" (with anything after: a
+ * date), and ENTRY- alone (shadow-). Not ENTRY itself. */
+bool cordon_backup_name(const char *entry, const char *name);
+
+/* Each regular file or directory that is a copy (cordon_backup_name) of one
+ * of PATHS[0..N) (absolute) in its directory, as it is now: FN(COPY, I, ARG),
+ * COPY absolute and I the index of the path it copies. Each directory is
+ * read once. Stops at FN's first negative return and returns it; else 0
+ * or -ENOMEM. */
+int cordon_backups_of(const char *const *paths, size_t n,
+		      int (*fn)(const char *copy, size_t i, void *arg), void *arg);
+
+/* Each credential file the user's git and ssh config name, that their
+ * defaults do not already put under a hidden path: git's (~/.gitconfig,
+ * $XDG_CONFIG_HOME/git/config, $GIT_CONFIG_GLOBAL, /etc/gitconfig and
+ * $GIT_CONFIG_SYSTEM, and the files they include, read by
+ * cordon_gitcfg_read) credential.helper's store --file, http.cookieFile,
+ * http.sslKey and http.proxySSLKey (each also per URL) and the -i of
+ * core.sshCommand; ssh's (~/.ssh/config, /etc/ssh/ssh_config and what they
+ * Include) IdentityFile. FN(PATH, WHY, ARG): PATH absolute, a glob where
+ * ssh fills a token in at run time (%h: each file it may be), WHY says
+ * which file and key name it ("~/.gitconfig: credential.helper"). A name
+ * relative to where the program runs, or built from a variable not set,
+ * is not followed. Stops at FN's first negative return and returns it;
+ * else 0 or -ENOMEM. */
+int cordon_config_secrets(const char *home, char *(*getenv_fn)(const char *),
+			  int (*fn)(const char *path, const char *why, void *arg), void *arg);
+
+#endif
