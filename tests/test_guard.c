@@ -16,6 +16,7 @@
 #include "cordon/sweep.h"
 #include "cordon/strv.h"
 #include "dotfile-refs.h"
+#include "secret-names.h"
 #include "sweep-fs.h"
 #include "helpers.h"
 
@@ -1575,4 +1576,103 @@ Test(guard, gitlinks_of_every_index_git_writes, .timeout = 60)
 	free(py);
 	tmp_cleanup(dir);
 	free(dir);
+}
+
+/* Round 51b F4: the copies of a hidden path's name that editors, package
+ * managers and users make beside it; not another tool's name that merely
+ * starts with it. */
+Test(guard, a_hidden_names_copies_are_known)
+{
+	static const char *const copies[][2] = {{"auth.json", "auth.json~"},
+						{"auth.json", "auth.json.~3~"},
+						{"auth.json", "#auth.json#"},
+						{"auth.json", ".#auth.json"},
+						{"auth.json", ".auth.json.swp"},
+						{"auth.json", ".auth.json.swo"},
+						{"auth.json", ".auth.json.un~"},
+						{".netrc", ".netrc.swp"},
+						{".netrc", "..netrc.swp"},
+						{"auth.json", "auth.json.bak"},
+						{"auth.json", "auth.json.BAK2"},
+						{"auth.json", "auth.json.old-2024"},
+						{"auth.json", "auth.json.orig"},
+						{"auth.json", "auth.json.save.1"},
+						{"auth.json", "auth.json_backup"},
+						{"auth.json", "auth.json copy"},
+						{"auth.json", "auth.json (1)"},
+						{"auth.json", "auth.json.1"},
+						{"shadow", "shadow-"},
+						{"nix.conf", "nix.conf.dpkg-old"},
+						{"pgpass", "pgpass.rpmsave"},
+						{".claude.json", ".claude.json.backup"},
+						{".aws", ".aws.tmp"},
+						{".ssh", ".ssh-old"}};
+	for (size_t i = 0; i < sizeof(copies) / sizeof(*copies); i++)
+		cr_expect(cordon_backup_name(copies[i][0], copies[i][1]), "%s is not a copy of %s",
+			  copies[i][1], copies[i][0]);
+	static const char *const others[][2] = {{"auth.json", "auth.json"},
+						{"auth.json", "auth.jsonx"},
+						{"auth.json", "auth.json.lock"},
+						{"auth.json", "auth.json.bakery"},
+						{".aws", ".aws-sam"},
+						{"google-chrome", "google-chrome-beta"},
+						{"ssh_host_rsa_key", "ssh_host_rsa_key.pub"},
+						{"op", "ops"},
+						{"auth.json", ".auth.json.swpx"},
+						{"auth.json", "x-auth.json~"},
+						{"", "~"}};
+	for (size_t i = 0; i < sizeof(others) / sizeof(*others); i++)
+		cr_expect(!cordon_backup_name(others[i][0], others[i][1]),
+			  "%s is taken for a copy of %s", others[i][1], others[i][0]);
+}
+
+static int collect_home(const char *path, const char *why, void *arg)
+{
+	struct cordon_strv *got = arg;
+	cr_log_info("%s (%s)", path, why);
+	/* (The machine's /etc/gitconfig and ssh_config may name some too.) */
+	return strstr(path, "/home/") ? cordon_strv_push(got, path) : 0;
+}
+
+/* Round 51b F4: the credential files git's config (each file it reads and
+ * what they include, as git parses it) and ssh's (with its Include) name;
+ * not a helper that is no store, a relative name, ssh's "none" or a name
+ * beneath ~/.ssh (hidden with it). */
+Test(guard, the_credentials_git_and_ssh_name_are_found)
+{
+	struct tree t;
+	tree_init(&t, "cfgsecrets");
+	free(write_file(t.home, ".gitconfig",
+			"[include]\n\tpath = inc/one\n"
+			"[includeIf \"gitdir:~/work/\"]\n\tpath = ~/inc/two\n"
+			"[credential]\n\thelper = cache --timeout 300\n"
+			"\thelper = store --file=~/creds/a\n"
+			"[credential \"https://x\"] helper = \"!f() { git credential-store "
+			"--file \\\"$HOME/creds/b\\\" \\\"$@\\\"; }; f\"\n"
+			"[core]\n\tsshCommand = ssh -o X=1 -i ~/keys/git_key -F /dev/null\n"));
+	free(write_file(t.home, "inc/one",
+			"[http]\n\tcookieFile = ~/.cookies\n"
+			"\tsslKey = relative.key\n"));
+	free(write_file(t.home, "inc/two",
+			"[http \"https://y\"]\n\tsslkey = ~/keys/client.key\n"
+			"\tproxySSLKey = ~/keys/proxy.key\n"
+			"[credential]\n\thelper = store --file relative\n"));
+	free(write_file(t.home, ".ssh/config",
+			"Include conf.d/*.conf\nIdentityFile ~/.ssh/id_inside\n"
+			"Host a\n  IdentityFile = \"~/my keys/a\"   # a comment\n"
+			"Host b\n  identityfile none\nHost c\n  IdentityFile %d/keys/%h_%r\n"));
+	free(write_file(t.home, ".ssh/conf.d/w.conf",
+			"Host w\n\tIdentityFile ${CS_KEYDIR}/w\n"
+			"\tIdentityFile ${CS_UNSET}/w\n"));
+	struct cordon_strv got = {0};
+	setenv("CS_KEYDIR", t.home, 1);
+	unsetenv("CS_UNSET");
+	cr_assert_eq(cordon_config_secrets(t.home, getenv, collect_home, &got), 0);
+	unsetenv("CS_KEYDIR");
+	expect_named(&got, t.home,
+		     (const char *const[]){"creds/a", "creds/b", "keys/git_key", ".cookies",
+					   "keys/client.key", "keys/proxy.key", "my keys/a",
+					   "keys/*_*", "w", NULL});
+	cordon_strv_free(&got);
+	tree_free(&t);
 }

@@ -4227,6 +4227,102 @@ BOTH_USERS(guards, hidden_credentials_stay_unread, .timeout = 60)
 	world_free(&w);
 }
 
+/* Round 51b F4: credentials under names the hidden list did not know,
+ * each read inside under the default config (~/.config readable) and with
+ * "~" readable: a copy beside a hidden file (emacs's auth.json~, vim's
+ * swap of it, Claude Code's ~/.claude.json.backup); git's credential store
+ * a store helper names (in a file ~/.gitconfig includes), its cookie file
+ * and a client key (http.cookieFile, http.sslKey in the XDG config); an
+ * ssh key an IdentityFile names outside ~/.ssh (in a file ~/.ssh/config
+ * includes, with a %h token); AI command lines' keys in ~/.config. None is
+ * printed inside; each is printed outside, and inside where a rule names
+ * it (the user means it: the directory, for a hidden one). */
+static const char *const named_secrets[][3] = {
+	{".config/composer/auth.json", "{\"github-oauth\": \"SECRET-composer-live\"}"},
+	{".config/composer/auth.json~", "{\"github-oauth\": \"SECRET-composer-backup\"}"},
+	{".config/composer/.auth.json.swp", "b0VIM SECRET-composer-swap"},
+	{".claude.json.backup", "{\"primaryApiKey\": \"SECRET-claude-backup\"}"},
+	{".config/git/work-credentials", "https://me:SECRET-gitstore@example.com"},
+	{".gitcookies",
+	 ".googlesource.com\tTRUE\t/\tTRUE\t2147483647\to\tSECRET-gitcookie-default"},
+	{".gitcookies-work", ".example.com\tTRUE\t/\tTRUE\t2147483647\to\tSECRET-gitcookie"},
+	{"certs/client.key", "-----BEGIN PRIVATE KEY----- SECRET-sslkey"},
+	{"keys/id_work", "-----BEGIN OPENSSH PRIVATE KEY----- SECRET-sshkey"},
+	{".config/aichat/config.yaml", "clients:\n- type: openai\n  api_key: SECRET-aichat",
+	 ".config/aichat"},
+	{".config/shell_gpt/.sgptrc", "OPENAI_API_KEY=SECRET-sgpt", ".config/shell_gpt"},
+};
+#define N_NAMED (sizeof(named_secrets) / sizeof(*named_secrets))
+
+BOTH_USERS(guards, credentials_under_other_names_stay_unread, .timeout = 120)
+{
+	struct world w;
+	world_for(&w, who, "named", "");
+	for (size_t i = 0; i < N_NAMED; i++)
+		free(write_file(w.home, named_secrets[i][0], named_secrets[i][1]));
+	free(write_file(w.home, ".gitconfig",
+			"[user]\n\tname = t\n[include]\n\tpath = .gitconfig.d/creds\n"));
+	free(write_file(w.home, ".gitconfig.d/creds",
+			"[credential \"https://example.com\"]\n"
+			"\thelper = \"store --file ~/.config/git/work-credentials\"\n"
+			"[http \"https://example.com\"]\n\tcookieFile = ~/.gitcookies-work\n"));
+	free(write_file(w.home, ".config/git/config", "[http]\n\tsslKey = ~/certs/client.key\n"));
+	free(write_file(w.home, ".ssh/config", "Include config.d/*\n"));
+	free(write_file(w.home, ".ssh/config.d/work", "Host work\n  IdentityFile ~/keys/id_%h\n"));
+	free(write_file(w.home, ".config/other.conf", "other-visible"));
+	free(write_file(w.home, "notes.txt", "notes-visible"));
+	world_give(&w);
+	char *script = strdup("");
+	char *rules = strdup("");
+	for (size_t i = 0; i < N_NAMED; i++) {
+		char *more = fmt("%scat ~/'%s'; echo\n", script, named_secrets[i][0]);
+		const char *named = named_secrets[i][2] ? named_secrets[i][2] : named_secrets[i][0];
+		char *rule = fmt("%s%s\"~/%s\"", rules, i ? ", " : "", named);
+		free(script), free(rules);
+		script = more, rules = rule;
+	}
+	char *all = fmt("%scat ~/.config/other.conf ~/notes.txt; grep -rs SECRET ~/.config ~\n",
+			script);
+
+	struct run_result r = sh_outside(&w, all);
+	for (size_t i = 0; i < N_NAMED; i++)
+		cr_assert(strstr(r.out, strstr(named_secrets[i][1], "SECRET")),
+			  "control: outside, %s was not read: %s%s", named_secrets[i][0], r.out,
+			  r.err);
+	run_free(&r);
+
+	static const char *const configs[] = {"", ", \"additional_read_only_paths\": [\"~\"]"};
+	for (size_t c = 0; c < 2; c++) {
+		set_config(&w, configs[c]);
+		r = sh_in(&w, NULL, "%s", all);
+		cr_expect(strstr(r.out, "other-visible"), "%zu: ~/.config is not readable: %s%s", c,
+			  r.out, r.err);
+		cr_expect(!c || strstr(r.out, "notes-visible"), "~ is not readable: %s%s", r.out,
+			  r.err);
+		for (size_t i = 0; i < N_NAMED; i++)
+			cr_expect_null(strstr(r.out, strstr(named_secrets[i][1], "SECRET")),
+				       "%zu: %s was read inside: %s", c, named_secrets[i][0],
+				       r.out);
+		run_free(&r);
+	}
+
+	/* A rule naming each: read, and said. */
+	char *extra = fmt(", \"additional_read_only_paths\": [%s]", rules);
+	set_config(&w, extra);
+	r = sh_in(&w, NULL, "%s", script);
+	for (size_t i = 0; i < N_NAMED; i++)
+		cr_expect(strstr(r.out, strstr(named_secrets[i][1], "SECRET")),
+			  "a rule naming %s did not read it: %s%s", named_secrets[i][0], r.out,
+			  r.err);
+	cr_expect(strstr(r.err, "/keys/id_work is in hidden_paths (default): named by "
+				"~/.ssh/config.d/work: IdentityFile: ") &&
+			  strstr(r.err, "/keys/id_*, but additional_read_only_paths names it"),
+		  "the exposure was not said: %s", r.err);
+	run_free(&r);
+	free(extra), free(all), free(script), free(rules);
+	world_free(&w);
+}
+
 /* Round 37c F2: hidden_paths followed $HOME only. With HOME set to
  * another directory (a harness's, CI's, a per-tool home), a rule reaching
  * the account's passwd home read its ~/.netrc (root's real /root/.npmrc
