@@ -2951,7 +2951,11 @@ static int visit(const char *name, unsigned char type, unsigned long long ino, v
 	struct walk *w = arg;
 	if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
 		return 0;
-	if (strcasecmp(name, "HEAD") == 0)
+	/* (A HEAD the sweep moved aside counts: a repository it moved aside
+	 * whole, which git outside no longer takes for one, is judged as
+	 * one still, and so is what a session changes in it.) */
+	if (strcasecmp(name, "HEAD") == 0 ||
+	    strncasecmp(name, "HEAD" DISARMED, sizeof("HEAD" DISARMED) - 1) == 0)
 		w->has |= HAS_HEAD;
 	else if (strcasecmp(name, "objects") == 0)
 		w->has |= HAS_OBJECTS;
