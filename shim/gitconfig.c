@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "cordon/guard.h"
+#include "cordon/strv.h"
 #include "util.h"
 
 /* git's ctype (sane_ctype): ASCII only, whatever the locale. */
@@ -298,6 +299,102 @@ int cordon_gitcfg_read(const char *file, cordon_gitcfg_fn fn, void *arg)
 	int e = cordon_gitcfg_parse(text, n, fn, arg);
 	free(text);
 	return e;
+}
+
+static const struct cordon_strv *env_given;
+
+void cordon_gitcfg_env_from(const struct cordon_strv *kv)
+{
+	env_given = kv;
+}
+
+const char *cordon_gitcfg_getenv(const char *name)
+{
+	if (!env_given)
+		return getenv(name);
+	size_t n = strlen(name);
+	for (size_t i = 0; i < env_given->n; i++)
+		if (strncmp(env_given->v[i], name, n) == 0 && env_given->v[i][n] == '=')
+			return env_given->v[i] + n + 1;
+	return NULL;
+}
+
+/* NAME=VALUE from GETENV_FN into OUT, where it is set: 0, or -ENOMEM. */
+static int capture(char *(*getenv_fn)(const char *), const char *name, struct cordon_strv *out)
+{
+	const char *v = getenv_fn(name);
+	char *kv = NULL;
+	if (!v)
+		return 0;
+	return asprintf(&kv, "%s=%s", name, v) < 0 ? -ENOMEM : cordon_strv_push_take(out, kv);
+}
+
+int cordon_gitcfg_env_capture(char *(*getenv_fn)(const char *), struct cordon_strv *out)
+{
+	static const char *const names[] = {"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM",
+					    "GIT_CONFIG_COUNT"};
+	int e = 0;
+	for (size_t i = 0; getenv_fn && e >= 0 && i < sizeof(names) / sizeof(names[0]); i++)
+		e = capture(getenv_fn, names[i], out);
+	const char *count = getenv_fn ? getenv_fn("GIT_CONFIG_COUNT") : NULL;
+	long n = count ? strtol(count, NULL, 10) : 0;
+	for (long i = 0; e >= 0 && i < n && i < 1000; i++) {
+		char name[48];
+		snprintf(name, sizeof(name), "GIT_CONFIG_KEY_%ld", i);
+		e = capture(getenv_fn, name, out);
+		snprintf(name, sizeof(name), "GIT_CONFIG_VALUE_%ld", i);
+		if (e >= 0)
+			e = capture(getenv_fn, name, out);
+	}
+	return e;
+}
+
+int cordon_gitcfg_env(cordon_gitcfg_fn fn, void *arg)
+{
+	const char *count = cordon_gitcfg_getenv("GIT_CONFIG_COUNT");
+	if (!count || !count[0])
+		return 0;
+	char *end;
+	errno = 0;
+	long n = strtol(count, &end, 10);
+	if (*end || errno || n < 0 || n > 100000)
+		return -EINVAL;
+	for (long i = 0; i < n; i++) {
+		char name[48];
+		snprintf(name, sizeof(name), "GIT_CONFIG_KEY_%ld", i);
+		const char *k = cordon_gitcfg_getenv(name);
+		snprintf(name, sizeof(name), "GIT_CONFIG_VALUE_%ld", i);
+		const char *v = cordon_gitcfg_getenv(name);
+		const char *first = k ? strchr(k, '.') : NULL, *last = k ? strrchr(k, '.') : NULL;
+		if (!v || !first || !last[1])
+			return -EINVAL;
+		/* section.sub.key: the section and the key in any case, the
+		 * subsection as written. */
+		char *full = strdup(k);
+		if (!full)
+			return -ENOMEM;
+		char *f = full + (first - k), *l = full + (last - k);
+		for (char *c = full; c < f; c++)
+			*c = (char)lower(*c);
+		for (char *c = l + 1; *c; c++)
+			*c = (char)lower(*c);
+		*l = '\0';
+		*f = '\0';
+		struct cordon_gitcfg_entry e = {
+			.section = full,
+			.sub = f == l ? NULL : f + 1,
+			.key = l + 1,
+			.value = v,
+			.header = "",
+			.text = k,
+			.text_len = strlen(k),
+		};
+		int r = fn(&e, arg);
+		free(full);
+		if (r < 0)
+			return r;
+	}
+	return 0;
 }
 
 bool cordon_gitcfg_path(const char *value, const char *home, const char *base, char *out,

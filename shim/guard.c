@@ -2073,9 +2073,10 @@ static int include_of(const struct cordon_gitcfg_entry *e, void *arg)
 	      (e->sub && strcmp(e->section, "includeif") == 0)))
 		return 0;
 	char dir[PATH_MAX], path[PATH_MAX * 2];
-	const char *slash = strrchr(in->file, '/');
+	const char *slash = in->file ? strrchr(in->file, '/') : NULL;
 	snprintf(dir, sizeof(dir), "%.*s", (int)(slash ? slash - in->file : 0), in->file);
-	if (!cordon_gitcfg_path(e->value, in->home, dir, path, sizeof(path)) ||
+	/* (From the environment, no file: git takes no relative one.) */
+	if (!cordon_gitcfg_path(e->value, in->home, in->file ? dir : NULL, path, sizeof(path)) ||
 	    cordon_strv_contains(in->out, path))
 		return 0;
 	int r = cordon_strv_push(in->out, path);
@@ -2188,7 +2189,7 @@ static int protect_hg_includes(struct cordon_guard_plan *plan, const struct reac
  * it in) into F (SIZE bytes): false for none. */
 static bool config_named_by(const char *var, char *f, size_t size)
 {
-	const char *v = getenv(var);
+	const char *v = cordon_gitcfg_getenv(var);
 	char cwd[PATH_MAX];
 	if (!v || !v[0])
 		return false;
@@ -2245,6 +2246,10 @@ static int protect_includes(struct cordon_guard_plan *plan, const struct reach *
 	int e = git_config_files(r->home, true, dirs, &files);
 	for (size_t i = 0; e >= 0 && i < files.n; i++)
 		e = read_includes(files.v[i], r->home, 0, &inc);
+	/* (And those the terminal's GIT_CONFIG_COUNT pairs name.) */
+	struct includes env = {NULL, r->home, 0, &inc};
+	if (e >= 0 && cordon_gitcfg_env(include_of, &env) == -ENOMEM)
+		e = -ENOMEM;
 	for (size_t i = 0; e >= 0 && i < inc.n; i++)
 		e = protect(plan, r, inc.v[i], source,
 			    CORDON_OS_NATIVE == CORDON_OS_LINUX ? FILE_PLACEHOLDER : 0);
@@ -2269,12 +2274,23 @@ static int hooks_values(const char *home, bool global, const struct cordon_strv 
 			e = read_includes(top.v[i], home, 0, &files);
 	}
 	cordon_strv_free(&top);
+	/* (The terminal's GIT_CONFIG_COUNT pairs, which git reads last: the
+	 * files their includes name, and their own value.) */
+	struct includes env = {NULL, home, 0, &files};
+	if (e >= 0 && global && cordon_gitcfg_env(include_of, &env) == -ENOMEM)
+		e = -ENOMEM;
 	for (size_t i = 0; e >= 0 && i < files.n; i++) {
 		cleanup_free char *value = NULL;
 		e = read_config_value(files.v[i], "core", "hookspath", &value);
 		if (e >= 0 && value && value[0])
 			e = cordon_strv_push(out, value);
 	}
+	cleanup_free char *value = NULL;
+	struct config_value want = {"core", "hookspath", &value};
+	if (e >= 0 && global && cordon_gitcfg_env(config_value_of, &want) == -ENOMEM)
+		e = -ENOMEM;
+	if (e >= 0 && value && value[0])
+		e = cordon_strv_push(out, value);
 	cordon_strv_free(&files);
 	return e;
 }
@@ -3180,8 +3196,8 @@ static int pin_in_shared(struct cordon_guard_plan *plan, const struct reach *r,
 
 /* The plan; PROTECTED_ONLY: the protected guards only (what is missing
  * and unguarded comes from them alone). */
-static int plan_with(const struct cordon_policy *p, bool create, bool protected_only,
-		     struct cordon_guard_plan *out)
+static int plan_in(const struct cordon_policy *p, bool create, bool protected_only,
+		   struct cordon_guard_plan *out)
 {
 	memset(out, 0, sizeof(*out));
 	struct cordon_path_cache cache = {0};
@@ -3313,6 +3329,17 @@ static int plan_with(const struct cordon_policy *p, bool create, bool protected_
 		qsort(out->v, out->n, sizeof(*out->v), by_depth);
 	drop_beneath_hidden(out);
 	return 0;
+}
+
+/* plan_in, git's config read as the launcher's environment had it (the
+ * shim's is the session's, filtered: GIT_CONFIG_GLOBAL is not in it). */
+static int plan_with(const struct cordon_policy *p, bool create, bool protected_only,
+		     struct cordon_guard_plan *out)
+{
+	cordon_gitcfg_env_from(&p->git_env);
+	int r = plan_in(p, create, protected_only, out);
+	cordon_gitcfg_env_from(NULL);
+	return r;
 }
 
 char *cordon_guard_closed_dir(const struct cordon_policy *p)

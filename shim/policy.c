@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cordon/gitconfig.h"
 #include "cordon/guard.h"
 #include "cordon/mounts.h"
 #include "cordon/sandbox.h"
@@ -4670,7 +4671,12 @@ static int resolve(const struct cordon_config *cfg, const struct cordon_context 
 		return -EINVAL;
 	p.on_unsupported = cfg->on_unsupported;
 
-	int r = cordon_path_resolve(ctx->project, ctx->home, ctx->cwd, &p.project);
+	int r = cordon_gitcfg_env_capture(ctx->getenv_fn, &p.git_env);
+	if (r < 0) {
+		cordon_strv_free(&p.git_env);
+		return cordon_err(err, ENOMEM, "out of memory");
+	}
+	r = cordon_path_resolve(ctx->project, ctx->home, ctx->cwd, &p.project);
 	struct stat st;
 	if (r >= 0 && stat(p.project, &st) < 0)
 		r = -errno;
@@ -4818,6 +4824,7 @@ void cordon_policy_free(struct cordon_policy *p)
 	cordon_strv_free(&p->envrc_allowed);
 	cordon_strv_free(&p->envrc_whitelisted);
 	cordon_strv_free(&p->envrc_prefixes);
+	cordon_strv_free(&p->git_env);
 	cordon_strv_free(&p->direnv_allow_dirs);
 	cordon_strv_free(&p->omz_dotenv_lists);
 	for (size_t i = 0; i < p->n_above; i++)

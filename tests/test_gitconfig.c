@@ -251,7 +251,8 @@ Test(gitconfig, includes_in_every_form_git_reads)
 }
 
 /* core.hooksPath as git reads it, in the file GIT_CONFIG_GLOBAL names
- * too (a terminal that exports it: git outside reads that one). */
+ * too (a terminal that exports it: git outside reads that one), and in
+ * GIT_CONFIG_COUNT's pairs. */
 Test(gitconfig, hooks_paths_in_every_form_and_file)
 {
 	char *dir = tmp_dir("githp");
@@ -260,9 +261,16 @@ Test(gitconfig, hooks_paths_in_every_form_and_file)
 	free(write_file(dir, "global", "[core] hooksPath = ~root/.\"hooks2\"\n"));
 	char *global = path_join(dir, "global");
 	setenv("GIT_CONFIG_GLOBAL", global, 1);
+	setenv("GIT_CONFIG_COUNT", "2", 1);
+	setenv("GIT_CONFIG_KEY_0", "user.name", 1);
+	setenv("GIT_CONFIG_VALUE_0", "x", 1);
+	setenv("GIT_CONFIG_KEY_1", "Core.HooksPath", 1);
+	setenv("GIT_CONFIG_VALUE_1", ".envhooks", 1);
 	struct cordon_strv values = {0}, none = {0};
 	cr_assert_eq(cordon_git_hooks_values(home, &none, &values), 0);
 	unsetenv("GIT_CONFIG_GLOBAL");
+	unsetenv("GIT_CONFIG_COUNT");
+	cr_expect(cordon_strv_contains(&values, ".envhooks"), "GIT_CONFIG_COUNT's pairs not read");
 	cr_expect(cordon_strv_contains(&values, ".githooks1"), "the carried-on value not read");
 	cr_expect(cordon_strv_contains(&values, "~root/.hooks2"),
 		  "GIT_CONFIG_GLOBAL's file not read");

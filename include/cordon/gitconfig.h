@@ -38,6 +38,25 @@ int cordon_gitcfg_parse(const char *text, size_t len, cordon_gitcfg_fn fn, void 
  * CORDON_GIT_CONFIG_MAX (not read), else as cordon_gitcfg_parse. */
 int cordon_gitcfg_read(const char *file, cordon_gitcfg_fn fn, void *arg);
 
+/* The entries git takes from its environment (GIT_CONFIG_COUNT, and
+ * GIT_CONFIG_KEY_N / GIT_CONFIG_VALUE_N: read after every file, so they
+ * win) to FN(E, ARG), as cordon_gitcfg_parse hands a file's. 0, -EINVAL
+ * where git would refuse them (a count that is no number, a pair
+ * missing), or FN's negative return. */
+int cordon_gitcfg_env(cordon_gitcfg_fn fn, void *arg);
+
+/* The environment git reads config from (GIT_CONFIG_GLOBAL,
+ * GIT_CONFIG_SYSTEM, GIT_CONFIG_COUNT and its pairs), as GETENV_FN has
+ * it, into OUT as "NAME=VALUE": what the launcher hands the shim, whose
+ * environment is the session's, filtered. 0 or -ENOMEM. */
+struct cordon_strv;
+int cordon_gitcfg_env_capture(char *(*getenv_fn)(const char *), struct cordon_strv *out);
+/* From now on read those from KV (cordon_gitcfg_env_capture's; NULL: the
+ * process's environment again). */
+void cordon_gitcfg_env_from(const struct cordon_strv *kv);
+/* NAME as the readers here take it (KV, or the environment). */
+const char *cordon_gitcfg_getenv(const char *name);
+
 /* A path VALUE as git takes an include's or core.hooksPath's (its
  * interpolate_path): "~" and "~/..." under HOME (NULL: none), "~user/..."
  * under that user's home, an absolute one as it is, a relative one under

@@ -163,6 +163,11 @@ struct cordon_policy {
 	 * the .envrc files it runs whatever they hold (exact), and the
 	 * directories below which it runs any (prefix). */
 	struct cordon_strv envrc_whitelisted, envrc_prefixes;
+	/* The launcher's GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM and
+	 * GIT_CONFIG_COUNT pairs ("NAME=VALUE"): the config git outside reads
+	 * in the user's terminal, which the guards keep (the shim's own
+	 * environment is the session's, filtered). */
+	struct cordon_strv git_env;
 	/* direnv's allow list directories (existing or not): the launcher's
 	 * watch reads an entry made there while the session runs (a
 	 * `direnv allow` outside). Not sent on the wire. */

@@ -24,7 +24,7 @@
 #include "cordon/error.h"
 #include "cordon/policy.h"
 
-#define CORDON_WIRE_VERSION  5
+#define CORDON_WIRE_VERSION  6
 #define CORDON_WIRE_MAX      (1u << 22) /* 4 MiB */
 #define CORDON_ENV_CONFIG_FD "CORDON_CONFIG_FD"
 
