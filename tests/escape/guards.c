@@ -1219,7 +1219,8 @@ BOTH_USERS(guards, hook_managers_in_other_layouts_run_nothing_planted, .timeout 
 	free(script);
 	free(diag);
 
-	r = outside(&w, "cd sub && mv .git.cordon-disarmed .git && git checkout -q -- .");
+	r = outside(&w, "cd sub && mv .git.cordon-disarmed .git && mv .git/HEAD.cordon-disarmed "
+			".git/HEAD && git checkout -q -- .");
 	run_free(&r);
 	set_config(&w, ", \"protected_paths\": []");
 	script = plant(&w, "ctl", "", plant_layouts);
@@ -3402,13 +3403,15 @@ static void two_sessions(const struct who *who, const char *tag, const char *set
  * user's ~/.gitconfig, were not guarded, and what the session wrote
  * there ran at git status or commit outside. Control: no guard.
  * The same for a value quoted mid-way (../."gitconfig"-mid) or carried
- * on by a final backslash, and a hooksPath in the file GIT_CONFIG_GLOBAL
- * names, which git outside reads instead of ~/.gitconfig (round 51). */
+ * on by a final backslash, a hooksPath in the file GIT_CONFIG_GLOBAL
+ * names, which git outside reads instead of ~/.gitconfig, and an include
+ * a GIT_CONFIG_COUNT pair names (round 51). */
 BOTH_USERS(guards, a_key_on_its_section_s_line_is_read, .timeout = 90)
 {
 	static const struct {
 		const char *what, *config, *global, *plant, *outside, *mark;
-		bool named; /* (GLOBAL in the file GIT_CONFIG_GLOBAL names) */
+		bool named; /* (GLOBAL in the file GIT_CONFIG_GLOBAL names; with
+			     * no GLOBAL, an include GIT_CONFIG_COUNT's pair names) */
 	} ways[] = {
 		{"an include on its header's line", "[include] path = ../.gitconfig-project\n",
 		 NULL, "fsmon > .gitconfig-project; echo one $?\n",
@@ -3439,6 +3442,9 @@ BOTH_USERS(guards, a_key_on_its_section_s_line_is_read, .timeout = 90)
 		 "mkdir -p .githooks3 && hook pre-commit > .githooks3/pre-commit && "
 		 "chmod +x .githooks3/pre-commit; echo one $?\n",
 		 "git commit -q --allow-empty -m x >/dev/null 2>&1; true", "pre-commit", true},
+		{"an include GIT_CONFIG_COUNT's pair names", NULL, NULL,
+		 "fsmon > .gitconfig-env; echo one $?\n", "git status >/dev/null 2>&1; true",
+		 "fsmonitor", true},
 	};
 	for (size_t k = 0; k < sizeof(ways) / sizeof(ways[0]); k++)
 		for (int ctl = 1; ctl >= 0; ctl--) {
@@ -3465,6 +3471,13 @@ BOTH_USERS(guards, a_key_on_its_section_s_line_is_read, .timeout = 90)
 				fputs(ways[k].global, f);
 				cr_assert_eq(fclose(f), 0);
 				free(cfg);
+			}
+			if (ways[k].named && !ways[k].global) {
+				char *kv = fmt("GIT_CONFIG_VALUE_0=%s/.gitconfig-env", w.proj);
+				world_setenv(&w, "GIT_CONFIG_COUNT=1");
+				world_setenv(&w, "GIT_CONFIG_KEY_0=include.path");
+				world_setenv(&w, kv);
+				free(kv);
 			}
 			if (ctl)
 				set_config(&w, ", \"protected_paths\": []");
@@ -9952,7 +9965,8 @@ BOTH_USERS(guards, a_nested_repository_keeps_the_settings_it_had, .timeout = 90)
 		      diag);
 	cr_expect(present(w.proj, "old/.git.cordon-disarmed"), "old was not moved aside: %s", diag);
 	/* The control: the same change outside runs. */
-	r = sh_outside(&w, "rm -rf lib/.git && mv lib/.git.cordon-disarmed lib/.git");
+	r = sh_outside(&w, "rm -rf lib/.git && mv lib/.git.cordon-disarmed lib/.git && "
+			   "mv lib/.git/HEAD.cordon-disarmed lib/.git/HEAD");
 	run_free(&r);
 	plant_outside(&w,
 		      "hook pre-commit-lib > lib/evil/pre-commit && git -C lib config "
@@ -16735,7 +16749,7 @@ BOTH_USERS(guards, what_a_session_planted_before_another_s_move_is_said, .timeou
 			"\"$S/x/.git/hooks/post-checkout\"; echo hook $?\n"
 			"touch \"$S/ready\"; while [ ! -e \"$S/go\" ]; do sleep 0.05; done\n");
 		char *after_move =
-			later ? fmt("%s\ngit --git-dir=\"$S/x/.git.cordon-disarmed\" config alias.st "
+			later ? fmt("%s\ngit config -f \"$S/x/.git.cordon-disarmed/config\" alias.st "
 				    "'!touch %s/pwned-deny-alias'; echo alias $?\n",
 				    script, w.outside)
 			      : strdup(script);
@@ -16757,11 +16771,11 @@ BOTH_USERS(guards, what_a_session_planted_before_another_s_move_is_said, .timeou
 			  at, diag);
 		/* Control: moved back as the other's line tells (its fsmonitor
 		 * and the alias undone), the hook runs. */
-		char *back =
-			fmt("cd %s && git --git-dir=%s config --unset core.fsmonitor; git "
-			    "--git-dir=%s config --unset alias.st; mv %s .git && git checkout -q "
-			    "-b t2 2>&1; true",
-			    x, at, at, at);
+		char *back = fmt(
+			"cd %s && git config -f %s/config --unset core.fsmonitor; git "
+			"config -f %s/config --unset alias.st; mv %s .git && mv "
+			".git/HEAD.cordon-disarmed .git/HEAD && git checkout -q -b t2 2>&1; true",
+			x, at, at, at);
 		struct run_result v = sh_outside(&w, back);
 		run_free(&v);
 		free(back);
