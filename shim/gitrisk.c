@@ -565,32 +565,17 @@ static bool strategy_line(const char *line, bool first)
 	return builtin_strategy_n(line, strlen(line));
 }
 
-/* A line of sequencer/opts that names no strategy but a built-in one: any
- * "strategy" followed by "=" (a header before it on the line, any case)
- * must give exactly such a name; quotes or anything else count. */
-static bool opts_line(const char *line)
+/* Whether each strategy a line of sequencer/opts names is one OK takes:
+ * any "strategy" followed by "=" (a header before it on the line, any
+ * case) must give exactly such a name; quotes or anything else count. */
+static bool opts_strategies(const char *line, bool (*ok)(const char *s, size_t n))
 {
 	for (const char *at = line; (at = strcasestr(at, "strategy")); at++) {
 		const char *s = skip_blanks(at + strlen("strategy"));
 		if (*s != '=')
 			continue; /* strategy-option, a value's text */
 		s = skip_blanks(s + 1);
-		if (!builtin_strategy_n(s, strlen(s)))
-			return false;
-	}
-	return true;
-}
-
-/* A line of sequencer/opts that names, if any, a strategy git merges
- * with in its own process (as opts_line reads it). */
-static bool opts_in_process(const char *line)
-{
-	for (const char *at = line; (at = strcasestr(at, "strategy")); at++) {
-		const char *s = skip_blanks(at + strlen("strategy"));
-		if (*s != '=')
-			continue;
-		s = skip_blanks(s + 1);
-		if (!in_process_strategy_n(s, strlen(s)))
+		if (!ok(s, strlen(s)))
 			return false;
 	}
 	return true;
@@ -637,8 +622,8 @@ void cordon_git_todo_risks(const char *file, const char *name, enum cordon_git_t
 			apart = apart || (lines == 0 && !in_process_strategy_n(line, strlen(line)));
 			break;
 		case CORDON_GIT_OPTS: /* strategy = NAME, in git's config syntax */
-			ran = ran || !opts_line(line);
-			apart = apart || !opts_in_process(line);
+			ran = ran || !opts_strategies(line, builtin_strategy_n);
+			apart = apart || !opts_strategies(line, in_process_strategy_n);
 			options = options || strcasestr(line, "strategy-option");
 			break;
 		case CORDON_GIT_STEP: { /* a number: git's prompt puts it in PS1 as it is */
