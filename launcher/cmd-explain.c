@@ -150,10 +150,20 @@ static void explain_guards(const struct cordon_policy *p, const struct cordon_gu
 			if (cordon_policy_writable_root(p, &p->rules[i]))
 				printf("  %-9s %s  (writable too: swept as the project is)\n",
 				       "swept", p->rules[i].path);
-		for (size_t i = 0; i < p->shared.n; i++)
-			printf("  %-9s %s  (shared, writable: below its top, swept as the project "
-			       "is; at its top, the names looked for above are kept)\n",
+		for (size_t i = 0; i < p->shared.n; i++) {
+			/* (The history directory: no rule of system_paths'.) */
+			bool history = false;
+			for (size_t k = 0; k < p->n_rules; k++)
+				history =
+					history || (strcmp(p->rules[k].path, p->shared.v[i]) == 0 &&
+						    strcmp(p->rules[k].source, "history") == 0);
+			printf(history ? "  %-9s %s  (the shell history directory: swept as the "
+					 "project is, its top too)\n"
+				       : "  %-9s %s  (shared, writable: below its top, swept as the "
+					 "project is; at its top, the names looked for above are "
+					 "kept)\n",
 			       "swept", p->shared.v[i]);
+		}
 	}
 	for (size_t i = 0; i < p->n_exposed; i++)
 		printf("  %-9s %s  (in %s, but %s names it: not hidden)\n", "exposed",

@@ -419,7 +419,8 @@ int launcher_history(struct cordon_policy *p, const char *cmd, const char *sessi
 		cleanup_free char *czdot = launcher_absolute(zdot, NULL);
 		if (!cdir || !czdot ||
 		    cordon_policy_add_rule(p, cdir, CORDON_ACCESS_ALL, "history") < 0 ||
-		    cordon_policy_add_rule(p, czdot, CORDON_ACCESS_READ, "history") < 0)
+		    cordon_policy_add_rule(p, czdot, CORDON_ACCESS_READ, "history") < 0 ||
+		    (cordon_sweep_applies(p) && cordon_strv_push_new(&p->shared, cdir) < 0))
 			return cordon_err(err, ENOMEM, "out of memory");
 		return 0;
 	}

@@ -259,3 +259,17 @@ int cordon_mount_aliases_below(const struct cordon_strv *dirs, struct cordon_str
 {
 	return aliases_now(dirs, false, dirs, out, of);
 }
+
+int cordon_mount_points_below(const char *dir, struct cordon_strv *out)
+{
+	struct mount_table t = {0};
+	int e = table_read(&t);
+	size_t dn = strlen(dir);
+	for (size_t i = 0; e >= 0 && i < t.n; i++) {
+		const char *at = t.v[i].at;
+		if (strcmp(at, dir) != 0 && cordon_path_under(at, dir))
+			e = cordon_strv_push_new(out, at + dn + (dn > 1));
+	}
+	table_free(&t);
+	return e;
+}

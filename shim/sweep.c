@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "cordon/guard.h"
+#include "cordon/mounts.h"
 #include "cordon/sandbox.h"
 #include "cordon/session.h"
 #include "cordon/sha256.h"
@@ -6070,6 +6071,27 @@ static bool judged_became(const struct walk *w, const char *rel, const char *pat
 	       (shared && moved_in(shared, since));
 }
 
+/* The git dir PATH has a HEAD again beside the one a sweep moved aside
+ * (HEAD.cordon-disarmed): a repository moved aside made live once more,
+ * whose config is as the session found it (round 51c F2: cp
+ * HEAD.cordon-disarmed HEAD, and a link to it; git status there ran its
+ * core.fsmonitor). All of it counts. */
+static bool revived(const char *path)
+{
+	char head[PATH_MAX + 16];
+	struct stat st;
+	if ((size_t)snprintf(head, sizeof(head), "%s/HEAD", path) >= sizeof(head) ||
+	    lstat(head, &st) < 0)
+		return false;
+	DIR *d = opendir(path);
+	bool aside = false;
+	for (struct dirent *de; d && !aside && (de = readdir(d));)
+		aside = strncasecmp(de->d_name, "HEAD" DISARMED, sizeof("HEAD" DISARMED) - 1) == 0;
+	if (d)
+		closedir(d);
+	return aside;
+}
+
 static int judge_repo(struct walk *w, const char *found, struct cordon_strv *said)
 {
 	struct cordon_sweep from = *w->s;
@@ -6126,9 +6148,9 @@ static int judge_repo(struct walk *w, const char *found, struct cordon_strv *sai
 	 * rest does (round 50a F1: a new worktree of the project's own git
 	 * dir, whose relative core.hooksPath leads to hooks an earlier
 	 * session wrote in it). */
-	bool new_route =
-		(!S_ISDIR(st.st_mode) && (made || guarded_route)) || re_pointed ||
-		(S_ISDIR(st.st_mode) && !made && judged_became(w, rel, path, &st, &s->since));
+	bool new_route = (!S_ISDIR(st.st_mode) && (made || guarded_route)) || re_pointed ||
+			 (S_ISDIR(st.st_mode) && !made &&
+			  (judged_became(w, rel, path, &st, &s->since) || revived(path)));
 	made = made && !kept;
 	/* All it holds counts when it is new, and when the git dir a .git
 	 * file or link names may have been moved into place. */
@@ -7463,10 +7485,16 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 		return mise;
 	}
 	size_t tn = strlen(top);
-	for (size_t i = 0; i < s->roots.n; i++) {
-		const char *o = s->roots.v[i];
-		if (strcmp(o, top) != 0 && cordon_path_under(o, top) &&
-		    cordon_strv_push(&w.skip, o + tn + (tn > 1)) < 0) {
+	/* (Below a shared directory no other file system is walked: the
+	 * runtime directory's FUSE ones answer from their servers, gvfs's
+	 * from the network. The first is a mount point at its top: the
+	 * loop below ends at it.) */
+	int e_mounts = shared ? cordon_mount_points_below(top, &w.skip) : 0;
+	for (size_t i = 0; i <= s->roots.n; i++) {
+		const char *o = i < s->roots.n ? s->roots.v[i] : NULL;
+		if ((!o && e_mounts < 0) ||
+		    (o && strcmp(o, top) != 0 && cordon_path_under(o, top) &&
+		     cordon_strv_push(&w.skip, o + tn + (tn > 1)) < 0)) {
 			say(said, "cordon: out of memory looking for the repositories this session "
 				  "made: review their hooks and config before you use git there");
 			close(w.root);

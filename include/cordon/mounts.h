@@ -29,4 +29,9 @@ int cordon_mount_aliases_up(const struct cordon_strv *paths, const struct cordon
  * mount table read once. */
 int cordon_mount_aliases_below(const struct cordon_strv *dirs, struct cordon_strv *out,
 			       struct cordon_strv *of);
+/* The mount points below DIR (absolute, canonical; not DIR itself),
+ * relative to it, pushed to OUT once each: what a walk of DIR leaves be
+ * (a FUSE file system in the runtime directory, the document portal's or
+ * gvfs's, answers from its server). 0 or -ENOMEM. */
+int cordon_mount_points_below(const char *dir, struct cordon_strv *out);
 #endif
