@@ -332,7 +332,7 @@ static int capture(char *(*getenv_fn)(const char *), const char *name, struct co
 int cordon_gitcfg_env_capture(char *(*getenv_fn)(const char *), struct cordon_strv *out)
 {
 	static const char *const names[] = {"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM",
-					    "GIT_CONFIG_COUNT"};
+					    "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS"};
 	int e = 0;
 	for (size_t i = 0; getenv_fn && e >= 0 && i < sizeof(names) / sizeof(names[0]); i++)
 		e = capture(getenv_fn, names[i], out);
@@ -349,11 +349,107 @@ int cordon_gitcfg_env_capture(char *(*getenv_fn)(const char *), struct cordon_st
 	return e;
 }
 
+/* One 'single-quoted' word at *AT as git's sq_dequote_step reads it
+ * ('\\'' and '\\!' outside the quotes go on with it), in place; *AT after
+ * it (NULL at the end). NULL where it is none. */
+static char *sq_word(char **at)
+{
+	char *src = *at, *dst = src, *start = src;
+	if (*src != '\'')
+		return NULL;
+	for (;;) {
+		char c = *++src;
+		if (!c)
+			return NULL;
+		if (c != '\'') {
+			*dst++ = c;
+			continue;
+		}
+		if (src[1] == '\\' && (src[2] == '\'' || src[2] == '!') && src[3] == '\'') {
+			*dst++ = src[2];
+			src += 3;
+			continue;
+		}
+		*dst = '\0';
+		*at = src[1] ? src + 1 : NULL;
+		return start;
+	}
+}
+
+/* KEY (section[.sub].key) and VALUE (NULL: a key alone) to FN as an entry. */
+static int env_entry(const char *k, const char *v, cordon_gitcfg_fn fn, void *arg)
+{
+	const char *first = strchr(k, '.'), *last = strrchr(k, '.');
+	if (!first || !last[1])
+		return -EINVAL;
+	/* section.sub.key: the section and the key in any case, the
+	 * subsection as written. */
+	char *full = strdup(k);
+	if (!full)
+		return -ENOMEM;
+	char *f = full + (first - k), *l = full + (last - k);
+	for (char *c = full; c < f; c++)
+		*c = (char)lower(*c);
+	for (char *c = l + 1; *c; c++)
+		*c = (char)lower(*c);
+	*l = '\0';
+	*f = '\0';
+	struct cordon_gitcfg_entry e = {
+		.section = full,
+		.sub = f == l ? NULL : f + 1,
+		.key = l + 1,
+		.value = v,
+		.header = "",
+		.text = k,
+		.text_len = strlen(k),
+	};
+	int r = fn(&e, arg);
+	free(full);
+	return r;
+}
+
+/* GIT_CONFIG_PARAMETERS ('key'='value' 'key2'= or the old 'key=value',
+ * what git -c hands its children) to FN, as git's parse_config_env_list
+ * reads it. */
+static int env_parameters(cordon_gitcfg_fn fn, void *arg)
+{
+	const char *env = cordon_gitcfg_getenv("GIT_CONFIG_PARAMETERS");
+	char *copy = env ? strdup(env) : NULL;
+	if (env && !copy)
+		return -ENOMEM;
+	int e = 0;
+	for (char *cur = copy; e >= 0 && cur && *cur;) {
+		char *key = sq_word(&cur), *value = NULL;
+		if (key && (!cur || git_space(*cur))) { /* 'key=value' */
+			value = strchr(key, '=');
+			if (value)
+				*value++ = '\0';
+			e = env_entry(key, value, fn, arg);
+		} else if (key && *cur == '=') { /* 'key'='value', or 'key'= */
+			cur++;
+			if (*cur == '\'') {
+				value = sq_word(&cur);
+				e = !value || (cur && !git_space(*cur)) ? -EINVAL : 0;
+			} else if (*cur && !git_space(*cur)) {
+				e = -EINVAL;
+			}
+			if (e >= 0)
+				e = env_entry(key, value, fn, arg);
+		} else {
+			e = -EINVAL;
+		}
+		while (cur && git_space(*cur))
+			cur++;
+	}
+	free(copy);
+	return e;
+}
+
 int cordon_gitcfg_env(cordon_gitcfg_fn fn, void *arg)
 {
 	const char *count = cordon_gitcfg_getenv("GIT_CONFIG_COUNT");
 	if (!count || !count[0])
-		return 0;
+		return env_parameters(fn, arg);
 	char *end;
 	errno = 0;
 	long n = strtol(count, &end, 10);
@@ -365,36 +461,13 @@ int cordon_gitcfg_env(cordon_gitcfg_fn fn, void *arg)
 		const char *k = cordon_gitcfg_getenv(name);
 		snprintf(name, sizeof(name), "GIT_CONFIG_VALUE_%ld", i);
 		const char *v = cordon_gitcfg_getenv(name);
-		const char *first = k ? strchr(k, '.') : NULL, *last = k ? strrchr(k, '.') : NULL;
-		if (!v || !first || !last[1])
+		if (!k || !v)
 			return -EINVAL;
-		/* section.sub.key: the section and the key in any case, the
-		 * subsection as written. */
-		char *full = strdup(k);
-		if (!full)
-			return -ENOMEM;
-		char *f = full + (first - k), *l = full + (last - k);
-		for (char *c = full; c < f; c++)
-			*c = (char)lower(*c);
-		for (char *c = l + 1; *c; c++)
-			*c = (char)lower(*c);
-		*l = '\0';
-		*f = '\0';
-		struct cordon_gitcfg_entry e = {
-			.section = full,
-			.sub = f == l ? NULL : f + 1,
-			.key = l + 1,
-			.value = v,
-			.header = "",
-			.text = k,
-			.text_len = strlen(k),
-		};
-		int r = fn(&e, arg);
-		free(full);
+		int r = env_entry(k, v, fn, arg);
 		if (r < 0)
 			return r;
 	}
-	return 0;
+	return env_parameters(fn, arg);
 }
 
 bool cordon_gitcfg_path(const char *value, const char *home, const char *base, char *out,

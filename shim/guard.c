@@ -2258,6 +2258,15 @@ static int protect_includes(struct cordon_guard_plan *plan, const struct reach *
 	return e;
 }
 
+/* Each core.hooksPath set (a value) into the list ARG. */
+static int hooks_path_each(const struct cordon_gitcfg_entry *e, void *arg)
+{
+	return !e->sub && e->value && e->value[0] && strcmp(e->section, "core") == 0 &&
+			       strcmp(e->key, "hookspath") == 0
+		       ? cordon_strv_push(arg, e->value)
+		       : 0;
+}
+
 /* cordon_git_hooks_values of the files git_config_files(HOME, GLOBAL,
  * DIRS) names. (Read in two parts, _global and _own, a file both parts
  * include is read in each: its value comes twice, none is lost.) */
@@ -2285,12 +2294,8 @@ static int hooks_values(const char *home, bool global, const struct cordon_strv 
 		if (e >= 0 && value && value[0])
 			e = cordon_strv_push(out, value);
 	}
-	cleanup_free char *value = NULL;
-	struct config_value want = {"core", "hookspath", &value};
-	if (e >= 0 && global && cordon_gitcfg_env(config_value_of, &want) == -ENOMEM)
+	if (e >= 0 && global && cordon_gitcfg_env(hooks_path_each, out) == -ENOMEM)
 		e = -ENOMEM;
-	if (e >= 0 && value && value[0])
-		e = cordon_strv_push(out, value);
 	cordon_strv_free(&files);
 	return e;
 }

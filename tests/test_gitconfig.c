@@ -266,10 +266,17 @@ Test(gitconfig, hooks_paths_in_every_form_and_file)
 	setenv("GIT_CONFIG_VALUE_0", "x", 1);
 	setenv("GIT_CONFIG_KEY_1", "Core.HooksPath", 1);
 	setenv("GIT_CONFIG_VALUE_1", ".envhooks", 1);
+	/* (What git -c hands its children: both its forms.) */
+	setenv("GIT_CONFIG_PARAMETERS",
+	       "'core.hooksPath'='.p'\\''1' 'user.name=x'  'Core.HooksPath=.p2' 'a.b'=", 1);
 	struct cordon_strv values = {0}, none = {0};
 	cr_assert_eq(cordon_git_hooks_values(home, &none, &values), 0);
 	unsetenv("GIT_CONFIG_GLOBAL");
 	unsetenv("GIT_CONFIG_COUNT");
+	unsetenv("GIT_CONFIG_PARAMETERS");
+	cr_expect(cordon_strv_contains(&values, ".p'1"),
+		  "GIT_CONFIG_PARAMETERS' new form not read");
+	cr_expect(cordon_strv_contains(&values, ".p2"), "GIT_CONFIG_PARAMETERS' old form not read");
 	cr_expect(cordon_strv_contains(&values, ".envhooks"), "GIT_CONFIG_COUNT's pairs not read");
 	cr_expect(cordon_strv_contains(&values, ".githooks1"), "the carried-on value not read");
 	cr_expect(cordon_strv_contains(&values, "~root/.hooks2"),
