@@ -3615,6 +3615,88 @@ BOTH_USERS(guards, a_git_dir_armed_in_the_history_dir_runs_nothing, .timeout = 9
 		}
 }
 
+/* Round 51c F1: the same in the runtime directory (/run/user/UID), read
+ * and write inside and walked by no end: a store armed there, a link in
+ * the project laid to it by a later session, and git status outside in
+ * the link ran its core.fsmonitor. Control: the same steps outside. */
+BOTH_USERS(guards, a_git_dir_armed_in_the_runtime_dir_runs_nothing, .timeout = 90)
+{
+	uid_t uid;
+	gid_t gid;
+	who_ids(who, &uid, &gid);
+	struct runtime_dir rd;
+	runtime_dir_make(&rd, uid, gid);
+	for (int ctl = 1; ctl >= 0; ctl--) {
+		struct world w;
+		git_world(&w, who, ctl ? "grunc" : "grun");
+		/* (Read and write as the default config has it.) */
+		FILE *f = fopen(w.cfg, "w");
+		cr_assert_not_null(f);
+		fprintf(f,
+			"{\"system_paths\": {\"read_write\": [\"/dev/null\", \"/dev/tty\", "
+			"\"/dev/ptmx\", \"/dev/urandom\", \"/dev/zero\", \"%s\"]}}",
+			rd.path);
+		cr_assert_eq(fclose(f), 0);
+		const char *tag = ctl ? "ctl" : "deny";
+		char *h = fmt("%s/cordon-test-store-%d-%d", rd.path, (int)getpid(), ctl);
+		char *steps[2] = {
+			fmt("S='%s' && git init -q --bare \"$S\" && git -C \"$S\" config core.bare "
+			    "false && mkdir -p wt && git -C \"$S\" config core.worktree \"$PWD/wt\" && "
+			    "fsmon >> \"$S/config\"; echo one $?\n",
+			    h),
+			fmt("ln -s '%s' docs; echo two $?\n", h)};
+		char *diag = strdup("");
+		for (size_t i = 0; i < 2; i++) {
+			if (i)
+				let_time_pass();
+			char *script = plant(&w, tag, "", steps[i]);
+			struct run_result r =
+				ctl ? sh_outside(&w, script) : sh_in(&w, NULL, "%s", script);
+			cr_assert(strstr(r.out, i ? "two 0" : "one 0"),
+				  "%zu: the steps could not: %s%s", i, r.out, r.err);
+			free(diag);
+			diag = fmt("%s%s", r.out, r.err);
+			run_free(&r);
+			free(script);
+			free(steps[i]);
+		}
+		struct run_result r =
+			sh_outside(&w, "cd docs 2>/dev/null && git status >/dev/null 2>&1; true");
+		run_free(&r);
+		char *rm = fmt("rm -rf '%s' '%s'.cordon-disarmed*", h, h);
+		r = sh_outside(&w, rm);
+		run_free(&r);
+		free(rm);
+		if (ctl)
+			cr_assert(marked(&w, tag, "fsmonitor"), "control: it did not run");
+		else
+			cr_expect(!marked(&w, tag, "fsmonitor"), "it ran outside: %s", diag);
+		free(diag);
+		free(h);
+		world_free(&w);
+	}
+	runtime_dir_free(&rd);
+}
+
+/* Round 51c F2: a repository moved aside whole, its HEAD moved aside in
+ * it, given a HEAD again by a later session (cp HEAD.cordon-disarmed
+ * HEAD) and a link to it: its config was as the later session found it,
+ * so nothing counted, and git status outside in the link ran its
+ * core.fsmonitor. Control: no guard (nothing moved: the link leads to
+ * the store). */
+BOTH_USERS(guards, a_repository_moved_aside_given_a_head_again_runs_nothing, .timeout = 60)
+{
+	const char *const steps[] = {
+		"mkdir -p .st wt && git init -q --bare .st/store && "
+		"git -C .st/store config core.bare false && "
+		"git -C .st/store config core.worktree \"$PWD/wt\" && "
+		"fsmon >> .st/store/config; echo one $?\n",
+		"D=$(ls -d .st/store*) && { [ ! -e \"$D/HEAD.cordon-disarmed\" ] || "
+		"cp \"$D/HEAD.cordon-disarmed\" \"$D/HEAD\"; } && ln -s \"$D\" docs; echo two $?\n"};
+	two_sessions(who, "grevive", NULL, steps,
+		     "cd docs 2>/dev/null && git status >/dev/null 2>&1; true", "fsmonitor");
+}
+
 /* Round 51a F2: a repository the end moved aside beside itself kept its
  * HEAD, a live git dir at a name one can foresee
  * (store.cordon-disarmed): a later session laid a link to it, and git
