@@ -118,7 +118,21 @@ const char *const cordon_home_code[] = {
 	 * ~/.local/share/jupyter whole: its runtime/ takes the connection
 	 * files of a server the session runs. */
 	"~/.local/share/jupyter/kernels", "~/.local/share/jupyter/nbextensions",
-	"~/.local/share/jupyter/labextensions", "~/.local/etc/jupyter", NULL};
+	"~/.local/share/jupyter/labextensions", "~/.local/etc/jupyter",
+	/* What ~/.bashrc runs at every start, as installers write it, in trees
+	 * of their own (round 51d F2): oh-my-bash's (sourced through "$OSH",
+	 * which the dotfile reader cannot follow), fzf's, atuin's, ghcup's,
+	 * opam's and elan's, and conda's bases and environments, whole: its
+	 * hook runs Python, which imports a .pth from site-packages, and
+	 * `conda activate` sources etc/conda/activate.d (a `conda install`
+	 * inside a writable home fails then; a rule naming the base keeps it
+	 * writable). Zed's data holds its extensions and the language servers
+	 * it starts; pixi's and krew's environments are on PATH; Node's global
+	 * fallbacks are require()d from anywhere. */
+	"~/.oh-my-bash", "~/.fzf", "~/.atuin", "~/.ghcup", "~/.opam", "~/.elan", "~/miniconda3",
+	"~/anaconda3", "~/miniforge3", "~/mambaforge", "~/micromamba", "~/.conda",
+	"~/.local/share/mamba", "~/.local/share/zed", "~/.pixi", "~/.krew", "~/.dotnet/tools",
+	"~/.node_modules", "~/.node_libraries", NULL};
 
 /* What zsh and its prompt source at every start under names that carry
  * the host, zsh's version or the user (~/.zcompdump-HOST-5.9,

@@ -679,3 +679,83 @@ BOTH_USERS(project, the_passwd_home_s_config_is_not_the_project_with_another_hom
 	free(cfg_marker), free(cfgdir), free(script), free(config), free(real);
 	world_free(&w);
 }
+
+/* Round 51d F2: what ~/.bashrc runs at every start, as installers write it,
+ * lay in directories of the home cordon did not keep: oh-my-bash's
+ * (sourced through "$OSH", which cordon cannot follow), conda's base (its
+ * hook runs Python: a .pth in its site-packages ran at the next bash
+ * outside), fzf's, atuin's, ghcup's, opam's, elan's, and Zed's data
+ * (extensions, language servers). Kept read-only in a writable home now,
+ * and no project from the cwd. Judged from outside: the files. Controls:
+ * the session wrote the home beside them; outside, each write lands. */
+BOTH_USERS(project, shell_frameworks_and_conda_stay_read_only_in_a_writable_home, .timeout = 120)
+{
+	struct world w;
+	world_for(&w, who, "shelldirs", "");
+	static const char *const files[] = {".oh-my-bash/lib/base.sh",
+					    "miniconda3/bin/conda",
+					    "miniconda3/lib/python3.11/site-packages/keep.py",
+					    "miniconda3/etc/conda/activate.d/env.sh",
+					    "miniforge3/bin/conda",
+					    ".conda/envs/x/bin/python",
+					    ".local/share/zed/extensions/work/x/ext.wasm",
+					    ".fzf/shell/key-bindings.bash",
+					    ".atuin/bin/env",
+					    ".ghcup/env",
+					    ".opam/opam-init/init.sh",
+					    ".elan/env"};
+	const size_t n = sizeof(files) / sizeof(*files);
+	for (size_t i = 0; i < n; i++)
+		free(write_file(w.home, files[i], "# code\n"));
+	free(write_file(w.home, "src/keep", "x"));
+	world_give(&w);
+	char *plant = strdup("cd ~ || exit 1; echo x > src/marker; "
+			     "echo 'import os' > miniconda3/lib/python3.11/site-packages/z.pth");
+	for (size_t i = 0; i < n; i++) {
+		char *more = fmt("%s; echo 'touch /x' >> %s", plant, files[i]);
+		free(plant);
+		plant = more;
+	}
+	char *script = fmt("{ %s; } 2>/dev/null; echo ran-$((2+3))", plant);
+	char *opt = fmt("--project %s", w.home);
+	struct run_result r = sh_in(&w, opt, "%s", script);
+	char *diag = fmt("(%d): %s%s", r.status, r.out, r.err);
+	cr_expect(strstr(r.out, "ran-5"), "the command did not run %s", diag);
+	cr_expect(present(w.home, "src/marker"), "control: the home was not written %s", diag);
+	for (size_t i = 0; i < n; i++) {
+		char *now = content(w.home, files[i]);
+		cr_expect_str_eq(now, "# code\n", "~/%s was written %s", files[i], diag);
+		free(now);
+	}
+	cr_expect_not(present(w.home, "miniconda3/lib/python3.11/site-packages/z.pth"),
+		      "a .pth was made in conda's site-packages %s", diag);
+	run_free(&r);
+
+	/* From the cwd, none is the project. */
+	static const char *const cwds[] = {".oh-my-bash", "miniconda3", ".local/share/zed", ".fzf",
+					   ".ghcup"};
+	for (size_t i = 0; i < sizeof(cwds) / sizeof(*cwds); i++) {
+		char *dir = path_join(w.home, cwds[i]);
+		char *explain[] = {CORDON_BIN, "explain", "--config", w.cfg, NULL};
+		r = world_run(&w, explain, dir);
+		char *line = fmt("project:        none (%s ", dir);
+		cr_expect(strstr(r.out, line), "~/%s: explain: %s%s", cwds[i], r.out, r.err);
+		run_free(&r);
+		free(line), free(dir);
+	}
+
+	/* Control: outside, each write lands. */
+	r = sh_outside(&w, plant);
+	for (size_t i = 0; i < n; i++) {
+		char *now = content(w.home, files[i]);
+		cr_expect_str_eq(now, "# code\ntouch /x\n", "control: ~/%s not written: %s",
+				 files[i], r.err);
+		free(now);
+	}
+	cr_expect(present(w.home, "miniconda3/lib/python3.11/site-packages/z.pth"),
+		  "control: no .pth made: %s", r.err);
+	run_free(&r);
+	sweep_forget_beneath(w.home);
+	free(diag), free(opt), free(script), free(plant);
+	world_free(&w);
+}
