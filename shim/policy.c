@@ -2133,6 +2133,127 @@ bool cordon_policy_writable_root(const struct cordon_policy *p, const struct cor
 	       S_ISDIR(st.st_mode);
 }
 
+/* What a config directory ($XDG_CONFIG_HOME, ~/.config) holds, by the
+ * names programs outside read there: one a project may well have by
+ * chance (a git/ of its own), two seldom. cordon's own config counts
+ * alone (config_home_like). */
+static const char *const config_home_marks[] = {"cordon",
+						"git/config",
+						"git/ignore",
+						"git/attributes",
+						"fish/config.fish",
+						"nvim/init.lua",
+						"nvim/init.vim",
+						"gh/hosts.yml",
+						"gh/config.yml",
+						"systemd/user",
+						"user-dirs.dirs",
+						"mimeapps.list",
+						"autostart",
+						"environment.d",
+						"fontconfig",
+						"htop/htoprc",
+						"starship.toml",
+						"kitty/kitty.conf",
+						"alacritty",
+						"tmux/tmux.conf",
+						"pulse",
+						"dconf/user",
+						"Code/User",
+						"direnv/direnvrc",
+						NULL};
+
+/* DIR holds what a config directory holds: cordon/config.json, or two of
+ * config_home_marks; what it holds into *WHAT ("cordon/config.json", "git/config
+ * and fish/config.fish"), malloc'd, else NULL. A launch started without
+ * the user's XDG_CONFIG_HOME (an IDE's task, cron) cannot know that DIR is
+ * theirs by the name (round 51d F1): it knows it by what is there. */
+static int config_home_like(const char *dir, char **what)
+{
+	*what = NULL;
+	struct stat st;
+	cleanup_free char *own = NULL;
+	if (asprintf(&own, "%s/cordon/config.json", dir) < 0)
+		return -ENOMEM;
+	if (lstat(own, &st) == 0)
+		return (*what = strdup("cordon/config.json")) ? 0 : -ENOMEM;
+	const char *found[2] = {NULL, NULL};
+	size_t n = 0;
+	for (size_t i = 0; n < 2 && config_home_marks[i]; i++) {
+		cleanup_free char *m = NULL;
+		if (asprintf(&m, "%s/%s", dir, config_home_marks[i]) < 0)
+			return -ENOMEM;
+		if (lstat(m, &st) == 0)
+			found[n++] = config_home_marks[i];
+	}
+	if (n == 2 && asprintf(what, "%s and %s", found[0], found[1]) < 0) {
+		*what = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* A config directory the session can write at the project's top or one
+ * below (config_home_like): its cordon/ (made where missing) and the
+ * directories of config_home_marks there (git/, fish/, ...) are kept
+ * read-only, as $XDG_CONFIG_HOME's are, whether or not this launch
+ * knows the variable (round 51d F1: a session wrote cordon/config.json and
+ * git/config in the directory the user's XDG_CONFIG_HOME names). A
+ * --project naming it keeps the rest writable. */
+static int guard_config_homes(struct cordon_policy *p, const struct cordon_context *ctx,
+			      struct cordon_path_cache *cache)
+{
+	if (!p->project || !p->sandbox)
+		return 0;
+	struct cordon_strv dirs = {0}, tops = {0};
+	int r = cordon_strv_push(&dirs, p->project);
+	DIR *d = r >= 0 ? opendir(p->project) : NULL;
+	struct dirent *e;
+	for (int n = 0; r >= 0 && d && n < 512 && (e = readdir(d)); n++) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+		    strcmp(e->d_name, ".git") == 0 ||
+		    (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN))
+			continue;
+		cleanup_free char *sub = NULL;
+		struct stat st;
+		if (asprintf(&sub, "%s/%s", strcmp(p->project, "/") ? p->project : "", e->d_name) <
+		    0)
+			r = -ENOMEM;
+		else if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
+			r = cordon_strv_push(&dirs, sub);
+	}
+	if (d)
+		closedir(d);
+	for (size_t i = 0; r >= 0 && i < dirs.n; i++) {
+		cleanup_free char *what = NULL, *own = NULL;
+		r = config_home_like(dirs.v[i], &what);
+		if (r < 0 || !what)
+			continue;
+		if (asprintf(&own, "%s/cordon", dirs.v[i]) < 0)
+			r = -ENOMEM;
+		if (r >= 0)
+			r = guard_list(p, (const char *const[]){own, NULL}, CORDON_GUARD_PROTECT,
+				       "cordon's config", ctx->home, cache);
+		/* (And the programs' directories there: git/, fish/, ...) */
+		for (size_t m = 0; r >= 0 && config_home_marks[m]; m++) {
+			cleanup_free char *top = NULL;
+			struct stat st;
+			int n = (int)strcspn(config_home_marks[m], "/");
+			if (asprintf(&top, "%s/%.*s", dirs.v[i], n, config_home_marks[m]) < 0)
+				r = -ENOMEM;
+			else if (strcmp(top, own) != 0 && !cordon_strv_contains(&tops, top) &&
+				 lstat(top, &st) == 0)
+				r = cordon_strv_push(&tops, top);
+		}
+	}
+	if (r >= 0)
+		r = guard_list(p, (const char *const *)tops.v, CORDON_GUARD_PROTECT,
+			       "a config directory's (XDG_CONFIG_HOME)", ctx->home, cache);
+	cordon_strv_free(&tops);
+	cordon_strv_free(&dirs);
+	return r;
+}
+
 /* Where the config a later session reads lives: the file read now, and
  * the directories a session with none would look in ($CORDON_CONFIG's file,
  * $XDG_CONFIG_HOME/cordon, ~/.config/cordon). */
@@ -2158,6 +2279,8 @@ static int guard_config(const struct cordon_config *cfg, const struct cordon_con
 	if (r >= 0)
 		r = guard_list(p, (const char *const[]){"~/.config/cordon", NULL},
 			       CORDON_GUARD_PROTECT, source, ctx->home, cache);
+	if (r >= 0)
+		r = guard_config_homes(p, ctx, cache);
 	/* cordon's state: the session registry (root's is /run/cordon, and
 	 * what must outlast a reboot /var/lib/cordon):
 	 * cordon list and kill, run outside, act on its records, so one
@@ -4450,6 +4573,49 @@ static int home_kept(const struct cordon_config *cfg, const struct cordon_contex
 	return e;
 }
 
+/* DIR below a home, or a directory between it and the home, holds what a
+ * config directory holds (config_home_like): why DIR is no project into
+ * *WHY (malloc'd), else NULL. */
+static int config_home_cwd(const char *dir, const struct cordon_context *ctx, char **why)
+{
+	*why = NULL;
+	int e = 0;
+	for (int k = 0; e >= 0 && k < 2 && !*why; k++) {
+		const char *h = k ? ctx->passwd_home : ctx->home;
+		if (!h || strcmp(dir, h) == 0 || !cordon_path_under(dir, h))
+			continue;
+		cleanup_free char *up = strdup(dir);
+		if (!up)
+			return -ENOMEM;
+		while (e >= 0 && !*why && strcmp(up, h) != 0 && cordon_path_under(up, h)) {
+			cleanup_free char *what = NULL;
+			e = config_home_like(up, &what);
+			size_t hn = strlen(h);
+			bool tilde = strcmp(h, "/") != 0 && up[hn] == '/';
+			if (e >= 0 && what &&
+			    (strcmp(up, dir) == 0
+				     ? asprintf(
+					       why,
+					       "holds %s, as a config directory ($XDG_CONFIG_HOME) "
+					       "does: what is there runs outside",
+					       what)
+				     : asprintf(
+					       why,
+					       "is in %s%s, which holds %s, as a config directory "
+					       "($XDG_CONFIG_HOME) does: what is there runs outside",
+					       tilde ? "~" : "", tilde ? up + hn : up, what)) < 0) {
+				*why = NULL;
+				e = -ENOMEM;
+			}
+			char *slash = strrchr(up, '/');
+			if (!slash || slash == up)
+				break;
+			*slash = '\0';
+		}
+	}
+	return e;
+}
+
 /* Why DIR, the current directory, is not taken for the project: it is,
  * lies in or holds what a writable home keeps read-only (home_kept_in,
  * the list --project ~ keeps), in $HOME or in the passwd home; NULL when
@@ -4497,6 +4663,8 @@ static int kept_cwd(const char *dir, const struct cordon_context *ctx, char **wh
 			}
 		}
 	cordon_strv_free(&kept);
+	if (e >= 0 && !*why)
+		e = config_home_cwd(dir, ctx, why);
 	return e;
 }
 

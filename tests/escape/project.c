@@ -680,6 +680,113 @@ BOTH_USERS(project, the_passwd_home_s_config_is_not_the_project_with_another_hom
 	world_free(&w);
 }
 
+/* Round 51d F1: the user's config lives in ~/cfg (XDG_CONFIG_HOME=~/cfg in
+ * their profile), and one launch starts without that variable (an IDE's
+ * task, cron) in ~/cfg: it took it for the writable project, and the
+ * session wrote git's config there (core.fsmonitor, run by git outside)
+ * and cordon's own ({"enabled": false}: the next launch ran unsandboxed).
+ * A directory below the home that holds cordon/config.json, or two of what
+ * a config directory holds (git/config, fish/config.fish, ...), is no
+ * project from the cwd, nor is one in it; in a project named with
+ * --project (at its top or one below), its cordon/, git/ and fish/ stay
+ * read-only. Judged from outside: the files,
+ * explain's project line and the one line. Controls: --project writes its
+ * other files; a repository with a git/config of its own (one name alone)
+ * is the project, and writes it. */
+BOTH_USERS(project, a_config_directory_by_another_name_is_not_the_project, .timeout = 120)
+{
+	struct world w;
+	world_for(&w, who, "xdgsplit", "");
+	free(write_file(w.home, "cfg/cordon/config.json", "{}\n"));
+	free(write_file(w.home, "cfg/git/config", "\n"));
+	free(write_file(w.home, "cfg2/git/config", "\n"));
+	free(write_file(w.home, "cfg2/fish/config.fish", "\n"));
+	free(write_file(w.home, "src/tool/git/config", "\n"));
+	world_give(&w);
+	static const char *const cwds[] = {"cfg", "cfg/git", "cfg2", "cfg2/fish"};
+	char *plant = fmt("{ echo x > marker; "
+			  "printf '[core]\\n\\tfsmonitor = touch /x\\n' > %s/cfg/git/config; "
+			  "echo '{\"enabled\": false}' > %s/cfg/cordon/config.json; "
+			  "printf '[core]\\n\\tfsmonitor = touch /x\\n' > %s/cfg2/git/config; "
+			  "echo evil > %s/cfg2/fish/config.fish; } 2>/dev/null; "
+			  "echo ran-$((2+3))",
+			  w.home, w.home, w.home, w.home);
+	for (size_t i = 0; i < sizeof(cwds) / sizeof(*cwds); i++) {
+		char *dir = path_join(w.home, cwds[i]), *marker = path_join(dir, "marker");
+		struct run_result r = sh_in_dir(&w, dir, plant);
+		cr_expect(strstr(r.out, "ran-5"), "~/%s: the command did not run: %s", cwds[i],
+			  r.err);
+		cr_expect_not(file_exists(marker), "~/%s was a writable project: %s", cwds[i],
+			      r.err);
+		cr_expect(strstr(r.err, "no writable project"), "~/%s: not said: %s", cwds[i],
+			  r.err);
+		run_free(&r);
+		char *explain[] = {CORDON_BIN, "explain", "--config", w.cfg, NULL};
+		r = world_run(&w, explain, dir);
+		char *line = fmt("project:        none (%s ", dir);
+		cr_expect(strstr(r.out, line), "~/%s: explain: %s%s", cwds[i], r.out, r.err);
+		run_free(&r);
+		free(line), free(marker), free(dir);
+	}
+	static const struct {
+		const char *path, *was;
+	} kept[] = {{"cfg/cordon/config.json", "{}\n"},
+		    {"cfg/git/config", "\n"},
+		    {"cfg2/git/config", "\n"},
+		    {"cfg2/fish/config.fish", "\n"}};
+	for (size_t i = 0; i < sizeof(kept) / sizeof(*kept); i++) {
+		char *now = content(w.home, kept[i].path);
+		cr_expect_str_eq(now, kept[i].was, "~/%s was written", kept[i].path);
+		free(now);
+	}
+	/* The one line says why. */
+	char *cfg = path_join(w.home, "cfg");
+	struct run_result r = sh_in_dir(&w, cfg, "true");
+	cr_expect(strstr(r.err, "cordon/config.json"), "not said what it holds: %s", r.err);
+	run_free(&r);
+
+	/* Named with --project, ~/cfg is the project: its other files are
+	 * written, cordon's config and git's stay as they were. */
+	char *opt = fmt("--project %s", cfg), *cfg_marker = path_join(cfg, "marker");
+	r = sh_in(&w, opt, "%s", plant);
+	cr_expect(file_exists(cfg_marker), "control: --project ~/cfg did not write: %s", r.err);
+	for (size_t i = 0; i < 2; i++) {
+		char *now = content(w.home, kept[i].path);
+		cr_expect_str_eq(now, kept[i].was, "--project ~/cfg: ~/%s was written: %s",
+				 kept[i].path, r.err);
+		free(now);
+	}
+	run_free(&r);
+	/* Named with --project ~, one level down: ~/cfg's and ~/cfg2's stay as
+	 * they were, what lies beside them is written. */
+	char *home_opt = fmt("--project %s", w.home);
+	char *beside = fmt("%s; echo x > %s/src/beside", plant, w.home);
+	r = sh_in(&w, home_opt, "%s", beside);
+	cr_expect(present(w.home, "src/beside"), "control: --project ~ did not write: %s", r.err);
+	for (size_t i = 0; i < sizeof(kept) / sizeof(*kept); i++) {
+		char *now = content(w.home, kept[i].path);
+		cr_expect_str_eq(now, kept[i].was, "--project ~: ~/%s was written: %s",
+				 kept[i].path, r.err);
+		free(now);
+	}
+	run_free(&r);
+	free(beside), free(home_opt);
+
+	/* Control: a repository that holds git/config (one name alone) is the
+	 * project, and writes it. */
+	char *tool = path_join(w.home, "src/tool"), *tool_marker = path_join(tool, "marker");
+	r = sh_in_dir(&w, tool, "echo x > marker; echo evil > git/config; echo ran-$((2+3))");
+	cr_expect(file_exists(tool_marker), "control: ~/src/tool did not write: %s", r.err);
+	cr_expect_null(strstr(r.err, "no writable project"), "%s", r.err);
+	char *tool_cfg = content(tool, "git/config");
+	cr_expect_str_eq(tool_cfg, "evil\n", "control: its git/config was not written: %s", r.err);
+	run_free(&r);
+	sweep_forget_beneath(w.home);
+	free(opt), free(cfg_marker);
+	free(tool_cfg), free(tool_marker), free(tool), free(cfg), free(plant);
+	world_free(&w);
+}
+
 /* Round 51d F2: what ~/.bashrc runs at every start, as installers write it,
  * lay in directories of the home cordon did not keep: oh-my-bash's
  * (sourced through "$OSH", which cordon cannot follow), conda's base (its
