@@ -41,9 +41,30 @@ static bool swap_suffix(const char *s)
 	       islower((unsigned char)s[3]);
 }
 
+/* The length of a date or time stamp at S ("2024-05-01", "20240501",
+ * "2024-05-01T10:00", "1"): digits, with "-", "_", ".", ":" between
+ * them and a "T" between digits; 0 where S starts with none. It ends on
+ * a digit. */
+static size_t stamp_len(const char *s)
+{
+	size_t n = 0, end = 0;
+	for (;;) {
+		if (isdigit((unsigned char)s[n])) {
+			end = ++n;
+		} else if (n && s[n] && (strchr("-_.:", s[n]) || s[n] == 'T') &&
+			   isdigit((unsigned char)s[n + 1])) {
+			n++; /* (after a digit: end is n) */
+		} else {
+			return end;
+		}
+	}
+}
+
 /* Whether what follows ENTRY in NAME says a copy: "~", ".~1~", "-" alone,
- * ".N", or a separator and a word from the lists, then anything but a
- * letter (.bak, .bak2, .old-2024, " copy", " (1)"). */
+ * a separator and a date or a number, then nothing or a copy's suffix
+ * again (.1, .2024-05-01, -20240501.bak), or a separator and a word from
+ * the lists, then anything but a letter (.bak, .bak2, .old-2024,
+ * " copy", " (1)"). */
 static bool copy_suffix(const char *r)
 {
 	static const char *const words[] = {"bak",     "backup",  "old",    "orig",    "save",
@@ -57,8 +78,9 @@ static bool copy_suffix(const char *r)
 	if (!r[0] || !strchr(".-_ ", r[0]))
 		return false;
 	r++;
-	if (r[0] && strspn(r, "0123456789") == strlen(r))
-		return true; /* auth.json.1 */
+	size_t d = stamp_len(r);
+	if (d) /* auth.json.1, auth.json.2024-05-01 (cp f f.$(date +%F)) */
+		return !r[d] || copy_suffix(r + d);
 	for (size_t i = 0; words[i]; i++) {
 		size_t n = strlen(words[i]);
 		if (strncasecmp(r, words[i], n) == 0 &&
@@ -68,7 +90,46 @@ static bool copy_suffix(const char *r)
 	return false;
 }
 
-bool cordon_backup_name(const char *entry, const char *name)
+/* What an archive of a file or a directory adds to its name (gh.tar.gz,
+ * auth.json.gz): its length at the end of NAME, else 0. (Not .gpg or
+ * .age: what they hold is no secret without their key.) */
+static size_t archive_suffix(const char *name)
+{
+	static const char *const exts[] = {
+		".tar.gz", ".tar.xz", ".tar.bz2", ".tar.zst", ".tar.lz", ".tgz",  ".txz",
+		".tbz2",   ".tbz",    ".tzst",    ".tar",     ".zip",    ".7z",   ".rar",
+		".gz",     ".xz",     ".bz2",     ".zst",     ".lz4",    ".cpio", NULL};
+	size_t nn = strlen(name);
+	for (size_t i = 0; exts[i]; i++) {
+		size_t n = strlen(exts[i]);
+		if (nn > n && strcasecmp(name + nn - n, exts[i]) == 0)
+			return n;
+	}
+	return 0;
+}
+
+/* NAME copies ENTRY with the copy's mark before ENTRY's extension:
+ * auth.bak.json, auth-2024-05-01.json, "auth (1).json" (a browser's
+ * download), "auth copy.json" (the Finder's copy). */
+static bool marked_before_extension(const char *entry, const char *name)
+{
+	const char *dot = strrchr(entry, '.');
+	if (!dot || dot == entry || !dot[1])
+		return false;
+	size_t stem = (size_t)(dot - entry), ext = strlen(dot), nn = strlen(name);
+	if (nn <= stem + ext + 1 || memcmp(name, entry, stem) != 0 ||
+	    strcmp(name + nn - ext, dot) != 0)
+		return false;
+	char middle[NAME_MAX + 1];
+	size_t mn = nn - stem - ext;
+	if (mn >= sizeof(middle))
+		return false;
+	memcpy(middle, name + stem, mn);
+	middle[mn] = '\0';
+	return copy_suffix(middle);
+}
+
+static bool backup_name(const char *entry, const char *name, bool archived)
 {
 	size_t en = strlen(entry), nn = strlen(name);
 	if (!en || nn <= en)
@@ -79,8 +140,27 @@ bool cordon_backup_name(const char *entry, const char *name)
 		return memcmp(name + (name[0] == '#' ? 1 : 2), entry, en) == 0;
 	if (name[0] == '.' && memcmp(name + 1, entry, en) == 0 && swap_suffix(name + 1 + en))
 		return true;
-	return memcmp(name, entry, en) == 0 &&
-	       ((entry[0] == '.' && swap_suffix(name + en)) || copy_suffix(name + en));
+	if (memcmp(name, entry, en) == 0 &&
+	    ((entry[0] == '.' && swap_suffix(name + en)) || copy_suffix(name + en)))
+		return true;
+	if (marked_before_extension(entry, name))
+		return true;
+	/* An archive of ENTRY or of a copy of it: gh.tar.gz,
+	 * gh-2024-05-01.tgz, auth.json.bak.gz. */
+	size_t a = archived ? 0 : archive_suffix(name);
+	if (!a || nn - a < en)
+		return false;
+	char rest[NAME_MAX + 1];
+	if (nn - a >= sizeof(rest))
+		return false;
+	memcpy(rest, name, nn - a);
+	rest[nn - a] = '\0';
+	return strcmp(rest, entry) == 0 || backup_name(entry, rest, true);
+}
+
+bool cordon_backup_name(const char *entry, const char *name)
+{
+	return backup_name(entry, name, false);
 }
 
 int cordon_backups_of(const char *const *paths, size_t n,
@@ -150,6 +230,8 @@ struct scan {
 	const char *file;        /* the one being read */
 	const char *base;        /* ssh: where a relative Include is */
 	int depth, err;
+	bool unknown;            /* the last shell word has a parameter not set */
+	char realhome[PATH_MAX]; /* the home, canonical */
 };
 
 /* FILE as said: "~/REST" under the home. */
@@ -190,24 +272,90 @@ static bool seen(struct scan *s, const char *file)
 	return false;
 }
 
+/* The shell's operators: each a word of its own (and "$(", "`": what
+ * follows is a command's words). */
+#define SHELL_OPS ";|&()<>`"
+
+/* A parameter the shell expands at C ("$NAME", "${NAME}", "${NAME:-WORD}",
+ * "${NAME-WORD}"), its value into OUT: HOME as the home, another from
+ * GETENV_FN (where git runs a helper, in the session, it has cordon's
+ * environment), WORD's ~ and $HOME where it is unset. The length read,
+ * 0 where C starts none ("$@", "$("); s->unknown where it is unset and
+ * has no WORD. */
+static size_t shell_param(struct scan *s, const char *c, char *out, size_t size)
+{
+	bool brace = c[1] == '{';
+	const char *name = c + 1 + brace;
+	size_t nn = 0;
+	if (c[0] != '$' || !(isalpha((unsigned char)name[0]) || name[0] == '_'))
+		return 0;
+	while (isalnum((unsigned char)name[nn]) || name[nn] == '_')
+		nn++;
+	char var[128];
+	if (nn >= sizeof(var))
+		return 0;
+	snprintf(var, sizeof(var), "%.*s", (int)nn, name);
+	const char *v = strcmp(var, "HOME") == 0 ? s->home
+			: s->getenv_fn           ? s->getenv_fn(var)
+						 : NULL;
+	const char *end = name + nn, *word = NULL;
+	size_t wn = 0;
+	if (brace) {
+		bool colon = end[0] == ':';
+		if (end[colon] == '-') {
+			word = end + colon + 1;
+			wn = strcspn(word, "}");
+			if (v && colon && !v[0])
+				v = NULL;
+			end = word + wn;
+		}
+		if (*end != '}')
+			return 0;
+		end++;
+	}
+	out[0] = '\0';
+	if (v) {
+		snprintf(out, size, "%s", v);
+	} else if (word) {
+		char inner[PATH_MAX] = "";
+		const char *w = word;
+		size_t r;
+		if (w[0] == '~' && (wn == 1 || w[1] == '/') && s->home) {
+			snprintf(inner, sizeof(inner), "%s", s->home);
+			w++;
+		} else if ((r = shell_param(s, w, inner, sizeof(inner))) && r <= wn) {
+			w += r;
+		} else {
+			inner[0] = '\0';
+		}
+		snprintf(out, size, "%s%.*s", inner, (int)(wn - (size_t)(w - word)), w);
+	} else {
+		s->unknown = true;
+	}
+	return (size_t)(end - c);
+}
+
 /* The next word of the shell text *P into OUT: quotes and backslashes
- * taken away, a leading ~ or $HOME (unquoted; $HOME in double quotes too)
- * as the home. ";", "|" and "&" are words of their own. false at the
- * end. */
+ * taken away, a leading ~ (unquoted) as the home, a parameter (unquoted
+ * or in double quotes: "--file=$HOME/x", "-i${KEYS}/k") as shell_param
+ * says; s->unknown where one is unset. Each of SHELL_OPS is a word of its
+ * own. false at the end. */
 static bool shell_word(struct scan *s, const char **p, char *out, size_t size)
 {
 	const char *c = *p + strspn(*p, " \t\n");
+	s->unknown = false;
 	if (!*c)
 		return false;
 	size_t n = 0;
-	if (strchr(";|&", *c)) {
+	if (strchr(SHELL_OPS, *c)) {
 		snprintf(out, size, "%c", *c);
 		*p = c + 1;
 		return true;
 	}
-	char quote = 0;
-	for (; *c && (quote || !strchr(" \t\n;|&", *c)); c++) {
+	char quote = 0, value[PATH_MAX];
+	for (; *c && (quote || !strchr(" \t\n" SHELL_OPS, *c)); c++) {
 		const char *add = NULL;
+		size_t len;
 		if (!quote && (*c == '\'' || *c == '"')) {
 			quote = *c;
 		} else if (quote && *c == quote) {
@@ -216,14 +364,12 @@ static bool shell_word(struct scan *s, const char **p, char *out, size_t size)
 			c++;
 			if (n + 1 < size)
 				out[n++] = *c;
-		} else if (n == 0 && !quote && *c == '~' && (c[1] == '/' || !c[1] || c[1] == ' ')) {
+		} else if (n == 0 && !quote && *c == '~' &&
+			   (c[1] == '/' || !c[1] || strchr(" \t\n" SHELL_OPS, c[1]))) {
 			add = s->home;
-		} else if (n == 0 && quote != '\'' &&
-			   (strncmp(c, "$HOME", 5) == 0 || strncmp(c, "${HOME}", 7) == 0) &&
-			   !isalnum((unsigned char)c[c[1] == '{' ? 7 : 5]) &&
-			   c[c[1] == '{' ? 7 : 5] != '_') {
-			c += c[1] == '{' ? 6 : 4;
-			add = s->home;
+		} else if (quote != '\'' && (len = shell_param(s, c, value, sizeof(value)))) {
+			c += len - 1;
+			add = value;
 		} else if (n + 1 < size) {
 			out[n++] = *c;
 		}
@@ -236,8 +382,123 @@ static bool shell_word(struct scan *s, const char **p, char *out, size_t size)
 	return true;
 }
 
+static void text_paths(struct scan *s, const char *text, const char *self, const char *key,
+		       int depth);
+
+/* SCRIPT (canonical), a program under the home that a helper runs: the
+ * files its text names, as text_paths says, where it is a script. */
+static void script_paths(struct scan *s, const char *script, const char *key)
+{
+	if (s->err < 0 || seen(s, script))
+		return;
+	size_t len = 0;
+	cleanup_free char *text = cordon_read_regular(script, (size_t)64 << 10, &len);
+	if (!text) {
+		if (errno == ENOMEM)
+			s->err = -ENOMEM;
+		return;
+	}
+	if (strncmp(text, "#!", 2) == 0 && strlen(text) == len)
+		text_paths(s, text, script, key, 1);
+}
+
+/* PATH, named in a helper's text: hidden where it is a regular file under
+ * the home that is not a program (a token the helper prints), read where
+ * it is a script there (at DEPTH 0: what a script names is not followed
+ * further), else nothing (the system's files, a directory, what does not
+ * exist). SELF: the script being read. */
+static void named_file(struct scan *s, const char *path, const char *self, const char *key,
+		       int depth)
+{
+	char real[PATH_MAX];
+	struct stat st;
+	size_t hn = strlen(s->realhome);
+	if (!hn || !realpath(path, real) || stat(real, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    strncmp(real, s->realhome, hn) != 0 || real[hn] != '/' ||
+	    (self && strcmp(real, self) == 0))
+		return;
+	if (st.st_mode & 0111) {
+		if (depth == 0)
+			script_paths(s, real, key);
+		return;
+	}
+	report(s, path, key);
+	if (strcmp(real, path) != 0)
+		report(s, real, key);
+}
+
+/* The files TEXT (a helper's shell text, a script) names as a path: each
+ * ~/..., $HOME/..., ${XDG_CONFIG_HOME:-$HOME/.config}/... or /... that
+ * starts a word, or follows "=", ":", "(", "<", ... (password=$(cat
+ * ~/.config/tok/pat), --file=$HOME/x), to named_file. Not a name in
+ * quotes with a blank in it. */
+static void text_paths(struct scan *s, const char *text, const char *self, const char *key,
+		       int depth)
+{
+	static const char ends[] = " \t\r\n\"';|&()<>`,}";
+	for (const char *c = text; s->err >= 0 && *c; c++) {
+		if (c != text && !strchr(" \t\r\n\"'=:;|&()<>`{,", c[-1]))
+			continue;
+		char path[PATH_MAX];
+		size_t n = 0;
+		const char *q = c;
+		if (q[0] == '~' && q[1] == '/' && s->home) {
+			n = (size_t)snprintf(path, sizeof(path), "%s", s->home);
+			q++;
+		} else if (q[0] == '$') {
+			size_t r = shell_param(s, q, path, sizeof(path));
+			bool unknown = s->unknown;
+			s->unknown = false;
+			if (!r || unknown || path[0] != '/' || q[r] != '/')
+				continue;
+			n = strlen(path);
+			q += r;
+		} else if (q[0] != '/') {
+			continue;
+		}
+		size_t k = strcspn(q, ends);
+		if (n + k < sizeof(path)) {
+			memcpy(path + n, q, k);
+			path[n + k] = '\0';
+			named_file(s, path, self, key, depth);
+		}
+		if (q + k > c + 1)
+			c = q + k - 1;
+	}
+}
+
+/* A helper's program WORD, run as git runs it: an absolute path as
+ * it is, a bare NAME (with PREFIX: git-credential-NAME) from PATH; read
+ * where it is a script under the home (text_paths). */
+static void helper_program(struct scan *s, const char *word, const char *prefix, const char *key)
+{
+	if (word[0] == '/') {
+		named_file(s, word, NULL, key, 0);
+		return;
+	}
+	const char *path = s->getenv_fn ? s->getenv_fn("PATH") : NULL;
+	if (!word[0] || strchr(word, '/') || !path)
+		return;
+	for (const char *d = path; s->err >= 0 && *d;) {
+		size_t dn = strcspn(d, ":");
+		char file[PATH_MAX];
+		struct stat st;
+		if (dn && d[0] == '/' &&
+		    (size_t)snprintf(file, sizeof(file), "%.*s/%s%s", (int)dn, d, prefix, word) <
+			    sizeof(file) &&
+		    stat(file, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111)) {
+			named_file(s, file, NULL, key, 0);
+			return; /* (the first found is the one run) */
+		}
+		d += dn;
+		d += *d == ':';
+	}
+}
+
 /* A credential helper VALUE: the --file of each git-credential-store it
- * runs ("store --file F", "!git credential-store --file=F get"). */
+ * runs ("store --file F", "!git credential-store --file=F get"); a shell
+ * snippet's ("!f() { echo password=$(cat ~/tok); }; f") and a script's
+ * token files (text_paths: round 51d F3 read both). */
 static void helper_files(struct scan *s, const char *value)
 {
 	char w[PATH_MAX];
@@ -245,10 +506,14 @@ static void helper_files(struct scan *s, const char *value)
 	bool store = false, want = false;
 	for (bool first = true; s->err >= 0 && shell_word(s, &p, w, sizeof(w)); first = false) {
 		size_t n = strlen(w);
+		if (first && !s->unknown)
+			helper_program(s, w, value[0] == '!' ? "" : "git-credential-",
+				       "credential.helper");
 		if (want) {
-			report(s, w, "credential.helper");
+			if (!s->unknown)
+				report(s, w, "credential.helper");
 			want = false;
-		} else if (strchr(";|&", w[0]) && !w[1]) {
+		} else if (strchr(SHELL_OPS, w[0]) && !w[1]) {
 			store = false;
 		} else if ((first && value[0] != '!' && strcmp(w, "store") == 0) ||
 			   strcmp(w, "credential-store") == 0 ||
@@ -256,7 +521,7 @@ static void helper_files(struct scan *s, const char *value)
 			store = true;
 		} else if (store && strcmp(w, "--file") == 0) {
 			want = true;
-		} else if (store && strncmp(w, "--file=", 7) == 0) {
+		} else if (store && strncmp(w, "--file=", 7) == 0 && !s->unknown) {
 			/* (The shell leaves a ~ there; git-credential-store
 			 * would take it as a directory named so. The home's
 			 * meant.) */
@@ -269,20 +534,93 @@ static void helper_files(struct scan *s, const char *value)
 				report(s, w + 7, "credential.helper");
 		}
 	}
+	if (value[0] == '!')
+		text_paths(s, value + 1, NULL, "credential.helper", 0);
 }
 
-/* core.sshCommand VALUE: ssh's -i FILE (-iFILE). */
-static void ssh_command_keys(struct scan *s, const char *value)
+static bool identity_path(struct scan *s, const char *word, char *out, size_t size);
+static bool ssh_word(const char **p, char *out, size_t size);
+static void ssh_file(struct scan *s, const char *file);
+
+/* What ARG, the argument of the option OPT of ssh (or of sshpass, -f),
+ * names as a key: -i's identity, -o's IdentityFile (the option as a line
+ * of ssh's config: "IdentityFile=F", "IdentityFile F"), -F's config. */
+static void ssh_option(struct scan *s, bool sshpass, char opt, const char *arg, const char *key)
 {
+	char path[PATH_MAX * 2], w[PATH_MAX];
+	if (sshpass) {
+		if (opt == 'f' && identity_path(s, arg, path, sizeof(path)))
+			report(s, path, key);
+	} else if (opt == 'i') {
+		if (identity_path(s, arg, path, sizeof(path)))
+			report(s, path, key);
+	} else if (opt == 'o') {
+		const char *c = arg + strspn(arg, " \t");
+		size_t kn = strcspn(c, " \t=");
+		if (kn != 12 || strncasecmp(c, "identityfile", 12) != 0)
+			return;
+		c += kn;
+		c += strspn(c, " \t");
+		c += *c == '=';
+		if (ssh_word(&c, w, sizeof(w)) && identity_path(s, w, path, sizeof(path)))
+			report(s, path, key);
+	} else if (opt == 'F' && arg[0] == '/') {
+		char base[PATH_MAX];
+		const char *outer = s->base;
+		snprintf(base, sizeof(base), "%s/.ssh", s->home ? s->home : "");
+		s->base = base;
+		ssh_file(s, arg);
+		s->base = outer;
+	}
+}
+
+/* An ssh command VALUE (core.sshCommand, $GIT_SSH_COMMAND), its words as
+ * the shell splits them and its options as ssh's getopt takes them
+ * (-i F, -iF, -o IdentityFile=F, -oIdentityFile=F, -o "IdentityFile F",
+ * -F F, in a cluster: -vi F), through env and sshpass -f F; KEY says
+ * which. */
+static void ssh_command(struct scan *s, const char *value, const char *key)
+{
+	static const char ssh_args[] = "bcDeEFiIJlLmoOpPQRSwWB", pass_args[] = "fdpPe";
 	char w[PATH_MAX];
 	const char *p = value;
-	bool want = false;
+	enum { COMMAND, SSH, SSHPASS } at = COMMAND;
+	char want = 0;
 	while (s->err >= 0 && shell_word(s, &p, w, sizeof(w))) {
-		if (want)
-			report(s, w, "core.sshCommand");
-		want = strcmp(w, "-i") == 0;
-		if (strncmp(w, "-i", 2) == 0 && w[2] && w[2] != '-')
-			report(s, w + 2, "core.sshCommand");
+		bool unknown = s->unknown;
+		if (strchr(SHELL_OPS, w[0]) && !w[1]) {
+			at = COMMAND, want = 0;
+			continue;
+		}
+		if (want) {
+			if (!unknown)
+				ssh_option(s, at == SSHPASS, want, w, key);
+			want = 0;
+			continue;
+		}
+		if (at == SSHPASS && w[0] != '-')
+			at = COMMAND; /* (sshpass's command) */
+		if (at == COMMAND) {
+			const char *base = strrchr(w, '/');
+			base = base ? base + 1 : w;
+			if (w[0] != '-' && strchr(w, '='))
+				continue; /* VAR=value */
+			if (strcmp(base, "env") != 0 && strcmp(base, "exec") != 0 &&
+			    strcmp(base, "command") != 0)
+				at = strcmp(base, "sshpass") == 0 ? SSHPASS : SSH;
+			continue;
+		}
+		if (w[0] != '-' || strcmp(w, "--") == 0)
+			continue;
+		for (const char *o = w + 1; *o; o++) {
+			if (!strchr(at == SSHPASS ? pass_args : ssh_args, *o))
+				continue; /* a flag */
+			if (o[1] && !unknown)
+				ssh_option(s, at == SSHPASS, *o, o + 1, key);
+			else if (!o[1])
+				want = *o;
+			break;
+		}
 	}
 }
 
@@ -312,15 +650,23 @@ static int git_entry(const struct cordon_gitcfg_entry *e, void *arg)
 		helper_files(s, e->value);
 	} else if (strcmp(e->section, "http") == 0 &&
 		   (strcmp(e->key, "cookiefile") == 0 || strcmp(e->key, "sslkey") == 0 ||
-		    strcmp(e->key, "proxysslkey") == 0)) {
-		const char *key = e->key[0] == 'c'   ? "http.cookieFile"
-				  : e->key[0] == 's' ? "http.sslKey"
-						     : "http.proxySSLKey";
+		    strcmp(e->key, "proxysslkey") == 0 || strcmp(e->key, "sslcert") == 0 ||
+		    strcmp(e->key, "proxysslcert") == 0)) {
+		/* (A client certificate too: a .p12 holds its key, and so
+		 * may a PEM; where git reads the key from elsewhere, the
+		 * certificate is of no use without it.) */
+		const char *key = strcmp(e->key, "cookiefile") == 0    ? "http.cookieFile"
+				  : strcmp(e->key, "sslkey") == 0      ? "http.sslKey"
+				  : strcmp(e->key, "proxysslkey") == 0 ? "http.proxySSLKey"
+				  : strcmp(e->key, "sslcert") == 0     ? "http.sslCert"
+								       : "http.proxySSLCert";
 		if (cordon_gitcfg_path(e->value, s->home, NULL, path, sizeof(path)))
 			report(s, path, key);
 	} else if (strcmp(e->section, "core") == 0 && !e->sub &&
 		   strcmp(e->key, "sshcommand") == 0) {
-		ssh_command_keys(s, e->value);
+		ssh_command(s, e->value, "core.sshCommand");
+	} else if (strcmp(e->section, "core") == 0 && !e->sub && strcmp(e->key, "askpass") == 0) {
+		text_paths(s, e->value, NULL, "core.askPass", 0);
 	}
 	return s->err;
 }
@@ -495,11 +841,46 @@ static void ssh_file(struct scan *s, const char *file)
 	s->file = outer;
 }
 
+/* What cordon's environment names as a key (git and the cloud tools in
+ * the session have it; round 51d F3 read two): $GIT_SSH_COMMAND as
+ * core.sshCommand is read, the programs $GIT_ASKPASS and $SSH_ASKPASS as
+ * a helper's script is, and the files the variables below name. */
+static void env_secrets(struct scan *s)
+{
+	static const char *const files[] = {
+		"GOOGLE_APPLICATION_CREDENTIALS", "CLOUDSDK_AUTH_CREDENTIAL_FILE_OVERRIDE",
+		"AWS_WEB_IDENTITY_TOKEN_FILE",    "AZURE_CLIENT_CERTIFICATE_PATH",
+		"AZURE_FEDERATED_TOKEN_FILE",     NULL};
+	const char *v;
+	if (!s->getenv_fn)
+		return;
+	s->file = "cordon's environment";
+	if ((v = s->getenv_fn("GIT_SSH_COMMAND")))
+		ssh_command(s, v, "$GIT_SSH_COMMAND");
+	if ((v = s->getenv_fn("GIT_ASKPASS")))
+		text_paths(s, v, NULL, "$GIT_ASKPASS", 0);
+	if ((v = s->getenv_fn("SSH_ASKPASS")))
+		text_paths(s, v, NULL, "$SSH_ASKPASS", 0);
+	for (size_t i = 0; files[i] && s->err >= 0; i++) {
+		char key[64];
+		v = s->getenv_fn(files[i]);
+		/* (Not a device or the kernel's: /dev/null names none.) */
+		if (!v || v[0] != '/' || strncmp(v, "/dev/", 5) == 0 ||
+		    strncmp(v, "/proc/", 6) == 0)
+			continue;
+		snprintf(key, sizeof(key), "$%s", files[i]);
+		report(s, v, key);
+	}
+	s->file = NULL;
+}
+
 int cordon_config_secrets(const char *home, char *(*getenv_fn)(const char *),
 			  int (*fn)(const char *path, const char *why, void *arg), void *arg)
 {
 	struct scan s = {.home = home, .getenv_fn = getenv_fn, .fn = fn, .arg = arg};
 	char path[PATH_MAX];
+	if (home && !realpath(home, s.realhome))
+		snprintf(s.realhome, sizeof(s.realhome), "%s", home);
 	const char *xdg = getenv_fn ? getenv_fn("XDG_CONFIG_HOME") : NULL;
 	const char *global = getenv_fn ? getenv_fn("GIT_CONFIG_GLOBAL") : NULL;
 	const char *system = getenv_fn ? getenv_fn("GIT_CONFIG_SYSTEM") : NULL;
@@ -525,6 +906,7 @@ int cordon_config_secrets(const char *home, char *(*getenv_fn)(const char *),
 	}
 	s.base = "/etc/ssh";
 	ssh_file(&s, "/etc/ssh/ssh_config");
+	env_secrets(&s);
 	cordon_strv_free(&s.seen);
 	return s.err;
 }

@@ -1606,7 +1606,28 @@ Test(guard, a_hidden_names_copies_are_known)
 						{"pgpass", "pgpass.rpmsave"},
 						{".claude.json", ".claude.json.backup"},
 						{".aws", ".aws.tmp"},
-						{".ssh", ".ssh-old"}};
+						{".ssh", ".ssh-old"},
+						/* round 51d F4: a date, a mark
+						 * before the extension, an archive
+						 * (of a directory too) */
+						{"auth.json", "auth.json.2024-05-01"},
+						{"auth.json", "auth.json.20240501"},
+						{"auth.json", "auth.json-2024-05-01T10:00:00"},
+						{"auth.json", "auth.json.2024-05-01.bak"},
+						{"auth.json", "auth.bak.json"},
+						{"auth.json", "auth-old.json"},
+						{"auth.json", "auth.2024-05-01.json"},
+						{"auth.json", "auth (1).json"},
+						{"auth.json", "auth copy.json"},
+						{".claude.json", ".claude.backup.json"},
+						{"auth.json", "auth.json.gz"},
+						{"auth.json", "auth.bak.json.zip"},
+						{"gh", "gh.tar.gz"},
+						{"gh", "gh.TGZ"},
+						{"gh", "gh-2024-05-01"},
+						{"gh", "gh-2024-05-01.tar.xz"},
+						{"gh", "gh.bak"},
+						{"gh", "gh.old"}};
 	for (size_t i = 0; i < sizeof(copies) / sizeof(*copies); i++)
 		cr_expect(cordon_backup_name(copies[i][0], copies[i][1]), "%s is not a copy of %s",
 			  copies[i][1], copies[i][0]);
@@ -1620,7 +1641,20 @@ Test(guard, a_hidden_names_copies_are_known)
 						{"op", "ops"},
 						{"auth.json", ".auth.json.swpx"},
 						{"auth.json", "x-auth.json~"},
-						{"", "~"}};
+						{"", "~"},
+						{"auth.json", "auth.json.2024-05-01x"},
+						{"auth.json", "auth.json.1.lock"},
+						{"auth.json", "auth.lock.json"},
+						{"auth.json", "auth.schema.json"},
+						{"auth.json", "auth.json.gpg"},
+						{"auth.json", "auth.jsonl.gz"},
+						{"auth.json", "xauth.json.tar.gz"},
+						{"config.json", "config.local.json"},
+						{"gh", "gh-dash"},
+						{"gh", "gh.d"},
+						{"gh", "ghq.tar.gz"},
+						{"op", "ops.zip"},
+						{".netrc", ".netrc.age"}};
 	for (size_t i = 0; i < sizeof(others) / sizeof(*others); i++)
 		cr_expect(!cordon_backup_name(others[i][0], others[i][1]),
 			  "%s is taken for a copy of %s", others[i][1], others[i][0]);
@@ -1632,6 +1666,80 @@ static int collect_home(const char *path, const char *why, void *arg)
 	cr_log_info("%s (%s)", path, why);
 	/* (The machine's /etc/gitconfig and ssh_config may name some too.) */
 	return strstr(path, "/home/") ? cordon_strv_push(got, path) : 0;
+}
+
+/* The environment the round 51d F3 test gives cordon_config_secrets. */
+static const char *f3_home;
+static char f3_value[3][4096 * 2];
+
+static char *f3_getenv(const char *name)
+{
+	if (strcmp(name, "GIT_SSH_COMMAND") == 0)
+		return f3_value[0];
+	if (strcmp(name, "GOOGLE_APPLICATION_CREDENTIALS") == 0)
+		return f3_value[1];
+	if (strcmp(name, "PATH") == 0)
+		return f3_value[2];
+	if (strcmp(name, "AWS_WEB_IDENTITY_TOKEN_FILE") == 0)
+		return "/dev/null";
+	if (strcmp(name, "HOME") == 0)
+		return (char *)f3_home;
+	return NULL;
+}
+
+/* Round 51d F3: the forms the first readers missed: $HOME inside a word
+ * (store --file=$HOME/x, ssh -i$HOME/x), a helper that is a shell snippet
+ * or a script printing a token file (the files it names under the home
+ * that exist and are no programs: not the script itself, not one that
+ * does not exist, not the system's), ssh's options as its getopt takes
+ * them (-o IdentityFile=, -oIdentityFile=, -o "IdentityFile F", -vi F,
+ * -F's config), sshpass -f, http.sslCert, core.askPass's script, and
+ * the environment's $GIT_SSH_COMMAND and $GOOGLE_APPLICATION_CREDENTIALS
+ * (not /dev/null). */
+Test(guard, the_credentials_round_51d_named_are_found)
+{
+	struct tree t;
+	tree_init(&t, "cfgsecrets51d");
+	f3_home = t.home;
+	static const char *const tokens[] = {"tok/pat", ".config/tok/x", "tok/script",  "tok/two",
+					     "tok/ask", "sshcfg/alt",    "gcp/sa.json", NULL};
+	for (size_t i = 0; tokens[i]; i++)
+		free(write_file(t.home, tokens[i],
+				i == 5 ? "IdentityFile ~/keys/fromF\n" : "tok\n"));
+	char *script = write_file(t.home, "bin/cred-helper",
+				  "#!/bin/sh\ncat \"$HOME/tok/script\" "
+				  "~/tok/missing /etc/hostname\n");
+	char *two = write_file(t.home, "bin/git-credential-two", "#!/bin/sh\ncat ~/tok/two\n");
+	char *ask = write_file(t.home, "bin/askpass", "#!/bin/sh\nexec cat ~/tok/ask\n");
+	cr_assert_eq(chmod(script, 0755) | chmod(two, 0755) | chmod(ask, 0755), 0);
+	char *cfg = fmt("[credential \"https://a\"]\n\thelper = store --file=$HOME/creds/dollar\n"
+			"[credential \"https://b\"]\n\thelper = \"!f() { test \\\"$1\\\" = get && "
+			"echo password=$(cat ~/tok/pat); }; f\"\n"
+			"[credential \"https://c\"]\n\thelper = \"!f() { echo password=$(cat "
+			"${XDG_CONFIG_HOME:-$HOME/.config}/tok/x ~/tok/missing); }; f\"\n"
+			"[credential \"https://d\"]\n\thelper = %s/bin/cred-helper\n"
+			"[credential \"https://e\"]\n\thelper = two\n"
+			"[credential \"https://f\"]\n\thelper = store --file $CS_UNSET/x\n"
+			"[core]\n\tsshCommand = ssh -p 22 -o IdentityFile=~/keys/o "
+			"-oIdentityFile=~/keys/o2 -o \\\"IdentityFile ~/keys/o3\\\" -i$HOME/keys/i "
+			"-vi ~/keys/vi -l git -F %s/sshcfg/alt\n"
+			"\taskPass = ~/bin/askpass\n"
+			"[http \"https://p\"]\n\tsslCert = ~/certs/client.p12\n",
+			t.home, t.home);
+	free(write_file(t.home, ".gitconfig", cfg));
+	snprintf(f3_value[0], sizeof(f3_value[0]), "sshpass -f ~/keys/pass ssh -i ~/keys/ci");
+	snprintf(f3_value[1], sizeof(f3_value[1]), "%s/gcp/sa.json", t.home);
+	snprintf(f3_value[2], sizeof(f3_value[2]), "/nowhere:%s/bin:/usr/bin", t.home);
+	struct cordon_strv got = {0};
+	cr_assert_eq(cordon_config_secrets(t.home, f3_getenv, collect_home, &got), 0);
+	expect_named(&got, t.home,
+		     (const char *const[]){"creds/dollar", "tok/pat", ".config/tok/x", "tok/script",
+					   "tok/two", "keys/o", "keys/o2", "keys/o3", "keys/i",
+					   "keys/vi", "keys/fromF", "tok/ask", "certs/client.p12",
+					   "keys/pass", "keys/ci", "gcp/sa.json", NULL});
+	cordon_strv_free(&got);
+	free(cfg), free(script), free(two), free(ask);
+	tree_free(&t);
 }
 
 /* Round 51b F4: the credential files git's config (each file it reads and
