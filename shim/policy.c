@@ -557,6 +557,15 @@ const char *const cordon_default_hidden[] = {
 	"~/.config/aichat", "~/.config/shell_gpt", "~/.config/fabric/.env",
 	"~/.config/mods/mods.yml", "~/.config/gptme/config.toml", "~/.gitcookies",
 	"~/.subversion/auth", "~/.mc/config.json", "~/.env",
+	/* Round 51d F4: pnpm's global rc (its registries' _authToken) and
+	 * neomutt's (imap_pass, as mutt's above), under the default
+	 * ~/.config grant; crush's provider keys, Windsurf's MCP servers'
+	 * tokens, Continue's secrets, python-gitlab's private_token,
+	 * fetchmail's and mutt's passwords, in the home. */
+	"~/.config/pnpm/rc", "~/.config/neomutt/neomuttrc", "~/.config/crush/crush.json",
+	"~/.local/share/crush/crush.json", "~/.codeium/windsurf/mcp_config.json",
+	"~/.continue/.env", "~/.python-gitlab.cfg", "~/.config/python-gitlab.cfg", "~/.fetchmailrc",
+	"~/.muttrc", "~/.mutt/muttrc", "~/.neomuttrc",
 	/* The system's secrets under the default /etc grant: a root session's
 	 * capabilities read any file there (an ordinary user's cannot, and
 	 * these cost it a cover each only where they exist). Password hashes,

@@ -4331,7 +4331,14 @@ BOTH_USERS(guards, hidden_credentials_stay_unread, .timeout = 60)
  * ssh key an IdentityFile names outside ~/.ssh (in a file ~/.ssh/config
  * includes, with a %h token); AI command lines' keys in ~/.config. None is
  * printed inside; each is printed outside, and inside where a rule names
- * it (the user means it: the directory, for a hidden one). */
+ * it (the user means it: the directory, for a hidden one).
+ * Round 51d F3 and F4 besides: a store --file=$HOME/..., a helper
+ * snippet's and a helper script's token file, core.sshCommand's
+ * -o IdentityFile= and -i$HOME/..., http.sslCert's .p12, the launch
+ * environment's $GIT_SSH_COMMAND -i and $GOOGLE_APPLICATION_CREDENTIALS;
+ * a dated copy, a copy marked before the extension, a hidden directory's
+ * tarball and dated copy; pnpm's, neomutt's, crush's, Windsurf's MCP,
+ * Continue's .env, python-gitlab's and fetchmail's token files. */
 static const char *const named_secrets[][3] = {
 	{".config/composer/auth.json", "{\"github-oauth\": \"SECRET-composer-live\"}"},
 	{".config/composer/auth.json~", "{\"github-oauth\": \"SECRET-composer-backup\"}"},
@@ -4346,6 +4353,28 @@ static const char *const named_secrets[][3] = {
 	{".config/aichat/config.yaml", "clients:\n- type: openai\n  api_key: SECRET-aichat",
 	 ".config/aichat"},
 	{".config/shell_gpt/.sgptrc", "OPENAI_API_KEY=SECRET-sgpt", ".config/shell_gpt"},
+	{".config/git/work-creds", "https://me:SECRET-store-dollar-home@example.com"},
+	{".config/tok/pat", "SECRET-helper-snippet"},
+	{".config/tok/by-script", "SECRET-helper-script"},
+	{".config/keys/deploy_o", "-----BEGIN OPENSSH PRIVATE KEY----- SECRET-ssh-o"},
+	{".config/keys/deploy_i", "-----BEGIN OPENSSH PRIVATE KEY----- SECRET-ssh-i-home"},
+	{".config/certs/client.p12", "p12 SECRET-sslcert"},
+	{".config/keys/ci_key", "-----BEGIN OPENSSH PRIVATE KEY----- SECRET-git-ssh-command"},
+	{".config/gcp/sa.json", "{\"private_key\": \"SECRET-gcp-sa\"}"},
+	{".config/composer/auth.json.2024-05-01", "{\"github-oauth\": \"SECRET-composer-dated\"}"},
+	{".config/composer/auth.bak.json", "{\"github-oauth\": \"SECRET-composer-inner\"}"},
+	{".config/gh/hosts.yml", "github.com: {oauth_token: SECRET-gh-live}", ".config/gh"},
+	{".config/gh.tar.gz", "hosts.yml SECRET-gh-tarball"},
+	{".config/gh-2024-05-01/hosts.yml", "github.com: {oauth_token: SECRET-gh-dated}",
+	 ".config/gh-2024-05-01"},
+	{".config/pnpm/rc", "//registry.example/:_authToken=SECRET-pnpm"},
+	{".config/neomutt/neomuttrc", "set imap_pass = SECRET-neomutt"},
+	{".local/share/crush/crush.json",
+	 "{\"providers\": {\"x\": {\"api_key\": \"SECRET-crush\"}}}"},
+	{".codeium/windsurf/mcp_config.json", "{\"env\": {\"TOKEN\": \"SECRET-windsurf-mcp\"}}"},
+	{".continue/.env", "ANTHROPIC_API_KEY=SECRET-continue"},
+	{".python-gitlab.cfg", "[g]\nprivate_token = SECRET-python-gitlab"},
+	{".fetchmailrc", "poll x user me password SECRET-fetchmail"},
 };
 #define N_NAMED (sizeof(named_secrets) / sizeof(*named_secrets))
 
@@ -4360,8 +4389,29 @@ BOTH_USERS(guards, credentials_under_other_names_stay_unread, .timeout = 120)
 	free(write_file(w.home, ".gitconfig.d/creds",
 			"[credential \"https://example.com\"]\n"
 			"\thelper = \"store --file ~/.config/git/work-credentials\"\n"
-			"[http \"https://example.com\"]\n\tcookieFile = ~/.gitcookies-work\n"));
-	free(write_file(w.home, ".config/git/config", "[http]\n\tsslKey = ~/certs/client.key\n"));
+			"[http \"https://example.com\"]\n\tcookieFile = ~/.gitcookies-work\n"
+			"[credential \"https://work.example\"]\n"
+			"\thelper = store --file=$HOME/.config/git/work-creds\n"
+			"[credential \"https://gist.example\"]\n\thelper = \"!f() { test "
+			"\\\"$1\\\" = get && echo password=$(cat ~/.config/tok/pat); }; f\"\n"
+			"[credential \"https://script.example\"]\n\thelper = !~/bin/tok-helper\n"
+			"[core]\n\tsshCommand = ssh -o IdentityFile=~/.config/keys/deploy_o\n"
+			"[http \"https://pki.example\"]\n\tsslCert = ~/.config/certs/client.p12\n"
+			"\tsslCertType = p12\n"));
+	free(write_file(w.home, ".config/git/config",
+			"[http]\n\tsslKey = ~/certs/client.key\n"
+			"[core]\n\tsshCommand = ssh -i$HOME/.config/keys/deploy_i\n"));
+	char *helper =
+		write_file(w.home, "bin/tok-helper",
+			   "#!/bin/sh\necho password=$(cat \"$HOME/.config/tok/by-script\")\n");
+	cr_assert_eq(chmod(helper, 0755), 0);
+	free(helper);
+	char *kv = fmt("GIT_SSH_COMMAND=ssh -i %s/.config/keys/ci_key", w.home);
+	world_setenv(&w, kv);
+	free(kv);
+	kv = fmt("GOOGLE_APPLICATION_CREDENTIALS=%s/.config/gcp/sa.json", w.home);
+	world_setenv(&w, kv);
+	free(kv);
 	free(write_file(w.home, ".ssh/config", "Include config.d/*\n"));
 	free(write_file(w.home, ".ssh/config.d/work", "Host work\n  IdentityFile ~/keys/id_%h\n"));
 	free(write_file(w.home, ".config/other.conf", "other-visible"));
