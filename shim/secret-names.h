@@ -13,7 +13,9 @@
  * .ENTRY.un~, kate's .ENTRY.kate-swp, and ENTRY followed by ".", "-", "_"
  * or " " and bak, backup, old, orig, save, sav, copy, prev, tmp, new, a
  * dpkg-, rpm-, ucf- or pac- suffix, or "(N)" (with anything after: a
- * date), and ENTRY- alone (shadow-). Not ENTRY itself. */
+ * date), or a number or a date (.2024-05-01), and ENTRY- alone (shadow-);
+ * the same marks before ENTRY's extension (auth.bak.json); an archive of
+ * ENTRY or of such a copy (gh.tar.gz, auth.json.gz). Not ENTRY itself. */
 bool cordon_backup_name(const char *entry, const char *name);
 
 /* Each regular file or directory that is a copy (cordon_backup_name) of one
@@ -29,9 +31,13 @@ int cordon_backups_of(const char *const *paths, size_t n,
  * $XDG_CONFIG_HOME/git/config, $GIT_CONFIG_GLOBAL, /etc/gitconfig and
  * $GIT_CONFIG_SYSTEM, and the files they include, read by
  * cordon_gitcfg_read) credential.helper's store --file, http.cookieFile,
- * http.sslKey and http.proxySSLKey (each also per URL) and the -i of
- * core.sshCommand; ssh's (~/.ssh/config, /etc/ssh/ssh_config and what they
- * Include) IdentityFile. FN(PATH, WHY, ARG): PATH absolute, a glob where
+ * the token files a helper's shell text or script under the home names,
+ * http.sslKey, http.proxySSLKey, http.sslCert and http.proxySSLCert (each
+ * also per URL), core.sshCommand's ssh options (-i, -o IdentityFile, -F)
+ * and core.askPass's script; ssh's (~/.ssh/config, /etc/ssh/ssh_config and
+ * what they Include) IdentityFile; from GETENV_FN, $GIT_SSH_COMMAND,
+ * $GIT_ASKPASS, $SSH_ASKPASS and the files $GOOGLE_APPLICATION_CREDENTIALS
+ * and its kin name. FN(PATH, WHY, ARG): PATH absolute, a glob where
  * ssh fills a token in at run time (%h: each file it may be), WHY says
  * which file and key name it ("~/.gitconfig: credential.helper"). A name
  * relative to where the program runs, or built from a variable not set,
