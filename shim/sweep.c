@@ -7022,6 +7022,21 @@ static int judge_hg(struct walk *w, const char *rel, bool moved_in, struct cordo
  * aside, so that the name leads nowhere, where the session laid it and
  * what it leads to holds a local name, or it is older and such a name
  * there changed since the start. 1 if it was. */
+/* Whether the directory open at FD lies in one of S's roots (walked). */
+static bool in_a_root(const struct cordon_sweep *s, int fd)
+{
+	char proc[64], real[PATH_MAX];
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	ssize_t n = readlink(proc, real, sizeof(real) - 1);
+	if (n <= 0)
+		return false;
+	real[n] = '\0';
+	for (size_t i = 0; i < s->roots.n; i++)
+		if (cordon_path_under(real, s->roots.v[i]))
+			return true;
+	return false;
+}
+
 static int judge_link(struct walk *w, const char *rel, struct cordon_strv *said)
 {
 	char path[PATH_MAX * 2];
@@ -7041,6 +7056,22 @@ static int judge_link(struct walk *w, const char *rel, struct cordon_strv *said)
 		if (fd >= 0)
 			close(fd);
 		return 0;
+	}
+	/* One laid to a directory the session could write that no end walks
+	 * (a toolchain's cache, the session's own shell directory): git
+	 * outside, run where it leads (cd docs), takes what the session left
+	 * there for a repository, and no end judges that (round 51e F1, F3;
+	 * 51a F1's history directory and 51c F1's runtime directory were
+	 * such places, walked since). */
+	if (laid && !in_a_root(w->s, fd)) {
+		close(fd);
+		char head[320];
+		snprintf(head, sizeof(head), "%s laid the link", maker(w));
+		return disarm(w->s, path, head,
+			      "to a directory it could write that no end looks in (a tool's "
+			      "cache, its own directory): git outside, run where it leads, would "
+			      "take what it left there for a repository",
+			      said);
 	}
 	/* Each directory looked through once, as links of the same kind
 	 * lead to it: 6,000 links to a directory of 16,000 files made a

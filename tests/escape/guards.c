@@ -3561,6 +3561,40 @@ BOTH_USERS(guards, a_remote_led_elsewhere_runs_no_hook, .timeout = 60)
 		     "pre-receive");
 }
 
+/* A bare-looking store armed at "$H/STORE" (H set by PRE, a shell
+ * assignment), then a link "docs" in the project laid to it: in two
+ * sessions, or outside for the control (CTL); then git status outside in
+ * the link. Whether its core.fsmonitor ran (TAG's marker); what the last
+ * step said into *DIAG (malloc'd). */
+static bool store_linked_ran(struct world *w, bool ctl, const char *tag, const char *pre,
+			     const char *store, char **diag)
+{
+	char *steps[2] = {fmt("%s && S=\"$H/%s\" && git init -q --bare \"$S\" && "
+			      "git -C \"$S\" config core.bare false && mkdir -p wt && "
+			      "git -C \"$S\" config core.worktree \"$PWD/wt\" && "
+			      "fsmon >> \"$S/config\"; echo one $?\n",
+			      pre, store),
+			  fmt("%s && ln -s \"$H/%s\" docs; echo two $?\n", pre, store)};
+	*diag = strdup("");
+	for (size_t i = 0; i < 2; i++) {
+		if (i)
+			let_time_pass();
+		char *script = plant(w, tag, "", steps[i]);
+		struct run_result r = ctl ? sh_outside(w, script) : sh_in(w, NULL, "%s", script);
+		cr_assert(strstr(r.out, i ? "two 0" : "one 0"), "%s %zu: the steps could not: %s%s",
+			  store, i, r.out, r.err);
+		free(*diag);
+		*diag = fmt("%s%s", r.out, r.err);
+		run_free(&r);
+		free(script);
+		free(steps[i]);
+	}
+	struct run_result r =
+		sh_outside(w, "cd docs 2>/dev/null && git status >/dev/null 2>&1; true");
+	run_free(&r);
+	return marked(w, tag, "fsmonitor");
+}
+
 /* Round 51a F1: a git dir armed in the history directory (a store below
  * it, or the directory itself), which no end walked, and a link laid in
  * the project to it by a later session: git status outside, in the link
@@ -3577,38 +3611,12 @@ BOTH_USERS(guards, a_git_dir_armed_in_the_history_dir_runs_nothing, .timeout = 9
 			const char *tag = ctl ? "ctl" : "deny";
 			char *h = ctl ? fmt("H=%s/hist && mkdir -p \"$H\"", w.outside)
 				      : strdup("H=$CORDON_HISTORY_DIR");
-			char *steps[2] = {
-				fmt("%s && S=\"$H/%s\" && git init -q --bare \"$S\" && "
-				    "git -C \"$S\" config core.bare false && mkdir -p wt && "
-				    "git -C \"$S\" config core.worktree \"$PWD/wt\" && "
-				    "fsmon >> \"$S/config\"; echo one $?\n",
-				    h, stores[k]),
-				fmt("%s && ln -s \"$H/%s\" docs; echo two $?\n", h, stores[k])};
-			char *diag = strdup("");
-			for (size_t i = 0; i < 2; i++) {
-				if (i)
-					let_time_pass();
-				char *script = plant(&w, tag, "", steps[i]);
-				struct run_result r = ctl ? sh_outside(&w, script)
-							  : sh_in(&w, NULL, "%s", script);
-				cr_assert(strstr(r.out, i ? "two 0" : "one 0"),
-					  "%s %zu: the steps could not: %s%s", stores[k], i, r.out,
-					  r.err);
-				free(diag);
-				diag = fmt("%s%s", r.out, r.err);
-				run_free(&r);
-				free(script);
-				free(steps[i]);
-			}
-			struct run_result r = sh_outside(
-				&w, "cd docs 2>/dev/null && git status >/dev/null 2>&1; true");
-			run_free(&r);
+			char *diag;
+			bool ran = store_linked_ran(&w, ctl, tag, h, stores[k], &diag);
 			if (ctl)
-				cr_assert(marked(&w, tag, "fsmonitor"),
-					  "control (%s): it did not run", stores[k]);
+				cr_assert(ran, "control (%s): it did not run", stores[k]);
 			else
-				cr_expect(!marked(&w, tag, "fsmonitor"), "%s: it ran outside: %s",
-					  stores[k], diag);
+				cr_expect(!ran, "%s: it ran outside: %s", stores[k], diag);
 			free(diag);
 			free(h);
 			world_free(&w);
@@ -3638,44 +3646,48 @@ BOTH_USERS(guards, a_git_dir_armed_in_the_runtime_dir_runs_nothing, .timeout = 9
 			rd.path);
 		cr_assert_eq(fclose(f), 0);
 		const char *tag = ctl ? "ctl" : "deny";
-		char *h = fmt("%s/cordon-test-store-%d-%d", rd.path, (int)getpid(), ctl);
-		char *steps[2] = {
-			fmt("S='%s' && git init -q --bare \"$S\" && git -C \"$S\" config core.bare "
-			    "false && mkdir -p wt && git -C \"$S\" config core.worktree \"$PWD/wt\" && "
-			    "fsmon >> \"$S/config\"; echo one $?\n",
-			    h),
-			fmt("ln -s '%s' docs; echo two $?\n", h)};
-		char *diag = strdup("");
-		for (size_t i = 0; i < 2; i++) {
-			if (i)
-				let_time_pass();
-			char *script = plant(&w, tag, "", steps[i]);
-			struct run_result r =
-				ctl ? sh_outside(&w, script) : sh_in(&w, NULL, "%s", script);
-			cr_assert(strstr(r.out, i ? "two 0" : "one 0"),
-				  "%zu: the steps could not: %s%s", i, r.out, r.err);
-			free(diag);
-			diag = fmt("%s%s", r.out, r.err);
-			run_free(&r);
-			free(script);
-			free(steps[i]);
-		}
-		struct run_result r =
-			sh_outside(&w, "cd docs 2>/dev/null && git status >/dev/null 2>&1; true");
-		run_free(&r);
-		char *rm = fmt("rm -rf '%s' '%s'.cordon-disarmed*", h, h);
-		r = sh_outside(&w, rm);
+		char *store = fmt("cordon-test-store-%d-%d", (int)getpid(), ctl);
+		char *h = fmt("H='%s'", rd.path), *diag;
+		bool ran = store_linked_ran(&w, ctl, tag, h, store, &diag);
+		char *rm = fmt("rm -rf '%s/%s' '%s/%s'.cordon-disarmed*", rd.path, store, rd.path,
+			       store);
+		struct run_result r = sh_outside(&w, rm);
 		run_free(&r);
 		free(rm);
 		if (ctl)
-			cr_assert(marked(&w, tag, "fsmonitor"), "control: it did not run");
+			cr_assert(ran, "control: it did not run");
 		else
-			cr_expect(!marked(&w, tag, "fsmonitor"), "it ran outside: %s", diag);
+			cr_expect(!ran, "it ran outside: %s", diag);
 		free(diag);
 		free(h);
+		free(store);
 		world_free(&w);
 	}
 	runtime_dir_free(&rd);
+}
+
+/* Round 51e F1: the same in a toolchain's cache (~/.npm with the node
+ * preset), read and write inside, too big for an end to walk: a link laid
+ * in the project to a directory no end walks, where the session could
+ * write, is moved aside as the session ends. Control: the same steps
+ * outside. */
+BOTH_USERS(guards, a_link_laid_to_where_no_end_walks_runs_nothing, .timeout = 90)
+{
+	for (int ctl = 1; ctl >= 0; ctl--) {
+		struct world w;
+		git_world(&w, who, ctl ? "gcachec" : "gcache");
+		set_config(&w, ", \"toolchains\": [\"node\"]");
+		const char *tag = ctl ? "ctl" : "deny";
+		char *diag;
+		bool ran = store_linked_ran(&w, ctl, tag, "H=\"$HOME/.npm/x\" && mkdir -p \"$H\"",
+					    "st", &diag);
+		if (ctl)
+			cr_assert(ran, "control: it did not run");
+		else
+			cr_expect(!ran, "it ran outside: %s", diag);
+		free(diag);
+		world_free(&w);
+	}
 }
 
 /* Round 51c F2: a repository moved aside whole, its HEAD moved aside in
