@@ -2181,14 +2181,35 @@ static int config_home_like(const char *dir, char **what)
 {
 	*what = NULL;
 	struct stat st;
+	/* (The marks whose first name DIR holds, from one listing: a project
+	 * holds hundreds of directories, each asked 25 names else, 780 calls
+	 * a launch in one of 30 submodules. One that cannot be listed is
+	 * asked each.) */
+	bool has[ARRAY_SIZE(config_home_marks)], any = false;
+	DIR *d = opendir(dir);
+	for (size_t i = 0; i < ARRAY_SIZE(config_home_marks); i++)
+		has[i] = !d;
+	for (struct dirent *e; d && (e = readdir(d));)
+		for (size_t i = 0; config_home_marks[i]; i++) {
+			size_t fn = strcspn(config_home_marks[i], "/");
+			if (strlen(e->d_name) == fn &&
+			    strncmp(e->d_name, config_home_marks[i], fn) == 0)
+				has[i] = any = true;
+		}
+	if (d)
+		closedir(d);
+	if (d && !any)
+		return 0;
 	cleanup_free char *own = NULL;
 	if (asprintf(&own, "%s/cordon/config.json", dir) < 0)
 		return -ENOMEM;
-	if (lstat(own, &st) == 0)
+	if (has[0] && lstat(own, &st) == 0)
 		return (*what = strdup("cordon/config.json")) ? 0 : -ENOMEM;
 	const char *found[2] = {NULL, NULL};
 	size_t n = 0;
 	for (size_t i = 0; n < 2 && config_home_marks[i]; i++) {
+		if (!has[i])
+			continue;
 		cleanup_free char *m = NULL;
 		if (asprintf(&m, "%s/%s", dir, config_home_marks[i]) < 0)
 			return -ENOMEM;
