@@ -2858,9 +2858,12 @@ static bool holds_local(const struct cordon_strv *names, const char *dir, int fd
 			found = !since || *touched; /* (more than was looked at) */
 			break;
 		}
-		/* (A repository there too: git run in the link's name uses it.) */
+		/* (A repository there too: git run in the link's name uses it;
+		 * a bare one by its HEAD, round 51g F1: a store armed in a
+		 * toolchain's cache an old link of the user's leads to.) */
 		found = is_local(names, dir, deep, de->d_name) ||
-			strcasecmp(de->d_name, ".git") == 0 || strcasecmp(de->d_name, ".hg") == 0;
+			strcasecmp(de->d_name, ".git") == 0 || strcasecmp(de->d_name, ".hg") == 0 ||
+			strcasecmp(de->d_name, "HEAD") == 0;
 		if (found && since)
 			found = fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
 				after(&CTIME(st), since);

@@ -3690,6 +3690,42 @@ BOTH_USERS(guards, a_link_laid_to_where_no_end_walks_runs_nothing, .timeout = 90
 	}
 }
 
+/* Round 51g F1: the same through a link of the user's made before the
+ * session (cache -> ~/.npm/x): the session lays no link, only arms a
+ * store below where it leads, and git status outside in cache/st ran its
+ * core.fsmonitor. Control: the store armed outside. */
+BOTH_USERS(guards, a_store_behind_an_old_link_runs_nothing, .timeout = 60)
+{
+	for (int ctl = 1; ctl >= 0; ctl--) {
+		struct world w;
+		git_world(&w, who, ctl ? "goldlc" : "goldl");
+		set_config(&w, ", \"toolchains\": [\"node\"]");
+		struct run_result r =
+			outside(&w, "mkdir -p \"$HOME/.npm/x\" && ln -s \"$HOME/.npm/x\" cache");
+		run_free(&r);
+		let_time_pass();
+		const char *tag = ctl ? "ctl" : "deny";
+		char *script = plant(&w, tag, "",
+				     "S=\"$HOME/.npm/x/st\" && git init -q --bare \"$S\" && "
+				     "git -C \"$S\" config core.bare false && mkdir -p wt && "
+				     "git -C \"$S\" config core.worktree \"$PWD/wt\" && "
+				     "fsmon >> \"$S/config\"; echo one $?\n");
+		r = ctl ? sh_outside(&w, script) : sh_in(&w, NULL, "%s", script);
+		cr_assert(strstr(r.out, "one 0"), "the steps could not: %s%s", r.out, r.err);
+		char *diag = fmt("%s%s", r.out, r.err);
+		run_free(&r);
+		free(script);
+		r = sh_outside(&w, "cd cache/st 2>/dev/null && git status >/dev/null 2>&1; true");
+		run_free(&r);
+		if (ctl)
+			cr_assert(marked(&w, tag, "fsmonitor"), "control: it did not run");
+		else
+			cr_expect(!marked(&w, tag, "fsmonitor"), "it ran outside: %s", diag);
+		free(diag);
+		world_free(&w);
+	}
+}
+
 /* Round 51c F2: a repository moved aside whole, its HEAD moved aside in
  * it, given a HEAD again by a later session (cp HEAD.cordon-disarmed
  * HEAD) and a link to it: its config was as the later session found it,
