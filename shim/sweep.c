@@ -2839,7 +2839,7 @@ static void firsts_make(struct walk *w)
  * one changed since then counts, and one not looked through only where
  * a directory in it changed since (*TOUCHED). */
 static bool holds_local(const struct cordon_strv *names, const char *dir, int fd, int depth,
-			int *budget, const struct timespec *since, bool *touched)
+			int *budget, const struct timespec *since, bool bare, bool *touched)
 {
 	bool deep = deep_in(names, dir);
 	struct stat st;
@@ -2859,11 +2859,12 @@ static bool holds_local(const struct cordon_strv *names, const char *dir, int fd
 			break;
 		}
 		/* (A repository there too: git run in the link's name uses it;
-		 * a bare one by its HEAD, round 51g F1: a store armed in a
-		 * toolchain's cache an old link of the user's leads to.) */
+		 * with BARE, where no end walks, a bare one by its HEAD, round
+		 * 51g F1: a store armed in a toolchain's cache an old link of
+		 * the user's leads to. Where a walk goes, the walk judges it.) */
 		found = is_local(names, dir, deep, de->d_name) ||
 			strcasecmp(de->d_name, ".git") == 0 || strcasecmp(de->d_name, ".hg") == 0 ||
-			strcasecmp(de->d_name, "HEAD") == 0;
+			(bare && strcasecmp(de->d_name, "HEAD") == 0);
 		if (found && since)
 			found = fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
 				after(&CTIME(st), since);
@@ -2878,7 +2879,7 @@ static bool holds_local(const struct cordon_strv *names, const char *dir, int fd
 				close(sub);
 			} else if (sub >= 0) {
 				found = holds_local(names, de->d_name, sub, depth - 1, budget,
-						    since, touched);
+						    since, bare, touched);
 			}
 		}
 	}
@@ -7101,7 +7102,7 @@ static int judge_link(struct walk *w, const char *rel, struct cordon_strv *said)
 		key.holds = seen->holds;
 	} else {
 		key.holds = holds_local(w->names, rel, fd, LOCAL_DEPTH, &budget,
-					laid ? NULL : &w->s->since, &touched);
+					laid ? NULL : &w->s->since, !in_a_root(w->s, fd), &touched);
 		struct link_seen *nv = LOCAL_BUDGET - budget >= LINK_SEEN_FROM
 					       ? cordon_grow(w->links_seen, &w->links_seen_cap,
 							     w->n_links_seen + 1, sizeof(*nv), 16)
