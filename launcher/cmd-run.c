@@ -302,6 +302,10 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 	const char *named = a->config && *a->config ? a->config : getenv("CORDON_CONFIG");
 	if (p.sandbox && named && *named)
 		cordon_sweep_note_config(named);
+	/* And where its XDG directories are: a later launch without the
+	 * variables (an IDE's task, cron) guards them too (round 51e F2). */
+	if (p.sandbox)
+		cordon_sweep_note_xdg(getenv);
 	launcher_say_no_project(&p);
 	launcher_say_off_flags(&p);
 	launcher_say_exposed(&p);

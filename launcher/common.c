@@ -217,7 +217,13 @@ int launcher_policy(const struct cordon_args *a, const char *session, bool enfor
 	ctx.make_toolchain_dirs = enforce;
 	ctx.extra_domains = a->extra_domains;
 	ctx.getenv_fn = getenv;
-	r = cordon_policy_resolve(&cfg, &ctx, p, err);
+	struct cordon_strv known = {0};
+	if (cordon_sweep_known_xdg(&known) < 0)
+		r = cordon_err(err, ENOMEM, "out of memory");
+	ctx.known_xdg = &known;
+	if (r >= 0)
+		r = cordon_policy_resolve(&cfg, &ctx, p, err);
+	cordon_strv_free(&known);
 	if (r >= 0 && origin)
 		*origin = TAKE_PTR(cfg.origin);
 	cordon_config_free(&cfg);

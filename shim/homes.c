@@ -25,12 +25,10 @@ static const struct {
 		{"~/.cache", "XDG_CACHE_HOME"},
 		{"~/.local/state", "XDG_STATE_HOME"}};
 
-/* VAR's value when it is an absolute path other than the usual DIR
- * ("~/..."), without trailing slashes, into OUT; false otherwise. */
-static bool moved_dir(const char *var, const char *usual, const char *home,
-		      char *(*getenv_fn)(const char *), char *out, size_t size)
+/* V, a value of VAR, when it is an absolute path other than the usual
+ * DIR ("~/..."), without trailing slashes, into OUT; false otherwise. */
+static bool moved_dir(const char *v, const char *usual, const char *home, char *out, size_t size)
 {
-	const char *v = getenv_fn ? getenv_fn(var) : NULL;
 	if (!v || v[0] != '/' || !home || strlen(v) >= size)
 		return false;
 	size_t m = (size_t)snprintf(out, size, "%s", v);
@@ -41,30 +39,52 @@ static bool moved_dir(const char *var, const char *usual, const char *home,
 	return strcmp(was, out) != 0;
 }
 
-int cordon_home_xdg(const char *entry, const char *home, char *(*getenv_fn)(const char *),
+/* DIR (moved_dir's) with ENTRY's rest past the usual directory's N bytes
+ * into OUT, once. */
+static int push_at(const char *dir, const char *entry, size_t n, struct cordon_strv *out)
+{
+	char there[PATH_MAX * 2];
+	if ((size_t)snprintf(there, sizeof(there), "%s%s", dir, entry + n) < PATH_MAX &&
+	    cordon_strv_push_new(out, there) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+int cordon_home_xdg(const char *entry, const char *home, const struct cordon_context *ctx,
 		    struct cordon_strv *out)
 {
 	for (size_t k = 0; k < ARRAY_SIZE(xdg_dirs); k++) {
 		size_t n = strlen(xdg_dirs[k].usual);
-		char dir[PATH_MAX], there[PATH_MAX * 2];
+		char dir[PATH_MAX];
 		if (strncmp(entry, xdg_dirs[k].usual, n) != 0 ||
-		    (entry[n] != '\0' && entry[n] != '/') ||
-		    !moved_dir(xdg_dirs[k].var, xdg_dirs[k].usual, home, getenv_fn, dir,
-			       sizeof(dir)))
+		    (entry[n] != '\0' && entry[n] != '/'))
 			continue;
-		if ((size_t)snprintf(there, sizeof(there), "%s%s", dir, entry + n) < PATH_MAX &&
-		    cordon_strv_push_new(out, there) < 0)
+		const char *v = ctx && ctx->getenv_fn ? ctx->getenv_fn(xdg_dirs[k].var) : NULL;
+		if (moved_dir(v, xdg_dirs[k].usual, home, dir, sizeof(dir)) &&
+		    push_at(dir, entry, n, out) < 0)
 			return -ENOMEM;
+		/* Where earlier launches had it, a directory still (round 51e F2:
+		 * this launch's may lack the variable). */
+		size_t vn = strlen(xdg_dirs[k].var);
+		for (size_t i = 0; ctx && ctx->known_xdg && i < ctx->known_xdg->n; i++) {
+			const char *kv = ctx->known_xdg->v[i];
+			struct stat st;
+			if (strncmp(kv, xdg_dirs[k].var, vn) == 0 && kv[vn] == '=' &&
+			    moved_dir(kv + vn + 1, xdg_dirs[k].usual, home, dir, sizeof(dir)) &&
+			    stat(dir, &st) == 0 && S_ISDIR(st.st_mode) &&
+			    push_at(dir, entry, n, out) < 0)
+				return -ENOMEM;
+		}
 	}
 	return 0;
 }
 
 int cordon_home_xdg_list(const char *const *list, const char *home,
-			 char *(*getenv_fn)(const char *), struct cordon_strv *out)
+			 const struct cordon_context *ctx, struct cordon_strv *out)
 {
 	for (size_t i = 0; list && list[i]; i++) /* (a path twice is guarded once) */
 		if (cordon_strv_push(out, list[i]) < 0 ||
-		    cordon_home_xdg(list[i], home, getenv_fn, out) < 0)
+		    cordon_home_xdg(list[i], home, ctx, out) < 0)
 			return -ENOMEM;
 	return 0;
 }

@@ -1340,7 +1340,7 @@ static int hidden_entry(const char *entry, const char *label, const struct cordo
 		r = plain ? cordon_strv_push(&at, plain) : -ENOMEM;
 	}
 	if (r >= 0)
-		r = cordon_home_xdg(entry, ctx->home, ctx->getenv_fn, &at);
+		r = cordon_home_xdg(entry, ctx->home, ctx, &at);
 	for (size_t k = 0; r >= 0 && k < at.n; k++)
 		r = push_hidden_path(at.v[k], label, ctx, project, out, why);
 	if (r >= 0)
@@ -1590,7 +1590,7 @@ static int resolve_paths_with(const struct cordon_config *cfg, const struct cord
 			char *s;
 			if (asprintf(&s, "~/%s", cordon_dotfiles[i]) < 0 ||
 			    cordon_strv_push_take(&dots, s) < 0 ||
-			    cordon_home_xdg(s, ctx->home, ctx->getenv_fn, &dots) < 0) {
+			    cordon_home_xdg(s, ctx->home, ctx, &dots) < 0) {
 				cordon_strv_free(&dots);
 				return -ENOMEM;
 			}
@@ -2122,7 +2122,7 @@ static int guard_home_list(struct cordon_policy *p, const char *const *list, uns
 			   struct cordon_path_cache *cache)
 {
 	struct cordon_strv all = {0};
-	int r = cordon_home_xdg_list(list, ctx->home, ctx->getenv_fn, &all);
+	int r = cordon_home_xdg_list(list, ctx->home, ctx, &all);
 	if (r >= 0)
 		r = guard_list_yield(p, (const char *const *)all.v, kind, yield, source, ctx->home,
 				     cache);
@@ -3022,7 +3022,7 @@ static int guard_mise_env(struct cordon_policy *p, const struct cordon_context *
 	} else if (r >= 0 && ctx->home) {
 		struct cordon_strv at = {0};
 		r = cordon_home_xdg_list((const char *const[]){"~/.config/mise/miserc.toml", NULL},
-					 ctx->home, ctx->getenv_fn, &at);
+					 ctx->home, ctx, &at);
 		for (size_t i = 0; r >= 0 && i < at.n; i++) {
 			cleanup_free char *abs = NULL;
 			if (cordon_path_absolute(at.v[i], ctx->home, NULL, &abs) == 0)
@@ -4560,13 +4560,12 @@ static int home_kept_in(const struct cordon_context *ctx, const char *home, stru
 	for (size_t i = 0; e >= 0 && cordon_dotfiles[i]; i++) {
 		char name[NAME_MAX + 3];
 		snprintf(name, sizeof(name), "~/%s", cordon_dotfiles[i]);
-		e = cordon_home_xdg_list((const char *const[]){name, NULL}, home, ctx->getenv_fn,
-					 &names);
+		e = cordon_home_xdg_list((const char *const[]){name, NULL}, home, ctx, &names);
 	}
 	const char *const *const lists[] = {home_run_dirs, fish_code, cordon_home_code,
 					    agent_settings, home_kept_more};
 	for (size_t k = 0; e >= 0 && k < ARRAY_SIZE(lists); k++)
-		e = cordon_home_xdg_list(lists[k], home, ctx->getenv_fn, &names);
+		e = cordon_home_xdg_list(lists[k], home, ctx, &names);
 	for (size_t i = 0; e >= 0 && i < names.n; i++)
 		e = push_kept(out, names.v[i], home);
 	cordon_strv_free(&names);

@@ -258,7 +258,12 @@ static int standalone_mode(struct cordon_policy *p, struct cordon_error *err)
 		.session = session,
 		.getenv_fn = env_get,
 	};
-	r = cordon_policy_resolve(&cfg, &ctx, p, err);
+	struct cordon_strv known = {0};
+	r = cordon_sweep_known_xdg(&known) < 0 ? cordon_err(err, ENOMEM, "out of memory") : 0;
+	ctx.known_xdg = &known;
+	if (r >= 0)
+		r = cordon_policy_resolve(&cfg, &ctx, p, err);
+	cordon_strv_free(&known);
 	cordon_config_free(&cfg);
 	for (size_t i = 0; ttys[i]; i++)
 		free(ttys[i]);
@@ -267,6 +272,10 @@ static int standalone_mode(struct cordon_policy *p, struct cordon_error *err)
 	/* (Before the environment is filtered: it may go.) */
 	const char *cfg_env = env_get("CORDON_CONFIG");
 	cleanup_free char *named = cfg_env && *cfg_env ? strdup(cfg_env) : NULL;
+	/* (And where this launch's XDG directories are: a later launch
+	 * without them guards them too.) */
+	if (p->sandbox)
+		cordon_sweep_note_xdg(env_get);
 	if (filter_env(p) < 0)
 		return cordon_err(err, ENOMEM, "filtering the environment: out of memory");
 	if (!p->sandbox)

@@ -1155,13 +1155,11 @@ static int note_written_in(const struct cordon_policy *p, const char *any, struc
 #define CONFIGS_NAME "configs"
 #define CONFIGS_MAX  128
 
-/* The config files sessions read by name (--config, $CORDON_CONFIG), each
- * NUL-ended, from the state directory's "configs" (the newest last), into
- * OUT. One gone is kept (round 37e F2: its directory moved away and made
- * again, the config made anew was not judged). 0, or -ENOMEM. */
-static int configs_read(int d, struct cordon_strv *out)
+/* The entries of the list NAME in the state directory D (each NUL-ended,
+ * the newest last) that start with FIRST, into OUT. 0, or -ENOMEM. */
+static int list_read(int d, const char *name, char first, struct cordon_strv *out)
 {
-	int fd = openat(d, CONFIGS_NAME, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	int fd = openat(d, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
 	char buf[CONFIGS_MAX * (PATH_MAX + 1)];
@@ -1172,9 +1170,18 @@ static int configs_read(int d, struct cordon_strv *out)
 	close(fd);
 	buf[n] = '\0';
 	for (size_t at = 0; at < n; at += strlen(buf + at) + 1)
-		if (buf[at] == '/' && cordon_strv_push_new(out, buf + at) < 0)
+		if (buf[at] == first && cordon_strv_push_new(out, buf + at) < 0)
 			return -ENOMEM;
 	return 0;
+}
+
+/* The config files sessions read by name (--config, $CORDON_CONFIG), from
+ * the state directory's "configs". One gone is kept (round 37e F2: its
+ * directory moved away and made again, the config made anew was not
+ * judged). */
+static int configs_read(int d, struct cordon_strv *out)
+{
+	return list_read(d, CONFIGS_NAME, '/', out);
 }
 
 /* Of DIRS (notes_dirs), where the notes later launches act on (the
@@ -1212,7 +1219,7 @@ static void configs_read_all(struct cordon_strv *list)
 
 /* NAME added to LIST, the list in D, rewritten whole and renamed into
  * place: the newest CONFIGS_MAX. */
-static void configs_add(int d, struct cordon_strv *list, const char *name)
+static void list_add(int d, const char *file, struct cordon_strv *list, const char *name)
 {
 	if (cordon_strv_contains(list, name))
 		return;
@@ -1226,9 +1233,14 @@ static void configs_add(int d, struct cordon_strv *list, const char *name)
 	for (size_t i = from; ok && i < list->n; i++)
 		ok = fwrite(list->v[i], 1, strlen(list->v[i]) + 1, f) == strlen(list->v[i]) + 1;
 	ok = ok && fwrite(name, 1, strlen(name) + 1, f) == strlen(name) + 1;
-	if (fclose(f) == 0 && ok && text && write_whole_at(d, CONFIGS_NAME, text, len) == 0)
+	if (fclose(f) == 0 && ok && text && write_whole_at(d, file, text, len) == 0)
 		(void)cordon_strv_push(list, name);
 	free(text);
+}
+
+static void configs_add(int d, struct cordon_strv *list, const char *name)
+{
+	list_add(d, CONFIGS_NAME, list, name);
 }
 
 void cordon_sweep_note_config(const char *path)
@@ -1261,6 +1273,62 @@ void cordon_sweep_note_config(const char *path)
 		cordon_strv_free(&list);
 	}
 	notes_dirs_free(dirs);
+}
+
+/* The XDG base directories launches were started with ("XDG_CONFIG_HOME=
+ * /home/u/dotfiles/config", each NUL-ended, the newest last), where the
+ * user moved one: a launch started without the variable (an IDE's task,
+ * cron) guards those too (round 51e F2: one started in ~/work, above the
+ * config directory ~/work/dotfiles/config, wrote cordon/config.json and
+ * git/config there, two levels below its project, where nothing it could
+ * see told that directory for one). */
+#define XDG_HOMES_NAME "xdg-homes"
+
+void cordon_sweep_note_xdg(char *(*getenv_fn)(const char *))
+{
+	static const char *const vars[] = {"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME",
+					   "XDG_CACHE_HOME"};
+	struct cordon_strv add = {0};
+	for (size_t i = 0; i < ARRAY_SIZE(vars); i++) {
+		const char *v = getenv_fn ? getenv_fn(vars[i]) : NULL;
+		cleanup_free char *plain = v && v[0] == '/' ? cordon_path_lexical(v) : NULL;
+		char *entry = NULL;
+		if (plain && strcmp(plain, "/") != 0 && strlen(plain) < PATH_MAX &&
+		    (asprintf(&entry, "%s=%s", vars[i], plain) < 0 ||
+		     cordon_strv_push_take(&add, entry) < 0))
+			break;
+	}
+	char *dirs[2] = {NULL, NULL};
+	if (add.n && !cordon_sandbox_nested())
+		notes_dirs(dirs);
+	for (int k = 0; k < 2; k++) {
+		struct cordon_strv list = {0};
+		int d = dirs[k] ? open(dirs[k], O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+		if (d >= 0 && list_read(d, XDG_HOMES_NAME, 'X', &list) >= 0)
+			for (size_t i = 0; i < add.n; i++)
+				list_add(d, XDG_HOMES_NAME, &list, add.v[i]);
+		if (d >= 0)
+			close(d);
+		cordon_strv_free(&list);
+	}
+	notes_dirs_free(dirs);
+	cordon_strv_free(&add);
+}
+
+int cordon_sweep_known_xdg(struct cordon_strv *out)
+{
+	char *dirs[2];
+	notes_dirs(dirs);
+	bool trusted;
+	const char *from = notes_read_dir(dirs, &trusted);
+	/* (Untrusted too, where an ordinary user has no passwd home: one
+	 * planted there, where a session writes, only guards more.) */
+	int d = from ? open(from, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	int e = d >= 0 ? list_read(d, XDG_HOMES_NAME, 'X', out) : 0;
+	if (d >= 0)
+		close(d);
+	notes_dirs_free(dirs);
+	return e;
 }
 
 /* The config files later sessions read by name that P's session may write

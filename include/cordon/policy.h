@@ -289,6 +289,10 @@ struct cordon_context {
 	/* For "$NAME" socket entries: the environment the session starts from
 	 * (NULL: such entries are skipped). */
 	char *(*getenv_fn)(const char *);
+	/* The XDG base directories earlier launches had, "VAR=PATH" each
+	 * (cordon_sweep_known_xdg): guarded as this launch's are, where it
+	 * lacks or changed the variable. NULL: none. */
+	const struct cordon_strv *known_xdg;
 	bool no_network;
 	/* --allow-domain: added to allowed_domains (and the session is limited
 	 * to domains, even when the config lists none). */
@@ -332,13 +336,14 @@ extern const char *const cordon_dotfiles[];
 extern const char *const cordon_home_code[];
 /* shim/homes.c. ENTRY ("~/.config/...", "~/.local/share/...",
  * "~/.cache/...", "~/.local/state/...") where $XDG_CONFIG_HOME (and the
- * rest) moves it: pushed into OUT when the variable is an absolute path
- * other than the usual one. 0 or -ENOMEM. */
-int cordon_home_xdg(const char *entry, const char *home, char *(*getenv_fn)(const char *),
+ * rest) moves it: pushed into OUT when CTX's variable is an absolute path
+ * other than the usual one, and where CTX's known_xdg (earlier launches')
+ * moved it, to a directory that is there. 0 or -ENOMEM. */
+int cordon_home_xdg(const char *entry, const char *home, const struct cordon_context *ctx,
 		    struct cordon_strv *out);
 /* Each entry of LIST, then where XDG moves it (cordon_home_xdg). */
 int cordon_home_xdg_list(const char *const *list, const char *home,
-			 char *(*getenv_fn)(const char *), struct cordon_strv *out);
+			 const struct cordon_context *ctx, struct cordon_strv *out);
 /* Where a tool's own variable moved the hidden_paths ENTRY ("~/.kube":
  * each absolute path of $KUBECONFIG): into PATHS, and a label for each
  * into WHY (may be NULL). 0 or -ENOMEM. */

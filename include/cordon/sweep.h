@@ -226,6 +226,14 @@ void cordon_sweep_held(struct cordon_sweep *s, const struct cordon_placeholders 
  * (round 37c F1). Nothing said on failure (best effort: the session's own
  * config is kept read-only all the same). */
 void cordon_sweep_note_config(const char *path);
+/* The XDG base directories (XDG_CONFIG_HOME, ...) GETENV_FN gives, where
+ * set, noted in the state directory as "VAR=PATH": a later launch
+ * started without them guards them too (cordon_context.known_xdg). Best
+ * effort, as cordon_sweep_note_config. */
+void cordon_sweep_note_xdg(char *(*getenv_fn)(const char *));
+/* What cordon_sweep_note_xdg noted, "VAR=PATH" each, into OUT (from the
+ * state directory a session cannot write only). 0, or -ENOMEM. */
+int cordon_sweep_known_xdg(struct cordon_strv *out);
 /* The configs held ('c') by sessions whose launcher was killed before its
  * end (kill -9, the OOM killer): each changed since is moved aside, as
  * that end would have, with a line pushed to SAID. A note stays while its

@@ -787,6 +787,90 @@ BOTH_USERS(project, a_config_directory_by_another_name_is_not_the_project, .time
 	world_free(&w);
 }
 
+/* Round 51e F2: the user's XDG_CONFIG_HOME is ~/work/dotfiles/config (a
+ * dotfiles repository's directory, used in place), and one launch starts
+ * without the variable (an IDE's task, cron) in ~/work: the config
+ * directory lay two levels below the project, where nothing the launch
+ * could see told it for one, and the session wrote git's config there
+ * (core.fsmonitor, run by git outside) and cordon's ({"enabled": false}).
+ * A launch notes the XDG directories it had (cordon_sweep_note_xdg), and a
+ * later one without them guards them as its own: ~/work is no project from
+ * the cwd, and with --project its config files stay as they were. Judged
+ * from outside: the files, and git status outside with the user's
+ * variable. Controls: the same writes outside land and the fsmonitor runs;
+ * --project writes the rest. */
+BOTH_USERS(project, a_config_directory_an_earlier_launch_had_is_kept, .timeout = 120)
+{
+	struct world w;
+	world_for(&w, who, "xdgknown", "");
+	char *work = path_join(w.home, "work"), *cfg = path_join(w.home, "work/dotfiles/config");
+	char *repo = path_join(w.home, "repo");
+	free(write_file(cfg, "cordon/config.json", "{}\n"));
+	free(write_file(cfg, "git/config", "\n"));
+	free(write_file(cfg, "fish/config.fish", "\n"));
+	free(write_file(repo, "README", "r\n"));
+	world_give(&w);
+	char *xdg = fmt("XDG_CONFIG_HOME=%s", cfg);
+	char *ran = path_join(w.dir, "fsmonitor-ran");
+	char *plant = fmt("{ echo x > marker; "
+			  "printf '[core]\\n\\tfsmonitor = touch %s; false\\n' >> %s/git/config; "
+			  "echo '{\"enabled\": false}' > %s/cordon/config.json; } 2>/dev/null; "
+			  "echo ran-$((2+3))",
+			  ran, cfg, cfg);
+	char *status =
+		fmt("cd %s && git init -q . && %s git status >/dev/null 2>&1; true", repo, xdg);
+
+	/* The user's own launch, with the variable. */
+	world_setenv(&w, xdg);
+	struct run_result r = sh_in_dir(&w, repo, "true");
+	cr_expect_eq(r.status, 0, "the launch with XDG_CONFIG_HOME failed: %s", r.err);
+	run_free(&r);
+	/* One without it, in ~/work. */
+	world_setenv(&w, "XDG_CONFIG_HOME=");
+	r = sh_in_dir(&w, work, plant);
+	cr_expect(strstr(r.out, "ran-5"), "the command did not run: %s", r.err);
+	cr_expect_not(present(work, "marker"), "~/work was a writable project: %s", r.err);
+	cr_expect(strstr(r.err, "no writable project"), "not said: %s", r.err);
+	run_free(&r);
+	char *now = content(cfg, "cordon/config.json");
+	cr_expect_str_eq(now, "{}\n", "cordon's config was written");
+	free(now);
+	now = content(cfg, "git/config");
+	cr_expect_str_eq(now, "\n", "git's config was written");
+	free(now);
+	r = sh_outside(&w, status);
+	run_free(&r);
+	cr_expect_not(file_exists(ran), "git outside ran the session's fsmonitor");
+
+	/* Named with --project, ~/work is the project: the rest is written,
+	 * the config directory's files stay as they were. */
+	char *opt = fmt("--project %s", work);
+	char *beside = fmt("%s; echo x > %s/marker", plant, work);
+	r = sh_in(&w, opt, "%s", beside);
+	cr_expect(present(work, "marker"), "control: --project did not write: %s", r.err);
+	run_free(&r);
+	now = content(cfg, "cordon/config.json");
+	cr_expect_str_eq(now, "{}\n", "--project: cordon's config was written");
+	free(now);
+	now = content(cfg, "git/config");
+	cr_expect_str_eq(now, "\n", "--project: git's config was written");
+	free(now);
+
+	/* Control: the same writes outside land, and git outside runs them. */
+	r = sh_outside(&w, plant);
+	run_free(&r);
+	now = content(cfg, "cordon/config.json");
+	cr_expect_str_neq(now, "{}\n", "control: the write outside did not land");
+	free(now);
+	r = sh_outside(&w, status);
+	run_free(&r);
+	cr_expect(file_exists(ran), "control: git outside ran no fsmonitor");
+	sweep_forget_beneath(w.home);
+	free(beside), free(opt), free(status), free(plant), free(ran), free(xdg);
+	free(repo), free(cfg), free(work);
+	world_free(&w);
+}
+
 /* Round 51d F2: what ~/.bashrc runs at every start, as installers write it,
  * lay in directories of the home cordon did not keep: oh-my-bash's
  * (sourced through "$OSH", which cordon cannot follow), conda's base (its
