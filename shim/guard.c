@@ -396,8 +396,13 @@ static bool replaceable_link(const struct reach *r, const struct cordon_guard_pl
 			 * a fifth of a launch's system calls.) */
 			struct stat st;
 			bool known = cordon_path_cache_dir(r->cache, buf);
-			bool there = known || lstat(buf, &st) == 0;
-			bool is_link = !known && there && S_ISLNK(st.st_mode);
+			bool there = known || (!cordon_path_cache_missing(r->cache, buf) &&
+					       lstat(buf, &st) == 0);
+			/* (Nothing past a missing name is reached: most hidden
+			 * defaults are missing, each name below asked again.) */
+			if (!there)
+				return false;
+			bool is_link = !known && S_ISLNK(st.st_mode);
 			/* A directory that ".." leaves: replaced by a link, it
 			 * would lead what follows elsewhere (.git/hooks ->
 			 * ../x/../.githooks, x swapped for a link: round 14). */

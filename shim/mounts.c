@@ -227,14 +227,21 @@ static int aliases_now(const struct cordon_strv *paths, bool up, const struct co
 	int e = table_read(&t);
 	for (size_t k = 0; e >= 0 && k < paths->n; k++)
 		e = cordon_strv_push_new(&all, paths->v[k]);
+	/* (Hundreds a launch, most in a few directories: each directory on
+	 * their ways asked about once.) */
+	struct cordon_path_cache cache = {0};
 	for (size_t k = 0; e >= 0 && below && k < below->n; k++) {
 		/* (Mount points are canonical: the directory as they are.) */
-		cleanup_free char *canon = realpath(below->v[k], NULL);
+		cleanup_free char *canon = NULL;
+		if (below->v[k][0] == '/' &&
+		    cordon_path_resolve_cached(below->v[k], NULL, NULL, &cache, &canon) == -ENOMEM)
+			e = -ENOMEM;
 		const char *dir = canon ? canon : below->v[k];
 		for (size_t i = 0; e >= 0 && i < t.n; i++)
 			if (strcmp(t.v[i].at, dir) != 0 && cordon_path_under(t.v[i].at, dir))
 				e = cordon_strv_push_new(&all, t.v[i].at);
 	}
+	cordon_path_cache_free(&cache);
 	if (e >= 0)
 		e = aliases_in(&t, &all, up, out, of);
 	cordon_strv_free(&all);
