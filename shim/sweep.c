@@ -2133,6 +2133,11 @@ void cordon_sweep_free(struct cordon_sweep *s)
 	cordon_strv_free(&s->roots);
 	cordon_strv_free(&s->guarded);
 	cordon_strv_free(&s->writable);
+	if (s->writable_real) {
+		cordon_strv_free(s->writable_real);
+		free(s->writable_real);
+		s->writable_real = NULL;
+	}
 	cordon_strv_free(&s->hidden);
 	cordon_strv_free(&s->names);
 	for (size_t i = 0; i < s->n_above; i++)
@@ -5448,13 +5453,40 @@ static int parent_of(const struct cordon_sweep *s, const char *path, char *link,
  * the session reaches: a link in it may be the session's. */
 static bool session_writable(const struct cordon_sweep *s, const char *dir)
 {
+	/* (The rules as the end resolved them once, where it did:
+	 * writable_resolve.) */
+	const struct cordon_strv *rules = s->writable_real;
 	cleanup_free char *real = realpath(dir, NULL);
 	for (size_t i = 0; i < s->writable.n; i++) {
-		cleanup_free char *rule = realpath(s->writable.v[i], NULL);
-		if (cordon_path_under(real ? real : dir, rule ? rule : s->writable.v[i]))
+		cleanup_free char *now =
+			rules && i < rules->n ? NULL : realpath(s->writable.v[i], NULL);
+		const char *rule = rules && i < rules->n ? rules->v[i]
+				   : now                 ? now
+							 : s->writable.v[i];
+		if (cordon_path_under(real ? real : dir, rule))
 			return true;
 	}
 	return false;
+}
+
+/* S's write rules resolved once for its end (session_writable): each
+ * was resolved again for every directory asked about, a third of a
+ * launch's system calls in a project of 30 repositories. Best effort
+ * (out of memory: resolved each time). */
+static void writable_resolve(struct cordon_sweep *s)
+{
+	struct cordon_strv *rules = s->writable_real ? NULL : calloc(1, sizeof(*rules));
+	for (size_t i = 0; rules && i < s->writable.n; i++) {
+		char *rule = realpath(s->writable.v[i], NULL);
+		if (cordon_strv_push_take(rules, rule ? rule : strdup(s->writable.v[i])) < 0)
+			break;
+	}
+	if (rules && rules->n == s->writable.n)
+		s->writable_real = rules;
+	else if (rules) {
+		cordon_strv_free(rules);
+		free(rules);
+	}
 }
 
 /* DIR with each link on its way followed, as long as none lies in a
@@ -5814,6 +5846,77 @@ static bool moved_by_this(const struct stat *st)
 	return false;
 }
 
+/* The hidden paths S keeps at or below the directory PATH, relative to
+ * it, into RESTS (PATH itself: ""), by their names and where they lead. */
+static int hidden_rests(const struct cordon_sweep *s, const char *path, struct cordon_strv *rests)
+{
+	cleanup_free char *real = realpath(path, NULL);
+	int e = 0;
+	for (size_t i = 0; e >= 0 && i < s->hidden.n; i++) {
+		const char *h = s->hidden.v[i];
+		cleanup_free char *hreal = NULL;
+		const char *from = path;
+		if (!cordon_path_under(h, path)) {
+			hreal = real ? realpath(h, NULL) : NULL;
+			if (!hreal || !cordon_path_under(hreal, real))
+				continue;
+			h = hreal;
+			from = real;
+		}
+		size_t n = strcmp(from, "/") ? strlen(from) : 0;
+		e = cordon_strv_push_new(rests, h[n] ? h + n + 1 : "");
+	}
+	return e;
+}
+
+/* The hidden paths RESTS (hidden_rests') that lay in NAME, a directory of
+ * DIR just moved aside to TO, put back at their names, in directories made
+ * anew on their way (with the moved one's mode): moved with it, they lay
+ * at a name no later session hides (round 52b F1: ~/.pulumi made a bare
+ * repository, its credentials.json went to ~/.pulumi.cordon-disarmed/,
+ * which the next session with --project ~ read). Opened without following
+ * a link. How many were put back. */
+static int put_back_hidden(int dir, const char *name, const char *to,
+			   const struct cordon_strv *rests)
+{
+	struct stat st;
+	int moved = openat(dir, to, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), back = 0;
+	if (moved < 0 || fstat(moved, &st) < 0) {
+		if (moved >= 0)
+			close(moved);
+		return 0;
+	}
+	for (size_t i = 0; i < rests->n; i++) {
+		char rest[PATH_MAX];
+		snprintf(rest, sizeof(rest), "%s", rests->v[i]);
+		if (!rest[0])
+			continue; /* (the moved one itself: nothing could be written in it) */
+		(void)mkdirat(dir, name, st.st_mode & 0777);
+		int src = dup(moved),
+		    dst = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		char *part = rest, *slash;
+		while (src >= 0 && dst >= 0 && (slash = strchr(part, '/'))) {
+			*slash = '\0';
+			(void)mkdirat(dst, part, st.st_mode & 0777);
+			int s2 = openat(src, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			int d2 = openat(dst, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			close(src);
+			close(dst);
+			src = s2;
+			dst = d2;
+			part = slash + 1;
+		}
+		if (src >= 0 && dst >= 0 && cordon_fs_rename_new_to(src, part, dst, part) == 0)
+			back++;
+		if (src >= 0)
+			close(src);
+		if (dst >= 0)
+			close(dst);
+	}
+	close(moved);
+	return back;
+}
+
 static int disarm_said(const struct cordon_sweep *s, const char *path, const char *head,
 		       const char *why, const char *tail, struct cordon_strv *said, char *moved,
 		       size_t size)
@@ -5830,6 +5933,12 @@ static int disarm_said(const struct cordon_sweep *s, const char *path, const cha
 		snprintf(line, sizeof(line), "%s %s, reached through the link", head, shown);
 		return disarm_said(s, link, line, why, tail, said, moved, size);
 	}
+	/* (What it holds that the session's guards hid: kept where it is.) */
+	struct cordon_strv rests = {0};
+	struct stat pst;
+	if (dir >= 0 && lstat(path, &pst) == 0 && S_ISDIR(pst.st_mode))
+		(void)hidden_rests(s, path, &rests); /* (out of memory: those found) */
+	int back = 0;
 	if (dir >= 0) {
 		e = cordon_fs_move_aside(dir, strrchr(path, '/') + 1, to, sizeof(to));
 		/* A directory of the user's made read-only inside (chmod 555):
@@ -5842,12 +5951,17 @@ static int disarm_said(const struct cordon_sweep *s, const char *path, const cha
 			(void)fchmod(dir,
 				     st.st_mode & 07777); /* as it was; failing, left writable */
 		}
+		if (e >= 0 && rests.n)
+			back = put_back_hidden(dir, strrchr(path, '/') + 1, to, &rests);
 		/* (Judged through the directory the move was refused in.) */
 		bool theirs = e < 0 && not_the_session_s(dir, strrchr(path, '/') + 1, e);
 		close(dir);
-		if (theirs)
+		if (theirs) {
+			cordon_strv_free(&rests);
 			return 0;
+		}
 	}
+	cordon_strv_free(&rests);
 	if (e == -ENOENT)
 		return 0; /* gone meanwhile (another session's watch moved it) */
 	if (e < 0) {
@@ -5864,8 +5978,11 @@ static int disarm_said(const struct cordon_sweep *s, const char *path, const cha
 		snprintf(moved, size, "%s", to);
 	note_moved_here(path, to);
 	int dn = (int)(strrchr(shown, '/') - shown);
-	say(said, "cordon: %s %s, %s, so cordon moved it to %.*s/%s: %s", head, shown, why, dn,
-	    shown, cordon_printable(to, SIZE_MAX, shown_to, sizeof(shown_to)), tail);
+	say(said, "cordon: %s %s, %s, so cordon moved it to %.*s/%s: %s%s", head, shown, why, dn,
+	    shown, cordon_printable(to, SIZE_MAX, shown_to, sizeof(shown_to)), tail,
+	    back ? " (the hidden files it held stay at their names, in a directory of that name "
+		   "made anew)"
+		 : "");
 	return 1;
 }
 
@@ -8074,6 +8191,7 @@ int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *sai
 {
 	int moved = 0;
 	s->swept = true;
+	writable_resolve(s);
 	cordon_sweep_ways_up(s);
 	moved += retry_unmoved(s, said);
 	moved += judge_ways(s, said);

@@ -62,6 +62,9 @@ struct cordon_sweep {
 	 * that is not a root names a repository no walk looks at), and every
 	 * hidden one (names the sweep reads there are never shown). */
 	struct cordon_strv writable, hidden;
+	/* WRITABLE's paths as they resolve at the end, made at its first
+	 * question (session_writable): mutable within a const sweep. */
+	struct cordon_strv *writable_real;
 	/* Protected names missing as the session started that no mount could
 	 * guard (cordon_guard_plan.unguarded): one that exists as it ends was
 	 * made meanwhile, and is moved aside too (a .git: the walk's). */

@@ -3726,6 +3726,81 @@ BOTH_USERS(guards, a_store_behind_an_old_link_runs_nothing, .timeout = 60)
 	}
 }
 
+/* Round 52b F1: a session made the directory holding a hidden path a
+ * bare repository (HEAD, objects/, refs/, a config with core.fsmonitor);
+ * its end moved the directory aside whole, hidden file and all, to
+ * NAME.cordon-disarmed, which no hidden entry names, and the next session
+ * read the secret there. The hidden files it holds are put back at their
+ * names. Both a project-relative entry (config/master.key) and a default
+ * one in the home (~/.pulumi/credentials.json, --project ~). Judged from
+ * outside: where each secret lies after the end, and what the next
+ * session printed. Controls: the repository is moved aside; outside, the
+ * files read. */
+BOTH_USERS(guards, a_hidden_file_stays_at_its_name_when_its_directory_is_moved_aside, .timeout = 90)
+{
+	struct world w;
+	world_for(
+		&w, who, "hidmove",
+		", \"additional_hidden_paths\": [\"config/master.key\", \"~/.pulumi/credentials.json\"]");
+	free(write_file(w.proj, "config/master.key", "RAILS-" SECRET "\n"));
+	free(write_file(w.home, ".pulumi/credentials.json", "PULUMI-" SECRET "\n"));
+	world_give(&w);
+	const char *plant = "for d in \"$@\"; do (cd \"$d\" && mkdir -p objects refs && "
+			    "echo 'ref: refs/heads/main' > HEAD && "
+			    "printf '[core]\\n\\tbare = true\\n\\tfsmonitor = true\\n' > config) "
+			    "|| echo PLANT-FAILED; done";
+	char *key = path_join(w.proj, "config/master.key");
+	char *cred = path_join(w.home, ".pulumi/credentials.json");
+	char *cfg_dir = path_join(w.proj, "config"), *pul_dir = path_join(w.home, ".pulumi");
+	char *in_proj = fmt("set -- %s; %s", cfg_dir, plant);
+	char *in_home = fmt("set -- %s; %s", pul_dir, plant);
+	char *home_opt = fmt("--project %s", w.home);
+
+	/* Control: inside, both are hidden at the start. */
+	char *read_all = fmt("cat %s/config*/master.key %s/.pulumi*/credentials.json 2>/dev/null; "
+			     "echo read-done",
+			     w.proj, w.home);
+	struct run_result r = sh_in(&w, "", "%s", read_all);
+	cr_expect(strstr(r.out, "read-done"), "control: did not run: %s", r.err);
+	cr_expect_null(strstr(r.out, SECRET), "control: a hidden file was read: %s", r.out);
+	run_free(&r);
+
+	r = sh_in(&w, "", "%s", in_proj);
+	cr_expect_null(strstr(r.out, "PLANT-FAILED"), "the plant failed: %s %s", r.out, r.err);
+	cr_expect(strstr(r.err, "config.cordon-disarmed"), "control: not moved aside: %s", r.err);
+	run_free(&r);
+	r = sh_in(&w, home_opt, "%s", in_home);
+	cr_expect_null(strstr(r.out, "PLANT-FAILED"), "the plant failed: %s %s", r.out, r.err);
+	cr_expect(strstr(r.err, ".pulumi.cordon-disarmed"), "control: not moved aside: %s", r.err);
+	run_free(&r);
+
+	/* Outside: the secrets at their names, none in the moved ones. */
+	char *now = read_file(key);
+	cr_expect(now && strstr(now, SECRET), "master.key is not at its name");
+	free(now);
+	now = read_file(cred);
+	cr_expect(now && strstr(now, SECRET), "credentials.json is not at its name");
+	free(now);
+	char *moved_key = path_join(w.proj, "config.cordon-disarmed/master.key");
+	char *moved_cred = path_join(w.home, ".pulumi.cordon-disarmed/credentials.json");
+	cr_expect_not(file_exists(moved_key), "master.key went with its directory");
+	cr_expect_not(file_exists(moved_cred), "credentials.json went with its directory");
+
+	/* The next sessions read neither. */
+	r = sh_in(&w, "", "%s", read_all);
+	cr_expect(strstr(r.out, "read-done"), "did not run: %s", r.err);
+	cr_expect_null(strstr(r.out, SECRET), "the next session read a secret: %s", r.out);
+	run_free(&r);
+	r = sh_in(&w, home_opt, "%s", read_all);
+	cr_expect(strstr(r.out, "read-done"), "did not run: %s", r.err);
+	cr_expect_null(strstr(r.out, "PULUMI-"), "--project ~ read the credentials: %s", r.out);
+	run_free(&r);
+	sweep_forget_beneath(w.home);
+	free(moved_key), free(moved_cred), free(read_all), free(home_opt), free(in_home);
+	free(in_proj), free(pul_dir), free(cfg_dir), free(cred), free(key);
+	world_free(&w);
+}
+
 /* Round 51c F2: a repository moved aside whole, its HEAD moved aside in
  * it, given a HEAD again by a later session (cp HEAD.cordon-disarmed
  * HEAD) and a link to it: its config was as the later session found it,
