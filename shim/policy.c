@@ -2344,6 +2344,26 @@ static int guard_config(const struct cordon_config *cfg, const struct cordon_con
 	else if (r >= 0)
 		r = guard_list(p, (const char *const[]){registry, NULL}, CORDON_GUARD_HIDE,
 			       "cordon's state", ctx->home, cache);
+	/* And where earlier launches' XDG_STATE_HOME put it (round 52a F2: a
+	 * launch without the variable wrote the registry, the records and the
+	 * shells' directories the launches with it use). */
+	struct cordon_strv states = {0};
+	if (r >= 0)
+		r = cordon_home_xdg("~/.local/state/cordon", ctx->home, ctx, &states);
+	for (size_t i = 0; r >= 0 && i < states.n; i++) {
+		cleanup_free char *reg = NULL;
+		if (state && state[0] == '/' && strcmp(states.v[i], own) == 0)
+			continue;
+		r = guard_list(p, (const char *const[]){states.v[i], NULL},
+			       CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE, "cordon's state", ctx->home,
+			       cache);
+		if (r >= 0 && ctx->uid != 0 && asprintf(&reg, "%s/sessions", states.v[i]) < 0)
+			r = -ENOMEM;
+		if (r >= 0 && reg)
+			r = guard_list(p, (const char *const[]){reg, NULL}, CORDON_GUARD_HIDE,
+				       "cordon's state", ctx->home, cache);
+	}
+	cordon_strv_free(&states);
 	/* And an ordinary user's state below the passwd home, where the notes
 	 * later launches trust are kept too whatever XDG_STATE_HOME and HOME
 	 * say (shim/sweep.c, uid_records_dir: round 37c F3). */

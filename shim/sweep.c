@@ -1061,6 +1061,49 @@ static void notes_dirs_free(char *dirs[2])
 	free(dirs[1]);
 }
 
+/* For an ordinary user whose XDG_STATE_HOME leads records_dir elsewhere,
+ * the state directory below $HOME a launch without the variable uses
+ * (malloc'd, made if missing; NULL where it is one of DIRS, or HOME is no
+ * directory of the user's): the notes a later launch only gains by (what
+ * sessions may write, and the XDG directories launches had) are made and
+ * read there too. Round 52a F1 and F3: a user with no passwd home on disk
+ * launched with XDG_STATE_HOME=~/dotfiles/state and without it, and each
+ * launch found none of the other's notes. */
+static char *home_records_dir_now(void);
+
+static char *home_records_dir(char *const dirs[2])
+{
+	/* (Found once a process and user, as uid_records_dir.) */
+	static char *found;
+	static uid_t found_uid = (uid_t)-1;
+	if (found_uid != geteuid()) {
+		free(found);
+		found = home_records_dir_now();
+		found_uid = geteuid();
+	}
+	for (int k = 0; found && k < 2; k++)
+		if (dirs[k] && strcmp(dirs[k], found) == 0)
+			return NULL;
+	return found ? strdup(found) : NULL;
+}
+
+static char *home_records_dir_now(void)
+{
+	const char *home = getenv("HOME");
+	struct stat st;
+	char *dir = NULL;
+	if (geteuid() == 0 || cordon_sandbox_nested() || !home || home[0] != '/' ||
+	    lstat(home, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+	    asprintf(&dir, "%s/.local/state/cordon/sessions", home) < 0)
+		return NULL;
+	if (make_dirs_to(dir) < 0 || lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode) ||
+	    st.st_uid != geteuid()) {
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
 /* DATA (LEN bytes) made the file NAME in the directory D whole: written
  * aside (NAME.tmp-PID), then renamed over it. 0, or -errno (nothing is
  * left aside). */
@@ -1107,6 +1150,9 @@ static int note_written(const struct cordon_policy *p, struct cordon_error *err)
 	int e = dirs[0] ? note_written_in(p, dirs[0], err) : 0;
 	if (e >= 0 && dirs[1])
 		(void)note_written_in(p, dirs[1], &ignored);
+	cleanup_free char *extra = e >= 0 ? home_records_dir(dirs) : NULL;
+	if (extra)
+		(void)note_written_in(p, extra, &ignored);
 	notes_dirs_free(dirs);
 	return e; /* (no registry, no home: none is kept at all) */
 }
@@ -1301,9 +1347,11 @@ void cordon_sweep_note_xdg(char *(*getenv_fn)(const char *))
 	char *dirs[2] = {NULL, NULL};
 	if (add.n && !cordon_sandbox_nested())
 		notes_dirs(dirs);
-	for (int k = 0; k < 2; k++) {
+	/* (And below $HOME, which a launch without XDG_STATE_HOME reads.) */
+	char *all[3] = {dirs[0], dirs[1], add.n ? home_records_dir(dirs) : NULL};
+	for (int k = 0; k < 3; k++) {
 		struct cordon_strv list = {0};
-		int d = dirs[k] ? open(dirs[k], O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+		int d = all[k] ? open(all[k], O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 		if (d >= 0 && list_read(d, XDG_HOMES_NAME, 'X', &list) >= 0)
 			for (size_t i = 0; i < add.n; i++)
 				list_add(d, XDG_HOMES_NAME, &list, add.v[i]);
@@ -1311,6 +1359,7 @@ void cordon_sweep_note_xdg(char *(*getenv_fn)(const char *))
 			close(d);
 		cordon_strv_free(&list);
 	}
+	free(all[2]);
 	notes_dirs_free(dirs);
 	cordon_strv_free(&add);
 }
@@ -1319,14 +1368,18 @@ int cordon_sweep_known_xdg(struct cordon_strv *out)
 {
 	char *dirs[2];
 	notes_dirs(dirs);
-	bool trusted;
-	const char *from = notes_read_dir(dirs, &trusted);
-	/* (Untrusted too, where an ordinary user has no passwd home: one
-	 * planted there, where a session writes, only guards more.) */
-	int d = from ? open(from, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-	int e = d >= 0 ? list_read(d, XDG_HOMES_NAME, 'X', out) : 0;
-	if (d >= 0)
-		close(d);
+	/* (Each list, trusted or not: one planted where a session writes
+	 * only guards more.) */
+	char *all[3] = {dirs[0], dirs[1], home_records_dir(dirs)};
+	int e = 0;
+	for (int k = 0; e >= 0 && k < 3; k++) {
+		int d = all[k] ? open(all[k], O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+		if (d >= 0) {
+			e = list_read(d, XDG_HOMES_NAME, 'X', out);
+			close(d);
+		}
+	}
+	free(all[2]);
 	notes_dirs_free(dirs);
 	return e;
 }
@@ -3797,12 +3850,14 @@ int cordon_sweep_noted(const char *path, const char *within, char *note, size_t 
 {
 	char *dirs[2];
 	notes_dirs(dirs);
+	char *all[3] = {dirs[0], dirs[1], home_records_dir(dirs)};
 	int found = -ENOENT;
-	for (int k = 0; k < 2 && found <= 0; k++) {
-		int f = dirs[k] ? noted_in(dirs[k], path, within, note, size) : -ENOENT;
+	for (int k = 0; k < 3 && found <= 0; k++) {
+		int f = all[k] ? noted_in(all[k], path, within, note, size) : -ENOENT;
 		if (f >= 0)
 			found = f;
 	}
+	free(all[2]);
 	notes_dirs_free(dirs);
 	return found;
 }
@@ -3813,11 +3868,12 @@ void cordon_sweep_unnote(const char *dir)
 	notes_dirs(dirs);
 	char name[64];
 	snprintf(name, sizeof(name), WROTE "%016llx", dir_hash(dir));
-	/* From both registries, where the note was made in both (46b F5:
+	/* From each registry, where the note was made in each (46b F5:
 	 * only the first lost it, and with HOME apart from the passwd home
 	 * every session left one in the passwd home's for good). */
-	for (int k = 0; k < 2; k++) {
-		int d = dirs[k] ? open(dirs[k], O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	char *all[3] = {dirs[0], dirs[1], home_records_dir(dirs)};
+	for (int k = 0; k < 3; k++) {
+		int d = all[k] ? open(all[k], O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 		struct stat st;
 		if (d >= 0 && fstatat(d, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		    S_ISREG(st.st_mode) && entry_names(d, name, dir, true))
@@ -3825,6 +3881,7 @@ void cordon_sweep_unnote(const char *dir)
 		if (d >= 0)
 			close(d);
 	}
+	free(all[2]);
 	notes_dirs_free(dirs);
 }
 

@@ -811,22 +811,32 @@ BOTH_USERS(project, a_config_directory_an_earlier_launch_had_is_kept, .timeout =
 	free(write_file(repo, "README", "r\n"));
 	world_give(&w);
 	char *xdg = fmt("XDG_CONFIG_HOME=%s", cfg);
+	/* (Its state directory in the dotfiles too: round 52a F1, the test
+	 * user, with no passwd home on disk, kept the note only there, where
+	 * a launch without the variable did not look; F2, that launch wrote
+	 * cordon's state there, which the launches with it use.) */
+	char *state = path_join(w.home, "work/dotfiles/state");
+	char *xdg_state = fmt("XDG_STATE_HOME=%s", state);
 	char *ran = path_join(w.dir, "fsmonitor-ran");
 	char *plant = fmt("{ echo x > marker; "
 			  "printf '[core]\\n\\tfsmonitor = touch %s; false\\n' >> %s/git/config; "
-			  "echo '{\"enabled\": false}' > %s/cordon/config.json; } 2>/dev/null; "
+			  "echo '{\"enabled\": false}' > %s/cordon/config.json; "
+			  "echo x > %s/cordon/planted; } 2>/dev/null; "
 			  "echo ran-$((2+3))",
-			  ran, cfg, cfg);
+			  ran, cfg, cfg, state);
+	char *planted = path_join(state, "cordon/planted");
 	char *status =
 		fmt("cd %s && git init -q . && %s git status >/dev/null 2>&1; true", repo, xdg);
 
-	/* The user's own launch, with the variable. */
+	/* The user's own launch, with the variables. */
 	world_setenv(&w, xdg);
+	world_setenv(&w, xdg_state);
 	struct run_result r = sh_in_dir(&w, repo, "true");
 	cr_expect_eq(r.status, 0, "the launch with XDG_CONFIG_HOME failed: %s", r.err);
 	run_free(&r);
-	/* One without it, in ~/work. */
+	/* One without them, in ~/work. */
 	world_setenv(&w, "XDG_CONFIG_HOME=");
+	world_setenv(&w, "XDG_STATE_HOME=");
 	r = sh_in_dir(&w, work, plant);
 	cr_expect(strstr(r.out, "ran-5"), "the command did not run: %s", r.err);
 	cr_expect_not(present(work, "marker"), "~/work was a writable project: %s", r.err);
@@ -838,6 +848,7 @@ BOTH_USERS(project, a_config_directory_an_earlier_launch_had_is_kept, .timeout =
 	now = content(cfg, "git/config");
 	cr_expect_str_eq(now, "\n", "git's config was written");
 	free(now);
+	cr_expect_not(file_exists(planted), "cordon's state of the launches with it was written");
 	r = sh_outside(&w, status);
 	run_free(&r);
 	cr_expect_not(file_exists(ran), "git outside ran the session's fsmonitor");
@@ -855,6 +866,7 @@ BOTH_USERS(project, a_config_directory_an_earlier_launch_had_is_kept, .timeout =
 	now = content(cfg, "git/config");
 	cr_expect_str_eq(now, "\n", "--project: git's config was written");
 	free(now);
+	cr_expect_not(file_exists(planted), "--project: cordon's state was written");
 
 	/* Control: the same writes outside land, and git outside runs them. */
 	r = sh_outside(&w, plant);
@@ -865,7 +877,9 @@ BOTH_USERS(project, a_config_directory_an_earlier_launch_had_is_kept, .timeout =
 	r = sh_outside(&w, status);
 	run_free(&r);
 	cr_expect(file_exists(ran), "control: git outside ran no fsmonitor");
+	cr_expect(file_exists(planted), "control: cordon's state was not written outside");
 	sweep_forget_beneath(w.home);
+	free(planted), free(xdg_state), free(state);
 	free(beside), free(opt), free(status), free(plant), free(ran), free(xdg);
 	free(repo), free(cfg), free(work);
 	world_free(&w);
