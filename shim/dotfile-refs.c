@@ -1019,8 +1019,10 @@ int cordon_envrc_refs(const char *envrc, const char *home,
 	return s.err;
 }
 
-int cordon_dotfile_refs(const char *home, char *(*getenv_fn)(const char *),
-			int (*fn)(const char *path, const char *file, void *arg), void *arg)
+/* cordon_dotfile_refs with XDG as the config directory (NULL, or not
+ * absolute: ~/.config); HOME_FILES: the home's own files too. */
+static int refs_in(const char *home, const char *xdg, bool home_files,
+		   int (*fn)(const char *path, const char *file, void *arg), void *arg)
 {
 	static const struct {
 		enum kind k;
@@ -1057,11 +1059,12 @@ int cordon_dotfile_refs(const char *home, char *(*getenv_fn)(const char *),
 		{VIM, "@nvim/init.lua"},
 	};
 	struct scan s = {.home = home, .home_len = strlen(home), .fn = fn, .arg = arg};
-	const char *xdg = getenv_fn ? getenv_fn("XDG_CONFIG_HOME") : NULL;
 	for (size_t i = 0; i < ARRAY_SIZE(files) && s.err >= 0; i++) {
 		char path[PATH_MAX];
 		const char *rel = files[i].rel;
 		int m;
+		if (rel[0] != '@' && !home_files)
+			continue;
 		if (rel[0] != '@')
 			m = snprintf(path, sizeof(path), "%s/%s", home, rel);
 		else if (xdg && xdg[0] == '/')
@@ -1089,4 +1092,16 @@ int cordon_dotfile_refs(const char *home, char *(*getenv_fn)(const char *),
 	for (size_t i = 0; i < s.n_seen; i++)
 		free(s.seen[i]);
 	return s.err;
+}
+
+int cordon_dotfile_refs(const char *home, char *(*getenv_fn)(const char *),
+			int (*fn)(const char *path, const char *file, void *arg), void *arg)
+{
+	return refs_in(home, getenv_fn ? getenv_fn("XDG_CONFIG_HOME") : NULL, true, fn, arg);
+}
+
+int cordon_dotfile_refs_config(const char *home, const char *config_home,
+			       int (*fn)(const char *path, const char *file, void *arg), void *arg)
+{
+	return refs_in(home, config_home, false, fn, arg);
 }

@@ -16,6 +16,11 @@
  * not followed. */
 int cordon_dotfile_refs(const char *home, char *(*getenv_fn)(const char *),
 			int (*fn)(const char *path, const char *file, void *arg), void *arg);
+/* The same for the config directory CONFIG_HOME alone (git/config,
+ * fish/config.fish, ... there): one an earlier launch had as
+ * XDG_CONFIG_HOME. */
+int cordon_dotfile_refs_config(const char *home, const char *config_home,
+			       int (*fn)(const char *path, const char *file, void *arg), void *arg);
 
 /* Call FN(PATH, FILE, ARG) for each file the .envrc ENVRC (absolute)
  * loads or runs by name: what it sources (source_env, a directory's

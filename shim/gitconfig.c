@@ -319,6 +319,17 @@ const char *cordon_gitcfg_getenv(const char *name)
 	return NULL;
 }
 
+int cordon_gitcfg_known_homes(struct cordon_strv *out)
+{
+	size_t n = strlen(CORDON_GITCFG_KNOWN_HOME);
+	int e = 0;
+	for (size_t i = 0; env_given && e >= 0 && i < env_given->n; i++)
+		if (strncmp(env_given->v[i], CORDON_GITCFG_KNOWN_HOME, n) == 0 &&
+		    env_given->v[i][n] == '=' && env_given->v[i][n + 1] == '/')
+			e = cordon_strv_push_new(out, env_given->v[i] + n + 1);
+	return e;
+}
+
 /* NAME=VALUE from GETENV_FN into OUT, where it is set: 0, or -ENOMEM. */
 static int capture(char *(*getenv_fn)(const char *), const char *name, struct cordon_strv *out)
 {

@@ -2229,6 +2229,15 @@ static int git_config_files(const char *home, bool global, const struct cordon_s
 		if (e >= 0)
 			e = cordon_strv_push(files, f);
 	}
+	/* (And in the config directories earlier launches had.) */
+	struct cordon_strv known = {0};
+	if (e >= 0 && global)
+		e = cordon_gitcfg_known_homes(&known);
+	for (size_t i = 0; e >= 0 && i < known.n; i++) {
+		snprintf(f, sizeof(f), "%s/git/config", known.v[i]);
+		e = cordon_strv_push_new(files, f);
+	}
+	cordon_strv_free(&known);
 	for (size_t i = 0; e >= 0 && i < dirs->n; i++) {
 		snprintf(f, sizeof(f), "%s/config", dirs->v[i]);
 		e = cordon_strv_push(files, f);

@@ -2355,8 +2355,8 @@ static int guard_config(const struct cordon_config *cfg, const struct cordon_con
 		if (state && state[0] == '/' && strcmp(states.v[i], own) == 0)
 			continue;
 		r = guard_list(p, (const char *const[]){states.v[i], NULL},
-			       CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE, "cordon's state", ctx->home,
-			       cache);
+			       CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE, "cordon's state",
+			       ctx->home, cache);
 		if (r >= 0 && ctx->uid != 0 && asprintf(&reg, "%s/sessions", states.v[i]) < 0)
 			r = -ENOMEM;
 		if (r >= 0 && reg)
@@ -2819,12 +2819,44 @@ static int guard_config_link(const char *link, void *arg)
  * yielding to a rule naming it. A review had bash, zsh, fish, ssh, git,
  * tmux and vim outside run what a session wrote there, in a writable home
  * and with a dotfiles repository as the project. */
+static char *known_config_home;
+static char *(*known_real_getenv)(const char *);
+
+/* The environment with known_config_home as XDG_CONFIG_HOME. */
+static char *known_getenv(const char *name)
+{
+	if (strcmp(name, "XDG_CONFIG_HOME") == 0)
+		return known_config_home;
+	return known_real_getenv ? known_real_getenv(name) : NULL;
+}
+
 static int guard_named(struct cordon_policy *p, const struct cordon_context *ctx,
 		       struct cordon_path_cache *cache)
 {
 	struct named n = {.p = p, .home = ctx->home, .cache = cache};
 	int r = cordon_dotfile_refs(ctx->home, ctx->getenv_fn, guard_one_named, &n);
-	return r < 0 ? r : config_links(p, ctx->home, ctx->getenv_fn, guard_config_link, &n);
+	if (r >= 0)
+		r = config_links(p, ctx->home, ctx->getenv_fn, guard_config_link, &n);
+	/* And in each config directory earlier launches had as
+	 * XDG_CONFIG_HOME (cordon_home_xdg): a core.hooksPath its git/config
+	 * names in the project was written by a launch without the variable,
+	 * and git commit outside, with it, ran the hook. */
+	struct cordon_strv dirs = {0};
+	const char *now = ctx->getenv_fn ? ctx->getenv_fn("XDG_CONFIG_HOME") : NULL;
+	if (r >= 0 && ctx->home)
+		r = cordon_home_xdg("~/.config", ctx->home, ctx, &dirs);
+	for (size_t i = 0; r >= 0 && i < dirs.n; i++) {
+		if (now && strcmp(now, dirs.v[i]) == 0)
+			continue;
+		r = cordon_dotfile_refs_config(ctx->home, dirs.v[i], guard_one_named, &n);
+		known_config_home = dirs.v[i];
+		known_real_getenv = ctx->getenv_fn;
+		if (r >= 0)
+			r = config_links(p, ctx->home, known_getenv, guard_config_link, &n);
+		known_config_home = NULL;
+	}
+	cordon_strv_free(&dirs);
+	return r;
 }
 
 /* LIST kept as protected_paths are (SOURCE): in the project, and in each
@@ -3395,19 +3427,27 @@ static int whitelist_line(struct direnv_read *d, const char *section, const char
  * lists (the launcher cannot be told otherwise that direnv runs an
  * .envrc nobody allowed). Read as text: a section header, then KEY = a
  * string or an array of strings. */
-static int read_direnv_whitelist(struct direnv_read *d, const struct cordon_context *ctx)
+/* ENTRY ("~/...") in CTX's home and where XDG moves it (this launch's
+ * variable, earlier launches': cordon_home_xdg), absolute, into OUT once
+ * each. 0 or -ENOMEM. */
+static int home_xdg_dirs(const char *entry, const struct cordon_context *ctx,
+			 struct cordon_strv *out)
 {
-	/* (Where direnv looks: $DIRENV_CONFIG first: round 26c.) */
-	const char *conf = ctx->getenv_fn ? ctx->getenv_fn("DIRENV_CONFIG") : NULL;
-	const char *xdg = ctx->getenv_fn ? ctx->getenv_fn("XDG_CONFIG_HOME") : NULL;
-	char dir[PATH_MAX];
-	if (conf && conf[0] == '/')
-		snprintf(dir, sizeof(dir), "%s", conf);
-	else if (xdg && xdg[0] == '/')
-		snprintf(dir, sizeof(dir), "%s/direnv", xdg);
-	else if (!ctx->home ||
-		 (size_t)snprintf(dir, sizeof(dir), "%s/.config/direnv", ctx->home) >= sizeof(dir))
-		return 0;
+	struct cordon_strv at = {0};
+	int e = cordon_home_xdg_list((const char *const[]){entry, NULL}, ctx->home, ctx, &at);
+	for (size_t i = 0; e >= 0 && i < at.n; i++) {
+		char *abs = NULL;
+		int k = cordon_path_absolute(at.v[i], ctx->home, NULL, &abs);
+		e = k == -ENOMEM ? k : k < 0 ? 0 : cordon_strv_push_new(out, abs);
+		free(abs);
+	}
+	cordon_strv_free(&at);
+	return e;
+}
+
+/* The whitelist of direnv's config in DIR (direnv.toml, config.toml). */
+static int read_direnv_toml(struct direnv_read *d, const char *dir)
+{
 	int e = 0;
 	static const char *const names[] = {"direnv.toml", "config.toml"};
 	for (size_t i = 0; e >= 0 && i < ARRAY_SIZE(names); i++) {
@@ -3433,6 +3473,22 @@ static int read_direnv_whitelist(struct direnv_read *d, const struct cordon_cont
 		}
 		free(text);
 	}
+	return e;
+}
+
+static int read_direnv_whitelist(struct direnv_read *d, const struct cordon_context *ctx)
+{
+	/* (Where direnv looks: $DIRENV_CONFIG first: round 26c.) */
+	const char *conf = ctx->getenv_fn ? ctx->getenv_fn("DIRENV_CONFIG") : NULL;
+	/* (Else ~/.config's, $XDG_CONFIG_HOME's and those of earlier
+	 * launches': direnv outside may be run with either.) */
+	struct cordon_strv dirs = {0};
+	int e = conf && conf[0] == '/' ? cordon_strv_push(&dirs, conf)
+		: ctx->home            ? home_xdg_dirs("~/.config/direnv", ctx, &dirs)
+				       : 0;
+	for (size_t k = 0; e >= 0 && k < dirs.n; k++)
+		e = read_direnv_toml(d, dirs.v[k]);
+	cordon_strv_free(&dirs);
 	return e;
 }
 
@@ -3466,22 +3522,13 @@ static bool allow_entry(int dfd, const char *name, char *path, size_t size)
 
 static int read_direnv_allowed(struct direnv_read *d, const struct cordon_context *ctx)
 {
-	char dirs[2][PATH_MAX];
-	size_t nd = 0;
-	const char *data = ctx->getenv_fn ? ctx->getenv_fn("XDG_DATA_HOME") : NULL;
-	if (data && data[0] == '/' &&
-	    (size_t)snprintf(dirs[nd], sizeof(dirs[nd]), "%s/direnv/allow", data) <
-		    sizeof(dirs[nd]))
-		nd++;
-	if (ctx->home &&
-	    (size_t)snprintf(dirs[nd], sizeof(dirs[nd]), "%s/.local/share/direnv/allow",
-			     ctx->home) < sizeof(dirs[nd]) &&
-	    (nd == 0 || strcmp(dirs[0], dirs[1]) != 0))
-		nd++;
-	int e = 0;
-	for (size_t i = 0; e >= 0 && i < nd; i++) {
-		e = cordon_strv_push_new(&d->p->direnv_allow_dirs, dirs[i]);
-		int dfd = e < 0 ? -1 : open(dirs[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* ($XDG_DATA_HOME's, ~/.local/share's and those of earlier
+	 * launches'.) */
+	struct cordon_strv dirs = {0};
+	int e = ctx->home ? home_xdg_dirs("~/.local/share/direnv/allow", ctx, &dirs) : 0;
+	for (size_t i = 0; e >= 0 && i < dirs.n; i++) {
+		e = cordon_strv_push_new(&d->p->direnv_allow_dirs, dirs.v[i]);
+		int dfd = e < 0 ? -1 : open(dirs.v[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		DIR *dir = dfd >= 0 ? fdopendir(dfd) : NULL;
 		if (!dir) {
 			if (dfd >= 0)
@@ -3499,6 +3546,7 @@ static int read_direnv_allowed(struct direnv_read *d, const struct cordon_contex
 		}
 		closedir(dir);
 	}
+	cordon_strv_free(&dirs);
 	return e;
 }
 
@@ -4907,6 +4955,19 @@ static int resolve(const struct cordon_config *cfg, const struct cordon_context 
 	p.on_unsupported = cfg->on_unsupported;
 
 	int r = cordon_gitcfg_env_capture(ctx->getenv_fn, &p.git_env);
+	/* (And the config directories earlier launches had, whose
+	 * git/config git outside reads where they have it again: a relative
+	 * core.hooksPath there names a directory in each repository.) */
+	struct cordon_strv homes = {0};
+	if (r >= 0 && ctx->home)
+		r = cordon_home_xdg("~/.config", ctx->home, ctx, &homes);
+	for (size_t i = 0; r >= 0 && i < homes.n; i++) {
+		char *kv = NULL;
+		r = asprintf(&kv, CORDON_GITCFG_KNOWN_HOME "=%s", homes.v[i]) < 0
+			    ? -ENOMEM
+			    : cordon_strv_push_take(&p.git_env, kv);
+	}
+	cordon_strv_free(&homes);
 	if (r < 0) {
 		cordon_strv_free(&p.git_env);
 		return cordon_err(err, ENOMEM, "out of memory");

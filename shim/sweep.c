@@ -3077,6 +3077,13 @@ static int look_link(struct walk *w, const char *name)
 	return e < 0 ? e : push_joined(w, &w->links, ABOVE_NEW, w->rel, name);
 }
 
+/* NAME is a HEAD the sweep moved aside (HEAD.cordon-disarmed, or
+ * another name of it: HEAD.cordon-disarmed-2). */
+static bool head_aside(const char *name)
+{
+	return strncasecmp(name, "HEAD" DISARMED, sizeof("HEAD" DISARMED) - 1) == 0;
+}
+
 static int visit(const char *name, unsigned char type, unsigned long long ino, void *arg)
 {
 	struct walk *w = arg;
@@ -3085,8 +3092,7 @@ static int visit(const char *name, unsigned char type, unsigned long long ino, v
 	/* (A HEAD the sweep moved aside counts: a repository it moved aside
 	 * whole, which git outside no longer takes for one, is judged as
 	 * one still, and so is what a session changes in it.) */
-	if (strcasecmp(name, "HEAD") == 0 ||
-	    strncasecmp(name, "HEAD" DISARMED, sizeof("HEAD" DISARMED) - 1) == 0)
+	if (strcasecmp(name, "HEAD") == 0 || head_aside(name))
 		w->has |= HAS_HEAD;
 	else if (strcasecmp(name, "objects") == 0)
 		w->has |= HAS_OBJECTS;
@@ -6332,7 +6338,7 @@ static bool revived(const char *path)
 	DIR *d = opendir(path);
 	bool aside = false;
 	for (struct dirent *de; d && !aside && (de = readdir(d));)
-		aside = strncasecmp(de->d_name, "HEAD" DISARMED, sizeof("HEAD" DISARMED) - 1) == 0;
+		aside = head_aside(de->d_name);
 	if (d)
 		closedir(d);
 	return aside;
@@ -7264,10 +7270,6 @@ static int judge_hg(struct walk *w, const char *rel, bool moved_in, struct cordo
 	return moved;
 }
 
-/* REL, a link to a directory the session could write (look_link): moved
- * aside, so that the name leads nowhere, where the session laid it and
- * what it leads to holds a local name, or it is older and such a name
- * there changed since the start. 1 if it was. */
 /* Whether the directory open at FD lies in one of S's roots (walked). */
 static bool in_a_root(const struct cordon_sweep *s, int fd)
 {
@@ -7283,6 +7285,10 @@ static bool in_a_root(const struct cordon_sweep *s, int fd)
 	return false;
 }
 
+/* REL, a link to a directory the session could write (look_link): moved
+ * aside, so that the name leads nowhere, where the session laid it and
+ * what it leads to holds a local name, or it is older and such a name
+ * there changed since the start. 1 if it was. */
 static int judge_link(struct walk *w, const char *rel, struct cordon_strv *said)
 {
 	char path[PATH_MAX * 2];
@@ -7309,7 +7315,8 @@ static int judge_link(struct walk *w, const char *rel, struct cordon_strv *said)
 	 * there for a repository, and no end judges that (round 51e F1, F3;
 	 * 51a F1's history directory and 51c F1's runtime directory were
 	 * such places, walked since). */
-	if (laid && !in_a_root(w->s, fd)) {
+	bool rooted = in_a_root(w->s, fd);
+	if (laid && !rooted) {
 		close(fd);
 		char head[320];
 		snprintf(head, sizeof(head), "%s laid the link", maker(w));
@@ -7344,7 +7351,7 @@ static int judge_link(struct walk *w, const char *rel, struct cordon_strv *said)
 		key.holds = seen->holds;
 	} else {
 		key.holds = holds_local(w->names, rel, fd, LOCAL_DEPTH, &budget,
-					laid ? NULL : &w->s->since, !in_a_root(w->s, fd), &touched);
+					laid ? NULL : &w->s->since, !rooted, &touched);
 		struct link_seen *nv = LOCAL_BUDGET - budget >= LINK_SEEN_FROM
 					       ? cordon_grow(w->links_seen, &w->links_seen_cap,
 							     w->n_links_seen + 1, sizeof(*nv), 16)

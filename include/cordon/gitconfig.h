@@ -56,6 +56,13 @@ int cordon_gitcfg_env_capture(char *(*getenv_fn)(const char *), struct cordon_st
 void cordon_gitcfg_env_from(const struct cordon_strv *kv);
 /* NAME as the readers here take it (KV, or the environment). */
 const char *cordon_gitcfg_getenv(const char *name);
+/* The name, in KV, of each config directory an earlier launch had as
+ * XDG_CONFIG_HOME (the policy puts one entry each): git outside, run with
+ * it, reads its git/config as global config. */
+#define CORDON_GITCFG_KNOWN_HOME "CORDON_KNOWN_CONFIG_HOME"
+/* Each such directory in KV (none where the environment is read) into
+ * OUT, once. 0 or -ENOMEM. */
+int cordon_gitcfg_known_homes(struct cordon_strv *out);
 
 /* A path VALUE as git takes an include's or core.hooksPath's (its
  * interpolate_path): "~" and "~/..." under HOME (NULL: none), "~user/..."

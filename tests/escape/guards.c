@@ -3726,6 +3726,64 @@ BOTH_USERS(guards, a_store_behind_an_old_link_runs_nothing, .timeout = 60)
 	}
 }
 
+/* A config directory an earlier launch had as XDG_CONFIG_HOME whose
+ * git/config sets core.hooksPath (.githooks, in each repository; and an
+ * absolute directory in the project): a launch without the variable read
+ * no such config, left both writable, and git commit outside, with the
+ * variable, ran the hook the session wrote. Judged from outside: the
+ * marker the hook would touch. Control: the same hooks written outside
+ * run at that commit. */
+BOTH_USERS(guards, hooks_a_known_config_directory_names_run_nothing, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "knownhooks", "");
+	char *cfg = path_join(w.home, "cfg");
+	char *gitcfg = fmt("[user]\n\temail = t@example.com\n\tname = t\n"
+			   "[core]\n\thooksPath = %s/abshooks\n"
+			   "[include]\n\tpath = rel.inc\n",
+			   w.proj);
+	free(write_file(cfg, "git/config", gitcfg));
+	free(write_file(cfg, "git/rel.inc", "[core]\n\thooksPath = .githooks\n"));
+	free(write_file(cfg, "fish/config.fish", "\n"));
+	free(write_file(w.proj, ".githooks/README", "hooks\n"));
+	free(write_file(w.proj, "abshooks/README", "hooks\n"));
+	world_give(&w);
+	char *xdg = fmt("XDG_CONFIG_HOME=%s", cfg);
+	char *ran = path_join(w.dir, "hook-ran");
+	char *hooks =
+		fmt("for d in .githooks abshooks; do "
+		    "printf '#!/bin/sh\\ntouch %s\\n' > $d/pre-commit && "
+		    "chmod +x $d/pre-commit && echo wrote-$d; done 2>/dev/null; echo ran-$((2+3))",
+		    ran);
+	char *commit = fmt("cd %s && %s git commit -q --allow-empty -m x >/dev/null 2>&1; true",
+			   w.proj, xdg);
+	char *init = fmt("git init -q %s", w.proj);
+	struct run_result r = sh_outside(&w, init);
+	run_free(&r);
+
+	world_setenv(&w, xdg);
+	r = sh_in_dir(&w, w.home, "true");
+	run_free(&r);
+	world_setenv(&w, "XDG_CONFIG_HOME=");
+	r = sh_in(&w, "", "%s", hooks);
+	cr_expect(strstr(r.out, "ran-5"), "the command did not run: %s", r.err);
+	cr_expect_null(strstr(r.out, "wrote-"), "a hooks directory was written: %s", r.out);
+	run_free(&r);
+	r = sh_outside(&w, commit);
+	run_free(&r);
+	cr_expect_not(file_exists(ran), "git commit outside ran the session's hook");
+
+	/* Control: written outside, the hooks run at that commit. */
+	r = sh_outside(&w, hooks);
+	cr_expect(strstr(r.out, "wrote-.githooks"), "control: not written: %s", r.err);
+	run_free(&r);
+	r = sh_outside(&w, commit);
+	run_free(&r);
+	cr_expect(file_exists(ran), "control: git commit outside ran no hook");
+	free(init), free(commit), free(hooks), free(ran), free(xdg), free(gitcfg), free(cfg);
+	world_free(&w);
+}
+
 /* Round 52b F1: a session made the directory holding a hidden path a
  * bare repository (HEAD, objects/, refs/, a config with core.fsmonitor);
  * its end moved the directory aside whole, hidden file and all, to
