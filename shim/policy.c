@@ -2347,12 +2347,16 @@ static int guard_config(const struct cordon_config *cfg, const struct cordon_con
 	/* And where earlier launches' XDG_STATE_HOME put it (round 52a F2: a
 	 * launch without the variable wrote the registry, the records and the
 	 * shells' directories the launches with it use). */
+	/* And the usual one whatever XDG_STATE_HOME says: the notes a launch
+	 * without the variable reads are kept there too (round 52c F2: a
+	 * session with the variable and --project ~ removed them). */
 	struct cordon_strv states = {0};
 	if (r >= 0)
-		r = cordon_home_xdg("~/.local/state/cordon", ctx->home, ctx, &states);
+		r = cordon_home_xdg_list((const char *const[]){"~/.local/state/cordon", NULL},
+					 ctx->home, ctx, &states);
 	for (size_t i = 0; r >= 0 && i < states.n; i++) {
 		cleanup_free char *reg = NULL;
-		if (state && state[0] == '/' && strcmp(states.v[i], own) == 0)
+		if (strcmp(states.v[i], own) == 0)
 			continue;
 		r = guard_list(p, (const char *const[]){states.v[i], NULL},
 			       CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE, "cordon's state",

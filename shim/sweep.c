@@ -5932,51 +5932,67 @@ static int hidden_rests(const struct cordon_sweep *s, const char *path, struct c
 	return e;
 }
 
+/* The directory NAME in DIR opened without following a link; one of the
+ * user's that its mode closes to its owner (a session's chmod 000, 555)
+ * given u+rwx: what is put back is moved out of it, or into it. */
+static int open_own_dir(int dir, const char *name)
+{
+	int fd = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 && errno == EACCES && fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+	    fchmodat(dir, name, (st.st_mode & 07777) | S_IRWXU, 0) == 0)
+		fd = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0 && fstat(fd, &st) == 0 && st.st_uid == geteuid() &&
+	    (st.st_mode & S_IRWXU) != S_IRWXU)
+		(void)fchmod(fd, (st.st_mode & 07777) | S_IRWXU);
+	return fd;
+}
+
 /* The hidden paths RESTS (hidden_rests') that lay in NAME, a directory of
  * DIR just moved aside to TO, put back at their names, in directories made
- * anew on their way (with the moved one's mode): moved with it, they lay
- * at a name no later session hides (round 52b F1: ~/.pulumi made a bare
- * repository, its credentials.json went to ~/.pulumi.cordon-disarmed/,
- * which the next session with --project ~ read). Opened without following
- * a link. How many were put back. */
+ * anew on their way (0700): moved with it, they lay at a name no later
+ * session hides (round 52b F1: ~/.pulumi made a bare repository, its
+ * credentials.json went to ~/.pulumi.cordon-disarmed/, which the next
+ * session with --project ~ read). Opened without following a link, and
+ * opened up where a mode of the session's closes them (round 52c F1: a
+ * chmod 000 made the put-back fail). Into *LEFT how many could not be
+ * put back; how many were. */
 static int put_back_hidden(int dir, const char *name, const char *to,
-			   const struct cordon_strv *rests)
+			   const struct cordon_strv *rests, int *left)
 {
-	struct stat st;
-	int moved = openat(dir, to, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), back = 0;
-	if (moved < 0 || fstat(moved, &st) < 0) {
-		if (moved >= 0)
-			close(moved);
-		return 0;
-	}
+	int back = 0;
+	*left = 0;
 	for (size_t i = 0; i < rests->n; i++) {
 		char rest[PATH_MAX];
 		snprintf(rest, sizeof(rest), "%s", rests->v[i]);
 		if (!rest[0])
 			continue; /* (the moved one itself: nothing could be written in it) */
-		(void)mkdirat(dir, name, st.st_mode & 0777);
-		int src = dup(moved),
-		    dst = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		(void)mkdirat(dir, name, 0700);
+		int src = open_own_dir(dir, to), dst = open_own_dir(dir, name);
 		char *part = rest, *slash;
 		while (src >= 0 && dst >= 0 && (slash = strchr(part, '/'))) {
 			*slash = '\0';
-			(void)mkdirat(dst, part, st.st_mode & 0777);
-			int s2 = openat(src, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			int d2 = openat(dst, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			(void)mkdirat(dst, part, 0700);
+			int s2 = open_own_dir(src, part), d2 = open_own_dir(dst, part);
 			close(src);
 			close(dst);
 			src = s2;
 			dst = d2;
 			part = slash + 1;
 		}
+		struct stat st;
 		if (src >= 0 && dst >= 0 && cordon_fs_rename_new_to(src, part, dst, part) == 0)
 			back++;
+		else if (src >= 0 && fstatat(src, part, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			(*left)++;
+		else if (src < 0 && errno != ENOENT)
+			(*left)++;
 		if (src >= 0)
 			close(src);
 		if (dst >= 0)
 			close(dst);
 	}
-	close(moved);
 	return back;
 }
 
@@ -6001,21 +6017,23 @@ static int disarm_said(const struct cordon_sweep *s, const char *path, const cha
 	struct stat pst;
 	if (dir >= 0 && lstat(path, &pst) == 0 && S_ISDIR(pst.st_mode))
 		(void)hidden_rests(s, path, &rests); /* (out of memory: those found) */
-	int back = 0;
+	int back = 0, left = 0;
 	if (dir >= 0) {
 		e = cordon_fs_move_aside(dir, strrchr(path, '/') + 1, to, sizeof(to));
 		/* A directory of the user's made read-only inside (chmod 555):
-		 * writable for the move, then as it was. */
+		 * writable for the move (and what is put back), then as it
+		 * was. */
 		struct stat st;
-		if ((e == -EACCES || e == -EPERM) && fstat(dir, &st) == 0 &&
-		    st.st_uid == geteuid() &&
-		    fchmod(dir, (st.st_mode & 07777) | S_IWUSR | S_IXUSR) == 0) {
+		bool opened = (e == -EACCES || e == -EPERM) && fstat(dir, &st) == 0 &&
+			      st.st_uid == geteuid() &&
+			      fchmod(dir, (st.st_mode & 07777) | S_IWUSR | S_IXUSR) == 0;
+		if (opened)
 			e = cordon_fs_move_aside(dir, strrchr(path, '/') + 1, to, sizeof(to));
+		if (e >= 0 && rests.n)
+			back = put_back_hidden(dir, strrchr(path, '/') + 1, to, &rests, &left);
+		if (opened)
 			(void)fchmod(dir,
 				     st.st_mode & 07777); /* as it was; failing, left writable */
-		}
-		if (e >= 0 && rests.n)
-			back = put_back_hidden(dir, strrchr(path, '/') + 1, to, &rests);
 		/* (Judged through the directory the move was refused in.) */
 		bool theirs = e < 0 && not_the_session_s(dir, strrchr(path, '/') + 1, e);
 		close(dir);
@@ -6046,6 +6064,12 @@ static int disarm_said(const struct cordon_sweep *s, const char *path, const cha
 	    back ? " (the hidden files it held stay at their names, in a directory of that name "
 		   "made anew)"
 		 : "");
+	if (left)
+		say(said,
+		    "cordon: %d hidden file(s) %s held could not be put back at their names: they "
+		    "lie in %.*s/%s now, where a later session that reaches it can read them; move "
+		    "them back",
+		    left, shown, dn, shown, shown_to);
 	return 1;
 }
 

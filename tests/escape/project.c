@@ -834,6 +834,20 @@ BOTH_USERS(project, a_config_directory_an_earlier_launch_had_is_kept, .timeout =
 	struct run_result r = sh_in_dir(&w, repo, "true");
 	cr_expect_eq(r.status, 0, "the launch with XDG_CONFIG_HOME failed: %s", r.err);
 	run_free(&r);
+	/* Another with them, the home its project: the notes below ~ that a
+	 * launch without them reads stay as they are (round 52c F2: removed,
+	 * the next launch without them knew nothing). */
+	char *home_state = path_join(w.home, ".local/state/cordon");
+	char *notes = path_join(home_state, "sessions/xdg-homes");
+	char *wiped = path_join(home_state, "wiped");
+	char *home_opt = fmt("--project %s", w.home);
+	r = sh_in(&w, home_opt, "rm -f %s/sessions/*; echo x > %s; echo ran-$((2+3))", home_state,
+		  wiped);
+	cr_expect(strstr(r.out, "ran-5"), "--project ~: did not run: %s", r.err);
+	run_free(&r);
+	cr_expect_not(file_exists(wiped), "--project ~ wrote ~/.local/state/cordon");
+	if (who->user)
+		cr_expect(file_exists(notes), "--project ~ removed the notes below ~");
 	/* One without them, in ~/work. */
 	world_setenv(&w, "XDG_CONFIG_HOME=");
 	world_setenv(&w, "XDG_STATE_HOME=");
@@ -879,6 +893,7 @@ BOTH_USERS(project, a_config_directory_an_earlier_launch_had_is_kept, .timeout =
 	cr_expect(file_exists(ran), "control: git outside ran no fsmonitor");
 	cr_expect(file_exists(planted), "control: cordon's state was not written outside");
 	sweep_forget_beneath(w.home);
+	free(home_opt), free(wiped), free(notes), free(home_state);
 	free(planted), free(xdg_state), free(state);
 	free(beside), free(opt), free(status), free(plant), free(ran), free(xdg);
 	free(repo), free(cfg), free(work);
