@@ -5969,24 +5969,28 @@ static int put_back_hidden(int dir, const char *name, const char *to,
 		if (!rest[0])
 			continue; /* (the moved one itself: nothing could be written in it) */
 		(void)mkdirat(dir, name, 0700);
-		int src = open_own_dir(dir, to), dst = open_own_dir(dir, name);
+		int src = open_own_dir(dir, to), src_err = src < 0 ? errno : 0;
+		int dst = open_own_dir(dir, name);
 		char *part = rest, *slash;
 		while (src >= 0 && dst >= 0 && (slash = strchr(part, '/'))) {
 			*slash = '\0';
 			(void)mkdirat(dst, part, 0700);
-			int s2 = open_own_dir(src, part), d2 = open_own_dir(dst, part);
+			int s2 = open_own_dir(src, part);
+			src_err = s2 < 0 ? errno : 0;
+			int d2 = open_own_dir(dst, part);
 			close(src);
 			close(dst);
 			src = s2;
 			dst = d2;
 			part = slash + 1;
 		}
+		/* (Left behind: one still there, or a way to it that could not
+		 * be opened; not one the moved directory never held.) */
 		struct stat st;
 		if (src >= 0 && dst >= 0 && cordon_fs_rename_new_to(src, part, dst, part) == 0)
 			back++;
-		else if (src >= 0 && fstatat(src, part, &st, AT_SYMLINK_NOFOLLOW) == 0)
-			(*left)++;
-		else if (src < 0 && errno != ENOENT)
+		else if (src >= 0 ? fstatat(src, part, &st, AT_SYMLINK_NOFOLLOW) == 0
+				  : src_err != ENOENT)
 			(*left)++;
 		if (src >= 0)
 			close(src);
