@@ -4173,6 +4173,50 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 			cc += 4;
 		r = guard_list(p, (const char *const[]){krb, cc && cc[0] == '/' ? cc : NULL, NULL},
 			       CORDON_GUARD_HIDE, "Kerberos tickets", ctx->home, &cache);
+		/* And every cache of the user's there by another name: sssd's
+		 * and pam_krb5's krb5cc_UID_XXXXXX, another login's (round
+		 * 52d F3: those KRB5CCNAME did not name were read). */
+		struct cordon_strv more = {0};
+		char pattern[80];
+		snprintf(pattern, sizeof(pattern), "%s_*", krb);
+		if (r >= 0)
+			r = cordon_home_glob(pattern, &more);
+		for (size_t i = 0; r >= 0 && i < more.n; i++) {
+			struct stat st;
+			if (lstat(more.v[i], &st) == 0 && st.st_uid == ctx->uid)
+				r = guard_list(p, (const char *const[]){more.v[i], NULL},
+					       CORDON_GUARD_HIDE, "Kerberos tickets", ctx->home,
+					       &cache);
+		}
+		cordon_strv_free(&more);
+	}
+	/* node's compile cache where node outside keeps it (os.tmpdir():
+	 * $TMPDIR, else /tmp), which it loads without looking at the code
+	 * in it (round 52d F1: an entry planted for TypeScript's _tsc.js ran
+	 * at the next tsc outside). Read-only, /tmp's made when missing;
+	 * inside, node keeps none (NODE_DISABLE_COMPILE_CACHE). */
+	if (r >= 0 && ctx->os == CORDON_OS_LINUX) {
+		const char *tmp = ctx->getenv_fn ? ctx->getenv_fn("TMPDIR") : NULL;
+		cleanup_free char *theirs = NULL;
+		const char *base = tmp ? strrchr(tmp, '/') : NULL;
+		if (tmp && tmp[0] == '/' &&
+		    (cordon_path_under(tmp, "/tmp") || cordon_path_under(tmp, "/var/tmp")) &&
+		    strcmp(tmp, "/tmp") != 0 && strcmp(tmp, "/var/tmp") != 0 && base &&
+		    strncmp(base + 1, "cordon-tmp-", 11) != 0 &&
+		    asprintf(&theirs, "%s/node-compile-cache", tmp) < 0)
+			r = -ENOMEM;
+		if (r >= 0)
+			r = guard_list(
+				p, (const char *const[]){"/tmp/node-compile-cache", theirs, NULL},
+				CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE,
+				"node's compile cache (node outside runs what is there)", ctx->home,
+				&cache);
+		if (r >= 0)
+			r = guard_list(p,
+				       (const char *const[]){"/var/tmp/node-compile-cache", NULL},
+				       CORDON_GUARD_PROTECT,
+				       "node's compile cache (node outside runs what is there)",
+				       ctx->home, &cache);
 	}
 	/* The kernel's list of the keys the user may view, and who holds
 	 * how many: keyctl is refused, but the names (a service, an account)

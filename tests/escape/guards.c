@@ -7141,7 +7141,18 @@ BOTH_USERS(guards, hidden_cloud_logins_and_tickets_stay_unread, .timeout = 60)
 		if (who->user)
 			cr_assert_eq(chown(tmpcc, w.uid, w.gid), 0);
 	}
-	char *script = fmt("grep -rsh . ~/.config; cat ~/krb/cc; echo; cat %s", tmpcc);
+	/* And one of sssd's and pam_krb5's names (krb5cc_UID_XXXXXX), another
+	 * login's, which KRB5CCNAME does not name (round 52d F3). */
+	char *sfxcc = fmt("%s_cordontest%d", tmpcc, (int)getpid());
+	fd = open(sfxcc, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	cr_assert(fd >= 0, "%s: %s", sfxcc, strerror(errno));
+	cr_assert_eq(write(fd, "sfx-tgt-" TOKEN, strlen("sfx-tgt-" TOKEN)),
+		     (ssize_t)strlen("sfx-tgt-" TOKEN));
+	close(fd);
+	if (who->user)
+		cr_assert_eq(chown(sfxcc, w.uid, w.gid), 0);
+	char *script = fmt("grep -rsh . ~/.config; cat ~/krb/cc; echo; cat %s; echo; cat %s", tmpcc,
+			   sfxcc);
 	/* Every run first, then the verdicts: the cache in /tmp goes before
 	 * an assertion can end the test. */
 	struct run_result out = sh_outside(&w, script), in = sh_in(&w, NULL, "%s", script);
@@ -7155,9 +7166,10 @@ BOTH_USERS(guards, hidden_cloud_logins_and_tickets_stay_unread, .timeout = 60)
 		free(extra);
 		unlink(tmpcc);
 	}
+	unlink(sfxcc);
 	cr_assert(strstr(out.out, "os-" TOKEN) && strstr(out.out, "linode-" TOKEN) &&
 			  strstr(out.out, "scw-" TOKEN) && strstr(out.out, "helm-" TOKEN) &&
-			  strstr(out.out, "env-tgt-" TOKEN) &&
+			  strstr(out.out, "env-tgt-" TOKEN) && strstr(out.out, "sfx-tgt-" TOKEN) &&
 			  (!made || strstr(out.out, "tmp-tgt-" TOKEN)),
 		  "control: outside: %s%s", out.out, out.err);
 	cr_expect(strstr(in.out, "other-visible"), "~/.config is not readable inside: %s%s", in.out,
@@ -7171,6 +7183,7 @@ BOTH_USERS(guards, hidden_cloud_logins_and_tickets_stay_unread, .timeout = 60)
 	if (made)
 		run_free(&named);
 	free(script);
+	free(sfxcc);
 	free(tmpcc);
 	free(kv);
 	sweep_forget("/tmp"); /* (root's record of /tmp, made writable here) */

@@ -308,6 +308,45 @@ BOTH_USERS(tmpdir, the_sessions_take_their_servers_and_keep_their_files, .timeou
 	world_free(&w);
 }
 
+/* Round 52d F1 and F2: node keeps a compile cache in os.tmpdir() (the
+ * outside's TMPDIR, else /tmp) and in the sessions' shared TMPDIR, and
+ * loads an entry there without looking at its code: one a session planted
+ * ran at tsc outside, and at tsc in a later session with a write rule the
+ * first lacked. The outside's node-compile-cache stays read-only inside,
+ * and node inside keeps none (NODE_DISABLE_COMPILE_CACHE=1). Judged from
+ * outside: nothing written there. Control: the same write outside lands. */
+BOTH_USERS(tmpdir, node_s_compile_cache_outside_stays_unwritten, .timeout = 60)
+{
+	uid_t uid;
+	gid_t gid;
+	who_ids(who, &uid, &gid);
+	struct world w;
+	world_for(&w, who, "nodecc", "");
+	tmp_config(&w, "");
+	/* (The outside's TMPDIR a directory of the user's in /tmp, as
+	 * pam_tmpdir makes: /tmp's own cache may be another user's.) */
+	char *outer = fmt("/tmp/cordontest-nodecc-%d-%u", (int)getpid(), (unsigned)uid);
+	cr_assert_eq(mkdir(outer, 0700), 0, "%s: %s", outer, strerror(errno));
+	cr_assert_eq(chown(outer, uid, gid), 0);
+	char *kv = fmt("TMPDIR=%s", outer);
+	world_setenv(&w, kv);
+	char *entry = fmt("%s/node-compile-cache/v0-x64-0-%u/k", outer, (unsigned)uid);
+	char *plant = fmt("mkdir -p $(dirname %s) 2>/dev/null; echo planted > %s 2>/dev/null; "
+			  "echo \"nocache=$NODE_DISABLE_COMPILE_CACHE\"",
+			  entry, entry);
+	struct run_result r = sh_in(&w, NULL, "%s", plant);
+	cr_expect(strstr(r.out, "nocache=1"), "node keeps a compile cache inside: %s%s", r.out,
+		  r.err);
+	cr_expect_not(file_exists(entry), "the outside's node compile cache was written");
+	run_free(&r);
+	r = sh_outside(&w, plant);
+	cr_expect(file_exists(entry), "control: the write outside did not land: %s", r.err);
+	run_free(&r);
+	remove_all(outer);
+	free(plant), free(entry), free(kv), free(outer);
+	world_free(&w);
+}
+
 /* A project in /tmp takes sockets, as a project does; renamed to where a
  * client outside looks for a server's directory, its sockets would be
  * there. It and the directory above it stay where they are. Judged
