@@ -2218,18 +2218,10 @@ static int git_config_files(const char *home, bool global, const struct cordon_s
 		e = cordon_strv_push_new(files, f);
 	if (e >= 0 && global && config_named_by("GIT_CONFIG_GLOBAL", f, sizeof(f)))
 		e = cordon_strv_push_new(files, f);
-	if (e >= 0 && global && home) {
-		snprintf(f, sizeof(f), "%s/.gitconfig", home);
-		e = cordon_strv_push(files, f);
-		const char *xdg = getenv("XDG_CONFIG_HOME");
-		if (xdg && xdg[0] == '/')
-			snprintf(f, sizeof(f), "%s/git/config", xdg);
-		else
-			snprintf(f, sizeof(f), "%s/.config/git/config", home);
-		if (e >= 0)
-			e = cordon_strv_push(files, f);
-	}
-	/* (And in the config directories earlier launches had.) */
+	/* The config directories earlier launches had (git outside, run with
+	 * one as XDG_CONFIG_HOME, reads its git/config in place of this
+	 * one's): first, so that a value there is the last one only where the
+	 * home's files set none. */
 	struct cordon_strv known = {0};
 	if (e >= 0 && global)
 		e = cordon_gitcfg_known_homes(&known);
@@ -2238,6 +2230,18 @@ static int git_config_files(const char *home, bool global, const struct cordon_s
 		e = cordon_strv_push_new(files, f);
 	}
 	cordon_strv_free(&known);
+	/* (git reads $XDG_CONFIG_HOME/git/config, then ~/.gitconfig.) */
+	if (e >= 0 && global && home) {
+		const char *xdg = getenv("XDG_CONFIG_HOME");
+		if (xdg && xdg[0] == '/')
+			snprintf(f, sizeof(f), "%s/git/config", xdg);
+		else
+			snprintf(f, sizeof(f), "%s/.config/git/config", home);
+		e = cordon_strv_push(files, f);
+		snprintf(f, sizeof(f), "%s/.gitconfig", home);
+		if (e >= 0)
+			e = cordon_strv_push(files, f);
+	}
 	for (size_t i = 0; e >= 0 && i < dirs->n; i++) {
 		snprintf(f, sizeof(f), "%s/config", dirs->v[i]);
 		e = cordon_strv_push(files, f);

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cordon/gitconfig.h"
 #include "cordon/guard.h"
 #include "cordon/mounts.h"
 #include "cordon/sandbox.h"
@@ -2097,6 +2098,10 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 		return 0;
 	}
 	clock_gettime(CLOCK_REALTIME, &s->started);
+	if (cordon_strv_copy(&s->git_env, &p->git_env) < 0) {
+		cordon_strv_free(guarded);
+		return -ENOMEM;
+	}
 	s->guarded = *guarded;
 	*guarded = (struct cordon_strv){0};
 	int e = 0;
@@ -2186,6 +2191,7 @@ void cordon_sweep_free(struct cordon_sweep *s)
 	cordon_strv_free(&s->roots);
 	cordon_strv_free(&s->guarded);
 	cordon_strv_free(&s->writable);
+	cordon_strv_free(&s->git_env);
 	if (s->writable_real) {
 		cordon_strv_free(s->writable_real);
 		free(s->writable_real);
@@ -8284,6 +8290,9 @@ int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *sai
 	int moved = 0;
 	s->swept = true;
 	writable_resolve(s);
+	/* (git's config as the plan read it: the environment the launch had,
+	 * and the config directories earlier launches had.) */
+	cordon_gitcfg_env_from(s->git_env.n ? &s->git_env : NULL);
 	cordon_sweep_ways_up(s);
 	moved += retry_unmoved(s, said);
 	moved += judge_ways(s, said);
@@ -8310,6 +8319,7 @@ int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *sai
 	moved += say_lost(s, said);
 	moved += judge_late_configs(s, "while this session ran, it (or a program outside) changed",
 				    said);
+	cordon_gitcfg_env_from(NULL);
 	cordon_ways_down();
 	if (s->held_note)
 		(void)unlink(s->held_note); /* (judged: say_lost) */

@@ -250,6 +250,37 @@ Test(gitconfig, includes_in_every_form_git_reads)
 	free(dir);
 }
 
+/* git reads $XDG_CONFIG_HOME/git/config (~/.config/git/config) before
+ * ~/.gitconfig, and a known config directory's (an earlier launch's
+ * XDG_CONFIG_HOME) in its place: the value git ends with, the last one,
+ * is ~/.gitconfig's where both set one (the guards make the last one
+ * when missing: they made the other, and the session planted in the one
+ * git used). */
+Test(gitconfig, the_home_s_gitconfig_is_read_last)
+{
+	char *dir = tmp_dir("githo");
+	char *home = path_join(dir, "home"), *known = path_join(dir, "known");
+	free(write_file(home, ".gitconfig", "[core]\n\thooksPath = .b\n"));
+	free(write_file(home, ".config/git/config", "[core]\n\thooksPath = .a\n"));
+	free(write_file(known, "git/config", "[core]\n\thooksPath = .k\n"));
+	char *kv = NULL;
+	cr_assert(asprintf(&kv, CORDON_GITCFG_KNOWN_HOME "=%s", known) > 0);
+	struct cordon_strv env = {0}, values = {0}, none = {0};
+	cr_assert_eq(cordon_strv_push_take(&env, kv), 0);
+	unsetenv("XDG_CONFIG_HOME");
+	cordon_gitcfg_env_from(&env);
+	cr_assert_eq(cordon_git_hooks_values(home, &none, &values), 0);
+	cordon_gitcfg_env_from(NULL);
+	cr_assert_eq(values.n, 3, "%zu values", values.n);
+	cr_expect_str_eq(values.v[0], ".k");
+	cr_expect_str_eq(values.v[1], ".a");
+	cr_expect_str_eq(values.v[2], ".b");
+	cordon_strv_free(&values);
+	cordon_strv_free(&env);
+	tmp_cleanup(dir);
+	free(known), free(home), free(dir);
+}
+
 /* core.hooksPath as git reads it, in the file GIT_CONFIG_GLOBAL names
  * too (a terminal that exports it: git outside reads that one), and in
  * GIT_CONFIG_COUNT's pairs. */

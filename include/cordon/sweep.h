@@ -65,6 +65,8 @@ struct cordon_sweep {
 	/* WRITABLE's paths as they resolve at the end, made at its first
 	 * question (session_writable): mutable within a const sweep. */
 	struct cordon_strv *writable_real;
+	/* The policy's git_env (cordon_policy.git_env), read as it ends. */
+	struct cordon_strv git_env;
 	/* Protected names missing as the session started that no mount could
 	 * guard (cordon_guard_plan.unguarded): one that exists as it ends was
 	 * made meanwhile, and is moved aside too (a .git: the walk's). */

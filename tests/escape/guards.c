@@ -3757,6 +3757,16 @@ BOTH_USERS(guards, hooks_a_known_config_directory_names_run_nothing, .timeout = 
 		    ran);
 	char *commit = fmt("cd %s && %s git commit -q --allow-empty -m x >/dev/null 2>&1; true",
 			   w.proj, xdg);
+	/* (And a repository made inside, judged as the session ends: its
+	 * .githooks is hooks to git outside with the variable.) */
+	char *ran_sub = path_join(w.dir, "sub-hook-ran");
+	char *sub = fmt("git init -q %1$s/sub && mkdir -p %1$s/sub/.githooks && "
+			"printf '#!/bin/sh\\ntouch %2$s\\n' > %1$s/sub/.githooks/pre-commit && "
+			"chmod +x %1$s/sub/.githooks/pre-commit; echo sub-$?",
+			w.proj, ran_sub);
+	char *commit_sub = fmt("cd %s/sub && %s git commit -q --allow-empty -m x >/dev/null 2>&1; "
+			       "true",
+			       w.proj, xdg);
 	char *init = fmt("git init -q %s", w.proj);
 	struct run_result r = sh_outside(&w, init);
 	run_free(&r);
@@ -3772,6 +3782,12 @@ BOTH_USERS(guards, hooks_a_known_config_directory_names_run_nothing, .timeout = 
 	r = sh_outside(&w, commit);
 	run_free(&r);
 	cr_expect_not(file_exists(ran), "git commit outside ran the session's hook");
+	r = sh_in(&w, "", "%s", sub);
+	cr_expect(strstr(r.out, "sub-0"), "the repository was not made inside: %s", r.err);
+	run_free(&r);
+	r = sh_outside(&w, commit_sub);
+	run_free(&r);
+	cr_expect_not(file_exists(ran_sub), "git commit outside ran the new repository's hook");
 
 	/* Control: written outside, the hooks run at that commit. */
 	r = sh_outside(&w, hooks);
@@ -3780,6 +3796,14 @@ BOTH_USERS(guards, hooks_a_known_config_directory_names_run_nothing, .timeout = 
 	r = sh_outside(&w, commit);
 	run_free(&r);
 	cr_expect(file_exists(ran), "control: git commit outside ran no hook");
+	r = sh_outside(&w, "rm -rf sub");
+	run_free(&r);
+	r = sh_outside(&w, sub);
+	run_free(&r);
+	r = sh_outside(&w, commit_sub);
+	run_free(&r);
+	cr_expect(file_exists(ran_sub), "control: the new repository's hook did not run");
+	free(commit_sub), free(sub), free(ran_sub);
 	free(init), free(commit), free(hooks), free(ran), free(xdg), free(gitcfg), free(cfg);
 	world_free(&w);
 }
