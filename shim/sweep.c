@@ -1331,6 +1331,32 @@ void cordon_sweep_note_config(const char *path)
  * see told that directory for one). */
 #define XDG_HOMES_NAME "xdg-homes"
 
+/* Where the list is kept: notes_dirs', and below $HOME (which a launch
+ * without XDG_STATE_HOME reads), into ALL (malloc'd, NULL where none).
+ * Test builds: CORDON_TEST_XDG_HOMES names the one directory instead (a
+ * test's own: root's list is the machine's, and a config directory a test
+ * notes would be guarded in the suite's other sessions meanwhile). */
+static void xdg_dirs(char *all[3])
+{
+	all[0] = all[1] = all[2] = NULL;
+#ifdef CORDON_TEST_HOOKS
+	const char *test = getenv("CORDON_TEST_XDG_HOMES");
+	if (test && test[0] == '/') {
+		all[0] = strdup(test);
+		return;
+	}
+	/* (And root's is none without it: the suite's sessions that set
+	 * XDG_CONFIG_HOME would note their worlds' there for all.) */
+	if (geteuid() == 0)
+		return;
+#endif
+	char *dirs[2];
+	notes_dirs(dirs);
+	all[2] = home_records_dir(dirs);
+	all[0] = dirs[0];
+	all[1] = dirs[1];
+}
+
 void cordon_sweep_note_xdg(char *(*getenv_fn)(const char *))
 {
 	static const char *const vars[] = {"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME",
@@ -1345,11 +1371,9 @@ void cordon_sweep_note_xdg(char *(*getenv_fn)(const char *))
 		     cordon_strv_push_take(&add, entry) < 0))
 			break;
 	}
-	char *dirs[2] = {NULL, NULL};
+	char *all[3] = {NULL, NULL, NULL};
 	if (add.n && !cordon_sandbox_nested())
-		notes_dirs(dirs);
-	/* (And below $HOME, which a launch without XDG_STATE_HOME reads.) */
-	char *all[3] = {dirs[0], dirs[1], add.n ? home_records_dir(dirs) : NULL};
+		xdg_dirs(all);
 	for (int k = 0; k < 3; k++) {
 		struct cordon_strv list = {0};
 		int d = all[k] ? open(all[k], O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
@@ -1359,19 +1383,17 @@ void cordon_sweep_note_xdg(char *(*getenv_fn)(const char *))
 		if (d >= 0)
 			close(d);
 		cordon_strv_free(&list);
+		free(all[k]);
 	}
-	free(all[2]);
-	notes_dirs_free(dirs);
 	cordon_strv_free(&add);
 }
 
 int cordon_sweep_known_xdg(struct cordon_strv *out)
 {
-	char *dirs[2];
-	notes_dirs(dirs);
 	/* (Each list, trusted or not: one planted where a session writes
 	 * only guards more.) */
-	char *all[3] = {dirs[0], dirs[1], home_records_dir(dirs)};
+	char *all[3];
+	xdg_dirs(all);
 	int e = 0;
 	for (int k = 0; e >= 0 && k < 3; k++) {
 		int d = all[k] ? open(all[k], O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
@@ -1380,8 +1402,8 @@ int cordon_sweep_known_xdg(struct cordon_strv *out)
 			close(d);
 		}
 	}
-	free(all[2]);
-	notes_dirs_free(dirs);
+	for (int k = 0; k < 3; k++)
+		free(all[k]);
 	return e;
 }
 
