@@ -539,12 +539,17 @@ void test_user(uid_t *uid, gid_t *gid)
 
 static uid_t chown_uid;
 static gid_t chown_gid;
+static char chown_failed[PATH_MAX + 64];
 static int chown_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	(void)st;
-	(void)flag;
 	(void)ftw;
-	return lchown(path, chown_uid, chown_gid) < 0 ? -1 : 0;
+	if (flag == FTW_DNR || flag == FTW_NS)
+		snprintf(chown_failed, sizeof(chown_failed), "%s: unread (%d)", path, flag);
+	if (lchown(path, chown_uid, chown_gid) == 0)
+		return 0;
+	snprintf(chown_failed, sizeof(chown_failed), "%s: %s", path, strerror(errno));
+	return -1;
 }
 
 void world_give(struct world *w)
@@ -553,7 +558,9 @@ void world_give(struct world *w)
 		return;
 	chown_uid = w->uid;
 	chown_gid = w->gid;
-	cr_assert_eq(nftw(w->dir, chown_one, 16, FTW_PHYS), 0, "chown %s", w->dir);
+	chown_failed[0] = '\0';
+	int r = nftw(w->dir, chown_one, 16, FTW_PHYS);
+	cr_assert_eq(r, 0, "chown %s: %s (%s)", w->dir, chown_failed, strerror(errno));
 }
 
 void runtime_dir_make(struct runtime_dir *r, uid_t uid, gid_t gid)
