@@ -63,15 +63,14 @@ int cordon_home_xdg(const char *entry, const char *home, const struct cordon_con
 		if (moved_dir(v, xdg_dirs[k].usual, home, dir, sizeof(dir)) &&
 		    push_at(dir, entry, n, out) < 0)
 			return -ENOMEM;
-		/* Where earlier launches had it, a directory still (round 51e F2:
-		 * this launch's may lack the variable). */
+		/* Where earlier launches had it (round 51e F2: this launch's
+		 * may lack the variable; cordon_sweep_known_xdg keeps those that
+		 * are directories, the newest few). */
 		size_t vn = strlen(xdg_dirs[k].var);
 		for (size_t i = 0; ctx && ctx->known_xdg && i < ctx->known_xdg->n; i++) {
 			const char *kv = ctx->known_xdg->v[i];
-			struct stat st;
 			if (strncmp(kv, xdg_dirs[k].var, vn) == 0 && kv[vn] == '=' &&
 			    moved_dir(kv + vn + 1, xdg_dirs[k].usual, home, dir, sizeof(dir)) &&
-			    stat(dir, &st) == 0 && S_ISDIR(st.st_mode) &&
 			    push_at(dir, entry, n, out) < 0)
 				return -ENOMEM;
 		}

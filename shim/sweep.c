@@ -1388,22 +1388,40 @@ void cordon_sweep_note_xdg(char *(*getenv_fn)(const char *))
 	cordon_strv_free(&add);
 }
 
+/* The newest noted directories a launch guards, of each variable: each
+ * costs it what the variable does (a CI's per-job XDG_CONFIG_HOME left
+ * behind would otherwise add up). */
+#define XDG_KNOWN_MAX 8
+
 int cordon_sweep_known_xdg(struct cordon_strv *out)
 {
 	/* (Each list, trusted or not: one planted where a session writes
 	 * only guards more.) */
 	char *all[3];
 	xdg_dirs(all);
+	struct cordon_strv noted = {0};
 	int e = 0;
 	for (int k = 0; e >= 0 && k < 3; k++) {
 		int d = all[k] ? open(all[k], O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 		if (d >= 0) {
-			e = list_read(d, XDG_HOMES_NAME, 'X', out);
+			e = list_read(d, XDG_HOMES_NAME, 'X', &noted);
 			close(d);
 		}
 	}
 	for (int k = 0; k < 3; k++)
 		free(all[k]);
+	/* Those still directories, the newest first, XDG_KNOWN_MAX a
+	 * variable. */
+	for (size_t i = noted.n; e >= 0 && i-- > 0;) {
+		const char *v = strchr(noted.v[i], '=');
+		size_t vn = v ? (size_t)(v - noted.v[i]) : 0, same = 0;
+		for (size_t j = 0; v && j < out->n; j++)
+			same += strncmp(out->v[j], noted.v[i], vn + 1) == 0;
+		struct stat st;
+		if (v && same < XDG_KNOWN_MAX && stat(v + 1, &st) == 0 && S_ISDIR(st.st_mode))
+			e = cordon_strv_push_new(out, noted.v[i]);
+	}
+	cordon_strv_free(&noted);
 	return e;
 }
 
