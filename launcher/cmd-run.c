@@ -365,12 +365,15 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 				   strerror(-made));
 			goto fail;
 		}
-		/* node's compile cache would be kept in that TMPDIR, shared by
-		 * the user's sessions, and node loads an entry there without
-		 * looking at its code (round 52d F2: one planted by a session
-		 * ran at tsc in a later one, with a write rule the first
-		 * lacked): none is kept inside. */
-		if (launcher_env_set(&env, "NODE_DISABLE_COMPILE_CACHE", "1") < 0) {
+		/* node's compile cache (and yarn 1's v8-compile-cache, tsx's)
+		 * would be kept in that TMPDIR, shared by the user's sessions,
+		 * and an entry there is loaded without looking at its code
+		 * (round 52d F2: one planted by a session ran at tsc in a later
+		 * one, with a write rule the first lacked; 52e F1, F2): none is
+		 * kept inside. */
+		if (launcher_env_set(&env, "NODE_DISABLE_COMPILE_CACHE", "1") < 0 ||
+		    launcher_env_set(&env, "DISABLE_V8_COMPILE_CACHE", "1") < 0 ||
+		    launcher_env_set(&env, "TSX_DISABLE_CACHE", "1") < 0) {
 			cordon_err(&err, ENOMEM, "out of memory");
 			goto fail;
 		}

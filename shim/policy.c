@@ -4012,6 +4012,81 @@ static int share_mounted_in_shared(struct cordon_policy *p)
 	return e;
 }
 
+/* The file or directory a Kerberos cache name CC names, into OUT (SIZE
+ * bytes; "" where none): FILE:PATH, DIR:PATH (a collection), and DIR::PATH
+ * (one cache in a collection: its directory, the collection, round 52e
+ * F3: the "DIR::" form was taken for no path, and read). */
+static void krb_cache_path(const char *cc, char *out, size_t size)
+{
+	out[0] = '\0';
+	if (!cc)
+		return;
+	bool one = false;
+	if (strncmp(cc, "FILE:", 5) == 0)
+		cc += 5;
+	else if (strncmp(cc, "DIR::", 5) == 0) {
+		cc += 5;
+		one = true;
+	} else if (strncmp(cc, "DIR:", 4) == 0)
+		cc += 4;
+	if (cc[0] != '/' || (size_t)snprintf(out, size, "%s", cc) >= size) {
+		out[0] = '\0';
+		return;
+	}
+	char *slash = one ? strrchr(out, '/') : NULL;
+	if (slash && slash != out)
+		*slash = '\0';
+}
+
+/* krb5.conf's default_ccache_name ($KRB5_CONFIG's first file, else
+ * /etc/krb5.conf), %{uid}, %{euid}, %{USERID} and %{TEMP} expanded, as
+ * krb_cache_path takes it, into OUT ("" where none). */
+static void krb_default_ccache(const struct cordon_context *ctx, char *out, size_t size)
+{
+	out[0] = '\0';
+	const char *env = ctx->getenv_fn ? ctx->getenv_fn("KRB5_CONFIG") : NULL;
+	char conf[PATH_MAX];
+	snprintf(conf, sizeof(conf), "%s", env && env[0] == '/' ? env : "/etc/krb5.conf");
+	conf[strcspn(conf, ":")] = '\0';
+	size_t n = 0;
+	cleanup_free char *text = cordon_read_regular(conf, 1 << 20, &n);
+	for (char *line = text; line && *line;) {
+		char *next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		char *t = line + strspn(line, " \t");
+		if (strncmp(t, "default_ccache_name", 19) == 0) {
+			t += 19;
+			t += strspn(t, " \t");
+			if (*t == '=') {
+				t++;
+				t += strspn(t, " \t");
+				char name[PATH_MAX];
+				size_t k = 0;
+				for (const char *c = t;
+				     *c && *c != ' ' && *c != '\t' && k + 16 < sizeof(name);) {
+					if (strncmp(c, "%{uid}", 6) == 0 ||
+					    strncmp(c, "%{euid}", 7) == 0 ||
+					    strncmp(c, "%{USERID}", 9) == 0) {
+						k += (size_t)snprintf(name + k, sizeof(name) - k,
+								      "%u", (unsigned)ctx->uid);
+						c = strchr(c, '}') + 1;
+					} else if (strncmp(c, "%{TEMP}", 7) == 0) {
+						k += (size_t)snprintf(name + k, sizeof(name) - k,
+								      "/tmp");
+						c += 7;
+					} else
+						name[k++] = *c++;
+				}
+				name[k] = '\0';
+				krb_cache_path(name, out, size);
+				return;
+			}
+		}
+		line = next;
+	}
+}
+
 /* What the guards keep in the writable home CTX->home (home_kept_in
  * lists the same). */
 static int guard_home_kept(struct cordon_policy *p, const struct cordon_context *ctx,
@@ -4167,12 +4242,19 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 		char krb[64];
 		snprintf(krb, sizeof(krb), "/tmp/krb5cc_%u", (unsigned)ctx->uid);
 		const char *cc = ctx->getenv_fn ? ctx->getenv_fn("KRB5CCNAME") : NULL;
-		if (cc && strncmp(cc, "FILE:", 5) == 0)
-			cc += 5;
-		else if (cc && strncmp(cc, "DIR:", 4) == 0)
-			cc += 4;
-		r = guard_list(p, (const char *const[]){krb, cc && cc[0] == '/' ? cc : NULL, NULL},
-			       CORDON_GUARD_HIDE, "Kerberos tickets", ctx->home, &cache);
+		/* (And where krb5.conf's default_ccache_name puts them, for a
+		 * launch without the variable: round 52e F3, Fedora's
+		 * DIR:/run/user/%{uid}/krb5cc.) */
+		char conf_cc[PATH_MAX] = "", env_cc[PATH_MAX] = "";
+		krb_default_ccache(ctx, conf_cc, sizeof(conf_cc));
+		krb_cache_path(cc, env_cc, sizeof(env_cc));
+		const char *caches[4] = {krb, NULL, NULL, NULL};
+		size_t nc = 1;
+		if (env_cc[0])
+			caches[nc++] = env_cc;
+		if (conf_cc[0])
+			caches[nc++] = conf_cc;
+		r = guard_list(p, caches, CORDON_GUARD_HIDE, "Kerberos tickets", ctx->home, &cache);
 		/* And every cache of the user's there by another name: sssd's
 		 * and pam_krb5's krb5cc_UID_XXXXXX, another login's (round
 		 * 52d F3: those KRB5CCNAME did not name were read). */
@@ -4190,32 +4272,41 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 		}
 		cordon_strv_free(&more);
 	}
-	/* node's compile cache where node outside keeps it (os.tmpdir():
-	 * $TMPDIR, else /tmp), which it loads without looking at the code
-	 * in it (round 52d F1: an entry planted for TypeScript's _tsc.js ran
-	 * at the next tsc outside). Read-only, /tmp's made when missing;
-	 * inside, node keeps none (NODE_DISABLE_COMPILE_CACHE). */
+	/* Code caches node's tools keep in os.tmpdir() ($TMPDIR, else /tmp),
+	 * whose entries they run without looking at the code (round 52d F1:
+	 * one planted in node's compile cache for TypeScript's _tsc.js ran
+	 * at the next tsc outside; 52e F1, F2: yarn 1's v8-compile-cache and
+	 * tsx's). Read-only, made when missing; inside, none is kept
+	 * (NODE_DISABLE_COMPILE_CACHE, DISABLE_V8_COMPILE_CACHE,
+	 * TSX_DISABLE_CACHE: the sessions' TMPDIR is shared). */
 	if (r >= 0 && ctx->os == CORDON_OS_LINUX) {
 		const char *tmp = ctx->getenv_fn ? ctx->getenv_fn("TMPDIR") : NULL;
-		cleanup_free char *theirs = NULL;
 		const char *base = tmp ? strrchr(tmp, '/') : NULL;
-		if (tmp && tmp[0] == '/' &&
-		    (cordon_path_under(tmp, "/tmp") || cordon_path_under(tmp, "/var/tmp")) &&
-		    strcmp(tmp, "/tmp") != 0 && strcmp(tmp, "/var/tmp") != 0 && base &&
-		    strncmp(base + 1, "cordon-tmp-", 11) != 0 &&
-		    asprintf(&theirs, "%s/node-compile-cache", tmp) < 0)
-			r = -ENOMEM;
-		if (r >= 0)
-			r = guard_list(
-				p, (const char *const[]){"/tmp/node-compile-cache", theirs, NULL},
-				CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE,
-				"node's compile cache (node outside runs what is there)", ctx->home,
-				&cache);
+		bool theirs =
+			tmp && tmp[0] == '/' &&
+			(cordon_path_under(tmp, "/tmp") || cordon_path_under(tmp, "/var/tmp")) &&
+			strcmp(tmp, "/tmp") != 0 && strcmp(tmp, "/var/tmp") != 0 && base &&
+			strncmp(base + 1, "cordon-tmp-", 11) != 0;
+		const char *const dirs[] = {"/tmp", theirs ? tmp : NULL};
+		for (size_t d = 0; r >= 0 && d < ARRAY_SIZE(dirs) && dirs[d]; d++) {
+			cleanup_free char *ncc = NULL, *v8 = NULL, *tsx = NULL;
+			if (asprintf(&ncc, "%s/node-compile-cache", dirs[d]) < 0 ||
+			    asprintf(&v8, "%s/v8-compile-cache-%u", dirs[d], (unsigned)ctx->uid) <
+				    0 ||
+			    asprintf(&tsx, "%s/tsx-%u", dirs[d], (unsigned)ctx->uid) < 0)
+				r = -ENOMEM;
+			else
+				r = guard_list(
+					p, (const char *const[]){ncc, v8, tsx, NULL},
+					CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE,
+					"a code cache (node's tools outside run what is there)",
+					ctx->home, &cache);
+		}
 		if (r >= 0)
 			r = guard_list(p,
 				       (const char *const[]){"/var/tmp/node-compile-cache", NULL},
 				       CORDON_GUARD_PROTECT,
-				       "node's compile cache (node outside runs what is there)",
+				       "a code cache (node's tools outside run what is there)",
 				       ctx->home, &cache);
 	}
 	/* The kernel's list of the keys the user may view, and who holds

@@ -7222,6 +7222,43 @@ BOTH_USERS(guards, hidden_cloud_logins_and_tickets_stay_unread, .timeout = 60)
 	world_free(&w);
 }
 
+/* Round 52e F3: Kerberos caches named in MIT's other forms: DIR::PATH
+ * (one cache of a collection, as klist prints it) was taken for no path,
+ * and a collection krb5.conf's default_ccache_name names
+ * (DIR:/run/user/%{uid}/krb5cc on Fedora) was not looked for. Under a
+ * readable home, neither is read inside. Controls: outside both are; a
+ * file beside them is read inside. */
+BOTH_USERS(guards, kerberos_caches_in_every_form_stay_unread, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "krbforms", ", \"additional_read_only_paths\": [\"~\"]");
+	uid_t uid = who->user ? w.uid : 0;
+	char *conf_dir = fmt("conf-%u", (unsigned)uid);
+	free(write_file(w.home, "coll/tkt1", "dir-tgt-" TOKEN));
+	char *conf_cc = fmt("%s/tkt1", conf_dir);
+	free(write_file(w.home, conf_cc, "conf-tgt-" TOKEN));
+	free(write_file(w.home, "visible", "beside-visible"));
+	char *conf = fmt("[libdefaults]\n  default_ccache_name = DIR:%s/conf-%%{uid}\n", w.home);
+	free(write_file(w.dir, "krb5.conf", conf));
+	world_give(&w);
+	char *kv = fmt("KRB5CCNAME=DIR::%s/coll/tkt1", w.home);
+	char *cfgkv = fmt("KRB5_CONFIG=%s/krb5.conf", w.dir);
+	world_setenv(&w, kv);
+	world_setenv(&w, cfgkv);
+	char *script = fmt("cat %s/coll/tkt1; echo; cat %s/%s; echo; cat %s/visible", w.home,
+			   w.home, conf_cc, w.home);
+	struct run_result out = sh_outside(&w, script), in = sh_in(&w, NULL, "%s", script);
+	cr_assert(strstr(out.out, "dir-tgt-" TOKEN) && strstr(out.out, "conf-tgt-" TOKEN),
+		  "control: outside: %s%s", out.out, out.err);
+	cr_expect(strstr(in.out, "beside-visible"), "the home is not readable inside: %s%s", in.out,
+		  in.err);
+	cr_expect_null(strstr(in.out, TOKEN), "a ticket was read inside: %s%s", in.out, in.err);
+	run_free(&out);
+	run_free(&in);
+	free(script), free(cfgkv), free(kv), free(conf), free(conf_cc), free(conf_dir);
+	world_free(&w);
+}
+
 /* The system's secrets under the default /etc grant, which only root's
  * capabilities read (an ordinary user cannot read them outside either: no
  * control could show anything for one): a host key (made here, matched by

@@ -330,18 +330,27 @@ BOTH_USERS(tmpdir, node_s_compile_cache_outside_stays_unwritten, .timeout = 60)
 	cr_assert_eq(chown(outer, uid, gid), 0);
 	char *kv = fmt("TMPDIR=%s", outer);
 	world_setenv(&w, kv);
+	/* (And yarn 1's v8-compile-cache and tsx's, round 52e F1, F2.) */
 	char *entry = fmt("%s/node-compile-cache/v0-x64-0-%u/k", outer, (unsigned)uid);
-	char *plant = fmt("mkdir -p $(dirname %s) 2>/dev/null; echo planted > %s 2>/dev/null; "
-			  "echo \"nocache=$NODE_DISABLE_COMPILE_CACHE\"",
-			  entry, entry);
+	char *v8 = fmt("%s/v8-compile-cache-%u/10.0/k.BLOB", outer, (unsigned)uid);
+	char *tsx = fmt("%s/tsx-%u/k.js", outer, (unsigned)uid);
+	char *plant = fmt("for f in %s %s %s; do mkdir -p $(dirname $f) 2>/dev/null; "
+			  "echo planted > $f 2>/dev/null; done; "
+			  "echo \"nocache=$NODE_DISABLE_COMPILE_CACHE$DISABLE_V8_COMPILE_CACHE"
+			  "$TSX_DISABLE_CACHE\"",
+			  entry, v8, tsx);
 	struct run_result r = sh_in(&w, NULL, "%s", plant);
-	cr_expect(strstr(r.out, "nocache=1"), "node keeps a compile cache inside: %s%s", r.out,
-		  r.err);
+	cr_expect(strstr(r.out, "nocache=111"), "node's tools keep a code cache inside: %s%s",
+		  r.out, r.err);
 	cr_expect_not(file_exists(entry), "the outside's node compile cache was written");
+	cr_expect_not(file_exists(v8), "the outside's v8-compile-cache was written");
+	cr_expect_not(file_exists(tsx), "the outside's tsx cache was written");
 	run_free(&r);
 	r = sh_outside(&w, plant);
-	cr_expect(file_exists(entry), "control: the write outside did not land: %s", r.err);
+	cr_expect(file_exists(entry) && file_exists(v8) && file_exists(tsx),
+		  "control: the writes outside did not land: %s", r.err);
 	run_free(&r);
+	free(v8), free(tsx);
 	remove_all(outer);
 	free(plant), free(entry), free(kv), free(outer);
 	world_free(&w);
