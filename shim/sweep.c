@@ -1031,13 +1031,14 @@ static char *uid_records_dir(void)
 /* (Its own path even where XDG_STATE_HOME or HOME lead there too: that
  * one a session may flip to a link elsewhere between a comparison and the
  * write, round 39d G2. Then both are written, the same.) */
-static char *uid_records_dir_now(void)
+/* HOME's .local/state/cordon/sessions (malloc'd), made where missing,
+ * where HOME is a directory of the user's and so is that; else NULL. */
+static char *sessions_below(const char *home)
 {
-	cleanup_free char *home = cordon_passwd_home(geteuid());
 	struct stat st;
 	char *dir = NULL;
-	if (!home || lstat(home, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
-	    asprintf(&dir, "%s/.local/state/cordon/sessions", home) < 0)
+	if (!home || home[0] != '/' || lstat(home, &st) < 0 || !S_ISDIR(st.st_mode) ||
+	    st.st_uid != geteuid() || asprintf(&dir, "%s/.local/state/cordon/sessions", home) < 0)
 		return NULL;
 	if (make_dirs_to(dir) < 0 || lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode) ||
 	    st.st_uid != geteuid()) {
@@ -1045,6 +1046,12 @@ static char *uid_records_dir_now(void)
 		return NULL;
 	}
 	return dir;
+}
+
+static char *uid_records_dir_now(void)
+{
+	cleanup_free char *home = cordon_passwd_home(geteuid());
+	return sessions_below(home);
 }
 
 /* The directories the notes are kept in, into DIRS (malloc'd, NULL where
@@ -1090,19 +1097,7 @@ static char *home_records_dir(char *const dirs[2])
 
 static char *home_records_dir_now(void)
 {
-	const char *home = getenv("HOME");
-	struct stat st;
-	char *dir = NULL;
-	if (geteuid() == 0 || cordon_sandbox_nested() || !home || home[0] != '/' ||
-	    lstat(home, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
-	    asprintf(&dir, "%s/.local/state/cordon/sessions", home) < 0)
-		return NULL;
-	if (make_dirs_to(dir) < 0 || lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode) ||
-	    st.st_uid != geteuid()) {
-		free(dir);
-		return NULL;
-	}
-	return dir;
+	return geteuid() == 0 || cordon_sandbox_nested() ? NULL : sessions_below(getenv("HOME"));
 }
 
 /* DATA (LEN bytes) made the file NAME in the directory D whole: written

@@ -5,6 +5,8 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 
+#include <sys/stat.h>
+
 #include "helpers.h"
 
 struct who {
@@ -46,6 +48,21 @@ static inline struct run_result sh_outside(struct world *w, const char *script)
 {
 	char *argv[] = {"/bin/sh", "-c", (char *)script, NULL};
 	return world_run(w, argv, w->proj);
+}
+
+/* As root, W's launches keep their notes of XDG directories in a list of
+ * W's own (CORDON_TEST_XDG_HOMES): the machine's would have the suite's
+ * other root sessions guard W's config directories meanwhile. */
+static inline void world_xdg_notes_apart(struct world *w, const struct who *who)
+{
+	if (who->user)
+		return;
+	char *dir = path_join(w->dir, "xdg-notes");
+	cr_assert_eq(mkdir(dir, 0700), 0, "%s", dir);
+	char *kv = fmt("CORDON_TEST_XDG_HOMES=%s", dir);
+	world_setenv(w, kv);
+	free(kv);
+	free(dir);
 }
 
 #endif

@@ -3771,13 +3771,7 @@ BOTH_USERS(guards, hooks_a_known_config_directory_names_run_nothing, .timeout = 
 	struct run_result r = sh_outside(&w, init);
 	run_free(&r);
 
-	/* (Root's notes in a list of the test's own: the machine's would
-	 * have the suite's other sessions guard this config directory.) */
-	char *notes_dir = path_join(w.dir, "xdg-notes");
-	cr_assert_eq(mkdir(notes_dir, 0700), 0);
-	char *notes_kv = fmt("CORDON_TEST_XDG_HOMES=%s", notes_dir);
-	if (!who->user)
-		world_setenv(&w, notes_kv);
+	world_xdg_notes_apart(&w, who);
 	world_setenv(&w, xdg);
 	r = sh_in_dir(&w, w.home, "true");
 	run_free(&r);
@@ -3812,7 +3806,6 @@ BOTH_USERS(guards, hooks_a_known_config_directory_names_run_nothing, .timeout = 
 	cr_expect(file_exists(ran_sub), "control: the new repository's hook did not run");
 	free(commit_sub), free(sub), free(ran_sub);
 	free(init), free(commit), free(hooks), free(ran), free(xdg), free(gitcfg), free(cfg);
-	free(notes_kv), free(notes_dir);
 	world_free(&w);
 }
 

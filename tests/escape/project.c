@@ -828,13 +828,7 @@ BOTH_USERS(project, a_config_directory_an_earlier_launch_had_is_kept, .timeout =
 	char *status =
 		fmt("cd %s && git init -q . && %s git status >/dev/null 2>&1; true", repo, xdg);
 
-	/* (Root's notes in a list of the test's own: the machine's would
-	 * have the suite's other sessions guard this config directory.) */
-	char *notes_dir = path_join(w.dir, "xdg-notes");
-	cr_assert_eq(mkdir(notes_dir, 0700), 0);
-	char *notes_kv = fmt("CORDON_TEST_XDG_HOMES=%s", notes_dir);
-	if (!who->user)
-		world_setenv(&w, notes_kv);
+	world_xdg_notes_apart(&w, who);
 	/* The user's own launch, with the variables. */
 	world_setenv(&w, xdg);
 	world_setenv(&w, xdg_state);
@@ -901,7 +895,6 @@ BOTH_USERS(project, a_config_directory_an_earlier_launch_had_is_kept, .timeout =
 	cr_expect(file_exists(planted), "control: cordon's state was not written outside");
 	sweep_forget_beneath(w.home);
 	free(home_opt), free(wiped), free(notes), free(home_state);
-	free(notes_kv), free(notes_dir);
 	free(planted), free(xdg_state), free(state);
 	free(beside), free(opt), free(status), free(plant), free(ran), free(xdg);
 	free(repo), free(cfg), free(work);
