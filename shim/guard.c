@@ -2230,14 +2230,17 @@ static int git_config_files(const char *home, bool global, const struct cordon_s
 		e = cordon_strv_push_new(files, f);
 	}
 	cordon_strv_free(&known);
-	/* (git reads $XDG_CONFIG_HOME/git/config, then ~/.gitconfig.) */
+	/* (git reads $XDG_CONFIG_HOME/git/config, then ~/.gitconfig; a git
+	 * run without the variable reads ~/.config/git/config in its place:
+	 * round 52f, one set there went unguarded in a launch with it.) */
 	if (e >= 0 && global && home) {
+		snprintf(f, sizeof(f), "%s/.config/git/config", home);
+		e = cordon_strv_push_new(files, f);
 		const char *xdg = getenv("XDG_CONFIG_HOME");
-		if (xdg && xdg[0] == '/')
+		if (e >= 0 && xdg && xdg[0] == '/') {
 			snprintf(f, sizeof(f), "%s/git/config", xdg);
-		else
-			snprintf(f, sizeof(f), "%s/.config/git/config", home);
-		e = cordon_strv_push(files, f);
+			e = cordon_strv_push(files, f);
+		}
 		snprintf(f, sizeof(f), "%s/.gitconfig", home);
 		if (e >= 0)
 			e = cordon_strv_push(files, f);

@@ -4280,16 +4280,19 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 	 * (NODE_DISABLE_COMPILE_CACHE, DISABLE_V8_COMPILE_CACHE,
 	 * TSX_DISABLE_CACHE: the sessions' TMPDIR is shared). */
 	if (r >= 0 && ctx->os == CORDON_OS_LINUX) {
+		/* (In /tmp, made when missing; in the outside's TMPDIR wherever
+		 * it is, but a session's, made too: round 52f F1, /var/tmp and
+		 * the runtime directory were left; in /var/tmp, a common one,
+		 * as names the watch keeps.) */
 		const char *tmp = ctx->getenv_fn ? ctx->getenv_fn("TMPDIR") : NULL;
 		const char *base = tmp ? strrchr(tmp, '/') : NULL;
-		bool theirs =
-			tmp && tmp[0] == '/' &&
-			(cordon_path_under(tmp, "/tmp") || cordon_path_under(tmp, "/var/tmp")) &&
-			strcmp(tmp, "/tmp") != 0 && strcmp(tmp, "/var/tmp") != 0 && base &&
-			strncmp(base + 1, "cordon-tmp-", 11) != 0;
-		const char *const dirs[] = {"/tmp", theirs ? tmp : NULL};
+		bool theirs = tmp && tmp[0] == '/' && base && base[1] &&
+			      strncmp(base + 1, "cordon-tmp-", 11) != 0 && strcmp(tmp, "/tmp") != 0;
+		bool var_tmp = theirs && strcmp(tmp, "/var/tmp") == 0;
+		const char *const dirs[] = {"/tmp", "/var/tmp", theirs && !var_tmp ? tmp : NULL};
 		for (size_t d = 0; r >= 0 && d < ARRAY_SIZE(dirs) && dirs[d]; d++) {
 			cleanup_free char *ncc = NULL, *v8 = NULL, *tsx = NULL;
+			unsigned make = d != 1 || var_tmp ? CORDON_GUARD_MAKE : 0;
 			if (asprintf(&ncc, "%s/node-compile-cache", dirs[d]) < 0 ||
 			    asprintf(&v8, "%s/v8-compile-cache-%u", dirs[d], (unsigned)ctx->uid) <
 				    0 ||
@@ -4298,16 +4301,10 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 			else
 				r = guard_list(
 					p, (const char *const[]){ncc, v8, tsx, NULL},
-					CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE,
+					CORDON_GUARD_PROTECT | make,
 					"a code cache (node's tools outside run what is there)",
 					ctx->home, &cache);
 		}
-		if (r >= 0)
-			r = guard_list(p,
-				       (const char *const[]){"/var/tmp/node-compile-cache", NULL},
-				       CORDON_GUARD_PROTECT,
-				       "a code cache (node's tools outside run what is there)",
-				       ctx->home, &cache);
 	}
 	/* The kernel's list of the keys the user may view, and who holds
 	 * how many: keyctl is refused, but the names (a service, an account)

@@ -322,37 +322,45 @@ BOTH_USERS(tmpdir, node_s_compile_cache_outside_stays_unwritten, .timeout = 60)
 	who_ids(who, &uid, &gid);
 	struct world w;
 	world_for(&w, who, "nodecc", "");
-	tmp_config(&w, "");
-	/* (The outside's TMPDIR a directory of the user's in /tmp, as
-	 * pam_tmpdir makes: /tmp's own cache may be another user's.) */
-	char *outer = fmt("/tmp/cordontest-nodecc-%d-%u", (int)getpid(), (unsigned)uid);
-	cr_assert_eq(mkdir(outer, 0700), 0, "%s: %s", outer, strerror(errno));
-	cr_assert_eq(chown(outer, uid, gid), 0);
-	char *kv = fmt("TMPDIR=%s", outer);
-	world_setenv(&w, kv);
-	/* (And yarn 1's v8-compile-cache and tsx's, round 52e F1, F2.) */
-	char *entry = fmt("%s/node-compile-cache/v0-x64-0-%u/k", outer, (unsigned)uid);
-	char *v8 = fmt("%s/v8-compile-cache-%u/10.0/k.BLOB", outer, (unsigned)uid);
-	char *tsx = fmt("%s/tsx-%u/k.js", outer, (unsigned)uid);
-	char *plant = fmt("for f in %s %s %s; do mkdir -p $(dirname $f) 2>/dev/null; "
-			  "echo planted > $f 2>/dev/null; done; "
-			  "echo \"nocache=$NODE_DISABLE_COMPILE_CACHE$DISABLE_V8_COMPILE_CACHE"
-			  "$TSX_DISABLE_CACHE\"",
-			  entry, v8, tsx);
-	struct run_result r = sh_in(&w, NULL, "%s", plant);
-	cr_expect(strstr(r.out, "nocache=111"), "node's tools keep a code cache inside: %s%s",
-		  r.out, r.err);
-	cr_expect_not(file_exists(entry), "the outside's node compile cache was written");
-	cr_expect_not(file_exists(v8), "the outside's v8-compile-cache was written");
-	cr_expect_not(file_exists(tsx), "the outside's tsx cache was written");
-	run_free(&r);
-	r = sh_outside(&w, plant);
-	cr_expect(file_exists(entry) && file_exists(v8) && file_exists(tsx),
-		  "control: the writes outside did not land: %s", r.err);
-	run_free(&r);
-	free(v8), free(tsx);
-	remove_all(outer);
-	free(plant), free(entry), free(kv), free(outer);
+	/* The outside's TMPDIR a directory of the user's in /tmp, as
+	 * pam_tmpdir makes (/tmp's own cache may be another user's), and one
+	 * elsewhere that a rule makes writable (round 52f F1: /var/tmp and
+	 * the runtime directory were not looked at). */
+	char *outers[2] = {fmt("/tmp/cordontest-nodecc-%d-%u", (int)getpid(), (unsigned)uid),
+			   path_join(w.dir, "ttmp")};
+	char *extra = fmt(", \"additional_read_write_paths\": [\"%s\"]", outers[1]);
+	tmp_config(&w, extra);
+	for (int k = 0; k < 2; k++) {
+		const char *outer = outers[k];
+		cr_assert_eq(mkdir(outer, 0700), 0, "%s: %s", outer, strerror(errno));
+		cr_assert_eq(chown(outer, uid, gid), 0);
+		char *kv = fmt("TMPDIR=%s", outer);
+		world_setenv(&w, kv);
+		/* (And yarn 1's v8-compile-cache and tsx's, round 52e F1, F2.) */
+		char *entry = fmt("%s/node-compile-cache/v0-x64-0-%u/k", outer, (unsigned)uid);
+		char *v8 = fmt("%s/v8-compile-cache-%u/10.0/k.BLOB", outer, (unsigned)uid);
+		char *tsx = fmt("%s/tsx-%u/k.js", outer, (unsigned)uid);
+		char *plant =
+			fmt("for f in %s %s %s; do mkdir -p $(dirname $f) 2>/dev/null; "
+			    "echo planted > $f 2>/dev/null; done; "
+			    "echo \"nocache=$NODE_DISABLE_COMPILE_CACHE$DISABLE_V8_COMPILE_CACHE"
+			    "$TSX_DISABLE_CACHE\"",
+			    entry, v8, tsx);
+		struct run_result r = sh_in(&w, NULL, "%s", plant);
+		cr_expect(strstr(r.out, "nocache=111"),
+			  "node's tools keep a code cache inside: %s%s", r.out, r.err);
+		cr_expect_not(file_exists(entry), "%s: node's compile cache was written", outer);
+		cr_expect_not(file_exists(v8), "%s: v8-compile-cache was written", outer);
+		cr_expect_not(file_exists(tsx), "%s: tsx's cache was written", outer);
+		run_free(&r);
+		r = sh_outside(&w, plant);
+		cr_expect(file_exists(entry) && file_exists(v8) && file_exists(tsx),
+			  "control: the writes outside did not land in %s: %s", outer, r.err);
+		run_free(&r);
+		remove_all(outer);
+		free(plant), free(tsx), free(v8), free(entry), free(kv);
+	}
+	free(extra), free(outers[0]), free(outers[1]);
 	world_free(&w);
 }
 
