@@ -6013,8 +6013,17 @@ static int put_back_hidden(int dir, const char *name, const char *to,
 		int src = open_own_dir(dir, to), src_err = src < 0 ? errno : 0;
 		int dst = open_own_dir(dir, name);
 		char *part = rest, *slash;
+		struct stat st;
 		while (src >= 0 && dst >= 0 && (slash = strchr(part, '/'))) {
 			*slash = '\0';
+			/* A link on the way (the user's: the session could not
+			 * move one on a hidden path's way) goes back as it is, and
+			 * the name leads where it led (round 52g F1: left in the
+			 * moved directory, the hidden name led nowhere, and the
+			 * next session read the file where the link had led). */
+			if (fstatat(src, part, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			    S_ISLNK(st.st_mode))
+				break;
 			(void)mkdirat(dst, part, 0700);
 			int s2 = open_own_dir(src, part);
 			src_err = s2 < 0 ? errno : 0;
@@ -6027,7 +6036,6 @@ static int put_back_hidden(int dir, const char *name, const char *to,
 		}
 		/* (Left behind: one still there, or a way to it that could not
 		 * be opened; not one the moved directory never held.) */
-		struct stat st;
 		if (src >= 0 && dst >= 0 && cordon_fs_rename_new_to(src, part, dst, part) == 0)
 			back++;
 		else if (src >= 0 ? fstatat(src, part, &st, AT_SYMLINK_NOFOLLOW) == 0

@@ -3822,11 +3822,18 @@ BOTH_USERS(guards, hooks_a_known_config_directory_names_run_nothing, .timeout = 
 BOTH_USERS(guards, a_hidden_file_stays_at_its_name_when_its_directory_is_moved_aside, .timeout = 90)
 {
 	struct world w;
-	world_for(
-		&w, who, "hidmove",
-		", \"additional_hidden_paths\": [\"config/master.key\", \"~/.pulumi/credentials.json\"]");
+	/* (And one whose way goes through a link of the user's in the moved
+	 * directory, secrets/prod -> ../vault/prod: round 52g F1, the end
+	 * left the link in the moved one, and the name led nowhere.) */
+	world_for(&w, who, "hidmove",
+		  ", \"additional_hidden_paths\": [\"config/master.key\", "
+		  "\"~/.pulumi/credentials.json\", \"secrets/prod/key\"]");
 	free(write_file(w.proj, "config/master.key", "RAILS-" SECRET "\n"));
 	free(write_file(w.home, ".pulumi/credentials.json", "PULUMI-" SECRET "\n"));
+	free(write_file(w.proj, "vault/prod/key", "VAULT-" SECRET "\n"));
+	char *secrets_dir = path_join(w.proj, "secrets"), *prod = path_join(w.proj, "secrets/prod");
+	cr_assert_eq(mkdir(secrets_dir, 0755), 0);
+	cr_assert_eq(symlink("../vault/prod", prod), 0);
 	world_give(&w);
 	/* (And closed to its owner: round 52c F1, the end could not open it
 	 * to put the file back.) */
@@ -3837,15 +3844,16 @@ BOTH_USERS(guards, a_hidden_file_stays_at_its_name_when_its_directory_is_moved_a
 	char *key = path_join(w.proj, "config/master.key");
 	char *cred = path_join(w.home, ".pulumi/credentials.json");
 	char *cfg_dir = path_join(w.proj, "config"), *pul_dir = path_join(w.home, ".pulumi");
-	char *in_proj = fmt("set -- %s; %s", cfg_dir, plant);
+	char *in_proj = fmt("set -- %s %s; %s", cfg_dir, secrets_dir, plant);
 	char *in_home = fmt("set -- %s; %s", pul_dir, plant);
 	char *home_opt = fmt("--project %s", w.home);
 
 	/* Control: inside, both are hidden at the start. */
-	char *read_all = fmt("chmod u+rwx %s/config* %s/.pulumi* 2>/dev/null; "
-			     "cat %s/config*/master.key %s/.pulumi*/credentials.json 2>/dev/null; "
+	char *read_all = fmt("chmod u+rwx %s/config* %s/.pulumi* %s/secrets* 2>/dev/null; "
+			     "cat %s/config*/master.key %s/.pulumi*/credentials.json "
+			     "%s/secrets*/prod/key %s/vault/prod/key 2>/dev/null; "
 			     "echo read-done",
-			     w.proj, w.home, w.proj, w.home);
+			     w.proj, w.home, w.proj, w.proj, w.home, w.proj, w.proj);
 	struct run_result r = sh_in(&w, "", "%s", read_all);
 	cr_expect(strstr(r.out, "read-done"), "control: did not run: %s", r.err);
 	cr_expect_null(strstr(r.out, SECRET), "control: a hidden file was read: %s", r.out);
@@ -3871,6 +3879,9 @@ BOTH_USERS(guards, a_hidden_file_stays_at_its_name_when_its_directory_is_moved_a
 	char *moved_cred = path_join(w.home, ".pulumi.cordon-disarmed/credentials.json");
 	cr_expect_not(file_exists(moved_key), "master.key went with its directory");
 	cr_expect_not(file_exists(moved_cred), "credentials.json went with its directory");
+	struct stat st;
+	cr_expect(lstat(prod, &st) == 0 && S_ISLNK(st.st_mode),
+		  "the link on secrets/prod/key's way is not at its name");
 
 	/* The next sessions read neither. */
 	r = sh_in(&w, "", "%s", read_all);
@@ -3884,6 +3895,7 @@ BOTH_USERS(guards, a_hidden_file_stays_at_its_name_when_its_directory_is_moved_a
 	sweep_forget_beneath(w.home);
 	free(moved_key), free(moved_cred), free(read_all), free(home_opt), free(in_home);
 	free(in_proj), free(pul_dir), free(cfg_dir), free(cred), free(key);
+	free(prod), free(secrets_dir);
 	world_free(&w);
 }
 
