@@ -2321,43 +2321,22 @@ static int guard_config(const struct cordon_config *cfg, const struct cordon_con
 	 * session is granted writing (a link planted for one would grant it
 	 * where it leads; launcher/history.c takes none, and keeps no history
 	 * there for a session that could write them). */
-	const char *state = ctx->getenv_fn ? ctx->getenv_fn("XDG_STATE_HOME") : NULL;
-	cleanup_free char *own = NULL;
-	if (r >= 0 &&
-	    asprintf(&own, "%s/cordon", state && state[0] == '/' ? state : "~/.local/state") < 0)
-		return -ENOMEM;
-	if (r >= 0)
-		r = guard_list(p, (const char *const[]){own, NULL},
-			       CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE, "cordon's state",
-			       ctx->home, cache);
-	/* The registry itself is hidden: the sweep's records there hold the
-	 * tree of every project the user ran a session in (names of files
-	 * included), readable from inside wherever a rule granted ~/.local
-	 * (round 27c). Nothing inside reads it: the launcher does, outside. */
-	cleanup_free char *registry = NULL;
-	if (r >= 0 && ctx->uid != 0 && asprintf(&registry, "%s/sessions", own) < 0)
-		return -ENOMEM;
-	if (r >= 0 && ctx->uid == 0)
-		r = guard_list(p,
-			       (const char *const[]){CORDON_ROOT_REGISTRY, CORDON_ROOT_STATE, NULL},
-			       CORDON_GUARD_HIDE, "cordon's state", ctx->home, cache);
-	else if (r >= 0)
-		r = guard_list(p, (const char *const[]){registry, NULL}, CORDON_GUARD_HIDE,
-			       "cordon's state", ctx->home, cache);
-	/* And where earlier launches' XDG_STATE_HOME put it (round 52a F2: a
-	 * launch without the variable wrote the registry, the records and the
-	 * shells' directories the launches with it use). */
-	/* And the usual one whatever XDG_STATE_HOME says: the notes a launch
-	 * without the variable reads are kept there too (round 52c F2: a
-	 * session with the variable and --project ~ removed them). */
+	/* Where XDG_STATE_HOME puts it, ~/.local/state's whatever the variable
+	 * says (round 52c F2: the notes a launch without it reads are kept
+	 * there too, and a session with it and --project ~ removed them), and
+	 * where earlier launches' XDG_STATE_HOME put it (52a F2: a launch
+	 * without the variable wrote the registry, the records and the
+	 * shells' directories the launches with it use). The registry itself
+	 * is hidden: the sweep's records there hold the tree of every project
+	 * the user ran a session in (names of files included), readable from
+	 * inside wherever a rule granted ~/.local (round 27c). Nothing inside
+	 * reads it: the launcher does, outside. */
 	struct cordon_strv states = {0};
 	if (r >= 0)
 		r = cordon_home_xdg_list((const char *const[]){"~/.local/state/cordon", NULL},
 					 ctx->home, ctx, &states);
 	for (size_t i = 0; r >= 0 && i < states.n; i++) {
 		cleanup_free char *reg = NULL;
-		if (strcmp(states.v[i], own) == 0)
-			continue;
 		r = guard_list(p, (const char *const[]){states.v[i], NULL},
 			       CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE, "cordon's state",
 			       ctx->home, cache);
@@ -2368,6 +2347,10 @@ static int guard_config(const struct cordon_config *cfg, const struct cordon_con
 				       "cordon's state", ctx->home, cache);
 	}
 	cordon_strv_free(&states);
+	if (r >= 0 && ctx->uid == 0)
+		r = guard_list(p,
+			       (const char *const[]){CORDON_ROOT_REGISTRY, CORDON_ROOT_STATE, NULL},
+			       CORDON_GUARD_HIDE, "cordon's state", ctx->home, cache);
 	/* And an ordinary user's state below the passwd home, where the notes
 	 * later launches trust are kept too whatever XDG_STATE_HOME and HOME
 	 * say (shim/sweep.c, uid_records_dir: round 37c F3). */
@@ -3434,17 +3417,15 @@ static int whitelist_line(struct direnv_read *d, const char *section, const char
 /* ENTRY ("~/...") in CTX's home and where XDG moves it (this launch's
  * variable, earlier launches': cordon_home_xdg), absolute, into OUT once
  * each. 0 or -ENOMEM. */
+static int push_kept(struct cordon_strv *out, const char *entry, const char *home);
+
 static int home_xdg_dirs(const char *entry, const struct cordon_context *ctx,
 			 struct cordon_strv *out)
 {
 	struct cordon_strv at = {0};
 	int e = cordon_home_xdg_list((const char *const[]){entry, NULL}, ctx->home, ctx, &at);
-	for (size_t i = 0; e >= 0 && i < at.n; i++) {
-		char *abs = NULL;
-		int k = cordon_path_absolute(at.v[i], ctx->home, NULL, &abs);
-		e = k == -ENOMEM ? k : k < 0 ? 0 : cordon_strv_push_new(out, abs);
-		free(abs);
-	}
+	for (size_t i = 0; e >= 0 && i < at.n; i++)
+		e = push_kept(out, at.v[i], ctx->home);
 	cordon_strv_free(&at);
 	return e;
 }
