@@ -1012,25 +1012,27 @@ static int make_dirs_to(char *dir)
  * earlier session laid, and read a config it changed (round 37c F3). */
 static char *uid_records_dir_now(void);
 
+/* NOW's answer, found once a process and user (*FOUND, for *UID): a
+ * launch asks for each path it judges. A copy (malloc'd), or NULL. */
+static char *found_once(char **found, uid_t *uid, char *(*now)(void))
+{
+	if (*uid != geteuid()) {
+		free(*found);
+		*found = now();
+		*uid = geteuid();
+	}
+	return *found ? strdup(*found) : NULL;
+}
+
 static char *uid_records_dir(void)
 {
 	if (geteuid() == 0 || cordon_sandbox_nested())
 		return NULL;
-	/* (Found once a process and user: a launch asks for each path it
-	 * judges.) */
 	static char *found;
 	static uid_t found_uid = (uid_t)-1;
-	if (found_uid != geteuid()) {
-		free(found);
-		found = uid_records_dir_now();
-		found_uid = geteuid();
-	}
-	return found ? strdup(found) : NULL;
+	return found_once(&found, &found_uid, uid_records_dir_now);
 }
 
-/* (Its own path even where XDG_STATE_HOME or HOME lead there too: that
- * one a session may flip to a link elsewhere between a comparison and the
- * write, round 39d G2. Then both are written, the same.) */
 /* HOME's .local/state/cordon/sessions (malloc'd), made where missing,
  * where HOME is a directory of the user's and so is that; else NULL. */
 static char *sessions_below(const char *home)
@@ -1048,6 +1050,9 @@ static char *sessions_below(const char *home)
 	return dir;
 }
 
+/* (Its own path even where XDG_STATE_HOME or HOME lead there too: that
+ * one a session may flip to a link elsewhere between a comparison and the
+ * write, round 39d G2. Then both are written, the same.) */
 static char *uid_records_dir_now(void)
 {
 	cleanup_free char *home = cordon_passwd_home(geteuid());
@@ -1081,18 +1086,15 @@ static char *home_records_dir_now(void);
 
 static char *home_records_dir(char *const dirs[2])
 {
-	/* (Found once a process and user, as uid_records_dir.) */
 	static char *found;
 	static uid_t found_uid = (uid_t)-1;
-	if (found_uid != geteuid()) {
-		free(found);
-		found = home_records_dir_now();
-		found_uid = geteuid();
-	}
-	for (int k = 0; found && k < 2; k++)
-		if (dirs[k] && strcmp(dirs[k], found) == 0)
+	char *dir = found_once(&found, &found_uid, home_records_dir_now);
+	for (int k = 0; dir && k < 2; k++)
+		if (dirs[k] && strcmp(dirs[k], dir) == 0) {
+			free(dir);
 			return NULL;
-	return found ? strdup(found) : NULL;
+		}
+	return dir;
 }
 
 static char *home_records_dir_now(void)
