@@ -799,6 +799,10 @@ struct index_scan {
 	bool nameless_link;       /* a gitlink with no name (a split index's replacement) */
 	bool gitmodules;          /* an entry named .gitmodules */
 	struct cordon_strv *dirs; /* where not NULL: the directory entries' names ("d/") */
+	/* Each named entry to ENTRY (cordon_git_index_entries); its first
+	 * negative value, in ERR, stops it. */
+	int (*entry)(const char *name, unsigned mode, const unsigned char *oid, size_t hs,
+		     void *arg);
 };
 
 static uint32_t be32(const unsigned char *p)
@@ -893,6 +897,10 @@ static bool index_entry(struct index_scan *x, size_t *off, bool first)
 		x->unread = true; /* (out of memory: not read whole) */
 	if (x->each && len && x->err == 0 && (mode & 0170000) == 0160000) {
 		int r = x->each(x->name, x->arg);
+		x->err = r < 0 ? r : 0;
+	}
+	if (x->entry && len && x->err == 0) {
+		int r = x->entry(x->name, mode, e + 40, x->hs, x->arg);
 		x->err = r < 0 ? r : 0;
 	}
 	*off += size;
@@ -1020,6 +1028,7 @@ static bool index_and_shared(const char *index, struct index_scan *x, struct ind
 	base->each = x->each;
 	base->arg = x->arg;
 	base->dirs = x->dirs;
+	base->entry = x->entry;
 	for (size_t i = 0; i < x->n_base && !base->unread && base->err == 0; i++) {
 		static const unsigned char none[32];
 		if (memcmp(x->base[i], none, x->hs) == 0)
@@ -1250,4 +1259,25 @@ int cordon_git_index_gitlinks(const char *gitdir, int (*each)(const char *name, 
 		e = each(names.v[i], arg);
 	cordon_strv_free(&names);
 	return e < 0 ? e : status;
+}
+
+int cordon_git_index_entries(const char *gitdir,
+			     int (*each)(const char *name, unsigned mode, const unsigned char *oid,
+					 size_t hs, void *arg),
+			     void *arg)
+{
+	char index[PATH_MAX], config[PATH_MAX];
+	if ((size_t)snprintf(index, sizeof(index), "%s/index", gitdir) >= sizeof(index) ||
+	    !cordon_git_common_config(gitdir, config, sizeof(config)))
+		return -ENAMETOOLONG;
+	size_t hs = cordon_git_hash_size(config);
+	struct index_scan x = {.hs = hs, .entry = each, .arg = arg}, base = {.hs = hs};
+	if (!index_and_shared(index, &x, &base))
+		return -ENOMEM;
+	free(x.name);
+	if (x.err < 0 || base.err < 0)
+		return x.err < 0 ? x.err : base.err;
+	/* (A split index's entries with no name replace shared ones, which
+	 * its bitmaps name: not read.) */
+	return x.unread || base.unread || x.nameless || base.nameless ? -EINVAL : 0;
 }

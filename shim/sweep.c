@@ -2219,6 +2219,8 @@ void cordon_sweep_free(struct cordon_sweep *s)
 	free(s->held_note2);
 	cordon_strv_free(&s->config_write);
 	cordon_strv_free(&s->config_kept);
+	cordon_strv_free(&s->tracked_repos);
+	cordon_strv_free(&s->tracked);
 	for (size_t i = 0; i < s->n_configs; i++) {
 		free(s->configs[i].path);
 		cordon_git_entries_free(&s->configs[i].had);
@@ -4296,6 +4298,13 @@ static void snapshot(struct cordon_sweep *s, const char *top)
 			had(s, shared, "config");
 		if (i == 0)
 			hold_remotes(s, shared ? shared : dir);
+		/* (A repository whose worktree holds the .git found: not a
+		 * bare one's, nor one kept in .git/modules.) */
+		size_t pn = strlen(path);
+		if (pn > 5 && strcmp(path + pn - 5, "/.git") == 0) {
+			path[pn - 5] = '\0';
+			(void)cordon_sweep_tracked_hold(s, dir, path);
+		}
 	}
 	cache_free(&w.cache);
 }
@@ -8362,6 +8371,7 @@ int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *sai
 		moved += judge_mise_envs_above(s, said);
 	free(buf);
 	moved += say_lost(s, said);
+	(void)cordon_sweep_tracked_judge(s, said);
 	moved += judge_late_configs(s, "while this session ran, it (or a program outside) changed",
 				    said);
 	cordon_gitcfg_env_from(NULL);

@@ -167,7 +167,23 @@ struct cordon_sweep {
 	 * the paths it may write, those it kept read-only, and its start. */
 	struct cordon_strv config_write, config_kept;
 	struct timespec configs_since;
+	/* The repositories whose index was read as the session started
+	 * ("GITDIR\nWORKTREE\nIDENTITY", the index file's), and their entries
+	 * under a guarded path ("WORKTREE/NAME\nMODE OID"): see
+	 * cordon_sweep_tracked_hold. */
+	struct cordon_strv tracked_repos, tracked;
 };
+
+/* As the session starts: the entries of the index of the git dir GITDIR
+ * (whose worktree is WORKTREE) that lie under S's guarded paths, kept
+ * (shim/sweep-tracked.c; an index not read whole is not kept). 0 or
+ * -ENOMEM. */
+int cordon_sweep_tracked_hold(struct cordon_sweep *s, const char *gitdir, const char *worktree);
+/* As it ends: each entry of those indexes under a guarded path that is
+ * new or holds another object than as it started, said to SAID (git
+ * checkout outside would write it over the protected file); an index
+ * rewritten in a form not read, said. How many were said. */
+int cordon_sweep_tracked_judge(const struct cordon_sweep *s, struct cordon_strv *said);
 
 /* Whether a session under P is swept as it ends: sandboxed, with a .git
  * path among the protected ones (in the project, or in a directory the
@@ -354,6 +370,15 @@ void cordon_git_index_risks(const char *index, size_t hash_size, bool hfs, char 
  * replacement): what was read before stands. */
 int cordon_git_index_gitlinks(const char *gitdir, int (*each)(const char *name, void *arg),
 			      void *arg, bool *gitmodules);
+/* Each entry of GITDIR's index with a name (and of the shared index a
+ * split one names), with its mode and object id (HS bytes), to EACH; a
+ * negative value from it stops. 0 (no index: none), EACH's value,
+ * -ENOMEM, or -EINVAL where part of it could not be read or an entry has
+ * no name (a split index's replacement). */
+int cordon_git_index_entries(const char *gitdir,
+			     int (*each)(const char *name, unsigned mode, const unsigned char *oid,
+					 size_t hs, void *arg),
+			     void *arg);
 /* The hooks in the directory DIR, those for which ONLY(PATH, ARG) is
  * true (ONLY may be NULL). */
 void cordon_git_hook_risks(const char *dir, bool (*only)(const char *path, const void *arg),

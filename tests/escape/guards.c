@@ -1543,6 +1543,49 @@ BOTH_USERS(guards, git_keeps_working_inside, .timeout = 60)
 	world_free(&w);
 }
 
+/* A protected file git tracks cannot be written inside, but its blob in
+ * the index can (the .git is the session's): git checkout -- . outside
+ * then writes the session's version over it (round 52a F4). The end says
+ * each protected entry the index holds anew (.envrc changed, a
+ * .vscode/tasks.json added), and nothing of a commit of another file;
+ * the plant is there (the control: git show outside reads it). */
+BOTH_USERS(guards, a_protected_file_staged_inside_is_said, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "pstage");
+	struct run_result r = outside(&w, "echo 'echo mine' > .envrc && mkdir -p .vscode && "
+					  "echo '{}' > .vscode/settings.json && git add -A && "
+					  "git commit -qm tracked");
+	run_free(&r);
+	r = sh_in(&w, NULL, "echo b > b; git add b; git commit -qm other; echo other $?");
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_expect(strstr(r.out, "other 0"), "the control commit failed\n%s", diag);
+	cr_expect(!strstr(r.err, "now holds another"), "a commit of b was said\n%s", diag);
+	free(diag);
+	run_free(&r);
+	r = sh_in(&w, NULL,
+		  "E=$(echo 'touch pwned' | git hash-object -w --stdin) && "
+		  "git update-index --cacheinfo 100644,$E,.envrc && "
+		  "git update-index --add --cacheinfo 100644,$E,.vscode/tasks.json && "
+		  "git commit -qm plant; echo plant $?");
+	diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_assert(strstr(r.out, "plant 0"), "the plant failed\n%s", diag);
+	cr_expect(strstr(r.err, "now holds another .envrc than the protected file"),
+		  "the staged .envrc was not said\n%s", diag);
+	cr_expect(strstr(r.err, "now holds another .vscode/tasks.json than"),
+		  "the added .vscode/tasks.json was not said\n%s", diag);
+	cr_expect(!strstr(r.err, "another .vscode/settings.json") && !strstr(r.err, "another b "),
+		  "an unchanged entry was said\n%s", diag);
+	run_free(&r);
+	/* (The control: the plant is what git outside would write.) */
+	r = outside(&w, "git show :.envrc; cat .envrc");
+	cr_expect_str_eq(r.out, "touch pwned\necho mine\n", "the index does not hold the plant\n%s",
+			 diag);
+	run_free(&r);
+	free(diag);
+	world_free(&w);
+}
+
 /* ---- git: a worktree and a submodule ---- */
 
 static const char plant_worktree[] =
