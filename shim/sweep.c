@@ -392,7 +392,44 @@ static void pending_mark(const struct cordon_sweep *s, const char *root,
 		n += snprintf(line + n, sizeof(line) - (size_t)n, "session %s\n", s->session);
 	if (n > 0 && (size_t)n < sizeof(line))
 		(void)cordon_write_full(fd, line, (size_t)n);
+	/* Then, past a NUL, the hidden paths at or below ROOT, each ending in
+	 * one: a later launch that catches up with this session, should it be
+	 * killed, puts them back where it moves a directory aside, as this
+	 * one's end would (round 53c F1: that launch's own list named another
+	 * HF_HOME, or the entry relative to another project). */
+	bool first = true;
+	for (size_t i = 0; n > 0 && (size_t)n < sizeof(line) && i < s->hidden.n; i++)
+		if (cordon_path_under(s->hidden.v[i], root)) {
+			if (first)
+				(void)cordon_write_full(fd, "", 1);
+			first = false;
+			(void)cordon_write_full(fd, s->hidden.v[i], strlen(s->hidden.v[i]) + 1);
+		}
 	close(fd);
+}
+
+#define MARK_HIDDEN_MAX (1u << 20) /* a mark's hidden paths past it are not read */
+
+/* The hidden paths the mark at PATH holds (pending_mark), into OUT. */
+static void mark_hidden(const char *path, struct cordon_strv *out)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	char *text = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+				     st.st_size <= MARK_HIDDEN_MAX
+			     ? malloc((size_t)st.st_size + 1)
+			     : NULL;
+	ssize_t got = text ? read(fd, text, (size_t)st.st_size) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (got > 0) {
+		text[got] = '\0';
+		const char *p = memchr(text, '\0', (size_t)got), *end = text + got;
+		for (p = p ? p + 1 : end; p < end; p += strlen(p) + 1)
+			if (p[0] == '/' && cordon_strv_push_new(out, p) < 0)
+				break;
+	}
+	free(text);
 }
 
 /* A name beside a record: a mark (PENDING) or a start record
@@ -739,6 +776,28 @@ static bool pending_collect(const char *root, struct cordon_sweep *from, struct 
 	struct collect c = {&from->since, from->since, done, false, from};
 	each_beside(root, collect_one, &c);
 	return c.killed;
+}
+
+struct near_hidden {
+	const char *root;
+	struct cordon_strv *out;
+};
+
+static void near_one(const struct beside *b, void *arg)
+{
+	struct near_hidden *n = arg;
+	if (b->mark && !b->mine && b->root[0] &&
+	    (cordon_path_under(b->root, n->root) || cordon_path_under(n->root, b->root)))
+		mark_hidden(b->path, n->out);
+}
+
+/* The hidden paths of the other sessions whose marks lie in ROOT, or in
+ * a root it lies in or holds, into OUT: killed ones (which a walk of ROOT
+ * catches up with), and running ones (what it judges of theirs). */
+static void hidden_near(const char *root, struct cordon_strv *out)
+{
+	struct near_hidden n = {root, out};
+	each_beside(NULL, near_one, &n);
 }
 
 struct running {
@@ -5967,8 +6026,10 @@ static int hidden_rests(const struct cordon_sweep *s, const char *path, struct c
 {
 	cleanup_free char *real = realpath(path, NULL);
 	int e = 0;
-	for (size_t i = 0; e >= 0 && i < s->hidden.n; i++) {
-		const char *h = s->hidden.v[i];
+	size_t n_killed = s->others_hidden ? s->others_hidden->n : 0;
+	for (size_t i = 0; e >= 0 && i < s->hidden.n + n_killed; i++) {
+		const char *h =
+			i < s->hidden.n ? s->hidden.v[i] : s->others_hidden->v[i - s->hidden.n];
 		cleanup_free char *hreal = NULL;
 		const char *from = path;
 		if (!cordon_path_under(h, path)) {
@@ -7812,8 +7873,10 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 	unsigned unmoved = 0;
 	from.unmoved = &unmoved;
 	const struct cordon_sweep *s = &from;
-	struct cordon_strv done = {0};
+	struct cordon_strv done = {0}, others_hidden = {0};
 	bool killed = pending_collect(top, &from, &done);
+	hidden_near(top, &others_hidden);
+	from.others_hidden = &others_hidden;
 	from.earlier = !after(&from.since, &session->since);
 	/* (Not said of a shared directory, which every session sweeps: its
 	 * moves say "a session" then.) */
@@ -7854,6 +7917,7 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 			close(w.root);
 		top_down(top_held, top_mode);
 		cordon_strv_free(&done); /* (the marks stay: looked at again next time) */
+		cordon_strv_free(&others_hidden);
 		return mise;
 	}
 	size_t tn = strlen(top);
@@ -7873,6 +7937,7 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 			top_down(top_held, top_mode);
 			cordon_strv_free(&w.skip);
 			cordon_strv_free(&done);
+			cordon_strv_free(&others_hidden);
 			return mise;
 		}
 	}
@@ -7975,6 +8040,7 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 	for (size_t i = 0; done_all && i < done.n; i++)
 		(void)unlink(done.v[i]);
 	cordon_strv_free(&done);
+	cordon_strv_free(&others_hidden);
 	if (e >= 0 && !w.disturbed && unmoved)
 		say(said,
 		    "cordon: the next session in %s looks again at what this one could not "

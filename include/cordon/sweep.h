@@ -62,6 +62,11 @@ struct cordon_sweep {
 	 * that is not a root names a repository no walk looks at), and every
 	 * hidden one (names the sweep reads there are never shown). */
 	struct cordon_strv writable, hidden;
+	/* (The walk's: the hidden paths of the other sessions in its root,
+	 * or in one it lies in or holds, as their marks hold them: a killed
+	 * one's it catches up with, a running one's it judges. Put back as
+	 * HIDDEN's are; NULL: none.) */
+	const struct cordon_strv *others_hidden;
 	/* WRITABLE's paths as they resolve at the end, made at its first
 	 * question (session_writable): mutable within a const sweep. */
 	struct cordon_strv *writable_real;

@@ -3942,6 +3942,44 @@ BOTH_USERS(guards, a_hidden_file_stays_at_its_name_when_its_directory_is_moved_a
 	world_free(&w);
 }
 
+/* Round 53c F1: a session made config/ (which holds the hidden
+ * config/master.key, an entry relative to the project) a bare repository
+ * and its launcher was killed; the next launch, in the directory above,
+ * caught up with it and moved config/ aside whole, with the key: that
+ * launch's own entry named WORLD/config/master.key, and only its own
+ * list was put back. Each session's mark now holds its hidden paths.
+ * Judged from outside: where the key lies, and what the next session in
+ * the project read. Controls: the directory is moved aside; the plant
+ * landed. */
+BOTH_USERS(guards, a_hidden_file_stays_at_its_name_after_a_killed_session, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "hidkill", ", \"additional_hidden_paths\": [\"config/master.key\"]");
+	free(write_file(w.proj, "config/master.key", "RAILS-" SECRET "\n"));
+	world_give(&w);
+	plant_then_kill(
+		&w, "cd config && mkdir -p objects refs && "
+		    "echo 'ref: refs/heads/main' > HEAD && "
+		    "printf '[core]\\n\\tbare = true\\n\\tfsmonitor = true\\n' > config && cd ..");
+	char *above = fmt("--project %s", w.dir);
+	struct run_result r = sh_in(&w, above, "true");
+	cr_expect(strstr(r.err, "config.cordon-disarmed"), "control: not moved aside: %s", r.err);
+	run_free(&r);
+	char *key = path_join(w.proj, "config/master.key");
+	char *moved = path_join(w.proj, "config.cordon-disarmed/master.key");
+	char *now = read_file(key);
+	cr_expect(now && strstr(now, SECRET), "master.key is not at its name");
+	free(now);
+	cr_expect_not(file_exists(moved), "master.key went with its directory");
+	r = sh_in(&w, "", "cat %s/config*/master.key 2>/dev/null; echo read-done", w.proj);
+	cr_expect(strstr(r.out, "read-done"), "did not run: %s", r.err);
+	cr_expect_null(strstr(r.out, SECRET), "the next session read the key: %s", r.out);
+	run_free(&r);
+	sweep_forget_beneath(w.dir);
+	free(moved), free(key), free(above);
+	world_free(&w);
+}
+
 /* Round 51c F2: a repository moved aside whole, its HEAD moved aside in
  * it, given a HEAD again by a later session (cp HEAD.cordon-disarmed
  * HEAD) and a link to it: its config was as the later session found it,
