@@ -421,28 +421,25 @@ static long clone3_vm(struct clone3_args *ca, void (*fn)(void *))
 
 /* ---- the keeper --------------------------------------------------------------- */
 
-/* The pids in /proc/SELF/task/SELF/children (the keeper is one thread: its
- * children, and the orphans it took, hang on it). Returns how many. */
-static size_t children(long self, int *out, size_t max)
+/* The decimal digits of V (> 0, or 0) at OUT; how many. */
+static size_t put_num(char *out, long v)
 {
-	char path[64] = "/proc/";
-	size_t p = 6;
-	char num[24];
-	int d = 0;
-	for (long v = self; v > 0 || d == 0; v /= 10)
+	char num[24] = {0};
+	size_t d = 0;
+	for (; v > 0 || d == 0; v /= 10)
 		num[d++] = (char)('0' + v % 10);
-	for (int j = 0; j < 2; j++) {
-		for (int i = d - 1; i >= 0; i--)
-			path[p++] = num[i];
-		const char *mid = j == 0 ? "/task/" : "/children";
-		for (const char *m = mid; *m; m++)
-			path[p++] = *m;
-	}
-	path[p] = '\0';
+	for (size_t i = 0; i < d; i++)
+		out[i] = num[d - 1 - i];
+	return d;
+}
+
+/* The pids in the children file at PATH, into OUT. Returns how many. */
+static size_t children_in(const char *path, int *out, size_t max)
+{
 	long fd = SYS4(openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0);
 	if (fd < 0)
 		return 0;
-	char buf[4096];
+	char buf[4096] = {0}; /* (the analyzer does not know the raw read fills it) */
 	long n = SYS3(read, fd, buf, sizeof(buf) - 1);
 	SYS1(close, fd);
 	size_t cnt = 0;
@@ -459,9 +456,41 @@ static size_t children(long self, int *out, size_t max)
 	return cnt;
 }
 
-/* SELF's descendants, as far as /proc/PID/task/PID/children shows them
- * (children of a process's other threads come to the keeper when it dies:
- * the next round). Breadth first into OUT. */
+/* The children of every thread of PID (/proc/PID/task/TID/children: a
+ * child hangs on the thread that forked it, round 53a W1), into OUT.
+ * Returns how many. */
+static size_t children(long pid, int *out, size_t max)
+{
+	char path[96] = "/proc/";
+	size_t p = 6 + put_num(path + 6, pid);
+	memcpy(path + p, "/task", 6);
+	long fd = SYS4(openat, AT_FDCWD, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return 0;
+	path[p + 5] = '/';
+	size_t cnt = 0;
+	char buf[2048] __attribute__((aligned(8))) = {0};
+	long n;
+	while (cnt < max && (n = SYS3(getdents64, fd, buf, sizeof(buf))) > 0) {
+		for (long off = 0; off < n && cnt < max;) {
+			struct dirent64_raw *d = (struct dirent64_raw *)(buf + off);
+			off += d->reclen;
+			size_t len = 0;
+			while (d->name[len] >= '0' && d->name[len] <= '9' && len < 20)
+				len++;
+			if (len == 0 || d->name[len])
+				continue;
+			memcpy(path + p + 6, d->name, len);
+			memcpy(path + p + 6 + len, "/children", 10);
+			cnt += children_in(path, out + cnt, max - cnt);
+		}
+	}
+	SYS1(close, fd);
+	return cnt;
+}
+
+/* SELF's descendants (those its threads and theirs forked, and the
+ * orphans it took). Breadth first into OUT. */
 static size_t tree(long self, int *out, size_t max)
 {
 	size_t n = children(self, out, max);
