@@ -566,6 +566,9 @@ const char *const cordon_default_hidden[] = {
 	"~/.local/share/crush/crush.json", "~/.codeium/windsurf/mcp_config.json",
 	"~/.continue/.env", "~/.python-gitlab.cfg", "~/.config/python-gitlab.cfg", "~/.fetchmailrc",
 	"~/.muttrc", "~/.mutt/muttrc", "~/.neomuttrc",
+	/* Round 53c F2: Git Credential Manager's stores (plaintext, and the
+	 * GPG one's pass store). */
+	"~/.gcm",
 	/* The system's secrets under the default /etc grant: a root session's
 	 * capabilities read any file there (an ordinary user's cannot, and
 	 * these cost it a cover each only where they exist). Password hashes,
@@ -1483,8 +1486,14 @@ static int hidden_list_made(const struct cordon_config *cfg, const struct cordon
 	/* What the user's git and ssh config name as keys, with the
 	 * default list (round 51b F4). */
 	struct named_secret ns = {ctx, project, out, why, label};
+	struct cordon_strv config_homes = {0};
+	for (size_t i = 0; r >= 0 && ctx->known_xdg && i < ctx->known_xdg->n; i++)
+		if (strncmp(ctx->known_xdg->v[i], "XDG_CONFIG_HOME=/", 17) == 0)
+			r = cordon_strv_push_new(&config_homes, ctx->known_xdg->v[i] + 16);
 	if (r >= 0 && !cfg->has_hidden && ctx->home)
-		r = cordon_config_secrets(ctx->home, ctx->getenv_fn, push_named_secret, &ns);
+		r = cordon_config_secrets(ctx->home, project, &config_homes, ctx->getenv_fn,
+					  push_named_secret, &ns);
+	cordon_strv_free(&config_homes);
 	if (r >= 0)
 		r = push_backups(ctx, project, out, why);
 	return r < 0 ? r : push_mount_aliases(ctx, project, out, why);

@@ -27,6 +27,7 @@
 
 #include "cordon/gitconfig.h"
 #include "cordon/strv.h"
+#include "cordon/sweep.h"
 #include "util.h"
 
 /* ---- copies beside a hidden path ---- */
@@ -662,6 +663,12 @@ static int git_entry(const struct cordon_gitcfg_entry *e, void *arg)
 								       : "http.proxySSLCert";
 		if (cordon_gitcfg_path(e->value, s->home, NULL, path, sizeof(path)))
 			report(s, path, key);
+	} else if (strcmp(e->section, "credential") == 0 &&
+		   strcmp(e->key, "plaintextstorepath") == 0) {
+		/* (Git Credential Manager's store, credentialStore =
+		 * plaintext, moved from ~/.gcm/store: round 53c F2.) */
+		if (cordon_gitcfg_path(e->value, s->home, NULL, path, sizeof(path)))
+			report(s, path, "credential.plaintextStorePath");
 	} else if (strcmp(e->section, "core") == 0 && !e->sub &&
 		   strcmp(e->key, "sshcommand") == 0) {
 		ssh_command(s, e->value, "core.sshCommand");
@@ -847,10 +854,13 @@ static void ssh_file(struct scan *s, const char *file)
  * a helper's script is, and the files the variables below name. */
 static void env_secrets(struct scan *s)
 {
-	static const char *const files[] = {
-		"GOOGLE_APPLICATION_CREDENTIALS", "CLOUDSDK_AUTH_CREDENTIAL_FILE_OVERRIDE",
-		"AWS_WEB_IDENTITY_TOKEN_FILE",    "AZURE_CLIENT_CERTIFICATE_PATH",
-		"AZURE_FEDERATED_TOKEN_FILE",     NULL};
+	static const char *const files[] = {"GOOGLE_APPLICATION_CREDENTIALS",
+					    "CLOUDSDK_AUTH_CREDENTIAL_FILE_OVERRIDE",
+					    "AWS_WEB_IDENTITY_TOKEN_FILE",
+					    "AZURE_CLIENT_CERTIFICATE_PATH",
+					    "AZURE_FEDERATED_TOKEN_FILE",
+					    "GCM_PLAINTEXT_STORE_PATH",
+					    NULL};
 	const char *v;
 	if (!s->getenv_fn)
 		return;
@@ -874,7 +884,37 @@ static void env_secrets(struct scan *s)
 	s->file = NULL;
 }
 
-int cordon_config_secrets(const char *home, char *(*getenv_fn)(const char *),
+/* The config files of the repository git finds from DIR (the first .git
+ * at or above it): its common config and the worktree's config.worktree
+ * (round 53c F2: credential.helper = store --file=... set with git config
+ * --local). */
+static void repo_files(struct scan *s, const char *dir)
+{
+	char at[PATH_MAX], dotgit[PATH_MAX + 8];
+	if (!dir || dir[0] != '/' || strlen(dir) >= sizeof(at))
+		return;
+	snprintf(at, sizeof(at), "%s", dir);
+	for (;;) {
+		struct stat st;
+		snprintf(dotgit, sizeof(dotgit), "%s/.git", strcmp(at, "/") ? at : "");
+		if (lstat(dotgit, &st) == 0)
+			break;
+		char *slash = strrchr(at, '/');
+		if (!slash || slash == at)
+			return;
+		*slash = '\0';
+	}
+	cleanup_free char *gitdir = cordon_git_dir_of(dotgit);
+	char path[PATH_MAX + 32];
+	if (gitdir && cordon_git_common_config(gitdir, path, sizeof(path)))
+		git_file(s, path);
+	if (gitdir &&
+	    (size_t)snprintf(path, sizeof(path), "%s/config.worktree", gitdir) < sizeof(path))
+		git_file(s, path);
+}
+
+int cordon_config_secrets(const char *home, const char *project,
+			  const struct cordon_strv *config_homes, char *(*getenv_fn)(const char *),
 			  int (*fn)(const char *path, const char *why, void *arg), void *arg)
 {
 	struct scan s = {.home = home, .getenv_fn = getenv_fn, .fn = fn, .arg = arg};
@@ -893,6 +933,11 @@ int cordon_config_secrets(const char *home, char *(*getenv_fn)(const char *),
 		git_file(&s, path);
 	if (home && snprintf(path, sizeof(path), "%s/.config/git/config", home) < (int)sizeof(path))
 		git_file(&s, path);
+	for (size_t i = 0; config_homes && i < config_homes->n; i++)
+		if (snprintf(path, sizeof(path), "%s/git/config", config_homes->v[i]) <
+		    (int)sizeof(path))
+			git_file(&s, path);
+	repo_files(&s, project);
 	if (global && global[0] == '/')
 		git_file(&s, global);
 	git_file(&s, "/etc/gitconfig");

@@ -37,13 +37,18 @@ int cordon_backups_of(const char *const *paths, size_t n,
  * and core.askPass's script; ssh's (~/.ssh/config, /etc/ssh/ssh_config and
  * what they Include) IdentityFile; from GETENV_FN, $GIT_SSH_COMMAND,
  * $GIT_ASKPASS, $SSH_ASKPASS and the files $GOOGLE_APPLICATION_CREDENTIALS
- * and its kin name. FN(PATH, WHY, ARG): PATH absolute, a glob where
+ * and its kin name; the git config of CONFIG_HOMES (directories earlier
+ * launches had as XDG_CONFIG_HOME: may be NULL), and of the repository
+ * git finds from PROJECT (its config, config.worktree; PROJECT may be
+ * NULL). FN(PATH, WHY, ARG): PATH absolute, a glob where
  * ssh fills a token in at run time (%h: each file it may be), WHY says
  * which file and key name it ("~/.gitconfig: credential.helper"). A name
  * relative to where the program runs, or built from a variable not set,
  * is not followed. Stops at FN's first negative return and returns it;
  * else 0 or -ENOMEM. */
-int cordon_config_secrets(const char *home, char *(*getenv_fn)(const char *),
+struct cordon_strv;
+int cordon_config_secrets(const char *home, const char *project,
+			  const struct cordon_strv *config_homes, char *(*getenv_fn)(const char *),
 			  int (*fn)(const char *path, const char *why, void *arg), void *arg);
 
 #endif

@@ -1731,7 +1731,7 @@ Test(guard, the_credentials_round_51d_named_are_found)
 	snprintf(f3_value[1], sizeof(f3_value[1]), "%s/gcp/sa.json", t.home);
 	snprintf(f3_value[2], sizeof(f3_value[2]), "/nowhere:%s/bin:/usr/bin", t.home);
 	struct cordon_strv got = {0};
-	cr_assert_eq(cordon_config_secrets(t.home, f3_getenv, collect_home, &got), 0);
+	cr_assert_eq(cordon_config_secrets(t.home, NULL, NULL, f3_getenv, collect_home, &got), 0);
 	expect_named(&got, t.home,
 		     (const char *const[]){"creds/dollar", "tok/pat", ".config/tok/x", "tok/script",
 					   "tok/two", "keys/o", "keys/o2", "keys/o3", "keys/i",
@@ -1739,6 +1739,41 @@ Test(guard, the_credentials_round_51d_named_are_found)
 					   "keys/pass", "keys/ci", "gcp/sa.json", NULL});
 	cordon_strv_free(&got);
 	free(cfg), free(script), free(two), free(ask);
+	tree_free(&t);
+}
+
+/* Round 53c F2: the config of the repository git finds from the project
+ * (from a directory below its top: the common config, config.worktree),
+ * a config directory an earlier launch had as XDG_CONFIG_HOME, Git
+ * Credential Manager's plaintextStorePath and $GCM_PLAINTEXT_STORE_PATH. */
+static char gcm_env[4096];
+
+static char *gcm_getenv(const char *name)
+{
+	return strcmp(name, "GCM_PLAINTEXT_STORE_PATH") == 0 ? gcm_env : NULL;
+}
+
+Test(guard, the_credentials_a_repository_and_a_noted_config_name_are_found)
+{
+	struct tree t;
+	tree_init(&t, "cfgsecrets53c");
+	free(write_file(t.home, "proj/.git/config",
+			"[credential]\n\thelper = store --file=~/creds/repo\n"));
+	free(write_file(t.home, "proj/.git/config.worktree",
+			"[credential]\n\tplaintextStorePath = ~/creds/gcm\n"));
+	free(write_file(t.home, "proj/sub/x", ""));
+	free(write_file(t.home, "noted/git/config",
+			"[credential]\n\thelper = store --file=~/creds/noted\n"));
+	char *sub = path_join(t.home, "proj/sub"), *noted = path_join(t.home, "noted");
+	struct cordon_strv homes = {0}, got = {0};
+	snprintf(gcm_env, sizeof(gcm_env), "%s/creds/env", t.home);
+	cr_assert_eq(cordon_strv_push(&homes, noted), 0);
+	cr_assert_eq(cordon_config_secrets(t.home, sub, &homes, gcm_getenv, collect_home, &got), 0);
+	expect_named(
+		&got, t.home,
+		(const char *const[]){"creds/noted", "creds/repo", "creds/gcm", "creds/env", NULL});
+	cordon_strv_free(&got), cordon_strv_free(&homes);
+	free(sub), free(noted);
 	tree_free(&t);
 }
 
@@ -1775,7 +1810,7 @@ Test(guard, the_credentials_git_and_ssh_name_are_found)
 	struct cordon_strv got = {0};
 	setenv("CS_KEYDIR", t.home, 1);
 	unsetenv("CS_UNSET");
-	cr_assert_eq(cordon_config_secrets(t.home, getenv, collect_home, &got), 0);
+	cr_assert_eq(cordon_config_secrets(t.home, NULL, NULL, getenv, collect_home, &got), 0);
 	unsetenv("CS_KEYDIR");
 	expect_named(&got, t.home,
 		     (const char *const[]){"creds/a", "creds/b", "keys/git_key", ".cookies",

@@ -4677,6 +4677,13 @@ static const char *const named_secrets[][3] = {
 	{".continue/.env", "ANTHROPIC_API_KEY=SECRET-continue"},
 	{".python-gitlab.cfg", "[g]\nprivate_token = SECRET-python-gitlab"},
 	{".fetchmailrc", "poll x user me password SECRET-fetchmail"},
+	/* Round 53c F2: Git Credential Manager's plaintext store, the one
+	 * its credential.plaintextStorePath moves (in the project's
+	 * config.worktree), and a store the project's own .git/config
+	 * names. */
+	{".gcm/store/git/https/github.com/alice.credential", "SECRET-gcm-plaintext", ".gcm"},
+	{"gcm-moved/git/https/h/u.credential", "SECRET-gcm-moved", "gcm-moved"},
+	{"work-creds/repo-store", "https://me:SECRET-repo-store@git.work.example"},
 };
 #define N_NAMED (sizeof(named_secrets) / sizeof(*named_secrets))
 
@@ -4719,6 +4726,12 @@ BOTH_USERS(guards, credentials_under_other_names_stay_unread, .timeout = 120)
 	free(write_file(w.home, ".config/other.conf", "other-visible"));
 	free(write_file(w.home, "notes.txt", "notes-visible"));
 	world_give(&w);
+	struct run_result r = outside(
+		&w,
+		"git init -q && git config --local credential.helper "
+		"'store --file=~/work-creds/repo-store' && "
+		"printf '[credential]\n\tplaintextStorePath = ~/gcm-moved\n' > .git/config.worktree");
+	run_free(&r);
 	char *script = strdup("");
 	char *rules = strdup("");
 	for (size_t i = 0; i < N_NAMED; i++) {
@@ -4731,7 +4744,7 @@ BOTH_USERS(guards, credentials_under_other_names_stay_unread, .timeout = 120)
 	char *all = fmt("%scat ~/.config/other.conf ~/notes.txt; grep -rs SECRET ~/.config ~\n",
 			script);
 
-	struct run_result r = sh_outside(&w, all);
+	r = sh_outside(&w, all);
 	for (size_t i = 0; i < N_NAMED; i++)
 		cr_assert(strstr(r.out, strstr(named_secrets[i][1], "SECRET")),
 			  "control: outside, %s was not read: %s%s", named_secrets[i][0], r.out,
