@@ -1105,3 +1105,80 @@ int cordon_dotfile_refs_config(const char *home, const char *config_home,
 {
 	return refs_in(home, config_home, false, fn, arg);
 }
+
+/* ---- yarn's rc files ---- */
+
+/* The value at V (to the line's end), its quotes and trailing spaces and
+ * comment off, into OUT (SIZE bytes): whether one was there. */
+static bool rc_value(const char *v, char *out, size_t size)
+{
+	v += strspn(v, " \t");
+	size_t n = strcspn(v, "\r\n");
+	char q = '\0';
+	if (*v == '"' || *v == '\'')
+		q = *v;
+	if (q) {
+		const char *end = memchr(v + 1, q, n ? n - 1 : 0);
+		if (!end)
+			return false;
+		n = (size_t)(end - v - 1);
+		v++;
+	} else {
+		const char *hash = memchr(v, '#', n);
+		if (hash && (hash == v || hash[-1] == ' ' || hash[-1] == '\t'))
+			n = (size_t)(hash - v);
+		while (n && (v[n - 1] == ' ' || v[n - 1] == '\t'))
+			n--;
+	}
+	if (n == 0 || n >= size)
+		return false;
+	memcpy(out, v, n);
+	out[n] = '\0';
+	return true;
+}
+
+int cordon_yarnrc_refs(const char *rc, int (*fn)(const char *path, const char *file, void *arg),
+		       void *arg)
+{
+	const char *slash = strrchr(rc, '/');
+	if (!slash)
+		return 0;
+	bool yml = strcmp(slash, "/.yarnrc.yml") == 0;
+	FILE *f = cordon_fopen_regular(rc);
+	if (!f)
+		return 0;
+	char line[PATH_MAX + 64], value[PATH_MAX], path[PATH_MAX * 2];
+	int e = 0;
+	bool in_plugins = false;
+	while (e >= 0 && fgets(line, sizeof(line), f)) {
+		const char *v = NULL;
+		bool top = line[0] != ' ' && line[0] != '\t' && line[0] != '-';
+		if (yml && top)
+			in_plugins = strncmp(line, "plugins:", 8) == 0;
+		/* (A list item's text: past its "- ".) */
+		const char *t = line + strspn(line, " \t");
+		bool dash = t[0] == '-';
+		if (dash)
+			t += 1 + strspn(t + 1, " \t");
+		/* (Both keys are 9 bytes long.) */
+		bool release = yml ? top && strncmp(line, "yarnPath:", 9) == 0
+				   : strncmp(line, "yarn-path", 9) == 0 &&
+					       (line[9] == ' ' || line[9] == '\t');
+		if (release)
+			v = line + 9;
+		else if (yml && in_plugins && strncmp(t, "path:", 5) == 0)
+			v = t + 5;
+		else if (yml && in_plugins && dash && !strchr(t, ':'))
+			v = t; /* (- PATH, a plugin named by its path alone) */
+		if (!v || !rc_value(v, value, sizeof(value)))
+			continue;
+		if (value[0] == '/')
+			snprintf(path, sizeof(path), "%s", value);
+		else
+			snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - rc), rc, value);
+		if (strlen(path) < PATH_MAX)
+			e = fn(path, rc, arg);
+	}
+	(void)fclose(f); /* read only */
+	return e;
+}

@@ -2948,8 +2948,8 @@ struct envrc_loads {
 	const char *source;
 };
 
-/* A file an .envrc loads or runs (cordon_envrc_refs), kept as the .envrc
- * is: read-only where it is, watched and moved aside as it is made where
+/* A file an .envrc loads or runs (cordon_envrc_refs), or yarn's rc file
+ * runs (cordon_yarnrc_refs), kept as the .envrc is: read-only where it is, watched and moved aside as it is made where
  * it is missing (direnv's source_env_if_exists .envrc.local: one a
  * session wrote ran in the shell outside as it next entered the project,
  * guards/what_an_envrc_loads_runs_nothing_planted). */
@@ -3047,6 +3047,22 @@ static int protect_envrc_loads(struct cordon_guard_plan *plan, const struct reac
 			     "file read-only; write its name in the .envrc",
 			     path, dynamic);
 	return e;
+}
+
+/* What the project's yarn rc file at PATH (a guard of SOURCE's) runs
+ * (cordon_yarnrc_refs: its yarnPath, its plugins' paths), kept as what an
+ * .envrc loads is (round 53d F1: yarn --version outside ran the release
+ * file a session rewrote). */
+static int protect_yarnrc_loads(struct cordon_guard_plan *plan, const struct reach *r,
+				const char *path, const char *source)
+{
+	const char *base = strrchr(path, '/');
+	struct stat st;
+	if (!base || (strcmp(base, "/.yarnrc.yml") != 0 && strcmp(base, "/.yarnrc") != 0) ||
+	    stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	struct envrc_loads c = {.plan = plan, .r = r, .source = source};
+	return cordon_yarnrc_refs(path, envrc_loads, &c);
 }
 
 /* What each .envrc below the top of TOP that direnv allows or its
@@ -3300,6 +3316,8 @@ static int plan_in(const struct cordon_policy *p, bool create, bool protected_on
 			e = protect_hg_includes(out, &r, g->path, g->source);
 		if (e >= 0 && !at && strncmp(g->source, "protected_paths", 15) == 0) {
 			e = protect_envrc_loads(out, &r, g->path, g->source);
+			if (e >= 0)
+				e = protect_yarnrc_loads(out, &r, g->path, g->source);
 			if (e >= 0)
 				e = allowed_below(out, &r, g->path);
 		}

@@ -225,7 +225,13 @@ static const char *const agent_settings[] = {"~/.claude",
  * prompt's rustc --version, an editor's rust-analyzer), mise's config
  * files (trusted by path, they run hooks and scripts at each cd there),
  * and the version files of rbenv and its kin (nodenv, goenv, plenv,
- * jenv), whose "../../x" names the directory a prompt's ruby -v runs. */
+ * jenv), whose "../../x" names the directory a prompt's ruby -v runs.
+ * And (round 53d) what a harmless command started in the project runs:
+ * irb's, pdb's, perl -d's and R's startup files there (.irbrc, .pdbrc,
+ * .perldb, .Rprofile, the workspace .RData whose .First runs), yarn's rc
+ * files (yarnPath: the release yarn --version runs; plugins) and the
+ * releases, plugins and editor SDKs kept in .yarn, and Maven's
+ * .mvn/jvm.config and maven.config (a -javaagent mvn -v loads). */
 const char *const cordon_default_protected[] = {".git/hooks",
 						".git/config",
 						".git/info",
@@ -291,6 +297,20 @@ const char *const cordon_default_protected[] = {".git/hooks",
 						".nvimrc",
 						".nvim.lua",
 						".lazy.lua",
+						".irbrc",
+						"irb.rc",
+						"_irbrc",
+						".pdbrc",
+						".perldb",
+						".Rprofile",
+						".RData",
+						".yarnrc.yml",
+						".yarnrc",
+						".yarn/releases",
+						".yarn/plugins",
+						".yarn/sdks",
+						".mvn/jvm.config",
+						".mvn/maven.config",
 						NULL};
 
 /* What a program run in a directory looks for in each directory above it,

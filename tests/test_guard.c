@@ -1110,6 +1110,41 @@ Test(guard, what_an_envrc_loads_is_named)
  * vendor/ (round 26b), but not what it runs from its dependencies; one
  * allowed but missing is a name watched; one not allowed, and one
  * elsewhere, are left alone. */
+/* Round 53d F1: what yarn's rc files name as code: yarnPath (quoted, with
+ * a comment after), each plugin's path (as "- path:", a "path:" under a
+ * "- spec:", or the item itself), an absolute one as it is, yarn 1's
+ * yarn-path; not other keys, nor a yarnPath nested under another key. */
+Test(guard, what_yarn_s_rc_files_run_is_named)
+{
+	struct tree t;
+	tree_init(&t, "yarnrc");
+	char *yml = write_file(t.home, "p/.yarnrc.yml",
+			       "nodeLinker: node-modules\n"
+			       "yarnPath: \".yarn/releases/yarn-4.cjs\"  # pinned\n"
+			       "plugins:\n"
+			       "  - path: .yarn/plugins/a.cjs\n    spec: \"a\"\n"
+			       "  - spec: \"b\"\n    path: '.yarn/plugins/b.cjs'\n"
+			       "  - /opt/plugins/c.cjs\n"
+			       "packageExtensions:\n  x:\n    yarnPath: nested.cjs\n"
+			       "cacheFolder: ./cache\n");
+	char *rc = write_file(t.home, "q/.yarnrc", "registry \"x\"\nyarn-path \"./y1.js\"\n");
+	struct cordon_strv got = {0};
+	cr_assert_eq(cordon_yarnrc_refs(yml, collect, &got), 0);
+	cr_assert_eq(cordon_yarnrc_refs(rc, collect, &got), 0);
+	char *want[] = {fmt("%s/p/.yarn/releases/yarn-4.cjs", t.home),
+			fmt("%s/p/.yarn/plugins/a.cjs", t.home),
+			fmt("%s/p/.yarn/plugins/b.cjs", t.home), strdup("/opt/plugins/c.cjs"),
+			fmt("%s/q/./y1.js", t.home)};
+	for (size_t i = 0; i < sizeof(want) / sizeof(*want); i++) {
+		cr_expect(cordon_strv_contains(&got, want[i]), "%s not named", want[i]);
+		free(want[i]);
+	}
+	cr_expect_eq(got.n, sizeof(want) / sizeof(*want), "named %zu", got.n);
+	cordon_strv_free(&got);
+	free(yml), free(rc);
+	tree_free(&t);
+}
+
 Test(guard, what_an_allowed_subdirectory_envrc_loads_is_planned)
 {
 	struct tree t;

@@ -804,6 +804,58 @@ BOTH_USERS(guards, what_an_envrc_loads_runs_nothing_planted, .timeout = 60)
 					   "A=1\n", ".envrc.local", direnv_outside, NULL});
 }
 
+/* Round 53d: what a harmless command started in the project runs. The
+ * user's .yarnrc.yml names a release (yarnPath) and a plugin that
+ * yarn --version outside runs: the session cannot change either. A
+ * .yarnrc.yml with a yarnPath and its release in .yarn/releases, Maven's
+ * .mvn/jvm.config (a -javaagent mvn -v loads), irb's, pdb's and R's
+ * startup files, made inside, are not left at their names. Judged from
+ * outside: what each file holds after the end. Control: with
+ * protected_paths [], every plant lands. */
+static const char plant_starters[] =
+	"echo evil > scripts/yarn.cjs; echo release $?\n"
+	"echo evil > tools/plugin.cjs; echo plugin $?\n"
+	"mkdir -p sub/.yarn/releases && echo evil > sub/.yarn/releases/y.cjs && "
+	"echo 'yarnPath: .yarn/releases/y.cjs' > sub/.yarnrc.yml; echo sub-yarnrc $?\n"
+	"mkdir -p .mvn && echo -javaagent:evil.jar > .mvn/jvm.config; echo mvn $?\n"
+	"echo evil > .irbrc; echo irbrc $?\n"
+	"echo evil > .pdbrc; echo pdbrc $?\n"
+	"echo evil > .Rprofile; echo rprofile $?\n";
+static const char *const starter_steps[] = {"release", "plugin", "sub-yarnrc", "mvn",
+					    "irbrc",   "pdbrc",  "rprofile",   NULL};
+static const char *const starter_files[] = {
+	"scripts/yarn.cjs", "tools/plugin.cjs", "sub/.yarnrc.yml", ".mvn/jvm.config",
+	".irbrc",           ".pdbrc",           ".Rprofile",       NULL};
+
+BOTH_USERS(guards, what_harmless_commands_run_stays_unplanted, .timeout = 60)
+{
+	for (int ctl = 1; ctl >= 0; ctl--) {
+		struct world w;
+		world_for(&w, who, ctl ? "startctl" : "start",
+			  ctl ? ", \"protected_paths\": []" : "");
+		free(write_file(w.proj, ".yarnrc.yml",
+				"yarnPath: scripts/yarn.cjs\nplugins:\n"
+				"  - path: tools/plugin.cjs\n    spec: \"x\"\n"));
+		free(write_file(w.proj, "scripts/yarn.cjs", "mine\n"));
+		free(write_file(w.proj, "tools/plugin.cjs", "mine\n"));
+		free(write_file(w.proj, "sub/package.json", "{}\n"));
+		world_give(&w);
+		struct run_result r = sh_in(&w, NULL, "%s", plant_starters);
+		char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+		if (ctl)
+			expect_all_landed(starter_steps, &r, "protected_paths []");
+		for (size_t i = 0; !ctl && starter_files[i]; i++) {
+			char *now = content(w.proj, starter_files[i]);
+			cr_expect(!strstr(now, "evil"), "%s holds the plant\n%s", starter_files[i],
+				  diag);
+			free(now);
+		}
+		run_free(&r);
+		free(diag);
+		world_free(&w);
+	}
+}
+
 /* A subdirectory's .envrc (allowed) loads an .envrc.local and a .env:
  * the session cannot change the .env, and the .envrc.local it makes is
  * moved aside (before session 26, it wrote both, and only the end moved
