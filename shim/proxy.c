@@ -17,6 +17,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ifaddrs.h>
 #include <netdb.h>
 #include <poll.h>
 #include <pthread.h>
@@ -257,6 +258,42 @@ static bool forbidden_addr(const struct sockaddr *sa)
 	return true;
 }
 
+/* SA is an address of one of this machine's interfaces (its LAN
+ * address, a container bridge's): a service listening on all addresses
+ * answers there as on loopback (round 53b F1, a name allowed that led to
+ * the workstation itself). Looked up at each connect: addresses come and
+ * go. Where they cannot be listed, every address counts as one. */
+static bool own_addr(const struct sockaddr *sa)
+{
+	struct ifaddrs *all = NULL;
+	if (getifaddrs(&all) < 0)
+		return true;
+	struct sockaddr_in v4 = {.sin_family = AF_INET};
+	const struct sockaddr *want = sa;
+	if (sa->sa_family == AF_INET6) {
+		const struct in6_addr *a = &((const struct sockaddr_in6 *)sa)->sin6_addr;
+		if (IN6_IS_ADDR_V4MAPPED(a)) {
+			memcpy(&v4.sin_addr, a->s6_addr + 12, 4);
+			want = (const struct sockaddr *)&v4;
+		}
+	}
+	bool own = false;
+	for (struct ifaddrs *i = all; i && !own; i = i->ifa_next) {
+		const struct sockaddr *ia = i->ifa_addr;
+		if (!ia || ia->sa_family != want->sa_family)
+			continue;
+		if (ia->sa_family == AF_INET)
+			own = ((const struct sockaddr_in *)ia)->sin_addr.s_addr ==
+			      ((const struct sockaddr_in *)want)->sin_addr.s_addr;
+		else if (ia->sa_family == AF_INET6)
+			own = memcmp(&((const struct sockaddr_in6 *)ia)->sin6_addr,
+				     &((const struct sockaddr_in6 *)want)->sin6_addr,
+				     sizeof(struct in6_addr)) == 0;
+	}
+	freeifaddrs(all);
+	return own;
+}
+
 /* The outcome of S's connect in progress, within CONNECT_S: 0 or an errno. */
 static int connect_wait(int s)
 {
@@ -359,6 +396,11 @@ static int open_upstream(const char *raw, size_t raw_len, unsigned port, const c
 	for (struct addrinfo *ai = res; ai; ai = ai->ai_next) {
 		if (forbidden_addr(ai->ai_addr)) {
 			*why = "it resolves to a loopback, link-local or unspecified address";
+			s = -EACCES;
+			continue;
+		}
+		if (own_addr(ai->ai_addr)) {
+			*why = "it resolves to an address of this machine";
 			s = -EACCES;
 			continue;
 		}

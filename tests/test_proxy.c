@@ -12,6 +12,7 @@
 #include <linux/filter.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1026,4 +1027,58 @@ Test(proxy, learn_lists_refused_hosts, .timeout = 60)
 	free(script);
 	httpd_stop(&h);
 	world_free(&w);
+}
+
+/* Round 53b F1: a listed address (or a name leading to it) that is one of
+ * this machine's own interfaces' (its LAN address): a service listening
+ * on all addresses answered through the proxy. In a network namespace of
+ * the test's own, whose loopback interface also holds 10.253.7.1 (which
+ * no rule on 127/8 covers; this kernel has no dummy interfaces), and a
+ * listener there. Control: outside, the listener is reached. */
+static void own_interface(bool as_user)
+{
+	cr_assert_eq(unshare(CLONE_NEWNET), 0, "unshare: %s", strerror(errno));
+	cr_assert_eq(system("ip link set lo up && ip addr add 10.253.7.1/32 dev lo"), 0);
+	struct listener l = {.stream = true};
+	l.fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	struct sockaddr_in a = {.sin_family = AF_INET};
+	socklen_t len = sizeof(a);
+	cr_assert_eq(inet_pton(AF_INET, "10.253.7.1", &a.sin_addr), 1);
+	cr_assert_eq(bind(l.fd, (struct sockaddr *)&a, len), 0, "bind: %s", strerror(errno));
+	cr_assert_eq(listen(l.fd, 16), 0);
+	cr_assert_eq(getsockname(l.fd, (struct sockaddr *)&a, &len), 0);
+	l.port = ntohs(a.sin_port);
+	struct world w;
+	proxy_world(&w, "pxown", as_user, 0);
+	struct run_result r = sh_in(&w, "--allow-domain 10.253.7.1",
+				    "curl -sS -m 5 -p http://10.253.7.1:%d/own-connect; "
+				    "curl -sS -m 5 http://10.253.7.1:%d/own-get; true",
+				    l.port, l.port);
+	char *got = received(&l, 300);
+	cr_expect_eq(got[0], '\0', "reached the machine's own address: %s / %s", got, r.err);
+	cr_expect(strstr(r.err, "10.253.7.1: refused by cordon's proxy: it resolves to an "
+				"address of this machine") != NULL,
+		  "%s", r.err);
+	free(got);
+	run_free(&r);
+	char *control = fmt("curl -sS -m 5 http://10.253.7.1:%d/control; true", l.port);
+	char *argv[] = {"/bin/sh", "-c", control, NULL};
+	r = world_run(&w, argv, w.proj);
+	got = received(&l, 2000);
+	cr_expect(strstr(got, "GET /control") != NULL, "control: %s / %s", got, r.err);
+	free(got);
+	free(control);
+	run_free(&r);
+	world_free(&w);
+	close(l.fd);
+}
+
+Test(proxy, the_machine_s_own_addresses_refused)
+{
+	own_interface(false);
+}
+
+Test(proxy, the_machine_s_own_addresses_refused_as_user)
+{
+	own_interface(true);
 }
