@@ -230,8 +230,12 @@ static const char *const agent_settings[] = {"~/.claude",
  * irb's, pdb's, perl -d's and R's startup files there (.irbrc, .pdbrc,
  * .perldb, .Rprofile, the workspace .RData whose .First runs), yarn's rc
  * files (yarnPath: the release yarn --version runs; plugins) and the
- * releases, plugins and editor SDKs kept in .yarn, and Maven's
- * .mvn/jvm.config and maven.config (a -javaagent mvn -v loads). */
+ * releases, plugins and editor SDKs kept in .yarn, Maven's
+ * .mvn/jvm.config and maven.config (a -javaagent mvn -v loads), cargo's
+ * config (a build.rustc-wrapper cargo metadata runs, as rust-analyzer
+ * does when an editor opens the folder), npm's (editor, init-module) and
+ * ctags' options (an editor's ctags -R: -f names a file to make, the
+ * user's ~/.bash_profile). */
 const char *const cordon_default_protected[] = {".git/hooks",
 						".git/config",
 						".git/info",
@@ -311,6 +315,12 @@ const char *const cordon_default_protected[] = {".git/hooks",
 						".yarn/sdks",
 						".mvn/jvm.config",
 						".mvn/maven.config",
+						".cargo/config.toml",
+						".cargo/config",
+						".npmrc",
+						".ctags",
+						".ctags.d",
+						"ctags.d",
 						NULL};
 
 /* What a program run in a directory looks for in each directory above it,

@@ -809,7 +809,9 @@ BOTH_USERS(guards, what_an_envrc_loads_runs_nothing_planted, .timeout = 60)
  * yarn --version outside runs: the session cannot change either. A
  * .yarnrc.yml with a yarnPath and its release in .yarn/releases, Maven's
  * .mvn/jvm.config (a -javaagent mvn -v loads), irb's, pdb's and R's
- * startup files, made inside, are not left at their names. Judged from
+ * startup files, and (53f) cargo's config (a rustc-wrapper cargo
+ * metadata runs), npm's (editor) and ctags' options (-f), made inside,
+ * are not left at their names. Judged from
  * outside: what each file holds after the end. Control: with
  * protected_paths [], every plant lands. */
 static const char plant_starters[] =
@@ -820,12 +822,24 @@ static const char plant_starters[] =
 	"mkdir -p .mvn && echo -javaagent:evil.jar > .mvn/jvm.config; echo mvn $?\n"
 	"echo evil > .irbrc; echo irbrc $?\n"
 	"echo evil > .pdbrc; echo pdbrc $?\n"
-	"echo evil > .Rprofile; echo rprofile $?\n";
+	"echo evil > .Rprofile; echo rprofile $?\n"
+	"mkdir -p .cargo && echo '# evil' > .cargo/config.toml; echo cargo $?\n"
+	"echo 'editor=./evil.sh' >> .npmrc; echo npmrc $?\n"
+	"mkdir -p .ctags.d && echo '-f$HOME/evil' > .ctags.d/evil.ctags; echo ctags $?\n";
 static const char *const starter_steps[] = {"release", "plugin", "sub-yarnrc", "mvn",
-					    "irbrc",   "pdbrc",  "rprofile",   NULL};
-static const char *const starter_files[] = {
-	"scripts/yarn.cjs", "tools/plugin.cjs", "sub/.yarnrc.yml", ".mvn/jvm.config",
-	".irbrc",           ".pdbrc",           ".Rprofile",       NULL};
+					    "irbrc",   "pdbrc",  "rprofile",   "cargo",
+					    "npmrc",   "ctags",  NULL};
+static const char *const starter_files[] = {"scripts/yarn.cjs",
+					    "tools/plugin.cjs",
+					    "sub/.yarnrc.yml",
+					    ".mvn/jvm.config",
+					    ".irbrc",
+					    ".pdbrc",
+					    ".Rprofile",
+					    ".cargo/config.toml",
+					    ".npmrc",
+					    ".ctags.d/evil.ctags",
+					    NULL};
 
 BOTH_USERS(guards, what_harmless_commands_run_stays_unplanted, .timeout = 60)
 {
