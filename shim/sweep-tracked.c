@@ -22,13 +22,13 @@
 #define TRACKED_REPOS_MAX 64
 
 struct tracked_look {
-	const struct cordon_strv *guarded;
+	const struct cordon_sweep *s;
 	const char *worktree;
 	struct cordon_strv *out;
 };
 
-/* An entry NAME under a guarded path: "WORKTREE/NAME\nMODE OID" into
- * the look's list. */
+/* An entry NAME under a guarded path, or of a protected name:
+ * "WORKTREE/NAME\nMODE OID" into the look's list. */
 static int tracked_one(const char *name, unsigned mode, const unsigned char *oid, size_t hs,
 		       void *arg)
 {
@@ -37,8 +37,15 @@ static int tracked_one(const char *name, unsigned mode, const unsigned char *oid
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", l->worktree, name) >= sizeof(path))
 		return 0;
 	bool guarded = false;
-	for (size_t i = 0; !guarded && i < l->guarded->n; i++)
-		guarded = cordon_path_under(path, l->guarded->v[i]);
+	for (size_t i = 0; !guarded && i < l->s->guarded.n; i++)
+		guarded = cordon_path_under(path, l->s->guarded.v[i]);
+	/* (Or a protected name, relative to this worktree: missing as the
+	 * session started, or in a repository below the top.) */
+	for (size_t i = 0; !guarded && i < l->s->protected_names.n; i++) {
+		const char *p = l->s->protected_names.v[i];
+		size_t pn = strlen(p);
+		guarded = strncmp(name, p, pn) == 0 && (name[pn] == '\0' || name[pn] == '/');
+	}
 	if (!guarded)
 		return 0;
 	char hex[65];
@@ -53,7 +60,7 @@ static int tracked_one(const char *name, unsigned mode, const unsigned char *oid
 /* The index of GITDIR (whose worktree is WORKTREE) as it is: into ID its
  * file's identity ("" missing), into OUT its entries under a guarded
  * path. 0, or what cordon_git_index_entries returns. */
-static int tracked_read(const struct cordon_strv *guarded, const char *gitdir, const char *worktree,
+static int tracked_read(const struct cordon_sweep *s, const char *gitdir, const char *worktree,
 			char id[96], struct cordon_strv *out)
 {
 	char index[PATH_MAX + 8];
@@ -66,7 +73,7 @@ static int tracked_read(const struct cordon_strv *guarded, const char *gitdir, c
 			 (unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
 			 (unsigned long long)st.st_size, (long long)st.st_mtim.tv_sec,
 			 st.st_mtim.tv_nsec, (long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
-	struct tracked_look l = {guarded, worktree, out};
+	struct tracked_look l = {s, worktree, out};
 	return cordon_git_index_entries(gitdir, tracked_one, &l);
 }
 
@@ -82,7 +89,7 @@ int cordon_sweep_tracked_hold(struct cordon_sweep *s, const char *gitdir, const 
 	}
 	char id[96];
 	struct cordon_strv entries = {0};
-	int e = tracked_read(&s->guarded, gitdir, worktree, id, &entries);
+	int e = tracked_read(s, gitdir, worktree, id, &entries);
 	/* (One not read whole as the session starts cannot be compared: not
 	 * kept. Out of memory: neither.) */
 	char *repo = NULL;
@@ -114,7 +121,7 @@ int cordon_sweep_tracked_judge(const struct cordon_sweep *s, struct cordon_strv 
 		*was++ = '\0';
 		char id[96], shown[PATH_MAX];
 		struct cordon_strv now = {0};
-		int e = tracked_read(&s->guarded, repo, worktree, id, &now);
+		int e = tracked_read(s, repo, worktree, id, &now);
 		cordon_printable(worktree, SIZE_MAX, shown, sizeof(shown));
 		if (strcmp(id, was) == 0) {
 			/* (The same file, untouched.) */

@@ -392,19 +392,18 @@ static void pending_mark(const struct cordon_sweep *s, const char *root,
 		n += snprintf(line + n, sizeof(line) - (size_t)n, "session %s\n", s->session);
 	if (n > 0 && (size_t)n < sizeof(line))
 		(void)cordon_write_full(fd, line, (size_t)n);
-	/* Then, past a NUL, the hidden paths at or below ROOT, each ending in
+	/* Then, past a NUL, the session's hidden paths, each ending in
 	 * one: a later launch that catches up with this session, should it be
 	 * killed, puts them back where it moves a directory aside, as this
 	 * one's end would (round 53c F1: that launch's own list named another
 	 * HF_HOME, or the entry relative to another project). */
-	bool first = true;
-	for (size_t i = 0; n > 0 && (size_t)n < sizeof(line) && i < s->hidden.n; i++)
-		if (cordon_path_under(s->hidden.v[i], root)) {
-			if (first)
-				(void)cordon_write_full(fd, "", 1);
-			first = false;
-			(void)cordon_write_full(fd, s->hidden.v[i], strlen(s->hidden.v[i]) + 1);
-		}
+	/* (All of them: one named through a link outside ROOT may lead
+	 * below it, round 53e F4; the put-back resolves each.) */
+	for (size_t i = 0; n > 0 && (size_t)n < sizeof(line) && i < s->hidden.n; i++) {
+		if (i == 0)
+			(void)cordon_write_full(fd, "", 1);
+		(void)cordon_write_full(fd, s->hidden.v[i], strlen(s->hidden.v[i]) + 1);
+	}
 	close(fd);
 }
 
@@ -986,6 +985,25 @@ static int add_local(struct cordon_sweep *s, const struct cordon_guard *g)
 		if (strncmp(root, path, rn) == 0 && path[rn] == '/' &&
 		    local_pair(path + rn + 1, strlen(path + rn + 1)))
 			return cordon_strv_push_new(&s->local, path + rn + 1);
+	}
+	return 0;
+}
+
+/* G, a protected path from protected_paths at or below one of S's own
+ * roots: its name there (.irbrc, .vscode), into S's protected_names: an
+ * index entry of that name, in any repository the sweep keeps, is one
+ * git checkout writes where a program obeys it (sweep-tracked.c; round
+ * 53e F1, F2: one missing as the session started had no guard, and a
+ * nested repository's .irbrc none either). */
+static int add_protected_name(struct cordon_sweep *s, const struct cordon_guard *g)
+{
+	if (strncmp(g->source, "protected_paths", 15) != 0)
+		return 0;
+	for (size_t k = 0; k < s->n_own; k++) {
+		const char *root = s->roots.v[k];
+		size_t rn = strcmp(root, "/") ? strlen(root) : 0;
+		if (strncmp(root, g->path, rn) == 0 && g->path[rn] == '/' && g->path[rn + 1])
+			return cordon_strv_push_new(&s->protected_names, g->path + rn + 1);
 	}
 	return 0;
 }
@@ -2216,8 +2234,8 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 	for (size_t i = 0; e >= 0 && i < p->n_guards; i++)
 		if (p->guards[i].kind == CORDON_GUARD_HIDE) /* (one guard a path) */
 			e = cordon_strv_push(&s->hidden, p->guards[i].path);
-		else
-			e = add_local(s, &p->guards[i]);
+		else if ((e = add_local(s, &p->guards[i])) >= 0)
+			e = add_protected_name(s, &p->guards[i]);
 	if (e >= 0 && s->roots.n > s->n_own)
 		e = add_shared_local(s);
 	if (e < 0) {
@@ -2280,6 +2298,7 @@ void cordon_sweep_free(struct cordon_sweep *s)
 	cordon_strv_free(&s->config_kept);
 	cordon_strv_free(&s->tracked_repos);
 	cordon_strv_free(&s->tracked);
+	cordon_strv_free(&s->protected_names);
 	for (size_t i = 0; i < s->n_configs; i++) {
 		free(s->configs[i].path);
 		cordon_git_entries_free(&s->configs[i].had);

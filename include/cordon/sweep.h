@@ -177,6 +177,10 @@ struct cordon_sweep {
 	 * under a guarded path ("WORKTREE/NAME\nMODE OID"): see
 	 * cordon_sweep_tracked_hold. */
 	struct cordon_strv tracked_repos, tracked;
+	/* The protected_paths' names relative to the root they are in
+	 * (.irbrc, .vscode, mise/config.toml): an index entry of such a name
+	 * counts in any repository kept so, as one under GUARDED does. */
+	struct cordon_strv protected_names;
 };
 
 /* As the session starts: the entries of the index of the git dir GITDIR

@@ -1619,10 +1619,13 @@ BOTH_USERS(guards, a_protected_file_staged_inside_is_said, .timeout = 60)
 {
 	struct world w;
 	git_world(&w, who, "pstage");
-	struct run_result r = outside(&w, "echo 'echo mine' > .envrc && mkdir -p .vscode && "
-					  "echo '{}' > .vscode/settings.json && git add -A && "
-					  "git commit -qm tracked");
+	struct run_result r =
+		outside(&w, "echo 'echo mine' > .envrc && mkdir -p .vscode && "
+			    "echo '{}' > .vscode/settings.json && git add -A && "
+			    "git commit -qm tracked && git init -q sub && echo s > sub/s && "
+			    "git -C sub add s && git -C sub commit -qm s");
 	run_free(&r);
+	/* (The first session's walk finds sub, which the next one keeps.) */
 	r = sh_in(&w, NULL, "echo b > b; git add b; git commit -qm other; echo other $?");
 	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
 	cr_expect(strstr(r.out, "other 0"), "the control commit failed\n%s", diag);
@@ -1633,6 +1636,9 @@ BOTH_USERS(guards, a_protected_file_staged_inside_is_said, .timeout = 60)
 		  "E=$(echo 'touch pwned' | git hash-object -w --stdin) && "
 		  "git update-index --cacheinfo 100644,$E,.envrc && "
 		  "git update-index --add --cacheinfo 100644,$E,.vscode/tasks.json && "
+		  "git update-index --add --cacheinfo 100644,$E,.irbrc && "
+		  "echo 'touch pwned' | git -C sub hash-object -w --stdin >/dev/null && "
+		  "git -C sub update-index --add --cacheinfo 100644,$E,.irbrc && "
 		  "git commit -qm plant; echo plant $?");
 	diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
 	cr_assert(strstr(r.out, "plant 0"), "the plant failed\n%s", diag);
@@ -1640,13 +1646,20 @@ BOTH_USERS(guards, a_protected_file_staged_inside_is_said, .timeout = 60)
 		  "the staged .envrc was not said\n%s", diag);
 	cr_expect(strstr(r.err, "now holds another .vscode/tasks.json than"),
 		  "the added .vscode/tasks.json was not said\n%s", diag);
+	/* (53e F1: a protected name missing as the session started; F2: in a
+	 * nested repository the last walk found.) */
+	char *top = fmt("index in %s now holds another .irbrc", w.proj);
+	char *sub = fmt("index in %s/sub now holds another .irbrc", w.proj);
+	cr_expect(strstr(r.err, top), "the added .irbrc was not said\n%s", diag);
+	cr_expect(strstr(r.err, sub), "the nested repository's .irbrc was not said\n%s", diag);
+	free(top), free(sub);
 	cr_expect(!strstr(r.err, "another .vscode/settings.json") && !strstr(r.err, "another b "),
 		  "an unchanged entry was said\n%s", diag);
 	run_free(&r);
 	/* (The control: the plant is what git outside would write.) */
-	r = outside(&w, "git show :.envrc; cat .envrc");
-	cr_expect_str_eq(r.out, "touch pwned\necho mine\n", "the index does not hold the plant\n%s",
-			 diag);
+	r = outside(&w, "git show :.envrc; cat .envrc; git -C sub show :.irbrc");
+	cr_expect_str_eq(r.out, "touch pwned\necho mine\ntouch pwned\n",
+			 "the index does not hold the plant\n%s", diag);
 	run_free(&r);
 	free(diag);
 	world_free(&w);
@@ -4043,6 +4056,45 @@ BOTH_USERS(guards, a_hidden_file_stays_at_its_name_after_a_killed_session, .time
 	run_free(&r);
 	sweep_forget_beneath(w.dir);
 	free(moved), free(key), free(above);
+	world_free(&w);
+}
+
+/* Round 53e F4: the same, with the key hidden by a name through a link
+ * outside the project (WORLD/lnk -> proj/config, as an HF_HOME set
+ * through a link), and the launch that catches up with the killed
+ * session in the project itself, with no such entry: the killed
+ * session's mark held only the hidden paths lexically below its root. */
+BOTH_USERS(guards, a_hidden_file_named_through_a_link_stays_after_a_killed_session, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "hidkln", "");
+	char *entry = fmt(", \"additional_hidden_paths\": [\"%s/lnk/master.key\"]", w.dir);
+	set_config(&w, entry);
+	free(write_file(w.proj, "config/master.key", "RAILS-" SECRET "\n"));
+	char *lnk = path_join(w.dir, "lnk"), *cfg_dir = path_join(w.proj, "config");
+	cr_assert_eq(symlink(cfg_dir, lnk), 0);
+	world_give(&w);
+	give_links(who, (const char *const[]){lnk, NULL});
+	plant_then_kill(
+		&w, "cd config && mkdir -p objects refs && "
+		    "echo 'ref: refs/heads/main' > HEAD && "
+		    "printf '[core]\\n\\tbare = true\\n\\tfsmonitor = true\\n' > config && cd ..");
+	set_config(&w, "");
+	struct run_result r = sh_in(&w, NULL, "true");
+	cr_expect(strstr(r.err, "config.cordon-disarmed"), "control: not moved aside: %s", r.err);
+	run_free(&r);
+	char *key = path_join(w.proj, "config/master.key");
+	char *moved = path_join(w.proj, "config.cordon-disarmed/master.key");
+	char *now = read_file(key);
+	cr_expect(now && strstr(now, SECRET), "master.key is not at its name");
+	free(now);
+	cr_expect_not(file_exists(moved), "master.key went with its directory");
+	set_config(&w, entry);
+	r = sh_in(&w, NULL, "cat %s/config*/master.key 2>/dev/null; echo read-done", w.proj);
+	cr_expect(strstr(r.out, "read-done"), "did not run: %s", r.err);
+	cr_expect_null(strstr(r.out, SECRET), "the next session read the key: %s", r.out);
+	run_free(&r);
+	free(moved), free(key), free(lnk), free(cfg_dir), free(entry);
 	world_free(&w);
 }
 
