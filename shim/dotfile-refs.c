@@ -1138,8 +1138,10 @@ static bool rc_value(const char *v, char *out, size_t size)
 }
 
 int cordon_yarnrc_refs(const char *rc, int (*fn)(const char *path, const char *file, void *arg),
-		       void *arg)
+		       void *arg, char *unread, size_t size)
 {
+	if (unread && size)
+		unread[0] = '\0';
 	const char *slash = strrchr(rc, '/');
 	if (!slash)
 		return 0;
@@ -1170,7 +1172,16 @@ int cordon_yarnrc_refs(const char *rc, int (*fn)(const char *path, const char *f
 			v = t + 5;
 		else if (yml && in_plugins && dash && !strchr(t, ':'))
 			v = t; /* (- PATH, a plugin named by its path alone) */
-		if (!v || !rc_value(v, value, sizeof(value)))
+		bool named = v && rc_value(v, value, sizeof(value));
+		/* A yarnPath in another form (a quoted key, flow style, an
+		 * anchor, ${VAR}, a folded value: round 53e F5): said. */
+		if (named && (value[0] == '*' || value[0] == '&' || value[0] == '>' ||
+			      value[0] == '|' || strstr(value, "${")))
+			named = false;
+		if (!named && unread && size && !unread[0] &&
+		    (strstr(line, yml ? "yarnPath" : "yarn-path") || (v && !release)))
+			cordon_printable(line, strcspn(line, "\r\n"), unread, size);
+		if (!named)
 			continue;
 		if (value[0] == '/')
 			snprintf(path, sizeof(path), "%s", value);

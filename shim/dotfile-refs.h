@@ -47,9 +47,11 @@ int cordon_shell_refs(const char *text, size_t n, const char *base,
 /* Call FN(PATH, FILE, ARG) for each file the yarn rc file RC (absolute:
  * a .yarnrc.yml, or yarn 1's .yarnrc) names as code yarn runs: its
  * yarnPath (yarn-path), and the plugins' paths. A relative one is taken
- * beneath RC's directory (PATH is absolute). Stops at FN's first negative
- * return and returns it; else 0. */
+ * beneath RC's directory (PATH is absolute). Into UNREAD (SIZE bytes; may
+ * be NULL): the first line naming a yarnPath (or a plugin's path) in a
+ * form not read (a quoted key, flow style, an anchor, ${VAR}), or "".
+ * Stops at FN's first negative return and returns it; else 0. */
 int cordon_yarnrc_refs(const char *rc, int (*fn)(const char *path, const char *file, void *arg),
-		       void *arg);
+		       void *arg, char *unread, size_t size);
 
 #endif

@@ -3062,7 +3062,14 @@ static int protect_yarnrc_loads(struct cordon_guard_plan *plan, const struct rea
 	    stat(path, &st) < 0 || !S_ISREG(st.st_mode))
 		return 0;
 	struct envrc_loads c = {.plan = plan, .r = r, .source = source};
-	return cordon_yarnrc_refs(path, envrc_loads, &c);
+	char unread[128];
+	int e = cordon_yarnrc_refs(path, envrc_loads, &c, unread, sizeof(unread));
+	if (e >= 0 && unread[0])
+		e = say_once(&plan->warnings,
+			     "%s names what yarn runs in a form cordon does not read (%s): cordon "
+			     "cannot keep that file read-only; write it as yarnPath: FILE",
+			     path, unread);
+	return e;
 }
 
 /* What each .envrc below the top of TOP that direnv allows or its

@@ -1129,8 +1129,18 @@ Test(guard, what_yarn_s_rc_files_run_is_named)
 			       "cacheFolder: ./cache\n");
 	char *rc = write_file(t.home, "q/.yarnrc", "registry \"x\"\nyarn-path \"./y1.js\"\n");
 	struct cordon_strv got = {0};
-	cr_assert_eq(cordon_yarnrc_refs(yml, collect, &got), 0);
-	cr_assert_eq(cordon_yarnrc_refs(rc, collect, &got), 0);
+	char unread[128];
+	cr_assert_eq(cordon_yarnrc_refs(yml, collect, &got, unread, sizeof(unread)), 0);
+	cr_expect_str_eq(unread, "    yarnPath: nested.cjs");
+	cr_assert_eq(cordon_yarnrc_refs(rc, collect, &got, unread, sizeof(unread)), 0);
+	cr_expect_str_eq(unread, "");
+	char *flow = write_file(t.home, "r/.yarnrc.yml", "{\"yarnPath\": \"x.cjs\"}\n");
+	cr_assert_eq(cordon_yarnrc_refs(flow, collect, &got, unread, sizeof(unread)), 0);
+	cr_expect_str_eq(unread, "{\"yarnPath\": \"x.cjs\"}");
+	char *var = write_file(t.home, "s/.yarnrc.yml", "yarnPath: ${R}/y.cjs\n");
+	cr_assert_eq(cordon_yarnrc_refs(var, collect, &got, unread, sizeof(unread)), 0);
+	cr_expect_str_eq(unread, "yarnPath: ${R}/y.cjs");
+	free(flow), free(var);
 	char *want[] = {fmt("%s/p/.yarn/releases/yarn-4.cjs", t.home),
 			fmt("%s/p/.yarn/plugins/a.cjs", t.home),
 			fmt("%s/p/.yarn/plugins/b.cjs", t.home), strdup("/opt/plugins/c.cjs"),
