@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <stdint.h>
 #include <sys/stat.h>
 
 #include "cordon/policy.h"
@@ -77,6 +79,115 @@ static int tracked_read(const struct cordon_sweep *s, const char *gitdir, const 
 	return cordon_git_index_entries(gitdir, tracked_one, &l);
 }
 
+/* ---- what git reads in place of an entry's object ----
+ *
+ * The index and HEAD unchanged, a session can still change what git
+ * checkout writes for an entry (round 53e F3): a replace ref
+ * (refs/replace/OID, git replace) has git read another object in place
+ * of the one named, and a loose object file rewritten under its name is
+ * read as it is (git does not check it against its name). Both are
+ * looked at; a new pack holding another object of the same name is not
+ * (its objects are compressed, and cordon reads none). */
+
+#define PACKED_MAX (8u << 20) /* a packed-refs file longer is taken by its identity */
+
+static uint64_t fnv(uint64_t h, const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)p[i]) * 1099511628211ull;
+	return h;
+}
+
+/* GITDIR's common directory (a linked worktree's commondir), into OUT. */
+static bool common_dir(const char *gitdir, char *out, size_t size)
+{
+	if (!cordon_git_common_config(gitdir, out, size))
+		return false;
+	char *slash = strrchr(out, '/');
+	if (slash)
+		*slash = '\0';
+	return slash != NULL;
+}
+
+/* The replace refs of the repository whose common directory is COMMON,
+ * as a sum (0: none): each loose one's name and file, each packed one's
+ * line, in any order. */
+static uint64_t replace_sum(const char *common)
+{
+	char path[PATH_MAX + 32];
+	uint64_t sum = 0;
+	snprintf(path, sizeof(path), "%s/refs/replace", common);
+	DIR *d = opendir(path);
+	for (struct dirent *de; d && (de = readdir(d));) {
+		struct stat st;
+		if (de->d_name[0] == '.' ||
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		uint64_t h = fnv(14695981039346656037ull, de->d_name, strlen(de->d_name));
+		unsigned long long id[3] = {(unsigned long long)st.st_ino,
+					    (unsigned long long)st.st_size,
+					    (unsigned long long)st.st_mtim.tv_nsec ^
+						    (unsigned long long)st.st_mtim.tv_sec};
+		sum += fnv(h, (const char *)id, sizeof(id)) | 1;
+	}
+	if (d)
+		closedir(d);
+	snprintf(path, sizeof(path), "%s/packed-refs", common);
+	struct stat st;
+	FILE *f = cordon_fopen_regular(path);
+	if (f && fstat(fileno(f), &st) == 0 && st.st_size > PACKED_MAX) {
+		/* (Too long to read at each launch: its identity stands in.) */
+		unsigned long long id[2] = {(unsigned long long)st.st_ino,
+					    (unsigned long long)st.st_mtim.tv_nsec};
+		sum += fnv(1, (const char *)id, sizeof(id)) | 1;
+	} else {
+		char line[512];
+		while (f && fgets(line, sizeof(line), f))
+			if (strstr(line, " refs/replace/"))
+				sum += fnv(14695981039346656037ull, line, strlen(line)) | 1;
+	}
+	if (f)
+		(void)fclose(f); /* read only */
+	return sum;
+}
+
+#define LOOSE_MAX (1u << 20) /* a loose object longer is taken by its inode and size */
+
+/* The identity of the loose object file OBJ into ID ("-": none): its
+ * inode, size and a sum of its bytes (not its times: git freshens an
+ * object it would write again by touching it). */
+static void loose_id(const char *obj, char id[64])
+{
+	struct stat st;
+	id[0] = '-', id[1] = '\0';
+	FILE *f = cordon_fopen_regular(obj);
+	if (!f || fstat(fileno(f), &st) < 0) {
+		if (f)
+			(void)fclose(f);
+		return;
+	}
+	uint64_t h = 14695981039346656037ull;
+	char buf[4096];
+	size_t got;
+	while (st.st_size <= LOOSE_MAX && (got = fread(buf, 1, sizeof(buf), f)) > 0)
+		h = fnv(h, buf, got);
+	(void)fclose(f); /* read only */
+	snprintf(id, 64, "%llx:%llx:%llx", (unsigned long long)st.st_ino,
+		 (unsigned long long)st.st_size, (unsigned long long)h);
+}
+
+/* The loose object file of ENTRY ("PATH\nMODE OID") in COMMON, into OBJ,
+ * and its identity into ID (loose_id). */
+static void loose_of(const char *common, const char *entry, char *obj, size_t osize, char id[64])
+{
+	const char *oid = strrchr(entry, ' ');
+	id[0] = '-', id[1] = '\0';
+	if (!oid || strlen(oid + 1) < 3 ||
+	    (size_t)snprintf(obj, osize, "%s/objects/%.2s/%s", common, oid + 1, oid + 3) >= osize)
+		return;
+	loose_id(obj, id);
+}
+
 int cordon_sweep_tracked_hold(struct cordon_sweep *s, const char *gitdir, const char *worktree)
 {
 	if (s->tracked_repos.n >= TRACKED_REPOS_MAX)
@@ -92,11 +203,23 @@ int cordon_sweep_tracked_hold(struct cordon_sweep *s, const char *gitdir, const 
 	int e = tracked_read(s, gitdir, worktree, id, &entries);
 	/* (One not read whole as the session starts cannot be compared: not
 	 * kept. Out of memory: neither.) */
-	char *repo = NULL;
-	if (e >= 0 && asprintf(&repo, "%s\n%s\n%s", gitdir, worktree, id) >= 0 &&
+	char *repo = NULL, common[PATH_MAX];
+	bool has_common = common_dir(gitdir, common, sizeof(common));
+	if (e >= 0 &&
+	    asprintf(&repo, "%s\n%s\n%s\n%llx", gitdir, worktree, id,
+		     has_common ? (unsigned long long)replace_sum(common) : 0ull) >= 0 &&
 	    cordon_strv_push_take(&s->tracked_repos, repo) >= 0)
-		for (size_t i = 0; i < entries.n && e >= 0; i++)
+		for (size_t i = 0; i < entries.n && e >= 0; i++) {
+			char obj[PATH_MAX + 64], oid_id[64], *held = NULL;
 			e = cordon_strv_push(&s->tracked, entries.v[i]);
+			if (e < 0 || !has_common)
+				continue;
+			loose_of(common, entries.v[i], obj, sizeof(obj), oid_id);
+			if (strcmp(oid_id, "-") != 0 &&
+			    (asprintf(&held, "%s\n%s\n%s", entries.v[i], obj, oid_id) < 0 ||
+			     cordon_strv_push_take(&s->tracked_objects, held) < 0))
+				e = -ENOMEM;
+		}
 	cordon_strv_free(&entries);
 	return e < 0 && e != -ENOMEM ? 0 : e;
 }
@@ -115,10 +238,12 @@ int cordon_sweep_tracked_judge(const struct cordon_sweep *s, struct cordon_strv 
 		cleanup_free char *repo = strdup(s->tracked_repos.v[i]);
 		char *worktree = repo ? strchr(repo, '\n') : NULL;
 		char *was = worktree ? strchr(worktree + 1, '\n') : NULL;
-		if (!was)
+		char *sum = was ? strchr(was + 1, '\n') : NULL;
+		if (!sum)
 			continue;
 		*worktree++ = '\0';
 		*was++ = '\0';
+		*sum++ = '\0';
 		char id[96], shown[PATH_MAX];
 		struct cordon_strv now = {0};
 		int e = tracked_read(s, repo, worktree, id, &now);
@@ -154,6 +279,48 @@ int cordon_sweep_tracked_judge(const struct cordon_sweep *s, struct cordon_strv 
 			}
 		}
 		cordon_strv_free(&now);
+		char common[PATH_MAX], hex[24];
+		uint64_t replaced =
+			common_dir(repo, common, sizeof(common)) ? replace_sum(common) : 0;
+		snprintf(hex, sizeof(hex), "%llx", (unsigned long long)replaced);
+		char *line = NULL;
+		if (replaced && strcmp(hex, sum) != 0 &&
+		    asprintf(&line,
+			     "cordon: this session made or changed git's replace refs in %s "
+			     "(refs/replace): git outside reads their objects in place of the ones "
+			     "they name, a protected file's too; git replace -l lists them, git "
+			     "replace -d removes one",
+			     shown) >= 0) {
+			(void)cordon_strv_push_take(said, line);
+			found++;
+		}
+	}
+	/* A protected entry's loose object rewritten under its name. */
+	for (size_t i = 0; i < s->tracked_objects.n; i++) {
+		cleanup_free char *held = strdup(s->tracked_objects.v[i]);
+		char *obj = held ? strchr(held, '\n') : NULL;
+		obj = obj ? strchr(obj + 1, '\n') : NULL; /* (past "PATH\nMODE OID") */
+		char *id = obj ? strchr(obj + 1, '\n') : NULL;
+		if (!id)
+			continue;
+		*obj++ = '\0';
+		*id++ = '\0';
+		char now[64], shown[PATH_MAX], *line = NULL;
+		loose_id(obj, now);
+		if (strcmp(now, "-") == 0)
+			continue; /* (packed since: git gc) */
+		char *nl = strchr(held, '\n');
+		cordon_printable(held, nl ? (size_t)(nl - held) : strlen(held), shown,
+				 sizeof(shown));
+		if (strcmp(now, id) != 0 &&
+		    asprintf(&line,
+			     "cordon: this session rewrote the object git holds for the protected "
+			     "%s (%s): a git checkout, restore, stash or reset outside would write "
+			     "what it holds now; git fsck names it",
+			     shown, obj) >= 0) {
+			(void)cordon_strv_push_take(said, line);
+			found++;
+		}
 	}
 	return found;
 }

@@ -1665,6 +1665,43 @@ BOTH_USERS(guards, a_protected_file_staged_inside_is_said, .timeout = 60)
 	world_free(&w);
 }
 
+/* Round 53e F3: the index and HEAD untouched, what git reads for a
+ * protected entry's object is changed: a replace ref (git replace OLD
+ * NEW), or the loose object file rewritten under its name (git does not
+ * check it). Each is said. Control: git outside then reads the plant for
+ * the entry (what git checkout -- .envrc would write). */
+BOTH_USERS(guards, a_protected_file_s_object_swapped_inside_is_said, .timeout = 60)
+{
+	static const char *const swaps[][2] = {
+		{"git replace $O $E", "made or changed git's replace refs in"},
+		{"F=.git/objects/$(echo $O | cut -c1-2)/$(echo $O | cut -c3-) && "
+		 "G=.git/objects/$(echo $E | cut -c1-2)/$(echo $E | cut -c3-) && "
+		 "rm -f $F && cp $G $F",
+		 "rewrote the object git holds for the protected"}};
+	for (size_t i = 0; i < 2; i++) {
+		struct world w;
+		git_world(&w, who, i ? "pswapl" : "pswapr");
+		struct run_result r = outside(&w, "echo 'echo mine' > .envrc && git add .envrc && "
+						  "git commit -qm tracked");
+		run_free(&r);
+		r = sh_in(
+			&w, NULL,
+			"O=$(git rev-parse :.envrc) && "
+			"E=$(echo 'touch pwned' | git hash-object -w --stdin) && %s; echo swap $?",
+			swaps[i][0]);
+		char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+		cr_assert(strstr(r.out, "swap 0"), "the swap failed\n%s", diag);
+		cr_expect(strstr(r.err, swaps[i][1]), "the swap was not said\n%s", diag);
+		run_free(&r);
+		r = outside(&w, "git cat-file blob :.envrc");
+		cr_expect_str_eq(r.out, "touch pwned\n", "control: git does not read the plant\n%s",
+				 diag);
+		run_free(&r);
+		free(diag);
+		world_free(&w);
+	}
+}
+
 /* ---- git: a worktree and a submodule ---- */
 
 static const char plant_worktree[] =
