@@ -420,10 +420,12 @@ Test(syscalls, embedded_filter_matches_the_rules)
 	cordon_seccomp_program(true, true, &on_sup);
 	cr_expect_gt(off.len, on.len + 60);
 	cr_expect_gt(on_sup.len, on.len);
-	/* Under the read-only view chmod, chown and utimes are not trapped. */
+	/* Under the read-only view chmod, chown and utimes are not trapped
+	 * (but a chown to root, round 53g G1, which its argument checks
+	 * make longer: escape/other_users_files_in_tmp_... judges it). */
 	struct sock_fprog on_kmeta;
 	cordon_seccomp_program_supervised(true, false, false, true, false, &on_kmeta);
-	cr_expect_lt(on_kmeta.len, on_sup.len);
+	cr_expect_neq(on_kmeta.len, on_sup.len);
 }
 
 /* What an offline filter does with a connect and an addressed send on an

@@ -247,8 +247,9 @@ Test(escape, config_tampering_from_inside)
  * mode), a script they run, a directory of theirs, each mode 0600/0755/0700
  * and the test user's. Root's capabilities pass every mode and the sticky
  * bit; in the session /tmp is idmapped, so the kernel grants them on none
- * of these. Judged outside: the secret is not printed, the script and the
- * directory are as they were, the mode did not change. Root's own file
+ * of these, and gives none away (a chown to root, round 53g G1). Judged
+ * outside: the secret is not printed, the script and the directory are as
+ * they were, the mode and owner did not change. Root's own file
  * there works as before. Control: the same script outside as root reads,
  * rewrites and moves them. */
 Test(escape, other_users_files_in_tmp_are_out_of_a_root_session_s_reach, .timeout = 60)
@@ -267,9 +268,13 @@ Test(escape, other_users_files_in_tmp_are_out_of_a_root_session_s_reach, .timeou
 	cr_assert(chown(secret, uid, gid) == 0 && chmod(secret, 0600) == 0 &&
 		  chown(script, uid, gid) == 0 && chmod(script, 0755) == 0 &&
 		  chown(dir, uid, gid) == 0);
-	char *probe = fmt("cat %s; echo; echo 'echo PLANTED' >> %s; mv %s %s.moved; chmod 666 %s; "
-			  "echo mine > %s && cat %s",
-			  secret, script, dir, dir, secret, mine, mine);
+	/* (Round 53g G1: chown first. The idmap leaves their owner unmapped,
+	 * and the kernel lets CAP_CHOWN give such a file to root.) */
+	char *probe = fmt("chown 0:0 %s %s %s; chown :0 %s; "
+			  "cat %s; echo; echo 'echo PLANTED' >> %s; mv %s %s.moved; chmod 666 %s; "
+			  "echo mine > %s && chown 0:0 %s && cat %s",
+			  secret, script, dir, secret, secret, script, dir, dir, secret, mine, mine,
+			  mine);
 	struct run_result in = sh_in(&w, NULL, "%s", probe);
 	char *after_script = read_file(script);
 	struct stat st_secret, st_mine;
@@ -300,6 +305,9 @@ Test(escape, other_users_files_in_tmp_are_out_of_a_root_session_s_reach, .timeou
 	cr_expect(dir_there, "the other user's directory in /tmp was moved");
 	cr_expect(secret_there && (st_secret.st_mode & 07777) == 0600,
 		  "the other user's file in /tmp changed mode: %o", st_secret.st_mode & 07777);
+	cr_expect(secret_there && st_secret.st_uid == uid && st_secret.st_gid == gid,
+		  "the other user's file in /tmp changed owner: %d:%d", (int)st_secret.st_uid,
+		  (int)st_secret.st_gid);
 	cr_expect(mine_there && st_mine.st_uid == 0 && strstr(in.out, "mine"),
 		  "root's own file in /tmp did not work as before: %s%s", in.out, in.err);
 	run_free(&in);
