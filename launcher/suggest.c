@@ -386,20 +386,35 @@ static const char *why_guard(const struct cordon_guard *g)
 	return why_buf;
 }
 
-/* Whether the component NAME (LEN bytes) is where a repository keeps what
- * runs outside: .git, or the first component of a protected path (the
- * defaults, the project's own protected_paths), or of a relative
- * core.hooksPath of the user's (EXTRA). */
-static bool protected_name(const struct cordon_policy *p, const struct cordon_strv *extra,
-			   const char *name, size_t len)
+/* Whether the protected path E (relative; a trailing "/" asks for a
+ * stand-in) is where REST (a path from one of its components on) starts:
+ * the whole of E, not its first name (round 53f put .cargo/config.toml
+ * in the list, and ~/.cargo/registry was taken for protected). */
+static bool starts_with_entry(const char *rest, const char *e, size_t len, bool whole)
 {
-	if (len == 4 && strncmp(name, ".git", 4) == 0)
+	size_t el = strlen(e);
+	while (el && e[el - 1] == '/')
+		el--;
+	if (!whole) /* (its first name only: a directory that holds one) */
+		el = comp_len(e) < el ? comp_len(e) : el;
+	return el && (whole || el == len) && strncmp(rest, e, el) == 0 &&
+	       (rest[el] == '\0' || rest[el] == '/');
+}
+
+/* Whether REST (a path from one of its components on; that component LEN
+ * bytes) is where a repository keeps what runs outside: .git, a protected
+ * path (the defaults, the project's own protected_paths) or a relative
+ * core.hooksPath of the user's (EXTRA), or below one (WHOLE); or (not
+ * WHOLE) that component is the first name of one (a directory walked
+ * holds it). */
+static bool protected_name(const struct cordon_policy *p, const struct cordon_strv *extra,
+			   const char *rest, size_t len, bool whole)
+{
+	if (len == 4 && strncmp(rest, ".git", 4) == 0)
 		return true;
-	for (size_t i = 0; cordon_default_protected[i]; i++) {
-		const char *e = cordon_default_protected[i];
-		if (comp_len(e) == len && strncmp(e, name, len) == 0)
+	for (size_t i = 0; cordon_default_protected[i]; i++)
+		if (starts_with_entry(rest, cordon_default_protected[i], len, whole))
 			return true;
-	}
 	for (size_t i = 0; p->project && i < p->n_guards; i++) {
 		const struct cordon_guard *g = &p->guards[i];
 		size_t n = strlen(p->project);
@@ -407,12 +422,11 @@ static bool protected_name(const struct cordon_policy *p, const struct cordon_st
 		    strncmp(g->source, "protected_paths", 15) != 0 ||
 		    strncmp(g->path, p->project, n) != 0 || g->path[n] != '/')
 			continue;
-		const char *rel = g->path + n + 1;
-		if (comp_len(rel) == len && strncmp(rel, name, len) == 0)
+		if (starts_with_entry(rest, g->path + n + 1, len, whole))
 			return true;
 	}
 	for (size_t i = 0; i < extra->n; i++)
-		if (comp_len(extra->v[i]) == len && strncmp(extra->v[i], name, len) == 0)
+		if (starts_with_entry(rest, extra->v[i], len, whole))
 			return true;
 	return false;
 }
@@ -507,7 +521,7 @@ static const char *walk(const struct cordon_policy *p, const struct cordon_strv 
 		if (len + 1 + strlen(e->d_name) >= PATH_MAX)
 			continue;
 		snprintf(path + len, PATH_MAX - len, "/%s", e->d_name);
-		if (protected_name(p, extra, e->d_name, strlen(e->d_name))) {
+		if (protected_name(p, extra, e->d_name, strlen(e->d_name), false)) {
 			why = why_path("it contains a protected path of a repository", path);
 			break;
 		}
@@ -576,7 +590,7 @@ static const char *reaches_code(const struct cordon_policy *p, const char *path,
 	for (const char *c = path; !why && *c;) {
 		c += strspn(c, "/");
 		size_t n = comp_len(c);
-		if (n && protected_name(p, &extra, c, n))
+		if (n && protected_name(p, &extra, c, n, true))
 			why = why_path("it is or lies under a protected path of a repository",
 				       path);
 		c += n;
