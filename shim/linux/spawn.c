@@ -636,11 +636,9 @@ static int keeper(void *arg)
 		command(sp, self);
 	if (cmd > 0 && move) {
 		char num[24];
-		int d = 0;
-		for (long v = cmd; v > 0; v /= 10)
-			num[sizeof(num) - 1 - d++] = (char)('0' + v % 10);
+		size_t d = put_num(num, cmd);
 		long fd = SYS4(openat, sp->cgroup_fd, "cgroup.procs", O_WRONLY | O_CLOEXEC, 0);
-		long w = fd < 0 ? fd : SYS3(write, fd, num + sizeof(num) - d, d);
+		long w = fd < 0 ? fd : SYS3(write, fd, num, d);
 		if (fd >= 0)
 			SYS1(close, fd);
 		if (w < 0) {
