@@ -1516,10 +1516,11 @@ static int hidden_list_made(const struct cordon_config *cfg, const struct cordon
 	/* What the user's git and ssh config name as keys, with the
 	 * default list (round 51b F4). */
 	struct named_secret ns = {ctx, project, out, why, label};
+	/* (The config directories earlier launches had too, as the plan's
+	 * git_env names them.) */
 	struct cordon_strv config_homes = {0};
-	for (size_t i = 0; r >= 0 && ctx->known_xdg && i < ctx->known_xdg->n; i++)
-		if (strncmp(ctx->known_xdg->v[i], "XDG_CONFIG_HOME=/", 17) == 0)
-			r = cordon_strv_push_new(&config_homes, ctx->known_xdg->v[i] + 16);
+	if (r >= 0 && ctx->home)
+		r = cordon_home_xdg("~/.config", ctx->home, ctx, &config_homes);
 	if (r >= 0 && !cfg->has_hidden && ctx->home)
 		r = cordon_config_secrets(ctx->home, project, &config_homes, ctx->getenv_fn,
 					  push_named_secret, &ns);
