@@ -6046,10 +6046,14 @@ static int hidden_rests(const struct cordon_sweep *s, const char *path, struct c
 {
 	cleanup_free char *real = realpath(path, NULL);
 	int e = 0;
-	size_t n_killed = s->others_hidden ? s->others_hidden->n : 0;
-	for (size_t i = 0; e >= 0 && i < s->hidden.n + n_killed; i++) {
-		const char *h =
-			i < s->hidden.n ? s->hidden.v[i] : s->others_hidden->v[i - s->hidden.n];
+	struct cordon_others_hidden *o = s->others_hidden;
+	if (o && !o->read) {
+		hidden_near(o->top, &o->list);
+		o->read = true;
+	}
+	size_t n_others = o ? o->list.n : 0;
+	for (size_t i = 0; e >= 0 && i < s->hidden.n + n_others; i++) {
+		const char *h = i < s->hidden.n ? s->hidden.v[i] : o->list.v[i - s->hidden.n];
 		cleanup_free char *hreal = NULL;
 		const char *from = path;
 		if (!cordon_path_under(h, path)) {
@@ -7893,10 +7897,10 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 	unsigned unmoved = 0;
 	from.unmoved = &unmoved;
 	const struct cordon_sweep *s = &from;
-	struct cordon_strv done = {0}, others_hidden = {0};
+	struct cordon_strv done = {0};
+	struct cordon_others_hidden others = {.top = top};
 	bool killed = pending_collect(top, &from, &done);
-	hidden_near(top, &others_hidden);
-	from.others_hidden = &others_hidden;
+	from.others_hidden = &others;
 	from.earlier = !after(&from.since, &session->since);
 	/* (Not said of a shared directory, which every session sweeps: its
 	 * moves say "a session" then.) */
@@ -7937,7 +7941,7 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 			close(w.root);
 		top_down(top_held, top_mode);
 		cordon_strv_free(&done); /* (the marks stay: looked at again next time) */
-		cordon_strv_free(&others_hidden);
+		cordon_strv_free(&others.list);
 		return mise;
 	}
 	size_t tn = strlen(top);
@@ -7957,7 +7961,7 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 			top_down(top_held, top_mode);
 			cordon_strv_free(&w.skip);
 			cordon_strv_free(&done);
-			cordon_strv_free(&others_hidden);
+			cordon_strv_free(&others.list);
 			return mise;
 		}
 	}
@@ -8060,7 +8064,7 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 	for (size_t i = 0; done_all && i < done.n; i++)
 		(void)unlink(done.v[i]);
 	cordon_strv_free(&done);
-	cordon_strv_free(&others_hidden);
+	cordon_strv_free(&others.list);
 	if (e >= 0 && !w.disturbed && unmoved)
 		say(said,
 		    "cordon: the next session in %s looks again at what this one could not "

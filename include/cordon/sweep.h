@@ -66,7 +66,11 @@ struct cordon_sweep {
 	 * or in one it lies in or holds, as their marks hold them: a killed
 	 * one's it catches up with, a running one's it judges. Put back as
 	 * HIDDEN's are; NULL: none.) */
-	const struct cordon_strv *others_hidden;
+	struct cordon_others_hidden {
+		const char *top;
+		bool read; /* LIST read (at its first question: most ends move nothing) */
+		struct cordon_strv list;
+	} * others_hidden;
 	/* WRITABLE's paths as they resolve at the end, made at its first
 	 * question (session_writable): mutable within a const sweep. */
 	struct cordon_strv *writable_real;
