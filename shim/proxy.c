@@ -236,6 +236,20 @@ static const struct in_addr *test_host(const char *host)
 
 /* ---- where a client may go ------------------------------------------------- */
 
+/* SA as the IPv4 address it carries (a v4-mapped or v4-compatible IPv6
+ * one), in V4; else SA itself. */
+static const struct sockaddr *as_v4(const struct sockaddr *sa, struct sockaddr_in *v4)
+{
+	if (sa->sa_family != AF_INET6)
+		return sa;
+	const struct in6_addr *a = &((const struct sockaddr_in6 *)sa)->sin6_addr;
+	if (!IN6_IS_ADDR_V4MAPPED(a) && !IN6_IS_ADDR_V4COMPAT(a))
+		return sa;
+	*v4 = (struct sockaddr_in){.sin_family = AF_INET};
+	memcpy(&v4->sin_addr, a->s6_addr + 12, 4);
+	return (const struct sockaddr *)v4;
+}
+
 /* Addresses no allowed name may lead to: this machine and its link. */
 static bool forbidden_addr(const struct sockaddr *sa)
 {
@@ -246,11 +260,9 @@ static bool forbidden_addr(const struct sockaddr *sa)
 	}
 	if (sa->sa_family == AF_INET6) {
 		const struct in6_addr *a = &((const struct sockaddr_in6 *)sa)->sin6_addr;
-		if (IN6_IS_ADDR_V4MAPPED(a) || IN6_IS_ADDR_V4COMPAT(a)) {
-			struct sockaddr_in v4 = {.sin_family = AF_INET};
-			memcpy(&v4.sin_addr, a->s6_addr + 12, 4);
+		struct sockaddr_in v4;
+		if (as_v4(sa, &v4) != sa)
 			return forbidden_addr((const struct sockaddr *)&v4);
-		}
 		return IN6_IS_ADDR_LOOPBACK(a) || IN6_IS_ADDR_UNSPECIFIED(a) ||
 		       IN6_IS_ADDR_LINKLOCAL(a) || IN6_IS_ADDR_MULTICAST(a) ||
 		       IN6_IS_ADDR_SITELOCAL(a);
@@ -268,15 +280,8 @@ static bool own_addr(const struct sockaddr *sa)
 	struct ifaddrs *all = NULL;
 	if (getifaddrs(&all) < 0)
 		return true;
-	struct sockaddr_in v4 = {.sin_family = AF_INET};
-	const struct sockaddr *want = sa;
-	if (sa->sa_family == AF_INET6) {
-		const struct in6_addr *a = &((const struct sockaddr_in6 *)sa)->sin6_addr;
-		if (IN6_IS_ADDR_V4MAPPED(a)) {
-			memcpy(&v4.sin_addr, a->s6_addr + 12, 4);
-			want = (const struct sockaddr *)&v4;
-		}
-	}
+	struct sockaddr_in v4;
+	const struct sockaddr *want = as_v4(sa, &v4);
 	bool own = false;
 	for (struct ifaddrs *i = all; i && !own; i = i->ifa_next) {
 		const struct sockaddr *ia = i->ifa_addr;
