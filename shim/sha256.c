@@ -1,5 +1,6 @@
-/* SHA-256, as FIPS 180-4 defines it (section 6.2): written from the
- * standard, checked against its examples (tests/test_sha256.c). */
+/* SHA-256 and SHA-1, as FIPS 180-4 defines them (sections 6.2 and 6.1):
+ * written from the standard, checked against its examples
+ * (tests/test_sha256.c). */
 #include "cordon/sha256.h"
 
 #include <string.h>
@@ -59,6 +60,45 @@ static void compress(struct cordon_sha256 *c, const unsigned char *b)
 	c->h[7] += h;
 }
 
+static uint32_t rotl(uint32_t x, unsigned n)
+{
+	return (x << n) | (x >> (32 - n));
+}
+
+/* One 64-byte block into C's SHA-1 state (6.1.2). */
+static void compress1(struct cordon_sha256 *c, const unsigned char *b)
+{
+	uint32_t w[80];
+	for (size_t t = 0; t < 16; t++)
+		w[t] = (uint32_t)b[4 * t] << 24 | (uint32_t)b[4 * t + 1] << 16 |
+		       (uint32_t)b[4 * t + 2] << 8 | (uint32_t)b[4 * t + 3];
+	for (size_t t = 16; t < 80; t++)
+		w[t] = rotl(w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16], 1);
+	uint32_t a = c->h[0], bb = c->h[1], cc = c->h[2], d = c->h[3], e = c->h[4];
+	for (size_t t = 0; t < 80; t++) {
+		uint32_t f, k;
+		if (t < 20)
+			f = (bb & cc) ^ (~bb & d), k = 0x5a827999;
+		else if (t < 40)
+			f = bb ^ cc ^ d, k = 0x6ed9eba1;
+		else if (t < 60)
+			f = (bb & cc) ^ (bb & d) ^ (cc & d), k = 0x8f1bbcdc;
+		else
+			f = bb ^ cc ^ d, k = 0xca62c1d6;
+		uint32_t tmp = rotl(a, 5) + f + e + k + w[t];
+		e = d;
+		d = cc;
+		cc = rotl(bb, 30);
+		bb = a;
+		a = tmp;
+	}
+	c->h[0] += a;
+	c->h[1] += bb;
+	c->h[2] += cc;
+	c->h[3] += d;
+	c->h[4] += e;
+}
+
 void cordon_sha256_init(struct cordon_sha256 *c)
 {
 	static const uint32_t h0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
@@ -66,6 +106,15 @@ void cordon_sha256_init(struct cordon_sha256 *c)
 	memcpy(c->h, h0, sizeof(h0));
 	c->bytes = 0;
 	c->used = 0;
+	c->sha1 = 0;
+}
+
+void cordon_sha1_init(struct cordon_sha256 *c)
+{
+	static const uint32_t h0[5] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0};
+	memset(c, 0, sizeof(*c));
+	memcpy(c->h, h0, sizeof(h0));
+	c->sha1 = 1;
 }
 
 void cordon_sha256_update(struct cordon_sha256 *c, const void *data, size_t n)
@@ -80,29 +129,39 @@ void cordon_sha256_update(struct cordon_sha256 *c, const void *data, size_t n)
 		n -= take;
 		if (c->used < sizeof(c->block))
 			return;
-		compress(c, c->block);
+		(c->sha1 ? compress1 : compress)(c, c->block);
 		c->used = 0;
 	}
 	for (; n >= sizeof(c->block); p += sizeof(c->block), n -= sizeof(c->block))
-		compress(c, p);
+		(c->sha1 ? compress1 : compress)(c, p);
 	memcpy(c->block, p, n);
 	c->used = n;
 }
 
-void cordon_sha256_final(struct cordon_sha256 *c, unsigned char out[CORDON_SHA256_SIZE])
+/* The padding (5.1.1: a 1 bit, zeros to 56 bytes of a block, the length
+ * in bits, big-endian), then WORDS words of C's state into OUT. */
+static void finish(struct cordon_sha256 *c, unsigned char *out, size_t words)
 {
-	/* (5.1.1: a 1 bit, zeros to 56 bytes of a block, the length in
-	 * bits, big-endian.) */
 	uint64_t bits = c->bytes * 8;
 	unsigned char pad[72] = {0x80};
 	size_t zeros = (c->used < 56 ? 56 : 120) - c->used;
 	for (size_t i = 0; i < 8; i++)
 		pad[zeros + i] = (unsigned char)(bits >> (56 - 8 * i));
 	cordon_sha256_update(c, pad, zeros + 8);
-	for (size_t i = 0; i < 8; i++) {
+	for (size_t i = 0; i < words; i++) {
 		out[4 * i] = (unsigned char)(c->h[i] >> 24);
 		out[4 * i + 1] = (unsigned char)(c->h[i] >> 16);
 		out[4 * i + 2] = (unsigned char)(c->h[i] >> 8);
 		out[4 * i + 3] = (unsigned char)c->h[i];
 	}
+}
+
+void cordon_sha1_final(struct cordon_sha256 *c, unsigned char out[CORDON_SHA1_SIZE])
+{
+	finish(c, out, 5);
+}
+
+void cordon_sha256_final(struct cordon_sha256 *c, unsigned char out[CORDON_SHA256_SIZE])
+{
+	finish(c, out, 8);
 }

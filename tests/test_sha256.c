@@ -1,5 +1,6 @@
-/* SHA-256 against the examples of FIPS 180-4 (and NIST's long message),
- * given whole and in pieces of every size a block can split into. */
+/* SHA-256 and SHA-1 against the examples of FIPS 180-4 (and NIST's long
+ * message), given whole and in pieces of every size a block can split
+ * into. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,25 +8,36 @@
 
 #include "cordon/sha256.h"
 
-static void hex(const unsigned char d[CORDON_SHA256_SIZE], char out[65])
+static void hex(const unsigned char *d, size_t n, char out[65])
 {
-	for (int i = 0; i < CORDON_SHA256_SIZE; i++)
+	for (size_t i = 0; i < n; i++)
 		snprintf(out + 2 * i, 3, "%02x", d[i]);
 }
 
-/* MSG hashed in pieces of STEP bytes (0: whole). */
-static void digest_of(const char *msg, size_t len, size_t step, char out[65])
+/* MSG hashed in pieces of STEP bytes (0: whole), by SHA-1 if SHA1. */
+static void digest_by(int sha1, const char *msg, size_t len, size_t step, char out[65])
 {
 	struct cordon_sha256 c;
 	unsigned char d[CORDON_SHA256_SIZE];
-	cordon_sha256_init(&c);
+	if (sha1)
+		cordon_sha1_init(&c);
+	else
+		cordon_sha256_init(&c);
 	for (size_t at = 0; at < len;) {
 		size_t n = step && len - at > step ? step : len - at;
 		cordon_sha256_update(&c, msg + at, n);
 		at += n;
 	}
-	cordon_sha256_final(&c, d);
-	hex(d, out);
+	if (sha1)
+		cordon_sha1_final(&c, d);
+	else
+		cordon_sha256_final(&c, d);
+	hex(d, sha1 ? CORDON_SHA1_SIZE : CORDON_SHA256_SIZE, out);
+}
+
+static void digest_of(const char *msg, size_t len, size_t step, char out[65])
+{
+	digest_by(0, msg, len, step, out);
 }
 
 Test(sha256, the_standards_examples)
@@ -62,5 +74,37 @@ Test(sha256, the_standards_examples)
 				 "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0",
 				 "a million a's in pieces of %zu", step);
 	}
+	free(a);
+}
+
+Test(sha256, sha1_the_standards_examples)
+{
+	static const struct {
+		const char *msg, *want;
+	} cases[] = {
+		{"", "da39a3ee5e6b4b0d3255bfef95601890afd80709"},
+		{"abc", "a9993e364706816aba3e25717850c26c9cd0d89d"},
+		{"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+		 "84983e441c3bd26ebaae4aa1f95129e5e54670f1"},
+		{"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+		 "c1c8bbdc22796e28c0e15163d20899b65621d65a"},
+		{"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+		 "c2db330f6083854c99d4b5bfb6e8f29f201be699"},
+		{"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+		 "0098ba824b5c16427bd7a1122a5a442a25ec644d"},
+	};
+	char got[65];
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++)
+		for (size_t step = 0; step <= 65; step++) {
+			digest_by(1, cases[i].msg, strlen(cases[i].msg), step, got);
+			cr_expect_str_eq(got, cases[i].want, "\"%s\" in pieces of %zu",
+					 cases[i].msg, step);
+		}
+	size_t len = 1000000;
+	char *a = malloc(len);
+	cr_assert_not_null(a);
+	memset(a, 'a', len);
+	digest_by(1, a, len, 4099, got);
+	cr_expect_str_eq(got, "34aa973cd4c4daa4f61eeb2bdbad27316534016f");
 	free(a);
 }
