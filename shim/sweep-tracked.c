@@ -6,7 +6,13 @@
  * restore, stash, reset --hard) outside writes it over the user's file
  * (round 52a F4). The index holds each entry's object id: the entries
  * under a protected path are kept as the session starts and compared as
- * it ends. Runs outside the sandbox. */
+ * it ends. So are the refs: a commit of the session's own version, the
+ * index put back after it, is written by git reset --hard or a checkout
+ * of the branch outside (round 53 Left), and the objects on the way to a
+ * protected file are read and checked against their names (a loose file
+ * rewritten, or a new pack holding another object under a name git
+ * already has: git reads the pack first and checks neither). Runs outside
+ * the sandbox. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -16,6 +22,8 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
+#include "cordon/gitobj.h"
+#include "cordon/guard.h"
 #include "cordon/policy.h"
 #include "cordon/sweep.h"
 #include "util.h"
@@ -84,10 +92,7 @@ static int tracked_read(const struct cordon_sweep *s, const char *gitdir, const 
  * The index and HEAD unchanged, a session can still change what git
  * checkout writes for an entry (round 53e F3): a replace ref
  * (refs/replace/OID, git replace) has git read another object in place
- * of the one named, and a loose object file rewritten under its name is
- * read as it is (git does not check it against its name). Both are
- * looked at; a new pack holding another object of the same name is not
- * (its objects are compressed, and cordon reads none). */
+ * of the one named; the objects themselves are checked (judge_refs). */
 
 #define PACKED_MAX (8u << 20) /* a packed-refs file longer is taken by its identity */
 
@@ -106,6 +111,10 @@ static bool common_dir(const char *gitdir, char *out, size_t size)
 	char *slash = strrchr(out, '/');
 	if (slash)
 		*slash = '\0';
+	/* (A commondir of "." leaves GITDIR/.: said without it.) */
+	size_t n = strlen(out);
+	if (n > 2 && strcmp(out + n - 2, "/.") == 0)
+		out[n - 2] = '\0';
 	return slash != NULL;
 }
 
@@ -151,41 +160,37 @@ static uint64_t replace_sum(const char *common)
 	return sum;
 }
 
-#define LOOSE_MAX (1u << 20) /* a loose object longer is taken by its inode and size */
+/* The files git trusts in place of reading objects, whose identities
+ * are summed into the repository's record: the commit-graph (a commit's
+ * tree, by name: git takes it from there, not from the commit) and the
+ * multi-pack-index (where each object lies in which pack). */
+static const char *const caches[] = {
+	"objects/info/commit-graph", "objects/info/commit-graphs/commit-graph-chain",
+	"objects/pack/multi-pack-index", "objects/pack/multi-pack-index.d/multi-pack-index-chain",
+	NULL};
 
-/* The identity of the loose object file OBJ into ID ("-": none): its
- * inode, size and a sum of its bytes (not its times: git freshens an
- * object it would write again by touching it). */
-static void loose_id(const char *obj, char id[64])
+static void cache_id(const char *common, const char *name, char id[64])
 {
+	char path[PATH_MAX + 64];
 	struct stat st;
 	id[0] = '-', id[1] = '\0';
-	FILE *f = cordon_fopen_regular(obj);
-	if (!f || fstat(fileno(f), &st) < 0) {
-		if (f)
-			(void)fclose(f);
-		return;
-	}
-	uint64_t h = 14695981039346656037ull;
-	char buf[4096];
-	size_t got;
-	while (st.st_size <= LOOSE_MAX && (got = fread(buf, 1, sizeof(buf), f)) > 0)
-		h = fnv(h, buf, got);
-	(void)fclose(f); /* read only */
-	snprintf(id, 64, "%llx:%llx:%llx", (unsigned long long)st.st_ino,
-		 (unsigned long long)st.st_size, (unsigned long long)h);
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", common, name) < sizeof(path) &&
+	    lstat(path, &st) == 0)
+		snprintf(id, 64, "%llx.%llx.%llx.%lx", (unsigned long long)st.st_ino,
+			 (unsigned long long)st.st_size, (unsigned long long)st.st_mtim.tv_sec,
+			 st.st_mtim.tv_nsec);
 }
 
-/* The loose object file of ENTRY ("PATH\nMODE OID") in COMMON, into OBJ,
- * and its identity into ID (loose_id). */
-static void loose_of(const char *common, const char *entry, char *obj, size_t osize, char id[64])
+/* The caches' identities, joined by ','. */
+static void caches_id(const char *common, char *out, size_t size)
 {
-	const char *oid = strrchr(entry, ' ');
-	id[0] = '-', id[1] = '\0';
-	if (!oid || strlen(oid + 1) < 3 ||
-	    (size_t)snprintf(obj, osize, "%s/objects/%.2s/%s", common, oid + 1, oid + 3) >= osize)
-		return;
-	loose_id(obj, id);
+	out[0] = '\0';
+	for (size_t i = 0; caches[i]; i++) {
+		char id[64];
+		cache_id(common, caches[i], id);
+		size_t n = strlen(out);
+		snprintf(out + n, size - n, "%s%s", i ? "," : "", id);
+	}
 }
 
 int cordon_sweep_tracked_hold(struct cordon_sweep *s, const char *gitdir, const char *worktree)
@@ -199,28 +204,42 @@ int cordon_sweep_tracked_hold(struct cordon_sweep *s, const char *gitdir, const 
 			return 0;
 	}
 	char id[96];
-	struct cordon_strv entries = {0};
+	struct cordon_strv entries = {0}, refs = {0};
 	int e = tracked_read(s, gitdir, worktree, id, &entries);
 	/* (One not read whole as the session starts cannot be compared: not
 	 * kept. Out of memory: neither.) */
-	char *repo = NULL, common[PATH_MAX];
+	char *repo = NULL, common[PATH_MAX], cached[5 * 64];
 	bool has_common = common_dir(gitdir, common, sizeof(common));
-	if (e >= 0 &&
-	    asprintf(&repo, "%s\n%s\n%s\n%llx", gitdir, worktree, id,
-		     has_common ? (unsigned long long)replace_sum(common) : 0ull) >= 0 &&
+	cached[0] = '\0';
+	if (has_common)
+		caches_id(common, cached, sizeof(cached));
+	/* (Refs not read, "!": none judged.) */
+	int re = has_common ? cordon_git_refs(gitdir, common, &refs) : -ENOTSUP;
+	if (re == -ENOMEM)
+		e = re;
+	cleanup_free char *joined = NULL;
+	size_t total = 2;
+	for (size_t i = 0; i < refs.n; i++)
+		total += strlen(refs.v[i]) + 1;
+	if (e >= 0 && (joined = malloc(total))) {
+		char *at = joined;
+		if (re < 0)
+			*at++ = '!';
+		for (size_t i = 0; i < refs.n; i++)
+			at += sprintf(at, "%s%s", i ? "\n" : "", refs.v[i]);
+		*at = '\0';
+	}
+	if (e >= 0 && joined &&
+	    asprintf(&repo, "%s\n%s\n%s\n%llx\n%s\n%s", gitdir, worktree, id,
+		     has_common ? (unsigned long long)replace_sum(common) : 0ull, cached,
+		     joined) >= 0 &&
 	    cordon_strv_push_take(&s->tracked_repos, repo) >= 0)
-		for (size_t i = 0; i < entries.n && e >= 0; i++) {
-			char obj[PATH_MAX + 64], oid_id[64], *held = NULL;
+		for (size_t i = 0; i < entries.n && e >= 0; i++)
 			e = cordon_strv_push(&s->tracked, entries.v[i]);
-			if (e < 0 || !has_common)
-				continue;
-			loose_of(common, entries.v[i], obj, sizeof(obj), oid_id);
-			if (strcmp(oid_id, "-") != 0 &&
-			    (asprintf(&held, "%s\n%s\n%s", entries.v[i], obj, oid_id) < 0 ||
-			     cordon_strv_push_take(&s->tracked_objects, held) < 0))
-				e = -ENOMEM;
-		}
+	else if (e >= 0)
+		e = -ENOMEM;
 	cordon_strv_free(&entries);
+	cordon_strv_free(&refs);
 	return e < 0 && e != -ENOMEM ? 0 : e;
 }
 
@@ -231,6 +250,339 @@ static void entry_name(const char *entry, size_t worktree_len, char *out, size_t
 	cordon_printable(name, nl ? (size_t)(nl - name) : strlen(name), out, size);
 }
 
+/* LINE (malloc'd, or NULL) to SAID, once; 1 if it is new there. */
+static int say_once(struct cordon_strv *said, char *line)
+{
+	if (!line)
+		return 0;
+	if (cordon_strv_contains(said, line)) {
+		free(line);
+		return 0;
+	}
+	(void)cordon_strv_push_take(said, line);
+	return 1;
+}
+
+/* ---- what a commit holds under the protected paths ---- */
+
+#define REFS_JUDGED 64 /* changed refs past these: said, not read */
+
+struct objects {
+	struct cordon_git_odb *db;
+	size_t hs;
+	const struct cordon_strv *targets; /* names relative to the worktree */
+	int bad;                           /* a read's worst error (-EBADMSG, -E2BIG) */
+};
+
+/* An object read; a failure other than a missing one noted in O. */
+static int obj_read(struct objects *o, const unsigned char *oid, int *type, unsigned char **data,
+		    size_t *len)
+{
+	int e = cordon_git_odb_read(o->db, oid, type, data, len);
+	if (e == -EBADMSG || (e == -E2BIG && o->bad != -EBADMSG))
+		o->bad = e;
+	return e;
+}
+
+/* Whether NAME lies under one of O's targets (AT_OR_UNDER), or on the way
+ * to one (a directory above it). */
+static bool under_target(const struct objects *o, const char *name, bool *on_way)
+{
+	size_t n = strlen(name);
+	*on_way = false;
+	for (size_t i = 0; i < o->targets->n; i++) {
+		const char *t = o->targets->v[i];
+		size_t tn = strlen(t);
+		if (strncmp(name, t, tn) == 0 && (name[tn] == '\0' || name[tn] == '/'))
+			return true;
+		if (tn > n && strncmp(t, name, n) == 0 && t[n] == '/')
+			*on_way = true;
+	}
+	return false;
+}
+
+/* The entries of tree OID (named PREFIX) under O's targets, into OUT as
+ * "NAME\nMODE HEX". */
+static int tree_walk(struct objects *o, const unsigned char *oid, const char *prefix, int depth,
+		     struct cordon_strv *out)
+{
+	int type;
+	unsigned char *data;
+	size_t len;
+	if (depth > 64)
+		return -E2BIG;
+	int e = obj_read(o, oid, &type, &data, &len);
+	if (e < 0)
+		return e;
+	if (type != CORDON_GIT_TREE) {
+		free(data);
+		return 0;
+	}
+	for (const unsigned char *p = data, *end = data + len; p < end && e >= 0;) {
+		const unsigned char *sp = memchr(p, ' ', (size_t)(end - p));
+		const unsigned char *nul = sp ? memchr(sp, '\0', (size_t)(end - sp)) : NULL;
+		if (!nul || (size_t)(end - nul - 1) < o->hs)
+			break;
+		unsigned mode = (unsigned)strtoul((const char *)p, NULL, 8);
+		char name[PATH_MAX];
+		const unsigned char *child = nul + 1;
+		p = child + o->hs;
+		if ((size_t)snprintf(name, sizeof(name), "%s%s%.*s", prefix, *prefix ? "/" : "",
+				     (int)(nul - sp - 1), (const char *)sp + 1) >= sizeof(name))
+			continue;
+		bool on_way, under = under_target(o, name, &on_way);
+		if ((mode & 0170000) == 0040000) {
+			if (under || on_way)
+				e = tree_walk(o, child, name, depth + 1, out);
+			continue;
+		}
+		if (!under)
+			continue;
+		char hex[65], *entry = NULL;
+		for (size_t b = 0; b < o->hs; b++)
+			snprintf(hex + 2 * b, 3, "%02x", child[b]);
+		if (asprintf(&entry, "%s\n%o %s", name, mode, hex) < 0)
+			e = -ENOMEM;
+		else
+			e = cordon_strv_push_take(out, entry);
+	}
+	free(data);
+	return e;
+}
+
+/* The entries under O's targets of the commit HEX names (a tag peeled),
+ * into OUT. */
+static int commit_entries(struct objects *o, const char *hex, struct cordon_strv *out)
+{
+	unsigned char oid[32];
+	if (!cordon_git_oid_parse(hex, o->hs, oid))
+		return 0;
+	for (int peel = 0; peel < 8; peel++) {
+		int type;
+		unsigned char *data;
+		size_t len;
+		int e = obj_read(o, oid, &type, &data, &len);
+		if (e < 0)
+			return e;
+		const char *key = type == CORDON_GIT_COMMIT ? "tree " : "object ";
+		size_t kn = strlen(key);
+		bool ok = (type == CORDON_GIT_COMMIT || type == CORDON_GIT_TAG) &&
+			  len > kn + 2 * o->hs && memcmp(data, key, kn) == 0 &&
+			  cordon_git_oid_parse((const char *)data + kn, o->hs, oid);
+		free(data);
+		if (!ok)
+			return 0; /* (a ref to a tree or a blob: no files checked out) */
+		if (type == CORDON_GIT_COMMIT)
+			return tree_walk(o, oid, "", 0, out);
+	}
+	return 0;
+}
+
+/* Whether WORKTREE/NAME holds what ENTRY ("MODE HEX") names: git would
+ * write it as it is. */
+static bool as_in_worktree(const struct objects *o, const char *worktree, const char *name,
+			   const char *entry)
+{
+	char path[PATH_MAX];
+	unsigned mode = (unsigned)strtoul(entry, NULL, 8);
+	const char *hex = strchr(entry, ' ');
+	struct stat st;
+	if (!hex || (size_t)snprintf(path, sizeof(path), "%s/%s", worktree, name) >= sizeof(path) ||
+	    lstat(path, &st) < 0)
+		return false;
+	char *data = NULL;
+	size_t len = 0;
+	if ((mode & 0170000) == 0120000 && S_ISLNK(st.st_mode)) {
+		data = malloc(PATH_MAX);
+		ssize_t n = data ? readlink(path, data, PATH_MAX) : -1;
+		len = n > 0 ? (size_t)n : 0;
+	} else if ((mode & 0170000) == 0100000 && S_ISREG(st.st_mode)) {
+		data = cordon_read_regular(path, (size_t)st.st_size + 1, &len);
+		if (data && len != (size_t)st.st_size)
+			len = SIZE_MAX;
+	}
+	unsigned char got[32], want[32];
+	bool same = data && len != SIZE_MAX && cordon_git_oid_parse(hex + 1, o->hs, want);
+	if (same) {
+		cordon_git_blob_name(o->hs, data, len, got);
+		same = memcmp(got, want, o->hs) == 0;
+	}
+	free(data);
+	return same;
+}
+
+/* The value of ref NAME among REFS (HEAD's first, the rest sorted), or
+ * NULL. */
+static const char *ref_in(const struct cordon_strv *refs, const char *name)
+{
+	size_t n = strlen(name);
+	for (size_t i = 0; i < refs->n; i++)
+		if (strncmp(refs->v[i], name, n) == 0 && refs->v[i][n] == ' ')
+			return refs->v[i] + n + 1;
+	return NULL;
+}
+
+/* The blob ENTRY ("MODE HEX") names, checked: its copies read. */
+static void blob_checked(struct objects *o, const char *entry)
+{
+	const char *hex = strchr(entry, ' ');
+	unsigned char oid[32], *data;
+	int type;
+	size_t len;
+	if (hex && cordon_git_oid_parse(hex + 1, o->hs, oid) &&
+	    obj_read(o, oid, &type, &data, &len) == 0)
+		free(data);
+}
+
+/* Each ref of GITDIR that this session made or moved (and HEAD, moved or
+ * not), whose commit holds under the protected paths another file than
+ * the one there (and than it held before), said; its objects on the way
+ * checked. WAS: the refs as the session started (cordon_git_refs, joined
+ * by newlines; "!" not read). */
+static int judge_refs(const struct cordon_sweep *s, const char *gitdir, const char *worktree,
+		      const char *common, const char *was, const char *shown,
+		      struct cordon_strv *said)
+{
+	if (was[0] == '!')
+		return 0;
+	struct cordon_strv targets = {0}, before = {0}, now = {0};
+	size_t wn = strlen(worktree);
+	int found = 0;
+	for (size_t i = 0; i < s->protected_names.n; i++)
+		(void)cordon_strv_push_new(&targets, s->protected_names.v[i]);
+	for (size_t i = 0; i < s->guarded.n; i++)
+		if (strncmp(s->guarded.v[i], worktree, wn) == 0 && s->guarded.v[i][wn] == '/')
+			(void)cordon_strv_push_new(&targets, s->guarded.v[i] + wn + 1);
+	cleanup_free char *copy = strdup(was);
+	for (char *line = copy, *next; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		else
+			next = line + strlen(line);
+		(void)cordon_strv_push(&before, line);
+	}
+	struct objects o = {cordon_git_odb_open(common, cordon_git_hexsz(gitdir) / 2),
+			    cordon_git_hexsz(gitdir) / 2, &targets, 0};
+	int e = o.db ? cordon_git_refs(gitdir, common, &now) : -ENOMEM;
+	char *line = NULL;
+	if (e < 0) {
+		if (asprintf(&line,
+			     "cordon: this session left git's refs in %s in a form cordon cannot "
+			     "read (%s): a commit there may hold its own version of a protected "
+			     "file, which a git checkout or reset outside would write: review git "
+			     "log there first",
+			     shown, e == -ENOTSUP ? "reftable" : "out of memory") >= 0)
+			found += say_once(said, line);
+		goto done;
+	}
+	const char *head_was = ref_in(&before, "HEAD");
+	size_t judged = 0, skipped = 0;
+	for (size_t i = 0; i < now.n; i++) {
+		const char *sp = strchr(now.v[i], ' ');
+		char name[PATH_MAX];
+		snprintf(name, sizeof(name), "%.*s", (int)(sp - now.v[i]), now.v[i]);
+		const char *old = ref_in(&before, name);
+		bool head = strcmp(name, "HEAD") == 0;
+		if (!head && old && strcmp(old, sp + 1) == 0)
+			continue;
+		if (judged++ >= REFS_JUDGED) {
+			skipped++;
+			continue;
+		}
+		struct cordon_strv entries = {0}, had = {0};
+		int we = commit_entries(&o, sp + 1, &entries);
+		const char *base = old ? old : head_was;
+		if (we >= 0 && base)
+			(void)commit_entries(&o, base, &had);
+		for (size_t k = 0; we >= 0 && k < entries.n; k++) {
+			char *nl = strchr(entries.v[k], '\n');
+			blob_checked(&o, nl + 1);
+			if (cordon_strv_contains(&had, entries.v[k]))
+				continue;
+			*nl = '\0';
+			bool same = as_in_worktree(&o, worktree, entries.v[k], nl + 1);
+			char file[PATH_MAX], ref[PATH_MAX];
+			cordon_printable(entries.v[k], SIZE_MAX, file, sizeof(file));
+			cordon_printable(name, SIZE_MAX, ref, sizeof(ref));
+			if (!same &&
+			    asprintf(
+				    &line,
+				    "cordon: in %s, the commit %s names now holds another %s than "
+				    "the protected file there (this session committed its own): "
+				    "a git reset --hard, checkout or stash pop outside would write "
+				    "it; review git show %s -- %s there first",
+				    shown, ref, file, ref, file) >= 0)
+				found += say_once(said, line);
+			*nl = '\n';
+		}
+		cordon_strv_free(&entries);
+		cordon_strv_free(&had);
+	}
+	if (skipped &&
+	    asprintf(&line,
+		     "cordon: this session made or moved %zu more refs in %s than cordon reads "
+		     "(%d): a commit there may hold its own version of a protected file; review "
+		     "git log --all there first",
+		     skipped, shown, REFS_JUDGED) >= 0)
+		found += say_once(said, line);
+	/* The index's protected entries' blobs, checked too. */
+	for (size_t i = 0; i < s->tracked.n; i++)
+		if (strncmp(s->tracked.v[i], worktree, wn) == 0 && s->tracked.v[i][wn] == '/')
+			blob_checked(&o, strchr(s->tracked.v[i] + wn + 1, '\n') + 1);
+	const char *why = NULL;
+	if (o.bad == -EBADMSG)
+		why = "are not what their names say (this session rewrote the object git "
+		      "holds for the protected files there, or one on the way to them): a git "
+		      "checkout, restore, stash or reset outside would write what it holds now; "
+		      "git fsck names it";
+	else if (o.bad == -E2BIG)
+		why = "are larger, deeper or in more packs than cordon reads: a commit there may "
+		      "hold this session's own version of a protected file; review git log --all "
+		      "there first";
+	if (why && asprintf(&line, "cordon: git's objects in %s %s", shown, why) >= 0)
+		found += say_once(said, line);
+done:
+	cordon_git_odb_free(o.db);
+	cordon_strv_free(&now);
+	cordon_strv_free(&before);
+	cordon_strv_free(&targets);
+	return found;
+}
+
+/* The commit-graph and multi-pack-index this session wrote (WAS: their
+ * identities as it started), moved aside: git would take a commit's tree,
+ * or an object's place, from them without reading the object. Only a
+ * cache: git works without it (git commit-graph write makes it again). */
+static int judge_caches(const struct cordon_sweep *s, const char *common, const char *was,
+			struct cordon_strv *said)
+{
+	char now[5 * 64];
+	caches_id(common, now, sizeof(now));
+	if (strcmp(now, was) == 0)
+		return 0;
+	int moved = 0;
+	const char *w = was;
+	for (size_t i = 0; caches[i]; i++) {
+		char id[64], path[PATH_MAX + 64];
+		size_t n = strcspn(w, ",");
+		cache_id(common, caches[i], id);
+		bool same = strlen(id) == n && strncmp(id, w, n) == 0;
+		w += n + (w[n] == ',');
+		if (same || strcmp(id, "-") == 0 ||
+		    (size_t)snprintf(path, sizeof(path), "%s/%s", common, caches[i]) >=
+			    sizeof(path))
+			continue;
+		moved += cordon_sweep_disarm_why(
+			s, path, "this session wrote git's",
+			"which git trusts for what a commit holds, or where an object lies, "
+			"without reading the object (git commit-graph write and git "
+			"multi-pack-index write make them again)",
+			said);
+	}
+	return moved;
+}
+
 int cordon_sweep_tracked_judge(const struct cordon_sweep *s, struct cordon_strv *said)
 {
 	int found = 0;
@@ -239,11 +591,15 @@ int cordon_sweep_tracked_judge(const struct cordon_sweep *s, struct cordon_strv 
 		char *worktree = repo ? strchr(repo, '\n') : NULL;
 		char *was = worktree ? strchr(worktree + 1, '\n') : NULL;
 		char *sum = was ? strchr(was + 1, '\n') : NULL;
-		if (!sum)
+		char *cached = sum ? strchr(sum + 1, '\n') : NULL;
+		char *refs = cached ? strchr(cached + 1, '\n') : NULL;
+		if (!refs)
 			continue;
 		*worktree++ = '\0';
 		*was++ = '\0';
 		*sum++ = '\0';
+		*cached++ = '\0';
+		*refs++ = '\0';
 		char id[96], shown[PATH_MAX];
 		struct cordon_strv now = {0};
 		int e = tracked_read(s, repo, worktree, id, &now);
@@ -280,10 +636,14 @@ int cordon_sweep_tracked_judge(const struct cordon_sweep *s, struct cordon_strv 
 		}
 		cordon_strv_free(&now);
 		char common[PATH_MAX], hex[24];
-		uint64_t replaced =
-			common_dir(repo, common, sizeof(common)) ? replace_sum(common) : 0;
+		bool has_common = common_dir(repo, common, sizeof(common));
+		uint64_t replaced = has_common ? replace_sum(common) : 0;
 		snprintf(hex, sizeof(hex), "%llx", (unsigned long long)replaced);
 		char *line = NULL;
+		if (has_common) {
+			found += judge_refs(s, repo, worktree, common, refs, shown, said);
+			found += judge_caches(s, common, cached, said);
+		}
 		if (replaced && strcmp(hex, sum) != 0 &&
 		    asprintf(&line,
 			     "cordon: this session made or changed git's replace refs in %s "
@@ -291,33 +651,6 @@ int cordon_sweep_tracked_judge(const struct cordon_sweep *s, struct cordon_strv 
 			     "they name, a protected file's too; git replace -l lists them, git "
 			     "replace -d removes one",
 			     shown) >= 0) {
-			(void)cordon_strv_push_take(said, line);
-			found++;
-		}
-	}
-	/* A protected entry's loose object rewritten under its name. */
-	for (size_t i = 0; i < s->tracked_objects.n; i++) {
-		cleanup_free char *held = strdup(s->tracked_objects.v[i]);
-		char *obj = held ? strchr(held, '\n') : NULL;
-		obj = obj ? strchr(obj + 1, '\n') : NULL; /* (past "PATH\nMODE OID") */
-		char *id = obj ? strchr(obj + 1, '\n') : NULL;
-		if (!id)
-			continue;
-		*obj++ = '\0';
-		*id++ = '\0';
-		char now[64], shown[PATH_MAX], *line = NULL;
-		loose_id(obj, now);
-		if (strcmp(now, "-") == 0)
-			continue; /* (packed since: git gc) */
-		char *nl = strchr(held, '\n');
-		cordon_printable(held, nl ? (size_t)(nl - held) : strlen(held), shown,
-				 sizeof(shown));
-		if (strcmp(now, id) != 0 &&
-		    asprintf(&line,
-			     "cordon: this session rewrote the object git holds for the protected "
-			     "%s (%s): a git checkout, restore, stash or reset outside would write "
-			     "what it holds now; git fsck names it",
-			     shown, obj) >= 0) {
 			(void)cordon_strv_push_take(said, line);
 			found++;
 		}

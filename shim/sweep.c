@@ -2298,7 +2298,6 @@ void cordon_sweep_free(struct cordon_sweep *s)
 	cordon_strv_free(&s->config_kept);
 	cordon_strv_free(&s->tracked_repos);
 	cordon_strv_free(&s->tracked);
-	cordon_strv_free(&s->tracked_objects);
 	cordon_strv_free(&s->protected_names);
 	for (size_t i = 0; i < s->n_configs; i++) {
 		free(s->configs[i].path);

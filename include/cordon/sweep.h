@@ -177,14 +177,13 @@ struct cordon_sweep {
 	struct cordon_strv config_write, config_kept;
 	struct timespec configs_since;
 	/* The repositories whose index was read as the session started
-	 * ("GITDIR\nWORKTREE\nIDENTITY\nREPLACE", the index file's, and a sum
-	 * of its replace refs in hex), and their entries
+	 * ("GITDIR\nWORKTREE\nIDENTITY\nREPLACE\nCACHES\nREFS": the index
+	 * file's identity, a sum of its replace refs in hex, the identities
+	 * of its commit-graph and multi-pack-index, and its refs, one a line,
+	 * or "!" not read), and their entries
 	 * under a guarded path ("WORKTREE/NAME\nMODE OID"): see
 	 * cordon_sweep_tracked_hold. */
 	struct cordon_strv tracked_repos, tracked;
-	/* For each of TRACKED whose object was a loose file: "ENTRY\nOBJECT
-	 * FILE\nIDENTITY" (its inode, size and time). */
-	struct cordon_strv tracked_objects;
 	/* The protected_paths' names relative to the root they are in
 	 * (.irbrc, .vscode, mise/config.toml): an index entry of such a name
 	 * counts in any repository kept so, as one under GUARDED does. */

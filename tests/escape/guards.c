@@ -1702,6 +1702,151 @@ BOTH_USERS(guards, a_protected_file_s_object_swapped_inside_is_said, .timeout = 
 	}
 }
 
+/* Round 53's Left: the session commits its own .envrc and puts the index
+ * back (the index check sees nothing), and moves another branch to the
+ * same commit; git reset --hard, or a checkout of the branch, outside
+ * writes it. Each ref's commit is said; a commit of another file is not. */
+BOTH_USERS(guards, a_protected_file_committed_inside_is_said, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "pcommit");
+	struct run_result r = outside(&w, "echo 'echo mine' > .envrc && git add .envrc && "
+					  "git commit -qm tracked && git branch side");
+	run_free(&r);
+	r = sh_in(&w, NULL, "echo b > b; git add b; git commit -qm other; echo other $?");
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_expect(strstr(r.out, "other 0"), "the control commit failed\n%s", diag);
+	cr_expect(!strstr(r.err, "names now holds another"), "a commit of b was said\n%s", diag);
+	free(diag);
+	run_free(&r);
+	r = sh_in(&w, NULL,
+		  "O=$(git rev-parse :.envrc) && "
+		  "E=$(echo 'touch pwned' | git hash-object -w --stdin) && "
+		  "git update-index --cacheinfo 100644,$E,.envrc && git commit -qm plant && "
+		  "git update-index --cacheinfo 100644,$O,.envrc && "
+		  "git update-ref refs/heads/side HEAD; echo plant $?");
+	diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_assert(strstr(r.out, "plant 0"), "the plant failed\n%s", diag);
+	cr_expect(strstr(r.err, "the commit HEAD names now holds another .envrc"),
+		  "HEAD's commit was not said\n%s", diag);
+	cr_expect(strstr(r.err, "the commit refs/heads/side names now holds another .envrc"),
+		  "the moved branch was not said\n%s", diag);
+	cr_expect(!strstr(r.err, "index in"), "the index, put back, was said\n%s", diag);
+	run_free(&r);
+	/* (The control: git reset --hard outside writes the plant.) */
+	r = outside(&w, "git diff --cached --quiet -- .envrc; echo staged $?; "
+			"git reset -q --hard && cat .envrc");
+	cr_expect_str_eq(r.out, "staged 1\ntouch pwned\n",
+			 "git outside does not write the plant\n%s", diag);
+	run_free(&r);
+	free(diag);
+	world_free(&w);
+}
+
+/* A pack of the session's own holding another object under the name of
+ * the protected .envrc's blob: git reads packs before loose objects and
+ * checks neither (the control: git outside reads the forged one). */
+static const char forge_pack[] =
+	"import hashlib, struct, sys, zlib\n"
+	"oid = bytes.fromhex(sys.argv[1]); data = b'touch pwned\\n'\n"
+	"z = zlib.compress(data); head = bytes([0x30 | len(data)])\n"
+	"body = b'PACK' + struct.pack('>II', 2, 1) + head + z\n"
+	"psum = hashlib.sha1(body).digest()\n"
+	"fan = b''.join(struct.pack('>I', 1 if i >= oid[0] else 0) for i in range(256))\n"
+	"idx = b'\\377tOc' + struct.pack('>I', 2) + fan + oid\n"
+	"idx += struct.pack('>II', zlib.crc32(head + z), 12) + psum\n"
+	"idx += hashlib.sha1(idx).digest()\n"
+	"name = '.git/objects/pack/pack-' + psum.hex()\n"
+	"open(name + '.pack', 'wb').write(body + psum)\n"
+	"open(name + '.idx', 'wb').write(idx)\n";
+
+BOTH_USERS(guards, a_protected_file_forged_in_a_new_pack_is_said, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "pforge");
+	char *script = write_file(w.proj, "forge.py", forge_pack);
+	chmod(script, 0755);
+	struct run_result r = outside(&w, "echo 'echo mine' > .envrc && git add .envrc && "
+					  "git commit -qm tracked");
+	run_free(&r);
+	r = sh_in(&w, NULL, "python3 %s $(git rev-parse :.envrc); echo forge $?", script);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_assert(strstr(r.out, "forge 0"), "the forgery failed\n%s", diag);
+	cr_expect(strstr(r.err, "are not what their names say"), "the forgery was not said\n%s",
+		  diag);
+	run_free(&r);
+	r = outside(&w, "git cat-file blob :.envrc");
+	cr_expect_str_eq(r.out, "touch pwned\n", "control: git does not read the forgery\n%s",
+			 diag);
+	run_free(&r);
+	free(diag);
+	free(script);
+	world_free(&w);
+}
+
+/* git takes a commit's tree from the commit-graph without reading the
+ * commit: one the session wrote is moved aside as it ends (the control:
+ * it was there as the session ran). */
+BOTH_USERS(guards, a_commit_graph_written_inside_is_moved_aside, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "pgraph");
+	struct run_result r = outside(&w, "echo 'echo mine' > .envrc && git add .envrc && "
+					  "git commit -qm tracked");
+	run_free(&r);
+	r = sh_in(&w, NULL,
+		  "git commit-graph write --reachable 2>/dev/null; "
+		  "test -f .git/objects/info/commit-graph; echo graph $?");
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_assert(strstr(r.out, "graph 0"), "control: no commit-graph was written\n%s", diag);
+	cr_expect(strstr(r.err, "this session wrote git's"), "the commit-graph was not said\n%s",
+		  diag);
+	char *graph = at(w.proj, ".git/objects/info/commit-graph");
+	cr_expect(!file_exists(graph), "the commit-graph is still there\n%s", diag);
+	run_free(&r);
+	r = outside(&w, "git log --oneline | wc -l");
+	cr_expect_str_eq(r.out, "2\n", "git outside fails without it\n%s", diag);
+	run_free(&r);
+	free(graph);
+	free(diag);
+	world_free(&w);
+}
+
+/* Round 54a F1: a repository the session makes, its commondir a link to
+ * a FIFO outside (a stand-in for a device that acts when opened, such as
+ * /dev/watchdog): the launcher, reading commondir as the session ends,
+ * must not open it. A writer blocked on the FIFO outside stays blocked;
+ * the control: opening it here releases the writer. */
+BOTH_USERS(guards, a_commondir_pointed_at_a_device_is_not_opened, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "pcdfifo");
+	char *fifo = at(w.outside, "fifo"), *marker = at(w.outside, "released");
+	cr_assert_eq(mkfifo(fifo, 0666), 0);
+	chmod(fifo, 0666);
+	char *script = fmt("exec 3>%s; echo x > %s", fifo, marker);
+	char *argv[] = {"/bin/sh", "-c", script, NULL};
+	pid_t writer = spawn_cmd(argv, NULL, "/");
+	struct run_result r = sh_in(&w, NULL,
+				    "git init -q sub && ln -s %s sub/.git/commondir; "
+				    "echo link $?",
+				    fifo);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_assert(strstr(r.out, "link 0"), "the plant failed\n%s", diag);
+	run_free(&r);
+	usleep(300 * 1000);
+	cr_expect(!file_exists(marker), "the launcher opened the FIFO\n%s", diag);
+	/* (The control.) */
+	int fd = open(fifo, O_RDONLY | O_NONBLOCK);
+	cr_expect(wait_exists(marker, 3000),
+		  "control: opening the FIFO does not release the writer");
+	if (fd >= 0)
+		close(fd);
+	stop_process(writer);
+	free(diag), free(script), free(fifo), free(marker);
+	world_free(&w);
+}
+
 /* ---- git: a worktree and a submodule ---- */
 
 static const char plant_worktree[] =
