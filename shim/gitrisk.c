@@ -1218,7 +1218,9 @@ bool cordon_git_common_config(const char *gitdir, char *out, size_t size)
 {
 	char path[PATH_MAX + 16], common[PATH_MAX];
 	snprintf(path, sizeof(path), "%s/commondir", gitdir);
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	/* (Only a regular file: a session points it at a device, which
+	 * opening can act on, round 54a F1; git dies on anything else.) */
+	int fd = cordon_open_regular_at(AT_FDCWD, path);
 	ssize_t n = fd >= 0 ? read(fd, common, sizeof(common) - 1) : -1;
 	if (fd >= 0)
 		close(fd);

@@ -1469,7 +1469,11 @@ static bool common_searchable(int at, const char *dir)
 	char path[PATH_MAX + 16], common[PATH_MAX * 2 + 16], buf[PATH_MAX];
 	snprintf(path, sizeof(path), "%s%scommondir", dir, sep);
 	snprintf(common, sizeof(common), "%s", *dir ? dir : ".");
-	int fd = openat(at, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	/* (A regular file only: round 54a F1.) */
+	int fd = cordon_open_regular_at(at, path);
+	struct stat st;
+	if (fd < 0 && (fstatat(at, path, &st, 0) == 0 || errno != ENOENT))
+		return false; /* (not a regular file: git dies there) */
 	if (fd >= 0) {
 		ssize_t n = read(fd, buf, sizeof(buf) - 1);
 		close(fd);
@@ -1484,8 +1488,6 @@ static bool common_searchable(int at, const char *dir)
 			snprintf(common, sizeof(common), "%s", buf);
 		else
 			snprintf(common, sizeof(common), "%s%s%s", dir, sep, buf);
-	} else if (errno != ENOENT) {
-		return false;
 	}
 	char objects[sizeof(common) + 16], refs[sizeof(common) + 16];
 	snprintf(objects, sizeof(objects), "%s/objects", common);

@@ -102,38 +102,47 @@ static inline char *cordon_printable(const char *s, size_t len, char *buf, size_
 	return buf;
 }
 
-/* PATH opened for reading if it is a regular file (a final link is
- * followed), else NULL. For files a session may have written: a FIFO in
- * their place would make an ordinary fopen wait for a writer forever, and
- * a device would not end. */
-static inline FILE *cordon_fopen_regular(const char *path)
+/* PATH (relative to the directory AT, or AT_FDCWD) opened for reading if
+ * it is a regular file (a final link is followed), else -1. For files a
+ * session may have written: a FIFO in their place would make an ordinary
+ * open wait for a writer forever, and a device would not end. */
+static inline int cordon_open_regular_at(int at, const char *path)
 {
 	/* Nothing else is opened, not even for a moment: opening a device
 	 * can act (a watchdog starts), and cordon may be root. */
 	struct stat before, st;
 #ifdef O_PATH
-	int at = open(path, O_PATH | O_CLOEXEC);
-	if (at < 0)
-		return NULL;
+	int held = openat(at, path, O_PATH | O_CLOEXEC);
+	if (held < 0)
+		return -1;
 	char proc[40];
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", at);
-	bool regular = fstat(at, &before) == 0 && S_ISREG(before.st_mode);
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", held);
+	bool regular = fstat(held, &before) == 0 && S_ISREG(before.st_mode);
 	int fd = regular ? open(proc, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) : -1;
-	close(at);
+	close(held);
 	if (regular && fd < 0 && errno == ENOENT) /* no /proc: checked after */
-		fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		fd = openat(at, path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 #else
-	int fd = stat(path, &before) == 0 && S_ISREG(before.st_mode)
-			 ? open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+	int fd = fstatat(at, path, &before, 0) == 0 && S_ISREG(before.st_mode)
+			 ? openat(at, path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
 			 : -1;
 #endif
 	if (fd < 0)
-		return NULL;
-	FILE *f = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_ino == before.st_ino &&
-				  st.st_dev == before.st_dev
-			  ? fdopen(fd, "r")
-			  : NULL;
-	if (!f)
+		return -1;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_ino == before.st_ino &&
+	    st.st_dev == before.st_dev)
+		return fd;
+	close(fd);
+	return -1;
+}
+
+/* PATH opened for reading if it is a regular file (cordon_open_regular_at),
+ * else NULL. */
+static inline FILE *cordon_fopen_regular(const char *path)
+{
+	int fd = cordon_open_regular_at(AT_FDCWD, path);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	if (!f && fd >= 0)
 		close(fd);
 	return f;
 }
