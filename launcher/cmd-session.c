@@ -15,6 +15,7 @@
 #include "cordon/sandbox.h"
 #include "cordon/session.h"
 #include "launcher.h"
+#include "util.h"
 
 /* Whether session S, its watcher gone, still has processes in its cgroup
  * or (tracked without one) its user namespace: the watcher was killed
@@ -186,7 +187,10 @@ int cmd_ps(const struct cordon_args *a)
 			if (cmd[j] == '\0')
 				cmd[j] = ' ';
 		cmd[len] = '\0';
-		printf("%8d %s\n", (int)pids[i], cmd);
+		/* (A session names its own processes: no control character of
+		 * its reaches the user's terminal, round 54b F1.) */
+		char shown[sizeof(cmd)];
+		printf("%8d %s\n", (int)pids[i], cordon_printable(cmd, len, shown, sizeof(shown)));
 	}
 	free(pids);
 	return 0;

@@ -184,6 +184,47 @@ Test(session, terminal_close_ends_the_session, .timeout = 60)
 	world_free(&w);
 }
 
+/* Round 54b F1: a session names its own processes, and cordon ps prints
+ * their command lines outside: an escape sequence (a title, OSC 52's
+ * clipboard) or a line of its own must not reach the user's terminal
+ * as such. */
+Test(session, cordon_ps_shows_no_control_characters, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "psesc", "");
+	free(write_file(
+		w.proj, "esc.py",
+		"import os\nos.execv('/bin/sleep', ['x\\x1b]0;T\\x07\\n  4242 fake', '300'])\n"));
+	world_give(&w);
+	char *id;
+	pid_t pid = start_session_with(
+		&w, "(setsid sh -c 'echo $$ >> pids; exec python3 esc.py' &);", 1, &id);
+	char *pids = path_join(w.proj, "pids");
+	pid_t esc[1];
+	cr_assert_eq(read_pids(pids, esc, 1), 1);
+	char *cmdline = fmt("/proc/%d/cmdline", (int)esc[0]);
+	for (int i = 0; i < 50; i++) {
+		char *c = read_file(cmdline);
+		bool renamed = c && c[0] == 'x';
+		free(c);
+		if (renamed)
+			break;
+		usleep(20000);
+	}
+	struct run_result r = run_cordon(w.env, w.proj, "ps", id, NULL);
+	cr_expect(strstr(r.out, "x?]0;T??  4242 fake 300"), "ps does not show it: %s", r.out);
+	cr_expect(!strchr(r.out, '\x1b') && !strstr(r.out, "\n  4242"),
+		  "a control character reached the terminal: %s", r.out);
+	run_free(&r);
+	r = run_cordon(w.env, w.proj, "kill", id, NULL);
+	run_free(&r);
+	cr_expect(wait_gone(pid, 5000), "the session survived cordon kill");
+	int st;
+	waitpid(pid, &st, 0);
+	free(cmdline), free(pids), free(id);
+	world_free(&w);
+}
+
 Test(session, cordon_list_ps_and_kill, .timeout = 60)
 {
 	struct world w;
