@@ -28,14 +28,29 @@
 /* What tools need to find themselves, show time and language right, and
  * reach the network on managed machines (a CA bundle, who bypasses the
  * proxy). Not the proxies themselves: HTTP_PROXY, HTTPS_PROXY and ALL_PROXY
- * often carry user:password (additional_env_vars passes them). */
+ * often carry user:password (additional_env_vars passes them). The
+ * locale's categories by name, not LC_*: sshd passes any LC_ variable,
+ * and LC_TOKEN is how some carry a secret to a remote shell (round 54d
+ * F7). */
 const char *const cordon_default_env[] = {"PATH",
 					  "HOME",
 					  "USER",
 					  "SHELL",
 					  "LANG",
 					  "LANGUAGE",
-					  "LC_*",
+					  "LC_ALL",
+					  "LC_CTYPE",
+					  "LC_COLLATE",
+					  "LC_MESSAGES",
+					  "LC_NUMERIC",
+					  "LC_TIME",
+					  "LC_MONETARY",
+					  "LC_PAPER",
+					  "LC_NAME",
+					  "LC_ADDRESS",
+					  "LC_TELEPHONE",
+					  "LC_MEASUREMENT",
+					  "LC_IDENTIFICATION",
 					  "TZ",
 					  "TERM",
 					  "TERM_PROGRAM",
@@ -235,7 +250,11 @@ static const char *const agent_settings[] = {"~/.claude",
  * config (a build.rustc-wrapper cargo metadata runs, as rust-analyzer
  * does when an editor opens the folder), npm's (editor, init-module) and
  * ctags' options (an editor's ctags -R: -f names a file to make, the
- * user's ~/.bash_profile). */
+ * user's ~/.bash_profile), and (round 54c F1) corepack's .corepack.env
+ * beside the nearest package.json, whose COREPACK_HOME names where the
+ * package manager yarn --version runs is "installed" (a planted install
+ * is run unchecked), and whose other COREPACK_ settings lift its URL
+ * and signature checks. */
 const char *const cordon_default_protected[] = {".git/hooks",
 						".git/config",
 						".git/info",
@@ -321,6 +340,7 @@ const char *const cordon_default_protected[] = {".git/hooks",
 						".ctags",
 						".ctags.d",
 						"ctags.d",
+						".corepack.env",
 						NULL};
 
 /* What a program run in a directory looks for in each directory above it,
@@ -335,7 +355,8 @@ const char *const cordon_default_protected[] = {".git/hooks",
  * and Maven the nearest .mvn (jvm.config: round 29 F2); Node's require() looks in
  * every node_modules above; npm, yarn and pnpm take the nearest
  * package.json (or workspace file) as the project and read its .npmrc
- * (script-shell, node-options), .yarnrc(.yml) (yarnPath) and .pnpmfile.cjs;
+ * (script-shell, node-options), .yarnrc(.yml) (yarnPath) and .pnpmfile.cjs,
+ * and corepack its .corepack.env;
  * pytest takes the nearest ini as its rootdir and imports the conftest.py
  * there; bundler evaluates the nearest Gemfile (gems.rb); asdf and mise the
  * nearest .tool-versions (a `path:` version runs that directory's
@@ -362,6 +383,7 @@ const char *const cordon_found_above[] = {"$irbrc",
 					  ".babelrc.mjs",
 					  ".bundle",
 					  ".cargo",
+					  ".corepack.env",
 					  ".envrc",
 					  ".eslintrc",
 					  ".eslintrc.cjs",
@@ -599,6 +621,46 @@ const char *const cordon_default_hidden[] = {
 	/* Round 53c F2: Git Credential Manager's stores (plaintext, and the
 	 * GPG one's pass store). */
 	"~/.gcm",
+	/* Round 54d: more tools' tokens and keys under the default ~/.config
+	 * grant (F1: LXD's and Incus' client keys, HTTPie's sessions,
+	 * pgcli's DSNs and history, Google's and OneDrive's tokens, …, and
+	 * what Electron apps keep of their sessions, whichever the app); the
+	 * copies editors and clipboard managers keep of files they opened
+	 * (F2: VS Code's Local History and its forks', hot-exit backups,
+	 * chat transcripts, Sublime's session, CopyQ's history, Neovim's
+	 * swap, undo and registers, the Trash); home-level logins read where
+	 * a rule grants ~ (F5); and the histories where passwords are typed,
+	 * zsh's under a ZDOTDIR of ~/.config/zsh among them (F6). Not the
+	 * package managers' configs that also say where packages come from
+	 * (pdm's, cabal's, go env: round 9), nor a VCS's own config (hg's
+	 * hgrc, as ~/.gitconfig). */
+	"~/.config/lxc", "~/.config/incus", "~/.config/breezy/authentication.conf",
+	"~/.config/httpie/sessions", "~/.config/pgcli", "~/.config/dart/pub-tokens.json",
+	"~/.config/coursier/credentials.properties", "~/.config/binstar", "~/.config/earthengine",
+	"~/.config/gspread", "~/.config/onedrive", "~/.config/gdrive3", "~/.config/toot",
+	"~/.config/praw.ini", "~/.config/lab", "~/.config/vdirsyncer", "~/.config/kopia",
+	"~/.config/Lens", "~/.config/Insomnia", "~/.config/curlrc", "~/.config/attic",
+	"~/.config/getmail", "~/.config/libvirt/auth.conf", "~/.config/kaggle", "~/.config/neonctl",
+	"~/.config/vastai", "~/.config/obs-studio", "~/.config/espanso", "~/.config/thorium",
+	"~/.config/yandex-browser", "~/.config/falkon", "~/.config/vesktop", "~/.config/Ferdium",
+	"~/.config/Notion", "~/.config/*/Cookies", "~/.config/*/Local Storage",
+	"~/.config/*/Partitions", "~/.config/*/User/History", "~/.config/*/Backups",
+	"~/.config/*/User/workspaceStorage", "~/.config/sublime-text/Local", "~/.config/copyq",
+	"~/.local/state/nvim/swap", "~/.local/state/nvim/undo", "~/.local/state/nvim/shada",
+	"~/.local/share/nvim/swap", "~/.local/share/Trash", "~/.op", "~/.ngrok2", "~/.netlify",
+	"~/.now", "~/.vercel", "~/.cache/huggingface/stored_tokens",
+	"~/.local/share/python_keyring", "~/.local/share/atuin/session",
+	"~/.vscode-server/data/User/globalStorage", "~/.cursor-server/data/User/globalStorage",
+	"~/.Renviron", "~/.modal.toml", "~/.rye/credentials", "~/.stack/upload/credentials.json",
+	"~/.cf/config.json", "~/.rancher/cli2.json", "~/.dogrc", "~/.smbcredentials",
+	"~/.davfs2/secrets", "~/.offlineimaprc", "~/.curlrc", "~/.wgetrc", "~/.irssi/config",
+	"~/.vagrant.d/data/vagrant_login_token", "~/.copilot/config.json", "~/.ovh.conf",
+	"~/.vultr-cli.yaml", "~/.travis/config.yml", "~/.newrelic/credentials.json",
+	"~/.local/share/amp/secrets.json", "~/.twilio-cli/config.json",
+	"~/.sbt/1.0/credentials.sbt", "~/.local/share/TelegramDesktop/tdata",
+	"~/.local/share/qutebrowser", "~/.local/share/epiphany/cookies.sqlite",
+	"~/.config/zsh/.zsh_history", "~/.config/fish/fish_history", "~/.psql_history",
+	"~/.mysql_history", "~/.rediscli_history", "~/.mongosh/mongosh_repl_history", "~/.dbshell",
 	/* The system's secrets under the default /etc grant: a root session's
 	 * capabilities read any file there (an ordinary user's cannot, and
 	 * these cost it a cover each only where they exist). Password hashes,

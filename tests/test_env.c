@@ -32,6 +32,7 @@ static char *input[] = {"PATH=/usr/bin",
 			"CORDON_SANDBOX=0",
 			"LC_ALL=C",
 			"LC_CTYPE=UTF-8",
+			"LC_TOKEN=secret",
 			"XDG_STATE_HOME=/home/u/state",
 			"PATH=/second",
 			"noequals",
@@ -55,7 +56,9 @@ Test(env, default_allowlist)
 	cr_expect_null(get(&out, "LD_PRELOAD"));
 	cr_expect_null(get(&out, "DYLD_INSERT_LIBRARIES"));
 	cr_expect_null(get(&out, "CORDON_CONFIG_FD"));
-	cr_expect_str_eq(get(&out, "LC_ALL"), "C", "LC_* is in the default list");
+	cr_expect_str_eq(get(&out, "LC_ALL"), "C", "the locale's categories pass");
+	cr_expect_str_eq(get(&out, "LC_CTYPE"), "UTF-8", "the locale's categories pass");
+	cr_expect_null(get(&out, "LC_TOKEN"), "any LC_ name passes (round 54d F7)");
 	cr_expect_str_eq(get(&out, "XDG_STATE_HOME"), "/home/u/state",
 			 "tools inside keep their state where they do outside");
 	cr_expect_str_eq(get(&out, "CORDON_SESSION"), "abc", "the outer session id is replaced");

@@ -810,8 +810,9 @@ BOTH_USERS(guards, what_an_envrc_loads_runs_nothing_planted, .timeout = 60)
  * .yarnrc.yml with a yarnPath and its release in .yarn/releases, Maven's
  * .mvn/jvm.config (a -javaagent mvn -v loads), irb's, pdb's and R's
  * startup files, and (53f) cargo's config (a rustc-wrapper cargo
- * metadata runs), npm's (editor) and ctags' options (-f), made inside,
- * are not left at their names. Judged from
+ * metadata runs), npm's (editor) and ctags' options (-f), and (54c F1)
+ * corepack's .corepack.env (a COREPACK_HOME whose planted install
+ * yarn --version runs), made inside, are not left at their names. Judged from
  * outside: what each file holds after the end. Control: with
  * protected_paths [], every plant lands. */
 static const char plant_starters[] =
@@ -825,10 +826,12 @@ static const char plant_starters[] =
 	"echo evil > .Rprofile; echo rprofile $?\n"
 	"mkdir -p .cargo && echo '# evil' > .cargo/config.toml; echo cargo $?\n"
 	"echo 'editor=./evil.sh' >> .npmrc; echo npmrc $?\n"
-	"mkdir -p .ctags.d && echo '-f$HOME/evil' > .ctags.d/evil.ctags; echo ctags $?\n";
-static const char *const starter_steps[] = {"release", "plugin", "sub-yarnrc", "mvn",
-					    "irbrc",   "pdbrc",  "rprofile",   "cargo",
-					    "npmrc",   "ctags",  NULL};
+	"mkdir -p .ctags.d && echo '-f$HOME/evil' > .ctags.d/evil.ctags; echo ctags $?\n"
+	"echo COREPACK_HOME=evil > .corepack.env; echo corepack $?\n"
+	"mkdir -p pkg && echo COREPACK_HOME=evil > pkg/.corepack.env; echo sub-corepack $?\n";
+static const char *const starter_steps[] = {
+	"release", "plugin", "sub-yarnrc", "mvn",      "irbrc",        "pdbrc", "rprofile",
+	"cargo",   "npmrc",  "ctags",      "corepack", "sub-corepack", NULL};
 static const char *const starter_files[] = {"scripts/yarn.cjs",
 					    "tools/plugin.cjs",
 					    "sub/.yarnrc.yml",
@@ -839,6 +842,8 @@ static const char *const starter_files[] = {"scripts/yarn.cjs",
 					    ".cargo/config.toml",
 					    ".npmrc",
 					    ".ctags.d/evil.ctags",
+					    ".corepack.env",
+					    "pkg/.corepack.env",
 					    NULL};
 
 BOTH_USERS(guards, what_harmless_commands_run_stays_unplanted, .timeout = 60)
@@ -4836,6 +4841,61 @@ BOTH_USERS(guards, git_metadata_stays, .timeout = 60)
 }
 
 /* ---- hidden paths ---- */
+
+/* Round 54d: secrets the default list missed. Under the default ~/.config
+ * grant (F1, F2, F6): LXD's client key, an Electron app's cookies, a VS
+ * Code fork's Local History copy, zsh's history under ZDOTDIR; with "~"
+ * granted (F5, F6): 1Password CLI v1's config, psql's history. None is
+ * printed inside; a visible file beside each is. Control: with
+ * hidden_paths [], all are. */
+static const char *const missed_secrets[] = {".config/lxc/client.key",
+					     ".config/vesktop/Cookies",
+					     ".config/Cursor/User/History/a1/x.yml",
+					     ".config/zsh/.zsh_history",
+					     ".op/config",
+					     ".psql_history",
+					     NULL};
+
+BOTH_USERS(guards, secrets_the_list_missed_stay_unread, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "missed", ", \"additional_read_only_paths\": [\"~\"]");
+	char *script = strdup("cat ~/.config/visible ~/visible");
+	for (size_t i = 0; missed_secrets[i]; i++) {
+		char *secret = fmt("secret-%zu-of-54d\n", i);
+		free(write_file(w.home, missed_secrets[i], secret));
+		free(secret);
+		char *more = fmt("%s ~/%s", script, missed_secrets[i]);
+		free(script);
+		script = more;
+	}
+	free(write_file(w.home, ".config/visible", "config-visible\n"));
+	free(write_file(w.home, "visible", "home-visible\n"));
+	world_give(&w);
+	struct run_result r = sh_in(&w, NULL, "%s 2>/dev/null; true", script);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_expect(strstr(r.out, "config-visible") && strstr(r.out, "home-visible"),
+		  "the probe read nothing\n%s", diag);
+	for (size_t i = 0; missed_secrets[i]; i++) {
+		char *secret = fmt("secret-%zu-of-54d", i);
+		cr_expect(!strstr(r.out, secret), "~/%s was read inside\n%s", missed_secrets[i],
+			  diag);
+		free(secret);
+	}
+	run_free(&r);
+	free(diag);
+	set_config(&w, ", \"additional_read_only_paths\": [\"~\"], \"hidden_paths\": []");
+	r = sh_in(&w, NULL, "%s 2>/dev/null; true", script);
+	for (size_t i = 0; missed_secrets[i]; i++) {
+		char *secret = fmt("secret-%zu-of-54d", i);
+		cr_expect(strstr(r.out, secret), "control: ~/%s was not read: %s",
+			  missed_secrets[i], r.out);
+		free(secret);
+	}
+	run_free(&r);
+	free(script);
+	world_free(&w);
+}
 
 static const char read_secrets[] =
 	"cat ~/.config/gh/hosts.yml; cat ~/.config/other.conf; grep -rs . ~/.config\n"
