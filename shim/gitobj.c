@@ -98,7 +98,7 @@ static void pack_open(struct cordon_git_odb *db, const char *dir, const char *na
 		p.version = 2;
 		fan = head + 8;
 	}
-	for (int i = 0; i < 256; i++) {
+	for (size_t i = 0; i < 256; i++) {
 		p.fanout[i] = be32(fan + 4 * i);
 		if (i && p.fanout[i] < p.fanout[i - 1])
 			goto broken;

@@ -274,17 +274,20 @@ int cordon_inflate(const unsigned char *data, size_t len, size_t expect, size_t 
 	int e = 0;
 	for (int32_t last = 0; e == 0 && !last;) {
 		last = take(&in, 1);
-		int32_t type = take(&in, 2);
-		if (last < 0 || type < 0)
-			e = -EBADMSG;
-		else if (type == 0)
+		int32_t type = last < 0 ? -1 : take(&in, 2);
+		switch (type) {
+		case 0:
 			e = stored(&in, &o);
-		else if (type == 1)
+			break;
+		case 1:
 			e = fixed(&in, &o);
-		else if (type == 2)
+			break;
+		case 2:
 			e = dynamic(&in, &o);
-		else
+			break;
+		default: /* (3 is reserved; -1, the stream cut short) */
 			e = -EBADMSG;
+		}
 	}
 	/* (The Adler-32 after it: its 4 bytes must be there.) */
 	if (e == 0 && (in.len - in.at < 4 || (expect != SIZE_MAX && o.len != expect)))
