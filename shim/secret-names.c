@@ -387,8 +387,11 @@ static void text_paths(struct scan *s, const char *text, const char *self, const
 		       int depth);
 
 /* SCRIPT (canonical), a program under the home that a helper runs: the
- * files its text names, as text_paths says, where it is a script. */
-static void script_paths(struct scan *s, const char *script, const char *key)
+ * files its text names, as text_paths says, where it is a script (or,
+ * ANY, whatever it holds: a file a helper names that no one may run is
+ * read too, as an interpreter may be what runs it, "!sh ~/bin/cred.sh":
+ * round 54d F4). */
+static void script_paths(struct scan *s, const char *script, const char *key, bool any)
 {
 	if (s->err < 0 || seen(s, script))
 		return;
@@ -399,14 +402,14 @@ static void script_paths(struct scan *s, const char *script, const char *key)
 			s->err = -ENOMEM;
 		return;
 	}
-	if (strncmp(text, "#!", 2) == 0 && strlen(text) == len)
+	if ((any || strncmp(text, "#!", 2) == 0) && strlen(text) == len)
 		text_paths(s, text, script, key, 1);
 }
 
 /* PATH, named in a helper's text: hidden where it is a regular file under
- * the home that is not a program (a token the helper prints), read where
- * it is a script there (at DEPTH 0: what a script names is not followed
- * further), else nothing (the system's files, a directory, what does not
+ * the home that is not a program (a token the helper prints, or a script
+ * an interpreter runs: read too), read where it is a script there (at
+ * DEPTH 0: what a script names is not followed further), else nothing (the system's files, a directory, what does not
  * exist). SELF: the script being read. */
 static void named_file(struct scan *s, const char *path, const char *self, const char *key,
 		       int depth)
@@ -420,12 +423,14 @@ static void named_file(struct scan *s, const char *path, const char *self, const
 		return;
 	if (st.st_mode & 0111) {
 		if (depth == 0)
-			script_paths(s, real, key);
+			script_paths(s, real, key, false);
 		return;
 	}
 	report(s, path, key);
 	if (strcmp(real, path) != 0)
 		report(s, real, key);
+	if (depth == 0)
+		script_paths(s, real, key, true);
 }
 
 /* The files TEXT (a helper's shell text, a script) names as a path: each

@@ -1822,6 +1822,25 @@ Test(guard, the_credentials_a_repository_and_a_noted_config_name_are_found)
 	tree_free(&t);
 }
 
+/* Round 54d F4: a helper that runs a script through an interpreter
+ * ("!sh ~/bin/cred.sh", the script no program): the script is hidden, and
+ * the token file it reads is found too. */
+Test(guard, the_token_a_helper_s_interpreted_script_reads_is_found)
+{
+	struct tree t;
+	tree_init(&t, "cfgsecrets54d");
+	free(write_file(t.home, ".gitconfig",
+			"[credential \"https://x\"]\n\thelper = !sh ~/bin/cred.sh\n"));
+	free(write_file(t.home, "bin/cred.sh", "echo password=$(cat ~/.config/mytool/token)\n"));
+	free(write_file(t.home, ".config/mytool/token", "t0ken\n"));
+	struct cordon_strv got = {0};
+	cr_assert_eq(cordon_config_secrets(t.home, NULL, NULL, getenv, collect_home, &got), 0);
+	expect_named(&got, t.home,
+		     (const char *const[]){"bin/cred.sh", ".config/mytool/token", NULL});
+	cordon_strv_free(&got);
+	tree_free(&t);
+}
+
 /* Round 51b F4: the credential files git's config (each file it reads and
  * what they include, as git parses it) and ssh's (with its Include) name;
  * not a helper that is no store, a relative name, ssh's "none" or a name
