@@ -29,6 +29,10 @@
 #define DELTA_DEPTH 512         /* deltas on deltas, deeper: not read */
 #define PACKS_MAX   512         /* packs past these: the database is not read */
 #define DIRS_MAX    8           /* object directories (its own and alternates) */
+/* What a database inflates in all, past which it reads no more: a session
+ * could otherwise hold the launcher at its end for hours with deep chains
+ * of large deltas (cordon inflates ~50 MB/s here: 5 s at most). */
+#define INFLATE_BUDGET (256ull << 20)
 
 struct pack {
 	FILE *idx, *pack;
@@ -43,8 +47,18 @@ struct cordon_git_odb {
 	size_t n_dirs;
 	struct pack *packs;
 	size_t n_packs;
-	bool broken; /* more than is read, or an index not read */
+	bool broken;    /* more than is read, or an index not read */
+	uint64_t spent; /* bytes inflated (INFLATE_BUDGET) */
 };
+
+/* N more bytes to inflate: 0, or -E2BIG past the budget. */
+static int spend(struct cordon_git_odb *db, uint64_t n)
+{
+	if (n > INFLATE_BUDGET - db->spent)
+		return -E2BIG;
+	db->spent += n;
+	return 0;
+}
 
 static uint32_t be32(const unsigned char *p)
 {
@@ -238,8 +252,8 @@ void cordon_git_blob_name(size_t hs, const void *data, size_t len, unsigned char
 
 /* The loose object OID in DIR: 0 (into *TYPE, *DATA, *LEN, unchecked),
  * -ENOENT, or -EBADMSG (not one git reads whole). */
-static int loose(const struct cordon_git_odb *db, const char *dir, const unsigned char *oid,
-		 int *type, unsigned char **data, size_t *len)
+static int loose(struct cordon_git_odb *db, const char *dir, const unsigned char *oid, int *type,
+		 unsigned char **data, size_t *len)
 {
 	char path[PATH_MAX], hex[2 * CORDON_SHA256_SIZE + 1];
 	for (size_t i = 0; i < db->hs; i++)
@@ -253,10 +267,15 @@ static int loose(const struct cordon_git_odb *db, const char *dir, const unsigne
 		return errno == ENOMEM ? -ENOMEM : -ENOENT;
 	unsigned char *out;
 	size_t out_len;
-	int e = cordon_inflate((unsigned char *)raw, n, SIZE_MAX, OBJ_MAX + 64, &out, &out_len,
+	uint64_t left = INFLATE_BUDGET - db->spent;
+	int e = cordon_inflate((unsigned char *)raw, n, SIZE_MAX,
+			       left < OBJ_MAX + 64 ? (size_t)left : OBJ_MAX + 64, &out, &out_len,
 			       NULL);
+	if (e == -EBADMSG && left < OBJ_MAX + 64)
+		return -E2BIG; /* (perhaps only longer than the budget left) */
 	if (e < 0)
 		return e == -ENOMEM ? e : -EBADMSG;
+	(void)spend(db, out_len);
 	unsigned char *nul = memchr(out, '\0', out_len < 64 ? out_len : 64);
 	char *sp = nul ? memchr(out, ' ', (size_t)(nul - out)) : NULL;
 	int kind = 0;
@@ -429,7 +448,7 @@ static int pack_at(struct cordon_git_odb *db, struct pack *p, off_t off, int dep
 	} else if (kind < 1 || kind > 4) {
 		return -EBADMSG;
 	}
-	if (size > OBJ_MAX)
+	if (size > OBJ_MAX || spend(db, size) < 0)
 		return -E2BIG;
 	/* (Deflate adds 5 bytes a stored block of 64 KiB, 11 in all.) */
 	uint64_t most = size + size / 1024 + 64;
@@ -459,6 +478,10 @@ static int pack_at(struct cordon_git_odb *db, struct pack *p, off_t off, int dep
 	if (e == 0) {
 		e = patch(base, base_len, raw, raw_len, data, len);
 		free(base);
+		if (e == 0 && spend(db, *len) < 0) {
+			free(*data);
+			e = -E2BIG;
+		}
 	}
 	free(raw);
 	return e == -ENOENT ? -EBADMSG : e;

@@ -161,35 +161,59 @@ static uint64_t replace_sum(const char *common)
 }
 
 /* The files git trusts in place of reading objects, whose identities
- * are summed into the repository's record: the commit-graph (a commit's
- * tree, by name: git takes it from there, not from the commit) and the
- * multi-pack-index (where each object lies in which pack). */
-static const char *const caches[] = {
-	"objects/info/commit-graph", "objects/info/commit-graphs/commit-graph-chain",
-	"objects/pack/multi-pack-index", "objects/pack/multi-pack-index.d/multi-pack-index-chain",
-	NULL};
+ * are kept in the repository's record: the commit-graph (a commit's tree,
+ * by name: git takes it from there, not from the commit; a chain's graph
+ * files replaced under the chain's names count) and the multi-pack-index
+ * (where each object lies in which pack: a pack replaced under its name
+ * counts, its old offsets then lead to other objects). Each group: the
+ * files and directories (each entry of theirs) whose identities are
+ * summed, and the files moved aside when the sum changed. */
+static const struct {
+	const char *summed[3];
+	const char *moved[3];
+} caches[] = {
+	{{"objects/info/commit-graph", "objects/info/commit-graphs", NULL},
+	 {"objects/info/commit-graph", "objects/info/commit-graphs/commit-graph-chain", NULL}},
+	{{"objects/pack/multi-pack-index", "objects/pack/multi-pack-index.d", "objects/pack"},
+	 {"objects/pack/multi-pack-index", "objects/pack/multi-pack-index.d/multi-pack-index-chain",
+	  NULL}},
+};
 
-static void cache_id(const char *common, const char *name, char id[64])
+/* NAME's identity (inode, size, time) into the sum H. */
+static uint64_t identity_sum(uint64_t h, int at, const char *name)
 {
-	char path[PATH_MAX + 64];
 	struct stat st;
-	id[0] = '-', id[1] = '\0';
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", common, name) < sizeof(path) &&
-	    lstat(path, &st) == 0)
-		snprintf(id, 64, "%llx.%llx.%llx.%lx", (unsigned long long)st.st_ino,
-			 (unsigned long long)st.st_size, (unsigned long long)st.st_mtim.tv_sec,
-			 st.st_mtim.tv_nsec);
+	if (fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return h;
+	unsigned long long id[4] = {(unsigned long long)st.st_ino, (unsigned long long)st.st_size,
+				    (unsigned long long)st.st_mtim.tv_sec,
+				    (unsigned long long)st.st_mtim.tv_nsec};
+	return h + (fnv(fnv(14695981039346656037ull, name, strlen(name)), (const char *)id,
+			sizeof(id)) |
+		    1);
 }
 
-/* The caches' identities, joined by ','. */
+/* The caches' sums, as "GRAPH,MIDX" in hex. */
 static void caches_id(const char *common, char *out, size_t size)
 {
 	out[0] = '\0';
-	for (size_t i = 0; caches[i]; i++) {
-		char id[64];
-		cache_id(common, caches[i], id);
+	for (size_t g = 0; g < sizeof(caches) / sizeof(*caches); g++) {
+		uint64_t h = 0;
+		for (size_t i = 0; i < 3 && caches[g].summed[i]; i++) {
+			char path[PATH_MAX + 64];
+			if ((size_t)snprintf(path, sizeof(path), "%s/%s", common,
+					     caches[g].summed[i]) >= sizeof(path))
+				continue;
+			h = identity_sum(h, AT_FDCWD, path);
+			DIR *d = opendir(path);
+			for (struct dirent *de; d && (de = readdir(d));)
+				if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
+					h = identity_sum(h, dirfd(d), de->d_name);
+			if (d)
+				closedir(d);
+		}
 		size_t n = strlen(out);
-		snprintf(out + n, size - n, "%s%s", i ? "," : "", id);
+		snprintf(out + n, size - n, "%s%llx", g ? "," : "", (unsigned long long)h);
 	}
 }
 
@@ -208,7 +232,7 @@ int cordon_sweep_tracked_hold(struct cordon_sweep *s, const char *gitdir, const 
 	int e = tracked_read(s, gitdir, worktree, id, &entries);
 	/* (One not read whole as the session starts cannot be compared: not
 	 * kept. Out of memory: neither.) */
-	char *repo = NULL, common[PATH_MAX], cached[5 * 64];
+	char *repo = NULL, common[PATH_MAX], cached[64];
 	bool has_common = common_dir(gitdir, common, sizeof(common));
 	cached[0] = '\0';
 	if (has_common)
@@ -550,35 +574,37 @@ done:
 	return found;
 }
 
-/* The commit-graph and multi-pack-index this session wrote (WAS: their
- * identities as it started), moved aside: git would take a commit's tree,
- * or an object's place, from them without reading the object. Only a
- * cache: git works without it (git commit-graph write makes it again). */
+/* The commit-graph and multi-pack-index this session wrote, or whose
+ * packs it replaced (WAS: their sums as it started, caches_id), moved
+ * aside: git would take a commit's tree, or an object's place, from them
+ * without reading the object. Only a cache: git works without it (git
+ * commit-graph write makes it again). */
 static int judge_caches(const struct cordon_sweep *s, const char *common, const char *was,
 			struct cordon_strv *said)
 {
-	char now[5 * 64];
+	char now[64];
 	caches_id(common, now, sizeof(now));
-	if (strcmp(now, was) == 0)
-		return 0;
 	int moved = 0;
-	const char *w = was;
-	for (size_t i = 0; caches[i]; i++) {
-		char id[64], path[PATH_MAX + 64];
-		size_t n = strcspn(w, ",");
-		cache_id(common, caches[i], id);
-		bool same = strlen(id) == n && strncmp(id, w, n) == 0;
-		w += n + (w[n] == ',');
-		if (same || strcmp(id, "-") == 0 ||
-		    (size_t)snprintf(path, sizeof(path), "%s/%s", common, caches[i]) >=
-			    sizeof(path))
-			continue;
-		moved += cordon_sweep_disarm_why(
-			s, path, "this session wrote git's",
-			"which git trusts for what a commit holds, or where an object lies, "
-			"without reading the object (git commit-graph write and git "
-			"multi-pack-index write make them again)",
-			said);
+	const char *w = was, *n = now;
+	for (size_t g = 0; g < sizeof(caches) / sizeof(*caches); g++) {
+		size_t wn = strcspn(w, ","), nn = strcspn(n, ",");
+		bool same = wn == nn && strncmp(w, n, wn) == 0;
+		w += wn + (w[wn] == ',');
+		n += nn + (n[nn] == ',');
+		for (size_t i = 0; !same && i < 3 && caches[g].moved[i]; i++) {
+			char path[PATH_MAX + 64];
+			struct stat st;
+			if ((size_t)snprintf(path, sizeof(path), "%s/%s", common,
+					     caches[g].moved[i]) >= sizeof(path) ||
+			    lstat(path, &st) < 0)
+				continue;
+			moved += cordon_sweep_disarm_why(
+				s, path, "this session wrote (or replaced the packs of) git's",
+				"which git trusts for what a commit holds, or where an object lies, "
+				"without reading the object (git commit-graph write and git "
+				"multi-pack-index write make them again)",
+				said);
+		}
 	}
 	return moved;
 }

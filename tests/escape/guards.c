@@ -1789,9 +1789,10 @@ BOTH_USERS(guards, a_protected_file_forged_in_a_new_pack_is_said, .timeout = 60)
 	world_free(&w);
 }
 
-/* git takes a commit's tree from the commit-graph without reading the
- * commit: one the session wrote is moved aside as it ends (the control:
- * it was there as the session ran). */
+/* git takes a commit's tree from the commit-graph, and an object's place
+ * from the multi-pack-index, without reading the object: those the
+ * session wrote are moved aside as it ends (the control: they were there
+ * as the session ran), and git outside works without them. */
 BOTH_USERS(guards, a_commit_graph_written_inside_is_moved_aside, .timeout = 60)
 {
 	struct world w;
@@ -1801,18 +1802,25 @@ BOTH_USERS(guards, a_commit_graph_written_inside_is_moved_aside, .timeout = 60)
 	run_free(&r);
 	r = sh_in(&w, NULL,
 		  "git commit-graph write --reachable 2>/dev/null; "
-		  "test -f .git/objects/info/commit-graph; echo graph $?");
+		  "test -f .git/objects/info/commit-graph; echo graph $?; "
+		  "git repack -adq && git multi-pack-index write 2>/dev/null; "
+		  "test -f .git/objects/pack/multi-pack-index; echo midx $?");
 	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
-	cr_assert(strstr(r.out, "graph 0"), "control: no commit-graph was written\n%s", diag);
-	cr_expect(strstr(r.err, "this session wrote git's"), "the commit-graph was not said\n%s",
-		  diag);
+	cr_assert(strstr(r.out, "graph 0") && strstr(r.out, "midx 0"),
+		  "control: no commit-graph or multi-pack-index was written\n%s", diag);
+	cr_expect(strstr(r.err, "git's /") && strstr(r.err, "/objects/info/commit-graph, which"),
+		  "the commit-graph was not said\n%s", diag);
+	cr_expect(strstr(r.err, "/objects/pack/multi-pack-index, which"),
+		  "the multi-pack-index was not said\n%s", diag);
 	char *graph = at(w.proj, ".git/objects/info/commit-graph");
+	char *midx = at(w.proj, ".git/objects/pack/multi-pack-index");
 	cr_expect(!file_exists(graph), "the commit-graph is still there\n%s", diag);
+	cr_expect(!file_exists(midx), "the multi-pack-index is still there\n%s", diag);
 	run_free(&r);
-	r = outside(&w, "git log --oneline | wc -l");
-	cr_expect_str_eq(r.out, "2\n", "git outside fails without it\n%s", diag);
+	r = outside(&w, "git log --oneline | wc -l; git cat-file blob :.envrc");
+	cr_expect_str_eq(r.out, "2\necho mine\n", "git outside fails without them\n%s", diag);
 	run_free(&r);
-	free(graph);
+	free(graph), free(midx);
 	free(diag);
 	world_free(&w);
 }
