@@ -199,7 +199,17 @@ static void caches_id(const char *common, char *out, size_t size)
 	out[0] = '\0';
 	for (size_t g = 0; g < sizeof(caches) / sizeof(*caches); g++) {
 		uint64_t h = 0;
-		for (size_t i = 0; i < 3 && caches[g].summed[i]; i++) {
+		/* (None of the group's files: nothing to sum, nor any pack
+		 * listed, two thirds of the cost in a repository without.) */
+		bool any = false;
+		for (size_t i = 0; !any && i < 3 && caches[g].moved[i]; i++) {
+			char path[PATH_MAX + 64];
+			struct stat st;
+			any = (size_t)snprintf(path, sizeof(path), "%s/%s", common,
+					       caches[g].moved[i]) < sizeof(path) &&
+			      lstat(path, &st) == 0;
+		}
+		for (size_t i = 0; any && i < 3 && caches[g].summed[i]; i++) {
 			char path[PATH_MAX + 64];
 			if ((size_t)snprintf(path, sizeof(path), "%s/%s", common,
 					     caches[g].summed[i]) >= sizeof(path))
@@ -473,10 +483,10 @@ static int judge_refs(const struct cordon_sweep *s, const char *gitdir, const ch
 	size_t wn = strlen(worktree);
 	int found = 0;
 	for (size_t i = 0; i < s->protected_names.n; i++)
-		(void)cordon_strv_push_new(&targets, s->protected_names.v[i]);
+		(void)cordon_strv_push(&targets, s->protected_names.v[i]);
 	for (size_t i = 0; i < s->guarded.n; i++)
 		if (strncmp(s->guarded.v[i], worktree, wn) == 0 && s->guarded.v[i][wn] == '/')
-			(void)cordon_strv_push_new(&targets, s->guarded.v[i] + wn + 1);
+			(void)cordon_strv_push(&targets, s->guarded.v[i] + wn + 1);
 	cleanup_free char *copy = strdup(was);
 	for (char *line = copy, *next; line && *line; line = next) {
 		next = strchr(line, '\n');
@@ -486,8 +496,8 @@ static int judge_refs(const struct cordon_sweep *s, const char *gitdir, const ch
 			next = line + strlen(line);
 		(void)cordon_strv_push(&before, line);
 	}
-	struct objects o = {cordon_git_odb_open(common, cordon_git_hexsz(gitdir) / 2),
-			    cordon_git_hexsz(gitdir) / 2, &targets, 0};
+	size_t hs = cordon_git_hexsz(gitdir) / 2;
+	struct objects o = {cordon_git_odb_open(common, hs), hs, &targets, 0};
 	int e = o.db ? cordon_git_refs(gitdir, common, &now) : -ENOMEM;
 	char *line = NULL;
 	if (e < 0) {
@@ -517,12 +527,15 @@ static int judge_refs(const struct cordon_sweep *s, const char *gitdir, const ch
 		struct cordon_strv entries = {0}, had = {0};
 		int we = commit_entries(&o, sp + 1, &entries);
 		const char *base = old ? old : head_was;
-		if (we >= 0 && base)
+		/* (HEAD where it was: its objects are checked, its entries are
+		 * what they were.) */
+		bool moved = !base || strcmp(base, sp + 1) != 0;
+		if (we >= 0 && base && moved)
 			(void)commit_entries(&o, base, &had);
 		for (size_t k = 0; we >= 0 && k < entries.n; k++) {
 			char *nl = strchr(entries.v[k], '\n');
 			blob_checked(&o, nl + 1);
-			if (cordon_strv_contains(&had, entries.v[k]))
+			if (!moved || cordon_strv_contains(&had, entries.v[k]))
 				continue;
 			*nl = '\0';
 			bool same = as_in_worktree(&o, worktree, entries.v[k], nl + 1);

@@ -399,10 +399,22 @@ static void pending_mark(const struct cordon_sweep *s, const char *root,
 	 * HF_HOME, or the entry relative to another project). */
 	/* (All of them: one named through a link outside ROOT may lead
 	 * below it, round 53e F4; the put-back resolves each.) */
-	for (size_t i = 0; n > 0 && (size_t)n < sizeof(line) && i < s->hidden.n; i++) {
-		if (i == 0)
-			(void)cordon_write_full(fd, "", 1);
-		(void)cordon_write_full(fd, s->hidden.v[i], strlen(s->hidden.v[i]) + 1);
+	/* (In one write: a mark is written for each root, and a write for
+	 * each of ~300 paths cost the launch ~2 ms, round 54.) */
+	size_t total = 1;
+	for (size_t i = 0; i < s->hidden.n; i++)
+		total += strlen(s->hidden.v[i]) + 1;
+	cleanup_free char *all =
+		n > 0 && (size_t)n < sizeof(line) && s->hidden.n ? malloc(total) : NULL;
+	if (all) {
+		char *at = all;
+		*at++ = '\0';
+		for (size_t i = 0; i < s->hidden.n; i++) {
+			size_t len = strlen(s->hidden.v[i]) + 1;
+			memcpy(at, s->hidden.v[i], len);
+			at += len;
+		}
+		(void)cordon_write_full(fd, all, total);
 	}
 	close(fd);
 }
