@@ -28,7 +28,7 @@
 #define OBJ_MAX     (32u << 20) /* an object larger is not read */
 #define DELTA_DEPTH 512         /* deltas on deltas, deeper: not read */
 #define PACKS_MAX   512         /* packs past these: the database is not read */
-#define DIRS_MAX    8           /* object directories (its own and alternates) */
+#define DIRS_MAX    16          /* object directories (its own and alternates) */
 /* What a database inflates in all, past which it reads no more: a session
  * could otherwise hold the launcher at its end for hours with deep chains
  * of large deltas (cordon inflates ~50 MB/s here: 5 s at most). */
@@ -140,14 +140,47 @@ drop:
 
 static void add_dir(struct cordon_git_odb *db, const char *dir, int depth);
 
-/* The alternates DIR's info/alternates names (git follows five deep). */
+/* LINE, a C-style quoted path ("a\"b\101"), unquoted in place as git's
+ * unquote_c_style does; false if it is not one. */
+static bool unquote(char *line)
+{
+	char *in = line + 1, *out = line;
+	for (; *in && *in != '"'; in++) {
+		if (*in != '\\') {
+			*out++ = *in;
+			continue;
+		}
+		static const char from[] = "abfnrtv\\\"", to[] = "\a\b\f\n\r\t\v\\\"";
+		const char *k = *++in ? strchr(from, *in) : NULL;
+		if (k) {
+			*out++ = to[k - from];
+		} else if (in[0] >= '0' && in[0] <= '3' && in[1] >= '0' && in[1] <= '7' &&
+			   in[2] >= '0' && in[2] <= '7') {
+			*out++ = (char)((in[0] - '0') << 6 | (in[1] - '0') << 3 | (in[2] - '0'));
+			in += 2;
+		} else {
+			return false;
+		}
+	}
+	if (*in != '"')
+		return false;
+	*out = '\0';
+	return true;
+}
+
+/* The alternates DIR's info/alternates names (git follows them six deep:
+ * link_alt_odb_entries), each line a path or a quoted one. One cordon
+ * cannot read whole leaves the database unread (broken). */
 static void alternates(struct cordon_git_odb *db, const char *dir, int depth)
 {
 	char path[PATH_MAX];
 	if ((size_t)snprintf(path, sizeof(path), "%s/info/alternates", dir) >= sizeof(path))
 		return;
 	size_t len;
-	cleanup_free char *text = cordon_read_regular(path, 65536, &len);
+	struct stat st;
+	cleanup_free char *text = cordon_read_regular(path, 1u << 20, &len);
+	if (text && (stat(path, &st) < 0 || (size_t)st.st_size != len || strlen(text) != len))
+		db->broken = true;
 	for (char *line = text, *next; line && *line; line = next) {
 		next = strchr(line, '\n');
 		if (next)
@@ -156,17 +189,23 @@ static void alternates(struct cordon_git_odb *db, const char *dir, int depth)
 			next = line + strlen(line);
 		if (!*line || *line == '#')
 			continue;
+		if (*line == '"' && !unquote(line)) {
+			db->broken = true;
+			continue;
+		}
 		char alt[PATH_MAX];
 		if ((size_t)snprintf(alt, sizeof(alt), "%s%s%s", *line == '/' ? "" : dir,
 				     *line == '/' ? "" : "/", line) < sizeof(alt))
 			add_dir(db, alt, depth + 1);
+		else
+			db->broken = true;
 	}
 }
 
 static void add_dir(struct cordon_git_odb *db, const char *dir, int depth)
 {
 	char real[PATH_MAX];
-	if (depth > 5 || !realpath(dir, real))
+	if (depth > 6 || !realpath(dir, real))
 		return;
 	for (size_t i = 0; i < db->n_dirs; i++)
 		if (strcmp(db->dirs[i], real) == 0)
@@ -338,8 +377,8 @@ static off_t pack_find(const struct cordon_git_odb *db, const struct pack *p,
 	return 0;
 }
 
-static int read_any(struct cordon_git_odb *db, const unsigned char *oid, int depth, int *type,
-		    unsigned char **data, size_t *len);
+static int read_any(struct cordon_git_odb *db, const unsigned char *oid, int depth, bool all,
+		    int *type, unsigned char **data, size_t *len);
 
 /* DELTA (LEN bytes) applied to BASE (BASE_LEN): into *OUT, *OUT_LEN. */
 static int patch(const unsigned char *base, size_t base_len, const unsigned char *delta, size_t len,
@@ -474,12 +513,13 @@ static int pack_at(struct cordon_git_odb *db, struct pack *p, off_t off, int dep
 	unsigned char *base;
 	size_t base_len;
 	e = kind == 6 ? pack_at(db, p, base_off, depth + 1, type, &base, &base_len)
-		      : read_any(db, base_oid, depth + 1, type, &base, &base_len);
+		      : read_any(db, base_oid, depth + 1, false, type, &base, &base_len);
 	if (e == 0) {
 		e = patch(base, base_len, raw, raw_len, data, len);
 		free(base);
 		if (e == 0 && spend(db, *len) < 0) {
 			free(*data);
+			*data = NULL;
 			e = -E2BIG;
 		}
 	}
@@ -487,9 +527,12 @@ static int pack_at(struct cordon_git_odb *db, struct pack *p, off_t off, int dep
 	return e == -ENOENT ? -EBADMSG : e;
 }
 
-/* Each copy of OID read and checked; the first kept. */
-static int read_any(struct cordon_git_odb *db, const unsigned char *oid, int depth, int *type,
-		    unsigned char **data, size_t *len)
+/* Each copy of OID read and checked, the first kept; or (not ALL, a
+ * delta's base: what is made of it is checked) the first that reads.
+ * (Every copy of every base would cost K^D reads for a chain D deep in K
+ * packs: minutes, round 54e F7.) */
+static int read_any(struct cordon_git_odb *db, const unsigned char *oid, int depth, bool all,
+		    int *type, unsigned char **data, size_t *len)
 {
 	if (db->broken)
 		return -E2BIG;
@@ -511,6 +554,12 @@ static int read_any(struct cordon_git_odb *db, const unsigned char *oid, int dep
 		}
 		if (e == -ENOENT)
 			continue;
+		if (!all && e == 0) {
+			*type = kind;
+			*data = got;
+			*len = n;
+			return 0;
+		}
 		if (e == 0 && !named(db, kind, got, n, oid))
 			e = -EBADMSG;
 		if (e < 0 || *data) {
@@ -533,7 +582,7 @@ static int read_any(struct cordon_git_odb *db, const unsigned char *oid, int dep
 int cordon_git_odb_read(struct cordon_git_odb *db, const unsigned char *oid, int *type,
 			unsigned char **data, size_t *len)
 {
-	return read_any(db, oid, 0, type, data, len);
+	return read_any(db, oid, 0, true, type, data, len);
 }
 
 bool cordon_git_oid_parse(const char *hex, size_t hs, unsigned char *oid)
@@ -559,22 +608,41 @@ bool cordon_git_oid_parse(const char *hex, size_t hs, unsigned char *oid)
 #define REFS_MAX        100000
 #define PACKED_REFS_MAX (64u << 20)
 
-static bool is_hex_line(const char *s, size_t *hexlen)
+/* A ref's TEXT as git's files backend parses it: "ref: NAME" (into
+ * TARGET: a symbolic ref) or an object id in either case, then only
+ * white space (into HEX, lower case). Whether it was either. */
+static bool ref_text(const char *text, char hex[65], char *target, size_t size)
 {
-	size_t n = strspn(s, "0123456789abcdef");
-	if ((n != 40 && n != 64) || (s[n] && s[n] != '\n' && s[n] != ' '))
+	hex[0] = '\0';
+	if (target)
+		target[0] = '\0';
+	if (strncmp(text, "ref:", 4) == 0) {
+		const char *t = text + 4 + strspn(text + 4, " \t");
+		size_t n = strcspn(t, " \t\r\n");
+		if (!target || !n || n >= size)
+			return false;
+		memcpy(target, t, n);
+		target[n] = '\0';
+		return true;
+	}
+	size_t n = strspn(text, "0123456789abcdefABCDEF");
+	if ((n != 40 && n != 64) || (text[n] && !strchr(" \t\r\n\v\f", text[n])))
 		return false;
-	*hexlen = n;
+	for (size_t i = 0; i < n; i++)
+		hex[i] = (char)(text[i] >= 'A' && text[i] <= 'F' ? text[i] - 'A' + 'a' : text[i]);
+	hex[n] = '\0';
 	return true;
 }
 
-/* The loose refs under DIR (named PREFIX) into OUT, DEPTH levels at most. */
-static int loose_refs(const char *dir, const char *prefix, int depth, struct cordon_strv *out)
+/* The loose refs under DIR (named PREFIX) into OUT ("NAME HEX"), and the
+ * symbolic ones into SYMS ("NAME\tTARGET"), DEPTH levels at most. */
+static int loose_refs(const char *dir, const char *prefix, int depth, struct cordon_strv *out,
+		      struct cordon_strv *syms)
 {
-	DIR *d = depth > 16 ? NULL : opendir(dir);
+	DIR *d = depth > 64 ? NULL : opendir(dir);
 	int e = 0;
 	for (struct dirent *de; d && e == 0 && (de = readdir(d));) {
-		if (de->d_name[0] == '.' || out->n >= REFS_MAX)
+		if (de->d_name[0] == '.' || out->n + syms->n >= REFS_MAX)
 			continue;
 		char path[PATH_MAX], name[PATH_MAX];
 		struct stat st;
@@ -585,22 +653,57 @@ static int loose_refs(const char *dir, const char *prefix, int depth, struct cor
 		    lstat(path, &st) < 0)
 			continue;
 		if (S_ISDIR(st.st_mode)) {
-			e = loose_refs(path, name, depth + 1, out);
+			e = loose_refs(path, name, depth + 1, out, syms);
 			continue;
 		}
-		size_t len, hexlen;
-		cleanup_free char *text =
-			S_ISREG(st.st_mode) ? cordon_read_regular(path, 256, &len) : NULL;
-		if (!text || !is_hex_line(text, &hexlen))
+		char hex[65], target[PATH_MAX], *line = NULL;
+		size_t len = 0;
+		/* (A link is a symbolic ref where it names one, refs/...; else
+		 * git reads through it.) */
+		cleanup_free char *text = NULL;
+		if (S_ISLNK(st.st_mode)) {
+			ssize_t n = readlink(path, target, sizeof(target) - 1);
+			target[n > 0 ? n : 0] = '\0';
+			if (strncmp(target, "refs/", 5) == 0) {
+				line = cordon_join3(name, "\t", target);
+				e = line ? cordon_strv_push_take(syms, line) : -ENOMEM;
+				continue;
+			}
+		}
+		text = cordon_read_regular(path, 4096, &len);
+		if (!text || !ref_text(text, hex, target, sizeof(target)))
 			continue;
-		text[hexlen] = '\0';
-		char *line = cordon_join3(name, " ", text);
-		e = line ? cordon_strv_push_take(out, line) : -ENOMEM;
+		line = hex[0] ? cordon_join3(name, " ", hex) : cordon_join3(name, "\t", target);
+		e = line ? cordon_strv_push_take(hex[0] ? out : syms, line) : -ENOMEM;
 	}
 	if (d)
 		closedir(d);
 	return e;
 }
+
+/* The files git keeps beside the refs that name a commit an operation
+ * goes back to or goes on with (git reset --hard ORIG_HEAD, rebase
+ * --abort, a stash applied as a rebase or merge ends, cherry-pick
+ * --abort): judged as refs (round 54e F2). */
+static const char *const pseudo_refs[] = {"ORIG_HEAD",
+					  "MERGE_HEAD",
+					  "CHERRY_PICK_HEAD",
+					  "REVERT_HEAD",
+					  "AUTO_MERGE",
+					  "MERGE_AUTOSTASH",
+					  "FETCH_HEAD",
+					  "rebase-merge/orig-head",
+					  "rebase-merge/autostash",
+					  "rebase-merge/onto",
+					  "rebase-merge/stopped-sha",
+					  "rebase-merge/amend",
+					  "rebase-apply/orig-head",
+					  "rebase-apply/autostash",
+					  "rebase-apply/onto",
+					  "rebase-apply/abort-safety",
+					  "sequencer/head",
+					  "sequencer/abort-safety",
+					  NULL};
 
 static int by_ref(const void *a, const void *b)
 {
@@ -624,14 +727,14 @@ static const char *ref_value(const struct cordon_strv *refs, const char *name)
 
 int cordon_git_refs(const char *gitdir, const char *common, struct cordon_strv *out)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], hex[65];
 	struct stat st;
 	snprintf(path, sizeof(path), "%s/reftable", common);
 	if (lstat(path, &st) == 0)
 		return -ENOTSUP;
-	struct cordon_strv loose = {0}, all = {0};
+	struct cordon_strv loose = {0}, all = {0}, syms = {0};
 	snprintf(path, sizeof(path), "%s/refs", common);
-	int e = loose_refs(path, "refs", 0, &loose);
+	int e = loose_refs(path, "refs", 0, &loose, &syms);
 	snprintf(path, sizeof(path), "%s/packed-refs", common);
 	size_t len;
 	cleanup_free char *packed = e ? NULL : cordon_read_regular(path, PACKED_REFS_MAX, &len);
@@ -641,12 +744,11 @@ int cordon_git_refs(const char *gitdir, const char *common, struct cordon_strv *
 			*next++ = '\0';
 		else
 			next = line + strlen(line);
-		size_t hexlen;
-		if (*line == '#' || *line == '^' || !is_hex_line(line, &hexlen) ||
-		    line[hexlen] != ' ' || all.n >= REFS_MAX)
+		size_t hexlen = strspn(line, "0123456789abcdefABCDEF");
+		if (*line == '#' || *line == '^' || line[hexlen] != ' ' ||
+		    !ref_text(line, hex, NULL, 0) || all.n >= REFS_MAX)
 			continue;
-		line[hexlen] = '\0';
-		char *ref = cordon_join3(line + hexlen + 1, " ", line);
+		char *ref = cordon_join3(line + hexlen + 1, " ", hex);
 		e = ref ? cordon_strv_push_take(&all, ref) : -ENOMEM;
 	}
 	/* (Loose over packed: the packed ones sorted, each loose one put
@@ -665,33 +767,66 @@ int cordon_git_refs(const char *gitdir, const char *common, struct cordon_strv *
 		}
 	}
 	cordon_strv_free(&loose);
+	/* The pseudo-refs in the git dir. */
+	for (size_t i = 0; e == 0 && pseudo_refs[i]; i++) {
+		snprintf(path, sizeof(path), "%s/%s", gitdir, pseudo_refs[i]);
+		cleanup_free char *text = cordon_read_regular(path, 4096, &len);
+		char *ref = text && ref_text(text, hex, NULL, 0)
+				    ? cordon_join3(pseudo_refs[i], " ", hex)
+				    : NULL;
+		if (ref)
+			e = cordon_strv_push_take(&all, ref);
+	}
 	if (all.n)
 		qsort(all.v, all.n, sizeof(char *), by_ref);
-	/* HEAD: a ref's name (symbolic, up to five deep) or an id. */
+	/* Symbolic refs (and HEAD), each to what it names, five deep. */
 	snprintf(path, sizeof(path), "%s/HEAD", gitdir);
 	cleanup_free char *head = e ? NULL : cordon_read_regular(path, 4096, &len);
-	const char *value = NULL;
-	char name[PATH_MAX];
-	size_t hexlen;
-	if (head && strncmp(head, "ref: ", 5) == 0) {
-		snprintf(name, sizeof(name), "%.*s", (int)strcspn(head + 5, "\n"), head + 5);
-		value = ref_value(&all, name);
-	} else if (head && is_hex_line(head, &hexlen)) {
-		head[hexlen] = '\0';
-		value = head;
+	char target[PATH_MAX];
+	if (head && ref_text(head, hex, target, sizeof(target))) {
+		char *h = hex[0] ? cordon_join3("HEAD", "\t#", hex)
+				 : cordon_join3("HEAD", "\t", target);
+		e = h ? cordon_strv_push_take(&syms, h) : -ENOMEM;
 	}
-	cleanup_free char *line = value ? cordon_join3("HEAD ", value, "") : NULL;
-	if (e == 0 && value && !line)
-		e = -ENOMEM;
-	if (e == 0 && line) {
-		/* (First: pushed, then moved to the front.) */
-		e = cordon_strv_push(&all, line);
-		if (e == 0) {
-			char *h = all.v[all.n - 1];
-			memmove(all.v + 1, all.v, (all.n - 1) * sizeof(char *));
-			all.v[0] = h;
+	struct cordon_strv resolved = {0};
+	for (size_t i = 0; e == 0 && i < syms.n; i++) {
+		char *tab = strchr(syms.v[i], '\t');
+		const char *value = tab[1] == '#' ? tab + 2 : NULL;
+		char name[PATH_MAX];
+		snprintf(name, sizeof(name), "%s", tab + 1);
+		for (int hop = 0; !value && hop < 5; hop++) {
+			value = ref_value(&all, name);
+			for (size_t k = 0; !value && k < syms.n; k++) {
+				size_t n = strcspn(syms.v[k], "\t");
+				if (strlen(name) == n && strncmp(syms.v[k], name, n) == 0 &&
+				    syms.v[k][n + 1] != '#') {
+					snprintf(name, sizeof(name), "%s", syms.v[k] + n + 1);
+					break;
+				}
+			}
 		}
+		*tab = '\0';
+		char *ref = value ? cordon_join3(syms.v[i], " ", value) : NULL;
+		if (value)
+			e = ref ? cordon_strv_push_take(&resolved, ref) : -ENOMEM;
 	}
+	cordon_strv_free(&syms);
+	/* (HEAD first, the rest sorted.) */
+	for (size_t i = 0; e == 0 && i < resolved.n; i++)
+		if (strncmp(resolved.v[i], "HEAD ", 5) != 0)
+			e = cordon_strv_push(&all, resolved.v[i]);
+	if (all.n)
+		qsort(all.v, all.n, sizeof(char *), by_ref);
+	for (size_t i = 0; e == 0 && i < resolved.n; i++)
+		if (strncmp(resolved.v[i], "HEAD ", 5) == 0) {
+			e = cordon_strv_push(&all, resolved.v[i]);
+			if (e == 0) {
+				char *h = all.v[all.n - 1];
+				memmove(all.v + 1, all.v, (all.n - 1) * sizeof(char *));
+				all.v[0] = h;
+			}
+		}
+	cordon_strv_free(&resolved);
 	if (e < 0) {
 		cordon_strv_free(&all);
 		return e;

@@ -386,7 +386,7 @@ static int tree_walk(struct objects *o, const unsigned char *oid, const char *pr
 
 /* The entries under O's targets of the commit HEX names (a tag peeled),
  * into OUT. */
-static int commit_entries(struct objects *o, const char *hex, struct cordon_strv *out)
+static int commit_entries(struct objects *o, const char *hex, bool stash, struct cordon_strv *out)
 {
 	unsigned char oid[32];
 	if (!cordon_git_oid_parse(hex, o->hs, oid))
@@ -403,11 +403,31 @@ static int commit_entries(struct objects *o, const char *hex, struct cordon_strv
 		bool ok = (type == CORDON_GIT_COMMIT || type == CORDON_GIT_TAG) &&
 			  len > kn + 2 * o->hs && memcmp(data, key, kn) == 0 &&
 			  cordon_git_oid_parse((const char *)data + kn, o->hs, oid);
+		/* A stash's other parents: the index it saved (git stash pop
+		 * --index) and the untracked files (git stash -u), which pop
+		 * makes anew (round 54e F3). */
+		char parents[2][65] = {"", ""};
+		const char *p = (const char *)data;
+		for (int k = -1; ok && stash && type == CORDON_GIT_COMMIT && k < 2;) {
+			const char *nl = memchr(p, '\n', len - (size_t)(p - (const char *)data));
+			if (!nl || strncmp(nl + 1, "parent ", 7) != 0)
+				break;
+			p = nl + 1;
+			if (k >= 0)
+				snprintf(parents[k], sizeof(parents[k]), "%.*s", (int)(2 * o->hs),
+					 p + 7);
+			k++;
+		}
 		free(data);
 		if (!ok)
 			return 0; /* (a ref to a tree or a blob: no files checked out) */
-		if (type == CORDON_GIT_COMMIT)
-			return tree_walk(o, oid, "", 0, out);
+		if (type == CORDON_GIT_COMMIT) {
+			e = tree_walk(o, oid, "", 0, out);
+			for (int k = 0; e >= 0 && k < 2; k++)
+				if (parents[k][0])
+					e = commit_entries(o, parents[k], false, out);
+			return e;
+		}
 	}
 	return 0;
 }
@@ -525,13 +545,16 @@ static int judge_refs(const struct cordon_sweep *s, const char *gitdir, const ch
 			continue;
 		}
 		struct cordon_strv entries = {0}, had = {0};
-		int we = commit_entries(&o, sp + 1, &entries);
+		/* (A stash: refs/stash, a rebase's or a merge's autostash.) */
+		bool stash = strcmp(name, "refs/stash") == 0 || strstr(name, "autostash") ||
+			     strstr(name, "AUTOSTASH");
+		int we = commit_entries(&o, sp + 1, stash, &entries);
 		const char *base = old ? old : head_was;
 		/* (HEAD where it was: its objects are checked, its entries are
 		 * what they were.) */
 		bool moved = !base || strcmp(base, sp + 1) != 0;
 		if (we >= 0 && base && moved)
-			(void)commit_entries(&o, base, &had);
+			(void)commit_entries(&o, base, stash, &had);
 		for (size_t k = 0; we >= 0 && k < entries.n; k++) {
 			char *nl = strchr(entries.v[k], '\n');
 			blob_checked(&o, nl + 1);
