@@ -6104,13 +6104,20 @@ static int open_own_dir(int dir, const char *name)
  * credentials.json went to ~/.pulumi.cordon-disarmed/, which the next
  * session with --project ~ read). Opened without following a link, and
  * opened up where a mode of the session's closes them (round 52c F1: a
- * chmod 000 made the put-back fail). Into *LEFT how many could not be
- * put back; how many were. */
+ * chmod 000 made the put-back fail). Not one changed at or after SINCE
+ * (the sweep's start): a session wrote it, and a hidden name it reaches
+ * through a link of its own would carry it back into the directory just
+ * moved aside (round 54h F1: another session's hidden path led, through
+ * a link, to a planted .hg/hgrc, which went back in a .hg made anew); it
+ * stays in TO, counted in *KEPT. Into *LEFT how many could not be put
+ * back; how many were. */
 static int put_back_hidden(int dir, const char *name, const char *to,
-			   const struct cordon_strv *rests, int *left)
+			   const struct cordon_strv *rests, const struct timespec *since, int *left,
+			   int *kept)
 {
 	int back = 0;
 	*left = 0;
+	*kept = 0;
 	for (size_t i = 0; i < rests->n; i++) {
 		char rest[PATH_MAX];
 		snprintf(rest, sizeof(rest), "%s", rests->v[i]);
@@ -6143,7 +6150,10 @@ static int put_back_hidden(int dir, const char *name, const char *to,
 		}
 		/* (Left behind: one still there, or a way to it that could not
 		 * be opened; not one the moved directory never held.) */
-		if (src >= 0 && dst >= 0 && cordon_fs_rename_new_to(src, part, dst, part) == 0)
+		if (src >= 0 && dst >= 0 && fstatat(src, part, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    after(&CTIME(st), since))
+			(*kept)++;
+		else if (src >= 0 && dst >= 0 && cordon_fs_rename_new_to(src, part, dst, part) == 0)
 			back++;
 		else if (src >= 0 ? fstatat(src, part, &st, AT_SYMLINK_NOFOLLOW) == 0
 				  : src_err != ENOENT)
@@ -6177,7 +6187,7 @@ static int disarm_said(const struct cordon_sweep *s, const char *path, const cha
 	struct stat pst;
 	if (dir >= 0 && lstat(path, &pst) == 0 && S_ISDIR(pst.st_mode))
 		(void)hidden_rests(s, path, &rests); /* (out of memory: those found) */
-	int back = 0, left = 0;
+	int back = 0, left = 0, kept = 0;
 	if (dir >= 0) {
 		e = cordon_fs_move_aside(dir, strrchr(path, '/') + 1, to, sizeof(to));
 		/* A directory of the user's made read-only inside (chmod 555):
@@ -6190,7 +6200,8 @@ static int disarm_said(const struct cordon_sweep *s, const char *path, const cha
 		if (opened)
 			e = cordon_fs_move_aside(dir, strrchr(path, '/') + 1, to, sizeof(to));
 		if (e >= 0 && rests.n)
-			back = put_back_hidden(dir, strrchr(path, '/') + 1, to, &rests, &left);
+			back = put_back_hidden(dir, strrchr(path, '/') + 1, to, &rests, &s->since,
+					       &left, &kept);
 		if (opened)
 			(void)fchmod(dir,
 				     st.st_mode & 07777); /* as it was; failing, left writable */
@@ -6224,6 +6235,12 @@ static int disarm_said(const struct cordon_sweep *s, const char *path, const cha
 	    back ? " (the hidden files it held stay at their names, in a directory of that name "
 		   "made anew)"
 		 : "");
+	if (kept)
+		say(said,
+		    "cordon: %d file(s) at hidden names in %s changed while this session ran (a "
+		    "session may have written them): they stay in %.*s/%s; review them, then move "
+		    "them back",
+		    kept, shown, dn, shown, shown_to);
 	if (left)
 		say(said,
 		    "cordon: %d hidden file(s) %s held could not be put back at their names: they "

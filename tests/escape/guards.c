@@ -1748,6 +1748,54 @@ BOTH_USERS(guards, a_protected_file_committed_inside_is_said, .timeout = 60)
 	world_free(&w);
 }
 
+/* Round 54e F1-F3: refs in forms the first reader skipped (an id in
+ * upper case with a tab after it, a branch that is a symbolic ref to
+ * ORIG_HEAD), a pseudo-ref (ORIG_HEAD: git reset --hard ORIG_HEAD), and a
+ * stash whose untracked-files parent makes .vscode/tasks.json (git stash
+ * pop). Each is said; the control: git outside reads each plant. */
+static const char plant_ref_forms[] =
+	"set -e; O=$(git rev-parse :.envrc); E=$(echo 'touch pwned' | git hash-object -w --stdin)\n"
+	"git update-index --cacheinfo 100644,$E,.envrc; T=$(git write-tree)\n"
+	"git update-index --cacheinfo 100644,$O,.envrc\n"
+	"C=$(git commit-tree $T -p HEAD -m plant)\n"
+	"printf '%s\\t\\n' $(echo $C | tr a-f A-F) > .git/refs/heads/upper\n"
+	"echo $C > .git/ORIG_HEAD; echo 'ref: ORIG_HEAD' > .git/refs/heads/viasym\n"
+	"GIT_INDEX_FILE=.git/u.idx git update-index --add --cacheinfo "
+	"100644,$E,.vscode/tasks.json\n"
+	"U=$(GIT_INDEX_FILE=.git/u.idx git write-tree); rm .git/u.idx\n"
+	"UC=$(git commit-tree $U -m untracked); B=$(git rev-parse HEAD^{tree})\n"
+	"I=$(git commit-tree $B -p HEAD -m index)\n"
+	"git update-ref refs/stash $(git commit-tree $B -p HEAD -p $I -p $UC -m stash)\n"
+	"echo plant $?\n";
+
+BOTH_USERS(guards, a_protected_file_behind_other_ref_forms_is_said, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "prefform");
+	struct run_result r = outside(&w, "echo 'echo mine' > .envrc && git add .envrc && "
+					  "git commit -qm tracked");
+	run_free(&r);
+	r = sh_in(&w, NULL, "%s", plant_ref_forms);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_assert(strstr(r.out, "plant 0"), "the plant failed\n%s", diag);
+	static const char *const said[] = {
+		"the commit refs/heads/upper names now holds another .envrc",
+		"the commit refs/heads/viasym names now holds another .envrc",
+		"the commit ORIG_HEAD names now holds another .envrc",
+		"the commit refs/stash names now holds another .vscode/tasks.json", NULL};
+	for (size_t i = 0; said[i]; i++)
+		cr_expect(strstr(r.err, said[i]), "not said: %s\n%s", said[i], diag);
+	run_free(&r);
+	r = outside(&w, "git show upper:.envrc; git show viasym:.envrc; "
+			"git show refs/stash^3:.vscode/tasks.json; "
+			"git reset -q --hard ORIG_HEAD && cat .envrc");
+	cr_expect_str_eq(r.out, "touch pwned\ntouch pwned\ntouch pwned\ntouch pwned\n",
+			 "control: git outside does not read the plants\n%s", diag);
+	run_free(&r);
+	free(diag);
+	world_free(&w);
+}
+
 /* A pack of the session's own holding another object under the name of
  * the protected .envrc's blob: git reads packs before loose objects and
  * checks neither (the control: git outside reads the forged one). */
@@ -4251,6 +4299,47 @@ BOTH_USERS(guards, a_hidden_file_stays_at_its_name_after_a_killed_session, .time
 	run_free(&r);
 	sweep_forget_beneath(w.dir);
 	free(moved), free(key), free(above);
+	world_free(&w);
+}
+
+/* Round 54h F1: session A hides kc.yaml (only A), and is killed; session
+ * B, which does not hide it, makes sub/.hg with a hook and lays
+ * kc.yaml -> sub/.hg/hgrc. B's end moves sub/.hg aside and, catching up
+ * with A, put A's "hidden file" back in a .hg made anew: hg status ran the
+ * hook. A file at a hidden name that changed while the session ran stays
+ * aside now. The control: hg obeys a lone .hg/hgrc. */
+BOTH_USERS(guards, another_session_s_hidden_name_puts_no_plant_back, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "hidhg", ", \"additional_hidden_paths\": [\"kc.yaml\"]");
+	free(write_file(w.proj, "a", "a\n"));
+	world_give(&w);
+	plant_then_kill(&w, "true");
+	set_config(&w, "");
+	char *mark = at(w.outside, "hg-ran");
+	char *script = fmt("mkdir -p sub/.hg && printf '[hooks]\\npre-status = touch %s\\n' > "
+			   "sub/.hg/hgrc && printf 'revlogv1\\nstore\\n' > sub/.hg/requires && "
+			   "ln -s %s/sub/.hg/hgrc kc.yaml; echo plant $?",
+			   mark, w.proj);
+	struct run_result r = sh_in(&w, NULL, "%s", script);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_assert(strstr(r.out, "plant 0"), "the plant failed\n%s", diag);
+	cr_expect(strstr(r.err, "sub/.hg.cordon-disarmed"), "control: .hg not moved aside\n%s",
+		  diag);
+	char *hgrc = at(w.proj, "sub/.hg/hgrc");
+	cr_expect(!file_exists(hgrc), "the planted hgrc was put back\n%s", diag);
+	run_free(&r);
+	r = sh_outside(&w, "cd sub && hg status >/dev/null 2>&1; true");
+	run_free(&r);
+	cr_expect(!file_exists(mark), "hg status outside ran the planted hook\n%s", diag);
+	/* (The control.) */
+	r = sh_outside(&w, "mkdir -p ctl/.hg && cp sub/.hg.cordon-disarmed/hgrc "
+			   "sub/.hg.cordon-disarmed/requires ctl/.hg/ && cd ctl && hg status "
+			   ">/dev/null 2>&1; true");
+	run_free(&r);
+	cr_expect(file_exists(mark), "control: hg does not run a lone .hg/hgrc's hook\n%s", diag);
+	sweep_forget_beneath(w.dir);
+	free(diag), free(script), free(mark), free(hgrc);
 	world_free(&w);
 }
 
