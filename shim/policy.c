@@ -254,7 +254,9 @@ static const char *const agent_settings[] = {"~/.claude",
  * beside the nearest package.json, whose COREPACK_HOME names where the
  * package manager yarn --version runs is "installed" (a planted install
  * is run unchecked), and whose other COREPACK_ settings lift its URL
- * and signature checks. */
+ * and signature checks. Round 54f F3: pry's .pryrc (as irb's) and GNU
+ * GLOBAL's gtags.conf (as ctags' options: its gtags_parser loads a
+ * library at global -f, which editors run to outline a file). */
 const char *const cordon_default_protected[] = {".git/hooks",
 						".git/config",
 						".git/info",
@@ -341,6 +343,8 @@ const char *const cordon_default_protected[] = {".git/hooks",
 						".ctags.d",
 						"ctags.d",
 						".corepack.env",
+						".pryrc",
+						"gtags.conf",
 						NULL};
 
 /* What a program run in a directory looks for in each directory above it,
@@ -370,6 +374,11 @@ const char *const cordon_default_protected[] = {".git/hooks",
  * files in the directory they start in (.pdbrc, .perldb, .irbrc and
  * irb's irb.rc, _irbrc, $irbrc, .Rprofile, .RData's .First: round 29b
  * F2, F3, 36 F3);
+ * flake8 (its local plugins, imported even at --version), pylint
+ * (init-hook), mypy (plugins) and RuboCop (require) the nearest config,
+ * pry its .pryrc and GNU GLOBAL its gtags.conf (round 54f F2: a session
+ * of an ordinary user left them in /tmp, and root's flake8 --version in a
+ * directory below ran its code);
  * direnv's source_up sources the nearest .envrc; and vim (with 'exrc')
  * runs these startup files in the directory it starts in. Sorted by
  * strcmp (cordon_found_above_in looks each entry up). */
@@ -392,6 +401,7 @@ const char *const cordon_found_above[] = {"$irbrc",
 					  ".eslintrc.yaml",
 					  ".eslintrc.yml",
 					  ".exrc",
+					  ".flake8",
 					  ".git",
 					  ".go-version",
 					  ".hg",
@@ -404,6 +414,7 @@ const char *const cordon_found_above[] = {"$irbrc",
 					  ".mise.toml",
 					  ".miserc.toml",
 					  ".mvn",
+					  ".mypy.ini",
 					  ".node-version",
 					  ".npmrc",
 					  ".nvim.lua",
@@ -422,10 +433,13 @@ const char *const cordon_found_above[] = {"$irbrc",
 					  ".prettierrc.ts",
 					  ".prettierrc.yaml",
 					  ".prettierrc.yml",
+					  ".pryrc",
+					  ".pylintrc",
 					  ".pytest.ini",
 					  ".python-version",
 					  ".rtx.local.toml",
 					  ".rtx.toml",
+					  ".rubocop.yml",
 					  ".ruby-version",
 					  ".tool-versions",
 					  ".vimrc",
@@ -448,10 +462,12 @@ const char *const cordon_found_above[] = {"$irbrc",
 					  "eslint.config.mts",
 					  "eslint.config.ts",
 					  "gems.rb",
+					  "gtags.conf",
 					  "irb.rc",
 					  "justfile",
 					  "mise.local.toml",
 					  "mise.toml",
+					  "mypy.ini",
 					  "node_modules",
 					  "package.json",
 					  "pnpm-workspace.yaml",
@@ -459,6 +475,7 @@ const char *const cordon_found_above[] = {"$irbrc",
 					  "prettier.config.js",
 					  "prettier.config.mjs",
 					  "prettier.config.ts",
+					  "pylintrc",
 					  "pyproject.toml",
 					  "pytest.ini",
 					  "rakefile",

@@ -828,7 +828,9 @@ static const char plant_starters[] =
 	"echo 'editor=./evil.sh' >> .npmrc; echo npmrc $?\n"
 	"mkdir -p .ctags.d && echo '-f$HOME/evil' > .ctags.d/evil.ctags; echo ctags $?\n"
 	"echo COREPACK_HOME=evil > .corepack.env; echo corepack $?\n"
-	"mkdir -p pkg && echo COREPACK_HOME=evil > pkg/.corepack.env; echo sub-corepack $?\n";
+	"mkdir -p pkg && echo COREPACK_HOME=evil > pkg/.corepack.env; echo sub-corepack $?\n"
+	"echo evil > .pryrc; echo pryrc $?\n"
+	"echo 'default:gtags_parser=evil' > gtags.conf; echo gtags $?\n";
 static const char *const starter_steps[] = {
 	"release", "plugin", "sub-yarnrc", "mvn",      "irbrc",        "pdbrc", "rprofile",
 	"cargo",   "npmrc",  "ctags",      "corepack", "sub-corepack", NULL};
@@ -844,6 +846,8 @@ static const char *const starter_files[] = {"scripts/yarn.cjs",
 					    ".ctags.d/evil.ctags",
 					    ".corepack.env",
 					    "pkg/.corepack.env",
+					    ".pryrc",
+					    "gtags.conf",
 					    NULL};
 
 BOTH_USERS(guards, what_harmless_commands_run_stays_unplanted, .timeout = 60)
@@ -15444,7 +15448,7 @@ BOTH_USERS(guards, a_name_looked_for_above_in_a_shared_directory_runs_nothing, .
 		if (ctl) {
 			r = outside(&w,
 				    "cd %s && rm -rf .git* node_modules* .exrc* .envrc* .miserc* "
-				    "mise.local* mise.x*",
+				    "mise.local* mise.x* .flake8* .pryrc*",
 				    shared);
 			run_free(&r);
 			free(shared_world(&w, ", \"protected_paths\": []"));
@@ -15459,6 +15463,8 @@ BOTH_USERS(guards, a_name_looked_for_above_in_a_shared_directory_runs_nothing, .
 			"mkdir \"$S/.envrc\"; echo envrc-dir $?\n"
 			"echo 'env = [\"x\"]' > \"$S/.miserc.toml\" && echo '[env]' | tee "
 			"\"$S/mise.local.toml\" > \"$S/mise.x.toml\"; echo mise $?\n"
+			"printf '[flake8:local-plugins]\\nextension =\\n  X = p:P\\n' > "
+			"\"$S/.flake8\" && echo x > \"$S/.pryrc\"; echo flake8 $?\n"
 			"i=0; while [ $i -lt 20 ] && ! [ -S \"$S/.exrc\" ]; do sleep 0.1; "
 			"i=$((i+1)); done; [ -S \"$S/.exrc\" ]; echo stood $?\n");
 		free(vars);
@@ -15481,6 +15487,8 @@ BOTH_USERS(guards, a_name_looked_for_above_in_a_shared_directory_runs_nothing, .
 					  present(shared, "mise.local.toml") &&
 					  present(shared, "mise.x.toml"),
 				  "control: mise's files are gone\n%s", diag);
+			cr_expect(present(shared, ".flake8") && present(shared, ".pryrc"),
+				  "control: flake8's or pry's file is gone\n%s", diag);
 		} else {
 			cr_expect_not(marked(&w, tags[ctl], "fsmonitor"),
 				      "git outside ran the shared directory's fsmonitor\n%s", diag);
@@ -15503,6 +15511,13 @@ BOTH_USERS(guards, a_name_looked_for_above_in_a_shared_directory_runs_nothing, .
 					  !present(shared, "mise.x.toml") &&
 					  present(shared, "mise.x.toml.cordon-disarmed"),
 				  "mise's files at the top stayed\n%s", diag);
+			/* (Round 54f F2: root's flake8 --version in a directory
+			 * below ran the local plugin an ordinary user's session
+			 * named there; pry runs its .pryrc.) */
+			cr_expect(strstr(r.out, "flake8 0") && !present(shared, ".flake8") &&
+					  present(shared, ".flake8.cordon-disarmed") &&
+					  !present(shared, ".pryrc"),
+				  "flake8's or pry's file at the top stayed\n%s", diag);
 			cr_expect(strstr(r.err, "which a program run in a directory below it, "
 						"outside, would look for and obey"),
 				  "not said\n%s", diag);
@@ -15518,7 +15533,7 @@ BOTH_USERS(guards, a_name_looked_for_above_in_a_shared_directory_runs_nothing, .
 	r = outside(
 		&w,
 		"cd %s && rm -rf .git* node_modules* .exrc* .envrc* .miserc* mise.local* mise.x* "
-		"work",
+		".flake8* .pryrc* work",
 		shared);
 	run_free(&r);
 	free(shared);
