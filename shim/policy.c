@@ -678,6 +678,30 @@ const char *const cordon_default_hidden[] = {
 	"~/.local/share/qutebrowser", "~/.local/share/epiphany/cookies.sqlite",
 	"~/.config/zsh/.zsh_history", "~/.config/fish/fish_history", "~/.psql_history",
 	"~/.mysql_history", "~/.rediscli_history", "~/.mongosh/mongosh_repl_history", "~/.dbshell",
+	/* Round 54g: editors' backups and autosaves under ~/.config (micro,
+	 * Emacs, Doom), code-server's login (its terminal runs outside) and
+	 * Jupyter's runtime tokens, more tools' keys and logins, a Chromium
+	 * profile's and an Electron app's other stores whichever the app,
+	 * more histories, and CI runners' keys in the home. */
+	"~/.config/micro/backups", "~/.config/emacs/backups", "~/.config/emacs/auto-save-list",
+	"~/.config/emacs/.local/cache/autosave", "~/.emacs.d/.local/cache/autosave",
+	"~/.config/code-server/config.yaml", "~/.local/share/jupyter/runtime", "~/.config/pinniped",
+	"~/.config/OpenLens", "~/.config/Freelens", "~/.config/kdeconnect", "~/.config/gsconnect",
+	"~/.config/chezmoi/key.txt", "~/.config/usql", "~/.config/lazysql", "~/.config/gobang",
+	"~/.config/mycli", "~/.myclirc", "~/.config/MongoDB Compass", "~/.config/beekeeper-studio",
+	"~/.config/Insomnium", "~/.config/Duplicati", "~/.config/joplin-desktop",
+	"~/.config/himalaya", "~/.config/meli", "~/.config/offlineimap", "~/.config/halloy",
+	"~/.config/senpai", "~/.config/exoscale", "~/.config/gandi", "~/.config/planetscale",
+	"~/.config/turso", "~/.config/*/Default", "~/.config/*/IndexedDB",
+	"~/.config/*/Session Storage", "~/.config/*/Network", "~/.config/nushell/history.txt",
+	"~/.config/nushell/history.sqlite3", "~/.config/zsh/.zhistory",
+	"~/.local/state/zsh/history", "~/.local/state/bash/history", "~/.local/share/mcfly",
+	"~/.local/share/powershell/PSReadLine", "~/.local/share/hishtory",
+	"~/actions-runner/.credentials", "~/actions-runner/.credentials_rsaparams",
+	"~/.gitlab-runner", "~/.buildkite-agent", "~/.azd", "~/.IdentityService", "~/.Azure",
+	"~/.android/adbkey", "~/.local/share/pki/nssdb", "~/.duckdb/stored_secrets", "~/.passage",
+	"~/.cache/JetBrains/*/LocalHistory", "~/.local/share/tmux/resurrect", "~/.tmux/resurrect",
+	"~/.cache/thumbnails",
 	/* The system's secrets under the default /etc grant: a root session's
 	 * capabilities read any file there (an ordinary user's cannot, and
 	 * these cost it a cover each only where they exist). Password hashes,

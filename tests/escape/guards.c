@@ -4947,15 +4947,15 @@ BOTH_USERS(guards, git_metadata_stays, .timeout = 60)
  * grant (F1, F2, F6): LXD's client key, an Electron app's cookies, a VS
  * Code fork's Local History copy, zsh's history under ZDOTDIR; with "~"
  * granted (F5, F6): 1Password CLI v1's config, psql's history. None is
- * printed inside; a visible file beside each is. Control: with
- * hidden_paths [], all are. */
-static const char *const missed_secrets[] = {".config/lxc/client.key",
-					     ".config/vesktop/Cookies",
-					     ".config/Cursor/User/History/a1/x.yml",
-					     ".config/zsh/.zsh_history",
-					     ".op/config",
-					     ".psql_history",
-					     NULL};
+ * printed inside; a visible file beside each is. Round 54g: micro's
+ * backups, code-server's login, a Chromium profile of any name,
+ * nushell's history. Control: with hidden_paths [], all are. */
+static const char *const missed_secrets[] = {
+	".config/lxc/client.key", ".config/vesktop/Cookies", ".config/Cursor/User/History/a1/x.yml",
+	".config/zsh/.zsh_history", ".op/config", ".psql_history",
+	/* (54g) */
+	".config/micro/backups/x.aws", ".config/code-server/config.yaml",
+	".config/some-browser/Default/Login Data", ".config/nushell/history.txt", NULL};
 
 BOTH_USERS(guards, secrets_the_list_missed_stay_unread, .timeout = 60)
 {
@@ -4966,7 +4966,7 @@ BOTH_USERS(guards, secrets_the_list_missed_stay_unread, .timeout = 60)
 		char *secret = fmt("secret-%zu-of-54d\n", i);
 		free(write_file(w.home, missed_secrets[i], secret));
 		free(secret);
-		char *more = fmt("%s ~/%s", script, missed_secrets[i]);
+		char *more = fmt("%s ~/'%s'", script, missed_secrets[i]);
 		free(script);
 		script = more;
 	}
