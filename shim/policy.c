@@ -679,14 +679,15 @@ const char *const cordon_default_hidden[] = {
 	"~/.config/zsh/.zsh_history", "~/.config/fish/fish_history", "~/.psql_history",
 	"~/.mysql_history", "~/.rediscli_history", "~/.mongosh/mongosh_repl_history", "~/.dbshell",
 	/* Round 54g: editors' backups and autosaves under ~/.config (micro,
-	 * Emacs, Doom), code-server's login (its terminal runs outside) and
-	 * Jupyter's runtime tokens, more tools' keys and logins, a Chromium
+	 * Emacs, Doom), code-server's login (its terminal runs outside), more
+	 * tools' keys and logins (not Jupyter's runtime directory: a session's
+	 * own Jupyter writes its kernels' files there), a Chromium
 	 * profile's and an Electron app's other stores whichever the app,
 	 * more histories, and CI runners' keys in the home. */
 	"~/.config/micro/backups", "~/.config/emacs/backups", "~/.config/emacs/auto-save-list",
 	"~/.config/emacs/.local/cache/autosave", "~/.emacs.d/.local/cache/autosave",
-	"~/.config/code-server/config.yaml", "~/.local/share/jupyter/runtime", "~/.config/pinniped",
-	"~/.config/OpenLens", "~/.config/Freelens", "~/.config/kdeconnect", "~/.config/gsconnect",
+	"~/.config/code-server/config.yaml", "~/.config/pinniped", "~/.config/OpenLens",
+	"~/.config/Freelens", "~/.config/kdeconnect", "~/.config/gsconnect",
 	"~/.config/chezmoi/key.txt", "~/.config/usql", "~/.config/lazysql", "~/.config/gobang",
 	"~/.config/mycli", "~/.myclirc", "~/.config/MongoDB Compass", "~/.config/beekeeper-studio",
 	"~/.config/Insomnium", "~/.config/Duplicati", "~/.config/joplin-desktop",
