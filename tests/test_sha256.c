@@ -35,16 +35,35 @@ static void digest_by(int sha1, const char *msg, size_t len, size_t step, char o
 	hex(d, sha1 ? CORDON_SHA1_SIZE : CORDON_SHA256_SIZE, out);
 }
 
-static void digest_of(const char *msg, size_t len, size_t step, char out[65])
+struct example {
+	const char *msg, *want;
+};
+
+/* Each of CASES (N) hashed in pieces of every size up to a block and one
+ * more, and a million a's in large pieces, by SHA-1 if SHA1. */
+static void expect_examples(int sha1, const struct example *cases, size_t n, const char *million)
 {
-	digest_by(0, msg, len, step, out);
+	char got[65];
+	for (size_t i = 0; i < n; i++)
+		for (size_t step = 0; step <= 65; step++) {
+			digest_by(sha1, cases[i].msg, strlen(cases[i].msg), step, got);
+			cr_expect_str_eq(got, cases[i].want, "\"%s\" in pieces of %zu",
+					 cases[i].msg, step);
+		}
+	size_t len = 1000000;
+	char *a = malloc(len);
+	cr_assert_not_null(a);
+	memset(a, 'a', len);
+	for (size_t step = 0; step <= 4096; step += 1000) {
+		digest_by(sha1, a, len, step ? step + 7 : 0, got);
+		cr_expect_str_eq(got, million, "a million a's in pieces of %zu", step);
+	}
+	free(a);
 }
 
 Test(sha256, the_standards_examples)
 {
-	static const struct {
-		const char *msg, *want;
-	} cases[] = {
+	static const struct example cases[] = {
 		{"", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
 		{"abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
 		{"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
@@ -57,31 +76,13 @@ Test(sha256, the_standards_examples)
 		{"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
 		 "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb"},
 	};
-	char got[65];
-	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++)
-		for (size_t step = 0; step <= 65; step++) {
-			digest_of(cases[i].msg, strlen(cases[i].msg), step, got);
-			cr_expect_str_eq(got, cases[i].want, "\"%s\" in pieces of %zu",
-					 cases[i].msg, step);
-		}
-	size_t len = 1000000;
-	char *a = malloc(len);
-	cr_assert_not_null(a);
-	memset(a, 'a', len);
-	for (size_t step = 0; step <= 4096; step += 1000) {
-		digest_of(a, len, step ? step + 7 : 0, got);
-		cr_expect_str_eq(got,
-				 "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0",
-				 "a million a's in pieces of %zu", step);
-	}
-	free(a);
+	expect_examples(0, cases, sizeof(cases) / sizeof(*cases),
+			"cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
 }
 
 Test(sha256, sha1_the_standards_examples)
 {
-	static const struct {
-		const char *msg, *want;
-	} cases[] = {
+	static const struct example cases[] = {
 		{"", "da39a3ee5e6b4b0d3255bfef95601890afd80709"},
 		{"abc", "a9993e364706816aba3e25717850c26c9cd0d89d"},
 		{"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
@@ -93,18 +94,6 @@ Test(sha256, sha1_the_standards_examples)
 		{"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
 		 "0098ba824b5c16427bd7a1122a5a442a25ec644d"},
 	};
-	char got[65];
-	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++)
-		for (size_t step = 0; step <= 65; step++) {
-			digest_by(1, cases[i].msg, strlen(cases[i].msg), step, got);
-			cr_expect_str_eq(got, cases[i].want, "\"%s\" in pieces of %zu",
-					 cases[i].msg, step);
-		}
-	size_t len = 1000000;
-	char *a = malloc(len);
-	cr_assert_not_null(a);
-	memset(a, 'a', len);
-	digest_by(1, a, len, 4099, got);
-	cr_expect_str_eq(got, "34aa973cd4c4daa4f61eeb2bdbad27316534016f");
-	free(a);
+	expect_examples(1, cases, sizeof(cases) / sizeof(*cases),
+			"34aa973cd4c4daa4f61eeb2bdbad27316534016f");
 }

@@ -139,6 +139,14 @@ static void git_world(struct world *w, const struct who *who, const char *tag)
 	run_free(&r);
 }
 
+/* W's project tracking an .envrc of the user's ("echo mine"), committed. */
+static void tracked_envrc(struct world *w)
+{
+	struct run_result r = outside(w, "echo 'echo mine' > .envrc && git add .envrc && "
+					 "git commit -qm tracked");
+	run_free(&r);
+}
+
 /* A git world (TAG) whose user runs vim with 'exrc' (a .exrc or .vimrc
  * in the directory vim starts in runs). */
 static void exrc_world(struct world *w, const struct who *who, const char *tag)
@@ -1776,10 +1784,8 @@ BOTH_USERS(guards, a_protected_file_behind_other_ref_forms_is_said, .timeout = 6
 {
 	struct world w;
 	git_world(&w, who, "prefform");
-	struct run_result r = outside(&w, "echo 'echo mine' > .envrc && git add .envrc && "
-					  "git commit -qm tracked");
-	run_free(&r);
-	r = sh_in(&w, NULL, "%s", plant_ref_forms);
+	tracked_envrc(&w);
+	struct run_result r = sh_in(&w, NULL, "%s", plant_ref_forms);
 	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
 	cr_assert(strstr(r.out, "plant 0"), "the plant failed\n%s", diag);
 	static const char *const said[] = {
@@ -1823,10 +1829,9 @@ BOTH_USERS(guards, a_protected_file_forged_in_a_new_pack_is_said, .timeout = 60)
 	git_world(&w, who, "pforge");
 	char *script = write_file(w.proj, "forge.py", forge_pack);
 	chmod(script, 0755);
-	struct run_result r = outside(&w, "echo 'echo mine' > .envrc && git add .envrc && "
-					  "git commit -qm tracked");
-	run_free(&r);
-	r = sh_in(&w, NULL, "python3 %s $(git rev-parse :.envrc); echo forge $?", script);
+	tracked_envrc(&w);
+	struct run_result r =
+		sh_in(&w, NULL, "python3 %s $(git rev-parse :.envrc); echo forge $?", script);
 	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
 	cr_assert(strstr(r.out, "forge 0"), "the forgery failed\n%s", diag);
 	cr_expect(strstr(r.err, "are not what their names say"), "the forgery was not said\n%s",
@@ -1849,14 +1854,12 @@ BOTH_USERS(guards, a_commit_graph_written_inside_is_moved_aside, .timeout = 60)
 {
 	struct world w;
 	git_world(&w, who, "pgraph");
-	struct run_result r = outside(&w, "echo 'echo mine' > .envrc && git add .envrc && "
-					  "git commit -qm tracked");
-	run_free(&r);
-	r = sh_in(&w, NULL,
-		  "git commit-graph write --reachable 2>/dev/null; "
-		  "test -f .git/objects/info/commit-graph; echo graph $?; "
-		  "git repack -adq && git multi-pack-index write 2>/dev/null; "
-		  "test -f .git/objects/pack/multi-pack-index; echo midx $?");
+	tracked_envrc(&w);
+	struct run_result r = sh_in(&w, NULL,
+				    "git commit-graph write --reachable 2>/dev/null; "
+				    "test -f .git/objects/info/commit-graph; echo graph $?; "
+				    "git repack -adq && git multi-pack-index write 2>/dev/null; "
+				    "test -f .git/objects/pack/multi-pack-index; echo midx $?");
 	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
 	cr_assert(strstr(r.out, "graph 0") && strstr(r.out, "midx 0"),
 		  "control: no commit-graph or multi-pack-index was written\n%s", diag);
