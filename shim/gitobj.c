@@ -617,7 +617,7 @@ static bool ref_text(const char *text, char hex[65], char *target, size_t size)
 	if (target)
 		target[0] = '\0';
 	if (strncmp(text, "ref:", 4) == 0) {
-		const char *t = text + 4 + strspn(text + 4, " \t");
+		const char *t = text + 4 + strspn(text + 4, " \t\r\n\v\f");
 		size_t n = strcspn(t, " \t\r\n");
 		if (!target || !n || n >= size)
 			return false;
@@ -745,7 +745,8 @@ int cordon_git_refs(const char *gitdir, const char *common, struct cordon_strv *
 		else
 			next = line + strlen(line);
 		size_t hexlen = strspn(line, "0123456789abcdefABCDEF");
-		if (*line == '#' || *line == '^' || line[hexlen] != ' ' ||
+		/* (A tab after the id too, as git takes it: round 54i.) */
+		if (*line == '#' || *line == '^' || (line[hexlen] != ' ' && line[hexlen] != '\t') ||
 		    !ref_text(line, hex, NULL, 0) || all.n >= REFS_MAX)
 			continue;
 		char *ref = cordon_join3(line + hexlen + 1, " ", hex);
@@ -808,21 +809,39 @@ int cordon_git_refs(const char *gitdir, const char *common, struct cordon_strv *
 		const char *value = tab[1] == '#' ? tab + 2 : NULL;
 		char name[PATH_MAX];
 		snprintf(name, sizeof(name), "%s", tab + 1);
+		char found[65];
 		for (int hop = 0; !value && hop < 5; hop++) {
 			value = ref_value(&all, name);
+			bool next = false;
 			for (size_t k = 0; !value && k < syms.n; k++) {
 				size_t n = strcspn(syms.v[k], "\t");
 				if (strlen(name) == n && strncmp(syms.v[k], name, n) == 0 &&
 				    syms.v[k][n + 1] != '#') {
 					snprintf(name, sizeof(name), "%s", syms.v[k] + n + 1);
+					next = true;
 					break;
 				}
 			}
+			/* (A name git reads as a file in the git dir, a pseudo-ref
+			 * of the session's own, EVIL_HEAD: round 54i.) */
+			if (!value && !next && name[0] != '/' && !strstr(name, "..") &&
+			    (size_t)snprintf(path, sizeof(path), "%s/%s", gitdir, name) <
+				    sizeof(path)) {
+				cleanup_free char *text = cordon_read_regular(path, 4096, &len);
+				if (text && ref_text(text, found, target, sizeof(target)) &&
+				    found[0])
+					value = found;
+				else if (text && target[0])
+					snprintf(name, sizeof(name), "%s", target);
+				else
+					break;
+			}
 		}
 		*tab = '\0';
-		char *ref = value ? cordon_join3(syms.v[i], " ", value) : NULL;
-		if (value)
-			e = ref ? cordon_strv_push_take(&resolved, ref) : -ENOMEM;
+		/* (One that leads where cordon cannot follow: "?", said if it
+		 * changed, not left out.) */
+		char *ref = cordon_join3(syms.v[i], " ", value ? value : "?");
+		e = ref ? cordon_strv_push_take(&resolved, ref) : -ENOMEM;
 	}
 	cordon_strv_free(&syms);
 	/* (HEAD first, the rest sorted.) */

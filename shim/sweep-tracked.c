@@ -540,6 +540,22 @@ static int judge_refs(const struct cordon_sweep *s, const char *gitdir, const ch
 		bool head = strcmp(name, "HEAD") == 0;
 		if (!head && old && strcmp(old, sp + 1) == 0)
 			continue;
+		if (strcmp(sp + 1, "?") == 0) {
+			/* (An unborn branch as it was: nothing to check out.) */
+			if (old && strcmp(old, "?") == 0)
+				continue;
+			char ref[PATH_MAX];
+			cordon_printable(name, SIZE_MAX, ref, sizeof(ref));
+			if (asprintf(
+				    &line,
+				    "cordon: in %s, git's ref %s now leads where cordon cannot follow "
+				    "(a symbolic ref to a name it does not read): a commit it names "
+				    "may hold this session's own version of a protected file; review "
+				    "git log %s there first",
+				    shown, ref, ref) >= 0)
+				found += say_once(said, line);
+			continue;
+		}
 		if (judged++ >= REFS_JUDGED) {
 			skipped++;
 			continue;

@@ -1772,6 +1772,8 @@ static const char plant_ref_forms[] =
 	"C=$(git commit-tree $T -p HEAD -m plant)\n"
 	"printf '%s\\t\\n' $(echo $C | tr a-f A-F) > .git/refs/heads/upper\n"
 	"echo $C > .git/ORIG_HEAD; echo 'ref: ORIG_HEAD' > .git/refs/heads/viasym\n"
+	"printf '%s\\trefs/heads/packedtab\\n' $C > .git/packed-refs\n"
+	"echo $C > .git/EVIL_HEAD; printf 'ref:\\nEVIL_HEAD\\n' > .git/refs/heads/evil\n"
 	"GIT_INDEX_FILE=.git/u.idx git update-index --add --cacheinfo "
 	"100644,$E,.vscode/tasks.json\n"
 	"U=$(GIT_INDEX_FILE=.git/u.idx git write-tree); rm .git/u.idx\n"
@@ -1792,14 +1794,20 @@ BOTH_USERS(guards, a_protected_file_behind_other_ref_forms_is_said, .timeout = 6
 		"the commit refs/heads/upper names now holds another .envrc",
 		"the commit refs/heads/viasym names now holds another .envrc",
 		"the commit ORIG_HEAD names now holds another .envrc",
-		"the commit refs/stash names now holds another .vscode/tasks.json", NULL};
+		"the commit refs/stash names now holds another .vscode/tasks.json",
+		/* (54i: a tab in packed-refs, a symbolic ref to a file of the
+		 * session's own.) */
+		"the commit refs/heads/packedtab names now holds another .envrc",
+		"the commit refs/heads/evil names now holds another .envrc", NULL};
 	for (size_t i = 0; said[i]; i++)
 		cr_expect(strstr(r.err, said[i]), "not said: %s\n%s", said[i], diag);
 	run_free(&r);
 	r = outside(&w, "git show upper:.envrc; git show viasym:.envrc; "
-			"git show refs/stash^3:.vscode/tasks.json; "
-			"git reset -q --hard ORIG_HEAD && cat .envrc");
-	cr_expect_str_eq(r.out, "touch pwned\ntouch pwned\ntouch pwned\ntouch pwned\n",
+			"git show refs/stash^3:.vscode/tasks.json; git show packedtab:.envrc; "
+			"git show evil:.envrc; git reset -q --hard ORIG_HEAD && cat .envrc");
+	cr_expect_str_eq(r.out,
+			 "touch pwned\ntouch pwned\ntouch pwned\ntouch pwned\ntouch pwned\n"
+			 "touch pwned\n",
 			 "control: git outside does not read the plants\n%s", diag);
 	run_free(&r);
 	free(diag);
