@@ -378,7 +378,9 @@ const char *const cordon_default_protected[] = {".git/hooks",
  * (init-hook), mypy (plugins) and RuboCop (require) the nearest config,
  * pry its .pryrc and GNU GLOBAL its gtags.conf (round 54f F2: a session
  * of an ordinary user left them in /tmp, and root's flake8 --version in a
- * directory below ran its code);
+ * directory below ran its code); Flask's command line its nearest
+ * .flaskenv or .env (FLASK_APP, imported even at flask --help: round 54j
+ * F2);
  * direnv's source_up sources the nearest .envrc; and vim (with 'exrc')
  * runs these startup files in the directory it starts in. Sorted by
  * strcmp (cordon_found_above_in looks each entry up). */
@@ -393,6 +395,7 @@ const char *const cordon_found_above[] = {"$irbrc",
 					  ".bundle",
 					  ".cargo",
 					  ".corepack.env",
+					  ".env",
 					  ".envrc",
 					  ".eslintrc",
 					  ".eslintrc.cjs",
@@ -402,6 +405,7 @@ const char *const cordon_found_above[] = {"$irbrc",
 					  ".eslintrc.yml",
 					  ".exrc",
 					  ".flake8",
+					  ".flaskenv",
 					  ".git",
 					  ".go-version",
 					  ".hg",

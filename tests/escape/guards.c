@@ -15459,7 +15459,7 @@ BOTH_USERS(guards, a_name_looked_for_above_in_a_shared_directory_runs_nothing, .
 		if (ctl) {
 			r = outside(&w,
 				    "cd %s && rm -rf .git* node_modules* .exrc* .envrc* .miserc* "
-				    "mise.local* mise.x* .flake8* .pryrc*",
+				    "mise.local* mise.x* .flake8* .pryrc* .flaskenv*",
 				    shared);
 			run_free(&r);
 			free(shared_world(&w, ", \"protected_paths\": []"));
@@ -15475,7 +15475,8 @@ BOTH_USERS(guards, a_name_looked_for_above_in_a_shared_directory_runs_nothing, .
 			"echo 'env = [\"x\"]' > \"$S/.miserc.toml\" && echo '[env]' | tee "
 			"\"$S/mise.local.toml\" > \"$S/mise.x.toml\"; echo mise $?\n"
 			"printf '[flake8:local-plugins]\\nextension =\\n  X = p:P\\n' > "
-			"\"$S/.flake8\" && echo x > \"$S/.pryrc\"; echo flake8 $?\n"
+			"\"$S/.flake8\" && echo x > \"$S/.pryrc\" && echo FLASK_APP=x.py > "
+			"\"$S/.flaskenv\"; echo flake8 $?\n"
 			"i=0; while [ $i -lt 20 ] && ! [ -S \"$S/.exrc\" ]; do sleep 0.1; "
 			"i=$((i+1)); done; [ -S \"$S/.exrc\" ]; echo stood $?\n");
 		free(vars);
@@ -15498,7 +15499,8 @@ BOTH_USERS(guards, a_name_looked_for_above_in_a_shared_directory_runs_nothing, .
 					  present(shared, "mise.local.toml") &&
 					  present(shared, "mise.x.toml"),
 				  "control: mise's files are gone\n%s", diag);
-			cr_expect(present(shared, ".flake8") && present(shared, ".pryrc"),
+			cr_expect(present(shared, ".flake8") && present(shared, ".pryrc") &&
+					  present(shared, ".flaskenv"),
 				  "control: flake8's or pry's file is gone\n%s", diag);
 		} else {
 			cr_expect_not(marked(&w, tags[ctl], "fsmonitor"),
@@ -15527,7 +15529,8 @@ BOTH_USERS(guards, a_name_looked_for_above_in_a_shared_directory_runs_nothing, .
 			 * named there; pry runs its .pryrc.) */
 			cr_expect(strstr(r.out, "flake8 0") && !present(shared, ".flake8") &&
 					  present(shared, ".flake8.cordon-disarmed") &&
-					  !present(shared, ".pryrc"),
+					  !present(shared, ".pryrc") &&
+					  !present(shared, ".flaskenv"),
 				  "flake8's or pry's file at the top stayed\n%s", diag);
 			cr_expect(strstr(r.err, "which a program run in a directory below it, "
 						"outside, would look for and obey"),
@@ -15544,7 +15547,7 @@ BOTH_USERS(guards, a_name_looked_for_above_in_a_shared_directory_runs_nothing, .
 	r = outside(
 		&w,
 		"cd %s && rm -rf .git* node_modules* .exrc* .envrc* .miserc* mise.local* mise.x* "
-		".flake8* .pryrc* work",
+		".flake8* .pryrc* .flaskenv* work",
 		shared);
 	run_free(&r);
 	free(shared);
