@@ -713,15 +713,17 @@ static int by_ref(const void *a, const void *b)
 	return c ? c : (nx > ny) - (nx < ny);
 }
 
-/* The value of ref NAME among the sorted REFS, or NULL. */
-static const char *ref_value(const struct cordon_strv *refs, const char *name)
+const char *cordon_git_ref_value(const struct cordon_strv *refs, const char *name)
 {
-	const char *key = name;
+	/* (HEAD first, as cordon_git_refs puts it; the rest sorted.) */
+	size_t from = refs->n && strncmp(refs->v[0], "HEAD ", 5) == 0;
+	if (from && strcmp(name, "HEAD") == 0)
+		return refs->v[0] + 5;
 	cleanup_free char *probe = cordon_join3(name, " ", "");
-	if (!probe)
-		return NULL;
-	key = probe;
-	char **at = refs->n ? bsearch(&key, refs->v, refs->n, sizeof(char *), by_ref) : NULL;
+	const char *key = probe;
+	char **at = probe && refs->n > from
+			    ? bsearch(&key, refs->v + from, refs->n - from, sizeof(char *), by_ref)
+			    : NULL;
 	return at ? strchr(*at, ' ') + 1 : NULL;
 }
 
@@ -811,7 +813,7 @@ int cordon_git_refs(const char *gitdir, const char *common, struct cordon_strv *
 		snprintf(name, sizeof(name), "%s", tab + 1);
 		char found[65];
 		for (int hop = 0; !value && hop < 5; hop++) {
-			value = ref_value(&all, name);
+			value = cordon_git_ref_value(&all, name);
 			bool next = false;
 			for (size_t k = 0; !value && k < syms.n; k++) {
 				size_t n = strcspn(syms.v[k], "\t");

@@ -465,17 +465,6 @@ static bool as_in_worktree(const struct objects *o, const char *worktree, const 
 	return same;
 }
 
-/* The value of ref NAME among REFS (HEAD's first, the rest sorted), or
- * NULL. */
-static const char *ref_in(const struct cordon_strv *refs, const char *name)
-{
-	size_t n = strlen(name);
-	for (size_t i = 0; i < refs->n; i++)
-		if (strncmp(refs->v[i], name, n) == 0 && refs->v[i][n] == ' ')
-			return refs->v[i] + n + 1;
-	return NULL;
-}
-
 /* The blob ENTRY ("MODE HEX") names, checked: its copies read. */
 static void blob_checked(struct objects *o, const char *entry)
 {
@@ -530,13 +519,13 @@ static int judge_refs(const struct cordon_sweep *s, const char *gitdir, const ch
 			found += say_once(said, line);
 		goto done;
 	}
-	const char *head_was = ref_in(&before, "HEAD");
+	const char *head_was = cordon_git_ref_value(&before, "HEAD");
 	size_t judged = 0, skipped = 0;
 	for (size_t i = 0; i < now.n; i++) {
 		const char *sp = strchr(now.v[i], ' ');
 		char name[PATH_MAX];
 		snprintf(name, sizeof(name), "%.*s", (int)(sp - now.v[i]), now.v[i]);
-		const char *old = ref_in(&before, name);
+		const char *old = cordon_git_ref_value(&before, name);
 		bool head = strcmp(name, "HEAD") == 0;
 		if (!head && old && strcmp(old, sp + 1) == 0)
 			continue;

@@ -39,6 +39,11 @@ void cordon_git_blob_name(size_t hs, const void *data, size_t len, unsigned char
  * form cordon does not read (reftable); -ENOMEM. */
 int cordon_git_refs(const char *gitdir, const char *common, struct cordon_strv *out);
 
+/* The value of ref NAME among REFS as cordon_git_refs gives them (HEAD's
+ * first, the rest sorted), or NULL: a binary search, not a walk (a
+ * repository may hold tens of thousands of tags). */
+const char *cordon_git_ref_value(const struct cordon_strv *refs, const char *name);
+
 /* HEX (2 * HS digits) into OID; false if it is not that. */
 bool cordon_git_oid_parse(const char *hex, size_t hs, unsigned char *oid);
 
