@@ -336,6 +336,64 @@ static bool top_dir(const char *top, const char *name, struct stat *st)
 	       lstat(path, st) == 0 && S_ISDIR(st->st_mode);
 }
 
+/* What PATH is (lstat), and what it leads to (stat), into *ID; 0, 0 where
+ * missing. */
+static void id_of(const char *path, struct cordon_sweep_id *id)
+{
+	struct stat st;
+	*id = (struct cordon_sweep_id){{0}, {0}, NULL};
+	if (lstat(path, &st) != 0)
+		return;
+	id->l[0] = (unsigned long long)st.st_dev;
+	id->l[1] = (unsigned long long)st.st_ino;
+	if (!S_ISLNK(st.st_mode)) {
+		memcpy(id->s, id->l, sizeof(id->s));
+	} else if (stat(path, &st) == 0) {
+		id->s[0] = (unsigned long long)st.st_dev;
+		id->s[1] = (unsigned long long)st.st_ino;
+	}
+	char *real = id->s[1] ? realpath(path, NULL) : NULL;
+	if (real && strcmp(real, path) != 0)
+		id->real = real;
+	else
+		free(real);
+}
+
+static void ids_free(struct cordon_sweep_id *ids, size_t n)
+{
+	for (size_t i = 0; ids && i < n; i++)
+		free(ids[i].real);
+	free(ids);
+}
+
+/* ST is what ID names, as a link or as where one leads. */
+static bool is_id(const struct stat *st, const struct cordon_sweep_id *id)
+{
+	unsigned long long dev = (unsigned long long)st->st_dev,
+			   ino = (unsigned long long)st->st_ino;
+	return ino &&
+	       ((id->l[0] == dev && id->l[1] == ino) || (id->s[0] == dev && id->s[1] == ino));
+}
+
+#define ID_TEXT 88 /* "#" and four numbers, with their colons and NUL */
+
+/* ID as the mark holds it, into AT (ID_TEXT and its real path's length
+ * and one more): "#" and four numbers, then a space and where it led,
+ * with a NUL; the bytes written. */
+static size_t id_text(const struct cordon_sweep_id *id, char *at)
+{
+	int n = snprintf(at, ID_TEXT, "#%llu:%llu:%llu:%llu", id->l[0], id->l[1], id->s[0],
+			 id->s[1]);
+	size_t len = n > 0 ? (size_t)n : 0;
+	if (id->real) {
+		at[len++] = ' ';
+		memcpy(at + len, id->real, strlen(id->real));
+		len += strlen(id->real);
+	}
+	at[len++] = '\0';
+	return len;
+}
+
 /* A directory's path as the mark keeps it (FNV-1a). */
 static unsigned long long dir_hash(const char *path)
 {
@@ -401,9 +459,14 @@ static void pending_mark(const struct cordon_sweep *s, const char *root,
 	 * below it, round 53e F4; the put-back resolves each.) */
 	/* (In one write: a mark is written for each root, and a write for
 	 * each of ~300 paths cost the launch ~2 ms, round 54.) */
+	/* (Each followed by what it was as the session started, "#" and
+	 * four numbers: only that is put back, round 54j F1. An earlier
+	 * version's reader passes over what does not start with a slash.) */
 	size_t total = 1;
 	for (size_t i = 0; i < s->hidden.n; i++)
-		total += strlen(s->hidden.v[i]) + 1;
+		total += strlen(s->hidden.v[i]) + 1 + ID_TEXT +
+			 (s->hidden_ids && s->hidden_ids[i].real ? strlen(s->hidden_ids[i].real) + 1
+								 : 0);
 	cleanup_free char *all =
 		n > 0 && (size_t)n < sizeof(line) && s->hidden.n ? malloc(total) : NULL;
 	if (all) {
@@ -413,8 +476,12 @@ static void pending_mark(const struct cordon_sweep *s, const char *root,
 			size_t len = strlen(s->hidden.v[i]) + 1;
 			memcpy(at, s->hidden.v[i], len);
 			at += len;
+			const struct cordon_sweep_id *hid =
+				s->hidden_ids ? &s->hidden_ids[i] : NULL;
+			if (hid)
+				at += id_text(hid, at);
 		}
-		(void)cordon_write_full(fd, all, total);
+		(void)cordon_write_full(fd, all, (size_t)(at - all));
 	}
 	close(fd);
 }
@@ -422,7 +489,9 @@ static void pending_mark(const struct cordon_sweep *s, const char *root,
 #define MARK_HIDDEN_MAX (1u << 20) /* a mark's hidden paths past it are not read */
 
 /* The hidden paths the mark at PATH holds (pending_mark), into OUT. */
-static void mark_hidden(const char *path, struct cordon_strv *out)
+static bool read_ids(const char **t, char end, unsigned long long *id, int n);
+
+static void mark_hidden(const char *path, struct cordon_others_hidden *out)
 {
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
@@ -436,9 +505,33 @@ static void mark_hidden(const char *path, struct cordon_strv *out)
 	if (got > 0) {
 		text[got] = '\0';
 		const char *p = memchr(text, '\0', (size_t)got), *end = text + got;
-		for (p = p ? p + 1 : end; p < end; p += strlen(p) + 1)
-			if (p[0] == '/' && cordon_strv_push_new(out, p) < 0)
+		/* (Each path's identity follows it; one without: unknown,
+		 * nothing put back.) */
+		for (p = p ? p + 1 : end; p < end; p += strlen(p) + 1) {
+			if (p[0] == '#' && out->list.n) {
+				struct cordon_sweep_id *id = &out->ids[out->list.n - 1];
+				const char *real = strchr(p, ' '), *t = p + 1;
+				unsigned long long v[4];
+				if (id->real || !read_ids(&t, real ? ' ' : '\0', v, 4))
+					continue;
+				memcpy(id->l, v, sizeof(id->l));
+				memcpy(id->s, v + 2, sizeof(id->s));
+				if (real && real[1] == '/')
+					id->real = strdup(real + 1); /* (out of memory: none) */
+				continue;
+			}
+			struct cordon_sweep_id *nv =
+				p[0] == '/' ? cordon_grow(out->ids, &out->ids_cap, out->list.n + 1,
+							  sizeof(*nv), 16)
+					    : NULL;
+			if (nv)
+				out->ids = nv;
+			if (p[0] == '/' && (!nv || cordon_strv_push(&out->list, p) < 0))
 				break;
+			if (p[0] == '/')
+				out->ids[out->list.n - 1] =
+					(struct cordon_sweep_id){{0}, {0}, NULL};
+		}
 	}
 	free(text);
 }
@@ -791,7 +884,7 @@ static bool pending_collect(const char *root, struct cordon_sweep *from, struct 
 
 struct near_hidden {
 	const char *root;
-	struct cordon_strv *out;
+	struct cordon_others_hidden *out;
 };
 
 static void near_one(const struct beside *b, void *arg)
@@ -805,10 +898,18 @@ static void near_one(const struct beside *b, void *arg)
 /* The hidden paths of the other sessions whose marks lie in ROOT, or in
  * a root it lies in or holds, into OUT: killed ones (which a walk of ROOT
  * catches up with), and running ones (what it judges of theirs). */
-static void hidden_near(const char *root, struct cordon_strv *out)
+static void hidden_near(const char *root, struct cordon_others_hidden *out)
 {
 	struct near_hidden n = {root, out};
 	each_beside(NULL, near_one, &n);
+}
+
+static void others_free(struct cordon_others_hidden *o)
+{
+	ids_free(o->ids, o->list.n);
+	cordon_strv_free(&o->list);
+	o->ids = NULL;
+	o->ids_cap = 0;
 }
 
 struct running {
@@ -2250,6 +2351,10 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 			e = add_protected_name(s, &p->guards[i]);
 	if (e >= 0 && s->roots.n > s->n_own)
 		e = add_shared_local(s);
+	if (e >= 0 && s->hidden.n && !(s->hidden_ids = calloc(s->hidden.n, sizeof(*s->hidden_ids))))
+		e = -ENOMEM;
+	for (size_t i = 0; e >= 0 && i < s->hidden.n; i++)
+		id_of(s->hidden.v[i], &s->hidden_ids[i]);
 	if (e < 0) {
 		cordon_sweep_free(s);
 		return -ENOMEM;
@@ -2326,6 +2431,8 @@ void cordon_sweep_free(struct cordon_sweep *s)
 		free(s->writable_real);
 		s->writable_real = NULL;
 	}
+	ids_free(s->hidden_ids, s->hidden.n);
+	s->hidden_ids = NULL;
 	cordon_strv_free(&s->hidden);
 	cordon_strv_free(&s->names);
 	for (size_t i = 0; i < s->n_above; i++)
@@ -6052,32 +6159,76 @@ static bool moved_by_this(const struct stat *st)
 }
 
 /* The hidden paths S keeps at or below the directory PATH, relative to
- * it, into RESTS (PATH itself: ""), by their names and where they lead. */
-static int hidden_rests(const struct cordon_sweep *s, const char *path, struct cordon_strv *rests)
+ * it, into RESTS (PATH itself: ""), by their names and where they led as
+ * the session hiding them started (not where they lead now: round 54j F1,
+ * a link on a name's way laid anew led it into a directory of old files
+ * moved into place), with what each was then into IDS (same index; one
+ * hidden by two sessions is there twice). */
+struct rests {
+	struct cordon_strv v;
+	struct cordon_sweep_id *ids;
+	size_t cap;
+};
+
+static int hidden_rests(const struct cordon_sweep *s, const char *path, struct rests *rests)
 {
 	cleanup_free char *real = realpath(path, NULL);
 	int e = 0;
 	struct cordon_others_hidden *o = s->others_hidden;
 	if (o && !o->read) {
-		hidden_near(o->top, &o->list);
+		hidden_near(o->top, o);
 		o->read = true;
 	}
 	size_t n_others = o ? o->list.n : 0;
+	static const struct cordon_sweep_id unknown = {{0}, {0}, NULL};
 	for (size_t i = 0; e >= 0 && i < s->hidden.n + n_others; i++) {
-		const char *h = i < s->hidden.n ? s->hidden.v[i] : o->list.v[i - s->hidden.n];
-		cleanup_free char *hreal = NULL;
+		bool own = i < s->hidden.n;
+		const char *h = own ? s->hidden.v[i] : o->list.v[i - s->hidden.n];
+		const struct cordon_sweep_id *id = !own            ? &o->ids[i - s->hidden.n]
+						   : s->hidden_ids ? &s->hidden_ids[i]
+								   : &unknown;
 		const char *from = path;
 		if (!cordon_path_under(h, path)) {
-			hreal = real ? realpath(h, NULL) : NULL;
-			if (!hreal || !cordon_path_under(hreal, real))
+			if (!real || !id->real || !cordon_path_under(id->real, real))
 				continue;
-			h = hreal;
+			h = id->real;
 			from = real;
 		}
 		size_t n = strcmp(from, "/") ? strlen(from) : 0;
-		e = cordon_strv_push_new(rests, h[n] ? h + n + 1 : "");
+		struct cordon_sweep_id *nv =
+			cordon_grow(rests->ids, &rests->cap, rests->v.n + 1, sizeof(*nv), 4);
+		if (!nv)
+			return -ENOMEM;
+		rests->ids = nv;
+		e = cordon_strv_push(&rests->v, h[n] ? h + n + 1 : "");
+		if (e >= 0)
+			rests->ids[rests->v.n - 1] = *id; /* (REAL not its own) */
 	}
 	return e;
+}
+
+static void rests_free(struct rests *r)
+{
+	cordon_strv_free(&r->v);
+	free(r->ids);
+}
+
+/* PART in SRC, the I'th of RESTS as put_back_hidden reaches it (SLASH:
+ * past a link on the way, where the rest of it was cut off; else NULL),
+ * is what a session hiding that name found there as it started: as a
+ * link, or where it leads. */
+static bool as_hidden(int src, char *part, char *slash, const struct rests *rests, size_t i)
+{
+	struct stat st;
+	if (slash)
+		*slash = '/'; /* (through the link: where it leads now) */
+	int r = fstatat(src, part, &st, slash ? 0 : AT_SYMLINK_NOFOLLOW);
+	if (slash)
+		*slash = '\0';
+	for (size_t j = 0; r == 0 && j < rests->v.n; j++)
+		if (strcmp(rests->v.v[j], rests->v.v[i]) == 0 && is_id(&st, &rests->ids[j]))
+			return true;
+	return false;
 }
 
 /* The directory NAME in DIR opened without following a link; one of the
@@ -6108,25 +6259,26 @@ static int open_own_dir(int dir, const char *name)
  * (the sweep's start): a session wrote it, and a hidden name it reaches
  * through a link of its own would carry it back into the directory just
  * moved aside (round 54h F1: another session's hidden path led, through
- * a link, to a planted .hg/hgrc, which went back in a .hg made anew); it
- * stays in TO, counted in *KEPT. Into *LEFT how many could not be put
- * back; how many were. */
-static int put_back_hidden(int dir, const char *name, const char *to,
-			   const struct cordon_strv *rests, const struct timespec *since, int *left,
-			   int *kept)
+ * a link, to a planted .hg/hgrc, which went back in a .hg made anew); nor
+ * one that is not what its hidden name held as the session that hides it
+ * started (round 54j F1: a directory of old files moved into place, whose
+ * change times the move kept). It stays in TO, counted in *KEPT. Into
+ * *LEFT how many could not be put back; how many were. */
+static int put_back_hidden(int dir, const char *name, const char *to, const struct rests *rests,
+			   const struct timespec *since, int *left, int *kept)
 {
 	int back = 0;
 	*left = 0;
 	*kept = 0;
-	for (size_t i = 0; i < rests->n; i++) {
+	for (size_t i = 0; i < rests->v.n; i++) {
 		char rest[PATH_MAX];
-		snprintf(rest, sizeof(rest), "%s", rests->v[i]);
+		snprintf(rest, sizeof(rest), "%s", rests->v.v[i]);
 		if (!rest[0])
 			continue; /* (the moved one itself: nothing could be written in it) */
 		(void)mkdirat(dir, name, 0700);
 		int src = open_own_dir(dir, to), src_err = src < 0 ? errno : 0;
 		int dst = open_own_dir(dir, name);
-		char *part = rest, *slash;
+		char *part = rest, *slash = NULL;
 		struct stat st;
 		while (src >= 0 && dst >= 0 && (slash = strchr(part, '/'))) {
 			*slash = '\0';
@@ -6151,7 +6303,7 @@ static int put_back_hidden(int dir, const char *name, const char *to,
 		/* (Left behind: one still there, or a way to it that could not
 		 * be opened; not one the moved directory never held.) */
 		if (src >= 0 && dst >= 0 && fstatat(src, part, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-		    after(&CTIME(st), since))
+		    (after(&CTIME(st), since) || !as_hidden(src, part, slash, rests, i)))
 			(*kept)++;
 		else if (src >= 0 && dst >= 0 && cordon_fs_rename_new_to(src, part, dst, part) == 0)
 			back++;
@@ -6183,7 +6335,7 @@ static int disarm_said(const struct cordon_sweep *s, const char *path, const cha
 		return disarm_said(s, link, line, why, tail, said, moved, size);
 	}
 	/* (What it holds that the session's guards hid: kept where it is.) */
-	struct cordon_strv rests = {0};
+	struct rests rests = {0};
 	struct stat pst;
 	if (dir >= 0 && lstat(path, &pst) == 0 && S_ISDIR(pst.st_mode))
 		(void)hidden_rests(s, path, &rests); /* (out of memory: those found) */
@@ -6199,7 +6351,7 @@ static int disarm_said(const struct cordon_sweep *s, const char *path, const cha
 			      fchmod(dir, (st.st_mode & 07777) | S_IWUSR | S_IXUSR) == 0;
 		if (opened)
 			e = cordon_fs_move_aside(dir, strrchr(path, '/') + 1, to, sizeof(to));
-		if (e >= 0 && rests.n)
+		if (e >= 0 && rests.v.n)
 			back = put_back_hidden(dir, strrchr(path, '/') + 1, to, &rests, &s->since,
 					       &left, &kept);
 		if (opened)
@@ -6209,11 +6361,11 @@ static int disarm_said(const struct cordon_sweep *s, const char *path, const cha
 		bool theirs = e < 0 && not_the_session_s(dir, strrchr(path, '/') + 1, e);
 		close(dir);
 		if (theirs) {
-			cordon_strv_free(&rests);
+			rests_free(&rests);
 			return 0;
 		}
 	}
-	cordon_strv_free(&rests);
+	rests_free(&rests);
 	if (e == -ENOENT)
 		return 0; /* gone meanwhile (another session's watch moved it) */
 	if (e < 0) {
@@ -6237,9 +6389,9 @@ static int disarm_said(const struct cordon_sweep *s, const char *path, const cha
 		 : "");
 	if (kept)
 		say(said,
-		    "cordon: %d file(s) at hidden names in %s changed while this session ran (a "
-		    "session may have written them): they stay in %.*s/%s; review them, then move "
-		    "them back",
+		    "cordon: %d file(s) at hidden names in %s are not what was there as the session "
+		    "started, or changed while it ran (a session may have put them there): they stay "
+		    "in %.*s/%s; review them, then move them back",
 		    kept, shown, dn, shown, shown_to);
 	if (left)
 		say(said,
@@ -7969,7 +8121,7 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 			close(w.root);
 		top_down(top_held, top_mode);
 		cordon_strv_free(&done); /* (the marks stay: looked at again next time) */
-		cordon_strv_free(&others.list);
+		others_free(&others);
 		return mise;
 	}
 	size_t tn = strlen(top);
@@ -7989,7 +8141,7 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 			top_down(top_held, top_mode);
 			cordon_strv_free(&w.skip);
 			cordon_strv_free(&done);
-			cordon_strv_free(&others.list);
+			others_free(&others);
 			return mise;
 		}
 	}

@@ -62,6 +62,17 @@ struct cordon_sweep {
 	 * that is not a root names a repository no walk looks at), and every
 	 * hidden one (names the sweep reads there are never shown). */
 	struct cordon_strv writable, hidden;
+	/* What each of HIDDEN was as the session started (same index; NULL
+	 * out of memory: none known): only that is put back where a
+	 * directory holding it is moved aside (round 54j F1). */
+	struct cordon_sweep_id {
+		/* lstat's device and inode, then stat's (through a link);
+		 * 0, 0: missing */
+		unsigned long long l[2], s[2];
+		/* Where it led then (realpath), where that is not the path
+		 * itself; else NULL. */
+		char *real;
+	} * hidden_ids;
 	/* (The walk's: the hidden paths of the other sessions in its root,
 	 * or in one it lies in or holds, as their marks hold them: a killed
 	 * one's it catches up with, a running one's it judges. Put back as
@@ -70,6 +81,8 @@ struct cordon_sweep {
 		const char *top;
 		bool read; /* LIST read (at its first question: most ends move nothing) */
 		struct cordon_strv list;
+		struct cordon_sweep_id *ids; /* LIST's, same index */
+		size_t ids_cap;
 	} * others_hidden;
 	/* WRITABLE's paths as they resolve at the end, made at its first
 	 * question (session_writable): mutable within a const sweep. */

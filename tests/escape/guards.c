@@ -4358,6 +4358,60 @@ BOTH_USERS(guards, another_session_s_hidden_name_puts_no_plant_back, .timeout = 
 	world_free(&w);
 }
 
+/* Round 54j F1: the same, past the change-time check. A first session
+ * (B1) stages stash/hgrc (a hook) and lays kc.yaml -> L/hgrc, L -> stash;
+ * a second later, session A, which hides kc.yaml, starts and is killed;
+ * B2 moves stash into place as sub/.hg, whose files keep their old change
+ * times, and lays L -> sub/.hg anew. Put back by where kc.yaml led at the
+ * end, the hgrc went back into a .hg made anew. What is put back now is
+ * only what the hidden name held, where it led, as A started. Judged
+ * outside: hg status runs no hook. Controls: the plant landed, .hg was
+ * moved aside, hg obeys a lone .hg/hgrc. */
+BOTH_USERS(guards, an_old_plant_moved_under_a_hidden_name_is_not_put_back, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "hidmv", "");
+	free(write_file(w.proj, "a", "a\n"));
+	world_give(&w);
+	char *mark = at(w.outside, "hg-ran");
+	struct run_result r = sh_in(
+		&w, NULL,
+		"mkdir -p stash && printf '[hooks]\\npre-status = touch %s\\n' > stash/hgrc && "
+		"printf 'revlogv1\\nstore\\n' > stash/requires && ln -s stash L && "
+		"ln -s L/hgrc kc.yaml; echo stage $?",
+		mark);
+	char *diag = fmt("B1 (%d): %s%s", r.status, r.out, r.err);
+	cr_assert(strstr(r.out, "stage 0"), "staging failed\n%s", diag);
+	run_free(&r);
+	usleep(1100 * 1000); /* (the staged files' change times older than A's start) */
+	set_config(&w, ", \"additional_hidden_paths\": [\"kc.yaml\"]");
+	plant_then_kill(&w, "true");
+	set_config(&w, "");
+	r = sh_in(&w, NULL,
+		  "mkdir -p sub && mv stash sub/.hg && rm L && ln -s sub/.hg L && "
+		  "cat kc.yaml >/dev/null; echo plant $?");
+	free(diag);
+	diag = fmt("B2 (%d): %s%s", r.status, r.out, r.err);
+	cr_assert(strstr(r.out, "plant 0"), "the plant failed\n%s", diag);
+	cr_expect(strstr(r.err, "sub/.hg.cordon-disarmed"), "control: .hg not moved aside\n%s",
+		  diag);
+	char *hgrc = at(w.proj, "sub/.hg/hgrc");
+	cr_expect(!file_exists(hgrc), "the planted hgrc was put back\n%s", diag);
+	run_free(&r);
+	r = sh_outside(&w, "cd sub && hg status >/dev/null 2>&1; true");
+	run_free(&r);
+	cr_expect(!file_exists(mark), "hg status outside ran the planted hook\n%s", diag);
+	/* (The control.) */
+	r = sh_outside(&w, "mkdir -p ctl/.hg && cp sub/.hg.cordon-disarmed/hgrc "
+			   "sub/.hg.cordon-disarmed/requires ctl/.hg/ && cd ctl && hg status "
+			   ">/dev/null 2>&1; true");
+	run_free(&r);
+	cr_expect(file_exists(mark), "control: hg does not run a lone .hg/hgrc's hook\n%s", diag);
+	sweep_forget_beneath(w.dir);
+	free(diag), free(mark), free(hgrc);
+	world_free(&w);
+}
+
 /* Round 53e F4: the same, with the key hidden by a name through a link
  * outside the project (WORLD/lnk -> proj/config, as an HF_HOME set
  * through a link), and the launch that catches up with the killed
