@@ -685,25 +685,14 @@ static int loose_refs(const char *dir, const char *prefix, int depth, struct cor
  * goes back to or goes on with (git reset --hard ORIG_HEAD, rebase
  * --abort, a stash applied as a rebase or merge ends, cherry-pick
  * --abort): judged as refs (round 54e F2). */
-static const char *const pseudo_refs[] = {"ORIG_HEAD",
-					  "MERGE_HEAD",
-					  "CHERRY_PICK_HEAD",
-					  "REVERT_HEAD",
-					  "AUTO_MERGE",
-					  "MERGE_AUTOSTASH",
-					  "FETCH_HEAD",
-					  "rebase-merge/orig-head",
-					  "rebase-merge/autostash",
-					  "rebase-merge/onto",
-					  "rebase-merge/stopped-sha",
-					  "rebase-merge/amend",
-					  "rebase-apply/orig-head",
-					  "rebase-apply/autostash",
-					  "rebase-apply/onto",
-					  "rebase-apply/abort-safety",
-					  "sequencer/head",
-					  "sequencer/abort-safety",
-					  NULL};
+static const char *const pseudo_refs[] = {
+	"ORIG_HEAD", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "AUTO_MERGE",
+	"MERGE_AUTOSTASH", "FETCH_HEAD", "rebase-merge/orig-head", "rebase-merge/autostash",
+	"rebase-merge/onto", "rebase-merge/stopped-sha", "rebase-merge/amend",
+	"rebase-apply/orig-head", "rebase-apply/autostash", "rebase-apply/onto",
+	"rebase-apply/abort-safety", "sequencer/head", "sequencer/abort-safety",
+	/* (git bisect reset checks out what it names) */
+	"BISECT_START", NULL};
 
 static int by_ref(const void *a, const void *b)
 {

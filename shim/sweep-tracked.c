@@ -179,6 +179,124 @@ static const struct {
 	  NULL}},
 };
 
+/* ---- the commits git's reflogs name ----
+ *
+ * git checkout - goes back to where HEAD's reflog says it was (a commit,
+ * detached), HEAD@{N} names any entry of it, and git stash pop stash@{N}
+ * any entry of the stash's: a commit the session wrote there alone is
+ * checked out by them (round 54 Left). The ids in their tails as the
+ * session starts are kept (as sums); the ones they name as it ends that
+ * are not among them are judged as a ref the session moved. */
+
+#define LOG_TAIL (64u << 10) /* of a reflog as the session starts: its ids kept */
+#define LOG_END  (1u << 20)  /* of one as it ends: its ids judged */
+
+struct reflog {
+	const char *name; /* in the git dir (0) or the common directory (1) */
+	bool common;
+	const char *rev; /* how git names its entries: REV@{N} */
+	bool stash;
+};
+
+static const struct reflog reflogs[] = {{"logs/HEAD", false, "HEAD", false},
+					{"logs/refs/stash", true, "stash", true}};
+
+/* The last MAX bytes of the reflog LOG of GITDIR (common directory
+ * COMMON), from the start of a line; NULL: none. */
+static char *reflog_tail(const char *gitdir, const char *common, const struct reflog *log,
+			 size_t max, size_t *len)
+{
+	char path[PATH_MAX + 32];
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", log->common ? common : gitdir,
+			     log->name) >= sizeof(path))
+		return NULL;
+	int fd = cordon_open_regular_at(AT_FDCWD, path);
+	struct stat st;
+	/* (Sized to the file: most are a few kilobytes, and a buffer of MAX
+	 * was mapped and unmapped for each.) */
+	size_t want = fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0
+			      ? ((size_t)st.st_size < max ? (size_t)st.st_size : max)
+			      : 0;
+	char *text = want ? malloc(want + 1) : NULL;
+	off_t from = text ? st.st_size - (off_t)want : 0;
+	ssize_t n = text ? pread(fd, text, want, from) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0) {
+		free(text);
+		return NULL;
+	}
+	text[n] = '\0';
+	/* (Cut mid-line: from the next one.) */
+	char *nl = from ? strchr(text, '\n') : NULL;
+	if (nl)
+		memmove(text, nl + 1, strlen(nl + 1) + 1);
+	*len = strlen(text);
+	return text;
+}
+
+/* The ids a reflog line names, its old and new commits, into IDS (HS
+ * bytes each, as hex; "" where zero or not one). */
+static void reflog_ids(const char *line, size_t hs, char ids[2][65])
+{
+	ids[0][0] = ids[1][0] = '\0';
+	for (int k = 0; k < 2; k++) {
+		size_t len = strspn(line, "0123456789abcdef");
+		if (len != 2 * hs || (line[len] != ' ' && line[len] != '\t'))
+			break;
+		if (strspn(line, "0") != len)
+			snprintf(ids[k], 65, "%.*s", (int)len, line);
+		line += len + 1;
+	}
+}
+
+/* The sum a reflog's id is kept by, as 16 hex digits. */
+static void id_sum(const char *hex, char sum[17])
+{
+	snprintf(sum, 17, "%016llx",
+		 (unsigned long long)fnv(14695981039346656037ull, hex, strlen(hex)));
+}
+
+static int by_sum(const void *a, const void *b)
+{
+	return memcmp(a, b, 16);
+}
+
+/* The sums of the ids in the tails of GITDIR's reflogs (fnv of the hex),
+ * sorted, each 16 hex digits, into a string (malloc'd; NULL when out of
+ * memory). */
+static char *reflogs_seen(const char *gitdir, const char *common)
+{
+	size_t hs = cordon_git_hexsz(gitdir) / 2, n = 0, cap = 0;
+	char *all = NULL;
+	for (size_t g = 0; g < sizeof(reflogs) / sizeof(*reflogs); g++) {
+		size_t len;
+		cleanup_free char *text = reflog_tail(gitdir, common, &reflogs[g], LOG_TAIL, &len);
+		for (char *line = text; line && *line;) {
+			char ids[2][65];
+			reflog_ids(line, hs, ids);
+			if (!cordon_reserve(&all, &cap, (n + 2) * 16 + 1, 4096)) {
+				free(all);
+				return NULL;
+			}
+			for (int i = 0; i < 2; i++) {
+				char sum[17];
+				if (!ids[i][0])
+					continue;
+				id_sum(ids[i], sum);
+				memcpy(all + 16 * n++, sum, 16);
+			}
+			char *nl = strchr(line, '\n');
+			line = nl ? nl + 1 : line + strlen(line);
+		}
+	}
+	if (!all && !(all = malloc(1)))
+		return NULL;
+	qsort(all, n, 16, by_sum);
+	all[n * 16] = '\0';
+	return all;
+}
+
 /* NAME's identity (inode, size, time) into the sum H. */
 static uint64_t identity_sum(uint64_t h, int at, const char *name)
 {
@@ -263,9 +381,12 @@ int cordon_sweep_tracked_hold(struct cordon_sweep *s, const char *gitdir, const 
 			at += sprintf(at, "%s%s", i ? "\n" : "", refs.v[i]);
 		*at = '\0';
 	}
-	if (e >= 0 && joined &&
-	    asprintf(&repo, "%s\n%s\n%s\n%llx\n%s\n%s", gitdir, worktree, id,
-		     has_common ? (unsigned long long)replace_sum(common) : 0ull, cached,
+	cleanup_free char *seen = e < 0        ? NULL
+				  : has_common ? reflogs_seen(gitdir, common)
+					       : strdup("");
+	if (e >= 0 && joined && seen &&
+	    asprintf(&repo, "%s\n%s\n%s\n%llx\n%s\n%s\n%s", gitdir, worktree, id,
+		     has_common ? (unsigned long long)replace_sum(common) : 0ull, cached, seen,
 		     joined) >= 0 &&
 	    cordon_strv_push_take(&s->tracked_repos, repo) >= 0)
 		for (size_t i = 0; i < entries.n && e >= 0; i++)
@@ -477,13 +598,252 @@ static void blob_checked(struct objects *o, const char *entry)
 		free(data);
 }
 
+struct refs_judge {
+	struct objects *o;
+	const char *worktree;
+	const char *shown; /* the worktree, printable */
+	struct cordon_strv *said;
+};
+
+/* The commit HEX (STASH: a stash, its other parents too), which BASE
+ * named before (NULL: none), said where it holds under the protected
+ * paths another file than the one there and than BASE's commit held;
+ * its objects on the way checked. WHAT names it in the line ("the commit
+ * REF names"), REV for git show; HOW: what would write it (NULL: git
+ * reset --hard, checkout or stash pop). How many lines were said. */
+static int judge_commit(struct refs_judge *j, const char *hex, const char *base, bool stash,
+			const char *what, const char *rev, const char *how)
+{
+	struct cordon_strv entries = {0}, had = {0};
+	int found = 0, we = commit_entries(j->o, hex, stash, &entries);
+	/* (HEAD where it was: its objects are checked, its entries are what
+	 * they were.) */
+	bool moved = !base || strcmp(base, hex) != 0;
+	if (we >= 0 && base && moved)
+		(void)commit_entries(j->o, base, stash, &had);
+	for (size_t k = 0; we >= 0 && k < entries.n; k++) {
+		char *nl = strchr(entries.v[k], '\n'), *line = NULL;
+		blob_checked(j->o, nl + 1);
+		if (!moved || cordon_strv_contains(&had, entries.v[k]))
+			continue;
+		*nl = '\0';
+		bool same = as_in_worktree(j->o, j->worktree, entries.v[k], nl + 1);
+		char file[PATH_MAX];
+		cordon_printable(entries.v[k], SIZE_MAX, file, sizeof(file));
+		if (!same &&
+		    asprintf(&line,
+			     "cordon: in %s, %s now holds another %s than the protected file there "
+			     "(this session committed its own): %s would write it; review git show "
+			     "%s -- %s there first",
+			     j->shown, what, file,
+			     how ? how : "a git reset --hard, checkout or stash pop outside", rev,
+			     file) >= 0)
+			found += say_once(j->said, line);
+		*nl = '\n';
+	}
+	cordon_strv_free(&entries);
+	cordon_strv_free(&had);
+	return found;
+}
+
+/* The ids GITDIR's reflogs name as the session ends that their tails did
+ * not as it started (SEEN: reflogs_seen's), each judged as a commit a
+ * ref was moved to from BASE (HEAD's as it started); past *BUDGET,
+ * counted in *SKIPPED. */
+static int judge_reflogs(struct refs_judge *j, const char *gitdir, const char *common,
+			 const char *seen, const char *base, size_t *budget, size_t *skipped)
+{
+	size_t n_seen = strlen(seen) / 16;
+	int found = 0;
+	struct cordon_strv done = {0};
+	for (size_t g = 0; g < sizeof(reflogs) / sizeof(*reflogs); g++) {
+		size_t len = 0, lines = 0;
+		cleanup_free char *text = reflog_tail(gitdir, common, &reflogs[g], LOG_END, &len);
+		for (size_t i = 0; i < len; i++)
+			lines += text[i] == '\n' || i + 1 == len;
+		/* (Entry N of REV@{N} has N lines after it.) */
+		size_t at = 0;
+		for (char *line = text; line && *line; at++) {
+			char ids[2][65];
+			reflog_ids(line, j->o->hs, ids);
+			char *nl = strchr(line, '\n');
+			line = nl ? nl + 1 : line + strlen(line);
+			for (int k = 1; k >= 0; k--) {
+				char sum[17];
+				if (!ids[k][0] || cordon_strv_contains(&done, ids[k]))
+					continue;
+				id_sum(ids[k], sum);
+				if (bsearch(sum, seen, n_seen, 16, by_sum) ||
+				    cordon_strv_push(&done, ids[k]) < 0)
+					continue;
+				if (*budget == 0) {
+					(*skipped)++;
+					continue;
+				}
+				(*budget)--;
+				/* (The old id of entry N is where it was before:
+				 * entry N + 1.) */
+				char rev[32], what[96], how[160];
+				snprintf(rev, sizeof(rev), "%s@{%zu}", reflogs[g].rev,
+					 lines - 1 - at + (k == 0));
+				snprintf(what, sizeof(what), "the commit %s names (git's reflog)",
+					 rev);
+				snprintf(
+					how, sizeof(how),
+					reflogs[g].stash
+						? "a git stash pop or apply of %s outside"
+						: "a git checkout - (back along the reflog) or of %s "
+						  "outside",
+					rev);
+				found += judge_commit(j, ids[k], base, reflogs[g].stash, what, rev,
+						      how);
+			}
+		}
+	}
+	cordon_strv_free(&done);
+	return found;
+}
+
+/* What git resumes with rebase --continue (or cherry-pick, revert): the
+ * todo lists' picks, judged as commits a ref was moved to from BASE,
+ * where the session wrote the list (its change time at or after the
+ * start); an id cordon does not look up (abbreviated), said. */
+static int judge_todos(const struct cordon_sweep *s, struct refs_judge *j, const char *gitdir,
+		       const char *base, size_t *budget, size_t *skipped)
+{
+	static const char *const todos[] = {"rebase-merge/git-rebase-todo", "sequencer/todo"};
+	static const char *const picks[] = {"pick",   "p", "reword", "r", "edit", "e",
+					    "squash", "s", "fixup",  "f", NULL};
+	int found = 0;
+	for (size_t t = 0; t < sizeof(todos) / sizeof(*todos); t++) {
+		char path[PATH_MAX + 32];
+		struct stat st;
+		size_t len;
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", gitdir, todos[t]) >=
+			    sizeof(path) ||
+		    lstat(path, &st) < 0 || !S_ISREG(st.st_mode) ||
+		    (st.st_ctim.tv_sec < s->since.tv_sec ||
+		     (st.st_ctim.tv_sec == s->since.tv_sec &&
+		      st.st_ctim.tv_nsec < s->since.tv_nsec)))
+			continue;
+		cleanup_free char *text = cordon_read_regular(path, LOG_END, &len);
+		bool short_ids = !text;
+		for (char *line = text, *next; line && *line; line = next) {
+			next = strchr(line, '\n');
+			if (next)
+				*next++ = '\0';
+			else
+				next = line + strlen(line);
+			char *w = strtok(line, " \t"), *hex = w ? strtok(NULL, " \t") : NULL;
+			bool pick = false;
+			for (size_t i = 0; w && picks[i]; i++)
+				pick = pick || strcmp(w, picks[i]) == 0;
+			if (pick && hex && (strcmp(hex, "-C") == 0 || strcmp(hex, "-c") == 0))
+				hex = strtok(NULL, " \t");
+			if (!pick || !hex)
+				continue;
+			size_t n = strspn(hex, "0123456789abcdefABCDEF");
+			if (n != 2 * j->o->hs || hex[n]) {
+				short_ids = true;
+				continue;
+			}
+			for (size_t i = 0; i < n; i++)
+				hex[i] = (char)(hex[i] | 0x20); /* (lower case, as git's names) */
+			if (*budget == 0) {
+				(*skipped)++;
+				continue;
+			}
+			(*budget)--;
+			char what[PATH_MAX + 64];
+			snprintf(what, sizeof(what), "the commit %.12s that .git/%s picks", hex,
+				 todos[t]);
+			found += judge_commit(j, hex, base, false, what, hex,
+					      "a git rebase --continue (or cherry-pick --continue) "
+					      "outside");
+		}
+		char *line = NULL;
+		if (short_ids &&
+		    asprintf(&line,
+			     "cordon: in %s, this session wrote .git/%s, whose commits cordon does "
+			     "not look up (abbreviated ids): git rebase --continue outside may "
+			     "write its own version of a protected file from one; review it (or "
+			     "git rebase --abort) there first",
+			     j->shown, todos[t]) >= 0)
+			found += say_once(j->said, line);
+	}
+	return found;
+}
+
+/* Whether the patch line LINE names a path under O's targets. */
+static bool patch_names_target(const struct objects *o, const char *line)
+{
+	for (size_t i = 0; i < o->targets->n; i++) {
+		const char *t = o->targets->v[i];
+		size_t tn = strlen(t);
+		for (const char *at = strstr(line, t); at; at = strstr(at + 1, t))
+			if ((at == line || at[-1] == '/' || at[-1] == ' ' || at[-1] == '"') &&
+			    strchr(" \t\"/", at[tn]))
+				return true;
+	}
+	return false;
+}
+
+/* The patches a stopped git am goes on with (rebase-apply/NNNN: git am
+ * --continue or --skip applies them) that the session wrote, said where
+ * one writes a protected path. */
+static int judge_patches(const struct cordon_sweep *s, struct refs_judge *j, const char *gitdir)
+{
+	char path[PATH_MAX + 32];
+	if ((size_t)snprintf(path, sizeof(path), "%s/rebase-apply", gitdir) >= sizeof(path))
+		return 0;
+	DIR *d = opendir(path);
+	bool names = false;
+	for (struct dirent *de; d && !names && (de = readdir(d));) {
+		struct stat st;
+		size_t len;
+		if (de->d_name[strspn(de->d_name, "0123456789")] != '\0' ||
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    (st.st_ctim.tv_sec < s->since.tv_sec ||
+		     (st.st_ctim.tv_sec == s->since.tv_sec &&
+		      st.st_ctim.tv_nsec < s->since.tv_nsec)))
+			continue;
+		char file[PATH_MAX + 300];
+		snprintf(file, sizeof(file), "%s/%s", path, de->d_name);
+		cleanup_free char *text = cordon_read_regular(file, LOG_END, &len);
+		names = !text; /* (one that cannot be read: said) */
+		for (char *line = text, *next; line && *line && !names; line = next) {
+			next = strchr(line, '\n');
+			if (next)
+				*next++ = '\0';
+			else
+				next = line + strlen(line);
+			if (strncmp(line, "diff --git ", 11) == 0 ||
+			    strncmp(line, "+++ ", 4) == 0 || strncmp(line, "--- ", 4) == 0 ||
+			    strncmp(line, "rename to ", 10) == 0 ||
+			    strncmp(line, "copy to ", 8) == 0)
+				names = patch_names_target(j->o, line);
+		}
+	}
+	if (d)
+		closedir(d);
+	char *line = NULL;
+	if (names &&
+	    asprintf(&line,
+		     "cordon: in %s, this session left patches for a stopped git am "
+		     "(.git/rebase-apply) that write a protected file: git am --continue or "
+		     "--skip outside would apply them; review them (or git am --abort) there first",
+		     j->shown) >= 0)
+		return say_once(j->said, line);
+	return 0;
+}
+
 /* Each ref of GITDIR that this session made or moved (and HEAD, moved or
  * not), whose commit holds under the protected paths another file than
  * the one there (and than it held before), said; its objects on the way
  * checked. WAS: the refs as the session started (cordon_git_refs, joined
  * by newlines; "!" not read). */
 static int judge_refs(const struct cordon_sweep *s, const char *gitdir, const char *worktree,
-		      const char *common, const char *was, const char *shown,
+		      const char *common, const char *was, const char *seen, const char *shown,
 		      struct cordon_strv *said)
 {
 	if (was[0] == '!')
@@ -521,6 +881,7 @@ static int judge_refs(const struct cordon_sweep *s, const char *gitdir, const ch
 	}
 	const char *head_was = cordon_git_ref_value(&before, "HEAD");
 	size_t judged = 0, skipped = 0;
+	struct refs_judge j = {&o, worktree, shown, said};
 	for (size_t i = 0; i < now.n; i++) {
 		const char *sp = strchr(now.v[i], ' ');
 		char name[PATH_MAX];
@@ -549,46 +910,25 @@ static int judge_refs(const struct cordon_sweep *s, const char *gitdir, const ch
 			skipped++;
 			continue;
 		}
-		struct cordon_strv entries = {0}, had = {0};
 		/* (A stash: refs/stash, a rebase's or a merge's autostash.) */
 		bool stash = strcmp(name, "refs/stash") == 0 || strstr(name, "autostash") ||
 			     strstr(name, "AUTOSTASH");
-		int we = commit_entries(&o, sp + 1, stash, &entries);
-		const char *base = old ? old : head_was;
-		/* (HEAD where it was: its objects are checked, its entries are
-		 * what they were.) */
-		bool moved = !base || strcmp(base, sp + 1) != 0;
-		if (we >= 0 && base && moved)
-			(void)commit_entries(&o, base, stash, &had);
-		for (size_t k = 0; we >= 0 && k < entries.n; k++) {
-			char *nl = strchr(entries.v[k], '\n');
-			blob_checked(&o, nl + 1);
-			if (!moved || cordon_strv_contains(&had, entries.v[k]))
-				continue;
-			*nl = '\0';
-			bool same = as_in_worktree(&o, worktree, entries.v[k], nl + 1);
-			char file[PATH_MAX], ref[PATH_MAX];
-			cordon_printable(entries.v[k], SIZE_MAX, file, sizeof(file));
-			cordon_printable(name, SIZE_MAX, ref, sizeof(ref));
-			if (!same &&
-			    asprintf(
-				    &line,
-				    "cordon: in %s, the commit %s names now holds another %s than "
-				    "the protected file there (this session committed its own): "
-				    "a git reset --hard, checkout or stash pop outside would write "
-				    "it; review git show %s -- %s there first",
-				    shown, ref, file, ref, file) >= 0)
-				found += say_once(said, line);
-			*nl = '\n';
-		}
-		cordon_strv_free(&entries);
-		cordon_strv_free(&had);
+		char ref[PATH_MAX], what[PATH_MAX + 32];
+		cordon_printable(name, SIZE_MAX, ref, sizeof(ref));
+		snprintf(what, sizeof(what), "the commit %s names", ref);
+		found += judge_commit(&j, sp + 1, old ? old : head_was, stash, what, ref, NULL);
 	}
+	/* (And what the reflogs and a resumed operation name; the refs'
+	 * budget shared.) */
+	size_t budget = judged < REFS_JUDGED ? REFS_JUDGED - judged : 0;
+	found += judge_reflogs(&j, gitdir, common, seen, head_was, &budget, &skipped);
+	found += judge_todos(s, &j, gitdir, head_was, &budget, &skipped);
+	found += judge_patches(s, &j, gitdir);
 	if (skipped &&
 	    asprintf(&line,
-		     "cordon: this session made or moved %zu more refs in %s than cordon reads "
-		     "(%d): a commit there may hold its own version of a protected file; review "
-		     "git log --all there first",
+		     "cordon: this session made or moved %zu more refs (or reflog entries) in %s "
+		     "than cordon reads (%d): a commit there may hold its own version of a "
+		     "protected file; review git log --all (and git reflog) there first",
 		     skipped, shown, REFS_JUDGED) >= 0)
 		found += say_once(said, line);
 	/* The index's protected entries' blobs, checked too. */
@@ -659,13 +999,15 @@ int cordon_sweep_tracked_judge(const struct cordon_sweep *s, struct cordon_strv 
 		char *was = worktree ? strchr(worktree + 1, '\n') : NULL;
 		char *sum = was ? strchr(was + 1, '\n') : NULL;
 		char *cached = sum ? strchr(sum + 1, '\n') : NULL;
-		char *refs = cached ? strchr(cached + 1, '\n') : NULL;
+		char *seen = cached ? strchr(cached + 1, '\n') : NULL;
+		char *refs = seen ? strchr(seen + 1, '\n') : NULL;
 		if (!refs)
 			continue;
 		*worktree++ = '\0';
 		*was++ = '\0';
 		*sum++ = '\0';
 		*cached++ = '\0';
+		*seen++ = '\0';
 		*refs++ = '\0';
 		char id[96], shown[PATH_MAX];
 		struct cordon_strv now = {0};
@@ -708,7 +1050,7 @@ int cordon_sweep_tracked_judge(const struct cordon_sweep *s, struct cordon_strv 
 		snprintf(hex, sizeof(hex), "%llx", (unsigned long long)replaced);
 		char *line = NULL;
 		if (has_common) {
-			found += judge_refs(s, repo, worktree, common, refs, shown, said);
+			found += judge_refs(s, repo, worktree, common, refs, seen, shown, said);
 			found += judge_caches(s, common, cached, said);
 		}
 		if (replaced && strcmp(hex, sum) != 0 &&

@@ -190,10 +190,11 @@ struct cordon_sweep {
 	struct cordon_strv config_write, config_kept;
 	struct timespec configs_since;
 	/* The repositories whose index was read as the session started
-	 * ("GITDIR\nWORKTREE\nIDENTITY\nREPLACE\nCACHES\nREFS": the index
-	 * file's identity, a sum of its replace refs in hex, the identities
-	 * of its commit-graph and multi-pack-index, and its refs, one a line,
-	 * or "!" not read), and their entries
+	 * ("GITDIR\nWORKTREE\nIDENTITY\nREPLACE\nCACHES\nSEEN\nREFS": the
+	 * index file's identity, a sum of its replace refs in hex, the
+	 * identities of its commit-graph and multi-pack-index, the sums of the
+	 * ids in its reflogs' tails, and its refs, one a line, or "!" not
+	 * read), and their entries
 	 * under a guarded path ("WORKTREE/NAME\nMODE OID"): see
 	 * cordon_sweep_tracked_hold. */
 	struct cordon_strv tracked_repos, tracked;

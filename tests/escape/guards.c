@@ -1814,6 +1814,118 @@ BOTH_USERS(guards, a_protected_file_behind_other_ref_forms_is_said, .timeout = 6
 	world_free(&w);
 }
 
+/* Round 54's Left: a commit of the session's own that no ref names, only
+ * a reflog (git checkout - goes back along HEAD's: HEAD detached at the
+ * plant, then back on main; git stash pop stash@{1}). Each is said;
+ * the control: git outside writes each plant. */
+static const char plant_reflogs[] =
+	"set -e; O=$(git rev-parse :.envrc); E=$(echo 'touch pwned' | git hash-object -w --stdin)\n"
+	"git update-index --cacheinfo 100644,$E,.envrc; T=$(git write-tree)\n"
+	"git update-index --cacheinfo 100644,$O,.envrc\n"
+	"C=$(git commit-tree $T -p HEAD -m plant)\n"
+	"git update-ref --no-deref -m 'checkout: moving from main to '$C HEAD $C\n"
+	"git symbolic-ref -m 'checkout: moving from '$C' to main' HEAD refs/heads/main\n"
+	"B=$(git rev-parse HEAD^{tree}); I=$(git commit-tree $B -p HEAD -m index)\n"
+	"git stash store -m plant $(git commit-tree $T -p HEAD -p $I -m 'WIP on main: plant')\n"
+	"git stash store -m other $(git commit-tree $B -p HEAD -p $I -m 'WIP on main: other')\n"
+	"echo plant $?\n";
+
+BOTH_USERS(guards, a_protected_file_only_a_reflog_names_is_said, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "preflog");
+	tracked_envrc(&w);
+	struct run_result r = sh_in(&w, NULL, "git commit -q --allow-empty -m benign; echo ok $?");
+	char *diag = fmt("control inside (%d): %s%s", r.status, r.out, r.err);
+	cr_assert(strstr(r.out, "ok 0"), "the benign commit failed\n%s", diag);
+	cr_expect(!strstr(r.err, "now holds another"), "a benign commit was said\n%s", diag);
+	run_free(&r);
+	free(diag);
+	r = sh_in(&w, NULL, "%s", plant_reflogs);
+	diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_assert(strstr(r.out, "plant 0"), "the plant failed\n%s", diag);
+	cr_expect(strstr(r.err, "the commit HEAD@{1} names (git's reflog) now holds another "
+				".envrc"),
+		  "HEAD's reflog was not said\n%s", diag);
+	cr_expect(strstr(r.err, "the commit stash@{1} names (git's reflog) now holds another "
+				".envrc"),
+		  "the stash's reflog was not said\n%s", diag);
+	cr_expect(!strstr(r.err, "the commit refs/stash names"), "the benign stash was said\n%s",
+		  diag);
+	run_free(&r);
+	r = outside(&w,
+		    "git stash apply -q stash@{1} && cat .envrc && git checkout -q -- .envrc && "
+		    "git checkout -q - && cat .envrc");
+	cr_expect_str_eq(r.out, "touch pwned\ntouch pwned\n",
+			 "control: git outside does not write the plants\n%s", diag);
+	run_free(&r);
+	free(diag);
+	world_free(&w);
+}
+
+/* The same, named by an operation git resumes: BISECT_START (git bisect
+ * reset checks it out), a pick left in a stopped rebase's todo (git
+ * rebase --continue), and a patch left by a stopped git am (git am
+ * --skip applies the next one). Each is said; the control: git outside
+ * writes each plant. */
+#define PLANT_COMMIT                                                                               \
+	"set -e; O=$(git rev-parse :.envrc); E=$(echo 'touch pwned' | git hash-object -w "         \
+	"--stdin)\n"                                                                               \
+	"git update-index --cacheinfo 100644,$E,.envrc; T=$(git write-tree)\n"                     \
+	"git update-index --cacheinfo 100644,$O,.envrc\n"                                          \
+	"C=$(git commit-tree $T -p HEAD -m plant)\n"
+
+static const char *const plant_operations[][4] = {
+	{PLANT_COMMIT "echo $C > .git/BISECT_START; echo plant $?\n",
+	 "the commit BISECT_START names now holds another .envrc",
+	 "git bisect reset >/dev/null 2>&1; cat .envrc", "git bisect reset"},
+	{PLANT_COMMIT "GIT_SEQUENCE_EDITOR=\"printf 'break\\npick $C plant\\n' >\" git rebase -q "
+		      "-i HEAD; echo plant $?\n",
+	 "that .git/rebase-merge/git-rebase-todo picks now holds another .envrc",
+	 "git rebase --continue >/dev/null 2>&1; cat .envrc", "git rebase --continue"},
+	{"set -e; O=$(git rev-parse :.envrc)\n"
+	 "E=$(echo 'touch pwned' | git hash-object -w --stdin)\n"
+	 "N=$(echo one | git hash-object -w --stdin); N2=$(echo two | git hash-object -w --stdin)\n"
+	 "git update-index --add --cacheinfo 100644,$N,nofile; T0=$(git write-tree)\n"
+	 "git update-index --cacheinfo 100644,$N2,nofile; T1=$(git write-tree)\n"
+	 "git update-index --cacheinfo 100644,$E,.envrc; T2=$(git write-tree)\n"
+	 "git update-index --cacheinfo 100644,$O,.envrc; git rm -q --cached nofile\n"
+	 "X0=$(git commit-tree $T0 -p HEAD -m x0); X1=$(git commit-tree $T1 -p $X0 -m x1)\n"
+	 "X2=$(git commit-tree $T2 -p $X1 -m x2); git format-patch -q -o .git/p $X0..$X2\n"
+	 "! git am -q .git/p/*.patch 2>/dev/null; rm -r .git/p; echo plant $?\n",
+	 "patches for a stopped git am", "git am -q --skip >/dev/null 2>&1; cat .envrc",
+	 "git am --skip"},
+};
+
+BOTH_USERS(guards, a_protected_file_an_operation_resumes_is_said, .timeout = 90)
+{
+	struct world w;
+	git_world(&w, who, "poper");
+	tracked_envrc(&w);
+	struct run_result r = outside(&w, "git tag orig");
+	run_free(&r);
+	for (size_t i = 0; i < sizeof(plant_operations) / sizeof(*plant_operations); i++) {
+		const char *const *op = plant_operations[i];
+		r = sh_in(&w, NULL, "%s", op[0]);
+		char *diag = fmt("%s, inside (%d): %s%s", op[3], r.status, r.out, r.err);
+		cr_assert(strstr(r.out, "plant 0"), "the plant failed\n%s", diag);
+		cr_expect(strstr(r.err, op[1]), "not said\n%s", diag);
+		run_free(&r);
+		r = outside(&w, "%s", op[2]);
+		cr_expect_str_eq(r.out, "touch pwned\n", "control: %s does not write it\n%s", op[3],
+				 diag);
+		run_free(&r);
+		free(diag);
+		r = outside(&w,
+			    "git rebase --abort; git am --abort; git bisect reset >/dev/null 2>&1; "
+			    "git checkout -q -f main && git reset -q --hard orig && cat .envrc");
+		cr_assert_str_eq(r.out, "echo mine\n", "the repository was not put back: %s",
+				 r.err);
+		run_free(&r);
+	}
+	world_free(&w);
+}
+
 /* A pack of the session's own holding another object under the name of
  * the protected .envrc's blob: git reads packs before loose objects and
  * checks neither (the control: git outside reads the forged one). */
