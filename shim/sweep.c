@@ -2100,8 +2100,13 @@ static void judge_held_note(const char *text, size_t len, char *id, size_t size,
 static int judge_killed_in(const char *dir, const char *mirror, bool trusted, const char *named,
 			   struct cordon_strv *said, struct cordon_error *err);
 
+static void putbacks_finish(struct cordon_strv *said);
+
 int cordon_sweep_judge_killed(const char *named, struct cordon_strv *said, struct cordon_error *err)
 {
+	/* (Before the session starts: a put-back cut short left the hidden
+	 * files where it could read them.) */
+	putbacks_finish(said);
 	/* Only from the passwd home's, where there is one apart: the state
 	 * directory XDG_STATE_HOME or HOME name may lie where a session
 	 * writes, and a note planted there had a launch move any file of the
@@ -6361,6 +6366,182 @@ static int put_back_hidden(int dir, const char *name, const char *to, const stru
 	return back;
 }
 
+/* ---- a put-back cut short ----
+ *
+ * Between moving a directory aside and putting back the hidden files it
+ * held, a launcher killed (kill -9, the OOM killer) left them in
+ * NAME.cordon-disarmed, where any session that reads the directory reads
+ * them (round 54h F2). Before the move, a record of them is written
+ * beside the sweep's records; it goes once they are back. A launch (or an
+ * end) that finds one whose process is gone puts them back. */
+
+#define PUTBACK       "putback-"
+#define PUTBACK_MAGIC "cordon-putback 1"
+
+/* The record of this process's put-back into the directory DIR (at
+ * DIR_PATH) of RESTS, in NAME, written: its path (malloc'd), or NULL
+ * (none written: the put-back goes on without). */
+static char *putback_note(int dir, const char *dir_path, const char *name,
+			  const struct rests *rests)
+{
+	static unsigned seq;
+	struct stat st;
+	cleanup_free char *rd = fstat(dir, &st) == 0 ? records_dir() : NULL;
+	char *path = NULL;
+	if (!rd || asprintf(&path, "%s/" PUTBACK "%d-%llu-%u", rd, (int)getpid(), own_start_time(),
+			    seq++) < 0)
+		return NULL;
+	char head[PATH_MAX + NAME_MAX + 128];
+	int n = snprintf(head, sizeof(head), PUTBACK_MAGIC "%c%s%c%llu:%llu%c%s%c", '\0', dir_path,
+			 '\0', (unsigned long long)st.st_dev, (unsigned long long)st.st_ino, '\0',
+			 name, '\0');
+	size_t total = n > 0 ? (size_t)n : 0, cap = 0;
+	char *all = NULL;
+	bool ok = n > 0 && (size_t)n < sizeof(head) && cordon_reserve(&all, &cap, total, 4096);
+	if (ok)
+		memcpy(all, head, total);
+	for (size_t i = 0; ok && i < rests->v.n; i++) {
+		size_t len = strlen(rests->v.v[i]) + 1;
+		const struct cordon_sweep_id *id = &rests->ids[i];
+		ok = cordon_reserve(&all, &cap, total + len + ID_TEXT + 1, 4096);
+		if (!ok || !rests->v.v[i][0] || !id->l[1])
+			continue;
+		memcpy(all + total, rests->v.v[i], len);
+		total += len;
+		struct cordon_sweep_id bare = *id;
+		bare.real = NULL; /* (put back by the name it has here) */
+		total += id_text(&bare, all + total);
+	}
+	int fd = ok ? open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600) : -1;
+	ok = fd >= 0 && cordon_write_full(fd, all, total) == 0;
+	if (fd >= 0)
+		close(fd);
+	free(all);
+	if (!ok) {
+		if (fd >= 0)
+			(void)unlink(path);
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+/* The put-back the record FILE (in the directory D) tells of, whose
+ * process is gone, done: what the directory moved aside holds that is
+ * still what the record names is put back, a line pushed to SAID. */
+static void putback_finish(int d, const char *file, struct cordon_strv *said)
+{
+	int fd = openat(d, file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	char *text = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+				     st.st_size <= MARK_HIDDEN_MAX
+			     ? malloc((size_t)st.st_size + 1)
+			     : NULL;
+	ssize_t got = text ? read(fd, text, (size_t)st.st_size) : -1;
+	if (fd >= 0)
+		close(fd);
+	const char *f[4] = {NULL, NULL, NULL, NULL};
+	const char *end = got > 0 ? text + got : NULL, *p = text;
+	if (end)
+		text[got] = '\0';
+	for (int i = 0; end && i < 4 && p < end; i++, p += strlen(p) + 1)
+		f[i] = p;
+	unsigned long long id[2];
+	const char *t = f[2];
+	bool ok = f[3] && strcmp(text, PUTBACK_MAGIC) == 0 && read_ids(&t, '\0', id, 2) &&
+		  f[3][0] && !strchr(f[3], '/');
+	struct rests rests = {0};
+	for (; ok && p < end; p += strlen(p) + 1) {
+		if (p[0] == '#' && rests.v.n) {
+			const char *q = p + 1;
+			unsigned long long v[4];
+			if (read_ids(&q, '\0', v, 4)) {
+				memcpy(rests.ids[rests.v.n - 1].l, v, sizeof(v[0]) * 2);
+				memcpy(rests.ids[rests.v.n - 1].s, v + 2, sizeof(v[0]) * 2);
+			}
+			continue;
+		}
+		struct cordon_sweep_id *nv =
+			cordon_grow(rests.ids, &rests.cap, rests.v.n + 1, sizeof(*nv), 4);
+		if (!nv)
+			break;
+		rests.ids = nv;
+		if (cordon_strv_push(&rests.v, p) < 0)
+			break;
+		rests.ids[rests.v.n - 1] = (struct cordon_sweep_id){{0}, {0}, NULL};
+	}
+	int dir = ok ? open(f[1], O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	ok = dir >= 0 && fstat(dir, &st) == 0 && (unsigned long long)st.st_dev == id[0] &&
+	     (unsigned long long)st.st_ino == id[1];
+	/* Where it was moved: each NAME.cordon-disarmed... holding one of
+	 * them (a long name's: cordon-disarmed-...). */
+	int listed = ok ? dup(dir) : -1;
+	DIR *listing = listed >= 0 ? fdopendir(listed) : NULL;
+	if (!listing && listed >= 0)
+		close(listed);
+	int back = 0, left = 0;
+	size_t nn = f[3] ? strlen(f[3]) : 0;
+	for (struct dirent *de; listing && (de = readdir(listing));) {
+		if (!((strncmp(de->d_name, f[3], nn) == 0 &&
+		       strncmp(de->d_name + nn, DISARMED, strlen(DISARMED)) == 0) ||
+		      strncmp(de->d_name, "cordon-disarmed-", 16) == 0))
+			continue;
+		int from = openat(dir, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		bool holds = false;
+		for (size_t i = 0; from >= 0 && !holds && i < rests.v.n; i++) {
+			struct stat rst;
+			holds = (fstatat(from, rests.v.v[i], &rst, AT_SYMLINK_NOFOLLOW) == 0 &&
+				 is_id(&rst, &rests.ids[i])) ||
+				(fstatat(from, rests.v.v[i], &rst, 0) == 0 &&
+				 is_id(&rst, &rests.ids[i]));
+		}
+		if (from >= 0)
+			close(from);
+		int l = 0, k = 0;
+		static const struct timespec never = {LONG_MAX, 0};
+		if (holds)
+			back += put_back_hidden(dir, f[3], de->d_name, &rests, &never, &l, &k);
+		left += l + k;
+	}
+	if (listing)
+		closedir(listing);
+	if (dir >= 0)
+		close(dir);
+	char shown[PATH_MAX + 8], name[NAME_MAX + 8];
+	if (back)
+		say(said,
+		    "cordon: a session's end was cut short (killed?) as it put back the hidden files "
+		    "%s/%s held: cordon put %d back at their names now%s",
+		    cordon_printable(f[1], SIZE_MAX, shown, sizeof(shown)),
+		    cordon_printable(f[3], SIZE_MAX, name, sizeof(name)), back,
+		    left ? "; some could not be, and lie in the directory moved aside: move them "
+			   "back"
+			 : "");
+	rests_free(&rests);
+	free(text);
+	(void)unlinkat(d, file, 0);
+}
+
+/* Each put-back whose launcher is gone, done (putback_finish). */
+static void putbacks_finish(struct cordon_strv *said)
+{
+	cleanup_free char *rd = records_dir();
+	DIR *d = rd ? opendir(rd) : NULL;
+	for (struct dirent *de; d && (de = readdir(d));) {
+		char *e;
+		if (strncmp(de->d_name, PUTBACK, strlen(PUTBACK)) != 0)
+			continue;
+		long pid = strtol(de->d_name + strlen(PUTBACK), &e, 10);
+		unsigned long long start = *e == '-' ? strtoull(e + 1, &e, 10) : 0, now;
+		if (pid <= 0 || pid > INT_MAX || *e != '-' ||
+		    (alive((pid_t)pid, &now) && (now == start || !now)))
+			continue; /* (under way) */
+		putback_finish(dirfd(d), de->d_name, said);
+	}
+	if (d)
+		closedir(d);
+}
+
 static int disarm_said(const struct cordon_sweep *s, const char *path, const char *head,
 		       const char *why, const char *tail, struct cordon_strv *said, char *moved,
 		       size_t size)
@@ -6383,6 +6564,13 @@ static int disarm_said(const struct cordon_sweep *s, const char *path, const cha
 	if (dir >= 0 && lstat(path, &pst) == 0 && S_ISDIR(pst.st_mode))
 		(void)hidden_rests(s, path, &rests); /* (out of memory: those found) */
 	int back = 0, left = 0, kept = 0;
+	cleanup_free char *note = NULL;
+	if (dir >= 0 && rests.v.n) {
+		cleanup_free char *dir_path = strndup(path, (size_t)(strrchr(path, '/') - path));
+		note = dir_path ? putback_note(dir, dir_path[0] ? dir_path : "/",
+					       strrchr(path, '/') + 1, &rests)
+				: NULL;
+	}
 	if (dir >= 0) {
 		e = cordon_fs_move_aside(dir, strrchr(path, '/') + 1, to, sizeof(to));
 		/* A directory of the user's made read-only inside (chmod 555):
@@ -6394,9 +6582,22 @@ static int disarm_said(const struct cordon_sweep *s, const char *path, const cha
 			      fchmod(dir, (st.st_mode & 07777) | S_IWUSR | S_IXUSR) == 0;
 		if (opened)
 			e = cordon_fs_move_aside(dir, strrchr(path, '/') + 1, to, sizeof(to));
+#ifdef CORDON_TEST_HOOKS
+		/* (Test builds: a kill between the move and the put-back.) */
+		const char *pause = getenv("CORDON_TEST_PUTBACK_PAUSE");
+		int pfd = e >= 0 && rests.v.n && pause
+				  ? open(pause, O_WRONLY | O_CREAT | O_CLOEXEC, 0644)
+				  : -1;
+		if (pfd >= 0) {
+			close(pfd);
+			sleep(60);
+		}
+#endif
 		if (e >= 0 && rests.v.n)
 			back = put_back_hidden(dir, strrchr(path, '/') + 1, to, &rests, &s->since,
 					       &left, &kept);
+		if (note)
+			(void)unlink(note);
 		if (opened)
 			(void)fchmod(dir,
 				     st.st_mode & 07777); /* as it was; failing, left writable */
@@ -8656,6 +8857,7 @@ int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *sai
 {
 	int moved = 0;
 	s->swept = true;
+	putbacks_finish(said);
 	writable_resolve(s);
 	/* (git's config as the plan read it: the environment the launch had,
 	 * and the config directories earlier launches had.) */

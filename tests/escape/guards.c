@@ -4429,6 +4429,58 @@ BOTH_USERS(guards, a_hidden_file_stays_at_its_name_after_a_killed_session, .time
 	world_free(&w);
 }
 
+/* Round 54h F2: the launcher killed between moving config/ aside and
+ * putting back the hidden config/master.key it held (a test build's pause
+ * stands in for the moment) left the key in config.cordon-disarmed, where
+ * the next session read it. A record written before the move has the next
+ * launch put it back before its session starts. Judged from outside:
+ * where the key lies, what the next session read. Control: the kill
+ * landed between the move and the put-back. */
+BOTH_USERS(guards, a_put_back_cut_short_is_done_by_the_next_launch, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "hidcut", ", \"additional_hidden_paths\": [\"config/master.key\"]");
+	free(write_file(w.proj, "config/master.key", "RAILS-" SECRET "\n"));
+	world_give(&w);
+	char *paused = at(w.outside, "paused");
+	char *env = fmt("CORDON_TEST_PUTBACK_PAUSE=%s", paused);
+	world_setenv(&w, env);
+	char *argv[] = {
+		CORDON_BIN,
+		"run",
+		"--config",
+		w.cfg,
+		"--",
+		"/bin/sh",
+		"-c",
+		"cd config && mkdir -p objects refs && echo 'ref: refs/heads/main' > HEAD && "
+		"printf '[core]\\n\\tbare = true\\n\\tfsmonitor = true\\n' > config",
+		NULL};
+	pid_t pid = world_spawn(&w, argv, w.proj);
+	cr_assert(wait_exists(paused, 30000), "the end did not pause before the put-back");
+	cr_assert_eq(kill(pid, SIGKILL), 0);
+	cr_expect(wait_gone(pid, 10000), "the launcher did not go");
+	world_setenv(&w, "CORDON_TEST_PUTBACK_PAUSE=");
+	char *key = path_join(w.proj, "config/master.key");
+	char *moved = path_join(w.proj, "config.cordon-disarmed/master.key");
+	cr_assert(file_exists(moved) && !file_exists(key),
+		  "control: the kill did not land between the move and the put-back");
+	struct run_result r =
+		sh_in(&w, "", "cat %s/config*/master.key 2>/dev/null; echo read-done", w.proj);
+	char *diag = fmt("next (%d): %s%s", r.status, r.out, r.err);
+	cr_expect(strstr(r.out, "read-done"), "did not run\n%s", diag);
+	cr_expect_null(strstr(r.out, SECRET), "the next session read the key\n%s", diag);
+	cr_expect(strstr(r.err, "was cut short"), "the put-back was not said\n%s", diag);
+	char *now = read_file(key);
+	cr_expect(now && strstr(now, SECRET), "master.key is not at its name\n%s", diag);
+	free(now);
+	cr_expect_not(file_exists(moved), "master.key stayed in the moved directory\n%s", diag);
+	run_free(&r);
+	sweep_forget_beneath(w.dir);
+	free(diag), free(moved), free(key), free(env), free(paused);
+	world_free(&w);
+}
+
 /* Round 54h F1: session A hides kc.yaml (only A), and is killed; session
  * B, which does not hide it, makes sub/.hg with a hook and lays
  * kc.yaml -> sub/.hg/hgrc. B's end moves sub/.hg aside and, catching up
