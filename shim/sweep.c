@@ -340,7 +340,69 @@ static bool top_dir(const char *top, const char *name, struct stat *st)
  * ~/.config): their names, and where they lead. */
 struct dirs_seen {
 	struct cordon_strv dirs, real;
+	/* The roots of the sessions with a mark (running, or killed) and
+	 * this one's, each with the start it judges from (AT, same index):
+	 * what lies below one and changed at or after its start a session may
+	 * have made. The directories found so, and not. */
+	struct cordon_strv roots, fresh, old;
+	struct timespec *at;
+	size_t at_cap;
 };
+
+/* Whether PATH, changed at CHANGED, lies strictly below the root of a
+ * session in SEEN (a root itself is not the session's to make) that had
+ * started by then. */
+static bool session_may_have(const char *path, const struct timespec *changed,
+			     const struct dirs_seen *seen)
+{
+	for (size_t i = 0; i < seen->roots.n; i++)
+		if (strcmp(path, seen->roots.v[i]) != 0 &&
+		    cordon_path_under(path, seen->roots.v[i]) && after(changed, &seen->at[i]))
+			return true;
+	return false;
+}
+
+/* Whether the directory DIR is one a session may have made or changed
+ * (session_may_have). */
+static bool fresh_dir(const char *dir, struct dirs_seen *seen)
+{
+	if (cordon_strv_contains(&seen->fresh, dir))
+		return true;
+	if (cordon_strv_contains(&seen->old, dir))
+		return false;
+	struct stat st;
+	bool fresh = lstat(dir, &st) < 0 || session_may_have(dir, &CTIME(st), seen);
+	(void)cordon_strv_push(fresh ? &seen->fresh : &seen->old, dir);
+	return fresh;
+}
+
+/* Whether PATH (LST its lstat), what it leads to (REAL: where that is not
+ * PATH; else NULL), or a directory on the way to either, is one a session
+ * with a mark may have made: a session running as the hiding one started
+ * (round 56a F1: one staged an hgrc at a name another hid, which recorded
+ * it as the hidden file and had it put back). */
+static bool maybe_made(const char *path, const char *real, const struct stat *lst,
+		       struct dirs_seen *seen)
+{
+	struct stat st;
+	if (session_may_have(path, &CTIME(*lst), seen) ||
+	    (S_ISLNK(lst->st_mode) &&
+	     (stat(path, &st) < 0 || session_may_have(real ? real : path, &CTIME(st), seen))))
+		return true;
+	for (int k = 0; k < 2; k++) {
+		char dir[PATH_MAX];
+		if (k && !real)
+			break;
+		snprintf(dir, sizeof(dir), "%s", k ? real : path);
+		for (char *slash = strrchr(dir, '/'); slash && slash != dir;
+		     slash = strrchr(dir, '/')) {
+			*slash = '\0';
+			if (fresh_dir(dir, seen))
+				return true;
+		}
+	}
+	return false;
+}
 
 /* Where PATH, not a link itself, leads (malloc'd; NULL: nowhere, or out of
  * memory): its directory resolved once for all of SEEN's. (realpath()
@@ -392,11 +454,19 @@ static void id_of(const char *path, struct cordon_sweep_id *id, struct dirs_seen
 		id->s[0] = (unsigned long long)st.st_dev;
 		id->s[1] = (unsigned long long)st.st_ino;
 	}
+	struct stat lst = st;
+	if (link)
+		(void)lstat(path, &lst);
 	char *real = !id->s[1] ? NULL : link ? realpath(path, NULL) : real_of(path, seen);
 	if (real && strcmp(real, path) != 0)
 		id->real = real;
 	else
 		free(real);
+	/* (Not trusted: known as missing, nothing put back.) */
+	if (maybe_made(path, id->real, &lst, seen)) {
+		free(id->real);
+		*id = (struct cordon_sweep_id){{0}, {0}, NULL};
+	}
 }
 
 static void ids_free(struct cordon_sweep_id *ids, size_t n)
@@ -2325,6 +2395,8 @@ int cordon_sweep_start(const struct cordon_policy *p, struct cordon_placeholders
 	return r;
 }
 
+static void hidden_ids(struct cordon_sweep *s);
+
 int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarded,
 		       struct cordon_sweep *s)
 {
@@ -2396,13 +2468,6 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 			e = add_protected_name(s, &p->guards[i]);
 	if (e >= 0 && s->roots.n > s->n_own)
 		e = add_shared_local(s);
-	if (e >= 0 && s->hidden.n && !(s->hidden_ids = calloc(s->hidden.n, sizeof(*s->hidden_ids))))
-		e = -ENOMEM;
-	struct dirs_seen seen = {{0}, {0}};
-	for (size_t i = 0; e >= 0 && i < s->hidden.n; i++)
-		id_of(s->hidden.v[i], &s->hidden_ids[i], &seen);
-	cordon_strv_free(&seen.dirs);
-	cordon_strv_free(&seen.real);
 	if (e < 0) {
 		cordon_sweep_free(s);
 		return -ENOMEM;
@@ -2410,6 +2475,7 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 	for (size_t i = 0; i < s->n_own; i++)
 		hold_mise_dirs(s, s->roots.v[i]);
 	since_now(s);
+	hidden_ids(s);
 	for (size_t i = 0; i < s->roots.n; i++) {
 		/* (Its mark holds where its walk judges from, for the next
 		 * sweep if this one never ends.) */
@@ -2421,6 +2487,49 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 		snapshot(s, s->roots.v[i]);
 	}
 	return 0;
+}
+
+/* ROOT, judged from AT, into SEEN's roots. */
+static void seen_root(struct dirs_seen *seen, const char *root, const struct timespec *at)
+{
+	struct timespec *nv =
+		cordon_grow(seen->at, &seen->at_cap, seen->roots.n + 1, sizeof(*nv), 8);
+	if (!nv)
+		return;
+	seen->at = nv;
+	if (cordon_strv_push(&seen->roots, root) >= 0)
+		seen->at[seen->roots.n - 1] = *at;
+}
+
+static void trust_one(const struct beside *b, void *arg)
+{
+	/* (A mark of an earlier version's, with no root in it: its root
+	 * unknown, its session is taken to have written anywhere.) */
+	if (b->mark && !b->mine && b->at.tv_sec > 0)
+		seen_root(arg, b->root[0] ? b->root : "/", &b->at);
+}
+
+/* What each of S's hidden paths is as it starts, into its hidden_ids:
+ * none where a session with a mark (running, or killed) may have made it
+ * since it started, or this one (maybe_made). */
+static void hidden_ids(struct cordon_sweep *s)
+{
+	if (!s->hidden.n || !(s->hidden_ids = calloc(s->hidden.n, sizeof(*s->hidden_ids))))
+		return; /* (out of memory: none known, nothing put back) */
+	/* (Its own roots from its start to the nanosecond: a file of the
+	 * user's written the moment before is the user's.) */
+	struct dirs_seen seen = {0};
+	for (size_t i = 0; i < s->roots.n; i++)
+		seen_root(&seen, s->roots.v[i], &s->started);
+	each_beside(NULL, trust_one, &seen);
+	for (size_t i = 0; i < s->hidden.n; i++)
+		id_of(s->hidden.v[i], &s->hidden_ids[i], &seen);
+	cordon_strv_free(&seen.dirs);
+	cordon_strv_free(&seen.real);
+	cordon_strv_free(&seen.roots);
+	cordon_strv_free(&seen.fresh);
+	cordon_strv_free(&seen.old);
+	free(seen.at);
 }
 
 void cordon_sweep_names(struct cordon_sweep *s, struct cordon_strv *names)
@@ -6379,10 +6488,11 @@ static int put_back_hidden(int dir, const char *name, const char *to, const stru
 #define PUTBACK_MAGIC "cordon-putback 1"
 
 /* The record of this process's put-back into the directory DIR (at
- * DIR_PATH) of RESTS, in NAME, written: its path (malloc'd), or NULL
- * (none written: the put-back goes on without). */
+ * DIR_PATH) of RESTS, in NAME, by a sweep judging from SINCE, written: its
+ * path (malloc'd), or NULL (none written: the put-back goes on without).
+ * Once NAME is moved aside, where to is added ("@TO"). */
 static char *putback_note(int dir, const char *dir_path, const char *name,
-			  const struct rests *rests)
+			  const struct rests *rests, const struct timespec *since)
 {
 	static unsigned seq;
 	struct stat st;
@@ -6392,9 +6502,10 @@ static char *putback_note(int dir, const char *dir_path, const char *name,
 			    seq++) < 0)
 		return NULL;
 	char head[PATH_MAX + NAME_MAX + 128];
-	int n = snprintf(head, sizeof(head), PUTBACK_MAGIC "%c%s%c%llu:%llu%c%s%c", '\0', dir_path,
-			 '\0', (unsigned long long)st.st_dev, (unsigned long long)st.st_ino, '\0',
-			 name, '\0');
+	int n = snprintf(head, sizeof(head), PUTBACK_MAGIC "%c%s%c%llu:%llu%c%s%c%lld:%ld%c", '\0',
+			 dir_path, '\0', (unsigned long long)st.st_dev,
+			 (unsigned long long)st.st_ino, '\0', name, '\0', (long long)since->tv_sec,
+			 (long)since->tv_nsec, '\0');
 	size_t total = n > 0 ? (size_t)n : 0, cap = 0;
 	char *all = NULL;
 	bool ok = n > 0 && (size_t)n < sizeof(head) && cordon_reserve(&all, &cap, total, 4096);
@@ -6440,18 +6551,25 @@ static void putback_finish(int d, const char *file, struct cordon_strv *said)
 	ssize_t got = text ? read(fd, text, (size_t)st.st_size) : -1;
 	if (fd >= 0)
 		close(fd);
-	const char *f[4] = {NULL, NULL, NULL, NULL};
-	const char *end = got > 0 ? text + got : NULL, *p = text;
+	const char *f[5] = {NULL, NULL, NULL, NULL, NULL};
+	const char *end = got > 0 ? text + got : NULL, *p = text, *to = NULL;
 	if (end)
 		text[got] = '\0';
-	for (int i = 0; end && i < 4 && p < end; i++, p += strlen(p) + 1)
+	for (int i = 0; end && i < 5 && p < end; i++, p += strlen(p) + 1)
 		f[i] = p;
-	unsigned long long id[2];
-	const char *t = f[2];
-	bool ok = f[3] && strcmp(text, PUTBACK_MAGIC) == 0 && read_ids(&t, '\0', id, 2) &&
-		  f[3][0] && !strchr(f[3], '/');
+	unsigned long long id[2], when[2];
+	const char *t = f[2], *w = f[4];
+	bool ok = f[4] && strcmp(text, PUTBACK_MAGIC) == 0 && read_ids(&t, '\0', id, 2) &&
+		  f[3][0] && !strchr(f[3], '/') && read_ids(&w, '\0', when, 2);
+	/* (Judged from the sweep's start, as its own put-back would have
+	 * been: round 56a F2.) */
+	struct timespec since = {ok ? (time_t)when[0] : 0, ok ? (long)when[1] : 0};
 	struct rests rests = {0};
 	for (; ok && p < end; p += strlen(p) + 1) {
+		if (p[0] == '@') {
+			to = p + 1;
+			continue;
+		}
 		if (p[0] == '#' && rests.v.n) {
 			const char *q = p + 1;
 			unsigned long long v[4];
@@ -6482,9 +6600,12 @@ static void putback_finish(int d, const char *file, struct cordon_strv *said)
 	int back = 0, left = 0;
 	size_t nn = f[3] ? strlen(f[3]) : 0;
 	for (struct dirent *de; listing && (de = readdir(listing));) {
-		if (!((strncmp(de->d_name, f[3], nn) == 0 &&
-		       strncmp(de->d_name + nn, DISARMED, strlen(DISARMED)) == 0) ||
-		      strncmp(de->d_name, "cordon-disarmed-", 16) == 0))
+		/* (The one it was moved to; where that was not added, any it
+		 * may have been.) */
+		if (to ? strcmp(de->d_name, to) != 0
+		       : !((strncmp(de->d_name, f[3], nn) == 0 &&
+			    strncmp(de->d_name + nn, DISARMED, strlen(DISARMED)) == 0) ||
+			   strncmp(de->d_name, "cordon-disarmed-", 16) == 0))
 			continue;
 		int from = openat(dir, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		bool holds = false;
@@ -6498,9 +6619,8 @@ static void putback_finish(int d, const char *file, struct cordon_strv *said)
 		if (from >= 0)
 			close(from);
 		int l = 0, k = 0;
-		static const struct timespec never = {LONG_MAX, 0};
 		if (holds)
-			back += put_back_hidden(dir, f[3], de->d_name, &rests, &never, &l, &k);
+			back += put_back_hidden(dir, f[3], de->d_name, &rests, &since, &l, &k);
 		left += l + k;
 	}
 	if (listing)
@@ -6568,7 +6688,7 @@ static int disarm_said(const struct cordon_sweep *s, const char *path, const cha
 	if (dir >= 0 && rests.v.n) {
 		cleanup_free char *dir_path = strndup(path, (size_t)(strrchr(path, '/') - path));
 		note = dir_path ? putback_note(dir, dir_path[0] ? dir_path : "/",
-					       strrchr(path, '/') + 1, &rests)
+					       strrchr(path, '/') + 1, &rests, &s->since)
 				: NULL;
 	}
 	if (dir >= 0) {
@@ -6582,6 +6702,15 @@ static int disarm_said(const struct cordon_sweep *s, const char *path, const cha
 			      fchmod(dir, (st.st_mode & 07777) | S_IWUSR | S_IXUSR) == 0;
 		if (opened)
 			e = cordon_fs_move_aside(dir, strrchr(path, '/') + 1, to, sizeof(to));
+		if (e >= 0 && note) {
+			int nfd = open(note, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+			char *at = nfd >= 0 ? cordon_join3("@", to, "") : NULL;
+			if (at)
+				(void)cordon_write_full(nfd, at, strlen(at) + 1);
+			free(at);
+			if (nfd >= 0)
+				close(nfd);
+		}
 #ifdef CORDON_TEST_HOOKS
 		/* (Test builds: a kill between the move and the put-back.) */
 		const char *pause = getenv("CORDON_TEST_PUTBACK_PAUSE");

@@ -4576,6 +4576,74 @@ BOTH_USERS(guards, an_old_plant_moved_under_a_hidden_name_is_not_put_back, .time
 	world_free(&w);
 }
 
+/* Round 56a F1: the same, with the plant made before the hiding session
+ * started. B1 (which does not hide kc.yaml) makes sub/.hg with a hook and
+ * lays kc.yaml -> its hgrc, then A, which hides kc.yaml, starts: A's mark
+ * recorded the plant as the hidden file. B1 parks sub/.hg as stash and
+ * ends; B2 moves it back and A is killed; B2's end moved sub/.hg aside
+ * and put the "hidden file" back in a .hg made anew. A hidden path a
+ * session with a mark may have made (changed since the earliest such
+ * start, or a directory on its way in a session's root) is recorded as
+ * unknown now, and nothing of it is put back. Judged outside: hg status
+ * runs no hook. Controls: .hg was moved aside, hg obeys a lone hgrc. */
+BOTH_USERS(guards, a_plant_made_before_the_hiding_session_is_not_put_back, .timeout = 120)
+{
+	struct world w;
+	world_for(&w, who, "hidpre", "");
+	free(write_file(w.proj, "a", "a\n"));
+	char *hide = write_file(w.dir, "hide.json",
+				"{" WORLD_BASE_RW ", \"additional_hidden_paths\": [\"kc.yaml\"]}");
+	chmod(hide, 0644);
+	world_give(&w);
+	struct run_result r = sh_in(&w, NULL, "true"); /* (the project has a record) */
+	run_free(&r);
+	char *mark = at(w.outside, "hg-ran");
+	char *b1 = fmt("mkdir -p sub/.hg && printf '[hooks]\\npre-status = touch %s\\n' > "
+		       "sub/.hg/hgrc && printf 'revlogv1\\nstore\\n' > sub/.hg/requires && "
+		       "ln -s %s/sub/.hg/hgrc kc.yaml && touch b1ready; "
+		       "while [ ! -e go ]; do sleep 0.05; done; mv sub/.hg stash",
+		       mark, w.proj);
+	char *b1v[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "/bin/sh", "-c", b1, NULL};
+	pid_t p1 = world_spawn(&w, b1v, w.proj);
+	char *ready = at(w.proj, "b1ready");
+	cr_assert(wait_exists(ready, 20000), "B1 did not plant");
+	char *av[] = {CORDON_BIN, "run",     "--config", hide,
+		      "--",       "/bin/sh", "-c",       "touch aready; exec sleep 300",
+		      NULL};
+	pid_t pa = world_spawn(&w, av, w.proj);
+	char *aready = at(w.proj, "aready");
+	cr_assert(wait_exists(aready, 20000), "A did not start");
+	free(write_file(w.proj, "go", ""));
+	int st;
+	cr_assert_eq(waitpid(p1, &st, 0), p1);
+	char *b2 = "mv stash sub/.hg && touch b2ready; while [ ! -e go2 ]; do sleep 0.05; done";
+	char *b2v[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "/bin/sh", "-c", b2, NULL};
+	pid_t p2 = world_spawn(&w, b2v, w.proj);
+	char *ready2 = at(w.proj, "b2ready");
+	cr_assert(wait_exists(ready2, 20000), "B2 did not move the plant back");
+	cr_assert_eq(kill(pa, SIGKILL), 0);
+	cr_expect(wait_gone(pa, 10000), "A's launcher did not go");
+	free(write_file(w.proj, "go2", ""));
+	cr_assert_eq(waitpid(p2, &st, 0), p2);
+	char *aside = at(w.proj, "sub/.hg.cordon-disarmed");
+	char *hgrc = at(w.proj, "sub/.hg/hgrc");
+	cr_expect(file_exists(aside), "control: .hg was not moved aside");
+	cr_expect(!file_exists(hgrc), "the planted hgrc was put back");
+	r = sh_outside(&w, "cd sub && hg status >/dev/null 2>&1; true");
+	run_free(&r);
+	cr_expect(!file_exists(mark), "hg status outside ran the planted hook");
+	/* (The control.) */
+	r = sh_outside(&w, "mkdir -p ctl/.hg && cp sub/.hg.cordon-disarmed/hgrc "
+			   "sub/.hg.cordon-disarmed/requires ctl/.hg/ && cd ctl && hg status "
+			   ">/dev/null 2>&1; true");
+	run_free(&r);
+	cr_expect(file_exists(mark), "control: hg does not run a lone .hg/hgrc's hook");
+	sweep_forget_beneath(w.dir);
+	free(aside), free(hgrc), free(ready2), free(aready), free(ready), free(b1), free(mark);
+	free(hide);
+	world_free(&w);
+}
+
 /* Round 53e F4: the same, with the key hidden by a name through a link
  * outside the project (WORLD/lnk -> proj/config, as an HF_HOME set
  * through a link), and the launch that catches up with the killed
