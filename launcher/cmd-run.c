@@ -402,6 +402,7 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 		goto fail;
 	if (!learn && a->n_rest == 0 && isatty(STDERR_FILENO))
 		launcher_toolchain_hint(a);
+	launcher_git_tokens(&p);
 	if (p.sandbox) {
 		struct cordon_error herr = {0};
 		if (launcher_history(&p, path, session, &env, &shell_own, &herr) < 0)

@@ -150,6 +150,11 @@ void check_toolchains(const struct cordon_args *a, const struct cordon_config *c
  * "Permission denied" next), with the config line that fixes them; nothing
  * when all execute or none can be suggested. */
 void launcher_toolchain_hint(const struct cordon_args *a);
+/* One line on stderr for each git config the session of P reads (global,
+ * the project's) that holds a credential: a password or token in a URL,
+ * an Authorization header (launcher/git-tokens.c). */
+struct cordon_policy;
+void launcher_git_tokens(const struct cordon_policy *p);
 int cmd_list(const struct cordon_args *a);
 int cmd_ps(const struct cordon_args *a);
 int cmd_kill(const struct cordon_args *a);

@@ -5240,6 +5240,45 @@ BOTH_USERS(guards, git_metadata_stays, .timeout = 60)
 
 /* ---- hidden paths ---- */
 
+/* Round 54d F3: a token written in a git config the session reads (a
+ * remote's URL with a password, an insteadOf base with a token as its
+ * user, an Authorization header): git needs the file, so it cannot be
+ * hidden; each launch says so, a line a file, naming the key and never
+ * the token. Control: the session reads the token. A config the user
+ * hid is not said. */
+BOTH_USERS(guards, a_token_in_a_git_config_is_said, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "gittok");
+	struct run_result r = sh_in(&w, NULL, "true");
+	cr_expect_null(strstr(r.err, "holds a credential"), "said with no token: %s", r.err);
+	run_free(&r);
+	r = outside(&w,
+		    "git remote add origin https://alice:TOK3N-in-url@example.invalid/x && "
+		    "printf '[url \"https://ghp_T0KEN4base@github.com/\"]\\n\\tinsteadOf = "
+		    "https://github.com/\\n[http]\\n\\textraHeader = Authorization: Bearer "
+		    "T0KEN5hdr\\n' >> %s/.gitconfig",
+		    w.home);
+	run_free(&r);
+	r = sh_in(&w, NULL, "cat .git/config ~/.gitconfig");
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_assert(strstr(r.out, "TOK3N-in-url") && strstr(r.out, "T0KEN4base"),
+		  "control: the session does not read the tokens\n%s", diag);
+	cr_expect(strstr(r.err, "/.git/config holds a credential (remote.origin.url)"),
+		  "the project's config was not said\n%s", diag);
+	cr_expect(strstr(r.err, "/.gitconfig holds a credential (url.<URL>.insteadof)"),
+		  "the global config was not said\n%s", diag);
+	cr_expect_null(strstr(r.err, "T0K"), "a token was shown\n%s", diag);
+	run_free(&r);
+	free(diag);
+	set_config(&w, ", \"additional_hidden_paths\": [\"~/.gitconfig\"]");
+	r = sh_in(&w, NULL, "true");
+	cr_expect_null(strstr(r.err, "/.gitconfig holds"), "a hidden config was said: %s", r.err);
+	cr_expect(strstr(r.err, "/.git/config holds a credential"), "not said: %s", r.err);
+	run_free(&r);
+	world_free(&w);
+}
+
 /* Round 54d: secrets the default list missed. Under the default ~/.config
  * grant (F1, F2, F6): LXD's client key, an Electron app's cookies, a VS
  * Code fork's Local History copy, zsh's history under ZDOTDIR; with "~"
