@@ -381,11 +381,18 @@ static bool fresh_dir(const char *dir, struct dirs_seen *seen)
  * with a mark may have made: a session running as the hiding one started
  * (round 56a F1: one staged an hgrc at a name another hid, which recorded
  * it as the hidden file and had it put back). */
+static char *real_of(const char *path, struct dirs_seen *seen);
+
 static bool maybe_made(const char *path, const char *real, const struct stat *lst,
 		       struct dirs_seen *seen)
 {
 	struct stat st;
+	/* (By its name and by where it lies: a root is named canonically,
+	 * a hidden path need not be.) */
+	cleanup_free char *at = S_ISLNK(lst->st_mode) ? real_of(path, seen) : NULL;
 	if (session_may_have(path, &CTIME(*lst), seen) ||
+	    (!S_ISLNK(lst->st_mode) && real && session_may_have(real, &CTIME(*lst), seen)) ||
+	    (at && session_may_have(at, &CTIME(*lst), seen)) ||
 	    (S_ISLNK(lst->st_mode) &&
 	     (stat(path, &st) < 0 || session_may_have(real ? real : path, &CTIME(st), seen))))
 		return true;
