@@ -444,6 +444,15 @@ static char *real_of(const char *path, struct dirs_seen *seen)
 	return cordon_join3(real, strcmp(real, "/") ? "/" : "", slash + 1);
 }
 
+/* ST's device, inode and change time into V. */
+static void stat_id(const struct stat *st, unsigned long long v[4])
+{
+	v[0] = (unsigned long long)st->st_dev;
+	v[1] = (unsigned long long)st->st_ino;
+	v[2] = (unsigned long long)CTIME(*st).tv_sec;
+	v[3] = (unsigned long long)CTIME(*st).tv_nsec;
+}
+
 /* What PATH is (lstat), and what it leads to (stat), into *ID; 0, 0 where
  * missing. */
 static void id_of(const char *path, struct cordon_sweep_id *id, struct dirs_seen *seen)
@@ -452,15 +461,12 @@ static void id_of(const char *path, struct cordon_sweep_id *id, struct dirs_seen
 	*id = (struct cordon_sweep_id){{0}, {0}, NULL};
 	if (lstat(path, &st) != 0)
 		return;
-	id->l[0] = (unsigned long long)st.st_dev;
-	id->l[1] = (unsigned long long)st.st_ino;
+	stat_id(&st, id->l);
 	bool link = S_ISLNK(st.st_mode);
-	if (!link) {
+	if (!link)
 		memcpy(id->s, id->l, sizeof(id->s));
-	} else if (stat(path, &st) == 0) {
-		id->s[0] = (unsigned long long)st.st_dev;
-		id->s[1] = (unsigned long long)st.st_ino;
-	}
+	else if (stat(path, &st) == 0)
+		stat_id(&st, id->s);
 	struct stat lst = st;
 	if (link)
 		(void)lstat(path, &lst);
@@ -483,24 +489,25 @@ static void ids_free(struct cordon_sweep_id *ids, size_t n)
 	free(ids);
 }
 
-/* ST is what ID names, as a link or as where one leads. */
+/* ST is what ID names, as a link or as where one leads, unchanged since
+ * (its change time the same: a file written since, or a new one given
+ * the inode number again, is not). */
 static bool is_id(const struct stat *st, const struct cordon_sweep_id *id)
 {
-	unsigned long long dev = (unsigned long long)st->st_dev,
-			   ino = (unsigned long long)st->st_ino;
-	return ino &&
-	       ((id->l[0] == dev && id->l[1] == ino) || (id->s[0] == dev && id->s[1] == ino));
+	unsigned long long v[4];
+	stat_id(st, v);
+	return v[1] && (memcmp(v, id->l, sizeof(v)) == 0 || memcmp(v, id->s, sizeof(v)) == 0);
 }
 
-#define ID_TEXT 88 /* "#" and four numbers, with their colons and NUL */
+#define ID_TEXT 176 /* "#" and eight numbers, with their colons and NUL */
 
 /* ID as the mark holds it, into AT (ID_TEXT and its real path's length
- * and one more): "#" and four numbers, then a space and where it led,
+ * and one more): "#" and eight numbers, then a space and where it led,
  * with a NUL; the bytes written. */
 static size_t id_text(const struct cordon_sweep_id *id, char *at)
 {
-	int n = snprintf(at, ID_TEXT, "#%llu:%llu:%llu:%llu", id->l[0], id->l[1], id->s[0],
-			 id->s[1]);
+	int n = snprintf(at, ID_TEXT, "#%llu:%llu:%llu:%llu:%llu:%llu:%llu:%llu", id->l[0],
+			 id->l[1], id->l[2], id->l[3], id->s[0], id->s[1], id->s[2], id->s[3]);
 	size_t len = n > 0 ? (size_t)n : 0;
 	if (id->real) {
 		at[len++] = ' ';
@@ -628,11 +635,11 @@ static void mark_hidden(const char *path, struct cordon_others_hidden *out)
 			if (p[0] == '#' && out->list.n) {
 				struct cordon_sweep_id *id = &out->ids[out->list.n - 1];
 				const char *real = strchr(p, ' '), *t = p + 1;
-				unsigned long long v[4];
-				if (id->real || !read_ids(&t, real ? ' ' : '\0', v, 4))
+				unsigned long long v[8];
+				if (id->real || !read_ids(&t, real ? ' ' : '\0', v, 8))
 					continue;
 				memcpy(id->l, v, sizeof(id->l));
-				memcpy(id->s, v + 2, sizeof(id->s));
+				memcpy(id->s, v + 4, sizeof(id->s));
 				if (real && real[1] == '/')
 					id->real = strdup(real + 1); /* (out of memory: none) */
 				continue;
@@ -6579,10 +6586,10 @@ static void putback_finish(int d, const char *file, struct cordon_strv *said)
 		}
 		if (p[0] == '#' && rests.v.n) {
 			const char *q = p + 1;
-			unsigned long long v[4];
-			if (read_ids(&q, '\0', v, 4)) {
-				memcpy(rests.ids[rests.v.n - 1].l, v, sizeof(v[0]) * 2);
-				memcpy(rests.ids[rests.v.n - 1].s, v + 2, sizeof(v[0]) * 2);
+			unsigned long long v[8];
+			if (read_ids(&q, '\0', v, 8)) {
+				memcpy(rests.ids[rests.v.n - 1].l, v, sizeof(v[0]) * 4);
+				memcpy(rests.ids[rests.v.n - 1].s, v + 4, sizeof(v[0]) * 4);
 			}
 			continue;
 		}

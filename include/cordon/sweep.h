@@ -66,9 +66,11 @@ struct cordon_sweep {
 	 * out of memory: none known): only that is put back where a
 	 * directory holding it is moved aside (round 54j F1). */
 	struct cordon_sweep_id {
-		/* lstat's device and inode, then stat's (through a link);
-		 * 0, 0: missing */
-		unsigned long long l[2], s[2];
+		/* lstat's device, inode and change time (seconds,
+		 * nanoseconds), then stat's (through a link); inode 0:
+		 * missing. The change time tells one changed since, or an
+		 * inode number used again (round 56c F1). */
+		unsigned long long l[4], s[4];
 		/* Where it led then (realpath), where that is not the path
 		 * itself; else NULL. */
 		char *real;
