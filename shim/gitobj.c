@@ -776,9 +776,23 @@ int cordon_git_refs(const char *gitdir, const char *common, struct cordon_strv *
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", gitdir, pseudo_refs[i]);
 		cleanup_free char *text = cordon_read_regular(path, 4096, &len);
-		char *ref = text && ref_text(text, hex, NULL, 0)
-				    ? cordon_join3(pseudo_refs[i], " ", hex)
-				    : NULL;
+		size_t word = text ? strcspn(text, " \t\r\n") : 0;
+		char *ref = NULL;
+		if (text && ref_text(text, hex, NULL, 0)) {
+			ref = cordon_join3(pseudo_refs[i], " ", hex);
+		} else if (word && strcmp(pseudo_refs[i], "BISECT_START") == 0 &&
+			   text[word + strspn(text + word, "\r\n")] == '\0' &&
+			   !strstr(text, "..") && text[0] != '/' && text[0] != '-') {
+			/* (The branch git bisect reset checks out: refs/heads/NAME.) */
+			text[word] = '\0';
+			char *sym = cordon_join3(pseudo_refs[i], "\trefs/heads/", text);
+			e = sym ? cordon_strv_push_take(&syms, sym) : -ENOMEM;
+		} else if (word) {
+			/* Any other form (an abbreviated id, a revision: git reads
+			 * one as any revision, round 56b F6): one cordon cannot
+			 * follow, "?", said where it changed. */
+			ref = cordon_join3(pseudo_refs[i], " ", "?");
+		}
 		if (ref)
 			e = cordon_strv_push_take(&all, ref);
 	}

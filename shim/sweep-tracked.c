@@ -181,15 +181,20 @@ static const struct {
 
 /* ---- the commits git's reflogs name ----
  *
- * git checkout - goes back to where HEAD's reflog says it was (a commit,
- * detached), HEAD@{N} names any entry of it, and git stash pop stash@{N}
- * any entry of the stash's: a commit the session wrote there alone is
- * checked out by them (round 54 Left). The ids in their tails as the
- * session starts are kept (as sums); the ones they name as it ends that
- * are not among them are judged as a ref the session moved. */
+ * git checkout - goes back to where HEAD's reflog says it was (the
+ * "checkout: moving from X to Y" message's X, any revision), HEAD@{N}
+ * names any entry of it, and git stash pop stash@{N} any entry of the
+ * stash's: a commit the session wrote there alone is checked out by them
+ * (round 54 Left). As the session starts each reflog's identity and size
+ * are kept, and the sums of the lines in its last LOG_TAIL bytes. As it
+ * ends, a reflog only added to is read from that size on; one written
+ * anew, whole (its last LOG_MAX bytes), less the lines it held then (a
+ * git stash drop keeps the user's older stashes: not said). The lines
+ * read are judged: their ids as refs the session moved, a checkout's
+ * message by what it names (round 56b F1, F5, F8). */
 
-#define LOG_TAIL (64u << 10) /* of a reflog as the session starts: its ids kept */
-#define LOG_END  (1u << 20)  /* of one as it ends: its ids judged */
+#define LOG_TAIL (64u << 10) /* of a reflog as the session starts: its lines' sums kept */
+#define LOG_MAX  (16u << 20) /* of one as it ends: past it, said as unread */
 
 struct reflog {
 	const char *name; /* in the git dir (0) or the common directory (1) */
@@ -200,61 +205,59 @@ struct reflog {
 
 static const struct reflog reflogs[] = {{"logs/HEAD", false, "HEAD", false},
 					{"logs/refs/stash", true, "stash", true}};
+#define N_REFLOGS (sizeof(reflogs) / sizeof(*reflogs))
 
-/* The last MAX bytes of the reflog LOG of GITDIR (common directory
- * COMMON), from the start of a line; NULL: none. */
-static char *reflog_tail(const char *gitdir, const char *common, const struct reflog *log,
-			 size_t max, size_t *len)
+/* The reflog LOG of GITDIR (common directory COMMON) opened (-1: none),
+ * its stat into *ST. */
+static int reflog_open(const char *gitdir, const char *common, const struct reflog *log,
+		       struct stat *st)
 {
 	char path[PATH_MAX + 32];
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", log->common ? common : gitdir,
 			     log->name) >= sizeof(path))
-		return NULL;
+		return -1;
 	int fd = cordon_open_regular_at(AT_FDCWD, path);
-	struct stat st;
-	/* (Sized to the file: most are a few kilobytes, and a buffer of MAX
-	 * was mapped and unmapped for each.) */
-	size_t want = fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0
-			      ? ((size_t)st.st_size < max ? (size_t)st.st_size : max)
-			      : 0;
-	char *text = want ? malloc(want + 1) : NULL;
-	off_t from = text ? st.st_size - (off_t)want : 0;
-	ssize_t n = text ? pread(fd, text, want, from) : -1;
-	if (fd >= 0)
+	if (fd >= 0 && fstat(fd, st) < 0) {
 		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* FD's bytes from FROM to its end, at most MAX of them (the last ones,
+ * from the start of a line where cut: *CUT), NUL-ended (malloc'd; NULL:
+ * none). */
+static char *reflog_read(int fd, const struct stat *st, off_t from, size_t max, size_t *len,
+			 bool *cut)
+{
+	*cut = false;
+	if (st->st_size <= from)
+		return NULL;
+	size_t want = (size_t)(st->st_size - from);
+	if (want > max) {
+		from = st->st_size - (off_t)max;
+		want = max;
+		*cut = true;
+	}
+	/* (Sized to the file: most are a few kilobytes.) */
+	char *text = malloc(want + 1);
+	ssize_t n = text ? pread(fd, text, want, from) : -1;
 	if (n <= 0) {
 		free(text);
 		return NULL;
 	}
 	text[n] = '\0';
-	/* (Cut mid-line: from the next one.) */
-	char *nl = from ? strchr(text, '\n') : NULL;
+	char *nl = *cut ? strchr(text, '\n') : NULL;
 	if (nl)
 		memmove(text, nl + 1, strlen(nl + 1) + 1);
 	*len = strlen(text);
 	return text;
 }
 
-/* The ids a reflog line names, its old and new commits, into IDS (HS
- * bytes each, as hex; "" where zero or not one). */
-static void reflog_ids(const char *line, size_t hs, char ids[2][65])
+/* A line's sum, as 16 hex digits. */
+static void line_sum(const char *line, size_t n, char sum[17])
 {
-	ids[0][0] = ids[1][0] = '\0';
-	for (int k = 0; k < 2; k++) {
-		size_t len = strspn(line, "0123456789abcdef");
-		if (len != 2 * hs || (line[len] != ' ' && line[len] != '\t'))
-			break;
-		if (strspn(line, "0") != len)
-			snprintf(ids[k], 65, "%.*s", (int)len, line);
-		line += len + 1;
-	}
-}
-
-/* The sum a reflog's id is kept by, as 16 hex digits. */
-static void id_sum(const char *hex, char sum[17])
-{
-	snprintf(sum, 17, "%016llx",
-		 (unsigned long long)fnv(14695981039346656037ull, hex, strlen(hex)));
+	snprintf(sum, 17, "%016llx", (unsigned long long)fnv(14695981039346656037ull, line, n));
 }
 
 static int by_sum(const void *a, const void *b)
@@ -262,38 +265,65 @@ static int by_sum(const void *a, const void *b)
 	return memcmp(a, b, 16);
 }
 
-/* The sums of the ids in the tails of GITDIR's reflogs (fnv of the hex),
- * sorted, each 16 hex digits, into a string (malloc'd; NULL when out of
- * memory). */
+/* "INO:SIZE" at *T (then "," or ";") into ID, *T past it: whether it
+ * was there. */
+static bool read_pair(const char **t, unsigned long long id[2])
+{
+	char *e;
+	id[0] = strtoull(*t, &e, 10);
+	if (*e != ':')
+		return false;
+	id[1] = strtoull(e + 1, &e, 10);
+	if (*e != ',' && *e != ';')
+		return false;
+	*t = e + 1;
+	return true;
+}
+
+/* GITDIR's reflogs as the session starts: "INO:SIZE" for each (0:0
+ * missing), comma-separated, then ";" and the sums of the lines in their
+ * last LOG_TAIL bytes, sorted, 16 hex digits each (malloc'd; NULL when
+ * out of memory). */
 static char *reflogs_seen(const char *gitdir, const char *common)
 {
-	size_t hs = cordon_git_hexsz(gitdir) / 2, n = 0, cap = 0;
-	char *all = NULL;
-	for (size_t g = 0; g < sizeof(reflogs) / sizeof(*reflogs); g++) {
-		size_t len;
-		cleanup_free char *text = reflog_tail(gitdir, common, &reflogs[g], LOG_TAIL, &len);
-		for (char *line = text; line && *line;) {
-			char ids[2][65];
-			reflog_ids(line, hs, ids);
-			if (!cordon_reserve(&all, &cap, (n + 2) * 16 + 1, 4096)) {
-				free(all);
-				return NULL;
+	char ids[N_REFLOGS * 48 + 2];
+	size_t at = 0, n = 0, cap = 0;
+	char *sums = NULL;
+	bool ok = true;
+	for (size_t g = 0; ok && g < N_REFLOGS; g++) {
+		struct stat st;
+		int fd = reflog_open(gitdir, common, &reflogs[g], &st);
+		at += (size_t)snprintf(ids + at, sizeof(ids) - at, "%s%llu:%llu", g ? "," : "",
+				       fd >= 0 ? (unsigned long long)st.st_ino : 0ull,
+				       fd >= 0 ? (unsigned long long)st.st_size : 0ull);
+		size_t len = 0;
+		bool cut;
+		cleanup_free char *text =
+			fd >= 0 ? reflog_read(fd, &st, 0, LOG_TAIL, &len, &cut) : NULL;
+		if (fd >= 0)
+			close(fd);
+		for (char *line = text; ok && line && *line;) {
+			size_t ln = strcspn(line, "\n");
+			char sum[17];
+			ok = cordon_reserve(&sums, &cap, (n + 1) * 16, 4096);
+			if (ok) {
+				line_sum(line, ln, sum);
+				memcpy(sums + 16 * n++, sum, 16);
 			}
-			for (int i = 0; i < 2; i++) {
-				char sum[17];
-				if (!ids[i][0])
-					continue;
-				id_sum(ids[i], sum);
-				memcpy(all + 16 * n++, sum, 16);
-			}
-			char *nl = strchr(line, '\n');
-			line = nl ? nl + 1 : line + strlen(line);
+			line += ln + (line[ln] == '\n');
 		}
 	}
-	if (!all && !(all = malloc(1)))
-		return NULL;
-	qsort(all, n, 16, by_sum);
-	all[n * 16] = '\0';
+	char *all = ok ? malloc(at + 2 + n * 16) : NULL;
+	if (all) {
+		if (n)
+			qsort(sums, n, 16, by_sum);
+		memcpy(all, ids, at);
+		all[at] = ';';
+		if (n)
+			memcpy(all + at + 1, sums, n * 16);
+		all[at + 1 + n * 16] = '\0';
+	}
+	free(sums);
 	return all;
 }
 
@@ -603,16 +633,41 @@ struct refs_judge {
 	const char *worktree;
 	const char *shown; /* the worktree, printable */
 	struct cordon_strv *said;
+	const struct cordon_strv *refs;     /* as the session ends (cordon_git_refs) */
+	const struct cordon_strv *head_had; /* HEAD's protected entries as it started */
+	size_t budget, skipped;             /* commits left to read; past them, counted */
 };
+
+/* The first parent of the commit HEX, into PARENT; false for none. */
+static bool first_parent(struct objects *o, const char *hex, char parent[65])
+{
+	unsigned char oid[32], *data;
+	int type;
+	size_t len;
+	parent[0] = '\0';
+	if (!cordon_git_oid_parse(hex, o->hs, oid) || obj_read(o, oid, &type, &data, &len) < 0)
+		return false;
+	const char *p = type == CORDON_GIT_COMMIT ? memchr(data, '\n', len) : NULL;
+	size_t hn = 2 * o->hs;
+	if (p && (size_t)((const char *)data + len - p) > 8 + hn &&
+	    strncmp(p + 1, "parent ", 7) == 0)
+		snprintf(parent, 65, "%.*s", (int)hn, p + 8);
+	free(data);
+	return parent[0] != '\0';
+}
 
 /* The commit HEX (STASH: a stash, its other parents too), which BASE
  * named before (NULL: none), said where it holds under the protected
  * paths another file than the one there and than BASE's commit held;
- * its objects on the way checked. WHAT names it in the line ("the commit
- * REF names"), REV for git show; HOW: what would write it (NULL: git
- * reset --hard, checkout or stash pop). How many lines were said. */
+ * its objects on the way checked. APPLIED: git applies it (a stash, a
+ * pick) as a merge from its first parent: a parent whose protected
+ * entries are not HEAD's is said too, since git's rename detection can
+ * carry a change of another file into a protected one (round 56b F3).
+ * WHAT names it in the line ("the commit REF names"), REV for git show;
+ * HOW: what would write it (NULL: git reset --hard, checkout or stash
+ * pop). How many lines were said. */
 static int judge_commit(struct refs_judge *j, const char *hex, const char *base, bool stash,
-			const char *what, const char *rev, const char *how)
+			bool applied, const char *what, const char *rev, const char *how)
 {
 	struct cordon_strv entries = {0}, had = {0};
 	int found = 0, we = commit_entries(j->o, hex, stash, &entries);
@@ -621,6 +676,8 @@ static int judge_commit(struct refs_judge *j, const char *hex, const char *base,
 	bool moved = !base || strcmp(base, hex) != 0;
 	if (we >= 0 && base && moved)
 		(void)commit_entries(j->o, base, stash, &had);
+	const char *whose = "this session committed or fetched it";
+	const char *writes = how ? how : "a git reset --hard, checkout or stash pop outside";
 	for (size_t k = 0; we >= 0 && k < entries.n; k++) {
 		char *nl = strchr(entries.v[k], '\n'), *line = NULL;
 		blob_checked(j->o, nl + 1);
@@ -633,88 +690,211 @@ static int judge_commit(struct refs_judge *j, const char *hex, const char *base,
 		if (!same &&
 		    asprintf(&line,
 			     "cordon: in %s, %s now holds another %s than the protected file there "
-			     "(this session committed its own): %s would write it; review git show "
-			     "%s -- %s there first",
-			     j->shown, what, file,
-			     how ? how : "a git reset --hard, checkout or stash pop outside", rev,
-			     file) >= 0)
+			     "(%s): %s would write it; review git show %s -- %s there first",
+			     j->shown, what, file, whose, writes, rev, file) >= 0)
 			found += say_once(j->said, line);
 		*nl = '\n';
 	}
+	char parent[65];
+	struct cordon_strv pe = {0};
+	if (we >= 0 && moved && applied && first_parent(j->o, hex, parent) &&
+	    commit_entries(j->o, parent, false, &pe) >= 0) {
+		bool same = pe.n == j->head_had->n;
+		for (size_t k = 0; same && k < pe.n; k++)
+			same = cordon_strv_contains(j->head_had, pe.v[k]);
+		char *line = NULL;
+		if (!same &&
+		    asprintf(&line,
+			     "cordon: in %s, %s is applied from a commit whose protected files are "
+			     "not HEAD's (this session committed or fetched it): %s may write its "
+			     "change into a protected file (git follows renames); review git diff "
+			     "%s^ %s there first",
+			     j->shown, what, writes, rev, rev) >= 0)
+			found += say_once(j->said, line);
+	}
+	cordon_strv_free(&pe);
 	cordon_strv_free(&entries);
 	cordon_strv_free(&had);
 	return found;
 }
 
-/* The ids GITDIR's reflogs name as the session ends that their tails did
- * not as it started (SEEN: reflogs_seen's), each judged as a commit a
- * ref was moved to from BASE (HEAD's as it started); past *BUDGET,
- * counted in *SKIPPED. */
-static int judge_reflogs(struct refs_judge *j, const char *gitdir, const char *common,
-			 const char *seen, const char *base, size_t *budget, size_t *skipped)
+/* HEX (any case, 40 or 64 digits: git takes both) as J's objects name
+ * it, into OUT (lower case); false where it is not one. */
+static bool full_id(const struct refs_judge *j, const char *hex, size_t n, char out[65])
 {
-	size_t n_seen = strlen(seen) / 16;
+	if (n != 2 * j->o->hs || strspn(hex, "0123456789abcdefABCDEF") < n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		out[i] = (char)(hex[i] >= 'A' && hex[i] <= 'F' ? hex[i] - 'A' + 'a' : hex[i]);
+	out[n] = '\0';
+	return true;
+}
+
+/* Whether NAME is a branch, tag or remote branch of J's refs (git
+ * checkout - takes it as such). */
+static bool a_ref(const struct refs_judge *j, const char *name, size_t n)
+{
+	static const char *const prefixes[] = {"refs/heads/", "refs/tags/", "refs/remotes/", ""};
+	char full[PATH_MAX];
+	for (size_t i = 0; i < 4; i++)
+		if ((size_t)snprintf(full, sizeof(full), "%s%.*s", prefixes[i], (int)n, name) <
+			    sizeof(full) &&
+		    cordon_git_ref_value(j->refs, full))
+			return true;
+	return false;
+}
+
+/* The commit HEX (judged once, within the budget) as a ref moved from
+ * BASE; DONE: those judged. */
+static int judge_once(struct refs_judge *j, struct cordon_strv *done, const char *hex,
+		      const char *base, bool stash, bool applied, const char *what, const char *rev,
+		      const char *how)
+{
+	if (cordon_strv_contains(done, hex) || cordon_strv_push(done, hex) < 0)
+		return 0;
+	if (j->budget == 0) {
+		j->skipped++;
+		return 0;
+	}
+	j->budget--;
+	return judge_commit(j, hex, base, stash, applied, what, rev, how);
+}
+
+/* LINE (of reflog G, entry N) as the session left it: its ids judged as
+ * refs moved from BASE; a checkout's message by what it names (git
+ * checkout - checks out the X of "moving from X to Y" as any revision:
+ * an id, judged; a branch or tag, judged with the refs; else said). */
+static int judge_reflog_line(struct refs_judge *j, struct cordon_strv *done, const char *line,
+			     size_t g, size_t n, const char *base)
+{
+	int found = 0;
+	const char *p = line;
+	char id[65], rev[48], what[96], how[160];
+	for (int k = 0; k < 2; k++) {
+		size_t len = strcspn(p, " \t\n");
+		if (full_id(j, p, len, id) && strspn(id, "0") != len) {
+			snprintf(rev, sizeof(rev), "%s@{%zu}", reflogs[g].rev, n + (k == 0));
+			snprintf(what, sizeof(what), "the commit %s names (git's reflog)", rev);
+			snprintf(
+				how, sizeof(how),
+				reflogs[g].stash
+					? "a git stash pop or apply of %s outside"
+					: "a git checkout - (back along the reflog) or of %s outside",
+				rev);
+			found += judge_once(j, done, id, base, reflogs[g].stash, reflogs[g].stash,
+					    what, rev, how);
+		}
+		p += len;
+		p += strspn(p, " \t");
+	}
+	const char *msg = strchr(line, '\t'),
+		   *from = msg ? strstr(msg, "checkout: moving from ") : NULL;
+	for (int k = 0; from && k < 2; k++) {
+		const char *x = k == 0 ? from + 22 : strstr(from + 22, " to ");
+		if (!x)
+			break;
+		if (k)
+			x += 4;
+		size_t len = strcspn(x, " \n");
+		if (!len)
+			continue;
+		if (full_id(j, x, len, id)) {
+			snprintf(what, sizeof(what),
+				 "the commit %.12s a checkout in git's reflog names", id);
+			found += judge_once(j, done, id, base, false, false, what, id,
+					    "a git checkout - outside");
+		} else if (!a_ref(j, x, len)) {
+			char shown[96], *out = NULL;
+			cordon_printable(x, len, shown, sizeof(shown));
+			if (asprintf(
+				    &out,
+				    "cordon: in %s, this session wrote an entry of git's reflog that "
+				    "names \"%s\", which cordon does not resolve: a git checkout - "
+				    "outside checks it out, and may write its own version of a "
+				    "protected file; review git reflog there first",
+				    j->shown, shown) >= 0)
+				found += say_once(j->said, out);
+		}
+	}
+	return found;
+}
+
+/* GITDIR's reflogs as the session ends, against SEEN (reflogs_seen's):
+ * each line it added, or each line of one it wrote anew that it did not
+ * hold as it started, judged (judge_reflog_line) from BASE (HEAD's
+ * commit as it started). */
+static int judge_reflogs(struct refs_judge *j, const char *gitdir, const char *common,
+			 const char *seen, const char *base)
+{
+	const char *sums = strchr(seen, ';');
+	size_t n_sums = sums ? strlen(sums + 1) / 16 : 0;
 	int found = 0;
 	struct cordon_strv done = {0};
-	for (size_t g = 0; g < sizeof(reflogs) / sizeof(*reflogs); g++) {
-		size_t len = 0, lines = 0;
-		cleanup_free char *text = reflog_tail(gitdir, common, &reflogs[g], LOG_END, &len);
+	const char *was = seen;
+	for (size_t g = 0; g < N_REFLOGS; g++) {
+		unsigned long long id[2] = {0, 0};
+		const char *t = was;
+		bool known = read_pair(&t, id);
+		was = t;
+		struct stat st;
+		int fd = reflog_open(gitdir, common, &reflogs[g], &st);
+		if (fd < 0)
+			continue;
+		/* (Only added to: what it added. Else all of it, less what it
+		 * held.) */
+		bool added = known && id[0] == (unsigned long long)st.st_ino &&
+			     (unsigned long long)st.st_size >= id[1];
+		size_t len = 0;
+		bool cut;
+		cleanup_free char *text =
+			reflog_read(fd, &st, added ? (off_t)id[1] : 0, LOG_MAX, &len, &cut);
+		close(fd);
+		char *out = NULL;
+		if (cut &&
+		    asprintf(&out,
+			     "cordon: in %s, this session left git's reflog %s longer than "
+			     "cordon reads (%u MiB): an entry of it may name a commit holding "
+			     "its own version of a protected file; review git reflog there "
+			     "first",
+			     j->shown, reflogs[g].name, LOG_MAX >> 20) >= 0)
+			found += say_once(j->said, out);
+		size_t lines = 0;
 		for (size_t i = 0; i < len; i++)
 			lines += text[i] == '\n' || i + 1 == len;
-		/* (Entry N of REV@{N} has N lines after it.) */
 		size_t at = 0;
 		for (char *line = text; line && *line; at++) {
-			char ids[2][65];
-			reflog_ids(line, j->o->hs, ids);
-			char *nl = strchr(line, '\n');
-			line = nl ? nl + 1 : line + strlen(line);
-			for (int k = 1; k >= 0; k--) {
-				char sum[17];
-				if (!ids[k][0] || cordon_strv_contains(&done, ids[k]))
-					continue;
-				id_sum(ids[k], sum);
-				if (bsearch(sum, seen, n_seen, 16, by_sum) ||
-				    cordon_strv_push(&done, ids[k]) < 0)
-					continue;
-				if (*budget == 0) {
-					(*skipped)++;
-					continue;
-				}
-				(*budget)--;
-				/* (The old id of entry N is where it was before:
-				 * entry N + 1.) */
-				char rev[32], what[96], how[160];
-				snprintf(rev, sizeof(rev), "%s@{%zu}", reflogs[g].rev,
-					 lines - 1 - at + (k == 0));
-				snprintf(what, sizeof(what), "the commit %s names (git's reflog)",
-					 rev);
-				snprintf(
-					how, sizeof(how),
-					reflogs[g].stash
-						? "a git stash pop or apply of %s outside"
-						: "a git checkout - (back along the reflog) or of %s "
-						  "outside",
-					rev);
-				found += judge_commit(j, ids[k], base, reflogs[g].stash, what, rev,
-						      how);
-			}
+			size_t ln = strcspn(line, "\n");
+			char sum[17];
+			line_sum(line, ln, sum);
+			bool old = !added && sums && bsearch(sum, sums + 1, n_sums, 16, by_sum);
+			char c = line[ln];
+			line[ln] = '\0';
+			/* (Entry N of REV@{N} has N lines after it.) */
+			if (!old)
+				found += judge_reflog_line(j, &done, line, g, lines - 1 - at, base);
+			line[ln] = c;
+			line += ln + (c == '\n');
 		}
 	}
 	cordon_strv_free(&done);
 	return found;
 }
 
-/* What git resumes with rebase --continue (or cherry-pick, revert): the
- * todo lists' picks, judged as commits a ref was moved to from BASE,
- * where the session wrote the list (its change time at or after the
- * start); an id cordon does not look up (abbreviated), said. */
+/* What git resumes with rebase --continue (or cherry-pick, revert): a
+ * todo list the session wrote (its change time at or after the start).
+ * Each full id in it is judged as a commit git applies (a pick, a
+ * revert, a merge's parent, a reset's target); a line that names a
+ * commit cordon does not look up (an abbreviated id, a label, a revision)
+ * is said, as one it cannot judge (round 56b F2). */
 static int judge_todos(const struct cordon_sweep *s, struct refs_judge *j, const char *gitdir,
-		       const char *base, size_t *budget, size_t *skipped)
+		       const char *base)
 {
 	static const char *const todos[] = {"rebase-merge/git-rebase-todo", "sequencer/todo"};
-	static const char *const picks[] = {"pick",   "p", "reword", "r", "edit", "e",
-					    "squash", "s", "fixup",  "f", NULL};
+	/* (Lines that name no commit.) */
+	static const char *const plain[] = {"break",      "b", "noop", "label", "l",
+					    "update-ref", "u", "exec", "x",     NULL};
 	int found = 0;
+	struct cordon_strv done = {0};
 	for (size_t t = 0; t < sizeof(todos) / sizeof(*todos); t++) {
 		char path[PATH_MAX + 32];
 		struct stat st;
@@ -726,112 +906,84 @@ static int judge_todos(const struct cordon_sweep *s, struct refs_judge *j, const
 		     (st.st_ctim.tv_sec == s->since.tv_sec &&
 		      st.st_ctim.tv_nsec < s->since.tv_nsec)))
 			continue;
-		cleanup_free char *text = cordon_read_regular(path, LOG_END, &len);
-		bool short_ids = !text;
+		cleanup_free char *text = cordon_read_regular(path, LOG_MAX, &len);
+		bool unjudged = !text;
 		for (char *line = text, *next; line && *line; line = next) {
 			next = strchr(line, '\n');
 			if (next)
 				*next++ = '\0';
 			else
 				next = line + strlen(line);
-			char *w = strtok(line, " \t"), *hex = w ? strtok(NULL, " \t") : NULL;
-			bool pick = false;
-			for (size_t i = 0; w && picks[i]; i++)
-				pick = pick || strcmp(w, picks[i]) == 0;
-			if (pick && hex && (strcmp(hex, "-C") == 0 || strcmp(hex, "-c") == 0))
-				hex = strtok(NULL, " \t");
-			if (!pick || !hex)
+			char *w = strtok(line, " \t\r");
+			if (!w || w[0] == '#')
 				continue;
-			size_t n = strspn(hex, "0123456789abcdefABCDEF");
-			if (n != 2 * j->o->hs || hex[n]) {
-				short_ids = true;
+			bool named = false;
+			for (size_t i = 0; plain[i]; i++)
+				named = named || strcmp(w, plain[i]) == 0;
+			if (named)
 				continue;
+			bool any = false;
+			for (char *tok = strtok(NULL, " \t\r"); tok; tok = strtok(NULL, " \t\r")) {
+				char id[65];
+				if (tok[0] == '#')
+					break; /* (the subject, after the id) */
+				if (!full_id(j, tok, strlen(tok), id))
+					continue;
+				any = true;
+				char what[PATH_MAX + 64];
+				snprintf(what, sizeof(what), "the commit %.12s that .git/%s names",
+					 id, todos[t]);
+				found += judge_once(
+					j, &done, id, base, false, true, what, id,
+					"a git rebase --continue (or cherry-pick, revert "
+					"--continue) outside");
+				break; /* (the subject follows the id) */
 			}
-			for (size_t i = 0; i < n; i++)
-				hex[i] = (char)(hex[i] | 0x20); /* (lower case, as git's names) */
-			if (*budget == 0) {
-				(*skipped)++;
-				continue;
-			}
-			(*budget)--;
-			char what[PATH_MAX + 64];
-			snprintf(what, sizeof(what), "the commit %.12s that .git/%s picks", hex,
-				 todos[t]);
-			found += judge_commit(j, hex, base, false, what, hex,
-					      "a git rebase --continue (or cherry-pick --continue) "
-					      "outside");
+			unjudged = unjudged || !any;
 		}
 		char *line = NULL;
-		if (short_ids &&
-		    asprintf(&line,
-			     "cordon: in %s, this session wrote .git/%s, whose commits cordon does "
-			     "not look up (abbreviated ids): git rebase --continue outside may "
-			     "write its own version of a protected file from one; review it (or "
-			     "git rebase --abort) there first",
-			     j->shown, todos[t]) >= 0)
+		if (unjudged &&
+		    asprintf(
+			    &line,
+			    "cordon: in %s, this session wrote .git/%s, which names commits cordon "
+			    "does not look up (an abbreviated id, a label, a revision): git rebase "
+			    "--continue outside may write its own version of a protected file from "
+			    "one; review it (or git rebase --abort) there first",
+			    j->shown, todos[t]) >= 0)
 			found += say_once(j->said, line);
 	}
+	cordon_strv_free(&done);
 	return found;
 }
 
-/* Whether the patch line LINE names a path under O's targets. */
-static bool patch_names_target(const struct objects *o, const char *line)
-{
-	for (size_t i = 0; i < o->targets->n; i++) {
-		const char *t = o->targets->v[i];
-		size_t tn = strlen(t);
-		for (const char *at = strstr(line, t); at; at = strstr(at + 1, t))
-			if ((at == line || at[-1] == '/' || at[-1] == ' ' || at[-1] == '"') &&
-			    strchr(" \t\"/", at[tn]))
-				return true;
-	}
-	return false;
-}
-
 /* The patches a stopped git am goes on with (rebase-apply/NNNN: git am
- * --continue or --skip applies them) that the session wrote, said where
- * one writes a protected path. */
+ * --continue or --skip applies them) that the session wrote: said, each
+ * a mail cordon does not decode (base64, quoted paths: round 56b F4), and
+ * not read (F10: thousands of them slowed the end). */
 static int judge_patches(const struct cordon_sweep *s, struct refs_judge *j, const char *gitdir)
 {
 	char path[PATH_MAX + 32];
 	if ((size_t)snprintf(path, sizeof(path), "%s/rebase-apply", gitdir) >= sizeof(path))
 		return 0;
 	DIR *d = opendir(path);
-	bool names = false;
-	for (struct dirent *de; d && !names && (de = readdir(d));) {
+	bool wrote = false;
+	for (struct dirent *de; d && !wrote && (de = readdir(d));) {
 		struct stat st;
-		size_t len;
-		if (de->d_name[strspn(de->d_name, "0123456789")] != '\0' ||
-		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-		    (st.st_ctim.tv_sec < s->since.tv_sec ||
-		     (st.st_ctim.tv_sec == s->since.tv_sec &&
-		      st.st_ctim.tv_nsec < s->since.tv_nsec)))
-			continue;
-		char file[PATH_MAX + 300];
-		snprintf(file, sizeof(file), "%s/%s", path, de->d_name);
-		cleanup_free char *text = cordon_read_regular(file, LOG_END, &len);
-		names = !text; /* (one that cannot be read: said) */
-		for (char *line = text, *next; line && *line && !names; line = next) {
-			next = strchr(line, '\n');
-			if (next)
-				*next++ = '\0';
-			else
-				next = line + strlen(line);
-			if (strncmp(line, "diff --git ", 11) == 0 ||
-			    strncmp(line, "+++ ", 4) == 0 || strncmp(line, "--- ", 4) == 0 ||
-			    strncmp(line, "rename to ", 10) == 0 ||
-			    strncmp(line, "copy to ", 8) == 0)
-				names = patch_names_target(j->o, line);
-		}
+		wrote = de->d_name[0] && de->d_name[strspn(de->d_name, "0123456789")] == '\0' &&
+			fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			(st.st_ctim.tv_sec > s->since.tv_sec ||
+			 (st.st_ctim.tv_sec == s->since.tv_sec &&
+			  st.st_ctim.tv_nsec >= s->since.tv_nsec));
 	}
 	if (d)
 		closedir(d);
 	char *line = NULL;
-	if (names &&
+	if (wrote &&
 	    asprintf(&line,
 		     "cordon: in %s, this session left patches for a stopped git am "
-		     "(.git/rebase-apply) that write a protected file: git am --continue or "
-		     "--skip outside would apply them; review them (or git am --abort) there first",
+		     "(.git/rebase-apply): git am --continue or --skip outside would apply them, "
+		     "and one may write its own version of a protected file; review them (or git "
+		     "am --abort) there first",
 		     j->shown) >= 0)
 		return say_once(j->said, line);
 	return 0;
@@ -880,8 +1032,10 @@ static int judge_refs(const struct cordon_sweep *s, const char *gitdir, const ch
 		goto done;
 	}
 	const char *head_was = cordon_git_ref_value(&before, "HEAD");
-	size_t judged = 0, skipped = 0;
-	struct refs_judge j = {&o, worktree, shown, said};
+	struct cordon_strv head_had = {0};
+	if (head_was)
+		(void)commit_entries(&o, head_was, false, &head_had);
+	struct refs_judge j = {&o, worktree, shown, said, &now, &head_had, REFS_JUDGED, 0};
 	for (size_t i = 0; i < now.n; i++) {
 		const char *sp = strchr(now.v[i], ' ');
 		char name[PATH_MAX];
@@ -906,24 +1060,28 @@ static int judge_refs(const struct cordon_sweep *s, const char *gitdir, const ch
 				found += say_once(said, line);
 			continue;
 		}
-		if (judged++ >= REFS_JUDGED) {
-			skipped++;
+		if (j.budget == 0) {
+			j.skipped++;
 			continue;
 		}
-		/* (A stash: refs/stash, a rebase's or a merge's autostash.) */
+		j.budget--;
+		/* (A stash: refs/stash, a rebase's or a merge's autostash: git
+		 * applies one.) */
 		bool stash = strcmp(name, "refs/stash") == 0 || strstr(name, "autostash") ||
 			     strstr(name, "AUTOSTASH");
 		char ref[PATH_MAX], what[PATH_MAX + 32];
 		cordon_printable(name, SIZE_MAX, ref, sizeof(ref));
 		snprintf(what, sizeof(what), "the commit %s names", ref);
-		found += judge_commit(&j, sp + 1, old ? old : head_was, stash, what, ref, NULL);
+		found += judge_commit(&j, sp + 1, old ? old : head_was, stash, stash, what, ref,
+				      NULL);
 	}
 	/* (And what the reflogs and a resumed operation name; the refs'
 	 * budget shared.) */
-	size_t budget = judged < REFS_JUDGED ? REFS_JUDGED - judged : 0;
-	found += judge_reflogs(&j, gitdir, common, seen, head_was, &budget, &skipped);
-	found += judge_todos(s, &j, gitdir, head_was, &budget, &skipped);
+	found += judge_reflogs(&j, gitdir, common, seen, head_was);
+	found += judge_todos(s, &j, gitdir, head_was);
 	found += judge_patches(s, &j, gitdir);
+	cordon_strv_free(&head_had);
+	size_t skipped = j.skipped;
 	if (skipped &&
 	    asprintf(&line,
 		     "cordon: this session made or moved %zu more refs (or reflog entries) in %s "

@@ -1881,7 +1881,7 @@ static const char *const plant_operations[][4] = {
 	 "git bisect reset >/dev/null 2>&1; cat .envrc", "git bisect reset"},
 	{PLANT_COMMIT "GIT_SEQUENCE_EDITOR=\"printf 'break\\npick $C plant\\n' >\" git rebase -q "
 		      "-i HEAD; echo plant $?\n",
-	 "that .git/rebase-merge/git-rebase-todo picks now holds another .envrc",
+	 "that .git/rebase-merge/git-rebase-todo names now holds another .envrc",
 	 "git rebase --continue >/dev/null 2>&1; cat .envrc", "git rebase --continue"},
 	{"set -e; O=$(git rev-parse :.envrc)\n"
 	 "E=$(echo 'touch pwned' | git hash-object -w --stdin)\n"
@@ -1923,6 +1923,108 @@ BOTH_USERS(guards, a_protected_file_an_operation_resumes_is_said, .timeout = 90)
 				 r.err);
 		run_free(&r);
 	}
+	world_free(&w);
+}
+
+/* Round 56b: the same routes in forms the first judge missed: a
+ * checkout's reflog message naming the plant (git checkout - takes it,
+ * not the line's ids: F1), a reset in a stopped rebase's todo (F2), a
+ * stash with no .envrc whose base holds the user's .envrc under another
+ * name (git stash pop follows the rename: F3), upper-case ids in the
+ * stash's reflog (F5), an abbreviated id in BISECT_START (F6). Each is
+ * said; the control: the ordinary git command outside writes the plant. */
+static const char *const plant_forms_56b[][4] = {
+	{PLANT_COMMIT "H=$(git rev-parse HEAD); printf '%s %s t <t@example.com> %s +0000\\t"
+		      "checkout: moving from %s to main\\n' $H $H $(date +%s) $C >> "
+		      ".git/logs/HEAD; echo plant $?\n",
+	 "a checkout in git's reflog names now holds another .envrc",
+	 "git checkout -q - && cat .envrc", "git checkout -"},
+	{PLANT_COMMIT "GIT_SEQUENCE_EDITOR=\"printf 'break\\nreset $C\\n' >\" git rebase -q -i "
+		      "HEAD; echo plant $?\n",
+	 "that .git/rebase-merge/git-rebase-todo names now holds another .envrc",
+	 "git rebase --continue >/dev/null 2>&1; cat .envrc", "a reset in the todo"},
+	{"set -e; Q0=$(git hash-object -w .envrc); Q1=$( (cat .envrc; echo 'touch pwned') | "
+	 "git hash-object -w --stdin)\n"
+	 "TP=$(printf \"100644 blob $Q0\\tq\\n\" | git mktree); TX=$(printf \"100644 blob "
+	 "$Q1\\tq\\n\" | git mktree)\n"
+	 "P=$(git commit-tree $TP -m base); I=$(git commit-tree $TP -p $P -m 'index on main: x')\n"
+	 "git stash store -m 'WIP on main: x' $(git commit-tree $TX -p $P -p $I -m 'WIP on main: "
+	 "x'); echo plant $?\n",
+	 "is applied from a commit whose protected files are not HEAD's",
+	 "git stash pop -q; tail -n 1 .envrc", "a rename into .envrc"},
+	{PLANT_COMMIT
+	 "B=$(git rev-parse HEAD^{tree}); I=$(git commit-tree $B -p HEAD -m index)\n"
+	 "git stash store -m plant $(git commit-tree $T -p HEAD -p $I -m 'WIP on "
+	 "main: plant')\n"
+	 "git stash store -m other $(git commit-tree $B -p HEAD -p $I -m 'WIP on "
+	 "main: other')\n"
+	 "sed -i '1s/^\\([0-9a-f]*\\) \\([0-9a-f]*\\)/\\1 \\U\\2/' .git/logs/refs/stash\n"
+	 "sed -i '2s/^\\([0-9a-f]*\\)/\\U\\1/' .git/logs/refs/stash; echo plant $?\n",
+	 "the commit stash@{1} names (git's reflog) now holds another .envrc",
+	 "git stash pop -q; git checkout -q -- .envrc; git stash pop -q; cat .envrc",
+	 "upper-case ids in the stash's reflog"},
+	{PLANT_COMMIT "git rev-parse --short $C > .git/BISECT_START; echo plant $?\n",
+	 "BISECT_START now leads where cordon cannot follow",
+	 "git bisect reset >/dev/null 2>&1; cat .envrc", "an abbreviated BISECT_START"},
+};
+
+BOTH_USERS(guards, a_protected_file_behind_forms_git_reads_is_said, .timeout = 120)
+{
+	struct world w;
+	git_world(&w, who, "pforms");
+	tracked_envrc(&w);
+	struct run_result r = outside(&w, "git tag orig");
+	run_free(&r);
+	for (size_t i = 0; i < sizeof(plant_forms_56b) / sizeof(*plant_forms_56b); i++) {
+		const char *const *op = plant_forms_56b[i];
+		r = sh_in(&w, NULL, "%s", op[0]);
+		char *diag = fmt("%s, inside (%d): %s%s", op[3], r.status, r.out, r.err);
+		cr_assert(strstr(r.out, "plant 0"), "the plant failed\n%s", diag);
+		cr_expect(strstr(r.err, op[1]), "not said\n%s", diag);
+		run_free(&r);
+		r = outside(&w, "%s", op[2]);
+		cr_expect(strstr(r.out, "touch pwned"), "control: %s does not write it: %s\n%s",
+			  op[3], r.out, diag);
+		run_free(&r);
+		free(diag);
+		r = outside(&w,
+			    "git rebase --abort; git am --abort; git bisect reset >/dev/null 2>&1; "
+			    "git stash clear; git checkout -q -f main && git reset -q --hard orig "
+			    "&& cat .envrc");
+		cr_assert_str_eq(r.out, "echo mine\n", "the repository was not put back: %s",
+				 r.err);
+		run_free(&r);
+	}
+	world_free(&w);
+}
+
+/* Round 56b F8: the start kept the ids of a reflog's last 64 KiB and the
+ * end judged its last 1 MiB: in a repository whose HEAD reflog is longer,
+ * every session was accused, one that ran only true too. A reflog only
+ * added to is judged by what was added. Control: the reflog is longer
+ * than 64 KiB, and its older commits hold another .envrc. */
+BOTH_USERS(guards, a_long_reflog_accuses_no_session, .timeout = 120)
+{
+	struct world w;
+	git_world(&w, who, "plonglog");
+	struct run_result r = outside(
+		&w, "for i in $(seq 1 300); do echo \"echo v$i\" > .envrc; git add .envrc; "
+		    "git commit -qm v$i; done; git checkout -q -b side; git checkout -q main; "
+		    "for i in $(seq 1 300); do git checkout -q side; git checkout -q main; "
+		    "done; wc -c < .git/logs/HEAD");
+	cr_assert_gt(atol(r.out), 64 << 10, "control: the reflog is not long: %s", r.out);
+	run_free(&r);
+	r = sh_in(&w, NULL, "true");
+	cr_expect_null(strstr(r.err, "cordon: in"), "a session that ran true was accused: %s",
+		       r.err);
+	run_free(&r);
+	r = sh_in(&w, NULL,
+		  "git commit -q --allow-empty -m e && git checkout -q side && "
+		  "git checkout -q main; echo ok $?");
+	cr_expect(strstr(r.out, "ok 0"), "git did not run: %s", r.err);
+	cr_expect_null(strstr(r.err, "cordon: in"), "a session that ran git was accused: %s",
+		       r.err);
+	run_free(&r);
 	world_free(&w);
 }
 
@@ -4641,6 +4743,66 @@ BOTH_USERS(guards, a_plant_made_before_the_hiding_session_is_not_put_back, .time
 	sweep_forget_beneath(w.dir);
 	free(aside), free(hgrc), free(ready2), free(aready), free(ready), free(b1), free(mark);
 	free(hide);
+	world_free(&w);
+}
+
+/* Round 56c F1: the genuine hidden file changed after the hiding session
+ * started. The user's sub/.hg/hgrc (a password) is hidden by A, which
+ * runs; B1, which does not hide it, parks sub/.hg as stash and appends a
+ * hook to the same file; B2 moves it back, and its end moved sub/.hg
+ * aside and put A's "hidden file" back: the same inode, its change time
+ * older than B2's start. The identity kept now holds the change time
+ * too. Judged outside: hg status runs no hook. Controls: .hg was moved
+ * aside, hg obeys the hgrc alone. */
+BOTH_USERS(guards, a_hidden_file_changed_since_is_not_put_back, .timeout = 120)
+{
+	struct world w;
+	world_for(&w, who, "hidchg", "");
+	char *mark = at(w.outside, "hg-ran");
+	free(write_file(w.proj, "sub/.hg/hgrc", "[auth]\nx.password = " SECRET "\n"));
+	free(write_file(w.proj, "sub/.hg/requires", "revlogv1\nstore\n"));
+	char *hide =
+		write_file(w.dir, "hide.json",
+			   "{" WORLD_BASE_RW ", \"additional_hidden_paths\": [\"sub/.hg/hgrc\"]}");
+	chmod(hide, 0644);
+	world_give(&w);
+	struct run_result r = sh_in(&w, NULL, "true"); /* (the project has a record) */
+	run_free(&r);
+	usleep(1100 * 1000); /* (the user's files older than every start) */
+	char *av[] = {CORDON_BIN, "run",     "--config", hide,
+		      "--",       "/bin/sh", "-c",       "touch aready; exec sleep 300",
+		      NULL};
+	pid_t pa = world_spawn(&w, av, w.proj);
+	char *aready = at(w.proj, "aready");
+	cr_assert(wait_exists(aready, 20000), "A did not start");
+	char *b1 = fmt("mv sub/.hg stash && printf '[hooks]\\npre-status = touch %s\\n' >> "
+		       "stash/hgrc; echo park $?",
+		       mark);
+	r = sh_in(&w, NULL, "%s", b1);
+	char *diag = fmt("B1 (%d): %s%s", r.status, r.out, r.err);
+	cr_assert(strstr(r.out, "park 0"), "B1 could not park the .hg\n%s", diag);
+	run_free(&r);
+	r = sh_in(&w, NULL, "mv stash sub/.hg; echo back $?");
+	free(diag);
+	diag = fmt("B2 (%d): %s%s", r.status, r.out, r.err);
+	cr_assert(strstr(r.out, "back 0"), "B2 could not move it back\n%s", diag);
+	run_free(&r);
+	char *aside = at(w.proj, "sub/.hg.cordon-disarmed");
+	char *hgrc = at(w.proj, "sub/.hg/hgrc");
+	cr_expect(file_exists(aside), "control: .hg was not moved aside\n%s", diag);
+	cr_expect(!file_exists(hgrc), "the changed hgrc was put back\n%s", diag);
+	r = sh_outside(&w, "cd sub && hg status >/dev/null 2>&1; true");
+	run_free(&r);
+	cr_expect(!file_exists(mark), "hg status outside ran the planted hook\n%s", diag);
+	r = sh_outside(&w, "mkdir -p ctl/.hg && cp sub/.hg.cordon-disarmed/hgrc "
+			   "sub/.hg.cordon-disarmed/requires ctl/.hg/ && cd ctl && hg status "
+			   ">/dev/null 2>&1; true");
+	run_free(&r);
+	cr_expect(file_exists(mark), "control: hg does not run the hgrc's hook");
+	cr_assert_eq(kill(pa, SIGKILL), 0);
+	cr_expect(wait_gone(pa, 10000), "A's launcher did not go");
+	sweep_forget_beneath(w.dir);
+	free(aside), free(hgrc), free(diag), free(b1), free(aready), free(mark), free(hide);
 	world_free(&w);
 }
 
