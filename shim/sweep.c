@@ -6388,12 +6388,25 @@ static void rests_free(struct rests *r)
  * past a link on the way, where the rest of it was cut off; else NULL),
  * is what a session hiding that name found there as it started: as a
  * link, or where it leads. */
-static bool as_hidden(int src, char *part, char *slash, const struct rests *rests, size_t i)
+static bool as_hidden(int src, char *part, char *slash, const struct rests *rests, size_t i,
+		      const struct timespec *since)
 {
 	struct stat st;
 	if (slash)
 		*slash = '/'; /* (through the link: where it leads now) */
 	int r = fstatat(src, part, &st, slash ? 0 : AT_SYMLINK_NOFOLLOW);
+	/* Through a link on the way, what it leads to is put back with it:
+	 * the directory it leads to, and each on the way from there to the
+	 * file, unchanged since SINCE (round 56e F1: a link an earlier session
+	 * laid led, once the file was moved behind it, to a directory holding
+	 * the genuine hgrc and a planted hgrc-not-shared). */
+	for (char *cut = slash; r == 0 && cut; cut = strchr(cut + 1, '/')) {
+		struct stat dst;
+		*cut = '\0';
+		if (fstatat(src, part, &dst, 0) < 0 || after(&CTIME(dst), since))
+			r = -1;
+		*cut = '/';
+	}
 	if (slash)
 		*slash = '\0';
 	for (size_t j = 0; r == 0 && j < rests->v.n; j++)
@@ -6474,7 +6487,7 @@ static int put_back_hidden(int dir, const char *name, const char *to, const stru
 		/* (Left behind: one still there, or a way to it that could not
 		 * be opened; not one the moved directory never held.) */
 		if (src >= 0 && dst >= 0 && fstatat(src, part, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-		    (after(&CTIME(st), since) || !as_hidden(src, part, slash, rests, i)))
+		    (after(&CTIME(st), since) || !as_hidden(src, part, slash, rests, i, since)))
 			(*kept)++;
 		else if (src >= 0 && dst >= 0 && cordon_fs_rename_new_to(src, part, dst, part) == 0)
 			back++;

@@ -4806,6 +4806,71 @@ BOTH_USERS(guards, a_hidden_file_changed_since_is_not_put_back, .timeout = 120)
 	world_free(&w);
 }
 
+/* Round 56e F1: through a link on the hidden path's way. B0 (ended
+ * before A started) lays P/.hg -> tgt, dangling; A hides sub/.hg/hgrc
+ * (the user's password); B1 parks sub/.hg as real_hg and adds a planted
+ * hgrc-not-shared; B2 renames real_hg to tgt, P to sub, makes sub a bare
+ * repository, and A is killed: B2's end moved sub aside and put the .hg
+ * link back, which led to the genuine hgrc and the plant. A link on the
+ * way is put back only where what it leads to is unchanged since the
+ * sweep's start. Judged outside: hg status runs no hook. Controls: sub
+ * was moved aside, hg obeys a .hg link to tgt. */
+BOTH_USERS(guards, a_link_on_a_hidden_path_s_way_brings_no_plant_back, .timeout = 120)
+{
+	struct world w;
+	world_for(&w, who, "hidlnk", "");
+	char *mark = at(w.outside, "hg-ran");
+	free(write_file(w.proj, "sub/.hg/hgrc", "[auth]\nx.password = " SECRET "\n"));
+	free(write_file(w.proj, "sub/.hg/requires", "revlogv1\nstore\n"));
+	free(write_file(w.proj, "sub/file", "w\n"));
+	char *hide =
+		write_file(w.dir, "hide.json",
+			   "{" WORLD_BASE_RW ", \"additional_hidden_paths\": [\"sub/.hg/hgrc\"]}");
+	chmod(hide, 0644);
+	world_give(&w);
+	struct run_result r = sh_in(&w, NULL, "mkdir P && ln -s %s/tgt P/.hg; echo b0 $?", w.proj);
+	cr_assert(strstr(r.out, "b0 0"), "B0 failed: %s", r.err);
+	run_free(&r);
+	usleep(1100 * 1000);
+	char *av[] = {CORDON_BIN, "run",     "--config", hide,
+		      "--",       "/bin/sh", "-c",       "touch aready; exec sleep 300",
+		      NULL};
+	pid_t pa = world_spawn(&w, av, w.proj);
+	char *aready = at(w.proj, "aready");
+	cr_assert(wait_exists(aready, 20000), "A did not start");
+	char *b1 = fmt("mv sub/.hg real_hg && printf '[hooks]\\npre-status = touch %s\\n' > "
+		       "real_hg/hgrc-not-shared; echo b1 $?",
+		       mark);
+	r = sh_in(&w, NULL, "%s", b1);
+	cr_assert(strstr(r.out, "b1 0"), "B1 failed: %s", r.err);
+	run_free(&r);
+	char *b2 = "touch b2ready; while [ ! -e go ]; do sleep 0.05; done; mv real_hg tgt && "
+		   "mv sub wt && mv P sub && cd sub && mkdir objects refs && "
+		   "echo 'ref: refs/heads/main' > HEAD && "
+		   "printf '[core]\\n\\tbare = true\\n\\tfsmonitor = true\\n' > config";
+	char *b2v[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "/bin/sh", "-c", b2, NULL};
+	pid_t p2 = world_spawn(&w, b2v, w.proj);
+	char *ready2 = at(w.proj, "b2ready");
+	cr_assert(wait_exists(ready2, 20000), "B2 did not start");
+	cr_assert_eq(kill(pa, SIGKILL), 0);
+	cr_expect(wait_gone(pa, 10000), "A's launcher did not go");
+	free(write_file(w.proj, "go", ""));
+	int st;
+	cr_assert_eq(waitpid(p2, &st, 0), p2);
+	char *aside = at(w.proj, "sub.cordon-disarmed");
+	cr_expect(file_exists(aside), "control: sub was not moved aside");
+	r = sh_outside(&w, "cd sub 2>/dev/null && hg status >/dev/null 2>&1; true");
+	run_free(&r);
+	cr_expect(!file_exists(mark), "hg status outside ran the planted hook");
+	r = sh_outside(&w, "mkdir -p ctl && ln -s ../tgt ctl/.hg && cd ctl && hg status "
+			   ">/dev/null 2>&1; true");
+	run_free(&r);
+	cr_expect(file_exists(mark), "control: hg does not obey a .hg link to tgt");
+	sweep_forget_beneath(w.dir);
+	free(aside), free(ready2), free(b1), free(aready), free(mark), free(hide);
+	world_free(&w);
+}
+
 /* Round 53e F4: the same, with the key hidden by a name through a link
  * outside the project (WORLD/lnk -> proj/config, as an HF_HOME set
  * through a link), and the launch that catches up with the killed
