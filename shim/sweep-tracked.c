@@ -228,7 +228,7 @@ static int reflog_open(const char *gitdir, const char *common, const struct refl
  * from the start of a line where cut: *CUT), NUL-ended (malloc'd; NULL:
  * none). */
 static char *reflog_read(int fd, const struct stat *st, off_t from, size_t max, size_t *len,
-			 bool *cut)
+			 bool *cut, uint64_t *raw)
 {
 	*cut = false;
 	if (st->st_size <= from)
@@ -247,6 +247,8 @@ static char *reflog_read(int fd, const struct stat *st, off_t from, size_t max, 
 		return NULL;
 	}
 	text[n] = '\0';
+	if (raw)
+		*raw = fnv(14695981039346656037ull, text, (size_t)n);
 	char *nl = *cut ? strchr(text, '\n') : NULL;
 	if (nl)
 		memmove(text, nl + 1, strlen(nl + 1) + 1);
@@ -265,43 +267,46 @@ static int by_sum(const void *a, const void *b)
 	return memcmp(a, b, 16);
 }
 
-/* "INO:SIZE" at *T (then "," or ";") into ID, *T past it: whether it
- * was there. */
-static bool read_pair(const char **t, unsigned long long id[2])
+/* "INO:SIZE:SUM" at *T (then "," or ";") into ID, *T past it: whether
+ * it was there. */
+static bool read_triple(const char **t, unsigned long long id[3])
 {
-	char *e;
-	id[0] = strtoull(*t, &e, 10);
-	if (*e != ':')
-		return false;
-	id[1] = strtoull(e + 1, &e, 10);
-	if (*e != ',' && *e != ';')
-		return false;
-	*t = e + 1;
+	const char *p = *t;
+	for (int k = 0; k < 3; k++) {
+		char *e;
+		id[k] = strtoull(p, &e, 10);
+		if (e == p || (k < 2 ? *e != ':' : *e != ',' && *e != ';'))
+			return false;
+		p = e + 1;
+	}
+	*t = p;
 	return true;
 }
 
-/* GITDIR's reflogs as the session starts: "INO:SIZE" for each (0:0
- * missing), comma-separated, then ";" and the sums of the lines in their
- * last LOG_TAIL bytes, sorted, 16 hex digits each (malloc'd; NULL when
- * out of memory). */
+/* GITDIR's reflogs as the session starts: "INO:SIZE:SUM" for each (0:0:0
+ * missing; SUM: of its last LOG_TAIL bytes as read, round 56d F3),
+ * comma-separated, then ";" and the sums of the lines in those bytes,
+ * sorted, 16 hex digits each (malloc'd; NULL when out of memory). */
 static char *reflogs_seen(const char *gitdir, const char *common)
 {
-	char ids[N_REFLOGS * 48 + 2];
+	char ids[N_REFLOGS * 72 + 2];
 	size_t at = 0, n = 0, cap = 0;
 	char *sums = NULL;
 	bool ok = true;
 	for (size_t g = 0; ok && g < N_REFLOGS; g++) {
 		struct stat st;
 		int fd = reflog_open(gitdir, common, &reflogs[g], &st);
-		at += (size_t)snprintf(ids + at, sizeof(ids) - at, "%s%llu:%llu", g ? "," : "",
-				       fd >= 0 ? (unsigned long long)st.st_ino : 0ull,
-				       fd >= 0 ? (unsigned long long)st.st_size : 0ull);
 		size_t len = 0;
 		bool cut;
+		uint64_t raw = 0;
 		cleanup_free char *text =
-			fd >= 0 ? reflog_read(fd, &st, 0, LOG_TAIL, &len, &cut) : NULL;
+			fd >= 0 ? reflog_read(fd, &st, 0, LOG_TAIL, &len, &cut, &raw) : NULL;
 		if (fd >= 0)
 			close(fd);
+		at += (size_t)snprintf(ids + at, sizeof(ids) - at, "%s%llu:%llu:%llu", g ? "," : "",
+				       fd >= 0 ? (unsigned long long)st.st_ino : 0ull,
+				       fd >= 0 ? (unsigned long long)st.st_size : 0ull,
+				       (unsigned long long)raw);
 		for (char *line = text; ok && line && *line;) {
 			size_t ln = strcspn(line, "\n");
 			char sum[17];
@@ -635,6 +640,7 @@ struct refs_judge {
 	struct cordon_strv *said;
 	const struct cordon_strv *refs;     /* as the session ends (cordon_git_refs) */
 	const struct cordon_strv *head_had; /* HEAD's protected entries as it started */
+	const char *head_was, *stash_was;   /* HEAD's and refs/stash's commits then */
 	size_t budget, skipped;             /* commits left to read; past them, counted */
 };
 
@@ -745,34 +751,41 @@ static bool a_ref(const struct refs_judge *j, const char *name, size_t n)
 }
 
 /* The commit HEX (judged once, within the budget) as a ref moved from
- * BASE; DONE: those judged. */
+ * BASE; DONE: those judged (past the budget only counted: 56d F8, a list
+ * searched for each of 150,000 lines took minutes). */
 static int judge_once(struct refs_judge *j, struct cordon_strv *done, const char *hex,
 		      const char *base, bool stash, bool applied, const char *what, const char *rev,
 		      const char *how)
 {
-	if (cordon_strv_contains(done, hex) || cordon_strv_push(done, hex) < 0)
-		return 0;
 	if (j->budget == 0) {
 		j->skipped++;
 		return 0;
 	}
+	if (cordon_strv_contains(done, hex) || cordon_strv_push(done, hex) < 0)
+		return 0;
 	j->budget--;
 	return judge_commit(j, hex, base, stash, applied, what, rev, how);
 }
 
 /* LINE (of reflog G, entry N) as the session left it: its ids judged as
- * refs moved from BASE; a checkout's message by what it names (git
- * checkout - checks out the X of "moving from X to Y" as any revision:
- * an id, judged; a branch or tag, judged with the refs; else said). */
+ * refs moved from BASE (IDS false: only its message); a checkout's
+ * message by what it names (git checkout - checks out the X of "moving
+ * from X to Y" as any revision: an id, judged; a branch or tag, judged
+ * with the refs; else counted in *UNRESOLVED, its first into FIRST). */
 static int judge_reflog_line(struct refs_judge *j, struct cordon_strv *done, const char *line,
-			     size_t g, size_t n, const char *base)
+			     size_t g, size_t n, const char *base, bool ids, size_t *unresolved,
+			     char first[96])
 {
 	int found = 0;
 	const char *p = line;
 	char id[65], rev[48], what[96], how[160];
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; ids && k < 2; k++) {
 		size_t len = strcspn(p, " \t\n");
-		if (full_id(j, p, len, id) && strspn(id, "0") != len) {
+		/* (An entry's old id that a ref named as the session started
+		 * is the user's: 56d F7, a git stash over an older stash.) */
+		if (full_id(j, p, len, id) && strspn(id, "0") != len &&
+		    !(k == 0 && ((j->head_was && strcmp(id, j->head_was) == 0) ||
+				 (j->stash_was && strcmp(id, j->stash_was) == 0)))) {
 			snprintf(rev, sizeof(rev), "%s@{%zu}", reflogs[g].rev, n + (k == 0));
 			snprintf(what, sizeof(what), "the commit %s names (git's reflog)", rev);
 			snprintf(
@@ -803,26 +816,19 @@ static int judge_reflog_line(struct refs_judge *j, struct cordon_strv *done, con
 				 "the commit %.12s a checkout in git's reflog names", id);
 			found += judge_once(j, done, id, base, false, false, what, id,
 					    "a git checkout - outside");
-		} else if (!a_ref(j, x, len)) {
-			char shown[96], *out = NULL;
-			cordon_printable(x, len, shown, sizeof(shown));
-			if (asprintf(
-				    &out,
-				    "cordon: in %s, this session wrote an entry of git's reflog that "
-				    "names \"%s\", which cordon does not resolve: a git checkout - "
-				    "outside checks it out, and may write its own version of a "
-				    "protected file; review git reflog there first",
-				    j->shown, shown) >= 0)
-				found += say_once(j->said, out);
+		} else if (!a_ref(j, x, len) && (*unresolved)++ == 0) {
+			cordon_printable(x, len, first, 96);
 		}
 	}
 	return found;
 }
 
 /* GITDIR's reflogs as the session ends, against SEEN (reflogs_seen's):
- * each line it added, or each line of one it wrote anew that it did not
- * hold as it started, judged (judge_reflog_line) from BASE (HEAD's
- * commit as it started). */
+ * one only added to (the same file, as long, its last bytes then as
+ * they were) by the lines added; one written anew by each line it did
+ * not hold then, its ids only in its last LOG_TAIL bytes (a git gc
+ * rewrote older lines of the user's: 56d F6), its checkout messages in
+ * all of it. Judged from BASE (HEAD's commit as it started). */
 static int judge_reflogs(struct refs_judge *j, const char *gitdir, const char *common,
 			 const char *seen, const char *base)
 {
@@ -832,22 +838,30 @@ static int judge_reflogs(struct refs_judge *j, const char *gitdir, const char *c
 	struct cordon_strv done = {0};
 	const char *was = seen;
 	for (size_t g = 0; g < N_REFLOGS; g++) {
-		unsigned long long id[2] = {0, 0};
+		unsigned long long id[3] = {0, 0, 0};
 		const char *t = was;
-		bool known = read_pair(&t, id);
+		bool known = read_triple(&t, id);
 		was = t;
 		struct stat st;
 		int fd = reflog_open(gitdir, common, &reflogs[g], &st);
 		if (fd < 0)
 			continue;
-		/* (Only added to: what it added. Else all of it, less what it
-		 * held.) */
+		/* (Only added to: the bytes it ended with then, the same.) */
 		bool added = known && id[0] == (unsigned long long)st.st_ino &&
 			     (unsigned long long)st.st_size >= id[1];
+		if (added && id[1]) {
+			size_t w = id[1] < LOG_TAIL ? (size_t)id[1] : LOG_TAIL, wl;
+			bool wc;
+			uint64_t raw = 0;
+			struct stat then = st;
+			then.st_size = (off_t)id[1];
+			free(reflog_read(fd, &then, (off_t)(id[1] - w), w, &wl, &wc, &raw));
+			added = raw == id[2];
+		}
 		size_t len = 0;
 		bool cut;
 		cleanup_free char *text =
-			reflog_read(fd, &st, added ? (off_t)id[1] : 0, LOG_MAX, &len, &cut);
+			reflog_read(fd, &st, added ? (off_t)id[1] : 0, LOG_MAX, &len, &cut, NULL);
 		close(fd);
 		char *out = NULL;
 		if (cut &&
@@ -861,7 +875,9 @@ static int judge_reflogs(struct refs_judge *j, const char *gitdir, const char *c
 		size_t lines = 0;
 		for (size_t i = 0; i < len; i++)
 			lines += text[i] == '\n' || i + 1 == len;
-		size_t at = 0;
+		size_t at = 0, unresolved = 0;
+		char first[96] = "";
+		const char *tail_from = text && len > LOG_TAIL ? text + len - LOG_TAIL : text;
 		for (char *line = text; line && *line; at++) {
 			size_t ln = strcspn(line, "\n");
 			char sum[17];
@@ -871,21 +887,44 @@ static int judge_reflogs(struct refs_judge *j, const char *gitdir, const char *c
 			line[ln] = '\0';
 			/* (Entry N of REV@{N} has N lines after it.) */
 			if (!old)
-				found += judge_reflog_line(j, &done, line, g, lines - 1 - at, base);
+				found += judge_reflog_line(j, &done, line, g, lines - 1 - at, base,
+							   added || line >= tail_from, &unresolved,
+							   first);
 			line[ln] = c;
 			line += ln + (c == '\n');
 		}
+		if (unresolved &&
+		    asprintf(&out,
+			     "cordon: in %s, this session wrote %zu entr%s of git's reflog naming "
+			     "what cordon does not resolve (\"%s\"%s): a git checkout - outside "
+			     "checks it out, and may write its own version of a protected file; "
+			     "review git reflog there first",
+			     j->shown, unresolved, unresolved == 1 ? "y" : "ies", first,
+			     unresolved > 1 ? ", ..." : "") >= 0)
+			found += say_once(j->said, out);
 	}
 	cordon_strv_free(&done);
 	return found;
 }
 
+/* Whether ARG of a todo line names what cordon reads elsewhere: a label
+ * the todo set (LABELS) or a ref of J's (refs/rewritten/ARG, a branch). */
+static bool todo_label(const struct refs_judge *j, const struct cordon_strv *labels,
+		       const char *arg)
+{
+	char full[PATH_MAX];
+	return cordon_strv_contains(labels, arg) ||
+	       ((size_t)snprintf(full, sizeof(full), "refs/rewritten/%s", arg) < sizeof(full) &&
+		cordon_git_ref_value(j->refs, full));
+}
+
 /* What git resumes with rebase --continue (or cherry-pick, revert): a
- * todo list the session wrote (its change time at or after the start).
- * Each full id in it is judged as a commit git applies (a pick, a
- * revert, a merge's parent, a reset's target); a line that names a
- * commit cordon does not look up (an abbreviated id, a label, a revision)
- * is said, as one it cannot judge (round 56b F2). */
+ * todo list the session wrote (its change time at or after the start),
+ * read as git reads each command's arguments (round 56d F1, F2: the
+ * commit a merge line merges, after a -C one; an abbreviated id before a
+ * full one). Each commit named by a full id is judged as one git applies
+ * (a pick, a revert, a merge's parent, a reset's target); one named any
+ * other way than a label is said, as one cordon cannot judge. */
 static int judge_todos(const struct cordon_sweep *s, struct refs_judge *j, const char *gitdir,
 		       const char *base)
 {
@@ -908,45 +947,70 @@ static int judge_todos(const struct cordon_sweep *s, struct refs_judge *j, const
 			continue;
 		cleanup_free char *text = cordon_read_regular(path, LOG_MAX, &len);
 		bool unjudged = !text;
+		struct cordon_strv labels = {0};
 		for (char *line = text, *next; line && *line; line = next) {
 			next = strchr(line, '\n');
 			if (next)
 				*next++ = '\0';
 			else
 				next = line + strlen(line);
-			char *w = strtok(line, " \t\r");
+			char *save = NULL, *w = strtok_r(line, " \t\r", &save);
 			if (!w || w[0] == '#')
 				continue;
+			if (strcmp(w, "label") == 0 || strcmp(w, "l") == 0) {
+				char *name = strtok_r(NULL, " \t\r", &save);
+				if (name)
+					(void)cordon_strv_push(&labels, name);
+				continue;
+			}
 			bool named = false;
 			for (size_t i = 0; plain[i]; i++)
 				named = named || strcmp(w, plain[i]) == 0;
 			if (named)
 				continue;
-			bool any = false;
-			for (char *tok = strtok(NULL, " \t\r"); tok; tok = strtok(NULL, " \t\r")) {
+			bool merge = strcmp(w, "merge") == 0 || strcmp(w, "m") == 0;
+			bool reset = strcmp(w, "reset") == 0 || strcmp(w, "t") == 0;
+			/* Its arguments: a pick's one commit (after fixup's -C or
+			 * -c), a reset's one label or commit, a merge's -C or -c
+			 * commit and each parent up to "#". */
+			int left = merge ? 64 : 1;
+			for (char *arg = strtok_r(NULL, " \t\r", &save); arg && left > 0;
+			     arg = strtok_r(NULL, " \t\r", &save)) {
+				if (arg[0] == '#')
+					break;
+				bool flag = strcmp(arg, "-C") == 0 || strcmp(arg, "-c") == 0;
+				if (flag && !merge)
+					continue; /* (fixup -C: the commit follows) */
+				if (flag) {
+					char *c = strtok_r(NULL, " \t\r", &save);
+					if (!c)
+						break;
+					arg = c;
+				} else {
+					left--;
+				}
 				char id[65];
-				if (tok[0] == '#')
-					break; /* (the subject, after the id) */
-				if (!full_id(j, tok, strlen(tok), id))
-					continue;
-				any = true;
-				char what[PATH_MAX + 64];
-				snprintf(what, sizeof(what), "the commit %.12s that .git/%s names",
-					 id, todos[t]);
-				found += judge_once(
-					j, &done, id, base, false, true, what, id,
-					"a git rebase --continue (or cherry-pick, revert "
-					"--continue) outside");
-				break; /* (the subject follows the id) */
+				if (full_id(j, arg, strlen(arg), id)) {
+					char what[PATH_MAX + 64];
+					snprintf(what, sizeof(what),
+						 "the commit %.12s that .git/%s names", id,
+						 todos[t]);
+					found += judge_once(
+						j, &done, id, base, false, true, what, id,
+						"a git rebase --continue (or cherry-pick, "
+						"revert --continue) outside");
+				} else if (!((merge || reset) && todo_label(j, &labels, arg))) {
+					unjudged = true;
+				}
 			}
-			unjudged = unjudged || !any;
 		}
+		cordon_strv_free(&labels);
 		char *line = NULL;
 		if (unjudged &&
 		    asprintf(
 			    &line,
 			    "cordon: in %s, this session wrote .git/%s, which names commits cordon "
-			    "does not look up (an abbreviated id, a label, a revision): git rebase "
+			    "does not look up (an abbreviated id, a revision): git rebase "
 			    "--continue outside may write its own version of a protected file from "
 			    "one; review it (or git rebase --abort) there first",
 			    j->shown, todos[t]) >= 0)
@@ -1035,7 +1099,10 @@ static int judge_refs(const struct cordon_sweep *s, const char *gitdir, const ch
 	struct cordon_strv head_had = {0};
 	if (head_was)
 		(void)commit_entries(&o, head_was, false, &head_had);
-	struct refs_judge j = {&o, worktree, shown, said, &now, &head_had, REFS_JUDGED, 0};
+	struct refs_judge j = {
+		&o,          worktree,  shown,    said,
+		&now,        &head_had, head_was, cordon_git_ref_value(&before, "refs/stash"),
+		REFS_JUDGED, 0};
 	for (size_t i = 0; i < now.n; i++) {
 		const char *sp = strchr(now.v[i], ' ');
 		char name[PATH_MAX];
@@ -1044,6 +1111,18 @@ static int judge_refs(const struct cordon_sweep *s, const char *gitdir, const ch
 		bool head = strcmp(name, "HEAD") == 0;
 		if (!head && old && strcmp(old, sp + 1) == 0)
 			continue;
+		/* A bisect's bounds: git bisect good or bad outside checks out
+		 * commits between them, which cordon does not read (round 56d
+		 * F5). */
+		if (strncmp(name, "refs/bisect/", 12) == 0 &&
+		    asprintf(&line,
+			     "cordon: in %s, this session left a git bisect (refs/bisect): git "
+			     "bisect good or bad outside checks out commits between its bounds, "
+			     "which cordon does not read, and one may hold its own version of a "
+			     "protected file; review git bisect log (or git bisect reset) there "
+			     "first",
+			     shown) >= 0)
+			found += say_once(said, line);
 		if (strcmp(sp + 1, "?") == 0) {
 			/* (An unborn branch as it was: nothing to check out.) */
 			if (old && strcmp(old, "?") == 0)

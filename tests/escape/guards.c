@@ -1998,6 +1998,87 @@ BOTH_USERS(guards, a_protected_file_behind_forms_git_reads_is_said, .timeout = 1
 	world_free(&w);
 }
 
+/* Round 56d, on the reworked judge: a merge line's parent after its -C
+ * commit (F1), an abbreviated id before a full one (F2: a reset through
+ * the editor, a pick written once the rebase stopped), HEAD's and the
+ * stash's reflogs rewritten in place, as long or longer (F3, F4), and a
+ * bisect whose range holds the plant (F5). Each is said; the control:
+ * the ordinary git command outside writes the plant. {prepare outside,
+ * plant inside, said, outside, name}. */
+#define PLANT_H PLANT_COMMIT "H=$(git rev-parse HEAD); B=$(git rev-parse HEAD^{tree})\n"
+static const char *const plant_forms_56d[][5] = {
+	{"true",
+	 PLANT_H "GIT_SEQUENCE_EDITOR=\"printf 'break\\nmerge -C $H $C\\n' >\" git rebase -q -i "
+		 "HEAD; echo plant $?\n",
+	 "that .git/rebase-merge/git-rebase-todo names now holds another .envrc",
+	 "git rebase --continue >/dev/null 2>&1; cat .envrc", "a merge's parent"},
+	{"true",
+	 PLANT_H "GIT_SEQUENCE_EDITOR=\"printf 'break\\nreset $(git rev-parse --short $C) $H\\n' "
+		 ">\" git rebase -q -i HEAD; echo plant $?\n",
+	 "names commits cordon does not look up",
+	 "git rebase --continue >/dev/null 2>&1; cat .envrc", "a short id before a full one"},
+	{"true",
+	 PLANT_H "GIT_SEQUENCE_EDITOR=\"printf 'break\\n' >\" git rebase -q -i HEAD; printf "
+		 "'pick %s %s\\n' $(git rev-parse --short $C) $H > "
+		 ".git/rebase-merge/git-rebase-todo; echo plant $?\n",
+	 "names commits cordon does not look up",
+	 "git rebase --continue >/dev/null 2>&1; cat .envrc", "a short pick written after"},
+	{"git checkout -q -b feat && git checkout -q main",
+	 PLANT_H "sed \"s/checkout: moving from feat to main/checkout: moving from $C to "
+		 "main/\" .git/logs/HEAD > .git/h.new && cat .git/h.new > .git/logs/HEAD && "
+		 "rm .git/h.new; echo plant $?\n",
+	 "a checkout in git's reflog names now holds another .envrc",
+	 "git checkout -q - && cat .envrc", "HEAD's reflog rewritten in place"},
+	{"echo b > b && git add b && git stash -q",
+	 PLANT_H "I=$(git commit-tree $B -p HEAD -m index); W=$(git commit-tree $T -p HEAD -p $I "
+		 "-m 'WIP on main: plant')\n"
+		 "{ printf '%s %s t <t@example.com> 1700000000 +0000\\tWIP on main: x\\n' "
+		 "0000000000000000000000000000000000000000 $W; printf '%s' $W; cut -c41- "
+		 ".git/logs/refs/stash; } > .git/s.new && cat .git/s.new > .git/logs/refs/stash && "
+		 "rm .git/s.new; echo plant $?\n",
+	 "names (git's reflog) now holds another .envrc",
+	 "git stash pop -q; git stash pop -q; cat .envrc", "the stash's reflog rewritten in place"},
+	{"true",
+	 PLANT_H "D=$(git commit-tree $B -p $C -m 'fix typo'); echo main > .git/BISECT_START; "
+		 "printf 'bad\\ngood\\n' > .git/BISECT_TERMS; : > .git/BISECT_NAMES; "
+		 "echo 'git bisect start' > .git/BISECT_LOG; git update-ref refs/bisect/bad $D; "
+		 "git update-ref refs/bisect/good-$H $H; echo plant $?\n",
+	 "this session left a git bisect", "git bisect good >/dev/null 2>&1; cat .envrc",
+	 "a bisect holding the plant"},
+};
+
+BOTH_USERS(guards, a_protected_file_behind_more_forms_is_said, .timeout = 150)
+{
+	struct world w;
+	git_world(&w, who, "pforms2");
+	tracked_envrc(&w);
+	struct run_result r = outside(&w, "git tag orig");
+	run_free(&r);
+	for (size_t i = 0; i < sizeof(plant_forms_56d) / sizeof(*plant_forms_56d); i++) {
+		const char *const *op = plant_forms_56d[i];
+		r = outside(&w, "%s", op[0]);
+		run_free(&r);
+		r = sh_in(&w, NULL, "%s", op[1]);
+		char *diag = fmt("%s, inside (%d): %s%s", op[4], r.status, r.out, r.err);
+		cr_assert(strstr(r.out, "plant 0"), "the plant failed\n%s", diag);
+		cr_expect(strstr(r.err, op[2]), "not said\n%s", diag);
+		run_free(&r);
+		r = outside(&w, "%s", op[3]);
+		cr_expect(strstr(r.out, "touch pwned"), "control: %s does not write it: %s\n%s",
+			  op[4], r.out, diag);
+		run_free(&r);
+		free(diag);
+		r = outside(&w,
+			    "git rebase --abort; git am --abort; git bisect reset >/dev/null 2>&1; "
+			    "git stash clear; git checkout -q -f main && git reset -q --hard orig "
+			    "&& cat .envrc");
+		cr_assert_str_eq(r.out, "echo mine\n", "the repository was not put back: %s",
+				 r.err);
+		run_free(&r);
+	}
+	world_free(&w);
+}
+
 /* Round 56b F8: the start kept the ids of a reflog's last 64 KiB and the
  * end judged its last 1 MiB: in a repository whose HEAD reflog is longer,
  * every session was accused, one that ran only true too. A reflog only
@@ -2024,6 +2105,19 @@ BOTH_USERS(guards, a_long_reflog_accuses_no_session, .timeout = 120)
 	cr_expect(strstr(r.out, "ok 0"), "git did not run: %s", r.err);
 	cr_expect_null(strstr(r.err, "cordon: in"), "a session that ran git was accused: %s",
 		       r.err);
+	run_free(&r);
+	/* (Round 56d F6, F7: git gc rewrote the long reflog, and a stash
+	 * over the user's older stash, made under an older .envrc, judged
+	 * that one's id as the session's.) */
+	r = outside(&w, "git checkout -q HEAD~200 && echo z > a && git stash -q && "
+			"git checkout -q main");
+	run_free(&r);
+	r = sh_in(&w, NULL,
+		  "echo y > a && git stash -q && git stash pop -q && git checkout -q -- a "
+		  "&& git reflog expire --expire-unreachable=now --all && git gc -q; "
+		  "echo ok $?");
+	cr_expect(strstr(r.out, "ok 0"), "git did not run: %s", r.err);
+	cr_expect_null(strstr(r.err, "cordon: in"), "a stash or a gc was accused: %s", r.err);
 	run_free(&r);
 	world_free(&w);
 }
