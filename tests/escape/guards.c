@@ -13745,7 +13745,7 @@ static void overlapping_first_sessions(const struct who *who, enum overlap how, 
 				"--",       "/bin/sh", "-c",       body,  NULL};
 		pids[i] = world_spawn(&w, argv, proj);
 		char *ready = fmt("%s/ready%d", proj, i);
-		cr_assert(wait_exists(ready, 20000), "%s: session %d did not start", tag, i);
+		cr_assert(wait_exists(ready, 60000), "%s: session %d did not start", tag, i);
 		free(ready), free(body);
 		if (i == 0 && how != OV_SAME_SECOND)
 			let_time_pass(); /* (the next starts later) */
