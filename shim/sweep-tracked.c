@@ -929,9 +929,10 @@ static int judge_todos(const struct cordon_sweep *s, struct refs_judge *j, const
 		       const char *base)
 {
 	static const char *const todos[] = {"rebase-merge/git-rebase-todo", "sequencer/todo"};
-	/* (Lines that name no commit.) */
-	static const char *const plain[] = {"break",      "b", "noop", "label", "l",
-					    "update-ref", "u", "exec", "x",     NULL};
+	/* (Lines that name no commit git applies: a drop's is dropped,
+	 * round 56f F2.) */
+	static const char *const plain[] = {"break", "b",    "noop", "label", "l", "update-ref",
+					    "u",     "exec", "x",    "drop",  "d", NULL};
 	int found = 0;
 	struct cordon_strv done = {0};
 	for (size_t t = 0; t < sizeof(todos) / sizeof(*todos); t++) {
