@@ -615,6 +615,37 @@ static void pending_mark(const struct cordon_sweep *s, const char *root,
 /* The hidden paths the mark at PATH holds (pending_mark), into OUT. */
 static bool read_ids(const char **t, char end, unsigned long long *id, int n);
 
+/* PATH pushed to V, with no identity yet in *IDS (same index, *CAP slots):
+ * 0 or -ENOMEM. */
+static int ids_push(struct cordon_strv *v, struct cordon_sweep_id **ids, size_t *cap,
+		    const char *path)
+{
+	struct cordon_sweep_id *nv = cordon_grow(*ids, cap, v->n + 1, sizeof(*nv), 8);
+	if (!nv)
+		return -ENOMEM;
+	*ids = nv;
+	int e = cordon_strv_push(v, path);
+	if (e >= 0)
+		nv[v->n - 1] = (struct cordon_sweep_id){{0}, {0}, NULL};
+	return e;
+}
+
+/* An identity as id_text wrote it ("#" and eight numbers, then where it
+ * led, if at all) at P into *ID (not one already read): whether it was
+ * one. */
+static bool id_read(const char *p, struct cordon_sweep_id *id)
+{
+	const char *real = strchr(p, ' '), *t = p + 1;
+	unsigned long long v[8];
+	if (p[0] != '#' || id->real || !read_ids(&t, real ? ' ' : '\0', v, 8))
+		return false;
+	memcpy(id->l, v, sizeof(id->l));
+	memcpy(id->s, v + 4, sizeof(id->s));
+	if (real && real[1] == '/')
+		id->real = strdup(real + 1); /* (out of memory: none) */
+	return true;
+}
+
 static void mark_hidden(const char *path, struct cordon_others_hidden *out)
 {
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -632,29 +663,11 @@ static void mark_hidden(const char *path, struct cordon_others_hidden *out)
 		/* (Each path's identity follows it; one without: unknown,
 		 * nothing put back.) */
 		for (p = p ? p + 1 : end; p < end; p += strlen(p) + 1) {
-			if (p[0] == '#' && out->list.n) {
-				struct cordon_sweep_id *id = &out->ids[out->list.n - 1];
-				const char *real = strchr(p, ' '), *t = p + 1;
-				unsigned long long v[8];
-				if (id->real || !read_ids(&t, real ? ' ' : '\0', v, 8))
-					continue;
-				memcpy(id->l, v, sizeof(id->l));
-				memcpy(id->s, v + 4, sizeof(id->s));
-				if (real && real[1] == '/')
-					id->real = strdup(real + 1); /* (out of memory: none) */
-				continue;
-			}
-			struct cordon_sweep_id *nv =
-				p[0] == '/' ? cordon_grow(out->ids, &out->ids_cap, out->list.n + 1,
-							  sizeof(*nv), 16)
-					    : NULL;
-			if (nv)
-				out->ids = nv;
-			if (p[0] == '/' && (!nv || cordon_strv_push(&out->list, p) < 0))
+			if (p[0] == '#' && out->list.n)
+				(void)id_read(p, &out->ids[out->list.n - 1]);
+			else if (p[0] == '/' &&
+				 ids_push(&out->list, &out->ids, &out->ids_cap, p) < 0)
 				break;
-			if (p[0] == '/')
-				out->ids[out->list.n - 1] =
-					(struct cordon_sweep_id){{0}, {0}, NULL};
 		}
 	}
 	free(text);
@@ -6366,12 +6379,7 @@ static int hidden_rests(const struct cordon_sweep *s, const char *path, struct r
 			from = real;
 		}
 		size_t n = strcmp(from, "/") ? strlen(from) : 0;
-		struct cordon_sweep_id *nv =
-			cordon_grow(rests->ids, &rests->cap, rests->v.n + 1, sizeof(*nv), 4);
-		if (!nv)
-			return -ENOMEM;
-		rests->ids = nv;
-		e = cordon_strv_push(&rests->v, h[n] ? h + n + 1 : "");
+		e = ids_push(&rests->v, &rests->ids, &rests->cap, h[n] ? h + n + 1 : "");
 		if (e >= 0)
 			rests->ids[rests->v.n - 1] = *id; /* (REAL not its own) */
 	}
@@ -6567,21 +6575,14 @@ static char *putback_note(int dir, const char *dir_path, const char *name,
 /* The put-back the record FILE (in the directory D) tells of, whose
  * process is gone, done: what the directory moved aside holds that is
  * still what the record names is put back, a line pushed to SAID. */
-static void putback_finish(int d, const char *file, struct cordon_strv *said)
+static void putback_finish(const char *rd, int d, const char *file, struct cordon_strv *said)
 {
-	int fd = openat(d, file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
-	char *text = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-				     st.st_size <= MARK_HIDDEN_MAX
-			     ? malloc((size_t)st.st_size + 1)
-			     : NULL;
-	ssize_t got = text ? read(fd, text, (size_t)st.st_size) : -1;
-	if (fd >= 0)
-		close(fd);
+	size_t got = 0;
+	cleanup_free char *path = cordon_join3(rd, "/", file);
+	char *text = path ? cordon_read_regular(path, MARK_HIDDEN_MAX, &got) : NULL;
 	const char *f[5] = {NULL, NULL, NULL, NULL, NULL};
-	const char *end = got > 0 ? text + got : NULL, *p = text, *to = NULL;
-	if (end)
-		text[got] = '\0';
+	const char *end = text && got ? text + got : NULL, *p = text, *to = NULL;
 	for (int i = 0; end && i < 5 && p < end; i++, p += strlen(p) + 1)
 		f[i] = p;
 	unsigned long long id[2], when[2];
@@ -6597,23 +6598,10 @@ static void putback_finish(int d, const char *file, struct cordon_strv *said)
 			to = p + 1;
 			continue;
 		}
-		if (p[0] == '#' && rests.v.n) {
-			const char *q = p + 1;
-			unsigned long long v[8];
-			if (read_ids(&q, '\0', v, 8)) {
-				memcpy(rests.ids[rests.v.n - 1].l, v, sizeof(v[0]) * 4);
-				memcpy(rests.ids[rests.v.n - 1].s, v + 4, sizeof(v[0]) * 4);
-			}
-			continue;
-		}
-		struct cordon_sweep_id *nv =
-			cordon_grow(rests.ids, &rests.cap, rests.v.n + 1, sizeof(*nv), 4);
-		if (!nv)
+		if (p[0] == '#' && rests.v.n)
+			(void)id_read(p, &rests.ids[rests.v.n - 1]);
+		else if (ids_push(&rests.v, &rests.ids, &rests.cap, p) < 0)
 			break;
-		rests.ids = nv;
-		if (cordon_strv_push(&rests.v, p) < 0)
-			break;
-		rests.ids[rests.v.n - 1] = (struct cordon_sweep_id){{0}, {0}, NULL};
 	}
 	int dir = ok ? open(f[1], O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 	ok = dir >= 0 && fstat(dir, &st) == 0 && (unsigned long long)st.st_dev == id[0] &&
@@ -6683,7 +6671,7 @@ static void putbacks_finish(struct cordon_strv *said)
 		if (pid <= 0 || pid > INT_MAX || *e != '-' ||
 		    (alive((pid_t)pid, &now) && (now == start || !now)))
 			continue; /* (under way) */
-		putback_finish(dirfd(d), de->d_name, said);
+		putback_finish(rd, dirfd(d), de->d_name, said);
 	}
 	if (d)
 		closedir(d);
