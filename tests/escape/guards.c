@@ -4687,6 +4687,21 @@ BOTH_USERS(guards, a_put_back_cut_short_is_done_by_the_next_launch, .timeout = 9
 	world_free(&w);
 }
 
+/* hg status outside in W's sub runs no hook (MARK stays missing), and,
+ * the control, the hgrc moved to sub/.hg.cordon-disarmed runs it in a
+ * .hg of its own (DIAG: what the session said). */
+static void expect_hg_plant_inert(struct world *w, const char *mark, const char *diag)
+{
+	struct run_result r = sh_outside(w, "cd sub && hg status >/dev/null 2>&1; true");
+	run_free(&r);
+	cr_expect(!file_exists(mark), "hg status outside ran the planted hook\n%s", diag);
+	r = sh_outside(w, "mkdir -p ctl/.hg && cp sub/.hg.cordon-disarmed/hgrc "
+			  "sub/.hg.cordon-disarmed/requires ctl/.hg/ && cd ctl && hg status "
+			  ">/dev/null 2>&1; true");
+	run_free(&r);
+	cr_expect(file_exists(mark), "control: hg does not run the moved hgrc's hook\n%s", diag);
+}
+
 /* Round 54h F1: session A hides kc.yaml (only A), and is killed; session
  * B, which does not hide it, makes sub/.hg with a hook and lays
  * kc.yaml -> sub/.hg/hgrc. B's end moves sub/.hg aside and, catching up
@@ -4714,15 +4729,7 @@ BOTH_USERS(guards, another_session_s_hidden_name_puts_no_plant_back, .timeout = 
 	char *hgrc = at(w.proj, "sub/.hg/hgrc");
 	cr_expect(!file_exists(hgrc), "the planted hgrc was put back\n%s", diag);
 	run_free(&r);
-	r = sh_outside(&w, "cd sub && hg status >/dev/null 2>&1; true");
-	run_free(&r);
-	cr_expect(!file_exists(mark), "hg status outside ran the planted hook\n%s", diag);
-	/* (The control.) */
-	r = sh_outside(&w, "mkdir -p ctl/.hg && cp sub/.hg.cordon-disarmed/hgrc "
-			   "sub/.hg.cordon-disarmed/requires ctl/.hg/ && cd ctl && hg status "
-			   ">/dev/null 2>&1; true");
-	run_free(&r);
-	cr_expect(file_exists(mark), "control: hg does not run a lone .hg/hgrc's hook\n%s", diag);
+	expect_hg_plant_inert(&w, mark, diag);
 	sweep_forget_beneath(w.dir);
 	free(diag), free(script), free(mark), free(hgrc);
 	world_free(&w);
@@ -4768,15 +4775,7 @@ BOTH_USERS(guards, an_old_plant_moved_under_a_hidden_name_is_not_put_back, .time
 	char *hgrc = at(w.proj, "sub/.hg/hgrc");
 	cr_expect(!file_exists(hgrc), "the planted hgrc was put back\n%s", diag);
 	run_free(&r);
-	r = sh_outside(&w, "cd sub && hg status >/dev/null 2>&1; true");
-	run_free(&r);
-	cr_expect(!file_exists(mark), "hg status outside ran the planted hook\n%s", diag);
-	/* (The control.) */
-	r = sh_outside(&w, "mkdir -p ctl/.hg && cp sub/.hg.cordon-disarmed/hgrc "
-			   "sub/.hg.cordon-disarmed/requires ctl/.hg/ && cd ctl && hg status "
-			   ">/dev/null 2>&1; true");
-	run_free(&r);
-	cr_expect(file_exists(mark), "control: hg does not run a lone .hg/hgrc's hook\n%s", diag);
+	expect_hg_plant_inert(&w, mark, diag);
 	sweep_forget_beneath(w.dir);
 	free(diag), free(mark), free(hgrc);
 	world_free(&w);
@@ -4835,15 +4834,7 @@ BOTH_USERS(guards, a_plant_made_before_the_hiding_session_is_not_put_back, .time
 	char *hgrc = at(w.proj, "sub/.hg/hgrc");
 	cr_expect(file_exists(aside), "control: .hg was not moved aside");
 	cr_expect(!file_exists(hgrc), "the planted hgrc was put back");
-	r = sh_outside(&w, "cd sub && hg status >/dev/null 2>&1; true");
-	run_free(&r);
-	cr_expect(!file_exists(mark), "hg status outside ran the planted hook");
-	/* (The control.) */
-	r = sh_outside(&w, "mkdir -p ctl/.hg && cp sub/.hg.cordon-disarmed/hgrc "
-			   "sub/.hg.cordon-disarmed/requires ctl/.hg/ && cd ctl && hg status "
-			   ">/dev/null 2>&1; true");
-	run_free(&r);
-	cr_expect(file_exists(mark), "control: hg does not run a lone .hg/hgrc's hook");
+	expect_hg_plant_inert(&w, mark, "");
 	sweep_forget_beneath(w.dir);
 	free(aside), free(hgrc), free(ready2), free(aready), free(ready), free(b1), free(mark);
 	free(hide);
@@ -4895,14 +4886,7 @@ BOTH_USERS(guards, a_hidden_file_changed_since_is_not_put_back, .timeout = 120)
 	char *hgrc = at(w.proj, "sub/.hg/hgrc");
 	cr_expect(file_exists(aside), "control: .hg was not moved aside\n%s", diag);
 	cr_expect(!file_exists(hgrc), "the changed hgrc was put back\n%s", diag);
-	r = sh_outside(&w, "cd sub && hg status >/dev/null 2>&1; true");
-	run_free(&r);
-	cr_expect(!file_exists(mark), "hg status outside ran the planted hook\n%s", diag);
-	r = sh_outside(&w, "mkdir -p ctl/.hg && cp sub/.hg.cordon-disarmed/hgrc "
-			   "sub/.hg.cordon-disarmed/requires ctl/.hg/ && cd ctl && hg status "
-			   ">/dev/null 2>&1; true");
-	run_free(&r);
-	cr_expect(file_exists(mark), "control: hg does not run the hgrc's hook");
+	expect_hg_plant_inert(&w, mark, diag);
 	cr_assert_eq(kill(pa, SIGKILL), 0);
 	cr_expect(wait_gone(pa, 10000), "A's launcher did not go");
 	sweep_forget_beneath(w.dir);
