@@ -20,7 +20,9 @@
 #include <string.h>
 #include <dirent.h>
 #include <stdint.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cordon/gitobj.h"
 #include "cordon/guard.h"
@@ -619,6 +621,29 @@ static bool as_in_worktree(const struct objects *o, const char *worktree, const 
 	}
 	free(data);
 	return same;
+}
+
+/* Whether the index entry ENTRY ("WORKTREE/NAME\nMODE OID", WORKTREE
+ * WN bytes) is the file there as it is, its executable bit too: git
+ * checkout would write what is there (a session that started while
+ * another ran holds less than the user had: cordon_sweep_tracked_share). */
+static bool entry_as_file(const struct objects *o, const char *entry, size_t wn)
+{
+	const char *nl = strchr(entry, '\n');
+	char name[PATH_MAX], path[PATH_MAX];
+	struct stat st;
+	if (!nl || (size_t)(nl - entry) <= wn + 1 ||
+	    (size_t)snprintf(name, sizeof(name), "%.*s", (int)(nl - entry - wn - 1),
+			     entry + wn + 1) >= sizeof(name) ||
+	    (size_t)snprintf(path, sizeof(path), "%.*s", (int)(nl - entry), entry) >=
+		    sizeof(path) ||
+	    lstat(path, &st) < 0)
+		return false;
+	unsigned mode = (unsigned)strtoul(nl + 1, NULL, 8);
+	bool exec = (mode & 0170000) == 0100000 && (mode & 0111);
+	cleanup_free char *wt = strndup(entry, wn);
+	return wt && exec == (S_ISREG(st.st_mode) && (st.st_mode & 0100)) &&
+	       as_in_worktree(o, wt, name, nl + 1);
 }
 
 /* The blob ENTRY ("MODE HEX") names, checked: its copies read. */
@@ -1265,8 +1290,10 @@ int cordon_sweep_tracked_judge(const struct cordon_sweep *s, struct cordon_strv 
 				(void)cordon_strv_push_take(said, line);
 			found++;
 		} else {
+			struct objects same = {NULL, cordon_git_hexsz(repo) / 2, NULL, 0};
 			for (size_t k = 0; k < now.n; k++) {
-				if (cordon_strv_contains(&s->tracked, now.v[k]))
+				if (cordon_strv_contains(&s->tracked, now.v[k]) ||
+				    entry_as_file(&same, now.v[k], strlen(worktree)))
 					continue;
 				char name[PATH_MAX], *line = NULL;
 				entry_name(now.v[k], strlen(worktree), name, sizeof(name));
@@ -1303,4 +1330,177 @@ int cordon_sweep_tracked_judge(const struct cordon_sweep *s, struct cordon_strv 
 		}
 	}
 	return found;
+}
+
+/* ---- sessions beside it ----
+ *
+ * Each session judges the index and refs against its own start. A second
+ * session on the same repository could undo a first one's staged plant
+ * just before the first one's end and stage it again after: the first
+ * found what it started with, the second what it started with (round 54h
+ * F3). So what a session holds as it starts is written beside the
+ * sweep's records (which no session may write: cordon's state is
+ * protected inside), and a session that starts while another runs holds
+ * of each repository both hold what the earliest of them held: what was
+ * made between the two starts is judged by both. */
+
+#define SHARE       "tracked-"
+#define SHARE_MAGIC "cordon-tracked 1"
+#define SHARE_MAX   (64u << 20) /* a note's bytes read */
+#define SHARE_READ  32          /* others' notes read; past them, none */
+
+/* S's held repository at I made OTHER (another session's hold of the
+ * same git dir and worktree, as it started), its entries (under
+ * WORKTREE/) OTHERS. */
+static void repo_take(struct cordon_sweep *s, size_t i, const char *other,
+		      const struct cordon_strv *others)
+{
+	const char *nl = strchr(other, '\n');
+	size_t wn = nl ? strcspn(nl + 1, "\n") : 0;
+	cleanup_free char *wt = nl ? strndup(nl + 1, wn) : NULL;
+	char *copy = wt ? strdup(other) : NULL;
+	if (!copy)
+		return;
+	free(s->tracked_repos.v[i]);
+	s->tracked_repos.v[i] = copy;
+	size_t k = 0;
+	for (size_t e = 0; e < s->tracked.n; e++) {
+		const char *t = s->tracked.v[e];
+		if (strncmp(t, wt, wn) == 0 && t[wn] == '/')
+			free(s->tracked.v[e]);
+		else
+			s->tracked.v[k++] = s->tracked.v[e];
+	}
+	s->tracked.n = k;
+	for (size_t e = 0; e < others->n; e++)
+		(void)cordon_strv_push(&s->tracked, others->v[e]);
+}
+
+/* Another session's note TEXT (LEN bytes), of one started at START:
+ * each repository S holds that it held too, taken from it (repo_take)
+ * where it started before the one taken from yet (FROM, a start for each
+ * of S's repositories; 0: none). */
+static void share_take(struct cordon_sweep *s, const char *text, size_t len,
+		       unsigned long long start, unsigned long long *from)
+{
+	const char *end = text + len, *p = text;
+	if (strcmp(p, SHARE_MAGIC) != 0)
+		return;
+	p += strlen(p) + 1;
+	while (p < end && *p == 'R') {
+		const char *repo = p + 1;
+		struct cordon_strv entries = {0};
+		bool whole = true;
+		for (p += strlen(p) + 1; p < end && *p == 'E'; p += strlen(p) + 1)
+			whole = whole && cordon_strv_push(&entries, p + 1) >= 0;
+		/* (The same git dir and worktree.) */
+		const char *nl = strchr(repo, '\n');
+		const char *nl2 = nl ? strchr(nl + 1, '\n') : NULL;
+		size_t kn = nl2 ? (size_t)(nl2 - repo) + 1 : 0;
+		for (size_t i = 0; whole && kn && i < s->tracked_repos.n; i++)
+			if ((!from[i] || start < from[i]) &&
+			    strncmp(s->tracked_repos.v[i], repo, kn) == 0) {
+				repo_take(s, i, repo, &entries);
+				from[i] = start;
+			}
+		cordon_strv_free(&entries);
+	}
+}
+
+/* S's holds, as a note (malloc'd, its length in *LEN), or NULL. */
+static char *share_text(const struct cordon_sweep *s, size_t *len)
+{
+	size_t total = sizeof(SHARE_MAGIC), cap = 0;
+	char *all = NULL;
+	if (!cordon_reserve(&all, &cap, total, 4096))
+		return NULL;
+	memcpy(all, SHARE_MAGIC, total);
+	for (size_t i = 0; i < s->tracked_repos.n; i++) {
+		const char *repo = s->tracked_repos.v[i];
+		const char *nl = strchr(repo, '\n');
+		size_t wn = nl ? strcspn(nl + 1, "\n") : 0;
+		for (size_t e = 0; nl && e <= s->tracked.n; e++) {
+			const char *t = e ? s->tracked.v[e - 1] : repo;
+			size_t n = strlen(t) + 1;
+			if (e && !(strncmp(t, nl + 1, wn) == 0 && t[wn] == '/'))
+				continue;
+			if (!cordon_reserve(&all, &cap, total + n + 1, 4096)) {
+				free(all);
+				return NULL;
+			}
+			all[total++] = e ? 'E' : 'R';
+			memcpy(all + total, t, n);
+			total += n;
+		}
+	}
+	*len = total;
+	return all;
+}
+
+void cordon_sweep_tracked_share(struct cordon_sweep *s)
+{
+	if (!s->tracked_repos.n)
+		return;
+	cleanup_free char *rd = cordon_sweep_records_dir();
+	DIR *d = rd ? opendir(rd) : NULL;
+	if (!d)
+		return;
+	pid_t me = getpid();
+	unsigned long long start = cordon_sweep_own_start();
+	int read_n = 0;
+	unsigned long long *from = calloc(s->tracked_repos.n, sizeof(*from));
+	for (struct dirent *de; (de = readdir(d));) {
+		char *e;
+		bool tmp = de->d_name[0] == '.';
+		if (strncmp(de->d_name + tmp, SHARE, strlen(SHARE)) != 0)
+			continue;
+		long pid = strtol(de->d_name + tmp + strlen(SHARE), &e, 10);
+		unsigned long long at = *e == '-' ? strtoull(e + 1, &e, 10) : 0;
+		if (pid <= 0 || pid > INT_MAX || *e != '\0' || ((pid_t)pid == me && at == start))
+			continue;
+		if (!cordon_sweep_running((pid_t)pid, at)) {
+			(void)unlinkat(dirfd(d), de->d_name, 0); /* (its session is over) */
+			continue;
+		}
+		if (tmp)
+			continue; /* (being written) */
+		struct stat st;
+		cleanup_free char *path = cordon_join3(rd, "/", de->d_name);
+		size_t got = 0;
+		char *text = path && read_n++ < SHARE_READ && lstat(path, &st) == 0 &&
+					     st.st_uid == geteuid()
+				     ? cordon_read_regular(path, SHARE_MAX, &got)
+				     : NULL;
+		/* (Only one that started before this one: a session that
+		 * started after it holds what this one may have made.) */
+		if (from && text && got && text[got - 1] == '\0' && at && at <= start)
+			share_take(s, text, got, at, from);
+		free(text);
+	}
+	closedir(d);
+	free(from);
+	size_t len = 0;
+	cleanup_free char *text = share_text(s, &len);
+	char *path = NULL, tmp[PATH_MAX];
+	if (!text || asprintf(&path, "%s/" SHARE "%d-%llu", rd, (int)me, start) < 0)
+		return;
+	snprintf(tmp, sizeof(tmp), "%s/." SHARE "%d-%llu", rd, (int)me, start);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	bool ok = fd >= 0 && cordon_write_full(fd, text, len) == 0;
+	if (fd >= 0 && close(fd) < 0)
+		ok = false;
+	if (ok && rename(tmp, path) == 0) {
+		s->tracked_note = path;
+		return;
+	}
+	(void)unlink(tmp);
+	free(path);
+}
+
+void cordon_sweep_tracked_unshare(struct cordon_sweep *s)
+{
+	if (s->tracked_note)
+		(void)unlink(s->tracked_note);
+	free(s->tracked_note);
+	s->tracked_note = NULL;
 }

@@ -1300,6 +1300,24 @@ static int copy_above(struct cordon_sweep *s, const struct cordon_policy *p)
 /* The directory the sweep's records and the notes are kept in
  * (cordon_sweep_record_path's), malloc'd; NULL: there is none (no
  * registry: no home). */
+static char *records_dir(void);
+
+char *cordon_sweep_records_dir(void)
+{
+	return records_dir();
+}
+
+unsigned long long cordon_sweep_own_start(void)
+{
+	return own_start_time();
+}
+
+bool cordon_sweep_running(pid_t pid, unsigned long long start)
+{
+	unsigned long long now;
+	return alive(pid, &now) && (now == start || !now);
+}
+
 static char *records_dir(void)
 {
 	char *any = cordon_sweep_record_path("/");
@@ -2513,6 +2531,7 @@ int cordon_sweep_begin(const struct cordon_policy *p, struct cordon_strv *guarde
 			     from.tv_sec == s->since.tv_sec && from.tv_nsec == s->since.tv_nsec);
 		snapshot(s, s->roots.v[i]);
 	}
+	cordon_sweep_tracked_share(s);
 	return 0;
 }
 
@@ -2599,6 +2618,8 @@ void cordon_sweep_free(struct cordon_sweep *s)
 	cordon_strv_free(&s->config_kept);
 	cordon_strv_free(&s->tracked_repos);
 	cordon_strv_free(&s->tracked);
+	free(s->tracked_note);
+	s->tracked_note = NULL;
 	cordon_strv_free(&s->protected_names);
 	for (size_t i = 0; i < s->n_configs; i++) {
 		free(s->configs[i].path);
@@ -9031,6 +9052,7 @@ int cordon_sweep_end(struct cordon_sweep *s, bool ended, struct cordon_strv *sai
 	free(buf);
 	moved += say_lost(s, said);
 	(void)cordon_sweep_tracked_judge(s, said);
+	cordon_sweep_tracked_unshare(s);
 	moved += judge_late_configs(s, "while this session ran, it (or a program outside) changed",
 				    said);
 	cordon_gitcfg_env_from(NULL);

@@ -200,6 +200,9 @@ struct cordon_sweep {
 	 * under a guarded path ("WORKTREE/NAME\nMODE OID"): see
 	 * cordon_sweep_tracked_hold. */
 	struct cordon_strv tracked_repos, tracked;
+	/* Where they are kept for the sessions that start while this one
+	 * runs (cordon_sweep_tracked_share; malloc'd, or NULL). */
+	char *tracked_note;
 	/* The protected_paths' names relative to the root they are in
 	 * (.irbrc, .vscode, mise/config.toml): an index entry of such a name
 	 * counts in any repository kept so, as one under GUARDED does. */
@@ -216,6 +219,20 @@ int cordon_sweep_tracked_hold(struct cordon_sweep *s, const char *gitdir, const 
  * checkout outside would write it over the protected file); an index
  * rewritten in a form not read, said. How many were said. */
 int cordon_sweep_tracked_judge(const struct cordon_sweep *s, struct cordon_strv *said);
+/* Once every root is held: what S holds of a repository that a session
+ * still running, started earlier, held too is what that one held as it
+ * started (what was made between the two starts is not the user's:
+ * round 54h F3), and S's holds written for the sessions that start while
+ * it runs. Notes of sessions whose launcher is gone are removed. */
+void cordon_sweep_tracked_share(struct cordon_sweep *s);
+/* Once judged: S's note removed. */
+void cordon_sweep_tracked_unshare(struct cordon_sweep *s);
+/* (For sweep-tracked.c.) The directory of the sweep's records (malloc'd,
+ * or NULL); this process's start in clock ticks; whether the process PID
+ * is alive and started at START. */
+char *cordon_sweep_records_dir(void);
+unsigned long long cordon_sweep_own_start(void);
+bool cordon_sweep_running(pid_t pid, unsigned long long start);
 
 /* Whether a session under P is swept as it ends: sandboxed, with a .git
  * path among the protected ones (in the project, or in a directory the

@@ -1682,6 +1682,101 @@ BOTH_USERS(guards, a_protected_file_staged_inside_is_said, .timeout = 60)
 	world_free(&w);
 }
 
+/* A session started while another ran, on the same repository, spawned
+ * with its standard error into ERR. */
+static pid_t spawn_beside(struct world *w, const char *body, const char *err)
+{
+	char *argv[] = {"/bin/sh",
+			"-c",
+			"exec \"$0\" run --config \"$1\" --project \"$2\" -- /bin/sh -c \"$3\" "
+			"2>\"$4\"",
+			CORDON_BIN,
+			w->cfg,
+			w->proj,
+			(char *)body,
+			(char *)err,
+			NULL};
+	return world_spawn(w, argv, w->proj);
+}
+
+/* Each session judged the index against its own start: a first one
+ * staged its own .envrc, a second (started meanwhile) put the index back
+ * just before the first ended and staged the plant again after; the
+ * first found what it started with, the second what it started with
+ * (round 54h F3). A session that starts while another runs on the
+ * repository holds only what both held. Judged from outside: the index
+ * holds the plant (the control: git checkout -- .envrc outside writes
+ * it), and the second's end said so. Then no plant: the user's own
+ * commit and another .envrc staged, outside between the two starts, are
+ * said by neither. */
+BOTH_USERS(guards, a_plant_a_later_session_stages_again_is_said, .timeout = 120)
+{
+	for (int plain = 0; plain < 2; plain++) {
+		struct world w;
+		git_world(&w, who, plain ? "pagain0" : "pagain");
+		struct run_result r = outside(&w, "echo 'echo mine' > .envrc && git add .envrc && "
+						  "git commit -qm envrc && git rev-parse :.envrc");
+		char *orig = strndup(r.out, strcspn(r.out, "\n"));
+		run_free(&r);
+		const char *stage = "E=$(echo 'touch pwned' | git hash-object -w --stdin) && git "
+				    "update-index --cacheinfo 100644,$E,.envrc";
+		char *body0 = fmt("%s; echo staged $? > staged0.out; touch ready0; while [ ! -e "
+				  "go0 ]; do sleep 0.05; done\n",
+				  plain ? "true" : stage);
+		char *undo = fmt("git update-index --cacheinfo 100644,%s,.envrc", orig);
+		char *body1 = fmt("touch ready1; while [ ! -e go1 ]; do sleep 0.05; done; %s; "
+				  "echo undone $? > undone1.out; while [ ! -e go2 ]; do sleep "
+				  "0.05; done; %s; echo again $? > again1.out\n",
+				  plain ? "true" : undo, plain ? "true" : stage);
+		char *err0 = path_join(w.outside, "err0"), *err1 = path_join(w.outside, "err1");
+		pid_t first = spawn_beside(&w, body0, err0);
+		char *ready0 = path_join(w.proj, "ready0"), *ready1 = path_join(w.proj, "ready1");
+		char *undone = path_join(w.proj, "undone1.out");
+		cr_assert(wait_exists(ready0, 60000), "the first session did not start");
+		if (plain) { /* (the user's own, outside, as the first runs) */
+			r = outside(&w, "echo 'echo theirs' > .envrc && git add .envrc && "
+					"echo c > c && git add c && git commit -qm c -- c");
+			run_free(&r);
+		}
+		pid_t second = spawn_beside(&w, body1, err1);
+		cr_assert(wait_exists(ready1, 60000), "the second session did not start");
+		r = outside(&w, "touch go1");
+		run_free(&r);
+		cr_assert(wait_exists(undone, 20000), "the second session did not go on");
+		r = outside(&w, "touch go0");
+		run_free(&r);
+		int st;
+		cr_assert_eq(waitpid(first, &st, 0), first);
+		r = outside(&w, "touch go2");
+		run_free(&r);
+		cr_assert_eq(waitpid(second, &st, 0), second);
+		char *said[] = {slurp(err0), slurp(err1)};
+		r = outside(&w, "cat staged0.out undone1.out again1.out; git show :.envrc");
+		char *diag = fmt("first: %s\nsecond: %s\noutside: %s", said[0], said[1], r.out);
+		run_free(&r);
+		if (plain) {
+			cr_expect(!strstr(said[0], "another .envrc") &&
+					  !strstr(said[1], "another .envrc"),
+				  "the user's own .envrc was said\n%s", diag);
+		} else {
+			cr_expect(strstr(diag, "staged 0") && strstr(diag, "undone 0") &&
+					  strstr(diag, "again 0"),
+				  "the plant did not land\n%s", diag);
+			r = outside(&w, "git checkout -- .envrc && cat .envrc");
+			cr_expect_str_eq(
+				r.out, "touch pwned\n",
+				"control: git checkout outside does not write the plant\n%s", diag);
+			run_free(&r);
+			cr_expect(
+				strstr(said[1], "now holds another .envrc than the protected file"),
+				"the second session's end did not say the .envrc\n%s", diag);
+		}
+		free(said[0]), free(said[1]), free(diag), free(orig), free(body0), free(body1);
+		free(undo), free(err0), free(err1), free(ready0), free(ready1), free(undone);
+		world_free(&w);
+	}
+}
+
 /* Round 53e F3: the index and HEAD untouched, what git reads for a
  * protected entry's object is changed: a replace ref (git replace OLD
  * NEW), or the loose object file rewritten under its name (git does not
