@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cordon/gitobj.h"
@@ -1342,12 +1343,15 @@ int cordon_sweep_tracked_judge(const struct cordon_sweep *s, struct cordon_strv 
  * sweep's records (which no session may write: cordon's state is
  * protected inside), and a session that starts while another runs holds
  * of each repository both hold what the earliest of them held: what was
- * made between the two starts is judged by both. */
+ * made between the two starts is judged by both. A killed launcher's
+ * note (its end never judged) is taken so by the next session on its
+ * repositories. */
 
 #define SHARE       "tracked-"
 #define SHARE_MAGIC "cordon-tracked 1"
 #define SHARE_MAX   (64u << 20) /* a note's bytes read */
 #define SHARE_READ  32          /* others' notes read; past them, none */
+#define SHARE_DAYS  7           /* a killed launcher's note kept at most */
 
 /* S's held repository at I made OTHER (another session's hold of the
  * same git dir and worktree, as it started), its entries (under
@@ -1376,35 +1380,47 @@ static void repo_take(struct cordon_sweep *s, size_t i, const char *other,
 		(void)cordon_strv_push(&s->tracked, others->v[e]);
 }
 
-/* Another session's note TEXT (LEN bytes), of one started at START:
- * each repository S holds that it held too, taken from it (repo_take)
- * where it started before the one taken from yet (FROM, a start for each
- * of S's repositories; 0: none). */
-static void share_take(struct cordon_sweep *s, const char *text, size_t len,
-		       unsigned long long start, unsigned long long *from)
+/* Another session's note TEXT (LEN bytes), written at AT (ns): each
+ * repository S holds that it held too, taken from it (repo_take) where
+ * it was written before the one taken from yet (FROM, for each of S's
+ * repositories; 0: none). Whether S holds each of its repositories. */
+static bool share_take(struct cordon_sweep *s, const char *text, size_t len, uint64_t at,
+		       uint64_t *from)
 {
 	const char *end = text + len, *p = text;
 	if (strcmp(p, SHARE_MAGIC) != 0)
-		return;
+		return true; /* (none cordon reads) */
 	p += strlen(p) + 1;
+	bool all = true;
 	while (p < end && *p == 'R') {
 		const char *repo = p + 1;
 		struct cordon_strv entries = {0};
-		bool whole = true;
+		bool whole = true, held = false;
 		for (p += strlen(p) + 1; p < end && *p == 'E'; p += strlen(p) + 1)
 			whole = whole && cordon_strv_push(&entries, p + 1) >= 0;
 		/* (The same git dir and worktree.) */
 		const char *nl = strchr(repo, '\n');
 		const char *nl2 = nl ? strchr(nl + 1, '\n') : NULL;
 		size_t kn = nl2 ? (size_t)(nl2 - repo) + 1 : 0;
+		/* (One since removed has nothing left to judge.) */
+		struct stat st;
+		char dir[PATH_MAX];
+		held = nl &&
+		       (size_t)snprintf(dir, sizeof(dir), "%.*s", (int)(nl - repo), repo) <
+			       sizeof(dir) &&
+		       lstat(dir, &st) < 0 && errno == ENOENT;
 		for (size_t i = 0; whole && kn && i < s->tracked_repos.n; i++)
-			if ((!from[i] || start < from[i]) &&
-			    strncmp(s->tracked_repos.v[i], repo, kn) == 0) {
-				repo_take(s, i, repo, &entries);
-				from[i] = start;
+			if (strncmp(s->tracked_repos.v[i], repo, kn) == 0) {
+				held = true;
+				if (!from[i] || at < from[i]) {
+					repo_take(s, i, repo, &entries);
+					from[i] = at;
+				}
 			}
+		all = all && held;
 		cordon_strv_free(&entries);
 	}
+	return all;
 }
 
 /* S's holds, as a note (malloc'd, its length in *LEN), or NULL. */
@@ -1448,7 +1464,9 @@ void cordon_sweep_tracked_share(struct cordon_sweep *s)
 	pid_t me = getpid();
 	unsigned long long start = cordon_sweep_own_start();
 	int read_n = 0;
-	unsigned long long *from = calloc(s->tracked_repos.n, sizeof(*from));
+	uint64_t *from = calloc(s->tracked_repos.n, sizeof(*from));
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
 	for (struct dirent *de; (de = readdir(d));) {
 		char *e;
 		bool tmp = de->d_name[0] == '.';
@@ -1458,12 +1476,14 @@ void cordon_sweep_tracked_share(struct cordon_sweep *s)
 		unsigned long long at = *e == '-' ? strtoull(e + 1, &e, 10) : 0;
 		if (pid <= 0 || pid > INT_MAX || *e != '\0' || ((pid_t)pid == me && at == start))
 			continue;
-		if (!cordon_sweep_running((pid_t)pid, at)) {
-			(void)unlinkat(dirfd(d), de->d_name, 0); /* (its session is over) */
-			continue;
-		}
-		if (tmp)
+		bool running = cordon_sweep_running((pid_t)pid, at);
+		if (tmp) {
+			if (!running)
+				(void)unlinkat(dirfd(d), de->d_name, 0);
 			continue; /* (being written) */
+		}
+		/* (Ordered by when each was written, as its session started:
+		 * a launcher's start is counted from the last boot.) */
 		struct stat st;
 		cleanup_free char *path = cordon_join3(rd, "/", de->d_name);
 		size_t got = 0;
@@ -1471,11 +1491,19 @@ void cordon_sweep_tracked_share(struct cordon_sweep *s)
 					     st.st_uid == geteuid()
 				     ? cordon_read_regular(path, SHARE_MAX, &got)
 				     : NULL;
-		/* (Only one that started before this one: a session that
-		 * started after it holds what this one may have made.) */
-		if (from && text && got && text[got - 1] == '\0' && at && at <= start)
-			share_take(s, text, got, at, from);
+		uint64_t written = text ? (uint64_t)st.st_mtim.tv_sec * 1000000000u +
+						   (uint64_t)st.st_mtim.tv_nsec + 1
+					: 0;
+		bool all = text ? !from || !got || text[got - 1] != '\0' ||
+					   share_take(s, text, got, written, from)
+				: read_n <= SHARE_READ; /* (not read: kept) */
 		free(text);
+		/* A killed launcher's (its end never judged): taken by the
+		 * next session on its repositories, and kept until each was
+		 * (a week at most). */
+		if (!running && path &&
+		    (all || now.tv_sec - st.st_mtim.tv_sec > SHARE_DAYS * 86400))
+			(void)unlinkat(dirfd(d), de->d_name, 0);
 	}
 	closedir(d);
 	free(from);

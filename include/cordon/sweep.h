@@ -223,7 +223,8 @@ int cordon_sweep_tracked_judge(const struct cordon_sweep *s, struct cordon_strv 
  * still running, started earlier, held too is what that one held as it
  * started (what was made between the two starts is not the user's:
  * round 54h F3), and S's holds written for the sessions that start while
- * it runs. Notes of sessions whose launcher is gone are removed. */
+ * it runs. A killed launcher's note is taken so (it was never judged),
+ * and removed once each of its repositories was. */
 void cordon_sweep_tracked_share(struct cordon_sweep *s);
 /* Once judged: S's note removed. */
 void cordon_sweep_tracked_unshare(struct cordon_sweep *s);

@@ -1777,6 +1777,47 @@ BOTH_USERS(guards, a_plant_a_later_session_stages_again_is_said, .timeout = 120)
 	}
 }
 
+/* The same plant staged by a session whose launcher was killed (its end
+ * never judged): the next session on the repository judges from that
+ * session's start, and says it. Control: git checkout outside writes the
+ * plant. */
+BOTH_USERS(guards, a_plant_a_killed_session_staged_is_said_next, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "pkilled");
+	struct run_result r = outside(&w, "echo 'echo mine' > .envrc && git add .envrc && "
+					  "git commit -qm envrc");
+	run_free(&r);
+	char *err0 = path_join(w.outside, "err0"), *ready0 = path_join(w.proj, "ready0");
+	pid_t first = spawn_beside(&w,
+				   "E=$(echo 'touch pwned' | git hash-object -w --stdin) && git "
+				   "update-index --cacheinfo 100644,$E,.envrc; echo staged $? > "
+				   "staged0.out; touch ready0; while [ ! -e go0 ]; do sleep 0.05; "
+				   "done\n",
+				   err0);
+	cr_assert(wait_exists(ready0, 60000), "the first session did not start");
+	int st;
+	kill(first, SIGKILL);
+	cr_assert_eq(waitpid(first, &st, 0), first);
+	r = outside(&w, "touch go0");
+	run_free(&r);
+	r = sh_in(&w, NULL, "true");
+	char *said = strdup(r.err);
+	run_free(&r);
+	r = outside(&w, "cat staged0.out; git show :.envrc");
+	char *diag = fmt("next: %s\noutside: %s", said, r.out);
+	run_free(&r);
+	cr_assert(strstr(diag, "staged 0"), "the plant did not land\n%s", diag);
+	r = outside(&w, "git checkout -- .envrc && cat .envrc");
+	cr_expect_str_eq(r.out, "touch pwned\n",
+			 "control: git checkout outside does not write the plant\n%s", diag);
+	run_free(&r);
+	cr_expect(strstr(said, "now holds another .envrc than the protected file"),
+		  "the next session's end did not say the .envrc\n%s", diag);
+	free(said), free(diag), free(err0), free(ready0);
+	world_free(&w);
+}
+
 /* Round 53e F3: the index and HEAD untouched, what git reads for a
  * protected entry's object is changed: a replace ref (git replace OLD
  * NEW), or the loose object file rewritten under its name (git does not
