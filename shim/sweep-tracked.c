@@ -1491,6 +1491,7 @@ void cordon_sweep_tracked_share(struct cordon_sweep *s)
 					     st.st_uid == geteuid()
 				     ? cordon_read_regular(path, SHARE_MAX, &got)
 				     : NULL;
+		time_t text_at = text ? st.st_mtim.tv_sec : 0;
 		uint64_t written = text ? (uint64_t)st.st_mtim.tv_sec * 1000000000u +
 						   (uint64_t)st.st_mtim.tv_nsec + 1
 					: 0;
@@ -1502,7 +1503,7 @@ void cordon_sweep_tracked_share(struct cordon_sweep *s)
 		 * next session on its repositories, and kept until each was
 		 * (a week at most). */
 		if (!running && path &&
-		    (all || now.tv_sec - st.st_mtim.tv_sec > SHARE_DAYS * 86400))
+		    (all || (text_at && now.tv_sec - text_at > (time_t)SHARE_DAYS * 86400)))
 			(void)unlinkat(dirfd(d), de->d_name, 0);
 	}
 	closedir(d);
