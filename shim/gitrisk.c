@@ -775,6 +775,20 @@ bool cordon_git_path_ok(const char *path, unsigned mode, bool hfs)
 	}
 }
 
+/* A split index's link (git's split-index.c): the shared index's
+ * entries its delete bitmap names are gone, and those its replace bitmap
+ * names take, in order, the mode and object of the split index's entries
+ * with no name (round 57a F1: a session's git add in a split index was
+ * one cordon could not compare). */
+struct split_map {
+	size_t *del, n_del, *repl, n_repl; /* positions in the shared index, rising */
+	unsigned *mode;                    /* the entries with no name, in order */
+	unsigned char (*oid)[32];
+	size_t n_src, cap_src;
+	size_t pos, di, ri; /* the shared index as it is read */
+	bool bad;           /* one git refuses, or not kept: not followed */
+};
+
 struct index_scan {
 	const unsigned char *d;
 	size_t n;  /* the bytes before the trailing hash */
@@ -803,11 +817,19 @@ struct index_scan {
 	 * negative value, in ERR, stops it. */
 	int (*entry)(const char *name, unsigned mode, const unsigned char *oid, size_t hs,
 		     void *arg);
+	struct split_map *split; /* where not NULL: the link made or followed */
+	bool shared;             /* the shared index a split one names */
+	bool side;               /* past the entries: a block an offset table names */
 };
 
 static uint32_t be32(const unsigned char *p)
 {
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static uint64_t be64(const unsigned char *p)
+{
+	return (uint64_t)be32(p) << 32 | be32(p + 4);
 }
 
 /* git's varint (the offset encoding of its packs) at P, within ROOM
@@ -825,6 +847,87 @@ static size_t varint(const unsigned char *p, size_t room, size_t *v)
 	}
 	*v = val;
 	return k;
+}
+
+/* An entry with no name (MODE, OID of HS bytes) of a split index, kept
+ * for the shared entry it replaces. */
+static void split_source(struct split_map *m, unsigned mode, const unsigned char *oid, size_t hs)
+{
+	if (m->n_src == m->cap_src) {
+		size_t cap = m->cap_src ? 2 * m->cap_src : 16;
+		unsigned *md = cap <= (1u << 22) ? realloc(m->mode, cap * sizeof(*md)) : NULL;
+		if (md)
+			m->mode = md;
+		unsigned char(*od)[32] = md ? realloc(m->oid, cap * sizeof(*od)) : NULL;
+		if (!od) {
+			m->bad = true;
+			return;
+		}
+		m->oid = od;
+		m->cap_src = cap;
+	}
+	m->mode[m->n_src] = mode;
+	memset(m->oid[m->n_src], 0, 32);
+	memcpy(m->oid[m->n_src++], oid, hs);
+}
+
+/* The shared index's next entry as the split one has it: true where it
+ * is deleted, else *MODE and *OID its replacement's where it has one. */
+static bool split_follow(struct split_map *m, unsigned *mode, const unsigned char **oid)
+{
+	size_t pos = m->pos++;
+	bool gone = m->di < m->n_del && m->del[m->di] == pos;
+	m->di += gone;
+	if (m->ri < m->n_repl && m->repl[m->ri] == pos) {
+		if (gone || m->ri >= m->n_src)
+			m->bad = true; /* (git dies: both, or too many) */
+		else {
+			*mode = m->mode[m->ri];
+			*oid = m->oid[m->ri];
+		}
+		m->ri++;
+	}
+	return gone;
+}
+
+/* An EWAH bitmap at P (ROOM bytes), as git reads one (ewah_read_mmap),
+ * into its set positions *OUT (*N of them, rising). The bytes it took, or
+ * 0 where git refuses it or it names more than cordon keeps. */
+#define SPLIT_BITS (1u << 24) /* positions past it: not followed */
+static size_t ewah_positions(const unsigned char *p, size_t room, size_t **out, size_t *n)
+{
+	if (room < 8)
+		return 0;
+	size_t words = be32(p + 4);
+	if ((room - 8) / 8 < words || room - 8 - words * 8 < 4)
+		return 0;
+	const unsigned char *w = p + 8;
+	size_t cap = 0, pos = 0;
+	for (size_t at = 0; at < words;) {
+		uint64_t rlw = be64(w + 8 * at++);
+		size_t run = (size_t)((rlw >> 1) & 0xffffffffu) * 64, lit = (size_t)(rlw >> 33);
+		if (lit > words - at || run > SPLIT_BITS || lit * 64 > SPLIT_BITS - run ||
+		    pos > SPLIT_BITS - run - lit * 64)
+			return 0;
+		size_t need = *n + (rlw & 1 ? run : 0) + lit * 64;
+		if (need > cap) {
+			cap = need > 2 * cap ? need : 2 * cap;
+			size_t *grown = realloc(*out, cap * sizeof(**out));
+			if (!grown)
+				return 0;
+			*out = grown;
+		}
+		for (size_t k = 0; rlw & 1 && k < run; k++)
+			(*out)[(*n)++] = pos + k;
+		pos += run;
+		for (size_t l = 0; l < lit; l++, pos += 64) {
+			uint64_t v = be64(w + 8 * at++);
+			for (unsigned c = 0; c < 64; c++)
+				if (v >> c & 1)
+					(*out)[(*n)++] = pos + c;
+		}
+	}
+	return 8 + words * 8 + 4;
 }
 
 /* The name the entry at *OFF gives, judged; *OFF past it. FIRST: the first
@@ -884,23 +987,30 @@ static bool index_entry(struct index_scan *x, size_t *off, bool first)
 	memmove(x->name + copy, p, len - copy);
 	x->name[len] = '\0';
 	x->name_len = len;
-	if (len == 0)
+	const unsigned char *oid = e + 40;
+	bool gone = false;
+	if (len == 0 && x->split && !x->shared && !x->side)
+		split_source(x->split, mode, oid, x->hs);
+	else if (len == 0)
 		x->nameless = true;
 	else if (!x->each && !x->bad[0] && !cordon_git_path_ok(x->name, mode, x->hfs))
 		cordon_printable(x->name, SIZE_MAX, x->bad, sizeof(x->bad));
-	if (x->each && len == 0 && (mode & 0170000) == 0160000)
+	if (x->each && len == 0 && (mode & 0170000) == 0160000 &&
+	    !(x->split && !x->shared && !x->side))
 		x->nameless_link = true; /* (which one it replaces: not read) */
+	if (len && x->split && x->shared && !x->side)
+		gone = split_follow(x->split, &mode, &oid);
 	if (x->each && len == 11 && memcmp(x->name, ".gitmodules", 11) == 0)
 		x->gitmodules = true;
 	if (x->dirs && len && (mode & 0170000) == 0040000 &&
 	    cordon_strv_push_new(x->dirs, x->name) < 0)
 		x->unread = true; /* (out of memory: not read whole) */
-	if (x->each && len && x->err == 0 && (mode & 0170000) == 0160000) {
+	if (x->each && len && !gone && x->err == 0 && (mode & 0170000) == 0160000) {
 		int r = x->each(x->name, x->arg);
 		x->err = r < 0 ? r : 0;
 	}
-	if (x->entry && len && x->err == 0) {
-		int r = x->entry(x->name, mode, e + 40, x->hs, x->arg);
+	if (x->entry && len && !gone && x->err == 0) {
+		int r = x->entry(x->name, mode, oid, x->hs, x->arg);
 		x->err = r < 0 ? r : 0;
 	}
 	*off += size;
@@ -920,6 +1030,7 @@ static size_t index_block(struct index_scan *x, size_t off, size_t nr)
  * shared index, and the blocks an offset table names. */
 static void index_extensions(struct index_scan *x, size_t off)
 {
+	x->side = true;
 	while (off <= x->n && x->n - off >= 8) {
 		const unsigned char *ext = x->d + off;
 		size_t sz = be32(ext + 4);
@@ -930,6 +1041,23 @@ static void index_extensions(struct index_scan *x, size_t off)
 				return;
 			}
 			memcpy(x->base[x->n_base++], ext + 8, x->hs);
+			/* (Its bitmaps: git refuses the index where it cannot
+			 * read them; the last link is the one git follows.) */
+			struct split_map *m = x->split;
+			size_t at = 8 + x->hs, got = 0;
+			if (m && !x->shared) {
+				free(m->del);
+				free(m->repl);
+				m->del = m->repl = NULL;
+				m->n_del = m->n_repl = 0;
+			}
+			if (m && !x->shared && sz > x->hs &&
+			    (!(got = ewah_positions(ext + at, sz - x->hs, &m->del, &m->n_del)) ||
+			     ewah_positions(ext + at + got, sz - x->hs - got, &m->repl,
+					    &m->n_repl) != sz - x->hs - got)) {
+				x->unread = true;
+				return;
+			}
 		} else if (memcmp(ext, "IEOT", 4) == 0) {
 			if (!fits || sz < 4 || be32(ext + 8) != 1) {
 				x->unread = true;
@@ -1018,8 +1146,11 @@ static void index_file(struct index_scan *x, const char *path)
  * memory. */
 static bool index_and_shared(const char *index, struct index_scan *x, struct index_scan *base)
 {
+	static const unsigned char none[32];
+	struct split_map map = {0};
 	if (!(x->name = malloc(NAME_MAX_LEN)))
 		return false;
+	x->split = &map;
 	index_file(x, index);
 	/* A split index: the shared one it names, beside it (whose own link
 	 * git does not follow); an entry with no name is one that replaces
@@ -1029,8 +1160,12 @@ static bool index_and_shared(const char *index, struct index_scan *x, struct ind
 	base->arg = x->arg;
 	base->dirs = x->dirs;
 	base->entry = x->entry;
+	base->shared = true;
+	/* (One link, whose shared index is read: git's; else its entries
+	 * with no name are not followed.) */
+	bool follow = x->n_base == 1 && !map.bad && memcmp(x->base[0], none, x->hs) != 0;
+	base->split = follow ? &map : NULL;
 	for (size_t i = 0; i < x->n_base && !base->unread && base->err == 0; i++) {
-		static const unsigned char none[32];
 		if (memcmp(x->base[i], none, x->hs) == 0)
 			continue;
 		char path[PATH_MAX + 100];
@@ -1044,6 +1179,22 @@ static bool index_and_shared(const char *index, struct index_scan *x, struct ind
 			memcpy(x->bad, base->bad, sizeof(x->bad));
 		base->n_base = 0;
 	}
+	/* Every replacement taken, every position within the shared index:
+	 * as git reads it. Else an entry with no name is one cordon cannot
+	 * name. */
+	if (map.n_src && (!follow || map.bad || base->unread || map.ri != map.n_repl ||
+			  map.di != map.n_del || map.n_repl != map.n_src)) {
+		x->nameless = true;
+		for (size_t i = 0; i < map.n_src; i++)
+			x->nameless_link = x->nameless_link || (map.mode[i] & 0170000) == 0160000;
+	}
+	if (!map.n_src && follow && (map.ri != map.n_repl || map.di != map.n_del || map.bad))
+		x->unread = true; /* (git dies) */
+	free(map.del);
+	free(map.repl);
+	free(map.mode);
+	free(map.oid);
+	x->split = base->split = NULL;
 	return true;
 }
 

@@ -393,11 +393,19 @@ int cordon_sweep_tracked_hold(struct cordon_sweep *s, const char *gitdir, const 
 		if (strncmp(r, gitdir, n) == 0 && r[n] == '\n')
 			return 0;
 	}
-	char id[96];
+	char id[97];
 	struct cordon_strv entries = {0}, refs = {0};
 	int e = tracked_read(s, gitdir, worktree, id, &entries);
-	/* (One not read whole as the session starts cannot be compared: not
-	 * kept. Out of memory: neither.) */
+	/* One not read whole as the session starts is kept as "?ID", none of
+	 * its entries: its refs are judged, and a later session takes an
+	 * earlier one's holds (round 57a F1: a split index one could not
+	 * read held nothing, and took nothing). Out of memory: none kept. */
+	if (e < 0 && e != -ENOMEM) {
+		cordon_strv_free(&entries);
+		memmove(id + 1, id, strlen(id) + 1);
+		id[0] = '?';
+		e = 0;
+	}
 	char *repo = NULL, common[PATH_MAX], cached[64];
 	bool has_common = common_dir(gitdir, common, sizeof(common));
 	cached[0] = '\0';
@@ -1277,7 +1285,7 @@ int cordon_sweep_tracked_judge(const struct cordon_sweep *s, struct cordon_strv 
 		struct cordon_strv now = {0};
 		int e = tracked_read(s, repo, worktree, id, &now);
 		cordon_printable(worktree, SIZE_MAX, shown, sizeof(shown));
-		if (strcmp(id, was) == 0) {
+		if (strcmp(id, was + (was[0] == '?')) == 0) {
 			/* (The same file, untouched.) */
 		} else if (e < 0) {
 			char *line = NULL;

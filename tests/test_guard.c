@@ -1626,6 +1626,91 @@ Test(guard, gitlinks_of_every_index_git_writes, .timeout = 60)
 /* Round 51b F4: the copies of a hidden path's name that editors, package
  * managers and users make beside it; not another tool's name that merely
  * starts with it. */
+static int entry_listed(const char *name, unsigned mode, const unsigned char *oid, size_t hs,
+			void *arg)
+{
+	char hex[65];
+	for (size_t b = 0; b < hs && b < 32; b++)
+		snprintf(hex + 2 * b, 3, "%02x", oid[b]);
+	char *line = fmt("%06o %s %s", mode, hex, name);
+	return cordon_strv_push_take(arg, line);
+}
+
+static int by_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A split index's entries as git lists them: those its bitmaps delete are
+ * gone, those they replace carry the entry with no name's mode and object
+ * (57a F1: a session's git add in a split index was not compared). */
+Test(guard, split_index_entries_are_the_ones_git_lists, .timeout = 60)
+{
+	char *dir = tmp_dir("gitsplit");
+	const char *fmts[] = {"sha1", "sha256"};
+	const char *steps[] = {
+		"echo changed > f3 && echo changed > f100 && git add f3 f100",
+		"git rm -q --cached f50 && echo new > g && git add g",
+		"git update-index --cacheinfo 160000,$(git rev-parse HEAD),f120",
+		"chmod +x f7 && git add f7 && echo again > f3 && git add f3",
+	};
+	for (size_t f = 0; f < 2; f++) {
+		char *script = fmt("set -e; cd '%s'; rm -rf r; git init -q --object-format=%s r; "
+				   "cd r; git config user.name t; git config user.email t@e; "
+				   "for i in $(seq 1 150); do echo $i > f$i; done; git add .; "
+				   "git commit -qm a; git update-index --split-index; "
+				   "ls .git/sharedindex.* > ../shared",
+				   dir, fmts[f]);
+		char *argv[] = {"/bin/sh", "-c", script, NULL};
+		struct run_result r = run_cmd(argv, NULL, "/", 30000);
+		cr_assert_eq(r.status, 0, "%s", r.err);
+		run_free(&r);
+		char *gitdir = fmt("%s/r/.git", dir);
+		for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+			/* (The same shared index: the changes are the split one's.) */
+			char *go =
+				fmt("cd '%s/r' && %s && ls .git/sharedindex.* | cmp -s - ../shared "
+				    "&& git ls-files -s | sed 's/ [0-3]\t/ /' | LC_ALL=C sort",
+				    dir, steps[i]);
+			char *a2[] = {"/bin/sh", "-c", go, NULL};
+			r = run_cmd(a2, NULL, "/", 30000);
+			cr_assert_eq(r.status, 0, "%s: %s", steps[i], r.err);
+			struct cordon_strv got = {0};
+			cr_expect_eq(cordon_git_index_entries(gitdir, entry_listed, &got), 0,
+				     "%s, %s", fmts[f], steps[i]);
+			qsort(got.v, got.n, sizeof(*got.v), by_str);
+			char *joined = fmt("%s", "");
+			for (size_t k = 0; k < got.n; k++) {
+				char *more = fmt("%s%s%s", joined, k ? "\n" : "", got.v[k]);
+				free(joined);
+				joined = more;
+			}
+			char *want = fmt("%s", r.out);
+			size_t wn = strlen(want);
+			while (wn && want[wn - 1] == '\n')
+				want[--wn] = '\0';
+			cr_expect_str_eq(joined, want, "%s, %s", fmts[f], steps[i]);
+			free(want);
+			free(joined);
+			cordon_strv_free(&got);
+			run_free(&r);
+			free(go);
+		}
+		/* The gitlink that replaced a shared entry is named. */
+		struct cordon_strv links = {0};
+		bool gitmodules = true;
+		cr_expect_eq(cordon_git_index_gitlinks(gitdir, gitlink_seen, &links, &gitmodules),
+			     0, "%s", fmts[f]);
+		cr_expect(links.n == 1 && strcmp(links.v[0], "f120") == 0, "%s: %zu gitlinks",
+			  fmts[f], links.n);
+		cordon_strv_free(&links);
+		free(gitdir);
+		free(script);
+	}
+	tmp_cleanup(dir);
+	free(dir);
+}
+
 Test(guard, a_hidden_names_copies_are_known)
 {
 	static const char *const copies[][2] = {{"auth.json", "auth.json~"},

@@ -1708,22 +1708,31 @@ static pid_t spawn_beside(struct world *w, const char *body, const char *err)
  * holds the plant (the control: git checkout -- .envrc outside writes
  * it), and the second's end said so. Then no plant: the user's own
  * commit and another .envrc staged, outside between the two starts, are
- * said by neither. */
+ * said by neither. And the plant staged in a split index (round 57a F1:
+ * the second session could not read it as it started, and held nothing). */
 BOTH_USERS(guards, a_plant_a_later_session_stages_again_is_said, .timeout = 120)
 {
-	for (int plain = 0; plain < 2; plain++) {
+	for (int v = 0; v < 3; v++) {
+		bool plain = v == 1, split = v == 2;
 		struct world w;
-		git_world(&w, who, plain ? "pagain0" : "pagain");
+		git_world(&w, who, plain ? "pagain0" : split ? "pagains" : "pagain");
 		struct run_result r = outside(&w, "echo 'echo mine' > .envrc && git add .envrc && "
 						  "git commit -qm envrc && git rev-parse :.envrc");
 		char *orig = strndup(r.out, strcspn(r.out, "\n"));
 		run_free(&r);
-		const char *stage = "E=$(echo 'touch pwned' | git hash-object -w --stdin) && git "
-				    "update-index --cacheinfo 100644,$E,.envrc";
+		/* (57a F1: in a split index, whose replaced entries a reader
+		 * of the index alone cannot name.) */
+		const char *stage =
+			split ? "git update-index --split-index && E=$(echo 'touch "
+				"pwned' | git hash-object -w --stdin) && git "
+				"update-index --cacheinfo 100644,$E,.envrc"
+			      : "E=$(echo 'touch pwned' | git hash-object -w --stdin) && git "
+				"update-index --cacheinfo 100644,$E,.envrc";
 		char *body0 = fmt("%s; echo staged $? > staged0.out; touch ready0; while [ ! -e "
 				  "go0 ]; do sleep 0.05; done\n",
 				  plain ? "true" : stage);
-		char *undo = fmt("git update-index --cacheinfo 100644,%s,.envrc", orig);
+		char *undo = fmt("%sgit update-index --cacheinfo 100644,%s,.envrc",
+				 split ? "git update-index --no-split-index && " : "", orig);
 		char *body1 = fmt("touch ready1; while [ ! -e go1 ]; do sleep 0.05; done; %s; "
 				  "echo undone $? > undone1.out; while [ ! -e go2 ]; do sleep "
 				  "0.05; done; %s; echo again $? > again1.out\n",
