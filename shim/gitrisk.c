@@ -1147,10 +1147,12 @@ static void index_file(struct index_scan *x, const char *path)
 static bool index_and_shared(const char *index, struct index_scan *x, struct index_scan *base)
 {
 	static const unsigned char none[32];
-	struct split_map map = {0};
-	if (!(x->name = malloc(NAME_MAX_LEN)))
+	struct split_map *map = calloc(1, sizeof(*map));
+	if (!map || !(x->name = malloc(NAME_MAX_LEN))) {
+		free(map);
 		return false;
-	x->split = &map;
+	}
+	x->split = map;
 	index_file(x, index);
 	/* A split index: the shared one it names, beside it (whose own link
 	 * git does not follow); an entry with no name is one that replaces
@@ -1163,8 +1165,8 @@ static bool index_and_shared(const char *index, struct index_scan *x, struct ind
 	base->shared = true;
 	/* (One link, whose shared index is read: git's; else its entries
 	 * with no name are not followed.) */
-	bool follow = x->n_base == 1 && !map.bad && memcmp(x->base[0], none, x->hs) != 0;
-	base->split = follow ? &map : NULL;
+	bool follow = x->n_base == 1 && !map->bad && memcmp(x->base[0], none, x->hs) != 0;
+	base->split = follow ? map : NULL;
 	for (size_t i = 0; i < x->n_base && !base->unread && base->err == 0; i++) {
 		if (memcmp(x->base[i], none, x->hs) == 0)
 			continue;
@@ -1182,18 +1184,19 @@ static bool index_and_shared(const char *index, struct index_scan *x, struct ind
 	/* Every replacement taken, every position within the shared index:
 	 * as git reads it. Else an entry with no name is one cordon cannot
 	 * name. */
-	if (map.n_src && (!follow || map.bad || base->unread || map.ri != map.n_repl ||
-			  map.di != map.n_del || map.n_repl != map.n_src)) {
+	if (map->n_src && (!follow || map->bad || base->unread || map->ri != map->n_repl ||
+			   map->di != map->n_del || map->n_repl != map->n_src)) {
 		x->nameless = true;
-		for (size_t i = 0; i < map.n_src; i++)
-			x->nameless_link = x->nameless_link || (map.mode[i] & 0170000) == 0160000;
+		for (size_t i = 0; i < map->n_src; i++)
+			x->nameless_link = x->nameless_link || (map->mode[i] & 0170000) == 0160000;
 	}
-	if (!map.n_src && follow && (map.ri != map.n_repl || map.di != map.n_del || map.bad))
+	if (!map->n_src && follow && (map->ri != map->n_repl || map->di != map->n_del || map->bad))
 		x->unread = true; /* (git dies) */
-	free(map.del);
-	free(map.repl);
-	free(map.mode);
-	free(map.oid);
+	free(map->del);
+	free(map->repl);
+	free(map->mode);
+	free(map->oid);
+	free(map);
 	x->split = base->split = NULL;
 	return true;
 }
