@@ -1461,18 +1461,16 @@ static char *share_text(const struct cordon_sweep *s, size_t *len)
 	return all;
 }
 
-void cordon_sweep_tracked_share(struct cordon_sweep *s)
+/* The notes in the directory RD (others' holds, taken into S by
+ * share_take with FROM; *READ_N counts those read), a killed launcher's
+ * removed once taken. */
+static void share_read(struct cordon_sweep *s, const char *rd, uint64_t *from, int *read_n)
 {
-	if (!s->tracked_repos.n)
-		return;
-	cleanup_free char *rd = cordon_sweep_records_dir();
-	DIR *d = rd ? opendir(rd) : NULL;
+	DIR *d = opendir(rd);
 	if (!d)
 		return;
 	pid_t me = getpid();
 	unsigned long long start = cordon_sweep_own_start();
-	int read_n = 0;
-	uint64_t *from = calloc(s->tracked_repos.n, sizeof(*from));
 	struct timespec now;
 	clock_gettime(CLOCK_REALTIME, &now);
 	for (struct dirent *de; (de = readdir(d));) {
@@ -1495,7 +1493,7 @@ void cordon_sweep_tracked_share(struct cordon_sweep *s)
 		struct stat st;
 		cleanup_free char *path = cordon_join3(rd, "/", de->d_name);
 		size_t got = 0;
-		char *text = path && read_n++ < SHARE_READ && lstat(path, &st) == 0 &&
+		char *text = path && (*read_n)++ < SHARE_READ && lstat(path, &st) == 0 &&
 					     st.st_uid == geteuid()
 				     ? cordon_read_regular(path, SHARE_MAX, &got)
 				     : NULL;
@@ -1505,7 +1503,7 @@ void cordon_sweep_tracked_share(struct cordon_sweep *s)
 					: 0;
 		bool all = text ? !from || !got || text[got - 1] != '\0' ||
 					   share_take(s, text, got, written, from)
-				: read_n <= SHARE_READ; /* (not read: kept) */
+				: *read_n <= SHARE_READ; /* (not read: kept) */
 		free(text);
 		/* A killed launcher's (its end never judged): taken by the
 		 * next session on its repositories, and kept until each was
@@ -1515,29 +1513,58 @@ void cordon_sweep_tracked_share(struct cordon_sweep *s)
 			(void)unlinkat(dirfd(d), de->d_name, 0);
 	}
 	closedir(d);
-	free(from);
-	size_t len = 0;
-	cleanup_free char *text = share_text(s, &len);
+}
+
+/* TEXT (LEN bytes), S's note, made whole in the directory RD; its path
+ * kept in S. */
+static void share_write(struct cordon_sweep *s, const char *rd, const char *text, size_t len)
+{
 	char *path = NULL, tmp[PATH_MAX];
-	if (!text || asprintf(&path, "%s/" SHARE "%d-%llu", rd, (int)me, start) < 0)
+	int me = (int)getpid();
+	unsigned long long start = cordon_sweep_own_start();
+	if (asprintf(&path, "%s/" SHARE "%d-%llu", rd, me, start) < 0)
 		return;
-	snprintf(tmp, sizeof(tmp), "%s/." SHARE "%d-%llu", rd, (int)me, start);
+	snprintf(tmp, sizeof(tmp), "%s/." SHARE "%d-%llu", rd, me, start);
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
 	bool ok = fd >= 0 && cordon_write_full(fd, text, len) == 0;
 	if (fd >= 0 && close(fd) < 0)
 		ok = false;
 	if (ok && rename(tmp, path) == 0) {
-		s->tracked_note = path;
-		return;
+		/* (Not kept, out of memory: not left either.) */
+		if (cordon_strv_push(&s->tracked_notes, path) < 0)
+			(void)unlink(path);
+	} else {
+		(void)unlink(tmp);
 	}
-	(void)unlink(tmp);
 	free(path);
+}
+
+/* (In each notes directory: a launch with another XDG_STATE_HOME or HOME
+ * reads another records directory, round 57a F2.) */
+void cordon_sweep_tracked_share(struct cordon_sweep *s)
+{
+	if (!s->tracked_repos.n)
+		return;
+	char *dirs[3];
+	cordon_sweep_notes_dirs(dirs);
+	uint64_t *from = calloc(s->tracked_repos.n, sizeof(*from));
+	int read_n = 0;
+	for (int i = 0; i < 3; i++)
+		if (dirs[i])
+			share_read(s, dirs[i], from, &read_n);
+	free(from);
+	size_t len = 0;
+	cleanup_free char *text = share_text(s, &len);
+	for (int i = 0; i < 3; i++) {
+		if (dirs[i] && text)
+			share_write(s, dirs[i], text, len);
+		free(dirs[i]);
+	}
 }
 
 void cordon_sweep_tracked_unshare(struct cordon_sweep *s)
 {
-	if (s->tracked_note)
-		(void)unlink(s->tracked_note);
-	free(s->tracked_note);
-	s->tracked_note = NULL;
+	for (size_t i = 0; i < s->tracked_notes.n; i++)
+		(void)unlink(s->tracked_notes.v[i]);
+	cordon_strv_free(&s->tracked_notes);
 }

@@ -1302,11 +1302,6 @@ static int copy_above(struct cordon_sweep *s, const struct cordon_policy *p)
  * registry: no home). */
 static char *records_dir(void);
 
-char *cordon_sweep_records_dir(void)
-{
-	return records_dir();
-}
-
 unsigned long long cordon_sweep_own_start(void)
 {
 	return own_start_time();
@@ -1445,6 +1440,12 @@ static char *home_records_dir(char *const dirs[2])
 static char *home_records_dir_now(void)
 {
 	return geteuid() == 0 || cordon_sandbox_nested() ? NULL : sessions_below(getenv("HOME"));
+}
+
+void cordon_sweep_notes_dirs(char *dirs[3])
+{
+	notes_dirs(dirs);
+	dirs[2] = home_records_dir(dirs);
 }
 
 /* DATA (LEN bytes) made the file NAME in the directory D whole: written
@@ -2618,8 +2619,7 @@ void cordon_sweep_free(struct cordon_sweep *s)
 	cordon_strv_free(&s->config_kept);
 	cordon_strv_free(&s->tracked_repos);
 	cordon_strv_free(&s->tracked);
-	free(s->tracked_note);
-	s->tracked_note = NULL;
+	cordon_strv_free(&s->tracked_notes);
 	cordon_strv_free(&s->protected_names);
 	for (size_t i = 0; i < s->n_configs; i++) {
 		free(s->configs[i].path);

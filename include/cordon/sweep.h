@@ -201,8 +201,8 @@ struct cordon_sweep {
 	 * cordon_sweep_tracked_hold. */
 	struct cordon_strv tracked_repos, tracked;
 	/* Where they are kept for the sessions that start while this one
-	 * runs (cordon_sweep_tracked_share; malloc'd, or NULL). */
-	char *tracked_note;
+	 * runs (cordon_sweep_tracked_share): in each notes directory. */
+	struct cordon_strv tracked_notes;
 	/* The protected_paths' names relative to the root they are in
 	 * (.irbrc, .vscode, mise/config.toml): an index entry of such a name
 	 * counts in any repository kept so, as one under GUARDED does. */
@@ -228,10 +228,12 @@ int cordon_sweep_tracked_judge(const struct cordon_sweep *s, struct cordon_strv 
 void cordon_sweep_tracked_share(struct cordon_sweep *s);
 /* Once judged: S's note removed. */
 void cordon_sweep_tracked_unshare(struct cordon_sweep *s);
-/* (For sweep-tracked.c.) The directory of the sweep's records (malloc'd,
- * or NULL); this process's start in clock ticks; whether the process PID
- * is alive and started at START. */
-char *cordon_sweep_records_dir(void);
+/* (For sweep-tracked.c.) The directories cordon's notes are kept in,
+ * each read and written (the sweep's records', the passwd home's, $HOME's
+ * where XDG_STATE_HOME leads elsewhere), into DIRS (malloc'd, NULL where
+ * none; free each); this process's start in clock ticks; whether the
+ * process PID is alive and started at START. */
+void cordon_sweep_notes_dirs(char *dirs[3]);
 unsigned long long cordon_sweep_own_start(void);
 bool cordon_sweep_running(pid_t pid, unsigned long long start);
 

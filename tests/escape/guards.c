@@ -1788,8 +1788,9 @@ BOTH_USERS(guards, a_plant_a_later_session_stages_again_is_said, .timeout = 120)
 
 /* The same plant staged by a session whose launcher was killed (its end
  * never judged): the next session on the repository judges from that
- * session's start, and says it. Control: git checkout outside writes the
- * plant. */
+ * session's start, and says it, though the two had other state homes
+ * (round 57a F2: the note was kept where XDG_STATE_HOME led only). Control:
+ * git checkout outside writes the plant. */
 BOTH_USERS(guards, a_plant_a_killed_session_staged_is_said_next, .timeout = 60)
 {
 	struct world w;
@@ -1798,6 +1799,8 @@ BOTH_USERS(guards, a_plant_a_killed_session_staged_is_said_next, .timeout = 60)
 					  "git commit -qm envrc");
 	run_free(&r);
 	char *err0 = path_join(w.outside, "err0"), *ready0 = path_join(w.proj, "ready0");
+	char *state = fmt("XDG_STATE_HOME=%s/state-a", w.outside);
+	world_setenv(&w, state);
 	pid_t first = spawn_beside(&w,
 				   "E=$(echo 'touch pwned' | git hash-object -w --stdin) && git "
 				   "update-index --cacheinfo 100644,$E,.envrc; echo staged $? > "
@@ -1810,6 +1813,7 @@ BOTH_USERS(guards, a_plant_a_killed_session_staged_is_said_next, .timeout = 60)
 	cr_assert_eq(waitpid(first, &st, 0), first);
 	r = outside(&w, "touch go0");
 	run_free(&r);
+	world_setenv(&w, "XDG_STATE_HOME=");
 	r = sh_in(&w, NULL, "true");
 	char *said = strdup(r.err);
 	run_free(&r);
@@ -1823,7 +1827,7 @@ BOTH_USERS(guards, a_plant_a_killed_session_staged_is_said_next, .timeout = 60)
 	run_free(&r);
 	cr_expect(strstr(said, "now holds another .envrc than the protected file"),
 		  "the next session's end did not say the .envrc\n%s", diag);
-	free(said), free(diag), free(err0), free(ready0);
+	free(said), free(diag), free(err0), free(ready0), free(state);
 	world_free(&w);
 }
 
