@@ -1345,9 +1345,10 @@ static struct links_kept *links_of(const char *index, const char *config, const 
 		return NULL;
 	free(x.name);
 	/* A gitlink with no name replaces an entry of the shared index,
-	 * whose name git gives it: which one, the link's bitmaps say, and
-	 * they are not read (46f: a session made one, and the next session's
-	 * guard missed the user's submodule). */
+	 * whose name git gives it: which one, the link's bitmaps say. Where
+	 * they were not followed (no link read, an index with offset
+	 * tables) the gitlinks are unknown (46f: a session made one, and the
+	 * next session's guard missed the user's submodule). */
 	bool unknown = x.unread || base.unread || x.nameless_link || base.nameless_link;
 	k->status = x.err < 0 ? x.err : base.err < 0 ? base.err : unknown ? -EINVAL : 0;
 	k->gitmodules = x.gitmodules || base.gitmodules;

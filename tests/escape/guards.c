@@ -2933,8 +2933,10 @@ BOTH_USERS(guards, submodules_as_git_reads_them_stay_unplanted, .timeout = 120)
 /* A session hides the user's submodule from the next one's guard with git
  * alone (46f): a split index whose gitlink is a replacement with no name,
  * or .gitmodules gone from the worktree (git reads the index's copy then).
- * The next session is refused, naming why, and plants nothing. Control:
- * git outside still reads X as a gitlink, and .gitmodules from the index. */
+ * The next session plants nothing in X/.git: the split index is read as
+ * git reads it (57a F1), so X is guarded; .gitmodules missing refuses the
+ * session, naming why. Control: git outside still reads X as a gitlink,
+ * and .gitmodules from the index. */
 BOTH_USERS(guards, a_submodule_hidden_from_the_index_reader_refuses_the_session, .timeout = 90)
 {
 	struct world w;
@@ -2950,7 +2952,7 @@ BOTH_USERS(guards, a_submodule_hidden_from_the_index_reader_refuses_the_session,
 		"git update-index --cacheinfo 100644,$B,X && git update-index --split-index && "
 		"git update-index --cacheinfo 160000,$C,X && echo hidden",
 		"git update-index --assume-unchanged .gitmodules && rm .gitmodules && echo hidden"};
-	static const char *const said[] = {"a split index with a replaced gitlink",
+	static const char *const said[] = {NULL,
 					   ".gitmodules is in its index but not in its worktree"};
 	for (size_t i = 0; i < 2; i++) {
 		r = sh_in(&w, NULL, "%s", hide[i]);
@@ -2963,11 +2965,20 @@ BOTH_USERS(guards, a_submodule_hidden_from_the_index_reader_refuses_the_session,
 			  r.out);
 		run_free(&r);
 		r = sh_in(&w, NULL, "echo 'gitdir: /nowhere' > X/.git && echo planted");
-		cr_expect_eq(r.status, 125, "%zu: the next session ran: %s%s", i, r.out, r.err);
 		cr_expect_null(strstr(r.out, "planted"), "%zu: it planted: %s", i, r.out);
-		cr_expect(strstr(r.err, said[i]) && strstr(r.err, "which submodules git would use"),
-			  "%zu: not said: %s", i, r.err);
+		if (said[i]) {
+			cr_expect_eq(r.status, 125, "%zu: the next session ran: %s%s", i, r.out,
+				     r.err);
+			cr_expect(strstr(r.err, said[i]) &&
+					  strstr(r.err, "which submodules git would use"),
+				  "%zu: not said: %s", i, r.err);
+		}
 		run_free(&r);
+		char *gl = at(w.proj, "X/.git"), *link = slurp(gl);
+		cr_expect(!strstr(link, "nowhere") && strcmp(link, "(absent)") != 0,
+			  "%zu: X/.git was changed: %s", i, link);
+		free(link);
+		free(gl);
 		r = outside(&w, "git update-index --no-split-index && git update-index "
 				"--no-assume-unchanged .gitmodules && git checkout -- .gitmodules");
 		run_free(&r);
@@ -4881,6 +4892,97 @@ BOTH_USERS(guards, another_session_s_hidden_name_puts_no_plant_back, .timeout = 
 	expect_hg_plant_inert(&w, mark, diag);
 	sweep_forget_beneath(w.dir);
 	free(diag), free(script), free(mark), free(hgrc);
+	world_free(&w);
+}
+
+/* Round 57b F1: session A hides the directory sub/.hg (the user's, with
+ * an hgrc of theirs) and is killed; session B, which does not hide it,
+ * adds a hook to sub/.hg/hgrc in place (the directory's change time
+ * kept) and makes sub a bare repository (core.fsmonitor). B's end moved
+ * sub aside and put A's hidden sub/.hg back whole, hgrc and all: hg
+ * status outside ran the hook. What changed in a hidden directory stays
+ * aside now; the user's other files go back. Judged outside: hg status runs no hook, the user's
+ * files are at their names. Controls: the plant landed, sub was moved
+ * aside, and hg obeys the hgrc left aside. */
+BOTH_USERS(guards, a_hidden_directory_edited_in_place_goes_back_without_the_edit, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "hidtree", ", \"additional_hidden_paths\": [\"sub/.hg\"]");
+	free(write_file(w.proj, "sub/.hg/hgrc", "[ui]\nusername = me\n"));
+	free(write_file(w.proj, "sub/.hg/requires", "revlogv1\nstore\n"));
+	free(write_file(w.proj, "sub/.hg/store/notes", "the user's\n"));
+	world_give(&w);
+	plant_then_kill(&w, "true");
+	set_config(&w, "");
+	char *mark = at(w.outside, "hg-ran");
+	char *script = fmt("printf '[hooks]\\npre-status = touch %s\\n' >> sub/.hg/hgrc && cd sub "
+			   "&& mkdir -p objects refs && echo 'ref: refs/heads/main' > HEAD && "
+			   "printf '[core]\\n\\tbare = true\\n\\tfsmonitor = true\\n' > config; "
+			   "echo plant $?",
+			   mark);
+	struct run_result r = sh_in(&w, NULL, "%s", script);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_assert(strstr(r.out, "plant 0"), "the plant failed\n%s", diag);
+	cr_expect(strstr(r.err, "sub.cordon-disarmed"), "control: sub not moved aside\n%s", diag);
+	run_free(&r);
+	r = sh_outside(&w, "cd sub && hg status >/dev/null 2>&1; true");
+	run_free(&r);
+	cr_expect(!file_exists(mark), "hg status outside ran the planted hook\n%s", diag);
+	char *notes = at(w.proj, "sub/.hg/store/notes"), *req = at(w.proj, "sub/.hg/requires");
+	cr_expect(file_exists(notes) && file_exists(req),
+		  "the user's unchanged files are not at their names\n%s", diag);
+	r = sh_outside(&w, "mkdir -p ctl/.hg && cp $(find sub.cordon-disarmed* "
+			   "sub/.hg.cordon-disarmed* -name hgrc 2>/dev/null | head -n1) "
+			   "sub/.hg/requires ctl/.hg/ && cd ctl && hg status >/dev/null 2>&1; "
+			   "true");
+	run_free(&r);
+	cr_expect(file_exists(mark), "control: hg does not run the hgrc left aside\n%s", diag);
+	sweep_forget_beneath(w.dir);
+	free(diag), free(script), free(mark), free(notes), free(req);
+	world_free(&w);
+}
+
+/* Round 57b F2: session A hides the directory secrets (a key in it) and
+ * is killed; session B, which does not hide it, makes secrets itself a
+ * bare repository. B's end moved secrets aside whole, to
+ * secrets.cordon-disarmed, which no session hides: the next session that
+ * hides secrets read the key there. Now the key goes back to
+ * secrets/ (made anew) and only what B wrote stays aside. Judged outside:
+ * where the key lies, what the next session read. Controls: the move was
+ * said; the key is the user's to read outside. */
+BOTH_USERS(guards, a_hidden_directory_moved_aside_leaves_its_files_hidden, .timeout = 90)
+{
+	struct world w;
+	const char *hide = ", \"additional_hidden_paths\": [\"secrets\"]";
+	world_for(&w, who, "hidself", hide);
+	free(write_file(w.proj, "secrets/id_key", "KEY-" SECRET "\n"));
+	world_give(&w);
+	plant_then_kill(&w, "true");
+	set_config(&w, "");
+	struct run_result r = sh_in(&w, NULL,
+				    "cd secrets && mkdir -p objects refs && echo 'ref: "
+				    "refs/heads/main' > HEAD && printf "
+				    "'[core]\\n\\tbare = true\\n\\tfsmonitor = true\\n' "
+				    "> config; echo plant $?");
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	cr_assert(strstr(r.out, "plant 0"), "the plant failed\n%s", diag);
+	cr_expect(strstr(r.err, "secrets.cordon-disarmed"), "control: not moved aside\n%s", diag);
+	run_free(&r);
+	char *key = at(w.proj, "secrets/id_key"), *cfg = at(w.proj, "secrets/config");
+	char *now = read_file(key);
+	cr_expect(now && strstr(now, SECRET), "the key is not at its name\n%s", diag);
+	free(now);
+	cr_expect(!file_exists(cfg), "the planted config came back\n%s", diag);
+	set_config(&w, hide);
+	r = sh_in(&w, NULL, "cat secrets*/id_key 2>/dev/null; echo read-done");
+	cr_expect(strstr(r.out, "read-done"), "did not run\n%s", r.err);
+	cr_expect_null(strstr(r.out, SECRET), "the next session read the key: %s\n%s", r.out, diag);
+	run_free(&r);
+	r = sh_outside(&w, "cat secrets*/id_key");
+	cr_expect(strstr(r.out, SECRET), "control: the key is not the user's to read\n%s", diag);
+	run_free(&r);
+	sweep_forget_beneath(w.dir);
+	free(diag), free(key), free(cfg);
 	world_free(&w);
 }
 
