@@ -96,6 +96,23 @@ int cordon_fs_rename_new_to(int dir, const char *from, int to_dir, const char *t
  * (-EOPNOTSUPP where the system has no such call). */
 int cordon_fs_rename_swap(int dir, const char *from, const char *to);
 
+/* (Portable, shim/putback-tree.c.) The directory NAME in DIR opened
+ * without following a link; one of the user's that its mode closes to its
+ * owner (a session's chmod 000, 555) given u+rwx: a descriptor, or -1. */
+int cordon_fs_open_own_dir(int dir, const char *name);
+/* Every entry in the tree of the directory DIR (DEPTH deep already)
+ * changed before SINCE; *BUDGET entries looked at at most (past it:
+ * false). */
+bool cordon_fs_tree_unchanged(int dir, const struct timespec *since, int depth, size_t *budget);
+/* The entries of the directory SNAME in SRC moved into DNAME in DST
+ * (made, 0700, where absent) where they changed before SINCE (a directory
+ * whole where its whole tree did, else made anew and its entries so):
+ * what changed since (a session's) stays in SNAME, counted in *KEPT; what
+ * could not be moved (or lies too deep, or past the entries looked at) in
+ * *LEFT. How many were moved. */
+int cordon_putback_tree(int src, const char *sname, int dst, const char *dname,
+			const struct timespec *since, int *kept, int *left);
+
 /* (Portable, shim/sweep.c.) NAME in the directory DIR moved aside: to
  * NAME.cordon-disarmed, or with a random tail where that is taken, never
  * over another name. The new name into TO. 0 or -errno. */

@@ -6444,21 +6444,22 @@ static bool as_hidden(int src, char *part, char *slash, const struct rests *rest
 	return false;
 }
 
-/* The directory NAME in DIR opened without following a link; one of the
- * user's that its mode closes to its owner (a session's chmod 000, 555)
- * given u+rwx: what is put back is moved out of it, or into it. */
-static int open_own_dir(int dir, const char *name)
+/* ST (of the I'th of RESTS) is the inode a session hiding that name
+ * found there as it started: a directory whose entries changed since
+ * (its own change time moved) is still the user's, and what in it did
+ * not change goes back (cordon_putback_tree). */
+static bool same_inode(const struct stat *st, const struct rests *rests, size_t i)
 {
-	int fd = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	struct stat st;
-	if (fd < 0 && errno == EACCES && fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-	    S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
-	    fchmodat(dir, name, (st.st_mode & 07777) | S_IRWXU, 0) == 0)
-		fd = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd >= 0 && fstat(fd, &st) == 0 && st.st_uid == geteuid() &&
-	    (st.st_mode & S_IRWXU) != S_IRWXU)
-		(void)fchmod(fd, (st.st_mode & 07777) | S_IRWXU);
-	return fd;
+	for (size_t j = 0; j < rests->v.n; j++) {
+		const struct cordon_sweep_id *id = &rests->ids[j];
+		if (strcmp(rests->v.v[j], rests->v.v[i]) == 0 && st->st_ino &&
+		    (((unsigned long long)st->st_dev == id->l[0] &&
+		      (unsigned long long)st->st_ino == id->l[1]) ||
+		     ((unsigned long long)st->st_dev == id->s[0] &&
+		      (unsigned long long)st->st_ino == id->s[1])))
+			return true;
+	}
+	return false;
 }
 
 /* The hidden paths RESTS (hidden_rests') that lay in NAME, a directory of
@@ -6475,10 +6476,17 @@ static int open_own_dir(int dir, const char *name)
  * a link, to a planted .hg/hgrc, which went back in a .hg made anew); nor
  * one that is not what its hidden name held as the session that hides it
  * started (round 54j F1: a directory of old files moved into place, whose
- * change times the move kept). It stays in TO, counted in *KEPT. Into
- * *LEFT how many could not be put back; how many were. */
+ * change times the move kept). It stays in TO, counted in *KEPT. A hidden
+ * directory goes back entry by entry, what changed since SINCE staying in
+ * TO (cordon_putback_tree: round 57b F1, a file in it edited in place by a
+ * session that did not hide it, the directory's own change time kept); so
+ * does the moved one itself where it is hidden and SELF (its lstat before
+ * the move; NULL: not known) the inode the hiding session found (F2: left
+ * whole at TO, which no session hides). Into *LEFT how many could not be
+ * put back; how many were. */
 static int put_back_hidden(int dir, const char *name, const char *to, const struct rests *rests,
-			   const struct timespec *since, int *left, int *kept)
+			   const struct timespec *since, const struct stat *self, int *left,
+			   int *kept)
 {
 	int back = 0;
 	*left = 0;
@@ -6486,11 +6494,15 @@ static int put_back_hidden(int dir, const char *name, const char *to, const stru
 	for (size_t i = 0; i < rests->v.n; i++) {
 		char rest[PATH_MAX];
 		snprintf(rest, sizeof(rest), "%s", rests->v.v[i]);
-		if (!rest[0])
-			continue; /* (the moved one itself: nothing could be written in it) */
+		if (!rest[0]) {
+			if (!self || !S_ISDIR(self->st_mode) || !same_inode(self, rests, i))
+				continue; /* (not the user's: it stays aside whole) */
+			back += cordon_putback_tree(dir, to, dir, name, since, kept, left);
+			continue;
+		}
 		(void)mkdirat(dir, name, 0700);
-		int src = open_own_dir(dir, to), src_err = src < 0 ? errno : 0;
-		int dst = open_own_dir(dir, name);
+		int src = cordon_fs_open_own_dir(dir, to), src_err = src < 0 ? errno : 0;
+		int dst = cordon_fs_open_own_dir(dir, name);
 		char *part = rest, *slash = NULL;
 		struct stat st;
 		while (src >= 0 && dst >= 0 && (slash = strchr(part, '/'))) {
@@ -6504,9 +6516,9 @@ static int put_back_hidden(int dir, const char *name, const char *to, const stru
 			    S_ISLNK(st.st_mode))
 				break;
 			(void)mkdirat(dst, part, 0700);
-			int s2 = open_own_dir(src, part);
+			int s2 = cordon_fs_open_own_dir(src, part);
 			src_err = s2 < 0 ? errno : 0;
-			int d2 = open_own_dir(dst, part);
+			int d2 = cordon_fs_open_own_dir(dst, part);
 			close(src);
 			close(dst);
 			src = s2;
@@ -6515,8 +6527,30 @@ static int put_back_hidden(int dir, const char *name, const char *to, const stru
 		}
 		/* (Left behind: one still there, or a way to it that could not
 		 * be opened; not one the moved directory never held.) */
-		if (src >= 0 && dst >= 0 && fstatat(src, part, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-		    (after(&CTIME(st), since) || !as_hidden(src, part, slash, rests, i, since)))
+		size_t look = 100000;
+		int sub = -1;
+		bool is_dir = src >= 0 && dst >= 0 && !slash &&
+			      fstatat(src, part, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			      S_ISDIR(st.st_mode);
+		bool whole = is_dir && !after(&CTIME(st), since) &&
+			     as_hidden(src, part, slash, rests, i, since) &&
+			     (sub = openat(src, part,
+					   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) >= 0 &&
+			     cordon_fs_tree_unchanged(sub, since, 0, &look);
+		if (sub >= 0)
+			close(sub);
+		if (is_dir && !whole) {
+			/* (A directory of the user's, something in it changed:
+			 * entry by entry.) */
+			if (same_inode(&st, rests, i))
+				back += cordon_putback_tree(src, part, dst, part, since, kept,
+							    left);
+			else
+				(*kept)++;
+		} else if (src >= 0 && dst >= 0 &&
+			   fstatat(src, part, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			   (after(&CTIME(st), since) ||
+			    !as_hidden(src, part, slash, rests, i, since)))
 			(*kept)++;
 		else if (src >= 0 && dst >= 0 && cordon_fs_rename_new_to(src, part, dst, part) == 0)
 			back++;
@@ -6656,7 +6690,8 @@ static void putback_finish(const char *rd, int d, const char *file, struct cordo
 			close(from);
 		int l = 0, k = 0;
 		if (holds)
-			back += put_back_hidden(dir, f[3], de->d_name, &rests, &since, &l, &k);
+			back += put_back_hidden(dir, f[3], de->d_name, &rests, &since, NULL, &l,
+						&k);
 		left += l + k;
 	}
 	if (listing)
@@ -6717,7 +6752,8 @@ static int disarm_said(const struct cordon_sweep *s, const char *path, const cha
 	/* (What it holds that the session's guards hid: kept where it is.) */
 	struct rests rests = {0};
 	struct stat pst;
-	if (dir >= 0 && lstat(path, &pst) == 0 && S_ISDIR(pst.st_mode))
+	bool self = dir >= 0 && lstat(path, &pst) == 0 && S_ISDIR(pst.st_mode);
+	if (self)
 		(void)hidden_rests(s, path, &rests); /* (out of memory: those found) */
 	int back = 0, left = 0, kept = 0;
 	cleanup_free char *note = NULL;
@@ -6760,7 +6796,7 @@ static int disarm_said(const struct cordon_sweep *s, const char *path, const cha
 #endif
 		if (e >= 0 && rests.v.n)
 			back = put_back_hidden(dir, strrchr(path, '/') + 1, to, &rests, &s->since,
-					       &left, &kept);
+					       self ? &pst : NULL, &left, &kept);
 		if (note)
 			(void)unlink(note);
 		if (opened)
