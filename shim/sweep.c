@@ -6605,8 +6605,8 @@ static char *putback_note(int dir, const char *dir_path, const char *name,
 		size_t len = strlen(rests->v.v[i]) + 1;
 		const struct cordon_sweep_id *id = &rests->ids[i];
 		ok = cordon_reserve(&all, &cap, total + len + ID_TEXT + 1, 4096);
-		if (!ok || !rests->v.v[i][0] || !id->l[1])
-			continue;
+		if (!ok || !id->l[1])
+			continue; /* ("": the moved directory itself, hidden) */
 		memcpy(all + total, rests->v.v[i], len);
 		total += len;
 		struct cordon_sweep_id bare = *id;
@@ -6678,20 +6678,26 @@ static void putback_finish(const char *rd, int d, const char *file, struct cordo
 			   strncmp(de->d_name, "cordon-disarmed-", 16) == 0))
 			continue;
 		int from = openat(dir, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		bool holds = false;
+		struct stat self;
+		bool holds = false, is_self = from >= 0 && fstat(from, &self) == 0;
 		for (size_t i = 0; from >= 0 && !holds && i < rests.v.n; i++) {
 			struct stat rst;
-			holds = (fstatat(from, rests.v.v[i], &rst, AT_SYMLINK_NOFOLLOW) == 0 &&
-				 is_id(&rst, &rests.ids[i])) ||
-				(fstatat(from, rests.v.v[i], &rst, 0) == 0 &&
-				 is_id(&rst, &rests.ids[i]));
+			/* (The moved directory itself hidden: the same inode,
+			 * whose change time the move moved; round 57b F2.) */
+			holds = rests.v.v[i][0]
+					? (fstatat(from, rests.v.v[i], &rst, AT_SYMLINK_NOFOLLOW) ==
+						   0 &&
+					   is_id(&rst, &rests.ids[i])) ||
+						  (fstatat(from, rests.v.v[i], &rst, 0) == 0 &&
+						   is_id(&rst, &rests.ids[i]))
+					: is_self && same_inode(&self, &rests, i);
 		}
 		if (from >= 0)
 			close(from);
 		int l = 0, k = 0;
 		if (holds)
-			back += put_back_hidden(dir, f[3], de->d_name, &rests, &since, NULL, &l,
-						&k);
+			back += put_back_hidden(dir, f[3], de->d_name, &rests, &since,
+						is_self ? &self : NULL, &l, &k);
 		left += l + k;
 	}
 	if (listing)

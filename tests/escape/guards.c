@@ -4795,6 +4795,27 @@ BOTH_USERS(guards, a_hidden_file_stays_at_its_name_after_a_killed_session, .time
 	world_free(&w);
 }
 
+/* A session in W making DIR a bare repository git outside runs a
+ * program in, its launcher killed between moving DIR aside and putting
+ * back the hidden paths it held (a test build's pause stands in for the
+ * moment). */
+static void bare_repo_end_cut_short(struct world *w, const char *dir)
+{
+	char *paused = at(w->outside, "paused");
+	char *env = fmt("CORDON_TEST_PUTBACK_PAUSE=%s", paused);
+	world_setenv(w, env);
+	char *script = fmt("cd %s && mkdir -p objects refs && echo 'ref: refs/heads/main' > HEAD "
+			   "&& printf '[core]\\n\\tbare = true\\n\\tfsmonitor = true\\n' > config",
+			   dir);
+	char *argv[] = {CORDON_BIN, "run", "--config", w->cfg, "--", "/bin/sh", "-c", script, NULL};
+	pid_t pid = world_spawn(w, argv, w->proj);
+	cr_assert(wait_exists(paused, 30000), "the end did not pause before the put-back");
+	cr_assert_eq(kill(pid, SIGKILL), 0);
+	cr_expect(wait_gone(pid, 10000), "the launcher did not go");
+	world_setenv(w, "CORDON_TEST_PUTBACK_PAUSE=");
+	free(script), free(env), free(paused);
+}
+
 /* Round 54h F2: the launcher killed between moving config/ aside and
  * putting back the hidden config/master.key it held (a test build's pause
  * stands in for the moment) left the key in config.cordon-disarmed, where
@@ -4808,25 +4829,7 @@ BOTH_USERS(guards, a_put_back_cut_short_is_done_by_the_next_launch, .timeout = 9
 	world_for(&w, who, "hidcut", ", \"additional_hidden_paths\": [\"config/master.key\"]");
 	free(write_file(w.proj, "config/master.key", "RAILS-" SECRET "\n"));
 	world_give(&w);
-	char *paused = at(w.outside, "paused");
-	char *env = fmt("CORDON_TEST_PUTBACK_PAUSE=%s", paused);
-	world_setenv(&w, env);
-	char *argv[] = {
-		CORDON_BIN,
-		"run",
-		"--config",
-		w.cfg,
-		"--",
-		"/bin/sh",
-		"-c",
-		"cd config && mkdir -p objects refs && echo 'ref: refs/heads/main' > HEAD && "
-		"printf '[core]\\n\\tbare = true\\n\\tfsmonitor = true\\n' > config",
-		NULL};
-	pid_t pid = world_spawn(&w, argv, w.proj);
-	cr_assert(wait_exists(paused, 30000), "the end did not pause before the put-back");
-	cr_assert_eq(kill(pid, SIGKILL), 0);
-	cr_expect(wait_gone(pid, 10000), "the launcher did not go");
-	world_setenv(&w, "CORDON_TEST_PUTBACK_PAUSE=");
+	bare_repo_end_cut_short(&w, "config");
 	char *key = path_join(w.proj, "config/master.key");
 	char *moved = path_join(w.proj, "config.cordon-disarmed/master.key");
 	cr_assert(file_exists(moved) && !file_exists(key),
@@ -4843,7 +4846,53 @@ BOTH_USERS(guards, a_put_back_cut_short_is_done_by_the_next_launch, .timeout = 9
 	cr_expect_not(file_exists(moved), "master.key stayed in the moved directory\n%s", diag);
 	run_free(&r);
 	sweep_forget_beneath(w.dir);
-	free(diag), free(moved), free(key), free(env), free(paused);
+	free(diag), free(moved), free(key);
+	world_free(&w);
+}
+
+#define HIDE_SECRETS ", \"additional_hidden_paths\": [\"secrets\"]"
+
+/* W (TAG) with the user's secrets/id_key, which a session hid and was
+ * killed (its mark left); the config then hides nothing. */
+static void secrets_hidden_by_a_killed_session(struct world *w, const struct who *who,
+					       const char *tag)
+{
+	world_for(w, who, tag, HIDE_SECRETS);
+	free(write_file(w->proj, "secrets/id_key", "KEY-" SECRET "\n"));
+	world_give(w);
+	plant_then_kill(w, "true");
+	set_config(w, "");
+}
+
+/* Round 57b F2 cut short (from the code): the hidden path is the
+ * directory moved aside itself (session A hid secrets and was killed; B,
+ * which does not hide it, made it a bare repository), and B's launcher
+ * was killed before the put-back: the record held no entry for it, and
+ * the key stayed in secrets.cordon-disarmed, which the next session
+ * hiding secrets read. Judged from outside: where the key lies, what the
+ * next session read. Control: the kill landed between the two steps. */
+BOTH_USERS(guards, a_hidden_directory_moved_aside_is_put_back_after_a_cut, .timeout = 90)
+{
+	struct world w;
+	secrets_hidden_by_a_killed_session(&w, who, "hidselfcut");
+	bare_repo_end_cut_short(&w, "secrets");
+	char *key = at(w.proj, "secrets/id_key");
+	char *moved = at(w.proj, "secrets.cordon-disarmed/id_key");
+	cr_assert(file_exists(moved) && !file_exists(key),
+		  "control: the kill did not land between the move and the put-back");
+	set_config(&w, HIDE_SECRETS);
+	struct run_result r = sh_in(&w, NULL, "cat secrets*/id_key 2>/dev/null; echo read-done");
+	char *diag = fmt("next (%d): %s%s", r.status, r.out, r.err);
+	cr_expect(strstr(r.out, "read-done"), "did not run\n%s", diag);
+	cr_expect_null(strstr(r.out, SECRET), "the next session read the key\n%s", diag);
+	cr_expect(strstr(r.err, "was cut short"), "the put-back was not said\n%s", diag);
+	run_free(&r);
+	char *now = read_file(key);
+	cr_expect(now && strstr(now, SECRET), "the key is not at its name\n%s", diag);
+	free(now);
+	cr_expect_not(file_exists(moved), "the key stayed in the moved directory\n%s", diag);
+	sweep_forget_beneath(w.dir);
+	free(diag), free(moved), free(key);
 	world_free(&w);
 }
 
@@ -4953,12 +5002,7 @@ BOTH_USERS(guards, a_hidden_directory_edited_in_place_goes_back_without_the_edit
 BOTH_USERS(guards, a_hidden_directory_moved_aside_leaves_its_files_hidden, .timeout = 90)
 {
 	struct world w;
-	const char *hide = ", \"additional_hidden_paths\": [\"secrets\"]";
-	world_for(&w, who, "hidself", hide);
-	free(write_file(w.proj, "secrets/id_key", "KEY-" SECRET "\n"));
-	world_give(&w);
-	plant_then_kill(&w, "true");
-	set_config(&w, "");
+	secrets_hidden_by_a_killed_session(&w, who, "hidself");
 	struct run_result r = sh_in(&w, NULL,
 				    "cd secrets && mkdir -p objects refs && echo 'ref: "
 				    "refs/heads/main' > HEAD && printf "
@@ -4973,7 +5017,7 @@ BOTH_USERS(guards, a_hidden_directory_moved_aside_leaves_its_files_hidden, .time
 	cr_expect(now && strstr(now, SECRET), "the key is not at its name\n%s", diag);
 	free(now);
 	cr_expect(!file_exists(cfg), "the planted config came back\n%s", diag);
-	set_config(&w, hide);
+	set_config(&w, HIDE_SECRETS);
 	r = sh_in(&w, NULL, "cat secrets*/id_key 2>/dev/null; echo read-done");
 	cr_expect(strstr(r.out, "read-done"), "did not run\n%s", r.err);
 	cr_expect_null(strstr(r.out, SECRET), "the next session read the key: %s\n%s", r.out, diag);
