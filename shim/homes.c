@@ -7,7 +7,8 @@
  * usual places held. Also the patterns of hidden_paths
  * ("~/.config/STAR/User/globalStorage": VS Code's forks to come). */
 #include <errno.h>
-#include <glob.h>
+#include <dirent.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -181,6 +182,54 @@ bool cordon_home_pattern(const char *entry)
 	return strpbrk(entry, "*?[") != NULL;
 }
 
+/* PATTERN's parts from REST on, matched beneath the directory PATH's
+ * first LEN bytes name ("" for "/"), into OUT: a part without a pattern
+ * taken as it is, one with a pattern against each name in the directory
+ * but "." and ".." (fnmatch, no FNM_PERIOD: a name that starts with a
+ * dot too, ~/.config/.app/Cookies: 54g G1; glibc's GLOB_PERIOD does so
+ * only for the last part, musl's for each). */
+static int glob_from(char *path, size_t len, const char *rest, struct cordon_strv *out)
+{
+	rest += strspn(rest, "/");
+	size_t n = strcspn(rest, "/");
+	bool last = rest[n + strspn(rest + n, "/")] == '\0';
+	if (!n || len + 1 + n >= PATH_MAX)
+		return 0;
+	struct stat st;
+	if (!memchr(rest, '*', n) && !memchr(rest, '?', n) && !memchr(rest, '[', n)) {
+		path[len] = '/';
+		memcpy(path + len + 1, rest, n);
+		path[len + 1 + n] = '\0';
+		int e = last ? (lstat(path, &st) == 0 ? cordon_strv_push_new(out, path) : 0)
+			     : glob_from(path, len + 1 + n, rest + n, out);
+		path[len] = '\0';
+		return e;
+	}
+	char part[NAME_MAX + 1];
+	if (n > NAME_MAX)
+		return 0;
+	memcpy(part, rest, n);
+	part[n] = '\0';
+	DIR *d = opendir(len ? path : "/");
+	int e = 0;
+	for (struct dirent *de; d && e >= 0 && (de = readdir(d));) {
+		size_t k = strlen(de->d_name);
+		if (cordon_dot_or_dotdot(de->d_name) || fnmatch(part, de->d_name, 0) != 0 ||
+		    len + 1 + k >= PATH_MAX)
+			continue;
+		path[len] = '/';
+		memcpy(path + len + 1, de->d_name, k + 1);
+		if (last)
+			e = cordon_strv_push_new(out, path);
+		else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			e = glob_from(path, len + 1 + k, rest + n, out);
+		path[len] = '\0';
+	}
+	if (d)
+		closedir(d);
+	return e;
+}
+
 int cordon_home_glob(const char *pattern, struct cordon_strv *out)
 {
 	/* A name that is what it says ("~/My Keys [old]": round 11 found it
@@ -188,17 +237,8 @@ int cordon_home_glob(const char *pattern, struct cordon_strv *out)
 	 * "." and ".." ("~/.*" would hide the home). */
 	struct stat st;
 	int e = lstat(pattern, &st) == 0 ? cordon_strv_push_new(out, pattern) : 0;
-	glob_t g = {0};
-	int r = glob(pattern, GLOB_NOSORT, NULL, &g);
-	if (r == GLOB_NOSPACE)
-		e = -ENOMEM;
-	for (size_t i = 0; r == 0 && e >= 0 && i < g.gl_pathc; i++) {
-		const char *base = strrchr(g.gl_pathv[i], '/');
-		if (!cordon_dot_or_dotdot(base ? base + 1 : g.gl_pathv[i]))
-			e = cordon_strv_push_new(out, g.gl_pathv[i]);
-	}
-	globfree(&g);
-	return e;
+	char path[PATH_MAX] = "";
+	return e < 0 || pattern[0] != '/' ? e : glob_from(path, 0, pattern, out);
 }
 
 int cordon_passwd_entry(uid_t uid, char **dir, char **shell)

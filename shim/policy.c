@@ -1367,6 +1367,10 @@ static int add_presets(struct presets *ps, const struct cordon_strv *names, cons
 
 /* PATH (from LABEL) into OUT and WHY (may be NULL), once; a pattern as
  * what it matches now (PROJECT: what a relative one is taken against). */
+/* Where push_hidden_path puts each pattern too, absolute (hidden_list's
+ * GLOBS, while it makes the list); NULL: nowhere. */
+static struct cordon_strv *glob_sink;
+
 static int push_hidden_path(const char *path, const char *label, const struct cordon_context *ctx,
 			    const char *project, struct cordon_strv *out, struct cordon_strv *why)
 {
@@ -1380,7 +1384,8 @@ static int push_hidden_path(const char *path, const char *label, const struct co
 	int e = cordon_path_absolute(path, ctx->home, project, &abs);
 	if (e < 0)
 		return e == -ENOMEM ? e : 0;
-	if (asprintf(&source, "%s: %s", label, path) < 0)
+	if (asprintf(&source, "%s: %s", label, path) < 0 ||
+	    (glob_sink && cordon_strv_push_new(glob_sink, abs) < 0))
 		return -ENOMEM;
 	struct cordon_strv matched = {0};
 	e = cordon_home_glob(abs, &matched);
@@ -1508,7 +1513,7 @@ static struct {
 	const struct cordon_config *cfg;
 	const struct cordon_context *ctx;
 	char *project; /* (NULL: none) */
-	struct cordon_strv list, why;
+	struct cordon_strv list, why, globs;
 	bool have;
 } hidden_memo;
 
@@ -1517,17 +1522,25 @@ static void hidden_memo_clear(void)
 	free(hidden_memo.project);
 	cordon_strv_free(&hidden_memo.list);
 	cordon_strv_free(&hidden_memo.why);
+	cordon_strv_free(&hidden_memo.globs);
 	memset(&hidden_memo, 0, sizeof(hidden_memo));
 }
 
 static int hidden_list_made(const struct cordon_config *cfg, const struct cordon_context *ctx,
 			    const char *project, struct cordon_strv *out, struct cordon_strv *why);
 
-static int hidden_list(const struct cordon_config *cfg, const struct cordon_context *ctx,
-		       const char *project, struct cordon_strv *out, struct cordon_strv *why)
+/* The hidden list (OUT, with WHY: may be NULL), and the patterns in it
+ * into GLOBS (may be NULL). */
+static int hidden_list_globs(const struct cordon_config *cfg, const struct cordon_context *ctx,
+			     const char *project, struct cordon_strv *out, struct cordon_strv *why,
+			     struct cordon_strv *globs)
 {
-	if (!hidden_memo.on)
-		return hidden_list_made(cfg, ctx, project, out, why);
+	if (!hidden_memo.on) {
+		glob_sink = globs;
+		int e = hidden_list_made(cfg, ctx, project, out, why);
+		glob_sink = NULL;
+		return e;
+	}
 	bool same = hidden_memo.have && hidden_memo.cfg == cfg && hidden_memo.ctx == ctx &&
 		    (project && hidden_memo.project ? strcmp(project, hidden_memo.project) == 0
 						    : project == hidden_memo.project);
@@ -1535,7 +1548,9 @@ static int hidden_list(const struct cordon_config *cfg, const struct cordon_cont
 		bool on = hidden_memo.on;
 		hidden_memo_clear();
 		hidden_memo.on = on;
+		glob_sink = &hidden_memo.globs;
 		int e = hidden_list_made(cfg, ctx, project, &hidden_memo.list, &hidden_memo.why);
+		glob_sink = NULL;
 		if (e < 0 || (project && !(hidden_memo.project = strdup(project)))) {
 			hidden_memo_clear();
 			hidden_memo.on = on;
@@ -1544,9 +1559,16 @@ static int hidden_list(const struct cordon_config *cfg, const struct cordon_cont
 		hidden_memo.cfg = cfg, hidden_memo.ctx = ctx, hidden_memo.have = true;
 	}
 	if (cordon_strv_copy(out, &hidden_memo.list) < 0 ||
-	    (why && cordon_strv_copy(why, &hidden_memo.why) < 0))
+	    (why && cordon_strv_copy(why, &hidden_memo.why) < 0) ||
+	    (globs && cordon_strv_copy(globs, &hidden_memo.globs) < 0))
 		return -ENOMEM;
 	return 0;
+}
+
+static int hidden_list(const struct cordon_config *cfg, const struct cordon_context *ctx,
+		       const char *project, struct cordon_strv *out, struct cordon_strv *why)
+{
+	return hidden_list_globs(cfg, ctx, project, out, why, NULL);
 }
 
 struct named_secret {
@@ -4472,7 +4494,7 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 	}
 	struct cordon_strv hidden = {0}, why = {0};
 	if (r >= 0)
-		r = hidden_list(cfg, ctx, p->project, &hidden, &why);
+		r = hidden_list_globs(cfg, ctx, p->project, &hidden, &why, &p->hidden_globs);
 	struct reach_memo memo = {0};
 	for (size_t i = 0; r >= 0 && i < hidden.n; i++)
 		r = guard_list_memo(p, (const char *const[]){hidden.v[i], NULL}, CORDON_GUARD_HIDE,
@@ -5386,6 +5408,7 @@ void cordon_policy_free(struct cordon_policy *p)
 	cordon_strv_free(&p->envrc_whitelisted);
 	cordon_strv_free(&p->envrc_prefixes);
 	cordon_strv_free(&p->git_env);
+	cordon_strv_free(&p->hidden_globs);
 	cordon_strv_free(&p->direnv_allow_dirs);
 	cordon_strv_free(&p->omz_dotenv_lists);
 	for (size_t i = 0; i < p->n_above; i++)

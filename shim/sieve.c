@@ -2,6 +2,7 @@
  * which rules reach a hidden path or the closed directory, with the hidden
  * paths made canonical as far as they exist. See cordon/guard.h. */
 #include <errno.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,6 +101,50 @@ bool cordon_sieve_takes(const char *path)
 	return !under_proc(path) && !cordon_path_under(path, "/etc");
 }
 
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The length of GLOB's parts before the first with a pattern in it (0:
+ * "/"). */
+static size_t fixed_part(const char *glob)
+{
+	size_t fixed = 0;
+	for (const char *at = glob; *at;) {
+		size_t n = strcspn(at, "/");
+		if (memchr(at, '*', n) || memchr(at, '?', n) || memchr(at, '[', n))
+			break;
+		at += n;
+		fixed = (size_t)(at - glob);
+		at += strspn(at, "/");
+	}
+	return fixed;
+}
+
+/* GLOB (absolute) into S's globs, its part before the first pattern
+ * canonical (where that part exists: else nothing lies beneath it to
+ * sieve). */
+static int add_glob(struct cordon_sieve *s, const char *glob, struct cordon_path_cache *cache)
+{
+	size_t fixed = fixed_part(glob);
+	char *dir = strndup(glob, fixed ? fixed : 1), *canon = NULL, *out = NULL;
+	if (!dir)
+		return -ENOMEM;
+	int e = cordon_path_resolve_cached(dir, NULL, NULL, cache, &canon);
+	free(dir);
+	if (e < 0 || !cordon_sieve_takes(canon)) {
+		free(canon);
+		return e == -ENOMEM ? e : 0;
+	}
+	e = asprintf(&out, "%s%s", strcmp(canon, "/") ? canon : "", glob + fixed) < 0
+		    ? -ENOMEM
+		    : cordon_strv_push_new(&s->globs, out);
+	free(out);
+	free(canon);
+	return e;
+}
+
 int cordon_sieve_init(const struct cordon_policy *p, const char *closed, struct cordon_sieve *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -121,6 +166,16 @@ int cordon_sieve_init(const struct cordon_policy *p, const char *closed, struct 
 		if (target)
 			r = cordon_strv_push_take(&s->hidden, target);
 	}
+	/* (Sorted: a sieve looks at each entry of the directories it
+	 * walks, thousands under ~/.config with the default patterns.) */
+	if (r >= 0 && s->hidden.n)
+		qsort(s->hidden.v, s->hidden.n, sizeof(*s->hidden.v), by_name);
+	for (size_t i = 0; r >= 0 && i < p->hidden_globs.n; i++)
+		r = add_glob(s, p->hidden_globs.v[i], &cache);
+	if (r >= 0 && s->globs.n && !(s->glob_fixed = calloc(s->globs.n, sizeof(size_t))))
+		r = -ENOMEM;
+	for (size_t i = 0; r >= 0 && i < s->globs.n; i++)
+		s->glob_fixed[i] = fixed_part(s->globs.v[i]);
 	/* A run's rules are absolute, not canonical (the kernel resolves
 	 * them): compared with the canonical hidden paths and closed
 	 * directory, one written through a link (~/.config leading into a
@@ -153,6 +208,9 @@ int cordon_sieve_init(const struct cordon_policy *p, const char *closed, struct 
 void cordon_sieve_free(struct cordon_sieve *s)
 {
 	cordon_strv_free(&s->hidden);
+	cordon_strv_free(&s->globs);
+	free(s->glob_fixed);
+	s->glob_fixed = NULL;
 	for (size_t i = 0; s->rules && s->p && i < s->p->n_rules; i++)
 		free(s->rules[i]);
 	free(s->rules);
@@ -168,10 +226,77 @@ const char *cordon_sieve_rule_path(const struct cordon_sieve *s, const struct co
 	return rule->path;
 }
 
+/* Whether each part of PATH matches GLOB's part there, and GLOB has MORE
+ * parts after them (else as many). */
+static bool glob_parts_match(const char *glob, const char *path, bool more)
+{
+	char gp[NAME_MAX + 1], pp[NAME_MAX + 1];
+	for (;;) {
+		glob += strspn(glob, "/");
+		path += strspn(path, "/");
+		if (!*path)
+			return more == (*glob != '\0');
+		size_t gn = strcspn(glob, "/"), pn = strcspn(path, "/");
+		if (!gn || gn > NAME_MAX || pn > NAME_MAX)
+			return false;
+		memcpy(gp, glob, gn);
+		gp[gn] = '\0';
+		memcpy(pp, path, pn);
+		pp[pn] = '\0';
+		if (fnmatch(gp, pp, 0) != 0)
+			return false;
+		glob += gn;
+		path += pn;
+	}
+}
+
+/* The first of S's hidden paths (sorted) that is not before KEY. */
+static size_t lower_bound(const struct cordon_sieve *s, const char *key)
+{
+	size_t lo = 0, hi = s->hidden.n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(s->hidden.v[mid], key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Whether GLOB (I of S's) could match PATH (AT: PATH itself; else
+ * something strictly beneath it). Its fixed part is a plain prefix: a
+ * path beside it is passed over without a pattern's look. */
+static bool glob_reaches(const struct cordon_sieve *s, size_t i, const char *path, bool at)
+{
+	const char *glob = s->globs.v[i];
+	size_t fixed = s->glob_fixed[i], n = strlen(path);
+	if (n <= fixed)
+		return !at && (n == 1 || (strncmp(glob, path, n) == 0 && glob[n] == '/'));
+	return strncmp(glob, path, fixed) == 0 && path[fixed] == '/' &&
+	       glob_parts_match(glob + fixed, path + fixed, !at);
+}
+
 bool cordon_sieve_hides_beneath(const struct cordon_sieve *s, const char *dir)
 {
-	for (size_t i = 0; i < s->hidden.n; i++)
-		if (strcmp(s->hidden.v[i], dir) != 0 && cordon_path_under(s->hidden.v[i], dir))
+	char key[PATH_MAX + 1];
+	int n = snprintf(key, sizeof(key), "%s/", strcmp(dir, "/") ? dir : "");
+	size_t at = n > 0 && (size_t)n < sizeof(key) ? lower_bound(s, key) : 0;
+	if (at < s->hidden.n && strncmp(s->hidden.v[at], key, (size_t)n) == 0)
+		return true;
+	for (size_t i = 0; i < s->globs.n; i++)
+		if (glob_reaches(s, i, dir, false))
+			return true;
+	return false;
+}
+
+bool cordon_sieve_hidden(const struct cordon_sieve *s, const char *path)
+{
+	size_t at = lower_bound(s, path);
+	if (at < s->hidden.n && strcmp(s->hidden.v[at], path) == 0)
+		return true;
+	for (size_t i = 0; i < s->globs.n; i++)
+		if (glob_reaches(s, i, path, true))
 			return true;
 	return false;
 }

@@ -121,7 +121,7 @@ static void emit(struct out *o, const struct cordon_policy *p)
 		put_str(o, p->guards[i].source);
 	}
 	const struct cordon_strv *lists[] = {&p->envrc_allowed, &p->envrc_whitelisted,
-					     &p->envrc_prefixes, &p->git_env};
+					     &p->envrc_prefixes, &p->git_env, &p->hidden_globs};
 	for (size_t l = 0; l < ARRAY_SIZE(lists); l++) {
 		put_u32(o, (uint32_t)lists[l]->n);
 		for (size_t i = 0; i < lists[l]->n; i++)
@@ -361,7 +361,9 @@ static int decode_payload(struct in *in, struct cordon_policy *p)
 	    (r = decode_strv(in, "the number of whitelisted prefixes", "envrc_prefixes", true,
 			     &p->envrc_prefixes)) < 0 ||
 	    (r = decode_strv(in, "the number of git's environment settings", "git_env", false,
-			     &p->git_env)) < 0)
+			     &p->git_env)) < 0 ||
+	    (r = decode_strv(in, "the number of hidden patterns", "hidden_globs", true,
+			     &p->hidden_globs)) < 0)
 		return r;
 	if (in->off != in->len)
 		return cordon_err(in->err, EINVAL, ORIGIN ": %zu unexpected bytes after the policy",

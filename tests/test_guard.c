@@ -2,6 +2,7 @@
  * plan, on a real directory tree (the mounts themselves are tested from
  * outside in escape/guards.c). */
 #include <criterion/criterion.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,6 +159,68 @@ Test(guard, defaults_and_turning_them_off)
 	cr_expect_null(guard(&p, gh));
 	cordon_policy_free(&p);
 	free(hooks), free(gh), free(cfgdir), free(bashrc), free(ssh), free(out), free(notes);
+	tree_free(&t);
+}
+
+/* A pattern in hidden_paths: what it matches now is a guard (a name that
+ * starts with a dot too), and the sieve keeps every name it would match
+ * later from a rule: the directories such a match could appear in are
+ * granted entry by entry, the others whole (54g G1). */
+Test(guard, the_sieve_keeps_what_a_pattern_would_match)
+{
+	struct tree t;
+	tree_init(&t, "gglob");
+	free(write_file(t.home, ".config/Zapp/prefs", "x\n"));
+	free(write_file(t.home, ".config/.dotapp/Cookies", "x\n"));
+	free(write_file(t.home, ".config/Code/User/settings.json", "{}\n"));
+	free(write_file(t.home, ".config/Code/Cache/x", "x\n"));
+	struct cordon_policy p;
+	resolve(&t,
+		"{\"hidden_paths\": [\"~/.config/*/Cookies\", \"~/.config/*/User/History\", "
+		"\"~/.*rc-secret\"]}",
+		&p);
+	char home[PATH_MAX];
+	cr_assert_not_null(realpath(t.home, home));
+	char *dot = at(t.home, ".config/.dotapp/Cookies");
+	const struct cordon_guard *g = guard(&p, dot);
+	cr_assert_not_null(g, "a name that starts with a dot is matched");
+	cr_expect_eq(g->kind, CORDON_GUARD_HIDE);
+	char *cookies = at(t.home, ".config/*/Cookies");
+	cr_expect(cordon_strv_contains(&p.hidden_globs, cookies), "the pattern is kept");
+	struct cordon_sieve s;
+	cr_assert_eq(cordon_sieve_init(&p, NULL, &s), 0);
+	static const struct {
+		const char *rel;
+		bool hidden, beneath;
+	} cases[] = {
+		{"", false, true},
+		{"/.config", false, true},
+		{"/.config/Zapp", false, true},
+		{"/.config/Zapp/Cookies", true, false},
+		{"/.config/Zapp/prefs", false, false},
+		{"/.config/Zapp/sub", false, false},
+		{"/.config/New/Cookies", true, false},
+		{"/.config/.dotapp/Cookies", true, false},
+		{"/.config/Code/User", false, true},
+		{"/.config/Code/User/History", true, false},
+		{"/.config/Code/Cache", false, false},
+		{"/.config/Zapp/Cookies/x", false, false},
+		{"/.bashrc-secret", true, false},
+		{"/.bashrc", false, false},
+		{"/other", false, false},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *path = fmt("%s%s", home, cases[i].rel);
+		cr_expect_eq(cordon_sieve_hidden(&s, path), cases[i].hidden, "hidden: %s", path);
+		cr_expect_eq(cordon_sieve_hides_beneath(&s, path), cases[i].beneath, "beneath: %s",
+			     path);
+		free(path);
+	}
+	cr_expect(cordon_sieve_hides_beneath(&s, "/"));
+	cr_expect(!cordon_sieve_hides_beneath(&s, "/usr"));
+	cordon_sieve_free(&s);
+	cordon_policy_free(&p);
+	free(dot), free(cookies);
 	tree_free(&t);
 }
 

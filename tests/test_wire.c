@@ -245,6 +245,8 @@ static void good(struct frame *f)
 	f_str(f, "/p/pre");
 	f_u32(f, 1);
 	f_str(f, "GIT_CONFIG_GLOBAL=/g");
+	f_u32(f, 1);
+	f_str(f, "/home/u/.config/*/Cookies");
 }
 
 static int decode_frame(const struct frame *f, struct cordon_policy *q, struct cordon_error *err)
@@ -411,7 +413,7 @@ static void (*const builders[])(struct frame *f) = {
 
 static struct hostile hostile_cases[] = {
 	{0, "truncated at byte 0 (reading the version)"},
-	{1, "version: expected 6, got 1"},
+	{1, "version: expected 7, got 1"},
 	{2, "flags: unknown bits 0x80"},
 	{3, "project: expected an absolute path, got \"p\""},
 	{4, "(reading home)"},
@@ -482,6 +484,8 @@ Test(wire, valid_hand_written_frame)
 	cr_expect_str_eq(q.envrc_prefixes.v[0], "/p/pre");
 	cr_assert_eq(q.git_env.n, 1);
 	cr_expect_str_eq(q.git_env.v[0], "GIT_CONFIG_GLOBAL=/g");
+	cr_assert_eq(q.hidden_globs.n, 1);
+	cr_expect_str_eq(q.hidden_globs.v[0], "/home/u/.config/*/Cookies");
 	/* Encoding it again gives the hand-written frame, byte for byte. */
 	char *buf;
 	size_t len;

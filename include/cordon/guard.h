@@ -116,9 +116,16 @@ int cordon_lefthook_refs(const char *file, const char *worktree, struct cordon_s
  * read-only mount, the closed directory and the way to it); elsewhere the
  * rule stays whole and the mount and the watch keep the hidden path. */
 struct cordon_sieve {
-	const char *closed;            /* borrowed; NULL: none */
-	struct cordon_strv hidden;     /* canonical directory, then the entry's own name (and
-				      where that is a link, what it leads to, the same way) */
+	const char *closed;        /* borrowed; NULL: none */
+	struct cordon_strv hidden; /* canonical directory, then the entry's own name (and
+				      where that is a link, what it leads to, the same way);
+				      sorted */
+	/* The policy's hidden_globs, their parts before the first pattern
+	 * canonical: what they match now is in HIDDEN, what they would
+	 * match later too (a store an app makes in ~/.config/APP while the
+	 * session runs, under "~/.config/x/Cookies" with x a "*"). */
+	struct cordon_strv globs;
+	size_t *glob_fixed;            /* each glob's length before its first pattern */
 	const struct cordon_policy *p; /* borrowed */
 	char **rules; /* each rule's path canonical where that differs, else NULL */
 };
@@ -155,9 +162,13 @@ void cordon_sieve_free(struct cordon_sieve *s);
 const char *cordon_sieve_rule_path(const struct cordon_sieve *s, const struct cordon_rule *rule);
 /* Whether RULE is to be sieved rather than granted whole. */
 bool cordon_sieve_needed(const struct cordon_sieve *s, const struct cordon_rule *rule);
-/* Whether a hidden path lies strictly beneath DIR; whether a write rule
- * (WRITES) on DIR reaches the closed directory. */
+/* Whether a hidden path lies strictly beneath DIR (or a pattern's match
+ * could); whether a write rule (WRITES) on DIR reaches the closed
+ * directory. */
 bool cordon_sieve_hides_beneath(const struct cordon_sieve *s, const char *dir);
+/* Whether PATH (canonical) is hidden: one of the hidden paths, or a match
+ * of a pattern. */
+bool cordon_sieve_hidden(const struct cordon_sieve *s, const char *path);
 bool cordon_sieve_toward_closed(const struct cordon_sieve *s, const char *dir, bool writes);
 
 /* The ways to hidden names where the session could make an entry: a

@@ -168,6 +168,11 @@ struct cordon_policy {
 	 * in the user's terminal, which the guards keep (the shim's own
 	 * environment is the session's, filtered). */
 	struct cordon_strv git_env;
+	/* hidden_paths' patterns (~/.config/APP/Cookies, APP a "*"), absolute, as the
+	 * hidden list takes them: the sieve keeps from every rule what they
+	 * match later, not only what they matched as the policy was
+	 * resolved (those are HIDE guards). */
+	struct cordon_strv hidden_globs;
 	/* direnv's allow list directories (existing or not): the launcher's
 	 * watch reads an entry made there while the session runs (a
 	 * `direnv allow` outside). Not sent on the wire. */

@@ -7,7 +7,9 @@
  *   8 home present), str project ("": none), [str home], str session,
  *   u32 n, n x (u8 access rwx bits + 0x80 prepared, str path, str source),
  *   u32 n, n x str env name,
- *   u32 n, n x (u8 guard kind, str path, str source).
+ *   u32 n, n x (u8 guard kind, str path, str source),
+ *   then u32 n, n x str for each of envrc_allowed, envrc_whitelisted,
+ *   envrc_prefixes, git_env and hidden_globs.
  * Both ends are the same build (the launcher finds the shim beside it), so
  * there is no negotiation: another version is refused. Decoding is strict:
  * every read is bounds-checked, unknown flag or access bits, NUL bytes in a
@@ -24,7 +26,7 @@
 #include "cordon/error.h"
 #include "cordon/policy.h"
 
-#define CORDON_WIRE_VERSION  6
+#define CORDON_WIRE_VERSION  7
 #define CORDON_WIRE_MAX      (1u << 22) /* 4 MiB */
 #define CORDON_ENV_CONFIG_FD "CORDON_CONFIG_FD"
 

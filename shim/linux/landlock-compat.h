@@ -44,6 +44,12 @@
 #define LANDLOCK_ACCESS_FS_RESOLVE_UNIX (1ULL << 16)
 #endif
 
+/* Rights that make sense on a file (the rest only on directories). */
+#define FS_FILE_RIGHTS                                                                             \
+	(LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE |                              \
+	 LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_TRUNCATE |                              \
+	 LANDLOCK_ACCESS_FS_IOCTL_DEV | LANDLOCK_ACCESS_FS_RESOLVE_UNIX)
+
 /* The ruleset attribute as of ABI 6 (handled_access_net since 4, scoped
  * since 6). Passing its full size to an older kernel fails with E2BIG only if
  * the extra fields are non-zero, so the size is trimmed per ABI. */

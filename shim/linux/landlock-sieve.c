@@ -80,7 +80,7 @@ static int sieve_dir(int ruleset, const struct cordon_sieve *s, const char *dir,
 		if (snprintf(path, sizeof(path), "%s/%s", strcmp(dir, "/") ? dir : "", e->d_name) >=
 		    (int)sizeof(path))
 			continue;
-		if (cordon_strv_contains(&s->hidden, path))
+		if (cordon_sieve_hidden(s, path))
 			continue;
 		unsigned char type = e->d_type;
 		struct stat st;
@@ -94,9 +94,15 @@ static int sieve_dir(int ruleset, const struct cordon_sieve *s, const char *dir,
 			r = sieve_dir(ruleset, s, path, allowed, writes, nofollow, err);
 			continue;
 		}
+		/* (A file's rights alone on what is no directory: the kernel
+		 * refuses a directory's there, which cost a second call for
+		 * each of the thousands of files a pattern's directories
+		 * hold.) */
 		int fd = openat(dfd, e->d_name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 		r = fd < 0 ? cordon_landlock_open_failed(path, err)
-			   : cordon_landlock_add_fd_rule(ruleset, fd, path, allowed, err);
+			   : cordon_landlock_add_fd_rule(
+				     ruleset, fd, path,
+				     type == DT_DIR ? allowed : allowed & FS_FILE_RIGHTS, err);
 		if (fd >= 0)
 			close(fd);
 	}

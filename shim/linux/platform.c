@@ -39,12 +39,6 @@
 	 LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK |                            \
 	 LANDLOCK_ACCESS_FS_MAKE_SYM)
 
-/* Rights that make sense on a file (the rest only on directories). */
-#define FS_FILE_RIGHTS                                                                             \
-	(LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE |                              \
-	 LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_TRUNCATE |                              \
-	 LANDLOCK_ACCESS_FS_IOCTL_DEV | LANDLOCK_ACCESS_FS_RESOLVE_UNIX)
-
 #define FS_READ (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
 /* Write never includes MAKE_CHAR/MAKE_BLOCK: a root shell could otherwise
  * mknod a disk's block device in /tmp and read the disk through it. */

@@ -7699,6 +7699,47 @@ BOTH_USERS(guards, hidden_names_whose_directory_appears_later_stay_unread, .time
 	}
 }
 
+/* A pattern of the default hidden list that matches nothing yet as the
+ * session starts (54g G1): an app whose directory is already in
+ * ~/.config makes its Cookies store and its Local Storage after the
+ * session started, and an app's directory whose name starts with a dot
+ * holds a Cookies store ("*" passed over such names). Under the default
+ * ~/.config grant and a readable home, none of them is read inside; the
+ * app's other file is. Control: outside, each reads. */
+BOTH_USERS(guards, hidden_pattern_matches_made_later_stay_unread, .timeout = 90)
+{
+	static const char *const configs[] = {"", ", \"additional_read_only_paths\": [\"~\"]"};
+	static const char read_stores[] =
+		"cat ~/.config/Zapp/Cookies \"$HOME/.config/Zapp/Local Storage/leveldb\" "
+		"~/.config/.dotapp/Cookies; echo read\n";
+	for (size_t i = 0; i < sizeof(configs) / sizeof(configs[0]); i++) {
+		struct world w;
+		world_for(&w, who, "hglob", configs[i]);
+		free(write_file(w.home, ".config/Zapp/prefs", "zapp-prefs"));
+		free(write_file(w.home, ".config/.dotapp/Cookies", "DOT-" SECRET));
+		world_give(&w);
+		char *body = fmt("cat ~/.config/Zapp/prefs; echo\n" WAIT_GO "%s", read_stores);
+		struct run_result r = in_while_outside(
+			&w, body,
+			"echo COOKIE-" SECRET " > .config/Zapp/Cookies && "
+			"mkdir '.config/Zapp/Local Storage' && "
+			"echo STORAGE-" SECRET " > '.config/Zapp/Local Storage/leveldb'");
+		cr_assert(strstr(r.out, "zapp-prefs") && strstr(r.out, "read"),
+			  "the session did not get that far (%s): %s%s", configs[i], r.out, r.err);
+		cr_expect_null(strstr(r.out, SECRET),
+			       "a store a hidden pattern matches was read (%s): %s", configs[i],
+			       r.out);
+		run_free(&r);
+		r = sh_outside(&w, read_stores);
+		cr_expect(strstr(r.out, "COOKIE-" SECRET) && strstr(r.out, "STORAGE-" SECRET) &&
+				  strstr(r.out, "DOT-" SECRET),
+			  "control: %s%s", r.out, r.err);
+		run_free(&r);
+		free(body);
+		world_free(&w);
+	}
+}
+
 /* A link the session lays at a hidden name, or on the way to one, in a
  * writable ~/.cache (`ln -s ~/proj/loot ~/.cache/huggingface/token`): a
  * login outside writing the name would write through it into a file the
