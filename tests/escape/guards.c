@@ -7704,11 +7704,13 @@ BOTH_USERS(guards, hidden_names_whose_directory_appears_later_stay_unread, .time
  * ~/.config makes its Cookies store and its Local Storage after the
  * session started, and an app's directory whose name starts with a dot
  * holds a Cookies store ("*" passed over such names). Under the default
- * ~/.config grant and a readable home, none of them is read inside; the
- * app's other file is. Control: outside, each reads. */
+ * ~/.config grant, a readable home and a writable one (its ~/.config
+ * read-only), none of them is read inside; the app's other file is.
+ * Control: outside, each reads. */
 BOTH_USERS(guards, hidden_pattern_matches_made_later_stay_unread, .timeout = 90)
 {
-	static const char *const configs[] = {"", ", \"additional_read_only_paths\": [\"~\"]"};
+	static const char *const configs[] = {"", ", \"additional_read_only_paths\": [\"~\"]",
+					      ", \"additional_read_write_paths\": [\"~\"]"};
 	static const char read_stores[] =
 		"cat ~/.config/Zapp/Cookies \"$HOME/.config/Zapp/Local Storage/leveldb\" "
 		"~/.config/.dotapp/Cookies; echo read\n";
