@@ -241,6 +241,30 @@ int cordon_home_glob(const char *pattern, struct cordon_strv *out)
 	return e < 0 || pattern[0] != '/' ? e : glob_from(path, 0, pattern, out);
 }
 
+enum cordon_glob_meet cordon_glob_meet(const char *glob, const char *path)
+{
+	char gp[NAME_MAX + 1], pp[NAME_MAX + 1];
+	for (;;) {
+		glob += strspn(glob, "/");
+		path += strspn(path, "/");
+		if (!*path)
+			return *glob ? CORDON_GLOB_ABOVE : CORDON_GLOB_AT;
+		if (!*glob)
+			return CORDON_GLOB_BELOW;
+		size_t gn = strcspn(glob, "/"), pn = strcspn(path, "/");
+		if (gn > NAME_MAX || pn > NAME_MAX)
+			return CORDON_GLOB_NONE;
+		memcpy(gp, glob, gn);
+		gp[gn] = '\0';
+		memcpy(pp, path, pn);
+		pp[pn] = '\0';
+		if (fnmatch(gp, pp, 0) != 0)
+			return CORDON_GLOB_NONE;
+		glob += gn;
+		path += pn;
+	}
+}
+
 int cordon_passwd_entry(uid_t uid, char **dir, char **shell)
 {
 	*dir = NULL;

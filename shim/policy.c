@@ -1062,6 +1062,31 @@ const struct cordon_guard *cordon_policy_hidden(const struct cordon_policy *p, c
 	for (size_t i = 0; i < p->n_exposed; i++)
 		if (cordon_path_under(path, p->exposed[i].path))
 			return &p->exposed[i];
+	/* A pattern's match made since (the sieve keeps it from every
+	 * rule): what learn and explain see denied is no less a store. */
+	static _Thread_local struct cordon_guard as_glob;
+	static _Thread_local char match[PATH_MAX];
+	static char label[] = "hidden_paths";
+	for (size_t i = 0; i < p->hidden_globs.n; i++) {
+		const char *glob = p->hidden_globs.v[i];
+		enum cordon_glob_meet m = cordon_glob_meet(glob, path);
+		if (m != CORDON_GLOB_AT && m != CORDON_GLOB_BELOW)
+			continue;
+		/* (The match itself, PATH's first parts: naming it in a rule
+		 * exposes it, as a fixed entry.) */
+		size_t parts = 0, end = 0;
+		for (const char *c = glob; *c; c++)
+			parts += *c == '/' && c[1] && c[1] != '/';
+		while (path[end] && parts) {
+			end += strspn(path + end, "/");
+			end += strcspn(path + end, "/");
+			parts--;
+		}
+		snprintf(match, sizeof(match), "%.*s", (int)end, path);
+		as_glob = (struct cordon_guard){
+			.path = match, .kind = CORDON_GUARD_HIDE, .source = label};
+		return &as_glob;
+	}
 	return NULL;
 }
 

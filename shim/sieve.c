@@ -2,7 +2,6 @@
  * which rules reach a hidden path or the closed directory, with the hidden
  * paths made canonical as far as they exist. See cordon/guard.h. */
 #include <errno.h>
-#include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -226,30 +225,6 @@ const char *cordon_sieve_rule_path(const struct cordon_sieve *s, const struct co
 	return rule->path;
 }
 
-/* Whether each part of PATH matches GLOB's part there, and GLOB has MORE
- * parts after them (else as many). */
-static bool glob_parts_match(const char *glob, const char *path, bool more)
-{
-	char gp[NAME_MAX + 1], pp[NAME_MAX + 1];
-	for (;;) {
-		glob += strspn(glob, "/");
-		path += strspn(path, "/");
-		if (!*path)
-			return more == (*glob != '\0');
-		size_t gn = strcspn(glob, "/"), pn = strcspn(path, "/");
-		if (!gn || gn > NAME_MAX || pn > NAME_MAX)
-			return false;
-		memcpy(gp, glob, gn);
-		gp[gn] = '\0';
-		memcpy(pp, path, pn);
-		pp[pn] = '\0';
-		if (fnmatch(gp, pp, 0) != 0)
-			return false;
-		glob += gn;
-		path += pn;
-	}
-}
-
 /* The first of S's hidden paths (sorted) that is not before KEY. */
 static size_t lower_bound(const struct cordon_sieve *s, const char *key)
 {
@@ -274,7 +249,8 @@ static bool glob_reaches(const struct cordon_sieve *s, size_t i, const char *pat
 	if (n <= fixed)
 		return !at && (n == 1 || (strncmp(glob, path, n) == 0 && glob[n] == '/'));
 	return strncmp(glob, path, fixed) == 0 && path[fixed] == '/' &&
-	       glob_parts_match(glob + fixed, path + fixed, !at);
+	       cordon_glob_meet(glob + fixed, path + fixed) ==
+		       (at ? CORDON_GLOB_AT : CORDON_GLOB_ABOVE);
 }
 
 bool cordon_sieve_hides_beneath(const struct cordon_sieve *s, const char *dir)

@@ -219,6 +219,15 @@ Test(guard, the_sieve_keeps_what_a_pattern_would_match)
 	cr_expect(cordon_sieve_hides_beneath(&s, "/"));
 	cr_expect(!cordon_sieve_hides_beneath(&s, "/usr"));
 	cordon_sieve_free(&s);
+	/* explain and learn take such a match for a store too, named as the
+	 * match: naming it in a rule exposes it. */
+	char *later = at(t.home, ".config/Zapp/Cookies/x"),
+	     *store = at(t.home, ".config/Zapp/Cookies"), *prefs = at(t.home, ".config/Zapp/prefs");
+	const struct cordon_guard *h = cordon_policy_hidden(&p, later);
+	cr_assert_not_null(h, "a match made later is a store");
+	cr_expect_str_eq(h->path, store);
+	cr_expect_null(cordon_policy_hidden(&p, prefs));
+	free(later), free(store), free(prefs);
 	cordon_policy_free(&p);
 	free(dot), free(cookies);
 	tree_free(&t);

@@ -358,6 +358,13 @@ int cordon_home_moved(const char *entry, char *(*getenv_fn)(const char *),
  * matches now, into OUT. 0 or -ENOMEM. */
 bool cordon_home_pattern(const char *entry);
 int cordon_home_glob(const char *pattern, struct cordon_strv *out);
+/* How PATH (absolute) meets the pattern GLOB (absolute), part by part
+ * (fnmatch, no FNM_PERIOD: "*" matches a name that starts with a dot):
+ * NONE; ABOVE, each of PATH's parts matches and GLOB has more (a match
+ * could lie beneath PATH); AT, PATH is a match; BELOW, PATH lies beneath
+ * one. */
+enum cordon_glob_meet { CORDON_GLOB_NONE, CORDON_GLOB_ABOVE, CORDON_GLOB_AT, CORDON_GLOB_BELOW };
+enum cordon_glob_meet cordon_glob_meet(const char *glob, const char *path);
 /* UID's entry in /etc/passwd, read directly (no NSS modules: loaded into
  * the program the shim is preloaded in, or into the static launcher, they
  * would be the wrong C library's): its home into *DIR and its shell into
