@@ -44,7 +44,11 @@ static bool moved_dir(const char *v, const char *usual, const char *home, char *
  * into OUT, once. */
 static int push_at(const char *dir, const char *entry, size_t n, struct cordon_strv *out)
 {
-	char there[PATH_MAX * 2];
+	char there[PATH_MAX * 2], lit[PATH_MAX * 2];
+	/* (A pattern's directory, escaped: XDG_CONFIG_HOME=/x/cfg[1] is that
+	 * name, not a pattern of its own.) */
+	if (cordon_home_pattern(entry) && cordon_glob_escape(dir, lit, sizeof(lit)))
+		dir = lit;
 	if ((size_t)snprintf(there, sizeof(there), "%s%s", dir, entry + n) < PATH_MAX &&
 	    cordon_strv_push_new(out, there) < 0)
 		return -ENOMEM;
@@ -182,6 +186,49 @@ bool cordon_home_pattern(const char *entry)
 	return strpbrk(entry, "*?[") != NULL;
 }
 
+bool cordon_glob_escape(const char *literal, char *out, size_t size)
+{
+	size_t n = 0;
+	for (const char *c = literal; *c; c++) {
+		if (n + 3 > size)
+			return false;
+		if (strchr("*?[\\", *c))
+			out[n++] = '\\';
+		out[n++] = *c;
+	}
+	if (n + 1 > size)
+		return false;
+	out[n] = '\0';
+	return true;
+}
+
+bool cordon_glob_unescape(const char *in, size_t n, char *out, size_t size)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n && in[i]; i++) {
+		if (in[i] == '\\' && i + 1 < n && in[i + 1])
+			i++;
+		if (k + 1 >= size)
+			return false;
+		out[k++] = in[i];
+	}
+	out[k] = '\0';
+	return true;
+}
+
+bool cordon_glob_literal_part(const char *part, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (part[i] == '\\') {
+			i++;
+			continue;
+		}
+		if (part[i] == '*' || part[i] == '?' || part[i] == '[')
+			return false;
+	}
+	return true;
+}
+
 /* PATTERN's parts from REST on, matched beneath the directory PATH's
  * first LEN bytes name ("" for "/"), into OUT: a part without a pattern
  * taken as it is, one with a pattern against each name in the directory
@@ -196,16 +243,20 @@ static int glob_from(char *path, size_t len, const char *rest, struct cordon_str
 	if (!n || len + 1 + n >= PATH_MAX)
 		return 0;
 	struct stat st;
-	if (!memchr(rest, '*', n) && !memchr(rest, '?', n) && !memchr(rest, '[', n)) {
+	char part[NAME_MAX + 1];
+	if (cordon_glob_literal_part(rest, n)) {
+		if (!cordon_glob_unescape(rest, n, part, sizeof(part)))
+			return 0;
+		size_t k = strlen(part);
+		if (len + 1 + k >= PATH_MAX)
+			return 0;
 		path[len] = '/';
-		memcpy(path + len + 1, rest, n);
-		path[len + 1 + n] = '\0';
+		memcpy(path + len + 1, part, k + 1);
 		int e = last ? (lstat(path, &st) == 0 ? cordon_strv_push_new(out, path) : 0)
-			     : glob_from(path, len + 1 + n, rest + n, out);
+			     : glob_from(path, len + 1 + k, rest + n, out);
 		path[len] = '\0';
 		return e;
 	}
-	char part[NAME_MAX + 1];
 	if (n > NAME_MAX)
 		return 0;
 	memcpy(part, rest, n);
@@ -230,13 +281,14 @@ static int glob_from(char *path, size_t len, const char *rest, struct cordon_str
 	return e;
 }
 
-int cordon_home_glob(const char *pattern, struct cordon_strv *out)
+int cordon_home_glob(const char *pattern, const char *as_written, struct cordon_strv *out)
 {
 	/* A name that is what it says ("~/My Keys [old]": round 11 found it
 	 * hid nothing once patterns came), and what the pattern matches but
 	 * "." and ".." ("~/.*" would hide the home). */
 	struct stat st;
-	int e = lstat(pattern, &st) == 0 ? cordon_strv_push_new(out, pattern) : 0;
+	int e = as_written && lstat(as_written, &st) == 0 ? cordon_strv_push_new(out, as_written)
+							  : 0;
 	char path[PATH_MAX] = "";
 	return e < 0 || pattern[0] != '/' ? e : glob_from(path, 0, pattern, out);
 }

@@ -1396,24 +1396,52 @@ static int add_presets(struct presets *ps, const struct cordon_strv *names, cons
  * GLOBS, while it makes the list); NULL: nowhere. */
 static struct cordon_strv *glob_sink;
 
-static int push_hidden_path(const char *path, const char *label, const struct cordon_context *ctx,
-			    const char *project, struct cordon_strv *out, struct cordon_strv *why)
+/* PATH (a hidden entry's form: "~/...", relative to PROJECT, or
+ * absolute) as a pattern, into *OUT: the home or the project put before
+ * its text escaped, a name of its own and no pattern (round 58a F-A: a
+ * home at /home/a[1] made every default pattern match nothing); an
+ * absolute one's directory was escaped by whoever put it there. */
+static int pattern_absolute(const char *path, const char *home, const char *project, char **out)
 {
-	if (!cordon_home_pattern(path)) /* (a path twice is guarded once: add_guard) */
+	char base[PATH_MAX * 2];
+	bool tilde = path[0] == '~';
+	const char *dir = tilde ? home : project;
+	if (path[0] == '/')
+		return (*out = strdup(path)) ? 0 : -ENOMEM;
+	if (!dir || dir[0] != '/')
+		return -ENOENT;
+	if (!cordon_glob_escape(dir, base, sizeof(base)))
+		return -ENAMETOOLONG;
+	return asprintf(out, "%s%s%s", base, tilde ? "" : "/", tilde ? path + 1 : path) < 0
+		       ? -ENOMEM
+		       : 0;
+}
+
+/* PATH, a hidden entry's form (PATTERN: the entry is a pattern, and any
+ * directory put before its text is escaped), into OUT with LABEL into
+ * WHY: a pattern as what it matches now, and (glob_sink) as itself. */
+static int push_hidden_path(const char *path, bool pattern, const char *label,
+			    const struct cordon_context *ctx, const char *project,
+			    struct cordon_strv *out, struct cordon_strv *why)
+{
+	if (!pattern) /* (a path twice is guarded once: add_guard) */
 		return cordon_strv_push(out, path) < 0 || (why && cordon_strv_push(why, label) < 0)
 			       ? -ENOMEM
 			       : 0;
 	cleanup_free char *abs = NULL, *source = NULL;
 	if (project_relative(path) && !project)
 		return 0;
-	int e = cordon_path_absolute(path, ctx->home, project, &abs);
+	int e = pattern_absolute(path, ctx->home, project, &abs);
 	if (e < 0)
 		return e == -ENOMEM ? e : 0;
+	char written[PATH_MAX];
 	if (asprintf(&source, "%s: %s", label, path) < 0 ||
 	    (glob_sink && cordon_strv_push_new(glob_sink, abs) < 0))
 		return -ENOMEM;
 	struct cordon_strv matched = {0};
-	e = cordon_home_glob(abs, &matched);
+	e = cordon_home_glob(
+		abs, cordon_glob_unescape(abs, SIZE_MAX, written, sizeof(written)) ? written : NULL,
+		&matched);
 	for (size_t i = 0; e >= 0 && i < matched.n; i++)
 		if (cordon_strv_push(out, matched.v[i]) < 0 ||
 		    (why && cordon_strv_push(why, source) < 0))
@@ -1484,13 +1512,16 @@ static int passwd_home_entry(const char *entry, const char *label, const struct 
 	if (!ctx->passwd_home || entry[0] != '~' || entry[1] != '/')
 		return 0;
 	cleanup_free char *abs = NULL, *source = NULL;
-	if (asprintf(&abs, "%s%s", ctx->passwd_home, entry + 1) < 0 ||
+	bool pattern = cordon_home_pattern(entry);
+	if ((pattern ? pattern_absolute(entry, ctx->passwd_home, NULL, &abs)
+		     : asprintf(&abs, "%s%s", ctx->passwd_home, entry + 1)) < 0 ||
 	    asprintf(&source, "%s: %s, in the passwd home", label, entry) < 0)
 		return -ENOMEM;
-	int r = push_hidden_path(abs, source, ctx, NULL, out, why);
+	int r = push_hidden_path(abs, pattern, source, ctx, NULL, out, why);
 	if (r >= 0 && cordon_path_dotted(entry)) {
 		cleanup_free char *plain = cordon_path_lexical(abs);
-		r = !plain ? -ENOMEM : push_hidden_path(plain, source, ctx, NULL, out, why);
+		r = !plain ? -ENOMEM
+			   : push_hidden_path(plain, pattern, source, ctx, NULL, out, why);
 	}
 	return r;
 }
@@ -1501,26 +1532,28 @@ static int hidden_entry(const char *entry, const char *label, const struct cordo
 {
 	struct cordon_strv at = {0}, moved = {0}, by = {0};
 	int r = cordon_strv_push(&at, entry);
+	bool pattern = cordon_home_pattern(entry);
 	/* ~/x/../.secret hid nothing where ~/x is missing (the kernel
 	 * resolves no name past a missing one): its text's meaning, hidden
 	 * too (round 32 I2). */
 	cleanup_free char *abs = NULL;
 	if (r >= 0 && cordon_path_dotted(entry) && !(project_relative(entry) && !project) &&
-	    cordon_path_absolute(entry, ctx->home, project, &abs) == 0) {
+	    (pattern ? pattern_absolute(entry, ctx->home, project, &abs)
+		     : cordon_path_absolute(entry, ctx->home, project, &abs)) == 0) {
 		cleanup_free char *plain = cordon_path_lexical(abs);
 		r = plain ? cordon_strv_push(&at, plain) : -ENOMEM;
 	}
 	if (r >= 0)
 		r = cordon_home_xdg(entry, ctx->home, ctx, &at);
 	for (size_t k = 0; r >= 0 && k < at.n; k++)
-		r = push_hidden_path(at.v[k], label, ctx, project, out, why);
+		r = push_hidden_path(at.v[k], pattern, label, ctx, project, out, why);
 	if (r >= 0)
 		r = cordon_home_moved(entry, ctx->getenv_fn, &moved, &by);
 	for (size_t k = 0; r >= 0 && k < moved.n; k++) {
 		cleanup_free char *source = NULL;
 		r = asprintf(&source, "%s: %s", label, by.v[k]) < 0
 			    ? -ENOMEM
-			    : push_hidden_path(moved.v[k], source, ctx, project, out, why);
+			    : push_hidden_path(moved.v[k], false, source, ctx, project, out, why);
 	}
 	cordon_strv_free(&at);
 	cordon_strv_free(&moved);
@@ -1609,7 +1642,8 @@ static int push_named_secret(const char *path, const char *file, void *arg)
 	cleanup_free char *source = NULL;
 	if (asprintf(&source, "%s: named by %s", ns->label, file) < 0)
 		return -ENOMEM;
-	return push_hidden_path(path, source, ns->ctx, ns->project, ns->out, ns->why);
+	return push_hidden_path(path, cordon_home_pattern(path), source, ns->ctx, ns->project,
+				ns->out, ns->why);
 }
 
 struct backups {
@@ -4438,7 +4472,7 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 		char pattern[80];
 		snprintf(pattern, sizeof(pattern), "%s_*", krb);
 		if (r >= 0)
-			r = cordon_home_glob(pattern, &more);
+			r = cordon_home_glob(pattern, NULL, &more);
 		for (size_t i = 0; r >= 0 && i < more.n; i++) {
 			struct stat st;
 			if (lstat(more.v[i], &st) == 0 && st.st_uid == ctx->uid)

@@ -68,10 +68,13 @@ static size_t stamp_len(const char *s)
  * " copy", " (1)"). */
 static bool copy_suffix(const char *r)
 {
-	static const char *const words[] = {"bak",     "backup",  "old",    "orig",    "save",
-					    "sav",     "copy",    "prev",   "tmp",     "new",
-					    "dpkg-",   "rpmsave", "rpmnew", "rpmorig", "ucf-",
-					    "pacsave", "pacnew",  "swp",    NULL};
+	static const char *const words[] = {"bak", "backup", "old", "orig", "save", "sav", "copy",
+					    "prev", "tmp", "new", "dpkg-", "rpmsave", "rpmnew",
+					    "rpmorig", "ucf-", "pacsave", "pacnew", "swp",
+					    /* SQLite's journal, write-ahead log and its
+					     * index beside a store hold its pages
+					     * (Cookies-journal: round 58a F-E). */
+					    "journal", "wal", "shm", NULL};
 	if (r[0] == '~' || (r[0] == '.' && r[1] == '~') || strcmp(r, "-") == 0)
 		return true;
 	if (r[0] == ' ' && r[1] == '(' && isdigit((unsigned char)r[2]))

@@ -2,6 +2,8 @@
  * which rules reach a hidden path or the closed directory, with the hidden
  * paths made canonical as far as they exist. See cordon/guard.h. */
 #include <errno.h>
+#include <fnmatch.h>
+#include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,12 +109,14 @@ static int by_name(const void *a, const void *b)
 
 /* The length of GLOB's parts before the first with a pattern in it (0:
  * "/"). */
+/* The length of GLOB's parts before the first with a pattern in it (0:
+ * "/"). */
 static size_t fixed_part(const char *glob)
 {
 	size_t fixed = 0;
 	for (const char *at = glob; *at;) {
 		size_t n = strcspn(at, "/");
-		if (memchr(at, '*', n) || memchr(at, '?', n) || memchr(at, '[', n))
+		if (!cordon_glob_literal_part(at, n))
 			break;
 		at += n;
 		fixed = (size_t)(at - glob);
@@ -121,25 +125,101 @@ static size_t fixed_part(const char *glob)
 	return fixed;
 }
 
-/* GLOB (absolute) into S's globs, its part before the first pattern
- * canonical (where that part exists: else nothing lies beneath it to
- * sieve). */
+/* DIR (canonical: "" for "/") and REST (a pattern's parts from its first
+ * with a pattern, "/..."), into S's globs, once. */
+static int push_glob(struct cordon_sieve *s, const char *dir, const char *rest)
+{
+	char *out = NULL;
+	int e = asprintf(&out, "%s%s", dir, rest) < 0 ? -ENOMEM : 0;
+	size_t n = strlen(dir);
+	if (e >= 0 && !cordon_strv_contains(&s->globs, out)) {
+		size_t *nv = realloc(s->glob_fixed, (s->globs.n + 1) * sizeof(*nv));
+		if (!nv || cordon_strv_push(&s->globs, out) < 0)
+			e = -ENOMEM;
+		if (nv) {
+			s->glob_fixed = nv;
+			if (e >= 0)
+				nv[s->globs.n - 1] = n;
+		}
+	}
+	free(out);
+	return e;
+}
+
+#define MAX_LINKED 256 /* globs added for links on a pattern's way */
+
+/* REST's parts (from a pattern's first with a pattern in it) matched
+ * beneath DIR (canonical), DEPTH deep: where one of its directory parts
+ * is a symbolic link to a directory, the rest beneath the directory it
+ * leads to, as a glob of its own (round 58a F-C: ~/.config/App a link
+ * into a dotfiles directory, which another rule granted whole). */
+static int add_linked(struct cordon_sieve *s, const char *dir, const char *rest, unsigned depth)
+{
+	rest += strspn(rest, "/");
+	size_t n = strcspn(rest, "/");
+	const char *after = rest + n;
+	if (!n || !after[strspn(after, "/")] || depth > 8 || s->globs.n >= MAX_LINKED)
+		return 0; /* (the last part: a match that is a link is the guards') */
+	char part[NAME_MAX + 1], path[PATH_MAX];
+	if (n > NAME_MAX)
+		return 0;
+	memcpy(part, rest, n);
+	part[n] = '\0';
+	bool literal = cordon_glob_literal_part(rest, n);
+	char name[NAME_MAX + 1];
+	if (literal && !cordon_glob_unescape(rest, n, name, sizeof(name)))
+		return 0;
+	DIR *d = literal ? NULL : opendir(dir[0] ? dir : "/");
+	if (!literal && !d)
+		return 0;
+	int e = 0;
+	struct dirent *de = NULL;
+	while (e >= 0 && (literal || (de = readdir(d)))) {
+		const char *entry = literal ? name : de->d_name;
+		struct stat st;
+		char *canon = NULL;
+		if ((literal || (!cordon_dot_or_dotdot(entry) && fnmatch(part, entry, 0) == 0)) &&
+		    (size_t)snprintf(path, sizeof(path), "%s/%s", dir, entry) < sizeof(path) &&
+		    lstat(path, &st) == 0) {
+			if (S_ISDIR(st.st_mode)) {
+				e = add_linked(s, path, after, depth + 1);
+			} else if (S_ISLNK(st.st_mode) && (canon = realpath(path, NULL)) &&
+				   stat(canon, &st) == 0 && S_ISDIR(st.st_mode) &&
+				   cordon_sieve_takes(canon)) {
+				const char *cdir = strcmp(canon, "/") ? canon : "";
+				e = push_glob(s, cdir, after);
+				if (e >= 0)
+					e = add_linked(s, cdir, after, depth + 1);
+			}
+		}
+		free(canon);
+		if (literal)
+			break;
+	}
+	if (d)
+		closedir(d);
+	return e;
+}
+
+/* GLOB (absolute; the parts before its first pattern escaped) into S's
+ * globs, those parts canonical (where they exist: else nothing lies
+ * beneath them to sieve), and what links on its way lead to. */
 static int add_glob(struct cordon_sieve *s, const char *glob, struct cordon_path_cache *cache)
 {
 	size_t fixed = fixed_part(glob);
-	char *dir = strndup(glob, fixed ? fixed : 1), *canon = NULL, *out = NULL;
-	if (!dir)
-		return -ENOMEM;
+	char dir[PATH_MAX];
+	if (!cordon_glob_unescape(glob, fixed ? fixed : 1, dir, sizeof(dir)))
+		return 0;
+	char *canon = NULL;
 	int e = cordon_path_resolve_cached(dir, NULL, NULL, cache, &canon);
-	free(dir);
 	if (e < 0 || !cordon_sieve_takes(canon)) {
 		free(canon);
 		return e == -ENOMEM ? e : 0;
 	}
-	e = asprintf(&out, "%s%s", strcmp(canon, "/") ? canon : "", glob + fixed) < 0
-		    ? -ENOMEM
-		    : cordon_strv_push_new(&s->globs, out);
-	free(out);
+	const char *cdir = strcmp(canon, "/") ? canon : "";
+	e = push_glob(s, cdir, glob + fixed);
+	if (e >= 0)
+		e = add_linked(s, cdir, glob + fixed, 0);
 	free(canon);
 	return e;
 }
@@ -171,10 +251,6 @@ int cordon_sieve_init(const struct cordon_policy *p, const char *closed, struct 
 		qsort(s->hidden.v, s->hidden.n, sizeof(*s->hidden.v), by_name);
 	for (size_t i = 0; r >= 0 && i < p->hidden_globs.n; i++)
 		r = add_glob(s, p->hidden_globs.v[i], &cache);
-	if (r >= 0 && s->globs.n && !(s->glob_fixed = calloc(s->globs.n, sizeof(size_t))))
-		r = -ENOMEM;
-	for (size_t i = 0; r >= 0 && i < s->globs.n; i++)
-		s->glob_fixed[i] = fixed_part(s->globs.v[i]);
 	/* A run's rules are absolute, not canonical (the kernel resolves
 	 * them): compared with the canonical hidden paths and closed
 	 * directory, one written through a link (~/.config leading into a
@@ -240,8 +316,9 @@ static size_t lower_bound(const struct cordon_sieve *s, const char *key)
 }
 
 /* Whether GLOB (I of S's) could match PATH (AT: PATH itself; else
- * something strictly beneath it). Its fixed part is a plain prefix: a
- * path beside it is passed over without a pattern's look. */
+ * something strictly beneath it). Its part before the first pattern is
+ * a name as it is (canonical, unescaped): a plain prefix, a path beside
+ * it passed over without a pattern's look. */
 static bool glob_reaches(const struct cordon_sieve *s, size_t i, const char *path, bool at)
 {
 	const char *glob = s->globs.v[i];

@@ -233,6 +233,49 @@ Test(guard, the_sieve_keeps_what_a_pattern_would_match)
 	tree_free(&t);
 }
 
+/* A home, and a project, whose names hold "[", "*" or "?" are names, not
+ * patterns of their own (round 58a F-A: a home at .../h[1] made every
+ * default pattern match nothing, and the sieve kept nothing made later;
+ * a project at .../pro[j] hid none of its own patterns' matches). */
+Test(guard, a_pattern_s_home_and_project_are_names)
+{
+	struct tree t;
+	tree_init(&t, "gglobname");
+	char *home = path_join(t.root, "h[1]*?"), *proj = path_join(t.root, "pro[j]");
+	free(write_file(home, ".config/App/Cookies", "x\n"));
+	free(write_file(home, ".config/App/prefs", "x\n"));
+	free(write_file(proj, "secrets/a.key", "x\n"));
+	free(write_file(t.root, "h1/.config/App/Cookies", "x\n")); /* what h[1] would match */
+	free(t.home), free(t.proj);
+	t.home = home, t.proj = proj;
+	struct cordon_policy p;
+	resolve(&t,
+		"{\"hidden_paths\": [\"~/.config/*/Cookies\", \"secrets/*.key\"], "
+		"\"additional_read_only_paths\": [\"~\"]}",
+		&p);
+	char *cookies = at(home, ".config/App/Cookies"), *key = at(proj, "secrets/a.key");
+	cr_expect_not_null(guard(&p, cookies), "the match beneath a home named h[1]*?");
+	cr_expect_not_null(guard(&p, key), "the match beneath a project named pro[j]");
+	char *other = path_join(t.root, "h1/.config/App/Cookies");
+	cr_expect_null(guard(&p, other), "h[1] taken for a pattern");
+	struct cordon_sieve s;
+	cr_assert_eq(cordon_sieve_init(&p, NULL, &s), 0);
+	char canon[PATH_MAX];
+	cr_assert_not_null(realpath(home, canon));
+	char *later = fmt("%s/.config/App/Network", canon), *app = fmt("%s/.config/App", canon),
+	     *prefs = fmt("%s/.config/App/prefs", canon),
+	     *later_cookies = fmt("%s/.config/New/Cookies", canon);
+	cr_expect(cordon_sieve_hides_beneath(&s, app));
+	cr_expect(cordon_sieve_hidden(&s, later_cookies));
+	cr_expect(!cordon_sieve_hidden(&s, prefs));
+	cr_expect(!cordon_sieve_hidden(&s, later));
+	cordon_sieve_free(&s);
+	cordon_policy_free(&p);
+	free(cookies), free(key), free(other), free(later), free(app), free(prefs),
+		free(later_cookies);
+	tree_free(&t);
+}
+
 Test(guard, plan_mounts_only_what_a_rule_reaches)
 {
 	struct tree t;
@@ -1829,7 +1872,11 @@ Test(guard, a_hidden_names_copies_are_known)
 						{"gh", "gh-2024-05-01"},
 						{"gh", "gh-2024-05-01.tar.xz"},
 						{"gh", "gh.bak"},
-						{"gh", "gh.old"}};
+						{"gh", "gh.old"},
+						/* SQLite's beside a store */
+						{"Cookies", "Cookies-journal"},
+						{"history.sqlite3", "history.sqlite3-wal"},
+						{"history.sqlite3", "history.sqlite3-shm"}};
 	for (size_t i = 0; i < sizeof(copies) / sizeof(*copies); i++)
 		cr_expect(cordon_backup_name(copies[i][0], copies[i][1]), "%s is not a copy of %s",
 			  copies[i][1], copies[i][0]);
@@ -1837,6 +1884,7 @@ Test(guard, a_hidden_names_copies_are_known)
 						{"auth.json", "auth.jsonx"},
 						{"auth.json", "auth.json.lock"},
 						{"auth.json", "auth.json.bakery"},
+						{"Cookies", "Cookies-journalist"},
 						{".aws", ".aws-sam"},
 						{"google-chrome", "google-chrome-beta"},
 						{"ssh_host_rsa_key", "ssh_host_rsa_key.pub"},

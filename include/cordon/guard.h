@@ -125,7 +125,9 @@ struct cordon_sieve {
 	 * match later too (a store an app makes in ~/.config/APP while the
 	 * session runs, under "~/.config/x/Cookies" with x a "*"). */
 	struct cordon_strv globs;
-	size_t *glob_fixed;            /* each glob's length before its first pattern */
+	/* Each glob's length before its first pattern: there a name as it
+	 * is (canonical, no escapes), compared as a prefix. */
+	size_t *glob_fixed;
 	const struct cordon_policy *p; /* borrowed */
 	char **rules; /* each rule's path canonical where that differs, else NULL */
 };

@@ -354,10 +354,23 @@ int cordon_home_xdg_list(const char *const *list, const char *home,
  * into WHY (may be NULL). 0 or -ENOMEM. */
 int cordon_home_moved(const char *entry, char *(*getenv_fn)(const char *),
 		      struct cordon_strv *paths, struct cordon_strv *why);
-/* Whether ENTRY is a pattern (*, ?, [...]), and what PATTERN (absolute)
- * matches now, into OUT. 0 or -ENOMEM. */
+/* Whether ENTRY is a pattern (*, ?, [...]), and what PATTERN (absolute;
+ * the directories pasted in before the entry's own text escaped:
+ * cordon_glob_escape) matches now, with AS_WRITTEN (the same path
+ * unescaped, may be NULL) where a name is that text, into OUT. 0 or
+ * -ENOMEM. */
 bool cordon_home_pattern(const char *entry);
-int cordon_home_glob(const char *pattern, struct cordon_strv *out);
+int cordon_home_glob(const char *pattern, const char *as_written, struct cordon_strv *out);
+/* LITERAL with "*", "?", "[" and "\" escaped (a home, a project, a
+ * directory a variable names, put before a pattern's own text), into OUT
+ * (SIZE bytes); false when it does not fit. */
+bool cordon_glob_escape(const char *literal, char *out, size_t size);
+/* The first N bytes of IN (or up to its end) without the escapes, into
+ * OUT (SIZE bytes); false when they do not fit. */
+bool cordon_glob_unescape(const char *in, size_t n, char *out, size_t size);
+/* Whether the N bytes of a pattern's part PART hold no pattern (escapes
+ * taken as fnmatch takes them). */
+bool cordon_glob_literal_part(const char *part, size_t n);
 /* How PATH (absolute) meets the pattern GLOB (absolute), part by part
  * (fnmatch, no FNM_PERIOD: "*" matches a name that starts with a dot):
  * NONE; ABOVE, each of PATH's parts matches and GLOB has more (a match
