@@ -255,7 +255,7 @@ static int add(const char *path, bool hide, bool made, struct cordon_hidden_way 
 	/* A glob in a directory part below the top: the way ends at the
 	 * directory above it. */
 	size_t last = parent;
-	const char *wild = made && !way ? strpbrk(path + top + 1, "*?[") : NULL;
+	const char *wild = (made || hide) && !way ? strpbrk(path + top + 1, "*?[") : NULL;
 	bool deep = wild && (size_t)(wild - path) < parent;
 	if (deep)
 		last = up(path, (size_t)(wild - path));
@@ -302,7 +302,8 @@ static int add(const char *path, bool hide, bool made, struct cordon_hidden_way 
 				   0,
 				   NULL,
 				   0};
-	g.v[g.n - 1].pattern = deep || (made && !way && strpbrk(g.v[g.n - 1].name, "*?[") != NULL);
+	g.v[g.n - 1].pattern =
+		deep || ((made || hide) && !way && strpbrk(g.v[g.n - 1].name, "*?[") != NULL);
 	if (way) { /* as it started */
 		g.v[g.n - 1].dev = (dev_t)way->dev;
 		g.v[g.n - 1].ino = (ino_t)way->ino;
@@ -694,6 +695,58 @@ static bool deep_moved_in(const struct kept *k, const char *at)
 /* The matches of K's pattern made since the session started, moved
  * aside: NAME's (an event's), or, NULL, each there now (made before the
  * watch began). */
+#define MAX_COVERS 4096 /* matches of one hidden pattern covered in a session */
+
+/* AT, a match of K's hidden pattern (K->hide): a file or directory no
+ * mount covers where the session sees it, covered (58a F-B: one that
+ * existed as the session started, renamed outside to a store's name,
+ * kept the rule it had, and a store made where the session may write
+ * had none); a link or FIFO laid there since the start moved aside (58a
+ * F-D: a link to the project, through which an app outside writes its
+ * logins where the session reads them). Past MAX_COVERS, the session
+ * ends. */
+static void cover_match(struct kept *k, const char *at)
+{
+	struct stat st;
+	if (lstat(at, &st) < 0)
+		return;
+	if (S_ISLNK(st.st_mode) || S_ISFIFO(st.st_mode)) {
+		char why[PATH_MAX + 160];
+		struct cordon_strv said = {0};
+		snprintf(why, sizeof(why),
+			 "a %s laid while this session ran where the session could make it, "
+			 "at a name the hidden pattern %s covers: a program outside saving it "
+			 "would write through it",
+			 S_ISLNK(st.st_mode) ? "symbolic link" : "FIFO", k->path);
+		if (g.sweep && cordon_sweep_laid(g.sweep, at, &st))
+			(void)cordon_sweep_disarm_why(g.sweep, at, "found", why, &said);
+		say_all(&said);
+		return;
+	}
+	if (!(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) ||
+	    !(cordon_policy_access(g.p, at, NULL) & CORDON_ACCESS_READ) || mounted_inside(at))
+		return;
+	char path[PATH_MAX];
+	if (k->moved++ >= MAX_COVERS) {
+		int n = k->moved > MAX_COVERS + 1
+				? 0
+				: snprintf(path, sizeof(path),
+					   "cordon: more than %d matches of %s appeared while this "
+					   "session ran; session ended\n",
+					   MAX_COVERS, k->path);
+		if (n > 0)
+			(void)!write(STDERR_FILENO, path,
+				     (size_t)n < sizeof(path) ? (size_t)n : sizeof(path));
+		if (n > 0 && g.command > 0)
+			(void)kill(g.command, SIGKILL);
+		return;
+	}
+	struct kept match = *k;
+	snprintf(path, sizeof(path), "%s", at);
+	match.path = path;
+	reguard(&match);
+}
+
 static void match_made(struct kept *k, const char *name)
 {
 	glob_t matches = {0};
@@ -715,6 +768,10 @@ static void match_made(struct kept *k, const char *name)
 		if (!base_at || cordon_dot_or_dotdot(base_at + 1) || strstr(at, "/./") ||
 		    strstr(at, "/../"))
 			continue; /* (GLOB_PERIOD: * matches . and .. too) */
+		if (k->hide) {
+			cover_match(k, at);
+			continue;
+		}
 		if (!g.sweep || lstat(at, &st) < 0 || cordon_is_stand_in(at) ||
 		    moved_before(k, &st, base_at + 1) ||
 		    !(cordon_sweep_laid(g.sweep, at, &st) ||
@@ -755,8 +812,10 @@ static void say_too_many(const struct kept *k)
 	struct cordon_strv said = {0};
 	cordon_printable(k->path, SIZE_MAX, shown, sizeof(shown));
 	snprintf(line, sizeof(line),
-		 "cordon: %s matches more than %d directories: a new match in the others is "
-		 "moved aside as the session ends",
+		 k->hide ? "cordon: %s matches more than %d directories: a match renamed into the "
+			   "others while the session runs is not hidden"
+			 : "cordon: %s matches more than %d directories: a new match in the others "
+			   "is moved aside as the session ends",
 		 shown, MAX_SUB);
 	(void)cordon_strv_push(&said, line);
 	say_all(&said);
@@ -902,18 +961,21 @@ static void settle(struct kept *k, bool event)
 
 /* An event for NAME in the directory watched as WD: each kept path it
  * is, or is on the way to, settled. */
-static void seen(int wd, const char *name)
+static void seen(int wd, const char *name, bool dir)
 {
 	size_t n = strlen(name);
 	for (size_t i = 0; i < g.n; i++) {
 		struct kept *k = &g.v[i];
 		/* A deep pattern: anything made in the directory above its
-		 * globs, or in one they match, looked at again. */
+		 * globs, or in one they match, looked at again (a hidden
+		 * one's: a directory, or a name its last part matches; an
+		 * app's journal made and removed at each write is neither). */
 		bool sub = k->deep && k->lv[k->levels - 1].wd == wd;
 		for (size_t j = 0; k->deep && !sub && j < k->n_sub; j++)
 			sub = k->sub[j] == wd;
 		if (sub) {
-			deep_look(k);
+			if (!k->hide || dir || fnmatch(k->name, name, 0) == 0)
+				deep_look(k);
 			continue;
 		}
 		for (size_t l = 0; l < k->levels; l++) {
@@ -1221,7 +1283,7 @@ static void *watch(void *arg)
 					watch_list(&g.lists[i]);
 			} else if (e->len) {
 				allow_seen(e->wd, e->name);
-				seen(e->wd, e->name);
+				seen(e->wd, e->name, e->mask & IN_ISDIR);
 			}
 		}
 	}
@@ -1298,6 +1360,14 @@ static int list_guards(const struct cordon_policy *p)
 		    (cordon_policy_access(p, gd->path, NULL) & CORDON_ACCESS_READ))
 			e = add(gd->path, true, false, NULL);
 	}
+	/* hidden_paths' patterns: a match renamed in, or made where the
+	 * session may write, has a rule the sieve could not take away
+	 * (cover_match). (Not one whose directories were escaped, a home
+	 * at /home/a[1]: the way is followed by its text; the sieve keeps
+	 * those from new names.) */
+	for (size_t i = 0; e >= 0 && i < p->hidden_globs.n; i++)
+		if (!strchr(p->hidden_globs.v[i], '\\'))
+			e = add(p->hidden_globs.v[i], true, false, NULL);
 	return e;
 }
 

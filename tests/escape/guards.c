@@ -7766,6 +7766,76 @@ BOTH_USERS(guards, hidden_pattern_matches_made_later_stay_unread, .timeout = 90)
 	}
 }
 
+/* An app's file and directory that existed as the session started,
+ * renamed outside into a hidden pattern's names (a restore, a profile
+ * migration: mv oldfile Cookies, mv olddir "Local Storage"): each kept
+ * the rule the sieve gave it as an entry of its own (58a F-B). The watch
+ * covers such a match as it appears; neither is read inside, the app's
+ * other file is. Control: outside, both read. */
+BOTH_USERS(guards, a_file_renamed_into_a_hidden_pattern_stays_unread, .timeout = 60)
+{
+	static const char read_stores[] =
+		"cat ~/.config/Zapp/Cookies \"$HOME/.config/Zapp/Local Storage/x\"; echo read\n";
+	struct world w;
+	world_for(&w, who, "hglobmv", "");
+	free(write_file(w.home, ".config/Zapp/prefs", "zapp-prefs"));
+	free(write_file(w.home, ".config/Zapp/oldfile", "old"));
+	free(write_file(w.home, ".config/Zapp/olddir/y", "old"));
+	world_give(&w);
+	char *body = fmt("cat ~/.config/Zapp/prefs; echo\n" WAIT_GO "%s", read_stores);
+	struct run_result r = in_while_outside(
+		&w, body,
+		"cd .config/Zapp && echo COOKIE-" SECRET " > oldfile && mv oldfile Cookies && "
+		"mv olddir 'Local Storage' && echo STORAGE-" SECRET " > 'Local Storage/x'");
+	cr_assert(strstr(r.out, "zapp-prefs") && strstr(r.out, "read"),
+		  "the session did not get that far: %s%s", r.out, r.err);
+	cr_expect_null(strstr(r.out, SECRET), "a store renamed into place was read: %s", r.out);
+	run_free(&r);
+	r = sh_outside(&w, read_stores);
+	cr_expect(strstr(r.out, "COOKIE-" SECRET) && strstr(r.out, "STORAGE-" SECRET),
+		  "control: %s%s", r.out, r.err);
+	run_free(&r);
+	free(body);
+	world_free(&w);
+}
+
+/* A writable home: the session lays a link at a name only a hidden
+ * pattern covers (~/.var/app/APP/.thunderbird, a flatpak's profile) to a
+ * directory of the project; the app outside, started for the first time,
+ * would write its logins through it where the session reads them (58a
+ * F-D). The link is moved aside as it is found, and said: the logins land
+ * at the name itself, none in the project. Control: outside, the same
+ * link carries them into the project. */
+BOTH_USERS(guards, a_link_laid_at_a_hidden_pattern_s_name_is_moved_aside, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "hgloblure", ", \"additional_read_write_paths\": [\"~\"]");
+	free(write_file(w.home, ".var/app/org.x.Mail/.keep", ""));
+	world_give(&w);
+	struct run_result r = in_while_outside(
+		&w,
+		"ln -s \"$PWD/tb\" ~/.var/app/org.x.Mail/.thunderbird && mkdir tb && sleep 0.5\n" WAIT_GO
+		"cat tb/profile/logins.json; echo read\n",
+		"mkdir -p .var/app/org.x.Mail/.thunderbird/profile && "
+		"echo LOGIN-" SECRET " > .var/app/org.x.Mail/.thunderbird/profile/logins.json");
+	cr_assert(strstr(r.out, "read"), "the session did not get that far: %s%s", r.out, r.err);
+	cr_expect_null(strstr(r.out, SECRET), "the logins were read through the link: %s", r.out);
+	cr_expect(!present(w.proj, "tb/profile/logins.json"), "the logins landed in the project");
+	cr_expect(strstr(r.err, "at a name the hidden pattern") &&
+			  strstr(r.err, ".thunderbird.cordon-disarmed"),
+		  "not said: %s", r.err);
+	run_free(&r);
+	r = sh_outside(&w, "mkdir -p ~/.var/app/org.x.Other && "
+			   "ln -s \"$PWD/tbc\" ~/.var/app/org.x.Other/.thunderbird && mkdir tbc && "
+			   "mkdir -p ~/.var/app/org.x.Other/.thunderbird/profile && "
+			   "echo CTL-" SECRET
+			   " > ~/.var/app/org.x.Other/.thunderbird/profile/logins.json "
+			   "&& cat tbc/profile/logins.json");
+	cr_expect(strstr(r.out, "CTL-" SECRET), "control: %s%s", r.out, r.err);
+	run_free(&r);
+	world_free(&w);
+}
+
 /* A link the session lays at a hidden name, or on the way to one, in a
  * writable ~/.cache (`ln -s ~/proj/loot ~/.cache/huggingface/token`): a
  * login outside writing the name would write through it into a file the
