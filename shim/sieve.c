@@ -174,23 +174,33 @@ static int add_linked(struct cordon_sieve *s, const char *dir, const char *rest,
 		return 0;
 	int e = 0;
 	struct dirent *de = NULL;
+	/* (Whether a directory below could hold a link on the way: not
+	 * where the part after the next is the last. The directory's
+	 * entries' kinds from readdir: the default list's patterns read
+	 * ~/.config twenty times a launch, with no lstat of each entry.) */
+	const char *next = after + strspn(after, "/");
+	next += strcspn(next, "/");
+	bool deeper = next[strspn(next, "/")] != '\0';
 	while (e >= 0 && (literal || (de = readdir(d)))) {
 		const char *entry = literal ? name : de->d_name;
+		unsigned char type = literal ? DT_UNKNOWN : de->d_type;
 		struct stat st;
 		char *canon = NULL;
-		if ((literal || (!cordon_dot_or_dotdot(entry) && fnmatch(part, entry, 0) == 0)) &&
-		    (size_t)snprintf(path, sizeof(path), "%s/%s", dir, entry) < sizeof(path) &&
-		    lstat(path, &st) == 0) {
-			if (S_ISDIR(st.st_mode)) {
-				e = add_linked(s, path, after, depth + 1);
-			} else if (S_ISLNK(st.st_mode) && (canon = realpath(path, NULL)) &&
-				   stat(canon, &st) == 0 && S_ISDIR(st.st_mode) &&
-				   cordon_sieve_takes(canon)) {
-				const char *cdir = strcmp(canon, "/") ? canon : "";
-				e = push_glob(s, cdir, after);
-				if (e >= 0)
-					e = add_linked(s, cdir, after, depth + 1);
-			}
+		bool look =
+			(literal ||
+			 (!cordon_dot_or_dotdot(entry) && fnmatch(part, entry, 0) == 0)) &&
+			(type == DT_UNKNOWN || type == DT_LNK || (type == DT_DIR && deeper)) &&
+			(size_t)snprintf(path, sizeof(path), "%s/%s", dir, entry) < sizeof(path) &&
+			lstat(path, &st) == 0;
+		if (look && S_ISDIR(st.st_mode) && deeper) {
+			e = add_linked(s, path, after, depth + 1);
+		} else if (look && S_ISLNK(st.st_mode) && (canon = realpath(path, NULL)) &&
+			   stat(canon, &st) == 0 && S_ISDIR(st.st_mode) &&
+			   cordon_sieve_takes(canon)) {
+			const char *cdir = strcmp(canon, "/") ? canon : "";
+			e = push_glob(s, cdir, after);
+			if (e >= 0)
+				e = add_linked(s, cdir, after, depth + 1);
 		}
 		free(canon);
 		if (literal)
