@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -464,21 +465,46 @@ int cordon_config_block(struct json_object *root, struct json_object **block)
  * ("allow_network", or VS Code's flattened "terminal.sandbox.allow_network")
  * is a setting in the wrong place, which cordon would not read. The
  * editor's other keys are its business. */
-static int misplaced_key(struct json_object *root, const char *origin, struct cordon_error *err)
+static int misplaced_in(struct json_object *obj, const char *origin, const char *where,
+			const char *prefix, struct cordon_error *err)
 {
-	static const char prefix[] = "terminal.sandbox.";
-	json_object_object_foreach(root, key, val)
+	size_t pn = strlen(prefix);
+	json_object_object_foreach(obj, key, val)
 	{
-		(void)val;
-		bool flat = strncmp(key, prefix, sizeof(prefix) - 1) == 0;
+		bool flat = strncmp(key, prefix, pn) == 0;
+		/* (A block spelt in another case, or a "sandbox" of its own at
+		 * the top: cordon would read neither.) */
+		bool other = !where[0] && ((strcasecmp(key, "terminal.sandbox") == 0 &&
+					    strcmp(key, "terminal.sandbox") != 0) ||
+					   (strcmp(key, "sandbox") == 0 &&
+					    json_object_is_type(val, json_type_object)));
+		if (other)
+			return cordon_err(err, EINVAL,
+					  "%s: %s: not the terminal.sandbox block (an editor settings "
+					  "file: cordon reads only that block, spelt so; move these "
+					  "settings into it)",
+					  origin, key);
 		if (flat || (cordon_key(key) && strcmp(key, "$schema") != 0))
 			return cordon_err(err, EINVAL,
-					  "%s: %s: outside the terminal.sandbox block (an editor "
+					  "%s: %s%s: outside the terminal.sandbox block (an editor "
 					  "settings file: cordon reads only that block; move %s "
 					  "into it)",
-					  origin, key, flat ? key + sizeof(prefix) - 1 : key);
+					  origin, where, key, flat ? key + pn : key);
 	}
 	return 0;
+}
+
+static int misplaced_key(struct json_object *root, const char *origin, struct cordon_error *err)
+{
+	/* And beside "sandbox" in the "terminal" object (round 58c F1:
+	 * {"terminal": {"sandbox": {}, "allow_network": false}} kept the
+	 * network, unsaid). */
+	struct json_object *t = NULL;
+	int r = misplaced_in(root, origin, "", "terminal.sandbox.", err);
+	if (r >= 0 && json_object_object_get_ex(root, "terminal", &t) &&
+	    json_object_is_type(t, json_type_object))
+		r = misplaced_in(t, origin, "terminal.", "sandbox.", err);
+	return r;
 }
 
 /* TEXT is parsed once, as JSONC. An editor settings file (a "terminal" key)

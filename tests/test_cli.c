@@ -77,6 +77,9 @@ static struct bad_cfg bad_cfgs[] = {
 	 "both \"terminal.sandbox\" and \"terminal\": {\"sandbox\": ...}"},
 	{"{\"allow_network\": false, \"terminal.sandbox\": {}}",
 	 "allow_network: outside the terminal.sandbox block"},
+	/* (Round 58c F1: beside the nested block, the network stayed on.) */
+	{"{\"terminal\": {\"sandbox\": {}, \"allow_network\": false}}",
+	 "terminal.allow_network: outside the terminal.sandbox block"},
 	{"{\"additional_env_vars\": [\"LD_PRELOAD\"]}",
 	 "additional_env_vars[0]: LD_PRELOAD never passes into a session"},
 	{"{\"toolchains\": [\"go\", \"go\"]}", "toolchains[1]: \"go\" is given twice"},

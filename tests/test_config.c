@@ -465,6 +465,19 @@ static struct editor_bad editor_bad_cases[] = {
 	 "/cfg.json: hidden_paths: outside the terminal.sandbox block"},
 	{"{\"editor.x\": 1, \"terminal.sandbox.allow_network\": false, \"terminal.sandbox\": {}}",
 	 "/cfg.json: terminal.sandbox.allow_network: outside the terminal.sandbox block"},
+	/* And beside the nested block, in the "terminal" object, or a
+	 * block of another spelling (round 58c F1: the network stayed on). */
+	{"{\"terminal\": {\"sandbox\": {}, \"allow_network\": false}}",
+	 "/cfg.json: terminal.allow_network: outside the terminal.sandbox block"},
+	{"{\"terminal\": {\"sandbox\": {}, \"sandbox.allow_network\": false}}",
+	 "/cfg.json: terminal.sandbox.allow_network: outside the terminal.sandbox block"},
+	{"{\"terminal.sandbox\": {}, \"terminal\": {\"integrated\": {}, "
+	 "\"sandbox.hidden_paths\": []}}",
+	 "/cfg.json: terminal.sandbox.hidden_paths: outside the terminal.sandbox block"},
+	{"{\"terminal.sandbox\": {}, \"sandbox\": {\"allow_network\": false}}",
+	 "/cfg.json: sandbox: not the terminal.sandbox block"},
+	{"{\"Terminal.Sandbox\": {\"allow_network\": false}, \"terminal.sandbox\": {}}",
+	 "/cfg.json: Terminal.Sandbox: not the terminal.sandbox block"},
 	/* A null block: not "editor.x: unknown key". */
 	{"{\"editor.x\": 1, \"terminal.sandbox\": null}",
 	 "/cfg.json: terminal.sandbox: (top level): expected an object, got null"},
