@@ -479,11 +479,12 @@ static int misplaced_in(struct json_object *obj, const char *origin, const char 
 					   (strcmp(key, "sandbox") == 0 &&
 					    json_object_is_type(val, json_type_object)));
 		if (other)
-			return cordon_err(err, EINVAL,
-					  "%s: %s: not the terminal.sandbox block (an editor settings "
-					  "file: cordon reads only that block, spelt so; move these "
-					  "settings into it)",
-					  origin, key);
+			return cordon_err(
+				err, EINVAL,
+				"%s: %s: not the terminal.sandbox block (an editor settings "
+				"file: cordon reads only that block, spelt so; move these "
+				"settings into it)",
+				origin, key);
 		if (flat || (cordon_key(key) && strcmp(key, "$schema") != 0))
 			return cordon_err(err, EINVAL,
 					  "%s: %s%s: outside the terminal.sandbox block (an editor "
@@ -696,6 +697,13 @@ int cordon_config_discover(const char *explicit_path, char *(*getenv_fn)(const c
 	if (!chosen || !*chosen) {
 		chosen = getenv_fn("CORDON_CONFIG");
 		how = "CORDON_CONFIG";
+		/* Set, but empty: a wrapper's CORDON_CONFIG=$CFG with CFG
+		 * unset would have lost its config unsaid (round 58c F8), as
+		 * --config "" does not. */
+		if (chosen && !*chosen)
+			return cordon_err(err, EINVAL,
+					  "CORDON_CONFIG is set but empty: name a config file, or "
+					  "unset it for the usual one");
 	}
 	if (chosen && *chosen) {
 		/* Named explicitly: it must exist (a typo must not mean "defaults"). */

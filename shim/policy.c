@@ -5294,6 +5294,16 @@ static int resolve(const struct cordon_config *cfg, const struct cordon_context 
 		p.off_flags |= CORDON_OFF_TOOLCHAIN;
 	if (ctx->extra_domains.n && !p.allow_network)
 		return refuse_domain_offline(cfg, ctx, err);
+	/* The same in the config itself (round 58c F2: the list was dropped
+	 * unsaid). (--no-network over a config that lists domains is the
+	 * flag's to decide: it turns off whatever the config says.) */
+	if (p.sandbox && !cfg->allow_network && (cfg->allowed_domains.n || cfg->denied_domains.n))
+		return cordon_err(err, EINVAL,
+				  "%s: %s: the network is off (allow_network is false), so no "
+				  "domain would be reached; set allow_network to true or remove %s",
+				  cfg->origin,
+				  cfg->allowed_domains.n ? "allowed_domains" : "denied_domains",
+				  cfg->allowed_domains.n ? "allowed_domains" : "denied_domains");
 	p.domains = p.allow_network && (cfg->has_domains || ctx->extra_domains.n);
 	if (!ctx->no_network &&
 	    cordon_policy_denied_alone(cfg, ctx->kind, ctx->extra_domains.n, err) < 0)

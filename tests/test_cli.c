@@ -83,6 +83,11 @@ static struct bad_cfg bad_cfgs[] = {
 	{"{\"additional_env_vars\": [\"LD_PRELOAD\"]}",
 	 "additional_env_vars[0]: LD_PRELOAD never passes into a session"},
 	{"{\"toolchains\": [\"go\", \"go\"]}", "toolchains[1]: \"go\" is given twice"},
+	/* (Round 58c F2: the lists were dropped unsaid.) */
+	{"{\"allow_network\": false, \"allowed_domains\": [\"example.com\"]}",
+	 "allowed_domains: the network is off"},
+	{"{\"allow_network\": false, \"denied_domains\": [\"example.com\"]}",
+	 "denied_domains: the network is off"},
 };
 
 ParameterizedTestParameters(cli, bad_config_stops_everything)
@@ -135,6 +140,13 @@ Test(cli, bad_config_found_by_discovery_also_stops)
 	r = run_cordon(w.env, w.proj, "run", "--", "/bin/sh", "-c", script, NULL);
 	cr_expect_eq(r.status, 125);
 	cr_expect(strstr(r.err, "/nonexistent/cordon.json") != NULL, "%s", r.err);
+	cr_expect_not(file_exists(marker));
+	run_free(&r);
+	/* Set but empty: not the defaults either (round 58c F8). */
+	world_setenv(&w, "CORDON_CONFIG=");
+	r = run_cordon(w.env, w.proj, "run", "--", "/bin/sh", "-c", script, NULL);
+	cr_expect_eq(r.status, 125, "%s", r.err);
+	cr_expect(strstr(r.err, "CORDON_CONFIG is set but empty") != NULL, "%s", r.err);
 	cr_expect_not(file_exists(marker));
 	run_free(&r);
 	free(script);

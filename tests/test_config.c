@@ -327,6 +327,10 @@ Test(config, discovery_order)
 	cr_expect_lt(cordon_config_discover(NULL, fake_getenv, &found, &err), 0);
 	cr_expect(strstr(err.msg, "/nonexistent2.json: config file given by CORDON_CONFIG") != NULL,
 		  "%s", err.msg);
+	/* Set but empty (a wrapper's unset variable): an error too. */
+	fake_env[0][1] = "";
+	cr_expect_lt(cordon_config_discover(NULL, fake_getenv, &found, &err), 0);
+	cr_expect(strstr(err.msg, "CORDON_CONFIG is set but empty") != NULL, "%s", err.msg);
 	tmp_cleanup(dir);
 	free(explicit);
 	free(envcfg);
