@@ -278,14 +278,18 @@ static void explain_proposal(const struct cordon_policy *p, const char *abs, uns
 	char *slash = dir ? strrchr(dir, '/') : NULL;
 	if (slash)
 		slash[slash == dir ? 1 : 0] = '\0';
-	const char *why = suggest_never(p, NULL, abs);
+	const char *why = suggest_never(p, NULL, abs), *dir_why = NULL;
+	char in_dir[160];
 	if (!why && want == CORDON_ACCESS_WRITE) {
 		if (program)
 			why = "a program or library: making it writable would let the session "
 			      "change what runs outside";
-		else if (dir && suggest_never(p, NULL, dir))
-			why = "it is in a system directory";
-		else if (suggest_holds_programs(S_ISDIR(st.st_mode) ? abs : dir, false))
+		else if (dir && (dir_why = suggest_never(p, NULL, dir))) {
+			/* (The directory's own reason: "your home directory"
+			 * was told as a system directory, round 58c F9.) */
+			snprintf(in_dir, sizeof(in_dir), "it is in %s", dir_why);
+			why = in_dir;
+		} else if (suggest_holds_programs(S_ISDIR(st.st_mode) ? abs : dir, false))
 			why = suggest_holds_programs(S_ISDIR(st.st_mode) ? abs : dir, false);
 		else {
 			bool beneath;

@@ -429,6 +429,16 @@ Test(cli, explain_lists_rules_and_paths)
 	cr_expect(strstr(r.out, line) != NULL, "%s", r.out);
 	free(line);
 	run_free(&r);
+	/* A file at the top of the home, readable: writing it is not
+	 * proposed, for the home's reason (round 58c F9 told it as "a system
+	 * directory"). */
+	char *top = path_join(w.home, "todo.txt");
+	free(write_file(w.home, "todo.txt", "x"));
+	r = run_cordon(w.env, w.proj, "explain", "--allow-read", w.home, top, NULL);
+	cr_expect(strstr(r.out, "cordon does not propose writing it: it is in your home directory"),
+		  "%s%s", r.out, r.err);
+	run_free(&r);
+	free(top);
 	free(other);
 	free(docs);
 	free(cfg);
