@@ -266,6 +266,8 @@ static int push_domain(struct cordon_strv *sv, const char *val, struct cordon_er
 	if (r < 0)
 		return r;
 	const char *why = cordon_domain_invalid(sv->v[sv->n - 1]);
+	if (!why)
+		why = cordon_domain_unreached(sv->v[sv->n - 1]);
 	if (why)
 		return cordon_err(err, EINVAL, "--allow-domain: %s, got \"%s\"", why,
 				  sv->v[sv->n - 1]);

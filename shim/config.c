@@ -233,6 +233,8 @@ static int parse_domains(struct json_object *v, const char *origin, const char *
 		return r;
 	for (size_t i = 0; i < out->n; i++) {
 		const char *why = cordon_domain_invalid(out->v[i]);
+		if (!why && strcmp(key, "allowed_domains") == 0)
+			why = cordon_domain_unreached(out->v[i]);
 		if (why)
 			return cordon_err(err, EINVAL, "%s: %s[%zu]: %s, got \"%s\"", origin, key,
 					  i, why, out->v[i]);

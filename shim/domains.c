@@ -96,6 +96,21 @@ const char *cordon_domain_invalid(const char *rule)
 	return NULL;
 }
 
+const char *cordon_domain_unreached(const char *rule)
+{
+	const char *name = strncmp(rule, "*.", 2) == 0 ? rule + 2 : rule;
+	size_t n = strlen(name);
+	bool local = strcmp(name, "localhost") == 0 ||
+		     (n > 10 && strcmp(name + n - 10, ".localhost") == 0);
+	bool loop = cordon_host_is_ipv4(name) &&
+		    (strncmp(name, "127.", 4) == 0 || strncmp(name, "0.", 2) == 0 ||
+		     strncmp(name, "169.254.", 8) == 0);
+	if (local || loop)
+		return "a loopback, link-local or unspecified host, which cordon's proxy never "
+		       "reaches (a server of the session's own is reached directly)";
+	return NULL;
+}
+
 bool cordon_domain_match(const struct cordon_strv *rules, const char *host, const char **which)
 {
 	bool ip = cordon_host_is_ipv4(host);

@@ -19,6 +19,11 @@
 /* NULL when RULE is a valid rule; else why not (a static string, for a
  * message that names the key and the value). */
 const char *cordon_domain_invalid(const char *rule);
+/* NULL when the valid RULE can be reached through cordon's proxy; else why
+ * not (localhost, a loopback, link-local or unspecified IPv4 address):
+ * refused in allowed_domains and --allow-domain (round 58c F3: accepted,
+ * and listed by explain, it let nothing through). */
+const char *cordon_domain_unreached(const char *rule);
 
 /* HOST (as a client wrote it) made canonical into OUT (CORDON_HOST_MAX + 1
  * bytes): lower case, no trailing dot. false when it is no host name or
