@@ -8,15 +8,24 @@
  * directory that was itself moved aside stayed whole at
  * NAME.cordon-disarmed, which no session hides (F2). Now only what is
  * unchanged since the sweep's start goes back; what a session wrote stays
- * aside. Portable. */
+ * aside. The user's directory itself goes back, what changed taken out of
+ * it first (round 58b F1: made anew, it was not the inode the hiding
+ * sessions had recorded, and the next move-aside left it whole).
+ * Portable. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <linux/stat.h>
+#include <sys/syscall.h>
+#endif
 
 #include "cordon/strv.h"
 #include "sweep-fs.h"
@@ -94,80 +103,128 @@ bool cordon_fs_tree_unchanged(int dir, const struct timespec *since, int depth, 
 	return same;
 }
 
-static int putback_into(int src, const char *sname, int dst, const char *dname,
-			const struct timespec *since, int depth, size_t *budget, int *kept,
-			int *left);
+/* Whether NAME in DIR was made at or after SINCE (its birth time, where
+ * the system keeps one): a directory a session made is taken aside whole,
+ * never looked through (round 58b F2: one of 100,000 empty files, listed
+ * before the user's key, spent the entries looked at, and the key stayed
+ * aside). */
+static bool made_since(int dir, const char *name, const struct timespec *since)
+{
+#ifdef __linux__
+	struct statx sx;
+	if (syscall(SYS_statx, dir, name, AT_SYMLINK_NOFOLLOW, STATX_BTIME, &sx) < 0 ||
+	    !(sx.stx_mask & STATX_BTIME))
+		return false;
+	return sx.stx_btime.tv_sec > since->tv_sec ||
+	       (sx.stx_btime.tv_sec == since->tv_sec &&
+		(long)sx.stx_btime.tv_nsec >= since->tv_nsec);
+#elif defined(__APPLE__)
+	struct stat st;
+	return fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       (st.st_birthtimespec.tv_sec > since->tv_sec ||
+		(st.st_birthtimespec.tv_sec == since->tv_sec &&
+		 st.st_birthtimespec.tv_nsec >= since->tv_nsec));
+#else
+	(void)dir, (void)name, (void)since;
+	return false;
+#endif
+}
 
-static int putback(int src, int dst, const struct timespec *since, int depth, size_t *budget,
-		   int *kept, int *left)
+/* What in the directory DIR changed at or after SINCE moved into HOLDER
+ * (a directory made anew aside): a file or link that changed, a directory
+ * made since whole, and in a directory of the user's whose tree changed,
+ * its changed entries so (into a directory of the same name made in
+ * HOLDER, removed again where nothing went into it); the rest stays, with
+ * DIR. Past TREE_DEPTH or the entries looked at, what is not looked at
+ * goes aside too, counted in *LEFT. */
+static void take_out(int dir, int holder, const struct timespec *since, int depth, size_t *budget,
+		     int *kept, int *left)
 {
 	struct cordon_strv names = {0};
-	if (depth >= TREE_DEPTH || names_of(src, &names) < 0) {
+	if (names_of(dir, &names) < 0) {
 		(*left)++;
-		cordon_strv_free(&names);
-		return 0;
+		return;
 	}
-	int back = 0;
 	for (size_t i = 0; i < names.n; i++) {
 		const char *name = names.v[i];
 		struct stat st;
-		if (*budget == 0) {
-			(*left)++;
-			break;
-		}
-		(*budget)--;
-		if (fstatat(src, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			continue;
-		if (!S_ISDIR(st.st_mode)) {
-			if (changed_since(&st, since))
-				(*kept)++; /* (a session's: stays aside) */
-			else if (cordon_fs_rename_new_to(src, name, dst, name) == 0)
-				back++;
+		bool is_dir = S_ISDIR(st.st_mode);
+		if (!is_dir ? changed_since(&st, since) : made_since(dir, name, since)) {
+			if (cordon_fs_rename_new_to(dir, name, holder, name) == 0)
+				(*kept)++; /* (a session's: aside) */
 			else
 				(*left)++;
 			continue;
 		}
-		/* A directory: whole where nothing in it changed (itself as it
-		 * was), else made anew and its entries so. */
+		if (!is_dir)
+			continue;
 		size_t look = TREE_ENTRIES;
-		int sub = openat(src, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		bool whole = !changed_since(&st, since) && sub >= 0 &&
-			     cordon_fs_tree_unchanged(sub, since, depth + 1, &look);
+		int sub = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		bool same = sub >= 0 && cordon_fs_tree_unchanged(sub, since, depth + 1, &look);
+		if (!same && sub >= 0 && (depth + 1 >= TREE_DEPTH || *budget == 0)) {
+			/* (Too deep, or too much looked at: not judged, so
+			 * aside whole.) */
+			if (cordon_fs_rename_new_to(dir, name, holder, name) < 0)
+				(*left)++;
+			(*left)++;
+		} else if (!same && sub >= 0) {
+			(*budget)--;
+			(void)mkdirat(holder, name, 0700);
+			int h = openat(holder, name,
+				       O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (h >= 0) {
+				take_out(sub, h, since, depth + 1, budget, kept, left);
+				close(h);
+				(void)unlinkat(holder, name, AT_REMOVEDIR); /* (where empty) */
+			} else {
+				(*left)++;
+			}
+		}
 		if (sub >= 0)
 			close(sub);
-		if (whole && cordon_fs_rename_new_to(src, name, dst, name) == 0) {
-			back++;
-			continue;
-		}
-		back += putback_into(src, name, dst, name, since, depth + 1, budget, kept, left);
 	}
 	cordon_strv_free(&names);
-	return back;
-}
-
-/* The directory SNAME in SRC put back into DNAME in DST, made 0700 where
- * absent: see putback. */
-static int putback_into(int src, const char *sname, int dst, const char *dname,
-			const struct timespec *since, int depth, size_t *budget, int *kept,
-			int *left)
-{
-	(void)mkdirat(dst, dname, 0700);
-	int s = cordon_fs_open_own_dir(src, sname), d = cordon_fs_open_own_dir(dst, dname);
-	int back = 0;
-	if (s >= 0 && d >= 0)
-		back = putback(s, d, since, depth, budget, kept, left);
-	else
-		(*left)++;
-	if (s >= 0)
-		close(s);
-	if (d >= 0)
-		close(d);
-	return back;
 }
 
 int cordon_putback_tree(int src, const char *sname, int dst, const char *dname,
 			const struct timespec *since, int *kept, int *left)
 {
+	/* The user's directory itself goes back, once what changed in it
+	 * is out: its inode, owner and mode kept (round 58b F1: made anew,
+	 * it was no longer the inode the hiding sessions had recorded, and
+	 * the next move-aside left it whole where no session hides it; F3: a
+	 * root launch made the user's directories root's, 0700). What
+	 * changed goes into a directory made anew, which then takes SNAME's
+	 * name aside. */
+	char hold[NAME_MAX + 1];
+	if (snprintf(hold, sizeof(hold), "%.200s.cordon-held-%d", sname, (int)getpid()) >=
+		    (int)sizeof(hold) ||
+	    mkdirat(src, hold, 0700) < 0) {
+		(*left)++;
+		return 0;
+	}
+	int s = cordon_fs_open_own_dir(src, sname);
+	int h = openat(src, hold, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	size_t budget = TREE_ENTRIES;
-	return putback_into(src, sname, dst, dname, since, 0, &budget, kept, left);
+	if (s >= 0 && h >= 0)
+		take_out(s, h, since, 0, &budget, kept, left);
+	int back = 0;
+	if (s >= 0 && h >= 0 && cordon_fs_rename_new_to(src, sname, dst, dname) == 0) {
+		struct cordon_strv names = {0};
+		back = names_of(s, &names) >= 0 && names.n ? (int)names.n : 1;
+		cordon_strv_free(&names);
+	} else {
+		(*left)++;
+	}
+	if (s >= 0)
+		close(s);
+	if (h >= 0)
+		close(h);
+	/* (Empty: gone; else it holds what changed, at the name the moved
+	 * directory had.) */
+	if (unlinkat(src, hold, AT_REMOVEDIR) < 0 && back)
+		(void)cordon_fs_rename_new_to(src, hold, src, sname);
+	return back;
 }

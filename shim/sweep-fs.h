@@ -104,12 +104,14 @@ int cordon_fs_open_own_dir(int dir, const char *name);
  * changed before SINCE; *BUDGET entries looked at at most (past it:
  * false). */
 bool cordon_fs_tree_unchanged(int dir, const struct timespec *since, int depth, size_t *budget);
-/* The entries of the directory SNAME in SRC moved into DNAME in DST
- * (made, 0700, where absent) where they changed before SINCE (a directory
- * whole where its whole tree did, else made anew and its entries so):
- * what changed since (a session's) stays in SNAME, counted in *KEPT; what
- * could not be moved (or lies too deep, or past the entries looked at) in
- * *LEFT. How many were moved. */
+/* The directory SNAME in SRC (a hidden directory of the user's, moved
+ * aside) put back at DNAME in DST itself, its inode, owner and mode kept,
+ * once what in it changed at or after SINCE (a session's: a file or link
+ * changed, a directory made since whole, and within a directory whose
+ * tree changed, its changed entries so) is taken out into a directory
+ * made anew, which then holds SNAME's name aside; counted in *KEPT; what
+ * could not be judged (too deep, too many entries) goes aside too, in
+ * *LEFT. How many entries went back (1 for an empty directory). */
 int cordon_putback_tree(int src, const char *sname, int dst, const char *dname,
 			const struct timespec *since, int *kept, int *left);
 

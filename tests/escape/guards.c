@@ -5003,20 +5003,36 @@ BOTH_USERS(guards, a_hidden_directory_moved_aside_leaves_its_files_hidden, .time
 {
 	struct world w;
 	secrets_hidden_by_a_killed_session(&w, who, "hidself");
-	struct run_result r = sh_in(&w, NULL,
-				    "cd secrets && mkdir -p objects refs && echo 'ref: "
-				    "refs/heads/main' > HEAD && printf "
-				    "'[core]\\n\\tbare = true\\n\\tfsmonitor = true\\n' "
-				    "> config; echo plant $?");
-	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
-	cr_assert(strstr(r.out, "plant 0"), "the plant failed\n%s", diag);
-	cr_expect(strstr(r.err, "secrets.cordon-disarmed"), "control: not moved aside\n%s", diag);
-	run_free(&r);
+	/* (The directory itself goes back, its inode, owner and mode kept:
+	 * round 58b F3, made anew it was the launcher's, 0700.) */
+	char *dir = at(w.proj, "secrets");
+	struct stat was;
+	cr_assert_eq(stat(dir, &was), 0);
+	char *diag = NULL;
+	struct run_result r;
+	for (int round = 0; round < 1; round++) {
+		r = sh_in(&w, NULL,
+			  "cd secrets && mkdir -p objects refs && echo 'ref: "
+			  "refs/heads/main' > HEAD && printf "
+			  "'[core]\\n\\tbare = true\\n\\tfsmonitor = true\\n' "
+			  "> config; echo plant $?");
+		free(diag);
+		diag = fmt("inside, round %d (%d): %s%s", round, r.status, r.out, r.err);
+		cr_assert(strstr(r.out, "plant 0"), "the plant failed\n%s", diag);
+		cr_expect(strstr(r.err, "secrets.cordon-disarmed"), "control: not moved aside\n%s",
+			  diag);
+		run_free(&r);
+		struct stat now_st;
+		cr_expect(stat(dir, &now_st) == 0 && now_st.st_ino == was.st_ino &&
+				  now_st.st_mode == was.st_mode && now_st.st_uid == was.st_uid,
+			  "secrets is not the user's directory as it was\n%s", diag);
+	}
 	char *key = at(w.proj, "secrets/id_key"), *cfg = at(w.proj, "secrets/config");
 	char *now = read_file(key);
 	cr_expect(now && strstr(now, SECRET), "the key is not at its name\n%s", diag);
 	free(now);
 	cr_expect(!file_exists(cfg), "the planted config came back\n%s", diag);
+	free(dir);
 	set_config(&w, HIDE_SECRETS);
 	r = sh_in(&w, NULL, "cat secrets*/id_key 2>/dev/null; echo read-done");
 	cr_expect(strstr(r.out, "read-done"), "did not run\n%s", r.err);
@@ -5027,6 +5043,73 @@ BOTH_USERS(guards, a_hidden_directory_moved_aside_leaves_its_files_hidden, .time
 	run_free(&r);
 	sweep_forget_beneath(w.dir);
 	free(diag), free(key), free(cfg);
+	world_free(&w);
+}
+
+/* Round 58b F1: session A hides secrets and runs on; B, then C, neither
+ * hiding it, each make secrets a bare repository. The first put-back made
+ * secrets anew, no longer the inode A had found, so C's end left it whole
+ * at secrets.cordon-disarmed-*, where the next session hiding secrets
+ * read the key. The user's directory itself goes back now (what changed
+ * taken out of it first): after both, the key is at its name, in the same
+ * directory, and the next hiding session reads nothing. Control: outside,
+ * the key is the user's to read. */
+BOTH_USERS(guards, a_hidden_directory_put_back_twice_stays_the_user_s, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "hidtwice", HIDE_SECRETS);
+	free(write_file(w.proj, "secrets/id_key", "KEY-" SECRET "\n"));
+	world_give(&w);
+	char *dir = at(w.proj, "secrets"), *up = at(w.proj, "a-up");
+	struct stat was;
+	cr_assert_eq(stat(dir, &was), 0);
+	char *argv[] = {w.as_user ? w.user_cordon : CORDON_BIN,
+			"run",
+			"--config",
+			w.cfg,
+			"--",
+			"/bin/sh",
+			"-c",
+			"touch a-up; sleep 30",
+			NULL};
+	pid_t a = world_spawn(&w, argv, w.proj);
+	for (int i = 0; i < 300 && !file_exists(up); i++)
+		usleep(50000);
+	cr_assert(file_exists(up), "A did not start");
+	set_config(&w, "");
+	char *diag = NULL;
+	for (int round = 0; round < 2; round++) {
+		struct run_result r = sh_in(&w, NULL,
+					    "cd secrets && mkdir -p objects refs && echo 'ref: "
+					    "refs/heads/main' > HEAD && printf "
+					    "'[core]\\n\\tbare = true\\n\\tfsmonitor = true\\n' "
+					    "> config; echo plant $?");
+		free(diag);
+		diag = fmt("round %d (%d): %s%s", round, r.status, r.out, r.err);
+		cr_assert(strstr(r.out, "plant 0"), "the plant failed\n%s", diag);
+		cr_expect(strstr(r.err, "secrets.cordon-disarmed"), "control: not moved aside\n%s",
+			  diag);
+		run_free(&r);
+	}
+	struct stat now;
+	cr_expect(stat(dir, &now) == 0 && now.st_ino == was.st_ino && now.st_mode == was.st_mode,
+		  "secrets is not the user's directory as it was\n%s", diag);
+	char *key = at(w.proj, "secrets/id_key"), *got = read_file(key);
+	cr_expect(got && strstr(got, SECRET), "the key is not at its name\n%s", diag);
+	free(got);
+	set_config(&w, HIDE_SECRETS);
+	struct run_result r = sh_in(&w, NULL, "cat secrets*/id_key 2>/dev/null; echo read-done");
+	cr_expect(strstr(r.out, "read-done"), "did not run\n%s", r.err);
+	cr_expect_null(strstr(r.out, SECRET), "the next session read the key: %s\n%s", r.out, diag);
+	run_free(&r);
+	r = sh_outside(&w, "cat secrets/id_key");
+	cr_expect(strstr(r.out, SECRET), "control: the key is not the user's to read\n%s", diag);
+	run_free(&r);
+	kill(a, SIGTERM);
+	int st;
+	(void)waitpid(a, &st, 0);
+	sweep_forget_beneath(w.dir);
+	free(diag), free(key), free(dir), free(up);
 	world_free(&w);
 }
 
