@@ -136,15 +136,16 @@ static bool made_since(int dir, const char *name, const struct timespec *since)
  * its changed entries so (into a directory of the same name made in
  * HOLDER, removed again where nothing went into it); the rest stays, with
  * DIR. Past TREE_DEPTH or the entries looked at, what is not looked at
- * goes aside too, counted in *LEFT. */
-static void take_out(int dir, int holder, const struct timespec *since, int depth, size_t *budget,
-		     int *kept, int *left)
+ * goes aside too, counted in *LEFT. How many of DIR's entries stay. */
+static int take_out(int dir, int holder, const struct timespec *since, int depth, size_t *budget,
+		    int *kept, int *left)
 {
 	struct cordon_strv names = {0};
 	if (names_of(dir, &names) < 0) {
 		(*left)++;
-		return;
+		return 0;
 	}
+	int out = 0;
 	for (size_t i = 0; i < names.n; i++) {
 		const char *name = names.v[i];
 		struct stat st;
@@ -153,7 +154,7 @@ static void take_out(int dir, int holder, const struct timespec *since, int dept
 		bool is_dir = S_ISDIR(st.st_mode);
 		if (!is_dir ? changed_since(&st, since) : made_since(dir, name, since)) {
 			if (cordon_fs_rename_new_to(dir, name, holder, name) == 0)
-				(*kept)++; /* (a session's: aside) */
+				(*kept)++, out++; /* (a session's: aside) */
 			else
 				(*left)++;
 			continue;
@@ -168,6 +169,8 @@ static void take_out(int dir, int holder, const struct timespec *since, int dept
 			 * aside whole.) */
 			if (cordon_fs_rename_new_to(dir, name, holder, name) < 0)
 				(*left)++;
+			else
+				out++;
 			(*left)++;
 		} else if (!same && sub >= 0) {
 			(*budget)--;
@@ -185,7 +188,9 @@ static void take_out(int dir, int holder, const struct timespec *since, int dept
 		if (sub >= 0)
 			close(sub);
 	}
+	int stay = (int)names.n - out;
 	cordon_strv_free(&names);
+	return stay;
 }
 
 int cordon_putback_tree(int src, const char *sname, int dst, const char *dname,
@@ -208,16 +213,12 @@ int cordon_putback_tree(int src, const char *sname, int dst, const char *dname,
 	int s = cordon_fs_open_own_dir(src, sname);
 	int h = openat(src, hold, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	size_t budget = TREE_ENTRIES;
-	if (s >= 0 && h >= 0)
-		take_out(s, h, since, 0, &budget, kept, left);
+	int stay = s >= 0 && h >= 0 ? take_out(s, h, since, 0, &budget, kept, left) : 0;
 	int back = 0;
-	if (s >= 0 && h >= 0 && cordon_fs_rename_new_to(src, sname, dst, dname) == 0) {
-		struct cordon_strv names = {0};
-		back = names_of(s, &names) >= 0 && names.n ? (int)names.n : 1;
-		cordon_strv_free(&names);
-	} else {
+	if (s >= 0 && h >= 0 && cordon_fs_rename_new_to(src, sname, dst, dname) == 0)
+		back = stay > 0 ? stay : 1;
+	else
 		(*left)++;
-	}
 	if (s >= 0)
 		close(s);
 	if (h >= 0)

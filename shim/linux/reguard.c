@@ -161,6 +161,16 @@ static struct {
 /* The watch could not be kept (the session used up the user's inotify
  * watches, which a directory on a hidden name's way needed): the session
  * ends rather than run on with a guard that cannot be put back. */
+/* LINE (N bytes of a buffer of SIZE, from snprintf) said, and the
+ * session ended: a guard the watch cannot keep. */
+static void end_session(const char *line, int n, size_t size)
+{
+	if (n > 0)
+		(void)!write(STDERR_FILENO, line, (size_t)n < size ? (size_t)n : size);
+	if (g.command > 0)
+		(void)kill(g.command, SIGKILL);
+}
+
 static void cannot_watch(const char *dir, int e)
 {
 	char line[PATH_MAX + 256];
@@ -168,11 +178,7 @@ static void cannot_watch(const char *dir, int e)
 			 "cordon: cannot watch %s for the session's guards (%s: the user's inotify "
 			 "watches are used up); session ended\n",
 			 dir, strerror(e));
-	if (n > 0)
-		(void)!write(STDERR_FILENO, line,
-			     (size_t)n < sizeof(line) ? (size_t)n : sizeof(line));
-	if (g.command > 0)
-		(void)kill(g.command, SIGKILL);
+	end_session(line, n, sizeof(line));
 }
 
 /* The length of the directory PATH's first LEN bytes name is in (0:
@@ -728,17 +734,13 @@ static void cover_match(struct kept *k, const char *at)
 		return;
 	char path[PATH_MAX];
 	if (k->moved++ >= MAX_COVERS) {
-		int n = k->moved > MAX_COVERS + 1
-				? 0
-				: snprintf(path, sizeof(path),
-					   "cordon: more than %d matches of %s appeared while this "
-					   "session ran; session ended\n",
-					   MAX_COVERS, k->path);
-		if (n > 0)
-			(void)!write(STDERR_FILENO, path,
-				     (size_t)n < sizeof(path) ? (size_t)n : sizeof(path));
-		if (n > 0 && g.command > 0)
-			(void)kill(g.command, SIGKILL);
+		if (k->moved == MAX_COVERS + 1)
+			end_session(path,
+				    snprintf(path, sizeof(path),
+					     "cordon: more than %d matches of %s appeared while "
+					     "this session ran; session ended\n",
+					     MAX_COVERS, k->path),
+				    sizeof(path));
 		return;
 	}
 	struct kept match = *k;

@@ -5063,19 +5063,9 @@ BOTH_USERS(guards, a_hidden_directory_put_back_twice_stays_the_user_s, .timeout 
 	char *dir = at(w.proj, "secrets"), *up = at(w.proj, "a-up");
 	struct stat was;
 	cr_assert_eq(stat(dir, &was), 0);
-	char *argv[] = {w.as_user ? w.user_cordon : CORDON_BIN,
-			"run",
-			"--config",
-			w.cfg,
-			"--",
-			"/bin/sh",
-			"-c",
-			"touch a-up; sleep 30",
-			NULL};
-	pid_t a = world_spawn(&w, argv, w.proj);
-	for (int i = 0; i < 300 && !file_exists(up); i++)
-		usleep(50000);
-	cr_assert(file_exists(up), "A did not start");
+	char *err = path_join(w.outside, "err-a");
+	pid_t a = spawn_beside(&w, "touch a-up; sleep 30", err);
+	cr_assert(wait_exists(up, 15000), "A did not start");
 	set_config(&w, "");
 	char *diag = NULL;
 	for (int round = 0; round < 2; round++) {
@@ -5109,7 +5099,7 @@ BOTH_USERS(guards, a_hidden_directory_put_back_twice_stays_the_user_s, .timeout 
 	int st;
 	(void)waitpid(a, &st, 0);
 	sweep_forget_beneath(w.dir);
-	free(diag), free(key), free(dir), free(up);
+	free(diag), free(key), free(dir), free(up), free(err);
 	world_free(&w);
 }
 
