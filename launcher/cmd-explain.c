@@ -98,6 +98,25 @@ static void explain_sockets(const struct cordon_policy *p, const struct tmp_answ
 		       "\"allowed_unix_sockets\": [\"$SSH_AUTH_SOCK\"]\n");
 }
 
+/* What the session gives at rule R's path where that is more than R
+ * gives (Landlock adds the rights of every rule above a name: round 58c
+ * F7, a read-only rule beneath the project was listed r-- alone). */
+static void explain_more(const struct cordon_policy *p, const struct cordon_guard_plan *plan,
+			 const struct cordon_rule *r)
+{
+	const struct cordon_rule *why = NULL;
+	unsigned all = cordon_policy_access(p, r->path, &why);
+	if (all == r->access || !why)
+		return;
+	const struct cordon_mount *g = cordon_guard_plan_find(plan, r->path);
+	unsigned left = !g ? all : g->op == CORDON_MOUNT_HIDE ? 0 : all & ~CORDON_ACCESS_WRITE;
+	char buf[4];
+	printf("; %s there: %s (%s) covers it too", cordon_access_str(left, buf), why->path,
+	       why->source);
+	if (g)
+		printf(", %s by %s", cordon_mount_op_name(g->op), g->source);
+}
+
 /* The guards: what the session's mount namespace keeps read-only or
  * hidden although a rule reaches it, and the guards with nothing to do. */
 static void explain_guards(const struct cordon_policy *p, const struct cordon_guard_plan *plan)
@@ -215,11 +234,31 @@ static void explain_path(const struct cordon_policy *p, const struct cordon_guar
 		printf("%s\n  access: %s (%s by %s: %s; a rule would give %s)\n", abs,
 		       cordon_access_str(left, buf), cordon_mount_op_name(g->op), g->source,
 		       g->path, cordon_access_str(acc, (char[4]){0}));
-		printf("  to change this, edit %s in your config\n",
-		       g->op == CORDON_MOUNT_HIDE ? "hidden_paths" : "protected_paths");
+		if (strncmp(g->source, "hidden_paths", 12) == 0 ||
+		    strncmp(g->source, "protected_paths", 15) == 0)
+			printf("  to change this, edit %s in your config\n",
+			       g->op == CORDON_MOUNT_HIDE ? "hidden_paths" : "protected_paths");
+		else
+			printf("  kept so by cordon itself (%s): edit it outside; \"Protected "
+			       "and hidden paths\" in the README says what else changes it\n",
+			       g->source);
 		return;
 	}
 	char buf[4];
+	/* A new name directly in a writable home (round 58c F5): none is made
+	 * (explain_guards' "closed"). */
+	struct stat lst;
+	const char *slash = strrchr(abs, '/');
+	if (p->sandbox && plan->closed && slash && (acc & CORDON_ACCESS_WRITE) &&
+	    (size_t)(slash - abs) == strlen(plan->closed) &&
+	    strncmp(abs, plan->closed, (size_t)(slash - abs)) == 0 && lstat(abs, &lst) < 0 &&
+	    errno == ENOENT) {
+		printf("%s\n  access: none to make it (the home is closed: no new name is made "
+		       "directly in it, so that no missing dotfile is; make it outside, or in a "
+		       "directory of the home)\n",
+		       abs);
+		return;
+	}
 	printf("%s\n  access: %s", abs, cordon_access_str(acc, buf));
 	if (!p->sandbox)
 		printf(" (sandbox off%s)\n",
@@ -545,6 +584,7 @@ int cmd_explain(const struct cordon_args *a)
 			if (p.rules[i].shared && CORDON_OS_NATIVE == CORDON_OS_LINUX)
 				printf("; shared with servers outside: no socket or symbolic "
 				       "link made, nothing moved in");
+			explain_more(&p, &plan, &p.rules[i]);
 			printf(")\n");
 		}
 		explain_sockets(&p, &tmp);

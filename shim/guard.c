@@ -480,6 +480,45 @@ static int refuse_once(struct cordon_guard_plan *plan, const char *fmt, ...)
 	return n < 0 ? -ENOMEM : 0;
 }
 
+/* A write rule of the user's at PATH (CANON) or beneath it, which the
+ * read-only guard of SOURCE there would leave writing nothing: refused,
+ * never kept unsaid (round 58c F6: --allow-write PROJ/.git/hooks was
+ * listed rwx and wrote nothing). 1 when refused. */
+static int refuse_written_in(struct cordon_guard_plan *plan, const struct reach *r,
+			     const char *path, const char *canon, const char *source)
+{
+	if (!r->p)
+		return 0;
+	for (size_t i = 0; i < r->p->n_rules; i++) {
+		const struct cordon_rule *rule = &r->p->rules[i];
+		if (!(rule->access & CORDON_ACCESS_WRITE) || !cordon_policy_users_rule(rule))
+			continue;
+		cleanup_free char *rc = canon_of(r, rule->path);
+		if (!rc && errno == ENOMEM)
+			return -ENOMEM;
+		if (!cordon_path_under(rc ? rc : rule->path, canon))
+			continue;
+		char as[PATH_MAX + 8], at[PATH_MAX + 8];
+		cordon_printable(rule->written ? rule->written : rule->path, SIZE_MAX, as,
+				 sizeof(as));
+		cordon_printable(path, SIZE_MAX, at, sizeof(at));
+		const char *out = strncmp(source, "protected_paths", 15) == 0
+					  ? ", or take the entry out of protected_paths"
+					  : "";
+		int n = strcmp(as, at) == 0
+				? refuse_once(plan,
+					      "%s (%s) would write nothing: it stays read-only "
+					      "inside (%s); remove that rule%s",
+					      as, rule->source, source, out)
+				: refuse_once(plan,
+					      "%s (%s) would write nothing: %s stays read-only "
+					      "inside (%s); remove that rule%s",
+					      as, rule->source, at, source, out);
+		return n < 0 ? n : 1;
+	}
+	return 0;
+}
+
 /* PATH, a link to TARGET, which does not exist and which the session
  * could make: the session is refused (the first reason given stands). */
 static int refuse_dangling(struct cordon_guard_plan *plan, const char *path, const char *source,
@@ -1084,6 +1123,8 @@ static int protect(struct cordon_guard_plan *plan, const struct reach *r, const 
 		return e;
 	if (!reaches(&r->write, canon, false))
 		return 0; /* Landlock keeps it read-only */
+	if ((e = refuse_written_in(plan, r, path, canon, source)) != 0)
+		return e < 0 ? e : 0;
 	/* Perhaps another session's placeholder (or filled since): held, so
 	 * that it is not removed under this session. */
 	if ((flags & PLACEHOLDER) && r->held && dir &&

@@ -1197,6 +1197,13 @@ static bool toolchain_source(const char *source)
 	return strncmp(source, "toolchains: ", 12) == 0 || strncmp(source, "--toolchain ", 12) == 0;
 }
 
+bool cordon_policy_users_rule(const struct cordon_rule *r)
+{
+	return strncmp(r->source, "additional_", 11) == 0 ||
+	       strncmp(r->source, "--allow-", 8) == 0 ||
+	       (strncmp(r->source, "system_paths.", 13) == 0 && !strstr(r->source, "(default)"));
+}
+
 /* Whether a rule from SOURCE is the user's own or a preset's (what the
  * links a session could lay are looked for in). */
 static bool lays_own(const char *source)

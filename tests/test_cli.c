@@ -445,6 +445,115 @@ Test(cli, explain_lists_rules_and_paths)
 	world_free(&w);
 }
 
+/* A write rule that a guard would leave writing nothing is refused (round
+ * 58c F6: --allow-write PROJ/.git/hooks was listed rwx and wrote nothing,
+ * unsaid), as root and as the test user; explain says REFUSED. The
+ * control: the same session without that rule runs. */
+Test(cli, a_write_rule_a_guard_would_void_is_refused)
+{
+	for (int as_user = 0; as_user < 2; as_user++) {
+		struct world w;
+		world_init(&w, "voided", "");
+		if (as_user)
+			world_as_user(&w);
+		char *git[] = {"/usr/bin/git", "init", "-q", w.proj, NULL};
+		struct run_result r = world_run(&w, git, w.proj);
+		cr_assert_eq(r.status, 0, "%s", r.err);
+		run_free(&r);
+		char *own = path_join(w.home, ".config/cordon");
+		char *made[] = {"/bin/mkdir", "-p", own, NULL};
+		r = world_run(&w, made, w.proj);
+		run_free(&r);
+		char *mark = path_join(w.proj, "ran");
+		r = sh_in(&w, "", "touch %s", mark);
+		cr_assert(file_exists(mark), "as user %d: the control runs: %s", as_user, r.err);
+		run_free(&r);
+		unlink(mark);
+		const char *voided[] = {".git/hooks", ".git/hooks/x", ".git/config"};
+		for (size_t i = 0; i < 3; i++) {
+			char *opt = fmt("--allow-write %s/%s", w.proj, voided[i]);
+			r = sh_in(&w, opt, "touch %s", mark);
+			cr_expect_eq(r.status, 125, "as user %d, %s: %s", as_user, opt, r.err);
+			cr_expect(
+				strstr(r.err, "would write nothing") &&
+					strstr(r.err, "stays read-only inside (protected_paths") &&
+					strstr(r.err, "take the entry out of protected_paths"),
+				"as user %d, %s: %s", as_user, opt, r.err);
+			cr_expect_not(file_exists(mark), "as user %d, %s: the command ran", as_user,
+				      opt);
+			run_free(&r);
+			free(opt);
+		}
+		char *opt = fmt("--allow-write %s", own);
+		r = sh_in(&w, opt, "touch %s", mark);
+		cr_expect_eq(r.status, 125, "as user %d: %s", as_user, r.err);
+		cr_expect(strstr(r.err, "it stays read-only inside (cordon's config)"),
+			  "as user %d: %s", as_user, r.err);
+		cr_expect_not(file_exists(mark), "as user %d: the command ran", as_user);
+		run_free(&r);
+		free(opt);
+		char *hooks = path_join(w.proj, ".git/hooks");
+		r = run_cordon(w.env, w.proj, "explain", "--config", w.cfg, "--allow-write", hooks,
+			       NULL);
+		cr_expect(strstr(r.out, "REFUSED: ") && strstr(r.out, "would write nothing"),
+			  "%s%s", r.out, r.err);
+		run_free(&r);
+		free(hooks);
+		free(mark);
+		free(own);
+		world_free(&w);
+	}
+}
+
+/* explain's table gives what a rule's path gets from the rules above it
+ * too (round 58c F7: a read-only rule beneath the project was listed r--
+ * alone), and a new name at the top of a writable home as what it is:
+ * none is made there (58c F5 said rwx). Judged against a session. */
+Test(cli, explain_tells_what_rules_above_give_and_the_closed_home)
+{
+	struct world w;
+	world_init(&w, "explainmore", "");
+	char *sub = path_join(w.proj, "sub");
+	mkdir(sub, 0755);
+	struct run_result r =
+		run_cordon(w.env, w.proj, "explain", "--config", w.cfg, "--allow-read", sub, NULL);
+	char *row = fmt("r--     %s  (--allow-read; rwx there: %s (project) covers it too)", sub,
+			w.proj);
+	cr_expect(strstr(r.out, row), "%s%s", r.out, r.err);
+	run_free(&r);
+	free(row);
+	char *in_sub = path_join(sub, "made");
+	r = sh_in(&w, "", "touch %s", in_sub);
+	cr_expect(file_exists(in_sub), "the session writes there, as explain says: %s", r.err);
+	run_free(&r);
+	char *fresh = path_join(w.home, "fresh-name");
+	char *popt = fmt("--project %s", w.home);
+	r = run_cordon(w.env, w.proj, "explain", "--config", w.cfg, "--project", w.home, fresh,
+		       NULL);
+	char *says = fmt("%s\n  access: none to make it (the home is closed", fresh);
+	cr_expect(strstr(r.out, says), "%s%s", r.out, r.err);
+	run_free(&r);
+	r = sh_in(&w, popt, "touch %s; echo made=$?", fresh);
+	cr_expect(strstr(r.out, "made=1"), "%s%s", r.out, r.err);
+	cr_expect_not(file_exists(fresh), "made in the home's top");
+	run_free(&r);
+	/* (The control: a name in a directory of the home is made.) */
+	char *deeper = path_join(w.home, "dir");
+	mkdir(deeper, 0755);
+	char *in_deeper = path_join(deeper, "fresh-name");
+	r = sh_in(&w, popt, "touch %s", in_deeper);
+	cr_expect(file_exists(in_deeper), "%s", r.err);
+	run_free(&r);
+	free(in_deeper);
+	free(deeper);
+	free(says);
+	free(popt);
+	free(fresh);
+	free(in_sub);
+	free(sub);
+	world_free(&w);
+}
+
 Test(cli, check_reports_what_is_enforceable)
 {
 	struct world w;

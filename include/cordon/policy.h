@@ -473,6 +473,10 @@ const char *cordon_never_project(const char *dir, const char *home);
  * in it, and the sweep walks it, as in the project. */
 bool cordon_policy_writable_root(const struct cordon_policy *p, const struct cordon_rule *r);
 
+/* A rule the user wrote (--allow-*, additional_*, a system_paths list of
+ * the config's own), not a default's or a preset's. */
+bool cordon_policy_users_rule(const struct cordon_rule *r);
+
 /* Resolve CFG for CTX into OUT (zeroed first; freed on error). Refused:
  * a project that is / or not a directory, and a write rule on / (the
  * sandbox would allow everything). */
