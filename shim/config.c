@@ -245,8 +245,7 @@ static int parse_domains(struct json_object *v, const char *origin, const char *
 static int parse_system_paths(struct json_object *v, struct cordon_config *cfg,
 			      struct cordon_error *err)
 {
-	if (json_object_is_type(v, json_type_null))
-		return 0; /* all three classes use the OS defaults */
+	/* (null for the object itself is not the schema's: round 58c F10.) */
 	if (!json_object_is_type(v, json_type_object))
 		return cordon_err(err, EINVAL, "%s: system_paths: expected an object, got %s",
 				  cfg->origin, cordon_json_type_name(v));
@@ -256,11 +255,13 @@ static int parse_system_paths(struct json_object *v, struct cordon_config *cfg,
 		for (c = 0; c < CORDON_CLASS_COUNT; c++)
 			if (strcmp(key, class_keys[c]) == 0)
 				break;
+		char shown[256];
 		if (c == CORDON_CLASS_COUNT)
 			return cordon_err(err, EINVAL,
 					  "%s: system_paths.%s: unknown key (expected executable, "
 					  "read_only or read_write)",
-					  cfg->origin, key);
+					  cfg->origin,
+					  cordon_json_shown(key, shown, sizeof(shown)));
 		if (json_object_is_type(val, json_type_null))
 			continue;
 		char name[64];
@@ -341,6 +342,9 @@ static int parse_key(const char *key, struct json_object *val, struct cordon_con
 		const char *ignored;
 		return cordon_json_string(val, origin, key, &ignored, err);
 	}
+	/* (As printable text: round 58c F10 echoed a key's raw bytes.) */
+	char shown[256];
+	cordon_json_shown(key, shown, sizeof(shown));
 	return cordon_err(
 		err, EINVAL,
 		"%s: %s: unknown key (expected one of enabled, apply_to, system_paths, "
@@ -349,7 +353,7 @@ static int parse_key(const char *key, struct json_object *val, struct cordon_con
 		"additional_env_vars, allowed_unix_sockets, allowed_domains, denied_domains, "
 		"protected_paths, additional_protected_paths, hidden_paths, "
 		"additional_hidden_paths, toolchains, on_unsupported)",
-		origin, key);
+		origin, shown);
 }
 
 int cordon_config_apply_object(struct json_object *root, struct cordon_config *cfg,

@@ -449,6 +449,54 @@ static int dup_walk(struct dup_scan *s)
 	return 0;
 }
 
+/* The length of the UTF-8 character at S (1 to 4) and its code point, or
+ * 0 where S holds no valid one (overlong, a surrogate, past U+10FFFF). */
+static size_t utf8_char(const unsigned char *s, unsigned *cp)
+{
+	size_t n = s[0] < 0x80             ? 1
+		   : (s[0] & 0xe0) == 0xc0 ? 2
+		   : (s[0] & 0xf0) == 0xe0 ? 3
+		   : (s[0] & 0xf8) == 0xf0 ? 4
+					   : 0;
+	if (!n)
+		return 0;
+	unsigned c = n == 1 ? s[0] : s[0] & (0x7f >> n);
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	static const unsigned least[] = {0, 0, 0x80, 0x800, 0x10000};
+	if (c < least[n] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = c;
+	return n;
+}
+
+char *cordon_json_shown(const char *key, char *buf, size_t size)
+{
+	const unsigned char *s = (const unsigned char *)key;
+	size_t k = 0;
+	while (*s && size) {
+		unsigned cp = 0;
+		size_t n = utf8_char(s, &cp);
+		bool shown = n && cp >= 0x20 && cp != 0x7f && !(cp >= 0x80 && cp < 0xa0) &&
+			     cp != 0x2028 && cp != 0x2029;
+		size_t w = shown ? n : 1;
+		if (k + w + 1 > size)
+			break;
+		if (shown)
+			memcpy(buf + k, s, n);
+		else
+			buf[k] = '?';
+		k += w;
+		s += n ? n : 1;
+	}
+	if (size)
+		buf[k] = '\0';
+	return buf;
+}
+
 int cordon_json_check_duplicates(const char *text, size_t len, const char *origin,
 				 const char *scope, struct cordon_error *err)
 {
@@ -464,7 +512,9 @@ int cordon_json_check_duplicates(const char *text, size_t len, const char *origi
 		return 0;
 	size_t line, col;
 	line_col(text, s.best_at, &line, &col);
-	return cordon_err(err, EINVAL, "%s: %s: %s (line %zu)", origin, s.best, s.what, line);
+	char shown[sizeof(s.best)];
+	return cordon_err(err, EINVAL, "%s: %s: %s (line %zu)", origin,
+			  cordon_json_shown(s.best, shown, sizeof(shown)), s.what, line);
 }
 
 int cordon_json_bool(struct json_object *v, const char *origin, const char *key, bool *out,

@@ -28,6 +28,11 @@ int cordon_json_parse_strict(const char *text, size_t len, const char *origin,
  * text is named. Returns 0 or a negative errno. */
 int cordon_json_check_duplicates(const char *text, size_t len, const char *origin,
 				 const char *scope, struct cordon_error *err);
+/* KEY (a config's key, as json-c decoded it) as text a terminal shows as
+ * written: valid UTF-8 kept, each byte of an invalid sequence, a control
+ * character (C0, DEL, C1) or U+2028/U+2029 as "?". Into BUF (SIZE bytes,
+ * cut at a character's end); returns BUF. */
+char *cordon_json_shown(const char *key, char *buf, size_t size);
 const char *cordon_json_type_name(struct json_object *v);
 int cordon_json_bool(struct json_object *v, const char *origin, const char *key, bool *out,
 		     struct cordon_error *err);

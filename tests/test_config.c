@@ -121,6 +121,13 @@ static struct bad_case bad_cases[] = {
 	 "/cfg.json: on_unsupported: expected \"refuse\" or \"warn\""},
 	{"{\"system_paths\": []}", "/cfg.json: system_paths: expected an object, got an array"},
 	{"{\"system_paths\": {\"exec\": []}}", "/cfg.json: system_paths.exec: unknown key"},
+	/* Not the schema's (round 58c F10: taken as the defaults). */
+	{"{\"system_paths\": null}", "/cfg.json: system_paths: expected an object, got null"},
+	/* A key's bytes that are not printable ASCII, said as "?" (58c F10:
+	 * echoed raw). */
+	{"{\"a\xff\xc2\x9b\": 1}", "/cfg.json: a??: unknown key"},
+	{"{\"system_paths\": {\"z\xff\": []}}", "/cfg.json: system_paths.z?: unknown key"},
+	{"{\"q\xff\": 1, \"q\xff\": 2}", "/cfg.json: q?: duplicate key"},
 	{"{\"system_paths\": {\"read_only\": \"/etc\"}}",
 	 "/cfg.json: system_paths.read_only: expected an array of strings, got a string"},
 	{"{\"system_paths\": {\"read_write\": [1]}}",
