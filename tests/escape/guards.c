@@ -11164,11 +11164,13 @@ static struct run_result in_limited_userns(struct world *w, bool limited, const 
 	asprintf(&script,
 		 "%s exec unshare -U --map-user=1000 --map-group=1000 setpriv --inh-caps=-all "
 		 "--ambient-caps=-all --bounding-set=-all env CORDON_TEST_SOCKETS=\"$2/cordon\" "
+		 "CORDON_TEST_TMPBASE=\"$2\" "
 		 "\"$1\" run %s -- sh -c 'echo ran > ran; echo x >> .git/config'",
 		 limited ? "echo 1 > /proc/sys/user/max_user_namespaces || exit 99;" : "", opts);
-	/* (Its sessions' socket directories in a directory of its own: uid
-	 * 1000 there is root or the test user outside, and the two runs would
-	 * meet in /tmp/cordon-1000.) */
+	/* (Its sessions' socket and temporary directories in a directory of
+	 * its own: uid 1000 there is root or the test user outside, and the
+	 * two runs would meet in /tmp/cordon-1000 and /tmp/cordon-tmp-1000,
+	 * the first's left to the second: "Permission denied".) */
 	char *run = at(w->dir, "run");
 	if (mkdir(run, 0700) == 0 && w->as_user)
 		cr_assert_eq(chown(run, w->uid, w->gid), 0);
