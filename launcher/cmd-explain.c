@@ -104,6 +104,12 @@ static void explain_sockets(const struct cordon_policy *p, const struct tmp_answ
 static void explain_more(const struct cordon_policy *p, const struct cordon_guard_plan *plan,
 			 const struct cordon_rule *r)
 {
+	/* (/sys, /dev: round 59c F2, listed rwx.) */
+	if ((r->access & CORDON_ACCESS_WRITE) && cordon_sandbox_view_read_only(r->path))
+		printf("; the session's view keeps %s read-only%s", r->path,
+		       cordon_path_under(r->path, "/dev")
+			       ? ": its device nodes are written as their modes allow"
+			       : "");
 	const struct cordon_rule *why = NULL;
 	unsigned all = cordon_policy_access(p, r->path, &why);
 	if (all == r->access || !why)
@@ -245,6 +251,15 @@ static void explain_path(const struct cordon_policy *p, const struct cordon_guar
 		return;
 	}
 	char buf[4];
+	if (p->sandbox && (acc & CORDON_ACCESS_WRITE) && cordon_sandbox_view_read_only(abs)) {
+		printf("%s\n  access: %s (from %s: %s; the session's view keeps it read-only: "
+		       "every mount is, but for the write rules' own copies, which %s gets none "
+		       "of)\n",
+		       abs, cordon_access_str(acc & ~CORDON_ACCESS_WRITE, buf),
+		       why ? why->source : "?", why ? why->path : "?",
+		       cordon_path_under(abs, "/sys") ? "/sys" : "/dev");
+		return;
+	}
 	/* A new name directly in a writable home (round 58c F5): none is made
 	 * (explain_guards' "closed"). */
 	struct stat lst;
@@ -281,6 +296,11 @@ static void explain_path(const struct cordon_policy *p, const struct cordon_guar
 	if (p->sandbox && nested)
 		printf("  inside another cordon session: what the outer session denies stays "
 		       "denied\n");
+	struct stat node;
+	if (p->sandbox && acc && lstat(abs, &node) == 0 &&
+	    (S_ISCHR(node.st_mode) || S_ISBLK(node.st_mode)))
+		printf("  a device: its mode decides too, and a session has no capabilities (a "
+		       "root session reads no disk and no kernel log)\n");
 	const struct cordon_guard *secret = p->sandbox ? cordon_policy_hidden(p, abs) : NULL;
 	if (secret && secret->by) {
 		printf("  %s is in %s, but %s names it: not hidden in this session; a "

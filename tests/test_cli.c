@@ -547,6 +547,30 @@ Test(cli, explain_tells_what_rules_above_give_and_the_closed_home)
 	free(in_deeper);
 	free(deeper);
 	free(says);
+	/* A write rule on /dev or /sys: the session's view keeps them
+	 * read-only (round 59c F2: explain said rwx); nothing is made there. */
+	char *dev_name = fmt("/dev/cordon-explain-%d", (int)getpid());
+	r = run_cordon(w.env, w.proj, "explain", "--config", w.cfg, "--allow-write", "/dev",
+		       "--allow-write", "/sys", dev_name, "/sys/kernel/mm", NULL);
+	char *dev_says = fmt("%s\n  access: r-x (from --allow-write: /dev; the session's view "
+			     "keeps it read-only",
+			     dev_name);
+	cr_expect(strstr(r.out, dev_says), "%s%s", r.out, r.err);
+	cr_expect(strstr(r.out, "/sys/kernel/mm\n  access: r-x (from --allow-write: /sys; the "
+				"session's view keeps it read-only"),
+		  "%s%s", r.out, r.err);
+	cr_expect(strstr(r.out, "rwx     /dev  (--allow-write; the session's view keeps /dev "
+				"read-only"),
+		  "%s%s", r.out, r.err);
+	run_free(&r);
+	r = sh_in(&w, "--allow-write /dev", "touch %s; echo made=$?", dev_name);
+	cr_expect(strstr(r.out, "made=1"), "%s%s", r.out, r.err);
+	cr_expect_not(file_exists(dev_name), "made in /dev");
+	if (file_exists(dev_name))
+		unlink(dev_name);
+	run_free(&r);
+	free(dev_says);
+	free(dev_name);
 	free(popt);
 	free(fresh);
 	free(in_sub);

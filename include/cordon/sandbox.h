@@ -62,6 +62,13 @@ bool cordon_sandbox_unix_in_kernel(const struct cordon_support *sup);
  * filter on the outer session's, whose supervisor keeps judging what only a
  * supervisor can (a process has one at most). Linux only. */
 bool cordon_sandbox_nested(void);
+
+/* Whether the session's read-only view keeps PATH unwritten although a
+ * write rule reaches it: on Linux, where a mount namespace can be made
+ * (every mount read-only but the write rules' own copies), a name in /sys,
+ * or in /dev but on a file system of its own there (/dev/shm); a device
+ * node is written through the node, as its mode allows. macOS: false. */
+bool cordon_sandbox_view_read_only(const char *path);
 /* Inside another session (cordon_sandbox_nested), whether P's guards are
  * all kept by the outer session's (no mount can be made): 0, or -ENOTSUP
  * with ERR naming those that are not, whose paths go to UNKEPT (NULL: not

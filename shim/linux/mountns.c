@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "cordon/guard.h"
+#include "cordon/sandbox.h"
 #include "cordon/sweep.h"
 #include "cordon/session.h"
 #include "linux.h"
@@ -407,6 +408,28 @@ static bool view_writable(const char *path, const struct stat *st)
 	       (S_ISDIR(st->st_mode) && statfs(path, &fs) == 0 &&
 		(fs.f_type == TMPFS_MAGIC || fs.f_type == MQUEUE_MAGIC) &&
 		strcmp(path, "/dev") != 0);
+}
+
+bool cordon_sandbox_view_read_only(const char *path)
+{
+	if (!cordon_path_under(path, "/sys") && !cordon_path_under(path, "/dev"))
+		return false;
+	struct stat st;
+	char dir[PATH_MAX];
+	bool there = lstat(path, &st) == 0;
+	if (there && !S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
+		return false; /* (a node: its mode decides) */
+	/* (A file, or a name to make: its directory's mount.) */
+	bool in_dir = !there || S_ISREG(st.st_mode);
+	const char *slash = strrchr(path, '/');
+	if (in_dir && (!slash ||
+		       snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path),
+				path) >= (int)sizeof(dir) ||
+		       stat(dir, &st) < 0))
+		return false;
+	char why[128];
+	return !view_writable(in_dir ? dir : path, &st) &&
+	       cordon_mountns_possible(cordon_effective_cap(CAP_SYS_ADMIN) == 1, why, sizeof(why));
 }
 
 struct view_mount {

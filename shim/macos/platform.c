@@ -116,6 +116,12 @@ bool cordon_sandbox_unix_in_kernel(const struct cordon_support *sup)
 	return false; /* Seatbelt's profile, not a kernel right */
 }
 
+bool cordon_sandbox_view_read_only(const char *path)
+{
+	(void)path;
+	return false;
+}
+
 bool cordon_sandbox_nested(void)
 {
 	return false; /* Seatbelt profiles stack; there is no supervisor to share */
