@@ -21,6 +21,7 @@
 #include "cordon/session.h"
 #include "cordon/sweep.h"
 #include "dotfile-refs.h"
+#include "hidden-tracked.h"
 #include "sweep-fs.h"
 #include "util.h"
 
@@ -40,6 +41,9 @@ struct reach {
 	char *closed;          /* cordon_guard_closed_dir's, or NULL */
 	bool held;             /* list the existing placeholders too (the launcher's plan) */
 	struct linked *linked; /* hidden files with more names, said once all are seen */
+	/* The hidden paths found: resolved, as named, their sources (for
+	 * cordon_hidden_tracked, once all are seen). */
+	struct cordon_strv *seen;
 	const struct cordon_policy *p;
 	char *cwd; /* where the session starts, resolved (or NULL) */
 	/* The project and the roots the user made writable, each with its
@@ -1318,6 +1322,10 @@ static int hide_at(struct cordon_guard_plan *plan, const struct reach *r, const 
 			       ? -ENOMEM
 			       : 0;
 	}
+	if (r->seen && !cordon_strv_contains(&r->seen[0], canon) &&
+	    (cordon_strv_push(&r->seen[0], canon) < 0 || cordon_strv_push(&r->seen[1], path) < 0 ||
+	     cordon_strv_push(&r->seen[2], source) < 0))
+		return -ENOMEM;
 	e = warn_linked(r, path, source, &st);
 	if (e >= 0 && !links && S_ISREG(st.st_mode))
 		e = 0; /* (where a hidden directory's link leads: not ~/.npmrc) */
@@ -3288,6 +3296,14 @@ static int pin_in_shared(struct cordon_guard_plan *plan, const struct reach *r,
 
 /* The plan; PROTECTED_ONLY: the protected guards only (what is missing
  * and unguarded comes from them alone). */
+/* (cordon_hidden_tracked's: whether a rule lets the session read GITDIR.) */
+static bool read_by_rules(const char *gitdir, void *arg)
+{
+	const struct reach *r = arg;
+	cleanup_free char *canon = canon_of(r, gitdir);
+	return reaches(&r->read, canon ? canon : gitdir, false);
+}
+
 static int plan_in(const struct cordon_policy *p, bool create, bool protected_only,
 		   struct cordon_guard_plan *out)
 {
@@ -3295,10 +3311,12 @@ static int plan_in(const struct cordon_policy *p, bool create, bool protected_on
 	struct cordon_path_cache cache = {0};
 	struct cordon_strv made = {0};
 	struct linked linked = {0};
+	struct cordon_strv seen[3] = {{0}};
 	struct reach r = {.create = create,
 			  .cache = &cache,
 			  .made = &made,
 			  .linked = &linked,
+			  .seen = protected_only ? NULL : seen,
 			  .home = p->home,
 			  .held = protected_only,
 			  .p = p,
@@ -3400,6 +3418,11 @@ static int plan_in(const struct cordon_policy *p, bool create, bool protected_on
 		e = note_above_all(out, p);
 	if (e >= 0)
 		e = say_linked(out, &linked);
+	if (e >= 0 && seen[0].n)
+		e = cordon_hidden_tracked(&seen[0], &seen[1], &seen[2], read_by_rules, &r,
+					  &out->warnings);
+	for (int i = 0; i < 3; i++)
+		cordon_strv_free(&seen[i]);
 	for (size_t i = 0; i < linked.n; i++) {
 		free(linked.v[i].path);
 		free(linked.v[i].source);

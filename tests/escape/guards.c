@@ -8088,6 +8088,56 @@ BOTH_USERS(guards, a_hard_linked_hidden_file_is_said, .timeout = 60)
 	world_free(&w);
 }
 
+/* A hidden credential committed to a git repository the session reads (a
+ * dotfiles repository as the project, ~/.config/gh a link into it: round
+ * 59c F1): hiding its name leaves its bytes in the objects, which `git
+ * show` reads back; the session is told so as it starts, naming the
+ * entry. Judged by what the session reads and says: the name stays
+ * unread, the object is read (the warning is the only defence). Control:
+ * the same file untracked is not said. */
+BOTH_USERS(guards, a_hidden_file_a_readable_repository_tracks_is_said, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "hidtracked", "");
+	free(write_file(w.proj, "gh/hosts.yml", "gh-" SECRET));
+	char *cfgdir = at(w.home, ".config"), *link_at = at(w.home, ".config/gh"),
+	     *to = at(w.proj, "gh");
+	cr_assert(mkdir(cfgdir, 0755) == 0 || errno == EEXIST);
+	cr_assert_eq(symlink(to, link_at), 0);
+	world_give(&w);
+	struct run_result r = sh_outside(&w, "git init -q && git add gh && git -c user.email=t@t "
+					     "-c user.name=t commit -qm dotfiles");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+	/* (Named: the directory the dotfiles come from is never the
+	 * project by accident.) */
+	r = sh_in(&w, w.popt, "cat gh/hosts.yml; echo; git show HEAD:gh/hosts.yml; echo; echo ran");
+	char *want = fmt("cordon: warning: %s (hidden_paths (default)) is tracked by the git "
+			 "repository at %s, whose objects the session reads",
+			 link_at, w.proj);
+	cr_expect(strstr(r.out, "ran"), "%s%s", r.out, r.err);
+	cr_expect(strstr(r.err, want) && strstr(r.err, "(git show HEAD:gh/hosts.yml)"),
+		  "not said: %s", r.err);
+	char *first = strstr(r.out, "gh-" SECRET);
+	cr_expect(first && !strstr(first + 1, "gh-" SECRET),
+		  "the name was read, or the object not (the probe): %s%s", r.out, r.err);
+	run_free(&r);
+	/* Control: untracked, nothing is said. */
+	r = sh_outside(&w, "git rm -q --cached -r gh && git -c user.email=t@t -c user.name=t "
+			   "commit -qm gone");
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	run_free(&r);
+	r = sh_in(&w, w.popt, "echo ran");
+	cr_expect(strstr(r.out, "ran"), "%s%s", r.out, r.err);
+	cr_expect_null(strstr(r.err, "is tracked by"), "said of an untracked file: %s", r.err);
+	run_free(&r);
+	free(want);
+	free(to);
+	free(link_at);
+	free(cfgdir);
+	world_free(&w);
+}
+
 /* A second name for a hidden file below the top of its directory (a
  * GnuPG secret key, in private-keys-v1.d) is said too, once; a file whose
  * names are all hidden (a key and its "ln" backup in ~/.ssh) is not
