@@ -109,7 +109,19 @@ void cordon_wait_for_end(int pidfd, int ack_fd, int tty, int ack_timeout_ms, con
 
 int cordon_tty_watch_fd(void)
 {
-	return isatty(STDIN_FILENO) ? fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3) : -1;
+	for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++)
+		if (isatty(fd))
+			return fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	/* None of them: the controlling terminal, whose closing ends the
+	 * session as well (round 59a F3: `cordon run -- CMD </dev/null
+	 * >log` in a tmux window outlived the window). */
+	int fd = open("/dev/tty", O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (fd >= 0 && fd <= STDERR_FILENO) {
+		int up = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+		close(fd);
+		fd = up;
+	}
+	return fd;
 }
 
 void cordon_session_defaults(struct cordon_session *s)

@@ -26,8 +26,9 @@ void cordon_wait_for_end(int proc_fd, int ack_fd, int tty, int ack_timeout_ms, c
  * cordon_session_info *) in the registry, or say why not. */
 void cordon_list_session(void *info);
 
-/* A dup of stdin (close-on-exec, above 2) when it is a terminal, else -1:
- * its hang-up ends the session even if the command ignores SIGHUP. */
+/* A dup of the first of stdin, stdout and stderr that is a terminal, else
+ * the controlling terminal opened (close-on-exec, above 2), else -1: its
+ * hang-up ends the session even if the command ignores SIGHUP. */
 int cordon_tty_watch_fd(void);
 
 struct cordon_session;

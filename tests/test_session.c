@@ -184,6 +184,66 @@ Test(session, terminal_close_ends_the_session, .timeout = 60)
 	world_free(&w);
 }
 
+/* The terminal closes while none of the launcher's stdio is it (round
+ * 59a F3: `cordon run -- CMD </dev/null >log`, an agent harness's way,
+ * outlived its tmux window): as the terminal's session leader, or in a
+ * background job of a shell with job control (no SIGHUP reaches it; the
+ * controlling terminal, watched, hangs up). And such a command has no
+ * controlling terminal (59a F1: /dev/tty was the caller's, to read what
+ * was typed there); control: with stdin the terminal, it has. As root
+ * and as the test user; judged by the session's processes and cgroup. */
+Test(session, a_terminal_closing_ends_a_session_with_no_terminal_stdio, .timeout = 90)
+{
+	static const char body[] =
+		"trap '' HUP; echo $CORDON_SESSION > sid; "
+		"if (exec 3</dev/tty) 2>/dev/null; then echo tty > ctty; else echo none > ctty; fi; "
+		"(setsid sh -c 'trap \\\"\\\" HUP TERM; echo $$ >> pids; exec sleep 300' &); "
+		"exec sleep 300";
+	for (int as_user = 0; as_user < 2; as_user++)
+		for (int how = 0; how < 3; how++) {
+			struct world w;
+			world_init(&w, "ttyclose2", "");
+			if (as_user)
+				world_as_user(&w);
+			const char *bin = as_user ? w.user_cordon : CORDON_BIN;
+			char *script =
+				how == 0   ? fmt("exec %s run --config %s -- /bin/sh -c \"%s\" "
+						   "</dev/null >/dev/null 2>&1",
+						 bin, w.cfg, body)
+				: how == 1 ? fmt("set -m; %s run --config %s -- /bin/sh -c \"%s\" "
+						 "</dev/null >/dev/null 2>&1 & wait",
+						 bin, w.cfg, body)
+					   : fmt("exec %s run --config %s -- /bin/sh -c \"%s\" "
+						 ">/dev/null 2>&1",
+						 bin, w.cfg, body);
+			char *argv[] = {"/bin/sh", "-c", script, NULL};
+			int master;
+			char *name;
+			pid_t pid = world_pty_spawn(&w, argv, &master, &name);
+			char *pids = path_join(w.proj, "pids"), *ctty = path_join(w.proj, "ctty");
+			cr_assert(wait_exists(pids, 10000),
+				  "user %d, %d: the session did not start", as_user, how);
+			cr_assert(wait_exists(ctty, 5000), "user %d, %d: no ctty", as_user, how);
+			char *got = read_file(ctty);
+			cr_expect(got && strcmp(got, how == 2 ? "tty\n" : "none\n") == 0,
+				  "user %d, %d: /dev/tty inside: %s", as_user, how,
+				  got ? got : "?");
+			free(got);
+			usleep(100000);
+			close(master);
+			cr_expect(wait_gone(pid, 5000), "user %d, %d: the caller lived on", as_user,
+				  how);
+			int st;
+			waitpid(pid, &st, 0);
+			expect_session_gone(&w, 1);
+			free(ctty);
+			free(pids);
+			free(name);
+			free(script);
+			world_free(&w);
+		}
+}
+
 /* Round 54b F1: a session names its own processes, and cordon ps prints
  * their command lines outside: an escape sequence (a title, OSC 52's
  * clipboard) or a line of its own must not reach the user's terminal

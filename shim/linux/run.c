@@ -464,6 +464,22 @@ static void trim_stack(void)
 		(void)madvise((void *)lo, keep - lo, MADV_DONTNEED);
 }
 
+/* The terminal is gone: the command first hears of it as a shell would,
+ * then the whole session ends. */
+static void hang_up(struct run *r)
+{
+	if (r->exited)
+		return;
+	signal_command(r, SIGHUP);
+	struct pollfd q = {.fd = end_fd(r), .events = POLLIN};
+	if (!r->exited && poll(&q, 1, 100) == 1)
+		take_event(r);
+	if (!r->exited) {
+		r->status = 128 + SIGHUP;
+		r->exited = true;
+	}
+}
+
 /* Until the command exits, the terminal hangs up or the keeper dies; the
  * terminating signals sent to us go on to the command. */
 static void wait_for_end(struct run *r)
@@ -495,24 +511,22 @@ static void wait_for_end(struct run *r)
 				take_event(r);
 			r->keeper_died = !r->exited;
 		}
-		if (p[2].revents & (POLLHUP | POLLERR | POLLNVAL)) {
-			/* The terminal is gone: the command first hears of it as a
-			 * shell would, then the whole session ends. */
-			signal_command(r, SIGHUP);
-			struct pollfd q = {.fd = end_fd(r), .events = POLLIN};
-			if (!r->exited && poll(&q, 1, 100) == 1)
-				take_event(r);
-			if (!r->exited) {
-				r->status = 128 + SIGHUP;
-				r->exited = true;
-			}
-		}
+		if (p[2].revents & (POLLHUP | POLLERR | POLLNVAL))
+			hang_up(r);
 		if (p[3].revents) {
 			struct signalfd_siginfo si;
 			while (read(r->sig, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
 				if (si.ssi_signo == SIGUSR1) { /* cordon kill */
 					r->status = 128 + SIGKILL;
 					r->exited = true;
+					continue;
+				}
+				/* The terminal hung up (the kernel's SIGHUP to the
+				 * session leader or the foreground group; round 59a
+				 * F3: with no terminal to poll, it only went on to
+				 * the command, which ignored it): the session ends. */
+				if (si.ssi_signo == SIGHUP && si.ssi_code == SI_KERNEL) {
+					hang_up(r);
 					continue;
 				}
 				/* Sent by a process (kill): for the command. From the
@@ -927,6 +941,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		.keep = {l->preload ? r.chan_child : -1, l->learn_fd},
 		.hold = !l->preload ? r.chan_child : -1,
 		.sigpipe_ignored = l->sigpipe_ignored,
+		.no_tty = !isatty(STDIN_FILENO) && !isatty(STDOUT_FILENO) && !isatty(STDERR_FILENO),
 		.apply = sandbox && !l->preload ? apply_here : NULL,
 		.apply_arg = &r,
 		.cgroup_fd = cgroup_fd,
