@@ -4451,6 +4451,25 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 			r = guard_list(p,
 				       (const char *const[]){logins, gvfs, doc, psd, creds, NULL},
 				       CORDON_GUARD_HIDE, source, ctx->home, &cache);
+		/* Rootless container runtimes keep each container's state
+		 * here and trust it: a poststop hook added to runc's
+		 * runc/ID/state.json ran outside, unsandboxed, at the
+		 * container's delete (round 59b F3). Read-only (a missing one
+		 * made inside is moved aside as the session ends). */
+		static const char *const runtimes[] = {"runc",       "crun",   "youki",
+						       "containerd", "docker", "libpod",
+						       "containers", "podman", "buildah"};
+		char state[ARRAY_SIZE(runtimes)][64];
+		const char *list[ARRAY_SIZE(runtimes) + 1];
+		for (size_t i = 0; i < ARRAY_SIZE(runtimes); i++) {
+			snprintf(state[i], sizeof(state[i]), "/run/user/%u/%s", uid, runtimes[i]);
+			list[i] = state[i];
+		}
+		list[ARRAY_SIZE(runtimes)] = NULL;
+		if (r >= 0)
+			r = guard_list(p, list, CORDON_GUARD_PROTECT,
+				       "the runtime directory (container state)", ctx->home,
+				       &cache);
 	}
 	/* Kerberos tickets: MIT's default file cache is in /tmp, which the
 	 * default rules grant (a ticket-granting ticket is a login), or where

@@ -16293,6 +16293,63 @@ static void runtime_remove(struct runtime *x)
 	free(x->logins);
 }
 
+/* Rootless container runtimes keep each container's state in the runtime
+ * directory and trust it: a poststop hook a session added to runc's
+ * runc/ID/state.json ran outside at the container's delete (round 59b
+ * F3). The state stays as it was (judged from outside), and a runtime's
+ * directory made inside is moved aside; control: another file in the
+ * runtime directory is written. */
+BOTH_USERS(guards, container_state_in_the_runtime_dir_stays, .timeout = 60)
+{
+	uid_t uid;
+	gid_t gid;
+	who_ids(who, &uid, &gid);
+	struct runtime_dir rd;
+	runtime_dir_make(&rd, uid, gid);
+	char *runc = fmt("%s/runc", rd.path), *crun = fmt("%s/crun", rd.path);
+	struct stat st;
+	if (lstat(runc, &st) == 0 || lstat(crun, &st) == 0)
+		cr_skip_test("%s or %s exists (a real runtime's): not touched", runc, crun);
+	char *extra = fmt(", \"additional_read_write_paths\": [\"%s\"]", rd.path);
+	struct world w;
+	world_for(&w, who, "rtrunc", extra);
+	char *rtenv = fmt("XDG_RUNTIME_DIR=%s", rd.path);
+	world_setenv(&w, rtenv);
+	char *ctr = fmt("%s/ctr", runc), *state = fmt("%s/state.json", ctr);
+	cr_assert_eq(mkdir(runc, 0700), 0);
+	cr_assert_eq(mkdir(ctr, 0700), 0);
+	free(write_file(ctr, "state.json", "{\"id\": \"ctr\"}"));
+	cr_assert_eq(chown(runc, uid, gid), 0);
+	cr_assert_eq(chown(ctr, uid, gid), 0);
+	cr_assert_eq(chown(state, uid, gid), 0);
+	char *other = fmt("%s/cordon-test-other", rd.path);
+	struct run_result r = sh_in(&w, NULL,
+				    "echo '{\"hooks\": {\"poststop\": []}}' > %s; "
+				    "mkdir -p %s/x; echo ok > %s",
+				    state, crun, other);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	run_free(&r);
+	cr_assert(file_exists(other), "control: the runtime directory is not writable\n%s", diag);
+	char *now = read_file(state);
+	cr_expect(now && strcmp(now, "{\"id\": \"ctr\"}") == 0, "the state was changed: %s\n%s",
+		  now ? now : "(gone)", diag);
+	cr_expect(lstat(crun, &st) < 0, "crun/ made inside stayed\n%s", diag);
+	free(now);
+	char *rm = fmt("rm -rf %s %s %s %s.cordon-disarmed*", runc, crun, other, crun);
+	cr_expect_eq(system(rm), 0);
+	free(rm);
+	free(other);
+	free(diag);
+	free(state);
+	free(ctr);
+	free(rtenv);
+	world_free(&w);
+	free(extra);
+	free(crun);
+	free(runc);
+	runtime_dir_free(&rd);
+}
+
 /* A session bus outside takes services from $XDG_RUNTIME_DIR/dbus-1/services
  * before any other directory, and looks there again when a name it does
  * not know is asked for: a service planted there would run outside when
