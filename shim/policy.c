@@ -256,7 +256,11 @@ static const char *const agent_settings[] = {"~/.claude",
  * is run unchecked), and whose other COREPACK_ settings lift its URL
  * and signature checks. Round 54f F3: pry's .pryrc (as irb's) and GNU
  * GLOBAL's gtags.conf (as ctags' options: its gtags_parser loads a
- * library at global -f, which editors run to outline a file). */
+ * library at global -f, which editors run to outline a file). Round 59b:
+ * Crush's crush.json and .crush.json (merged from the directory and every
+ * one above; the MCP and language servers they name start with it, F2),
+ * fnm's .nvmrc (a text that is no version is an alias path, the node a
+ * shell's cd switches to, F4), aider's model settings files (F5). */
 const char *const cordon_default_protected[] = {".git/hooks",
 						".git/config",
 						".git/info",
@@ -290,6 +294,10 @@ const char *const cordon_default_protected[] = {".git/hooks",
 						"opencode.json",
 						"opencode.jsonc",
 						".aider.conf.yml",
+						".aider.model.settings.yml",
+						".aider.model.metadata.json",
+						"crush.json",
+						".crush.json",
 						"rust-toolchain.toml",
 						"rust-toolchain",
 						".mise.toml",
@@ -309,6 +317,7 @@ const char *const cordon_default_protected[] = {".git/hooks",
 						".tool-versions",
 						".ruby-version",
 						".node-version",
+						".nvmrc",
 						".go-version",
 						".perl-version",
 						".java-version",
@@ -395,6 +404,7 @@ const char *const cordon_found_above[] = {"$irbrc",
 					  ".bundle",
 					  ".cargo",
 					  ".corepack.env",
+					  ".crush.json",
 					  ".env",
 					  ".envrc",
 					  ".eslintrc",
@@ -423,6 +433,7 @@ const char *const cordon_found_above[] = {"$irbrc",
 					  ".npmrc",
 					  ".nvim.lua",
 					  ".nvimrc",
+					  ".nvmrc",
 					  ".pdbrc",
 					  ".perl-version",
 					  ".perldb",
@@ -459,6 +470,7 @@ const char *const cordon_found_above[] = {"$irbrc",
 					  "_irbrc",
 					  "_vimrc",
 					  "conftest.py",
+					  "crush.json",
 					  "eslint.config.cjs",
 					  "eslint.config.cts",
 					  "eslint.config.js",
@@ -4526,17 +4538,28 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 			      strncmp(base + 1, "cordon-tmp-", 11) != 0 && strcmp(tmp, "/tmp") != 0;
 		bool var_tmp = theirs && strcmp(tmp, "/var/tmp") == 0;
 		const char *const dirs[] = {"/tmp", "/var/tmp", theirs && !var_tmp ? tmp : NULL};
+		/* (Round 59b F1: jest's, jest_ and the uid in base 36, whose
+		 * transformed modules it runs after a check anyone can forge;
+		 * jiti 1's, which loads Tailwind 3's tailwind.config.ts.) */
+		char b36[16];
+		size_t k = sizeof(b36) - 1;
+		b36[k] = '\0';
+		for (unsigned u = (unsigned)ctx->uid; k == sizeof(b36) - 1 || u; u /= 36)
+			b36[--k] = "0123456789abcdefghijklmnopqrstuvwxyz"[u % 36];
 		for (size_t d = 0; r >= 0 && d < ARRAY_SIZE(dirs) && dirs[d]; d++) {
-			cleanup_free char *ncc = NULL, *v8 = NULL, *tsx = NULL;
+			cleanup_free char *ncc = NULL, *v8 = NULL, *tsx = NULL, *jest = NULL,
+					  *jiti = NULL;
 			unsigned make = d != 1 || var_tmp ? CORDON_GUARD_MAKE : 0;
 			if (asprintf(&ncc, "%s/node-compile-cache", dirs[d]) < 0 ||
 			    asprintf(&v8, "%s/v8-compile-cache-%u", dirs[d], (unsigned)ctx->uid) <
 				    0 ||
-			    asprintf(&tsx, "%s/tsx-%u", dirs[d], (unsigned)ctx->uid) < 0)
+			    asprintf(&tsx, "%s/tsx-%u", dirs[d], (unsigned)ctx->uid) < 0 ||
+			    asprintf(&jest, "%s/jest_%s", dirs[d], b36 + k) < 0 ||
+			    asprintf(&jiti, "%s/node-jiti", dirs[d]) < 0)
 				r = -ENOMEM;
 			else
 				r = guard_list(
-					p, (const char *const[]){ncc, v8, tsx, NULL},
+					p, (const char *const[]){ncc, v8, tsx, jest, jiti, NULL},
 					CORDON_GUARD_PROTECT | make,
 					"a code cache (node's tools outside run what is there)",
 					ctx->home, &cache);

@@ -11370,7 +11370,9 @@ static const char agents_files_plant[] =
 	"echo 'model: evil' > .aider.conf.yml; echo aider $?\n"
 	"echo '{}' > opencode.jsonc; echo opencodec $?\n"
 	"printf '[toolchain]\\npath = \"/x\"\\n' >> rust-toolchain.toml; echo rust $?\n"
-	"printf '[hooks]\\nenter = \"touch x\"\\n' > mise.toml; echo mise $?\n";
+	"printf '[hooks]\\nenter = \"touch x\"\\n' > mise.toml; echo mise $?\n"
+	"echo '{\"mcp\": {}}' > crush.json; echo crush $?\n"
+	"echo /tmp/evil > .nvmrc; echo nvmrc $?\n";
 
 BOTH_USERS(guards, agents_settings_without_a_stand_in_are_kept, .timeout = 60)
 {
@@ -11390,9 +11392,10 @@ BOTH_USERS(guards, agents_settings_without_a_stand_in_are_kept, .timeout = 60)
 	free(oc);
 	free(ws);
 	free(rt);
-	static const char *const made[] = {
-		".aider.conf.yml", "aider 0", "opencode.jsonc", "opencodec 0", "mise.toml",
-		"mise 0",          NULL};
+	static const char *const made[] = {".aider.conf.yml", "aider 0",   "opencode.jsonc",
+					   "opencodec 0",     "mise.toml", "mise 0",
+					   "crush.json",      "crush 0",   ".nvmrc",
+					   "nvmrc 0",         NULL};
 	for (size_t i = 0; made[i]; i += 2) {
 		char *aside = fmt("%s.cordon-disarmed", made[i]);
 		cr_expect(strstr(r.out, made[i + 1]), "control: the session could not make %s\n%s",
@@ -11408,12 +11411,13 @@ BOTH_USERS(guards, agents_settings_without_a_stand_in_are_kept, .timeout = 60)
 
 	struct run_result c =
 		outside(&w, "rm -f .aider.conf.yml.cordon-disarmed "
-			    "opencode.jsonc.cordon-disarmed mise.toml.cordon-disarmed");
+			    "opencode.jsonc.cordon-disarmed mise.toml.cordon-disarmed "
+			    "crush.json.cordon-disarmed .nvmrc.cordon-disarmed");
 	run_free(&c);
 	set_config(&w, ", \"protected_paths\": []");
 	r = sh_in(&w, NULL, "%s", agents_files_plant);
 	expect_all_landed((const char *const[]){"opencode", "windsurf", "aider", "opencodec",
-						"rust", "mise", NULL},
+						"rust", "mise", "crush", "nvmrc", NULL},
 			  &r, "protected_paths []");
 	cr_assert(present(w.proj, ".aider.conf.yml") && present(w.proj, "opencode.jsonc") &&
 			  present(w.proj, "mise.toml"),

@@ -340,25 +340,36 @@ BOTH_USERS(tmpdir, node_s_compile_cache_outside_stays_unwritten, .timeout = 60)
 		char *entry = fmt("%s/node-compile-cache/v0-x64-0-%u/k", outer, (unsigned)uid);
 		char *v8 = fmt("%s/v8-compile-cache-%u/10.0/k.BLOB", outer, (unsigned)uid);
 		char *tsx = fmt("%s/tsx-%u/k.js", outer, (unsigned)uid);
+		/* (jest's, the uid in base 36, and jiti 1's: round 59b F1.) */
+		char b36[16];
+		size_t at = sizeof(b36) - 1;
+		b36[at] = '\0';
+		for (unsigned u = (unsigned)uid; at == sizeof(b36) - 1 || u; u /= 36)
+			b36[--at] = "0123456789abcdefghijklmnopqrstuvwxyz"[u % 36];
+		char *jest = fmt("%s/jest_%s/jest-transform-cache-x/k", outer, b36 + at);
+		char *jiti = fmt("%s/node-jiti/tailwind.config.k.cjs", outer);
 		char *plant =
-			fmt("for f in %s %s %s; do mkdir -p $(dirname $f) 2>/dev/null; "
+			fmt("for f in %s %s %s %s %s; do mkdir -p $(dirname $f) 2>/dev/null; "
 			    "echo planted > $f 2>/dev/null; done; "
 			    "echo \"nocache=$NODE_DISABLE_COMPILE_CACHE$DISABLE_V8_COMPILE_CACHE"
 			    "$TSX_DISABLE_CACHE\"",
-			    entry, v8, tsx);
+			    entry, v8, tsx, jest, jiti);
 		struct run_result r = sh_in(&w, NULL, "%s", plant);
 		cr_expect(strstr(r.out, "nocache=111"),
 			  "node's tools keep a code cache inside: %s%s", r.out, r.err);
 		cr_expect_not(file_exists(entry), "%s: node's compile cache was written", outer);
 		cr_expect_not(file_exists(v8), "%s: v8-compile-cache was written", outer);
 		cr_expect_not(file_exists(tsx), "%s: tsx's cache was written", outer);
+		cr_expect_not(file_exists(jest), "%s: jest's cache was written", outer);
+		cr_expect_not(file_exists(jiti), "%s: jiti's cache was written", outer);
 		run_free(&r);
 		r = sh_outside(&w, plant);
-		cr_expect(file_exists(entry) && file_exists(v8) && file_exists(tsx),
+		cr_expect(file_exists(entry) && file_exists(v8) && file_exists(tsx) &&
+				  file_exists(jest) && file_exists(jiti),
 			  "control: the writes outside did not land in %s: %s", outer, r.err);
 		run_free(&r);
 		remove_all(outer);
-		free(plant), free(tsx), free(v8), free(entry), free(kv);
+		free(plant), free(tsx), free(v8), free(entry), free(kv), free(jest), free(jiti);
 	}
 	free(extra), free(outers[0]), free(outers[1]);
 	world_free(&w);
