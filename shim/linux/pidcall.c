@@ -7,7 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
 
 #include "call.h"
 #include "cordon/session.h"
@@ -27,6 +31,7 @@ bool cordon_pidcall_is(const struct seccomp_data *d)
 	case SYS_sched_setparam:
 	case SYS_sched_setattr:
 	case SYS_ioprio_set:
+	case SYS_setpgid:
 		return true;
 	default:
 		return false;
@@ -100,10 +105,59 @@ int cordon_pidcall_judge(const struct cordon_unix_policy *u, pid_t tid,
 		}
 		break;
 	}
+	case SYS_setpgid: {
+		/* Into a group of its own (the pid it names), or one whose
+		 * every process is the session's; which process it may move
+		 * (itself, a child) is the kernel's to say. */
+		pid_t target = a0 ? a0 : cordon_tgid_of(tid);
+		ok = a1 == 0 || a1 == target || group_inside(pids, n, u->root, a1);
+		break;
+	}
 	default:
 		ok = a0 == 0 || member(pids, n, u->root, a0);
 		break;
 	}
 	free(pids);
 	return ok ? 0 : -EPERM;
+}
+
+int cordon_pidcall_tty_pgrp(const struct cordon_unix_policy *u, struct cordon_call *c)
+{
+	const __u64 *a = c->req->data.args;
+	pid_t pgrp;
+	int e = cordon_call_peek(c, a[2], &pgrp, sizeof(pgrp));
+	if (e < 0)
+		return e;
+	/* The kernel asks that the terminal be the caller's, and the group
+	 * be in the caller's session: here, the supervisor's. A caller in a
+	 * session of its own (no_tty, or setsid) is answered as the kernel
+	 * would answer it on a terminal not its own. */
+	if (cordon_proc_stat_field(c->tid, 6) != getsid(0))
+		return -ENOTTY;
+	if (pgrp < 0)
+		return -EINVAL;
+	pid_t *pids = NULL;
+	size_t n = 0;
+	if (cordon_unix_session_pids(u, &pids, &n) < 0)
+		return -EPERM;
+	/* A group of the session's, or the one the session started in (the
+	 * launcher's: a shell gives the terminal back to it as it exits). */
+	bool ok = pgrp == getpgrp() || group_inside(pids, n, u->root, pgrp);
+	free(pids);
+	if (!ok)
+		return -EPERM;
+	int fd = cordon_call_take_fd(c, (int)a[0]);
+	if (fd < 0)
+		return fd;
+	/* Done here, on the value judged (never read again from the caller's
+	 * memory); SIGTTOU blocked on this thread, as a shell blocks it, so
+	 * that a supervisor in a background group is not stopped. */
+	sigset_t ttou, was;
+	sigemptyset(&ttou);
+	sigaddset(&ttou, SIGTTOU);
+	pthread_sigmask(SIG_BLOCK, &ttou, &was);
+	int r = ioctl(fd, TIOCSPGRP, &pgrp) < 0 ? -errno : 0;
+	pthread_sigmask(SIG_SETMASK, &was, NULL);
+	close(fd);
+	return r;
 }

@@ -24,5 +24,12 @@ bool cordon_pidcall_is(const struct seccomp_data *d);
  * -EPERM, as the kernel answers a caller without the right. */
 int cordon_pidcall_judge(const struct cordon_unix_policy *u, pid_t tid,
 			 const struct seccomp_data *d);
+/* ioctl(FD, TIOCSPGRP, &PGRP) from the caller of C: the group read once from
+ * its memory, allowed when every process in it is the session's, or it is
+ * the group the session started in (the launcher's), and then set here,
+ * on the caller's fd, never by the kernel reading the caller's memory
+ * again. The call's result: 0 or -errno. */
+struct cordon_call;
+int cordon_pidcall_tty_pgrp(const struct cordon_unix_policy *u, struct cordon_call *c);
 
 #endif

@@ -276,6 +276,19 @@ static int supervise(scmp_filter_ctx ctx, bool sockets, const char **what)
 		*what = "ioctl TIOCGPTPEER";
 		return r;
 	}
+	/* Joining another process group, and handing a terminal's foreground
+	 * to one: both only within the session (pidcall.h; round 59a F2, a
+	 * process that joined a group of the caller's outside and read the
+	 * terminal from the background had the kernel stop that group). A
+	 * new group of one's own (setpgid(PID, 0)) stays in the kernel. */
+	r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(setpgid), 1, SCMP_A1(SCMP_CMP_NE, 0));
+	if (r >= 0)
+		r = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(ioctl), 1,
+				     SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, TIOCSPGRP));
+	if (r < 0) {
+		*what = "setpgid/ioctl TIOCSPGRP";
+		return r;
+	}
 	/* A process that makes itself non-dumpable (ssh-agent, gpg-agent)
 	 * closes its memory and its /proc/PID/fd to a supervisor of the same
 	 * user: its own connects could not be judged, and a listener it holds

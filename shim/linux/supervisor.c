@@ -105,6 +105,7 @@ enum kind {
 	SENDMSG,
 	SENDMMSG,
 	PTY_PEER,
+	TTY_PGRP,
 	PIDCALL,
 	IPC,
 	META,
@@ -144,7 +145,9 @@ static enum kind kind_of(const struct seccomp_data *d)
 	case SYS_listen: /* only by domain (seccomp-rules.c) */
 		return LISTEN;
 	case SYS_ioctl:
-		return (d->args[1] & 0xffffffffu) == 0x5441 ? PTY_PEER : OTHER;
+		return (d->args[1] & 0xffffffffu) == 0x5441                ? PTY_PEER
+		       : (d->args[1] & 0xffffffffu) == (unsigned)TIOCSPGRP ? TTY_PGRP
+									   : OTHER;
 	case SYS_socket: /* not unix (seccomp-rules.c) */
 		return SOCKET;
 	default:
@@ -1387,6 +1390,9 @@ static void handle(const struct seccomp_notif *req, struct seccomp_notif_resp *r
 				close(c.pidfd);
 			return;
 		}
+		break;
+	case TTY_PGRP:
+		r = cordon_pidcall_tty_pgrp(S.cfg.sockets, &c);
 		break;
 	case PIDCALL:
 		r = cordon_pidcall_judge(S.cfg.sockets, c.tid, &req->data);

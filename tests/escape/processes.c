@@ -883,3 +883,75 @@ Test(escape, environment_leakage)
 	free(out);
 	world_free(&w);
 }
+
+/* Round 59a F2: a process inside that joined a process group of the
+ * caller's outside (setpgid) and read the terminal from the background had
+ * the kernel stop that whole group (SIGTTIN, which Landlock never judges);
+ * tcsetpgrp could hand an outside job the terminal's foreground. Both are
+ * refused inside now (the supervisor's, pidcall.c), while a shell's own
+ * job control inside keeps working (a group of its own, its jobs'). The
+ * caller is a shell with job control in a terminal, an outside job in the
+ * background. Judged from outside: that job is not stopped. Control: the
+ * same program outside stops it. */
+static const char join_py[] = "import os, sys\n"
+			      "pg = int(sys.argv[1]); out = []\n"
+			      "try:\n os.setpgid(0, pg); out.append('setpgid ok')\n"
+			      "except OSError as e:\n out.append('setpgid %d' % e.errno)\n"
+			      "if out[0] != 'setpgid ok':\n"
+			      " try:\n  os.tcsetpgrp(0, pg); out.append('tcsetpgrp ok')\n"
+			      " except OSError as e:\n  out.append('tcsetpgrp %d' % e.errno)\n"
+			      "print(' '.join(out), flush=True)\n"
+			      "if out[0] == 'setpgid ok':\n os.read(0, 1)\n";
+
+/* NAME in DIR, read whole, or NULL. */
+static char *read_in(const char *dir, const char *name)
+{
+	char *p = path_join(dir, name);
+	char *s = read_file(p);
+	free(p);
+	return s;
+}
+
+BOTH_USERS(escape, an_outside_process_group_stays_out_of_reach, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "pgjoin", "");
+	char *py = write_file(w.proj, "join.py", join_py);
+	world_give(&w);
+	const char *bin = w.as_user ? w.user_cordon : CORDON_BIN;
+	char *script =
+		fmt("set -m; sleep 300 & echo $! > outside; PG=$(cut -d' ' -f5 /proc/$!/stat); "
+		    "%s run --config %s -- /usr/bin/python3 %s $PG > inside.txt 2>&1; "
+		    "sleep 0.5; cut -d' ' -f3 /proc/$(cat outside)/stat > state-deny; "
+		    "/usr/bin/python3 %s $PG > ctl.txt 2>&1 & echo $! > ctlpid; sleep 1; "
+		    "cut -d' ' -f3 /proc/$(cat outside)/stat > s.tmp; mv s.tmp state-ctl; "
+		    "exec sleep 300",
+		    bin, w.cfg, py, py);
+	char *argv[] = {"/bin/sh", "-c", script, NULL};
+	int master;
+	char *name;
+	pid_t pid = world_pty_spawn(&w, argv, &master, &name);
+	char *ctl_state = path_join(w.proj, "state-ctl");
+	bool done = wait_exists(ctl_state, 20000);
+	char *inside = read_in(w.proj, "inside.txt"), *deny = read_in(w.proj, "state-deny"),
+	     *ctl = read_in(w.proj, "state-ctl"), *outside = read_in(w.proj, "outside"),
+	     *ctlpid = read_in(w.proj, "ctlpid");
+	char *diag = fmt("inside: %s; states %s / %s", inside ? inside : "(none)",
+			 deny ? deny : "?", ctl ? ctl : "?");
+	cr_expect(done, "the script did not finish\n%s", diag);
+	cr_expect(inside && strstr(inside, "setpgid 1 tcsetpgrp 1"), "not refused inside\n%s",
+		  diag);
+	cr_expect(deny && deny[0] != 'T', "the outside job was stopped from inside\n%s", diag);
+	cr_expect(ctl && ctl[0] == 'T', "control: the program outside did not stop it\n%s", diag);
+	if (outside)
+		kill((pid_t)atoi(outside), SIGKILL);
+	if (ctlpid)
+		kill((pid_t)atoi(ctlpid), SIGKILL);
+	kill(pid, SIGKILL);
+	int st;
+	waitpid(pid, &st, 0);
+	close(master);
+	free(diag), free(ctlpid), free(outside), free(ctl), free(deny), free(inside);
+	free(ctl_state), free(name), free(script), free(py);
+	world_free(&w);
+}
