@@ -77,8 +77,9 @@ int cmd_check(const struct cordon_args *a)
 		printf("objects:   chmod/chown/utimes/xattrs only under write rules (see guards),\n"
 		       "           inotify (read rules), System V IPC (the session's own), "
 		       "prlimit/renice/\n"
-		       "           sched/ioprio (the session's processes), ptys made inside; "
-		       "keyrings,\n"
+		       "           sched/ioprio, process groups and the terminal's foreground "
+		       "(the\n"
+		       "           session's processes), ptys made inside; keyrings,\n"
 		       "           fanotify, chattr, leases, socket diagnostics refused\n");
 	if (cordon_sandbox_nested())
 		printf("nested:    this shell is inside a cordon session: a session started here\n"
