@@ -209,6 +209,8 @@ int launcher_policy(const struct cordon_args *a, const char *session, bool enfor
 	char *ttys[4];
 	cordon_session_ttys(ttys);
 	ctx.ttys = (const char *const *)ttys;
+	ctx.no_tty = enforce && !isatty(STDIN_FILENO) && !isatty(STDOUT_FILENO) &&
+		     !isatty(STDERR_FILENO);
 	for (int c = 0; c < CORDON_CLASS_COUNT; c++)
 		ctx.extra[c] = a->extra[c];
 	ctx.extra_env = a->extra_env;

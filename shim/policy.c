@@ -808,6 +808,23 @@ int cordon_session_id(char out[CORDON_SESSION_ID_LEN + 1])
 	return 0;
 }
 
+/* The rules on PATH from SOURCE, taken out. */
+static void drop_rules(struct cordon_policy *p, const char *path, const char *source)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < p->n_rules; i++) {
+		struct cordon_rule *r = &p->rules[i];
+		if (strcmp(r->path, path) == 0 && strcmp(r->source, source) == 0) {
+			free(r->path);
+			free(r->source);
+			free(r->written);
+			continue;
+		}
+		p->rules[k++] = *r;
+	}
+	p->n_rules = k;
+}
+
 /* Read-write grants execute too: what a session may write it could run
  * anyway (through an interpreter, or by copying it into the project, which
  * is executable), so refusing execute on /tmp only broke `gcc -o /tmp/a.out`,
@@ -1797,6 +1814,8 @@ static int resolve_paths_with(const struct cordon_config *cfg, const struct cord
 		cordon_strv_free(&defaults);
 		if (r < 0)
 			return r;
+		if (ctx->no_tty)
+			drop_rules(p, "/dev/tty", source);
 		/* The runtime directory is where the desktop's servers listen
 		 * (D-Bus, Wayland, PulseAudio, gpg-agent, keyring agents), and
 		 * /tmp and /var/tmp are where clients outside look for many

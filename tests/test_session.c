@@ -188,9 +188,9 @@ Test(session, terminal_close_ends_the_session, .timeout = 60)
  * 59a F3: `cordon run -- CMD </dev/null >log`, an agent harness's way,
  * outlived its tmux window): as the terminal's session leader, or in a
  * background job of a shell with job control (no SIGHUP reaches it; the
- * controlling terminal, watched, hangs up). And such a command has no
- * controlling terminal (59a F1: /dev/tty was the caller's, to read what
- * was typed there); control: with stdin the terminal, it has. As root
+ * controlling terminal, watched, hangs up). And such a command cannot
+ * open /dev/tty (59a F1: it was the caller's terminal, to read what was
+ * typed there); control: with stdin the terminal, it can. As root
  * and as the test user; judged by the session's processes and cgroup. */
 Test(session, a_terminal_closing_ends_a_session_with_no_terminal_stdio, .timeout = 90)
 {

@@ -319,6 +319,13 @@ struct cordon_context {
 	 * /dev/pts (Linux), so that nothing inside opens another terminal of
 	 * the user's. Ptys made inside come from the supervisor (TIOCGPTPEER). */
 	const char *const *ttys;
+	/* None of stdin, stdout and stderr is a terminal (a launch's; explain
+	 * and check say what their caller's would get): /dev/tty, the
+	 * caller's controlling terminal, gets no rule of system_paths', so
+	 * that nothing inside reads what is typed there, changes its modes
+	 * or moves its foreground (round 59a F1). A rule of the user's naming
+	 * it stands. */
+	bool no_tty;
 };
 
 /* The built-in defaults. */

@@ -329,8 +329,6 @@ static __attribute__((noreturn)) void command(struct cordon_spawn *sp, long keep
 	open_fds[n++] = sp->hold;
 	open_fds[n++] = sp->report_w; /* close-on-exec: says why an exec failed */
 	keep_only(open_fds, n);
-	if (sp->no_tty)
-		SYS0(setsid);
 	if (sp->in_userns && enter_own_userns(sp) < 0) {
 		/* Not the command's fault (a caller that forbids ambient
 		 * capabilities, say): cordon's failure, 125, never a start

@@ -56,12 +56,6 @@ struct cordon_spawn {
 	int keep[16];
 	int hold;             /* open in the command until its exec, not across it, or -1 */
 	bool sigpipe_ignored; /* the command keeps SIGPIPE ignored (else: its default) */
-	/* None of the launcher's stdin, stdout and stderr is a terminal: the
-	 * command starts in a session of its own, with no controlling
-	 * terminal (round 59a F1: /dev/tty gave it the caller's, to read
-	 * what was typed there and to move its foreground group; F2: to
-	 * join a group of the caller's and have the kernel stop it). */
-	bool no_tty;
 	/* NULL: exec at once. Else run in the command's process first, with
 	 * the C library (the supervisor waits): non-zero means do not exec, and
 	 * exit with that status. */

@@ -16326,7 +16326,8 @@ BOTH_USERS(guards, container_state_in_the_runtime_dir_stays, .timeout = 60)
 	cr_assert_eq(chown(runc, uid, gid), 0);
 	cr_assert_eq(chown(ctr, uid, gid), 0);
 	cr_assert_eq(chown(state, uid, gid), 0);
-	char *other = fmt("%s/cordon-test-other", rd.path);
+	/* (A name of its own: the other runtime-directory tests run beside.) */
+	char *other = fmt("%s/cordon-test-runc-%d", rd.path, (int)getpid());
 	struct run_result r = sh_in(&w, NULL,
 				    "echo '{\"hooks\": {\"poststop\": []}}' > %s; "
 				    "mkdir -p %s/x; echo ok > %s",
