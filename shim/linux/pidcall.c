@@ -124,16 +124,18 @@ int cordon_pidcall_judge(const struct cordon_unix_policy *u, pid_t tid,
 int cordon_pidcall_tty_pgrp(const struct cordon_unix_policy *u, struct cordon_call *c)
 {
 	const __u64 *a = c->req->data.args;
+	/* The kernel asks that the group be in the caller's session. A
+	 * session other than the launcher's was made inside (setsid: a tmux
+	 * or script inside, with a pty of its own), and holds only the
+	 * session's processes: whatever group the kernel takes there is the
+	 * session's, whatever the caller's memory says by then. Decided on
+	 * the caller's session alone, so the kernel goes on. */
+	if (cordon_proc_stat_field(c->tid, 6) != getsid(0))
+		return 1;
 	pid_t pgrp;
 	int e = cordon_call_peek(c, a[2], &pgrp, sizeof(pgrp));
 	if (e < 0)
 		return e;
-	/* The kernel asks that the terminal be the caller's, and the group
-	 * be in the caller's session: here, the supervisor's. A caller in a
-	 * session of its own (no_tty, or setsid) is answered as the kernel
-	 * would answer it on a terminal not its own. */
-	if (cordon_proc_stat_field(c->tid, 6) != getsid(0))
-		return -ENOTTY;
 	if (pgrp < 0)
 		return -EINVAL;
 	pid_t *pids = NULL;

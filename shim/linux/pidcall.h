@@ -28,7 +28,9 @@ int cordon_pidcall_judge(const struct cordon_unix_policy *u, pid_t tid,
  * its memory, allowed when every process in it is the session's, or it is
  * the group the session started in (the launcher's), and then set here,
  * on the caller's fd, never by the kernel reading the caller's memory
- * again. The call's result: 0 or -errno. */
+ * again. The call's result: 0 or -errno; 1 where the caller's session is
+ * not the launcher's (one made inside: every group in it is the
+ * session's), and the kernel goes on. */
 struct cordon_call;
 int cordon_pidcall_tty_pgrp(const struct cordon_unix_policy *u, struct cordon_call *c);
 

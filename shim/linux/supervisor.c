@@ -1393,6 +1393,8 @@ static void handle(const struct seccomp_notif *req, struct seccomp_notif_resp *r
 		break;
 	case TTY_PGRP:
 		r = cordon_pidcall_tty_pgrp(S.cfg.sockets, &c);
+		if (r == 1)
+			goto go_on;
 		break;
 	case PIDCALL:
 		r = cordon_pidcall_judge(S.cfg.sockets, c.tid, &req->data);
