@@ -244,6 +244,46 @@ Test(session, a_terminal_closing_ends_a_session_with_no_terminal_stdio, .timeout
 		}
 }
 
+/* Job control keeps working inside, where the supervisor now judges
+ * setpgid and TIOCSPGRP (round 59a F2): an interactive bash on the
+ * session's terminal, and one on a pty made inside (script: a session of
+ * its own), run a background job and a pipeline, with no word of a
+ * terminal process group it could not set. */
+Test(session, job_control_works_inside, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "jobctl", "");
+	static const char lines[] = "sleep 5 | cat & jobs; kill %1; echo a | tr a b; exit\n";
+	for (int nested = 0; nested < 2; nested++) {
+		char *argv_direct[] = {CORDON_BIN,  "run",    "--config", w.cfg, "--",
+				       "/bin/bash", "--norc", "-i",       NULL};
+		char *argv_nested[] = {CORDON_BIN,  "run",
+				       "--config",  w.cfg,
+				       "--",        "/usr/bin/script",
+				       "-qc",       "/bin/bash --norc -i",
+				       "/dev/null", NULL};
+		int master;
+		char *name;
+		pid_t pid = pty_spawn(nested ? argv_nested : argv_direct, w.env, w.proj, &master,
+				      &name);
+		char buf[8192] = "";
+		cr_assert(pty_read_until(master, "# ", 10000, buf, sizeof(buf), false),
+			  "%d: no prompt: %s", nested, buf);
+		cr_assert_eq(write(master, lines, sizeof(lines) - 1), (ssize_t)(sizeof(lines) - 1));
+		bool done = pty_read_until(master, "\nb\r", 10000, buf, sizeof(buf), true);
+		cr_expect(done, "%d: the pipeline did not run: %s", nested, buf);
+		cr_expect_null(strstr(buf, "terminal process group"), "%d: %s", nested, buf);
+		cr_expect_null(strstr(buf, "no job control"), "%d: %s", nested, buf);
+		cr_expect(strstr(buf, "Running"), "%d: no job: %s", nested, buf);
+		cr_expect(wait_gone(pid, 5000), "%d: bash did not exit", nested);
+		int st;
+		waitpid(pid, &st, 0);
+		close(master);
+		free(name);
+	}
+	world_free(&w);
+}
+
 /* Round 54b F1: a session names its own processes, and cordon ps prints
  * their command lines outside: an escape sequence (a title, OSC 52's
  * clipboard) or a line of its own must not reach the user's terminal
