@@ -75,12 +75,11 @@ int cmd_check(const struct cordon_args *a)
 		       "notification)\n");
 	if (sup.notify && cordon_sandbox_needs_supervisor(&sup))
 		printf("objects:   chmod/chown/utimes/xattrs only under write rules (see guards),\n"
-		       "           inotify (read rules), System V IPC (the session's own), "
-		       "prlimit/renice/\n"
-		       "           sched/ioprio, process groups and the terminal's foreground "
-		       "(the\n"
-		       "           session's processes), ptys made inside; keyrings,\n"
-		       "           fanotify, chattr, leases, socket diagnostics refused\n");
+		       "           inotify (read rules), System V IPC, prlimit/renice/sched/ioprio,\n"
+		       "           process groups, the terminal's foreground (all: the session's "
+		       "own),\n"
+		       "           ptys made inside; keyrings, fanotify, chattr, leases, sock_diag "
+		       "refused\n");
 	if (cordon_sandbox_nested())
 		printf("nested:    this shell is inside a cordon session: a session started here\n"
 		       "           stacks its file and network rules on it; the outer supervisor\n"
