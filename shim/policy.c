@@ -3969,6 +3969,57 @@ static int omz_settings(const struct cordon_context *ctx, char **off, char *name
 	return e;
 }
 
+/* Whether aider is at work here: its config or state in the home, its
+ * histories in the project, or an aider on the caller's PATH. */
+static bool aider_used(const struct cordon_policy *p, const struct cordon_context *ctx)
+{
+	struct stat st;
+	char path[PATH_MAX];
+	static const char *const home[] = {"/.aider.conf.yml", "/.aider"};
+	for (size_t i = 0; ctx->home && i < ARRAY_SIZE(home); i++)
+		if (snprintf(path, sizeof(path), "%s%s", ctx->home, home[i]) < (int)sizeof(path) &&
+		    lstat(path, &st) == 0)
+			return true;
+	static const char *const proj[] = {"/.aider.input.history", "/.aider.chat.history.md"};
+	for (size_t i = 0; p->project && i < ARRAY_SIZE(proj); i++)
+		if (snprintf(path, sizeof(path), "%s%s", p->project, proj[i]) < (int)sizeof(path) &&
+		    lstat(path, &st) == 0)
+			return true;
+	const char *env = ctx->getenv_fn ? ctx->getenv_fn("PATH") : NULL;
+	for (const char *d = env; d && *d;) {
+		size_t n = strcspn(d, ":");
+		if (n && d[0] == '/' &&
+		    snprintf(path, sizeof(path), "%.*s/aider", (int)n, d) < (int)sizeof(path) &&
+		    access(path, X_OK) == 0)
+			return true;
+		d += n + (d[n] == ':');
+	}
+	return false;
+}
+
+/* aider reads the .env at the git root as its own settings (round 59b F5:
+ * AIDER_LINT_CMD, a command it runs after each edit, and OPENAI_API_BASE,
+ * over the user's own): where aider is at work, the project's .env (and
+ * each writable root's) is protected as oh-my-zsh's are; a write rule
+ * naming it leaves it to the session. */
+static int guard_aider_dotenv(struct cordon_policy *p, const struct cordon_context *ctx,
+			      struct cordon_path_cache *cache)
+{
+	if (!p->project || !aider_used(p, ctx))
+		return 0;
+	struct cordon_strv envs = {0};
+	int e = push_path(&envs, p->project, "/", ".env");
+	for (size_t i = 0; e >= 0 && i < p->n_rules; i++)
+		if (cordon_policy_writable_root(p, &p->rules[i]))
+			e = push_path(&envs, p->rules[i].path, "/", ".env");
+	for (size_t i = 0; e >= 0 && i < envs.n; i++)
+		e = guard_list_in(p, (const char *const[]){envs.v[i], NULL}, CORDON_GUARD_PROTECT,
+				  true, "protected_paths (a .env aider reads)", ctx->home, NULL,
+				  cache);
+	cordon_strv_free(&envs);
+	return e;
+}
+
 /* oh-my-zsh's dotenv plugin: on each cd into a directory its allow list
  * names (the user answered "always" there once), it exports what the
  * .env there holds now, whatever that is (round 27: PROMPT='$(cmd)',
@@ -4425,6 +4476,8 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 		r = guard_mise_env(p, ctx, protected, &cache);
 	if (r >= 0 && protected && protected[0] && p->sandbox)
 		r = guard_omz_dotenv(p, ctx, &cache);
+	if (r >= 0 && protected && protected[0] && p->sandbox)
+		r = guard_aider_dotenv(p, ctx, &cache);
 	if (r >= 0 && protected && protected[0] && p->sandbox)
 		r = guard_found_above(p, ctx, &cache);
 	/* What a writable home keeps (home_kept_in): $HOME's, and the passwd

@@ -13640,6 +13640,50 @@ BOTH_USERS(guards, what_oh_my_zshs_dotenv_plugin_exports_is_kept, .timeout = 60)
 	world_free(&w);
 }
 
+/* aider reads the git root's .env as its settings (round 59b F5:
+ * AIDER_LINT_CMD runs after each edit, outside, where the user runs
+ * aider): where aider is at work (~/.aider.conf.yml here), the project's
+ * .env stays as it was, and one made inside is not left; named in a write
+ * rule, it is the session's. Control: with no sign of aider, the write
+ * lands. Judged from outside. */
+BOTH_USERS(guards, the_env_aider_reads_is_kept_where_aider_works, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "aiderenv");
+	free(write_file(w.proj, ".env", "A=1\n"));
+	world_give(&w);
+	static const char plant[] = "echo AIDER_LINT_CMD=touch-x >> .env; echo wrote $?";
+	for (int aider = 0; aider < 2; aider++) {
+		if (aider) {
+			free(write_file(w.home, ".aider.conf.yml", "model: x\n"));
+			world_give(&w);
+		}
+		struct run_result r = sh_in(&w, NULL, "%s", plant);
+		char *now = content(w.proj, ".env");
+		if (aider)
+			cr_expect(now && strcmp(now, "A=1\n") == 0,
+				  "the .env aider reads was written: %s\n%s%s",
+				  now ? now : "(gone)", r.out, r.err);
+		else
+			cr_expect(now && strstr(now, "AIDER_LINT_CMD"),
+				  "control: no aider, and the .env was not written\n%s%s", r.out,
+				  r.err);
+		free(now);
+		run_free(&r);
+		r = outside(&w, "printf 'A=1\\n' > .env");
+		run_free(&r);
+	}
+	/* Named in a write rule: the session's. */
+	char *opt = fmt("--allow-write %s/.env", w.proj);
+	struct run_result r = sh_in(&w, opt, "%s", plant);
+	char *now = content(w.proj, ".env");
+	cr_expect(now && strstr(now, "AIDER_LINT_CMD"), "named, not written\n%s%s", r.out, r.err);
+	free(now);
+	run_free(&r);
+	free(opt);
+	world_free(&w);
+}
+
 /* The same plugin told not to ask (ZSH_DOTENV_PROMPT=false in ~/.zshrc):
  * it exports the .env of every directory entered. The project's .env is
  * kept read-only, one made in a subdirectory is moved aside as the
