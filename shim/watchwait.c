@@ -3,6 +3,7 @@
  * on macOS), the terminal hangs up, or the shim's ack does not come. */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <poll.h>
@@ -107,6 +108,12 @@ void cordon_wait_for_end(int pidfd, int ack_fd, int tty, int ack_timeout_ms, con
 	}
 }
 
+bool cordon_hangup_ignored(void)
+{
+	struct sigaction was;
+	return sigaction(SIGHUP, NULL, &was) == 0 && was.sa_handler == SIG_IGN;
+}
+
 int cordon_tty_watch_fd(void)
 {
 	for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++)
@@ -114,7 +121,10 @@ int cordon_tty_watch_fd(void)
 			return fcntl(fd, F_DUPFD_CLOEXEC, 3);
 	/* None of them: the controlling terminal, whose closing ends the
 	 * session as well (round 59a F3: `cordon run -- CMD </dev/null
-	 * >log` in a tmux window outlived the window). */
+	 * >log` in a tmux window outlived the window); but not where the
+	 * caller chose otherwise (nohup: SIGHUP ignored, round 59d F1). */
+	if (cordon_hangup_ignored())
+		return -1;
 	int fd = open("/dev/tty", O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 	if (fd >= 0 && fd <= STDERR_FILENO) {
 		int up = fcntl(fd, F_DUPFD_CLOEXEC, 3);

@@ -30,6 +30,9 @@ void cordon_list_session(void *info);
  * the controlling terminal opened (close-on-exec, above 2), else -1: its
  * hang-up ends the session even if the command ignores SIGHUP. */
 int cordon_tty_watch_fd(void);
+/* The caller left SIGHUP ignored (nohup): the session is not to end when
+ * the controlling terminal does (a terminal of its stdio still ends it). */
+bool cordon_hangup_ignored(void);
 
 struct cordon_session;
 /* What every cordon_session_start does first, on either platform: no fds

@@ -244,6 +244,48 @@ Test(session, a_terminal_closing_ends_a_session_with_no_terminal_stdio, .timeout
 		}
 }
 
+/* The caller's choice stands: `nohup cordon run -- CMD &` (SIGHUP ignored,
+ * no terminal stdio) is not ended by its terminal closing (round 59d F1:
+ * the watch of the controlling terminal ended it). Judged by the
+ * session's process, alive after the close; the launcher then killed, the
+ * session goes. */
+Test(session, nohup_keeps_a_session_past_its_terminal, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "nohupclose", "");
+	char *script = fmt("nohup %s run --config %s -- /bin/sh -c 'echo $CORDON_SESSION > sid; "
+			   "echo $$ >> pids; exec sleep 300' </dev/null >/dev/null 2>&1 & "
+			   "echo $! > launcher; wait",
+			   CORDON_BIN, w.cfg);
+	char *argv[] = {"/bin/sh", "-c", script, NULL};
+	int master;
+	char *name;
+	pid_t pid = pty_spawn(argv, w.env, w.proj, &master, &name);
+	char *pids = path_join(w.proj, "pids"), *launcher = path_join(w.proj, "launcher");
+	cr_assert(wait_exists(pids, 10000) && wait_exists(launcher, 5000), "did not start");
+	usleep(100000);
+	close(master);
+	cr_expect(wait_gone(pid, 5000), "the caller lived on");
+	int st;
+	waitpid(pid, &st, 0);
+	usleep(500000);
+	pid_t inside[4];
+	size_t n = read_pids(pids, inside, 4);
+	cr_assert_eq(n, 1);
+	cr_expect_eq(kill(inside[0], 0), 0, "nohup's session ended with its terminal");
+	char *l = read_file(launcher);
+	pid_t lp = l ? (pid_t)atoi(l) : 0;
+	cr_assert_gt(lp, 0);
+	kill(lp, SIGKILL);
+	expect_session_gone(&w, 1);
+	free(l);
+	free(launcher);
+	free(pids);
+	free(name);
+	free(script);
+	world_free(&w);
+}
+
 /* Job control keeps working inside, where the supervisor now judges
  * setpgid and TIOCSPGRP (round 59a F2): an interactive bash on the
  * session's terminal, and one on a pty made inside (script: a session of

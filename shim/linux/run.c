@@ -525,7 +525,8 @@ static void wait_for_end(struct run *r)
 				 * session leader or the foreground group; round 59a
 				 * F3: with no terminal to poll, it only went on to
 				 * the command, which ignored it): the session ends. */
-				if (si.ssi_signo == SIGHUP && si.ssi_code == SI_KERNEL) {
+				if (si.ssi_signo == SIGHUP && si.ssi_code == SI_KERNEL &&
+				    !cordon_hangup_ignored()) {
 					hang_up(r);
 					continue;
 				}
