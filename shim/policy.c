@@ -4538,8 +4538,10 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 		/* Rootless container runtimes keep each container's state
 		 * here and trust it: a poststop hook added to runc's
 		 * runc/ID/state.json ran outside, unsandboxed, at the
-		 * container's delete (round 59b F3). Read-only (a missing one
-		 * made inside is moved aside as the session ends). */
+		 * container's delete (round 59b F3). Read-only, made (0700)
+		 * when missing: one missing was a name the watch moved aside
+		 * as it appeared, the user's own runc's too, while any session
+		 * ran (round 59d F3). */
 		static const char *const runtimes[] = {"runc",       "crun",   "youki",
 						       "containerd", "docker", "libpod",
 						       "containers", "podman", "buildah"};
@@ -4551,7 +4553,7 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 		}
 		list[ARRAY_SIZE(runtimes)] = NULL;
 		if (r >= 0)
-			r = guard_list(p, list, CORDON_GUARD_PROTECT,
+			r = guard_list(p, list, CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE,
 				       "the runtime directory (container state)", ctx->home,
 				       &cache);
 	}
