@@ -5041,6 +5041,54 @@ static int other_home(const struct cordon_context *given, const char *home, char
 	return 0;
 }
 
+/* A write rule of the user's on a repository's own protected files
+ * elsewhere than the project (--allow-write OTHER/.git/hooks: round 59d
+ * F8, a hook written there ran at the next git checkout outside; the
+ * project's and a writable root's are the guard plan's to refuse): the
+ * protected entries under .git/ and .hg/, wherever they are. */
+static int refuse_repo_files_named(const struct cordon_config *cfg, const struct cordon_policy *p,
+				   struct cordon_error *err)
+{
+	const char *const *lists[2] = {cfg->has_protected
+					       ? (const char *const *)cfg->protected_paths.v
+					       : cordon_default_protected,
+				       (const char *const *)cfg->additional_protected.v};
+	for (size_t i = 0; p->sandbox && i < p->n_rules; i++) {
+		const struct cordon_rule *r = &p->rules[i];
+		if (!(r->access & CORDON_ACCESS_WRITE) || !cordon_policy_users_rule(r) ||
+		    (p->project && cordon_path_under(r->path, p->project)))
+			continue;
+		for (size_t l = 0; l < 2; l++)
+			for (size_t k = 0; lists[l] && lists[l][k]; k++) {
+				const char *e = lists[l][k];
+				if (strncmp(e, ".git/", 5) != 0 && strncmp(e, ".hg/", 4) != 0)
+					continue;
+				size_t n = strlen(e);
+				while (n && e[n - 1] == '/')
+					n--;
+				char part[PATH_MAX];
+				snprintf(part, sizeof(part), "/%.*s", (int)n, e);
+				const char *at = strstr(r->path, part);
+				size_t pn = strlen(part);
+				if (!at || (at[pn] != '\0' && at[pn] != '/'))
+					continue;
+				char as[PATH_MAX + 8];
+				cordon_printable(r->written ? r->written : r->path, SIZE_MAX, as,
+						 sizeof(as));
+				return cordon_err(err, EINVAL,
+						  "%s (%s) would write a repository's %.*s, which "
+						  "stays read-only inside (%s): git outside obeys "
+						  "it; remove that rule, or take %.*s out of "
+						  "protected_paths",
+						  as, r->source, (int)n, e,
+						  cfg->has_protected ? "protected_paths"
+								     : "protected_paths (default)",
+						  (int)n, e);
+			}
+	}
+	return 0;
+}
+
 /* A write rule on / (--allow-write /, "additional_read_write_paths":
  * ["/"], also through a link or "/proc/.."): the sandbox would allow
  * everything, as a project at / would. Refused the same way. */
@@ -5546,8 +5594,9 @@ static int resolve(const struct cordon_config *cfg, const struct cordon_context 
 	r = resolve_paths(cfg, ctx, &p);
 	if (r >= 0 && p.sandbox && CORDON_OS_NATIVE == CORDON_OS_LINUX)
 		r = share_mounted_in_shared(&p);
-	if (r >= 0 && (refuse_root_writable(cfg, &p, err) < 0 ||
-		       refuse_home_mounted(cfg, ctx, &p, err) < 0)) {
+	if (r >= 0 &&
+	    (refuse_root_writable(cfg, &p, err) < 0 || refuse_home_mounted(cfg, ctx, &p, err) < 0 ||
+	     refuse_repo_files_named(cfg, &p, err) < 0)) {
 		cordon_policy_free(&p);
 		return -EINVAL;
 	}

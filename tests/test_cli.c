@@ -492,6 +492,29 @@ Test(cli, a_write_rule_a_guard_would_void_is_refused)
 		cr_expect_not(file_exists(mark), "as user %d: the command ran", as_user);
 		run_free(&r);
 		free(opt);
+		/* Another repository's hooks (round 59d F8: written, they ran at
+		 * its next git checkout outside); control: the repository
+		 * itself is writable (its protected files kept). */
+		char *other = path_join(w.dir, "other");
+		char *git2[] = {"/usr/bin/git", "init", "-q", other, NULL};
+		r = world_run(&w, git2, w.proj);
+		cr_assert_eq(r.status, 0, "%s", r.err);
+		run_free(&r);
+		char *oopt = fmt("--allow-write %s/.git/hooks", other);
+		r = sh_in(&w, oopt, "touch %s", mark);
+		cr_expect_eq(r.status, 125, "as user %d: %s", as_user, r.err);
+		cr_expect(strstr(r.err, "would write a repository's .git/hooks"), "as user %d: %s",
+			  as_user, r.err);
+		cr_expect_not(file_exists(mark), "as user %d: the command ran", as_user);
+		run_free(&r);
+		free(oopt);
+		oopt = fmt("--allow-write %s", other);
+		r = sh_in(&w, oopt, "touch %s", mark);
+		cr_expect(file_exists(mark), "as user %d: control: %s", as_user, r.err);
+		unlink(mark);
+		run_free(&r);
+		free(oopt);
+		free(other);
 		char *hooks = path_join(w.proj, ".git/hooks");
 		r = run_cordon(w.env, w.proj, "explain", "--config", w.cfg, "--allow-write", hooks,
 			       NULL);
