@@ -11,6 +11,7 @@
 #include <sys/syscall.h>
 #include <pthread.h>
 #include <signal.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "call.h"
@@ -145,10 +146,18 @@ int cordon_pidcall_tty_pgrp(const struct cordon_unix_policy *u, struct cordon_ca
 	/* A group of the session's, or the one the session started in (the
 	 * launcher's: a shell gives the terminal back to it as it exits). */
 	bool ok = pgrp == getpgrp() || group_inside(pids, n, u->root, pgrp);
+	int fd = ok ? cordon_call_take_fd(c, (int)a[0]) : -EPERM;
+	/* And only from the session: never taken back from a group outside
+	 * (round 59e F5: a child that ignored SIGTTOU took the foreground
+	 * from the user's shell, once it had the job stopped, and read what
+	 * was typed to the shell). */
+	pid_t fg = fd >= 0 ? tcgetpgrp(fd) : -1;
+	if (fd >= 0 && fg > 0 && fg != pgrp && fg != getpgrp() &&
+	    !group_inside(pids, n, u->root, fg)) {
+		close(fd);
+		fd = -EPERM;
+	}
 	free(pids);
-	if (!ok)
-		return -EPERM;
-	int fd = cordon_call_take_fd(c, (int)a[0]);
 	if (fd < 0)
 		return fd;
 	/* Done here, on the value judged (never read again from the caller's

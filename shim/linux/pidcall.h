@@ -26,7 +26,9 @@ int cordon_pidcall_judge(const struct cordon_unix_policy *u, pid_t tid,
 			 const struct seccomp_data *d);
 /* ioctl(FD, TIOCSPGRP, &PGRP) from the caller of C: the group read once from
  * its memory, allowed when every process in it is the session's, or it is
- * the group the session started in (the launcher's), and then set here,
+ * the group the session started in (the launcher's), and the terminal's
+ * foreground is the session's or the launcher's now (never taken from a
+ * group outside), and then set here,
  * on the caller's fd, never by the kernel reading the caller's memory
  * again. The call's result: 0 or -errno; 1 where the caller's session is
  * not the launcher's (one made inside: every group in it is the
