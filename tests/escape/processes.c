@@ -955,3 +955,104 @@ BOTH_USERS(escape, an_outside_process_group_stays_out_of_reach, .timeout = 60)
 	free(ctl_state), free(name), free(script), free(py);
 	world_free(&w);
 }
+
+/* Round 59e F5: the command handed the terminal to a group of its own,
+ * then read it from the launcher's group: the kernel stopped the launcher,
+ * the user's shell said "Stopped" and took the terminal back, and the
+ * other group, ignoring SIGTTOU, took it again and read what was typed to
+ * the shell. Now the foreground is never taken from a group outside. The
+ * caller is an interactive bash in a terminal; once the job is stopped
+ * and the other group has tried (refused, or left waiting: the supervisor
+ * is the stopped launcher's), a line typed runs in the shell. Judged
+ * from outside: the marker the line makes. Control: the same program as a
+ * job of its own, outside, reads the line, and no marker is made. */
+static const char steal_py[] =
+	"import os, signal, sys, time\n"
+	"signal.signal(signal.SIGTTOU, signal.SIG_IGN)\n"
+	"a = os.fork()\n"
+	"if a == 0:\n"
+	" os.setpgid(0, 0); signal.signal(signal.SIGTTIN, signal.SIG_IGN)\n"
+	" signal.signal(signal.SIGHUP, signal.SIG_IGN); time.sleep(1.5)\n"
+	" log = open(sys.argv[1], 'a')\n"
+	" try:\n  os.tcsetpgrp(0, os.getpgrp()); log.write('took\\n'); log.flush()\n"
+	" except OSError as e:\n  log.write('refused %d\\n' % e.errno); log.close(); os._exit(0)\n"
+	" log.write('read %r\\n' % os.read(0, 512)); log.close(); os._exit(0)\n"
+	"time.sleep(0.2)\n"
+	"try:\n os.setpgid(a, a)\nexcept OSError:\n pass\n"
+	"os.tcsetpgrp(0, a)\n"
+	"try:\n os.read(0, 1)\nexcept OSError:\n pass\n"
+	"os.waitpid(a, 0)\n";
+
+/* The same from a session started in the background (`cordon run … &`):
+ * its process, ignoring SIGTTOU, asks for the foreground while the shell
+ * has it. */
+static const char steal_bg_py[] =
+	"import os, signal, sys, time\n"
+	"signal.signal(signal.SIGTTOU, signal.SIG_IGN); signal.signal(signal.SIGTTIN, "
+	"signal.SIG_IGN)\n"
+	"time.sleep(1.5); log = open(sys.argv[1], 'a')\n"
+	"try:\n os.tcsetpgrp(0, os.getpgrp()); log.write('took\\n'); log.flush()\n"
+	"except OSError as e:\n log.write('refused %d\\n' % e.errno); log.close(); os._exit(0)\n"
+	"log.write('read %r\\n' % os.read(0, 512)); log.close()\n";
+
+static void no_input_taken(const struct who *who, bool background)
+{
+	struct world w;
+	world_for(&w, who, background ? "fgstealbg" : "fgsteal", "");
+	char *py = write_file(w.proj, "steal.py", background ? steal_bg_py : steal_py);
+	world_give(&w);
+	const char *bin = w.as_user ? w.user_cordon : CORDON_BIN;
+	for (int ctl = 0; ctl < 2; ctl++) {
+		char *log = fmt("%s/steal-%d.log", w.proj, ctl);
+		char *marker = fmt("%s/typed-%d", w.proj, ctl);
+		char *argv[] = {"/bin/bash", "--norc", "--noprofile", "-i", NULL};
+		int master;
+		char *name;
+		pid_t pid = world_pty_spawn(&w, argv, &master, &name);
+		char buf[16384] = "";
+		const char *amp = background ? " &" : "";
+		char *job = ctl ? fmt("/usr/bin/python3 %s %s%s\n", py, log, amp)
+				: fmt("%s run --config %s -- /usr/bin/python3 %s %s%s\n", bin,
+				      w.cfg, py, log, amp);
+		cr_assert_eq(write(master, job, strlen(job)), (ssize_t)strlen(job));
+		if (!background) {
+			bool stopped =
+				pty_read_until(master, "Stopped", 15000, buf, sizeof(buf), true);
+			cr_expect(stopped, "%d: the job did not stop: %s", ctl, buf);
+		}
+		/* (The other group tries at 1.5 s; the line comes after.) */
+		for (int i = 0; i < 100 && !file_exists(log); i++)
+			usleep(50000);
+		usleep(300000);
+		char *line = fmt("touch %s\n", marker);
+		cr_assert_eq(write(master, line, strlen(line)), (ssize_t)strlen(line));
+		for (int i = 0; i < 40 && !file_exists(marker); i++)
+			usleep(50000);
+		char *said = read_file(log);
+		if (ctl)
+			cr_expect(!file_exists(marker) && said && strstr(said, "read"),
+				  "control: the line was not taken: %s", said ? said : "(no log)");
+		else /* (refused, or waiting: the stopped launcher answers nothing) */
+			cr_expect(file_exists(marker) && (!said || !strstr(said, "read")),
+				  "the stopped session took the shell's input: %s",
+				  said ? said : "(no log)");
+		free(said);
+		kill(pid, SIGKILL);
+		int st;
+		waitpid(pid, &st, 0);
+		close(master);
+		free(line), free(job), free(name), free(marker), free(log);
+	}
+	free(py);
+	world_free(&w);
+}
+
+BOTH_USERS(escape, a_stopped_session_takes_no_input_from_the_shell, .timeout = 60)
+{
+	no_input_taken(who, false);
+}
+
+BOTH_USERS(escape, a_background_session_takes_no_input_from_the_shell, .timeout = 60)
+{
+	no_input_taken(who, true);
+}
