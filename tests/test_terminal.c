@@ -214,3 +214,52 @@ Test(terminal, standalone_mode_mediates_sockets, .timeout = 60)
 	free(sock);
 	world_free(&w);
 }
+
+/* Round 59e F2: tcflow(TCOOFF) on the shared terminal left the shell after
+ * it unable to write (its prompt hung; ^Q and ^C did not help); F1: a
+ * virtual console's own calls (KD*, PIO_*, VT_*) outlived the session.
+ * Inside, TCXONC and the console families are refused: what the shell
+ * writes after the session arrives (judged on the terminal's master), and
+ * a console call gets EPERM where outside the driver answers (ENOTTY on a
+ * pty). Control: the same tcflow outside suspends the output. */
+Test(terminal, the_terminal_s_flow_and_console_stay_the_user_s, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "tcflow", "");
+	static const char py[] = "import fcntl, termios\n"
+				 "try:\n fcntl.ioctl(0, 0x4B33, 0); print('kd ok')\n"
+				 "except OSError as e:\n print('kd %d' % e.errno)\n"
+				 "try:\n termios.tcflow(0, termios.TCOOFF); print('flow ok')\n"
+				 "except Exception as e:\n print('flow %d' % e.args[0])\n";
+	char *prog = write_file(w.proj, "flow.py", py);
+	for (int ctl = 0; ctl < 2; ctl++) {
+		char *script = ctl ? fmt("/usr/bin/python3 %s; echo after-the-session", prog)
+				   : fmt("%s run --config %s -- /usr/bin/python3 %s; "
+					 "echo after-the-session",
+					 CORDON_BIN, w.cfg, prog);
+		char *argv[] = {"/bin/sh", "-c", script, NULL};
+		int master;
+		char *name;
+		pid_t pid = pty_spawn(argv, w.env, w.proj, &master, &name);
+		char buf[8192] = "";
+		bool after = pty_read_until(master, "after-the-session", ctl ? 2000 : 15000, buf,
+					    sizeof(buf), false);
+		if (ctl) {
+			cr_expect(!after && strstr(buf, "kd 25"),
+				  "control: the output was not suspended, or no driver answered: "
+				  "%s",
+				  buf);
+		} else {
+			cr_expect(after, "the shell's output after the session hung: %s", buf);
+			cr_expect(strstr(buf, "kd 1") && strstr(buf, "flow 1"), "%s", buf);
+		}
+		kill(pid, SIGKILL);
+		int st;
+		waitpid(pid, &st, 0);
+		close(master);
+		free(name);
+		free(script);
+	}
+	free(prog);
+	world_free(&w);
+}

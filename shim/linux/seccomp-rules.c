@@ -504,12 +504,26 @@ static int build(scmp_filter_ctx ctx, unsigned flags, bool compat32, const char 
 	 * terminal dead once the session ended, and a discipline may load a
 	 * module); exclusive mode (the user's next sudo or ssh prompt there
 	 * failed with EBUSY). */
-	static const unsigned long ioctls[] = {TIOCSTI, TIOCLINUX, TIOCSETD, TIOCEXCL};
+	static const unsigned long ioctls[] = {TIOCSTI, TIOCLINUX, TIOCSETD, TIOCEXCL, TCXONC};
 	for (size_t i = 0; i < COUNT(ioctls); i++) {
 		int ret = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
 					   SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, ioctls[i]));
 		if (ret < 0) {
 			*what = "ioctl";
+			return ret;
+		}
+	}
+	/* TCXONC: tcflow(TCOOFF) left the user's shell unable to write its
+	 * prompt once the session ended (round 59e F2). And a virtual
+	 * console's own calls, KD*, GIO_/PIO_* ('K') and VT_* ('V'): the
+	 * keyboard switched off, the console in graphics mode, the screen map
+	 * of every console rewritten, all outliving the session (59e F1). */
+	static const unsigned long families[] = {0x4b00, 0x5600};
+	for (size_t i = 0; i < COUNT(families); i++) {
+		int ret = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
+					   SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffff00u, families[i]));
+		if (ret < 0) {
+			*what = "ioctl (console)";
 			return ret;
 		}
 	}
