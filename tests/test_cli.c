@@ -592,6 +592,19 @@ Test(cli, explain_tells_what_rules_above_give_and_the_closed_home)
 	if (file_exists(dev_name))
 		unlink(dev_name);
 	run_free(&r);
+	/* A directory of /dev's own (devtmpfs says tmpfs: round 59d F5, a
+	 * writable copy of the host's /dev, and a file made in it). */
+	struct stat net;
+	if (stat("/dev/net", &net) == 0 && S_ISDIR(net.st_mode)) {
+		char *in_net = fmt("/dev/net/cordon-explain-%d", (int)getpid());
+		r = sh_in(&w, "--allow-write /dev/net", "touch %s; echo made=$?", in_net);
+		cr_expect(strstr(r.out, "made=1"), "%s%s", r.out, r.err);
+		cr_expect_not(file_exists(in_net), "made in /dev/net");
+		if (file_exists(in_net))
+			unlink(in_net);
+		run_free(&r);
+		free(in_net);
+	}
 	free(dev_says);
 	free(dev_name);
 	free(popt);
