@@ -215,6 +215,29 @@ static void explain_socket(const struct cordon_policy *p, const char *abs)
 	printf("\n");
 }
 
+/* ABS does not exist, and the nearest directory above it that does is
+ * CLOSED: its first missing name would be made directly there. */
+static bool made_in_closed(const char *abs, const char *closed)
+{
+	char buf[PATH_MAX];
+	if (snprintf(buf, sizeof(buf), "%s", abs) >= (int)sizeof(buf))
+		return false;
+	size_t n = strlen(buf);
+	while (n > 1 && buf[n - 1] == '/')
+		buf[--n] = '\0';
+	struct stat st;
+	if (lstat(buf, &st) == 0 || errno != ENOENT)
+		return false;
+	for (char *slash; (slash = strrchr(buf, '/')) && slash != buf;) {
+		*slash = '\0';
+		if (lstat(buf, &st) == 0)
+			return strcmp(buf, closed) == 0;
+		if (errno != ENOENT)
+			return false;
+	}
+	return false;
+}
+
 static void explain_proposal(const struct cordon_policy *p, const char *abs, unsigned acc);
 
 static void explain_path(const struct cordon_policy *p, const struct cordon_guard_plan *plan,
@@ -260,14 +283,11 @@ static void explain_path(const struct cordon_policy *p, const struct cordon_guar
 		       cordon_path_under(abs, "/sys") ? "/sys" : "/dev");
 		return;
 	}
-	/* A new name directly in a writable home (round 58c F5): none is made
-	 * (explain_guards' "closed"). */
-	struct stat lst;
-	const char *slash = strrchr(abs, '/');
-	if (p->sandbox && plan->closed && slash && (acc & CORDON_ACCESS_WRITE) &&
-	    (size_t)(slash - abs) == strlen(plan->closed) &&
-	    strncmp(abs, plan->closed, (size_t)(slash - abs)) == 0 && lstat(abs, &lst) < 0 &&
-	    errno == ENOENT) {
+	/* A new name directly in a writable home (round 58c F5), or beneath
+	 * one (59d F4: ~/missing/x, ~/newdir/): none is made (explain_guards'
+	 * "closed"). */
+	if (p->sandbox && plan->closed && (acc & CORDON_ACCESS_WRITE) &&
+	    made_in_closed(abs, plan->closed)) {
 		printf("%s\n  access: none to make it (the home is closed: no new name is made "
 		       "directly in it, so that no missing dotfile is; make it outside, or in a "
 		       "directory of the home)\n",

@@ -560,6 +560,19 @@ Test(cli, explain_tells_what_rules_above_give_and_the_closed_home)
 	cr_expect(strstr(r.out, "made=1"), "%s%s", r.out, r.err);
 	cr_expect_not(file_exists(fresh), "made in the home's top");
 	run_free(&r);
+	/* Beneath a missing name there, and written with a slash (round 59d
+	 * F4). */
+	char *deep = fmt("%s/missing-dir/x", w.home), *slashed = fmt("%s/new-dir/", w.home);
+	r = run_cordon(w.env, w.proj, "explain", "--config", w.cfg, "--project", w.home, deep,
+		       slashed, NULL);
+	char *deep_says = fmt("%s\n  access: none to make it", deep),
+	     *slashed_says = fmt("%s\n  access: none to make it", slashed);
+	cr_expect(strstr(r.out, deep_says) && strstr(r.out, slashed_says), "%s%s", r.out, r.err);
+	run_free(&r);
+	r = sh_in(&w, popt, "mkdir -p %s; echo made=$?", deep);
+	cr_expect(strstr(r.out, "made=1") && !file_exists(deep), "%s%s", r.out, r.err);
+	run_free(&r);
+	free(deep_says), free(slashed_says), free(deep), free(slashed);
 	/* (The control: a name in a directory of the home is made.) */
 	char *deeper = path_join(w.home, "dir");
 	mkdir(deeper, 0755);
