@@ -3369,13 +3369,20 @@ static int plan_in(const struct cordon_policy *p, bool create, bool protected_on
 		 * directory others may enter). */
 		bool servers = strcmp(g->source, CORDON_GUARD_SERVERS) == 0;
 		bool make = g->kind & CORDON_GUARD_MAKE;
+		/* A cache every user shares by one name (jiti 1's node-jiti,
+		 * node's node-compile-cache, in /tmp): made as they make it,
+		 * 0755, not the session's alone (round 59d F7: root's 0700 left
+		 * every other user's jiti without its cache). */
+		bool open = make && slash &&
+			    (strcmp(slash, "/node-jiti") == 0 ||
+			     strcmp(slash, "/node-compile-cache") == 0);
 		bool placeholder =
 			(g->kind & CORDON_GUARD_PLACEHOLDER) && CORDON_OS_NATIVE == CORDON_OS_LINUX;
 		if (at)
 			e = protect_git(out, &r, g->path, at, g->source);
 		else
 			e = protect(out, &r, g->path, g->source,
-				    mk            ? MKDIR
+				    mk || open    ? MKDIR
 				    : make        ? MKDIR | PRIVATE
 				    : servers     ? OPTIONAL
 				    : placeholder ? PLACEHOLDER
