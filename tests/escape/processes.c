@@ -1020,9 +1020,16 @@ static void no_input_taken(const struct who *who, bool background)
 				pty_read_until(master, "Stopped", 15000, buf, sizeof(buf), true);
 			cr_expect(stopped, "%d: the job did not stop: %s", ctl, buf);
 		}
-		/* (The other group tries at 1.5 s; the line comes after.) */
-		for (int i = 0; i < 100 && !file_exists(log); i++)
+		/* (The other group tries at 1.5 s; the line comes once it has
+		 * said how that went, or, left waiting, a while after.) */
+		for (int i = 0; i < 100; i++) {
+			char *so_far = read_file(log);
+			bool said = so_far && so_far[0];
+			free(so_far);
+			if (said)
+				break;
 			usleep(50000);
+		}
 		usleep(300000);
 		char *line = fmt("touch %s\n", marker);
 		cr_assert_eq(write(master, line, strlen(line)), (ssize_t)strlen(line));
