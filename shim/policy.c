@@ -4526,22 +4526,14 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 		 * does where no socket directory can be made. */
 		r = guard_list(p, (const char *const[]){units, dbus, gnupg, NULL},
 			       CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE, source, ctx->home, &cache);
-		/* podman's registry logins; GVfs's mounts of the user's remote
-		 * shares, and the document portal's files: both outside; the
-		 * browser profiles profile-sync-daemon keeps here (what
-		 * ~/.mozilla and ~/.config/chromium lead to: cookies, saved
-		 * passwords); the credentials systemd gives user services. */
-		if (r >= 0)
-			r = guard_list(p,
-				       (const char *const[]){logins, gvfs, doc, psd, creds, NULL},
-				       CORDON_GUARD_HIDE, source, ctx->home, &cache);
 		/* Rootless container runtimes keep each container's state
 		 * here and trust it: a poststop hook added to runc's
 		 * runc/ID/state.json ran outside, unsandboxed, at the
 		 * container's delete (round 59b F3). Read-only, made (0700)
 		 * when missing: one missing was a name the watch moved aside
 		 * as it appeared, the user's own runc's too, while any session
-		 * ran (round 59d F3). */
+		 * ran (round 59d F3). Before the hidden ones: podman's
+		 * containers/ is made before its auth.json is planned. */
 		static const char *const runtimes[] = {"runc",       "crun",   "youki",
 						       "containerd", "docker", "libpod",
 						       "containers", "podman", "buildah"};
@@ -4556,6 +4548,15 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 			r = guard_list(p, list, CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE,
 				       "the runtime directory (container state)", ctx->home,
 				       &cache);
+		/* podman's registry logins; GVfs's mounts of the user's remote
+		 * shares, and the document portal's files: both outside; the
+		 * browser profiles profile-sync-daemon keeps here (what
+		 * ~/.mozilla and ~/.config/chromium lead to: cookies, saved
+		 * passwords); the credentials systemd gives user services. */
+		if (r >= 0)
+			r = guard_list(p,
+				       (const char *const[]){logins, gvfs, doc, psd, creds, NULL},
+				       CORDON_GUARD_HIDE, source, ctx->home, &cache);
 	}
 	/* Kerberos tickets: MIT's default file cache is in /tmp, which the
 	 * default rules grant (a ticket-granting ticket is a login), or where

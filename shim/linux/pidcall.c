@@ -55,25 +55,35 @@ static bool member(const pid_t *pids, size_t n, pid_t root, pid_t id)
 	return tgid > 0 && tgid != root && listed(pids, n, tgid);
 }
 
-/* Every process in the process group PGRP is in the session (and there is
- * one). */
-static bool group_inside(const pid_t *pids, size_t n, pid_t root, pid_t pgrp)
+/* Whether a process in the process group PGRP is not the session's (never
+ * the keeper, U's root); *ANY: the group has a process at all (it may be
+ * empty: a foreground job that has just ended). */
+static bool group_outsider(const pid_t *pids, size_t n, pid_t root, pid_t pgrp, bool *any)
 {
 	DIR *d = opendir("/proc");
+	*any = false;
 	if (!d)
-		return false;
-	bool any = false, outside = false;
+		return true;
+	bool outside = false;
 	struct dirent *e;
 	while (!outside && (e = readdir(d))) {
 		char *end;
 		long pid = strtol(e->d_name, &end, 10);
 		if (*end || pid <= 0 || cordon_proc_stat_field((pid_t)pid, 5) != pgrp)
 			continue;
-		any = true;
+		*any = true;
 		outside = pid == root || !listed(pids, n, (pid_t)pid);
 	}
 	closedir(d);
-	return any && !outside;
+	return outside;
+}
+
+/* Every process in the process group PGRP is in the session (and there is
+ * one). */
+static bool group_inside(const pid_t *pids, size_t n, pid_t root, pid_t pgrp)
+{
+	bool any;
+	return !group_outsider(pids, n, root, pgrp, &any) && any;
 }
 
 int cordon_pidcall_judge(const struct cordon_unix_policy *u, pid_t tid,
@@ -107,11 +117,14 @@ int cordon_pidcall_judge(const struct cordon_unix_policy *u, pid_t tid,
 		break;
 	}
 	case SYS_setpgid: {
-		/* Into a group of its own (the pid it names), or one whose
-		 * every process is the session's; which process it may move
-		 * (itself, a child) is the kernel's to say. */
+		/* Into a group of its own (the pid it names), one whose every
+		 * process is the session's, or back into the launcher's, where
+		 * the session started (a shell rejoins it as it exits); which
+		 * process it may move (itself, a child) is the kernel's to
+		 * say. */
 		pid_t target = a0 ? a0 : cordon_tgid_of(tid);
-		ok = a1 == 0 || a1 == target || group_inside(pids, n, u->root, a1);
+		ok = a1 == 0 || a1 == target || a1 == getpgrp() ||
+		     group_inside(pids, n, u->root, a1);
 		break;
 	}
 	default:
@@ -153,7 +166,7 @@ int cordon_pidcall_tty_pgrp(const struct cordon_unix_policy *u, struct cordon_ca
 	 * was typed to the shell). */
 	pid_t fg = fd >= 0 ? tcgetpgrp(fd) : -1;
 	if (fd >= 0 && fg > 0 && fg != pgrp && fg != getpgrp() &&
-	    !group_inside(pids, n, u->root, fg)) {
+	    group_outsider(pids, n, u->root, fg, &(bool){false})) {
 		close(fd);
 		fd = -EPERM;
 	}
