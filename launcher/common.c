@@ -177,6 +177,43 @@ int launcher_unpin_names(struct cordon_args *a, struct cordon_error *err)
 	return 0;
 }
 
+/* The config found through XDG_CONFIG_HOME (no --config, no
+ * CORDON_CONFIG), where a note says a session may have written: a session
+ * whose XDG_CONFIG_HOME was another could have made it there, unguarded,
+ * to turn the next one off (round 59g F2: {"enabled": false} in a
+ * project's .config/cordon, read by a later launch pointed there, ran it
+ * unsandboxed, unsaid). Refused. The home's own ~/.config/cordon every
+ * session keeps read-only. */
+static int config_planted(struct cordon_error *err)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	if (!xdg || xdg[0] != '/')
+		return 0;
+	cleanup_free char *dir = NULL, *found = NULL;
+	if (asprintf(&dir, "%s/cordon", xdg) < 0)
+		return cordon_err(err, ENOMEM, "out of memory");
+	if (!(found = launcher_absolute(dir, NULL)))
+		return 0;
+	struct stat st;
+	if (lstat(found, &st) < 0)
+		return 0;
+	const char *homes[] = {launcher_home(), launcher_passwd_home()};
+	for (size_t i = 0; i < 2; i++) {
+		cleanup_free char *own = NULL, *cown = NULL;
+		if (homes[i] && asprintf(&own, "%s/.config/cordon", homes[i]) >= 0 &&
+		    (cown = launcher_absolute(own, NULL)) && strcmp(cown, found) == 0)
+			return 0;
+	}
+	char note[PATH_MAX + 64], shown[PATH_MAX + 8];
+	if (cordon_sweep_noted(found, NULL, note, sizeof(note)) <= 0)
+		return 0;
+	return cordon_err(err, EPERM,
+			  "%s lies where a session may write (cordon's note %s): a session could "
+			  "have made the config there; move it out, or set XDG_CONFIG_HOME "
+			  "elsewhere",
+			  cordon_printable(found, SIZE_MAX, shown, sizeof(shown)), note);
+}
+
 int launcher_policy(const struct cordon_args *a, const char *session, bool enforce,
 		    struct cordon_policy *p, struct cordon_error *err, char **origin)
 {
@@ -189,6 +226,8 @@ int launcher_policy(const struct cordon_args *a, const char *session, bool enfor
 		fprintf(stderr, "%s\n", said.v[i]);
 	cordon_strv_free(&said);
 	if (judged < 0)
+		return judged;
+	if (!(named && *named) && (judged = config_planted(err)) < 0)
 		return judged;
 	struct cordon_config cfg;
 	int r = cordon_config_load(a->config, getenv, &cfg, err);

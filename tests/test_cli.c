@@ -627,6 +627,96 @@ Test(cli, explain_tells_what_rules_above_give_and_the_closed_home)
 	world_free(&w);
 }
 
+/* A config a session planted where the next launch finds it through
+ * XDG_CONFIG_HOME (round 59g F2: {"enabled": false} in the project's
+ * .config/cordon, and the next launch pointed there ran unsandboxed, unsaid)
+ * is refused, as root and as the test user; judged by a marker outside the
+ * project. Control: a config in a directory no session could write is read. */
+Test(cli, a_config_a_session_planted_is_refused)
+{
+	for (int as_user = 0; as_user < 2; as_user++) {
+		struct world w;
+		world_init(&w, "xdgplant", "");
+		if (as_user)
+			world_as_user(&w);
+		struct run_result r =
+			sh_in(&w, "",
+			      "mkdir -p .config/cordon && echo '{\"enabled\": false}' > "
+			      ".config/cordon/config.json; echo made=$?");
+		cr_assert(strstr(r.out, "made=0"), "as user %d: the plant: %s%s", as_user, r.out,
+			  r.err);
+		run_free(&r);
+		char *marker = path_join(w.outside, "planted-ran");
+		char *xdg = fmt("XDG_CONFIG_HOME=%s/.config", w.proj);
+		world_setenv(&w, xdg);
+		const char *bin = as_user ? w.user_cordon : CORDON_BIN;
+		char *touch[] = {(char *)bin, "run", "--", "/usr/bin/touch", marker, NULL};
+		r = world_run(&w, touch, w.proj);
+		cr_expect_eq(r.status, 125, "as user %d: %s", as_user, r.err);
+		cr_expect(strstr(r.err, "lies where a session may write"), "as user %d: %s",
+			  as_user, r.err);
+		cr_expect_not(file_exists(marker), "as user %d: it ran", as_user);
+		run_free(&r);
+		/* Control: elsewhere, read (and the sandbox off, as it says). */
+		char *apart = path_join(w.dir, "xdg-apart");
+		char *made[] = {"/bin/sh", "-c",
+				"mkdir -p \"$0/cordon\" && echo '{\"enabled\": false}' > "
+				"\"$0/cordon/config.json\"",
+				apart, NULL};
+		r = world_run(&w, made, w.proj);
+		run_free(&r);
+		char *xdg2 = fmt("XDG_CONFIG_HOME=%s", apart);
+		world_setenv(&w, xdg2);
+		r = world_run(&w, touch, w.proj);
+		cr_expect(file_exists(marker), "as user %d: control: %s", as_user, r.err);
+		run_free(&r);
+		unlink(marker);
+		free(xdg2), free(apart), free(xdg), free(marker);
+		world_free(&w);
+	}
+}
+
+/* The shim on a file system mounted noexec (round 59g F1): the loader
+ * would skip it and the command would run unsandboxed until the
+ * confirmation timed out. Refused before the command starts (judged by a
+ * marker outside); control: the same copy on an exec mount runs, in the
+ * sandbox (the marker outside is not written, the one inside is). In a
+ * mount namespace of the test's own. */
+Test(cli, a_shim_on_a_noexec_mount_is_refused)
+{
+	struct world w;
+	world_init(&w, "noexecshim", "");
+	char *out = path_join(w.outside, "ran"), *in = path_join(w.proj, "ran");
+	for (int noexec = 0; noexec < 2; noexec++) {
+		char *mnt = fmt("%s/m%d", w.dir, noexec);
+		cr_assert_eq(mkdir(mnt, 0755), 0);
+		char *script = fmt("mount -t tmpfs -o %s tmpfs %s && cp %s %s/libcordon.so && "
+				   "CORDON_SHIM=%s/libcordon.so %s run --config %s -- /bin/sh -c "
+				   "'touch %s; touch %s'",
+				   noexec ? "noexec" : "exec", mnt, CORDON_SHIM_SO, mnt, mnt,
+				   CORDON_BIN, w.cfg, in, out);
+		char *argv[] = {"/usr/bin/unshare", "-m", "--propagation", "private",
+				"/bin/sh",          "-c", script,          NULL};
+		struct run_result r = run_cmd(argv, w.env, w.proj, 30000);
+		if (noexec) {
+			cr_expect_eq(r.status, 125, "%s", r.err);
+			cr_expect(strstr(r.err, "mounted noexec"), "%s", r.err);
+			cr_expect_not(file_exists(in) || file_exists(out), "the command ran: %s",
+				      r.err);
+		} else {
+			cr_expect(file_exists(in) && !file_exists(out),
+				  "control: not run, or not sandboxed: %s", r.err);
+		}
+		unlink(in);
+		unlink(out);
+		run_free(&r);
+		free(script);
+		free(mnt);
+	}
+	free(in), free(out);
+	world_free(&w);
+}
+
 Test(cli, check_reports_what_is_enforceable)
 {
 	struct world w;

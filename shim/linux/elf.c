@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 #include "cordon/strv.h"
@@ -679,6 +680,15 @@ int cordon_shim_check(const char *path, struct cordon_error *err)
 		if (r != 0)
 			found = r;
 	}
+	/* On a file system mounted noexec the loader maps no code from it: it
+	 * says "cannot be preloaded ... ignored" and runs the command with no
+	 * sandbox until the confirmation times out (round 59g F1). */
+	struct statvfs vfs;
+	if (!why && found > 0 && fstatvfs(fd, &vfs) == 0 && (vfs.f_flag & ST_NOEXEC))
+		return cordon_err(err, ENOEXEC,
+				  "%s: on a file system mounted noexec: the loader would not "
+				  "load it, and the command would start unsandboxed",
+				  path);
 	if (!why && found > 0)
 		return 0;
 	if (!why)
