@@ -33,6 +33,7 @@
 #include "cordon/sweep.h"
 #include "cordon/wire.h"
 #include "linux.h"
+#include "jobstop.h"
 #include "netns.h"
 #include "reguard.h"
 #include "spawn.h"
@@ -109,6 +110,7 @@ struct run {
 	int listener;   /* the seccomp listener, once handed over */
 	int diag;       /* its network namespace's socket diagnostics (netns.c), or -1 */
 	int tty;        /* stdin's terminal, watched for the hang-up */
+	int cgroup_fd;  /* the session's cgroup (O_PATH), or -1 */
 	int sig;        /* signalfd: HUP INT TERM QUIT */
 	int status;     /* the command's, once it has exited */
 	bool exited;
@@ -464,6 +466,23 @@ static void trim_stack(void)
 		(void)madvise((void *)lo, keep - lo, MADV_DONTNEED);
 }
 
+/* The job stops (^Z, or the kernel's SIGTTIN or SIGTTOU to our process
+ * group): the session held first (jobstop.h), then we stop as the signal
+ * would have stopped us (not where our group is orphaned: the kernel drops
+ * it then), and as we go on, so does it. */
+static void job_stop(struct run *r, int sig)
+{
+	struct cordon_jobstop j = {.cgroup_fd = r->cgroup_fd};
+	cordon_jobstop_hold(&j, r->sockets);
+	sigset_t one;
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	raise(sig); /* (blocked: pending until the unblock below) */
+	sigprocmask(SIG_UNBLOCK, &one, NULL);
+	sigprocmask(SIG_BLOCK, &one, NULL);
+	cordon_jobstop_release(&j);
+}
+
 /* The terminal is gone: the command first hears of it as a shell would,
  * then the whole session ends. */
 static void hang_up(struct run *r)
@@ -516,6 +535,11 @@ static void wait_for_end(struct run *r)
 		if (p[3].revents) {
 			struct signalfd_siginfo si;
 			while (read(r->sig, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+				if (si.ssi_signo == SIGTSTP || si.ssi_signo == SIGTTIN ||
+				    si.ssi_signo == SIGTTOU) {
+					job_stop(r, (int)si.ssi_signo);
+					continue;
+				}
 				if (si.ssi_signo == SIGUSR1) { /* cordon kill */
 					r->status = 128 + SIGKILL;
 					r->exited = true;
@@ -708,6 +732,9 @@ static int block_signals(struct run *r, struct cordon_error *err)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGQUIT);
 	sigaddset(&set, SIGUSR1); /* cordon kill: end the session */
+	sigaddset(&set, SIGTSTP); /* the job stops: job_stop */
+	sigaddset(&set, SIGTTIN);
+	sigaddset(&set, SIGTTOU);
 	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0 ||
 	    (r->sig = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK)) < 0)
 		return cordon_err(err, errno, "signalfd: %s", strerror(errno));
@@ -779,6 +806,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 			.listener = -1,
 			.diag = -1,
 			.tty = -1,
+			.cgroup_fd = -1,
 			.sig = -1};
 	bool sandbox = l->policy->sandbox;
 	int cgroup_fd = -1, event[2] = {-1, -1}, control[2] = {-1, -1}, report[2] = {-1, -1};
@@ -861,6 +889,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		unmake_dirs(sockdir, socket_lock);
 		return rc;
 	}
+	r.cgroup_fd = cgroup_fd;
 	if (l->verbose)
 		cordon_say("cordon: session %s: tracked by %s%s\n", s->id,
 			   s->mode == CORDON_TRACKING_CGROUP ? "cgroup " : "a subreaper keeper",

@@ -995,11 +995,35 @@ static const char steal_bg_py[] =
 	"except OSError as e:\n log.write('refused %d\\n' % e.errno); log.close(); os._exit(0)\n"
 	"log.write('read %r\\n' % os.read(0, 512)); log.close()\n";
 
-static void no_input_taken(const struct who *who, bool background)
+/* And (round 59f F2) a read begun while its group had the foreground,
+ * before the job stopped: held with the session now, it is judged again. */
+static const char steal_early_py[] =
+	"import os, signal, sys, time\n"
+	"signal.signal(signal.SIGTTOU, signal.SIG_IGN)\n"
+	"r, w = os.pipe()\n"
+	"a = os.fork()\n"
+	"if a == 0:\n"
+	" os.setpgid(0, 0)\n"
+	" for s in (signal.SIGTTIN, signal.SIGTSTP, signal.SIGHUP):\n  signal.signal(s, signal.SIG_IGN)\n"
+	" os.read(r, 1); log = open(sys.argv[1], 'a'); log.write('began\\n'); log.flush()\n"
+	" while True:\n"
+	"  try:\n   log.write('read %r\\n' % os.read(0, 512)); log.flush()\n"
+	"  except OSError as e:\n   log.write('refused %d\\n' % e.errno); log.flush(); os._exit(0)\n"
+	"time.sleep(0.2)\n"
+	"try:\n os.setpgid(a, a)\nexcept OSError:\n pass\n"
+	"os.tcsetpgrp(0, a); os.write(w, b'x'); time.sleep(0.5)\n"
+	"try:\n os.read(0, 1)\nexcept OSError:\n pass\n"
+	"os.waitpid(a, 0)\n";
+
+static void no_input_taken(const struct who *who, int how)
 {
+	bool background = how == 1;
 	struct world w;
 	world_for(&w, who, background ? "fgstealbg" : "fgsteal", "");
-	char *py = write_file(w.proj, "steal.py", background ? steal_bg_py : steal_py);
+	char *py = write_file(w.proj, "steal.py",
+			      how == 2     ? steal_early_py
+			      : background ? steal_bg_py
+					   : steal_py);
 	world_give(&w);
 	const char *bin = w.as_user ? w.user_cordon : CORDON_BIN;
 	for (int ctl = 0; ctl < 2; ctl++) {
@@ -1056,10 +1080,15 @@ static void no_input_taken(const struct who *who, bool background)
 
 BOTH_USERS(escape, a_stopped_session_takes_no_input_from_the_shell, .timeout = 60)
 {
-	no_input_taken(who, false);
+	no_input_taken(who, 0);
 }
 
 BOTH_USERS(escape, a_background_session_takes_no_input_from_the_shell, .timeout = 60)
 {
-	no_input_taken(who, true);
+	no_input_taken(who, 1);
+}
+
+BOTH_USERS(escape, a_read_begun_before_the_stop_takes_no_input, .timeout = 60)
+{
+	no_input_taken(who, 2);
 }
