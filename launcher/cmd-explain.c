@@ -601,6 +601,20 @@ int cmd_explain(const struct cordon_args *a)
 	printf("sandbox:        %s%s\n",
 	       p.sandbox ? "on" : "off (enabled is false, or apply_to does not cover this kind)",
 	       !p.sandbox && nested ? "; the outer session's sandbox still holds" : "");
+	/* What this system can enforce of it (round 59g F3: explain said on,
+	 * where run refused, or under "warn" ran with none). */
+	if (p.sandbox) {
+		struct cordon_support sup;
+		char missing[512];
+		cordon_sandbox_probe(&sup);
+		if (cordon_sandbox_missing(&p, &sup, missing, sizeof(missing)) > 0)
+			printf("                NOT enforceable here: missing %s; `cordon run` %s\n",
+			       missing,
+			       p.on_unsupported == CORDON_UNSUPPORTED_WARN
+				       ? "warns and runs WITHOUT that (on_unsupported is warn): "
+					 "what follows does not hold"
+				       : "refuses (exit 125)");
+	}
 	/* With the sandbox off nothing of this session's blocks it, whatever
 	 * allow_network says (--no-network is refused then: launcher_policy
 	 * failed above). */

@@ -744,6 +744,19 @@ Test(cli, check_reports_what_is_enforceable)
 	cr_expect(strstr(r.out, "NOT fully enforceable") && strstr(r.out, "missing Landlock"), "%s",
 		  r.out);
 	run_free(&r);
+	/* And explain says so, as run would act (round 59g F3: "sandbox: on"). */
+	char *ex[] = {CORDON_NOLANDLOCK, CORDON_BIN, "explain", "--config", w.cfg, NULL};
+	r = run_cmd(ex, w.env, w.proj, 20000);
+	cr_expect(strstr(r.out, "NOT enforceable here: missing Landlock") &&
+			  strstr(r.out, "refuses (exit 125)"),
+		  "%s%s", r.out, r.err);
+	run_free(&r);
+	char *warn = write_file(w.dir, "warn.json", "{\"on_unsupported\": \"warn\"}");
+	char *exw[] = {CORDON_NOLANDLOCK, CORDON_BIN, "explain", "--config", warn, NULL};
+	r = run_cmd(exw, w.env, w.proj, 20000);
+	cr_expect(strstr(r.out, "runs WITHOUT that"), "%s%s", r.out, r.err);
+	run_free(&r);
+	free(warn);
 	world_free(&w);
 }
 
