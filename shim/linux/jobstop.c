@@ -44,7 +44,7 @@ void cordon_jobstop_hold(struct cordon_jobstop *j, const struct cordon_unix_poli
 	if (j->cgroup_fd >= 0 && write_freeze(j->cgroup_fd, "1")) {
 		/* (A task in a read is woken to freeze: some milliseconds.) */
 		for (int i = 0; i < 200 && !frozen(j->cgroup_fd); i++)
-			nanosleep(&(struct timespec){0, 1000 * 1000}, NULL);
+			nanosleep(&(struct timespec){0, 1000L * 1000L}, NULL);
 		return;
 	}
 	pid_t *pids = NULL;

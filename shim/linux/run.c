@@ -477,7 +477,7 @@ static void job_stop(struct run *r, int sig)
 	sigset_t one;
 	sigemptyset(&one);
 	sigaddset(&one, sig);
-	raise(sig); /* (blocked: pending until the unblock below) */
+	(void)raise(sig); /* (blocked: pending until the unblock below) */
 	sigprocmask(SIG_UNBLOCK, &one, NULL);
 	sigprocmask(SIG_BLOCK, &one, NULL);
 	cordon_jobstop_release(&j);
