@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -250,6 +251,29 @@ static bool writable_here(const char *canon, void *arg)
 	return cordon_sweep_layable(dir, NULL, NULL, 0);
 }
 
+#define LIMIT_FSIZE_MIN (64L << 20)
+#define LIMIT_STACK_MIN (2L << 20)
+
+static int limits_fit(struct cordon_error *err)
+{
+	struct rlimit fs, st;
+	if (getrlimit(RLIMIT_FSIZE, &fs) == 0 && fs.rlim_cur != RLIM_INFINITY &&
+	    fs.rlim_cur < (rlim_t)LIMIT_FSIZE_MIN)
+		return cordon_err(
+			err, EFBIG,
+			"the file size limit (ulimit -f) is %llu bytes: cordon's records of "
+			"the session would be cut short; raise it to %ld MiB or more",
+			(unsigned long long)fs.rlim_cur, LIMIT_FSIZE_MIN >> 20);
+	if (getrlimit(RLIMIT_STACK, &st) == 0 && st.rlim_cur != RLIM_INFINITY &&
+	    st.rlim_cur < (rlim_t)LIMIT_STACK_MIN)
+		return cordon_err(
+			err, ENOMEM,
+			"the stack size limit (ulimit -s) is %llu KiB: cordon needs %ld KiB "
+			"or more",
+			(unsigned long long)st.rlim_cur >> 10, LIMIT_STACK_MIN >> 10);
+	return 0;
+}
+
 int cmd_run(const struct cordon_args *a)
 {
 	return cmd_run_learn(a, NULL);
@@ -280,6 +304,11 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 		cordon_err(&err, r, "getrandom: %s", strerror(-r));
 		goto fail;
 	}
+	/* Limits under which the launcher would die unsaid halfway (round 59g
+	 * F5: RLIMIT_FSIZE killed it with SIGXFSZ, leaving a record half
+	 * written; a small stack, with SIGSEGV): refused first. */
+	if ((r = limits_fit(&err)) < 0)
+		goto fail;
 	/* Every run is a session, sandboxed or not. */
 	snprintf(sess.id, sizeof(sess.id), "%s", session);
 	/* How long the shim may take to confirm (slow machines, tests). */

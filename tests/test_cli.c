@@ -717,6 +717,48 @@ Test(cli, a_shim_on_a_noexec_mount_is_refused)
 	world_free(&w);
 }
 
+/* Limits under which the launcher died unsaid halfway (round 59g F5:
+ * exit 153 from SIGXFSZ, a record left half written; 139 from a small
+ * stack) are refused first, with a line; the command never runs (a
+ * marker in the project). Control: without them, it runs. */
+Test(cli, limits_that_would_kill_the_launcher_are_refused)
+{
+	struct world w;
+	world_init(&w, "limits", "");
+	char *marker = path_join(w.proj, "ran");
+	char *touch = fmt("touch %s", marker);
+	const char *limits[] = {"--fsize=4096", "--stack=65536", NULL};
+	const char *says[] = {"the file size limit (ulimit -f)",
+			      "the stack size limit (ulimit -s)"};
+	for (int i = 0; i < 3; i++) {
+		char *argv[] = {"/usr/bin/prlimit",
+				(char *)(i < 2 ? limits[i] : "--nofile=1024"),
+				"--",
+				CORDON_BIN,
+				"run",
+				"--config",
+				w.cfg,
+				"--",
+				"/bin/sh",
+				"-c",
+				touch,
+				NULL};
+		struct run_result r = run_cmd(argv, w.env, w.proj, 20000);
+		if (i < 2) {
+			cr_expect_eq(r.status, 125, "%s: %s", limits[i], r.err);
+			cr_expect(strstr(r.err, says[i]), "%s: %s", limits[i], r.err);
+			cr_expect_not(file_exists(marker), "%s: the command ran", limits[i]);
+		} else {
+			cr_expect(file_exists(marker), "control: %s", r.err);
+		}
+		unlink(marker);
+		run_free(&r);
+	}
+	free(touch);
+	free(marker);
+	world_free(&w);
+}
+
 Test(cli, check_reports_what_is_enforceable)
 {
 	struct world w;
