@@ -307,7 +307,7 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 	/* Limits under which the launcher would die unsaid halfway (round 59g
 	 * F5: RLIMIT_FSIZE killed it with SIGXFSZ, leaving a record half
 	 * written; a small stack, with SIGSEGV): refused first. */
-	if ((r = limits_fit(&err)) < 0)
+	if (limits_fit(&err) < 0)
 		goto fail;
 	/* Every run is a session, sandboxed or not. */
 	snprintf(sess.id, sizeof(sess.id), "%s", session);
