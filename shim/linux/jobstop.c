@@ -47,20 +47,48 @@ void cordon_jobstop_hold(struct cordon_jobstop *j, const struct cordon_unix_poli
 			nanosleep(&(struct timespec){0, 1000L * 1000L}, NULL);
 		return;
 	}
-	pid_t *pids = NULL;
-	size_t n = 0;
-	if (cordon_unix_session_pids(u, &pids, &n) < 0)
-		return;
-	j->stopped = calloc(n ? n : 1, sizeof(*j->stopped));
-	for (size_t i = 0; j->stopped && i < n; i++) {
-		/* (One the session's own job control stopped stays so.) */
-		char state = cordon_proc_state(pids[i]);
-		if (state == 'T' || state == 't' || pids[i] == u->root)
-			continue;
-		if (kill(pids[i], SIGSTOP) == 0)
-			j->stopped[j->n++] = pids[i];
+	/* Without a cgroup: every process stopped, and the session looked
+	 * through again until none runs (round 59h H1: a process not yet
+	 * stopped sent SIGCONT to a reader already stopped, whose read, begun
+	 * again while the job had the terminal, went on after). Those that
+	 * ran at the first look, or appeared since, are continued after; one
+	 * the session's own job control had stopped stays so. */
+	bool first = true;
+	for (int round = 0; round < 1000; round++) {
+		pid_t *pids = NULL;
+		size_t n = 0;
+		if (cordon_unix_session_pids(u, &pids, &n) < 0)
+			return;
+		bool all = true;
+		for (size_t i = 0; i < n; i++) {
+			char state = cordon_proc_state(pids[i]);
+			if (pids[i] == u->root || state == 0 || state == 'Z' || state == 'X')
+				continue;
+			bool stopped = state == 'T' || state == 't';
+			if (!stopped || first)
+				(void)kill(pids[i], SIGSTOP);
+			if (stopped)
+				continue;
+			all = false;
+			bool known = false;
+			for (size_t k = 0; k < j->n && !known; k++)
+				known = j->stopped[k] == pids[i];
+			pid_t *v =
+				known ? j->stopped : realloc(j->stopped, (j->n + 1) * sizeof(*v));
+			if (v) {
+				j->stopped = v;
+				if (!known)
+					j->stopped[j->n++] = pids[i];
+			}
+		}
+		free(pids);
+		first = false;
+		if (all)
+			break;
+		nanosleep(&(struct timespec){0, 1000L * 1000L}, NULL);
 	}
-	free(pids);
+	if (!j->stopped)
+		j->stopped = calloc(1, sizeof(*j->stopped)); /* (not the cgroup's way) */
 }
 
 void cordon_jobstop_release(struct cordon_jobstop *j)

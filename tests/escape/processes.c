@@ -1015,13 +1015,35 @@ static const char steal_early_py[] =
 	"try:\n os.read(0, 1)\nexcept OSError:\n pass\n"
 	"os.waitpid(a, 0)\n";
 
+/* And (round 59h H1) a reader the user's ^Z did not stop (SIGTSTP
+ * ignored), continued by a sibling as the launcher held the session one
+ * process at a time (subreaper tracking): held until none runs now. */
+static const char steal_cont_py[] =
+	"import os, signal, sys\n"
+	"signal.signal(signal.SIGTTIN, signal.SIG_IGN); signal.signal(signal.SIGTSTP, "
+	"signal.SIG_IGN)\n"
+	"r = os.getpid()\n"
+	"for k in range(60):\n"
+	" if os.fork() == 0:\n"
+	"  while True:\n   signal.pause()\n"
+	"if os.fork() == 0:\n"
+	" while True:\n"
+	"  try:\n   st = open('/proc/%d/stat' % r).read().rsplit(')', 1)[1].split()[0]\n"
+	"  except OSError:\n   os._exit(0)\n"
+	"  if st == 'T':\n   os.kill(r, signal.SIGCONT)\n"
+	"log = open(sys.argv[1], 'a'); log.write('began\\n'); log.flush()\n"
+	"while True:\n"
+	" try:\n  log.write('read %r\\n' % os.read(0, 512)); log.flush()\n"
+	" except OSError as e:\n  log.write('refused %d\\n' % e.errno); log.close(); os._exit(0)\n";
+
 static void no_input_taken(const struct who *who, int how)
 {
 	bool background = how == 1;
 	struct world w;
 	world_for(&w, who, background ? "fgstealbg" : "fgsteal", "");
 	char *py = write_file(w.proj, "steal.py",
-			      how == 2     ? steal_early_py
+			      how == 3     ? steal_cont_py
+			      : how == 2   ? steal_early_py
 			      : background ? steal_bg_py
 					   : steal_py);
 	world_give(&w);
@@ -1039,7 +1061,19 @@ static void no_input_taken(const struct who *who, int how)
 				: fmt("%s run --config %s -- /usr/bin/python3 %s %s%s\n", bin,
 				      w.cfg, py, log, amp);
 		cr_assert_eq(write(master, job, strlen(job)), (ssize_t)strlen(job));
-		if (!background) {
+		if (how == 3) {
+			/* (^Z once it reads; outside, the job does not stop.) */
+			for (int i = 0; i < 100 && !file_exists(log); i++)
+				usleep(50000);
+			usleep(300000);
+			cr_assert_eq(write(master, "\x1a", 1), 1);
+			if (!ctl)
+				cr_expect(pty_read_until(master, "Stopped", 15000, buf, sizeof(buf),
+							 true),
+					  "the job did not stop: %s", buf);
+			else
+				usleep(500000);
+		} else if (!background) {
 			bool stopped =
 				pty_read_until(master, "Stopped", 15000, buf, sizeof(buf), true);
 			cr_expect(stopped, "%d: the job did not stop: %s", ctl, buf);
@@ -1099,4 +1133,9 @@ BOTH_USERS(escape, a_background_session_takes_no_input_from_the_shell, .timeout 
 BOTH_USERS(escape, a_read_begun_before_the_stop_takes_no_input, .timeout = 60)
 {
 	no_input_taken(who, 2);
+}
+
+BOTH_USERS(escape, a_reader_continued_as_the_job_stops_takes_no_input, .timeout = 60)
+{
+	no_input_taken(who, 3);
 }
