@@ -481,6 +481,18 @@ static void job_stop(struct run *r, int sig)
 	sigprocmask(SIG_UNBLOCK, &one, NULL);
 	sigprocmask(SIG_BLOCK, &one, NULL);
 	cordon_jobstop_release(&j);
+	/* A command held in the middle of stopping itself (top's ^Z: its
+	 * handler then raises SIGSTOP) missed the shell's SIGCONT, which came
+	 * while it was held, and stops as it goes on (round 59h M2): the
+	 * job's group is continued again once, as the shell's fg would. */
+	for (int i = 0; i < 10 && r->command > 0; i++) {
+		char state = cordon_proc_state(r->command);
+		if (state == 'T') {
+			(void)kill(-getpgrp(), SIGCONT);
+			break;
+		}
+		nanosleep(&(struct timespec){0, 5L * 1000L * 1000L}, NULL);
+	}
 }
 
 /* The terminal is gone: the command first hears of it as a shell would,
