@@ -11234,6 +11234,16 @@ static struct run_result in_limited_userns(struct world *w, bool limited, const 
 
 BOTH_USERS(guards, no_user_namespace_refuses_or_warns, .timeout = 60)
 {
+	/* (What its sessions, uid 1000 in the namespace, make in /tmp for
+	 * that uid, root's outside: removed after where it was not there, or
+	 * a real uid 1000 would find them root's.) */
+	static const char *const made_1000[] = {"/tmp/tsx-1000", "/tmp/v8-compile-cache-1000",
+						"/tmp/jest_rs", "/tmp/tmux-1000"};
+	bool had_1000[sizeof(made_1000) / sizeof(*made_1000)];
+	for (size_t i = 0; i < sizeof(made_1000) / sizeof(*made_1000); i++) {
+		struct stat st;
+		had_1000[i] = lstat(made_1000[i], &st) == 0;
+	}
 	struct world w;
 	git_world(&w, who, "gnouserns");
 	char *ran = at(w.proj, "ran");
@@ -11265,6 +11275,9 @@ BOTH_USERS(guards, no_user_namespace_refuses_or_warns, .timeout = 60)
 	cr_expect(file_exists(ran), "warn: the command did not run: %s", r.err);
 	cr_expect(strstr(r.err, "missing protected and hidden paths") != NULL, "%s", r.err);
 	run_free(&r);
+	for (size_t i = 0; i < sizeof(made_1000) / sizeof(*made_1000); i++)
+		if (!had_1000[i])
+			(void)rmdir(made_1000[i]);
 	free(opts);
 	free(warn);
 	free(before);
