@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cordon/exec.h"
 #include "cordon/gitconfig.h"
 #include "cordon/guard.h"
 #include "cordon/mounts.h"
@@ -3986,15 +3987,8 @@ static bool aider_used(const struct cordon_policy *p, const struct cordon_contex
 		    lstat(path, &st) == 0)
 			return true;
 	const char *env = ctx->getenv_fn ? ctx->getenv_fn("PATH") : NULL;
-	for (const char *d = env; d && *d;) {
-		size_t n = strcspn(d, ":");
-		if (n && d[0] == '/' &&
-		    snprintf(path, sizeof(path), "%.*s/aider", (int)n, d) < (int)sizeof(path) &&
-		    access(path, X_OK) == 0)
-			return true;
-		d += n + (d[n] == ':');
-	}
-	return false;
+	cleanup_free char *found = NULL;
+	return env && cordon_exec_find("aider", env, &found) == 0;
 }
 
 /* aider reads the .env at the git root as its own settings (round 59b F5:
