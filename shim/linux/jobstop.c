@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cordon/session.h"
+#include "util.h"
 
 static bool write_freeze(int cgroup_fd, const char *value)
 {
@@ -40,8 +41,9 @@ static bool frozen(int cgroup_fd)
 void cordon_jobstop_hold(struct cordon_jobstop *j, const struct cordon_unix_policy *u)
 {
 	j->stopped = NULL;
-	j->n = 0;
-	if (j->cgroup_fd >= 0 && write_freeze(j->cgroup_fd, "1")) {
+	j->n = j->cap = 0;
+	j->frozen = j->cgroup_fd >= 0 && write_freeze(j->cgroup_fd, "1");
+	if (j->frozen) {
 		/* (A task in a read is woken to freeze: some milliseconds.) */
 		for (int i = 0; i < 200 && !frozen(j->cgroup_fd); i++)
 			nanosleep(&(struct timespec){0, 1000L * 1000L}, NULL);
@@ -74,11 +76,11 @@ void cordon_jobstop_hold(struct cordon_jobstop *j, const struct cordon_unix_poli
 			for (size_t k = 0; k < j->n && !known; k++)
 				known = j->stopped[k] == pids[i];
 			pid_t *v =
-				known ? j->stopped : realloc(j->stopped, (j->n + 1) * sizeof(*v));
+				known ? NULL
+				      : cordon_grow(j->stopped, &j->cap, j->n + 1, sizeof(*v), 16);
 			if (v) {
 				j->stopped = v;
-				if (!known)
-					j->stopped[j->n++] = pids[i];
+				j->stopped[j->n++] = pids[i];
 			}
 		}
 		free(pids);
@@ -87,13 +89,11 @@ void cordon_jobstop_hold(struct cordon_jobstop *j, const struct cordon_unix_poli
 			break;
 		nanosleep(&(struct timespec){0, 1000L * 1000L}, NULL);
 	}
-	if (!j->stopped)
-		j->stopped = calloc(1, sizeof(*j->stopped)); /* (not the cgroup's way) */
 }
 
 void cordon_jobstop_release(struct cordon_jobstop *j)
 {
-	if (j->cgroup_fd >= 0 && !j->stopped) {
+	if (j->frozen) {
 		(void)write_freeze(j->cgroup_fd, "0");
 		return;
 	}

@@ -2,6 +2,7 @@
 #ifndef CORDON_JOBSTOP_H
 #define CORDON_JOBSTOP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -9,8 +10,9 @@
 
 struct cordon_jobstop {
 	int cgroup_fd;  /* the session's cgroup (O_PATH), or -1: subreaper tracking */
-	pid_t *stopped; /* (without a cgroup) the processes stopped here */
-	size_t n;
+	bool frozen;    /* hold froze the cgroup */
+	pid_t *stopped; /* (else) the processes stopped here */
+	size_t n, cap;
 };
 
 /* Before the launcher stops with its job (^Z, or the kernel's SIGTTIN or
