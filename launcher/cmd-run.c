@@ -100,6 +100,26 @@ static int prepare_preload(const char *shim, const char *extra, struct cordon_st
 	return 0;
 }
 
+/* The shim at PATH, checked on the fd it stays open on (its number is
+ * above stdio), and in NAME what LD_PRELOAD says: /proc/self/fd/N, so that
+ * the command's loader maps the very file checked (a shim replaced or
+ * renamed meanwhile, a package upgrade, is never the one loaded, nor is a
+ * missing one skipped with the command left to run unsandboxed until the
+ * confirmation times out: round 59g F1). PATH itself where /proc cannot
+ * show the fd (then as before). Returns the fd, or -errno with ERR. */
+static int open_shim(const char *path, char *name, size_t size, struct cordon_error *err)
+{
+	int fd = cordon_shim_open(path, err);
+	if (fd < 0)
+		return fd;
+	struct stat by_fd, by_name;
+	snprintf(name, size, "/proc/self/fd/%d", fd);
+	if (stat(name, &by_name) < 0 || fstat(fd, &by_fd) < 0 || by_name.st_dev != by_fd.st_dev ||
+	    by_name.st_ino != by_fd.st_ino)
+		snprintf(name, size, "%s", path);
+	return fd;
+}
+
 /* chdir into the project when --project moved it away from the cwd. */
 static int enter_project(const struct cordon_policy *p, struct cordon_error *err)
 {
@@ -289,6 +309,8 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 	struct cordon_sweep sweep = {0};
 	cleanup_free char *path = NULL;
 	cleanup_free char *shim = NULL;
+	int shim_fd = -1;              /* the shim, checked, open (Linux, preloaded) */
+	char shim_name[PATH_MAX + 32]; /* what LD_PRELOAD names it by */
 	char session[CORDON_SESSION_ID_LEN + 1];
 	int r;
 
@@ -496,7 +518,9 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 		cordon_strv_free(&wr.canon);
 	}
 	if (preload) {
-		if (prepare_preload(shim, learn ? learn->lib : NULL, &env, &err) < 0)
+		if ((shim_fd = open_shim(shim, shim_name, sizeof(shim_name), &err)) < 0)
+			goto fail;
+		if (prepare_preload(shim_name, learn ? learn->lib : NULL, &env, &err) < 0)
 			goto fail;
 		if (a->verbose)
 			fprintf(stderr, "cordon: session %s: %s, sandbox applied by %s\n", session,
@@ -527,6 +551,7 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 		.envp = env.v,
 		.policy = &p,
 		.preload = preload,
+		.shim_fd = shim_fd,
 		.learn_fd = learn ? learn->fd : -1,
 		.learn_sup_fd = learn ? learn->sup_fd : -1,
 		.verbose = a->verbose,
@@ -574,6 +599,8 @@ fail:
 		launcher_hold_terminal(); /* an interactive shell that never started */
 	r = CORDON_EXIT_FAILURE;
 out:
+	if (shim_fd >= 0)
+		close(shim_fd);
 	launcher_history_end(&shell_own);
 	free(sess.cgroup);
 	cordon_strv_free(&env);

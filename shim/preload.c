@@ -19,6 +19,7 @@
  *      the sandbox without loading the shim again.
  * Any failure ends the process with status 125 before main: the program never
  * runs unsandboxed (unless the policy says on_unsupported: "warn"). */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -121,8 +122,30 @@ static void wipe(char *entry)
 	}
 }
 
+/* The name the loader mapped us by: /proc/self/fd/N when the launcher
+ * passed the shim it checked by fd (cordon_shim_open), else a path. */
+static char own_name[PATH_MAX];
+
+/* Learn own_name, and close the launcher's fd to us: the file is mapped,
+ * and nothing the program starts may inherit it. */
+static void forget_own_fd(void)
+{
+	Dl_info info;
+	if (!dladdr((void *)&own_name, &info) || !info.dli_fname)
+		return;
+	snprintf(own_name, sizeof(own_name), "%s", info.dli_fname);
+	static const char by_fd[] = "/proc/self/fd/";
+	if (strncmp(own_name, by_fd, sizeof(by_fd) - 1) != 0)
+		return;
+	char *end;
+	long n = strtol(own_name + sizeof(by_fd) - 1, &end, 10);
+	if (*end == '\0' && n > STDERR_FILENO && n < INT_MAX)
+		close((int)n);
+}
+
 /* Remove CORDON_CONFIG_FD, and ourselves from LD_PRELOAD (keeping anything
- * else the user preloads). */
+ * else the user preloads): by our name, and by the name of any copy of the
+ * shim. */
 static int scrub_env(void)
 {
 	static const char preload[] = CORDON_PRELOAD_VAR "=";
@@ -135,8 +158,9 @@ static int scrub_env(void)
 			continue;
 		}
 		if (strncmp(env[r], preload, sizeof(preload) - 1) == 0) {
-			char *rest = cordon_env_strip_preload(env[r] + sizeof(preload) - 1,
-							      CORDON_SHIM_NAME);
+			char *rest =
+				cordon_env_strip_preload(env[r] + sizeof(preload) - 1,
+							 own_name[0] ? own_name : CORDON_SHIM_NAME);
 			if (!rest)
 				return -ENOMEM;
 			if (!*rest) {
@@ -310,6 +334,7 @@ __attribute__((constructor)) static void cordon_preload_init(void)
 	struct sigaction pipe_was, ignore = {.sa_handler = SIG_IGN};
 	bool pipe_saved = sigaction(SIGPIPE, &ignore, &pipe_was) == 0;
 	env_area();
+	forget_own_fd();
 	const char *fdstr = env_get(CORDON_ENV_CONFIG_FD);
 	int ruleset = -1;
 	int r = fdstr ? launcher_mode(fdstr, &p, &ruleset, &err) : standalone_mode(&p, &err);

@@ -8,7 +8,11 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <string.h>
+#include <signal.h>
+#include <fcntl.h>
+#include <sys/fanotify.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include "helpers.h"
 
@@ -714,6 +718,130 @@ Test(cli, a_shim_on_a_noexec_mount_is_refused)
 		free(mnt);
 	}
 	free(in), free(out);
+	world_free(&w);
+}
+
+/* A watcher of SHIM: renames it to GONE (a package upgrade's rename) as
+ * the WANT-th open of it is asked for, or (LATER) as the first open of
+ * LATER asked for after the first of SHIM: fanotify's permission events,
+ * where the path is resolved and the open not yet done. It lets every open
+ * go on. Returns its pid once it watches. */
+static pid_t rename_shim_at(const char *shim, const char *gone, int want, const char *later)
+{
+	int ready[2];
+	cr_assert_eq(pipe(ready), 0);
+	struct stat shim_st;
+	cr_assert_eq(stat(shim, &shim_st), 0);
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		close(ready[0]);
+		int fan = fanotify_init(FAN_CLASS_CONTENT | FAN_CLOEXEC, O_RDONLY | O_CLOEXEC);
+		if (fan < 0 ||
+		    fanotify_mark(fan, FAN_MARK_ADD, FAN_OPEN_PERM, AT_FDCWD, shim) < 0 ||
+		    (later && fanotify_mark(fan, FAN_MARK_ADD, FAN_OPEN_PERM | FAN_ONDIR, AT_FDCWD,
+					    later) < 0))
+			_exit(1);
+		(void)!write(ready[1], "r", 1);
+		int seen = 0;
+		char buf[4096] __attribute__((aligned(8)));
+		for (;;) {
+			ssize_t n = read(fan, buf, sizeof(buf));
+			if (n <= 0)
+				_exit(1);
+			const struct fanotify_event_metadata *ev = (const void *)buf;
+			for (; FAN_EVENT_OK(ev, n); ev = FAN_EVENT_NEXT(ev, n)) {
+				struct stat st;
+				bool is_shim = ev->fd >= 0 && fstat(ev->fd, &st) == 0 &&
+					       st.st_ino == shim_st.st_ino &&
+					       st.st_dev == shim_st.st_dev;
+				if (is_shim ? ++seen == want : later && seen == 1 && ++seen)
+					(void)rename(shim, gone);
+				struct fanotify_response ok = {.fd = ev->fd, .response = FAN_ALLOW};
+				(void)!write(fan, &ok, sizeof(ok));
+				if (ev->fd >= 0)
+					close(ev->fd);
+			}
+		}
+	}
+	close(ready[1]);
+	char c;
+	cr_assert_eq(read(ready[0], &c, 1), 1, "the watcher did not start");
+	close(ready[0]);
+	return pid;
+}
+
+/* Round 59g F1: the loader opened the shim again by its path at the
+ * command's exec. Renamed away after the launcher's check (a package
+ * upgrade), it was skipped with a warning, and the command ran with no
+ * sandbox until the confirmation timed out. The launcher now passes the
+ * very file it checked (/proc/self/fd/N): renamed after its check, the
+ * command still runs sandboxed, or the launch is refused; it never writes
+ * outside. Judged by the files the command makes, in the project and
+ * outside; as root and as the test user. */
+ParameterizedTestParameters(cli, a_shim_renamed_during_the_launch_never_leaves_it_unsandboxed)
+{
+	static int as_user[] = {0, 1};
+	return cr_make_param_array(int, as_user, 2);
+}
+
+ParameterizedTest(int *as_user, cli, a_shim_renamed_during_the_launch_never_leaves_it_unsandboxed)
+{
+	struct world w;
+	world_init(&w, "shimrename", "");
+	if (*as_user)
+		world_as_user(&w);
+	char *dir = path_join(w.dir, "lib"), *shim = path_join(dir, "libcordon.so");
+	char *gone = fmt("%s.gone", shim);
+	char *in = path_join(w.proj, "ran"), *out = path_join(w.outside, "ran");
+	cr_assert_eq(mkdir(dir, 0755), 0);
+	char *setenv_shim = fmt("CORDON_SHIM=%s", shim);
+	world_setenv(&w, setenv_shim);
+	char *script = fmt("touch %s; touch %s 2>/dev/null; true", in, out);
+	char *cmd[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "/bin/sh", "-c", script, NULL};
+	/* The rename as the launcher first opens the project after its check
+	 * of the shim (its look through the project, just before the start),
+	 * then as the shim is opened the second time (now the launcher's open
+	 * of the fd it passes; before, the loader's own). */
+	for (int i = 0; i < 2; i++) {
+		unlink(gone);
+		copy_exec(CORDON_SHIM_SO, shim);
+		chmod(shim, 0644);
+		pid_t watcher = rename_shim_at(shim, gone, i == 0 ? 0 : 2, i == 0 ? w.proj : NULL);
+		struct run_result r = world_run(&w, cmd, w.proj);
+		kill(watcher, SIGKILL);
+		int st;
+		waitpid(watcher, &st, 0);
+		cr_expect_not(file_exists(out),
+			      "round %d: the command ran unsandboxed (exit %d): %s", i, r.status,
+			      r.err);
+		if (r.status == 125)
+			cr_expect(strstr(r.err, shim) && !file_exists(in), "round %d: %s", i,
+				  r.err);
+		else
+			cr_expect(r.status == 0 && file_exists(in),
+				  "round %d: neither ran sandboxed nor refused (exit %d): %s", i,
+				  r.status, r.err);
+		if (i == 1)
+			cr_expect_eq(r.status, 0,
+				     "renamed after the launcher opened it, the shim it checked "
+				     "still loads: %s",
+				     r.err);
+		unlink(in);
+		unlink(out);
+		run_free(&r);
+	}
+	/* Control: the probe writes outside when nothing sandboxes it. */
+	char *sh[] = {"/bin/sh", "-c", script, NULL};
+	struct run_result c = world_run(&w, sh, w.proj);
+	cr_expect(file_exists(out), "control: the probe wrote nothing outside: %s", c.err);
+	run_free(&c);
+	unlink(in);
+	unlink(out);
+	unlink(shim);
+	unlink(gone);
+	rmdir(dir);
+	free(script), free(setenv_shim), free(in), free(out), free(gone), free(shim), free(dir);
 	world_free(&w);
 }
 

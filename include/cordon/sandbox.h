@@ -35,6 +35,13 @@ extern const bool cordon_shim_enforces;
  * caller must not preload it. Always 0 on macOS, which never preloads. */
 int cordon_shim_check(const char *path, struct cordon_error *err);
 
+/* The same check, on the file it leaves open (close-on-exec, above stdio):
+ * its fd, or -errno with ERR. Linux: the command's loader maps the shim
+ * through this fd (/proc/self/fd/N), so the library checked is the one
+ * that loads, whatever happens to PATH meanwhile (round 59g F1: a shim
+ * replaced or renamed during the launch). */
+int cordon_shim_open(const char *path, struct cordon_error *err);
+
 /* Names of the enforcement features POLICY needs that SUP lacks, joined with
  * ", " into BUF (empty when everything is enforceable). Returns the count. */
 int cordon_sandbox_missing(const struct cordon_policy *policy, const struct cordon_support *sup,

@@ -177,6 +177,10 @@ struct cordon_launch {
 	 * process; else (a statically linked command; macOS always) it is
 	 * applied before exec. */
 	bool preload;
+	/* With PRELOAD (Linux): the shim, checked and open (cordon_shim_open);
+	 * LD_PRELOAD names it as /proc/self/fd/N, and it crosses the exec at
+	 * that number. -1: LD_PRELOAD names its path. */
+	int shim_fd;
 	/* cordon learn's log, or -1: the command inherits it (what its own
 	 * processes say they were refused: learn trusts none of it). */
 	int learn_fd;

@@ -643,12 +643,9 @@ static int scan_notes(const unsigned char *notes, size_t len, size_t align)
 	return found;
 }
 
-int cordon_shim_check(const char *path, struct cordon_error *err)
+/* Whether FD (opened from PATH) is the shim: 0, or -errno with ERR. */
+static int shim_judge(int fd, const char *path, struct cordon_error *err)
 {
-	/* Non-blocking: a FIFO named here must not hang the launch. */
-	cleanup_close int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0)
-		return cordon_err(err, errno, "%s: %s", path, strerror(errno));
 	struct stat st;
 	if (fstat(fd, &st) < 0)
 		return cordon_err(err, errno, "%s: %s", path, strerror(errno));
@@ -696,4 +693,37 @@ int cordon_shim_check(const char *path, struct cordon_error *err)
 				: "no cordon build note in it";
 	return cordon_err(err, ENOEXEC, "%s: not the libcordon.so built with this cordon (%s)",
 			  path, why);
+}
+
+int cordon_shim_open(const char *path, struct cordon_error *err)
+{
+	/* Non-blocking: a FIFO named here must not hang the launch. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return cordon_err(err, errno, "%s: %s", path, strerror(errno));
+	/* Above stdio: it crosses the command's exec at this number, and one
+	 * of 0-2 (a caller that closed stdin) would be the command's stdio. */
+	if (fd <= STDERR_FILENO) {
+		int hi = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+		int e = errno;
+		close(fd);
+		if (hi < 0)
+			return cordon_err(err, e, "%s: %s", path, strerror(e));
+		fd = hi;
+	}
+	int r = shim_judge(fd, path, err);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
+int cordon_shim_check(const char *path, struct cordon_error *err)
+{
+	int fd = cordon_shim_open(path, err);
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
 }

@@ -980,7 +980,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		.path = l->path,
 		.argv = l->argv,
 		.envp = env,
-		.keep = {l->preload ? r.chan_child : -1, l->learn_fd},
+		.keep = {l->preload ? r.chan_child : -1, l->learn_fd, l->preload ? l->shim_fd : -1},
 		.hold = !l->preload ? r.chan_child : -1,
 		.sigpipe_ignored = l->sigpipe_ignored,
 		.apply = sandbox && !l->preload ? apply_here : NULL,
@@ -1002,10 +1002,10 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		 (unsigned)geteuid());
 	snprintf(sp.gid_map, sizeof(sp.gid_map), "%u %u 1\n", (unsigned)getegid(),
 		 (unsigned)getegid());
-	for (size_t i = 2; i < ARRAY_SIZE(sp.keep); i++)
-		sp.keep[i] = i - 2 < l->n_pass_fds ? l->pass_fds[i - 2] : -1;
-	if (l->n_pass_fds > ARRAY_SIZE(sp.keep) - 2) {
-		rc = cordon_err(err, EINVAL, "--pass-fd: at most %zu", ARRAY_SIZE(sp.keep) - 2);
+	for (size_t i = 3; i < ARRAY_SIZE(sp.keep); i++)
+		sp.keep[i] = i - 3 < l->n_pass_fds ? l->pass_fds[i - 3] : -1;
+	if (l->n_pass_fds > ARRAY_SIZE(sp.keep) - 3) {
+		rc = cordon_err(err, EINVAL, "--pass-fd: at most %zu", ARRAY_SIZE(sp.keep) - 3);
 		goto fail;
 	}
 	/* The frame first: the keeper shares this memory and the command's
@@ -1231,6 +1231,7 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 	struct cordon_session s = {.ack_timeout_ms = 5000};
 	snprintf(s.id, sizeof(s.id), "%s", p->session ? p->session : "");
 	struct cordon_launch l = {.path = "the program",
+				  .shim_fd = -1,
 				  .policy = (struct cordon_policy *)(uintptr_t)p};
 	struct run r = {.s = &s,
 			.l = &l,

@@ -53,7 +53,7 @@ struct cordon_spawn {
 	 * the launcher inherited or opened is closed before the exec: an fd
 	 * leaked by whoever started cordon (an open outside file, a socket)
 	 * would be a way out. -1: unused. */
-	int keep[16];
+	int keep[17];
 	int hold;             /* open in the command until its exec, not across it, or -1 */
 	bool sigpipe_ignored; /* the command keeps SIGPIPE ignored (else: its default) */
 	/* NULL: exec at once. Else run in the command's process first, with

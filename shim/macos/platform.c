@@ -210,6 +210,12 @@ int cordon_shim_check(const char *path, struct cordon_error *err)
 	return 0;
 }
 
+int cordon_shim_open(const char *path, struct cordon_error *err)
+{
+	(void)path;
+	return cordon_err(err, ENOTSUP, "the shim is never preloaded on macOS");
+}
+
 /* The launcher never preloads on macOS (cordon_shim_enforces is false), so
  * the policy never travels on a memfd here; macOS has no memfd either. */
 int cordon_wire_to_memfd(const struct cordon_policy *p, struct cordon_error *err)
