@@ -35,16 +35,22 @@
  *                                   127.0.0.1:PORT and the unix socket TARGET
  *   cordon-probe wait-connect FILE PATH  wait for FILE to exist, then connect
  *                                   to the unix socket PATH and send "late";
- *                                   prints the errno name */
+ *                                   prints the errno name
+ *   cordon-probe no-listener CMD... exec CMD under a seccomp filter of its own
+ *                                   that refuses a listener (EPERM), as a
+ *                                   caller's sandbox might */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <mqueue.h>
+#include <linux/filter.h>
 #include <linux/io_uring.h>
+#include <linux/seccomp.h>
 #include <netinet/in.h>
 #include <netinet/ip_icmp.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/personality.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -361,6 +367,29 @@ static int recv_fd(const char *path, const char *name)
 	else if (unlink(name) < 0)
 		rc = fail("unlink", name);
 	return rc;
+}
+
+/* Exec ARGV under a filter that refuses seccomp listeners with EPERM and
+ * allows everything else (no architecture check: a test's stand-in for
+ * a caller's own sandbox, not a sandbox). */
+static int no_listener(char **argv)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_seccomp, 0, 5),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SECCOMP_SET_MODE_FILTER, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[1])),
+		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, SECCOMP_FILTER_FLAG_NEW_LISTENER, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = {.len = sizeof(f) / sizeof(f[0]), .filter = f};
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+	    syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
+		return fail("seccomp", "no-listener");
+	execvp(argv[0], argv);
+	return fail("exec", argv[0]);
 }
 
 static char held[64];
@@ -762,6 +791,8 @@ int main(int argc, char **argv)
 		return wait_connect(argv[2], argv[3]);
 	if (argc >= 3 && strcmp(argv[1], "peek") == 0)
 		return peek(argv);
+	if (argc >= 3 && strcmp(argv[1], "no-listener") == 0)
+		return no_listener(argv + 2);
 	if (argc >= 3 && strcmp(argv[1], "read") == 0) {
 		int fd = open(argv[2], O_RDONLY);
 		if (fd < 0)

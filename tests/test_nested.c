@@ -477,3 +477,55 @@ BOTH_USERS(nested, inner_check_is_not_fooled_by_a_mode, .timeout = 60)
 	free(cordon);
 	world_free(&w);
 }
+
+/* Round 59g F4: a session was told by its filter's refusal of a seccomp
+ * listener alone. cordon started under a filter of the caller's own that
+ * refuses listeners (a container's, a service manager's) took itself for
+ * a session inside another: with on_unsupported "warn" it started no
+ * supervisor, and the command's connect to an outside unix socket went
+ * through, with a warning about an outer session that did not exist.
+ * Now only cordon's own mark makes a session nested; there, cordon says
+ * the caller's filter refuses what its supervisor needs, exits 125, and
+ * the listener gets nothing. Control: the same connect, under the same
+ * filter without cordon, delivers. */
+BOTH_USERS(nested, a_caller_s_own_seccomp_filter_is_no_session, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "nestfake", "");
+	char *warn =
+		write_file(w.dir, "warn.json", "{\"on_unsupported\": \"warn\", " WORLD_BASE_RW "}");
+	char *sock = path_join(w.outside, "daemon.sock");
+	char *marker = path_join(w.proj, "ran");
+	char *script = fmt("touch %s; cordon-probe unix %s in-session", marker, sock);
+	const char *cfgs[] = {w.cfg, warn};
+	for (int i = 0; i < 2; i++) {
+		struct listener l = listen_unix(&w, sock, true);
+		char *argv[] = {CORDON_PROBE, "no-listener",   CORDON_BIN, "run",
+				"--config",   (char *)cfgs[i], "--",       "/bin/sh",
+				"-c",         script,          NULL};
+		struct run_result r = world_run(&w, argv, w.proj);
+		char *got = received(&l, 300);
+		cr_expect_null(strstr(got, "in-session"),
+			       "%s: an outside socket reached (exit %d): %s", cfgs[i], r.status,
+			       r.err);
+		cr_expect_null(strstr(r.err, NESTED_SAID), "taken for a session inside: %s", r.err);
+		cr_expect_eq(r.status, 125, "%s: %s", cfgs[i], r.err);
+		cr_expect(strstr(r.err, "refuses the listener"), "%s", r.err);
+		cr_expect_not(file_exists(marker), "the command ran");
+		unlink(marker);
+		free(got);
+		close(l.fd);
+		run_free(&r);
+	}
+	struct listener l = listen_unix(&w, sock, true);
+	char *plain[] = {CORDON_PROBE, "no-listener", CORDON_PROBE, "unix", sock, "outside", NULL};
+	struct run_result r = world_run(&w, plain, w.proj);
+	char *got = received(&l, 2000);
+	cr_expect(strstr(got, "outside"), "control: nothing delivered: %s", r.err);
+	free(got);
+	close(l.fd);
+	run_free(&r);
+	unlink(sock);
+	free(script), free(marker), free(sock), free(warn);
+	world_free(&w);
+}

@@ -28,6 +28,7 @@
 #include "landlock-compat.h"
 #include "linux.h"
 #include "netns.h"
+#include "seccomp-mark.h"
 #include "util.h"
 
 #define FS_ABI1                                                                                    \
@@ -87,19 +88,13 @@ bool cordon_sandbox_needs_supervisor(const struct cordon_support *sup)
 /* seccomp(SET_MODE_FILTER, FLAGS, an empty program): the kernel refuses it
  * (EINVAL, or EACCES without no_new_privs) after the filters have had their
  * say. Nothing is ever loaded. */
-static int seccomp_probe(unsigned flags)
-{
-	struct sock_fprog empty = {0};
-	errno = 0;
-	return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &empty) < 0 ? errno : 0;
-}
-
 bool cordon_sandbox_nested(void)
 {
-	/* cordon's filter refuses a listener, and only that, with EPERM; a
-	 * sandbox that refuses seccomp as a whole is not a session. */
-	return seccomp_probe(SECCOMP_FILTER_FLAG_NEW_LISTENER) == EPERM &&
-	       seccomp_probe(0) != EPERM;
+	/* cordon's filter answers its mark (seccomp-mark.h); another filter
+	 * that refuses listeners does not make this a session. */
+	errno = 0;
+	return syscall(SYS_seccomp, CORDON_SECCOMP_MARK_OP, 0, NULL) < 0 &&
+	       errno == CORDON_SECCOMP_MARK_ERRNO;
 }
 
 int cordon_sandbox_nested_guards(const struct cordon_policy *p, struct cordon_strv *unkept,

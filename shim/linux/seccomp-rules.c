@@ -8,6 +8,7 @@
  * session's supervisor (supervisor.c). A refused call fails at once with an
  * errno; nothing is killed. */
 #include "seccomp-rules.h"
+#include "seccomp-mark.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -493,6 +494,11 @@ static int build(scmp_filter_ctx ctx, unsigned flags, bool compat32, const char 
 	int r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(seccomp), 2,
 				 SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, 1 /* SET_MODE_FILTER */),
 				 SCMP_A1(SCMP_CMP_MASKED_EQ, 8, 8 /* FLAG_NEW_LISTENER */));
+	/* The mark a session inside looks for (cordon_sandbox_nested). */
+	if (r >= 0)
+		r = seccomp_rule_add(
+			ctx, SCMP_ACT_ERRNO(CORDON_SECCOMP_MARK_ERRNO), SCMP_SYS(seccomp), 1,
+			SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, CORDON_SECCOMP_MARK_OP));
 	if (r >= 0 && seccomp_syscall_resolve_name("clone3") != __NR_SCMP_ERROR)
 		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
 	if (r < 0) {

@@ -124,6 +124,11 @@ int cordon_seccomp_apply(const struct cordon_policy *p, int *listener, bool unix
 		return cordon_err(err, EBUSY,
 				  "seccomp: another supervisor already watches this process (a "
 				  "sandbox inside a sandbox?): cordon's cannot be attached");
+	if (fd < 0 && errno == EPERM)
+		return cordon_err(err, EPERM,
+				  "seccomp: a filter cordon was started under (not a cordon "
+				  "session's) refuses the listener cordon's supervisor needs; "
+				  "refusing to start without it");
 	if (fd < 0)
 		return cordon_err(err, errno, "seccomp: loading the supervised filter: %s",
 				  strerror(errno));
