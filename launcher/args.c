@@ -257,6 +257,13 @@ static int push_path(struct cordon_strv *sv, const char *opt, const char *val,
 				  "%s: expected a path, ~ or ~/..., got \"%s\" (~user is not "
 				  "supported)",
 				  opt, val);
+	/* (Quoted, '$HOME/x' reaches cordon as it is: a name relative to
+	 * the current directory that is not there, skipped unsaid.) */
+	if (val && cordon_path_spells_variable(val))
+		return cordon_err(err, EINVAL,
+				  "%s: \"%s\": variables are not expanded here: write the path "
+				  "itself (unquoted, the shell expands it)",
+				  opt, val);
 	return push_nonempty(sv, opt, val, err);
 }
 

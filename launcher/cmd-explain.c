@@ -79,14 +79,13 @@ static void explain_sockets(const struct cordon_policy *p, const struct tmp_answ
 		       tmp->dir, (unsigned)tmp->owner);
 	for (size_t i = 0; i < p->n_sockets; i++)
 		printf("  %s  (%s)\n", p->sockets[i].path, p->sockets[i].source);
-	bool given = false;
-	for (size_t i = 0; i < p->skipped.n && !given; i++)
-		given = strstr(p->skipped.v[i], "(--allow-socket)") ||
-			strstr(p->skipped.v[i], "(allowed_unix_sockets)");
+	/* (What run says at launch: round 59 left "$UNSET" unsaid there.) */
+	for (size_t i = 0; i < p->sockets_unapplied.n; i++)
+		printf("  warning: %s\n", p->sockets_unapplied.v[i]);
 	if (!p->n_sockets)
 		printf("  (no others: %s)\n",
-		       given ? "those given are not sockets here, see \"skipped\" below"
-			     : "allowed_unix_sockets is empty");
+		       p->sockets_unapplied.n ? "none of those given allows one here (above)"
+					      : "allowed_unix_sockets is empty");
 	printf("  every other one is refused (EACCES), even under a read-write rule\n");
 	const char *agent = getenv("SSH_AUTH_SOCK");
 	bool allowed = false;

@@ -361,6 +361,7 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 	launcher_say_off_flags(&p);
 	launcher_say_exposed(&p);
 	launcher_say_unfollowed(&p);
+	launcher_say_sockets_unapplied(&p);
 	launcher_say_omz_unasked(&p);
 	launcher_say_shared_mounts(&p);
 	if (cordon_env_build(environ, p.sandbox, &p.env_allow, session, p.sandbox, &env) < 0 ||

@@ -362,6 +362,12 @@ void launcher_say_unfollowed(const struct cordon_policy *p)
 		fprintf(stderr, "cordon: %s\n", p->unfollowed.v[i]);
 }
 
+void launcher_say_sockets_unapplied(const struct cordon_policy *p)
+{
+	for (size_t i = 0; p->sandbox && i < p->sockets_unapplied.n; i++)
+		fprintf(stderr, "cordon: warning: %s\n", p->sockets_unapplied.v[i]);
+}
+
 void launcher_say_shared_mounts(const struct cordon_policy *p)
 {
 	for (size_t i = 0; p->sandbox && i < p->shared_mounts.n; i++) {

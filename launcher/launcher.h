@@ -50,6 +50,9 @@ void launcher_say_exposed(const struct cordon_policy *p);
 /* Each rule not granted because it leads through a link a session could
  * lay, in one line. */
 void launcher_say_unfollowed(const struct cordon_policy *p);
+/* Each allowed_unix_sockets or --allow-socket entry that allows no socket
+ * (its variable unset or empty, no socket there), in one line. */
+void launcher_say_sockets_unapplied(const struct cordon_policy *p);
 
 /* When the user told oh-my-zsh's dotenv plugin not to ask before it
  * exports a .env (P->omz_unasked), one line on stderr saying what cordon

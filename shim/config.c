@@ -156,6 +156,25 @@ static int parse_sockets(struct json_object *v, const char *origin, struct cordo
 	return 0;
 }
 
+/* A path list (system_paths.*, additional_*_paths, protected_paths): a
+ * path spelled with a variable ("$HOME/.x", "${XDG_CONFIG_HOME}/x") is
+ * not expanded, so it would be a name relative to the project that is
+ * not there, skipped unsaid at every launch: refused, as hidden_paths
+ * refuses it (issue 20: every setting applies or is refused). */
+static int parse_paths(struct json_object *v, const char *origin, const char *key,
+		       struct cordon_strv *out, struct cordon_error *err)
+{
+	size_t first = out->n;
+	int r = cordon_json_paths(v, origin, key, out, err);
+	for (size_t i = first; r >= 0 && i < out->n; i++)
+		if (cordon_path_spells_variable(out->v[i]))
+			return cordon_err(err, EINVAL,
+					  "%s: %s[%zu]: \"%s\": variables are not expanded here: "
+					  "write ~/... or the path itself",
+					  origin, key, i - first, out->v[i]);
+	return r;
+}
+
 /* hidden_paths: paths or patterns ("~/.config/STAR/User/globalStorage").
  * What would do nothing, silently, is an error (round 10: "$HOME/.secrets",
  * " ~/.secrets" and "file://~/.secrets" hid a name in the project that did
@@ -267,7 +286,7 @@ static int parse_system_paths(struct json_object *v, struct cordon_config *cfg,
 		char name[64];
 		snprintf(name, sizeof(name), "system_paths.%s", key);
 		cordon_strv_free(&cfg->system[c]);
-		int r = cordon_json_paths(val, cfg->origin, name, &cfg->system[c], err);
+		int r = parse_paths(val, cfg->origin, name, &cfg->system[c], err);
 		if (r < 0)
 			return r;
 		cfg->has_system[c] = true;
@@ -314,7 +333,7 @@ static int parse_key(const char *key, struct json_object *val, struct cordon_con
 	if (strcmp(key, "protected_paths") == 0) {
 		cordon_strv_free(&cfg->protected_paths);
 		cfg->has_protected = true;
-		return cordon_json_paths(val, origin, key, &cfg->protected_paths, err);
+		return parse_paths(val, origin, key, &cfg->protected_paths, err);
 	}
 	if (strcmp(key, "hidden_paths") == 0) {
 		cordon_strv_free(&cfg->hidden_paths);
@@ -323,7 +342,7 @@ static int parse_key(const char *key, struct json_object *val, struct cordon_con
 	}
 	if (strcmp(key, "additional_protected_paths") == 0) {
 		cordon_strv_free(&cfg->additional_protected);
-		return cordon_json_paths(val, origin, key, &cfg->additional_protected, err);
+		return parse_paths(val, origin, key, &cfg->additional_protected, err);
 	}
 	if (strcmp(key, "additional_hidden_paths") == 0) {
 		cordon_strv_free(&cfg->additional_hidden);
@@ -336,7 +355,7 @@ static int parse_key(const char *key, struct json_object *val, struct cordon_con
 	for (int c = 0; c < CORDON_CLASS_COUNT; c++)
 		if (strcmp(key, class_extra_keys[c]) == 0) {
 			cordon_strv_free(&cfg->additional[c]);
-			return cordon_json_paths(val, origin, key, &cfg->additional[c], err);
+			return parse_paths(val, origin, key, &cfg->additional[c], err);
 		}
 	if (strcmp(key, "$schema") == 0) {
 		const char *ignored;

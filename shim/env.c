@@ -36,6 +36,14 @@ bool cordon_env_name_valid(const char *s)
 	return true;
 }
 
+bool cordon_path_spells_variable(const char *path)
+{
+	if (strstr(path, "${"))
+		return true;
+	return path[0] == '$' && (path[1] == '_' || (path[1] >= 'A' && path[1] <= 'Z') ||
+				  (path[1] >= 'a' && path[1] <= 'z'));
+}
+
 bool cordon_env_never_passed(const char *name)
 {
 	/* The markers are cordon's own, set inside: naming them is harmless. */

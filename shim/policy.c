@@ -1175,43 +1175,55 @@ static bool project_relative(const char *path)
 	return path[0] != '/' && !(path[0] == '~' && (path[1] == '\0' || path[1] == '/'));
 }
 
-/* The allowed sockets of LIST (from SOURCE): "$NAME" read from the
- * environment, paths made canonical; what does not exist or is not a
- * socket now is skipped (and said in explain). Sockets are few, and the
- * supervisor compares what a connect reaches with them: always canonical. */
+/* The allowed sockets of LIST (from SOURCE, in ORIGIN: the config file,
+ * or NULL for the command line): "$NAME" read from the environment,
+ * paths made canonical; what does not exist or is not a socket now is
+ * skipped (and said in explain, and at launch: sockets_unapplied).
+ * Sockets are few, and the supervisor compares what a connect reaches
+ * with them: always canonical. */
 static int add_sockets(struct cordon_policy *p, const struct cordon_strv *list, const char *source,
-		       bool from_config, const struct cordon_context *ctx)
+		       const char *origin, const struct cordon_context *ctx)
 {
+	bool from_config = origin != NULL;
 	for (size_t i = 0; i < list->n; i++) {
 		const char *entry = list->v[i];
 		const char *path = entry;
 		cleanup_free char *src = NULL;
+		const char *why = NULL;
 		if (entry[0] == '$') {
 			path = ctx->getenv_fn ? ctx->getenv_fn(entry + 1) : NULL;
 			if (asprintf(&src, "%s (%s)", source, entry) < 0)
 				return -ENOMEM;
 			if (!path || !*path) {
-				if (skip(p, entry, source, "not set") < 0)
-					return -ENOMEM;
-				continue;
+				why = path ? "set but empty in the environment cordon was started "
+					     "with"
+					   : "not set in the environment cordon was started with";
+				path = entry;
 			}
 		}
-		if (from_config && !p->project && entry[0] != '$' && project_relative(path)) {
-			if (skip(p, path, src ? src : source,
-				 "relative to the project, and there is none") < 0)
-				return -ENOMEM;
-			continue;
-		}
+		if (!why && from_config && !p->project && entry[0] != '$' && project_relative(path))
+			why = "relative to the project, and there is none";
 		cleanup_free char *canon = NULL;
-		int r = cordon_path_resolve(path, ctx->home, p->project, &canon);
-		if (r == -ENOMEM)
-			return r;
 		struct stat st;
-		const char *why = r < 0 ? strerror(-r) : NULL;
-		if (!why && (stat(canon, &st) < 0 || !S_ISSOCK(st.st_mode)))
-			why = "not a socket";
+		if (!why) {
+			int r = cordon_path_resolve(path, ctx->home, p->project, &canon);
+			if (r == -ENOMEM)
+				return r;
+			why = r < 0 ? strerror(-r) : NULL;
+			if (!why && (stat(canon, &st) < 0 || !S_ISSOCK(st.st_mode)))
+				why = "not a socket";
+		}
 		if (why) {
-			if (skip(p, path, src ? src : source, why) < 0)
+			char *line;
+			if (skip(p, path, src && path != entry ? src : source, why) < 0 ||
+			    (p->sandbox &&
+			     (asprintf(&line,
+				       "%s%s%s: \"%s\"%s%s%s: %s: no socket is allowed for it in "
+				       "this session",
+				       origin ? origin : "", origin ? ": " : "", source, entry,
+				       path != entry ? " (" : "", path != entry ? path : "",
+				       path != entry ? ")" : "", why) < 0 ||
+			      cordon_strv_push_take(&p->sockets_unapplied, line) < 0)))
 				return -ENOMEM;
 			continue;
 		}
@@ -5598,9 +5610,9 @@ static int resolve(const struct cordon_config *cfg, const struct cordon_context 
 	if (r >= 0)
 		r = resolve_env(cfg, ctx, &p);
 	if (r >= 0)
-		r = add_sockets(&p, &cfg->unix_sockets, "allowed_unix_sockets", true, ctx);
+		r = add_sockets(&p, &cfg->unix_sockets, "allowed_unix_sockets", cfg->origin, ctx);
 	if (r >= 0)
-		r = add_sockets(&p, &ctx->extra_sockets, "--allow-socket", false, ctx);
+		r = add_sockets(&p, &ctx->extra_sockets, "--allow-socket", NULL, ctx);
 	if (r >= 0)
 		r = resolve_guards(cfg, ctx, &p, &cache);
 	if (r >= 0 && p.domains)
@@ -5656,6 +5668,7 @@ void cordon_policy_free(struct cordon_policy *p)
 	free(p->omz_unasked);
 	cordon_strv_free(&p->skipped);
 	cordon_strv_free(&p->unfollowed);
+	cordon_strv_free(&p->sockets_unapplied);
 	rules_free(p->rules, p->n_rules);
 	rules_free(p->written, p->n_written);
 	cordon_strv_free(&p->written_raw);

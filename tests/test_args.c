@@ -159,6 +159,11 @@ Test(args, errors_name_the_option)
 		 * a preset given twice was taken). */
 		{{"cordon", "run", "--allow-read", "~root"}, 4, "--allow-read: expected a path"},
 		{{"cordon", "explain", "--allow-write", "~x/y"}, 4, "(~user is not supported)"},
+		/* (Quoted, a variable reaches cordon unexpanded: refused.) */
+		{{"cordon", "run", "--allow-read", "$HOME/x"},
+		 4,
+		 "--allow-read: \"$HOME/x\": variables are not expanded here"},
+		{{"cordon", "run", "--allow-exec", "${X}"}, 4, "--allow-exec: \"${X}\": variables"},
 		{{"cordon", "run", "--toolchain", "python", "--toolchain", "python"},
 		 6,
 		 "--toolchain: \"python\" is given twice"},

@@ -182,7 +182,36 @@ static struct bad_case bad_cases[] = {
 	{"{\"additional_hidden_paths\": [\"$HOME/.s\"]}",
 	 "additional_hidden_paths[0]: \"$HOME/.s\": variables"},
 	{"{\"additional_protected_paths\": \"deploy.json\"}", "additional_protected_paths"},
+	/* No path list expands a variable: taken as a name in the project,
+	 * each did nothing, unsaid (issue 20). */
+	{"{\"additional_read_only_paths\": [\"/a\", \"$HOME/.x\"]}",
+	 "/cfg.json: additional_read_only_paths[1]: \"$HOME/.x\": variables are not expanded"},
+	{"{\"additional_read_write_paths\": [\"${XDG_CACHE_HOME}/x\"]}",
+	 "additional_read_write_paths[0]: \"${XDG_CACHE_HOME}/x\": variables"},
+	{"{\"additional_executable_paths\": [\"$UNSET\"]}",
+	 "additional_executable_paths[0]: \"$UNSET\": variables"},
+	{"{\"system_paths\": {\"read_only\": [\"/usr\", \"~/${X}\"]}}",
+	 "system_paths.read_only[1]: \"~/${X}\": variables"},
+	{"{\"protected_paths\": [\"$DEPLOY\"]}", "protected_paths[0]: \"$DEPLOY\": variables"},
+	{"{\"additional_protected_paths\": [\"$X/y\"]}",
+	 "additional_protected_paths[0]: \"$X/y\": variables"},
+	{"{\"allowed_unix_sockets\": [\"${SSH_AUTH_SOCK}\"]}",
+	 "allowed_unix_sockets[0]: expected a path or \"$NAME\""},
 };
+
+/* A "$" further in is a name's (a Windows drive's $Recycle.Bin under WSL,
+ * a Java class file's Outer$1.class), taken as it is. */
+Test(config, a_dollar_inside_a_name_is_a_name)
+{
+	struct cordon_config cfg;
+	struct cordon_error err = {0};
+	int r = parse("{\"additional_read_only_paths\": [\"/mnt/c/$Recycle.Bin\", "
+		      "\"build/Outer$1.class\", \"a$b\"]}",
+		      &cfg, &err);
+	cr_assert_eq(r, 0, "%s", err.msg);
+	cr_expect_eq(cfg.additional[CORDON_CLASS_RO].n, 3);
+	cordon_config_free(&cfg);
+}
 
 ParameterizedTestParameters(config, bad)
 {

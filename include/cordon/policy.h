@@ -203,6 +203,13 @@ struct cordon_policy {
 	 * wire. */
 	char *omz_unasked;
 	struct cordon_strv skipped; /* "path (source): reason"; not sent on the wire */
+	/* Entries of allowed_unix_sockets and --allow-socket that allow no
+	 * socket in this session ("ORIGIN: KEY: \"$NAME\": ..."): a variable
+	 * unset or empty, a path that is no socket. Unlike a missing read
+	 * path, the command's connect then fails with no sign of why, and
+	 * none allowed later: the launcher says each, explain lists them.
+	 * Not sent on the wire. */
+	struct cordon_strv sockets_unapplied;
 	/* "PATH\tWHY": a write rule's directory that another mount shows in a
 	 * shared directory too, or that holds a mount of one ("is also
 	 * /tmp/src", "holds PATH/sub, which is also /tmp/src"), made shared

@@ -525,6 +525,68 @@ BOTH_USERS(sockets, ssh_agent_outside_only_when_allowed, .timeout = 60)
 	world_free(&w);
 }
 
+/* "$NAME" for a variable unset or empty in the launch environment allows
+ * no socket: said at launch (one line naming the config, the key and the
+ * variable) and in explain, and the session starts (a config keeping
+ * "$SSH_AUTH_SOCK" is started where no agent runs: cron, an IDE's task);
+ * nothing reaches the listener. Control: the variable set to the
+ * listener's path, the probe's bytes arrive. Issue 20's last "$UNSET". */
+BOTH_USERS(sockets, an_unset_socket_variable_is_said, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "sockunset", "");
+	char *sock = path_join(w.outside, "daemon.sock");
+	struct listener l = listen_unix(&w, sock, true);
+	FILE *f = fopen(w.cfg, "w");
+	fprintf(f, "{" WORLD_BASE_RW ", \"allowed_unix_sockets\": [\"$CORDON_T_SOCK\"]}");
+	fclose(f);
+	char *probe[] = {"cordon-probe", "unix", sock, "unset-bytes", NULL};
+	char *line = fmt("cordon: warning: %s: allowed_unix_sockets: \"$CORDON_T_SOCK\": not set",
+			 w.cfg);
+	for (int empty = 0; empty < 2; empty++) {
+		if (empty)
+			world_setenv(&w, "CORDON_T_SOCK=");
+		struct run_result r = run_in(&w, NULL, probe);
+		char *got = received(&l, 300);
+		cr_expect_null(strstr(got, "unset-bytes"), "the listener got bytes");
+		cr_expect(strstr(r.err, empty ? "\"$CORDON_T_SOCK\": set but empty" : line),
+			  "said at launch: %s", r.err);
+		cr_expect(strstr(r.err, "Permission denied"), "%s", r.err);
+		free(got);
+		run_free(&r);
+		char *explain[] = {CORDON_BIN, "explain", "--config", w.cfg, NULL};
+		r = world_run(&w, explain, w.proj);
+		cr_expect(strstr(r.out, "warning: ") &&
+				  strstr(r.out,
+					 empty ? "set but empty" : "\"$CORDON_T_SOCK\": not set"),
+			  "explain says it: %s", r.out);
+		run_free(&r);
+		/* (And on the command line.) */
+		r = run_in(&w, "--allow-socket $CORDON_T_SOCK", probe);
+		cr_expect(strstr(r.err, "cordon: warning: --allow-socket: \"$CORDON_T_SOCK\""),
+			  "%s", r.err);
+		got = received(&l, 300);
+		cr_expect_null(strstr(got, "unset-bytes"), "the listener got bytes");
+		free(got);
+		run_free(&r);
+	}
+	/* Control: set, the bytes arrive, and nothing is said. */
+	char *kv = fmt("CORDON_T_SOCK=%s", sock);
+	world_setenv(&w, kv);
+	probe[3] = "set-bytes";
+	struct run_result r = run_in(&w, NULL, probe);
+	char *got = received(&l, 2000);
+	cr_expect(strstr(got, "set-bytes"), "control: %s %s", r.out, r.err);
+	cr_expect_null(strstr(r.err, "CORDON_T_SOCK"), "%s", r.err);
+	free(got);
+	run_free(&r);
+	close(l.fd);
+	free(kv);
+	free(line);
+	free(sock);
+	world_free(&w);
+}
+
 /* An agent started inside is the session's own. */
 BOTH_USERS(sockets, ssh_agent_inside_works, .timeout = 60)
 {
