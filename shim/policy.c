@@ -4455,6 +4455,109 @@ static int guard_home_kept(struct cordon_policy *p, const struct cordon_context 
 	return r;
 }
 
+#define RUNTIME_MAX 320
+
+/* $XDG_RUNTIME_DIR, resolved, where it is another directory than RUN
+ * (/run/user/UID) that is the user's own as cordon_private_base takes it
+ * (owned by the uid, mode 0700): where runc, podman, the session bus and
+ * the user manager then keep what they trust. Not one in the project
+ * (cordon would make its guards' directories there), nor one too long
+ * for RUNTIME_MAX. Beneath a directory the session may write (Qt's
+ * /tmp/runtime-USER) it is guarded all the same: protect() pins the
+ * directories above a guard that a writable parent would let be renamed.
+ * malloc'd, or NULL (errno ENOMEM when out of memory, else 0). */
+static char *runtime_dir_own(const struct cordon_policy *p, const struct cordon_context *ctx,
+			     const char *run)
+{
+	const char *v = ctx->getenv_fn ? ctx->getenv_fn("XDG_RUNTIME_DIR") : NULL;
+	errno = 0;
+	if (!v || v[0] != '/')
+		return NULL;
+	char *real = realpath(v, NULL);
+	if (!real)
+		return errno = errno == ENOMEM ? ENOMEM : 0, NULL;
+	cleanup_free char *run_real = realpath(run, NULL);
+	struct stat st;
+	if (strlen(real) + 32 > RUNTIME_MAX || strcmp(real, run_real ? run_real : run) == 0 ||
+	    stat(real, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != ctx->uid ||
+	    (st.st_mode & 077) || (p->project && cordon_path_under(real, p->project))) {
+		free(real);
+		errno = 0;
+		return NULL;
+	}
+	return real;
+}
+
+/* The runtime directory BASE (/run/user/UID, or the user's own
+ * $XDG_RUNTIME_DIR), read-write by default: the systemd user
+ * manager loads units and drop-ins from its systemd/ (planted, they
+ * would run outside at the next daemon-reload or login), GnuPG keeps
+ * its servers' sockets in gnupg/, and podman keeps its registry
+ * logins in containers/auth.json. */
+static int guard_runtime_dir(struct cordon_policy *p, const struct cordon_context *ctx,
+			     const char *base, struct cordon_path_cache *cache)
+{
+	static const char source[] = "the runtime directory";
+	/* (BASE is short: runtime_dir_own.) */
+	char units[RUNTIME_MAX], logins[RUNTIME_MAX], dbus[RUNTIME_MAX], gnupg[RUNTIME_MAX],
+		gvfs[RUNTIME_MAX], doc[RUNTIME_MAX], psd[RUNTIME_MAX], creds[RUNTIME_MAX];
+	snprintf(units, sizeof(units), "%s/systemd", base);
+	snprintf(logins, sizeof(logins), "%s/containers/auth.json", base);
+	snprintf(dbus, sizeof(dbus), "%s/dbus-1", base);
+	snprintf(gnupg, sizeof(gnupg), "%s/gnupg", base);
+	snprintf(gvfs, sizeof(gvfs), "%s/gvfs", base);
+	snprintf(doc, sizeof(doc), "%s/doc", base);
+	snprintf(psd, sizeof(psd), "%s/psd", base);
+	snprintf(creds, sizeof(creds), "%s/credentials", base);
+	/* The session bus takes services from dbus-1/services here
+	 * before any other directory: one planted there would run
+	 * outside when an outside program asks for its name. Both are
+	 * made (0700) when missing, so that a mount keeps them: a
+	 * missing one would be a name the watch moves aside as it
+	 * appears, and the user manager makes systemd/ on its own
+	 * (at a login while a session runs). gnupg/ holds the sockets
+	 * of gpg-agent, dirmngr and keyboxd (in d.HASH/ for another
+	 * GNUPGHOME), and libassuan follows a regular file at a socket's
+	 * name that holds "%Assuan%\nsocket=PATH": one written there in
+	 * place of S.gpg-agent would send gpg's passphrases outside to
+	 * a server of the session's in /tmp, and stay after it. Made
+	 * (0700, as gpg makes it) when missing; a GNUPGHOME whose d.HASH/
+	 * is missing then keeps its sockets in itself inside, as gpg
+	 * does where no socket directory can be made. */
+	int r = guard_list(p, (const char *const[]){units, dbus, gnupg, NULL},
+			   CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE, source, ctx->home, cache);
+	/* Rootless container runtimes keep each container's state
+	 * here and trust it: a poststop hook added to runc's
+	 * runc/ID/state.json ran outside, unsandboxed, at the
+	 * container's delete (round 59b F3). Read-only, made (0700)
+	 * when missing: one missing was a name the watch moved aside
+	 * as it appeared, the user's own runc's too, while any session
+	 * ran (round 59d F3). Before the hidden ones: podman's
+	 * containers/ is made before its auth.json is planned. */
+	static const char *const runtimes[] = {"runc",       "crun",   "youki",
+					       "containerd", "docker", "libpod",
+					       "containers", "podman", "buildah"};
+	char state[ARRAY_SIZE(runtimes)][RUNTIME_MAX];
+	const char *list[ARRAY_SIZE(runtimes) + 1];
+	for (size_t i = 0; i < ARRAY_SIZE(runtimes); i++) {
+		snprintf(state[i], sizeof(state[i]), "%s/%s", base, runtimes[i]);
+		list[i] = state[i];
+	}
+	list[ARRAY_SIZE(runtimes)] = NULL;
+	if (r >= 0)
+		r = guard_list(p, list, CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE,
+			       "the runtime directory (container state)", ctx->home, cache);
+	/* podman's registry logins; GVfs's mounts of the user's remote
+	 * shares, and the document portal's files: both outside; the
+	 * browser profiles profile-sync-daemon keeps here (what
+	 * ~/.mozilla and ~/.config/chromium lead to: cookies, saved
+	 * passwords); the credentials systemd gives user services. */
+	if (r >= 0)
+		r = guard_list(p, (const char *const[]){logins, gvfs, doc, psd, creds, NULL},
+			       CORDON_GUARD_HIDE, source, ctx->home, cache);
+	return r;
+}
+
 static int resolve_guards(const struct cordon_config *cfg, const struct cordon_context *ctx,
 			  struct cordon_policy *p, struct cordon_path_cache *shared)
 {
@@ -4497,72 +4600,19 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 		r = guard_home_kept(p, ctx, &cache);
 	if (r >= 0 && pw.home)
 		r = guard_home_kept(p, &pw, &cache);
-	/* The runtime directory, read-write by default: the systemd user
-	 * manager loads units and drop-ins from its systemd/ (planted, they
-	 * would run outside at the next daemon-reload or login), GnuPG keeps
-	 * its servers' sockets in gnupg/, and podman keeps its registry
-	 * logins in containers/auth.json. */
+	/* The runtime directory: /run/user/UID, and $XDG_RUNTIME_DIR where it
+	 * names another directory of the user's own (round 59d F6: a system
+	 * without logind, WSL, a container, Qt's /tmp/runtime-USER; runc,
+	 * podman, the bus and the user manager use the variable's). */
 	if (r >= 0 && ctx->os == CORDON_OS_LINUX) {
-		static const char source[] = "the runtime directory";
-		char units[64], logins[80], dbus[64], gnupg[64], gvfs[64], doc[64], psd[64],
-			creds[64];
-		unsigned uid = (unsigned)ctx->uid;
-		snprintf(units, sizeof(units), "/run/user/%u/systemd", uid);
-		snprintf(logins, sizeof(logins), "/run/user/%u/containers/auth.json", uid);
-		snprintf(dbus, sizeof(dbus), "/run/user/%u/dbus-1", uid);
-		snprintf(gnupg, sizeof(gnupg), "/run/user/%u/gnupg", uid);
-		snprintf(gvfs, sizeof(gvfs), "/run/user/%u/gvfs", uid);
-		snprintf(doc, sizeof(doc), "/run/user/%u/doc", uid);
-		snprintf(psd, sizeof(psd), "/run/user/%u/psd", uid);
-		snprintf(creds, sizeof(creds), "/run/user/%u/credentials", uid);
-		/* The session bus takes services from dbus-1/services here
-		 * before any other directory: one planted there would run
-		 * outside when an outside program asks for its name. Both are
-		 * made (0700) when missing, so that a mount keeps them: a
-		 * missing one would be a name the watch moves aside as it
-		 * appears, and the user manager makes systemd/ on its own
-		 * (at a login while a session runs). gnupg/ holds the sockets
-		 * of gpg-agent, dirmngr and keyboxd (in d.HASH/ for another
-		 * GNUPGHOME), and libassuan follows a regular file at a socket's
-		 * name that holds "%Assuan%\nsocket=PATH": one written there in
-		 * place of S.gpg-agent would send gpg's passphrases outside to
-		 * a server of the session's in /tmp, and stay after it. Made
-		 * (0700, as gpg makes it) when missing; a GNUPGHOME whose d.HASH/
-		 * is missing then keeps its sockets in itself inside, as gpg
-		 * does where no socket directory can be made. */
-		r = guard_list(p, (const char *const[]){units, dbus, gnupg, NULL},
-			       CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE, source, ctx->home, &cache);
-		/* Rootless container runtimes keep each container's state
-		 * here and trust it: a poststop hook added to runc's
-		 * runc/ID/state.json ran outside, unsandboxed, at the
-		 * container's delete (round 59b F3). Read-only, made (0700)
-		 * when missing: one missing was a name the watch moved aside
-		 * as it appeared, the user's own runc's too, while any session
-		 * ran (round 59d F3). Before the hidden ones: podman's
-		 * containers/ is made before its auth.json is planned. */
-		static const char *const runtimes[] = {"runc",       "crun",   "youki",
-						       "containerd", "docker", "libpod",
-						       "containers", "podman", "buildah"};
-		char state[ARRAY_SIZE(runtimes)][64];
-		const char *list[ARRAY_SIZE(runtimes) + 1];
-		for (size_t i = 0; i < ARRAY_SIZE(runtimes); i++) {
-			snprintf(state[i], sizeof(state[i]), "/run/user/%u/%s", uid, runtimes[i]);
-			list[i] = state[i];
-		}
-		list[ARRAY_SIZE(runtimes)] = NULL;
-		if (r >= 0)
-			r = guard_list(p, list, CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE,
-				       "the runtime directory (container state)", ctx->home,
-				       &cache);
-		/* podman's registry logins; GVfs's mounts of the user's remote
-		 * shares, and the document portal's files: both outside; the
-		 * browser profiles profile-sync-daemon keeps here (what
-		 * ~/.mozilla and ~/.config/chromium lead to: cookies, saved
-		 * passwords); the credentials systemd gives user services. */
-		if (r >= 0)
-			r = guard_list(p,
-				       (const char *const[]){logins, gvfs, doc, psd, creds, NULL},
-				       CORDON_GUARD_HIDE, source, ctx->home, &cache);
+		char run[64];
+		snprintf(run, sizeof(run), "/run/user/%u", (unsigned)ctx->uid);
+		r = guard_runtime_dir(p, ctx, run, &cache);
+		cleanup_free char *xdg = runtime_dir_own(p, ctx, run);
+		if (r >= 0 && !xdg && errno == ENOMEM)
+			r = -ENOMEM;
+		if (r >= 0 && xdg)
+			r = guard_runtime_dir(p, ctx, xdg, &cache);
 	}
 	/* Kerberos tickets: MIT's default file cache is in /tmp, which the
 	 * default rules grant (a ticket-granting ticket is a login), or where

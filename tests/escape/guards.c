@@ -16431,6 +16431,67 @@ BOTH_USERS(guards, container_state_in_the_runtime_dir_stays, .timeout = 60)
 	runtime_dir_free(&rd);
 }
 
+/* The same where XDG_RUNTIME_DIR names another directory of the user's
+ * (0700, the user's: no logind, WSL, a container, Qt's /tmp/runtime-USER),
+ * where runc keeps its state then: round 59d F6, only /run/user/UID was
+ * guarded. It lies in a directory the session may write, as /tmp's would:
+ * neither a write into runc/ID/state.json, nor a crun/ made, nor the
+ * runtime directory moved aside and a runc/ laid in its place reaches
+ * what runc outside reads. Control: the runtime directory itself is
+ * written inside, and the same write outside changes the state. */
+BOTH_USERS(guards, container_state_in_xdg_runtime_dir_stays, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "rtxdg", "");
+	char *shared = path_join(w.dir, "shared"), *rt = path_join(shared, "rt");
+	cr_assert_eq(mkdir(shared, 0755), 0);
+	cr_assert_eq(mkdir(rt, 0700), 0);
+	char *ctr = fmt("%s/runc/ctr", rt), *state = fmt("%s/state.json", ctr);
+	char *mk =
+		fmt("mkdir -p %s && echo '{\"id\": \"ctr\"}' > %s && chown -R %u:%u %s", ctr, state,
+		    w.as_user ? (unsigned)w.uid : 0, w.as_user ? (unsigned)w.gid : 0, shared);
+	cr_assert_eq(system(mk), 0);
+	free(mk);
+	FILE *f = fopen(w.cfg, "w");
+	fprintf(f, "{" WORLD_BASE_RW ", \"additional_read_write_paths\": [\"%s\"]}", shared);
+	fclose(f);
+	char *rtenv = fmt("XDG_RUNTIME_DIR=%s", rt);
+	world_setenv(&w, rtenv);
+	struct run_result r = sh_in(&w, NULL,
+				    "echo '{\"hooks\": {\"poststop\": []}}' > %s; "
+				    "mkdir -p %s/crun/x; echo ok > %s/other; "
+				    "mv %s %s/moved; mkdir -p %s && echo planted > %s",
+				    state, rt, rt, rt, shared, ctr, state);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	run_free(&r);
+	char *other = fmt("%s/other", rt);
+	cr_assert(contains(other, "ok"), "control: the runtime directory is not writable\n%s",
+		  diag);
+	char *now = read_file(state);
+	cr_expect(now && strcmp(now, "{\"id\": \"ctr\"}\n") == 0, "the state was changed: %s\n%s",
+		  now ? now : "(gone)", diag);
+	free(now);
+	char *crun_x = fmt("%s/crun/x", rt);
+	struct stat st;
+	cr_expect(lstat(crun_x, &st) < 0, "crun/x made inside stayed\n%s", diag);
+	free(crun_x);
+	/* Control: outside, as the user, the same write changes it. */
+	char *sh[] = {"/bin/sh", "-c", fmt("echo changed > %s", state), NULL};
+	r = world_run(&w, sh, w.proj);
+	run_free(&r);
+	cr_expect(contains(state, "changed"), "control: the write outside did not change it");
+	sweep_forget(shared);
+	free(sh[2]);
+	free(other);
+	free(diag);
+	free(rtenv);
+	free(state);
+	free(ctr);
+	free(rt);
+	free(shared);
+	world_free(&w);
+}
+
 /* A session bus outside takes services from $XDG_RUNTIME_DIR/dbus-1/services
  * before any other directory, and looks there again when a name it does
  * not know is asked for: a service planted there would run outside when
