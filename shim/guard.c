@@ -3426,7 +3426,7 @@ static int plan_in(const struct cordon_policy *p, bool create, bool protected_on
 	if (e >= 0)
 		e = say_linked(out, &linked);
 	if (e >= 0 && seen[0].n)
-		e = cordon_hidden_tracked(&seen[0], &seen[1], &seen[2], read_by_rules, &r,
+		e = cordon_hidden_tracked(&seen[0], &seen[1], &seen[2], p->home, read_by_rules, &r,
 					  &out->warnings);
 	for (int i = 0; i < 3; i++)
 		cordon_strv_free(&seen[i]);

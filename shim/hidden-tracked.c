@@ -7,6 +7,7 @@
  * committed once and removed since is not looked for in the history. */
 #include "hidden-tracked.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -14,7 +15,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cordon/gitconfig.h"
 #include "cordon/guard.h"
+#include "cordon/policy.h"
 #include "cordon/sweep.h"
 #include "util.h"
 
@@ -117,8 +120,197 @@ static int each_entry(const char *name, unsigned mode, const unsigned char *oid,
 	return 0;
 }
 
+/* The bare repositories a home is commonly kept in, whose worktree is
+ * the home though no .git lies there (round 59c F1, left): the "dotfiles
+ * bare repository" (git --git-dir=~/.cfg --work-tree=~, by the names its
+ * guides give), yadm's, vcsh's. Only these places: a bare repository
+ * elsewhere would cost a walk of the home each launch. */
+static const char *const bare_homes[] = {".cfg",
+					 ".cfg.git",
+					 ".dotfiles",
+					 ".dotfiles.git",
+					 ".dots",
+					 ".dots.git",
+					 ".myconf",
+					 ".myconfig",
+					 ".home.git",
+					 ".config.git",
+					 ".local/share/yadm/repo.git",
+					 ".config/yadm/repo.git"};
+#define VCSH_REPOS ".config/vcsh/repo.d"
+
+struct bare {
+	char *gitdir, *worktree;
+};
+
+static int worktree_key(const struct cordon_gitcfg_entry *e, void *arg)
+{
+	char **wt = arg;
+	if (strcmp(e->section, "core") == 0 && !e->sub && strcmp(e->key, "worktree") == 0 &&
+	    e->value) {
+		free(*wt);
+		if (!(*wt = strdup(e->value)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* GITDIR, when it is a bare repository (HEAD and objects/ in it, as git
+ * looks), with its worktree: core.worktree (relative: to GITDIR), else
+ * HOME, as the alias gives it. Pushed onto OUT (*N of them). */
+static int bare_add(const char *gitdir, const char *home, struct bare **out, size_t *n)
+{
+	char p[PATH_MAX];
+	struct stat st;
+	if (snprintf(p, sizeof(p), "%s/objects", gitdir) >= (int)sizeof(p) || stat(p, &st) < 0 ||
+	    !S_ISDIR(st.st_mode))
+		return 0;
+	snprintf(p, sizeof(p), "%s/HEAD", gitdir);
+	if (stat(p, &st) < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	cleanup_free char *v = NULL;
+	snprintf(p, sizeof(p), "%s/config", gitdir);
+	if (cordon_gitcfg_read(p, worktree_key, &v) == -ENOMEM)
+		return -ENOMEM;
+	char joined[PATH_MAX * 2];
+	if (v && v[0] != '/')
+		snprintf(joined, sizeof(joined), "%s/%s", gitdir, v);
+	else
+		snprintf(joined, sizeof(joined), "%s", v ? v : home);
+	char *wt = realpath(joined, NULL), *gd = realpath(gitdir, NULL);
+	struct bare *nv = wt && gd ? realloc(*out, (*n + 1) * sizeof(**out)) : NULL;
+	if (!nv) {
+		int e = errno == ENOMEM ? -ENOMEM : 0;
+		free(wt);
+		free(gd);
+		return e;
+	}
+	*out = nv;
+	(*out)[(*n)++] = (struct bare){gd, wt};
+	return 0;
+}
+
+static int bare_find(const char *home, struct bare **out, size_t *n)
+{
+	char p[PATH_MAX];
+	int e = 0;
+	for (size_t i = 0; e >= 0 && home && i < ARRAY_SIZE(bare_homes); i++)
+		if (snprintf(p, sizeof(p), "%s/%s", home, bare_homes[i]) < (int)sizeof(p))
+			e = bare_add(p, home, out, n);
+	DIR *d = NULL;
+	if (e >= 0 && home && snprintf(p, sizeof(p), "%s/" VCSH_REPOS, home) < (int)sizeof(p))
+		d = opendir(p);
+	for (struct dirent *de; e >= 0 && d && (de = readdir(d));) {
+		size_t l = strlen(de->d_name);
+		char g[PATH_MAX];
+		if (l > 4 && strcmp(de->d_name + l - 4, ".git") == 0 &&
+		    snprintf(g, sizeof(g), "%s/%s", p, de->d_name) < (int)sizeof(g))
+			e = bare_add(g, home, out, n);
+	}
+	if (d)
+		closedir(d);
+	return e;
+}
+
+bool cordon_hidden_bare_there(const char *home)
+{
+	struct bare *bares = NULL;
+	size_t nb = 0;
+	(void)bare_find(home, &bares, &nb);
+	for (size_t b = 0; b < nb; b++) {
+		free(bares[b].gitdir);
+		free(bares[b].worktree);
+	}
+	free(bares);
+	return nb > 0;
+}
+
+int cordon_hidden_bare(const char *home, const char *project, const struct cordon_strv *hidden,
+		       struct cordon_strv *gitdirs, struct cordon_strv *entries)
+{
+	struct bare *bares = NULL;
+	size_t nb = 0, n = hidden->n;
+	int e = bare_find(home, &bares, &nb);
+	char **found = calloc(n ? n : 1, sizeof(*found));
+	const char **rels = calloc(n ? n : 1, sizeof(*rels));
+	if (e >= 0 && (!found || !rels))
+		e = -ENOMEM;
+	for (size_t b = 0; e >= 0 && b < nb; b++) {
+		const char *wt = bares[b].worktree, *gd = bares[b].gitdir;
+		/* (The project's own repository, or a project that is its
+		 * worktree: the user's git there, the alias, keeps working.) */
+		if (project && (strcmp(project, wt) == 0 || cordon_path_under(project, gd) ||
+				cordon_path_under(gd, project)))
+			continue;
+		size_t wn = strcmp(wt, "/") ? strlen(wt) : 0;
+		bool any = false;
+		for (size_t k = 0; k < n; k++) {
+			found[k] = (free(found[k]), NULL);
+			const char *h = hidden->v[k];
+			rels[k] = cordon_path_under(h, wt) && h[wn] == '/' &&
+						  !cordon_path_under(gd, h)
+					  ? h + wn + 1
+					  : NULL;
+			any |= rels[k] != NULL;
+		}
+		if (!any)
+			continue;
+		struct look l = {rels, found, n};
+		if (cordon_git_index_entries(gd, each_entry, &l) == -ENOMEM)
+			e = -ENOMEM;
+		for (size_t k = 0; e >= 0 && k < n; k++)
+			if (rels[k] && found[k]) {
+				if ((e = cordon_strv_push(gitdirs, gd)) >= 0)
+					e = cordon_strv_push(entries, found[k]);
+				break;
+			}
+	}
+	for (size_t k = 0; found && k < n; k++)
+		free(found[k]);
+	free(found);
+	free(rels);
+	for (size_t b = 0; b < nb; b++) {
+		free(bares[b].gitdir);
+		free(bares[b].worktree);
+	}
+	free(bares);
+	return e;
+}
+
+/* The warning for the hidden path NAMED (of SOURCE) that the index of the
+ * repository at TOP (git dir GITDIR when bare, else NULL) lists as
+ * ENTRY. */
+static int warn(struct cordon_strv *warnings, const char *named, const char *source,
+		const char *top, const char *gitdir, const char *entry)
+{
+	char shown[PATH_MAX + 8], where[PATH_MAX + 8], ent[PATH_MAX + 8], gd[PATH_MAX + 8];
+	char *line = NULL;
+	if (asprintf(&line,
+		     "%s (%s) is tracked by the git repository at %s, whose objects the session "
+		     "reads: hidden by its name, its bytes are readable there (git %s%s%sshow "
+		     "HEAD:%s); take it out of the repository and its history, or leave the "
+		     "repository out of the session's rules",
+		     cordon_printable(named, SIZE_MAX, shown, sizeof(shown)), source,
+		     cordon_printable(gitdir ? gitdir : top, SIZE_MAX, where, sizeof(where)),
+		     gitdir ? "--git-dir=" : "",
+		     gitdir ? cordon_printable(gitdir, SIZE_MAX, gd, sizeof(gd)) : "",
+		     gitdir ? " " : "", cordon_printable(entry, SIZE_MAX, ent, sizeof(ent))) < 0)
+		return -ENOMEM;
+	return cordon_strv_push_take(warnings, line);
+}
+
+/* GITDIR is hidden itself, or lies in a hidden directory (CANON): a rule
+ * above it reads nothing there. */
+static bool hidden_itself(const struct cordon_strv *canon, const char *gitdir)
+{
+	for (size_t i = 0; i < canon->n; i++)
+		if (cordon_path_under(gitdir, canon->v[i]))
+			return true;
+	return false;
+}
+
 int cordon_hidden_tracked(const struct cordon_strv *canon, const struct cordon_strv *named,
-			  const struct cordon_strv *sources,
+			  const struct cordon_strv *sources, const char *home,
 			  bool (*readable)(const char *gitdir, void *arg), void *arg,
 			  struct cordon_strv *warnings)
 {
@@ -138,7 +330,7 @@ int cordon_hidden_tracked(const struct cordon_strv *canon, const struct cordon_s
 		if (!first)
 			continue;
 		cleanup_free char *gitdir = git_dir_of(tops[i]);
-		if (!gitdir || !readable(gitdir, arg))
+		if (!gitdir || hidden_itself(canon, gitdir) || !readable(gitdir, arg))
 			continue;
 		size_t tn = strcmp(tops[i], "/") ? strlen(tops[i]) : 0;
 		for (size_t k = 0; k < n; k++)
@@ -150,23 +342,44 @@ int cordon_hidden_tracked(const struct cordon_strv *canon, const struct cordon_s
 		for (size_t k = 0; e >= 0 && k < n; k++) {
 			if (!rels[k] || !found[k])
 				continue;
-			char shown[PATH_MAX + 8], top[PATH_MAX + 8], entry[PATH_MAX + 8];
-			char *line = NULL;
-			if (asprintf(
-				    &line,
-				    "%s (%s) is tracked by the git repository at %s, whose objects the "
-				    "session reads: hidden by its name, its bytes are readable there "
-				    "(git show HEAD:%s); take it out of the repository and its "
-				    "history, or leave the repository out of the session's rules",
-				    cordon_printable(named->v[k], SIZE_MAX, shown, sizeof(shown)),
-				    sources->v[k],
-				    cordon_printable(tops[i], SIZE_MAX, top, sizeof(top)),
-				    cordon_printable(found[k], SIZE_MAX, entry, sizeof(entry))) < 0)
-				e = -ENOMEM;
-			else
-				e = cordon_strv_push_take(warnings, line);
+			e = warn(warnings, named->v[k], sources->v[k], tops[i], NULL, found[k]);
 		}
 	}
+	/* The bare ones whose worktree holds a hidden path: each index read
+	 * once, for the paths beneath its worktree (a nearer .git, ~/.config
+	 * kept as a repository of its own, does not keep the home's from
+	 * tracking them too). */
+	struct bare *bares = NULL;
+	size_t nb = 0;
+	if (e >= 0)
+		e = bare_find(home, &bares, &nb);
+	for (size_t b = 0; e >= 0 && b < nb; b++) {
+		size_t wn = strcmp(bares[b].worktree, "/") ? strlen(bares[b].worktree) : 0;
+		bool any = false;
+		for (size_t k = 0; k < n; k++) {
+			found[k] = (free(found[k]), NULL);
+			rels[k] = cordon_path_under(canon->v[k], bares[b].worktree) &&
+						  canon->v[k][wn] == '/'
+					  ? canon->v[k] + wn + 1
+					  : NULL;
+			any |= rels[k] != NULL;
+		}
+		if (!any || hidden_itself(canon, bares[b].gitdir) ||
+		    !readable(bares[b].gitdir, arg))
+			continue;
+		struct look l = {rels, found, n};
+		if (cordon_git_index_entries(bares[b].gitdir, each_entry, &l) == -ENOMEM)
+			e = -ENOMEM;
+		for (size_t k = 0; e >= 0 && k < n; k++)
+			if (rels[k] && found[k])
+				e = warn(warnings, named->v[k], sources->v[k], bares[b].worktree,
+					 bares[b].gitdir, found[k]);
+	}
+	for (size_t b = 0; b < nb; b++) {
+		free(bares[b].gitdir);
+		free(bares[b].worktree);
+	}
+	free(bares);
 	for (size_t i = 0; i < n && tops && found; i++) {
 		free(tops[i]);
 		free(found[i]);

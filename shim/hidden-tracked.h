@@ -15,10 +15,23 @@
  * a line into WARNINGS: its bytes are in the repository's objects, which
  * hiding a name does not hide (round 59c F1: a dotfiles repository as the
  * project, `git show HEAD:gh/hosts.yml`). Each index is read once. 0 or
- * -ENOMEM. */
+ * -ENOMEM. The same for the bare repositories a home is commonly kept in
+ * (~/.cfg and its like, yadm's, vcsh's: under HOME, NULL for none), whose
+ * worktree is core.worktree or else HOME. */
 int cordon_hidden_tracked(const struct cordon_strv *canon, const struct cordon_strv *named,
-			  const struct cordon_strv *sources,
+			  const struct cordon_strv *sources, const char *home,
 			  bool (*readable)(const char *gitdir, void *arg), void *arg,
 			  struct cordon_strv *warnings);
+
+/* The bare repositories a home is commonly kept in (as above) whose
+ * index lists one of HIDDEN (absolute, resolved) beneath its worktree:
+ * each git dir into GITDIRS, the first such entry into ENTRIES. Not one
+ * PROJECT lies in or holds, nor one whose worktree is PROJECT (git there
+ * is the user's own work). 0 or -ENOMEM. */
+/* Whether there is any such repository under HOME: the hidden paths are
+ * resolved for cordon_hidden_bare only then. */
+bool cordon_hidden_bare_there(const char *home);
+int cordon_hidden_bare(const char *home, const char *project, const struct cordon_strv *hidden,
+		       struct cordon_strv *gitdirs, struct cordon_strv *entries);
 
 #endif

@@ -23,6 +23,7 @@
 #include "cordon/sweep.h"
 #include "cordon/toolchain.h"
 #include "dotfile-refs.h"
+#include "hidden-tracked.h"
 #include "secret-names.h"
 #include "util.h"
 
@@ -1739,6 +1740,48 @@ static int push_backups(const struct cordon_context *ctx, const char *project,
 	return e;
 }
 
+/* A bare repository the home is kept in (~/.cfg with git --git-dir=~/.cfg
+ * --work-tree=~, yadm's, vcsh's) whose index lists a hidden path of OUT:
+ * the file's bytes are in its objects, which a rule reading the home
+ * whole (additional_read_only_paths: ["~"]) gave the session (`git
+ * --git-dir=~/.cfg show HEAD:.ssh/id_ed25519`). Hidden itself, as its
+ * secrets are; not where the project is its worktree or holds it (the
+ * user's work on the dotfiles: the plan's warning says it), and a rule
+ * naming it exposes it as any hidden path. The few places
+ * cordon_hidden_bare looks: a stat each where there is none. */
+static int push_bare_trackers(const struct cordon_context *ctx, const char *project,
+			      struct cordon_strv *out, struct cordon_strv *why)
+{
+	if (!ctx->home || !out->n || !cordon_hidden_bare_there(ctx->home))
+		return 0;
+	struct cordon_strv abs = {0}, gitdirs = {0}, entries = {0};
+	int r = 0;
+	for (size_t i = 0; r >= 0 && i < out->n; i++) {
+		cleanup_free char *a = NULL;
+		int e = cordon_path_absolute(out->v[i], ctx->home, project, &a);
+		if (e == -ENOMEM)
+			r = e;
+		char *canon = e == 0 ? realpath(a, NULL) : NULL;
+		if (canon)
+			r = cordon_strv_push_take(&abs, canon);
+	}
+	cleanup_free char *home = realpath(ctx->home, NULL);
+	cleanup_free char *proj = project ? realpath(project, NULL) : NULL;
+	if (r >= 0 && home)
+		r = cordon_hidden_bare(home, proj ? proj : project, &abs, &gitdirs, &entries);
+	for (size_t i = 0; r >= 0 && i < gitdirs.n; i++) {
+		cleanup_free char *label = NULL;
+		r = asprintf(&label, "hidden_paths (a bare repository tracking %s)", entries.v[i]) <
+				    0
+			    ? -ENOMEM
+			    : push_hidden_path(gitdirs.v[i], false, label, ctx, project, out, why);
+	}
+	cordon_strv_free(&abs);
+	cordon_strv_free(&gitdirs);
+	cordon_strv_free(&entries);
+	return r;
+}
+
 static int hidden_list_made(const struct cordon_config *cfg, const struct cordon_context *ctx,
 			    const char *project, struct cordon_strv *out, struct cordon_strv *why)
 {
@@ -1765,7 +1808,9 @@ static int hidden_list_made(const struct cordon_config *cfg, const struct cordon
 	cordon_strv_free(&config_homes);
 	if (r >= 0)
 		r = push_backups(ctx, project, out, why);
-	return r < 0 ? r : push_mount_aliases(ctx, project, out, why);
+	if (r >= 0)
+		r = push_mount_aliases(ctx, project, out, why);
+	return r < 0 ? r : push_bare_trackers(ctx, project, out, why);
 }
 
 /* toolchains and --toolchain: each preset's paths as rules (shim/toolchain.c),

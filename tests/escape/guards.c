@@ -8138,6 +8138,79 @@ BOTH_USERS(guards, a_hidden_file_a_readable_repository_tracks_is_said, .timeout 
 	world_free(&w);
 }
 
+/* A home kept in a bare repository (git --git-dir=~/.cfg --work-tree=~,
+ * and yadm's, whose core.worktree names the home) tracking hidden files:
+ * with the home granted whole, `git show HEAD:.ssh/id_ed25519` read the
+ * key from the objects (round 59c F1, left). The repository is hidden as
+ * the secrets are; git in the project still works. With the home as the
+ * project (work on the dotfiles) it is not hidden, and that is said.
+ * Judged by what the session prints; control: the same git outside reads
+ * both. */
+BOTH_USERS(guards, a_bare_home_repository_tracking_a_hidden_file_is_hidden, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "hidbare", "");
+	free(write_file(w.home, ".ssh/id_ed25519", "ssh-" SECRET));
+	free(write_file(w.home, ".config/gh/hosts.yml", "gh-" SECRET));
+	world_give(&w);
+	char *mk = fmt(
+		"cd %s && export GIT_CONFIG_NOSYSTEM=1 HOME=%s && "
+		"git init -q --bare .cfg && "
+		"git --git-dir=.cfg --work-tree=. add .ssh/id_ed25519 && "
+		"git --git-dir=.cfg --work-tree=. -c user.email=t@t -c user.name=t commit -qm d && "
+		"mkdir -p .local/share/yadm && git init -q --bare .local/share/yadm/repo.git && "
+		"git --git-dir=.local/share/yadm/repo.git config core.bare false && "
+		"git --git-dir=.local/share/yadm/repo.git config core.worktree %s && "
+		"git --git-dir=.local/share/yadm/repo.git add .config/gh/hosts.yml && "
+		"git --git-dir=.local/share/yadm/repo.git -c user.email=t@t -c user.name=t "
+		"commit -qm d",
+		w.home, w.home, w.home);
+	struct run_result r = sh_outside(&w, mk);
+	cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+	run_free(&r);
+	FILE *f = fopen(w.cfg, "w");
+	fprintf(f, "{" WORLD_BASE_RW ", \"additional_read_only_paths\": [\"%s\"]}", w.home);
+	fclose(f);
+	char *show =
+		fmt("git --git-dir=%s/.cfg show HEAD:.ssh/id_ed25519; "
+		    "git --git-dir=%s/.local/share/yadm/repo.git show HEAD:.config/gh/hosts.yml; "
+		    "echo; echo ran",
+		    w.home, w.home);
+	/* Control: outside, both are read. */
+	r = sh_outside(&w, show);
+	cr_assert(strstr(r.out, "ssh-" SECRET) && strstr(r.out, "gh-" SECRET), "control: %s%s",
+		  r.out, r.err);
+	run_free(&r);
+	r = sh_in(&w, NULL,
+		  "%s; git init -q g && cd g && git -c user.email=t@t -c user.name=t commit -q "
+		  "--allow-empty -m x && git log --oneline | wc -l",
+		  show);
+	cr_expect(strstr(r.out, "ran"), "%s%s", r.out, r.err);
+	cr_expect_null(strstr(r.out, "ssh-" SECRET), "the key was read from ~/.cfg: %s", r.out);
+	cr_expect_null(strstr(r.out, "gh-" SECRET), "the token was read from yadm's: %s", r.out);
+	cr_expect(strstr(r.out, "ran\n1"), "git in the project: %s%s", r.out, r.err);
+	run_free(&r);
+	char *ex[] = {CORDON_BIN, "explain", "--config", w.cfg, NULL};
+	r = world_run(&w, ex, w.proj);
+	char *hidden =
+		fmt("%s/.cfg  (hidden_paths (a bare repository tracking .ssh/id_ed25519))", w.home);
+	cr_expect(strstr(r.out, hidden), "explain: %s", r.out);
+	run_free(&r);
+	/* The home as the project: not hidden, said. */
+	char *opt = fmt("-p %s", w.home);
+	r = sh_in(&w, opt, "%s", show);
+	char *said = fmt("is tracked by the git repository at %s/.cfg", w.home);
+	cr_expect(strstr(r.out, "ran"), "%s%s", r.out, r.err);
+	cr_expect(strstr(r.err, said), "not said: %s", r.err);
+	run_free(&r);
+	free(said);
+	free(opt);
+	free(hidden);
+	free(show);
+	free(mk);
+	world_free(&w);
+}
+
 /* A second name for a hidden file below the top of its directory (a
  * GnuPG secret key, in private-keys-v1.d) is said too, once; a file whose
  * names are all hidden (a key and its "ln" backup in ~/.ssh) is not
