@@ -262,7 +262,17 @@ static const char *const agent_settings[] = {"~/.claude",
  * Crush's crush.json and .crush.json (merged from the directory and every
  * one above; the MCP and language servers they name start with it, F2),
  * fnm's .nvmrc (a text that is no version is an alias path, the node a
- * shell's cd switches to, F4), aider's model settings files (F5). */
+ * shell's cd switches to, F4), aider's model settings files (F5). Round
+ * 60e: more agents' project directories, kept whole (pi's .pi, whose
+ * extensions/ it loads at its start, before it even asks for a key;
+ * Factory's .factory, hooks and MCP servers; Augment's .augment, iFlow's
+ * .iflow and Tabnine's .tabnine, hooks; Junie's .junie, MCP servers),
+ * with no stand-in (one made inside is moved aside, as .windsurf);
+ * Jujutsu's repository config (jj 0.37 and later copy a config.toml
+ * with no config-id beside it into the user's trusted store; earlier jj
+ * read it), Sapling's .sl/config (hg's hooks and extensions), and .NET
+ * 10's global.json, whose sdk.paths names the SDK any dotnet command
+ * there runs. */
 const char *const cordon_default_protected[] = {".git/hooks",
 						".git/config",
 						".git/info",
@@ -356,6 +366,16 @@ const char *const cordon_default_protected[] = {".git/hooks",
 						".corepack.env",
 						".pryrc",
 						"gtags.conf",
+						".pi",
+						".factory",
+						".augment",
+						".iflow",
+						".tabnine",
+						".junie",
+						".jj/repo/config.toml",
+						".jj/repo/config-id",
+						".sl/config",
+						"global.json",
 						NULL};
 
 /* What a program run in a directory looks for in each directory above it,
@@ -392,8 +412,10 @@ const char *const cordon_default_protected[] = {".git/hooks",
  * directory below ran its code); Flask's command line its nearest
  * .flaskenv or .env (FLASK_APP, imported even at flask --help: round 54j
  * F2);
- * direnv's source_up sources the nearest .envrc; and vim (with 'exrc')
- * runs these startup files in the directory it starts in. Sorted by
+ * direnv's source_up sources the nearest .envrc; Jujutsu and Sapling the
+ * nearest .jj and .sl, and dotnet the nearest global.json (round 60e);
+ * and vim (with 'exrc') runs these startup files in the directory it
+ * starts in. Sorted by
  * strcmp (cordon_found_above_in looks each entry up). */
 const char *const cordon_found_above[] = {"$irbrc",
 					  ".RData",
@@ -423,6 +445,7 @@ const char *const cordon_found_above[] = {"$irbrc",
 					  ".hg",
 					  ".irbrc",
 					  ".java-version",
+					  ".jj",
 					  ".justfile",
 					  ".lazy.lua",
 					  ".mise",
@@ -458,6 +481,7 @@ const char *const cordon_found_above[] = {"$irbrc",
 					  ".rtx.toml",
 					  ".rubocop.yml",
 					  ".ruby-version",
+					  ".sl",
 					  ".tool-versions",
 					  ".vimrc",
 					  ".yarnrc",
@@ -480,6 +504,7 @@ const char *const cordon_found_above[] = {"$irbrc",
 					  "eslint.config.mts",
 					  "eslint.config.ts",
 					  "gems.rb",
+					  "global.json",
 					  "gtags.conf",
 					  "irb.rc",
 					  "justfile",
@@ -4592,6 +4617,18 @@ static int guard_runtime_dir(struct cordon_policy *p, const struct cordon_contex
 	if (r >= 0)
 		r = guard_list(p, list, CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE,
 			       "the runtime directory (container state)", ctx->home, cache);
+	/* fnm's link for each shell that ran `fnm env`, whose bin/ is first
+	 * on that shell's PATH: removed inside and replaced by a directory
+	 * with a bin/node of the session's, the shell outside ran it at the
+	 * next node (round 60e F2). A session makes no link here (the runtime
+	 * directory takes none), so nothing that worked inside is lost.
+	 * Made when missing, as the container state is. */
+	char fnm[RUNTIME_MAX];
+	snprintf(fnm, sizeof(fnm), "%s/fnm_multishells", base);
+	if (r >= 0)
+		r = guard_list(p, (const char *const[]){fnm, NULL},
+			       CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE,
+			       "the runtime directory (fnm's shell links)", ctx->home, cache);
 	/* podman's registry logins; GVfs's mounts of the user's remote
 	 * shares, and the document portal's files: both outside; the
 	 * browser profiles profile-sync-daemon keeps here (what

@@ -16524,6 +16524,72 @@ BOTH_USERS(guards, container_state_in_the_runtime_dir_stays, .timeout = 60)
 	runtime_dir_free(&rd);
 }
 
+/* fnm's link for each shell (`fnm env`: RUNTIME/fnm_multishells/PID_MS,
+ * leading to a node installation), whose bin/ comes first on that shell's
+ * PATH: a session removed it and made a directory of its name with a
+ * bin/node of its own, and the shell outside ran that at its next node
+ * (round 60e F2). The link stays what it was (judged outside, by what the
+ * node it leads to prints); control: another file in the runtime
+ * directory is written, and the same swap outside takes. */
+BOTH_USERS(guards, fnm_s_shell_links_stay_in_the_runtime_dir, .timeout = 60)
+{
+	uid_t uid;
+	gid_t gid;
+	who_ids(who, &uid, &gid);
+	struct runtime_dir rd;
+	runtime_dir_make(&rd, uid, gid);
+	char *fnm = fmt("%s/fnm_multishells", rd.path);
+	struct stat st;
+	bool had = lstat(fnm, &st) == 0;
+	char *extra = fmt(", \"additional_read_write_paths\": [\"%s\"]", rd.path);
+	struct world w;
+	world_for(&w, who, "rtfnm", extra);
+	char *rtenv = fmt("XDG_RUNTIME_DIR=%s", rd.path);
+	world_setenv(&w, rtenv);
+	free(write_file(w.outside, "node-v20/bin/node", "#!/bin/sh\necho real\n"));
+	char *real = fmt("%s/node-v20/bin/node", w.outside);
+	cr_assert_eq(chmod(real, 0755), 0);
+	world_give(&w);
+	cr_assert(had || mkdir(fnm, 0700) == 0);
+	cr_assert_eq(chown(fnm, uid, gid), 0);
+	char *link = fmt("%s/%d_1700000000000", fnm, (int)getpid());
+	char *target = fmt("%s/node-v20", w.outside);
+	cr_assert_eq(symlink(target, link), 0);
+	cr_assert_eq(lchown(link, uid, gid), 0);
+	char *other = fmt("%s/cordon-test-fnm-%d", rd.path, (int)getpid());
+	char *swap = fmt("rm -f %s && mkdir -p %s/bin && printf '#!/bin/sh\\necho planted\\n' > "
+			 "%s/bin/node && chmod +x %s/bin/node",
+			 link, link, link, link);
+	struct run_result r = sh_in(&w, NULL, "%s; echo swap $?; echo ok > %s", swap, other);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	run_free(&r);
+	cr_expect(file_exists(other), "control: the runtime directory is not writable\n%s", diag);
+	char *node = fmt("%s/bin/node", link);
+	char *argv[] = {node, NULL};
+	r = world_run(&w, argv, w.proj);
+	cr_expect(strstr(r.out, "real") && lstat(link, &st) == 0 && S_ISLNK(st.st_mode),
+		  "the shell's node is not the one it was: %s\n%s", r.out, diag);
+	run_free(&r);
+	/* Control: the same swap outside takes. */
+	r = sh_outside(&w, swap);
+	run_free(&r);
+	r = world_run(&w, argv, w.proj);
+	cr_expect(strstr(r.out, "planted"), "control: the swap outside did not take: %s%s", r.out,
+		  r.err);
+	run_free(&r);
+	char *rm = fmt("rm -rf %s %s", link, other);
+	cr_expect_eq(system(rm), 0);
+	free(rm);
+	if (!had)
+		(void)rmdir(fnm);
+	free(node), free(swap), free(other), free(target), free(link), free(real), free(diag);
+	free(rtenv);
+	world_free(&w);
+	free(extra);
+	free(fnm);
+	runtime_dir_free(&rd);
+}
+
 /* The same where XDG_RUNTIME_DIR names another directory of the user's
  * (0700, the user's: no logind, WSL, a container, Qt's /tmp/runtime-USER),
  * where runc keeps its state then: round 59d F6, only /run/user/UID was
@@ -17039,6 +17105,113 @@ BOTH_USERS(guards, a_name_looked_for_above_in_a_shared_directory_runs_nothing, .
 		".flake8* .pryrc* .flaskenv* work",
 		shared);
 	run_free(&r);
+	free(shared);
+	world_free(&w);
+}
+
+/* Round 60e: what more tools obey in a project, and above it. pi loads
+ * the extensions in .pi as it starts (before it asks for a key); Factory,
+ * Augment, iFlow, Tabnine and Junie start the hooks and MCP servers their
+ * project directories name; jj 0.37 and later copy a .jj/repo/config.toml
+ * with no config-id beside it into the user's trusted settings (earlier
+ * jj read it: its pager runs at jj log); Sapling obeys .sl/config's hooks;
+ * dotnet runs the SDK global.json's sdk.paths names. Each was left in
+ * place, at the top, in a directory below (the agents', Sapling's,
+ * global.json) and in a shared directory (.jj, .sl, global.json: each
+ * looked for above). Now each made inside is moved aside, and the
+ * config-id that exists stays. Judged outside after the session. Control:
+ * with protected_paths [] all land and stay. */
+static const char tools_60e_plant[] =
+	"for d in top pkg; do p=.; [ $d = pkg ] && p=pkg\n"
+	"mkdir -p $p/.pi/extensions && echo x > $p/.pi/extensions/x.ts; echo pi-$d $?\n"
+	"mkdir -p $p/.factory && echo '{}' > $p/.factory/mcp.json; echo factory-$d $?\n"
+	"mkdir -p $p/.augment && echo '{}' > $p/.augment/settings.json; echo augment-$d $?\n"
+	"mkdir -p $p/.iflow && echo '{}' > $p/.iflow/settings.json; echo iflow-$d $?\n"
+	"mkdir -p $p/.tabnine/agent && echo '{}' > $p/.tabnine/agent/settings.json; "
+	"echo tabnine-$d $?\n"
+	"mkdir -p $p/.junie/mcp && echo '{}' > $p/.junie/mcp/mcp.json; echo junie-$d $?\n"
+	"mkdir -p $p/.sl && printf '[hooks]\\n' > $p/.sl/config; echo sl-$d $?\n"
+	"echo '{\"sdk\": {\"paths\": [\"x\"]}}' > $p/global.json; echo global-$d $?\n"
+	"done\n"
+	"printf '[ui]\\npager = \"x\"\\n' > .jj/repo/config.toml; echo jj-top $?\n"
+	"rm -f .jj/repo/config-id; echo id-top $?\n"
+	"mkdir -p \"$S/.jj/repo\" && echo x > \"$S/.jj/repo/config.toml\"; echo s-jj $?\n"
+	"mkdir -p \"$S/.sl\" && echo x > \"$S/.sl/config\"; echo s-sl $?\n"
+	"echo '{}' > \"$S/global.json\"; echo s-global $?\n";
+
+static const char *const tools_60e_made[] = {".pi/extensions/x.ts",
+					     ".factory/mcp.json",
+					     ".augment/settings.json",
+					     ".iflow/settings.json",
+					     ".tabnine/agent/settings.json",
+					     ".junie/mcp/mcp.json",
+					     ".sl/config",
+					     "global.json",
+					     "pkg/.pi/extensions/x.ts",
+					     "pkg/.factory/mcp.json",
+					     "pkg/.augment/settings.json",
+					     "pkg/.iflow/settings.json",
+					     "pkg/.tabnine/agent/settings.json",
+					     "pkg/.junie/mcp/mcp.json",
+					     "pkg/.sl/config",
+					     "pkg/global.json",
+					     ".jj/repo/config.toml",
+					     NULL};
+
+BOTH_USERS(guards, more_tools_settings_made_inside_are_moved_aside, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "g60e");
+	free(write_file(w.proj, "pkg/README", "pkg\n"));
+	free(write_file(w.proj, ".jj/repo/config-id", "0123456789abcdef\n"));
+	char *shared = shared_world(&w, "");
+	world_give(&w);
+	char *vars = fmt("S=%s\n%s", shared, tools_60e_plant);
+	struct run_result r = sh_in(&w, NULL, "%s", vars);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	/* (At the top and in the shared directory the watch may move one
+	 * aside before its file is written: made or not, none may stay.) */
+	cr_expect(strstr(r.out, "pi-pkg 0") && strstr(r.out, "sl-pkg 0") &&
+			  strstr(r.out, "global-pkg 0") && strstr(r.out, "jj-top 0"),
+		  "control: the session could not make them\n%s", diag);
+	for (size_t i = 0; tools_60e_made[i]; i++)
+		cr_expect_not(present(w.proj, tools_60e_made[i]),
+			      "%s made inside was left in place\n%s", tools_60e_made[i], diag);
+	char *id = content(w.proj, ".jj/repo/config-id");
+	cr_expect(id && strcmp(id, "0123456789abcdef\n") == 0, "jj's config-id was removed\n%s",
+		  diag);
+	free(id);
+	static const char *const shared_made[] = {".jj", ".sl", "global.json", NULL};
+	for (size_t i = 0; shared_made[i]; i++)
+		cr_expect(!present(shared, shared_made[i]), "the shared directory's %s stayed\n%s",
+			  shared_made[i], diag);
+	run_free(&r);
+	free(diag);
+
+	struct run_result c =
+		outside(&w,
+			"rm -rf .pi* .factory* .augment* .iflow* .tabnine* .junie* .sl* "
+			"global.json* pkg/.[a-z]* pkg/global.json* .jj/repo/config.toml* "
+			"%s/.jj* %s/.sl* %s/global.json*",
+			shared, shared, shared);
+	run_free(&c);
+	free(shared_world(&w, ", \"protected_paths\": []"));
+	r = sh_in(&w, NULL, "%s", vars);
+	expect_all_landed((const char *const[]){"pi-top", "factory-top", "augment-top", "iflow-top",
+						"tabnine-top", "junie-top", "sl-top", "global-top",
+						"pi-pkg", "sl-pkg", "global-pkg", "jj-top",
+						"id-top", "s-jj", "s-sl", "s-global", NULL},
+			  &r, "protected_paths []");
+	for (size_t i = 0; tools_60e_made[i]; i++)
+		cr_expect(present(w.proj, tools_60e_made[i]),
+			  "control: %s made inside did not stay: %s", tools_60e_made[i], r.err);
+	cr_expect(present(shared, ".jj") && present(shared, ".sl") &&
+			  present(shared, "global.json"),
+		  "control: the shared directory's files did not stay: %s", r.err);
+	run_free(&r);
+	c = outside(&w, "rm -rf %s/.jj* %s/.sl* %s/global.json*", shared, shared, shared);
+	run_free(&c);
+	free(vars);
 	free(shared);
 	world_free(&w);
 }
