@@ -3349,6 +3349,13 @@ static bool deep_in(const struct cordon_strv *names, const char *rel)
 	return false;
 }
 
+/* NAME is a repository directory judged by its config alone, its store
+ * not walked (judge_hg): Mercurial's .hg, Jujutsu's .jj. */
+static bool vcs_dir(const char *name)
+{
+	return strcasecmp(name, ".hg") == 0 || strcmp(name, ".jj") == 0;
+}
+
 /* NAME, in the directory REL (where a name of two may be: DEEP), is one
  * of the local NAMES. */
 static bool is_local(const struct cordon_strv *names, const char *rel, bool deep, const char *name)
@@ -3436,7 +3443,7 @@ static bool holds_local(const struct cordon_strv *names, const char *dir, int fd
 		 * 51g F1: a store armed in a toolchain's cache an old link of
 		 * the user's leads to. Where a walk goes, the walk judges it.) */
 		found = is_local(names, dir, deep, de->d_name) ||
-			strcasecmp(de->d_name, ".git") == 0 || strcasecmp(de->d_name, ".hg") == 0 ||
+			strcasecmp(de->d_name, ".git") == 0 || vcs_dir(de->d_name) ||
 			(bare && strcasecmp(de->d_name, "HEAD") == 0);
 		if (found && since)
 			found = fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
@@ -3556,10 +3563,9 @@ static int visit(const char *name, unsigned char type, unsigned long long ino, v
 	}
 	if (!dotgit && type == DT_DIR && w->skip.n && skipped(w, name))
 		return 0;
-	/* (Mercurial's: its config judged, its store not walked; a link
-	 * too, which hg follows: round 27b.) */
-	if (!dotgit && w->rel[0] && (type == DT_DIR || type == DT_LNK) &&
-	    strcasecmp(name, ".hg") == 0) {
+	/* (Mercurial's and Jujutsu's: its config judged, its store not
+	 * walked; a link too, which hg follows: round 27b.) */
+	if (!dotgit && w->rel[0] && (type == DT_DIR || type == DT_LNK) && vcs_dir(name)) {
 		if (fstatat(w->fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			return 0; /* gone */
 		int e = push_joined(w, &w->hg, local_above(w), w->rel, name);
@@ -8013,10 +8019,17 @@ static bool parent_changed(const struct walk *w, const char *rel)
  * names another repository's. Moved aside whole (hg then finds none
  * there) where one of them was made or changed since the start, or the
  * .hg came with a directory moved in (MOVED_IN) holding one. Its store is
- * the user's to commit to. 1 if it was moved. */
+ * the user's to commit to. A Jujutsu repository's .jj the same way: jj
+ * obeys its repo/config.toml (its pager, signing program; jj 0.37 and
+ * later copy it into the user's trusted settings where repo/config-id is
+ * missing: round 60e F3). 1 if it was moved. */
 static int judge_hg(struct walk *w, const char *rel, bool moved_in, struct cordon_strv *said)
 {
-	static const char *const obeyed[] = {"hgrc", "hgrc-not-shared", "sharedpath"};
+	static const char *const hg_obeyed[] = {"hgrc", "hgrc-not-shared", "sharedpath", NULL};
+	static const char *const jj_obeyed[] = {"repo/config.toml", "repo/config-id", NULL};
+	const char *base = strrchr(rel, '/');
+	bool jj = strcmp(base ? base + 1 : rel, ".jj") == 0;
+	const char *const *obeyed = jj ? jj_obeyed : hg_obeyed;
 	char path[PATH_MAX * 2];
 	bool made = false;
 	/* Itself laid or moved in since the start (round 27b: a link to a
@@ -8041,7 +8054,7 @@ static int judge_hg(struct walk *w, const char *rel, bool moved_in, struct cordo
 		else
 			moved_in = parent_changed(w, rel);
 	}
-	for (size_t i = 0; !made && i < ARRAY_SIZE(obeyed); i++) {
+	for (size_t i = 0; !made && obeyed[i]; i++) {
 		struct stat st;
 		snprintf(path, sizeof(path), "%s/%s", rel, obeyed[i]);
 		made = fstatat(w->root, path, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
@@ -8050,7 +8063,7 @@ static int judge_hg(struct walk *w, const char *rel, bool moved_in, struct cordo
 		 * written by the session, its hgrc untouched). */
 		char full[PATH_MAX * 2];
 		struct cordon_strv inc = {0};
-		if (!made && i < 2 &&
+		if (!made && !jj && i < 2 &&
 		    snprintf(full, sizeof(full), "%s/%s", w->top, path) < (int)sizeof(full) &&
 		    cordon_hg_includes(full, getenv("HOME"), &inc) >= 0)
 			for (size_t k = 0; !made && k < inc.n; k++)
@@ -8064,10 +8077,12 @@ static int judge_hg(struct walk *w, const char *rel, bool moved_in, struct cordo
 	    written_by_choice(w->s, w->top, path))
 		return 0;
 	char head[320];
-	snprintf(head, sizeof(head), "%s made or changed the config of the Mercurial repository",
-		 maker(w));
+	snprintf(head, sizeof(head), "%s made or changed the config of the %s repository", maker(w),
+		 jj ? "Jujutsu" : "Mercurial");
 	int moved = disarm(w->s, path, head,
-			   "whose hooks, extensions and pager hg outside runs there", said);
+			   jj ? "whose pager and programs jj outside runs there"
+			      : "whose hooks, extensions and pager hg outside runs there",
+			   said);
 	(void)vanished(w, rel);
 	if (moved)
 		forget_inode(w, rel);

@@ -17116,7 +17116,7 @@ BOTH_USERS(guards, a_name_looked_for_above_in_a_shared_directory_runs_nothing, .
  * with no config-id beside it into the user's trusted settings (earlier
  * jj read it: its pager runs at jj log); Sapling obeys .sl/config's hooks;
  * dotnet runs the SDK global.json's sdk.paths names. Each was left in
- * place, at the top, in a directory below (the agents', Sapling's,
+ * place, at the top, in a directory below (the agents', Sapling's, jj's,
  * global.json) and in a shared directory (.jj, .sl, global.json: each
  * looked for above). Now each made inside is moved aside, and the
  * config-id that exists stays. Judged outside after the session. Control:
@@ -17134,6 +17134,7 @@ static const char tools_60e_plant[] =
 	"echo '{\"sdk\": {\"paths\": [\"x\"]}}' > $p/global.json; echo global-$d $?\n"
 	"done\n"
 	"printf '[ui]\\npager = \"x\"\\n' > .jj/repo/config.toml; echo jj-top $?\n"
+	"mkdir -p pkg/.jj/repo && echo x > pkg/.jj/repo/config.toml; echo jj-pkg $?\n"
 	"rm -f .jj/repo/config-id; echo id-top $?\n"
 	"mkdir -p \"$S/.jj/repo\" && echo x > \"$S/.jj/repo/config.toml\"; echo s-jj $?\n"
 	"mkdir -p \"$S/.sl\" && echo x > \"$S/.sl/config\"; echo s-sl $?\n"
@@ -17156,6 +17157,7 @@ static const char *const tools_60e_made[] = {".pi/extensions/x.ts",
 					     "pkg/.sl/config",
 					     "pkg/global.json",
 					     ".jj/repo/config.toml",
+					     "pkg/.jj/repo/config.toml",
 					     NULL};
 
 BOTH_USERS(guards, more_tools_settings_made_inside_are_moved_aside, .timeout = 60)
@@ -17200,7 +17202,8 @@ BOTH_USERS(guards, more_tools_settings_made_inside_are_moved_aside, .timeout = 6
 	expect_all_landed((const char *const[]){"pi-top", "factory-top", "augment-top", "iflow-top",
 						"tabnine-top", "junie-top", "sl-top", "global-top",
 						"pi-pkg", "sl-pkg", "global-pkg", "jj-top",
-						"id-top", "s-jj", "s-sl", "s-global", NULL},
+						"jj-pkg", "id-top", "s-jj", "s-sl", "s-global",
+						NULL},
 			  &r, "protected_paths []");
 	for (size_t i = 0; tools_60e_made[i]; i++)
 		cr_expect(present(w.proj, tools_60e_made[i]),
