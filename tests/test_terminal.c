@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "escape/both.h"
 #include "helpers.h"
 
 static void type(int master, const char *s)
@@ -261,5 +262,68 @@ Test(terminal, the_terminal_s_flow_and_console_stay_the_user_s, .timeout = 60)
 		free(script);
 	}
 	free(prog);
+	world_free(&w);
+}
+
+/* Round 59h M1: a command that stops itself (bash's suspend, kill -STOP
+ * $$) stopped alone, and the user's shell, waiting for cordon, never got
+ * the terminal back. Now cordon stops as the job with it, and fg goes on
+ * with both. Control: the same commands without cordon. */
+BOTH_USERS(terminal, a_command_that_stops_itself_stops_the_job, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "selfstop", "");
+	world_give(&w);
+	const char *bin = w.as_user ? w.user_cordon : CORDON_BIN;
+	for (int ctl = 0; ctl < 2; ctl++) {
+		char *argv[] = {"/bin/bash", "--norc", "--noprofile", "-i", NULL};
+		int master;
+		char *name;
+		pid_t pid = world_pty_spawn(&w, argv, &master, &name);
+		char buf[16384] = "";
+		char *run = ctl ? fmt("%s", "") : fmt("%s run --config %s -- ", bin, w.cfg);
+		char *inner = fmt("inner-%d", ctl), *resumed = fmt("resumed-%d", ctl);
+		char *inner_at = path_join(w.proj, inner), *resumed_at = path_join(w.proj, resumed);
+		type(master, "PS1='out$ '\n");
+		char *job = fmt("%s/bin/bash --norc --noprofile -i\n", run);
+		type(master, job);
+		type(master, "PS1='in$ '\n");
+		cr_expect(pty_read_until(master, "in$ ", 15000, buf, sizeof(buf), true),
+			  "%d: no inner prompt: %s", ctl, buf);
+		type(master, "suspend -f\n");
+		cr_expect(pty_read_until(master, "Stopped", 10000, buf, sizeof(buf), true),
+			  "%d: the job did not stop: %s", ctl, buf);
+		type(master, "echo outer-$((2+3))\n");
+		cr_expect(pty_read_until(master, "outer-5", 5000, buf, sizeof(buf), true),
+			  "%d: the shell did not get the terminal back: %s", ctl, buf);
+		type(master, "fg\n");
+		usleep(500000);
+		char *line = fmt("echo yes > %s; exit\n", inner);
+		type(master, line);
+		cr_expect(wait_exists(inner_at, 10000), "%d: the inner shell did not go on: %s",
+			  ctl, buf);
+		cr_expect(pty_read_until(master, "out$ ", 10000, buf, sizeof(buf), true),
+			  "%d: the outer shell did not come back: %s", ctl, buf);
+		/* A command without a shell of its own, stopped by itself. */
+		free(job);
+		job = fmt("%s/bin/sh -c 'kill -STOP $$; echo yes > %s'\n", run, resumed);
+		buf[0] = '\0';
+		type(master, job);
+		cr_expect(pty_read_until(master, "Stopped", 10000, buf, sizeof(buf), true),
+			  "%d: the job did not stop: %s", ctl, buf);
+		type(master, "echo outer-$((3+4))\n");
+		cr_expect(pty_read_until(master, "outer-7", 5000, buf, sizeof(buf), true),
+			  "%d: the shell did not get the terminal back: %s", ctl, buf);
+		cr_expect(!file_exists(resumed_at), "%d: it went on before fg", ctl);
+		type(master, "fg\n");
+		cr_expect(wait_exists(resumed_at, 10000), "%d: fg did not continue it: %s", ctl,
+			  buf);
+		kill(pid, SIGKILL);
+		int st;
+		waitpid(pid, &st, 0);
+		close(master);
+		free(line), free(job), free(run), free(name);
+		free(inner), free(resumed), free(inner_at), free(resumed_at);
+	}
 	world_free(&w);
 }

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <termios.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,4 +103,72 @@ void cordon_jobstop_release(struct cordon_jobstop *j)
 	free(j->stopped);
 	j->stopped = NULL;
 	j->n = 0;
+}
+
+void cordon_jobstop_stop(struct cordon_jobstop *j, const struct cordon_unix_policy *u, int sig)
+{
+	cordon_jobstop_hold(j, u);
+	sigset_t one;
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	/* Raised at this thread, where it is blocked: pending until the
+	 * unblock, then taken here (no other thread of ours takes it). */
+	(void)raise(sig);
+	sigprocmask(SIG_UNBLOCK, &one, NULL);
+	sigprocmask(SIG_BLOCK, &one, NULL);
+	cordon_jobstop_release(j);
+}
+
+/* Whether a stop signal we raise stops us: the kernel drops SIGTSTP,
+ * SIGTTIN and SIGTTOU where our process group is orphaned (no member's
+ * parent in another group of the same session, none to say fg). Judged
+ * by our own parent alone: a process of the session's that joined our
+ * group from an inner one is not counted (we then leave the command
+ * stopped, as before). */
+static bool group_stops(void)
+{
+	pid_t parent = getppid();
+	if (parent <= 1)
+		return false;
+	pid_t group = getpgid(parent), session = getsid(parent);
+	return group > 0 && group != getpgrp() && session > 0 && session == getsid(0);
+}
+
+bool cordon_jobstop_follow(struct cordon_jobstop *j, const struct cordon_unix_policy *u, pid_t cmd,
+			   int tty, int sig)
+{
+	/* A stop the hold made (SIGSTOP to each process, subreaper tracking)
+	 * is said too, and is over by now: only a command still stopped a
+	 * moment later counts (a SIGCONT just sent may not show in its state
+	 * for some microseconds). */
+	for (int look = 0; look < 2; look++) {
+		if (cmd <= 0 || cordon_proc_state(cmd) != 'T')
+			return false;
+		if (look == 0)
+			nanosleep(&(struct timespec){0, 10L * 1000L * 1000L}, NULL);
+	}
+	/* The job is stopping anyway (^Z: the terminal's SIGTSTP reached our
+	 * group too): job_stop does it, once. */
+	sigset_t pending;
+	if (sigpending(&pending) == 0 &&
+	    (sigismember(&pending, SIGTSTP) || sigismember(&pending, SIGTTIN) ||
+	     sigismember(&pending, SIGTTOU)))
+		return false;
+	if (!group_stops())
+		return false;
+	/* A command in a group of its own had the terminal (an interactive
+	 * shell: bash's suspend stops that group): it gets it back as it goes
+	 * on, as a shell's fg would give it (sudo does the same); fg gave it
+	 * to our group. */
+	pid_t group = getpgid(cmd), fg = tty >= 0 ? tcgetpgrp(tty) : -1;
+	bool give_back = group > 0 && fg == group && group != getpgrp();
+	cordon_jobstop_stop(j, u, sig == SIGTTIN || sig == SIGTTOU ? sig : SIGTSTP);
+	/* (SIGTTOU is blocked here: a group in the background may set it.) */
+	if (give_back && tcgetpgrp(tty) == getpgrp() && getpgid(cmd) == group)
+		(void)tcsetpgrp(tty, group);
+	if (group > 0 && group != getpgrp() && getpgid(cmd) == group)
+		(void)kill(-group, SIGCONT);
+	else
+		(void)kill(cmd, SIGCONT);
+	return true;
 }

@@ -26,5 +26,21 @@ struct cordon_jobstop {
 void cordon_jobstop_hold(struct cordon_jobstop *j, const struct cordon_unix_policy *u);
 /* As the launcher goes on: what hold held goes on too. */
 void cordon_jobstop_release(struct cordon_jobstop *j);
+/* The launcher stops with its job: the session held, SIG (blocked in the
+ * calling thread) raised and taken, and, once we go on (or at once where
+ * the kernel dropped it: an orphaned group), released. */
+void cordon_jobstop_stop(struct cordon_jobstop *j, const struct cordon_unix_policy *u, int sig);
+/* The command CMD stopped by SIG on its own (the keeper said so: bash's
+ * suspend, kill -STOP $$, a program that raises SIGTSTP at itself only,
+ * round 59h M1), where the user's shell, waiting for the launcher, would
+ * never have the terminal back: the launcher stops as its job too
+ * (SIGTSTP, or the SIGTTIN or SIGTTOU that stopped it), and as it goes
+ * on (fg), so does the command, with the terminal (TTY) given back to the
+ * command's group if that group had it. Nothing where the command no
+ * longer stands stopped (a stop the hold made, or one over), where the
+ * whole job is stopping anyway (a stop signal pending for us), or where
+ * nothing could stop us (an orphaned group). Whether it stopped. */
+bool cordon_jobstop_follow(struct cordon_jobstop *j, const struct cordon_unix_policy *u, pid_t cmd,
+			   int tty, int sig);
 
 #endif

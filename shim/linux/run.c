@@ -113,6 +113,7 @@ struct run {
 	int cgroup_fd;  /* the session's cgroup (O_PATH), or -1 */
 	int sig;        /* signalfd: HUP INT TERM QUIT */
 	int status;     /* the command's, once it has exited */
+	int stop_sig;   /* the keeper said the command stopped (by this signal) */
 	bool exited;
 	bool keeper_died;
 	/* A sandbox with its supervisor was asked for (not nested, the kernel
@@ -149,12 +150,28 @@ static void take_event(struct run *r)
 		r->status = m.value;
 		r->exited = true;
 	}
+	if (m.tag == CORDON_EV_STOPPED)
+		r->stop_sig = m.value;
 }
 
 /* The fd that becomes readable when the command ends. */
 static int end_fd(const struct run *r)
 {
 	return r->direct ? r->command_fd : r->event_r;
+}
+
+/* Its end, waited for up to MS: the keeper's words taken as they come (a
+ * stop said first is not the end). */
+static void take_end(struct run *r, int ms)
+{
+	long until = now_ms() + ms;
+	do {
+		long left = until - now_ms();
+		struct pollfd q = {.fd = end_fd(r), .events = POLLIN};
+		if (poll(&q, 1, left > 0 ? (int)left : 0) != 1)
+			return;
+		take_event(r);
+	} while (!r->direct && !r->exited && !r->keeper_died);
 }
 
 /* The launcher's child applies the policy (a command the shim cannot enter),
@@ -317,9 +334,7 @@ static int handover(struct run *r, struct cordon_error *err)
 				continue;
 			if (k <= 0) {
 				/* Closed: the command exited or exec'd without the shim. */
-				struct pollfd q = {.fd = end_fd(r), .events = POLLIN};
-				if (poll(&q, 1, 200) == 1)
-					take_event(r);
+				take_end(r, 200);
 				return unconfirmed(r, "the shim did not load", err);
 			}
 			got += (size_t)k;
@@ -330,14 +345,14 @@ static int handover(struct run *r, struct cordon_error *err)
 			}
 		} else if (p[1].revents) {
 			take_event(r);
+			if (!r->direct && !r->exited && !r->keeper_died)
+				continue; /* (stopped, said the keeper) */
 			return unconfirmed(r, "the command exited first", err);
 		}
 	}
 	if (m.tag == CORDON_HANDOVER_FAILED) {
 		/* Said already: its own exit status (125) is the session's. */
-		struct pollfd q = {.fd = end_fd(r), .events = POLLIN};
-		if (poll(&q, 1, 1000) == 1)
-			take_event(r);
+		take_end(r, 1000);
 		if (!r->exited) {
 			r->status = CORDON_EXIT_FAILURE;
 			r->exited = true;
@@ -473,14 +488,7 @@ static void trim_stack(void)
 static void job_stop(struct run *r, int sig)
 {
 	struct cordon_jobstop j = {.cgroup_fd = r->cgroup_fd};
-	cordon_jobstop_hold(&j, r->sockets);
-	sigset_t one;
-	sigemptyset(&one);
-	sigaddset(&one, sig);
-	(void)raise(sig); /* (blocked: pending until the unblock below) */
-	sigprocmask(SIG_UNBLOCK, &one, NULL);
-	sigprocmask(SIG_BLOCK, &one, NULL);
-	cordon_jobstop_release(&j);
+	cordon_jobstop_stop(&j, r->sockets, sig);
 	/* A command held in the middle of stopping itself (top's ^Z: its
 	 * handler then raises SIGSTOP) missed the shell's SIGCONT, which came
 	 * while it was held, and stops as it goes on (round 59h M2): the
@@ -502,9 +510,7 @@ static void hang_up(struct run *r)
 	if (r->exited)
 		return;
 	signal_command(r, SIGHUP);
-	struct pollfd q = {.fd = end_fd(r), .events = POLLIN};
-	if (!r->exited && poll(&q, 1, 100) == 1)
-		take_event(r);
+	take_end(r, 100);
 	if (!r->exited) {
 		r->status = 128 + SIGHUP;
 		r->exited = true;
@@ -537,9 +543,7 @@ static void wait_for_end(struct run *r)
 			take_event(r);
 		if (p[1].revents && !r->exited) {
 			/* The keeper is gone: the command died with it. */
-			struct pollfd q = {.fd = end_fd(r), .events = POLLIN};
-			if (poll(&q, 1, 0) == 1)
-				take_event(r);
+			take_end(r, 0);
 			r->keeper_died = !r->exited;
 		}
 		if (p[2].revents & (POLLHUP | POLLERR | POLLNVAL))
@@ -571,6 +575,13 @@ static void wait_for_end(struct run *r)
 				if (si.ssi_code != SI_KERNEL)
 					signal_command(r, (int)si.ssi_signo);
 			}
+		}
+		/* (After the signals: a ^Z stops the job once, there.) */
+		if (r->stop_sig && !r->exited && !r->keeper_died) {
+			struct cordon_jobstop j = {.cgroup_fd = r->cgroup_fd};
+			int sig = r->stop_sig;
+			r->stop_sig = 0;
+			(void)cordon_jobstop_follow(&j, r->sockets, r->command, r->tty, sig);
 		}
 	}
 }

@@ -513,6 +513,19 @@ static void reap(const struct cordon_spawn *sp, long cmd)
 	}
 }
 
+/* The command stopped (its parent alone is told): said, so that the
+ * launcher can stop as its job (round 59h M1: bash's suspend stopped it
+ * alone, and the user's shell never had the terminal back). Stops the
+ * launcher's hold made are said too; the launcher tells them apart. */
+static void stopped(const struct cordon_spawn *sp, long cmd)
+{
+	siginfo_t si;
+	memset(&si, 0, sizeof(si));
+	if (SYS5(waitid, P_PID, cmd, &si, WSTOPPED | WNOHANG, 0) == 0 && si.si_pid == cmd &&
+	    si.si_code == CLD_STOPPED)
+		event(sp, CORDON_EV_STOPPED, si.si_status);
+}
+
 /* Kill every descendant (orphans come to the keeper, their subreaper)
  * until none is left; in a cgroup, the whole cgroup first. */
 static bool end_session(const struct cordon_spawn *sp, long self, long cmd)
@@ -687,6 +700,7 @@ static int keeper(void *arg)
 			char buf[128 * 8];
 			SYS3(read, sfd, buf, sizeof(buf));
 		}
+		stopped(sp, cmd);
 		reap(sp, cmd);
 		if (n > 0 && (p[0].revents || p[1].revents))
 			break; /* the supervisor ended the session, or is gone */

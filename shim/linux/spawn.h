@@ -6,8 +6,8 @@
  * is the command's parent and the session's child subreaper: every process
  * of the session that loses its parent comes to it, so the supervisor stays
  * an ancestor of each (Yama's ptrace_scope=1 lets only an ancestor read a
- * caller's memory or take its fds). It reaps, reports the command's exit on
- * the event pipe, and ends the session (every process, then its cgroup,
+ * caller's memory or take its fds). It reaps, reports the command's exit
+ * (and its stops) on the event pipe, and ends the session (every process, then its cgroup,
  * record, socket directory and System V objects) when told to, or on its own when the
  * supervisor dies (killed outright: the session must not outlive it).
  * Should the keeper die instead, the command dies by its parent-death
@@ -37,6 +37,7 @@ enum cordon_event {
 	CORDON_EV_FAILED = 'E',  /* value: errno of the clone */
 	CORDON_EV_EXITED = 'X',  /* value: its status (code, or 128 + signal) */
 	CORDON_EV_GONE = 'G',    /* every process of the session is reaped */
+	CORDON_EV_STOPPED = 'S', /* value: the signal that stopped it (jobstop.h) */
 };
 struct cordon_event_msg {
 	int32_t tag;
