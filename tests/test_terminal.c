@@ -327,3 +327,45 @@ BOTH_USERS(terminal, a_command_that_stops_itself_stops_the_job, .timeout = 90)
 	}
 	world_free(&w);
 }
+
+/* Round 59e F3: terminal modes a session changed (stty -isig -echo raw)
+ * stayed on the user's terminal after it; now they are as they were when
+ * it began, whether the command exits or is killed. Control: the same
+ * without cordon leaves them changed. */
+BOTH_USERS(terminal, modes_a_session_changed_are_put_back, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "ttymodes", "");
+	world_give(&w);
+	for (int how = 0; how < 3; how++) {
+		const char *body =
+			how == 1 ? "stty -isig -echo raw; kill -KILL $$" : "stty -isig -echo raw";
+		char *script =
+			how == 2 ? fmt("/bin/sh -c '%s'; stty -a; echo after-the-session", body)
+				 : fmt("%s run --config %s -- /bin/sh -c '%s'; stty -a; "
+				       "echo after-the-session",
+				       CORDON_BIN, w.cfg, body);
+		char *argv[] = {"/bin/sh", "-c", script, NULL};
+		int master;
+		char *name;
+		pid_t pid = world_pty_spawn(&w, argv, &master, &name);
+		char buf[16384] = "";
+		bool after =
+			pty_read_until(master, "after-the-session", 15000, buf, sizeof(buf), false);
+		cr_expect(after, "%d: the shell did not go on: %s", how, buf);
+		if (how == 2)
+			cr_expect(strstr(buf, "-isig") && strstr(buf, "-echo "),
+				  "control: the modes were not left changed: %s", buf);
+		else
+			cr_expect(strstr(buf, "isig icanon") && strstr(buf, "iexten echo ") &&
+					  !strstr(buf, "-isig") && !strstr(buf, "-echo "),
+				  "%d: the session's modes stayed: %s", how, buf);
+		kill(pid, SIGKILL);
+		int st;
+		waitpid(pid, &st, 0);
+		close(master);
+		free(name);
+		free(script);
+	}
+	world_free(&w);
+}

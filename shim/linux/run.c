@@ -39,6 +39,7 @@
 #include "spawn.h"
 #include "proxy.h"
 #include "supervisor.h"
+#include "ttystate.h"
 #include "unixsock.h"
 #include "util.h"
 #include "watchwait.h"
@@ -111,9 +112,10 @@ struct run {
 	int diag;       /* its network namespace's socket diagnostics (netns.c), or -1 */
 	int tty;        /* stdin's terminal, watched for the hang-up */
 	int cgroup_fd;  /* the session's cgroup (O_PATH), or -1 */
-	int sig;        /* signalfd: HUP INT TERM QUIT */
-	int status;     /* the command's, once it has exited */
-	int stop_sig;   /* the keeper said the command stopped (by this signal) */
+	struct cordon_ttystate modes; /* the terminal's, as the session began */
+	int sig;                      /* signalfd: HUP INT TERM QUIT */
+	int status;                   /* the command's, once it has exited */
+	int stop_sig;                 /* the keeper said the command stopped (by this signal) */
 	bool exited;
 	bool keeper_died;
 	/* A sandbox with its supervisor was asked for (not nested, the kernel
@@ -830,6 +832,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 			.diag = -1,
 			.tty = -1,
 			.cgroup_fd = -1,
+			.modes = {.fd = -1},
 			.sig = -1};
 	bool sandbox = l->policy->sandbox;
 	int cgroup_fd = -1, event[2] = {-1, -1}, control[2] = {-1, -1}, report[2] = {-1, -1};
@@ -1025,8 +1028,11 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		rc = -ENOMEM;
 		goto fail;
 	}
+	/* (Before anything of the command's runs.) */
+	cordon_ttystate_save(&r.modes);
 	r.keeper = cordon_spawn_keeper(&sp, &r.keeper_fd);
 	if (r.keeper < 0) {
+		cordon_ttystate_restore(&r.modes);
 		rc = cordon_err(err, -r.keeper, "starting the session keeper: %s",
 				strerror(-r.keeper));
 		goto fail;
@@ -1135,6 +1141,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 			   s->id);
 	cordon_reguard_stop();
 	end_session(&r);
+	cordon_ttystate_restore(&r.modes);
 	env_free(env, env_owned);
 	run_free(&r);
 	if (cgroup_fd >= 0)
@@ -1217,9 +1224,12 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 		return cordon_err(err, errno, "PR_SET_CHILD_SUBREAPER: %s", strerror(errno));
 	}
 	pid_t parent = getpid();
+	struct cordon_ttystate modes;
+	cordon_ttystate_save(&modes);
 	pid_t pid = fork();
 	if (pid < 0) {
 		int e = errno;
+		cordon_ttystate_restore(&modes);
 		close(chan[0]);
 		close(chan[1]);
 		cordon_placeholders_release(&held, true, NULL);
@@ -1233,6 +1243,8 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 			_exit(CORDON_EXIT_FAILURE);
 		cordon_placeholders_forget(&held);
 		cordon_sweep_free(&sweep);
+		if (modes.fd >= 0)
+			close(modes.fd);
 		close(chan[0]);
 		*channel = chan[1];
 		return 0;
@@ -1305,6 +1317,7 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 	cordon_reguard_stop();
 	struct cordon_strv filled = {0}, said = {0};
 	bool ended = kill_descendants();
+	cordon_ttystate_restore(&modes);
 	cordon_placeholders_release(&held, ended, &filled);
 	cordon_placeholders_say(&filled);
 	cordon_strv_free(&filled);
