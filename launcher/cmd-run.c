@@ -577,11 +577,14 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 	if (sess.ended) /* (before the walk: it judges what git will find) */
 		cordon_guard_restore_heads(&sweep, &said);
 	cordon_sweep_end(&sweep, sess.ended, &said);
-	for (size_t i = 0; i < said.n; i++)
+	for (size_t i = 0; i < said.n; i++) {
+		cordon_closing_line();
 		fprintf(stderr, "%s\n", said.v[i]);
+	}
 	cordon_strv_free(&said);
 	if (ran < 0) {
 		if (sess.exec_errno) {
+			cordon_closing_line();
 			fprintf(stderr, "cordon: %s: %s\n", argv[0], strerror(sess.exec_errno));
 			r = sess.exec_errno == ENOENT ? CORDON_EXIT_NOTFOUND : CORDON_EXIT_NOEXEC;
 			goto out;

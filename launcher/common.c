@@ -11,12 +11,14 @@
 #include <json-c/json.h>
 
 #include "cordon/config.h"
+#include "cordon/session.h"
 #include "cordon/sweep.h"
 #include "launcher.h"
 #include "util.h"
 
 void launcher_error(const struct cordon_error *err)
 {
+	cordon_closing_line();
 	fprintf(stderr, "cordon: %s\n", err->msg[0] ? err->msg : "unknown error");
 }
 

@@ -23,8 +23,24 @@ static long now_ms(void)
 	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* Whether an SGR reset is due before cordon's next line on stderr. */
+static bool reset_due;
+
+void cordon_say_after_session(void)
+{
+	__atomic_store_n(&reset_due, isatty(STDERR_FILENO) == 1, __ATOMIC_RELAXED);
+}
+
+void cordon_closing_line(void)
+{
+	static const char reset[] = "\033[0m";
+	if (__atomic_exchange_n(&reset_due, false, __ATOMIC_RELAXED))
+		(void)!write(STDERR_FILENO, reset, sizeof(reset) - 1);
+}
+
 void cordon_say(const char *fmt, ...)
 {
+	cordon_closing_line();
 	char line[1200];
 	va_list ap;
 	va_start(ap, fmt);

@@ -4,8 +4,13 @@
 
 #include "cordon/error.h"
 
-/* Write one formatted line to stderr with a single write(2). */
+/* Write one formatted line to stderr with a single write(2) (after
+ * cordon_closing_line). */
 __attribute__((format(printf, 1, 2))) void cordon_say(const char *fmt, ...);
+/* The session's command is over: what cordon says from now on are its
+ * closing lines, the first of which cordon_closing_line prefixes with an
+ * SGR reset where stderr is a terminal. */
+void cordon_say_after_session(void);
 
 /* Wait until the session must end: PROC_FD readable (the command exited, or
  * on macOS `cordon kill`'s SIGTERM), TTY (may be -1) hung up, or the ack on

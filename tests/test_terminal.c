@@ -369,3 +369,38 @@ BOTH_USERS(terminal, modes_a_session_changed_are_put_back, .timeout = 60)
 	}
 	world_free(&w);
 }
+
+/* Round 59e F6: a session that leaves SGR attributes on (conceal) hid
+ * cordon's closing lines; where stderr is a terminal they now begin with a
+ * reset. Into a file (or pipe), no escape is written. */
+BOTH_USERS(terminal, closing_lines_are_not_hidden_by_the_session_s_colours, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "sgrclose", "");
+	world_give(&w);
+#define PLANT(d)                                                                                   \
+	"printf '\\033[8m\\033[30;40m'; mkdir -p " d " && git init -q " d "/r && printf "          \
+	"'#!/bin/sh\\n' > " d "/r/.git/hooks/pre-commit && chmod +x " d "/r/.git/hooks/pre-commit"
+	/* stderr a file: the closing line, no escape in it. */
+	char *in_file = PLANT("u"), *in_tty = PLANT("v");
+	struct run_result r = sh_in(&w, NULL, "%s", in_file);
+	cr_assert(strstr(r.err, "so cordon moved it"), "control: no closing line: %s", r.err);
+	cr_expect_null(strchr(r.err, '\033'), "an escape went into a file: %s", r.err);
+	run_free(&r);
+	/* stderr the terminal. */
+	char *argv[] = {CORDON_BIN, "run", "--config", w.cfg, "--", "/bin/sh", "-c", in_tty, NULL};
+	int master;
+	char *name;
+	pid_t pid = world_pty_spawn(&w, argv, &master, &name);
+	char buf[16384] = "";
+	pty_read_until(master, NULL, 8000, buf, sizeof(buf), false);
+	char *conceal = strstr(buf, "\033[8m"), *line = strstr(buf, "so cordon moved it");
+	cr_assert(conceal && line, "no conceal, or no closing line: %s", buf);
+	char *reset = strstr(conceal, "\033[0mcordon: ");
+	cr_expect(reset && reset < line, "no reset before the closing line: %s", buf);
+	int st;
+	waitpid(pid, &st, 0);
+	close(master);
+	free(name);
+	world_free(&w);
+}

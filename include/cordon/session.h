@@ -137,6 +137,14 @@ long cordon_proc_stat_field(pid_t pid, int field);
 /* Ids of every registered session (malloc'd strings in a NULL-terminated array). */
 int cordon_registry_list(char ***ids, size_t *n, struct cordon_error *err);
 
+/* Before cordon's first line on stderr after a session's command (its
+ * closing lines: what was put back, moved aside, refused): "\033[0m",
+ * once, where stderr is a terminal, so that attributes the session left
+ * on (conceal, black on black) do not hide them (round 59e F6). Nothing
+ * into a file or pipe, or before the session's end. cordon_say does it
+ * itself; whatever prints to stderr otherwise calls it first. */
+void cordon_closing_line(void);
+
 /* ---- the session's lifetime ---------------------------------------------- */
 
 enum cordon_tracking {

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "cordon/guard.h"
+#include "cordon/session.h"
 #include "linux.h"
 
 #include "../sweep-fs.h"
@@ -484,12 +485,14 @@ void cordon_placeholders_release(struct cordon_placeholders *h, bool ended,
 
 void cordon_placeholders_say(const struct cordon_strv *filled)
 {
-	for (size_t i = 0; i < filled->n; i++)
+	for (size_t i = 0; i < filled->n; i++) {
+		cordon_closing_line();
 		fprintf(stderr,
 			"cordon: %s, made empty for this session, is no longer empty (filled "
 			"outside, or inside where it could not be kept read-only): review it "
 			"before an editor, an agent or git outside obeys it\n",
 			filled->v[i]);
+	}
 }
 
 void cordon_placeholders_forget(struct cordon_placeholders *h)

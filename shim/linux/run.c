@@ -637,6 +637,7 @@ static bool keeper_done(struct run *r)
 						   "end: waiting for them before cordon looks at "
 						   "the project\n";
 			said_at = 0;
+			cordon_closing_line();
 			(void)!write(STDERR_FILENO, slow, sizeof(slow) - 1);
 			continue;
 		}
@@ -1128,6 +1129,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		(void)cordon_socket_dirs_sweep(sockdir, CORDON_SWEEP_AGE_S);
 	if (rc >= 0 && !refused)
 		wait_for_end(&r);
+	cordon_say_after_session();
 	/* A command sandboxed before its exec confirms first: its exec can
 	 * still fail afterwards. */
 	int e = 0;
@@ -1314,6 +1316,7 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 	} else if (!refused) {
 		wait_for_end(&r);
 	}
+	cordon_say_after_session();
 	cordon_reguard_stop();
 	struct cordon_strv filled = {0}, said = {0};
 	bool ended = kill_descendants();
