@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -39,6 +40,77 @@ static bool frozen(int cgroup_fd)
 	return strstr(buf, "frozen 1") != NULL;
 }
 
+/* Whether a line of TEXT ("0::/a/b\n") ends with SUFFIX ("/b"). */
+static bool ends_line_with(const char *text, const char *suffix)
+{
+	size_t sn = strlen(suffix);
+	for (const char *line = text; *line;) {
+		const char *end = strchr(line, '\n');
+		size_t n = end ? (size_t)(end - line) : strlen(line);
+		if (n >= sn && memcmp(line + n - sn, suffix, sn) == 0)
+			return true;
+		if (!end)
+			break;
+		line = end + 1;
+	}
+	return false;
+}
+
+/* Whether PID descends from ROOT (its parents up to it): a process of a
+ * session tracked by its subreaper keeper, which every orphan of the
+ * session comes to. */
+static bool descends_from(pid_t pid, pid_t root)
+{
+	for (int depth = 0; depth < 4096 && pid > 1; depth++) {
+		pid = (pid_t)cordon_proc_stat_field(pid, 4);
+		if (pid == root)
+			return true;
+	}
+	return false;
+}
+
+/* A pidfd for PID, a process of U's session as it is opened; -ESRCH where
+ * it is gone or its pid now another's (between the listing and this: a
+ * process outside would have been stopped, round 59h L2); -1 where no
+ * pidfd can be had (too many open: signalled by pid, as before). The
+ * pidfd is opened first, then PID judged, then the pidfd's process found
+ * alive: so the process judged is the pidfd's. */
+static int session_pidfd(const struct cordon_unix_policy *u, pid_t pid)
+{
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (fd < 0)
+		return errno == ESRCH ? -ESRCH : -1;
+	bool inside;
+	if (u->cgroup) {
+		/* (Freezing failed: its cgroup named, as the session's is.) */
+		char file[64], buf[4096];
+		snprintf(file, sizeof(file), "/proc/%d/cgroup", (int)pid);
+		const char *leaf = strrchr(u->cgroup, '/');
+		int cfd = open(file, O_RDONLY | O_CLOEXEC);
+		ssize_t n = cfd < 0 ? -1 : read(cfd, buf, sizeof(buf) - 1);
+		if (cfd >= 0)
+			close(cfd);
+		buf[n > 0 ? n : 0] = '\0';
+		inside = n > 0 && leaf && ends_line_with(buf, leaf);
+	} else {
+		inside = descends_from(pid, u->root);
+	}
+	if (!inside || syscall(SYS_pidfd_send_signal, fd, 0, NULL, 0) < 0) {
+		close(fd);
+		return -ESRCH;
+	}
+	return fd;
+}
+
+/* SIG to the process of FD (a pidfd), or by PID where it has none. */
+static void signal_one(int fd, pid_t pid, int sig)
+{
+	if (fd >= 0)
+		(void)syscall(SYS_pidfd_send_signal, fd, sig, NULL, 0);
+	else
+		(void)kill(pid, sig);
+}
+
 void cordon_jobstop_hold(struct cordon_jobstop *j, const struct cordon_unix_policy *u)
 {
 	j->stopped = NULL;
@@ -68,21 +140,31 @@ void cordon_jobstop_hold(struct cordon_jobstop *j, const struct cordon_unix_poli
 			if (pids[i] == u->root || state == 0 || state == 'Z' || state == 'X')
 				continue;
 			bool stopped = state == 'T' || state == 't';
-			if (!stopped || first)
-				(void)kill(pids[i], SIGSTOP);
-			if (stopped)
+			if (stopped && !first)
 				continue;
-			all = false;
-			bool known = false;
-			for (size_t k = 0; k < j->n && !known; k++)
-				known = j->stopped[k] == pids[i];
-			pid_t *v =
-				known ? NULL
-				      : cordon_grow(j->stopped, &j->cap, j->n + 1, sizeof(*v), 16);
-			if (v) {
-				j->stopped = v;
-				j->stopped[j->n++] = pids[i];
+			size_t k = 0;
+			while (k < j->n && j->stopped[k].pid != pids[i])
+				k++;
+			int fd = k < j->n ? j->stopped[k].fd : session_pidfd(u, pids[i]);
+			if (fd == -ESRCH)
+				continue; /* gone, or its pid another's by now */
+			signal_one(fd, pids[i], SIGSTOP);
+			if (stopped || k < j->n) {
+				if (k == j->n && fd >= 0)
+					close(fd);
+				all = all && stopped;
+				continue;
 			}
+			all = false;
+			struct cordon_held *v =
+				cordon_grow(j->stopped, &j->cap, j->n + 1, sizeof(*v), 16);
+			if (!v) {
+				if (fd >= 0)
+					close(fd);
+				continue;
+			}
+			j->stopped = v;
+			j->stopped[j->n++] = (struct cordon_held){pids[i], fd};
 		}
 		free(pids);
 		first = false;
@@ -98,8 +180,13 @@ void cordon_jobstop_release(struct cordon_jobstop *j)
 		(void)write_freeze(j->cgroup_fd, "0");
 		return;
 	}
-	for (size_t i = 0; i < j->n; i++)
-		kill(j->stopped[i], SIGCONT);
+	/* (By pidfd: one that died meanwhile, its pid another process's by
+	 * the user's fg, is continued no more: round 59h L2.) */
+	for (size_t i = 0; i < j->n; i++) {
+		signal_one(j->stopped[i].fd, j->stopped[i].pid, SIGCONT);
+		if (j->stopped[i].fd >= 0)
+			close(j->stopped[i].fd);
+	}
 	free(j->stopped);
 	j->stopped = NULL;
 	j->n = 0;

@@ -8,10 +8,16 @@
 
 #include "unixsock.h"
 
+/* A process the hold stopped, and a pidfd for it (-1: none could be had). */
+struct cordon_held {
+	pid_t pid;
+	int fd;
+};
+
 struct cordon_jobstop {
-	int cgroup_fd;  /* the session's cgroup (O_PATH), or -1: subreaper tracking */
-	bool frozen;    /* hold froze the cgroup */
-	pid_t *stopped; /* (else) the processes stopped here */
+	int cgroup_fd;               /* the session's cgroup (O_PATH), or -1: subreaper tracking */
+	bool frozen;                 /* hold froze the cgroup */
+	struct cordon_held *stopped; /* (else) the processes stopped here */
 	size_t n, cap;
 };
 

@@ -6,7 +6,10 @@
 #include <criterion/parameterized.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <stdint.h>
 #include <sys/personality.h>
+#include <sys/syscall.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +20,7 @@
 #include <unistd.h>
 
 #include "both.h"
+#include "cordon/session.h"
 #include "helpers.h"
 
 Test(escape, signals_to_outside_process)
@@ -1138,4 +1142,90 @@ BOTH_USERS(escape, a_read_begun_before_the_stop_takes_no_input, .timeout = 60)
 BOTH_USERS(escape, a_reader_continued_as_the_job_stops_takes_no_input, .timeout = 60)
 {
 	no_input_taken(who, 3);
+}
+
+/* A process outside made with the pid WANT (clone3's set_tid: root's
+ * CAP_CHECKPOINT_RESTORE), as UID:GID (0: root's), that stops itself and,
+ * once continued, makes MARKER. Its pid. */
+static pid_t stopped_at_pid(pid_t want, uid_t uid, gid_t gid, const char *marker)
+{
+	struct {
+		uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls,
+			set_tid, set_tid_size, cgroup;
+	} args = {.exit_signal = SIGCHLD, .set_tid = (uint64_t)(uintptr_t)&want, .set_tid_size = 1};
+	long r = syscall(SYS_clone3, &args, sizeof(args));
+	if (r == 0) {
+		if (uid && (setgroups(0, NULL) < 0 || setgid(gid) < 0 || setuid(uid) < 0))
+			_exit(1);
+		raise(SIGSTOP);
+		int fd = open(marker, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+		_exit(fd < 0);
+	}
+	return (pid_t)r;
+}
+
+/* Round 59h L2: without a cgroup the hold stopped the session's processes
+ * by pid, and continued them by pid at the user's fg. One that died while
+ * the job was stopped left its pid to whatever came next: there, a stopped
+ * job of the user's outside, continued by the session's fg. Now each is
+ * held by a pidfd. Judged outside: the process at the dead one's pid stays
+ * stopped after fg (its marker is not made); control: continued by the
+ * test, it makes it. Subreaper tracking, as root (asked for) and as the
+ * test user. */
+BOTH_USERS(escape, a_pid_the_hold_let_go_is_not_continued_at_fg, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "heldpid", "");
+	char *pidfile = fmt("%s/orphan.pid", w.proj), *marker = fmt("%s/continued", w.outside);
+	const char *bin = w.as_user ? w.user_cordon : CORDON_BIN;
+	char *argv[] = {"/bin/bash", "--norc", "--noprofile", "-i", NULL};
+	int master;
+	char *name;
+	pid_t shell = world_pty_spawn(&w, argv, &master, &name);
+	/* (The orphan comes to the keeper, which is never held: it reaps it.
+	 * In a session of its own, the terminal's ^Z does not stop it: the
+	 * hold does.) */
+	char *job = fmt("%s run --tracking subreaper --config %s -- /bin/sh -c '(setsid sleep 300 "
+			"& echo $! > %s); exec sleep 300'\n",
+			bin, w.cfg, pidfile);
+	cr_assert_eq(write(master, job, strlen(job)), (ssize_t)strlen(job));
+	cr_assert(wait_exists(pidfile, 15000), "the session did not start");
+	usleep(200000);
+	char *text = read_file(pidfile);
+	pid_t orphan = text ? (pid_t)atoi(text) : 0;
+	free(text);
+	cr_assert_gt(orphan, 1);
+	char buf[16384] = "";
+	cr_assert_eq(write(master, "\x1a", 1), 1);
+	cr_assert(pty_read_until(master, "Stopped", 15000, buf, sizeof(buf), true),
+		  "the job did not stop: %s", buf);
+	for (int i = 0; i < 100 && cordon_proc_state(orphan) != 'T'; i++)
+		usleep(20000);
+	cr_assert_eq(cordon_proc_state(orphan), 'T', "control: the hold did not stop it");
+	cr_assert_eq(kill(orphan, SIGKILL), 0);
+	cr_assert(wait_gone(orphan, 5000), "the held process outlived SIGKILL");
+	for (int i = 0; i < 100 && cordon_proc_state(orphan) != '\0'; i++)
+		usleep(20000); /* (reaped by the keeper) */
+	uid_t uid;
+	gid_t gid;
+	who_ids(who, &uid, &gid);
+	pid_t other = stopped_at_pid(orphan, uid, gid, marker);
+	cr_assert_eq(other, orphan, "clone3 at pid %d: %s", (int)orphan, strerror(errno));
+	for (int i = 0; i < 100 && cordon_proc_state(other) != 'T'; i++)
+		usleep(20000);
+	cr_assert_eq(cordon_proc_state(other), 'T');
+	cr_assert_eq(write(master, "fg\n", 3), 3);
+	usleep(800000);
+	cr_expect_not(file_exists(marker), "the session's fg continued a process outside");
+	cr_expect_eq(cordon_proc_state(other), 'T');
+	/* Control: continued, it makes its marker. */
+	kill(other, SIGCONT);
+	int st;
+	waitpid(other, &st, 0);
+	cr_expect(file_exists(marker), "control: the process outside made no marker");
+	kill(shell, SIGKILL);
+	waitpid(shell, &st, 0);
+	close(master);
+	free(job), free(name), free(marker), free(pidfile);
+	world_free(&w);
 }
