@@ -192,8 +192,13 @@ void cordon_jobstop_release(struct cordon_jobstop *j)
 	j->n = 0;
 }
 
+_Atomic unsigned long cordon_jobstop_era;
+
 void cordon_jobstop_stop(struct cordon_jobstop *j, const struct cordon_unix_policy *u, int sig)
 {
+	/* (Before the hold's milliseconds: a foreground change judged
+	 * across them is refused, pidcall.c.) */
+	cordon_jobstop_era++;
 	cordon_jobstop_hold(j, u);
 	sigset_t one;
 	sigemptyset(&one);
@@ -203,6 +208,7 @@ void cordon_jobstop_stop(struct cordon_jobstop *j, const struct cordon_unix_poli
 	(void)raise(sig);
 	sigprocmask(SIG_UNBLOCK, &one, NULL);
 	sigprocmask(SIG_BLOCK, &one, NULL);
+	cordon_jobstop_era++;
 	cordon_jobstop_release(j);
 }
 

@@ -36,6 +36,10 @@ void cordon_jobstop_release(struct cordon_jobstop *j);
  * calling thread) raised and taken, and, once we go on (or at once where
  * the kernel dropped it: an orphaned group), released. */
 void cordon_jobstop_stop(struct cordon_jobstop *j, const struct cordon_unix_policy *u, int sig);
+/* Bumped as the launcher begins to stop with its job and as it goes on:
+ * a supervisor thread's judgement that spans a change of it is stale (the
+ * foreground it read may be the user's shell's by then: round 59f F3). */
+extern _Atomic unsigned long cordon_jobstop_era;
 /* The command CMD stopped by SIG on its own (the keeper said so: bash's
  * suspend, kill -STOP $$, a program that raises SIGTSTP at itself only,
  * round 59h M1), where the user's shell, waiting for the launcher, would

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "call.h"
+#include "jobstop.h"
 #include "cordon/session.h"
 
 /* setpriority's and ioprio_set's "which" (linux/ioprio.h). */
@@ -146,6 +147,7 @@ int cordon_pidcall_tty_pgrp(const struct cordon_unix_policy *u, struct cordon_ca
 	 * the caller's session alone, so the kernel goes on. */
 	if (cordon_proc_stat_field(c->tid, 6) != getsid(0))
 		return 1;
+	unsigned long era = cordon_jobstop_era;
 	pid_t pgrp;
 	int e = cordon_call_peek(c, a[2], &pgrp, sizeof(pgrp));
 	if (e < 0)
@@ -180,7 +182,20 @@ int cordon_pidcall_tty_pgrp(const struct cordon_unix_policy *u, struct cordon_ca
 	sigemptyset(&ttou);
 	sigaddset(&ttou, SIGTTOU);
 	pthread_sigmask(SIG_BLOCK, &ttou, &was);
-	int r = ioctl(fd, TIOCSPGRP, &pgrp) < 0 ? -errno : 0;
+#ifdef CORDON_TEST_HOOKS
+	/* Test builds: a look through /proc as long as a big session's. */
+	const char *slow = getenv("CORDON_TEST_SLOW_TIOCSPGRP");
+	if (slow && *slow)
+		usleep((useconds_t)atoi(slow) * 1000);
+#endif
+	/* Judged on a foreground that is still the one read, in the same era:
+	 * a launcher stopped with its job in the middle of the look above (a
+	 * few ms to tens of ms) went on, at the user's bg, to hand the
+	 * terminal to the session while the user's shell had it (round 59f
+	 * F3). */
+	int r = -EPERM;
+	if (cordon_jobstop_era == era && tcgetpgrp(fd) == fg)
+		r = ioctl(fd, TIOCSPGRP, &pgrp) < 0 ? -errno : 0;
 	pthread_sigmask(SIG_SETMASK, &was, NULL);
 	close(fd);
 	return r;

@@ -1229,3 +1229,88 @@ BOTH_USERS(escape, a_pid_the_hold_let_go_is_not_continued_at_fg, .timeout = 60)
 	free(job), free(name), free(marker), free(pidfile);
 	world_free(&w);
 }
+
+/* Hands the terminal to a child of its own group (os.tcsetpgrp: the
+ * supervisor judges and performs it), the child reading what is typed
+ * once it has it. */
+static const char hand_py[] =
+	"import os, signal, sys, time\n"
+	"for s in (signal.SIGTTOU, signal.SIGTTIN, signal.SIGTSTP):\n signal.signal(s, "
+	"signal.SIG_IGN)\n"
+	"log = open(sys.argv[1], 'a')\n"
+	"a = os.fork()\n"
+	"if a == 0:\n"
+	" os.setpgid(0, 0); time.sleep(3.5)\n"
+	" while True:\n"
+	"  try:\n   log.write('read %r\\n' % os.read(0, 512)); log.flush()\n"
+	"  except OSError as e:\n   log.write('refused %d\\n' % e.errno); log.flush(); os._exit(0)\n"
+	"time.sleep(0.2)\n"
+	"try:\n os.setpgid(a, a)\nexcept OSError:\n pass\n"
+	"try:\n os.tcsetpgrp(0, a); log.write('handed\\n')\n"
+	"except OSError as e:\n log.write('not handed %d\\n' % e.errno)\n"
+	"log.flush(); os.waitpid(a, 0)\n";
+
+/* Round 59f F3: the supervisor judged a foreground change, looked
+ * through /proc (tens of ms in a big session), then made it. A launcher
+ * stopped with its job in between went on at the user's bg and handed the
+ * terminal to the session, now in the background, while the user's shell
+ * had it: the session read the user's next line. The look is made long
+ * here (a test hook); now the change is refused where the launcher
+ * stopped meanwhile, or the foreground changed. Judged outside: the
+ * line reaches the user's shell (its marker is made) and the session's
+ * reader took nothing. Control: without cordon, the child handed the
+ * terminal reads the line. */
+BOTH_USERS(escape, a_foreground_judged_across_a_stop_is_not_handed_over, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "slowfg", "");
+	char *py = write_file(w.proj, "hand.py", hand_py);
+	world_give(&w);
+	const char *bin = w.as_user ? w.user_cordon : CORDON_BIN;
+	for (int ctl = 0; ctl < 2; ctl++) {
+		char *log = fmt("%s/hand-%d.log", w.proj, ctl);
+		char *marker = fmt("%s/typed-%d", w.proj, ctl);
+		char *argv[] = {"/bin/bash", "--norc", "--noprofile", "-i", NULL};
+		int master;
+		char *name;
+		pid_t pid = world_pty_spawn(&w, argv, &master, &name);
+		char buf[16384] = "";
+		char *job = ctl ? fmt("/usr/bin/python3 %s %s\n", py, log)
+				: fmt("CORDON_TEST_SLOW_TIOCSPGRP=1500 %s run --config %s -- "
+				      "/usr/bin/python3 %s %s\n",
+				      bin, w.cfg, py, log);
+		cr_assert_eq(write(master, job, strlen(job)), (ssize_t)strlen(job));
+		if (!ctl) {
+			/* (Stopped while the supervisor looks, then bg.) */
+			usleep(900000);
+			cr_assert_eq(write(master, "\x1a", 1), 1);
+			cr_expect(pty_read_until(master, "Stopped", 15000, buf, sizeof(buf), true),
+				  "the job did not stop: %s", buf);
+			cr_assert_eq(write(master, "bg\n", 3), 3);
+		}
+		/* (The child reads from 3.5 s on.) */
+		usleep(4500000);
+		char *line = fmt("touch %s\n", marker);
+		cr_assert_eq(write(master, line, strlen(line)), (ssize_t)strlen(line));
+		for (int i = 0; i < 40 && !file_exists(marker); i++)
+			usleep(50000);
+		usleep(300000);
+		char *said = read_file(log);
+		if (ctl)
+			cr_expect(!file_exists(marker) && said && strstr(said, "read"),
+				  "control: the child handed the terminal read nothing: %s",
+				  said ? said : "(no log)");
+		else
+			cr_expect(file_exists(marker) && (!said || !strstr(said, "read")),
+				  "the session took the shell's line: %s",
+				  said ? said : "(no log)");
+		free(said);
+		kill(pid, SIGKILL);
+		int st;
+		waitpid(pid, &st, 0);
+		close(master);
+		free(line), free(job), free(name), free(marker), free(log);
+	}
+	free(py);
+	world_free(&w);
+}
