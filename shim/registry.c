@@ -53,7 +53,8 @@ int cordon_registry_dir(char **dir, struct cordon_error *err)
 	int r;
 #ifdef CORDON_TEST_HOOKS
 	/* Test builds: CORDON_TEST_REGISTRY names one (a test's sessions,
-	 * apart from the suite's others, which would count as running). */
+	 * apart from the suite's others, which would count as running; and
+	 * its state, cordon_state_dir). */
 	const char *test = getenv("CORDON_TEST_REGISTRY");
 	if (test && test[0] == '/')
 		r = asprintf(&d, "%s", test);
@@ -118,7 +119,16 @@ static void take_legacy(int new)
 
 int cordon_state_dir(char **dir, struct cordon_error *err)
 {
-	if (geteuid() != 0)
+	bool own = geteuid() != 0;
+#ifdef CORDON_TEST_HOOKS
+	/* Test builds: CORDON_TEST_REGISTRY holds root's state too, as it
+	 * does an ordinary user's. A test's notes (a killed launcher's,
+	 * planted) stay apart: any root launch beside it, the suite's or
+	 * another suite's, judged them in /var/lib/cordon first. */
+	const char *test = getenv("CORDON_TEST_REGISTRY");
+	own = own || (test && test[0] == '/');
+#endif
+	if (own)
 		return cordon_registry_dir(dir, err);
 	/* Root's registry is in /run, which a reboot empties: its state
 	 * is kept apart, where it lasts. Made whole, with what root's

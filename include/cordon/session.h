@@ -99,7 +99,8 @@ int cordon_registry_dir(char **dir, struct cordon_error *err);
 /* Where the sweep keeps its records and the notes of what sessions may
  * write, made if missing: what must outlast a reboot. Root's is
  * CORDON_ROOT_STATE (the registry, in /run, does not); others' is the
- * registry. */
+ * registry (and, in test builds, root's where CORDON_TEST_REGISTRY names
+ * one). */
 int cordon_state_dir(char **dir, struct cordon_error *err);
 int cordon_registry_write(const struct cordon_session_info *s, struct cordon_error *err);
 int cordon_registry_read(const char *id, struct cordon_session_info *s, struct cordon_error *err);

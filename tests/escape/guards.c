@@ -18156,7 +18156,13 @@ BOTH_USERS(guards, a_config_s_directory_swapped_by_a_killed_session_is_judged, .
  * config it names, read by name before, is moved aside). An ordinary user
  * with no home directory of theirs keeps them where XDG_STATE_HOME or HOME
  * name, which may lie in a project: a note there moves nothing, and only
- * a launch that reads that config is refused. */
+ * a launch that reads that config is refused. (Root's here in a state
+ * directory of the test's own, CORDON_TEST_REGISTRY: any root launch
+ * beside it, this suite's or another's, judged the note in /var/lib/cordon
+ * first, moved the config aside before the test changed it, and the
+ * control failed; and the launch judging it, the note's session able to
+ * write / since 1970, moved aside every config read by name there was
+ * then, the tests' beside it too.) */
 /* A killed launcher's note at NOTE (999999 started at 1, long gone), as
  * a session would plant it: it held CONFIG, with an identity it never
  * had, and could write everything. */
@@ -18185,6 +18191,12 @@ BOTH_USERS(guards, a_planted_killed_launcher_note_moves_nothing_without_a_home, 
 	world_for(&w, who, "heldplant", "");
 	if (who->user && passwd_home_is_theirs(&w))
 		cr_skip_test("the test user has a home directory here: notes are kept there");
+	char *state = path_join(w.dir, "state");
+	if (!who->user) {
+		char *kv = fmt("CORDON_TEST_REGISTRY=%s", state);
+		world_setenv(&w, kv);
+		free(kv);
+	}
 	char *victim = at(w.dir, "victim.json"), *aside = fmt("%s.cordon-disarmed", victim);
 	free(write_file(w.dir, "victim.json", "{}"));
 	world_give(&w);
@@ -18194,7 +18206,7 @@ BOTH_USERS(guards, a_planted_killed_launcher_note_moves_nothing_without_a_home, 
 	run_free(&r);
 	char *note = who->user
 			     ? fmt("%s/.local/state/cordon/sessions/configs.held-999999-1", w.home)
-			     : strdup("/var/lib/cordon/configs.held-999999-1");
+			     : fmt("%s/configs.held-999999-1", state);
 	for (int how = 1; who->user && how <= 2; how++) {
 		/* The file it held, or one it may have written, unchanged since
 		 * the note was written: no session of its could have changed
@@ -18241,7 +18253,7 @@ BOTH_USERS(guards, a_planted_killed_launcher_note_moves_nothing_without_a_home, 
 		free(by_alias), free(alias);
 	}
 	unlink(note);
-	free(note), free(aside), free(victim);
+	free(note), free(aside), free(victim), free(state);
 	world_free(&w);
 }
 
