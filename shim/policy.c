@@ -4139,6 +4139,8 @@ static int guard_omz_dotenv(struct cordon_policy *p, const struct cordon_context
 		e = -ENOMEM;
 	for (size_t i = 0; e >= 0 && i < lists.n; i++)
 		e = cordon_policy_omz_envs(p, lists.v[i], &envs);
+	if (e >= 0)
+		e = cordon_strv_copy(&p->omz_dotenv_kept, &envs);
 	/* Told not to ask, it exports the .env of every directory entered:
 	 * each root's top one is protected, and (a protected name at a root's
 	 * top: shim/sweep.c) one made or changed below is moved aside as the
@@ -5791,6 +5793,7 @@ void cordon_policy_free(struct cordon_policy *p)
 	cordon_strv_free(&p->hidden_globs);
 	cordon_strv_free(&p->direnv_allow_dirs);
 	cordon_strv_free(&p->omz_dotenv_lists);
+	cordon_strv_free(&p->omz_dotenv_kept);
 	for (size_t i = 0; i < p->n_above; i++)
 		free(p->above[i].dir);
 	free(p->above);

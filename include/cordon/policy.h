@@ -179,8 +179,10 @@ struct cordon_policy {
 	struct cordon_strv direnv_allow_dirs;
 	/* oh-my-zsh's dotenv allow lists (existing or not) and the name of
 	 * the file its plugin exports (.env): the same, for a directory the
-	 * user allows while the session runs. Not sent on the wire. */
-	struct cordon_strv omz_dotenv_lists;
+	 * user allows while the session runs; and the .env files the lists
+	 * named as the policy was resolved (those it kept), from which the
+	 * watch tells an entry made since. Not sent on the wire. */
+	struct cordon_strv omz_dotenv_lists, omz_dotenv_kept;
 	char *omz_dotenv_name;
 	/* Linux: each directory where names looked for above
 	 * (cordon_found_above) were missing as the policy was resolved and

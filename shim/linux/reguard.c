@@ -156,6 +156,7 @@ static struct {
 	} lists[MAX_LISTS];
 	size_t n_lists;
 	struct cordon_strv allowed, omz_allowed;
+	unsigned late_ms; /* test builds: CORDON_TEST_WATCH_LATE */
 } g = {.inotify = -1, .stop = -1, .mnt = -1, .user = -1};
 
 /* The watch could not be kept (the session used up the user's inotify
@@ -1106,9 +1107,8 @@ static void keep_dotenv(const char *env)
 }
 
 /* oh-my-zsh's dotenv list L (a directory a line) read again: each .env
- * of a directory in it a write rule reaches, not kept before, kept
- * (QUIET: as the watch begins, those the policy kept already). */
-static void omz_list_read(const struct allow_list *l, bool quiet)
+ * of a directory in it a write rule reaches, not kept before, kept. */
+static void omz_list_read(const struct allow_list *l)
 {
 	char path[PATH_MAX];
 	struct cordon_strv envs = {0};
@@ -1118,8 +1118,7 @@ static void omz_list_read(const struct allow_list *l, bool quiet)
 		if (cordon_strv_contains(&g.omz_allowed, envs.v[i]) ||
 		    cordon_strv_push(&g.omz_allowed, envs.v[i]) < 0)
 			continue;
-		if (!quiet)
-			keep_dotenv(envs.v[i]);
+		keep_dotenv(envs.v[i]);
 	}
 	cordon_strv_free(&envs);
 }
@@ -1164,7 +1163,7 @@ static void watch_list(struct allow_list *l)
 	if (level > 0)
 		return;
 	if (l->file) {
-		omz_list_read(l, false);
+		omz_list_read(l);
 		return;
 	}
 	DIR *d = opendir(l->dir);
@@ -1188,15 +1187,20 @@ static void allow_seen(int wd, const char *name)
 		else if (!l->file)
 			allow_entry_made(l, name);
 		else if (strcmp(name, l->file) == 0)
-			omz_list_read(l, false);
+			omz_list_read(l);
 	}
 }
 
-/* The policy's allow lists, watched; what they allow now, known (the
- * policy kept it). False where there is none to watch. */
+/* The policy's allow lists, watched; what they allowed as it was resolved,
+ * known (the policy kept it). What they allow now is looked at as each is
+ * watched: an entry made between the two (a watch the scheduler started
+ * late on a busy machine) is kept then. Not read again here to learn
+ * what the policy kept: that took such an entry for one kept, and its
+ * .env stayed writable and exported. False where there is none to watch. */
 static bool watch_lists(void)
 {
-	if (g.mnt < 0 || cordon_strv_copy(&g.allowed, &g.p->envrc_allowed) < 0)
+	if (g.mnt < 0 || cordon_strv_copy(&g.allowed, &g.p->envrc_allowed) < 0 ||
+	    cordon_strv_copy(&g.omz_allowed, &g.p->omz_dotenv_kept) < 0)
 		return false;
 	for (size_t i = 0; i < g.p->direnv_allow_dirs.n && g.n_lists < MAX_LISTS; i++) {
 		char *dir = strdup(g.p->direnv_allow_dirs.v[i]);
@@ -1209,8 +1213,7 @@ static bool watch_lists(void)
 		char *dir = slash && slash > path ? strndup(path, (size_t)(slash - path)) : NULL;
 		if (!dir)
 			continue;
-		g.lists[g.n_lists] = (struct allow_list){dir, slash + 1, -1, 0};
-		omz_list_read(&g.lists[g.n_lists++], true);
+		g.lists[g.n_lists++] = (struct allow_list){dir, slash + 1, -1, 0};
 	}
 	for (size_t i = 0; i < g.n_lists; i++)
 		watch_list(&g.lists[i]);
@@ -1220,6 +1223,8 @@ static bool watch_lists(void)
 static void *watch(void *arg)
 {
 	(void)arg;
+	if (g.late_ms)
+		(void)usleep(g.late_ms * 1000);
 	struct timespec t0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (g.inotify < 0 || list_made() < 0)
@@ -1465,6 +1470,11 @@ int cordon_reguard_start(const struct cordon_policy *p, pid_t command,
 	const char *off = getenv("CORDON_TEST_NO_REGUARD");
 	if (off && strcmp(off, "1") == 0)
 		return 0;
+	/* And CORDON_TEST_WATCH_LATE=MS: the watch begins MS late, as a
+	 * busy machine's scheduler may run its thread (an allow list
+	 * changed meanwhile). */
+	const char *late = getenv("CORDON_TEST_WATCH_LATE");
+	g.late_ms = late ? (unsigned)strtoul(late, NULL, 10) % 10000 : 0;
 #endif
 	if (g.running || !p->sandbox)
 		return 0;
