@@ -13798,15 +13798,18 @@ BOTH_USERS(guards, oh_my_zshs_dotenv_told_not_to_ask_exports_nothing_planted, .t
  * runs nothing planted; also where the watch begins after the allow
  * (round 60c: a busy machine runs its thread late, and a directory
  * allowed after the policy was resolved but before the watch began was
- * taken for one the policy kept: nothing kept its .env). (A second for
- * the watch to act: 0.3 s was too little once, in CI with the lint
- * beside.) Control: protected_paths []. */
+ * taken for one the policy kept: nothing kept its .env). The session
+ * waits for both to be moved aside, 10 s at most ($W steps of 0.05 s: a
+ * fixed second was too little once, in CI with three builds beside, and
+ * world_run ends the session at 20 s), the control 1 s as before; zsh
+ * judges either way. Control: protected_paths []. */
 static const char omz_plant_after[] =
 	"echo \"X=\\$(touch $M-before)\" >> b/.env; echo before $?\n" WAIT_GO
 	"echo \"X=\\$(touch $M-after)\" > a/.env; echo after $?\n"
-	"sleep 1; touch planted\n" WAIT_FOR("go2");
+	"i=0; while [ $i -lt $W ] && { [ -f a/.env ] || [ -f b/.env ]; }; do sleep 0.05; "
+	"i=$((i+1)); done; echo waited $i; touch planted\n" WAIT_FOR("go2");
 
-BOTH_USERS(guards, a_directory_oh_my_zsh_allows_while_it_runs_is_kept, .timeout = 90)
+BOTH_USERS(guards, a_directory_oh_my_zsh_allows_while_it_runs_is_kept, .timeout = 120)
 {
 	struct world w;
 	git_world(&w, who, "omzrun");
@@ -13818,8 +13821,9 @@ BOTH_USERS(guards, a_directory_oh_my_zsh_allows_while_it_runs_is_kept, .timeout 
 	world_give(&w);
 	char *allow_then_enter =
 		fmt("printf '%%s/a\\n%%s/b\\n' %s %s >> ~/.oh-my-zsh/cache/dotenv-allowed.list; "
-		    "touch %s/go; " WAIT_FOR("%s/planted") "zsh -ic 'cd %s/a; cd %s/b' </dev/null "
-							   ">/dev/null 2>&1; touch %s/go2",
+		    "touch %s/go; i=0; while [ ! -e %s/planted ] && [ $i -lt 400 ]; do sleep 0.05; "
+		    "i=$((i+1)); done; zsh -ic 'cd %s/a; cd %s/b' </dev/null >/dev/null 2>&1; "
+		    "touch %s/go2",
 		    w.proj, w.proj, w.proj, w.proj, w.proj, w.proj, w.proj);
 	const char *tags[] = {"deny", "deny-late", "ctl"};
 	for (int round = 0; round < 3; round++) {
@@ -13835,7 +13839,7 @@ BOTH_USERS(guards, a_directory_oh_my_zsh_allows_while_it_runs_is_kept, .timeout 
 					    : "CORDON_TEST_WATCH_LATE=");
 		if (ctl)
 			set_config(&w, ", \"protected_paths\": []");
-		char *script = plant(&w, tags[round], "", omz_plant_after);
+		char *script = plant(&w, tags[round], ctl ? "W=20" : "W=200", omz_plant_after);
 		r = world_while_outside(&w, w.cfg, script, allow_then_enter);
 		char *diag = fmt("%s (%d): %s%s", tags[round], r.status, r.out, r.err);
 		expect_all_landed((const char *const[]){"before", "after", NULL}, &r, tags[round]);
