@@ -904,6 +904,31 @@ bool wait_exists(const char *path, int ms)
 	return wait_for(exists_at, path, ms);
 }
 
+bool wait_started(pid_t pid, const char *path, int ms, char **said)
+{
+	*said = NULL;
+	long deadline = now_ms() + ms;
+	do {
+		if (file_exists(path))
+			return true;
+		/* (WNOWAIT: the test still reaps it, or kills it, as before.) */
+		siginfo_t si = {0};
+		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+		    si.si_pid == pid) {
+			if (file_exists(path))
+				return true;
+			*said = fmt("its launcher ended first (%s %d: refused?)",
+				    si.si_code == CLD_EXITED ? "exit" : "signal", si.si_status);
+			return false;
+		}
+		usleep(5000);
+	} while (now_ms() < deadline);
+	if (file_exists(path))
+		return true;
+	*said = fmt("not within %d ms, its launcher still running", ms);
+	return false;
+}
+
 /* ---- loopback listeners ---- */
 
 struct listener listen_on(int family, bool stream)

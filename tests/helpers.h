@@ -49,6 +49,11 @@ pid_t pty_spawn(char *const argv[], char *const envp[], const char *cwd, int *ma
 bool wait_gone(pid_t pid, int ms);
 /* Wait up to MS for PATH to exist. */
 bool wait_exists(const char *path, int ms);
+/* Wait up to MS for PATH, which the session of the launcher PID (our
+ * child, from world_spawn) makes as it starts: false at once where the
+ * launcher ends first (refused: its stderr is /dev/null), with *SAID
+ * naming why (malloc'd). The launcher is left to be reaped. */
+bool wait_started(pid_t pid, const char *path, int ms, char **said);
 /* PID (not our child) held still by ptrace (seized, interrupted), not by
  * SIGSTOP: the keeper leads a process group of its own, and the kernel
  * continues a stopped process whose group the launcher's death orphans

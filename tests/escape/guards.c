@@ -14442,8 +14442,9 @@ static void overlapping_first_sessions(const struct who *who, enum overlap how, 
 		char *argv[] = {CORDON_BIN, "run",     "--config", w.cfg, "--project", (char *)proj,
 				"--",       "/bin/sh", "-c",       body,  NULL};
 		pids[i] = world_spawn(&w, argv, proj);
-		char *ready = fmt("%s/ready%d", proj, i);
-		cr_assert(wait_exists(ready, 60000), "%s: session %d did not start", tag, i);
+		char *ready = fmt("%s/ready%d", proj, i), *why;
+		cr_assert(wait_started(pids[i], ready, 60000, &why),
+			  "%s: session %d did not start: %s", tag, i, why);
 		free(ready), free(body);
 		if (i == 0 && how != OV_SAME_SECOND)
 			let_time_pass(); /* (the next starts later) */
