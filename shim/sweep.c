@@ -8054,6 +8054,15 @@ static int judge_hg(struct walk *w, const char *rel, bool moved_in, struct cordo
 		else
 			moved_in = parent_changed(w, rel);
 	}
+	/* (jj takes a file at repo for the path of the repository it reads,
+	 * config.toml and all: a secondary workspace's. One laid or changed
+	 * since the start leads wherever the session chose: round 60f F1.) */
+	if (jj) {
+		struct stat st;
+		snprintf(path, sizeof(path), "%s/repo", rel);
+		made = fstatat(w->root, path, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		       !S_ISDIR(st.st_mode) && (moved_in || after(&CTIME(st), &w->s->since));
+	}
 	for (size_t i = 0; !made && obeyed[i]; i++) {
 		struct stat st;
 		snprintf(path, sizeof(path), "%s/%s", rel, obeyed[i]);
@@ -8087,6 +8096,28 @@ static int judge_hg(struct walk *w, const char *rel, bool moved_in, struct cordo
 	if (moved)
 		forget_inode(w, rel);
 	return moved;
+}
+
+/* The top's .jj/repo, where it is a file (the path of the repository jj
+ * reads instead, its config.toml with it) laid or changed since the start:
+ * moved aside. A session moved the store away where no config.toml and
+ * no config-id pinned it, laid the file, and planted a config.toml where
+ * it led; jj outside ran its pager (round 60f F1). Its own store, where
+ * the session moved it, is left for the user to review. 1 if moved. */
+static int judge_jj_pointer(struct walk *w, struct cordon_strv *said)
+{
+	static const char rel[] = ".jj/repo";
+	struct stat st;
+	char path[PATH_MAX * 2];
+	if (fstatat(w->root, rel, &st, AT_SYMLINK_NOFOLLOW) < 0 || S_ISDIR(st.st_mode) ||
+	    !after(&CTIME(st), &w->s->since) ||
+	    snprintf(path, sizeof(path), "%s/%s", w->top, rel) >= PATH_MAX ||
+	    written_by_choice(w->s, w->top, path))
+		return 0;
+	char head[320];
+	snprintf(head, sizeof(head), "%s laid the file that names the Jujutsu repository",
+		 maker(w));
+	return disarm(w->s, path, head, "whose config jj outside would read and obey there", said);
 }
 
 /* Whether the directory open at FD lies in one of S's roots (walked). */
@@ -8686,6 +8717,7 @@ static int sweep_root_locked(const struct cordon_sweep *session, const char *top
 		const char *item = now ? now : w.hg.v[i];
 		moved += judge_hg(&w, item + 1, item[0] == ABOVE_NEW, said);
 	}
+	moved += judge_jj_pointer(&w, said);
 	for (size_t i = 0; i < w.gitfiles.n; i++) {
 		cleanup_free char *now = relocated(&w, w.gitfiles.v[i]);
 		moved += judge_gitfile(&w, (now ? now : w.gitfiles.v[i]) + 1, said);

@@ -17233,6 +17233,58 @@ BOTH_USERS(guards, more_tools_settings_made_inside_are_moved_aside, .timeout = 6
 	world_free(&w);
 }
 
+/* Round 60f F1: jj takes a file at .jj/repo for the path of the
+ * repository it reads, config.toml and all (a secondary workspace's).
+ * Where neither config.toml nor config-id pinned the store as the session
+ * started, a session moved it away, laid that file and planted a
+ * config.toml where it led: nothing was moved aside, and jj outside would
+ * run its pager. Now such a file, laid at the top, is moved aside, and a
+ * .jj below the top that holds one is moved aside whole. Judged outside
+ * after the session. Control: protected_paths [], they stay. */
+BOTH_USERS(guards, a_jj_repository_path_laid_inside_is_moved_aside, .timeout = 60)
+{
+	struct world w;
+	git_world(&w, who, "g60jj");
+	free(write_file(w.proj, ".jj/repo/store/type", "git\n"));
+	free(write_file(w.proj, "pkg/.jj/repo/store/type", "git\n"));
+	world_give(&w);
+	static const char swap[] =
+		"for p in . pkg; do mkdir -p $p/cache && mv $p/.jj/repo $p/cache/r && "
+		"echo \"$PWD/$p/cache/r\" > $p/.jj/repo && printf '[ui]\\npager = \"x\"\\n' > "
+		"$p/cache/r/config.toml; echo swap-$p $?; done\n";
+	for (int ctl = 0; ctl < 2; ctl++) {
+		if (ctl) {
+			struct run_result c = outside(
+				&w,
+				"rm -rf .jj* pkg/.jj* cache pkg/cache && mkdir -p .jj/repo/store "
+				"pkg/.jj/repo/store");
+			run_free(&c);
+			set_config(&w, ", \"protected_paths\": []");
+		}
+		struct run_result r = sh_in(&w, NULL, "%s", swap);
+		char *diag = fmt("%s (%d): %s%s", ctl ? "ctl" : "deny", r.status, r.out, r.err);
+		cr_expect(strstr(r.out, "swap-. 0") && strstr(r.out, "swap-pkg 0"),
+			  "control: the session could not lay them\n%s", diag);
+		struct stat st;
+		char *top = at(w.proj, ".jj/repo"), *below = at(w.proj, "pkg/.jj/repo");
+		bool top_file = lstat(top, &st) == 0 && !S_ISDIR(st.st_mode);
+		bool below_file = lstat(below, &st) == 0 && !S_ISDIR(st.st_mode);
+		if (ctl) {
+			cr_expect(top_file && below_file,
+				  "control: the files laid did not stay\n%s", diag);
+		} else {
+			cr_expect_not(top_file, "the top's .jj/repo laid inside stayed\n%s", diag);
+			cr_expect_not(below_file, "pkg/.jj/repo laid inside stayed\n%s", diag);
+			cr_expect(present(w.proj, ".jj/repo.cordon-disarmed") &&
+					  present(w.proj, "pkg/.jj.cordon-disarmed"),
+				  "not moved aside\n%s", diag);
+		}
+		free(top), free(below), free(diag);
+		run_free(&r);
+	}
+	world_free(&w);
+}
+
 /* A project in a directory of a repository that a write rule reaches (a
  * package of a monorepo in /tmp): git in the project, outside, runs that
  * repository's hooks and config. They are read-only there, while its
