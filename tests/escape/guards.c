@@ -17152,7 +17152,8 @@ static const char tools_60e_plant[] =
 	"rm -f .jj/repo/config-id; echo id-top $?\n"
 	"mkdir -p \"$S/.jj/repo\" && echo x > \"$S/.jj/repo/config.toml\"; echo s-jj $?\n"
 	"mkdir -p \"$S/.sl\" && echo x > \"$S/.sl/config\"; echo s-sl $?\n"
-	"echo '{}' > \"$S/global.json\"; echo s-global $?\n";
+	"echo '{}' > \"$S/global.json\"; echo s-global $?\n"
+	"echo '<Project/>' > \"$S/Directory.Build.props\"; echo s-msb $?\n";
 
 static const char *const tools_60e_made[] = {".pi/extensions/x.ts",
 					     ".factory/mcp.json",
@@ -17197,7 +17198,8 @@ BOTH_USERS(guards, more_tools_settings_made_inside_are_moved_aside, .timeout = 6
 	cr_expect(id && strcmp(id, "0123456789abcdef\n") == 0, "jj's config-id was removed\n%s",
 		  diag);
 	free(id);
-	static const char *const shared_made[] = {".jj", ".sl", "global.json", NULL};
+	static const char *const shared_made[] = {".jj", ".sl", "global.json",
+						  "Directory.Build.props", NULL};
 	for (size_t i = 0; shared_made[i]; i++)
 		cr_expect(!present(shared, shared_made[i]), "the shared directory's %s stayed\n%s",
 			  shared_made[i], diag);
@@ -17208,8 +17210,8 @@ BOTH_USERS(guards, more_tools_settings_made_inside_are_moved_aside, .timeout = 6
 		outside(&w,
 			"rm -rf .pi* .factory* .augment* .iflow* .tabnine* .junie* .sl* "
 			"global.json* pkg/.[a-z]* pkg/global.json* .jj/repo/config.toml* "
-			"%s/.jj* %s/.sl* %s/global.json*",
-			shared, shared, shared);
+			"%s/.jj* %s/.sl* %s/global.json* %s/Directory.Build.props*",
+			shared, shared, shared, shared);
 	run_free(&c);
 	free(shared_world(&w, ", \"protected_paths\": []"));
 	r = sh_in(&w, NULL, "%s", vars);
@@ -17217,7 +17219,7 @@ BOTH_USERS(guards, more_tools_settings_made_inside_are_moved_aside, .timeout = 6
 						"tabnine-top", "junie-top", "sl-top", "global-top",
 						"pi-pkg", "sl-pkg", "global-pkg", "jj-top",
 						"jj-pkg", "id-top", "s-jj", "s-sl", "s-global",
-						NULL},
+						"s-msb", NULL},
 			  &r, "protected_paths []");
 	for (size_t i = 0; tools_60e_made[i]; i++)
 		cr_expect(present(w.proj, tools_60e_made[i]),
@@ -17226,7 +17228,8 @@ BOTH_USERS(guards, more_tools_settings_made_inside_are_moved_aside, .timeout = 6
 			  present(shared, "global.json"),
 		  "control: the shared directory's files did not stay: %s", r.err);
 	run_free(&r);
-	c = outside(&w, "rm -rf %s/.jj* %s/.sl* %s/global.json*", shared, shared, shared);
+	c = outside(&w, "rm -rf %s/.jj* %s/.sl* %s/global.json* %s/Directory.Build.props*", shared,
+		    shared, shared, shared);
 	run_free(&c);
 	free(vars);
 	free(shared);
