@@ -101,7 +101,7 @@ static int prepare_preload(const char *shim, const char *extra, struct cordon_st
 }
 
 /* The shim at PATH, checked on the fd it stays open on (its number is
- * above stdio), and in NAME what LD_PRELOAD says: /proc/self/fd/N, so that
+ * above stdio), and in NAME what LD_PRELOAD says: /proc/self/fd/./N, so that
  * the command's loader maps the very file checked (a shim replaced or
  * renamed meanwhile, a package upgrade, is never the one loaded, nor is a
  * missing one skipped with the command left to run unsandboxed until the
@@ -113,7 +113,11 @@ static int open_shim(const char *path, char *name, size_t size, struct cordon_er
 	if (fd < 0)
 		return fd;
 	struct stat by_fd, by_name;
-	snprintf(name, size, "/proc/self/fd/%d", fd);
+	/* ("/./": a name no program that loads a library from memory gives
+	 * dlopen, /proc/self/fd/N or /dev/fd/N. The loader matches names
+	 * already loaded, and one that got fd N later was given the shim
+	 * back: round 60f F6.) */
+	snprintf(name, size, "/proc/self/fd/./%d", fd);
 	if (stat(name, &by_name) < 0 || fstat(fd, &by_fd) < 0 || by_name.st_dev != by_fd.st_dev ||
 	    by_name.st_ino != by_fd.st_ino)
 		snprintf(name, size, "%s", path);

@@ -122,7 +122,7 @@ static void wipe(char *entry)
 	}
 }
 
-/* The name the loader mapped us by: /proc/self/fd/N when the launcher
+/* The name the loader mapped us by: /proc/self/fd/./N when the launcher
  * passed the shim it checked by fd (cordon_shim_open), else a path. */
 static char own_name[PATH_MAX];
 
@@ -134,7 +134,7 @@ static void forget_own_fd(void)
 	if (!dladdr((void *)&own_name, &info) || !info.dli_fname)
 		return;
 	snprintf(own_name, sizeof(own_name), "%s", info.dli_fname);
-	static const char by_fd[] = "/proc/self/fd/";
+	static const char by_fd[] = "/proc/self/fd/./";
 	if (strncmp(own_name, by_fd, sizeof(by_fd) - 1) != 0)
 		return;
 	char *end;

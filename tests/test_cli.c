@@ -845,6 +845,52 @@ ParameterizedTest(int *as_user, cli, a_shim_renamed_during_the_launch_never_leav
 	world_free(&w);
 }
 
+/* Round 60f F6: the loader had the shim by the name /proc/self/fd/N. A
+ * program that loads a library from memory (memfd_create, then dlopen of
+ * /proc/self/fd/M) was given the shim back where M came out as N: the
+ * loader matches a name already loaded, and the library's symbols were
+ * not found. The shim's name is /proc/self/fd/./N now. Judged by what the
+ * program prints: each of its libraries, at fds 3 to 12, gives its
+ * symbol. Control: the same program unsandboxed. */
+ParameterizedTestParameters(cli, a_library_loaded_from_memory_is_not_taken_for_the_shim)
+{
+	static int as_user[] = {0, 1};
+	return cr_make_param_array(int, as_user, 2);
+}
+
+ParameterizedTest(int *as_user, cli, a_library_loaded_from_memory_is_not_taken_for_the_shim)
+{
+	struct world w;
+	world_init(&w, "memfdlib", "");
+	if (*as_user)
+		world_as_user(&w);
+	static const char prog[] =
+		"import ctypes, os\n"
+		"ctypes.CDLL('libm.so.6')\n"
+		"path = [l.split()[-1] for l in open('/proc/self/maps') if 'libm.so' in l][0]\n"
+		"data = open(path, 'rb').read()\n"
+		"ok = bad = 0\n"
+		"for i in range(10):\n"
+		" fd = os.memfd_create('lib%d' % i, 0)\n"
+		" os.write(fd, data)\n"
+		" try:\n  ctypes.CDLL('/proc/self/fd/%d' % fd).cos; ok += 1\n"
+		" except (OSError, AttributeError) as e:\n  bad += 1; print('fd', fd, e)\n"
+		"print('loaded %d failed %d' % (ok, bad))\n";
+	char *py = write_file(w.proj, "memlib.py", prog);
+	world_give(&w);
+	for (int ctl = 0; ctl < 2; ctl++) {
+		char *in[] = {CORDON_BIN,         "run", "--config", w.cfg, "--",
+			      "/usr/bin/python3", py,    NULL};
+		char *out[] = {"/usr/bin/python3", py, NULL};
+		struct run_result r = world_run(&w, ctl ? out : in, w.proj);
+		cr_expect(strstr(r.out, "loaded 10 failed 0"), "%s: %s%s",
+			  ctl ? "control" : "inside", r.out, r.err);
+		run_free(&r);
+	}
+	free(py);
+	world_free(&w);
+}
+
 /* Limits under which the launcher died unsaid halfway (round 59g F5:
  * exit 153 from SIGXFSZ, a record left half written; 139 from a small
  * stack) are refused first, with a line; the command never runs (a

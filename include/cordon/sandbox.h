@@ -37,7 +37,7 @@ int cordon_shim_check(const char *path, struct cordon_error *err);
 
 /* The same check, on the file it leaves open (close-on-exec, above stdio):
  * its fd, or -errno with ERR. Linux: the command's loader maps the shim
- * through this fd (/proc/self/fd/N), so the library checked is the one
+ * through this fd (/proc/self/fd/./N), so the library checked is the one
  * that loads, whatever happens to PATH meanwhile (round 59g F1: a shim
  * replaced or renamed during the launch). */
 int cordon_shim_open(const char *path, struct cordon_error *err);

@@ -187,7 +187,7 @@ struct cordon_launch {
 	 * applied before exec. */
 	bool preload;
 	/* With PRELOAD (Linux): the shim, checked and open (cordon_shim_open);
-	 * LD_PRELOAD names it as /proc/self/fd/N, and it crosses the exec at
+	 * LD_PRELOAD names it as /proc/self/fd/./N, and it crosses the exec at
 	 * that number. -1: LD_PRELOAD names its path. */
 	int shim_fd;
 	/* cordon learn's log, or -1: the command inherits it (what its own
