@@ -40,8 +40,15 @@ bool cordon_path_spells_variable(const char *path)
 {
 	if (strstr(path, "${"))
 		return true;
-	return path[0] == '$' && (path[1] == '_' || (path[1] >= 'A' && path[1] <= 'Z') ||
-				  (path[1] >= 'a' && path[1] <= 'z'));
+	if (path[0] != '$')
+		return false;
+	/* "$HOME/x", "$XDG_CONFIG_HOME": a name in capitals. irb's "$irbrc",
+	 * a file so named (round 60f F4), is a name. */
+	size_t n = 1;
+	while ((path[n] >= 'A' && path[n] <= 'Z') || path[n] == '_' ||
+	       (n > 1 && path[n] >= '0' && path[n] <= '9'))
+		n++;
+	return n > 1 && (path[n] == '\0' || path[n] == '/');
 }
 
 bool cordon_env_never_passed(const char *name)

@@ -200,16 +200,20 @@ static struct bad_case bad_cases[] = {
 };
 
 /* A "$" further in is a name's (a Windows drive's $Recycle.Bin under WSL,
- * a Java class file's Outer$1.class), taken as it is. */
+ * a Java class file's Outer$1.class), taken as it is; so is one that
+ * begins a name in other letters than capitals (irb reads a file named
+ * "$irbrc": round 60f F4, refused for a while). */
 Test(config, a_dollar_inside_a_name_is_a_name)
 {
 	struct cordon_config cfg;
 	struct cordon_error err = {0};
 	int r = parse("{\"additional_read_only_paths\": [\"/mnt/c/$Recycle.Bin\", "
-		      "\"build/Outer$1.class\", \"a$b\"]}",
+		      "\"build/Outer$1.class\", \"a$b\", \"$Recycle.Bin\"], "
+		      "\"additional_protected_paths\": [\"$irbrc\"]}",
 		      &cfg, &err);
 	cr_assert_eq(r, 0, "%s", err.msg);
-	cr_expect_eq(cfg.additional[CORDON_CLASS_RO].n, 3);
+	cr_expect_eq(cfg.additional[CORDON_CLASS_RO].n, 4);
+	cr_expect_eq(cfg.additional_protected.n, 1);
 	cordon_config_free(&cfg);
 }
 

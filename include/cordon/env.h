@@ -41,12 +41,13 @@ int cordon_env_offline(struct cordon_strv *out);
  * or a "PREFIX*" pattern: what allowed_env_vars, additional_env_vars and
  * --allow-env take. */
 bool cordon_env_name_valid(const char *s);
-/* PATH is spelled with a shell variable: it begins with "$NAME" or
- * "${", or holds "${" anywhere. The path lists take no variables (only
- * allowed_unix_sockets' "$NAME" entries), so such a path would be taken
- * as a name relative to the project that does not exist, and do
- * nothing; they refuse it. A "$" further in ("/mnt/c/$Recycle.Bin",
- * "Foo$1.class") is a name's. */
+/* PATH is spelled with a shell variable: it begins with "$NAME" (a name
+ * in capitals, digits and "_", then "/" or the end) or holds "${"
+ * anywhere. The path lists take no variables (only allowed_unix_sockets'
+ * "$NAME" entries), so such a path would be taken as a name relative to
+ * the project that does not exist, and do nothing; they refuse it. A "$"
+ * further in ("/mnt/c/$Recycle.Bin", "Foo$1.class"), or one that begins
+ * a name in other letters (irb's "$irbrc"), is a name's. */
 bool cordon_path_spells_variable(const char *path);
 /* NAME is one cordon_env_build removes whatever the lists say
  * (LD_PRELOAD, DYLD_INSERT_LIBRARIES, CORDON_CONFIG_FD): listing it would
