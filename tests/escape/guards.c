@@ -16612,13 +16612,14 @@ BOTH_USERS(guards, fnm_s_shell_links_stay_in_the_runtime_dir, .timeout = 60)
  * runtime directory moved aside and a runc/ laid in its place reaches
  * what runc outside reads. Control: the runtime directory itself is
  * written inside, and the same write outside changes the state. */
-BOTH_USERS(guards, container_state_in_xdg_runtime_dir_stays, .timeout = 60)
+static void xdg_runtime_dir_kept(const struct who *who, mode_t mode)
 {
 	struct world w;
 	world_for(&w, who, "rtxdg", "");
 	char *shared = path_join(w.dir, "shared"), *rt = path_join(shared, "rt");
 	cr_assert_eq(mkdir(shared, 0755), 0);
-	cr_assert_eq(mkdir(rt, 0700), 0);
+	cr_assert_eq(mkdir(rt, mode), 0);
+	cr_assert_eq(chmod(rt, mode), 0);
 	char *ctr = fmt("%s/runc/ctr", rt), *state = fmt("%s/state.json", ctr);
 	char *mk =
 		fmt("mkdir -p %s && echo '{\"id\": \"ctr\"}' > %s && chown -R %u:%u %s", ctr, state,
@@ -16663,6 +16664,18 @@ BOTH_USERS(guards, container_state_in_xdg_runtime_dir_stays, .timeout = 60)
 	free(rt);
 	free(shared);
 	world_free(&w);
+}
+
+BOTH_USERS(guards, container_state_in_xdg_runtime_dir_stays, .timeout = 60)
+{
+	xdg_runtime_dir_kept(who, 0700);
+}
+
+/* The same where the runtime directory is not 0700: a session that made
+ * it 0755 had later sessions leave it unguarded (round 60f F2). */
+BOTH_USERS(guards, container_state_in_an_open_xdg_runtime_dir_stays, .timeout = 60)
+{
+	xdg_runtime_dir_kept(who, 0755);
 }
 
 /* A session bus outside takes services from $XDG_RUNTIME_DIR/dbus-1/services
