@@ -349,6 +349,19 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 		}
 		sess.ack_timeout_ms = (int)v;
 	}
+	/* Under a seccomp filter that refuses a supervisor's listener and is
+	 * no cordon session's (another sandbox's, or a session of a cordon
+	 * older than the mark): said first, in words, before anything of the
+	 * launch fails for it (round 60f F5: a newer cordon inside an older
+	 * one's session failed on the state directory, unexplained). */
+	if (cordon_shim_enforces && !cordon_sandbox_nested() && cordon_sandbox_listener_refused()) {
+		cordon_err(
+			&err, EPERM,
+			"a seccomp filter cordon runs under refuses the listener its supervisor "
+			"needs, and it is no cordon session's (another sandbox's, or a session of "
+			"an older cordon); refusing to start");
+		goto fail;
+	}
 	if (launcher_policy(a, session, true, &p, &err, NULL) < 0)
 		goto fail;
 	/* A config read by name: a later session that may write it, and keeps

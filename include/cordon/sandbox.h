@@ -62,13 +62,20 @@ bool cordon_sandbox_needs_supervisor(const struct cordon_support *sup);
 bool cordon_sandbox_unix_in_kernel(const struct cordon_support *sup);
 
 /* Whether this process runs inside a cordon session, judged by the kernel:
- * the session's filter answers a request for a second supervisor, and only
- * that, with EPERM (outside one, the kernel answers EINVAL or EACCES for the
- * same invalid requests; nothing is ever loaded). A session started there
- * (`cordon run` in a cordon session) stacks its Landlock rules and its
- * filter on the outer session's, whose supervisor keeps judging what only a
- * supervisor can (a process has one at most). Linux only. */
+ * the session's filter answers cordon's mark (shim/linux/seccomp-mark.h),
+ * an operation the kernel does not have, with an errno of its own; nothing
+ * is ever loaded. A session started there (`cordon run` in a cordon
+ * session) stacks its Landlock rules and its filter on the outer
+ * session's, whose supervisor keeps judging what only a supervisor can (a
+ * process has one at most). Linux only. */
 bool cordon_sandbox_nested(void);
+
+/* Whether a seccomp filter this process runs under refuses a listener
+ * (EPERM for a request the kernel would find invalid: nothing is loaded),
+ * so that no supervisor of cordon's could be attached: another sandbox's
+ * filter, or (where not nested) a session of an older cordon, which had no
+ * mark. Linux only. */
+bool cordon_sandbox_listener_refused(void);
 
 /* Whether the session's read-only view keeps PATH unwritten although a
  * write rule reaches it: on Linux, where a mount namespace can be made

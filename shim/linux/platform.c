@@ -88,6 +88,15 @@ bool cordon_sandbox_needs_supervisor(const struct cordon_support *sup)
 /* seccomp(SET_MODE_FILTER, FLAGS, an empty program): the kernel refuses it
  * (EINVAL, or EACCES without no_new_privs) after the filters have had their
  * say. Nothing is ever loaded. */
+bool cordon_sandbox_listener_refused(void)
+{
+	struct sock_fprog empty = {0};
+	errno = 0;
+	return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER,
+		       &empty) < 0 &&
+	       errno == EPERM;
+}
+
 bool cordon_sandbox_nested(void)
 {
 	/* cordon's filter answers its mark (seccomp-mark.h); another filter

@@ -127,6 +127,11 @@ bool cordon_sandbox_nested(void)
 	return false; /* Seatbelt profiles stack; there is no supervisor to share */
 }
 
+bool cordon_sandbox_listener_refused(void)
+{
+	return false; /* no seccomp */
+}
+
 int cordon_sandbox_nested_guards(const struct cordon_policy *p, struct cordon_strv *unkept,
 				 struct cordon_error *err)
 {
