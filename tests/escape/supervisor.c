@@ -219,6 +219,14 @@ Test(supervisor, a_session_whose_launcher_and_keeper_were_killed_is_ended_next, 
 {
 	struct world w;
 	world_init(&w, "suporphan", "");
+	/* (Its sessions registered apart: any root launch beside it, the
+	 * suite's other job or another suite's, would otherwise end the
+	 * orphaned session first, by the same catch-up, and the test's look
+	 * at its cgroup failed.) */
+	char *registry = path_join(w.dir, "registry");
+	char *kv = fmt("CORDON_TEST_REGISTRY=%s", registry);
+	world_setenv(&w, kv);
+	cr_assert_eq(setenv("CORDON_TEST_REGISTRY", registry, 1), 0);
 	char *mark = path_join(w.outside, "FSMON-RAN");
 	struct run_result r = sh_outside(
 		&w, "git init -q sub && git -C sub -c user.name=u -c user.email=u@x commit -q "
@@ -265,7 +273,7 @@ Test(supervisor, a_session_whose_launcher_and_keeper_were_killed_is_ended_next, 
 	cr_assert(held, "control: the survivor is not in the session's cgroup");
 	/* The keeper's pid taken by a process of the session (a survivor can
 	 * fork until one has it: round 39c F1): made so in its record. */
-	char *rec = fmt("/run/cordon/%s.json", sid);
+	char *rec = fmt("%s/%s.json", registry, sid);
 	char *sed = fmt("sed -i 's/\"keeper\":%d/\"keeper\":%d/' %s", (int)keeper, (int)left, rec);
 	cr_assert_eq(system(sed), 0);
 	cr_assert_eq(cordon_registry_read(sid, &info, NULL), 0);
@@ -290,7 +298,7 @@ Test(supervisor, a_session_whose_launcher_and_keeper_were_killed_is_ended_next, 
 		cordon_session_remove_socket_dir(info.sockets);
 	cordon_registry_remove(sid);
 	free(sid), free(sidf), free(planted), free(survivor), free(shellf);
-	free(script), free(mark);
+	free(script), free(mark), free(kv), free(registry);
 	world_free(&w);
 }
 
