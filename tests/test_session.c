@@ -171,8 +171,8 @@ Test(session, terminal_close_ends_the_session, .timeout = 60)
 	int master;
 	char *name;
 	pid_t pid = pty_spawn(argv, w.env, w.proj, &master, &name);
-	char *pids = path_join(w.proj, "pids");
-	cr_assert(wait_exists(pids, 5000), "the session did not start");
+	char *pids = path_join(w.proj, "pids"), *why = NULL;
+	cr_assert(wait_started(pid, pids, 30000, &why), "the session did not start: %s", why);
 	usleep(100000);
 	close(master);
 	cr_expect(wait_gone(pid, 5000), "the shell survived the terminal closing");
