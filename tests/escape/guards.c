@@ -16678,6 +16678,46 @@ BOTH_USERS(guards, container_state_in_an_open_xdg_runtime_dir_stays, .timeout = 
 	xdg_runtime_dir_kept(who, 0755);
 }
 
+/* The same where XDG_RUNTIME_DIR names a directory that does not exist
+ * yet (Qt makes /tmp/runtime-USER when it needs one): a session could
+ * make it and lay runc's state there for what trusts the variable later
+ * (round 60f F2). It is made (0700, the user's) as the session starts,
+ * and guarded. Control: written inside beside the guards, and the plant
+ * made outside lands. */
+BOTH_USERS(guards, a_missing_xdg_runtime_dir_is_made_and_kept, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "rtmiss", "");
+	char *shared = path_join(w.dir, "shared"), *rt = path_join(shared, "rt");
+	cr_assert_eq(mkdir(shared, 0755), 0);
+	if (w.as_user)
+		cr_assert_eq(chown(shared, w.uid, w.gid), 0);
+	FILE *f = fopen(w.cfg, "w");
+	fprintf(f, "{" WORLD_BASE_RW ", \"additional_read_write_paths\": [\"%s\"]}", shared);
+	fclose(f);
+	char *rtenv = fmt("XDG_RUNTIME_DIR=%s", rt);
+	world_setenv(&w, rtenv);
+	char *plant = fmt("mkdir -p %s/runc/ctr && echo '{}' > %s/runc/ctr/state.json", rt, rt);
+	struct run_result r = sh_in(&w, NULL, "%s; echo ok > %s/other", plant, rt);
+	char *diag = fmt("inside (%d): %s%s", r.status, r.out, r.err);
+	run_free(&r);
+	char *other = fmt("%s/other", rt), *state = fmt("%s/runc/ctr/state.json", rt);
+	cr_assert(contains(other, "ok"), "control: the runtime directory was not writable\n%s",
+		  diag);
+	struct stat st;
+	cr_expect(stat(rt, &st) == 0 && (st.st_mode & 0777) == 0700 &&
+			  st.st_uid == (w.as_user ? w.uid : 0),
+		  "the runtime directory was not made the user's, 0700\n%s", diag);
+	cr_expect_not(file_exists(state), "runc's state was laid inside\n%s", diag);
+	char *sh[] = {"/bin/sh", "-c", plant, NULL};
+	r = world_run(&w, sh, w.proj);
+	run_free(&r);
+	cr_expect(file_exists(state), "control: the plant outside did not land");
+	sweep_forget(shared);
+	free(state), free(other), free(diag), free(plant), free(rtenv), free(rt), free(shared);
+	world_free(&w);
+}
+
 /* A session bus outside takes services from $XDG_RUNTIME_DIR/dbus-1/services
  * before any other directory, and looks there again when a name it does
  * not know is asked for: a service planted there would run outside when
