@@ -80,10 +80,15 @@ int cmd_check(const struct cordon_args *a)
 		       "own),\n"
 		       "           ptys made inside; keyrings, fanotify, chattr, leases, sock_diag "
 		       "refused\n");
-	if (cordon_sandbox_nested())
+	bool nested = cordon_sandbox_nested();
+	bool refused = !nested && cordon_sandbox_listener_refused();
+	if (nested)
 		printf("nested:    this shell is inside a cordon session: a session started here\n"
 		       "           stacks its file and network rules on it; the outer supervisor\n"
 		       "           keeps judging sockets, metadata and watches\n");
+	else if (refused)
+		printf("seccomp:   a filter this shell runs under (another sandbox's, or a session of\n"
+		       "           an older cordon) refuses the listener cordon's supervisor needs\n");
 	/* The shim a run here preloads: one that is not this build's stops
 	 * every run of a dynamically linked command. */
 	cleanup_free char *shim = NULL;
@@ -125,6 +130,9 @@ int cmd_check(const struct cordon_args *a)
 	if (n > 0)
 		printf("result:    the default policy is NOT fully enforceable here: missing %s\n",
 		       missing);
+	else if (refused)
+		printf("result:    no session starts here: its supervisor cannot be attached "
+		       "(above)\n");
 	else if (!shim_ok)
 		printf("result:    no session starts here until the shim is this build's (above)\n");
 	else

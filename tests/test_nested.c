@@ -517,6 +517,12 @@ BOTH_USERS(nested, a_caller_s_own_seccomp_filter_is_no_session, .timeout = 60)
 		close(l.fd);
 		run_free(&r);
 	}
+	/* check says so, and that no session starts. */
+	char *check[] = {CORDON_PROBE, "no-listener", CORDON_BIN, "check", NULL};
+	struct run_result k = world_run(&w, check, w.proj);
+	cr_expect(strstr(k.out, "refuses the listener") && strstr(k.out, "no session starts here"),
+		  "check: %s%s", k.out, k.err);
+	run_free(&k);
 	struct listener l = listen_unix(&w, sock, true);
 	char *plain[] = {CORDON_PROBE, "no-listener", CORDON_PROBE, "unix", sock, "outside", NULL};
 	struct run_result r = world_run(&w, plain, w.proj);
