@@ -3,8 +3,10 @@
  * which git reads back (`git show HEAD:.ssh/id_ed25519` in a home kept as a
  * repository, `HEAD:gh/hosts.yml` in a dotfiles repository ~/.config/gh
  * links into). Objects cannot be hidden one by one, so this is said as
- * the session starts and in explain: what the index lists now; a secret
- * committed once and removed since is not looked for in the history. */
+ * the session starts and in explain: what the index lists now, or where
+ * it lists none, what the commit at HEAD holds (git rm --cached leaves it
+ * there); a secret committed once and removed since is not looked for
+ * further back in the history. */
 #include "hidden-tracked.h"
 
 #include <dirent.h>
@@ -16,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "cordon/gitconfig.h"
+#include "cordon/gitobj.h"
 #include "cordon/guard.h"
 #include "cordon/policy.h"
 #include "cordon/sweep.h"
@@ -225,6 +228,104 @@ bool cordon_hidden_bare_there(const char *home)
 	return nb > 0;
 }
 
+/* Each entry of the tree TREE (names of HS bytes) in DB, below PREFIX, to
+ * FN as the index's are: at most *BUDGET entries, DEPTH levels more. */
+static int tree_entries(struct cordon_git_odb *db, const unsigned char *tree, size_t hs,
+			const char *prefix, int depth, long *budget,
+			int (*fn)(const char *, unsigned, const unsigned char *, size_t, void *),
+			void *arg)
+{
+	int type;
+	unsigned char *data = NULL;
+	size_t len = 0;
+	int e = cordon_git_odb_read(db, tree, &type, &data, &len);
+	if (e < 0 || type != CORDON_GIT_TREE) {
+		free(data);
+		return e == -ENOMEM ? e : 0;
+	}
+	/* "MODE NAME\0OID", one after another. */
+	for (size_t at = 0; e >= 0 && at < len && (*budget)-- > 0;) {
+		const unsigned char *sp = memchr(data + at, ' ', len - at);
+		const unsigned char *nul = sp ? memchr(sp, '\0', len - (size_t)(sp - data)) : NULL;
+		if (!nul || (size_t)(nul - data) + 1 + hs > len)
+			break;
+		unsigned mode = (unsigned)strtoul((const char *)data + at, NULL, 8);
+		const char *name = (const char *)sp + 1;
+		const unsigned char *oid = nul + 1;
+		char *path;
+		if (asprintf(&path, "%s%s", prefix, name) < 0) {
+			e = -ENOMEM;
+			break;
+		}
+		if (mode == 040000 && depth > 0) {
+			char *below;
+			if (asprintf(&below, "%s/", path) < 0)
+				e = -ENOMEM;
+			else
+				e = tree_entries(db, oid, hs, below, depth - 1, budget, fn, arg);
+			free(below);
+		} else if (mode != 040000) {
+			e = fn(path, mode, oid, hs, arg);
+		}
+		free(path);
+		at = (size_t)(oid - data) + hs;
+	}
+	free(data);
+	return e;
+}
+
+/* What the commit at HEAD of the bare repository GITDIR holds, to FN as
+ * the index's entries are: a key untracked with git rm --cached is no
+ * longer in the index, but still in HEAD, which git show reads (round
+ * 60f F8). 0 where there is none to read; -ENOMEM. */
+static int head_entries(const char *gitdir,
+			int (*fn)(const char *, unsigned, const unsigned char *, size_t, void *),
+			void *arg)
+{
+	struct cordon_strv refs = {0};
+	if (cordon_git_refs(gitdir, gitdir, &refs) < 0) {
+		cordon_strv_free(&refs);
+		return 0;
+	}
+	const char *hex = cordon_git_ref_value(&refs, "HEAD");
+	size_t hs = hex && strlen(hex) == 64 ? 32 : 20;
+	unsigned char oid[32], tree[32];
+	int e = 0;
+	struct cordon_git_odb *db = NULL;
+	int type;
+	unsigned char *commit = NULL;
+	size_t len = 0;
+	if (hex && cordon_git_oid_parse(hex, hs, oid) && (db = cordon_git_odb_open(gitdir, hs)) &&
+	    cordon_git_odb_read(db, oid, &type, &commit, &len) == 0 && type == CORDON_GIT_COMMIT &&
+	    len > 5 + 2 * hs && memcmp(commit, "tree ", 5) == 0) {
+		char thex[65];
+		memcpy(thex, commit + 5, 2 * hs);
+		thex[2 * hs] = '\0';
+		long budget = 100000;
+		if (cordon_git_oid_parse(thex, hs, tree))
+			e = tree_entries(db, tree, hs, "", 64, &budget, fn, arg);
+	} else if (hex && !db) {
+		e = -ENOMEM;
+	}
+	free(commit);
+	if (db)
+		cordon_git_odb_free(db);
+	cordon_strv_free(&refs);
+	return e;
+}
+
+/* L's hidden paths that the repository at GITDIR tracks: its index, and
+ * where that lists none of them, the commit at its HEAD. 0, or -ENOMEM. */
+static int tracked(const char *gitdir, struct look *l)
+{
+	if (cordon_git_index_entries(gitdir, each_entry, l) == -ENOMEM)
+		return -ENOMEM;
+	for (size_t k = 0; k < l->n; k++)
+		if (l->rels[k] && l->found[k])
+			return 0;
+	return head_entries(gitdir, each_entry, l);
+}
+
 int cordon_hidden_bare(const char *home, const char *project, const struct cordon_strv *hidden,
 		       struct cordon_strv *gitdirs, struct cordon_strv *entries)
 {
@@ -256,7 +357,7 @@ int cordon_hidden_bare(const char *home, const char *project, const struct cordo
 		if (!any)
 			continue;
 		struct look l = {rels, found, n};
-		if (cordon_git_index_entries(gd, each_entry, &l) == -ENOMEM)
+		if (tracked(gd, &l) == -ENOMEM)
 			e = -ENOMEM;
 		for (size_t k = 0; e >= 0 && k < n; k++)
 			if (rels[k] && found[k]) {
@@ -337,7 +438,7 @@ int cordon_hidden_tracked(const struct cordon_strv *canon, const struct cordon_s
 			rels[k] = tops[k] && strcmp(tops[k], tops[i]) == 0 ? canon->v[k] + tn + 1
 									   : NULL;
 		struct look l = {rels, found, n};
-		if (cordon_git_index_entries(gitdir, each_entry, &l) == -ENOMEM)
+		if (tracked(gitdir, &l) == -ENOMEM)
 			e = -ENOMEM;
 		for (size_t k = 0; e >= 0 && k < n; k++) {
 			if (!rels[k] || !found[k])
@@ -368,7 +469,7 @@ int cordon_hidden_tracked(const struct cordon_strv *canon, const struct cordon_s
 		    !readable(bares[b].gitdir, arg))
 			continue;
 		struct look l = {rels, found, n};
-		if (cordon_git_index_entries(bares[b].gitdir, each_entry, &l) == -ENOMEM)
+		if (tracked(bares[b].gitdir, &l) == -ENOMEM)
 			e = -ENOMEM;
 		for (size_t k = 0; e >= 0 && k < n; k++)
 			if (rels[k] && found[k])

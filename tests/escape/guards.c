@@ -8144,8 +8144,10 @@ BOTH_USERS(guards, a_hidden_file_a_readable_repository_tracks_is_said, .timeout 
  * key from the objects (round 59c F1, left). The repository is hidden as
  * the secrets are; git in the project still works. With the home as the
  * project (work on the dotfiles) it is not hidden, and that is said.
- * Judged by what the session prints; control: the same git outside reads
- * both. */
+ * ~/.cfg's key is no longer in its index (git rm --cached), only in
+ * HEAD, which git show reads (round 60f F8: looked for in the index
+ * alone, it stayed readable). Judged by what the session prints; control:
+ * the same git outside reads both. */
 BOTH_USERS(guards, a_bare_home_repository_tracking_a_hidden_file_is_hidden, .timeout = 60)
 {
 	struct world w;
@@ -8158,6 +8160,7 @@ BOTH_USERS(guards, a_bare_home_repository_tracking_a_hidden_file_is_hidden, .tim
 		"git init -q --bare .cfg && "
 		"git --git-dir=.cfg --work-tree=. add .ssh/id_ed25519 && "
 		"git --git-dir=.cfg --work-tree=. -c user.email=t@t -c user.name=t commit -qm d && "
+		"git --git-dir=.cfg --work-tree=. rm -q --cached .ssh/id_ed25519 && "
 		"mkdir -p .local/share/yadm && git init -q --bare .local/share/yadm/repo.git && "
 		"git --git-dir=.local/share/yadm/repo.git config core.bare false && "
 		"git --git-dir=.local/share/yadm/repo.git config core.worktree %s && "
