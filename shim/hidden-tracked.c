@@ -228,12 +228,28 @@ bool cordon_hidden_bare_there(const char *home)
 	return nb > 0;
 }
 
+/* Whether the directory DIR of a tree may hold one of L's hidden paths,
+ * or lies at or beneath one: the rest of a tree is not read. */
+static bool wanted(const struct look *l, const char *dir)
+{
+	size_t dn = strlen(dir);
+	for (size_t k = 0; k < l->n; k++) {
+		const char *rel = l->rels[k];
+		if (!rel || l->found[k])
+			continue;
+		size_t n = strlen(rel);
+		if ((dn < n && strncmp(rel, dir, dn) == 0 && rel[dn] == '/') ||
+		    (dn >= n && strncmp(dir, rel, n) == 0 && (dir[n] == '\0' || dir[n] == '/')))
+			return true;
+	}
+	return false;
+}
+
 /* Each entry of the tree TREE (names of HS bytes) in DB, below PREFIX, to
- * FN as the index's are: at most *BUDGET entries, DEPTH levels more. */
+ * each_entry for L, in the directories that may hold L's hidden paths: at
+ * most *BUDGET entries, DEPTH levels more. */
 static int tree_entries(struct cordon_git_odb *db, const unsigned char *tree, size_t hs,
-			const char *prefix, int depth, long *budget,
-			int (*fn)(const char *, unsigned, const unsigned char *, size_t, void *),
-			void *arg)
+			const char *prefix, int depth, long *budget, struct look *l)
 {
 	int type;
 	unsigned char *data = NULL;
@@ -257,15 +273,15 @@ static int tree_entries(struct cordon_git_odb *db, const unsigned char *tree, si
 			e = -ENOMEM;
 			break;
 		}
-		if (mode == 040000 && depth > 0) {
+		if (mode == 040000 && depth > 0 && wanted(l, path)) {
 			char *below;
 			if (asprintf(&below, "%s/", path) < 0)
 				e = -ENOMEM;
 			else
-				e = tree_entries(db, oid, hs, below, depth - 1, budget, fn, arg);
+				e = tree_entries(db, oid, hs, below, depth - 1, budget, l);
 			free(below);
 		} else if (mode != 040000) {
-			e = fn(path, mode, oid, hs, arg);
+			e = each_entry(path, mode, oid, hs, l);
 		}
 		free(path);
 		at = (size_t)(oid - data) + hs;
@@ -274,13 +290,11 @@ static int tree_entries(struct cordon_git_odb *db, const unsigned char *tree, si
 	return e;
 }
 
-/* What the commit at HEAD of the bare repository GITDIR holds, to FN as
- * the index's entries are: a key untracked with git rm --cached is no
+/* What the commit at HEAD of the repository GITDIR holds, to each_entry
+ * for L as the index's entries are: a key untracked with git rm --cached is no
  * longer in the index, but still in HEAD, which git show reads (round
  * 60f F8). 0 where there is none to read; -ENOMEM. */
-static int head_entries(const char *gitdir,
-			int (*fn)(const char *, unsigned, const unsigned char *, size_t, void *),
-			void *arg)
+static int head_entries(const char *gitdir, struct look *l)
 {
 	struct cordon_strv refs = {0};
 	if (cordon_git_refs(gitdir, gitdir, &refs) < 0) {
@@ -303,7 +317,7 @@ static int head_entries(const char *gitdir,
 		thex[2 * hs] = '\0';
 		long budget = 100000;
 		if (cordon_git_oid_parse(thex, hs, tree))
-			e = tree_entries(db, tree, hs, "", 64, &budget, fn, arg);
+			e = tree_entries(db, tree, hs, "", 64, &budget, l);
 	} else if (hex && !db) {
 		e = -ENOMEM;
 	}
@@ -323,7 +337,7 @@ static int tracked(const char *gitdir, struct look *l)
 	for (size_t k = 0; k < l->n; k++)
 		if (l->rels[k] && l->found[k])
 			return 0;
-	return head_entries(gitdir, each_entry, l);
+	return head_entries(gitdir, l);
 }
 
 int cordon_hidden_bare(const char *home, const char *project, const struct cordon_strv *hidden,
