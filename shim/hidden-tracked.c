@@ -304,27 +304,31 @@ static int head_entries(const char *gitdir, struct look *l)
 	const char *hex = cordon_git_ref_value(&refs, "HEAD");
 	size_t hs = hex && strlen(hex) == 64 ? 32 : 20;
 	unsigned char oid[32], tree[32];
-	int e = 0;
-	struct cordon_git_odb *db = NULL;
-	int type;
+	if (!hex || !cordon_git_oid_parse(hex, hs, oid)) {
+		cordon_strv_free(&refs);
+		return 0; /* (unborn, or a form not read) */
+	}
+	cordon_strv_free(&refs);
+	struct cordon_git_odb *db = cordon_git_odb_open(gitdir, hs);
+	if (!db)
+		return -ENOMEM;
+	int e = 0, type;
 	unsigned char *commit = NULL;
 	size_t len = 0;
-	if (hex && cordon_git_oid_parse(hex, hs, oid) && (db = cordon_git_odb_open(gitdir, hs)) &&
-	    cordon_git_odb_read(db, oid, &type, &commit, &len) == 0 && type == CORDON_GIT_COMMIT &&
-	    len > 5 + 2 * hs && memcmp(commit, "tree ", 5) == 0) {
+	int r = cordon_git_odb_read(db, oid, &type, &commit, &len);
+	if (r == -ENOMEM)
+		e = r;
+	else if (r == 0 && type == CORDON_GIT_COMMIT && len > 5 + 2 * hs &&
+		 memcmp(commit, "tree ", 5) == 0) {
 		char thex[65];
 		memcpy(thex, commit + 5, 2 * hs);
 		thex[2 * hs] = '\0';
 		long budget = 100000;
 		if (cordon_git_oid_parse(thex, hs, tree))
 			e = tree_entries(db, tree, hs, "", 64, &budget, l);
-	} else if (hex && !db) {
-		e = -ENOMEM;
 	}
 	free(commit);
-	if (db)
-		cordon_git_odb_free(db);
-	cordon_strv_free(&refs);
+	cordon_git_odb_free(db);
 	return e;
 }
 
