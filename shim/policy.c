@@ -4842,6 +4842,29 @@ static int resolve_guards(const struct cordon_config *cfg, const struct cordon_c
 		if (r >= 0)
 			r = guard_servers_sockets(p, ctx, &cache);
 	}
+	/* git's credential-cache daemon listens in the cache directory
+	 * ($XDG_CACHE_HOME, else ~/.cache: git/credential/socket), or in
+	 * ~/.git-credential-cache where that exists. Where a rule makes them
+	 * writable (~/.cache, --project ~), a session unlinked the socket (or
+	 * found none: the daemon ends after 15 minutes), listened there, and
+	 * the user's next git login outside sent it the password (round 60h
+	 * H1). Read-only; the cache's made (0700, as git makes it) when
+	 * missing; the other not, for git to use it where it exists only. */
+	if (r >= 0 && ctx->home) {
+		const char *xdg = ctx->getenv_fn ? ctx->getenv_fn("XDG_CACHE_HOME") : NULL;
+		cleanup_free char *home_cred = NULL, *xdg_cred = NULL, *legacy = NULL;
+		if (asprintf(&home_cred, "%s/.cache/git/credential", ctx->home) < 0 ||
+		    (xdg && xdg[0] == '/' && asprintf(&xdg_cred, "%s/git/credential", xdg) < 0) ||
+		    asprintf(&legacy, "%s/.git-credential-cache", ctx->home) < 0)
+			r = -ENOMEM;
+		if (r >= 0)
+			r = guard_list(p, (const char *const[]){home_cred, xdg_cred, NULL},
+				       CORDON_GUARD_PROTECT | CORDON_GUARD_MAKE,
+				       CORDON_GUARD_SERVERS, ctx->home, &cache);
+		if (r >= 0)
+			r = guard_list(p, (const char *const[]){legacy, NULL}, CORDON_GUARD_PROTECT,
+				       CORDON_GUARD_SERVERS, ctx->home, &cache);
+	}
 	struct cordon_strv hidden = {0}, why = {0};
 	if (r >= 0)
 		r = hidden_list_globs(cfg, ctx, p->project, &hidden, &why, &p->hidden_globs);

@@ -16721,6 +16721,76 @@ BOTH_USERS(guards, a_missing_xdg_runtime_dir_is_made_and_kept, .timeout = 60)
 	world_free(&w);
 }
 
+/* git's credential-cache daemon listens at ~/.cache/git/credential/socket:
+ * where ~/.cache was writable, a session unlinked the socket (or found
+ * none: the daemon ends after 15 minutes), listened there itself, and the
+ * user's next git login outside sent it the password (round 60h H1). The
+ * directory is read-only inside now: nothing of the session's listens
+ * there. Judged outside: what the login sends reaches no listener of the
+ * session's (its capture stays empty). Control: the same listener,
+ * started outside, gets the password. */
+static const char cred_listen_py[] =
+	"import os, socket, sys, time\n"
+	"path, out, stop = sys.argv[1], sys.argv[2], sys.argv[3]\n"
+	"try:\n os.makedirs(os.path.dirname(path), 0o700, exist_ok=True); os.unlink(path)\n"
+	"except OSError:\n pass\n"
+	"try:\n"
+	" s = socket.socket(socket.AF_UNIX); s.bind(path); s.listen(1); s.settimeout(0.1)\n"
+	"except OSError as e:\n open(out, 'a').write('bind %d\\n' % e.errno); sys.exit(0)\n"
+	"open(out, 'a').write('listening\\n')\n"
+	"while not os.path.exists(stop):\n"
+	" try:\n  c, _ = s.accept(); open(out, 'a').write(c.recv(4096).decode())\n"
+	" except socket.timeout:\n  pass\n";
+
+static const char cred_send_py[] =
+	"import socket, sys\n"
+	"try:\n"
+	" s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])\n"
+	" s.sendall(b'action=store\\npassword=typed-" SECRET "\\n'); s.close()\n"
+	"except OSError as e:\n print('connect', e.errno)\n";
+
+BOTH_USERS(guards, git_s_credential_cache_socket_stays_the_user_s, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "gitcred", ", \"additional_read_write_paths\": [\"~/.cache\"]");
+	char *dir = fmt("%s/.cache/git/credential", w.home), *sock = fmt("%s/socket", dir);
+	char *listen_py = write_file(w.proj, "listen.py", cred_listen_py);
+	char *send_py = write_file(w.proj, "send.py", cred_send_py);
+	free(write_file(w.home, ".cache/README", "the user's cache\n"));
+	world_give(&w);
+	for (int ctl = 0; ctl < 2; ctl++) {
+		char *out = fmt("%s/captured-%d", w.proj, ctl),
+		     *stop = fmt("%s/stop-%d", w.proj, ctl);
+		char *run = fmt("/usr/bin/python3 %s %s %s %s", listen_py, sock, out, stop);
+		char *in[] = {CORDON_BIN, "run", "--config", w.cfg, "--",
+			      "/bin/sh",  "-c",  run,        NULL};
+		char *plain[] = {"/bin/sh", "-c", run, NULL};
+		pid_t pid = world_spawn(&w, ctl ? plain : in, w.proj);
+		for (int i = 0; i < 200 && !file_exists(out); i++)
+			usleep(50000);
+		usleep(200000);
+		char *send[] = {"/usr/bin/python3", send_py, sock, NULL};
+		struct run_result r = world_run(&w, send, w.proj);
+		usleep(300000);
+		free(write_file(w.proj, ctl ? "stop-1" : "stop-0", ""));
+		int st;
+		waitpid(pid, &st, 0);
+		char *got = read_file(out);
+		if (ctl)
+			cr_expect(got && strstr(got, "typed-" SECRET),
+				  "control: the listener outside got nothing: %s %s",
+				  got ? got : "(none)", r.out);
+		else
+			cr_expect(!got || !strstr(got, "typed-" SECRET),
+				  "the session's listener got the password: %s", got);
+		run_free(&r);
+		free(got), free(run), free(stop), free(out);
+		unlink(sock);
+	}
+	free(send_py), free(listen_py), free(sock), free(dir);
+	world_free(&w);
+}
+
 /* A session bus outside takes services from $XDG_RUNTIME_DIR/dbus-1/services
  * before any other directory, and looks there again when a name it does
  * not know is asked for: a service planted there would run outside when
