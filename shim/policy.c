@@ -752,6 +752,24 @@ const char *const cordon_default_hidden[] = {
 	"~/.android/adbkey", "~/.local/share/pki/nssdb", "~/.duckdb/stored_secrets", "~/.passage",
 	"~/.cache/JetBrains/*/LocalHistory", "~/.local/share/tmux/resurrect", "~/.tmux/resurrect",
 	"~/.cache/thumbnails",
+	/* (Round 60h: local servers' tokens, with which a session drives
+	 * them over loopback: Jupyter's runtime files, VS Code Server's;
+	 * editors' and agents' MCP configs with tokens in env; more tools'
+	 * credentials; editors' swap, backup and undo copies of what they
+	 * open, a hidden file among them; database clients' histories.) */
+	"~/.local/share/jupyter/runtime", "~/.vscode-server/.*.token",
+	"~/.vscode-server-insiders/.*.token", "~/.cursor-server/.*.token",
+	"~/.windsurf-server/.*.token", "~/.config/*/User/mcp.json", "~/.config/zed/settings.json",
+	"~/.config/goose/config.yaml", "~/.gemini/mcp-oauth-tokens.json",
+	"~/.codex/.credentials.json", "~/.config/dart/pub-credentials.json",
+	"~/.config/xh/sessions", "~/.config/legendary/user.json",
+	"~/.config/twitch-cli/.twitch-cli.env", "~/.config/weechat/irc.conf", "~/.weechat/irc.conf",
+	"~/.vim/swap", "~/.vim/backup", "~/.vim/undo", "~/.viminfo", "~/.emacs.d/backups",
+	"~/.emacs.d/auto-save-list", "~/.local/share/nvim/shada", "~/.local/share/nvim/undo",
+	"~/.local/share/nvim/backup", "~/.duckdb_history", "~/.mycli-history",
+	"~/.clickhouse-client-history", "~/.sqlite_history",
+	"~/.mongodb/mongosh/mongosh_repl_history", "~/.passwd-s3fs", "~/.ansible/galaxy_token",
+	"~/.expo/state.json", "~/.mailrc", "~/.pub-cache/credentials.json", "~/.cache/rbw",
 	/* The system's secrets under the default /etc grant: a root session's
 	 * capabilities read any file there (an ordinary user's cannot, and
 	 * these cost it a cover each only where they exist). Password hashes,

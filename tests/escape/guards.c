@@ -6170,6 +6170,19 @@ static const char *const named_secrets[][3] = {
 	{".gcm/store/git/https/github.com/alice.credential", "SECRET-gcm-plaintext", ".gcm"},
 	{"gcm-moved/git/https/h/u.credential", "SECRET-gcm-moved", "gcm-moved"},
 	{"work-creds/repo-store", "https://me:SECRET-repo-store@git.work.example"},
+	/* Round 60h: a local server's token (Jupyter's, VS Code Server's),
+	 * an editor's MCP config, a credential file, an editor's swap copy
+	 * of an open secret, database clients' histories. */
+	{".local/share/jupyter/runtime/jpserver-7.json", "{\"token\": \"SECRET-jupyter\"}",
+	 ".local/share/jupyter/runtime"},
+	{".vscode-server/.0123abcd.token", "SECRET-vscode-server"},
+	{".config/Code/User/mcp.json", "{\"env\": {\"T\": \"SECRET-vscode-mcp\"}}"},
+	{".config/dart/pub-credentials.json", "{\"accessToken\": \"SECRET-dart\"}"},
+	{".vim/swap/%home%me%.aws%credentials.swp", "SECRET-vim-swap", ".vim/swap"},
+	{".duckdb_history", "CREATE SECRET (TYPE s3, SECRET 'SECRET-duckdb')"},
+	{".mongodb/mongosh/mongosh_repl_history", "db.auth('u', 'SECRET-mongosh')"},
+	{".passwd-s3fs", "AKIA:SECRET-s3fs"},
+	{".cache/rbw/default.json", "{\"access_token\": \"SECRET-rbw\"}", ".cache/rbw"},
 };
 #define N_NAMED (sizeof(named_secrets) / sizeof(*named_secrets))
 
