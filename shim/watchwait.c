@@ -31,10 +31,19 @@ void cordon_say_after_session(void)
 	__atomic_store_n(&reset_due, isatty(STDERR_FILENO) == 1, __ATOMIC_RELAXED);
 }
 
+/* SGR attributes off, and the ASCII set in G0 (a session's "\033(0" drew
+ * cordon's lines as line-drawing glyphs: round 60g L1). */
+static const char reset[] = "\033[0m\033(B";
+
 void cordon_closing_line(void)
 {
-	static const char reset[] = "\033[0m";
 	if (__atomic_exchange_n(&reset_due, false, __ATOMIC_RELAXED))
+		(void)!write(STDERR_FILENO, reset, sizeof(reset) - 1);
+}
+
+void cordon_line_while_running(void)
+{
+	if (isatty(STDERR_FILENO) == 1)
 		(void)!write(STDERR_FILENO, reset, sizeof(reset) - 1);
 }
 

@@ -36,6 +36,12 @@
  *   cordon-probe wait-connect FILE PATH  wait for FILE to exist, then connect
  *                                   to the unix socket PATH and send "late";
  *                                   prints the errno name
+ *   cordon-probe held-reader HOW LOG  read fd 0, each read logged to LOG
+ *                                   ("began" first), SIGTSTP and SIGTTIN
+ *                                   ignored; HOW "thread": in a thread, the
+ *                                   main one gone (pthread_exit); "timer": in
+ *                                   a session of its own (setsid), continued
+ *                                   every 2 ms by a timer's SIGCONT
  *   cordon-probe no-listener CMD... exec CMD under a seccomp filter of its own
  *                                   that refuses a listener (EPERM), as a
  *                                   caller's sandbox might */
@@ -367,6 +373,67 @@ static int recv_fd(const char *path, const char *name)
 	else if (unlink(name) < 0)
 		rc = fail("unlink", name);
 	return rc;
+}
+
+static const char *held_log;
+
+static void *held_read(void *arg)
+{
+	(void)arg;
+	FILE *log = fopen(held_log, "a");
+	if (!log)
+		return NULL;
+	fprintf(log, "began\n");
+	fflush(log);
+	for (;;) {
+		char buf[512];
+		ssize_t n = read(0, buf, sizeof(buf) - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			fprintf(log, "refused %d\n", n < 0 ? errno : 0);
+			fflush(log);
+			if (n == 0)
+				return NULL;
+			usleep(20000);
+			continue;
+		}
+		buf[n] = '\0';
+		fprintf(log, "read %s\n", buf);
+		fflush(log);
+	}
+}
+
+static void held_cont(int sig)
+{
+	(void)sig;
+}
+
+/* A reader the job's hold must stop (round 60g H1, H2). */
+static int held_reader(const char *how, const char *log)
+{
+	held_log = log;
+	signal(SIGTSTP, SIG_IGN);
+	signal(SIGTTIN, SIG_IGN);
+	if (strcmp(how, "timer") == 0) {
+		(void)setsid();
+		/* (Caught, not ignored: the kernel parks a timer whose signal
+		 * is ignored.) */
+		struct sigaction cont = {.sa_handler = held_cont, .sa_flags = SA_RESTART};
+		sigaction(SIGCONT, &cont, NULL);
+		timer_t t;
+		struct sigevent ev = {.sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGCONT};
+		struct itimerspec every = {{0, 2000000}, {0, 2000000}};
+		if (timer_create(CLOCK_MONOTONIC, &ev, &t) < 0 ||
+		    timer_settime(t, 0, &every, NULL) < 0)
+			return fail("timer_create", how);
+		held_read(NULL);
+		return 0;
+	}
+	pthread_t th;
+	if (pthread_create(&th, NULL, held_read, NULL) != 0)
+		return fail("pthread_create", how);
+	pthread_exit(NULL);
 }
 
 /* Exec ARGV under a filter that refuses seccomp listeners with EPERM and
@@ -791,6 +858,8 @@ int main(int argc, char **argv)
 		return wait_connect(argv[2], argv[3]);
 	if (argc >= 3 && strcmp(argv[1], "peek") == 0)
 		return peek(argv);
+	if (argc >= 4 && strcmp(argv[1], "held-reader") == 0)
+		return held_reader(argv[2], argv[3]);
 	if (argc >= 3 && strcmp(argv[1], "no-listener") == 0)
 		return no_listener(argv + 2);
 	if (argc >= 3 && strcmp(argv[1], "read") == 0) {

@@ -396,7 +396,7 @@ BOTH_USERS(terminal, closing_lines_are_not_hidden_by_the_session_s_colours, .tim
 	pty_read_until(master, NULL, 8000, buf, sizeof(buf), false);
 	char *conceal = strstr(buf, "\033[8m"), *line = strstr(buf, "so cordon moved it");
 	cr_assert(conceal && line, "no conceal, or no closing line: %s", buf);
-	char *reset = strstr(conceal, "\033[0mcordon: ");
+	char *reset = strstr(conceal, "\033[0m\033(Bcordon: ");
 	cr_expect(reset && reset < line, "no reset before the closing line: %s", buf);
 	int st;
 	waitpid(pid, &st, 0);

@@ -140,11 +140,16 @@ int cordon_registry_list(char ***ids, size_t *n, struct cordon_error *err);
 
 /* Before cordon's first line on stderr after a session's command (its
  * closing lines: what was put back, moved aside, refused): "\033[0m",
- * once, where stderr is a terminal, so that attributes the session left
- * on (conceal, black on black) do not hide them (round 59e F6). Nothing
+ * and the ASCII character set ("\033(B"), once, where stderr is a
+ * terminal, so that attributes the session left on (conceal, black on
+ * black, line drawing) do not hide them (round 59e F6). Nothing
  * into a file or pipe, or before the session's end. cordon_say does it
  * itself; whatever prints to stderr otherwise calls it first. */
 void cordon_closing_line(void);
+/* The same before a line cordon says while the session runs (a name moved
+ * aside as it appears): where stderr is a terminal, always (round 60g L1:
+ * the session's attributes hid the only line that said so). */
+void cordon_line_while_running(void);
 
 /* ---- the session's lifetime ---------------------------------------------- */
 

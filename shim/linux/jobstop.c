@@ -1,6 +1,7 @@
 /* The session held still while its job is stopped (see jobstop.h). */
 #include "jobstop.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -111,6 +112,46 @@ static void signal_one(int fd, pid_t pid, int sig)
 		(void)kill(pid, sig);
 }
 
+/* A process's state as the hold takes it: its main thread's, or where
+ * that one ended (a zombie leader, pthread_exit) and a thread lives on,
+ * 'R' while one of them is not stopped, 'T' once all are (round 60g H1:
+ * such a process was skipped, and its thread read on). */
+static char group_state(pid_t pid)
+{
+	char state = cordon_proc_state(pid);
+	if (state != 'Z')
+		return state;
+	char dir[64];
+	snprintf(dir, sizeof(dir), "/proc/%d/task", (int)pid);
+	DIR *d = opendir(dir);
+	if (!d)
+		return state;
+	char seen = 'Z';
+	for (struct dirent *e; seen != 'R' && (e = readdir(d));) {
+		char *end;
+		long tid = strtol(e->d_name, &end, 10);
+		if (*end || tid <= 0)
+			continue;
+		char file[128], buf[512];
+		snprintf(file, sizeof(file), "%s/%ld/stat", dir, tid);
+		int fd = open(file, O_RDONLY | O_CLOEXEC);
+		ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+		if (fd >= 0)
+			close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		const char *p = strrchr(buf, ')');
+		char t = p && p[1] == ' ' ? p[2] : 'Z';
+		if (t == 'T' || t == 't')
+			seen = 'T';
+		else if (t != 'Z' && t != 'X')
+			seen = 'R';
+	}
+	closedir(d);
+	return seen;
+}
+
 void cordon_jobstop_hold(struct cordon_jobstop *j, const struct cordon_unix_policy *u)
 {
 	j->stopped = NULL;
@@ -133,10 +174,10 @@ void cordon_jobstop_hold(struct cordon_jobstop *j, const struct cordon_unix_poli
 		pid_t *pids = NULL;
 		size_t n = 0;
 		if (cordon_unix_session_pids(u, &pids, &n) < 0)
-			return;
+			break;
 		bool all = true;
 		for (size_t i = 0; i < n; i++) {
-			char state = cordon_proc_state(pids[i]);
+			char state = group_state(pids[i]);
 			if (pids[i] == u->root || state == 0 || state == 'Z' || state == 'X')
 				continue;
 			bool stopped = state == 'T' || state == 't';
@@ -256,12 +297,20 @@ bool cordon_jobstop_follow(struct cordon_jobstop *j, const struct cordon_unix_po
 	pid_t group = getpgid(cmd), fg = tty >= 0 ? tcgetpgrp(tty) : -1;
 	bool give_back = group > 0 && fg == group && group != getpgrp();
 	cordon_jobstop_stop(j, u, sig == SIGTTIN || sig == SIGTTOU ? sig : SIGTSTP);
+	/* The command may have ended while the job was stopped (a timer's
+	 * SIGKILL), its pid another process's by the user's fg: judged by its
+	 * pidfd, so that nothing outside is given the terminal or continued
+	 * (round 60g M2). A zombie keeps its pid and its group. */
+	bool alive = j->cmd_fd >= 0 ? syscall(SYS_pidfd_send_signal, j->cmd_fd, 0, NULL, 0) == 0
+				    : kill(cmd, 0) == 0;
+	if (!alive)
+		return true;
 	/* (SIGTTOU is blocked here: a group in the background may set it.) */
 	if (give_back && tcgetpgrp(tty) == getpgrp() && getpgid(cmd) == group)
 		(void)tcsetpgrp(tty, group);
 	if (group > 0 && group != getpgrp() && getpgid(cmd) == group)
 		(void)kill(-group, SIGCONT);
 	else
-		(void)kill(cmd, SIGCONT);
+		signal_one(j->cmd_fd, cmd, SIGCONT);
 	return true;
 }

@@ -19,6 +19,7 @@ struct cordon_jobstop {
 	bool frozen;                 /* hold froze the cgroup */
 	struct cordon_held *stopped; /* (else) the processes stopped here */
 	size_t n, cap;
+	int cmd_fd; /* cordon_jobstop_follow: the command's pidfd, or -1 */
 };
 
 /* Before the launcher stops with its job (^Z, or the kernel's SIGTTIN or

@@ -65,6 +65,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cordon/session.h"
 #include "cordon/guard.h"
 #include "cordon/strv.h"
 #include "cordon/sweep.h"
@@ -584,6 +585,8 @@ static void stand_in(struct kept *k, const char *path, unsigned *count, struct c
 /* Each line of SAID written to the terminal, and SAID emptied. */
 static void say_all(struct cordon_strv *said)
 {
+	if (said->n)
+		cordon_line_while_running();
 	for (size_t i = 0; i < said->n; i++) {
 		char line[PATH_MAX * 3];
 		int n = snprintf(line, sizeof(line), "%s\n", said->v[i]);

@@ -489,7 +489,7 @@ static void trim_stack(void)
  * it then), and as we go on, so does it. */
 static void job_stop(struct run *r, int sig)
 {
-	struct cordon_jobstop j = {.cgroup_fd = r->cgroup_fd};
+	struct cordon_jobstop j = {.cgroup_fd = r->cgroup_fd, .cmd_fd = r->command_fd};
 	cordon_jobstop_stop(&j, r->sockets, sig);
 	/* A command held in the middle of stopping itself (top's ^Z: its
 	 * handler then raises SIGSTOP) missed the shell's SIGCONT, which came
@@ -580,7 +580,8 @@ static void wait_for_end(struct run *r)
 		}
 		/* (After the signals: a ^Z stops the job once, there.) */
 		if (r->stop_sig && !r->exited && !r->keeper_died) {
-			struct cordon_jobstop j = {.cgroup_fd = r->cgroup_fd};
+			struct cordon_jobstop j = {.cgroup_fd = r->cgroup_fd,
+						   .cmd_fd = r->command_fd};
 			int sig = r->stop_sig;
 			r->stop_sig = 0;
 			(void)cordon_jobstop_follow(&j, r->sockets, r->command, r->tty, sig);

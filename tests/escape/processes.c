@@ -1314,3 +1314,69 @@ BOTH_USERS(escape, a_foreground_judged_across_a_stop_is_not_handed_over, .timeou
 	free(py);
 	world_free(&w);
 }
+
+/* Round 60g H1 (subreaper tracking): a reader the job's hold did not
+ * keep stopped read what the user typed to the shell once the job showed
+ * Stopped: its main thread gone (pthread_exit), the process showed as a
+ * zombie and was skipped, its thread reading on. Now a zombie leader's
+ * threads count. Judged outside: the line typed after ^Z reaches the
+ * shell (its marker), and the reader logged none of it. Control: the same
+ * reader, outside cordon, reads typed lines. (HOW "timer", H2, still
+ * reads: a process its own timer continues once the hold is over; left,
+ * docs/internals.md.) */
+static void held_reader_stays_held(const struct who *who, const char *how)
+{
+	struct world w;
+	world_for(&w, who, "heldread", "");
+	world_give(&w);
+	const char *bin = w.as_user ? w.user_cordon : CORDON_BIN;
+	for (int ctl = 0; ctl < 2; ctl++) {
+		char *log = fmt("%s/held-%d.log", w.proj, ctl);
+		char *marker = fmt("%s/typed-%d", w.proj, ctl);
+		char *argv[] = {"/bin/bash", "--norc", "--noprofile", "-i", NULL};
+		int master;
+		char *name;
+		pid_t pid = world_pty_spawn(&w, argv, &master, &name);
+		char buf[16384] = "";
+		char *job = ctl ? fmt("cordon-probe held-reader %s %s\n", how, log)
+				: fmt("%s run --tracking subreaper --config %s -- cordon-probe "
+				      "held-reader %s %s\n",
+				      bin, w.cfg, how, log);
+		cr_assert_eq(write(master, job, strlen(job)), (ssize_t)strlen(job));
+		for (int i = 0; i < 200 && !contains(log, "began"); i++)
+			usleep(50000);
+		usleep(300000);
+		if (!ctl) {
+			cr_assert_eq(write(master, "\x1a", 1), 1);
+			cr_expect(pty_read_until(master, "Stopped", 15000, buf, sizeof(buf), true),
+				  "%s: the job did not stop: %s", how, buf);
+			usleep(500000);
+		}
+		char *line = fmt("touch %s\n", marker);
+		cr_assert_eq(write(master, line, strlen(line)), (ssize_t)strlen(line));
+		for (int i = 0; i < 40 && !file_exists(marker); i++)
+			usleep(50000);
+		usleep(500000);
+		char *said = read_file(log);
+		if (ctl)
+			cr_expect(said && strstr(said, "read touch"),
+				  "control (%s): the reader read nothing typed: %s", how,
+				  said ? said : "(no log)");
+		else
+			cr_expect(file_exists(marker) && (!said || !strstr(said, "read touch")),
+				  "%s: the held session read the shell's line: %s", how,
+				  said ? said : "(no log)");
+		free(said);
+		kill(pid, SIGKILL);
+		int st;
+		waitpid(pid, &st, 0);
+		close(master);
+		free(line), free(job), free(name), free(marker), free(log);
+	}
+	world_free(&w);
+}
+
+BOTH_USERS(escape, a_reader_whose_main_thread_ended_is_held, .timeout = 60)
+{
+	held_reader_stays_held(who, "thread");
+}
