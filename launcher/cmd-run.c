@@ -434,6 +434,20 @@ int cmd_run_learn(const struct cordon_args *a, const struct run_learn *learn)
 				   strerror(-made));
 			goto fail;
 		}
+		/* Jupyter's runtime directory is hidden (a server's token there
+		 * lets a session drive it: round 60h H2): a Jupyter started
+		 * inside keeps its connection files in one of the session's
+		 * own, where the user has named none (where /tmp is no shared
+		 * directory of the session's, none: JUPYTER_RUNTIME_DIR is the
+		 * user's to set). */
+		char jupyter[PATH_MAX + 64];
+		if (made > 0 && !launcher_env_get(&env, "JUPYTER_RUNTIME_DIR") &&
+		    (size_t)snprintf(jupyter, sizeof(jupyter), "%s/jupyter-%s", dir, session) <
+			    sizeof(jupyter) &&
+		    launcher_env_set(&env, "JUPYTER_RUNTIME_DIR", jupyter) < 0) {
+			cordon_err(&err, ENOMEM, "out of memory");
+			goto fail;
+		}
 		/* node's compile cache (and yarn 1's v8-compile-cache, tsx's)
 		 * would be kept in that TMPDIR, shared by the user's sessions,
 		 * and an entry there is loaded without looking at its code

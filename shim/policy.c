@@ -132,8 +132,9 @@ const char *const cordon_home_code[] = {
 	 * and the next notebook starts its argv; notebook and lab extensions
 	 * are code the browser's page runs with the server's kernels; config
 	 * in etc/jupyter (.py) runs as the server starts (round 51b F3). Not
-	 * ~/.local/share/jupyter whole: its runtime/ takes the connection
-	 * files of a server the session runs. */
+	 * ~/.local/share/jupyter whole: its runtime/ is hidden instead (round
+	 * 60h H2), and a server the session runs keeps its connection files
+	 * where JUPYTER_RUNTIME_DIR names (cmd-run.c). */
 	"~/.local/share/jupyter/kernels", "~/.local/share/jupyter/nbextensions",
 	"~/.local/share/jupyter/labextensions", "~/.local/etc/jupyter",
 	/* What ~/.bashrc runs at every start, as installers write it, in trees
@@ -729,8 +730,8 @@ const char *const cordon_default_hidden[] = {
 	"~/.mysql_history", "~/.rediscli_history", "~/.mongosh/mongosh_repl_history", "~/.dbshell",
 	/* Round 54g: editors' backups and autosaves under ~/.config (micro,
 	 * Emacs, Doom), code-server's login (its terminal runs outside), more
-	 * tools' keys and logins (not Jupyter's runtime directory: a session's
-	 * own Jupyter writes its kernels' files there), a Chromium
+	 * tools' keys and logins (Jupyter's runtime directory came later,
+	 * round 60h: a session's own Jupyter is given one of its own), a Chromium
 	 * profile's and an Electron app's other stores whichever the app,
 	 * more histories, and CI runners' keys in the home. */
 	"~/.config/micro/backups", "~/.config/emacs/backups", "~/.config/emacs/auto-save-list",

@@ -538,12 +538,17 @@ BOTH_USERS(project, cwd_in_or_holding_what_a_writable_home_keeps_is_not_the_proj
 /* Round 51b F3: Jupyter's kernelspecs (a user kernel named python3
  * replaces the system's; the next notebook starts its argv), its notebook
  * and lab extensions, and the user site's etc/jupyter were writable in a
- * writable home. Kept read-only now; its runtime directory (connection
- * files) stays writable. Control: outside, each write lands. */
+ * writable home. Kept read-only now. Its runtime directory is hidden
+ * (round 60h H2: a server's token there let a session drive the server
+ * outside): a Jupyter inside keeps its connection files where
+ * JUPYTER_RUNTIME_DIR names, a directory of the session's own. Control:
+ * outside, each write lands. */
 BOTH_USERS(project, jupyter_s_kernels_stay_read_only_in_a_writable_home, .timeout = 60)
 {
 	struct world w;
 	world_for(&w, who, "jupyter", "");
+	/* (/tmp shared, as by default: the session's own directory there.) */
+	free(write_file(w.proj, "cordon.json", "{" WORLD_BASE_RW_WITH(", \"/tmp\"") "}"));
 	free(write_file(w.home, ".local/share/jupyter/kernels/python3/kernel.json", "{}\n"));
 	free(write_file(w.home, ".local/share/jupyter/nbextensions/keep", "x"));
 	free(write_file(w.home, ".local/share/jupyter/labextensions/keep", "x"));
@@ -558,7 +563,9 @@ BOTH_USERS(project, jupyter_s_kernels_stay_read_only_in_a_writable_home, .timeou
 		"echo evil > share/jupyter/nbextensions/x.js; echo nbext $?\n"
 		"echo evil > share/jupyter/labextensions/x.js; echo labext $?\n"
 		"echo evil > etc/jupyter/jupyter_server_config.py; echo etc $?\n"
-		"echo '{}' > share/jupyter/runtime/kernel-1.json; echo runtime $?\n";
+		"echo '{}' > share/jupyter/runtime/kernel-1.json; echo runtime $?\n"
+		"mkdir -p \"$JUPYTER_RUNTIME_DIR\" && echo '{}' > \"$JUPYTER_RUNTIME_DIR/k.json\" && "
+		"rm -r \"$JUPYTER_RUNTIME_DIR\"; echo own-runtime $?\n";
 	char *opt = fmt("--project %s", w.home);
 	struct run_result r = sh_in(&w, opt, "%s", plant);
 	char *diag = fmt("(%d): %s%s", r.status, r.out, r.err);
@@ -572,8 +579,9 @@ BOTH_USERS(project, jupyter_s_kernels_stay_read_only_in_a_writable_home, .timeou
 		      "a labextension was made %s", diag);
 	cr_expect_not(present(w.home, ".local/etc/jupyter/jupyter_server_config.py"),
 		      "jupyter's config was made %s", diag);
-	cr_expect(present(w.home, ".local/share/jupyter/runtime/kernel-1.json"),
-		  "the runtime directory was not writable %s", diag);
+	cr_expect_not(present(w.home, ".local/share/jupyter/runtime/kernel-1.json"),
+		      "the runtime directory was written %s", diag);
+	cr_expect(strstr(r.out, "own-runtime 0"), "Jupyter's own runtime directory %s", diag);
 	run_free(&r);
 	/* Control: outside, each lands (what the session made, if it did,
 	 * removed first). */
