@@ -328,8 +328,10 @@ static void explain_path(const struct cordon_policy *p, const struct cordon_guar
 		return;
 	}
 	if (secret) {
-		printf("  in hidden_paths (%s): a credential store; cordon does not propose it.\n"
-		       "  Only if the session must read it: name %s in a rule yourself\n",
+		printf("  in hidden_paths (%s): it holds credentials, or copies that may hold "
+		       "them; cordon does not propose it.\n"
+		       "  Only if the session must use it: name %s itself in a rule (--allow-read, "
+		       "or --allow-write for an editor's swap or undo directory)\n",
 		       secret->path, secret->path);
 		return;
 	}

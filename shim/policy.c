@@ -271,9 +271,11 @@ static const char *const agent_settings[] = {"~/.claude",
  * with no stand-in (one made inside is moved aside, as .windsurf);
  * Jujutsu's repository config (jj 0.37 and later copy a config.toml
  * with no config-id beside it into the user's trusted store; earlier jj
- * read it), Sapling's .sl/config (hg's hooks and extensions), and .NET
- * 10's global.json, whose sdk.paths names the SDK any dotnet command
- * there runs. */
+ * read it) and Sapling's .sl/config (hg's hooks and extensions). Not
+ * .NET's global.json (its sdk.paths names the SDK dotnet runs there): in
+ * the project it is the project's, as its .csproj is (whose targets run
+ * at every build), and protected, a branch switch that changed it failed
+ * inside (round 60i B1); it is looked for above (/tmp). */
 const char *const cordon_default_protected[] = {".git/hooks",
 						".git/config",
 						".git/info",
@@ -376,7 +378,6 @@ const char *const cordon_default_protected[] = {".git/hooks",
 						".jj/repo/config.toml",
 						".jj/repo/config-id",
 						".sl/config",
-						"global.json",
 						NULL};
 
 /* What a program run in a directory looks for in each directory above it,

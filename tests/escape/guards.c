@@ -17268,10 +17268,11 @@ BOTH_USERS(guards, a_name_looked_for_above_in_a_shared_directory_runs_nothing, .
  * project directories name; jj 0.37 and later copy a .jj/repo/config.toml
  * with no config-id beside it into the user's trusted settings (earlier
  * jj read it: its pager runs at jj log); Sapling obeys .sl/config's hooks;
- * dotnet runs the SDK global.json's sdk.paths names. Each was left in
- * place, at the top, in a directory below (the agents', Sapling's, jj's,
- * global.json) and in a shared directory (.jj, .sl, global.json: each
- * looked for above). Now each made inside is moved aside, and the
+ * dotnet runs the SDK global.json's sdk.paths names (looked for above:
+ * in the project it is the project's, round 60i B1). Each was left in
+ * place, at the top, in a directory below (the agents', Sapling's, jj's)
+ * and in a shared directory (.jj, .sl, global.json: each looked for
+ * above). Now each made inside is moved aside, and the
  * config-id that exists stays. Judged outside after the session. Control:
  * with protected_paths [] all land and stay. */
 static const char tools_60e_plant[] =
@@ -17284,7 +17285,6 @@ static const char tools_60e_plant[] =
 	"echo tabnine-$d $?\n"
 	"mkdir -p $p/.junie/mcp && echo '{}' > $p/.junie/mcp/mcp.json; echo junie-$d $?\n"
 	"mkdir -p $p/.sl && printf '[hooks]\\n' > $p/.sl/config; echo sl-$d $?\n"
-	"echo '{\"sdk\": {\"paths\": [\"x\"]}}' > $p/global.json; echo global-$d $?\n"
 	"done\n"
 	"printf '[ui]\\npager = \"x\"\\n' > .jj/repo/config.toml; echo jj-top $?\n"
 	"mkdir -p pkg/.jj/repo && echo x > pkg/.jj/repo/config.toml; echo jj-pkg $?\n"
@@ -17301,7 +17301,6 @@ static const char *const tools_60e_made[] = {".pi/extensions/x.ts",
 					     ".tabnine/agent/settings.json",
 					     ".junie/mcp/mcp.json",
 					     ".sl/config",
-					     "global.json",
 					     "pkg/.pi/extensions/x.ts",
 					     "pkg/.factory/mcp.json",
 					     "pkg/.augment/settings.json",
@@ -17309,7 +17308,6 @@ static const char *const tools_60e_made[] = {".pi/extensions/x.ts",
 					     "pkg/.tabnine/agent/settings.json",
 					     "pkg/.junie/mcp/mcp.json",
 					     "pkg/.sl/config",
-					     "pkg/global.json",
 					     ".jj/repo/config.toml",
 					     "pkg/.jj/repo/config.toml",
 					     NULL};
@@ -17328,7 +17326,7 @@ BOTH_USERS(guards, more_tools_settings_made_inside_are_moved_aside, .timeout = 6
 	/* (At the top and in the shared directory the watch may move one
 	 * aside before its file is written: made or not, none may stay.) */
 	cr_expect(strstr(r.out, "pi-pkg 0") && strstr(r.out, "sl-pkg 0") &&
-			  strstr(r.out, "global-pkg 0") && strstr(r.out, "jj-top 0"),
+			  strstr(r.out, "jj-top 0"),
 		  "control: the session could not make them\n%s", diag);
 	for (size_t i = 0; tools_60e_made[i]; i++)
 		cr_expect_not(present(w.proj, tools_60e_made[i]),
@@ -17355,10 +17353,9 @@ BOTH_USERS(guards, more_tools_settings_made_inside_are_moved_aside, .timeout = 6
 	free(shared_world(&w, ", \"protected_paths\": []"));
 	r = sh_in(&w, NULL, "%s", vars);
 	expect_all_landed((const char *const[]){"pi-top", "factory-top", "augment-top", "iflow-top",
-						"tabnine-top", "junie-top", "sl-top", "global-top",
-						"pi-pkg", "sl-pkg", "global-pkg", "jj-top",
-						"jj-pkg", "id-top", "s-jj", "s-sl", "s-global",
-						"s-msb", NULL},
+						"tabnine-top", "junie-top", "sl-top", "pi-pkg",
+						"sl-pkg", "jj-top", "jj-pkg", "id-top", "s-jj",
+						"s-sl", "s-global", "s-msb", NULL},
 			  &r, "protected_paths []");
 	for (size_t i = 0; tools_60e_made[i]; i++)
 		cr_expect(present(w.proj, tools_60e_made[i]),
