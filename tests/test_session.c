@@ -317,7 +317,8 @@ Test(session, job_control_works_inside, .timeout = 60)
 		cr_assert_eq(write(master, lines, sizeof(lines) - 1), (ssize_t)(sizeof(lines) - 1));
 		/* (The pipeline's "c" on a line of its own: bash may say the
 		 * killed job's end before or after it.) */
-		bool done = pty_read_until(master, "\r\nc\r\n", 10000, buf, sizeof(buf), true);
+		pty_read_until(master, NULL, 10000, buf, sizeof(buf), true);
+		bool done = strstr(buf, "\rc\r\n") || strstr(buf, "\nc\r\n");
 		cr_expect(done, "%d: the pipeline did not run: %s", nested, buf);
 		cr_expect_null(strstr(buf, "terminal process group"), "%d: %s", nested, buf);
 		cr_expect_null(strstr(buf, "no job control"), "%d: %s", nested, buf);
