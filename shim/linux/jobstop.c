@@ -142,7 +142,9 @@ static char group_state(pid_t pid)
 			continue;
 		buf[n] = '\0';
 		const char *p = strrchr(buf, ')');
-		char t = p && p[1] == ' ' ? p[2] : 'Z';
+		char t = 'Z';
+		if (p && p[1] == ' ')
+			t = p[2];
 		if (t == 'T' || t == 't')
 			seen = 'T';
 		else if (t != 'Z' && t != 'X')
