@@ -1040,6 +1040,32 @@ static const char steal_cont_py[] =
 	" try:\n  log.write('read %r\\n' % os.read(0, 512)); log.flush()\n"
 	" except OSError as e:\n  log.write('refused %d\\n' % e.errno); log.close(); os._exit(0)\n";
 
+/* What the reader logging to LOG logged once the user typed "touch
+ * MARKER" at the shell's prompt on MASTER: the marker waited for (2 s at
+ * most), then SETTLE_US more for a reader that took the line to log it.
+ * malloc'd, or NULL. */
+static char *typed_then_logged(int master, const char *marker, const char *log,
+			       useconds_t settle_us)
+{
+	char *line = fmt("touch %s\n", marker);
+	cr_assert_eq(write(master, line, strlen(line)), (ssize_t)strlen(line));
+	free(line);
+	for (int i = 0; i < 40 && !file_exists(marker); i++)
+		usleep(50000);
+	if (settle_us)
+		usleep(settle_us);
+	return read_file(log);
+}
+
+/* The interactive shell PID on the terminal MASTER ended, and reaped. */
+static void end_shell(pid_t pid, int master)
+{
+	kill(pid, SIGKILL);
+	int st;
+	waitpid(pid, &st, 0);
+	close(master);
+}
+
 static void no_input_taken(const struct who *who, int how)
 {
 	bool background = how == 1;
@@ -1093,11 +1119,7 @@ static void no_input_taken(const struct who *who, int how)
 			usleep(50000);
 		}
 		usleep(300000);
-		char *line = fmt("touch %s\n", marker);
-		cr_assert_eq(write(master, line, strlen(line)), (ssize_t)strlen(line));
-		for (int i = 0; i < 40 && !file_exists(marker); i++)
-			usleep(50000);
-		char *said = read_file(log);
+		char *said = typed_then_logged(master, marker, log, 0);
 		/* (A background job that takes the terminal may leave bash's
 		 * own read an EIO, and bash gone with its terminal: there the
 		 * control is the taking itself.) */
@@ -1114,11 +1136,8 @@ static void no_input_taken(const struct who *who, int how)
 				  "the session took the shell's input or terminal: %s",
 				  said ? said : "(no log)");
 		free(said);
-		kill(pid, SIGKILL);
-		int st;
-		waitpid(pid, &st, 0);
-		close(master);
-		free(line), free(job), free(name), free(marker), free(log);
+		end_shell(pid, master);
+		free(job), free(name), free(marker), free(log);
 	}
 	free(py);
 	world_free(&w);
@@ -1223,9 +1242,7 @@ BOTH_USERS(escape, a_pid_the_hold_let_go_is_not_continued_at_fg, .timeout = 60)
 	int st;
 	waitpid(other, &st, 0);
 	cr_expect(file_exists(marker), "control: the process outside made no marker");
-	kill(shell, SIGKILL);
-	waitpid(shell, &st, 0);
-	close(master);
+	end_shell(shell, master);
 	free(job), free(name), free(marker), free(pidfile);
 	world_free(&w);
 }
@@ -1290,12 +1307,7 @@ BOTH_USERS(escape, a_foreground_judged_across_a_stop_is_not_handed_over, .timeou
 		}
 		/* (The child reads from 3.5 s on.) */
 		usleep(4500000);
-		char *line = fmt("touch %s\n", marker);
-		cr_assert_eq(write(master, line, strlen(line)), (ssize_t)strlen(line));
-		for (int i = 0; i < 40 && !file_exists(marker); i++)
-			usleep(50000);
-		usleep(300000);
-		char *said = read_file(log);
+		char *said = typed_then_logged(master, marker, log, 300000);
 		if (ctl)
 			cr_expect(!file_exists(marker) && said && strstr(said, "read"),
 				  "control: the child handed the terminal read nothing: %s",
@@ -1305,11 +1317,8 @@ BOTH_USERS(escape, a_foreground_judged_across_a_stop_is_not_handed_over, .timeou
 				  "the session took the shell's line: %s",
 				  said ? said : "(no log)");
 		free(said);
-		kill(pid, SIGKILL);
-		int st;
-		waitpid(pid, &st, 0);
-		close(master);
-		free(line), free(job), free(name), free(marker), free(log);
+		end_shell(pid, master);
+		free(job), free(name), free(marker), free(log);
 	}
 	free(py);
 	world_free(&w);
@@ -1352,12 +1361,7 @@ static void held_reader_stays_held(const struct who *who, const char *how)
 				  "%s: the job did not stop: %s", how, buf);
 			usleep(500000);
 		}
-		char *line = fmt("touch %s\n", marker);
-		cr_assert_eq(write(master, line, strlen(line)), (ssize_t)strlen(line));
-		for (int i = 0; i < 40 && !file_exists(marker); i++)
-			usleep(50000);
-		usleep(500000);
-		char *said = read_file(log);
+		char *said = typed_then_logged(master, marker, log, 500000);
 		if (ctl)
 			cr_expect(said && strstr(said, "read touch"),
 				  "control (%s): the reader read nothing typed: %s", how,
@@ -1367,11 +1371,8 @@ static void held_reader_stays_held(const struct who *who, const char *how)
 				  "%s: the held session read the shell's line: %s", how,
 				  said ? said : "(no log)");
 		free(said);
-		kill(pid, SIGKILL);
-		int st;
-		waitpid(pid, &st, 0);
-		close(master);
-		free(line), free(job), free(name), free(marker), free(log);
+		end_shell(pid, master);
+		free(job), free(name), free(marker), free(log);
 	}
 	world_free(&w);
 }
