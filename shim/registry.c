@@ -289,10 +289,10 @@ int cordon_registry_read(const char *id, struct cordon_session_info *s, struct c
 
 /* /proc/PID/stat from field 3 on (the state), after the command name, which
  * may hold ')' and spaces; NULL where it cannot be read. */
-static const char *proc_stat(pid_t pid, char buf[512])
+/* The fields after the command's name in the stat file at PATH, read
+ * into BUF, or NULL. */
+static const char *stat_at(const char *path, char buf[512])
 {
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	FILE *f = fopen(path, "re");
 	if (!f)
 		return NULL;
@@ -301,6 +301,13 @@ static const char *proc_stat(pid_t pid, char buf[512])
 	buf[n] = '\0';
 	const char *p = strrchr(buf, ')');
 	return p && p[1] == ' ' ? p + 2 : NULL;
+}
+
+static const char *proc_stat(pid_t pid, char buf[512])
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	return stat_at(path, buf);
 }
 
 bool cordon_registry_live(const struct cordon_session_info *s)
@@ -360,6 +367,31 @@ char cordon_proc_state(pid_t pid)
 	if (!p)
 		return '\0';
 	return p[0];
+}
+
+char cordon_proc_task_state(pid_t pid, pid_t tid)
+{
+	char path[96], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, (int)tid);
+	const char *p = stat_at(path, buf);
+	return p ? p[0] : '\0';
+}
+
+bool cordon_proc_in_cgroup(pid_t pid, const char *cgroup)
+{
+	const char *leaf = strrchr(cgroup, '/');
+	char path[64], line[512];
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
+	FILE *f = leaf ? fopen(path, "re") : NULL;
+	bool inside = false;
+	size_t ln = leaf ? strlen(leaf) : 0;
+	while (f && !inside && fgets(line, sizeof(line), f)) {
+		const char *at = strstr(line, leaf);
+		inside = at && (at[ln] == '\n' || at[ln] == '/' || at[ln] == '\0');
+	}
+	if (f)
+		(void)fclose(f); /* read only */
+	return inside;
 }
 
 long cordon_proc_stat_field(pid_t pid, int field)

@@ -817,16 +817,7 @@ static bool keeper_alive(const struct cordon_session_info *s)
 		return false;
 	if (!s->cgroup[0])
 		return !cordon_userns_holds(s->keeper, s->userns);
-	char path[64], line[512];
-	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)s->keeper);
-	FILE *f = fopen(path, "re");
-	bool inside = false;
-	const char *own = strrchr(s->cgroup, '/');
-	while (f && own && fgets(line, sizeof(line), f))
-		inside = inside || strstr(line, own) != NULL;
-	if (f)
-		(void)fclose(f); /* read only */
-	return !inside;
+	return !cordon_proc_in_cgroup(s->keeper, s->cgroup);
 }
 
 /* Whether the cgroup at PATH holds a process. */

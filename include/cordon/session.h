@@ -132,6 +132,11 @@ long long cordon_proc_started(pid_t pid);
 /* The state letter of process PID in /proc/PID/stat ('R', 'S', 'Z' for a
  * zombie, ...), or 0 where it cannot be read (no such process, no procfs). */
 char cordon_proc_state(pid_t pid);
+/* The same for thread TID of process PID (/proc/PID/task/TID/stat). */
+char cordon_proc_task_state(pid_t pid, pid_t tid);
+/* Whether process PID is in the cgroup CGROUP (a path: its last name, a
+ * session's cordon-ID, in a line of /proc/PID/cgroup) or one below it. */
+bool cordon_proc_in_cgroup(pid_t pid, const char *cgroup);
 /* Numeric field FIELD of /proc/PID/stat (1-based as in proc(5): 4 is the
  * parent, 5 the process group), or -1. */
 long cordon_proc_stat_field(pid_t pid, int field);

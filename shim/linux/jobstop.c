@@ -41,22 +41,6 @@ static bool frozen(int cgroup_fd)
 	return strstr(buf, "frozen 1") != NULL;
 }
 
-/* Whether a line of TEXT ("0::/a/b\n") ends with SUFFIX ("/b"). */
-static bool ends_line_with(const char *text, const char *suffix)
-{
-	size_t sn = strlen(suffix);
-	for (const char *line = text; *line;) {
-		const char *end = strchr(line, '\n');
-		size_t n = end ? (size_t)(end - line) : strlen(line);
-		if (n >= sn && memcmp(line + n - sn, suffix, sn) == 0)
-			return true;
-		if (!end)
-			break;
-		line = end + 1;
-	}
-	return false;
-}
-
 /* Whether PID descends from ROOT (its parents up to it): a process of a
  * session tracked by its subreaper keeper, which every orphan of the
  * session comes to. */
@@ -83,16 +67,8 @@ static int session_pidfd(const struct cordon_unix_policy *u, pid_t pid)
 		return errno == ESRCH ? -ESRCH : -1;
 	bool inside;
 	if (u->cgroup) {
-		/* (Freezing failed: its cgroup named, as the session's is.) */
-		char file[64], buf[4096];
-		snprintf(file, sizeof(file), "/proc/%d/cgroup", (int)pid);
-		const char *leaf = strrchr(u->cgroup, '/');
-		int cfd = open(file, O_RDONLY | O_CLOEXEC);
-		ssize_t n = cfd < 0 ? -1 : read(cfd, buf, sizeof(buf) - 1);
-		if (cfd >= 0)
-			close(cfd);
-		buf[n > 0 ? n : 0] = '\0';
-		inside = n > 0 && leaf && ends_line_with(buf, leaf);
+		/* (Freezing failed: in the session's cgroup.) */
+		inside = cordon_proc_in_cgroup(pid, u->cgroup);
 	} else {
 		inside = descends_from(pid, u->root);
 	}
@@ -132,19 +108,7 @@ static char group_state(pid_t pid)
 		long tid = strtol(e->d_name, &end, 10);
 		if (*end || tid <= 0)
 			continue;
-		char file[128], buf[512];
-		snprintf(file, sizeof(file), "%s/%ld/stat", dir, tid);
-		int fd = open(file, O_RDONLY | O_CLOEXEC);
-		ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-		if (fd >= 0)
-			close(fd);
-		if (n <= 0)
-			continue;
-		buf[n] = '\0';
-		const char *p = strrchr(buf, ')');
-		char t = 'Z';
-		if (p && p[1] == ' ')
-			t = p[2];
+		char t = cordon_proc_task_state(pid, (pid_t)tid);
 		if (t == 'T' || t == 't')
 			seen = 'T';
 		else if (t != 'Z' && t != 'X')
