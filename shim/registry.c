@@ -374,7 +374,9 @@ char cordon_proc_task_state(pid_t pid, pid_t tid)
 	char path[96], buf[512];
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, (int)tid);
 	const char *p = stat_at(path, buf);
-	return p ? p[0] : '\0';
+	if (!p)
+		return '\0';
+	return p[0];
 }
 
 bool cordon_proc_in_cgroup(pid_t pid, const char *cgroup)
