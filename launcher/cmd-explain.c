@@ -624,6 +624,11 @@ int cmd_explain(const struct cordon_args *a)
 		explain_domains(&p);
 	printf("on_unsupported: %s\n",
 	       p.on_unsupported == CORDON_UNSUPPORTED_WARN ? "warn" : "refuse");
+	if (p.sandbox && CORDON_OS_NATIVE == CORDON_OS_LINUX)
+		printf("terminal:       %s\n",
+		       p.own_terminal ? "its own: cordon copies what you type in while the job has "
+					"your terminal (share_terminal: true gives it yours)"
+				      : "yours (share_terminal is true)");
 	explain_env(&p);
 	if (p.sandbox) {
 		printf("\naccess  path  (rule)\n");

@@ -246,6 +246,7 @@ int launcher_policy(const struct cordon_args *a, const char *session, bool enfor
 		.session = session,
 		.no_network = a->no_network,
 		.kernel_resolves = enforce && CORDON_OS_NATIVE == CORDON_OS_LINUX,
+		.relays = true,
 	};
 	char *ttys[4];
 	cordon_session_ttys(ttys);

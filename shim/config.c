@@ -306,6 +306,8 @@ static int parse_key(const char *key, struct json_object *val, struct cordon_con
 		return parse_apply_to(val, origin, &cfg->apply_to, err);
 	if (strcmp(key, "on_unsupported") == 0)
 		return parse_on_unsupported(val, origin, &cfg->on_unsupported, err);
+	if (strcmp(key, "share_terminal") == 0)
+		return cordon_json_bool(val, origin, key, &cfg->share_terminal, err);
 	if (strcmp(key, "system_paths") == 0)
 		return parse_system_paths(val, cfg, err);
 	if (strcmp(key, "allowed_env_vars") == 0) {
@@ -371,7 +373,7 @@ static int parse_key(const char *key, struct json_object *val, struct cordon_con
 		"additional_read_write_paths, allow_network, allowed_env_vars, "
 		"additional_env_vars, allowed_unix_sockets, allowed_domains, denied_domains, "
 		"protected_paths, additional_protected_paths, hidden_paths, "
-		"additional_hidden_paths, toolchains, on_unsupported)",
+		"additional_hidden_paths, toolchains, on_unsupported, share_terminal)",
 		origin, shown);
 }
 
@@ -408,6 +410,7 @@ const char *const cordon_config_keys[] = {"enabled",
 					  "additional_hidden_paths",
 					  "toolchains",
 					  "on_unsupported",
+					  "share_terminal",
 					  "$schema",
 					  NULL};
 

@@ -1977,7 +1977,8 @@ static int resolve_paths_with(const struct cordon_config *cfg, const struct cord
 		if (r < 0)
 			return r;
 	}
-	for (size_t i = 0; ctx->ttys && ctx->ttys[i]; i++)
+	/* (A terminal of the session's own is added as the session starts.) */
+	for (size_t i = 0; !p->own_terminal && ctx->ttys && ctx->ttys[i]; i++)
 		if (cordon_policy_add_rule(p, ctx->ttys[i],
 					   CORDON_ACCESS_READ | CORDON_ACCESS_WRITE,
 					   "the session's terminal") < 0)
@@ -5691,6 +5692,7 @@ static int resolve(const struct cordon_config *cfg, const struct cordon_context 
 	    cordon_policy_denied_alone(cfg, ctx->kind, ctx->extra_domains.n, err) < 0)
 		return -EINVAL;
 	p.on_unsupported = cfg->on_unsupported;
+	p.own_terminal = ctx->relays && ctx->os == CORDON_OS_LINUX && !cfg->share_terminal;
 
 	int r = cordon_gitcfg_env_capture(ctx->getenv_fn, &p.git_env);
 	/* (And the config directories earlier launches had, whose

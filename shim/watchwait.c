@@ -31,6 +31,18 @@ void cordon_say_after_session(void)
 	__atomic_store_n(&reset_due, isatty(STDERR_FILENO) == 1, __ATOMIC_RELAXED);
 }
 
+static bool lines_raw;
+
+void cordon_lines_raw(bool raw)
+{
+	__atomic_store_n(&lines_raw, raw, __ATOMIC_RELAXED);
+}
+
+const char *cordon_line_end(void)
+{
+	return __atomic_load_n(&lines_raw, __ATOMIC_RELAXED) ? "\r\n" : "\n";
+}
+
 /* SGR attributes off, and the ASCII set in G0 (a session's "\033(0" drew
  * cordon's lines as line-drawing glyphs: round 60g L1). */
 static const char reset[] = "\033[0m\033(B";
@@ -45,6 +57,8 @@ void cordon_line_while_running(void)
 {
 	if (isatty(STDERR_FILENO) == 1)
 		(void)!write(STDERR_FILENO, reset, sizeof(reset) - 1);
+	if (__atomic_load_n(&lines_raw, __ATOMIC_RELAXED))
+		(void)!write(STDERR_FILENO, "\r\n", 2);
 }
 
 void cordon_say(const char *fmt, ...)
@@ -53,8 +67,14 @@ void cordon_say(const char *fmt, ...)
 	char line[1200];
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(line, sizeof(line), fmt, ap);
+	int n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
 	va_end(ap);
+	if (n > 0 && (size_t)n < sizeof(line) - 2 && line[n - 1] == '\n' &&
+	    __atomic_load_n(&lines_raw, __ATOMIC_RELAXED)) {
+		line[n - 1] = '\r';
+		line[n++] = '\n';
+		line[n] = '\0';
+	}
 	if (n > 0)
 		(void)!write(STDERR_FILENO, line,
 			     (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);

@@ -2,6 +2,8 @@
 #ifndef CORDON_WATCHWAIT_H
 #define CORDON_WATCHWAIT_H
 
+#include <stdbool.h>
+
 #include "cordon/error.h"
 
 /* Write one formatted line to stderr with a single write(2) (after
@@ -11,6 +13,12 @@ __attribute__((format(printf, 1, 2))) void cordon_say(const char *fmt, ...);
  * closing lines, the first of which cordon_closing_line prefixes with an
  * SGR reset where stderr is a terminal. */
 void cordon_say_after_session(void);
+/* Whether the user's terminal is raw (a relayed session's, Linux: no
+ * "\n" returns the carriage there): cordon's lines end in "\r\n" while it
+ * is, and one said while the session runs begins on a line of its own. */
+void cordon_lines_raw(bool raw);
+/* The end of a line cordon writes now: "\n", or "\r\n" while raw. */
+const char *cordon_line_end(void);
 
 /* Wait until the session must end: PROC_FD readable (the command exited, or
  * on macOS `cordon kill`'s SIGTERM), TTY (may be -1) hung up, or the ack on

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -402,5 +404,102 @@ BOTH_USERS(terminal, closing_lines_are_not_hidden_by_the_session_s_colours, .tim
 	waitpid(pid, &st, 0);
 	close(master);
 	free(name);
+	world_free(&w);
+}
+
+/* The launcher's child in the job: PID's child (the outer shell's). */
+static pid_t child_of(pid_t pid)
+{
+	char *path = fmt("/proc/%d/task/%d/children", (int)pid, (int)pid);
+	char *text = read_file(path);
+	pid_t child = text ? (pid_t)atoi(text) : 0;
+	free(text);
+	free(path);
+	return child;
+}
+
+/* A terminal of the session's own (the default, shim/linux/ptyrelay.h):
+ * another terminal than the user's inside, of the user's size and
+ * following its changes (SIGWINCH), the user's modes as they were once the
+ * session ends, and put back by the keeper where the launcher was killed
+ * outright in the middle (raw, the user's shell would be left unusable).
+ * Control: with share_terminal, the session's terminal is the user's. */
+Test(terminal, a_terminal_of_its_own_follows_the_user_s, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "owntty", "");
+	char *text = read_file(w.cfg);
+	cr_assert(text && text[0] == '{');
+	char *shared =
+		write_file(w.proj, "shared.json", fmt("{\"share_terminal\": true, %s", text + 1));
+	free(text);
+	char *argv[] = {"/bin/bash", "--norc", "--noprofile", "-i", NULL};
+	int master;
+	char *name;
+	pid_t pid = pty_spawn(argv, w.env, w.proj, &master, &name);
+	struct winsize ws = {.ws_row = 33, .ws_col = 101};
+	cr_assert_eq(ioctl(master, TIOCSWINSZ, &ws), 0);
+	int user = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	cr_assert_geq(user, 0, "%s", name);
+	char buf[16384] = "";
+	type(master, "PS1='$ '\n");
+	cr_assert(pty_read_until(master, "$ ", 5000, buf, sizeof(buf), true), "%s", buf);
+	usleep(200000);
+	struct termios before, after;
+	cr_assert_eq(tcgetattr(user, &before), 0);
+	char *mine = fmt("%s\r\n", name);
+	char *cmd = fmt("%s run --config %s -- /bin/sh -c 'tty; stty size; trap \"stty size; exit "
+			"0\" WINCH; echo rea\"\"dy; while :; do sleep 0.1; done'\n",
+			CORDON_BIN, w.cfg);
+	buf[0] = '\0';
+	type(master, cmd);
+	cr_assert(pty_read_until(master, "ready", 10000, buf, sizeof(buf), false), "%s", buf);
+	cr_expect(strstr(buf, "\n/dev/pts/") && !strstr(buf, mine),
+		  "the session's terminal is not its own (yours: %s): %s", name, buf);
+	cr_expect(strstr(buf, "33 101"), "the session's terminal is not your size: %s", buf);
+	ws = (struct winsize){.ws_row = 40, .ws_col = 120};
+	cr_assert_eq(ioctl(master, TIOCSWINSZ, &ws), 0);
+	cr_expect(pty_read_until(master, "40 120", 5000, buf, sizeof(buf), true),
+		  "the new size did not reach the session: %s", buf);
+	cr_expect(pty_read_until(master, "$ ", 5000, buf, sizeof(buf), true), "%s", buf);
+	usleep(200000);
+	cr_assert_eq(tcgetattr(user, &after), 0);
+	cr_expect(after.c_lflag == before.c_lflag && after.c_iflag == before.c_iflag &&
+			  after.c_oflag == before.c_oflag,
+		  "your terminal's modes changed: lflag %o -> %o, iflag %o -> %o, oflag %o -> %o",
+		  before.c_lflag, after.c_lflag, before.c_iflag, after.c_iflag, before.c_oflag,
+		  after.c_oflag);
+	/* Killed outright while it relays: the keeper puts the modes back. */
+	free(cmd);
+	cmd = fmt("%s run --config %s -- /bin/sh -c 'echo sta\"\"rted; exec sleep 30'\n", CORDON_BIN,
+		  w.cfg);
+	buf[0] = '\0';
+	type(master, cmd);
+	cr_assert(pty_read_until(master, "started", 10000, buf, sizeof(buf), true), "%s", buf);
+	struct termios raw;
+	cr_assert_eq(tcgetattr(user, &raw), 0);
+	cr_expect_eq(raw.c_oflag & OPOST, 0u, "control: your terminal is not raw while relayed");
+	pid_t launcher = child_of(pid);
+	cr_assert_gt(launcher, 1);
+	cr_assert_eq(kill(launcher, SIGKILL), 0);
+	struct termios back = raw;
+	for (int i = 0; i < 100 && !(back.c_oflag & OPOST); i++) {
+		usleep(20000);
+		cr_assert_eq(tcgetattr(user, &back), 0);
+	}
+	cr_expect_neq(back.c_oflag & OPOST, 0u, "a killed launcher left your terminal raw");
+	/* Control: shared, the session's terminal is yours. */
+	free(cmd);
+	cmd = fmt("%s run --config %s -- /usr/bin/tty\n", CORDON_BIN, shared);
+	buf[0] = '\0';
+	type(master, cmd);
+	cr_expect(pty_read_until(master, mine, 10000, buf, sizeof(buf), true),
+		  "control: a shared terminal is not yours (%s): %s", name, buf);
+	close(user);
+	kill(pid, SIGKILL);
+	int st;
+	waitpid(pid, &st, 0);
+	close(master);
+	free(cmd), free(mine), free(name), free(shared);
 	world_free(&w);
 }

@@ -55,6 +55,10 @@ struct cordon_config {
 	/* additional_env_vars: added to allowed_env or the default list. */
 	struct cordon_strv additional_env;
 	enum cordon_on_unsupported on_unsupported;
+	/* share_terminal: true gives a session the user's terminal itself;
+	 * default false: a terminal of its own, which the launcher relays
+	 * (shim/linux/ptyrelay.h). */
+	bool share_terminal;
 	/* allowed_unix_sockets: paths ("~", relative to the project) or "$NAME"
 	 * (the path in environment variable NAME when the session starts). */
 	struct cordon_strv unix_sockets;

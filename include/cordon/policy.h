@@ -140,6 +140,10 @@ struct cordon_policy {
 	struct cordon_strv allowed_domains;
 	struct cordon_strv denied_domains;
 	enum cordon_on_unsupported on_unsupported;
+	/* The session gets a terminal of its own, relayed by the launcher
+	 * (Linux, started by the launcher, share_terminal false): the
+	 * user's terminal is then no rule of it. Not sent on the wire. */
+	bool own_terminal;
 	char *project; /* canonical; NULL: the session has no project */
 	/* Why there is no project ("/home/me is your home directory"), when
 	 * the current directory was not taken as one; else NULL. Not sent on
@@ -335,6 +339,10 @@ struct cordon_context {
 	 * or moves its foreground (round 59a F1). A rule of the user's naming
 	 * it stands. */
 	bool no_tty;
+	/* The launcher starts the session (run, and what explain and check
+	 * show of it): it can give it a terminal of its own (own_terminal),
+	 * which standalone mode (the shim alone) cannot. */
+	bool relays;
 };
 
 /* The built-in defaults. */

@@ -207,6 +207,8 @@ void cordon_jobstop_stop(struct cordon_jobstop *j, const struct cordon_unix_poli
 	 * across them is refused, pidcall.c.) */
 	cordon_jobstop_era++;
 	cordon_jobstop_hold(j, u);
+	if (j->relay)
+		cordon_relay_pause(j->relay);
 	sigset_t one;
 	sigemptyset(&one);
 	sigaddset(&one, sig);
@@ -216,6 +218,8 @@ void cordon_jobstop_stop(struct cordon_jobstop *j, const struct cordon_unix_poli
 	sigprocmask(SIG_UNBLOCK, &one, NULL);
 	sigprocmask(SIG_BLOCK, &one, NULL);
 	cordon_jobstop_era++;
+	if (j->relay)
+		cordon_relay_resume(j->relay);
 	cordon_jobstop_release(j);
 }
 

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "ptyrelay.h"
 #include "unixsock.h"
 
 /* A process the hold stopped, and a pidfd for it (-1: none could be had). */
@@ -20,6 +21,9 @@ struct cordon_jobstop {
 	struct cordon_held *stopped; /* (else) the processes stopped here */
 	size_t n, cap;
 	int cmd_fd; /* cordon_jobstop_follow: the command's pidfd, or -1 */
+	/* The session's own terminal: the user's modes put back as we stop,
+	 * raw again as we go on; or NULL. */
+	struct cordon_relay *relay;
 };
 
 /* Before the launcher stops with its job (^Z, or the kernel's SIGTTIN or

@@ -41,6 +41,7 @@
  * NAME.cordon-disarmed-again. A program outside can still read it in the
  * moment before the move (docs/internals.md, "Known gap"). */
 #include "reguard.h"
+#include "watchwait.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -589,7 +590,7 @@ static void say_all(struct cordon_strv *said)
 		cordon_line_while_running();
 	for (size_t i = 0; i < said->n; i++) {
 		char line[PATH_MAX * 3];
-		int n = snprintf(line, sizeof(line), "%s\n", said->v[i]);
+		int n = snprintf(line, sizeof(line), "%s%s", said->v[i], cordon_line_end());
 		if (n > 0)
 			(void)!write(STDERR_FILENO, line,
 				     (size_t)n < sizeof(line) ? (size_t)n : sizeof(line));

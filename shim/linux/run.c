@@ -38,6 +38,7 @@
 #include "reguard.h"
 #include "spawn.h"
 #include "proxy.h"
+#include "ptyrelay.h"
 #include "supervisor.h"
 #include "ttystate.h"
 #include "unixsock.h"
@@ -113,6 +114,7 @@ struct run {
 	int tty;        /* stdin's terminal, watched for the hang-up */
 	int cgroup_fd;  /* the session's cgroup (O_PATH), or -1 */
 	struct cordon_ttystate modes; /* the terminal's, as the session began */
+	struct cordon_relay relay;    /* the session's own terminal (master -1: none) */
 	int sig;                      /* signalfd: HUP INT TERM QUIT */
 	int status;                   /* the command's, once it has exited */
 	int stop_sig;                 /* the keeper said the command stopped (by this signal) */
@@ -267,6 +269,21 @@ static void signal_command(const struct run *r, int sig)
 {
 	if (r->command_fd >= 0)
 		(void)syscall(SYS_pidfd_send_signal, r->command_fd, sig, NULL, 0);
+}
+
+/* SIG for the command's process group (a command in a session of its own,
+ * which the terminal's keys no longer reach), while the command lives:
+ * judged by its pidfd, its group is then still one of the session's. */
+static void signal_group(const struct run *r, int sig)
+{
+	if (r->command_fd < 0 || syscall(SYS_pidfd_send_signal, r->command_fd, 0, NULL, 0) < 0)
+		return;
+	pid_t group = getpgid(r->command);
+	if (group > 0 && group != getpgrp() && group != r->keeper &&
+	    getsid(r->command) != getsid(0))
+		(void)kill(-group, sig);
+	else
+		signal_command(r, sig);
 }
 
 /* Why a command ended before confirming: its exec failed (S->exec_errno), or
@@ -489,7 +506,8 @@ static void trim_stack(void)
  * it then), and as we go on, so does it. */
 static void job_stop(struct run *r, int sig)
 {
-	struct cordon_jobstop j = {.cgroup_fd = r->cgroup_fd, .cmd_fd = r->command_fd};
+	struct cordon_jobstop j = {
+		.cgroup_fd = r->cgroup_fd, .cmd_fd = r->command_fd, .relay = &r->relay};
 	cordon_jobstop_stop(&j, r->sockets, sig);
 	/* A command held in the middle of stopping itself (top's ^Z: its
 	 * handler then raises SIGSTOP) missed the shell's SIGCONT, which came
@@ -526,12 +544,17 @@ static void wait_for_end(struct run *r)
 	long list_at = now_ms() + CORDON_CONFIRM_DELAY_MS;
 	bool listed = false;
 	while (!r->exited && !r->keeper_died) {
-		struct pollfd p[4] = {{.fd = end_fd(r), .events = POLLIN},
+		struct pollfd p[6] = {{.fd = end_fd(r), .events = POLLIN},
 				      {.fd = r->keeper_fd, .events = POLLIN},
 				      {.fd = r->tty, .events = 0},
 				      {.fd = r->sig, .events = POLLIN}};
+		cordon_relay_poll(&r->relay, &p[4]);
 		int timeout = listed ? -1 : (int)(list_at - now_ms() > 0 ? list_at - now_ms() : 0);
-		int n = poll(p, 4, timeout);
+		/* In the background, the foreground is looked at now and then
+		 * (a shell's fg need not send SIGCONT to a job that runs). */
+		if (r->relay.input && !r->relay.raw && (timeout < 0 || timeout > 500))
+			timeout = 500;
+		int n = poll(p, 6, timeout);
 		if (n < 0 && errno != EINTR)
 			break;
 		if (!listed && now_ms() >= list_at) {
@@ -539,8 +562,11 @@ static void wait_for_end(struct run *r)
 			cordon_drop_code_pages();
 			trim_stack();
 		}
+		if (n == 0 && r->relay.input && !r->relay.raw)
+			cordon_relay_resume(&r->relay);
 		if (n <= 0)
 			continue;
+		cordon_relay_pump(&r->relay, &p[4]);
 		if (p[0].revents)
 			take_event(r);
 		if (p[1].revents && !r->exited) {
@@ -558,6 +584,14 @@ static void wait_for_end(struct run *r)
 					job_stop(r, (int)si.ssi_signo);
 					continue;
 				}
+				if (si.ssi_signo == SIGWINCH) {
+					cordon_relay_resize(&r->relay);
+					continue;
+				}
+				if (si.ssi_signo == SIGCONT) { /* fg, or bg */
+					cordon_relay_resume(&r->relay);
+					continue;
+				}
 				if (si.ssi_signo == SIGUSR1) { /* cordon kill */
 					r->status = 128 + SIGKILL;
 					r->exited = true;
@@ -573,18 +607,25 @@ static void wait_for_end(struct run *r)
 					continue;
 				}
 				/* Sent by a process (kill): for the command. From the
-				 * terminal (^C, ^\): the command's group had it already. */
+				 * terminal (^C, ^\): the command's group had it
+				 * already, unless it left our session (ptyrelay.h):
+				 * then its group gets it from us. */
 				if (si.ssi_code != SI_KERNEL)
 					signal_command(r, (int)si.ssi_signo);
+				else if (r->relay.detach)
+					signal_group(r, (int)si.ssi_signo);
 			}
 		}
 		/* (After the signals: a ^Z stops the job once, there.) */
 		if (r->stop_sig && !r->exited && !r->keeper_died) {
 			struct cordon_jobstop j = {.cgroup_fd = r->cgroup_fd,
-						   .cmd_fd = r->command_fd};
+						   .cmd_fd = r->command_fd,
+						   .relay = &r->relay};
 			int sig = r->stop_sig;
 			r->stop_sig = 0;
-			(void)cordon_jobstop_follow(&j, r->sockets, r->command, r->tty, sig);
+			(void)cordon_jobstop_follow(&j, r->sockets, r->command,
+						    r->relay.master >= 0 ? r->relay.master : r->tty,
+						    sig);
 		}
 	}
 }
@@ -762,6 +803,8 @@ static int block_signals(struct run *r, struct cordon_error *err)
 	sigaddset(&set, SIGTSTP); /* the job stops: job_stop */
 	sigaddset(&set, SIGTTIN);
 	sigaddset(&set, SIGTTOU);
+	sigaddset(&set, SIGWINCH); /* the relay's: the size copied */
+	sigaddset(&set, SIGCONT);  /* the relay's: raw again in the foreground */
 	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0 ||
 	    (r->sig = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK)) < 0)
 		return cordon_err(err, errno, "signalfd: %s", strerror(errno));
@@ -835,6 +878,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 			.tty = -1,
 			.cgroup_fd = -1,
 			.modes = {.fd = -1},
+			.relay = {.user = -1, .master = -1, .slave = -1},
 			.sig = -1};
 	bool sandbox = l->policy->sandbox;
 	int cgroup_fd = -1, event[2] = {-1, -1}, control[2] = {-1, -1}, report[2] = {-1, -1};
@@ -941,6 +985,19 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		rc = cordon_err(err, errno, "setting up the session: mmap: %s", strerror(errno));
 		goto fail;
 	}
+	/* A terminal of its own (ptyrelay.h), named in its rules in place of
+	 * the user's, which it never holds. */
+	if (sandbox && l->policy->own_terminal) {
+		if ((rc = cordon_relay_open(&r.relay, err)) < 0)
+			goto fail;
+		if (r.relay.master >= 0 &&
+		    cordon_policy_add_rule(l->policy, r.relay.name,
+					   CORDON_ACCESS_READ | CORDON_ACCESS_WRITE,
+					   "the session's terminal") < 0) {
+			rc = cordon_err(err, ENOMEM, "out of memory");
+			goto fail;
+		}
+	}
 	r.event_r = event[0];
 	r.control_w = control[1];
 	r.report_r = report[0];
@@ -998,6 +1055,13 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		.envp = env,
 		.keep = {l->preload ? r.chan_child : -1, l->learn_fd, l->preload ? l->shim_fd : -1},
 		.hold = !l->preload ? r.chan_child : -1,
+		.detach = r.relay.detach,
+		.tty = r.relay.slave,
+		.tty_std = r.relay.std,
+		.tty_ctty = r.relay.input,
+		.tty_user = r.relay.user,
+		.tty_raw = &r.relay.raw,
+		.tty_modes = &r.relay.modes,
 		.sigpipe_ignored = l->sigpipe_ignored,
 		.apply = sandbox && !l->preload ? apply_here : NULL,
 		.apply_arg = &r,
@@ -1075,6 +1139,8 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		close(r.chan_child);
 		r.chan_child = -1;
 	}
+	/* (The command has the slave now.) */
+	cordon_relay_start(&r.relay);
 	if (rc >= 0 && (rc = block_signals(&r, err)) >= 0)
 		r.tty = cordon_tty_watch_fd();
 	/* While the command's loader runs: the supervisor's threads and the
@@ -1130,6 +1196,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 		(void)cordon_socket_dirs_sweep(sockdir, CORDON_SWEEP_AGE_S);
 	if (rc >= 0 && !refused)
 		wait_for_end(&r);
+	cordon_relay_end(&r.relay);
 	cordon_say_after_session();
 	/* A command sandboxed before its exec confirms first: its exec can
 	 * still fail afterwards. */
@@ -1161,6 +1228,7 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 	return 0;
 
 fail:
+	cordon_relay_end(&r.relay);
 	for (int i = 0; i < 2; i++) {
 		int *fds[] = {&event[i], &control[i], &report[i], &chan[i]};
 		for (size_t k = 0; k < ARRAY_SIZE(fds); k++)
@@ -1274,6 +1342,7 @@ int cordon_session_supervise_fork(const struct cordon_policy *p, int *channel,
 			.diag = -1,
 			.tty = -1,
 			.sig = -1,
+			.relay = {.user = -1, .master = -1, .slave = -1},
 			.direct = true};
 	struct cordon_error e = {0};
 	r.command_fd = (int)syscall(SYS_pidfd_open, pid, 0);

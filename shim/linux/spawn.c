@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/ioctl.h>
 #include <sys/ipc.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -316,7 +317,7 @@ static __attribute__((noreturn)) void command(struct cordon_spawn *sp, long keep
 	if (SYS0(getppid) != keeper)
 		die(127);
 	/* stdio, what crosses exec, and (for apply) the channel until then. */
-	int open_fds[3 + sizeof(sp->keep) / sizeof(sp->keep[0]) + 2];
+	int open_fds[3 + sizeof(sp->keep) / sizeof(sp->keep[0]) + 3];
 	size_t n = 0;
 	open_fds[n++] = 0;
 	open_fds[n++] = 1;
@@ -328,7 +329,31 @@ static __attribute__((noreturn)) void command(struct cordon_spawn *sp, long keep
 		}
 	open_fds[n++] = sp->hold;
 	open_fds[n++] = sp->report_w; /* close-on-exec: says why an exec failed */
+	open_fds[n++] = sp->tty;
 	keep_only(open_fds, n);
+	if (sp->detach) {
+		/* In the keeper's session (keeper()), in a group of its own,
+		 * which has the session's terminal's foreground (with SIGTTOU
+		 * blocked for the change: the keeper's group had it). A group
+		 * whose parent is in the same session, so not orphaned: the
+		 * stop ^Z makes there stops it (a session leader's would be
+		 * dropped, as the kernel drops it for every orphaned group). */
+		SYS2(setpgid, 0, 0);
+		if (sp->tty >= 0) {
+			if (sp->tty_ctty) {
+				uint64_t ttou = 1ULL << (SIGTTOU - 1), was = 0;
+				long me = SYS0(getpid);
+				int group = (int)me;
+				SYS4(rt_sigprocmask, SIG_BLOCK, &ttou, &was, sizeof(ttou));
+				SYS3(ioctl, sp->tty, TIOCSPGRP, &group);
+				SYS4(rt_sigprocmask, SIG_SETMASK, &was, 0, sizeof(was));
+			}
+			for (int fd = 0; fd <= 2; fd++)
+				if (sp->tty_std & (1u << fd))
+					SYS3(dup3, sp->tty, fd, 0);
+			SYS1(close, sp->tty);
+		}
+	}
 	if (sp->in_userns && enter_own_userns(sp) < 0) {
 		/* Not the command's fault (a caller that forbids ambient
 		 * capabilities, say): cordon's failure, 125, never a start
@@ -601,6 +626,14 @@ static int keeper(void *arg)
 		.cgroup = (uint64_t)(sp->cgroup_fd >= 0 ? sp->cgroup_fd : 0),
 	};
 	long cmd = -ENOSYS;
+	/* A session of the keeper's own, the command's (ptyrelay.h): out of
+	 * the user's terminal's, with the session's terminal, where it has
+	 * one for stdin, as its controlling terminal. */
+	if (sp->detach) {
+		SYS0(setsid);
+		if (sp->tty >= 0 && sp->tty_ctty)
+			SYS3(ioctl, sp->tty, TIOCSCTTY, 0);
+	}
 	/* A pid asked for (set_tid) without CAP_CHECKPOINT_RESTORE: EPERM, a
 	 * refusal like the system's. */
 	static const int32_t asked_tid = 1;
@@ -673,8 +706,8 @@ static int keeper(void *arg)
 	 * whole terminal session (pkill -s, 38d L1). Now the keeper outlives
 	 * such a kill and ends the session. */
 	SYS0(setsid);
-	int mine[] = {sp->event_w,          sp->control_r,   sp->parent_fd,     sp->cgroup_fd,
-		      sp->cgroup_parent_fd, sp->registry_fd, sp->socket_lock_fd};
+	int mine[] = {sp->event_w,          sp->control_r,   sp->parent_fd,      sp->cgroup_fd,
+		      sp->cgroup_parent_fd, sp->registry_fd, sp->socket_lock_fd, sp->tty_user};
 	keep_only(mine, sizeof(mine) / sizeof(mine[0]));
 	if (sp->look_away) {
 		struct timespec look_away = {0, 200L * 1000 * 1000};
@@ -709,6 +742,14 @@ static int keeper(void *arg)
 	 * closed with nothing said, or its pidfd says so): it can no longer
 	 * answer the session's calls (they now fail with ENOSYS), and the
 	 * session must not outlive it. */
+	/* A supervisor that died without a word (killed) left the user's
+	 * terminal raw if it relayed: its modes put back (its memory, ours,
+	 * holds them; its frame is whole, as it died in the middle of the
+	 * session). After the word, it put them back itself. */
+	char word = 0;
+	if (sp->tty_user >= 0 && sp->tty_raw && SYS3(read, sp->control_r, &word, 1) != 1 &&
+	    __atomic_load_n(sp->tty_raw, __ATOMIC_RELAXED))
+		SYS3(ioctl, sp->tty_user, TCSETS, sp->tty_modes);
 	/* Every process of the session is gone: said in words (an EOF alone
 	 * is also what a killed keeper leaves), which the supervisor may wait
 	 * for (wait_end) before it removes what the session kept read-only. */

@@ -28,6 +28,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <termios.h>
 
 #include "sysvipc.h"
 
@@ -55,7 +56,22 @@ struct cordon_spawn {
 	 * leaked by whoever started cordon (an open outside file, a socket)
 	 * would be a way out. -1: unused. */
 	int keep[17];
-	int hold;             /* open in the command until its exec, not across it, or -1 */
+	int hold; /* open in the command until its exec, not across it, or -1 */
+	/* A session and process group of its own for the command (ptyrelay.h:
+	 * it never shares the user's terminal's session); with TTY (>= 0), a
+	 * terminal of its own, at each fd 0-2 whose bit is in TTY_STD, and, with
+	 * TTY_CTTY, as its controlling terminal. */
+	bool detach;
+	int tty;
+	unsigned tty_std;
+	bool tty_ctty;
+	/* The user's terminal (or -1), and, in the supervisor's memory, whether
+	 * the relay has it raw and the modes to put back: a supervisor killed
+	 * outright (SIGKILL) left it raw; the keeper, which shares that memory
+	 * (not where it forks: KEEPER_FORKS), puts them back then. */
+	int tty_user;
+	const bool *tty_raw;
+	const struct termios *tty_modes;
 	bool sigpipe_ignored; /* the command keeps SIGPIPE ignored (else: its default) */
 	/* NULL: exec at once. Else run in the command's process first, with
 	 * the C library (the supervisor waits): non-zero means do not exec, and

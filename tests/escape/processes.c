@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "both.h"
@@ -1066,11 +1067,17 @@ static void end_shell(pid_t pid, int master)
 	close(master);
 }
 
-static void no_input_taken(const struct who *who, int how)
+/* The hold's tests (HOW 1-3, and the ones below that stop a job whose
+ * program ignores ^Z) run with the user's terminal shared: with a
+ * terminal of its own (the default), ^Z is the program's to take, and
+ * nothing inside can read the user's terminal (own_terminal_*). */
+#define SHARED_TERMINAL ", \"share_terminal\": true"
+
+static void no_input_taken(const struct who *who, int how, bool shared)
 {
 	bool background = how == 1;
 	struct world w;
-	world_for(&w, who, background ? "fgstealbg" : "fgsteal", "");
+	world_for(&w, who, background ? "fgstealbg" : "fgsteal", shared ? SHARED_TERMINAL : "");
 	char *py = write_file(w.proj, "steal.py",
 			      how == 3     ? steal_cont_py
 			      : how == 2   ? steal_early_py
@@ -1130,9 +1137,11 @@ static void no_input_taken(const struct who *who, int how)
 		else if (ctl)
 			cr_expect(!file_exists(marker) && said && strstr(said, "read"),
 				  "control: the line was not taken: %s", said ? said : "(no log)");
-		else /* (refused, or waiting: the stopped launcher answers nothing) */
+		else /* (refused, or waiting: the stopped launcher answers nothing;
+		      * with a terminal of its own, it takes only that) */
 			cr_expect(file_exists(marker) && (!said || !strstr(said, "read")) &&
-					  (!background || (said && strstr(said, "refused"))),
+					  (!background || !shared ||
+					   (said && strstr(said, "refused"))),
 				  "the session took the shell's input or terminal: %s",
 				  said ? said : "(no log)");
 		free(said);
@@ -1145,22 +1154,32 @@ static void no_input_taken(const struct who *who, int how)
 
 BOTH_USERS(escape, a_stopped_session_takes_no_input_from_the_shell, .timeout = 60)
 {
-	no_input_taken(who, 0);
+	no_input_taken(who, 0, true);
 }
 
 BOTH_USERS(escape, a_background_session_takes_no_input_from_the_shell, .timeout = 60)
 {
-	no_input_taken(who, 1);
+	no_input_taken(who, 1, true);
 }
 
 BOTH_USERS(escape, a_read_begun_before_the_stop_takes_no_input, .timeout = 60)
 {
-	no_input_taken(who, 2);
+	no_input_taken(who, 2, true);
 }
 
 BOTH_USERS(escape, a_reader_continued_as_the_job_stops_takes_no_input, .timeout = 60)
 {
-	no_input_taken(who, 3);
+	no_input_taken(who, 3, true);
+}
+
+BOTH_USERS(escape, own_terminal_a_stopped_session_takes_no_input, .timeout = 60)
+{
+	no_input_taken(who, 0, false);
+}
+
+BOTH_USERS(escape, own_terminal_a_background_session_takes_no_input, .timeout = 60)
+{
+	no_input_taken(who, 1, false);
 }
 
 /* A process outside made with the pid WANT (clone3's set_tid: root's
@@ -1194,7 +1213,7 @@ static pid_t stopped_at_pid(pid_t want, uid_t uid, gid_t gid, const char *marker
 BOTH_USERS(escape, a_pid_the_hold_let_go_is_not_continued_at_fg, .timeout = 60)
 {
 	struct world w;
-	world_for(&w, who, "heldpid", "");
+	world_for(&w, who, "heldpid", SHARED_TERMINAL);
 	char *pidfile = fmt("%s/orphan.pid", w.proj), *marker = fmt("%s/continued", w.outside);
 	const char *bin = w.as_user ? w.user_cordon : CORDON_BIN;
 	char *argv[] = {"/bin/bash", "--norc", "--noprofile", "-i", NULL};
@@ -1280,7 +1299,7 @@ static const char hand_py[] =
 BOTH_USERS(escape, a_foreground_judged_across_a_stop_is_not_handed_over, .timeout = 90)
 {
 	struct world w;
-	world_for(&w, who, "slowfg", "");
+	world_for(&w, who, "slowfg", SHARED_TERMINAL);
 	char *py = write_file(w.proj, "hand.py", hand_py);
 	world_give(&w);
 	const char *bin = w.as_user ? w.user_cordon : CORDON_BIN;
@@ -1336,7 +1355,7 @@ BOTH_USERS(escape, a_foreground_judged_across_a_stop_is_not_handed_over, .timeou
 static void held_reader_stays_held(const struct who *who, const char *how)
 {
 	struct world w;
-	world_for(&w, who, "heldread", "");
+	world_for(&w, who, "heldread", SHARED_TERMINAL);
 	world_give(&w);
 	const char *bin = w.as_user ? w.user_cordon : CORDON_BIN;
 	for (int ctl = 0; ctl < 2; ctl++) {
@@ -1380,4 +1399,181 @@ static void held_reader_stays_held(const struct who *who, const char *how)
 BOTH_USERS(escape, a_reader_whose_main_thread_ended_is_held, .timeout = 60)
 {
 	held_reader_stays_held(who, "thread");
+}
+
+/* ---- a terminal of the session's own (shim/linux/ptyrelay.h) ---- */
+
+/* Rounds 60g H2 and H3: a process of the session in a session of its own
+ * (setsid), whose read of the user's terminal no job control checks, read
+ * what the user typed to the shell: continued by its own timer once the
+ * job was stopped (H2, subreaper tracking), or in a session started in
+ * the background (H3, either tracking). With a terminal of its own, the
+ * session holds nothing of the user's: the launcher, stopped or in the
+ * background, copies nothing in. Judged outside: the line typed reaches
+ * the user's shell (its marker) and the reader logged none of it.
+ * Control: the same reader, outside cordon, reads the line. */
+static void own_terminal_reader(const struct who *who, bool background)
+{
+	struct world w;
+	world_for(&w, who, background ? "ownbg" : "ownstop", "");
+	world_give(&w);
+	const char *bin = w.as_user ? w.user_cordon : CORDON_BIN;
+	for (int ctl = 0; ctl < 2; ctl++) {
+		char *log = fmt("%s/reader-%d.log", w.proj, ctl);
+		char *marker = fmt("%s/typed-%d", w.proj, ctl);
+		char *argv[] = {"/bin/bash", "--norc", "--noprofile", "-i", NULL};
+		int master;
+		char *name;
+		pid_t pid = world_pty_spawn(&w, argv, &master, &name);
+		char buf[16384] = "";
+		/* (Not a group's leader, so that its setsid works; its stdin
+		 * the terminal, which sh's & would have made /dev/null.) */
+		char *script = background
+				       ? fmt("cordon-probe held-reader timer %s 0<&2 & wait", log)
+				       : fmt("cordon-probe held-reader timer %s 0<&2 & exec "
+					     "sleep 300",
+					     log);
+		char *job =
+			ctl ? fmt("/bin/sh -c '%s'%s\n", script, background ? " &" : "")
+			    : fmt("%s run --tracking subreaper --config %s -- /bin/sh -c '%s'%s\n",
+				  bin, w.cfg, script, background ? " &" : "");
+		cr_assert_eq(write(master, job, strlen(job)), (ssize_t)strlen(job));
+		for (int i = 0; i < 200 && !contains(log, "began"); i++)
+			usleep(50000);
+		cr_assert(contains(log, "began"), "%d: the reader did not start", ctl);
+		usleep(300000);
+		if (!background) {
+			cr_assert_eq(write(master, "\x1a", 1), 1);
+			cr_expect(pty_read_until(master, "Stopped", 15000, buf, sizeof(buf), true),
+				  "%d: the job did not stop: %s", ctl, buf);
+			usleep(500000);
+		}
+		char *said = typed_then_logged(master, marker, log, 500000);
+		if (ctl)
+			cr_expect(said && strstr(said, "read touch"),
+				  "control: the reader read nothing typed: %s",
+				  said ? said : "(no log)");
+		else
+			cr_expect(file_exists(marker) && (!said || !strstr(said, "read touch")),
+				  "the session read the shell's line: %s",
+				  said ? said : "(no log)");
+		free(said);
+		end_shell(pid, master);
+		free(script), free(job), free(name), free(marker), free(log);
+	}
+	world_free(&w);
+}
+
+BOTH_USERS(escape, own_terminal_a_reader_its_timer_continues_reads_nothing_typed, .timeout = 60)
+{
+	own_terminal_reader(who, false);
+}
+
+BOTH_USERS(escape, own_terminal_a_reader_in_a_background_session_reads_nothing_typed, .timeout = 60)
+{
+	own_terminal_reader(who, true);
+}
+
+/* Round 60g M1: a session in the background set the user's terminal's
+ * modes from a session of its own (echo on under a password prompt); here
+ * TOSTOP, a harmless stand-in. Judged outside: the user's terminal's
+ * modes, read by the test. Control: the same outside cordon sets them. */
+static const char set_modes_py[] = "import os, sys, termios, time\n"
+				   "if os.fork():\n os.wait(); sys.exit(0)\n"
+				   "os.setsid(); time.sleep(0.5)\n"
+				   "m = termios.tcgetattr(0); m[3] |= termios.TOSTOP\n"
+				   "termios.tcsetattr(0, termios.TCSANOW, m)\n"
+				   "open(sys.argv[1], 'w').write('set\\n')\n";
+
+BOTH_USERS(escape, own_terminal_a_background_session_leaves_the_terminal_s_modes, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "ownmodes", "");
+	char *py = write_file(w.proj, "modes.py", set_modes_py);
+	world_give(&w);
+	const char *bin = w.as_user ? w.user_cordon : CORDON_BIN;
+	for (int ctl = 0; ctl < 2; ctl++) {
+		char *log = fmt("%s/modes-%d.log", w.proj, ctl);
+		char *argv[] = {"/bin/bash", "--norc", "--noprofile", "-i", NULL};
+		int master;
+		char *name;
+		pid_t pid = world_pty_spawn(&w, argv, &master, &name);
+		int user = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+		cr_assert_geq(user, 0, "%s", name);
+		struct termios before;
+		cr_assert_eq(tcgetattr(user, &before), 0);
+		cr_assert_eq(before.c_lflag & TOSTOP, 0u);
+		char *job = ctl ? fmt("/usr/bin/python3 %s %s &\n", py, log)
+				: fmt("%s run --config %s -- /usr/bin/python3 %s %s &\n", bin,
+				      w.cfg, py, log);
+		cr_assert_eq(write(master, job, strlen(job)), (ssize_t)strlen(job));
+		cr_assert(wait_exists(log, 15000), "%d: the program did not run", ctl);
+		struct termios after;
+		cr_assert_eq(tcgetattr(user, &after), 0);
+		if (ctl)
+			cr_expect_neq(after.c_lflag & TOSTOP, 0u, "control: the modes stayed");
+		else
+			cr_expect_eq(after.c_lflag & TOSTOP, 0u,
+				     "the session set the user's terminal's modes");
+		close(user);
+		end_shell(pid, master);
+		free(job), free(name), free(log);
+	}
+	free(py);
+	world_free(&w);
+}
+
+/* A session given only the controlling terminal (stdio elsewhere) read
+ * it by /dev/tty; one given it as stdout or stderr only read that fd
+ * (a terminal's fds are one read-write description): both took what the
+ * user typed ahead to the shell. Now /dev/tty inside is none of the
+ * user's, and stdout or stderr a terminal of the session's own that
+ * nothing is typed into. Judged outside: the line reaches the shell (its
+ * marker) and what the session read (its log) lacks it. Control: the same
+ * outside cordon takes the line. */
+static void own_terminal_no_typing(const struct who *who, bool dev_tty)
+{
+	struct world w;
+	world_for(&w, who, dev_tty ? "owndevtty" : "ownstderr", "");
+	world_give(&w);
+	const char *bin = w.as_user ? w.user_cordon : CORDON_BIN;
+	for (int ctl = 0; ctl < 2; ctl++) {
+		char *log = fmt("%s/read-%d.log", w.proj, ctl);
+		char *marker = fmt("%s/typed-%d", w.proj, ctl);
+		char *argv[] = {"/bin/bash", "--norc", "--noprofile", "-i", NULL};
+		int master;
+		char *name;
+		pid_t pid = world_pty_spawn(&w, argv, &master, &name);
+		char *script = dev_tty ? fmt("exec timeout 1 cat /dev/tty >%s 2>&1 </dev/null", log)
+				       : fmt("exec timeout 1 cat <&2 >%s", log);
+		char *job = ctl ? fmt("/bin/sh -c '%s'%s\n", script, dev_tty ? " 2>/dev/null" : "")
+				: fmt("%s run --config %s -- /bin/sh -c '%s' </dev/null%s\n", bin,
+				      w.cfg, script, dev_tty ? " >/dev/null 2>&1" : " >/dev/null");
+		cr_assert_eq(write(master, job, strlen(job)), (ssize_t)strlen(job));
+		for (int i = 0; i < 200 && !file_exists(log); i++)
+			usleep(50000);
+		usleep(200000);
+		char *said = typed_then_logged(master, marker, log, 300000);
+		if (ctl)
+			cr_expect(said && strstr(said, "touch"), "control: nothing was read: %s",
+				  said ? said : "(no log)");
+		else
+			cr_expect(file_exists(marker) && (!said || !strstr(said, "touch")),
+				  "the session read the shell's line: %s",
+				  said ? said : "(no log)");
+		free(said);
+		end_shell(pid, master);
+		free(script), free(job), free(name), free(marker), free(log);
+	}
+	world_free(&w);
+}
+
+BOTH_USERS(escape, own_terminal_dev_tty_is_not_the_user_s, .timeout = 60)
+{
+	own_terminal_no_typing(who, true);
+}
+
+BOTH_USERS(escape, own_terminal_stderr_takes_no_typing, .timeout = 60)
+{
+	own_terminal_no_typing(who, false);
 }

@@ -1,0 +1,349 @@
+/* A terminal of the session's own, relayed by the launcher (ptyrelay.h). */
+#include "ptyrelay.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "watchwait.h"
+
+static bool foreground(const struct cordon_relay *t)
+{
+	return t->user >= 0 && tcgetpgrp(t->user) == getpgrp();
+}
+
+/* tcsetattr on the user's terminal with SIGTTOU blocked in this thread (a
+ * launcher that has just lost the foreground is not stopped for it). */
+static int set_modes(int fd, const struct termios *m)
+{
+	sigset_t ttou, was;
+	sigemptyset(&ttou);
+	sigaddset(&ttou, SIGTTOU);
+	pthread_sigmask(SIG_BLOCK, &ttou, &was);
+	int r = tcsetattr(fd, TCSANOW, m);
+	pthread_sigmask(SIG_SETMASK, &was, NULL);
+	return r;
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+int cordon_relay_open(struct cordon_relay *t, struct cordon_error *err)
+{
+	t->user = t->master = t->slave = -1;
+	t->std = 0;
+	t->input = t->detach = t->raw = t->hung = t->user_gone = false;
+	t->in_len = t->in_off = t->out_len = t->out_off = 0;
+	t->name[0] = '\0';
+	int first = -1;
+	dev_t rdev = 0;
+	for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++) {
+		struct stat st;
+		if (!isatty(fd) || fstat(fd, &st) < 0)
+			continue;
+		if (first < 0) {
+			first = fd;
+			rdev = st.st_rdev;
+		}
+		if (st.st_rdev == rdev)
+			t->std |= 1u << fd;
+	}
+	if (first < 0) {
+		/* Only a controlling terminal (`cmd </dev/null >log` in a
+		 * terminal): the command leaves its session, /dev/tty with it. */
+		int fd = open("/dev/tty", O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+		if (fd >= 0) {
+			close(fd);
+			t->detach = true;
+		}
+		return 0;
+	}
+	t->detach = true;
+	t->input = (t->std & 1u) != 0;
+	/* A description of our own: non-blocking without changing the one
+	 * the user's shell shares with us. */
+	char self[32];
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", first);
+	int e = 0;
+	if ((t->user = open(self, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)) < 0)
+		e = errno;
+	if (!e && (t->master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC)) < 0)
+		e = errno;
+	if (!e && (unlockpt(t->master) < 0 || ptsname_r(t->master, t->name, sizeof(t->name)) != 0))
+		e = errno ? errno : EIO;
+	if (!e) {
+		/* The peer by the master itself (no path to look up again). */
+		t->slave = ioctl(t->master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC);
+		if (t->slave < 0)
+			t->slave = open(t->name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+		if (t->slave < 0)
+			e = errno;
+	}
+	if (!e && t->slave <= STDERR_FILENO) {
+		int up = fcntl(t->slave, F_DUPFD_CLOEXEC, 3);
+		close(t->slave);
+		t->slave = up;
+		if (up < 0)
+			e = errno;
+	}
+	if (e) {
+		close_fd(&t->user);
+		close_fd(&t->master);
+		close_fd(&t->slave);
+		return cordon_err(err, e,
+				  "cannot make the session a terminal of its own: %s (set "
+				  "\"share_terminal\": true to give it yours)",
+				  strerror(e));
+	}
+	/* Its modes: the user's where our job has the foreground (in the
+	 * background, the line editor of the user's shell has set its own),
+	 * else the kernel's defaults. Where it only writes out, the user's
+	 * terminal turns "\n" into "\r\n" (once). */
+	struct termios m;
+	if ((foreground(t) && tcgetattr(t->user, &m) == 0) || tcgetattr(t->slave, &m) == 0) {
+		if (!t->input)
+			m.c_oflag &= ~(tcflag_t)OPOST;
+		(void)tcsetattr(t->slave, TCSANOW, &m);
+	}
+	struct winsize ws;
+	if (ioctl(t->user, TIOCGWINSZ, &ws) == 0)
+		(void)ioctl(t->master, TIOCSWINSZ, &ws);
+	(void)fcntl(t->master, F_SETFL, fcntl(t->master, F_GETFL) | O_NONBLOCK);
+	return 0;
+}
+
+/* Raw, where our job has the foreground and what the user types goes in. */
+static void go_raw(struct cordon_relay *t)
+{
+	if (!t->input || t->raw || t->user_gone || !foreground(t))
+		return;
+	struct termios m;
+	if (tcgetattr(t->user, &m) < 0)
+		return;
+	t->modes = m;
+	cfmakeraw(&m);
+	m.c_cc[VMIN] = 1;
+	m.c_cc[VTIME] = 0;
+	if (set_modes(t->user, &m) == 0) {
+		t->raw = true;
+		cordon_lines_raw(true);
+	}
+}
+
+void cordon_relay_start(struct cordon_relay *t)
+{
+	close_fd(&t->slave);
+	go_raw(t);
+}
+
+void cordon_relay_poll(const struct cordon_relay *t, struct pollfd p[2])
+{
+	p[0] = (struct pollfd){.fd = -1};
+	p[1] = (struct pollfd){.fd = -1};
+	if (t->master < 0)
+		return;
+	short user = 0, master = 0;
+	if (t->raw && t->in_len == 0)
+		user |= POLLIN;
+	if (t->out_len > 0)
+		user |= POLLOUT;
+	if (t->out_len == 0 && !t->hung)
+		master |= POLLIN;
+	if (t->in_len > 0 && !t->hung)
+		master |= POLLOUT;
+	if (user && !t->user_gone)
+		p[0] = (struct pollfd){.fd = t->user, .events = user};
+	if (master)
+		p[1] = (struct pollfd){.fd = t->master, .events = master};
+}
+
+/* What is in OUT written to the user's terminal, as far as it takes it. */
+static void put_out(struct cordon_relay *t)
+{
+	while (t->out_off < t->out_len) {
+		ssize_t n = write(t->user, t->out + t->out_off, t->out_len - t->out_off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return;
+		if (n <= 0) {
+			/* Hung up: what the session writes goes nowhere. */
+			t->user_gone = true;
+			break;
+		}
+		t->out_off += (size_t)n;
+	}
+	t->out_len = t->out_off = 0;
+}
+
+static void put_in(struct cordon_relay *t)
+{
+	while (t->in_off < t->in_len) {
+		ssize_t n = write(t->master, t->in + t->in_off, t->in_len - t->in_off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return;
+		if (n <= 0)
+			break;
+		t->in_off += (size_t)n;
+	}
+	t->in_len = t->in_off = 0;
+}
+
+/* From the session's side into OUT: false when nothing more comes now. */
+static bool take_out(struct cordon_relay *t)
+{
+	if (t->out_len || t->hung)
+		return false;
+	ssize_t n = read(t->master, t->out, sizeof(t->out));
+	if (n > 0) {
+		t->out_len = (size_t)n;
+		t->out_off = 0;
+		return true;
+	}
+	/* EIO: no process holds the session's side any more. */
+	if (n == 0 || (errno != EAGAIN && errno != EINTR))
+		t->hung = true;
+	return false;
+}
+
+void cordon_relay_pump(struct cordon_relay *t, const struct pollfd p[2])
+{
+	if (t->master < 0)
+		return;
+	if (p[1].fd >= 0 && (p[1].revents & (POLLIN | POLLHUP | POLLERR)) && take_out(t))
+		put_out(t);
+	if (p[0].fd >= 0 && (p[0].revents & POLLOUT))
+		put_out(t);
+	if (p[0].fd >= 0 && (p[0].revents & POLLIN) && t->in_len == 0) {
+		ssize_t n = read(t->user, t->in, sizeof(t->in));
+		if (n > 0) {
+			t->in_len = (size_t)n;
+			t->in_off = 0;
+		} else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+			/* EIO: our group lost the foreground (SIGTTIN is
+			 * blocked here) without a stop; the new holder sets its
+			 * own modes. A hang-up ends the session (run.c). */
+			t->raw = false;
+			cordon_lines_raw(false);
+		}
+	}
+	if (p[1].fd >= 0 && (p[1].revents & POLLOUT))
+		put_in(t);
+	else if (t->in_len)
+		put_in(t);
+}
+
+void cordon_relay_pause(struct cordon_relay *t)
+{
+	if (t->master < 0)
+		return;
+	if (t->out_len && !t->user_gone) {
+		/* (Blocking for a moment: the last of a screen drawn before the
+		 * stop.) */
+		(void)fcntl(t->user, F_SETFL, fcntl(t->user, F_GETFL) & ~O_NONBLOCK);
+		put_out(t);
+		(void)fcntl(t->user, F_SETFL, fcntl(t->user, F_GETFL) | O_NONBLOCK);
+	}
+	if (t->raw) {
+		(void)set_modes(t->user, &t->modes);
+		t->raw = false;
+		cordon_lines_raw(false);
+	}
+}
+
+void cordon_relay_resize(struct cordon_relay *t)
+{
+	struct winsize ws;
+	if (t->master >= 0 && ioctl(t->user, TIOCGWINSZ, &ws) == 0)
+		(void)ioctl(t->master, TIOCSWINSZ, &ws);
+}
+
+void cordon_relay_resume(struct cordon_relay *t)
+{
+	if (t->master < 0)
+		return;
+	go_raw(t);
+	cordon_relay_resize(t);
+}
+
+/* What the user typed that nothing in the session read (typed ahead, as
+ * the command ended: ^C and the next command line) given back to the
+ * user's terminal, where the shell reads it next as it would have without
+ * the relay: what we had not passed on yet, then what waits in the
+ * session's terminal (its line discipline's queue: made readable by
+ * turning canonical mode off). TIOCSTI, on our controlling terminal
+ * (where dev.tty.legacy_tiocsti is 0, only with CAP_SYS_ADMIN: else it
+ * is lost, as with ssh or sudo's use_pty). Nothing inside can put bytes
+ * in that queue but us (TIOCSTI is refused there: seccomp-rules.c), so
+ * these are the user's keys. Only where our job has the foreground. */
+static void give_back_typed(struct cordon_relay *t)
+{
+	if (!t->input || t->user_gone || !foreground(t))
+		return;
+	char buf[sizeof(t->in)];
+	size_t n = 0;
+	for (size_t i = t->in_off; i < t->in_len; i++)
+		buf[n++] = t->in[i];
+	t->in_len = t->in_off = 0;
+	int peer = ioctl(t->master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	struct termios m;
+	if (peer >= 0 && tcgetattr(peer, &m) == 0) {
+		m.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+		m.c_cc[VMIN] = 0;
+		m.c_cc[VTIME] = 0;
+		if (tcsetattr(peer, TCSANOW, &m) == 0) {
+			ssize_t got = read(peer, buf + n, sizeof(buf) - n);
+			if (got > 0)
+				n += (size_t)got;
+		}
+	}
+	if (peer >= 0)
+		close(peer);
+	for (size_t i = 0; i < n; i++)
+		if (ioctl(t->user, TIOCSTI, &buf[i]) < 0)
+			break;
+}
+
+void cordon_relay_end(struct cordon_relay *t)
+{
+	if (t->master >= 0 && !t->user_gone) {
+		/* What the command wrote last, and what its processes still
+		 * write for a moment (they are ended next). */
+		struct timespec start;
+		clock_gettime(CLOCK_MONOTONIC, &start);
+		for (;;) {
+			struct timespec now;
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			long ms = (now.tv_sec - start.tv_sec) * 1000 +
+				  (now.tv_nsec - start.tv_nsec) / 1000000;
+			if (ms > 200 || t->user_gone)
+				break;
+			if (t->out_len) {
+				struct pollfd q = {.fd = t->user, .events = POLLOUT};
+				(void)poll(&q, 1, 50);
+				put_out(t);
+				continue;
+			}
+			if (!take_out(t))
+				break;
+		}
+	}
+	cordon_relay_pause(t);
+	give_back_typed(t);
+	close_fd(&t->slave);
+	close_fd(&t->master);
+	close_fd(&t->user);
+}
