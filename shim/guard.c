@@ -22,6 +22,7 @@
 #include "cordon/sweep.h"
 #include "dotfile-refs.h"
 #include "hidden-tracked.h"
+#include "redact.h"
 #include "sweep-fs.h"
 #include "util.h"
 
@@ -1292,6 +1293,14 @@ static int hide_at(struct cordon_guard_plan *plan, const struct reach *r, const 
 	if (!canon || stat(canon, &st) < 0)
 		return errno == ENOMEM ? -ENOMEM : 0; /* absent: nothing to hide */
 	bool dir = S_ISDIR(st.st_mode);
+	/* A tool's config that holds no secret (cargo's, hatch's, pdm's,
+	 * go's env: shim/redact.c): read as it is, nothing to cover or say.
+	 * One that does is covered by its copy without it (mountns.c),
+	 * where the name it is at ends as the config's; elsewhere (a link
+	 * to another name) hidden whole. */
+	if (S_ISREG(st.st_mode) && (cordon_redact_config(canon) || cordon_redact_config(path)) &&
+	    !cordon_redact_needed(canon))
+		return 0;
 	/* Over the project, or a directory a rule makes writable: no
 	 * session could run (round 11: hidden_paths ["~/src"], or
 	 * DOCKER_CONFIG naming the project, failed only as the mounts were

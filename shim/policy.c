@@ -772,6 +772,14 @@ const char *const cordon_default_hidden[] = {
 	"~/.clickhouse-client-history", "~/.sqlite_history",
 	"~/.mongodb/mongosh/mongosh_repl_history", "~/.passwd-s3fs", "~/.ansible/galaxy_token",
 	"~/.expo/state.json", "~/.mailrc", "~/.pub-cache/credentials.json", "~/.cache/rbw",
+	/* Round 61a: tools' configs that hold a secret beside what the tool
+	 * needs inside (cargo's registry tokens, hatch's and pdm's publish
+	 * passwords, go env's GOPROXY with a password): where one holds a
+	 * secret, the session reads a copy without it (shim/redact.c); where
+	 * none, the file as it is. fish's history where fish 2.3 and later
+	 * keep it (and a named session's, fish_history=NAME). */
+	"~/.cargo/config.toml", "~/.cargo/config", "~/.config/hatch/config.toml",
+	"~/.config/pdm/config.toml", "~/.config/go/env", "~/.local/share/fish/*_history",
 	/* The system's secrets under the default /etc grant: a root session's
 	 * capabilities read any file there (an ordinary user's cannot, and
 	 * these cost it a cover each only where they exist). Password hashes,

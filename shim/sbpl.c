@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cordon/strv.h"
+#include "redact.h"
 
 struct buf {
 	char *s;
@@ -252,8 +253,13 @@ int cordon_sbpl_generate(const struct cordon_policy *p, const struct cordon_fing
 			oom = true;
 			break;
 		}
+		/* (A tool's config whose secret Linux leaves out of a copy,
+		 * shim/redact.c: Seatbelt has no copy to give, and the tool
+		 * needs the rest, so it stays readable here.) */
+		bool unread = p->guards[i].kind == CORDON_GUARD_HIDE &&
+			      !cordon_redact_config(p->guards[i].path);
 		put(&b, "(deny%s file-write* (subpath (param \"P%d\")))\n",
-		    p->guards[i].kind == CORDON_GUARD_HIDE ? " file-read*" : "", k);
+		    unread ? " file-read*" : "", k);
 		/* git follows a git dir's commondir to another config and
 		 * hooks: with any .git entry protected, it cannot be made. */
 		const char *git = strstr(p->guards[i].path, "/.git/");

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cordon/guard.h"
+#include "redact.h"
 #include "util.h"
 
 static bool under_proc(const char *path)
@@ -98,8 +99,10 @@ bool cordon_sieve_takes(const char *path)
 	 * in /etc (/etc/shadow): sieved, /etc would leave every name made
 	 * there outside while the session runs unreadable inside, a
 	 * resolv.conf or passwd a renewal or a useradd writes anew. Their
-	 * covers and the watch keep them. */
-	return !under_proc(path) && !cordon_path_under(path, "/etc");
+	 * covers and the watch keep them. A tool's config the session reads
+	 * without its secret (shim/redact.c): not sieved either, its cover
+	 * is that copy (or it holds none and is read as it is). */
+	return !under_proc(path) && !cordon_path_under(path, "/etc") && !cordon_redact_config(path);
 }
 
 static int by_name(const void *a, const void *b)

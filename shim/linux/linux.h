@@ -64,14 +64,17 @@ int cordon_effective_cap(int cap);
 int cordon_mountns_enter(const struct cordon_policy *p, bool sysadmin, bool *userns, bool *view,
 			 struct cordon_error *err);
 /* Whether PATH is one of the shadow files (/etc/shadow, /etc/gshadow and
- * their backups): hidden, they are covered by a copy with every password
- * field blanked, which the session may read (su's account check reads the
- * user's line), not by an empty file. */
+ * their backups), or a tool's config shim/redact.c knows (cargo's,
+ * hatch's, pdm's, go's env): hidden, they are covered by a copy without
+ * the secrets (every password field blanked; a token's value), which the
+ * session may read (su's account check reads the user's line, cargo its
+ * registries), not by an empty file. */
 bool cordon_mountns_redacted(const char *path);
-/* FROM (a shadow file) copied to TO with each line's password field, its
- * second, made "*": 0 or -errno. Only read and write (the watch's child
- * calls it, in a process with other threads). */
-int cordon_mountns_redact(int from, int to);
+/* FROM (the file at PATH: a shadow file, or such a config) copied to TO
+ * with each line's password field, its second, made "*" (a config's:
+ * cordon_redact_copy): 0 or -errno. Only read and write (the watch's
+ * child calls it, in a process with other threads). */
+int cordon_mountns_redact(const char *path, int from, int to);
 /* Whether none of this process's open files leads through the host's
  * mounts to what the view keeps read-only: a directory (".." from it walks
  * the host's tree), or a file beneath no write rule (stdin from an outside

@@ -29,6 +29,7 @@
 #include "cordon/sandbox.h"
 #include "cordon/sweep.h"
 #include "cordon/session.h"
+#include "../redact.h"
 #include "linux.h"
 #include "util.h"
 
@@ -147,10 +148,12 @@ static int new_tmpfs(const char *mode, const char *nr_inodes, unsigned attrs)
 
 /* An empty tmpfs holding "d" (a directory) and "f" (a file), both mode
  * 0: what a hidden path is covered with (and, made there as needed, the
- * shadow files' copies: redacted_cover; 8 inodes hold all four). */
+ * copies of the shadow files and of the configs shim/redact.c leaves
+ * the secrets out of: redacted_cover; 64 inodes hold them all, with the
+ * configs' moved and passwd-home names). */
 static int empty_tree(struct cordon_error *err)
 {
-	int m = new_tmpfs("0700", "8", MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+	int m = new_tmpfs("0700", "64", MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
 	if (m < 0)
 		return cordon_err(err, -m, "hidden_paths: making an empty tmpfs: %s", strerror(-m));
 	int f = mkdirat(m, "d", 0) < 0 ? -1 : openat(m, "f", O_CREAT | O_WRONLY | O_CLOEXEC, 0);
@@ -170,11 +173,13 @@ bool cordon_mountns_redacted(const char *path)
 	for (size_t i = 0; i < sizeof(files) / sizeof(*files); i++)
 		if (strcmp(path, files[i]) == 0)
 			return true;
-	return false;
+	return cordon_redact_config(path);
 }
 
-int cordon_mountns_redact(int from, int to)
+int cordon_mountns_redact(const char *path, int from, int to)
 {
+	if (cordon_redact_config(path))
+		return cordon_redact_copy(from, to);
 	char in[4096], out[2 * sizeof(in)];
 	int field = 0;
 	ssize_t n;
@@ -206,13 +211,17 @@ int cordon_mountns_redact(int from, int to)
  * What cannot be read (an ordinary user: it is root's) leaves it empty. */
 static int redacted_cover(int m, const char *path)
 {
-	const char *name = strrchr(path, '/') + 1;
+	/* (A name of its own each: cargo's, hatch's and pdm's are all
+	 * config.toml, and a copy already mounted is the same inode.) */
+	static unsigned made;
+	char name[32];
+	snprintf(name, sizeof(name), "r%u", made++);
 	/* (Readable by anyone: root reads /etc as anyone does, idmap_root.) */
 	cleanup_close int out = openat(m, name, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0444);
 	if (out < 0)
 		return -errno;
 	cleanup_close int in = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	int e = in < 0 ? 0 : cordon_mountns_redact(in, out);
+	int e = in < 0 ? 0 : cordon_mountns_redact(path, in, out);
 	int from = e < 0 ? -1 : (int)open_tree_fd(m, name, OPEN_TREE_CLONE);
 	return e < 0 ? e : from < 0 ? -errno : from;
 }

@@ -361,8 +361,9 @@ static int put_back(const void *arg)
 			 * copy again, as the session started (mountns.c), from
 			 * the file the launcher opened (inside, root reads
 			 * /etc as anyone does). */
-			int e = copy && redact_from >= 0 ? cordon_mountns_redact(redact_from, f)
-							 : 0;
+			int e = copy && redact_from >= 0
+					? cordon_mountns_redact(k->path, redact_from, f)
+					: 0;
 			close(f);
 			if (e < 0)
 				return 2;

@@ -6282,6 +6282,89 @@ BOTH_USERS(guards, credentials_under_other_names_stay_unread, .timeout = 120)
 	world_free(&w);
 }
 
+/* Round 61a: tools' configs that hold a secret beside what the tool needs
+ * inside (cargo's registry token, hatch's and pdm's publish passwords, go
+ * env's GOPROXY with a password): read inside as a copy without the
+ * secret, the settings kept and the copy still TOML that parses (hatch
+ * refuses to run on a config it cannot load); fish's current history
+ * hidden. Control: outside, each secret is read. A config that holds no
+ * secret is read as it is. Fails on the code before (each was read). */
+static const char *const tool_configs[][2] = {
+	{".cargo/config.toml",
+	 "[alias]\nhi = \"version\"\n[registries.corp]\n"
+	 "index = \"sparse+https://me:SECRET-cargo-url@cargo.corp.example/index/\"\n"
+	 "token = \"SECRET-cargo-token\"\n[registries]\n"
+	 "other = { index = \"https://x.example/i\", token = 'SECRET-cargo-inline' }\n"},
+	{".config/hatch/config.toml",
+	 "[publish.index]\nuser = \"__token__\"\nauth = \"SECRET-hatch\"\n"},
+	{".config/pdm/config.toml",
+	 "[pypi]\nurl = \"https://pypi.corp.example/simple\"\nusername = \"me\"\n"
+	 "password = \"SECRET-pdm\"\n[repository.corp]\npassword = \"\"\"SECRET-pdm-multi\n"
+	 "still\"\"\"\n"},
+	{".config/go/env",
+	 "GOPRIVATE=corp.example/*\nGOPROXY=https://me:SECRET-goproxy@proxy.corp.example,direct\n"},
+	{".local/share/fish/fish_history", "- cmd: export TOKEN=SECRET-fish\n  when: 1\n"},
+};
+#define N_TOOL_CONFIGS (sizeof(tool_configs) / sizeof(*tool_configs))
+
+BOTH_USERS(guards, tools_configs_are_read_without_their_secrets, .timeout = 120)
+{
+	struct world w;
+	world_for(&w, who, "toolcfg", "");
+	for (size_t i = 0; i < N_TOOL_CONFIGS; i++)
+		free(write_file(w.home, tool_configs[i][0], tool_configs[i][1]));
+	world_give(&w);
+	const char *look =
+		"cat ~/.cargo/config.toml ~/.config/hatch/config.toml ~/.config/pdm/config.toml "
+		"~/.config/go/env ~/.local/share/fish/fish_history; echo\n"
+		"for f in ~/.cargo/config.toml ~/.config/hatch/config.toml "
+		"~/.config/pdm/config.toml; do /usr/bin/python3 -c 'import sys, tomllib; "
+		"tomllib.load(open(sys.argv[1], \"rb\")); print(\"parsed\", sys.argv[1])' \"$f\"; "
+		"done\n";
+	static const char *const secrets[] = {
+		"SECRET-cargo-url", "SECRET-cargo-token", "SECRET-cargo-inline", "SECRET-hatch",
+		"SECRET-pdm",       "SECRET-pdm-multi",   "SECRET-goproxy",      "SECRET-fish"};
+	struct run_result r = sh_outside(&w, look);
+	for (size_t i = 0; i < sizeof(secrets) / sizeof(*secrets); i++)
+		cr_assert(strstr(r.out, secrets[i]), "control: outside, %s was not read: %s%s",
+			  secrets[i], r.out, r.err);
+	run_free(&r);
+
+	static const char *const configs[] = {"", ", \"additional_read_only_paths\": [\"~\"]"};
+	for (size_t c = 0; c < 2; c++) {
+		set_config(&w, configs[c]);
+		r = sh_in(&w, NULL, "%s", look);
+		for (size_t i = 0; i < sizeof(secrets) / sizeof(*secrets); i++)
+			cr_expect_null(strstr(r.out, secrets[i]), "%zu: %s was read inside: %s%s",
+				       c, secrets[i], r.out, r.err);
+		cr_expect(strstr(r.out, "user = \"__token__\"\nauth = \"\"") &&
+				  strstr(r.out, "GOPRIVATE=corp.example/*\n"
+						"GOPROXY=https://proxy.corp.example,direct") &&
+				  strstr(r.out, "url = \"https://pypi.corp.example/simple\""),
+			  "%zu: the settings beside the secrets were not read: %s%s", c, r.out,
+			  r.err);
+		cr_expect(strstr(r.out, "parsed") && strstr(r.out, "hatch/config.toml") &&
+				  strstr(r.out, "pdm/config.toml"),
+			  "%zu: the copies do not parse: %s%s", c, r.out, r.err);
+		/* (~/.cargo is read only where a rule reaches it.) */
+		cr_expect(!c || (strstr(r.out, "hi = \"version\"") &&
+				 strstr(r.out, "index = \"sparse+https://cargo.corp.example/") &&
+				 strstr(r.out, "parsed") && strstr(r.out, ".cargo/config.toml")),
+			  "cargo's settings were not read: %s%s", r.out, r.err);
+		run_free(&r);
+	}
+
+	/* Without a secret: the file as it is. */
+	free(write_file(w.home, ".config/go/env", "GOPRIVATE=corp.example/*\nGOFLAGS=-mod=mod\n"));
+	world_give(&w);
+	set_config(&w, "");
+	r = sh_in(&w, NULL, "cat ~/.config/go/env; grep -c go/env /proc/self/mountinfo");
+	cr_expect(strstr(r.out, "GOPRIVATE=corp.example/*\nGOFLAGS=-mod=mod\n0"),
+		  "a go env without a secret was not read as it is: %s%s", r.out, r.err);
+	run_free(&r);
+	world_free(&w);
+}
+
 /* Round 37c F2: hidden_paths followed $HOME only. With HOME set to
  * another directory (a harness's, CI's, a per-tool home), a rule reaching
  * the account's passwd home read its ~/.netrc (root's real /root/.npmrc
