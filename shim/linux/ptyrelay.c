@@ -43,7 +43,7 @@ int cordon_relay_open(struct cordon_relay *t, struct cordon_error *err)
 {
 	t->user = t->master = t->slave = -1;
 	t->std = 0;
-	t->input = t->detach = t->raw = t->hung = t->user_gone = false;
+	t->input = t->detach = t->raw = t->hung = t->user_gone = t->give_back = false;
 	t->in_len = t->in_off = t->out_len = t->out_off = 0;
 	t->name[0] = '\0';
 	int first = -1;
@@ -286,12 +286,16 @@ void cordon_relay_resume(struct cordon_relay *t)
  * session's terminal (its line discipline's queue: made readable by
  * turning canonical mode off). TIOCSTI, on our controlling terminal
  * (where dev.tty.legacy_tiocsti is 0, only with CAP_SYS_ADMIN: else it
- * is lost, as with ssh or sudo's use_pty). Nothing inside can put bytes
- * in that queue but us (TIOCSTI is refused there: seccomp-rules.c), so
- * these are the user's keys. Only where our job has the foreground. */
+ * is lost, as with ssh or sudo's use_pty). Only where nothing inside
+ * can put bytes in that queue but us (GIVE_BACK: the session's seccomp
+ * filter, which refuses TIOCSTI, is known to be in place, seccomp-rules.c),
+ * and where the session's terminal changed none of the keys as they came
+ * (ISTRIP, IUCLC, INLCR, IGNCR: a session could make other bytes of
+ * them), so that these are the user's keys as typed. Only where our job
+ * has the foreground. */
 static void give_back_typed(struct cordon_relay *t)
 {
-	if (!t->input || t->user_gone || !foreground(t))
+	if (!t->input || !t->give_back || t->user_gone || !foreground(t))
 		return;
 	char buf[sizeof(t->in)];
 	size_t n = 0;
@@ -300,7 +304,12 @@ static void give_back_typed(struct cordon_relay *t)
 	t->in_len = t->in_off = 0;
 	int peer = ioctl(t->master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 	struct termios m;
-	if (peer >= 0 && tcgetattr(peer, &m) == 0) {
+	const tcflag_t changes = ISTRIP | INLCR | IGNCR
+#ifdef IUCLC
+				 | IUCLC
+#endif
+		;
+	if (peer >= 0 && tcgetattr(peer, &m) == 0 && !(m.c_iflag & changes)) {
 		m.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
 		m.c_cc[VMIN] = 0;
 		m.c_cc[VTIME] = 0;

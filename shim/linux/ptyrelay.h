@@ -45,6 +45,7 @@ struct cordon_relay {
 	bool raw;       /* the user's terminal is raw (MODES: as we found it) */
 	bool hung;      /* the session's side is closed everywhere (EIO) */
 	bool user_gone; /* the user's side failed (EIO: hung up) */
+	bool give_back; /* keys typed ahead go back to the user's terminal at the end */
 	struct termios modes;
 	char name[32]; /* the session's terminal, /dev/pts/N */
 	size_t in_len, in_off, out_len, out_off;

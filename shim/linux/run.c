@@ -1172,6 +1172,9 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 						       .ipc = r.ipc,
 						       .meta = r.meta};
 		cordon_supervisor_start(&cfg);
+		/* (Its filter refuses TIOCSTI inside: what waits unread in the
+		 * session's terminal is the user's.) */
+		r.relay.give_back = true;
 	}
 	/* The guards a save outside may end, put back while it runs. */
 	if (rc >= 0 && !refused && sandbox)
