@@ -105,8 +105,9 @@ static size_t redact_line(const char *in, size_t n, char *out, char *multi, bool
 	}
 	while (i < n) {
 		if (n - i >= 3 && memcmp(in + i, "://", 3) == 0) {
-			memcpy(out + o, "://", 3);
-			o += 3;
+			out[o++] = ':';
+			out[o++] = '/';
+			out[o++] = '/';
 			i += 3;
 			size_t e = i, at = 0;
 			while (e < n && !strchr("/?#\"' \t,;}]\r\n", in[e])) {
@@ -128,8 +129,8 @@ static size_t redact_line(const char *in, size_t n, char *out, char *multi, bool
 			if (end - v > 2 || (end - v == 2 && in[v] != in[v + 1]) ||
 			    (end - v == 1 && in[v] != '"' && in[v] != '\'') || *multi)
 				*changed = true;
-			memcpy(out + o, "\"\"", 2);
-			o += 2;
+			out[o++] = '"';
+			out[o++] = '"';
 			i = end;
 			if (*multi && n && in[n - 1] == '\n')
 				out[o++] = '\n';

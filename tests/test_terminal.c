@@ -471,8 +471,8 @@ Test(terminal, a_terminal_of_its_own_follows_the_user_s, .timeout = 60)
 		  after.c_oflag);
 	/* Killed outright while it relays: the keeper puts the modes back. */
 	free(cmd);
-	cmd = fmt("%s run --config %s -- /bin/sh -c 'echo sta\"\"rted; exec sleep 30'\n", CORDON_BIN,
-		  w.cfg);
+	cmd = fmt("%s run --config %s -- /bin/sh -c 'echo sta\"\"rted; exec sleep 30'\n",
+		  CORDON_BIN, w.cfg);
 	buf[0] = '\0';
 	type(master, cmd);
 	cr_assert(pty_read_until(master, "started", 10000, buf, sizeof(buf), true), "%s", buf);

@@ -240,9 +240,9 @@ void cordon_relay_pump(struct cordon_relay *t, const struct pollfd p[2])
 			cordon_lines_raw(false);
 		}
 	}
-	if (p[1].fd >= 0 && (p[1].revents & POLLOUT))
-		put_in(t);
-	else if (t->in_len)
+	/* (At once, not after the next poll: the session's side takes it, or
+	 * POLLOUT says when.) */
+	if (t->in_len)
 		put_in(t);
 }
 
