@@ -330,6 +330,45 @@ BOTH_USERS(terminal, a_command_that_stops_itself_stops_the_job, .timeout = 90)
 	world_free(&w);
 }
 
+/* Round 60a left: cordon started by a sh -c (in the job's group with
+ * it), its command stopping itself: cordon stopped alone, the sh went on
+ * waiting, and the user's shell never said Stopped. Now the whole group
+ * stops, as the terminal's ^Z would stop it, and fg goes on with it.
+ * (Without cordon the sh -c keeps waiting too: nothing to compare.) */
+BOTH_USERS(terminal, a_self_stop_under_sh_c_stops_the_job, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "selfstopsh", "");
+	world_give(&w);
+	const char *bin = w.as_user ? w.user_cordon : CORDON_BIN;
+	char *argv[] = {"/bin/bash", "--norc", "--noprofile", "-i", NULL};
+	int master;
+	char *name;
+	pid_t pid = world_pty_spawn(&w, argv, &master, &name);
+	char buf[16384] = "";
+	char *resumed = path_join(w.proj, "resumed");
+	char *job = fmt("/bin/sh -c '%s run --config %s -- /bin/sh -c \"kill -STOP \\$\\$; "
+			"echo yes > %s\"; echo af\"\"ter'\n",
+			bin, w.cfg, resumed);
+	type(master, job);
+	cr_expect(pty_read_until(master, "Stopped", 10000, buf, sizeof(buf), true),
+		  "the job did not stop: %s", buf);
+	type(master, "echo outer-$((3+4))\n");
+	cr_expect(pty_read_until(master, "outer-7", 5000, buf, sizeof(buf), true),
+		  "the shell did not get the terminal back: %s", buf);
+	cr_expect(!file_exists(resumed), "it went on before fg");
+	type(master, "fg\n");
+	cr_expect(wait_exists(resumed, 10000), "fg did not continue it: %s", buf);
+	cr_expect(pty_read_until(master, "after", 10000, buf, sizeof(buf), true),
+		  "the sh did not go on: %s", buf);
+	kill(pid, SIGKILL);
+	int st;
+	waitpid(pid, &st, 0);
+	close(master);
+	free(job), free(name), free(resumed);
+	world_free(&w);
+}
+
 /* Round 59e F3: terminal modes a session changed (stty -isig -echo raw)
  * stayed on the user's terminal after it; now they are as they were when
  * it began, whether the command exits or is killed. Control: the same

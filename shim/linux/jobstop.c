@@ -213,8 +213,13 @@ void cordon_jobstop_stop(struct cordon_jobstop *j, const struct cordon_unix_poli
 	sigemptyset(&one);
 	sigaddset(&one, sig);
 	/* Raised at this thread, where it is blocked: pending until the
-	 * unblock, then taken here (no other thread of ours takes it). */
-	(void)raise(sig);
+	 * unblock, then taken here (no other thread of ours takes it). Or
+	 * sent to our whole group (WHOLE_GROUP), as the terminal's ^Z would
+	 * be: we stop as it reaches us. */
+	if (j->whole_group)
+		(void)kill(0, sig);
+	else
+		(void)raise(sig);
 	sigprocmask(SIG_UNBLOCK, &one, NULL);
 	sigprocmask(SIG_BLOCK, &one, NULL);
 	cordon_jobstop_era++;
@@ -223,19 +228,30 @@ void cordon_jobstop_stop(struct cordon_jobstop *j, const struct cordon_unix_poli
 	cordon_jobstop_release(j);
 }
 
-/* Whether a stop signal we raise stops us: the kernel drops SIGTSTP,
- * SIGTTIN and SIGTTOU where our process group is orphaned (no member's
- * parent in another group of the same session, none to say fg). Judged
- * by our own parent alone: a process of the session's that joined our
- * group from an inner one is not counted (we then leave the command
- * stopped, as before). */
-static bool group_stops(void)
+/* Whether a stop signal sent to our process group stops it: the kernel
+ * drops SIGTSTP, SIGTTIN and SIGTTOU where the group is orphaned (no
+ * member's parent in another group of the same session, none to say fg).
+ * Judged along our ancestors: the first one outside our group must be in
+ * our session. *WHOLE: an ancestor shares our group (a shell's `sh -c
+ * 'cordon …'`: its job is stopped only once the sh is too, round 60a
+ * left a hang there), so the whole group is stopped. A process of the
+ * session's that joined our group from an inner one is not counted (we
+ * then leave the command stopped, as before). */
+static bool group_stops(bool *whole)
 {
-	pid_t parent = getppid();
-	if (parent <= 1)
-		return false;
-	pid_t group = getpgid(parent), session = getsid(parent);
-	return group > 0 && group != getpgrp() && session > 0 && session == getsid(0);
+	*whole = false;
+	pid_t ours = getpgrp(), session = getsid(0);
+	pid_t p = getppid();
+	for (int depth = 0; p > 1 && depth < 64; depth++) {
+		pid_t group = getpgid(p);
+		if (group <= 0)
+			return false;
+		if (group != ours)
+			return getsid(p) == session && session > 0;
+		*whole = true;
+		p = (pid_t)cordon_proc_stat_field(p, 4);
+	}
+	return false;
 }
 
 bool cordon_jobstop_follow(struct cordon_jobstop *j, const struct cordon_unix_policy *u, pid_t cmd,
@@ -258,7 +274,7 @@ bool cordon_jobstop_follow(struct cordon_jobstop *j, const struct cordon_unix_po
 	    (sigismember(&pending, SIGTSTP) || sigismember(&pending, SIGTTIN) ||
 	     sigismember(&pending, SIGTTOU)))
 		return false;
-	if (!group_stops())
+	if (!group_stops(&j->whole_group))
 		return false;
 	/* A command in a group of its own had the terminal (an interactive
 	 * shell: bash's suspend stops that group): it gets it back as it goes

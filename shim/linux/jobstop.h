@@ -24,6 +24,9 @@ struct cordon_jobstop {
 	/* The session's own terminal: the user's modes put back as we stop,
 	 * raw again as we go on; or NULL. */
 	struct cordon_relay *relay;
+	/* cordon_jobstop_stop: the stop goes to our whole process group (an
+	 * ancestor of ours is in it: cordon_jobstop_follow). */
+	bool whole_group;
 };
 
 /* Before the launcher stops with its job (^Z, or the kernel's SIGTTIN or
