@@ -542,3 +542,36 @@ Test(terminal, a_terminal_of_its_own_follows_the_user_s, .timeout = 60)
 	free(cmd), free(mine), free(name), free(shared);
 	world_free(&w);
 }
+
+/* A session whose processes all closed its terminal, then opened it
+ * again by /dev/tty: what they write then still reaches the user's
+ * terminal (the relay looks at the session's side again now and then,
+ * and once more as the session ends). */
+Test(terminal, a_terminal_closed_then_opened_again_is_still_copied, .timeout = 30)
+{
+	struct world w;
+	world_init(&w, "ttyagain", "");
+	char *argv[] = {CORDON_BIN,
+			"run",
+			"--config",
+			w.cfg,
+			"--",
+			"/bin/sh",
+			"-c",
+			"exec </dev/null >/dev/null 2>&1; sleep 0.6; echo first-line > /dev/tty; "
+			"sleep 0.6; echo second-line > /dev/tty",
+			NULL};
+	int master;
+	char *name;
+	pid_t pid = pty_spawn(argv, w.env, w.proj, &master, &name);
+	char buf[4096] = "";
+	cr_expect(pty_read_until(master, "first-line", 10000, buf, sizeof(buf), false),
+		  "what the session wrote while it ran was lost: %s", buf);
+	cr_expect(pty_read_until(master, "second-line", 10000, buf, sizeof(buf), false),
+		  "what the session wrote as it ended was lost: %s", buf);
+	int st;
+	waitpid(pid, &st, 0);
+	close(master);
+	free(name);
+	world_free(&w);
+}

@@ -333,6 +333,7 @@ void cordon_relay_end(struct cordon_relay *t)
 		 * write for a moment (they are ended next). */
 		struct timespec start;
 		clock_gettime(CLOCK_MONOTONIC, &start);
+		t->hung = false; /* (what was written since is read first) */
 		for (;;) {
 			struct timespec now;
 			clock_gettime(CLOCK_MONOTONIC, &now);

@@ -554,6 +554,10 @@ static void wait_for_end(struct run *r)
 		 * (a shell's fg need not send SIGCONT to a job that runs). */
 		if (r->relay.input && !r->relay.raw && (timeout < 0 || timeout > 500))
 			timeout = 500;
+		/* With no process holding the session's terminal, it is looked
+		 * at again now and then (one may open it again: /dev/tty). */
+		if (r->relay.hung && (timeout < 0 || timeout > 250))
+			timeout = 250;
 		int n = poll(p, 6, timeout);
 		if (n < 0 && errno != EINTR)
 			break;
@@ -564,6 +568,8 @@ static void wait_for_end(struct run *r)
 		}
 		if (n == 0 && r->relay.input && !r->relay.raw)
 			cordon_relay_resume(&r->relay);
+		if (n == 0)
+			r->relay.hung = false;
 		if (n <= 0)
 			continue;
 		cordon_relay_pump(&r->relay, &p[4]);
