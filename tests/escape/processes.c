@@ -1412,6 +1412,36 @@ BOTH_USERS(escape, a_reader_whose_main_thread_ended_is_held, .timeout = 60)
  * background, copies nothing in. Judged outside: the line typed reaches
  * the user's shell (its marker) and the reader logged none of it.
  * Control: the same reader, outside cordon, reads the line. */
+/* One attempt of the tests below: an interactive bash on a new terminal
+ * of W's runs JOB; once LOG holds BEGAN (NULL: once it exists), and ^Z
+ * has stopped the job where STOP, "touch MARKER" is typed at the shell:
+ * what LOG holds then (malloc'd, or NULL). */
+static char *typed_at_a_job(struct world *w, const char *job, const char *log, const char *began,
+			    bool stop, const char *marker)
+{
+	char *argv[] = {"/bin/bash", "--norc", "--noprofile", "-i", NULL};
+	int master;
+	char *name;
+	pid_t pid = world_pty_spawn(w, argv, &master, &name);
+	char buf[16384] = "";
+	cr_assert_eq(write(master, job, strlen(job)), (ssize_t)strlen(job));
+	for (int i = 0; i < 200 && !(began ? contains(log, began) : file_exists(log)); i++)
+		usleep(50000);
+	cr_assert(began ? contains(log, began) : file_exists(log), "the job did not start: %s",
+		  job);
+	usleep(300000);
+	if (stop) {
+		cr_assert_eq(write(master, "\x1a", 1), 1);
+		cr_expect(pty_read_until(master, "Stopped", 15000, buf, sizeof(buf), true),
+			  "the job did not stop: %s", buf);
+		usleep(500000);
+	}
+	char *said = typed_then_logged(master, marker, log, 500000);
+	end_shell(pid, master);
+	free(name);
+	return said;
+}
+
 static void own_terminal_reader(const struct who *who, bool background)
 {
 	struct world w;
@@ -1421,11 +1451,6 @@ static void own_terminal_reader(const struct who *who, bool background)
 	for (int ctl = 0; ctl < 2; ctl++) {
 		char *log = fmt("%s/reader-%d.log", w.proj, ctl);
 		char *marker = fmt("%s/typed-%d", w.proj, ctl);
-		char *argv[] = {"/bin/bash", "--norc", "--noprofile", "-i", NULL};
-		int master;
-		char *name;
-		pid_t pid = world_pty_spawn(&w, argv, &master, &name);
-		char buf[16384] = "";
 		/* (Not a group's leader, so that its setsid works; its stdin
 		 * the terminal, which sh's & would have made /dev/null.) */
 		char *script = background
@@ -1437,18 +1462,7 @@ static void own_terminal_reader(const struct who *who, bool background)
 			ctl ? fmt("/bin/sh -c '%s'%s\n", script, background ? " &" : "")
 			    : fmt("%s run --tracking subreaper --config %s -- /bin/sh -c '%s'%s\n",
 				  bin, w.cfg, script, background ? " &" : "");
-		cr_assert_eq(write(master, job, strlen(job)), (ssize_t)strlen(job));
-		for (int i = 0; i < 200 && !contains(log, "began"); i++)
-			usleep(50000);
-		cr_assert(contains(log, "began"), "%d: the reader did not start", ctl);
-		usleep(300000);
-		if (!background) {
-			cr_assert_eq(write(master, "\x1a", 1), 1);
-			cr_expect(pty_read_until(master, "Stopped", 15000, buf, sizeof(buf), true),
-				  "%d: the job did not stop: %s", ctl, buf);
-			usleep(500000);
-		}
-		char *said = typed_then_logged(master, marker, log, 500000);
+		char *said = typed_at_a_job(&w, job, log, "began", !background, marker);
 		if (ctl)
 			cr_expect(said && strstr(said, "read touch"),
 				  "control: the reader read nothing typed: %s",
@@ -1458,8 +1472,7 @@ static void own_terminal_reader(const struct who *who, bool background)
 				  "the session read the shell's line: %s",
 				  said ? said : "(no log)");
 		free(said);
-		end_shell(pid, master);
-		free(script), free(job), free(name), free(marker), free(log);
+		free(script), free(job), free(marker), free(log);
 	}
 	world_free(&w);
 }
@@ -1540,20 +1553,12 @@ static void own_terminal_no_typing(const struct who *who, bool dev_tty)
 	for (int ctl = 0; ctl < 2; ctl++) {
 		char *log = fmt("%s/read-%d.log", w.proj, ctl);
 		char *marker = fmt("%s/typed-%d", w.proj, ctl);
-		char *argv[] = {"/bin/bash", "--norc", "--noprofile", "-i", NULL};
-		int master;
-		char *name;
-		pid_t pid = world_pty_spawn(&w, argv, &master, &name);
 		char *script = dev_tty ? fmt("exec timeout 1 cat /dev/tty >%s 2>&1 </dev/null", log)
 				       : fmt("exec timeout 1 cat <&2 >%s", log);
 		char *job = ctl ? fmt("/bin/sh -c '%s'%s\n", script, dev_tty ? " 2>/dev/null" : "")
 				: fmt("%s run --config %s -- /bin/sh -c '%s' </dev/null%s\n", bin,
 				      w.cfg, script, dev_tty ? " >/dev/null 2>&1" : " >/dev/null");
-		cr_assert_eq(write(master, job, strlen(job)), (ssize_t)strlen(job));
-		for (int i = 0; i < 200 && !file_exists(log); i++)
-			usleep(50000);
-		usleep(200000);
-		char *said = typed_then_logged(master, marker, log, 300000);
+		char *said = typed_at_a_job(&w, job, log, NULL, false, marker);
 		if (ctl)
 			cr_expect(said && strstr(said, "touch"), "control: nothing was read: %s",
 				  said ? said : "(no log)");
@@ -1562,8 +1567,7 @@ static void own_terminal_no_typing(const struct who *who, bool dev_tty)
 				  "the session read the shell's line: %s",
 				  said ? said : "(no log)");
 		free(said);
-		end_shell(pid, master);
-		free(script), free(job), free(name), free(marker), free(log);
+		free(script), free(job), free(marker), free(log);
 	}
 	world_free(&w);
 }
