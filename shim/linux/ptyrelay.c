@@ -168,38 +168,39 @@ void cordon_relay_poll(const struct cordon_relay *t, struct pollfd p[2])
 		p[1] = (struct pollfd){.fd = t->master, .events = master};
 }
 
-/* What is in OUT written to the user's terminal, as far as it takes it. */
-static void put_out(struct cordon_relay *t)
+/* BUF[*OFF, *LEN) written to FD as far as it takes it: what is left
+ * stays where FD would block (EAGAIN), and all of it is done with (emptied)
+ * otherwise. -1: FD failed (what was left is dropped). */
+static int put(int fd, const char *buf, size_t *off, size_t *len)
 {
-	while (t->out_off < t->out_len) {
-		ssize_t n = write(t->user, t->out + t->out_off, t->out_len - t->out_off);
+	int r = 0;
+	while (*off < *len) {
+		ssize_t n = write(fd, buf + *off, *len - *off);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == EAGAIN)
-			return;
+			return 0;
 		if (n <= 0) {
-			/* Hung up: what the session writes goes nowhere. */
-			t->user_gone = true;
+			r = -1;
 			break;
 		}
-		t->out_off += (size_t)n;
+		*off += (size_t)n;
 	}
-	t->out_len = t->out_off = 0;
+	*off = *len = 0;
+	return r;
+}
+
+/* What is in OUT written to the user's terminal: hung up, what the
+ * session writes goes nowhere. */
+static void put_out(struct cordon_relay *t)
+{
+	if (put(t->user, t->out, &t->out_off, &t->out_len) < 0)
+		t->user_gone = true;
 }
 
 static void put_in(struct cordon_relay *t)
 {
-	while (t->in_off < t->in_len) {
-		ssize_t n = write(t->master, t->in + t->in_off, t->in_len - t->in_off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN)
-			return;
-		if (n <= 0)
-			break;
-		t->in_off += (size_t)n;
-	}
-	t->in_len = t->in_off = 0;
+	(void)put(t->master, t->in, &t->in_off, &t->in_len);
 }
 
 /* From the session's side into OUT: false when nothing more comes now. */
