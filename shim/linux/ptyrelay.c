@@ -46,6 +46,7 @@ int cordon_relay_open(struct cordon_relay *t, struct cordon_error *err)
 	t->input = t->detach = t->raw = t->hung = t->user_gone = t->give_back = false;
 	t->in_len = t->in_off = t->out_len = t->out_off = 0;
 	t->name[0] = '\0';
+	cordon_ttyfilter_init(&t->filter);
 	int first = -1;
 	dev_t rdev = 0;
 	for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++) {
@@ -208,9 +209,12 @@ static bool take_out(struct cordon_relay *t)
 {
 	if (t->out_len || t->hung)
 		return false;
-	ssize_t n = read(t->master, t->out, sizeof(t->out));
+	char raw[sizeof(t->out) - CORDON_TTYFILTER_HEAD - 8];
+	ssize_t n = read(t->master, raw, sizeof(raw));
 	if (n > 0) {
-		t->out_len = (size_t)n;
+		/* (Raw: our job has the foreground, no need to ask.) */
+		bool fg = t->raw || foreground(t);
+		t->out_len = cordon_ttyfilter(&t->filter, raw, (size_t)n, t->out, fg);
 		t->out_off = 0;
 		return true;
 	}

@@ -24,7 +24,12 @@
  *   of /dev/tty inside finds none); the user's stays as it was, and the
  *   signals its keys make reach the launcher, which passes them on;
  * - none, but a controlling terminal: the command leaves its session
- *   (DETACH), so /dev/tty inside is no way to the user's either. */
+ *   (DETACH), so /dev/tty inside is no way to the user's either.
+ *
+ * What the session writes passes through ttyfilter.h on its way out: the
+ * escape sequences that reach past the terminal (its clipboard, files of
+ * the user's) are dropped, and questions whose answer the terminal types
+ * where the job lacks the foreground (it would be typed into the shell). */
 #ifndef CORDON_PTYRELAY_H
 #define CORDON_PTYRELAY_H
 
@@ -34,6 +39,7 @@
 #include <termios.h>
 
 #include "cordon/error.h"
+#include "ttyfilter.h"
 
 struct cordon_relay {
 	int user;       /* the user's terminal, a description of our own (non-blocking), or -1 */
@@ -47,7 +53,8 @@ struct cordon_relay {
 	bool user_gone; /* the user's side failed (EIO: hung up) */
 	bool give_back; /* keys typed ahead go back to the user's terminal at the end */
 	struct termios modes;
-	char name[32]; /* the session's terminal, /dev/pts/N */
+	struct cordon_ttyfilter filter; /* what the session writes out (ttyfilter.h) */
+	char name[32];                  /* the session's terminal, /dev/pts/N */
 	size_t in_len, in_off, out_len, out_off;
 	char in[4096], out[16384];
 };

@@ -1581,3 +1581,68 @@ BOTH_USERS(escape, own_terminal_stderr_takes_no_typing, .timeout = 60)
 {
 	own_terminal_no_typing(who, false);
 }
+
+/* Round 59e F4: what a session writes reaches the user's terminal, whose
+ * escape sequences reach past it: the clipboard read back (OSC 52 "?"),
+ * a file of the user's read by the terminal (kitty's graphics, t=f), and,
+ * from a session in the background, a question (the cursor's position)
+ * whose answer the terminal types into the user's shell. With a terminal
+ * of its own, these are dropped on the way out; the rest passes (setting
+ * the clipboard, text). Judged at the terminal: the bytes it is sent.
+ * Control: with share_terminal they all reach it. */
+BOTH_USERS(escape, own_terminal_keeps_the_terminal_s_clipboard_files_and_answers, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "ttyseq", "");
+	char *text = read_file(w.cfg);
+	cr_assert(text && text[0] == '{');
+	char *shared =
+		write_file(w.proj, "shared.json", fmt("{\"share_terminal\": true, %s", text + 1));
+	free(text);
+	world_give(&w);
+	const char *bin = w.as_user ? w.user_cordon : CORDON_BIN;
+	for (int ctl = 0; ctl < 2; ctl++) {
+		char *argv[] = {"/bin/bash", "--norc", "--noprofile", "-i", NULL};
+		int master;
+		char *name;
+		pid_t pid = world_pty_spawn(&w, argv, &master, &name);
+		char buf[16384] = "";
+		const char *cfg = ctl ? shared : w.cfg;
+		char *job = fmt(
+			"%s run --config %s -- /bin/sh -c 'printf \"\\074a>\\033]52;c;?\\007\\074b>"
+			"\\033_Ga=T,t=f;L2V0Yy9wYXNzd2Q=\\033\\\\\\\\\\074c>\\033]52;c;aGk=\\007\\074d>\"'\n",
+			bin, cfg);
+		cr_assert_eq(write(master, job, strlen(job)), (ssize_t)strlen(job));
+		cr_expect(pty_read_until(master, "<d>", 10000, buf, sizeof(buf), false), "%d: %s",
+			  ctl, buf);
+		bool query = strstr(buf, "\033]52;c;?") != NULL,
+		     file = strstr(buf, "\033_Ga=T,t=f;") != NULL;
+		if (ctl)
+			cr_expect(query && file,
+				  "control: the sequences did not reach the terminal");
+		else
+			cr_expect(
+				!query && !file && strstr(buf, "\033]52;c;aGk=\007") &&
+					strstr(buf, "<a><b>"),
+				"the session's sequences reached the terminal, or too little did");
+		/* In the background: a question. */
+		free(job);
+		job = fmt(
+			"%s run --config %s -- /bin/sh -c 'sleep 0.5; printf \"\\074e>\\033[6n\\074f>\"' &\n",
+			bin, cfg);
+		buf[0] = '\0';
+		cr_assert_eq(write(master, job, strlen(job)), (ssize_t)strlen(job));
+		cr_expect(pty_read_until(master, "<f>", 10000, buf, sizeof(buf), false), "%d: %s",
+			  ctl, buf);
+		bool asked = strstr(buf, "\033[6n") != NULL;
+		if (ctl)
+			cr_expect(asked, "control: the question did not reach the terminal");
+		else
+			cr_expect(!asked && strstr(buf, "<e><f>"),
+				  "a session in the background asked the terminal a question");
+		end_shell(pid, master);
+		free(job), free(name);
+	}
+	free(shared);
+	world_free(&w);
+}

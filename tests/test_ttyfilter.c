@@ -1,0 +1,149 @@
+/* The filter of what a session writes to the user's terminal
+ * (shim/linux/ttyfilter.h): what reaches past the terminal is dropped,
+ * questions too out of the foreground, and everything else passes byte
+ * for byte, however the writes cut it. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linux/ttyfilter.h"
+
+/* IN through a new filter, written in pieces of STEP bytes (0: at once):
+ * what comes out, malloc'd and NUL-terminated. */
+static char *filtered(const char *in, size_t n, bool fg, size_t step)
+{
+	struct cordon_ttyfilter f;
+	cordon_ttyfilter_init(&f);
+	char *out = malloc(n + CORDON_TTYFILTER_HEAD + 8);
+	char *piece = malloc((step ? step : n) + CORDON_TTYFILTER_HEAD + 8);
+	cr_assert(out && piece);
+	size_t o = 0;
+	for (size_t i = 0; i < n;) {
+		size_t k = step && n - i > step ? step : n - i;
+		size_t got = cordon_ttyfilter(&f, in + i, k, piece, fg);
+		cr_assert_leq(got, k + CORDON_TTYFILTER_HEAD + 4);
+		memcpy(out + o, piece, got);
+		o += got;
+		i += k;
+	}
+	out[o] = '\0';
+	free(piece);
+	return out;
+}
+
+/* IN comes out as WANT, written at once and one byte at a time (and in
+ * pieces of 3 and 7: a sequence cut anywhere). */
+static void expect_out(const char *in, bool fg, const char *want)
+{
+	static const size_t steps[] = {0, 1, 3, 7};
+	for (size_t s = 0; s < sizeof(steps) / sizeof(steps[0]); s++) {
+		char *got = filtered(in, strlen(in), fg, steps[s]);
+		cr_expect_str_eq(got, want, "in pieces of %zu (fg %d): %s", steps[s], fg, in);
+		free(got);
+	}
+}
+
+static void passes(const char *in, bool fg)
+{
+	expect_out(in, fg, in);
+}
+
+Test(ttyfilter, text_and_everyday_sequences_pass_unchanged)
+{
+	for (int fg = 0; fg < 2; fg++) {
+		passes("plain text\r\nand more\r\n", fg);
+		passes("caf\xc3\xa9 \xc2\xb0 \xc2\xa3 \xe2\x82\xac \xf0\x9f\x98\x80", fg);
+		passes("\x1b[1;31mred\x1b[0m \x1b[2J\x1b[H\x1b[?1049h\x1b[?25l", fg);
+		passes("\x1b]0;title?\x07\x1b]2;a title\x1b\\", fg);
+		passes("\x1b]8;;https://example.com/?q=1\x1b\\link\x1b]8;;\x1b\\", fg);
+		passes("\x1b]52;c;aGVsbG8=\x07", fg); /* setting the clipboard */
+		passes("\x1b(B\x1b)0\x1b"
+		       "7\x1b"
+		       "8\x1b=\x1b>",
+		       fg);
+		passes("\x1b_Gf=100,t=d,a=T;iVBORw0KGgo=\x1b\\", fg);
+		passes("\x1bP1;1;1q#0;2;0;0;0#0!10~-\x1b\\", fg); /* sixel */
+		passes("\xc2\x9b"
+		       "1m bold",
+		       fg);
+	}
+	/* In the foreground, questions go to the session. */
+	passes("\x1b[6n\x1b[c\x1b[>c\x1b[18t\x1b[?2026$p\x1b]11;?\x07\x1bP$qm\x1b\\", true);
+}
+
+Test(ttyfilter, what_reaches_past_the_terminal_is_dropped)
+{
+	for (int fg = 0; fg < 2; fg++) {
+		expect_out("a\x1b]52;c;?\x07"
+			   "b",
+			   fg, "ab");
+		expect_out("a\x1b]52;;?\x1b\\b", fg, "ab");
+		expect_out("a\xc2\x9d"
+			   "52;p;?\xc2\x9c"
+			   "b",
+			   fg, "ab");
+		expect_out("a\x1b]5522;type=read\x1b\\b", fg, "ab");
+		expect_out("a\x1b]5113;ac=send;id=x\x1b\\b", fg, "ab");
+		expect_out("a\x1b]1337;File=name=eA==;inline=0:aGk=\x07"
+			   "b",
+			   fg, "ab");
+		expect_out("a\x1b_Ga=T,t=f;L2V0Yy9zaGFkb3c=\x1b\\b", fg, "ab");
+		expect_out("a\x1b_Gt=s,a=T;eA==\x1b\\b", fg, "ab");
+		expect_out("a\x1bPtmux;\x1b\x1b]52;c;?\x07\x1b\\b", fg, "ab");
+		expect_out("a\x1b[1;1;5;5*yb", fg, "ab"); /* DECRQCRA */
+	}
+}
+
+Test(ttyfilter, questions_out_of_the_foreground_are_dropped)
+{
+	expect_out("a\x1b[6nb", false, "ab");
+	expect_out("a\x1b[?6nb", false, "ab");
+	expect_out("a\x1b[cb\x1b[>0c", false, "ab");
+	expect_out("a\x1b[21tb", false, "ab");
+	expect_out("a\x1b[?2026$pb", false, "ab");
+	expect_out("a\x1b[>qb\x1b[?u", false, "ab");
+	expect_out("a\x1b]11;?\x07"
+		   "b\x1b]4;1;?\x1b\\",
+		   false, "ab");
+	expect_out("a\x1bP$qm\x1b\\b\x1bP+q544e\x1b\\", false, "ab");
+	expect_out("a\x1b_Gi=1,a=q;\x1b\\b", false, "ab");
+	expect_out("a\xc2\x9b"
+		   "6nb",
+		   false, "ab");
+}
+
+Test(ttyfilter, tricks_do_not_slip_a_sequence_through)
+{
+	/* A C0 control inside a sequence: done as terminals do, the
+	 * sequence still judged whole. */
+	expect_out("a\x1b[6\bnb", false, "a\bb");
+	/* An ESC ends a string: what follows is looked at afresh. */
+	expect_out("\x1b]2;t\x1b]52;c;?\x07", true, "\x1b]2;t");
+	expect_out("\x1b_Ga=T,t=d\x07\x1b]52;c;?\x07x", true, "\x1b_Ga=T,t=d\x07x");
+	/* An ESC before a C1 control's UTF-8 bytes. */
+	expect_out("\x1b\xc2\x9d"
+		   "52;c;?\x07x",
+		   true, "\x1bx");
+	/* A sequence too long for any terminal: dropped. */
+	char *longest = malloc(600);
+	cr_assert(longest);
+	strcpy(longest, "a\x1b[");
+	memset(longest + 3, '1', 500);
+	strcpy(longest + 503, "nb");
+	expect_out(longest, false, "ab");
+	free(longest);
+	/* A long string is judged on its head and passed or dropped whole. */
+	size_t big = 20000;
+	char *set = malloc(big + 32), *ask = malloc(big + 32);
+	cr_assert(set && ask);
+	strcpy(set, "\x1b]52;c;");
+	memset(set + 7, 'A', big);
+	strcpy(set + 7 + big, "\x07");
+	passes(set, false);
+	strcpy(ask, "\x1b]1337;File=");
+	memset(ask + 12, 'A', big);
+	strcpy(ask + 12 + big, "\x07z");
+	expect_out(ask, true, "z");
+	free(set), free(ask);
+}
