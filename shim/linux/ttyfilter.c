@@ -233,13 +233,10 @@ size_t cordon_ttyfilter(struct cordon_ttyfilter *f, const char *in, size_t n, ch
 			}
 			break; /* (DEL: ignored, as terminals do) */
 		case CSI_DROP:
-			if (c >= 0x40 && c <= 0x7e) {
-				f->n = 0;
-				f->state = GROUND;
-			} else if (c == ESC) {
+			if (c == ESC) {
 				escape_begins(f);
-			} else if (c == CAN || c == SUB || c >= 0x80) {
-				f->n = 0;
+			} else if ((c >= 0x40 && c <= 0x7e) || c == CAN || c == SUB || c >= 0x80) {
+				f->n = 0; /* (its end, or what ends it) */
 				f->state = GROUND;
 			}
 			break;
