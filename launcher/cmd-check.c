@@ -78,8 +78,8 @@ int cmd_check(const struct cordon_args *a)
 		       "           inotify (read rules), System V IPC, prlimit/renice/sched/ioprio,\n"
 		       "           process groups, the terminal's foreground (all: the session's "
 		       "own),\n"
-		       "           ptys made inside; keyrings, fanotify, chattr, leases, sock_diag "
-		       "refused\n");
+		       "           ptys made inside; keyrings, fanotify, chattr, leases, sock_diag,\n"
+		       "           process events refused\n");
 	bool nested = cordon_sandbox_nested();
 	bool refused = !nested && cordon_sandbox_listener_refused();
 	if (nested)

@@ -227,6 +227,13 @@ static int domain_families(scmp_filter_ctx ctx, const char **what)
 	return r;
 }
 
+/* The netlink families refused online too (registers()). */
+static bool netlink_refused(int proto)
+{
+	return proto == NETLINK_SOCK_DIAG || proto == NETLINK_USERSOCK ||
+	       proto == NETLINK_CONNECTOR;
+}
+
 /* Online and supervised, the session lives in a network namespace of its
  * own (netns.c: an abstract unix name bound inside is out of reach from
  * outside), and every socket but a unix one is made by the supervisor, in
@@ -241,7 +248,7 @@ static int host_families(scmp_filter_ctx ctx, const char **what)
 				ctx, SCMP_ACT_NOTIFY, SCMP_SYS(socket), 1,
 				SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, (scmp_datum_t)fam));
 	for (int proto = 0; r >= 0 && proto < 32; proto++)
-		if (proto != NETLINK_SOCK_DIAG && proto != NETLINK_USERSOCK)
+		if (!netlink_refused(proto))
 			r = seccomp_rule_add(
 				ctx, SCMP_ACT_NOTIFY, SCMP_SYS(socket), 2,
 				SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, AF_NETLINK),
@@ -388,12 +395,16 @@ static int registers(scmp_filter_ctx ctx, bool network, bool chmod_notified, con
 		return r;
 	}
 	/* Netlink: the socket diagnostics list every socket of the host (an
-	 * outside listener's port or path), and the user-socket family lets
-	 * any process send to any other's port (round 37b F1: a session's
-	 * datagram reached root's listener outside); offline, only the
-	 * routing family (what getifaddrs and ip read) is left. */
+	 * outside listener's port or path), the user-socket family lets any
+	 * process send to any other's port (round 37b F1: a session's
+	 * datagram reached root's listener outside), and the connector's
+	 * process events tell every fork, exec, exit, uid change and new name
+	 * of every process of the host, to anyone who binds to them (round
+	 * 61b: a root session, whose /proc shows none of them, heard an
+	 * outside process name itself); offline, only the routing family
+	 * (what getifaddrs and ip read) is left. */
 	for (int proto = 1; r >= 0 && proto < 32; proto++) {
-		if (network && proto != NETLINK_SOCK_DIAG && proto != NETLINK_USERSOCK)
+		if (network && !netlink_refused(proto))
 			continue;
 		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 2,
 				     SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, AF_NETLINK),

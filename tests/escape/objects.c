@@ -340,6 +340,56 @@ BOTH_USERS(objects, netlink_user_sockets_reach_no_outside_process, .timeout = 60
 	world_free(&w);
 }
 
+/* The connector's process events (netlink family 11) tell whoever binds
+ * to them every fork, exec, exit, uid change and new name of every
+ * process of the host: a root session, whose /proc shows no process
+ * outside, heard an outside process name itself (round 61b). Refused
+ * online too. An outside process renames itself to a marker over and
+ * over (and listens itself, so that the kernel sends the events at all);
+ * the same listener hears it unsandboxed, never inside. */
+#define CN_LISTEN_PY                                                                                \
+	"import select, socket, struct, sys, time\n"                                                \
+	"s = socket.socket(socket.AF_NETLINK, socket.SOCK_DGRAM, 11)\n"                             \
+	"s.bind((0, 1))\n"                                                                          \
+	"s.send(struct.pack('=IHHII', 40, 3, 0, 0, 0) + struct.pack('=IIIIHHI', 1, 1, 0, 0, 4, 0, " \
+	"1))\n"                                                                                     \
+	"print('listening', flush=True)\n"                                                          \
+	"end = time.time() + float(sys.argv[2])\n"                                                  \
+	"while time.time() < end:\n"                                                                \
+	"    if select.select([s], [], [], 0.1)[0] and sys.argv[1].encode() in s.recv(65536):\n"    \
+	"        print('heard'); break\n"
+BOTH_USERS(objects, process_events_of_the_host_are_not_heard, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "cnproc", "");
+	char *mark = fmt("cnmark%d", (int)getpid() % 100000);
+	char *tick = fmt("import ctypes, socket, struct, time\n"
+			 "s = socket.socket(socket.AF_NETLINK, socket.SOCK_DGRAM, 11)\n"
+			 "s.bind((0, 1))\n"
+			 "s.send(struct.pack('=IHHII', 40, 3, 0, 0, 0) + "
+			 "struct.pack('=IIIIHHI', 1, 1, 0, 0, 4, 0, 1))\n"
+			 "libc = ctypes.CDLL(None)\n"
+			 "while True:\n"
+			 "    libc.prctl(15, b'%s', 0, 0, 0); time.sleep(0.02)\n",
+			 mark);
+	char *targv[] = {"/usr/bin/python3", "-c", tick, NULL};
+	pid_t ticker = spawn_cmd(targv, w.env, w.outside);
+	char *argv[] = {"/usr/bin/python3", "-c", CN_LISTEN_PY, mark, "1", NULL};
+	struct run_result ctl = world_run(&w, argv, w.proj);
+	struct run_result r = run_in(&w, NULL, argv);
+	kill(ticker, SIGKILL);
+	waitpid(ticker, NULL, 0);
+	cr_assert(strstr(ctl.out, "heard"), "control: the marker was not heard: %s %s", ctl.out,
+		  ctl.err);
+	cr_expect_null(strstr(r.out, "heard"), "an outside process's events heard inside: %s",
+		       r.out);
+	cr_expect_null(strstr(r.out, "listening"), "a connector socket made inside: %s", r.out);
+	run_free(&ctl);
+	run_free(&r);
+	free(tick), free(mark);
+	world_free(&w);
+}
+
 /* vhangup would hang up the terminal the session shares with the shell
  * outside. Tried on a terminal of the test's own: the control hangs it up. */
 Test(objects, vhangup_is_refused, .timeout = 60)
