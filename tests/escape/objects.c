@@ -390,6 +390,67 @@ BOTH_USERS(objects, process_events_of_the_host_are_not_heard, .timeout = 60)
 	world_free(&w);
 }
 
+/* Whether PID (a child of the test) has ended, or does within 100 ms: a
+ * signal for a file's owner is sent as the write returns, before the
+ * writer exits. */
+static bool ended_soon(pid_t pid)
+{
+	for (int i = 0; i < 10; i++) {
+		if (waitpid(pid, NULL, WNOHANG) == pid)
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+/* Signals the kernel sends for a file's owner (F_SETOWN, F_SETOWN_EX, a
+ * process group's, F_SETSIG's): SIGIO on a pipe, SIGKILL through
+ * F_SETSIG, a group's SIGIO. Landlock's signal scope judges them when
+ * they are sent (round 61b tried them: none reached outside). Control:
+ * the same, unsandboxed, ends the process. */
+#define SIGIO_PY                                                                                   \
+	"import fcntl, os, struct, sys, time\n"                                                    \
+	"pid, how = int(sys.argv[1]), sys.argv[2]\n"                                               \
+	"r, w = os.pipe()\n"                                                                       \
+	"if how == 'kill': fcntl.fcntl(r, 10, 9)  # F_SETSIG\n"                                    \
+	"if how == 'group': fcntl.fcntl(r, fcntl.F_SETOWN, -os.getpgid(pid))\n"                    \
+	"elif how == 'ex': fcntl.fcntl(r, 15, struct.pack('ii', 1, pid))  # F_SETOWN_EX\n"         \
+	"else: fcntl.fcntl(r, fcntl.F_SETOWN, pid)\n"                                              \
+	"fcntl.fcntl(r, fcntl.F_SETFL, os.O_ASYNC | os.O_NONBLOCK)\n"                              \
+	"os.write(w, b'x'); time.sleep(0.05); print('written')\n"
+BOTH_USERS(objects, signals_for_a_file_s_owner_reach_no_outside_process, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "sigio", "");
+	static const char *const hows[] = {"io", "kill", "group", "ex"};
+	char *sleeper[] = {"/usr/bin/setsid", "sleep", "30", NULL};
+	for (size_t i = 0; i < sizeof(hows) / sizeof(hows[0]); i++) {
+		pid_t control = world_spawn(&w, sleeper, w.proj);
+		pid_t victim = world_spawn(&w, sleeper, w.proj);
+		wait_exec(control, "/usr/bin/sleep");
+		wait_exec(victim, "/usr/bin/sleep");
+		char pid[16];
+		snprintf(pid, sizeof(pid), "%d", (int)control);
+		char *argv[] = {"/usr/bin/python3", "-c", SIGIO_PY, pid, (char *)hows[i], NULL};
+		struct run_result r = world_run(&w, argv, w.proj);
+		bool ctl = ended_soon(control);
+		snprintf(pid, sizeof(pid), "%d", (int)victim);
+		struct run_result in = run_in(&w, NULL, argv);
+		bool reached = ended_soon(victim);
+		if (!ctl)
+			stop_process(control);
+		if (!reached)
+			stop_process(victim);
+		cr_assert(ctl, "control (%s): the process outside lives on: %s %s", hows[i], r.out,
+			  r.err);
+		cr_expect(strstr(in.out, "written"), "(%s) inside: %s", hows[i], in.err);
+		cr_expect_not(reached, "(%s) a signal for a file's owner reached outside", hows[i]);
+		run_free(&r);
+		run_free(&in);
+	}
+	world_free(&w);
+}
+
 /* vhangup would hang up the terminal the session shares with the shell
  * outside. Tried on a terminal of the test's own: the control hangs it up. */
 Test(objects, vhangup_is_refused, .timeout = 60)
