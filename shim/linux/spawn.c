@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/signalfd.h>
 #include <sys/ioctl.h>
 #include <sys/ipc.h>
@@ -525,6 +526,16 @@ static size_t tree(long self, int *out, size_t max)
 }
 
 /* Reap what has exited; the command's end is reported. */
+/* A child of ours that asked to be traced by its parent (PTRACE_TRACEME:
+ * the command, or an orphan given to us) stopped at a signal or its exec,
+ * for a tracer that never comes: the session hung, SIGTERM held back from
+ * it (round 61b). Let go of, with the signal it stopped at passed on (not
+ * the SIGTRAP of its exec, which would kill it). */
+static void untrace(long pid, int sig)
+{
+	SYS4(ptrace, PTRACE_DETACH, pid, 0, sig == SIGTRAP ? 0 : sig);
+}
+
 static void reap(const struct cordon_spawn *sp, long cmd)
 {
 	for (;;) {
@@ -532,6 +543,11 @@ static void reap(const struct cordon_spawn *sp, long cmd)
 		memset(&si, 0, sizeof(si));
 		if (SYS5(waitid, P_ALL, 0, &si, WEXITED | WNOHANG, 0) < 0 || si.si_pid == 0)
 			return;
+		/* (A tracer is told of its tracees' stops whatever it asks.) */
+		if (si.si_code == CLD_TRAPPED) {
+			untrace(si.si_pid, si.si_status);
+			continue;
+		}
 		if (si.si_pid == cmd)
 			event(sp, CORDON_EV_EXITED,
 			      si.si_code == CLD_EXITED ? si.si_status : 128 + si.si_status);
@@ -549,6 +565,8 @@ static void stopped(const struct cordon_spawn *sp, long cmd)
 	if (SYS5(waitid, P_PID, cmd, &si, WSTOPPED | WNOHANG, 0) == 0 && si.si_pid == cmd &&
 	    si.si_code == CLD_STOPPED)
 		event(sp, CORDON_EV_STOPPED, si.si_status);
+	else if (si.si_pid == cmd && si.si_code == CLD_TRAPPED)
+		untrace(cmd, si.si_status);
 }
 
 /* Kill every descendant (orphans come to the keeper, their subreaper)

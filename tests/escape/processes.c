@@ -1646,3 +1646,26 @@ BOTH_USERS(escape, own_terminal_keeps_the_terminal_s_clipboard_files_and_answers
 	free(shared);
 	world_free(&w);
 }
+
+/* Round 61b: the command asked its parent to trace it (PTRACE_TRACEME),
+ * its parent being cordon's keeper, and stopped at its exec for a tracer
+ * that never came: the session hung, a timeout's SIGTERM held back from
+ * it. Now the keeper lets go of it (with the signal it stopped at, not
+ * its exec's SIGTRAP): the command goes on to its end. Judged by what
+ * the exec'd program printed and the session's status. */
+BOTH_USERS(escape, a_command_that_asks_to_be_traced_is_let_go, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "traceme", "");
+	struct run_result r =
+		sh_in(&w, "",
+		      "exec /usr/bin/python3 -c 'import ctypes, os; "
+		      "print(\"asked\", ctypes.CDLL(None).ptrace(0, 0, 0, 0), flush=True); "
+		      "os.execv(\"/bin/echo\", [\"echo\", \"went-on\"])'");
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	cr_expect(strstr(r.out, "asked 0"), "control: the request was refused: %s %s", r.out,
+		  r.err);
+	cr_expect(strstr(r.out, "went-on"), "the command did not go on: %s %s", r.out, r.err);
+	run_free(&r);
+	world_free(&w);
+}
