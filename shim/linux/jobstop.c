@@ -254,6 +254,12 @@ static bool group_stops(bool *whole)
 	return false;
 }
 
+bool cordon_jobstop_group_stops(void)
+{
+	bool whole;
+	return group_stops(&whole);
+}
+
 bool cordon_jobstop_follow(struct cordon_jobstop *j, const struct cordon_unix_policy *u, pid_t cmd,
 			   int tty, int sig)
 {

@@ -60,5 +60,8 @@ extern _Atomic unsigned long cordon_jobstop_era;
  * nothing could stop us (an orphaned group). Whether it stopped. */
 bool cordon_jobstop_follow(struct cordon_jobstop *j, const struct cordon_unix_policy *u, pid_t cmd,
 			   int tty, int sig);
+/* Whether a stop signal at our process group stops it: the kernel drops
+ * SIGTSTP, SIGTTIN and SIGTTOU where the group is orphaned. */
+bool cordon_jobstop_group_stops(void);
 
 #endif

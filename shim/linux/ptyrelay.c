@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "jobstop.h"
 #include "watchwait.h"
 
 static bool foreground(const struct cordon_relay *t)
@@ -43,7 +44,8 @@ int cordon_relay_open(struct cordon_relay *t, struct cordon_error *err)
 {
 	t->user = t->master = t->slave = -1;
 	t->std = 0;
-	t->input = t->detach = t->raw = t->hung = t->user_gone = t->give_back = false;
+	t->input = t->detach = t->raw = t->hung = t->user_gone = t->give_back = t->tostop =
+		t->tostopped = false;
 	t->in_len = t->in_off = t->out_len = t->out_off = 0;
 	t->name[0] = '\0';
 	cordon_ttyfilter_init(&t->filter);
@@ -157,7 +159,7 @@ void cordon_relay_poll(const struct cordon_relay *t, struct pollfd p[2])
 	short user = 0, master = 0;
 	if (t->raw && t->in_len == 0)
 		user |= POLLIN;
-	if (t->out_len > 0)
+	if (t->out_len > 0 && !t->tostop)
 		user |= POLLOUT;
 	if (t->out_len == 0 && !t->hung)
 		master |= POLLIN;
@@ -191,10 +193,47 @@ static int put(int fd, const char *buf, size_t *off, size_t *len)
 	return r;
 }
 
+/* Whether what the session wrote may go to the user's terminal now. The
+ * kernel stops a writer in the background of a terminal with TOSTOP (stty
+ * tostop); we are not stopped, our SIGTTOU being blocked (signalfd: the
+ * kernel takes a blocked one for ignored), and a session in the background
+ * wrote over the user's shell all the same. So our group gets the SIGTTOU
+ * the kernel would have sent it (run.c stops the job, the session held),
+ * and OUT waits for the foreground; an orphaned group, which the kernel
+ * answers with EIO, loses it. */
+static bool out_allowed(struct cordon_relay *t)
+{
+	/* (-1: not our controlling terminal, which the kernel never judges;
+	 * 0: no foreground group, nor then.) */
+	pid_t fg = t->user >= 0 ? tcgetpgrp(t->user) : -1;
+	struct termios m;
+	if (fg <= 0 || fg == getpgrp() || tcgetattr(t->user, &m) < 0 || !(m.c_lflag & TOSTOP)) {
+		t->tostop = false;
+		return true;
+	}
+	/* (Being ended, kill %1's SIGTERM and SIGCONT: the kernel's writer
+	 * would die with its output, not stop again; nor does the launcher
+	 * stop twice as the session ends, bg having gone on after the first.) */
+	sigset_t p;
+	bool ending = sigpending(&p) == 0 && (sigismember(&p, SIGTERM) || sigismember(&p, SIGINT) ||
+					      sigismember(&p, SIGHUP) || sigismember(&p, SIGQUIT) ||
+					      sigismember(&p, SIGUSR1));
+	if (!cordon_jobstop_group_stops() || ending || t->tostopped) {
+		t->out_len = t->out_off = 0;
+		return false;
+	}
+	if (!t->tostop)
+		(void)kill(-getpgrp(), SIGTTOU);
+	t->tostop = true;
+	return false;
+}
+
 /* What is in OUT written to the user's terminal: hung up, what the
  * session writes goes nowhere. */
 static void put_out(struct cordon_relay *t)
 {
+	if (t->out_len && !out_allowed(t))
+		return;
 	if (put(t->user, t->out, &t->out_off, &t->out_len) < 0)
 		t->user_gone = true;
 }
@@ -280,6 +319,7 @@ void cordon_relay_resume(struct cordon_relay *t)
 {
 	if (t->master < 0)
 		return;
+	t->tostop = false; /* (bg: stopped again at the next write) */
 	go_raw(t);
 	cordon_relay_resize(t);
 }
@@ -346,6 +386,23 @@ void cordon_relay_end(struct cordon_relay *t)
 				  (now.tv_nsec - start.tv_nsec) / 1000000;
 			if (ms > 200 || t->user_gone)
 				break;
+			if (t->out_len && t->tostop) {
+				/* In the background of a TOSTOP terminal (out_allowed),
+				 * with nothing left to hold: we stop as the kernel
+				 * stops such a writer (SIGTTOU, raised at this thread,
+				 * where it is blocked), and write once in the
+				 * foreground; once (bg, kill: dropped). */
+				sigset_t one;
+				sigemptyset(&one);
+				sigaddset(&one, SIGTTOU);
+				(void)raise(SIGTTOU);
+				pthread_sigmask(SIG_UNBLOCK, &one, NULL);
+				pthread_sigmask(SIG_BLOCK, &one, NULL);
+				t->tostop = false;
+				t->tostopped = true;
+				clock_gettime(CLOCK_MONOTONIC, &start);
+				continue;
+			}
 			if (t->out_len) {
 				struct pollfd q = {.fd = t->user, .events = POLLOUT};
 				(void)poll(&q, 1, 50);

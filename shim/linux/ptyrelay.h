@@ -52,6 +52,8 @@ struct cordon_relay {
 	bool hung;      /* the session's side is closed everywhere (EIO) */
 	bool user_gone; /* the user's side failed (EIO: hung up) */
 	bool give_back; /* keys typed ahead go back to the user's terminal at the end */
+	bool tostop;    /* OUT waits: our job is in the background of a TOSTOP terminal */
+	bool tostopped; /* no more stops for it, OUT dropped: stopped once at the end, or ended */
 	struct termios modes;
 	struct cordon_ttyfilter filter; /* what the session writes out (ttyfilter.h) */
 	char name[32];                  /* the session's terminal, /dev/pts/N */

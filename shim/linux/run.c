@@ -603,6 +603,10 @@ static void wait_for_end(struct run *r)
 					r->exited = true;
 					continue;
 				}
+				/* (Being ended: what it writes in the background of a
+				 * tostop terminal is dropped, not stopped for again,
+				 * as a writer outside would die with it: kill %1.) */
+				r->relay.tostopped = true;
 				/* The terminal hung up (the kernel's SIGHUP to the
 				 * session leader or the foreground group; round 59a
 				 * F3: with no terminal to poll, it only went on to

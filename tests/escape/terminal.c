@@ -1,0 +1,111 @@
+/* Escape tests: a session against the user's terminal through the launcher
+ * that relays it (shim/linux/ptyrelay.h), as root and as the test user. */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "both.h"
+#include "helpers.h"
+
+/* The interactive shell PID on the terminal MASTER ended, and reaped. */
+static void end_shell(pid_t pid, int master)
+{
+	kill(pid, SIGKILL);
+	int st;
+	waitpid(pid, &st, 0);
+	close(master);
+}
+
+/* LINE typed to the shell on MASTER, and what it prints for MS read into
+ * BUF (appended). */
+static void shell_says(int master, const char *line, int ms, char *buf, size_t size)
+{
+	cr_assert_eq(write(master, line, strlen(line)), (ssize_t)strlen(line));
+	size_t len = strlen(buf);
+	pty_read_until(master, NULL, ms, buf + len, size - len, false);
+}
+
+/* With stty tostop, the kernel stops a job in the background that writes
+ * to the terminal; the launcher, whose SIGTTOU is blocked (it takes the
+ * job's stop signals by signalfd), was let through, and a session in the
+ * background wrote over the user's shell all the same.
+ * Judged outside: what the session wrote does not reach the terminal, the
+ * job shows stopped, the text comes after fg (as it would from a
+ * program outside cordon), and kill %1 ends such a job. Control: without
+ * tostop the text comes at once. */
+BOTH_USERS(escape, own_terminal_a_background_session_keeps_tostop, .timeout = 90)
+{
+	struct world w;
+	world_for(&w, who, "owntostop", "");
+	world_give(&w);
+	const char *bin = w.as_user ? w.user_cordon : CORDON_BIN;
+	for (int ctl = 0; ctl < 2; ctl++) {
+		char *argv[] = {"/bin/bash", "--norc", "--noprofile", "-i", NULL};
+		int master;
+		char *name;
+		pid_t pid = world_pty_spawn(&w, argv, &master, &name);
+		static char buf[65536];
+		buf[0] = '\0';
+		pty_read_until(master, NULL, 800, buf, sizeof(buf), false); /* its start-up */
+		/* (stderr elsewhere: cordon's own words before the session
+		 * would stop the launcher itself, as the kernel stops any
+		 * writer.) The text is put together as it is written: the
+		 * shell's echo of the line does not hold it. */
+		char *job =
+			fmt("%s%s run --config %s -- /bin/sh -c 'sleep 0.5; printf \"L%%sK\\n\" "
+			    "EA' 2>/dev/null &\n",
+			    ctl ? "" : "stty tostop; ", bin, w.cfg);
+		buf[0] = '\0';
+		shell_says(master, job, 300, buf, sizeof(buf));
+		if (ctl) {
+			cr_expect(pty_read_until(master, "LEAK", 15000, buf, sizeof(buf), true),
+				  "control: the background session's text did not come: %s", buf);
+		} else {
+			bool stopped = false;
+			for (int i = 0; i < 30 && !stopped; i++) {
+				shell_says(master, "jobs\n", 500, buf, sizeof(buf));
+				stopped = strstr(buf, "Stopped") != NULL;
+			}
+			cr_expect(stopped && !strstr(buf, "LEAK"),
+				  "a session in the background wrote to a tostop terminal: %s",
+				  buf);
+			buf[0] = '\0';
+			cr_expect(stopped && (shell_says(master, "fg\n", 0, buf, sizeof(buf)),
+					      pty_read_until(master, "LEAK", 10000, buf,
+							     sizeof(buf), true)),
+				  "its text did not come after fg: %s", buf);
+			/* Stopped so, a job still ends at kill %1 (SIGTERM, then
+			 * SIGCONT): it is not stopped again for what it wrote. */
+			free(job);
+			job = fmt(
+				"%s run --config %s -- /bin/sh -c 'sleep 0.5; echo one; sleep 60' "
+				"2>/dev/null &\n",
+				bin, w.cfg);
+			buf[0] = '\0';
+			shell_says(master, job, 300, buf, sizeof(buf));
+			stopped = false;
+			for (int i = 0; i < 30 && !stopped; i++) {
+				shell_says(master, "jobs\n", 500, buf, sizeof(buf));
+				stopped = strstr(buf, "Stopped") != NULL;
+			}
+			cr_expect(stopped, "the second job did not stop: %s", buf);
+			shell_says(master, "kill %1\n", 300, buf, sizeof(buf));
+			bool ended = false;
+			for (int i = 0; i < 20 && !ended; i++) {
+				buf[0] = '\0';
+				shell_says(master, "jobs; echo J\"\"OBS\n", 500, buf, sizeof(buf));
+				ended = strstr(buf, "JOBS") && !strstr(buf, "Stopped") &&
+					!strstr(buf, "Running");
+			}
+			cr_expect(ended, "kill %%1 did not end a job stopped by tostop: %s", buf);
+		}
+		end_shell(pid, master);
+		free(job), free(name);
+	}
+	world_free(&w);
+}
