@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -40,6 +41,23 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
+/* Which terminal FD (ST) is. /dev/tty and /dev/console are one device
+ * number for whichever terminal they led to as they were opened: by that
+ * number alone, `cmd </dev/tty` (xargs -o, a script's exec </dev/tty)
+ * took the user's terminal at fd 1 and 2 for another one, and handed the
+ * command the user's own there, which a process of the session in a
+ * session of its own read (what the user typed to the shell) and set the
+ * modes of. TIOCGDEV says the terminal behind (the kernel's encoding of
+ * its number, as st_rdev is encoded where it fails). */
+static unsigned tty_key(int fd, const struct stat *st)
+{
+	unsigned dev;
+	if (ioctl(fd, TIOCGDEV, &dev) == 0)
+		return dev;
+	unsigned ma = major(st->st_rdev), mi = minor(st->st_rdev);
+	return (mi & 0xffu) | (ma << 8) | ((mi & ~0xffu) << 12);
+}
+
 int cordon_relay_open(struct cordon_relay *t, struct cordon_error *err)
 {
 	t->user = t->master = t->slave = -1;
@@ -49,18 +67,28 @@ int cordon_relay_open(struct cordon_relay *t, struct cordon_error *err)
 	t->in_len = t->in_off = t->out_len = t->out_off = 0;
 	t->name[0] = '\0';
 	cordon_ttyfilter_init(&t->filter);
-	int first = -1;
-	dev_t rdev = 0;
+	int first = -1, via = -1;
+	bool via_aux = false;
+	unsigned key = 0;
 	for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++) {
 		struct stat st;
 		if (!isatty(fd) || fstat(fd, &st) < 0)
 			continue;
 		if (first < 0) {
 			first = fd;
-			rdev = st.st_rdev;
+			key = tty_key(fd, &st);
 		}
-		if (st.st_rdev == rdev)
-			t->std |= 1u << fd;
+		if (tty_key(fd, &st) != key)
+			continue;
+		t->std |= 1u << fd;
+		/* (Opened again below, by a fd that is the terminal's own where
+		 * one is: /dev/tty or /dev/console, major 5, would lead to
+		 * whichever is ours by then.) */
+		bool aux = major(st.st_rdev) == 5;
+		if (via < 0 || (via_aux && !aux)) {
+			via = fd;
+			via_aux = aux;
+		}
 	}
 	if (first < 0) {
 		/* Only a controlling terminal (`cmd </dev/null >log` in a
@@ -77,10 +105,13 @@ int cordon_relay_open(struct cordon_relay *t, struct cordon_error *err)
 	/* A description of our own: non-blocking without changing the one
 	 * the user's shell shares with us. */
 	char self[32];
-	snprintf(self, sizeof(self), "/proc/self/fd/%d", first);
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", via);
 	int e = 0;
+	struct stat ust;
 	if ((t->user = open(self, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)) < 0)
 		e = errno;
+	else if (fstat(t->user, &ust) < 0 || tty_key(t->user, &ust) != key)
+		e = ENXIO; /* (/dev/tty led elsewhere by now) */
 	if (!e && (t->master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC)) < 0)
 		e = errno;
 	if (!e && (unlockpt(t->master) < 0 || ptsname_r(t->master, t->name, sizeof(t->name)) != 0))

@@ -109,3 +109,61 @@ BOTH_USERS(escape, own_terminal_a_background_session_keeps_tostop, .timeout = 90
 	}
 	world_free(&w);
 }
+
+/* Whether FILE holds TEXT. */
+static bool holds(const char *file, const char *text)
+{
+	char *s = read_file(file);
+	bool r = s && strstr(s, text);
+	free(s);
+	return r;
+}
+
+/* The launcher told the user's terminal at fd 1 and 2 from the one at fd
+ * 0 by device number, and /dev/tty has one of its own for every terminal:
+ * `cordon run cmd </dev/tty` (xargs -o, a script's exec </dev/tty) handed
+ * the command the user's terminal itself at fd 1 and 2, and a process of
+ * the session in a session of its own read there what the user typed to
+ * the shell while the job ran in the background. Judged outside: the line
+ * typed reaches the shell (its marker) and the reader logged none of it.
+ * Control: the same reader outside cordon reads the line. */
+BOTH_USERS(escape, own_terminal_stdin_by_dev_tty_hands_over_no_terminal, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "owndevtty0", "");
+	world_give(&w);
+	const char *bin = w.as_user ? w.user_cordon : CORDON_BIN;
+	for (int ctl = 0; ctl < 2; ctl++) {
+		char *log = fmt("%s/reader-%d.log", w.proj, ctl);
+		char *marker = fmt("%s/typed-%d", w.proj, ctl);
+		char *argv[] = {"/bin/bash", "--norc", "--noprofile", "-i", NULL};
+		int master;
+		char *name;
+		pid_t pid = world_pty_spawn(&w, argv, &master, &name);
+		char buf[4096] = "";
+		pty_read_until(master, NULL, 800, buf, sizeof(buf), false); /* its start-up */
+		char *script = fmt("cordon-probe held-reader timer %s 0<&1 & wait", log);
+		char *job = ctl ? fmt("/bin/sh -c '%s' </dev/tty &\n", script)
+				: fmt("%s run --config %s -- /bin/sh -c '%s' </dev/tty &\n", bin,
+				      w.cfg, script);
+		cr_assert_eq(write(master, job, strlen(job)), (ssize_t)strlen(job));
+		for (int i = 0; i < 200 && !holds(log, "began"); i++)
+			usleep(50000);
+		cr_assert(holds(log, "began"), "%d: the reader did not start", ctl);
+		usleep(300000);
+		char *line = fmt("touch %s\n", marker);
+		cr_assert_eq(write(master, line, strlen(line)), (ssize_t)strlen(line));
+		for (int i = 0; i < 40 && !file_exists(marker) && !holds(log, "read touch"); i++)
+			usleep(50000);
+		usleep(500000);
+		if (ctl)
+			cr_expect(holds(log, "read touch"),
+				  "control: the reader read nothing typed");
+		else
+			cr_expect(file_exists(marker) && !holds(log, "read touch"),
+				  "the session read the shell's line from the user's terminal");
+		end_shell(pid, master);
+		free(line), free(script), free(job), free(name), free(marker), free(log);
+	}
+	world_free(&w);
+}
