@@ -575,3 +575,50 @@ Test(terminal, a_terminal_closed_then_opened_again_is_still_copied, .timeout = 3
 	free(name);
 	world_free(&w);
 }
+
+/* A terminal the user may use but not open by its name: root's, as su,
+ * runuser or sudo -u leave it (a pts node is 0620). The relay opened the
+ * user's terminal again by /proc/self/fd and refused to start (EACCES);
+ * it takes /dev/tty, the same terminal, instead. Control: with
+ * share_terminal, the same command in the same terminal runs. */
+Test(terminal, a_terminal_the_user_may_not_open_by_name_is_relayed, .timeout = 60)
+{
+	struct world w;
+	world_init(&w, "rootpty", "");
+	world_as_user(&w);
+	world_give(&w);
+	char *text = read_file(w.cfg);
+	cr_assert(text && text[0] == '{');
+	char *shared =
+		write_file(w.proj, "shared.json", fmt("{\"share_terminal\": true, %s", text + 1));
+	free(text);
+	for (int ctl = 0; ctl < 2; ctl++) {
+		char *argv[] = {CORDON_BIN, "run",     "--config", ctl ? shared : w.cfg,
+				"--",       "/bin/sh", "-c",       "tty; echo ran-$((6*7))",
+				NULL};
+		char **args = world_argv(&w, argv);
+		int master;
+		char *name;
+		/* (pty_spawn: the terminal stays root's.) */
+		pid_t pid = pty_spawn(args, w.env, w.proj, &master, &name);
+		char buf[8192] = "";
+		bool ran = pty_read_until(master, "ran-42", 15000, buf, sizeof(buf), true);
+		int st = -1;
+		for (int i = 0; i < 500 && waitpid(pid, &st, WNOHANG) == 0; i++)
+			usleep(10000);
+		cr_expect(ran, "%s: the command did not run: %s", ctl ? "control" : "relayed", buf);
+		cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%d: status %#x: %s", ctl, st,
+			  buf);
+		if (!ctl)
+			cr_expect(strstr(buf, "/dev/pts/") && !strstr(buf, name),
+				  "the session's terminal is not its own (yours: %s): %s", name,
+				  buf);
+		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+		close(master);
+		free(name);
+		free(args);
+	}
+	free(shared);
+	world_free(&w);
+}

@@ -110,7 +110,16 @@ int cordon_relay_open(struct cordon_relay *t, struct cordon_error *err)
 	struct stat ust;
 	if ((t->user = open(self, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)) < 0)
 		e = errno;
-	else if (fstat(t->user, &ust) < 0 || tty_key(t->user, &ust) != key)
+	if (t->user < 0 && e == EACCES && tcgetsid(via) >= 0) {
+		/* A terminal we may use but not open by its name: another
+		 * user's (su, runuser or sudo -u in a root's terminal; a pts
+		 * node is 0620). It is our controlling terminal (TIOCGSID
+		 * answers only for that one): /dev/tty opens it with no look
+		 * at its node. */
+		if ((t->user = open("/dev/tty", O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)) >= 0)
+			e = 0;
+	}
+	if (!e && (fstat(t->user, &ust) < 0 || tty_key(t->user, &ust) != key))
 		e = ENXIO; /* (/dev/tty led elsewhere by now) */
 	if (!e && (t->master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC)) < 0)
 		e = errno;
