@@ -622,3 +622,50 @@ Test(terminal, a_terminal_the_user_may_not_open_by_name_is_relayed, .timeout = 6
 	free(shared);
 	world_free(&w);
 }
+
+/* `cordon run -- make | tee log`: the relay made the user's terminal raw
+ * for the keys it takes, and what the rest of the pipeline wrote there
+ * meanwhile came out as stairs ("\n" with no "\r"). Where stdout is not
+ * the user's terminal, it stays raw for what is typed only. Control: with
+ * share_terminal, the same pipeline's lines end in "\r\n". */
+BOTH_USERS(terminal, a_pipeline_after_the_session_writes_lines_not_stairs, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "stairs", "");
+	world_give(&w);
+	char *text = read_file(w.cfg);
+	cr_assert(text && text[0] == '{');
+	char *shared =
+		write_file(w.proj, "shared.json", fmt("{\"share_terminal\": true, %s", text + 1));
+	free(text);
+	const char *bin = w.as_user ? w.user_cordon : CORDON_BIN;
+	for (int ctl = 0; ctl < 2; ctl++) {
+		char *mark = fmt("started-%d", ctl);
+		char *script =
+			fmt("%s run --config %s -- /bin/sh -c 'echo err-one >&2; echo "
+			    "err-two >&2; touch %s; sleep 1' | { while [ ! -e %s ]; do "
+			    "sleep 0.05; done; sleep 0.3; echo piped-one; echo piped-two; cat; "
+			    "}; echo all-do\"\"ne",
+			    bin, ctl ? shared : w.cfg, mark, mark);
+		char *argv[] = {"/bin/sh", "-c", script, NULL};
+		int master;
+		char *name;
+		pid_t pid = world_pty_spawn(&w, argv, &master, &name);
+		char buf[16384] = "";
+		bool done = pty_read_until(master, "all-done", 15000, buf, sizeof(buf), false);
+		cr_expect(done, "%d: the pipeline did not end: %s", ctl, buf);
+		cr_expect(strstr(buf, "piped-one\r\npiped-two\r\n"),
+			  "%d: the pipeline's lines are stairs: %s", ctl, buf);
+		cr_expect(strstr(buf, "err-one\r\nerr-two\r\n"), "%d: the session's lines: %s", ctl,
+			  buf);
+		kill(pid, SIGKILL);
+		int st;
+		waitpid(pid, &st, 0);
+		close(master);
+		free(name);
+		free(script);
+		free(mark);
+	}
+	free(shared);
+	world_free(&w);
+}

@@ -34,6 +34,14 @@ static int set_modes(int fd, const struct termios *m)
 	return r;
 }
 
+/* Stdin is the user's terminal but stdout is not (`cordon run -- make |
+ * tee log`, `... | less`): what the rest of the pipeline writes to the
+ * terminal shares it with us, and relies on its output modes. */
+static bool shared_out(const struct cordon_relay *t)
+{
+	return t->input && !(t->std & (1u << STDOUT_FILENO));
+}
+
 static void close_fd(int *fd)
 {
 	if (*fd >= 0)
@@ -151,11 +159,11 @@ int cordon_relay_open(struct cordon_relay *t, struct cordon_error *err)
 	}
 	/* Its modes: the user's where our job has the foreground (in the
 	 * background, the line editor of the user's shell has set its own),
-	 * else the kernel's defaults. Where it only writes out, the user's
-	 * terminal turns "\n" into "\r\n" (once). */
+	 * else the kernel's defaults. Where the user's terminal keeps its
+	 * output modes (go_raw), it turns "\n" into "\r\n" (once). */
 	struct termios m;
 	if ((foreground(t) && tcgetattr(t->user, &m) == 0) || tcgetattr(t->slave, &m) == 0) {
-		if (!t->input)
+		if (!t->input || shared_out(t))
 			m.c_oflag &= ~(tcflag_t)OPOST;
 		(void)tcsetattr(t->slave, TCSANOW, &m);
 	}
@@ -176,6 +184,10 @@ static void go_raw(struct cordon_relay *t)
 		return;
 	t->modes = m;
 	cfmakeraw(&m);
+	/* Raw for what is typed only, where others write to it as well (a
+	 * pager or tee after us: their lines were left as stairs). */
+	if (shared_out(t))
+		m.c_oflag = t->modes.c_oflag;
 	m.c_cc[VMIN] = 1;
 	m.c_cc[VTIME] = 0;
 	if (set_modes(t->user, &m) == 0) {
