@@ -669,3 +669,50 @@ BOTH_USERS(terminal, a_pipeline_after_the_session_writes_lines_not_stairs, .time
 	free(shared);
 	world_free(&w);
 }
+
+/* A session started in the background (`cordon run ... &`, then fg) had
+ * the kernel's default modes on its terminal, not the user's: `stty erase
+ * ^H` or another intr key did nothing inside, and without iutf8 a backspace
+ * in a line read split a UTF-8 character. Now the user's keys and iutf8
+ * are its. Control: with share_terminal, the session's terminal is the
+ * user's. */
+BOTH_USERS(terminal, a_session_started_in_the_background_has_the_user_s_keys, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "bgkeys", "");
+	world_give(&w);
+	char *text = read_file(w.cfg);
+	cr_assert(text && text[0] == '{');
+	char *shared =
+		write_file(w.proj, "shared.json", fmt("{\"share_terminal\": true, %s", text + 1));
+	free(text);
+	const char *bin = w.as_user ? w.user_cordon : CORDON_BIN;
+	for (int ctl = 0; ctl < 2; ctl++) {
+		char *argv[] = {"/bin/bash", "--norc", "--noprofile", "-i", NULL};
+		int master;
+		char *name;
+		pid_t pid = world_pty_spawn(&w, argv, &master, &name);
+		char buf[16384] = "";
+		type(master, "PS1='$ '; stty iutf8 erase ^H intr ^G\n");
+		char *job = fmt("%s run --config %s -- /bin/sh -c 'sleep 0.5; stty -a; echo "
+				"mo\"\"des-said' &\n",
+				bin, ctl ? shared : w.cfg);
+		type(master, job);
+		usleep(200000);
+		type(master, "fg\n");
+		bool said = pty_read_until(master, "modes-said", 10000, buf, sizeof(buf), true);
+		cr_expect(said, "%d: no modes: %s", ctl, buf);
+		/* (stty -a's, not the echo of the line typed.) */
+		const char *a = strstr(buf, "speed ");
+		cr_expect(a && strstr(a, "intr = ^G") && strstr(a, "erase = ^H") &&
+				  strstr(a, " iutf8") && !strstr(a, "-iutf8"),
+			  "%d: the session's terminal has not your keys: %s", ctl, buf);
+		kill(pid, SIGKILL);
+		int st;
+		waitpid(pid, &st, 0);
+		close(master);
+		free(job), free(name);
+	}
+	free(shared);
+	world_free(&w);
+}

@@ -66,6 +66,22 @@ static unsigned tty_key(int fd, const struct stat *st)
 	return (mi & 0xffu) | (ma << 8) | ((mi & ~0xffu) << 12);
 }
 
+/* Started in the background (`cordon run ... &`, fg later): the kernel's
+ * defaults had the user's own keys (stty erase ^H, intr) and IUTF8 (a
+ * backspace over UTF-8 in a line read) wrong. Taken from the user's terminal
+ * where its line editor leaves them: not a key it turned off (zsh's turns
+ * off ^Z, ^\ and ^V while it reads a line), nor its switches (ICANON,
+ * ECHO, ICRNL, IXON). */
+static void user_keys(struct termios *m, const struct termios *user)
+{
+	static const int keys[] = {VINTR,   VQUIT,    VERASE, VKILL, VEOF,  VSUSP,
+				   VWERASE, VREPRINT, VSTART, VSTOP, VLNEXT};
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (user->c_cc[keys[i]] != _POSIX_VDISABLE)
+			m->c_cc[keys[i]] = user->c_cc[keys[i]];
+	m->c_iflag = (m->c_iflag & ~(tcflag_t)IUTF8) | (user->c_iflag & IUTF8);
+}
+
 int cordon_relay_open(struct cordon_relay *t, struct cordon_error *err)
 {
 	t->user = t->master = t->slave = -1;
@@ -159,10 +175,14 @@ int cordon_relay_open(struct cordon_relay *t, struct cordon_error *err)
 	}
 	/* Its modes: the user's where our job has the foreground (in the
 	 * background, the line editor of the user's shell has set its own),
-	 * else the kernel's defaults. Where the user's terminal keeps its
-	 * output modes (go_raw), it turns "\n" into "\r\n" (once). */
-	struct termios m;
-	if ((foreground(t) && tcgetattr(t->user, &m) == 0) || tcgetattr(t->slave, &m) == 0) {
+	 * else the kernel's defaults with the user's keys. Where the user's
+	 * terminal keeps its output modes (go_raw), it turns "\n" into "\r\n"
+	 * (once). */
+	struct termios m, u;
+	bool fg = foreground(t);
+	if ((fg && tcgetattr(t->user, &m) == 0) || tcgetattr(t->slave, &m) == 0) {
+		if (!fg && tcgetattr(t->user, &u) == 0)
+			user_keys(&m, &u);
 		if (!t->input || shared_out(t))
 			m.c_oflag &= ~(tcflag_t)OPOST;
 		(void)tcsetattr(t->slave, TCSANOW, &m);
