@@ -76,10 +76,10 @@ int cmd_check(const struct cordon_args *a)
 	if (sup.notify && cordon_sandbox_needs_supervisor(&sup))
 		printf("objects:   chmod/chown/utimes/xattrs only under write rules (see guards),\n"
 		       "           inotify (read rules), System V IPC, prlimit/renice/sched/ioprio,\n"
-		       "           process groups, the terminal's foreground (all: the session's "
-		       "own),\n"
-		       "           ptys made inside; keyrings, fanotify, chattr, leases, sock_diag,\n"
-		       "           process events refused\n");
+		       "           process groups, the foreground, ptys made inside (the session's "
+		       "own);\n"
+		       "           keyrings, fanotify, chattr, leases, sock_diag, process events "
+		       "refused\n");
 	bool nested = cordon_sandbox_nested();
 	bool refused = !nested && cordon_sandbox_listener_refused();
 	if (nested)
