@@ -86,9 +86,11 @@ int cordon_relay_open(struct cordon_relay *t, struct cordon_error *err)
 {
 	t->user = t->master = t->slave = -1;
 	t->std = 0;
-	t->input = t->detach = t->raw = t->hung = t->user_gone = t->give_back = t->tostop =
-		t->tostopped = false;
-	t->in_len = t->in_off = t->out_len = t->out_off = 0;
+	t->input = t->detach = t->raw = t->hung = t->user_gone = t->tostop = t->tostopped = false;
+	t->in_len = t->in_off = t->in_pass = t->out_len = t->out_off = 0;
+	t->pause_until = 0;
+	t->sent_len = 0;
+	t->sent_total = 0;
 	t->name[0] = '\0';
 	cordon_ttyfilter_init(&t->filter);
 	int first = -1, via = -1;
@@ -229,13 +231,13 @@ void cordon_relay_poll(const struct cordon_relay *t, struct pollfd p[2])
 	if (t->master < 0)
 		return;
 	short user = 0, master = 0;
-	if (t->raw && t->in_len == 0)
+	if (t->raw && t->in_len == 0 && !t->pause_until)
 		user |= POLLIN;
 	if (t->out_len > 0 && !t->tostop)
 		user |= POLLOUT;
 	if (t->out_len == 0 && !t->hung)
 		master |= POLLIN;
-	if (t->in_len > 0 && !t->hung)
+	if (t->in_off < t->in_pass && !t->hung)
 		master |= POLLOUT;
 	if (user && !t->user_gone)
 		p[0] = (struct pollfd){.fd = t->user, .events = user};
@@ -310,9 +312,40 @@ static void put_out(struct cordon_relay *t)
 		t->user_gone = true;
 }
 
+/* The last keys passed in, kept for give_back_typed. */
+static void record_sent(struct cordon_relay *t, const char *p, size_t n)
+{
+	if (n >= sizeof(t->sent)) {
+		memcpy(t->sent, p + n - sizeof(t->sent), sizeof(t->sent));
+		t->sent_len = sizeof(t->sent);
+	} else {
+		size_t keep = t->sent_len + n > sizeof(t->sent) ? sizeof(t->sent) - n : t->sent_len;
+		memmove(t->sent, t->sent + t->sent_len - keep, keep);
+		memcpy(t->sent + keep, p, n);
+		t->sent_len = keep + n;
+	}
+	t->sent_total += n;
+}
+
 static void put_in(struct cordon_relay *t)
 {
-	(void)put(t->master, t->in, &t->in_off, &t->in_len);
+	/* IN[in_off, in_pass) goes in; IN[in_pass, in_len) is held
+	 * (pause_keys). */
+	while (t->in_off < t->in_pass) {
+		ssize_t n = write(t->master, t->in + t->in_off, t->in_pass - t->in_off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return;
+		if (n <= 0) {
+			t->in_off = t->in_pass; /* (dropped: the session's side is gone) */
+			break;
+		}
+		record_sent(t, t->in + t->in_off, (size_t)n);
+		t->in_off += (size_t)n;
+	}
+	if (t->in_off == t->in_len)
+		t->in_off = t->in_len = t->in_pass = 0;
 }
 
 /* From the session's side into OUT: false when nothing more comes now. */
@@ -335,6 +368,30 @@ static bool take_out(struct cordon_relay *t)
 	return false;
 }
 
+static long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* A key that may end the command (the user's ^C, ^\, ^Z) in what was just
+ * read: it goes in, and what follows it waits (held, and the user's
+ * terminal not read) for PAUSE_MS, so that keys typed right after it
+ * (^C, then the next command line) stay the shell's where the session
+ * ends meanwhile: what the session's terminal took is lost with it. */
+static void pause_keys(struct cordon_relay *t)
+{
+	const cc_t keys[] = {t->modes.c_cc[VINTR], t->modes.c_cc[VQUIT], t->modes.c_cc[VSUSP]};
+	for (size_t i = t->in_off; i < t->in_len; i++)
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			if (keys[k] != _POSIX_VDISABLE && (cc_t)t->in[i] == keys[k]) {
+				t->in_pass = i + 1;
+				t->pause_until = now_ms() + CORDON_RELAY_PAUSE_MS;
+				return;
+			}
+}
+
 void cordon_relay_pump(struct cordon_relay *t, const struct pollfd p[2])
 {
 	if (t->master < 0)
@@ -346,8 +403,9 @@ void cordon_relay_pump(struct cordon_relay *t, const struct pollfd p[2])
 	if (p[0].fd >= 0 && (p[0].revents & POLLIN) && t->in_len == 0) {
 		ssize_t n = read(t->user, t->in, sizeof(t->in));
 		if (n > 0) {
-			t->in_len = (size_t)n;
+			t->in_len = t->in_pass = (size_t)n;
 			t->in_off = 0;
+			pause_keys(t);
 		} else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
 			/* EIO: our group lost the foreground (SIGTTIN is
 			 * blocked here) without a stop; the new holder sets its
@@ -358,8 +416,23 @@ void cordon_relay_pump(struct cordon_relay *t, const struct pollfd p[2])
 	}
 	/* (At once, not after the next poll: the session's side takes it, or
 	 * POLLOUT says when.) */
-	if (t->in_len)
+	if (t->in_off < t->in_pass)
 		put_in(t);
+}
+
+int cordon_relay_timeout(struct cordon_relay *t)
+{
+	if (!t->pause_until)
+		return -1;
+	long left = t->pause_until - now_ms();
+	if (left > 0)
+		return (int)left;
+	/* The session went on after the key: what was held goes in. */
+	t->pause_until = 0;
+	t->in_pass = t->in_len;
+	if (t->in_off < t->in_pass)
+		put_in(t);
+	return -1;
 }
 
 void cordon_relay_pause(struct cordon_relay *t)
@@ -396,51 +469,69 @@ void cordon_relay_resume(struct cordon_relay *t)
 	cordon_relay_resize(t);
 }
 
-/* What the user typed that nothing in the session read (typed ahead, as
- * the command ended: ^C and the next command line) given back to the
- * user's terminal, where the shell reads it next as it would have without
- * the relay: what we had not passed on yet, then what waits in the
- * session's terminal (its line discipline's queue: made readable by
- * turning canonical mode off). TIOCSTI, on our controlling terminal
- * (where dev.tty.legacy_tiocsti is 0, only with CAP_SYS_ADMIN: else it
- * is lost, as with ssh or sudo's use_pty). Only where nothing inside
- * can put bytes in that queue but us (GIVE_BACK: the session's seccomp
- * filter, which refuses TIOCSTI, is known to be in place, seccomp-rules.c),
- * and where the session's terminal changed none of the keys as they came
- * (ISTRIP, IUCLC, INLCR, IGNCR: a session could make other bytes of
- * them), so that these are the user's keys as typed. Only where our job
- * has the foreground. */
-static void give_back_typed(struct cordon_relay *t)
+/* Whether A and B (N bytes) are the same keys, a carriage return and a
+ * newline taken as one (the session's terminal maps one to the other). */
+static bool same_keys(const char *a, const char *b, size_t n)
 {
-	if (!t->input || !t->give_back || t->user_gone || !foreground(t))
-		return;
-	char buf[sizeof(t->in)];
-	size_t n = 0;
-	for (size_t i = t->in_off; i < t->in_len; i++)
-		buf[n++] = t->in[i];
-	t->in_len = t->in_off = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool eol_a = a[i] == '\r' || a[i] == '\n', eol_b = b[i] == '\r' || b[i] == '\n';
+		if (a[i] != b[i] && !(eol_a && eol_b))
+			return false;
+	}
+	return true;
+}
+
+/* How many of the last keys passed in wait unread in the session's
+ * terminal, whole lines as the user typed them: 0 unless what waits there
+ * (its line discipline's queue, made readable by turning canonical mode
+ * off on a second fd of it) is exactly the last keys we passed (no key
+ * edited, erased or changed by modes the session set: its erase and kill
+ * keys made `false && touch X` into `touch X`, round 61c) and begins
+ * where a line began. */
+static size_t unread_lines(struct cordon_relay *t)
+{
 	int peer = ioctl(t->master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (peer < 0)
+		return 0;
+	char q[sizeof(t->sent)];
+	ssize_t n = -1;
 	struct termios m;
-	const tcflag_t changes = ISTRIP | INLCR | IGNCR
-#ifdef IUCLC
-				 | IUCLC
-#endif
-		;
-	if (peer >= 0 && tcgetattr(peer, &m) == 0 && !(m.c_iflag & changes)) {
+	if (tcgetattr(peer, &m) == 0) {
 		m.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
 		m.c_cc[VMIN] = 0;
 		m.c_cc[VTIME] = 0;
-		if (tcsetattr(peer, TCSANOW, &m) == 0) {
-			ssize_t got = read(peer, buf + n, sizeof(buf) - n);
-			if (got > 0)
-				n += (size_t)got;
-		}
+		if (tcsetattr(peer, TCSANOW, &m) == 0)
+			n = read(peer, q, sizeof(q));
 	}
-	if (peer >= 0)
-		close(peer);
-	for (size_t i = 0; i < n; i++)
-		if (ioctl(t->user, TIOCSTI, &buf[i]) < 0)
+	close(peer);
+	if (n <= 0 || (size_t)n > t->sent_len)
+		return 0;
+	size_t at = t->sent_len - (size_t)n;
+	bool line_start = at ? t->sent[at - 1] == '\r' || t->sent[at - 1] == '\n'
+			     : t->sent_total == t->sent_len;
+	return line_start && same_keys(q, t->sent + at, (size_t)n) ? (size_t)n : 0;
+}
+
+/* Keys the user typed that nothing in the session read given back to the
+ * user's terminal as the session ends, where the shell reads them next as
+ * it would have without the relay (the next command line typed while the
+ * last one ends): whole lines of ours waiting unread (unread_lines), then
+ * those held after ^C (pause_keys). Only our own copy of the user's keys,
+ * never what the session's terminal holds. TIOCSTI, on our controlling
+ * terminal (where dev.tty.legacy_tiocsti is 0, only with CAP_SYS_ADMIN:
+ * else lost, as with ssh). Only where our job has the foreground. */
+static void give_back_typed(struct cordon_relay *t)
+{
+	if (!t->input || t->user_gone || !foreground(t))
+		return;
+	size_t lines = unread_lines(t);
+	for (size_t i = t->sent_len - lines; i < t->sent_len; i++)
+		if (ioctl(t->user, TIOCSTI, &t->sent[i]) < 0)
+			return;
+	for (size_t i = t->in_off; i < t->in_len; i++)
+		if (ioctl(t->user, TIOCSTI, &t->in[i]) < 0)
 			break;
+	t->in_len = t->in_off = t->in_pass = 0;
 }
 
 void cordon_relay_end(struct cordon_relay *t)

@@ -42,22 +42,26 @@
 #include "ttyfilter.h"
 
 struct cordon_relay {
-	int user;       /* the user's terminal, a description of our own (non-blocking), or -1 */
-	int master;     /* the session's terminal, our side, or -1: no relay */
-	int slave;      /* its other side, for the command until it has it, or -1 */
-	unsigned std;   /* bit N: fd N (0-2) was the user's terminal */
-	bool input;     /* stdin was: what the user types goes in (the first case above) */
-	bool detach;    /* the command leaves the terminal's session (every case but none) */
-	bool raw;       /* the user's terminal is raw (MODES: as we found it) */
-	bool hung;      /* the session's side is closed everywhere (EIO) */
-	bool user_gone; /* the user's side failed (EIO: hung up) */
-	bool give_back; /* keys typed ahead go back to the user's terminal at the end */
-	bool tostop;    /* OUT waits: our job is in the background of a TOSTOP terminal */
-	bool tostopped; /* no more stops for it, OUT dropped: stopped once at the end, or ended */
+	int user;         /* the user's terminal, a description of our own (non-blocking), or -1 */
+	int master;       /* the session's terminal, our side, or -1: no relay */
+	int slave;        /* its other side, for the command until it has it, or -1 */
+	unsigned std;     /* bit N: fd N (0-2) was the user's terminal */
+	bool input;       /* stdin was: what the user types goes in (the first case above) */
+	bool detach;      /* the command leaves the terminal's session (every case but none) */
+	bool raw;         /* the user's terminal is raw (MODES: as we found it) */
+	bool hung;        /* the session's side is closed everywhere (EIO) */
+	bool user_gone;   /* the user's side failed (EIO: hung up) */
+	long pause_until; /* CLOCK_MONOTONIC ms: keys after ^C held until then (0: none) */
+	bool tostop;      /* OUT waits: our job is in the background of a TOSTOP terminal */
+	bool tostopped;   /* no more stops for it, OUT dropped: stopped once at the end, or ended */
 	struct termios modes;
 	struct cordon_ttyfilter filter; /* what the session writes out (ttyfilter.h) */
 	char name[32];                  /* the session's terminal, /dev/pts/N */
 	size_t in_len, in_off, out_len, out_off;
+	size_t in_pass;  /* IN up to here goes in now; the rest waits for PAUSE_UNTIL */
+	size_t sent_len; /* the last keys passed in, in SENT */
+	unsigned long long sent_total; /* every key passed in */
+	char sent[4096];
 	char in[4096], out[16384];
 };
 
@@ -72,6 +76,12 @@ void cordon_relay_start(struct cordon_relay *t);
 void cordon_relay_poll(const struct cordon_relay *t, struct pollfd p[2]);
 /* What P (from cordon_relay_poll, polled) says is ready, copied. */
 void cordon_relay_pump(struct cordon_relay *t, const struct pollfd p[2]);
+/* How long keys after one that may end the command wait (ptyrelay.c
+ * pause_keys). */
+#define CORDON_RELAY_PAUSE_MS 250
+/* Milliseconds until held keys go in (-1: none held); held keys whose
+ * time has come are passed on here. */
+int cordon_relay_timeout(struct cordon_relay *t);
 /* Before the launcher stops with its job: the user's modes put back. */
 void cordon_relay_pause(struct cordon_relay *t);
 /* As it goes on (SIGCONT), or may have come to the foreground: raw again

@@ -548,6 +548,9 @@ static void wait_for_end(struct run *r)
 				      {.fd = r->keeper_fd, .events = POLLIN},
 				      {.fd = r->tty, .events = 0},
 				      {.fd = r->sig, .events = POLLIN}};
+		/* (Held keys whose time came go in first: then the user's
+		 * terminal is read again.) */
+		int held = cordon_relay_timeout(&r->relay);
 		cordon_relay_poll(&r->relay, &p[4]);
 		int timeout = listed ? -1 : (int)(list_at - now_ms() > 0 ? list_at - now_ms() : 0);
 		/* In the background, the foreground is looked at now and then
@@ -558,6 +561,8 @@ static void wait_for_end(struct run *r)
 		 * at again now and then (one may open it again: /dev/tty). */
 		if (r->relay.hung && (timeout < 0 || timeout > 250))
 			timeout = 250;
+		if (held >= 0 && (timeout < 0 || timeout > held))
+			timeout = held;
 		int n = poll(p, 6, timeout);
 		if (n < 0 && errno != EINTR)
 			break;
@@ -1182,9 +1187,6 @@ int cordon_session_run(struct cordon_session *s, enum cordon_tracking want,
 						       .ipc = r.ipc,
 						       .meta = r.meta};
 		cordon_supervisor_start(&cfg);
-		/* (Its filter refuses TIOCSTI inside: what waits unread in the
-		 * session's terminal is the user's.) */
-		r.relay.give_back = true;
 	}
 	/* The guards a save outside may end, put back while it runs. */
 	if (rc >= 0 && !refused && sandbox)

@@ -167,3 +167,57 @@ BOTH_USERS(escape, own_terminal_stdin_by_dev_tty_hands_over_no_terminal, .timeou
 	}
 	world_free(&w);
 }
+
+/* Keys typed ahead while a session ends are given back to the user's
+ * shell, but only whole lines the session's terminal left as typed:
+ * review 61c found the first give-back took the session's queue, which a
+ * session edits with keys of its own (stty kill &: "false && touch X"
+ * became " touch X"), and the user's shell ran it. Judged outside: the
+ * edited line's marker is not made, while a line typed ahead plainly
+ * still reaches the shell (its marker). Control: with share_terminal the
+ * same edit reaches the shell (its marker is made). */
+BOTH_USERS(escape, own_terminal_gives_back_only_lines_as_typed, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "giveback", "");
+	char *text = read_file(w.cfg);
+	cr_assert(text && text[0] == '{');
+	char *shared =
+		write_file(w.proj, "shared.json", fmt("{\"share_terminal\": true, %s", text + 1));
+	free(text);
+	world_give(&w);
+	const char *bin = w.as_user ? w.user_cordon : CORDON_BIN;
+	for (int ctl = 0; ctl < 2; ctl++) {
+		char *argv[] = {"/bin/bash", "--norc", "--noprofile", "-i", NULL};
+		int master;
+		char *name;
+		pid_t pid = world_pty_spawn(&w, argv, &master, &name);
+		char buf[16384] = "";
+		char *edited = fmt("%s/edited-%d", w.proj, ctl),
+		     *plain = fmt("%s/plain-%d", w.proj, ctl);
+		char *job = fmt("%s run --config %s -- /bin/sh -c 'stty kill \\&; sleep 1.5'\n",
+				bin, ctl ? shared : w.cfg);
+		shell_says(master, job, 700, buf, sizeof(buf));
+		char *line = fmt("false && touch %s\r", edited);
+		shell_says(master, line, 2500, buf, sizeof(buf));
+		free(job);
+		free(line);
+		if (ctl) {
+			cr_expect(file_exists(edited), "control: the edited line did not run: %s",
+				  buf);
+		} else {
+			cr_expect(!file_exists(edited), "an edited line was given back and ran");
+			job = fmt("%s run --config %s -- /bin/sleep 1.5\n", bin, w.cfg);
+			shell_says(master, job, 700, buf, sizeof(buf));
+			line = fmt("touch %s\r", plain);
+			shell_says(master, line, 2500, buf, sizeof(buf));
+			cr_expect(file_exists(plain), "a line typed ahead was lost: %s", buf);
+			free(job);
+			free(line);
+		}
+		end_shell(pid, master);
+		free(edited), free(plain), free(name);
+	}
+	free(shared);
+	world_free(&w);
+}
