@@ -467,11 +467,7 @@ Test(terminal, a_terminal_of_its_own_follows_the_user_s, .timeout = 60)
 {
 	struct world w;
 	world_init(&w, "owntty", "");
-	char *text = read_file(w.cfg);
-	cr_assert(text && text[0] == '{');
-	char *shared =
-		write_file(w.proj, "shared.json", fmt("{\"share_terminal\": true, %s", text + 1));
-	free(text);
+	char *shared = world_shared_terminal_config(&w);
 	char *argv[] = {"/bin/bash", "--norc", "--noprofile", "-i", NULL};
 	int master;
 	char *name;
@@ -587,11 +583,7 @@ Test(terminal, a_terminal_the_user_may_not_open_by_name_is_relayed, .timeout = 6
 	world_init(&w, "rootpty", "");
 	world_as_user(&w);
 	world_give(&w);
-	char *text = read_file(w.cfg);
-	cr_assert(text && text[0] == '{');
-	char *shared =
-		write_file(w.proj, "shared.json", fmt("{\"share_terminal\": true, %s", text + 1));
-	free(text);
+	char *shared = world_shared_terminal_config(&w);
 	for (int ctl = 0; ctl < 2; ctl++) {
 		char *argv[] = {CORDON_BIN, "run",     "--config", ctl ? shared : w.cfg,
 				"--",       "/bin/sh", "-c",       "tty; echo ran-$((6*7))",
@@ -633,11 +625,7 @@ BOTH_USERS(terminal, a_pipeline_after_the_session_writes_lines_not_stairs, .time
 	struct world w;
 	world_for(&w, who, "stairs", "");
 	world_give(&w);
-	char *text = read_file(w.cfg);
-	cr_assert(text && text[0] == '{');
-	char *shared =
-		write_file(w.proj, "shared.json", fmt("{\"share_terminal\": true, %s", text + 1));
-	free(text);
+	char *shared = world_shared_terminal_config(&w);
 	const char *bin = w.as_user ? w.user_cordon : CORDON_BIN;
 	for (int ctl = 0; ctl < 2; ctl++) {
 		char *mark = fmt("started-%d", ctl);
@@ -681,11 +669,7 @@ BOTH_USERS(terminal, a_session_started_in_the_background_has_the_user_s_keys, .t
 	struct world w;
 	world_for(&w, who, "bgkeys", "");
 	world_give(&w);
-	char *text = read_file(w.cfg);
-	cr_assert(text && text[0] == '{');
-	char *shared =
-		write_file(w.proj, "shared.json", fmt("{\"share_terminal\": true, %s", text + 1));
-	free(text);
+	char *shared = world_shared_terminal_config(&w);
 	const char *bin = w.as_user ? w.user_cordon : CORDON_BIN;
 	for (int ctl = 0; ctl < 2; ctl++) {
 		char *argv[] = {"/bin/bash", "--norc", "--noprofile", "-i", NULL};

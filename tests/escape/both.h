@@ -5,7 +5,11 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 
+#include <signal.h>
+#include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "helpers.h"
 
@@ -63,6 +67,29 @@ static inline void world_xdg_notes_apart(struct world *w, const struct who *who)
 	world_setenv(w, kv);
 	free(kv);
 	free(dir);
+}
+
+/* W's config with "share_terminal": true added, as W's project's
+ * shared.json: the session on the user's terminal itself (the control of
+ * the tests of a terminal of its own). Its path, malloc'd. */
+static inline char *world_shared_terminal_config(struct world *w)
+{
+	char *text = read_file(w->cfg);
+	cr_assert(text && text[0] == '{', "%s", w->cfg);
+	char *json = fmt("{\"share_terminal\": true, %s", text + 1);
+	char *path = write_file(w->proj, "shared.json", json);
+	free(json);
+	free(text);
+	return path;
+}
+
+/* The interactive shell PID on the terminal MASTER ended, and reaped. */
+static inline void end_shell(pid_t pid, int master)
+{
+	kill(pid, SIGKILL);
+	int st;
+	waitpid(pid, &st, 0);
+	close(master);
 }
 
 #endif

@@ -1058,15 +1058,6 @@ static char *typed_then_logged(int master, const char *marker, const char *log,
 	return read_file(log);
 }
 
-/* The interactive shell PID on the terminal MASTER ended, and reaped. */
-static void end_shell(pid_t pid, int master)
-{
-	kill(pid, SIGKILL);
-	int st;
-	waitpid(pid, &st, 0);
-	close(master);
-}
-
 /* The hold's tests (HOW 1-3, and the ones below that stop a job whose
  * program ignores ^Z) run with the user's terminal shared: with a
  * terminal of its own (the default), ^Z is the program's to take, and
@@ -1594,11 +1585,7 @@ BOTH_USERS(escape, own_terminal_keeps_the_terminal_s_clipboard_files_and_answers
 {
 	struct world w;
 	world_for(&w, who, "ttyseq", "");
-	char *text = read_file(w.cfg);
-	cr_assert(text && text[0] == '{');
-	char *shared =
-		write_file(w.proj, "shared.json", fmt("{\"share_terminal\": true, %s", text + 1));
-	free(text);
+	char *shared = world_shared_terminal_config(&w);
 	world_give(&w);
 	const char *bin = w.as_user ? w.user_cordon : CORDON_BIN;
 	for (int ctl = 0; ctl < 2; ctl++) {

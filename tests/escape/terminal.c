@@ -12,15 +12,6 @@
 #include "both.h"
 #include "helpers.h"
 
-/* The interactive shell PID on the terminal MASTER ended, and reaped. */
-static void end_shell(pid_t pid, int master)
-{
-	kill(pid, SIGKILL);
-	int st;
-	waitpid(pid, &st, 0);
-	close(master);
-}
-
 /* LINE typed to the shell on MASTER, and what it prints for MS read into
  * BUF (appended). */
 static void shell_says(int master, const char *line, int ms, char *buf, size_t size)
@@ -180,11 +171,7 @@ BOTH_USERS(escape, own_terminal_gives_back_only_lines_as_typed, .timeout = 60)
 {
 	struct world w;
 	world_for(&w, who, "giveback", "");
-	char *text = read_file(w.cfg);
-	cr_assert(text && text[0] == '{');
-	char *shared =
-		write_file(w.proj, "shared.json", fmt("{\"share_terminal\": true, %s", text + 1));
-	free(text);
+	char *shared = world_shared_terminal_config(&w);
 	world_give(&w);
 	const char *bin = w.as_user ? w.user_cordon : CORDON_BIN;
 	for (int ctl = 0; ctl < 2; ctl++) {
