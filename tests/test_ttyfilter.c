@@ -147,3 +147,125 @@ Test(ttyfilter, tricks_do_not_slip_a_sequence_through)
 	expect_out(ask, true, "z");
 	free(set), free(ask);
 }
+
+/* A C0 control or DEL after an ESC: the terminal does the control (or
+ * ignores the DEL) and is still in its escape, so the ESC and the byte
+ * after them are one sequence (tmux took ESC BEL ] 2 as OSC 2). */
+Test(ttyfilter, an_escape_goes_on_after_a_control_or_del)
+{
+	for (int fg = 0; fg < 2; fg++) {
+		expect_out("a\x1b\x07]52;c;?\x07"
+			   "b",
+			   fg,
+			   "a\x07"
+			   "b");
+		expect_out("a\x1b\r\n]52;c;?\x07"
+			   "b",
+			   fg, "a\r\nb");
+		expect_out("a\x1b\x7f]52;c;?\x07"
+			   "b",
+			   fg, "ab");
+		expect_out("a\x1b\x07_Ga=T,t=f;eA==\x1b\\b", fg,
+			   "a\x07"
+			   "b");
+	}
+	/* (The ESC is held, not lost: what it begins passes.) */
+	expect_out("\x1b\x07[1m", false, "\x07\x1b[1m");
+	expect_out("\x1b\x7f"
+		   "7",
+		   false,
+		   "\x1b"
+		   "7");
+	/* CAN and SUB still end it. */
+	expect_out("\x1b\x18]2;t\x07", false, "\x1b\x18]2;t\x07");
+}
+
+/* C0 controls inside a string are ignored by terminals (tmux read
+ * ESC ] ^A 2 as OSC 2): judged without them. */
+Test(ttyfilter, controls_inside_a_string_do_not_hide_it)
+{
+	for (int fg = 0; fg < 2; fg++) {
+		expect_out("a\x1b]5\x01"
+			   "2;c;?\x07"
+			   "b",
+			   fg, "ab");
+		expect_out("a\x1b]52;c\x01;\x02?\x07"
+			   "b",
+			   fg, "ab");
+		expect_out("a\x1b_G\x01t=f;eA==\x1b\\b", fg, "ab");
+		expect_out("a\x1bPt\x0emux;\x1b\x1b]52;c;?\x07\x1b\\b", fg, "ab");
+	}
+	expect_out("a\x1b]1\x01"
+		   "1;?\x07"
+		   "b",
+		   false, "ab");
+}
+
+static char *repeated(const char *pre, const char *part, int times, const char *post)
+{
+	char *s = malloc(strlen(pre) + strlen(part) * (size_t)times + strlen(post) + 1);
+	cr_assert(s);
+	strcpy(s, pre);
+	for (int i = 0; i < times; i++)
+		strcat(s, part);
+	strcat(s, post);
+	return s;
+}
+
+/* What the filter judges by lies past its head: a number of 300 digits
+ * (leading zeros), a list of keys longer than the head, an OSC number that
+ * overflows into another in the terminal (tmux read 4294967298 as 2). */
+Test(ttyfilter, a_head_too_long_to_judge_is_dropped)
+{
+	for (int fg = 0; fg < 2; fg++) {
+		char *s = repeated("a\x1b]", "0", 300,
+				   "52;c;?\x07"
+				   "b");
+		expect_out(s, fg, "ab");
+		free(s);
+		s = repeated("a\x1b_G", "a=T,", 80, "t=f;L2V0Yy9wYXNzd2Q=\x1b\\b");
+		expect_out(s, fg, "ab");
+		free(s);
+		s = repeated("a\x1b]52;", "c", 300,
+			     ";?\x07"
+			     "b");
+		expect_out(s, fg, "ab");
+		free(s);
+		s = repeated("a\x1bP", "1;", 200, "tmux;\x1b\x1b]52;c;?\x07\x1b\\b");
+		expect_out(s, fg, "ab");
+		free(s);
+		expect_out("a\x1b]4294967348;c;?\x07"
+			   "b",
+			   fg, "ab");
+	}
+	/* Out of the foreground, a long list whose end asks. */
+	char *s = repeated("a\x1b]4;", "1;rgb:00/00/00;", 40,
+			   "2;?\x07"
+			   "b");
+	expect_out(s, false, "ab");
+	free(s);
+	/* A long title, a long link, a long image: passed whole. */
+	s = repeated("\x1b]0;", "title ", 100, "\x07");
+	passes(s, false);
+	free(s);
+	s = repeated("\x1b]8;;https://example.com/", "x", 400, "\x1b\\link\x1b]8;;\x1b\\");
+	passes(s, false);
+	free(s);
+	s = repeated("\x1b_Gf=100,a=T;", "QUFB", 200, "\x1b\\");
+	passes(s, false);
+	free(s);
+}
+
+/* Parameters before a DCS's body: tmux still passes on "tmux;" after them
+ * (its parameters are kept apart from the string). */
+Test(ttyfilter, parameters_do_not_hide_tmux_passthrough)
+{
+	for (int fg = 0; fg < 2; fg++) {
+		expect_out("a\x1bP1tmux;\x1b\x1b]52;c;?\x07\x1b\\b", fg, "ab");
+		expect_out("a\x1bP0;1$tmux;x\x1b\\b", fg, "ab");
+		expect_out("a\xc2\x90"
+			   "2tmux;\x1b\x1b]52;c;?\x07\x1b\\b",
+			   fg, "ab");
+	}
+	passes("\x1bP0;1;0q#0;2;0;0;0#0!10~-\x1b\\", false); /* sixel */
+}

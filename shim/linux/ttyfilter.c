@@ -83,16 +83,45 @@ static bool csi_dropped(const struct cordon_ttyfilter *f, bool fg)
 	       (final == 'S' && n && p[0] == '?');
 }
 
-/* Whether the string in HEAD (intro, then its first bytes) is dropped. */
-static bool string_dropped(const struct cordon_ttyfilter *f, bool fg)
+/* Where a DCS's string begins in P[0, N): after its parameters (and, with
+ * INTERMEDIATES, those too), which a terminal keeps apart from it. */
+static size_t dcs_body(const char *p, size_t n, bool intermediates)
 {
-	const char *p = f->head + 2;
-	size_t n = f->n - 2;
+	size_t i = 0;
+	while (i < n && p[i] >= 0x30 && p[i] <= 0x3f)
+		i++;
+	while (intermediates && i < n && p[i] >= 0x20 && p[i] <= 0x2f)
+		i++;
+	return i;
+}
+
+/* Whether the string in HEAD (intro, then its first bytes) is dropped:
+ * WHOLE, it ended there; else it goes on past the head, and what the
+ * head does not show (a number or keys not ended yet, a "?" to come) is
+ * taken for the worst. */
+static bool string_dropped(const struct cordon_ttyfilter *f, bool fg, bool whole)
+{
+	/* Judged as the terminal reads it: without the C0 controls in it,
+	 * which terminals ignore there (tmux read ESC ] 5 ^A 2 as OSC 52). */
+	char p[CORDON_TTYFILTER_HEAD] = {0};
+	size_t n = 0;
+	for (size_t k = 2; k < f->n; k++)
+		if ((unsigned char)f->head[k] >= 0x20)
+			p[n++] = f->head[k];
 	if (f->kind == ']') {
 		long num = 0;
 		size_t i = 0;
-		while (i < n && p[i] >= '0' && p[i] <= '9' && num < 100000)
-			num = num * 10 + (p[i++] - '0');
+		for (; i < n && p[i] >= '0' && p[i] <= '9'; i++) {
+			/* (No OSC has a number this long: a terminal's own
+			 * arithmetic overflows it into another, tmux's
+			 * 4294967298 into 2.) */
+			if (num >= 100000)
+				return true;
+			num = num * 10 + (p[i] - '0');
+		}
+		/* (Its number not ended within the head: leading zeros.) */
+		if (!whole && i == n)
+			return true;
 		/* kitty's file transfer and clipboard, iTerm2's files and
 		 * clipboard. */
 		if (num == 5113 || num == 5522 || num == 1337)
@@ -101,28 +130,35 @@ static bool string_dropped(const struct cordon_ttyfilter *f, bool fg)
 			/* 52;SELECTION;DATA: DATA "?" asks for the clipboard. */
 			const char *semi =
 				i < n && p[i] == ';' ? memchr(p + i + 1, ';', n - i - 1) : NULL;
-			if (semi && semi + 1 < p + n && semi[1] == '?')
-				return true;
+			return semi ? semi + 1 < p + n && semi[1] == '?' : !whole;
 		}
 		/* Out of the foreground, a question (colours: 4, 10-19, ...
-		 * with "?"); titles, the directory, links and notices may
-		 * hold a "?" and ask nothing. */
+		 * with "?", which may come after the head in a list); titles,
+		 * the directory, links and notices may hold a "?" and ask
+		 * nothing. */
 		bool says = num == 0 || num == 1 || num == 2 || num == 7 || num == 8 || num == 9 ||
 			    num == 133 || num == 777;
-		return !fg && !says && memchr(p, '?', n);
+		return !fg && !says && (!whole || memchr(p, '?', n));
 	}
 	if (f->kind == 'P') {
-		/* tmux's passthrough: anything, to the terminal outside. */
-		if (n >= 5 && memcmp(p, "tmux;", 5) == 0)
+		/* tmux's passthrough: anything, to the terminal outside (after
+		 * parameters too, which tmux keeps apart). */
+		size_t body = dcs_body(p, n, true);
+		if (n - body >= 5 ? memcmp(p + body, "tmux;", 5) == 0 : !whole)
 			return true;
 		/* Settings and capabilities asked for (DECRQSS, XTGETTCAP). */
-		return !fg && n >= 2 && (memcmp(p, "$q", 2) == 0 || memcmp(p, "+q", 2) == 0);
+		body = dcs_body(p, n, false);
+		return !fg && n - body >= 2 &&
+		       (memcmp(p + body, "$q", 2) == 0 || memcmp(p + body, "+q", 2) == 0);
 	}
 	if (f->kind == '_' && n && p[0] == 'G') {
 		/* kitty's graphics: an image read by the terminal from a file,
 		 * a temporary file or shared memory of its own (a path of the
-		 * user's); a question out of the foreground. */
+		 * user's); a question out of the foreground. Keys not ended
+		 * within the head: one may be t=f. */
 		const char *semi = memchr(p, ';', n);
+		if (!semi && !whole)
+			return true;
 		size_t keys = semi ? (size_t)(semi - p) : n;
 		for (size_t i = 1; i + 3 <= keys; i++)
 			if ((p[i - 1] == 'G' || p[i - 1] == ',') && p[i] == 't' &&
@@ -134,11 +170,26 @@ static bool string_dropped(const struct cordon_ttyfilter *f, bool fg)
 	return false;
 }
 
+/* Whether the byte just held makes HEAD tmux's passthrough ("tmux;" after
+ * the DCS's parameters and intermediates, C0 controls ignored). */
+static bool tmux_begins(const struct cordon_ttyfilter *f)
+{
+	if (f->kind != 'P' || f->head[f->n - 1] != ';')
+		return false;
+	char p[CORDON_TTYFILTER_HEAD] = {0};
+	size_t n = 0;
+	for (size_t k = 2; k < f->n; k++)
+		if ((unsigned char)f->head[k] >= 0x20)
+			p[n++] = f->head[k];
+	size_t body = dcs_body(p, n, true);
+	return n - body == 5 && memcmp(p + body, "tmux;", 5) == 0;
+}
+
 /* The string judged (its terminator, if any, is TERM, TERM_N bytes). */
 static void string_end(struct cordon_ttyfilter *f, char *out, size_t *o, bool fg, const char *term,
 		       size_t term_n)
 {
-	if (!string_dropped(f, fg)) {
+	if (!string_dropped(f, fg, true)) {
 		put(out, o, f->head, f->n);
 		put(out, o, term, term_n);
 	}
@@ -192,13 +243,20 @@ size_t cordon_ttyfilter(struct cordon_ttyfilter *f, const char *in, size_t n, ch
 				f->state = c == '[' ? CSI : STRING;
 			} else if (c == ESC) {
 				out[o++] = ESC; /* (an ESC alone, then another) */
-			} else if (c < 0x20 || c >= 0x80) {
+			} else if (c == CAN || c == SUB || c >= 0x80) {
 				/* (The terminal drops the ESC: what follows, a C1
 				 * control's UTF-8 bytes too, is looked at afresh.) */
 				out[o++] = ESC;
 				f->n = 0;
 				f->state = GROUND;
 				goto again;
+			} else if (c < 0x20) {
+				/* Done, and the terminal is still in the escape
+				 * (tmux took ESC BEL ] as an OSC): the control goes
+				 * out, the ESC stays held. */
+				out[o++] = (char)c;
+			} else if (c == 0x7f) {
+				/* (Ignored there, as terminals do.) */
 			} else {
 				out[o++] = ESC;
 				out[o++] = (char)c;
@@ -261,7 +319,8 @@ size_t cordon_ttyfilter(struct cordon_ttyfilter *f, const char *in, size_t n, ch
 				}
 				if (f->n < sizeof(f->head)) {
 					f->head[f->n++] = (char)0xc2;
-				} else if (string_dropped(f, foreground)) {
+				} else if (string_dropped(f, foreground, false)) {
+					f->tmux = f->kind == 'P';
 					f->n = 0;
 					f->state = STR_DROP;
 					goto again;
@@ -284,13 +343,15 @@ size_t cordon_ttyfilter(struct cordon_ttyfilter *f, const char *in, size_t n, ch
 				f->head[f->n++] = (char)c; /* (room kept for a 0xC2) */
 				/* tmux's passthrough, dropped whole: its ESCs are
 				 * doubled, and only ESC \ ends it. */
-				if (f->kind == 'P' && f->n == 7 &&
-				    memcmp(f->head + 2, "tmux;", 5) == 0) {
+				if (tmux_begins(f)) {
 					f->tmux = true;
 					f->n = 0;
 					f->state = STR_DROP;
 				}
-			} else if (string_dropped(f, foreground)) {
+			} else if (string_dropped(f, foreground, false)) {
+				/* (A DCS too long to judge may be tmux's
+				 * passthrough: dropped as one, to its ESC \.) */
+				f->tmux = f->kind == 'P';
 				f->n = 0;
 				f->state = STR_DROP;
 			} else {

@@ -14,7 +14,10 @@
  * Everything else passes unchanged, byte for byte; what is dropped is the
  * whole sequence. Sequences are found in their 7-bit form (ESC [, ESC ],
  * ESC P, ESC _, ESC ^, ESC X) and as UTF-8 encoded C1 controls (C2 9B
- * ...), as UTF-8 terminals read them; across reads. */
+ * ...), as UTF-8 terminals read them; across reads; read as terminals
+ * read them (a C0 control after an ESC or inside a string is done or
+ * ignored, not an end). A string whose head does not show what it is
+ * (a number, keys or parameters longer than the head) is dropped. */
 #ifndef CORDON_TTYFILTER_H
 #define CORDON_TTYFILTER_H
 
