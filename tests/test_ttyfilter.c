@@ -269,3 +269,28 @@ Test(ttyfilter, parameters_do_not_hide_tmux_passthrough)
 	}
 	passes("\x1bP0;1;0q#0;2;0;0;0#0!10~-\x1b\\", false); /* sixel */
 }
+
+/* Questions that were missing: DECID, DECRQPSR, DECRQTSR, XTQMODKEYS,
+ * XTREPORTSGR, DECREQTPARM, DECRQDE, DECRQUPSS, XTGETXRES. */
+Test(ttyfilter, more_questions_out_of_the_foreground_are_dropped)
+{
+	expect_out("a\x1bZ"
+		   "b",
+		   false, "ab");
+	expect_out("a\x1b[1$wb\x1b[1$u", false, "ab");
+	expect_out("a\x1b[?4mb\x1b[1;1;2;2#|", false, "ab");
+	expect_out("a\x1b[0xb\x1b[\"v\x1b[&u", false, "ab");
+	expect_out("a\x1bP+Q666f6e74\x1b\\b", false, "ab");
+	/* In the foreground they go to the session; and what only looks
+	 * like them passes. */
+	passes("\x1bZ\x1b[1$w\x1b[?4m\x1b[0x", true);
+	passes("\x1b[2*x\x1b[1;1;2;2;0$x\x1b[1;2;3;4;5$v", false);
+}
+
+/* vim pushes and pops the title (CSI 22;0t, 23;0t) in the background as
+ * well: only the window operations that report are dropped. */
+Test(ttyfilter, window_operations_that_ask_nothing_pass)
+{
+	passes("\x1b[22;0;0t\x1b[23;0;0t\x1b[8;24;80t\x1b[>4;2m", false);
+	expect_out("a\x1b[14tb\x1b[21t\x1b[13;2t\x1b[tz\x1b[18t", false, "abz");
+}

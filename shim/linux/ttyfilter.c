@@ -75,12 +75,28 @@ static bool csi_dropped(const struct cordon_ttyfilter *f, bool fg)
 	if (fg)
 		return false;
 	/* Questions, whose answer the terminal types: the cursor's position
-	 * and status (n), what it is (c, > q), its window (t: sizes, title),
-	 * a mode's state ($ p), its keyboard protocol (? u), its graphics
-	 * (? S). */
-	return final == 'n' || final == 'c' || final == 't' || (final == 'p' && has(p, n, "$")) ||
-	       (final == 'q' && n && p[0] == '>') || (final == 'u' && n && p[0] == '?') ||
-	       (final == 'S' && n && p[0] == '?');
+	 * and status (n), what it is (c, > q, x: DECREQTPARM), its window
+	 * (t: sizes, title), a mode's state ($ p), its keyboard protocol
+	 * (? u, ? m: XTQMODKEYS), its graphics (? S), its state and colours
+	 * ($ w: DECRQPSR, $ u: DECRQTSR, & u: DECRQUPSS), what a rectangle
+	 * holds (# |: XTREPORTSGR), what the screen shows (" v: DECRQDE). */
+	bool ask = n && p[0] == '?';
+	if (final == 't' && !has(p, n, " ") && !has(p, n, ">")) {
+		/* Window operations: 11, 13-21 report (the title, sizes,
+		 * place); the rest (vim's 22 and 23: push and pop the title,
+		 * a resize) ask nothing. */
+		long op = 0;
+		for (size_t i = 0; i < n && p[i] >= '0' && p[i] <= '9' && op < 1000; i++)
+			op = op * 10 + (p[i] - '0');
+		return op == 0 || op == 11 || (op >= 13 && op <= 21) || op >= 1000;
+	}
+	return final == 'n' || final == 'c' || (final == 'p' && has(p, n, "$")) ||
+	       (final == 'q' && n && p[0] == '>') || (final == 'u' && ask) ||
+	       (final == 'S' && ask) || (final == 'm' && ask) ||
+	       (final == 'x' && !has(p, n, "*") && !has(p, n, "$")) ||
+	       (final == 'w' && has(p, n, "$")) ||
+	       (final == 'u' && (has(p, n, "$") || has(p, n, "&"))) ||
+	       (final == '|' && has(p, n, "#")) || (final == 'v' && has(p, n, "\""));
 }
 
 /* Where a DCS's string begins in P[0, N): after its parameters (and, with
@@ -146,10 +162,12 @@ static bool string_dropped(const struct cordon_ttyfilter *f, bool fg, bool whole
 		size_t body = dcs_body(p, n, true);
 		if (n - body >= 5 ? memcmp(p + body, "tmux;", 5) == 0 : !whole)
 			return true;
-		/* Settings and capabilities asked for (DECRQSS, XTGETTCAP). */
+		/* Settings, capabilities and resources asked for (DECRQSS,
+		 * XTGETTCAP, XTGETXRES). */
 		body = dcs_body(p, n, false);
 		return !fg && n - body >= 2 &&
-		       (memcmp(p + body, "$q", 2) == 0 || memcmp(p + body, "+q", 2) == 0);
+		       (memcmp(p + body, "$q", 2) == 0 || memcmp(p + body, "+q", 2) == 0 ||
+			memcmp(p + body, "+Q", 2) == 0);
 	}
 	if (f->kind == '_' && n && p[0] == 'G') {
 		/* kitty's graphics: an image read by the terminal from a file,
@@ -258,8 +276,12 @@ size_t cordon_ttyfilter(struct cordon_ttyfilter *f, const char *in, size_t n, ch
 			} else if (c == 0x7f) {
 				/* (Ignored there, as terminals do.) */
 			} else {
-				out[o++] = ESC;
-				out[o++] = (char)c;
+				/* DECID: the terminal types what it is, as for
+				 * CSI c. */
+				if (c != 'Z' || foreground) {
+					out[o++] = ESC;
+					out[o++] = (char)c;
+				}
 				f->n = 0;
 				f->state = GROUND;
 			}
