@@ -118,8 +118,9 @@ Test(ttyfilter, tricks_do_not_slip_a_sequence_through)
 	/* A C0 control inside a sequence: done as terminals do, the
 	 * sequence still judged whole. */
 	expect_out("a\x1b[6\bnb", false, "a\bb");
-	/* An ESC ends a string: what follows is looked at afresh. */
-	expect_out("\x1b]2;t\x1b]52;c;?\x07", true, "\x1b]2;t");
+	/* An ESC ends a string: what follows is looked at afresh (and the
+	 * string, never ended as it should be, is dropped). */
+	expect_out("\x1b]2;t\x1b]52;c;?\x07", true, "");
 	expect_out("\x1b_Ga=T,t=d\x07\x1b]52;c;?\x07x", true, "\x1b_Ga=T,t=d\x07x");
 	/* An ESC before a C1 control's UTF-8 bytes. */
 	expect_out("\x1b\xc2\x9d"
@@ -293,4 +294,53 @@ Test(ttyfilter, window_operations_that_ask_nothing_pass)
 {
 	passes("\x1b[22;0;0t\x1b[23;0;0t\x1b[8;24;80t\x1b[>4;2m", false);
 	expect_out("a\x1b[14tb\x1b[21t\x1b[13;2t\x1b[tz\x1b[18t", false, "abz");
+}
+
+/* A string ended by anything but its terminator is dropped whole: a
+ * terminal that goes on with it after an ESC, CAN or SUB would read the
+ * "?" that follows as its own (ESC ] 52;c; ESC ? BEL). And a C1 control
+ * that begins a sequence ends it, where terminals take C1 anywhere. */
+Test(ttyfilter, a_string_not_ended_by_its_terminator_is_dropped)
+{
+	for (int fg = 0; fg < 2; fg++) {
+		expect_out("a\x1b]52;c;\x1b?\x07"
+			   "b",
+			   fg,
+			   "a\x1b?\x07"
+			   "b");
+		expect_out("a\x1b]52;c;\x18?\x07"
+			   "b",
+			   fg,
+			   "a\x18?\x07"
+			   "b");
+		expect_out("a\x1b]52;c;\x1a?\x07"
+			   "b",
+			   fg,
+			   "a\x1a?\x07"
+			   "b");
+		expect_out("a\x1b]0;t\xc2\x9d"
+			   "52;c;?\x07"
+			   "b",
+			   fg, "ab");
+		expect_out("a\x1b_Gf=100;eA==\xc2\x9b"
+			   "6n"
+			   "b",
+			   true,
+			   "a\xc2\x9b"
+			   "6nb");
+	}
+	/* After a long string passed, a C1 control still begins a sequence
+	 * of its own. */
+	char *s = malloc(700);
+	cr_assert(s);
+	strcpy(s, "\x1b]0;");
+	memset(s + 4, 't', 400);
+	strcpy(s + 404, "\xc2\x9d"
+			"52;c;?\x07z");
+	char *want = strndup(s, 404);
+	strcat(want = realloc(want, 406), "z");
+	expect_out(s, true, want);
+	free(s), free(want);
+	/* Text with UTF-8 in a title passes. */
+	passes("\x1b]0;caf\xc3\xa9 \xc2\xb0 \xc2\xa0\x07", false);
 }

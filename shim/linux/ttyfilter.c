@@ -327,9 +327,11 @@ size_t cordon_ttyfilter(struct cordon_ttyfilter *f, const char *in, size_t n, ch
 					string_end(f, out, &o, foreground, "\x1b\\", 2);
 					break;
 				}
-				/* An ESC ends the string for the terminal: judged as
-				 * it stands, and the ESC begins anew. */
-				string_end(f, out, &o, foreground, "", 0);
+				/* An ESC ends the string for most terminals, and
+				 * the ESC begins anew; for those that go on with the
+				 * string (a "?" after ESC ? would be its "?"), it
+				 * never began: dropped whole. */
+				f->n = 0;
 				escape_begins(f);
 				goto again;
 			}
@@ -338,6 +340,14 @@ size_t cordon_ttyfilter(struct cordon_ttyfilter *f, const char *in, size_t n, ch
 				if (c == 0x9c) {
 					string_end(f, out, &o, foreground, "\xc2\x9c", 2);
 					break;
+				}
+				if (c1_kind(c)) {
+					/* A C1 control that begins a sequence ends the
+					 * string where terminals take C1 controls
+					 * anywhere: dropped whole, as for an ESC. */
+					f->n = 0;
+					f->state = GROUND_C2;
+					goto again;
 				}
 				if (f->n < sizeof(f->head)) {
 					f->head[f->n++] = (char)0xc2;
@@ -354,9 +364,13 @@ size_t cordon_ttyfilter(struct cordon_ttyfilter *f, const char *in, size_t n, ch
 					goto again;
 				}
 			}
-			if (c == BEL || c == CAN || c == SUB) {
-				char t = (char)c;
-				string_end(f, out, &o, foreground, &t, 1);
+			if (c == BEL) {
+				string_end(f, out, &o, foreground, "\a", 1);
+			} else if (c == CAN || c == SUB) {
+				/* (The string cancelled: dropped, as for an ESC.) */
+				out[o++] = (char)c;
+				f->n = 0;
+				f->state = GROUND;
 			} else if (c == ESC) {
 				f->esc = true;
 			} else if (c == 0xc2) {
@@ -407,6 +421,14 @@ size_t cordon_ttyfilter(struct cordon_ttyfilter *f, const char *in, size_t n, ch
 						put(out, &o, "\xc2\x9c", 2);
 					f->state = GROUND;
 					break;
+				}
+				if (c1_kind(c)) {
+					/* (Ends it, as in STRING: what was passed of
+					 * it cannot ask now; what was dropped never
+					 * began.) */
+					f->tmux = false;
+					f->state = GROUND_C2;
+					goto again;
 				}
 				if (pass)
 					out[o++] = (char)0xc2;
