@@ -700,3 +700,59 @@ BOTH_USERS(terminal, a_session_started_in_the_background_has_the_user_s_keys, .t
 	free(shared);
 	world_free(&w);
 }
+
+/* ^C in a session's own terminal holds the keys after it for a moment
+ * (pause_keys); a command that survives ^C (a shell inside, its sleep
+ * interrupted) still gets them, all and in order: the command line typed
+ * with the ^C, and one typed just after it. Judged by the file the shell
+ * inside writes (with its session's id, which the user's shell has not).
+ * Control: with share_terminal the same keys give the same file. */
+BOTH_USERS(terminal, keys_after_ctrl_c_reach_a_shell_that_survives_it, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "ctrlckeys", "");
+	world_give(&w);
+	char *shared = world_shared_terminal_config(&w);
+	const char *bin = w.as_user ? w.user_cordon : CORDON_BIN;
+	for (int ctl = 0; ctl < 2; ctl++) {
+		char *argv[] = {"/bin/bash", "--norc", "--noprofile", "-i", NULL};
+		int master;
+		char *name;
+		pid_t pid = world_pty_spawn(&w, argv, &master, &name);
+		char buf[16384] = "";
+		char *out = fmt("%s/order-%d", w.proj, ctl);
+		char *job = fmt("%s run --config %s -- /bin/bash --norc --noprofile -i\n", bin,
+				ctl ? shared : w.cfg);
+		type(master, job);
+		type(master, "PS1='in''side$ '\r");
+		cr_assert(pty_read_until(master, "inside$ ", 10000, buf, sizeof(buf), true),
+			  "%d: no shell inside: %s", ctl, buf);
+		type(master, "sleep 30\r");
+		usleep(500000);
+		char *keys = fmt("\x03"
+				 "echo $CORDON_SESSION-1 >> %s; echo two >> %s\r",
+				 out, out);
+		type(master, keys);
+		usleep(50000);
+		char *more = fmt("echo three >> %s\r", out);
+		type(master, more);
+		char *got = NULL;
+		for (int i = 0; i < 60; i++) {
+			free(got);
+			got = read_file(out);
+			if (got && strstr(got, "three"))
+				break;
+			usleep(50000);
+		}
+		cr_expect(got && got[0] && got[0] != '-' && strstr(got, "-1\ntwo\nthree\n"),
+			  "%d: keys after ^C lost, out of order or run outside: %s", ctl,
+			  got ? got : "(none)");
+		free(got);
+		type(master, "exit\r");
+		usleep(300000);
+		end_shell(pid, master);
+		free(out), free(job), free(keys), free(more), free(name);
+	}
+	free(shared);
+	world_free(&w);
+}
