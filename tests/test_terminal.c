@@ -756,3 +756,52 @@ BOTH_USERS(terminal, keys_after_ctrl_c_reach_a_shell_that_survives_it, .timeout 
 	free(shared);
 	world_free(&w);
 }
+
+/* ^Z in a session's own terminal, and a command line typed with it (^Z,
+ * then `bg` or the next command at once): outside cordon the kernel
+ * leaves those keys to the shell, which reads next. The relay held them
+ * (pause_keys) and then typed them into the stopped session's terminal:
+ * the shell never ran the line, and the program inside got it at fg.
+ * Judged by the file the line makes, from the user's shell (no session
+ * id in it). Control: with share_terminal the same. */
+BOTH_USERS(terminal, keys_typed_with_ctrl_z_go_to_the_shell, .timeout = 60)
+{
+	struct world w;
+	world_for(&w, who, "ctrlzkeys", "");
+	world_give(&w);
+	char *shared = world_shared_terminal_config(&w);
+	const char *bin = w.as_user ? w.user_cordon : CORDON_BIN;
+	for (int ctl = 0; ctl < 2; ctl++) {
+		char *argv[] = {"/bin/bash", "--norc", "--noprofile", "-i", NULL};
+		int master;
+		char *name;
+		pid_t pid = world_pty_spawn(&w, argv, &master, &name);
+		char buf[16384] = "";
+		char *out = fmt("%s/after-z-%d", w.proj, ctl);
+		char *job = fmt("%s run --config %s -- /bin/sh -c 'echo st''arted; sleep 30'\n",
+				bin, ctl ? shared : w.cfg);
+		type(master, job);
+		cr_assert(pty_read_until(master, "started", 10000, buf, sizeof(buf), true),
+			  "%d: %s", ctl, buf);
+		usleep(200000);
+		char *keys = fmt("\x1a"
+				 "echo \"[$CORDON_SESSION]\" > %s\r",
+				 out);
+		type(master, keys);
+		char *got = NULL;
+		for (int i = 0; i < 60 && !got; i++) {
+			usleep(50000);
+			got = read_file(out);
+		}
+		cr_expect(got && strcmp(got, "[]\n") == 0,
+			  "%d: the line typed with ^Z did not reach the user's shell: %s", ctl,
+			  got ? got : "(none)");
+		free(got);
+		type(master, "kill -9 %1\r");
+		usleep(300000);
+		end_shell(pid, master);
+		free(out), free(job), free(keys), free(name);
+	}
+	free(shared);
+	world_free(&w);
+}

@@ -435,7 +435,31 @@ int cordon_relay_timeout(struct cordon_relay *t)
 	return -1;
 }
 
-void cordon_relay_pause(struct cordon_relay *t)
+/* Keys held after ^Z (pause_keys) as the job stops: the user's shell reads
+ * the terminal next, as it would have read them outside cordon (^Z, then
+ * `bg` typed at once); held on, they went into the stopped session's
+ * terminal and to the program at fg. Given back as in give_back_typed;
+ * where TIOCSTI is refused, they stay held for the session. */
+static void give_back_held(struct cordon_relay *t)
+{
+	if (!t->pause_until || !t->input || t->user_gone || !foreground(t))
+		return;
+	size_t i = t->in_pass;
+	while (i < t->in_len && ioctl(t->user, TIOCSTI, &t->in[i]) == 0)
+		i++;
+	if (i == t->in_pass)
+		return;
+	/* (What went back is the shell's; what TIOCSTI refused midway is
+	 * lost rather than typed into the session out of order.) */
+	t->in_len = t->in_pass;
+	t->pause_until = 0;
+	if (t->in_off == t->in_len)
+		t->in_off = t->in_len = t->in_pass = 0;
+}
+
+/* The user's terminal as the job leaves it: the last of what the session
+ * wrote, the user's modes. */
+static void restore_user(struct cordon_relay *t)
 {
 	if (t->master < 0)
 		return;
@@ -451,6 +475,13 @@ void cordon_relay_pause(struct cordon_relay *t)
 		t->raw = false;
 		cordon_lines_raw(false);
 	}
+}
+
+void cordon_relay_pause(struct cordon_relay *t)
+{
+	restore_user(t);
+	if (t->master >= 0)
+		give_back_held(t);
 }
 
 void cordon_relay_resize(struct cordon_relay *t)
@@ -576,7 +607,7 @@ void cordon_relay_end(struct cordon_relay *t)
 				break;
 		}
 	}
-	cordon_relay_pause(t);
+	restore_user(t);
 	give_back_typed(t);
 	close_fd(&t->slave);
 	close_fd(&t->master);

@@ -82,7 +82,8 @@ void cordon_relay_pump(struct cordon_relay *t, const struct pollfd p[2]);
 /* Milliseconds until held keys go in (-1: none held); held keys whose
  * time has come are passed on here. */
 int cordon_relay_timeout(struct cordon_relay *t);
-/* Before the launcher stops with its job: the user's modes put back. */
+/* Before the launcher stops with its job: the user's modes put back, and
+ * keys held after ^Z given to the user's shell, which reads next. */
 void cordon_relay_pause(struct cordon_relay *t);
 /* As it goes on (SIGCONT), or may have come to the foreground: raw again
  * where its job has the user's terminal's foreground, the size copied. */
