@@ -344,3 +344,24 @@ Test(ttyfilter, a_string_not_ended_by_its_terminator_is_dropped)
 	/* Text with UTF-8 in a title passes. */
 	passes("\x1b]0;caf\xc3\xa9 \xc2\xb0 \xc2\xa0\x07", false);
 }
+
+/* After a control sequence too long to keep, a C1 control's UTF-8 bytes
+ * still begin a sequence (they were swallowed, the C2 with them), and
+ * controls in it are still done. And OSC 50, iTerm2's 1337 as it was
+ * first numbered (File= downloads), is dropped. */
+Test(ttyfilter, after_a_dropped_sequence_and_iterm2_s_old_number)
+{
+	char *s = repeated("a\x1b[", "1", 300,
+			   "\r\xc2\x9d"
+			   "52;c;?\x07"
+			   "b\xc2\x9d"
+			   "0;t\x07");
+	expect_out(s, true,
+		   "a\rb\xc2\x9d"
+		   "0;t\x07");
+	free(s);
+	for (int fg = 0; fg < 2; fg++)
+		expect_out("a\x1b]50;File=name=eA==:aGk=\x07"
+			   "b",
+			   fg, "ab");
+}

@@ -142,6 +142,10 @@ static bool string_dropped(const struct cordon_ttyfilter *f, bool fg, bool whole
 		 * clipboard. */
 		if (num == 5113 || num == 5522 || num == 1337)
 			return true;
+		/* iTerm2's 1337 as it was first numbered (xterm's font, which
+		 * programs seldom set, lost with it). */
+		if (num == 50)
+			return true;
 		if (num == 52) {
 			/* 52;SELECTION;DATA: DATA "?" asks for the clipboard. */
 			const char *semi =
@@ -315,9 +319,17 @@ size_t cordon_ttyfilter(struct cordon_ttyfilter *f, const char *in, size_t n, ch
 		case CSI_DROP:
 			if (c == ESC) {
 				escape_begins(f);
-			} else if ((c >= 0x40 && c <= 0x7e) || c == CAN || c == SUB || c >= 0x80) {
+			} else if ((c >= 0x40 && c <= 0x7e) || c == CAN || c == SUB) {
 				f->n = 0; /* (its end, or what ends it) */
 				f->state = GROUND;
+			} else if (c >= 0x80) {
+				/* (As in CSI: looked at afresh, a C1 control's
+				 * UTF-8 bytes too.) */
+				f->n = 0;
+				f->state = GROUND;
+				goto again;
+			} else if (c < 0x20) {
+				out[o++] = (char)c; /* (as in CSI) */
 			}
 			break;
 		case STRING:
