@@ -365,3 +365,19 @@ Test(ttyfilter, after_a_dropped_sequence_and_iterm2_s_old_number)
 			   "b",
 			   fg, "ab");
 }
+
+/* OSC 52 without its selection ("52;?"), or with a "?" after a first
+ * parameter of more than one field: a question for some terminal; the
+ * data of a set is base64, with no "?". */
+Test(ttyfilter, any_question_in_osc_52_is_dropped)
+{
+	for (int fg = 0; fg < 2; fg++) {
+		expect_out("a\x1b]52;?\x07"
+			   "b",
+			   fg, "ab");
+		expect_out("a\x1b]52;c;x;?\x07"
+			   "b",
+			   fg, "ab");
+		passes("\x1b]52;c;aGk=\x07\x1b]52;;\x07", fg);
+	}
+}

@@ -147,10 +147,13 @@ static bool string_dropped(const struct cordon_ttyfilter *f, bool fg, bool whole
 		if (num == 50)
 			return true;
 		if (num == 52) {
-			/* 52;SELECTION;DATA: DATA "?" asks for the clipboard. */
+			/* 52;SELECTION;DATA: DATA "?" asks for the clipboard.
+			 * Any "?" in the head is taken for that (DATA is
+			 * base64, which has none; a terminal may read "52;?"
+			 * without a selection as the question). */
 			const char *semi =
 				i < n && p[i] == ';' ? memchr(p + i + 1, ';', n - i - 1) : NULL;
-			return semi ? semi + 1 < p + n && semi[1] == '?' : !whole;
+			return memchr(p, '?', n) || (!semi && !whole);
 		}
 		/* Out of the foreground, a question (colours: 4, 10-19, ...
 		 * with "?", which may come after the head in a list); titles,
