@@ -71,13 +71,6 @@ static struct {
 #define SEND_FLAGS 0 /* SO_NOSIGPIPE on each socket instead (sock_setup) */
 #endif
 
-static long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Detached threads; on Linux with a 64 KiB stack (glibc's getaddrinfo
  * fits). Elsewhere the system's default: not measured there. */
 static void thread_attr(pthread_attr_t *a)
@@ -302,9 +295,9 @@ static bool own_addr(const struct sockaddr *sa)
 /* The outcome of S's connect in progress, within CONNECT_S: 0 or an errno. */
 static int connect_wait(int s)
 {
-	long deadline = now_ms() + CONNECT_S * 1000L;
+	long deadline = cordon_now_ms() + CONNECT_S * 1000L;
 	for (;;) {
-		long left = deadline - now_ms();
+		long left = deadline - cordon_now_ms();
 		if (left <= 0)
 			return ETIMEDOUT;
 		struct pollfd p = {.fd = s, .events = POLLOUT};
@@ -431,7 +424,7 @@ static int open_upstream(const char *raw, size_t raw_len, unsigned port, const c
 static bool wait_in(int fd, long deadline)
 {
 	for (;;) {
-		long left = deadline - now_ms();
+		long left = deadline - cordon_now_ms();
 		if (left <= 0)
 			return false;
 		struct pollfd p = {.fd = fd, .events = POLLIN};
@@ -564,7 +557,7 @@ static bool sni_matches(int client, int upstream, const char *host, long deadlin
 {
 	struct pollfd p[2] = {{.fd = client, .events = POLLIN}, {.fd = upstream, .events = POLLIN}};
 	for (;;) {
-		long left = deadline - now_ms();
+		long left = deadline - cordon_now_ms();
 		if (left <= 0)
 			return false;
 		int r = poll(p, 2, (int)left);
@@ -593,7 +586,7 @@ static bool sni_matches(int client, int upstream, const char *host, long deadlin
 		}
 		char sni[CORDON_HOST_MAX + 2], canon[CORDON_HOST_MAX + 1];
 		int r = cordon_tls_sni(buf, (size_t)n, sni, sizeof(sni));
-		if (r == -EAGAIN && n < TLS_PEEK_MAX && now_ms() < deadline) {
+		if (r == -EAGAIN && n < TLS_PEEK_MAX && cordon_now_ms() < deadline) {
 			/* The rest of the record is coming: wait a moment for it
 			 * (a peek leaves the socket readable: no busy poll). */
 			struct timespec ts = {0, 2L * 1000 * 1000};
@@ -734,7 +727,7 @@ static void serve_http(int client, char *buf, size_t got, long deadline)
 		/* Bytes the client sent after the head (it should have waited):
 		 * refused, as they would escape the SNI check. */
 		if (got != head_len || !send_all(client, ok, sizeof(ok) - 1) ||
-		    !sni_matches(client, up, host, now_ms() + READ_MS)) {
+		    !sni_matches(client, up, host, cordon_now_ms() + READ_MS)) {
 			close(up);
 			return;
 		}
@@ -825,7 +818,7 @@ static void serve_socks5(int client, long deadline)
 	/* The TLS name must be the one asked for, as through CONNECT. */
 	char canon[CORDON_HOST_MAX + 1];
 	if (cordon_host_canonical(host, hl, canon) &&
-	    sni_matches(client, up, canon, now_ms() + READ_MS))
+	    sni_matches(client, up, canon, cordon_now_ms() + READ_MS))
 		cordon_proxy_relay(client, up);
 	close(up);
 }
@@ -833,7 +826,7 @@ static void serve_socks5(int client, long deadline)
 static void *serve(void *arg)
 {
 	int client = (int)(intptr_t)arg;
-	long deadline = now_ms() + READ_MS;
+	long deadline = cordon_now_ms() + READ_MS;
 	unsigned char first;
 	if (wait_in(client, deadline) && recv(client, &first, 1, MSG_PEEK) == 1) {
 		if (first == 5) {

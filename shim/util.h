@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static inline void cordon_freep(void *p)
@@ -224,6 +225,14 @@ static inline int cordon_write_full(int fd, const void *buf, size_t len)
 		off += (size_t)n;
 	}
 	return 0;
+}
+
+/* CLOCK_MONOTONIC in milliseconds: the deadlines of waits and polls. */
+static inline long cordon_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 #endif

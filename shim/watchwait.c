@@ -14,14 +14,8 @@
 #include <unistd.h>
 
 #include "cordon/session.h"
+#include "util.h"
 #include "watchwait.h"
-
-static long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* Whether an SGR reset is due before cordon's next line on stderr. */
 static bool reset_due;
@@ -91,7 +85,7 @@ void cordon_list_session(void *info)
 void cordon_wait_for_end(int pidfd, int ack_fd, int tty, int ack_timeout_ms, const char *id,
 			 void (*confirmed)(void *), void *arg)
 {
-	long deadline = now_ms() + ack_timeout_ms;
+	long deadline = cordon_now_ms() + ack_timeout_ms;
 	long confirm_at = -1; /* when to call CONFIRMED, once the ack has come */
 	bool refused = false; /* the refusal is said; the command is exiting */
 	for (;;) {
@@ -100,13 +94,13 @@ void cordon_wait_for_end(int pidfd, int ack_fd, int tty, int ack_timeout_ms, con
 				      {.fd = tty, .events = 0}};
 		int timeout = -1;
 		if (ack_fd >= 0 || refused || confirm_at >= 0) {
-			long left = (confirm_at >= 0 ? confirm_at : deadline) - now_ms();
+			long left = (confirm_at >= 0 ? confirm_at : deadline) - cordon_now_ms();
 			timeout = left > 0 ? (int)left : 0;
 		}
 		int n = poll(p, 3, timeout);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (confirm_at >= 0 && now_ms() >= confirm_at) {
+		if (confirm_at >= 0 && cordon_now_ms() >= confirm_at) {
 			confirm_at = -1;
 			confirmed(arg);
 		}
@@ -123,12 +117,12 @@ void cordon_wait_for_end(int pidfd, int ack_fd, int tty, int ack_timeout_ms, con
 				close(ack_fd);
 				ack_fd = -1;
 				if (c == CORDON_ACK_BYTE)
-					confirm_at = now_ms() + CORDON_CONFIRM_DELAY_MS;
+					confirm_at = cordon_now_ms() + CORDON_CONFIRM_DELAY_MS;
 				/* A refusal: let the process exit with its own status
 				 * (the killing would replace 125), for at most a second. */
 				if (c == CORDON_FAIL_BYTE) {
 					refused = true;
-					deadline = now_ms() + 1000;
+					deadline = cordon_now_ms() + 1000;
 				}
 				continue;
 			}

@@ -256,10 +256,7 @@ Test(terminal, the_terminal_s_flow_and_console_stay_the_user_s, .timeout = 60)
 			cr_expect(after, "the shell's output after the session hung: %s", buf);
 			cr_expect(strstr(buf, "kd 1") && strstr(buf, "flow 1"), "%s", buf);
 		}
-		kill(pid, SIGKILL);
-		int st;
-		waitpid(pid, &st, 0);
-		close(master);
+		end_shell(pid, master);
 		free(name);
 		free(script);
 	}
@@ -320,10 +317,7 @@ BOTH_USERS(terminal, a_command_that_stops_itself_stops_the_job, .timeout = 90)
 		type(master, "fg\n");
 		cr_expect(wait_exists(resumed_at, 10000), "%d: fg did not continue it: %s", ctl,
 			  buf);
-		kill(pid, SIGKILL);
-		int st;
-		waitpid(pid, &st, 0);
-		close(master);
+		end_shell(pid, master);
 		free(line), free(job), free(run), free(name);
 		free(inner), free(resumed), free(inner_at), free(resumed_at);
 	}
@@ -361,10 +355,7 @@ BOTH_USERS(terminal, a_self_stop_under_sh_c_stops_the_job, .timeout = 60)
 	cr_expect(wait_exists(resumed, 10000), "fg did not continue it: %s", buf);
 	cr_expect(pty_read_until(master, "after", 10000, buf, sizeof(buf), true),
 		  "the sh did not go on: %s", buf);
-	kill(pid, SIGKILL);
-	int st;
-	waitpid(pid, &st, 0);
-	close(master);
+	end_shell(pid, master);
 	free(job), free(name), free(resumed);
 	world_free(&w);
 }
@@ -401,10 +392,7 @@ BOTH_USERS(terminal, modes_a_session_changed_are_put_back, .timeout = 60)
 			cr_expect(strstr(buf, "isig icanon") && strstr(buf, "iexten echo ") &&
 					  !strstr(buf, "-isig") && !strstr(buf, "-echo "),
 				  "%d: the session's modes stayed: %s", how, buf);
-		kill(pid, SIGKILL);
-		int st;
-		waitpid(pid, &st, 0);
-		close(master);
+		end_shell(pid, master);
 		free(name);
 		free(script);
 	}
@@ -531,10 +519,7 @@ Test(terminal, a_terminal_of_its_own_follows_the_user_s, .timeout = 60)
 	cr_expect(pty_read_until(master, mine, 10000, buf, sizeof(buf), true),
 		  "control: a shared terminal is not yours (%s): %s", name, buf);
 	close(user);
-	kill(pid, SIGKILL);
-	int st;
-	waitpid(pid, &st, 0);
-	close(master);
+	end_shell(pid, master);
 	free(cmd), free(mine), free(name), free(shared);
 	world_free(&w);
 }
@@ -646,10 +631,7 @@ BOTH_USERS(terminal, a_pipeline_after_the_session_writes_lines_not_stairs, .time
 			  "%d: the pipeline's lines are stairs: %s", ctl, buf);
 		cr_expect(strstr(buf, "err-one\r\nerr-two\r\n"), "%d: the session's lines: %s", ctl,
 			  buf);
-		kill(pid, SIGKILL);
-		int st;
-		waitpid(pid, &st, 0);
-		close(master);
+		end_shell(pid, master);
 		free(name);
 		free(script);
 		free(mark);
@@ -691,10 +673,7 @@ BOTH_USERS(terminal, a_session_started_in_the_background_has_the_user_s_keys, .t
 		cr_expect(a && strstr(a, "intr = ^G") && strstr(a, "erase = ^H") &&
 				  strstr(a, " iutf8") && !strstr(a, "-iutf8"),
 			  "%d: the session's terminal has not your keys: %s", ctl, buf);
-		kill(pid, SIGKILL);
-		int st;
-		waitpid(pid, &st, 0);
-		close(master);
+		end_shell(pid, master);
 		free(job), free(name);
 	}
 	free(shared);

@@ -201,6 +201,23 @@ void cordon_jobstop_release(struct cordon_jobstop *j)
 
 _Atomic unsigned long cordon_jobstop_era;
 
+void cordon_jobstop_take(int sig, bool whole_group)
+{
+	sigset_t one;
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	/* Raised at this thread, where it is blocked: pending until the
+	 * unblock, then taken here (no other thread of ours takes it). Or
+	 * sent to our whole group, as the terminal's ^Z would be: we stop as
+	 * it reaches us. */
+	if (whole_group)
+		(void)kill(0, sig);
+	else
+		(void)raise(sig);
+	pthread_sigmask(SIG_UNBLOCK, &one, NULL);
+	pthread_sigmask(SIG_BLOCK, &one, NULL);
+}
+
 void cordon_jobstop_stop(struct cordon_jobstop *j, const struct cordon_unix_policy *u, int sig)
 {
 	/* (Before the hold's milliseconds: a foreground change judged
@@ -209,19 +226,7 @@ void cordon_jobstop_stop(struct cordon_jobstop *j, const struct cordon_unix_poli
 	cordon_jobstop_hold(j, u);
 	if (j->relay)
 		cordon_relay_pause(j->relay);
-	sigset_t one;
-	sigemptyset(&one);
-	sigaddset(&one, sig);
-	/* Raised at this thread, where it is blocked: pending until the
-	 * unblock, then taken here (no other thread of ours takes it). Or
-	 * sent to our whole group (WHOLE_GROUP), as the terminal's ^Z would
-	 * be: we stop as it reaches us. */
-	if (j->whole_group)
-		(void)kill(0, sig);
-	else
-		(void)raise(sig);
-	sigprocmask(SIG_UNBLOCK, &one, NULL);
-	sigprocmask(SIG_BLOCK, &one, NULL);
+	cordon_jobstop_take(sig, j->whole_group);
 	cordon_jobstop_era++;
 	if (j->relay)
 		cordon_relay_resume(j->relay);

@@ -43,6 +43,10 @@ void cordon_jobstop_release(struct cordon_jobstop *j);
 /* The launcher stops with its job: the session held, SIG (blocked in the
  * calling thread) raised and taken, and, once we go on (or at once where
  * the kernel dropped it: an orphaned group), released. */
+/* We stop by SIG (a stop signal blocked in the calling thread, as the
+ * launcher's are: signalfd), as the kernel would have stopped us, or our
+ * whole process group (WHOLE_GROUP); back once we are continued. */
+void cordon_jobstop_take(int sig, bool whole_group);
 void cordon_jobstop_stop(struct cordon_jobstop *j, const struct cordon_unix_policy *u, int sig);
 /* Bumped as the launcher begins to stop with its job and as it goes on:
  * a supervisor thread's judgement that spans a change of it is stale (the

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "jobstop.h"
+#include "util.h"
 #include "watchwait.h"
 
 static bool foreground(const struct cordon_relay *t)
@@ -368,13 +369,6 @@ static bool take_out(struct cordon_relay *t)
 	return false;
 }
 
-static long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* A key that may end the command (the user's ^C, ^\, ^Z) in what was just
  * read: it goes in, and what follows it waits (held, and the user's
  * terminal not read) for PAUSE_MS, so that keys typed right after it
@@ -387,7 +381,7 @@ static void pause_keys(struct cordon_relay *t)
 		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
 			if (keys[k] != _POSIX_VDISABLE && (cc_t)t->in[i] == keys[k]) {
 				t->in_pass = i + 1;
-				t->pause_until = now_ms() + CORDON_RELAY_PAUSE_MS;
+				t->pause_until = cordon_now_ms() + CORDON_RELAY_PAUSE_MS;
 				return;
 			}
 }
@@ -424,7 +418,7 @@ int cordon_relay_timeout(struct cordon_relay *t)
 {
 	if (!t->pause_until)
 		return -1;
-	long left = t->pause_until - now_ms();
+	long left = t->pause_until - cordon_now_ms();
 	if (left > 0)
 		return (int)left;
 	/* The session went on after the key: what was held goes in. */
@@ -433,6 +427,17 @@ int cordon_relay_timeout(struct cordon_relay *t)
 	if (t->in_off < t->in_pass)
 		put_in(t);
 	return -1;
+}
+
+/* P[0, N) typed into the user's terminal (TIOCSTI, on our controlling
+ * terminal; where dev.tty.legacy_tiocsti is 0, only with CAP_SYS_ADMIN):
+ * how many were. */
+static size_t type_back(const struct cordon_relay *t, const char *p, size_t n)
+{
+	size_t i = 0;
+	while (i < n && ioctl(t->user, TIOCSTI, &p[i]) == 0)
+		i++;
+	return i;
 }
 
 /* Keys held after ^Z (pause_keys) as the job stops: the user's shell reads
@@ -444,10 +449,7 @@ static void give_back_held(struct cordon_relay *t)
 {
 	if (!t->pause_until || !t->input || t->user_gone || !foreground(t))
 		return;
-	size_t i = t->in_pass;
-	while (i < t->in_len && ioctl(t->user, TIOCSTI, &t->in[i]) == 0)
-		i++;
-	if (i == t->in_pass)
+	if (type_back(t, t->in + t->in_pass, t->in_len - t->in_pass) == 0)
 		return;
 	/* (What went back is the shell's; what TIOCSTI refused midway is
 	 * lost rather than typed into the session out of order.) */
@@ -556,12 +558,9 @@ static void give_back_typed(struct cordon_relay *t)
 	if (!t->input || t->user_gone || !foreground(t))
 		return;
 	size_t lines = unread_lines(t);
-	for (size_t i = t->sent_len - lines; i < t->sent_len; i++)
-		if (ioctl(t->user, TIOCSTI, &t->sent[i]) < 0)
-			return;
-	for (size_t i = t->in_off; i < t->in_len; i++)
-		if (ioctl(t->user, TIOCSTI, &t->in[i]) < 0)
-			break;
+	if (type_back(t, t->sent + t->sent_len - lines, lines) < lines)
+		return;
+	(void)type_back(t, t->in + t->in_off, t->in_len - t->in_off);
 	t->in_len = t->in_off = t->in_pass = 0;
 }
 
@@ -570,15 +569,10 @@ void cordon_relay_end(struct cordon_relay *t)
 	if (t->master >= 0 && !t->user_gone) {
 		/* What the command wrote last, and what its processes still
 		 * write for a moment (they are ended next). */
-		struct timespec start;
-		clock_gettime(CLOCK_MONOTONIC, &start);
+		long start = cordon_now_ms();
 		t->hung = false; /* (what was written since is read first) */
 		for (;;) {
-			struct timespec now;
-			clock_gettime(CLOCK_MONOTONIC, &now);
-			long ms = (now.tv_sec - start.tv_sec) * 1000 +
-				  (now.tv_nsec - start.tv_nsec) / 1000000;
-			if (ms > 200 || t->user_gone)
+			if (cordon_now_ms() - start > 200 || t->user_gone)
 				break;
 			if (t->out_len && t->tostop) {
 				/* In the background of a TOSTOP terminal (out_allowed),
@@ -586,15 +580,10 @@ void cordon_relay_end(struct cordon_relay *t)
 				 * stops such a writer (SIGTTOU, raised at this thread,
 				 * where it is blocked), and write once in the
 				 * foreground; once (bg, kill: dropped). */
-				sigset_t one;
-				sigemptyset(&one);
-				sigaddset(&one, SIGTTOU);
-				(void)raise(SIGTTOU);
-				pthread_sigmask(SIG_UNBLOCK, &one, NULL);
-				pthread_sigmask(SIG_BLOCK, &one, NULL);
+				cordon_jobstop_take(SIGTTOU, false);
 				t->tostop = false;
 				t->tostopped = true;
-				clock_gettime(CLOCK_MONOTONIC, &start);
+				start = cordon_now_ms();
 				continue;
 			}
 			if (t->out_len) {

@@ -49,13 +49,6 @@
 #define P_PIDFD 3
 #endif
 
-static long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* ---- the hand-over ----------------------------------------------------------- */
 
 int cordon_session_confirm(int channel, int listener)
@@ -168,9 +161,9 @@ static int end_fd(const struct run *r)
  * stop said first is not the end). */
 static void take_end(struct run *r, int ms)
 {
-	long until = now_ms() + ms;
+	long until = cordon_now_ms() + ms;
 	do {
-		long left = until - now_ms();
+		long left = until - cordon_now_ms();
 		struct pollfd q = {.fd = end_fd(r), .events = POLLIN};
 		if (poll(&q, 1, left > 0 ? (int)left : 0) != 1)
 			return;
@@ -329,12 +322,12 @@ static int take_diag(int command_fd, int nr)
  * is our descendant: Yama's scope 1 allows it) and confirmed. */
 static int handover(struct run *r, struct cordon_error *err)
 {
-	long deadline = now_ms() + r->s->ack_timeout_ms;
+	long deadline = cordon_now_ms() + r->s->ack_timeout_ms;
 	struct cordon_event_msg m = {0};
 	int diag = -1; /* its number in the command (CORDON_HANDOVER_NETNS) */
 	size_t got = 0;
 	while (got < sizeof(m)) {
-		long left = deadline - now_ms();
+		long left = deadline - cordon_now_ms();
 		if (left <= 0)
 			return cordon_err(err, ETIMEDOUT,
 					  "session %s: the sandbox was not confirmed within %d ms; "
@@ -541,7 +534,7 @@ static void hang_up(struct run *r)
  * terminating signals sent to us go on to the command. */
 static void wait_for_end(struct run *r)
 {
-	long list_at = now_ms() + CORDON_CONFIRM_DELAY_MS;
+	long list_at = cordon_now_ms() + CORDON_CONFIRM_DELAY_MS;
 	bool listed = false;
 	while (!r->exited && !r->keeper_died) {
 		struct pollfd p[6] = {{.fd = end_fd(r), .events = POLLIN},
@@ -552,7 +545,10 @@ static void wait_for_end(struct run *r)
 		 * terminal is read again.) */
 		int held = cordon_relay_timeout(&r->relay);
 		cordon_relay_poll(&r->relay, &p[4]);
-		int timeout = listed ? -1 : (int)(list_at - now_ms() > 0 ? list_at - now_ms() : 0);
+		int timeout =
+			listed ? -1
+			       : (int)(list_at - cordon_now_ms() > 0 ? list_at - cordon_now_ms()
+								     : 0);
 		/* In the background, the foreground is looked at now and then
 		 * (a shell's fg need not send SIGCONT to a job that runs). */
 		if (r->relay.input && !r->relay.raw && (timeout < 0 || timeout > 500))
@@ -566,7 +562,7 @@ static void wait_for_end(struct run *r)
 		int n = poll(p, 6, timeout);
 		if (n < 0 && errno != EINTR)
 			break;
-		if (!listed && now_ms() >= list_at) {
+		if (!listed && cordon_now_ms() >= list_at) {
 			listed = true;
 			cordon_drop_code_pages();
 			trim_stack();
@@ -680,9 +676,9 @@ static bool kill_descendants(void)
  * after the sweep). Said after 10 s. */
 static bool keeper_done(struct run *r)
 {
-	long said_at = now_ms() + 10000;
+	long said_at = cordon_now_ms() + 10000;
 	while (r->event_r >= 0 && r->keeper_fd >= 0) {
-		long left = said_at - now_ms();
+		long left = said_at - cordon_now_ms();
 		struct pollfd p = {.fd = r->event_r, .events = POLLIN};
 		int n = poll(&p, 1, said_at && left > 0 ? (int)left : said_at ? 0 : -1);
 		if (n < 0 && errno == EINTR)

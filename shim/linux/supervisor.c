@@ -557,13 +557,6 @@ static void ensure_spare(void)
 	(void)spawn_receiver();
 }
 
-static long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* The socket's SO_SNDTIMEO (connect and send time out on it) in ms, 0: none. */
 static long send_timeout_ms(int sock)
 {
@@ -846,7 +839,7 @@ static int64_t connect_here(struct cordon_call *c, int sock, const struct dest *
 			return r;
 		if (deadline < 0) {
 			long timeout = send_timeout_ms(sock);
-			deadline = timeout ? now_ms() + timeout : 0;
+			deadline = timeout ? cordon_now_ms() + timeout : 0;
 		}
 		ensure_spare();
 		for (;;) {
@@ -864,7 +857,7 @@ static int64_t connect_here(struct cordon_call *c, int sock, const struct dest *
 			int w = caller_still_waits(c);
 			if (w < 0)
 				return w;
-			if (deadline && now_ms() >= deadline)
+			if (deadline && cordon_now_ms() >= deadline)
 				return r == -EAGAIN ? -EAGAIN : -EINPROGRESS;
 			if (r == -EAGAIN)
 				break; /* try the connect again */
@@ -906,7 +899,7 @@ static int64_t send_here(struct cordon_call *c, int sock, struct msghdr *m, int 
 			return -e;
 		if (deadline < 0) {
 			long timeout = send_timeout_ms(sock);
-			deadline = timeout ? now_ms() + timeout : 0;
+			deadline = timeout ? cordon_now_ms() + timeout : 0;
 		}
 		ensure_spare();
 		wait_slice(sock, POLLOUT, spin);
@@ -916,7 +909,7 @@ static int64_t send_here(struct cordon_call *c, int sock, struct msghdr *m, int 
 		int w = caller_still_waits(c);
 		if (w < 0)
 			return w;
-		if (deadline && now_ms() >= deadline)
+		if (deadline && cordon_now_ms() >= deadline)
 			return -EAGAIN;
 	}
 }

@@ -952,10 +952,7 @@ BOTH_USERS(escape, an_outside_process_group_stays_out_of_reach, .timeout = 60)
 		kill((pid_t)atoi(outside), SIGKILL);
 	if (ctlpid)
 		kill((pid_t)atoi(ctlpid), SIGKILL);
-	kill(pid, SIGKILL);
-	int st;
-	waitpid(pid, &st, 0);
-	close(master);
+	end_shell(pid, master);
 	free(diag), free(ctlpid), free(outside), free(ctl), free(deny), free(inside);
 	free(ctl_state), free(name), free(script), free(py);
 	world_free(&w);
